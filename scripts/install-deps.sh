@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs every system dependency of Sextant with apt-get. Idempotent: packages already
+# present are skipped, so a second run costs a dpkg query and nothing else.
+set -euo pipefail
+PKGS=(
+  build-essential cmake ninja-build pkg-config
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libsimdjson-dev zlib1g-dev libdeflate-dev libsqlite3-dev libtbb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-dev python3-pybind11 pybind11-dev python3-pytest python3-yaml python3-pandas
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,420 @@
+#include "catalog/catalog.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "core/paths.hpp"
+
+namespace sextant {
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------- dtypes
+const std::vector<std::string>& dtype_names() {
+  static const std::vector<std::string> n = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8", "int4"};
+  return n;
+}
+
+DType parse_dtype(const std::string& s, const SourceLocation& where) {
+  const auto& n = dtype_names();
+  for (size_t i = 0; i < n.size(); ++i)
+    if (n[i] == s) return static_cast<DType>(i);
+  throw Error(where, "unknown number format '" + s + "'", valid_choices_hint(s, n));
+}
+
+std::string to_string(DType d) { return dtype_names()[static_cast<size_t>(d)]; }
+
+double dtype_bytes(DType d) {
+  switch (d) {
+    case DType::FP64: return 8;
+    case DType::FP32: case DType::TF32: return 4;
+    case DType::BF16: case DType::FP16: return 2;
+    case DType::FP8: case DType::INT8: return 1;
+    case DType::FP4: case DType::INT4: return 0.5;
+  }
+  return 2;
+}
+
+// ---------------------------------------------------------------- helpers
+static Sourced scaled(Sourced s, double k) {
+  s.value *= k;
+  return s;
+}
+
+static Sourced resolve(Sourced s, const std::map<std::string, std::string>& sources) {
+  // A source that names a citation id of the file is replaced by "id: text" so the
+  // provenance reads on its own; free-text sources are kept as written.
+  if (!s.source.empty()) {
+    auto it = sources.find(s.source);
+    if (it != sources.end()) s.source = it->first + ": " + it->second;
+  }
+  return s;
+}
+
+static Sourced src(const YamlMap& m, const std::string& key, const std::map<std::string, std::string>& sources,
+                   double scale = 1.0) {
+  return resolve(scaled(m.sourced(key), scale), sources);
+}
+
+double Accelerator::peak(DType d) const {
+  auto it = peak_flops.find(d);
+  if (it == peak_flops.end() || !it->second.known)
+    throw Error(SourceLocation{file, 0, 0, id + ".peak_tflops." + to_string(d)},
+                "accelerator '" + id + "' has no published peak for " + to_string(d));
+  return it->second.value;
+}
+
+bool Accelerator::has_peak(DType d) const {
+  auto it = peak_flops.find(d);
+  return it != peak_flops.end() && it->second.known;
+}
+
+double Accelerator::gemm_fraction(DType d) const {
+  auto it = gemm_peak_fraction.find(d);
+  if (it != gemm_peak_fraction.end() && it->second.known) return it->second.value;
+  if (d == DType::FP16) return gemm_fraction(DType::BF16);
+  it = gemm_peak_fraction.find(DType::BF16);
+  if (it != gemm_peak_fraction.end() && it->second.known) {
+    // Lower-precision GEMMs reach a smaller fraction of their doubled peak (memory and
+    // epilogue costs do not halve); 0.9x of the bf16 fraction, see docs/models.md.
+    if (d == DType::FP8 || d == DType::FP4 || d == DType::INT8) return 0.9 * it->second.value;
+    return it->second.value;
+  }
+  return 0.75;  // documented default for accelerators without a measured MAMF
+}
+
+// ---------------------------------------------------------------- parsers
+static std::map<std::string, std::string> read_sources(const YamlMap& file) {
+  std::map<std::string, std::string> out;
+  if (auto s = file.opt_map("sources")) {
+    for (const auto& k : s->keys()) out[k] = s->str(k);
+    s->finish();
+  }
+  return out;
+}
+
+Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std::string>& sources) {
+  Accelerator a;
+  a.sources = sources;
+  a.file = m.file();
+  a.id = m.str("id");
+  a.name = m.str("name");
+  a.vendor = m.str("vendor");
+  a.kind = m.choice("kind", {"gpu", "tpu", "npu", "soc", "cpu"});
+  a.year = static_cast<int>(m.i64("year", 0));
+  if (auto p = m.opt_map("peak_tflops")) {
+    for (const auto& k : p->keys()) {
+      DType d = parse_dtype(k, p->loc(k));
+      a.peak_flops[d] = src(*p, k, sources, 1e12);
+    }
+    p->finish();
+  }
+  a.memory_bytes = src(m, "memory_gib", sources, 1024.0 * 1024 * 1024);
+  a.memory_bandwidth_bytes_per_s = src(m, "memory_bandwidth_gb_per_s", sources, 1e9);
+  a.cache_bytes = src(m, "cache_mib", sources, 1024.0 * 1024);
+  a.compute_units = src(m, "compute_units", sources);
+  a.tdp_w = src(m, "tdp_w", sources);
+  a.idle_w = src(m, "idle_w", sources);
+  a.price_usd = src(m, "price_usd", sources);
+  for (const auto& pc : m.map_list("power_caps")) {
+    PowerCapPoint p;
+    p.power_w = pc.f64("power_w");
+    p.clock_mhz = src(pc, "clock_mhz", sources);
+    p.bf16_tflops = src(pc, "bf16_tflops", sources, 1e12);
+    pc.finish();
+    a.power_caps.push_back(p);
+  }
+  if (auto e = m.opt_map("efficiency")) {
+    if (auto g = e->opt_map("gemm_peak_fraction")) {
+      for (const auto& k : g->keys()) a.gemm_peak_fraction[parse_dtype(k, g->loc(k))] = src(*g, k, sources);
+      g->finish();
+    }
+    a.gemm_half_dim = src(*e, "gemm_half_dim", sources);
+    a.memory_bandwidth_fraction = src(*e, "memory_bandwidth_fraction", sources);
+    a.attention_fraction = src(*e, "attention_fraction", sources);
+    a.kernel_overhead_s = src(*e, "kernel_overhead_us", sources, 1e-6);
+    a.comm_compute_interference = src(*e, "comm_compute_interference", sources);
+    e->finish();
+  }
+  m.finish();
+  return a;
+}
+
+NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::string>& sources) {
+  NetworkTech n;
+  n.sources = sources;
+  n.file = m.file();
+  n.id = m.str("id");
+  n.name = m.str("name");
+  n.kind = m.choice("kind", {"scale_up", "scale_out", "pcie"});
+  const bool bytes = m.has("bandwidth_gb_per_s"), bits = m.has("bandwidth_gbit_per_s");
+  if (bytes == bits)
+    m.fail("bandwidth_gb_per_s", "give exactly one of bandwidth_gb_per_s (GB/s) or bandwidth_gbit_per_s (Gb/s)");
+  n.bandwidth_bytes_per_s = bytes ? src(m, "bandwidth_gb_per_s", sources, 1e9) : src(m, "bandwidth_gbit_per_s", sources, 1e9 / 8);
+  m.raw(bytes ? "bandwidth_gbit_per_s" : "bandwidth_gb_per_s");
+  n.latency_s = src(m, "latency_us", sources, 1e-6);
+  n.achievable_fraction = src(m, "achievable_fraction", sources);
+  n.in_network_reduction_fraction = src(m, "in_network_reduction_fraction", sources);
+  m.finish();
+  return n;
+}
+
+System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources) {
+  System s;
+  s.sources = sources;
+  s.file = m.file();
+  s.id = m.str("id");
+  s.name = m.str("name");
+  s.description = m.str("description", "");
+  s.accelerator = m.str("accelerator");
+  s.gpus_per_node = static_cast<int>(m.i64("gpus_per_node"));
+  auto up = m.map("scale_up");
+  s.scale_up_network = up.str("network");
+  s.scale_up_domain = static_cast<int>(up.i64("domain_gpus", s.gpus_per_node));
+  up.finish();
+  if (auto out = m.opt_map("scale_out")) {
+    s.scale_out_network = out->str("network");
+    s.nics_per_node = static_cast<int>(out->i64("nics_per_node", s.gpus_per_node));
+    s.nic_bandwidth_bytes_per_s = src(*out, "nic_bandwidth_gbit_per_s", sources, 1e9 / 8);
+    s.topology = out->str("topology", "fat-tree");
+    s.oversubscription = out->f64("oversubscription", 1.0);
+    out->finish();
+  }
+  s.storage_bandwidth_bytes_per_s = src(m, "storage_bandwidth_gb_per_s", sources, 1e9);
+  s.node_price_usd_per_hour = src(m, "node_price_usd_per_hour", sources);
+  if (s.gpus_per_node <= 0) m.fail("gpus_per_node", "must be positive");
+  if (s.scale_up_domain < 1) m.fail("scale_up", "domain_gpus must be positive");
+  m.finish();
+  return s;
+}
+
+ModelConfig parse_model(const YamlMap& m) {
+  ModelConfig c;
+  c.file = m.file();
+  c.id = m.str("id");
+  c.name = m.str("name", c.id);
+  c.source = m.str("source");
+  c.layers = static_cast<int>(m.i64("layers"));
+  c.hidden = static_cast<int>(m.i64("hidden"));
+  c.heads = static_cast<int>(m.i64("heads"));
+  c.kv_heads = static_cast<int>(m.i64("kv_heads", c.heads));
+  c.head_dim = static_cast<int>(m.i64("head_dim", c.heads > 0 ? c.hidden / c.heads : 0));
+  c.ffn_hidden = static_cast<int>(m.i64("ffn_hidden", 0));
+  c.vocab = static_cast<int>(m.i64("vocab"));
+  c.mlp = m.choice("mlp", {"gelu", "relu2", "swiglu", "geglu"}, "swiglu");
+  c.norm = m.choice("norm", {"rmsnorm", "layernorm"}, "rmsnorm");
+  c.tied_embeddings = m.boolean("tied_embeddings", false);
+  c.learned_position = m.boolean("learned_position", false);
+  c.max_seq_len = static_cast<int>(m.i64("max_seq_len", 0));
+  c.sliding_window = static_cast<int>(m.i64("sliding_window", 0));
+  if (auto e = m.opt_map("moe")) {
+    MoEConfig x;
+    x.num_experts = static_cast<int>(e->i64("num_experts"));
+    x.topk = static_cast<int>(e->i64("topk"));
+    x.expert_ffn_hidden = static_cast<int>(e->i64("expert_ffn_hidden"));
+    x.shared_experts = static_cast<int>(e->i64("shared_experts", 0));
+    x.dense_layers = static_cast<int>(e->i64("dense_layers", 0));
+    x.layer_freq = static_cast<int>(e->i64("layer_freq", 1));
+    x.capacity_factor = e->f64("capacity_factor", 0);
+    e->finish();
+    c.moe = x;
+  }
+  if (auto e = m.opt_map("mla")) {
+    MLAConfig x;
+    x.q_lora_rank = static_cast<int>(e->i64("q_lora_rank", 0));
+    x.kv_lora_rank = static_cast<int>(e->i64("kv_lora_rank"));
+    x.qk_nope_head_dim = static_cast<int>(e->i64("qk_nope_head_dim"));
+    x.qk_rope_head_dim = static_cast<int>(e->i64("qk_rope_head_dim"));
+    x.v_head_dim = static_cast<int>(e->i64("v_head_dim"));
+    e->finish();
+    c.mla = x;
+  }
+  m.finish();
+  c.validate(m.loc());
+  return c;
+}
+
+// ---------------------------------------------------------------- model arithmetic
+bool ModelConfig::is_moe_layer(int layer) const {
+  if (!moe) return false;
+  if (layer < moe->dense_layers) return false;
+  return (layer - moe->dense_layers) % std::max(1, moe->layer_freq) == 0;
+}
+
+int ModelConfig::num_moe_layers() const {
+  int n = 0;
+  for (int l = 0; l < layers; ++l) n += is_moe_layer(l) ? 1 : 0;
+  return n;
+}
+
+static double attn_params(const ModelConfig& c) {
+  const double h = c.hidden;
+  if (c.mla) {
+    const auto& a = *c.mla;
+    const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
+    double q = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank * c.heads * qk : h * c.heads * qk;
+    double kv = h * (a.kv_lora_rank + a.qk_rope_head_dim) +
+                a.kv_lora_rank * c.heads * (a.qk_nope_head_dim + a.v_head_dim);
+    double o = static_cast<double>(c.heads) * a.v_head_dim * h;
+    return q + kv + o;
+  }
+  return h * c.q_dim() + 2.0 * h * c.kv_dim() + static_cast<double>(c.q_dim()) * h;
+}
+
+static double mlp_params(const ModelConfig& c, double ffn) { return (c.gated() ? 3.0 : 2.0) * c.hidden * ffn; }
+
+double ModelConfig::params_embedding() const {
+  double e = static_cast<double>(vocab) * hidden;
+  if (!tied_embeddings) e *= 2;
+  if (learned_position && max_seq_len > 0) e += static_cast<double>(max_seq_len) * hidden;
+  return e;
+}
+
+double ModelConfig::params_total() const {
+  double p = params_embedding();
+  for (int l = 0; l < layers; ++l) {
+    p += attn_params(*this) + 2.0 * hidden;  // two norms
+    if (is_moe_layer(l)) {
+      p += (moe->num_experts + moe->shared_experts) * mlp_params(*this, moe->expert_ffn_hidden);
+      p += static_cast<double>(hidden) * moe->num_experts;  // router
+    } else {
+      p += mlp_params(*this, ffn_hidden);
+    }
+  }
+  return p + hidden;  // final norm
+}
+
+double ModelConfig::params_active() const {
+  double p = params_embedding();
+  for (int l = 0; l < layers; ++l) {
+    p += attn_params(*this) + 2.0 * hidden;
+    if (is_moe_layer(l)) p += (moe->topk + moe->shared_experts) * mlp_params(*this, moe->expert_ffn_hidden);
+    else p += mlp_params(*this, ffn_hidden);
+  }
+  return p + hidden;
+}
+
+void ModelConfig::validate(const SourceLocation& where) const {
+  auto bad = [&](const std::string& key, const std::string& msg) {
+    SourceLocation w = where;
+    w.key = (w.key.empty() ? "" : w.key + ".") + key;
+    throw Error(w, "model '" + id + "': " + msg);
+  };
+  if (layers <= 0) bad("layers", "must be positive");
+  if (hidden <= 0) bad("hidden", "must be positive");
+  if (heads <= 0) bad("heads", "must be positive");
+  if (kv_heads <= 0 || heads % kv_heads != 0)
+    bad("kv_heads", "must divide heads (" + std::to_string(heads) + "), got " + std::to_string(kv_heads));
+  if (head_dim <= 0) bad("head_dim", "must be positive");
+  if (vocab <= 0) bad("vocab", "must be positive");
+  const bool all_moe = moe && moe->dense_layers == 0 && moe->layer_freq == 1;
+  if (!all_moe && ffn_hidden <= 0) bad("ffn_hidden", "dense layers need ffn_hidden > 0");
+  if (moe) {
+    if (moe->num_experts <= 0) bad("moe.num_experts", "must be positive");
+    if (moe->topk <= 0 || moe->topk > moe->num_experts)
+      bad("moe.topk", "must be in 1.." + std::to_string(moe->num_experts));
+    if (moe->expert_ffn_hidden <= 0) bad("moe.expert_ffn_hidden", "must be positive");
+    if (moe->dense_layers < 0 || moe->dense_layers > layers) bad("moe.dense_layers", "must be in 0..layers");
+  }
+}
+
+// ---------------------------------------------------------------- Catalog
+template <class T>
+static const T& lookup(const std::map<std::string, T>& m, const std::string& id, const std::string& what) {
+  auto it = m.find(id);
+  if (it != m.end()) return it->second;
+  std::vector<std::string> ids;
+  for (const auto& [k, _] : m) ids.push_back(k);
+  throw Error(SourceLocation{"", 0, 0, what}, "unknown " + what + " '" + id + "'", valid_choices_hint(id, ids));
+}
+
+const Accelerator& Catalog::accelerator(const std::string& id) const { return lookup(accelerators_, id, "accelerator"); }
+const NetworkTech& Catalog::network(const std::string& id) const { return lookup(networks_, id, "network"); }
+const System& Catalog::system(const std::string& id) const { return lookup(systems_, id, "system"); }
+const ModelConfig& Catalog::model(const std::string& id) const { return lookup(models_, id, "model"); }
+
+template <class T>
+static std::vector<std::string> ids_of(const std::map<std::string, T>& m) {
+  std::vector<std::string> out;
+  for (const auto& [k, _] : m) out.push_back(k);
+  return out;
+}
+std::vector<std::string> Catalog::accelerator_ids() const { return ids_of(accelerators_); }
+std::vector<std::string> Catalog::network_ids() const { return ids_of(networks_); }
+std::vector<std::string> Catalog::system_ids() const { return ids_of(systems_); }
+std::vector<std::string> Catalog::model_ids() const { return ids_of(models_); }
+
+static std::vector<std::string> yaml_files(const fs::path& dir) {
+  std::vector<std::string> out;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && (e.path().extension() == ".yaml" || e.path().extension() == ".yml"))
+      out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+template <class T, class F>
+static void load_kind(const fs::path& dir, std::map<std::string, T>& into, F parse) {
+  for (const auto& f : yaml_files(dir)) {
+    auto file = YamlMap::load_file(f);
+    auto sources = read_sources(file);
+    for (auto& e : file.map_list("entries")) {
+      T v = parse(e, sources);
+      if (into.count(v.id))
+        throw Error(e.loc("id"), "duplicate catalog id '" + v.id + "' (also in " + into.at(v.id).file + ")");
+      into.emplace(v.id, std::move(v));
+    }
+    file.finish();
+  }
+}
+
+std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
+  if (!fs::is_directory(dir)) throw Error(SourceLocation{dir}, "catalog folder not found");
+  auto c = std::make_shared<Catalog>();
+  c->dir_ = dir;
+  load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator);
+  load_kind(fs::path(dir) / "networks", c->networks_, parse_network);
+  load_kind(fs::path(dir) / "systems", c->systems_, parse_system);
+  load_kind(fs::path(dir) / "models", c->models_,
+            [](const YamlMap& m, const std::map<std::string, std::string>&) { return parse_model(m); });
+  // Cross references.
+  for (const auto& [id, s] : c->systems_) {
+    SourceLocation w{s.file, 0, 0, id};
+    if (!c->accelerators_.count(s.accelerator))
+      throw Error(w, "system refers to unknown accelerator '" + s.accelerator + "'",
+                  valid_choices_hint(s.accelerator, c->accelerator_ids()));
+    if (!c->networks_.count(s.scale_up_network))
+      throw Error(w, "system refers to unknown network '" + s.scale_up_network + "'",
+                  valid_choices_hint(s.scale_up_network, c->network_ids()));
+    if (!s.scale_out_network.empty() && !c->networks_.count(s.scale_out_network))
+      throw Error(w, "system refers to unknown network '" + s.scale_out_network + "'",
+                  valid_choices_hint(s.scale_out_network, c->network_ids()));
+  }
+  return c;
+}
+
+std::shared_ptr<const Catalog> Catalog::load_default() { return load((fs::path(data_dir()) / "catalog").string()); }
+
+ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
+  if (cat.has_model(ref)) return cat.model(ref);
+  fs::path p = ref;
+  if (!fs::exists(p) && !where.file.empty()) p = fs::path(where.file).parent_path() / ref;
+  if (fs::exists(p)) {
+    if (p.extension() == ".json") {
+      std::string text;
+      {
+        std::ifstream in(p);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+      }
+      return parse_hf_config(text, p.string());
+    }
+    auto m = YamlMap::load_file(p.string());
+    return parse_model(m);
+  }
+  throw Error(where, "unknown model '" + ref + "' (not a catalog id, nor a config.json or YAML file)",
+              valid_choices_hint(ref, cat.model_ids()));
+}
+
+}  // namespace sextant

@@ -1,0 +1,172 @@
+#pragma once
+// The catalogs: accelerators, interconnect technologies, systems and models, read from YAML
+// files under <data>/catalog/{accelerators,networks,systems,models}/. Each file holds
+// `sources:` (citation id -> text, shared by its entries) and `entries:` (a list).
+// Every number of an accelerator, network or system carries its provenance (see Sourced);
+// model entries carry one `source` (the config they were read from).
+//
+// A Catalog is immutable after load and safe to share between threads.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/yaml_reader.hpp"
+
+namespace sextant {
+
+// Numeric formats. Names are the catalog's dtype keys.
+enum class DType { FP64, FP32, TF32, BF16, FP16, FP8, FP4, INT8, INT4 };
+const std::vector<std::string>& dtype_names();
+DType parse_dtype(const std::string& s, const SourceLocation& where);
+std::string to_string(DType d);
+double dtype_bytes(DType d);
+
+struct PowerCapPoint {  // throughput under a power limit, where published
+  double power_w = 0;
+  Sourced clock_mhz;
+  Sourced bf16_tflops;
+};
+
+struct Accelerator {
+  std::string id, name, vendor, kind;  // kind: gpu, tpu, npu, soc
+  int year = 0;
+  std::map<DType, Sourced> peak_flops;  // dense FLOP/s (or OP/s for int) by dtype
+  Sourced memory_bytes, memory_bandwidth_bytes_per_s, cache_bytes, compute_units;
+  Sourced tdp_w, idle_w, price_usd;
+  std::vector<PowerCapPoint> power_caps;
+  // Efficiency parameters of the models (see docs/models.md):
+  std::map<DType, Sourced> gemm_peak_fraction;  // max achievable GEMM rate / peak (MAMF)
+  Sourced gemm_half_dim;               // GEMM dimension at which shape efficiency halves
+  Sourced memory_bandwidth_fraction;   // achievable / peak memory bandwidth
+  Sourced attention_fraction;          // flash-attention FLOP rate / GEMM rate
+  Sourced kernel_overhead_s;           // fixed cost per kernel launch
+  Sourced comm_compute_interference;   // fractional slow-down of compute overlapped with comm
+  std::map<std::string, std::string> sources;  // citation id -> text (from its file)
+  std::string file;
+
+  double peak(DType d) const;   // FLOP/s; throws Error when unknown for that dtype
+  bool has_peak(DType d) const;
+  double gemm_fraction(DType d) const;  // falls back to bf16's, then a documented default
+};
+
+struct NetworkTech {
+  std::string id, name, kind;  // kind: scale_up (NVLink, Infinity Fabric, ICI), scale_out (IB, RoCE), pcie
+  Sourced bandwidth_bytes_per_s;     // per GPU (scale-up) or per port (scale-out), one direction
+  Sourced latency_s;                  // small-message one-way latency of a collective step
+  Sourced achievable_fraction;        // nccl-tests bus bandwidth / line rate for ring collectives
+  Sourced in_network_reduction_fraction;  // NVLS/SHARP all-reduce busbw / line rate; unknown = none
+  std::map<std::string, std::string> sources;
+  std::string file;
+};
+
+struct System {
+  std::string id, name;
+  std::string accelerator;  // accelerator id
+  int gpus_per_node = 8;
+  // Scale-up domain (NVLink/NVSwitch island); may exceed gpus_per_node (NVL72 racks).
+  std::string scale_up_network;
+  int scale_up_domain = 8;
+  // Scale-out fabric.
+  std::string scale_out_network;
+  int nics_per_node = 8;
+  Sourced nic_bandwidth_bytes_per_s;  // overrides the network's port bandwidth when known
+  std::string topology;               // rail-optimized-fat-tree, fat-tree, torus, ...
+  double oversubscription = 1.0;      // leaf-to-spine oversubscription ratio
+  Sourced storage_bandwidth_bytes_per_s;  // shared checkpoint storage, aggregate
+  Sourced node_price_usd_per_hour;
+  std::map<std::string, std::string> sources;
+  std::string description;
+  std::string file;
+};
+
+struct MoEConfig {
+  int num_experts = 0;       // routed experts per MoE layer
+  int topk = 0;              // routed experts per token
+  int expert_ffn_hidden = 0; // width of one expert
+  int shared_experts = 0;    // always-active experts of width expert_ffn_hidden
+  int dense_layers = 0;      // leading layers with a dense FFN (ffn_hidden)
+  int layer_freq = 1;        // every k-th layer after the dense ones is MoE
+  double capacity_factor = 0;  // 0 = dropless
+};
+
+struct MLAConfig {  // DeepSeek multi-head latent attention
+  int q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+};
+
+struct ModelConfig {
+  std::string id, name, source;
+  int layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, ffn_hidden = 0, vocab = 0;
+  std::string mlp = "swiglu";  // gelu, relu2, swiglu, geglu
+  std::string norm = "rmsnorm";
+  bool tied_embeddings = false;
+  bool learned_position = false;  // learned absolute positions (GPT-2/MPT)
+  int max_seq_len = 0;
+  int sliding_window = 0;  // 0 = full attention
+  std::optional<MoEConfig> moe;
+  std::optional<MLAConfig> mla;
+  std::vector<std::string> ignored_keys;  // from a Hugging Face config: keys with no effect
+  std::string file;
+
+  int kv_dim() const { return kv_heads * head_dim; }
+  int q_dim() const { return heads * head_dim; }
+  bool gated() const { return mlp == "swiglu" || mlp == "geglu"; }
+  bool is_moe_layer(int layer) const;  // 0-based layer index
+  int num_moe_layers() const;
+  double params_total() const;     // all weights, embeddings included
+  double params_active() const;    // per token (MoE: top-k + shared)
+  double params_embedding() const; // input embedding (+ output when untied)
+  void validate(const SourceLocation& where) const;  // throws on inconsistent structure
+};
+
+class Catalog {
+ public:
+  // Loads every catalog file under dir (data_dir()/catalog by default).
+  static std::shared_ptr<const Catalog> load(const std::string& dir);
+  static std::shared_ptr<const Catalog> load_default();
+
+  const Accelerator& accelerator(const std::string& id) const;
+  const NetworkTech& network(const std::string& id) const;
+  const System& system(const std::string& id) const;
+  const ModelConfig& model(const std::string& id) const;
+  bool has_accelerator(const std::string& id) const { return accelerators_.count(id) > 0; }
+  bool has_system(const std::string& id) const { return systems_.count(id) > 0; }
+  bool has_model(const std::string& id) const { return models_.count(id) > 0; }
+  bool has_network(const std::string& id) const { return networks_.count(id) > 0; }
+
+  std::vector<std::string> accelerator_ids() const;
+  std::vector<std::string> network_ids() const;
+  std::vector<std::string> system_ids() const;
+  std::vector<std::string> model_ids() const;
+  const std::string& dir() const { return dir_; }
+
+  // For inline descriptions and calibration: add entries to a copy.
+  void add(Accelerator a) { accelerators_[a.id] = std::move(a); }
+  void add(System s) { systems_[s.id] = std::move(s); }
+  void add(ModelConfig m) { models_[m.id] = std::move(m); }
+  void add(NetworkTech n) { networks_[n.id] = std::move(n); }
+
+ private:
+  std::string dir_;
+  std::map<std::string, Accelerator> accelerators_;
+  std::map<std::string, NetworkTech> networks_;
+  std::map<std::string, System> systems_;
+  std::map<std::string, ModelConfig> models_;
+};
+
+// Parsers for single entries (also used for inline descriptions in scenarios).
+Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std::string>& sources);
+NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::string>& sources);
+System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources);
+ModelConfig parse_model(const YamlMap& m);
+
+// A Hugging Face config.json (text) as a model. Keys are mapped per model_type; keys that do not
+// affect performance are listed in ignored_keys; an unknown model_type is an Error.
+ModelConfig parse_hf_config(const std::string& json_text, const std::string& file);
+const std::vector<std::string>& hf_model_types();
+
+// A model given by catalog id, YAML file or config.json path.
+ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where);
+
+}  // namespace sextant

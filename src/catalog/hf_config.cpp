@@ -1,0 +1,170 @@
+// Hugging Face config.json -> ModelConfig. Each model_type maps its own key names; keys that
+// do not change the performance model (token ids, rope scaling, dropout, ...) are listed in
+// ModelConfig::ignored_keys so the user sees what was not used.
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "catalog/catalog.hpp"
+
+namespace sextant {
+
+const std::vector<std::string>& hf_model_types() {
+  static const std::vector<std::string> t = {
+      "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2",
+      "deepseek_v3", "gpt2", "gpt_neox", "gemma", "gemma2", "phi3", "nemotron", "olmo", "granite"};
+  return t;
+}
+
+namespace {
+struct Reader {
+  const nlohmann::json& j;
+  std::string file;
+  std::set<std::string> used;
+
+  bool has(const std::string& k) const { return j.contains(k) && !j[k].is_null(); }
+  int i(const std::string& k) {
+    used.insert(k);
+    if (!has(k)) throw Error(SourceLocation{file, 0, 0, k}, "required key is missing for this model_type");
+    if (!j[k].is_number_integer()) throw Error(SourceLocation{file, 0, 0, k}, "expected an integer, got " + j[k].dump());
+    return j[k].get<int>();
+  }
+  int i(const std::string& k, int dflt) {
+    used.insert(k);
+    if (!has(k)) return dflt;
+    return i(k);
+  }
+  std::string s(const std::string& k, const std::string& dflt) {
+    used.insert(k);
+    if (!has(k)) return dflt;
+    if (!j[k].is_string()) throw Error(SourceLocation{file, 0, 0, k}, "expected a string, got " + j[k].dump());
+    return j[k].get<std::string>();
+  }
+  bool b(const std::string& k, bool dflt) {
+    used.insert(k);
+    if (!has(k)) return dflt;
+    if (!j[k].is_boolean()) throw Error(SourceLocation{file, 0, 0, k}, "expected true or false, got " + j[k].dump());
+    return j[k].get<bool>();
+  }
+};
+
+std::string mlp_from_act(const std::string& act, bool gated) {
+  if (act == "relu2") return "relu2";
+  if (act.find("gelu") != std::string::npos) return gated ? "geglu" : "gelu";
+  return gated ? "swiglu" : "gelu";
+}
+}  // namespace
+
+ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(SourceLocation{file}, std::string("invalid JSON at byte ") + std::to_string(e.byte) + ": " + e.what());
+  }
+  if (!j.is_object()) throw Error(SourceLocation{file}, "a config.json must be a JSON object");
+  Reader r{j, file, {}};
+  const std::string type = r.s("model_type", "");
+  const auto& types = hf_model_types();
+  if (std::find(types.begin(), types.end(), type) == types.end())
+    throw Error(SourceLocation{file, 0, 0, "model_type"},
+                type.empty() ? "config.json has no model_type" : "unsupported model_type '" + type + "'",
+                valid_choices_hint(type, types));
+  ModelConfig c;
+  c.file = file;
+  c.source = "Hugging Face config.json " + file;
+  c.name = r.s("_name_or_path", "");
+  c.id = c.name.empty() ? type : c.name;
+  r.used.insert("architectures");
+
+  if (type == "gpt2") {
+    c.layers = r.i("n_layer");
+    c.hidden = r.i("n_embd");
+    c.heads = r.i("n_head");
+    c.kv_heads = c.heads;
+    c.ffn_hidden = r.i("n_inner", 4 * c.hidden);
+    c.vocab = r.i("vocab_size");
+    c.max_seq_len = r.i("n_positions", 0);
+    c.mlp = "gelu";
+    c.norm = "layernorm";
+    c.tied_embeddings = r.b("tie_word_embeddings", true);
+    c.learned_position = true;
+    r.s("activation_function", "gelu_new");
+  } else if (type == "gpt_neox") {
+    c.layers = r.i("num_hidden_layers");
+    c.hidden = r.i("hidden_size");
+    c.heads = r.i("num_attention_heads");
+    c.kv_heads = c.heads;
+    c.ffn_hidden = r.i("intermediate_size");
+    c.vocab = r.i("vocab_size");
+    c.max_seq_len = r.i("max_position_embeddings", 0);
+    c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false);
+    c.norm = "layernorm";
+    c.tied_embeddings = r.b("tie_word_embeddings", false);
+  } else {
+    // The llama family layout, shared by most decoder-only models.
+    c.layers = r.i("num_hidden_layers");
+    c.hidden = r.i("hidden_size");
+    c.heads = r.i("num_attention_heads");
+    c.kv_heads = r.i("num_key_value_heads", c.heads);
+    c.head_dim = r.i("head_dim", 0);
+    c.ffn_hidden = r.i("intermediate_size", 0);
+    c.vocab = r.i("vocab_size");
+    c.max_seq_len = r.i("max_position_embeddings", 0);
+    c.tied_embeddings = r.b("tie_word_embeddings", type == "gemma" || type == "gemma2");
+    const std::string act = r.s("hidden_act", r.s("hidden_activation", "silu"));
+    c.mlp = mlp_from_act(act, type != "nemotron");
+    c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
+    if (r.has("sliding_window") && j["sliding_window"].is_number_integer()) {
+      const bool use = r.b("use_sliding_window", type == "mistral");
+      const int w = r.i("sliding_window");
+      if (use) c.sliding_window = w;
+    } else {
+      r.used.insert("sliding_window");
+      r.used.insert("use_sliding_window");
+    }
+    if (type == "mixtral") {
+      MoEConfig m;
+      m.num_experts = r.i("num_local_experts");
+      m.topk = r.i("num_experts_per_tok");
+      m.expert_ffn_hidden = c.ffn_hidden;
+      c.moe = m;
+    } else if (type == "qwen2_moe" || type == "qwen3_moe") {
+      MoEConfig m;
+      m.num_experts = r.i("num_experts");
+      m.topk = r.i("num_experts_per_tok");
+      m.expert_ffn_hidden = r.i("moe_intermediate_size");
+      const int shared = r.i("shared_expert_intermediate_size", 0);
+      m.shared_experts = shared > 0 ? std::max(1, shared / m.expert_ffn_hidden) : 0;
+      m.layer_freq = r.i("decoder_sparse_step", 1);
+      const auto mlp_only = j.value("mlp_only_layers", nlohmann::json::array());
+      r.used.insert("mlp_only_layers");
+      m.dense_layers = static_cast<int>(mlp_only.size());
+      c.moe = m;
+    } else if (type == "deepseek_v2" || type == "deepseek_v3") {
+      MoEConfig m;
+      m.num_experts = r.i("n_routed_experts");
+      m.topk = r.i("num_experts_per_tok");
+      m.expert_ffn_hidden = r.i("moe_intermediate_size");
+      m.shared_experts = r.i("n_shared_experts", 0);
+      m.dense_layers = r.i("first_k_dense_replace", 0);
+      m.layer_freq = r.i("moe_layer_freq", 1);
+      c.moe = m;
+      MLAConfig a;
+      a.q_lora_rank = r.i("q_lora_rank", 0);
+      a.kv_lora_rank = r.i("kv_lora_rank");
+      a.qk_nope_head_dim = r.i("qk_nope_head_dim");
+      a.qk_rope_head_dim = r.i("qk_rope_head_dim");
+      a.v_head_dim = r.i("v_head_dim");
+      c.mla = a;
+      c.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
+    }
+    if (c.head_dim == 0) c.head_dim = c.hidden / c.heads;
+  }
+  if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!r.used.count(it.key())) c.ignored_keys.push_back(it.key());
+  c.validate(SourceLocation{file});
+  return c;
+}
+
+}  // namespace sextant

@@ -1,0 +1,40 @@
+#pragma once
+// Shared pieces of the command-line front end. Each subcommand lives in its own file
+// cmd_<name>.cpp and exposes add_<name>_command(); main.cpp lists them.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace sextant::cli {
+
+// Output options every command that produces a Result takes.
+struct OutputOptions {
+  std::string json;    // file or "-" for stdout
+  std::string csv_dir;
+  std::string report;  // HTML report file
+  bool quiet = false;  // no table on stdout
+};
+
+void add_output_options(CLI::App& cmd, OutputOptions& o);
+
+// Renders r as the user asked: the table on stdout (unless --json - or --quiet), JSON, CSVs,
+// report. Every file is written atomically.
+void emit(const Result& r, const OutputOptions& o);
+
+// Parses repeated --set key=value options into pairs; throws Error on a malformed one.
+std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets);
+
+// Report rendering hook: set by the report module's command file when it is linked.
+using ReportWriter = std::function<void(const Result&, const std::string& path)>;
+void set_report_writer(ReportWriter w);
+
+// Subcommands.
+void add_catalog_command(CLI::App& app);
+void add_estimate_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
+
+}  // namespace sextant::cli

@@ -1,0 +1,194 @@
+// sextant catalog list [KIND] | show NAME
+#include "catalog/catalog.hpp"
+#include "cli/cli.hpp"
+#include "core/error.hpp"
+
+namespace sextant::cli {
+
+namespace {
+std::string sourced_text(const Sourced& s) {
+  if (!s.known) return "unknown";
+  return s.estimated.empty() ? s.source : "estimated: " + s.estimated;
+}
+
+void add_sourced(Table& t, const std::string& field, const Sourced& s, const std::string& unit, double scale = 1) {
+  t.add_row({field, s.known ? format_double(s.value / scale) : std::string("unknown"), unit, sourced_text(s)});
+}
+
+Table& field_table(Result& r) {
+  Table& t = r.add_table("fields", "every value with its provenance");
+  t.add_str("field");
+  t.add_str("value");
+  t.add_str("unit");
+  t.add_str("source");
+  return t;
+}
+
+Result show(const Catalog& cat, const std::string& name) {
+  Result r;
+  r.command = "catalog show";
+  if (cat.has_accelerator(name)) {
+    const auto& a = cat.accelerator(name);
+    r.set("kind", std::string("accelerator"));
+    r.set("id", a.id);
+    r.set("name", a.name);
+    r.set("file", a.file);
+    Table& t = field_table(r);
+    for (const auto& [d, s] : a.peak_flops) add_sourced(t, "peak_" + to_string(d), s, "TFLOP/s", 1e12);
+    add_sourced(t, "memory", a.memory_bytes, "GiB", 1024.0 * 1024 * 1024);
+    add_sourced(t, "memory_bandwidth", a.memory_bandwidth_bytes_per_s, "GB/s", 1e9);
+    add_sourced(t, "cache", a.cache_bytes, "MiB", 1024.0 * 1024);
+    add_sourced(t, "compute_units", a.compute_units, "count");
+    add_sourced(t, "tdp", a.tdp_w, "W");
+    add_sourced(t, "idle_power", a.idle_w, "W");
+    add_sourced(t, "price", a.price_usd, "USD");
+    for (const auto& p : a.power_caps) {
+      add_sourced(t, "clock_at_" + format_double(p.power_w) + "W", p.clock_mhz, "MHz");
+      add_sourced(t, "bf16_at_" + format_double(p.power_w) + "W", p.bf16_tflops, "TFLOP/s", 1e12);
+    }
+    for (const auto& [d, s] : a.gemm_peak_fraction) add_sourced(t, "gemm_peak_fraction_" + to_string(d), s, "fraction");
+    add_sourced(t, "gemm_half_dim", a.gemm_half_dim, "elements");
+    add_sourced(t, "memory_bandwidth_fraction", a.memory_bandwidth_fraction, "fraction");
+    add_sourced(t, "attention_fraction", a.attention_fraction, "fraction");
+    add_sourced(t, "kernel_overhead", a.kernel_overhead_s, "us", 1e-6);
+    add_sourced(t, "comm_compute_interference", a.comm_compute_interference, "fraction");
+  } else if (cat.has_system(name)) {
+    const auto& s = cat.system(name);
+    r.set("kind", std::string("system"));
+    r.set("id", s.id);
+    r.set("name", s.name);
+    r.set("description", s.description);
+    r.set("file", s.file);
+    r.set("accelerator", s.accelerator);
+    r.set("gpus_per_node", int64_t{s.gpus_per_node});
+    r.set("scale_up_network", s.scale_up_network);
+    r.set("scale_up_domain_gpus", int64_t{s.scale_up_domain});
+    r.set("scale_out_network", s.scale_out_network);
+    r.set("nics_per_node", int64_t{s.nics_per_node});
+    r.set("topology", s.topology);
+    r.set("oversubscription_ratio", s.oversubscription);
+    Table& t = field_table(r);
+    add_sourced(t, "nic_bandwidth", s.nic_bandwidth_bytes_per_s, "Gb/s", 1e9 / 8);
+    add_sourced(t, "storage_bandwidth", s.storage_bandwidth_bytes_per_s, "GB/s", 1e9);
+    add_sourced(t, "node_price", s.node_price_usd_per_hour, "USD/h");
+  } else if (cat.has_network(name)) {
+    const auto& n = cat.network(name);
+    r.set("kind", std::string("network"));
+    r.set("id", n.id);
+    r.set("name", n.name);
+    r.set("network_kind", n.kind);
+    r.set("file", n.file);
+    Table& t = field_table(r);
+    add_sourced(t, "bandwidth", n.bandwidth_bytes_per_s, "GB/s per direction", 1e9);
+    add_sourced(t, "latency", n.latency_s, "us", 1e-6);
+    add_sourced(t, "achievable_fraction", n.achievable_fraction, "fraction");
+    add_sourced(t, "in_network_reduction_fraction", n.in_network_reduction_fraction, "fraction");
+  } else if (cat.has_model(name)) {
+    const auto& m = cat.model(name);
+    r.set("kind", std::string("model"));
+    r.set("id", m.id);
+    r.set("name", m.name);
+    r.set("source", m.source);
+    r.set("file", m.file);
+    r.set("layers", int64_t{m.layers});
+    r.set("hidden", int64_t{m.hidden});
+    r.set("heads", int64_t{m.heads});
+    r.set("kv_heads", int64_t{m.kv_heads});
+    r.set("head_dim", int64_t{m.head_dim});
+    r.set("ffn_hidden", int64_t{m.ffn_hidden});
+    r.set("vocab", int64_t{m.vocab});
+    r.set("mlp", m.mlp);
+    r.set("tied_embeddings", m.tied_embeddings);
+    if (m.moe) {
+      r.set("moe_num_experts", int64_t{m.moe->num_experts});
+      r.set("moe_topk", int64_t{m.moe->topk});
+      r.set("moe_expert_ffn_hidden", int64_t{m.moe->expert_ffn_hidden});
+      r.set("moe_shared_experts", int64_t{m.moe->shared_experts});
+      r.set("moe_dense_layers", int64_t{m.moe->dense_layers});
+    }
+    if (m.mla) {
+      r.set("mla_kv_lora_rank", int64_t{m.mla->kv_lora_rank});
+      r.set("mla_q_lora_rank", int64_t{m.mla->q_lora_rank});
+    }
+    r.set("params_total_count", m.params_total());
+    r.set("params_active_count", m.params_active());
+  } else {
+    std::vector<std::string> all = cat.accelerator_ids();
+    for (auto v : {cat.system_ids(), cat.network_ids(), cat.model_ids()}) all.insert(all.end(), v.begin(), v.end());
+    throw Error(SourceLocation{"", 0, 0, name}, "no catalog entry of that name", valid_choices_hint(name, all));
+  }
+  return r;
+}
+
+Result list(const Catalog& cat, const std::string& kind) {
+  Result r;
+  r.command = "catalog list";
+  const std::vector<std::string> kinds = {"accelerators", "networks", "systems", "models"};
+  if (!kind.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw Error(SourceLocation{"", 0, 0, "KIND"}, "unknown catalog kind '" + kind + "'", valid_choices_hint(kind, kinds));
+  r.set("catalog_dir", cat.dir());
+  if (kind.empty() || kind == "accelerators") {
+    Table& t = r.add_table("accelerators");
+    t.add_str("id"); t.add_str("name"); t.add_f64("bf16_tflops"); t.add_f64("fp8_tflops");
+    t.add_f64("memory_gib"); t.add_f64("memory_bandwidth_gb_per_s"); t.add_f64("tdp_w");
+    for (const auto& id : cat.accelerator_ids()) {
+      const auto& a = cat.accelerator(id);
+      auto pk = [&](DType d) { return a.has_peak(d) ? a.peak(d) / 1e12 : std::nan(""); };
+      auto v = [](const Sourced& s, double k) { return s.known ? s.value / k : std::nan(""); };
+      t.add_row({a.id, a.name, pk(DType::BF16), pk(DType::FP8), v(a.memory_bytes, 1024.0 * 1024 * 1024),
+                 v(a.memory_bandwidth_bytes_per_s, 1e9), v(a.tdp_w, 1)});
+    }
+  }
+  if (kind.empty() || kind == "networks") {
+    Table& t = r.add_table("networks");
+    t.add_str("id"); t.add_str("kind"); t.add_str("name"); t.add_f64("bandwidth_gb_per_s");
+    for (const auto& id : cat.network_ids()) {
+      const auto& n = cat.network(id);
+      t.add_row({n.id, n.kind, n.name, n.bandwidth_bytes_per_s.value / 1e9});
+    }
+  }
+  if (kind.empty() || kind == "systems") {
+    Table& t = r.add_table("systems");
+    t.add_str("id"); t.add_str("accelerator"); t.add_i64("gpus_per_node"); t.add_str("scale_up");
+    t.add_i64("scale_up_domain_gpus"); t.add_str("scale_out");
+    for (const auto& id : cat.system_ids()) {
+      const auto& s = cat.system(id);
+      t.add_row({s.id, s.accelerator, int64_t{s.gpus_per_node}, s.scale_up_network, int64_t{s.scale_up_domain},
+                 s.scale_out_network});
+    }
+  }
+  if (kind.empty() || kind == "models") {
+    Table& t = r.add_table("models");
+    t.add_str("id"); t.add_str("name"); t.add_f64("params_total_billions"); t.add_f64("params_active_billions");
+    t.add_i64("layers"); t.add_i64("hidden");
+    for (const auto& id : cat.model_ids()) {
+      const auto& m = cat.model(id);
+      t.add_row({m.id, m.name, m.params_total() / 1e9, m.params_active() / 1e9, int64_t{m.layers}, int64_t{m.hidden}});
+    }
+  }
+  return r;
+}
+
+struct CatalogArgs {
+  std::string kind, name, catalog_dir;
+  OutputOptions out;
+};
+}  // namespace
+
+void add_catalog_command(CLI::App& app) {
+  auto args = std::make_shared<CatalogArgs>();
+  auto* cmd = app.add_subcommand("catalog", "List and show catalog entries (accelerators, networks, systems, models) with sources");
+  cmd->require_subcommand(1);
+  cmd->add_option("--catalog", args->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
+  auto* ls = cmd->add_subcommand("list", "List entries, optionally of one KIND");
+  ls->add_option("kind", args->kind, "accelerators | networks | systems | models");
+  add_output_options(*ls, args->out);
+  auto* sh = cmd->add_subcommand("show", "Show one entry with the source of every value");
+  sh->add_option("name", args->name, "Catalog id")->required();
+  add_output_options(*sh, args->out);
+  auto load = [args] { return args->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(args->catalog_dir); };
+  ls->callback([args, load] { emit(list(*load(), args->kind), args->out); });
+  sh->callback([args, load] { emit(show(*load(), args->name), args->out); });
+}
+
+}  // namespace sextant::cli

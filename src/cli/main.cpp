@@ -1,0 +1,33 @@
+// sextant: performance toolkit for machine-learning systems. Command-line front end.
+#include <csignal>
+#include <cstdio>
+#include <exception>
+
+#include "cli/cli.hpp"
+#include "core/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Sextant: analyze ML profiler traces, estimate and simulate training steps, plan parallelism,\n"
+      "model goodput and inference, benchmark and calibrate. Each command has --help."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("sextant 0.1.0"));
+
+  using namespace sextant::cli;
+  add_catalog_command(app);
+  // add_estimate_command(app);
+  // add_validate_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const sextant::Error& e) {
+    std::fprintf(stderr, "sextant: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sextant: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,56 @@
+#include <cstdio>
+
+#include "cli/cli.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace sextant::cli {
+
+namespace {
+struct ReportHolder {
+  ReportWriter writer;
+};
+ReportHolder& report_holder() {
+  static ReportHolder h;  // set once at start-up by main(), read-only afterwards
+  return h;
+}
+}  // namespace
+
+void set_report_writer(ReportWriter w) { report_holder().writer = std::move(w); }
+
+void add_output_options(CLI::App& cmd, OutputOptions& o) {
+  cmd.add_option("--json", o.json, "Write the result as JSON to FILE ('-' for standard output)");
+  cmd.add_option("--csv", o.csv_dir, "Write one CSV per result table (and scalars.csv) into DIR");
+  cmd.add_option("--report", o.report, "Write a self-contained HTML report to FILE");
+  cmd.add_flag("-q,--quiet", o.quiet, "Do not print the result table");
+}
+
+void emit(const Result& r, const OutputOptions& o) {
+  // Render every requested output before writing any, so a failure leaves no partial set.
+  std::string json_text;
+  if (!o.json.empty()) json_text = to_json(r).dump(2) + "\n";
+  if (!o.csv_dir.empty()) write_csv_dir(r, o.csv_dir);
+  if (!o.json.empty()) write_file_atomic(o.json == "-" ? "-" : o.json, json_text);
+  if (!o.report.empty()) {
+    if (!report_holder().writer) throw Error("--report: this build has no report writer");
+    report_holder().writer(r, o.report);
+  }
+  if (!o.quiet && o.json != "-") {
+    const std::string text = render_text(r);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error(SourceLocation{"--set", 0, 0, s}, "expected KEY=VALUE, e.g. --set parallel.tp=4");
+    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return out;
+}
+
+}  // namespace sextant::cli

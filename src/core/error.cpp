@@ -1,0 +1,78 @@
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace sextant {
+
+std::string format_error(const SourceLocation& where, const std::string& message,
+                         const std::string& hint) {
+  std::string out;
+  if (!where.file.empty()) {
+    out += where.file;
+    if (where.line > 0) {
+      out += ":" + std::to_string(where.line);
+      if (where.column > 0) out += ":" + std::to_string(where.column);
+    }
+    out += ": ";
+  }
+  if (!where.key.empty()) out += "key '" + where.key + "': ";
+  out += message;
+  if (!hint.empty()) out += " (" + hint + ")";
+  return out;
+}
+
+Error::Error(SourceLocation where, std::string message, std::string hint)
+    : std::runtime_error(format_error(where, message, hint)),
+      where_(std::move(where)),
+      message_(std::move(message)),
+      hint_(std::move(hint)) {}
+
+int edit_distance(const std::string& a, const std::string& b) {
+  const size_t n = a.size(), m = b.size();
+  std::vector<int> prev(m + 1), cur(m + 1);
+  for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= n; ++i) {
+    cur[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= m; ++j) {
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[m];
+}
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  int best_d = 1 << 30;
+  for (const auto& c : candidates) {
+    const int d = edit_distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  const int limit = std::max<int>(2, static_cast<int>(word.size()) / 3);
+  if (best_d <= limit) return best;
+  // A prefix or substring match is also a plausible intent ("h100" for "h100-sxm-80gb").
+  for (const auto& c : candidates)
+    if (!word.empty() && c.find(word) != std::string::npos) return c;
+  return {};
+}
+
+std::string valid_choices_hint(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string out = "valid: ";
+  const size_t shown = std::min<size_t>(candidates.size(), 40);
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) out += ", ";
+    out += candidates[i];
+  }
+  if (shown < candidates.size()) out += ", ... (" + std::to_string(candidates.size()) + " in all)";
+  const auto m = closest_match(word, candidates);
+  if (!m.empty()) out += "; did you mean '" + m + "'?";
+  return out;
+}
+
+}  // namespace sextant

@@ -1,0 +1,49 @@
+#pragma once
+// Error policy (see docs/errors.md):
+//  - Library code never calls exit() and never prints; it throws sextant::Error.
+//  - An Error names where the problem is (file, line, key) and what would be valid.
+//  - Recoverable oddities in data (a malformed trace event, an ignored config key) are not
+//    errors: they are counted as diagnostics in the command's result.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sextant {
+
+struct SourceLocation {
+  std::string file;  // path as given by the user; empty when the input is not a file
+  int line = 0;      // 1-based; 0 = unknown
+  int column = 0;    // 1-based; 0 = unknown
+  std::string key;   // dotted key path (e.g. "parallel.tp"); empty when not applicable
+};
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(std::string message) : std::runtime_error(message), message_(std::move(message)) {}
+  Error(SourceLocation where, std::string message, std::string hint = {});
+
+  const SourceLocation& where() const { return where_; }
+  const std::string& hint() const { return hint_; }
+  // The bare message without location and hint.
+  const std::string& message() const { return message_; }
+
+ private:
+  SourceLocation where_;
+  std::string message_;
+  std::string hint_;
+};
+
+// Formats "file:line:col: key 'k': message (hint)"; the what() string of Error.
+std::string format_error(const SourceLocation& where, const std::string& message,
+                         const std::string& hint);
+
+// Edit distance between a and b (case-insensitive), for "did you mean" suggestions.
+int edit_distance(const std::string& a, const std::string& b);
+
+// The closest candidate to `word` when it is plausibly a typo; empty otherwise.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+// "valid: a, b, c (did you mean 'b'?)"
+std::string valid_choices_hint(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace sextant

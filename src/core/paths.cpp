@@ -1,0 +1,52 @@
+#include "core/paths.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/error.hpp"
+
+#ifndef SEXTANT_SOURCE_DATA_DIR
+#define SEXTANT_SOURCE_DATA_DIR ""
+#endif
+
+namespace sextant {
+namespace fs = std::filesystem;
+
+std::string data_dir() {
+  std::vector<std::string> tried;
+  if (const char* env = std::getenv("SEXTANT_DATA_DIR"); env && *env) {
+    if (fs::is_directory(fs::path(env) / "catalog")) return env;
+    tried.push_back(std::string(env) + " ($SEXTANT_DATA_DIR)");
+  }
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    buf[n] = 0;
+    fs::path exe_dir = fs::path(buf).parent_path();
+    for (auto cand : {exe_dir / ".." / "data", exe_dir / ".." / "share" / "sextant" / "data",
+                      exe_dir / ".." / ".." / "data"}) {
+      if (fs::is_directory(cand / "catalog")) return fs::weakly_canonical(cand).string();
+      tried.push_back(cand.string());
+    }
+  }
+  const std::string src = SEXTANT_SOURCE_DATA_DIR;
+  if (!src.empty() && fs::is_directory(fs::path(src) / "catalog")) return src;
+  tried.push_back(src);
+  std::string list;
+  for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
+  throw Error("cannot find Sextant's data folder (tried " + list + "); set SEXTANT_DATA_DIR");
+}
+
+std::string resolve_data_path(const std::string& rel) {
+  if (fs::exists(rel)) return rel;
+  try {
+    auto p = fs::path(data_dir()) / rel;
+    if (fs::exists(p)) return p.string();
+  } catch (const Error&) {
+  }
+  return rel;
+}
+
+}  // namespace sextant

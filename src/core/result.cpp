@@ -1,0 +1,338 @@
+#include "core/result.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace sextant {
+
+std::string format_double(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0) return "0";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+size_t Column::size() const {
+  switch (type) {
+    case Type::F64: return f64.size();
+    case Type::I64: return i64.size();
+    case Type::Str: return str.size();
+  }
+  return 0;
+}
+
+std::string Column::cell_text(size_t row) const {
+  switch (type) {
+    case Type::F64: return format_double(f64[row]);
+    case Type::I64: return std::to_string(i64[row]);
+    case Type::Str: return str[row];
+  }
+  return {};
+}
+
+static size_t add_col(std::vector<Column>& cols, const std::string& name, Column::Type t) {
+  for (const auto& c : cols)
+    if (c.name == name) throw Error("duplicate column '" + name + "'");
+  Column c;
+  c.name = name;
+  c.type = t;
+  cols.push_back(std::move(c));
+  return cols.size() - 1;
+}
+
+size_t Table::add_f64(const std::string& name) { return add_col(columns_, name, Column::Type::F64); }
+size_t Table::add_i64(const std::string& name) { return add_col(columns_, name, Column::Type::I64); }
+size_t Table::add_str(const std::string& name) { return add_col(columns_, name, Column::Type::Str); }
+
+void Table::add_row(const std::vector<Value>& values) {
+  if (values.size() != columns_.size())
+    throw Error("table '" + name_ + "': row has " + std::to_string(values.size()) + " values, expected " +
+                std::to_string(columns_.size()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    auto& c = columns_[i];
+    const auto& v = values[i];
+    switch (c.type) {
+      case Column::Type::F64:
+        if (auto d = std::get_if<double>(&v)) c.f64.push_back(*d);
+        else if (auto n = std::get_if<int64_t>(&v)) c.f64.push_back(static_cast<double>(*n));
+        else throw Error("table '" + name_ + "' column '" + c.name + "': expected a number");
+        break;
+      case Column::Type::I64:
+        if (auto n = std::get_if<int64_t>(&v)) c.i64.push_back(*n);
+        else if (auto b = std::get_if<bool>(&v)) c.i64.push_back(*b ? 1 : 0);
+        else throw Error("table '" + name_ + "' column '" + c.name + "': expected an integer");
+        break;
+      case Column::Type::Str:
+        if (auto s = std::get_if<std::string>(&v)) c.str.push_back(*s);
+        else throw Error("table '" + name_ + "' column '" + c.name + "': expected a string");
+        break;
+    }
+  }
+}
+
+const Column& Table::column(const std::string& name) const {
+  for (const auto& c : columns_)
+    if (c.name == name) return c;
+  std::vector<std::string> names;
+  for (const auto& c : columns_) names.push_back(c.name);
+  throw Error(SourceLocation{"", 0, 0, name}, "table '" + name_ + "' has no such column",
+              valid_choices_hint(name, names));
+}
+
+bool Table::has_column(const std::string& name) const {
+  return std::any_of(columns_.begin(), columns_.end(), [&](const Column& c) { return c.name == name; });
+}
+
+void Result::set(const std::string& name, Value v) {
+  for (auto& [k, old] : scalars)
+    if (k == name) {
+      old = std::move(v);
+      return;
+    }
+  scalars.emplace_back(name, std::move(v));
+}
+
+const Value* Result::scalar(const std::string& name) const {
+  for (const auto& [k, v] : scalars)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+double Result::number(const std::string& name) const {
+  const Value* v = scalar(name);
+  if (!v) {
+    std::vector<std::string> names;
+    for (const auto& [k, _] : scalars) names.push_back(k);
+    throw Error(SourceLocation{"", 0, 0, name}, "result has no such scalar", valid_choices_hint(name, names));
+  }
+  if (auto d = std::get_if<double>(v)) return *d;
+  if (auto n = std::get_if<int64_t>(v)) return static_cast<double>(*n);
+  if (auto b = std::get_if<bool>(v)) return *b ? 1.0 : 0.0;
+  throw Error(SourceLocation{"", 0, 0, name}, "scalar is not numeric");
+}
+
+Table& Result::add_table(std::string name, std::string description) {
+  for (const auto& t : tables)
+    if (t.name() == name) throw Error("duplicate table '" + name + "'");
+  tables.emplace_back(std::move(name), std::move(description));
+  return tables.back();
+}
+
+const Table* Result::table(const std::string& name) const {
+  for (const auto& t : tables)
+    if (t.name() == name) return &t;
+  return nullptr;
+}
+Table* Result::table(const std::string& name) {
+  for (auto& t : tables)
+    if (t.name() == name) return &t;
+  return nullptr;
+}
+
+// ---- JSON ----
+static nlohmann::ordered_json json_number(double v) {
+  if (std::isfinite(v)) return v;
+  return nullptr;  // JSON has no NaN/Inf; null means "not a number"
+}
+
+static nlohmann::ordered_json value_json(const Value& v) {
+  if (auto d = std::get_if<double>(&v)) return json_number(*d);
+  if (auto n = std::get_if<int64_t>(&v)) return *n;
+  if (auto b = std::get_if<bool>(&v)) return *b;
+  return std::get<std::string>(v);
+}
+
+static const char* type_name(Column::Type t) {
+  switch (t) {
+    case Column::Type::F64: return "f64";
+    case Column::Type::I64: return "i64";
+    case Column::Type::Str: return "str";
+  }
+  return "?";
+}
+
+nlohmann::ordered_json to_json(const Result& r) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["command"] = r.command;
+  auto& sc = j["scalars"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : r.scalars) sc[k] = value_json(v);
+  auto& tabs = j["tables"] = nlohmann::ordered_json::object();
+  for (const auto& t : r.tables) {
+    nlohmann::ordered_json tj;
+    tj["description"] = t.description();
+    auto& types = tj["types"] = nlohmann::ordered_json::object();
+    auto& cols = tj["columns"] = nlohmann::ordered_json::object();
+    for (const auto& c : t.columns()) {
+      types[c.name] = type_name(c.type);
+      auto arr = nlohmann::ordered_json::array();
+      switch (c.type) {
+        case Column::Type::F64:
+          for (double v : c.f64) arr.push_back(json_number(v));
+          break;
+        case Column::Type::I64:
+          for (auto v : c.i64) arr.push_back(v);
+          break;
+        case Column::Type::Str:
+          for (const auto& v : c.str) arr.push_back(v);
+          break;
+      }
+      cols[c.name] = std::move(arr);
+    }
+    tabs[t.name()] = std::move(tj);
+  }
+  j["notes"] = r.notes;
+  return j;
+}
+
+Result result_from_json(const nlohmann::ordered_json& j) {
+  Result r;
+  if (!j.contains("schema_version") || j["schema_version"].get<int>() != kSchemaVersion)
+    throw Error("result JSON has schema_version " +
+                (j.contains("schema_version") ? j["schema_version"].dump() : std::string("(none)")) +
+                ", this build reads " + std::to_string(kSchemaVersion));
+  r.command = j.value("command", "");
+  for (const auto& [k, v] : j["scalars"].items()) {
+    if (v.is_boolean()) r.set(k, v.get<bool>());
+    else if (v.is_number_integer()) r.set(k, v.get<int64_t>());
+    else if (v.is_number()) r.set(k, v.get<double>());
+    else if (v.is_null()) r.set(k, std::nan(""));
+    else r.set(k, v.get<std::string>());
+  }
+  for (const auto& [name, tj] : j["tables"].items()) {
+    Table& t = r.add_table(name, tj.value("description", ""));
+    for (const auto& [cname, arr] : tj["columns"].items()) {
+      const std::string ty = tj["types"].value(cname, "f64");
+      Column c;
+      c.name = cname;
+      if (ty == "i64") {
+        c.type = Column::Type::I64;
+        for (const auto& v : arr) c.i64.push_back(v.get<int64_t>());
+      } else if (ty == "str") {
+        c.type = Column::Type::Str;
+        for (const auto& v : arr) c.str.push_back(v.get<std::string>());
+      } else {
+        c.type = Column::Type::F64;
+        for (const auto& v : arr) c.f64.push_back(v.is_null() ? std::nan("") : v.get<double>());
+      }
+      t.columns().push_back(std::move(c));
+    }
+  }
+  if (j.contains("notes"))
+    for (const auto& n : j["notes"]) r.notes.push_back(n.get<std::string>());
+  return r;
+}
+
+// ---- text ----
+static std::string pretty_number(double v) {
+  if (!std::isfinite(v)) return format_double(v);
+  const double a = std::fabs(v);
+  char buf[64];
+  if (a != 0 && (a >= 1e7 || a < 1e-3)) std::snprintf(buf, sizeof buf, "%.4g", v);
+  else if (a >= 100) std::snprintf(buf, sizeof buf, "%.1f", v);
+  else std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+static std::string value_text(const Value& v) {
+  if (auto d = std::get_if<double>(&v)) return pretty_number(*d);
+  if (auto n = std::get_if<int64_t>(&v)) return std::to_string(*n);
+  if (auto b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  return std::get<std::string>(v);
+}
+
+std::string render_text(const Result& r) {
+  std::string out;
+  size_t w = 0;
+  for (const auto& [k, _] : r.scalars) w = std::max(w, k.size());
+  for (const auto& [k, v] : r.scalars) {
+    out += k;
+    out.append(w + 2 - k.size(), ' ');
+    out += value_text(v) + "\n";
+  }
+  for (const auto& t : r.tables) {
+    out += "\n== " + t.name();
+    if (!t.description().empty()) out += ": " + t.description();
+    out += " ==\n";
+    const size_t nrows = t.rows();
+    std::vector<std::vector<std::string>> cells(t.columns().size());
+    std::vector<size_t> widths(t.columns().size());
+    for (size_t c = 0; c < t.columns().size(); ++c) {
+      const auto& col = t.columns()[c];
+      widths[c] = col.name.size();
+      for (size_t i = 0; i < nrows; ++i) {
+        std::string s = col.type == Column::Type::F64 ? pretty_number(col.f64[i]) : col.cell_text(i);
+        widths[c] = std::max(widths[c], s.size());
+        cells[c].push_back(std::move(s));
+      }
+    }
+    for (size_t c = 0; c < widths.size(); ++c) {
+      const auto& name = t.columns()[c].name;
+      out += (c ? "  " : "") + name + std::string(widths[c] - name.size(), ' ');
+    }
+    out += "\n";
+    for (size_t i = 0; i < nrows; ++i) {
+      for (size_t c = 0; c < widths.size(); ++c) {
+        const auto& s = cells[c][i];
+        const bool right = t.columns()[c].type != Column::Type::Str;
+        out += c ? "  " : "";
+        if (right) out += std::string(widths[c] - s.size(), ' ') + s;
+        else out += s + std::string(widths[c] - s.size(), ' ');
+      }
+      out += "\n";
+    }
+  }
+  for (const auto& n : r.notes) out += "\nnote: " + n;
+  if (!r.notes.empty()) out += "\n";
+  return out;
+}
+
+static std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"') o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+std::string render_csv(const Table& t) {
+  std::string out;
+  for (size_t c = 0; c < t.columns().size(); ++c) out += (c ? "," : "") + csv_escape(t.columns()[c].name);
+  out += "\n";
+  for (size_t i = 0; i < t.rows(); ++i) {
+    for (size_t c = 0; c < t.columns().size(); ++c) out += (c ? "," : "") + csv_escape(t.columns()[c].cell_text(i));
+    out += "\n";
+  }
+  return out;
+}
+
+void write_csv_dir(const Result& r, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(SourceLocation{dir}, "cannot create output directory: " + ec.message());
+  // Render everything first so that a failing table leaves no partial set of files.
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& t : r.tables) files.emplace_back(dir + "/" + t.name() + ".csv", render_csv(t));
+  if (!r.scalars.empty()) {
+    std::string s = "name,value\n";
+    for (const auto& [k, v] : r.scalars) {
+      std::string text = std::holds_alternative<double>(v) ? format_double(std::get<double>(v)) : value_text(v);
+      s += csv_escape(k) + "," + csv_escape(text) + "\n";
+    }
+    files.emplace_back(dir + "/scalars.csv", s);
+  }
+  for (const auto& [p, content] : files) write_file_atomic(p, content);
+}
+
+}  // namespace sextant

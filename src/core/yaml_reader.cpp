@@ -1,0 +1,233 @@
+#include "core/yaml_reader.hpp"
+
+#include <cmath>
+
+namespace sextant {
+
+YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
+    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)),
+      used_(std::make_shared<std::set<std::string>>()) {
+  if (!node_.IsMap())
+    throw Error(SourceLocation{file_, node_.Mark().line + 1, node_.Mark().column + 1, path_},
+                "expected a mapping of keys to values");
+}
+
+static YAML::Node parse_or_throw(const std::string& text, const std::string& name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
+  }
+}
+
+YamlMap YamlMap::load_file(const std::string& file) {
+  YAML::Node n;
+  try {
+    n = YAML::LoadFile(file);
+  } catch (const YAML::BadFile&) {
+    throw Error(SourceLocation{file}, "cannot open file");
+  } catch (const YAML::Exception& e) {
+    throw Error(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
+  }
+  if (!n || n.IsNull()) throw Error(SourceLocation{file}, "file is empty");
+  return YamlMap(n, file);
+}
+
+YamlMap YamlMap::load_string(const std::string& text, const std::string& name) {
+  auto n = parse_or_throw(text, name);
+  if (!n || n.IsNull()) throw Error(SourceLocation{name}, "document is empty");
+  return YamlMap(n, name);
+}
+
+bool YamlMap::has(const std::string& key) const { return node_[key].IsDefined() && !node_[key].IsNull(); }
+
+SourceLocation YamlMap::loc(const std::string& key) const {
+  YAML::Mark m = node_.Mark();
+  if (!key.empty() && node_[key].IsDefined()) {
+    // The mark of the value; for a missing key, the map's own mark.
+    m = node_[key].Mark();
+  }
+  return SourceLocation{file_, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0,
+                        key.empty() ? path_ : key_path(key)};
+}
+
+void YamlMap::fail(const std::string& key, const std::string& message, const std::string& hint) const {
+  throw Error(loc(key), message, hint);
+}
+
+YAML::Node YamlMap::node_for(const std::string& key) const {
+  used_->insert(key);
+  YAML::Node n = node_[key];
+  if (!n.IsDefined() || n.IsNull()) fail(key, "required key is missing");
+  return n;
+}
+
+YAML::Node YamlMap::raw(const std::string& key) const {
+  used_->insert(key);
+  return node_[key];
+}
+
+static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node& n) {
+  if (!n.IsScalar()) m.fail(key, "expected a number");
+  const std::string s = n.Scalar();
+  try {
+    size_t pos = 0;
+    double v = std::stod(s, &pos);
+    if (pos != s.size()) throw std::invalid_argument(s);
+    if (!std::isfinite(v)) m.fail(key, "expected a finite number, got '" + s + "'");
+    return v;
+  } catch (const std::logic_error&) {
+    m.fail(key, "expected a number, got '" + s + "'");
+  }
+}
+
+static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node& n) {
+  if (!n.IsScalar()) m.fail(key, "expected an integer");
+  const std::string s = n.Scalar();
+  try {
+    size_t pos = 0;
+    long long v = std::stoll(s, &pos);
+    if (pos != s.size()) throw std::invalid_argument(s);
+    return v;
+  } catch (const std::logic_error&) {
+    m.fail(key, "expected an integer, got '" + s + "'");
+  }
+}
+
+static bool to_bool(const YamlMap& m, const std::string& key, const YAML::Node& n) {
+  if (n.IsScalar()) {
+    const std::string s = n.Scalar();
+    if (s == "true" || s == "True" || s == "yes" || s == "on") return true;
+    if (s == "false" || s == "False" || s == "no" || s == "off") return false;
+  }
+  m.fail(key, "expected true or false");
+}
+
+double YamlMap::f64(const std::string& key) const { return to_f64(*this, key, node_for(key)); }
+double YamlMap::f64(const std::string& key, double dflt) const {
+  used_->insert(key);
+  return has(key) ? to_f64(*this, key, node_[key]) : dflt;
+}
+int64_t YamlMap::i64(const std::string& key) const { return to_i64(*this, key, node_for(key)); }
+int64_t YamlMap::i64(const std::string& key, int64_t dflt) const {
+  used_->insert(key);
+  return has(key) ? to_i64(*this, key, node_[key]) : dflt;
+}
+bool YamlMap::boolean(const std::string& key) const { return to_bool(*this, key, node_for(key)); }
+bool YamlMap::boolean(const std::string& key, bool dflt) const {
+  used_->insert(key);
+  return has(key) ? to_bool(*this, key, node_[key]) : dflt;
+}
+std::string YamlMap::str(const std::string& key) const {
+  auto n = node_for(key);
+  if (!n.IsScalar()) fail(key, "expected a string");
+  return n.Scalar();
+}
+std::string YamlMap::str(const std::string& key, const std::string& dflt) const {
+  used_->insert(key);
+  if (!has(key)) return dflt;
+  if (!node_[key].IsScalar()) fail(key, "expected a string");
+  return node_[key].Scalar();
+}
+std::string YamlMap::choice(const std::string& key, const std::vector<std::string>& valid) const {
+  auto s = str(key);
+  for (const auto& v : valid)
+    if (v == s) return s;
+  fail(key, "'" + s + "' is not a valid choice", valid_choices_hint(s, valid));
+}
+std::string YamlMap::choice(const std::string& key, const std::vector<std::string>& valid,
+                            const std::string& dflt) const {
+  used_->insert(key);
+  if (!has(key)) return dflt;
+  return choice(key, valid);
+}
+std::vector<std::string> YamlMap::str_list(const std::string& key) const {
+  used_->insert(key);
+  std::vector<std::string> out;
+  if (!has(key)) return out;
+  auto n = node_[key];
+  if (n.IsScalar()) return {n.Scalar()};
+  if (!n.IsSequence()) fail(key, "expected a list of strings");
+  for (const auto& e : n) {
+    if (!e.IsScalar()) fail(key, "expected a list of strings");
+    out.push_back(e.Scalar());
+  }
+  return out;
+}
+std::vector<int64_t> YamlMap::i64_list(const std::string& key) const {
+  used_->insert(key);
+  std::vector<int64_t> out;
+  if (!has(key)) return out;
+  auto n = node_[key];
+  if (!n.IsSequence()) fail(key, "expected a list of integers");
+  for (const auto& e : n) out.push_back(to_i64(*this, key, e));
+  return out;
+}
+
+Sourced YamlMap::sourced(const std::string& key) const {
+  used_->insert(key);
+  Sourced s;
+  if (!has(key)) return s;
+  auto n = node_[key];
+  if (n.IsScalar()) {
+    if (n.Scalar() == "unknown") return s;
+    fail(key, "a catalog number needs its provenance",
+         "write {value: X, source: ID} or {value: X, estimated: \"basis\"}, or 'unknown'");
+  }
+  YamlMap m(n, file_, key_path(key));
+  s.value = m.f64("value");
+  s.source = m.str("source", "");
+  s.estimated = m.str("estimated", "");
+  if (s.source.empty() && s.estimated.empty())
+    fail(key, "a catalog number needs its provenance", "add source: ID or estimated: \"basis\"");
+  m.finish();
+  s.known = true;
+  return s;
+}
+
+YamlMap YamlMap::map(const std::string& key) const {
+  auto n = node_for(key);
+  if (!n.IsMap()) fail(key, "expected a mapping");
+  return YamlMap(n, file_, key_path(key));
+}
+
+std::optional<YamlMap> YamlMap::opt_map(const std::string& key) const {
+  used_->insert(key);
+  if (!has(key)) return std::nullopt;
+  if (!node_[key].IsMap()) fail(key, "expected a mapping");
+  return YamlMap(node_[key], file_, key_path(key));
+}
+
+std::vector<YamlMap> YamlMap::map_list(const std::string& key) const {
+  used_->insert(key);
+  std::vector<YamlMap> out;
+  if (!has(key)) return out;
+  auto n = node_[key];
+  if (!n.IsSequence()) fail(key, "expected a list");
+  int i = 0;
+  for (const auto& e : n) {
+    if (!e.IsMap()) fail(key, "expected a list of mappings");
+    out.emplace_back(e, file_, key_path(key) + "[" + std::to_string(i++) + "]");
+  }
+  return out;
+}
+
+std::vector<std::string> YamlMap::keys() const {
+  std::vector<std::string> out;
+  for (const auto& kv : node_) out.push_back(kv.first.as<std::string>());
+  return out;
+}
+
+void YamlMap::finish() const {
+  std::vector<std::string> known(used_->begin(), used_->end());
+  for (const auto& kv : node_) {
+    const std::string k = kv.first.as<std::string>();
+    if (!used_->count(k)) {
+      const auto m = kv.first.Mark();
+      throw Error(SourceLocation{file_, m.line + 1, m.column + 1, key_path(k)}, "unknown key",
+                  valid_choices_hint(k, known));
+    }
+  }
+}
+
+}  // namespace sextant

@@ -1,0 +1,76 @@
+#pragma once
+// Strict YAML reading. A YamlMap wraps one mapping node of a file; every key read is marked,
+// and finish() throws an Error for any key never read, naming file, line and key, and listing
+// the valid keys with the closest match. Type errors name the expected type.
+//
+// Sourced numbers: catalog values are written either as a plain number (only where the entry
+// allows unsourced values) or as {value: X, source: ID-or-text} / {value: X, estimated: basis}.
+#include <yaml-cpp/yaml.h>
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace sextant {
+
+struct Sourced {
+  double value = 0;
+  std::string source;     // citation id or text
+  std::string estimated;  // non-empty when the value is an estimate: its basis
+  bool known = false;     // false when the field was absent or `unknown`
+};
+
+class YamlMap {
+ public:
+  YamlMap(YAML::Node node, std::string file, std::string path = {});
+
+  // Parse a whole file / string; the root must be a mapping.
+  static YamlMap load_file(const std::string& file);
+  static YamlMap load_string(const std::string& text, const std::string& name);
+
+  bool has(const std::string& key) const;
+  SourceLocation loc(const std::string& key = {}) const;  // location of key (or of the map)
+  const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
+  std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  // Required accessors throw when the key is missing; optional ones return the default.
+  double f64(const std::string& key) const;
+  double f64(const std::string& key, double dflt) const;
+  int64_t i64(const std::string& key) const;
+  int64_t i64(const std::string& key, int64_t dflt) const;
+  bool boolean(const std::string& key) const;
+  bool boolean(const std::string& key, bool dflt) const;
+  std::string str(const std::string& key) const;
+  std::string str(const std::string& key, const std::string& dflt) const;
+  std::string choice(const std::string& key, const std::vector<std::string>& valid) const;
+  std::string choice(const std::string& key, const std::vector<std::string>& valid, const std::string& dflt) const;
+  std::vector<std::string> str_list(const std::string& key) const;
+  std::vector<int64_t> i64_list(const std::string& key) const;
+  Sourced sourced(const std::string& key) const;  // absent -> known=false
+
+  YamlMap map(const std::string& key) const;                 // required sub-mapping
+  std::optional<YamlMap> opt_map(const std::string& key) const;
+  std::vector<YamlMap> map_list(const std::string& key) const;  // sequence of mappings
+  std::vector<std::string> keys() const;  // all keys in file order
+  YAML::Node raw(const std::string& key) const;  // marks the key used
+
+  // Throws on the first key that was never read.
+  void finish() const;
+
+  // Error at key with message and hint.
+  [[noreturn]] void fail(const std::string& key, const std::string& message, const std::string& hint = {}) const;
+
+ private:
+  YAML::Node node_for(const std::string& key) const;
+  YAML::Node node_;
+  std::string file_;
+  std::string path_;
+  std::shared_ptr<std::set<std::string>> used_;
+};
+
+}  // namespace sextant
