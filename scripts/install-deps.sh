@@ -8,6 +8,7 @@ PKGS=(
   libsimdjson-dev zlib1g-dev libdeflate-dev libsqlite3-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-dev python3-pybind11 pybind11-dev python3-pytest python3-yaml python3-pandas
+  libopenblas-dev libopenmpi-dev openmpi-bin
 )
 missing=()
 for p in "${PKGS[@]}"; do
