@@ -1,0 +1,99 @@
+#pragma once
+// Request streams of the serving simulator, chosen by name: arrival processes (poisson, gamma,
+// trace) and length distributions (fixed, uniform, exponential, lognormal). All randomness comes
+// from sextant::RandomStream with this project's own distributions, so a workload is a pure
+// function of its spec and seed.
+//
+// Contract of ArrivalProcess::generate(): returns `spec.requests` requests (a trace: its rows, up
+// to spec.requests when that is > 0) sorted by arrival time, starting at or after 0, with
+// prompt_tokens >= 1 and output_tokens >= 1.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/random.hpp"
+
+namespace sextant::infer {
+
+struct Request {
+  double arrival_s = 0;
+  int32_t prompt_tokens = 1;
+  int32_t output_tokens = 1;
+  int32_t prefix_group = -1;   // requests of one group share their first prefix_tokens tokens
+  int32_t prefix_tokens = 0;
+};
+
+struct LengthSpec {
+  std::string dist = "fixed";  // fixed | uniform | exponential | lognormal
+  double mean = 256;
+  double cv = 0.5;             // lognormal: coefficient of variation
+  int32_t min = 1, max = 1 << 20;  // clamp (uniform: its range)
+};
+
+class LengthDistribution {
+ public:
+  virtual ~LengthDistribution() = default;
+  // One length drawn from the stream, clamped to [spec.min, spec.max].
+  virtual int32_t draw(const LengthSpec& spec, RandomStream& rng) const = 0;
+};
+
+struct WorkloadSpec {
+  std::string arrival = "poisson";  // poisson | gamma | trace
+  double rate_per_s = 1;            // mean arrival rate
+  double cv = 1;                    // gamma: coefficient of variation of inter-arrival gaps
+  std::string trace_file;           // trace: CSV with arrival_s (or timestamp_s), prompt_tokens, output_tokens
+  int64_t requests = 1000;
+  LengthSpec prompt{"fixed", 1024, 0.5, 1, 1 << 20}, output{"fixed", 256, 0.5, 1, 1 << 20};
+  // Prefix sharing: this share of requests starts with one of `prefix_groups` common prefixes
+  // of prefix_tokens tokens (system prompts, few-shot examples).
+  double prefix_share_fraction = 0;
+  int32_t prefix_tokens = 0;
+  int32_t prefix_groups = 1;
+  uint64_t seed = 1;
+};
+
+class ArrivalProcess {
+ public:
+  virtual ~ArrivalProcess() = default;
+  virtual std::vector<Request> generate(const WorkloadSpec& spec) const = 0;
+};
+
+template <class T>
+class NamedRegistry {
+ public:
+  using Factory = std::function<std::unique_ptr<T>()>;
+  void add(const std::string& name, Factory f) { f_[name] = std::move(f); }
+  std::unique_ptr<T> make(const std::string& name, const std::string& what) const;
+  std::vector<std::string> names() const {
+    std::vector<std::string> v;
+    for (const auto& [k, _] : f_) v.push_back(k);
+    return v;
+  }
+
+ private:
+  std::map<std::string, Factory> f_;
+};
+
+NamedRegistry<ArrivalProcess> make_arrival_registry();
+NamedRegistry<LengthDistribution> make_length_registry();
+
+// Generates the requests of a spec (arrival process by name; lengths and prefixes for the
+// synthetic processes).
+std::vector<Request> generate_requests(const WorkloadSpec& spec);
+
+// Draws prompt/output lengths and prefix groups for n requests (used by the synthetic processes):
+// request i uses RandomStream(seed, 1000 + i), so lengths do not depend on the arrival process.
+void fill_lengths(const WorkloadSpec& spec, std::vector<Request>& reqs);
+
+std::unique_ptr<ArrivalProcess> make_poisson_arrivals();
+std::unique_ptr<ArrivalProcess> make_gamma_arrivals();
+std::unique_ptr<ArrivalProcess> make_trace_arrivals();
+std::unique_ptr<LengthDistribution> make_fixed_lengths();
+std::unique_ptr<LengthDistribution> make_uniform_lengths();
+std::unique_ptr<LengthDistribution> make_exponential_lengths();
+std::unique_ptr<LengthDistribution> make_lognormal_lengths();
+
+}  // namespace sextant::infer

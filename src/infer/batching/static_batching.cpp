@@ -1,0 +1,43 @@
+// Static (request-level) batching, as in FasterTransformer-era servers: when the instance is idle
+// it takes up to max_batch_seqs waiting requests, reserves KV for their whole prompt + output,
+// prefills them together and decodes until every one has finished; requests arriving meanwhile
+// wait for the next batch.
+#include "infer/batching/policy.hpp"
+
+namespace sextant::infer {
+namespace {
+class StaticBatching final : public BatchingPolicy {
+ public:
+  std::string name() const override { return "static"; }
+  std::string description() const override { return "request-level batches: admit when idle, run until all finish"; }
+  void schedule(SchedulerContext& ctx, std::vector<WorkItem>& out) override {
+    const auto& lim = ctx.limits();
+    if (ctx.running().empty()) {
+      int64_t tokens = 0;
+      while (!ctx.waiting().empty() && static_cast<int>(out.size()) < lim.max_batch_seqs) {
+        const int32_t s = ctx.waiting().front();
+        const int32_t need = ctx.prefill_remaining(s);
+        if (!out.empty() && tokens + need > lim.max_batch_tokens) break;
+        // Reserve the final size up front: a static batch is never preempted.
+        const int32_t whole = ctx.final_tokens(s) - ctx.context_tokens(s) + need;
+        if (!ctx.admit_front(whole)) break;
+        out.push_back(WorkItem{s, need, true});
+        tokens += need;
+      }
+      return;
+    }
+    // Prompts of a static batch are prefilled in its first pass; afterwards decode all.
+    for (int32_t s : ctx.running())
+      if (ctx.prefill_remaining(s) > 0) {
+        if (!ctx.reserve(s, ctx.prefill_remaining(s))) continue;
+        out.push_back(WorkItem{s, ctx.prefill_remaining(s), true});
+      }
+    if (!out.empty()) return;
+    schedule_running_decodes(ctx, out);
+  }
+};
+}  // namespace
+
+std::unique_ptr<BatchingPolicy> make_static_policy() { return std::make_unique<StaticBatching>(); }
+
+}  // namespace sextant::infer

@@ -1,0 +1,122 @@
+#pragma once
+// Cost of one forward pass ("iteration") of an LLM on one model replica: TP x PP devices of one
+// accelerator type, running one engine, with given weight / activation / KV-cache formats.
+//
+// Per iteration the model counts, per tensor-parallel rank and summed over the pipeline stages
+// (a token passes every stage in turn):
+//  * weight bytes read: every linear layer once per iteration (the input embedding is a row
+//    gather and is not streamed); MoE layers read only the experts the iteration's tokens touch,
+//    E * (1 - (1 - k/E)^T) of E routed experts for T tokens with top-k routing, plus shared experts;
+//  * KV-cache bytes: decode reads the attended context of every sequence (capped at the sliding
+//    window), prefill reads its cached past once, every new token writes its K and V (GQA: 2 x
+//    kv_heads x head_dim elements per layer, KV heads split over TP and replicated when fewer
+//    than TP; MLA: kv_lora_rank + qk_rope_head_dim elements per layer, replicated over TP);
+//  * FLOPs: 2 x active linear parameters per new token, the LM head for tokens whose logits are
+//    needed, attention 4 x heads x head_dim per (query, key) pair per layer (MLA: 2 x heads x
+//    (qk_nope + qk_rope) + 2 x heads x v_head_dim);
+//  * communication: TP all-reduce twice per layer, EP all-to-all dispatch + combine per MoE layer,
+//    PP point-to-point between stages, as ring/latency-bandwidth costs on the scale-up link.
+// Time = max(memory, compute) + (1 - overlap) * min(memory, compute) + communication
+//      + engine overhead per iteration + per sequence,
+// with memory at bandwidth x engine bandwidth fraction and compute at the peak of the compute
+// dtype (see formats.hpp) x engine GEMM fraction (x dequant fraction for block-quantised weights).
+#include <string>
+
+#include "catalog/catalog.hpp"
+#include "infer/engine.hpp"
+#include "infer/formats.hpp"
+
+namespace sextant::infer {
+
+struct Parallelism {
+  int tp = 1, pp = 1, ep = 1;  // ep divides tp: experts are spread over ep ranks of the TP group
+  int devices() const { return tp * pp; }
+};
+
+struct Link {  // scale-up link between the devices of a replica, per device, one direction
+  double bandwidth_bytes_per_s = 0;  // achievable (line rate x achievable fraction)
+  double latency_s = 0;
+};
+
+struct Deployment {
+  ModelConfig model;
+  Accelerator accel;
+  EngineProfile engine;
+  Parallelism par;
+  NumberFormat weight = parse_format("fp16"), activation = parse_format("fp16"), kv = parse_format("fp16");
+  Link link;
+  // Throws Error when the deployment is inconsistent (tp not dividing heads, ep not dividing tp, ...).
+  void check() const;
+};
+
+// One forward pass described by aggregates, so that its cost is O(1) whatever the batch.
+struct Batch {
+  int64_t decode_seqs = 0;           // sequences in their decode phase
+  double decode_tokens = 0;          // their new tokens (decode_seqs, or more when verifying drafts)
+  double decode_context_tokens = 0;  // sum over decode sequences of the attended context (window-capped)
+  int64_t prefill_seqs = 0;          // sequences with prompt tokens in this pass
+  double prefill_tokens = 0;         // new prompt tokens
+  double prefill_attention_pairs = 0;// sum over new prompt tokens of the keys each attends to
+  double prefill_past_tokens = 0;    // cached context the prompt chunks read (window-capped)
+  int64_t logits_tokens = 0;         // tokens whose logits are computed
+  double tokens() const { return decode_tokens + prefill_tokens; }
+  int64_t seqs() const { return decode_seqs + prefill_seqs; }
+};
+
+struct IterationCost {
+  double total_s = 0, compute_s = 0, memory_s = 0, comm_s = 0, overhead_s = 0;
+  double flops = 0;         // per TP rank, all stages
+  double memory_bytes = 0;  // per TP rank, all stages
+  double comm_bytes = 0;    // per TP rank, all stages
+};
+
+class CostModel {
+ public:
+  explicit CostModel(Deployment d);
+  const Deployment& deployment() const { return d_; }
+
+  IterationCost iteration(const Batch& b) const;
+  // Replaces the engine constants (cheap: the model arithmetic is kept). Used by calibration.
+  void set_engine(const EngineProfile& e);
+
+  // Model arithmetic (whole model unless "per_device").
+  double weight_bytes() const { return weight_bytes_total_; }  // stored weights, all devices
+  double weight_bytes_per_device() const;                       // stored on one device
+  double kv_bytes_per_token_per_layer() const { return kv_token_layer_bytes_; }
+  double kv_bytes_per_token() const { return kv_token_layer_bytes_ * d_.model.layers; }
+  double kv_bytes_per_token_per_device() const;  // stored on one device
+  double linear_flops_per_token() const { return 2.0 * linear_params_active_; }  // no LM head
+  double head_flops_per_token() const { return 2.0 * head_params_; }
+  double attention_flops_per_pair() const { return attn_flops_pair_layer_ * d_.model.layers; }
+  double compute_rate_flops_per_s() const { return compute_rate_; }     // GEMM rate used
+  double memory_rate_bytes_per_s() const { return memory_rate_; }       // bandwidth used
+  DType compute_type() const { return cdtype_; }
+  int attended(double context) const;  // context capped at the sliding window
+
+  // Helpers building common batches.
+  // n sequences each prefilling `prompt` new tokens after `past` cached tokens (logits of the last).
+  Batch prefill(int64_t seqs, int64_t prompt, int64_t past = 0) const;
+  // n sequences each decoding one token with `context` tokens already in the cache.
+  Batch decode(int64_t seqs, double context) const;
+  // Sum over i = 1..n of min(past + i, window): keys attended by a chunk of n new tokens.
+  double attention_pairs(double past, double n) const;
+
+ private:
+  void apply_engine();
+  Deployment d_;
+  DType cdtype_ = DType::FP16;
+  double compute_rate_ = 0, attn_rate_ = 0, memory_rate_ = 0;
+  double overlap_ = 1, iter_overhead_s_ = 0, seq_overhead_s_ = 0;
+  double weight_bytes_total_ = 0;
+  double dense_read_bytes_ = 0;        // weights every iteration reads (non-routed), whole model
+  double expert_bytes_ = 0;            // one routed expert of one layer
+  int moe_layers_ = 0;
+  double linear_params_active_ = 0, head_params_ = 0;
+  double attn_flops_pair_layer_ = 0;
+  double kv_token_layer_bytes_ = 0, kv_token_layer_bytes_rank_ = 0;
+};
+
+// Achievable link of a system's scale-up network (bandwidth x achievable fraction, latency).
+Link scale_up_link(const Catalog& cat, const System& s);
+
+}  // namespace sextant::infer

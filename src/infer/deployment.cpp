@@ -1,0 +1,47 @@
+#include "infer/deployment.hpp"
+
+#include "core/error.hpp"
+
+namespace sextant::infer {
+
+Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system) {
+  if (!system.empty()) return scale_up_link(cat, cat.system(system));
+  for (const auto& id : cat.system_ids()) {
+    const auto& s = cat.system(id);
+    if (s.accelerator == a.id) return scale_up_link(cat, s);
+  }
+  const DeviceProfile p = data.device(a);
+  Link l;
+  l.bandwidth_bytes_per_s = value_or(p.link_bandwidth_bytes_per_s, 0.0);
+  l.latency_s = value_or(p.link_latency_s, 0.0);
+  return l;
+}
+
+Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s, const SourceLocation& where) {
+  Deployment d;
+  auto at = [&](const std::string& key) {
+    SourceLocation w = where;
+    w.key = w.key.empty() ? key : w.key + "." + key;
+    return w;
+  };
+  d.model = load_model_ref(cat, s.model, at("model"));
+  if (!cat.has_accelerator(s.accelerator))
+    throw Error(at("accelerator"), "unknown accelerator '" + s.accelerator + "'", valid_choices_hint(s.accelerator, cat.accelerator_ids()));
+  d.accel = cat.accelerator(s.accelerator);
+  if (!data.has_engine(s.engine))
+    throw Error(at("engine"), "unknown inference engine '" + s.engine + "'", valid_choices_hint(s.engine, data.engine_ids()));
+  d.engine = data.engine(s.engine);
+  d.par = Parallelism{s.tp, s.pp, s.ep};
+  d.weight = parse_format(s.weight_format, at("weight_format"));
+  d.activation = parse_format(s.activation_format, at("activation_format"));
+  d.kv = parse_format(s.kv_format, at("kv_format"));
+  if (!s.system.empty() && !cat.has_system(s.system))
+    throw Error(at("system"), "unknown system '" + s.system + "'", valid_choices_hint(s.system, cat.system_ids()));
+  d.link = resolve_link(cat, data, d.accel, s.system);
+  if (d.par.devices() > 1 && d.link.bandwidth_bytes_per_s <= 0)
+    throw Error(at("system"), "no scale-up link known for " + d.accel.id + " (give a system, or link_bandwidth_gb_per_s in data/infer/devices.yaml)");
+  d.check();
+  return d;
+}
+
+}  // namespace sextant::infer

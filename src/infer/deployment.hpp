@@ -1,0 +1,23 @@
+#pragma once
+// Building a Deployment from names: model (catalog id, YAML or config.json), accelerator,
+// engine, system (optional), parallelism and formats.
+#include <string>
+
+#include "infer/cost_model.hpp"
+
+namespace sextant::infer {
+
+struct DeploymentSpec {
+  std::string model, accelerator, engine = "generic", system;  // system optional
+  int tp = 1, pp = 1, ep = 1;
+  std::string weight_format = "bf16", activation_format = "bf16", kv_format = "bf16";
+};
+
+// The scale-up link of a replica: the named system's, else that of the first catalog system
+// (by id) holding the accelerator, else the device profile's link; zero when none is known.
+Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system);
+
+Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s,
+                           const SourceLocation& where = {});
+
+}  // namespace sextant::infer

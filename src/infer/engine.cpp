@@ -1,0 +1,128 @@
+#include "infer/engine.hpp"
+
+#include <filesystem>
+
+#include "core/paths.hpp"
+
+namespace sextant::infer {
+namespace fs = std::filesystem;
+namespace {
+std::map<std::string, std::string> read_sources(const YamlMap& file) {
+  std::map<std::string, std::string> out;
+  if (auto s = file.opt_map("sources")) {
+    for (const auto& k : s->keys()) out[k] = s->str(k);
+    s->finish();
+  }
+  return out;
+}
+
+Sourced src(const YamlMap& m, const std::string& key, const std::map<std::string, std::string>& sources,
+            double scale = 1.0) {
+  Sourced s = m.sourced(key);
+  s.value *= scale;
+  if (!s.source.empty()) {
+    auto it = sources.find(s.source);
+    if (it != sources.end()) s.source = it->first + ": " + it->second;
+  }
+  return s;
+}
+
+void check_fraction(const YamlMap& m, const std::string& key, const Sourced& s, double hi = 1.0) {
+  if (s.known && !(s.value >= 0 && s.value <= hi))
+    m.fail(key, "must be in [0, " + std::to_string(hi) + "], got " + std::to_string(s.value));
+}
+}  // namespace
+
+std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
+  auto d = std::make_shared<InferData>();
+  const fs::path ef = fs::path(dir) / "engines.yaml", df = fs::path(dir) / "devices.yaml";
+  if (!fs::exists(ef)) throw Error(SourceLocation{ef.string()}, "engine file not found");
+  {
+    auto file = YamlMap::load_file(ef.string());
+    auto sources = read_sources(file);
+    for (auto& m : file.map_list("entries")) {
+      EngineProfile e;
+      e.file = ef.string();
+      e.sources = sources;
+      e.id = m.str("id");
+      e.name = m.str("name", e.id);
+      e.description = m.str("description", "");
+      e.bandwidth_fraction = src(m, "bandwidth_fraction", sources);
+      e.gemm_fraction = src(m, "gemm_fraction", sources);
+      e.dequant_fraction = src(m, "dequant_fraction", sources);
+      e.overlap_fraction = src(m, "overlap_fraction", sources);
+      e.iteration_overhead_s = src(m, "iteration_overhead_us", sources, 1e-6);
+      e.sequence_overhead_s = src(m, "sequence_overhead_us", sources, 1e-6);
+      e.memory_utilization_fraction = src(m, "memory_utilization_fraction", sources);
+      e.kv_block_tokens = static_cast<int>(m.i64("kv_block_tokens", 16));
+      check_fraction(m, "bandwidth_fraction", e.bandwidth_fraction);
+      check_fraction(m, "gemm_fraction", e.gemm_fraction);
+      check_fraction(m, "dequant_fraction", e.dequant_fraction);
+      check_fraction(m, "overlap_fraction", e.overlap_fraction);
+      check_fraction(m, "memory_utilization_fraction", e.memory_utilization_fraction);
+      if (e.kv_block_tokens <= 0) m.fail("kv_block_tokens", "must be positive");
+      m.finish();
+      if (d->engines_.count(e.id)) throw Error(m.loc("id"), "duplicate engine id '" + e.id + "'");
+      d->engines_[e.id] = std::move(e);
+    }
+    file.finish();
+  }
+  if (fs::exists(df)) {
+    auto file = YamlMap::load_file(df.string());
+    auto sources = read_sources(file);
+    for (auto& m : file.map_list("entries")) {
+      DeviceProfile p;
+      p.file = df.string();
+      p.match = m.str("match");
+      p.memory_available_fraction = src(m, "memory_available_fraction", sources);
+      p.idle_power_fraction = src(m, "idle_power_fraction", sources);
+      p.usd_per_hour = src(m, "usd_per_hour", sources);
+      p.link_bandwidth_bytes_per_s = src(m, "link_bandwidth_gb_per_s", sources, 1e9);
+      p.link_latency_s = src(m, "link_latency_us", sources, 1e-6);
+      check_fraction(m, "memory_available_fraction", p.memory_available_fraction);
+      check_fraction(m, "idle_power_fraction", p.idle_power_fraction);
+      m.finish();
+      d->devices_[p.match] = std::move(p);
+    }
+    file.finish();
+  }
+  return d;
+}
+
+std::shared_ptr<const InferData> InferData::load_default() {
+  return load((fs::path(data_dir()) / "infer").string());
+}
+
+const EngineProfile& InferData::engine(const std::string& id) const {
+  auto it = engines_.find(id);
+  if (it == engines_.end())
+    throw Error(SourceLocation{"", 0, 0, "engine"}, "unknown inference engine '" + id + "'",
+                valid_choices_hint(id, engine_ids()));
+  return it->second;
+}
+
+std::vector<std::string> InferData::engine_ids() const {
+  std::vector<std::string> v;
+  for (const auto& [k, _] : engines_) v.push_back(k);
+  return v;
+}
+
+DeviceProfile InferData::device(const Accelerator& a) const {
+  // Field-wise: the accelerator's own entry, then its kind's, then "kind:any".
+  DeviceProfile out;
+  out.match = a.id;
+  for (const std::string& key : std::vector<std::string>{a.id, "kind:" + a.kind, "kind:any"}) {
+    auto it = devices_.find(key);
+    if (it == devices_.end()) continue;
+    const auto& p = it->second;
+    if (!out.memory_available_fraction.known) out.memory_available_fraction = p.memory_available_fraction;
+    if (!out.idle_power_fraction.known) out.idle_power_fraction = p.idle_power_fraction;
+    if (!out.usd_per_hour.known) out.usd_per_hour = p.usd_per_hour;
+    if (!out.link_bandwidth_bytes_per_s.known) out.link_bandwidth_bytes_per_s = p.link_bandwidth_bytes_per_s;
+    if (!out.link_latency_s.known) out.link_latency_s = p.link_latency_s;
+    if (out.file.empty()) out.file = p.file;
+  }
+  return out;
+}
+
+}  // namespace sextant::infer

@@ -1,0 +1,68 @@
+#pragma once
+// Inference-only properties of serving engines and devices, read from data/infer/engines.yaml
+// and data/infer/devices.yaml. Every number carries its provenance (source or estimated basis);
+// constants fitted to the validation set say so and name the rows (see docs/inference.md).
+//
+// Engine: how close an inference engine's kernels come to the device's peaks, and its fixed
+// costs per forward pass (kernel launches, synchronisation, sampling) and per sequence.
+// Device profile: what the operating system leaves to a model on a device (unified-memory
+// SoCs reserve part of RAM), idle power, electricity price and amortisation for $/Mtok.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+
+namespace sextant::infer {
+
+struct EngineProfile {
+  std::string id, name, description;
+  // Fitted or estimated constants (the `fit` set of the validation may replace them):
+  Sourced bandwidth_fraction;        // achieved / peak memory bandwidth when streaming weights and KV
+  Sourced gemm_fraction;             // achieved / peak FLOP rate of its matrix multiplies (compute dtype)
+  Sourced dequant_fraction;          // GEMM rate multiplier when weights are block-quantised (dequantised on the fly)
+  Sourced overlap_fraction;          // 1: memory and compute overlap fully (roofline max); 0: they add
+  Sourced iteration_overhead_s;      // fixed cost of one forward pass (launch, sync, sampling)
+  Sourced sequence_overhead_s;       // per sequence in the batch per forward pass
+  // Serving properties:
+  Sourced memory_utilization_fraction;  // share of the device memory the engine may use
+  int kv_block_tokens = 16;            // paged KV-cache block size
+  std::map<std::string, std::string> sources;
+  std::string file;
+};
+
+struct DeviceProfile {
+  std::string match;                   // accelerator id, or "kind:<kind>" for a default
+  Sourced memory_available_fraction;   // share of device memory an application may use (OS reserve)
+  Sourced idle_power_fraction;         // idle / TDP power when the catalog has no idle_w
+  Sourced usd_per_hour;                // device cost per hour (amortised + hosting) for $/Mtok
+  // Scale-up link used when no catalog system holds this accelerator (per device, one direction,
+  // achievable) and its per-step latency.
+  Sourced link_bandwidth_bytes_per_s, link_latency_s;
+  std::string file;
+};
+
+class InferData {
+ public:
+  // Loads <dir>/engines.yaml and <dir>/devices.yaml (data_dir()/infer by default).
+  static std::shared_ptr<const InferData> load(const std::string& dir);
+  static std::shared_ptr<const InferData> load_default();
+
+  const EngineProfile& engine(const std::string& id) const;  // throws with valid choices
+  bool has_engine(const std::string& id) const { return engines_.count(id) > 0; }
+  std::vector<std::string> engine_ids() const;
+  // The profile of accelerator a: its own entry, else its kind's default, else the "kind:any" one.
+  DeviceProfile device(const Accelerator& a) const;
+
+  void add(EngineProfile e) { engines_[e.id] = std::move(e); }
+
+ private:
+  std::map<std::string, EngineProfile> engines_;
+  std::map<std::string, DeviceProfile> devices_;
+};
+
+// Value of a Sourced number, or dflt when unknown.
+inline double value_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
+
+}  // namespace sextant::infer

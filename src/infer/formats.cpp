@@ -1,0 +1,102 @@
+#include "infer/formats.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "core/error.hpp"
+
+namespace sextant::infer {
+namespace {
+struct Row {
+  const char* name;
+  double bits;
+  DType dt;
+  bool block;
+};
+// Bits per element including scales (ggml-common.h block layouts; AWQ/GPTQ group 128; NVFP4).
+constexpr Row kFormats[] = {
+    {"fp32", 32, DType::FP32, false},   {"fp16", 16, DType::FP16, false},   {"bf16", 16, DType::BF16, false},
+    {"fp8", 8, DType::FP8, false},      {"fp4", 4.5, DType::FP4, false},    {"int8", 8, DType::INT8, false},
+    {"int4", 4.25, DType::FP16, true},  // weight-only int4: dequantised to fp16 (W4A16)
+    {"q8_0", 8.5, DType::FP16, true},   // 32 x int8 + fp16 scale = 34 bytes / 32
+    {"q4_0", 4.5, DType::FP16, true},   // 32 x 4 bit + fp16 scale = 18 bytes / 32
+    {"q4_1", 5.0, DType::FP16, true},   // + fp16 min = 20 bytes / 32
+    {"q5_0", 5.5, DType::FP16, true},   // 22 bytes / 32
+    {"q5_1", 6.0, DType::FP16, true},   // 24 bytes / 32
+    {"q2_k", 2.625, DType::FP16, true}, // 84 bytes / 256
+    {"q3_k", 3.4375, DType::FP16, true},// 110 bytes / 256
+    {"q4_k", 4.5, DType::FP16, true},   // 144 bytes / 256
+    {"q5_k", 5.5, DType::FP16, true},   // 176 bytes / 256
+    {"q6_k", 6.5625, DType::FP16, true},// 210 bytes / 256
+};
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+int width_rank(DType d) {
+  switch (d) {
+    case DType::FP4: case DType::INT4: return 0;
+    case DType::FP8: case DType::INT8: return 1;
+    case DType::FP16: case DType::BF16: return 2;
+    case DType::TF32: return 3;
+    case DType::FP32: return 4;
+    case DType::FP64: return 5;
+  }
+  return 2;
+}
+}  // namespace
+
+const std::vector<std::string>& format_names() {
+  static const std::vector<std::string> n = [] {
+    std::vector<std::string> v;
+    for (const auto& r : kFormats) v.push_back(r.name);
+    return v;
+  }();
+  return n;
+}
+
+NumberFormat parse_format(const std::string& name_in, const SourceLocation& where) {
+  std::string name = lower(name_in);
+  if (name == "f16") name = "fp16";
+  if (name == "f32") name = "fp32";
+  if (name.rfind("mixed:", 0) == 0) {
+    // mixed:A:B:FRACTION_A
+    auto p1 = name.find(':', 6), p2 = p1 == std::string::npos ? p1 : name.find(':', p1 + 1);
+    if (p2 == std::string::npos)
+      throw Error(where, "malformed mixed format '" + name_in + "'", "write mixed:A:B:FRACTION_A, e.g. mixed:q2_k:q4_k:0.5");
+    NumberFormat a = parse_format(name.substr(6, p1 - 6), where), b = parse_format(name.substr(p1 + 1, p2 - p1 - 1), where);
+    char* end = nullptr;
+    const std::string fs = name.substr(p2 + 1);
+    double f = std::strtod(fs.c_str(), &end);
+    if (fs.empty() || *end != '\0' || !(f >= 0 && f <= 1))
+      throw Error(where, "mixed format fraction must be in [0, 1], got '" + fs + "'");
+    NumberFormat m;
+    m.name = name;
+    m.bits_per_element = f * a.bits_per_element + (1 - f) * b.bits_per_element;
+    m.compute_dtype = width_rank(a.compute_dtype) >= width_rank(b.compute_dtype) ? a.compute_dtype : b.compute_dtype;
+    m.block_quantized = a.block_quantized || b.block_quantized;
+    return m;
+  }
+  for (const auto& r : kFormats)
+    if (name == r.name) return NumberFormat{r.name, r.bits, r.dt, r.block};
+  throw Error(where, "unknown number format '" + name_in + "'", valid_choices_hint(name, format_names()));
+}
+
+DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a) {
+  DType d = width_rank(weight.compute_dtype) >= width_rank(activation.compute_dtype) ? weight.compute_dtype
+                                                                                     : activation.compute_dtype;
+  // Move to the next wider dtype the device has a peak for.
+  static const DType ladder[] = {DType::FP4, DType::INT4, DType::FP8, DType::INT8, DType::FP16, DType::BF16, DType::FP32};
+  if (a.has_peak(d)) return d;
+  if (d == DType::BF16 && a.has_peak(DType::FP16)) return DType::FP16;
+  if (d == DType::FP16 && a.has_peak(DType::BF16)) return DType::BF16;
+  for (DType c : ladder)
+    if (width_rank(c) > width_rank(d) && a.has_peak(c)) return c;
+  throw Error(SourceLocation{a.file, 0, 0, a.id + ".peak_tflops"},
+              "accelerator '" + a.id + "' has no peak for " + to_string(d) + " or any wider format");
+}
+
+}  // namespace sextant::infer

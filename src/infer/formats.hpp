@@ -1,0 +1,37 @@
+#pragma once
+// Number formats of weights, activations and the KV cache, and the compute path each runs on.
+//
+// A format has its real storage cost in bits per element including block scales: llama.cpp's
+// q4_0 stores 32 4-bit values with one fp16 scale (4.5 bits), q8_0 32 int8 values with one fp16
+// scale (8.5 bits); int4 is AWQ/GPTQ-style 4-bit with an fp16 scale and zero per group of 128
+// (4.25 bits); fp4 is NVFP4 (4-bit E2M1, one fp8 scale per 16 values: 4.5 bits); mixed formats
+// are written "mixed:A:B:FRACTION_A" (e.g. "mixed:q2_k:q4_k:0.5" for a 2/4-bit mix).
+//
+// The compute path: a matrix multiply runs on the tensor/ALU rate of the wider of the weight's
+// compute type and the activation format (W4A16 dequantises to fp16; W8A8 runs int8; W4A8 and
+// fp8 x fp8 run fp8; f32 activations (llama.cpp) run the fp32 rate).
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+
+namespace sextant::infer {
+
+struct NumberFormat {
+  std::string name;
+  double bits_per_element = 16;
+  DType compute_dtype = DType::FP16;  // the arithmetic type its values are multiplied in
+  bool block_quantized = false;       // dequantised on the fly by the kernel (llama.cpp blocks, int4 groups)
+  double bytes() const { return bits_per_element / 8.0; }
+};
+
+// Every named format (mixed ones are parsed, not listed).
+const std::vector<std::string>& format_names();
+// Parses a name (case-insensitive; "f16" = "fp16", "f32" = "fp32"); throws Error naming `where`.
+NumberFormat parse_format(const std::string& name, const SourceLocation& where = {});
+
+// The dtype a GEMM with these weight and activation formats runs at on `a`: the wider of the
+// two compute types, moved to the next wider dtype the accelerator has a peak for.
+DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a);
+
+}  // namespace sextant::infer

@@ -1,0 +1,679 @@
+#include "infer/serving.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <queue>
+
+#include "core/error.hpp"
+#include "core/random.hpp"
+#include "infer/stats.hpp"
+
+namespace sextant::infer {
+namespace {
+
+// Log-spaced histogram (0.1% bins from 1 us) for inter-token latencies: exact counts,
+// percentiles within 0.1%, O(1) memory in the number of tokens.
+class LogHistogram {
+ public:
+  void add(double v, double count = 1) {
+    if (!(v > kMin)) { zeros_ += count; total_ += count; return; }
+    const size_t b = static_cast<size_t>(std::log(v / kMin) / kLogStep);
+    if (b >= bins_.size()) bins_.resize(b + 1, 0.0);
+    bins_[b] += count;
+    total_ += count;
+  }
+  double percentile(double q) const {
+    if (total_ <= 0) return std::nan("");
+    const double target = q * total_;
+    double cum = zeros_;
+    if (cum >= target && zeros_ > 0) return 0;
+    for (size_t b = 0; b < bins_.size(); ++b) {
+      cum += bins_[b];
+      if (cum >= target && bins_[b] > 0) return kMin * std::exp((b + 0.5) * kLogStep);
+    }
+    return kMin * std::exp((bins_.size() - 0.5) * kLogStep);
+  }
+  double total() const { return total_; }
+
+ private:
+  static constexpr double kMin = 1e-6;
+  static constexpr double kLogStep = 0.000999500333;  // ln(1.001)
+  std::vector<double> bins_;
+  double zeros_ = 0, total_ = 0;
+};
+
+enum class Role { Colocated, Prefill, Decode };
+
+struct Seq {
+  int32_t prompt = 0, output = 0, prefix_group = -1, prefix_tokens = 0;
+  int32_t generated = 0;
+  int32_t kv_tokens = 0;      // tokens with KV present (incl. a shared prefix)
+  int32_t shared_prefix = 0;  // tokens covered by a shared cached prefix
+  int32_t blocks = 0;         // private blocks
+  int32_t preemptions = 0;
+  int32_t instance = -1;
+  bool prefix_hit = false;
+  double arrival = 0, first_token = -1, last_token = 0, finish = -1;
+};
+
+struct PrefixEntry {
+  int32_t blocks = 0, tokens = 0, refs = 0;
+  double last_use = 0;
+};
+
+class Simulation;
+
+class Instance final : public SchedulerContext {
+ public:
+  Instance(Simulation& sim, int index, Role role, const CostModel& cm, const CostModel* draft, int64_t blocks,
+           int block_tokens, const BatchLimits& lim, bool prefix_caching, std::unique_ptr<BatchingPolicy> policy)
+      : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), total_blocks_(blocks), free_blocks_(blocks),
+        block_(block_tokens), limits_(lim), prefix_caching_(prefix_caching), policy_(std::move(policy)) {}
+
+  // SchedulerContext
+  const BatchLimits& limits() const override { return limits_; }
+  const std::deque<int32_t>& waiting() const override { return waiting_; }
+  const std::vector<int32_t>& running() const override { return running_; }
+  int32_t prefill_remaining(int32_t s) const override;
+  int32_t context_tokens(int32_t s) const override;
+  int32_t decode_tokens() const override;
+  int32_t final_tokens(int32_t s) const override;
+  bool admit_front(int32_t tokens) override;
+  bool reserve(int32_t s, int32_t tokens) override;
+  int32_t preempt_newest() override;
+
+  int index() const { return index_; }
+  Role role() const { return role_; }
+  bool busy() const { return busy_; }
+  double busy_until() const { return busy_until_; }
+  size_t load() const { return waiting_.size() + running_.size() + kv_arrivals_.size(); }
+  int64_t used_blocks() const { return total_blocks_ - free_blocks_; }
+  int64_t total_blocks() const { return total_blocks_; }
+  void enqueue(int32_t s) { waiting_.push_back(s); }
+  void enqueue_with_kv(int32_t s) { kv_arrivals_.push_back(s); }
+  bool has_work() const { return !waiting_.empty() || !running_.empty() || !kv_arrivals_.empty(); }
+  // Starts a pass at time now when there is work; returns false when nothing could be scheduled.
+  bool start(double now);
+  void complete(double now);
+  double busy_time_s = 0, energy_j = 0;
+  int64_t iterations = 0, batch_seq_sum = 0;
+
+ private:
+  Seq& seq(int32_t s);
+  const Seq& seq(int32_t s) const;
+  int32_t room_blocks_for(const Seq& q, int32_t tokens) const {
+    const int32_t priv = std::max(0, tokens - q.shared_prefix);
+    return (priv + block_ - 1) / block_;
+  }
+  bool allocate(Seq& q, int32_t target_tokens);
+  void release(Seq& q);
+  bool evict_prefixes(int64_t needed);
+  const PrefixEntry* ready_prefix(const Seq& q) const;
+  void register_prefix(Seq& q, double now);
+
+  Simulation& sim_;
+  int index_;
+  Role role_;
+  const CostModel& cm_;
+  const CostModel* draft_;
+  int64_t total_blocks_, free_blocks_;
+  int block_;
+  BatchLimits limits_;
+  bool prefix_caching_;
+  std::unique_ptr<BatchingPolicy> policy_;
+  std::deque<int32_t> waiting_, kv_arrivals_;
+  std::vector<int32_t> running_;
+  std::map<int32_t, PrefixEntry> prefixes_;
+  std::vector<WorkItem> work_;
+  bool busy_ = false;
+  double busy_until_ = 0, pass_start_ = 0;
+  IterationCost pass_cost_;
+};
+
+class Simulation {
+ public:
+  Simulation(const ServingSpec& spec, const std::vector<Request>& reqs) : spec_(spec), reqs_(reqs) {}
+  Result run(ServingSummary* summary);
+
+  std::vector<Seq> seqs;
+  const ServingSpec& spec_;
+  LogHistogram itl;
+  int64_t preemptions = 0, prefix_lookups = 0, prefix_hits = 0;
+  RandomStream rng{1, 7};
+  double now = 0;
+
+  void emitted(Seq& q, int tokens, double t);  // records tokens produced at time t
+  void finished_prefill(Instance& from, int32_t s, double t);
+  void finished(int32_t s, double t);
+
+ private:
+  const std::vector<Request>& reqs_;
+  std::vector<std::unique_ptr<Instance>> instances_;
+  std::vector<std::unique_ptr<CostModel>> models_;
+  std::priority_queue<std::pair<double, int32_t>, std::vector<std::pair<double, int32_t>>, std::greater<>> transfers_;
+  int64_t completed_ = 0;
+  Instance& least_loaded(Role r);
+};
+
+// ------------------------------------------------------------------ Instance
+Seq& Instance::seq(int32_t s) { return sim_.seqs[static_cast<size_t>(s)]; }
+const Seq& Instance::seq(int32_t s) const { return sim_.seqs[static_cast<size_t>(s)]; }
+
+const PrefixEntry* Instance::ready_prefix(const Seq& q) const {
+  if (!prefix_caching_ || q.prefix_group < 0 || q.kv_tokens > 0) return nullptr;
+  auto it = prefixes_.find(q.prefix_group);
+  return it == prefixes_.end() ? nullptr : &it->second;
+}
+
+int32_t Instance::context_tokens(int32_t s) const {
+  const Seq& q = seq(s);
+  return q.prompt + q.generated;
+}
+
+// A decoding sequence holds KV for prompt + generated - 1 tokens (the newest token's KV is
+// written by the pass that consumes it); a prefill (first, or recomputation after preemption)
+// brings the cache to that target.
+static int32_t prefill_target(const Seq& q) { return q.prompt + std::max(0, q.generated - 1); }
+
+int32_t Instance::prefill_remaining(int32_t s) const {
+  const Seq& q = seq(s);
+  int32_t cached = q.kv_tokens;
+  if (const PrefixEntry* p = ready_prefix(q)) cached = std::min(p->tokens, q.prompt - 1);
+  return std::max(0, prefill_target(q) - cached);
+}
+
+int32_t Instance::decode_tokens() const { return draft_ ? 1 + sim_.spec_.speculative.draft_tokens : 1; }
+
+int32_t Instance::final_tokens(int32_t s) const {
+  const Seq& q = seq(s);
+  return q.prompt + q.output;
+}
+
+bool Instance::evict_prefixes(int64_t needed) {
+  while (free_blocks_ < needed) {
+    // Least recently used unreferenced prefix; ties by group id (map order).
+    auto victim = prefixes_.end();
+    for (auto it = prefixes_.begin(); it != prefixes_.end(); ++it)
+      if (it->second.refs == 0 && (victim == prefixes_.end() || it->second.last_use < victim->second.last_use)) victim = it;
+    if (victim == prefixes_.end()) return false;
+    free_blocks_ += victim->second.blocks;
+    prefixes_.erase(victim);
+  }
+  return true;
+}
+
+bool Instance::allocate(Seq& q, int32_t target_tokens) {
+  const int32_t need = room_blocks_for(q, target_tokens) - q.blocks;
+  if (need <= 0) return true;
+  if (free_blocks_ < need && !evict_prefixes(need)) return false;
+  free_blocks_ -= need;
+  q.blocks += need;
+  return true;
+}
+
+void Instance::release(Seq& q) {
+  free_blocks_ += q.blocks;
+  q.blocks = 0;
+  if (q.shared_prefix > 0) {
+    auto it = prefixes_.find(q.prefix_group);
+    if (it != prefixes_.end()) it->second.refs = std::max(0, it->second.refs - 1);
+  }
+  q.shared_prefix = 0;
+}
+
+bool Instance::admit_front(int32_t tokens) {
+  if (waiting_.empty()) return false;
+  const int32_t s = waiting_.front();
+  Seq& q = seq(s);
+  const PrefixEntry* p = ready_prefix(q);
+  const int32_t base = p ? std::min(p->tokens, q.prompt - 1) : 0;
+  Seq trial = q;
+  trial.shared_prefix = base;
+  const int32_t need = room_blocks_for(trial, base + tokens);
+  if (free_blocks_ < need && !evict_prefixes(need)) return false;
+  // Commit.
+  if (prefix_caching_ && q.prefix_group >= 0 && q.generated == 0) {
+    ++sim_.prefix_lookups;
+    if (p) ++sim_.prefix_hits, q.prefix_hit = true;
+  }
+  if (p) {
+    PrefixEntry& e = prefixes_[q.prefix_group];
+    ++e.refs;
+    e.last_use = sim_.now;
+    q.shared_prefix = base;
+    q.kv_tokens = base;
+  }
+  free_blocks_ -= need;
+  q.blocks = need;
+  waiting_.pop_front();
+  running_.push_back(s);
+  return true;
+}
+
+bool Instance::reserve(int32_t s, int32_t tokens) { return allocate(seq(s), seq(s).kv_tokens + tokens); }
+
+int32_t Instance::preempt_newest() {
+  if (running_.empty()) return -1;
+  const int32_t s = running_.back();
+  running_.pop_back();
+  Seq& q = seq(s);
+  release(q);
+  q.kv_tokens = 0;
+  ++q.preemptions;
+  ++sim_.preemptions;
+  waiting_.push_front(s);
+  return s;
+}
+
+void Instance::register_prefix(Seq& q, double now) {
+  if (!prefix_caching_ || q.prefix_group < 0 || q.shared_prefix > 0 || q.prefix_tokens < block_) return;
+  if (prefixes_.count(q.prefix_group)) return;
+  PrefixEntry e;
+  e.blocks = std::min(q.prefix_tokens / block_, q.blocks);
+  e.tokens = e.blocks * block_;
+  e.refs = 1;
+  e.last_use = now;
+  q.blocks -= e.blocks;  // those blocks now belong to the cache
+  q.shared_prefix = e.tokens;
+  prefixes_[q.prefix_group] = e;
+}
+
+bool Instance::start(double now) {
+  work_.clear();
+  // Sequences whose KV arrived from a prefill instance join without recomputation.
+  while (!kv_arrivals_.empty() && static_cast<int>(running_.size()) < limits_.max_batch_seqs) {
+    Seq& q = seq(kv_arrivals_.front());
+    if (!allocate(q, q.kv_tokens + 1)) break;
+    running_.push_back(kv_arrivals_.front());
+    kv_arrivals_.pop_front();
+  }
+  policy_->schedule(*this, work_);
+  if (work_.empty()) return false;
+  Batch b;
+  double spec_ctx = 0;
+  for (const auto& w : work_) {
+    const Seq& q = seq(w.seq);
+    if (w.prefill) {
+      b.prefill_seqs += 1;
+      b.prefill_tokens += w.new_tokens;
+      b.prefill_attention_pairs += cm_.attention_pairs(q.kv_tokens, w.new_tokens);
+      b.prefill_past_tokens += cm_.attended(q.kv_tokens);
+      if (q.kv_tokens + w.new_tokens >= prefill_target(q)) b.logits_tokens += 1;
+    } else {
+      b.decode_seqs += 1;
+      b.decode_tokens += w.new_tokens;
+      const double ctx = cm_.attended(q.kv_tokens + 1);
+      b.decode_context_tokens += w.new_tokens * ctx;
+      b.logits_tokens += w.new_tokens;
+      spec_ctx += ctx;
+    }
+  }
+  pass_cost_ = cm_.iteration(b);
+  double dt = pass_cost_.total_s;
+  if (draft_ && b.decode_seqs > 0) {
+    Batch db;
+    db.decode_seqs = b.decode_seqs;
+    db.decode_tokens = static_cast<double>(b.decode_seqs);
+    db.decode_context_tokens = spec_ctx;
+    db.logits_tokens = b.decode_seqs;
+    dt += sim_.spec_.speculative.draft_tokens * draft_->iteration(db).total_s;
+  }
+  busy_ = true;
+  pass_start_ = now;
+  busy_until_ = now + dt;
+  ++iterations;
+  batch_seq_sum += static_cast<int64_t>(work_.size());
+  busy_time_s += dt;
+  const auto& sp = sim_.spec_;
+  if (sp.busy_power_w > 0) {
+    const double util = dt > 0 ? std::min(1.0, std::max(pass_cost_.compute_s, pass_cost_.memory_s) / dt) : 0;
+    energy_j += cm_.deployment().par.devices() * (sp.idle_power_w + (sp.busy_power_w - sp.idle_power_w) * util) * dt;
+  }
+  return true;
+}
+
+void Instance::complete(double now) {
+  busy_ = false;
+  const int k = sim_.spec_.speculative.draft_tokens;
+  const double acc = sim_.spec_.speculative.acceptance;
+  std::vector<int32_t> done, departed;
+  for (const auto& w : work_) {
+    Seq& q = seq(w.seq);
+    if (w.prefill) {
+      q.kv_tokens += w.new_tokens;
+      const int32_t target = prefill_target(q);
+      if (q.kv_tokens >= target) {
+        q.kv_tokens = target;
+        register_prefix(q, now);
+        if (q.generated == 0) sim_.emitted(q, 1, now);  // a recomputation emits nothing
+        if (q.generated >= q.output) done.push_back(w.seq);
+        else if (role_ == Role::Prefill) departed.push_back(w.seq);
+      }
+    } else {
+      int a = 1;
+      if (draft_) {
+        int acc_n = 0;
+        while (acc_n < k && sim_.rng.bernoulli(acc)) ++acc_n;
+        a = 1 + acc_n;
+      }
+      a = std::min(a, q.output - q.generated);
+      q.kv_tokens += a;
+      sim_.emitted(q, a, now);
+      if (q.generated >= q.output) done.push_back(w.seq);
+    }
+  }
+  auto remove = [&](int32_t s) {
+    auto it = std::find(running_.begin(), running_.end(), s);
+    if (it != running_.end()) running_.erase(it);
+    release(seq(s));
+  };
+  for (int32_t s : done) {
+    remove(s);
+    sim_.finished(s, now);
+  }
+  for (int32_t s : departed) {
+    remove(s);
+    sim_.finished_prefill(*this, s, now);
+  }
+}
+
+// ------------------------------------------------------------------ Simulation
+void Simulation::emitted(Seq& q, int tokens, double t) {
+  if (q.first_token < 0) {
+    q.first_token = t;
+    tokens -= 1;
+    q.generated += 1;
+    q.last_token = t;
+  }
+  if (tokens > 0) {
+    itl.add((t - q.last_token) / tokens, tokens);
+    q.generated += tokens;
+    q.last_token = t;
+  }
+}
+
+void Simulation::finished(int32_t s, double t) {
+  seqs[static_cast<size_t>(s)].finish = t;
+  ++completed_;
+}
+
+Instance& Simulation::least_loaded(Role r) {
+  Instance* best = nullptr;
+  for (auto& in : instances_)
+    if (in->role() == r && (!best || in->load() < best->load())) best = in.get();
+  return *best;
+}
+
+void Simulation::finished_prefill(Instance&, int32_t s, double t) {
+  const auto& d = *spec_.disaggregation;
+  Seq& q = seqs[static_cast<size_t>(s)];
+  const double bytes = q.kv_tokens * models_.front()->kv_bytes_per_token();
+  const double dt = d.kv_link.latency_s + (d.kv_link.bandwidth_bytes_per_s > 0 ? bytes / d.kv_link.bandwidth_bytes_per_s : 0);
+  transfers_.emplace(t + dt, s);
+}
+
+Result Simulation::run(ServingSummary* summary) {
+  const auto& sp = spec_;
+  const auto policies = make_policy_registry();
+  policies.make(sp.policy);  // validate the name early
+  models_.push_back(std::make_unique<CostModel>(sp.deployment));
+  const CostModel* draft = nullptr;
+  if (sp.draft) {
+    models_.push_back(std::make_unique<CostModel>(*sp.draft));
+    draft = models_.back().get();
+    if (sp.speculative.draft_tokens < 1 || !(sp.speculative.acceptance >= 0 && sp.speculative.acceptance <= 1))
+      throw Error(SourceLocation{"", 0, 0, "speculative"}, "draft_tokens must be >= 1 and acceptance in [0, 1]");
+  }
+  const CostModel& cm = *models_.front();
+  const double cap_tokens = kv_capacity_tokens(sp, sp.deployment);
+  const int bt = sp.deployment.engine.kv_block_tokens;
+  const int64_t blocks = static_cast<int64_t>(cap_tokens / bt);
+  if (blocks <= 0)
+    throw Error(SourceLocation{"", 0, 0, "deployment"}, "the weights of " + sp.deployment.model.id + " leave no room for a KV cache on " +
+                std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id);
+  if (sp.limits.max_batch_seqs < 1 || sp.limits.max_batch_tokens < 1)
+    throw Error(SourceLocation{"", 0, 0, "batching"}, "max_batch_seqs and max_batch_tokens must be positive");
+  int idx = 0;
+  auto add = [&](Role r) {
+    instances_.push_back(std::make_unique<Instance>(*this, idx++, r, cm, draft, blocks, bt, sp.limits, sp.prefix_caching,
+                                                    policies.make(sp.policy)));
+  };
+  if (sp.disaggregation) {
+    if (sp.disaggregation->prefill_instances < 1 || sp.disaggregation->decode_instances < 1)
+      throw Error(SourceLocation{"", 0, 0, "disaggregation"}, "prefill and decode instances must be >= 1");
+    for (int i = 0; i < sp.disaggregation->prefill_instances; ++i) add(Role::Prefill);
+    for (int i = 0; i < sp.disaggregation->decode_instances; ++i) add(Role::Decode);
+  } else {
+    if (sp.replicas < 1) throw Error(SourceLocation{"", 0, 0, "replicas"}, "replicas must be >= 1");
+    for (int i = 0; i < sp.replicas; ++i) add(Role::Colocated);
+  }
+  rng = RandomStream(sp.seed, 7);
+  seqs.resize(reqs_.size());
+  for (size_t i = 0; i < reqs_.size(); ++i) {
+    const auto& r = reqs_[i];
+    Seq& q = seqs[i];
+    q.prompt = r.prompt_tokens;
+    q.output = r.output_tokens;
+    q.prefix_group = r.prefix_group;
+    q.prefix_tokens = r.prefix_tokens;
+    q.arrival = r.arrival_s;
+    if (q.prompt < 1 || q.output < 1) throw Error(SourceLocation{"", 0, 0, "requests"}, "prompt and output lengths must be >= 1");
+    if (q.prompt + q.output > cap_tokens)
+      throw Error(SourceLocation{"", 0, 0, "requests"}, "request " + std::to_string(i) + " needs " + std::to_string(q.prompt + q.output) +
+                  " KV tokens; one instance holds " + std::to_string(static_cast<int64_t>(cap_tokens)));
+  }
+  // Timeline.
+  const double horizon = reqs_.empty() ? 0 : reqs_.back().arrival_s;
+  const double sample_dt = horizon > 0 ? horizon / std::max(1, sp.timeline_points) : 0;
+  double next_sample = 0;
+  std::vector<std::array<double, 4>> timeline;
+  const double kv_tok_bytes = cm.kv_bytes_per_token_per_device() * sp.deployment.par.devices();
+
+  size_t next_arrival = 0;
+  const Role entry = sp.disaggregation ? Role::Prefill : Role::Colocated;
+  using Ev = std::pair<double, int>;
+  std::priority_queue<Ev, std::vector<Ev>, std::greater<>> busy;  // (end time, instance)
+  std::vector<int> dirty;
+  auto try_start = [&](Instance& in) {
+    if (in.busy() || !in.has_work()) return;
+    if (in.start(now)) busy.emplace(in.busy_until(), in.index());
+  };
+  int64_t peak_blocks = 0;
+  while (true) {
+    const double ta = next_arrival < reqs_.size() ? reqs_[next_arrival].arrival_s : INFINITY;
+    const double tb = busy.empty() ? INFINITY : busy.top().first;
+    const double tt = transfers_.empty() ? INFINITY : transfers_.top().first;
+    const double t = std::min({ta, tb, tt});
+    if (!std::isfinite(t)) break;
+    now = t;
+    dirty.clear();
+    while (!busy.empty() && busy.top().first <= t) {
+      const int i = busy.top().second;
+      busy.pop();
+      instances_[static_cast<size_t>(i)]->complete(t);
+      dirty.push_back(i);
+    }
+    while (!transfers_.empty() && transfers_.top().first <= t) {
+      const int32_t s = transfers_.top().second;
+      transfers_.pop();
+      Instance& in = least_loaded(Role::Decode);
+      seqs[static_cast<size_t>(s)].instance = in.index();
+      in.enqueue_with_kv(s);
+      dirty.push_back(in.index());
+    }
+    while (next_arrival < reqs_.size() && reqs_[next_arrival].arrival_s <= t) {
+      Instance& in = least_loaded(entry);
+      seqs[next_arrival].instance = in.index();
+      in.enqueue(static_cast<int32_t>(next_arrival));
+      dirty.push_back(in.index());
+      ++next_arrival;
+    }
+    std::sort(dirty.begin(), dirty.end());
+    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+    for (int i : dirty) try_start(*instances_[static_cast<size_t>(i)]);
+    if (sample_dt > 0 && t >= next_sample) {
+      int64_t used = 0, run = 0, wait = 0;
+      for (const auto& in : instances_) {
+        used += in->used_blocks();
+        run += static_cast<int64_t>(in->running().size());
+        wait += static_cast<int64_t>(in->waiting().size());
+      }
+      timeline.push_back({t, static_cast<double>(used), static_cast<double>(run), static_cast<double>(wait)});
+      next_sample = t + sample_dt;
+    }
+    for (int i : dirty) peak_blocks = std::max(peak_blocks, instances_[static_cast<size_t>(i)]->used_blocks());
+    if (busy.empty() && transfers_.empty() && next_arrival >= reqs_.size()) {
+      for (const auto& in : instances_)
+        if (in->has_work())
+          throw Error(SourceLocation{"", 0, 0, "policy"}, "instance " + std::to_string(in->index()) + " cannot schedule its " +
+                      std::to_string(in->load()) + " sequences (KV cache too small for policy '" + sp.policy + "'?)");
+      break;
+    }
+  }
+
+  // Metrics.
+  std::vector<double> ttft, tpot, e2e;
+  int64_t out_tokens = 0, in_tokens = 0, met = 0;
+  double t0 = reqs_.empty() ? 0 : reqs_.front().arrival_s, t1 = t0;
+  for (const auto& q : seqs) {
+    if (q.finish < 0) continue;
+    ttft.push_back(q.first_token - q.arrival);
+    e2e.push_back(q.finish - q.arrival);
+    const double tp = q.output > 1 ? (q.finish - q.first_token) / (q.output - 1) : std::nan("");
+    tpot.push_back(tp);
+    out_tokens += q.output;
+    in_tokens += q.prompt;
+    t1 = std::max(t1, q.finish);
+    const bool ok = (sp.slo.ttft_s <= 0 || q.first_token - q.arrival <= sp.slo.ttft_s) &&
+                    (sp.slo.tpot_s <= 0 || std::isnan(tp) || tp <= sp.slo.tpot_s);
+    met += ok ? 1 : 0;
+  }
+  const double dur = t1 - t0;
+  Result r;
+  r.command = "infer serve";
+  const auto& d = sp.deployment;
+  r.set("model", d.model.id);
+  r.set("accelerator", d.accel.id);
+  r.set("engine", d.engine.id);
+  r.set("policy", sp.policy);
+  const int per_inst = d.par.devices();
+  const int devices = per_inst * static_cast<int>(instances_.size());
+  r.set("devices_count", static_cast<int64_t>(devices));
+  r.set("instances_count", static_cast<int64_t>(instances_.size()));
+  r.set("requests_count", static_cast<int64_t>(reqs_.size()));
+  r.set("completed_count", completed_);
+  r.set("duration_s", dur);
+  r.set("throughput_requests_per_s", dur > 0 ? completed_ / dur : 0.0);
+  r.set("output_tokens_per_s", dur > 0 ? out_tokens / dur : 0.0);
+  r.set("total_tokens_per_s", dur > 0 ? (out_tokens + in_tokens) / dur : 0.0);
+  auto pct = [&](const std::string& name, const std::vector<double>& v) {
+    r.set(name + "_p50_s", percentile(v, 0.5));
+    r.set(name + "_p90_s", percentile(v, 0.9));
+    r.set(name + "_p99_s", percentile(v, 0.99));
+  };
+  pct("ttft", ttft);
+  pct("tpot", tpot);
+  r.set("itl_p50_s", itl.percentile(0.5));
+  r.set("itl_p90_s", itl.percentile(0.9));
+  r.set("itl_p99_s", itl.percentile(0.99));
+  pct("e2e", e2e);
+  const double slo_frac = completed_ > 0 ? static_cast<double>(met) / completed_ : 0;
+  r.set("slo_ttft_s", sp.slo.ttft_s);
+  r.set("slo_tpot_s", sp.slo.tpot_s);
+  r.set("slo_attainment_fraction", slo_frac);
+  r.set("goodput_requests_per_s", dur > 0 ? met / dur : 0.0);
+  r.set("preemptions_count", preemptions);
+  r.set("prefix_cache_hit_fraction", prefix_lookups > 0 ? static_cast<double>(prefix_hits) / prefix_lookups : 0.0);
+  int64_t iters = 0, bsum = 0;
+  double energy = 0;
+  for (const auto& in : instances_) {
+    iters += in->iterations;
+    bsum += in->batch_seq_sum;
+    energy += in->energy_j + per_inst * sp.idle_power_w * std::max(0.0, dur - in->busy_time_s);
+  }
+  r.set("iterations_count", iters);
+  r.set("mean_batch_seqs", iters > 0 ? static_cast<double>(bsum) / iters : 0.0);
+  r.set("kv_capacity_tokens_per_instance", std::floor(cap_tokens / bt) * bt);
+  r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / blocks);
+  r.set("weights_bytes_per_device", cm.weight_bytes_per_device());
+  r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
+  if (sp.busy_power_w > 0 && out_tokens > 0) {
+    r.set("energy_j", energy);
+    r.set("energy_per_output_token_j", energy / out_tokens);
+  }
+  if (sp.usd_per_device_hour > 0 && out_tokens > 0) {
+    const double usd = devices * sp.usd_per_device_hour * dur / 3600.0;
+    r.set("usd_per_million_output_tokens", usd / out_tokens * 1e6);
+    r.set("usd_per_million_total_tokens", usd / (out_tokens + in_tokens) * 1e6);
+  }
+  Table& lt = r.add_table("latency", "latency percentiles over completed requests (itl: per generated token)");
+  lt.add_str("metric"); lt.add_f64("p50_s"); lt.add_f64("p90_s"); lt.add_f64("p95_s"); lt.add_f64("p99_s"); lt.add_f64("max_s");
+  for (auto [name, v] : {std::pair<const char*, const std::vector<double>*>{"ttft", &ttft}, {"tpot", &tpot}, {"e2e", &e2e}})
+    lt.add_row({std::string(name), percentile(*v, 0.5), percentile(*v, 0.9), percentile(*v, 0.95), percentile(*v, 0.99), percentile(*v, 1.0)});
+  lt.add_row({std::string("itl"), itl.percentile(0.5), itl.percentile(0.9), itl.percentile(0.95), itl.percentile(0.99), itl.percentile(1.0)});
+  Table& mt = r.add_table("memory_timeline", "KV cache use over time, all instances");
+  mt.add_f64("time_s"); mt.add_f64("kv_used_bytes"); mt.add_f64("kv_used_fraction"); mt.add_i64("running_count"); mt.add_i64("waiting_count");
+  const double total_blocks = static_cast<double>(blocks) * instances_.size();
+  for (const auto& p : timeline)
+    mt.add_row({p[0], p[1] * bt * kv_tok_bytes, p[1] / total_blocks, static_cast<int64_t>(p[2]), static_cast<int64_t>(p[3])});
+  if (summary) {
+    summary->completed = completed_;
+    summary->preemptions = preemptions;
+    summary->iterations = iters;
+    summary->duration_s = dur;
+    summary->output_tokens_per_s = r.number("output_tokens_per_s");
+    summary->requests_per_s = r.number("throughput_requests_per_s");
+    summary->ttft_p50_s = r.number("ttft_p50_s");
+    summary->ttft_p99_s = r.number("ttft_p99_s");
+    summary->tpot_p50_s = r.number("tpot_p50_s");
+    summary->tpot_p99_s = r.number("tpot_p99_s");
+    summary->e2e_p50_s = r.number("e2e_p50_s");
+    summary->itl_p50_s = r.number("itl_p50_s");
+    summary->itl_p99_s = r.number("itl_p99_s");
+    summary->slo_attainment_fraction = slo_frac;
+    summary->goodput_requests_per_s = r.number("goodput_requests_per_s");
+    summary->kv_capacity_tokens = cap_tokens;
+    summary->kv_peak_fraction = r.number("kv_peak_fraction");
+    summary->mean_batch_seqs = r.number("mean_batch_seqs");
+    summary->prefix_hit_fraction = r.number("prefix_cache_hit_fraction");
+    if (const Value* v = r.scalar("energy_per_output_token_j")) summary->energy_per_output_token_j = std::get<double>(*v);
+    if (const Value* v = r.scalar("usd_per_million_output_tokens")) summary->usd_per_million_output_tokens = std::get<double>(*v);
+  }
+  return r;
+}
+
+}  // namespace
+
+double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d) {
+  if (spec.kv_capacity_tokens > 0) return spec.kv_capacity_tokens;
+  const CostModel cm(d);
+  double usable = d.accel.memory_bytes.value * spec.memory_available_fraction - cm.weight_bytes_per_device();
+  if (spec.draft) usable -= CostModel(*spec.draft).weight_bytes_per_device();
+  // Activation workspace of one pass: max_batch_tokens x hidden x (a few live tensors).
+  usable -= static_cast<double>(spec.limits.max_batch_tokens) * d.model.hidden * d.activation.bytes() * 8;
+  if (usable <= 0) return 0;
+  return usable / cm.kv_bytes_per_token_per_device();
+}
+
+Result simulate_serving(const ServingSpec& spec, const std::vector<Request>& requests, ServingSummary* summary) {
+  Simulation sim(spec, requests);
+  return sim.run(summary);
+}
+
+double saturation_requests_per_s(const ServingSpec& spec, const WorkloadSpec& workload, int64_t n) {
+  WorkloadSpec w = workload;
+  w.arrival = "poisson";
+  w.rate_per_s = 1e9;  // everything waiting at (almost) time 0
+  w.requests = n;
+  const auto reqs = generate_requests(w);
+  ServingSpec s = spec;
+  s.timeline_points = 1;
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  return sum.requests_per_s;
+}
+
+}  // namespace sextant::infer

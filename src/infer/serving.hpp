@@ -1,0 +1,86 @@
+#pragma once
+// Discrete-event simulation of LLM serving. Engine instances (model replicas) run forward passes
+// ("iterations") whose duration comes from the CostModel; before each pass a batching policy
+// (batching/policy.hpp) picks the work. Each instance has a paged KV cache (blocks of
+// engine.kv_block_tokens tokens; capacity = usable device memory - weights, divided by the KV
+// bytes per token per device), preemption with recomputation, and optional prefix caching
+// (requests of one prefix group share the cached blocks of their common prefix; unreferenced
+// prefixes are evicted least-recently-used first).
+//
+// Options: speculative decoding (a draft model proposes k tokens per decode pass, run as k draft
+// decode passes; the target verifies k + 1 tokens per sequence; each draft token is accepted
+// with probability `acceptance` until the first rejection), and disaggregated prefill/decode
+// pools (prefill instances emit the first token, the KV cache moves over a link to the least
+// loaded decode instance).
+//
+// Metrics: TTFT (arrival -> first token), TPOT ((finish - first token) / (output - 1)),
+// inter-token latency (one value per generated token after the first; a pass emitting a tokens
+// contributes a values of gap / a), end-to-end latency; throughput; SLO attainment (TTFT and TPOT
+// both within the SLO) and goodput (requests per second meeting it); KV memory over time;
+// energy from the device power model (idle + (TDP - idle) x utilisation of each pass) and cost.
+// Deterministic: identical inputs give identical results.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "infer/arrivals/arrival.hpp"
+#include "infer/batching/policy.hpp"
+#include "infer/cost_model.hpp"
+
+namespace sextant::infer {
+
+struct SpeculativeSpec {
+  int draft_tokens = 4;      // k
+  double acceptance = 0.7;   // per-token acceptance probability
+};
+
+struct DisaggregationSpec {
+  int prefill_instances = 1, decode_instances = 1;
+  Link kv_link;  // between prefill and decode instances
+};
+
+struct SloSpec {
+  double ttft_s = 0;  // 0: no bound
+  double tpot_s = 0;
+};
+
+struct ServingSpec {
+  Deployment deployment;
+  int replicas = 1;                    // colocated instances (ignored when disaggregated)
+  std::string policy = "continuous";
+  BatchLimits limits;
+  bool prefix_caching = false;
+  std::optional<Deployment> draft;     // speculative decoding when set
+  SpeculativeSpec speculative;
+  std::optional<DisaggregationSpec> disaggregation;
+  SloSpec slo;
+  double memory_available_fraction = 0.9;  // of device memory (engine x OS limits, resolved by the caller)
+  double kv_capacity_tokens = 0;       // > 0 overrides the capacity computed from memory
+  double idle_power_w = 0, busy_power_w = 0;  // per device; 0 busy power: no energy figures
+  double usd_per_device_hour = 0;      // 0: no cost figures
+  int timeline_points = 200;
+  uint64_t seed = 1;                   // speculative acceptance draws
+};
+
+struct ServingSummary {  // the headline numbers, also in the Result
+  int64_t completed = 0, preemptions = 0, iterations = 0;
+  double duration_s = 0, output_tokens_per_s = 0, requests_per_s = 0;
+  double ttft_p50_s = 0, ttft_p99_s = 0, tpot_p50_s = 0, tpot_p99_s = 0, e2e_p50_s = 0, itl_p50_s = 0, itl_p99_s = 0;
+  double slo_attainment_fraction = 0, goodput_requests_per_s = 0;
+  double kv_capacity_tokens = 0, kv_peak_fraction = 0, mean_batch_seqs = 0;
+  double prefix_hit_fraction = 0;
+  double energy_per_output_token_j = 0, usd_per_million_output_tokens = 0;
+};
+
+// Runs the simulation; throws Error when the model does not fit or no progress is possible.
+Result simulate_serving(const ServingSpec& spec, const std::vector<Request>& requests, ServingSummary* summary = nullptr);
+
+// Throughput when saturated: n requests of the workload's lengths all waiting at time 0;
+// requests per second completed.
+double saturation_requests_per_s(const ServingSpec& spec, const WorkloadSpec& workload, int64_t n);
+
+// KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit).
+double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d);
+
+}  // namespace sextant::infer

@@ -1,0 +1,367 @@
+#include "infer/validate_inference.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "core/error.hpp"
+#include "infer/csv.hpp"
+#include "infer/deployment.hpp"
+#include "infer/stats.hpp"
+
+namespace sextant {
+
+namespace {
+const std::vector<std::string>& required_columns() {
+  static const std::vector<std::string> c = {"id", "model", "accelerator", "tp", "engine", "weight_format",
+                                             "activation_format", "kv_format", "batch", "prompt_len", "gen_len",
+                                             "metric", "value"};
+  return c;
+}
+}  // namespace
+
+bool looks_like_inference_csv(const std::vector<std::string>& header_columns) {
+  for (const auto& c : required_columns())
+    if (std::find(header_columns.begin(), header_columns.end(), c) == header_columns.end()) return false;
+  return true;
+}
+
+Result validate_inference_csv(const std::string& csv_path, const Catalog& cat) {
+  return infer::validate_inference_csv(csv_path, cat, *infer::InferData::load_default());
+}
+
+namespace infer {
+
+const std::vector<std::string>& inference_metrics() {
+  static const std::vector<std::string> m = {"prefill_tokens_per_s", "decode_tokens_per_s", "prompt_time_ms",
+                                             "time_per_output_token_ms"};
+  return m;
+}
+
+std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
+  CsvTable t = read_csv(csv_path);
+  if (!looks_like_inference_csv(t.header)) {
+    std::string missing;
+    for (const auto& c : required_columns())
+      if (t.column(c) < 0) missing += (missing.empty() ? "" : ", ") + c;
+    throw Error(SourceLocation{csv_path, 1, 0, ""}, "not an inference validation CSV: missing columns " + missing);
+  }
+  const int cid = t.require("id"), cmodel = t.require("model"), cacc = t.require("accelerator"), ctp = t.require("tp"),
+            ceng = t.require("engine"), cw = t.require("weight_format"), ca = t.require("activation_format"),
+            ckv = t.require("kv_format"), cb = t.require("batch"), cp = t.require("prompt_len"), cg = t.require("gen_len"),
+            cm = t.require("metric"), cv = t.require("value");
+  const int csrc = t.column("source"), cnd = t.column("num_devices"), cunit = t.column("unit");
+  std::vector<InferenceRow> out;
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    const auto& r = t.rows[i];
+    InferenceRow x;
+    x.line = t.lines[i];
+    x.id = r[cid];
+    x.source = csrc >= 0 ? r[csrc] : "";
+    x.model = r[cmodel];
+    x.accelerator = r[cacc];
+    x.engine = r[ceng];
+    x.weight_format = r[cw];
+    x.activation_format = r[ca];
+    x.kv_format = r[ckv];
+    x.metric = r[cm];
+    x.unit = cunit >= 0 ? r[cunit] : "";
+    x.tp = static_cast<int>(cell_i64(t, i, ctp));
+    x.num_devices = cnd >= 0 ? static_cast<int>(cell_i64(t, i, cnd)) : x.tp;
+    x.batch = static_cast<int>(cell_i64(t, i, cb));
+    x.prompt_len = static_cast<int>(cell_i64(t, i, cp));
+    x.gen_len = static_cast<int>(cell_i64(t, i, cg));
+    x.target = cell_f64(t, i, cv);
+    const auto& ms = inference_metrics();
+    if (std::find(ms.begin(), ms.end(), x.metric) == ms.end())
+      throw Error(SourceLocation{csv_path, x.line, cm + 1, "metric"}, "unknown metric '" + x.metric + "'",
+                  valid_choices_hint(x.metric, ms));
+    if (x.batch < 1 || x.tp < 1 || x.num_devices % x.tp != 0)
+      throw Error(SourceLocation{csv_path, x.line, 0, "batch"}, "batch and tp must be >= 1 and tp must divide num_devices");
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+namespace {
+Deployment row_deployment(const InferenceRow& row, const Catalog& cat, const InferData& data) {
+  DeploymentSpec s;
+  s.model = row.model;
+  s.accelerator = row.accelerator;
+  s.tp = row.tp;
+  s.pp = row.num_devices / row.tp;
+  s.weight_format = row.weight_format;
+  s.activation_format = row.activation_format;
+  s.kv_format = row.kv_format;
+  s.engine = data.has_engine(row.engine) ? row.engine : "generic";
+  return make_deployment(cat, data, s, SourceLocation{"", row.line, 0, row.id});
+}
+
+double predict_cm(const InferenceRow& row, const CostModel& cm) {
+  const int b = row.batch;
+  // Mean decode iteration over contexts prompt_len .. prompt_len + gen_len - 1 (at most 16 evenly
+  // spaced midpoints: the cost is piecewise linear in the context).
+  auto mean_decode_s = [&](int gen) {
+    const int n = std::min(gen, 16);
+    double sum = 0;
+    for (int k = 0; k < n; ++k) {
+      const double ctx = row.prompt_len + (k + 0.5) * gen / n - 0.5;
+      sum += cm.iteration(cm.decode(b, ctx)).total_s;
+    }
+    return sum / n;
+  };
+  if (row.metric == "prefill_tokens_per_s")
+    return static_cast<double>(b) * row.prompt_len / cm.iteration(cm.prefill(b, row.prompt_len)).total_s;
+  if (row.metric == "prompt_time_ms") return 1e3 * cm.iteration(cm.prefill(b, row.prompt_len)).total_s;
+  if (row.metric == "decode_tokens_per_s") return b / mean_decode_s(std::max(row.gen_len, 1));
+  if (row.metric == "time_per_output_token_ms") return 1e3 * mean_decode_s(std::max(row.gen_len, 1));
+  throw Error(SourceLocation{"", row.line, 0, "metric"}, "unknown metric '" + row.metric + "'",
+              valid_choices_hint(row.metric, inference_metrics()));
+}
+}  // namespace
+
+double predict_inference_row(const InferenceRow& row, const Catalog& cat, const InferData& data, const EngineProfile& engine) {
+  Deployment d = row_deployment(row, cat, data);
+  d.engine = engine;
+  return predict_cm(row, CostModel(std::move(d)));
+}
+
+namespace {
+constexpr int kParams = 6;
+double logit(double p) {
+  p = std::clamp(p, 1e-4, 1 - 1e-4);
+  return std::log(p / (1 - p));
+}
+double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+std::array<double, kParams> encode(const EngineProfile& e) {
+  return {logit(e.bandwidth_fraction.value), logit(e.gemm_fraction.value), logit(e.dequant_fraction.value),
+          logit(e.overlap_fraction.value), std::log(std::max(e.iteration_overhead_s.value * 1e6, 0.1)),
+          std::log(std::max(e.sequence_overhead_s.value * 1e6, 0.1))};
+}
+
+EngineProfile decode_params(const EngineProfile& base, const std::array<double, kParams>& x, const std::string& basis) {
+  EngineProfile e = base;
+  auto set = [&](Sourced& s, double v) {
+    s.value = v;
+    s.known = true;
+    s.source.clear();
+    s.estimated = basis;
+  };
+  set(e.bandwidth_fraction, sigmoid(x[0]));
+  set(e.gemm_fraction, sigmoid(x[1]));
+  set(e.dequant_fraction, sigmoid(x[2]));
+  set(e.overlap_fraction, sigmoid(x[3]));
+  set(e.iteration_overhead_s, std::exp(x[4]) * 1e-6);
+  set(e.sequence_overhead_s, std::exp(x[5]) * 1e-6);
+  return e;
+}
+
+void require_complete(const EngineProfile& p) {
+  for (const Sourced* s : {&p.bandwidth_fraction, &p.gemm_fraction, &p.dequant_fraction, &p.overlap_fraction,
+                           &p.iteration_overhead_s, &p.sequence_overhead_s})
+    if (!s->known)
+      throw Error(SourceLocation{p.file, 0, 0, p.id}, "the prior engine '" + p.id + "' of a fit must give every fitted constant");
+}
+
+// Deterministic Nelder-Mead minimisation.
+template <class F>
+std::array<double, kParams> nelder_mead(F f, std::array<double, kParams> x0, double step, int max_evals) {
+  using P = std::array<double, kParams>;
+  std::vector<P> s(kParams + 1, x0);
+  std::vector<double> fv(kParams + 1);
+  for (int i = 0; i < kParams; ++i) s[i + 1][i] += step;
+  int evals = 0;
+  for (int i = 0; i <= kParams; ++i) fv[i] = f(s[i]), ++evals;
+  while (evals < max_evals) {
+    std::vector<int> idx(kParams + 1);
+    for (int i = 0; i <= kParams; ++i) idx[i] = i;
+    std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return fv[a] < fv[b]; });
+    std::vector<P> s2;
+    std::vector<double> f2;
+    for (int i : idx) s2.push_back(s[i]), f2.push_back(fv[i]);
+    s = s2;
+    fv = f2;
+    if (std::abs(fv[kParams] - fv[0]) < 1e-12 * (1 + std::abs(fv[0]))) break;
+    P c{};
+    for (int i = 0; i < kParams; ++i)
+      for (int j = 0; j < kParams; ++j) c[j] += s[i][j] / kParams;
+    auto along = [&](double t) {
+      P p;
+      for (int j = 0; j < kParams; ++j) p[j] = c[j] + t * (s[kParams][j] - c[j]);
+      return p;
+    };
+    P xr = along(-1);
+    double fr = f(xr);
+    ++evals;
+    if (fr < fv[0]) {
+      P xe = along(-2);
+      double fe = f(xe);
+      ++evals;
+      if (fe < fr) s[kParams] = xe, fv[kParams] = fe;
+      else s[kParams] = xr, fv[kParams] = fr;
+    } else if (fr < fv[kParams - 1]) {
+      s[kParams] = xr, fv[kParams] = fr;
+    } else {
+      P xc = fr < fv[kParams] ? along(-0.5) : along(0.5);
+      double fc = f(xc);
+      ++evals;
+      if (fc < std::min(fr, fv[kParams])) {
+        s[kParams] = xc, fv[kParams] = fc;
+      } else {
+        for (int i = 1; i <= kParams; ++i) {
+          for (int j = 0; j < kParams; ++j) s[i][j] = s[0][j] + 0.5 * (s[i][j] - s[0][j]);
+          fv[i] = f(s[i]);
+          ++evals;
+        }
+      }
+    }
+  }
+  int best = 0;
+  for (int i = 1; i <= kParams; ++i)
+    if (fv[i] < fv[best]) best = i;
+  return s[best];
+}
+}  // namespace
+
+EngineProfile fit_engine(const std::vector<InferenceRow>& rows, const Catalog& cat, const InferData& data,
+                         const EngineProfile& prior, double prior_weight) {
+  require_complete(prior);
+  if (rows.empty()) return prior;
+  const auto x0 = encode(prior);
+  const std::string basis = "fitted to " + std::to_string(rows.size()) + " rows of the inference validation set";
+  std::vector<CostModel> models;
+  for (const auto& r : rows) models.emplace_back(row_deployment(r, cat, data));
+  auto objective = [&](const std::array<double, kParams>& x) {
+    const EngineProfile e = decode_params(prior, x, basis);
+    double sse = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      models[i].set_engine(e);
+      const double p = predict_cm(r, models[i]);
+      const double l = std::log(p / r.target);
+      sse += l * l;
+    }
+    double pen = 0;
+    for (int j = 0; j < kParams; ++j) pen += (x[j] - x0[j]) * (x[j] - x0[j]);
+    return sse + prior_weight * pen;
+  };
+  auto x = nelder_mead(objective, x0, 1.0, 1500);
+  for (double step : {0.5, 0.2, 0.05}) x = nelder_mead(objective, x, step, 800);  // restarts: escape a collapsed simplex
+  EngineProfile out = decode_params(prior, x, basis);
+  out.id = rows.front().engine;
+  return out;
+}
+
+Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, const InferData& data) {
+  const auto rows = read_inference_rows(csv_path);
+  Result r;
+  r.command = "validate";
+  r.set("schema", std::string("inference"));
+  r.set("file", csv_path);
+  const EngineProfile& prior = data.engine("generic");
+  auto engine_for = [&](const std::string& id) -> const EngineProfile& {
+    return data.has_engine(id) ? data.engine(id) : prior;
+  };
+
+  // Predictions with the catalogued constants; rows that cannot be predicted are reported.
+  std::vector<double> pred(rows.size(), std::nan("")), lodo(rows.size(), std::nan(""));
+  std::vector<std::string> problem(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    try {
+      pred[i] = predict_inference_row(rows[i], cat, data, engine_for(rows[i].engine));
+    } catch (const Error& e) {
+      problem[i] = e.what();
+    }
+  }
+  // Leave one device out: refit each engine's constants without that device's rows.
+  std::set<std::string> devices, engines;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (problem[i].empty()) devices.insert(rows[i].accelerator), engines.insert(rows[i].engine);
+  std::map<std::string, EngineProfile> full_fit;
+  for (const auto& eng : engines) {
+    std::vector<InferenceRow> sub;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (problem[i].empty() && rows[i].engine == eng) sub.push_back(rows[i]);
+    full_fit[eng] = fit_engine(sub, cat, data, prior);
+  }
+  for (const auto& dev : devices) {
+    std::map<std::string, EngineProfile> fits;
+    for (const auto& eng : engines) {
+      std::vector<InferenceRow> sub;
+      for (size_t i = 0; i < rows.size(); ++i)
+        if (problem[i].empty() && rows[i].engine == eng && rows[i].accelerator != dev) sub.push_back(rows[i]);
+      fits[eng] = sub.empty() ? prior : fit_engine(sub, cat, data, prior);
+    }
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (problem[i].empty() && rows[i].accelerator == dev)
+        lodo[i] = predict_inference_row(rows[i], cat, data, fits.at(rows[i].engine));
+  }
+
+  auto err = [](double p, double t) { return 100.0 * (p - t) / t; };
+  Table& t = r.add_table("validation_rows", "one row per measurement: predicted vs target, signed error");
+  t.add_str("id"); t.add_str("source"); t.add_str("accelerator"); t.add_str("engine"); t.add_str("metric");
+  t.add_f64("predicted"); t.add_f64("target"); t.add_f64("error_pct"); t.add_f64("lodo_predicted");
+  t.add_f64("lodo_error_pct"); t.add_str("unit"); t.add_str("problem");
+  std::vector<double> all_abs, all_lodo;
+  std::map<std::string, std::vector<double>> by_src, by_src_lodo, by_dev, by_dev_lodo;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& x = rows[i];
+    const double e = err(pred[i], x.target), el = err(lodo[i], x.target);
+    t.add_row({x.id, x.source, x.accelerator, x.engine, x.metric, pred[i], x.target, e, lodo[i], el, x.unit, problem[i]});
+    if (!problem[i].empty()) continue;
+    all_abs.push_back(std::abs(e));
+    all_lodo.push_back(std::abs(el));
+    by_src[x.source].push_back(std::abs(e));
+    by_src_lodo[x.source].push_back(std::abs(el));
+    by_dev[x.accelerator].push_back(std::abs(e));
+    by_dev_lodo[x.accelerator].push_back(std::abs(el));
+  }
+  int64_t failed = 0;
+  for (const auto& p : problem) failed += p.empty() ? 0 : 1;
+  r.set("rows_count", static_cast<int64_t>(rows.size()));
+  r.set("rows_unpredicted_count", failed);
+  r.set("median_abs_error_pct", percentile(all_abs, 0.5));
+  r.set("p90_abs_error_pct", percentile(all_abs, 0.9));
+  r.set("max_abs_error_pct", percentile(all_abs, 1.0));
+  r.set("lodo_median_abs_error_pct", percentile(all_lodo, 0.5));
+  r.set("lodo_p90_abs_error_pct", percentile(all_lodo, 0.9));
+  r.set("lodo_max_abs_error_pct", percentile(all_lodo, 1.0));
+  Table& s = r.add_table("per_source", "|error| by source; lodo = leave-one-device-out refit of the engine constants");
+  s.add_str("source"); s.add_i64("rows_count"); s.add_f64("median_abs_error_pct"); s.add_f64("p90_abs_error_pct");
+  s.add_f64("max_abs_error_pct"); s.add_f64("lodo_median_abs_error_pct"); s.add_f64("lodo_max_abs_error_pct");
+  for (const auto& [src, v] : by_src)
+    s.add_row({src, static_cast<int64_t>(v.size()), percentile(v, 0.5), percentile(v, 0.9), percentile(v, 1.0),
+               percentile(by_src_lodo[src], 0.5), percentile(by_src_lodo[src], 1.0)});
+  Table& dv = r.add_table("per_device", "|error| by accelerator, with the device's rows left out of the fit (lodo)");
+  dv.add_str("accelerator"); dv.add_i64("rows_count"); dv.add_f64("median_abs_error_pct"); dv.add_f64("max_abs_error_pct");
+  dv.add_f64("lodo_median_abs_error_pct"); dv.add_f64("lodo_max_abs_error_pct");
+  for (const auto& [dev, v] : by_dev)
+    dv.add_row({dev, static_cast<int64_t>(v.size()), percentile(v, 0.5), percentile(v, 1.0), percentile(by_dev_lodo[dev], 0.5),
+                percentile(by_dev_lodo[dev], 1.0)});
+  Table& fc = r.add_table("fitted_constants", "engine constants: catalogued (data/infer/engines.yaml) vs refitted on all rows");
+  fc.add_str("engine"); fc.add_str("constant"); fc.add_f64("catalog_value"); fc.add_f64("refit_value"); fc.add_f64("prior_value");
+  fc.add_str("catalog_provenance");
+  for (const auto& [eng, f] : full_fit) {
+    const EngineProfile& c = engine_for(eng);
+    auto row = [&](const char* name, const Sourced EngineProfile::*m, double scale) {
+      const Sourced& cv = c.*m;
+      fc.add_row({eng, std::string(name), cv.known ? cv.value * scale : std::nan(""), (f.*m).value * scale,
+                  (prior.*m).value * scale, cv.known ? (cv.estimated.empty() ? cv.source : "estimated: " + cv.estimated) : std::string("unknown")});
+    };
+    row("bandwidth_fraction", &EngineProfile::bandwidth_fraction, 1);
+    row("gemm_fraction", &EngineProfile::gemm_fraction, 1);
+    row("dequant_fraction", &EngineProfile::dequant_fraction, 1);
+    row("overlap_fraction", &EngineProfile::overlap_fraction, 1);
+    row("iteration_overhead_us", &EngineProfile::iteration_overhead_s, 1e6);
+    row("sequence_overhead_us", &EngineProfile::sequence_overhead_s, 1e6);
+  }
+  if (failed > 0) r.notes.push_back(std::to_string(failed) + " row(s) could not be predicted; see the problem column");
+  r.notes.push_back("error_pct = (predicted - target) / target; lodo = engine constants refitted without the row's device");
+  return r;
+}
+
+}  // namespace infer
+}  // namespace sextant

@@ -1,0 +1,58 @@
+#pragma once
+// Scoring the inference model against published measurements (data/validation/inference.csv,
+// schema in data/validation/inference-README.md). Each row names a model, an accelerator, an
+// engine, formats, TP, batch, prompt and generated lengths and one metric:
+//   prefill_tokens_per_s      batch x prompt_len / time of the prompt pass
+//   decode_tokens_per_s       gen_len / time of gen_len single-stream decode steps from context prompt_len
+//   prompt_time_ms            time of the prompt pass of `batch` prompts of prompt_len tokens
+//   time_per_output_token_ms  mean decode iteration of `batch` sequences over contexts prompt_len .. +gen_len
+// Predictions use the engine constants of data/infer/engines.yaml. Those constants were fitted to
+// this file (see fit_engine); the leave-one-device-out error refits them without each device's
+// rows (an engine with no rows left falls back to the `generic` prior) and predicts that device.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "core/result.hpp"
+#include "infer/engine.hpp"
+
+namespace sextant {
+
+// True when the columns are those of an inference validation CSV (id, model, accelerator, engine,
+// tp, weight/activation/kv formats, batch, prompt_len, gen_len, metric, value).
+bool looks_like_inference_csv(const std::vector<std::string>& header_columns);
+
+// Predicts every row and scores it: table `validation_rows` (id, source, accelerator, metric,
+// predicted, target, error_pct (signed, (predicted - target) / target), lodo_predicted,
+// lodo_error_pct, unit), table `per_source`, table `per_device`, table `fitted_constants`, and
+// scalars median/p90/max |error| overall (and leave-one-device-out). Uses data_dir()/infer.
+Result validate_inference_csv(const std::string& csv_path, const Catalog& cat);
+
+namespace infer {
+
+struct InferenceRow {
+  std::string id, source, model, accelerator, engine, weight_format, activation_format, kv_format, metric, unit;
+  int num_devices = 1, tp = 1, batch = 1, prompt_len = 0, gen_len = 0;
+  double target = 0;
+  int line = 0;
+};
+
+const std::vector<std::string>& inference_metrics();
+std::vector<InferenceRow> read_inference_rows(const std::string& csv_path);
+
+// The model's value of row.metric with the given engine constants; throws Error on an unknown
+// model, accelerator or metric.
+double predict_inference_row(const InferenceRow& row, const Catalog& cat, const InferData& data,
+                             const EngineProfile& engine);
+
+// The engine constants that minimise the squared log error over `rows` (all of one engine) plus a
+// weak pull (weight `prior_weight` per unit of log / logit deviation) towards `prior`. Constants
+// the rows do not determine stay near the prior. Deterministic (Nelder-Mead from the prior).
+EngineProfile fit_engine(const std::vector<InferenceRow>& rows, const Catalog& cat, const InferData& data,
+                         const EngineProfile& prior, double prior_weight = 0.01);
+
+Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, const InferData& data);
+
+}  // namespace infer
+}  // namespace sextant
