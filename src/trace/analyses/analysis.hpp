@@ -1,0 +1,79 @@
+#pragma once
+// The analyses of `sextant analyze`. Each analysis lives in its own file behind this interface and
+// is looked up by name in the registry built by analysis_registry() (no static registration).
+//
+// Contract of an analysis: run(ctx, result) appends its tables (and scalars/notes) to result,
+// reads only ctx, never throws on odd data (it records a diagnostic row instead), and is
+// deterministic (fixed iteration and reduction order). In HTA compatibility mode the table and
+// column names are HTA's CSV names; otherwise they follow Sextant's naming with units.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "trace/analyses/frame.hpp"
+#include "trace/ingest/load.hpp"
+
+namespace sextant::trace {
+
+struct AnalyzeOptions {
+  bool hta = false;                         // --compat hta
+  int64_t consecutive_kernel_delay_us = 30; // idle-time: kernel-wait threshold
+  double duration_ratio = 0.8;              // kernel breakdown: "others" threshold
+  int num_kernels = 10;                     // kernel breakdown: named kernels kept per type
+  int64_t runtime_cutoff_us = 50;           // launch stats: long runtime calls
+  int64_t launch_delay_cutoff_us = 100;     // launch stats: long launch delays
+  int64_t max_queue_length = 1024;          // queue: CUDA's launch-queue depth
+  int straggler_candidates = 2;             // stragglers: ranks reported (HTA's num_candidates)
+  int top_kernels = 10;                     // top kernels listed
+  bool per_launch_rows = false;             // launch stats: one row per launch (always with hta)
+};
+
+struct AnalysisContext {
+  const TraceSet& set;
+  const std::vector<Frame>& frames;
+  const AnalyzeOptions& opt;
+  Diagnostics& diagnostics;  // analysis-level remarks (e.g. "no GPU kernels on rank 3")
+};
+
+struct Analysis {
+  std::string name;
+  std::string description;
+  bool hta_parity = false;  // one of HTA's analyses (run and checked in --compat hta)
+  std::function<void(const AnalysisContext&, Result&)> run;
+};
+
+std::vector<Analysis> analysis_registry();
+
+// Helpers shared by the analyses.
+namespace stats {
+// pandas' Series.describe(): count, mean, std (n-1), min, 25%, 50%, 75%, max; NaN where undefined.
+struct Describe {
+  double count = 0, mean = 0, std = 0, min = 0, p25 = 0, p50 = 0, p75 = 0, max = 0;
+};
+Describe describe(std::vector<double> v);
+double quantile_linear(const std::vector<double>& sorted, double q);
+double round_to(double v, int decimals);  // numpy-style round half to even
+}  // namespace stats
+
+// Column name in Sextant's style for an HTA CSV column ("idle_time(us)" -> "idle_time_us").
+std::string sextant_column_name(const std::string& hta_name);
+
+// The individual analyses (one file each).
+void run_temporal_breakdown(const AnalysisContext&, Result&);
+void run_comm_comp_overlap(const AnalysisContext&, Result&);
+void run_kernel_breakdown(const AnalysisContext&, Result&);
+void run_idle_time_breakdown(const AnalysisContext&, Result&);
+void run_launch_stats(const AnalysisContext&, Result&);
+void run_queue_length(const AnalysisContext&, Result&);
+void run_collectives(const AnalysisContext&, Result&);
+void run_memory_timeline(const AnalysisContext&, Result&);
+void run_iterations(const AnalysisContext&, Result&);
+
+}  // namespace sextant::trace
+
+namespace sextant::trace::stats {
+// numpy's default argsort (kind="quicksort": introsort, not stable) reproduced exactly, so that
+// HTA-compatible results that depend on the order of equal keys come out the same as pandas'.
+std::vector<size_t> numpy_argsort(const std::vector<int64_t>& v);
+}  // namespace sextant::trace::stats

@@ -1,0 +1,285 @@
+// Collectives across ranks. Each rank's NCCL/RCCL kernels (old "ncclKernel_*" and new
+// "ncclDevKernel_*" names) are matched across ranks by (process group, sequence number) when the
+// trace records them, otherwise by (operation, ordinal of that operation on the rank). For each
+// matched collective: size, duration, algorithm, bus bandwidth, start skew, end skew and the rank
+// that arrived last; then straggler ranks ranked by how often and how much they held others back.
+//
+// In --compat hta mode the table is HTA's get_potential_stragglers instead: the metric is the
+// normalised start time of the last long "ncclKernel*" kernel on the (stream, name) whose
+// duration varies most across ranks, and the top num_candidates ranks by that metric per
+// iteration are counted (HTA ignores ncclDevKernel names: a documented HTA limitation).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+#include <unordered_map>
+
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+namespace {
+
+struct KernelInfo {
+  std::string op;    // AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, SendRecv, AllToAll...
+  std::string algo;  // RING, TREE, ... ("" when not in the name)
+  std::string dtype;
+};
+
+KernelInfo parse_nccl_name(const std::string& n) {
+  // ncclKernel_AllReduce_RING_LL_Sum_float(...), ncclDevKernel_AllGather_RING_LL(...)
+  static const std::regex re(R"((?:nccl|rccl)(?:Dev)?Kernel_([A-Za-z]+)(?:_([A-Z]+))?(?:_([A-Z0-9]+))?(?:_[A-Za-z]+)?(?:_([a-z0-9_]+))?)");
+  KernelInfo k;
+  std::smatch m;
+  if (std::regex_search(n, m, re)) {
+    k.op = m[1].str();
+    k.algo = m[2].str();
+    k.dtype = m[4].str();
+  } else {
+    k.op = "unknown";
+  }
+  return k;
+}
+
+double dtype_bytes(const std::string& d) {
+  static const std::map<std::string, double> m = {
+      {"float", 4}, {"Float", 4}, {"float32", 4}, {"half", 2}, {"Half", 2}, {"float16", 2}, {"bfloat16", 2},
+      {"BFloat16", 2}, {"double", 8}, {"Double", 8}, {"int8_t", 1}, {"uint8_t", 1}, {"Byte", 1}, {"Char", 1},
+      {"int32_t", 4}, {"Int", 4}, {"int64_t", 8}, {"Long", 8}, {"uint32_t", 4}, {"uint64_t", 8}};
+  auto it = m.find(d);
+  return it == m.end() ? 0.0 : it->second;
+}
+
+// NCCL's bus-bandwidth factor (nccl-tests): algbw * factor = busbw.
+double bus_factor(const std::string& op, double n) {
+  if (n <= 1) return 1.0;
+  std::string o = op;
+  std::transform(o.begin(), o.end(), o.begin(), ::tolower);
+  if (o.find("allreduce") != std::string::npos || o == "all_reduce") return 2.0 * (n - 1) / n;
+  if (o.find("allgather") != std::string::npos || o.find("reducescatter") != std::string::npos ||
+      o.find("all_gather") != std::string::npos || o.find("reduce_scatter") != std::string::npos ||
+      o.find("alltoall") != std::string::npos || o.find("sendrecv") != std::string::npos)
+    return (n - 1) / n;
+  return 1.0;
+}
+
+struct Occurrence {
+  int64_t rank;
+  int64_t start_ns, end_ns;
+  double bytes;
+  std::string algo;
+};
+
+void hta_stragglers(const AnalysisContext& ctx, Result& r) {
+  Table& t = r.add_table("potential_stragglers", "HTA's potential straggler ranks");
+  t.add_i64("potential_straggler_rank");
+  // Iteration of each kernel: the ProfilerStep#N containing its launching call.
+  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d+))");
+  struct Row {
+    int64_t rank, stream, iter, ts, dur;
+    uint32_t name;
+    std::string sname;
+  };
+  std::vector<Row> rows;
+  int64_t t_min = INT64_MAX, t_max = INT64_MIN;
+  std::set<int64_t> iters;
+  for (const Frame& f : ctx.frames) {
+    std::vector<std::tuple<int64_t, int64_t, int64_t>> steps;  // ts, end, iter
+    for (const auto& c : f.cpu) {
+      const std::string& n = f.trace->name_of(c.event);
+      std::smatch m;
+      if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))
+        steps.emplace_back(c.ts, c.end, std::stoll(m[1].str()));
+    }
+    auto iter_of = [&](int64_t ts) -> int64_t {
+      for (const auto& [a, b, it] : steps)
+        if (ts >= a && ts < b) return it;
+      return -1;
+    };
+    for (const auto& c : f.cpu) {
+      int64_t it = iter_of(c.ts);
+      if (it < 0) continue;
+      t_min = std::min(t_min, c.ts);
+      t_max = std::max(t_max, c.end);
+      iters.insert(it);
+    }
+    for (const auto& g : f.gpu) {
+      int64_t it = g.runtime >= 0 ? iter_of(f.cpu[static_cast<size_t>(g.runtime)].ts) : -1;
+      if (it < 0) continue;
+      t_min = std::min(t_min, g.ts);
+      t_max = std::max(t_max, g.end);
+      rows.push_back(Row{f.rank(), g.stream, it, g.ts, g.end - g.ts, g.name, f.name(g.name)});
+    }
+  }
+  if (iters.empty() || rows.empty()) {
+    ctx.diagnostics.add("stragglers: no ProfilerStep iterations or no kernels in them", "info", "");
+    return;
+  }
+  double mean_iter = static_cast<double>(t_max - t_min) / static_cast<double>(iters.size());
+  double min_dur = mean_iter * 0.01;
+  // Last long comm kernel per (rank, stream, iteration, name).
+  std::map<std::tuple<int64_t, int64_t, int64_t, std::string>, const Row*> last;
+  for (const auto& rw : rows) {
+    if (rw.stream <= 0 || rw.iter <= 0 || static_cast<double>(rw.dur) < min_dur) continue;
+    if (rw.sname.rfind("ncclKernel", 0) != 0) continue;
+    last[{rw.rank, rw.stream, rw.iter, rw.sname}] = &rw;
+  }
+  if (last.empty()) {
+    ctx.diagnostics.add("stragglers: no long ncclKernel* kernels (HTA's rule)", "info", "");
+    return;
+  }
+  // std of normalised duration across ranks per (stream, iter, name); mean over iterations.
+  std::map<std::tuple<int64_t, int64_t, std::string>, std::vector<double>> durs;
+  for (const auto& [k, rw] : last)
+    durs[{std::get<1>(k), std::get<2>(k), std::get<3>(k)}].push_back(static_cast<double>(rw->dur) / mean_iter);
+  std::map<std::pair<int64_t, std::string>, std::vector<double>> stds;
+  for (const auto& [k, v] : durs) {
+    auto d = stats::describe(v);
+    if (!std::isnan(d.std)) stds[{std::get<0>(k), std::get<2>(k)}].push_back(d.std);
+  }
+  std::pair<int64_t, std::string> best;
+  double best_v = -1;
+  for (const auto& [k, v] : stds) {
+    double m = 0;
+    for (double x : v) m += x;
+    m /= static_cast<double>(v.size());
+    if (m > best_v) {
+      best_v = m;
+      best = k;
+    }
+  }
+  if (best_v < 0) {
+    ctx.diagnostics.add("stragglers: a single rank, no spread to compare", "info", "");
+    return;
+  }
+  // Per iteration, ranks whose metric is at or above the k-th largest.
+  std::map<int64_t, std::vector<std::pair<double, int64_t>>> per_iter;
+  for (const auto& [k, rw] : last)
+    if (std::get<1>(k) == best.first && std::get<3>(k) == best.second)
+      per_iter[std::get<2>(k)].emplace_back(static_cast<double>(rw->ts - t_min) / mean_iter, std::get<0>(k));
+  std::map<int64_t, int64_t> counts;
+  const size_t k = static_cast<size_t>(std::max(1, ctx.opt.straggler_candidates));
+  for (auto& [it, v] : per_iter) {
+    std::vector<double> m;
+    for (const auto& p : v) m.push_back(p.first);
+    std::sort(m.rbegin(), m.rend());
+    double thr = m[std::min(k, m.size()) - 1];
+    for (const auto& [x, rank] : v) counts[rank] += x >= thr ? 1 : 0;
+  }
+  std::vector<std::pair<int64_t, int64_t>> order(counts.begin(), counts.end());
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (size_t i = 0; i < order.size() && i < k; ++i) t.add_row({order[i].first});
+}
+
+}  // namespace
+
+void run_collectives(const AnalysisContext& ctx, Result& r) {
+  if (ctx.frames.size() < 2) {
+    if (!ctx.opt.hta) ctx.diagnostics.add("collectives: one rank loaded, nothing to match across ranks", "info", "");
+    return;
+  }
+  if (ctx.opt.hta) {
+    hta_stragglers(ctx, r);
+    return;
+  }
+  // Key -> occurrences.
+  std::map<std::tuple<std::string, std::string, int64_t>, std::vector<Occurrence>> coll;
+  std::map<std::tuple<std::string, std::string, int64_t>, std::string> algo_of;
+  for (const Frame& f : ctx.frames) {
+    std::unordered_map<uint32_t, const CollectiveArgs*> args;
+    for (const auto& c : f.trace->collectives) args[c.event] = &c;
+    const int64_t base = f.trace->base_time_ns >= 0 ? f.trace->base_time_ns : 0;
+    std::map<std::pair<std::string, std::string>, int64_t> ordinal;
+    for (const auto& g : f.gpu) {
+      if (g.kind != KernelKind::Communication) continue;
+      const std::string& n = f.name(g.name);
+      KernelInfo ki = parse_nccl_name(n);
+      const CollectiveArgs* a = nullptr;
+      auto it = args.find(g.event);
+      if (it != args.end()) a = it->second;
+      std::string pg = a ? a->pg_name : "";
+      int64_t seq = a && a->seq >= 0 ? a->seq : ordinal[{pg, ki.op}]++;
+      double bytes = -1;
+      if (a && a->in_msg_nelems >= 0 && dtype_bytes(a->dtype) > 0)
+        bytes = static_cast<double>(std::max(a->in_msg_nelems, a->out_msg_nelems)) * dtype_bytes(a->dtype);
+      coll[{pg, ki.op, seq}].push_back(Occurrence{f.rank(), base + f.trace->ts_ns[g.event],
+                                                  base + f.trace->ts_ns[g.event] + f.trace->dur_ns[g.event], bytes,
+                                                  ki.algo});
+    }
+  }
+  Table& t = r.add_table("collectives", "NCCL collectives matched across ranks");
+  t.add_str("process_group");
+  t.add_str("operation");
+  t.add_i64("sequence");
+  t.add_str("algorithm");
+  t.add_i64("ranks_count");
+  t.add_f64("size_bytes");
+  t.add_f64("mean_duration_us");
+  t.add_f64("sync_duration_us");
+  t.add_f64("start_skew_us");
+  t.add_f64("end_skew_us");
+  t.add_i64("last_rank");
+  t.add_f64("bus_bandwidth_bytes_per_s");
+  struct Held {
+    int64_t last = 0;
+    double held_us = 0;
+    double late_sum_us = 0;
+    int64_t n = 0;
+  };
+  std::map<int64_t, Held> held;
+  int64_t matched = 0, unmatched = 0;
+  for (auto& [key, occ] : coll) {
+    if (occ.size() < 2) {
+      ++unmatched;
+      continue;
+    }
+    ++matched;
+    std::sort(occ.begin(), occ.end(), [](const Occurrence& a, const Occurrence& b) { return a.rank < b.rank; });
+    int64_t smin = INT64_MAX, smax = INT64_MIN, emin = INT64_MAX, emax = INT64_MIN, last_rank = -1;
+    double dsum = 0, bytes = -1;
+    std::vector<int64_t> starts;
+    for (const auto& o : occ) {
+      smin = std::min(smin, o.start_ns);
+      if (o.start_ns > smax) {
+        smax = o.start_ns;
+        last_rank = o.rank;
+      }
+      emin = std::min(emin, o.end_ns);
+      emax = std::max(emax, o.end_ns);
+      dsum += static_cast<double>(o.end_ns - o.start_ns);
+      bytes = std::max(bytes, o.bytes);
+      starts.push_back(o.start_ns);
+    }
+    std::sort(starts.begin(), starts.end());
+    double median = starts.size() % 2 ? static_cast<double>(starts[starts.size() / 2])
+                                      : 0.5 * static_cast<double>(starts[starts.size() / 2 - 1] + starts[starts.size() / 2]);
+    double second = static_cast<double>(starts[starts.size() - 2]);
+    for (const auto& o : occ) {
+      auto& h = held[o.rank];
+      h.late_sum_us += (static_cast<double>(o.start_ns) - median) / 1000.0;
+      ++h.n;
+    }
+    held[last_rank].last += 1;
+    held[last_rank].held_us += (static_cast<double>(smax) - second) / 1000.0;
+    double sync_ns = static_cast<double>(emin - smax);
+    double n = static_cast<double>(occ.size());
+    double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), n) : std::nan("");
+    t.add_row({std::get<0>(key), std::get<1>(key), std::get<2>(key), occ.front().algo, static_cast<int64_t>(occ.size()),
+               bytes, dsum / n / 1000.0, sync_ns / 1000.0, static_cast<double>(smax - smin) / 1000.0,
+               static_cast<double>(emax - emin) / 1000.0, last_rank, busbw});
+  }
+  r.set("collectives_matched_count", matched);
+  r.set("collectives_unmatched_count", unmatched);
+  Table& s = r.add_table("stragglers", "ranks that arrived last at collectives, by time they held the others back");
+  s.add_i64("rank");
+  s.add_i64("last_arrivals_count");
+  s.add_f64("held_back_us");
+  s.add_f64("mean_lateness_vs_median_us");
+  std::vector<std::pair<int64_t, Held>> v(held.begin(), held.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second.held_us > b.second.held_us; });
+  for (const auto& [rank, h] : v)
+    s.add_row({rank, h.last, h.held_us, h.n ? h.late_sum_us / static_cast<double>(h.n) : 0.0});
+}
+
+}  // namespace sextant::trace

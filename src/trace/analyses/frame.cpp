@@ -1,0 +1,158 @@
+#include "trace/analyses/frame.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace sextant::trace {
+
+const char* kernel_kind_name(KernelKind k) {
+  switch (k) {
+    case KernelKind::Computation: return "COMPUTATION";
+    case KernelKind::Communication: return "COMMUNICATION";
+    case KernelKind::Memory: return "MEMORY";
+  }
+  return "";
+}
+
+static bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+bool is_nccl_kernel_name(const std::string& name) {
+  if (starts_with(name, "nccl") || starts_with(name, "rccl")) return true;
+  // Older/demangled spellings, e.g. "void ncclKernel_AllReduce_..." or "ncclDevKernel_*".
+  return name.find("ncclKernel") != std::string::npos || name.find("ncclDevKernel") != std::string::npos ||
+         name.find("rcclKernel") != std::string::npos;
+}
+
+KernelKind classify_kernel(const std::string& name, Category cat) {
+  if (cat == Category::GpuMemcpy || cat == Category::GpuMemset) return KernelKind::Memory;
+  if (is_nccl_kernel_name(name) || name.find("gloo:") != std::string::npos) return KernelKind::Communication;
+  if (starts_with(name, "Memcpy") || starts_with(name, "Memset")) return KernelKind::Memory;
+  return KernelKind::Computation;
+}
+
+KernelKind classify_kernel_hta(const std::string& name) {
+  if (starts_with(name, "nccl") || name.find("gloo:") != std::string::npos) return KernelKind::Communication;
+  if (name.find("Memcpy") != std::string::npos || name.find("Memset") != std::string::npos) return KernelKind::Memory;
+  return KernelKind::Computation;
+}
+
+std::vector<std::pair<int64_t, int64_t>> merge_intervals(std::vector<std::pair<int64_t, int64_t>> iv) {
+  std::stable_sort(iv.begin(), iv.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<int64_t, int64_t>> out;
+  int64_t run_max = 0;
+  for (size_t i = 0; i < iv.size(); ++i) {
+    if (i == 0 || iv[i].first > run_max) {
+      out.push_back(iv[i]);
+    } else {
+      out.back().second = std::max(out.back().second, iv[i].second);
+    }
+    run_max = i == 0 ? iv[i].second : std::max(run_max, iv[i].second);
+  }
+  return out;
+}
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+static bool is_profiler_step(const std::string& n) {
+  if (!starts_with(n, "ProfilerStep#")) return false;
+  return n.size() > 13;
+}
+
+Frame build_frame(const RankTrace& t, bool hta) {
+  Frame f;
+  f.trace = &t;
+  f.hta = hta;
+  f.us_per_tick = hta ? 1.0 : 0.001;
+  const size_t n = t.size();
+
+  // Which rows are analysable, and whether each is GPU work.
+  std::vector<uint8_t> keep(n, 0), gpu(n, 0);
+  std::vector<int64_t> ts(n), end(n), stream(n);
+  for (size_t i = 0; i < n; ++i) {
+    Category c = t.cat[i];
+    if (c == Category::Trace || c == Category::None) continue;
+    keep[i] = 1;
+    if (hta) {
+      ts[i] = ceil_div(t.ts_ns[i], 1000);
+      end[i] = floor_div(t.ts_ns[i] + t.dur_ns[i], 1000);
+      int64_t s = c == Category::GpuUserAnnotation ? -1 : t.stream[i];
+      stream[i] = s;
+      gpu[i] = s != -1;
+    } else {
+      ts[i] = t.ts_ns[i];
+      end[i] = t.ts_ns[i] + t.dur_ns[i];
+      gpu[i] = is_gpu_category(c);
+      stream[i] = t.stream[i] != -1 ? t.stream[i] : t.tid[i];
+    }
+  }
+
+  // ProfilerStep names.
+  std::unordered_set<uint32_t> step_names;
+  for (size_t i = 0; i < n; ++i)
+    if (keep[i] && !gpu[i] && is_profiler_step(t.name_of(i))) step_names.insert(t.name[i]);
+  f.profiler_steps = static_cast<int64_t>(step_names.size());
+
+  if (hta && step_names.size() >= 2) {
+    int64_t last_start = INT64_MIN;
+    for (size_t i = 0; i < n; ++i)
+      if (keep[i] && !gpu[i] && step_names.count(t.name[i])) last_start = std::max(last_start, ts[i]);
+    std::unordered_set<int64_t> corr;
+    for (size_t i = 0; i < n; ++i) {
+      if (!keep[i] || gpu[i]) continue;
+      if (ts[i] < last_start) {
+        corr.insert(t.correlation[i]);
+      } else {
+        keep[i] = 0;
+      }
+    }
+    for (size_t i = 0; i < n; ++i)
+      if (keep[i] && gpu[i] && !corr.count(t.correlation[i])) keep[i] = 0;
+    f.last_step_dropped = true;
+  }
+
+  for (size_t i = 0; i < n; ++i) {
+    if (!keep[i]) continue;
+    ++f.rows;
+    // cuda_sync events (Stream/Event/Context Sync) are GPU-side waits, not work: HTA loads them
+    // as GPU rows but its kernel analyses do not count them, and neither does Sextant.
+    if (t.cat[i] == Category::CudaSync) {
+      if (hta && gpu[i]) f.sync.emplace_back(ts[i], end[i]);
+      continue;
+    }
+    if (gpu[i]) {
+      GpuEvent g;
+      g.ts = ts[i];
+      g.end = end[i];
+      g.stream = stream[i];
+      g.name = t.name[i];
+      g.kind = hta ? classify_kernel_hta(t.name_of(i)) : classify_kernel(t.name_of(i), t.cat[i]);
+      g.correlation = t.correlation[i];
+      g.event = static_cast<uint32_t>(i);
+      f.gpu.push_back(g);
+    } else {
+      auto pos = static_cast<uint32_t>(f.cpu.size());
+      f.cpu.push_back(CpuEvent{ts[i], end[i], static_cast<uint32_t>(i)});
+      Category c = t.cat[i];
+      if (t.correlation[i] != -1 && (c == Category::CudaRuntime || c == Category::CudaDriver))
+        f.runtime_by_correlation.emplace(t.correlation[i], pos);
+    }
+  }
+  // Any other CPU event carrying a correlation id (rare) is used when no runtime call has it.
+  for (uint32_t k = 0; k < f.cpu.size(); ++k) {
+    uint32_t i = f.cpu[k].event;
+    if (t.correlation[i] != -1) f.runtime_by_correlation.emplace(t.correlation[i], k);
+  }
+  std::stable_sort(f.gpu.begin(), f.gpu.end(), [](const GpuEvent& a, const GpuEvent& b) { return a.ts < b.ts; });
+  for (auto& g : f.gpu) {
+    auto it = f.runtime_by_correlation.find(g.correlation);
+    if (g.correlation != -1 && it != f.runtime_by_correlation.end()) g.runtime = it->second;
+  }
+  return f;
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,77 @@
+#pragma once
+// The analysis view of one rank: which events count as GPU work, their times in integer ticks,
+// their kernel type, and the CPU runtime call that launched each of them.
+//
+// Two rule sets (see docs/trace-analysis.md):
+//  - Sextant's own (default): GPU work = events of category kernel, gpu_memcpy, gpu_memset;
+//    ticks are nanoseconds, exactly as written; every ProfilerStep is kept; communication kernels
+//    are NCCL (ncclKernel_*, ncclDevKernel_*, any "nccl" name), RCCL and gloo.
+//  - HTA compatibility (--compat hta), matching Holistic Trace Analysis' loader at commit
+//    f4d0062: GPU work = any event with an integer "stream" arg other than -1 (except
+//    gpu_user_annotation); ticks are µs with ts = ceil(ts), end = floor(ts + dur); with two or
+//    more distinct ProfilerStep#N names, CPU events at or after the start of the last step are
+//    dropped, and GPU events are kept only when their correlation id matches a kept CPU event;
+//    communication = name starting with "nccl" or containing "gloo:", memory = name containing
+//    "Memcpy" or "Memset", everything else computation.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/model.hpp"
+
+namespace sextant::trace {
+
+enum class KernelKind : uint8_t { Computation = 0, Communication = 1, Memory = 2 };
+const char* kernel_kind_name(KernelKind k);  // "COMPUTATION", "COMMUNICATION", "MEMORY"
+
+// Sextant's classification of a kernel name (default rules).
+KernelKind classify_kernel(const std::string& name, Category cat);
+// HTA's classification (compat rules).
+KernelKind classify_kernel_hta(const std::string& name);
+// True for collective communication kernels of NCCL (old and new names) and RCCL.
+bool is_nccl_kernel_name(const std::string& name);
+
+struct GpuEvent {
+  int64_t ts = 0;
+  int64_t end = 0;
+  int64_t stream = 0;
+  uint32_t name = 0;
+  KernelKind kind = KernelKind::Computation;
+  int64_t correlation = -1;
+  int64_t runtime = -1;  // position in Frame::cpu of the launching runtime call; -1 if none
+  uint32_t event = 0;    // index into RankTrace columns
+};
+
+struct CpuEvent {
+  int64_t ts = 0;
+  int64_t end = 0;
+  uint32_t event = 0;
+};
+
+struct Frame {
+  const RankTrace* trace = nullptr;
+  bool hta = false;
+  double us_per_tick = 1.0;        // 1 (HTA: µs ticks) or 0.001 (ns ticks)
+  std::vector<CpuEvent> cpu;       // kept non-GPU events, in file order
+  std::vector<GpuEvent> gpu;       // kept GPU events, sorted by ts (stable)
+  // cuda_sync waits kept in HTA mode: HTA counts them in the GPU-active span of the temporal
+  // breakdown (not in any kernel type). Empty in Sextant mode.
+  std::vector<std::pair<int64_t, int64_t>> sync;
+  std::unordered_map<int64_t, uint32_t> runtime_by_correlation;  // -> position in cpu
+  int64_t profiler_steps = 0;      // distinct ProfilerStep#N names
+  bool last_step_dropped = false;
+  int64_t rows = 0;                // events kept (HTA's "rows after load")
+
+  int64_t rank() const { return trace->rank; }
+  const std::string& name(uint32_t id) const { return trace->strings.str(id); }
+  double us(int64_t ticks) const { return static_cast<double>(ticks) * us_per_tick; }
+};
+
+Frame build_frame(const RankTrace& t, bool hta);
+
+// Merges intervals the way HTA does (sorted by start; an interval starting at or before the
+// running maximum end joins the group). Returns [start, end) pairs sorted by start.
+std::vector<std::pair<int64_t, int64_t>> merge_intervals(std::vector<std::pair<int64_t, int64_t>> iv);
+
+}  // namespace sextant::trace

@@ -1,0 +1,54 @@
+// Per-iteration statistics: for each ProfilerStep#N of each rank, its CPU duration, the GPU work
+// launched from inside it (kernel count, busy time as the union of GPU intervals, and the GPU
+// span from the first start to the last end).
+#include <algorithm>
+#include <regex>
+
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+void run_iterations(const AnalysisContext& ctx, Result& r) {
+  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d+))");
+  Table& t = r.add_table("iterations", "per ProfilerStep: CPU time and the GPU work it launched");
+  t.add_i64("rank");
+  t.add_i64("step");
+  t.add_f64("cpu_duration_us");
+  t.add_i64("gpu_events_count");
+  t.add_f64("gpu_busy_us");
+  t.add_f64("gpu_span_us");
+  t.add_f64("gpu_busy_fraction");
+  for (const Frame& f : ctx.frames) {
+    struct Step {
+      int64_t ts, end, n;
+    };
+    std::vector<Step> steps;
+    for (const auto& c : f.cpu) {
+      const std::string& n = f.trace->name_of(c.event);
+      std::smatch m;
+      if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))
+        steps.push_back(Step{c.ts, c.end, std::stoll(m[1].str())});
+    }
+    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.ts < b.ts; });
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> iv(steps.size());
+    for (const auto& g : f.gpu) {
+      if (g.runtime < 0) continue;
+      int64_t lts = f.cpu[static_cast<size_t>(g.runtime)].ts;
+      auto it = std::upper_bound(steps.begin(), steps.end(), lts, [](int64_t x, const Step& s) { return x < s.ts; });
+      if (it == steps.begin()) continue;
+      --it;
+      if (lts >= it->end) continue;
+      iv[static_cast<size_t>(it - steps.begin())].emplace_back(g.ts, g.end);
+    }
+    for (size_t i = 0; i < steps.size(); ++i) {
+      auto merged = merge_intervals(iv[i]);
+      int64_t busy = 0;
+      for (const auto& [a, b] : merged) busy += b - a;
+      int64_t span = merged.empty() ? 0 : merged.back().second - merged.front().first;
+      t.add_row({f.rank(), steps[i].n, f.us(steps[i].end - steps[i].ts), static_cast<int64_t>(iv[i].size()), f.us(busy),
+                 f.us(span), span > 0 ? static_cast<double>(busy) / static_cast<double>(span) : 0.0});
+    }
+  }
+}
+
+}  // namespace sextant::trace

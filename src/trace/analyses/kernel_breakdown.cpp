@@ -1,0 +1,164 @@
+// GPU kernel breakdown: (1) time per kernel type and per overlap combination of types (the
+// union of each type's kernels, swept together), summed over ranks; (2) per rank and type, the
+// kernels by total time, with HTA's grouping of the tail into "others"; (3) outside HTA mode,
+// the top kernels of the job by total time.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+namespace {
+
+struct Agg {
+  std::string name;
+  double sum = 0, max = 0, min = 0, mean = 0, std = 0;
+  int64_t count = 0;
+};
+
+Agg aggregate(const std::string& name, const std::vector<double>& v) {
+  Agg a;
+  a.name = name;
+  a.count = static_cast<int64_t>(v.size());
+  a.max = v.front();
+  a.min = v.front();
+  for (double x : v) {
+    a.sum += x;
+    a.max = std::max(a.max, x);
+    a.min = std::min(a.min, x);
+  }
+  a.mean = a.sum / static_cast<double>(v.size());
+  if (v.size() > 1) {
+    double ss = 0;
+    for (double x : v) ss += (x - a.mean) * (x - a.mean);
+    a.std = std::sqrt(ss / static_cast<double>(v.size() - 1));
+  }
+  return a;
+}
+
+}  // namespace
+
+void run_kernel_breakdown(const AnalysisContext& ctx, Result& r) {
+  const KernelKind kinds[3] = {KernelKind::Computation, KernelKind::Communication, KernelKind::Memory};
+
+  // (1) overlap combinations, bit 1<<k for kinds[k].
+  std::map<int, int64_t> by_mask;
+  double tick_us = ctx.frames.empty() ? 1.0 : ctx.frames.front().us_per_tick;
+  for (const Frame& f : ctx.frames) {
+    std::vector<std::pair<int64_t, int>> edges;
+    for (int k = 0; k < 3; ++k) {
+      std::vector<std::pair<int64_t, int64_t>> iv;
+      for (const auto& g : f.gpu)
+        if (g.kind == kinds[k]) iv.emplace_back(g.ts, g.end);
+      for (const auto& [a, b] : merge_intervals(iv)) {
+        edges.emplace_back(a, 1 << k);
+        edges.emplace_back(b, -(1 << k));
+      }
+    }
+    std::stable_sort(edges.begin(), edges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    int running = 0;
+    for (size_t i = 0; i + 1 < edges.size(); ++i) {
+      running += edges[i].second;
+      if (running > 0) by_mask[running] += edges[i + 1].first - edges[i].first;
+    }
+  }
+  std::vector<std::pair<std::string, int64_t>> type_rows;
+  int64_t total = 0;
+  for (const auto& [mask, d] : by_mask) {
+    std::string label;
+    for (int k = 0; k < 3; ++k)
+      if (mask & (1 << k)) label += (label.empty() ? "" : " overlapping ") + std::string(kernel_kind_name(kinds[k]));
+    if (label.empty()) continue;
+    type_rows.emplace_back(label, d);
+    total += d;
+  }
+  std::stable_sort(type_rows.begin(), type_rows.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  Table& bt = r.add_table("gpu_kernel_breakdown_by_type", "GPU time by kernel type and overlap of types, all ranks");
+  bt.add_str("kernel_type");
+  bt.add_f64("sum");
+  bt.add_f64("percentage");
+  for (const auto& [label, d] : type_rows)
+    bt.add_row({label, static_cast<double>(d) * tick_us,
+                total > 0 ? stats::round_to(100.0 * static_cast<double>(d) / static_cast<double>(total), 1) : 0.0});
+
+  // (2) per rank and type.
+  struct Row {
+    Agg a;
+    std::string type;
+    int64_t rank;
+  };
+  std::vector<Row> rows;
+  for (const Frame& f : ctx.frames) {
+    for (int k = 0; k < 3; ++k) {
+      std::map<uint32_t, std::vector<double>> durs;
+      for (const auto& g : f.gpu)
+        if (g.kind == kinds[k]) durs[g.name].push_back(f.us(g.end - g.ts));
+      std::vector<Agg> aggs;
+      for (const auto& [id, v] : durs) aggs.push_back(aggregate(f.name(id), v));
+      std::stable_sort(aggs.begin(), aggs.end(), [](const Agg& a, const Agg& b) { return a.sum > b.sum; });
+      const size_t nk = static_cast<size_t>(ctx.opt.num_kernels);
+      if (aggs.size() > nk) {
+        std::vector<double> cums;
+        double c = 0;
+        for (const auto& a : aggs) cums.push_back(c += a.sum);
+        std::vector<double> sorted = cums;
+        std::sort(sorted.begin(), sorted.end());
+        double q = stats::quantile_linear(sorted, ctx.opt.duration_ratio);
+        std::map<std::string, std::vector<double>> regroup;
+        for (size_t i = 0; i < aggs.size(); ++i) {
+          bool other = cums[i] > q || i >= nk;
+          regroup[other ? "others" : aggs[i].name].push_back(aggs[i].sum);
+        }
+        aggs.clear();
+        for (const auto& [name, v] : regroup) aggs.push_back(aggregate(name, v));
+      }
+      for (auto& a : aggs) rows.push_back(Row{a, kernel_kind_name(kinds[k]), f.rank()});
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    if (a.type != b.type) return a.type < b.type;
+    if (a.a.name != b.a.name) return a.a.name < b.a.name;
+    return a.rank < b.rank;
+  });
+  Table& kt = r.add_table("gpu_kernel_breakdown_by_kernel",
+                          "kernels per rank and type by total time; the tail grouped as 'others' (HTA's rule)");
+  kt.add_str("name");
+  kt.add_f64("sum (us)");
+  kt.add_f64("max (us)");
+  kt.add_f64("min (us)");
+  kt.add_f64("stddev");
+  kt.add_f64("mean (us)");
+  kt.add_str("kernel_type");
+  kt.add_i64("rank");
+  for (const auto& row : rows)
+    kt.add_row({row.a.name, row.a.sum, row.a.max, row.a.min, row.a.std, row.a.mean, row.type, row.rank});
+
+  // (3) top kernels of the job (Sextant only).
+  if (!ctx.opt.hta) {
+    std::map<std::string, std::pair<double, int64_t>> job;
+    double gpu_total = 0;
+    for (const Frame& f : ctx.frames)
+      for (const auto& g : f.gpu) {
+        auto& e = job[f.name(g.name)];
+        e.first += f.us(g.end - g.ts);
+        e.second += 1;
+        gpu_total += f.us(g.end - g.ts);
+      }
+    std::vector<std::pair<std::string, std::pair<double, int64_t>>> v(job.begin(), job.end());
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+    Table& top = r.add_table("top_kernels", "GPU kernels with the most total time, all ranks");
+    top.add_str("name");
+    top.add_i64("count");
+    top.add_f64("total_us");
+    top.add_f64("mean_us");
+    top.add_f64("share_of_gpu_time_fraction");
+    for (size_t i = 0; i < v.size() && i < static_cast<size_t>(ctx.opt.top_kernels); ++i)
+      top.add_row({v[i].first, v[i].second.second, v[i].second.first,
+                   v[i].second.first / static_cast<double>(v[i].second.second),
+                   gpu_total > 0 ? v[i].second.first / gpu_total : 0.0});
+  }
+}
+
+}  // namespace sextant::trace

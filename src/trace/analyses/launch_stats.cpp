@@ -1,0 +1,85 @@
+// Kernel launch statistics: for each kernel, memcpy or memset launched by a runtime call, the
+// CPU duration of the call, the GPU duration, and the launch delay (GPU start minus the end of
+// the call, floored at 0). Summaries: short kernels (GPU time below the CPU launch cost),
+// runtime-call outliers and launch-delay outliers.
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+void run_launch_stats(const AnalysisContext& ctx, Result& r) {
+  // HTA matches only these runtime names; Sextant adds the driver API and HIP.
+  std::unordered_set<std::string> launch = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpyAsync",
+                                            "cudaMemsetAsync"};
+  if (!ctx.opt.hta)
+    launch.insert({"cuLaunchKernel", "cuLaunchKernelEx", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+                   "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream", "cudaLaunchCooperativeKernel"});
+  const bool rows_wanted = ctx.opt.hta || ctx.opt.per_launch_rows;
+  Table* t = nullptr;
+  if (rows_wanted) {
+    t = &r.add_table("cuda_kernel_launch_stats", "one row per launch: CPU call, GPU duration, launch delay");
+    t->add_i64("rank");
+    t->add_i64("correlation");
+    t->add_f64("cpu_duration");
+    t->add_f64("gpu_duration");
+    t->add_f64("launch_delay");
+  }
+  Table* sum = nullptr;
+  if (!ctx.opt.hta) {
+    sum = &r.add_table("launch_summary", "kernel launches per rank");
+    sum->add_i64("rank");
+    sum->add_i64("launches_count");
+    sum->add_i64("short_kernels_count");
+    sum->add_i64("runtime_outliers_count");
+    sum->add_i64("launch_delay_outliers_count");
+    sum->add_f64("mean_cpu_duration_us");
+    sum->add_f64("mean_launch_delay_us");
+    sum->add_f64("p50_launch_delay_us");
+    sum->add_f64("p95_launch_delay_us");
+    sum->add_f64("max_launch_delay_us");
+  }
+  for (const Frame& f : ctx.frames) {
+    std::unordered_map<int64_t, std::vector<const GpuEvent*>> gpu_by_corr;
+    for (const auto& g : f.gpu)
+      if (g.correlation != -1) gpu_by_corr[g.correlation].push_back(&g);
+    std::unordered_set<uint32_t> launch_ids;
+    for (const auto& n : launch) {
+      uint32_t id = f.trace->strings.find(n);
+      if (id != UINT32_MAX) launch_ids.insert(id);
+    }
+    std::vector<double> delays;
+    int64_t n = 0, shorts = 0, rt_out = 0, ld_out = 0;
+    double cpu_sum = 0;
+    const double cut_rt = static_cast<double>(ctx.opt.runtime_cutoff_us);
+    const double cut_ld = static_cast<double>(ctx.opt.launch_delay_cutoff_us);
+    for (const auto& c : f.cpu) {
+      if (!launch_ids.count(f.trace->name[c.event])) continue;
+      int64_t corr = f.trace->correlation[c.event];
+      auto it = gpu_by_corr.find(corr);
+      if (corr == -1 || it == gpu_by_corr.end()) continue;
+      for (const GpuEvent* g : it->second) {
+        double cpu = f.us(c.end - c.ts), gpu = f.us(g->end - g->ts);
+        double delay = std::max(0.0, f.us(g->ts - c.end));
+        if (t) t->add_row({f.rank(), corr, cpu, gpu, delay});
+        ++n;
+        cpu_sum += cpu;
+        delays.push_back(delay);
+        if (cpu <= cut_rt && gpu < cpu) ++shorts;
+        if (cpu > cut_rt) ++rt_out;
+        if (delay > cut_ld) ++ld_out;
+      }
+    }
+    if (sum) {
+      auto d = stats::describe(delays);
+      std::sort(delays.begin(), delays.end());
+      double mean = n ? d.mean : 0.0;
+      sum->add_row({f.rank(), n, shorts, rt_out, ld_out, n ? cpu_sum / static_cast<double>(n) : 0.0, mean,
+                    n ? d.p50 : 0.0, n ? stats::quantile_linear(delays, 0.95) : 0.0, n ? d.max : 0.0});
+    }
+  }
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,58 @@
+// Memory timeline from the profiler's "[memory]" instant events (profile_memory=True): allocated
+// and reserved bytes over time per rank and device, their peaks, and the peak per iteration.
+#include <algorithm>
+#include <map>
+#include <regex>
+
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
+  bool any = false;
+  for (const Frame& f : ctx.frames) any = any || !f.trace->memory.empty();
+  if (!any) return;
+  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d+))");
+  Table& t = r.add_table("memory_summary", "device memory from [memory] events");
+  t.add_i64("rank");
+  t.add_i64("device");
+  t.add_i64("samples_count");
+  t.add_f64("peak_allocated_bytes");
+  t.add_f64("peak_reserved_bytes");
+  t.add_f64("final_allocated_bytes");
+  Table& it = r.add_table("memory_per_iteration", "peak allocated memory within each ProfilerStep");
+  it.add_i64("rank");
+  it.add_i64("device");
+  it.add_i64("step");
+  it.add_f64("peak_allocated_bytes");
+  for (const Frame& f : ctx.frames) {
+    std::map<int64_t, std::vector<const MemorySample*>> by_dev;
+    for (const auto& m : f.trace->memory) by_dev[m.device].push_back(&m);
+    std::vector<std::tuple<int64_t, int64_t, int64_t>> steps;
+    for (const auto& c : f.cpu) {
+      const std::string& n = f.trace->name_of(c.event);
+      std::smatch m;
+      if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))
+        steps.emplace_back(f.trace->ts_ns[c.event], f.trace->ts_ns[c.event] + f.trace->dur_ns[c.event],
+                           std::stoll(m[1].str()));
+    }
+    for (auto& [dev, v] : by_dev) {
+      std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->ts_ns < b->ts_ns; });
+      double peak_a = 0, peak_r = 0, final_a = 0;
+      for (const auto* m : v) {
+        peak_a = std::max(peak_a, static_cast<double>(m->total_allocated_bytes));
+        peak_r = std::max(peak_r, static_cast<double>(m->total_reserved_bytes));
+        final_a = static_cast<double>(m->total_allocated_bytes);
+      }
+      t.add_row({f.rank(), dev, static_cast<int64_t>(v.size()), peak_a, peak_r, final_a});
+      for (const auto& [a, b, n] : steps) {
+        double p = -1;
+        for (const auto* m : v)
+          if (m->ts_ns >= a && m->ts_ns < b) p = std::max(p, static_cast<double>(m->total_allocated_bytes));
+        if (p >= 0) it.add_row({f.rank(), dev, n, p});
+      }
+    }
+  }
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,23 @@
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+std::vector<Analysis> analysis_registry() {
+  return {
+      {"temporal_breakdown", "idle, compute and non-compute GPU time per rank", true, run_temporal_breakdown},
+      {"comm_comp_overlap", "communication overlapped by computation; exposed communication and memcpy", true,
+       run_comm_comp_overlap},
+      {"kernel_breakdown", "GPU time by kernel type, overlap of types, and by kernel", true, run_kernel_breakdown},
+      {"idle_time", "idle time between kernels per stream: host wait, kernel wait, other", true,
+       run_idle_time_breakdown},
+      {"launch_stats", "kernel launch delay, runtime-call cost, short kernels", true, run_launch_stats},
+      {"queue_length", "launch-queue length per stream and time blocked at the limit", true, run_queue_length},
+      {"collectives", "NCCL collectives matched across ranks: size, bus bandwidth, skew, stragglers", true,
+       run_collectives},
+      {"iterations", "per-iteration (ProfilerStep) CPU and GPU time", false, run_iterations},
+      {"memory_timeline", "allocated and reserved memory over time from [memory] events", false,
+       run_memory_timeline},
+  };
+}
+
+}  // namespace sextant::trace

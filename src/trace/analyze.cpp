@@ -1,0 +1,89 @@
+#include "trace/analyze.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/error.hpp"
+
+namespace sextant::trace {
+
+Result analyze(const AnalyzeRequest& req) {
+  TraceSet set = load_traces(req.inputs, req.load);
+  return analyze_loaded(set, req);
+}
+
+Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
+  auto t0 = std::chrono::steady_clock::now();
+  const auto registry = analysis_registry();
+  std::vector<std::string> names;
+  for (const auto& a : registry) names.push_back(a.name);
+  for (const auto& n : req.only)
+    if (std::find(names.begin(), names.end(), n) == names.end())
+      throw Error(SourceLocation{"", 0, 0, "--only"}, "unknown analysis '" + n + "'", valid_choices_hint(n, names));
+
+  // Frames in parallel, one rank per task.
+  std::vector<Frame> frames(set.ranks.size());
+  std::atomic<size_t> next{0};
+  int threads = req.load.threads > 0 ? req.load.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(frames.size())));
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < frames.size();) frames[i] = build_frame(set.ranks[i], req.options.hta);
+  };
+  std::vector<std::thread> pool;
+  for (int k = 1; k < threads; ++k) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+
+  Result r;
+  r.command = "analyze";
+  r.set("compat", std::string(req.options.hta ? "hta" : "sextant"));
+  r.set("files_count", static_cast<int64_t>(set.ranks.size()));
+  r.set("ranks_count", static_cast<int64_t>(set.ranks.size()));
+  r.set("raw_json_bytes", static_cast<int64_t>(set.raw_bytes));
+  r.set("file_bytes", static_cast<int64_t>(set.file_bytes));
+  r.set("load_wall_s", set.load_wall_s);
+  r.set("load_raw_bytes_per_s", set.load_wall_s > 0 ? static_cast<double>(set.raw_bytes) / set.load_wall_s : 0.0);
+
+  Table& ld = r.add_table("load_summary", "per rank: what was read and kept");
+  ld.add_i64("rank");
+  ld.add_str("rank_source");
+  ld.add_str("file");
+  ld.add_i64("json_events_count");
+  ld.add_i64("rows_after_load");
+  ld.add_i64("gpu_rows");
+  ld.add_i64("profiler_steps_count");
+  ld.add_str("last_step_dropped");
+  ld.add_str("timestamps");
+  ld.add_i64("world_size");
+  for (const Frame& f : frames)
+    ld.add_row({f.rank(), f.trace->rank_source, f.trace->file, static_cast<int64_t>(f.trace->json_events), f.rows,
+                static_cast<int64_t>(f.gpu.size()), f.profiler_steps, std::string(f.last_step_dropped ? "yes" : "no"),
+                std::string(f.trace->float_timestamps ? "float (ns)" : "integer (us)"), f.trace->world_size});
+
+  Diagnostics diag;
+  diag.merge(set.diagnostics);
+  for (const auto& rt : set.ranks) diag.merge(rt.diagnostics);
+  AnalysisContext ctx{set, frames, req.options, diag};
+  for (const auto& a : registry) {
+    bool selected = req.only.empty() ? (!req.options.hta || a.hta_parity)
+                                     : std::find(req.only.begin(), req.only.end(), a.name) != req.only.end();
+    if (selected) a.run(ctx, r);
+  }
+  if (!req.options.hta) {
+    for (auto& t : r.tables)
+      for (auto& c : t.columns()) c.name = sextant_column_name(c.name);
+  }
+
+  Table& dt = r.add_table("diagnostics", "recoverable oddities found in the traces (never fatal)");
+  dt.add_str("name");
+  dt.add_str("severity");
+  dt.add_i64("count");
+  dt.add_str("example");
+  for (const auto& [k, d] : diag.items()) dt.add_row({k, d.severity, d.count, d.example});
+  r.set("analysis_wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return r;
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,25 @@
+#pragma once
+// `sextant analyze`: load traces (one file, many, or directories of ranks), build each rank's
+// analysis frame in parallel, run the selected analyses, and return one Result with the
+// diagnostics table and load figures.
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "trace/analyses/analysis.hpp"
+#include "trace/ingest/load.hpp"
+
+namespace sextant::trace {
+
+struct AnalyzeRequest {
+  std::vector<std::string> inputs;
+  std::vector<std::string> only;  // analysis names; empty = all (HTA's six with --compat hta)
+  AnalyzeOptions options;
+  LoadOptions load;
+};
+
+Result analyze(const AnalyzeRequest& req);
+// Runs on traces already loaded.
+Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req);
+
+}  // namespace sextant::trace

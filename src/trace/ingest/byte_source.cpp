@@ -1,0 +1,240 @@
+#include "trace/ingest/byte_source.hpp"
+
+#include <zlib.h>
+
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace sextant::trace {
+
+namespace {
+
+class FileHandle {
+ public:
+  explicit FileHandle(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "rb")) {
+    if (!f_) throw Error(SourceLocation{path, 0, 0, ""}, "cannot open trace file: " + std::string(std::strerror(errno)));
+  }
+  ~FileHandle() {
+    if (f_) std::fclose(f_);
+  }
+  FileHandle(const FileHandle&) = delete;
+  FileHandle& operator=(const FileHandle&) = delete;
+  size_t read(char* dst, size_t n) {
+    size_t got = std::fread(dst, 1, n, f_);
+    if (got < n && std::ferror(f_))
+      throw Error(SourceLocation{path_, 0, 0, ""},
+                  "read error at byte offset " + std::to_string(offset_ + got));
+    offset_ += got;
+    return got;
+  }
+  uint64_t offset() const { return offset_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  FILE* f_;
+  uint64_t offset_ = 0;
+};
+
+class PlainSource final : public ByteSource {
+ public:
+  explicit PlainSource(std::unique_ptr<FileHandle> f, std::string head)
+      : f_(std::move(f)), head_(std::move(head)) {}
+  size_t read(char* dst, size_t n) override {
+    if (head_pos_ < head_.size()) {
+      size_t k = std::min(n, head_.size() - head_pos_);
+      std::memcpy(dst, head_.data() + head_pos_, k);
+      head_pos_ += k;
+      return k;
+    }
+    return f_->read(dst, n);
+  }
+  bool compressed() const override { return false; }
+
+ private:
+  std::unique_ptr<FileHandle> f_;
+  std::string head_;
+  size_t head_pos_ = 0;
+};
+
+// Inflates on a background thread into blocks handed over through a bounded queue.
+class GzipSource final : public ByteSource {
+ public:
+  static constexpr size_t kBlock = 4 << 20;
+  static constexpr size_t kQueue = 3;
+
+  GzipSource(std::unique_ptr<FileHandle> f, std::string head) : f_(std::move(f)), head_(std::move(head)) {
+    worker_ = std::thread([this] { run(); });
+  }
+  ~GzipSource() override {
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+
+  size_t read(char* dst, size_t n) override {
+    size_t done = 0;
+    while (done < n) {
+      if (cur_pos_ >= cur_.size()) {
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_.wait(lk, [&] { return !queue_.empty() || finished_; });
+        if (queue_.empty()) {
+          if (!error_.empty()) throw Error(SourceLocation{f_->path(), 0, 0, ""}, error_);
+          return done;
+        }
+        free_.push_back(std::move(cur_));
+        cur_ = std::move(queue_.front());
+        queue_.pop_front();
+        cur_pos_ = 0;
+        lk.unlock();
+        cv_.notify_all();
+        continue;
+      }
+      size_t k = std::min(n - done, cur_.size() - cur_pos_);
+      std::memcpy(dst + done, cur_.data() + cur_pos_, k);
+      cur_pos_ += k;
+      done += k;
+    }
+    return done;
+  }
+  bool compressed() const override { return true; }
+
+ private:
+  void run() {
+    z_stream zs{};
+    if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+      finish("zlib initialisation failed");
+      return;
+    }
+    std::vector<unsigned char> in(1 << 20);
+    std::memcpy(in.data(), head_.data(), head_.size());
+    size_t in_len = head_.size();
+    in_len += f_->read(reinterpret_cast<char*>(in.data()) + in_len, in.size() - in_len);
+    uint64_t consumed = 0;
+    zs.next_in = in.data();
+    zs.avail_in = static_cast<uInt>(in_len);
+    bool eof_in = in_len == 0;
+    std::string err;
+    for (;;) {
+      std::vector<char> block;
+      {
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_.wait(lk, [&] { return queue_.size() < kQueue || stop_; });
+        if (stop_) break;
+        if (!free_.empty()) {
+          block = std::move(free_.back());
+          free_.pop_back();
+        }
+      }
+      block.resize(kBlock);
+      size_t filled = 0;
+      bool end = false;
+      while (filled < kBlock) {
+        if (zs.avail_in == 0 && !eof_in) {
+          consumed += in_len;
+          in_len = f_->read(reinterpret_cast<char*>(in.data()), in.size());
+          zs.next_in = in.data();
+          zs.avail_in = static_cast<uInt>(in_len);
+          if (in_len == 0) eof_in = true;
+        }
+        zs.next_out = reinterpret_cast<Bytef*>(block.data() + filled);
+        zs.avail_out = static_cast<uInt>(kBlock - filled);
+        int rc = inflate(&zs, Z_NO_FLUSH);
+        filled = kBlock - zs.avail_out;
+        if (rc == Z_STREAM_END) {
+          // Concatenated gzip members continue; otherwise the data ends here.
+          if (zs.avail_in == 0 && !eof_in) {
+            consumed += in_len;
+            in_len = f_->read(reinterpret_cast<char*>(in.data()), in.size());
+            zs.next_in = in.data();
+            zs.avail_in = static_cast<uInt>(in_len);
+            if (in_len == 0) eof_in = true;
+          }
+          if (zs.avail_in > 0) {
+            inflateReset(&zs);
+            continue;
+          }
+          end = true;
+          break;
+        }
+        if (rc == Z_BUF_ERROR && eof_in && zs.avail_in == 0) {
+          err = "truncated gzip data at compressed byte offset " + std::to_string(consumed + in_len);
+          end = true;
+          break;
+        }
+        if (rc != Z_OK && rc != Z_BUF_ERROR) {
+          uint64_t off = consumed + (in_len - zs.avail_in);
+          err = std::string("corrupt gzip data (") + (zs.msg ? zs.msg : "inflate error") +
+                ") at compressed byte offset " + std::to_string(off);
+          end = true;
+          break;
+        }
+      }
+      block.resize(filled);
+      {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (filled) queue_.push_back(std::move(block));
+      }
+      cv_.notify_all();
+      if (end) break;
+    }
+    inflateEnd(&zs);
+    finish(err);
+  }
+
+  void finish(const std::string& err) {
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      finished_ = true;
+      error_ = err;
+    }
+    cv_.notify_all();
+  }
+
+  std::unique_ptr<FileHandle> f_;
+  std::string head_;
+  std::thread worker_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::vector<char>> queue_;
+  std::vector<std::vector<char>> free_;
+  std::vector<char> cur_;
+  size_t cur_pos_ = 0;
+  bool finished_ = false;
+  bool stop_ = false;
+  std::string error_;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
+  auto f = std::make_unique<FileHandle>(path);
+  std::string head(2, '\0');
+  head.resize(f->read(head.data(), 2));
+  if (head.size() == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
+    return std::make_unique<GzipSource>(std::move(f), std::move(head));
+  return std::make_unique<PlainSource>(std::move(f), std::move(head));
+}
+
+std::string read_all(ByteSource& src) {
+  std::string out;
+  std::vector<char> buf(1 << 20);
+  for (;;) {
+    size_t n = src.read(buf.data(), buf.size());
+    if (n == 0) break;
+    out.append(buf.data(), n);
+  }
+  return out;
+}
+
+}  // namespace sextant::trace

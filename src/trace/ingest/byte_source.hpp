@@ -1,0 +1,26 @@
+#pragma once
+// Byte sources for trace files: plain JSON read in chunks, or gzip inflated by a background
+// thread into a small ring of blocks so that decompression overlaps with parsing. Memory is
+// bounded by the block size times the ring length, whatever the file size.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace sextant::trace {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Copies up to n bytes into dst; returns 0 only at the end of the data. Throws Error naming
+  // the file and the byte offset when the file cannot be read or decompressed.
+  virtual size_t read(char* dst, size_t n) = 0;
+  virtual bool compressed() const = 0;
+};
+
+// Opens path; gzip is recognised by its magic bytes (not by the file name).
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
+
+// Whole-file helpers for small inputs and tests.
+std::string read_all(ByteSource& src);
+
+}  // namespace sextant::trace

@@ -1,0 +1,129 @@
+#include "trace/ingest/load.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <regex>
+#include <thread>
+
+#include "core/error.hpp"
+#include "trace/ingest/byte_source.hpp"
+
+namespace sextant::trace {
+
+namespace fs = std::filesystem;
+
+static bool looks_like_trace(const std::string& name) {
+  auto ends = [&](const char* suf) {
+    std::string s(suf);
+    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends(".json") || ends(".json.gz");
+}
+
+std::vector<std::string> expand_trace_paths(const std::vector<std::string>& inputs) {
+  std::vector<std::string> out;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      std::vector<std::string> files;
+      for (const auto& de : fs::directory_iterator(in)) {
+        if (!de.is_regular_file()) continue;
+        std::string n = de.path().filename().string();
+        if (looks_like_trace(n)) files.push_back(de.path().string());
+      }
+      std::sort(files.begin(), files.end());
+      if (files.empty())
+        throw Error(SourceLocation{in, 0, 0, ""}, "directory holds no trace files",
+                    "expected *.json or *.json.gz files (one per rank)");
+      out.insert(out.end(), files.begin(), files.end());
+    } else if (fs::exists(in, ec)) {
+      out.push_back(in);
+    } else {
+      throw Error(SourceLocation{in, 0, 0, ""}, "no such trace file or directory");
+    }
+  }
+  return out;
+}
+
+int64_t rank_from_file_name(const std::string& path) {
+  static const std::regex re(R"((?:rank|worker)[-_]?(\d+))", std::regex::icase);
+  std::string base = fs::path(path).filename().string();
+  std::smatch m;
+  if (std::regex_search(base, m, re)) return std::stoll(m[1].str());
+  return -1;
+}
+
+RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
+  RankTrace t;
+  auto src = open_byte_source(path);
+  scan_trace(*src, path, t, opt);
+  std::error_code ec;
+  t.file_bytes = fs::file_size(path, ec);
+  if (t.rank_source.empty()) {
+    int64_t r = rank_from_file_name(path);
+    if (r >= 0) {
+      t.rank = r;
+      t.rank_source = "file name";
+    } else {
+      t.rank = 0;
+      t.rank_source = "default";
+      t.diagnostics.add("rank not found (no distributedInfo, no rank in the file name): rank 0 assumed", "info",
+                        path);
+    }
+  }
+  return t;
+}
+
+TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::string> files = expand_trace_paths(inputs);
+  std::vector<RankTrace> loaded(files.size());
+  std::vector<std::exception_ptr> errors(files.size());
+  std::atomic<size_t> next{0};
+  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min<int>(threads, static_cast<int>(files.size()));
+  auto work = [&] {
+    for (;;) {
+      size_t i = next.fetch_add(1);
+      if (i >= files.size()) return;
+      try {
+        loaded[i] = load_trace_file(files[i], opt.scan);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int k = 1; k < threads; ++k) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  TraceSet set;
+  for (size_t i = 0; i < files.size(); ++i) {
+    set.raw_bytes += loaded[i].raw_bytes;
+    set.file_bytes += loaded[i].file_bytes;
+    if (!loaded[i].has_trace_events) {
+      set.diagnostics.add("not a Kineto trace (no traceEvents): file skipped", "warning", files[i]);
+      set.skipped_files.push_back(files[i]);
+      continue;
+    }
+    set.ranks.push_back(std::move(loaded[i]));
+  }
+  std::stable_sort(set.ranks.begin(), set.ranks.end(), [](const RankTrace& a, const RankTrace& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.file < b.file;
+  });
+  for (size_t i = 1; i < set.ranks.size(); ++i)
+    if (set.ranks[i].rank == set.ranks[i - 1].rank)
+      set.diagnostics.add("two files claim the same rank", "warning",
+                          "rank " + std::to_string(set.ranks[i].rank) + ": " + set.ranks[i].file);
+  set.load_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return set;
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,40 @@
+#pragma once
+// Loading a job's traces: one file, many files, or directories of per-rank files. Files are read
+// in parallel threads (one rank per task); each rank's events stay in their own columnar store.
+#include <string>
+#include <vector>
+
+#include "trace/ingest/scanner.hpp"
+#include "trace/model.hpp"
+
+namespace sextant::trace {
+
+struct LoadOptions {
+  int threads = 0;  // 0: hardware concurrency (at most the number of files)
+  ScanOptions scan;
+};
+
+struct TraceSet {
+  std::vector<RankTrace> ranks;  // sorted by rank, then file name
+  Diagnostics diagnostics;       // job-level (files that are not traces, duplicate ranks, ...)
+  std::vector<std::string> skipped_files;
+  uint64_t raw_bytes = 0;
+  uint64_t file_bytes = 0;
+  double load_wall_s = 0;
+};
+
+// Directories are expanded to their *.json, *.json.gz and *.pt.trace.json(.gz) files (sorted,
+// not recursive); files are kept as given. Throws Error for a path that does not exist.
+std::vector<std::string> expand_trace_paths(const std::vector<std::string>& inputs);
+
+// The rank written in a file name ("rank-3", "rank_3", "rank3", "worker3"); -1 if none.
+int64_t rank_from_file_name(const std::string& path);
+
+// Reads one file (plain or gzip). Throws Error for an unreadable file.
+RankTrace load_trace_file(const std::string& path, const ScanOptions& opt = {});
+
+// Reads every file in parallel. A file without "traceEvents" (e.g. a PyTorch execution trace)
+// is skipped with a diagnostic; an unreadable file throws.
+TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& opt = {});
+
+}  // namespace sextant::trace

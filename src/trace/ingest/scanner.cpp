@@ -1,0 +1,866 @@
+#include "trace/ingest/scanner.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+
+namespace sextant::trace {
+
+namespace {
+
+constexpr int64_t kNoInt = std::numeric_limits<int64_t>::min();
+
+struct SyntaxError {
+  const char* at;
+  std::string what;
+};
+
+inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+inline const char* skip_ws(const char* p, const char* e) {
+  while (p < e && is_ws(*p)) ++p;
+  return p;
+}
+
+// Decodes JSON escapes of [b, q) into out.
+void unescape(const char* b, const char* q, std::string& out) {
+  out.clear();
+  for (const char* s = b; s < q; ++s) {
+    if (*s != '\\') {
+      out.push_back(*s);
+      continue;
+    }
+    ++s;
+    if (s >= q) break;
+    switch (*s) {
+      case 'n': out.push_back('\n'); break;
+      case 't': out.push_back('\t'); break;
+      case 'r': out.push_back('\r'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'u': {
+        if (q - s < 5) return;
+        unsigned cp = static_cast<unsigned>(std::strtoul(std::string(s + 1, 4).c_str(), nullptr, 16));
+        s += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF && q - s >= 7 && s[1] == '\\' && s[2] == 'u') {
+          unsigned lo = static_cast<unsigned>(std::strtoul(std::string(s + 3, 4).c_str(), nullptr, 16));
+          if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            s += 6;
+          }
+        }
+        if (cp < 0x80) {
+          out.push_back(static_cast<char>(cp));
+        } else if (cp < 0x800) {
+          out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        } else if (cp < 0x10000) {
+          out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+          out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        } else {
+          out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+          out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        }
+        break;
+      }
+      default: out.push_back(*s); break;  // \" \\ \/
+    }
+  }
+}
+
+// p at '"'. Returns the position after the closing quote, or nullptr when the buffer ends first.
+// `out` views the raw text, or `scratch` when escapes had to be decoded.
+inline const char* parse_string(const char* p, const char* e, std::string_view& out, std::string& scratch) {
+  const char* b = p + 1;
+  const char* q = static_cast<const char*>(std::memchr(b, '"', static_cast<size_t>(e - b)));
+  if (!q) return nullptr;
+  const char* bs = static_cast<const char*>(std::memchr(b, '\\', static_cast<size_t>(q - b)));
+  if (!bs) {
+    out = std::string_view(b, static_cast<size_t>(q - b));
+    return q + 1;
+  }
+  // Slow path: find the real closing quote (not escaped).
+  const char* s = bs;
+  for (;;) {
+    while (s < e && *s != '"' && *s != '\\') ++s;
+    if (s >= e) return nullptr;
+    if (*s == '\\') {
+      s += 2;
+      continue;
+    }
+    break;
+  }
+  unescape(b, s, scratch);
+  out = scratch;
+  return s + 1;
+}
+
+inline const char* skip_string(const char* p, const char* e) {
+  const char* s = p + 1;
+  for (;;) {
+    const char* q = static_cast<const char*>(std::memchr(s, '"', static_cast<size_t>(e - s)));
+    if (!q) return nullptr;
+    // Count preceding backslashes.
+    const char* r = q;
+    while (r > s && r[-1] == '\\') --r;
+    if (((q - r) & 1) == 0) return q + 1;
+    s = q + 1;
+  }
+}
+
+struct Number {
+  bool ok = false;
+  bool integral = true;       // no fraction or exponent
+  bool has_fraction = false;  // written with a non-zero fraction
+  int64_t ival = 0;           // integer part (when integral)
+  int64_t milli = 0;          // value * 1000, rounded (µs -> ns)
+};
+
+inline bool is_num_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+// p at the first character of a number. Returns nullptr when the number may continue past e.
+inline const char* parse_number(const char* p, const char* e, Number& n) {
+  const char* s = p;
+  bool neg = false;
+  if (s < e && *s == '-') {
+    neg = true;
+    ++s;
+  }
+  uint64_t ip = 0;
+  const char* d0 = s;
+  while (s < e && *s >= '0' && *s <= '9') ip = ip * 10 + static_cast<uint64_t>(*s++ - '0');
+  if (s >= e) return nullptr;
+  if (s == d0) throw SyntaxError{p, "invalid number"};
+  int64_t frac3 = 0;
+  int frac_digits = 0;
+  bool round_up = false;
+  bool nonzero_frac = false;
+  if (*s == '.') {
+    ++s;
+    const char* f0 = s;
+    while (s < e && *s >= '0' && *s <= '9') {
+      int d = *s - '0';
+      if (d) nonzero_frac = true;
+      if (frac_digits < 3) {
+        frac3 = frac3 * 10 + d;
+      } else if (frac_digits == 3) {
+        round_up = d >= 5;
+      }
+      ++frac_digits;
+      ++s;
+    }
+    if (s >= e) return nullptr;
+    if (s == f0) throw SyntaxError{p, "invalid number"};
+  }
+  if (*s == 'e' || *s == 'E') {
+    // Rare: fall back to strtod over the exact text.
+    const char* t = s + 1;
+    if (t < e && (*t == '+' || *t == '-')) ++t;
+    while (t < e && *t >= '0' && *t <= '9') ++t;
+    if (t >= e) return nullptr;
+    std::string txt(p, static_cast<size_t>(t - p));
+    double v = std::strtod(txt.c_str(), nullptr);
+    n.ok = true;
+    n.integral = v == std::floor(v) && std::fabs(v) < 9e15;
+    n.has_fraction = !n.integral;
+    n.ival = static_cast<int64_t>(v);
+    n.milli = static_cast<int64_t>(std::llround(v * 1000.0));
+    return t;
+  }
+  for (int k = frac_digits; k < 3; ++k) frac3 *= 10;
+  int64_t m = static_cast<int64_t>(ip) * 1000 + frac3 + (round_up ? 1 : 0);
+  n.ok = true;
+  n.integral = frac_digits == 0;
+  n.has_fraction = nonzero_frac;
+  n.ival = neg ? -static_cast<int64_t>(ip) : static_cast<int64_t>(ip);
+  n.milli = neg ? -m : m;
+  return s;
+}
+
+// Skips any JSON value starting at p (after whitespace). nullptr when incomplete.
+const char* skip_value(const char* p, const char* e) {
+  p = skip_ws(p, e);
+  if (p >= e) return nullptr;
+  char c = *p;
+  if (c == '"') return skip_string(p, e);
+  if (c == '{' || c == '[') {
+    int depth = 0;
+    const char* s = p;
+    while (s < e) {
+      char ch = *s;
+      if (ch == '"') {
+        s = skip_string(s, e);
+        if (!s) return nullptr;
+        continue;
+      }
+      if (ch == '{' || ch == '[') {
+        ++depth;
+      } else if (ch == '}' || ch == ']') {
+        if (--depth == 0) return s + 1;
+      }
+      ++s;
+    }
+    return nullptr;
+  }
+  if (c == 't' || c == 'f' || c == 'n') {
+    const char* s = p;
+    while (s < e && *s >= 'a' && *s <= 'z') ++s;
+    if (s >= e) return nullptr;
+    std::string_view w(p, static_cast<size_t>(s - p));
+    if (w != "true" && w != "false" && w != "null") throw SyntaxError{p, "invalid literal"};
+    return s;
+  }
+  if (c == '-' || (c >= '0' && c <= '9')) {
+    const char* s = p;
+    while (s < e && is_num_char(*s)) ++s;
+    if (s >= e) return nullptr;
+    return s;
+  }
+  throw SyntaxError{p, std::string("unexpected character '") + c + "'"};
+}
+
+// Fields of one event, filled before committing it to the columns.
+struct EventFields {
+  char ph = 0;
+  bool has_ph = false;
+  std::string_view cat;
+  bool has_cat = false;
+  std::string_view name;
+  bool has_name = false;
+  std::string name_storage;
+  Number ts, dur;
+  int64_t pid = kNoInt, tid = kNoInt;
+  int64_t stream = -1;
+  bool stream_not_int = false;
+  int64_t correlation = -1, external_id = -1, bytes = -1, device = -1;
+  // collective args
+  bool has_coll = false;
+  CollectiveArgs coll;
+  // memory
+  int64_t mem_bytes = kNoInt, mem_alloc = -1, mem_reserved = -1, mem_device = -1;
+  std::string cat_storage;
+
+  // Clears the fields but keeps the capacity of the string buffers.
+  void reset() {
+    std::string ns = std::move(name_storage), cs = std::move(cat_storage);
+    *this = EventFields{};
+    ns.clear();
+    cs.clear();
+    name_storage = std::move(ns);
+    cat_storage = std::move(cs);
+  }
+};
+
+class Scanner {
+ public:
+  Scanner(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt)
+      : src_(src), file_(file), out_(out) {
+    buf_.resize(opt.chunk_bytes + 1);
+  }
+
+  void run() {
+    out_.file = file_;
+    fill();
+    try {
+      top_level();
+    } catch (const SyntaxError& se) {
+      uint64_t off = base_ + static_cast<uint64_t>(se.at - buf_.data());
+      throw Error(SourceLocation{file_, 0, 0, ""},
+                  "not a readable JSON trace: " + se.what + " at byte offset " + std::to_string(off),
+                  "the file must be a PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzip");
+    }
+    out_.raw_bytes = base_ + end_;
+  }
+
+ private:
+  // --- buffer ---
+  const char* cur() const { return buf_.data() + pos_; }
+  const char* lim() const { return buf_.data() + end_; }
+
+  // Moves the unread tail to the front and reads more; grows the window when it is full.
+  bool fill() {
+    if (eof_) return false;
+    if (pos_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+      base_ += pos_;
+      end_ -= pos_;
+      pos_ = 0;
+    }
+    if (end_ + 1 >= buf_.size()) buf_.resize(buf_.size() * 2);
+    size_t n = src_.read(buf_.data() + end_, buf_.size() - 1 - end_);
+    if (n == 0) {
+      eof_ = true;
+      buf_[end_] = '\0';
+      return false;
+    }
+    end_ += n;
+    buf_[end_] = '\0';
+    return true;
+  }
+
+  [[noreturn]] void truncated() {
+    throw SyntaxError{lim(), "unexpected end of data (truncated file?)"};
+  }
+
+  // Runs f(p, e) -> new position or nullptr (needs more data), refilling until it succeeds.
+  template <class F>
+  void step(F&& f) {
+    for (;;) {
+      const char* r = f(cur(), lim());
+      if (r) {
+        pos_ = static_cast<size_t>(r - buf_.data());
+        return;
+      }
+      if (!fill()) {
+        // At EOF: let f see the sentinel-terminated end as final.
+        truncated();
+      }
+    }
+  }
+
+  char peek_nonws() {
+    for (;;) {
+      const char* p = skip_ws(cur(), lim());
+      pos_ = static_cast<size_t>(p - buf_.data());
+      if (p < lim()) return *p;
+      if (!fill()) return '\0';
+    }
+  }
+
+  void expect(char c) {
+    char got = peek_nonws();
+    if (got != c) {
+      if (got == '\0') truncated();
+      throw SyntaxError{cur(), std::string("expected '") + c + "'"};
+    }
+    ++pos_;
+  }
+
+  std::string read_key() {
+    if (peek_nonws() != '"') throw SyntaxError{cur(), "expected a key string"};
+    std::string key;
+    step([&](const char* p, const char* e) -> const char* {
+      std::string_view sv;
+      std::string scratch;
+      const char* r = parse_string(p, e, sv, scratch);
+      if (r) key.assign(sv);
+      return r;
+    });
+    expect(':');
+    return key;
+  }
+
+  void top_level() {
+    char c = peek_nonws();
+    if (c == '[') {
+      ++pos_;
+      out_.has_trace_events = true;
+      events_array();
+      return;
+    }
+    if (c != '{') {
+      if (c == '\0') throw SyntaxError{cur(), "empty file"};
+      throw SyntaxError{cur(), "expected a JSON object or array"};
+    }
+    ++pos_;
+    if (peek_nonws() == '}') {
+      ++pos_;
+      return;
+    }
+    for (;;) {
+      std::string key = read_key();
+      if (key == "traceEvents") {
+        if (peek_nonws() != '[') {
+          out_.diagnostics.add("traceEvents is not an array", "warning", "top-level key traceEvents");
+          step([](const char* p, const char* e) { return skip_value(p, e); });
+        } else {
+          ++pos_;
+          out_.has_trace_events = true;
+          events_array();
+        }
+      } else if (key == "distributedInfo" || key == "deviceProperties" || key == "baseTimeNanoseconds") {
+        std::string text;
+        peek_nonws();
+        step([&](const char* p, const char* e) -> const char* {
+          const char* r = skip_value(p, e);
+          if (r) text.assign(p, static_cast<size_t>(r - p));
+          return r;
+        });
+        metadata(key, text);
+      } else {
+        peek_nonws();
+        step([](const char* p, const char* e) { return skip_value(p, e); });
+      }
+      char d = peek_nonws();
+      if (d == ',') {
+        ++pos_;
+        continue;
+      }
+      if (d == '}') {
+        ++pos_;
+        break;
+      }
+      if (d == '\0') truncated();
+      throw SyntaxError{cur(), "expected ',' or '}' in the top-level object"};
+    }
+  }
+
+  void metadata(const std::string& key, const std::string& text) {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) {
+      out_.diagnostics.add("unparsable " + key, "warning", text.substr(0, 120));
+      return;
+    }
+    try {
+      if (key == "baseTimeNanoseconds") {
+        if (j.is_number()) out_.base_time_ns = j.get<int64_t>();
+      } else if (key == "deviceProperties" && j.is_array()) {
+        for (const auto& d : j)
+          if (d.is_object() && d.contains("name") && d["name"].is_string())
+            out_.device_names.push_back(d["name"].get<std::string>());
+      } else if (key == "distributedInfo" && j.is_object()) {
+        if (j.contains("rank") && j["rank"].is_number_integer()) {
+          out_.rank = j["rank"].get<int64_t>();
+          out_.rank_source = "distributedInfo";
+        }
+        if (j.contains("world_size") && j["world_size"].is_number_integer())
+          out_.world_size = j["world_size"].get<int64_t>();
+        if (j.contains("backend") && j["backend"].is_string()) out_.backend = j["backend"].get<std::string>();
+        if (j.contains("pg_config") && j["pg_config"].is_array()) {
+          for (const auto& g : j["pg_config"]) {
+            if (!g.is_object()) continue;
+            ProcessGroup pg;
+            if (g.contains("pg_name") && g["pg_name"].is_string()) pg.name = g["pg_name"].get<std::string>();
+            if (g.contains("pg_desc") && g["pg_desc"].is_string()) pg.desc = g["pg_desc"].get<std::string>();
+            if (g.contains("pg_size") && g["pg_size"].is_number_integer()) pg.size = g["pg_size"].get<int64_t>();
+            if (g.contains("ranks") && g["ranks"].is_array())
+              for (const auto& r : g["ranks"])
+                if (r.is_number_integer()) pg.ranks.push_back(r.get<int64_t>());
+            out_.process_groups.push_back(std::move(pg));
+          }
+        }
+      }
+    } catch (const nlohmann::json::exception& ex) {
+      out_.diagnostics.add("unexpected " + key, "warning", ex.what());
+    }
+  }
+
+  void events_array() {
+    if (peek_nonws() == ']') {
+      ++pos_;
+      return;
+    }
+    EventFields ev;
+    for (;;) {
+      char c = peek_nonws();
+      if (c == '{') {
+        step([&](const char* p, const char* e) -> const char* {
+          ev.reset();
+          return parse_event(p, e, ev);
+        });
+        ++out_.json_events;
+        commit(ev);
+      } else {
+        if (c == '\0') truncated();
+        ++out_.json_events;
+        out_.diagnostics.add("event is not an object", "warning",
+                             "at byte offset " + std::to_string(base_ + pos_));
+        step([](const char* p, const char* e) { return skip_value(p, e); });
+      }
+      char d = peek_nonws();
+      if (d == ',') {
+        ++pos_;
+        continue;
+      }
+      if (d == ']') {
+        ++pos_;
+        return;
+      }
+      if (d == '\0') truncated();
+      throw SyntaxError{cur(), "expected ',' or ']' in traceEvents"};
+    }
+  }
+
+  // --- one event ---
+  static bool key_is(std::string_view k, const char* lit, size_t n) { return k.size() == n && std::memcmp(k.data(), lit, n) == 0; }
+#define KEY(k, lit) key_is(k, lit, sizeof(lit) - 1)
+
+  // Reads a value that should be an integer. Returns nullptr if incomplete.
+  static const char* int_value(const char* p, const char* e, int64_t& out, bool* not_int = nullptr) {
+    p = skip_ws(p, e);
+    if (p >= e) return nullptr;
+    if (*p == '-' || (*p >= '0' && *p <= '9')) {
+      Number n;
+      const char* r = parse_number(p, e, n);
+      if (!r) return nullptr;
+      if (n.integral) {
+        out = n.ival;
+      } else if (not_int) {
+        *not_int = true;
+      }
+      return r;
+    }
+    if (not_int) *not_int = true;
+    return skip_value(p, e);
+  }
+
+  static const char* str_value(const char* p, const char* e, std::string& out) {
+    p = skip_ws(p, e);
+    if (p >= e) return nullptr;
+    if (*p == '"') {
+      std::string_view sv;
+      std::string scratch;
+      const char* r = parse_string(p, e, sv, scratch);
+      if (r) out.assign(sv);
+      return r;
+    }
+    return skip_value(p, e);
+  }
+
+  static const char* num_value(const char* p, const char* e, Number& n) {
+    p = skip_ws(p, e);
+    if (p >= e) return nullptr;
+    if (*p == '-' || (*p >= '0' && *p <= '9')) return parse_number(p, e, n);
+    n.ok = false;
+    return skip_value(p, e);
+  }
+
+  static const char* parse_args(const char* p, const char* e, EventFields& ev) {
+    p = skip_ws(p, e);
+    if (p >= e) return nullptr;
+    if (*p != '{') return skip_value(p, e);
+    ++p;
+    p = skip_ws(p, e);
+    if (p >= e) return nullptr;
+    if (*p == '}') return p + 1;
+    std::string scratch;
+    for (;;) {
+      p = skip_ws(p, e);
+      if (p >= e) return nullptr;
+      if (*p != '"') throw SyntaxError{p, "expected a key in args"};
+      std::string_view k;
+      p = parse_string(p, e, k, scratch);
+      if (!p) return nullptr;
+      std::string key_copy;
+      if (k.data() == scratch.data()) {
+        key_copy.assign(k);
+        k = key_copy;
+      }
+      p = skip_ws(p, e);
+      if (p >= e) return nullptr;
+      if (*p != ':') throw SyntaxError{p, "expected ':' in args"};
+      ++p;
+      switch (k.size()) {
+        case 5:
+          if (KEY(k, "bytes")) {
+            p = int_value(p, e, ev.bytes);
+          } else if (KEY(k, "Bytes")) {
+            p = int_value(p, e, ev.mem_bytes);
+          } else if (KEY(k, "dtype")) {
+            p = str_value(p, e, ev.coll.dtype);
+            ev.has_coll = true;
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 6:
+          if (KEY(k, "stream")) {
+            p = int_value(p, e, ev.stream, &ev.stream_not_int);
+          } else if (KEY(k, "device")) {
+            p = int_value(p, e, ev.device);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 3:
+          if (KEY(k, "Seq") || KEY(k, "seq")) {
+            p = int_value(p, e, ev.coll.seq);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 9:
+          if (KEY(k, "Device Id")) {
+            p = int_value(p, e, ev.mem_device);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 10:
+          if (KEY(k, "Group size")) {
+            p = int_value(p, e, ev.coll.group_size);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 11:
+          if (KEY(k, "correlation")) {
+            p = int_value(p, e, ev.correlation);
+          } else if (KEY(k, "External id") || KEY(k, "external id")) {
+            p = int_value(p, e, ev.external_id);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 14:
+          if (KEY(k, "In msg nelems")) {
+            p = int_value(p, e, ev.coll.in_msg_nelems);
+          } else if (KEY(k, "Total Reserved")) {
+            p = int_value(p, e, ev.mem_reserved);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 15:
+          if (KEY(k, "Collective name")) {
+            p = str_value(p, e, ev.coll.collective_name);
+            ev.has_coll = true;
+          } else if (KEY(k, "Out msg nelems")) {
+            p = int_value(p, e, ev.coll.out_msg_nelems);
+          } else if (KEY(k, "Total Allocated")) {
+            p = int_value(p, e, ev.mem_alloc);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 18:
+          if (KEY(k, "Process Group Name")) {
+            p = str_value(p, e, ev.coll.pg_name);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        default:
+          p = skip_value(p, e);
+          break;
+      }
+      if (!p) return nullptr;
+      p = skip_ws(p, e);
+      if (p >= e) return nullptr;
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      if (*p == '}') return p + 1;
+      throw SyntaxError{p, "expected ',' or '}' in args"};
+    }
+  }
+
+  static const char* parse_event(const char* p, const char* e, EventFields& ev) {
+    ++p;  // '{'
+    p = skip_ws(p, e);
+    if (p >= e) return nullptr;
+    if (*p == '}') return p + 1;
+    std::string scratch;
+    for (;;) {
+      p = skip_ws(p, e);
+      if (p >= e) return nullptr;
+      if (*p != '"') throw SyntaxError{p, "expected a key in an event"};
+      std::string_view k;
+      p = parse_string(p, e, k, scratch);
+      if (!p) return nullptr;
+      std::string key_copy;
+      if (k.data() == scratch.data()) {
+        key_copy.assign(k);
+        k = key_copy;
+      }
+      p = skip_ws(p, e);
+      if (p >= e) return nullptr;
+      if (*p != ':') throw SyntaxError{p, "expected ':' in an event"};
+      ++p;
+      p = skip_ws(p, e);
+      if (p >= e) return nullptr;
+      if (KEY(k, "ph")) {
+        if (*p == '"') {
+          std::string_view v;
+          p = parse_string(p, e, v, scratch);
+          if (p && !v.empty()) {
+            ev.ph = v[0];
+            ev.has_ph = true;
+          }
+        } else {
+          p = skip_value(p, e);
+        }
+      } else if (KEY(k, "ts")) {
+        p = num_value(p, e, ev.ts);
+      } else if (KEY(k, "dur")) {
+        p = num_value(p, e, ev.dur);
+      } else if (KEY(k, "name")) {
+        if (*p == '"') {
+          std::string_view v;
+          p = parse_string(p, e, v, scratch);
+          if (p) {
+            if (v.data() == scratch.data()) {
+              ev.name_storage.assign(v);
+              v = ev.name_storage;
+            }
+            ev.name = v;
+            ev.has_name = true;
+          }
+        } else {
+          p = skip_value(p, e);
+        }
+      } else if (KEY(k, "cat")) {
+        if (*p == '"') {
+          std::string_view v;
+          p = parse_string(p, e, v, scratch);
+          if (p) {
+            if (v.data() == scratch.data()) {
+              ev.cat_storage.assign(v);
+              v = ev.cat_storage;
+            }
+            ev.cat = v;
+            ev.has_cat = true;
+          }
+        } else {
+          p = skip_value(p, e);
+        }
+      } else if (KEY(k, "pid")) {
+        p = int_value(p, e, ev.pid);
+      } else if (KEY(k, "tid")) {
+        p = int_value(p, e, ev.tid);
+      } else if (KEY(k, "args")) {
+        p = parse_args(p, e, ev);
+      } else {
+        p = skip_value(p, e);
+      }
+      if (!p) return nullptr;
+      p = skip_ws(p, e);
+      if (p >= e) return nullptr;
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      if (*p == '}') return p + 1;
+      throw SyntaxError{p, "expected ',' or '}' in an event"};
+    }
+  }
+#undef KEY
+
+  void commit(EventFields& ev) {
+    RankTrace& t = out_;
+    if (!ev.has_ph) {
+      t.diagnostics.add("event without ph", "warning", ev.has_name ? std::string(ev.name) : "(no name)");
+      return;
+    }
+    if (ev.ts.has_fraction || ev.dur.has_fraction) t.float_timestamps = true;
+    switch (ev.ph) {
+      case 'X':
+        break;
+      case 'i':
+      case 'I':
+      case 'n':
+        if (ev.has_cat && ev.cat == "[memory]") {
+          if (!ev.ts.ok) {
+            t.diagnostics.add("memory event without ts", "warning", std::string(ev.name));
+            return;
+          }
+          MemorySample m;
+          m.ts_ns = ev.ts.milli;
+          m.bytes = ev.mem_bytes == kNoInt ? 0 : ev.mem_bytes;
+          m.total_allocated_bytes = ev.mem_alloc;
+          m.total_reserved_bytes = ev.mem_reserved;
+          m.device = ev.mem_device;
+          t.memory.push_back(m);
+        }
+        return;
+      case 'M':
+      case 's':
+      case 'f':
+      case 't':
+      case 'C':
+        return;
+      case 'B':
+      case 'E':
+        t.diagnostics.add("unsupported phase B/E (duration begin/end pairs)", "info", std::string(ev.name));
+        return;
+      default:
+        t.diagnostics.add(std::string("unknown phase '") + ev.ph + "'", "info", std::string(ev.name));
+        return;
+    }
+    if (!ev.ts.ok) {
+      t.diagnostics.add("complete event without numeric ts", "warning", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
+      return;
+    }
+    if (!ev.dur.ok) {
+      t.diagnostics.add("complete event without numeric dur", "warning", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
+      return;
+    }
+    if (ev.dur.milli < 0) t.diagnostics.add("negative duration", "warning", std::string(ev.name));
+    Category c = ev.has_cat ? category_from_string(ev.cat) : Category::None;
+    if (!ev.has_cat) t.diagnostics.add("complete event without cat", "info", std::string(ev.name));
+    if (ev.has_cat && !ev.cat.empty() && ev.cat[0] >= 'A' && ev.cat[0] <= 'Z' && c != Category::Trace &&
+        c != Category::Other)
+      t.legacy_schema = true;
+    if (ev.stream_not_int && is_gpu_category(c))
+      t.diagnostics.add("GPU event with a non-integer stream", "warning", std::string(ev.name));
+    auto idx = static_cast<uint32_t>(t.ts_ns.size());
+    t.ts_ns.push_back(ev.ts.milli);
+    t.dur_ns.push_back(ev.dur.milli);
+    t.name.push_back(t.strings.intern(ev.name));
+    t.cat.push_back(c);
+    t.cat_name.push_back(t.strings.intern(ev.has_cat ? ev.cat : std::string_view()));
+    t.pid.push_back(ev.pid);
+    t.tid.push_back(ev.tid);
+    t.stream.push_back(ev.stream);
+    t.correlation.push_back(ev.correlation);
+    t.external_id.push_back(ev.external_id);
+    t.bytes.push_back(ev.bytes);
+    if (ev.has_coll) {
+      ev.coll.event = idx;
+      t.collectives.push_back(std::move(ev.coll));
+    }
+  }
+
+  ByteSource& src_;
+  std::string file_;
+  RankTrace& out_;
+  std::vector<char> buf_;
+  size_t pos_ = 0, end_ = 0;
+  uint64_t base_ = 0;
+  bool eof_ = false;
+};
+
+class StringSource final : public ByteSource {
+ public:
+  explicit StringSource(const std::string& s) : s_(s) {}
+  size_t read(char* dst, size_t n) override {
+    size_t k = std::min(n, s_.size() - pos_);
+    std::memcpy(dst, s_.data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
+  bool compressed() const override { return false; }
+
+ private:
+  const std::string& s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+void scan_trace(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt) {
+  Scanner s(src, file, out, opt);
+  s.run();
+}
+
+void scan_trace_text(const std::string& text, const std::string& file, RankTrace& out) {
+  StringSource src(text);
+  ScanOptions opt;
+  opt.chunk_bytes = 1 << 16;
+  scan_trace(src, file, out, opt);
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,128 @@
+#include "trace/model.hpp"
+
+namespace sextant::trace {
+
+StringTable::StringTable(const StringTable& o) : strings_(o.strings_) {
+  for (uint32_t i = 0; i < strings_.size(); ++i) index_.emplace(std::string_view(strings_[i]), i);
+}
+StringTable& StringTable::operator=(const StringTable& o) {
+  if (this != &o) {
+    strings_ = o.strings_;
+    index_.clear();
+    for (uint32_t i = 0; i < strings_.size(); ++i) index_.emplace(std::string_view(strings_[i]), i);
+  }
+  return *this;
+}
+StringTable::StringTable(StringTable&& o) noexcept : strings_(std::move(o.strings_)), index_(std::move(o.index_)) {
+  o.index_.clear();
+}
+StringTable& StringTable::operator=(StringTable&& o) noexcept {
+  if (this != &o) {
+    strings_ = std::move(o.strings_);
+    index_ = std::move(o.index_);
+    o.strings_.clear();
+    o.index_.clear();
+  }
+  return *this;
+}
+
+uint32_t StringTable::intern(std::string_view s) {
+  auto it = index_.find(s);
+  if (it != index_.end()) return it->second;
+  strings_.emplace_back(s);
+  auto id = static_cast<uint32_t>(strings_.size() - 1);
+  index_.emplace(std::string_view(strings_.back()), id);
+  return id;
+}
+
+uint32_t StringTable::find(std::string_view s) const {
+  auto it = index_.find(s);
+  return it == index_.end() ? UINT32_MAX : it->second;
+}
+
+const char* category_name(Category c) {
+  switch (c) {
+    case Category::CpuOp: return "cpu_op";
+    case Category::UserAnnotation: return "user_annotation";
+    case Category::GpuUserAnnotation: return "gpu_user_annotation";
+    case Category::CudaRuntime: return "cuda_runtime";
+    case Category::CudaDriver: return "cuda_driver";
+    case Category::Kernel: return "kernel";
+    case Category::GpuMemcpy: return "gpu_memcpy";
+    case Category::GpuMemset: return "gpu_memset";
+    case Category::CudaSync: return "cuda_sync";
+    case Category::PythonFunction: return "python_function";
+    case Category::Trace: return "Trace";
+    case Category::Memory: return "[memory]";
+    case Category::Other: return "other";
+    case Category::None: return "";
+  }
+  return "";
+}
+
+Category category_from_string(std::string_view s) {
+  switch (s.size()) {
+    case 5:
+      if (s == "Trace") return Category::Trace;
+      break;
+    case 6:
+      if (s == "cpu_op") return Category::CpuOp;
+      if (s == "kernel" || s == "Kernel") return Category::Kernel;
+      if (s == "Memcpy") return Category::GpuMemcpy;
+      if (s == "Memset") return Category::GpuMemset;
+      break;
+    case 7:
+      if (s == "Runtime") return Category::CudaRuntime;
+      break;
+    case 8:
+      if (s == "Operator") return Category::CpuOp;
+      if (s == "[memory]") return Category::Memory;
+      break;
+    case 9:
+      if (s == "cuda_sync") return Category::CudaSync;
+      break;
+    case 10:
+      if (s == "gpu_memcpy") return Category::GpuMemcpy;
+      if (s == "gpu_memset") return Category::GpuMemset;
+      break;
+    case 11:
+      if (s == "cpu_op") return Category::CpuOp;
+      if (s == "cuda_driver") return Category::CudaDriver;
+      break;
+    case 12:
+      if (s == "cuda_runtime") return Category::CudaRuntime;
+      break;
+    case 15:
+      if (s == "user_annotation") return Category::UserAnnotation;
+      if (s == "python_function") return Category::PythonFunction;
+      break;
+    case 19:
+      if (s == "gpu_user_annotation") return Category::GpuUserAnnotation;
+      break;
+    default:
+      break;
+  }
+  return Category::Other;
+}
+
+void Diagnostics::add(const std::string& kind, const std::string& severity, const std::string& example) {
+  auto& d = items_[kind];
+  if (d.count == 0) {
+    d.severity = severity;
+    d.example = example.size() > 200 ? example.substr(0, 200) + "..." : example;
+  }
+  ++d.count;
+}
+
+void Diagnostics::merge(const Diagnostics& other) {
+  for (const auto& [k, v] : other.items_) {
+    auto& d = items_[k];
+    if (d.count == 0) {
+      d.severity = v.severity;
+      d.example = v.example;
+    }
+    d.count += v.count;
+  }
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,148 @@
+#pragma once
+// The in-memory form of one rank's PyTorch profiler (Kineto) trace: columnar events with
+// interned strings, plus the trace's metadata and the diagnostics gathered while reading it.
+//
+// Times are kept exactly as the file wrote them, in integer nanoseconds (Kineto writes
+// microseconds, either integers or decimals with up to 3 fraction digits); nothing is rounded
+// at ingestion. Analyses decide their own rounding (HTA compatibility rounds to µs).
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace sextant::trace {
+
+// Interned strings: every distinct name is stored once; events refer to it by id.
+class StringTable {
+ public:
+  StringTable() = default;
+  // The index holds views into the strings: a copy rebuilds it; a move keeps the deque's
+  // elements in place (and is noexcept so that vectors of traces move rather than copy).
+  StringTable(const StringTable& o);
+  StringTable& operator=(const StringTable& o);
+  StringTable(StringTable&& o) noexcept;
+  StringTable& operator=(StringTable&& o) noexcept;
+  uint32_t intern(std::string_view s);
+  const std::string& str(uint32_t id) const { return strings_[id]; }
+  size_t size() const { return strings_.size(); }
+  // Id of s if present; UINT32_MAX otherwise.
+  uint32_t find(std::string_view s) const;
+
+ private:
+  std::deque<std::string> strings_;                      // deque: stable addresses
+  std::unordered_map<std::string_view, uint32_t> index_;  // views into strings_
+};
+
+// Event categories that the analyses distinguish. Kineto's modern lower-case names and the
+// legacy 2021 capitalised ones ("Kernel", "Runtime", "Memcpy", "Memset", "Operator") map here.
+enum class Category : uint8_t {
+  CpuOp,
+  UserAnnotation,
+  GpuUserAnnotation,
+  CudaRuntime,
+  CudaDriver,
+  Kernel,
+  GpuMemcpy,
+  GpuMemset,
+  CudaSync,
+  PythonFunction,
+  Trace,      // the "PyTorch Profiler (0)" span
+  Memory,     // "[memory]" instant events
+  Other,      // any other category (kept, by name)
+  None,       // event without "cat"
+};
+const char* category_name(Category c);
+Category category_from_string(std::string_view s);
+inline bool is_gpu_category(Category c) {
+  return c == Category::Kernel || c == Category::GpuMemcpy || c == Category::GpuMemset;
+}
+
+// Diagnostics: recoverable oddities counted by kind, never fatal.
+struct Diagnostic {
+  std::string severity;  // "info", "warning"
+  int64_t count = 0;
+  std::string example;   // first occurrence (a short excerpt or description)
+};
+class Diagnostics {
+ public:
+  void add(const std::string& kind, const std::string& severity, const std::string& example);
+  void merge(const Diagnostics& other);
+  const std::map<std::string, Diagnostic>& items() const { return items_; }
+
+ private:
+  std::map<std::string, Diagnostic> items_;
+};
+
+// Arguments of NCCL collectives (record_function "nccl:*" ops and NCCL kernels), where present.
+struct CollectiveArgs {
+  uint32_t event = 0;             // index into the event columns
+  std::string collective_name;    // "allreduce", "all_gather", ...
+  int64_t in_msg_nelems = -1;
+  int64_t out_msg_nelems = -1;
+  int64_t group_size = -1;
+  std::string dtype;
+  std::string pg_name;            // "Process Group Name"
+  int64_t seq = -1;               // "Seq" / "seq" where recorded
+};
+
+// One `[memory]` instant event.
+struct MemorySample {
+  int64_t ts_ns = 0;
+  int64_t bytes = 0;              // allocation (+) or free (-)
+  int64_t total_allocated_bytes = -1;
+  int64_t total_reserved_bytes = -1;
+  int64_t device = -1;
+};
+
+struct ProcessGroup {
+  std::string name;
+  std::string desc;
+  int64_t size = 0;
+  std::vector<int64_t> ranks;
+};
+
+// One rank's trace. Event columns all have the same length (complete "X" events only; flow,
+// metadata and instant events are consumed during ingestion).
+struct RankTrace {
+  std::string file;
+  int64_t rank = 0;
+  std::string rank_source;        // "distributedInfo", "file name", "default"
+  int64_t world_size = 0;
+  std::string backend;
+  std::vector<ProcessGroup> process_groups;
+  std::vector<std::string> device_names;
+  int64_t base_time_ns = -1;      // baseTimeNanoseconds; -1 when absent
+  bool float_timestamps = false;  // any ts or dur with a fraction (ns resolution)
+  bool legacy_schema = false;     // capitalised 2021 categories seen
+  bool has_trace_events = false;  // the document had a traceEvents array
+  uint64_t raw_bytes = 0;         // uncompressed JSON size
+  uint64_t file_bytes = 0;
+  uint64_t json_events = 0;       // elements of traceEvents
+
+  StringTable strings;
+  // Columns.
+  std::vector<int64_t> ts_ns;
+  std::vector<int64_t> dur_ns;
+  std::vector<uint32_t> name;
+  std::vector<Category> cat;
+  std::vector<uint32_t> cat_name;   // the category as written
+  std::vector<int64_t> pid;         // INT64_MIN when not an integer
+  std::vector<int64_t> tid;
+  std::vector<int64_t> stream;      // integer "stream" arg, -1 otherwise
+  std::vector<int64_t> correlation; // -1 when absent
+  std::vector<int64_t> external_id; // -1 when absent
+  std::vector<int64_t> bytes;       // memcpy/memset "bytes", -1 when absent
+
+  std::vector<CollectiveArgs> collectives;
+  std::vector<MemorySample> memory;
+  Diagnostics diagnostics;
+
+  size_t size() const { return ts_ns.size(); }
+  const std::string& name_of(size_t i) const { return strings.str(name[i]); }
+};
+
+}  // namespace sextant::trace
