@@ -1,0 +1,265 @@
+// Questions: does the bundled catalog load; does it name every accelerator and system that the
+// validation sets use; does every value carry resolvable provenance; do the catalog numbers
+// reproduce the published figures and the measurements they cite?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+#include <set>
+
+#include "catalog/catalog.hpp"
+#include "catalog_test_util.hpp"
+
+using namespace sextant;
+using namespace catalog_test;
+
+namespace {
+std::shared_ptr<const Catalog> cat() {
+  static const auto c = Catalog::load(catalog_dir());  // immutable after load
+  return c;
+}
+
+// Every Sourced field of an entry, with a label.
+std::vector<std::pair<std::string, Sourced>> fields(const Accelerator& a) {
+  std::vector<std::pair<std::string, Sourced>> f;
+  for (const auto& [d, s] : a.peak_flops) f.push_back({"peak_tflops." + to_string(d), s});
+  for (const auto& [d, s] : a.gemm_peak_fraction) f.push_back({"gemm_peak_fraction." + to_string(d), s});
+  f.push_back({"memory_gib", a.memory_bytes});
+  f.push_back({"memory_bandwidth_gb_per_s", a.memory_bandwidth_bytes_per_s});
+  f.push_back({"cache_mib", a.cache_bytes});
+  f.push_back({"compute_units", a.compute_units});
+  f.push_back({"tdp_w", a.tdp_w});
+  f.push_back({"idle_w", a.idle_w});
+  f.push_back({"price_usd", a.price_usd});
+  f.push_back({"gemm_half_dim", a.gemm_half_dim});
+  f.push_back({"memory_bandwidth_fraction", a.memory_bandwidth_fraction});
+  f.push_back({"attention_fraction", a.attention_fraction});
+  f.push_back({"kernel_overhead_us", a.kernel_overhead_s});
+  f.push_back({"comm_compute_interference", a.comm_compute_interference});
+  for (const auto& p : a.power_caps) {
+    f.push_back({"power_caps.clock_mhz", p.clock_mhz});
+    f.push_back({"power_caps.bf16_tflops", p.bf16_tflops});
+  }
+  return f;
+}
+std::vector<std::pair<std::string, Sourced>> fields(const NetworkTech& n) {
+  return {{"bandwidth", n.bandwidth_bytes_per_s},
+          {"latency_us", n.latency_s},
+          {"achievable_fraction", n.achievable_fraction},
+          {"in_network_reduction_fraction", n.in_network_reduction_fraction}};
+}
+std::vector<std::pair<std::string, Sourced>> fields(const System& s) {
+  return {{"nic_bandwidth_gbit_per_s", s.nic_bandwidth_bytes_per_s},
+          {"storage_bandwidth_gb_per_s", s.storage_bandwidth_bytes_per_s},
+          {"node_price_usd_per_hour", s.node_price_usd_per_hour}};
+}
+
+// A provenance must be either a resolved citation ("id: text") or free text; a bare token is a
+// citation id that did not resolve (a typo in the file's `sources:`).
+void expect_provenance(const std::string& where, const Sourced& s) {
+  if (!s.known) return;
+  if (!s.estimated.empty()) {
+    EXPECT_GE(s.estimated.size(), 12u) << where << ": an estimate needs a basis, got '" << s.estimated << "'";
+    EXPECT_TRUE(s.source.empty()) << where << ": both source and estimated";
+    return;
+  }
+  ASSERT_FALSE(s.source.empty()) << where;
+  const bool bare_token = s.source.find(' ') == std::string::npos;
+  EXPECT_FALSE(bare_token) << where << ": source '" << s.source << "' is not a citation id of its file";
+  EXPECT_TRUE(std::isfinite(s.value)) << where;
+}
+
+// Ids listed in the first column of the Systems / Accelerators tables of a validation README.
+std::set<std::string> readme_ids(const std::string& path, const std::string& section) {
+  std::set<std::string> ids;
+  std::ifstream in(path);
+  std::string line;
+  bool inside = false;
+  static const std::regex row(R"(^\|\s*`?([a-z0-9][a-z0-9.\-]*)`?\s*\|)");
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) inside = line.find(section) != std::string::npos;
+    std::smatch m;
+    if (inside && std::regex_search(line, m, row)) {
+      const std::string id = m[1];
+      if (id != "system" && id != "accelerator") ids.insert(id);
+    }
+  }
+  return ids;
+}
+}  // namespace
+
+TEST(CatalogData, WholeCatalogLoadsWithEveryKind) {
+  auto c = cat();
+  EXPECT_GE(c->accelerator_ids().size(), 50u);
+  EXPECT_GE(c->network_ids().size(), 20u);
+  EXPECT_GE(c->system_ids().size(), 20u);
+  EXPECT_GE(c->model_ids().size(), 50u);
+  // Every system's accelerator and networks resolve (the loader checks) and the kinds match.
+  for (const auto& id : c->system_ids()) {
+    const auto& s = c->system(id);
+    EXPECT_EQ(c->network(s.scale_up_network).kind, "scale_up") << id;
+    if (!s.scale_out_network.empty()) {
+      EXPECT_EQ(c->network(s.scale_out_network).kind, "scale_out") << id;
+    }
+    EXPECT_GE(s.scale_up_domain, s.gpus_per_node) << id;
+  }
+}
+
+TEST(CatalogData, EveryValueHasResolvableProvenance) {
+  auto c = cat();
+  for (const auto& id : c->accelerator_ids())
+    for (const auto& [k, s] : fields(c->accelerator(id))) expect_provenance(id + "." + k, s);
+  for (const auto& id : c->network_ids())
+    for (const auto& [k, s] : fields(c->network(id))) expect_provenance(id + "." + k, s);
+  for (const auto& id : c->system_ids())
+    for (const auto& [k, s] : fields(c->system(id))) expect_provenance(id + "." + k, s);
+}
+
+TEST(CatalogData, EveryAcceleratorHasPeakMemoryAndBandwidth) {
+  auto c = cat();
+  for (const auto& id : c->accelerator_ids()) {
+    const auto& a = c->accelerator(id);
+    EXPECT_TRUE(a.memory_bytes.known) << id;
+    EXPECT_TRUE(a.memory_bandwidth_bytes_per_s.known) << id;
+    bool any = false;
+    for (const auto& [d, s] : a.peak_flops) any = any || s.known;
+    EXPECT_TRUE(any) << id << " has no peak at all";
+    // Dense peaks never decrease as the format narrows (a sparse figure mistaken for dense, or a
+    // dense one halved twice, breaks this ordering).
+    const std::vector<DType> chain = {DType::FP32, DType::TF32, DType::BF16, DType::FP8, DType::FP4};
+    double prev = 0;
+    for (DType d : chain) {
+      if (!a.has_peak(d)) continue;
+      EXPECT_GE(a.peak(d), prev) << id << " " << to_string(d);
+      prev = a.peak(d);
+    }
+    if (a.has_peak(DType::BF16) && a.has_peak(DType::FP16)) {
+      EXPECT_DOUBLE_EQ(a.peak(DType::BF16), a.peak(DType::FP16)) << id;
+    }
+  }
+}
+
+// The dense figures the validation README states (independently of the catalog's datasheet
+// citations): a transcription or sparse/dense mix-up shows here.
+TEST(CatalogData, DensePeaksMatchTheValidationReadme) {
+  auto c = cat();
+  struct P { const char* id; DType d; double tflops; };
+  const P published[] = {
+      {"a100-sxm-40gb", DType::BF16, 312},  {"a100-sxm-80gb", DType::BF16, 312},
+      {"h100-sxm-80gb", DType::BF16, 989},  {"h100-sxm-80gb", DType::FP8, 1979},
+      {"h200-sxm-141gb", DType::BF16, 989}, {"h200-sxm-141gb", DType::FP8, 1979},
+      {"h800-sxm-80gb", DType::BF16, 989},  {"b200", DType::BF16, 2250},
+      {"b200", DType::FP8, 4500},           {"gb200", DType::BF16, 2500},
+      {"gb200", DType::FP8, 5000},          {"gb300", DType::BF16, 2500},
+      {"gb300", DType::FP8, 5000},          {"a100-sxm-80gb", DType::INT8, 624},
+  };
+  for (const auto& p : published)
+    EXPECT_NEAR(c->accelerator(p.id).peak(p.d) / 1e12, p.tflops, 0.001 * p.tflops) << p.id << " " << to_string(p.d);
+  struct M { const char* id; double gib, gb_per_s; };
+  const M mem[] = {{"a100-sxm-40gb", 40, 1555}, {"a100-sxm-80gb", 80, 2039}, {"h100-sxm-80gb", 80, 3350},
+                   {"h100-sxm-96gb-500w", 96, 2400}, {"h200-sxm-141gb", 141, 4800}, {"b200", 180, 8000},
+                   {"gb300", 288, 8000}};
+  for (const auto& m : mem) {
+    const auto& a = c->accelerator(m.id);
+    EXPECT_NEAR(a.memory_bytes.value / (1024.0 * 1024 * 1024), m.gib, 1e-9) << m.id;
+    EXPECT_NEAR(a.memory_bandwidth_bytes_per_s.value / 1e9, m.gb_per_s, 1e-6) << m.id;
+  }
+  // The 96 GB 500 W part's peak is unpublished: the catalog must say so (estimated), below the 700 W part.
+  const auto& h96 = c->accelerator("h100-sxm-96gb-500w");
+  EXPECT_FALSE(h96.peak_flops.at(DType::BF16).estimated.empty());
+  EXPECT_LT(h96.peak(DType::BF16), c->accelerator("h100-sxm-80gb").peak(DType::BF16));
+}
+
+// Apple figures against inference-README.md's hardware table (bandwidth, derived FP32 TFLOPS).
+TEST(CatalogData, AppleSiliconMatchesTheInferenceReadme) {
+  auto c = cat();
+  struct A { const char* id; int cores; double gb_per_s, fp32_tflops; };
+  const A rows[] = {{"apple-m1-7c", 7, 68.25, 2.29},        {"apple-m1-8c", 8, 68.25, 2.62},
+                    {"apple-m2-10c", 10, 100, 3.58},        {"apple-m2-pro-16c", 16, 200, 5.73},
+                    {"apple-m2-max-30c", 30, 400, 10.74},   {"apple-m2-ultra-60c", 60, 800, 21.47},
+                    {"apple-m2-ultra-76c", 76, 800, 27.20}};
+  for (const auto& r : rows) {
+    const auto& a = c->accelerator(r.id);
+    EXPECT_EQ(a.compute_units.value, r.cores) << r.id;
+    EXPECT_NEAR(a.memory_bandwidth_bytes_per_s.value / 1e9, r.gb_per_s, 1e-6) << r.id;
+    EXPECT_NEAR(a.peak(DType::FP32) / 1e12, r.fp32_tflops, 0.005) << r.id;
+    // cores x 128 lanes x 2 FLOP x 1.278 GHz (M1) / 1.398 GHz (M2): the README's derivation.
+    const double ghz = std::string(r.id).rfind("apple-m1", 0) == 0 ? 1.278 : 1.398;
+    EXPECT_NEAR(a.peak(DType::FP32) / 1e12, r.cores * 128 * 2 * ghz / 1000, 0.01) << r.id;
+  }
+}
+
+TEST(CatalogData, EveryValidationAcceleratorAndSystemIdExists) {
+  auto c = cat();
+  const std::string training = validation_file("training.csv");
+  if (training.empty()) GTEST_SKIP() << "validation set not found (../shared/data/validation or data/validation)";
+  std::set<std::string> acc, sys;
+  for (const auto& r : read_csv(training)) {
+    acc.insert(r.at("accelerator"));
+    sys.insert(r.at("system"));
+    // The system's node size is the row's.
+    EXPECT_EQ(c->system(r.at("system")).gpus_per_node, std::stoi(r.at("gpus_per_node"))) << r.at("id");
+  }
+  if (auto f = validation_file("components.csv"); !f.empty())
+    for (const auto& r : read_csv(f)) {
+      if (!r.at("accelerator").empty()) acc.insert(r.at("accelerator"));
+      if (!r.at("system").empty()) sys.insert(r.at("system"));
+    }
+  if (auto f = validation_file("inference.csv"); !f.empty())
+    for (const auto& r : read_csv(f)) acc.insert(r.at("accelerator"));
+  // Ids the README's schema defines even where no row uses them.
+  if (auto f = validation_file("README.md"); !f.empty()) {
+    for (const auto& id : readme_ids(f, "Systems")) sys.insert(id);
+    for (const auto& id : readme_ids(f, "Accelerators")) acc.insert(id);
+  }
+  EXPECT_GE(sys.size(), 18u);
+  EXPECT_GE(acc.size(), 15u);
+  for (const auto& id : acc) EXPECT_TRUE(c->has_accelerator(id)) << "accelerator id missing: " << id;
+  for (const auto& id : sys) EXPECT_TRUE(c->has_system(id)) << "system id missing: " << id;
+  // NVL72 racks: trays of 4, one 72-GPU NVLink domain.
+  EXPECT_EQ(c->system("gb200-nvl72").scale_up_domain, 72);
+  EXPECT_EQ(c->system("gb300-nvl72").scale_up_domain, 72);
+  EXPECT_EQ(c->system("a100-roce-1600g").nics_per_node * c->system("a100-roce-1600g").nic_bandwidth_bytes_per_s.value * 8 / 1e9, 1600);
+}
+
+// The catalog's efficiency numbers reproduce the component measurements they cite (typos in the
+// fraction or the peak show as a mismatch).
+TEST(CatalogData, GemmFractionsReproduceComponentMeasurements) {
+  auto c = cat();
+  const std::string f = validation_file("components.csv");
+  if (f.empty()) GTEST_SKIP() << "components.csv not found";
+  int checked = 0;
+  for (const auto& r : read_csv(f)) {
+    if (r.at("kind") != "gemm") continue;
+    const auto& a = c->accelerator(r.at("accelerator"));
+    const DType d = parse_dtype(r.at("dtype"), SourceLocation{f});
+    const double predicted = a.peak(d) * a.gemm_fraction(d) / 1e12;
+    EXPECT_NEAR(predicted, std::stod(r.at("value")), 0.005 * std::stod(r.at("value"))) << r.at("id");
+    ++checked;
+  }
+  EXPECT_GE(checked, 9);
+}
+
+TEST(CatalogData, NetworkFractionsReproduceSingleNodeCollectives) {
+  auto c = cat();
+  const std::string f = validation_file("components.csv");
+  if (f.empty()) GTEST_SKIP() << "components.csv not found";
+  int checked = 0;
+  for (const auto& r : read_csv(f)) {
+    if (r.at("kind") != "collective" || r.at("system").empty() || r.at("num_gpus") != "8") continue;
+    const auto& s = c->system(r.at("system"));
+    const auto& n = c->network(s.scale_up_network);
+    // "all_reduce (NVLS ...)" uses in-switch reduction; "ring; NCCL_NVLS_ENABLE=0" does not.
+    const std::string& op = r.at("op");
+    const bool nvls = op.find("NVLS") != std::string::npos && op.find("ring") == std::string::npos;
+    const double fraction = nvls ? n.in_network_reduction_fraction.value : n.achievable_fraction.value;
+    const double predicted = n.bandwidth_bytes_per_s.value * fraction / 1e9;
+    // Ring all-gather/reduce-scatter sit within a few percent of the ring all-reduce rate.
+    EXPECT_NEAR(predicted, std::stod(r.at("value")), 0.03 * std::stod(r.at("value"))) << r.at("id");
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+  // NDR: 47 GB/s of 50 per NIC (nccl-tests #290).
+  const auto& ndr = c->network("ib-ndr");
+  EXPECT_NEAR(ndr.bandwidth_bytes_per_s.value * ndr.achievable_fraction.value / 1e9, 47, 0.01);
+}

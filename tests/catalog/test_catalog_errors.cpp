@@ -1,0 +1,131 @@
+// Questions: are malformed catalog files rejected with file, line, key and a useful hint?
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.hpp"
+#include "catalog_test_util.hpp"
+
+using namespace sextant;
+using namespace catalog_test;
+
+namespace {
+const char* kGoodAccelerator = R"(sources:
+  ds: "a datasheet"
+entries:
+  - id: test-gpu
+    name: Test GPU
+    vendor: test
+    kind: gpu
+    peak_tflops:
+      bf16: {value: 100, source: ds}
+    memory_gib: {value: 80, source: ds}
+    memory_bandwidth_gb_per_s: {value: 2000, source: ds}
+)";
+
+std::string load_error(const TempDir& d) {
+  try {
+    Catalog::load(d.path.string());
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+}  // namespace
+
+TEST(CatalogErrors, AGoodMinimalFileLoads) {
+  TempDir d("good");
+  d.write("accelerators/a.yaml", kGoodAccelerator);
+  auto c = Catalog::load(d.path.string());
+  const auto& a = c->accelerator("test-gpu");
+  EXPECT_DOUBLE_EQ(a.peak(DType::BF16), 100e12);
+  EXPECT_EQ(a.peak_flops.at(DType::BF16).source, "ds: a datasheet");  // citation resolved
+  EXPECT_FALSE(a.has_peak(DType::FP8));
+  EXPECT_THROW(a.peak(DType::FP8), Error);
+}
+
+TEST(CatalogErrors, UnsourcedNumberRejectedWithFileAndLine) {
+  TempDir d("unsourced");
+  std::string text = kGoodAccelerator;
+  text.replace(text.find("memory_gib: {value: 80, source: ds}"), 35, "memory_gib: 80");
+  const std::string file = d.write("accelerators/a.yaml", text);
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find(file + ":10:"), std::string::npos) << what;  // memory_gib is on line 10
+  EXPECT_NE(what.find("memory_gib"), std::string::npos) << what;
+  EXPECT_NE(what.find("provenance"), std::string::npos) << what;
+}
+
+TEST(CatalogErrors, ValueWithoutSourceOrEstimateRejected) {
+  TempDir d("nosource");
+  std::string text = kGoodAccelerator;
+  text.replace(text.find("{value: 80, source: ds}"), 23, "{value: 80}");
+  d.write("accelerators/a.yaml", text);
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find("provenance"), std::string::npos) << what;
+}
+
+TEST(CatalogErrors, UnknownKeySuggestsTheClosestKey) {
+  TempDir d("typo");
+  std::string text = kGoodAccelerator;
+  text.replace(text.find("memory_bandwidth_gb_per_s"), 25, "memory_bandwith_gb_per_s");
+  const std::string file = d.write("accelerators/a.yaml", text);
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find(file + ":11:"), std::string::npos) << what;
+  EXPECT_NE(what.find("unknown key"), std::string::npos) << what;
+  EXPECT_NE(what.find("did you mean 'memory_bandwidth_gb_per_s'"), std::string::npos) << what;
+}
+
+TEST(CatalogErrors, UnknownDtypeNamesTheFormats) {
+  TempDir d("dtype");
+  std::string text = kGoodAccelerator;
+  text.replace(text.find("bf16: {value"), 4, "bf61");
+  d.write("accelerators/a.yaml", text);
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find("bf61"), std::string::npos) << what;
+  EXPECT_NE(what.find("did you mean 'bf16'"), std::string::npos) << what;
+}
+
+TEST(CatalogErrors, SystemWithUnknownAcceleratorNamesTheValidOnes) {
+  TempDir d("sysref");
+  d.write("accelerators/a.yaml", kGoodAccelerator);
+  d.write("networks/n.yaml", R"(entries:
+  - id: link
+    name: Link
+    kind: scale_up
+    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
+)");
+  d.write("systems/s.yaml", R"(entries:
+  - id: box
+    name: Box
+    accelerator: test-gpx
+    gpus_per_node: 8
+    scale_up: {network: link}
+)");
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find("unknown accelerator 'test-gpx'"), std::string::npos) << what;
+  EXPECT_NE(what.find("did you mean 'test-gpu'"), std::string::npos) << what;
+}
+
+TEST(CatalogErrors, DuplicateIdAcrossFilesRejected) {
+  TempDir d("dup");
+  d.write("accelerators/a.yaml", kGoodAccelerator);
+  const std::string second = d.write("accelerators/b.yaml", kGoodAccelerator);
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find("duplicate catalog id 'test-gpu'"), std::string::npos) << what;
+  EXPECT_NE(what.find(second), std::string::npos) << what;
+}
+
+TEST(CatalogErrors, InconsistentModelRejected) {
+  TempDir d("model");
+  d.write("models/m.yaml", R"(entries:
+  - id: bad
+    source: test
+    layers: 2
+    hidden: 256
+    heads: 8
+    kv_heads: 3
+    ffn_hidden: 1024
+    vocab: 1000
+)");
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find("kv_heads"), std::string::npos) << what;
+  EXPECT_NE(what.find("must divide heads (8)"), std::string::npos) << what;
+}

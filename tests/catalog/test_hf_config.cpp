@@ -1,0 +1,132 @@
+// Questions: does a real Hugging Face config.json describe the same model as the catalog entry;
+// are keys without performance effect reported as ignored; is an unknown model_type an error that
+// names the valid types?
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "catalog/catalog.hpp"
+#include "catalog_test_util.hpp"
+
+using namespace sextant;
+using namespace catalog_test;
+
+namespace {
+ModelConfig hf(const std::string& name) { return parse_hf_config(read_text(test_data(name)), test_data(name)); }
+
+bool has(const std::vector<std::string>& v, const std::string& k) { return std::find(v.begin(), v.end(), k) != v.end(); }
+
+void expect_same_structure(const ModelConfig& a, const ModelConfig& b) {
+  EXPECT_EQ(a.layers, b.layers);
+  EXPECT_EQ(a.hidden, b.hidden);
+  EXPECT_EQ(a.heads, b.heads);
+  EXPECT_EQ(a.kv_heads, b.kv_heads);
+  EXPECT_EQ(a.head_dim, b.head_dim);
+  EXPECT_EQ(a.vocab, b.vocab);
+  EXPECT_EQ(a.mlp, b.mlp);
+  EXPECT_EQ(a.norm, b.norm);
+  EXPECT_EQ(a.tied_embeddings, b.tied_embeddings);
+  EXPECT_EQ(a.moe.has_value(), b.moe.has_value());
+  if (a.moe && b.moe) {
+    EXPECT_EQ(a.moe->num_experts, b.moe->num_experts);
+    EXPECT_EQ(a.moe->topk, b.moe->topk);
+    EXPECT_EQ(a.moe->expert_ffn_hidden, b.moe->expert_ffn_hidden);
+    EXPECT_EQ(a.moe->shared_experts, b.moe->shared_experts);
+    EXPECT_EQ(a.moe->dense_layers, b.moe->dense_layers);
+  } else {
+    EXPECT_EQ(a.ffn_hidden, b.ffn_hidden);
+  }
+  EXPECT_EQ(a.mla.has_value(), b.mla.has_value());
+  EXPECT_DOUBLE_EQ(a.params_total(), b.params_total());
+  EXPECT_DOUBLE_EQ(a.params_active(), b.params_active());
+}
+}  // namespace
+
+TEST(HfConfig, Llama3MapsToTheCatalogEntry) {
+  auto c = Catalog::load(catalog_dir());
+  const auto m = hf("llama3-8b-instruct.config.json");
+  expect_same_structure(m, c->model("llama3-8b"));
+  EXPECT_EQ(m.max_seq_len, 8192);
+  EXPECT_NEAR(m.params_total() / 1e9, 8.03, 0.01);
+  // Keys with no performance effect are reported; keys that were used are not.
+  for (const char* k : {"rope_theta", "rms_norm_eps", "bos_token_id", "eos_token_id", "torch_dtype", "initializer_range"})
+    EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+  for (const char* k : {"hidden_size", "num_hidden_layers", "num_key_value_heads", "intermediate_size", "vocab_size", "model_type"})
+    EXPECT_FALSE(has(m.ignored_keys, k)) << k;
+}
+
+TEST(HfConfig, MixtralMapsToTheCatalogEntry) {
+  auto c = Catalog::load(catalog_dir());
+  const auto m = hf("mixtral-8x7b.config.json");
+  expect_same_structure(m, c->model("mixtral-8x7b"));
+  EXPECT_EQ(m.sliding_window, 0);  // "sliding_window": null
+  EXPECT_NEAR(m.params_total() / 1e9, 46.7, 0.01 * 46.7);
+  EXPECT_NEAR(m.params_active() / 1e9, 12.9, 0.01 * 12.9);
+  EXPECT_TRUE(has(m.ignored_keys, "router_aux_loss_coef"));
+  EXPECT_FALSE(has(m.ignored_keys, "num_local_experts"));
+}
+
+TEST(HfConfig, Qwen3MoeMapsToTheCatalogEntry) {
+  auto c = Catalog::load(catalog_dir());
+  const auto m = hf("qwen3-30b-a3b.config.json");
+  expect_same_structure(m, c->model("qwen3-30b-a3b"));
+  EXPECT_EQ(m.head_dim, 128);  // not hidden/heads = 64
+  EXPECT_NEAR(m.params_total() / 1e9, 30.5, 0.01 * 30.5);
+  EXPECT_NEAR(m.params_active() / 1e9, 3.3, 0.02 * 3.3);
+  EXPECT_FALSE(has(m.ignored_keys, "moe_intermediate_size"));
+  EXPECT_FALSE(has(m.ignored_keys, "mlp_only_layers"));
+}
+
+TEST(HfConfig, DeepSeekV3ArchitectureGives671B) {
+  auto c = Catalog::load(catalog_dir());
+  const auto m = hf("deepseek-r1.config.json");
+  expect_same_structure(m, c->model("deepseek-v3"));
+  ASSERT_TRUE(m.mla.has_value());
+  EXPECT_EQ(m.mla->kv_lora_rank, 512);
+  EXPECT_EQ(m.mla->q_lora_rank, 1536);
+  EXPECT_EQ(m.moe->dense_layers, 3);
+  EXPECT_EQ(m.moe->shared_experts, 1);
+  EXPECT_NEAR(m.params_total() / 1e9, 671, 0.01 * 671);
+  EXPECT_NEAR(m.params_active() / 1e9, 37, 0.03 * 37);
+  // Quantisation, routing-score details and the MTP module do not change the step model.
+  for (const char* k : {"quantization_config", "rope_scaling", "n_group", "topk_group", "scoring_func",
+                        "routed_scaling_factor", "num_nextn_predict_layers"})
+    EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+}
+
+TEST(HfConfig, Gpt2SmallIs124M) {
+  const auto m = hf("gpt2.config.json");
+  EXPECT_EQ(m.layers, 12);
+  EXPECT_EQ(m.hidden, 768);
+  EXPECT_EQ(m.ffn_hidden, 3072);
+  EXPECT_EQ(m.mlp, "gelu");
+  EXPECT_EQ(m.norm, "layernorm");
+  EXPECT_TRUE(m.tied_embeddings);
+  EXPECT_TRUE(m.learned_position);
+  // Hugging Face counts 124,439,808 with biases; the catalog model counts weights only (biases are 0.07%).
+  EXPECT_NEAR(m.params_total(), 124439808.0, 0.005 * 124439808.0);
+  EXPECT_TRUE(has(m.ignored_keys, "attn_pdrop"));
+  EXPECT_TRUE(has(m.ignored_keys, "task_specific_params"));
+}
+
+TEST(HfConfig, UnknownModelTypeNamesTheValidTypes) {
+  try {
+    hf("unknown-model-type.config.json");
+    FAIL() << "a mamba config must be rejected";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("unknown-model-type.config.json"), std::string::npos) << what;
+    EXPECT_NE(what.find("model_type"), std::string::npos) << what;
+    EXPECT_NE(what.find("'mamba'"), std::string::npos) << what;
+    for (const char* t : {"llama", "mixtral", "qwen3_moe", "deepseek_v3", "gpt2"})
+      EXPECT_NE(e.hint().find(t), std::string::npos) << t << " missing from: " << e.hint();
+  }
+}
+
+TEST(HfConfig, CatalogLoadsAConfigJsonByPath) {
+  auto c = Catalog::load(catalog_dir());
+  const auto m = load_model_ref(*c, test_data("mixtral-8x7b.config.json"), SourceLocation{});
+  EXPECT_EQ(m.moe->num_experts, 8);
+  EXPECT_EQ(load_model_ref(*c, "llama3-70b", SourceLocation{}).layers, 80);
+  EXPECT_THROW(load_model_ref(*c, "llama3-71b", SourceLocation{}), Error);
+}
