@@ -1,9 +1,10 @@
-// sextant infer validate FILE.csv
+// sextant infer estimate | serve FILE.yaml | plan FILE.yaml | validate FILE.csv
 #include <memory>
 
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
 #include "core/error.hpp"
+#include "infer/config.hpp"
 #include "infer/engine.hpp"
 #include "infer/validate_inference.hpp"
 
@@ -12,6 +13,9 @@ namespace sextant::cli {
 namespace {
 struct InferArgs {
   std::string catalog_dir, infer_dir, file;
+  std::vector<std::string> sets;
+  infer::DeploymentSpec dep;
+  int64_t prompt = 1024, output = 256, batch = 1;
   OutputOptions out;
 };
 }  // namespace
@@ -24,6 +28,44 @@ void add_infer_command(CLI::App& app) {
   cmd->add_option("--infer-data", a->infer_dir, "Engine/device profile folder (default: the bundled data/infer)");
   auto cat = [a] { return a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir); };
   auto data = [a] { return a->infer_dir.empty() ? infer::InferData::load_default() : infer::InferData::load(a->infer_dir); };
+
+  auto* est = cmd->add_subcommand("estimate", "Memory fit, prefill/decode speed, energy and cost of one deployment (datacenter or on-device)");
+  est->add_option("--model", a->dep.model, "Model: catalog id, YAML or config.json")->required();
+  est->add_option("--accelerator", a->dep.accelerator, "Accelerator id (GPU, or SoC such as apple-m2-max-30c)")->required();
+  est->add_option("--engine", a->dep.engine, "Engine profile (data/infer/engines.yaml)")->capture_default_str();
+  est->add_option("--system", a->dep.system, "System id for the TP/PP link (default: one holding the accelerator)");
+  est->add_option("--tp", a->dep.tp, "Tensor-parallel degree")->capture_default_str();
+  est->add_option("--pp", a->dep.pp, "Pipeline-parallel degree")->capture_default_str();
+  est->add_option("--ep", a->dep.ep, "Expert-parallel degree (divides tp)")->capture_default_str();
+  est->add_option("--weights", a->dep.weight_format, "Weight format: fp16 bf16 fp8 fp4 int8 int4 q8_0 q4_0 q4_k ... or mixed:A:B:F")
+      ->capture_default_str();
+  est->add_option("--activations", a->dep.activation_format, "Activation format")->capture_default_str();
+  est->add_option("--kv", a->dep.kv_format, "KV-cache format")->capture_default_str();
+  est->add_option("--prompt", a->prompt, "Prompt tokens")->capture_default_str();
+  est->add_option("--output", a->output, "Generated tokens")->capture_default_str();
+  est->add_option("--batch", a->batch, "Sequences decoded together")->capture_default_str();
+  add_output_options(*est, a->out);
+  est->callback([a, cat, data] { emit(infer::run_estimate(a->dep, *cat(), *data(), a->prompt, a->output, a->batch), a->out); });
+
+  auto* srv = cmd->add_subcommand("serve", "Discrete-event serving simulation: latency percentiles, throughput, SLO goodput, memory, energy, cost");
+  srv->add_option("file", a->file, "Study YAML (see data/examples/infer-*.yaml)")->required();
+  srv->add_option("--set", a->sets, "Override a key of the file: --set workload.rate_per_s=20");
+  add_output_options(*srv, a->out);
+  srv->callback([a, cat, data] {
+    auto c = cat();
+    auto d = data();
+    emit(infer::run_serve(infer::load_study(a->file, *c, *d, parse_sets(a->sets)), *c, *d), a->out);
+  });
+
+  auto* pl = cmd->add_subcommand("plan", "Cheapest deployment (accelerator, TP, replicas, batch limit, policy) meeting the SLO at the request rate");
+  pl->add_option("file", a->file, "Study YAML with a plan: section")->required();
+  pl->add_option("--set", a->sets, "Override a key of the file");
+  add_output_options(*pl, a->out);
+  pl->callback([a, cat, data] {
+    auto c = cat();
+    auto d = data();
+    emit(infer::run_plan(infer::load_study(a->file, *c, *d, parse_sets(a->sets)), *c, *d), a->out);
+  });
 
   auto* val = cmd->add_subcommand("validate", "Score the model against an inference validation CSV (per row, per source, leave-one-device-out)");
   val->add_option("file", a->file, "CSV with the schema of data/validation/inference.csv")->required();

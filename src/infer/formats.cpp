@@ -86,7 +86,7 @@ NumberFormat parse_format(const std::string& name_in, const SourceLocation& wher
 }
 
 DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a) {
-  DType d = width_rank(weight.compute_dtype) >= width_rank(activation.compute_dtype) ? weight.compute_dtype
+  DType d = width_rank(weight.compute_dtype) > width_rank(activation.compute_dtype) ? weight.compute_dtype
                                                                                      : activation.compute_dtype;
   // Move to the next wider dtype the device has a peak for.
   static const DType ladder[] = {DType::FP4, DType::INT4, DType::FP8, DType::INT8, DType::FP16, DType::BF16, DType::FP32};

@@ -20,7 +20,13 @@ class LogHistogram {
  public:
   void add(double v, double count = 1) {
     if (!(v > kMin)) { zeros_ += count; total_ += count; return; }
-    const size_t b = static_cast<size_t>(std::log(v / kMin) / kLogStep);
+    // Most sequences of a pass see the same gap: reuse the last bin.
+    size_t b = last_bin_;
+    if (v != last_v_) {
+      b = static_cast<size_t>(std::log(v / kMin) / kLogStep);
+      last_v_ = v;
+      last_bin_ = b;
+    }
     if (b >= bins_.size()) bins_.resize(b + 1, 0.0);
     bins_[b] += count;
     total_ += count;
@@ -42,7 +48,8 @@ class LogHistogram {
   static constexpr double kMin = 1e-6;
   static constexpr double kLogStep = 0.000999500333;  // ln(1.001)
   std::vector<double> bins_;
-  double zeros_ = 0, total_ = 0;
+  double zeros_ = 0, total_ = 0, last_v_ = -1;
+  size_t last_bin_ = 0;
 };
 
 enum class Role { Colocated, Prefill, Decode };
@@ -552,6 +559,10 @@ Result Simulation::run(ServingSummary* summary) {
     met += ok ? 1 : 0;
   }
   const double dur = t1 - t0;
+  sort_values(ttft);
+  sort_values(tpot);
+  sort_values(e2e);
+  auto percentile = [](const std::vector<double>& v, double q) { return percentile_sorted(v, q); };
   Result r;
   r.command = "infer serve";
   const auto& d = sp.deployment;

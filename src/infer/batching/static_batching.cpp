@@ -1,7 +1,7 @@
 // Static (request-level) batching, as in FasterTransformer-era servers: when the instance is idle
 // it takes up to max_batch_seqs waiting requests, reserves KV for their whole prompt + output,
 // prefills them together and decodes until every one has finished; requests arriving meanwhile
-// wait for the next batch.
+// wait for the next batch. The batch is bounded by max_batch_seqs, not by max_batch_tokens.
 #include "infer/batching/policy.hpp"
 
 namespace sextant::infer {
@@ -13,16 +13,14 @@ class StaticBatching final : public BatchingPolicy {
   void schedule(SchedulerContext& ctx, std::vector<WorkItem>& out) override {
     const auto& lim = ctx.limits();
     if (ctx.running().empty()) {
-      int64_t tokens = 0;
+      // The batch is bounded by max_batch_seqs only: static engines prefill the whole batch at once.
       while (!ctx.waiting().empty() && static_cast<int>(out.size()) < lim.max_batch_seqs) {
         const int32_t s = ctx.waiting().front();
         const int32_t need = ctx.prefill_remaining(s);
-        if (!out.empty() && tokens + need > lim.max_batch_tokens) break;
         // Reserve the final size up front: a static batch is never preempted.
         const int32_t whole = ctx.final_tokens(s) - ctx.context_tokens(s) + need;
         if (!ctx.admit_front(whole)) break;
         out.push_back(WorkItem{s, need, true});
-        tokens += need;
       }
       return;
     }

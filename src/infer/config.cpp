@@ -1,0 +1,407 @@
+#include "infer/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace sextant::infer {
+namespace fs = std::filesystem;
+namespace {
+
+LengthSpec read_length(const YamlMap& m, LengthSpec d) {
+  d.dist = m.choice("dist", make_length_registry().names(), d.dist);
+  d.mean = m.f64("mean", d.mean);
+  d.cv = m.f64("cv", d.cv);
+  d.min = static_cast<int32_t>(m.i64("min", d.min));
+  d.max = static_cast<int32_t>(m.i64("max", d.max));
+  if (!(d.mean >= 1)) m.fail("mean", "mean length must be >= 1 token");
+  if (d.min < 1 || d.max < d.min) m.fail("max", "need 1 <= min <= max");
+  m.finish();
+  return d;
+}
+
+template <class T>
+std::vector<T> int_list(const YamlMap& m, const std::string& key, std::vector<T> d) {
+  if (!m.has(key)) return d;
+  std::vector<T> out;
+  for (auto v : m.i64_list(key)) out.push_back(static_cast<T>(v));
+  if (out.empty()) m.fail(key, "must not be empty");
+  return out;
+}
+
+void set_path(YAML::Node root, const std::string& key, const std::string& value) {
+  std::vector<std::string> parts;
+  size_t a = 0;
+  while (true) {
+    size_t b = key.find('.', a);
+    parts.push_back(key.substr(a, b - a));
+    if (b == std::string::npos) break;
+    a = b + 1;
+  }
+  std::vector<YAML::Node> chain{root};
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = chain.back()[parts[i]];
+    }
+    if (!next.IsMap()) throw Error(SourceLocation{"", 0, 0, key}, "--set: '" + parts[i] + "' is not a mapping");
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = YAML::Load(value);
+}
+
+double device_power_busy(const Accelerator& a) { return value_or(a.tdp_w, 0.0); }
+double device_power_idle(const Accelerator& a, const DeviceProfile& p) {
+  if (a.idle_w.known) return a.idle_w.value;
+  return value_or(a.tdp_w, 0.0) * value_or(p.idle_power_fraction, 0.0);
+}
+double memory_share(const Deployment& d, const DeviceProfile& p) {
+  return std::min(value_or(d.engine.memory_utilization_fraction, 0.9), value_or(p.memory_available_fraction, 1.0));
+}
+}  // namespace
+
+StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data) {
+  return load_study(path, cat, data, {});
+}
+
+StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data,
+                     const std::vector<std::pair<std::string, std::string>>& sets) {
+  if (!fs::exists(path)) throw Error(SourceLocation{path}, "study file not found");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw Error(SourceLocation{path, e.mark.line + 1, e.mark.column + 1, ""}, std::string("YAML syntax error: ") + e.msg);
+  }
+  for (const auto& [k, v] : sets) set_path(root, k, v);
+  YamlMap m(root, path);
+  StudySpec s;
+  s.file = path;
+  {
+    auto d = m.map("deployment");
+    auto& x = s.deployment;
+    x.model = d.str("model");
+    x.system = d.str("system", "");
+    if (!x.system.empty() && cat.has_system(x.system)) x.accelerator = cat.system(x.system).accelerator;
+    x.accelerator = d.str("accelerator", x.accelerator);
+    if (x.accelerator.empty()) d.fail("accelerator", "give an accelerator or a system");
+    x.engine = d.str("engine", "generic");
+    x.tp = static_cast<int>(d.i64("tp", 1));
+    x.pp = static_cast<int>(d.i64("pp", 1));
+    x.ep = static_cast<int>(d.i64("ep", 1));
+    x.weight_format = d.str("weight_format", "bf16");
+    x.activation_format = d.str("activation_format", "bf16");
+    x.kv_format = d.str("kv_format", x.activation_format);
+    d.finish();
+  }
+  auto& sv = s.serving;
+  if (auto v = m.opt_map("serving")) {
+    sv.policy = v->choice("policy", make_policy_registry().names(), "continuous");
+    sv.replicas = static_cast<int>(v->i64("replicas", 1));
+    sv.limits.max_batch_seqs = static_cast<int>(v->i64("max_batch_seqs", 256));
+    sv.limits.max_batch_tokens = v->i64("max_batch_tokens", 8192);
+    sv.prefix_caching = v->boolean("prefix_caching", false);
+    sv.kv_capacity_tokens = v->f64("kv_capacity_tokens", 0);
+    sv.timeline_points = static_cast<int>(v->i64("timeline_points", 200));
+    if (auto sp = v->opt_map("speculative")) {
+      s.draft_model = sp->str("draft_model");
+      sv.speculative.draft_tokens = static_cast<int>(sp->i64("draft_tokens", 4));
+      sv.speculative.acceptance = sp->f64("acceptance", 0.7);
+      if (sv.speculative.draft_tokens < 1) sp->fail("draft_tokens", "must be >= 1");
+      if (!(sv.speculative.acceptance >= 0 && sv.speculative.acceptance <= 1)) sp->fail("acceptance", "must be in [0, 1]");
+      sp->finish();
+    }
+    if (auto dg = v->opt_map("disaggregation")) {
+      DisaggregationSpec g;
+      g.prefill_instances = static_cast<int>(dg->i64("prefill_instances", 1));
+      g.decode_instances = static_cast<int>(dg->i64("decode_instances", 1));
+      g.kv_link.bandwidth_bytes_per_s = dg->f64("link_gb_per_s", 50) * 1e9;
+      g.kv_link.latency_s = dg->f64("link_latency_us", 10) * 1e-6;
+      if (g.prefill_instances < 1 || g.decode_instances < 1) dg->fail("prefill_instances", "instances must be >= 1");
+      dg->finish();
+      sv.disaggregation = g;
+    }
+    v->finish();
+  }
+  auto& w = s.workload;
+  if (auto v = m.opt_map("workload")) {
+    w.arrival = v->choice("arrival", make_arrival_registry().names(), "poisson");
+    w.rate_per_s = v->f64("rate_per_s", 0);
+    s.load_fraction = v->f64("load_fraction", 0);
+    if (w.arrival != "trace" && !(w.rate_per_s > 0) && !(s.load_fraction > 0))
+      v->fail("rate_per_s", "give rate_per_s or load_fraction (share of the saturation throughput)");
+    w.cv = v->f64("cv", 1);
+    w.trace_file = v->str("trace_file", "");
+    if (!w.trace_file.empty() && !fs::exists(w.trace_file)) {
+      fs::path rel = fs::path(path).parent_path() / w.trace_file;
+      if (fs::exists(rel)) w.trace_file = rel.string();
+    }
+    w.requests = v->i64("requests", w.arrival == "trace" ? 0 : 1000);
+    if (auto p = v->opt_map("prompt")) w.prompt = read_length(*p, w.prompt);
+    if (auto p = v->opt_map("output")) w.output = read_length(*p, w.output);
+    if (auto p = v->opt_map("prefix")) {
+      w.prefix_share_fraction = p->f64("share_fraction");
+      w.prefix_tokens = static_cast<int32_t>(p->i64("tokens"));
+      w.prefix_groups = static_cast<int32_t>(p->i64("groups", 1));
+      p->finish();
+    }
+    w.seed = static_cast<uint64_t>(v->i64("seed", 1));
+    v->finish();
+  }
+  if (auto v = m.opt_map("slo")) {
+    sv.slo.ttft_s = v->f64("ttft_s", 0);
+    sv.slo.tpot_s = v->f64("tpot_s", 0);
+    v->finish();
+  }
+  double busy_w = -1, idle_w = -1, usd = -1;
+  if (auto v = m.opt_map("power")) {
+    busy_w = v->f64("busy_w", -1);
+    idle_w = v->f64("idle_w", -1);
+    v->finish();
+  }
+  if (auto v = m.opt_map("cost")) {
+    usd = v->f64("usd_per_device_hour", -1);
+    v->finish();
+  }
+  if (auto v = m.opt_map("plan")) {
+    auto& p = s.plan;
+    if (v->has("accelerators")) p.accelerators = v->str_list("accelerators");
+    p.tp = int_list<int>(*v, "tp", p.tp);
+    p.max_batch_seqs = int_list<int>(*v, "max_batch_seqs", p.max_batch_seqs);
+    if (v->has("policies")) p.policies = v->str_list("policies");
+    p.max_devices = static_cast<int>(v->i64("max_devices", p.max_devices));
+    p.slo_attainment_fraction = v->f64("slo_attainment_fraction", p.slo_attainment_fraction);
+    p.requests = v->i64("requests", p.requests);
+    v->finish();
+  }
+  m.finish();
+  sv.deployment = make_deployment(cat, data, s.deployment, SourceLocation{path, 0, 0, "deployment"});
+  resolve_serving(s, cat, data);
+  if (busy_w >= 0) sv.busy_power_w = busy_w;
+  if (idle_w >= 0) sv.idle_power_w = idle_w;
+  if (usd >= 0) sv.usd_per_device_hour = usd;
+  return s;
+}
+
+void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
+  auto& sv = s.serving;
+  const auto& d = sv.deployment;
+  const DeviceProfile p = data.device(d.accel);
+  sv.memory_available_fraction = memory_share(d, p);
+  sv.busy_power_w = device_power_busy(d.accel);
+  sv.idle_power_w = device_power_idle(d.accel, p);
+  sv.usd_per_device_hour = value_or(p.usd_per_hour, 0.0);
+  sv.draft.reset();
+  if (!s.draft_model.empty()) {
+    DeploymentSpec ds = s.deployment;
+    ds.model = s.draft_model;
+    sv.draft = make_deployment(cat, data, ds, SourceLocation{s.file, 0, 0, "serving.speculative.draft_model"});
+  }
+}
+
+Result run_serve(StudySpec s, const Catalog&, const InferData&) {
+  if (s.load_fraction > 0) {
+    const double cap = saturation_requests_per_s(s.serving, s.workload, std::max<int64_t>(500, 4 * s.serving.limits.max_batch_seqs));
+    s.workload.rate_per_s = s.load_fraction * cap * (s.serving.disaggregation ? 1 : s.serving.replicas);
+  }
+  const auto reqs = generate_requests(s.workload);
+  Result r = simulate_serving(s.serving, reqs);
+  r.set("arrival", s.workload.arrival);
+  r.set("rate_per_s", s.workload.rate_per_s);
+  if (s.load_fraction > 0) r.set("load_fraction", s.load_fraction);
+  if (s.serving.draft) {
+    r.set("draft_model", s.draft_model);
+    r.set("draft_tokens", static_cast<int64_t>(s.serving.speculative.draft_tokens));
+    r.set("acceptance_fraction", s.serving.speculative.acceptance);
+  }
+  r.notes.push_back("power: busy " + format_double(s.serving.busy_power_w) + " W, idle " + format_double(s.serving.idle_power_w) +
+                    " W per device; price " + format_double(s.serving.usd_per_device_hour) + " USD per device-hour (0: unknown)");
+  return r;
+}
+
+Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
+                    int64_t batch) {
+  if (prompt < 1 || output < 1 || batch < 1)
+    throw Error(SourceLocation{"", 0, 0, "prompt"}, "prompt, output and batch must be >= 1");
+  const Deployment d = make_deployment(cat, data, ds);
+  const CostModel cm(d);
+  const DeviceProfile p = data.device(d.accel);
+  Result r;
+  r.command = "infer estimate";
+  r.set("model", d.model.id);
+  r.set("accelerator", d.accel.id);
+  r.set("engine", d.engine.id);
+  r.set("devices_count", static_cast<int64_t>(d.par.devices()));
+  r.set("weight_format", d.weight.name);
+  r.set("weight_bits_per_element", d.weight.bits_per_element);
+  r.set("kv_format", d.kv.name);
+  r.set("compute_dtype", to_string(cm.compute_type()));
+  r.set("params_total_count", d.model.params_total());
+  r.set("params_active_count", d.model.params_active());
+  // Memory fit.
+  const double mem = d.accel.memory_bytes.value;
+  const double avail_frac = value_or(p.memory_available_fraction, 1.0);
+  const double usable = mem * avail_frac;
+  const double w = cm.weight_bytes_per_device();
+  const double kv = cm.kv_bytes_per_token_per_device() * static_cast<double>(prompt + output) * batch;
+  r.set("memory_bytes_per_device", mem);
+  r.set("memory_available_fraction", avail_frac);
+  r.set("memory_usable_bytes_per_device", usable);
+  r.set("weights_bytes_per_device", w);
+  r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
+  r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
+  r.set("kv_bytes_per_device", kv);
+  r.set("fits", w + kv <= usable);
+  r.set("max_context_tokens", usable > w ? std::floor((usable - w) / cm.kv_bytes_per_token_per_device()) : 0.0);
+  // Speeds.
+  const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));
+  double dec_sum = 0;
+  const int n = static_cast<int>(std::min<int64_t>(output, 16));
+  for (int k = 0; k < n; ++k) dec_sum += cm.iteration(cm.decode(batch, prompt + (k + 0.5) * output / n - 0.5)).total_s;
+  const double tpot = dec_sum / n;
+  r.set("prefill_time_s", pre.total_s);
+  r.set("prefill_tokens_per_s", static_cast<double>(prompt * batch) / pre.total_s);
+  r.set("time_per_output_token_s", tpot);
+  r.set("decode_tokens_per_s", batch / tpot);
+  r.set("request_latency_s", pre.total_s + (output - 1) * tpot);
+  const double weight_floor = cm.weight_bytes() / d.par.tp / (d.accel.memory_bandwidth_bytes_per_s.value);
+  r.set("decode_bandwidth_floor_s", weight_floor);
+  // Energy and cost.
+  const double busy = device_power_busy(d.accel), idle = device_power_idle(d.accel, p);
+  if (busy > 0) {
+    auto energy = [&](const IterationCost& c) {
+      const double util = std::min(1.0, std::max(c.compute_s, c.memory_s) / c.total_s);
+      return d.par.devices() * (idle + (busy - idle) * util) * c.total_s;
+    };
+    const IterationCost mid = cm.iteration(cm.decode(batch, prompt + output / 2.0));
+    r.set("energy_per_output_token_j", energy(mid) / batch);
+    r.set("energy_per_prompt_token_j", energy(pre) / static_cast<double>(prompt * batch));
+  }
+  const double usd = value_or(p.usd_per_hour, 0.0);
+  if (usd > 0) r.set("usd_per_million_output_tokens", d.par.devices() * usd / 3600.0 * tpot / batch * 1e6);
+  Table& t = r.add_table("iterations", "cost breakdown of one prefill pass and of decode steps at growing context");
+  t.add_str("phase"); t.add_i64("context_tokens"); t.add_f64("total_s"); t.add_f64("compute_s"); t.add_f64("memory_s");
+  t.add_f64("comm_s"); t.add_f64("overhead_s"); t.add_f64("flops_per_device"); t.add_f64("memory_bytes_per_device");
+  auto row = [&](const std::string& ph, int64_t ctx, const IterationCost& c) {
+    t.add_row({ph, ctx, c.total_s, c.compute_s, c.memory_s, c.comm_s, c.overhead_s, c.flops, c.memory_bytes});
+  };
+  row("prefill", prompt, pre);
+  for (double f : {0.0, 0.5, 1.0}) {
+    const int64_t ctx = prompt + static_cast<int64_t>(f * (output - 1));
+    row("decode", ctx, cm.iteration(cm.decode(batch, static_cast<double>(ctx))));
+  }
+  Table& pv = r.add_table("provenance", "engine and device constants used");
+  pv.add_str("constant"); pv.add_f64("value"); pv.add_str("provenance");
+  auto prov = [&](const std::string& name, const Sourced& s, double scale) {
+    pv.add_row({name, s.known ? s.value * scale : std::nan(""),
+                s.known ? (s.estimated.empty() ? s.source : "estimated: " + s.estimated) : std::string("unknown (default)")});
+  };
+  prov("engine.bandwidth_fraction", d.engine.bandwidth_fraction, 1);
+  prov("engine.gemm_fraction", d.engine.gemm_fraction, 1);
+  prov("engine.dequant_fraction", d.engine.dequant_fraction, 1);
+  prov("engine.overlap_fraction", d.engine.overlap_fraction, 1);
+  prov("engine.iteration_overhead_us", d.engine.iteration_overhead_s, 1e6);
+  prov("engine.sequence_overhead_us", d.engine.sequence_overhead_s, 1e6);
+  prov("device.memory_available_fraction", p.memory_available_fraction, 1);
+  prov("device.tdp_w", d.accel.tdp_w, 1);
+  prov("device.usd_per_hour", p.usd_per_hour, 1);
+  if (!(w + kv <= usable))
+    r.notes.push_back("does not fit: weights " + format_double(w / 1e9) + " GB + KV " + format_double(kv / 1e9) + " GB > usable " +
+                      format_double(usable / 1e9) + " GB per device");
+  return r;
+}
+
+Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
+  auto& P = s.plan;
+  std::vector<std::string> accels = P.accelerators.empty() ? std::vector<std::string>{s.deployment.accelerator} : P.accelerators;
+  std::vector<std::string> policies = P.policies.empty() ? std::vector<std::string>{s.serving.policy} : P.policies;
+  if (!(s.workload.rate_per_s > 0) && s.workload.arrival != "trace")
+    throw Error(SourceLocation{s.file, 0, 0, "workload.rate_per_s"}, "plan needs a request rate (rate_per_s)");
+  WorkloadSpec w = s.workload;
+  if (w.arrival != "trace") w.requests = P.requests;
+  const auto reqs = generate_requests(w);
+  Result r;
+  r.command = "infer plan";
+  Table& t = r.add_table("candidates", "every deployment tried: replicas needed to meet the SLO at the request rate");
+  t.add_str("accelerator"); t.add_i64("tp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
+  t.add_i64("devices_count"); t.add_f64("slo_attainment_fraction"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p99_s");
+  t.add_f64("usd_per_hour"); t.add_f64("usd_per_million_output_tokens"); t.add_str("status");
+  struct Best { double usd = std::numeric_limits<double>::infinity(); int devices = 0; std::vector<Value> row; } best;
+  for (const auto& acc : accels)
+    for (int tp : P.tp)
+      for (const auto& pol : policies)
+        for (int mbs : P.max_batch_seqs) {
+          StudySpec c = s;
+          c.deployment.accelerator = acc;
+          c.deployment.system.clear();
+          c.deployment.tp = tp;
+          c.serving.policy = pol;
+          c.serving.limits.max_batch_seqs = mbs;
+          c.serving.disaggregation.reset();
+          std::string status;
+          try {
+            c.serving.deployment = make_deployment(cat, data, c.deployment);
+            resolve_serving(c, cat, data);
+            if (kv_capacity_tokens(c.serving, c.serving.deployment) < w.prompt.mean + w.output.mean) status = "does not fit";
+          } catch (const Error& e) {
+            status = e.message();
+          }
+          if (!status.empty()) {
+            t.add_row({acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
+                       std::nan(""), std::nan(""), status});
+            continue;
+          }
+          // Replicas: start from the saturation estimate, grow until the SLO is met.
+          const double cap = saturation_requests_per_s(c.serving, w, std::max<int64_t>(200, 2 * mbs));
+          int rep = std::max(1, static_cast<int>(std::ceil(w.rate_per_s / std::max(cap, 1e-9))));
+          ServingSummary sum;
+          bool ok = false;
+          while (rep * tp <= P.max_devices) {
+            c.serving.replicas = rep;
+            try {
+              simulate_serving(c.serving, reqs, &sum);
+            } catch (const Error& e) {
+              status = e.message();
+              break;
+            }
+            if (sum.slo_attainment_fraction >= P.slo_attainment_fraction) { ok = true; break; }
+            ++rep;
+          }
+          const double usd_h = c.serving.usd_per_device_hour * rep * tp;
+          if (!ok && status.empty()) status = "SLO not met within max_devices";
+          std::vector<Value> row = {acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * tp},
+                                    sum.slo_attainment_fraction, sum.ttft_p99_s, sum.tpot_p99_s, usd_h,
+                                    sum.usd_per_million_output_tokens, ok ? std::string("ok") : status};
+          t.add_row(row);
+          if (ok) {
+            // Cheapest per hour; without prices, fewest devices; ties keep the earlier candidate.
+            const double key = usd_h > 0 ? usd_h : rep * tp;
+            if (key < best.usd) best = {key, rep * tp, row};
+          }
+        }
+  r.set("rate_per_s", w.rate_per_s);
+  r.set("slo_ttft_s", s.serving.slo.ttft_s);
+  r.set("slo_tpot_s", s.serving.slo.tpot_s);
+  r.set("required_slo_attainment_fraction", P.slo_attainment_fraction);
+  if (best.row.empty()) {
+    r.set("found", false);
+    r.notes.push_back("no candidate meets the SLO within max_devices");
+  } else {
+    r.set("found", true);
+    r.set("best_accelerator", std::get<std::string>(best.row[0]));
+    r.set("best_tp", std::get<int64_t>(best.row[1]));
+    r.set("best_policy", std::get<std::string>(best.row[2]));
+    r.set("best_max_batch_seqs", std::get<int64_t>(best.row[3]));
+    r.set("best_replicas", std::get<int64_t>(best.row[4]));
+    r.set("best_devices_count", std::get<int64_t>(best.row[5]));
+    r.set("best_slo_attainment_fraction", std::get<double>(best.row[6]));
+    r.set("best_usd_per_hour", std::get<double>(best.row[9]));
+  }
+  return r;
+}
+
+}  // namespace sextant::infer

@@ -1,0 +1,62 @@
+#pragma once
+// The YAML description of an inference study (data/examples/infer-*.yaml, docs/inference.md):
+//   deployment: model, accelerator | system, engine, tp, pp, ep, weight/activation/kv formats
+//   serving:    policy, replicas, max_batch_seqs, max_batch_tokens, prefix_caching,
+//               speculative {draft_model, draft_tokens, acceptance}, disaggregation {...}
+//   workload:   arrival, rate_per_s | load_fraction, cv, trace_file, requests, prompt, output,
+//               prefix {share_fraction, tokens, groups}, seed
+//   slo:        ttft_s, tpot_s
+//   power / cost overrides; plan: the search space of `sextant infer plan`
+// Unknown keys are errors naming file, line and the valid keys.
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "core/result.hpp"
+#include "infer/deployment.hpp"
+#include "infer/serving.hpp"
+
+namespace sextant::infer {
+
+struct PlanSpace {
+  std::vector<std::string> accelerators;  // empty: the deployment's
+  std::vector<int> tp = {1, 2, 4, 8};
+  std::vector<int> max_batch_seqs = {64, 256};
+  std::vector<std::string> policies;       // empty: the serving policy
+  int max_devices = 64;
+  double slo_attainment_fraction = 0.9;    // required share of requests meeting the SLO
+  int64_t requests = 2000;                 // simulated per candidate
+};
+
+struct StudySpec {
+  DeploymentSpec deployment;
+  ServingSpec serving;             // deployment filled from `deployment`
+  WorkloadSpec workload;
+  double load_fraction = 0;        // > 0: rate = load_fraction x saturation throughput
+  std::string draft_model;         // speculative decoding draft (same accelerator/engine/formats)
+  PlanSpace plan;
+  std::string file;
+};
+
+StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data);
+// Applies `key=value` overrides (dotted keys as in the file, e.g. deployment.tp=2) then loads.
+StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data,
+                     const std::vector<std::pair<std::string, std::string>>& sets);
+
+// Fills deployment-dependent serving fields: memory share, power, price, draft deployment.
+void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data);
+
+// `sextant infer serve`: runs the serving simulation of the study.
+Result run_serve(StudySpec s, const Catalog& cat, const InferData& data);
+
+// `sextant infer estimate`: single-stream and batched costs of one deployment: memory fit (with
+// the device's OS reserve), prefill and decode speeds at the given prompt/output lengths and
+// batch, the breakdown of a decode step, energy per token and cost per million tokens.
+Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
+                    int64_t output_tokens, int64_t batch);
+
+// `sextant infer plan`: the cheapest deployment (accelerator, TP, replicas, batch limit, policy)
+// whose simulated SLO attainment at the workload's rate reaches plan.slo_attainment_fraction.
+Result run_plan(StudySpec s, const Catalog& cat, const InferData& data);
+
+}  // namespace sextant::infer

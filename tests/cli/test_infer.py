@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""End-to-end tests of `sextant infer`: validate, estimate (datacenter and on-device), serve, plan,
+and the error messages of bad inputs. Run by ctest with SEXTANT_BIN set."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.environ.get("SEXTANT_BIN", "build/sextant")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run(*args, ok=True):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, cwd=ROOT)
+    if ok and p.returncode != 0:
+        raise AssertionError(f"sextant {' '.join(args)} failed ({p.returncode}):\n{p.stderr}")
+    return p
+
+
+def run_json(*args):
+    return json.loads(run(*args, "--json", "-").stdout)
+
+
+def scalars(j):
+    s = j["scalars"]
+    return s if isinstance(s, dict) else {k: v for k, v in s}
+
+
+class InferCli(unittest.TestCase):
+    def test_validate_meets_the_bar_and_writes_rows_csv(self):
+        with tempfile.TemporaryDirectory() as d:
+            run("infer", "validate", "data/validation/inference.csv", "--csv", d, "--quiet")
+            with open(os.path.join(d, "validation_rows.csv")) as f:
+                rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 57)
+        errs = sorted(abs(float(r["error_pct"])) for r in rows)
+        self.assertLessEqual(errs[len(errs) // 2], 10.0)
+        self.assertLessEqual(errs[-1], 35.0)
+        for r in rows:  # signed error of predicted vs target
+            p, t = float(r["predicted"]), float(r["target"])
+            self.assertAlmostEqual(float(r["error_pct"]), 100 * (p - t) / t, places=6)
+
+    def test_estimate_decode_is_bandwidth_bound(self):
+        s = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                             "--engine", "vllm", "--prompt", "1024", "--output", "256"))
+        self.assertTrue(s["fits"])
+        self.assertGreaterEqual(s["time_per_output_token_s"], s["decode_bandwidth_floor_s"])
+        self.assertEqual(s["kv_bytes_per_token"], 2 * 32 * 8 * 128 * 2)  # GQA, bf16
+
+    def test_on_device_memory_fit_uses_the_os_reserve(self):
+        # Llama-2-70B in Q4_0 (about 39 GB) does not fit the 2/3 of 32 GB macOS gives the GPU.
+        s = scalars(run_json("infer", "estimate", "--model", "llama-2-70b", "--accelerator", "apple-m1-pro-16c",
+                             "--engine", "llama.cpp", "--weights", "q4_0", "--activations", "fp32", "--kv", "fp16"))
+        self.assertFalse(s["fits"])
+        s = scalars(run_json("infer", "estimate", "--model", "llama-2-7b", "--accelerator", "apple-m2-max-30c",
+                             "--engine", "llama.cpp", "--weights", "q4_0", "--activations", "fp32", "--kv", "fp16",
+                             "--prompt", "512", "--output", "128"))
+        self.assertTrue(s["fits"])
+        self.assertLess(s["memory_usable_bytes_per_device"], s["memory_bytes_per_device"])
+        self.assertGreater(s["decode_tokens_per_s"], 40)   # published tg128: 61 tok/s
+        self.assertLess(s["decode_tokens_per_s"], 90)
+        self.assertIn("energy_per_output_token_j", s)
+
+    def test_serve_example(self):
+        j = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=800")
+        s = scalars(j)
+        self.assertEqual(s["completed_count"], 800)
+        self.assertGreater(s["output_tokens_per_s"], 0)
+        self.assertLessEqual(s["ttft_p50_s"], s["ttft_p99_s"])
+        self.assertIn("memory_timeline", j["tables"])
+        self.assertIn("latency", j["tables"])
+
+    def test_plan_finds_a_deployment(self):
+        s = scalars(run_json("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml",
+                             "--set", "plan.requests=200", "--set", "plan.accelerators=[h100-sxm-80gb]",
+                             "--set", "plan.tp=[4,8]", "--set", "plan.max_batch_seqs=[128]"))
+        self.assertTrue(s["found"])
+        self.assertIn(s["best_tp"], (4, 8))
+
+    def test_bad_inputs_name_the_problem(self):
+        p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--weights", "q4_O", ok=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("q4_0", p.stderr)
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb}\nserving: {polcy: static}\n")
+        try:
+            p = run("infer", "serve", f.name, ok=False)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("polcy", p.stderr)
+        finally:
+            os.unlink(f.name)
+
+
+if __name__ == "__main__":
+    unittest.main()

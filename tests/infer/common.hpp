@@ -1,0 +1,34 @@
+#pragma once
+// Shared fixtures of the infer tests: the bundled catalog and engine data.
+#include <memory>
+#include <string>
+
+#include "catalog/catalog.hpp"
+#include "infer/deployment.hpp"
+#include "infer/engine.hpp"
+
+namespace sextant::infer::fixtures {
+
+inline const Catalog& catalog() {
+  static const std::shared_ptr<const Catalog> c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  return *c;
+}
+inline const InferData& infer_data() {
+  static const std::shared_ptr<const InferData> d = InferData::load(std::string(SEXTANT_SOURCE_DIR) + "/data/infer");
+  return *d;
+}
+inline Deployment deployment(const std::string& model, const std::string& accel, const std::string& engine = "vllm",
+                             const std::string& wfmt = "bf16", int tp = 1, int ep = 1) {
+  DeploymentSpec s;
+  s.model = model;
+  s.accelerator = accel;
+  s.engine = engine;
+  s.weight_format = wfmt;
+  s.activation_format = "bf16";
+  s.kv_format = "bf16";
+  s.tp = tp;
+  s.ep = ep;
+  return make_deployment(catalog(), infer_data(), s);
+}
+
+}  // namespace sextant::infer::fixtures

@@ -1,0 +1,209 @@
+// The serving simulator: closed-form limits, conservation, and the behaviour each mechanism exists for.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "common.hpp"
+#include "core/result.hpp"
+#include "infer/serving.hpp"
+
+using namespace sextant;
+using namespace sextant::infer;
+using namespace sextant::infer::fixtures;
+
+namespace {
+ServingSpec spec_8b(const std::string& policy = "continuous") {
+  ServingSpec s;
+  s.deployment = deployment("llama3.1-8b", "h100-sxm-80gb");
+  s.policy = policy;
+  s.busy_power_w = 700;
+  s.idle_power_w = 100;
+  s.usd_per_device_hour = 2.5;
+  s.slo = {1.0, 0.05};
+  return s;
+}
+WorkloadSpec work(double rate, int64_t n, const std::string& dist = "exponential") {
+  WorkloadSpec w;
+  w.rate_per_s = rate;
+  w.requests = n;
+  w.prompt = {dist, 1024, 0.5, 1, 8192};
+  w.output = {dist, 256, 0.5, 1, 4096};
+  return w;
+}
+}  // namespace
+
+// Question: alone in the system, does a request see exactly the cost model's prefill time as
+// TTFT and its decode step times as TPOT?
+TEST(Serving, IsolatedRequestMatchesTheCostModel) {
+  ServingSpec s = spec_8b();
+  std::vector<Request> reqs;
+  for (int i = 0; i < 5; ++i) reqs.push_back(Request{100.0 * i, 1000, 101, -1, 0});  // far apart
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  const CostModel cm(s.deployment);
+  EXPECT_NEAR(sum.ttft_p50_s, cm.iteration(cm.prefill(1, 1000)).total_s, 1e-12);
+  double dec = 0;
+  for (int k = 1; k <= 100; ++k) dec += cm.iteration(cm.decode(1, 1000 + k - 1)).total_s;
+  EXPECT_NEAR(sum.tpot_p50_s, dec / 100, 1e-12);
+  EXPECT_EQ(sum.completed, 5);
+  EXPECT_EQ(sum.iterations, 5 * 101);  // one prefill pass + 100 decode passes each
+}
+
+// Question: is every request served, and do tokens and time add up?
+TEST(Serving, ConservationAndDeterminism) {
+  ServingSpec s = spec_8b();
+  const auto reqs = generate_requests(work(10, 3000));
+  ServingSummary a, b;
+  const Result ra = simulate_serving(s, reqs, &a);
+  const Result rb = simulate_serving(s, reqs, &b);
+  EXPECT_EQ(render_text(ra), render_text(rb));  // identical reruns (shortest round-trip numbers)
+  EXPECT_EQ(a.completed, 3000);
+  int64_t out = 0;
+  for (const auto& q : reqs) out += q.output_tokens;
+  EXPECT_NEAR(a.output_tokens_per_s * a.duration_s, static_cast<double>(out), 1e-6 * out);
+  // Under capacity, throughput follows the arrival rate.
+  EXPECT_NEAR(a.requests_per_s, 10.0, 1.0);
+  EXPECT_GT(ra.number("energy_per_output_token_j"), 0);
+  EXPECT_GT(ra.number("usd_per_million_output_tokens"), 0);
+}
+
+// Question: does a KV cache too small for the load preempt and recompute, and still finish all?
+TEST(Serving, PreemptionWhenKvCacheIsFull) {
+  ServingSpec s = spec_8b();
+  s.kv_capacity_tokens = 16 * 1024;  // about a dozen requests' worth
+  const auto reqs = generate_requests(work(50, 400, "fixed"));
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.completed, 400);
+  EXPECT_GT(sum.preemptions, 0);
+  EXPECT_LE(sum.kv_peak_fraction, 1.0);
+  ServingSpec big = spec_8b();
+  ServingSummary sb;
+  simulate_serving(big, reqs, &sb);
+  EXPECT_EQ(sb.preemptions, 0);
+  EXPECT_LT(sb.e2e_p50_s, sum.e2e_p50_s);
+}
+
+// Question: does prefix caching skip the shared prefix's prefill (lower TTFT, hits counted)?
+TEST(Serving, PrefixCachingShortensTtft) {
+  WorkloadSpec w = work(5, 1000, "fixed");
+  w.prefix_share_fraction = 1.0;
+  w.prefix_tokens = 768;
+  w.prefix_groups = 2;
+  const auto reqs = generate_requests(w);
+  ServingSpec on = spec_8b(), off = spec_8b();
+  on.prefix_caching = true;
+  ServingSummary a, b;
+  simulate_serving(on, reqs, &a);
+  simulate_serving(off, reqs, &b);
+  EXPECT_GT(a.prefix_hit_fraction, 0.99);
+  EXPECT_EQ(b.prefix_hit_fraction, 0);
+  // 768 of 1792 prompt tokens are skipped (0.57 of the prefill remains), plus queueing.
+  EXPECT_LT(a.ttft_p50_s, 0.7 * b.ttft_p50_s);
+}
+
+// Question: with a free draft that is always right, does speculative decoding emit k + 1 tokens
+// per target pass?
+TEST(Serving, SpeculativeDecodingAcceptedTokensPerPass) {
+  ServingSpec s = spec_8b();
+  s.draft = deployment("llama3.1-8b", "h100-sxm-80gb");
+  s.speculative = {4, 1.0};
+  std::vector<Request> reqs{Request{0, 100, 101, -1, 0}};
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.iterations, 1 + 100 / 5);  // prefill + 20 passes of 5 tokens
+  // With acceptance 0 every pass yields one token and costs a draft + a 5-token verify.
+  s.speculative = {4, 0.0};
+  simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.iterations, 1 + 100);
+}
+
+// Question: does chunked prefill keep decodes flowing (lower tail inter-token latency) where
+// prefill-priority continuous batching stalls them?
+TEST(Serving, ChunkedPrefillCutsTailInterTokenLatency) {
+  const auto reqs = generate_requests(work(18, 3000));
+  ServingSummary cont, chunk;
+  simulate_serving(spec_8b("continuous"), reqs, &cont);
+  ServingSpec c = spec_8b("chunked-prefill");
+  c.limits.max_batch_tokens = 512;
+  simulate_serving(c, reqs, &chunk);
+  EXPECT_LT(chunk.itl_p99_s, cont.itl_p99_s);
+}
+
+// Question: does static batching, which admits only when idle, lose throughput under load?
+TEST(Serving, StaticBatchingSaturatesEarlier) {
+  const WorkloadSpec w = work(1, 1);
+  const double cont = saturation_requests_per_s(spec_8b("continuous"), w, 1000);
+  const double stat = saturation_requests_per_s(spec_8b("static"), w, 1000);
+  EXPECT_LT(stat, 0.8 * cont);
+  EXPECT_GT(stat, 0);
+}
+
+// Question: do disaggregated pools serve every request and pay the KV transfer in TTFT?
+TEST(Serving, DisaggregatedPrefillDecode) {
+  ServingSpec s = spec_8b();
+  DisaggregationSpec d;
+  d.prefill_instances = 1;
+  d.decode_instances = 2;
+  d.kv_link = {1e9, 1e-3};  // slow link: 1 GB/s
+  s.disaggregation = d;
+  std::vector<Request> one{Request{0, 1000, 50, -1, 0}};
+  ServingSummary sum;
+  const Result r = simulate_serving(s, one, &sum);
+  const CostModel cm(s.deployment);
+  // The first token comes from the prefill instance; the transfer delays only the second.
+  EXPECT_NEAR(sum.ttft_p50_s, cm.iteration(cm.prefill(1, 1000)).total_s, 1e-12);
+  const double transfer = 1e-3 + 1000 * cm.kv_bytes_per_token() / 1e9;
+  EXPECT_GT(sum.e2e_p50_s, sum.ttft_p50_s + transfer);
+  EXPECT_EQ(r.number("devices_count"), 3);
+  const auto reqs = generate_requests(work(10, 1000));
+  simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.completed, 1000);
+}
+
+// Question: do the arrival processes have the requested rate and burstiness?
+TEST(Serving, ArrivalProcesses) {
+  WorkloadSpec w = work(4, 40000);
+  auto mean_cv = [](const std::vector<Request>& r) {
+    double s = 0, s2 = 0, prev = 0;
+    for (const auto& q : r) {
+      const double g = q.arrival_s - prev;
+      prev = q.arrival_s;
+      s += g;
+      s2 += g * g;
+    }
+    const double n = r.size(), m = s / n;
+    return std::pair<double, double>{m, std::sqrt(s2 / n - m * m) / m};
+  };
+  auto [m1, c1] = mean_cv(generate_requests(w));
+  EXPECT_NEAR(m1, 0.25, 0.01);
+  EXPECT_NEAR(c1, 1.0, 0.03);
+  w.arrival = "gamma";
+  w.cv = 3;
+  auto [m2, c2] = mean_cv(generate_requests(w));
+  EXPECT_NEAR(m2, 0.25, 0.02);
+  EXPECT_NEAR(c2, 3.0, 0.3);
+  // Trace: rows sorted and shifted to start at 0.
+  const std::string p = ::testing::TempDir() + "/trace.csv";
+  FILE* f = std::fopen(p.c_str(), "w");
+  std::fputs("arrival_s,prompt_tokens,output_tokens\n12.5,100,10\n10.0,200,20\n", f);
+  std::fclose(f);
+  WorkloadSpec t;
+  t.arrival = "trace";
+  t.trace_file = p;
+  t.requests = 0;
+  const auto tr = generate_requests(t);
+  ASSERT_EQ(tr.size(), 2u);
+  EXPECT_EQ(tr[0].prompt_tokens, 200);
+  EXPECT_DOUBLE_EQ(tr[1].arrival_s, 2.5);
+  w.arrival = "weibull";
+  EXPECT_THROW(generate_requests(w), Error);
+}
+
+// Question: does a model that does not fit say so?
+TEST(Serving, ModelThatDoesNotFitIsAnError) {
+  ServingSpec s;
+  s.deployment = deployment("llama3.1-70b", "h100-sxm-80gb");  // 141 GB of bf16 weights on one 80 GB GPU
+  EXPECT_THROW(simulate_serving(s, generate_requests(work(1, 10))), Error);
+}

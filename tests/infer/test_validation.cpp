@@ -1,0 +1,99 @@
+// Scoring against the published inference measurements (data/validation/inference.csv).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common.hpp"
+#include "core/result.hpp"
+#include "infer/csv.hpp"
+#include "infer/validate_inference.hpp"
+
+using namespace sextant;
+using namespace sextant::infer;
+using namespace sextant::infer::fixtures;
+
+namespace {
+const std::string kCsv = std::string(SEXTANT_SOURCE_DIR) + "/data/validation/inference.csv";
+const Result& validation() {
+  static const Result r = infer::validate_inference_csv(kCsv, catalog(), infer_data());
+  return r;
+}
+}  // namespace
+
+// Question: is the inference CSV told apart from the training and component CSVs by its columns?
+TEST(Validation, RecognisesSchemaByColumns) {
+  EXPECT_TRUE(looks_like_inference_csv(read_csv(kCsv).header));
+  EXPECT_FALSE(looks_like_inference_csv({"id", "source", "model", "layers", "hidden", "accelerator", "system", "num_gpus", "tp", "pp",
+                                         "target_step_time_s"}));
+  EXPECT_FALSE(looks_like_inference_csv({"id", "kind", "accelerator", "system", "dtype", "op", "metric", "value", "unit"}));
+}
+
+// Question: does the model meet the bar: median |error| <= 10%, no row worse than 35%?
+TEST(Validation, MedianAndMaxErrorWithinBounds) {
+  const Result& r = validation();
+  EXPECT_EQ(r.number("rows_count"), 57);
+  EXPECT_EQ(r.number("rows_unpredicted_count"), 0);
+  EXPECT_LE(r.number("median_abs_error_pct"), 10.0);
+  EXPECT_LE(r.number("max_abs_error_pct"), 35.0);
+  // The leave-one-device-out error is reported and stays within the same row bound.
+  EXPECT_TRUE(std::isfinite(r.number("lodo_median_abs_error_pct")));
+  EXPECT_LE(r.number("lodo_max_abs_error_pct"), 35.0);
+}
+
+// Question: are the per-row table and the per-source summaries complete and signed?
+TEST(Validation, RowsAndPerSourceTables) {
+  const Result& r = validation();
+  const Table* t = r.table("validation_rows");
+  ASSERT_NE(t, nullptr);
+  for (const char* c : {"id", "metric", "predicted", "target", "error_pct", "lodo_error_pct"}) EXPECT_TRUE(t->has_column(c)) << c;
+  ASSERT_EQ(t->rows(), 57u);
+  const auto& p = t->column("predicted").f64;
+  const auto& g = t->column("target").f64;
+  const auto& e = t->column("error_pct").f64;
+  for (size_t i = 0; i < t->rows(); ++i) EXPECT_NEAR(e[i], 100 * (p[i] - g[i]) / g[i], 1e-9);
+  const Table* s = r.table("per_source");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->rows(), 2u);  // llama.cpp-d4167 and splitwise-sim-db
+  for (double v : s->column("median_abs_error_pct").f64) EXPECT_LE(v, 10.0);
+}
+
+// Question: are the catalogued engine constants the ones the fit reproduces from the rows
+// (calibration in the catalog with its origin, not hand-tuned)?
+TEST(Validation, CataloguedConstantsMatchTheRefit) {
+  const Table* t = validation().table("fitted_constants");
+  ASSERT_NE(t, nullptr);
+  const auto& cv = t->column("catalog_value").f64;
+  const auto& rv = t->column("refit_value").f64;
+  const auto& name = t->column("constant").str;
+  for (size_t i = 0; i < t->rows(); ++i) EXPECT_NEAR(cv[i] / rv[i], 1.0, 0.02) << t->column("engine").str[i] << " " << name[i];
+}
+
+// Question: does the decode of Llama-2-7B on Apple Silicon track memory bandwidth (the README's
+// tg128 x file size estimate) within the bound, for a chip left out of the fit?
+TEST(Validation, LeaveOneDeviceOutRowsArePredicted) {
+  const Table* t = validation().table("per_device");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->rows(), 8u);
+  for (double v : t->column("lodo_median_abs_error_pct").f64) EXPECT_LE(v, 25.0);
+}
+
+// Question: does the validator reject a CSV with a missing column or an unknown metric?
+TEST(Validation, BadInputsAreErrors) {
+  const std::string dir = ::testing::TempDir();
+  auto write = [&](const std::string& name, const std::string& text) {
+    const std::string p = dir + "/" + name;
+    FILE* f = std::fopen(p.c_str(), "w");
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+    return p;
+  };
+  const std::string hdr = "id,model,accelerator,tp,engine,weight_format,activation_format,kv_format,batch,prompt_len,gen_len,metric,value\n";
+  EXPECT_THROW(infer::validate_inference_csv(write("a.csv", "id,model\nx,y\n"), catalog(), infer_data()), Error);
+  EXPECT_THROW(infer::validate_inference_csv(write("b.csv", hdr + "r1,llama-2-7b,apple-m1-8c,1,llama.cpp,q4_0,f32,f16,1,0,128,speed,14\n"),
+                                             catalog(), infer_data()),
+               Error);
+  // An unknown accelerator is reported in the row, not thrown.
+  const Result r = infer::validate_inference_csv(
+      write("c.csv", hdr + "r1,llama-2-7b,no-such-chip,1,llama.cpp,q4_0,f32,f16,1,0,128,decode_tokens_per_s,14\n"), catalog(), infer_data());
+  EXPECT_EQ(r.number("rows_unpredicted_count"), 1);
+}
