@@ -37,6 +37,7 @@ void add_catalog_command(CLI::App& app);
 void add_estimate_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
+void add_trace_command(CLI::App& app);
 void add_infer_command(CLI::App& app);
 
 }  // namespace sextant::cli

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   using namespace sextant::cli;
   add_catalog_command(app);
   add_analyze_command(app);
+  add_trace_command(app);
   add_infer_command(app);
   // add_estimate_command(app);
   // add_validate_command(app);

@@ -13,6 +13,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <vector>
 #include <unordered_map>
 
 #include "trace/analyses/analysis.hpp"
@@ -28,16 +29,39 @@ struct KernelInfo {
 };
 
 KernelInfo parse_nccl_name(const std::string& n) {
-  // ncclKernel_AllReduce_RING_LL_Sum_float(...), ncclDevKernel_AllGather_RING_LL(...)
-  static const std::regex re(R"((?:nccl|rccl)(?:Dev)?Kernel_([A-Za-z]+)(?:_([A-Z]+))?(?:_([A-Z0-9]+))?(?:_[A-Za-z]+)?(?:_([a-z0-9_]+))?)");
+  // Old: ncclKernel_AllReduce_RING_LL_Sum_float(...); new: ncclDevKernel_AllReduce_Sum_bf16_RING_LL(...).
+  static const std::set<std::string> algos = {"RING", "TREE", "COLLNET", "COLLNETDIRECT", "COLLNETCHAIN", "NVLS",
+                                              "NVLSTREE", "PAT"};
+  static const std::set<std::string> protos = {"LL", "LL128", "SIMPLE"};
+  static const std::set<std::string> redops = {"Sum", "Prod", "Max", "Min", "PreMulSum", "SumPostDiv", "Avg"};
   KernelInfo k;
-  std::smatch m;
-  if (std::regex_search(n, m, re)) {
-    k.op = m[1].str();
-    k.algo = m[2].str();
-    k.dtype = m[4].str();
-  } else {
+  size_t pos = n.find("Kernel_");
+  if (pos == std::string::npos) {
     k.op = "unknown";
+    return k;
+  }
+  std::string rest = n.substr(pos + 7);
+  rest = rest.substr(0, rest.find('('));
+  std::vector<std::string> tok;
+  size_t s = 0;
+  while (s <= rest.size()) {
+    size_t e = rest.find('_', s);
+    if (e == std::string::npos) e = rest.size();
+    tok.push_back(rest.substr(s, e - s));
+    s = e + 1;
+  }
+  k.op = tok.empty() ? "unknown" : tok[0];
+  for (size_t i = 1; i < tok.size(); ++i) {
+    if (algos.count(tok[i])) {
+      k.algo = tok[i];
+    } else if (protos.count(tok[i])) {
+      if (!k.algo.empty()) k.algo += "_" + tok[i];
+    } else if (!redops.count(tok[i]) && k.dtype.empty()) {
+      // dtype tokens may contain '_' (int8_t): join the rest up to an algorithm name.
+      std::string d = tok[i];
+      while (i + 1 < tok.size() && !algos.count(tok[i + 1]) && !protos.count(tok[i + 1])) d += "_" + tok[++i];
+      k.dtype = d;
+    }
   }
   return k;
 }

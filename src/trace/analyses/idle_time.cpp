@@ -64,9 +64,9 @@ void run_idle_time_breakdown(const AnalysisContext& ctx, Result& r) {
         int64_t prev_end = ks[i - 1]->end;
         double gap = static_cast<double>(ks[i]->ts - prev_end);
         int cat = 2;
-        // A kernel without a launching call: HTA correlates it with itself (its own start).
-        bool host = ks[i]->runtime >= 0 ? f.cpu[static_cast<size_t>(ks[i]->runtime)].ts > prev_end
-                                        : ctx.opt.hta && ks[i]->ts > prev_end;
+        // A kernel without a launching call in the trace: HTA counts its gap as host wait
+        // (checked on the DLRM traces, where such kernels come from an untraced thread).
+        bool host = ks[i]->runtime >= 0 ? f.cpu[static_cast<size_t>(ks[i]->runtime)].ts > prev_end : ctx.opt.hta;
         if (host) {
           cat = 0;
         } else if (gap < delay) {

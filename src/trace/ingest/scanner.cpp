@@ -614,9 +614,16 @@ class Scanner {
             p = skip_value(p, e);
           }
           break;
-        case 14:
+        case 13:
           if (KEY(k, "In msg nelems")) {
             p = int_value(p, e, ev.coll.in_msg_nelems);
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 14:
+          if (KEY(k, "Out msg nelems")) {
+            p = int_value(p, e, ev.coll.out_msg_nelems);
           } else if (KEY(k, "Total Reserved")) {
             p = int_value(p, e, ev.mem_reserved);
           } else {
@@ -627,8 +634,6 @@ class Scanner {
           if (KEY(k, "Collective name")) {
             p = str_value(p, e, ev.coll.collective_name);
             ev.has_coll = true;
-          } else if (KEY(k, "Out msg nelems")) {
-            p = int_value(p, e, ev.coll.out_msg_nelems);
           } else if (KEY(k, "Total Allocated")) {
             p = int_value(p, e, ev.mem_alloc);
           } else {

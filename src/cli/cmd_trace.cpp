@@ -1,0 +1,63 @@
+// sextant trace synth : synthetic Kineto traces for benchmarks and tests.
+#include <memory>
+
+#include "cli/cli.hpp"
+#include "trace/synth.hpp"
+
+namespace sextant::cli {
+
+namespace {
+struct SynthArgs {
+  std::string out;
+  trace::SynthOptions o;
+  double size_mb = 1.0;
+  int threads = 0;
+  OutputOptions outopt;
+};
+}  // namespace
+
+void add_trace_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("trace", "Trace utilities (synthetic traces)");
+  cmd->require_subcommand(1);
+  auto a = std::make_shared<SynthArgs>();
+  auto* s = cmd->add_subcommand("synth",
+                                "Write synthetic PyTorch profiler traces (one file per rank) with compute kernels, "
+                                "launches, memcpys and NCCL all-reduces; optional injected stragglers");
+  s->add_option("--out", a->out, "Output directory")->required();
+  s->add_option("--ranks", a->o.ranks, "Number of ranks (default 2)")->check(CLI::PositiveNumber);
+  s->add_option("--size-mb", a->size_mb, "Approximate uncompressed size per rank in MB (default 1)")
+      ->check(CLI::PositiveNumber);
+  s->add_option("--steps", a->o.steps, "ProfilerSteps per rank (overrides --size-mb)");
+  s->add_option("--layers", a->o.layers, "Compute kernels per step (default 40)")->check(CLI::PositiveNumber);
+  s->add_option("--straggler", a->o.straggler_ranks, "Rank that starts every step late (repeatable)");
+  s->add_option("--straggler-delay-us", a->o.straggler_delay_us, "Lateness of stragglers (default 2000 us)");
+  s->add_option("--allreduce-bytes", a->o.allreduce_bytes, "All-reduce size per step in bytes (default 64e6)");
+  s->add_flag("--gzip", a->o.gzip, "Write .json.gz");
+  s->add_flag("--float-ts", a->o.float_timestamps, "ns-resolution decimal timestamps instead of integer us");
+  s->add_option("--seed", a->o.seed, "Random seed (default 1)");
+  s->add_option("--threads", a->threads, "Writer threads (default: all cores)");
+  add_output_options(*s, a->outopt);
+  s->callback([a] {
+    a->o.target_bytes_per_rank = a->size_mb * 1e6;
+    auto files = trace::write_synthetic_traces(a->out, a->o, a->threads);
+    Result r;
+    r.command = "trace synth";
+    r.set("directory", a->out);
+    r.set("ranks_count", a->o.ranks);
+    r.set("steps_count", trace::synth_steps(a->o));
+    Table& t = r.add_table("files", "files written");
+    t.add_i64("rank");
+    t.add_str("path");
+    t.add_i64("raw_bytes");
+    t.add_i64("events_count");
+    uint64_t total = 0;
+    for (const auto& f : files) {
+      t.add_row({f.rank, f.path, static_cast<int64_t>(f.raw_bytes), static_cast<int64_t>(f.events)});
+      total += f.raw_bytes;
+    }
+    r.set("raw_bytes", static_cast<int64_t>(total));
+    emit(r, a->outopt);
+  });
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,189 @@
+// Questions: on small hand-built traces whose answers follow by hand, do the analyses give
+// exactly those answers (spans, unions, overlap, idle categories, queue length, launch delay),
+// in both rule sets; and does the collectives analysis find an injected straggler and the bus
+// bandwidth NCCL's formula gives?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "trace/analyze.hpp"
+#include "trace/ingest/scanner.hpp"
+#include "trace/synth.hpp"
+
+using namespace sextant;
+using namespace sextant::trace;
+
+namespace {
+
+std::string x(const char* cat, const char* name, int64_t ts, int64_t dur, int64_t stream, int64_t corr) {
+  std::string args = "\"correlation\": " + std::to_string(corr);
+  if (stream >= 0) args += ", \"stream\": " + std::to_string(stream);
+  return std::string("{\"ph\":\"X\",\"cat\":\"") + cat + "\",\"name\":\"" + name + "\",\"pid\":1,\"tid\":" +
+         (stream >= 0 ? std::to_string(stream) : "1") + ",\"ts\":" + std::to_string(ts) +
+         ",\"dur\":" + std::to_string(dur) + ",\"args\":{" + args + "}}";
+}
+
+// Stream 7: gemm [10,20) launched at 2, gemm [25,35) launched at 22 (after the first ended:
+// host wait of 5), gemm [40,60) launched at 3 (queued early; gap 5 < 30: kernel wait).
+// Stream 13: nccl [50,80) launched at 4. Memcpy on stream 7 [100,110) launched at 90 (gap 40
+// after 60, launch after previous end: host wait).
+std::string doc() {
+  std::vector<std::string> ev = {
+      x("cuda_runtime", "cudaLaunchKernel", 2, 3, -1, 1),
+      x("cuda_runtime", "cudaLaunchKernel", 3, 3, -1, 3),
+      x("cuda_runtime", "cudaLaunchKernel", 4, 3, -1, 4),
+      x("cuda_runtime", "cudaLaunchKernel", 22, 2, -1, 2),
+      x("cuda_runtime", "cudaMemcpyAsync", 90, 4, -1, 5),
+      x("kernel", "gemm", 10, 10, 7, 1),
+      x("kernel", "gemm", 25, 10, 7, 2),
+      x("kernel", "gemm", 40, 20, 7, 3),
+      x("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 50, 30, 13, 4),
+      x("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 100, 10, 7, 5),
+  };
+  std::string s = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+  for (size_t i = 0; i < ev.size(); ++i) s += (i ? "," : "") + ev[i];
+  return s + "]}";
+}
+
+Result run(bool hta) {
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(doc(), "hand.json", set.ranks.back());
+  AnalyzeRequest req;
+  req.options.hta = hta;
+  return analyze_loaded(set, req);
+}
+
+double cell(const Result& r, const std::string& table, const std::string& col, size_t row = 0) {
+  const Table* t = r.table(table);
+  EXPECT_NE(t, nullptr) << table;
+  const Column& c = t->column(col);
+  return c.type == Column::Type::F64 ? c.f64.at(row) : static_cast<double>(c.i64.at(row));
+}
+
+}  // namespace
+
+TEST(Analyses, TemporalBreakdownByHand) {
+  // GPU span [10,110) = 100; busy = [10,20)+[25,35)+[40,80)+[100,110) = 70: idle 30.
+  // Compute union = 10+10+20 = 40; non-compute = 100-40-30 = 30.
+  Result r = run(true);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "kernel_time(us)"), 100);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "idle_time(us)"), 30);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "compute_time(us)"), 40);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "non_compute_time(us)"), 30);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "idle_time_pctg"), 30);
+  // Sextant mode: same numbers in µs from ns ticks, with unit-named columns.
+  Result s = run(false);
+  EXPECT_DOUBLE_EQ(cell(s, "temporal_breakdown", "kernel_time_us"), 100.0);
+  EXPECT_DOUBLE_EQ(cell(s, "temporal_breakdown", "idle_time_us"), 30.0);
+}
+
+TEST(Analyses, OverlapAndExposedCommunication) {
+  // nccl [50,80) overlaps compute [40,60) for 10 of its 30 us: 33.33%; exposed comm 20 us;
+  // the memcpy [100,110) is fully exposed.
+  Result r = run(false);
+  EXPECT_NEAR(cell(r, "comm_comp_overlap", "comp_comm_overlap_percent"), 33.33, 1e-9);
+  EXPECT_DOUBLE_EQ(cell(r, "exposed_time", "exposed_communication_us"), 20.0);
+  EXPECT_DOUBLE_EQ(cell(r, "exposed_time", "exposed_memory_us"), 10.0);
+}
+
+TEST(Analyses, KernelTypeOverlapCombinations) {
+  // Compute alone 30, compute+comm 10, comm alone 20, memory 10.
+  Result r = run(true);
+  const Table* t = r.table("gpu_kernel_breakdown_by_type");
+  ASSERT_NE(t, nullptr);
+  std::map<std::string, double> m;
+  for (size_t i = 0; i < t->rows(); ++i) m[t->column("kernel_type").str[i]] = t->column("sum").f64[i];
+  EXPECT_EQ(m["COMPUTATION"], 30);
+  EXPECT_EQ(m["COMPUTATION overlapping COMMUNICATION"], 10);
+  EXPECT_EQ(m["COMMUNICATION"], 20);
+  EXPECT_EQ(m["MEMORY"], 10);
+  // gemm: 3 launches of 10, 10, 20 -> sum 40, mean 13.33, std 5.77.
+  const Table* k = r.table("gpu_kernel_breakdown_by_kernel");
+  for (size_t i = 0; i < k->rows(); ++i)
+    if (k->column("name").str[i] == "gemm") {
+      EXPECT_EQ(k->column("sum (us)").f64[i], 40);
+      EXPECT_NEAR(k->column("stddev").f64[i], std::sqrt(100.0 / 3.0), 1e-9);
+    }
+}
+
+TEST(Analyses, IdleTimeCategories) {
+  // Stream 7 gaps: 20->25 (launch at 22 > 20: host wait 5), 35->40 (launch at 3: kernel wait 5),
+  // 60->100 (launch at 90 > 60: host wait 40). Host wait 45, kernel wait 5.
+  Result r = run(true);
+  const Table* t = r.table("idle_time_breakdown");
+  ASSERT_NE(t, nullptr);
+  std::map<std::pair<int64_t, std::string>, double> m;
+  for (size_t i = 0; i < t->rows(); ++i)
+    m[{t->column("stream").i64[i], t->column("idle_category").str[i]}] = t->column("idle_time").f64[i];
+  EXPECT_EQ((m[{7, "host_wait"}]), 45);
+  EXPECT_EQ((m[{7, "kernel_wait"}]), 5);
+  EXPECT_EQ((m[{7, "other"}]), 0);
+}
+
+TEST(Analyses, LaunchDelayAndQueueLength) {
+  Result r = run(true);
+  const Table* t = r.table("cuda_kernel_launch_stats");
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->rows(), 5u);
+  // Launch of corr 3 at [3,6), kernel at 40: delay 34. Corr 1: [2,5) -> 10: delay 5.
+  std::map<int64_t, double> delay;
+  for (size_t i = 0; i < t->rows(); ++i) delay[t->column("correlation").i64[i]] = t->column("launch_delay").f64[i];
+  EXPECT_EQ(delay[3], 34);
+  EXPECT_EQ(delay[1], 5);
+  // Stream 7 queue: +1@2 +1@3 -1@10 -1@25(after +1@22) ... values 1,2,1,2,1,0,1,0.
+  const Table* q = r.table("queue_length_summary");
+  ASSERT_NE(q, nullptr);
+  for (size_t i = 0; i < q->rows(); ++i)
+    if (q->column("stream").i64[i] == 7) {
+      EXPECT_EQ(q->column("queue_length_count").f64[i], 8);
+      EXPECT_EQ(q->column("queue_length_max").f64[i], 2);
+      EXPECT_DOUBLE_EQ(q->column("queue_length_mean").f64[i], 1.0);
+    }
+}
+
+TEST(Analyses, CollectivesFindTheInjectedStragglerAndBusBandwidth) {
+  auto dir = std::filesystem::temp_directory_path() / "sextant_coll_test";
+  std::filesystem::remove_all(dir);
+  SynthOptions o;
+  o.ranks = 4;
+  o.steps = 5;
+  o.layers = 10;
+  o.straggler_ranks = {2};
+  o.straggler_delay_us = 3000;
+  write_synthetic_traces(dir.string(), o, 2);
+  AnalyzeRequest req;
+  req.inputs = {dir.string()};
+  Result r = analyze(req);
+  EXPECT_EQ(r.number("collectives_matched_count"), 5);
+  const Table* s = r.table("stragglers");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->column("rank").i64.front(), 2);
+  EXPECT_EQ(s->column("last_arrivals_count").i64.front(), 5);
+  // Bus bandwidth: bytes / (first end - last start) * 2(n-1)/n.
+  const Table* c = r.table("collectives");
+  for (size_t i = 0; i < c->rows(); ++i) {
+    double bytes = c->column("size_bytes").f64[i];
+    double sync_s = c->column("sync_duration_us").f64[i] * 1e-6;
+    EXPECT_DOUBLE_EQ(bytes, o.allreduce_bytes);
+    EXPECT_NEAR(c->column("bus_bandwidth_bytes_per_s").f64[i], bytes / sync_s * 1.5, 1e-3 * bytes / sync_s);
+    EXPECT_EQ(c->column("last_rank").i64[i], 2);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Analyses, NoGpuKernelsGivesDiagnosticsNotErrors) {
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::add","ts":1,"dur":2}]})", "cpu.json",
+                  set.ranks.back());
+  AnalyzeRequest req;
+  req.options.hta = true;
+  Result r = analyze_loaded(set, req);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "kernel_time(us)"), 0);
+  EXPECT_TRUE(std::isnan(cell(r, "comm_comp_overlap", "comp_comm_overlap_pctg")));
+  const Table* d = r.table("diagnostics");
+  ASSERT_NE(d, nullptr);
+  EXPECT_GE(d->rows(), 2u);
+}

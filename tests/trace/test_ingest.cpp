@@ -1,0 +1,185 @@
+// Questions: does the streaming scanner read Kineto JSON exactly (integer and ns-resolution
+// timestamps, escapes, legacy capitalised categories, distributedInfo), independently of where
+// chunk boundaries fall; are odd events counted as diagnostics rather than fatal; and is an
+// unreadable file an error naming the file and the byte offset?
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "trace/ingest/byte_source.hpp"
+#include "trace/ingest/load.hpp"
+#include "trace/ingest/scanner.hpp"
+#include "trace/synth.hpp"
+
+using namespace sextant;
+using namespace sextant::trace;
+
+namespace {
+
+const char* kDoc = R"JSON({
+  "schemaVersion": 1,
+  "distributedInfo": {"backend": "nccl", "rank": 5, "world_size": 8,
+     "pg_config": [{"pg_name": "0", "pg_desc": "default_pg", "pg_size": 8, "ranks": [0,1,2,3,4,5,6,7]}]},
+  "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}],
+  "baseTimeNanoseconds": 1711964646000000000,
+  "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm \"quoted\" \u00e9", "pid": 10, "tid": 11, "ts": 4458676522690.655, "dur": 156.777, "args": {"External id": 7}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11, "ts": 100, "dur": 5, "args": {"correlation": 42, "cbid": 211}},
+    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 7, "ts": 110, "dur": 20.5,
+       "args": {"stream": 7, "correlation": 42, "Collective name": "allreduce", "In msg nelems": 1024, "Out msg nelems": 1024, "dtype": "Float", "Group size": 8, "Process Group Name": "0", "Seq": 3}},
+    {"ph": "X", "cat": "Kernel", "name": "legacy_kernel", "pid": 0, "tid": "stream 7", "ts": 200, "dur": 1, "args": {"stream": 7, "correlation": 43}},
+    {"ph": "i", "cat": "[memory]", "name": "[memory]", "pid": 10, "tid": 11, "ts": 150, "args": {"Bytes": 4096, "Total Allocated": 8192, "Total Reserved": 16384, "Device Id": 0}},
+    {"ph": "s", "id": 42, "pid": 10, "tid": 11, "ts": 100, "cat": "ac2g", "name": "ac2g"},
+    {"ph": "M", "name": "process_name", "pid": 10, "args": {"name": "python"}},
+    {"cat": "kernel", "name": "no phase", "ts": 1},
+    {"ph": "X", "cat": "kernel", "name": "no ts", "dur": 1},
+    [1, 2, 3],
+    {"ph": "X", "cat": "kernel", "name": "string stream", "ts": 300, "dur": 2, "args": {"stream": "0x0"}}
+  ],
+  "traceName": "x"
+})JSON";
+
+RankTrace scan(const std::string& text, size_t chunk) {
+  RankTrace t;
+  struct Src : ByteSource {
+    const std::string& s;
+    size_t pos = 0;
+    explicit Src(const std::string& x) : s(x) {}
+    size_t read(char* d, size_t n) override {
+      size_t k = std::min(n, s.size() - pos);
+      std::copy(s.data() + pos, s.data() + pos + k, d);
+      pos += k;
+      return k;
+    }
+    bool compressed() const override { return false; }
+  } src(text);
+  ScanOptions o;
+  o.chunk_bytes = chunk;
+  scan_trace(src, "mem.json", t, o);
+  return t;
+}
+
+}  // namespace
+
+TEST(Ingest, ReadsTimestampsExactlyInNanoseconds) {
+  RankTrace t = scan(kDoc, 1 << 20);
+  ASSERT_EQ(t.size(), 5u);  // 4 valid X events + the string-stream kernel
+  EXPECT_EQ(t.ts_ns[0], 4458676522690655LL);
+  EXPECT_EQ(t.dur_ns[0], 156777);
+  EXPECT_EQ(t.ts_ns[1], 100000);
+  EXPECT_EQ(t.dur_ns[2], 20500);
+  EXPECT_TRUE(t.float_timestamps);
+  EXPECT_EQ(t.name_of(0), "aten::mm \"quoted\" \xc3\xa9");
+}
+
+TEST(Ingest, ReadsMetadataArgsAndCategories) {
+  RankTrace t = scan(kDoc, 1 << 20);
+  EXPECT_EQ(t.rank, 5);
+  EXPECT_EQ(t.rank_source, "distributedInfo");
+  EXPECT_EQ(t.world_size, 8);
+  EXPECT_EQ(t.backend, "nccl");
+  ASSERT_EQ(t.process_groups.size(), 1u);
+  EXPECT_EQ(t.process_groups[0].ranks.size(), 8u);
+  EXPECT_EQ(t.base_time_ns, 1711964646000000000LL);
+  ASSERT_EQ(t.device_names.size(), 1u);
+  EXPECT_EQ(t.cat[2], Category::Kernel);
+  EXPECT_EQ(t.cat[3], Category::Kernel);  // legacy "Kernel"
+  EXPECT_TRUE(t.legacy_schema);
+  EXPECT_EQ(t.stream[2], 7);
+  EXPECT_EQ(t.correlation[2], 42);
+  EXPECT_EQ(t.stream[4], -1);  // "0x0" is not an integer stream
+  ASSERT_EQ(t.collectives.size(), 1u);
+  EXPECT_EQ(t.collectives[0].in_msg_nelems, 1024);
+  EXPECT_EQ(t.collectives[0].seq, 3);
+  EXPECT_EQ(t.collectives[0].pg_name, "0");
+  ASSERT_EQ(t.memory.size(), 1u);
+  EXPECT_EQ(t.memory[0].total_reserved_bytes, 16384);
+}
+
+TEST(Ingest, OddEventsAreCountedNotFatal) {
+  RankTrace t = scan(kDoc, 1 << 20);
+  const auto& d = t.diagnostics.items();
+  EXPECT_EQ(d.at("event without ph").count, 1);
+  EXPECT_EQ(d.at("complete event without numeric ts").count, 1);
+  EXPECT_EQ(d.at("event is not an object").count, 1);
+  EXPECT_EQ(d.at("GPU event with a non-integer stream").count, 1);
+  EXPECT_EQ(t.json_events, 11u);
+}
+
+TEST(Ingest, ChunkBoundariesDoNotChangeTheResult) {
+  RankTrace a = scan(kDoc, 1 << 20);
+  for (size_t chunk : {7u, 16u, 61u, 257u}) {
+    RankTrace b = scan(kDoc, chunk);
+    ASSERT_EQ(a.size(), b.size()) << chunk;
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a.ts_ns[i], b.ts_ns[i]);
+      EXPECT_EQ(a.dur_ns[i], b.dur_ns[i]);
+      EXPECT_EQ(a.name_of(i), b.name_of(i));
+      EXPECT_EQ(a.stream[i], b.stream[i]);
+    }
+    EXPECT_EQ(a.rank, b.rank);
+    EXPECT_EQ(a.raw_bytes, b.raw_bytes);
+  }
+}
+
+TEST(Ingest, TruncatedOrNonJsonFileIsAnErrorWithFileAndOffset) {
+  std::string doc = kDoc;
+  std::string cut = doc.substr(0, doc.size() / 2);
+  try {
+    scan(cut, 64);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().file, "mem.json");
+    EXPECT_NE(std::string(e.what()).find("byte offset"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(scan("hello", 64), Error);
+  EXPECT_THROW(scan("{\"traceEvents\": [{\"ph\": \"X\",, }]}", 64), Error);
+}
+
+TEST(Ingest, BareEventArrayIsAccepted) {
+  RankTrace t = scan(R"([{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":2,"args":{"stream":7}}])", 16);
+  EXPECT_TRUE(t.has_trace_events);
+  EXPECT_EQ(t.size(), 1u);
+}
+
+TEST(Ingest, GzipAndPlainGiveTheSameEvents) {
+  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_gz";
+  std::filesystem::remove_all(dir);
+  SynthOptions o;
+  o.ranks = 1;
+  o.steps = 3;
+  write_synthetic_traces((dir / "plain").string(), o, 1);
+  o.gzip = true;
+  write_synthetic_traces((dir / "gz").string(), o, 1);
+  RankTrace a = load_trace_file((dir / "plain" / "rank-0.json").string());
+  RankTrace b = load_trace_file((dir / "gz" / "rank-0.json.gz").string());
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(a.raw_bytes, b.raw_bytes);
+  EXPECT_EQ(a.ts_ns, b.ts_ns);
+  EXPECT_EQ(a.dur_ns, b.dur_ns);
+  // A corrupt gzip stream names the file and the compressed offset.
+  std::string bad = (dir / "bad.json.gz").string();
+  {
+    std::ifstream in((dir / "gz" / "rank-0.json.gz").string(), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (size_t i = 200; i < 260 && i < bytes.size(); ++i) bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
+    std::ofstream(bad, std::ios::binary) << bytes;
+  }
+  try {
+    load_trace_file(bad);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().file, bad);
+    EXPECT_NE(std::string(e.what()).find("offset"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Ingest, RankFallsBackToTheFileName) {
+  EXPECT_EQ(rank_from_file_name("/x/rank-12.json.gz"), 12);
+  EXPECT_EQ(rank_from_file_name("worker3_step_12.1694128201557.pt.trace.json"), 3);
+  EXPECT_EQ(rank_from_file_name("trace.json"), -1);
+}
