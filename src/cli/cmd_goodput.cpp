@@ -1,0 +1,128 @@
+// sextant goodput FILE: the goodput and resiliency planner (docs/goodput.md).
+#include <cmath>
+#include <optional>
+
+#include "cli/cli.hpp"
+#include "core/error.hpp"
+#include "core/paths.hpp"
+#include "core/atomic_file.hpp"
+#include "goodput/config.hpp"
+#include "goodput/fit.hpp"
+#include "goodput/goodput.hpp"
+
+namespace sextant::cli {
+
+namespace {
+struct GoodputArgs {
+  std::string file;
+  int64_t replicas = 0, search_replicas = 0;
+  int64_t seed = -1;
+  int threads = -1;
+  double target_ettr = -1;
+  bool no_search = false, list_presets = false;
+  std::string fit_csv, fit_out;
+  double fit_nodes = 0, fit_days = 0;
+  std::vector<std::string> sets;
+  OutputOptions out;
+};
+
+Result list_presets() {
+  Result r;
+  r.command = "goodput presets";
+  Table& t = r.add_table("presets", "bundled failure presets (data/goodput/)");
+  t.add_str("preset");
+  t.add_i64("processes_count");
+  t.add_f64("rate_per_1000_node_days");
+  t.add_str("description");
+  for (const auto& name : goodput::failure_preset_names()) {
+    std::string desc;
+    const auto procs = goodput::load_failure_preset(name, &desc);
+    double rate = 0;
+    for (const auto& p : procs) rate += p.rate_per_node_s;
+    t.add_row({name, int64_t(procs.size()), rate * 86400.0 * 1000.0, desc});
+  }
+  r.notes.push_back("rate_per_1000_node_days sums the per-node processes (domain and per-job processes excluded)");
+  return r;
+}
+Result fit(const GoodputArgs& a) {
+  if (a.fit_nodes <= 0 || a.fit_days <= 0)
+    throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "--fit needs --fit-nodes N and --fit-days D (the observation)");
+  const auto f = goodput::fit_incidents(read_file(a.fit_csv), a.fit_csv, a.fit_nodes, a.fit_days);
+  Result r;
+  r.command = "goodput fit";
+  r.set("incidents_file", a.fit_csv);
+  r.set("nodes_count", a.fit_nodes);
+  r.set("days", a.fit_days);
+  Table& t = r.add_table("fitted_processes", "one failure process per incident category");
+  t.add_str("process");
+  t.add_str("component");
+  t.add_i64("count");
+  t.add_f64("rate_per_1000_node_days");
+  t.add_f64("mean_interarrival_s");
+  t.add_str("distribution");
+  t.add_f64("weibull_shape");
+  int64_t total = 0;
+  for (const auto& p : f) {
+    total += p.count;
+    t.add_row({p.process.name, p.process.component, p.count, p.process.rate_per_node_s * 86400.0 * 1000.0,
+               p.mean_interarrival_s, p.process.distribution, p.shape_fitted ? p.weibull_shape : std::nan("")});
+  }
+  r.set("incidents_count", total);
+  r.set("rate_per_1000_node_days", double(total) / (a.fit_nodes * a.fit_days) * 1000.0);
+  if (!a.fit_out.empty()) {
+    write_file_atomic(a.fit_out, goodput::fitted_preset_yaml(f, "fitted", a.fit_nodes, a.fit_days, a.fit_csv));
+    r.notes.push_back("preset written to " + a.fit_out + " (use it as failures: {preset: " + a.fit_out + "})");
+  }
+  return r;
+}
+}  // namespace
+
+void add_goodput_command(CLI::App& app) {
+  auto args = std::make_shared<GoodputArgs>();
+  auto* cmd = app.add_subcommand(
+      "goodput",
+      "Goodput and resiliency planner: simulate a training job under failures, checkpoints and recovery\n"
+      "(ETTR with confidence intervals, lost time by cause, optimal checkpoint interval, spares, knobs)");
+  cmd->add_option("file", args->file, "Goodput input YAML (path, or relative to the data folder, e.g. examples/goodput-llama3-405b-16k.yaml)");
+  cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas (overrides simulation.replicas)");
+  cmd->add_option("--seed", args->seed, "Random seed (overrides simulation.seed)");
+  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores; results do not depend on it)");
+  cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR (overrides simulation.target_ettr)");
+  cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving");
+  cmd->add_flag("--no-search", args->no_search, "Skip the interval search, strategy comparison and knob solving");
+  cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");
+  cmd->add_option("--fit", args->fit_csv, "Fit failure processes from a CSV of incidents (time_h,category[,component][,node_lost])");
+  cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)");
+  cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)");
+  cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)");
+  cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_s=1800 (repeatable)");
+  add_output_options(*cmd, args->out);
+  cmd->callback([args] {
+    if (args->list_presets) {
+      emit(list_presets(), args->out);
+      return;
+    }
+    if (!args->fit_csv.empty()) {
+      emit(fit(*args), args->out);
+      return;
+    }
+    if (args->file.empty()) throw Error(SourceLocation{"", 0, 0, "FILE"}, "a goodput input file is required",
+                                        "e.g. sextant goodput examples/goodput-llama3-405b-16k.yaml");
+    auto sets = parse_sets(args->sets);
+    auto c = goodput::load_goodput(args->file, sets);
+    if (args->replicas > 0) c.sim.replicas = args->replicas;
+    if (args->replicas < 0 || args->replicas == 1)
+      throw Error(SourceLocation{"--replicas", 0, 0, "--replicas"}, "need at least 2 replicas");
+    if (args->seed >= 0) c.sim.seed = uint64_t(args->seed);
+    if (args->threads >= 0) c.sim.threads = args->threads;
+    if (args->target_ettr >= 0) {
+      if (args->target_ettr >= 1) throw Error(SourceLocation{"--target-ettr", 0, 0, "--target-ettr"}, "an ETTR target is a fraction below 1");
+      c.sim.target_ettr = args->target_ettr;
+    }
+    if (args->search_replicas > 1) c.sim.search_replicas = args->search_replicas;
+    if (args->no_search) c.sim.search = false;
+    emit(goodput::run_goodput(c), args->out);
+  });
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,101 @@
+#pragma once
+// Checkpoint strategies, chosen by name (`checkpoint.strategy`). A strategy turns the job's
+// checkpoint size and bandwidths (CheckpointEnv) into a CheckpointSchedule: the stall per
+// checkpoint, the storage levels each checkpoint reaches (with background persist time, period in
+// checkpoints, restore time and the failures each level survives), and whether a checkpoint is
+// taken from healthy replicas when a failure happens.
+//
+// Contract of an implementation (one per file, registered in registry.cpp):
+//  - schedule() is a pure function of the env and the options read at construction;
+//  - levels are ordered from fastest to most durable; the last level is remote storage and
+//    survives any failure (survives_lost_nodes = kAlways);
+//  - blocking_s > 0 (a checkpoint always stalls training at least for the device snapshot);
+//  - a factory reads only its own keys from the `checkpoint` map (or takes defaults when null).
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/yaml_reader.hpp"
+
+namespace sextant::goodput {
+
+inline constexpr int64_t kAlways = int64_t{1} << 40;  // survives any number of lost nodes
+
+// Sizes and bandwidths of one job's checkpoint (computed from the training scenario or given).
+struct CheckpointEnv {
+  double total_bytes = 0;      // one checkpoint, all shards, written once
+  double per_node_bytes = 0;   // what one node writes and reads (its ranks' shards)
+  double per_gpu_bytes = 0;    // largest shard of one GPU (device-to-host snapshot)
+  int64_t nodes = 1;
+  int64_t nodes_per_replica = 1;  // nodes spanned by one model replica (tp*pp*cp / gpus_per_node)
+  int64_t state_copies = 1;       // copies of every model+optimizer shard on healthy GPUs (DP redundancy)
+  double storage_write_bytes_per_s = 0;  // aggregate, shared by all writers
+  double storage_read_bytes_per_s = 0;   // aggregate
+  double node_storage_bytes_per_s = 0;   // per node client/front-end NIC limit (0 = none)
+  double d2h_bytes_per_s = 0;            // per GPU device-to-host copy
+  double peer_bytes_per_s = 0;           // per node, to peers over the back-end network
+  double nvme_write_bytes_per_s = 0, nvme_read_bytes_per_s = 0;  // per node local SSD
+  double remote_write_s_override = -1, remote_read_s_override = -1;  // explicit times (>= 0 wins)
+
+  // Times derived from the above; every writer shares the aggregate bandwidth.
+  double remote_write_s() const;
+  double remote_read_s() const;
+  double snapshot_s() const;      // device-to-host copy of the largest shard
+  double peer_copy_s(int64_t copies) const;
+  double peer_read_s() const;
+  double nvme_write_s() const;
+  double nvme_read_s() const;
+};
+
+struct CheckpointLevel {
+  std::string name;              // remote | peer-memory | local-nvme
+  double persist_s = 0;          // after the blocking part, until the checkpoint is readable here
+  int64_t every_count = 1;       // this level receives every k-th checkpoint
+  double restore_s = 0;          // load time from this level
+  int64_t survives_lost_nodes = kAlways;  // readable after losing up to this many nodes at once (0: lost with any node)
+};
+
+struct CheckpointSchedule {
+  double blocking_s = 0;  // training stall per checkpoint
+  std::vector<CheckpointLevel> levels;
+  bool on_failure = false;         // checkpoint-on-failure from healthy replicas
+  double on_failure_save_s = 0;    // time to write it (remote)
+  int64_t on_failure_survives_lost_nodes = 0;  // healthy replicas hold every shard when at most this many nodes are lost
+  double final_save_s() const;     // a graceful or final checkpoint: blocking + remote persist
+  const CheckpointLevel& remote() const { return levels.back(); }
+};
+
+class CheckpointStrategy {
+ public:
+  virtual ~CheckpointStrategy() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  virtual CheckpointSchedule schedule(const CheckpointEnv& env) const = 0;
+};
+
+using CheckpointFactory = std::function<std::unique_ptr<CheckpointStrategy>(const YamlMap* options)>;
+
+class CheckpointRegistry {
+ public:
+  void add(const std::string& name, CheckpointFactory f) { factories_[name] = std::move(f); }
+  bool has(const std::string& name) const { return factories_.count(name) > 0; }
+  std::vector<std::string> names() const;
+  std::unique_ptr<CheckpointStrategy> create(const std::string& name, const YamlMap* options,
+                                             const SourceLocation& where) const;
+
+ private:
+  std::map<std::string, CheckpointFactory> factories_;
+};
+
+CheckpointRegistry make_checkpoint_registry();
+
+// Bundled strategies (one file each).
+std::unique_ptr<CheckpointStrategy> make_sync_remote(const YamlMap* options);
+std::unique_ptr<CheckpointStrategy> make_async_remote(const YamlMap* options);
+std::unique_ptr<CheckpointStrategy> make_in_memory(const YamlMap* options);
+std::unique_ptr<CheckpointStrategy> make_multi_level(const YamlMap* options);
+std::unique_ptr<CheckpointStrategy> make_on_failure(const YamlMap* options);
+
+}  // namespace sextant::goodput

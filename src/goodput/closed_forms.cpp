@@ -1,0 +1,133 @@
+#include "goodput/closed_forms.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/result.hpp"
+
+namespace sextant::goodput {
+
+double lambert_w0(double x) {
+  const double branch = -1.0 / M_E;
+  if (!(x >= branch - 1e-15)) throw Error("lambert_w0: argument " + format_double(x) + " is below -1/e");
+  if (x <= branch) return -1.0;
+  if (x == 0) return 0;
+  double w;
+  if (x < -0.25) {
+    // Series at the branch point in p = sqrt(2 (e x + 1)).
+    const double p = std::sqrt(2.0 * (M_E * x + 1.0));
+    w = -1.0 + p - p * p / 3.0 + 11.0 / 72.0 * p * p * p;
+  } else if (x < 3) {
+    w = std::log1p(x) * (1 - std::log1p(std::log1p(x)) / (2 + std::log1p(x)));
+  } else {
+    const double l1 = std::log(x), l2 = std::log(l1);
+    w = l1 - l2 + l2 / l1;
+  }
+  for (int i = 0; i < 50; ++i) {  // Halley's iteration
+    const double ew = std::exp(w);
+    const double f = w * ew - x;
+    const double wp1 = w + 1.0;
+    if (std::fabs(wp1) < 1e-300) break;
+    const double denom = ew * wp1 - (w + 2.0) * f / (2.0 * wp1);
+    const double dw = f / denom;
+    w -= dw;
+    if (std::fabs(dw) <= 1e-15 * (1.0 + std::fabs(w))) break;
+  }
+  return w;
+}
+
+namespace {
+void check_positive(double v, const char* what) {
+  if (!(v > 0) || !std::isfinite(v)) throw Error(std::string(what) + " must be a positive number, got " + format_double(v));
+}
+}  // namespace
+
+double young_interval_s(double checkpoint_s, double mttf) {
+  check_positive(checkpoint_s, "checkpoint time");
+  check_positive(mttf, "MTTF");
+  return std::sqrt(2.0 * checkpoint_s * mttf);
+}
+
+double daly_first_order_interval_s(double checkpoint_s, double mttf, double restart_s) {
+  check_positive(checkpoint_s, "checkpoint time");
+  check_positive(mttf, "MTTF");
+  return std::sqrt(2.0 * checkpoint_s * (mttf + std::max(0.0, restart_s)));
+}
+
+double daly_higher_order_interval_s(double checkpoint_s, double mttf) {
+  check_positive(checkpoint_s, "checkpoint time");
+  check_positive(mttf, "MTTF");
+  if (checkpoint_s >= 2.0 * mttf) return mttf;
+  const double xi = checkpoint_s / (2.0 * mttf);
+  return std::sqrt(2.0 * checkpoint_s * mttf) * (1.0 + std::sqrt(xi) / 3.0 + xi / 9.0) - checkpoint_s;
+}
+
+double lambert_w_interval_s(double checkpoint_s, double mttf) {
+  check_positive(checkpoint_s, "checkpoint time");
+  check_positive(mttf, "MTTF");
+  return mttf * (1.0 + lambert_w0(-std::exp(-(checkpoint_s / mttf + 1.0))));
+}
+
+double daly_expected_wall_s(double solve_s, double interval_s, double checkpoint_s, double restart_s, double mttf) {
+  check_positive(interval_s, "checkpoint interval");
+  check_positive(mttf, "MTTF");
+  return mttf * std::exp(restart_s / mttf) * std::expm1((interval_s + checkpoint_s) / mttf) * solve_s / interval_s;
+}
+
+double meta_expected_ettr(double failure_rate_per_s, double restart_s, double interval_s, double checkpoint_s) {
+  check_positive(interval_s, "checkpoint interval");
+  const double num = 1.0 - failure_rate_per_s * (restart_s + interval_s / 2.0);
+  return std::max(0.0, num / (1.0 + checkpoint_s / interval_s));
+}
+
+double mttf_s(double rate_per_node_s, double nodes) {
+  check_positive(rate_per_node_s, "failure rate");
+  check_positive(nodes, "node count");
+  return 1.0 / (rate_per_node_s * nodes);
+}
+
+double multilevel_overhead_fraction(const std::vector<LevelModel>& levels, const std::vector<double>& interval_s) {
+  double o = 0;
+  for (size_t i = 0; i < levels.size(); ++i) {
+    const auto& l = levels[i];
+    o += l.checkpoint_s / interval_s[i] + l.failure_rate_per_s * (interval_s[i] / 2.0 + l.restore_s);
+  }
+  return o;
+}
+
+MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels) {
+  if (levels.empty()) throw Error("multi-level model: no levels");
+  MultiLevelOptimum r;
+  double prev = 0;
+  for (const auto& l : levels) {
+    check_positive(l.checkpoint_s, "level checkpoint time");
+    double t = l.failure_rate_per_s > 0 ? std::sqrt(2.0 * l.checkpoint_s / l.failure_rate_per_s) : INFINITY;
+    t = std::max(t, prev);  // a higher level is never saved more often than the level below it
+    r.interval_s.push_back(t);
+    prev = t;
+  }
+  r.overhead_fraction = multilevel_overhead_fraction(levels, r.interval_s);
+  r.ettr = std::max(0.0, 1.0 - r.overhead_fraction);
+  return r;
+}
+
+int64_t binomial_quantile(int64_t n, double p, double quantile) {
+  if (n < 0 || !(p >= 0 && p <= 1) || !(quantile > 0 && quantile < 1))
+    throw Error("binomial_quantile: need n >= 0, 0 <= p <= 1, 0 < quantile < 1");
+  if (p == 0 || n == 0) return 0;
+  if (p == 1) return n;
+  // Sum the pmf in log space from k = 0 upwards.
+  const double lq = std::log1p(-p), lp = std::log(p);
+  double cdf = 0;
+  for (int64_t k = 0; k <= n; ++k) {
+    const double lpmf = std::lgamma(double(n) + 1) - std::lgamma(double(k) + 1) - std::lgamma(double(n - k) + 1) +
+                        double(k) * lp + double(n - k) * lq;
+    cdf += std::exp(lpmf);
+    if (cdf >= quantile) return k;
+  }
+  return n;
+}
+
+}  // namespace sextant::goodput

@@ -1,0 +1,53 @@
+#pragma once
+// Closed-form checkpoint/restart models, computed beside the simulation (docs/goodput.md).
+// All times in seconds; rates in events per second. Every formula names its source.
+#include <cstdint>
+#include <vector>
+
+namespace sextant::goodput {
+
+// Principal branch W0 of the Lambert W function, for x >= -1/e. Throws Error outside.
+double lambert_w0(double x);
+
+// Young (1974): tau = sqrt(2 delta M).
+double young_interval_s(double checkpoint_s, double mttf_s);
+// Daly (2006) first order: tau = sqrt(2 delta (M + R)).
+double daly_first_order_interval_s(double checkpoint_s, double mttf_s, double restart_s);
+// Daly (2006) higher order (eq. 37): tau = sqrt(2 delta M)[1 + 1/3 sqrt(delta/2M) + 1/9 (delta/2M)] - delta
+// for delta < 2M, else M.
+double daly_higher_order_interval_s(double checkpoint_s, double mttf_s);
+// Exact optimum of Daly's wall-clock model T_w(tau) (minimises (e^{(tau+delta)/M} - 1)/tau):
+// tau = M (1 + W0(-e^{-(delta/M + 1)})).
+double lambert_w_interval_s(double checkpoint_s, double mttf_s);
+// Daly (2006) expected wall-clock time (eq. 20) for solve time Ts with Poisson failures of mean M,
+// restart R (itself interruptible), checkpoint delta every tau of work:
+// T_w = M e^{R/M} (e^{(tau+delta)/M} - 1) Ts / tau.
+double daly_expected_wall_s(double solve_s, double interval_s, double checkpoint_s, double restart_s, double mttf_s);
+
+// Kokolis et al. (Meta, HPCA 2025, arXiv:2410.21680) expected ETTR for a job of N nodes with
+// failure rate r_f per node-second, restart overhead u0, checkpoint write u_cp every dt:
+// E[ETTR] ~= (1 - N r_f (u0 + dt/2)) / (1 + u_cp/dt), clamped at 0.
+double meta_expected_ettr(double failure_rate_per_s, double restart_s, double interval_s, double checkpoint_s);
+
+// Job MTTF from a per-node failure rate: 1 / (nodes * rate).
+double mttf_s(double rate_per_node_s, double nodes);
+
+// Multi-level first-order model (Moody et al. SC'10 / Di et al. 2014 first-order form): level i
+// absorbs failures of rate lambda_i, costs delta_i per checkpoint and R_i per restore; with
+// nested periods T_i, the overhead fraction is sum_i (delta_i/T_i + lambda_i (T_i/2 + R_i)), minimised
+// level by level at T_i = sqrt(2 delta_i / lambda_i) (periods kept nondecreasing).
+struct LevelModel {
+  double checkpoint_s = 0, restore_s = 0, failure_rate_per_s = 0;
+};
+struct MultiLevelOptimum {
+  std::vector<double> interval_s;  // per level
+  double overhead_fraction = 0;
+  double ettr = 0;  // 1 - overhead, clamped at 0
+};
+MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels);
+double multilevel_overhead_fraction(const std::vector<LevelModel>& levels, const std::vector<double>& interval_s);
+
+// Smallest k with P(Binomial(n, p) <= k) >= quantile (P99 spare sizing).
+int64_t binomial_quantile(int64_t n, double p, double quantile);
+
+}  // namespace sextant::goodput

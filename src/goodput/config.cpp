@@ -1,0 +1,562 @@
+#include "goodput/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/paths.hpp"
+#include "core/result.hpp"
+#include "goodput/closed_forms.hpp"
+#include "goodput/training.hpp"
+
+namespace fs = std::filesystem;
+
+namespace sextant::goodput {
+
+std::string to_string(EventKind k) {
+  switch (k) {
+    case EventKind::Interrupt: return "interrupt";
+    case EventKind::Sdc: return "sdc";
+    case EventKind::FailSlow: return "fail-slow";
+    case EventKind::Preemption: return "preemption";
+  }
+  return "?";
+}
+
+double RecoveryConfig::rendezvous_s(int64_t nodes) const {
+  const double n = double(std::max<int64_t>(1, nodes));
+  return rendezvous_base_s + rendezvous_per_node_s * n + rendezvous_log2_s * std::log2(n);
+}
+
+double GoodputConfig::process_rate_per_s(const FailureProcess& p) const {
+  const int64_t nodes = job.nodes();
+  double r = p.rate_per_job_s + p.rate_per_node_s * double(nodes);
+  if (p.rate_per_domain_s > 0 && p.nodes_per_domain > 0)
+    r += p.rate_per_domain_s * std::ceil(double(nodes) / double(p.nodes_per_domain));
+  return r * failure_rate_scale;
+}
+
+double GoodputConfig::interruption_rate_per_s() const {
+  double r = 0;
+  for (const auto& p : processes)
+    if (p.kind != EventKind::FailSlow) r += process_rate_per_s(p);
+  return r;
+}
+
+double GoodputConfig::node_loss_rate_per_node_s() const {
+  double r = 0;
+  for (const auto& p : processes)
+    if (p.kind == EventKind::Interrupt && p.node_lost)
+      r += process_rate_per_s(p) * double(std::max<int64_t>(1, p.nodes_per_domain));
+  return r / double(std::max<int64_t>(1, job.nodes()));
+}
+
+double GoodputConfig::mean_restart_s() const {
+  // Rate-weighted mean of the recovery timeline of unplanned interruptions, with a spare available
+  // (queueing is the simulation's business), restoring from remote storage.
+  double wsum = 0, tsum = 0;
+  const auto sched = checkpoint.impl->schedule(checkpoint.env);
+  for (const auto& p : processes) {
+    if (p.kind != EventKind::Interrupt && p.kind != EventKind::Sdc) continue;
+    const double w = process_rate_per_s(p);
+    double t = recovery.restart_s + recovery.rendezvous_s(job.nodes()) + sched.levels.front().restore_s + recovery.warmup_s;
+    if (p.kind == EventKind::Interrupt) t += p.detection_s >= 0 ? p.detection_s : recovery.detection_s;
+    if (p.kind == EventKind::Interrupt && p.node_lost) {
+      t += recovery.eviction_s;
+      if (recovery.replacement == "hot-spare") t += recovery.hot_spare_s;
+      else if (recovery.replacement == "warm-standby") t += recovery.warm_standby_s;
+      else t += recovery.requeue_s;
+    }
+    wsum += w;
+    tsum += w * t;
+  }
+  return wsum > 0 ? tsum / wsum : recovery.restart_s + recovery.rendezvous_s(job.nodes()) + recovery.warmup_s;
+}
+
+// ------------------------------------------------------------------------------- helpers
+namespace {
+
+void apply_override(YAML::Node root, const std::string& key, const std::string& value) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= key.size(); ++i)
+    if (i == key.size() || key[i] == '.') {
+      parts.push_back(key.substr(start, i - start));
+      start = i + 1;
+    }
+  YAML::Node cur = root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (parts[i].empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component");
+    YAML::Node next = cur[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = cur[parts[i]];
+    } else if (!next.IsMap()) {
+      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it");
+    }
+    cur.reset(next);
+  }
+  if (parts.back().empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component");
+  YAML::Node v;
+  try {
+    v = YAML::Load(value);
+  } catch (const YAML::Exception&) {
+    v = YAML::Node(value);
+  }
+  cur[parts.back()] = v;
+}
+
+// A number written plainly or as {value: X, source: S} / {value: X, estimated: B}.
+double number(const YamlMap& m, const std::string& key, std::string* source = nullptr) {
+  YAML::Node n = m.raw(key);
+  if (n.IsMap()) {
+    YamlMap s(n, m.file(), m.key_path(key));
+    const double v = s.f64("value");
+    const std::string src = s.str("source", ""), est = s.str("estimated", "");
+    if (source) *source = !src.empty() ? src : (!est.empty() ? "estimated: " + est : "");
+    s.finish();
+    return v;
+  }
+  return m.f64(key);
+}
+
+double positive(const YamlMap& m, const std::string& key, std::string* source = nullptr) {
+  const double v = number(m, key, source);
+  if (!(v > 0) || !std::isfinite(v)) m.fail(key, "must be a positive number", "got " + format_double(v));
+  return v;
+}
+
+double nonneg(const YamlMap& m, const std::string& key, double dflt) {
+  if (!m.has(key)) {
+    m.raw(key);
+    return dflt;
+  }
+  const double v = number(m, key);
+  if (!(v >= 0) || !std::isfinite(v)) m.fail(key, "must be a number >= 0", "got " + format_double(v));
+  return v;
+}
+
+struct Observed {
+  double nodes = 0, days = 0;
+};
+
+const std::vector<std::string> kRateKeys = {"rate_per_1000_node_days", "rate_per_node_day", "rate_per_gpu_hour",
+                                            "rate_per_job_day", "rate_per_domain_day", "mtbf_hours", "count"};
+
+FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::map<std::string, std::string>& sources,
+                             const DistributionRegistry& dists, int64_t gpus_per_node) {
+  FailureProcess p;
+  p.name = m.str("name");
+  p.component = m.str("component", p.name);
+  const std::string kind = m.choice("kind", {"interrupt", "sdc", "fail-slow", "preemption"}, "interrupt");
+  p.kind = kind == "interrupt" ? EventKind::Interrupt
+           : kind == "sdc"     ? EventKind::Sdc
+           : kind == "fail-slow" ? EventKind::FailSlow
+                                 : EventKind::Preemption;
+  std::string src;
+  int rate_keys = 0;
+  for (const auto& k : kRateKeys) rate_keys += m.has(k) ? 1 : 0;
+  if (rate_keys != 1)
+    m.fail("", "a failure process needs exactly one rate", "one of: rate_per_1000_node_days, rate_per_node_day, "
+           "rate_per_gpu_hour, rate_per_job_day, rate_per_domain_day (with nodes_per_domain), mtbf_hours, count (with the preset's observed:)");
+  const double day = 86400.0;
+  if (m.has("rate_per_1000_node_days")) p.rate_per_node_s = positive(m, "rate_per_1000_node_days", &src) / 1000.0 / day;
+  if (m.has("rate_per_node_day")) p.rate_per_node_s = positive(m, "rate_per_node_day", &src) / day;
+  if (m.has("rate_per_gpu_hour")) p.rate_per_node_s = positive(m, "rate_per_gpu_hour", &src) * double(gpus_per_node) / 3600.0;
+  if (m.has("rate_per_job_day")) p.rate_per_job_s = positive(m, "rate_per_job_day", &src) / day;
+  if (m.has("mtbf_hours")) p.rate_per_job_s = 1.0 / (positive(m, "mtbf_hours", &src) * 3600.0);
+  if (m.has("rate_per_domain_day")) {
+    p.rate_per_domain_s = positive(m, "rate_per_domain_day", &src) / day;
+    if (!m.has("nodes_per_domain")) m.fail("nodes_per_domain", "a domain failure needs nodes_per_domain");
+  }
+  if (m.has("count")) {
+    if (obs.nodes <= 0 || obs.days <= 0)
+      m.fail("count", "a count needs the observation it came from", "add observed: {nodes: N, days: D} to the preset");
+    p.rate_per_node_s = positive(m, "count", &src) / (obs.nodes * obs.days * day);
+  }
+  if (m.has("nodes_per_domain")) {
+    p.nodes_per_domain = m.i64("nodes_per_domain");
+    if (p.nodes_per_domain < 1) m.fail("nodes_per_domain", "must be >= 1");
+    if (p.rate_per_domain_s <= 0) m.fail("nodes_per_domain", "nodes_per_domain goes with rate_per_domain_day");
+  }
+  p.distribution = m.str("distribution", "exponential");
+  if (!dists.has(p.distribution))
+    throw Error(m.loc("distribution"), "unknown inter-arrival distribution '" + p.distribution + "'",
+                valid_choices_hint(p.distribution, dists.names()));
+  if (p.distribution == "weibull") {
+    p.weibull_shape = m.f64("shape", 0.75);
+    // Validate through the factory (it reads `shape`).
+    dists.create("weibull", 1.0, &m, m.loc("shape"));
+  }
+  p.node_lost = m.boolean("node_lost", p.kind == EventKind::Interrupt && p.component != "software" && p.component != "user");
+  p.detection_s = m.has("detection_s") ? nonneg(m, "detection_s", 0) : -1;
+  if (p.kind == EventKind::Preemption) {
+    p.notice_s = nonneg(m, "notice_s", 0);
+    p.downtime_s = nonneg(m, "downtime_s", 0);
+    p.node_lost = false;
+  }
+  if (p.kind == EventKind::Sdc) {
+    p.sdc_detection_latency_s = nonneg(m, "detection_latency_s", 3600);
+    p.node_lost = m.boolean("node_lost", false);
+  }
+  if (p.kind == EventKind::FailSlow) {
+    p.slow_duration_s = positive(m, "duration_s");
+    p.slowdown_factor = number(m, "slowdown_factor");
+    if (!(p.slowdown_factor >= 1)) m.fail("slowdown_factor", "a slowdown factor is a step-time multiplier >= 1");
+    p.node_lost = false;
+  }
+  std::string s = m.str("source", "");
+  if (s.empty()) s = src;
+  auto it = sources.find(s);
+  p.source = it != sources.end() ? it->second : s;
+  m.finish();
+  return p;
+}
+
+std::vector<FailureProcess> parse_process_list(const YamlMap& root, const std::string& key, const Observed& obs,
+                                               const std::map<std::string, std::string>& sources, int64_t gpus_per_node) {
+  const auto dists = make_distribution_registry();
+  std::vector<FailureProcess> out;
+  for (const auto& pm : root.map_list(key)) out.push_back(parse_process(pm, obs, sources, dists, gpus_per_node));
+  return out;
+}
+
+std::string preset_path(const std::string& name_or_path) {
+  if (fs::exists(name_or_path) && fs::is_regular_file(name_or_path)) return name_or_path;
+  const std::string rel = "goodput/" + name_or_path + (name_or_path.size() > 5 && name_or_path.ends_with(".yaml") ? "" : ".yaml");
+  const std::string r = resolve_data_path(rel);
+  if (fs::exists(r)) return r;
+  throw Error(SourceLocation{"", 0, 0, "failures.preset"}, "no failure preset '" + name_or_path + "'",
+              valid_choices_hint(name_or_path, failure_preset_names()));
+}
+
+std::vector<FailureProcess> parse_preset(const YamlMap& m, int64_t gpus_per_node, std::string* description) {
+  std::map<std::string, std::string> sources;
+  if (auto s = m.opt_map("sources"))
+    for (const auto& k : s->keys()) sources[k] = s->str(k);
+  const std::string desc = m.str("description", "");
+  m.str("name", "");
+  if (description) *description = desc;
+  Observed obs;
+  if (auto o = m.opt_map("observed")) {
+    obs.nodes = o->f64("nodes");
+    obs.days = o->f64("days");
+    o->str("source", "");
+    o->str("note", "");
+    o->finish();
+  }
+  auto procs = parse_process_list(m, "processes", obs, sources, gpus_per_node);
+  m.finish();
+  return procs;
+}
+
+std::string resolve_near(const std::string& ref, const std::string& base_dir) {
+  if (fs::path(ref).is_absolute() || fs::exists(ref)) return ref;
+  const auto near = fs::path(base_dir) / ref;
+  if (fs::exists(near)) return near.string();
+  return resolve_data_path(ref);
+}
+
+}  // namespace
+
+std::vector<std::string> failure_preset_names() {
+  std::vector<std::string> names;
+  try {
+    const fs::path dir = fs::path(data_dir()) / "goodput";
+    if (fs::exists(dir))
+      for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  } catch (const Error&) {
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<FailureProcess> load_failure_preset(const std::string& name_or_path, std::string* description) {
+  const std::string path = preset_path(name_or_path);
+  return parse_preset(YamlMap::load_file(path), 8, description);
+}
+
+void resolve_interval(GoodputConfig& c) {
+  if (c.checkpoint.interval_rule.empty()) return;
+  const auto sched = c.checkpoint.impl->schedule(c.checkpoint.env);
+  const double rate = c.interruption_rate_per_s();
+  const double m = rate > 0 ? 1.0 / rate : 1e12;
+  const double delta = sched.blocking_s;
+  double tau;
+  if (c.checkpoint.interval_rule == "young") tau = young_interval_s(delta, m);
+  else if (c.checkpoint.interval_rule == "daly") tau = daly_higher_order_interval_s(delta, m);
+  else tau = lambert_w_interval_s(delta, m);
+  // A checkpoint cannot start before the previous one's slowest level has persisted.
+  double min_tau = 0;
+  for (const auto& l : sched.levels) min_tau = std::max(min_tau, l.persist_s / double(l.every_count));
+  c.checkpoint.interval_s = std::max({tau, min_tau, c.job.step_time_s > 0 ? c.job.step_time_s : 1e-3});
+}
+
+GoodputConfig parse_goodput(const std::string& text, const std::string& name,
+                            const std::vector<std::pair<std::string, std::string>>& overrides, const std::string& base_dir) {
+  YAML::Node n;
+  try {
+    n = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
+  }
+  if (!n.IsMap()) throw Error(SourceLocation{name}, "a goodput input must be a YAML mapping (job:, failures:, recovery:, checkpoint:)");
+  for (const auto& [k, v] : overrides) apply_override(n, k, v);
+  YamlMap root(n, name);
+  GoodputConfig c;
+  c.file = name;
+  c.name = root.str("name", fs::path(name).stem().string());
+  c.description = root.str("description", "");
+
+  // ---- training scenario (optional) and job
+  std::optional<TrainingInfo> train;
+  if (root.has("training")) {
+    YAML::Node t = root.raw("training");
+    if (t.IsScalar()) {
+      const std::string path = resolve_near(t.Scalar(), base_dir);
+      train = training_from_file(path, root.loc("training"));
+    } else if (t.IsMap()) {
+      YAML::Emitter e;
+      e << t;
+      train = training_from_text(e.c_str(), name + ":training", root.loc("training"));
+    } else {
+      root.fail("training", "expected a scenario file path or an inline scenario mapping");
+    }
+  }
+  YamlMap job = root.map("job");
+  JobConfig& j = c.job;
+  if (train) {
+    j.num_gpus = train->num_gpus;
+    j.gpus_per_node = train->gpus_per_node;
+    j.dp = train->dp;
+    j.nodes_per_replica = train->nodes_per_replica;
+    j.tokens_per_step = train->tokens_per_step;
+    j.training_file = train->file;
+  }
+  if (job.has("num_gpus")) j.num_gpus = job.i64("num_gpus");
+  if (job.has("gpus_per_node")) j.gpus_per_node = job.i64("gpus_per_node");
+  if (j.num_gpus <= 0) job.fail("num_gpus", "the job needs num_gpus (or a training: scenario)");
+  if (j.gpus_per_node <= 0) job.fail("gpus_per_node", "must be >= 1");
+  if (job.has("dp")) j.dp = job.i64("dp");
+  if (job.has("nodes_per_replica")) j.nodes_per_replica = job.i64("nodes_per_replica");
+  if (j.dp < 1) job.fail("dp", "must be >= 1");
+  if (j.nodes_per_replica < 1) job.fail("nodes_per_replica", "must be >= 1");
+  if (job.has("tokens_per_step")) j.tokens_per_step = positive(job, "tokens_per_step");
+  if (job.has("step_time_s")) {
+    j.step_time_s = positive(job, "step_time_s", &j.step_time_source);
+    if (j.step_time_source.empty()) j.step_time_source = "given";
+  } else if (train) {
+    j.step_time_s = train_step_time_s(*train, root.loc("training"));
+    j.step_time_source = "estimate of " + train->file;
+  }
+  // Job length: work (tokens, steps, work_s) or wall-clock horizon (duration).
+  const bool has_work = job.has("tokens") || job.has("steps") || job.has("work_s") || job.has("work_days");
+  const bool has_horizon = job.has("duration_days") || job.has("duration_s");
+  if (job.has("tokens")) j.tokens = positive(job, "tokens");
+  if (has_horizon) {
+    j.horizon_s = job.has("duration_days") ? positive(job, "duration_days") * 86400.0 : positive(job, "duration_s");
+    if (job.has("steps") || job.has("work_s") || job.has("work_days"))
+      job.fail("duration_days", "give the job either as work (tokens, steps, work_s) or as a duration, not both",
+               "tokens: may accompany a duration (for the time-to-train estimate)");
+  } else if (has_work) {
+    if (job.has("work_s")) j.work_s = positive(job, "work_s");
+    else if (job.has("work_days")) j.work_s = positive(job, "work_days") * 86400.0;
+    else {
+      if (j.step_time_s <= 0) job.fail("step_time_s", "steps or tokens need the step time", "add step_time_s or a training: scenario");
+      double steps;
+      if (job.has("steps")) steps = double(job.i64("steps"));
+      else {
+        if (j.tokens_per_step <= 0) job.fail("tokens_per_step", "tokens need tokens_per_step (or a training: scenario)");
+        steps = std::ceil(j.tokens / j.tokens_per_step);
+      }
+      j.work_s = steps * j.step_time_s;
+    }
+  } else {
+    job.fail("", "the job needs its length", "one of tokens, steps, work_s, work_days (run to completion) or duration_days, duration_s (fixed wall time)");
+  }
+  job.finish();
+
+  // ---- failures
+  YamlMap fm = root.map("failures");
+  if (fm.has("preset")) {
+    c.preset = fm.str("preset");
+    std::string path;
+    try {
+      path = preset_path(c.preset);
+    } catch (const Error& e) {
+      throw Error(fm.loc("preset"), e.message(), e.hint());
+    }
+    std::string desc;
+    auto procs = parse_preset(YamlMap::load_file(path), j.gpus_per_node, &desc);
+    c.processes.insert(c.processes.end(), procs.begin(), procs.end());
+  }
+  if (fm.has("processes")) {
+    std::map<std::string, std::string> sources;
+    auto procs = parse_process_list(fm, "processes", Observed{}, sources, j.gpus_per_node);
+    for (auto& p : procs) {
+      auto it = std::find_if(c.processes.begin(), c.processes.end(), [&](const FailureProcess& q) { return q.name == p.name; });
+      if (it != c.processes.end()) *it = p;  // a listed process replaces the preset's of the same name
+      else c.processes.push_back(p);
+    }
+  }
+  if (fm.has("rate_scale")) c.failure_rate_scale = nonneg(fm, "rate_scale", 1.0);
+  if (fm.has("remove")) {
+    for (const auto& name_rm : fm.str_list("remove")) {
+      auto it = std::find_if(c.processes.begin(), c.processes.end(), [&](const FailureProcess& q) { return q.name == name_rm; });
+      if (it == c.processes.end()) {
+        std::vector<std::string> names;
+        for (const auto& q : c.processes) names.push_back(q.name);
+        fm.fail("remove", "no failure process '" + name_rm + "' to remove", valid_choices_hint(name_rm, names));
+      }
+      c.processes.erase(it);
+    }
+  }
+  if (c.processes.empty()) fm.fail("", "no failure processes", "give preset: NAME (" + [] {
+    std::string s;
+    for (const auto& n : failure_preset_names()) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  }() + ") and/or processes: [...]");
+  fm.finish();
+
+  // ---- recovery
+  RecoveryConfig& r = c.recovery;
+  if (auto rm = root.opt_map("recovery")) {
+    r.detection_s = nonneg(*rm, "detection_s", r.detection_s);
+    r.eviction_s = nonneg(*rm, "eviction_s", r.eviction_s);
+    r.replacement = rm->choice("replacement", {"hot-spare", "warm-standby", "requeue"}, r.replacement);
+    r.hot_spare_s = nonneg(*rm, "hot_spare_s", r.hot_spare_s);
+    r.warm_standby_s = nonneg(*rm, "warm_standby_s", r.warm_standby_s);
+    r.requeue_s = nonneg(*rm, "requeue_s", r.requeue_s);
+    r.spares_count = rm->i64("spares", r.spares_count);
+    if (r.spares_count < 0) rm->fail("spares", "must be >= 0");
+    r.repair_s = rm->has("repair_days") ? nonneg(*rm, "repair_days", 0) * 86400.0 : nonneg(*rm, "repair_s", r.repair_s);
+    r.restart_s = nonneg(*rm, "restart_s", r.restart_s);
+    r.rendezvous_base_s = nonneg(*rm, "rendezvous_base_s", r.rendezvous_base_s);
+    r.rendezvous_per_node_s = nonneg(*rm, "rendezvous_per_node_s", r.rendezvous_per_node_s);
+    r.rendezvous_log2_s = nonneg(*rm, "rendezvous_log2_s", r.rendezvous_log2_s);
+    r.warmup_s = nonneg(*rm, "warmup_s", r.warmup_s);
+    r.fail_slow_evict_after_s = nonneg(*rm, "fail_slow_evict_after_s", r.fail_slow_evict_after_s);
+    rm->finish();
+  }
+
+  // ---- checkpoint
+  YamlMap cm = root.map("checkpoint");
+  CheckpointConfig& ck = c.checkpoint;
+  ck.strategy = cm.str("strategy", "sync-remote");
+  const auto reg = make_checkpoint_registry();
+  ck.impl = reg.create(ck.strategy, &cm, cm.loc("strategy"));
+  CheckpointEnv& env = ck.env;
+  env.nodes = j.nodes();
+  env.nodes_per_replica = j.nodes_per_replica;
+  // Size: explicit bytes, or parameters x bytes per parameter, sharded by the plan.
+  double params = train ? train->params : 0;
+  if (cm.has("params")) params = positive(cm, "params");
+  ck.bytes_per_param = train ? train->checkpoint_bytes_per_param : 14.0;
+  if (cm.has("bytes_per_param")) ck.bytes_per_param = positive(cm, "bytes_per_param");
+  if (cm.has("bytes")) {
+    env.total_bytes = positive(cm, "bytes");
+    j.checkpoint_size_source = "given";
+  } else if (params > 0) {
+    env.total_bytes = params * ck.bytes_per_param;
+    j.checkpoint_size_source = format_double(params) + " parameters x " + format_double(ck.bytes_per_param) + " bytes";
+  }
+  env.state_copies = train ? train->state_copies : 1;
+  if (cm.has("state_copies")) env.state_copies = cm.i64("state_copies");
+  // Per node: shards spread over the writer nodes (every node writes when the optimizer state is
+  // sharded over data parallelism; otherwise one replica's nodes write).
+  const double writer_nodes = train ? train->writer_nodes : double(j.nodes());
+  env.per_node_bytes = env.total_bytes / std::max(1.0, writer_nodes);
+  env.per_gpu_bytes = train ? train->per_gpu_state_bytes : env.per_node_bytes / double(j.gpus_per_node);
+  if (cm.has("per_gpu_bytes")) env.per_gpu_bytes = positive(cm, "per_gpu_bytes");
+  env.storage_write_bytes_per_s = nonneg(cm, "storage_write_bytes_per_s", 0);
+  env.storage_read_bytes_per_s = nonneg(cm, "storage_read_bytes_per_s", env.storage_write_bytes_per_s);
+  env.node_storage_bytes_per_s = nonneg(cm, "node_storage_bytes_per_s", 0);
+  env.d2h_bytes_per_s = nonneg(cm, "d2h_bytes_per_s", 25e9);
+  env.peer_bytes_per_s = nonneg(cm, "peer_bytes_per_s", 50e9);
+  env.nvme_write_bytes_per_s = nonneg(cm, "nvme_write_bytes_per_s", 5e9);
+  env.nvme_read_bytes_per_s = nonneg(cm, "nvme_read_bytes_per_s", env.nvme_write_bytes_per_s * 1.4);
+  if (cm.has("write_s")) env.remote_write_s_override = nonneg(cm, "write_s", 0);
+  if (cm.has("read_s")) env.remote_read_s_override = nonneg(cm, "read_s", 0);
+  if (cm.has("snapshot_s")) {
+    // An explicit device-to-host snapshot time: expressed as the bandwidth that gives it.
+    const double s = positive(cm, "snapshot_s");
+    if (env.per_gpu_bytes <= 0) env.per_gpu_bytes = 1;
+    env.d2h_bytes_per_s = env.per_gpu_bytes / s;
+  }
+  if (env.remote_write_s_override < 0) {
+    if (env.total_bytes <= 0)
+      cm.fail("bytes", "the checkpoint size is unknown", "give bytes, params (x bytes_per_param), write_s, or a training: scenario");
+    if (env.storage_write_bytes_per_s <= 0)
+      cm.fail("storage_write_bytes_per_s", "the remote storage write bandwidth is needed", "e.g. storage_write_bytes_per_s: 2.0e12, or write_s");
+  }
+  if (env.remote_read_s_override < 0 && env.storage_read_bytes_per_s <= 0 && env.total_bytes > 0)
+    cm.fail("storage_read_bytes_per_s", "the remote storage read bandwidth is needed", "or read_s");
+  if (env.remote_read_s_override < 0 && env.total_bytes <= 0) env.remote_read_s_override = env.remote_write_s_override;
+  // Interval
+  if (cm.has("interval_s") + cm.has("interval_steps") + cm.has("interval_minutes") + cm.has("interval") != 1)
+    cm.fail("", "the checkpoint interval is needed, once",
+            "interval_s, interval_minutes, interval_steps, or interval: young | daly | lambert-w");
+  if (cm.has("interval_s")) ck.interval_s = positive(cm, "interval_s");
+  if (cm.has("interval_minutes")) ck.interval_s = positive(cm, "interval_minutes") * 60.0;
+  if (cm.has("interval_steps")) {
+    if (j.step_time_s <= 0) cm.fail("interval_steps", "an interval in steps needs the step time");
+    ck.interval_s = double(cm.i64("interval_steps")) * j.step_time_s;
+    if (ck.interval_s <= 0) cm.fail("interval_steps", "must be >= 1");
+  }
+  if (cm.has("interval")) ck.interval_rule = cm.choice("interval", {"young", "daly", "lambert-w"});
+  cm.finish();
+
+  // ---- elastic
+  ElasticConfig& el = c.elastic;
+  if (auto em = root.opt_map("elastic")) {
+    el.enabled = em->boolean("enabled", true);
+    el.reconfigure_s = nonneg(*em, "reconfigure_s", el.reconfigure_s);
+    el.min_replica_fraction = nonneg(*em, "min_replica_fraction", el.min_replica_fraction);
+    const std::string tp = em->choice("throughput", {"estimate", "proportional"}, train ? "estimate" : "proportional");
+    if (el.enabled) {
+      if (j.dp < 2) em->fail("enabled", "elastic continuation needs data parallelism (dp >= 2)");
+      // At most 16 replicas out at once are modelled (each needs an estimate of the re-planned job).
+      const int64_t max_lost = std::min<int64_t>(
+          16, std::max<int64_t>(0, j.dp - int64_t(std::ceil(el.min_replica_fraction * double(j.dp)))));
+      if (tp == "estimate") {
+        if (!train) em->fail("throughput", "throughput: estimate needs a training: scenario", "use throughput: proportional");
+        el.throughput_fraction = elastic_throughput_fractions(*train, max_lost, em->loc("throughput"));
+        el.throughput_source = "estimate";
+      } else {
+        for (int64_t k = 0; k <= max_lost; ++k) el.throughput_fraction.push_back(double(j.dp - k) / double(j.dp));
+        el.throughput_source = "proportional";
+      }
+    }
+    em->finish();
+  }
+
+  // ---- simulation
+  SimulationConfig& s = c.sim;
+  if (auto sm = root.opt_map("simulation")) {
+    s.replicas = sm->i64("replicas", s.replicas);
+    s.seed = uint64_t(sm->i64("seed", int64_t(s.seed)));
+    s.threads = int(sm->i64("threads", s.threads));
+    s.target_ettr = sm->has("target_ettr") ? nonneg(*sm, "target_ettr", 0) : 0;
+    s.search_replicas = sm->i64("search_replicas", s.search_replicas);
+    s.search = sm->boolean("search", s.search);
+    if (s.replicas < 2) sm->fail("replicas", "need at least 2 replicas for a confidence interval");
+    if (s.search_replicas < 2) sm->fail("search_replicas", "must be >= 2");
+    if (s.target_ettr >= 1) sm->fail("target_ettr", "an ETTR target is a fraction below 1");
+    sm->finish();
+  }
+  root.finish();
+  resolve_interval(c);
+  if (train) c.notes.insert(c.notes.end(), train->notes.begin(), train->notes.end());
+  return c;
+}
+
+GoodputConfig load_goodput(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
+  const std::string resolved = resolve_data_path(path);
+  if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "goodput input file not found");
+  return parse_goodput(read_file(resolved), resolved, overrides, fs::path(resolved).parent_path().string());
+}
+
+}  // namespace sextant::goodput

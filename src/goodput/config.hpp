@@ -1,0 +1,146 @@
+#pragma once
+// The goodput input: a training job (its size, step time and checkpoint size, from a training
+// scenario or given), its failure processes (from a bundled preset and/or listed), the recovery
+// timeline, the checkpoint strategy and the simulation settings. Format: docs/goodput.md.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/yaml_reader.hpp"
+#include "goodput/checkpoint/strategy.hpp"
+#include "goodput/failures/distribution.hpp"
+
+namespace sextant::goodput {
+
+enum class EventKind {
+  Interrupt,   // the job stops: crash or hang, optionally taking nodes with it
+  Sdc,         // silent data corruption, found after a detection latency; roll back past it
+  FailSlow,    // a rank runs slower for a while
+  Preemption,  // planned: notice, graceful checkpoint, downtime, restart (maintenance, preemption)
+};
+std::string to_string(EventKind k);
+
+// One failure process at job scope. Its events arrive as a renewal process whose inter-arrival
+// distribution has mean 1/rate_per_s (rate summed over the job's nodes or domains).
+struct FailureProcess {
+  std::string name;
+  std::string component;  // gpu, hbm, nic, link, switch, host, psu, software, user, rack, ...
+  EventKind kind = EventKind::Interrupt;
+  // Rate: per node (grows with job size), per domain (correlated failures), or per job (does not).
+  double rate_per_node_s = 0;
+  double rate_per_domain_s = 0;
+  double rate_per_job_s = 0;
+  int64_t nodes_per_domain = 0;  // > 0: a correlated domain failure taking this many nodes
+  std::string distribution = "exponential";
+  double weibull_shape = 0.75;
+  bool node_lost = true;          // the node(s) must be replaced (hardware), vs restart in place
+  double detection_s = -1;        // < 0: recovery.detection_s
+  // Preemption / maintenance
+  double notice_s = 0, downtime_s = 0;
+  // SDC
+  double sdc_detection_latency_s = 0;  // mean, exponential
+  // Fail-slow
+  double slow_duration_s = 0;  // mean, exponential
+  double slowdown_factor = 1;  // step time multiplier while slow
+  std::string source;          // provenance text
+};
+
+struct RecoveryConfig {
+  double detection_s = 60;         // heartbeat / watchdog timeout for a crash
+  double eviction_s = 180;         // diagnosis and eviction of the failed node(s) (hardware)
+  std::string replacement = "hot-spare";  // hot-spare | warm-standby | requeue
+  double hot_spare_s = 60;         // swap in an idle allocated node
+  double warm_standby_s = 600;     // bring up a powered standby node
+  double requeue_s = 3600;         // queue wait when no spare is left (or replacement = requeue)
+  int64_t spares_count = 16;       // spare pool size (hot-spare / warm-standby)
+  double repair_s = 3 * 86400.0;   // a failed node returns to the pool after this
+  double restart_s = 0;            // fixed restart cost (process launch) per restart
+  double rendezvous_base_s = 30;   // rendezvous + initialisation: base + per_node * nodes + log2 * log2(nodes)
+  double rendezvous_per_node_s = 0;
+  double rendezvous_log2_s = 0;
+  double warmup_s = 60;            // first steps slower: data loader, allocator, NCCL warm-up
+  double fail_slow_evict_after_s = 0;  // > 0: a slow node is evicted (graceful restart) after this
+
+  double rendezvous_s(int64_t nodes) const;
+};
+
+struct ElasticConfig {
+  bool enabled = false;
+  double reconfigure_s = 60;      // pause to rebuild communicators without the lost replica
+  double min_replica_fraction = 0.5;  // below this many replicas, fall back to a global restart
+  // Throughput with k replicas lost, k = 0..max (fraction of full-job throughput).
+  std::vector<double> throughput_fraction;
+  std::string throughput_source;  // "estimate" or "proportional"
+};
+
+struct JobConfig {
+  int64_t num_gpus = 0, gpus_per_node = 8;
+  int64_t nodes() const { return (num_gpus + gpus_per_node - 1) / gpus_per_node; }
+  int64_t dp = 1, nodes_per_replica = 1;
+  double step_time_s = 0;
+  double tokens_per_step = 0;
+  double work_s = 0;        // > 0: run until this much training (seconds at full speed) is done
+  double horizon_s = 0;     // > 0: run for this wall time
+  double tokens = 0;        // tokens to train (for time-to-train); with horizon only informative
+  std::string training_file;  // scenario the job came from ("" if explicit)
+  std::string step_time_source, checkpoint_size_source;
+};
+
+struct CheckpointConfig {
+  std::string strategy = "sync-remote";
+  std::shared_ptr<const CheckpointStrategy> impl;
+  std::string interval_rule;   // "" (explicit seconds) | young | daly | lambert-w
+  double interval_s = 0;       // compute time between checkpoints (resolved)
+  CheckpointEnv env;
+  double bytes_per_param = 0;  // as used for total_bytes
+};
+
+struct SimulationConfig {
+  int64_t replicas = 1000;
+  uint64_t seed = 1;
+  int threads = 0;             // 0 = hardware concurrency
+  double target_ettr = 0;      // > 0: solve each knob for this ETTR
+  int64_t search_replicas = 300;  // replicas per evaluation in the interval search and knob solving
+  bool search = true;          // run the interval search and knob solving
+};
+
+struct GoodputConfig {
+  std::string file, name, description;
+  JobConfig job;
+  std::vector<FailureProcess> processes;
+  std::string preset;  // preset name, when one was used
+  double failure_rate_scale = 1.0;
+  RecoveryConfig recovery;
+  CheckpointConfig checkpoint;
+  ElasticConfig elastic;
+  SimulationConfig sim;
+  std::vector<std::string> notes;  // assumptions made while loading
+
+  // Total event rate of one process over this job (events per second).
+  double process_rate_per_s(const FailureProcess& p) const;
+  // Sum over interrupting processes (Interrupt + Preemption + detected Sdc) per second.
+  double interruption_rate_per_s() const;
+  // Rate of node-losing failures per node (for spare sizing).
+  double node_loss_rate_per_node_s() const;
+  // Mean recovery time of an unplanned interruption (closed forms' R), by rate-weighted average.
+  double mean_restart_s() const;
+};
+
+// Load from a YAML file (path as given, or relative to data/). `overrides` are dotted key=value
+// pairs applied to the YAML before reading (`--set checkpoint.interval_s=1800`).
+GoodputConfig load_goodput(const std::string& path,
+                           const std::vector<std::pair<std::string, std::string>>& overrides = {});
+GoodputConfig parse_goodput(const std::string& yaml_text, const std::string& name,
+                            const std::vector<std::pair<std::string, std::string>>& overrides = {},
+                            const std::string& base_dir = ".");
+
+// A failure preset (data/goodput/<name>.yaml or a path): its processes.
+std::vector<FailureProcess> load_failure_preset(const std::string& name_or_path, std::string* description = nullptr);
+std::vector<std::string> failure_preset_names();
+
+// Re-resolve the checkpoint schedule-dependent values after a knob change (interval rules).
+void resolve_interval(GoodputConfig& c);
+
+}  // namespace sextant::goodput

@@ -1,0 +1,660 @@
+#include "goodput/engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/random.hpp"
+
+namespace sextant::goodput {
+
+const char* cause_name(int c) {
+  static const char* names[kCauseCount] = {"checkpoint_save", "restore",  "rework",  "detection",
+                                           "eviction",        "replacement", "queueing", "restart",
+                                           "warmup",          "degraded", "downtime"};
+  return c >= 0 && c < kCauseCount ? names[c] : "?";
+}
+
+SimModel build_model(const GoodputConfig& c) {
+  SimModel m;
+  m.work_s = c.job.work_s;
+  m.horizon_s = c.job.horizon_s;
+  m.step_time_s = c.job.step_time_s;
+  m.nodes = c.job.nodes();
+  m.dp = c.job.dp;
+  m.nodes_per_replica = c.job.nodes_per_replica;
+  m.tau_s = c.checkpoint.interval_s;
+  if (!(m.tau_s > 0)) throw Error("goodput: the checkpoint interval must be positive");
+  m.sched = c.checkpoint.impl->schedule(c.checkpoint.env);
+  if (!(m.sched.blocking_s >= 0) || !std::isfinite(m.sched.blocking_s))
+    throw Error("goodput: checkpoint strategy '" + c.checkpoint.strategy + "' gave no finite blocking time (check the bandwidths)");
+  for (const auto& l : m.sched.levels)
+    if (!std::isfinite(l.persist_s) || !std::isfinite(l.restore_s))
+      throw Error("goodput: checkpoint level '" + l.name + "' has no finite write/read time (a bandwidth is 0)");
+  const auto& r = c.recovery;
+  m.eviction_s = r.eviction_s;
+  m.hot_spare_s = r.hot_spare_s;
+  m.warm_standby_s = r.warm_standby_s;
+  m.requeue_s = r.requeue_s;
+  m.repair_s = r.repair_s;
+  m.replacement = r.replacement == "hot-spare" ? 0 : r.replacement == "warm-standby" ? 1 : 2;
+  m.spares = r.spares_count;
+  m.restart_s = r.restart_s + r.rendezvous_s(m.nodes);
+  m.warmup_s = r.warmup_s;
+  m.evict_slow_after_s = r.fail_slow_evict_after_s;
+  m.elastic = c.elastic.enabled && c.elastic.throughput_fraction.size() > 1;
+  m.reconfigure_s = c.elastic.reconfigure_s;
+  m.elastic_throughput = c.elastic.throughput_fraction;
+  const auto dists = make_distribution_registry();
+  for (const auto& p : c.processes) {
+    SimModel::Proc q;
+    q.kind = p.kind;
+    const double rate = c.process_rate_per_s(p);
+    if (rate > 0) {
+      q.dist = p.distribution == "weibull" ? make_weibull_shape(1.0 / rate, p.weibull_shape)
+                                           : dists.create(p.distribution, 1.0 / rate, nullptr, {});
+    }
+    q.node_lost = p.node_lost;
+    q.nodes_lost = p.nodes_per_domain > 0 ? p.nodes_per_domain : 1;
+    q.detection_s = p.detection_s >= 0 ? p.detection_s : r.detection_s;
+    q.notice_s = p.notice_s;
+    q.downtime_s = p.downtime_s;
+    q.sdc_latency_mean_s = p.sdc_detection_latency_s;
+    q.slow_duration_mean_s = p.slow_duration_s;
+    q.slowdown = p.slowdown_factor;
+    m.procs.push_back(std::move(q));
+  }
+  return m;
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kMaxLevels = 4;
+constexpr int kMaxPhases = 10;
+
+// A stretch of running at constant speed. Virtual start s (a cycle boundary, possibly before the
+// actual start a): cycles of compute tc = tau * slow, blocking b, then waiting w (C = tc + b + w).
+struct Period {
+  double s = 0, a = 0, W0 = 0, slow = 1, tc = 0, C = 0;
+  int64_t n0 = 0;
+  double tau = 0, b = 0;
+
+  double cum_save(double t) const {
+    const double u = t - s;
+    const double j = std::floor(u / C);
+    const double r = u - j * C;
+    return j * (C - tc) + std::max(0.0, r - tc);
+  }
+  double progress(double t) const {
+    const double u = t - s;
+    const double j = std::floor(u / C);
+    const double r = u - j * C;
+    return W0 + j * tau + std::min(r, tc) / slow;
+  }
+  // Index (1-based, within this period) of the last checkpoint whose block ended by t - extra.
+  int64_t blocks_done(double t, double extra) const {
+    const double v = t - s - tc - b - extra;
+    if (v < 0) return 0;
+    return int64_t(std::floor(v / C)) + 1;
+  }
+  double block_end(int64_t j) const { return s + double(j - 1) * C + tc + b; }
+};
+
+struct Phase {
+  int cause;
+  double dur;
+};
+
+struct Plan {
+  double start = 0;
+  Phase ph[kMaxPhases];
+  int n = 0;
+  double resume_W = 0;
+  int commit_after = -1;  // phase index whose completion makes commit_W durable (remote)
+  double commit_W = 0;
+  int proc = -1;
+  double total() const {
+    double t = 0;
+    for (int i = 0; i < n; ++i) t += ph[i].dur;
+    return t;
+  }
+  void add(int cause, double dur) {
+    if (dur > 0 && n < kMaxPhases) ph[n++] = {cause, dur};
+  }
+};
+
+struct Sim {
+  const SimModel& m;
+  RandomStream rng;
+  ReplicaResult res;
+  int64_t* counts;
+  double* proc_lost;
+
+  int L = 0;
+  double durable[kMaxLevels];
+  double pend_W[kMaxLevels], pend_t[kMaxLevels];
+  int64_t ckpt_count = 0;  // checkpoints taken so far (multi-level numbering)
+
+  bool up = true;
+  Period per;
+  double t_done = kInf;  // work mode: compute of the last work ends (then final save)
+  Plan plan;
+
+  // Fail-slow and elastic state
+  double slow_fs = 1.0;
+  double slow_end = kInf, slow_evict = kInf;
+  int64_t lost_rep = 0;
+  std::vector<std::pair<double, int64_t>> rejoins;  // (time, replicas)
+  // SDC
+  double sdc_detect = kInf, sdc_target = 0;
+  // Spares
+  int64_t spares = 0;
+  std::vector<double> repair;  // FIFO of return times
+  size_t repair_head = 0;
+
+  std::vector<double> next;  // next arrival per process
+
+  Sim(const SimModel& model, uint64_t seed, uint64_t replica, int64_t* c, double* pl)
+      : m(model), rng(seed, replica), counts(c), proc_lost(pl) {
+    L = int(std::min<size_t>(m.sched.levels.size(), kMaxLevels));
+    for (int l = 0; l < L; ++l) {
+      durable[l] = 0;
+      pend_W[l] = 0;
+      pend_t[l] = kInf;
+    }
+    spares = m.spares;
+    next.resize(m.procs.size());
+    for (size_t k = 0; k < m.procs.size(); ++k) next[k] = m.procs[k].dist ? m.procs[k].dist->sample(rng) : kInf;
+  }
+
+  double slow() const {
+    double s = slow_fs;
+    if (lost_rep > 0) s /= std::max(1e-6, m.elastic_throughput[size_t(lost_rep)]);
+    return s;
+  }
+
+  double min_cycle() const {
+    double c = 0;
+    for (int l = 0; l < L; ++l) {
+      const auto& lv = m.sched.levels[size_t(l)];
+      c = std::max(c, (lv.persist_s + m.sched.blocking_s) / double(lv.every_count));
+    }
+    return c;
+  }
+
+  // Start a period at time a with progress W and `left` compute remaining before the next checkpoint.
+  void start_period(double a, double W, double left, int64_t n0, double checkpoint_offset = -1) {
+    Period& p = per;
+    p.a = a;
+    p.slow = slow();
+    p.tau = m.tau_s;
+    p.b = m.sched.blocking_s;
+    p.tc = p.tau * p.slow;
+    p.C = std::max(p.tc + p.b, min_cycle());
+    if (checkpoint_offset >= 0) {
+      // Resume inside the checkpoint phase of the current cycle.
+      p.s = a - p.tc - checkpoint_offset;
+      p.W0 = W - p.tau;
+      p.n0 = n0;
+    } else {
+      p.s = a - (p.tau - left) * p.slow;
+      p.W0 = W - (p.tau - left);
+      p.n0 = n0;
+    }
+    up = true;
+    t_done = kInf;
+    if (m.work_s > 0) {
+      const double R = m.work_s - p.W0;
+      const double jf = std::max(0.0, std::ceil(R / p.tau - 1e-12) - 1.0);
+      const double rem = R - jf * p.tau;
+      t_done = std::max(a, p.s + jf * p.C + rem * p.slow);
+    }
+  }
+
+  double progress_at(double t) const { return std::min(per.progress(std::min(t, t_done)), m.work_s > 0 ? m.work_s : kInf); }
+
+  // Account the running period from its start to t; returns the progress at t.
+  double close_period(double t) {
+    const double te = std::min(t, t_done);
+    const double save = per.cum_save(te) - per.cum_save(per.a);
+    const double compute = (te - per.a) - save;
+    const double P = progress_at(t);
+    const double dW = P - per.progress(per.a);
+    res.lost_s[kCheckpointSave] += save + (t - te);
+    res.lost_s[kDegraded] += std::max(0.0, compute - dW);
+    // Checkpoints of this period: durable ones and the pending one per level.
+    const int64_t jb = per.blocks_done(te, 0);
+    for (int l = 0; l < L; ++l) {
+      const auto& lv = m.sched.levels[size_t(l)];
+      int64_t jl = jb;
+      jl -= (per.n0 + jl) % lv.every_count;
+      if (jl < 1) continue;
+      const double W = per.W0 + double(jl) * per.tau;
+      const double done = per.block_end(jl) + lv.persist_s;
+      if (done <= t) {
+        durable[l] = std::max(durable[l], W);
+      } else {
+        pend_W[l] = W;
+        pend_t[l] = done;
+        // The previous checkpoint of this level is durable by construction of C.
+        const int64_t jp = jl - lv.every_count;
+        if (jp >= 1) durable[l] = std::max(durable[l], per.W0 + double(jp) * per.tau);
+      }
+    }
+    ckpt_count = per.n0 + jb;
+    return P;
+  }
+
+  void settle_pending(double t, bool drop_unfinished) {
+    for (int l = 0; l < L; ++l) {
+      if (pend_t[l] <= t) durable[l] = std::max(durable[l], pend_W[l]);
+      if (pend_t[l] <= t || drop_unfinished) pend_t[l] = kInf;
+    }
+  }
+
+  int best_level(int64_t nodes_lost, bool node_lost) const {
+    int best = -1;
+    for (int l = 0; l < L; ++l) {
+      const auto& lv = m.sched.levels[size_t(l)];
+      if (node_lost && nodes_lost > lv.survives_lost_nodes) continue;
+      if (durable[l] < 0) continue;
+      if (best < 0 || durable[l] > durable[best] ||
+          (durable[l] == durable[best] && lv.restore_s < m.sched.levels[size_t(best)].restore_s))
+        best = l;
+    }
+    return best < 0 ? L - 1 : best;
+  }
+
+  void invalidate_levels(int64_t nodes_lost) {
+    for (int l = 0; l < L - 1; ++l)
+      if (nodes_lost > m.sched.levels[size_t(l)].survives_lost_nodes) durable[l] = -1;
+  }
+
+  void return_repaired(double t) {
+    while (repair_head < repair.size() && repair[repair_head] <= t) {
+      ++repair_head;
+      ++spares;
+    }
+  }
+
+  // Replacement phase for f lost nodes at time t.
+  void replace_nodes(Plan& p, double t, int64_t f) {
+    return_repaired(t);
+    for (int64_t i = 0; i < f; ++i) repair.push_back(t + m.repair_s);
+    res.max_nodes_in_repair = std::max<int64_t>(res.max_nodes_in_repair, int64_t(repair.size() - repair_head));
+    if (m.replacement != 2 && spares >= f) {
+      spares -= f;
+      p.add(kReplacement, m.replacement == 0 ? m.hot_spare_s : m.warm_standby_s);
+    } else {
+      ++res.requeues;
+      p.add(kQueueing, m.requeue_s);
+    }
+  }
+
+  // Interrupt the running recovery at t: account the elapsed phases, apply a commit that happened.
+  void abort_plan(double t) {
+    double el = t - plan.start;
+    for (int i = 0; i < plan.n && el > 0; ++i) {
+      const double d = std::min(el, plan.ph[i].dur);
+      res.lost_s[plan.ph[i].cause] += d;
+      if (plan.proc >= 0) proc_lost[plan.proc] += d;
+      if (i == plan.commit_after && d >= plan.ph[i].dur) durable[L - 1] = std::max(durable[L - 1], plan.commit_W);
+      el -= d;
+    }
+  }
+
+  void finish_plan() {
+    for (int i = 0; i < plan.n; ++i) {
+      res.lost_s[plan.ph[i].cause] += plan.ph[i].dur;
+      if (plan.proc >= 0) proc_lost[plan.proc] += plan.ph[i].dur;
+    }
+    if (plan.commit_after >= 0) durable[L - 1] = std::max(durable[L - 1], plan.commit_W);
+  }
+
+  void rework(double amount, int proc) {
+    if (amount <= 0) return;
+    res.lost_s[kRework] += amount;
+    if (proc >= 0) proc_lost[proc] += amount;
+  }
+
+  // Global restart after an unplanned failure of process k at time t.
+  void global_restart(double t, int k, double P, bool was_up) {
+    const auto& q = m.procs[size_t(k)];
+    const bool lost = q.node_lost;
+    const int64_t f = lost ? q.nodes_lost : 0;
+    double prev_target = was_up ? P : plan.resume_W;
+    settle_pending(t, true);
+    Plan np;
+    np.start = t;
+    np.proc = k;
+    np.add(kDetection, q.detection_s);
+    if (lost) {
+      np.add(kEviction, m.eviction_s);
+      replace_nodes(np, t, f);
+    }
+    double target;
+    int level;
+    if (was_up && m.sched.on_failure && f <= m.sched.on_failure_survives_lost_nodes) {
+      // Healthy replicas write the current state (the interrupted step is lost).
+      target = m.step_time_s > 0 ? std::floor(P / m.step_time_s + 1e-9) * m.step_time_s : P;
+      np.add(kCheckpointSave, m.sched.on_failure_save_s);
+      np.commit_after = np.n - 1;
+      np.commit_W = target;
+      level = L - 1;
+    } else {
+      invalidate_levels(f);
+      level = best_level(f, lost);
+      target = durable[level];
+      if (level == L - 1 && L > 1) ++res.remote_fallbacks;
+    }
+    rework(prev_target - target, k);
+    np.add(kRestart, m.restart_s);
+    np.add(kRestore, m.sched.levels[size_t(level)].restore_s);
+    np.add(kWarmup, m.warmup_s);
+    np.resume_W = target;
+    plan = np;
+    up = false;
+    ++res.interruptions;
+  }
+
+  void on_interrupt(double t, int k) {
+    if (up) {
+      const auto& q = m.procs[size_t(k)];
+      const double P = close_period(t);
+      if (m.elastic && q.node_lost) {
+        const int64_t r = std::min<int64_t>(m.dp, (q.nodes_lost + m.nodes_per_replica - 1) / m.nodes_per_replica);
+        if (lost_rep + r < int64_t(m.elastic_throughput.size())) {
+          // Continue without the lost replica(s): detect, reconfigure, resume at the last whole step.
+          const double keep = m.step_time_s > 0 ? std::floor(P / m.step_time_s + 1e-9) * m.step_time_s : P;
+          rework(P - keep, k);
+          Plan np;
+          np.start = t;
+          np.proc = k;
+          np.add(kDetection, q.detection_s);
+          np.add(kRestart, m.reconfigure_s);
+          np.resume_W = keep;
+          Plan tmp;  // replacement timeline (not on the critical path)
+          replace_nodes(tmp, t, q.nodes_lost);
+          rejoins.push_back({t + q.detection_s + m.eviction_s + tmp.total(), r});
+          lost_rep += r;
+          plan = np;
+          up = false;
+          ++res.interruptions;
+          return;
+        }
+      }
+      global_restart(t, k, P, true);
+    } else {
+      abort_plan(t);
+      global_restart(t, k, 0, false);
+    }
+  }
+
+  void on_preemption(double t, int k) {
+    const auto& q = m.procs[size_t(k)];
+    Plan np;
+    np.start = t;
+    np.proc = k;
+    double target;
+    if (up) {
+      const double P = close_period(t);
+      const double save = m.sched.final_save_s();
+      if (q.notice_s >= save) {
+        settle_pending(t, true);
+        np.add(kCheckpointSave, save);
+        np.commit_after = np.n - 1;
+        np.commit_W = P;
+        target = P;
+      } else {
+        settle_pending(t, true);
+        const int level = best_level(0, false);
+        target = durable[level];
+        rework(P - target, k);
+      }
+    } else {
+      abort_plan(t);
+      const int level = best_level(0, false);
+      target = std::min(plan.resume_W, durable[level]);
+      rework(plan.resume_W - target, k);
+    }
+    np.add(kDowntime, q.downtime_s);
+    np.add(kRestart, m.restart_s);
+    np.add(kRestore, m.sched.remote().restore_s);
+    np.add(kWarmup, m.warmup_s);
+    np.resume_W = target;
+    plan = np;
+    up = false;
+    ++res.interruptions;
+  }
+
+  void on_sdc_detected(double t) {
+    sdc_detect = kInf;
+    const double target = sdc_target;
+    if (up) {
+      const double P = close_period(t);
+      settle_pending(t, true);
+      rework(P - target, -1);
+    } else {
+      abort_plan(t);
+      rework(plan.resume_W - target, -1);
+    }
+    for (int l = 0; l < L; ++l) durable[l] = std::min(durable[l], target);
+    Plan np;
+    np.start = t;
+    np.add(kRestart, m.restart_s);
+    np.add(kRestore, m.sched.remote().restore_s);
+    np.add(kWarmup, m.warmup_s);
+    np.resume_W = target;
+    plan = np;
+    up = false;
+    ++res.interruptions;
+  }
+
+  // Change of speed while running (fail-slow start/end, elastic re-join): split the period.
+  void change_speed(double t) {
+    const double P = close_period(t);
+    const double u = t - per.s;
+    const double j = std::floor(u / per.C);
+    const double r = u - j * per.C;
+    const int64_t n_before = per.n0 + int64_t(j);
+    if (r < per.tc) {
+      const double left = per.tau - r / per.slow;
+      start_period(t, P, left, n_before);
+    } else {
+      const double off = r - per.tc;
+      const double new_slow = slow();
+      const double tc2 = per.tau * new_slow;
+      const double C2 = std::max(tc2 + per.b, min_cycle());
+      if (off < C2 - tc2) start_period(t, P, 0, n_before, off);
+      else start_period(t, P, per.tau, n_before + 1);
+    }
+  }
+
+  ReplicaResult run() {
+    const double horizon = m.horizon_s > 0 ? m.horizon_s : kInf;
+    start_period(0, 0, m.tau_s, 0);
+    const size_t K = m.procs.size();
+    for (;;) {
+      // Next process event.
+      double tp = kInf;
+      int kp = -1;
+      for (size_t k = 0; k < K; ++k)
+        if (next[k] < tp) {
+          tp = next[k];
+          kp = int(k);
+        }
+      double tr = kInf;
+      size_t ir = 0;
+      for (size_t i = 0; i < rejoins.size(); ++i)
+        if (rejoins[i].first < tr) {
+          tr = rejoins[i].first;
+          ir = i;
+        }
+      const double t_end = up ? (m.work_s > 0 ? t_done + m.sched.final_save_s() : kInf) : plan.start + plan.total();
+      const double t_slow = up ? std::min(slow_end, slow_evict) : kInf;
+      double t = std::min({tp, tr, t_end, t_slow, sdc_detect, horizon});
+      if (t == horizon && horizon < kInf && t <= std::min({tp, tr, t_end, t_slow, sdc_detect})) {
+        if (up) {
+          const double P = close_period(horizon);
+          res.productive_s = P;
+        } else {
+          abort_plan(horizon);
+          res.productive_s = plan.resume_W;
+          // Work restored but not yet resumed counts as productive (it is kept).
+        }
+        res.wall_s = horizon;
+        break;
+      }
+      if (t == t_end && t <= std::min({tp, tr, t_slow, sdc_detect})) {
+        if (up) {  // job complete
+          close_period(t);
+          res.productive_s = m.work_s;
+          res.wall_s = t;
+          break;
+        }
+        // Recovery complete: resume.
+        finish_plan();
+        settle_pending(t, true);
+        start_period(t, plan.resume_W, m.tau_s, ckpt_count);
+        continue;
+      }
+      if (t == sdc_detect && t <= std::min({tp, tr, t_slow})) {
+        on_sdc_detected(t);
+        continue;
+      }
+      if (t == tr && t <= std::min(tp, t_slow)) {
+        const int64_t r = rejoins[ir].second;
+        rejoins.erase(rejoins.begin() + long(ir));
+        if (up) {
+          close_period(t);
+          const double P = progress_at(t);
+          lost_rep = std::max<int64_t>(0, lost_rep - r);
+          Plan np;
+          np.start = t;
+          np.add(kRestart, m.reconfigure_s);
+          np.resume_W = P;
+          plan = np;
+          up = false;
+        } else {
+          lost_rep = std::max<int64_t>(0, lost_rep - r);
+        }
+        continue;
+      }
+      if (t == t_slow && t <= tp) {
+        if (t == slow_evict) {
+          // Evict the slow node gracefully: checkpoint, replace, restart.
+          slow_evict = kInf;
+          slow_end = kInf;
+          const double P = close_period(t);
+          slow_fs = 1.0;
+          settle_pending(t, true);
+          Plan np;
+          np.start = t;
+          np.add(kCheckpointSave, m.sched.final_save_s());
+          np.commit_after = np.n - 1;
+          np.commit_W = P;
+          np.add(kEviction, m.eviction_s);
+          replace_nodes(np, t, 1);
+          np.add(kRestart, m.restart_s);
+          np.add(kRestore, m.sched.remote().restore_s);
+          np.add(kWarmup, m.warmup_s);
+          np.resume_W = P;
+          plan = np;
+          up = false;
+          ++res.interruptions;
+        } else {
+          slow_end = kInf;
+          slow_fs = 1.0;
+          change_speed(t);
+        }
+        continue;
+      }
+      // Process event kp at tp.
+      const size_t k = size_t(kp);
+      const auto& q = m.procs[k];
+      next[k] = t + q.dist->sample(rng);
+      ++counts[k];
+      switch (q.kind) {
+        case EventKind::Interrupt: on_interrupt(t, int(k)); break;
+        case EventKind::Preemption: on_preemption(t, int(k)); break;
+        case EventKind::Sdc:
+          if (up && sdc_detect == kInf) {
+            // Roll back to the last remote checkpoint taken before the corruption.
+            const double P = progress_at(t);
+            double target = durable[L - 1];
+            const int64_t jb = per.blocks_done(std::min(t, t_done), m.sched.remote().persist_s);
+            int64_t jl = jb - (per.n0 + jb) % m.sched.remote().every_count;
+            if (jl >= 1) target = std::max(target, per.W0 + double(jl) * per.tau);
+            if (pend_t[L - 1] <= t) target = std::max(target, pend_W[L - 1]);
+            sdc_target = std::min(target, P);
+            sdc_detect = t + (q.sdc_latency_mean_s > 0 ? -std::log(rng.uniform_open()) * q.sdc_latency_mean_s : 0.0);
+          }
+          break;
+        case EventKind::FailSlow:
+          if (up && slow_fs == 1.0) {
+            const double d = -std::log(rng.uniform_open()) * q.slow_duration_mean_s;
+            slow_fs = q.slowdown;
+            if (m.evict_slow_after_s > 0 && d > m.evict_slow_after_s) slow_evict = t + m.evict_slow_after_s;
+            else slow_end = t + d;
+            change_speed(t);
+          }
+          break;
+      }
+    }
+    return res;
+  }
+};
+
+}  // namespace
+
+ReplicaResult simulate_replica(const SimModel& m, uint64_t seed, uint64_t replica, int64_t* counts, double* per_proc_lost_s) {
+  Sim s(m, seed, replica, counts, per_proc_lost_s);
+  return s.run();
+}
+
+Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads) {
+  Batch b;
+  b.procs = m.procs.size();
+  b.replicas.resize(size_t(n));
+  b.counts.assign(size_t(n) * b.procs, 0);
+  b.proc_lost_s.assign(size_t(n) * b.procs, 0.0);
+  int T = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  T = int(std::min<int64_t>(T, std::max<int64_t>(1, n / 16)));
+  auto work = [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      b.replicas[size_t(i)] = simulate_replica(m, seed, uint64_t(i), b.counts.data() + size_t(i) * b.procs,
+                                               b.proc_lost_s.data() + size_t(i) * b.procs);
+  };
+  if (T <= 1) {
+    work(0, n);
+  } else {
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errs(static_cast<size_t>(T));
+    for (int t = 0; t < T; ++t) {
+      const int64_t lo = n * t / T, hi = n * (t + 1) / T;
+      pool.emplace_back([&, lo, hi, t] {
+        try {
+          work(lo, hi);
+        } catch (...) {
+          errs[size_t(t)] = std::current_exception();
+        }
+      });
+    }
+    for (auto& th : pool) th.join();
+    for (auto& e : errs)
+      if (e) std::rethrow_exception(e);
+  }
+  return b;
+}
+
+double mean_ettr(const SimModel& m, int64_t n, uint64_t seed, int threads) {
+  const Batch b = simulate_batch(m, n, seed, threads);
+  double s = 0;
+  for (const auto& r : b.replicas) s += r.ettr();
+  return s / double(n);
+}
+
+}  // namespace sextant::goodput

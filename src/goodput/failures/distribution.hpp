@@ -1,0 +1,57 @@
+#pragma once
+// Inter-arrival time distributions of failure processes, chosen by name (`distribution:` in a
+// failure process). Contract of an implementation:
+//  - sample() draws one inter-arrival time in seconds (> 0) using only the given stream, so a
+//    replica's events are a pure function of (seed, replica);
+//  - mean_s() is the exact mean of sample(); a process's rate is 1 / mean_s();
+//  - with_mean() returns the same shape rescaled to another mean (used to scale failure rates).
+// One implementation per file (exponential.cpp, weibull.cpp); the registry is built by
+// make_distribution_registry() and owned by its user.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/random.hpp"
+#include "core/yaml_reader.hpp"
+
+namespace sextant::goodput {
+
+class InterArrival {
+ public:
+  virtual ~InterArrival() = default;
+  virtual std::string name() const = 0;
+  virtual double sample(RandomStream& rng) const = 0;
+  virtual double mean_s() const = 0;
+  virtual std::unique_ptr<InterArrival> with_mean(double mean_s) const = 0;
+  // Shape parameters for reports (name, value).
+  virtual std::vector<std::pair<std::string, double>> parameters() const = 0;
+};
+
+// Builds a distribution of the given mean; `params` is the process's YAML map (the factory reads
+// only its own keys, e.g. `shape`), or null for defaults.
+using InterArrivalFactory = std::function<std::unique_ptr<InterArrival>(double mean_s, const YamlMap* params)>;
+
+class DistributionRegistry {
+ public:
+  void add(const std::string& name, InterArrivalFactory f) { factories_[name] = std::move(f); }
+  bool has(const std::string& name) const { return factories_.count(name) > 0; }
+  std::vector<std::string> names() const;
+  // Throws Error at `where` naming the valid choices when the name is unknown.
+  std::unique_ptr<InterArrival> create(const std::string& name, double mean_s, const YamlMap* params,
+                                       const SourceLocation& where) const;
+
+ private:
+  std::map<std::string, InterArrivalFactory> factories_;
+};
+
+DistributionRegistry make_distribution_registry();
+
+// Factories of the bundled implementations (one per file).
+std::unique_ptr<InterArrival> make_exponential(double mean_s, const YamlMap* params);
+std::unique_ptr<InterArrival> make_weibull(double mean_s, const YamlMap* params);
+// Weibull with explicit shape; scale chosen so that the mean is mean_s.
+std::unique_ptr<InterArrival> make_weibull_shape(double mean_s, double shape);
+
+}  // namespace sextant::goodput

@@ -1,0 +1,182 @@
+#include "goodput/fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/result.hpp"
+
+namespace sextant::goodput {
+
+namespace {
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (ch == '"') {
+        quoted = false;
+      } else {
+        cur += ch;
+      }
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (ch != '\r') {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  for (auto& s : out) {
+    const auto a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+    s = a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+  }
+  return out;
+}
+}  // namespace
+
+double weibull_shape_mle(const std::vector<double>& x) {
+  if (x.size() < 2) throw Error("Weibull fit: need at least 2 positive inter-arrival times");
+  double mean_log = 0;
+  for (double v : x) {
+    if (!(v > 0)) throw Error("Weibull fit: inter-arrival times must be positive");
+    mean_log += std::log(v);
+  }
+  mean_log /= double(x.size());
+  // g(k) = sum x^k ln x / sum x^k - 1/k - mean ln x = 0 is increasing in k: bisection in log k.
+  auto g = [&](double k) {
+    double a = 0, b = 0;
+    double mx = 0;
+    for (double v : x) mx = std::max(mx, std::log(v));
+    for (double v : x) {
+      const double w = std::exp(k * (std::log(v) - mx));  // scaled for range
+      a += w * std::log(v);
+      b += w;
+    }
+    return a / b - 1.0 / k - mean_log;
+  };
+  double lo = 0.02, hi = 50;
+  if (g(lo) > 0) return lo;
+  if (g(hi) < 0) return hi;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    if (g(mid) < 0) lo = mid;
+    else hi = mid;
+  }
+  return std::sqrt(lo * hi);
+}
+
+std::vector<FittedProcess> fit_incidents(const std::string& text, const std::string& name, double nodes, double days,
+                                         int64_t min_events_for_shape) {
+  if (!(nodes > 0) || !(days > 0)) throw Error(SourceLocation{name}, "fitting needs the observation's node count and length (> 0)");
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  std::vector<std::string> header;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.find_first_not_of(" \t\r") != std::string::npos && line[0] != '#') break;
+  }
+  header = split_csv_line(line);
+  auto col = [&](const std::string& n) -> int {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == n) return int(i);
+    return -1;
+  };
+  const int ct = col("category"), th = col("time_h"), ts = col("time_s"), cc = col("component"), cn = col("node_lost");
+  if (ct < 0 || (th < 0 && ts < 0))
+    throw Error(SourceLocation{name, lineno, 1}, "the incident CSV needs columns category and time_h (or time_s)",
+                "header: time_h,category[,component][,node_lost]");
+  struct Acc {
+    std::vector<double> t;
+    std::string component;
+    int node_lost = -1;
+  };
+  std::map<std::string, Acc> by;
+  std::vector<std::string> order;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
+    const auto f = split_csv_line(line);
+    if (f.size() != header.size())
+      throw Error(SourceLocation{name, lineno, 1}, "expected " + std::to_string(header.size()) + " fields, found " + std::to_string(f.size()));
+    double t;
+    const std::string& tv = f[size_t(th >= 0 ? th : ts)];
+    try {
+      size_t used = 0;
+      t = std::stod(tv, &used);
+      if (used != tv.size()) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "not a number: '" + tv + "'");
+    }
+    if (th >= 0) t *= 3600.0;
+    if (t < 0 || t > days * 86400.0 * (1 + 1e-9))
+      throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "incident time outside the observation (0 .. days)");
+    const std::string cat = f[size_t(ct)];
+    if (cat.empty()) throw Error(SourceLocation{name, lineno, 1, "category"}, "empty category");
+    if (!by.count(cat)) order.push_back(cat);
+    Acc& a = by[cat];
+    a.t.push_back(t);
+    if (cc >= 0 && !f[size_t(cc)].empty()) a.component = f[size_t(cc)];
+    if (cn >= 0 && !f[size_t(cn)].empty()) {
+      const std::string& v = f[size_t(cn)];
+      if (v == "true" || v == "1" || v == "yes") a.node_lost = 1;
+      else if (v == "false" || v == "0" || v == "no") a.node_lost = 0;
+      else throw Error(SourceLocation{name, lineno, 1, "node_lost"}, "expected true or false, got '" + v + "'");
+    }
+  }
+  if (order.empty()) throw Error(SourceLocation{name}, "no incidents in the CSV");
+  std::vector<FittedProcess> out;
+  for (const auto& cat : order) {
+    Acc& a = by[cat];
+    std::sort(a.t.begin(), a.t.end());
+    FittedProcess fp;
+    fp.count = int64_t(a.t.size());
+    fp.process.name = cat;
+    fp.process.component = a.component.empty() ? cat : a.component;
+    fp.process.rate_per_node_s = double(fp.count) / (nodes * days * 86400.0);
+    fp.process.node_lost = a.node_lost < 0 ? (fp.process.component != "software" && fp.process.component != "user") : a.node_lost == 1;
+    fp.mean_interarrival_s = days * 86400.0 / double(fp.count);
+    std::vector<double> gaps;
+    for (size_t i = 1; i < a.t.size(); ++i)
+      if (a.t[i] > a.t[i - 1]) gaps.push_back(a.t[i] - a.t[i - 1]);
+    if (int64_t(gaps.size()) + 1 >= min_events_for_shape && gaps.size() >= 2) {
+      fp.weibull_shape = weibull_shape_mle(gaps);
+      fp.shape_fitted = true;
+      fp.process.distribution = "weibull";
+      fp.process.weibull_shape = fp.weibull_shape;
+    }
+    fp.process.source = "fitted from " + name;
+    out.push_back(fp);
+  }
+  return out;
+}
+
+std::string fitted_preset_yaml(const std::vector<FittedProcess>& f, const std::string& name, double nodes, double days,
+                               const std::string& source) {
+  std::ostringstream o;
+  o << "# Fitted by `sextant goodput --fit` from " << source << "\n";
+  o << "name: " << name << "\n";
+  o << "description: \"fitted from " << source << " (" << format_double(nodes) << " nodes, " << format_double(days) << " days)\"\n";
+  o << "sources:\n  incidents: \"" << source << "\"\n";
+  o << "observed: {nodes: " << format_double(nodes) << ", days: " << format_double(days) << ", source: incidents}\n";
+  o << "processes:\n";
+  for (const auto& p : f) {
+    o << "  - {name: \"" << p.process.name << "\", component: \"" << p.process.component << "\", count: " << p.count
+      << ", node_lost: " << (p.process.node_lost ? "true" : "false");
+    if (p.shape_fitted) o << ", distribution: weibull, shape: " << format_double(p.weibull_shape);
+    o << ", source: incidents}\n";
+  }
+  return o.str();
+}
+
+}  // namespace sextant::goodput

@@ -1,0 +1,32 @@
+#pragma once
+// Fitting failure processes from a CSV of one's own incidents.
+//
+// CSV columns (header required): `time_h` (or `time_s`; incident time since the start of the
+// observation), `category` (becomes the process name), optional `component` and `node_lost`
+// (true/false). With the observation's node count and length, each category becomes a process
+// with rate = count / (nodes x days) per node-day; with at least `min_events_for_shape` incidents,
+// the Weibull shape of its inter-arrival times is fitted by maximum likelihood (else exponential).
+#include <string>
+#include <vector>
+
+#include "goodput/config.hpp"
+
+namespace sextant::goodput {
+
+struct FittedProcess {
+  FailureProcess process;
+  int64_t count = 0;
+  double mean_interarrival_s = 0;
+  double weibull_shape = 1;  // MLE (1 = not fitted)
+  bool shape_fitted = false;
+};
+
+std::vector<FittedProcess> fit_incidents(const std::string& csv_text, const std::string& name, double nodes, double days,
+                                         int64_t min_events_for_shape = 10);
+// Maximum-likelihood Weibull shape of positive samples (Newton on the profile likelihood).
+double weibull_shape_mle(const std::vector<double>& x);
+// A preset YAML (data/goodput format) for the fitted processes.
+std::string fitted_preset_yaml(const std::vector<FittedProcess>& f, const std::string& name, double nodes, double days,
+                               const std::string& source);
+
+}  // namespace sextant::goodput

@@ -1,0 +1,498 @@
+#include "goodput/goodput.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/error.hpp"
+#include "goodput/closed_forms.hpp"
+
+namespace sextant::goodput {
+
+namespace {
+double z_for(double confidence) {
+  // Inverse normal CDF by bisection on erfc (confidence in (0,1)).
+  const double target = (1.0 - confidence) / 2.0;
+  double lo = 0, hi = 10;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (0.5 * std::erfc(mid / std::sqrt(2.0)) > target) lo = mid;
+    else hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+double quantile_sorted(const std::vector<double>& v, double q) {
+  if (v.empty()) return 0;
+  const double pos = q * double(v.size() - 1);
+  const size_t i = size_t(std::floor(pos));
+  const double f = pos - double(i);
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+std::string fmt(double v, const std::string& unit = "") { return format_double(v) + (unit.empty() ? "" : " " + unit); }
+}  // namespace
+
+Summary summarize(std::vector<double> v, double confidence) {
+  Summary s;
+  if (v.empty()) return s;
+  double sum = 0;
+  for (double x : v) sum += x;  // fixed (replica) order
+  s.mean = sum / double(v.size());
+  double ss = 0;
+  for (double x : v) ss += (x - s.mean) * (x - s.mean);
+  s.sd = v.size() > 1 ? std::sqrt(ss / double(v.size() - 1)) : 0;
+  const double half = z_for(confidence) * s.sd / std::sqrt(double(v.size()));
+  s.ci_low = s.mean - half;
+  s.ci_high = s.mean + half;
+  std::sort(v.begin(), v.end());
+  s.p10 = quantile_sorted(v, 0.10);
+  s.p50 = quantile_sorted(v, 0.50);
+  s.p90 = quantile_sorted(v, 0.90);
+  s.p99 = quantile_sorted(v, 0.99);
+  return s;
+}
+
+double daly_ettr(double interval_s, double checkpoint_s, double restart_s, double mttf) {
+  const double ts = 1.0;
+  return ts / daly_expected_wall_s(ts, interval_s, checkpoint_s, restart_s, mttf);
+}
+
+double simulated_mean_ettr(const GoodputConfig& c, int64_t replicas) {
+  const SimModel m = build_model(c);
+  return mean_ettr(m, replicas, c.sim.seed, c.sim.threads);
+}
+
+namespace {
+
+// Monotone search: smallest x in [lo, hi] (geometric when log_scale) with f(x) >= target, f
+// increasing in x; or largest x with f(x) >= target when decreasing. Returns nullopt when even
+// the best end misses the target.
+template <typename F>
+std::optional<std::pair<double, double>> solve_monotone(F f, double lo, double hi, bool increasing, bool log_scale,
+                                                        double target, int iters) {
+  const double best_x = increasing ? hi : lo;
+  const double fb = f(best_x);
+  if (fb < target) return std::nullopt;
+  double good = best_x, good_f = fb, bad = increasing ? lo : hi;
+  for (int i = 0; i < iters; ++i) {
+    const double mid = log_scale ? std::sqrt(good * bad) : 0.5 * (good + bad);
+    const double fm = f(mid);
+    if (fm >= target) {
+      good = mid;
+      good_f = fm;
+    } else {
+      bad = mid;
+    }
+  }
+  return std::make_pair(good, good_f);
+}
+
+void scale_restart(GoodputConfig& c, double k) {
+  auto& r = c.recovery;
+  r.detection_s *= k;
+  r.eviction_s *= k;
+  r.hot_spare_s *= k;
+  r.warm_standby_s *= k;
+  r.restart_s *= k;
+  r.rendezvous_base_s *= k;
+  r.rendezvous_per_node_s *= k;
+  r.rendezvous_log2_s *= k;
+  r.warmup_s *= k;
+  for (auto& p : c.processes)
+    if (p.detection_s >= 0) p.detection_s *= k;
+}
+
+}  // namespace
+
+Result run_goodput(const GoodputConfig& c) {
+  Result res;
+  res.command = "goodput";
+  const SimModel model = build_model(c);
+  const int64_t n = c.sim.replicas;
+  const Batch batch = simulate_batch(model, n, c.sim.seed, c.sim.threads);
+  const auto& sched = model.sched;
+  const double rate = c.interruption_rate_per_s();
+  const double mttf = rate > 0 ? 1.0 / rate : INFINITY;
+  const double restart = c.mean_restart_s();
+  const double delta = std::max(sched.blocking_s, 1e-9);
+
+  const size_t N = static_cast<size_t>(n);
+  std::vector<double> ettr(N), wall(N), interrupts(N), repair(N);
+  for (int64_t i = 0; i < n; ++i) {
+    const auto& r = batch.replicas[size_t(i)];
+    ettr[size_t(i)] = r.ettr();
+    wall[size_t(i)] = r.wall_s;
+    interrupts[size_t(i)] = double(r.interruptions);
+    repair[size_t(i)] = double(r.max_nodes_in_repair);
+  }
+  const Summary se = summarize(ettr), sw = summarize(wall), si = summarize(interrupts), sr = summarize(repair);
+
+  res.set("name", c.name);
+  res.set("checkpoint_strategy", c.checkpoint.strategy);
+  res.set("num_gpus", c.job.num_gpus);
+  res.set("nodes_count", c.job.nodes());
+  res.set("replicas_count", n);
+  res.set("seed", int64_t(c.sim.seed));
+  res.set("ettr", se.mean);
+  res.set("ettr_ci_low", se.ci_low);
+  res.set("ettr_ci_high", se.ci_high);
+  res.set("ettr_p10", se.p10);
+  res.set("ettr_p90", se.p90);
+  if (c.job.tokens_per_step > 0 && c.job.step_time_s > 0) {
+    const double nominal = c.job.tokens_per_step / c.job.step_time_s;
+    res.set("nominal_tokens_per_s", nominal);
+    res.set("goodput_tokens_per_s", nominal * se.mean);
+    res.set("goodput_tokens_per_s_ci_low", nominal * se.ci_low);
+    res.set("goodput_tokens_per_s_ci_high", nominal * se.ci_high);
+    if (c.job.tokens > 0 && c.job.horizon_s > 0) {
+      // Fixed-horizon input: expected time to train the tokens at the simulated goodput.
+      res.set("time_to_train_tokens_s", c.job.tokens / (nominal * se.mean));
+      res.set("time_to_train_tokens_s_ci_low", c.job.tokens / (nominal * se.ci_high));
+      res.set("time_to_train_tokens_s_ci_high", c.job.tokens / (nominal * se.ci_low));
+    }
+  }
+  if (c.job.work_s > 0) {
+    res.set("work_s", c.job.work_s);
+    res.set("time_to_train_s", sw.mean);
+    res.set("time_to_train_s_ci_low", sw.ci_low);
+    res.set("time_to_train_s_ci_high", sw.ci_high);
+    res.set("time_to_train_s_p90", sw.p90);
+  } else {
+    res.set("duration_s", c.job.horizon_s);
+  }
+  res.set("interruptions_mean_count", si.mean);
+  res.set("job_mttf_s", mttf);
+  res.set("step_time_s", c.job.step_time_s);
+  res.set("checkpoint_bytes", c.checkpoint.env.total_bytes);
+  res.set("checkpoint_per_node_bytes", c.checkpoint.env.per_node_bytes);
+  res.set("checkpoint_per_gpu_bytes", c.checkpoint.env.per_gpu_bytes);
+  res.set("checkpoint_interval_s", c.checkpoint.interval_s);
+  res.set("checkpoint_blocking_s", sched.blocking_s);
+  res.set("checkpoint_remote_write_s", c.checkpoint.env.remote_write_s());
+  res.set("checkpoint_remote_read_s", c.checkpoint.env.remote_read_s());
+  res.set("mean_restart_s", restart);
+
+  // ---- lost time by cause
+  {
+    Table& t = res.add_table("lost_time_by_cause", "mean wall time lost per job, by cause, with its confidence interval");
+    t.add_str("cause");
+    t.add_f64("mean_s");
+    t.add_f64("ci_low_s");
+    t.add_f64("ci_high_s");
+    t.add_f64("wall_fraction");
+    for (int k = 0; k < kCauseCount; ++k) {
+      std::vector<double> v(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) v[size_t(i)] = batch.replicas[size_t(i)].lost_s[size_t(k)];
+      const Summary s = summarize(v);
+      t.add_row({std::string(cause_name(k)), s.mean, s.ci_low, s.ci_high, sw.mean > 0 ? s.mean / sw.mean : 0.0});
+    }
+  }
+  // ---- failures by process
+  {
+    Table& t = res.add_table("failures_by_process", "events per job and the rework + recovery time each process caused");
+    t.add_str("process");
+    t.add_str("component");
+    t.add_str("kind");
+    t.add_str("distribution");
+    t.add_f64("rate_per_day");
+    t.add_f64("mean_count");
+    t.add_f64("lost_mean_s");
+    t.add_str("source");
+    for (size_t k = 0; k < c.processes.size(); ++k) {
+      const auto& p = c.processes[k];
+      double cnt = 0, lost = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        cnt += double(batch.counts[size_t(i) * batch.procs + k]);
+        lost += batch.proc_lost_s[size_t(i) * batch.procs + k];
+      }
+      t.add_row({p.name, p.component, to_string(p.kind),
+                 p.distribution == "weibull" ? "weibull(shape " + format_double(p.weibull_shape) + ")" : p.distribution,
+                 c.process_rate_per_s(p) * 86400.0, cnt / double(n), lost / double(n), p.source});
+    }
+  }
+  // ---- checkpoint levels
+  {
+    Table& t = res.add_table("checkpoint_levels", "where checkpoints go under the chosen strategy");
+    t.add_str("level");
+    t.add_f64("persist_s");
+    t.add_i64("every_count");
+    t.add_f64("restore_s");
+    t.add_str("survives");
+    for (const auto& l : sched.levels)
+      t.add_row({l.name, l.persist_s, l.every_count, l.restore_s,
+                 l.survives_lost_nodes >= kAlways ? std::string("any failure")
+                 : l.survives_lost_nodes == 0     ? std::string("software failures only")
+                                                  : "up to " + std::to_string(l.survives_lost_nodes) + " lost nodes at once"});
+  }
+  // ---- closed forms
+  const double young = young_interval_s(delta, mttf);
+  const double daly1 = daly_first_order_interval_s(delta, mttf, restart);
+  const double daly2 = daly_higher_order_interval_s(delta, mttf);
+  const double lw = lambert_w_interval_s(delta, mttf);
+  res.set("young_interval_s", young);
+  res.set("daly_interval_s", daly2);
+  res.set("lambert_w_interval_s", lw);
+  res.set("daly_expected_ettr", daly_ettr(c.checkpoint.interval_s, delta, restart, mttf));
+  res.set("meta_expected_ettr", meta_expected_ettr(rate, restart, c.checkpoint.interval_s, delta));
+  {
+    Table& t = res.add_table("closed_forms", "closed-form models with the job's MTTF, blocking checkpoint time and mean restart");
+    t.add_str("model");
+    t.add_f64("interval_s");
+    t.add_f64("daly_model_ettr");
+    t.add_f64("meta_model_ettr");
+    t.add_str("reference");
+    auto row = [&](const std::string& name, double tau, const std::string& ref) {
+      t.add_row({name, tau, daly_ettr(tau, delta, restart, mttf), meta_expected_ettr(rate, restart, tau, delta), ref});
+    };
+    row("configured", c.checkpoint.interval_s, "input");
+    row("young", young, "Young 1974: sqrt(2 delta M)");
+    row("daly-first-order", daly1, "Daly 2006: sqrt(2 delta (M + R))");
+    row("daly-higher-order", daly2, "Daly 2006 eq. 37");
+    row("lambert-w", lw, "exact optimum of Daly's T_w: M (1 + W0(-e^-(delta/M+1)))");
+    if (sched.levels.size() > 1) {
+      // Multi-level first order: each level absorbs the failures it survives that lower ones do not.
+      std::vector<LevelModel> lv(sched.levels.size());
+      for (size_t l = 0; l < sched.levels.size(); ++l) {
+        lv[l].checkpoint_s = sched.blocking_s + sched.levels[l].persist_s;
+        lv[l].restore_s = sched.levels[l].restore_s + restart;
+      }
+      for (const auto& p : c.processes) {
+        if (p.kind == EventKind::FailSlow) continue;
+        const int64_t f = p.node_lost ? std::max<int64_t>(1, p.nodes_per_domain) : 0;
+        size_t l = 0;
+        while (l + 1 < sched.levels.size() && f > sched.levels[l].survives_lost_nodes) ++l;
+        if (p.kind == EventKind::Sdc) l = sched.levels.size() - 1;
+        lv[l].failure_rate_per_s += c.process_rate_per_s(p);
+      }
+      const auto opt = multilevel_first_order(lv);
+      t.add_row({std::string("multi-level-first-order"), opt.interval_s.front(), opt.ettr, std::nan(""),
+                 "Moody et al. SC'10 / Di et al. first order; level intervals: " + [&] {
+                   std::string s;
+                   for (size_t l = 0; l < lv.size(); ++l)
+                     s += (l ? ", " : "") + sched.levels[l].name + " " + format_double(std::round(opt.interval_s[l])) + " s";
+                   return s;
+                 }()});
+      res.set("multilevel_first_order_ettr", opt.ettr);
+    }
+  }
+  // ---- spares
+  const double node_rate = c.node_loss_rate_per_node_s();
+  const double p_fail = -std::expm1(-node_rate * c.recovery.repair_s);
+  const int64_t spares_p99 = binomial_quantile(c.job.nodes(), std::clamp(p_fail, 0.0, 1.0), 0.99);
+  res.set("node_failure_probability_in_repair_window", p_fail);
+  res.set("spares_p99_count", spares_p99);
+  res.set("spares_sim_p99_count", sr.p99);
+  res.set("requeues_mean_count", [&] {
+    double s = 0;
+    for (const auto& r : batch.replicas) s += double(r.requeues);
+    return s / double(n);
+  }());
+
+  // ---- searches on the simulation (common random numbers: same seed, same replicas)
+  if (c.sim.search) {
+    const int64_t sn = std::min(c.sim.search_replicas, n);
+    auto eval = [&](const GoodputConfig& cc) { return simulated_mean_ettr(cc, sn); };
+    // Interval sweep around the Daly optimum of the configured strategy.
+    GoodputConfig base = c;
+    base.checkpoint.interval_rule.clear();
+    double min_tau = 0;
+    for (const auto& l : sched.levels) min_tau = std::max(min_tau, (l.persist_s) / double(l.every_count));
+    const double center = std::max({daly2, min_tau, c.job.step_time_s});
+    Table& t = res.add_table("ettr_vs_interval", "simulated ETTR against the checkpoint interval (" + std::to_string(sn) + " replicas each)");
+    t.add_f64("interval_s");
+    t.add_f64("ettr");
+    t.add_f64("daly_model_ettr");
+    const double factors[] = {0.25, 0.35, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0, 2.8, 4.0};
+    double best_tau = c.checkpoint.interval_s, best_e = -1;
+    std::vector<std::pair<double, double>> pts;
+    for (double f : factors) {
+      const double tau = std::max({center * f, min_tau, c.job.step_time_s > 0 ? c.job.step_time_s : 1e-3});
+      if (!pts.empty() && std::fabs(tau - pts.back().first) < 1e-9 * tau) continue;
+      GoodputConfig cc = base;
+      cc.checkpoint.interval_s = tau;
+      const double e = eval(cc);
+      pts.push_back({tau, e});
+      t.add_row({tau, e, daly_ettr(tau, delta, restart, mttf)});
+      if (e > best_e) {
+        best_e = e;
+        best_tau = tau;
+      }
+    }
+    // Parabolic refinement in log(interval) through the best point and its neighbours.
+    for (size_t i = 1; i + 1 < pts.size(); ++i) {
+      if (pts[i].first != best_tau) continue;
+      const double x0 = std::log(pts[i - 1].first), x1 = std::log(pts[i].first), x2 = std::log(pts[i + 1].first);
+      const double y0 = pts[i - 1].second, y1 = pts[i].second, y2 = pts[i + 1].second;
+      const double den = (x0 - x1) * (x0 - x2) * (x1 - x2);
+      const double A = (x2 * (y1 - y0) + x1 * (y0 - y2) + x0 * (y2 - y1)) / den;
+      const double B = (x2 * x2 * (y0 - y1) + x1 * x1 * (y2 - y0) + x0 * x0 * (y1 - y2)) / den;
+      if (A < 0) {
+        const double xv = std::clamp(-B / (2 * A), x0, x2);
+        GoodputConfig cc = base;
+        cc.checkpoint.interval_s = std::exp(xv);
+        const double e = eval(cc);
+        if (e > best_e) {
+          best_e = e;
+          best_tau = std::exp(xv);
+        }
+      }
+    }
+    res.set("optimal_interval_sim_s", best_tau);
+    res.set("ettr_at_optimal_interval_sim", best_e);
+
+    // Strategies, each at its own Daly interval.
+    Table& st = res.add_table("strategies", "every checkpoint strategy at its own Daly interval (" + std::to_string(sn) + " replicas)");
+    st.add_str("strategy");
+    st.add_f64("blocking_s");
+    st.add_f64("interval_s");
+    st.add_f64("ettr");
+    const auto reg = make_checkpoint_registry();
+    std::string best_strategy;
+    double best_strategy_e = -1;
+    for (const auto& name : reg.names()) {
+      GoodputConfig cc = c;
+      cc.checkpoint.strategy = name;
+      cc.checkpoint.impl = reg.create(name, nullptr, {});
+      cc.checkpoint.interval_rule = "daly";
+      double e = std::nan(""), tau = std::nan(""), blk = std::nan("");
+      try {
+        resolve_interval(cc);
+        tau = cc.checkpoint.interval_s;
+        blk = cc.checkpoint.impl->schedule(cc.checkpoint.env).blocking_s;
+        e = eval(cc);
+      } catch (const Error& err) {
+        res.notes.push_back("strategy " + name + ": " + err.message());
+      }
+      st.add_row({name, blk, tau, e});
+      if (e > best_strategy_e) {
+        best_strategy_e = e;
+        best_strategy = name;
+      }
+    }
+
+    // Knobs for a target ETTR.
+    if (c.sim.target_ettr > 0) {
+      const double target = c.sim.target_ettr;
+      res.set("target_ettr", target);
+      Table& kt = res.add_table("knobs", "the value of each knob that alone reaches the target ETTR (others as given)");
+      kt.add_str("knob");
+      kt.add_str("current");
+      kt.add_str("required");
+      kt.add_str("reachable");
+      kt.add_f64("ettr_at_required");
+      const double cur = eval(c);
+      auto add = [&](const std::string& knob, const std::string& current, const std::optional<std::pair<double, double>>& sol,
+                     const std::function<std::string(double)>& show) {
+        if (cur >= target) {
+          kt.add_row({knob, current, current, std::string("already met"), cur});
+        } else if (sol) {
+          kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second});
+        } else {
+          kt.add_row({knob, current, std::string("-"), std::string("no"), std::nan("")});
+        }
+      };
+      // Checkpoint interval: best simulated interval.
+      {
+        std::optional<std::pair<double, double>> sol;
+        if (best_e >= target) sol = std::make_pair(best_tau, best_e);
+        add("checkpoint_interval_s", fmt(c.checkpoint.interval_s), sol, [](double v) { return fmt(v); });
+      }
+      // Strategy.
+      {
+        if (cur >= target) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, std::string("already met"), cur});
+        else if (best_strategy_e >= target)
+          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, best_strategy, std::string("yes"), best_strategy_e});
+        else kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), std::nan("")});
+      }
+      const int iters = 9;
+      // Write bandwidth (multiplier on storage write bandwidth).
+      if (c.checkpoint.env.remote_write_s_override < 0 && c.checkpoint.env.storage_write_bytes_per_s > 0) {
+        auto f = [&](double k) {
+          GoodputConfig cc = c;
+          cc.checkpoint.env.storage_write_bytes_per_s *= k;
+          cc.checkpoint.env.node_storage_bytes_per_s *= k;
+          cc.checkpoint.env.d2h_bytes_per_s *= k;
+          resolve_interval(cc);
+          return eval(cc);
+        };
+        const double bw = c.checkpoint.env.storage_write_bytes_per_s;
+        add("storage_write_bytes_per_s", fmt(bw), cur >= target ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, target, iters),
+            [bw](double k) { return fmt(bw * k); });
+      } else {
+        auto f = [&](double k) {
+          GoodputConfig cc = c;
+          cc.checkpoint.env.remote_write_s_override *= k;
+          resolve_interval(cc);
+          return eval(cc);
+        };
+        const double w = c.checkpoint.env.remote_write_s();
+        add("checkpoint_write_s", fmt(w), cur >= target ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, target, iters),
+            [w](double k) { return fmt(w * k); });
+      }
+      // Restart time (scale on detection, eviction, replacement, restart, warm-up).
+      {
+        auto f = [&](double k) {
+          GoodputConfig cc = c;
+          scale_restart(cc, k);
+          resolve_interval(cc);
+          return eval(cc);
+        };
+        add("mean_restart_s", fmt(restart), cur >= target ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
+            [&](double k) {
+              GoodputConfig cc = c;
+              scale_restart(cc, k);
+              return fmt(cc.mean_restart_s());
+            });
+      }
+      // Spares.
+      {
+        auto f = [&](double k) {
+          GoodputConfig cc = c;
+          cc.recovery.spares_count = int64_t(std::llround(k));
+          if (cc.recovery.replacement == "requeue") cc.recovery.replacement = "hot-spare";
+          return eval(cc);
+        };
+        std::optional<std::pair<double, double>> sol;
+        if (cur < target) {
+          const double hi = double(std::max<int64_t>(4 * spares_p99 + 16, 2 * c.recovery.spares_count));
+          const double fh = f(hi);
+          if (fh >= target) {
+            int64_t lo = 0, hiI = int64_t(hi);
+            double fhi = fh;
+            while (hiI - lo > 1) {
+              const int64_t mid = (lo + hiI) / 2;
+              const double fm = f(double(mid));
+              if (fm >= target) {
+                hiI = mid;
+                fhi = fm;
+              } else {
+                lo = mid;
+              }
+            }
+            sol = std::make_pair(double(hiI), fhi);
+          }
+        }
+        add("spares_count", std::to_string(c.recovery.spares_count), sol, [](double v) { return std::to_string(int64_t(v)); });
+      }
+      // Failure rate (scale on every process).
+      {
+        auto f = [&](double k) {
+          GoodputConfig cc = c;
+          cc.failure_rate_scale *= k;
+          resolve_interval(cc);
+          return eval(cc);
+        };
+        add("failure_rate_scale", fmt(c.failure_rate_scale), cur >= target ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, target, iters),
+            [&](double k) { return fmt(c.failure_rate_scale * k); });
+      }
+    }
+  }
+  for (const auto& note : c.notes) res.notes.push_back(note);
+  res.notes.push_back("step time " + format_double(c.job.step_time_s) + " s (" + c.job.step_time_source + "); checkpoint size: " +
+                      (c.job.checkpoint_size_source.empty() ? std::string("write/read times given") : c.job.checkpoint_size_source));
+  res.notes.push_back("ETTR = productive training time / wall time; confidence intervals are 95% normal intervals over replicas");
+  return res;
+}
+
+}  // namespace sextant::goodput

@@ -1,0 +1,89 @@
+#include "goodput/training.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "catalog/catalog.hpp"
+#include "core/result.hpp"
+#include "estimate/estimate.hpp"
+
+namespace sextant::goodput {
+
+TrainingInfo training_from_scenario(Scenario s, const std::string& file) {
+  TrainingInfo t;
+  t.file = file;
+  const auto& p = s.plan;
+  t.num_gpus = s.num_gpus;
+  t.gpus_per_node = std::max(1, s.system.gpus_per_node);
+  t.dp = std::max(1, p.dp);
+  const int64_t mp = int64_t(p.tp) * p.pp * p.cp;
+  t.nodes_per_replica = std::max<int64_t>(1, (mp + t.gpus_per_node - 1) / t.gpus_per_node);
+  t.tokens_per_step = double(s.tokens_per_step());
+  t.params = s.model.params_total();
+  const double weight_bytes = 2.0;  // weights kept in bf16 even when GEMMs run in fp8
+  const double optim_bytes = s.train.optimizer == "sgd" ? 4.0 : 8.0;
+  t.checkpoint_bytes_per_param = weight_bytes + 4.0 + optim_bytes;
+  const double per_rank_params = t.params / double(std::max<int64_t>(1, int64_t(p.tp) * p.pp));
+  const double dp = double(t.dp);
+  const double w = weight_bytes / (p.zero_stage >= 3 ? dp : 1.0);
+  const double o = (4.0 + optim_bytes) / (p.zero_stage >= 1 ? dp : 1.0);
+  t.per_gpu_state_bytes = per_rank_params * (w + o);
+  const double nodes = std::ceil(double(t.num_gpus) / double(t.gpus_per_node));
+  t.writer_nodes = p.zero_stage >= 1 ? nodes : double(t.nodes_per_replica);
+  t.state_copies = p.zero_stage >= 1 ? 1 : t.dp;
+  t.scenario = std::move(s);
+  return t;
+}
+
+TrainingInfo training_from_file(const std::string& path, const SourceLocation& where) {
+  auto cat = Catalog::load_default();
+  try {
+    return training_from_scenario(load_scenario(path, *cat), path);
+  } catch (const Error& e) {
+    if (!e.where().file.empty()) throw;
+    throw Error(where, "training scenario: " + e.message(), e.hint());
+  }
+}
+
+TrainingInfo training_from_text(const std::string& text, const std::string& name, const SourceLocation& where) {
+  auto cat = Catalog::load_default();
+  try {
+    return training_from_scenario(parse_scenario(text, name, *cat), name);
+  } catch (const Error& e) {
+    if (!e.where().file.empty()) throw;
+    throw Error(where, "training scenario: " + e.message(), e.hint());
+  }
+}
+
+double train_step_time_s(const TrainingInfo& t, const SourceLocation& where) {
+  const Result r = estimate(t.scenario);
+  const double step = r.number("step_time_s");
+  if (!(step > 0)) throw Error(where, "the estimate of the training scenario gave no step time");
+  return step;
+}
+
+std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t max_lost, const SourceLocation& where) {
+  std::vector<double> f{1.0};
+  const double base_step = train_step_time_s(t, where);
+  const double base_rate = t.tokens_per_step / base_step;
+  const int64_t gpus_per_replica = t.num_gpus / std::max<int64_t>(1, t.dp);
+  for (int64_t k = 1; k <= max_lost; ++k) {
+    Scenario s = t.scenario;
+    s.plan.dp = int(t.dp - k);
+    s.num_gpus = int(gpus_per_replica * s.plan.dp);
+    const int64_t per_step = int64_t(s.plan.dp) * s.train.micro_batch;
+    s.train.global_batch = std::max<int64_t>(per_step, (s.train.global_batch / per_step) * per_step);
+    double frac;
+    try {
+      check_plan(s);
+      const double step = estimate(s).number("step_time_s");
+      frac = (double(s.tokens_per_step()) / step) / base_rate;
+    } catch (const Error&) {
+      frac = double(t.dp - k) / double(t.dp);  // the re-planned job is not valid: proportional
+    }
+    f.push_back(std::clamp(frac, 0.0, 1.0));
+  }
+  return f;
+}
+
+}  // namespace sextant::goodput

@@ -1,0 +1,42 @@
+#pragma once
+// The training side of a goodput job: what the failure model needs from a training scenario
+// (src/scenario) and its step estimate (src/estimate): job size, data-parallel layout, step time,
+// tokens per step, checkpoint size and its sharding, and the throughput of the job re-planned
+// with fewer data-parallel replicas (elastic continuation).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "scenario/scenario.hpp"
+
+namespace sextant::goodput {
+
+struct TrainingInfo {
+  std::string file;
+  Scenario scenario;
+  int64_t num_gpus = 0, gpus_per_node = 8, dp = 1, nodes_per_replica = 1;
+  double tokens_per_step = 0;
+  double params = 0;
+  // Checkpoint content per parameter: training-precision weights (2 B for bf16/fp16 weights) +
+  // fp32 master weights (4 B) + optimizer moments (Adam 8 B, SGD momentum 4 B).
+  double checkpoint_bytes_per_param = 14;
+  double per_gpu_state_bytes = 0;  // largest per-GPU shard of weights + master + optimizer
+  double writer_nodes = 1;         // nodes that write shards (all when ZeRO shards over DP)
+  int64_t state_copies = 1;        // copies of each state shard across DP replicas
+  std::vector<std::string> notes;
+};
+
+TrainingInfo training_from_scenario(Scenario s, const std::string& file);
+TrainingInfo training_from_file(const std::string& path, const SourceLocation& where);
+TrainingInfo training_from_text(const std::string& yaml_text, const std::string& name, const SourceLocation& where);
+
+// Step time from `estimate` of the scenario.
+double train_step_time_s(const TrainingInfo& t, const SourceLocation& where);
+
+// Throughput (tokens/s) of the job with k data-parallel replicas lost, as a fraction of the full
+// job's, for k = 0..max_lost: each from `estimate` of the re-planned job (dp - k replicas, same
+// global batch rounded down to a multiple of the new dp x micro-batch).
+std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t max_lost, const SourceLocation& where);
+
+}  // namespace sextant::goodput

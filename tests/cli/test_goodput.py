@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""End-to-end tests of `sextant goodput`: the bundled example, JSON/CSV output, determinism
+across thread counts, and messages for bad input."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.environ.get("SEXTANT_BIN", "build/sextant")
+EXAMPLE = "examples/goodput-llama3-405b-16k.yaml"  # resolved against the data folder
+
+
+def run(*args, check=True):
+    p = subprocess.run([BIN, "goodput", *args], capture_output=True, text=True, timeout=300)
+    if check and p.returncode != 0:
+        raise AssertionError(f"exit {p.returncode}: {p.stderr}")
+    return p
+
+
+class GoodputCli(unittest.TestCase):
+    def test_example_json_has_ettr_with_confidence_interval(self):
+        out = json.loads(run(EXAMPLE, "--replicas", "300", "--search-replicas", "40", "--json", "-").stdout)
+        s = out["scalars"]
+        self.assertEqual(out["command"], "goodput")
+        self.assertLess(s["ettr_ci_low"], s["ettr"])
+        self.assertLess(s["ettr"], s["ettr_ci_high"])
+        self.assertGreater(s["ettr"], 0.5)
+        self.assertLess(s["ettr"], 1.0)
+        self.assertEqual(s["replicas_count"], 300)
+        lost = out["tables"]["lost_time_by_cause"]["columns"]
+        total = sum(lost["mean_s"])
+        self.assertAlmostEqual(total / s["duration_s"], 1 - s["ettr"], places=9)
+        for t in ("failures_by_process", "closed_forms", "ettr_vs_interval", "strategies", "knobs"):
+            self.assertIn(t, out["tables"])
+        knobs = out["tables"]["knobs"]["columns"]["knob"]
+        for k in ("checkpoint_interval_s", "checkpoint_strategy", "storage_write_bytes_per_s", "mean_restart_s",
+                  "spares_count", "failure_rate_scale"):
+            self.assertIn(k, knobs)
+
+    def test_same_output_with_one_or_two_threads(self):
+        a = run(EXAMPLE, "--replicas", "200", "--no-search", "--threads", "1", "--json", "-").stdout
+        b = run(EXAMPLE, "--replicas", "200", "--no-search", "--threads", "2", "--json", "-").stdout
+        self.assertEqual(a, b)
+        c = run(EXAMPLE, "--replicas", "200", "--no-search", "--seed", "2", "--json", "-").stdout
+        self.assertNotEqual(json.loads(a)["scalars"]["ettr"], json.loads(c)["scalars"]["ettr"])
+
+    def test_csv_tables_with_units_in_column_names(self):
+        with tempfile.TemporaryDirectory() as d:
+            run(EXAMPLE, "--replicas", "50", "--no-search", "--csv", d, "-q")
+            with open(os.path.join(d, "lost_time_by_cause.csv")) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual(rows[0].keys(), {"cause", "mean_s", "ci_low_s", "ci_high_s", "wall_fraction"})
+            self.assertIn("rework", [r["cause"] for r in rows])
+
+    def test_set_override_changes_the_interval(self):
+        out = json.loads(run(EXAMPLE, "--replicas", "50", "--no-search", "--set", "checkpoint.interval_minutes=30",
+                             "--json", "-").stdout)
+        self.assertEqual(out["scalars"]["checkpoint_interval_s"], 1800)
+
+    def test_list_presets(self):
+        out = json.loads(run("--list-presets", "--json", "-").stdout)
+        names = out["tables"]["presets"]["columns"]["preset"]
+        for n in ("llama3-54day", "meta-rsc1", "meta-rsc2", "generic"):
+            self.assertIn(n, names)
+
+    def test_bad_inputs_name_the_problem(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1}\n"
+                    "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, intervall_s: 60}\n")
+            path = f.name
+        try:
+            p = run(path, check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("intervall_s", p.stderr)
+            self.assertIn(path, p.stderr)
+        finally:
+            os.unlink(path)
+        p = run("no/such/file.yaml", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("not found", p.stderr)
+        p = run(EXAMPLE, "--target-ettr", "1.5", check=False)
+        self.assertEqual(p.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,107 @@
+// Closed forms against the published figures (Daly 2006; Kokolis et al. 2025) and identities.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "goodput/closed_forms.hpp"
+
+using namespace sextant::goodput;
+
+namespace {
+constexpr double kMin = 60.0, kHour = 3600.0, kDay = 86400.0;
+}
+
+// Daly 2006, Figs. 3-5: Ts = 500 h, R = 10 min, delta = 5 min; M = 24 h, 6 h, 15 min give 117, 57 and 9.1 min.
+TEST(DalyHigherOrder, PublishedOptimalIntervals) {
+  EXPECT_NEAR(daly_higher_order_interval_s(5 * kMin, 24 * kHour) / kMin, 117.0, 0.5);
+  EXPECT_NEAR(daly_higher_order_interval_s(5 * kMin, 6 * kHour) / kMin, 57.0, 0.5);
+  EXPECT_NEAR(daly_higher_order_interval_s(5 * kMin, 15 * kMin) / kMin, 9.1, 0.05);
+}
+
+TEST(DalyHigherOrder, BeyondTwiceMttfTheIntervalIsTheMttf) {
+  EXPECT_DOUBLE_EQ(daly_higher_order_interval_s(3 * kHour, 1 * kHour), 1 * kHour);
+}
+
+TEST(Young, IsSqrtTwoDeltaM) {
+  EXPECT_DOUBLE_EQ(young_interval_s(300, 86400), std::sqrt(2.0 * 300 * 86400));
+  EXPECT_GT(daly_first_order_interval_s(300, 86400, 600), young_interval_s(300, 86400));
+}
+
+TEST(LambertW, KnownValues) {
+  EXPECT_NEAR(lambert_w0(-1.0 / M_E), -1.0, 1e-7);
+  EXPECT_NEAR(lambert_w0(1.0), 0.5671432904097838, 1e-14);
+  EXPECT_NEAR(lambert_w0(M_E), 1.0, 1e-14);
+  EXPECT_NEAR(lambert_w0(-0.3), -0.4894022271802149, 1e-13);
+  EXPECT_NEAR(lambert_w0(100.0), 3.385630140290050, 1e-12);
+  for (double x : {-0.367, -0.2, 0.01, 0.5, 5.0, 1e6}) {
+    const double w = lambert_w0(x);
+    EXPECT_NEAR(w * std::exp(w), x, 1e-12 * std::max(1.0, std::fabs(x))) << x;
+  }
+  EXPECT_THROW(lambert_w0(-0.5), sextant::Error);
+}
+
+// The Lambert-W interval minimises Daly's wall-clock model; the higher-order series approaches it.
+TEST(LambertWInterval, MinimisesDalyWallClock) {
+  for (double M : {15 * kMin, 6 * kHour, 24 * kHour}) {
+    const double delta = 5 * kMin, R = 10 * kMin, Ts = 500 * kHour;
+    const double tau = lambert_w_interval_s(delta, M);
+    const double w0 = daly_expected_wall_s(Ts, tau, delta, R, M);
+    for (double f : {0.9, 0.99, 1.01, 1.1}) EXPECT_LT(w0, daly_expected_wall_s(Ts, tau * f, delta, R, M)) << M << " " << f;
+    // Daly's perturbation series is within 1% of the exact optimum for delta << M.
+    if (M >= 6 * kHour) EXPECT_NEAR(daly_higher_order_interval_s(delta, M) / tau, 1.0, 0.01);
+  }
+}
+
+// Kokolis et al.: 6.50 failures per 1000 node-days, 8 GPUs per node.
+TEST(MetaProjection, MttfAtScale) {
+  const double r = 6.50 / 1000.0 / kDay;
+  EXPECT_NEAR(mttf_s(r, 16384 / 8) / kHour, 1.8, 0.05);
+  EXPECT_NEAR(mttf_s(r, 131072 / 8) / kHour, 0.23, 0.005);
+}
+
+// Kokolis et al.: expected ETTR at 12,000 GPUs, u0 = 5 min, Young's interval.
+TEST(MetaProjection, ExpectedEttr) {
+  const double nodes = 12000 / 8;
+  auto ettr = [&](double per_1000_node_days, double write_s) {
+    const double rate = nodes * per_1000_node_days / 1000.0 / kDay;
+    const double tau = young_interval_s(write_s, 1.0 / rate);
+    return meta_expected_ettr(rate, 5 * kMin, tau, write_s);
+  };
+  EXPECT_NEAR(ettr(6.50, 5 * kMin), 0.740, 0.0015);
+  EXPECT_NEAR(ettr(6.50, 10), 0.921, 0.0015);
+  EXPECT_NEAR(ettr(1.0, 5 * kMin), 0.898, 0.0015);
+}
+
+TEST(MultiLevel, OptimumIsSqrtTwoDeltaOverLambdaAndMinimisesOverhead) {
+  std::vector<LevelModel> lv = {{10, 60, 1.0 / 7200}, {300, 600, 1.0 / 86400}};
+  const auto opt = multilevel_first_order(lv);
+  EXPECT_NEAR(opt.interval_s[0], std::sqrt(2 * 10 * 7200.0), 1e-9);
+  EXPECT_NEAR(opt.interval_s[1], std::sqrt(2 * 300 * 86400.0), 1e-9);
+  for (double f : {0.8, 1.25}) {
+    auto t = opt.interval_s;
+    t[0] *= f;
+    EXPECT_GT(multilevel_overhead_fraction(lv, t), opt.overhead_fraction);
+    t = opt.interval_s;
+    t[1] *= f;
+    EXPECT_GT(multilevel_overhead_fraction(lv, t), opt.overhead_fraction);
+  }
+}
+
+// P99 of Binomial(1024, 0.001) asks for 4 spares.
+TEST(Spares, BinomialP99) {
+  EXPECT_EQ(binomial_quantile(1024, 0.001, 0.99), 4);
+  EXPECT_EQ(binomial_quantile(1024, 0.0, 0.99), 0);
+  // Against a direct sum: P(X <= k) for the answer and k - 1.
+  const int64_t n = 2048;
+  const double p = 0.01;
+  const int64_t k = binomial_quantile(n, p, 0.99);
+  auto cdf = [&](int64_t kk) {
+    double s = 0;
+    for (int64_t i = 0; i <= kk; ++i)
+      s += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(double(n - i) + 1) + i * std::log(p) +
+                    double(n - i) * std::log1p(-p));
+    return s;
+  };
+  EXPECT_GE(cdf(k), 0.99);
+  EXPECT_LT(cdf(k - 1), 0.99);
+}

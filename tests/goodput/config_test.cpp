@@ -1,0 +1,109 @@
+// Reading goodput inputs and failure presets: rates with their provenance, strict keys.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.hpp"
+#include "goodput/config.hpp"
+
+using namespace sextant::goodput;
+
+namespace {
+const std::string kBase =
+    "job: {num_gpus: 16384, gpus_per_node: 8, duration_days: 54}\n"
+    "failures: {preset: llama3-54day}\n"
+    "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 1800}\n";
+}
+
+// The Llama 3 table: 419 unexpected interruptions and 47 planned ones in 54 days on 2,048 nodes.
+TEST(Presets, Llama3TableReproducesTheInterruptionCounts) {
+  const auto c = parse_goodput(kBase, "t.yaml");
+  double unexpected = 0, planned = 0;
+  for (const auto& p : c.processes) {
+    const double per_54_days = c.process_rate_per_s(p) * 54 * 86400.0;
+    if (p.kind == EventKind::Preemption) planned += per_54_days;
+    else unexpected += per_54_days;
+    EXPECT_FALSE(p.source.empty()) << p.name;
+  }
+  EXPECT_NEAR(unexpected, 419.0, 1e-9);
+  EXPECT_NEAR(planned, 47.0, 0.01);
+  EXPECT_EQ(c.processes.size(), 19u);
+}
+
+// The per-node rate grows with the job; the per-job rate does not.
+TEST(Presets, RatesScaleWithNodesExceptPerJobProcesses) {
+  auto small = parse_goodput("job: {num_gpus: 1024, gpus_per_node: 8, duration_days: 1}\n" + kBase.substr(kBase.find("failures")), "s.yaml");
+  auto large = parse_goodput(kBase, "l.yaml");
+  for (size_t i = 0; i < small.processes.size(); ++i) {
+    const double ratio = large.process_rate_per_s(large.processes[i]) / small.process_rate_per_s(small.processes[i]);
+    if (small.processes[i].kind == EventKind::Preemption) EXPECT_DOUBLE_EQ(ratio, 1.0);
+    else EXPECT_NEAR(ratio, 16.0, 1e-12);
+  }
+}
+
+TEST(Presets, MetaRatesAndBundledList) {
+  const auto rsc1 = load_failure_preset("meta-rsc1");
+  ASSERT_EQ(rsc1.size(), 1u);
+  EXPECT_NEAR(rsc1[0].rate_per_node_s * 86400 * 1000, 6.50, 1e-12);
+  const auto rsc2 = load_failure_preset("meta-rsc2");
+  EXPECT_NEAR(rsc2[0].rate_per_node_s * 86400 * 1000, 2.34, 1e-12);
+  const auto names = failure_preset_names();
+  for (const char* n : {"generic", "llama3-54day", "meta-rsc1", "meta-rsc2"})
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+  for (const auto& n : names) EXPECT_NO_THROW(load_failure_preset(n)) << n;
+}
+
+TEST(Input, UnknownKeyIsAnErrorNamingIt) {
+  try {
+    parse_goodput(kBase + "recovery: {detection_sec: 5}\n", "bad.yaml");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("detection_sec"), std::string::npos) << w;
+    EXPECT_NE(w.find("bad.yaml"), std::string::npos) << w;
+  }
+}
+
+TEST(Input, UnknownStrategyListsTheValidOnes) {
+  std::string y = kBase;
+  y.replace(y.find("sync-remote"), 11, "async-remot");
+  try {
+    parse_goodput(y, "bad.yaml");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("async-remote"), std::string::npos) << w;
+    EXPECT_NE(w.find("in-memory"), std::string::npos) << w;
+  }
+}
+
+TEST(Input, UnknownPresetAndDistributionAreErrors) {
+  std::string y = kBase;
+  y.replace(y.find("llama3-54day"), 12, "llama3-54dy");
+  EXPECT_THROW(parse_goodput(y, "bad.yaml"), sextant::Error);
+  EXPECT_THROW(parse_goodput("job: {num_gpus: 8, work_s: 100}\nfailures: {processes: [{name: a, mtbf_hours: 1, distribution: gamma}]}\n"
+                             "checkpoint: {write_s: 1, read_s: 1, interval_s: 10}\n", "bad.yaml"),
+               sextant::Error);
+  // Two rates for one process.
+  EXPECT_THROW(parse_goodput("job: {num_gpus: 8, work_s: 100}\nfailures: {processes: [{name: a, mtbf_hours: 1, rate_per_node_day: 1}]}\n"
+                             "checkpoint: {write_s: 1, read_s: 1, interval_s: 10}\n", "bad.yaml"),
+               sextant::Error);
+}
+
+TEST(Input, OverridesApplyBeforeReading) {
+  const auto c = parse_goodput(kBase, "t.yaml", {{"checkpoint.interval_s", "900"}, {"recovery.spares", "3"}});
+  EXPECT_DOUBLE_EQ(c.checkpoint.interval_s, 900);
+  EXPECT_EQ(c.recovery.spares_count, 3);
+}
+
+// Checkpoint size from parameters: 14 bytes per parameter (bf16 weights, fp32 master, Adam).
+TEST(Input, CheckpointTimesFromSizeAndSharedBandwidth) {
+  const auto c = parse_goodput(
+      "job: {num_gpus: 1024, gpus_per_node: 8, duration_days: 1}\nfailures: {preset: meta-rsc1}\n"
+      "checkpoint: {strategy: sync-remote, params: 70.0e9, storage_write_bytes_per_s: 1.0e11, node_storage_bytes_per_s: 1.0e9, interval_s: 600}\n",
+      "t.yaml");
+  EXPECT_DOUBLE_EQ(c.checkpoint.env.total_bytes, 70e9 * 14);
+  // Aggregate: 980 GB / 100 GB/s = 9.8 s; per node: 980 GB / 128 nodes / 1 GB/s = 7.66 s -> 9.8 s.
+  EXPECT_NEAR(c.checkpoint.env.remote_write_s(), 9.8, 1e-9);
+  EXPECT_NEAR(c.checkpoint.impl->schedule(c.checkpoint.env).blocking_s, 9.8, 1e-9);
+}

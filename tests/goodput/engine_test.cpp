@@ -1,0 +1,218 @@
+// The simulation against the closed forms it must agree with, and its invariants.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/random.hpp"
+#include "goodput/closed_forms.hpp"
+#include "goodput/config.hpp"
+#include "goodput/engine.hpp"
+#include "goodput/goodput.hpp"
+
+using namespace sextant::goodput;
+
+namespace {
+constexpr double kMin = 60.0, kHour = 3600.0, kDay = 86400.0;
+
+std::string fmt(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
+// Daly's model as an input: one Poisson process, restart R, synchronous checkpoint delta.
+GoodputConfig daly_job(double Ts, double M, double R, double delta, double tau, int64_t replicas) {
+  const std::string y = "job: {num_gpus: 8, gpus_per_node: 8, work_s: " + fmt(Ts) + "}\n" +
+                        "failures: {processes: [{name: f, rate_per_job_day: " + fmt(kDay / M) +
+                        ", node_lost: false, detection_s: 0}]}\n"
+                        "recovery: {detection_s: 0, eviction_s: 0, restart_s: " + fmt(R) +
+                        ", rendezvous_base_s: 0, warmup_s: 0}\n"
+                        "checkpoint: {strategy: sync-remote, write_s: " + fmt(delta) + ", read_s: 0, interval_s: " + fmt(tau) +
+                        "}\nsimulation: {replicas: " + std::to_string(replicas) + ", seed: 7, search: false}\n";
+  return parse_goodput(y, "daly.yaml");
+}
+
+double mean_wall(const Batch& b) {
+  double s = 0;
+  for (const auto& r : b.replicas) s += r.wall_s;
+  return s / double(b.replicas.size());
+}
+}  // namespace
+
+// Daly 2006: at the optimum, the simulated mean makespan matches his expected wall-clock formula within 1%.
+TEST(DalySimulation, MakespanAtOptimumWithinOnePercent) {
+  const double Ts = 500 * kHour, R = 10 * kMin, delta = 5 * kMin;
+  struct Case {
+    double M;
+    int64_t replicas;
+  };
+  for (const Case c : {Case{24 * kHour, 2000}, Case{6 * kHour, 1000}, Case{15 * kMin, 60}}) {
+    const double tau = daly_higher_order_interval_s(delta, c.M);
+    const auto cfg = daly_job(Ts, c.M, R, delta, tau, c.replicas);
+    const Batch b = simulate_batch(build_model(cfg), c.replicas, cfg.sim.seed, 0);
+    const double expect = daly_expected_wall_s(Ts, tau, delta, R, c.M);
+    EXPECT_NEAR(mean_wall(b) / expect, 1.0, 0.01) << "M = " << c.M / kMin << " min";
+  }
+}
+
+// Kokolis et al.: the simulated ETTR agrees with their expected-ETTR estimate within 5%.
+TEST(MetaSimulation, EttrWithinFivePercentOfExpectedEttr) {
+  struct Case {
+    double per_1000_node_days, write_s, published;
+  };
+  for (const Case c : {Case{6.50, 300, 0.740}, Case{6.50, 10, 0.921}, Case{1.0, 300, 0.898}}) {
+    const std::string y = "job: {num_gpus: 12000, gpus_per_node: 8, work_days: 30}\n"
+                          "failures: {processes: [{name: node, rate_per_1000_node_days: " + fmt(c.per_1000_node_days) +
+                          ", node_lost: false, detection_s: 0}]}\n"
+                          "recovery: {detection_s: 0, eviction_s: 0, restart_s: 300, rendezvous_base_s: 0, warmup_s: 0}\n"
+                          "checkpoint: {strategy: sync-remote, write_s: " + fmt(c.write_s) + ", read_s: 0, interval: young}\n"
+                          "simulation: {replicas: 200, seed: 3, search: false}\n";
+    const auto cfg = parse_goodput(y, "meta.yaml");
+    const double rate = cfg.interruption_rate_per_s();
+    const double formula = meta_expected_ettr(rate, 300, cfg.checkpoint.interval_s, c.write_s);
+    EXPECT_NEAR(formula, c.published, 0.0015);
+    const double sim = simulated_mean_ettr(cfg, 200);
+    EXPECT_NEAR(sim / formula, 1.0, 0.05) << c.per_1000_node_days << " " << c.write_s;
+  }
+}
+
+// BLOOM (BigScience, 2022): checkpoints every 3 h lose 1.5 h per crash on average. With Poisson
+// failures the exact mean loss is 1/lambda - C/(e^{lambda C} - 1) for cycle C, -> tau/2 as lambda tau -> 0.
+TEST(BloomRework, ThreeHourCheckpointsLoseHalfAnIntervalPerCrash) {
+  const double M = 7 * kDay, tau = 3 * kHour, delta = 10;
+  const std::string y = "job: {num_gpus: 384, gpus_per_node: 8, work_days: 90}\n"
+                        "failures: {processes: [{name: crash, mtbf_hours: " + fmt(M / kHour) + ", node_lost: false}]}\n"
+                        "recovery: {detection_s: 60, restart_s: 600}\n"
+                        "checkpoint: {strategy: sync-remote, write_s: " + fmt(delta) + ", read_s: 60, interval_s: " + fmt(tau) +
+                        "}\nsimulation: {replicas: 2000, seed: 11, search: false}\n";
+  const auto cfg = parse_goodput(y, "bloom.yaml");
+  const Batch b = simulate_batch(build_model(cfg), 2000, 11, 0);
+  double rework = 0, crashes = 0;
+  for (const auto& r : b.replicas) {
+    rework += r.lost_s[kRework];
+    crashes += double(r.interruptions);
+  }
+  const double per_crash = rework / crashes;
+  const double lambda = 1.0 / M, C = tau + delta;
+  const double exact = 1.0 / lambda - C / std::expm1(lambda * C);
+  EXPECT_NEAR(per_crash / kHour, 1.5, 0.05);
+  EXPECT_NEAR(per_crash / exact, 1.0, 0.02);
+}
+
+// Asynchronous checkpoints become durable only after the persist: a crash loses tau/2 + persist on average.
+TEST(AsyncCheckpoint, FailureDuringPersistLosesThatCheckpoint) {
+  const double tau = 1 * kHour, persist = 20 * kMin;
+  const std::string y = "job: {num_gpus: 64, gpus_per_node: 8, work_days: 200}\n"
+                        "failures: {processes: [{name: crash, mtbf_hours: 200, node_lost: false}]}\n"
+                        "checkpoint: {strategy: async-remote, write_s: " + fmt(persist) + ", read_s: 60, snapshot_s: 1, per_gpu_bytes: 1.0e9, interval_s: " + fmt(tau) +
+                        "}\nsimulation: {replicas: 1000, seed: 5, search: false}\n";
+  const auto cfg = parse_goodput(y, "async.yaml");
+  const Batch b = simulate_batch(build_model(cfg), 1000, 5, 0);
+  double rework = 0, crashes = 0;
+  for (const auto& r : b.replicas) {
+    rework += r.lost_s[kRework];
+    crashes += double(r.interruptions);
+  }
+  EXPECT_NEAR(rework / crashes / (tau / 2 + persist), 1.0, 0.04);
+}
+
+// In-memory replicas: a rack failure (4 consecutive nodes) loses every copy under ring placement
+// with 2 copies, so every restore falls back to remote; cross-domain placement never does.
+TEST(InMemoryCheckpoint, FallbackToRemoteWhenAllReplicasOfAShardAreLost) {
+  auto run = [](const std::string& placement) {
+    const std::string y = "job: {num_gpus: 512, gpus_per_node: 8, work_days: 20}\n"
+                          "failures: {processes: [{name: rack, rate_per_domain_day: 0.05, nodes_per_domain: 4}]}\n"
+                          "recovery: {spares: 1000}\n"
+                          "checkpoint: {strategy: in-memory, copies: 2, placement: " + placement +
+                          ", params: 7.0e9, storage_write_bytes_per_s: 1.0e10, interval_s: 1800}\n"
+                          "simulation: {replicas: 50, seed: 2, search: false}\n";
+    const auto cfg = parse_goodput(y, "mem.yaml");
+    const Batch b = simulate_batch(build_model(cfg), 50, 2, 0);
+    int64_t fallbacks = 0, interrupts = 0;
+    for (const auto& r : b.replicas) {
+      fallbacks += r.remote_fallbacks;
+      interrupts += r.interruptions;
+    }
+    return std::make_pair(fallbacks, interrupts);
+  };
+  const auto ring = run("ring");
+  const auto cross = run("cross-domain");
+  EXPECT_GT(ring.second, 50);
+  EXPECT_EQ(ring.first, ring.second);
+  EXPECT_EQ(cross.first, 0);
+}
+
+TEST(Spares, WithoutSparesEveryNodeLossIsRequeued) {
+  const std::string y = "job: {num_gpus: 1024, gpus_per_node: 8, work_days: 10}\n"
+                        "failures: {processes: [{name: hw, rate_per_1000_node_days: 5}, {name: sw, rate_per_1000_node_days: 5, node_lost: false}]}\n"
+                        "recovery: {spares: 0, requeue_s: 7200}\n"
+                        "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n"
+                        "simulation: {replicas: 100, seed: 2, search: false}\n";
+  const auto cfg = parse_goodput(y, "spares.yaml");
+  const Batch b = simulate_batch(build_model(cfg), 100, 2, 0);
+  for (size_t i = 0; i < b.replicas.size(); ++i) EXPECT_EQ(b.replicas[i].requeues, b.counts[i * b.procs + 0]);
+}
+
+// Wall time = productive time + every lost-time cause, replica by replica, with every mechanism on.
+TEST(Accounting, WallTimeIsProductivePlusLostTime) {
+  for (const std::string strategy : {"sync-remote", "async-remote", "in-memory", "multi-level", "on-failure"}) {
+    const std::string y = "job: {num_gpus: 2048, gpus_per_node: 8, dp: 16, nodes_per_replica: 16, step_time_s: 5, duration_days: 30}\n"
+                          "failures:\n  preset: generic\n  rate_scale: 5\n"
+                          "  processes: [{name: maint, kind: preemption, rate_per_job_day: 0.2, notice_s: 3600, downtime_s: 1800}]\n"
+                          "recovery: {spares: 2, fail_slow_evict_after_s: 3600}\n"
+                          "elastic: {enabled: true, throughput: proportional}\n"
+                          "checkpoint: {strategy: " + strategy +
+                          ", params: 70.0e9, storage_write_bytes_per_s: 1.0e11, interval: daly, state_copies: 2}\n"
+                          "simulation: {replicas: 40, seed: 9, search: false}\n";
+    const auto cfg = parse_goodput(y, "acct.yaml");
+    const Batch b = simulate_batch(build_model(cfg), 40, 9, 0);
+    for (const auto& r : b.replicas) {
+      double lost = 0;
+      for (double x : r.lost_s) {
+        EXPECT_GE(x, -1e-6);
+        lost += x;
+      }
+      EXPECT_NEAR(r.wall_s, r.productive_s + lost, 1e-6 * r.wall_s) << strategy;
+      EXPECT_GT(r.ettr(), 0.0);
+      EXPECT_LT(r.ettr(), 1.0);
+    }
+  }
+}
+
+// Replica i uses stream i and reductions run in replica order: results do not depend on threads.
+TEST(Determinism, SameResultsWithOneOrTwoThreads) {
+  const auto cfg = load_goodput(std::string(SEXTANT_SOURCE_DIR) + "/data/examples/goodput-llama3-405b-16k.yaml");
+  const SimModel m = build_model(cfg);
+  const Batch a = simulate_batch(m, 64, 42, 1), b = simulate_batch(m, 64, 42, 2);
+  for (size_t i = 0; i < a.replicas.size(); ++i) {
+    EXPECT_EQ(a.replicas[i].wall_s, b.replicas[i].wall_s);
+    EXPECT_EQ(a.replicas[i].productive_s, b.replicas[i].productive_s);
+    EXPECT_EQ(a.replicas[i].lost_s, b.replicas[i].lost_s);
+  }
+  EXPECT_EQ(a.counts, b.counts);
+  const Batch c = simulate_batch(m, 64, 43, 2);
+  EXPECT_FALSE(a.replicas[0].productive_s == c.replicas[0].productive_s && a.counts == c.counts);
+}
+
+// Weibull inter-arrivals: the mean is the process's 1/rate and the tail is exp(-(t/scale)^k).
+TEST(Distributions, WeibullMeanAndTail) {
+  const double mean = 1000, k = 0.7;
+  auto d = make_weibull_shape(mean, k);
+  sextant::RandomStream rng(1, 0);
+  const int n = 200000;
+  double s = 0;
+  int above = 0;
+  const double scale = mean / std::tgamma(1 + 1 / k);
+  for (int i = 0; i < n; ++i) {
+    const double x = d->sample(rng);
+    s += x;
+    above += x > mean;
+  }
+  EXPECT_NEAR(s / n / mean, 1.0, 0.02);
+  EXPECT_NEAR(double(above) / n, std::exp(-std::pow(mean / scale, k)), 0.004);
+  auto e = make_exponential(mean, nullptr);
+  double se = 0;
+  for (int i = 0; i < n; ++i) se += e->sample(rng);
+  EXPECT_NEAR(se / n / mean, 1.0, 0.01);
+}
