@@ -15,6 +15,9 @@ int main(int argc, char** argv) {
 
   using namespace sextant::cli;
   add_catalog_command(app);
+  add_bench_command(app);
+  add_history_command(app);
+  add_calibrate_command(app);
   add_analyze_command(app);
   add_trace_command(app);
   add_infer_command(app);

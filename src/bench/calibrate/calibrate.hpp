@@ -1,0 +1,98 @@
+#pragma once
+// Calibration: from a benchmark run, fit the host's efficiency model and write it as a catalog
+// accelerator entry (data/catalog/accelerators/*.yaml format, parse_accelerator), optionally
+// with a network entry from the communication suite.
+//
+// GEMM: per dtype, the efficiency e = achieved / peak of every shape (achieved: the best
+// repetition, since interference from other work only ever slows a repetition) is fitted to
+//   1/e = (1/f) (1 + (h_m/m + h_n/n + h_k/k) / 3)      (efficiency_model.hpp)
+// which is linear in (1, 1/m, 1/n, 1/k): least squares weighted by e^2 (relative residuals),
+// with the half-dimensions kept non-negative (the best non-negative subset of terms). The
+// catalog entry stores f as gemm_peak_fraction and (h_m + h_n + h_k)/3 as gemm_half_dim, the
+// symmetric model that is exact for square GEMMs; the per-role values go into the result and
+// a comment of the file. Shapes outside the
+// fitted range (largest dimension above max_fit_dim, or skew max/min above max_fit_skew) are
+// held out and predicted, which measures how far the model extrapolates.
+// Memory: the best multi-threaded STREAM median (triad/copy/add/scale) is the achievable
+// bandwidth; with a published peak given, memory_bandwidth_fraction = achievable / peak.
+// Network: ping-pong one-way time t(s) = latency + s / bandwidth fitted by least squares over
+// sizes; achievable_fraction = largest-size all_reduce busbw / that bandwidth.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/db/results_db.hpp"
+#include "core/result.hpp"
+
+namespace sextant::bench {
+
+struct CalibrateOptions {
+  std::string id = "host-calibrated";   // catalog id of the new entry
+  std::string name;                     // display name (default: CPU model + " (calibrated)")
+  std::string suite;                    // GEMM suite: gemm_cpu or gpu (default: whichever the run has)
+  double max_fit_dim = 0;               // 0: no size hold-out
+  double max_fit_skew = 0;              // 0: no skew hold-out
+  double memory_peak_bytes_per_s = 0;   // published peak memory bandwidth (0: unknown)
+  std::string memory_peak_source;       // its citation
+  std::string network_id;               // id of the network entry (default: <id>-mpi)
+  std::string network_kind = "scale_out";
+  // Peak FLOP/s per dtype for measurements that carry none (the CUDA backend does not know its
+  // GPU's peak): taken from a catalog accelerator (`calibrate --peak-from ID`), with its source.
+  std::map<std::string, double> peak_flops_by_dtype;
+  std::string peak_source;
+};
+
+struct GemmPoint {
+  std::string dtype;
+  double m = 0, n = 0, k = 0;
+  double achieved_flops_per_s = 0, peak_flops_per_s = 0;
+  double efficiency_fraction = 0;
+  double predicted_efficiency_fraction = 0;
+  double error_fraction = 0;  // predicted / measured - 1
+  bool held_out = false;
+};
+
+struct GemmFit {
+  std::string dtype;
+  double peak_flops_per_s = 0;
+  std::string peak_source;
+  double gemm_peak_fraction = 0, gemm_half_dim = 0;  // gemm_half_dim = mean of the three below
+  double half_dim_m = 0, half_dim_n = 0, half_dim_k = 0;
+  int64_t fitted_count = 0, held_out_count = 0;
+  double fit_rms_error_fraction = 0;       // over fitted shapes
+  double held_out_max_error_fraction = 0;  // |predicted/measured - 1| over held-out shapes
+};
+
+struct NetworkFit {
+  bool present = false;
+  double latency_s = 0, bandwidth_bytes_per_s = 0;
+  double all_reduce_busbw_bytes_per_s = 0, achievable_fraction = 0;
+  int64_t ranks = 0, points = 0;
+  double fit_rms_error_fraction = 0;
+};
+
+struct Calibration {
+  std::vector<GemmFit> gemm;
+  std::vector<GemmPoint> points;
+  double memory_bandwidth_bytes_per_s = 0;  // achievable (measured)
+  std::string memory_case;
+  NetworkFit network;
+  std::string accelerator_yaml;  // a complete catalog file
+  std::string network_yaml;      // empty when the run has no communication measurements
+};
+
+// Weighted least-squares fit of (f, h) to points (d_i, e_i); returns {f, h}. Exposed for tests.
+std::pair<double, double> fit_gemm_efficiency(const std::vector<double>& d, const std::vector<double>& e);
+
+// The per-role fit: returns {f, h_m, h_n, h_k} for shapes (m_i, n_i, k_i) with efficiencies e_i.
+struct RoleFit {
+  double f = 0, h_m = 0, h_n = 0, h_k = 0;
+};
+RoleFit fit_gemm_efficiency_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                                  const std::vector<double>& e);
+
+Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt);
+
+Result calibration_result(const Calibration& c, const RunRecord& run, const CalibrateOptions& opt);
+
+}  // namespace sextant::bench

@@ -1,0 +1,71 @@
+#include "bench/compare.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "core/error.hpp"
+
+namespace sextant::bench {
+
+const std::vector<std::string>& compare_test_names() {
+  static const std::vector<std::string> n = {"mann-whitney", "welch"};
+  return n;
+}
+
+Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOptions& opt) {
+  const auto& tests = compare_test_names();
+  if (std::find(tests.begin(), tests.end(), opt.test) == tests.end())
+    throw Error(SourceLocation{"", 0, 0, "--test"}, "unknown test '" + opt.test + "'", valid_choices_hint(opt.test, tests));
+  if (!(opt.alpha > 0 && opt.alpha < 1)) throw Error(SourceLocation{"", 0, 0, "--alpha"}, "alpha must lie in (0, 1)");
+  if (opt.min_effect_fraction < 0) throw Error(SourceLocation{"", 0, 0, "--min-effect"}, "minimum effect must be >= 0");
+  Comparison c;
+  c.same_host = a.host.fingerprint() == b.host.fingerprint();
+  auto key = [](const Measurement& m) { return m.suite + "\x1f" + m.name + "\x1f" + m.metric; };
+  std::map<std::string, const Measurement*> in_b;
+  for (const auto& m : b.measurements) in_b[key(m)] = &m;
+  std::map<std::string, bool> matched;
+  for (const auto& ma : a.measurements) {
+    auto it = in_b.find(key(ma));
+    if (it == in_b.end()) {
+      c.only_in_a.push_back(ma.suite + "/" + ma.name);
+      continue;
+    }
+    matched[it->first] = true;
+    const Measurement& mb = *it->second;
+    CaseComparison cc;
+    cc.suite = ma.suite;
+    cc.name = ma.name;
+    cc.metric = ma.metric;
+    cc.higher_is_better = ma.higher_is_better;
+    cc.count_a = static_cast<int64_t>(ma.samples.size());
+    cc.count_b = static_cast<int64_t>(mb.samples.size());
+    cc.median_a = ma.summary().median;
+    cc.median_b = mb.summary().median;
+    cc.change_fraction = cc.median_a != 0 ? cc.median_b / cc.median_a - 1 : 0;
+    bool testable = cc.count_a >= 2 && cc.count_b >= 2;
+    if (testable) {
+      if (opt.test == "welch") {
+        const Welch w = welch_t_test(ma.samples, mb.samples);
+        cc.p_value = w.p_two_sided;
+        cc.method = "welch";
+      } else {
+        const MannWhitney u = mann_whitney_u(ma.samples, mb.samples);
+        cc.p_value = u.p_two_sided;
+        cc.method = u.method;
+      }
+    }
+    const bool worse = ma.higher_is_better ? cc.change_fraction < 0 : cc.change_fraction > 0;
+    const bool large = std::fabs(cc.change_fraction) >= opt.min_effect_fraction;
+    if (!testable) cc.verdict = "untestable";
+    else if (cc.p_value < opt.alpha && large) cc.verdict = worse ? "regression" : "improvement";
+    else cc.verdict = "unchanged";
+    if (cc.verdict == "regression") ++c.regression_count;
+    if (cc.verdict == "improvement") ++c.improvement_count;
+    c.cases.push_back(std::move(cc));
+  }
+  for (const auto& mb : b.measurements)
+    if (!matched.count(key(mb))) c.only_in_b.push_back(mb.suite + "/" + mb.name);
+  return c;
+}
+
+}  // namespace sextant::bench

@@ -1,0 +1,384 @@
+#include "bench/db/results_db.hpp"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace sextant::bench {
+namespace fs = std::filesystem;
+
+namespace {
+// Migrations: entry i brings the schema from version i to i+1. Never edit a released entry;
+// append a new one.
+const std::vector<std::string>& migrations() {
+  static const std::vector<std::string> m = {
+      // 0 -> 1: hosts, runs, measurements, samples.
+      R"sql(
+CREATE TABLE hosts(
+  id INTEGER PRIMARY KEY,
+  fingerprint TEXT NOT NULL UNIQUE,
+  hostname TEXT, cpu_model TEXT, logical_cpus INTEGER, memory_bytes INTEGER,
+  kernel TEXT, gpu TEXT, gpu_driver TEXT,
+  info_json TEXT NOT NULL);
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  host_id INTEGER NOT NULL REFERENCES hosts(id),
+  kind TEXT NOT NULL, label TEXT,
+  started_at TEXT NOT NULL, finished_at TEXT,
+  sextant_version TEXT, config_json TEXT NOT NULL, notes_json TEXT NOT NULL);
+CREATE TABLE measurements(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  suite TEXT NOT NULL, name TEXT NOT NULL, metric TEXT NOT NULL,
+  higher_is_better INTEGER NOT NULL, params_json TEXT NOT NULL,
+  warmup_count INTEGER NOT NULL, median REAL,
+  UNIQUE(run_id, suite, name, metric));
+CREATE TABLE samples(
+  measurement_id INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+  rep INTEGER NOT NULL, value REAL NOT NULL,
+  PRIMARY KEY(measurement_id, rep));
+)sql",
+      // 1 -> 2: hardware counters and energy per measurement (availability kept: an unreadable
+      // counter is stored as unavailable with its reason, never as 0); index for history lists.
+      R"sql(
+CREATE TABLE counters(
+  measurement_id INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+  name TEXT NOT NULL, available INTEGER NOT NULL, value REAL, reason TEXT,
+  PRIMARY KEY(measurement_id, name));
+CREATE INDEX runs_by_start ON runs(started_at);
+CREATE INDEX measurements_by_case ON measurements(suite, name, metric);
+)sql",
+  };
+  return m;
+}
+
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql, const std::string& path) : db_(db), path_(path) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr) != SQLITE_OK)
+      throw Error(SourceLocation{path}, fmt::format("SQLite prepare: {} ({})", sqlite3_errmsg(db), sql.substr(0, 60)));
+  }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt& bind(int i, const std::string& v) { check(sqlite3_bind_text(s_, i, v.c_str(), -1, SQLITE_TRANSIENT)); return *this; }
+  Stmt& bind(int i, int64_t v) { check(sqlite3_bind_int64(s_, i, v)); return *this; }
+  Stmt& bind(int i, double v) { check(sqlite3_bind_double(s_, i, v)); return *this; }
+  Stmt& bind_null(int i) { check(sqlite3_bind_null(s_, i)); return *this; }
+  bool step() {
+    const int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw Error(SourceLocation{path_}, std::string("SQLite: ") + sqlite3_errmsg(db_));
+  }
+  void reset() { sqlite3_reset(s_); sqlite3_clear_bindings(s_); }
+  int64_t i64(int c) const { return sqlite3_column_int64(s_, c); }
+  double f64(int c) const { return sqlite3_column_double(s_, c); }
+  bool is_null(int c) const { return sqlite3_column_type(s_, c) == SQLITE_NULL; }
+  std::string str(int c) const {
+    const unsigned char* t = sqlite3_column_text(s_, c);
+    return t ? reinterpret_cast<const char*>(t) : "";
+  }
+
+ private:
+  void check(int rc) {
+    if (rc != SQLITE_OK) throw Error(SourceLocation{path_}, std::string("SQLite bind: ") + sqlite3_errmsg(db_));
+  }
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+  std::string path_;
+};
+
+nlohmann::json params_json(const Measurement& m) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& [k, v] : m.params) a.push_back({k, v});
+  return a;
+}
+}  // namespace
+
+std::string default_db_path() {
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  if (xdg && *xdg) return (fs::path(xdg) / "sextant" / "results.db").string();
+  const char* home = std::getenv("HOME");
+  if (!home || !*home)
+    throw Error(SourceLocation{"", 0, 0, "--db"}, "neither XDG_DATA_HOME nor HOME is set", "pass --db PATH");
+  return (fs::path(home) / ".local" / "share" / "sextant" / "results.db").string();
+}
+
+std::string utc_now_iso() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                     tm.tm_min, tm.tm_sec, ms);
+}
+
+int ResultsDb::latest_schema_version() { return static_cast<int>(migrations().size()); }
+
+ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_timeout_s) : path_(path) {
+  if (target_version <= 0) target_version = latest_schema_version();
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty() && !fs::exists(parent, ec)) {
+    fs::create_directories(parent, ec);
+    if (ec) throw Error(SourceLocation{path, 0, 0, "--db"}, "cannot create folder " + parent.string() + ": " + ec.message());
+  }
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error(SourceLocation{path, 0, 0, "--db"}, "cannot open results database: " + msg);
+  }
+  try {
+    sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout_s * 1000));
+    exec("PRAGMA foreign_keys=ON");
+    // WAL: readers never block the writer; a killed writer's uncommitted frames are ignored.
+    // Setting it needs a moment without other connections mid-transaction; retry on BUSY.
+    for (int attempt = 0;; ++attempt) {
+      if (journal_mode() == "wal") break;
+      char* err = nullptr;
+      const int r = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, &err);
+      sqlite3_free(err);
+      if (r == SQLITE_OK && journal_mode() == "wal") break;
+      if (attempt > 200) throw Error(SourceLocation{path}, "cannot switch the results database to WAL mode (busy)");
+      sqlite3_sleep(50);
+    }
+    exec("PRAGMA synchronous=FULL");
+    migrate(target_version);
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+ResultsDb::~ResultsDb() {
+  if (db_) sqlite3_close(db_);
+}
+
+void ResultsDb::exec(const std::string& sql) const {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    throw Error(SourceLocation{path_}, "SQLite: " + msg);
+  }
+}
+
+int ResultsDb::schema_version() const {
+  Stmt s(db_, "PRAGMA user_version", path_);
+  s.step();
+  return static_cast<int>(s.i64(0));
+}
+
+std::string ResultsDb::journal_mode() const {
+  Stmt s(db_, "PRAGMA journal_mode", path_);
+  s.step();
+  return s.str(0);
+}
+
+void ResultsDb::migrate(int target) {
+  if (target > latest_schema_version())
+    throw Error(SourceLocation{path_}, fmt::format("schema version {} requested; this build knows up to {}", target, latest_schema_version()));
+  if (schema_version() >= target) {
+    if (schema_version() > latest_schema_version())
+      throw Error(SourceLocation{path_, 0, 0, "--db"},
+                  fmt::format("results database has schema version {}, newer than this Sextant's {}", schema_version(),
+                              latest_schema_version()),
+                  "use a newer sextant or another --db");
+    return;
+  }
+  exec("BEGIN IMMEDIATE");
+  try {
+    int v = schema_version();  // re-read under the write lock: another process may have migrated
+    for (; v < target; ++v) exec(migrations()[static_cast<size_t>(v)]);
+    exec(fmt::format("PRAGMA user_version={}", v));
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+int64_t ResultsDb::insert_run(const RunRecord& r, const std::function<void(size_t)>& after_measurement) {
+  if (schema_version() < 1) throw Error(SourceLocation{path_}, "results database schema too old to write runs");
+  const bool has_counters = schema_version() >= 2;
+  exec("BEGIN IMMEDIATE");
+  try {
+    const std::string fp = r.host.fingerprint();
+    {
+      Stmt s(db_, "INSERT OR IGNORE INTO hosts(fingerprint, hostname, cpu_model, logical_cpus, memory_bytes, kernel, gpu, gpu_driver, info_json) VALUES(?,?,?,?,?,?,?,?,?)", path_);
+      s.bind(1, fp).bind(2, r.host.hostname).bind(3, r.host.cpu.model).bind(4, int64_t{r.host.cpu.logical_cpus})
+          .bind(5, r.host.memory_bytes).bind(6, r.host.kernel).bind(7, r.host.gpu).bind(8, r.host.gpu_driver)
+          .bind(9, r.host.to_json().dump());
+      s.step();
+    }
+    int64_t host_id = 0;
+    {
+      Stmt s(db_, "SELECT id FROM hosts WHERE fingerprint=?", path_);
+      s.bind(1, fp);
+      s.step();
+      host_id = s.i64(0);
+    }
+    int64_t run_id = 0;
+    {
+      Stmt s(db_, "INSERT INTO runs(host_id, kind, label, started_at, finished_at, sextant_version, config_json, notes_json) VALUES(?,?,?,?,?,?,?,?)", path_);
+      s.bind(1, host_id).bind(2, r.kind).bind(3, r.label).bind(4, r.started_at.empty() ? utc_now_iso() : r.started_at)
+          .bind(5, r.finished_at.empty() ? utc_now_iso() : r.finished_at).bind(6, r.host.sextant_version)
+          .bind(7, r.config.dump()).bind(8, nlohmann::json(r.notes).dump());
+      s.step();
+      run_id = sqlite3_last_insert_rowid(db_);
+    }
+    Stmt ms(db_, "INSERT INTO measurements(run_id, suite, name, metric, higher_is_better, params_json, warmup_count, median) VALUES(?,?,?,?,?,?,?,?)", path_);
+    Stmt ss(db_, "INSERT INTO samples(measurement_id, rep, value) VALUES(?,?,?)", path_);
+    std::unique_ptr<Stmt> cs;
+    if (has_counters) cs = std::make_unique<Stmt>(db_, "INSERT INTO counters(measurement_id, name, available, value, reason) VALUES(?,?,?,?,?)", path_);
+    for (size_t i = 0; i < r.measurements.size(); ++i) {
+      const Measurement& m = r.measurements[i];
+      if (m.samples.empty())
+        throw Error(SourceLocation{path_, 0, 0, m.suite + "/" + m.name}, "measurement without samples");
+      ms.reset();
+      ms.bind(1, run_id).bind(2, m.suite).bind(3, m.name).bind(4, m.metric).bind(5, int64_t{m.higher_is_better})
+          .bind(6, params_json(m).dump()).bind(7, m.warmup_count).bind(8, m.summary().median);
+      ms.step();
+      const int64_t mid = sqlite3_last_insert_rowid(db_);
+      for (size_t k = 0; k < m.samples.size(); ++k) {
+        ss.reset();
+        ss.bind(1, mid).bind(2, static_cast<int64_t>(k)).bind(3, m.samples[k]);
+        ss.step();
+      }
+      if (cs)
+        for (const auto& c : m.counters) {
+          cs->reset();
+          cs->bind(1, mid).bind(2, c.name).bind(3, int64_t{c.available});
+          if (c.available) cs->bind(4, c.value);
+          else cs->bind_null(4);
+          cs->bind(5, c.reason);
+          cs->step();
+        }
+      if (after_measurement) after_measurement(i);
+    }
+    exec("COMMIT");
+    return run_id;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::vector<RunSummary> ResultsDb::list_runs(int64_t limit) const {
+  std::vector<RunSummary> out;
+  Stmt s(db_,
+         "SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, h.fingerprint, h.hostname, h.cpu_model, r.sextant_version, "
+         "(SELECT COUNT(*) FROM measurements m WHERE m.run_id=r.id) FROM runs r JOIN hosts h ON h.id=r.host_id ORDER BY r.id DESC" +
+             std::string(limit > 0 ? " LIMIT " + std::to_string(limit) : ""),
+         path_);
+  while (s.step()) {
+    RunSummary r;
+    r.id = s.i64(0);
+    r.kind = s.str(1);
+    r.label = s.str(2);
+    r.started_at = s.str(3);
+    r.finished_at = s.str(4);
+    r.host_fingerprint = s.str(5);
+    r.hostname = s.str(6);
+    r.cpu_model = s.str(7);
+    r.sextant_version = s.str(8);
+    r.measurement_count = s.i64(9);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+int64_t ResultsDb::run_count() const {
+  Stmt s(db_, "SELECT COUNT(*) FROM runs", path_);
+  s.step();
+  return s.i64(0);
+}
+
+RunRecord ResultsDb::load_run(int64_t id) const {
+  RunRecord r;
+  {
+    Stmt s(db_, "SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, r.config_json, r.notes_json, h.info_json FROM runs r JOIN hosts h ON h.id=r.host_id WHERE r.id=?", path_);
+    s.bind(1, id);
+    if (!s.step()) throw Error(SourceLocation{path_, 0, 0, "RUN"}, fmt::format("no run {} in the results database", id), "see `sextant history list`");
+    r.id = s.i64(0);
+    r.kind = s.str(1);
+    r.label = s.str(2);
+    r.started_at = s.str(3);
+    r.finished_at = s.str(4);
+    r.config = nlohmann::json::parse(s.str(5));
+    for (const auto& n : nlohmann::json::parse(s.str(6))) r.notes.push_back(n.get<std::string>());
+    r.host = HostInfo::from_json(nlohmann::json::parse(s.str(7)));
+  }
+  Stmt s(db_, "SELECT id, suite, name, metric, higher_is_better, params_json, warmup_count FROM measurements WHERE run_id=? ORDER BY id", path_);
+  s.bind(1, id);
+  Stmt ss(db_, "SELECT value FROM samples WHERE measurement_id=? ORDER BY rep", path_);
+  const bool has_counters = schema_version() >= 2;
+  std::unique_ptr<Stmt> cs;
+  if (has_counters) cs = std::make_unique<Stmt>(db_, "SELECT name, available, value, reason FROM counters WHERE measurement_id=? ORDER BY rowid", path_);
+  while (s.step()) {
+    Measurement m;
+    const int64_t mid = s.i64(0);
+    m.suite = s.str(1);
+    m.name = s.str(2);
+    m.metric = s.str(3);
+    m.higher_is_better = s.i64(4) != 0;
+    for (const auto& kv : nlohmann::json::parse(s.str(5))) m.params.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+    m.warmup_count = s.i64(6);
+    ss.reset();
+    ss.bind(1, mid);
+    while (ss.step()) m.samples.push_back(ss.f64(0));
+    if (cs) {
+      cs->reset();
+      cs->bind(1, mid);
+      while (cs->step()) {
+        CounterValue c;
+        c.name = cs->str(0);
+        c.available = cs->i64(1) != 0;
+        c.value = cs->is_null(2) ? 0 : cs->f64(2);
+        c.reason = cs->str(3);
+        m.counters.push_back(c);
+      }
+    }
+    r.measurements.push_back(std::move(m));
+  }
+  return r;
+}
+
+int64_t ResultsDb::resolve_run(const std::string& ref) const {
+  if (ref.rfind("latest", 0) == 0) {
+    int64_t back = 0;
+    if (ref.size() > 6) {
+      if (ref[6] != '~') throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "use an id, latest or latest~N");
+      back = std::atoll(ref.c_str() + 7);
+    }
+    Stmt s(db_, "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", path_);
+    s.bind(1, back);
+    if (!s.step()) throw Error(SourceLocation{path_, 0, 0, "RUN"}, "no run '" + ref + "' in the results database");
+    return s.i64(0);
+  }
+  char* end = nullptr;
+  const long long id = std::strtoll(ref.c_str(), &end, 10);
+  if (end == ref.c_str() || *end) throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "use an id, latest or latest~N");
+  return id;
+}
+
+std::string ResultsDb::integrity_check() const {
+  Stmt s(db_, "PRAGMA integrity_check", path_);
+  std::string out;
+  while (s.step()) out += (out.empty() ? "" : "; ") + s.str(0);
+  Stmt f(db_, "PRAGMA foreign_key_check", path_);
+  while (f.step()) out += "; foreign key violation in " + f.str(0);
+  return out;
+}
+
+}  // namespace sextant::bench

@@ -1,0 +1,81 @@
+#pragma once
+// The results database: every benchmark run with its host fingerprint and every measurement
+// with all repetitions. SQLite in WAL mode; the schema is versioned (PRAGMA user_version) and
+// migrated forward in one immediate transaction on open, so two processes opening an old
+// database at once migrate it once.
+//
+// Consistency: a run and all its measurements are written in one transaction (BEGIN IMMEDIATE
+// ... COMMIT); a writer killed before COMMIT leaves no trace of its run, and concurrent writers
+// wait for each other (busy timeout) instead of failing. A ResultsDb object belongs to one
+// thread; open one per thread.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/host.hpp"
+#include "bench/measurement.hpp"
+
+struct sqlite3;
+
+namespace sextant::bench {
+
+struct RunRecord {
+  int64_t id = 0;
+  std::string kind;   // suite | command | import
+  std::string label;  // free text (suites run, command line, imported file)
+  std::string started_at, finished_at;  // ISO 8601 UTC
+  HostInfo host;
+  nlohmann::json config = nlohmann::json::object();  // options the run was made with
+  std::vector<Measurement> measurements;
+  std::vector<std::string> notes;
+};
+
+struct RunSummary {
+  int64_t id = 0;
+  std::string kind, label, started_at, finished_at, host_fingerprint, hostname, cpu_model, sextant_version;
+  int64_t measurement_count = 0;
+};
+
+// Default location: $XDG_DATA_HOME/sextant/results.db, else ~/.local/share/sextant/results.db.
+std::string default_db_path();
+
+// Current UTC time as ISO 8601 with milliseconds.
+std::string utc_now_iso();
+
+class ResultsDb {
+ public:
+  static int latest_schema_version();
+  // Opens (creating the file and folders when missing) and migrates to target_version
+  // (default: latest). Throws Error naming the path on failure, or when the database was made
+  // by a newer Sextant.
+  explicit ResultsDb(const std::string& path, int target_version = 0, double busy_timeout_s = 60);
+  ~ResultsDb();
+  ResultsDb(const ResultsDb&) = delete;
+  ResultsDb& operator=(const ResultsDb&) = delete;
+
+  const std::string& path() const { return path_; }
+  int schema_version() const;
+  std::string journal_mode() const;
+
+  // Writes the run atomically and returns its id. after_measurement(i) is called inside the
+  // transaction after measurement i was written (progress; the tests kill a writer there).
+  int64_t insert_run(const RunRecord& r, const std::function<void(size_t)>& after_measurement = {});
+
+  std::vector<RunSummary> list_runs(int64_t limit = 0) const;  // newest first; 0 = all
+  RunRecord load_run(int64_t id) const;                        // throws Error when absent
+  // "latest", "latest~N" (N runs before the latest), or a run id.
+  int64_t resolve_run(const std::string& ref) const;
+  int64_t run_count() const;
+  std::string integrity_check() const;  // "ok" when consistent
+
+ private:
+  void exec(const std::string& sql) const;
+  void migrate(int target);
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace sextant::bench

@@ -1,0 +1,55 @@
+#include "bench/efficiency_model.hpp"
+#include "bench/gpu_backend.hpp"
+#include "core/error.hpp"
+
+namespace sextant::bench {
+
+const char* to_string(GpuCopy c) {
+  switch (c) {
+    case GpuCopy::DeviceToDevice: return "d2d";
+    case GpuCopy::HostToDevice: return "h2d";
+    case GpuCopy::DeviceToHost: return "d2h";
+  }
+  return "?";
+}
+
+namespace {
+class FakeGpuBackend : public GpuBackend {
+ public:
+  explicit FakeGpuBackend(FakeGpuSpec s) : s_(std::move(s)) {}
+  std::string name() const override { return "fake"; }
+  int device_count() const override { return 1; }
+  GpuDevice device(int) const override { return {s_.device_name, s_.memory_bytes, "fake"}; }
+  std::vector<std::string> gemm_dtypes() const override {
+    std::vector<std::string> d;
+    for (const auto& kv : s_.peak_flops) d.push_back(kv.first);
+    return d;
+  }
+  double peak_flops(const std::string& dtype) const override {
+    auto it = s_.peak_flops.find(dtype);
+    return it == s_.peak_flops.end() ? 0 : it->second;
+  }
+  double gemm_s(const std::string& dtype, int64_t m, int64_t n, int64_t k, int iterations) override {
+    const double peak = peak_flops(dtype);
+    if (peak <= 0) throw Error(SourceLocation{"", 0, 0, "dtype"}, "fake GPU has no " + dtype, valid_choices_hint(dtype, gemm_dtypes()));
+    const double eff = gemm_efficiency(s_.gemm_peak_fraction, s_.gemm_half_dim, static_cast<double>(m),
+                                       static_cast<double>(n), static_cast<double>(k));
+    return iterations * (s_.launch_overhead_s + 2.0 * m * n * k / (peak * eff));
+  }
+  double copy_s(GpuCopy kind, int64_t bytes, int iterations) override {
+    const double bw = kind == GpuCopy::DeviceToDevice ? s_.d2d_bytes_per_s
+                      : kind == GpuCopy::HostToDevice ? s_.h2d_bytes_per_s
+                                                      : s_.d2h_bytes_per_s;
+    // A device-to-device copy reads and writes: bytes / (bw / 2).
+    const double moved = kind == GpuCopy::DeviceToDevice ? 2.0 * bytes : static_cast<double>(bytes);
+    return iterations * (s_.copy_overhead_s + moved / bw);
+  }
+
+ private:
+  FakeGpuSpec s_;
+};
+}  // namespace
+
+std::shared_ptr<GpuBackend> make_fake_gpu_backend(const FakeGpuSpec& spec) { return std::make_shared<FakeGpuBackend>(spec); }
+
+}  // namespace sextant::bench

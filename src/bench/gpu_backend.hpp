@@ -1,0 +1,61 @@
+#pragma once
+// GPU backends of the GPU suite. The suite measures through this interface only, so it is
+// tested on CPU-only machines with the fake backend; the CUDA backend (cudart + cuBLAS) exists
+// when a CUDA toolkit was found at configure time (SEXTANT_HAVE_CUDA).
+//
+// Contract:
+//  - gemm_s runs `iterations` back-to-back GEMMs C[m,n] = A[m,k] x B[k,n] of the dtype on
+//    device 0 and returns their total seconds, timed on the device (events), after the
+//    backend's own synchronisation; buffers are allocated and initialised outside the timing.
+//  - copy_s does the same for `iterations` copies of `bytes` of the given kind (host memory
+//    pinned).
+//  - Unsupported dtypes throw Error naming the supported ones.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sextant::bench {
+
+struct GpuDevice {
+  std::string name;
+  int64_t memory_bytes = 0;
+  std::string driver;
+};
+
+enum class GpuCopy { DeviceToDevice, HostToDevice, DeviceToHost };
+const char* to_string(GpuCopy c);
+
+class GpuBackend {
+ public:
+  virtual ~GpuBackend() = default;
+  virtual std::string name() const = 0;
+  virtual int device_count() const = 0;
+  virtual GpuDevice device(int index) const = 0;
+  virtual std::vector<std::string> gemm_dtypes() const = 0;
+  // Peak FLOP/s of dtype when the backend knows it (the fake does); 0 otherwise.
+  virtual double peak_flops(const std::string& dtype) const = 0;
+  virtual double gemm_s(const std::string& dtype, int64_t m, int64_t n, int64_t k, int iterations) = 0;
+  virtual double copy_s(GpuCopy kind, int64_t bytes, int iterations) = 0;
+};
+
+// A deterministic GPU: GEMM time = launch_overhead + 2mnk / (peak x efficiency(m,n,k)) with the
+// efficiency model of efficiency_model.hpp; copies take overhead + bytes / bandwidth.
+struct FakeGpuSpec {
+  std::string device_name = "Fake GPU";
+  int64_t memory_bytes = int64_t{80} << 30;
+  std::map<std::string, double> peak_flops = {{"fp32", 67e12}, {"bf16", 989e12}, {"fp16", 989e12}};
+  double gemm_peak_fraction = 0.8;
+  double gemm_half_dim = 512;
+  double launch_overhead_s = 4e-6;
+  double d2d_bytes_per_s = 3.0e12, h2d_bytes_per_s = 55e9, d2h_bytes_per_s = 50e9;
+  double copy_overhead_s = 8e-6;
+};
+std::shared_ptr<GpuBackend> make_fake_gpu_backend(const FakeGpuSpec& spec);
+
+// The CUDA backend, or nullptr (with the reason) when Sextant was built without CUDA or no
+// device is visible.
+std::shared_ptr<GpuBackend> make_cuda_backend(std::string* why_not);
+
+}  // namespace sextant::bench

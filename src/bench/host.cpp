@@ -1,0 +1,268 @@
+#include "bench/host.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/random.hpp"
+
+#ifndef SEXTANT_VERSION_STRING
+#define SEXTANT_VERSION_STRING "unknown"
+#endif
+
+namespace sextant::bench {
+namespace fs = std::filesystem;
+
+const char* sextant_version() { return SEXTANT_VERSION_STRING; }
+
+namespace {
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int64_t parse_size_text(const std::string& t) {  // "32K", "1024K", "32M"
+  std::string s = trim(t);
+  if (s.empty()) return 0;
+  double v = std::atof(s.c_str());
+  char u = s.back();
+  if (u == 'K' || u == 'k') v *= 1024;
+  else if (u == 'M') v *= 1024.0 * 1024;
+  else if (u == 'G') v *= 1024.0 * 1024 * 1024;
+  return static_cast<int64_t>(v);
+}
+}  // namespace
+
+bool CpuInfo::has(const std::string& flag) const { return std::find(flags.begin(), flags.end(), flag) != flags.end(); }
+
+CpuInfo parse_cpuinfo(const std::string& text) {
+  CpuInfo c;
+  std::istringstream in(text);
+  std::string line;
+  std::set<std::pair<std::string, std::string>> cores;
+  std::string phys;
+  bool first_flags = true;
+  while (std::getline(in, line)) {
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = trim(line.substr(0, colon)), val = trim(line.substr(colon + 1));
+    if (key == "processor") ++c.logical_cpus;
+    else if (key == "model name" && c.model.empty()) c.model = val;
+    else if (key == "cpu MHz") c.max_mhz = std::max(c.max_mhz, std::atof(val.c_str()));
+    else if (key == "physical id") phys = val;
+    else if (key == "core id") cores.insert({phys, val});
+    else if ((key == "flags" || key == "Features") && first_flags) {
+      std::istringstream fs(val);
+      std::string f;
+      while (fs >> f) c.flags.push_back(f);
+      first_flags = false;
+    }
+  }
+  c.physical_cores = static_cast<int>(cores.size());
+  auto at = c.model.find('@');
+  if (at != std::string::npos) {
+    double g = std::atof(c.model.c_str() + at + 1);
+    if (c.model.find("GHz", at) != std::string::npos) c.model_ghz = g;
+  }
+  return c;
+}
+
+CpuVectorPeak cpu_vector_peak(const CpuInfo& cpu) {
+  CpuVectorPeak p;
+  const bool fma = cpu.has("fma");
+  if (cpu.has("avx512f") && fma) {
+    p.isa = "avx512+fma";
+    p.fp64_flops_per_cycle = 8 * 2 * 2;  // 8 lanes x FMA x 2 pipes
+  } else if (cpu.has("avx2") && fma) {
+    p.isa = "avx2+fma";
+    p.fp64_flops_per_cycle = 4 * 2 * 2;
+  } else if (cpu.has("avx")) {
+    p.isa = "avx";
+    p.fp64_flops_per_cycle = 4 * 2;  // one add + one multiply pipe
+  } else {
+    p.isa = "sse2";
+    p.fp64_flops_per_cycle = 2 * 2;
+  }
+  p.fp32_flops_per_cycle = 2 * p.fp64_flops_per_cycle;
+  if (cpu.has("amx_bf16")) {
+    p.bf16_isa = "amx_bf16";
+    p.bf16_flops_per_cycle = 1024;  // AMX TMUL: 512 bf16 multiply-adds per cycle
+  } else if (cpu.has("avx512_bf16")) {
+    p.bf16_isa = "avx512_bf16";
+    p.bf16_flops_per_cycle = 2 * p.fp32_flops_per_cycle;  // vdpbf16ps: 2 products per fp32 lane
+  }
+  return p;
+}
+
+double HostInfo::peak_flops(const std::string& dtype, int threads) const {
+  const CpuVectorPeak v = cpu_vector_peak(cpu);
+  double per_cycle = dtype == "fp64" ? v.fp64_flops_per_cycle
+                     : dtype == "fp32" ? v.fp32_flops_per_cycle
+                     : dtype == "bf16" ? (v.bf16_flops_per_cycle > 0 ? v.bf16_flops_per_cycle : v.fp32_flops_per_cycle)
+                                       : 0;
+  return per_cycle * cpu_ghz * 1e9 * threads;
+}
+
+std::string HostInfo::peak_provenance(const std::string& dtype, int threads) const {
+  const CpuVectorPeak v = cpu_vector_peak(cpu);
+  double per_cycle = dtype == "fp64" ? v.fp64_flops_per_cycle
+                     : dtype == "fp32" ? v.fp32_flops_per_cycle
+                                       : v.bf16_flops_per_cycle;
+  if (dtype == "bf16" && per_cycle == 0)
+    return fmt::format("{} cores x {} GHz ({}) x {} fp32 FLOP/cycle ({}; no bf16 instructions in /proc/cpuinfo flags, "
+                       "so bf16 GEMMs convert to fp32 and run at the fp32 FMA rate; 2 vector FMA pipes assumed)",
+                       threads, cpu_ghz, cpu_ghz_source, v.fp32_flops_per_cycle, v.isa);
+  return fmt::format("{} cores x {} GHz ({}) x {} {} FLOP/cycle ({}, from /proc/cpuinfo flags; 2 vector FMA pipes assumed)",
+                     threads, cpu_ghz, cpu_ghz_source, per_cycle, dtype, dtype == "bf16" ? v.bf16_isa : v.isa);
+}
+
+std::string HostInfo::fingerprint() const {
+  const std::string id = fmt::format("{}|{}|{}|{}|{}|{}|{}", hostname, cpu.model, cpu.logical_cpus, memory_bytes,
+                                     kernel, gpu, gpu_driver);
+  uint64_t h = 0x6a09e667f3bcc908ULL;
+  for (unsigned char ch : id) h = mix64(h ^ ch);
+  return fmt::format("{:016x}", h);
+}
+
+nlohmann::ordered_json HostInfo::to_json() const {
+  nlohmann::ordered_json j;
+  j["fingerprint"] = fingerprint();
+  j["hostname"] = hostname;
+  j["cpu_model"] = cpu.model;
+  j["logical_cpus"] = cpu.logical_cpus;
+  j["physical_cores"] = cpu.physical_cores;
+  j["cpu_ghz"] = cpu_ghz;
+  j["cpu_ghz_source"] = cpu_ghz_source;
+  j["cpu_flags"] = cpu.flags;
+  j["memory_bytes"] = memory_bytes;
+  j["l1d_bytes"] = l1d_bytes;
+  j["l2_bytes"] = l2_bytes;
+  j["l3_bytes"] = l3_bytes;
+  j["kernel"] = kernel;
+  j["os"] = os;
+  j["gpu"] = gpu;
+  j["gpu_driver"] = gpu_driver;
+  j["sextant_version"] = sextant_version;
+  return j;
+}
+
+HostInfo HostInfo::from_json(const nlohmann::json& j) {
+  HostInfo h;
+  h.hostname = j.value("hostname", "");
+  h.cpu.model = j.value("cpu_model", "");
+  h.cpu.logical_cpus = j.value("logical_cpus", 0);
+  h.cpu.physical_cores = j.value("physical_cores", 0);
+  h.cpu_ghz = j.value("cpu_ghz", 0.0);
+  h.cpu_ghz_source = j.value("cpu_ghz_source", "");
+  if (j.contains("cpu_flags")) h.cpu.flags = j["cpu_flags"].get<std::vector<std::string>>();
+  h.memory_bytes = j.value("memory_bytes", int64_t{0});
+  h.l1d_bytes = j.value("l1d_bytes", int64_t{0});
+  h.l2_bytes = j.value("l2_bytes", int64_t{0});
+  h.l3_bytes = j.value("l3_bytes", int64_t{0});
+  h.kernel = j.value("kernel", "");
+  h.os = j.value("os", "");
+  h.gpu = j.value("gpu", "");
+  h.gpu_driver = j.value("gpu_driver", "");
+  h.sextant_version = j.value("sextant_version", "");
+  return h;
+}
+
+HostInfo detect_host() {
+  HostInfo h;
+  h.sextant_version = sextant_version();
+  char name[256] = {0};
+  if (gethostname(name, sizeof name - 1) == 0) h.hostname = name;
+  struct utsname u {};
+  if (uname(&u) == 0) {
+    h.kernel = std::string(u.sysname) + " " + u.release;
+  }
+  {
+    std::istringstream in(slurp("/etc/os-release"));
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("PRETTY_NAME=", 0) == 0) {
+        h.os = line.substr(12);
+        h.os.erase(std::remove(h.os.begin(), h.os.end(), '"'), h.os.end());
+      }
+  }
+  h.cpu = parse_cpuinfo(slurp("/proc/cpuinfo"));
+  if (h.cpu.logical_cpus == 0) h.cpu.logical_cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  const std::string maxf = trim(slurp("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"));
+  if (!maxf.empty()) {
+    h.cpu_ghz = std::atof(maxf.c_str()) / 1e6;
+    h.cpu_ghz_source = "cpufreq cpuinfo_max_freq";
+  } else if (h.cpu.max_mhz > 0) {
+    h.cpu_ghz = h.cpu.max_mhz / 1e3;
+    h.cpu_ghz_source = "/proc/cpuinfo cpu MHz";
+  } else if (h.cpu.model_ghz > 0) {
+    h.cpu_ghz = h.cpu.model_ghz;
+    h.cpu_ghz_source = "CPU model name";
+  }
+  {
+    std::istringstream in(slurp("/proc/meminfo"));
+    std::string k;
+    int64_t kb = 0;
+    while (in >> k >> kb) {
+      if (k == "MemTotal:") {
+        h.memory_bytes = kb * 1024;
+        break;
+      }
+      std::string rest;
+      std::getline(in, rest);
+    }
+  }
+  const fs::path cache = "/sys/devices/system/cpu/cpu0/cache";
+  std::error_code ec;
+  if (fs::is_directory(cache, ec)) {
+    for (const auto& e : fs::directory_iterator(cache, ec)) {
+      if (e.path().filename().string().rfind("index", 0) != 0) continue;
+      const std::string level = trim(slurp((e.path() / "level").string()));
+      const std::string type = trim(slurp((e.path() / "type").string()));
+      const int64_t size = parse_size_text(slurp((e.path() / "size").string()));
+      if (level == "1" && type == "Data") h.l1d_bytes = size;
+      if (level == "2") h.l2_bytes = size;
+      if (level == "3") h.l3_bytes = size;
+    }
+  }
+  const std::string nv = slurp("/proc/driver/nvidia/version");
+  if (!nv.empty()) {
+    auto pos = nv.find("Kernel Module");
+    std::string line = nv.substr(0, nv.find('\n'));
+    if (pos != std::string::npos) {
+      std::istringstream in(nv.substr(pos + 13));
+      in >> h.gpu_driver;
+    } else {
+      h.gpu_driver = trim(line);
+    }
+    std::vector<std::string> models;
+    if (fs::is_directory("/proc/driver/nvidia/gpus", ec)) {
+      for (const auto& g : fs::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+        std::istringstream info(slurp((g.path() / "information").string()));
+        std::string l;
+        while (std::getline(info, l))
+          if (l.rfind("Model:", 0) == 0) models.push_back(trim(l.substr(6)));
+      }
+    }
+    std::sort(models.begin(), models.end());
+    for (size_t i = 0; i < models.size(); ++i) h.gpu += (i ? ", " : "") + models[i];
+  }
+  return h;
+}
+
+}  // namespace sextant::bench

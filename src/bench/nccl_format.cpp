@@ -1,0 +1,213 @@
+#include "bench/nccl_format.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace sextant::bench {
+
+namespace {
+const std::vector<std::string>& known_collectives() {
+  static const std::vector<std::string> c = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+                                             "reduce",     "sendrecv",   "scatter",        "gather",   "hypercube",
+                                             "pingpong"};
+  return c;
+}
+
+std::vector<std::string> split_ws(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> v;
+  std::string t;
+  while (in >> t) v.push_back(t);
+  return v;
+}
+
+std::string strip_prefix(std::string line) {
+  // mpirun --tag-output prefix "[1,0]<stdout>:"
+  if (!line.empty() && line[0] == '[') {
+    auto p = line.find(">:");
+    if (p != std::string::npos && line.find("]<") != std::string::npos && p < 32) line = line.substr(p + 2);
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
+bool parse_num(const std::string& s, double* out) {
+  char* end = nullptr;
+  *out = std::strtod(s.c_str(), &end);
+  return end != s.c_str() && *end == '\0';
+}
+}  // namespace
+
+std::string nccl_collective_from_name(const std::string& text) {
+  // Candidates with their canonical names, longest first so "all_reduce" and "allreduce" win
+  // over "reduce".
+  std::vector<std::pair<std::string, std::string>> c;
+  for (const auto& n : known_collectives()) c.emplace_back(n, n);
+  c.insert(c.end(), {{"allreduce", "all_reduce"}, {"allgather", "all_gather"}, {"reducescatter", "reduce_scatter"},
+                     {"all_to_all", "alltoall"}});
+  std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  std::string t = text;
+  std::replace(t.begin(), t.end(), '-', '_');
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  for (const auto& [pattern, name] : c)
+    if (t.find(pattern) != std::string::npos) return name;
+  return {};
+}
+
+double nccl_bus_factor(const std::string& c, int n) {
+  if (n <= 0) return 1;
+  if (c == "all_reduce") return 2.0 * (n - 1) / n;
+  if (c == "all_gather" || c == "reduce_scatter" || c == "alltoall") return static_cast<double>(n - 1) / n;
+  return 1;  // broadcast, reduce, sendrecv, pingpong
+}
+
+NcclLog parse_nccl_log(const std::string& text, const std::string& file, const std::string& default_collective) {
+  NcclLog log;
+  std::istringstream in(text);
+  std::string raw;
+  int lineno = 0;
+  std::string collective = default_collective;
+  std::vector<std::string> cols;  // current header columns
+  while (std::getline(in, raw)) {
+    ++lineno;
+    const std::string line = strip_prefix(raw);
+    if (line.empty()) continue;
+    if (line.rfind("#sextant-samples", 0) == 0) {
+      auto t = split_ws(line);
+      if (t.size() < 4) continue;
+      const std::string op = t[1];
+      const int64_t size = std::atoll(t[2].c_str());
+      std::vector<double> s;
+      for (size_t i = 4; i < t.size(); ++i) s.push_back(std::atof(t[i].c_str()));
+      for (auto it = log.rows.rbegin(); it != log.rows.rend(); ++it)
+        if (it->collective == op && it->size_bytes == size) {
+          (t[3] == "in-place" ? it->ip_samples_s : it->oop_samples_s) = s;
+          break;
+        }
+      continue;
+    }
+    if (line[0] == '#') {
+      auto pos = line.find("Collective test starting:");
+      if (pos != std::string::npos) {
+        collective = nccl_collective_from_name(line.substr(pos + 25));
+        cols.clear();
+        continue;
+      }
+      if (line.find("nccl-tests version") != std::string::npos) log.version = line.substr(line.find("version") + 8);
+      auto t = split_ws(line.substr(1));
+      if (t.size() >= 2 && t[0] == "Rank") log.ranks = std::max(log.ranks, std::atoi(t[1].c_str()) + 1);
+      if (!t.empty() && t[0] == "size" && std::find(t.begin(), t.end(), "busbw") != t.end()) cols = t;
+      if (!t.empty() && t[0] == "size" && std::find(t.begin(), t.end(), "algbw") != t.end()) cols = t;
+      pos = line.find("Avg bus bandwidth");
+      if (pos != std::string::npos) log.avg_busbw_gb_per_s = std::atof(line.substr(line.find(':', pos) + 1).c_str());
+      continue;
+    }
+    if (cols.empty()) continue;
+    auto t = split_ws(line);
+    if (t.size() != cols.size()) continue;  // NCCL INFO lines and other noise
+    double first = 0;
+    if (!parse_num(t[0], &first)) continue;
+    if (collective.empty())
+      throw Error(SourceLocation{file, lineno, 0, "collective"},
+                  "data row before any 'Collective test starting' line and no collective known",
+                  "name the file after the test (all_reduce_perf.txt) or pass --collective; valid: all_reduce, all_gather, "
+                  "reduce_scatter, alltoall, broadcast, reduce, sendrecv");
+    NcclRow r;
+    r.collective = collective;
+    int seen_time = 0, seen_algbw = 0, seen_busbw = 0, seen_wrong = 0;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      const std::string& c = cols[i];
+      const std::string& v = t[i];
+      double d = 0;
+      const bool num = parse_num(v, &d);
+      auto need = [&] {
+        if (!num) throw Error(SourceLocation{file, lineno, 0, c}, "expected a number, got '" + v + "'");
+      };
+      if (c == "size") { need(); r.size_bytes = static_cast<int64_t>(d); }
+      else if (c == "count") { need(); r.count = static_cast<int64_t>(d); }
+      else if (c == "type") r.type = v;
+      else if (c == "redop") r.redop = v;
+      else if (c == "root") { need(); r.root = static_cast<int64_t>(d); }
+      else if (c == "time") { need(); (seen_time++ ? r.ip_time_us : r.oop_time_us) = d; }
+      else if (c == "algbw") { need(); (seen_algbw++ ? r.ip_algbw_gb_per_s : r.oop_algbw_gb_per_s) = d; }
+      else if (c == "busbw") { need(); (seen_busbw++ ? r.ip_busbw_gb_per_s : r.oop_busbw_gb_per_s) = d; }
+      else if (c == "#wrong" || c == "error" || c == "#") { (seen_wrong++ ? r.ip_wrong : r.oop_wrong) = v; }
+    }
+    r.has_in_place = seen_time > 1;
+    if (std::find(log.collectives.begin(), log.collectives.end(), collective) == log.collectives.end())
+      log.collectives.push_back(collective);
+    log.rows.push_back(std::move(r));
+  }
+  return log;
+}
+
+std::string render_nccl_rows(const std::vector<NcclRow>& rows) {
+  std::string out;
+  std::string current;
+  for (const auto& r : rows) {
+    if (r.collective != current) {
+      current = r.collective;
+      if (r.collective == "pingpong") {
+        out += "# pingpong (one-way time = half the round trip)\n";
+        out += "#       size      time   algbw\n#        (B)      (us)  (GB/s)\n";
+      } else {
+        out += fmt::format("# {}\n", r.collective);
+        out += "#                                                              out-of-place                       in-place          \n";
+        out += "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+        out += "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       \n";
+      }
+    }
+    if (r.collective == "pingpong")
+      out += fmt::format("{:>12}  {:>8.2f}  {:>6.2f}\n", r.size_bytes, r.oop_time_us, r.oop_algbw_gb_per_s);
+    else
+      out += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7.2f}  {:>6.2f}  {:>6.2f}  {:>6}  {:>7.2f}  {:>6.2f}  {:>6.2f}  {:>6}\n",
+                         r.size_bytes, r.count, r.type, r.redop, r.root, r.oop_time_us, r.oop_algbw_gb_per_s,
+                         r.oop_busbw_gb_per_s, r.oop_wrong, r.ip_time_us, r.ip_algbw_gb_per_s, r.ip_busbw_gb_per_s,
+                         r.ip_wrong);
+  }
+  return out;
+}
+
+std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string& suite, const std::string& origin) {
+  std::vector<Measurement> out;
+  for (const auto& r : log.rows) {
+    Measurement m;
+    m.suite = suite;
+    m.params = {{"collective", r.collective},
+                {"size_bytes", std::to_string(r.size_bytes)},
+                {"ranks", std::to_string(log.ranks)},
+                {"origin", origin}};
+    if (!r.type.empty()) m.set_param("type", r.type);
+    if (r.collective == "pingpong") {
+      m.name = fmt::format("pingpong size={}", r.size_bytes);
+      m.metric = "latency_s";
+      m.higher_is_better = false;
+      if (!r.oop_samples_s.empty()) m.samples = r.oop_samples_s;
+      else m.samples = {r.oop_time_us * 1e-6};
+      m.set_param("time", "one-way (half the round trip)");
+    } else {
+      m.name = fmt::format("{} size={}", r.collective, r.size_bytes);
+      m.metric = "busbw_bytes_per_s";
+      m.higher_is_better = true;
+      const double f = nccl_bus_factor(r.collective, log.ranks);
+      if (!r.oop_samples_s.empty()) {
+        for (double s : r.oop_samples_s) m.samples.push_back(static_cast<double>(r.size_bytes) / s * f);
+        m.set_param("samples", "out-of-place repetitions");
+      } else {
+        m.samples.push_back(r.oop_busbw_gb_per_s * 1e9);
+        if (r.has_in_place) m.samples.push_back(r.ip_busbw_gb_per_s * 1e9);
+        m.set_param("samples", r.has_in_place ? "out-of-place and in-place busbw of nccl-tests" : "busbw of nccl-tests");
+      }
+      m.set_param("bus_factor", fmt::format("{}", f));
+      m.set_param("wrong", r.oop_wrong.empty() ? "n/a" : r.oop_wrong);
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace sextant::bench

@@ -1,0 +1,142 @@
+#include "bench/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "bench/timing.hpp"
+#include "core/error.hpp"
+
+extern char** environ;
+
+namespace sextant::bench {
+namespace fs = std::filesystem;
+
+std::string find_in_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : std::string();
+  const char* path = std::getenv("PATH");
+  if (!path) return {};
+  std::string p = path;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string dir = p.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    const std::string cand = dir + "/" + name;
+    struct stat st {};
+    if (stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(cand.c_str(), X_OK) == 0) return cand;
+    start = end + 1;
+  }
+  return {};
+}
+
+std::string executable_dir() {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : p.parent_path().string();
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, bool capture, bool quiet, double timeout_s) {
+  if (argv.empty()) throw Error(SourceLocation{"", 0, 0, "command"}, "no command given");
+  const std::string exe = find_in_path(argv[0]);
+  if (exe.empty()) throw Error(SourceLocation{"", 0, 0, "command"}, "command not found: '" + argv[0] + "'", "check PATH");
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  int pipefd[2] = {-1, -1};
+  if (capture && pipe2(pipefd, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+  // An error pipe reports a failed exec (close-on-exec: closed without data when exec works).
+  int errfd[2];
+  if (pipe2(errfd, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+  const double t0 = now_s();
+  const pid_t pid = fork();
+  if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    setpgid(0, 0);
+    if (capture) {
+      dup2(pipefd[1], 1);
+      dup2(pipefd[1], 2);
+    } else if (quiet) {
+      int devnull = open("/dev/null", O_WRONLY);
+      if (devnull >= 0) {
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+      }
+    }
+    execve(exe.c_str(), args.data(), environ);
+    int e = errno;
+    (void)!write(errfd[1], &e, sizeof e);
+    _exit(127);
+  }
+  close(errfd[1]);
+  if (capture) close(pipefd[1]);
+  ProcessResult r;
+  bool killed = false;
+  if (capture) {
+    char buf[65536];
+    for (;;) {
+      int wait_ms = -1;
+      if (timeout_s > 0) {
+        const double left = timeout_s - (now_s() - t0);
+        if (left <= 0) {
+          kill(-pid, SIGKILL);
+          killed = true;
+          break;
+        }
+        wait_ms = static_cast<int>(left * 1000) + 1;
+      }
+      pollfd pfd{pipefd[0], POLLIN, 0};
+      const int pr = poll(&pfd, 1, wait_ms);
+      if (pr < 0 && errno == EINTR) continue;
+      if (pr == 0) continue;
+      const ssize_t n = read(pipefd[0], buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      r.output.append(buf, static_cast<size_t>(n));
+    }
+    close(pipefd[0]);
+  }
+  int status = 0;
+  rusage ru {};
+  for (;;) {
+    pid_t w;
+    if (timeout_s > 0 && !killed) {
+      w = wait4(pid, &status, WNOHANG, &ru);
+      if (w == 0) {
+        if (now_s() - t0 > timeout_s) {
+          kill(-pid, SIGKILL);
+          killed = true;
+        } else {
+          usleep(1000);
+        }
+        continue;
+      }
+    } else {
+      w = wait4(pid, &status, 0, &ru);
+    }
+    if (w < 0 && errno == EINTR) continue;
+    break;
+  }
+  r.wall_s = now_s() - t0;
+  int exec_errno = 0;
+  const bool exec_failed = read(errfd[0], &exec_errno, sizeof exec_errno) == static_cast<ssize_t>(sizeof exec_errno);
+  close(errfd[0]);
+  if (exec_failed) throw Error(SourceLocation{"", 0, 0, "command"}, "cannot run '" + exe + "': " + std::strerror(exec_errno));
+  r.user_s = static_cast<double>(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec * 1e-6;
+  r.sys_s = static_cast<double>(ru.ru_stime.tv_sec) + ru.ru_stime.tv_usec * 1e-6;
+  r.max_rss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+}  // namespace sextant::bench

@@ -1,0 +1,32 @@
+#pragma once
+// Child processes: running a command with its output captured (the MPI helper), and running a
+// user's command repeatedly with its resource usage (`sextant bench run -- CMD`).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sextant::bench {
+
+struct ProcessResult {
+  int exit_code = -1;      // exit status; -1 when killed by a signal
+  int signal = 0;          // terminating signal; 0 when it exited
+  double wall_s = 0;
+  double user_s = 0, sys_s = 0;  // from wait4's rusage (the child and its waited-for children)
+  int64_t max_rss_bytes = 0;     // peak resident set of the largest process (ru_maxrss)
+  std::string output;            // stdout+stderr when captured
+};
+
+// Runs argv (argv[0] searched in PATH) and waits. capture: collect stdout and stderr into
+// output; otherwise they go to /dev/null (quiet) or are inherited (!quiet). timeout_s > 0 kills
+// the child's process group with SIGKILL when exceeded (exit_code -1, signal 9).
+// Throws Error when the program cannot be started.
+ProcessResult run_process(const std::vector<std::string>& argv, bool capture, bool quiet = true, double timeout_s = 0);
+
+// The absolute path of an executable found in PATH (or the path itself when it has a slash and
+// exists); empty when not found.
+std::string find_in_path(const std::string& name);
+
+// The folder of the running executable (/proc/self/exe); empty when unknown.
+std::string executable_dir();
+
+}  // namespace sextant::bench

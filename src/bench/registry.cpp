@@ -1,0 +1,47 @@
+#include <unistd.h>
+
+#include "bench/suite.hpp"
+#include "core/error.hpp"
+
+namespace sextant::bench {
+
+int SuiteConfig::effective_threads() const {
+  if (threads > 0) return threads;
+  if (host.cpu.logical_cpus > 0) return host.cpu.logical_cpus;
+  const long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+void SuiteRegistry::add(std::unique_ptr<Suite> s) { suites_.push_back(std::move(s)); }
+
+const Suite& SuiteRegistry::get(const std::string& name) const {
+  for (const auto& s : suites_)
+    if (s->name() == name) return *s;
+  throw Error(SourceLocation{"", 0, 0, "--suite"}, "unknown benchmark suite '" + name + "'",
+              valid_choices_hint(name, names()));
+}
+
+std::vector<std::string> SuiteRegistry::names() const {
+  std::vector<std::string> n;
+  for (const auto& s : suites_) n.push_back(s->name());
+  return n;
+}
+
+std::vector<const Suite*> SuiteRegistry::all() const {
+  std::vector<const Suite*> v;
+  for (const auto& s : suites_) v.push_back(s.get());
+  return v;
+}
+
+SuiteRegistry make_suite_registry() {
+  SuiteRegistry r;
+  r.add(make_gemm_cpu_suite());
+  r.add(make_memory_bandwidth_suite());
+  r.add(make_memory_latency_suite());
+  r.add(make_storage_suite());
+  r.add(make_mpi_suite());
+  r.add(make_gpu_suite());
+  return r;
+}
+
+}  // namespace sextant::bench

@@ -1,0 +1,148 @@
+#include "bench/runner.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "bench/timing.hpp"
+#include "core/error.hpp"
+
+namespace sextant::bench {
+
+std::vector<const Suite*> select_suites(const SuiteRegistry& reg, const std::vector<std::string>& names) {
+  if (names.empty()) return reg.all();
+  std::vector<const Suite*> out;
+  for (const Suite* s : reg.all())
+    if (std::find(names.begin(), names.end(), s->name()) != names.end()) out.push_back(s);
+  for (const auto& n : names) reg.get(n);  // throws on an unknown name
+  return out;
+}
+
+double expected_duration_s(const std::vector<const Suite*>& suites, const SuiteConfig& config) {
+  double t = 0;
+  for (const Suite* s : suites) t += s->expected_duration_s(config);
+  return t;
+}
+
+RunRecord run_suites(const std::vector<const Suite*>& suites, const SuiteConfig& config) {
+  RunRecord r;
+  r.kind = "suite";
+  r.host = config.host;
+  r.started_at = utc_now_iso();
+  std::string label;
+  for (const Suite* s : suites) label += (label.empty() ? "" : ",") + s->name();
+  r.label = (config.quick ? "quick: " : "") + label;
+  r.config = {{"quick", config.quick},
+              {"repetition_count", config.repetition_count},
+              {"warmup_count", config.warmup_count},
+              {"threads", config.effective_threads()},
+              {"min_rep_s", config.min_rep_s},
+              {"mpi_ranks", config.mpi_ranks},
+              {"suites", label}};
+  for (const Suite* s : suites) {
+    const double t0 = now_s();
+    SuiteOutput o = s->run(config);
+    for (auto& m : o.measurements) r.measurements.push_back(std::move(m));
+    for (auto& n : o.notes) r.notes.push_back(std::move(n));
+    for (auto& [title, text] : o.text_blocks) r.notes.push_back(title + ":\n" + text);
+    r.config["suite_wall_s"][s->name()] = now_s() - t0;
+  }
+  r.finished_at = utc_now_iso();
+  return r;
+}
+
+Result run_result(const RunRecord& run, const std::string& command, bool with_params) {
+  Result res;
+  res.command = command;
+  if (run.id) res.set("run_id", run.id);
+  res.set("kind", run.kind);
+  res.set("label", run.label);
+  res.set("started_at", run.started_at);
+  res.set("finished_at", run.finished_at);
+  res.set("host_fingerprint", run.host.fingerprint());
+  res.set("hostname", run.host.hostname);
+  res.set("cpu_model", run.host.cpu.model);
+  res.set("logical_cpu_count", int64_t{run.host.cpu.logical_cpus});
+  res.set("cpu_ghz", run.host.cpu_ghz);
+  res.set("memory_bytes", run.host.memory_bytes);
+  res.set("kernel", run.host.kernel);
+  if (!run.host.gpu.empty()) {
+    res.set("gpu", run.host.gpu);
+    res.set("gpu_driver", run.host.gpu_driver);
+  }
+  res.set("sextant_version", run.host.sextant_version);
+  res.set("measurement_count", static_cast<int64_t>(run.measurements.size()));
+  // Group by (suite, metric) in order of first appearance.
+  std::vector<std::pair<std::string, std::string>> groups;
+  for (const auto& m : run.measurements)
+    if (std::find(groups.begin(), groups.end(), std::make_pair(m.suite, m.metric)) == groups.end()) groups.emplace_back(m.suite, m.metric);
+  for (const auto& [suite, metric] : groups) {
+    Table& t = res.add_table(suite + "_" + metric, "median and spread over repetitions");
+    t.add_str("case");
+    t.add_f64("median_" + metric);
+    t.add_f64("min_" + metric);
+    t.add_f64("max_" + metric);
+    t.add_f64("iqr_" + metric);
+    t.add_f64("spread_fraction");
+    t.add_i64("repetition_count");
+    t.add_i64("warmup_count");
+    const bool flops = metric == "flops_per_s";
+    if (flops) {
+      t.add_f64("peak_flops_per_s");
+      t.add_f64("efficiency_fraction");
+    }
+    for (const auto& m : run.measurements) {
+      if (m.suite != suite || m.metric != metric) continue;
+      const Summary s = m.summary();
+      std::vector<Value> row = {m.name, s.median, s.min, s.max, s.iqr, s.spread_fraction, s.count, m.warmup_count};
+      if (flops) {
+        const double peak = m.has_param("peak_flops_per_s") ? m.param_f64("peak_flops_per_s") : std::nan("");
+        row.push_back(peak);
+        row.push_back(peak > 0 ? s.median / peak : std::nan(""));
+      }
+      t.add_row(row);
+    }
+  }
+  bool any_counters = false;
+  for (const auto& m : run.measurements) any_counters = any_counters || !m.counters.empty();
+  if (any_counters) {
+    // Status once per counter (a counter is unavailable for the whole run when it cannot be
+    // opened); values only where they were read.
+    std::vector<std::string> names;
+    std::map<std::string, std::string> status;
+    for (const auto& m : run.measurements)
+      for (const auto& c : m.counters) {
+        if (!status.count(c.name)) names.push_back(c.name);
+        if (c.available) status[c.name] = "available";
+        else if (!status.count(c.name)) status[c.name] = "unavailable: " + c.reason;
+      }
+    Table& st = res.add_table("counter_status", "hardware counters and RAPL energy: read, or why not (never reported as 0)");
+    st.add_str("counter");
+    st.add_str("status");
+    for (const auto& n : names) st.add_row({n, status[n]});
+    bool any_value = false;
+    for (const auto& n : names) any_value = any_value || status[n] == "available";
+    if (any_value) {
+      Table& t = res.add_table("counters", "counter values over all repetitions of a case (warm-up included)");
+      t.add_str("suite");
+      t.add_str("case");
+      t.add_str("counter");
+      t.add_f64("value");
+      for (const auto& m : run.measurements)
+        for (const auto& c : m.counters)
+          if (c.available) t.add_row({m.suite, m.name, c.name, c.value});
+    }
+  }
+  if (with_params) {
+    Table& t = res.add_table("parameters", "parameters each case ran with");
+    t.add_str("suite");
+    t.add_str("case");
+    t.add_str("key");
+    t.add_str("value");
+    for (const auto& m : run.measurements)
+      for (const auto& [k, v] : m.params) t.add_row({m.suite, m.name, k, v});
+  }
+  res.notes = run.notes;
+  return res;
+}
+
+}  // namespace sextant::bench

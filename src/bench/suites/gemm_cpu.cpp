@@ -1,0 +1,193 @@
+// CPU GEMM through BLAS (OpenBLAS): achieved FLOP/s per shape and dtype against the peak derived
+// from the CPU clock and vector ISA (HostInfo::peak_flops).
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "bench/counters.hpp"
+#include "bench/suite.hpp"
+#include "bench/timing.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
+
+#ifdef SEXTANT_HAVE_CBLAS
+#include <cblas.h>
+#endif
+
+namespace sextant::bench {
+namespace {
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+// Quick grid: squares up to 512 and skewed shapes up to skew 16 (largest / smallest dimension),
+// plus larger and more skewed shapes (768^3, 1024x1024x256, and m or n = 48 with skew 32) that
+// calibration tests hold out of the fit.
+std::vector<Shape> gemm_shapes(bool quick) {
+  if (quick)
+    return {{64, 64, 64},    {128, 128, 128}, {192, 192, 192}, {256, 256, 256}, {384, 384, 384}, {512, 512, 512},
+            {64, 256, 256},  {256, 64, 256},  {128, 512, 256}, {512, 128, 512}, {32, 256, 256},  {32, 512, 512},
+            {512, 32, 512},  {768, 768, 768}, {48, 1536, 1536}, {1536, 48, 1536}, {1024, 1024, 256}};
+  return {{64, 64, 64},       {128, 128, 128},    {256, 256, 256},    {384, 384, 384},  {512, 512, 512},
+          {768, 768, 768},    {1024, 1024, 1024}, {1536, 1536, 1536}, {2048, 2048, 2048}, {32, 512, 512},
+          {512, 32, 512},     {64, 1024, 1024},   {1024, 64, 1024},   {256, 1024, 512}, {1024, 256, 1024},
+          {16, 2048, 2048},   {2048, 16, 2048},   {2048, 2048, 256},  {4096, 4096, 512}};
+}
+
+bool blas_available() {
+#ifdef SEXTANT_HAVE_CBLAS
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string blas_name() {
+#ifdef SEXTANT_HAVE_OPENBLAS
+  return openblas_get_config();
+#elif defined(SEXTANT_HAVE_CBLAS)
+  return "cblas";
+#else
+  return "none";
+#endif
+}
+
+#ifdef SEXTANT_HAVE_SBGEMM
+uint16_t to_bf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);  // round to nearest even
+}
+#endif
+
+class GemmCpuSuite : public Suite {
+ public:
+  std::string name() const override { return "gemm_cpu"; }
+  std::string description() const override {
+    return "CPU GEMM through BLAS (fp32, fp64, bf16 where the CPU has it): achieved FLOP/s vs peak";
+  }
+  double expected_duration_s(const SuiteConfig& c) const override {
+    const double per_case = (c.warmup_count + c.repetition_count) * c.min_rep_s + (c.quick ? 0.05 : 0.5);
+    return per_case * static_cast<double>(gemm_shapes(c.quick).size() * dtypes(c).size());
+  }
+
+  std::vector<std::string> dtypes(const SuiteConfig& c) const {
+    if (!c.gemm_dtypes.empty()) return c.gemm_dtypes;
+    std::vector<std::string> d = {"fp32", "fp64"};
+#ifdef SEXTANT_HAVE_SBGEMM
+    d.push_back("bf16");  // cblas_sbgemm: native bf16 where the CPU has it, else converted to fp32
+#endif
+    return d;
+  }
+
+  SuiteOutput run(const SuiteConfig& c) const override {
+    SuiteOutput out;
+    if (!blas_available()) {
+      out.notes.push_back("gemm_cpu skipped: Sextant was built without a CBLAS library (install libopenblas-dev)");
+      return out;
+    }
+    const int threads = c.effective_threads();
+    if (c.timer == Timer::ProcessCpu && threads != 1)
+      throw Error(SourceLocation{"", 0, 0, "--timer"}, "the cpu timer sums the CPU time of all threads", "use --threads 1 with --timer cpu");
+#ifdef SEXTANT_HAVE_OPENBLAS
+    // OpenBLAS's thread count is process-wide; set it for the run and restore it afterwards.
+    const int saved_threads = openblas_get_num_threads();
+    openblas_set_num_threads(threads);
+    struct Restore {
+      int n;
+      ~Restore() { openblas_set_num_threads(n); }
+    } restore{saved_threads};
+#endif
+    const auto shapes = gemm_shapes(c.quick);
+    const auto dts = dtypes(c);
+    size_t done = 0;
+    for (const auto& dt : dts) {
+      if (dt != "fp32" && dt != "fp64" && dt != "bf16")
+        throw Error(SourceLocation{"", 0, 0, "--gemm-dtype"}, "unsupported CPU GEMM dtype '" + dt + "'",
+                    valid_choices_hint(dt, {"fp32", "fp64", "bf16"}));
+#ifndef SEXTANT_HAVE_SBGEMM
+      if (dt == "bf16") {
+        out.notes.push_back("gemm_cpu bf16 skipped: this BLAS has no cblas_sbgemm (OpenBLAS built without BUILD_BFLOAT16)");
+        continue;
+      }
+#endif
+      const double peak = c.host.peak_flops(dt, threads);
+      for (const auto& s : shapes) {
+        if (c.progress)
+          c.progress(name(), fmt::format("{} {}x{}x{}", dt, s.m, s.n, s.k),
+                     static_cast<double>(done) / static_cast<double>(shapes.size() * dts.size()));
+        ++done;
+        out.measurements.push_back(run_case(c, dt, s, threads, peak));
+      }
+    }
+    return out;
+  }
+
+ private:
+  Measurement run_case(const SuiteConfig& c, const std::string& dt, const Shape& s, int threads, double peak) const {
+    RandomStream rs(42, static_cast<uint64_t>(s.m * 1000003 + s.n * 1009 + s.k));
+    const size_t na = static_cast<size_t>(s.m * s.k), nb = static_cast<size_t>(s.k * s.n), nc = static_cast<size_t>(s.m * s.n);
+    std::function<void()> body;
+    std::vector<float> af, bf, cf;
+    std::vector<double> ad, bd, cd;
+    std::vector<uint16_t> ah, bh;
+    const int M = static_cast<int>(s.m), N = static_cast<int>(s.n), K = static_cast<int>(s.k);
+#ifdef SEXTANT_HAVE_CBLAS
+    if (dt == "fp32") {
+      af.resize(na); bf.resize(nb); cf.assign(nc, 0);
+      for (auto& v : af) v = static_cast<float>(rs.uniform(-1, 1));
+      for (auto& v : bf) v = static_cast<float>(rs.uniform(-1, 1));
+      body = [&] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, af.data(), K, bf.data(), N, 0.0f, cf.data(), N); };
+    } else if (dt == "fp64") {
+      ad.resize(na); bd.resize(nb); cd.assign(nc, 0);
+      for (auto& v : ad) v = rs.uniform(-1, 1);
+      for (auto& v : bd) v = rs.uniform(-1, 1);
+      body = [&] { cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, ad.data(), K, bd.data(), N, 0.0, cd.data(), N); };
+    }
+#endif
+#ifdef SEXTANT_HAVE_SBGEMM
+    if (dt == "bf16") {
+      ah.resize(na); bh.resize(nb); cf.assign(nc, 0);
+      for (auto& v : ah) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
+      for (auto& v : bh) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
+      body = [&] {
+        cblas_sbgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, reinterpret_cast<const bfloat16*>(ah.data()), K,
+                     reinterpret_cast<const bfloat16*>(bh.data()), N, 0.0f, cf.data(), N);
+      };
+    }
+#endif
+    CounterSession counters;
+    if (c.counters) counters.start();
+    const Timed t = time_repeated(body, c.warmup_count, c.repetition_count, c.min_rep_s, 1 << 20, c.timer);
+    Measurement m;
+    if (c.counters) m.counters = counters.stop();
+    m.suite = name();
+    m.name = fmt::format("{} m={} n={} k={}", dt, s.m, s.n, s.k);
+    m.metric = "flops_per_s";
+    m.higher_is_better = true;
+    const double flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
+    for (size_t i = 0; i < t.rep_s.size(); ++i) m.samples.push_back(flops / t.per_call_s(i));
+    m.warmup_count = c.warmup_count;
+    m.params = {{"dtype", dt},
+                {"m", std::to_string(s.m)},
+                {"n", std::to_string(s.n)},
+                {"k", std::to_string(s.k)},
+                {"flops_per_call", fmt::format("{}", flops)},
+                {"threads", std::to_string(threads)},
+                {"inner_count", std::to_string(t.inner_count)},
+                {"timer", to_string(c.timer)},
+                {"peak_flops_per_s", fmt::format("{}", peak)},
+                {"peak_source", c.host.peak_provenance(dt, threads)},
+                {"layout", "row-major, no transpose, beta=0"},
+                {"blas", blas_name()}};
+    return m;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Suite> make_gemm_cpu_suite() { return std::make_unique<GemmCpuSuite>(); }
+
+}  // namespace sextant::bench

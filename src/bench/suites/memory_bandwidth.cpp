@@ -1,0 +1,121 @@
+// Memory bandwidth: the four STREAM kernels (copy c=a, scale b=s*c, add c=a+b, triad a=b+s*c)
+// on arrays larger than the last-level cache, single-threaded and on all threads. Bytes are
+// counted as STREAM counts them (2, 2, 3 and 3 arrays per element; write-allocate traffic is not
+// counted), so figures compare with published STREAM results.
+#include <algorithm>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bench/counters.hpp"
+#include "bench/suite.hpp"
+#include "bench/timing.hpp"
+
+namespace sextant::bench {
+namespace {
+
+struct Kernel {
+  const char* name;
+  int arrays;  // arrays touched per element
+};
+constexpr Kernel kKernels[] = {{"copy", 2}, {"scale", 2}, {"add", 3}, {"triad", 3}};
+
+void run_kernel(int kernel, double* __restrict a, double* __restrict b, double* __restrict c, size_t lo, size_t hi) {
+  const double s = 3.0;
+  switch (kernel) {
+    case 0: for (size_t i = lo; i < hi; ++i) c[i] = a[i]; break;
+    case 1: for (size_t i = lo; i < hi; ++i) b[i] = s * c[i]; break;
+    case 2: for (size_t i = lo; i < hi; ++i) c[i] = a[i] + b[i]; break;
+    default: for (size_t i = lo; i < hi; ++i) a[i] = b[i] + s * c[i]; break;
+  }
+}
+
+// Runs f(t, lo, hi) on `threads` threads over [0, n) in equal contiguous chunks.
+template <class F>
+void parallel_chunks(int threads, size_t n, F f) {
+  if (threads <= 1) {
+    f(0, size_t{0}, n);
+    return;
+  }
+  std::vector<std::thread> ts;
+  ts.reserve(static_cast<size_t>(threads));
+  for (int t = 0; t < threads; ++t) {
+    const size_t lo = n * static_cast<size_t>(t) / static_cast<size_t>(threads);
+    const size_t hi = n * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
+    ts.emplace_back([=] { f(t, lo, hi); });
+  }
+  for (auto& th : ts) th.join();
+}
+
+size_t array_bytes(const SuiteConfig& c) {
+  const size_t l3 = c.host.l3_bytes > 0 ? static_cast<size_t>(c.host.l3_bytes) : (32u << 20);
+  // Each array at least 4x (quick: 2x) the last-level cache, as STREAM's rules ask.
+  return std::max<size_t>(c.quick ? 2 * l3 : 4 * l3, c.quick ? (32u << 20) : (128u << 20));
+}
+
+class MemoryBandwidthSuite : public Suite {
+ public:
+  std::string name() const override { return "memory_bandwidth"; }
+  std::string description() const override {
+    return "STREAM copy/scale/add/triad on arrays > last-level cache, 1 thread and all threads";
+  }
+  double expected_duration_s(const SuiteConfig& c) const override {
+    const double bytes = static_cast<double>(array_bytes(c)) * 3;
+    const double call_s = std::max(c.min_rep_s, bytes / 5e9);
+    return 8 * (c.warmup_count + c.repetition_count + 1) * call_s + 0.5;
+  }
+
+  SuiteOutput run(const SuiteConfig& c) const override {
+    SuiteOutput out;
+    const size_t n = array_bytes(c) / sizeof(double);
+    const int all = c.effective_threads();
+    std::vector<int> thread_counts = {1};
+    if (all > 1 && c.timer == Timer::Wall) thread_counts.push_back(all);
+    if (all > 1 && c.timer != Timer::Wall) out.notes.push_back("memory_bandwidth: multi-threaded cases need the wall timer; ran 1 thread only");
+    // Arrays are placed by first touch with the same partitioning as the kernels (NUMA).
+    std::unique_ptr<double[]> a(new double[n]), b(new double[n]), cc(new double[n]);
+    int case_i = 0;
+    for (int threads : thread_counts) {
+      parallel_chunks(threads, n, [&](int, size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) {
+          a[i] = 1.0;
+          b[i] = 2.0;
+          cc[i] = 0.0;
+        }
+      });
+      for (int k = 0; k < 4; ++k) {
+        if (c.progress) c.progress(name(), fmt::format("{} x{} threads", kKernels[k].name, threads), case_i / 8.0);
+        ++case_i;
+        double *pa = a.get(), *pb = b.get(), *pc = cc.get();
+        auto body = [&] { parallel_chunks(threads, n, [&](int, size_t lo, size_t hi) { run_kernel(k, pa, pb, pc, lo, hi); }); };
+        CounterSession counters;
+        if (c.counters) counters.start();
+        const Timed t = time_repeated(body, c.warmup_count, c.repetition_count, c.min_rep_s, 1 << 20, c.timer);
+        Measurement m;
+        if (c.counters) m.counters = counters.stop();
+        m.suite = name();
+        m.name = fmt::format("{} threads={}", kKernels[k].name, threads);
+        m.metric = "bytes_per_s";
+        m.higher_is_better = true;
+        const double bytes = static_cast<double>(kKernels[k].arrays) * static_cast<double>(n) * sizeof(double);
+        for (size_t i = 0; i < t.rep_s.size(); ++i) m.samples.push_back(bytes / t.per_call_s(i));
+        m.warmup_count = c.warmup_count;
+        m.params = {{"kernel", kKernels[k].name},
+                    {"threads", std::to_string(threads)},
+                    {"array_bytes", std::to_string(n * sizeof(double))},
+                    {"bytes_per_call", fmt::format("{}", bytes)},
+                    {"inner_count", std::to_string(t.inner_count)},
+                    {"timer", to_string(c.timer)},
+                    {"byte_counting", "STREAM (no write-allocate)"}};
+        out.measurements.push_back(std::move(m));
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Suite> make_memory_bandwidth_suite() { return std::make_unique<MemoryBandwidthSuite>(); }
+
+}  // namespace sextant::bench

@@ -1,0 +1,86 @@
+// Memory latency: a dependent pointer chase through a random cyclic permutation of 64-byte
+// lines, over working sets from inside L1 to well beyond the last-level cache. Each load's
+// address depends on the previous load, so the time per step is the load-to-use latency of the
+// level the working set fits in (plus TLB misses at the largest sizes).
+#include <fmt/format.h>
+
+#include "bench/counters.hpp"
+#include "bench/suite.hpp"
+#include "bench/timing.hpp"
+#include "core/random.hpp"
+
+namespace sextant::bench {
+namespace {
+
+constexpr size_t kLine = 64;
+
+std::vector<size_t> working_sets(const SuiteConfig& c) {
+  if (c.quick) return {16u << 10, 128u << 10, 1u << 20, 8u << 20, 64u << 20};
+  std::vector<size_t> v;
+  for (size_t s = 8u << 10; s <= (512u << 20); s *= 2) v.push_back(s);
+  return v;
+}
+
+struct alignas(kLine) Node {
+  Node* next;
+  char pad[kLine - sizeof(Node*)];
+};
+
+class MemoryLatencySuite : public Suite {
+ public:
+  std::string name() const override { return "memory_latency"; }
+  std::string description() const override { return "pointer-chase load latency over working sets from L1 to DRAM"; }
+  double expected_duration_s(const SuiteConfig& c) const override {
+    return static_cast<double>(working_sets(c).size()) * ((c.warmup_count + c.repetition_count + 2) * c.min_rep_s + 0.1);
+  }
+
+  SuiteOutput run(const SuiteConfig& c) const override {
+    SuiteOutput out;
+    const auto sizes = working_sets(c);
+    for (size_t si = 0; si < sizes.size(); ++si) {
+      const size_t bytes = sizes[si];
+      if (c.progress) c.progress(name(), fmt::format("{} KiB", bytes >> 10), static_cast<double>(si) / sizes.size());
+      const size_t n = bytes / kLine;
+      std::vector<Node> nodes(n);
+      // Sattolo's algorithm: a uniformly random single cycle through all n lines.
+      std::vector<size_t> perm(n);
+      for (size_t i = 0; i < n; ++i) perm[i] = i;
+      RandomStream rs(7, bytes);
+      for (size_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[rs.below(i)]);
+      for (size_t i = 0; i < n; ++i) nodes[i].next = &nodes[perm[i]];
+      const size_t steps = std::max<size_t>(n, c.quick ? 100000 : 1000000);
+      Node* p = &nodes[0];
+      auto body = [&] {
+        Node* q = p;
+        for (size_t i = 0; i < steps; ++i) q = q->next;
+        p = q;
+        asm volatile("" : : "r"(q) : "memory");
+      };
+      CounterSession counters;
+      if (c.counters) counters.start();
+      const Timed t = time_repeated(body, c.warmup_count, c.repetition_count, c.min_rep_s, 1 << 20, c.timer);
+      Measurement m;
+      if (c.counters) m.counters = counters.stop();
+      m.suite = name();
+      m.name = fmt::format("working_set={}KiB", bytes >> 10);
+      m.metric = "latency_s";
+      m.higher_is_better = false;
+      for (size_t i = 0; i < t.rep_s.size(); ++i) m.samples.push_back(t.per_call_s(i) / static_cast<double>(steps));
+      m.warmup_count = c.warmup_count;
+      m.params = {{"working_set_bytes", std::to_string(bytes)},
+                  {"line_bytes", std::to_string(kLine)},
+                  {"steps_per_call", std::to_string(steps)},
+                  {"inner_count", std::to_string(t.inner_count)},
+                  {"timer", to_string(c.timer)},
+                  {"order", "random single cycle (Sattolo), seed 7"}};
+      out.measurements.push_back(std::move(m));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Suite> make_memory_latency_suite() { return std::make_unique<MemoryLatencySuite>(); }
+
+}  // namespace sextant::bench

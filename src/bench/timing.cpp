@@ -1,0 +1,45 @@
+#include "bench/timing.hpp"
+
+#include <time.h>
+
+#include "core/error.hpp"
+
+namespace sextant::bench {
+
+double timer_now_s(Timer t) {
+  if (t == Timer::Wall) return now_s();
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+const char* to_string(Timer t) { return t == Timer::Wall ? "wall" : "cpu"; }
+
+Timer parse_timer(const std::string& name) {
+  if (name == "wall") return Timer::Wall;
+  if (name == "cpu") return Timer::ProcessCpu;
+  throw Error(SourceLocation{"", 0, 0, "--timer"}, "unknown timer '" + name + "'", valid_choices_hint(name, {"wall", "cpu"}));
+}
+
+Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s, int64_t max_inner,
+                    Timer timer) {
+  if (reps < 1) throw Error(SourceLocation{"", 0, 0, "repetitions"}, "need at least one repetition");
+  Timed t;
+  // The first warm-up call also measures one call to size the inner loop.
+  double one = 0;
+  for (int w = 0; w < std::max(warmup, 1); ++w) {
+    const double t0 = timer_now_s(timer);
+    body();
+    one = timer_now_s(timer) - t0;
+  }
+  while (t.inner_count < max_inner && one * static_cast<double>(t.inner_count) < min_rep_s) t.inner_count *= 2;
+  t.rep_s.reserve(static_cast<size_t>(reps));
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = timer_now_s(timer);
+    for (int64_t i = 0; i < t.inner_count; ++i) body();
+    t.rep_s.push_back(timer_now_s(timer) - t0);
+  }
+  return t;
+}
+
+}  // namespace sextant::bench

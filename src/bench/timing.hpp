@@ -1,0 +1,37 @@
+#pragma once
+// Repetition driver shared by the suites: warm-up, inner-loop sizing so a repetition lasts at
+// least min_rep_s, and timed repetitions.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sextant::bench {
+
+inline double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Which clock times a repetition. Wall: steady clock (the default; what a user waits for).
+// ProcessCpu: CPU time of the whole process (CLOCK_PROCESS_CPUTIME_ID): on a machine shared
+// with other work it excludes the time the benchmark was not scheduled, so single-threaded cases
+// measure the hardware rather than the contention; meaningless for multi-threaded cases (it sums
+// threads) and for I/O (waiting is not CPU time).
+enum class Timer { Wall, ProcessCpu };
+double timer_now_s(Timer t);
+const char* to_string(Timer t);
+Timer parse_timer(const std::string& name);  // "wall" | "cpu"; throws Error
+
+struct Timed {
+  int64_t inner_count = 1;          // calls of the body per repetition
+  std::vector<double> rep_s;        // seconds per repetition (all inner calls)
+  double per_call_s(size_t i) const { return rep_s[i] / static_cast<double>(inner_count); }
+};
+
+// Calls body() `warmup` repetitions untimed, sizes the inner loop so one repetition takes at
+// least min_rep_s (doubling from 1, at most max_inner), then times `reps` repetitions.
+Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s,
+                    int64_t max_inner = 1 << 20, Timer timer = Timer::Wall);
+
+}  // namespace sextant::bench

@@ -1,0 +1,246 @@
+// sextant bench [--quick] [--suite NAME...] | bench run -- CMD... | bench import-nccl FILE...
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "bench/db/results_db.hpp"
+#include "bench/nccl_format.hpp"
+#include "bench/process.hpp"
+#include "bench/runner.hpp"
+#include "bench/stats.hpp"
+#include "cli/cli.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace sextant::cli {
+
+namespace {
+using namespace sextant::bench;
+
+struct BenchArgs {
+  bool quick = false, list = false, no_db = false, no_counters = false, params = false, ignore_failure = false;
+  std::vector<std::string> suites, gemm_dtypes, command, files;
+  int reps = 0, warmup = -1, threads = 0, mpi_ranks = 2;
+  double min_rep_s = 0;
+  std::string storage_dir, mpirun, mpi_helper, db, label, collective, timer = "wall";
+  int ranks = 0;
+  OutputOptions out;
+};
+
+std::string db_path(const BenchArgs& a) { return a.db.empty() ? default_db_path() : a.db; }
+
+void store(BenchArgs& a, RunRecord& run, Result& res) {
+  if (a.no_db) {
+    res.notes.push_back("not stored (--no-db)");
+    return;
+  }
+  ResultsDb db(db_path(a));
+  run.id = db.insert_run(run);
+  res.set("run_id", run.id);
+  res.set("db", db.path());
+}
+
+void run_bench(BenchArgs& a) {
+  const SuiteRegistry reg = make_suite_registry();
+  if (a.list) {
+    Result r;
+    r.command = "bench --list";
+    Table& t = r.add_table("suites");
+    t.add_str("suite");
+    t.add_str("description");
+    t.add_f64("expected_quick_s");
+    SuiteConfig c;
+    c.quick = true;
+    c.host = detect_host();
+    for (const Suite* s : reg.all()) t.add_row({s->name(), s->description(), s->expected_duration_s(c)});
+    emit(r, a.out);
+    return;
+  }
+  SuiteConfig c;
+  c.quick = a.quick;
+  c.repetition_count = a.reps > 0 ? a.reps : 5;
+  c.warmup_count = a.warmup >= 0 ? a.warmup : 1;
+  c.threads = a.threads;
+  c.min_rep_s = a.min_rep_s > 0 ? a.min_rep_s : (a.quick ? 0.01 : 0.05);
+  c.timer = parse_timer(a.timer);
+  c.storage_dir = a.storage_dir;
+  c.mpi_ranks = a.mpi_ranks;
+  c.mpirun = a.mpirun;
+  c.mpi_helper = a.mpi_helper;
+  c.counters = !a.no_counters;
+  c.gemm_dtypes = a.gemm_dtypes;
+  c.host = detect_host();
+  const auto suites = select_suites(reg, a.suites);
+  const double expected = expected_duration_s(suites, c);
+  const bool chatty = !a.out.quiet && a.out.json != "-";
+  if (chatty) std::fprintf(stderr, "sextant bench: %zu suite(s), expected duration about %.0f s\n", suites.size(), expected);
+  int index = 0;
+  std::string current;
+  c.progress = [&](const std::string& suite, const std::string& what, double frac) {
+    if (!chatty) return;
+    if (suite != current) {
+      current = suite;
+      ++index;
+    }
+    std::fprintf(stderr, "  [%d/%zu %s %3.0f%%] %s\n", index, suites.size(), suite.c_str(), frac * 100, what.c_str());
+  };
+  // Open (and migrate) the database before a long run, so a bad --db fails fast.
+  if (!a.no_db) ResultsDb check(db_path(a));
+  RunRecord run = run_suites(suites, c);
+  if (!a.label.empty()) run.label = a.label;
+  run.config["expected_duration_s"] = expected;
+  Result res = run_result(run, "bench", a.params);
+  res.set("expected_duration_s", expected);
+  store(a, run, res);
+  emit(res, a.out);
+}
+
+void run_command(BenchArgs& a) {
+  if (a.command.empty()) throw Error(SourceLocation{"", 0, 0, "COMMAND"}, "no command given", "sextant bench run -- CMD ARGS...");
+  const int reps = a.reps > 0 ? a.reps : 10;
+  const int warmup = a.warmup >= 0 ? a.warmup : 1;
+  std::string cmdline;
+  for (const auto& s : a.command) cmdline += (cmdline.empty() ? "" : " ") + s;
+  RunRecord run;
+  run.kind = "command";
+  run.host = detect_host();
+  run.label = a.label.empty() ? cmdline : a.label;
+  run.started_at = utc_now_iso();
+  run.config = {{"command", a.command}, {"repetition_count", reps}, {"warmup_count", warmup}};
+  Measurement wall, user, sys, rss;
+  for (auto* m : {&wall, &user, &sys, &rss}) {
+    m->suite = "command";
+    m->warmup_count = warmup;
+    m->higher_is_better = false;
+    m->params = {{"command", cmdline}, {"repetition_count", std::to_string(reps)}};
+  }
+  wall.name = user.name = sys.name = rss.name = run.label;
+  wall.metric = "wall_s";
+  user.metric = "user_s";
+  sys.metric = "sys_s";
+  rss.metric = "max_rss_bytes";
+  int64_t failures = 0;
+  std::vector<int64_t> exit_codes;
+  for (int i = 0; i < warmup + reps; ++i) {
+    const ProcessResult p = run_process(a.command, false, true);
+    const bool failed = p.exit_code != 0;
+    if (failed && !a.ignore_failure)
+      throw Error(SourceLocation{"", 0, 0, "COMMAND"},
+                  fmt::format("'{}' {} (run {})", cmdline, p.signal ? fmt::format("was killed by signal {}", p.signal) : fmt::format("exited with status {}", p.exit_code), i + 1),
+                  "use --ignore-failure to benchmark it anyway");
+    if (i < warmup) continue;
+    failures += failed;
+    exit_codes.push_back(p.signal ? -p.signal : p.exit_code);
+    wall.samples.push_back(p.wall_s);
+    user.samples.push_back(p.user_s);
+    sys.samples.push_back(p.sys_s);
+    rss.samples.push_back(static_cast<double>(p.max_rss_bytes));
+  }
+  std::string codes;
+  for (auto c : exit_codes) codes += (codes.empty() ? "" : ",") + std::to_string(c);
+  for (auto* m : {&wall, &user, &sys, &rss}) m->set_param("exit_statuses", codes);
+  run.measurements = {wall, user, sys, rss};
+  run.finished_at = utc_now_iso();
+  Result res = run_result(run, "bench run", a.params);
+  const Summary w = wall.summary();
+  res.set("wall_median_s", w.median);
+  res.set("wall_mean_s", w.mean);
+  res.set("wall_stddev_s", w.stddev);
+  res.set("wall_min_s", w.min);
+  res.set("wall_max_s", w.max);
+  res.set("user_median_s", user.summary().median);
+  res.set("sys_median_s", sys.summary().median);
+  res.set("max_rss_median_bytes", rss.summary().median);
+  res.set("failed_run_count", failures);
+  store(a, run, res);
+  emit(res, a.out);
+}
+
+void import_nccl(BenchArgs& a) {
+  RunRecord run;
+  run.kind = "import";
+  run.host = detect_host();
+  run.started_at = utc_now_iso();
+  std::string label;
+  for (const auto& f : a.files) {
+    const std::string text = read_file(f);
+    std::string coll = a.collective.empty() ? nccl_collective_from_name(f) : a.collective;
+    NcclLog log = parse_nccl_log(text, f, coll);
+    if (log.rows.empty())
+      throw Error(SourceLocation{f}, "no nccl-tests result rows found", "expected the '#  size  count  type ...' header and rows");
+    if (a.ranks > 0) log.ranks = a.ranks;
+    if (log.ranks == 0)
+      throw Error(SourceLocation{f, 0, 0, "--ranks"}, "the log lists no '#  Rank N' lines, so the bus factor is unknown", "pass --ranks N");
+    auto ms = nccl_measurements(log, "nccl_tests", "nccl-tests");
+    for (auto& m : ms) {
+      m.set_param("file", f);
+      if (!log.version.empty()) m.set_param("nccl_tests_version", log.version);
+      run.measurements.push_back(std::move(m));
+    }
+    run.notes.push_back(f + " (nccl-tests layout):\n" + render_nccl_rows(log.rows));
+    label += (label.empty() ? "" : ",") + f;
+  }
+  run.label = a.label.empty() ? "nccl-tests: " + label : a.label;
+  run.finished_at = utc_now_iso();
+  run.config = {{"files", a.files}};
+  Result res = run_result(run, "bench import-nccl", a.params);
+  store(a, run, res);
+  emit(res, a.out);
+}
+
+void add_db_option(CLI::App* c, BenchArgs& a) {
+  c->add_option("--db", a.db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)");
+  c->add_flag("--no-db", a.no_db, "Do not store the run");
+  c->add_option("--label", a.label, "Label stored with the run");
+  c->add_flag("--params", a.params, "Add a table of every case's parameters");
+}
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto a = std::make_shared<BenchArgs>();
+  auto* cmd = app.add_subcommand("bench", "Benchmark this host (GEMM, memory, storage, MPI, GPU) and store the results");
+  cmd->require_subcommand(0, 1);
+  cmd->add_flag("--quick", a->quick, "Reduced suite (under a minute)");
+  cmd->add_option("--suite", a->suites, "Suite to run (repeatable; default all): gemm_cpu, memory_bandwidth, memory_latency, storage, comm_mpi, gpu");
+  cmd->add_flag("--list", a->list, "List the suites and stop");
+  cmd->add_option("--reps", a->reps, "Timed repetitions per case (default 5)");
+  cmd->add_option("--warmup", a->warmup, "Untimed warm-up repetitions per case (default 1)");
+  cmd->add_option("--min-rep-s", a->min_rep_s, "Minimum duration of one repetition (inner loops; default 0.05, quick 0.01)");
+  cmd->add_option("--threads", a->threads, "Threads for GEMM and multi-threaded memory cases (default: all logical CPUs)");
+  cmd->add_option("--timer", a->timer, "wall (default) or cpu: process CPU time, for single-threaded cases on a busy machine");
+  cmd->add_option("--gemm-dtype", a->gemm_dtypes, "CPU GEMM dtype (repeatable): fp32, fp64, bf16");
+  cmd->add_option("--storage-dir", a->storage_dir, "Directory the storage suite writes into (default: the temp directory)");
+  cmd->add_option("--mpi-ranks", a->mpi_ranks, "Processes for the MPI suite (default 2)");
+  cmd->add_option("--mpirun", a->mpirun, "mpirun to use (default: from PATH)");
+  cmd->add_option("--mpi-helper", a->mpi_helper, "sextant-mpi-bench to launch (default: beside sextant)");
+  cmd->add_flag("--no-counters", a->no_counters, "Do not read perf counters and RAPL energy");
+  add_db_option(cmd, *a);
+  add_output_options(*cmd, a->out);
+
+  auto* run = cmd->add_subcommand("run", "Benchmark a command like hyperfine: sextant bench run [--reps N] -- CMD ARGS...");
+  run->add_option("--reps", a->reps, "Timed runs (default 10)");
+  run->add_option("--warmup", a->warmup, "Untimed runs first (default 1)");
+  run->add_flag("--ignore-failure", a->ignore_failure, "Keep going when the command exits non-zero");
+  add_db_option(run, *a);
+  add_output_options(*run, a->out);
+  run->add_option("command", a->command, "The command and its arguments (after --)")->required();
+
+  auto* imp = cmd->add_subcommand("import-nccl", "Import nccl-tests output files into the results database");
+  imp->add_option("files", a->files, "nccl-tests output files")->required()->check(CLI::ExistingFile);
+  imp->add_option("--collective", a->collective, "Collective of rows before any 'Collective test starting' line");
+  imp->add_option("--ranks", a->ranks, "Number of ranks (when the log lists none)");
+  add_db_option(imp, *a);
+  add_output_options(*imp, a->out);
+
+  run->callback([a] { run_command(*a); });
+  imp->callback([a] { import_nccl(*a); });
+  cmd->callback([a, cmd] {
+    if (!cmd->get_subcommands().empty()) return;
+    run_bench(*a);
+  });
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,95 @@
+// sextant calibrate [--run RUN] --out FILE.yaml: fit this host's efficiency model from a bench
+// run and write a catalog accelerator entry (and a network entry from the MPI suite).
+#include "bench/calibrate/calibrate.hpp"
+#include "bench/db/results_db.hpp"
+#include "catalog/catalog.hpp"
+#include "cli/cli.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/yaml_reader.hpp"
+
+namespace sextant::cli {
+
+namespace {
+using namespace sextant::bench;
+
+struct CalibrateArgs {
+  std::string db, run = "latest", out, network_out, peak_from, catalog_dir;
+  double memory_peak_gb_per_s = 0;
+  CalibrateOptions opt;
+  OutputOptions output;
+};
+
+// The written text must load as the catalog loads it; a file that does not is a bug here.
+void check_loads(const std::string& text, const std::string& what, bool accelerator) {
+  auto file = YamlMap::load_string(text, what);
+  std::map<std::string, std::string> sources;
+  if (auto s = file.opt_map("sources")) {
+    for (const auto& k : s->keys()) sources[k] = s->str(k);
+    s->finish();
+  }
+  for (auto& e : file.map_list("entries")) {
+    if (accelerator) parse_accelerator(e, sources);
+    else parse_network(e, sources);
+  }
+  file.finish();
+}
+
+void run(CalibrateArgs& a) {
+  ResultsDb db(a.db.empty() ? default_db_path() : a.db);
+  const RunRecord r = db.load_run(db.resolve_run(a.run));
+  a.opt.memory_peak_bytes_per_s = a.memory_peak_gb_per_s * 1e9;
+  if (!a.peak_from.empty()) {
+    auto cat = a.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a.catalog_dir);
+    if (!cat->has_accelerator(a.peak_from))
+      throw Error(SourceLocation{"", 0, 0, "--peak-from"}, "unknown accelerator '" + a.peak_from + "'",
+                  valid_choices_hint(a.peak_from, cat->accelerator_ids()));
+    const Accelerator& acc = cat->accelerator(a.peak_from);
+    for (const auto& [d, s] : acc.peak_flops)
+      if (s.known) a.opt.peak_flops_by_dtype[to_string(d)] = s.value;
+    a.opt.peak_source = "catalog " + a.peak_from + " (" + acc.name + ") peak";
+  }
+  const Calibration c = calibrate_from_run(r, a.opt);
+  check_loads(c.accelerator_yaml, "calibrated accelerator", true);
+  if (!c.network_yaml.empty()) check_loads(c.network_yaml, "calibrated network", false);
+  Result res = calibration_result(c, r, a.opt);
+  if (!a.out.empty()) {
+    write_file_atomic(a.out, c.accelerator_yaml);
+    res.set("accelerator_file", a.out);
+  } else {
+    res.notes.push_back("catalog entry (write it with --out FILE):\n" + c.accelerator_yaml);
+  }
+  if (!a.network_out.empty()) {
+    if (c.network_yaml.empty())
+      throw Error(SourceLocation{"", 0, 0, "--network-out"}, "the run has no MPI ping-pong measurements", "run `sextant bench --suite comm_mpi`");
+    write_file_atomic(a.network_out, c.network_yaml);
+    res.set("network_file", a.network_out);
+  }
+  emit(res, a.output);
+}
+}  // namespace
+
+void add_calibrate_command(CLI::App& app) {
+  auto a = std::make_shared<CalibrateArgs>();
+  auto* cmd = app.add_subcommand("calibrate", "Fit this host's efficiency model from a bench run and write a catalog entry");
+  cmd->add_option("--db", a->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db)");
+  cmd->add_option("--run", a->run, "Bench run to calibrate from (id, latest, latest~N; default latest)");
+  cmd->add_option("--out", a->out, "Write the accelerator catalog file here (e.g. data/catalog/accelerators/myhost.yaml)");
+  cmd->add_option("--network-out", a->network_out, "Write a network catalog file from the MPI suite here");
+  cmd->add_option("--peak-from", a->peak_from, "Catalog accelerator whose peaks to use where the run has none (GPU runs)");
+  cmd->add_option("--catalog", a->catalog_dir, "Catalog folder for --peak-from (default: the bundled one)");
+  cmd->add_option("--id", a->opt.id, "Catalog id of the new entry (default host-calibrated)");
+  cmd->add_option("--name", a->opt.name, "Display name (default: CPU model + (calibrated))");
+  cmd->add_option("--suite", a->opt.suite, "GEMM suite to fit: gemm_cpu or gpu (default: the run's)");
+  cmd->add_option("--max-fit-dim", a->opt.max_fit_dim, "Hold out shapes whose largest dimension exceeds this");
+  cmd->add_option("--max-fit-skew", a->opt.max_fit_skew, "Hold out shapes whose largest/smallest dimension ratio exceeds this");
+  cmd->add_option("--memory-peak-gb-per-s", a->memory_peak_gb_per_s, "Published peak memory bandwidth (GB/s), for memory_bandwidth_fraction");
+  cmd->add_option("--memory-peak-source", a->opt.memory_peak_source, "Citation of that peak");
+  cmd->add_option("--network-id", a->opt.network_id, "Catalog id of the network entry (default <id>-mpi)");
+  cmd->add_option("--network-kind", a->opt.network_kind, "scale_up, scale_out or pcie (default scale_out)")
+      ->check(CLI::IsMember({"scale_up", "scale_out", "pcie"}));
+  add_output_options(*cmd, a->output);
+  cmd->callback([a] { run(*a); });
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,128 @@
+// sextant history list | show RUN | compare A B   (the results database of `sextant bench`)
+#include <cmath>
+
+#include "bench/compare.hpp"
+#include "bench/db/results_db.hpp"
+#include "bench/runner.hpp"
+#include "cli/cli.hpp"
+#include "core/error.hpp"
+
+namespace sextant::cli {
+
+namespace {
+using namespace sextant::bench;
+
+struct HistoryArgs {
+  std::string db, run, a, b, test = "mann-whitney";
+  int64_t limit = 0;
+  double alpha = 0.05, min_effect = 0.05;
+  bool params = false;
+  OutputOptions out;
+};
+
+std::string path_of(const HistoryArgs& h) { return h.db.empty() ? default_db_path() : h.db; }
+
+Result list(const HistoryArgs& h) {
+  ResultsDb db(path_of(h));
+  Result r;
+  r.command = "history list";
+  r.set("db", db.path());
+  r.set("schema_version", int64_t{db.schema_version()});
+  r.set("run_count", db.run_count());
+  Table& t = r.add_table("runs", "newest first");
+  t.add_i64("run_id");
+  t.add_str("started_at");
+  t.add_str("kind");
+  t.add_str("label");
+  t.add_i64("measurement_count");
+  t.add_str("hostname");
+  t.add_str("host_fingerprint");
+  t.add_str("sextant_version");
+  for (const auto& s : db.list_runs(h.limit))
+    t.add_row({s.id, s.started_at, s.kind, s.label, s.measurement_count, s.hostname, s.host_fingerprint, s.sextant_version});
+  return r;
+}
+
+Result show(const HistoryArgs& h) {
+  ResultsDb db(path_of(h));
+  const RunRecord run = db.load_run(db.resolve_run(h.run));
+  Result r = run_result(run, "history show", h.params);
+  r.set("db", db.path());
+  return r;
+}
+
+Result compare(const HistoryArgs& h, int* regressions) {
+  ResultsDb db(path_of(h));
+  const RunRecord a = db.load_run(db.resolve_run(h.a));
+  const RunRecord b = db.load_run(db.resolve_run(h.b));
+  CompareOptions o;
+  o.alpha = h.alpha;
+  o.min_effect_fraction = h.min_effect;
+  o.test = h.test;
+  const Comparison c = compare_runs(a, b, o);
+  Result r;
+  r.command = "history compare";
+  r.set("run_a", a.id);
+  r.set("run_b", b.id);
+  r.set("test", o.test);
+  r.set("alpha", o.alpha);
+  r.set("min_effect_fraction", o.min_effect_fraction);
+  r.set("same_host", c.same_host);
+  r.set("case_count", static_cast<int64_t>(c.cases.size()));
+  r.set("regression_count", int64_t{c.regression_count});
+  r.set("improvement_count", int64_t{c.improvement_count});
+  Table& t = r.add_table("cases", "B against A; regression = significant at alpha and worse by at least min_effect");
+  t.add_str("suite");
+  t.add_str("case");
+  t.add_str("metric");
+  t.add_f64("median_a");
+  t.add_f64("median_b");
+  t.add_f64("change_fraction");
+  t.add_f64("p_value");
+  t.add_str("method");
+  t.add_i64("count_a");
+  t.add_i64("count_b");
+  t.add_str("verdict");
+  for (const auto& x : c.cases)
+    t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.method.empty() ? std::string("-") : x.method,
+               x.count_a, x.count_b, x.verdict});
+  if (!c.same_host) r.notes.push_back("runs A and B come from different hosts (fingerprints differ)");
+  if (!c.only_in_a.empty()) r.notes.push_back(std::to_string(c.only_in_a.size()) + " case(s) only in A");
+  if (!c.only_in_b.empty()) r.notes.push_back(std::to_string(c.only_in_b.size()) + " case(s) only in B");
+  *regressions = c.regression_count;
+  return r;
+}
+}  // namespace
+
+void add_history_command(CLI::App& app) {
+  auto h = std::make_shared<HistoryArgs>();
+  auto* cmd = app.add_subcommand("history", "Runs in the results database: list, show, compare (exit 1 on a regression)");
+  cmd->require_subcommand(1);
+  auto db_opt = [h](CLI::App* c) {
+    c->add_option("--db", h->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)");
+    add_output_options(*c, h->out);
+  };
+  auto* ls = cmd->add_subcommand("list", "List runs, newest first");
+  ls->add_option("--limit", h->limit, "At most N runs");
+  db_opt(ls);
+  auto* sh = cmd->add_subcommand("show", "Show one run: medians, spreads, counters");
+  sh->add_option("run", h->run, "Run id, latest or latest~N")->required();
+  sh->add_flag("--params", h->params, "Add a table of every case's parameters");
+  db_opt(sh);
+  auto* cp = cmd->add_subcommand("compare", "Compare run B against run A with a test over the repetitions");
+  cp->add_option("a", h->a, "Baseline run (id, latest, latest~N)")->required();
+  cp->add_option("b", h->b, "Candidate run")->required();
+  cp->add_option("--alpha", h->alpha, "Significance level (default 0.05)");
+  cp->add_option("--min-effect", h->min_effect, "Smallest relative change of the median that counts (default 0.05)");
+  cp->add_option("--test", h->test, "mann-whitney (default) or welch");
+  db_opt(cp);
+  ls->callback([h] { emit(list(*h), h->out); });
+  sh->callback([h] { emit(show(*h), h->out); });
+  cp->callback([h] {
+    int regressions = 0;
+    emit(compare(*h, &regressions), h->out);
+    if (regressions > 0) throw CLI::RuntimeError(1);  // exit status 1 for CI pipelines
+  });
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,77 @@
+// Questions: does `history compare` flag a real slow-down as a regression, ignore noise and
+// tiny changes, and respect the metric's direction?
+#include <gtest/gtest.h>
+
+#include "bench/compare.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
+
+using namespace sextant::bench;
+
+namespace {
+RunRecord run_with(const std::string& metric, bool higher_is_better, double mean, double sd, int n, uint64_t seed) {
+  RunRecord r;
+  r.host.hostname = "h";
+  Measurement m;
+  m.suite = "s";
+  m.name = "case";
+  m.metric = metric;
+  m.higher_is_better = higher_is_better;
+  sextant::RandomStream rs(seed, 0);
+  for (int i = 0; i < n; ++i) m.samples.push_back(rs.normal(mean, sd));
+  r.measurements.push_back(m);
+  return r;
+}
+}  // namespace
+
+TEST(Compare, TenPercentThroughputDropIsARegression) {
+  const auto c = compare_runs(run_with("bytes_per_s", true, 100, 1, 10, 1), run_with("bytes_per_s", true, 90, 1, 10, 2), {});
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+  EXPECT_LT(c.cases[0].p_value, 1e-4);
+  EXPECT_NEAR(c.cases[0].change_fraction, -0.1, 0.01);
+  EXPECT_EQ(c.regression_count, 1);
+}
+
+TEST(Compare, LatencyIncreaseIsARegressionAndDecreaseAnImprovement) {
+  const auto a = run_with("latency_s", false, 1e-6, 1e-8, 8, 3);
+  EXPECT_EQ(compare_runs(a, run_with("latency_s", false, 1.2e-6, 1e-8, 8, 4), {}).cases[0].verdict, "regression");
+  EXPECT_EQ(compare_runs(a, run_with("latency_s", false, 0.8e-6, 1e-8, 8, 5), {}).cases[0].verdict, "improvement");
+}
+
+TEST(Compare, SameDistributionAndSmallChangesAreUnchanged) {
+  const auto a = run_with("flops_per_s", true, 100, 5, 10, 6);
+  EXPECT_EQ(compare_runs(a, run_with("flops_per_s", true, 100, 5, 10, 7), {}).cases[0].verdict, "unchanged");
+  // 2% slower with tiny noise: significant, but below the 5% minimum effect.
+  const auto tight = run_with("flops_per_s", true, 100, 0.1, 10, 8);
+  const auto c = compare_runs(tight, run_with("flops_per_s", true, 98, 0.1, 10, 9), {});
+  EXPECT_LT(c.cases[0].p_value, 0.01);
+  EXPECT_EQ(c.cases[0].verdict, "unchanged");
+  CompareOptions strict;
+  strict.min_effect_fraction = 0.01;
+  EXPECT_EQ(compare_runs(tight, run_with("flops_per_s", true, 98, 0.1, 10, 9), strict).cases[0].verdict, "regression");
+}
+
+TEST(Compare, WelchAgreesOnAClearShiftAndSingleSamplesAreUntestable) {
+  CompareOptions w;
+  w.test = "welch";
+  const auto c = compare_runs(run_with("bytes_per_s", true, 100, 1, 6, 10), run_with("bytes_per_s", true, 80, 1, 6, 11), w);
+  EXPECT_EQ(c.cases[0].method, "welch");
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+  const auto one = compare_runs(run_with("bytes_per_s", true, 100, 1, 1, 12), run_with("bytes_per_s", true, 50, 1, 1, 13), {});
+  EXPECT_EQ(one.cases[0].verdict, "untestable");
+  EXPECT_EQ(one.regression_count, 0);
+  CompareOptions bad;
+  bad.test = "ttest";
+  EXPECT_THROW(compare_runs(run_with("x", true, 1, 1, 3, 1), run_with("x", true, 1, 1, 3, 2), bad), sextant::Error);
+}
+
+TEST(Compare, UnmatchedCasesAreListed) {
+  auto a = run_with("bytes_per_s", true, 100, 1, 5, 1);
+  auto b = run_with("bytes_per_s", true, 100, 1, 5, 2);
+  b.measurements[0].name = "other";
+  const auto c = compare_runs(a, b, {});
+  EXPECT_TRUE(c.cases.empty());
+  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"s/case"});
+  EXPECT_EQ(c.only_in_b, std::vector<std::string>{"s/other"});
+}

@@ -1,0 +1,212 @@
+// Questions: does the results database keep every repetition, migrate old schemas, and stay
+// consistent with two concurrent writers and with a writer killed mid-transaction?
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "bench/db/results_db.hpp"
+#include "core/error.hpp"
+
+using namespace sextant::bench;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("sextant-test-db-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+RunRecord make_run(int measurements, int reps, double base) {
+  RunRecord r;
+  r.kind = "suite";
+  r.label = "test";
+  r.host.hostname = "testhost";
+  r.host.cpu.model = "Test CPU";
+  r.host.cpu.logical_cpus = 4;
+  r.host.memory_bytes = int64_t{8} << 30;
+  r.host.sextant_version = "test";
+  r.config = {{"quick", true}};
+  r.notes = {"a note"};
+  for (int i = 0; i < measurements; ++i) {
+    Measurement m;
+    m.suite = "s";
+    m.name = "case" + std::to_string(i);
+    m.metric = i % 2 ? "latency_s" : "bytes_per_s";
+    m.higher_is_better = i % 2 == 0;
+    m.params = {{"size", std::to_string(i)}, {"mode", "x"}};
+    for (int k = 0; k < reps; ++k) m.samples.push_back(base + i + 0.25 * k);
+    m.warmup_count = 1;
+    m.counters = {{"cycles_count", true, 1234, ""}, {"energy_j", false, 0, "no RAPL"}};
+    r.measurements.push_back(m);
+  }
+  return r;
+}
+
+int64_t scalar(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_stmt* s = nullptr;
+  sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr);
+  int64_t v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return v;
+}
+}  // namespace
+
+TEST(ResultsDb, RoundTripKeepsEveryRepetitionParameterAndCounter) {
+  TempDir t;
+  const std::string path = (t.path / "sub" / "results.db").string();  // folders are created
+  ResultsDb db(path);
+  EXPECT_EQ(db.schema_version(), ResultsDb::latest_schema_version());
+  EXPECT_EQ(db.journal_mode(), "wal");
+  const RunRecord in = make_run(6, 5, 10);
+  const int64_t id = db.insert_run(in);
+  const int64_t id2 = db.insert_run(make_run(2, 3, 20));
+  EXPECT_EQ(db.resolve_run("latest"), id2);
+  EXPECT_EQ(db.resolve_run("latest~1"), id);
+  EXPECT_EQ(db.resolve_run(std::to_string(id)), id);
+  EXPECT_THROW(db.resolve_run("newest"), sextant::Error);
+  const RunRecord out = db.load_run(id);
+  ASSERT_EQ(out.measurements.size(), in.measurements.size());
+  for (size_t i = 0; i < in.measurements.size(); ++i) {
+    EXPECT_EQ(out.measurements[i].samples, in.measurements[i].samples);
+    EXPECT_EQ(out.measurements[i].params, in.measurements[i].params);
+    EXPECT_EQ(out.measurements[i].higher_is_better, in.measurements[i].higher_is_better);
+    ASSERT_EQ(out.measurements[i].counters.size(), 2u);
+    EXPECT_TRUE(out.measurements[i].counters[0].available);
+    EXPECT_DOUBLE_EQ(out.measurements[i].counters[0].value, 1234);
+    EXPECT_FALSE(out.measurements[i].counters[1].available);
+    EXPECT_EQ(out.measurements[i].counters[1].reason, "no RAPL");
+  }
+  EXPECT_EQ(out.host.fingerprint(), in.host.fingerprint());
+  EXPECT_EQ(out.notes, in.notes);
+  const auto runs = db.list_runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].id, id2);
+  EXPECT_EQ(runs[1].measurement_count, 6);
+  EXPECT_THROW(db.load_run(9999), sextant::Error);
+  // Unavailable counters are stored as NULL, not 0.
+  EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM counters WHERE name='energy_j' AND value IS NULL"), 6 + 2);
+}
+
+TEST(ResultsDb, MigratesAVersionOneDatabaseKeepingItsRuns) {
+  TempDir t;
+  const std::string path = (t.path / "old.db").string();
+  int64_t id = 0;
+  {
+    ResultsDb v1(path, 1);
+    EXPECT_EQ(v1.schema_version(), 1);
+    id = v1.insert_run(make_run(3, 4, 1));  // counters are not stored in v1
+  }
+  EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name='counters'"), 0);
+  ResultsDb db(path);
+  EXPECT_EQ(db.schema_version(), 2);
+  EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name='counters'"), 1);
+  const RunRecord old = db.load_run(id);
+  EXPECT_EQ(old.measurements.size(), 3u);
+  EXPECT_TRUE(old.measurements[0].counters.empty());
+  const int64_t id2 = db.insert_run(make_run(1, 2, 1));
+  EXPECT_EQ(db.load_run(id2).measurements[0].counters.size(), 2u);
+  EXPECT_EQ(db.integrity_check(), "ok");
+}
+
+TEST(ResultsDb, RefusesADatabaseFromANewerSextant) {
+  TempDir t;
+  const std::string path = (t.path / "new.db").string();
+  { ResultsDb db(path); }
+  sqlite3* raw = nullptr;
+  sqlite3_open(path.c_str(), &raw);
+  sqlite3_exec(raw, "PRAGMA user_version=99", nullptr, nullptr, nullptr);
+  sqlite3_close(raw);
+  try {
+    ResultsDb db(path);
+    FAIL() << "opened a schema-99 database";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ResultsDb, TwoConcurrentWriterProcessesLoseNothing) {
+  TempDir t;
+  const std::string path = (t.path / "concurrent.db").string();
+  { ResultsDb db(path); }
+  const int per_writer = 12, measurements = 15;
+  std::vector<pid_t> kids;
+  for (int w = 0; w < 2; ++w) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int rc = 0;
+      try {
+        ResultsDb db(path);
+        for (int i = 0; i < per_writer; ++i) db.insert_run(make_run(measurements, 5, 100 * w + i));
+      } catch (...) {
+        rc = 1;
+      }
+      _exit(rc);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t k : kids) {
+    int status = 0;
+    waitpid(k, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  ResultsDb db(path);
+  EXPECT_EQ(db.run_count(), 2 * per_writer);
+  for (const auto& r : db.list_runs()) EXPECT_EQ(r.measurement_count, measurements) << "run " << r.id;
+  EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM samples"), 2 * per_writer * measurements * 5);
+  EXPECT_EQ(db.integrity_check(), "ok");
+}
+
+TEST(ResultsDb, WriterKilledMidTransactionLeavesNoPartialRun) {
+  TempDir t;
+  const std::string path = (t.path / "killed.db").string();
+  {
+    ResultsDb db(path);
+    db.insert_run(make_run(4, 3, 1));
+  }
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    close(fds[0]);
+    ResultsDb db(path);
+    db.insert_run(make_run(50, 5, 2), [&](size_t i) {
+      if (i == 20) {  // half-way through the transaction: tell the parent, then wait to be killed
+        char c = 'x';
+        (void)!write(fds[1], &c, 1);
+        for (;;) pause();
+      }
+    });
+    _exit(0);
+  }
+  close(fds[1]);
+  char c = 0;
+  ASSERT_EQ(read(fds[0], &c, 1), 1);
+  close(fds[0]);
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  ResultsDb db(path);
+  EXPECT_EQ(db.integrity_check(), "ok");
+  EXPECT_EQ(db.run_count(), 1);
+  EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM measurements"), 4);
+  EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM samples"), 12);
+  // The database is writable again right away (the dead writer's lock is gone).
+  const int64_t id = db.insert_run(make_run(2, 2, 3));
+  EXPECT_EQ(db.load_run(id).measurements.size(), 2u);
+}

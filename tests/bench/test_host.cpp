@@ -1,0 +1,70 @@
+// Questions: is the CPU read correctly from /proc/cpuinfo, and is the peak derived from clock
+// and vector width as documented?
+#include <gtest/gtest.h>
+
+#include "bench/host.hpp"
+
+using namespace sextant::bench;
+
+static const char* kCpuinfo =
+    "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz\n"
+    "cpu MHz\t\t: 2095.078\nphysical id\t: 0\ncore id\t\t: 0\n"
+    "flags\t\t: fpu sse2 avx fma avx2 avx512f avx512bw\n\n"
+    "processor\t: 1\nmodel name\t: Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz\ncpu MHz\t\t: 2800.5\n"
+    "physical id\t: 0\ncore id\t\t: 1\nflags\t\t: fpu sse2 avx fma avx2 avx512f avx512bw\n\n";
+
+TEST(CpuInfo, ParsesModelCountsClockAndFlags) {
+  const CpuInfo c = parse_cpuinfo(kCpuinfo);
+  EXPECT_EQ(c.model, "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz");
+  EXPECT_EQ(c.logical_cpus, 2);
+  EXPECT_EQ(c.physical_cores, 2);
+  EXPECT_DOUBLE_EQ(c.max_mhz, 2800.5);
+  EXPECT_DOUBLE_EQ(c.model_ghz, 2.10);
+  EXPECT_TRUE(c.has("avx512f"));
+  EXPECT_FALSE(c.has("amx_bf16"));
+}
+
+TEST(CpuPeak, FlopsPerCycleByVectorIsa) {
+  CpuInfo c;
+  c.flags = {"sse2"};
+  EXPECT_EQ(cpu_vector_peak(c).fp64_flops_per_cycle, 4);
+  c.flags = {"sse2", "avx"};
+  EXPECT_EQ(cpu_vector_peak(c).fp64_flops_per_cycle, 8);
+  c.flags = {"avx", "avx2", "fma"};
+  EXPECT_EQ(cpu_vector_peak(c).fp64_flops_per_cycle, 16);
+  EXPECT_EQ(cpu_vector_peak(c).fp32_flops_per_cycle, 32);
+  EXPECT_EQ(cpu_vector_peak(c).bf16_flops_per_cycle, 0);
+  c.flags = {"avx2", "fma", "avx512f", "avx512_bf16"};
+  EXPECT_EQ(cpu_vector_peak(c).isa, "avx512+fma");
+  EXPECT_EQ(cpu_vector_peak(c).fp64_flops_per_cycle, 32);
+  EXPECT_EQ(cpu_vector_peak(c).bf16_flops_per_cycle, 128);
+}
+
+TEST(CpuPeak, PeakIsCoresTimesClockTimesFlopsPerCycle) {
+  HostInfo h;
+  h.cpu = parse_cpuinfo(kCpuinfo);
+  h.cpu_ghz = 2.1;
+  h.cpu_ghz_source = "test";
+  // AVX-512 + FMA: 32 fp64 / 64 fp32 FLOP per cycle per core.
+  EXPECT_DOUBLE_EQ(h.peak_flops("fp64", 2), 2 * 2.1e9 * 32);
+  EXPECT_DOUBLE_EQ(h.peak_flops("fp32", 4), 4 * 2.1e9 * 64);
+  // No bf16 instructions: bf16 GEMMs run at the fp32 rate, and the provenance says so.
+  EXPECT_DOUBLE_EQ(h.peak_flops("bf16", 1), 2.1e9 * 64);
+  EXPECT_NE(h.peak_provenance("bf16", 1).find("no bf16 instructions"), std::string::npos);
+}
+
+TEST(HostFingerprint, StableAndSensitiveToIdentity) {
+  HostInfo a;
+  a.hostname = "n1";
+  a.cpu.model = "cpu";
+  a.memory_bytes = 1 << 30;
+  HostInfo b = a;
+  EXPECT_EQ(a.fingerprint(), b.fingerprint());
+  b.memory_bytes *= 2;
+  EXPECT_NE(a.fingerprint(), b.fingerprint());
+  const HostInfo c = HostInfo::from_json(a.to_json());
+  EXPECT_EQ(c.fingerprint(), a.fingerprint());
+  const HostInfo here = detect_host();
+  EXPECT_GT(here.cpu.logical_cpus, 0);
+  EXPECT_GT(here.memory_bytes, 0);
+}

@@ -1,0 +1,89 @@
+// Questions: are nccl-tests logs (and sextant-mpi-bench output, same layout) read column by
+// column correctly, with the nccl-tests bus-bandwidth convention?
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "bench/nccl_format.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+using namespace sextant::bench;
+
+static std::string fixture() { return std::string(SEXTANT_SOURCE_DIR) + "/tests/data/bench/all_reduce_perf_8ranks.txt"; }
+
+TEST(NcclFormat, BusFactorsOfNcclTests) {
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("all_reduce", 8), 1.75);
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("all_gather", 8), 0.875);
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("reduce_scatter", 4), 0.75);
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("alltoall", 2), 0.5);
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("broadcast", 8), 1);
+  EXPECT_EQ(nccl_collective_from_name("logs/reduce_scatter_perf.out"), "reduce_scatter");
+  EXPECT_EQ(nccl_collective_from_name("allreduce-16n.txt"), "all_reduce");
+  EXPECT_EQ(nccl_collective_from_name("x.txt"), "");
+}
+
+TEST(NcclFormat, ParsesATaggedLogColumnByColumn) {
+  const NcclLog log = parse_nccl_log(sextant::read_file(fixture()), fixture());
+  EXPECT_EQ(log.ranks, 8);
+  EXPECT_EQ(log.version.rfind("2.13.9", 0), 0u);
+  ASSERT_EQ(log.rows.size(), 10u);
+  EXPECT_EQ(log.collectives, std::vector<std::string>{"all_reduce"});
+  EXPECT_NEAR(log.avg_busbw_gb_per_s, 62.1234, 1e-9);
+  const NcclRow& last = log.rows.back();
+  EXPECT_EQ(last.size_bytes, int64_t{1} << 30);
+  EXPECT_EQ(last.count, int64_t{1} << 28);
+  EXPECT_EQ(last.type, "float");
+  EXPECT_EQ(last.redop, "sum");
+  EXPECT_EQ(last.root, -1);
+  EXPECT_TRUE(last.has_in_place);
+  EXPECT_EQ(log.rows[2].ip_wrong, "N/A");
+  for (const auto& r : log.rows) {
+    if (r.oop_algbw_gb_per_s < 1) continue;  // two printed decimals: ratios of tiny values are rounding
+    // algbw = size / time and busbw = 1.75 algbw for 8 ranks, to the printed precision.
+    EXPECT_NEAR(r.size_bytes / (r.oop_time_us * 1e3), r.oop_algbw_gb_per_s, 0.01 + 1e-3 * r.oop_algbw_gb_per_s);
+    EXPECT_NEAR(r.oop_busbw_gb_per_s / r.oop_algbw_gb_per_s, 1.75, 0.01 / r.oop_algbw_gb_per_s + 1e-3);
+    EXPECT_NEAR(r.ip_busbw_gb_per_s / r.ip_algbw_gb_per_s, 1.75, 0.01 / r.ip_algbw_gb_per_s + 1e-3);
+    EXPECT_LT(r.ip_time_us, r.oop_time_us);
+  }
+}
+
+TEST(NcclFormat, MeasurementsCarryBothBusBandwidthsAndTheFactor) {
+  const NcclLog log = parse_nccl_log(sextant::read_file(fixture()), fixture());
+  const auto ms = nccl_measurements(log, "nccl_tests", "nccl-tests");
+  ASSERT_EQ(ms.size(), 10u);
+  const Measurement& m = ms.back();
+  EXPECT_EQ(m.metric, "busbw_bytes_per_s");
+  ASSERT_EQ(m.samples.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.samples[0], 296.56e9);
+  EXPECT_DOUBLE_EQ(m.samples[1], 300.06e9);
+  EXPECT_EQ(m.param("bus_factor"), "1.75");
+  EXPECT_EQ(m.param("ranks"), "8");
+}
+
+TEST(NcclFormat, RenderedRowsParseBackAndSamplesAttach) {
+  NcclLog log = parse_nccl_log(sextant::read_file(fixture()), fixture());
+  std::string text = "# Collective test starting: all_reduce_perf\n#  Rank  0 Group\n#  Rank  1 Group\n" +
+                     render_nccl_rows(log.rows).substr(render_nccl_rows(log.rows).find('\n') + 1) +
+                     "#sextant-samples all_reduce 1073741824 out-of-place 0.0063 0.0064 0.0062\n";
+  const NcclLog back = parse_nccl_log(text, "rendered");
+  ASSERT_EQ(back.rows.size(), log.rows.size());
+  EXPECT_EQ(back.rows.back().oop_busbw_gb_per_s, log.rows.back().oop_busbw_gb_per_s);
+  EXPECT_EQ(back.rows.back().oop_samples_s.size(), 3u);
+  const auto ms = nccl_measurements(back, "comm_mpi", "sextant-mpi-bench");
+  // 2 ranks: factor 2(n-1)/n = 1; busbw per repetition = size / time.
+  EXPECT_DOUBLE_EQ(ms.back().samples[0], 1073741824 / 0.0063);
+}
+
+TEST(NcclFormat, RowsWithoutAKnownCollectiveAreAnErrorNamingTheLine) {
+  const std::string text = "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+                           "        1024           256     float     sum      -1    10.00    0.10    0.10       0\n";
+  try {
+    parse_nccl_log(text, "mystery.txt");
+    FAIL();
+  } catch (const sextant::Error& e) {
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.where().file, "mystery.txt");
+  }
+  EXPECT_EQ(parse_nccl_log(text, "mystery.txt", "all_gather").rows.size(), 1u);
+}

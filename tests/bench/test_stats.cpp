@@ -1,0 +1,118 @@
+// Questions: are the summaries and the two-sample tests that decide regressions right?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "bench/stats.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
+
+using namespace sextant::bench;
+
+TEST(Summary, MedianQuartilesAndMadOfASmallSample) {
+  const Summary s = summarize({4, 1, 100, 3, 2});
+  EXPECT_DOUBLE_EQ(s.median, 3);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 100);
+  EXPECT_DOUBLE_EQ(s.iqr, 2);   // type-7 quartiles 2 and 4
+  EXPECT_DOUBLE_EQ(s.mad, 1);   // deviations 2,1,0,1,97
+  EXPECT_DOUBLE_EQ(s.mean, 22);
+  EXPECT_NEAR(s.stddev, std::sqrt((18 * 18 + 21 * 21 + 19 * 19 + 20 * 20 + 78 * 78) / 4.0), 1e-12);
+  EXPECT_DOUBLE_EQ(quantile({1, 2, 3, 4}, 0.5), 2.5);
+  EXPECT_THROW(summarize({}), sextant::Error);
+}
+
+TEST(MannWhitney, CompletelySeparatedSamplesHaveTheSmallestExactP) {
+  // U = 0 for 5 vs 5: only 2 of the C(10,5) = 252 arrangements are as extreme.
+  const MannWhitney r = mann_whitney_u({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10});
+  EXPECT_EQ(r.method, "exact");
+  EXPECT_DOUBLE_EQ(r.u_a, 0);
+  EXPECT_NEAR(r.p_two_sided, 2.0 / 252, 1e-12);
+}
+
+// Brute force: enumerate every assignment of ranks 1..n to sample a and count how many give a
+// U at least as far from n1*n2/2 as observed.
+static double brute_force_p(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  const int n = static_cast<int>(all.size()), n1 = static_cast<int>(a.size());
+  auto u_of = [&](unsigned mask) {
+    double u = 0;
+    for (int i = 0; i < n; ++i)
+      if (mask >> i & 1)
+        for (int j = 0; j < n; ++j)
+          if (!(mask >> j & 1) && all[i] > all[j]) u += 1;
+    return u;
+  };
+  unsigned observed = (1u << n1) - 1;
+  const double mean = n1 * (n - n1) / 2.0, dev = std::fabs(u_of(observed) - mean);
+  double hit = 0, total = 0;
+  for (unsigned mask = 0; mask < (1u << n); ++mask) {
+    if (__builtin_popcount(mask) != n1) continue;
+    total += 1;
+    if (std::fabs(u_of(mask) - mean) >= dev - 1e-9) hit += 1;
+  }
+  return hit / total;
+}
+
+TEST(MannWhitney, ExactPMatchesBruteForceEnumeration) {
+  sextant::RandomStream rs(3, 1);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::vector<double> a, b;
+    for (int i = 0; i < 4; ++i) a.push_back(rs.uniform() + 0.1 * trial);
+    for (int i = 0; i < 6; ++i) b.push_back(rs.uniform());
+    const MannWhitney r = mann_whitney_u(a, b);
+    ASSERT_EQ(r.method, "exact");
+    EXPECT_NEAR(r.p_two_sided, brute_force_p(a, b), 1e-12) << "trial " << trial;
+  }
+}
+
+TEST(MannWhitney, TextbookExampleExactAndNormal) {
+  // scipy.stats.mannwhitneyu documentation example: U = 17, exact p = 1/9, asymptotic (with
+  // continuity correction) p = 0.11134688653314041.
+  const std::vector<double> males = {19, 22, 16, 29, 24}, females = {20, 11, 17, 12};
+  const MannWhitney exact = mann_whitney_u(males, females);
+  EXPECT_EQ(exact.method, "exact");
+  EXPECT_DOUBLE_EQ(exact.u_a, 17);
+  EXPECT_NEAR(exact.p_two_sided, 1.0 / 9, 1e-12);
+  // z = (|17 - 10| - 0.5) / sqrt(5*4*10/12).
+  EXPECT_NEAR(2 * normal_sf(6.5 / std::sqrt(5 * 4 * 10 / 12.0)), 0.11134688653314041, 1e-12);
+}
+
+TEST(MannWhitney, TiesUseMidranksAndTheTieCorrectedVariance) {
+  // Pooled ranks: 1 | 2 2 2 -> 3 | 3 3 3 -> 6 | 8. R_a = 1 + 3 + 3 + 6 = 13, U_a = 13 - 10 = 3.
+  // var = n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) = 16/12 (9 - 48/56); p = 0.172034.
+  const MannWhitney r = mann_whitney_u({1, 2, 2, 3}, {2, 3, 3, 4});
+  EXPECT_EQ(r.method, "normal");
+  EXPECT_DOUBLE_EQ(r.u_a, 3);
+  EXPECT_NEAR(r.p_two_sided, 0.17203370892182296, 1e-12);
+  EXPECT_DOUBLE_EQ(mann_whitney_u({5, 5, 5}, {5, 5}).p_two_sided, 1);  // all tied: no evidence
+}
+
+TEST(MannWhitney, LargeSamplesUseTheNormalApproximation) {
+  // 60 vs 60 (n1 n2 > 2500): U counted pair by pair against the rank-sum result.
+  sextant::RandomStream rs(5, 2);
+  std::vector<double> a, b;
+  for (int i = 0; i < 60; ++i) a.push_back(rs.normal(0.3, 1));
+  for (int i = 0; i < 60; ++i) b.push_back(rs.normal(0, 1));
+  double u = 0;
+  for (double x : a)
+    for (double y : b) u += x > y ? 1 : 0;
+  const MannWhitney r = mann_whitney_u(a, b);
+  EXPECT_EQ(r.method, "normal");
+  EXPECT_DOUBLE_EQ(r.u_a, u);
+  const double z = (std::fabs(u - 1800) - 0.5) / std::sqrt(3600 * 121 / 12.0);
+  EXPECT_NEAR(r.p_two_sided, 2 * normal_sf(z), 1e-12);
+}
+
+TEST(Welch, ClosedFormTStatisticAndStudentTail) {
+  // Means 3 and 5, variances 2.5 each, n = 5: t = -2, dof = 8, two-sided p = 0.0805.
+  const Welch w = welch_t_test({1, 2, 3, 4, 5}, {3, 4, 5, 6, 7});
+  EXPECT_NEAR(w.t, -2, 1e-12);
+  EXPECT_NEAR(w.dof, 8, 1e-12);
+  EXPECT_NEAR(w.p_two_sided, 0.08051623795726, 1e-6);
+  // Critical values from tables: t_{0.975, 10} = 2.228139, z_{0.975} = 1.959964.
+  EXPECT_NEAR(student_t_two_sided(2.228138852, 10), 0.05, 1e-7);
+  EXPECT_NEAR(normal_sf(1.959963985), 0.025, 1e-9);
+}

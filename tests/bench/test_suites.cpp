@@ -1,0 +1,137 @@
+// Questions: do the host suites measure what they claim, at --quick sizes (this file must stay
+// fast: it is in `make test`)?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "bench/counters.hpp"
+#include "bench/suite.hpp"
+#include "core/error.hpp"
+
+using namespace sextant::bench;
+namespace fs = std::filesystem;
+
+namespace {
+SuiteConfig quick() {
+  SuiteConfig c;
+  c.quick = true;
+  c.repetition_count = 3;
+  c.warmup_count = 1;
+  c.min_rep_s = 0.005;
+  c.host = detect_host();
+  return c;
+}
+}  // namespace
+
+TEST(MemoryLatency, PointerChaseWalksTheCacheHierarchy) {
+  SuiteConfig c = quick();
+  c.timer = Timer::ProcessCpu;  // robust to other work on the machine (single-threaded case)
+  const SuiteOutput out = make_memory_latency_suite()->run(c);
+  ASSERT_EQ(out.measurements.size(), 5u);
+  const double l1 = out.measurements.front().summary().median;  // 16 KiB
+  const double dram = out.measurements.back().summary().median;  // 64 MiB
+  EXPECT_GT(l1, 0.2e-9);  // no load completes in less than a cycle
+  EXPECT_LT(l1, 20e-9);
+  EXPECT_GT(dram, 4 * l1) << "64 MiB should miss every cache level";
+  // Latency does not fall as the working set grows (10% slack for noise).
+  for (size_t i = 1; i < out.measurements.size(); ++i)
+    EXPECT_GT(out.measurements[i].summary().median, 0.9 * out.measurements[i - 1].summary().median) << out.measurements[i].name;
+  for (const auto& m : out.measurements) {
+    EXPECT_FALSE(m.higher_is_better);
+    EXPECT_EQ(m.samples.size(), 3u);
+    EXPECT_EQ(m.warmup_count, 1);
+  }
+}
+
+TEST(MemoryBandwidth, StreamKernelsOnArraysBeyondTheCache) {
+  SuiteConfig c = quick();
+  c.threads = 1;  // one thread only: keeps the test short on a shared machine
+  const SuiteOutput out = make_memory_bandwidth_suite()->run(c);
+  ASSERT_EQ(out.measurements.size(), 4u);
+  const std::vector<std::string> kernels = {"copy", "scale", "add", "triad"};
+  for (size_t i = 0; i < 4; ++i) {
+    const Measurement& m = out.measurements[i];
+    EXPECT_EQ(m.param("kernel"), kernels[i]);
+    EXPECT_GE(m.param_f64("array_bytes"), 2.0 * static_cast<double>(std::max<int64_t>(c.host.l3_bytes, 1)));
+    // bytes per call as STREAM counts: 2 arrays for copy/scale, 3 for add/triad.
+    EXPECT_DOUBLE_EQ(m.param_f64("bytes_per_call"), (i < 2 ? 2 : 3) * m.param_f64("array_bytes"));
+    const double bw = m.summary().median;
+    EXPECT_GT(bw, 0.3e9);
+    EXPECT_LT(bw, 2e12);
+  }
+}
+
+TEST(Storage, WritesReadsAndRemovesItsFiles) {
+  const fs::path dir = fs::temp_directory_path() / ("sextant-test-storage-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  SuiteConfig c = quick();
+  c.storage_dir = dir.string();
+  const SuiteOutput out = make_storage_suite()->run(c);
+  EXPECT_TRUE(fs::is_empty(dir)) << "the scratch folder must be removed";
+  fs::remove_all(dir);
+  ASSERT_EQ(out.measurements.size(), 3u);
+  EXPECT_EQ(out.measurements[0].param("file_bytes"), std::to_string(64 << 20));
+  EXPECT_EQ(out.measurements[0].metric, "bytes_per_s");
+  EXPECT_EQ(out.measurements[2].metric, "latency_s");
+  for (const auto& m : out.measurements) EXPECT_GT(m.summary().median, 0);
+  SuiteConfig bad = quick();
+  bad.storage_dir = "/nonexistent/sextant";
+  EXPECT_THROW(make_storage_suite()->run(bad), sextant::Error);
+}
+
+TEST(GemmCpu, AchievedRateStaysBelowTheDerivedPeak) {
+  SuiteConfig c = quick();
+  c.threads = 1;
+  c.timer = Timer::ProcessCpu;
+  c.gemm_dtypes = {"fp64"};
+  const SuiteOutput out = make_gemm_cpu_suite()->run(c);
+  if (out.measurements.empty()) GTEST_SKIP() << out.notes.front();
+  for (const auto& m : out.measurements) {
+    const double eff = m.summary().median / m.param_f64("peak_flops_per_s");
+    // A rate above the peak would mean the peak derivation (clock x vector width) is wrong;
+    // 1.3 leaves room for turbo above the listed clock.
+    EXPECT_LT(eff, 1.3) << m.name;
+    EXPECT_GT(eff, 0.01) << m.name;
+    EXPECT_EQ(m.param("threads"), "1");
+  }
+  // Efficiency grows with size: 512^3 reuses each element 8x more than 64^3.
+  double e64 = 0, e512 = 0;
+  for (const auto& m : out.measurements) {
+    if (m.name == "fp64 m=64 n=64 k=64") e64 = m.summary().median;
+    if (m.name == "fp64 m=512 n=512 k=512") e512 = m.summary().median;
+  }
+  EXPECT_GT(e512, e64);
+  SuiteConfig multi = c;
+  multi.threads = 2;
+  EXPECT_THROW(make_gemm_cpu_suite()->run(multi), sextant::Error);  // cpu timer needs 1 thread
+}
+
+TEST(Counters, ReadOrReportedUnavailableWithAReason) {
+  CounterSession s;
+  s.start();
+  volatile double x = 0;
+  for (int i = 0; i < 5000000; ++i) x = x + 1.0;
+  const auto values = s.stop();
+  ASSERT_EQ(values.size(), 4u);
+  for (const auto& v : values) {
+    if (v.available) {
+      if (v.name != "energy_j" && v.name != "cache_misses_count") EXPECT_GT(v.value, 1e6) << v.name;
+    } else {
+      EXPECT_FALSE(v.reason.empty()) << v.name;
+    }
+  }
+  const RaplZones none = find_rapl_zones("/nonexistent/powercap");
+  EXPECT_TRUE(none.energy_files.empty());
+  EXPECT_NE(none.reason.find("absent"), std::string::npos);
+}
+
+TEST(MpiSuite, SkippedClearlyWithoutMpirun) {
+  SuiteConfig c = quick();
+  c.mpirun = "/nonexistent/mpirun";
+  const SuiteOutput out = make_mpi_suite()->run(c);
+  EXPECT_TRUE(out.measurements.empty());
+  ASSERT_EQ(out.notes.size(), 1u);
+  EXPECT_NE(out.notes[0].find("skipped: mpirun not found"), std::string::npos);
+}
+
