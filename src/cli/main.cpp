@@ -15,14 +15,15 @@ int main(int argc, char** argv) {
 
   using namespace sextant::cli;
   add_catalog_command(app);
+  add_goodput_command(app);
   add_bench_command(app);
   add_history_command(app);
   add_calibrate_command(app);
   add_analyze_command(app);
   add_trace_command(app);
   add_infer_command(app);
-  // add_estimate_command(app);
-  // add_validate_command(app);
+  add_estimate_command(app);
+  add_validate_command(app);
 
   try {
     app.parse(argc, argv);

@@ -9,5 +9,6 @@ namespace sextant {
 
 void write_file_atomic(const std::string& path, std::string_view content);
 std::string read_file(const std::string& path);  // throws Error naming the path
+inline std::string read_file_text(const std::string& path) { return read_file(path); }
 
 }  // namespace sextant

@@ -164,14 +164,17 @@ nlohmann::ordered_json to_json(const Result& r) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["command"] = r.command;
-  auto& sc = j["scalars"] = nlohmann::ordered_json::object();
+  // Build children before inserting them: references into an ordered_json are invalidated by
+  // later insertions into the same object.
+  nlohmann::ordered_json sc = nlohmann::ordered_json::object();
   for (const auto& [k, v] : r.scalars) sc[k] = value_json(v);
-  auto& tabs = j["tables"] = nlohmann::ordered_json::object();
+  j["scalars"] = std::move(sc);
+  nlohmann::ordered_json tabs = nlohmann::ordered_json::object();
   for (const auto& t : r.tables) {
     nlohmann::ordered_json tj;
     tj["description"] = t.description();
-    auto& types = tj["types"] = nlohmann::ordered_json::object();
-    auto& cols = tj["columns"] = nlohmann::ordered_json::object();
+    nlohmann::ordered_json types = nlohmann::ordered_json::object();
+    nlohmann::ordered_json cols = nlohmann::ordered_json::object();
     for (const auto& c : t.columns()) {
       types[c.name] = type_name(c.type);
       auto arr = nlohmann::ordered_json::array();
@@ -188,8 +191,11 @@ nlohmann::ordered_json to_json(const Result& r) {
       }
       cols[c.name] = std::move(arr);
     }
+    tj["types"] = std::move(types);
+    tj["columns"] = std::move(cols);
     tabs[t.name()] = std::move(tj);
   }
+  j["tables"] = std::move(tabs);
   j["notes"] = r.notes;
   return j;
 }

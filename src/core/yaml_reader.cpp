@@ -47,8 +47,9 @@ SourceLocation YamlMap::loc(const std::string& key) const {
     // The mark of the value; for a missing key, the map's own mark.
     m = node_[key].Mark();
   }
-  return SourceLocation{file_, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0,
-                        key.empty() ? path_ : key_path(key)};
+  // Nodes created by --set overrides have no position in the file.
+  if (m.line < 0) return SourceLocation{file_ + " (--set)", 0, 0, key.empty() ? path_ : key_path(key)};
+  return SourceLocation{file_, m.line + 1, m.column + 1, key.empty() ? path_ : key_path(key)};
 }
 
 void YamlMap::fail(const std::string& key, const std::string& message, const std::string& hint) const {
@@ -224,7 +225,9 @@ void YamlMap::finish() const {
     const std::string k = kv.first.as<std::string>();
     if (!used_->count(k)) {
       const auto m = kv.first.Mark();
-      throw Error(SourceLocation{file_, m.line + 1, m.column + 1, key_path(k)}, "unknown key",
+      SourceLocation where = m.line < 0 ? SourceLocation{file_ + " (--set)", 0, 0, key_path(k)}
+                                        : SourceLocation{file_, m.line + 1, m.column + 1, key_path(k)};
+      throw Error(where, "unknown key",
                   valid_choices_hint(k, known));
     }
   }

@@ -1,0 +1,117 @@
+#include "core/csv.hpp"
+
+#include <cmath>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace sextant {
+
+CsvTable CsvTable::read_file(const std::string& path) { return parse(read_file_text(path), path); }
+
+CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
+  CsvTable t;
+  t.file_ = name;
+  std::vector<std::string> fields;
+  std::string cur;
+  bool quoted = false, field_started = false;
+  int line = 1, record_line = 1;
+  auto end_record = [&] {
+    fields.push_back(cur);
+    cur.clear();
+    const bool blank = fields.size() == 1 && fields[0].empty();
+    if (!blank) {
+      if (t.header_.empty()) {
+        t.header_ = fields;
+      } else {
+        if (fields.size() != t.header_.size())
+          throw Error(SourceLocation{name, record_line}, "row has " + std::to_string(fields.size()) + " fields, the header has " +
+                                                            std::to_string(t.header_.size()));
+        t.rows_.push_back(fields);
+        t.lines_.push_back(record_line);
+      }
+    }
+    fields.clear();
+    field_started = false;
+    record_line = line;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          cur += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        if (c == '\n') ++line;
+        cur += c;
+      }
+      continue;
+    }
+    if (c == '"' && !field_started) {
+      quoted = true;
+      field_started = true;
+    } else if (c == ',') {
+      fields.push_back(cur);
+      cur.clear();
+      field_started = false;
+    } else if (c == '\r') {
+      // CRLF: the \n ends the record
+    } else if (c == '\n') {
+      ++line;
+      end_record();
+    } else {
+      cur += c;
+      field_started = true;
+    }
+  }
+  if (quoted) throw Error(SourceLocation{name, record_line}, "unterminated quoted field");
+  if (!cur.empty() || !fields.empty()) end_record();
+  if (t.header_.empty()) throw Error(SourceLocation{name}, "file is empty (no header row)");
+  return t;
+}
+
+bool CsvTable::has(const std::string& c) const {
+  for (const auto& h : header_)
+    if (h == c) return true;
+  return false;
+}
+
+size_t CsvTable::col(const std::string& name) const {
+  for (size_t i = 0; i < header_.size(); ++i)
+    if (header_[i] == name) return i;
+  throw Error(SourceLocation{file_, 1, 0, name}, "missing column", valid_choices_hint(name, header_));
+}
+
+static double parse_f64(const CsvTable& t, size_t row, const std::string& name, const std::string& s) {
+  try {
+    size_t pos = 0;
+    const double v = std::stod(s, &pos);
+    if (pos == s.size() && std::isfinite(v)) return v;
+  } catch (const std::logic_error&) {
+  }
+  throw Error(SourceLocation{t.file(), t.line_of(row), 0, name}, "expected a finite number, got '" + s + "'");
+}
+
+double CsvTable::f64(size_t row, const std::string& name) const {
+  const auto& s = at(row, name);
+  if (s.empty()) throw Error(SourceLocation{file_, line_of(row), 0, name}, "value is missing");
+  return parse_f64(*this, row, name, s);
+}
+double CsvTable::f64(size_t row, const std::string& name, double dflt) const {
+  const auto& s = at(row, name);
+  return s.empty() ? dflt : parse_f64(*this, row, name, s);
+}
+int64_t CsvTable::i64(size_t row, const std::string& name) const {
+  const double v = f64(row, name);
+  if (v != std::floor(v)) throw Error(SourceLocation{file_, line_of(row), 0, name}, "expected an integer");
+  return static_cast<int64_t>(v);
+}
+int64_t CsvTable::i64(size_t row, const std::string& name, int64_t dflt) const {
+  return at(row, name).empty() ? dflt : i64(row, name);
+}
+
+}  // namespace sextant

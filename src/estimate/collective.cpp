@@ -1,0 +1,70 @@
+#include "estimate/collective.hpp"
+
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace sextant {
+
+static double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
+
+Fabric make_fabric(const Scenario& s) {
+  Fabric f;
+  const auto& up = s.scale_up;
+  f.up_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * known_or(up.achievable_fraction, 0.8);
+  if (up.in_network_reduction_fraction.known)
+    f.up_nvls_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * up.in_network_reduction_fraction.value;
+  f.up_latency_s = known_or(up.latency_s, 3e-6);
+  f.gpus_per_domain = s.system.scale_up_domain;
+  if (s.scale_out) {
+    const auto& out = *s.scale_out;
+    const double port = s.system.nic_bandwidth_bytes_per_s.known ? s.system.nic_bandwidth_bytes_per_s.value
+                                                                  : out.bandwidth_bytes_per_s.value;
+    const double node_bw = port * s.system.nics_per_node * known_or(out.achievable_fraction, 0.9);
+    f.out_busbw_bytes_per_s = node_bw / s.system.gpus_per_node / std::max(1.0, s.system.oversubscription);
+    f.out_latency_s = known_or(out.latency_s, 6e-6);
+  } else {
+    f.out_busbw_bytes_per_s = f.up_busbw_bytes_per_s;
+    f.out_latency_s = f.up_latency_s;
+  }
+  return f;
+}
+
+CollectiveRegistry::CollectiveRegistry() {
+  items_.push_back(make_ring());
+  items_.push_back(make_tree());
+  items_.push_back(make_nvls());
+  items_.push_back(make_all_to_all());
+  items_.push_back(make_p2p());
+}
+
+const CollectiveAlgorithm& CollectiveRegistry::get(const std::string& name) const {
+  for (const auto& a : items_)
+    if (a->name() == name) return *a;
+  throw Error(SourceLocation{"", 0, 0, "algorithm"}, "unknown collective algorithm '" + name + "'",
+              valid_choices_hint(name, names()));
+}
+
+std::vector<std::string> CollectiveRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& a : items_) out.push_back(a->name());
+  return out;
+}
+
+CollectiveChoice CollectiveRegistry::best(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const {
+  CollectiveChoice c;
+  if (g.size <= 1 || bytes <= 0) return c;
+  c.time_s = std::numeric_limits<double>::infinity();
+  for (const auto& a : items_) {
+    if (!a->supports(k, g, f)) continue;
+    const double t = a->time_s(k, bytes, g, f);
+    if (t < c.time_s) {
+      c.time_s = t;
+      c.algorithm = a.get();
+    }
+  }
+  if (!c.algorithm) throw Error("no collective algorithm supports " + ir::to_string(k));
+  return c;
+}
+
+}  // namespace sextant

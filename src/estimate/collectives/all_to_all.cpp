@@ -1,0 +1,24 @@
+// All-to-all: each member sends (n-1)/n of its buffer, (k-1)/n to members of its own domain
+// over the scale-up links and (n-k)/n to other domains through its scale-out share; the two
+// proceed concurrently. Latency: one step per peer domain plus one inside the domain.
+#include <algorithm>
+
+#include "estimate/collective.hpp"
+
+namespace sextant {
+namespace {
+class AllToAll final : public CollectiveAlgorithm {
+ public:
+  std::string name() const override { return "all_to_all"; }
+  bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override { return k == ir::CollKind::AllToAll; }
+  double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f) const override {
+    const double n = g.size, k = g.per_domain;
+    const double intra = bytes * (k - 1) / n / f.up_busbw_bytes_per_s;
+    const double inter = g.domains > 1 ? bytes * (n - k) / n / f.out_busbw_bytes_per_s : 0.0;
+    const double lat = (g.domains > 1 ? (g.domains - 1) * f.out_latency_s : 0.0) + f.up_latency_s;
+    return std::max(intra, inter) + lat;
+  }
+};
+}  // namespace
+std::unique_ptr<CollectiveAlgorithm> make_all_to_all() { return std::make_unique<AllToAll>(); }
+}  // namespace sextant

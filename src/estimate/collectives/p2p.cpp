@@ -1,0 +1,18 @@
+// Point-to-point send/receive between neighbours of a group (pipeline stages, ring-attention
+// exchanges): one link, inside the domain when the group fits one domain.
+#include "estimate/collective.hpp"
+
+namespace sextant {
+namespace {
+class P2P final : public CollectiveAlgorithm {
+ public:
+  std::string name() const override { return "p2p"; }
+  bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override { return k == ir::CollKind::SendRecv; }
+  double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f) const override {
+    if (g.domains <= 1) return bytes / f.up_busbw_bytes_per_s + f.up_latency_s;
+    return bytes / f.out_busbw_bytes_per_s + f.out_latency_s;
+  }
+};
+}  // namespace
+std::unique_ptr<CollectiveAlgorithm> make_p2p() { return std::make_unique<P2P>(); }
+}  // namespace sextant

@@ -1,0 +1,33 @@
+// Ring: n-1 (or 2(n-1) for all-reduce) steps; bus bandwidth of the slowest hop. Across
+// domains the k members of a domain send through their share of the domain's NICs, so the
+// inter-domain bus bandwidth is k * (per-GPU scale-out bandwidth) (nccl-tests: multi-node
+// all-reduce busbw ~ a node's aggregate NIC bandwidth).
+#include <algorithm>
+
+#include "estimate/collective.hpp"
+
+namespace sextant {
+
+double ring_busbw(const ir::Group& g, const Fabric& f) {
+  if (g.domains <= 1) return f.up_busbw_bytes_per_s;
+  return std::min(f.up_busbw_bytes_per_s, g.per_domain * f.out_busbw_bytes_per_s);
+}
+
+namespace {
+class Ring final : public CollectiveAlgorithm {
+ public:
+  std::string name() const override { return "ring"; }
+  bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override {
+    return k == ir::CollKind::AllReduce || k == ir::CollKind::AllGather || k == ir::CollKind::ReduceScatter ||
+           k == ir::CollKind::Broadcast;
+  }
+  double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const override {
+    const int n = g.size;
+    const double steps = (k == ir::CollKind::AllReduce ? 2.0 : 1.0) * (n - 1);
+    const double lat = g.domains > 1 ? f.out_latency_s : f.up_latency_s;
+    return bytes * ir::bus_factor(k, n) / ring_busbw(g, f) + steps * lat;
+  }
+};
+}  // namespace
+std::unique_ptr<CollectiveAlgorithm> make_ring() { return std::make_unique<Ring>(); }
+}  // namespace sextant

@@ -1,0 +1,368 @@
+// Closed-form step model. See docs/models.md for every formula.
+#include "estimate/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace sextant {
+
+using namespace ir;
+
+static double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
+
+// GEMM shape efficiency: each dimension d contributes d / (d + d_half), normalised so that a
+// dimension of 8192 has efficiency 1 (the measured MAMF shapes are of that size or larger).
+static double dim_eff(double d, double half) {
+  const double ref = 8192.0 / (8192.0 + half);
+  return std::min(1.0, (d / (d + half)) / ref);
+}
+
+double compute_time_s(const ComputeOp& op, const Accelerator& acc) {
+  const double bw = acc.memory_bandwidth_bytes_per_s.value * known_or(acc.memory_bandwidth_fraction, 0.85);
+  const double overhead = known_or(acc.kernel_overhead_s, 4e-6);
+  const double mem_t = op.bytes / bw;
+  switch (op.cls) {
+    case OpClass::Gemm:
+    case OpClass::Logits:
+    case OpClass::Router: {
+      const DType d = acc.has_peak(op.dtype) ? op.dtype : DType::BF16;
+      const double half = known_or(acc.gemm_half_dim, 128);
+      const double eff = acc.gemm_fraction(d) * dim_eff(static_cast<double>(op.m), half) *
+                         dim_eff(static_cast<double>(op.n), half) * dim_eff(static_cast<double>(op.k), half);
+      return std::max(op.flops / (acc.peak(d) * eff), mem_t) + overhead;
+    }
+    case OpClass::Attention: {
+      const DType d = acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
+      const double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.attention_fraction, 0.7);
+      return std::max(op.flops / rate, mem_t) + overhead;
+    }
+    default:
+      return mem_t + overhead;
+  }
+}
+
+double Estimator::collective_time_s(const Collective& c, const Workload& w, const Fabric& f) const {
+  return collectives_.best(c.kind, c.bytes, w.group(c.group), f).time_s;
+}
+
+namespace {
+
+struct PassTime {
+  double compute_s = 0;       // compute on the compute stream
+  double blocking_comm_s = 0; // collectives on the critical path
+  double overlap_comm_s = 0;  // collectives that may overlap compute
+  std::map<OpClass, double> by_class;
+  std::map<GroupKind, double> comm_by_group, exposed_by_group;
+  double total() const { return compute_s + blocking_comm_s + std::max(0.0, overlap_comm_s - compute_s); }
+  double exposed_comm() const { return blocking_comm_s + std::max(0.0, overlap_comm_s - compute_s); }
+};
+
+struct Ctx {
+  const Estimator& est;
+  const Workload& w;
+  const Accelerator& acc;
+  Fabric fabric;
+  double interference;
+};
+
+void add_steps(const Ctx& c, const std::vector<Step>& steps, double times, PassTime& out) {
+  PassTime local;
+  for (const auto& st : steps) {
+    if (const auto* op = std::get_if<ComputeOp>(&st)) {
+      const double t = compute_time_s(*op, c.acc);
+      local.compute_s += t;
+      local.by_class[op->cls] += t;
+    } else {
+      const auto& col = std::get<Collective>(st);
+      const double t = c.est.collective_time_s(col, c.w, c.fabric);
+      local.comm_by_group[col.group] += t;
+      if (col.overlappable) local.overlap_comm_s += t;
+      else {
+        local.blocking_comm_s += t;
+        local.exposed_by_group[col.group] += t;
+      }
+    }
+  }
+  // Overlapped communication hides behind this pass's compute; the excess is exposed and
+  // attributed to the groups in proportion; overlapped comm slows the compute it overlaps.
+  const double hidden = std::min(local.overlap_comm_s, local.compute_s);
+  const double excess = local.overlap_comm_s - hidden;
+  if (local.overlap_comm_s > 0) {
+    double overlapped_total = 0;
+    for (const auto& st : steps)
+      if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable)
+        overlapped_total += c.est.collective_time_s(*col, c.w, c.fabric);
+    for (const auto& st : steps)
+      if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable)
+        local.exposed_by_group[col->group] += excess * c.est.collective_time_s(*col, c.w, c.fabric) / overlapped_total;
+  }
+  local.compute_s += hidden * c.interference;
+  out.compute_s += times * local.compute_s;
+  out.blocking_comm_s += times * local.blocking_comm_s;
+  out.overlap_comm_s += times * local.overlap_comm_s;
+  // Keep overlap accounting per pass: convert the excess into blocking time.
+  out.blocking_comm_s += times * excess;
+  out.overlap_comm_s -= times * local.overlap_comm_s;
+  for (auto& [k, v] : local.by_class) out.by_class[k] += times * v;
+  for (auto& [k, v] : local.comm_by_group) out.comm_by_group[k] += times * v;
+  for (auto& [k, v] : local.exposed_by_group) out.exposed_by_group[k] += times * v;
+}
+
+}  // namespace
+
+StepEstimate Estimator::run(const Workload& w) const {
+  const Scenario& s = w.scenario();
+  const Accelerator& acc = s.accelerator;
+  Ctx c{*this, w, acc, make_fabric(s), known_or(acc.comm_compute_interference, 0.0)};
+  const auto& sched = schedules_.get(w.schedule);
+  const int p = s.plan.pp, v = s.plan.vpp;
+  const int64_t m = w.microbatches;
+
+  StepEstimate e;
+  StageTimes times;
+  std::vector<PassTime> fwd(p), bwd(p), wgt(p);
+  for (int r = 0; r < p; ++r) {
+    for (const auto& ch : w.stages[r].chunks)
+      for (const auto& b : ch.blocks) {
+        add_steps(c, b.forward, b.count, fwd[r]);
+        add_steps(c, b.recompute, b.count, bwd[r]);
+        add_steps(c, b.backward_input, b.count, bwd[r]);
+        add_steps(c, b.backward_weight, b.count, wgt[r]);
+      }
+    // Pipeline point-to-point: activations forward and gradients backward, once per chunk.
+    if (p > 1) {
+      Collective send;
+      send.kind = CollKind::SendRecv;
+      send.group = GroupKind::PP;
+      send.bytes = w.stages[r].boundary_activation_bytes;
+      const double t = collective_time_s(send, w, c.fabric) * v;
+      // Interleaved schedules overlap these transfers with the other chunks' work.
+      const double exposed = sched.name() == "interleaved-1f1b" ? 0.0 : t;
+      fwd[r].blocking_comm_s += exposed;
+      bwd[r].blocking_comm_s += exposed;
+      fwd[r].comm_by_group[GroupKind::PP] += t;
+      bwd[r].comm_by_group[GroupKind::PP] += t;
+      fwd[r].exposed_by_group[GroupKind::PP] += exposed;
+      bwd[r].exposed_by_group[GroupKind::PP] += exposed;
+    }
+    times.forward_s.push_back(fwd[r].total());
+    times.backward_s.push_back(bwd[r].total() + wgt[r].total());
+    times.weight_s.push_back(wgt[r].total());
+  }
+  const double pipe = sched.pipeline_time_s(times, p, v, m);
+
+  // Once-per-step work on each rank; the step ends when the slowest rank ends. A rank r
+  // finishes its last backward (r) backward-times before rank 0 (1F1B drain order).
+  double step = 0;
+  int critical = 0;
+  double crit_sync = 0, crit_opt = 0, crit_gather = 0;
+  for (int r = 0; r < p; ++r) {
+    const auto& sw = w.step_per_stage[r];
+    double sync = 0;
+    for (const auto& col : sw.grad_sync) sync += collective_time_s(col, w, c.fabric);
+    const int nb = std::max(1, sw.grad_buckets);
+    double sync_exposed = sync;
+    if (s.plan.overlap_grad_reduce && !sw.grad_sync.empty()) {
+      const double window = times.backward_s[r] / v * (1.0 - 1.0 / nb);
+      sync_exposed = std::max(sync / nb, sync - window);
+    }
+    double gather = 0;
+    for (const auto& col : sw.param_gather) gather += collective_time_s(col, w, c.fabric);
+    double gather_exposed = gather;
+    if (s.plan.overlap_param_gather && gather > 0) gather_exposed = std::max(gather / nb, gather - times.forward_s[r] / v);
+    double opt = 0;
+    for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
+    double slack = 0;
+    for (int j = 0; j < r; ++j) slack += times.backward_s[j];
+    const double end = pipe - slack + sync_exposed + opt + gather_exposed;
+    if (end > step || r == 0) {
+      step = std::max(step, end);
+      if (end >= step) {
+        critical = r;
+        crit_sync = sync_exposed;
+        crit_opt = opt;
+        crit_gather = gather_exposed;
+      }
+    }
+  }
+  e.step_time_s = step;
+  e.critical_stage = critical;
+
+  // Breakdown on the critical rank: per micro-batch times x m, bubble = the rest of the pipeline.
+  const int r = critical;
+  const double mf = static_cast<double>(m);
+  e.compute_s = mf * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s);
+  const double exposed_pass = mf * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm());
+  e.optimizer_s = crit_opt;
+  e.grad_sync_exposed_s = crit_sync + crit_gather;
+  e.exposed_comm_s = exposed_pass + e.grad_sync_exposed_s;
+  e.bubble_s = std::max(0.0, step - e.compute_s - e.exposed_comm_s - e.optimizer_s);
+  std::map<OpClass, double> cls;
+  for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]})
+    for (auto& [k, val] : pt->by_class) cls[k] += mf * val;
+  for (auto& [k, val] : cls) e.compute_by_class_s.emplace_back(to_string(k), val);
+  std::map<GroupKind, double> comm, exposed;
+  for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]}) {
+    for (auto& [k, val] : pt->comm_by_group) comm[k] += mf * val;
+    for (auto& [k, val] : pt->exposed_by_group) exposed[k] += mf * val;
+  }
+  {
+    const auto& sw = w.step_per_stage[r];
+    for (const auto& col : sw.grad_sync) comm[col.group] += collective_time_s(col, w, c.fabric);
+    for (const auto& col : sw.param_gather) comm[col.group] += collective_time_s(col, w, c.fabric);
+    double sync_total = 0;
+    for (const auto& col : sw.grad_sync) sync_total += collective_time_s(col, w, c.fabric);
+    for (const auto& col : sw.param_gather) sync_total += collective_time_s(col, w, c.fabric);
+    if (sync_total > 0) {
+      for (const auto& col : sw.grad_sync)
+        exposed[col.group] += e.grad_sync_exposed_s * collective_time_s(col, w, c.fabric) / sync_total;
+      for (const auto& col : sw.param_gather)
+        exposed[col.group] += e.grad_sync_exposed_s * collective_time_s(col, w, c.fabric) / sync_total;
+    }
+  }
+  e.total_comm_s = 0;
+  for (auto& [k, val] : comm) {
+    e.comm_by_group_s.emplace_back(to_string(k), val);
+    e.total_comm_s += val;
+  }
+  for (auto& [k, val] : exposed) e.exposed_by_group_s.emplace_back(to_string(k), val);
+
+  // Throughput and utilisation.
+  const double tokens = static_cast<double>(s.tokens_per_step());
+  e.tokens_per_s_per_gpu = tokens / (step * s.num_gpus);
+  e.model_flops = w.model_flops_per_step();
+  double hw = e.model_flops;
+  if (s.train.recompute == Recompute::Full) hw += e.model_flops / 3.0;  // one more forward
+  else if (s.train.recompute == Recompute::Selective) {
+    // The attention core's forward again: a third of its share of the model FLOPs.
+    const auto& mdl = s.model;
+    const double attn = 2.0 * 2.0 * (0.5 * (s.train.seq_len + 1)) * mdl.heads * mdl.head_dim * mdl.layers * tokens;
+    hw += attn;
+  }
+  e.hardware_flops = hw;
+  const double peak = acc.peak(acc.has_peak(s.train.precision) ? s.train.precision : DType::BF16);
+  e.mfu_fraction = e.model_flops / (step * s.num_gpus * peak);
+  e.hfu_fraction = hw / (step * s.num_gpus * peak);
+
+  // Memory of the most loaded rank.
+  const auto& dpg = w.group(GroupKind::DP);
+  const auto& edpg = w.group(GroupKind::EDP);
+  double worst = -1;
+  for (int rr = 0; rr < p; ++rr) {
+    const auto& st = w.stages[rr];
+    MemoryBreakdown mb;
+    const double dense = st.params - st.expert_params, expert = st.expert_params;
+    const int z = s.plan.zero_stage;
+    const double dshard = dpg.size, eshard = std::max(1, edpg.size);
+    const double wbytes = 2.0;  // 16-bit weights (fp8 GEMMs cast on the fly)
+    const double gbytes = dtype_bytes(s.train.grad_reduce_dtype);
+    const double obytes = s.train.optimizer == "adam" ? 12.0 : 8.0;  // fp32 master + moments
+    mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
+    mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
+    mb.optimizer_bytes = (z >= 1 ? dense / dshard + expert / eshard : dense + expert) * obytes;
+    double act_all = 0, largest_block = 0;
+    for (const auto& ch : st.chunks)
+      for (const auto& b : ch.blocks) {
+        act_all += b.activation_bytes * b.count;
+        largest_block = std::max(largest_block, b.activation_bytes);
+      }
+    const double per_chunk = act_all / v;
+    mb.activations_bytes = per_chunk * sched.inflight(rr, p, v, m);
+    if (s.train.recompute == Recompute::Full) {
+      // The recomputed layer's full activations exist while its backward runs: about 17x its
+      // stored input for a GPT layer (34 sbh against 2 sbh, Korthikanti et al.).
+      mb.activations_bytes += 17.0 * largest_block;
+    }
+    mb.comm_buffers_bytes = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
+                            (z >= 3 ? 2.0 * (dense / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
+    mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
+    if (mb.total_bytes() > worst) {
+      worst = mb.total_bytes();
+      e.memory = mb;
+    }
+  }
+  e.memory_capacity_bytes = acc.memory_bytes.value;
+  e.fits = e.memory.total_bytes() <= e.memory_capacity_bytes;
+  return e;
+}
+
+StepEstimate estimate_step(const Workload& w) {
+  const Estimator est;
+  return est.run(w);
+}
+
+Result to_result(const StepEstimate& e, const Scenario& s) {
+  Result r;
+  r.command = "estimate";
+  r.set("scenario", s.name);
+  r.set("model", s.model.id);
+  r.set("system", s.system.id);
+  r.set("accelerator", s.accelerator.id);
+  r.set("num_gpus", int64_t{s.num_gpus});
+  r.set("plan", "tp" + std::to_string(s.plan.tp) + " pp" + std::to_string(s.plan.pp) + " vpp" + std::to_string(s.plan.vpp) +
+                    " dp" + std::to_string(s.plan.dp) + " cp" + std::to_string(s.plan.cp) + " ep" + std::to_string(s.plan.ep) +
+                    " mb" + std::to_string(s.train.micro_batch) + " zero" + std::to_string(s.plan.zero_stage) +
+                    (s.plan.sequence_parallel ? " sp" : "") + " " + to_string(s.train.recompute) + " " + s.plan.schedule);
+  r.set("step_time_s", e.step_time_s);
+  r.set("tokens_per_s_per_gpu", e.tokens_per_s_per_gpu);
+  r.set("model_flops_per_step", e.model_flops);
+  r.set("hardware_flops_per_step", e.hardware_flops);
+  r.set("mfu_fraction", e.mfu_fraction);
+  r.set("hfu_fraction", e.hfu_fraction);
+  r.set("memory_per_gpu_bytes", e.memory.total_bytes());
+  r.set("memory_capacity_bytes", e.memory_capacity_bytes);
+  r.set("memory_headroom_bytes", e.memory_capacity_bytes - e.memory.total_bytes());
+  r.set("fits", e.fits);
+  r.set("microbatches_count", int64_t{s.num_microbatches()});
+  r.set("critical_stage", int64_t{e.critical_stage});
+
+  Table& b = r.add_table("breakdown", "time per step on the critical pipeline rank");
+  b.add_str("category");
+  b.add_str("item");
+  b.add_f64("time_s");
+  b.add_f64("share_fraction");
+  auto row = [&](const std::string& cat, const std::string& item, double t) {
+    b.add_row({cat, item, t, e.step_time_s > 0 ? t / e.step_time_s : 0.0});
+  };
+  for (const auto& [k, v] : e.compute_by_class_s) row("compute", k, v);
+  for (const auto& [k, v] : e.exposed_by_group_s) row("exposed_comm", k, v);
+  row("pipeline_bubble", "bubble", e.bubble_s);
+  row("optimizer", "optimizer", e.optimizer_s);
+
+  Table& cm = r.add_table("communication", "communication per group: total time and the part not hidden by overlap");
+  cm.add_str("group");
+  cm.add_f64("total_s");
+  cm.add_f64("exposed_s");
+  for (const auto& [k, v] : e.comm_by_group_s) {
+    double ex = 0;
+    for (const auto& [k2, v2] : e.exposed_by_group_s)
+      if (k2 == k) ex = v2;
+    cm.add_row({k, v, ex});
+  }
+
+  Table& mem = r.add_table("memory", "memory per GPU of the most loaded rank");
+  mem.add_str("item");
+  mem.add_f64("bytes");
+  mem.add_f64("gib");
+  auto mrow = [&](const std::string& n, double v) { mem.add_row({n, v, v / (1024.0 * 1024 * 1024)}); };
+  mrow("weights", e.memory.weights_bytes);
+  mrow("gradients", e.memory.gradients_bytes);
+  mrow("optimizer_states", e.memory.optimizer_bytes);
+  mrow("activations", e.memory.activations_bytes);
+  mrow("comm_buffers", e.memory.comm_buffers_bytes);
+  mrow("reserve", e.memory.reserve_bytes);
+  mrow("total", e.memory.total_bytes());
+  mrow("capacity", e.memory_capacity_bytes);
+  if (!e.fits)
+    r.notes.push_back("does not fit: needs " + format_double(e.memory.total_bytes() / (1024.0 * 1024 * 1024)) + " GiB per GPU of " +
+                      format_double(e.memory_capacity_bytes / (1024.0 * 1024 * 1024)) + " GiB");
+  return r;
+}
+
+Result estimate(const Scenario& s) {
+  const Workload w = lower(s);
+  return to_result(estimate_step(w), s);
+}
+
+}  // namespace sextant

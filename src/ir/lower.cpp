@@ -1,0 +1,562 @@
+// Lowering: Scenario -> Workload. Megatron-style layout: rank order tp (innermost), cp, dp,
+// pp (outermost); experts carved out of the tp*cp*dp ranks (ep consecutive with stride etp).
+// FLOP and byte formulas are in docs/models.md.
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include "ir/schedule.hpp"
+#include "ir/workload.hpp"
+
+namespace sextant::ir {
+
+std::string to_string(OpClass c) {
+  static const char* n[] = {"gemm", "attention", "elementwise", "norm", "embedding", "logits", "router", "optimizer", "memcpy"};
+  return n[static_cast<int>(c)];
+}
+std::string to_string(CollKind k) {
+  static const char* n[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send_recv", "broadcast"};
+  return n[static_cast<int>(k)];
+}
+std::string to_string(GroupKind g) {
+  static const char* n[] = {"tp", "cp", "ep", "etp", "dp", "edp", "pp"};
+  return n[static_cast<int>(g)];
+}
+std::string to_string(Pass p) {
+  static const char* n[] = {"forward", "backward_input", "backward_weight", "recompute"};
+  return n[static_cast<int>(p)];
+}
+
+double bus_factor(CollKind k, int n) {
+  if (n <= 1) return 0;
+  const double f = static_cast<double>(n - 1) / n;
+  switch (k) {
+    case CollKind::AllReduce: return 2 * f;
+    case CollKind::AllGather:
+    case CollKind::ReduceScatter:
+    case CollKind::AllToAll: return f;
+    case CollKind::SendRecv:
+    case CollKind::Broadcast: return 1;
+  }
+  return 1;
+}
+
+const Group& Workload::group(GroupKind k) const {
+  for (const auto& g : groups)
+    if (g.kind == k) return g;
+  static const Group one{};  // immutable size-1 group
+  return one;
+}
+
+namespace {
+
+Group place(GroupKind kind, int size, int stride, int domain) {
+  Group g;
+  g.kind = kind;
+  g.size = size;
+  g.stride = stride;
+  if (size <= 1) return g;
+  if (static_cast<int64_t>(stride) * size <= domain) {
+    g.per_domain = size;
+    g.domains = 1;
+  } else if (stride >= domain) {
+    g.per_domain = 1;
+    g.domains = size;
+  } else {
+    g.per_domain = std::max(1, domain / stride);
+    g.domains = (size + g.per_domain - 1) / g.per_domain;
+  }
+  return g;
+}
+
+struct Lowerer {
+  const Scenario& s;
+  const ModelConfig& m;
+  int t, cp, ep, etp;
+  bool sp;
+  DType dt;          // GEMM dtype
+  double ab = 2;     // activation bytes per element (16-bit activations)
+  double wb;         // weight bytes per element as read by GEMMs
+  double T;          // tokens per micro-batch per rank along the sequence (b*s/cp)
+  double Tsp;        // tokens held outside TP regions (T/t with SP)
+  bool dropout;
+  bool zero3;
+
+  explicit Lowerer(const Scenario& sc)
+      : s(sc), m(sc.model), t(sc.plan.tp), cp(sc.plan.cp), ep(sc.plan.ep),
+        etp(sc.plan.etp > 0 ? sc.plan.etp : sc.plan.tp), sp(sc.plan.sequence_parallel && sc.plan.tp > 1),
+        dt(sc.train.precision), wb(dtype_bytes(sc.train.precision)),
+        T(static_cast<double>(sc.train.micro_batch) * sc.train.seq_len / sc.plan.cp),
+        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3) {}
+
+  ComputeOp gemm(const char* name, double mm, double nn, double kk, double batch = 1) const {
+    ComputeOp op;
+    op.name = name;
+    op.cls = OpClass::Gemm;
+    op.m = static_cast<int64_t>(mm);
+    op.n = static_cast<int64_t>(nn);
+    op.k = static_cast<int64_t>(kk);
+    op.batch = static_cast<int64_t>(batch);
+    op.flops = 2.0 * mm * nn * kk * batch;
+    op.bytes = batch * (mm * kk * ab + kk * nn * wb + mm * nn * ab);
+    op.dtype = dt;
+    return op;
+  }
+  static ComputeOp mem(const char* name, OpClass cls, double bytes, double flops = 0) {
+    ComputeOp op;
+    op.name = name;
+    op.cls = cls;
+    op.bytes = bytes;
+    op.flops = flops;
+    return op;
+  }
+  static Collective coll(const char* name, CollKind k, GroupKind g, double bytes, bool overlap = false) {
+    Collective c;
+    c.name = name;
+    c.kind = k;
+    c.group = g;
+    c.bytes = bytes;
+    c.overlappable = overlap;
+    return c;
+  }
+
+  // Average keys attended per query.
+  double kv_len() const {
+    const double seq = s.train.seq_len;
+    double avg = 0.5 * (seq + 1);  // causal
+    if (m.sliding_window > 0 && m.sliding_window < seq) {
+      const double w = m.sliding_window;
+      avg = (w * (w + 1) / 2 + (seq - w) * w) / seq;
+    }
+    return avg;
+  }
+  double attn_qk_dim() const { return m.mla ? m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim : m.head_dim; }
+  double attn_v_dim() const { return m.mla ? m.mla->v_head_dim : m.head_dim; }
+
+  // Attention forward FLOPs per micro-batch on this rank (QK^T and PV).
+  double attn_flops() const {
+    const double heads_local = static_cast<double>(m.heads) / t;
+    return 2.0 * T * kv_len() * heads_local * (attn_qk_dim() + attn_v_dim());
+  }
+
+  // TP communication around a tensor-parallel region: entering (AG with SP) and leaving (RS with SP, AR without).
+  void tp_enter(std::vector<Step>& v, const char* ag_name) const {
+    if (t > 1 && sp) v.push_back(coll(ag_name, CollKind::AllGather, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap));
+  }
+  void tp_leave(std::vector<Step>& v, const char* rs_name, const char* ar_name) const {
+    if (t <= 1) return;
+    if (sp) v.push_back(coll(rs_name, CollKind::ReduceScatter, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap));
+    else v.push_back(coll(ar_name, CollKind::AllReduce, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap));
+  }
+
+  // Backward of a GEMM: input gradient and weight gradient (same FLOPs each).
+  static void gemm_backward(const ComputeOp& f, std::vector<Step>& bi, std::vector<Step>& bw) {
+    ComputeOp dx = f, dw = f;
+    dx.name = "gemm.dgrad";
+    std::swap(dx.n, dx.k);  // dX = dY W^T: (m x n)(n x k)
+    dw.name = "gemm.wgrad";
+    dw.m = f.k;  // dW = X^T dY: (k x m)(m x n)
+    dw.k = f.m;
+    bi.push_back(dx);
+    bw.push_back(dw);
+  }
+
+  void attention_block(Block& b, std::vector<Step>& fwd, std::vector<Step>& bi, std::vector<Step>& bw,
+                       std::vector<Step>& rc) const {
+    const double h = m.hidden;
+    const double q = static_cast<double>(m.heads) * attn_qk_dim();
+    const double kv_local = m.mla ? 0 : static_cast<double>(std::max(m.kv_heads, t)) * m.head_dim / t;
+    fwd.push_back(mem("attn.norm", OpClass::Norm, Tsp * h * ab * 2));
+    tp_enter(fwd, "attn.tp_all_gather");
+    ComputeOp qkv;
+    if (m.mla) {
+      const auto& a = *m.mla;
+      const double qin = a.q_lora_rank > 0 ? a.q_lora_rank : h;
+      qkv = gemm("attn.kv_down", T, a.kv_lora_rank + a.qk_rope_head_dim, h);
+      fwd.push_back(qkv);
+      if (a.q_lora_rank > 0) fwd.push_back(gemm("attn.q_down", T, a.q_lora_rank, h));
+      fwd.push_back(gemm("attn.q_up", T, q / t, qin));
+      fwd.push_back(gemm("attn.kv_up", T, static_cast<double>(m.heads) / t * (a.qk_nope_head_dim + a.v_head_dim), a.kv_lora_rank));
+    } else {
+      qkv = gemm("attn.qkv", T, (q + 2 * kv_local * t) / t, h);
+      fwd.push_back(qkv);
+    }
+    ComputeOp core;
+    core.name = "attn.core";
+    core.cls = OpClass::Attention;
+    core.flops = attn_flops();
+    core.bytes = T * (2 * q / t + 2 * std::max(kv_local, q / t)) * ab;
+    core.dtype = DType::BF16;  // flash attention runs in 16-bit even with fp8 GEMMs
+    if (cp > 1) {
+      // Ring attention: cp-1 exchanges of this rank's K and V chunk, overlapped with the
+      // attention of the chunk already present.
+      const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
+      fwd.push_back(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP, (cp - 1) * kv_bytes, true));
+    }
+    fwd.push_back(core);
+    const double o_dim = static_cast<double>(m.heads) * attn_v_dim();
+    ComputeOp proj = gemm("attn.out_proj", T, h, o_dim / t);
+    fwd.push_back(proj);
+    tp_leave(fwd, "attn.tp_reduce_scatter", "attn.tp_all_reduce");
+    fwd.push_back(mem("attn.residual", OpClass::Elementwise, Tsp * h * ab * 3));
+
+    // Backward (reverse order).
+    bi.push_back(mem("attn.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
+    if (t > 1) {  // the gradient of a leaving RS is an AG (and vice versa); AR stays AR
+      if (sp) bi.push_back(coll("attn.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      else bi.push_back(coll("attn.tp_all_reduce.bwd", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+    }
+    gemm_backward(proj, bi, bw);
+    ComputeOp core_b = core;
+    core_b.name = "attn.core.bwd";
+    core_b.flops = 2.5 * core.flops;  // flash-attention backward: 5 matmuls against 2
+    core_b.bytes = 2 * core.bytes;
+    if (cp > 1) {
+      const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
+      bi.push_back(coll("attn.cp_ring_dkv.bwd", CollKind::SendRecv, GroupKind::CP, 2 * (cp - 1) * kv_bytes, true));
+    }
+    bi.push_back(core_b);
+    for (auto it = fwd.rbegin(); it != fwd.rend(); ++it)
+      if (auto* op = std::get_if<ComputeOp>(&*it); op && op->cls == OpClass::Gemm && std::string_view(op->name) != "attn.out_proj")
+        gemm_backward(*op, bi, bw);
+    if (t > 1) {
+      if (sp) bi.push_back(coll("attn.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      else bi.push_back(coll("attn.tp_all_reduce.bwd_in", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+    }
+    bi.push_back(mem("attn.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
+
+    if (s.train.recompute == Recompute::Selective) rc.push_back(core);
+
+    // Parameters on this rank.
+    double p_attn;
+    if (m.mla) {
+      const auto& a = *m.mla;
+      const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
+      const double qp = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank * m.heads * qk : h * m.heads * qk;
+      const double kvp = h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * m.heads * (a.qk_nope_head_dim + a.v_head_dim);
+      p_attn = (qp + kvp + m.heads * a.v_head_dim * h) / t;
+    } else {
+      p_attn = (h * q + 2 * h * kv_local * t + q * h) / t;
+    }
+    b.params += p_attn + h;  // + norm
+
+    // Saved activations (Korthikanti et al. generalised; docs/models.md).
+    const double div_sp = sp ? t : 1;
+    double act = 0;
+    act += 2 * h * ab / div_sp;                 // norm input, QKV input
+    act += (q + 2 * kv_local * t) / t * ab;     // Q, K, V
+    if (s.train.recompute == Recompute::None && !flash_attention()) {
+      act += (dropout ? 5.0 : 2.0) * m.heads / t * s.train.seq_len / cp * 1.0;  // softmax (+dropout) per token, x ab/2 folded
+    }
+    act += o_dim / t * ab;                      // attention output = projection input
+    if (flash_attention()) act += 4.0 * m.heads / t;  // softmax statistics (fp32)
+    if (dropout) act += h * 1.0 / div_sp;       // dropout mask
+    b.activation_bytes += act * T;
+  }
+
+  bool flash_attention() const { return s.train.flash_attention; }
+
+  void mlp_block(Block& b, std::vector<Step>& fwd, std::vector<Step>& bi, std::vector<Step>& bw,
+                 std::vector<Step>& rc, bool moe) const {
+    const double h = m.hidden;
+    const double div_sp = sp ? t : 1;
+    const int mats = m.gated() ? 3 : 2;
+    fwd.push_back(mem("mlp.norm", OpClass::Norm, Tsp * h * ab * 2));
+    std::vector<Step> local;  // forward steps of this block (for the backward mirror)
+    double act = 2 * h * ab / div_sp;  // norm input, MLP input
+    if (!moe) {
+      const double f = m.ffn_hidden;
+      tp_enter(fwd, "mlp.tp_all_gather");
+      ComputeOp up = gemm("mlp.up", T, (mats - 1) * f / t, h);
+      ComputeOp down = gemm("mlp.down", T, h, f / t);
+      fwd.push_back(up);
+      fwd.push_back(mem("mlp.act", OpClass::Elementwise, T * (mats - 1) * f / t * ab + T * f / t * ab));
+      fwd.push_back(down);
+      tp_leave(fwd, "mlp.tp_reduce_scatter", "mlp.tp_all_reduce");
+      bi.push_back(mem("mlp.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
+      if (t > 1) bi.push_back(coll(sp ? "mlp.tp_all_gather.bwd" : "mlp.tp_all_reduce.bwd", sp ? CollKind::AllGather : CollKind::AllReduce,
+                                    GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      gemm_backward(down, bi, bw);
+      bi.push_back(mem("mlp.act.bwd", OpClass::Elementwise, 2 * T * (mats - 1) * f / t * ab + T * f / t * ab));
+      gemm_backward(up, bi, bw);
+      if (t > 1) bi.push_back(coll(sp ? "mlp.tp_reduce_scatter.bwd" : "mlp.tp_all_reduce.bwd_in", sp ? CollKind::ReduceScatter : CollKind::AllReduce,
+                                    GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      b.params += mats * h * f / t + h;
+      act += (mats - 1) * f / t * ab + f / t * ab;  // fc1 output(s), activation output
+    } else {
+      const auto& x = *m.moe;
+      const double f = x.expert_ffn_hidden;
+      // Tokens of this rank entering the MoE layer (sharded over TP by sequence parallelism).
+      const double Tl = (t > 1 && etp == 1) ? T / t : T;
+      if (t > 1 && etp == 1 && !sp)
+        fwd.push_back(mem("moe.token_split", OpClass::Memcpy, T * h * ab));
+      if (t > 1 && etp > 1) tp_enter(fwd, "moe.tp_all_gather");
+      ComputeOp router = gemm("moe.router", Tl, x.num_experts, h);
+      router.cls = OpClass::Router;
+      fwd.push_back(router);
+      const double routed = Tl * x.topk;  // token-expert pairs processed on this rank (balanced)
+      const double a2a = routed * h * ab;
+      if (ep > 1) fwd.push_back(coll("moe.dispatch", CollKind::AllToAll, GroupKind::EP, a2a));
+      fwd.push_back(mem("moe.permute", OpClass::Memcpy, 2 * a2a));
+      const double local_experts = static_cast<double>(x.num_experts) / ep;
+      const double per_expert = routed / local_experts;
+      ComputeOp up = gemm("moe.expert_up", per_expert, (mats - 1) * f / etp, h, local_experts);
+      ComputeOp down = gemm("moe.expert_down", per_expert, h, f / etp, local_experts);
+      fwd.push_back(up);
+      fwd.push_back(mem("moe.act", OpClass::Elementwise, routed * ((mats - 1) * f + f) / etp * ab));
+      fwd.push_back(down);
+      if (ep > 1) fwd.push_back(coll("moe.combine", CollKind::AllToAll, GroupKind::EP, a2a));
+      fwd.push_back(mem("moe.unpermute", OpClass::Memcpy, 2 * a2a));
+      ComputeOp sup, sdown;
+      const bool shared = x.shared_experts > 0;
+      if (shared) {
+        const double fs = static_cast<double>(x.shared_experts) * f;
+        sup = gemm("moe.shared_up", Tl, (mats - 1) * fs / etp, h);
+        sdown = gemm("moe.shared_down", Tl, h, fs / etp);
+        fwd.push_back(sup);
+        fwd.push_back(sdown);
+        b.params += mats * h * fs / etp;
+        act += Tl / T * ((mats - 1) * fs + fs) / etp * ab;
+      }
+      if (t > 1 && etp > 1) tp_leave(fwd, "moe.tp_reduce_scatter", "moe.tp_all_reduce");
+      // Backward.
+      bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
+      if (shared) {
+        gemm_backward(sdown, bi, bw);
+        gemm_backward(sup, bi, bw);
+      }
+      if (ep > 1) bi.push_back(coll("moe.combine.bwd", CollKind::AllToAll, GroupKind::EP, a2a));
+      bi.push_back(mem("moe.unpermute.bwd", OpClass::Memcpy, 2 * a2a));
+      gemm_backward(down, bi, bw);
+      bi.push_back(mem("moe.act.bwd", OpClass::Elementwise, 2 * routed * ((mats - 1) * f + f) / etp * ab));
+      gemm_backward(up, bi, bw);
+      if (ep > 1) bi.push_back(coll("moe.dispatch.bwd", CollKind::AllToAll, GroupKind::EP, a2a));
+      bi.push_back(mem("moe.permute.bwd", OpClass::Memcpy, 2 * a2a));
+      gemm_backward(router, bi, bw);
+      const double p_expert = local_experts * mats * h * f / etp;
+      b.params += p_expert + h * x.num_experts + h;
+      b.expert_params += p_expert;
+      act += Tl / T * (x.topk * h * ab * 2 + x.topk * ((mats - 1) * f + f) / etp * ab);  // dispatched tokens, expert activations
+    }
+    fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));
+    bi.push_back(mem("mlp.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
+    if (dropout) act += h * 1.0 / div_sp;
+    b.activation_bytes += act * T;
+    (void)rc;
+    (void)local;
+  }
+
+  Block layer(bool moe) const {
+    Block b;
+    b.name = moe ? "moe_layer" : "dense_layer";
+    std::vector<Step> fwd, bi, bw, rc;
+    if (zero3) {
+      // FSDP / ZeRO-3: gather this layer's parameters before use, in forward and again in backward.
+      // Sizes are filled in after the parameter count is known.
+      fwd.push_back(coll("zero3.param_all_gather", CollKind::AllGather, GroupKind::DP, 0, s.plan.overlap_param_gather));
+    }
+    attention_block(b, fwd, bi, bw, rc);
+    mlp_block(b, fwd, bi, bw, rc, moe);
+    if (s.train.recompute == Recompute::Full) {
+      rc = fwd;
+      b.activation_bytes = m.hidden * ab / (sp ? t : 1) * T;  // the layer input only
+    } else if (s.train.recompute == Recompute::Selective) {
+      // The attention core is recomputed: its quadratic activations were not stored.
+    }
+    // Backward runs in reverse: mlp part then attention part. bi holds attention first (built
+    // first), so put the MLP part before it.
+    std::vector<Step> bi_ordered;
+    // The MLP backward steps were appended after the attention ones; find the split point.
+    size_t split = 0;
+    for (size_t i = 0; i < bi.size(); ++i) {
+      const std::string_view n = std::visit([](const auto& x) { return std::string_view(x.name); }, bi[i]);
+      if (n.substr(0, 4) == "mlp." || n.substr(0, 4) == "moe.") {
+        split = i;
+        break;
+      }
+    }
+    bi_ordered.insert(bi_ordered.end(), bi.begin() + static_cast<long>(split), bi.end());
+    bi_ordered.insert(bi_ordered.end(), bi.begin(), bi.begin() + static_cast<long>(split));
+    if (zero3) {
+      const double gather = (b.params - b.expert_params) * 2.0;  // bf16: the whole (TP-sharded) layer
+      std::get<Collective>(fwd.front()).bytes = gather;
+      bi_ordered.insert(bi_ordered.begin(), coll("zero3.param_all_gather.bwd", CollKind::AllGather, GroupKind::DP, gather, true));
+      bw.push_back(coll("zero3.grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::DP,
+                        gather * grad_bytes() / 2.0, s.plan.overlap_grad_reduce));
+    }
+    b.forward = std::move(fwd);
+    b.backward_input = std::move(bi_ordered);
+    b.backward_weight = std::move(bw);
+    b.recompute = std::move(rc);
+    return b;
+  }
+
+  double grad_bytes() const { return dtype_bytes(s.train.grad_reduce_dtype); }
+
+  Block embedding() const {
+    Block b;
+    b.name = "embedding";
+    const double h = m.hidden;
+    b.forward.push_back(mem("embedding.lookup", OpClass::Embedding, T * h * ab * 2));
+    if (t > 1) {  // vocab-parallel embedding: partial sums reduced over TP
+      b.forward.push_back(coll(sp ? "embedding.tp_reduce_scatter" : "embedding.tp_all_reduce",
+                               sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab));
+    }
+    b.backward_weight.push_back(mem("embedding.grad", OpClass::Embedding, T * h * ab * 2 + T * h * 4));
+    b.params = static_cast<double>(m.vocab) * h / t + (m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
+    b.activation_bytes = 0;
+    return b;
+  }
+
+  Block head() const {
+    Block b;
+    b.name = "head";
+    const double h = m.hidden, V = m.vocab;
+    b.forward.push_back(mem("head.final_norm", OpClass::Norm, Tsp * h * ab * 2));
+    tp_enter(b.forward, "head.tp_all_gather");
+    ComputeOp logits = gemm("head.logits", T, V / t, h);
+    logits.cls = OpClass::Logits;
+    b.forward.push_back(logits);
+    b.forward.push_back(mem("head.cross_entropy", OpClass::Elementwise, T * V / t * (ab + 4)));
+    b.backward_input.push_back(mem("head.cross_entropy.bwd", OpClass::Elementwise, T * V / t * (ab + 4)));
+    gemm_backward(logits, b.backward_input, b.backward_weight);
+    if (t > 1 && sp)
+      b.backward_input.push_back(coll("head.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab));
+    b.params = (m.tied_embeddings && s.plan.pp == 1) ? h : V * h / t + h;
+    b.activation_bytes = T * (V / t * 4 + 2 * h * ab / (sp ? t : 1));  // fp32 logits for the loss
+    return b;
+  }
+};
+
+}  // namespace
+
+double Workload::model_flops_per_step() const {
+  const auto& m = scenario().model;
+  const Lowerer L(scenario());
+  // Matmul parameters active per token (embedding lookup excluded, logits included).
+  double mm = 0;
+  const double h = m.hidden;
+  const ModelConfig& c = m;
+  for (int l = 0; l < c.layers; ++l) {
+    double attn;
+    if (c.mla) {
+      const auto& a = *c.mla;
+      const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
+      attn = (a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank * c.heads * qk : h * c.heads * qk) +
+             h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * c.heads * (a.qk_nope_head_dim + a.v_head_dim) +
+             c.heads * a.v_head_dim * h;
+    } else {
+      attn = h * c.q_dim() * 2 + 2 * h * c.kv_dim();
+    }
+    const int mats = c.gated() ? 3 : 2;
+    double mlp;
+    if (c.is_moe_layer(l)) mlp = (c.moe->topk + c.moe->shared_experts) * mats * h * c.moe->expert_ffn_hidden;
+    else mlp = mats * h * c.ffn_hidden;
+    mm += attn + mlp;
+  }
+  mm += h * c.vocab;  // logits
+  const double tokens = static_cast<double>(scenario().tokens_per_step());
+  // Attention: QK^T and PV forward 2*kv_len*(d_qk + d_v) per head per token, x3 for training.
+  const double attn_per_token = 3.0 * 2.0 * L.kv_len() * c.heads * (L.attn_qk_dim() + L.attn_v_dim()) * c.layers;
+  return tokens * (6.0 * mm + attn_per_token);
+}
+
+Workload lower(const Scenario& s) {
+  Workload w;
+  w.scenario_ptr = &s;
+  const auto& p = s.plan;
+  const int domain = s.system.scale_up_domain;
+  w.groups.push_back(place(GroupKind::TP, p.tp, 1, domain));
+  w.groups.push_back(place(GroupKind::CP, p.cp, p.tp, domain));
+  // Gradients and ZeRO shards span the data- and context-parallel ranks.
+  w.groups.push_back(place(GroupKind::DP, p.dp * p.cp, p.tp, domain));
+  w.groups.push_back(place(GroupKind::PP, p.pp, p.tp * p.cp * p.dp, domain));
+  if (p.ep > 1 || s.model.moe) {
+    const int etp = p.etp > 0 ? p.etp : p.tp;
+    w.groups.push_back(place(GroupKind::EP, p.ep, etp, domain));
+    w.groups.push_back(place(GroupKind::ETP, etp, 1, domain));
+    const int edp = std::max(1, p.tp * p.cp * p.dp / (p.ep * etp));
+    w.groups.push_back(place(GroupKind::EDP, edp, p.ep * etp, domain));
+  }
+  w.microbatches = s.num_microbatches();
+  w.schedule = p.schedule;
+
+  const Lowerer L(s);
+  const Block dense = L.layer(false);
+  std::optional<Block> moe;
+  if (s.model.moe) moe = L.layer(true);
+  const auto layout = s.stage_layout();
+  const int nvs = p.pp * p.vpp;
+  // Layer index ranges of each virtual stage, to know which layers are MoE.
+  std::vector<int> first(nvs, 0);
+  for (int i = 1; i < nvs; ++i) first[i] = first[i - 1] + layout[i - 1];
+
+  for (int r = 0; r < p.pp; ++r) {
+    Stage st;
+    st.pp_rank = r;
+    for (int c = 0; c < p.vpp; ++c) {
+      Chunk ch;
+      ch.virtual_stage = c * p.pp + r;
+      const int vs = ch.virtual_stage;
+      if (vs == 0) ch.blocks.push_back(L.embedding());
+      int n_dense = 0, n_moe = 0;
+      for (int l = first[vs]; l < first[vs] + layout[vs]; ++l) (s.model.is_moe_layer(l) ? n_moe : n_dense)++;
+      if (n_dense > 0) {
+        Block b = dense;
+        b.count = n_dense;
+        ch.blocks.push_back(std::move(b));
+      }
+      if (n_moe > 0) {
+        Block b = *moe;
+        b.count = n_moe;
+        ch.blocks.push_back(std::move(b));
+      }
+      if (vs == nvs - 1) ch.blocks.push_back(L.head());
+      for (const auto& b : ch.blocks) {
+        st.params += b.params * b.count;
+        st.expert_params += b.expert_params * b.count;
+      }
+      st.chunks.push_back(std::move(ch));
+    }
+    st.boundary_activation_bytes = L.T * s.model.hidden * L.ab / (L.sp ? p.tp : 1);
+    w.stages.push_back(std::move(st));
+  }
+
+  // Once-per-step work for each stage.
+  for (const auto& st : w.stages) {
+    StepWork sw;
+    const double dense_params = st.params - st.expert_params;
+    const double gb = L.grad_bytes();
+    const double grad_dense = dense_params * gb, grad_expert = st.expert_params * gb;
+    sw.grad_buckets = std::max(1, static_cast<int>(std::ceil(grad_dense / (p.grad_bucket_bytes * gb / 2))));
+    if (p.zero_stage < 3) {
+      const CollKind k = p.zero_stage == 0 ? CollKind::AllReduce : CollKind::ReduceScatter;
+      if (w.group(GroupKind::DP).size > 1)
+        sw.grad_sync.push_back(L.coll("dp.grad_sync", k, GroupKind::DP, grad_dense, p.overlap_grad_reduce));
+      if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1)
+        sw.grad_sync.push_back(L.coll("edp.grad_sync", k, GroupKind::EDP, grad_expert, p.overlap_grad_reduce));
+      if (p.zero_stage >= 1) {
+        if (w.group(GroupKind::DP).size > 1)
+          sw.param_gather.push_back(L.coll("dp.param_all_gather", CollKind::AllGather, GroupKind::DP, dense_params * 2, p.overlap_param_gather));
+        if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1)
+          sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * 2, p.overlap_param_gather));
+      }
+    } else if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1) {
+      sw.grad_sync.push_back(L.coll("edp.grad_sync", CollKind::ReduceScatter, GroupKind::EDP, grad_expert, p.overlap_grad_reduce));
+    }
+    if (s.model.tied_embeddings && p.pp > 1 && (st.pp_rank == 0 || st.pp_rank == p.pp - 1))
+      sw.grad_sync.push_back(L.coll("embedding.tied_grad_all_reduce", CollKind::AllReduce, GroupKind::PP,
+                                    static_cast<double>(s.model.vocab) * s.model.hidden / p.tp * gb));
+    // Optimizer: Adam reads fp32 master, grad, m, v and writes master, m, v and the 16-bit copy.
+    const double shard_dense = p.zero_stage >= 1 ? dense_params / w.group(GroupKind::DP).size : dense_params;
+    const double shard_expert = p.zero_stage >= 1 ? st.expert_params / std::max(1, w.group(GroupKind::EDP).size) : st.expert_params;
+    const double bytes_per_param = s.train.optimizer == "adam" ? 16.0 + 14.0 : 8.0 + 6.0;
+    sw.optimizer.push_back(Lowerer::mem("optimizer.step", OpClass::Optimizer, (shard_dense + shard_expert) * bytes_per_param,
+                                        (shard_dense + shard_expert) * 12.0));
+    w.step_per_stage.push_back(std::move(sw));
+  }
+  w.step = w.step_per_stage.front();
+  return w;
+}
+
+}  // namespace sextant::ir

@@ -1,0 +1,92 @@
+#include "ir/schedule.hpp"
+
+#include <set>
+#include <tuple>
+
+#include "core/error.hpp"
+
+namespace sextant::ir {
+
+ScheduleRegistry::ScheduleRegistry() {
+  items_.push_back(make_gpipe());
+  items_.push_back(make_1f1b());
+  items_.push_back(make_interleaved_1f1b());
+  items_.push_back(make_zb_h1());
+}
+
+const PipelineSchedule& ScheduleRegistry::get(const std::string& name) const {
+  for (const auto& s : items_)
+    if (s->name() == name) return *s;
+  throw Error(SourceLocation{"", 0, 0, "parallel.schedule"}, "unknown pipeline schedule '" + name + "'",
+              valid_choices_hint(name, names()));
+}
+
+std::vector<std::string> ScheduleRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& s : items_) out.push_back(s->name());
+  return out;
+}
+
+void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m) {
+  std::vector<std::vector<ScheduleItem>> orders(p);
+  for (int r = 0; r < p; ++r) {
+    orders[r] = s.order(r, p, v, m);
+    // Completeness: each (kind, mb, chunk) exactly once.
+    std::set<std::tuple<int, int64_t, int>> seen;
+    for (const auto& it : orders[r]) {
+      if (it.microbatch < 0 || it.microbatch >= m || it.chunk < 0 || it.chunk >= v)
+        throw Error("schedule '" + s.name() + "': rank " + std::to_string(r) + " lists micro-batch " +
+                    std::to_string(it.microbatch) + " chunk " + std::to_string(it.chunk) + ", out of range");
+      if (!seen.insert({it.kind, it.microbatch, it.chunk}).second)
+        throw Error("schedule '" + s.name() + "': rank " + std::to_string(r) + " runs an item twice");
+    }
+    const size_t expect = static_cast<size_t>(m * v) * (s.splits_weight_gradient() ? 3 : 2);
+    if (seen.size() != expect)
+      throw Error("schedule '" + s.name() + "': rank " + std::to_string(r) + " has " + std::to_string(seen.size()) +
+                  " items, expected " + std::to_string(expect));
+  }
+  // Dependency-driven execution with unit times.
+  const int nvs = p * v;
+  std::set<std::tuple<int, int64_t, int>> done;  // (kind, mb, virtual stage)
+  std::vector<size_t> pos(p, 0);
+  auto vstage = [&](int r, int chunk) { return chunk * p + r; };
+  size_t remaining = 0;
+  for (const auto& o : orders) remaining += o.size();
+  while (remaining > 0) {
+    bool progress = false;
+    for (int r = 0; r < p; ++r) {
+      while (pos[r] < orders[r].size()) {
+        const auto& it = orders[r][pos[r]];
+        const int vs = vstage(r, it.chunk);
+        bool ready = true;
+        if (it.kind == ScheduleItem::Forward) {
+          ready = vs == 0 || done.count({ScheduleItem::Forward, it.microbatch, vs - 1});
+        } else if (it.kind == ScheduleItem::Backward) {
+          ready = done.count({ScheduleItem::Forward, it.microbatch, vs}) &&
+                  (vs == nvs - 1 || done.count({ScheduleItem::Backward, it.microbatch, vs + 1}));
+        } else {
+          ready = done.count({ScheduleItem::Backward, it.microbatch, vs}) > 0;
+        }
+        if (!ready) break;
+        done.insert({it.kind, it.microbatch, vs});
+        ++pos[r];
+        --remaining;
+        progress = true;
+      }
+    }
+    if (!progress) {
+      std::string msg = "schedule '" + s.name() + "' deadlocks (p=" + std::to_string(p) + ", v=" + std::to_string(v) +
+                        ", m=" + std::to_string(m) + "): ";
+      static const char* kinds[] = {"F", "B", "W"};
+      for (int r = 0; r < p; ++r)
+        if (pos[r] < orders[r].size()) {
+          const auto& it = orders[r][pos[r]];
+          msg += "rank " + std::to_string(r) + " waits at " + kinds[it.kind] + "(mb " + std::to_string(it.microbatch) +
+                 ", chunk " + std::to_string(it.chunk) + "); ";
+        }
+      throw Error(msg);
+    }
+  }
+}
+
+}  // namespace sextant::ir

@@ -1,0 +1,62 @@
+#pragma once
+// Pipeline schedules, one implementation per file in schedules/, chosen by name from a
+// ScheduleRegistry. Contract of an implementation:
+//  - order(r, p, v, m) lists the work of pipeline rank r in execution order: every
+//    (micro-batch, chunk) appears exactly once as Forward and once as Backward (and, for
+//    schedules that split the backward pass, once as Weight after its Backward). The
+//    simulator executes this order; the send/receive pairs it implies must be consistent
+//    across ranks (checked by validate_schedule).
+//  - pipeline_time_s() is the closed-form step time of the pipeline for per-micro-batch stage
+//    times (used by `estimate`); it must agree with simulating order() when all ranks are
+//    uniform and communication is free.
+//  - inflight(r, p, v, m) is the largest number of chunk-micro-batches whose activations rank r
+//    holds at once under order() (used for memory).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sextant::ir {
+
+struct ScheduleItem {
+  enum Kind { Forward, Backward, Weight } kind;
+  int64_t microbatch;
+  int chunk;
+};
+
+struct StageTimes {  // per micro-batch, per pipeline rank (all chunks of that rank)
+  std::vector<double> forward_s, backward_s, weight_s;  // weight_s: backward-weight part of backward
+};
+
+class PipelineSchedule {
+ public:
+  virtual ~PipelineSchedule() = default;
+  virtual std::string name() const = 0;
+  virtual bool splits_weight_gradient() const { return false; }
+  virtual std::vector<ScheduleItem> order(int r, int p, int v, int64_t m) const = 0;
+  virtual double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const = 0;
+  virtual double inflight(int r, int p, int v, int64_t m) const = 0;
+};
+
+class ScheduleRegistry {
+ public:
+  ScheduleRegistry();  // registers the built-in schedules
+  const PipelineSchedule& get(const std::string& name) const;  // throws Error with valid names
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::unique_ptr<PipelineSchedule>> items_;
+};
+
+// The built-in schedules (one file each).
+std::unique_ptr<PipelineSchedule> make_gpipe();
+std::unique_ptr<PipelineSchedule> make_1f1b();
+std::unique_ptr<PipelineSchedule> make_interleaved_1f1b();
+std::unique_ptr<PipelineSchedule> make_zb_h1();
+
+// Checks that the orders of all p ranks form a deadlock-free pipeline (every forward of chunk
+// c on rank r after the forward of the previous virtual stage, every backward after the next
+// virtual stage's backward). Throws Error naming the ranks and items of a cycle.
+void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m);
+
+}  // namespace sextant::ir

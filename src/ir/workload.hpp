@@ -1,0 +1,121 @@
+#pragma once
+// The workload IR: a scenario lowered once into per-rank work. Compact by construction: a
+// transformer layer is one Block with a repeat count, micro-batches are a count, and ranks that
+// do the same work share one Stage. `estimate` evaluates the templates in closed form;
+// `simulate` expands them (micro-batches x schedule) into events. Both read only this IR.
+//
+// Conventions
+//  - Compute ops carry FLOPs and HBM bytes for ONE micro-batch on ONE rank (after TP/CP/EP
+//    sharding). GEMMs carry their (m, n, k, batch) shape for the efficiency model.
+//  - Collectives carry `bytes` in the nccl-tests convention: the buffer size S of the call
+//    (all-reduce: S in and out; all-gather: S = output; reduce-scatter: S = input; all-to-all:
+//    S = send buffer; send/recv: S sent). Time = S * factor(kind, n) / busbw + latency terms.
+//  - A Step is either a compute op or a collective; steps of one pass run in order on the
+//    compute stream unless a collective is `overlappable`, in which case it runs on its group's
+//    stream and only the step named by `waits_for` (an index in the same list, -1 = none)
+//    must finish first, and the compute stream continues.
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+
+namespace sextant::ir {
+
+enum class OpClass { Gemm, Attention, Elementwise, Norm, Embedding, Logits, Router, Optimizer, Memcpy };
+enum class CollKind { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv, Broadcast };
+enum class GroupKind { TP, CP, EP, ETP, DP, EDP, PP };  // EDP: data parallel over expert weights
+enum class Pass { Forward, BackwardInput, BackwardWeight, Recompute };
+
+std::string to_string(OpClass c);
+std::string to_string(CollKind k);
+std::string to_string(GroupKind g);
+std::string to_string(Pass p);
+
+// Placement of a communication group on the topology.
+struct Group {
+  GroupKind kind = GroupKind::TP;
+  int size = 1;
+  int stride = 1;          // rank distance between consecutive members
+  int per_domain = 1;      // members inside one scale-up (NVLink) domain
+  int domains = 1;         // scale-up domains the group spans (size = per_domain * domains)
+};
+
+struct ComputeOp {
+  const char* name = "";  // static string: the IR is built per plan in plan search
+  OpClass cls = OpClass::Gemm;
+  double flops = 0;
+  double bytes = 0;  // HBM traffic
+  int64_t m = 0, n = 0, k = 0, batch = 1;  // GEMM shape (cls == Gemm)
+  DType dtype = DType::BF16;
+};
+
+struct Collective {
+  const char* name = "";
+  CollKind kind = CollKind::AllReduce;
+  GroupKind group = GroupKind::TP;
+  double bytes = 0;
+  bool overlappable = false;  // runs on the group's stream, concurrently with compute
+  int waits_for = -1;         // index of the step that produces its input (-1: previous step)
+};
+
+using Step = std::variant<ComputeOp, Collective>;
+
+// A repeated unit of work (a transformer layer of one kind, the embedding, the head).
+struct Block {
+  std::string name;
+  int count = 1;  // repetitions on this virtual stage
+  std::vector<Step> forward;
+  std::vector<Step> backward_input;   // activation gradients
+  std::vector<Step> backward_weight;  // weight gradients (split out for zero-bubble schedules)
+  std::vector<Step> recompute;        // forward work redone in backward (recompute policy)
+  double params = 0;                  // parameters held by this rank for one repetition
+  double expert_params = 0;           // of which expert (EP-sharded) parameters
+  double activation_bytes = 0;        // saved for backward per micro-batch per repetition
+};
+
+// One virtual pipeline stage (a chunk of a pipeline rank's layers).
+struct Chunk {
+  int virtual_stage = 0;  // 0 .. pp*vpp-1 in pipeline order
+  std::vector<Block> blocks;
+};
+
+// The work of one pipeline rank (all ranks with the same pp index do the same work).
+struct Stage {
+  int pp_rank = 0;
+  std::vector<Chunk> chunks;  // vpp chunks; chunk c is virtual stage c*pp + pp_rank
+  double params = 0;          // parameters on this rank (sum over blocks)
+  double expert_params = 0;
+  double boundary_activation_bytes = 0;  // bytes sent to the next stage per micro-batch
+};
+
+// Once-per-step work: gradient synchronisation, parameter gathering, optimizer.
+struct StepWork {
+  std::vector<Collective> grad_sync;     // DP/EDP reduce-scatter or all-reduce (per bucket)
+  std::vector<Collective> param_gather;  // ZeRO-1/2 all-gather after the optimizer, ZeRO-3 per layer
+  std::vector<ComputeOp> optimizer;
+  int grad_buckets = 1;
+};
+
+struct Workload {
+  const Scenario* scenario_ptr = nullptr;  // not owned: the scenario must outlive the workload
+  const Scenario& scenario() const { return *scenario_ptr; }
+  std::vector<Group> groups;  // one per GroupKind in use
+  std::vector<Stage> stages;  // pp entries
+  StepWork step;              // per stage rank 0's view (the largest stage)
+  std::vector<StepWork> step_per_stage;  // pp entries
+  int64_t microbatches = 1;   // per pipeline per step
+  std::string schedule;
+
+  const Group& group(GroupKind k) const;  // size-1 group when unused
+  double model_flops_per_step() const;    // 6*N*tokens-style model FLOPs (docs/models.md)
+};
+
+// Lower a checked scenario into the IR. The workload refers to s, which must outlive it.
+Workload lower(const Scenario& s);
+
+// Bus-bandwidth factor of a collective on n ranks (nccl-tests): AR 2(n-1)/n, AG/RS/A2A (n-1)/n.
+double bus_factor(CollKind k, int n);
+
+}  // namespace sextant::ir

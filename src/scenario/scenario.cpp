@@ -1,0 +1,294 @@
+#include "scenario/scenario.hpp"
+
+#include <filesystem>
+#include <numeric>
+
+#include "core/atomic_file.hpp"
+#include "core/paths.hpp"
+
+namespace sextant {
+namespace fs = std::filesystem;
+
+std::string to_string(Recompute r) {
+  switch (r) {
+    case Recompute::None: return "none";
+    case Recompute::Selective: return "selective";
+    case Recompute::Full: return "full";
+  }
+  return "none";
+}
+
+int64_t Scenario::num_microbatches() const {
+  const int64_t denom = static_cast<int64_t>(plan.dp) * train.micro_batch;
+  return denom > 0 ? train.global_batch / denom : 0;
+}
+
+std::vector<int> Scenario::stage_layout() const {
+  const int n = plan.pp * plan.vpp;
+  if (!plan.stage_layers.empty()) return plan.stage_layers;
+  std::vector<int> out(n, 0);
+  const int L = model.layers;
+  if (plan.stage_rule == "fewer-first-last" && n >= 2) {
+    // One layer fewer on the first and last stage (Llama 3 405B: 126 layers on 16 stages).
+    const int base = (L + 2) / n;
+    int rem = (L + 2) - base * n;
+    for (int i = 0; i < n; ++i) out[i] = base;
+    out[0] -= 1;
+    out[n - 1] -= 1;
+    for (int i = 1; i < n - 1 && rem > 0; ++i, --rem) out[i] += 1;
+    return out;
+  }
+  // even: as even as possible, the remainder spread over the middle stages first.
+  const int base = L / n;
+  int rem = L % n;
+  for (int i = 0; i < n; ++i) out[i] = base;
+  for (int i = 1; i < n && rem > 0; ++i, --rem) out[i] += 1;
+  if (rem > 0) out[0] += rem;
+  return out;
+}
+
+int Scenario::layers_on_stage(int pp_rank, int chunk) const {
+  return stage_layout()[static_cast<size_t>(chunk * plan.pp + pp_rank)];
+}
+
+// ---------------------------------------------------------------- overrides
+static void apply_override(YAML::Node root, const std::string& key, const std::string& value) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= key.size(); ++i)
+    if (i == key.size() || key[i] == '.') {
+      parts.push_back(key.substr(start, i - start));
+      start = i + 1;
+    }
+  YAML::Node cur = root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (parts[i].empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component");
+    YAML::Node next = cur[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = cur[parts[i]];
+    } else if (!next.IsMap()) {
+      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it");
+    }
+    cur.reset(next);
+  }
+  YAML::Node v;
+  try {
+    v = YAML::Load(value);
+  } catch (const YAML::Exception&) {
+    v = YAML::Node(value);
+  }
+  cur[parts.back()] = v;
+}
+
+// ---------------------------------------------------------------- parsing
+static ParallelPlan parse_plan(const YamlMap& m) {
+  ParallelPlan p;
+  p.tp = static_cast<int>(m.i64("tp", 1));
+  p.pp = static_cast<int>(m.i64("pp", 1));
+  p.dp = static_cast<int>(m.i64("dp", 0));
+  p.cp = static_cast<int>(m.i64("cp", 1));
+  p.ep = static_cast<int>(m.i64("ep", 1));
+  p.etp = static_cast<int>(m.i64("etp", 1));
+  p.vpp = static_cast<int>(m.i64("vpp", 1));
+  p.sequence_parallel = m.boolean("sequence_parallel", p.tp > 1);
+  p.zero_stage = static_cast<int>(m.i64("zero_stage", 1));
+  p.schedule = m.choice("schedule", {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1"},
+                        p.vpp > 1 ? "interleaved-1f1b" : "1f1b");
+  const auto layers = m.i64_list("stage_layers");
+  for (auto l : layers) p.stage_layers.push_back(static_cast<int>(l));
+  p.stage_rule = m.choice("stage_rule", {"even", "fewer-first-last"}, "even");
+  if (auto o = m.opt_map("overlap")) {
+    p.overlap_grad_reduce = o->boolean("grad_reduce", true);
+    p.overlap_param_gather = o->boolean("param_gather", true);
+    p.tp_comm_overlap = o->boolean("tp_comm", false);
+    o->finish();
+  }
+  p.grad_bucket_bytes = m.f64("grad_bucket_mb", 40.0) * 1e6;
+  for (const auto& [key, v] : {std::pair<const char*, int>{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep},
+                               {"etp", p.etp}, {"vpp", p.vpp}})
+    if (v < 1) m.fail(key, "must be at least 1, got " + std::to_string(v));
+  if (p.zero_stage < 0 || p.zero_stage > 3) m.fail("zero_stage", "must be 0, 1, 2 or 3");
+  m.finish();
+  return p;
+}
+
+static TrainingConfig parse_training(const YamlMap& m) {
+  TrainingConfig t;
+  t.global_batch = m.i64("global_batch");
+  t.micro_batch_given = m.has("micro_batch");
+  t.micro_batch = static_cast<int>(m.i64("micro_batch", 1));
+  t.seq_len = static_cast<int>(m.i64("seq_len"));
+  const auto prec = m.choice("precision", {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}, "bf16");
+  t.precision = parse_dtype(prec, m.loc("precision"));
+  const auto rc = m.choice("recompute", {"none", "selective", "full"}, "none");
+  t.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
+  t.optimizer = m.choice("optimizer", {"adam", "sgd"}, "adam");
+  t.flash_attention = m.boolean("flash_attention", true);
+  const auto grad = m.choice("grad_reduce_dtype", {"fp32", "bf16", "fp16"}, t.precision == DType::FP16 ? "fp16" : "fp32");
+  t.grad_reduce_dtype = parse_dtype(grad, m.loc("grad_reduce_dtype"));
+  if (t.global_batch < 1) m.fail("global_batch", "must be positive");
+  if (t.micro_batch < 1) m.fail("micro_batch", "must be positive");
+  if (t.seq_len < 1) m.fail("seq_len", "must be positive");
+  m.finish();
+  return t;
+}
+
+static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
+  Scenario s;
+  s.file = root.file();
+  s.name = root.str("name", fs::path(root.file()).stem().string());
+  // model: catalog id, file path or inline mapping
+  if (root.has("model") && root.raw("model").IsMap()) {
+    s.model = parse_model(root.map("model"));
+  } else {
+    s.model = load_model_ref(cat, root.str("model"), root.loc("model"));
+  }
+  // system: catalog id or inline mapping; inline accelerators and networks may come with it
+  Catalog local = cat;
+  if (auto hw = root.opt_map("hardware")) {
+    for (auto& a : hw->map_list("accelerators")) local.add(parse_accelerator(a, {}));
+    for (auto& n : hw->map_list("networks")) local.add(parse_network(n, {}));
+    hw->finish();
+  }
+  if (root.has("system") && root.raw("system").IsMap()) {
+    s.system = parse_system(root.map("system"), {});
+  } else {
+    const auto id = root.str("system");
+    if (!local.has_system(id))
+      throw Error(root.loc("system"), "unknown system '" + id + "'", valid_choices_hint(id, local.system_ids()));
+    s.system = local.system(id);
+  }
+  const std::string acc_id = root.str("accelerator", s.system.accelerator);
+  if (!local.has_accelerator(acc_id))
+    throw Error(root.loc(root.has("accelerator") ? "accelerator" : "system"), "unknown accelerator '" + acc_id + "'",
+                valid_choices_hint(acc_id, local.accelerator_ids()));
+  s.accelerator = local.accelerator(acc_id);
+  if (!local.has_network(s.system.scale_up_network))
+    throw Error(root.loc("system"), "unknown network '" + s.system.scale_up_network + "'",
+                valid_choices_hint(s.system.scale_up_network, local.network_ids()));
+  s.scale_up = local.network(s.system.scale_up_network);
+  if (!s.system.scale_out_network.empty()) {
+    if (!local.has_network(s.system.scale_out_network))
+      throw Error(root.loc("system"), "unknown network '" + s.system.scale_out_network + "'",
+                  valid_choices_hint(s.system.scale_out_network, local.network_ids()));
+    s.scale_out = local.network(s.system.scale_out_network);
+  }
+  s.num_gpus = static_cast<int>(root.i64("num_gpus"));
+  if (s.num_gpus < 1) root.fail("num_gpus", "must be positive");
+  s.plan = root.has("parallel") ? parse_plan(root.map("parallel")) : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"));
+  s.train = parse_training(root.map("training"));
+  s.seed = static_cast<uint64_t>(root.i64("seed", 0));
+  root.finish();
+  // Derived dp.
+  const int inner = s.plan.tp * s.plan.pp * s.plan.cp;
+  if (s.plan.dp == 0) {
+    if (s.num_gpus % inner != 0)
+      throw Error(root.loc("num_gpus"),
+                  "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner),
+                  "choose num_gpus as a multiple of " + std::to_string(inner) + " or change the plan");
+    s.plan.dp = s.num_gpus / inner;
+  }
+  check_plan(s, root.loc("parallel"));
+  return s;
+}
+
+Scenario parse_scenario(const std::string& text, const std::string& name, const Catalog& cat,
+                        const std::vector<std::pair<std::string, std::string>>& overrides) {
+  YAML::Node n;
+  try {
+    n = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
+  }
+  if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
+  for (const auto& [k, v] : overrides) apply_override(n, k, v);
+  return parse_root(YamlMap(n, name), cat);
+}
+
+Scenario load_scenario(const std::string& path, const Catalog& cat,
+                       const std::vector<std::pair<std::string, std::string>>& overrides) {
+  const std::string resolved = resolve_data_path(path);
+  if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "scenario file not found");
+  return parse_scenario(read_file(resolved), resolved, cat, overrides);
+}
+
+// ---------------------------------------------------------------- plan checks
+void check_plan(const Scenario& s, const SourceLocation& where_in) {
+  const auto& p = s.plan;
+  const auto& m = s.model;
+  auto fail = [&](const std::string& key, const std::string& msg, const std::string& hint = {}) {
+    SourceLocation w = where_in;
+    w.key = "parallel." + key;
+    throw Error(w, msg, hint);
+  };
+  const int64_t prod = static_cast<int64_t>(p.tp) * p.pp * p.dp * p.cp;
+  if (prod != s.num_gpus)
+    fail("dp", "tp*pp*dp*cp = " + std::to_string(p.tp) + "*" + std::to_string(p.pp) + "*" + std::to_string(p.dp) + "*" +
+                   std::to_string(p.cp) + " = " + std::to_string(prod) + " but num_gpus = " + std::to_string(s.num_gpus),
+         "the product of the parallel degrees must equal the GPU count");
+  if (m.heads % p.tp != 0)
+    fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.heads) + " attention heads");
+  if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
+    fail("tp", "tp = " + std::to_string(p.tp) + " and the " + std::to_string(m.kv_heads) +
+                   " key/value heads: one must divide the other");
+  if (p.sequence_parallel && p.tp == 1) {
+    // harmless: sequence parallelism over a TP group of one is a no-op
+  }
+  if (p.cp > 1 && s.train.seq_len % (2 * p.cp) != 0)
+    fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * p.cp) +
+                   " (load-balanced ring attention splits the sequence in 2*cp chunks)");
+  if (p.ep > 1) {
+    if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
+    if (m.moe->num_experts % p.ep != 0)
+      fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts");
+    const int64_t expert_domain = static_cast<int64_t>(p.dp) * p.tp * p.cp / p.etp;
+    if (expert_domain % p.ep != 0)
+      fail("ep", "ep = " + std::to_string(p.ep) + " must divide dp*tp*cp/etp = " + std::to_string(expert_domain),
+           "expert parallelism is carved out of the data- (and tensor-) parallel ranks");
+  }
+  if (p.etp > p.tp) fail("etp", "etp must not exceed tp");
+  const int64_t mb_dp = static_cast<int64_t>(s.train.micro_batch) * p.dp;
+  if (s.train.global_batch % mb_dp != 0)
+    fail("dp", "global_batch " + std::to_string(s.train.global_batch) + " is not divisible by micro_batch*dp = " +
+                   std::to_string(s.train.micro_batch) + "*" + std::to_string(p.dp),
+         "each data-parallel replica needs a whole number of micro-batches");
+  const int nstages = p.pp * p.vpp;
+  if (!p.stage_layers.empty()) {
+    if (static_cast<int>(p.stage_layers.size()) != nstages)
+      fail("stage_layers", "has " + std::to_string(p.stage_layers.size()) + " entries, expected pp*vpp = " +
+                               std::to_string(nstages));
+    const int sum = std::accumulate(p.stage_layers.begin(), p.stage_layers.end(), 0);
+    if (sum != m.layers)
+      fail("stage_layers", "sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(m.layers));
+    for (int l : p.stage_layers)
+      if (l < 0) fail("stage_layers", "a stage cannot have a negative layer count");
+  } else if (p.stage_rule == "even") {
+    if (m.layers % nstages != 0)
+      fail("pp", "pp*vpp = " + std::to_string(nstages) + " does not divide the " + std::to_string(m.layers) + " layers",
+           "give parallel.stage_layers (a list of pp*vpp layer counts) or stage_rule: fewer-first-last");
+  } else if (p.stage_rule == "fewer-first-last") {
+    if ((m.layers + 2) % nstages != 0)
+      fail("stage_rule", "fewer-first-last needs pp*vpp = " + std::to_string(nstages) + " to divide layers+2 = " +
+                             std::to_string(m.layers + 2));
+  }
+  if (nstages > m.layers) fail("pp", "pp*vpp = " + std::to_string(nstages) + " exceeds the " + std::to_string(m.layers) + " layers");
+  if (p.schedule == "interleaved-1f1b" && p.vpp < 2)
+    fail("schedule", "interleaved-1f1b needs vpp >= 2", "set parallel.vpp or use schedule 1f1b");
+  if (p.vpp > 1 && p.schedule != "interleaved-1f1b")
+    fail("schedule", "vpp = " + std::to_string(p.vpp) + " needs the interleaved-1f1b schedule");
+  if (p.schedule == "interleaved-1f1b" && p.pp > 1 && s.num_microbatches() % p.pp != 0)
+    fail("schedule", "interleaved-1f1b needs the micro-batch count (" + std::to_string(s.num_microbatches()) +
+                         ") to be a multiple of pp (" + std::to_string(p.pp) + ")");
+  if (p.zero_stage > 0 && p.dp == 1) {
+    // ZeRO over one replica shards nothing; allowed.
+  }
+  if (s.train.precision == DType::FP8 && !s.accelerator.has_peak(DType::FP8))
+    throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
+                "accelerator '" + s.accelerator.id + "' has no fp8 tensor cores", "use bf16 or fp16");
+  if (s.train.precision == DType::FP4 && !s.accelerator.has_peak(DType::FP4))
+    throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
+                "accelerator '" + s.accelerator.id + "' has no fp4 tensor cores", "use fp8 or bf16");
+}
+
+}  // namespace sextant

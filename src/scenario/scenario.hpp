@@ -1,0 +1,78 @@
+#pragma once
+// The scenario: one training job = model + system (catalog id or inline) + GPU count + parallel
+// plan + training settings. Written as YAML (docs/scenario.md); every key can be overridden with
+// --set key=value. A Scenario is self-contained (it holds copies of the catalog entries it
+// uses), immutable after load, and checked: impossible plans are Errors with the reason.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+
+namespace sextant {
+
+enum class Recompute { None, Selective, Full };
+std::string to_string(Recompute r);
+
+struct ParallelPlan {
+  int tp = 1;   // tensor parallel
+  int pp = 1;   // pipeline parallel
+  int dp = 1;   // data parallel (derived from num_gpus when not given); includes ep
+  int cp = 1;   // context parallel
+  int ep = 1;   // expert parallel, carved out of dp (and of tp when etp < tp)
+  int etp = 1;  // tensor parallel inside an expert (0 = same as tp)
+  int vpp = 1;  // virtual (interleaved) stages per pipeline rank
+  bool sequence_parallel = false;
+  int zero_stage = 0;  // 0 plain DP, 1 distributed optimizer, 2 + gradients, 3 + parameters (FSDP)
+  std::string schedule = "1f1b";  // pipeline schedule (registry name): gpipe, 1f1b, interleaved-1f1b, zb-h1
+  std::vector<int> stage_layers;  // layers per pipeline stage (pp*vpp entries); empty = rule
+  std::string stage_rule = "even";  // even | fewer-first-last (one layer fewer on the first and last stage)
+  bool overlap_grad_reduce = true;   // DP gradient reduction overlaps backward
+  bool overlap_param_gather = true;  // ZeRO/FSDP parameter all-gather overlaps forward
+  bool tp_comm_overlap = false;      // TP communication overlapped with GEMMs (userbuffers)
+  double grad_bucket_bytes = 40e6;   // DP gradient bucket (Megatron default 40M params scaled by precision)
+};
+
+struct TrainingConfig {
+  int64_t global_batch = 0;  // sequences per optimizer step
+  int micro_batch = 1;       // sequences per micro-batch per model replica
+  int seq_len = 0;
+  DType precision = DType::BF16;  // GEMM precision
+  Recompute recompute = Recompute::None;
+  std::string optimizer = "adam";  // adam | sgd
+  bool flash_attention = true;     // attention without materialised scores (FlashAttention)
+  DType grad_reduce_dtype = DType::FP32;  // Megatron accumulates and reduces bf16 gradients in fp32
+  bool micro_batch_given = true;   // false when the input did not state it (validation rows)
+};
+
+struct Scenario {
+  std::string file;  // where it was read from ("" for programmatic scenarios)
+  std::string name;
+  ModelConfig model;
+  System system;
+  Accelerator accelerator;
+  NetworkTech scale_up;
+  std::optional<NetworkTech> scale_out;
+  int num_gpus = 0;
+  ParallelPlan plan;
+  TrainingConfig train;
+  uint64_t seed = 0;
+
+  int64_t num_microbatches() const;  // per pipeline per step = global_batch / (dp * micro_batch)
+  int64_t tokens_per_step() const { return train.global_batch * train.seq_len; }
+  int layers_on_stage(int pp_rank, int chunk) const;  // resolved stage layout
+  std::vector<int> stage_layout() const;              // pp*vpp entries, in virtual-stage order
+};
+
+// Load a scenario file; overrides are (dotted key, value) pairs applied before parsing.
+Scenario load_scenario(const std::string& path, const Catalog& cat,
+                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
+// Parse from YAML text (name is used in messages).
+Scenario parse_scenario(const std::string& yaml_text, const std::string& name, const Catalog& cat,
+                        const std::vector<std::pair<std::string, std::string>>& overrides = {});
+// Check the plan against the model and system; throws Error naming the rule broken.
+void check_plan(const Scenario& s, const SourceLocation& where = {});
+
+}  // namespace sextant

@@ -1,0 +1,42 @@
+#pragma once
+// Scoring the step-time model against published measurements (training.csv schema, see
+// data/validation/README.md). Columns are read by name; any CSV with this schema works.
+//
+// Policy for missing inputs (docs/validation.md):
+//  - micro_batch empty: 1 (the Megatron/NeMo default);
+//  - vpp 1: no interleaving (as stated or not stated, the row is modelled as written);
+//  - sequence_parallel unknown: on when tp > 1;
+//  - the row's accelerator replaces the system's default accelerator.
+// The harness never looks at a row's id, source or model name to decide anything.
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "core/csv.hpp"
+#include "core/result.hpp"
+#include "scenario/scenario.hpp"
+
+namespace sextant {
+
+bool looks_like_training_csv(const std::vector<std::string>& header);
+
+// The scenario a row describes.
+Scenario scenario_from_training_row(const CsvTable& t, size_t row, const Catalog& cat);
+
+struct ValidationOptions {
+  std::string engine = "estimate";     // estimate | simulate (when linked)
+  bool leave_one_source_out = false;   // refit fitted constants without each source
+};
+
+// Predicts every row; table `validation_rows` (id, source, model, predicted_step_time_s,
+// target_step_time_s, error_pct, ...), table `per_source`, scalars with median/p90/max |error|.
+Result validate_training_csv(const std::string& path, const Catalog& cat, const ValidationOptions& opt = {});
+
+// Summary statistics of absolute errors (percent).
+struct ErrorSummary {
+  size_t rows = 0;
+  double median_abs_pct = 0, p90_abs_pct = 0, max_abs_pct = 0, mean_signed_pct = 0;
+};
+ErrorSummary summarize_errors(std::vector<double> signed_pct);
+
+}  // namespace sextant

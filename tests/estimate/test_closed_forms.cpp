@@ -1,0 +1,156 @@
+// Question: do the model's building blocks reproduce the closed forms of the literature?
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "estimate/collective.hpp"
+#include "estimate/estimate.hpp"
+#include "ir/schedule.hpp"
+#include "scenario/scenario.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+// A GPT-style model (GELU MLP of 4h, multi-head attention) as in Korthikanti et al.
+std::string gpt_yaml(int tp, bool sp, const std::string& recompute, bool flash = false, int pp = 1, int vpp = 1) {
+  return "model: {id: gpt-test, source: test, layers: 8, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 51200, mlp: gelu}\n"
+         "system: dgx-a100-selene\nnum_gpus: " + std::to_string(8 * pp) + "\n"
+         "parallel: {tp: " + std::to_string(tp) + ", pp: " + std::to_string(pp) + ", vpp: " + std::to_string(vpp) +
+         ", sequence_parallel: " + (sp ? "true" : "false") + ", zero_stage: 0}\n"
+         "training: {global_batch: 64, micro_batch: 2, seq_len: 2048, precision: fp16, recompute: " + recompute +
+         ", flash_attention: " + (flash ? "true" : "false") + "}\n";
+}
+
+const ir::Block& dense_block(const ir::Workload& w) {
+  for (const auto& b : w.stages[0].chunks[0].blocks)
+    if (b.name == "dense_layer") return b;
+  throw std::runtime_error("no dense layer");
+}
+}  // namespace
+
+TEST(ClosedForms, DenseModelFlopsAreSixNTokensPlusAttention) {
+  const auto s = parse_scenario(gpt_yaml(8, true, "none"), "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto& m = s.model;
+  // Matmul parameters: everything but the input embedding and the norms.
+  const double norms = m.layers * 2.0 * m.hidden + m.hidden;
+  const double matmul_params = m.params_total() - static_cast<double>(m.vocab) * m.hidden - norms;
+  const double tokens = static_cast<double>(s.tokens_per_step());
+  const double attn = tokens * 3.0 * 2.0 * (0.5 * (s.train.seq_len + 1)) * m.heads * 2.0 * m.head_dim * m.layers;
+  EXPECT_NEAR(w.model_flops_per_step(), 6.0 * matmul_params * tokens + attn, 1e-9 * w.model_flops_per_step());
+}
+
+TEST(ClosedForms, KorthikantiActivationMemoryPerLayer) {
+  const double s = 2048, b = 2, h = 4096, a = 32, t = 8;
+  const double sbh = s * b * h;
+  struct Case {
+    bool sp;
+    const char* rc;
+    double expect;
+  } cases[] = {
+      {false, "none", sbh * (10 + 24 / t + 5 * a * s / (h * t))},
+      {true, "none", sbh * (34 / t + 5 * a * s / (h * t))},
+      {false, "selective", sbh * (10 + 24 / t)},
+      {true, "selective", sbh * 34 / t},
+      {false, "full", 2 * sbh},
+      {true, "full", 2 * sbh / t},
+  };
+  for (const auto& c : cases) {
+    const auto sc = parse_scenario(gpt_yaml(8, c.sp, c.rc), "t.yaml", *frozen());
+    const auto w = ir::lower(sc);
+    EXPECT_NEAR(dense_block(w).activation_bytes, c.expect, 1e-9 * c.expect) << "sp=" << c.sp << " recompute=" << c.rc;
+  }
+}
+
+TEST(ClosedForms, PipelineBubbleOneFOneBAndInterleaved) {
+  ir::ScheduleRegistry reg;
+  const int p = 8;
+  const int64_t m = 32;
+  ir::StageTimes st;
+  for (int r = 0; r < p; ++r) {
+    st.forward_s.push_back(1.0);
+    st.backward_s.push_back(2.0);
+    st.weight_s.push_back(1.0);
+  }
+  const double ideal = m * 3.0;
+  const double t1 = reg.get("1f1b").pipeline_time_s(st, p, 1, m);
+  EXPECT_NEAR((t1 - ideal) / ideal, (p - 1.0) / m, 1e-12);
+  // Interleaved: per-rank time of all v chunks is the same work; bubble (p-1)/(v m).
+  for (int v : {2, 4}) {
+    const double tv = reg.get("interleaved-1f1b").pipeline_time_s(st, p, v, m);
+    EXPECT_NEAR((tv - ideal) / ideal, (p - 1.0) / (v * m), 1e-12) << "v=" << v;
+  }
+  EXPECT_LT(reg.get("zb-h1").pipeline_time_s(st, p, 1, m), t1);
+  EXPECT_NEAR(reg.get("gpipe").pipeline_time_s(st, p, 1, m), t1, 1e-12);
+}
+
+TEST(ClosedForms, SchedulesAreDeadlockFree) {
+  ir::ScheduleRegistry reg;
+  for (const auto& name : reg.names())
+    for (int p : {1, 2, 4, 8})
+      for (int64_t m : {int64_t{8}, int64_t{16}}) {
+        const int v = name == "interleaved-1f1b" ? 3 : 1;
+        EXPECT_NO_THROW(ir::validate_schedule(reg.get(name), p, v, m)) << name << " p=" << p << " m=" << m;
+      }
+}
+
+TEST(ClosedForms, RingAllReduceTime) {
+  CollectiveRegistry reg;
+  Fabric f;
+  f.up_busbw_bytes_per_s = 200e9;
+  f.up_latency_s = 5e-6;
+  f.out_busbw_bytes_per_s = 25e9;
+  f.out_latency_s = 10e-6;
+  ir::Group g;
+  g.size = 8;
+  g.per_domain = 8;
+  g.domains = 1;
+  const double S = 1e9;
+  const double expect = 2.0 * 7 / 8 * S / 200e9 + 2.0 * 7 * 5e-6;
+  EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllReduce, S, g, f), expect, 1e-12);
+  // Across 4 domains with one member each: the scale-out share limits the ring.
+  g.size = 4;
+  g.per_domain = 1;
+  g.domains = 4;
+  EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllReduce, S, g, f), 2.0 * 3 / 4 * S / 25e9 + 2.0 * 3 * 10e-6, 1e-12);
+  // All-gather and reduce-scatter move half the bus bytes of an all-reduce.
+  g = ir::Group{ir::GroupKind::TP, 8, 1, 8, 1};
+  EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), 7.0 / 8 * S / 200e9 + 7 * 5e-6, 1e-12);
+}
+
+TEST(ClosedForms, MixedPrecisionAdamBytesPerParameter) {
+  // ZeRO paper (Rajbhandari et al. 2020): 2 (fp16 weights) + 2 (fp16 grads) + 12 (fp32 master, m, v) = 16.
+  auto yaml = gpt_yaml(8, true, "none") + "";
+  yaml.replace(yaml.find("precision: fp16"), 15, "precision: fp16, grad_reduce_dtype: fp16");
+  const auto s = parse_scenario(yaml, "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto e = estimate_step(w);
+  const double params = w.stages[0].params;
+  EXPECT_NEAR((e.memory.weights_bytes + e.memory.gradients_bytes + e.memory.optimizer_bytes) / params, 16.0, 1e-9);
+  // Megatron's default for bf16 keeps fp32 gradients: 18 bytes per parameter.
+  auto s2 = parse_scenario(gpt_yaml(8, true, "none"), "t.yaml", *frozen(), {{"training.precision", "bf16"}});
+  const auto w2 = ir::lower(s2);
+  const auto e2 = estimate_step(w2);
+  EXPECT_NEAR((e2.memory.weights_bytes + e2.memory.gradients_bytes + e2.memory.optimizer_bytes) / w2.stages[0].params, 18.0, 1e-9);
+  // ZeRO-1 shards the 12 optimizer bytes over the data-parallel group.
+  auto s3 = parse_scenario(gpt_yaml(1, false, "none"), "t.yaml", *frozen(), {{"parallel.zero_stage", "1"}});
+  const auto w3 = ir::lower(s3);
+  const auto e3 = estimate_step(w3);
+  EXPECT_NEAR(e3.memory.optimizer_bytes / w3.stages[0].params, 12.0 / 8, 1e-9);
+}
+
+TEST(ClosedForms, EstimateIsDeterministicAndPositive) {
+  const auto s = parse_scenario(gpt_yaml(8, true, "selective", true, 2, 2), "t.yaml", *frozen());
+  const auto a = to_json(estimate(s)).dump();
+  const auto b = to_json(estimate(s)).dump();
+  EXPECT_EQ(a, b);
+  const auto r = estimate(s);
+  EXPECT_GT(r.number("step_time_s"), 0);
+  EXPECT_GT(r.number("mfu_fraction"), 0.05);
+  EXPECT_LT(r.number("mfu_fraction"), 1.0);
+}

@@ -1,0 +1,138 @@
+// Question: does every impossible plan or malformed scenario give an error that names the
+// file, the key and what would be valid?
+#include <gtest/gtest.h>
+
+#include "scenario/scenario.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+const char* kBase =
+    "model: llama3-70b\n"
+    "system: dgx-h100\n"
+    "num_gpus: 64\n"
+    "parallel: {tp: 8, pp: 2, sequence_parallel: true}\n"
+    "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+
+std::string error_of(const std::string& yaml, std::vector<std::pair<std::string, std::string>> sets = {}) {
+  try {
+    parse_scenario(yaml, "plan.yaml", *frozen(), sets);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST(PlanErrors, BaseScenarioIsValid) {
+  const auto s = parse_scenario(kBase, "plan.yaml", *frozen());
+  EXPECT_EQ(s.plan.dp, 4);
+  EXPECT_EQ(s.num_microbatches(), 16);
+}
+
+TEST(PlanErrors, ProductMustEqualGpus) {
+  const auto e = error_of(kBase, {{"parallel.dp", "3"}});
+  EXPECT_NE(e.find("tp*pp*dp*cp"), std::string::npos) << e;
+  EXPECT_NE(e.find("num_gpus = 64"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, TpMustDivideHeads) {
+  const auto e = error_of(kBase, {{"parallel.tp", "3"}, {"num_gpus", "6"}, {"parallel.pp", "2"}});
+  EXPECT_NE(e.find("does not divide the 64 attention heads"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, TpAndKvHeads) {
+  const auto e = error_of(kBase, {{"parallel.tp", "16"}, {"num_gpus", "32"}});
+  EXPECT_EQ(e, "(no error)");  // 16 > 8 kv heads: kv heads are replicated, allowed
+  const auto e2 = error_of(
+      "model: {id: m, source: t, layers: 4, hidden: 1536, heads: 12, kv_heads: 3, ffn_hidden: 4096, vocab: 1000}\n"
+      "system: dgx-h100\nnum_gpus: 2\nparallel: {tp: 2}\ntraining: {global_batch: 8, seq_len: 128}\n");
+  EXPECT_NE(e2.find("key/value heads"), std::string::npos) << e2;
+}
+
+TEST(PlanErrors, MicroBatchTimesDpMustDivideGlobalBatch) {
+  const auto e = error_of(kBase, {{"training.global_batch", "30"}});
+  EXPECT_NE(e.find("not divisible by micro_batch*dp"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, ExpertParallelNeedsExperts) {
+  const auto e = error_of(kBase, {{"parallel.ep", "2"}});
+  EXPECT_NE(e.find("has no experts"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, EpMustDivideExperts) {
+  const auto e = error_of(
+      "model: {id: m, source: t, layers: 4, hidden: 1024, heads: 8, ffn_hidden: 0, vocab: 1000,"
+      " moe: {num_experts: 6, topk: 2, expert_ffn_hidden: 512}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {ep: 4}\ntraining: {global_batch: 8, seq_len: 128}\n");
+  EXPECT_NE(e.find("does not divide the 6 experts"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, StagesMustDivideLayersOrBeGiven) {
+  const auto e = error_of(kBase, {{"parallel.pp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "60"}});
+  EXPECT_NE(e.find("does not divide the 80 layers"), std::string::npos) << e;
+  EXPECT_NE(e.find("stage_layers"), std::string::npos) << e;
+  const auto e2 = error_of(kBase, {{"parallel.stage_layers", "[40, 39]"}});
+  EXPECT_NE(e2.find("sums to 79 layers"), std::string::npos) << e2;
+}
+
+TEST(PlanErrors, UnevenStagesFewerFirstLast) {
+  // Llama 3 405B: 126 layers on 16 stages, one fewer on the first and last.
+  const auto s = parse_scenario(
+      "model: {id: m, source: t, layers: 126, hidden: 1024, heads: 8, ffn_hidden: 4096, vocab: 1000}\n"
+      "system: dgx-h100\nnum_gpus: 16\nparallel: {pp: 16, stage_rule: fewer-first-last}\n"
+      "training: {global_batch: 16, seq_len: 128}\n",
+      "plan.yaml", *frozen());
+  const auto layout = s.stage_layout();
+  ASSERT_EQ(layout.size(), 16u);
+  EXPECT_EQ(layout.front(), 7);
+  EXPECT_EQ(layout.back(), 7);
+  EXPECT_EQ(layout[5], 8);
+}
+
+TEST(PlanErrors, UnknownKeyNamesFileLineAndSuggestion) {
+  const auto e = error_of(std::string(kBase) + "trainig: {}\n");
+  EXPECT_NE(e.find("plan.yaml:6:1"), std::string::npos) << e;
+  EXPECT_NE(e.find("unknown key"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'training'"), std::string::npos) << e;
+  const auto e2 = error_of(kBase, {{"parallel.tq", "2"}});
+  EXPECT_NE(e2.find("(--set)"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("parallel.tq"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("did you mean 'tp'"), std::string::npos) << e2;
+}
+
+TEST(PlanErrors, WrongTypeAndBadChoice) {
+  const auto e = error_of(kBase, {{"parallel.tp", "eight"}});
+  EXPECT_NE(e.find("expected an integer, got 'eight'"), std::string::npos) << e;
+  const auto e2 = error_of(kBase, {{"training.recompute", "partial"}});
+  EXPECT_NE(e2.find("valid: none, selective, full"), std::string::npos) << e2;
+}
+
+TEST(PlanErrors, UnknownModelAndSystemSuggestClosest) {
+  const auto e = error_of(kBase, {{"model", "llama3-70"}});
+  EXPECT_NE(e.find("did you mean 'llama3-70b'"), std::string::npos) << e;
+  const auto e2 = error_of(kBase, {{"system", "dgx-h10"}});
+  EXPECT_NE(e2.find("did you mean 'dgx-h100'"), std::string::npos) << e2;
+}
+
+TEST(PlanErrors, InterleavedNeedsVppAndMicrobatchMultiple) {
+  const auto e = error_of(kBase, {{"parallel.schedule", "interleaved-1f1b"}});
+  EXPECT_NE(e.find("needs vpp >= 2"), std::string::npos) << e;
+  const auto e2 = error_of(kBase, {{"parallel.vpp", "2"}, {"training.global_batch", "18"}, {"parallel.pp", "4"},
+                                   {"num_gpus", "32"}});
+  EXPECT_NE(e2.find("multiple of pp"), std::string::npos) << e2;
+}
+
+TEST(PlanErrors, ContextParallelNeedsDivisibleSequence) {
+  const auto e = error_of(kBase, {{"parallel.cp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "32"}});
+  EXPECT_NE(e.find("2*cp"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, Fp8NeedsFp8TensorCores) {
+  const auto e = error_of(kBase, {{"system", "dgx-a100-selene"}, {"training.precision", "fp8"}});
+  EXPECT_NE(e.find("no fp8 tensor cores"), std::string::npos) << e;
+}
