@@ -41,6 +41,8 @@ void add_infer_command(CLI::App& app) {
       ->capture_default_str();
   est->add_option("--activations", a->dep.activation_format, "Activation format")->capture_default_str();
   est->add_option("--kv", a->dep.kv_format, "KV-cache format")->capture_default_str();
+  est->add_option("--kv-share-layers", a->dep.kv_share_layers, "Layers sharing one KV cache (cross-layer KV sharing)")
+      ->capture_default_str();
   est->add_option("--prompt", a->prompt, "Prompt tokens")->capture_default_str();
   est->add_option("--output", a->output, "Generated tokens")->capture_default_str();
   est->add_option("--batch", a->batch, "Sequences decoded together")->capture_default_str();

@@ -93,6 +93,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.tp = static_cast<int>(d.i64("tp", 1));
     x.pp = static_cast<int>(d.i64("pp", 1));
     x.ep = static_cast<int>(d.i64("ep", 1));
+    x.kv_share_layers = static_cast<int>(d.i64("kv_share_layers", 1));
     x.weight_format = d.str("weight_format", "bf16");
     x.activation_format = d.str("activation_format", "bf16");
     x.kv_format = d.str("kv_format", x.activation_format);
@@ -239,6 +240,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("weight_format", d.weight.name);
   r.set("weight_bits_per_element", d.weight.bits_per_element);
   r.set("kv_format", d.kv.name);
+  r.set("kv_share_layers", static_cast<int64_t>(d.kv_share_layers));
   r.set("compute_dtype", to_string(cm.compute_type()));
   r.set("params_total_count", d.model.params_total());
   r.set("params_active_count", d.model.params_active());

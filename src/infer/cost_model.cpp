@@ -30,6 +30,8 @@ void Deployment::check() const {
                 std::to_string(model.heads) + " attention heads of " + model.id);
   if (p.pp > model.layers)
     throw Error(SourceLocation{"", 0, 0, "parallel.pp"}, "pp=" + std::to_string(p.pp) + " exceeds the layers of " + model.id);
+  if (kv_share_layers < 1 || kv_share_layers > model.layers)
+    throw Error(SourceLocation{"", 0, 0, "kv_share_layers"}, "kv_share_layers must be in 1.." + std::to_string(model.layers));
   if (p.tp % p.ep != 0)
     throw Error(SourceLocation{"", 0, 0, "parallel.ep"}, "ep=" + std::to_string(p.ep) + " must divide tp=" + std::to_string(p.tp));
   if (p.ep > 1 && (!model.moe || model.moe->num_experts % p.ep != 0))
@@ -87,6 +89,8 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
     kv_token_layer_bytes_rank_ = 2.0 * heads_rank * m.head_dim * kvb;
     attn_flops_pair_layer_ = 4.0 * m.heads * m.head_dim;
   }
+  kv_token_layer_bytes_ /= d_.kv_share_layers;
+  kv_token_layer_bytes_rank_ /= d_.kv_share_layers;
 }
 
 void CostModel::set_engine(const EngineProfile& e) {

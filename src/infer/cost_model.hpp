@@ -7,7 +7,7 @@
 //  * weight bytes read: every linear layer once per iteration (the input embedding is a row
 //    gather and is not streamed); MoE layers read only the experts the iteration's tokens touch,
 //    E * (1 - (1 - k/E)^T) of E routed experts for T tokens with top-k routing, plus shared experts;
-//  * KV-cache bytes: decode reads the attended context of every sequence (capped at the sliding
+//  * KV-cache bytes (divided by kv_share_layers when layers share their KV cache): decode reads the attended context of every sequence (capped at the sliding
 //    window), prefill reads its cached past once, every new token writes its K and V (GQA: 2 x
 //    kv_heads x head_dim elements per layer, KV heads split over TP and replicated when fewer
 //    than TP; MLA: kv_lora_rank + qk_rope_head_dim elements per layer, replicated over TP);
@@ -45,6 +45,9 @@ struct Deployment {
   Parallelism par;
   NumberFormat weight = parse_format("fp16"), activation = parse_format("fp16"), kv = parse_format("fp16");
   Link link;
+  // Cross-layer KV sharing: groups of this many consecutive layers share one KV cache (as in
+  // cross-layer attention and Apple's on-device models); 1 = every layer has its own.
+  int kv_share_layers = 1;
   // Throws Error when the deployment is inconsistent (tp not dividing heads, ep not dividing tp, ...).
   void check() const;
 };

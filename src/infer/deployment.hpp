@@ -10,6 +10,7 @@ namespace sextant::infer {
 struct DeploymentSpec {
   std::string model, accelerator, engine = "generic", system;  // system optional
   int tp = 1, pp = 1, ep = 1;
+  int kv_share_layers = 1;  // cross-layer KV sharing (see Deployment)
   std::string weight_format = "bf16", activation_format = "bf16", kv_format = "bf16";
 };
 

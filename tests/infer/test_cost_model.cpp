@@ -134,3 +134,17 @@ TEST(CostModel, QuantisedWeightsShortenDecode) {
   EXPECT_LT(q4.iteration(q4.decode(1, 0)).total_s, f16.iteration(f16.decode(1, 0)).total_s);
   EXPECT_EQ(q4.compute_type(), DType::BF16);  // W4A16 multiplies in bf16
 }
+
+// Question: does cross-layer KV sharing divide the KV cache (and its traffic), not the attention FLOPs?
+TEST(CostModel, CrossLayerKvSharing) {
+  Deployment d = deployment("llama3.1-8b", "h100-sxm-80gb");
+  const CostModel own(d);
+  d.kv_share_layers = 2;
+  const CostModel shared(d);
+  EXPECT_DOUBLE_EQ(shared.kv_bytes_per_token(), own.kv_bytes_per_token() / 2);
+  const auto a = own.iteration(own.decode(64, 4000)), b = shared.iteration(shared.decode(64, 4000));
+  EXPECT_NEAR(a.memory_bytes - b.memory_bytes, 64 * 4001 * own.kv_bytes_per_token() / 2 + 64 * own.kv_bytes_per_token() / 2, 1.0);
+  EXPECT_DOUBLE_EQ(a.flops, b.flops);
+  d.kv_share_layers = 0;
+  EXPECT_THROW(CostModel{d}, Error);
+}
