@@ -40,6 +40,17 @@ uint32_t StringTable::find(std::string_view s) const {
   return it == index_.end() ? UINT32_MAX : it->second;
 }
 
+void RankTrace::reserve(size_t n) {
+  ts_ns.reserve(n);
+  dur_ns.reserve(n);
+  name.reserve(n);
+  cat.reserve(n);
+  pid.reserve(n);
+  tid.reserve(n);
+  stream.reserve(n);
+  correlation.reserve(n);
+}
+
 const char* category_name(Category c) {
   switch (c) {
     case Category::CpuOp: return "cpu_op";

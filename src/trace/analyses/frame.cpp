@@ -70,74 +70,71 @@ Frame build_frame(const RankTrace& t, bool hta) {
   f.us_per_tick = hta ? 1.0 : 0.001;
   const size_t n = t.size();
 
-  // Which rows are analysable, and whether each is GPU work.
-  std::vector<uint8_t> keep(n, 0), gpu(n, 0);
-  std::vector<int64_t> ts(n), end(n), stream(n);
-  for (size_t i = 0; i < n; ++i) {
-    Category c = t.cat[i];
-    if (c == Category::Trace || c == Category::None) continue;
-    keep[i] = 1;
-    if (hta) {
-      ts[i] = ceil_div(t.ts_ns[i], 1000);
-      end[i] = floor_div(t.ts_ns[i] + t.dur_ns[i], 1000);
-      int64_t s = c == Category::GpuUserAnnotation ? -1 : t.stream[i];
-      stream[i] = s;
-      gpu[i] = s != -1;
-    } else {
-      ts[i] = t.ts_ns[i];
-      end[i] = t.ts_ns[i] + t.dur_ns[i];
-      gpu[i] = is_gpu_category(c);
-      stream[i] = t.stream[i] != -1 ? t.stream[i] : t.tid[i];
-    }
-  }
+  // Per-event rules, computed on the fly (no per-event temporaries: memory stays with the columns).
+  auto analysable = [&](size_t i) { return t.cat[i] != Category::Trace && t.cat[i] != Category::None; };
+  auto is_gpu = [&](size_t i) {
+    if (hta) return t.cat[i] != Category::GpuUserAnnotation && t.stream[i] != -1;
+    return is_gpu_category(t.cat[i]);
+  };
+  auto ts_of = [&](size_t i) { return hta ? ceil_div(t.ts_ns[i], 1000) : t.ts_ns[i]; };
+  auto end_of = [&](size_t i) {
+    return hta ? floor_div(t.ts_ns[i] + t.dur_ns[i], 1000) : t.ts_ns[i] + t.dur_ns[i];
+  };
 
   // ProfilerStep names.
+  std::unordered_set<uint32_t> step_ids;
+  for (uint32_t id = 0; id < t.strings.size(); ++id)
+    if (is_profiler_step(t.strings.str(id))) step_ids.insert(id);
   std::unordered_set<uint32_t> step_names;
-  for (size_t i = 0; i < n; ++i)
-    if (keep[i] && !gpu[i] && is_profiler_step(t.name_of(i))) step_names.insert(t.name[i]);
+  if (!step_ids.empty())
+    for (size_t i = 0; i < n; ++i)
+      if (step_ids.count(t.name[i]) && analysable(i) && !is_gpu(i)) step_names.insert(t.name[i]);
   f.profiler_steps = static_cast<int64_t>(step_names.size());
 
-  if (hta && step_names.size() >= 2) {
-    int64_t last_start = INT64_MIN;
+  // HTA: drop the last ProfilerStep (CPU events from its start on, and GPU events whose
+  // correlation id matches no kept CPU event).
+  int64_t last_start = INT64_MAX;
+  std::unordered_set<int64_t> corr;
+  const bool drop_last = hta && step_names.size() >= 2;
+  if (drop_last) {
+    last_start = INT64_MIN;
     for (size_t i = 0; i < n; ++i)
-      if (keep[i] && !gpu[i] && step_names.count(t.name[i])) last_start = std::max(last_start, ts[i]);
-    std::unordered_set<int64_t> corr;
-    for (size_t i = 0; i < n; ++i) {
-      if (!keep[i] || gpu[i]) continue;
-      if (ts[i] < last_start) {
-        corr.insert(t.correlation[i]);
-      } else {
-        keep[i] = 0;
-      }
-    }
+      if (step_names.count(t.name[i]) && analysable(i) && !is_gpu(i)) last_start = std::max(last_start, ts_of(i));
     for (size_t i = 0; i < n; ++i)
-      if (keep[i] && gpu[i] && !corr.count(t.correlation[i])) keep[i] = 0;
+      if (analysable(i) && !is_gpu(i) && ts_of(i) < last_start) corr.insert(t.correlation[i]);
     f.last_step_dropped = true;
   }
 
   for (size_t i = 0; i < n; ++i) {
-    if (!keep[i]) continue;
+    if (!analysable(i)) continue;
+    const bool g = is_gpu(i);
+    if (drop_last && (g ? !corr.count(t.correlation[i]) : ts_of(i) >= last_start)) continue;
     ++f.rows;
     // cuda_sync events (Stream/Event/Context Sync) are GPU-side waits, not work: HTA loads them
-    // as GPU rows but its kernel analyses do not count them, and neither does Sextant.
+    // as GPU rows and counts them in the GPU-active span only; Sextant ignores them.
     if (t.cat[i] == Category::CudaSync) {
-      if (hta && gpu[i]) f.sync.emplace_back(ts[i], end[i]);
+      if (hta && g) f.sync.emplace_back(ts_of(i), end_of(i));
       continue;
     }
-    if (gpu[i]) {
-      GpuEvent g;
-      g.ts = ts[i];
-      g.end = end[i];
-      g.stream = stream[i];
-      g.name = t.name[i];
-      g.kind = hta ? classify_kernel_hta(t.name_of(i)) : classify_kernel(t.name_of(i), t.cat[i]);
-      g.correlation = t.correlation[i];
-      g.event = static_cast<uint32_t>(i);
-      f.gpu.push_back(g);
+    if (g) {
+      GpuEvent e;
+      e.ts = ts_of(i);
+      e.end = end_of(i);
+      e.stream = hta ? t.stream[i] : (t.stream[i] != -1 ? t.stream[i] : t.tid[i]);
+      e.name = t.name[i];
+      e.kind = hta ? classify_kernel_hta(t.name_of(i)) : classify_kernel(t.name_of(i), t.cat[i]);
+      e.correlation = t.correlation[i];
+      e.event = static_cast<uint32_t>(i);
+      f.gpu.push_back(e);
     } else {
-      auto pos = static_cast<uint32_t>(f.cpu.size());
-      f.cpu.push_back(CpuEvent{ts[i], end[i], static_cast<uint32_t>(i)});
+      // Only the CPU events the analyses use: runtime/driver calls, anything carrying a
+      // correlation id, and annotations (ProfilerStep#N, nccl:*, record_function ranges).
       Category c = t.cat[i];
+      if (c != Category::CudaRuntime && c != Category::CudaDriver && c != Category::UserAnnotation &&
+          t.correlation[i] == -1 && !step_names.count(t.name[i]))
+        continue;
+      auto pos = static_cast<uint32_t>(f.cpu.size());
+      f.cpu.push_back(CpuEvent{ts_of(i), end_of(i), static_cast<uint32_t>(i)});
       if (t.correlation[i] != -1 && (c == Category::CudaRuntime || c == Category::CudaDriver))
         f.runtime_by_correlation.emplace(t.correlation[i], pos);
     }

@@ -53,7 +53,10 @@ struct Frame {
   const RankTrace* trace = nullptr;
   bool hta = false;
   double us_per_tick = 1.0;        // 1 (HTA: µs ticks) or 0.001 (ns ticks)
-  std::vector<CpuEvent> cpu;       // kept non-GPU events, in file order
+  // Kept non-GPU events the analyses use (runtime/driver calls, events with a correlation id,
+  // user annotations and ProfilerSteps), in file order. cpu_op/python_function rows are
+  // counted in `rows` but not listed.
+  std::vector<CpuEvent> cpu;
   std::vector<GpuEvent> gpu;       // kept GPU events, sorted by ts (stable)
   // cuda_sync waits kept in HTA mode: HTA counts them in the GPU-active span of the temporal
   // breakdown (not in any kernel type). Empty in Sextant mode.

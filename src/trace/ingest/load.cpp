@@ -59,7 +59,12 @@ int64_t rank_from_file_name(const std::string& path) {
 
 RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
   RankTrace t;
+  std::error_code ec0;
+  uint64_t fsize = fs::file_size(path, ec0);
   auto src = open_byte_source(path);
+  // Room for the events up front, so that the columns never reallocate (a reallocation holds old
+  // and new arrays at once): Kineto events are rarely under 120 bytes of JSON, gzip ~15x.
+  t.reserve(static_cast<size_t>((src->compressed() ? fsize * 20 : fsize) / 120 + 1024));
   scan_trace(*src, path, t, opt);
   std::error_code ec;
   t.file_bytes = fs::file_size(path, ec);

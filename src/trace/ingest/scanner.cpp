@@ -816,13 +816,13 @@ class Scanner {
     t.dur_ns.push_back(ev.dur.milli);
     t.name.push_back(t.strings.intern(ev.name));
     t.cat.push_back(c);
-    t.cat_name.push_back(t.strings.intern(ev.has_cat ? ev.cat : std::string_view()));
-    t.pid.push_back(ev.pid);
-    t.tid.push_back(ev.tid);
+    auto narrow = [](int64_t v) {
+      return v == kNoInt || v > INT32_MAX || v < INT32_MIN + 1 ? INT32_MIN : static_cast<int32_t>(v);
+    };
+    t.pid.push_back(narrow(ev.pid));
+    t.tid.push_back(narrow(ev.tid));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
-    t.external_id.push_back(ev.external_id);
-    t.bytes.push_back(ev.bytes);
     if (ev.has_coll) {
       ev.coll.event = idx;
       t.collectives.push_back(std::move(ev.coll));
