@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""End-to-end tests of `sextant analyze` and `sextant trace synth`.
+
+Questions: does --compat hta --csv DIR write HTA's file names and column names (so the two can be
+compared file by file); are the numbers HTA's on a bundled trace; does an unreadable file give an
+error naming the file and the byte offset; does a synthetic job with an injected straggler show
+that rank first in the straggler table?
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+DATA = os.path.join(ROOT, "tests", "data", "trace")
+
+
+def run(*args, check=True):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"sextant {' '.join(args)} failed ({p.returncode}):\n{p.stderr}")
+    return p
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+class AnalyzeCli(unittest.TestCase):
+    def test_hta_csv_names_and_values(self):
+        ref = os.path.join(DATA, "param", "hta-reference", "dlrm_8rank")
+        with tempfile.TemporaryDirectory() as out:
+            run("analyze", os.path.join(DATA, "param", "dlrm_8rank"), "--compat", "hta", "--csv", out, "--quiet")
+            for name in sorted(os.listdir(ref)):
+                if name == "load_facts.csv":
+                    continue  # not an HTA output
+                mine = os.path.join(out, name)
+                self.assertTrue(os.path.exists(mine), f"{name} not written")
+                with open(os.path.join(ref, name)) as a, open(mine) as b:
+                    self.assertEqual(a.readline().strip(), b.readline().strip(), f"header of {name}")
+            # Temporal breakdown of every rank equals HTA's to within 0.5%.
+            refrows = {r["rank"]: r for r in read_csv(os.path.join(ref, "temporal_breakdown.csv"))}
+            for r in read_csv(os.path.join(out, "temporal_breakdown.csv")):
+                for col in ("idle_time(us)", "compute_time(us)", "kernel_time(us)"):
+                    a, b = float(r[col]), float(refrows[r["rank"]][col])
+                    self.assertLessEqual(abs(a - b), 0.005 * abs(b), (r["rank"], col, a, b))
+            st = [int(float(r["potential_straggler_rank"])) for r in read_csv(os.path.join(out, "potential_stragglers.csv"))]
+            self.assertEqual(sorted(st), [2, 7])
+
+    def test_json_output_and_diagnostics(self):
+        p = run("analyze", os.path.join(DATA, "hta", "cpu_only", "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"),
+                "--json", "-")
+        doc = json.loads(p.stdout)
+        names = list(doc["tables"])
+        self.assertIn("diagnostics", names)
+        self.assertIn("temporal_breakdown", names)
+
+    def test_unreadable_file_names_file_and_offset(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "rank-0.json")
+            with open(bad, "w") as f:
+                f.write('{"traceEvents": [{"ph": "X", "ts": 1, "dur": 2}, {"ph": ')
+            p = run("analyze", bad, check=False)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn(bad, p.stderr)
+            self.assertIn("byte offset", p.stderr)
+            p = run("analyze", os.path.join(d, "missing.json"), check=False)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("missing.json", p.stderr)
+
+    def test_synth_straggler_is_found(self):
+        with tempfile.TemporaryDirectory() as d:
+            run("trace", "synth", "--out", d, "--ranks", "4", "--steps", "4", "--layers", "8", "--straggler", "3",
+                "--quiet")
+            self.assertEqual(sorted(os.listdir(d)), [f"rank-{i}.json" for i in range(4)])
+            p = run("analyze", d, "--only", "collectives", "--json", "-")
+            doc = json.loads(p.stdout)
+            strag = doc["tables"]["stragglers"]["columns"]
+            self.assertEqual(strag["rank"][0], 3)
+            self.assertEqual(strag["last_arrivals_count"][0], 4)
+
+
+if __name__ == "__main__":
+    unittest.main()
