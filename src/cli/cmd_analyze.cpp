@@ -4,6 +4,7 @@
 #include "cli/cli.hpp"
 #include "core/error.hpp"
 #include "trace/analyze.hpp"
+#include "trace/diff.hpp"
 
 namespace sextant::cli {
 
@@ -14,6 +15,7 @@ struct AnalyzeArgs {
   std::vector<std::string> only;
   int threads = 0;
   bool per_launch = false;
+  bool diff = false;
   int64_t kernel_delay_us = 30;
   int stragglers = 2;
   int top = 10;
@@ -36,12 +38,27 @@ void add_analyze_command(CLI::App& app) {
                   "Run only these analyses (repeatable): temporal_breakdown, comm_comp_overlap, kernel_breakdown, "
                   "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline");
   cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default: all cores)");
+  cmd->add_flag("--diff", a->diff,
+                "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");
   cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)");
   cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)");
   cmd->add_option("--top", a->top, "Top kernels listed (default 10)");
   add_output_options(*cmd, a->out);
   cmd->callback([a] {
+    if (a->diff) {
+      if (a->inputs.size() != 2)
+        throw Error(SourceLocation{"", 0, 0, "--diff"}, "--diff takes exactly two traces (A B), got " +
+                                                          std::to_string(a->inputs.size()));
+      trace::LoadOptions lo;
+      lo.threads = a->threads;
+      auto A = trace::load_traces({a->inputs[0]}, lo);
+      auto B = trace::load_traces({a->inputs[1]}, lo);
+      trace::DiffOptions d;
+      d.top = a->top > 10 ? a->top : 50;
+      emit(trace::diff_traces(A, B, d), a->out);
+      return;
+    }
     trace::AnalyzeRequest req;
     req.inputs = a->inputs;
     req.only = a->only;

@@ -187,3 +187,37 @@ TEST(Analyses, NoGpuKernelsGivesDiagnosticsNotErrors) {
   ASSERT_NE(d, nullptr);
   EXPECT_GE(d->rows(), 2u);
 }
+
+#include "trace/diff.hpp"
+
+TEST(Analyses, DiffFindsKernelsTwiceAsSlow) {
+  // Same seed, kernel mean doubled: each compute kernel's duration doubles (the lognormal's
+  // location shifts by ln 2), so every compute kernel is "slower" with a ratio near 2, and the
+  // memcpy (fixed 30 us) is "same".
+  auto dir = std::filesystem::temp_directory_path() / "sextant_diff_test";
+  std::filesystem::remove_all(dir);
+  SynthOptions o;
+  o.ranks = 1;
+  o.steps = 4;
+  o.layers = 9;
+  write_synthetic_traces((dir / "a").string(), o, 1);
+  o.kernel_mean_us *= 2;
+  write_synthetic_traces((dir / "b").string(), o, 1);
+  Result r = diff_traces(load_traces({(dir / "a").string()}), load_traces({(dir / "b").string()}));
+  const Table* t = r.table("diff_kernels");
+  ASSERT_NE(t, nullptr);
+  int slower = 0;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    const std::string& n = t->column("name").str[i];
+    const std::string& st = t->column("status").str[i];
+    if (n.rfind("Memcpy", 0) == 0) EXPECT_EQ(st, "same");
+    if (n.find("gemm") != std::string::npos || n.find("elementwise") != std::string::npos) {
+      EXPECT_EQ(st, "slower");
+      EXPECT_NEAR(t->column("ratio_b_over_a").f64[i], 2.0, 0.02);
+      ++slower;
+    }
+  }
+  EXPECT_EQ(slower, 2);
+  EXPECT_EQ(r.number("diff_kernels_added_count"), 0);
+  std::filesystem::remove_all(dir);
+}
