@@ -102,7 +102,7 @@ struct SimulationConfig {
   uint64_t seed = 1;
   int threads = 0;             // 0 = hardware concurrency
   double target_ettr = 0;      // > 0: solve each knob for this ETTR
-  int64_t search_replicas = 300;  // replicas per evaluation in the interval search and knob solving
+  int64_t search_replicas = 200;  // replicas per evaluation in the interval search and knob solving
   bool search = true;          // run the interval search and knob solving
 };
 

@@ -64,6 +64,11 @@ SimModel build_model(const GoodputConfig& c) {
     q.sdc_latency_mean_s = p.sdc_detection_latency_s;
     q.slow_duration_mean_s = p.slow_duration_s;
     q.slowdown = p.slowdown_factor;
+    if (rate > 0 && p.distribution == "exponential") {
+      m.pooled_rate_per_s += rate;
+      m.pooled.push_back(int(m.procs.size()));
+      m.pooled_cum.push_back(m.pooled_rate_per_s);
+    }
     m.procs.push_back(std::move(q));
   }
   return m;
@@ -167,7 +172,23 @@ struct Sim {
     }
     spares = m.spares;
     next.resize(m.procs.size());
-    for (size_t k = 0; k < m.procs.size(); ++k) next[k] = m.procs[k].dist ? m.procs[k].dist->sample(rng) : kInf;
+    size_t pi = 0;
+    for (size_t k = 0; k < m.procs.size(); ++k) {
+      const bool pooled = pi < m.pooled.size() && m.pooled[pi] == int(k);
+      pi += pooled;
+      next[k] = !pooled && m.procs[k].dist ? m.procs[k].dist->sample(rng) : kInf;
+      if (!pooled && m.procs[k].dist) unpooled.push_back(k);
+    }
+    next_pool = m.pooled_rate_per_s > 0 ? -std::log(rng.uniform_open()) / m.pooled_rate_per_s : kInf;
+  }
+
+  double next_pool = kInf;
+  std::vector<size_t> unpooled;
+  int draw_pooled() {
+    const double u = rng.uniform() * m.pooled_rate_per_s;
+    size_t i = 0;
+    while (i + 1 < m.pooled_cum.size() && u >= m.pooled_cum[i]) ++i;
+    return m.pooled[i];
   }
 
   double slow() const {
@@ -276,7 +297,7 @@ struct Sim {
   void return_repaired(double t) {
     while (repair_head < repair.size() && repair[repair_head] <= t) {
       ++repair_head;
-      ++spares;
+      spares = std::min(spares + 1, m.spares);  // only pool nodes return to the pool
     }
   }
 
@@ -314,8 +335,10 @@ struct Sim {
     if (plan.commit_after >= 0) durable[L - 1] = std::max(durable[L - 1], plan.commit_W);
   }
 
+  // Work lost by a rollback (negative when a restore finds a checkpoint newer than the state the
+  // previous rollback kept, e.g. after an elastic pause rounded down to a step).
   void rework(double amount, int proc) {
-    if (amount <= 0) return;
+    if (amount == 0) return;
     res.lost_s[kRework] += amount;
     if (proc >= 0) proc_lost[proc] += amount;
   }
@@ -476,12 +499,11 @@ struct Sim {
   ReplicaResult run() {
     const double horizon = m.horizon_s > 0 ? m.horizon_s : kInf;
     start_period(0, 0, m.tau_s, 0);
-    const size_t K = m.procs.size();
     for (;;) {
       // Next process event.
-      double tp = kInf;
-      int kp = -1;
-      for (size_t k = 0; k < K; ++k)
+      double tp = next_pool;
+      int kp = -2;  // -2: the pooled stream
+      for (size_t k : unpooled)
         if (next[k] < tp) {
           tp = next[k];
           kp = int(k);
@@ -518,6 +540,10 @@ struct Sim {
         // Recovery complete: resume.
         finish_plan();
         settle_pending(t, true);
+        if (std::min(slow_end, slow_evict) <= t) {  // the slow episode ended while the job was down
+          slow_fs = 1.0;
+          slow_end = slow_evict = kInf;
+        }
         start_period(t, plan.resume_W, m.tau_s, ckpt_count);
         continue;
       }
@@ -573,9 +599,15 @@ struct Sim {
         continue;
       }
       // Process event kp at tp.
-      const size_t k = size_t(kp);
+      size_t k;
+      if (kp == -2) {
+        k = size_t(draw_pooled());
+        next_pool = t - std::log(rng.uniform_open()) / m.pooled_rate_per_s;
+      } else {
+        k = size_t(kp);
+        next[k] = t + m.procs[k].dist->sample(rng);
+      }
       const auto& q = m.procs[k];
-      next[k] = t + q.dist->sample(rng);
       ++counts[k];
       switch (q.kind) {
         case EventKind::Interrupt: on_interrupt(t, int(k)); break;

@@ -62,6 +62,11 @@ struct SimModel {
   double reconfigure_s = 0;
   std::vector<double> elastic_throughput;  // index: replicas lost
   std::vector<Proc> procs;
+  // Exponential processes are pooled: one Poisson stream of the summed rate, the process drawn by
+  // its share (exact by memorylessness; one draw per event instead of one per process).
+  std::vector<int> pooled;          // indices into procs
+  std::vector<double> pooled_cum;   // cumulative rates
+  double pooled_rate_per_s = 0;
 };
 SimModel build_model(const GoodputConfig& c);
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/error.hpp"
 #include "goodput/closed_forms.hpp"
 
 using namespace sextant::goodput;

@@ -18,6 +18,7 @@ TEST(Fit, RecoversWeibullShapeAndRate) {
   auto d = make_weibull_shape(mean_s, shape);
   sextant::RandomStream rng(5, 0);
   std::ostringstream csv;
+  csv.precision(17);
   csv << "time_h,category,component,node_lost\n";
   int n_gpu = 0;
   for (double t = d->sample(rng); t < days * 86400; t += d->sample(rng)) {
