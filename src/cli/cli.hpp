@@ -36,6 +36,7 @@ void set_report_writer(ReportWriter w);
 void add_catalog_command(CLI::App& app);
 void add_estimate_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
+void add_goodput_command(CLI::App& app);
 void add_bench_command(CLI::App& app);      // cmd_bench.cpp: bench, bench run, bench import-nccl
 void add_history_command(CLI::App& app);    // cmd_history.cpp
 void add_calibrate_command(CLI::App& app);  // cmd_calibrate.cpp
