@@ -1,0 +1,51 @@
+// The training side: checkpoint size and sharding from a scenario, step time from `estimate`,
+// elastic throughput from `estimate` of the re-planned job.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "goodput/config.hpp"
+#include "goodput/training.hpp"
+
+using namespace sextant::goodput;
+
+namespace {
+const std::string kScenario = std::string(SEXTANT_SOURCE_DIR) + "/data/examples/llama3-70b-h100.yaml";
+}
+
+TEST(Training, CheckpointSizeAndShardingFromTheScenario) {
+  const auto t = training_from_file(kScenario, {});
+  EXPECT_EQ(t.num_gpus, 1024);
+  EXPECT_EQ(t.gpus_per_node, 8);
+  // TP8 x PP4: 32 GPUs = 4 nodes per replica, DP 32.
+  EXPECT_EQ(t.dp, 32);
+  EXPECT_EQ(t.nodes_per_replica, 4);
+  EXPECT_NEAR(t.params / 70.6e9, 1.0, 0.03);
+  EXPECT_DOUBLE_EQ(t.checkpoint_bytes_per_param, 14.0);  // bf16 + fp32 master + Adam
+  // ZeRO-1: master weights and moments sharded over DP; every node writes; one copy of each shard.
+  EXPECT_NEAR(t.per_gpu_state_bytes, t.params / 32.0 * (2.0 + 12.0 / 32.0), 1e-6 * t.per_gpu_state_bytes);
+  EXPECT_DOUBLE_EQ(t.writer_nodes, 128.0);
+  EXPECT_EQ(t.state_copies, 1);
+  EXPECT_DOUBLE_EQ(t.tokens_per_step, 1024.0 * 8192.0);
+}
+
+TEST(Training, StepTimeFromEstimateAndJobFromTheScenario) {
+  const std::string y = "training: " + kScenario +
+                        "\njob: {steps: 1000}\nfailures: {preset: meta-rsc1}\n"
+                        "checkpoint: {strategy: async-remote, storage_write_bytes_per_s: 1.0e11, interval: daly}\n"
+                        "elastic: {enabled: true, throughput: estimate, min_replica_fraction: 0.9}\n";
+  const auto c = parse_goodput(y, "t.yaml");
+  EXPECT_EQ(c.job.num_gpus, 1024);
+  EXPECT_GT(c.job.step_time_s, 1.0);   // a 70B step of 8M tokens on 1,024 H100 takes seconds
+  EXPECT_LT(c.job.step_time_s, 60.0);
+  EXPECT_NE(c.job.step_time_source.find("estimate"), std::string::npos);
+  EXPECT_DOUBLE_EQ(c.job.work_s, 1000 * c.job.step_time_s);
+  EXPECT_NEAR(c.checkpoint.env.total_bytes, c.checkpoint.env.per_node_bytes * 128, 1e-3 * c.checkpoint.env.total_bytes);
+  // Elastic: DP 32 -> at most 3 replicas out (>= 90% kept); throughput falls about in proportion.
+  ASSERT_EQ(c.elastic.throughput_fraction.size(), 4u);
+  EXPECT_DOUBLE_EQ(c.elastic.throughput_fraction[0], 1.0);
+  for (size_t k = 1; k < 4; ++k) {
+    EXPECT_LT(c.elastic.throughput_fraction[k], c.elastic.throughput_fraction[k - 1]);
+    EXPECT_NEAR(c.elastic.throughput_fraction[k], (32.0 - double(k)) / 32.0, 0.05) << k;
+  }
+}
