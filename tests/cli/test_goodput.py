@@ -66,6 +66,29 @@ class GoodputCli(unittest.TestCase):
         for n in ("llama3-54day", "meta-rsc1", "meta-rsc2", "generic"):
             self.assertIn(n, names)
 
+    def test_fit_incidents_and_use_the_fitted_preset(self):
+        with tempfile.TemporaryDirectory() as d:
+            inc = os.path.join(d, "incidents.csv")
+            with open(inc, "w") as f:
+                f.write("time_h,category,component,node_lost\n")
+                for i in range(12):
+                    f.write(f"{i * 50 + 7.5},gpu,gpu,true\n")
+                f.write("100,bad config,user,false\n")
+            preset = os.path.join(d, "fitted.yaml")
+            out = json.loads(run("--fit", inc, "--fit-nodes", "100", "--fit-days", "30", "--fit-out", preset,
+                                 "--json", "-").stdout)
+            t = out["tables"]["fitted_processes"]["columns"]
+            self.assertEqual(t["process"], ["gpu", "bad config"])
+            self.assertEqual(t["count"], [12, 1])
+            self.assertAlmostEqual(t["rate_per_1000_node_days"][0], 12 / (100 * 30) * 1000, places=9)
+            job = os.path.join(d, "job.yaml")
+            with open(job, "w") as f:
+                f.write(f"job: {{num_gpus: 800, gpus_per_node: 8, work_days: 10}}\nfailures: {{preset: {preset}}}\n"
+                        "checkpoint: {strategy: sync-remote, write_s: 30, read_s: 30, interval: daly}\n")
+            r = json.loads(run(job, "--replicas", "50", "--no-search", "--json", "-").stdout)
+            rates = r["tables"]["failures_by_process"]["columns"]["rate_per_day"]
+            self.assertAlmostEqual(rates[0], 12 / (100 * 30) * 100, places=9)
+
     def test_bad_inputs_name_the_problem(self):
         with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
             f.write("job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1}\n"
