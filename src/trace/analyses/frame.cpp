@@ -133,23 +133,57 @@ Frame build_frame(const RankTrace& t, bool hta) {
       if (c != Category::CudaRuntime && c != Category::CudaDriver && c != Category::UserAnnotation &&
           t.correlation[i] == -1 && !step_names.count(t.name[i]))
         continue;
-      auto pos = static_cast<uint32_t>(f.cpu.size());
       f.cpu.push_back(CpuEvent{ts_of(i), end_of(i), static_cast<uint32_t>(i)});
-      if (t.correlation[i] != -1 && (c == Category::CudaRuntime || c == Category::CudaDriver))
-        f.runtime_by_correlation.emplace(t.correlation[i], pos);
     }
   }
-  // Any other CPU event carrying a correlation id (rare) is used when no runtime call has it.
+  // The launching call of each GPU event: the first runtime/driver call with its correlation id,
+  // else (rare) the first other CPU event carrying it. A sorted array, not a hash map.
+  struct Key {
+    int64_t corr;
+    int prio;
+    uint32_t pos;
+  };
+  std::vector<Key> keys;
   for (uint32_t k = 0; k < f.cpu.size(); ++k) {
     uint32_t i = f.cpu[k].event;
-    if (t.correlation[i] != -1) f.runtime_by_correlation.emplace(t.correlation[i], k);
+    if (t.correlation[i] == -1) continue;
+    Category c = t.cat[i];
+    keys.push_back(Key{t.correlation[i], (c == Category::CudaRuntime || c == Category::CudaDriver) ? 0 : 1, k});
   }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    if (a.corr != b.corr) return a.corr < b.corr;
+    if (a.prio != b.prio) return a.prio < b.prio;
+    return a.pos < b.pos;
+  });
   std::stable_sort(f.gpu.begin(), f.gpu.end(), [](const GpuEvent& a, const GpuEvent& b) { return a.ts < b.ts; });
   for (auto& g : f.gpu) {
-    auto it = f.runtime_by_correlation.find(g.correlation);
-    if (g.correlation != -1 && it != f.runtime_by_correlation.end()) g.runtime = it->second;
+    if (g.correlation == -1) continue;
+    auto it = std::lower_bound(keys.begin(), keys.end(), g.correlation,
+                               [](const Key& k, int64_t c) { return k.corr < c; });
+    if (it != keys.end() && it->corr == g.correlation) g.runtime = it->pos;
   }
   return f;
+}
+
+GpuByCorrelation::GpuByCorrelation(const Frame& f) {
+  std::vector<std::pair<int64_t, uint32_t>> v;
+  v.reserve(f.gpu.size());
+  for (uint32_t k = 0; k < f.gpu.size(); ++k)
+    if (f.gpu[k].correlation != -1) v.emplace_back(f.gpu[k].correlation, k);
+  std::sort(v.begin(), v.end());
+  corr_.reserve(v.size());
+  pos_.reserve(v.size());
+  for (const auto& [c, k] : v) {
+    corr_.push_back(c);
+    pos_.push_back(k);
+  }
+}
+
+std::pair<const uint32_t*, const uint32_t*> GpuByCorrelation::find(int64_t corr) const {
+  auto lo = std::lower_bound(corr_.begin(), corr_.end(), corr);
+  auto hi = std::upper_bound(lo, corr_.end(), corr);
+  const uint32_t* base = pos_.data();
+  return {base + (lo - corr_.begin()), base + (hi - corr_.begin())};
 }
 
 }  // namespace sextant::trace

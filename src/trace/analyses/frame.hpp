@@ -61,7 +61,6 @@ struct Frame {
   // cuda_sync waits kept in HTA mode: HTA counts them in the GPU-active span of the temporal
   // breakdown (not in any kernel type). Empty in Sextant mode.
   std::vector<std::pair<int64_t, int64_t>> sync;
-  std::unordered_map<int64_t, uint32_t> runtime_by_correlation;  // -> position in cpu
   int64_t profiler_steps = 0;      // distinct ProfilerStep#N names
   bool last_step_dropped = false;
   int64_t rows = 0;                // events kept (HTA's "rows after load")
@@ -72,6 +71,19 @@ struct Frame {
 };
 
 Frame build_frame(const RankTrace& t, bool hta);
+
+// GPU events by correlation id: a sorted array (16 bytes per event, no hash-map nodes), giving
+// for a correlation id the positions in Frame::gpu of its events, in Frame::gpu order.
+class GpuByCorrelation {
+ public:
+  explicit GpuByCorrelation(const Frame& f);
+  // [first, last) of positions in f.gpu with this correlation id.
+  std::pair<const uint32_t*, const uint32_t*> find(int64_t corr) const;
+
+ private:
+  std::vector<int64_t> corr_;
+  std::vector<uint32_t> pos_;
+};
 
 // Merges intervals the way HTA does (sorted by start; an interval starting at or before the
 // running maximum end joins the group). Returns [start, end) pairs sorted by start.

@@ -42,9 +42,7 @@ void run_launch_stats(const AnalysisContext& ctx, Result& r) {
     sum->add_f64("max_launch_delay_us");
   }
   for (const Frame& f : ctx.frames) {
-    std::unordered_map<int64_t, std::vector<const GpuEvent*>> gpu_by_corr;
-    for (const auto& g : f.gpu)
-      if (g.correlation != -1) gpu_by_corr[g.correlation].push_back(&g);
+    GpuByCorrelation gpu_by_corr(f);
     std::unordered_set<uint32_t> launch_ids;
     for (const auto& n : launch) {
       uint32_t id = f.trace->strings.find(n);
@@ -58,9 +56,10 @@ void run_launch_stats(const AnalysisContext& ctx, Result& r) {
     for (const auto& c : f.cpu) {
       if (!launch_ids.count(f.trace->name[c.event])) continue;
       int64_t corr = f.trace->correlation[c.event];
-      auto it = gpu_by_corr.find(corr);
-      if (corr == -1 || it == gpu_by_corr.end()) continue;
-      for (const GpuEvent* g : it->second) {
+      if (corr == -1) continue;
+      auto [first, last] = gpu_by_corr.find(corr);
+      for (const uint32_t* p = first; p != last; ++p) {
+        const GpuEvent* g = &f.gpu[*p];
         double cpu = f.us(c.end - c.ts), gpu = f.us(g->end - g->ts);
         double delay = std::max(0.0, f.us(g->ts - c.end));
         if (t) t->add_row({f.rank(), corr, cpu, gpu, delay});

@@ -37,9 +37,7 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
       uint32_t id = f.trace->strings.find(n);
       if (id != UINT32_MAX) ids.insert(id);
     }
-    std::unordered_map<int64_t, const GpuEvent*> gpu_by_corr;
-    for (const auto& g : f.gpu)
-      if (g.correlation != -1) gpu_by_corr.emplace(g.correlation, &g);
+    GpuByCorrelation gpu_by_corr(f);
     // Change points (ts, delta, stream): launches in file order, then GPU starts in file order
     // (the row order of HTA's dataframe), sorted by ts. With --compat hta the sort is numpy's
     // (unstable) quicksort, so equal timestamps come out in the order pandas gives them;
@@ -47,20 +45,21 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
     std::vector<int64_t> ts;
     std::vector<int> delta;
     std::vector<int64_t> strm;
-    std::unordered_set<int64_t> launched;
+    std::vector<uint8_t> launched(f.gpu.size(), 0);
     for (const auto& c : f.cpu) {
       if (!ids.count(f.trace->name[c.event])) continue;
       int64_t corr = f.trace->correlation[c.event];
-      auto it = gpu_by_corr.find(corr);
-      if (corr == -1 || it == gpu_by_corr.end()) continue;
+      if (corr == -1) continue;
+      auto [first, last] = gpu_by_corr.find(corr);
+      if (first == last) continue;
       ts.push_back(c.ts);
       delta.push_back(+1);
-      strm.push_back(it->second->stream);
-      launched.insert(corr);
+      strm.push_back(f.gpu[*first].stream);
+      for (const uint32_t* p = first; p != last; ++p) launched[*p] = 1;
     }
     std::vector<const GpuEvent*> gfile;
-    for (const auto& g : f.gpu)
-      if (g.correlation != -1 && launched.count(g.correlation)) gfile.push_back(&g);
+    for (size_t k = 0; k < f.gpu.size(); ++k)
+      if (launched[k]) gfile.push_back(&f.gpu[k]);
     std::stable_sort(gfile.begin(), gfile.end(), [](const GpuEvent* a, const GpuEvent* b) { return a->event < b->event; });
     for (const GpuEvent* g : gfile) {
       ts.push_back(g->ts);
