@@ -1,5 +1,6 @@
 #include "bench/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -24,7 +25,12 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
   std::map<std::string, const Measurement*> in_b;
   for (const auto& m : b.measurements) in_b[key(m)] = &m;
   std::map<std::string, bool> matched;
+  auto wanted = [&](const Measurement& m) {
+    auto in = [](const std::vector<std::string>& v, const std::string& x) { return v.empty() || std::find(v.begin(), v.end(), x) != v.end(); };
+    return in(opt.suites, m.suite) && in(opt.metrics, m.metric);
+  };
   for (const auto& ma : a.measurements) {
+    if (!wanted(ma)) continue;
     auto it = in_b.find(key(ma));
     if (it == in_b.end()) {
       c.only_in_a.push_back(ma.suite + "/" + ma.name);
@@ -64,7 +70,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     c.cases.push_back(std::move(cc));
   }
   for (const auto& mb : b.measurements)
-    if (!matched.count(key(mb))) c.only_in_b.push_back(mb.suite + "/" + mb.name);
+    if (wanted(mb) && !matched.count(key(mb))) c.only_in_b.push_back(mb.suite + "/" + mb.name);
   return c;
 }
 

@@ -16,6 +16,7 @@ struct CompareOptions {
   double alpha = 0.05;
   double min_effect_fraction = 0.05;
   std::string test = "mann-whitney";  // mann-whitney | welch
+  std::vector<std::string> suites, metrics;  // compare only these (empty: all)
 };
 
 struct CaseComparison {

@@ -15,6 +15,7 @@ using namespace sextant::bench;
 struct HistoryArgs {
   std::string db, run, a, b, test = "mann-whitney";
   int64_t limit = 0;
+  std::vector<std::string> suites, metrics;
   double alpha = 0.05, min_effect = 0.05;
   bool params = false;
   OutputOptions out;
@@ -59,6 +60,8 @@ Result compare(const HistoryArgs& h, int* regressions) {
   o.alpha = h.alpha;
   o.min_effect_fraction = h.min_effect;
   o.test = h.test;
+  o.suites = h.suites;
+  o.metrics = h.metrics;
   const Comparison c = compare_runs(a, b, o);
   Result r;
   r.command = "history compare";
@@ -115,6 +118,8 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--alpha", h->alpha, "Significance level (default 0.05)");
   cp->add_option("--min-effect", h->min_effect, "Smallest relative change of the median that counts (default 0.05)");
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
+  cp->add_option("--suite", h->suites, "Compare only this suite (repeatable)");
+  cp->add_option("--metric", h->metrics, "Compare only this metric (repeatable), e.g. wall_s");
   db_opt(cp);
   ls->callback([h] { emit(list(*h), h->out); });
   sh->callback([h] { emit(show(*h), h->out); });

@@ -75,3 +75,17 @@ TEST(Compare, UnmatchedCasesAreListed) {
   EXPECT_EQ(c.only_in_a, std::vector<std::string>{"s/case"});
   EXPECT_EQ(c.only_in_b, std::vector<std::string>{"s/other"});
 }
+
+TEST(Compare, MetricFilterRestrictsTheCases) {
+  auto a = run_with("bytes_per_s", true, 100, 1, 6, 1);
+  auto b = run_with("bytes_per_s", true, 50, 1, 6, 2);
+  a.measurements.push_back(run_with("latency_s", false, 1, 0.01, 6, 3).measurements[0]);
+  b.measurements.push_back(run_with("latency_s", false, 1, 0.01, 6, 4).measurements[0]);
+  CompareOptions o;
+  o.metrics = {"latency_s"};
+  const auto c = compare_runs(a, b, o);
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.cases[0].metric, "latency_s");
+  EXPECT_EQ(c.regression_count, 0);  // the halved bandwidth is filtered out
+  EXPECT_EQ(compare_runs(a, b, {}).regression_count, 1);
+}

@@ -50,9 +50,10 @@ class MpiSuite : public Suite {
     std::vector<std::string> argv = {mpirun, "-np", std::to_string(c.mpi_ranks)};
     if (geteuid() == 0) argv.push_back("--allow-run-as-root");
     argv.push_back("--oversubscribe");  // more ranks than cores on small hosts
-    argv.insert(argv.end(), {helper, "--min-bytes", c.quick ? "1024" : "1024", "--max-bytes",
-                             c.quick ? std::to_string(4 << 20) : std::to_string(256 << 20), "--factor",
-                             c.quick ? "8" : "4", "--iters", c.quick ? "10" : "20", "--warmup",
+    // Quick: 1 KiB, 32 KiB, 1 MiB; full: 1 KiB to 256 MiB by 4.
+    argv.insert(argv.end(), {helper, "--min-bytes", "1024", "--max-bytes",
+                             c.quick ? std::to_string(1 << 20) : std::to_string(256 << 20), "--factor",
+                             c.quick ? "32" : "4", "--iters", c.quick ? "5" : "20", "--warmup",
                              std::to_string(std::max(1, c.warmup_count)), "--reps", std::to_string(c.repetition_count)});
     if (c.progress) c.progress(name(), fmt::format("mpirun -np {}", c.mpi_ranks), 0);
     const ProcessResult r = run_process(argv, true, true, c.quick ? 120 : 1800);
@@ -67,7 +68,7 @@ class MpiSuite : public Suite {
     for (auto& m : out.measurements) {
       m.warmup_count = std::max(1, c.warmup_count);
       m.set_param("mpirun", mpirun);
-      m.set_param("iterations_per_repetition", c.quick ? "10" : "20");
+      m.set_param("iterations_per_repetition", c.quick ? "5" : "20");
     }
     out.text_blocks.emplace_back("comm_mpi (nccl-tests layout)", render_nccl_rows(log.rows));
     return out;
