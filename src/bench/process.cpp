@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <spawn.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -54,30 +55,33 @@ ProcessResult run_process(const std::vector<std::string>& argv, bool capture, bo
   args.push_back(nullptr);
   int pipefd[2] = {-1, -1};
   if (capture && pipe2(pipefd, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-  // An error pipe reports a failed exec (close-on-exec: closed without data when exec works).
-  int errfd[2];
-  if (pipe2(errfd, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-  const double t0 = now_s();
-  const pid_t pid = fork();
-  if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);
-    if (capture) {
-      dup2(pipefd[1], 1);
-      dup2(pipefd[1], 2);
-    } else if (quiet) {
-      int devnull = open("/dev/null", O_WRONLY);
-      if (devnull >= 0) {
-        dup2(devnull, 1);
-        dup2(devnull, 2);
-      }
-    }
-    execve(exe.c_str(), args.data(), environ);
-    int e = errno;
-    (void)!write(errfd[1], &e, sizeof e);
-    _exit(127);
+  // posix_spawn (vfork-like): the child does not start as a copy of this process, so its peak
+  // resident set (ru_maxrss) is the command's own, not inherited from Sextant's pages.
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (capture) {
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+  } else if (quiet) {
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   }
-  close(errfd[1]);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  const double t0 = now_s();
+  pid_t pid = 0;
+  const int spawn_err = posix_spawn(&pid, exe.c_str(), &fa, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (spawn_err != 0) {
+    if (capture) {
+      close(pipefd[0]);
+      close(pipefd[1]);
+    }
+    throw Error(SourceLocation{"", 0, 0, "command"}, "cannot run '" + exe + "': " + std::strerror(spawn_err));
+  }
   if (capture) close(pipefd[1]);
   ProcessResult r;
   bool killed = false;
@@ -127,10 +131,6 @@ ProcessResult run_process(const std::vector<std::string>& argv, bool capture, bo
     break;
   }
   r.wall_s = now_s() - t0;
-  int exec_errno = 0;
-  const bool exec_failed = read(errfd[0], &exec_errno, sizeof exec_errno) == static_cast<ssize_t>(sizeof exec_errno);
-  close(errfd[0]);
-  if (exec_failed) throw Error(SourceLocation{"", 0, 0, "command"}, "cannot run '" + exe + "': " + std::strerror(exec_errno));
   r.user_s = static_cast<double>(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec * 1e-6;
   r.sys_s = static_cast<double>(ru.ru_stime.tv_sec) + ru.ru_stime.tv_usec * 1e-6;
   r.max_rss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;

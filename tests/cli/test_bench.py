@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""End-to-end tests of `sextant bench`, `sextant history` and `sextant calibrate`.
+
+Questions: does a quick bench run store every repetition in the database; does `bench run`
+measure a command; does `history compare` exit 1 on a real slow-down and 0 otherwise; do two
+concurrent bench processes both land in the database; does calibrate write an entry the catalog
+loads; are nccl-tests logs imported?
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.environ.get("SEXTANT_BIN", "build/sextant")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def sextant(*args, check=True):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=300)
+    if check and p.returncode != 0:
+        raise AssertionError(f"sextant {' '.join(args)} exited {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def as_json(*args, check=True):
+    p = sextant(*args, "--json", "-", check=check)
+    return p, json.loads(p.stdout)
+
+
+def table(result, name):
+    if name not in result["tables"]:
+        raise AssertionError(f"no table {name}: {list(result['tables'])}")
+    return result["tables"][name]
+
+
+def rows(t):
+    cols = t["columns"]
+    names = list(cols)
+    n = len(cols[names[0]]) if names else 0
+    return [{k: cols[k][i] for k in names} for i in range(n)]
+
+
+class BenchCli(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="sextant-bench-cli-")
+        self.db = os.path.join(self.dir, "results.db")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_quick_suite_is_stored_with_every_repetition(self):
+        _, r = as_json("bench", "--quick", "--suite", "memory_latency", "--reps", "4", "--db", self.db)
+        self.assertIn("run_id", r["scalars"])
+        lat = rows(table(r, "memory_latency_latency_s"))
+        self.assertEqual(len(lat), 5)
+        for row in lat:
+            self.assertEqual(row["repetition_count"], 4)
+            self.assertLessEqual(row["min_latency_s"], row["median_latency_s"])
+            self.assertLessEqual(row["median_latency_s"], row["max_latency_s"])
+        _, shown = as_json("history", "show", "latest", "--params", "--db", self.db)
+        self.assertEqual(rows(table(shown, "memory_latency_latency_s")), lat)
+        params = rows(table(shown, "parameters"))
+        self.assertIn("working_set_bytes", {p["key"] for p in params})
+        _, listed = as_json("history", "list", "--db", self.db)
+        self.assertEqual(listed["scalars"]["run_count"], 1)
+        self.assertEqual(listed["scalars"]["schema_version"], 2)
+
+    def test_bench_run_measures_a_command_and_rejects_a_failing_one(self):
+        r = json.loads(sextant("bench", "run", "--reps", "3", "--db", self.db, "--json", "-", "--", "/bin/sh", "-c", "exit 0").stdout)
+        self.assertEqual(r["scalars"]["failed_run_count"], 0)
+        self.assertGreater(r["scalars"]["wall_median_s"], 0)
+        p = sextant("bench", "run", "--reps", "2", "--db", self.db, "--", "/bin/sh", "-c", "exit 3", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("exited with status 3", p.stderr)
+        r = json.loads(sextant("bench", "run", "--reps", "2", "--ignore-failure", "--db", self.db, "--json", "-", "--",
+                               "/bin/sh", "-c", "exit 3").stdout)
+        self.assertEqual(r["scalars"]["failed_run_count"], 2)
+
+    def test_compare_exits_1_on_a_slowdown_and_0_otherwise(self):
+        for cmd in ("sleep 0.01", "sleep 0.06", "sleep 0.01"):
+            sextant("bench", "run", "--reps", "5", "--warmup", "0", "--label", "workload", "--db", self.db, "-q",
+                    "--", "/bin/sh", "-c", cmd)
+        # run 2 (0.06 s) against run 1 (0.01 s): slower wall time is a regression.
+        p, r = as_json("history", "compare", "1", "2", "--metric", "wall_s", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        cases = {c["metric"]: c for c in rows(table(r, "cases"))}
+        self.assertEqual(cases["wall_s"]["verdict"], "regression")
+        self.assertLess(cases["wall_s"]["p_value"], 0.05)
+        # run 3 against run 2 is faster: an improvement, exit 0.
+        p, r = as_json("history", "compare", "2", "3", "--metric", "wall_s", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual({c["metric"]: c for c in rows(table(r, "cases"))}["wall_s"]["verdict"], "improvement")
+
+    def test_two_concurrent_bench_processes_both_store_their_runs(self):
+        cmd = [BIN, "bench", "--quick", "--suite", "memory_latency", "--reps", "3", "--db", self.db, "-q"]
+        procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+        for p in procs:
+            out, err = p.communicate(timeout=300)
+            self.assertEqual(p.returncode, 0, err)
+        _, listed = as_json("history", "list", "--db", self.db)
+        runs = rows(table(listed, "runs"))
+        self.assertEqual(len(runs), 2)
+        self.assertTrue(all(r["measurement_count"] == 5 for r in runs))
+
+    def test_calibrate_writes_a_catalog_entry_the_catalog_loads(self):
+        sextant("bench", "--quick", "--suite", "gemm_cpu", "--gemm-dtype", "fp64", "--threads", "1", "--reps", "3",
+                "--db", self.db, "-q")
+        cat = os.path.join(self.dir, "catalog")
+        os.makedirs(os.path.join(cat, "accelerators"))
+        out = os.path.join(cat, "accelerators", "host.yaml")
+        _, r = as_json("calibrate", "--db", self.db, "--id", "my-host", "--out", out)
+        self.assertGreater(r["scalars"]["gemm_peak_fraction_fp64"], 0)
+        _, shown = as_json("catalog", "--catalog", cat, "show", "my-host")
+        fields = {f["field"]: f for f in rows(table(shown, "fields"))}
+        self.assertAlmostEqual(float(fields["gemm_peak_fraction_fp64"]["value"]), r["scalars"]["gemm_peak_fraction_fp64"], places=5)
+        self.assertNotEqual(fields["gemm_half_dim"]["value"], "unknown")
+
+    def test_nccl_tests_log_import(self):
+        log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
+        _, r = as_json("bench", "import-nccl", log, "--db", self.db)
+        bw = rows(table(r, "nccl_tests_busbw_bytes_per_s"))
+        self.assertEqual(len(bw), 10)
+        self.assertEqual(bw[-1]["case"], "all_reduce size=1073741824")
+        self.assertAlmostEqual(bw[-1]["max_busbw_bytes_per_s"], 300.06e9)
+        _, listed = as_json("history", "list", "--db", self.db)
+        self.assertEqual(rows(table(listed, "runs"))[0]["kind"], "import")
+
+    def test_bad_inputs_name_the_problem(self):
+        p = sextant("bench", "--suite", "gemm", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("gemm_cpu", p.stderr)  # did-you-mean / valid choices
+        p = sextant("history", "show", "42", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no run 42", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
