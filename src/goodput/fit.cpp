@@ -64,7 +64,7 @@ double weibull_shape_mle(const std::vector<double>& x) {
     }
     return a / b - 1.0 / k - mean_log;
   };
-  double lo = 0.02, hi = 50;
+  double lo = 0.06, hi = 20;  // within the range the Weibull distribution accepts
   if (g(lo) > 0) return lo;
   if (g(hi) < 0) return hi;
   for (int i = 0; i < 200; ++i) {

@@ -92,12 +92,12 @@ class GoodputCli(unittest.TestCase):
     def test_bad_inputs_name_the_problem(self):
         with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
             f.write("job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1}\n"
-                    "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, intervall_s: 60}\n")
+                    "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_s: 60, persist_sec: 5}\n")
             path = f.name
         try:
             p = run(path, check=False)
             self.assertEqual(p.returncode, 2)
-            self.assertIn("intervall_s", p.stderr)
+            self.assertIn("persist_sec", p.stderr)
             self.assertIn(path, p.stderr)
         finally:
             os.unlink(path)
