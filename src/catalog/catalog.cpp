@@ -135,6 +135,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     a.attention_fraction = src(*e, "attention_fraction", sources);
     a.kernel_overhead_s = src(*e, "kernel_overhead_us", sources, 1e-6);
     a.comm_compute_interference = src(*e, "comm_compute_interference", sources);
+    a.sustained_compute_fraction = src(*e, "sustained_compute_fraction", sources);
     e->finish();
   }
   m.finish();

@@ -43,6 +43,7 @@ struct Accelerator {
   Sourced attention_fraction;          // flash-attention FLOP rate / GEMM rate
   Sourced kernel_overhead_s;           // fixed cost per kernel launch
   Sourced comm_compute_interference;   // fractional slow-down of compute overlapped with comm
+  Sourced sustained_compute_fraction;  // sustained (training, power- and clock-limited) / burst MAMF rate
   std::map<std::string, std::string> sources;  // citation id -> text (from its file)
   std::string file;
 

@@ -3,6 +3,7 @@
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
 #include "core/csv.hpp"
+#include "infer/validate_inference.hpp"
 #include "validate/training_validation.hpp"
 
 namespace sextant::cli {
@@ -10,7 +11,7 @@ namespace sextant::cli {
 namespace {
 struct ValidateArgs {
   std::string file, catalog_dir, engine = "estimate";
-  bool loso = false;
+  bool loso = false, fit = false;
   OutputOptions out;
 };
 }  // namespace
@@ -21,6 +22,7 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("file", a->file, "Validation CSV (schema of data/validation/training.csv)")->required();
   cmd->add_option("--engine", a->engine, "estimate (closed form)")->check(CLI::IsMember({"estimate"}));
   cmd->add_flag("--leave-one-source-out", a->loso, "Refit fitted constants without each source in turn");
+  cmd->add_flag("--fit", a->fit, "Fit the accelerators' fitted constants to these rows and report them");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*cmd, a->out);
   cmd->callback([a] {
@@ -30,11 +32,16 @@ void add_validate_command(CLI::App& app) {
       ValidationOptions o;
       o.engine = a->engine;
       o.leave_one_source_out = a->loso;
+      o.fit = a->fit;
       emit(validate_training_csv(a->file, *cat, o), a->out);
       return;
     }
+    if (looks_like_inference_csv(header)) {
+      emit(validate_inference_csv(a->file, *cat), a->out);
+      return;
+    }
     throw Error(SourceLocation{a->file, 1}, "unrecognised validation CSV: its columns match no known schema",
-                "training schema needs id, model, layers, hidden, ..., target_step_time_s (data/validation/README.md)");
+                "training schema: id, model, layers, ..., target_step_time_s (data/validation/README.md); inference schema: data/validation/inference-README.md");
   });
 }
 

@@ -7,6 +7,7 @@
 // table (`--csv DIR`), a Python dict (module `sextant`), HTML reports and results-database rows.
 // Bump kSchemaVersion when the layout of the JSON changes (not when a command adds a column).
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <variant>
@@ -63,7 +64,7 @@ class Table {
 struct Result {
   std::string command;
   std::vector<std::pair<std::string, Value>> scalars;  // in insertion order
-  std::vector<Table> tables;
+  std::deque<Table> tables;  // deque: references returned by add_table stay valid
   std::vector<std::string> notes;  // human-readable remarks shown under the tables
 
   void set(const std::string& name, Value v);  // replaces an existing scalar of that name

@@ -28,13 +28,14 @@ double compute_time_s(const ComputeOp& op, const Accelerator& acc) {
     case OpClass::Router: {
       const DType d = acc.has_peak(op.dtype) ? op.dtype : DType::BF16;
       const double half = known_or(acc.gemm_half_dim, 128);
-      const double eff = acc.gemm_fraction(d) * dim_eff(static_cast<double>(op.m), half) *
+      const double eff = acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) * dim_eff(static_cast<double>(op.m), half) *
                          dim_eff(static_cast<double>(op.n), half) * dim_eff(static_cast<double>(op.k), half);
       return std::max(op.flops / (acc.peak(d) * eff), mem_t) + overhead;
     }
     case OpClass::Attention: {
       const DType d = acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
-      const double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.attention_fraction, 0.7);
+      const double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) *
+                          known_or(acc.attention_fraction, 0.7);
       return std::max(op.flops / rate, mem_t) + overhead;
     }
     default:
@@ -43,7 +44,8 @@ double compute_time_s(const ComputeOp& op, const Accelerator& acc) {
 }
 
 double Estimator::collective_time_s(const Collective& c, const Workload& w, const Fabric& f) const {
-  return collectives_.best(c.kind, c.bytes, w.group(c.group), f).time_s;
+  if (c.calls <= 1) return collectives_.best(c.kind, c.bytes, w.group(c.group), f).time_s;
+  return c.calls * collectives_.best(c.kind, c.bytes / c.calls, w.group(c.group), f).time_s;
 }
 
 namespace {

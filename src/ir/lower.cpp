@@ -378,11 +378,20 @@ struct Lowerer {
     bi_ordered.insert(bi_ordered.end(), bi.begin() + static_cast<long>(split), bi.end());
     bi_ordered.insert(bi_ordered.end(), bi.begin(), bi.begin() + static_cast<long>(split));
     if (zero3) {
+      // ZeRO-3 gathers (and reduce-scatters) each parameter tensor of the layer separately:
+      // weights of the attention and MLP matrices, their biases (GPT-style models) and norms.
+      const int tensors = (m.gated() ? 4 : 4) + 2 + (m.mlp == "gelu" ? 6 : 0);
       const double gather = (b.params - b.expert_params) * 2.0;  // bf16: the whole (TP-sharded) layer
-      std::get<Collective>(fwd.front()).bytes = gather;
-      bi_ordered.insert(bi_ordered.begin(), coll("zero3.param_all_gather.bwd", CollKind::AllGather, GroupKind::DP, gather, true));
-      bw.push_back(coll("zero3.grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::DP,
-                        gather * grad_bytes() / 2.0, s.plan.overlap_grad_reduce));
+      auto& g0 = std::get<Collective>(fwd.front());
+      g0.bytes = gather;
+      g0.calls = tensors;
+      Collective gb = coll("zero3.param_all_gather.bwd", CollKind::AllGather, GroupKind::DP, gather, true);
+      gb.calls = tensors;
+      bi_ordered.insert(bi_ordered.begin(), gb);
+      Collective rs = coll("zero3.grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::DP,
+                           gather * grad_bytes() / 2.0, s.plan.overlap_grad_reduce);
+      rs.calls = tensors;
+      bw.push_back(rs);
     }
     b.forward = std::move(fwd);
     b.backward_input = std::move(bi_ordered);

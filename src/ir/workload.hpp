@@ -56,6 +56,7 @@ struct Collective {
   CollKind kind = CollKind::AllReduce;
   GroupKind group = GroupKind::TP;
   double bytes = 0;
+  int calls = 1;              // issued as this many equal calls (per-tensor ZeRO-3 gathers)
   bool overlappable = false;  // runs on the group's stream, concurrently with compute
   int waits_for = -1;         // index of the step that produces its input (-1: previous step)
 };

@@ -176,6 +176,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   }
   s.num_gpus = static_cast<int>(root.i64("num_gpus"));
   if (s.num_gpus < 1) root.fail("num_gpus", "must be positive");
+  root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
   s.plan = root.has("parallel") ? parse_plan(root.map("parallel")) : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"));
   s.train = parse_training(root.map("training"));
   s.seed = static_cast<uint64_t>(root.i64("seed", 0));

@@ -126,6 +126,61 @@ ErrorSummary summarize_errors(std::vector<double> e) {
   return s;
 }
 
+namespace {
+void apply(Scenario& s, const FittedConstants& f) {
+  s.accelerator.sustained_compute_fraction = Sourced{f.sustained_compute_fraction, "fitted", "", true};
+  s.accelerator.gemm_half_dim = Sourced{f.gemm_half_dim, "fitted", "", true};
+}
+double predict(const Estimator& est, const Scenario& s) { return est.run(ir::lower(s)).step_time_s; }
+}  // namespace
+
+std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<Scenario>& rows,
+                                           const std::string& exclude_source) {
+  std::map<std::string, std::vector<size_t>> by_acc;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (exclude_source.empty() || t.at(i, "source") != exclude_source) by_acc[rows[i].accelerator.id].push_back(i);
+  const Estimator est;
+  std::vector<FittedConstants> out;
+  for (const auto& [acc, idx] : by_acc) {
+    FittedConstants best;
+    best.accelerator = acc;
+    best.rows = idx.size();
+    double best_cost = 1e300;
+    for (double half : {32.0, 64.0, 128.0, 256.0, 512.0, 1024.0}) {
+      // The cost is convex in log(sustained): golden-section search on [0.3, 1.2].
+      auto cost = [&](double sus) {
+        FittedConstants f{acc, sus, half, 0};
+        double c = 0;
+        for (size_t i : idx) {
+          Scenario s = rows[i];
+          apply(s, f);
+          c += std::fabs(std::log(predict(est, s) / t.f64(i, "target_step_time_s")));
+        }
+        return c;
+      };
+      double lo = 0.3, hi = 1.2;
+      const double g = (std::sqrt(5.0) - 1) / 2;
+      double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = cost(x1), f2 = cost(x2);
+      for (int it = 0; it < 24; ++it) {
+        if (f1 < f2) {
+          hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = cost(x1);
+        } else {
+          lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = cost(x2);
+        }
+      }
+      const double sus = std::round(0.5 * (lo + hi) * 1000) / 1000;
+      const double c = cost(sus);
+      if (c < best_cost) {
+        best_cost = c;
+        best.sustained_compute_fraction = sus;
+        best.gemm_half_dim = half;
+      }
+    }
+    out.push_back(best);
+  }
+  return out;
+}
+
 Result validate_training_csv(const std::string& path, const Catalog& cat, const ValidationOptions& opt) {
   const CsvTable t = CsvTable::read_file(path);
   if (!looks_like_training_csv(t.header())) {
@@ -154,8 +209,23 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   std::map<std::string, std::vector<double>> by_source;
   std::vector<double> all;
   const Estimator est;
+  std::vector<Scenario> scen;
+  for (size_t i = 0; i < t.rows(); ++i) scen.push_back(scenario_from_training_row(t, i, cat));
+  if (opt.fit) {
+    const auto fitted = fit_constants(t, scen);
+    Table& ft = r.add_table("fitted_constants", "accelerator constants fitted to these rows (write them to the catalog with their origin)");
+    ft.add_str("accelerator");
+    ft.add_i64("rows_count");
+    ft.add_f64("sustained_compute_fraction");
+    ft.add_f64("gemm_half_dim");
+    for (const auto& f : fitted) {
+      ft.add_row({f.accelerator, int64_t(f.rows), f.sustained_compute_fraction, f.gemm_half_dim});
+      for (auto& s : scen)
+        if (s.accelerator.id == f.accelerator) apply(s, f);
+    }
+  }
   for (size_t i = 0; i < t.rows(); ++i) {
-    const Scenario s = scenario_from_training_row(t, i, cat);
+    const Scenario& s = scen[i];
     const ir::Workload w = ir::lower(s);
     const StepEstimate e = est.run(w);
     const double target = t.f64(i, "target_step_time_s");
@@ -184,19 +254,38 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     ps.add_row({src, int64_t(x.rows), x.median_abs_pct, x.p90_abs_pct, x.max_abs_pct, x.mean_signed_pct});
   }
   if (opt.leave_one_source_out) {
-    // No constant of the model is fitted to these rows (docs/validation.md): the catalog's
-    // efficiency parameters come from component measurements. Leaving a source out therefore
-    // changes nothing; the table states it per source so a future fitted constant shows here.
-    Table& lo = r.add_table("leave_one_source_out", "error of each source with fitted constants refitted without it");
+    // Refit the fitted constants (docs/validation.md) without each source and predict the
+    // held-out source with them: the error a new source would see.
+    Table& lo = r.add_table("leave_one_source_out", "error of each source with the fitted constants refitted without it");
     lo.add_str("held_out_source");
     lo.add_i64("rows_count");
     lo.add_f64("median_abs_error_pct");
     lo.add_f64("max_abs_error_pct");
-    lo.add_i64("fitted_constants_count");
+    lo.add_str("refitted_constants");
+    std::vector<double> held_all;
     for (const auto& [src, v] : by_source) {
-      const auto x = summarize_errors(v);
-      lo.add_row({src, int64_t(x.rows), x.median_abs_pct, x.max_abs_pct, int64_t{0}});
+      const auto fitted = fit_constants(t, scen, src);
+      std::vector<double> errs;
+      std::string desc;
+      for (const auto& f : fitted)
+        desc += (desc.empty() ? "" : "; ") + f.accelerator + " sustained=" + format_double(f.sustained_compute_fraction) +
+                " half_dim=" + format_double(f.gemm_half_dim);
+      for (size_t i = 0; i < t.rows(); ++i) {
+        if (t.at(i, "source") != src) continue;
+        Scenario s = scen[i];
+        for (const auto& f : fitted)
+          if (f.accelerator == s.accelerator.id) apply(s, f);
+        const double target = t.f64(i, "target_step_time_s");
+        errs.push_back((predict(est, s) - target) / target * 100.0);
+      }
+      held_all.insert(held_all.end(), errs.begin(), errs.end());
+      const auto x = summarize_errors(errs);
+      lo.add_row({src, int64_t(x.rows), x.median_abs_pct, x.max_abs_pct, desc});
     }
+    const auto h = summarize_errors(held_all);
+    r.set("loso_median_abs_error_pct", h.median_abs_pct);
+    r.set("loso_p90_abs_error_pct", h.p90_abs_pct);
+    r.set("loso_max_abs_error_pct", h.max_abs_pct);
   }
   return r;
 }

@@ -26,7 +26,21 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t row, const Catalog
 struct ValidationOptions {
   std::string engine = "estimate";     // estimate | simulate (when linked)
   bool leave_one_source_out = false;   // refit fitted constants without each source
+  bool fit = false;                    // fit the accelerators' fitted constants to these rows
 };
+
+// The constants of an accelerator that are fitted to end-to-end step times (docs/validation.md):
+// efficiency.sustained_compute_fraction and efficiency.gemm_half_dim.
+struct FittedConstants {
+  std::string accelerator;
+  double sustained_compute_fraction = 1.0;
+  double gemm_half_dim = 128;
+  size_t rows = 0;
+};
+// Fits each accelerator's constants on the rows whose source is not `exclude_source`, by grid
+// search minimising the sum of |log(predicted / target)|.
+std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<Scenario>& rows,
+                                           const std::string& exclude_source = {});
 
 // Predicts every row; table `validation_rows` (id, source, model, predicted_step_time_s,
 // target_step_time_s, error_pct, ...), table `per_source`, scalars with median/p90/max |error|.

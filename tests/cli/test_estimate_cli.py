@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""End-to-end CLI questions for estimate/validate/catalog: does each command produce the one
+result schema, and does every bad input fail with a message naming the file and key, a non-zero
+exit and no partial output?"""
+import csv, json, os, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+EX = os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def sx(*args):
+    return subprocess.run([BIN, *args], capture_output=True, text=True)
+
+
+# Schema: scalars + tables with units, schema_version.
+r = sx("estimate", EX, "--json", "-")
+check("estimate exit", r.returncode == 0, r.stderr)
+j = json.loads(r.stdout)
+check("schema_version", j["schema_version"] == 1)
+for k in ["step_time_s", "tokens_per_s_per_gpu", "mfu_fraction", "hfu_fraction", "memory_per_gpu_bytes", "fits"]:
+    check(f"scalar {k}", k in j["scalars"], list(j["scalars"]))
+check("tables", set(j["tables"]) >= {"breakdown", "communication", "memory"}, list(j["tables"]))
+check("mfu plausible", 0.2 < j["scalars"]["mfu_fraction"] < 0.8, j["scalars"]["mfu_fraction"])
+
+# --set overrides change the plan; CSV output writes one file per table.
+r2 = sx("estimate", EX, "--set", "parallel.tp=4", "--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b",
+        "--set", "parallel.pp=8", "--json", "-")
+check("override exit", r2.returncode == 0, r2.stderr)
+check("override plan", "tp4 pp8" in json.loads(r2.stdout)["scalars"]["plan"], r2.stdout[:200])
+with tempfile.TemporaryDirectory() as d:
+    r3 = sx("estimate", EX, "--csv", d, "-q")
+    check("csv files", sorted(os.listdir(d)) == ["breakdown.csv", "communication.csv", "memory.csv", "scalars.csv"], os.listdir(d))
+
+# validate writes validation_rows.csv with the required columns.
+with tempfile.TemporaryDirectory() as d:
+    r4 = sx("validate", os.path.join(ROOT, "data", "validation", "training.csv"), "--csv", d, "-q")
+    check("validate exit", r4.returncode == 0, r4.stderr)
+    rows = list(csv.DictReader(open(os.path.join(d, "validation_rows.csv"))))
+    check("validate rows", len(rows) == 124, len(rows))
+    for c in ["id", "predicted_step_time_s", "target_step_time_s", "error_pct"]:
+        check(f"validate column {c}", c in rows[0], list(rows[0]))
+
+# Every --help works.
+for cmd in [[], ["estimate"], ["validate"], ["catalog"], ["catalog", "list"], ["catalog", "show"]]:
+    h = sx(*cmd, "--help")
+    check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)
+
+# Bad inputs: message names file/key, exit code 2, no output file written.
+with tempfile.TemporaryDirectory() as d:
+    bad = os.path.join(d, "bad.yaml")
+    cases = {
+        "unknown key": ("model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 8\nparalel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 128}\n",
+                        ["bad.yaml:4:1", "unknown key", "did you mean 'parallel'"]),
+        "impossible plan": ("model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 6\nparallel: {tp: 3}\ntraining: {global_batch: 8, seq_len: 128}\n",
+                            ["bad.yaml", "parallel.tp", "attention heads"]),
+        "syntax": ("model: [llama\n", ["bad.yaml", "YAML syntax error"]),
+        "empty": ("", ["bad.yaml", "must be a YAML mapping"]),
+    }
+    for name, (text, needles) in cases.items():
+        open(bad, "w").write(text)
+        out = os.path.join(d, "out.json")
+        r = sx("estimate", bad, "--json", out)
+        check(f"bad {name} exit", r.returncode == 2, r.returncode)
+        for n in needles:
+            check(f"bad {name} message has {n!r}", n in r.stderr, r.stderr)
+        check(f"bad {name} no output", not os.path.exists(out))
+    r = sx("estimate", os.path.join(d, "missing.yaml"))
+    check("missing file", r.returncode == 2 and "missing.yaml" in r.stderr, r.stderr)
+    r = sx("estimate", EX, "--json", "/dev/full")
+    check("disk full", r.returncode == 2 and "/dev/full" in r.stderr, r.stderr)
+    r = sx("catalog", "show", "h100")
+    check("catalog suggestion", r.returncode == 2 and "did you mean" in r.stderr, r.stderr)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,78 @@
+// Question: how close is `estimate` to published step times and component measurements?
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.hpp"
+#include "core/csv.hpp"
+#include "estimate/collective.hpp"
+#include "estimate/estimate.hpp"
+#include "validate/training_validation.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> bundled() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  return c;
+}
+}  // namespace
+
+TEST(Fidelity, PublicTrainingSetMedianError) {
+  const auto r = validate_training_csv(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training.csv", *bundled());
+  EXPECT_EQ(r.number("rows_count"), 124);
+  // Issue 2's target is median <= 10% and max <= 35%; the max is not met yet (docs/validation.md
+  // lists the rows beyond 35% and why). The median and p90 are held here so they cannot regress.
+  EXPECT_LE(r.number("median_abs_error_pct"), 10.0);
+  EXPECT_LE(r.number("p90_abs_error_pct"), 30.0);
+}
+
+TEST(Fidelity, GemmRatesOfComponentsWithinTenPercent) {
+  const auto t = CsvTable::read_file(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/components.csv");
+  int checked = 0;
+  for (size_t i = 0; i < t.rows(); ++i) {
+    if (t.at(i, "kind") != "gemm") continue;
+    const auto& acc = bundled()->accelerator(t.at(i, "accelerator"));
+    const DType d = parse_dtype(t.at(i, "dtype"), {});
+    // The best-shape rate of the compute model: a large square GEMM, burst (not sustained) rate.
+    ir::ComputeOp op;
+    op.cls = ir::OpClass::Gemm;
+    op.m = op.n = op.k = 8192;
+    op.flops = 2.0 * 8192.0 * 8192 * 8192;
+    op.dtype = d;
+    Accelerator burst = acc;
+    burst.sustained_compute_fraction = Sourced{};
+    burst.kernel_overhead_s = Sourced{0, "test", "", true};
+    const double tflops = op.flops / compute_time_s(op, burst) / 1e12;
+    const double measured = t.f64(i, "value");
+    EXPECT_NEAR(tflops / measured, 1.0, 0.10) << t.at(i, "id") << ": model " << tflops << " measured " << measured;
+    ++checked;
+  }
+  EXPECT_GE(checked, 9);
+}
+
+TEST(Fidelity, SingleNodeCollectiveBusBandwidthWithinTenPercent) {
+  const auto t = CsvTable::read_file(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/components.csv");
+  CollectiveRegistry reg;
+  int checked = 0;
+  for (size_t i = 0; i < t.rows(); ++i) {
+    if (t.at(i, "kind") != "collective" || t.at(i, "num_gpus") != "8") continue;
+    const auto& sys = bundled()->system(t.at(i, "system"));
+    Scenario s;
+    s.system = sys;
+    s.accelerator = bundled()->accelerator(sys.accelerator);
+    s.scale_up = bundled()->network(sys.scale_up_network);
+    const Fabric f = make_fabric(s);
+    const std::string op = t.at(i, "op");
+    ir::CollKind k = op.rfind("all_gather", 0) == 0 ? ir::CollKind::AllGather
+                     : op.rfind("reduce_scatter", 0) == 0 ? ir::CollKind::ReduceScatter
+                                                          : ir::CollKind::AllReduce;
+    const bool nvls = op.find("NVLS") != std::string::npos && op.find("ring") == std::string::npos;
+    const std::string algo = nvls ? "nvls" : "ring";
+    ir::Group g{ir::GroupKind::TP, 8, 1, 8, 1};
+    const double bytes = t.at(i, "message_bytes").empty() ? 16e9 : t.f64(i, "message_bytes");
+    const double time = reg.get(algo).time_s(k, bytes, g, f);
+    const double busbw = bytes * ir::bus_factor(k, 8) / time / 1e9;
+    EXPECT_NEAR(busbw / t.f64(i, "value"), 1.0, 0.10) << t.at(i, "id") << ": model " << busbw;
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+}
