@@ -210,7 +210,9 @@ TEST(Analyses, DiffFindsKernelsTwiceAsSlow) {
   for (size_t i = 0; i < t->rows(); ++i) {
     const std::string& n = t->column("name").str[i];
     const std::string& st = t->column("status").str[i];
-    if (n.rfind("Memcpy", 0) == 0) EXPECT_EQ(st, "same");
+    if (n.rfind("Memcpy", 0) == 0) {
+      EXPECT_EQ(st, "same");
+    }
     if (n.find("gemm") != std::string::npos || n.find("elementwise") != std::string::npos) {
       EXPECT_EQ(st, "slower");
       EXPECT_NEAR(t->column("ratio_b_over_a").f64[i], 2.0, 0.02);
