@@ -61,7 +61,9 @@ TEST(GpuSuite, WithoutCudaOrBackendItIsSkippedWithTheReason) {
 #else
   std::string why;
   auto be = make_cuda_backend(&why);
-  if (!be) EXPECT_FALSE(why.empty());
+  if (!be) {
+    EXPECT_FALSE(why.empty());
+  }
   else GTEST_SKIP() << "a CUDA device is present; the skip path is not taken";
 #endif
 }

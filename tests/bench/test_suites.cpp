@@ -116,7 +116,9 @@ TEST(Counters, ReadOrReportedUnavailableWithAReason) {
   ASSERT_EQ(values.size(), 4u);
   for (const auto& v : values) {
     if (v.available) {
-      if (v.name != "energy_j" && v.name != "cache_misses_count") EXPECT_GT(v.value, 1e6) << v.name;
+      if (v.name != "energy_j" && v.name != "cache_misses_count") {
+        EXPECT_GT(v.value, 1e6) << v.name;
+      }
     } else {
       EXPECT_FALSE(v.reason.empty()) << v.name;
     }

@@ -49,7 +49,9 @@ TEST(LambertWInterval, MinimisesDalyWallClock) {
     const double w0 = daly_expected_wall_s(Ts, tau, delta, R, M);
     for (double f : {0.9, 0.99, 1.01, 1.1}) EXPECT_LT(w0, daly_expected_wall_s(Ts, tau * f, delta, R, M)) << M << " " << f;
     // Daly's perturbation series is within 1% of the exact optimum for delta << M.
-    if (M >= 6 * kHour) EXPECT_NEAR(daly_higher_order_interval_s(delta, M) / tau, 1.0, 0.01);
+    if (M >= 6 * kHour) {
+      EXPECT_NEAR(daly_higher_order_interval_s(delta, M) / tau, 1.0, 0.01);
+    }
   }
 }
 

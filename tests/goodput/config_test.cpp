@@ -36,7 +36,9 @@ TEST(Presets, RatesScaleWithNodesExceptPerJobProcesses) {
   auto large = parse_goodput(kBase, "l.yaml");
   for (size_t i = 0; i < small.processes.size(); ++i) {
     const double ratio = large.process_rate_per_s(large.processes[i]) / small.process_rate_per_s(small.processes[i]);
-    if (small.processes[i].kind == EventKind::Preemption) EXPECT_DOUBLE_EQ(ratio, 1.0);
+    if (small.processes[i].kind == EventKind::Preemption) {
+      EXPECT_DOUBLE_EQ(ratio, 1.0);
+    }
     else EXPECT_NEAR(ratio, 16.0, 1e-12);
   }
 }
