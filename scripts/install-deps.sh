@@ -10,17 +10,24 @@ PKGS=(
   python3 python3-dev python3-pybind11 pybind11-dev python3-pytest python3-yaml python3-pandas
   libopenblas-dev libopenmpi-dev openmpi-bin
 )
+# HTML reports and their browser test: Debian's chromium (headless). node and npm install the
+# charting library (scripts/install-npm-deps.sh); a machine that already has node from elsewhere
+# (e.g. a NodeSource package, which bundles npm) keeps it.
+PKGS+=(chromium fonts-dejavu-core)
+command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PKGS[@]} packages present"
-  exit 0
+else
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install-deps: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# npm packages (ECharts, playwright-core) into a gitignored folder; idempotent.
+bash "$(dirname "${BASH_SOURCE[0]}")/install-npm-deps.sh"
