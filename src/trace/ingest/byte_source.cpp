@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <filesystem>
+#include <algorithm>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -70,7 +72,8 @@ class GzipSource final : public ByteSource {
   static constexpr size_t kBlock = 4 << 20;
   static constexpr size_t kQueue = 3;
 
-  GzipSource(std::unique_ptr<FileHandle> f, std::string head) : f_(std::move(f)), head_(std::move(head)) {
+  GzipSource(std::unique_ptr<FileHandle> f, std::string head, uint64_t limit_bytes)
+      : f_(std::move(f)), head_(std::move(head)), limit_bytes_(limit_bytes) {
     worker_ = std::thread([this] { run(); });
   }
   ~GzipSource() override {
@@ -121,6 +124,7 @@ class GzipSource final : public ByteSource {
     size_t in_len = head_.size();
     in_len += f_->read(reinterpret_cast<char*>(in.data()) + in_len, in.size() - in_len);
     uint64_t consumed = 0;
+    uint64_t inflated = 0;
     zs.next_in = in.data();
     zs.avail_in = static_cast<uInt>(in_len);
     bool eof_in = in_len == 0;
@@ -150,7 +154,16 @@ class GzipSource final : public ByteSource {
         zs.next_out = reinterpret_cast<Bytef*>(block.data() + filled);
         zs.avail_out = static_cast<uInt>(kBlock - filled);
         int rc = inflate(&zs, Z_NO_FLUSH);
+        const size_t before = filled;
         filled = kBlock - zs.avail_out;
+        inflated += filled - before;
+        if (limit_bytes_ > 0 && inflated > limit_bytes_) {
+          err = "decompression limit reached: more than " + std::to_string(limit_bytes_) +
+                " bytes inflated from " + std::to_string(consumed + (in_len - zs.avail_in)) +
+                " compressed bytes (a gzip bomb?); raise the limit with --max-inflate-bytes BYTES (0: no limit)";
+          end = true;
+          break;
+        }
         if (rc == Z_STREAM_END) {
           // Concatenated gzip members continue; otherwise the data ends here.
           if (zs.avail_in == 0 && !eof_in) {
@@ -203,6 +216,7 @@ class GzipSource final : public ByteSource {
 
   std::unique_ptr<FileHandle> f_;
   std::string head_;
+  uint64_t limit_bytes_;  // 0: none
   std::thread worker_;
   std::mutex mu_;
   std::condition_variable cv_;
@@ -217,12 +231,21 @@ class GzipSource final : public ByteSource {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, int64_t max_inflate_bytes) {
   auto f = std::make_unique<FileHandle>(path);
   std::string head(2, '\0');
   head.resize(f->read(head.data(), 2));
-  if (head.size() == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
-    return std::make_unique<GzipSource>(std::move(f), std::move(head));
+  if (head.size() == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b) {
+    uint64_t limit = 0;
+    if (max_inflate_bytes > 0) {
+      limit = static_cast<uint64_t>(max_inflate_bytes);
+    } else if (max_inflate_bytes < 0) {
+      std::error_code ec;
+      const uint64_t compressed = std::filesystem::file_size(path, ec);
+      limit = std::max(kInflateFloorBytes, ec ? 0 : compressed * kInflateRatio);
+    }
+    return std::make_unique<GzipSource>(std::move(f), std::move(head), limit);
+  }
   return std::make_unique<PlainSource>(std::move(f), std::move(head));
 }
 

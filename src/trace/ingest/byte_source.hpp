@@ -17,8 +17,17 @@ class ByteSource {
   virtual bool compressed() const = 0;
 };
 
+// Decompression limit (gzip bombs): kDefaultInflateLimit means max(kInflateFloorBytes,
+// kInflateRatio x compressed file size); 0 means no limit; a positive value is the limit in bytes.
+// Kineto JSON deflates 8-20x, so the default never trips on a real trace. Going past the limit
+// throws Error naming the file, the limit and the override (--max-inflate-bytes).
+inline constexpr int64_t kDefaultInflateLimit = -1;
+inline constexpr uint64_t kInflateFloorBytes = uint64_t{1} << 30;
+inline constexpr uint64_t kInflateRatio = 100;
+
 // Opens path; gzip is recognised by its magic bytes (not by the file name).
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path,
+                                             int64_t max_inflate_bytes = kDefaultInflateLimit);
 
 // Whole-file helpers for small inputs and tests.
 std::string read_all(ByteSource& src);

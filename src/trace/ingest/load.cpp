@@ -61,7 +61,7 @@ RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
   RankTrace t;
   std::error_code ec0;
   uint64_t fsize = fs::file_size(path, ec0);
-  auto src = open_byte_source(path);
+  auto src = open_byte_source(path, opt.max_inflate_bytes);
   // Room for the events up front, so that the columns never reallocate (a reallocation holds old
   // and new arrays at once): Kineto events are rarely under 120 bytes of JSON, gzip ~15x.
   t.reserve(static_cast<size_t>((src->compressed() ? fsize * 20 : fsize) / 120 + 1024));
@@ -109,10 +109,33 @@ TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& 
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 
+  // Corrupt values (severity "error": overflowing, non-finite or negative times) reject the file:
+  // analysing around them would silently mis-report.
+  for (const auto& t : loaded) {
+    for (const auto& [kind, d] : t.diagnostics.items()) {
+      if (d.severity != "error") continue;
+      throw Error(SourceLocation{t.file, 0, 0, ""},
+                  kind + ": " + std::to_string(d.count) + " event" + (d.count == 1 ? "" : "s") + ", first: " +
+                      d.example.substr(0, 200),
+                  "the file is corrupt or not written by a profiler; fix or drop these events");
+    }
+  }
+
   TraceSet set;
   for (size_t i = 0; i < files.size(); ++i) {
     set.raw_bytes += loaded[i].raw_bytes;
     set.file_bytes += loaded[i].file_bytes;
+    if (loaded[i].has_trace_events && loaded[i].size() == 0) {
+      // A traceEvents array without one usable complete event: nothing to analyse. Say why.
+      std::string why;
+      for (const auto& [kind, d] : loaded[i].diagnostics.items()) {
+        if (d.severity == "info") continue;
+        why += (why.empty() ? "" : "; ") + kind + " (" + std::to_string(d.count) + ")";
+      }
+      throw Error(SourceLocation{files[i], 0, 0, "traceEvents"},
+                  "no usable events: " + std::to_string(loaded[i].json_events) + " elements in traceEvents, " +
+                      "none a complete event (ph X) with numeric ts and dur" + (why.empty() ? "" : ": " + why));
+    }
     if (!loaded[i].has_trace_events) {
       set.diagnostics.add("not a Kineto trace (no traceEvents): file skipped", "warning", files[i]);
       set.skipped_files.push_back(files[i]);
@@ -123,10 +146,31 @@ TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& 
   std::stable_sort(set.ranks.begin(), set.ranks.end(), [](const RankTrace& a, const RankTrace& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.file < b.file;
   });
-  for (size_t i = 1; i < set.ranks.size(); ++i)
-    if (set.ranks[i].rank == set.ranks[i - 1].rank)
-      set.diagnostics.add("two files claim the same rank", "warning",
-                          "rank " + std::to_string(set.ranks[i].rank) + ": " + set.ranks[i].file);
+  if (set.ranks.empty()) {
+    std::string why;
+    for (const auto& [kind, d] : set.diagnostics.items()) why += (why.empty() ? "" : "; ") + kind;
+    for (const auto& t : loaded)
+      for (const auto& [kind, d] : t.diagnostics.items())
+        if (d.severity != "info") why += (why.empty() ? "" : "; ") + kind;
+    throw Error(SourceLocation{files.front(), 0, 0, ""},
+                "no usable events: no input is a Kineto trace (a JSON object with a traceEvents array)" +
+                    (why.empty() ? std::string() : " (" + why + ")"),
+                files.size() > 1 ? std::to_string(files.size()) + " files read" : std::string());
+  }
+  for (size_t i = 1; i < set.ranks.size(); ++i) {
+    const RankTrace& a = set.ranks[i - 1];
+    const RankTrace& b = set.ranks[i];
+    if (a.rank != b.rank) continue;
+    // Two files that each state the same rank are two profiles of one process (another step, or
+    // another job): merging them would double every number. Files without a stated rank keep
+    // the warning (rank 0 is only assumed).
+    if (a.rank_source != "default" && b.rank_source != "default")
+      throw Error(SourceLocation{b.file, 0, 0, ""},
+                  "two files claim the same rank " + std::to_string(b.rank) + ": " + a.file + " (" + a.rank_source +
+                      ") and " + b.file + " (" + b.rank_source + ")",
+                  "analyze one of them, or put each job's traces in its own directory");
+    set.diagnostics.add("two files claim the same rank", "warning", "rank " + std::to_string(b.rank) + ": " + b.file);
+  }
   set.load_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return set;
 }

@@ -1,6 +1,7 @@
 #include "trace/ingest/scanner.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -124,6 +125,7 @@ struct Number {
   bool has_fraction = false;  // written with a non-zero fraction
   int64_t ival = 0;           // integer part (when integral)
   int64_t milli = 0;          // value * 1000, rounded (µs -> ns)
+  bool out_of_range = false;  // |value * 1000| does not fit in int64 (or is not finite): milli is 0
 };
 
 inline bool is_num_char(char c) {
@@ -173,6 +175,12 @@ inline const char* parse_number(const char* p, const char* e, Number& n) {
     std::string txt(p, static_cast<size_t>(t - p));
     double v = std::strtod(txt.c_str(), nullptr);
     n.ok = true;
+    // 1e999 is infinite and 1e30 does not fit: flag them rather than convert (undefined behaviour).
+    if (!std::isfinite(v) || std::fabs(v) * 1000.0 >= 9.2e18) {
+      n.out_of_range = true;
+      n.integral = false;
+      return t;
+    }
     n.integral = v == std::floor(v) && std::fabs(v) < 9e15;
     n.has_fraction = !n.integral;
     n.ival = static_cast<int64_t>(v);
@@ -180,6 +188,14 @@ inline const char* parse_number(const char* p, const char* e, Number& n) {
     return t;
   }
   for (int k = frac_digits; k < 3; ++k) frac3 *= 10;
+  // More than 18 integer digits, or a value whose x1000 overflows int64: flagged, never wrapped.
+  constexpr uint64_t kMaxIntegral = (static_cast<uint64_t>(INT64_MAX) - 1000) / 1000;
+  if (s - d0 > 18 || ip > kMaxIntegral) {
+    n.ok = true;
+    n.out_of_range = true;
+    n.integral = frac_digits == 0;
+    return s;
+  }
   int64_t m = static_cast<int64_t>(ip) * 1000 + frac3 + (round_up ? 1 : 0);
   n.ok = true;
   n.integral = frac_digits == 0;
@@ -768,7 +784,7 @@ class Scanner {
       case 'I':
       case 'n':
         if (ev.has_cat && ev.cat == "[memory]") {
-          if (!ev.ts.ok) {
+          if (!ev.ts.ok || ev.ts.out_of_range) {
             t.diagnostics.add("memory event without ts", "warning", std::string(ev.name));
             return;
           }
@@ -803,7 +819,31 @@ class Scanner {
       t.diagnostics.add("complete event without numeric dur", "warning", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
       return;
     }
-    if (ev.dur.milli < 0) t.diagnostics.add("negative duration", "warning", std::string(ev.name));
+    // Values no profiler writes (overflowing, non-finite, negative) mean a corrupt file: severity
+    // "error", which load_traces turns into an Error naming the file (the event is not kept).
+    if (ev.ts.out_of_range || ev.dur.out_of_range) {
+      t.diagnostics.add(std::string(ev.ts.out_of_range ? "ts" : "dur") +
+                            " out of range (does not fit in 64-bit nanoseconds, or not finite)",
+                        "error", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
+      return;
+    }
+    if (ev.ts.milli < 0) {
+      t.diagnostics.add("negative ts", "error",
+                        (ev.has_name ? std::string(ev.name) : std::string("(no name)")) +
+                            " ts=" + std::to_string(ev.ts.milli / 1000) + " us");
+      return;
+    }
+    if (ev.ts.milli > INT64_MAX - (ev.dur.milli > 0 ? ev.dur.milli : 0)) {
+      t.diagnostics.add("ts + dur out of range (does not fit in 64-bit nanoseconds)", "error",
+                        ev.has_name ? std::string(ev.name) : std::string("(no name)"));
+      return;
+    }
+    if (ev.dur.milli < 0) {
+      t.diagnostics.add("negative dur", "error",
+                        (ev.has_name ? std::string(ev.name) : std::string("(no name)")) +
+                            " dur=" + std::to_string(ev.dur.milli / 1000) + " us");
+      return;
+    }
     Category c = ev.has_cat ? category_from_string(ev.cat) : Category::None;
     if (!ev.has_cat) t.diagnostics.add("complete event without cat", "info", std::string(ev.name));
     if (ev.has_cat && !ev.cat.empty() && ev.cat[0] >= 'A' && ev.cat[0] <= 'Z' && c != Category::Trace &&

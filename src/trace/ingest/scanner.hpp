@@ -20,6 +20,8 @@ namespace sextant::trace {
 
 struct ScanOptions {
   size_t chunk_bytes = 8 << 20;  // initial window; grows only for a single value larger than it
+  // gzip decompression limit (see byte_source.hpp): default rule, 0 = none, > 0 = bytes.
+  int64_t max_inflate_bytes = kDefaultInflateLimit;
 };
 
 // Fills out (file, events, metadata, diagnostics, raw_bytes, json_events).
