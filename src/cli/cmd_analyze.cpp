@@ -17,6 +17,7 @@ struct AnalyzeArgs {
   bool per_launch = false;
   bool diff = false;
   int64_t kernel_delay_us = 30;
+  int64_t max_inflate_bytes = trace::kDefaultInflateLimit;
   int stragglers = 2;
   int top = 10;
   OutputOptions out;
@@ -44,6 +45,10 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)");
   cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)");
   cmd->add_option("--top", a->top, "Top kernels listed (default 10)");
+  cmd->add_option("--max-inflate-bytes", a->max_inflate_bytes,
+                  "Decompression limit per .gz file in bytes (gzip-bomb guard; 0: no limit; default: the larger of "
+                  "1 GiB and 100x the compressed size)")
+      ->check(CLI::NonNegativeNumber);
   add_output_options(*cmd, a->out);
   cmd->callback([a] {
     if (a->diff) {
@@ -52,6 +57,7 @@ void add_analyze_command(CLI::App& app) {
                                                           std::to_string(a->inputs.size()));
       trace::LoadOptions lo;
       lo.threads = a->threads;
+      lo.scan.max_inflate_bytes = a->max_inflate_bytes;
       auto A = trace::load_traces({a->inputs[0]}, lo);
       auto B = trace::load_traces({a->inputs[1]}, lo);
       trace::DiffOptions d;
@@ -68,6 +74,7 @@ void add_analyze_command(CLI::App& app) {
     req.options.straggler_candidates = a->stragglers;
     req.options.top_kernels = a->top;
     req.load.threads = a->threads;
+    req.load.scan.max_inflate_bytes = a->max_inflate_bytes;
     emit(trace::analyze(req), a->out);
   });
 }
