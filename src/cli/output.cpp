@@ -26,15 +26,19 @@ void add_output_options(CLI::App& cmd, OutputOptions& o) {
 }
 
 void emit(const Result& r, const OutputOptions& o) {
-  // Render every requested output before writing any, so a failure leaves no partial set.
-  std::string json_text;
-  if (!o.json.empty()) json_text = to_json(r).dump(2) + "\n";
-  if (!o.csv_dir.empty()) write_csv_dir(r, o.csv_dir);
-  if (!o.json.empty()) write_file_atomic(o.json == "-" ? "-" : o.json, json_text);
+  // Every requested file is staged as a temporary first and renamed into place only when all are
+  // written (AtomicFileSet): a failure (disk full, unwritable folder) or a signal leaves the
+  // previous outputs, never a partial set. Names or strings that are not valid UTF-8 (from a
+  // trace or a config) are written with U+FFFD in the JSON rather than failing the run.
+  AtomicFileSet files;
+  if (!o.json.empty())
+    files.stage(o.json, to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (!o.csv_dir.empty()) stage_csv_dir(r, o.csv_dir, files);
   if (!o.report.empty()) {
     if (!report_holder().writer) throw Error("--report: this build has no report writer");
-    report_holder().writer(r, o.report);
+    report_holder().writer(r, files.reserve(o.report));
   }
+  files.commit();
   if (!o.quiet && o.json != "-") {
     const std::string text = render_text(r);
     std::fwrite(text.data(), 1, text.size(), stdout);

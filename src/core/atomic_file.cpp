@@ -1,67 +1,220 @@
 #include "core/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.hpp"
 
 namespace sextant {
 
-void write_file_atomic(const std::string& path, std::string_view content) {
-  if (path == "/dev/stdout" || path == "-") {
-    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
-      throw Error(SourceLocation{path}, "cannot write to standard output: " + std::string(std::strerror(errno)));
-    return;
+namespace {
+
+// ---- live temporaries (see the header: signal-safety state, nothing else reads it)
+std::array<std::atomic<char*>, kMaxLiveTemporaries> g_live_temps{};
+std::atomic<unsigned long> g_temp_counter{0};
+
+int register_temp(const std::string& tmp) {
+  char* copy = static_cast<char*>(std::malloc(tmp.size() + 1));
+  if (!copy) return -1;
+  std::memcpy(copy, tmp.c_str(), tmp.size() + 1);
+  for (size_t i = 0; i < g_live_temps.size(); ++i) {
+    char* expected = nullptr;
+    if (g_live_temps[i].compare_exchange_strong(expected, copy)) return static_cast<int>(i);
   }
+  std::free(copy);
+  return -1;
+}
+
+void unregister_temp(const std::string& tmp) {
+  for (auto& slot : g_live_temps) {
+    char* p = slot.load();
+    if (p && tmp == p && slot.compare_exchange_strong(p, nullptr)) {
+      std::free(p);
+      return;
+    }
+  }
+}
+
+extern "C" void cleanup_temps_and_reraise(int sig) {
+  for (auto& slot : g_live_temps) {
+    char* p = slot.load();
+    if (p) ::unlink(p);
+  }
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+bool is_stdout(const std::string& path) { return path == "-" || path == "/dev/stdout"; }
+
+bool is_special(const std::string& path) {
+  if (is_stdout(path)) return true;
   struct stat st {};
-  const bool is_special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-  std::string tmp = is_special ? path : path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(SourceLocation{path}, "cannot open for writing: " + std::string(std::strerror(errno)));
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+// Writes all of content to fd; returns 0 or an errno value.
+int write_all(int fd, std::string_view content) {
   size_t off = 0;
   while (off < content.size()) {
     ssize_t n = ::write(fd, content.data() + off, content.size() - off);
     if (n < 0) {
       if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      if (!is_special) ::unlink(tmp.c_str());
-      throw Error(SourceLocation{path}, "write failed: " + std::string(std::strerror(e)));
+      return errno;
     }
     off += static_cast<size_t>(n);
   }
-  if (!is_special && ::fsync(fd) != 0) {
-    int e = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw Error(SourceLocation{path}, "fsync failed: " + std::string(std::strerror(e)));
+  return 0;
+}
+
+void write_special(const std::string& path, std::string_view content) {
+  if (is_stdout(path)) {
+    std::fflush(stdout);
+    if (int e = write_all(STDOUT_FILENO, content))
+      throw Error(SourceLocation{path}, "cannot write to standard output: " + errno_text(e));
+    return;
   }
-  if (::close(fd) != 0) {
-    int e = errno;
-    if (!is_special) ::unlink(tmp.c_str());
-    throw Error(SourceLocation{path}, "close failed: " + std::string(std::strerror(e)));
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(SourceLocation{path}, "cannot open for writing: " + errno_text(errno));
+  int e = write_all(fd, content);
+  if (::close(fd) != 0 && e == 0) e = errno;
+  if (e) throw Error(SourceLocation{path}, "write failed: " + errno_text(e));
+}
+
+// Blocks the signals that the cleanup handler catches for the lifetime of the object.
+class SignalBlock {
+ public:
+  SignalBlock() {
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &s, &old_);
   }
-  if (!is_special && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    ::unlink(tmp.c_str());
-    throw Error(SourceLocation{path}, "rename failed: " + std::string(std::strerror(e)));
+  ~SignalBlock() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalBlock(const SignalBlock&) = delete;
+  SignalBlock& operator=(const SignalBlock&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+}  // namespace
+
+AtomicFileSet::~AtomicFileSet() {
+  if (committed_) return;
+  for (const auto& e : entries_) {
+    if (e.tmp.empty()) continue;
+    ::unlink(e.tmp.c_str());
+    unregister_temp(e.tmp);
   }
 }
 
+std::string AtomicFileSet::reserve(const std::string& path) {
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(g_temp_counter.fetch_add(1));
+  register_temp(tmp);
+  entries_.push_back(Entry{path, tmp, {}});
+  return tmp;
+}
+
+void AtomicFileSet::stage(const std::string& path, std::string_view content) {
+  if (committed_) throw Error(SourceLocation{path}, "internal: file set already committed");
+  if (is_special(path)) {
+    entries_.push_back(Entry{path, {}, std::string(content)});
+    return;
+  }
+  const std::string tmp = reserve(path);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(SourceLocation{path}, "cannot open for writing: " + errno_text(errno));
+  if (int e = write_all(fd, content)) {
+    ::close(fd);
+    throw Error(SourceLocation{path}, "write failed: " + errno_text(e));
+  }
+  if (::fsync(fd) != 0) {
+    int e = errno;
+    ::close(fd);
+    throw Error(SourceLocation{path}, "fsync failed: " + errno_text(e));
+  }
+  if (::close(fd) != 0) throw Error(SourceLocation{path}, "close failed: " + errno_text(errno));
+}
+
+void AtomicFileSet::commit() {
+  if (committed_) return;
+  for (const auto& e : entries_)
+    if (e.tmp.empty()) write_special(e.path, e.content);
+  {
+    SignalBlock block;  // all renames happen, or (on an error) none of the remaining ones
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const auto& e = entries_[i];
+      if (e.tmp.empty()) continue;
+      struct stat st {};
+      if (::stat(e.tmp.c_str(), &st) != 0)
+        throw Error(SourceLocation{e.path}, "temporary output " + e.tmp + " was not written");
+      if (::rename(e.tmp.c_str(), e.path.c_str()) != 0) {
+        const int err = errno;
+        throw Error(SourceLocation{e.path}, "rename failed: " + errno_text(err));
+      }
+      unregister_temp(e.tmp);
+    }
+    committed_ = true;
+  }
+}
+
+void write_file_atomic(const std::string& path, std::string_view content) {
+  AtomicFileSet set;
+  set.stage(path, content);
+  set.commit();
+}
+
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(SourceLocation{path}, "cannot open file: " + std::string(std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error(SourceLocation{path}, "read failed");
-  return ss.str();
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(SourceLocation{path}, "cannot open file: " + errno_text(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw Error(SourceLocation{path}, "is a directory, not a file");
+  }
+  std::string out;
+  if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      throw Error(SourceLocation{path}, "read error at byte offset " + std::to_string(out.size()) + ": " +
+                                            errno_text(e));
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+void install_temp_cleanup_on_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = cleanup_temps_and_reraise;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    // Respect an ignored signal (nohup, a shell's background job): leave it ignored.
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    ::sigaction(sig, &sa, nullptr);
+  }
 }
 
 }  // namespace sextant

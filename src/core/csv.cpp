@@ -108,6 +108,9 @@ double CsvTable::f64(size_t row, const std::string& name, double dflt) const {
 int64_t CsvTable::i64(size_t row, const std::string& name) const {
   const double v = f64(row, name);
   if (v != std::floor(v)) throw Error(SourceLocation{file_, line_of(row), 0, name}, "expected an integer");
+  // 2^53: beyond it a double no longer holds every integer (and beyond 2^63 the cast is undefined).
+  if (std::fabs(v) > 9007199254740992.0)
+    throw Error(SourceLocation{file_, line_of(row), 0, name}, "integer out of range: '" + at(row, name) + "'");
   return static_cast<int64_t>(v);
 }
 int64_t CsvTable::i64(size_t row, const std::string& name, int64_t dflt) const {

@@ -324,6 +324,12 @@ std::string render_csv(const Table& t) {
 }
 
 void write_csv_dir(const Result& r, const std::string& dir) {
+  AtomicFileSet set;
+  stage_csv_dir(r, dir, set);
+  set.commit();
+}
+
+void stage_csv_dir(const Result& r, const std::string& dir, AtomicFileSet& set) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error(SourceLocation{dir}, "cannot create output directory: " + ec.message());
@@ -338,7 +344,7 @@ void write_csv_dir(const Result& r, const std::string& dir) {
     }
     files.emplace_back(dir + "/scalars.csv", s);
   }
-  for (const auto& [p, content] : files) write_file_atomic(p, content);
+  for (const auto& [p, content] : files) set.stage(p, content);
 }
 
 }  // namespace sextant

@@ -80,8 +80,11 @@ nlohmann::ordered_json to_json(const Result& r);
 Result result_from_json(const nlohmann::ordered_json& j);  // inverse of to_json
 std::string render_text(const Result& r);
 std::string render_csv(const Table& t);
-// Writes one CSV per table into dir (created if missing), atomically per file.
+// Writes one CSV per table into dir (created if missing), all files or none (AtomicFileSet).
 void write_csv_dir(const Result& r, const std::string& dir);
+class AtomicFileSet;
+// Stages the same files into set (committed by the caller with its other outputs).
+void stage_csv_dir(const Result& r, const std::string& dir, AtomicFileSet& set);
 
 // Number formatting shared by all renderers: shortest text that round-trips.
 std::string format_double(double v);

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/atomic_file.hpp"
+
 namespace sextant {
 
 YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
@@ -21,14 +23,9 @@ static YAML::Node parse_or_throw(const std::string& text, const std::string& nam
 }
 
 YamlMap YamlMap::load_file(const std::string& file) {
-  YAML::Node n;
-  try {
-    n = YAML::LoadFile(file);
-  } catch (const YAML::BadFile&) {
-    throw Error(SourceLocation{file}, "cannot open file");
-  } catch (const YAML::Exception& e) {
-    throw Error(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
-  }
+  // read_file names the file on every failure (missing, a directory, a read error), which
+  // YAML::LoadFile does not tell apart from an empty document.
+  YAML::Node n = parse_or_throw(read_file(file), file);
   if (!n || n.IsNull()) throw Error(SourceLocation{file}, "file is empty");
   return YamlMap(n, file);
 }
