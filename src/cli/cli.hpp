@@ -43,5 +43,6 @@ void add_calibrate_command(CLI::App& app);  // cmd_calibrate.cpp
 void add_analyze_command(CLI::App& app);
 void add_trace_command(CLI::App& app);
 void add_infer_command(CLI::App& app);
+void add_report_command(CLI::App& app);  // cmd_report.cpp: `report`, and the writer behind --report
 
 }  // namespace sextant::cli

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "cli/cli.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -22,8 +23,12 @@ int main(int argc, char** argv) {
   add_analyze_command(app);
   add_trace_command(app);
   add_infer_command(app);
+  add_report_command(app);
   add_estimate_command(app);
   add_validate_command(app);
+
+  // An interrupted run (Ctrl-C, kill) removes its temporary outputs; previous outputs stay intact.
+  sextant::install_temp_cleanup_on_signals();
 
   try {
     app.parse(argc, argv);
