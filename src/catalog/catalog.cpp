@@ -1,13 +1,24 @@
 #include "catalog/catalog.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
+#include "core/atomic_file.hpp"
 #include "core/paths.hpp"
 
 namespace sextant {
+
+namespace {
+// Catalog integers are ints: a value that does not fit is an error, never a silent truncation.
+int to_int(const YamlMap& m, const std::string& key, int64_t v) {
+  if (v < INT32_MIN || v > INT32_MAX) m.fail(key, "integer out of range: " + std::to_string(v));
+  return static_cast<int>(v);
+}
+}  // namespace
+
 namespace fs = std::filesystem;
 
 // ---------------------------------------------------------------- dtypes
@@ -102,7 +113,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
   a.name = m.str("name");
   a.vendor = m.str("vendor");
   a.kind = m.choice("kind", {"gpu", "tpu", "npu", "soc", "cpu"});
-  a.year = static_cast<int>(m.i64("year", 0));
+  a.year = to_int(m, "year", m.i64("year", 0));
   if (auto p = m.opt_map("peak_tflops")) {
     for (const auto& k : p->keys()) {
       DType d = parse_dtype(k, p->loc(k));
@@ -169,14 +180,14 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
   s.name = m.str("name");
   s.description = m.str("description", "");
   s.accelerator = m.str("accelerator");
-  s.gpus_per_node = static_cast<int>(m.i64("gpus_per_node"));
+  s.gpus_per_node = to_int(m, "gpus_per_node", m.i64("gpus_per_node"));
   auto up = m.map("scale_up");
   s.scale_up_network = up.str("network");
-  s.scale_up_domain = static_cast<int>(up.i64("domain_gpus", s.gpus_per_node));
+  s.scale_up_domain = to_int(up, "domain_gpus", up.i64("domain_gpus", s.gpus_per_node));
   up.finish();
   if (auto out = m.opt_map("scale_out")) {
     s.scale_out_network = out->str("network");
-    s.nics_per_node = static_cast<int>(out->i64("nics_per_node", s.gpus_per_node));
+    s.nics_per_node = to_int(*out, "nics_per_node", out->i64("nics_per_node", s.gpus_per_node));
     s.nic_bandwidth_bytes_per_s = src(*out, "nic_bandwidth_gbit_per_s", sources, 1e9 / 8);
     s.topology = out->str("topology", "fat-tree");
     s.oversubscription = out->f64("oversubscription", 1.0);
@@ -196,38 +207,38 @@ ModelConfig parse_model(const YamlMap& m) {
   c.id = m.str("id");
   c.name = m.str("name", c.id);
   c.source = m.str("source");
-  c.layers = static_cast<int>(m.i64("layers"));
-  c.hidden = static_cast<int>(m.i64("hidden"));
-  c.heads = static_cast<int>(m.i64("heads"));
-  c.kv_heads = static_cast<int>(m.i64("kv_heads", c.heads));
-  c.head_dim = static_cast<int>(m.i64("head_dim", c.heads > 0 ? c.hidden / c.heads : 0));
-  c.ffn_hidden = static_cast<int>(m.i64("ffn_hidden", 0));
-  c.vocab = static_cast<int>(m.i64("vocab"));
+  c.layers = to_int(m, "layers", m.i64("layers"));
+  c.hidden = to_int(m, "hidden", m.i64("hidden"));
+  c.heads = to_int(m, "heads", m.i64("heads"));
+  c.kv_heads = to_int(m, "kv_heads", m.i64("kv_heads", c.heads));
+  c.head_dim = to_int(m, "head_dim", m.i64("head_dim", c.heads > 0 ? c.hidden / c.heads : 0));
+  c.ffn_hidden = to_int(m, "ffn_hidden", m.i64("ffn_hidden", 0));
+  c.vocab = to_int(m, "vocab", m.i64("vocab"));
   c.mlp = m.choice("mlp", {"gelu", "relu2", "swiglu", "geglu"}, "swiglu");
   c.norm = m.choice("norm", {"rmsnorm", "layernorm"}, "rmsnorm");
   c.tied_embeddings = m.boolean("tied_embeddings", false);
   c.learned_position = m.boolean("learned_position", false);
-  c.max_seq_len = static_cast<int>(m.i64("max_seq_len", 0));
-  c.sliding_window = static_cast<int>(m.i64("sliding_window", 0));
+  c.max_seq_len = to_int(m, "max_seq_len", m.i64("max_seq_len", 0));
+  c.sliding_window = to_int(m, "sliding_window", m.i64("sliding_window", 0));
   if (auto e = m.opt_map("moe")) {
     MoEConfig x;
-    x.num_experts = static_cast<int>(e->i64("num_experts"));
-    x.topk = static_cast<int>(e->i64("topk"));
-    x.expert_ffn_hidden = static_cast<int>(e->i64("expert_ffn_hidden"));
-    x.shared_experts = static_cast<int>(e->i64("shared_experts", 0));
-    x.dense_layers = static_cast<int>(e->i64("dense_layers", 0));
-    x.layer_freq = static_cast<int>(e->i64("layer_freq", 1));
+    x.num_experts = to_int(*e, "num_experts", e->i64("num_experts"));
+    x.topk = to_int(*e, "topk", e->i64("topk"));
+    x.expert_ffn_hidden = to_int(*e, "expert_ffn_hidden", e->i64("expert_ffn_hidden"));
+    x.shared_experts = to_int(*e, "shared_experts", e->i64("shared_experts", 0));
+    x.dense_layers = to_int(*e, "dense_layers", e->i64("dense_layers", 0));
+    x.layer_freq = to_int(*e, "layer_freq", e->i64("layer_freq", 1));
     x.capacity_factor = e->f64("capacity_factor", 0);
     e->finish();
     c.moe = x;
   }
   if (auto e = m.opt_map("mla")) {
     MLAConfig x;
-    x.q_lora_rank = static_cast<int>(e->i64("q_lora_rank", 0));
-    x.kv_lora_rank = static_cast<int>(e->i64("kv_lora_rank"));
-    x.qk_nope_head_dim = static_cast<int>(e->i64("qk_nope_head_dim"));
-    x.qk_rope_head_dim = static_cast<int>(e->i64("qk_rope_head_dim"));
-    x.v_head_dim = static_cast<int>(e->i64("v_head_dim"));
+    x.q_lora_rank = to_int(*e, "q_lora_rank", e->i64("q_lora_rank", 0));
+    x.kv_lora_rank = to_int(*e, "kv_lora_rank", e->i64("kv_lora_rank"));
+    x.qk_nope_head_dim = to_int(*e, "qk_nope_head_dim", e->i64("qk_nope_head_dim"));
+    x.qk_rope_head_dim = to_int(*e, "qk_rope_head_dim", e->i64("qk_rope_head_dim"));
+    x.v_head_dim = to_int(*e, "v_head_dim", e->i64("v_head_dim"));
     e->finish();
     c.mla = x;
   }
@@ -403,14 +414,7 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
   fs::path p = ref;
   if (!fs::exists(p) && !where.file.empty()) p = fs::path(where.file).parent_path() / ref;
   if (fs::exists(p)) {
-    if (p.extension() == ".json") {
-      std::string text;
-      {
-        std::ifstream in(p);
-        text.assign(std::istreambuf_iterator<char>(in), {});
-      }
-      return parse_hf_config(text, p.string());
-    }
+    if (p.extension() == ".json") return parse_hf_config(read_file(p.string()), p.string());
     auto m = YamlMap::load_file(p.string());
     return parse_model(m);
   }

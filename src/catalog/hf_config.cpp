@@ -2,6 +2,7 @@
 // do not change the performance model (token ids, rope scaling, dropout, ...) are listed in
 // ModelConfig::ignored_keys so the user sees what was not used.
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <set>
 
 #include "catalog/catalog.hpp"
@@ -26,7 +27,12 @@ struct Reader {
     used.insert(k);
     if (!has(k)) throw Error(SourceLocation{file, 0, 0, k}, "required key is missing for this model_type");
     if (!j[k].is_number_integer()) throw Error(SourceLocation{file, 0, 0, k}, "expected an integer, got " + j[k].dump());
-    return j[k].get<int>();
+    // Unsigned values above INT64_MAX and anything outside int: an error, never a truncation.
+    if (j[k].is_number_unsigned() && j[k].get<uint64_t>() > static_cast<uint64_t>(INT32_MAX))
+      throw Error(SourceLocation{file, 0, 0, k}, "integer out of range: " + j[k].dump());
+    const int64_t v = j[k].get<int64_t>();
+    if (v < INT32_MIN || v > INT32_MAX) throw Error(SourceLocation{file, 0, 0, k}, "integer out of range: " + j[k].dump());
+    return static_cast<int>(v);
   }
   int i(const std::string& k, int dflt) {
     used.insert(k);
@@ -158,7 +164,7 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       c.mla = a;
       c.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
     }
-    if (c.head_dim == 0) c.head_dim = c.hidden / c.heads;
+    if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
   }
   if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
   for (auto it = j.begin(); it != j.end(); ++it)

@@ -24,6 +24,13 @@ Table& field_table(Result& r) {
   return t;
 }
 
+bool is_model_file(const std::string& name) {
+  auto ends = [&](const std::string& suf) {
+    return name.size() >= suf.size() && name.compare(name.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  return name.find('/') != std::string::npos || ends(".json") || ends(".yaml") || ends(".yml");
+}
+
 Result show(const Catalog& cat, const std::string& name) {
   Result r;
   r.command = "catalog show";
@@ -84,8 +91,9 @@ Result show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "latency", n.latency_s, "us", 1e-6);
     add_sourced(t, "achievable_fraction", n.achievable_fraction, "fraction");
     add_sourced(t, "in_network_reduction_fraction", n.in_network_reduction_fraction, "fraction");
-  } else if (cat.has_model(name)) {
-    const auto& m = cat.model(name);
+  } else if (cat.has_model(name) || is_model_file(name)) {
+    // A catalog id, or a Hugging Face config.json / model YAML given by path.
+    const ModelConfig m = cat.has_model(name) ? cat.model(name) : load_model_ref(cat, name, SourceLocation{});
     r.set("kind", std::string("model"));
     r.set("id", m.id);
     r.set("name", m.name);
@@ -185,7 +193,7 @@ void add_catalog_command(CLI::App& app) {
   ls->add_option("kind", args->kind, "accelerators | networks | systems | models");
   add_output_options(*ls, args->out);
   auto* sh = cmd->add_subcommand("show", "Show one entry with the source of every value");
-  sh->add_option("name", args->name, "Catalog id")->required();
+  sh->add_option("name", args->name, "Catalog id, or the path of a Hugging Face config.json or model YAML")->required();
   add_output_options(*sh, args->out);
   auto load = [args] { return args->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(args->catalog_dir); };
   ls->callback([args, load] { emit(list(*load(), args->kind), args->out); });
