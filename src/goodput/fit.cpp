@@ -82,10 +82,16 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
   std::string line;
   int lineno = 0;
   std::vector<std::string> header;
+  bool have_header = false;
   while (std::getline(in, line)) {
     ++lineno;
-    if (!line.empty() && line.find_first_not_of(" \t\r") != std::string::npos && line[0] != '#') break;
+    if (!line.empty() && line.find_first_not_of(" \t\r") != std::string::npos && line[0] != '#') {
+      have_header = true;
+      break;
+    }
   }
+  if (!have_header)
+    throw Error(SourceLocation{name}, "empty incident CSV (no header row)", "header: time_h,category[,component][,node_lost]");
   header = split_csv_line(line);
   auto col = [&](const std::string& n) -> int {
     for (size_t i = 0; i < header.size(); ++i)
@@ -119,7 +125,7 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
       throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "not a number: '" + tv + "'");
     }
     if (th >= 0) t *= 3600.0;
-    if (t < 0 || t > days * 86400.0 * (1 + 1e-9))
+    if (!std::isfinite(t) || t < 0 || t > days * 86400.0 * (1 + 1e-9))
       throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "incident time outside the observation (0 .. days)");
     const std::string cat = f[size_t(ct)];
     if (cat.empty()) throw Error(SourceLocation{name, lineno, 1, "category"}, "empty category");
