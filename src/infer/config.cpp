@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace sextant::infer {
@@ -73,7 +74,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
   if (!fs::exists(path)) throw Error(SourceLocation{path}, "study file not found");
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    root = YAML::Load(read_file(path));  // read_file names a directory or a read error
   } catch (const YAML::Exception& e) {
     throw Error(SourceLocation{path, e.mark.line + 1, e.mark.column + 1, ""}, std::string("YAML syntax error: ") + e.msg);
   }

@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <cmath>
 #include "infer/csv.hpp"
 
 #include <cstdlib>
@@ -74,18 +76,24 @@ CsvTable read_csv(const std::string& path) { return parse_csv(read_file(path), p
 double cell_f64(const CsvTable& t, size_t row, int col) {
   const std::string& s = t.rows[row][col];
   char* end = nullptr;
+  errno = 0;
   double v = std::strtod(s.c_str(), &end);
   if (s.empty() || *end != '\0')
     throw Error(SourceLocation{t.file, t.lines[row], col + 1, t.header[col]}, "expected a number, got '" + s + "'");
+  if (!std::isfinite(v) || errno == ERANGE)
+    throw Error(SourceLocation{t.file, t.lines[row], col + 1, t.header[col]}, "expected a finite number, got '" + s + "'");
   return v;
 }
 
 int64_t cell_i64(const CsvTable& t, size_t row, int col) {
   const std::string& s = t.rows[row][col];
   char* end = nullptr;
+  errno = 0;
   long long v = std::strtoll(s.c_str(), &end, 10);
   if (s.empty() || *end != '\0')
     throw Error(SourceLocation{t.file, t.lines[row], col + 1, t.header[col]}, "expected an integer, got '" + s + "'");
+  if (errno == ERANGE)
+    throw Error(SourceLocation{t.file, t.lines[row], col + 1, t.header[col]}, "integer out of range: '" + s + "'");
   return v;
 }
 

@@ -1,6 +1,7 @@
 // Trace arrivals: a CSV with columns arrival_s (or timestamp_s), prompt_tokens, output_tokens and
 // optional prefix_group, prefix_tokens; rows are sorted by time and shifted to start at 0.
 #include <algorithm>
+#include <cstdint>
 
 #include "core/error.hpp"
 #include "infer/arrivals/arrival.hpp"
@@ -18,15 +19,25 @@ class TraceArrivals final : public ArrivalProcess {
     if (ct < 0) throw Error(SourceLocation{spec.trace_file, 1, 0, "arrival_s"}, "trace needs an arrival_s (or timestamp_s) column");
     const int cp = t.require("prompt_tokens"), co = t.require("output_tokens");
     const int cg = t.column("prefix_group"), cx = t.column("prefix_tokens");
+    if (t.rows.empty())
+      throw Error(SourceLocation{spec.trace_file, 1, 0, ""}, "the request trace has no requests (a header and no rows)");
+    // Token counts are 32-bit: a larger value is an error, never a silent wrap.
+    auto i32 = [&](size_t i, int col) {
+      const int64_t v = cell_i64(t, i, col);
+      if (v < INT32_MIN || v > INT32_MAX)
+        throw Error(SourceLocation{spec.trace_file, t.lines[i], col + 1, t.header[static_cast<size_t>(col)]},
+                    "integer out of range: " + std::to_string(v));
+      return static_cast<int32_t>(v);
+    };
     std::vector<Request> r;
     for (size_t i = 0; i < t.rows.size(); ++i) {
       Request q;
       q.arrival_s = cell_f64(t, i, ct);
-      q.prompt_tokens = static_cast<int32_t>(cell_i64(t, i, cp));
-      q.output_tokens = static_cast<int32_t>(cell_i64(t, i, co));
+      q.prompt_tokens = i32(i, cp);
+      q.output_tokens = i32(i, co);
       if (cg >= 0 && cx >= 0) {
-        q.prefix_group = static_cast<int32_t>(cell_i64(t, i, cg));
-        q.prefix_tokens = static_cast<int32_t>(cell_i64(t, i, cx));
+        q.prefix_group = i32(i, cg);
+        q.prefix_tokens = i32(i, cx);
       }
       if (q.prompt_tokens < 1 || q.output_tokens < 1 || q.prefix_tokens > q.prompt_tokens)
         throw Error(SourceLocation{spec.trace_file, t.lines[i], 0, "prompt_tokens"},
