@@ -1,0 +1,796 @@
+// Parallel-plan search: enumeration, memory pruning, threaded evaluation, ranking. docs/plan.md.
+#include "plan/plan.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "core/csv.hpp"
+#include "core/error.hpp"
+#include "ir/workload.hpp"
+#include "validate/training_validation.hpp"
+
+namespace sextant::plan {
+
+namespace {
+
+std::vector<int> divisors(int64_t n) {
+  std::vector<int> out;
+  for (int64_t d = 1; d * d <= n; ++d)
+    if (n % d == 0) {
+      out.push_back(static_cast<int>(d));
+      if (d * d != n) out.push_back(static_cast<int>(n / d));
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const std::vector<std::string>& fix_keys() {
+  static const std::vector<std::string> k = {"tp", "pp", "vpp", "dp", "cp", "ep", "etp", "mb",
+                                             "zero", "sp", "recompute", "tp_overlap"};
+  return k;
+}
+
+bool allowed(const SearchOptions& o, const char* key, int v) {
+  auto it = o.fixed.find(key);
+  return it == o.fixed.end() || it->second == v;
+}
+
+int schedule_index(const SearchOptions& o, const std::string& name) {
+  for (size_t i = 0; i < o.schedules.size(); ++i)
+    if (o.schedules[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+// Stage layout rule (docs/plan.md): even when pp*vpp divides the layers; otherwise one layer
+// fewer on the first and last virtual stage when pp*vpp divides layers+2; otherwise (vpp = 1
+// only) the remainder spread from the second stage on, as the validation harness does.
+enum class Layout { Even, FewerFirstLast, Spread, None };
+Layout layout_for(int layers, int n, int vpp) {
+  if (layers % n == 0) return Layout::Even;
+  if (n >= 2 && (layers + 2) % n == 0) return Layout::FewerFirstLast;
+  if (vpp == 1) return Layout::Spread;
+  return Layout::None;
+}
+
+}  // namespace
+
+void parse_fix(const std::string& item, SearchOptions& opt) {
+  const auto eq = item.find('=');
+  const SourceLocation where{"--fix", 0, 0, item};
+  if (eq == std::string::npos) throw Error(where, "expected key=value, e.g. --fix tp=8");
+  const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
+  const auto& keys = fix_keys();
+  if (std::find(keys.begin(), keys.end(), key) == keys.end())
+    throw Error(where, "unknown plan dimension '" + key + "'", valid_choices_hint(key, keys));
+  int v = 0;
+  if (key == "recompute" && (val == "none" || val == "selective" || val == "full")) {
+    v = val == "none" ? 0 : val == "selective" ? 1 : 2;
+  } else if ((key == "sp" || key == "tp_overlap") && (val == "true" || val == "false")) {
+    v = val == "true";
+  } else {
+    try {
+      size_t pos = 0;
+      v = std::stoi(val, &pos);
+      if (pos != val.size()) throw std::invalid_argument(val);
+    } catch (const std::exception&) {
+      throw Error(where, "'" + val + "' is not an integer");
+    }
+  }
+  opt.fixed[key] = v;
+}
+
+void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) {
+  auto& p = s.plan;
+  p.tp = c.tp;
+  p.pp = c.pp;
+  p.vpp = c.vpp;
+  p.dp = c.dp;
+  p.cp = c.cp;
+  p.ep = c.ep;
+  p.etp = c.etp;
+  p.zero_stage = c.zero_stage;
+  p.sequence_parallel = c.sequence_parallel;
+  p.tp_comm_overlap = c.tp_comm_overlap;
+  p.overlap_grad_reduce = c.overlap_grad_reduce;
+  p.overlap_param_gather = c.overlap_param_gather;
+  p.schedule = opt.schedules[c.schedule];
+  s.train.micro_batch = c.micro_batch;
+  s.train.recompute = static_cast<Recompute>(c.recompute);
+  const int n = c.pp * c.vpp, L = s.model.layers;
+  p.stage_layers.clear();
+  switch (layout_for(L, n, c.vpp)) {
+    case Layout::Even: p.stage_rule = "even"; break;
+    case Layout::FewerFirstLast: p.stage_rule = "fewer-first-last"; break;
+    case Layout::Spread:
+    case Layout::None:
+      p.stage_rule = "even";
+      p.stage_layers.assign(static_cast<size_t>(n), L / n);
+      for (int i = 0; i < L % n; ++i) p.stage_layers[static_cast<size_t>(i + 1) % p.stage_layers.size()]++;
+      break;
+  }
+}
+
+Candidate candidate_of(const Scenario& s, const SearchOptions& opt) {
+  Candidate c;
+  const auto& p = s.plan;
+  c.tp = p.tp;
+  c.pp = p.pp;
+  c.vpp = p.vpp;
+  c.dp = p.dp;
+  c.cp = p.cp;
+  c.ep = p.ep;
+  c.etp = p.etp > 0 ? p.etp : p.tp;
+  c.micro_batch = s.train.micro_batch;
+  c.zero_stage = static_cast<uint8_t>(p.zero_stage);
+  c.recompute = static_cast<uint8_t>(s.train.recompute);
+  const int idx = schedule_index(opt, p.schedule);
+  c.schedule = static_cast<uint8_t>(idx < 0 ? 255 : idx);
+  c.sequence_parallel = p.sequence_parallel && p.tp > 1;
+  c.tp_comm_overlap = p.tp_comm_overlap && p.tp > 1;
+  c.overlap_grad_reduce = p.overlap_grad_reduce;
+  c.overlap_param_gather = p.overlap_param_gather;
+  return c;
+}
+
+std::string describe(const Candidate& c, const SearchOptions& opt) {
+  std::string out = "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp);
+  if (c.vpp > 1) out += " vpp" + std::to_string(c.vpp);
+  out += " dp" + std::to_string(c.dp);
+  if (c.cp > 1) out += " cp" + std::to_string(c.cp);
+  if (c.ep > 1) out += " ep" + std::to_string(c.ep);
+  if (c.ep > 1 && c.etp > 1) out += " etp" + std::to_string(c.etp);
+  out += " mb" + std::to_string(c.micro_batch) + " zero" + std::to_string(c.zero_stage);
+  if (c.sequence_parallel) out += " sp";
+  if (c.tp_comm_overlap) out += " tpov";
+  if (!c.overlap_grad_reduce) out += " no-grad-overlap";
+  if (!c.overlap_param_gather) out += " no-gather-overlap";
+  out += " rc:" + to_string(static_cast<Recompute>(c.recompute));
+  if (c.pp > 1) out += " " + (c.schedule < opt.schedules.size() ? opt.schedules[c.schedule] : std::string("?"));
+  return out;
+}
+
+bool same_plan(const Candidate& a, const Candidate& b) {
+  // Canonical form: schedule irrelevant without a pipeline, SP and TP overlap irrelevant without
+  // TP; ZeRO irrelevant when no data-parallel group (dense and expert) has more than one member.
+  auto canon = [](Candidate c) {
+    if (c.pp == 1) c.schedule = 0;
+    if (c.tp == 1) {
+      c.sequence_parallel = false;
+      c.tp_comm_overlap = false;
+    }
+    if (c.ep == 1) c.etp = 1;
+    const int64_t edp = std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * std::max(1, c.etp)));
+    if (static_cast<int64_t>(c.dp) * c.cp == 1 && edp == 1) c.zero_stage = 0;
+    return c;
+  };
+  const Candidate x = canon(a), y = canon(b);
+  return x.tp == y.tp && x.pp == y.pp && x.vpp == y.vpp && x.dp == y.dp && x.cp == y.cp && x.ep == y.ep &&
+         x.etp == y.etp && x.micro_batch == y.micro_batch && x.zero_stage == y.zero_stage && x.recompute == y.recompute &&
+         (x.pp == 1 || x.schedule == y.schedule) && x.sequence_parallel == y.sequence_parallel &&
+         x.tp_comm_overlap == y.tp_comm_overlap && x.overlap_grad_reduce == y.overlap_grad_reduce &&
+         x.overlap_param_gather == y.overlap_param_gather;
+}
+
+std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated) {
+  for (const auto& [k, v] : opt.fixed) {
+    const auto& keys = fix_keys();
+    if (std::find(keys.begin(), keys.end(), k) == keys.end())
+      throw Error(SourceLocation{"--fix", 0, 0, k}, "unknown plan dimension '" + k + "'", valid_choices_hint(k, keys));
+    (void)v;
+  }
+  for (const auto& name : opt.schedules)
+    if (name != "1f1b" && name != "interleaved-1f1b" && name != "gpipe" && name != "zb-h1")
+      throw Error(SourceLocation{"--schedules", 0, 0, name}, "unknown pipeline schedule '" + name + "'",
+                  valid_choices_hint(name, {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"}));
+  const auto& m = base.model;
+  const int64_t N = base.num_gpus, gb = base.train.global_batch;
+  const int L = m.layers, seq = base.train.seq_len;
+  const int inter = schedule_index(opt, "interleaved-1f1b");
+  // Non-interleaved schedules allowed; without a pipeline the schedule is irrelevant and the
+  // first of them stands for all.
+  std::vector<int> flat;
+  for (size_t i = 0; i < opt.schedules.size(); ++i)
+    if (opt.schedules[i] != "interleaved-1f1b") flat.push_back(static_cast<int>(i));
+  const bool fp8 = base.train.precision == DType::FP8 && !base.accelerator.has_peak(DType::FP8);
+  const bool fp4 = base.train.precision == DType::FP4 && !base.accelerator.has_peak(DType::FP4);
+  std::vector<Candidate> out;
+  size_t considered = 0;
+  if (fp8 || fp4) {
+    if (enumerated) *enumerated = 0;
+    return out;
+  }
+  for (int tp : divisors(N)) {
+    if (!allowed(opt, "tp", tp)) continue;
+    if (m.heads % tp != 0) continue;
+    if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0) continue;
+    for (int cp : divisors(N / tp)) {
+      if (!allowed(opt, "cp", cp)) continue;
+      if (cp > 1 && seq % (2 * cp) != 0) continue;
+      for (int pp : divisors(N / tp / cp)) {
+        if (!allowed(opt, "pp", pp)) continue;
+        if (pp > L) continue;
+        const int dp = static_cast<int>(N / tp / cp / pp);
+        if (!allowed(opt, "dp", dp)) continue;
+        if (gb % dp != 0) continue;
+        std::vector<int> eps = {1}, etps = {1};
+        if (m.moe) {
+          eps.clear();
+          for (int e : divisors(m.moe->num_experts)) eps.push_back(e);
+          if (tp > 1) etps.push_back(tp);
+        }
+        for (int ep : eps) {
+          if (!allowed(opt, "ep", ep)) continue;
+          for (int etp : etps) {
+            if (ep == 1 && etp != 1) continue;  // etp only matters inside experts
+            if (!allowed(opt, "etp", etp) && !(ep == 1 && opt.fixed.count("etp"))) continue;
+            if (ep > 1 && (static_cast<int64_t>(dp) * tp * cp / etp) % ep != 0) continue;
+            const int max_v = pp == 1 ? 1 : (opt.max_vpp > 0 ? std::min(opt.max_vpp, L / pp) : L / pp);
+            for (int vpp = 1; vpp <= max_v; ++vpp) {
+              if (!allowed(opt, "vpp", vpp)) continue;
+              if (layout_for(L, pp * vpp, vpp) == Layout::None) continue;
+              if (vpp > 1 && inter < 0) continue;
+              for (int mb : divisors(gb / dp)) {
+                if (!allowed(opt, "mb", mb)) continue;
+                if (opt.max_micro_batch > 0 && mb > opt.max_micro_batch) continue;
+                const int64_t micro = gb / dp / mb;
+                if (vpp > 1 && micro % pp != 0) continue;
+                std::vector<int> scheds;
+                if (vpp > 1) scheds = {inter};
+                else if (pp == 1) {
+                  if (!flat.empty()) scheds = {flat.front()};
+                } else scheds = flat;
+                const std::vector<bool> sps = tp > 1 ? (opt.vary_sequence_parallel ? std::vector<bool>{true, false} : std::vector<bool>{true})
+                                                     : std::vector<bool>{false};
+                const std::vector<bool> tpos = tp > 1 && opt.vary_tp_comm_overlap ? std::vector<bool>{false, true} : std::vector<bool>{false};
+                const int64_t edp = ep > 1 || m.moe ? std::max<int64_t>(1, static_cast<int64_t>(tp) * cp * dp / (static_cast<int64_t>(ep) * etp)) : 1;
+                const bool has_dp_group = static_cast<int64_t>(dp) * cp > 1 || edp > 1;
+                for (bool sp : sps) {
+                  if (!allowed(opt, "sp", sp)) continue;
+                  for (bool tpo : tpos) {
+                    if (!allowed(opt, "tp_overlap", tpo)) continue;
+                    for (Recompute rc : opt.recompute) {
+                      if (!allowed(opt, "recompute", static_cast<int>(rc))) continue;
+                      for (int z : opt.zero_stages) {
+                        if (!allowed(opt, "zero", z)) continue;
+                        if (!has_dp_group && z != 0 && !opt.fixed.count("zero")) continue;
+                        for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
+                          for (int sc : scheds) {
+                            ++considered;
+                            Candidate c;
+                            c.tp = tp;
+                            c.pp = pp;
+                            c.vpp = vpp;
+                            c.dp = dp;
+                            c.cp = cp;
+                            c.ep = ep;
+                            c.etp = etp;
+                            c.micro_batch = mb;
+                            c.zero_stage = static_cast<uint8_t>(z);
+                            c.recompute = static_cast<uint8_t>(rc);
+                            c.schedule = static_cast<uint8_t>(sc);
+                            c.sequence_parallel = sp;
+                            c.tp_comm_overlap = tpo;
+                            c.overlap_grad_reduce = (ov & 1) == 0;
+                            c.overlap_param_gather = (ov & 2) == 0;
+                            out.push_back(c);
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (enumerated) *enumerated = considered;
+  return out;
+}
+
+// ---------------------------------------------------------------- memory model
+namespace {
+struct ShapeKey {
+  int tp, pp, vpp, cp, ep, etp;
+  bool sp;
+  int rc;
+  bool operator==(const ShapeKey& o) const {
+    return tp == o.tp && pp == o.pp && vpp == o.vpp && cp == o.cp && ep == o.ep && etp == o.etp && sp == o.sp && rc == o.rc;
+  }
+};
+struct ShapeHash {
+  size_t operator()(const ShapeKey& k) const {
+    size_t h = 1469598103934665603ull;
+    for (int v : {k.tp, k.pp, k.vpp, k.cp, k.ep, k.etp, static_cast<int>(k.sp), k.rc}) h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
+    return h;
+  }
+};
+struct StageMem {
+  double dense = 0, expert = 0, act_all_per_mb = 0, largest_block_per_mb = 0;
+};
+}  // namespace
+
+struct MemoryModel::Impl {
+  const Scenario& base;
+  const SearchOptions& opt;
+  const Estimator& est;
+  bool cp_in_key;
+  std::unordered_map<ShapeKey, std::vector<StageMem>, ShapeHash> shapes;
+
+  ShapeKey key(const Candidate& c) const {
+    return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, c.ep > 1 ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute};
+  }
+  std::vector<StageMem> lower_shape(const ShapeKey& k) const {
+    Scenario s = base;
+    Candidate c;
+    c.tp = k.tp;
+    c.pp = k.pp;
+    c.vpp = k.vpp;
+    c.cp = k.cp;
+    c.ep = k.ep;
+    c.etp = k.etp;
+    c.dp = std::max<int>(1, static_cast<int>(base.num_gpus / (static_cast<int64_t>(k.tp) * k.pp * k.cp)));
+    c.sequence_parallel = k.sp;
+    c.recompute = static_cast<uint8_t>(k.rc);
+    c.micro_batch = 1;
+    c.schedule = 0;
+    apply_candidate(s, c, opt);
+    s.plan.schedule = "1f1b";
+    const ir::Workload w = ir::lower(s);
+    std::vector<StageMem> out;
+    for (const auto& st : w.stages) {
+      StageMem sm;
+      sm.dense = st.params - st.expert_params;
+      sm.expert = st.expert_params;
+      for (const auto& ch : st.chunks)
+        for (const auto& b : ch.blocks) {
+          sm.act_all_per_mb += b.activation_bytes * b.count;
+          sm.largest_block_per_mb = std::max(sm.largest_block_per_mb, b.activation_bytes);
+        }
+      out.push_back(sm);
+    }
+    return out;
+  }
+};
+
+MemoryModel::MemoryModel(const Scenario& base, const SearchOptions& opt, const Estimator& est)
+    : impl_(new Impl{base, opt, est, !base.train.flash_attention, {}}) {}
+MemoryModel::~MemoryModel() { delete impl_; }
+
+void MemoryModel::prepare(const std::vector<Candidate>& cands) {
+  for (const auto& c : cands) {
+    const ShapeKey k = impl_->key(c);
+    if (!impl_->shapes.count(k)) impl_->shapes.emplace(k, impl_->lower_shape(k));
+  }
+}
+
+double MemoryModel::bytes(const Candidate& c) const {
+  const auto& I = *impl_;
+  auto it = I.shapes.find(I.key(c));
+  if (it == I.shapes.end()) throw Error("plan: memory shape not prepared for " + describe(c, I.opt));
+  const auto& s = I.base;
+  // Same accounting as Estimator::run (estimate.cpp, "Memory of the most loaded rank").
+  const double act_scale = I.cp_in_key ? c.micro_batch : static_cast<double>(c.micro_batch) / c.cp;
+  const int p = c.pp, v = c.vpp;
+  const int64_t m = s.train.global_batch / (static_cast<int64_t>(c.dp) * c.micro_batch);
+  const auto& sched = I.est.schedules().get(I.opt.schedules[c.schedule]);
+  const double dshard = static_cast<double>(c.dp) * c.cp;
+  const bool expert_groups = c.ep > 1 || s.model.moe;
+  const double eshard = expert_groups ? std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * (c.ep > 1 ? c.etp : std::max(1, c.etp))))
+                                      : 1.0;
+  const int z = c.zero_stage;
+  const double wbytes = 2.0, gbytes = dtype_bytes(s.train.grad_reduce_dtype);
+  const double obytes = s.train.optimizer == "adam" ? 12.0 : 8.0;
+  double worst = 0;
+  for (int r = 0; r < p; ++r) {
+    const StageMem& st = it->second[static_cast<size_t>(r)];
+    const double w = (z >= 3 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * wbytes;
+    const double g = (z >= 2 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
+    const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
+    double act = st.act_all_per_mb * act_scale / v * sched.inflight(r, p, v, m);
+    if (c.recompute == static_cast<uint8_t>(Recompute::Full)) act += 17.0 * st.largest_block_per_mb * act_scale;
+    const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
+                        (z >= 3 ? 2.0 * (st.dense / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
+    const double reserve = 2.0 * 1024 * 1024 * 1024;
+    worst = std::max(worst, w + g + o + act + comm + reserve);
+  }
+  return worst;
+}
+
+// ---------------------------------------------------------------- search
+SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estimator& est, const Distribution& dist,
+                     const Progress& progress) {
+  SearchOutcome out;
+  out.candidates = enumerate_plans(base, opt, &out.enumerated);
+  out.valid = out.candidates.size();
+  const size_t n = out.candidates.size();
+  if (n > UINT32_MAX) throw Error("plan: more than 2^32 candidate plans; fix some dimensions with --fix");
+  const double capacity = base.accelerator.memory_bytes.value - opt.min_headroom_bytes;
+
+  MemoryModel mem(base, opt, est);
+  mem.prepare(out.candidates);
+
+  const int size = std::max(1, dist.size), rank = std::clamp(dist.rank, 0, size - 1);
+  const size_t lo = n * static_cast<size_t>(rank) / static_cast<size_t>(size);
+  const size_t hi = n * static_cast<size_t>(rank + 1) / static_cast<size_t>(size);
+  std::vector<PlanEval> local(hi - lo);
+
+  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), std::max<size_t>(1, (hi - lo + 255) / 256)));
+  out.threads = threads;
+  std::atomic<size_t> next{lo}, done{0};
+  constexpr size_t kChunk = 256;
+  std::mutex err_mu;
+  std::exception_ptr err;
+  std::atomic<bool> failed{false};
+  const auto t0 = std::chrono::steady_clock::now();
+
+  auto worker = [&] {
+    try {
+      Scenario s = base;  // this thread's scratch copy: only the plan fields change
+      std::optional<ir::Workload> w;
+      size_t w_for = SIZE_MAX;  // index whose lowering w holds
+      while (true) {
+        const size_t start = next.fetch_add(kChunk);
+        if (start >= hi) break;
+        const size_t end = std::min(hi, start + kChunk);
+        for (size_t i = start; i < end; ++i) {
+          const Candidate& c = out.candidates[i];
+          PlanEval& e = local[i - lo];
+          e.index = static_cast<uint32_t>(i);
+          e.memory_bytes = mem.bytes(c);
+          if (e.memory_bytes > capacity * (1 + 1e-9)) {
+            e.status = 1;
+            continue;
+          }
+          // Consecutive candidates that differ only in the schedule share one lowering.
+          bool reuse = false;
+          if (w && w_for + 1 == i) {
+            Candidate a = out.candidates[w_for], b = c;
+            a.schedule = b.schedule = 0;
+            reuse = same_plan(a, b) && a.vpp == b.vpp;
+          }
+          apply_candidate(s, c, opt);
+          if (reuse) {
+            w->schedule = s.plan.schedule;
+          } else {
+            w.emplace(ir::lower(s));
+          }
+          w_for = i;
+          const StepEstimate r = est.run(*w);
+          e.step_time_s = r.step_time_s;
+          e.tokens_per_s_per_gpu = r.tokens_per_s_per_gpu;
+          e.mfu_fraction = r.mfu_fraction;
+          e.memory_bytes = r.memory.total_bytes();
+          e.compute_s = r.compute_s;
+          e.exposed_comm_s = r.exposed_comm_s;
+          e.bubble_s = r.bubble_s;
+          e.optimizer_s = r.optimizer_s;
+          e.status = e.memory_bytes <= capacity ? 0 : 2;
+        }
+        done.fetch_add(end - start);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lk(err_mu);
+      if (!err) err = std::current_exception();
+      next.store(hi);
+      failed.store(true);
+    }
+  };
+  std::vector<std::thread> pool;
+  if (progress) {
+    // All workers on threads; the calling thread reports progress until they are done.
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    while (done.load() < hi - lo && !failed.load()) {
+      progress(done.load(), hi - lo);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  } else {
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+  }
+  for (auto& t : pool) t.join();
+  if (err) std::rethrow_exception(err);
+  if (progress) progress(hi - lo, hi - lo);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // Gather and put every evaluation in its slot.
+  std::vector<PlanEval> all = size > 1 && dist.gather ? dist.gather(local) : local;
+  if (size > 1 && !dist.gather) throw Error("plan: a distributed search needs a gather function");
+  out.evals.assign(n, PlanEval{});
+  std::vector<char> seen(n, 0);
+  for (const auto& e : all) {
+    if (e.index >= n) throw Error("plan: gathered an evaluation for an unknown plan index " + std::to_string(e.index));
+    out.evals[e.index] = e;
+    seen[e.index] = 1;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!seen[i]) throw Error("plan: plan " + std::to_string(i) + " was not evaluated by any process");
+  for (const auto& e : out.evals) {
+    if (e.status == 1) ++out.pruned;
+    else ++out.evaluated;
+    if (e.status == 0) {
+      ++out.fit;
+      out.ranking.push_back(e.index);
+    }
+  }
+  std::sort(out.ranking.begin(), out.ranking.end(), [&](uint32_t a, uint32_t b) {
+    const double ta = out.evals[a].step_time_s, tb = out.evals[b].step_time_s;
+    return ta != tb ? ta < tb : a < b;
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------- result
+namespace {
+double gib(double b) { return b / (1024.0 * 1024 * 1024); }
+
+void add_plan_columns(Table& t) {
+  t.add_str("plan");
+  for (const char* c : {"tp", "pp", "vpp", "dp", "cp", "ep", "etp", "micro_batch", "zero_stage"}) t.add_i64(c);
+  t.add_str("sequence_parallel");
+  t.add_str("tp_comm_overlap");
+  t.add_str("recompute");
+  t.add_str("schedule");
+}
+void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOptions& opt) {
+  row.emplace_back(describe(c, opt));
+  for (int v : {c.tp, c.pp, c.vpp, c.dp, c.cp, c.ep, c.etp, c.micro_batch, static_cast<int>(c.zero_stage)}) row.emplace_back(int64_t{v});
+  row.emplace_back(std::string(c.sequence_parallel ? "true" : "false"));
+  row.emplace_back(std::string(c.tp_comm_overlap ? "true" : "false"));
+  row.emplace_back(to_string(static_cast<Recompute>(c.recompute)));
+  row.emplace_back(c.pp > 1 ? opt.schedules[c.schedule] : std::string("none"));
+}
+}  // namespace
+
+Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
+                   bool rank_own_plan) {
+  Result r;
+  r.command = "plan";
+  r.set("scenario", base.name);
+  r.set("model", base.model.id);
+  r.set("system", base.system.id);
+  r.set("accelerator", base.accelerator.id);
+  r.set("num_gpus", int64_t{base.num_gpus});
+  r.set("global_batch", int64_t{base.train.global_batch});
+  r.set("seq_len", int64_t{base.train.seq_len});
+  r.set("precision", to_string(base.train.precision));
+  r.set("plans_enumerated_count", static_cast<int64_t>(out.enumerated));
+  r.set("plans_valid_count", static_cast<int64_t>(out.valid));
+  r.set("plans_pruned_memory_count", static_cast<int64_t>(out.pruned));
+  r.set("plans_evaluated_count", static_cast<int64_t>(out.evaluated));
+  r.set("plans_fit_count", static_cast<int64_t>(out.fit));
+  r.set("memory_capacity_bytes", base.accelerator.memory_bytes.value);
+  r.set("min_headroom_bytes", opt.min_headroom_bytes);
+  r.set("tie_fraction", opt.tie_fraction);
+
+  const double best = out.ranking.empty() ? 0 : out.evals[out.ranking.front()].step_time_s;
+  if (!out.ranking.empty()) {
+    const auto& w = out.evals[out.ranking.front()];
+    r.set("best_plan", describe(out.candidates[w.index], opt));
+    r.set("best_step_time_s", w.step_time_s);
+    r.set("best_tokens_per_s_per_gpu", w.tokens_per_s_per_gpu);
+    r.set("best_mfu_fraction", w.mfu_fraction);
+    size_t tied = 0;
+    for (uint32_t i : out.ranking)
+      if (out.evals[i].step_time_s <= best * (1 + opt.tie_fraction)) ++tied;
+    r.set("plans_tied_with_best_count", static_cast<int64_t>(tied));
+  }
+
+  Table& t = r.add_table("ranking", "fitting plans, fastest first; 'tie' marks plans within the model's validated error of the best");
+  t.add_i64("rank");
+  t.add_str("tie");
+  add_plan_columns(t);
+  t.add_f64("step_time_s");
+  t.add_f64("tokens_per_s_per_gpu");
+  t.add_f64("mfu_fraction");
+  t.add_f64("memory_per_gpu_bytes");
+  t.add_f64("memory_headroom_bytes");
+  t.add_f64("slower_than_best_fraction");
+  const size_t rows = opt.top == 0 ? out.ranking.size() : std::min(opt.top, out.ranking.size());
+  for (size_t k = 0; k < rows; ++k) {
+    const auto& e = out.evals[out.ranking[k]];
+    std::vector<Value> row;
+    row.emplace_back(static_cast<int64_t>(k + 1));
+    row.emplace_back(std::string(e.step_time_s <= best * (1 + opt.tie_fraction) ? "tie-best" : ""));
+    add_plan_values(row, out.candidates[e.index], opt);
+    row.emplace_back(e.step_time_s);
+    row.emplace_back(e.tokens_per_s_per_gpu);
+    row.emplace_back(e.mfu_fraction);
+    row.emplace_back(e.memory_bytes);
+    row.emplace_back(base.accelerator.memory_bytes.value - e.memory_bytes);
+    row.emplace_back(e.step_time_s / best - 1);
+  }
+
+  // Why the winner beats the runner-up: the breakdown difference.
+  if (out.ranking.size() >= 2) {
+    auto full = [&](uint32_t idx) {
+      Scenario s = base;
+      apply_candidate(s, out.candidates[idx], opt);
+      return est.run(ir::lower(s));
+    };
+    const uint32_t wi = out.ranking[0], ri = out.ranking[1];
+    const StepEstimate a = full(wi), b = full(ri);
+    Table& d = r.add_table("winner_vs_runner_up", "step-time breakdown of the best plan against the second (seconds on the critical rank)");
+    d.add_str("category");
+    d.add_str("item");
+    d.add_f64("winner_s");
+    d.add_f64("runner_up_s");
+    d.add_f64("difference_s");
+    struct Item {
+      std::string cat, item;
+      double a = 0, b = 0;
+    };
+    std::vector<Item> items;
+    auto add = [&](const std::string& cat, const std::vector<std::pair<std::string, double>>& va,
+                   const std::vector<std::pair<std::string, double>>& vb) {
+      std::map<std::string, std::pair<double, double>> mm;
+      for (const auto& [k, v] : va) mm[k].first += v;
+      for (const auto& [k, v] : vb) mm[k].second += v;
+      for (const auto& [k, v] : mm) items.push_back({cat, k, v.first, v.second});
+    };
+    add("compute", a.compute_by_class_s, b.compute_by_class_s);
+    add("exposed_comm", a.exposed_by_group_s, b.exposed_by_group_s);
+    items.push_back({"pipeline_bubble", "bubble", a.bubble_s, b.bubble_s});
+    items.push_back({"optimizer", "optimizer", a.optimizer_s, b.optimizer_s});
+    items.push_back({"total", "step", a.step_time_s, b.step_time_s});
+    for (const auto& it : items) d.add_row({it.cat, it.item, it.a, it.b, it.b - it.a});
+    // Largest contributors to the difference (excluding the total).
+    std::vector<const Item*> order;
+    for (const auto& it : items)
+      if (it.cat != "total") order.push_back(&it);
+    std::stable_sort(order.begin(), order.end(), [](const Item* x, const Item* y) { return std::fabs(x->b - x->a) > std::fabs(y->b - y->a); });
+    const double gap = b.step_time_s / a.step_time_s - 1;
+    std::string why = "winner (" + describe(out.candidates[wi], opt) + ") is " + format_double(std::round(gap * 1e4) / 1e2) +
+                      "% faster than the runner-up (" + describe(out.candidates[ri], opt) + ")";
+    if (!order.empty()) {
+      why += "; largest differences:";
+      for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k) {
+        const double diff = order[k]->b - order[k]->a;
+        why += std::string(k ? "," : "") + " " + order[k]->cat + "/" + order[k]->item + " " + (diff >= 0 ? "+" : "") +
+               format_double(std::round(diff * 1e4) / 1e4) + " s on the runner-up";
+      }
+    }
+    if (gap < opt.tie_fraction)
+      why += ". The difference is below the model's validated median error (" + format_double(opt.tie_fraction * 100) +
+             "%, docs/validation.md): treat them as a tie";
+    r.set("winner_vs_runner_up_fraction", gap);
+    r.notes.push_back(why);
+  }
+
+  if (rank_own_plan) {
+    const Candidate own = candidate_of(base, opt);
+    r.set("own_plan", describe(own, opt));
+    int64_t found = -1;
+    for (size_t i = 0; i < out.candidates.size(); ++i)
+      if (same_plan(out.candidates[i], own)) {
+        found = static_cast<int64_t>(i);
+        break;
+      }
+    if (found < 0) {
+      r.set("own_plan_status", std::string("outside the search space (constraints or enumeration rules, docs/plan.md)"));
+      const StepEstimate e = est.run(ir::lower(base));
+      r.set("own_plan_step_time_s", e.step_time_s);
+      if (best > 0) r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
+    } else {
+      const auto& e = out.evals[static_cast<size_t>(found)];
+      if (e.status == 1) {
+        r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU"));
+      } else if (e.status == 2) {
+        r.set("own_plan_status", std::string("does not fit after estimate"));
+        r.set("own_plan_step_time_s", e.step_time_s);
+      } else {
+        int64_t rank = 0;
+        for (size_t k = 0; k < out.ranking.size(); ++k)
+          if (out.ranking[k] == static_cast<uint32_t>(found)) rank = static_cast<int64_t>(k + 1);
+        r.set("own_plan_status", std::string(e.step_time_s <= best * (1 + opt.tie_fraction) ? "ranked, tied with the best" : "ranked"));
+        r.set("own_plan_rank", rank);
+        r.set("own_plan_step_time_s", e.step_time_s);
+        r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
+      }
+    }
+  }
+  if (out.ranking.empty()) r.notes.push_back("no plan fits in memory: relax --headroom, allow more recompute/ZeRO, or add GPUs");
+  return r;
+}
+
+}  // namespace sextant::plan
+
+// ---------------------------------------------------------------- check against practice
+
+namespace sextant::plan {
+
+Result check_against_practice(const std::string& training_csv, const Catalog& cat, const SearchOptions& opt,
+                              const Estimator& est, const Progress& progress, const Distribution& dist) {
+  const CsvTable t = CsvTable::read_file(training_csv);
+  struct Row {
+    size_t row;
+    Scenario s;
+  };
+  std::map<std::string, std::vector<Row>> jobs;  // key -> rows, in file order per key
+  std::vector<std::string> order;
+  for (size_t r = 0; r < t.rows(); ++r) {
+    Scenario s = scenario_from_training_row(t, r, cat);
+    const std::string key = s.model.id + " | " + s.system.id + " | " + s.accelerator.id + " | " + std::to_string(s.num_gpus) +
+                            " GPUs | batch " + std::to_string(s.train.global_batch) + " | seq " + std::to_string(s.train.seq_len) +
+                            " | " + to_string(s.train.precision);
+    if (!jobs.count(key)) order.push_back(key);
+    jobs[key].push_back(Row{r, std::move(s)});
+  }
+  Result res;
+  res.command = "plan practice";
+  res.set("file", training_csv);
+  res.set("rows_count", static_cast<int64_t>(t.rows()));
+  res.set("jobs_count", static_cast<int64_t>(order.size()));
+  Table& out = res.add_table("practice", "published plans against the best plan found for the same job");
+  out.add_str("id");
+  out.add_str("job");
+  out.add_str("published_plan");
+  out.add_str("found");
+  out.add_str("published_status");
+  out.add_i64("published_rank");
+  out.add_i64("plans_valid_count");
+  out.add_i64("plans_fit_count");
+  out.add_f64("published_step_time_s");
+  out.add_f64("best_step_time_s");
+  out.add_str("best_plan");
+  out.add_f64("predicted_speedup_ratio");
+  out.add_f64("target_step_time_s");
+  size_t found_all = 0, within15 = 0, over13 = 0, total = 0;
+  std::vector<double> ratios;
+  for (size_t j = 0; j < order.size(); ++j) {
+    const auto& rows = jobs[order[j]];
+    SearchOptions o = opt;
+    o.top = 1;
+    const SearchOutcome so = search(rows.front().s, o, est, dist);
+    const double best = so.ranking.empty() ? 0 : so.evals[so.ranking.front()].step_time_s;
+    const std::string best_plan = so.ranking.empty() ? std::string("none fits") : describe(so.candidates[so.ranking.front()], o);
+    for (const auto& row : rows) {
+      ++total;
+      const Candidate own = candidate_of(row.s, o);
+      int64_t idx = -1;
+      for (size_t i = 0; i < so.candidates.size(); ++i)
+        if (same_plan(so.candidates[i], own)) {
+          idx = static_cast<int64_t>(i);
+          break;
+        }
+      const double pub = est.run(ir::lower(row.s)).step_time_s;
+      std::string status = "not among the valid plans";
+      int64_t rank = 0;
+      if (idx >= 0) {
+        ++found_all;
+        const auto& e = so.evals[static_cast<size_t>(idx)];
+        status = e.status == 0 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
+        for (size_t k = 0; k < so.ranking.size(); ++k)
+          if (so.ranking[k] == static_cast<uint32_t>(idx)) rank = static_cast<int64_t>(k + 1);
+      }
+      const double ratio = best > 0 ? pub / best : 0;
+      if (best > 0 && ratio <= 1.15) ++within15;
+      if (ratio > 1.3) ++over13;
+      if (best > 0) ratios.push_back(ratio);
+      out.add_row({t.at(row.row, "id"), order[j], describe(own, o), std::string(idx >= 0 ? "yes" : "no"), status, rank,
+                   static_cast<int64_t>(so.valid), static_cast<int64_t>(so.fit), pub, best, best_plan, ratio,
+                   t.f64(row.row, "target_step_time_s")});
+    }
+    if (progress) progress(j + 1, order.size());
+  }
+  res.set("published_plans_count", static_cast<int64_t>(total));
+  res.set("published_found_count", static_cast<int64_t>(found_all));
+  res.set("published_within_15pct_of_best_count", static_cast<int64_t>(within15));
+  res.set("predicted_speedup_over_1_3_count", static_cast<int64_t>(over13));
+  if (!ratios.empty()) {
+    std::sort(ratios.begin(), ratios.end());
+    res.set("median_predicted_speedup_ratio", ratios[ratios.size() / 2]);
+    res.set("max_predicted_speedup_ratio", ratios.back());
+  }
+  return res;
+}
+
+}  // namespace sextant::plan

@@ -1,0 +1,139 @@
+#pragma once
+// Parallel-plan search (`sextant plan`). Given a scenario's model, system, GPU count, global
+// batch and sequence length, enumerate every valid plan (tp, pp, vpp, dp, cp, ep, etp,
+// micro-batch, sequence parallelism, recompute, ZeRO stage, pipeline schedule, TP-comm overlap),
+// prune the plans that cannot fit in memory before costing them, evaluate the rest with
+// `estimate`, and rank them. See docs/plan.md.
+//
+// Determinism: candidates are enumerated in a fixed nested-loop order and each gets an index;
+// evaluation writes into per-index slots, so the result is the same for any thread count and
+// for any split of the work across processes (Distribution).
+//
+// Memory pruning: the plan module reproduces the estimator's per-GPU memory accounting from one
+// lowering per memory shape (tp, pp, vpp, cp, ep, etp, sp, recompute at micro-batch 1): model
+// states scale with the ZeRO shard and activations linearly with the micro-batch. A plan is
+// pruned only when that figure exceeds the usable capacity; plans that pass are estimated and
+// the estimator's own memory figure decides (tests check the two agree).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "estimate/estimate.hpp"
+#include "scenario/scenario.hpp"
+
+namespace sextant::plan {
+
+// The median absolute error of `estimate` against the published step times
+// (docs/validation.md, "all rows, fitted constants"). Differences below it are ties.
+inline constexpr double kValidatedMedianAbsErrorFraction = 0.073;
+
+// One candidate plan, compact (the search holds hundreds of thousands).
+struct Candidate {
+  int32_t tp = 1, pp = 1, vpp = 1, dp = 1, cp = 1, ep = 1, etp = 1, micro_batch = 1;
+  uint8_t zero_stage = 0;
+  uint8_t recompute = 0;  // Recompute as int
+  uint8_t schedule = 0;   // index into SearchOptions::schedules
+  bool sequence_parallel = false;
+  bool tp_comm_overlap = false;
+  bool overlap_grad_reduce = true;
+  bool overlap_param_gather = true;
+};
+
+struct SearchOptions {
+  // Dimensions fixed by the user: keys tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap
+  // (values as integers; recompute 0 none, 1 selective, 2 full). Unknown keys are Errors.
+  std::map<std::string, int> fixed;
+  std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};  // allowed
+  std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
+  std::vector<int> zero_stages = {0, 1, 2, 3};
+  int max_micro_batch = 0;             // 0: no limit
+  int max_vpp = 0;                     // 0: up to layers / pp
+  double min_headroom_bytes = 0;       // memory left free on every GPU
+  bool vary_tp_comm_overlap = true;    // try TP communication overlap on and off when tp > 1
+  bool vary_sequence_parallel = true;  // try SP on and off when tp > 1 (off only when false)
+  bool vary_overlap_dp = false;        // also try gradient-reduce / parameter-gather overlap off
+  double tie_fraction = kValidatedMedianAbsErrorFraction;
+  int threads = 0;                     // 0: all cores
+  size_t top = 20;                     // rows of the ranked table (0: all)
+};
+
+// Splitting the evaluation across processes (MPI ranks). Each rank evaluates the indices
+// i with i % size == rank; gather() is called with this rank's evaluations and must return
+// the evaluations of all ranks (any order). Default: one process.
+struct PlanEval {
+  uint32_t index = 0;  // candidate index
+  uint8_t status = 0;  // 0 evaluated and fits, 1 pruned before costing, 2 estimated but does not fit
+  double step_time_s = 0, tokens_per_s_per_gpu = 0, mfu_fraction = 0, memory_bytes = 0;
+  double compute_s = 0, exposed_comm_s = 0, bubble_s = 0, optimizer_s = 0;
+};
+struct Distribution {
+  int rank = 0, size = 1;
+  std::function<std::vector<PlanEval>(const std::vector<PlanEval>&)> gather;
+};
+
+// Progress callback: (done, total) from the calling thread, at most every few milliseconds.
+using Progress = std::function<void(size_t done, size_t total)>;
+
+struct SearchOutcome {
+  std::vector<Candidate> candidates;  // every valid plan, in enumeration order
+  std::vector<PlanEval> evals;        // one per candidate, same order
+  std::vector<uint32_t> ranking;      // indices of fitting plans, fastest first
+  size_t enumerated = 0;              // combinations considered (before the validity rules)
+  size_t valid = 0, pruned = 0, evaluated = 0, fit = 0;
+  double seconds = 0;                 // wall time of the evaluation
+  int threads = 1;
+};
+
+// The scenario with the candidate's plan applied (stage layout by the rule in docs/plan.md).
+void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt);
+Candidate candidate_of(const Scenario& s, const SearchOptions& opt);  // the scenario's own plan
+std::string describe(const Candidate& c, const SearchOptions& opt);
+bool same_plan(const Candidate& a, const Candidate& b);  // canonical comparison
+
+// Enumerate the valid plans of the scenario's model/system/GPUs/batch/sequence (its own plan is
+// ignored). `enumerated` receives the number of combinations considered.
+std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated = nullptr);
+
+// Memory per GPU of the most loaded rank as the estimator computes it, from the memory-shape
+// cache (see above). Exposed for tests.
+class MemoryModel {
+ public:
+  MemoryModel(const Scenario& base, const SearchOptions& opt, const Estimator& est);
+  ~MemoryModel();
+  MemoryModel(const MemoryModel&) = delete;
+  MemoryModel& operator=(const MemoryModel&) = delete;
+  double bytes(const Candidate& c) const;  // thread-safe after prepare()
+  void prepare(const std::vector<Candidate>& cands);  // lowers each distinct memory shape once
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estimator& est,
+                     const Distribution& dist = {}, const Progress& progress = {});
+
+// The full Result of `sextant plan`: ranked table, counts, winner vs runner-up, and (when
+// `own` is given) where the scenario's own plan ranks.
+Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
+                   bool rank_own_plan);
+
+// Parse "--fix" items "tp=8" into opt.fixed (Error on unknown keys or bad values).
+void parse_fix(const std::string& item, SearchOptions& opt);
+
+}  // namespace sextant::plan
+
+namespace sextant::plan {
+
+// Check against practice: for each distinct job (model, system, accelerator, GPUs, global batch,
+// sequence, precision) of a training.csv, search its plans and report, for every published plan
+// of that job, whether it is among the valid plans, its rank, its predicted step time and how far
+// that is from the best plan found. Table `practice` (one row per published plan).
+Result check_against_practice(const std::string& training_csv, const Catalog& cat, const SearchOptions& opt,
+                              const Estimator& est, const Progress& progress = {}, const Distribution& dist = {});
+
+}  // namespace sextant::plan

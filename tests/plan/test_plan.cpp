@@ -1,0 +1,226 @@
+// Question: does the plan search enumerate exactly the valid plans, prune only plans that do not
+// fit, rank deterministically whatever the thread count or process split, and explain its winner?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "plan/plan.hpp"
+
+using namespace sextant;
+using namespace sextant::plan;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+// A 4-layer model small enough to count its plans by hand.
+Scenario tiny(int gpus, int global_batch) {
+  const std::string y =
+      "model: {id: tiny, source: test, layers: 4, hidden: 256, heads: 4, kv_heads: 4, ffn_hidden: 1024, vocab: 1000, mlp: swiglu}\n"
+      "system: dgx-h100\nnum_gpus: 1\nparallel: {tp: 1, pp: 1, dp: 1}\n"
+      "training: {global_batch: " + std::to_string(global_batch) + ", seq_len: 64}\n";
+  Scenario s = parse_scenario(y, "tiny.yaml", *frozen());
+  s.num_gpus = gpus;
+  return s;
+}
+
+Scenario llama70b_64() {
+  const std::string y =
+      "model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 64\nparallel: {tp: 8, pp: 4, vpp: 5}\n"
+      "training: {global_batch: 128, micro_batch: 1, seq_len: 8192, precision: bf16}\n";
+  return parse_scenario(y, "l70.yaml", *frozen());
+}
+}  // namespace
+
+TEST(PlanEnumeration, SmallCaseMatchesHandCount) {
+  // 4 GPUs, global batch 4, 4 layers, 4 heads; only 1F1B, no recompute, ZeRO 0/1, SP on, no
+  // TP overlap. (tp, cp, pp, dp) with product 4: 10 ordered factorisations.
+  //  dp=4: (1,1,1,4): 1 micro-batch size x 2 ZeRO = 2
+  //  dp=2: 3 layouts x micro-batch {1,2} x ZeRO {0,1} = 12
+  //  dp=1: 6 layouts x micro-batch {1,2,4}; ZeRO only matters with cp > 1 (3 layouts): 18 + 9 = 27
+  // Total 41.
+  const Scenario s = tiny(4, 4);
+  SearchOptions o;
+  o.schedules = {"1f1b"};
+  o.recompute = {Recompute::None};
+  o.zero_stages = {0, 1};
+  o.vary_tp_comm_overlap = false;
+  o.vary_sequence_parallel = false;
+  const auto c = enumerate_plans(s, o);
+  EXPECT_EQ(c.size(), 41u);
+  // Every enumerated plan passes the scenario's own plan checks.
+  for (const auto& x : c) {
+    Scenario t = s;
+    apply_candidate(t, x, o);
+    EXPECT_NO_THROW(check_plan(t)) << describe(x, o);
+  }
+}
+
+TEST(PlanEnumeration, EqualsBruteForceOverCheckPlan) {
+  // Every combination the scenario checks accept appears exactly once (canonical forms).
+  const Scenario s = tiny(8, 8);
+  SearchOptions o;
+  o.recompute = {Recompute::None, Recompute::Full};
+  const auto c = enumerate_plans(s, o);
+  size_t brute = 0;
+  for (int tp : {1, 2, 4, 8})
+    for (int cp : {1, 2, 4, 8})
+      for (int pp : {1, 2, 4, 8})
+        for (int vpp : {1, 2, 4})
+          for (int mb : {1, 2, 4, 8})
+            for (int z : {0, 1, 2, 3})
+              for (int sc = 0; sc < 4; ++sc)
+                for (int sp = 0; sp < 2; ++sp)
+                  for (int tpo = 0; tpo < 2; ++tpo)
+                    for (int rc : {0, 2}) {
+                      if (static_cast<int64_t>(tp) * cp * pp > 8 || 8 % (tp * cp * pp) != 0) continue;
+                      Candidate x;
+                      x.tp = tp, x.cp = cp, x.pp = pp, x.vpp = vpp, x.dp = 8 / (tp * cp * pp), x.micro_batch = mb;
+                      x.zero_stage = static_cast<uint8_t>(z), x.schedule = static_cast<uint8_t>(sc);
+                      x.sequence_parallel = sp, x.tp_comm_overlap = tpo, x.recompute = static_cast<uint8_t>(rc);
+                      // Canonical representatives only (see same_plan).
+                      if (tp == 1 && (sp || tpo)) continue;
+                      if (pp == 1 && sc != 0) continue;
+                      if (x.dp * cp == 1 && z != 0) continue;
+                      Scenario t = s;
+                      apply_candidate(t, x, o);
+                      bool ok = true;
+                      try {
+                        check_plan(t);
+                      } catch (const Error&) {
+                        ok = false;
+                      }
+                      if (!ok) continue;
+                      ++brute;
+                      size_t hits = 0;
+                      for (const auto& y : c) hits += same_plan(x, y);
+                      EXPECT_EQ(hits, 1u) << describe(x, o);
+                    }
+  EXPECT_EQ(brute, c.size());
+}
+
+TEST(PlanEnumeration, FixedDimensionsAndLimitsAreHonoured) {
+  const Scenario s = llama70b_64();
+  SearchOptions o;
+  parse_fix("tp=4", o);
+  parse_fix("recompute=none", o);
+  o.max_micro_batch = 2;
+  o.schedules = {"1f1b", "interleaved-1f1b"};
+  const auto c = enumerate_plans(s, o);
+  ASSERT_FALSE(c.empty());
+  for (const auto& x : c) {
+    EXPECT_EQ(x.tp, 4);
+    EXPECT_EQ(x.recompute, 0);
+    EXPECT_LE(x.micro_batch, 2);
+    const std::string sc = o.schedules[x.schedule];
+    EXPECT_TRUE(sc == "1f1b" || sc == "interleaved-1f1b");
+  }
+  EXPECT_THROW(parse_fix("tq=4", o), Error);
+  EXPECT_THROW(parse_fix("tp=four", o), Error);
+}
+
+TEST(PlanPruning, MemoryModelEqualsEstimatorAndPrunesOnlyPlansThatDoNotFit) {
+  const Scenario s = llama70b_64();
+  SearchOptions o;
+  o.vary_tp_comm_overlap = false;
+  parse_fix("cp=1", o);
+  const Estimator est;
+  const auto c = enumerate_plans(s, o);
+  MemoryModel mem(s, o, est);
+  mem.prepare(c);
+  size_t pruned = 0, kept = 0;
+  Scenario t = s;
+  for (size_t i = 0; i < c.size(); i += 7) {  // a spread sample of every kind of plan
+    apply_candidate(t, c[i], o);
+    const StepEstimate e = est.run(ir::lower(t));
+    const double predicted = mem.bytes(c[i]);
+    EXPECT_NEAR(predicted / e.memory.total_bytes(), 1.0, 1e-9) << describe(c[i], o);
+    if (predicted > s.accelerator.memory_bytes.value) {
+      ++pruned;
+      EXPECT_FALSE(e.fits) << describe(c[i], o);
+    } else {
+      ++kept;
+    }
+  }
+  EXPECT_GT(pruned, 0u);
+  EXPECT_GT(kept, 0u);
+  // In a full search, no evaluated plan over capacity is ranked, no pruned plan is ranked.
+  o.threads = 2;
+  const auto out = search(s, o, est);
+  EXPECT_EQ(out.pruned + out.evaluated, out.valid);
+  for (uint32_t i : out.ranking) EXPECT_LE(out.evals[i].memory_bytes, s.accelerator.memory_bytes.value);
+}
+
+TEST(PlanSearch, DeterministicAcrossThreadsAndProcessSplits) {
+  const Scenario s = llama70b_64();
+  SearchOptions o;
+  parse_fix("tp=8", o);
+  const Estimator est;
+  o.threads = 1;
+  const auto a = search(s, o, est);
+  o.threads = 3;
+  const auto b = search(s, o, est);
+  ASSERT_EQ(a.ranking, b.ranking);
+  ASSERT_EQ(a.evals.size(), b.evals.size());
+  for (size_t i = 0; i < a.evals.size(); ++i) {
+    EXPECT_EQ(a.evals[i].status, b.evals[i].status);
+    EXPECT_EQ(a.evals[i].step_time_s, b.evals[i].step_time_s);
+  }
+  // Two "processes": rank 1 runs first, rank 0 gathers both halves.
+  o.threads = 2;
+  std::vector<PlanEval> half1;
+  Distribution d1{1, 2, [&](const std::vector<PlanEval>& mine) {
+                    half1 = mine;
+                    return mine;  // rank 1's own view is not used
+                  }};
+  try {
+    (void)search(s, o, est, d1);
+  } catch (const Error&) {
+    // rank 1 alone cannot fill rank 0's slots: expected
+  }
+  Distribution d0{0, 2, [&](const std::vector<PlanEval>& mine) {
+                    std::vector<PlanEval> all = half1;
+                    all.insert(all.end(), mine.begin(), mine.end());
+                    return all;
+                  }};
+  const auto c = search(s, o, est, d0);
+  EXPECT_EQ(a.ranking, c.ranking);
+  const auto ja = to_json(plan_result(s, o, est, a, true)).dump();
+  const auto jc = to_json(plan_result(s, o, est, c, true)).dump();
+  EXPECT_EQ(ja, jc);
+}
+
+TEST(PlanResult, RanksOwnPlanAndExplainsWinner) {
+  const Scenario s = llama70b_64();
+  SearchOptions o;
+  parse_fix("tp=8", o);
+  parse_fix("pp=4", o);
+  const Estimator est;
+  const auto out = search(s, o, est);
+  ASSERT_GE(out.ranking.size(), 2u);
+  const Result r = plan_result(s, o, est, out, true);
+  ASSERT_NE(r.scalar("own_plan_rank"), nullptr) << std::get<std::string>(*r.scalar("own_plan_status"));
+  const double own = r.number("own_plan_step_time_s");
+  // The own plan's predicted time is the estimate of the scenario as written.
+  EXPECT_NEAR(own, est.run(ir::lower(s)).step_time_s, 1e-12 * own);
+  EXPECT_GE(own, r.number("best_step_time_s"));
+  const Table* d = r.table("winner_vs_runner_up");
+  ASSERT_NE(d, nullptr);
+  // The breakdown rows (without the total) add up to the step-time difference of the two plans.
+  const auto& cat = d->column("category").str;
+  const auto& diff = d->column("difference_s").f64;
+  double sum = 0, total = 0;
+  for (size_t i = 0; i < cat.size(); ++i) (cat[i] == "total" ? total : sum) += diff[i];
+  EXPECT_NEAR(sum, total, 1e-9 + 1e-6 * std::fabs(r.number("best_step_time_s")));
+  // Ties: every plan marked tie-best is within tie_fraction of the best, and no other is.
+  const Table* t = r.table("ranking");
+  ASSERT_NE(t, nullptr);
+  const double best = r.number("best_step_time_s");
+  for (size_t i = 0; i < t->rows(); ++i) {
+    const bool tie = t->column("tie").str[i] == "tie-best";
+    EXPECT_EQ(tie, t->column("step_time_s").f64[i] <= best * (1 + o.tie_fraction));
+  }
+}
