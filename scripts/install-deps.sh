@@ -9,6 +9,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-dev python3-pybind11 pybind11-dev python3-pytest python3-yaml python3-pandas
   libopenblas-dev libopenmpi-dev openmpi-bin
+  clang libclang-rt-14-dev  # libFuzzer targets (scripts/fuzz.sh, docs/robustness.md)
 )
 # HTML reports and their browser test: Debian's chromium (headless). node and npm install the
 # charting library (scripts/install-npm-deps.sh); a machine that already has node from elsewhere
