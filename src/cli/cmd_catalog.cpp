@@ -1,5 +1,6 @@
 // sextant catalog list [KIND] | show NAME
 #include "catalog/catalog.hpp"
+#include "cli/catalog_results.hpp"
 #include "cli/cli.hpp"
 #include "core/error.hpp"
 
@@ -31,7 +32,10 @@ bool is_model_file(const std::string& name) {
   return name.find('/') != std::string::npos || ends(".json") || ends(".yaml") || ends(".yml");
 }
 
-Result show(const Catalog& cat, const std::string& name) {
+}  // namespace
+
+// Also used by the Python module (catalog()).
+Result catalog_show(const Catalog& cat, const std::string& name) {
   Result r;
   r.command = "catalog show";
   if (cat.has_accelerator(name)) {
@@ -129,7 +133,7 @@ Result show(const Catalog& cat, const std::string& name) {
   return r;
 }
 
-Result list(const Catalog& cat, const std::string& kind) {
+Result catalog_list(const Catalog& cat, const std::string& kind) {
   Result r;
   r.command = "catalog list";
   const std::vector<std::string> kinds = {"accelerators", "networks", "systems", "models"};
@@ -178,6 +182,7 @@ Result list(const Catalog& cat, const std::string& kind) {
   return r;
 }
 
+namespace {
 struct CatalogArgs {
   std::string kind, name, catalog_dir;
   OutputOptions out;
@@ -196,8 +201,8 @@ void add_catalog_command(CLI::App& app) {
   sh->add_option("name", args->name, "Catalog id, or the path of a Hugging Face config.json or model YAML")->required();
   add_output_options(*sh, args->out);
   auto load = [args] { return args->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(args->catalog_dir); };
-  ls->callback([args, load] { emit(list(*load(), args->kind), args->out); });
-  sh->callback([args, load] { emit(show(*load(), args->name), args->out); });
+  ls->callback([args, load] { emit(catalog_list(*load(), args->kind), args->out); });
+  sh->callback([args, load] { emit(catalog_show(*load(), args->name), args->out); });
 }
 
 }  // namespace sextant::cli

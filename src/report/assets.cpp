@@ -1,0 +1,250 @@
+#include "report/assets.hpp"
+
+namespace sextant::report {
+
+// Rules this script keeps: every string from the data reaches the DOM through textContent or
+// through ECharts (which draws text as SVG text nodes); tooltips are DOM elements built here, not
+// HTML strings; nothing is fetched, so the file works offline and under the page's CSP.
+const char* const kPageScript = R"JS(
+(function () {
+  'use strict';
+  var MAX_ROWS = 500;
+  var data = JSON.parse(document.getElementById('sextant-data').textContent);
+  var result = data.result, page = data.page;
+  var root = document.getElementById('sextant-root');
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function fmt(v) {
+    if (v === null || v === undefined) return 'n/a';
+    if (typeof v === 'number') {
+      if (!isFinite(v)) return String(v);
+      var a = Math.abs(v);
+      if (a !== 0 && (a >= 1e7 || a < 1e-3)) return v.toExponential(3);
+      return String(Number(v.toPrecision(6)));
+    }
+    return String(v);
+  }
+  function withUnit(v, unit) { return unit ? fmt(v) + ' ' + unit : fmt(v); }
+
+  // ---- header ----
+  var header = el('header');
+  header.appendChild(el('h1', null, page.title));
+  if (page.subtitle) header.appendChild(el('p', 'subtitle', page.subtitle));
+  if (page.takeaways && page.takeaways.length) {
+    var ul = el('ul', 'takeaways');
+    page.takeaways.forEach(function (t) { ul.appendChild(el('li', null, t)); });
+    header.appendChild(ul);
+  }
+  root.appendChild(header);
+
+  // ---- charts ----
+  var chartSection = el('section', 'charts');
+  var pending = [];
+  page.charts.forEach(function (c) {
+    var fig = el('figure', 'chart');
+    fig.setAttribute('data-chart-id', c.id);
+    fig.appendChild(el('h2', null, c.title));
+    if (c.takeaway) fig.appendChild(el('p', 'takeaway', c.takeaway));
+    var box = el('div', 'chart-box');
+    box.style.height = (c.height_px || 360) + 'px';
+    fig.appendChild(box);
+    chartSection.appendChild(fig);
+    pending.push([c, box]);
+  });
+  root.appendChild(chartSection);
+
+  function tooltip(c) {
+    return function (params) {
+      var list = Array.isArray(params) ? params : [params];
+      var box = el('div', 'tip');
+      if (!list.length) return box;
+      var head = list[0].axisValueLabel !== undefined ? list[0].axisValueLabel : list[0].name;
+      if (c.kind === 'gantt') head = list[0].name;
+      if (head !== undefined && head !== null && head !== '') box.appendChild(el('div', 'tip-head', head));
+      list.forEach(function (p) {
+        var row = el('div', 'tip-row');
+        var dot = el('span', 'tip-dot');
+        if (typeof p.color === 'string') dot.style.background = p.color;
+        row.appendChild(dot);
+        var v = p.value, text;
+        if (c.kind === 'gantt' && Array.isArray(v)) {
+          text = 'start ' + withUnit(v[1], c.value_unit) + ', duration ' + withUnit(v[2] - v[1], c.value_unit);
+        } else if (Array.isArray(v)) {
+          text = v.map(fmt).join(', ') + (c.value_unit ? ' ' + c.value_unit : '');
+        } else {
+          text = withUnit(v, c.value_unit);
+        }
+        row.appendChild(el('span', 'tip-name', p.seriesName));
+        row.appendChild(el('span', 'tip-value', text));
+        box.appendChild(row);
+      });
+      return box;
+    };
+  }
+  // Gantt bars: value = [lane, start, end]; one custom series per activity kind.
+  function ganttItem(params, api) {
+    var lane = api.value(0);
+    var start = api.coord([api.value(1), lane]);
+    var end = api.coord([api.value(2), lane]);
+    var h = api.size([0, 1])[1] * 0.7;
+    var rect = echarts.graphic.clipRectByRect(
+      { x: start[0], y: start[1] - h / 2, width: Math.max(end[0] - start[0], 0.5), height: h },
+      { x: params.coordSys.x, y: params.coordSys.y, width: params.coordSys.width, height: params.coordSys.height });
+    return rect && { type: 'rect', transition: [], shape: rect, style: api.style() };
+  }
+
+  if (typeof echarts === 'undefined') {
+    root.insertBefore(el('p', 'error', 'charting library missing from this report'), chartSection);
+  } else {
+    var instances = [];
+    pending.forEach(function (pc) {
+      var c = pc[0], box = pc[1];
+      var inst = echarts.init(box, null, { renderer: 'svg' });
+      var opt = c.option;
+      opt.tooltip = Object.assign({}, opt.tooltip || {}, { formatter: tooltip(c) });
+      if (c.kind === 'gantt') {
+        (opt.series || []).forEach(function (s) { if (s.type === 'custom') s.renderItem = ganttItem; });
+      }
+      inst.setOption(opt);
+      instances.push(inst);
+    });
+    window.addEventListener('resize', function () { instances.forEach(function (i) { i.resize(); }); });
+  }
+
+  // ---- scalars ----
+  var scal = el('section', 'scalars');
+  scal.appendChild(el('h2', null, 'Figures'));
+  var st = el('table', 'data');
+  var sb = el('tbody');
+  Object.keys(result.scalars).forEach(function (k) {
+    var tr = el('tr');
+    tr.appendChild(el('th', null, k));
+    tr.appendChild(el('td', 'num', fmt(result.scalars[k])));
+    sb.appendChild(tr);
+  });
+  st.appendChild(sb);
+  scal.appendChild(st);
+  root.appendChild(scal);
+
+  if (result.notes && result.notes.length) {
+    var ns = el('section', 'notes');
+    ns.appendChild(el('h2', null, 'Notes'));
+    var nl = el('ul');
+    result.notes.forEach(function (n) { nl.appendChild(el('li', null, n)); });
+    ns.appendChild(nl);
+    root.appendChild(ns);
+  }
+
+  // ---- tables: sortable (click a header), filterable ----
+  Object.keys(result.tables).forEach(function (name) {
+    var t = result.tables[name];
+    var cols = Object.keys(t.columns);
+    var n = cols.length ? t.columns[cols[0]].length : 0;
+    var sec = el('section', 'table');
+    sec.setAttribute('data-table', name);
+    sec.appendChild(el('h2', null, name));
+    if (t.description) sec.appendChild(el('p', 'description', t.description));
+    var filter = el('input', 'filter');
+    filter.type = 'search';
+    filter.placeholder = 'filter rows';
+    var info = el('p', 'rows-info');
+    var table = el('table', 'data');
+    var thead = el('thead'), tbody = el('tbody');
+    var sortCol = null, sortDir = 1;
+    var hr = el('tr');
+    cols.forEach(function (c) {
+      var th = el('th', t.types[c] === 'str' ? 'str' : 'num', c);
+      th.title = 'sort by ' + c;
+      th.addEventListener('click', function () {
+        sortDir = sortCol === c ? -sortDir : 1;
+        sortCol = c;
+        Array.prototype.forEach.call(hr.children, function (x) { x.removeAttribute('aria-sort'); });
+        th.setAttribute('aria-sort', sortDir > 0 ? 'ascending' : 'descending');
+        draw();
+      });
+      hr.appendChild(th);
+    });
+    thead.appendChild(hr);
+    table.appendChild(thead);
+    table.appendChild(tbody);
+    function draw() {
+      var q = filter.value.toLowerCase();
+      var idx = [];
+      for (var i = 0; i < n; i++) {
+        if (q) {
+          var hit = false;
+          for (var j = 0; j < cols.length && !hit; j++) hit = String(t.columns[cols[j]][i]).toLowerCase().indexOf(q) >= 0;
+          if (!hit) continue;
+        }
+        idx.push(i);
+      }
+      if (sortCol !== null) {
+        var v = t.columns[sortCol], numeric = t.types[sortCol] !== 'str';
+        idx.sort(function (a, b) {
+          var x = v[a], y = v[b];
+          if (numeric) { x = x === null ? -Infinity : x; y = y === null ? -Infinity : y; return (x - y) * sortDir || a - b; }
+          return (x < y ? -1 : x > y ? 1 : 0) * sortDir || a - b;
+        });
+      }
+      while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+      idx.slice(0, MAX_ROWS).forEach(function (i) {
+        var tr = el('tr');
+        cols.forEach(function (c) { tr.appendChild(el('td', t.types[c] === 'str' ? 'str' : 'num', fmt(t.columns[c][i]))); });
+        tbody.appendChild(tr);
+      });
+      info.textContent = idx.length > MAX_ROWS
+        ? 'showing ' + MAX_ROWS + ' of ' + idx.length + ' rows (all rows are in --json and --csv output)'
+        : idx.length + ' rows';
+    }
+    filter.addEventListener('input', draw);
+    draw();
+    sec.appendChild(filter);
+    sec.appendChild(info);
+    var wrap = el('div', 'table-wrap');
+    wrap.appendChild(table);
+    sec.appendChild(wrap);
+    root.appendChild(sec);
+  });
+  document.body.setAttribute('data-rendered', 'true');
+})();
+)JS";
+
+const char* const kPageStyle = R"CSS(
+:root { --fg: #1d2330; --muted: #5b6475; --line: #d8dde6; --accent: #2f5fb3; --bg: #ffffff; --band: #f5f7fa; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 "DejaVu Sans", system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+main { max-width: 1200px; margin: 0 auto; padding: 24px; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 16px; margin: 0 0 4px; }
+.subtitle { color: var(--muted); margin: 0 0 12px; }
+.takeaways { background: var(--band); border-left: 4px solid var(--accent); padding: 10px 10px 10px 28px; margin: 8px 0 20px; }
+.takeaways li { margin: 2px 0; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 20px; }
+figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 12px; }
+.takeaway { color: var(--muted); margin: 0 0 8px; }
+.chart-box { width: 100%; }
+section.scalars, section.table, section.notes { margin-top: 28px; }
+.table-wrap { overflow-x: auto; max-height: 520px; overflow-y: auto; border: 1px solid var(--line); }
+table.data { border-collapse: collapse; font-size: 13px; }
+table.data th, table.data td { padding: 3px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+table.data td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.data thead th { position: sticky; top: 0; background: var(--band); cursor: pointer; text-align: left; }
+table.data thead th[aria-sort=ascending]::after { content: " \25B2"; }
+table.data thead th[aria-sort=descending]::after { content: " \25BC"; }
+.scalars th { text-align: left; font-weight: normal; color: var(--muted); }
+.description, .rows-info { color: var(--muted); margin: 2px 0 6px; }
+input.filter { margin: 4px 0; padding: 3px 6px; border: 1px solid var(--line); border-radius: 4px; }
+.error { color: #b00020; font-weight: bold; }
+.tip-head { font-weight: bold; margin-bottom: 2px; max-width: 420px; overflow: hidden; text-overflow: ellipsis; }
+.tip-row { display: flex; gap: 6px; align-items: center; }
+.tip-dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; background: #888; }
+.tip-value { margin-left: auto; padding-left: 12px; font-variant-numeric: tabular-nums; }
+footer { color: var(--muted); margin-top: 32px; font-size: 12px; }
+)CSS";
+
+}  // namespace sextant::report

@@ -1,0 +1,247 @@
+#include "report/page.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.hpp"
+
+namespace sextant::report {
+
+namespace {
+bool ends_with(const std::string& s, const std::string& suf) {
+  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+}  // namespace
+
+Unit unit_of(const std::string& name) {
+  // Longest suffixes first: "_bytes_per_s" before "_per_s" before "_s".
+  static const struct {
+    const char* suffix;
+    const char* label;
+    double scale;
+  } kUnits[] = {
+      {"_bytes_per_s", "GB/s", 1e-9},
+      {"_tokens_per_s", "tokens/s", 1.0},
+      {"_requests_per_s", "requests/s", 1.0},
+      {"tokens_per_s_per_gpu", "tokens/s/GPU", 1.0},
+      {"tokens_per_s", "tokens/s", 1.0},
+      {"_per_s", "1/s", 1.0},
+      {"_per_day", "1/day", 1.0},
+      {"_per_hour", "1/h", 1.0},
+      {"_per_million_output_tokens", "USD/M tokens", 1.0},
+      {"_per_million_total_tokens", "USD/M tokens", 1.0},
+      {"_usd", "USD", 1.0},
+      {"_bytes", "GiB", 1.0 / (1024.0 * 1024 * 1024)},
+      {"_gib", "GiB", 1.0},
+      {"_flops", "FLOP", 1.0},
+      {"_tflops", "TFLOP/s", 1.0},
+      {"_fraction", "%", 100.0},
+      {"_percent", "%", 1.0},
+      {"_ratio", "ratio", 1.0},
+      {"_count", "count", 1.0},
+      {"_us", "µs", 1.0},
+      {"_ms", "ms", 1.0},
+      {"_ns", "ns", 1.0},
+      {"_s", "s", 1.0},
+      {"_j", "J", 1.0},
+      {"_w", "W", 1.0},
+  };
+  for (const auto& u : kUnits)
+    if (ends_with(name, u.suffix)) return {u.label, u.scale};
+  if (name == "bytes") return {"GiB", 1.0 / (1024.0 * 1024 * 1024)};
+  if (name == "gib") return {"GiB", 1.0};
+  if (name == "count" || ends_with(name, "_count")) return {"count", 1.0};
+  if (name == "ettr" || ends_with(name, "_ettr")) return {"%", 100.0};
+  return {};
+}
+
+std::string fmt_num(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "n/a" : (v > 0 ? "inf" : "-inf");
+  char buf[64];
+  const double a = std::fabs(v);
+  if (a != 0 && (a >= 1e7 || a < 1e-3))
+    std::snprintf(buf, sizeof buf, "%.2e", v);
+  else if (a >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (a >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else if (a >= 1)
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string fmt_pct(double fraction) {
+  if (!std::isfinite(fraction)) return "n/a";
+  char buf[64];
+  const double p = fraction * 100;
+  if (std::fabs(p) < 10 && p != 0)
+    std::snprintf(buf, sizeof buf, "%.1f%%", p);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f%%", p);
+  return buf;
+}
+
+std::string fmt_seconds(double s) {
+  if (!std::isfinite(s)) return "n/a";
+  const double a = std::fabs(s);
+  if (a >= 2 * 86400) return fmt_num(s / 86400) + " d";
+  if (a >= 2 * 3600) return fmt_num(s / 3600) + " h";
+  if (a >= 120) return fmt_num(s / 60) + " min";
+  if (a >= 1 || a == 0) return fmt_num(s) + " s";
+  if (a >= 1e-3) return fmt_num(s * 1e3) + " ms";
+  if (a >= 1e-6) return fmt_num(s * 1e6) + " µs";
+  return fmt_num(s * 1e9) + " ns";
+}
+
+std::string fmt_bytes(double b) {
+  if (!std::isfinite(b)) return "n/a";
+  const double a = std::fabs(b);
+  if (a >= 1024.0 * 1024 * 1024 * 1024) return fmt_num(b / (1024.0 * 1024 * 1024 * 1024)) + " TiB";
+  if (a >= 1024.0 * 1024 * 1024) return fmt_num(b / (1024.0 * 1024 * 1024)) + " GiB";
+  if (a >= 1024.0 * 1024) return fmt_num(b / (1024.0 * 1024)) + " MiB";
+  if (a >= 1024.0) return fmt_num(b / 1024.0) + " KiB";
+  return fmt_num(b) + " B";
+}
+
+bool is_numeric(const Column& c) { return c.type != Column::Type::Str; }
+
+std::vector<double> numbers(const Table& t, const std::string& column) {
+  const Column& c = t.column(column);
+  switch (c.type) {
+    case Column::Type::F64: return c.f64;
+    case Column::Type::I64: return std::vector<double>(c.i64.begin(), c.i64.end());
+    case Column::Type::Str: break;
+  }
+  throw Error(SourceLocation{"", 0, 0, column}, "table '" + t.name() + "': column is text, a number was expected");
+}
+
+std::vector<std::string> texts(const Table& t, const std::string& column) {
+  const Column& c = t.column(column);
+  std::vector<std::string> out;
+  out.reserve(c.size());
+  for (size_t i = 0; i < c.size(); ++i) out.push_back(c.cell_text(i));
+  return out;
+}
+
+nlohmann::ordered_json json_array(const std::vector<double>& v) {
+  auto a = nlohmann::ordered_json::array();
+  for (double x : v) {
+    if (std::isfinite(x))
+      a.push_back(x);
+    else
+      a.push_back(nullptr);  // ECharts skips null points
+  }
+  return a;
+}
+
+nlohmann::ordered_json json_array(const std::vector<std::string>& v) {
+  auto a = nlohmann::ordered_json::array();
+  for (const auto& s : v) a.push_back(s);
+  return a;
+}
+
+nlohmann::ordered_json value_axis(const std::string& name_with_unit) {
+  return {{"type", "value"}, {"name", name_with_unit}, {"nameLocation", "middle"}, {"nameGap", 48}};
+}
+
+nlohmann::ordered_json category_axis(const std::vector<std::string>& cats, const std::string& name) {
+  nlohmann::ordered_json a = {{"type", "category"}, {"data", json_array(cats)}};
+  if (!name.empty()) {
+    a["name"] = name;
+    a["nameLocation"] = "middle";
+    a["nameGap"] = 28;
+  }
+  return a;
+}
+
+nlohmann::ordered_json base_option() {
+  return {{"animation", false},
+          {"tooltip", {{"trigger", "axis"}, {"confine", true}}},
+          {"legend", {{"type", "scroll"}, {"top", 0}}},
+          {"grid", {{"left", 90}, {"right", 40}, {"top", 40}, {"bottom", 70}, {"containLabel", false}}}};
+}
+
+void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_charts) {
+  if (t.rows() == 0) return;
+  // Category axis: the first string column, else the first integer column (rank, step), else row number.
+  std::string cat_col;
+  for (const auto& c : t.columns())
+    if (c.type == Column::Type::Str) {
+      cat_col = c.name;
+      break;
+    }
+  if (cat_col.empty())
+    for (const auto& c : t.columns())
+      if (c.type == Column::Type::I64) {
+        cat_col = c.name;
+        break;
+      }
+  const size_t n = std::min<size_t>(t.rows(), 60);
+  std::vector<std::string> cats;
+  if (!cat_col.empty()) {
+    auto all = texts(t, cat_col);
+    // Several string columns (rank + stream + category): join them so bars are distinguishable.
+    std::vector<std::string> extra;
+    for (const auto& c : t.columns())
+      if (c.name != cat_col && c.type == Column::Type::Str) extra.push_back(c.name);
+    for (size_t i = 0; i < n; ++i) {
+      std::string s = all[i];
+      for (const auto& e : extra) s += " / " + t.column(e).cell_text(i);
+      cats.push_back(s);
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) cats.push_back(std::to_string(i));
+  }
+  // Group numeric columns by unit so that one chart never mixes units on an axis.
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // unit label -> columns
+  for (const auto& c : t.columns()) {
+    if (!is_numeric(c) || c.name == cat_col) continue;
+    const std::string label = unit_of(c.name).label;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+    if (it == groups.end())
+      groups.push_back({label, {c.name}});
+    else
+      it->second.push_back(c.name);
+  }
+  size_t made = 0;
+  for (const auto& [label, cols] : groups) {
+    if (made == max_charts) break;
+    const std::string unit = label.empty() ? "value" : label;
+    Chart ch;
+    ch.id = "table-" + t.name() + "-" + std::to_string(made);
+    ch.title = t.name() + (groups.size() > 1 ? " (" + unit + ")" : "");
+    ch.value_unit = label;
+    ch.option = base_option();
+    ch.option["xAxis"] = category_axis(cats, cat_col.empty() ? "row" : cat_col);
+    ch.option["xAxis"]["axisLabel"] = {{"rotate", cats.size() > 8 ? 30 : 0}, {"width", 140}, {"overflow", "truncate"}};
+    ch.option["yAxis"] = value_axis(unit);
+    auto series = nlohmann::ordered_json::array();
+    double best = -INFINITY;
+    std::string best_cat, best_col;
+    for (const auto& col : cols) {
+      auto v = numbers(t, col);
+      v.resize(n);
+      const double s = unit_of(col).scale;
+      for (size_t i = 0; i < n; ++i) {
+        v[i] *= s;
+        if (std::isfinite(v[i]) && v[i] > best) {
+          best = v[i];
+          best_cat = cats[i];
+          best_col = col;
+        }
+      }
+      series.push_back({{"type", "bar"}, {"name", col}, {"data", json_array(v)}});
+    }
+    ch.option["series"] = series;
+    if (std::isfinite(best))
+      ch.takeaway = "largest " + best_col + ": " + best_cat + " (" + fmt_num(best) + (label.empty() ? "" : " " + label) + ")" +
+                    (t.rows() > n ? "; first " + std::to_string(n) + " of " + std::to_string(t.rows()) + " rows shown" : "");
+    page.charts.push_back(std::move(ch));
+    ++made;
+  }
+}
+
+}  // namespace sextant::report

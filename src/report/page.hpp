@@ -1,0 +1,73 @@
+#pragma once
+// The data model of a report page and the helpers renderers share (units, number formatting,
+// table access). A renderer builds charts as ECharts options that hold data only; the page
+// script adds the parts that must be code (tooltip formatters that build DOM text nodes, the
+// render function of Gantt bars).
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.hpp"
+
+namespace sextant::report {
+
+struct Chart {
+  std::string id;        // stable, unique within a page (e.g. "step-breakdown")
+  std::string title;     // what the chart answers
+  std::string takeaway;  // one line computed from the data
+  // "echarts": option used as is; "gantt": option whose custom series get the page's bar renderer.
+  std::string kind = "echarts";
+  std::string value_unit;  // unit appended to values in tooltips ("s", "GiB", "%")
+  int height_px = 360;
+  nlohmann::ordered_json option;  // ECharts option: data, axes (with units in their names), series
+};
+
+struct ReportPage {
+  std::string title;
+  std::string subtitle;
+  std::vector<std::string> takeaways;  // headline lines, shown first
+  std::vector<Chart> charts;
+};
+
+// ---- helpers for renderers ----
+
+// Unit of a column or scalar from its name suffix: label shown on an axis and the factor that
+// converts stored values into it ("_us" -> "µs" x1, "_fraction" -> "%" x100, "_bytes" -> "GiB"
+// x2^-30 when large values are expected). label is empty when the name carries no unit.
+struct Unit {
+  std::string label;
+  double scale = 1.0;
+};
+Unit unit_of(const std::string& name);
+
+// Numbers for takeaways: 3 significant digits, thousands not grouped ("31.2", "0.0045", "1.2e+09").
+std::string fmt_num(double v);
+std::string fmt_pct(double fraction);  // "31%" (one decimal below 10%)
+std::string fmt_seconds(double s);     // "9.39 s", "12.1 ms", "850 µs", "3.1 h", "2.4 d"
+std::string fmt_bytes(double b);       // "39.7 GiB", "512 MiB"
+
+// Numeric column as doubles (I64 converted); throws Error when the column is a string column.
+std::vector<double> numbers(const Table& t, const std::string& column);
+// Column as text (numbers formatted), for categories.
+std::vector<std::string> texts(const Table& t, const std::string& column);
+bool is_numeric(const Column& c);
+
+// Common option pieces.
+nlohmann::ordered_json value_axis(const std::string& name_with_unit);
+nlohmann::ordered_json category_axis(const std::vector<std::string>& cats, const std::string& name = {});
+nlohmann::ordered_json base_option();  // tooltip, legend, grid, toolbox defaults
+nlohmann::ordered_json json_array(const std::vector<double>& v);
+nlohmann::ordered_json json_array(const std::vector<std::string>& v);
+
+// A renderer fills a page from a Result of its command. It may assume the tables its command
+// always writes; an absent table is skipped rather than an error (older results, filtered output).
+using Renderer = std::function<void(const Result&, ReportPage&)>;
+
+// Charts the generic renderer makes for one table: a bar chart of its numeric columns (grouped by
+// unit, one chart per unit, at most max_charts), categories from its first string column.
+void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_charts = 2);
+
+}  // namespace sextant::report

@@ -1,0 +1,311 @@
+// Report of `sextant analyze`: temporal breakdown per rank, idle time by cause, top kernels,
+// communication/computation overlap and exposed communication per rank, a collective-skew heatmap
+// (which rank arrived last at each collective and by how much), stragglers, and the critical path
+// by attribution when the analysis ran.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "report/registry.hpp"
+
+namespace sextant::report {
+
+namespace {
+
+std::vector<std::string> rank_labels(const std::vector<double>& ranks) {
+  std::vector<std::string> out;
+  for (double r : ranks) out.push_back("rank " + std::to_string(static_cast<long long>(r)));
+  return out;
+}
+
+std::vector<double> scaled(std::vector<double> v, double s) {
+  for (double& x : v) x *= s;
+  return v;
+}
+
+void temporal(const Result& r, ReportPage& page) {
+  const Table* t = r.table("temporal_breakdown");
+  if (!t || t->rows() == 0) return;
+  const auto ranks = numbers(*t, "rank");
+  const auto idle = numbers(*t, "idle_time_us"), comp = numbers(*t, "compute_time_us"),
+             non = numbers(*t, "non_compute_time_us");
+  Chart ch;
+  ch.id = "temporal-breakdown";
+  ch.title = "GPU time per rank: compute, non-compute, idle";
+  ch.value_unit = "ms";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
+  ch.option["yAxis"] = value_axis("time over the GPU-active span (ms)");
+  ch.option["series"] = {
+      {{"type", "bar"}, {"stack", "t"}, {"name", "compute"}, {"data", json_array(scaled(comp, 1e-3))}},
+      {{"type", "bar"}, {"stack", "t"}, {"name", "non-compute (communication, memory)"}, {"data", json_array(scaled(non, 1e-3))}},
+      {{"type", "bar"}, {"stack", "t"}, {"name", "idle"}, {"data", json_array(scaled(idle, 1e-3))}}};
+  double idle_sum = 0, all_sum = 0, worst = -1;
+  size_t wi = 0;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const double all = idle[i] + comp[i] + non[i];
+    idle_sum += idle[i];
+    all_sum += all;
+    const double f = all > 0 ? idle[i] / all : 0;
+    if (f > worst) {
+      worst = f;
+      wi = i;
+    }
+  }
+  if (all_sum > 0)
+    ch.takeaway = "GPUs are idle " + fmt_pct(idle_sum / all_sum) + " of the time across " + std::to_string(ranks.size()) +
+                  " ranks; most idle: rank " + std::to_string(static_cast<long long>(ranks[wi])) + " (" + fmt_pct(worst) + ")";
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+}
+
+void idle_causes(const Result& r, ReportPage& page) {
+  const Table* t = r.table("idle_time_breakdown");
+  if (!t || t->rows() == 0) return;
+  const auto rank = numbers(*t, "rank");
+  const auto cat = texts(*t, "idle_category");
+  const auto us = numbers(*t, "idle_time_us");
+  std::vector<double> ranks;
+  std::vector<std::string> cats;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    if (std::find(ranks.begin(), ranks.end(), rank[i]) == ranks.end()) ranks.push_back(rank[i]);
+    if (std::find(cats.begin(), cats.end(), cat[i]) == cats.end()) cats.push_back(cat[i]);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  std::map<std::pair<std::string, double>, double> cell;  // summed over streams
+  std::map<std::string, double> by_cat;
+  double total = 0;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    cell[{cat[i], rank[i]}] += us[i];
+    by_cat[cat[i]] += us[i];
+    total += us[i];
+  }
+  Chart ch;
+  ch.id = "idle-causes";
+  ch.title = "Idle time between kernels by cause, per rank (all streams)";
+  ch.value_unit = "ms";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
+  ch.option["yAxis"] = value_axis("idle time (ms)");
+  auto series = nlohmann::ordered_json::array();
+  for (const auto& c : cats) {
+    std::vector<double> v;
+    for (double rk : ranks) v.push_back(cell[{c, rk}] * 1e-3);
+    series.push_back({{"type", "bar"}, {"stack", "idle"}, {"name", c}, {"data", json_array(v)}});
+  }
+  ch.option["series"] = series;
+  const auto top = std::max_element(by_cat.begin(), by_cat.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (total > 0)
+    ch.takeaway = "largest idle cause: " + top->first + " (" + fmt_pct(top->second / total) + " of " + fmt_seconds(total * 1e-6) +
+                  " idle)";
+  page.charts.push_back(std::move(ch));
+}
+
+void top_kernels(const Result& r, ReportPage& page) {
+  const Table* t = r.table("top_kernels");
+  if (!t || t->rows() == 0) return;
+  auto names = texts(*t, "name");
+  auto total = numbers(*t, "total_us");
+  const auto share = numbers(*t, "share_of_gpu_time_fraction");
+  // Largest at the top of a horizontal bar chart: ECharts draws the first category at the bottom.
+  std::reverse(names.begin(), names.end());
+  std::reverse(total.begin(), total.end());
+  Chart ch;
+  ch.id = "top-kernels";
+  ch.title = "Top GPU kernels by total time (all ranks)";
+  ch.value_unit = "ms";
+  ch.height_px = std::max(260, static_cast<int>(names.size()) * 28 + 80);
+  ch.option = base_option();
+  ch.option["tooltip"]["trigger"] = "item";
+  ch.option["grid"]["left"] = 260;
+  ch.option["xAxis"] = value_axis("total time (ms)");
+  ch.option["yAxis"] = category_axis(names);
+  ch.option["yAxis"]["axisLabel"] = {{"width", 240}, {"overflow", "truncate"}};
+  ch.option["series"] = {{{"type", "bar"}, {"name", "total time"}, {"data", json_array(scaled(total, 1e-3))}}};
+  const double top_share = share.empty() ? 0 : share.front();
+  const double all_share = std::accumulate(share.begin(), share.end(), 0.0);
+  ch.takeaway = "the top kernel takes " + fmt_pct(top_share) + " of GPU time; these " + std::to_string(share.size()) +
+                " take " + fmt_pct(all_share);
+  page.charts.push_back(std::move(ch));
+}
+
+void overlap(const Result& r, ReportPage& page) {
+  const Table* o = r.table("comm_comp_overlap");
+  const Table* e = r.table("exposed_time");
+  if (!e || e->rows() == 0) return;
+  const auto ranks = numbers(*e, "rank");
+  const auto comm = numbers(*e, "communication_us"), exp = numbers(*e, "exposed_communication_us");
+  std::vector<double> hidden(comm.size());
+  for (size_t i = 0; i < comm.size(); ++i) hidden[i] = std::max(0.0, comm[i] - exp[i]) * 1e-3;
+  Chart ch;
+  ch.id = "overlap";
+  ch.title = "Communication per rank: exposed vs overlapped with computation";
+  ch.value_unit = "ms";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
+  ch.option["yAxis"] = value_axis("communication time (ms)");
+  ch.option["series"] = {{{"type", "bar"}, {"stack", "c"}, {"name", "exposed"}, {"data", json_array(scaled(exp, 1e-3))}},
+                         {{"type", "bar"}, {"stack", "c"}, {"name", "overlapped"}, {"data", json_array(hidden)}}};
+  double c = 0, x = 0;
+  for (size_t i = 0; i < comm.size(); ++i) {
+    c += comm[i];
+    x += exp[i];
+  }
+  if (c > 0) {
+    ch.takeaway = fmt_pct(x / c) + " of communication time is exposed (not hidden under computation)";
+    if (o && o->rows()) {
+      const auto pct = numbers(*o, "comp_comm_overlap_percent");
+      const auto orank = numbers(*o, "rank");
+      const size_t lo = static_cast<size_t>(std::min_element(pct.begin(), pct.end()) - pct.begin());
+      ch.takeaway += "; least overlap: rank " + std::to_string(static_cast<long long>(orank[lo])) + " (" + fmt_num(pct[lo]) + "%)";
+    }
+  }
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+}
+
+// Heatmap: rows are ranks, columns are collectives in order; a cell holds the start skew of the
+// collective in the row of the rank that arrived last (the rank the others waited for).
+void skew_heatmap(const Result& r, ReportPage& page) {
+  const Table* t = r.table("collectives");
+  if (!t || t->rows() == 0) return;
+  const auto op = texts(*t, "operation");
+  const auto seq = numbers(*t, "sequence");
+  const auto pg = texts(*t, "process_group");
+  const auto skew = numbers(*t, "start_skew_us");
+  const auto last = numbers(*t, "last_rank");
+  const size_t n = std::min<size_t>(t->rows(), 400);
+  std::vector<std::string> cols;
+  double max_rank = 0, max_skew = 0, sum_skew = 0;
+  std::map<double, double> by_rank;
+  auto data = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < n; ++i) {
+    cols.push_back(pg[i] + " " + op[i] + " #" + std::to_string(static_cast<long long>(seq[i])));
+    max_rank = std::max(max_rank, last[i]);
+    if (std::isfinite(skew[i])) {
+      max_skew = std::max(max_skew, skew[i]);
+      sum_skew += skew[i];
+      by_rank[last[i]] += skew[i];
+      data.push_back({static_cast<double>(i), last[i], skew[i]});
+    }
+  }
+  if (const Table* s = r.table("temporal_breakdown"))
+    for (double rk : numbers(*s, "rank")) max_rank = std::max(max_rank, rk);
+  std::vector<std::string> rows;
+  for (int64_t k = 0; k <= static_cast<int64_t>(max_rank); ++k) rows.push_back("rank " + std::to_string(k));
+  Chart ch;
+  ch.id = "collective-skew";
+  ch.title = "Collective start skew: which rank arrived last, and how late";
+  ch.value_unit = "µs";
+  ch.height_px = std::max(280, static_cast<int>(rows.size()) * 22 + 120);
+  ch.option = base_option();
+  ch.option["tooltip"]["trigger"] = "item";
+  ch.option["grid"]["bottom"] = 90;
+  ch.option["xAxis"] = category_axis(cols, "collective (process group, operation, sequence)");
+  ch.option["xAxis"]["axisLabel"] = {{"show", false}};
+  ch.option["xAxis"]["nameGap"] = 12;
+  ch.option["yAxis"] = category_axis(rows);
+  ch.option["visualMap"] = {{"min", 0},      {"max", max_skew > 0 ? max_skew : 1}, {"calculable", true},
+                            {"orient", "horizontal"}, {"left", "center"}, {"bottom", 0},
+                            {"text", {"skew (µs)", ""}}};
+  ch.option["series"] = {{{"type", "heatmap"}, {"name", "start skew (µs)"}, {"data", data}}};
+  if (!by_rank.empty() && sum_skew > 0) {
+    const auto w = std::max_element(by_rank.begin(), by_rank.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    ch.takeaway = "mean start skew " + fmt_num(sum_skew / static_cast<double>(data.size())) + " µs over " +
+                  std::to_string(data.size()) + " collectives; rank " + std::to_string(static_cast<long long>(w->first)) +
+                  " arrived last for " + fmt_pct(w->second / sum_skew) + " of the total skew";
+  }
+  page.charts.push_back(std::move(ch));
+}
+
+void critical_path(const Result& r, ReportPage& page) {
+  const Table* t = r.table("critical_path_attribution");
+  if (!t || t->rows() == 0) return;
+  const auto rank = numbers(*t, "rank"), step = numbers(*t, "step"), us = numbers(*t, "time_us");
+  const auto attr = texts(*t, "attribution");
+  std::vector<std::string> iters, attrs;
+  std::map<std::pair<std::string, std::string>, double> cell;
+  std::map<std::string, double> tot;
+  double all = 0;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    const std::string it = "rank " + std::to_string(static_cast<long long>(rank[i])) + " step " +
+                           std::to_string(static_cast<long long>(step[i]));
+    if (std::find(iters.begin(), iters.end(), it) == iters.end()) iters.push_back(it);
+    if (std::find(attrs.begin(), attrs.end(), attr[i]) == attrs.end()) attrs.push_back(attr[i]);
+    cell[{attr[i], it}] += us[i];
+    tot[attr[i]] += us[i];
+    all += us[i];
+  }
+  if (iters.size() > 64) iters.resize(64);
+  Chart ch;
+  ch.id = "critical-path";
+  ch.title = "Critical path of each iteration by attribution";
+  ch.value_unit = "ms";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(iters, "iteration");
+  ch.option["xAxis"]["axisLabel"] = {{"rotate", iters.size() > 6 ? 30 : 0}};
+  ch.option["yAxis"] = value_axis("critical path time (ms)");
+  auto series = nlohmann::ordered_json::array();
+  for (const auto& a : attrs) {
+    std::vector<double> v;
+    for (const auto& it : iters) v.push_back(cell[{a, it}] * 1e-3);
+    series.push_back({{"type", "bar"}, {"stack", "cp"}, {"name", a}, {"data", json_array(v)}});
+  }
+  ch.option["series"] = series;
+  const auto top = std::max_element(tot.begin(), tot.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (all > 0) ch.takeaway = top->first + " is " + fmt_pct(top->second / all) + " of the critical path over all iterations";
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+}
+
+void stragglers(const Result& r, ReportPage& page) {
+  const Table* t = r.table("stragglers");
+  if (!t || t->rows() == 0) return;
+  const auto rank = numbers(*t, "rank");
+  const auto held = numbers(*t, "held_back_us");
+  const auto late = numbers(*t, "mean_lateness_vs_median_us");
+  // Rank order on the axis (the table is sorted by time held back).
+  std::vector<size_t> idx(rank.size());
+  std::iota(idx.begin(), idx.end(), size_t{0});
+  std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return rank[a] < rank[b]; });
+  std::vector<double> rk, h, l;
+  for (size_t i : idx) {
+    rk.push_back(rank[i]);
+    h.push_back(held[i]);
+    l.push_back(late[i]);
+  }
+  Chart ch;
+  ch.id = "stragglers";
+  ch.title = "Stragglers: time each rank held the others back at collectives";
+  ch.value_unit = "µs";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(rank_labels(rk), "rank");
+  ch.option["yAxis"] = value_axis("time (µs)");
+  ch.option["series"] = {{{"type", "bar"}, {"name", "held others back"}, {"data", json_array(h)}},
+                         {{"type", "bar"}, {"name", "mean lateness vs median"}, {"data", json_array(l)}}};
+  ch.takeaway = "rank " + std::to_string(static_cast<long long>(rank.front())) + " held the others back longest (" +
+                fmt_seconds(held.front() * 1e-6) + " in total)";
+  page.charts.push_back(std::move(ch));
+}
+
+void render_analyze(const Result& r, ReportPage& page) {
+  page.title = "Trace analysis";
+  std::string sub;
+  if (r.scalar("ranks_count")) sub = std::to_string(static_cast<long long>(r.number("ranks_count"))) + " ranks";
+  if (r.scalar("files_count")) sub += (sub.empty() ? "" : " · ") + std::to_string(static_cast<long long>(r.number("files_count"))) + " files";
+  page.subtitle = sub;
+  temporal(r, page);
+  idle_causes(r, page);
+  top_kernels(r, page);
+  overlap(r, page);
+  skew_heatmap(r, page);
+  stragglers(r, page);
+  critical_path(r, page);
+}
+
+}  // namespace
+
+void register_analyze_renderers(RendererRegistry& reg) { reg.add("analyze", render_analyze); }
+
+}  // namespace sextant::report

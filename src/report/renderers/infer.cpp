@@ -1,0 +1,206 @@
+// Reports of `sextant infer serve|estimate|plan`: latency percentiles of TTFT/TPOT/ITL/E2E against
+// the SLO, KV-cache occupancy and queue over time, per-iteration time by component, and the plan's
+// candidates (cost against SLO attainment).
+#include <algorithm>
+#include <cmath>
+
+#include "report/registry.hpp"
+
+namespace sextant::report {
+
+namespace {
+
+void latency(const Result& r, ReportPage& page) {
+  const Table* t = r.table("latency");
+  if (!t || t->rows() == 0) return;
+  const auto metric = texts(*t, "metric");
+  std::vector<std::string> pcols, plabels;
+  for (const auto& c : t->columns())
+    if (c.name != "metric" && is_numeric(c)) {
+      pcols.push_back(c.name);
+      std::string l = c.name.substr(0, c.name.size() - 2);  // "p99_s" -> "p99"
+      plabels.push_back(l);
+    }
+  Chart ch;
+  ch.id = "latency";
+  ch.title = "Latency distribution: percentiles of TTFT, TPOT, ITL and end-to-end";
+  ch.value_unit = "ms";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(plabels, "percentile");
+  ch.option["yAxis"] = {{"type", "log"}, {"name", "latency (ms, log scale)"}, {"nameLocation", "middle"}, {"nameGap", 52}};
+  auto series = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < metric.size(); ++i) {
+    std::vector<double> v;
+    for (const auto& c : pcols) v.push_back(numbers(*t, c)[i] * 1e3);
+    nlohmann::ordered_json s = {{"type", "line"}, {"name", metric[i]}, {"data", json_array(v)}};
+    const std::string slo = "slo_" + metric[i] + "_s";
+    if (r.scalar(slo))
+      s["markLine"] = {{"symbol", "none"},
+                       {"label", {{"formatter", metric[i] + " SLO"}}},
+                       {"lineStyle", {{"type", "dashed"}}},
+                       {"data", {{{"yAxis", r.number(slo) * 1e3}}}}};
+    series.push_back(s);
+  }
+  ch.option["series"] = series;
+  std::string take;
+  for (const char* m : {"ttft", "tpot"}) {
+    const std::string p99 = std::string(m) + "_p99_s", slo = std::string("slo_") + m + "_s";
+    if (!r.scalar(p99)) continue;
+    if (!take.empty()) take += ", ";
+    std::string up = m;
+    std::transform(up.begin(), up.end(), up.begin(), ::toupper);
+    take += "p99 " + up + " " + fmt_seconds(r.number(p99));
+    if (r.scalar(slo)) take += " (SLO " + fmt_seconds(r.number(slo)) + ")";
+  }
+  if (r.scalar("slo_attainment_fraction")) take += "; " + fmt_pct(r.number("slo_attainment_fraction")) + " of requests meet the SLO";
+  ch.takeaway = take;
+  page.takeaways.push_back(take);
+  page.charts.push_back(std::move(ch));
+}
+
+void memory_timeline(const Result& r, ReportPage& page) {
+  const Table* t = r.table("memory_timeline");
+  if (!t || t->rows() == 0) return;
+  const auto time = numbers(*t, "time_s");
+  const auto frac = numbers(*t, "kv_used_fraction");
+  const auto running = numbers(*t, "running_count");
+  const auto waiting = numbers(*t, "waiting_count");
+  auto kv = nlohmann::ordered_json::array(), run = nlohmann::ordered_json::array(), wait = nlohmann::ordered_json::array();
+  double peak = 0, max_wait = 0;
+  for (size_t i = 0; i < time.size(); ++i) {
+    kv.push_back({time[i], frac[i] * 100});
+    run.push_back({time[i], running[i]});
+    wait.push_back({time[i], waiting[i]});
+    peak = std::max(peak, frac[i]);
+    max_wait = std::max(max_wait, waiting[i]);
+  }
+  Chart ch;
+  ch.id = "kv-timeline";
+  ch.title = "KV cache occupancy and requests over time";
+  ch.option = base_option();
+  ch.option["xAxis"] = {{"type", "value"}, {"name", "time (s)"}, {"nameLocation", "middle"}, {"nameGap", 28}};
+  ch.option["yAxis"] = {value_axis("KV cache used (%)"), value_axis("requests (count)")};
+  ch.option["yAxis"][0]["max"] = 100;
+  ch.option["series"] = {{{"type", "line"}, {"name", "KV used (%)"}, {"showSymbol", false}, {"areaStyle", nlohmann::ordered_json::object()}, {"data", kv}},
+                         {{"type", "line"}, {"name", "running"}, {"yAxisIndex", 1}, {"showSymbol", false}, {"data", run}},
+                         {{"type", "line"}, {"name", "waiting"}, {"yAxisIndex", 1}, {"showSymbol", false}, {"data", wait}}};
+  ch.takeaway = "KV cache peaks at " + fmt_pct(peak) + " of capacity; at most " + fmt_num(max_wait) + " requests wait";
+  page.charts.push_back(std::move(ch));
+}
+
+void iterations(const Result& r, ReportPage& page) {
+  const Table* t = r.table("iterations");
+  if (!t || t->rows() == 0 || !t->has_column("compute_s")) return;
+  const auto phase = texts(*t, "phase");
+  const auto ctx = numbers(*t, "context_tokens");
+  std::vector<std::string> cats;
+  for (size_t i = 0; i < phase.size(); ++i) cats.push_back(phase[i] + " @" + fmt_num(ctx[i]) + " tokens");
+  Chart ch;
+  ch.id = "iteration-time";
+  ch.title = "Time of one iteration by component (compute and memory overlap; the larger bounds it)";
+  ch.value_unit = "ms";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(cats, "iteration (phase, context length)");
+  ch.option["yAxis"] = value_axis("time (ms)");
+  auto series = nlohmann::ordered_json::array();
+  for (const char* c : {"compute_s", "memory_s", "comm_s", "overhead_s"}) {
+    if (!t->has_column(c)) continue;
+    auto v = numbers(*t, c);
+    for (double& x : v) x *= 1e3;
+    const std::string name = std::string(c).substr(0, std::string(c).size() - 2);
+    series.push_back({{"type", "bar"}, {"name", name}, {"data", json_array(v)}});
+  }
+  auto total = numbers(*t, "total_s");
+  for (double& x : total) x *= 1e3;
+  series.push_back({{"type", "line"}, {"name", "total"}, {"data", json_array(total)}});
+  ch.option["series"] = series;
+  const auto comp = numbers(*t, "compute_s"), mem = numbers(*t, "memory_s");
+  std::string take;
+  for (const std::string ph : {"prefill", "decode"}) {
+    for (size_t i = 0; i < phase.size(); ++i)
+      if (phase[i] == ph) {
+        if (!take.empty()) take += "; ";
+        take += ph + " is " + (comp[i] >= mem[i] ? "compute-bound" : "memory-bound") + " (" + fmt_seconds(comp[i]) +
+                " compute vs " + fmt_seconds(mem[i]) + " memory)";
+        break;
+      }
+  }
+  ch.takeaway = take;
+  page.takeaways.push_back(take);
+  page.charts.push_back(std::move(ch));
+}
+
+void candidates(const Result& r, ReportPage& page) {
+  const Table* t = r.table("candidates");
+  if (!t || t->rows() == 0) return;
+  const auto acc = texts(*t, "accelerator"), policy = texts(*t, "policy"), status = texts(*t, "status");
+  const auto tp = numbers(*t, "tp"), rep = numbers(*t, "replicas"), batch = numbers(*t, "max_batch_seqs");
+  const auto usd = numbers(*t, "usd_per_hour"), slo = numbers(*t, "slo_attainment_fraction");
+  auto ok = nlohmann::ordered_json::array(), bad = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const std::string name = acc[i] + " tp" + fmt_num(tp[i]) + " x" + fmt_num(rep[i]) + " " + policy[i] + " batch " + fmt_num(batch[i]);
+    nlohmann::ordered_json p = {{"name", name}, {"value", {usd[i], slo[i] * 100}}};
+    (status[i] == "ok" ? ok : bad).push_back(p);
+  }
+  Chart ch;
+  ch.id = "plan-candidates";
+  ch.title = "Deployment candidates: cost against SLO attainment";
+  ch.option = base_option();
+  ch.option["tooltip"]["trigger"] = "item";
+  ch.option["xAxis"] = value_axis("cost (USD/hour)");
+  ch.option["yAxis"] = value_axis("SLO attainment (%)");
+  ch.option["yAxis"]["scale"] = true;
+  auto series = nlohmann::ordered_json::array();
+  series.push_back({{"type", "scatter"}, {"name", "meets the SLO"}, {"data", ok}});
+  if (!bad.empty()) series.push_back({{"type", "scatter"}, {"name", "misses or does not fit"}, {"data", bad}});
+  if (r.scalar("required_slo_attainment_fraction"))
+    series[0]["markLine"] = {{"symbol", "none"},
+                             {"label", {{"formatter", "required"}}},
+                             {"lineStyle", {{"type", "dashed"}}},
+                             {"data", {{{"yAxis", r.number("required_slo_attainment_fraction") * 100}}}}};
+  ch.option["series"] = series;
+  if (const Value* f = r.scalar("found"); f && std::get_if<bool>(f) && std::get<bool>(*f) && r.scalar("best_usd_per_hour")) {
+    std::string best;
+    if (const Value* a = r.scalar("best_accelerator"))
+      if (auto s = std::get_if<std::string>(a)) best = *s;
+    ch.takeaway = "cheapest deployment meeting the SLO: " + best + " on " + fmt_num(r.number("best_devices_count")) +
+                  " devices at " + fmt_num(r.number("best_usd_per_hour")) + " USD/hour (" + std::to_string(ok.size()) + " of " +
+                  std::to_string(acc.size()) + " candidates meet the SLO)";
+  } else {
+    ch.takeaway = "no candidate meets the SLO (" + std::to_string(acc.size()) + " tried)";
+  }
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+}
+
+std::string scalar_text(const Result& r, const char* k) {
+  const Value* v = r.scalar(k);
+  if (!v) return {};
+  if (auto s = std::get_if<std::string>(v)) return *s;
+  return fmt_num(r.number(k));
+}
+
+void render_infer(const Result& r, ReportPage& page) {
+  page.title = r.command == "infer serve" ? "Serving simulation" : r.command == "infer plan" ? "Inference deployment plan" : "Inference estimate";
+  std::string sub;
+  for (const char* k : {"model", "accelerator", "engine", "policy"}) {
+    const std::string v = scalar_text(r, k);
+    if (v.empty()) continue;
+    sub += (sub.empty() ? "" : " · ") + v;
+  }
+  page.subtitle = sub;
+  if (r.scalar("output_tokens_per_s"))
+    page.takeaways.push_back(fmt_num(r.number("output_tokens_per_s")) + " output tokens/s at " +
+                             fmt_num(r.scalar("rate_per_s") ? r.number("rate_per_s") : 0) + " requests/s offered" +
+                             (r.scalar("load_fraction") ? " (" + fmt_pct(r.number("load_fraction")) + " of capacity)" : ""));
+  latency(r, page);
+  memory_timeline(r, page);
+  iterations(r, page);
+  candidates(r, page);
+}
+
+}  // namespace
+
+void register_infer_renderers(RendererRegistry& reg) { reg.add("infer", render_infer); }
+
+}  // namespace sextant::report

@@ -1,0 +1,183 @@
+#include "report/report.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "report/assets.hpp"
+#include "report/registry.hpp"
+
+#ifndef SEXTANT_ECHARTS_JS_DEFAULT
+#define SEXTANT_ECHARTS_JS_DEFAULT ""
+#endif
+
+namespace sextant::report {
+
+std::string escape_html(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string json_for_script(const nlohmann::ordered_json& j) {
+  const std::string raw = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::string out;
+  out.reserve(raw.size() + raw.size() / 16);
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(raw[i]);
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else if (c == 0xE2 && i + 2 < raw.size() && static_cast<unsigned char>(raw[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(raw[i + 2]) == 0xA8 || static_cast<unsigned char>(raw[i + 2]) == 0xA9)) {
+      out += static_cast<unsigned char>(raw[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool file_exists(const std::string& p) {
+  struct stat st {};
+  return !p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(SourceLocation{path, 0, 0, ""}, "cannot read the charting library");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A script element ends at the first "</script" whatever the JavaScript around it means; "<!--"
+// starts an escaped state. Neither may appear raw inside an inline script.
+std::string script_safe(std::string js) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"</script", "<\\/script"},
+                                 std::pair<std::string, std::string>{"</SCRIPT", "<\\/SCRIPT"},
+                                 std::pair<std::string, std::string>{"<!--", "<\\!--"}}) {
+    for (size_t pos = 0; (pos = js.find(from, pos)) != std::string::npos; pos += to.size()) js.replace(pos, from.size(), to);
+  }
+  return js;
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string chart_library_path() {
+  const char* env = std::getenv("SEXTANT_ECHARTS_JS");
+  if (env && *env) {
+    if (!file_exists(env))
+      throw Error(SourceLocation{env, 0, 0, "SEXTANT_ECHARTS_JS"},
+                  "charting library not found (SEXTANT_ECHARTS_JS names echarts.min.js)");
+    return env;
+  }
+  const std::string def = SEXTANT_ECHARTS_JS_DEFAULT;
+  if (file_exists(def)) return def;
+  throw Error(SourceLocation{def.empty() ? "(not configured)" : def, 0, 0, "SEXTANT_ECHARTS_JS"},
+              "--report: the charting library (Apache ECharts, echarts.min.js) is not installed; run "
+              "scripts/install-npm-deps.sh (or scripts/install-deps.sh), or set SEXTANT_ECHARTS_JS to the file");
+}
+
+ReportPage build_page(const Result& r) {
+  ReportPage page;
+  page.title = "sextant " + (r.command.empty() ? std::string("result") : r.command);
+  const RendererRegistry reg = make_renderer_registry();
+  if (const Renderer* fn = reg.find(r.command)) (*fn)(r, page);
+  // No renderer, or none of the tables it knows (a sibling command such as "goodput fit", a
+  // CPU-only trace): every table is still charted.
+  if (page.charts.empty()) render_generic(r, page);
+  // Ids must be unique within the page: the browser test and the DOM rely on it.
+  for (size_t i = 0; i < page.charts.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (page.charts[i].id == page.charts[j].id) page.charts[i].id += "-" + std::to_string(i);
+  return page;
+}
+
+static nlohmann::ordered_json page_json(const ReportPage& p) {
+  nlohmann::ordered_json j;
+  j["title"] = p.title;
+  j["subtitle"] = p.subtitle;
+  j["takeaways"] = p.takeaways;
+  auto charts = nlohmann::ordered_json::array();
+  for (const auto& c : p.charts) {
+    charts.push_back({{"id", c.id},
+                      {"title", c.title},
+                      {"takeaway", c.takeaway},
+                      {"kind", c.kind},
+                      {"value_unit", c.value_unit},
+                      {"height_px", c.height_px},
+                      {"option", c.option}});
+  }
+  j["charts"] = charts;
+  return j;
+}
+
+std::string render_html(const Result& r, const ReportOptions& o) {
+  const std::string lib_path = o.chart_library_path.empty() ? chart_library_path() : o.chart_library_path;
+  if (!file_exists(lib_path))
+    throw Error(SourceLocation{lib_path, 0, 0, ""}, "charting library not found (echarts.min.js)");
+  const std::string lib = script_safe(read_all(lib_path));
+  const ReportPage page = build_page(r);
+  nlohmann::ordered_json doc;
+  doc["page"] = page_json(page);
+  doc["result"] = to_json(r);
+  const std::string data = json_for_script(doc);
+  const std::string script = script_safe(kPageScript);
+  char nonce[32];
+  std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(fnv1a(data) ^ fnv1a(script)));
+
+  std::string h;
+  h.reserve(lib.size() + data.size() + 16384);
+  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  // No network, no inline event handlers, only the two scripts carrying the nonce may run.
+  h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'nonce-";
+  h += nonce;
+  h += "'; style-src 'unsafe-inline'; img-src data:; font-src data:\">\n";
+  h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  h += "<meta name=\"generator\" content=\"sextant 0.1.0 (report schema " + std::to_string(kSchemaVersion) + ")\">\n";
+  h += "<title>" + escape_html(page.title) + "</title>\n<style>" + kPageStyle + "</style>\n";
+  h += "<script nonce=\"" + std::string(nonce) + "\">\n" + lib + "\n</script>\n</head>\n<body>\n<main id=\"sextant-root\"></main>\n";
+  h += "<noscript><p>This report draws its charts and tables with JavaScript.</p></noscript>\n";
+  h += "<script type=\"application/json\" id=\"sextant-data\">" + data + "</script>\n";
+  h += "<script nonce=\"" + std::string(nonce) + "\">" + script + "</script>\n";
+  h += "<footer><p>Written by sextant 0.1.0; charts drawn by Apache ECharts (Apache-2.0), inlined in this file.</p></footer>\n";
+  h += "</body>\n</html>\n";
+  return h;
+}
+
+void write_report(const Result& r, const std::string& path, const ReportOptions& o) {
+  write_file_atomic(path, render_html(r, o));
+}
+
+}  // namespace sextant::report

@@ -1,0 +1,251 @@
+// Questions: is every input-derived string inert in the HTML (escaped JSON, no raw markup, CSP);
+// is the page deterministic; does the registry pick the renderer by command and fall back to the
+// generic one; are takeaways computed from the data; does every cartesian chart name its axes
+// with units; does a missing charting library give an error naming the file?
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "report/registry.hpp"
+#include "report/report.hpp"
+
+using namespace sextant;
+using namespace sextant::report;
+
+namespace {
+
+const std::string kEvil = "<img src=x onerror=alert(1)>";
+
+std::string temp_lib(const std::string& content) {
+  const auto p = std::filesystem::temp_directory_path() / ("sextant-test-lib-" + std::to_string(::getpid()) + ".js");
+  std::ofstream(p) << content;
+  return p.string();
+}
+
+ReportOptions fake_lib() {
+  static const std::string path = temp_lib("/* stand-in for echarts.min.js */ var s = \"</script><!--\";\n");
+  return ReportOptions{path};
+}
+
+// The JSON embedded in the page, parsed back.
+nlohmann::ordered_json embedded(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"sextant-data\">";
+  const auto a = html.find(open);
+  EXPECT_NE(a, std::string::npos);
+  const auto b = html.find("</script>", a);
+  return nlohmann::ordered_json::parse(html.substr(a + open.size(), b - a - open.size()));
+}
+
+Result trace_result_with(const std::string& kernel) {
+  Result r;
+  r.command = "analyze";
+  r.set("ranks_count", int64_t{2});
+  Table& t = r.add_table("top_kernels", "GPU kernels with the most total time");
+  t.add_str("name");
+  t.add_i64("count");
+  t.add_f64("total_us");
+  t.add_f64("mean_us");
+  t.add_f64("share_of_gpu_time_fraction");
+  t.add_row({kernel, int64_t{4}, 400.0, 100.0, 0.4});
+  t.add_row({std::string("gemm"), int64_t{2}, 300.0, 150.0, 0.3});
+  Table& tb = r.add_table("temporal_breakdown");
+  tb.add_i64("rank");
+  tb.add_f64("idle_time_us");
+  tb.add_f64("compute_time_us");
+  tb.add_f64("non_compute_time_us");
+  tb.add_row({int64_t{0}, 100.0, 800.0, 100.0});
+  tb.add_row({int64_t{1}, 300.0, 600.0, 100.0});
+  r.notes.push_back("note </script><script>alert(2)</script> \xE2\x80\xA8 line separator");
+  return r;
+}
+
+Result estimate_like(double step_s, double comm_total_s, double comm_exposed_s) {
+  Result r;
+  r.command = "estimate";
+  r.set("step_time_s", step_s);
+  r.set("mfu_fraction", 0.4);
+  Table& b = r.add_table("breakdown");
+  b.add_str("category");
+  b.add_str("item");
+  b.add_f64("time_s");
+  b.add_f64("share_fraction");
+  const double compute = step_s - comm_exposed_s;
+  b.add_row({std::string("compute"), std::string("gemm"), compute, compute / step_s});
+  b.add_row({std::string("exposed_comm"), std::string("tp"), comm_exposed_s, comm_exposed_s / step_s});
+  Table& c = r.add_table("communication");
+  c.add_str("group");
+  c.add_f64("total_s");
+  c.add_f64("exposed_s");
+  c.add_row({std::string("tp"), comm_total_s * 0.75, comm_exposed_s});
+  c.add_row({std::string("dp"), comm_total_s * 0.25, 0.0});
+  Table& m = r.add_table("memory");
+  m.add_str("item");
+  m.add_f64("bytes");
+  m.add_f64("gib");
+  const double gib = 1024.0 * 1024 * 1024;
+  m.add_row({std::string("weights"), 10 * gib, 10.0});
+  m.add_row({std::string("activations"), 20 * gib, 20.0});
+  m.add_row({std::string("total"), 30 * gib, 30.0});
+  m.add_row({std::string("capacity"), 80 * gib, 80.0});
+  return r;
+}
+
+}  // namespace
+
+TEST(ReportEscaping, KernelNameWithMarkupNeverAppearsRaw) {
+  const std::string html = render_html(trace_result_with(kEvil), fake_lib());
+  EXPECT_EQ(html.find(kEvil), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("<script><script>alert(2)"), std::string::npos);
+  EXPECT_EQ(html.find("</script><script>alert(2)"), std::string::npos);
+  EXPECT_EQ(html.find("\xE2\x80\xA8"), std::string::npos);  // U+2028 escaped
+  EXPECT_NE(html.find("\\u003cimg src=x onerror=alert(1)\\u003e"), std::string::npos);
+  // The library's own "</script" and "<!--" cannot end or confuse its script element.
+  EXPECT_EQ(html.find("\"</script><!--\""), std::string::npos);
+  EXPECT_NE(html.find("<\\/script><\\!--"), std::string::npos);
+  // The string survives the round trip intact: the page shows it as text.
+  const auto doc = embedded(html);
+  EXPECT_EQ(doc["result"]["tables"]["top_kernels"]["columns"]["name"][0], kEvil);
+  bool in_chart = false;
+  for (const auto& c : doc["page"]["charts"])
+    if (c["id"] == "top-kernels") in_chart = c["option"]["yAxis"]["data"].dump().find("onerror") != std::string::npos;
+  EXPECT_TRUE(in_chart);
+}
+
+TEST(ReportEscaping, ContentSecurityPolicyAllowsOnlyTheNoncedScripts) {
+  const std::string html = render_html(trace_result_with(kEvil), fake_lib());
+  const auto csp = html.find("Content-Security-Policy");
+  ASSERT_NE(csp, std::string::npos);
+  const auto nonce_at = html.find("'nonce-", csp);
+  ASSERT_NE(nonce_at, std::string::npos);
+  const std::string nonce = html.substr(nonce_at + 7, 16);
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+  EXPECT_EQ(html.find("script-src 'unsafe"), std::string::npos);  // no inline script without the nonce
+  size_t scripts = 0, nonced = 0;
+  for (size_t p = 0; (p = html.find("<script", p)) != std::string::npos; ++p) {
+    ++scripts;
+    if (html.compare(p, 15 + nonce.size(), "<script nonce=\"" + nonce) == 0) ++nonced;
+  }
+  EXPECT_EQ(scripts, 3u);  // library, data block (not executable), page script
+  EXPECT_EQ(nonced, 2u);
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+}
+
+TEST(ReportEscaping, HtmlAndJsonHelpers) {
+  EXPECT_EQ(escape_html("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+  nlohmann::ordered_json j = {{"k", "</script>&\xE2\x80\xA9"}};
+  const std::string s = json_for_script(j);
+  EXPECT_EQ(s, "{\"k\":\"\\u003c/script\\u003e\\u0026\\u2029\"}");
+  EXPECT_EQ(nlohmann::ordered_json::parse(s)["k"], "</script>&\xE2\x80\xA9");
+  // Invalid UTF-8 from a binary kernel name is replaced, not an exception.
+  nlohmann::ordered_json bad = {{"k", std::string("a\xFF" "b")}};
+  EXPECT_NO_THROW(json_for_script(bad));
+}
+
+TEST(ReportPageTest, DeterministicBytes) {
+  const Result r = trace_result_with("k");
+  EXPECT_EQ(render_html(r, fake_lib()), render_html(r, fake_lib()));
+}
+
+TEST(ReportRegistry, ExactThenPrefixThenGeneric) {
+  const RendererRegistry reg = make_renderer_registry();
+  EXPECT_NE(reg.find("estimate"), nullptr);
+  EXPECT_NE(reg.find("infer serve"), nullptr);  // "infer" serves its subcommands
+  EXPECT_EQ(reg.find("inferx"), nullptr);
+  EXPECT_EQ(reg.find("no-such-command"), nullptr);
+  // A command without a renderer: one chart per table with numbers.
+  Result r;
+  r.command = "no-such-command";
+  Table& t = r.add_table("things");
+  t.add_str("name");
+  t.add_f64("time_s");
+  t.add_f64("memory_bytes");
+  t.add_row({std::string("a"), 1.0, 2.0 * 1024 * 1024 * 1024});
+  t.add_row({std::string("b"), 3.0, 1.0 * 1024 * 1024 * 1024});
+  const ReportPage p = build_page(r);
+  ASSERT_EQ(p.charts.size(), 2u);  // one per unit: s and GiB
+  EXPECT_EQ(p.charts[0].option["yAxis"]["name"], "s");
+  EXPECT_EQ(p.charts[1].option["yAxis"]["name"], "GiB");
+  EXPECT_EQ(p.charts[1].option["series"][0]["data"][0], 2.0);
+  EXPECT_EQ(p.charts[0].takeaway, "largest time_s: b (3.00 s)");
+}
+
+TEST(ReportRenderers, EstimateTakeawayComputedFromData) {
+  const ReportPage p = build_page(estimate_like(10.0, 3.1, 1.2));
+  bool found = false;
+  for (const auto& t : p.takeaways) found = found || t == "communication is 31% of the step; 12% is exposed (most from tp: 1.20 s)";
+  EXPECT_TRUE(found);
+  const ReportPage q = build_page(estimate_like(10.0, 5.0, 0.5));
+  found = false;
+  for (const auto& t : q.takeaways) found = found || t.rfind("communication is 50% of the step; 5.0% is exposed", 0) == 0;
+  EXPECT_TRUE(found);
+  // Memory: stacked items exclude the total and the capacity, in GiB, with capacity marked.
+  for (const auto& c : p.charts) {
+    if (c.id != "memory") continue;
+    double sum = 0;
+    for (const auto& s : c.option["series"]) sum += s["data"][0].get<double>();
+    EXPECT_DOUBLE_EQ(sum, 30.0);
+    EXPECT_EQ(c.option["series"].back()["markLine"]["data"][0]["xAxis"], 80.0);
+    EXPECT_EQ(c.takeaway, "30.0 GiB of 80.0 GiB (38%); largest: activations (20.0 GiB)");
+  }
+}
+
+TEST(ReportRenderers, AnalyzeIdleTakeawayNamesTheWorstRank) {
+  const ReportPage p = build_page(trace_result_with("k"));
+  bool found = false;
+  for (const auto& c : p.charts)
+    if (c.id == "temporal-breakdown") {
+      found = true;
+      EXPECT_EQ(c.takeaway, "GPUs are idle 20% of the time across 2 ranks; most idle: rank 1 (30%)");
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(ReportRenderers, EveryCartesianAxisNamesItsUnit) {
+  for (const Result& r : {estimate_like(10, 3, 1), trace_result_with("k")}) {
+    const ReportPage p = build_page(r);
+    ASSERT_FALSE(p.charts.empty());
+    for (const auto& c : p.charts) {
+      EXPECT_FALSE(c.takeaway.empty()) << c.id;
+      for (const char* ax : {"xAxis", "yAxis"}) {
+        if (!c.option.contains(ax)) continue;
+        const auto& a = c.option[ax];
+        if (a.value("type", "") == "category") continue;
+        const std::string name = a.value("name", "");
+        EXPECT_NE(name.find('('), std::string::npos) << c.id << " " << ax << " '" << name << "'";
+      }
+    }
+  }
+}
+
+TEST(ReportUnits, SuffixesAndFormatting) {
+  EXPECT_EQ(unit_of("step_time_s").label, "s");
+  EXPECT_EQ(unit_of("idle_time_us").label, "µs");
+  EXPECT_EQ(unit_of("mfu_fraction").scale, 100.0);
+  EXPECT_EQ(unit_of("bus_bandwidth_bytes_per_s").label, "GB/s");
+  EXPECT_EQ(unit_of("memory_bytes").label, "GiB");
+  EXPECT_EQ(unit_of("name").label, "");
+  EXPECT_EQ(fmt_pct(0.3112), "31%");
+  EXPECT_EQ(fmt_pct(0.045), "4.5%");
+  EXPECT_EQ(fmt_seconds(0.0121), "12.1 ms");
+  EXPECT_EQ(fmt_seconds(9.389), "9.39 s");
+  EXPECT_EQ(fmt_seconds(3 * 86400.0), "3.00 d");
+  EXPECT_EQ(fmt_bytes(42661365760.0), "39.7 GiB");
+}
+
+TEST(ReportLibrary, MissingLibraryNamesTheFile) {
+  ::setenv("SEXTANT_ECHARTS_JS", "/nonexistent/echarts.min.js", 1);
+  try {
+    chart_library_path();
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/echarts.min.js"), std::string::npos) << e.what();
+  }
+  ::unsetenv("SEXTANT_ECHARTS_JS");
+  EXPECT_THROW(render_html(Result{}, ReportOptions{"/nonexistent/lib.js"}), Error);
+}
