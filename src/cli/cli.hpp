@@ -35,6 +35,7 @@ void set_report_writer(ReportWriter w);
 // Subcommands.
 void add_catalog_command(CLI::App& app);
 void add_estimate_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp
 void add_validate_command(CLI::App& app);
 void add_goodput_command(CLI::App& app);
 void add_bench_command(CLI::App& app);      // cmd_bench.cpp: bench, bench run, bench import-nccl

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add_infer_command(app);
   add_report_command(app);
   add_estimate_command(app);
+  add_simulate_command(app);
   add_validate_command(app);
 
   // An interrupted run (Ctrl-C, kill) removes its temporary outputs; previous outputs stay intact.

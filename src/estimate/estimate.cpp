@@ -113,6 +113,28 @@ void add_steps(const Ctx& c, const std::vector<Step>& steps, double times, PassT
 
 }  // namespace
 
+MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_bytes) {
+  const Scenario& s = w.scenario();
+  const auto& dpg = w.group(GroupKind::DP);
+  const auto& edpg = w.group(GroupKind::EDP);
+  const auto& st = w.stages[static_cast<size_t>(pp_rank)];
+  MemoryBreakdown mb;
+  const double dense = st.params - st.expert_params, expert = st.expert_params;
+  const int z = s.plan.zero_stage;
+  const double dshard = dpg.size, eshard = std::max(1, edpg.size);
+  const double wbytes = 2.0;  // 16-bit weights (fp8 GEMMs cast on the fly)
+  const double gbytes = dtype_bytes(s.train.grad_reduce_dtype);
+  const double obytes = s.train.optimizer == "adam" ? 12.0 : 8.0;  // fp32 master + moments
+  mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
+  mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
+  mb.optimizer_bytes = (z >= 1 ? dense / dshard + expert / eshard : dense + expert) * obytes;
+  mb.activations_bytes = activations_bytes;
+  mb.comm_buffers_bytes = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
+                          (z >= 3 ? 2.0 * (dense / std::max(1.0, static_cast<double>(s.model.layers) / s.plan.pp)) * wbytes : 0.0);
+  mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
+  return mb;
+}
+
 StepEstimate Estimator::run(const Workload& w) const {
   const Scenario& s = w.scenario();
   const Accelerator& acc = s.accelerator;
@@ -248,21 +270,9 @@ StepEstimate Estimator::run(const Workload& w) const {
   e.hfu_fraction = hw / (step * s.num_gpus * peak);
 
   // Memory of the most loaded rank.
-  const auto& dpg = w.group(GroupKind::DP);
-  const auto& edpg = w.group(GroupKind::EDP);
   double worst = -1;
   for (int rr = 0; rr < p; ++rr) {
     const auto& st = w.stages[rr];
-    MemoryBreakdown mb;
-    const double dense = st.params - st.expert_params, expert = st.expert_params;
-    const int z = s.plan.zero_stage;
-    const double dshard = dpg.size, eshard = std::max(1, edpg.size);
-    const double wbytes = 2.0;  // 16-bit weights (fp8 GEMMs cast on the fly)
-    const double gbytes = dtype_bytes(s.train.grad_reduce_dtype);
-    const double obytes = s.train.optimizer == "adam" ? 12.0 : 8.0;  // fp32 master + moments
-    mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
-    mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
-    mb.optimizer_bytes = (z >= 1 ? dense / dshard + expert / eshard : dense + expert) * obytes;
     double act_all = 0, largest_block = 0;
     for (const auto& ch : st.chunks)
       for (const auto& b : ch.blocks) {
@@ -270,15 +280,13 @@ StepEstimate Estimator::run(const Workload& w) const {
         largest_block = std::max(largest_block, b.activation_bytes);
       }
     const double per_chunk = act_all / v;
-    mb.activations_bytes = per_chunk * sched.inflight(rr, p, v, m);
+    double act = per_chunk * sched.inflight(rr, p, v, m);
     if (s.train.recompute == Recompute::Full) {
       // The recomputed layer's full activations exist while its backward runs: about 17x its
       // stored input for a GPT layer (34 sbh against 2 sbh, Korthikanti et al.).
-      mb.activations_bytes += 17.0 * largest_block;
+      act += 17.0 * largest_block;
     }
-    mb.comm_buffers_bytes = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
-                            (z >= 3 ? 2.0 * (dense / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
-    mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
+    const MemoryBreakdown mb = stage_memory(w, rr, act);
     if (mb.total_bytes() > worst) {
       worst = mb.total_bytes();
       e.memory = mb;

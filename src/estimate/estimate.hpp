@@ -36,6 +36,11 @@ struct StepEstimate {
   int critical_stage = 0;
 };
 
+// Memory of one rank of pipeline stage pp_rank holding activations_bytes of activations:
+// weights, gradients and optimizer states by ZeRO stage, communication buffers and reserve
+// (docs/models.md). estimate passes the schedule's in-flight activations, simulate its peak.
+MemoryBreakdown stage_memory(const ir::Workload& w, int pp_rank, double activations_bytes);
+
 // Time of one compute op on the scenario's accelerator (roofline with efficiency model).
 double compute_time_s(const ir::ComputeOp& op, const Accelerator& acc);
 

@@ -1,0 +1,100 @@
+// sextant simulate SCENARIO [--set k=v] [--straggler R=F] [--all-ranks] [--timeline FILE.json]
+//                           [--timeline-ranks LIST] [--seed S] [--jitter SIGMA] [--no-contention]
+#include <sstream>
+
+#include "catalog/catalog.hpp"
+#include "cli/cli.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "scenario/scenario.hpp"
+#include "sim/simulate.hpp"
+
+namespace sextant::cli {
+
+namespace {
+struct SimulateArgs {
+  std::string scenario, catalog_dir, timeline, timeline_ranks;
+  std::vector<std::string> sets, stragglers;
+  bool all_ranks = false, no_contention = false, no_interference = false;
+  uint64_t seed = 0;
+  double jitter = 0;
+  OutputOptions out;
+};
+
+int64_t parse_int(const std::string& text, const std::string& key) {
+  try {
+    size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw Error(SourceLocation{"", 0, 0, key}, "'" + text + "' is not an integer");
+}
+
+std::vector<int64_t> parse_rank_list(const std::string& text) {
+  std::vector<int64_t> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    const auto dash = item.find('-', 1);
+    if (dash == std::string::npos) {
+      out.push_back(parse_int(item, "--timeline-ranks"));
+      continue;
+    }
+    const int64_t a = parse_int(item.substr(0, dash), "--timeline-ranks"), b = parse_int(item.substr(dash + 1), "--timeline-ranks");
+    if (b < a || b - a > 100000)
+      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "bad range '" + item + "'", "e.g. 0-7,64");
+    for (int64_t r = a; r <= b; ++r) out.push_back(r);
+  }
+  return out;
+}
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+  auto a = std::make_shared<SimulateArgs>();
+  auto* cmd = app.add_subcommand("simulate",
+                                 "Event-level simulation of one training step over the same workload as estimate: "
+                                 "per-rank streams, pipeline schedule, network contention, stragglers, timeline");
+  cmd->add_option("scenario", a->scenario, "Scenario YAML (see docs/scenario.md)")->required();
+  cmd->add_option("--set", a->sets, "Override a scenario key, e.g. --set parallel.tp=4 (repeatable)");
+  cmd->add_option("--straggler", a->stragglers, "RANK=FACTOR: that rank's compute takes FACTOR times as long (repeatable)");
+  cmd->add_flag("--all-ranks", a->all_ranks, "Simulate every rank instead of one unit per class of equivalent ranks");
+  cmd->add_option("--timeline", a->timeline, "Write a Chrome trace-event JSON (Perfetto, chrome://tracing) to FILE");
+  cmd->add_option("--timeline-ranks", a->timeline_ranks, "Ranks to put in the timeline, e.g. 0-7,64 (default: every class, or the first pipeline replica with --all-ranks)");
+  cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter)");
+  cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma (simulates every rank)")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--no-contention", a->no_contention, "Every collective runs at its idle-network speed (no link sharing)");
+  cmd->add_flag("--no-interference", a->no_interference, "Overlapped communication does not slow compute");
+  cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
+  add_output_options(*cmd, a->out);
+  cmd->callback([a] {
+    auto cat = a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir);
+    const Scenario s = load_scenario(a->scenario, *cat, parse_sets(a->sets));
+    sim::SimOptions o;
+    o.all_ranks = a->all_ranks;
+    o.contention = !a->no_contention;
+    o.interference = !a->no_interference;
+    o.seed = a->seed;
+    o.jitter_sigma = a->jitter;
+    for (const auto& st : a->stragglers) {
+      const auto eq = st.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw Error(SourceLocation{"", 0, 0, "--straggler"}, "expected RANK=FACTOR, got '" + st + "'", "e.g. --straggler 17=1.3");
+      double f = 0;
+      try {
+        f = std::stod(st.substr(eq + 1));
+      } catch (const std::exception&) {
+        throw Error(SourceLocation{"", 0, 0, "--straggler"}, "'" + st.substr(eq + 1) + "' is not a number", "e.g. --straggler 17=1.3");
+      }
+      o.stragglers.emplace_back(parse_int(st.substr(0, eq), "--straggler"), f);
+    }
+    o.record_timeline = !a->timeline.empty();
+    if (!a->timeline_ranks.empty()) o.timeline_ranks = parse_rank_list(a->timeline_ranks);
+    const sim::SimResult r = sim::simulate(s, o);
+    if (!a->timeline.empty()) write_file_atomic(a->timeline, r.timeline_json);
+    emit(sim::to_result(r, s), a->out);
+  });
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,535 @@
+#include "sim/engine.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <queue>
+
+#include "core/error.hpp"
+
+namespace sextant::sim {
+
+namespace {
+
+const char* const kGroupNames[kGroupKinds] = {"tp", "cp", "ep", "etp", "dp", "edp", "pp"};
+
+enum EvKind : int32_t { kResume, kCollEnd, kFlowEnd, kXferEnd };
+
+struct Event {
+  double t;
+  uint64_t seq;
+  int32_t kind;
+  int32_t a;
+  uint32_t b;
+};
+struct Later {
+  bool operator()(const Event& x, const Event& y) const { return x.t > y.t || (x.t == y.t && x.seq > y.seq); }
+};
+
+enum class Blocked : uint8_t { None, Coll, Pass, Step, Token, Recv, Send, Done };
+
+struct Issue {  // a collective waiting for its unit's group stream
+  int32_t ref;
+  CollMode mode;
+  int32_t token;
+  uint8_t flag;
+  double t;
+};
+
+struct GroupState {
+  int inst = -1;
+  int64_t seq = 0;
+  bool busy = false;
+  std::deque<Issue> queue;
+};
+
+struct Unit {
+  const StageProgram* prog = nullptr;
+  const UnitSpec* spec = nullptr;
+  size_t pc = 0;
+  Blocked blocked = Blocked::None;
+  int32_t block_arg = 0;
+  uint8_t block_group = 0;
+  uint8_t block_flag = 0;
+  double block_start = 0;
+  int pass_inflight = 0, step_inflight = 0, inflight = 0;
+  std::vector<uint8_t> token_done;
+  std::vector<double> arrival;  // 2 * m * v slots, < 0 = not arrived
+  GroupState grp[kGroupKinds];
+  double act = 0;
+  int64_t cur_mb = -1;
+  int cur_chunk = -1;
+  int link_nv = -1, link_nic = -1;
+};
+
+struct Member {
+  int unit;
+  CollMode mode;
+  int32_t token;
+  uint8_t flag;
+  double arrive;
+};
+struct ActiveColl {
+  int inst = -1;
+  int32_t ref = 0;  // in the first member's program
+  int first_unit = -1;
+  std::vector<Member> members;
+  double start = 0;
+  bool used = false;
+};
+struct GroupInst {
+  std::deque<int> pending;  // active colls waiting for members, by sequence
+  int64_t base = 0;
+};
+struct Xfer {
+  int src = 0, dst = 0;
+  int32_t slot = 0;
+  bool blocking = true;
+  double start = 0, latency = 0;
+  bool used = false;
+};
+struct FlowOwner {
+  int kind = 0;  // 0 coll, 1 xfer
+  int id = 0;
+  double latency = 0;
+};
+
+class Engine {
+ public:
+  Engine(const std::vector<StageProgram>& programs, const std::vector<UnitSpec>& specs,
+         const std::vector<std::vector<int>>& members, const EngineConfig& cfg)
+      : programs_(programs), specs_(specs), members_(members), cfg_(cfg) {}
+
+  EngineOutput run() {
+    const size_t n = specs_.size();
+    units_.resize(n);
+    out_.units.resize(n);
+    if (cfg_.record_path) {
+      out_.segments.resize(n);
+      out_.recv_src.resize(n);
+      out_.recv_sent.resize(n);
+    }
+    groups_.resize(members_.size());
+    const size_t slots = static_cast<size_t>(2 * cfg_.microbatches * cfg_.vpp);
+    for (size_t i = 0; i < n; ++i) {
+      Unit& u = units_[i];
+      u.spec = &specs_[i];
+      u.prog = &programs_[static_cast<size_t>(specs_[i].stage)];
+      u.token_done.assign(static_cast<size_t>(u.prog->tokens), 0);
+      u.arrival.assign(slots, -1.0);
+      for (int g = 0; g < kGroupKinds; ++g) u.grp[g].inst = specs_[i].group_instance[g];
+      if (cfg_.contention) {
+        u.link_nv = net_.add_link();
+        u.link_nic = net_.add_link();
+      }
+      if (cfg_.record_path) {
+        out_.recv_src[i].assign(slots, -1);
+        out_.recv_sent[i].assign(slots, 0.0);
+      }
+      push(0.0, kResume, static_cast<int32_t>(i), 0);
+    }
+    while (!heap_.empty()) {
+      const Event ev = heap_.top();
+      heap_.pop();
+      ++out_.events;
+      now_ = ev.t;
+      switch (ev.kind) {
+        case kResume: advance(ev.a); break;
+        case kCollEnd: coll_end(ev.a); break;
+        case kFlowEnd: flow_end(ev.a, ev.b); break;
+        case kXferEnd: xfer_end(ev.a); break;
+        default: break;
+      }
+    }
+    check_deadlock();
+    return std::move(out_);
+  }
+
+ private:
+  void push(double t, int32_t kind, int32_t a, uint32_t b) { heap_.push(Event{t, seq_++, kind, a, b}); }
+
+  void check_deadlock() const {
+    std::string msg;
+    int stuck = 0;
+    for (size_t i = 0; i < units_.size(); ++i) {
+      const Unit& u = units_[i];
+      if (u.blocked == Blocked::Done) continue;
+      if (++stuck > 8) continue;
+      static const char* what[] = {"running", "a collective", "overlapped communication of its pass",
+                                   "step-level communication", "a prefetched gather", "a pipeline receive",
+                                   "a pipeline send", "done"};
+      msg += "; " + u.spec->label + " waits for " + what[static_cast<int>(u.blocked)];
+      if (u.cur_mb >= 0)
+        msg += " in micro-batch " + std::to_string(u.cur_mb) + " chunk " + std::to_string(u.cur_chunk);
+    }
+    if (stuck > 0)
+      throw Error("simulate: the step deadlocks (" + std::to_string(stuck) + " of " + std::to_string(units_.size()) +
+                  " simulated units never finish)" + msg);
+  }
+
+  void span(int unit, int tid, double t0, double t1, const char* name, const char* cat, double flops, double bytes) {
+    const Unit& u = units_[static_cast<size_t>(unit)];
+    Span s;
+    s.unit = unit;
+    s.tid = tid;
+    s.t0 = t0;
+    s.t1 = t1;
+    s.name = name;
+    s.cat = cat;
+    s.flops = flops;
+    s.bytes = bytes;
+    s.microbatch = u.cur_mb;
+    s.chunk = u.cur_chunk;
+    out_.spans.push_back(s);
+  }
+  void segment(int unit, double t0, double t1, uint8_t type, uint8_t group, int32_t ref) {
+    if (!cfg_.record_path || t1 <= t0) return;
+    out_.segments[static_cast<size_t>(unit)].push_back(Segment{t0, t1, type, group, ref});
+  }
+
+  void block(Unit& u, Blocked b, int32_t arg, uint8_t group, uint8_t flag) {
+    u.blocked = b;
+    u.block_arg = arg;
+    u.block_group = group;
+    u.block_flag = flag;
+    u.block_start = now_;
+  }
+  // Wakes a blocked unit now, accounting for the time it waited.
+  void wake(int unit) {
+    Unit& u = units_[static_cast<size_t>(unit)];
+    UnitOut& o = out_.units[static_cast<size_t>(unit)];
+    const double waited = now_ - u.block_start;
+    switch (u.blocked) {
+      case Blocked::Recv:
+        o.pipeline_wait_s += waited;
+        segment(unit, u.block_start, now_, 3, 0, u.block_arg);
+        break;
+      case Blocked::Send:
+        o.exposed_by_group_s[static_cast<int>(ir::GroupKind::PP)] += waited;
+        segment(unit, u.block_start, now_, 4, static_cast<uint8_t>(ir::GroupKind::PP), 0);
+        break;
+      default:
+        o.exposed_by_group_s[u.block_group] += waited;
+        if (u.block_flag) o.step_sync_exposed_s += waited;
+        segment(unit, u.block_start, now_, 2, u.block_group, 0);
+    }
+    u.blocked = Blocked::None;
+    push(now_, kResume, unit, 0);
+  }
+
+  void advance(int unit) {
+    Unit& u = units_[static_cast<size_t>(unit)];
+    if (u.blocked != Blocked::None) return;
+    const auto& code = u.prog->code;
+    UnitOut& o = out_.units[static_cast<size_t>(unit)];
+    while (true) {
+      const Instr& in = code[u.pc];
+      switch (in.op) {
+        case Ins::Compute: {
+          const double f = u.spec->factor * (u.inflight > 0 ? 1.0 + cfg_.interference : 1.0);
+          double t = now_;
+          while (u.pc < code.size() && code[u.pc].op == Ins::Compute) {
+            const OpInfo& op = u.prog->ops[static_cast<size_t>(code[u.pc].ref)];
+            const double d = op.time_s * f;
+            if (op.optimizer) o.optimizer_s += d;
+            else {
+              o.compute_s += d;
+              o.by_class_s[static_cast<int>(op.cls)] += d;
+            }
+            if (u.spec->record) span(unit, 0, t, t + d, op.name, op.optimizer ? "optimizer" : "compute", op.flops, op.bytes);
+            segment(unit, t, t + d, op.optimizer ? 1 : 0, 0, code[u.pc].ref);
+            t += d;
+            ++u.pc;
+          }
+          push(t, kResume, unit, 0);
+          return;
+        }
+        case Ins::Coll: {
+          ++u.pc;
+          issue(unit, in.group, Issue{in.ref, in.mode, in.token, in.flag, now_});
+          if (in.mode == CollMode::Blocking) {
+            block(u, Blocked::Coll, 0, in.group, in.flag);
+            return;
+          }
+          ++u.inflight;
+          if (in.mode == CollMode::AsyncPass) ++u.pass_inflight;
+          if (in.mode == CollMode::AsyncStep) ++u.step_inflight;
+          break;
+        }
+        case Ins::WaitPass:
+          if (u.pass_inflight > 0) {
+            block(u, Blocked::Pass, 0, in.group, in.flag);
+            ++u.pc;
+            return;
+          }
+          ++u.pc;
+          break;
+        case Ins::WaitStep:
+          if (u.step_inflight > 0) {
+            block(u, Blocked::Step, 0, in.group, in.flag);
+            ++u.pc;
+            return;
+          }
+          ++u.pc;
+          break;
+        case Ins::WaitToken:
+          if (!u.token_done[static_cast<size_t>(in.token)]) {
+            block(u, Blocked::Token, in.token, in.group, in.flag);
+            ++u.pc;
+            return;
+          }
+          ++u.pc;
+          break;
+        case Ins::Recv: {
+          const int32_t slot = in.token + static_cast<int32_t>(in.group * cfg_.microbatches * cfg_.vpp);
+          ++u.pc;
+          if (u.arrival[static_cast<size_t>(slot)] < 0) {
+            block(u, Blocked::Recv, slot, 0, 0);
+            return;
+          }
+          break;
+        }
+        case Ins::Send: {
+          ++u.pc;
+          const bool fwd = in.group == 0;
+          const int dst = fwd ? u.spec->next : u.spec->prev;
+          if (dst < 0) throw Error("simulate: " + u.spec->label + " has no pipeline neighbour to send to");
+          // Slot on the destination: the same micro-batch, the neighbouring virtual stage.
+          const int p_last = static_cast<int>(programs_.size()) - 1;
+          int chunk = u.cur_chunk;
+          if (fwd && u.spec->stage == p_last) ++chunk;
+          if (!fwd && u.spec->stage == 0) --chunk;
+          const auto slot = static_cast<int32_t>((fwd ? 0 : 1) * cfg_.microbatches * cfg_.vpp + u.cur_mb * cfg_.vpp + chunk);
+          const bool blocking = in.mode == CollMode::Blocking;
+          start_xfer(unit, dst, slot, u.prog->colls[static_cast<size_t>(in.ref)], blocking);
+          if (blocking) {
+            block(u, Blocked::Send, 0, static_cast<uint8_t>(ir::GroupKind::PP), 0);
+            return;
+          }
+          ++u.inflight;
+          break;
+        }
+        case Ins::Mem:
+          u.act += in.value;
+          if (u.act > o.activation_peak_bytes) {
+            o.activation_peak_bytes = u.act;
+            o.peak_time_s = now_;
+          }
+          ++u.pc;
+          break;
+        case Ins::Item:
+          u.cur_mb = in.token;
+          u.cur_chunk = in.group;
+          ++u.pc;
+          break;
+        case Ins::StepEnd:
+          o.end_s = now_;
+          u.blocked = Blocked::Done;
+          return;
+      }
+    }
+  }
+
+  void issue(int unit, int g, const Issue& is) {
+    GroupState& gs = units_[static_cast<size_t>(unit)].grp[g];
+    if (gs.busy) {
+      gs.queue.push_back(is);
+      return;
+    }
+    arrive(unit, g, is);
+  }
+
+  void arrive(int unit, int g, const Issue& is) {
+    Unit& u = units_[static_cast<size_t>(unit)];
+    GroupState& gs = u.grp[g];
+    if (gs.inst < 0) throw Error("simulate: " + u.spec->label + " has no " + ir::to_string(static_cast<ir::GroupKind>(g)) + " group");
+    gs.busy = true;
+    const int64_t seq = gs.seq++;
+    GroupInst& gi = groups_[static_cast<size_t>(gs.inst)];
+    const auto idx = static_cast<size_t>(seq - gi.base);
+    while (gi.pending.size() <= idx) {
+      const int id = new_coll();
+      colls_[static_cast<size_t>(id)].inst = gs.inst;
+      gi.pending.push_back(id);
+    }
+    const int id = gi.pending[idx];
+    ActiveColl& ac = colls_[static_cast<size_t>(id)];
+    if (ac.first_unit < 0) {
+      ac.first_unit = unit;
+      ac.ref = is.ref;
+    }
+    ac.members.push_back(Member{unit, is.mode, is.token, is.flag, is.t > now_ ? is.t : now_});
+    const auto& want = members_[static_cast<size_t>(gs.inst)];
+    if (ac.members.size() < want.size()) return;
+    // Every member arrived: collectives of one group start in sequence order.
+    if (idx != 0) throw Error("simulate: collectives of a group completed out of order (internal)");
+    gi.pending.pop_front();
+    ++gi.base;
+    start_coll(id);
+  }
+
+  int new_coll() {
+    if (!free_colls_.empty()) {
+      const int id = free_colls_.back();
+      free_colls_.pop_back();
+      return id;
+    }
+    colls_.emplace_back();
+    return static_cast<int>(colls_.size()) - 1;
+  }
+
+  void start_coll(int id) {
+    ActiveColl& ac = colls_[static_cast<size_t>(id)];
+    ac.start = now_;
+    const CollInfo& ci = units_[static_cast<size_t>(ac.first_unit)].prog->colls[static_cast<size_t>(ac.ref)];
+    const double work = ci.time_s - ci.latency_s;
+    if (!cfg_.contention || work <= 0) {
+      push(now_ + ci.time_s, kCollEnd, id, 0);
+      return;
+    }
+    demands_.clear();
+    for (const auto& mb : ac.members) {
+      const Unit& u = units_[static_cast<size_t>(mb.unit)];
+      if (ci.nvlink_fraction > 0) demands_.push_back({u.link_nv, ci.nvlink_fraction});
+      if (ci.nic_fraction > 0) demands_.push_back({u.link_nic, ci.nic_fraction});
+    }
+    start_flow(work, FlowOwner{0, id, ci.latency_s});
+  }
+
+  void start_flow(double work, const FlowOwner& owner) {
+    const int fid = net_.start(now_, work, demands_);
+    if (owners_.size() <= static_cast<size_t>(fid)) owners_.resize(static_cast<size_t>(fid) + 1);
+    owners_[static_cast<size_t>(fid)] = owner;
+    reschedule();
+  }
+  void reschedule() {
+    for (int f : net_.changed()) push(net_.finish_time(f), kFlowEnd, f, net_.version(f));
+  }
+
+  void flow_end(int fid, uint32_t version) {
+    if (net_.version(fid) != version) return;  // rescheduled since
+    const FlowOwner owner = owners_[static_cast<size_t>(fid)];
+    net_.finish(fid, now_);
+    reschedule();
+    push(now_ + owner.latency, owner.kind == 0 ? kCollEnd : kXferEnd, owner.id, 0);
+  }
+
+  void coll_end(int id) {
+    ActiveColl& ac = colls_[static_cast<size_t>(id)];
+    const CollInfo& ci = units_[static_cast<size_t>(ac.first_unit)].prog->colls[static_cast<size_t>(ac.ref)];
+    const int g = static_cast<int>(ci.group);
+    for (const auto& mb : ac.members) {
+      Unit& u = units_[static_cast<size_t>(mb.unit)];
+      out_.units[static_cast<size_t>(mb.unit)].comm_by_group_s[g] += now_ - ac.start;
+      if (u.spec->record) span(mb.unit, 1 + g, mb.arrive, now_, ci.name, kGroupNames[g], 0, ci.bytes);
+      GroupState& gs = u.grp[g];
+      gs.busy = false;
+      switch (mb.mode) {
+        case CollMode::Blocking:
+          if (u.blocked == Blocked::Coll) wake(mb.unit);
+          break;
+        case CollMode::AsyncPass:
+          --u.inflight;
+          if (--u.pass_inflight == 0 && u.blocked == Blocked::Pass) wake(mb.unit);
+          break;
+        case CollMode::AsyncStep:
+          --u.inflight;
+          if (--u.step_inflight == 0 && u.blocked == Blocked::Step) wake(mb.unit);
+          break;
+        case CollMode::AsyncToken:
+          --u.inflight;
+          u.token_done[static_cast<size_t>(mb.token)] = 1;
+          if (u.blocked == Blocked::Token && u.block_arg == mb.token) wake(mb.unit);
+          break;
+      }
+    }
+    // Next queued collective on each member's stream.
+    members_tmp_.clear();
+    for (const auto& mb : ac.members) members_tmp_.push_back(mb.unit);
+    ac.members.clear();
+    ac.first_unit = -1;
+    ac.inst = -1;
+    free_colls_.push_back(id);
+    for (int unit : members_tmp_) {
+      GroupState& gs = units_[static_cast<size_t>(unit)].grp[g];
+      if (!gs.busy && !gs.queue.empty()) {
+        const Issue next = gs.queue.front();
+        gs.queue.pop_front();
+        arrive(unit, g, next);
+      }
+    }
+  }
+
+  void start_xfer(int src, int dst, int32_t slot, const CollInfo& ci, bool blocking) {
+    int id;
+    if (!free_xfers_.empty()) {
+      id = free_xfers_.back();
+      free_xfers_.pop_back();
+    } else {
+      xfers_.emplace_back();
+      id = static_cast<int>(xfers_.size()) - 1;
+    }
+    Xfer& x = xfers_[static_cast<size_t>(id)];
+    x = Xfer{src, dst, slot, blocking, now_, ci.latency_s, true};
+    const double work = ci.time_s - ci.latency_s;
+    if (!cfg_.contention || work <= 0) {
+      push(now_ + ci.time_s, kXferEnd, id, 0);
+      return;
+    }
+    demands_.clear();
+    for (int unit : {src, dst}) {
+      const Unit& u = units_[static_cast<size_t>(unit)];
+      if (ci.nvlink_fraction > 0) demands_.push_back({u.link_nv, ci.nvlink_fraction});
+      if (ci.nic_fraction > 0) demands_.push_back({u.link_nic, ci.nic_fraction});
+    }
+    start_flow(work, FlowOwner{1, id, ci.latency_s});
+  }
+
+  void xfer_end(int id) {
+    const Xfer x = xfers_[static_cast<size_t>(id)];
+    xfers_[static_cast<size_t>(id)].used = false;
+    free_xfers_.push_back(id);
+    Unit& s = units_[static_cast<size_t>(x.src)];
+    Unit& d = units_[static_cast<size_t>(x.dst)];
+    out_.units[static_cast<size_t>(x.src)].comm_by_group_s[static_cast<int>(ir::GroupKind::PP)] += now_ - x.start;
+    if (s.spec->record) span(x.src, 8, x.start, now_, "pp.send_recv", "pp", 0, 0);
+    if (s.spec->record && d.spec->record) out_.arrows.push_back(Arrow{x.src, x.dst, x.start, now_});
+    d.arrival[static_cast<size_t>(x.slot)] = now_;
+    if (cfg_.record_path) {
+      out_.recv_src[static_cast<size_t>(x.dst)][static_cast<size_t>(x.slot)] = x.src;
+      out_.recv_sent[static_cast<size_t>(x.dst)][static_cast<size_t>(x.slot)] = x.start;
+    }
+    if (d.blocked == Blocked::Recv && d.block_arg == x.slot) wake(x.dst);
+    if (x.blocking) {
+      if (s.blocked == Blocked::Send) wake(x.src);
+    } else {
+      --s.inflight;
+    }
+  }
+
+  const std::vector<StageProgram>& programs_;
+  const std::vector<UnitSpec>& specs_;
+  const std::vector<std::vector<int>>& members_;
+  EngineConfig cfg_;
+  std::vector<Unit> units_;
+  std::vector<GroupInst> groups_;
+  std::vector<ActiveColl> colls_;
+  std::vector<int> free_colls_, free_xfers_, members_tmp_;
+  std::vector<Xfer> xfers_;
+  std::vector<FlowOwner> owners_;
+  std::vector<Network::Demand> demands_;
+  Network net_;
+  std::priority_queue<Event, std::vector<Event>, Later> heap_;
+  uint64_t seq_ = 0;
+  double now_ = 0;
+  EngineOutput out_;
+};
+
+}  // namespace
+
+EngineOutput run_engine(const std::vector<StageProgram>& programs, const std::vector<UnitSpec>& units,
+                        const std::vector<std::vector<int>>& group_members, const EngineConfig& cfg) {
+  Engine e(programs, units, group_members, cfg);
+  return e.run();
+}
+
+}  // namespace sextant::sim

@@ -1,0 +1,79 @@
+#pragma once
+// The discrete-event engine behind sim::simulate: units (ranks or classes of equivalent ranks)
+// executing their stage's program, a binary heap of timed events, rendezvous of group members
+// at collectives, FIFO communication streams per group, pipeline transfers, and the shared
+// network. Internal to the sim module; the public API is simulate.hpp.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/network.hpp"
+#include "sim/program.hpp"
+
+namespace sextant::sim {
+
+struct UnitSpec {
+  int stage = 0;
+  int64_t representative_rank = 0;
+  int64_t ranks_count = 1;
+  double factor = 1;
+  int next = -1, prev = -1;      // pipeline neighbours (next / previous stage of the same replica)
+  int group_instance[kGroupKinds] = {-1, -1, -1, -1, -1, -1, -1};  // rendezvous group per kind
+  bool record = false;           // timeline spans
+  std::string label;
+};
+
+struct Span {  // timeline record
+  int unit = 0;
+  int tid = 0;  // 0 compute, 1 + GroupKind for group streams, 8 pipeline sends
+  double t0 = 0, t1 = 0;
+  const char* name = "";
+  const char* cat = "";
+  double flops = 0, bytes = 0;
+  int64_t microbatch = -1;
+  int chunk = -1;
+};
+struct Arrow {
+  int src = 0, dst = 0;
+  double t_src = 0, t_dst = 0;
+};
+
+struct Segment {  // compute-stream activity of a unit (for the critical path)
+  double t0 = 0, t1 = 0;
+  uint8_t type = 0;  // 0 compute, 1 optimizer, 2 comm wait (group), 3 pipeline receive wait, 4 pipeline send
+  uint8_t group = 0;
+  int32_t ref = 0;   // op index (compute), slot (receive)
+};
+
+struct UnitOut {
+  double end_s = 0;
+  double compute_s = 0, optimizer_s = 0, pipeline_wait_s = 0, step_sync_exposed_s = 0;
+  double by_class_s[9] = {};
+  double exposed_by_group_s[kGroupKinds] = {};
+  double comm_by_group_s[kGroupKinds] = {};
+  double activation_peak_bytes = 0, peak_time_s = 0;
+};
+
+struct EngineConfig {
+  bool contention = true;
+  double interference = 0;  // fractional slow-down of compute while this unit has async comm in flight
+  bool record_path = true;
+  int64_t microbatches = 1;
+  int vpp = 1;
+};
+
+struct EngineOutput {
+  std::vector<UnitOut> units;
+  std::vector<std::vector<Segment>> segments;  // per unit, when record_path
+  std::vector<std::vector<int>> recv_src;      // per unit per slot: sending unit
+  std::vector<std::vector<double>> recv_sent;  // per unit per slot: when the transfer started
+  std::vector<Span> spans;
+  std::vector<Arrow> arrows;
+  int64_t events = 0;
+};
+
+// group_members[i]: the units of rendezvous group instance i.
+EngineOutput run_engine(const std::vector<StageProgram>& programs, const std::vector<UnitSpec>& units,
+                        const std::vector<std::vector<int>>& group_members, const EngineConfig& cfg);
+
+}  // namespace sextant::sim

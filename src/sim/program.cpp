@@ -1,0 +1,318 @@
+#include "sim/program.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace sextant::sim {
+
+using namespace ir;
+
+CollInfo describe_collective(const Collective& c, const Workload& w, const Estimator& est, const Fabric& f) {
+  CollInfo ci;
+  ci.name = c.name;
+  ci.kind = c.kind;
+  ci.group = c.group;
+  ci.bytes = c.bytes;
+  const Group& g = w.group(c.group);
+  if (g.size <= 1 || c.bytes <= 0) return ci;
+  const int calls = std::max(1, c.calls);
+  const double per_call = c.bytes / calls;
+  const CollectiveChoice ch = est.collectives().best(c.kind, per_call, g, f);
+  ci.time_s = calls * ch.time_s;
+  ci.latency_s = calls * ch.algorithm->time_s(c.kind, 0.0, g, f);
+  // Time each link class would need alone; shares are relative to the slower one.
+  const double n = g.size, k = g.per_domain;
+  double nv_t = 0, nic_t = 0;
+  const double up = f.up_busbw_bytes_per_s, out = f.out_busbw_bytes_per_s;
+  switch (c.kind) {
+    case CollKind::AllToAll:
+      if (k > 1) nv_t = c.bytes * (k - 1) / n / up;
+      if (g.domains > 1) nic_t = c.bytes * (n - k) / n / out;
+      break;
+    case CollKind::SendRecv:
+      if (g.domains <= 1) nv_t = c.bytes / up;
+      else nic_t = c.bytes / out;
+      break;
+    default: {
+      const double v = c.bytes * bus_factor(c.kind, g.size);
+      if (k > 1) nv_t = v / up;
+      if (g.domains > 1) nic_t = v / (k * out);
+    }
+  }
+  const double mx = std::max(nv_t, nic_t);
+  if (mx > 0) {
+    ci.nvlink_fraction = nv_t / mx;
+    ci.nic_fraction = nic_t / mx;
+  }
+  return ci;
+}
+
+namespace {
+
+struct Builder {
+  const Workload& w;
+  const Estimator& est;
+  const Fabric& f;
+  const PipelineSchedule& sched;
+  bool p2p_async;
+  StageProgram prog;
+  std::map<const void*, int> op_index, coll_index;
+  int p = 1, v = 1;
+  int64_t m = 1;
+
+  int op_ref(const ComputeOp& op, bool optimizer = false) {
+    auto it = op_index.find(&op);
+    if (it != op_index.end()) return it->second;
+    OpInfo oi;
+    oi.name = op.name;
+    oi.cls = op.cls;
+    oi.flops = op.flops;
+    oi.bytes = op.bytes;
+    oi.time_s = compute_time_s(op, w.scenario().accelerator);
+    oi.optimizer = optimizer;
+    prog.ops.push_back(oi);
+    const int idx = static_cast<int>(prog.ops.size()) - 1;
+    op_index[&op] = idx;
+    return idx;
+  }
+  int coll_ref(const Collective& c) {
+    auto it = coll_index.find(&c);
+    if (it != coll_index.end()) return it->second;
+    prog.colls.push_back(describe_collective(c, w, est, f));
+    const int idx = static_cast<int>(prog.colls.size()) - 1;
+    coll_index[&c] = idx;
+    return idx;
+  }
+  int own_coll(const CollInfo& ci) {
+    prog.colls.push_back(ci);
+    return static_cast<int>(prog.colls.size()) - 1;
+  }
+  bool active(const Collective& c) const { return w.group(c.group).size > 1 && c.bytes > 0; }
+  void emit(Ins op, uint8_t group = 0, CollMode mode = CollMode::Blocking, int32_t token = 0, int32_t ref = 0,
+            double value = 0, uint8_t flag = 0) {
+    Instr in;
+    in.op = op;
+    in.group = group;
+    in.mode = mode;
+    in.token = token;
+    in.ref = ref;
+    in.value = value;
+    in.flag = flag;
+    prog.code.push_back(in);
+  }
+  void coll(const Collective& c, CollMode mode, int32_t token = 0, uint8_t flag = 0) {
+    emit(Ins::Coll, static_cast<uint8_t>(c.group), mode, token, coll_ref(c), 0, flag);
+  }
+
+  // One repetition of a pass; `prefetch` holds the tokens of this block's first-step gathers.
+  void pass(const std::vector<Step>& steps, int rep, int count, std::vector<int>& prefetch) {
+    bool pass_async = false;
+    uint8_t pass_group = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (const auto* op = std::get_if<ComputeOp>(&steps[i])) {
+        emit(Ins::Compute, 0, CollMode::Blocking, 0, op_ref(*op));
+        continue;
+      }
+      const auto& c = std::get<Collective>(steps[i]);
+      if (!active(c)) continue;
+      const auto g = static_cast<uint8_t>(c.group);
+      if (!c.overlappable) {
+        coll(c, CollMode::Blocking);
+      } else if (i == 0) {
+        // Prefetch: gather for repetition rep was issued one repetition ahead.
+        if (rep == 0) {
+          prefetch.assign(static_cast<size_t>(count), -1);
+          prefetch[0] = prog.tokens++;
+          coll(c, CollMode::AsyncToken, prefetch[0]);
+        }
+        emit(Ins::WaitToken, g, CollMode::Blocking, prefetch[static_cast<size_t>(rep)]);
+        if (rep + 1 < count) {
+          prefetch[static_cast<size_t>(rep + 1)] = prog.tokens++;
+          coll(c, CollMode::AsyncToken, prefetch[static_cast<size_t>(rep + 1)]);
+        }
+      } else if (i + 1 == steps.size()) {
+        coll(c, CollMode::AsyncStep);
+      } else {
+        coll(c, CollMode::AsyncPass);
+        pass_async = true;
+        pass_group = g;
+      }
+    }
+    if (pass_async) emit(Ins::WaitPass, pass_group);
+  }
+
+  void build(int r) {
+    const Scenario& s = w.scenario();
+    p = s.plan.pp;
+    v = s.plan.vpp;
+    m = w.microbatches;
+    prog.stage = r;
+    const Stage& st = w.stages[static_cast<size_t>(r)];
+    const StepWork& sw = w.step_per_stage[static_cast<size_t>(r)];
+    const int nb = std::max(1, sw.grad_buckets);
+    const int nvs = p * v;
+    prog.static_memory_bytes = stage_memory(w, r, 0.0).total_bytes();
+
+    // Parameters of the stage in forward order (chunk, block, repetition).
+    double total_params = 0;
+    for (const auto& ch : st.chunks)
+      for (const auto& b : ch.blocks) total_params += b.params * b.count;
+
+    // Parameter gather (ZeRO-1/2, once per step): with overlap, bucketed and issued at the
+    // start of the step (the previous optimizer's gather dispatched ahead of the forward, as
+    // Megatron's overlap_param_gather); a block's first forward waits for its bucket.
+    std::vector<std::vector<int>> gather_tokens;  // bucket -> tokens
+    const bool overlap_gather = s.plan.overlap_param_gather;
+    if (overlap_gather) {
+      for (int k = 0; k < nb; ++k) {
+        std::vector<int> toks;
+        for (const auto& c : sw.param_gather) {
+          if (!active(c)) continue;
+          Collective part = c;
+          part.bytes = c.bytes / nb;
+          const CollInfo ci = describe_collective(part, w, est, f);
+          const int tok = prog.tokens++;
+          emit(Ins::Coll, static_cast<uint8_t>(c.group), CollMode::AsyncToken, tok, own_coll(ci), 0, 1);
+          toks.push_back(tok);
+        }
+        gather_tokens.push_back(std::move(toks));
+      }
+    }
+    int gather_waited = 0;
+    double fwd_params_done = 0;
+    std::vector<char> chunk_seen(static_cast<size_t>(v), 0);
+
+    // Gradient buckets: the last backward of each chunk issues buckets as its gradients finish.
+    std::vector<CollInfo> bucket_info;
+    std::vector<uint8_t> bucket_group;
+    const bool overlap_grad = s.plan.overlap_grad_reduce;
+    for (const auto& c : sw.grad_sync) {
+      if (!active(c) || c.group == GroupKind::PP) continue;
+      Collective part = c;
+      part.bytes = c.bytes / nb;
+      bucket_info.push_back(describe_collective(part, w, est, f));
+      bucket_group.push_back(static_cast<uint8_t>(c.group));
+    }
+    std::vector<int> bucket_refs;
+    if (overlap_grad)
+      for (const auto& ci : bucket_info) bucket_refs.push_back(own_coll(ci));
+    int buckets_issued = 0;
+    double grad_params_done = 0;
+    auto grads_ready = [&](double params) {
+      if (!overlap_grad || bucket_refs.empty()) return;
+      grad_params_done += params;
+      const double frac = total_params > 0 ? grad_params_done / total_params : 1.0;
+      const int want = std::min(nb, static_cast<int>(std::floor(frac * nb + 1e-9)));
+      for (; buckets_issued < want; ++buckets_issued)
+        for (size_t j = 0; j < bucket_refs.size(); ++j)
+          emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+    };
+
+    double largest_block = 0;
+    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
+    for (int c = 0; c < v; ++c)
+      for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) {
+        chunk_act[static_cast<size_t>(c)] += b.activation_bytes * b.count;
+        largest_block = std::max(largest_block, b.activation_bytes);
+      }
+    const bool full_rc = s.train.recompute == Recompute::Full;
+    const bool split = sched.splits_weight_gradient();
+    const auto order = sched.order(r, p, v, m);
+    // The last pass producing weight gradients of each chunk.
+    std::vector<int64_t> last_grad_mb(static_cast<size_t>(v), -1);
+    for (const auto& it : order)
+      if ((split && it.kind == ScheduleItem::Weight) || (!split && it.kind == ScheduleItem::Backward))
+        last_grad_mb[static_cast<size_t>(it.chunk)] = std::max(last_grad_mb[static_cast<size_t>(it.chunk)], it.microbatch);
+
+    Collective p2p;
+    p2p.name = "pp.send_recv";
+    p2p.kind = CollKind::SendRecv;
+    p2p.group = GroupKind::PP;
+    p2p.bytes = st.boundary_activation_bytes;
+    const int p2p_ref = p > 1 ? own_coll(describe_collective(p2p, w, est, f)) : 0;
+    std::vector<int> prefetch[4];  // per pass kind: forward, recompute, backward_input, backward_weight
+
+    for (const auto& it : order) {
+      const int c = it.chunk;
+      const auto& ch = st.chunks[static_cast<size_t>(c)];
+      const int vs = c * p + r;
+      const auto slot = static_cast<int32_t>(it.microbatch * v + c);
+      emit(Ins::Item, static_cast<uint8_t>(c), CollMode::Blocking, static_cast<int32_t>(it.microbatch), 0, 0,
+           static_cast<uint8_t>(it.kind));
+      if (it.kind == ScheduleItem::Forward) {
+        if (vs > 0) emit(Ins::Recv, 0, CollMode::Blocking, slot);
+        emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, chunk_act[static_cast<size_t>(c)]);
+        const bool first = !chunk_seen[static_cast<size_t>(c)];
+        chunk_seen[static_cast<size_t>(c)] = 1;
+        for (const auto& b : ch.blocks)
+          for (int rep = 0; rep < b.count; ++rep) {
+            if (first && !gather_tokens.empty()) {
+              fwd_params_done += b.params;
+              const double frac = total_params > 0 ? fwd_params_done / total_params : 1.0;
+              const int need = std::min(nb, static_cast<int>(std::ceil(frac * nb - 1e-9)));
+              for (; gather_waited < need; ++gather_waited)
+                for (int tok : gather_tokens[static_cast<size_t>(gather_waited)])
+                  emit(Ins::WaitToken, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, tok, 0, 0, 1);
+            }
+            pass(b.forward, rep, b.count, prefetch[0]);
+          }
+        if (vs < nvs - 1) emit(Ins::Send, 0, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
+      } else if (it.kind == ScheduleItem::Backward) {
+        if (vs < nvs - 1) emit(Ins::Recv, 1, CollMode::Blocking, slot);
+        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, 17.0 * largest_block);
+        const bool last = !split && it.microbatch == last_grad_mb[static_cast<size_t>(c)];
+        for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
+          for (int rep = 0; rep < b->count; ++rep) {
+            pass(b->recompute, rep, b->count, prefetch[1]);
+            pass(b->backward_input, rep, b->count, prefetch[2]);
+            if (!split) {
+              pass(b->backward_weight, rep, b->count, prefetch[3]);
+              if (last) grads_ready(b->params);
+            }
+          }
+        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -17.0 * largest_block);
+        emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_act[static_cast<size_t>(c)]);
+        if (vs > 0) emit(Ins::Send, 1, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
+      } else {
+        const bool last = it.microbatch == last_grad_mb[static_cast<size_t>(c)];
+        for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
+          for (int rep = 0; rep < b->count; ++rep) {
+            pass(b->backward_weight, rep, b->count, prefetch[3]);
+            if (last) grads_ready(b->params);
+          }
+      }
+    }
+    // Whatever remains of the buckets (rounding), then the step-level tail.
+    if (overlap_grad)
+      for (; buckets_issued < nb; ++buckets_issued)
+        for (size_t j = 0; j < bucket_refs.size(); ++j)
+          emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+    emit(Ins::WaitStep, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, 0, 0, 0, 1);
+    for (const auto& c : sw.grad_sync) {
+      if (!active(c)) continue;
+      if (overlap_grad && c.group != GroupKind::PP) continue;
+      coll(c, CollMode::Blocking, 0, 1);
+    }
+    for (const auto& op : sw.optimizer) emit(Ins::Compute, 0, CollMode::Blocking, 0, op_ref(op, true));
+    if (!overlap_gather)
+      for (const auto& c : sw.param_gather)
+        if (active(c)) coll(c, CollMode::Blocking, 0, 1);
+    emit(Ins::StepEnd);
+  }
+};
+
+}  // namespace
+
+std::vector<StageProgram> build_programs(const Workload& w, const Estimator& est, const Fabric& f,
+                                         const PipelineSchedule& sched, bool p2p_async) {
+  std::vector<StageProgram> out;
+  for (int r = 0; r < w.scenario().plan.pp; ++r) {
+    Builder b{w, est, f, sched, p2p_async, {}, {}, {}};
+    b.build(r);
+    out.push_back(std::move(b.prog));
+  }
+  return out;
+}
+
+}  // namespace sextant::sim

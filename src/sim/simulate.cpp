@@ -1,0 +1,396 @@
+// sim::simulate: builds the units (classes of equivalent ranks or every rank), their group
+// rendezvous sets and the stage programs, runs the engine and turns its output into the
+// estimate schema plus per-unit and critical-path tables. See docs/simulate.md.
+#include "sim/simulate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/random.hpp"
+#include "sim/engine.hpp"
+#include "sim/timeline.hpp"
+
+namespace sextant::sim {
+
+using namespace ir;
+
+namespace {
+
+double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
+
+struct Layout {
+  int tp, cp, dp, pp, ep, etp;
+  int64_t per_stage() const { return static_cast<int64_t>(tp) * cp * dp; }
+  int64_t rank(int stage, int dpi, int cpi, int tpi) const {
+    return ((static_cast<int64_t>(stage) * dp + dpi) * cp + cpi) * tp + tpi;
+  }
+};
+
+struct Units {
+  std::vector<UnitSpec> specs;
+  std::vector<std::vector<int>> members;
+  std::vector<int64_t> rank_to_unit;  // filled lazily by unit_of
+  bool all_ranks = false;
+  std::vector<int> kind_of_dp;  // class mode: replica kind of each dp index
+  int kinds = 1;
+};
+
+int new_group(Units& u, std::vector<int> members) {
+  u.members.push_back(std::move(members));
+  return static_cast<int>(u.members.size()) - 1;
+}
+
+// Class mode: one unit per (replica kind, stage). Replicas (dp indices) holding a straggler
+// each form their own kind; all others share kind 0.
+Units class_units(const Layout& L, const std::map<int64_t, double>& slow) {
+  Units u;
+  std::set<int> slow_dp;
+  for (const auto& [rank, f] : slow) slow_dp.insert(static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp)));
+  u.kind_of_dp.assign(static_cast<size_t>(L.dp), 0);
+  std::vector<int> rep_dp;  // representative dp index of each kind
+  std::vector<int64_t> replicas;
+  const bool has_normal = static_cast<int>(slow_dp.size()) < L.dp;
+  if (has_normal) {
+    int first = 0;
+    while (slow_dp.count(first)) ++first;
+    rep_dp.push_back(first);
+    replicas.push_back(L.dp - static_cast<int64_t>(slow_dp.size()));
+  }
+  for (int d : slow_dp) {
+    u.kind_of_dp[static_cast<size_t>(d)] = static_cast<int>(rep_dp.size());
+    rep_dp.push_back(d);
+    replicas.push_back(1);
+  }
+  if (has_normal)
+    for (int d = 0; d < L.dp; ++d)
+      if (!slow_dp.count(d)) u.kind_of_dp[static_cast<size_t>(d)] = 0;
+  u.kinds = static_cast<int>(rep_dp.size());
+  const int K = u.kinds, p = L.pp;
+  u.specs.resize(static_cast<size_t>(K * p));
+  const bool ep_spans_replicas = static_cast<int64_t>(L.ep) * L.etp > static_cast<int64_t>(L.tp) * L.cp;
+  std::vector<int> dp_inst(static_cast<size_t>(p)), edp_inst(static_cast<size_t>(p)), ep_inst(static_cast<size_t>(p));
+  for (int s = 0; s < p; ++s) {
+    std::vector<int> all;
+    for (int k = 0; k < K; ++k) all.push_back(k * p + s);
+    dp_inst[static_cast<size_t>(s)] = new_group(u, all);
+    edp_inst[static_cast<size_t>(s)] = new_group(u, all);
+    ep_inst[static_cast<size_t>(s)] = ep_spans_replicas ? new_group(u, all) : -1;
+  }
+  for (int k = 0; k < K; ++k) {
+    const int pp_inst = new_group(u, p > 1 ? std::vector<int>{k * p, k * p + p - 1} : std::vector<int>{k * p});
+    for (int s = 0; s < p; ++s) {
+      const int id = k * p + s;
+      UnitSpec& sp = u.specs[static_cast<size_t>(id)];
+      sp.stage = s;
+      sp.representative_rank = L.rank(s, rep_dp[static_cast<size_t>(k)], 0, 0);
+      sp.ranks_count = replicas[static_cast<size_t>(k)] * L.tp * L.cp;
+      sp.next = k * p + (s + 1) % p;
+      sp.prev = k * p + (s + p - 1) % p;
+      sp.group_instance[static_cast<int>(GroupKind::TP)] = new_group(u, {id});
+      sp.group_instance[static_cast<int>(GroupKind::CP)] = new_group(u, {id});
+      sp.group_instance[static_cast<int>(GroupKind::ETP)] = new_group(u, {id});
+      sp.group_instance[static_cast<int>(GroupKind::DP)] = dp_inst[static_cast<size_t>(s)];
+      sp.group_instance[static_cast<int>(GroupKind::EDP)] = edp_inst[static_cast<size_t>(s)];
+      sp.group_instance[static_cast<int>(GroupKind::EP)] = ep_spans_replicas ? ep_inst[static_cast<size_t>(s)] : new_group(u, {id});
+      if (s == 0 || s == p - 1) sp.group_instance[static_cast<int>(GroupKind::PP)] = pp_inst;
+      sp.label = "class stage " + std::to_string(s) + (K > 1 ? " replica-kind " + std::to_string(k) : "") + " (rank " +
+                 std::to_string(sp.representative_rank) + ", " + std::to_string(sp.ranks_count) + " ranks)";
+    }
+  }
+  for (const auto& [rank, f] : slow) {
+    const int s = static_cast<int>(rank / L.per_stage());
+    const int dpi = static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp));
+    UnitSpec& sp = u.specs[static_cast<size_t>(u.kind_of_dp[static_cast<size_t>(dpi)] * p + s)];
+    sp.factor = std::max(sp.factor == 1 ? 0.0 : sp.factor, f);
+  }
+  return u;
+}
+
+Units rank_units(const Layout& L, const std::map<int64_t, double>& slow, double sigma, uint64_t seed) {
+  Units u;
+  u.all_ranks = true;
+  const int64_t per = L.per_stage();
+  const int64_t n = per * L.pp;
+  u.specs.resize(static_cast<size_t>(n));
+  std::map<int64_t, int> inst[kGroupKinds];
+  auto group_of = [&](int g, int64_t key, int unit) {
+    auto it = inst[g].find(key);
+    if (it == inst[g].end()) it = inst[g].emplace(key, new_group(u, {})).first;
+    u.members[static_cast<size_t>(it->second)].push_back(unit);
+    return it->second;
+  };
+  const int64_t epw = static_cast<int64_t>(L.ep) * L.etp;
+  for (int64_t r = 0; r < n; ++r) {
+    UnitSpec& sp = u.specs[static_cast<size_t>(r)];
+    const int s = static_cast<int>(r / per);
+    const int64_t x = r % per;
+    const int tpi = static_cast<int>(x % L.tp);
+    const int unit = static_cast<int>(r);
+    sp.stage = s;
+    sp.representative_rank = r;
+    sp.ranks_count = 1;
+    sp.next = static_cast<int>((r + per) % n);
+    sp.prev = static_cast<int>((r - per + n) % n);
+    const int dpi = static_cast<int>(x / (static_cast<int64_t>(L.tp) * L.cp));
+    const int cpi = static_cast<int>((x / L.tp) % L.cp);
+    sp.group_instance[static_cast<int>(GroupKind::TP)] = group_of(0, s * per + x / L.tp, unit);
+    sp.group_instance[static_cast<int>(GroupKind::CP)] = group_of(1, (static_cast<int64_t>(s) * L.dp + dpi) * L.tp + tpi, unit);
+    sp.group_instance[static_cast<int>(GroupKind::DP)] = group_of(4, static_cast<int64_t>(s) * L.tp + tpi, unit);
+    if (epw > 0 && per % epw == 0) {
+      sp.group_instance[static_cast<int>(GroupKind::EP)] = group_of(2, s * per + (x / epw) * L.etp + x % L.etp, unit);
+      sp.group_instance[static_cast<int>(GroupKind::ETP)] = group_of(3, s * per + x / L.etp, unit);
+      sp.group_instance[static_cast<int>(GroupKind::EDP)] = group_of(5, s * per + x % epw, unit);
+    }
+    if (s == 0 || s == L.pp - 1) sp.group_instance[static_cast<int>(GroupKind::PP)] = group_of(6, x, unit);
+    (void)cpi;
+    double f = 1;
+    if (sigma > 0) {
+      RandomStream rs(seed, static_cast<uint64_t>(r));
+      f = rs.lognormal(0.0, sigma);
+    }
+    if (auto it = slow.find(r); it != slow.end()) f *= it->second;
+    sp.factor = f;
+    sp.label = "rank " + std::to_string(r) + " (stage " + std::to_string(s) + ")";
+  }
+  return u;
+}
+
+int unit_of(const Units& u, const Layout& L, int64_t rank) {
+  if (u.all_ranks) return static_cast<int>(rank);
+  const int s = static_cast<int>(rank / L.per_stage());
+  const int dpi = static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp));
+  return u.kind_of_dp[static_cast<size_t>(dpi)] * L.pp + s;
+}
+
+const char* const kGroupName[kGroupKinds] = {"tp", "cp", "ep", "etp", "dp", "edp", "pp"};
+
+}  // namespace
+
+SimResult simulate(const Scenario& s, const SimOptions& o) {
+  const Workload w = lower(s);
+  return simulate(w, o);
+}
+
+SimResult simulate(const Workload& w, const SimOptions& o) {
+  const Scenario& s = w.scenario();
+  const Estimator est;
+  const Fabric fabric = make_fabric(s);
+  const auto& sched = est.schedules().get(w.schedule);
+  const int p = s.plan.pp, v = s.plan.vpp;
+  validate_schedule(sched, p, v, w.microbatches);
+
+  Layout L{s.plan.tp, s.plan.cp, s.plan.dp, p, std::max(1, s.plan.ep), s.plan.etp > 0 ? s.plan.etp : s.plan.tp};
+  const int64_t total = L.per_stage() * p;
+  std::map<int64_t, double> slow;
+  for (const auto& [rank, f] : o.stragglers) {
+    if (rank < 0 || rank >= total)
+      throw Error(SourceLocation{"", 0, 0, "--straggler"}, "rank " + std::to_string(rank) + " is outside the job",
+                  "valid: 0.." + std::to_string(total - 1));
+    if (!(f >= 0.01) || !std::isfinite(f))
+      throw Error(SourceLocation{"", 0, 0, "--straggler"}, "slow-down factor of rank " + std::to_string(rank) + " must be >= 0.01",
+                  "e.g. --straggler 17=1.3 for 30% slower compute");
+    slow[rank] = slow.count(rank) ? std::max(slow[rank], f) : f;
+  }
+  if (o.jitter_sigma < 0 || !std::isfinite(o.jitter_sigma))
+    throw Error(SourceLocation{"", 0, 0, "--jitter"}, "jitter sigma must be >= 0");
+  const bool all = o.all_ranks || o.jitter_sigma > 0;
+  Units units = all ? rank_units(L, slow, o.jitter_sigma, o.seed) : class_units(L, slow);
+
+  if (o.record_timeline) {
+    if (!o.timeline_ranks.empty()) {
+      for (int64_t r : o.timeline_ranks) {
+        if (r < 0 || r >= total)
+          throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "rank " + std::to_string(r) + " is outside the job",
+                      "valid: 0.." + std::to_string(total - 1));
+        units.specs[static_cast<size_t>(unit_of(units, L, r))].record = true;
+      }
+    } else if (!all) {
+      for (auto& sp : units.specs) sp.record = true;
+    } else {
+      for (int st = 0; st < p; ++st) units.specs[static_cast<size_t>(L.rank(st, 0, 0, 0))].record = true;
+    }
+  }
+
+  const bool p2p_async = sched.name() == "interleaved-1f1b";
+  const auto programs = build_programs(w, est, fabric, sched, p2p_async);
+  EngineConfig cfg;
+  cfg.contention = o.contention;
+  cfg.interference = o.interference ? known_or(s.accelerator.comm_compute_interference, 0.0) : 0.0;
+  cfg.record_path = units.specs.size() <= 256;
+  cfg.microbatches = w.microbatches;
+  cfg.vpp = v;
+  const EngineOutput eo = run_engine(programs, units.specs, units.members, cfg);
+
+  SimResult r;
+  r.all_ranks = all;
+  r.events_count = eo.events;
+  r.units_count = static_cast<int64_t>(units.specs.size());
+  r.critical_path_recorded = cfg.record_path;
+
+  // Units, critical unit, memory.
+  int crit = 0;
+  int mem_unit = 0;
+  double worst_mem = -1;
+  for (size_t i = 0; i < units.specs.size(); ++i) {
+    const auto& sp = units.specs[i];
+    const auto& uo = eo.units[i];
+    ClassStats cs;
+    cs.unit = static_cast<int>(i);
+    cs.stage = sp.stage;
+    cs.representative_rank = sp.representative_rank;
+    cs.ranks_count = sp.ranks_count;
+    cs.slowdown_factor = sp.factor;
+    cs.end_s = uo.end_s;
+    cs.compute_s = uo.compute_s;
+    for (double x : uo.exposed_by_group_s) cs.exposed_comm_s += x;
+    cs.pipeline_wait_s = uo.pipeline_wait_s;
+    cs.optimizer_s = uo.optimizer_s;
+    cs.activation_peak_bytes = uo.activation_peak_bytes;
+    cs.peak_memory_bytes = programs[static_cast<size_t>(sp.stage)].static_memory_bytes + uo.activation_peak_bytes;
+    cs.peak_memory_time_s = uo.peak_time_s;
+    if (uo.end_s > eo.units[static_cast<size_t>(crit)].end_s) crit = static_cast<int>(i);
+    if (cs.peak_memory_bytes > worst_mem) {
+      worst_mem = cs.peak_memory_bytes;
+      mem_unit = static_cast<int>(i);
+    }
+    r.units.push_back(cs);
+  }
+
+  StepEstimate& e = r.step;
+  const auto& cu = eo.units[static_cast<size_t>(crit)];
+  e.step_time_s = cu.end_s;
+  e.critical_stage = units.specs[static_cast<size_t>(crit)].stage;
+  e.compute_s = cu.compute_s;
+  e.optimizer_s = cu.optimizer_s;
+  e.grad_sync_exposed_s = cu.step_sync_exposed_s;
+  for (int c = 0; c < 9; ++c)
+    if (cu.by_class_s[c] > 0) e.compute_by_class_s.emplace_back(to_string(static_cast<OpClass>(c)), cu.by_class_s[c]);
+  for (int g = 0; g < kGroupKinds; ++g) {
+    if (cu.comm_by_group_s[g] <= 0 && cu.exposed_by_group_s[g] <= 0) continue;
+    e.comm_by_group_s.emplace_back(kGroupName[g], cu.comm_by_group_s[g]);
+    e.exposed_by_group_s.emplace_back(kGroupName[g], cu.exposed_by_group_s[g]);
+    e.total_comm_s += cu.comm_by_group_s[g];
+    e.exposed_comm_s += cu.exposed_by_group_s[g];
+  }
+  e.bubble_s = std::max(0.0, e.step_time_s - e.compute_s - e.exposed_comm_s - e.optimizer_s);
+  const StepEstimate closed = est.run(w);  // model FLOPs and hardware FLOPs of the step (same IR)
+  e.model_flops = closed.model_flops;
+  e.hardware_flops = closed.hardware_flops;
+  const double tokens = static_cast<double>(s.tokens_per_step());
+  const double peak = s.accelerator.peak(s.accelerator.has_peak(s.train.precision) ? s.train.precision : DType::BF16);
+  if (e.step_time_s > 0) {
+    e.tokens_per_s_per_gpu = tokens / (e.step_time_s * s.num_gpus);
+    e.mfu_fraction = e.model_flops / (e.step_time_s * s.num_gpus * peak);
+    e.hfu_fraction = e.hardware_flops / (e.step_time_s * s.num_gpus * peak);
+  }
+  e.memory = stage_memory(w, units.specs[static_cast<size_t>(mem_unit)].stage, eo.units[static_cast<size_t>(mem_unit)].activation_peak_bytes);
+  e.memory_capacity_bytes = s.accelerator.memory_bytes.value;
+  e.fits = e.memory.total_bytes() <= e.memory_capacity_bytes;
+  r.peak_memory_time_s = eo.units[static_cast<size_t>(mem_unit)].peak_time_s;
+
+  // Critical path: walk back from the end of the critical unit through its compute-stream
+  // segments, jumping to the sending unit at every pipeline receive it waited for.
+  if (cfg.record_path) {
+    std::map<std::pair<std::string, std::string>, size_t> at;
+    auto add = [&](const std::string& cat, const std::string& item, double t) {
+      if (t <= 0) return;
+      auto key = std::make_pair(cat, item);
+      auto it = at.find(key);
+      if (it == at.end()) {
+        at.emplace(key, r.critical_path.size());
+        r.critical_path.push_back(PathItem{cat, item, t, 1});
+      } else {
+        r.critical_path[it->second].time_s += t;
+        r.critical_path[it->second].count += 1;
+      }
+    };
+    int u = crit;
+    double t = e.step_time_s;
+    size_t guard = 0;
+    size_t limit = 4;
+    for (const auto& sg : eo.segments) limit += 2 * sg.size();
+    while (t > 1e-12 && guard++ < limit) {
+      const auto& sg = eo.segments[static_cast<size_t>(u)];
+      auto it = std::lower_bound(sg.begin(), sg.end(), t, [](const Segment& a, double x) { return a.t0 < x; });
+      if (it == sg.begin()) {
+        add("wait", "step start", t);
+        break;
+      }
+      --it;
+      if (it->t1 < t - 1e-12) {
+        add("wait", "idle", t - it->t1);
+        t = it->t1;
+        continue;
+      }
+      const auto& prog = programs[static_cast<size_t>(units.specs[static_cast<size_t>(u)].stage)];
+      switch (it->type) {
+        case 0: add("compute", prog.ops[static_cast<size_t>(it->ref)].name, t - it->t0); break;
+        case 1: add("optimizer", prog.ops[static_cast<size_t>(it->ref)].name, t - it->t0); break;
+        case 2: add("comm", kGroupName[it->group], t - it->t0); break;
+        case 4: add("comm", "pp", t - it->t0); break;
+        case 3: {
+          const int src = eo.recv_src[static_cast<size_t>(u)][static_cast<size_t>(it->ref)];
+          const double sent = eo.recv_sent[static_cast<size_t>(u)][static_cast<size_t>(it->ref)];
+          if (src < 0 || sent >= t) {
+            add("wait", "pipeline", t - it->t0);
+            break;
+          }
+          add("pipeline_transfer", "pp.send_recv", t - sent);
+          u = src;
+          t = sent;
+          continue;
+        }
+        default: break;
+      }
+      t = it->t0;
+    }
+    std::stable_sort(r.critical_path.begin(), r.critical_path.end(),
+                     [](const PathItem& a, const PathItem& b) { return a.time_s > b.time_s; });
+  }
+
+  if (o.record_timeline) r.timeline_json = timeline_json(eo, units.specs, programs.size(), s.name);
+  return r;
+}
+
+Result to_result(const SimResult& r, const Scenario& s) {
+  Result out = sextant::to_result(r.step, s);
+  out.command = "simulate";
+  out.set("simulated_units_count", r.units_count);
+  out.set("all_ranks", r.all_ranks);
+  out.set("events_count", r.events_count);
+  out.set("peak_memory_time_s", r.peak_memory_time_s);
+
+  Table& t = out.add_table("rank_classes", "per simulated unit (a rank, or a class of equivalent ranks): when it finished and where its time went");
+  t.add_i64("unit");
+  t.add_i64("stage");
+  t.add_i64("representative_rank");
+  t.add_i64("ranks_count");
+  t.add_f64("slowdown_factor");
+  t.add_f64("end_s");
+  t.add_f64("compute_s");
+  t.add_f64("exposed_comm_s");
+  t.add_f64("pipeline_wait_s");
+  t.add_f64("optimizer_s");
+  t.add_f64("peak_memory_bytes");
+  t.add_f64("peak_memory_time_s");
+  for (const auto& u : r.units)
+    t.add_row({int64_t{u.unit}, int64_t{u.stage}, u.representative_rank, u.ranks_count, u.slowdown_factor, u.end_s, u.compute_s,
+               u.exposed_comm_s, u.pipeline_wait_s, u.optimizer_s, u.peak_memory_bytes, u.peak_memory_time_s});
+
+  Table& c = out.add_table("critical_path", "ops and waits on the critical path of the step, longest first");
+  c.add_str("category");
+  c.add_str("item");
+  c.add_f64("time_s");
+  c.add_f64("share_fraction");
+  c.add_i64("count");
+  const double step = r.step.step_time_s;
+  for (const auto& p : r.critical_path) c.add_row({p.category, p.item, p.time_s, step > 0 ? p.time_s / step : 0.0, p.count});
+  if (!r.critical_path_recorded)
+    out.notes.push_back("critical path not recorded: more than 256 simulated units (run without --all-ranks for it)");
+  return out;
+}
+
+}  // namespace sextant::sim

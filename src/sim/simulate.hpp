@@ -1,0 +1,86 @@
+#pragma once
+// Event-level simulation of one training step over the workload IR (docs/simulate.md).
+//
+// `simulate` executes the SAME IR as `estimate` (ir::lower), with the same per-op compute
+// times (compute_time_s) and the same collective algorithms (CollectiveRegistry), but as
+// events on per-rank streams: a compute stream and one communication stream per group, the
+// pipeline schedule's per-rank order (ir::PipelineSchedule::order), point-to-point transfers
+// between pipeline stages, rendezvous of group members at every collective, DP gradient
+// buckets overlapping the last backward pass, ZeRO parameter gathers prefetched ahead of the
+// forward, and a network of links shared by concurrent collectives (max-min fair).
+//
+// Scale: by default one simulated unit stands for a class of equivalent ranks (same pipeline
+// stage and, when stragglers are given, same data-parallel replica kind); `all_ranks`
+// simulates every rank. Deterministic: same inputs and seed, same result.
+//
+// Typical use (plan re-ranking, goodput's slow-rank cost):
+//   sim::SimOptions o;                 // defaults: classes, shared network
+//   o.stragglers = {{17, 1.3}};        // rank 17 computes 30% slower
+//   const sim::SimResult r = sim::simulate(scenario, o);
+//   r.step_time_s ...; Result out = sim::to_result(r, scenario);
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.hpp"
+#include "estimate/estimate.hpp"
+#include "scenario/scenario.hpp"
+
+namespace sextant::sim {
+
+struct SimOptions {
+  bool all_ranks = false;      // simulate every rank instead of one unit per equivalence class
+  bool contention = true;      // concurrent collectives share links (max-min fair); false: each runs at its idle speed
+  bool interference = true;    // compute overlapped with communication slows by the accelerator's comm_compute_interference
+  std::vector<std::pair<int64_t, double>> stragglers;  // (global rank, compute slow-down factor >= 0.01)
+  double jitter_sigma = 0;     // > 0: every rank's compute is scaled by lognormal(0, sigma) (implies all ranks)
+  uint64_t seed = 0;           // seed of the jitter draws (RandomStream(seed, rank))
+  // Timeline: record per-op spans for these units. Empty + record_timeline: a default
+  // selection (every class, or the first pipeline replica with all_ranks).
+  bool record_timeline = false;
+  std::vector<int64_t> timeline_ranks;  // global ranks whose unit is recorded
+};
+
+struct ClassStats {  // one simulated unit (a rank, or a class of equivalent ranks)
+  int unit = 0;
+  int stage = 0;                // pipeline rank
+  int64_t representative_rank = 0;
+  int64_t ranks_count = 1;      // ranks this unit stands for
+  double slowdown_factor = 1;
+  double end_s = 0;             // when the unit finished its step
+  double compute_s = 0, exposed_comm_s = 0, pipeline_wait_s = 0, optimizer_s = 0;
+  double peak_memory_bytes = 0, peak_memory_time_s = 0;
+  double activation_peak_bytes = 0;
+};
+
+struct PathItem {  // critical path, aggregated by (category, item)
+  std::string category;  // compute | comm | pipeline_transfer | wait
+  std::string item;
+  double time_s = 0;
+  int64_t count = 0;
+};
+
+struct SimResult {
+  StepEstimate step;  // same fields and meaning as estimate's, from the simulated critical unit
+  std::vector<ClassStats> units;
+  std::vector<PathItem> critical_path;
+  bool critical_path_recorded = true;
+  double peak_memory_time_s = 0;
+  int64_t events_count = 0;
+  int64_t units_count = 0;
+  bool all_ranks = false;
+  std::string timeline_json;  // Chrome trace-event JSON when record_timeline (else empty)
+};
+
+// Lowers s, simulates one step, fills SimResult. Throws Error for an invalid schedule (a
+// deadlock names ranks and ops), an unknown straggler rank, or a bad factor.
+SimResult simulate(const Scenario& s, const SimOptions& o = {});
+// Same on an already lowered workload (w.scenario() must be alive).
+SimResult simulate(const ir::Workload& w, const SimOptions& o = {});
+
+// The estimate schema (same scalars, tables breakdown/communication/memory) with command
+// "simulate", plus tables rank_classes and critical_path and scalar peak_memory_time_s.
+Result to_result(const SimResult& r, const Scenario& s);
+
+}  // namespace sextant::sim

@@ -1,0 +1,369 @@
+// Question: does the event-level simulator reproduce the closed forms (pipeline bubbles, ring
+// all-reduce, link sharing), agree with estimate where both make the same assumptions, and
+// react to stragglers?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "estimate/estimate.hpp"
+#include "ir/schedule.hpp"
+#include "scenario/scenario.hpp"
+#include "sim/engine.hpp"
+#include "sim/network.hpp"
+#include "sim/program.hpp"
+#include "sim/simulate.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+std::string yaml(const std::string& model, int gpus, const std::string& parallel, const std::string& training) {
+  return "model: " + model + "\nsystem: dgx-h100\nnum_gpus: " + std::to_string(gpus) + "\nparallel: " + parallel +
+         "\ntraining: " + training + "\n";
+}
+
+sim::SimOptions plain() {
+  sim::SimOptions o;
+  o.contention = false;
+  o.interference = false;
+  return o;
+}
+
+// Uniform compute-only pipeline: every (micro-batch, chunk) forward takes tf/v, backward tb/v
+// (of which weight tw/v for split schedules); transfers are free.
+double uniform_pipeline(const std::string& name, int p, int v, int64_t m, double tf, double tb, double tw) {
+  ir::ScheduleRegistry reg;
+  const auto& s = reg.get(name);
+  std::vector<sim::StageProgram> progs(static_cast<size_t>(p));
+  for (int r = 0; r < p; ++r) {
+    auto& pr = progs[static_cast<size_t>(r)];
+    pr.stage = r;
+    const bool split = s.splits_weight_gradient();
+    pr.ops.push_back(sim::OpInfo{"F", ir::OpClass::Gemm, 0, 0, tf / v, false});
+    pr.ops.push_back(sim::OpInfo{"B", ir::OpClass::Gemm, 0, 0, (split ? tb - tw : tb) / v, false});
+    pr.ops.push_back(sim::OpInfo{"W", ir::OpClass::Gemm, 0, 0, tw / v, false});
+    pr.colls.push_back(sim::CollInfo{});  // free transfer
+    const int nvs = p * v;
+    for (const auto& it : s.order(r, p, v, m)) {
+      const int vs = it.chunk * p + r;
+      sim::Instr item;
+      item.op = sim::Ins::Item;
+      item.group = static_cast<uint8_t>(it.chunk);
+      item.token = static_cast<int32_t>(it.microbatch);
+      pr.code.push_back(item);
+      const auto slot = static_cast<int32_t>(it.microbatch * v + it.chunk);
+      sim::Instr in;
+      if (it.kind == ir::ScheduleItem::Forward) {
+        if (vs > 0) pr.code.push_back(sim::Instr{sim::Ins::Recv, 0, sim::CollMode::Blocking, 0, slot, 0, 0});
+        pr.code.push_back(sim::Instr{sim::Ins::Compute, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+        if (vs < nvs - 1) pr.code.push_back(sim::Instr{sim::Ins::Send, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+      } else if (it.kind == ir::ScheduleItem::Backward) {
+        if (vs < nvs - 1) pr.code.push_back(sim::Instr{sim::Ins::Recv, 1, sim::CollMode::Blocking, 0, slot, 0, 0});
+        pr.code.push_back(sim::Instr{sim::Ins::Compute, 0, sim::CollMode::Blocking, 0, 0, 1, 0});
+        if (vs > 0) pr.code.push_back(sim::Instr{sim::Ins::Send, 1, sim::CollMode::Blocking, 0, 0, 0, 0});
+      } else {
+        pr.code.push_back(sim::Instr{sim::Ins::Compute, 0, sim::CollMode::Blocking, 0, 0, 2, 0});
+      }
+    }
+    pr.code.push_back(sim::Instr{sim::Ins::StepEnd, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+  }
+  std::vector<sim::UnitSpec> units(static_cast<size_t>(p));
+  for (int r = 0; r < p; ++r) {
+    units[static_cast<size_t>(r)].stage = r;
+    units[static_cast<size_t>(r)].next = (r + 1) % p;
+    units[static_cast<size_t>(r)].prev = (r + p - 1) % p;
+    units[static_cast<size_t>(r)].label = "stage " + std::to_string(r);
+  }
+  sim::EngineConfig cfg;
+  cfg.microbatches = m;
+  cfg.vpp = v;
+  const auto out = sim::run_engine(progs, units, {}, cfg);
+  double end = 0;
+  for (const auto& u : out.units) end = std::max(end, u.end_s);
+  return end;
+}
+}  // namespace
+
+TEST(SimPipeline, OneFOneBBubbleIsPMinusOneOverM) {
+  for (int p : {2, 4, 8})
+    for (int64_t m : {8, 16, 32}) {
+      const double ideal = static_cast<double>(m) * 3.0;
+      const double t = uniform_pipeline("1f1b", p, 1, m, 1.0, 2.0, 0.0);
+      EXPECT_NEAR((t - ideal) / ideal, (p - 1.0) / m, 1e-9) << "p=" << p << " m=" << m;
+    }
+}
+
+TEST(SimPipeline, InterleavedBubbleIsPMinusOneOverVM) {
+  for (int p : {2, 4})
+    for (int v : {2, 4}) {
+      const int64_t m = 4 * p;
+      const double ideal = static_cast<double>(m) * 3.0;
+      const double t = uniform_pipeline("interleaved-1f1b", p, v, m, 1.0, 2.0, 0.0);
+      EXPECT_NEAR((t - ideal) / ideal, (p - 1.0) / (v * static_cast<double>(m)), 1e-9) << "p=" << p << " v=" << v;
+    }
+}
+
+TEST(SimPipeline, GPipeAndZeroBubble) {
+  const int p = 4;
+  const int64_t m = 16;
+  const double one = uniform_pipeline("1f1b", p, 1, m, 1.0, 2.0, 1.0);
+  const double zb = uniform_pipeline("zb-h1", p, 1, m, 1.0, 2.0, 1.0);
+  const double gp = uniform_pipeline("gpipe", p, 1, m, 1.0, 2.0, 1.0);
+  EXPECT_LT(zb, one - 0.5);  // zero bubble fills the cool-down with weight passes
+  EXPECT_GE(zb, m * 3.0);
+  EXPECT_NEAR(gp, (m + p - 1) * 3.0, 1e-9);  // same bubble as 1F1B when stages are uniform
+  // Against the schedule's own closed form.
+  ir::ScheduleRegistry reg;
+  ir::StageTimes st;
+  for (int r = 0; r < p; ++r) {
+    st.forward_s.push_back(1.0);
+    st.backward_s.push_back(2.0);
+    st.weight_s.push_back(1.0);
+  }
+  EXPECT_NEAR(one, reg.get("1f1b").pipeline_time_s(st, p, 1, m), 1e-9);
+}
+
+TEST(SimNetwork, TwoFlowsOnOneLinkTakeTwiceAsLong) {
+  sim::Network net;
+  const int l = net.add_link();
+  const int a = net.start(0.0, 1.0, {{l, 1.0}});
+  EXPECT_DOUBLE_EQ(net.finish_time(a), 1.0);
+  const int b = net.start(0.0, 1.0, {{l, 1.0}});
+  EXPECT_DOUBLE_EQ(net.finish_time(a), 2.0);
+  EXPECT_DOUBLE_EQ(net.finish_time(b), 2.0);
+  // A third flow on another link is unaffected; one sharing half its demand gets more.
+  const int l2 = net.add_link();
+  const int c = net.start(0.0, 1.0, {{l2, 1.0}});
+  EXPECT_DOUBLE_EQ(net.finish_time(c), 1.0);
+  net.finish(a, 2.0);
+  net.finish(b, 2.0);
+  EXPECT_EQ(net.active_flows(), 1);
+}
+
+TEST(SimNetwork, MaxMinFairWithUnequalDemands) {
+  sim::Network net;
+  const int l = net.add_link();
+  const int a = net.start(0.0, 1.0, {{l, 0.25}});  // needs a quarter of the link at solo speed
+  const int b = net.start(0.0, 1.0, {{l, 1.0}});
+  // Progressive filling: both rise to x where 0.25x + x = 1 -> x = 0.8.
+  EXPECT_NEAR(net.rate(a), 0.8, 1e-12);
+  EXPECT_NEAR(net.rate(b), 0.8, 1e-12);
+  EXPECT_NEAR(net.finish_time(a), 1.25, 1e-12);
+}
+
+namespace {
+// One unit that issues the given collectives asynchronously and waits for all.
+double run_collectives(const std::vector<sim::CollInfo>& colls, bool contention) {
+  sim::StageProgram pr;
+  pr.colls = colls;
+  for (size_t i = 0; i < colls.size(); ++i)
+    pr.code.push_back(sim::Instr{sim::Ins::Coll, static_cast<uint8_t>(colls[i].group), sim::CollMode::AsyncStep, 0, 0,
+                                 static_cast<int32_t>(i), 0});
+  pr.code.push_back(sim::Instr{sim::Ins::WaitStep, 4, sim::CollMode::Blocking, 0, 0, 0, 0});
+  pr.code.push_back(sim::Instr{sim::Ins::StepEnd, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+  std::vector<sim::UnitSpec> units(1);
+  std::vector<std::vector<int>> members;
+  for (int g = 0; g < sim::kGroupKinds; ++g) {
+    members.push_back({0});
+    units[0].group_instance[g] = g;
+  }
+  units[0].label = "u";
+  sim::EngineConfig cfg;
+  cfg.contention = contention;
+  const auto out = sim::run_engine({pr}, units, members, cfg);
+  return out.units[0].end_s;
+}
+}  // namespace
+
+TEST(SimNetwork, RingAllReduceOnIdleNetworkEqualsFormula) {
+  const auto s = parse_scenario(yaml("llama3-8b", 64, "{tp: 1, pp: 1}", "{global_batch: 64, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const Estimator est;
+  const Fabric f = make_fabric(s);
+  ir::Collective c;
+  c.kind = ir::CollKind::AllReduce;
+  c.group = ir::GroupKind::DP;
+  c.bytes = 1e9;
+  const auto ci = sim::describe_collective(c, w, est, f);
+  const auto& g = w.group(ir::GroupKind::DP);
+  ASSERT_EQ(g.size, 64);
+  // The ring's closed form on this placement; the registry picks ring or the faster tree.
+  const double n = g.size;
+  const double ring = c.bytes * 2 * (n - 1) / n / ring_busbw(g, f) + 2 * (n - 1) * f.out_latency_s;
+  EXPECT_NEAR(est.collectives().get("ring").time_s(c.kind, c.bytes, g, f), ring, 1e-12 * ring);
+  EXPECT_LE(ci.time_s, ring * (1 + 1e-12));
+  EXPECT_NEAR(ci.time_s, est.collective_time_s(c, w, f), 1e-15);
+  // Simulated alone on an idle network: exactly the algorithm's time.
+  EXPECT_NEAR(run_collectives({ci}, true), ci.time_s, 1e-12 * ci.time_s);
+}
+
+TEST(SimNetwork, TwoConcurrentAllReducesOnSharedLinkEachTakeTwice) {
+  const auto s = parse_scenario(yaml("llama3-8b", 64, "{tp: 1, pp: 1}", "{global_batch: 64, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const Estimator est;
+  const Fabric f = make_fabric(s);
+  ir::Collective c;
+  c.kind = ir::CollKind::AllReduce;
+  c.group = ir::GroupKind::DP;
+  c.bytes = 4e9;
+  auto a = sim::describe_collective(c, w, est, f);
+  auto b = a;
+  b.group = ir::GroupKind::EDP;  // another communicator on the same NICs
+  const double bw = a.time_s - a.latency_s;
+  ASSERT_GT(a.nic_fraction, 0.5);  // both links carry it; the slower one is its bottleneck
+  ASSERT_DOUBLE_EQ(std::max(a.nic_fraction, a.nvlink_fraction), 1.0);
+  const double shared = run_collectives({a, b}, true);
+  EXPECT_NEAR(shared, 2 * bw + a.latency_s, 1e-9 * shared);
+  EXPECT_NEAR(run_collectives({a, b}, false), a.time_s, 1e-9 * a.time_s);  // no contention: concurrent
+}
+
+namespace {
+struct Plan {
+  std::string model;
+  int gpus;
+  std::string parallel, training;
+};
+const Plan kPlans[] = {
+    {"llama3-8b", 8, "{tp: 8, pp: 1, sequence_parallel: true}", "{global_batch: 16, micro_batch: 1, seq_len: 4096}"},
+    {"llama3-8b", 32, "{tp: 2, pp: 4, schedule: 1f1b}", "{global_batch: 64, micro_batch: 1, seq_len: 4096}"},
+    {"llama3-70b", 64, "{tp: 8, pp: 4, vpp: 2, schedule: interleaved-1f1b, sequence_parallel: true}",
+     "{global_batch: 64, micro_batch: 1, seq_len: 4096}"},
+    {"llama3-8b", 16, "{tp: 1, pp: 1, zero_stage: 3}", "{global_batch: 32, micro_batch: 1, seq_len: 4096}"},
+    {"llama3-70b", 64, "{tp: 4, pp: 4, zero_stage: 1, sequence_parallel: true}", "{global_batch: 128, micro_batch: 2, seq_len: 2048, recompute: full}"},
+};
+std::string with_overlap_off(std::string parallel) {
+  parallel.pop_back();
+  return parallel + ", overlap: {grad_reduce: false, param_gather: false, tp_comm: false}}";
+}
+}  // namespace
+
+TEST(SimAgreement, MatchesEstimateWithoutOverlapOrContention) {
+  for (const auto& pl : kPlans) {
+    const auto s = parse_scenario(yaml(pl.model, pl.gpus, with_overlap_off(pl.parallel), pl.training), "t.yaml", *frozen());
+    const auto w = ir::lower(s);
+    const double est = estimate_step(w).step_time_s;
+    const auto r = sim::simulate(w, plain());
+    EXPECT_NEAR(r.step.step_time_s / est, 1.0, 0.02) << pl.model << " " << pl.parallel;
+    EXPECT_GT(r.step.mfu_fraction, 0.0);
+    EXPECT_NEAR(r.step.model_flops, estimate_step(w).model_flops, 1e-6 * r.step.model_flops);
+  }
+}
+
+TEST(SimAgreement, AllRanksEqualsClassesWhenRanksAreUniform) {
+  const auto s = parse_scenario(yaml("llama3-8b", 64, "{tp: 2, pp: 4, vpp: 2, schedule: interleaved-1f1b, zero_stage: 1}",
+                                     "{global_batch: 64, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto cls = sim::simulate(w, sim::SimOptions{});
+  sim::SimOptions o;
+  o.all_ranks = true;
+  const auto all = sim::simulate(w, o);
+  EXPECT_EQ(cls.units_count, 4);
+  EXPECT_EQ(all.units_count, 64);
+  EXPECT_NEAR(all.step.step_time_s / cls.step.step_time_s, 1.0, 0.01);
+}
+
+TEST(SimStraggler, SlowRankSlowsTheStep) {
+  const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 2, pp: 4, schedule: 1f1b}", "{global_batch: 64, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const double base = sim::simulate(w).step.step_time_s;
+  for (bool all : {false, true}) {
+    sim::SimOptions o;
+    o.all_ranks = all;
+    o.stragglers = {{25, 1.5}};  // stage 3 (8 ranks per stage, the head's stage), replica 0
+    const auto r = sim::simulate(w, o);
+    EXPECT_GT(r.step.step_time_s, base * 1.3) << "all_ranks=" << all;
+    EXPECT_LT(r.step.step_time_s, base * 1.5 + 1e-9) << "all_ranks=" << all;
+    o.stragglers = {{25, 1.0}};
+    EXPECT_NEAR(sim::simulate(w, o).step.step_time_s, base, 1e-9 * base);
+  }
+  sim::SimOptions o;
+  o.stragglers = {{25, 1.5}};
+  const auto cls = sim::simulate(w, o);
+  o.all_ranks = true;
+  const auto all = sim::simulate(w, o);
+  EXPECT_NEAR(all.step.step_time_s / cls.step.step_time_s, 1.0, 0.01);
+  o.stragglers = {{1000, 1.5}};
+  EXPECT_THROW(sim::simulate(w, o), Error);
+}
+
+TEST(SimStraggler, JitterIsSeededAndDeterministic) {
+  const auto s = parse_scenario(yaml("llama3-8b", 16, "{tp: 2, pp: 2}", "{global_batch: 32, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  sim::SimOptions o;
+  o.jitter_sigma = 0.05;
+  o.seed = 7;
+  const double a = sim::simulate(w, o).step.step_time_s;
+  EXPECT_EQ(a, sim::simulate(w, o).step.step_time_s);
+  o.seed = 8;
+  EXPECT_NE(a, sim::simulate(w, o).step.step_time_s);
+  EXPECT_GT(a, sim::simulate(w).step.step_time_s);  // the slowest of 16 draws sets the pace
+}
+
+TEST(SimMemory, OneFOneBPeakActivationsMatchInflight) {
+  const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 2, pp: 4, schedule: 1f1b}", "{global_batch: 64, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto r = sim::simulate(w);
+  const auto est = estimate_step(w);
+  // Stage 0 holds p micro-batches at once under 1F1B, as estimate's inflight() says.
+  EXPECT_NEAR(r.step.memory.total_bytes() / est.memory.total_bytes(), 1.0, 1e-9);
+  EXPECT_GT(r.peak_memory_time_s, 0.0);
+  EXPECT_LT(r.peak_memory_time_s, r.step.step_time_s);
+}
+
+TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
+  const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 2, pp: 4, vpp: 2, schedule: interleaved-1f1b}",
+                                     "{global_batch: 32, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  sim::SimOptions o;
+  o.record_timeline = true;
+  const auto r = sim::simulate(s, o);
+  const Result res = sim::to_result(r, s);
+  const Result est = estimate(s);
+  EXPECT_EQ(res.command, "simulate");
+  for (const auto& [k, v] : est.scalars) EXPECT_NE(res.scalar(k), nullptr) << k;
+  for (const char* t : {"breakdown", "communication", "memory", "rank_classes", "critical_path"})
+    EXPECT_NE(res.table(t), nullptr) << t;
+  double path = 0;
+  for (const auto& p : r.critical_path) path += p.time_s;
+  EXPECT_NEAR(path, r.step.step_time_s, 1e-6 * r.step.step_time_s);  // the path covers the whole step
+  const auto j = nlohmann::json::parse(r.timeline_json);
+  int complete = 0, flows = 0;
+  for (const auto& ev : j["traceEvents"]) {
+    if (ev["ph"] == "X") ++complete;
+    if (ev["ph"] == "s") ++flows;
+  }
+  EXPECT_GT(complete, 100);
+  EXPECT_GT(flows, 10);
+}
+
+TEST(SimErrors, DeadlockIsReportedNotHung) {
+  // Two stages that each wait for the other's forward first.
+  std::vector<sim::StageProgram> progs(2);
+  for (int r = 0; r < 2; ++r) {
+    progs[static_cast<size_t>(r)].stage = r;
+    progs[static_cast<size_t>(r)].code.push_back(sim::Instr{sim::Ins::Recv, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+    progs[static_cast<size_t>(r)].code.push_back(sim::Instr{sim::Ins::StepEnd, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+  }
+  std::vector<sim::UnitSpec> units(2);
+  units[0].label = "rank 0";
+  units[1].label = "rank 1";
+  units[1].stage = 1;
+  try {
+    sim::run_engine(progs, units, {}, sim::EngineConfig{});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("deadlock"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rank 1"), std::string::npos) << e.what();
+  }
+}
