@@ -178,13 +178,25 @@ void write_file_atomic(const std::string& path, std::string_view content) {
 }
 
 std::string read_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO without a writer must not hang; only regular files are read
+  // (a FIFO, /dev/zero or /dev/urandom would block or never end).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw Error(SourceLocation{path}, "cannot open file: " + errno_text(errno));
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    throw Error(SourceLocation{path}, "cannot open file: " + errno_text(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     throw Error(SourceLocation{path}, "is a directory, not a file");
   }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw Error(SourceLocation{path}, "not a regular file (a FIFO, device or socket): refusing to read it");
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::string out;
   if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(static_cast<size_t>(st.st_size));
   char buf[1 << 16];

@@ -1,5 +1,8 @@
 #include "trace/ingest/byte_source.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <condition_variable>
@@ -20,8 +23,24 @@ namespace {
 
 class FileHandle {
  public:
-  explicit FileHandle(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "rb")) {
-    if (!f_) throw Error(SourceLocation{path, 0, 0, ""}, "cannot open trace file: " + std::string(std::strerror(errno)));
+  explicit FileHandle(const std::string& path) : path_(path), f_(nullptr) {
+    // O_NONBLOCK so that a FIFO without a writer cannot hang the open; only regular files are
+    // read (a FIFO or /dev/zero would block or never end).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) throw Error(SourceLocation{path, 0, 0, ""}, "cannot open trace file: " + std::string(std::strerror(errno)));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      throw Error(SourceLocation{path, 0, 0, ""}, S_ISDIR(st.st_mode) ? "is a directory, not a trace file"
+                                                                   : "not a regular file (a FIFO, device or socket)");
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    f_ = ::fdopen(fd, "rb");
+    if (!f_) {
+      const int e = errno;
+      ::close(fd);
+      throw Error(SourceLocation{path, 0, 0, ""}, "cannot open trace file: " + std::string(std::strerror(e)));
+    }
   }
   ~FileHandle() {
     if (f_) std::fclose(f_);
