@@ -44,6 +44,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   r.set("raw_json_bytes", static_cast<int64_t>(set.raw_bytes));
   r.set("file_bytes", static_cast<int64_t>(set.file_bytes));
   r.set("load_wall_s", set.load_wall_s);
+  r.set("cache_hits_count", set.cache_hits);
   r.set("load_raw_bytes_per_s", set.load_wall_s > 0 ? static_cast<double>(set.raw_bytes) / set.load_wall_s : 0.0);
 
   Table& ld = r.add_table("load_summary", "per rank: what was read and kept");

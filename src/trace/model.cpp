@@ -125,6 +125,16 @@ void Diagnostics::add(const std::string& kind, const std::string& severity, cons
   ++d.count;
 }
 
+void Diagnostics::add_count(const std::string& kind, const std::string& severity, const std::string& example,
+                            int64_t count) {
+  auto& d = items_[kind];
+  if (d.count == 0) {
+    d.severity = severity;
+    d.example = example;
+  }
+  d.count += count;
+}
+
 void Diagnostics::merge(const Diagnostics& other) {
   for (const auto& [k, v] : other.items_) {
     auto& d = items_[k];

@@ -71,6 +71,8 @@ class Diagnostics {
  public:
   void add(const std::string& kind, const std::string& severity, const std::string& example);
   void merge(const Diagnostics& other);
+  // Adds count occurrences of one kind at once (restoring a cached rank).
+  void add_count(const std::string& kind, const std::string& severity, const std::string& example, int64_t count);
   const std::map<std::string, Diagnostic>& items() const { return items_; }
 
  private:
@@ -87,6 +89,15 @@ struct CollectiveArgs {
   std::string dtype;
   std::string pg_name;            // "Process Group Name"
   int64_t seq = -1;               // "Seq" / "seq" where recorded
+};
+
+// Shapes of one operator that the roofline analysis can count FLOPs for (aten::mm, addmm, bmm,
+// baddbmm, linear, matmul, convolution, scaled-dot-product attention): the raw JSON text of its
+// "Input Dims" and "Input type" args.
+struct OpShape {
+  uint32_t event = 0;   // index into the event columns
+  std::string dims;     // e.g. [[4096, 4096], [4096, 4096]]
+  std::string types;    // e.g. ["c10::BFloat16", "c10::BFloat16"]
 };
 
 // One `[memory]` instant event.
@@ -140,6 +151,7 @@ struct RankTrace {
 
   std::vector<CollectiveArgs> collectives;
   std::vector<MemorySample> memory;
+  std::vector<OpShape> op_shapes;
   Diagnostics diagnostics;
 
   size_t size() const { return ts_ns.size(); }

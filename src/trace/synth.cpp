@@ -121,7 +121,8 @@ class Writer {
  private:
   std::string ts(int64_t ns) const {
     char b[40];
-    int64_t abs_ns = base_ns_ + ns;
+    // A rank's clock runs ahead by rank * clock_skew_us (injected skew; 0 by default).
+    int64_t abs_ns = base_ns_ + ns + static_cast<int64_t>(std::llround(o_.clock_skew_us * 1000.0)) * rank_;
     if (o_.float_timestamps) {
       std::snprintf(b, sizeof b, "%lld.%03lld", static_cast<long long>(abs_ns / 1000), static_cast<long long>(abs_ns % 1000));
     } else {

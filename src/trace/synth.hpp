@@ -24,6 +24,7 @@ struct SynthOptions {
   double link_bytes_per_s = 100e9;       // bus bandwidth of the all-reduce
   std::vector<int64_t> straggler_ranks;  // ranks that start each step late
   double straggler_delay_us = 2000.0;
+  double clock_skew_us = 0.0;            // rank r's clock is ahead by r * clock_skew_us (injected skew)
   bool float_timestamps = false;         // ns-resolution decimals instead of integer µs
   bool gzip = false;
   uint64_t seed = 1;

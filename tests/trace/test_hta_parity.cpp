@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "parity_util.hpp"
+#include "core/error.hpp"
 #include "trace/analyze.hpp"
 
 namespace fs = std::filesystem;
@@ -43,7 +44,15 @@ parity::Outcome run_case(const Case& c) {
   trace::AnalyzeRequest req;
   req.inputs = {c.input};
   req.options.hta = true;
-  Result r = trace::analyze(req);
+  Result r;
+  try {
+    r = trace::analyze(req);
+  } catch (const sextant::Error& e) {
+    // A file that is not a Kineto trace (an execution trace) is rejected by name since the loader
+    // checks for usable events; HTA has nothing to compare there either.
+    EXPECT_NE(std::string(e.what()).find("not a Kineto trace"), std::string::npos) << c.name << ": " << e.what();
+    return parity::Outcome{};
+  }
   return parity::compare(r, c.ref);
 }
 

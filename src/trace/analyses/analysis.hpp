@@ -7,6 +7,8 @@
 // deterministic (fixed iteration and reduction order). In HTA compatibility mode the table and
 // column names are HTA's CSV names; otherwise they follow Sextant's naming with units.
 #include <functional>
+#include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,20 @@ struct AnalyzeOptions {
   int straggler_candidates = 2;             // stragglers: ranks reported (HTA's num_candidates)
   int top_kernels = 10;                     // top kernels listed
   bool per_launch_rows = false;             // launch stats: one row per launch (always with hta)
+  // Critical path and what-if replay (src/trace/replay/).
+  double unexplained_gap_us = 10;           // slack above this on a GPU ordering edge is unexplained
+  int critical_path_rows = 40;              // longest path segments listed per iteration (0: all)
+  std::vector<std::string> scales;          // --scale CLASS=FACTOR (replay::parse_scale)
+  bool drop_host_gaps = false;              // --drop-gaps host
+  bool drop_gpu_gaps = false;               // --drop-gaps gpu
+  // Findings.
+  double gpu_gap_threshold_us = 100;        // GPU idle gaps longer than this are findings
+  double low_utilization_window_us = 10000; // window of the low-utilisation rule
+  double low_utilization_fraction = 0.5;    // GPU busy share below which a window is low
+  // Clock-skew correction across ranks from matched collectives (clock_skew.cpp).
+  bool clock_sync = true;
+  // Roofline.
+  std::string device;                       // catalog device id; empty: from deviceProperties
 };
 
 struct AnalysisContext {
@@ -69,6 +85,33 @@ void run_queue_length(const AnalysisContext&, Result&);
 void run_collectives(const AnalysisContext&, Result&);
 void run_memory_timeline(const AnalysisContext&, Result&);
 void run_iterations(const AnalysisContext&, Result&);
+void run_critical_path(const AnalysisContext&, Result&);
+void run_whatif(const AnalysisContext&, Result&);
+void run_findings(const AnalysisContext&, Result&);
+void run_clock_skew(const AnalysisContext&, Result&);
+void run_workload(const AnalysisContext&, Result&);
+
+// Collectives matched across ranks (collectives.cpp): key (process group, operation, sequence)
+// -> one occurrence per rank, times in ns on the baseTimeNanoseconds clock.
+struct CollectiveOccurrence {
+  int64_t rank;
+  int64_t start_ns, end_ns;
+  double bytes;
+  std::string algo;
+};
+using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>, std::vector<CollectiveOccurrence>>;
+CollectiveMatches match_collectives(const std::vector<Frame>& frames);
+
+// Per-rank clock offsets from the ends of matched collectives (clock_skew.cpp): a collective ends
+// at nearly the same instant on all its ranks, so a rank whose ends are consistently late has a
+// clock that runs ahead. Offsets are relative to the lowest rank; corrected time = t - offset.
+struct ClockOffset {
+  int64_t offset_ns = 0;
+  int64_t collectives = 0;           // collectives the estimate used
+  double residual_end_skew_ns = 0;   // median |corrected end - collective's median end|
+  double raw_end_skew_ns = 0;        // the same before correction
+};
+std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m);
 
 }  // namespace sextant::trace
 

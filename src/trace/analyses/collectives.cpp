@@ -88,12 +88,7 @@ double bus_factor(const std::string& op, double n) {
   return 1.0;
 }
 
-struct Occurrence {
-  int64_t rank;
-  int64_t start_ns, end_ns;
-  double bytes;
-  std::string algo;
-};
+using Occurrence = CollectiveOccurrence;
 
 void hta_stragglers(const AnalysisContext& ctx, Result& r) {
   Table& t = r.add_table("potential_stragglers", "HTA's potential straggler ranks");
@@ -198,19 +193,9 @@ void hta_stragglers(const AnalysisContext& ctx, Result& r) {
 
 }  // namespace
 
-void run_collectives(const AnalysisContext& ctx, Result& r) {
-  if (ctx.frames.size() < 2) {
-    if (!ctx.opt.hta) ctx.diagnostics.add("collectives: one rank loaded, nothing to match across ranks", "info", "");
-    return;
-  }
-  if (ctx.opt.hta) {
-    hta_stragglers(ctx, r);
-    return;
-  }
-  // Key -> occurrences.
-  std::map<std::tuple<std::string, std::string, int64_t>, std::vector<Occurrence>> coll;
-  std::map<std::tuple<std::string, std::string, int64_t>, std::string> algo_of;
-  for (const Frame& f : ctx.frames) {
+CollectiveMatches match_collectives(const std::vector<Frame>& frames) {
+  CollectiveMatches coll;
+  for (const Frame& f : frames) {
     std::unordered_map<uint32_t, const CollectiveArgs*> args;
     for (const auto& c : f.trace->collectives) args[c.event] = &c;
     const int64_t base = f.trace->base_time_ns >= 0 ? f.trace->base_time_ns : 0;
@@ -231,6 +216,33 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
                                                   base + f.trace->ts_ns[g.event] + f.trace->dur_ns[g.event], bytes,
                                                   ki.algo});
     }
+  }
+  return coll;
+}
+
+void run_collectives(const AnalysisContext& ctx, Result& r) {
+  if (ctx.frames.size() < 2) {
+    if (!ctx.opt.hta) ctx.diagnostics.add("collectives: one rank loaded, nothing to match across ranks", "info", "");
+    return;
+  }
+  if (ctx.opt.hta) {
+    hta_stragglers(ctx, r);
+    return;
+  }
+  auto coll = match_collectives(ctx.frames);
+  // Clock-skew correction (clock_skew.cpp): each rank's times are moved back by its offset.
+  if (ctx.opt.clock_sync) {
+    auto off = estimate_clock_offsets(coll);
+    for (auto& [key, occ] : coll)
+      for (auto& o : occ) {
+        auto it = off.find(o.rank);
+        if (it == off.end()) continue;
+        o.start_ns -= it->second.offset_ns;
+        o.end_ns -= it->second.offset_ns;
+      }
+    r.set("collectives_clock_sync", std::string("collective ends (see clock_skew)"));
+  } else {
+    r.set("collectives_clock_sync", std::string("none (baseTimeNanoseconds only)"));
   }
   Table& t = r.add_table("collectives", "NCCL collectives matched across ranks");
   t.add_str("process_group");

@@ -17,6 +17,16 @@ std::vector<Analysis> analysis_registry() {
       {"iterations", "per-iteration (ProfilerStep) CPU and GPU time", false, run_iterations},
       {"memory_timeline", "allocated and reserved memory over time from [memory] events", false,
        run_memory_timeline},
+      {"critical_path", "critical path of each iteration across CPU threads and GPU streams, attributed", false,
+       run_critical_path},
+      {"whatif", "replay of each iteration's dependency graph, unscaled and with --scale/--drop-gaps", false,
+       run_whatif},
+      {"findings", "expert rules: GPU idle gaps and their cause, host syncs, sync/pageable memcpy, low utilisation, "
+                   "exposed communication; with advice",
+       false, run_findings},
+      {"workload", "time per operator class; FLOPs, bytes and roofline placement of shaped operators", false,
+       run_workload},
+      {"clock_skew", "per-rank clock offsets estimated from the ends of matched collectives", false, run_clock_skew},
   };
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "trace/ingest/byte_source.hpp"
+#include "trace/ingest/cache.hpp"
 
 namespace sextant::trace {
 
@@ -83,10 +84,11 @@ RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
   return t;
 }
 
-TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& opt) {
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::string> files = expand_trace_paths(inputs);
+std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, const LoadOptions& opt,
+                                       int64_t* cache_hits) {
   std::vector<RankTrace> loaded(files.size());
+  const bool use_cache = opt.cache || !opt.cache_dir.empty();
+  std::atomic<int64_t> hits{0};
   std::vector<std::exception_ptr> errors(files.size());
   std::atomic<size_t> next{0};
   int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -96,7 +98,17 @@ TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& 
       size_t i = next.fetch_add(1);
       if (i >= files.size()) return;
       try {
+        if (use_cache) {
+          if (auto c = read_rank_cache(files[i], opt.cache_dir)) {
+            loaded[i] = std::move(*c);
+            hits.fetch_add(1);
+            continue;
+          }
+        }
         loaded[i] = load_trace_file(files[i], opt.scan);
+        if (use_cache && !write_rank_cache(files[i], opt.cache_dir, loaded[i]))
+          loaded[i].diagnostics.add("trace cache not writable (analysis unaffected)", "info",
+                                    cache_path_for(files[i], opt.cache_dir));
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -108,6 +120,22 @@ TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& 
   for (auto& th : pool) th.join();
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
+  if (cache_hits) *cache_hits = hits.load();
+  return loaded;
+}
+
+TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::string> files = expand_trace_paths(inputs);
+  int64_t hits = 0;
+  auto loaded = load_rank_files(files, opt, &hits);
+  TraceSet set = assemble_trace_set(files, std::move(loaded));
+  set.cache_hits = hits;
+  set.load_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return set;
+}
+
+TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<RankTrace> loaded) {
 
   // Corrupt values (severity "error": overflowing, non-finite or negative times) reject the file:
   // analysing around them would silently mis-report.
@@ -171,7 +199,6 @@ TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& 
                   "analyze one of them, or put each job's traces in its own directory");
     set.diagnostics.add("two files claim the same rank", "warning", "rank " + std::to_string(b.rank) + ": " + b.file);
   }
-  set.load_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return set;
 }
 

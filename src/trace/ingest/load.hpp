@@ -12,6 +12,9 @@ namespace sextant::trace {
 struct LoadOptions {
   int threads = 0;  // 0: hardware concurrency (at most the number of files)
   ScanOptions scan;
+  // Per-rank cache (ingest/cache.hpp): read a valid cache instead of parsing, write one after.
+  bool cache = false;      // cache files next to the traces (<file>.sxcache)
+  std::string cache_dir;   // or in this directory (implies cache)
 };
 
 struct TraceSet {
@@ -21,6 +24,7 @@ struct TraceSet {
   uint64_t raw_bytes = 0;
   uint64_t file_bytes = 0;
   double load_wall_s = 0;
+  int64_t cache_hits = 0;        // ranks read from the cache instead of parsed
 };
 
 // Directories are expanded to their *.json, *.json.gz and *.pt.trace.json(.gz) files (sorted,
@@ -32,6 +36,15 @@ int64_t rank_from_file_name(const std::string& path);
 
 // Reads one file (plain or gzip). Throws Error for an unreadable file.
 RankTrace load_trace_file(const std::string& path, const ScanOptions& opt = {});
+
+// Reads the given files in parallel threads (through the cache when enabled), in file order.
+// An unreadable file throws; *cache_hits counts ranks read from the cache.
+std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, const LoadOptions& opt,
+                                       int64_t* cache_hits = nullptr);
+
+// The job from its files and their loaded ranks (same order): corrupt values rejected, files
+// that are not traces skipped with a diagnostic, ranks sorted, duplicate ranks checked.
+TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<RankTrace> loaded);
 
 // Reads every file in parallel. A file without "traceEvents" (e.g. a PyTorch execution trace)
 // is skipped with a diagnostic; an unreadable file throws.

@@ -247,6 +247,15 @@ const char* skip_value(const char* p, const char* e) {
   throw SyntaxError{p, std::string("unexpected character '") + c + "'"};
 }
 
+// Operators whose shapes the roofline analysis uses (aten::mm, addmm, bmm, baddbmm, linear,
+// matmul, convolution, attention).
+inline bool is_shape_op(std::string_view n) {
+  if (n.substr(0, 6) != "aten::") return false;
+  return n.find("mm") != std::string_view::npos || n.find("linear") != std::string_view::npos ||
+         n.find("matmul") != std::string_view::npos || n.find("conv") != std::string_view::npos ||
+         n.find("attention") != std::string_view::npos;
+}
+
 // Fields of one event, filled before committing it to the columns.
 struct EventFields {
   char ph = 0;
@@ -264,6 +273,8 @@ struct EventFields {
   // collective args
   bool has_coll = false;
   CollectiveArgs coll;
+  // shapes ("Input Dims", "Input type"), raw JSON text
+  std::string_view dims, types;
   // memory
   int64_t mem_bytes = kNoInt, mem_alloc = -1, mem_reserved = -1, mem_device = -1;
   std::string cat_storage;
@@ -617,6 +628,11 @@ class Scanner {
         case 10:
           if (KEY(k, "Group size")) {
             p = int_value(p, e, ev.coll.group_size);
+          } else if (KEY(k, "Input Dims") || KEY(k, "Input type")) {
+            // Kept as raw JSON text (views into the window, valid until the event is committed).
+            const char* v0 = skip_ws(p, e);
+            p = skip_value(v0, e);
+            if (p) (k[6] == 'D' ? ev.dims : ev.types) = std::string_view(v0, static_cast<size_t>(p - v0));
           } else {
             p = skip_value(p, e);
           }
@@ -863,6 +879,8 @@ class Scanner {
     t.tid.push_back(narrow(ev.tid));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
+    if (c == Category::CpuOp && !ev.dims.empty() && is_shape_op(ev.name))
+      t.op_shapes.push_back(OpShape{idx, std::string(ev.dims), std::string(ev.types)});
     if (ev.has_coll) {
       ev.coll.event = idx;
       t.collectives.push_back(std::move(ev.coll));

@@ -1,0 +1,385 @@
+// Findings with concrete advice, in the style of Nsight Systems' expert rules. Per rank:
+//  - gpu_idle_gap: GPU idle (no kernel, memcpy or memset on any stream) longer than
+//    --gap-threshold-us, with what the CPU was doing (the longest operator on the thread that
+//    launched the next GPU event, host synchronisation calls in the gap);
+//  - host_sync: cudaDeviceSynchronize / StreamSynchronize / EventSynchronize calls, grouped by the
+//    operator that issued them (aten::item, aten::nonzero, ...);
+//  - sync_memcpy: synchronous memcpy calls and copies to or from pageable host memory;
+//  - low_gpu_utilization: windows of --low-utilization-window where the GPU is busy less than half
+//    of the time;
+//  - exposed_communication: communication kernel time not overlapped by computation.
+// Severity is the time at stake against the rank's GPU-active span: high >= 10%, medium >= 3%, else low.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+namespace {
+using Iv = std::vector<std::pair<int64_t, int64_t>>;
+
+int64_t length(const Iv& m) {
+  int64_t s = 0;
+  for (const auto& [a, b] : m) s += b - a;
+  return s;
+}
+int64_t intersection(const Iv& a, const Iv& b) {
+  int64_t s = 0;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (hi > lo) s += hi - lo;
+    if (a[i].second < b[j].second) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return s;
+}
+bool contains(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
+bool is_sync_call(const std::string& n) {
+  return contains(n, "DeviceSynchronize") || contains(n, "StreamSynchronize") || contains(n, "EventSynchronize") ||
+         contains(n, "CtxSynchronize");
+}
+std::string fmt_us(double us) {
+  char b[64];
+  if (us >= 1000) {
+    std::snprintf(b, sizeof b, "%.2f ms", us / 1000);
+  } else {
+    std::snprintf(b, sizeof b, "%.1f us", us);
+  }
+  return b;
+}
+std::string pct(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", 100 * x);
+  return b;
+}
+const char* severity_of(double share) { return share >= 0.10 ? "high" : share >= 0.03 ? "medium" : "low"; }
+int severity_rank(const std::string& s) { return s == "high" ? 0 : s == "medium" ? 1 : 2; }
+
+struct Finding {
+  int64_t rank;
+  std::string severity, rule, where, evidence, advice;
+  double impact_us;
+};
+}  // namespace
+
+void run_findings(const AnalysisContext& ctx, Result& r) {
+  std::vector<Finding> out;
+  const int64_t max_gaps_listed = 5;
+  for (const Frame& f : ctx.frames) {
+    const RankTrace& t = *f.trace;
+    const int64_t rank = f.rank();
+    const double ticks_per_us = 1.0 / f.us_per_tick;
+    Iv all, comp, comm;
+    for (const auto& g : f.gpu) {
+      all.emplace_back(g.ts, g.end);
+      if (g.kind == KernelKind::Computation) comp.emplace_back(g.ts, g.end);
+      if (g.kind == KernelKind::Communication) comm.emplace_back(g.ts, g.end);
+    }
+    auto busy = merge_intervals(all);
+    if (busy.empty()) continue;
+    const int64_t span = busy.back().second - busy.front().first;
+    const double span_us = f.us(span);
+    auto share = [&](double us) { return span_us > 0 ? us / span_us : 0.0; };
+
+    // --- GPU idle gaps ---
+    const auto thr = static_cast<int64_t>(ctx.opt.gpu_gap_threshold_us * ticks_per_us);
+    struct Gap {
+      int64_t a, b;
+      size_t next_gpu;  // index in f.gpu of the event that ends the gap
+    };
+    std::vector<Gap> gaps;
+    {
+      size_t gi = 0;
+      for (size_t k = 1; k < busy.size(); ++k) {
+        if (busy[k].first - busy[k - 1].second <= thr) continue;
+        while (gi < f.gpu.size() && f.gpu[gi].ts < busy[k].first) ++gi;
+        gaps.push_back(Gap{busy[k - 1].second, busy[k].first, gi < f.gpu.size() ? gi : f.gpu.size() - 1});
+      }
+    }
+    if (!gaps.empty()) {
+      int64_t total = 0;
+      for (const auto& g : gaps) total += g.b - g.a;
+      std::vector<size_t> idx(gaps.size());
+      for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+      std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
+        return gaps[x].b - gaps[x].a > gaps[y].b - gaps[y].a;
+      });
+      idx.resize(std::min<size_t>(idx.size(), static_cast<size_t>(max_gaps_listed)));
+      // What the CPU did during the listed gaps: per gap, the longest CPU operator overlapping it on
+      // the launching thread, and the synchronisation calls inside it (one pass over the events).
+      struct Ctx {
+        int32_t pid = INT32_MIN, tid = INT32_MIN;
+        int64_t launch_ts = INT64_MIN;
+        uint32_t op = UINT32_MAX;
+        int64_t op_overlap = 0;
+        int64_t sync_count = 0, sync_ticks = 0;
+        bool loader = false;
+      };
+      std::vector<Ctx> cx(idx.size());
+      for (size_t q = 0; q < idx.size(); ++q) {
+        const auto& ge = f.gpu[gaps[idx[q]].next_gpu];
+        if (ge.runtime >= 0) {
+          uint32_t ev = f.cpu[static_cast<size_t>(ge.runtime)].event;
+          cx[q].pid = t.pid[ev];
+          cx[q].tid = t.tid[ev];
+          cx[q].launch_ts = f.cpu[static_cast<size_t>(ge.runtime)].ts;
+        }
+      }
+      const int64_t div = f.hta ? 1000 : 1;
+      for (size_t i = 0; i < t.size(); ++i) {
+        const Category c = t.cat[i];
+        const bool op = c == Category::CpuOp || c == Category::UserAnnotation || c == Category::PythonFunction;
+        const bool call = c == Category::CudaRuntime || c == Category::CudaDriver;
+        if (!op && !call) continue;
+        const int64_t a = t.ts_ns[i] / div, b = (t.ts_ns[i] + t.dur_ns[i]) / div;
+        for (size_t q = 0; q < idx.size(); ++q) {
+          const Gap& g = gaps[idx[q]];
+          const int64_t ov = std::min(b, g.b) - std::max(a, g.a);
+          if (ov <= 0) continue;
+          const std::string& n = t.strings.str(t.name[i]);
+          if (call && is_sync_call(n)) {
+            ++cx[q].sync_count;
+            cx[q].sync_ticks += ov;
+          }
+          if (op && t.pid[i] == cx[q].pid && t.tid[i] == cx[q].tid && n.rfind("ProfilerStep", 0) != 0) {
+            // The innermost long operator: prefer the shorter of two that cover the gap equally.
+            if (ov > cx[q].op_overlap || (ov == cx[q].op_overlap && cx[q].op != UINT32_MAX)) {
+              cx[q].op = t.name[i];
+              cx[q].op_overlap = ov;
+            }
+            std::string l(n);
+            for (auto& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            if (contains(l, "dataloader")) cx[q].loader = true;
+          }
+        }
+      }
+      for (size_t q = 0; q < idx.size(); ++q) {
+        const Gap& g = gaps[idx[q]];
+        const double gap_us = f.us(g.b - g.a);
+        const auto& ge = f.gpu[g.next_gpu];
+        std::string ev = "GPU idle " + fmt_us(gap_us) + " at +" + fmt_us(f.us(g.a - busy.front().first)) +
+                         " (before " + f.name(ge.name) + ")";
+        std::string advice;
+        if (cx[q].sync_count > 0) {
+          ev += "; " + std::to_string(cx[q].sync_count) + " host sync call(s) in the gap (" +
+                fmt_us(f.us(cx[q].sync_ticks)) + ")";
+          advice = "The CPU waited for the GPU and then had nothing queued: remove the synchronisation "
+                   "(.item(), .cpu(), .tolist(), printing a tensor, torch.cuda.synchronize) from the loop or move "
+                   "it after the next step's launches.";
+        } else if (cx[q].loader) {
+          advice = "The gap is spent in the DataLoader: raise num_workers, set pin_memory=True and "
+                   "persistent_workers=True, prefetch the next batch.";
+        } else {
+          advice = "The CPU did not issue GPU work fast enough: reduce per-op host overhead (CUDA graphs, "
+                   "torch.compile mode='reduce-overhead'), fuse small ops, or enlarge the batch.";
+        }
+        if (cx[q].op != UINT32_MAX)
+          ev += "; launching thread busy in " + t.strings.str(cx[q].op) + " for " + fmt_us(f.us(cx[q].op_overlap));
+        if (cx[q].launch_ts != INT64_MIN)
+          ev += "; next launch issued " + fmt_us(f.us(cx[q].launch_ts - g.a)) + " into the gap";
+        out.push_back(Finding{rank, severity_of(share(gap_us)), "gpu_idle_gap",
+                              "rank " + std::to_string(rank) + ", +" + fmt_us(f.us(g.a - busy.front().first)), ev,
+                              advice, gap_us});
+      }
+      const double total_us = f.us(total);
+      out.push_back(Finding{rank, severity_of(share(total_us)), "gpu_idle_gaps_total", "rank " + std::to_string(rank),
+                            std::to_string(gaps.size()) + " GPU idle gaps > " + fmt_us(ctx.opt.gpu_gap_threshold_us) +
+                                " total " + fmt_us(total_us) + " (" + pct(share(total_us)) + " of the GPU-active span)",
+                            "See the gpu_idle_gap rows for the longest ones and their causes.", total_us});
+    }
+
+    // --- host sync calls, grouped by the operator that issued them ---
+    {
+      struct Agg {
+        int64_t count = 0, ticks = 0;
+      };
+      std::map<std::string, Agg> by_parent;
+      // Innermost enclosing CPU op per sync call: scan ops on the same thread (one pass, small sets).
+      std::vector<size_t> syncs;
+      for (const auto& c : f.cpu)
+        if ((t.cat[c.event] == Category::CudaRuntime || t.cat[c.event] == Category::CudaDriver) &&
+            is_sync_call(t.strings.str(t.name[c.event])))
+          syncs.push_back(c.event);
+      if (!syncs.empty() && syncs.size() <= 100000) {
+        std::vector<uint32_t> parent(syncs.size(), UINT32_MAX);
+        std::vector<int64_t> parent_dur(syncs.size(), INT64_MAX);
+        std::vector<int64_t> sts(syncs.size());
+        for (size_t s = 0; s < syncs.size(); ++s) sts[s] = t.ts_ns[syncs[s]];
+        std::vector<size_t> order(syncs.size());
+        for (size_t s = 0; s < order.size(); ++s) order[s] = s;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sts[a] < sts[b]; });
+        std::vector<int64_t> sorted_ts(order.size());
+        for (size_t s = 0; s < order.size(); ++s) sorted_ts[s] = sts[order[s]];
+        for (size_t i = 0; i < t.size(); ++i) {
+          if (t.cat[i] != Category::CpuOp) continue;
+          const int64_t a = t.ts_ns[i], b = a + t.dur_ns[i];
+          auto lo = std::lower_bound(sorted_ts.begin(), sorted_ts.end(), a);
+          for (auto it = lo; it != sorted_ts.end() && *it < b; ++it) {
+            size_t s = order[static_cast<size_t>(it - sorted_ts.begin())];
+            size_t ev = syncs[s];
+            if (t.tid[i] != t.tid[ev] || t.pid[i] != t.pid[ev]) continue;
+            if (t.ts_ns[ev] + t.dur_ns[ev] > b) continue;
+            if (t.dur_ns[i] < parent_dur[s]) {
+              parent[s] = t.name[i];
+              parent_dur[s] = t.dur_ns[i];
+            }
+          }
+        }
+        const int64_t div = f.hta ? 1000 : 1;
+        for (size_t s = 0; s < syncs.size(); ++s) {
+          std::string key = t.strings.str(t.name[syncs[s]]) + " in " +
+                            (parent[s] == UINT32_MAX ? std::string("(no operator)") : t.strings.str(parent[s]));
+          auto& ag = by_parent[key];
+          ++ag.count;
+          ag.ticks += t.dur_ns[syncs[s]] / div;
+        }
+        for (const auto& [key, ag] : by_parent) {
+          const double us = f.us(ag.ticks);
+          std::string advice =
+              "Each call blocks the CPU until the GPU drains, so nothing is queued behind it. ";
+          if (contains(key, "item") || contains(key, "local_scalar") || contains(key, "nonzero") ||
+              contains(key, "masked_select") || contains(key, "tolist") || contains(key, "to") ||
+              contains(key, "copy_"))
+            advice += "Reading a tensor value on the host (.item(), .tolist(), nonzero, boolean masks, .cpu()) "
+                      "forces it: keep the value on the GPU, accumulate metrics as tensors and read them once "
+                      "per N steps.";
+          else
+            advice += "Synchronise once per step at most (or use torch.cuda.Event for timing) and only where the "
+                      "host needs the result.";
+          out.push_back(Finding{rank, severity_of(share(us)), "host_sync", "rank " + std::to_string(rank) + ", " + key,
+                                std::to_string(ag.count) + " call(s), CPU blocked " + fmt_us(us) + " (" +
+                                    pct(share(us)) + " of the GPU-active span)",
+                                advice, us});
+        }
+      }
+    }
+
+    // --- synchronous and pageable memcpy ---
+    {
+      struct Agg {
+        int64_t count = 0, ticks = 0;
+      };
+      std::map<std::string, Agg> agg;
+      for (const auto& g : f.gpu) {
+        if (g.kind != KernelKind::Memory) continue;
+        const std::string& n = f.name(g.name);
+        bool pageable = contains(n, "Pageable");
+        bool sync_call = false;
+        std::string call;
+        if (g.runtime >= 0) {
+          call = t.strings.str(t.name[f.cpu[static_cast<size_t>(g.runtime)].event]);
+          sync_call = (contains(call, "Memcpy") || contains(call, "Memset")) && !contains(call, "Async");
+        }
+        if (!pageable && !sync_call) continue;
+        std::string key = (sync_call ? call + " (synchronous)" : call.empty() ? std::string("(no call)") : call) +
+                          ": " + n;
+        auto& a = agg[key];
+        ++a.count;
+        a.ticks += g.end - g.ts;
+      }
+      for (const auto& [key, a] : agg) {
+        const double us = f.us(a.ticks);
+        out.push_back(Finding{
+            rank, severity_of(share(us)), "sync_memcpy", "rank " + std::to_string(rank) + ", " + key,
+            std::to_string(a.count) + " copies, " + fmt_us(us) + " on the GPU",
+            "Copies from or to pageable host memory are staged and block the host; use pinned memory "
+            "(pin_memory=True, tensor.pin_memory()) and .to(device, non_blocking=True), and avoid cudaMemcpy "
+            "(synchronous) in the step.",
+            us});
+      }
+    }
+
+    // --- low GPU utilisation windows ---
+    {
+      const auto w = static_cast<int64_t>(ctx.opt.low_utilization_window_us * ticks_per_us);
+      if (w > 0 && span >= 2 * w) {
+        const int64_t t0 = busy.front().first;
+        const auto nwin = static_cast<size_t>(span / w);
+        std::vector<int64_t> b(nwin, 0);
+        for (const auto& [a, e] : busy) {
+          for (int64_t x = a; x < e;) {
+            auto k = static_cast<size_t>((x - t0) / w);
+            if (k >= nwin) break;
+            int64_t wend = t0 + static_cast<int64_t>(k + 1) * w;
+            int64_t y = std::min(e, wend);
+            b[k] += y - x;
+            x = y;
+          }
+        }
+        size_t low = 0, worst = 0;
+        for (size_t k = 0; k < nwin; ++k) {
+          if (static_cast<double>(b[k]) < ctx.opt.low_utilization_fraction * static_cast<double>(w)) ++low;
+          if (b[k] < b[worst]) worst = k;
+        }
+        if (low > 0) {
+          const double low_us = f.us(static_cast<int64_t>(low) * w);
+          out.push_back(Finding{
+              rank, severity_of(share(low_us)), "low_gpu_utilization", "rank " + std::to_string(rank),
+              std::to_string(low) + " of " + std::to_string(nwin) + " windows of " +
+                  fmt_us(ctx.opt.low_utilization_window_us) + " have the GPU busy < " +
+                  pct(ctx.opt.low_utilization_fraction) + "; the worst, at +" +
+                  fmt_us(f.us(static_cast<int64_t>(worst) * w)) + ", is busy " +
+                  pct(static_cast<double>(b[worst]) / static_cast<double>(w)),
+              "Look at the critical_path table for these windows: if cpu_bound or data_loading dominates, overlap "
+              "host work with GPU work (CUDA graphs, more DataLoader workers); if short kernels dominate, fuse them "
+              "(torch.compile) or enlarge the batch.",
+              low_us});
+        }
+      }
+    }
+
+    // --- exposed communication ---
+    {
+      auto mc = merge_intervals(comp), mm = merge_intervals(comm);
+      const int64_t comm_len = length(mm);
+      if (comm_len > 0) {
+        const int64_t exposed = comm_len - intersection(mc, mm);
+        const double us = f.us(exposed);
+        // Does communication share streams with computation (then it cannot overlap)?
+        std::map<int64_t, std::pair<int64_t, int64_t>> per_stream;  // stream -> (comm, comp) counts
+        for (const auto& g : f.gpu) {
+          if (g.kind == KernelKind::Communication) ++per_stream[g.stream].first;
+          if (g.kind == KernelKind::Computation) ++per_stream[g.stream].second;
+        }
+        bool shared = false;
+        for (const auto& [s, c] : per_stream)
+          if (c.first > 0 && c.second > 0) shared = true;
+        if (share(us) >= 0.01) {
+          std::string advice =
+              "Overlap communication with computation: with DDP let gradient buckets all-reduce during backward "
+              "(bucket_cap_mb, no find_unused_parameters), with FSDP prefetch (backward_prefetch, forward_prefetch); "
+              "move optimizer-step collectives off the critical path.";
+          if (shared) advice = "Communication kernels run on a stream that also runs computation, so they cannot "
+                               "overlap: issue collectives on their own stream (async_op=True). " + advice;
+          out.push_back(Finding{rank, severity_of(share(us)), "exposed_communication", "rank " + std::to_string(rank),
+                                fmt_us(us) + " of " + fmt_us(f.us(comm_len)) +
+                                    " communication is not overlapped by computation (" + pct(share(us)) +
+                                    " of the GPU-active span)",
+                                advice, us});
+        }
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+    if (severity_rank(a.severity) != severity_rank(b.severity)) return severity_rank(a.severity) < severity_rank(b.severity);
+    if (a.impact_us != b.impact_us) return a.impact_us > b.impact_us;
+    return a.rank < b.rank;
+  });
+  Table& t = r.add_table("findings", "what to fix, with evidence and advice (expert rules), most important first");
+  t.add_str("severity");
+  t.add_str("rule");
+  t.add_str("where");
+  t.add_str("evidence");
+  t.add_str("advice");
+  t.add_f64("impact_us");
+  for (const auto& fd : out) t.add_row({fd.severity, fd.rule, fd.where, fd.evidence, fd.advice, fd.impact_us});
+}
+
+}  // namespace sextant::trace

@@ -1,0 +1,384 @@
+// Workload characterisation for architects.
+//  - workload_op_classes: GPU time per operator class (GEMM, convolution, attention, elementwise,
+//    normalization, reduction/softmax, embedding, communication, memcpy, other), by kernel name.
+//  - roofline: for operators whose "Input Dims" the trace records (aten::mm, addmm, bmm, baddbmm,
+//    linear, matmul, convolution, scaled-dot-product attention), FLOPs and bytes per call from the
+//    shapes, the GPU time of the kernels they launched (innermost operator on the launching
+//    thread), achieved FLOP/s and bandwidth, and their place on the device's roofline
+//    (min(peak FLOP/s, intensity x memory bandwidth)) from the catalog. The device is --device,
+//    else the trace's deviceProperties name matched to the catalog.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.hpp"
+#include "core/error.hpp"
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+namespace {
+
+bool has(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string op_class(const std::string& name, KernelKind k) {
+  if (k == KernelKind::Communication) return "communication";
+  if (k == KernelKind::Memory) return "memcpy";
+  const std::string n = lower(name);
+  if (has(n, "flash") || has(n, "fmha") || has(n, "attention") || has(n, "sdpa") || has(n, "attn")) return "attention";
+  if (has(n, "conv") || has(n, "winograd") || has(n, "cudnn") || has(n, "implicit_gemm") || has(n, "implicit_convolve"))
+    return "convolution";
+  if (has(n, "gemm") || has(n, "xmma") || has(n, "cutlass") || has(n, "cublas") || has(n, "matmul") ||
+      has(n, "wgmma") || has(n, "magma") || has(n, "gemv"))
+    return "gemm";
+  if (has(n, "norm")) return "normalization";
+  if (has(n, "embedding") || has(n, "index_select") || has(n, "indexselect") || has(n, "embed")) return "embedding";
+  if (has(n, "softmax") || has(n, "reduce") || has(n, "reduction") || has(n, "triton_red") || has(n, "scan"))
+    return "reduction_softmax";
+  if (has(n, "elementwise") || has(n, "vectorized") || has(n, "unrolled") || has(n, "pointwise") ||
+      has(n, "triton_poi") || has(n, "copy") || has(n, "fill") || has(n, "cat_") || has(n, "catarray"))
+    return "elementwise";
+  return "other";
+}
+
+struct DtypeInfo {
+  double bytes = 0;
+  DType peak = DType::FP32;
+  std::string name;
+};
+DtypeInfo dtype_of(const std::string& t) {
+  std::string s = lower(t);
+  if (has(s, "bfloat16")) return {2, DType::BF16, "bf16"};
+  if (has(s, "half") || has(s, "float16")) return {2, DType::FP16, "fp16"};
+  if (has(s, "float8")) return {1, DType::FP8, "fp8"};
+  if (has(s, "double")) return {8, DType::FP64, "fp64"};
+  if (has(s, "float")) return {4, DType::FP32, "fp32"};
+  return {0, DType::FP32, ""};
+}
+
+// Product of v's elements, leaving out `skip_front` leading and `skip_back` trailing ones.
+double prod(const std::vector<int64_t>& v, size_t skip_front = 0, size_t skip_back = 0) {
+  double p = 1;
+  if (skip_front + skip_back >= v.size()) return p;
+  for (auto it = v.begin() + static_cast<std::ptrdiff_t>(skip_front); it != v.end() - static_cast<std::ptrdiff_t>(skip_back); ++it)
+    p *= static_cast<double>(*it);
+  return p;
+}
+
+struct Cost {
+  double flops = 0, elems = 0;  // elements read and written (bytes = elems x dtype bytes)
+  std::string basis;
+  bool ok = false;
+};
+
+// FLOPs and elements moved from the shapes; ok=false where the shapes do not fit the operator.
+Cost cost_of(const std::string& op, const std::vector<std::vector<int64_t>>& d) {
+  Cost c;
+  auto dims_ok = [&](size_t i, size_t rank) { return i < d.size() && d[i].size() == rank; };
+  if (op == "aten::mm" && dims_ok(0, 2) && dims_ok(1, 2)) {
+    double M = static_cast<double>(d[0][0]), K = static_cast<double>(d[0][1]), N = static_cast<double>(d[1][1]);
+    c = {2 * M * K * N, M * K + K * N + M * N, "2MKN", true};
+  } else if (op == "aten::addmm" && dims_ok(1, 2) && dims_ok(2, 2) && !d[0].empty()) {
+    double M = static_cast<double>(d[1][0]), K = static_cast<double>(d[1][1]), N = static_cast<double>(d[2][1]);
+    c = {2 * M * K * N + M * N, prod(d[0]) + M * K + K * N + M * N, "2MKN + MN", true};
+  } else if (op == "aten::bmm" && dims_ok(0, 3) && dims_ok(1, 3)) {
+    double B = static_cast<double>(d[0][0]), M = static_cast<double>(d[0][1]), K = static_cast<double>(d[0][2]),
+           N = static_cast<double>(d[1][2]);
+    c = {2 * B * M * K * N, B * (M * K + K * N + M * N), "2BMKN", true};
+  } else if (op == "aten::baddbmm" && dims_ok(1, 3) && dims_ok(2, 3)) {
+    double B = static_cast<double>(d[1][0]), M = static_cast<double>(d[1][1]), K = static_cast<double>(d[1][2]),
+           N = static_cast<double>(d[2][2]);
+    c = {2 * B * M * K * N + B * M * N, prod(d[0]) + B * (M * K + K * N + M * N), "2BMKN + BMN", true};
+  } else if (op == "aten::linear" && d.size() >= 2 && !d[0].empty() && dims_ok(1, 2)) {
+    double rows = prod(d[0], 0, 1), K = static_cast<double>(d[0].back()),
+           N = static_cast<double>(d[1][0]);
+    bool bias = d.size() >= 3 && !d[2].empty();
+    c = {2 * rows * K * N + (bias ? rows * N : 0), rows * K + N * K + rows * N + (bias ? N : 0),
+         bias ? "2·rows·K·N + rows·N" : "2·rows·K·N", true};
+  } else if (op == "aten::matmul" && d.size() >= 2 && d[0].size() >= 2 && d[1].size() >= 2) {
+    const auto& a = d[0];
+    const auto& b = d[1];
+    double M = static_cast<double>(a[a.size() - 2]), K = static_cast<double>(a.back()), N = static_cast<double>(b.back());
+    double batch = std::max(prod(a, 0, 2), prod(b, 0, 2));
+    c = {2 * batch * M * K * N, prod(a) + prod(b) + batch * M * N, "2·batch·MKN", true};
+  } else if (has(op, "attention") && d.size() >= 3 && d[0].size() == 4 && d[1].size() == 4 && d[2].size() == 4 &&
+             !has(op, "backward")) {
+    double B = static_cast<double>(d[0][0]), H = static_cast<double>(d[0][1]), L = static_cast<double>(d[0][2]),
+           D = static_cast<double>(d[0][3]), S = static_cast<double>(d[1][2]), Dv = static_cast<double>(d[2][3]);
+    c = {2 * B * H * L * S * D + 2 * B * H * L * S * Dv, prod(d[0]) + prod(d[1]) + prod(d[2]) + B * H * L * Dv,
+         "4·B·H·L·S·D forward, no causal mask assumed", true};
+  } else if ((op == "aten::convolution" || op == "aten::_convolution" || op == "aten::conv1d" || op == "aten::conv2d" ||
+              op == "aten::conv3d" || op == "aten::cudnn_convolution") &&
+             d.size() >= 2 && d[0].size() >= 3 && d[1].size() == d[0].size()) {
+    const auto& x = d[0];
+    const auto& w = d[1];
+    double N = static_cast<double>(x[0]), O = static_cast<double>(w[0]), Cg = static_cast<double>(w[1]);
+    double spatial = prod(x, 2), kernel = prod(w, 2);
+    c = {2 * N * O * spatial * Cg * kernel, prod(x) + prod(w) + N * O * spatial,
+         "2·N·O·out·(C/g)·k, output size = input size assumed (stride 1, same padding)", true};
+  }
+  return c;
+}
+
+// Catalog accelerator whose name or id shares the most tokens with a deviceProperties name (the
+// model token, e.g. "a100", must be among them). Empty when none fits.
+std::string match_device(const Catalog& cat, const std::string& dev, std::string& note) {
+  auto tokens = [](const std::string& s) {
+    std::set<std::string> out;
+    std::string cur;
+    for (char ch : s + " ") {
+      if (std::isalnum(static_cast<unsigned char>(ch))) {
+        cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      } else if (!cur.empty()) {
+        out.insert(cur);
+        cur.clear();
+      }
+    }
+    return out;
+  };
+  auto dt = tokens(dev);
+  std::string model;
+  for (const auto& t : dt)
+    if (std::any_of(t.begin(), t.end(), ::isdigit) && std::any_of(t.begin(), t.end(), ::isalpha) && t.size() <= 6 &&
+        t.find("gb") == std::string::npos) {
+      model = t;
+      break;
+    }
+  std::string best;
+  int best_score = 0, ties = 0;
+  for (const auto& id : cat.accelerator_ids()) {
+    const auto& a = cat.accelerator(id);
+    auto ct = tokens(a.name + " " + id);
+    if (model.empty() || !ct.count(model)) continue;
+    int score = 0;
+    for (const auto& t : dt) score += ct.count(t) ? 1 : 0;
+    if (score > best_score) {
+      best_score = score;
+      best = id;
+      ties = 0;
+    } else if (score == best_score) {
+      ++ties;
+    }
+  }
+  if (!best.empty() && ties > 0) note = "'" + dev + "' matched " + best + " among " + std::to_string(ties + 1) + " equally good catalog entries";
+  return best;
+}
+
+}  // namespace
+
+void run_workload(const AnalysisContext& ctx, Result& r) {
+  // --- op classes ---
+  Table& oc = r.add_table("workload_op_classes", "GPU time per operator class (by kernel name), per rank");
+  oc.add_i64("rank");
+  oc.add_str("op_class");
+  oc.add_i64("kernels_count");
+  oc.add_f64("gpu_time_us");
+  oc.add_f64("fraction");
+  for (const Frame& f : ctx.frames) {
+    std::unordered_map<uint32_t, std::string> cls_of;
+    std::map<std::string, std::pair<int64_t, int64_t>> by;  // class -> (count, ticks)
+    int64_t total = 0;
+    for (const auto& g : f.gpu) {
+      auto it = cls_of.find(g.name);
+      if (it == cls_of.end()) it = cls_of.emplace(g.name, op_class(f.name(g.name), g.kind)).first;
+      auto& b = by[it->second];
+      ++b.first;
+      b.second += g.end - g.ts;
+      total += g.end - g.ts;
+    }
+    std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> v(by.begin(), by.end());
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+    for (const auto& [c, b] : v)
+      oc.add_row({f.rank(), c, b.first, f.us(b.second),
+                  total > 0 ? static_cast<double>(b.second) / static_cast<double>(total) : 0.0});
+  }
+
+  // --- roofline ---
+  struct Agg {
+    std::string op, dims, dtype, basis;
+    int64_t calls = 0;
+    int64_t gpu_ns = 0;
+    double flops = 0, bytes = 0;  // per call
+    DType peak_dtype = DType::FP32;
+  };
+  std::map<std::tuple<std::string, std::string, std::string>, Agg> agg;
+  int64_t shapes_unparsed = 0, shapes_no_formula = 0;
+  for (const Frame& f : ctx.frames) {
+    const RankTrace& t = *f.trace;
+    if (t.op_shapes.empty()) continue;
+    // Ops by thread, sorted by start.
+    struct Op {
+      int64_t key, ts, end;
+      uint32_t shape;
+    };
+    std::vector<Op> ops;
+    for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
+      uint32_t ev = t.op_shapes[i].event;
+      int64_t key = (static_cast<int64_t>(t.pid[ev]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(t.tid[ev]));
+      ops.push_back(Op{key, t.ts_ns[ev], t.ts_ns[ev] + t.dur_ns[ev], i});
+    }
+    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+      return a.key != b.key ? a.key < b.key : (a.ts != b.ts ? a.ts < b.ts : a.end > b.end);
+    });
+    std::vector<int64_t> gpu_ns(t.op_shapes.size(), 0);
+    for (const auto& g : f.gpu) {
+      if (g.runtime < 0) continue;
+      uint32_t ce = f.cpu[static_cast<size_t>(g.runtime)].event;
+      int64_t key = (static_cast<int64_t>(t.pid[ce]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(t.tid[ce]));
+      int64_t cts = t.ts_ns[ce];
+      auto it = std::upper_bound(ops.begin(), ops.end(), std::make_pair(key, cts), [](const auto& kv, const Op& o) {
+        return kv.first != o.key ? kv.first < o.key : kv.second < o.ts;
+      });
+      for (int back = 0; it != ops.begin() && back < 16; ++back) {
+        --it;
+        if (it->key != key) break;
+        if (it->end > cts) {
+          gpu_ns[it->shape] += t.dur_ns[g.event];
+          break;
+        }
+      }
+    }
+    for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
+      if (gpu_ns[i] <= 0) continue;
+      const OpShape& s = t.op_shapes[i];
+      const std::string& op = t.strings.str(t.name[s.event]);
+      std::vector<std::vector<int64_t>> dims;
+      std::string type0;
+      try {
+        auto j = nlohmann::json::parse(s.dims);
+        for (const auto& a : j) {
+          std::vector<int64_t> v;
+          if (a.is_array())
+            for (const auto& x : a)
+              if (x.is_number_integer()) v.push_back(x.get<int64_t>());
+          dims.push_back(v);
+        }
+        if (!s.types.empty()) {
+          auto jt = nlohmann::json::parse(s.types);
+          for (const auto& x : jt)
+            if (x.is_string() && !x.get<std::string>().empty()) {
+              type0 = x.get<std::string>();
+              break;
+            }
+        }
+      } catch (const nlohmann::json::exception&) {
+        ++shapes_unparsed;
+        continue;
+      }
+      Cost c = cost_of(op, dims);
+      if (!c.ok) {
+        ++shapes_no_formula;
+        continue;
+      }
+      DtypeInfo di = dtype_of(type0);
+      auto& a = agg[{op, s.dims, di.name}];
+      a.op = op;
+      a.dims = s.dims;
+      a.dtype = di.name.empty() ? "(unknown)" : di.name;
+      a.basis = c.basis;
+      a.flops = c.flops;
+      a.bytes = di.bytes > 0 ? c.elems * di.bytes : std::nan("");
+      a.peak_dtype = di.peak;
+      ++a.calls;
+      a.gpu_ns += gpu_ns[i];
+    }
+  }
+  if (shapes_unparsed) ctx.diagnostics.add("workload: Input Dims not parsable", "info", std::to_string(shapes_unparsed));
+  if (shapes_no_formula)
+    ctx.diagnostics.add("workload: shapes that do not fit the operator's FLOP formula", "info",
+                        std::to_string(shapes_no_formula) + " calls");
+  // --- device ---
+  // The catalog is read only when there is something to place on a roofline.
+  std::shared_ptr<const Catalog> cat;
+  try {
+    if (!agg.empty() || !ctx.opt.device.empty()) cat = Catalog::load_default();
+  } catch (const Error& e) {
+    ctx.diagnostics.add("workload: catalog not loaded, no roofline", "warning", e.what());
+  }
+  const Accelerator* acc = nullptr;
+  if (cat) {
+    std::string id = ctx.opt.device;
+    if (!id.empty() && !cat->has_accelerator(id))
+      throw Error(SourceLocation{"", 0, 0, "--device"}, "unknown device '" + id + "'",
+                  valid_choices_hint(id, cat->accelerator_ids()));
+    std::string dev_name;
+    for (const Frame& f : ctx.frames)
+      if (!f.trace->device_names.empty()) {
+        dev_name = f.trace->device_names.front();
+        break;
+      }
+    if (id.empty() && !dev_name.empty()) {
+      std::string note;
+      id = match_device(*cat, dev_name, note);
+      if (!note.empty()) ctx.diagnostics.add("workload: device match ambiguous (use --device)", "info", note);
+      if (id.empty()) ctx.diagnostics.add("workload: device not in the catalog (use --device)", "info", dev_name);
+    }
+    if (!id.empty()) acc = &cat->accelerator(id);
+    r.set("workload_device", id.empty() ? std::string("(unknown)") : id);
+    r.set("workload_trace_device_name", dev_name.empty() ? std::string("(none)") : dev_name);
+    if (acc && acc->memory_bandwidth_bytes_per_s.known)
+      r.set("workload_memory_bandwidth_bytes_per_s", acc->memory_bandwidth_bytes_per_s.value);
+  }
+
+  std::vector<const Agg*> rows;
+  for (const auto& [k, a] : agg) rows.push_back(&a);
+  std::stable_sort(rows.begin(), rows.end(), [](const Agg* a, const Agg* b) { return a->gpu_ns > b->gpu_ns; });
+  Table& rt = r.add_table("roofline",
+                          "operators with shapes: FLOPs, bytes, achieved rate and place on the device roofline "
+                          "(all ranks, by GPU time)");
+  rt.add_str("op");
+  rt.add_str("input_dims");
+  rt.add_str("dtype");
+  rt.add_i64("calls_count");
+  rt.add_f64("gpu_time_us");
+  rt.add_f64("flops_per_call");
+  rt.add_f64("bytes_per_call");
+  rt.add_f64("arithmetic_intensity_flops_per_byte");
+  rt.add_f64("achieved_flops_per_s");
+  rt.add_f64("achieved_bytes_per_s");
+  rt.add_f64("peak_flops_per_s");
+  rt.add_f64("roofline_flops_per_s");
+  rt.add_f64("roofline_fraction");
+  rt.add_str("bound");
+  rt.add_str("flops_basis");
+  const size_t cap = static_cast<size_t>(std::max(1, ctx.opt.top_kernels)) * 3;
+  double total_flops = 0, total_s = 0;
+  for (const Agg* a : rows) {
+    total_flops += a->flops * static_cast<double>(a->calls);
+    total_s += static_cast<double>(a->gpu_ns) * 1e-9;
+  }
+  for (size_t i = 0; i < rows.size() && i < cap; ++i) {
+    const Agg& a = *rows[i];
+    const double secs = static_cast<double>(a.gpu_ns) * 1e-9;
+    const double n = static_cast<double>(a.calls);
+    const double ach_f = a.flops * n / secs, ach_b = a.bytes * n / secs;
+    const double ai = a.bytes > 0 ? a.flops / a.bytes : std::nan("");
+    double peak = std::nan(""), roof = std::nan(""), frac = std::nan("");
+    std::string bound = "(no device)";
+    if (acc && acc->has_peak(a.peak_dtype) && acc->memory_bandwidth_bytes_per_s.known) {
+      peak = acc->peak(a.peak_dtype);
+      const double bw = acc->memory_bandwidth_bytes_per_s.value;
+      roof = std::isnan(ai) ? peak : std::min(peak, ai * bw);
+      frac = ach_f / roof;
+      bound = std::isnan(ai) ? "compute" : (ai * bw < peak ? "memory" : "compute");
+    }
+    rt.add_row({a.op, a.dims, a.dtype, a.calls, static_cast<double>(a.gpu_ns) / 1000.0, a.flops, a.bytes, ai, ach_f,
+                ach_b, peak, roof, frac, bound, a.basis});
+  }
+  r.set("workload_shaped_ops_flops", total_flops);
+  r.set("workload_shaped_ops_gpu_time_s", total_s);
+  if (rows.size() > cap)
+    r.notes.push_back("roofline: " + std::to_string(rows.size() - cap) + " smaller operator shapes not listed");
+}
+
+}  // namespace sextant::trace

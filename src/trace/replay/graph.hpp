@@ -1,0 +1,135 @@
+#pragma once
+// The dependency graph of one iteration of one rank, rebuilt from the trace's dependencies and
+// measured durations, and its replay (longest path). Used by the critical-path and the what-if
+// analyses (docs/trace-analysis.md, "Critical path and what-if replay").
+//
+// Nodes:
+//  - host gaps: the CPU time on a thread between two consecutive runtime/driver calls (Python,
+//    operator dispatch, data loading), with their measured durations;
+//  - runtime/driver calls on a thread (launches, memcpy, event record, ...); a call that waits
+//    for the GPU (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, a memcpy
+//    that returns after its copy) is split into an "enter" node and a "return" node whose start
+//    waits for the GPU work it synchronises with;
+//  - GPU events (kernels, memcpy, memset), one chain per stream.
+// Edges (ready time = predecessor's finish + weight, or its start + weight for launch edges):
+//  - program order on a thread and on a stream;
+//  - launch: call start -> GPU event start (correlation id);
+//  - sync: awaited GPU event -> return node of the synchronising call;
+//  - cross-stream: inferred where a GPU event waits on no edge above but starts right after an
+//    event on another stream ends (cudaStreamWaitEvent / event dependencies);
+//  - start: a constant offset from the iteration start (the first call of a secondary thread,
+//    a stream still busy with the previous iteration's work).
+// Edge weights are measured latencies: the binding edge of each GPU event carries the measured
+// slack (so an unscaled replay reproduces the iteration), non-binding launch edges carry the
+// rank's median launch latency. Slack above a threshold on a GPU ordering edge is "unexplained".
+#include <cstdint>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "trace/analyses/frame.hpp"
+
+namespace sextant::trace::replay {
+
+enum class NodeKind : uint8_t { HostGap, HostCall, SyncEnter, SyncReturn, Gpu };
+enum class EdgeKind : uint8_t { Program, Launch, Sync, CrossStream, Start };
+
+// What a piece of the critical path is attributed to.
+enum class Attribution : uint8_t {
+  CpuBound = 0,
+  DataLoading,
+  LaunchOverhead,
+  Compute,
+  Communication,
+  Memcpy,
+  PreviousIteration,
+  Unexplained,
+  Count_
+};
+const char* attribution_name(Attribution a);
+
+struct Node {
+  int64_t dur = 0;             // measured duration (ticks)
+  int64_t measured_start = 0;  // ticks from the iteration start (for ordering and reporting)
+  uint32_t edge_begin = 0, edge_end = 0;  // incoming edges in Graph::edges
+  NodeKind kind = NodeKind::HostGap;
+  Attribution attr = Attribution::CpuBound;
+  KernelKind gpu_kind = KernelKind::Computation;
+  int32_t resource = 0;        // index into Graph::resources
+  uint32_t name = UINT32_MAX;  // string id in the rank's trace (UINT32_MAX for gaps)
+};
+
+struct Edge {
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t from = kNone;  // kNone: a constant ready time (weight) from the iteration start
+  int64_t weight = 0;     // ticks
+  EdgeKind kind = EdgeKind::Program;
+  bool from_start = false;  // ready = from's start + weight (launch edges), else from's finish + weight
+  bool unexplained = false; // measured slack above the threshold on a GPU ordering edge
+};
+
+struct Resource {
+  bool gpu = false;
+  int64_t id = 0;  // stream, or thread id
+};
+
+struct Graph {
+  int64_t step = -1;              // ProfilerStep number; -1 for a whole trace without steps
+  int64_t window_start = 0;       // absolute ticks of the iteration start
+  int64_t measured_ticks = 0;     // measured iteration time (CPU step end or last GPU end)
+  int64_t median_launch_latency = 0;
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;        // grouped by target node (CSR through Node::edge_begin/end)
+  std::vector<Resource> resources;
+  std::vector<uint32_t> order;    // a topological order of the nodes
+  int64_t cycles_broken = 0;      // edges ignored because the data formed a cycle
+  int64_t unexplained_edge_ticks = 0;  // total slack on unexplained edges (on the path or not)
+};
+
+struct BuildOptions {
+  int64_t unexplained_gap_ticks = 10000;  // slack above this on a GPU ordering edge is unexplained
+  int64_t cross_stream_min_gap_ticks = 2000;  // look for a cross-stream dependency above this slack
+};
+
+// One graph per iteration (ProfilerStep#N) of the frame, or one for the whole trace when it has
+// no steps. Never throws on odd data; oddities are counted in diag.
+std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& opt, Diagnostics& diag);
+
+// What-if scaling of classes of work.
+struct Scale {
+  enum class Target : uint8_t { Communication, Compute, Memcpy, Gpu, Host, Launch, KernelRegex };
+  Target target = Target::Gpu;
+  double factor = 1.0;
+  std::string pattern;  // for KernelRegex
+  std::regex re;
+};
+// Parses "comm=0.5", "compute=0.8", "memcpy=2", "gpu=0.9", "host=0.5", "launch=0",
+// "kernel:REGEX=0.8". Throws sextant::Error naming the valid choices.
+Scale parse_scale(const std::string& spec);
+
+struct ReplayOptions {
+  std::vector<Scale> scales;  // factors multiply where several apply
+  bool drop_host_gaps = false;   // host gaps take no time
+  bool drop_gpu_gaps = false;    // slack on GPU ordering edges is removed
+};
+
+struct ReplayResult {
+  int64_t makespan = 0;                 // ticks
+  std::vector<int64_t> start, finish;   // per node
+  std::vector<uint32_t> binding;        // per node: index of the binding incoming edge (UINT32_MAX: none)
+  uint32_t sink = UINT32_MAX;
+};
+ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt);
+
+// One element of the critical path, in time order.
+struct PathElement {
+  uint32_t node = UINT32_MAX;  // node whose duration is on the path (UINT32_MAX: an edge)
+  uint32_t edge = UINT32_MAX;  // edge whose weight is on the path
+  int64_t start = 0, ticks = 0;
+  Attribution attr = Attribution::CpuBound;
+  int32_t resource = -1;       // the node's resource, or the edge's target's
+};
+// Walks back from the sink along binding edges. The ticks of the elements sum to the makespan.
+std::vector<PathElement> critical_path(const Graph& g, const ReplayResult& r);
+
+}  // namespace sextant::trace::replay

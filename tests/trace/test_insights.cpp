@@ -1,0 +1,186 @@
+// Questions: does the clock-skew estimate recover a skew injected into synthetic traces, and does
+// the correction make the straggler table name the injected straggler (and not the rank whose
+// clock runs ahead)? Do the findings rules fire on a hand-built trace with a GPU gap caused by a
+// host sync, a pageable copy and a host sync inside aten::item, with that evidence? Does the
+// roofline give the FLOPs, bytes and achieved rate that follow by hand from an aten::mm's shapes,
+// placed against the catalog's device figures, and is the device found from its trace name?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "catalog/catalog.hpp"
+#include "trace/analyze.hpp"
+#include "trace/ingest/scanner.hpp"
+#include "trace/synth.hpp"
+
+using namespace sextant;
+using namespace sextant::trace;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string ev(const char* cat, const char* name, int64_t tid, int64_t ts, int64_t dur, int64_t stream, int64_t corr,
+               const std::string& extra = "") {
+  std::string args = "\"correlation\": " + std::to_string(corr);
+  if (stream >= 0) args += ", \"stream\": " + std::to_string(stream);
+  if (!extra.empty()) args += ", " + extra;
+  return std::string("{\"ph\":\"X\",\"cat\":\"") + cat + "\",\"name\":\"" + name + "\",\"pid\":1,\"tid\":" +
+         std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur) +
+         ",\"args\":{" + args + "}}";
+}
+
+TraceSet one(const std::vector<std::string>& e, const std::string& device = "") {
+  std::string s = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1},";
+  if (!device.empty()) s += "\"deviceProperties\": [{\"id\": 0, \"name\": \"" + device + "\"}],";
+  s += "\"traceEvents\": [";
+  for (size_t i = 0; i < e.size(); ++i) s += (i ? "," : "") + e[i];
+  s += "]}";
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(s, "hand.json", set.ranks.back());
+  return set;
+}
+
+std::vector<std::string> column_str(const Table& t, const std::string& c) { return t.column(c).str; }
+
+}  // namespace
+
+TEST(ClockSkew, RecoversInjectedSkewAndFindsTheRealStraggler) {
+  fs::path dir = fs::temp_directory_path() / "sextant_test_clock_skew";
+  fs::path flat = fs::temp_directory_path() / "sextant_test_clock_noskew";
+  fs::remove_all(dir);
+  fs::remove_all(flat);
+  SynthOptions o;
+  o.ranks = 4;
+  o.steps = 6;
+  o.layers = 8;
+  o.straggler_ranks = {1};
+  o.straggler_delay_us = 2000;
+  write_synthetic_traces(flat.string(), o, 2);
+  o.clock_skew_us = 1500;  // rank 3's clock is 4.5 ms ahead: without correction it looks latest
+  write_synthetic_traces(dir.string(), o, 2);
+  auto run = [&](bool sync, const fs::path& where = {}) {
+    AnalyzeRequest req;
+    req.inputs = {(where.empty() ? dir : where).string()};
+    req.only = {"clock_skew", "collectives"};
+    req.options.clock_sync = sync;
+    return analyze(req);
+  };
+  Result r = run(true);
+  const Table* cs = r.table("clock_skew");
+  ASSERT_NE(cs, nullptr);
+  ASSERT_EQ(cs->rows(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(cs->column("rank").i64[i], static_cast<int64_t>(i));
+    EXPECT_NEAR(cs->column("offset_us").f64[i], 1500.0 * static_cast<double>(i), 1.0);
+    EXPECT_NEAR(cs->column("end_skew_after_us").f64[i], 0.0, 1.0);
+    EXPECT_EQ(cs->column("collectives_count").i64[i], 6);
+  }
+  EXPECT_GT(cs->column("end_skew_before_us").f64[3], 1000.0);
+  const Table* st = r.table("stragglers");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->column("rank").i64[0], 1);
+  // Corrected, the skewed job gives the straggler table of the same job without skew.
+  Result ref = run(false, flat);
+  const Table* rs = ref.table("stragglers");
+  ASSERT_EQ(rs->rows(), st->rows());
+  for (size_t i = 0; i < st->rows(); ++i) {
+    EXPECT_EQ(st->column("rank").i64[i], rs->column("rank").i64[i]);
+    // Offsets are recovered to within 1 us, so each of the 6 collectives moves by at most that.
+    EXPECT_NEAR(st->column("held_back_us").f64[i], rs->column("held_back_us").f64[i], 6.0);
+    EXPECT_EQ(st->column("last_arrivals_count").i64[i], rs->column("last_arrivals_count").i64[i]);
+  }
+  EXPECT_GT(st->column("held_back_us").f64[0], 6 * 1000.0);
+  Result raw = run(false);
+  EXPECT_EQ(raw.table("stragglers")->column("rank").i64[0], 3);
+  fs::remove_all(dir);
+  fs::remove_all(flat);
+}
+
+TEST(Findings, GapAfterHostSyncPageableCopyAndSyncInItem) {
+  // gemm [0,100) on stream 7; aten::item [40,110) holds cudaDeviceSynchronize [50,105); the next
+  // launch comes at 400 (GPU idle 100..410 = 310 us); a pageable D2H copy [600,700).
+  auto set = one({
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 0, 5, -1, 1),
+      ev("kernel", "ampere_sgemm_128x64_nn", 7, 0, 100, 7, 1),
+      ev("cpu_op", "aten::item", 1, 40, 70, -1, -1),
+      ev("cuda_runtime", "cudaDeviceSynchronize", 1, 50, 55, -1, 2),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 400, 5, -1, 3),
+      ev("kernel", "elementwise_kernel", 7, 410, 90, 7, 3),
+      ev("cuda_runtime", "cudaMemcpyAsync", 1, 590, 120, -1, 4),
+      ev("gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", 7, 600, 100, 7, 4),
+  });
+  AnalyzeRequest req;
+  req.only = {"findings"};
+  Result r = analyze_loaded(set, req);
+  const Table* t = r.table("findings");
+  ASSERT_NE(t, nullptr);
+  auto rules = column_str(*t, "rule");
+  auto evidence = column_str(*t, "evidence");
+  auto where = column_str(*t, "where");
+  auto sev = column_str(*t, "severity");
+  auto find = [&](const std::string& rule) {
+    for (size_t i = 0; i < rules.size(); ++i)
+      if (rules[i] == rule) return static_cast<int>(i);
+    return -1;
+  };
+  int gap = find("gpu_idle_gap");
+  ASSERT_GE(gap, 0);
+  EXPECT_NE(evidence[static_cast<size_t>(gap)].find("GPU idle 310.0 us"), std::string::npos) << evidence[static_cast<size_t>(gap)];
+  EXPECT_NE(evidence[static_cast<size_t>(gap)].find("1 host sync call(s)"), std::string::npos);
+  EXPECT_EQ(sev[static_cast<size_t>(gap)], "high");  // 310 of a 700 us span
+  EXPECT_NEAR(t->column("impact_us").f64[static_cast<size_t>(gap)], 310.0, 1e-9);
+  int hs = find("host_sync");
+  ASSERT_GE(hs, 0);
+  EXPECT_NE(where[static_cast<size_t>(hs)].find("cudaDeviceSynchronize in aten::item"), std::string::npos);
+  int mc = find("sync_memcpy");
+  ASSERT_GE(mc, 0);
+  EXPECT_NE(where[static_cast<size_t>(mc)].find("Pageable"), std::string::npos);
+  EXPECT_LT(find("exposed_communication"), 0);  // no communication in this trace
+  // Most important first.
+  EXPECT_EQ(sev.front(), "high");
+}
+
+TEST(Workload, RooflineOfAnMmByHand) {
+  auto set = one(
+      {
+          ev("cpu_op", "aten::mm", 1, 0, 20, -1, -1,
+             "\"Input Dims\": [[1024, 2048], [2048, 512]], \"Input type\": [\"c10::BFloat16\", \"c10::BFloat16\"]"),
+          ev("cuda_runtime", "cudaLaunchKernel", 1, 5, 5, -1, 1),
+          ev("kernel", "sm90_xmma_gemm_bf16bf16_bf16f32", 7, 20, 100, 7, 1),
+          ev("cuda_runtime", "cudaLaunchKernel", 1, 30, 5, -1, 2),
+          ev("kernel", "vectorized_elementwise_kernel", 7, 120, 25, 7, 2),
+      },
+      "NVIDIA A100-SXM4-80GB");
+  AnalyzeRequest req;
+  req.only = {"workload"};
+  Result r = analyze_loaded(set, req);
+  ASSERT_NE(r.scalar("workload_device"), nullptr);
+  EXPECT_EQ(std::get<std::string>(*r.scalar("workload_device")), "a100-sxm-80gb");
+  const Table* oc = r.table("workload_op_classes");
+  ASSERT_NE(oc, nullptr);
+  EXPECT_EQ(oc->column("op_class").str[0], "gemm");
+  EXPECT_DOUBLE_EQ(oc->column("fraction").f64[0], 0.8);
+  EXPECT_EQ(oc->column("op_class").str[1], "elementwise");
+  const Table* rt = r.table("roofline");
+  ASSERT_NE(rt, nullptr);
+  ASSERT_EQ(rt->rows(), 1u);
+  const double flops = 2.0 * 1024 * 2048 * 512, bytes = (1024.0 * 2048 + 2048.0 * 512 + 1024.0 * 512) * 2;
+  EXPECT_DOUBLE_EQ(rt->column("flops_per_call").f64[0], flops);
+  EXPECT_DOUBLE_EQ(rt->column("bytes_per_call").f64[0], bytes);
+  EXPECT_DOUBLE_EQ(rt->column("gpu_time_us").f64[0], 100.0);  // the elementwise kernel is outside aten::mm
+  EXPECT_NEAR(rt->column("achieved_flops_per_s").f64[0], flops / 100e-6, 1e-6 * flops / 100e-6);
+  auto cat = Catalog::load_default();
+  const auto& a = cat->accelerator("a100-sxm-80gb");
+  const double roof = std::min(a.peak(DType::BF16), flops / bytes * a.memory_bandwidth_bytes_per_s.value);
+  EXPECT_NEAR(rt->column("roofline_fraction").f64[0], flops / 100e-6 / roof, 1e-9);
+  EXPECT_EQ(rt->column("bound").str[0], flops / bytes * a.memory_bandwidth_bytes_per_s.value < a.peak(DType::BF16)
+                                             ? "memory"
+                                             : "compute");
+  // An explicit --device wins over the trace's name; an unknown one is an error naming the choices.
+  req.options.device = "h100-sxm-80gb";
+  EXPECT_EQ(std::get<std::string>(*analyze_loaded(set, req).scalar("workload_device")), "h100-sxm-80gb");
+  req.options.device = "h100-typo";
+  EXPECT_THROW(analyze_loaded(set, req), Error);
+}

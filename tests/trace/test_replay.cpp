@@ -1,0 +1,185 @@
+// Questions: on a hand-built iteration whose critical path follows by hand (launch -> kernel,
+// kernel -> kernel on a stream, a cudaStreamSynchronize that waits for the stream, a launch on a
+// second stream), do the critical path, its attribution and the what-if replays (--scale comm,
+// compute, kernel:REGEX, --drop-gaps host) give exactly the hand-derived times? Does the unscaled
+// replay reproduce every iteration of the bundled real traces (and of the public corpus when
+// present) within 2%, with attributions that sum to the path length?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "trace/analyze.hpp"
+#include "trace/ingest/scanner.hpp"
+#include "trace/replay/graph.hpp"
+
+using namespace sextant;
+using namespace sextant::trace;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string ev(const char* cat, const char* name, int64_t tid, int64_t ts, int64_t dur, int64_t stream, int64_t corr) {
+  std::string args = "\"correlation\": " + std::to_string(corr);
+  if (stream >= 0) args += ", \"stream\": " + std::to_string(stream);
+  return std::string("{\"ph\":\"X\",\"cat\":\"") + cat + "\",\"name\":\"" + name + "\",\"pid\":1,\"tid\":" +
+         std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur) +
+         ",\"args\":{" + args + "}}";
+}
+
+// Main thread 1, ProfilerStep#1 [0,200):
+//   cudaLaunchKernel [10,15) -> ampere_sgemm on stream 7 [20,70)
+//   cudaLaunchKernel [20,25) -> elementwise on stream 7 [70,120) (queued behind the gemm)
+//   cudaStreamSynchronize [30,125) waits for stream 7 (cuda_sync event on stream 7)
+//   cudaLaunchKernel [140,145) -> ncclDevKernel on stream 9 [150,190)
+// Hand-derived critical path: gap 10 (cpu) + launch latency 10 + gemm 50 + elementwise 50 +
+// sync return 5 (cpu) + gap 15 (cpu) + launch call 5 + trailing gap 55 (cpu) = 200.
+std::string doc() {
+  std::vector<std::string> e = {
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 200, -1, -1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, -1, 1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 20, 5, -1, 2),
+      ev("cuda_runtime", "cudaStreamSynchronize", 1, 30, 95, -1, 3),
+      ev("cuda_sync", "Stream Sync", 7, 120, 5, 7, 3),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 140, 5, -1, 4),
+      ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 50, 7, 1),
+      ev("kernel", "elementwise_kernel", 7, 70, 50, 7, 2),
+      ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 9, 150, 40, 9, 4),
+  };
+  std::string s = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+  for (size_t i = 0; i < e.size(); ++i) s += (i ? "," : "") + e[i];
+  return s + "]}";
+}
+
+TraceSet hand_set() {
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(doc(), "hand.json", set.ranks.back());
+  return set;
+}
+
+Result run(const TraceSet& set, std::vector<std::string> scales, bool drop_host = false) {
+  AnalyzeRequest req;
+  req.only = {"critical_path", "whatif"};
+  req.options.scales = std::move(scales);
+  req.options.drop_host_gaps = drop_host;
+  return analyze_loaded(set, req);
+}
+
+double attribution_us(const Result& r, const std::string& a) {
+  const Table* t = r.table("critical_path_attribution");
+  EXPECT_NE(t, nullptr);
+  if (!t) return NAN;
+  const auto& name = t->column("attribution");
+  for (size_t i = 0; i < t->rows(); ++i)
+    if (name.str[i] == a) return t->column("time_us").f64[i];
+  return 0.0;
+}
+
+}  // namespace
+
+TEST(Replay, CriticalPathByHand) {
+  auto set = hand_set();
+  Result r = run(set, {});
+  const Table* s = r.table("critical_path_summary");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->rows(), 1u);
+  EXPECT_EQ(s->column("step").i64[0], 1);
+  EXPECT_DOUBLE_EQ(s->column("iteration_us").f64[0], 200.0);
+  EXPECT_DOUBLE_EQ(s->column("critical_path_us").f64[0], 200.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "cpu_bound"), 85.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "launch_overhead"), 15.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "compute"), 100.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "communication"), 0.0);
+  EXPECT_EQ(s->column("dominant_attribution").str[0], "compute");
+}
+
+TEST(Replay, WhatIfByHand) {
+  auto set = hand_set();
+  auto predicted = [&](std::vector<std::string> sc, bool drop) {
+    Result r = run(set, std::move(sc), drop);
+    const Table* w = r.table("whatif");
+    EXPECT_NE(w, nullptr);
+    EXPECT_DOUBLE_EQ(w->column("replay_us").f64[0], 200.0);
+    EXPECT_DOUBLE_EQ(w->column("replay_error_fraction").f64[0], 0.0);
+    return w->column("predicted_us").f64[0];
+  };
+  EXPECT_DOUBLE_EQ(predicted({}, false), 200.0);
+  EXPECT_DOUBLE_EQ(predicted({"compute=0.5"}, false), 150.0);
+  EXPECT_DOUBLE_EQ(predicted({"comm=0.5"}, false), 200.0);  // the NCCL kernel is not on the path
+  EXPECT_DOUBLE_EQ(predicted({"kernel:gemm.*=0.8"}, false), 190.0);
+  EXPECT_DOUBLE_EQ(predicted({}, true), 165.0);
+  // Without the host's trailing work the NCCL kernel becomes the end of the iteration.
+  EXPECT_DOUBLE_EQ(predicted({"comm=2"}, true), 205.0);
+}
+
+TEST(Replay, ScaleSpecErrors) {
+  EXPECT_THROW(replay::parse_scale("comm"), Error);
+  EXPECT_THROW(replay::parse_scale("bogus=0.5"), Error);
+  EXPECT_THROW(replay::parse_scale("comm=abc"), Error);
+  EXPECT_THROW(replay::parse_scale("comm=-1"), Error);
+  EXPECT_THROW(replay::parse_scale("kernel:(=0.5"), Error);
+  EXPECT_EQ(replay::parse_scale("kernel:gemm.*=0.8").target, replay::Scale::Target::KernelRegex);
+  EXPECT_DOUBLE_EQ(replay::parse_scale("comm=0.5").factor, 0.5);
+}
+
+namespace {
+// Every iteration of every trace under dir: unscaled replay within 2% of the measured time,
+// attributions summing to the replayed length.
+void check_dir(const fs::path& dir, int& iterations) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string p = e.path().string();
+    if (!e.is_regular_file() || p.find("hta-reference") != std::string::npos) continue;
+    if (p.size() > 8 && (p.ends_with(".json.gz") || p.ends_with(".json"))) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& p : files) {
+    AnalyzeRequest req;
+    req.inputs = {p.string()};
+    req.only = {"critical_path", "whatif"};
+    Result r;
+    try {
+      r = analyze(req);
+    } catch (const Error& e) {
+      // Not a Kineto trace (e.g. an execution trace): nothing to replay.
+      EXPECT_NE(std::string(e.what()).find("no usable events"), std::string::npos) << e.what();
+      continue;
+    }
+    const Table* w = r.table("whatif");
+    ASSERT_NE(w, nullptr);
+    for (size_t i = 0; i < w->rows(); ++i) {
+      ++iterations;
+      EXPECT_LE(std::fabs(w->column("replay_error_fraction").f64[i]), 0.02)
+          << p << " step " << w->column("step").i64[i];
+    }
+    const Table* s = r.table("critical_path_summary");
+    const Table* a = r.table("critical_path_attribution");
+    ASSERT_NE(s, nullptr);
+    ASSERT_NE(a, nullptr);
+    for (size_t i = 0; i < s->rows(); ++i) {
+      double sum = 0;
+      for (size_t j = 0; j < a->rows(); ++j)
+        if (a->column("rank").i64[j] == s->column("rank").i64[i] && a->column("step").i64[j] == s->column("step").i64[i])
+          sum += a->column("time_us").f64[j];
+      EXPECT_NEAR(sum, s->column("critical_path_us").f64[i], 1e-6 * std::max(1.0, sum)) << p;
+    }
+  }
+}
+}  // namespace
+
+TEST(Replay, UnscaledReplayReproducesBundledTraces) {
+  int iterations = 0;
+  check_dir(fs::path(SEXTANT_SOURCE_DIR) / "tests" / "data" / "trace", iterations);
+  EXPECT_GE(iterations, 10);
+}
+
+TEST(Replay, UnscaledReplayReproducesPublicCorpus) {
+  const char* env = std::getenv("SEXTANT_TRACE_CORPUS");
+  fs::path dir = env ? fs::path(env) : fs::path(SEXTANT_SOURCE_DIR) / ".." / "shared" / "data" / "traces";
+  if (!fs::exists(dir)) GTEST_SKIP() << "no public trace corpus at " << dir;
+  int iterations = 0;
+  check_dir(dir, iterations);
+  EXPECT_GE(iterations, 20);
+}
