@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace sextant {
 
@@ -50,14 +49,36 @@ double Estimator::collective_time_s(const Collective& c, const Workload& w, cons
 
 namespace {
 
+constexpr int kOpClasses = static_cast<int>(OpClass::Memcpy) + 1;
+constexpr int kGroupKinds = static_cast<int>(GroupKind::PP) + 1;
+
+// Times of a pass (flat arrays indexed by enum: evaluated millions of times in plan search).
 struct PassTime {
   double compute_s = 0;       // compute on the compute stream
   double blocking_comm_s = 0; // collectives on the critical path
   double overlap_comm_s = 0;  // collectives that may overlap compute
-  std::map<OpClass, double> by_class;
-  std::map<GroupKind, double> comm_by_group, exposed_by_group;
+  double by_class[kOpClasses] = {};
+  double comm_by_group[kGroupKinds] = {}, exposed_by_group[kGroupKinds] = {};
+  // Which entries occurred (a breakdown row is shown for every class or group that occurs, even at 0 s).
+  unsigned class_seen = 0, comm_seen = 0, exposed_seen = 0;
+  void add_class(OpClass k, double t) { by_class[static_cast<int>(k)] += t; class_seen |= 1u << static_cast<int>(k); }
+  void add_comm(GroupKind g, double t) { comm_by_group[static_cast<int>(g)] += t; comm_seen |= 1u << static_cast<int>(g); }
+  void add_exposed(GroupKind g, double t) { exposed_by_group[static_cast<int>(g)] += t; exposed_seen |= 1u << static_cast<int>(g); }
   double total() const { return compute_s + blocking_comm_s + std::max(0.0, overlap_comm_s - compute_s); }
   double exposed_comm() const { return blocking_comm_s + std::max(0.0, overlap_comm_s - compute_s); }
+  void add(const PassTime& o, double times) {
+    compute_s += times * o.compute_s;
+    blocking_comm_s += times * o.blocking_comm_s;
+    overlap_comm_s += times * o.overlap_comm_s;
+    for (int i = 0; i < kOpClasses; ++i) by_class[i] += times * o.by_class[i];
+    for (int i = 0; i < kGroupKinds; ++i) {
+      comm_by_group[i] += times * o.comm_by_group[i];
+      exposed_by_group[i] += times * o.exposed_by_group[i];
+    }
+    class_seen |= o.class_seen;
+    comm_seen |= o.comm_seen;
+    exposed_seen |= o.exposed_seen;
+  }
 };
 
 struct Ctx {
@@ -68,48 +89,50 @@ struct Ctx {
   double interference;
 };
 
-void add_steps(const Ctx& c, const std::vector<Step>& steps, double times, PassTime& out) {
+// One execution of a list of steps. Overlapped communication hides behind this list's compute;
+// the excess is exposed (attributed to the groups in proportion) and counted as blocking time;
+// overlapped communication slows the compute it overlaps by the interference fraction.
+PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
   PassTime local;
+  double overlapped_by_group[kGroupKinds] = {};
   for (const auto& st : steps) {
     if (const auto* op = std::get_if<ComputeOp>(&st)) {
       const double t = compute_time_s(*op, c.acc);
       local.compute_s += t;
-      local.by_class[op->cls] += t;
+      local.add_class(op->cls, t);
     } else {
       const auto& col = std::get<Collective>(st);
       const double t = c.est.collective_time_s(col, c.w, c.fabric);
-      local.comm_by_group[col.group] += t;
-      if (col.overlappable) local.overlap_comm_s += t;
-      else {
+      local.add_comm(col.group, t);
+      if (col.overlappable) {
+        local.overlap_comm_s += t;
+        overlapped_by_group[static_cast<int>(col.group)] += t;
+      } else {
         local.blocking_comm_s += t;
-        local.exposed_by_group[col.group] += t;
+        local.add_exposed(col.group, t);
       }
     }
   }
-  // Overlapped communication hides behind this pass's compute; the excess is exposed and
-  // attributed to the groups in proportion; overlapped comm slows the compute it overlaps.
   const double hidden = std::min(local.overlap_comm_s, local.compute_s);
   const double excess = local.overlap_comm_s - hidden;
-  if (local.overlap_comm_s > 0) {
-    double overlapped_total = 0;
-    for (const auto& st : steps)
-      if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable)
-        overlapped_total += c.est.collective_time_s(*col, c.w, c.fabric);
-    for (const auto& st : steps)
-      if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable)
-        local.exposed_by_group[col->group] += excess * c.est.collective_time_s(*col, c.w, c.fabric) / overlapped_total;
-  }
+  if (local.overlap_comm_s > 0)
+    for (const auto& st : steps)  // every overlapped group gets its share (and a row), once
+      if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable) {
+        const int g = static_cast<int>(col->group);
+        if (overlapped_by_group[g] < 0) continue;
+        local.add_exposed(col->group, excess * overlapped_by_group[g] / local.overlap_comm_s);
+        overlapped_by_group[g] = -1;
+      }
   local.compute_s += hidden * c.interference;
-  out.compute_s += times * local.compute_s;
-  out.blocking_comm_s += times * local.blocking_comm_s;
-  out.overlap_comm_s += times * local.overlap_comm_s;
-  // Keep overlap accounting per pass: convert the excess into blocking time.
-  out.blocking_comm_s += times * excess;
-  out.overlap_comm_s -= times * local.overlap_comm_s;
-  for (auto& [k, v] : local.by_class) out.by_class[k] += times * v;
-  for (auto& [k, v] : local.comm_by_group) out.comm_by_group[k] += times * v;
-  for (auto& [k, v] : local.exposed_by_group) out.exposed_by_group[k] += times * v;
+  local.blocking_comm_s += excess;
+  local.overlap_comm_s = 0;
+  return local;
 }
+
+// Unit times of one block's passes, cached per template (Block::template_id) within a run.
+struct BlockTimes {
+  PassTime forward, recompute, backward_input, backward_weight;
+};
 
 }  // namespace
 
@@ -146,13 +169,26 @@ StepEstimate Estimator::run(const Workload& w) const {
   StepEstimate e;
   StageTimes times;
   std::vector<PassTime> fwd(p), bwd(p), wgt(p);
+  // Blocks lowered from one template (the same layer kind on every chunk) are evaluated once.
+  std::vector<std::pair<int, BlockTimes>> cache;
+  auto block_times = [&](const Block& b) -> BlockTimes {
+    if (b.template_id >= 0)
+      for (const auto& [id, bt] : cache)
+        if (id == b.template_id) return bt;
+    BlockTimes bt{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input),
+                  eval_steps(c, b.backward_weight)};
+    if (b.template_id >= 0) cache.emplace_back(b.template_id, bt);
+    return bt;
+  };
+  const bool p2p_hidden = sched.name() == "interleaved-1f1b";  // overlaps transfers with other chunks' work
   for (int r = 0; r < p; ++r) {
     for (const auto& ch : w.stages[r].chunks)
       for (const auto& b : ch.blocks) {
-        add_steps(c, b.forward, b.count, fwd[r]);
-        add_steps(c, b.recompute, b.count, bwd[r]);
-        add_steps(c, b.backward_input, b.count, bwd[r]);
-        add_steps(c, b.backward_weight, b.count, wgt[r]);
+        const BlockTimes bt = block_times(b);
+        fwd[r].add(bt.forward, b.count);
+        bwd[r].add(bt.recompute, b.count);
+        bwd[r].add(bt.backward_input, b.count);
+        wgt[r].add(bt.backward_weight, b.count);
       }
     // Pipeline point-to-point: activations forward and gradients backward, once per chunk.
     if (p > 1) {
@@ -162,13 +198,13 @@ StepEstimate Estimator::run(const Workload& w) const {
       send.bytes = w.stages[r].boundary_activation_bytes;
       const double t = collective_time_s(send, w, c.fabric) * v;
       // Interleaved schedules overlap these transfers with the other chunks' work.
-      const double exposed = sched.name() == "interleaved-1f1b" ? 0.0 : t;
+      const double exposed = p2p_hidden ? 0.0 : t;
       fwd[r].blocking_comm_s += exposed;
       bwd[r].blocking_comm_s += exposed;
-      fwd[r].comm_by_group[GroupKind::PP] += t;
-      bwd[r].comm_by_group[GroupKind::PP] += t;
-      fwd[r].exposed_by_group[GroupKind::PP] += exposed;
-      bwd[r].exposed_by_group[GroupKind::PP] += exposed;
+      fwd[r].add_comm(GroupKind::PP, t);
+      bwd[r].add_comm(GroupKind::PP, t);
+      fwd[r].add_exposed(GroupKind::PP, exposed);
+      bwd[r].add_exposed(GroupKind::PP, exposed);
     }
     times.forward_s.push_back(fwd[r].total());
     times.backward_s.push_back(bwd[r].total() + wgt[r].total());
@@ -222,35 +258,33 @@ StepEstimate Estimator::run(const Workload& w) const {
   e.grad_sync_exposed_s = crit_sync + crit_gather;
   e.exposed_comm_s = exposed_pass + e.grad_sync_exposed_s;
   e.bubble_s = std::max(0.0, step - e.compute_s - e.exposed_comm_s - e.optimizer_s);
-  std::map<OpClass, double> cls;
-  for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]})
-    for (auto& [k, val] : pt->by_class) cls[k] += mf * val;
-  for (auto& [k, val] : cls) e.compute_by_class_s.emplace_back(to_string(k), val);
-  std::map<GroupKind, double> comm, exposed;
-  for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]}) {
-    for (auto& [k, val] : pt->comm_by_group) comm[k] += mf * val;
-    for (auto& [k, val] : pt->exposed_by_group) exposed[k] += mf * val;
-  }
+  PassTime crit;  // the critical rank's passes, per step
+  for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]}) crit.add(*pt, mf);
+  for (int k = 0; k < kOpClasses; ++k)
+    if (crit.class_seen >> k & 1u) e.compute_by_class_s.emplace_back(to_string(static_cast<OpClass>(k)), crit.by_class[k]);
   {
     const auto& sw = w.step_per_stage[r];
-    for (const auto& col : sw.grad_sync) comm[col.group] += collective_time_s(col, w, c.fabric);
-    for (const auto& col : sw.param_gather) comm[col.group] += collective_time_s(col, w, c.fabric);
     double sync_total = 0;
-    for (const auto& col : sw.grad_sync) sync_total += collective_time_s(col, w, c.fabric);
-    for (const auto& col : sw.param_gather) sync_total += collective_time_s(col, w, c.fabric);
-    if (sync_total > 0) {
-      for (const auto& col : sw.grad_sync)
-        exposed[col.group] += e.grad_sync_exposed_s * collective_time_s(col, w, c.fabric) / sync_total;
-      for (const auto& col : sw.param_gather)
-        exposed[col.group] += e.grad_sync_exposed_s * collective_time_s(col, w, c.fabric) / sync_total;
-    }
+    for (const auto* list : {&sw.grad_sync, &sw.param_gather})
+      for (const auto& col : *list) {
+        const double t = collective_time_s(col, w, c.fabric);
+        crit.add_comm(col.group, t);
+        sync_total += t;
+      }
+    if (sync_total > 0)
+      for (const auto* list : {&sw.grad_sync, &sw.param_gather})
+        for (const auto& col : *list) crit.add_exposed(col.group, e.grad_sync_exposed_s * collective_time_s(col, w, c.fabric) / sync_total);
   }
   e.total_comm_s = 0;
-  for (auto& [k, val] : comm) {
-    e.comm_by_group_s.emplace_back(to_string(k), val);
-    e.total_comm_s += val;
+  for (int k = 0; k < kGroupKinds; ++k) {
+    const auto g = static_cast<GroupKind>(k);
+    if (crit.comm_seen >> k & 1u) {
+      e.comm_by_group_s.emplace_back(to_string(g), crit.comm_by_group[k]);
+      e.total_comm_s += crit.comm_by_group[k];
+    }
   }
-  for (auto& [k, val] : exposed) e.exposed_by_group_s.emplace_back(to_string(k), val);
+  for (int k = 0; k < kGroupKinds; ++k)
+    if (crit.exposed_seen >> k & 1u) e.exposed_by_group_s.emplace_back(to_string(static_cast<GroupKind>(k)), crit.exposed_by_group[k]);
 
   // Throughput and utilisation.
   const double tokens = static_cast<double>(s.tokens_per_step());

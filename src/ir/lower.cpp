@@ -350,6 +350,9 @@ struct Lowerer {
     Block b;
     b.name = moe ? "moe_layer" : "dense_layer";
     std::vector<Step> fwd, bi, bw, rc;
+    fwd.reserve(32);  // a layer has about 20 steps per pass: avoid regrowth (plan search lowers millions)
+    bi.reserve(40);
+    bw.reserve(16);
     if (zero3) {
       // FSDP / ZeRO-3: gather this layer's parameters before use, in forward and again in backward.
       // Sizes are filled in after the parameter count is known.
@@ -366,6 +369,7 @@ struct Lowerer {
     // Backward runs in reverse: mlp part then attention part. bi holds attention first (built
     // first), so put the MLP part before it.
     std::vector<Step> bi_ordered;
+    bi_ordered.reserve(bi.size() + 1);
     // The MLP backward steps were appended after the attention ones; find the split point.
     size_t split = 0;
     for (size_t i = 0; i < bi.size(); ++i) {
@@ -446,7 +450,11 @@ double Workload::model_flops_per_step() const {
   double mm = 0;
   const double h = m.hidden;
   const ModelConfig& c = m;
-  for (int l = 0; l < c.layers; ++l) {
+  int moe_layers = 0;
+  for (int l = 0; l < c.layers; ++l) moe_layers += c.is_moe_layer(l) ? 1 : 0;
+  for (int kind = 0; kind < 2; ++kind) {  // dense layers, then MoE layers: count x per-layer parameters
+    const int n_layers = kind == 0 ? c.layers - moe_layers : moe_layers;
+    if (n_layers == 0) continue;
     double attn;
     if (c.mla) {
       const auto& a = *c.mla;
@@ -459,9 +467,9 @@ double Workload::model_flops_per_step() const {
     }
     const int mats = c.gated() ? 3 : 2;
     double mlp;
-    if (c.is_moe_layer(l)) mlp = (c.moe->topk + c.moe->shared_experts) * mats * h * c.moe->expert_ffn_hidden;
+    if (kind == 1) mlp = (c.moe->topk + c.moe->shared_experts) * mats * h * c.moe->expert_ffn_hidden;
     else mlp = mats * h * c.ffn_hidden;
-    mm += attn + mlp;
+    mm += n_layers * (attn + mlp);
   }
   mm += h * c.vocab;  // logits
   const double tokens = static_cast<double>(scenario().tokens_per_step());
@@ -491,9 +499,13 @@ Workload lower(const Scenario& s) {
   w.schedule = p.schedule;
 
   const Lowerer L(s);
-  const Block dense = L.layer(false);
+  Block dense = L.layer(false);
+  dense.template_id = 0;
   std::optional<Block> moe;
-  if (s.model.moe) moe = L.layer(true);
+  if (s.model.moe) {
+    moe = L.layer(true);
+    moe->template_id = 1;
+  }
   const auto layout = s.stage_layout();
   const int nvs = p.pp * p.vpp;
   // Layer index ranges of each virtual stage, to know which layers are MoE.

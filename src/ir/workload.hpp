@@ -67,6 +67,9 @@ using Step = std::variant<ComputeOp, Collective>;
 struct Block {
   std::string name;
   int count = 1;  // repetitions on this virtual stage
+  // Blocks of one workload with the same template_id >= 0 have identical step lists (copies of
+  // one layer template on several chunks); evaluators may cache per template. -1: unique.
+  int template_id = -1;
   std::vector<Step> forward;
   std::vector<Step> backward_input;   // activation gradients
   std::vector<Step> backward_weight;  // weight gradients (split out for zero-bubble schedules)
