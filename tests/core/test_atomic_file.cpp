@@ -1,0 +1,174 @@
+// Atomic outputs (src/core/atomic_file.hpp): all-or-nothing sets, no temporaries left behind on
+// errors or on SIGINT/SIGTERM, strict reading. Plus the range checks of core CSV integers.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/atomic_file.hpp"
+#include "core/csv.hpp"
+#include "core/error.hpp"
+
+namespace fs = std::filesystem;
+using namespace sextant;
+
+namespace {
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/sextant-atomic-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> names(const fs::path& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::directory_iterator(dir)) v.push_back(e.path().filename().string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+}  // namespace
+
+TEST(AtomicFileSet, CommitReplacesEveryFile) {
+  TempDir d;
+  write_file_atomic((d.path / "a.csv").string(), "old a\n");
+  AtomicFileSet s;
+  s.stage((d.path / "a.csv").string(), "new a\n");
+  s.stage((d.path / "b.csv").string(), "new b\n");
+  EXPECT_EQ(slurp(d.path / "a.csv"), "old a\n");  // nothing visible before commit
+  s.commit();
+  EXPECT_EQ(slurp(d.path / "a.csv"), "new a\n");
+  EXPECT_EQ(slurp(d.path / "b.csv"), "new b\n");
+  EXPECT_EQ(names(d.path), (std::vector<std::string>{"a.csv", "b.csv"}));
+}
+
+TEST(AtomicFileSet, UncommittedSetLeavesPreviousFilesAndNoTemporaries) {
+  TempDir d;
+  write_file_atomic((d.path / "a.csv").string(), "old a\n");
+  {
+    AtomicFileSet s;
+    s.stage((d.path / "a.csv").string(), "new a\n");
+    s.stage((d.path / "b.csv").string(), "new b\n");
+  }
+  EXPECT_EQ(names(d.path), (std::vector<std::string>{"a.csv"}));
+  EXPECT_EQ(slurp(d.path / "a.csv"), "old a\n");
+}
+
+TEST(AtomicFileSet, FailureInAnyFileWritesNone) {
+  TempDir d;
+  write_file_atomic((d.path / "a.json").string(), "old\n");
+  try {
+    AtomicFileSet s;
+    s.stage((d.path / "a.json").string(), "new\n");
+    s.stage((d.path / "no-such-dir" / "b.csv").string(), "b\n");
+    s.commit();
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no-such-dir/b.csv"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot open for writing"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(names(d.path), (std::vector<std::string>{"a.json"}));
+  EXPECT_EQ(slurp(d.path / "a.json"), "old\n");
+}
+
+TEST(AtomicFileSet, DiskFullOnASpecialFileWritesNoRegularFile) {
+  TempDir d;
+  try {
+    AtomicFileSet s;
+    s.stage((d.path / "a.csv").string(), "a\n");
+    s.stage("/dev/full", std::string(1 << 16, 'x'));
+    s.commit();
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(names(d.path).empty());
+}
+
+// An interrupted run: the child stages outputs, then receives SIGTERM (or SIGINT) before it can
+// commit. The handler removes the temporaries and the process dies of that signal.
+TEST(AtomicFileSet, SignalRemovesTemporariesAndKeepsPreviousOutputs) {
+  for (int sig : {SIGTERM, SIGINT}) {
+    TempDir d;
+    write_file_atomic((d.path / "result.json").string(), "previous\n");
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      install_temp_cleanup_on_signals();
+      AtomicFileSet s;
+      s.stage((d.path / "result.json").string(), "new\n");
+      s.stage((d.path / "table.csv").string(), "x\n");
+      ::raise(sig);
+      ::_exit(0);  // not reached: the handler re-raises with the default action
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFSIGNALED(status)) << "status " << status;
+    if (WIFSIGNALED(status)) {
+      EXPECT_EQ(WTERMSIG(status), sig);
+    }
+    EXPECT_EQ(names(d.path), (std::vector<std::string>{"result.json"}));
+    EXPECT_EQ(slurp(d.path / "result.json"), "previous\n");
+  }
+}
+
+// Many staged files (a --csv DIR of many tables): every temporary goes.
+TEST(AtomicFileSet, SignalBeforeCommitRemovesEveryStagedTemporary) {
+  TempDir d;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    install_temp_cleanup_on_signals();
+    AtomicFileSet s;
+    for (int i = 0; i < 50; ++i) s.stage((d.path / ("t" + std::to_string(i) + ".csv")).string(), "x\n");
+    ::kill(::getpid(), SIGTERM);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_TRUE(names(d.path).empty());
+}
+
+TEST(ReadFile, NamesTheProblem) {
+  TempDir d;
+  auto message = [](const std::string& p) {
+    try {
+      (void)read_file(p);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(message(d.path.string()).find("is a directory"), std::string::npos);
+  EXPECT_NE(message((d.path / "missing").string()).find("No such file"), std::string::npos);
+  const std::string mem = message("/proc/self/mem");
+  EXPECT_NE(mem.find("/proc/self/mem"), std::string::npos) << mem;
+  EXPECT_NE(mem.find("read error"), std::string::npos) << mem;
+  write_file_atomic((d.path / "x").string(), "abc");
+  EXPECT_EQ(read_file((d.path / "x").string()), "abc");
+}
+
+TEST(CsvTable, IntegersOutOfRangeAreErrors) {
+  auto t = CsvTable::parse("n\n1e300\n100000000000000000\n42\n-inf\n", "t.csv");
+  EXPECT_THROW((void)t.i64(0, "n"), Error);
+  EXPECT_THROW((void)t.i64(1, "n"), Error);
+  EXPECT_EQ(t.i64(2, "n"), 42);
+  EXPECT_THROW((void)t.f64(3, "n"), Error);
+}
