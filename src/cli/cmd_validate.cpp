@@ -20,7 +20,8 @@ void add_validate_command(CLI::App& app) {
   auto a = std::make_shared<ValidateArgs>();
   auto* cmd = app.add_subcommand("validate", "Predict every row of a validation CSV and report the errors");
   cmd->add_option("file", a->file, "Validation CSV (schema of data/validation/training.csv)")->required();
-  cmd->add_option("--engine", a->engine, "estimate (closed form)")->check(CLI::IsMember({"estimate"}));
+  cmd->add_option("--engine", a->engine, "estimate (closed form) or simulate (event-level simulation of each row)")
+      ->check(CLI::IsMember({"estimate", "simulate"}));
   cmd->add_flag("--leave-one-source-out", a->loso, "Refit fitted constants without each source in turn");
   cmd->add_flag("--fit", a->fit, "Fit the accelerators' fitted constants to these rows and report them");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "estimate/estimate.hpp"
+#include "sim/simulate.hpp"
 
 namespace sextant {
 
@@ -189,6 +190,9 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
       if (!t.has(c)) missing += (missing.empty() ? "" : ", ") + c;
     throw Error(SourceLocation{path, 1}, "not a training validation CSV: missing columns " + missing);
   }
+  if (opt.engine != "estimate" && opt.engine != "simulate")
+    throw Error(SourceLocation{"", 0, 0, "--engine"}, "unknown engine '" + opt.engine + "'",
+                valid_choices_hint(opt.engine, {"estimate", "simulate"}));
   Result r;
   r.command = "validate";
   r.set("file", path);
@@ -227,7 +231,8 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   for (size_t i = 0; i < t.rows(); ++i) {
     const Scenario& s = scen[i];
     const ir::Workload w = ir::lower(s);
-    const StepEstimate e = est.run(w);
+    // engine simulate: the event-level simulation of the same workload (default options).
+    const StepEstimate e = opt.engine == "simulate" ? sim::simulate(w).step : est.run(w);
     const double target = t.f64(i, "target_step_time_s");
     const double err = (e.step_time_s - target) / target * 100.0;
     rows.add_row({t.at(i, "id"), t.at(i, "source"), t.at(i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
