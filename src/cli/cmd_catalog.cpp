@@ -125,6 +125,12 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     }
     r.set("params_total_count", m.params_total());
     r.set("params_active_count", m.params_active());
+    if (!m.ignored_keys.empty()) {
+      // Keys of a Hugging Face config.json that do not affect performance (shown, not silently dropped).
+      Table& t = r.add_table("ignored_keys", "config.json keys with no effect on performance");
+      t.add_str("key");
+      for (const auto& k : m.ignored_keys) t.add_row({k});
+    }
   } else {
     std::vector<std::string> all = cat.accelerator_ids();
     for (auto v : {cat.system_ids(), cat.network_ids(), cat.model_ids()}) all.insert(all.end(), v.begin(), v.end());

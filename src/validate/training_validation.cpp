@@ -95,6 +95,19 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   tr.grad_reduce_dtype = tr.precision == DType::FP16 ? DType::FP16 : DType::FP32;
   const std::string rc = t.at(r, "recompute");
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
+  // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient
+  // reduction and parameter gathering overlapped, TP communication not).
+  auto flag = [&](const char* col, bool& field) {
+    if (!t.has(col)) return;
+    const std::string v = t.at(r, col);
+    if (v.empty()) return;
+    if (v != "true" && v != "false")
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a boolean", "valid: true, false, or empty (not stated)");
+    field = v == "true";
+  };
+  flag("tp_comm_overlap", p.tp_comm_overlap);
+  flag("overlap_grad_reduce", p.overlap_grad_reduce);
+  flag("overlap_param_gather", p.overlap_param_gather);
   // A micro-batch count that is not a multiple of pp cannot run interleaved: fall back.
   if (p.vpp > 1 && s.num_microbatches() % p.pp != 0) {
     p.vpp = 1;

@@ -6,7 +6,9 @@
 //  - micro_batch empty: 1 (the Megatron/NeMo default);
 //  - vpp 1: no interleaving (as stated or not stated, the row is modelled as written);
 //  - sequence_parallel unknown: on when tp > 1;
-//  - the row's accelerator replaces the system's default accelerator.
+//  - the row's accelerator replaces the system's default accelerator;
+//  - optional columns tp_comm_overlap, overlap_grad_reduce, overlap_param_gather (true/false;
+//    empty or absent: the scenario defaults, DP overlaps on and TP overlap off).
 // The harness never looks at a row's id, source or model name to decide anything.
 #include <string>
 #include <vector>

@@ -1,6 +1,8 @@
 // Question: how close is `estimate` to published step times and component measurements?
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "catalog/catalog.hpp"
 #include "core/csv.hpp"
 #include "estimate/collective.hpp"
@@ -20,9 +22,15 @@ TEST(Fidelity, PublicTrainingSetMedianError) {
   const auto r = validate_training_csv(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training.csv", *bundled());
   EXPECT_EQ(r.number("rows_count"), 124);
   // Issue 2's target is median <= 10% and max <= 35%; the max is not met yet (docs/validation.md
-  // lists the rows beyond 35% and why). The median and p90 are held here so they cannot regress.
+  // lists the rows beyond 35% and why). The median and p90 (21.6% measured) are held here so they
+  // cannot regress, and no more rows than the 5 documented ones may exceed 35%.
   EXPECT_LE(r.number("median_abs_error_pct"), 10.0);
-  EXPECT_LE(r.number("p90_abs_error_pct"), 30.0);
+  EXPECT_LE(r.number("p90_abs_error_pct"), 25.0);
+  const Table* rows = r.table("validation_rows");
+  ASSERT_NE(rows, nullptr);
+  int beyond = 0;
+  for (double e : rows->column("error_pct").f64) beyond += std::fabs(e) > 35.0 ? 1 : 0;
+  EXPECT_LE(beyond, 5);
 }
 
 TEST(Fidelity, GemmRatesOfComponentsWithinTenPercent) {

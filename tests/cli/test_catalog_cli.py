@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Question: does `sextant catalog show` accept a Hugging Face config.json as a model, map its keys
+per model_type, list the keys it ignores, and reject an unknown model_type with a clear message?"""
+import json, os, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+DATA = os.path.join(ROOT, "tests", "data", "catalog")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def show(path):
+    return subprocess.run([BIN, "catalog", "show", path, "--json", "-"], capture_output=True, text=True)
+
+
+# Llama 3 8B: dense GQA model; values from its config.json.
+p = show(os.path.join(DATA, "llama3-8b-instruct.config.json"))
+check(p.returncode == 0, f"llama config: exit {p.returncode}: {p.stderr}")
+if p.returncode == 0:
+    j = json.loads(p.stdout)
+    s = j["scalars"]
+    cfg = json.load(open(os.path.join(DATA, "llama3-8b-instruct.config.json")))
+    check(s["layers"] == cfg["num_hidden_layers"], f"layers {s['layers']}")
+    check(s["hidden"] == cfg["hidden_size"], f"hidden {s['hidden']}")
+    check(s["kv_heads"] == cfg["num_key_value_heads"], f"kv_heads {s['kv_heads']}")
+    check(s["ffn_hidden"] == cfg["intermediate_size"], f"ffn {s['ffn_hidden']}")
+    check(s["mlp"] == "swiglu", f"mlp {s['mlp']}")
+    check(7.9e9 < s["params_total_count"] < 8.1e9, f"params {s['params_total_count']}")
+    ignored = j["tables"].get("ignored_keys", {}).get("columns", {}).get("key", [])
+    # Keys with no performance effect are listed, not silently dropped; used keys are not.
+    check("bos_token_id" in ignored, f"bos_token_id not reported as ignored: {ignored}")
+    check("hidden_size" not in ignored, "hidden_size reported as ignored")
+
+# Mixtral: MoE keys mapped.
+p = show(os.path.join(DATA, "mixtral-8x7b.config.json"))
+check(p.returncode == 0, f"mixtral: {p.stderr}")
+if p.returncode == 0:
+    s = json.loads(p.stdout)["scalars"]
+    check(s.get("moe_num_experts") == 8 and s.get("moe_topk") == 2, f"mixtral moe {s}")
+    check(45e9 < s["params_total_count"] < 48e9 and 12e9 < s["params_active_count"] < 14e9,
+          f"mixtral params {s['params_total_count']} {s['params_active_count']}")
+
+# Unknown model_type: an error naming the file, the key and the valid choices.
+p = show(os.path.join(DATA, "unknown-model-type.config.json"))
+check(p.returncode != 0, "unknown model_type accepted")
+check("unknown-model-type.config.json" in p.stderr and "model_type" in p.stderr, f"message: {p.stderr}")
+check("llama" in p.stderr, f"valid choices not listed: {p.stderr}")
+
+if failures:
+    print("FAIL:\n  " + "\n  ".join(failures))
+    sys.exit(1)
+print("catalog CLI: all checks passed")
