@@ -15,6 +15,8 @@ PKGS=(
 # charting library (scripts/install-npm-deps.sh); a machine that already has node from elsewhere
 # (e.g. a NodeSource package, which bundles npm) keeps it.
 PKGS+=(chromium fonts-dejavu-core)
+# The Python module installs with pip from the source tree, without network (docs/python.md).
+PKGS+=(python3-pip python3-setuptools python3-wheel)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -224,7 +224,7 @@ h2 { font-size: 16px; margin: 0 0 4px; }
 .subtitle { color: var(--muted); margin: 0 0 12px; }
 .takeaways { background: var(--band); border-left: 4px solid var(--accent); padding: 10px 10px 10px 28px; margin: 8px 0 20px; }
 .takeaways li { margin: 2px 0; }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 20px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 20px; align-items: start; }
 figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 12px; }
 .takeaway { color: var(--muted); margin: 0 0 8px; }
 .chart-box { width: 100%; }

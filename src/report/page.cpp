@@ -77,11 +77,21 @@ std::string fmt_pct(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
   char buf[64];
   const double p = fraction * 100;
-  if (std::fabs(p) < 10 && p != 0)
+  if ((std::fabs(p) < 10 && p != 0) || (p > 99 && p < 100))  // "99.7%", not "100%"
     std::snprintf(buf, sizeof buf, "%.1f%%", p);
   else
     std::snprintf(buf, sizeof buf, "%.0f%%", p);
   return buf;
+}
+
+std::string fmt_count(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  if (std::fabs(v) < 1e15 && v == std::floor(v)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  return fmt_num(v);
 }
 
 std::string fmt_seconds(double s) {

@@ -45,6 +45,7 @@ Unit unit_of(const std::string& name);
 
 // Numbers for takeaways: 3 significant digits, thousands not grouped ("31.2", "0.0045", "1.2e+09").
 std::string fmt_num(double v);
+std::string fmt_count(double v);      // whole numbers without decimals ("4", "148"), else fmt_num
 std::string fmt_pct(double fraction);  // "31%" (one decimal below 10%)
 std::string fmt_seconds(double s);     // "9.39 s", "12.1 ms", "850 µs", "3.1 h", "2.4 d"
 std::string fmt_bytes(double b);       // "39.7 GiB", "512 MiB"

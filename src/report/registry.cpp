@@ -41,6 +41,8 @@ RendererRegistry make_renderer_registry() {
   register_analyze_renderers(r);
   register_goodput_renderers(r);
   register_infer_renderers(r);
+  register_plan_renderers(r);
+  register_simulate_renderers(r);
   return r;
 }
 

@@ -28,6 +28,12 @@ void register_estimate_renderers(RendererRegistry& r);
 void register_analyze_renderers(RendererRegistry& r);
 void register_goodput_renderers(RendererRegistry& r);
 void register_infer_renderers(RendererRegistry& r);
+void register_plan_renderers(RendererRegistry& r);      // plan and sweep
+void register_simulate_renderers(RendererRegistry& r);
+
+// The estimate page (headline, step breakdown, communication, memory, roofline); the simulate
+// page starts from it, since a simulate Result carries the estimate's tables.
+void render_estimate(const Result& r, ReportPage& page);
 
 // The generic renderer (used for commands without a specific one).
 void render_generic(const Result& r, ReportPage& page);

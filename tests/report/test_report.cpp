@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "core/error.hpp"
 #include "report/registry.hpp"
@@ -248,4 +249,74 @@ TEST(ReportLibrary, MissingLibraryNamesTheFile) {
   }
   ::unsetenv("SEXTANT_ECHARTS_JS");
   EXPECT_THROW(render_html(Result{}, ReportOptions{"/nonexistent/lib.js"}), Error);
+}
+
+TEST(ReportRenderers, SweepParetoFrontAndTornado) {
+  Result r;
+  r.command = "sweep";
+  Table& s = r.add_table("sweep");
+  s.add_f64("num_gpus");
+  s.add_str("best_plan");
+  s.add_f64("step_time_s");
+  s.add_f64("tokens_per_usd");
+  s.add_row({512.0, std::string("a"), 4.0, 10.0});
+  s.add_row({1024.0, std::string("b"), 2.0, 9.0});
+  s.add_row({2048.0, std::string("c"), 1.5, 5.0});
+  s.add_row({4096.0, std::string("d"), 1.6, 2.0});  // dominated by c
+  Table& p = r.add_table("pareto");
+  p.add_f64("num_gpus");
+  p.add_str("best_plan");
+  p.add_f64("step_time_s");
+  p.add_f64("tokens_per_usd");
+  p.add_row({2048.0, std::string("c"), 1.5, 5.0});
+  p.add_row({512.0, std::string("a"), 4.0, 10.0});
+  p.add_row({1024.0, std::string("b"), 2.0, 9.0});
+  Table& e = r.add_table("elasticity");
+  e.add_str("parameter");
+  e.add_f64("design_value");
+  e.add_f64("elasticity_fixed_plan");
+  e.add_f64("elasticity_replanned");
+  e.add_row({std::string("accelerator.peak_flops"), 1e15, -0.7, -0.75});
+  e.add_row({std::string("scale_up.latency_s"), 1e-6, 0.01, 0.0});
+  const ReportPage page = build_page(r);
+  std::map<std::string, const Chart*> by_id;
+  for (const auto& c : page.charts) by_id[c.id] = &c;
+  ASSERT_TRUE(by_id.count("pareto"));
+  ASSERT_TRUE(by_id.count("tornado"));
+  ASSERT_TRUE(by_id.count("sweep-step-time"));
+  const auto& front = by_id["pareto"]->option["series"][1]["data"];
+  ASSERT_EQ(front.size(), 3u);  // sorted along x for the line
+  EXPECT_EQ(front[0]["value"][0], 1.5);
+  EXPECT_EQ(front[2]["value"][0], 4.0);
+  EXPECT_EQ(by_id["pareto"]->option["series"][0]["data"].size(), 4u);
+  EXPECT_EQ(by_id["pareto"]->takeaway, "3 of 4 grid points are on the Pareto front of step_time_s and tokens_per_usd");
+  // Tornado: largest magnitude on top (last category), and the takeaway reads the elasticity.
+  EXPECT_EQ(by_id["tornado"]->option["yAxis"]["data"][1], "accelerator.peak_flops");
+  EXPECT_EQ(by_id["tornado"]->takeaway,
+            "step time is most sensitive to accelerator.peak_flops: +10% changes it by -6.5% with the plan held");
+}
+
+TEST(ReportRenderers, SimulateTimelineIsAGantt) {
+  Result r = estimate_like(10.0, 3.0, 1.0);
+  r.command = "simulate";
+  Table& t = r.add_table("timeline");
+  t.add_i64("rank");
+  t.add_str("category");
+  t.add_str("item");
+  t.add_f64("start_s");
+  t.add_f64("end_s");
+  t.add_row({int64_t{0}, std::string("compute"), std::string("fwd"), 0.0, 6.0});
+  t.add_row({int64_t{0}, std::string("comm"), std::string("allreduce"), 6.0, 10.0});
+  t.add_row({int64_t{1}, std::string("compute"), std::string("fwd"), 1.0, 9.0});
+  const ReportPage page = build_page(r);
+  const Chart* g = nullptr;
+  for (const auto& c : page.charts)
+    if (c.id == "timeline") g = &c;
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->kind, "gantt");
+  EXPECT_EQ(g->option["series"].size(), 2u);  // one custom series per category
+  EXPECT_EQ(g->option["series"][0]["data"][1]["value"], nlohmann::ordered_json({1.0, 1.0, 9.0}));
+  EXPECT_EQ(g->takeaway, "2 ranks over 10.0 s; compute occupies the most rank-time (70%)");
+  // The estimate's charts come first: a simulate page is an estimate page plus the simulation.
+  EXPECT_EQ(page.charts.front().id, "step-breakdown");
 }

@@ -26,10 +26,12 @@ void step_breakdown(const Result& r, ReportPage& page, double step_s) {
   ch.id = "step-breakdown";
   ch.title = "Step time on the critical pipeline rank";
   ch.value_unit = "s";
-  ch.height_px = 240;
+  ch.height_px = 300;
   ch.option = base_option();
   ch.option["tooltip"]["trigger"] = "item";
+  ch.option["legend"]["type"] = "plain";  // every item visible: the legend is the key to the bar
   ch.option["grid"]["left"] = 60;
+  ch.option["grid"]["top"] = 110;
   ch.option["xAxis"] = value_axis("time per step (s)");
   ch.option["yAxis"] = category_axis({"step"});
   auto series = nlohmann::ordered_json::array();
@@ -93,10 +95,12 @@ void memory(const Result& r, ReportPage& page) {
   ch.id = "memory";
   ch.title = "Memory per GPU (most loaded rank)";
   ch.value_unit = "GiB";
-  ch.height_px = 240;
+  ch.height_px = 260;
   ch.option = base_option();
   ch.option["tooltip"]["trigger"] = "item";
+  ch.option["legend"]["type"] = "plain";
   ch.option["grid"]["left"] = 60;
+  ch.option["grid"]["top"] = 80;
   ch.option["xAxis"] = value_axis("memory per GPU (GiB)");
   ch.option["yAxis"] = category_axis({"GPU"});
   auto series = nlohmann::ordered_json::array();
@@ -172,6 +176,8 @@ void roofline(const Result& r, ReportPage& page) {
   page.charts.push_back(std::move(ch));
 }
 
+}  // namespace
+
 void render_estimate(const Result& r, ReportPage& page) {
   const double step_s = r.scalar("step_time_s") ? r.number("step_time_s") : 0.0;
   std::string sub;
@@ -198,8 +204,6 @@ void render_estimate(const Result& r, ReportPage& page) {
                              fmt_bytes(r.number("memory_capacity_bytes")) +
                              (r.number("memory_per_gpu_bytes") > r.number("memory_capacity_bytes") ? ": does not fit" : ""));
 }
-
-}  // namespace
 
 void register_estimate_renderers(RendererRegistry& reg) { reg.add("estimate", render_estimate); }
 

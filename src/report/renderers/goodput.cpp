@@ -133,7 +133,7 @@ void processes(const Result& r, ReportPage& page) {
   ch.option["yAxis"]["axisLabel"] = {{"width", 170}, {"overflow", "truncate"}};
   ch.option["series"] = {{{"type", "bar"}, {"name", "lost time"}, {"data", json_array(h)}}};
   const size_t top = idx.back();
-  ch.takeaway = proc[top] + " costs the most: " + fmt_seconds(lost[top]) + " over " + fmt_num(count[top]) + " events";
+  ch.takeaway = proc[top] + " costs the most: " + fmt_seconds(lost[top]) + " over " + fmt_num(count[top]) + " events on average";
   page.charts.push_back(std::move(ch));
 }
 
@@ -141,7 +141,7 @@ void render_goodput(const Result& r, ReportPage& page) {
   page.title = "Goodput";
   if (const Value* n = r.scalar("name"))
     if (auto s = std::get_if<std::string>(n)) page.subtitle = *s;
-  if (r.scalar("num_gpus")) page.subtitle += (page.subtitle.empty() ? "" : " · ") + fmt_num(r.number("num_gpus")) + " GPUs";
+  if (r.scalar("num_gpus")) page.subtitle += (page.subtitle.empty() ? "" : " · ") + fmt_count(r.number("num_gpus")) + " GPUs";
   if (r.scalar("ettr")) {
     std::string line = "ETTR " + fmt_pct(r.number("ettr"));
     if (r.scalar("ettr_ci_low") && r.scalar("ettr_ci_high"))

@@ -94,7 +94,7 @@ void iterations(const Result& r, ReportPage& page) {
   const auto phase = texts(*t, "phase");
   const auto ctx = numbers(*t, "context_tokens");
   std::vector<std::string> cats;
-  for (size_t i = 0; i < phase.size(); ++i) cats.push_back(phase[i] + " @" + fmt_num(ctx[i]) + " tokens");
+  for (size_t i = 0; i < phase.size(); ++i) cats.push_back(phase[i] + " @" + fmt_count(ctx[i]) + " tokens");
   Chart ch;
   ch.id = "iteration-time";
   ch.title = "Time of one iteration by component (compute and memory overlap; the larger bounds it)";
@@ -138,7 +138,7 @@ void candidates(const Result& r, ReportPage& page) {
   const auto usd = numbers(*t, "usd_per_hour"), slo = numbers(*t, "slo_attainment_fraction");
   auto ok = nlohmann::ordered_json::array(), bad = nlohmann::ordered_json::array();
   for (size_t i = 0; i < acc.size(); ++i) {
-    const std::string name = acc[i] + " tp" + fmt_num(tp[i]) + " x" + fmt_num(rep[i]) + " " + policy[i] + " batch " + fmt_num(batch[i]);
+    const std::string name = acc[i] + " tp" + fmt_count(tp[i]) + " x" + fmt_count(rep[i]) + " " + policy[i] + " batch " + fmt_count(batch[i]);
     nlohmann::ordered_json p = {{"name", name}, {"value", {usd[i], slo[i] * 100}}};
     (status[i] == "ok" ? ok : bad).push_back(p);
   }
@@ -163,7 +163,7 @@ void candidates(const Result& r, ReportPage& page) {
     std::string best;
     if (const Value* a = r.scalar("best_accelerator"))
       if (auto s = std::get_if<std::string>(a)) best = *s;
-    ch.takeaway = "cheapest deployment meeting the SLO: " + best + " on " + fmt_num(r.number("best_devices_count")) +
+    ch.takeaway = "cheapest deployment meeting the SLO: " + best + " on " + fmt_count(r.number("best_devices_count")) +
                   " devices at " + fmt_num(r.number("best_usd_per_hour")) + " USD/hour (" + std::to_string(ok.size()) + " of " +
                   std::to_string(acc.size()) + " candidates meet the SLO)";
   } else {

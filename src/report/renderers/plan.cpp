@@ -1,0 +1,286 @@
+// Reports of `sextant plan` and `sextant sweep`.
+// plan: step time of the ranked plans (ties marked), memory against step time of every fitting
+// plan, the winner's breakdown against the runner-up's.
+// sweep: every grid point in the two Pareto objectives with the Pareto front drawn through the
+// non-dominated points, the sensitivity tornado (elasticity of step time per parameter, with the
+// plan held and re-planned), and the best step time along the first varied parameter.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "report/registry.hpp"
+
+namespace sextant::report {
+
+namespace {
+
+std::string text_scalar(const Result& r, const char* k) {
+  const Value* v = r.scalar(k);
+  if (!v) return {};
+  if (auto s = std::get_if<std::string>(v)) return *s;
+  return fmt_num(r.number(k));
+}
+
+void ranking(const Result& r, ReportPage& page) {
+  const Table* t = r.table("ranking");
+  if (!t || t->rows() == 0 || !t->has_column("step_time_s")) return;
+  const size_t n = std::min<size_t>(t->rows(), 25);
+  const auto rank = numbers(*t, "rank");
+  const auto step = numbers(*t, "step_time_s");
+  const auto tie = t->has_column("tie") ? texts(*t, "tie") : std::vector<std::string>(t->rows());
+  // A plan label from the plan columns between "tie" and "step_time_s".
+  std::vector<std::string> plan_cols;
+  bool in = false;
+  for (const auto& c : t->columns()) {
+    if (c.name == "step_time_s") break;
+    if (in) plan_cols.push_back(c.name);
+    if (c.name == "tie" || c.name == "rank") in = true;
+  }
+  std::vector<std::string> labels;
+  auto tied = nlohmann::ordered_json::array(), other = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < n; ++i) {
+    std::string l = "#" + fmt_count(rank[i]);
+    for (const auto& c : plan_cols)
+      if (c != "tie") l += " " + c + "=" + t->column(c).cell_text(i);
+    labels.push_back(l);
+    const bool is_tie = !tie[i].empty() && tie[i] != "-" && tie[i] != "no";
+    tied.push_back(is_tie ? nlohmann::ordered_json(step[i]) : nlohmann::ordered_json(nullptr));
+    other.push_back(is_tie ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(step[i]));
+  }
+  std::reverse(labels.begin(), labels.end());
+  std::reverse(tied.begin(), tied.end());
+  std::reverse(other.begin(), other.end());
+  Chart ch;
+  ch.id = "plan-ranking";
+  ch.title = "Fastest plans (step time)";
+  ch.value_unit = "s";
+  ch.height_px = std::max(300, static_cast<int>(n) * 22 + 90);
+  ch.option = base_option();
+  ch.option["grid"]["left"] = 330;
+  ch.option["xAxis"] = value_axis("step time (s)");
+  ch.option["xAxis"]["scale"] = true;
+  ch.option["yAxis"] = category_axis(labels);
+  ch.option["yAxis"]["axisLabel"] = {{"width", 320}, {"overflow", "truncate"}};
+  ch.option["series"] = {{{"type", "bar"}, {"stack", "p"}, {"name", "tied with the best (within the model's error)"}, {"data", tied}},
+                         {{"type", "bar"}, {"stack", "p"}, {"name", "slower"}, {"data", other}}};
+  size_t ties = 0;
+  for (size_t i = 0; i < t->rows(); ++i) ties += (!tie[i].empty() && tie[i] != "-" && tie[i] != "no") ? 1 : 0;
+  ch.takeaway = "best plan " + fmt_seconds(step[0]) + " per step" +
+                (t->rows() > 1 ? "; " + std::to_string(ties) + " of " + std::to_string(t->rows()) +
+                                     " fitting plans are within the model's error of it"
+                               : "");
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+
+  if (!t->has_column("memory_per_gpu_bytes")) return;
+  const auto mem = numbers(*t, "memory_per_gpu_bytes");
+  auto pts = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < t->rows(); ++i)
+    pts.push_back({{"name", "#" + fmt_count(rank[i])}, {"value", {mem[i] / (1024.0 * 1024 * 1024), step[i]}}});
+  Chart sc;
+  sc.id = "plan-memory-vs-time";
+  sc.title = "Every fitting plan: memory per GPU against step time";
+  sc.option = base_option();
+  sc.option["tooltip"]["trigger"] = "item";
+  sc.option["xAxis"] = value_axis("memory per GPU (GiB)");
+  sc.option["yAxis"] = value_axis("step time (s)");
+  sc.option["yAxis"]["scale"] = true;
+  nlohmann::ordered_json s = {{"type", "scatter"}, {"name", "plans"}, {"symbolSize", 6}, {"data", pts}};
+  if (r.scalar("memory_capacity_bytes"))
+    s["markLine"] = {{"symbol", "none"},
+                     {"label", {{"formatter", "capacity"}}},
+                     {"lineStyle", {{"type", "dashed"}, {"color", "#b00020"}}},
+                     {"data", {{{"xAxis", r.number("memory_capacity_bytes") / (1024.0 * 1024 * 1024)}}}}};
+  sc.option["series"] = {s};
+  const size_t fastest = static_cast<size_t>(std::min_element(step.begin(), step.end()) - step.begin());
+  sc.takeaway = "the fastest plan uses " + fmt_bytes(mem[fastest]) + " per GPU; " + std::to_string(t->rows()) + " plans fit";
+  page.charts.push_back(std::move(sc));
+}
+
+void winner_vs_runner_up(const Result& r, ReportPage& page) {
+  const Table* t = r.table("winner_vs_runner_up");
+  if (!t || t->rows() == 0) return;
+  const auto cat = texts(*t, "category"), item = texts(*t, "item");
+  const auto a = numbers(*t, "winner_s"), b = numbers(*t, "runner_up_s");
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < cat.size(); ++i) labels.push_back(cat[i] + ": " + item[i]);
+  Chart ch;
+  ch.id = "winner-vs-runner-up";
+  ch.title = "Best plan against the runner-up, by step-time item";
+  ch.value_unit = "s";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(labels, "item");
+  ch.option["xAxis"]["axisLabel"] = {{"rotate", labels.size() > 5 ? 30 : 0}, {"width", 120}, {"overflow", "truncate"}};
+  ch.option["yAxis"] = value_axis("time per step (s)");
+  ch.option["series"] = {{{"type", "bar"}, {"name", "best"}, {"data", json_array(a)}},
+                         {{"type", "bar"}, {"name", "runner-up"}, {"data", json_array(b)}}};
+  size_t big = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::fabs(b[i] - a[i]) > std::fabs(b[big] - a[big])) big = i;
+  ch.takeaway = "the largest difference is " + labels[big] + ": " + fmt_seconds(a[big]) + " against " + fmt_seconds(b[big]);
+  page.charts.push_back(std::move(ch));
+}
+
+void render_plan(const Result& r, ReportPage& page) {
+  page.title = "Parallel plan search";
+  page.subtitle = text_scalar(r, "model") + " · " + text_scalar(r, "system") + " · " + text_scalar(r, "num_gpus") + " GPUs";
+  if (r.scalar("best_plan")) page.takeaways.push_back("best: " + text_scalar(r, "best_plan"));
+  if (r.scalar("plans_enumerated_count"))
+    page.takeaways.push_back(text_scalar(r, "plans_enumerated_count") + " plans enumerated, " + text_scalar(r, "plans_valid_count") +
+                             " valid, " + text_scalar(r, "plans_fit_count") + " fit in memory");
+  ranking(r, page);
+  winner_vs_runner_up(r, page);
+}
+
+// ---- sweep ----
+
+// Varied keys are the leading numeric columns before "best_plan".
+std::vector<std::string> varied(const Table& t) {
+  std::vector<std::string> out;
+  for (const auto& c : t.columns()) {
+    if (c.name == "best_plan") break;
+    out.push_back(c.name);
+  }
+  return out;
+}
+
+std::string axis_name(const std::string& col) {
+  const Unit u = unit_of(col);
+  return col + (u.label.empty() ? "" : " (" + u.label + ")");
+}
+
+void pareto(const Result& r, ReportPage& page) {
+  const Table* pf = r.table("pareto");
+  const Table* sw = r.table("sweep");
+  if (!pf || !sw || pf->rows() == 0) return;
+  const auto keys = varied(*pf);
+  std::vector<std::string> obj;
+  bool after = false;
+  for (const auto& c : pf->columns()) {
+    if (after) obj.push_back(c.name);
+    if (c.name == "best_plan") after = true;
+  }
+  if (obj.empty()) return;
+  const std::string cx = obj[0], cy = obj.size() > 1 ? obj[1] : obj[0];
+  if (!sw->has_column(cx) || !sw->has_column(cy)) return;
+  const Unit ux = unit_of(cx), uy = unit_of(cy);
+  auto label = [&](const Table& t, size_t i) {
+    std::string l;
+    for (const auto& k : keys)
+      if (t.has_column(k)) l += (l.empty() ? "" : ", ") + k + "=" + fmt_num(numbers(t, k)[i]);
+    return l;
+  };
+  auto all = nlohmann::ordered_json::array(), front = nlohmann::ordered_json::array();
+  const auto sx = numbers(*sw, cx), sy = numbers(*sw, cy);
+  for (size_t i = 0; i < sw->rows(); ++i)
+    if (std::isfinite(sx[i]) && std::isfinite(sy[i])) all.push_back({{"name", label(*sw, i)}, {"value", {sx[i] * ux.scale, sy[i] * uy.scale}}});
+  const auto px = numbers(*pf, cx), py = numbers(*pf, cy);
+  std::vector<size_t> idx(px.size());
+  std::iota(idx.begin(), idx.end(), size_t{0});
+  std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return px[a] < px[b]; });
+  for (size_t i : idx) front.push_back({{"name", label(*pf, i)}, {"value", {px[i] * ux.scale, py[i] * uy.scale}}});
+  Chart ch;
+  ch.id = "pareto";
+  ch.title = "Sweep: " + cx + " against " + cy + ", Pareto front";
+  ch.option = base_option();
+  ch.option["tooltip"]["trigger"] = "item";
+  ch.option["xAxis"] = value_axis(axis_name(cx));
+  ch.option["xAxis"]["scale"] = true;
+  ch.option["yAxis"] = value_axis(axis_name(cy));
+  ch.option["yAxis"]["scale"] = true;
+  ch.option["series"] = {{{"type", "scatter"}, {"name", "grid points"}, {"symbolSize", 7}, {"data", all}},
+                         {{"type", "line"}, {"name", "Pareto front"}, {"symbolSize", 9}, {"data", front}}};
+  ch.takeaway = std::to_string(pf->rows()) + " of " + std::to_string(sw->rows()) + " grid points are on the Pareto front of " +
+                cx + " and " + cy;
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+}
+
+void tornado(const Result& r, ReportPage& page) {
+  const Table* t = r.table("elasticity");
+  if (!t || t->rows() == 0) return;
+  const auto p = texts(*t, "parameter");
+  const auto fixed = numbers(*t, "elasticity_fixed_plan");
+  const auto re = t->has_column("elasticity_replanned") ? numbers(*t, "elasticity_replanned") : fixed;
+  std::vector<size_t> idx(p.size());
+  std::iota(idx.begin(), idx.end(), size_t{0});
+  auto mag = [&](size_t i) { return std::isfinite(fixed[i]) ? std::fabs(fixed[i]) : 0.0; };
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return mag(a) < mag(b); });  // largest on top
+  std::vector<std::string> names;
+  std::vector<double> f, g;
+  for (size_t i : idx) {
+    names.push_back(p[i]);
+    f.push_back(fixed[i]);
+    g.push_back(re[i]);
+  }
+  Chart ch;
+  ch.id = "tornado";
+  ch.title = "Sensitivity of step time: elasticity d ln T / d ln p at the design point";
+  ch.value_unit = "";
+  ch.height_px = std::max(280, static_cast<int>(names.size()) * 30 + 90);
+  ch.option = base_option();
+  ch.option["grid"]["left"] = 260;
+  ch.option["xAxis"] = value_axis("elasticity of step time (ratio; negative: more is faster)");
+  ch.option["yAxis"] = category_axis(names);
+  ch.option["yAxis"]["axisLabel"] = {{"width", 250}, {"overflow", "truncate"}};
+  ch.option["series"] = {{{"type", "bar"}, {"name", "plan held"}, {"data", json_array(f)}},
+                         {{"type", "bar"}, {"name", "re-planned"}, {"data", json_array(g)}}};
+  const size_t top = idx.back();
+  if (std::isfinite(fixed[top]))
+    ch.takeaway = "step time is most sensitive to " + p[top] + ": +10% changes it by " +
+                  fmt_pct(std::pow(1.1, fixed[top]) - 1) + " with the plan held";
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+}
+
+void sweep_line(const Result& r, ReportPage& page) {
+  const Table* t = r.table("sweep");
+  if (!t || t->rows() == 0) return;
+  const auto keys = varied(*t);
+  if (keys.empty() || !t->has_column("step_time_s")) return;
+  // Best step time along the first varied key (minimum over the other keys).
+  const auto x = numbers(*t, keys[0]);
+  const auto y = numbers(*t, "step_time_s");
+  std::vector<std::pair<double, double>> best;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(y[i])) continue;
+    auto it = std::find_if(best.begin(), best.end(), [&](const auto& b) { return b.first == x[i]; });
+    if (it == best.end())
+      best.push_back({x[i], y[i]});
+    else
+      it->second = std::min(it->second, y[i]);
+  }
+  if (best.size() < 2) return;
+  std::sort(best.begin(), best.end());
+  auto data = nlohmann::ordered_json::array();
+  for (const auto& [a, b] : best) data.push_back({a, b});
+  Chart ch;
+  ch.id = "sweep-step-time";
+  ch.title = "Best step time along " + keys[0];
+  ch.value_unit = "s";
+  ch.option = base_option();
+  ch.option["xAxis"] = value_axis(axis_name(keys[0]));
+  ch.option["xAxis"]["scale"] = true;
+  ch.option["yAxis"] = value_axis("step time (s)");
+  ch.option["series"] = {{{"type", "line"}, {"name", "best step time"}, {"data", data}}};
+  ch.takeaway = "from " + fmt_num(best.front().first) + " to " + fmt_num(best.back().first) + " " + keys[0] +
+                ", the best step time goes from " + fmt_seconds(best.front().second) + " to " + fmt_seconds(best.back().second);
+  page.charts.push_back(std::move(ch));
+}
+
+void render_sweep(const Result& r, ReportPage& page) {
+  page.title = "Hardware and plan sweep";
+  page.subtitle = text_scalar(r, "model") + " · " + text_scalar(r, "system") + " · " + text_scalar(r, "num_gpus") + " GPUs";
+  pareto(r, page);
+  tornado(r, page);
+  sweep_line(r, page);
+}
+
+}  // namespace
+
+void register_plan_renderers(RendererRegistry& reg) {
+  reg.add("plan", render_plan);
+  reg.add("sweep", render_sweep);
+}
+
+}  // namespace sextant::report

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""End-to-end tests of `--report FILE.html` and `sextant report`.
+
+Questions: does every command kind write one self-contained page (library inlined, nothing fetched)
+with the charts its renderer promises, each with a takeaway and unit-named axes; is a kernel named
+`<img src=x onerror=alert(1)>` only ever data (never markup) in the page; does `sextant report` of a
+saved --json give the same bytes as --report; does a missing charting library fail with a message
+naming the file and how to install it?
+"""
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "report"))
+import report_fixtures as fx  # noqa: E402
+
+
+class ReportCli(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.reports = fx.write_reports(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_kind_is_self_contained_with_its_charts(self):
+        for kind, (path, charts) in self.reports.items():
+            with self.subTest(kind=kind):
+                with open(path, encoding="utf-8") as f:
+                    html = f.read()
+                self.assertTrue(html.startswith("<!DOCTYPE html>"))
+                self.assertGreater(len(html), 500_000, "ECharts inlined")
+                # Outside the inlined library: nothing that loads from elsewhere.
+                lib_start = html.index("<script nonce=")
+                lib_end = html.index("</script>", lib_start)
+                page = html[:lib_start] + html[lib_end:]
+                for remote in ("<script src", "src=\"http", "href=\"http", "<link", "<iframe", "@import", "fetch("):
+                    self.assertNotIn(remote, page)
+                doc = fx.embedded_data(html)
+                ids = [c["id"] for c in doc["page"]["charts"]]
+                for c in charts:
+                    self.assertIn(c, ids)
+                for c in doc["page"]["charts"]:
+                    self.assertTrue(c["takeaway"], c["id"])
+                    self.assertTrue(c["option"]["series"], c["id"])
+                    for ax in ("xAxis", "yAxis"):
+                        a = c["option"].get(ax)
+                        for one in (a if isinstance(a, list) else [a] if a else []):
+                            if one.get("type") != "category":
+                                self.assertTrue(one.get("name"), (c["id"], ax))
+                self.assertTrue(doc["result"]["tables"])
+
+    def test_markup_in_a_kernel_name_is_data(self):
+        path, _ = self.reports["xss"]
+        with open(path, encoding="utf-8") as f:
+            html = f.read()
+        self.assertNotIn(fx.EVIL, html)
+        self.assertNotIn("<img", html)
+        self.assertIn("\\u003cimg src=x onerror=alert(1)\\u003e", html)
+        doc = fx.embedded_data(html)
+        self.assertIn(fx.EVIL, doc["result"]["tables"]["top_kernels"]["columns"]["name"])
+
+    def test_report_of_saved_json_equals_report_option(self):
+        with tempfile.TemporaryDirectory() as d:
+            j, a, b = (os.path.join(d, n) for n in ("r.json", "a.html", "b.html"))
+            fx.run("estimate", "data/examples/llama3-70b-h100.yaml", "--json", j, "--report", a, "-q")
+            fx.run("report", j, "-o", b)
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                self.assertEqual(fa.read(), fb.read())
+
+    def test_missing_library_is_a_clear_error(self):
+        env = dict(os.environ, SEXTANT_ECHARTS_JS="/nonexistent/echarts.min.js")
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.html")
+            p = fx.run("estimate", "data/examples/llama3-70b-h100.yaml", "--report", out, "-q", env=env, check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("/nonexistent/echarts.min.js", p.stderr)
+            self.assertFalse(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    unittest.main()

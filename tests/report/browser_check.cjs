@@ -1,0 +1,107 @@
+// Loads each report in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core)
+// with the network off, and prints one JSON line per report: console errors, page errors, dialogs,
+// requests that left file://, and for each chart how many graphic elements its series drew.
+// Usage: node browser_check.cjs LIST.json SCREENSHOT_DIR   (LIST: [{kind, path}])
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const EVIL = '<img src=x onerror=alert(1)>';
+
+async function main() {
+  const [list, shots] = process.argv.slice(2);
+  const items = JSON.parse(fs.readFileSync(list, 'utf8'));
+  fs.mkdirSync(shots, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    // A root session in a container has no user namespace sandbox and a small /dev/shm.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--headless=new'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
+  const results = [];
+  for (const item of items) {
+    const page = await context.newPage();
+    const r = { kind: item.kind, console_errors: [], page_errors: [], dialogs: [], remote_requests: [], charts: [] };
+    page.on('console', (m) => { if (m.type() === 'error') r.console_errors.push(m.text()); });
+    page.on('pageerror', (e) => r.page_errors.push(String(e)));
+    page.on('dialog', async (d) => { r.dialogs.push(d.message()); await d.dismiss(); });
+    page.on('request', (q) => { if (!q.url().startsWith('file:') && !q.url().startsWith('data:')) r.remote_requests.push(q.url()); });
+    const t0 = Date.now();
+    await page.goto('file://' + path.resolve(item.path), { waitUntil: 'load' });
+    try {
+      await page.waitForSelector('body[data-rendered="true"]', { timeout: 20000 });
+      r.rendered = true;
+    } catch (e) {
+      r.rendered = false;
+    }
+    r.render_ms = Date.now() - t0;
+    r.charts = await page.evaluate(() => {
+      const out = [];
+      document.querySelectorAll('figure.chart').forEach((fig) => {
+        const box = fig.querySelector('.chart-box');
+        const inst = window.echarts && window.echarts.getInstanceByDom(box);
+        const svg = box.querySelector('svg');
+        const rect = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
+        let drawn = 0, points = 0, series = 0;
+        if (inst) {
+          inst.getModel().eachSeries((s) => {
+            series += 1;
+            points += s.getData().count();
+            const view = inst.getViewOfSeriesModel(s);
+            if (view && view.group) view.group.traverse((el) => { if (!el.isGroup && !el.ignore && !el.invisible) drawn += 1; });
+          });
+        }
+        out.push({
+          id: fig.getAttribute('data-chart-id'),
+          title: fig.querySelector('h2').textContent,
+          takeaway: (fig.querySelector('.takeaway') || { textContent: '' }).textContent,
+          svg_width: rect.width, svg_height: rect.height,
+          svg_shapes: svg ? svg.querySelectorAll('path,rect,circle,polyline,polygon').length : 0,
+          series, points, drawn,
+        });
+      });
+      return out;
+    });
+    // Sorting: click the last numeric header of the first data table twice (descending) and read
+    // the first column of the first row against the maximum.
+    r.sort = await page.evaluate(() => {
+      const sec = document.querySelector('section.table');
+      if (!sec) return null;
+      const ths = [...sec.querySelectorAll('thead th.num')];
+      if (!ths.length) return null;
+      const th = ths[ths.length - 1];
+      const col = [...th.parentNode.children].indexOf(th);
+      th.click(); th.click();
+      const vals = [...sec.querySelectorAll('tbody tr')].map((tr) => Number(tr.children[col].textContent));
+      return { column: th.textContent, sorted_desc: vals.every((v, i) => i === 0 || !(v > vals[i - 1])), rows: vals.length };
+    });
+    if (item.kind === 'xss') {
+      // Show the tooltip of every bar of the top-kernels chart: kernel names reach the tooltip too.
+      await page.evaluate(() => {
+        const box = document.querySelector('figure[data-chart-id="top-kernels"] .chart-box');
+        const inst = window.echarts.getInstanceByDom(box);
+        const n = inst.getModel().getSeriesByIndex(0).getData().count();
+        for (let i = 0; i < n; i++) inst.dispatchAction({ type: 'showTip', seriesIndex: 0, dataIndex: i });
+      });
+      await page.waitForTimeout(300);
+      r.xss = await page.evaluate((evil) => ({
+        img_elements: document.querySelectorAll('img').length,
+        cell_as_text: [...document.querySelectorAll('td')].some((td) => td.textContent === evil),
+        svg_text: [...document.querySelectorAll('svg text, svg tspan')].some((t) => t.textContent.includes('onerror')),
+        onerror_attributes: document.querySelectorAll('[onerror]').length,
+      }), EVIL);
+    }
+    const shot = path.join(shots, item.kind + '.png');
+    await page.screenshot({ path: shot, fullPage: false });
+    r.screenshot = shot;
+    r.screenshot_bytes = fs.statSync(shot).size;
+    results.push(r);
+    await page.close();
+  }
+  await browser.close();
+  process.stdout.write(JSON.stringify(results) + '\n');
+}
+
+main().catch((e) => { process.stderr.write(String(e && e.stack || e) + '\n'); process.exit(1); });

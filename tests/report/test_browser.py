@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Browser test of the HTML reports: every report kind loads in headless Chromium (Debian's
+`chromium`, driven by playwright-core from npm) with the network off; no console error, no page
+error, no dialog, no request leaving the file; every chart's series drew graphic elements; the
+first table sorts; a kernel named `<img src=x onerror=alert(1)>` shows as text (table cell, axis
+label, tooltip) and creates no element. Screenshots go to $SEXTANT_REPORT_SHOTS (the build folder).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_fixtures as fx  # noqa: E402
+
+NPM = os.environ.get("SEXTANT_NPM_DIR", os.path.join(fx.ROOT, ".deps", "npm"))
+SHOTS = os.environ.get("SEXTANT_REPORT_SHOTS", os.path.join(fx.ROOT, "build", "report-screenshots"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+class BrowserTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        for need, what in ((CHROMIUM, "Debian's chromium"), (shutil.which("node") or "", "node"),
+                           (os.path.join(NPM, "node_modules", "playwright-core", "package.json"), "playwright-core")):
+            if not need or not os.path.exists(need):
+                raise AssertionError(f"{what} missing ({need or 'not on PATH'}): run scripts/install-deps.sh")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.reports = fx.write_reports(os.path.join(cls.tmp.name, "reports"))
+        listing = [{"kind": k, "path": p} for k, (p, _) in cls.reports.items()]
+        list_file = os.path.join(cls.tmp.name, "list.json")
+        with open(list_file, "w") as f:
+            json.dump(listing, f)
+        env = dict(os.environ, NODE_PATH=os.path.join(NPM, "node_modules"), CHROMIUM=CHROMIUM)
+        t0 = time.time()
+        p = subprocess.run(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser_check.cjs"),
+                            list_file, SHOTS], capture_output=True, text=True, env=env, timeout=240)
+        cls.seconds = time.time() - t0
+        if p.returncode != 0:
+            raise AssertionError(f"browser run failed ({p.returncode}):\n{p.stderr[-4000:]}")
+        cls.results = {r["kind"]: r for r in json.loads(p.stdout)}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_report_renders_cleanly(self):
+        self.assertEqual(set(self.results), set(self.reports))
+        for kind, r in self.results.items():
+            with self.subTest(kind=kind):
+                self.assertTrue(r["rendered"], r)
+                self.assertEqual(r["console_errors"], [])
+                self.assertEqual(r["page_errors"], [])
+                self.assertEqual(r["dialogs"], [])
+                self.assertEqual(r["remote_requests"], [])
+                self.assertTrue(os.path.exists(r["screenshot"]))
+                self.assertGreater(r["screenshot_bytes"], 10_000)
+
+    def test_every_chart_drew_its_data(self):
+        for kind, r in self.results.items():
+            expected = self.reports[kind][1]
+            ids = [c["id"] for c in r["charts"]]
+            for e in expected:
+                self.assertIn(e, ids, kind)
+            for c in r["charts"]:
+                with self.subTest(kind=kind, chart=c["id"]):
+                    self.assertGreater(c["svg_width"], 200)
+                    self.assertGreater(c["svg_height"], 100)
+                    self.assertGreater(c["series"], 0)
+                    self.assertGreater(c["points"], 0)
+                    self.assertGreater(c["drawn"], 0, c)
+                    self.assertTrue(c["takeaway"])
+
+    def test_tables_sort(self):
+        for kind, r in self.results.items():
+            if r["sort"] is None:
+                continue
+            with self.subTest(kind=kind):
+                self.assertTrue(r["sort"]["sorted_desc"], r["sort"])
+
+    def test_markup_kernel_name_is_text(self):
+        x = self.results["xss"]["xss"]
+        self.assertEqual(x["img_elements"], 0)
+        self.assertEqual(x["onerror_attributes"], 0)
+        self.assertTrue(x["cell_as_text"])
+        self.assertTrue(x["svg_text"])
+        self.assertEqual(self.results["xss"]["dialogs"], [])
+
+    def test_fast(self):
+        print(f"browser: {len(self.results)} reports in {self.seconds:.1f} s", file=sys.stderr)
+        self.assertLess(self.seconds, 180)
+
+
+if __name__ == "__main__":
+    unittest.main()
