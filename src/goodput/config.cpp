@@ -203,8 +203,16 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   }
   if (p.kind == EventKind::FailSlow) {
     p.slow_duration_s = positive(m, "duration_s");
-    p.slowdown_factor = number(m, "slowdown_factor");
-    if (!(p.slowdown_factor >= 1)) m.fail("slowdown_factor", "a slowdown factor is a step-time multiplier >= 1");
+    if (m.has("rank_slowdown_factor")) {
+      if (m.has("slowdown_factor"))
+        m.fail("rank_slowdown_factor", "give either slowdown_factor (step-time multiplier) or rank_slowdown_factor (slow GPU), not both");
+      p.rank_slowdown_factor = number(m, "rank_slowdown_factor");
+      if (!(p.rank_slowdown_factor >= 1)) m.fail("rank_slowdown_factor", "a rank slow-down factor is a compute-time multiplier >= 1");
+      p.slowdown_factor = p.rank_slowdown_factor;  // replaced by the simulated step multiplier (config loading)
+    } else {
+      p.slowdown_factor = number(m, "slowdown_factor");
+      if (!(p.slowdown_factor >= 1)) m.fail("slowdown_factor", "a slowdown factor is a step-time multiplier >= 1");
+    }
     p.node_lost = false;
   }
   std::string s = m.str("source", "");
@@ -420,6 +428,16 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     return s;
   }() + ") and/or processes: [...]");
   fm.finish();
+  // Fail-slow given as a slow GPU: its cost to this plan is what `simulate --straggler` says.
+  for (auto& p : c.processes) {
+    if (p.kind != EventKind::FailSlow || p.rank_slowdown_factor <= 0) continue;
+    if (!train)
+      fm.fail("processes", "fail-slow process '" + p.name + "' gives rank_slowdown_factor, which needs a training: scenario to simulate",
+              "add training: SCENARIO, or give slowdown_factor (the step-time multiplier) instead");
+    p.slowdown_factor = fail_slow_step_multiplier(*train, p.rank_slowdown_factor, root.loc("training"));
+    c.notes.push_back("fail-slow '" + p.name + "': one GPU " + format_double(p.rank_slowdown_factor) + "x slower makes the step " +
+                      format_double(p.slowdown_factor) + "x longer (simulate --straggler on " + train->file + ")");
+  }
 
   // ---- recovery
   RecoveryConfig& r = c.recovery;

@@ -44,6 +44,9 @@ struct FailureProcess {
   // Fail-slow
   double slow_duration_s = 0;  // mean, exponential
   double slowdown_factor = 1;  // step time multiplier while slow
+  // > 0: given instead of slowdown_factor, the compute slow-down of the one slow GPU; the step
+  // multiplier is then simulated for the job's plan (needs a training: scenario).
+  double rank_slowdown_factor = 0;
   std::string source;          // provenance text
 };
 

@@ -6,6 +6,7 @@
 #include "catalog/catalog.hpp"
 #include "core/result.hpp"
 #include "estimate/estimate.hpp"
+#include "sim/simulate.hpp"
 
 namespace sextant::goodput {
 
@@ -60,6 +61,24 @@ double train_step_time_s(const TrainingInfo& t, const SourceLocation& where) {
   const double step = r.number("step_time_s");
   if (!(step > 0)) throw Error(where, "the estimate of the training scenario gave no step time");
   return step;
+}
+
+double fail_slow_step_multiplier(const TrainingInfo& t, double rank_slowdown_factor, const SourceLocation& where) {
+  if (!(rank_slowdown_factor >= 1)) throw Error(where, "a rank slow-down factor is a compute-time multiplier >= 1");
+  const Scenario& s = t.scenario;
+  const double base = sim::simulate(s).step.step_time_s;
+  if (!(base > 0)) throw Error(where, "the simulation of the training scenario gave no step time");
+  const int pp = std::max(1, s.plan.pp);
+  const int stages = std::min(pp, 4);
+  const int64_t ranks_per_stage = s.num_gpus / pp;  // pipeline rank is the outermost dimension
+  double sum = 0;
+  for (int i = 0; i < stages; ++i) {
+    const int stage = stages == 1 ? 0 : static_cast<int>(std::lround(double(i) * (pp - 1) / (stages - 1)));
+    sim::SimOptions o;
+    o.stragglers = {{int64_t(stage) * ranks_per_stage, rank_slowdown_factor}};
+    sum += sim::simulate(s, o).step.step_time_s / base;
+  }
+  return std::max(1.0, sum / stages);
 }
 
 std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t max_lost, const SourceLocation& where) {

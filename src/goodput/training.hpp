@@ -34,6 +34,12 @@ TrainingInfo training_from_text(const std::string& yaml_text, const std::string&
 // Step time from `estimate` of the scenario.
 double train_step_time_s(const TrainingInfo& t, const SourceLocation& where);
 
+// Step-time multiplier of the job while one GPU computes rank_slowdown_factor times slower
+// (fail-slow: thermal throttling, a degraded HBM or link): `simulate --straggler RANK=FACTOR` of
+// the plan against `simulate` without it. A slow GPU is equally likely in any pipeline stage: the
+// multiplier is the mean over up to 4 evenly spaced stages (first rank of each). >= 1.
+double fail_slow_step_multiplier(const TrainingInfo& t, double rank_slowdown_factor, const SourceLocation& where);
+
 // Throughput (tokens/s) of the job with k data-parallel replicas lost, as a fraction of the full
 // job's, for k = 0..max_lost: each from `estimate` of the re-planned job (dp - k replicas, same
 // global batch rounded down to a multiple of the new dp x micro-batch).

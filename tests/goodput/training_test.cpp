@@ -49,3 +49,34 @@ TEST(Training, StepTimeFromEstimateAndJobFromTheScenario) {
     EXPECT_NEAR(c.elastic.throughput_fraction[k], (32.0 - double(k)) / 32.0, 0.05) << k;
   }
 }
+
+// Question: does a fail-slow episode given as one slow GPU cost what `simulate --straggler` says a
+// slow rank costs this plan (not a guessed step multiplier)?
+TEST(Training, FailSlowOfOneGpuCostsWhatTheSimulatedStragglerCosts) {
+  const auto t = training_from_file(kScenario, {});
+  const double m = fail_slow_step_multiplier(t, 1.5, {});
+  // A synchronous step waits for the slow GPU: longer than without it, and no longer than if every
+  // GPU were 1.5x slower at everything (communication does not slow down).
+  EXPECT_GT(m, 1.05);
+  EXPECT_LE(m, 1.5 + 1e-9);
+  EXPECT_DOUBLE_EQ(fail_slow_step_multiplier(t, 1.0, {}), 1.0);
+  const std::string y = "training: " + kScenario +
+                        "\njob: {steps: 1000}\nfailures:\n  processes:\n"
+                        "    - {name: slow-gpu, component: gpu, kind: fail-slow, rate_per_1000_node_days: 1.0,"
+                        " duration_s: 3600, rank_slowdown_factor: 1.5}\n"
+                        "checkpoint: {strategy: async-remote, storage_write_bytes_per_s: 1.0e11, interval: daly}\n";
+  const auto c = parse_goodput(y, "t.yaml");
+  ASSERT_EQ(c.processes.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.processes[0].slowdown_factor, m);
+  // Without a training scenario there is no plan to simulate: a clear error.
+  const std::string bad = "job: {num_gpus: 1024, gpus_per_node: 8, step_time_s: 5, steps: 1000}\nfailures:\n  processes:\n"
+                          "    - {name: slow-gpu, component: gpu, kind: fail-slow, rate_per_1000_node_days: 1.0,"
+                          " duration_s: 3600, rank_slowdown_factor: 1.5}\n"
+                          "checkpoint: {strategy: async-remote, storage_write_bytes_per_s: 1.0e11, interval: daly}\n";
+  try {
+    parse_goodput(bad, "bad.yaml");
+    ADD_FAILURE() << "accepted rank_slowdown_factor without a training scenario";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("training"), std::string::npos) << e.what();
+  }
+}
