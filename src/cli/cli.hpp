@@ -37,6 +37,8 @@ void add_catalog_command(CLI::App& app);
 void add_estimate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp
 void add_validate_command(CLI::App& app);
+void add_plan_command(CLI::App& app);   // cmd_plan.cpp
+void add_sweep_command(CLI::App& app);  // cmd_sweep.cpp
 void add_goodput_command(CLI::App& app);
 void add_bench_command(CLI::App& app);      // cmd_bench.cpp: bench, bench run, bench import-nccl
 void add_history_command(CLI::App& app);    // cmd_history.cpp

@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   add_estimate_command(app);
   add_simulate_command(app);
   add_validate_command(app);
+  add_plan_command(app);
+  add_sweep_command(app);
 
   // An interrupted run (Ctrl-C, kill) removes its temporary outputs; previous outputs stay intact.
   sextant::install_temp_cleanup_on_signals();

@@ -253,12 +253,15 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                   if (!allowed(opt, "sp", sp)) continue;
                   for (bool tpo : tpos) {
                     if (!allowed(opt, "tp_overlap", tpo)) continue;
+                    // TP communication overlap (userbuffers) needs sequence parallelism and a TP
+                    // group inside one scale-up domain (it exchanges through NVLink peer memory).
+                    if (tpo && (!sp || tp > base.system.scale_up_domain)) continue;
                     for (Recompute rc : opt.recompute) {
                       if (!allowed(opt, "recompute", static_cast<int>(rc))) continue;
-                      for (int z : opt.zero_stages) {
-                        if (!allowed(opt, "zero", z)) continue;
-                        if (!has_dp_group && z != 0 && !opt.fixed.count("zero")) continue;
-                        for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
+                      for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
+                        for (int z : opt.zero_stages) {
+                          if (!allowed(opt, "zero", z)) continue;
+                          if (!has_dp_group && z != 0 && !opt.fixed.count("zero")) continue;
                           for (int sc : scheds) {
                             ++considered;
                             Candidate c;
@@ -405,6 +408,19 @@ double MemoryModel::bytes(const Candidate& c) const {
 }
 
 // ---------------------------------------------------------------- search
+namespace {
+// Two candidates lower to the same workload when they differ only in the pipeline schedule
+// (read by the estimator, not by lower) or between ZeRO stages 1 and 2 (same collectives and
+// optimizer shard; only the memory accounting, done by the estimator, differs).
+bool same_lowering(const Candidate& a, const Candidate& b) {
+  auto zclass = [](int z) { return z == 0 ? 0 : z == 3 ? 2 : 1; };
+  return a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
+         a.micro_batch == b.micro_batch && zclass(a.zero_stage) == zclass(b.zero_stage) && a.recompute == b.recompute &&
+         a.sequence_parallel == b.sequence_parallel && a.tp_comm_overlap == b.tp_comm_overlap &&
+         a.overlap_grad_reduce == b.overlap_grad_reduce && a.overlap_param_gather == b.overlap_param_gather;
+}
+}  // namespace
+
 SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estimator& est, const Distribution& dist,
                      const Progress& progress) {
   SearchOutcome out;
@@ -450,20 +466,15 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
             e.status = 1;
             continue;
           }
-          // Consecutive candidates that differ only in the schedule share one lowering.
-          bool reuse = false;
-          if (w && w_for + 1 == i) {
-            Candidate a = out.candidates[w_for], b = c;
-            a.schedule = b.schedule = 0;
-            reuse = same_plan(a, b) && a.vpp == b.vpp;
-          }
+          // Candidates that lower to the same workload (same_lowering) share one lowering.
+          const bool reuse = w && same_lowering(out.candidates[w_for], c);
           apply_candidate(s, c, opt);
           if (reuse) {
             w->schedule = s.plan.schedule;
           } else {
             w.emplace(ir::lower(s));
           }
-          w_for = i;
+          w_for = i;  // the last candidate whose lowering w holds (or shares)
           const StepEstimate r = est.run(*w);
           e.step_time_s = r.step_time_s;
           e.tokens_per_s_per_gpu = r.tokens_per_s_per_gpu;
@@ -551,7 +562,7 @@ void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOp
 }  // namespace
 
 Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
-                   bool rank_own_plan) {
+                   bool rank_own_plan, const Reranker& rerank, const std::string& rerank_name) {
   Result r;
   r.command = "plan";
   r.set("scenario", base.name);
@@ -607,6 +618,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     row.emplace_back(e.memory_bytes);
     row.emplace_back(base.accelerator.memory_bytes.value - e.memory_bytes);
     row.emplace_back(e.step_time_s / best - 1);
+    t.add_row(row);
   }
 
   // Why the winner beats the runner-up: the breakdown difference.
@@ -616,7 +628,13 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       apply_candidate(s, out.candidates[idx], opt);
       return est.run(ir::lower(s));
     };
-    const uint32_t wi = out.ranking[0], ri = out.ranking[1];
+    // The runner-up is the fastest plan with a different step time: plans with exactly the
+    // winner's time differ only where the time model does not look (memory: ZeRO 1 against 2).
+    const uint32_t wi = out.ranking[0];
+    size_t same = 1;
+    while (same < out.ranking.size() && out.evals[out.ranking[same]].step_time_s == out.evals[wi].step_time_s) ++same;
+    const uint32_t ri = out.ranking[same < out.ranking.size() ? same : 1];
+    r.set("plans_with_best_step_time_count", static_cast<int64_t>(same));
     const StepEstimate a = full(wi), b = full(ri);
     Table& d = r.add_table("winner_vs_runner_up", "step-time breakdown of the best plan against the second (seconds on the critical rank)");
     d.add_str("category");
@@ -658,11 +676,44 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
                format_double(std::round(diff * 1e4) / 1e4) + " s on the runner-up";
       }
     }
+    if (same > 1)
+      why += " (" + std::to_string(same) + " plans share the winner's step time exactly: they differ only in memory)";
     if (gap < opt.tie_fraction)
       why += ". The difference is below the model's validated median error (" + format_double(opt.tie_fraction * 100) +
              "%, docs/validation.md): treat them as a tie";
     r.set("winner_vs_runner_up_fraction", gap);
     r.notes.push_back(why);
+  }
+
+  // Re-rank the best plans with the finer model.
+  if (rerank && opt.rerank_top > 0 && !out.ranking.empty()) {
+    const size_t k = std::min(opt.rerank_top, out.ranking.size());
+    struct Item {
+      uint32_t idx;
+      size_t est_rank;
+      double t;
+    };
+    std::vector<Item> items;
+    for (size_t i = 0; i < k; ++i) {
+      Scenario s = base;
+      apply_candidate(s, out.candidates[out.ranking[i]], opt);
+      items.push_back({out.ranking[i], i + 1, rerank(s)});
+    }
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.t < b.t; });
+    Table& rr = r.add_table("reranked", "the best " + std::to_string(k) + " plans of estimate, ordered by " + rerank_name);
+    rr.add_i64("rank");
+    rr.add_i64("estimate_rank");
+    rr.add_str("plan");
+    rr.add_f64("estimate_step_time_s");
+    rr.add_f64(rerank_name + "_step_time_s");
+    rr.add_f64("difference_fraction");
+    for (size_t i = 0; i < items.size(); ++i) {
+      const double te = out.evals[items[i].idx].step_time_s;
+      rr.add_row({static_cast<int64_t>(i + 1), static_cast<int64_t>(items[i].est_rank), describe(out.candidates[items[i].idx], opt), te,
+                  items[i].t, items[i].t / te - 1});
+    }
+    r.set("reranked_best_plan", describe(out.candidates[items.front().idx], opt));
+    r.set("reranked_best_step_time_s", items.front().t);
   }
 
   if (rank_own_plan) {

@@ -59,6 +59,7 @@ struct SearchOptions {
   double tie_fraction = kValidatedMedianAbsErrorFraction;
   int threads = 0;                     // 0: all cores
   size_t top = 20;                     // rows of the ranked table (0: all)
+  size_t rerank_top = 10;              // plans re-ranked by the reranker (plan_result), 0: none
 };
 
 // Splitting the evaluation across processes (MPI ranks). Each rank evaluates the indices
@@ -117,10 +118,15 @@ class MemoryModel {
 SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estimator& est,
                      const Distribution& dist = {}, const Progress& progress = {});
 
+// A second, finer model used to re-rank the best plans (the CLI passes `simulate`): the step
+// time of a scenario. Kept as a callback so that the plan module does not depend on it.
+using Reranker = std::function<double(const Scenario&)>;
+
 // The full Result of `sextant plan`: ranked table, counts, winner vs runner-up, and (when
-// `own` is given) where the scenario's own plan ranks.
+// `rank_own_plan`) where the scenario's own plan ranks. With a reranker and rerank_top > 0,
+// table `reranked` holds the best rerank_top plans ordered by the reranker's step time.
 Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
-                   bool rank_own_plan);
+                   bool rank_own_plan, const Reranker& rerank = {}, const std::string& rerank_name = {});
 
 // Parse "--fix" items "tp=8" into opt.fixed (Error on unknown keys or bad values).
 void parse_fix(const std::string& item, SearchOptions& opt);

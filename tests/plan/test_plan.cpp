@@ -83,6 +83,7 @@ TEST(PlanEnumeration, EqualsBruteForceOverCheckPlan) {
                       x.sequence_parallel = sp, x.tp_comm_overlap = tpo, x.recompute = static_cast<uint8_t>(rc);
                       // Canonical representatives only (see same_plan).
                       if (tp == 1 && (sp || tpo)) continue;
+                      if (tpo && !sp) continue;  // rule: TP overlap needs SP
                       if (pp == 1 && sc != 0) continue;
                       if (x.dp * cp == 1 && z != 0) continue;
                       Scenario t = s;
@@ -152,6 +153,12 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorAndPrunesOnlyPlansThatDoNotFit) {
   const auto out = search(s, o, est);
   EXPECT_EQ(out.pruned + out.evaluated, out.valid);
   for (uint32_t i : out.ranking) EXPECT_LE(out.evals[i].memory_bytes, s.accelerator.memory_bytes.value);
+  // Shared lowerings (same_lowering) give exactly the figures of a fresh lowering.
+  for (size_t i = 0; i < out.candidates.size(); i += 11) {
+    if (out.evals[i].status == 1) continue;
+    apply_candidate(t, out.candidates[i], o);
+    EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o);
+  }
 }
 
 TEST(PlanSearch, DeterministicAcrossThreadsAndProcessSplits) {
@@ -218,6 +225,7 @@ TEST(PlanResult, RanksOwnPlanAndExplainsWinner) {
   // Ties: every plan marked tie-best is within tie_fraction of the best, and no other is.
   const Table* t = r.table("ranking");
   ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->rows(), std::min<size_t>(o.top, out.ranking.size()));
   const double best = r.number("best_step_time_s");
   for (size_t i = 0; i < t->rows(); ++i) {
     const bool tie = t->column("tie").str[i] == "tie-best";

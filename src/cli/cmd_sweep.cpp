@@ -1,0 +1,84 @@
+// sextant sweep [SCENARIO | --model ... ] --vary KEY=V1,V2,... [--vary ...] [--elasticity]
+//               [--pareto X,Y] [--train-tokens N] [--price-usd-per-gpu-hour P]
+// Re-plans at every grid point; under `mpirun -np N` each point's search is split across ranks.
+#include "catalog/catalog.hpp"
+#include "cli/cli.hpp"
+#include "cli/plan_common.hpp"
+#include "core/error.hpp"
+#include "plan/sweep.hpp"
+
+namespace sextant::cli {
+
+namespace {
+struct SweepArgs {
+  JobArgs job;
+  SearchArgs search;
+  OutputOptions out;
+  std::vector<std::string> vary, pareto;
+  double train_tokens = 1e12, price = 0, elasticity_step = 0.1, idle_fraction = 0.10;
+  bool elasticity = false, list = false;
+};
+}  // namespace
+
+void add_sweep_command(CLI::App& app) {
+  auto a = std::make_shared<SweepArgs>();
+  auto* cmd = app.add_subcommand(
+      "sweep",
+      "Vary hardware parameters over a grid, re-plan at every point and report step time, tokens/s, time to train, power, "
+      "perf/W and perf/$; elasticity per parameter and a Pareto front (docs/plan.md)");
+  add_job_options(*cmd, a->job);
+  add_search_options(*cmd, a->search);
+  cmd->add_option("--vary", a->vary,
+                  "KEY=V1,V2,... or KEY=START:STOP:COUNT[:log] (repeatable; the grid is their product); --list-parameters shows the keys");
+  cmd->add_flag("--list-parameters", a->list, "List the parameters that can be varied and exit");
+  cmd->add_option("--train-tokens", a->train_tokens, "Tokens to train, for time_to_train_s (default 1e12)");
+  cmd->add_option("--price-usd-per-gpu-hour", a->price, "Price of one GPU-hour (default: the system's node price / GPUs per node when known)");
+  cmd->add_flag("--elasticity", a->elasticity, "Elasticity of step time per parameter around the scenario's design point");
+  cmd->add_option("--elasticity-step", a->elasticity_step, "Relative step of the central difference (default 0.1)");
+  cmd->add_option("--pareto", a->pareto, "Two objectives (sweep-table columns, optional min:/max: prefix), e.g. --pareto step_time_s,tokens_per_joule")
+      ->delimiter(',')
+      ->expected(2);
+  cmd->add_option("--idle-fraction", a->idle_fraction, "Idle power as a fraction of TDP when the catalog has no idle_w (default 0.10, estimated)");
+  add_output_options(*cmd, a->out);
+  cmd->callback([a] {
+    if (a->list) {
+      Result r;
+      r.command = "sweep parameters";
+      Table& t = r.add_table("parameters", "catalog parameters that --vary accepts");
+      t.add_str("key");
+      t.add_str("unit");
+      t.add_str("what");
+      for (const auto& p : plan::sweep_parameters()) t.add_row({p.key, p.unit, p.what});
+      emit(r, a->out);
+      return;
+    }
+    const MpiWorld world;
+    auto cat = a->job.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->job.catalog_dir);
+    const Scenario s = load_job(a->job, *cat, nullptr);
+    plan::SweepOptions o;
+    o.search = search_options(a->search);
+    for (const auto& v : a->vary) o.vary.push_back(plan::parse_variation(v));
+    if (o.vary.empty() && !a->elasticity)
+      throw Error(SourceLocation{"--vary", 0, 0, "vary"}, "nothing to sweep", "give --vary KEY=VALUES and/or --elasticity");
+    if (!(a->train_tokens > 0)) throw Error(SourceLocation{"--train-tokens", 0, 0, ""}, "must be positive");
+    if (a->price < 0) throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""}, "must not be negative");
+    if (!(a->elasticity_step > 0 && a->elasticity_step < 1)) throw Error(SourceLocation{"--elasticity-step", 0, 0, ""}, "must be in (0, 1)");
+    if (!(a->idle_fraction >= 0 && a->idle_fraction < 1)) throw Error(SourceLocation{"--idle-fraction", 0, 0, ""}, "must be in [0, 1)");
+    o.train_tokens = a->train_tokens;
+    o.price_usd_per_gpu_hour = a->price;
+    o.elasticity = a->elasticity;
+    o.elasticity_step_fraction = a->elasticity_step;
+    o.power.idle_fraction_of_tdp = a->idle_fraction;
+    if (a->pareto.size() == 2) {
+      o.pareto_x = a->pareto[0];
+      o.pareto_y = a->pareto[1];
+    }
+    const Estimator est;
+    ProgressBar bar(!a->search.no_progress && world.rank() == 0);
+    const Result r = plan::sweep(s, o, est, distribution(world), bar.callback("sweep "));
+    bar.finish();
+    if (world.rank() == 0) emit(r, a->out);
+  });
+}
+
+}  // namespace sextant::cli

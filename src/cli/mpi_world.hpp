@@ -1,0 +1,31 @@
+#pragma once
+// Running under `mpirun -np N` (Open MPI): the command splits its work across the ranks and
+// gathers the results, so that rank 0 prints exactly what a single process would. MPI is
+// optional: without it (or when not launched by mpirun) the world is one process.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sextant::cli {
+
+class MpiWorld {
+ public:
+  MpiWorld();   // initialises MPI when launched by mpirun (OMPI_COMM_WORLD_SIZE set) and linked
+  ~MpiWorld();  // finalises it
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // Every rank contributes its bytes; every rank receives the concatenation in rank order.
+  std::string all_gather(const std::string& mine) const;
+  // Whether the environment says we were launched by mpirun with more than one rank but this
+  // build cannot talk MPI (an Error is raised then rather than running N copies).
+  static bool launched_by_mpirun();
+
+ private:
+  int rank_ = 0, size_ = 1;
+  bool initialised_ = false;
+};
+
+}  // namespace sextant::cli

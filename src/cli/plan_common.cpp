@@ -1,0 +1,155 @@
+#include "cli/plan_common.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "catalog/catalog.hpp"
+#include "core/error.hpp"
+
+namespace sextant::cli {
+
+void add_job_options(CLI::App& cmd, JobArgs& a) {
+  cmd.add_option("scenario", a.scenario,
+                 "Scenario YAML: its model, system, GPUs, batch and sequence are searched, and its own plan is ranked");
+  cmd.add_option("--model", a.model, "Model (catalog id, YAML or config.json) when no scenario is given");
+  cmd.add_option("--system", a.system, "System (catalog id) when no scenario is given");
+  cmd.add_option("--num-gpus", a.num_gpus, "GPU count when no scenario is given");
+  cmd.add_option("--global-batch", a.global_batch, "Sequences per optimizer step when no scenario is given");
+  cmd.add_option("--seq-len", a.seq_len, "Sequence length when no scenario is given");
+  cmd.add_option("--precision", a.precision, "GEMM precision when no scenario is given (bf16, fp8, ...)");
+  cmd.add_option("--set", a.sets, "Override a scenario key, e.g. --set training.seq_len=4096 (repeatable)");
+  cmd.add_option("--catalog", a.catalog_dir, "Catalog folder (default: the bundled data/catalog)");
+}
+
+void add_search_options(CLI::App& cmd, SearchArgs& a) {
+  cmd.add_option("--fix", a.fix, "Fix a plan dimension: tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap, e.g. --fix tp=8 (repeatable)");
+  cmd.add_option("--schedules", a.schedules, "Allowed pipeline schedules (default: 1f1b interleaved-1f1b gpipe zb-h1)")->delimiter(',');
+  cmd.add_option("--recompute", a.recompute, "Recompute modes to try (default: none,selective,full)")->delimiter(',');
+  cmd.add_option("--zero", a.zero, "ZeRO stages to try (default: 0,1,2,3)")->delimiter(',');
+  cmd.add_option("--max-micro-batch", a.max_micro_batch, "Largest micro-batch to try (default: no limit)");
+  cmd.add_option("--max-vpp", a.max_vpp, "Largest virtual pipeline degree to try (default: layers/pp)");
+  cmd.add_option("--headroom-gib", a.headroom_gib, "Memory to leave free on every GPU, GiB (default 0)");
+  cmd.add_option("--tie-fraction", a.tie_fraction,
+                 "Relative step-time difference below which plans tie (default: the validated median error of estimate, 0.073)");
+  cmd.add_flag("--no-tp-overlap", a.no_tp_overlap, "Do not try TP communication overlap");
+  cmd.add_flag("--sp-only", a.no_sp_off, "With tp > 1 only try sequence parallelism on");
+  cmd.add_flag("--vary-dp-overlap", a.vary_dp_overlap, "Also try gradient-reduce and parameter-gather overlap off");
+  cmd.add_option("--threads", a.threads, "Worker threads (default: all cores)");
+  cmd.add_option("--top", a.top, "Rows of the ranked table (0: all fitting plans; default 20)");
+  cmd.add_flag("--no-progress", a.no_progress, "Never draw the progress bar");
+}
+
+Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
+  const auto sets = parse_sets(a.sets);
+  if (!a.scenario.empty()) {
+    if (!a.model.empty() || !a.system.empty() || a.num_gpus || a.global_batch || a.seq_len)
+      throw Error(SourceLocation{"--model", 0, 0, "scenario"}, "give either a scenario file or --model/--system/--num-gpus/--global-batch/--seq-len, not both",
+                  "use --set to change a key of the scenario");
+    if (has_own_plan) *has_own_plan = true;
+    return load_scenario(a.scenario, cat, sets);
+  }
+  if (has_own_plan) *has_own_plan = false;
+  auto need = [](bool ok, const char* key) {
+    if (!ok) throw Error(SourceLocation{"command line", 0, 0, key}, std::string("missing ") + key,
+                         "give a scenario file or all of --model --system --num-gpus --global-batch --seq-len");
+  };
+  need(!a.model.empty(), "--model");
+  need(!a.system.empty(), "--system");
+  need(a.num_gpus > 0, "--num-gpus");
+  need(a.global_batch > 0, "--global-batch");
+  need(a.seq_len > 0, "--seq-len");
+  // The scenario is parsed over one GPU with a placeholder plan (the search ignores it), then
+  // given the GPU count: the placeholder need not fit the batch or the GPU count.
+  const std::string yaml = "name: plan\nmodel: " + a.model + "\nsystem: " + a.system +
+                           "\nnum_gpus: 1\nparallel: {tp: 1, pp: 1, dp: 1, zero_stage: 1}\n" +
+                           "training: {global_batch: " + std::to_string(a.global_batch) + ", seq_len: " + std::to_string(a.seq_len) +
+                           ", precision: " + a.precision + "}\n";
+  Scenario s = parse_scenario(yaml, "command line", cat, sets);
+  s.num_gpus = a.num_gpus;
+  s.plan.dp = a.num_gpus;
+  return s;
+}
+
+plan::SearchOptions search_options(const SearchArgs& a) {
+  plan::SearchOptions o;
+  for (const auto& f : a.fix) plan::parse_fix(f, o);
+  if (!a.schedules.empty()) o.schedules = a.schedules;
+  if (!a.recompute.empty()) {
+    o.recompute.clear();
+    for (const auto& r : a.recompute) {
+      if (r == "none") o.recompute.push_back(Recompute::None);
+      else if (r == "selective") o.recompute.push_back(Recompute::Selective);
+      else if (r == "full") o.recompute.push_back(Recompute::Full);
+      else throw Error(SourceLocation{"--recompute", 0, 0, r}, "unknown recompute mode '" + r + "'", valid_choices_hint(r, {"none", "selective", "full"}));
+    }
+  }
+  if (!a.zero.empty()) {
+    o.zero_stages.clear();
+    for (const auto& z : a.zero) {
+      if (z != "0" && z != "1" && z != "2" && z != "3")
+        throw Error(SourceLocation{"--zero", 0, 0, z}, "ZeRO stage must be 0, 1, 2 or 3, got '" + z + "'");
+      o.zero_stages.push_back(z[0] - '0');
+    }
+  }
+  if (a.max_micro_batch < 0) throw Error(SourceLocation{"--max-micro-batch", 0, 0, ""}, "must be positive");
+  if (a.headroom_gib < 0) throw Error(SourceLocation{"--headroom-gib", 0, 0, ""}, "must not be negative");
+  if (a.tie_fraction < 0) throw Error(SourceLocation{"--tie-fraction", 0, 0, ""}, "must not be negative");
+  o.max_micro_batch = a.max_micro_batch;
+  o.max_vpp = a.max_vpp;
+  o.min_headroom_bytes = a.headroom_gib * 1024.0 * 1024 * 1024;
+  o.tie_fraction = a.tie_fraction;
+  o.vary_tp_comm_overlap = !a.no_tp_overlap;
+  o.vary_sequence_parallel = !a.no_sp_off;
+  o.vary_overlap_dp = a.vary_dp_overlap;
+  o.threads = a.threads;
+  o.top = a.top;
+  return o;
+}
+
+plan::Distribution distribution(const MpiWorld& world) {
+  plan::Distribution d;
+  d.rank = world.rank();
+  d.size = world.size();
+  if (d.size > 1) {
+    d.gather = [&world](const std::vector<plan::PlanEval>& mine) {
+      std::string bytes(mine.size() * sizeof(plan::PlanEval), '\0');
+      if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+      const std::string all = world.all_gather(bytes);
+      std::vector<plan::PlanEval> out(all.size() / sizeof(plan::PlanEval));
+      if (!out.empty()) std::memcpy(out.data(), all.data(), out.size() * sizeof(plan::PlanEval));
+      return out;
+    };
+  }
+  return d;
+}
+
+ProgressBar::ProgressBar(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()) {}
+
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::finish() {
+  if (drawn_) std::fprintf(stderr, "\r\033[K");
+  drawn_ = false;
+}
+
+void ProgressBar::update(size_t done, size_t total, const std::string& what) {
+  if (!enabled_ || total == 0) return;
+  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (el < 1.0) return;
+  const double f = static_cast<double>(done) / static_cast<double>(total);
+  const double eta = f > 0 ? el * (1 - f) / f : 0;
+  const int width = 30, fill = static_cast<int>(f * width);
+  std::string bar(static_cast<size_t>(fill), '#');
+  bar.append(static_cast<size_t>(width - fill), '.');
+  std::fprintf(stderr, "\r%s[%s] %3.0f%% %zu/%zu ETA %.0fs ", what.c_str(), bar.c_str(), f * 100, done, total, eta);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+plan::Progress ProgressBar::callback(const std::string& what) {
+  return [this, what](size_t d, size_t t) { update(d, t, what); };
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,457 @@
+// Hardware what-if sweeps. docs/plan.md ("sextant sweep").
+#include "plan/sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/error.hpp"
+#include "ir/workload.hpp"
+
+namespace sextant::plan {
+
+namespace {
+
+struct Accessor {
+  SweepParameter p;
+  std::function<double(const Scenario&)> get;
+  std::function<void(Scenario&, double)> set;
+};
+
+Sourced set_known(double v) { return Sourced{v, "", "sweep value", true}; }
+
+// Peak FLOP/s of every dtype scaled together keeps the ratios of the datasheet.
+void scale_peaks(Accelerator& a, double ratio) {
+  for (auto& [d, v] : a.peak_flops) v.value *= ratio;
+}
+
+const std::vector<Accessor>& accessors() {
+  static const std::vector<Accessor> list = [] {
+    std::vector<Accessor> v;
+    auto add = [&](std::string key, std::string unit, std::string what, bool integer, std::function<double(const Scenario&)> g,
+                   std::function<void(Scenario&, double)> s) {
+      v.push_back(Accessor{SweepParameter{std::move(key), std::move(unit), std::move(what), integer}, std::move(g), std::move(s)});
+    };
+    for (DType d : {DType::FP32, DType::TF32, DType::BF16, DType::FP16, DType::FP8, DType::FP4}) {
+      add("accelerator.peak_flops." + to_string(d), "FLOP/s", "dense peak of this dtype (the other dtypes unchanged)", false,
+          [d](const Scenario& s) { return s.accelerator.has_peak(d) ? s.accelerator.peak(d) : 0.0; },
+          [d](Scenario& s, double x) { s.accelerator.peak_flops[d] = set_known(x); });
+    }
+    add("accelerator.peak_flops", "FLOP/s", "dense peak of the training precision; every dtype scaled by the same ratio", false,
+        [](const Scenario& s) { return s.accelerator.peak(s.accelerator.has_peak(s.train.precision) ? s.train.precision : DType::BF16); },
+        [](Scenario& s, double x) {
+          const DType d = s.accelerator.has_peak(s.train.precision) ? s.train.precision : DType::BF16;
+          scale_peaks(s.accelerator, x / s.accelerator.peak(d));
+        });
+    add("accelerator.memory_bytes", "bytes", "HBM capacity per GPU", false, [](const Scenario& s) { return s.accelerator.memory_bytes.value; },
+        [](Scenario& s, double x) { s.accelerator.memory_bytes = set_known(x); });
+    add("accelerator.memory_bandwidth_bytes_per_s", "bytes/s", "HBM bandwidth per GPU", false,
+        [](const Scenario& s) { return s.accelerator.memory_bandwidth_bytes_per_s.value; },
+        [](Scenario& s, double x) { s.accelerator.memory_bandwidth_bytes_per_s = set_known(x); });
+    add("accelerator.power_limit_w", "W", "board power limit (lowers clocks when the step would draw more)", false,
+        [](const Scenario& s) { return s.accelerator.tdp_w.value; },
+        [](Scenario&, double) {});  // applied by the power model, not to the scenario
+    add("accelerator.tdp_w", "W", "board power at full activity", false, [](const Scenario& s) { return s.accelerator.tdp_w.value; },
+        [](Scenario& s, double x) { s.accelerator.tdp_w = set_known(x); });
+    add("accelerator.idle_w", "W", "board power when idle", false,
+        [](const Scenario& s) { return s.accelerator.idle_w.known ? s.accelerator.idle_w.value : 0.0; },
+        [](Scenario& s, double x) { s.accelerator.idle_w = set_known(x); });
+    add("accelerator.price_usd", "USD", "purchase price per GPU", false,
+        [](const Scenario& s) { return s.accelerator.price_usd.known ? s.accelerator.price_usd.value : 0.0; },
+        [](Scenario& s, double x) { s.accelerator.price_usd = set_known(x); });
+    add("scale_up.bandwidth_bytes_per_s", "bytes/s", "NVLink-class bandwidth per GPU, one direction", false,
+        [](const Scenario& s) { return s.scale_up.bandwidth_bytes_per_s.value; },
+        [](Scenario& s, double x) { s.scale_up.bandwidth_bytes_per_s = set_known(x); });
+    add("scale_up.latency_s", "s", "scale-up collective step latency", false, [](const Scenario& s) { return s.scale_up.latency_s.value; },
+        [](Scenario& s, double x) { s.scale_up.latency_s = set_known(x); });
+    add("system.scale_up_domain", "GPUs", "GPUs in one scale-up (NVLink) domain", true,
+        [](const Scenario& s) { return static_cast<double>(s.system.scale_up_domain); },
+        [](Scenario& s, double x) { s.system.scale_up_domain = static_cast<int>(std::lround(x)); });
+    add("system.nic_bandwidth_bytes_per_s", "bytes/s", "scale-out bandwidth per NIC port", false,
+        [](const Scenario& s) {
+          return s.system.nic_bandwidth_bytes_per_s.known ? s.system.nic_bandwidth_bytes_per_s.value
+                                                          : (s.scale_out ? s.scale_out->bandwidth_bytes_per_s.value : 0.0);
+        },
+        [](Scenario& s, double x) { s.system.nic_bandwidth_bytes_per_s = set_known(x); });
+    add("system.nics_per_node", "count", "scale-out NICs per node", true, [](const Scenario& s) { return static_cast<double>(s.system.nics_per_node); },
+        [](Scenario& s, double x) { s.system.nics_per_node = static_cast<int>(std::lround(x)); });
+    add("scale_out.latency_s", "s", "scale-out collective step latency", false,
+        [](const Scenario& s) { return s.scale_out ? s.scale_out->latency_s.value : 0.0; },
+        [](Scenario& s, double x) {
+          if (s.scale_out) s.scale_out->latency_s = set_known(x);
+        });
+    add("num_gpus", "GPUs", "GPUs in the job", true, [](const Scenario& s) { return static_cast<double>(s.num_gpus); },
+        [](Scenario& s, double x) { s.num_gpus = static_cast<int>(std::lround(x)); });
+    add("system.node_price_usd_per_hour", "USD/h", "rental price of one node", false,
+        [](const Scenario& s) { return s.system.node_price_usd_per_hour.known ? s.system.node_price_usd_per_hour.value : 0.0; },
+        [](Scenario& s, double x) { s.system.node_price_usd_per_hour = set_known(x); });
+    return v;
+  }();
+  return list;
+}
+
+const Accessor& accessor(const std::string& key) {
+  for (const auto& a : accessors())
+    if (a.p.key == key) return a;
+  std::vector<std::string> keys;
+  for (const auto& a : accessors()) keys.push_back(a.p.key);
+  throw Error(SourceLocation{"--vary", 0, 0, key}, "unknown sweep parameter '" + key + "'", valid_choices_hint(key, keys));
+}
+
+double parse_number(const std::string& t, const std::string& where) {
+  try {
+    size_t pos = 0;
+    const double v = std::stod(t, &pos);
+    if (pos != t.size() || !std::isfinite(v)) throw std::invalid_argument(t);
+    return v;
+  } catch (const std::exception&) {
+    throw Error(SourceLocation{"--vary", 0, 0, where}, "'" + t + "' is not a number");
+  }
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<SweepParameter>& sweep_parameters() {
+  static const std::vector<SweepParameter> list = [] {
+    std::vector<SweepParameter> v;
+    for (const auto& a : accessors()) v.push_back(a.p);
+    return v;
+  }();
+  return list;
+}
+
+double get_parameter(const Scenario& s, const std::string& key) { return accessor(key).get(s); }
+void set_parameter(Scenario& s, const std::string& key, double value) {
+  const auto& a = accessor(key);
+  if (!(value > 0) && key != "accelerator.idle_w")
+    throw Error(SourceLocation{"--vary", 0, 0, key}, "value " + format_double(value) + " must be positive");
+  a.set(s, value);
+}
+
+Variation parse_variation(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw Error(SourceLocation{"--vary", 0, 0, text}, "expected KEY=V1,V2,... or KEY=START:STOP:COUNT[:log]",
+                "e.g. --vary accelerator.memory_bandwidth_bytes_per_s=2e12,3e12,4e12");
+  Variation v;
+  v.key = text.substr(0, eq);
+  const auto& acc = accessor(v.key);
+  const std::string rhs = text.substr(eq + 1);
+  if (rhs.find(':') != std::string::npos) {
+    const auto parts = split(rhs, ':');
+    if (parts.size() < 3 || parts.size() > 4 || (parts.size() == 4 && parts[3] != "log" && parts[3] != "lin"))
+      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a range is START:STOP:COUNT or START:STOP:COUNT:log");
+    const double a = parse_number(parts[0], v.key), b = parse_number(parts[1], v.key);
+    const double nf = parse_number(parts[2], v.key);
+    const int n = static_cast<int>(nf);
+    if (n < 1 || n != nf || n > 10000) throw Error(SourceLocation{"--vary", 0, 0, v.key}, "COUNT must be an integer from 1 to 10000");
+    const bool log = parts.size() == 4 && parts[3] == "log";
+    if (log && (a <= 0 || b <= 0)) throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a log range needs positive ends");
+    for (int i = 0; i < n; ++i) {
+      const double f = n == 1 ? 0.0 : static_cast<double>(i) / (n - 1);
+      v.values.push_back(log ? a * std::pow(b / a, f) : a + (b - a) * f);
+    }
+  } else {
+    for (const auto& t : split(rhs, ',')) v.values.push_back(parse_number(t, v.key));
+  }
+  for (double& x : v.values) {
+    if (acc.p.integer) x = std::round(x);
+    if (!(x > 0) && v.key != "accelerator.idle_w")
+      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "value " + format_double(x) + " must be positive");
+  }
+  return v;
+}
+
+PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double limit_w, const PowerOptions& po) {
+  PowerPoint p;
+  const auto& a = s.accelerator;
+  const double tdp = a.tdp_w.value;
+  const double idle = a.idle_w.known ? a.idle_w.value : po.idle_fraction_of_tdp * tdp;
+  const double step = std::max(e.step_time_s, 1e-30);
+  const double busy = std::min(1.0, e.compute_s / step);
+  const double comm_only = std::min(1.0 - busy, std::max(0.0, e.exposed_comm_s / step));
+  p.activity_fraction = busy + po.comm_activity_fraction * comm_only;
+  p.power_w = idle + (tdp - idle) * p.activity_fraction;
+  if (limit_w > 0 && limit_w < p.power_w) {
+    p.capped = true;
+    p.power_w = limit_w;
+    const double dyn = std::max(1e-9, (tdp - idle) * p.activity_fraction);
+    // Published throughput at power limits (catalog power_caps, bf16 rate against the peak)
+    // sets the clock where given; otherwise P_dyn ~ f^k.
+    double ratio = std::pow(std::max(0.0, limit_w - idle) / dyn, 1.0 / po.dynamic_power_clock_exponent);
+    if (!a.power_caps.empty() && a.has_peak(DType::BF16)) {
+      std::vector<std::pair<double, double>> pts;  // (power, clock ratio)
+      for (const auto& c : a.power_caps)
+        if (c.bf16_tflops.known) pts.emplace_back(c.power_w, c.bf16_tflops.value * 1e12 / a.peak(DType::BF16));
+      pts.emplace_back(tdp, 1.0);
+      std::sort(pts.begin(), pts.end());
+      if (pts.size() >= 2 && limit_w >= pts.front().first) {
+        for (size_t i = 1; i < pts.size(); ++i)
+          if (limit_w <= pts[i].first) {
+            const double f = (limit_w - pts[i - 1].first) / std::max(1e-9, pts[i].first - pts[i - 1].first);
+            ratio = pts[i - 1].second + f * (pts[i].second - pts[i - 1].second);
+            break;
+          }
+      }
+    }
+    p.clock_ratio = std::clamp(ratio, 0.05, 1.0);
+  }
+  return p;
+}
+
+namespace {
+
+struct PointResult {
+  bool fits = false;
+  std::string plan;
+  StepEstimate e;
+  PowerPoint power;
+  size_t valid = 0, fit = 0;
+};
+
+// Best plan of the scenario, with the power limit applied: clocks lowered until the step's
+// power is within the limit (the plan is searched again at the lowered clocks).
+PointResult best_point(const Scenario& s0, double limit_w, const SweepOptions& o, const Estimator& est, const Distribution& dist) {
+  PointResult pr;
+  Scenario s = s0;
+  double clock = 1.0;
+  for (int iter = 0; iter < 4; ++iter) {
+    Scenario sc = s;
+    if (clock < 1.0) scale_peaks(sc.accelerator, clock);
+    SearchOptions so = o.search;
+    so.top = 1;
+    const SearchOutcome out = search(sc, so, est, dist);
+    pr.valid = out.valid;
+    pr.fit = out.fit;
+    if (out.ranking.empty()) {
+      pr.fits = false;
+      return pr;
+    }
+    const Candidate& c = out.candidates[out.ranking.front()];
+    apply_candidate(sc, c, so);
+    pr.fits = true;
+    pr.plan = describe(c, so);
+    pr.e = est.run(ir::lower(sc));
+    // Power at full clocks of this plan decides the clock under the limit.
+    Scenario full = s;
+    apply_candidate(full, c, so);
+    const StepEstimate ef = clock < 1.0 ? est.run(ir::lower(full)) : pr.e;
+    const PowerPoint pp = gpu_power(full, ef, limit_w, o.power);
+    pr.power = pp;
+    if (!pp.capped || std::fabs(pp.clock_ratio - clock) < 1e-3) {
+      if (pp.capped) pr.power.power_w = std::min(limit_w, gpu_power(sc, pr.e, 0, o.power).power_w);
+      return pr;
+    }
+    clock = pp.clock_ratio;
+  }
+  return pr;
+}
+
+bool maximise(const std::string& col) {
+  return col.rfind("tokens", 0) == 0 || col == "mfu_fraction";
+}
+
+}  // namespace
+
+Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, const Distribution& dist, const Progress& progress) {
+  Result r;
+  r.command = "sweep";
+  r.set("scenario", base.name);
+  r.set("model", base.model.id);
+  r.set("system", base.system.id);
+  r.set("accelerator", base.accelerator.id);
+  r.set("num_gpus", int64_t{base.num_gpus});
+  r.set("train_tokens", o.train_tokens);
+  const bool idle_known = base.accelerator.idle_w.known;
+  r.set("idle_power_source", std::string(idle_known ? "catalog" : "estimated: " + format_double(o.power.idle_fraction_of_tdp) + " x TDP"));
+
+  // The grid: cartesian product of the variations, the first varying slowest.
+  std::vector<std::vector<double>> grid = {{}};
+  for (const auto& v : o.vary) {
+    std::vector<std::vector<double>> next;
+    for (const auto& g : grid)
+      for (double x : v.values) {
+        auto h = g;
+        h.push_back(x);
+        next.push_back(std::move(h));
+      }
+    grid = std::move(next);
+  }
+  auto price_per_gpu_hour = [&](const Scenario& s) {
+    if (o.price_usd_per_gpu_hour > 0) return o.price_usd_per_gpu_hour;
+    if (s.system.node_price_usd_per_hour.known && s.system.gpus_per_node > 0)
+      return s.system.node_price_usd_per_hour.value / s.system.gpus_per_node;
+    return 0.0;
+  };
+
+  Table& t = r.add_table("sweep", "best plan at every point of the grid");
+  for (const auto& v : o.vary) t.add_f64(v.key);
+  t.add_str("best_plan");
+  t.add_f64("step_time_s");
+  t.add_f64("tokens_per_s");
+  t.add_f64("tokens_per_s_per_gpu");
+  t.add_f64("mfu_fraction");
+  t.add_f64("time_to_train_s");
+  t.add_f64("power_per_gpu_w");
+  t.add_f64("clock_ratio");
+  t.add_f64("tokens_per_joule");
+  t.add_f64("tokens_per_usd");
+  t.add_f64("tokens_per_s_per_capex_usd");
+  t.add_i64("plans_valid_count");
+  t.add_i64("plans_fit_count");
+  std::vector<std::vector<double>> objective_rows;
+  std::vector<bool> fits;
+  for (size_t gi = 0; gi < grid.size(); ++gi) {
+    Scenario s = base;
+    double limit = 0;
+    for (size_t k = 0; k < o.vary.size(); ++k) {
+      set_parameter(s, o.vary[k].key, grid[gi][k]);
+      if (o.vary[k].key == "accelerator.power_limit_w") limit = grid[gi][k];
+    }
+    const PointResult pr = best_point(s, limit, o, est, dist);
+    std::vector<Value> row;
+    for (double x : grid[gi]) row.emplace_back(x);
+    if (!pr.fits) {
+      row.emplace_back(std::string("none fits"));
+      for (int k = 0; k < 10; ++k) row.emplace_back(std::nan(""));
+    } else {
+      const double tps = pr.e.tokens_per_s_per_gpu * s.num_gpus;
+      const double price = price_per_gpu_hour(s);
+      row.emplace_back(pr.plan);
+      row.emplace_back(pr.e.step_time_s);
+      row.emplace_back(tps);
+      row.emplace_back(pr.e.tokens_per_s_per_gpu);
+      row.emplace_back(pr.e.mfu_fraction);
+      row.emplace_back(o.train_tokens / tps);
+      row.emplace_back(pr.power.power_w);
+      row.emplace_back(pr.power.clock_ratio);
+      row.emplace_back(pr.e.tokens_per_s_per_gpu / pr.power.power_w);
+      row.emplace_back(price > 0 ? pr.e.tokens_per_s_per_gpu * 3600.0 / price : std::nan(""));
+      row.emplace_back(s.accelerator.price_usd.known ? pr.e.tokens_per_s_per_gpu / s.accelerator.price_usd.value : std::nan(""));
+    }
+    row.emplace_back(static_cast<int64_t>(pr.valid));
+    row.emplace_back(static_cast<int64_t>(pr.fit));
+    t.add_row(row);
+    fits.push_back(pr.fits);
+    if (progress) progress(gi + 1, grid.size());
+  }
+
+  // Pareto front over two columns of the sweep table.
+  if (!o.pareto_x.empty() && !o.pareto_y.empty()) {
+    auto parse_obj = [&](std::string name, bool& max) {
+      max = false;
+      bool given = false;
+      if (name.rfind("min:", 0) == 0) name = name.substr(4), given = true;
+      else if (name.rfind("max:", 0) == 0) name = name.substr(4), max = true, given = true;
+      if (!t.has_column(name) || t.column(name).type != Column::Type::F64) {
+        std::vector<std::string> cols;
+        for (const auto& c : t.columns())
+          if (c.type == Column::Type::F64) cols.push_back(c.name);
+        throw Error(SourceLocation{"--pareto", 0, 0, name}, "unknown objective '" + name + "'", valid_choices_hint(name, cols));
+      }
+      if (!given) max = maximise(name);
+      return name;
+    };
+    bool mx = false, my = false;
+    const std::string cx = parse_obj(o.pareto_x, mx), cy = parse_obj(o.pareto_y, my);
+    const auto& X = t.column(cx).f64;
+    const auto& Y = t.column(cy).f64;
+    auto better_eq = [](double a, double b, bool max) { return max ? a >= b : a <= b; };
+    auto better = [](double a, double b, bool max) { return max ? a > b : a < b; };
+    Table& pf = r.add_table("pareto", "points of the sweep not dominated in (" + o.pareto_x + ", " + o.pareto_y + ")");
+    for (const auto& v : o.vary) pf.add_f64(v.key);
+    pf.add_str("best_plan");
+    pf.add_f64(cx);
+    if (cy != cx) pf.add_f64(cy);
+    for (size_t i = 0; i < X.size(); ++i) {
+      if (!fits[i] || std::isnan(X[i]) || std::isnan(Y[i])) continue;
+      bool dominated = false;
+      for (size_t j = 0; j < X.size() && !dominated; ++j) {
+        if (j == i || !fits[j] || std::isnan(X[j]) || std::isnan(Y[j])) continue;
+        dominated = better_eq(X[j], X[i], mx) && better_eq(Y[j], Y[i], my) && (better(X[j], X[i], mx) || better(Y[j], Y[i], my));
+      }
+      if (dominated) continue;
+      std::vector<Value> row;
+      for (size_t k = 0; k < o.vary.size(); ++k) row.emplace_back(grid[i][k]);
+      row.emplace_back(t.column("best_plan").str[i]);
+      row.emplace_back(X[i]);
+      if (cy != cx) row.emplace_back(Y[i]);
+      pf.add_row(row);
+    }
+  }
+
+  // Elasticity of step time around the design point (the scenario as given): d ln T / d ln p,
+  // central difference at +-step, with the design point's best plan held and with re-planning.
+  if (o.elasticity) {
+    std::vector<std::string> keys = o.elasticity_keys;
+    if (keys.empty()) {
+      for (const auto& v : o.vary)
+        if (v.key != "num_gpus" && v.key != "system.scale_up_domain" && v.key != "system.nics_per_node") keys.push_back(v.key);
+      for (const char* k : {"accelerator.peak_flops", "accelerator.memory_bandwidth_bytes_per_s", "accelerator.memory_bytes",
+                            "scale_up.bandwidth_bytes_per_s", "system.nic_bandwidth_bytes_per_s", "scale_up.latency_s",
+                            "scale_out.latency_s"})
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    }
+    const PointResult design = best_point(base, 0, o, est, dist);
+    Table& el = r.add_table("elasticity", "d ln(step time) / d ln(parameter) at the design point (negative: more is faster)");
+    el.add_str("parameter");
+    el.add_f64("design_value");
+    el.add_f64("elasticity_fixed_plan");
+    el.add_f64("elasticity_replanned");
+    if (design.fits) {
+      SearchOptions so = o.search;
+      so.top = 1;
+      const SearchOutcome dout = search(base, so, est, dist);
+      const Candidate best = dout.candidates[dout.ranking.front()];
+      r.set("design_plan", describe(best, so));
+      r.set("design_step_time_s", design.e.step_time_s);
+      const double h = o.elasticity_step_fraction;
+      std::vector<std::pair<std::string, double>> binds;
+      for (const auto& k : keys) {
+        const double x0 = get_parameter(base, k);
+        if (!(x0 > 0)) continue;
+        double tf[2], tr[2];
+        for (int side = 0; side < 2; ++side) {
+          Scenario s = base;
+          set_parameter(s, k, x0 * (side ? 1 + h : 1 - h));
+          Scenario sf = s;
+          apply_candidate(sf, best, so);
+          const StepEstimate ef = est.run(ir::lower(sf));
+          tf[side] = ef.fits ? ef.step_time_s : std::nan("");
+          if (k == "accelerator.memory_bytes" && !ef.fits) tf[side] = std::numeric_limits<double>::infinity();
+          const PointResult pr = best_point(s, 0, o, est, dist);
+          tr[side] = pr.fits ? pr.e.step_time_s : std::numeric_limits<double>::infinity();
+        }
+        const double dl = std::log((1 + h) / (1 - h));
+        // Memory capacity does not change the time of a plan that fits: its fixed-plan
+        // elasticity is 0 as long as the plan fits at both points.
+        const double ef = std::log(tf[1] / tf[0]) / dl, er = std::log(tr[1] / tr[0]) / dl;
+        el.add_row({k, x0, ef, er});
+        binds.emplace_back(k, ef);
+      }
+      std::stable_sort(binds.begin(), binds.end(), [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
+      if (!binds.empty())
+        r.notes.push_back("binding resource at the design point: " + binds.front().first + " (elasticity " +
+                          format_double(std::round(binds.front().second * 1000) / 1000) + ": 1% more gives " +
+                          format_double(std::round(-binds.front().second * 1000) / 1000) + "% shorter steps with the plan held)");
+    }
+  }
+  if (!idle_known)
+    r.notes.push_back("idle power of " + base.accelerator.id + " is not in the catalog: estimated as " +
+                      format_double(o.power.idle_fraction_of_tdp) + " x TDP; activity-based power, communication at " +
+                      format_double(o.power.comm_activity_fraction) + " of dynamic power (estimated, docs/plan.md)");
+  return r;
+}
+
+}  // namespace sextant::plan

@@ -1,0 +1,58 @@
+#pragma once
+// Hardware what-if sweeps (`sextant sweep`): vary catalog parameters of the hardware over a grid,
+// re-plan at every point (best plan per point) and report step time, throughput, time to train,
+// power, perf/W and perf/$; elasticity of step time per parameter around the design point; the
+// Pareto front over two chosen objectives. docs/plan.md.
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+
+namespace sextant::plan {
+
+// A parameter that can be varied: key (as written on the command line), its unit, and how to
+// read and write it on a scenario.
+struct SweepParameter {
+  std::string key, unit, what;
+  bool integer = false;
+};
+const std::vector<SweepParameter>& sweep_parameters();
+double get_parameter(const Scenario& s, const std::string& key);  // Error on unknown keys
+void set_parameter(Scenario& s, const std::string& key, double value);
+
+// "key=v1,v2,v3", "key=start:stop:count" (linear) or "key=start:stop:count:log" (geometric).
+struct Variation {
+  std::string key;
+  std::vector<double> values;
+};
+Variation parse_variation(const std::string& text);
+
+struct PowerOptions {
+  double idle_fraction_of_tdp = 0.10;     // when the catalog has no idle_w (estimated, docs/plan.md)
+  double comm_activity_fraction = 0.35;   // dynamic power while only communication runs (estimated)
+  double dynamic_power_clock_exponent = 2.5;  // P_dyn ~ f^k near the top of the DVFS curve (estimated)
+};
+
+// Power of one GPU for a step and the clock ratio a power limit imposes.
+struct PowerPoint {
+  double power_w = 0, clock_ratio = 1, activity_fraction = 0;
+  bool capped = false;
+};
+PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double power_limit_w, const PowerOptions& po);
+
+struct SweepOptions {
+  std::vector<Variation> vary;
+  SearchOptions search;
+  PowerOptions power;
+  double train_tokens = 1e12;             // for time_to_train_s
+  double price_usd_per_gpu_hour = 0;      // 0: the system's node price / GPUs per node when known
+  bool elasticity = false;
+  double elasticity_step_fraction = 0.1;  // +-10 % around the design point
+  std::vector<std::string> elasticity_keys;  // empty: the varied keys and the default set
+  std::string pareto_x, pareto_y;         // objectives ("min:"/"max:" prefix overrides the default sense)
+};
+
+Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, const Distribution& dist = {},
+             const Progress& progress = {});
+
+}  // namespace sextant::plan

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""End-to-end CLI questions for plan and sweep: do they produce the one result schema (text,
+--json, --csv), is the output the same for any thread count and under `mpirun -np 2`, is the
+progress bar kept off stderr when it is not a terminal, and does every bad input fail with a
+message naming the option and key?"""
+import csv, json, os, shutil, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+EX70 = os.path.join(ROOT, "examples", "llama3-70b-h100-1k.yaml")
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {str(detail)[:2000]}")
+
+
+def sx(*args, env=None):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, env=env)
+
+
+# A small, quick search: Llama 3 70B on its 1,024 H100 with TP fixed at 8 and PP at 4.
+SMALL = [EX70, "--fix", "tp=8", "--fix", "pp=4"]
+
+r = sx("plan", *SMALL, "--json", "-")
+check("plan exit", r.returncode == 0, r.stderr)
+j = json.loads(r.stdout)
+s = j["scalars"]
+for k in ["plans_valid_count", "plans_pruned_memory_count", "plans_evaluated_count", "plans_fit_count", "best_plan",
+          "best_step_time_s", "own_plan", "own_plan_status"]:
+    check(f"plan scalar {k}", k in s, list(s))
+check("counts add up", s["plans_pruned_memory_count"] + s["plans_evaluated_count"] == s["plans_valid_count"], s)
+check("tables", {"ranking", "winner_vs_runner_up"} <= set(j["tables"]), list(j["tables"]))
+times = j["tables"]["ranking"]["columns"]["step_time_s"]
+check("ranking sorted", times == sorted(times), times[:5])
+check("stderr quiet (not a tty)", r.stderr == "", r.stderr[:200])
+
+# Thread count does not change the output.
+outs = [sx("plan", *SMALL, "--threads", str(t), "--json", "-").stdout for t in (1, 2, 3)]
+check("identical across threads", outs[0] == outs[1] == outs[2], "")
+check("identical to first run", outs[0] == r.stdout, "")
+
+# Text and CSV renderings.
+t = sx("plan", *SMALL)
+check("text output", t.returncode == 0 and "ranking" in t.stdout and "winner" in t.stdout, t.stdout[:500] + t.stderr)
+with tempfile.TemporaryDirectory() as d:
+    c = sx("plan", *SMALL, "--csv", d, "-q")
+    check("csv exit", c.returncode == 0, c.stderr)
+    check("csv files", {"ranking.csv", "winner_vs_runner_up.csv", "scalars.csv"} <= set(os.listdir(d)), os.listdir(d))
+    rows = list(csv.DictReader(open(os.path.join(d, "ranking.csv"))))
+    check("csv columns", rows and {"rank", "tie", "plan", "step_time_s", "tokens_per_s_per_gpu", "mfu_fraction",
+                                    "memory_headroom_bytes"} <= set(rows[0]), rows[:1])
+
+# Without a scenario: model/system/GPUs/batch/sequence on the command line.
+m = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64",
+       "--seq-len", "4096", "--top", "5", "--json", "-")
+check("plan from options", m.returncode == 0, m.stderr)
+if m.returncode == 0:
+    mj = json.loads(m.stdout)
+    check("no own plan without scenario", "own_plan" not in mj["scalars"], list(mj["scalars"]))
+    check("some plan fits", mj["scalars"]["plans_fit_count"] > 0, mj["scalars"])
+
+# Under mpirun -np 2 the output is byte-identical to the single-process run.
+mpirun = shutil.which("mpirun")
+if mpirun:
+    mp = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", BIN, "plan", *SMALL, "--json", "-"],
+                        capture_output=True, text=True)
+    check("mpirun exit", mp.returncode == 0, mp.stderr)
+    check("mpirun output identical", mp.stdout == r.stdout, mp.stdout[:300] + "\n---\n" + r.stdout[:300])
+    ms = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", BIN, "sweep", EX70, "--fix", "tp=8",
+                         "--fix", "pp=4", "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12", "--json", "-"],
+                        capture_output=True, text=True)
+    ss = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",
+            "--json", "-")
+    check("mpirun sweep identical", ms.returncode == 0 and ms.stdout == ss.stdout, ms.stderr[:500])
+else:
+    check("mpirun installed (scripts/install-deps.sh installs openmpi-bin)", False, "mpirun not found")
+
+# Sweep: grid, time to train, perf/W, Pareto, elasticity.
+sw = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4",
+        "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12:4e12:3", "--vary", "accelerator.power_limit_w=400,700",
+        "--pareto", "step_time_s,tokens_per_joule", "--elasticity", "--json", "-")
+check("sweep exit", sw.returncode == 0, sw.stderr)
+if sw.returncode == 0:
+    sj = json.loads(sw.stdout)
+    check("sweep tables", {"sweep", "pareto", "elasticity"} <= set(sj["tables"]), list(sj["tables"]))
+
+# Bad inputs: non-zero exit, message naming the option/key.
+for args, needle in [
+    (["plan", EX70, "--fix", "tq=8"], "tq"),
+    (["plan", EX70, "--fix", "tp=eight"], "eight"),
+    (["plan", EX70, "--schedules", "zigzag"], "zigzag"),
+    (["plan", EX70, "--recompute", "some"], "some"),
+    (["plan", "--model", "llama3-8b", "--system", "dgx-h100"], "--num-gpus"),
+    (["sweep", EX70, "--vary", "accelerator.hbm=1,2"], "accelerator.hbm"),
+    (["sweep", EX70, "--vary", "accelerator.memory_bytes=a,b"], "'a'"),
+    (["sweep", EX70, "--vary", "accelerator.memory_bytes=1:2"], "START:STOP:COUNT"),
+    (["sweep", EX70, "--vary", "accelerator.memory_bytes=8e10", "--pareto", "step_time_s,nonsense"], "nonsense"),
+]:
+    b = sx(*args)
+    check(f"bad input {' '.join(args[1:])}", b.returncode != 0 and needle in b.stderr, b.stderr[:300])
+
+for cmd in [["plan"], ["sweep"]]:
+    h = sx(*cmd, "--help")
+    check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

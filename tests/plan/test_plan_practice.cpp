@@ -1,0 +1,28 @@
+// Question: is every published plan of the validation set among the plans the search enumerates?
+// (The full check against practice, with the step-time comparison, is the slow tier:
+// test_plan_practice_slow.cpp.)
+#include <gtest/gtest.h>
+
+#include "core/csv.hpp"
+#include "plan/plan.hpp"
+#include "validate/training_validation.hpp"
+
+using namespace sextant;
+using namespace sextant::plan;
+
+TEST(PlanPractice, EveryPublishedPlanIsEnumerated) {
+  auto cat = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  const CsvTable t = CsvTable::read_file(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training.csv");
+  ASSERT_GT(t.rows(), 100u);
+  for (size_t r = 0; r < t.rows(); ++r) {
+    const Scenario s = scenario_from_training_row(t, r, *cat);
+    // The published degrees fixed keep the enumeration small; everything else is searched.
+    SearchOptions o;
+    o.fixed = {{"tp", s.plan.tp}, {"pp", s.plan.pp}, {"cp", s.plan.cp}, {"dp", s.plan.dp}, {"ep", s.plan.ep}};
+    const auto cands = enumerate_plans(s, o);
+    const Candidate own = candidate_of(s, o);
+    size_t hits = 0;
+    for (const auto& c : cands) hits += same_plan(c, own);
+    EXPECT_EQ(hits, 1u) << t.at(r, "id") << ": " << describe(own, o);
+  }
+}
