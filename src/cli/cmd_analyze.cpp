@@ -1,10 +1,21 @@
 // sextant analyze TRACE... : analysis of PyTorch profiler (Kineto) traces. See docs/trace-analysis.md.
 #include <memory>
 
+#include <chrono>
+#include <cstring>
+
 #include "cli/cli.hpp"
+// mpirun support comes with cli/mpi_world.hpp (the plan/sweep MPI world); a tree without it
+// analyses in one process.
+#if __has_include("cli/mpi_world.hpp")
+#include "cli/mpi_world.hpp"
+#define SEXTANT_ANALYZE_MPI 1
+#endif
 #include "core/error.hpp"
 #include "trace/analyze.hpp"
 #include "trace/diff.hpp"
+#include "trace/ingest/cache.hpp"
+#include "trace/replay/graph.hpp"
 
 namespace sextant::cli {
 
@@ -20,6 +31,15 @@ struct AnalyzeArgs {
   int64_t max_inflate_bytes = trace::kDefaultInflateLimit;
   int stragglers = 2;
   int top = 10;
+  std::vector<std::string> scales;
+  std::vector<std::string> drop_gaps;
+  double unexplained_gap_us = 10;
+  int critical_path_rows = 40;
+  double gap_threshold_us = 100;
+  std::string device;
+  bool no_clock_sync = false;
+  bool cache = false;
+  std::string cache_dir;
   OutputOptions out;
 };
 }  // namespace
@@ -37,7 +57,8 @@ void add_analyze_command(CLI::App& app) {
       ->check(CLI::IsMember({"sextant", "hta"}));
   cmd->add_option("--only", a->only,
                   "Run only these analyses (repeatable): temporal_breakdown, comm_comp_overlap, kernel_breakdown, "
-                  "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline");
+                  "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline, critical_path, whatif, "
+                  "findings, workload, clock_skew");
   cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default: all cores)");
   cmd->add_flag("--diff", a->diff,
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
@@ -49,6 +70,24 @@ void add_analyze_command(CLI::App& app) {
                   "Decompression limit per .gz file in bytes (gzip-bomb guard; 0: no limit; default: the larger of "
                   "1 GiB and 100x the compressed size)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--scale", a->scales,
+                  "What-if replay: scale a class of work (repeatable): comm=F, compute=F, memcpy=F, gpu=F, host=F, "
+                  "launch=F, 'kernel:REGEX=F' (GPU events whose name matches REGEX, case-insensitive)");
+  cmd->add_option("--drop-gaps", a->drop_gaps, "What-if replay: remove host gaps (host) or GPU ordering slack (gpu)")
+      ->check(CLI::IsMember({"host", "gpu"}));
+  cmd->add_option("--unexplained-gap-us", a->unexplained_gap_us,
+                  "Replay: slack on a GPU ordering edge above this is unexplained (default 10)");
+  cmd->add_option("--critical-path-rows", a->critical_path_rows,
+                  "Longest critical-path segments listed per iteration (default 40, 0: all)");
+  cmd->add_option("--gap-threshold-us", a->gap_threshold_us, "Findings: GPU idle gaps longer than this (default 100)");
+  cmd->add_flag("--cache", a->cache,
+                "Keep a compact per-rank cache next to each trace (<file>.sxcache); a later run on the unchanged "
+                "file reads it instead of parsing");
+  cmd->add_option("--cache-dir", a->cache_dir, "Keep the per-rank caches in this directory (implies --cache)");
+  cmd->add_flag("--no-clock-sync", a->no_clock_sync,
+                "Do not correct clock skew across ranks from the ends of matched collectives");
+  cmd->add_option("--device", a->device,
+                  "Catalog device for the roofline (e.g. h100-sxm-80gb); default: from the trace's deviceProperties");
   add_output_options(*cmd, a->out);
   cmd->callback([a] {
     if (a->diff) {
@@ -75,6 +114,83 @@ void add_analyze_command(CLI::App& app) {
     req.options.top_kernels = a->top;
     req.load.threads = a->threads;
     req.load.scan.max_inflate_bytes = a->max_inflate_bytes;
+    for (const auto& sc : a->scales) (void)trace::replay::parse_scale(sc);  // errors before loading
+    req.options.scales = a->scales;
+    for (const auto& d : a->drop_gaps) {
+      if (d == "host") req.options.drop_host_gaps = true;
+      if (d == "gpu") req.options.drop_gpu_gaps = true;
+    }
+    req.options.unexplained_gap_us = a->unexplained_gap_us;
+    req.options.critical_path_rows = a->critical_path_rows;
+    req.options.gpu_gap_threshold_us = a->gap_threshold_us;
+    req.options.device = a->device;
+    req.options.clock_sync = !a->no_clock_sync;
+    req.load.cache = a->cache;
+    req.load.cache_dir = a->cache_dir;
+#ifdef SEXTANT_ANALYZE_MPI
+    const MpiWorld world;
+    if (world.size() > 1) {
+      // Under mpirun: each process parses its share of the rank files (file i goes to process
+      // i mod N), the ranks are gathered in their compact binary form, and process 0 analyses
+      // the whole job and prints exactly what one process would.
+      auto t0 = std::chrono::steady_clock::now();
+      const auto files = trace::expand_trace_paths(req.inputs);
+      std::vector<std::string> mine;
+      std::vector<uint64_t> mine_idx;
+      for (size_t i = 0; i < files.size(); ++i)
+        if (static_cast<int>(i % static_cast<size_t>(world.size())) == world.rank()) {
+          mine.push_back(files[i]);
+          mine_idx.push_back(i);
+        }
+      auto put_u64 = [](std::string& b, uint64_t v) { b.append(reinterpret_cast<const char*>(&v), sizeof v); };
+      std::string blob;
+      try {
+        auto loaded = trace::load_rank_files(mine, req.load);
+        for (size_t k = 0; k < loaded.size(); ++k) {
+          std::string bytes = trace::serialize_rank(loaded[k]);
+          blob.push_back('R');
+          put_u64(blob, mine_idx[k]);
+          put_u64(blob, bytes.size());
+          blob += bytes;
+        }
+      } catch (const std::exception& e) {
+        std::string msg = e.what();
+        blob.assign(1, 'E');
+        put_u64(blob, mine_idx.empty() ? 0 : mine_idx.front());
+        put_u64(blob, msg.size());
+        blob += msg;
+      }
+      const std::string all = world.all_gather(blob);
+      std::vector<trace::RankTrace> loaded(files.size());
+      std::vector<char> have(files.size(), 0);
+      size_t pos = 0;
+      auto get_u64 = [&](uint64_t& v) {
+        if (all.size() - pos < sizeof v) throw Error("mpirun: damaged gather buffer");
+        std::memcpy(&v, all.data() + pos, sizeof v);
+        pos += sizeof v;
+      };
+      while (pos < all.size()) {
+        char tag = all[pos++];
+        uint64_t idx = 0, len = 0;
+        get_u64(idx);
+        get_u64(len);
+        if (len > all.size() - pos || idx >= std::max<size_t>(files.size(), 1)) throw Error("mpirun: damaged gather buffer");
+        std::string payload = all.substr(pos, len);
+        pos += len;
+        if (tag == 'E') throw Error(payload);
+        loaded[idx] = trace::deserialize_rank(payload, files[idx]);
+        loaded[idx].file = files[idx];
+        have[idx] = 1;
+      }
+      for (size_t i = 0; i < files.size(); ++i)
+        if (!have[i]) throw Error(SourceLocation{files[i], 0, 0, ""}, "mpirun: rank file not gathered");
+      trace::TraceSet set = trace::assemble_trace_set(files, std::move(loaded));
+      set.load_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      Result r = trace::analyze_loaded(set, req);
+      if (world.rank() == 0) emit(r, a->out);
+      return;
+    }
+#endif
     emit(trace::analyze(req), a->out);
   });
 }

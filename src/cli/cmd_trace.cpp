@@ -32,6 +32,8 @@ void add_trace_command(CLI::App& app) {
   s->add_option("--straggler", a->o.straggler_ranks, "Rank that starts every step late (repeatable)");
   s->add_option("--straggler-delay-us", a->o.straggler_delay_us, "Lateness of stragglers (default 2000 us)");
   s->add_option("--allreduce-bytes", a->o.allreduce_bytes, "All-reduce size per step in bytes (default 64e6)");
+  s->add_option("--clock-skew-us", a->o.clock_skew_us,
+                "Injected clock skew: rank r's timestamps are shifted by r times this (default 0)");
   s->add_flag("--gzip", a->o.gzip, "Write .json.gz");
   s->add_flag("--float-ts", a->o.float_timestamps, "ns-resolution decimal timestamps instead of integer us");
   s->add_option("--seed", a->o.seed, "Random seed (default 1)");

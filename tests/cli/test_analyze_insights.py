@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""End-to-end tests of the insight analyses of `sextant analyze`.
+
+Questions: do the critical path, what-if, findings, workload and clock-skew tables come out of the
+CLI for a real bundled trace, with the unscaled replay within 2% of every measured iteration and
+--scale/--drop-gaps changing the prediction in the right direction; are bad --scale values
+rejected with the valid choices; does `trace synth --clock-skew-us` give offsets the clock_skew
+table recovers?
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+DATA = os.path.join(ROOT, "tests", "data", "trace")
+AMD = os.path.join(DATA, "hta", "amd_trace", "mi250_minitoy_train_ROCm6_2_kineto.json.gz")
+DLRM0 = os.path.join(DATA, "param", "dlrm_8rank", "rank-0.json.gz")
+
+
+def run(*args, check=True):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"sextant {' '.join(args)} failed ({p.returncode}):\n{p.stderr}")
+    return p
+
+
+def table_rows(doc, name):
+    """Rows of a table of the JSON result as dicts, whatever the column layout."""
+    t = doc["tables"][name]
+    cols = t["columns"]
+    if isinstance(cols, dict):  # {name: [values]}
+        names = list(cols)
+        n = len(cols[names[0]]) if names else 0
+        return [{k: cols[k][i] for k in names} for i in range(n)]
+    names = [c["name"] for c in cols]
+    data = [c["values"] for c in cols]
+    n = len(data[0]) if data else 0
+    return [{names[j]: data[j][i] for j in range(len(names))} for i in range(n)]
+
+
+class InsightsCli(unittest.TestCase):
+    def analyze(self, *args):
+        p = run("analyze", *args, "--json", "-")
+        return json.loads(p.stdout)
+
+    def test_critical_path_and_whatif_on_a_real_trace(self):
+        doc = self.analyze(DLRM0, "--only", "critical_path", "--only", "whatif")
+        w = table_rows(doc, "whatif")
+        self.assertGreaterEqual(len(w), 1)
+        for r in w:
+            self.assertLessEqual(abs(r["replay_error_fraction"]), 0.02, r)
+            self.assertAlmostEqual(r["predicted_us"], r["replay_us"], delta=1e-6 * r["replay_us"])
+        s = table_rows(doc, "critical_path_summary")
+        self.assertEqual(len(s), len(w))
+        self.assertIn(s[0]["dominant_attribution"],
+                      {"cpu_bound", "data_loading", "launch_overhead", "compute", "communication", "memcpy",
+                       "previous_iteration", "unexplained"})
+        # Halving communication and compute can only shorten the replay; dropping host gaps too.
+        fast = self.analyze(DLRM0, "--only", "whatif", "--scale", "comm=0.5", "--scale", "kernel:gemm.*=0.8",
+                            "--drop-gaps", "host")
+        for a, b in zip(table_rows(fast, "whatif"), w):
+            self.assertLessEqual(a["predicted_us"], b["replay_us"] + 1e-9)
+        slow = self.analyze(DLRM0, "--only", "whatif", "--scale", "gpu=3")
+        self.assertGreater(table_rows(slow, "whatif")[0]["predicted_us"], w[0]["replay_us"])
+
+    def test_bad_scale_is_rejected(self):
+        p = run("analyze", DLRM0, "--scale", "comms=0.5", check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("comm", p.stderr)
+        p = run("analyze", DLRM0, "--scale", "comm=fast", check=False)
+        self.assertNotEqual(p.returncode, 0)
+
+    def test_findings_workload_tables(self):
+        doc = self.analyze(AMD, "--only", "findings", "--only", "workload")
+        f = table_rows(doc, "findings")
+        for r in f:
+            self.assertIn(r["severity"], {"high", "medium", "low"})
+            self.assertTrue(r["advice"])
+        oc = table_rows(doc, "workload_op_classes")
+        self.assertAlmostEqual(sum(r["fraction"] for r in oc), 1.0, places=9)
+
+    def test_synth_clock_skew_recovered(self):
+        with tempfile.TemporaryDirectory() as d:
+            run("trace", "synth", "--out", d, "--ranks", "3", "--steps", "4", "--layers", "6",
+                "--clock-skew-us", "700", "--quiet")
+            doc = self.analyze(d, "--only", "clock_skew")
+            for r in table_rows(doc, "clock_skew"):
+                self.assertAlmostEqual(r["offset_us"], 700.0 * r["rank"], delta=1.0)
+
+    def test_cache_second_run_and_same_tables(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = self.analyze(DLRM0, "--cache-dir", d, "--only", "temporal_breakdown", "--only", "critical_path")
+            b = self.analyze(DLRM0, "--cache-dir", d, "--only", "temporal_breakdown", "--only", "critical_path")
+            self.assertEqual(a["scalars"]["cache_hits_count"], 0)
+            self.assertEqual(b["scalars"]["cache_hits_count"], 1)
+            self.assertEqual(a["tables"], b["tables"])
+
+    @unittest.skipUnless(shutil.which("mpirun"), "mpirun not installed")
+    def test_mpirun_ingestion_gives_identical_tables(self):
+        job = os.path.join(DATA, "param", "dlrm_8rank")
+        single = self.analyze(job, "--only", "collectives", "--only", "temporal_breakdown", "--only", "clock_skew")
+        p = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", BIN, "analyze", job,
+                            "--only", "collectives", "--only", "temporal_breakdown", "--only", "clock_skew",
+                            "--json", "-"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        multi = json.loads(p.stdout)  # only process 0 prints
+        self.assertEqual(single["tables"], multi["tables"])
+        self.assertEqual(single["scalars"]["ranks_count"], multi["scalars"]["ranks_count"])
+
+
+if __name__ == "__main__":
+    unittest.main()
