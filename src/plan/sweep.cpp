@@ -397,7 +397,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     std::vector<std::string> keys = o.elasticity_keys;
     if (keys.empty()) {
       for (const auto& v : o.vary)
-        if (v.key != "num_gpus" && v.key != "system.scale_up_domain" && v.key != "system.nics_per_node") keys.push_back(v.key);
+        // Integer parameters have no +-10 % neighbourhood; the power limit acts through the power
+        // model of the grid, not through the scenario.
+        if (v.key != "num_gpus" && v.key != "system.scale_up_domain" && v.key != "system.nics_per_node" &&
+            v.key != "accelerator.power_limit_w")
+          keys.push_back(v.key);
       for (const char* k : {"accelerator.peak_flops", "accelerator.memory_bandwidth_bytes_per_s", "accelerator.memory_bytes",
                             "scale_up.bandwidth_bytes_per_s", "system.nic_bandwidth_bytes_per_s", "scale_up.latency_s",
                             "scale_out.latency_s"})
