@@ -1,0 +1,156 @@
+"""Sextant from Python: the same library as the ``sextant`` command, with data-shaped results.
+
+Every function returns a dict::
+
+    {"command": "estimate",
+     "scalars": {"step_time_s": 9.39, ...},
+     "tables": {"breakdown": {"category": [...], "item": [...], "time_s": [...]}, ...},
+     "notes": [...]}
+
+A table is a dict of equal-length column lists, so ``pandas.DataFrame(r["tables"]["breakdown"])``
+works directly. Inputs are a dict, a path to a YAML file, or YAML text, plus keyword overrides:
+``estimate("llama.yaml", overrides={"parallel.tp": 4})`` or ``estimate("llama.yaml", parallel__tp=4)``
+(a double underscore stands for the dot of a ``--set`` key). Errors raise :class:`SextantError` with
+the message the CLI prints. The C++ work runs without the GIL: calls from several threads run
+concurrently and give the results they give one at a time.
+"""
+import json as _json
+import os as _os
+import tempfile as _tempfile
+
+_here = _os.path.dirname(_os.path.abspath(__file__))
+# An installed package carries the catalogs and examples in sextant/data; the build tree finds the
+# source tree's data/ by itself. SEXTANT_DATA_DIR set by the user wins.
+if not _os.environ.get("SEXTANT_DATA_DIR") and _os.path.isdir(_os.path.join(_here, "data", "catalog")):
+    _os.environ["SEXTANT_DATA_DIR"] = _os.path.join(_here, "data")
+if not _os.environ.get("SEXTANT_ECHARTS_JS") and _os.path.isfile(_os.path.join(_here, "echarts.min.js")):
+    _os.environ["SEXTANT_ECHARTS_JS"] = _os.path.join(_here, "echarts.min.js")
+
+from . import _sextant  # noqa: E402
+from ._sextant import SextantError  # noqa: E402
+
+__all__ = ["estimate", "simulate", "plan", "sweep", "goodput", "infer", "analyze", "catalog", "report",
+           "SextantError", "result_from_json"]
+__version__ = "0.1.0"
+
+
+def result_from_json(text):
+    """The dict form of a Result from its JSON (``--json`` output or the library's)."""
+    doc = _json.loads(text) if isinstance(text, (str, bytes)) else text
+    return {
+        "command": doc["command"],
+        "scalars": dict(doc["scalars"]),
+        "tables": {name: dict(t["columns"]) for name, t in doc["tables"].items()},
+        "table_types": {name: dict(t["types"]) for name, t in doc["tables"].items()},
+        "table_descriptions": {name: t.get("description", "") for name, t in doc["tables"].items()},
+        "notes": list(doc.get("notes", [])),
+    }
+
+
+def _to_json_doc(result):
+    """Inverse of result_from_json (for report())."""
+    from . import _schema
+    return _schema.to_json_doc(result)
+
+
+def _overrides(overrides, kwargs):
+    sets = []
+    for k, v in (overrides or {}).items():
+        sets.append((str(k), _scalar_text(v)))
+    for k, v in kwargs.items():
+        sets.append((k.replace("__", "."), _scalar_text(v)))
+    return sets
+
+
+def _scalar_text(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple, dict)):
+        return _json.dumps(v)  # a YAML flow collection
+    return str(v)
+
+
+def _source(obj, what):
+    """(text_or_path, is_text, name) for a dict, a path, or YAML text."""
+    if isinstance(obj, dict):
+        # JSON is YAML: the C++ reader sees the dict as a document, one key per line.
+        return _json.dumps(obj, indent=1), True, "<%s dict>" % what
+    if isinstance(obj, _os.PathLike):
+        return _os.fspath(obj), False, _os.fspath(obj)
+    if isinstance(obj, str):
+        if "\n" in obj or obj.lstrip().startswith("{"):
+            return obj, True, "<%s text>" % what
+        return obj, False, obj
+    raise TypeError("%s: expected a dict, a YAML path or YAML text, got %s" % (what, type(obj).__name__))
+
+
+def _done(text):
+    return result_from_json(text)
+
+
+def estimate(scenario, *, overrides=None, catalog=None, **kw):
+    """Closed-form step estimate of a training scenario (``sextant estimate``)."""
+    src, is_text, name = _source(scenario, "scenario")
+    return _done(_sextant.estimate(src, is_text, name, _overrides(overrides, kw), catalog or ""))
+
+
+def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):
+    """Goodput under failures, checkpoints and recovery (``sextant goodput``)."""
+    src, is_text, name = _source(config, "goodput")
+    return _done(_sextant.goodput(src, is_text, name, _overrides(overrides, kw),
+                                  -2 if replicas is not None and replicas < 1 else (replicas or 0),
+                                  -1 if seed is None else int(seed), -1 if threads is None else int(threads),
+                                  bool(search), _os.getcwd()))
+
+
+def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
+          engine="generic", system="", tp=1, pp=1, ep=1, weights="bf16", activations="bf16", kv="bf16",
+          kv_share_layers=1, prompt=1024, output=256, batch=1, **kw):
+    """LLM inference (``sextant infer``).
+
+    With a study (dict, YAML path or text): ``mode="serve"`` (default) simulates serving,
+    ``mode="plan"`` searches the cheapest deployment meeting the SLO; keyword overrides apply to
+    the study (``workload__rate_per_s=20``). Without a study: the single-deployment estimate
+    (``infer estimate``) of ``model`` on ``accelerator``.
+    """
+    if study is None:
+        if mode not in (None, "estimate"):
+            raise SextantError("infer: mode '%s' needs a study (dict or YAML file)" % mode)
+        if not model or not accelerator:
+            raise SextantError("infer: without a study, model= and accelerator= are required (infer estimate)")
+        return _done(_sextant.infer_estimate(model, accelerator, engine, system, tp, pp, ep, weights, activations, kv,
+                                             kv_share_layers, prompt, output, batch, catalog or "", infer_data or ""))
+    mode = mode or "serve"
+    src, is_text, _name = _source(study, "study")
+    sets = _overrides(overrides, kw)
+    if not is_text:
+        return _done(_sextant.infer_study(src, mode, sets, catalog or "", infer_data or ""))
+    # The study reader takes a file: write the text to a private temporary one.
+    fd, path = _tempfile.mkstemp(prefix="sextant-study-", suffix=".yaml")
+    try:
+        with _os.fdopen(fd, "w") as f:
+            f.write(src)
+        return _done(_sextant.infer_study(path, mode, sets, catalog or "", infer_data or ""))
+    finally:
+        _os.unlink(path)
+
+
+def analyze(paths, *, compat="sextant", only=None, top=10, threads=0):
+    """Analysis of PyTorch profiler traces: files or directories of per-rank files (``sextant analyze``)."""
+    if isinstance(paths, (str, _os.PathLike)):
+        paths = [paths]
+    return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, list(only or []), int(top), int(threads)))
+
+
+def catalog(kind=None, *, name=None, catalog=None):
+    """``catalog()``/``catalog("models")``: the listing; ``catalog(name="h100-sxm-80gb")``: one entry."""
+    return _done(_sextant.catalog(kind or "", name or "", catalog or ""))
+
+
+def report(result, path):
+    """Writes the self-contained HTML report of a result dict (or its JSON text) to path."""
+    if isinstance(result, (str, bytes)):
+        text = result if isinstance(result, str) else result.decode()
+    else:
+        text = _json.dumps(_to_json_doc(result), allow_nan=False)
+    _sextant.report(text, _os.fspath(path))

@@ -1,0 +1,167 @@
+// sextant._sextant: the pybind11 layer of the Python module. Each function runs the same library
+// call as the corresponding CLI command and returns its Result as the JSON text of to_json (the
+// Python package turns it into a dict of column dicts). The GIL is released for the whole C++
+// call, so two Python threads run two computations concurrently; sextant::Error becomes
+// sextant.SextantError carrying the CLI's message.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "cli/catalog_results.hpp"
+#include "core/error.hpp"
+#include "core/result.hpp"
+#include "estimate/estimate.hpp"
+#include "goodput/config.hpp"
+#include "goodput/goodput.hpp"
+#include "infer/config.hpp"
+#include "infer/engine.hpp"
+#include "report/report.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/analyze.hpp"
+
+namespace py = pybind11;
+using namespace sextant;
+
+namespace {
+
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+std::shared_ptr<const Catalog> load_catalog(const std::string& dir) {
+  return dir.empty() ? Catalog::load_default() : Catalog::load(dir);
+}
+
+std::string json_text(const Result& r) {
+  return to_json(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// Runs fn without the GIL; the Result's JSON text is the return value.
+template <class F>
+std::string run(F&& fn) {
+  std::string out;
+  {
+    py::gil_scoped_release release;
+    out = json_text(fn());
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_sextant, m) {
+  m.doc() = "Sextant's C++ library (use the sextant package, not this module directly)";
+  static py::exception<Error> error_type(m, "SextantError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      error_type(e.what());
+    }
+  });
+
+  // source: YAML text when is_text, else a path; name: shown in messages.
+  m.def("estimate",
+        [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir) {
+          return run([&] {
+            auto cat = load_catalog(catalog_dir);
+            const Scenario s = is_text ? parse_scenario(source, name, *cat, sets) : load_scenario(source, *cat, sets);
+            return estimate(s);
+          });
+        },
+        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"));
+
+  m.def("goodput",
+        [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, int64_t replicas,
+           int64_t seed, int threads, bool search, const std::string& base_dir) {
+          return run([&] {
+            auto c = is_text ? goodput::parse_goodput(source, name, sets, base_dir) : goodput::load_goodput(source, sets);
+            if (replicas == 1 || replicas < 0)
+              throw Error(SourceLocation{"replicas", 0, 0, "replicas"}, "need at least 2 replicas");
+            if (replicas > 0) c.sim.replicas = replicas;
+            if (seed >= 0) c.sim.seed = static_cast<uint64_t>(seed);
+            if (threads >= 0) c.sim.threads = threads;
+            if (!search) c.sim.search = false;
+            return goodput::run_goodput(c);
+          });
+        },
+        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("replicas"), py::arg("seed"),
+        py::arg("threads"), py::arg("search"), py::arg("base_dir"));
+
+  m.def("infer_study",
+        [](const std::string& path, const std::string& mode, const Overrides& sets, const std::string& catalog_dir,
+           const std::string& infer_dir) {
+          return run([&] {
+            auto cat = load_catalog(catalog_dir);
+            auto data = infer_dir.empty() ? infer::InferData::load_default() : infer::InferData::load(infer_dir);
+            auto study = infer::load_study(path, *cat, *data, sets);
+            if (mode == "serve") return infer::run_serve(std::move(study), *cat, *data);
+            if (mode == "plan") return infer::run_plan(std::move(study), *cat, *data);
+            throw Error(SourceLocation{"", 0, 0, "mode"}, "unknown infer mode '" + mode + "'", "valid: serve, plan, estimate");
+          });
+        },
+        py::arg("path"), py::arg("mode"), py::arg("sets"), py::arg("catalog_dir"), py::arg("infer_dir"));
+
+  m.def("infer_estimate",
+        [](const std::string& model, const std::string& accelerator, const std::string& engine, const std::string& system,
+           int tp, int pp, int ep, const std::string& weights, const std::string& activations, const std::string& kv,
+           int kv_share_layers, int64_t prompt, int64_t output, int64_t batch, const std::string& catalog_dir,
+           const std::string& infer_dir) {
+          return run([&] {
+            auto cat = load_catalog(catalog_dir);
+            auto data = infer_dir.empty() ? infer::InferData::load_default() : infer::InferData::load(infer_dir);
+            infer::DeploymentSpec d;
+            d.model = model;
+            d.accelerator = accelerator;
+            d.engine = engine;
+            d.system = system;
+            d.tp = tp;
+            d.pp = pp;
+            d.ep = ep;
+            d.weight_format = weights;
+            d.activation_format = activations;
+            d.kv_format = kv;
+            d.kv_share_layers = kv_share_layers;
+            return infer::run_estimate(d, *cat, *data, prompt, output, batch);
+          });
+        },
+        py::arg("model"), py::arg("accelerator"), py::arg("engine"), py::arg("system"), py::arg("tp"), py::arg("pp"),
+        py::arg("ep"), py::arg("weights"), py::arg("activations"), py::arg("kv"), py::arg("kv_share_layers"),
+        py::arg("prompt"), py::arg("output"), py::arg("batch"), py::arg("catalog_dir"), py::arg("infer_dir"));
+
+  m.def("analyze",
+        [](const std::vector<std::string>& paths, const std::string& compat, const std::vector<std::string>& only,
+           int top, int threads) {
+          return run([&] {
+            if (compat != "sextant" && compat != "hta")
+              throw Error(SourceLocation{"", 0, 0, "compat"}, "unknown rule set '" + compat + "'", "valid: sextant, hta");
+            trace::AnalyzeRequest req;
+            req.inputs = paths;
+            req.only = only;
+            req.options.hta = compat == "hta";
+            req.options.top_kernels = top;
+            req.load.threads = threads;
+            return trace::analyze(req);
+          });
+        },
+        py::arg("paths"), py::arg("compat"), py::arg("only"), py::arg("top"), py::arg("threads"));
+
+  m.def("catalog",
+        [](const std::string& kind, const std::string& name, const std::string& catalog_dir) {
+          return run([&] {
+            auto cat = load_catalog(catalog_dir);
+            return name.empty() ? cli::catalog_list(*cat, kind) : cli::catalog_show(*cat, name);
+          });
+        },
+        py::arg("kind"), py::arg("name"), py::arg("catalog_dir"));
+
+  // HTML report of a result given as its JSON text.
+  m.def("report",
+        [](const std::string& result_json, const std::string& path) {
+          py::gil_scoped_release release;
+          report::write_report(result_from_json(nlohmann::ordered_json::parse(result_json)), path);
+        },
+        py::arg("result_json"), py::arg("path"));
+}

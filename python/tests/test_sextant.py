@@ -1,0 +1,192 @@
+"""pytest suite of the Python module `sextant`.
+
+Questions: does each function give the CLI's numbers (same library, no second implementation) for
+a path, a dict and keyword overrides; do tables go straight into pandas; does a bad input raise
+SextantError with the CLI's message; is the GIL released during a long call, and do two threads
+give the sequential results; does report() write a self-contained page?
+"""
+import json
+import os
+import subprocess
+import threading
+import time
+
+import pandas
+import pytest
+import yaml
+
+import sextant
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+SCENARIO = os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")
+GOODPUT = os.path.join(ROOT, "data", "examples", "goodput-llama3-405b-16k.yaml")
+STUDY = os.path.join(ROOT, "data", "examples", "infer-llama3-8b-h100.yaml")
+TRACE = os.path.join(ROOT, "tests", "data", "trace", "param", "dlrm_8rank")
+
+
+def cli_json(*args):
+    p = subprocess.run([BIN, *args, "--json", "-"], capture_output=True, text=True, check=True)
+    return sextant.result_from_json(p.stdout)
+
+
+def cli_error(*args):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True)
+    assert p.returncode == 2, p.stderr
+    prefix = "sextant: error: "
+    assert p.stderr.startswith(prefix)
+    return p.stderr[len(prefix):].rstrip("\n")
+
+
+def without_timing(r):
+    """Scalars that measure the run itself (wall time, throughput of the loader) differ per run."""
+    r = dict(r)
+    r["scalars"] = {k: v for k, v in r["scalars"].items() if not k.endswith("wall_s") and "per_s" not in k}
+    return r
+
+
+def test_estimate_path_dict_and_overrides_match_the_cli():
+    by_path = sextant.estimate(SCENARIO)
+    assert by_path == cli_json("estimate", SCENARIO)
+    with open(SCENARIO) as f:
+        as_dict = yaml.safe_load(f)
+    assert sextant.estimate(as_dict)["scalars"] == by_path["scalars"]
+    assert sextant.estimate(SCENARIO, training__global_batch=2048) == \
+        cli_json("estimate", SCENARIO, "--set", "training.global_batch=2048")
+    assert sextant.estimate(SCENARIO, overrides={"parallel.tp": 4, "parallel.pp": 8})["scalars"] == \
+        cli_json("estimate", SCENARIO, "--set", "parallel.tp=4", "--set", "parallel.pp=8")["scalars"]
+    assert by_path["scalars"]["step_time_s"] > 0
+
+
+def test_tables_are_column_dicts_for_pandas():
+    r = sextant.estimate(SCENARIO)
+    df = pandas.DataFrame(r["tables"]["breakdown"])
+    assert list(df.columns) == ["category", "item", "time_s", "share_fraction"]
+    assert len(df) > 3
+    # The breakdown adds up to the step time.
+    assert df["time_s"].sum() == pytest.approx(r["scalars"]["step_time_s"], rel=1e-9)
+    assert r["table_types"]["breakdown"]["time_s"] == "f64"
+
+
+def test_error_carries_the_cli_message():
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.estimate(SCENARIO, parallel__tq=2)
+    assert str(e.value) == cli_error("estimate", SCENARIO, "--set", "parallel.tq=2")
+    assert "tq" in str(e.value)
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.catalog(name="no-such-gpu")
+    assert str(e.value) == cli_error("catalog", "show", "no-such-gpu")
+    with pytest.raises(sextant.SextantError):
+        sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", weights="q4_O")
+    with pytest.raises(TypeError):
+        sextant.estimate(42)
+
+
+def test_goodput_matches_the_cli():
+    r = sextant.goodput(GOODPUT, replicas=40, seed=3, search=False)
+    assert r == cli_json("goodput", GOODPUT, "--replicas", "40", "--seed", "3", "--no-search")
+    assert 0 < r["scalars"]["ettr"] < 1
+    assert "lost_time_by_cause" in r["tables"]
+
+
+def test_infer_study_dict_overrides_and_estimate():
+    with open(STUDY) as f:
+        study = yaml.safe_load(f)
+    r = sextant.infer(study, workload__requests=300)
+    assert r["command"] == "infer serve"
+    assert r == cli_json("infer", "serve", STUDY, "--set", "workload.requests=300")
+    e = sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", prompt=512, output=128)
+    assert e == cli_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                         "--prompt", "512", "--output", "128")
+    assert pandas.DataFrame(e["tables"]["iterations"])["total_s"].gt(0).all()
+
+
+def test_analyze_matches_the_cli():
+    r = sextant.analyze(TRACE)
+    assert without_timing(r) == without_timing(cli_json("analyze", TRACE))
+    top = pandas.DataFrame(r["tables"]["top_kernels"])
+    assert len(top) > 0 and top["total_us"].is_monotonic_decreasing
+
+
+def test_catalog():
+    r = sextant.catalog()
+    assert {"accelerators", "systems", "networks", "models"} <= set(r["tables"])
+    assert "h100-sxm-80gb" in r["tables"]["accelerators"]["id"]
+    one = sextant.catalog(name="h100-sxm-80gb")
+    assert one["scalars"]["kind"] == "accelerator"
+    assert one == cli_json("catalog", "show", "h100-sxm-80gb")
+
+
+def test_gil_released_during_a_long_call():
+    box = {}
+
+    def work():
+        t0 = time.perf_counter()
+        box["r"] = sextant.goodput(GOODPUT, replicas=400, seed=1, threads=1)
+        box["s"] = time.perf_counter() - t0
+
+    t = threading.Thread(target=work)
+    ticks = 0
+    t.start()
+    while t.is_alive():
+        time.sleep(0.002)
+        ticks += 1
+    t.join()
+    # Holding the GIL for the call would leave this thread a handful of ticks at most.
+    assert box["s"] > 0.1
+    assert ticks >= 20, (ticks, box["s"])
+
+
+def test_two_threads_give_the_sequential_results():
+    calls = [lambda: sextant.goodput(GOODPUT, replicas=60, seed=7, search=False, threads=1),
+             lambda: sextant.estimate(SCENARIO, parallel__tp=4, parallel__pp=8),
+             lambda: sextant.infer(STUDY, workload__requests=200)]
+    sequential = [c() for c in calls]
+    for _ in range(2):
+        out = [None] * len(calls)
+        threads = [threading.Thread(target=lambda i=i: out.__setitem__(i, calls[i]())) for i in range(len(calls))]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert out == sequential
+
+
+def test_report_writes_a_self_contained_page(tmp_path):
+    if not os.environ.get("SEXTANT_ECHARTS_JS") or not os.path.isfile(os.environ["SEXTANT_ECHARTS_JS"]):
+        pytest.skip("charting library not installed (scripts/install-npm-deps.sh)")
+    r = sextant.estimate(SCENARIO)
+    out = tmp_path / "estimate.html"
+    sextant.report(r, out)
+    html = out.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    assert 'id="sextant-data"' in html and "echarts" in html
+    assert "src=\"http" not in html
+    # Same bytes as the CLI's --report of the same result.
+    cli_out = tmp_path / "cli.html"
+    subprocess.run([BIN, "estimate", SCENARIO, "--report", str(cli_out), "-q"], check=True)
+    assert cli_out.read_text() == html
+
+
+def test_pip_installs_from_the_source_tree_without_network(tmp_path):
+    """pip builds through python/setup.py (reusing this build folder, so the build is a no-op) and
+    installs a package that works on its own data: no index, no build isolation, no network."""
+    build_dir = os.path.dirname(os.environ.get("PYTHONPATH", "").split(os.pathsep)[0].rstrip("/"))
+    if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
+        pytest.skip("needs PYTHONPATH=<build>/python (run through ctest)")
+    target = tmp_path / "site"
+    env = dict(os.environ, SEXTANT_CMAKE_BUILD_DIR=build_dir, SEXTANT_BUILD_JOBS="1")
+    p = subprocess.run(["/usr/bin/python3", "-m", "pip", "install", "--no-build-isolation", "--no-index", "--no-deps",
+                        "--quiet", "--target", str(target), os.path.join(ROOT, "python")],
+                       capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert (target / "sextant" / "data" / "catalog").is_dir()
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SEXTANT_DATA_DIR", "SEXTANT_ECHARTS_JS")}
+    clean["PYTHONPATH"] = str(target)
+    code = ("import sextant, json; r = sextant.estimate(%r); "
+            "print(json.dumps([sextant.__file__, r['scalars']['step_time_s']]))" % SCENARIO)
+    q = subprocess.run(["/usr/bin/python3", "-c", code], capture_output=True, text=True, env=clean, cwd=str(tmp_path))
+    assert q.returncode == 0, q.stderr
+    where, step = json.loads(q.stdout)
+    assert where.startswith(str(target))
+    assert step == sextant.estimate(SCENARIO)["scalars"]["step_time_s"]
