@@ -52,6 +52,19 @@ struct Accelerator {
   double gemm_fraction(DType d) const;  // falls back to bf16's, then a documented default
 };
 
+// The GEMM shape-efficiency model shared by `estimate` (compute_time_s) and `calibrate` (which
+// fits it): the achieved rate of an (m x k)(k x n) GEMM is
+//   peak x gemm_peak_fraction x gemm_shape_factor(m, n, k, gemm_half_dim)
+// where each dimension x contributes x / (x + h), normalised so that the 8192^3 reference shape
+// (the MAMF shape that gemm_peak_fraction is measured at) has factor 1, capped at 1 above it.
+inline double gemm_dim_factor(double x, double half_dim) {
+  const double v = (x / (x + half_dim)) / (8192.0 / (8192.0 + half_dim));
+  return v < 1.0 ? v : 1.0;
+}
+inline double gemm_shape_factor(double m, double n, double k, double half_dim) {
+  return gemm_dim_factor(m, half_dim) * gemm_dim_factor(n, half_dim) * gemm_dim_factor(k, half_dim);
+}
+
 struct NetworkTech {
   std::string id, name, kind;  // kind: scale_up (NVLink, Infinity Fabric, ICI), scale_out (IB, RoCE), pcie
   Sourced bandwidth_bytes_per_s;     // per GPU (scale-up) or per port (scale-out), one direction

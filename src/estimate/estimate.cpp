@@ -10,13 +10,6 @@ using namespace ir;
 
 static double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
 
-// GEMM shape efficiency: each dimension d contributes d / (d + d_half), normalised so that a
-// dimension of 8192 has efficiency 1 (the measured MAMF shapes are of that size or larger).
-static double dim_eff(double d, double half) {
-  const double ref = 8192.0 / (8192.0 + half);
-  return std::min(1.0, (d / (d + half)) / ref);
-}
-
 double compute_time_s(const ComputeOp& op, const Accelerator& acc) {
   const double bw = acc.memory_bandwidth_bytes_per_s.value * known_or(acc.memory_bandwidth_fraction, 0.85);
   const double overhead = known_or(acc.kernel_overhead_s, 4e-6);
@@ -27,8 +20,9 @@ double compute_time_s(const ComputeOp& op, const Accelerator& acc) {
     case OpClass::Router: {
       const DType d = acc.has_peak(op.dtype) ? op.dtype : DType::BF16;
       const double half = known_or(acc.gemm_half_dim, 128);
-      const double eff = acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) * dim_eff(static_cast<double>(op.m), half) *
-                         dim_eff(static_cast<double>(op.n), half) * dim_eff(static_cast<double>(op.k), half);
+      // gemm_fraction x sustained x the shape factor (catalog.hpp: gemm_shape_factor, also fitted by calibrate).
+      const double eff = acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) * gemm_dim_factor(static_cast<double>(op.m), half) *
+                         gemm_dim_factor(static_cast<double>(op.n), half) * gemm_dim_factor(static_cast<double>(op.k), half);
       return std::max(op.flops / (acc.peak(d) * eff), mem_t) + overhead;
     }
     case OpClass::Attention: {

@@ -59,7 +59,8 @@ TEST(CalibrateCpu, HeldOutLargerAndSkewedGemmsPredictedWithin20Percent) {
       // Known limit (docs/bench.md): a row-major GEMM with a small n and large m, k runs slower
       // than any per-element cost fitted on in-cache shapes predicts (OpenBLAS computes the
       // transposed product, and A = m x k streams from beyond L2 with little reuse); measured
-      // 26-58% over-prediction on the 2-vCPU development machine. Reported, not asserted.
+      // 18-39% over-prediction with the catalog model on the 2-vCPU development machine.
+      // Reported, not asserted.
       std::cout << "known limit, not asserted: " << what << " (error " << p.error_fraction << ")\n";
       continue;
     }

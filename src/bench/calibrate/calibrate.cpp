@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "bench/efficiency_model.hpp"
+#include "catalog/catalog.hpp"
 #include "core/error.hpp"
 
 namespace sextant::bench {
@@ -56,6 +58,50 @@ std::pair<double, double> fit_gemm_efficiency(const std::vector<double>& d, cons
     a = sy / sw;
   }
   return {1 / a, b / a};
+}
+
+// Fit of the catalog's GEMM model (catalog.hpp gemm_shape_factor, the one `estimate` uses):
+// e = f x gemm_shape_factor(m, n, k, h). For each h, log f is the mean of log(e / factor)
+// (least squares on log efficiency); h is searched on a log grid refined by golden section.
+// Candidates whose f would exceed 1 at the 8192^3 reference are rejected.
+std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
+                                                 const std::vector<double>& k, const std::vector<double>& e) {
+  if (e.empty()) throw Error("GEMM efficiency fit needs at least one shape");
+  auto eval = [&](double h, double* f_out) {
+    double sl = 0;
+    for (size_t i = 0; i < e.size(); ++i) sl += std::log(e[i] / gemm_shape_factor(m[i], n[i], k[i], h));
+    const double logf = sl / static_cast<double>(e.size());
+    double ss = 0;
+    for (size_t i = 0; i < e.size(); ++i) {
+      const double r = logf + std::log(gemm_shape_factor(m[i], n[i], k[i], h)) - std::log(e[i]);
+      ss += r * r;
+    }
+    if (f_out) *f_out = std::exp(logf);
+    return std::exp(logf) > 1.0 ? std::numeric_limits<double>::infinity() : ss;
+  };
+  double best_h = 0, best = eval(0, nullptr);
+  for (int i = 0; i <= 120; ++i) {
+    const double h = std::pow(10.0, -1.0 + 5.5 * i / 120.0);  // 0.1 .. ~3e4
+    const double v = eval(h, nullptr);
+    if (v < best) {
+      best = v;
+      best_h = h;
+    }
+  }
+  if (best_h > 0) {  // golden-section refinement in log h around the grid optimum
+    double lo = std::log(best_h) - 0.11, hi = std::log(best_h) + 0.11;
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 40; ++it) {
+      const double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+      if (eval(std::exp(a), nullptr) < eval(std::exp(b), nullptr)) hi = b;
+      else lo = a;
+    }
+    const double h = std::exp((lo + hi) / 2);
+    if (eval(h, nullptr) < best) best_h = h;
+  }
+  double f = 0;
+  eval(best_h, &f);
+  return {f, best_h};
 }
 
 namespace {
@@ -199,15 +245,18 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     f.dtype = dt;
     f.peak_flops_per_s = pts.front().peak_flops_per_s;
     f.peak_source = peak_source[dt];
+    // The per-role model (diagnostic: how asymmetric this BLAS is) and the catalog's model, which
+    // is what the written entry means to `estimate`; predictions and hold-out errors use the latter.
     const RoleFit rf = fit_gemm_efficiency_roles(vm, vn, vk, e);
-    f.gemm_peak_fraction = rf.f;
     f.half_dim_m = rf.h_m;
     f.half_dim_n = rf.h_n;
     f.half_dim_k = rf.h_k;
-    f.gemm_half_dim = (rf.h_m + rf.h_n + rf.h_k) / 3;
+    const auto [cf, ch] = fit_catalog_gemm_model(vm, vn, vk, e);
+    f.gemm_peak_fraction = cf;
+    f.gemm_half_dim = ch;
     double ss = 0;
     for (auto& p : pts) {
-      p.predicted_efficiency_fraction = gemm_efficiency_roles(f.gemm_peak_fraction, f.half_dim_m, f.half_dim_n, f.half_dim_k, p.m, p.n, p.k);
+      p.predicted_efficiency_fraction = f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, f.gemm_half_dim);
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
       if (p.held_out) {
         ++f.held_out_count;
@@ -285,9 +334,10 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   const std::string name = opt.name.empty() ? run.host.cpu.model + " (calibrated)" : opt.name;
   std::string y;
   y += "# Written by `sextant calibrate` from " + run_ref + ".\n";
-  y += "# GEMM efficiency model: achieved = peak x gemm_peak_fraction x d/(d + gemm_half_dim), d = 3/(1/m+1/n+1/k).\n";
+  y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
+       "#   prod over x in (m, n, k) of min(1, [x/(x + gemm_half_dim)] / [8192/(8192 + gemm_half_dim)]).\n";
   for (const auto& f : c.gemm)
-    y += fmt::format("# {}: per-role half-dimensions h_m = {:.1f}, h_n = {:.1f}, h_k = {:.1f} (1/e = (1/f)(1 + (h_m/m + h_n/n + h_k/k)/3)).\n",
+    y += fmt::format("# {}: diagnostic per-role fit h_m = {:.1f}, h_n = {:.1f}, h_k = {:.1f} (1/e = (1/f)(1 + (h_m/m + h_n/n + h_k/k)/3)).\n",
                      f.dtype, f.half_dim_m, f.half_dim_n, f.half_dim_k);
   y += "sources:\n";
   y += "  bench-run: " + q(run_ref) + "\n";

@@ -4,13 +4,14 @@
 // with a network entry from the communication suite.
 //
 // GEMM: per dtype, the efficiency e = achieved / peak of every shape (achieved: the best
-// repetition, since interference from other work only ever slows a repetition) is fitted to
+// repetition, since interference from other work only ever slows a repetition) is fitted to the
+// catalog's model, the one `estimate` evaluates (catalog.hpp gemm_shape_factor):
+//   e = gemm_peak_fraction x gemm_shape_factor(m, n, k, gemm_half_dim)
+// by least squares on log e (fit_catalog_gemm_model); the entry stores exactly these two values,
+// so a calibrated entry means to `estimate` what it meant to the fit. The per-role model
 //   1/e = (1/f) (1 + (h_m/m + h_n/n + h_k/k) / 3)      (efficiency_model.hpp)
-// which is linear in (1, 1/m, 1/n, 1/k): least squares weighted by e^2 (relative residuals),
-// with the half-dimensions kept non-negative (the best non-negative subset of terms). The
-// catalog entry stores f as gemm_peak_fraction and (h_m + h_n + h_k)/3 as gemm_half_dim, the
-// symmetric model that is exact for square GEMMs; the per-role values go into the result and
-// a comment of the file. Shapes outside the
+// is also fitted, as a diagnostic of the BLAS's asymmetry (result table and file comment).
+// Shapes outside the
 // fitted range (largest dimension above max_fit_dim, or skew max/min above max_fit_skew) are
 // held out and predicted, which measures how far the model extrapolates.
 // Memory: the best multi-threaded STREAM median (triad/copy/add/scale) is the achievable
@@ -42,6 +43,10 @@ struct CalibrateOptions {
   std::string peak_source;
 };
 
+// Fit of the catalog GEMM model: returns (gemm_peak_fraction, gemm_half_dim).
+std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
+                                                 const std::vector<double>& k, const std::vector<double>& e);
+
 struct GemmPoint {
   std::string dtype;
   double m = 0, n = 0, k = 0;
@@ -56,8 +61,8 @@ struct GemmFit {
   std::string dtype;
   double peak_flops_per_s = 0;
   std::string peak_source;
-  double gemm_peak_fraction = 0, gemm_half_dim = 0;  // gemm_half_dim = mean of the three below
-  double half_dim_m = 0, half_dim_n = 0, half_dim_k = 0;
+  double gemm_peak_fraction = 0, gemm_half_dim = 0;  // the catalog model (what estimate uses)
+  double half_dim_m = 0, half_dim_n = 0, half_dim_k = 0;  // diagnostic per-role model (efficiency_model.hpp)
   int64_t fitted_count = 0, held_out_count = 0;
   double fit_rms_error_fraction = 0;       // over fitted shapes
   double held_out_max_error_fraction = 0;  // |predicted/measured - 1| over held-out shapes

@@ -1,3 +1,4 @@
+#include "catalog/catalog.hpp"
 #include "bench/efficiency_model.hpp"
 #include "bench/gpu_backend.hpp"
 #include "core/error.hpp"
@@ -32,8 +33,9 @@ class FakeGpuBackend : public GpuBackend {
   double gemm_s(const std::string& dtype, int64_t m, int64_t n, int64_t k, int iterations) override {
     const double peak = peak_flops(dtype);
     if (peak <= 0) throw Error(SourceLocation{"", 0, 0, "dtype"}, "fake GPU has no " + dtype, valid_choices_hint(dtype, gemm_dtypes()));
-    const double eff = gemm_efficiency(s_.gemm_peak_fraction, s_.gemm_half_dim, static_cast<double>(m),
-                                       static_cast<double>(n), static_cast<double>(k));
+    // The GPU as a catalog entry describes it (the model estimate evaluates and calibrate fits).
+    const double eff = s_.gemm_peak_fraction * gemm_shape_factor(static_cast<double>(m), static_cast<double>(n),
+                                                                 static_cast<double>(k), s_.gemm_half_dim);
     return iterations * (s_.launch_overhead_s + 2.0 * m * n * k / (peak * eff));
   }
   double copy_s(GpuCopy kind, int64_t bytes, int iterations) override {
