@@ -25,7 +25,10 @@ if [ ! -f "$BUILD/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_FUZZ=ON \
     -DSEXTANT_BUILD_BENCH=OFF -DSEXTANT_BUILD_PYTHON=OFF >/dev/null || exit 2
 fi
-cmake --build "$BUILD" -j "${JOBS:-$(nproc)}" --target "${TARGETS[@]}" || exit 2
+# FUZZ_NO_BUILD=1: use the binaries already in $BUILD/fuzz (e.g. while another build runs there).
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  cmake --build "$BUILD" -j "${JOBS:-$(nproc)}" --target "${TARGETS[@]}" || exit 2
+fi
 
 # ---- seed corpora from the repository's real inputs
 seed() {  # seed TARGET FILE...
@@ -72,7 +75,7 @@ max_len() {
 }
 
 status=0
-SUMMARY="$BUILD/fuzz-summary.md"
+SUMMARY="${FUZZ_SUMMARY:-$BUILD/fuzz-summary.md}"
 {
   echo "| target | seconds | executions | exec/s | cov | ft | corpus | findings |"
   echo "|---|---|---|---|---|---|---|---|"
