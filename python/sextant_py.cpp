@@ -19,8 +19,11 @@
 #include "goodput/goodput.hpp"
 #include "infer/config.hpp"
 #include "infer/engine.hpp"
+#include "plan/plan.hpp"
+#include "plan/sweep.hpp"
 #include "report/report.hpp"
 #include "scenario/scenario.hpp"
+#include "sim/simulate.hpp"
 #include "trace/analyze.hpp"
 
 namespace py = pybind11;
@@ -32,6 +35,19 @@ using Overrides = std::vector<std::pair<std::string, std::string>>;
 
 std::shared_ptr<const Catalog> load_catalog(const std::string& dir) {
   return dir.empty() ? Catalog::load_default() : Catalog::load(dir);
+}
+
+Scenario scenario_of(const std::string& source, bool is_text, const std::string& name, const Overrides& sets,
+                     const Catalog& cat) {
+  return is_text ? parse_scenario(source, name, cat, sets) : load_scenario(source, cat, sets);
+}
+
+plan::SearchOptions search_options(const std::vector<std::string>& fix, size_t top, int threads) {
+  plan::SearchOptions o;
+  for (const auto& f : fix) plan::parse_fix(f, o);
+  o.top = top;
+  o.threads = threads;
+  return o;
 }
 
 std::string json_text(const Result& r) {
@@ -67,11 +83,75 @@ PYBIND11_MODULE(_sextant, m) {
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
-            const Scenario s = is_text ? parse_scenario(source, name, *cat, sets) : load_scenario(source, *cat, sets);
-            return estimate(s);
+            return estimate(scenario_of(source, is_text, name, sets, *cat));
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"));
+
+  m.def("simulate",
+        [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
+           bool all_ranks, bool contention, bool interference, uint64_t seed, double jitter,
+           const std::vector<std::pair<int64_t, double>>& stragglers) {
+          return run([&] {
+            auto cat = load_catalog(catalog_dir);
+            const Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            sim::SimOptions o;
+            o.all_ranks = all_ranks;
+            o.contention = contention;
+            o.interference = interference;
+            o.seed = seed;
+            if (jitter < 0) throw Error(SourceLocation{"jitter", 0, 0, "jitter"}, "must not be negative");
+            o.jitter_sigma = jitter;
+            for (const auto& st : stragglers) o.stragglers.emplace_back(st.first, st.second);
+            return sim::to_result(sim::simulate(s, o), s);
+          });
+        },
+        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("all_ranks"),
+        py::arg("contention"), py::arg("interference"), py::arg("seed"), py::arg("jitter"), py::arg("stragglers"));
+
+  // The plan search of `sextant plan SCENARIO` (the scenario's own plan is placed in the ranking;
+  // the best plans are re-ranked by the simulator as the CLI does).
+  m.def("plan",
+        [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
+           const std::vector<std::string>& fix, size_t top, int threads, size_t rerank_top) {
+          return run([&] {
+            auto cat = load_catalog(catalog_dir);
+            const Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            plan::SearchOptions opt = search_options(fix, top, threads);
+            opt.rerank_top = rerank_top;
+            const Estimator est;
+            const plan::SearchOutcome out = plan::search(s, opt, est);
+            const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
+            return plan::plan_result(s, opt, est, out, true, simulate, "simulate");
+          });
+        },
+        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("fix"),
+        py::arg("top"), py::arg("threads"), py::arg("rerank_top"));
+
+  m.def("sweep",
+        [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
+           const std::vector<std::string>& vary, bool elasticity, const std::string& pareto_x, const std::string& pareto_y,
+           const std::vector<std::string>& fix, int threads, double train_tokens) {
+          return run([&] {
+            auto cat = load_catalog(catalog_dir);
+            const Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            plan::SweepOptions o;
+            o.search = search_options(fix, 20, threads);
+            for (const auto& v : vary) o.vary.push_back(plan::parse_variation(v));
+            if (o.vary.empty() && !elasticity)
+              throw Error(SourceLocation{"vary", 0, 0, "vary"}, "nothing to sweep", "give vary=[KEY=VALUES] and/or elasticity=True");
+            if (!(train_tokens > 0)) throw Error(SourceLocation{"train_tokens", 0, 0, ""}, "must be positive");
+            o.train_tokens = train_tokens;
+            o.elasticity = elasticity;
+            o.pareto_x = pareto_x;
+            o.pareto_y = pareto_y;
+            const Estimator est;
+            return plan::sweep(s, o, est);
+          });
+        },
+        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("vary"),
+        py::arg("elasticity"), py::arg("pareto_x"), py::arg("pareto_y"), py::arg("fix"), py::arg("threads"),
+        py::arg("train_tokens"));
 
   m.def("goodput",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, int64_t replicas,

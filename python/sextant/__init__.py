@@ -94,6 +94,46 @@ def estimate(scenario, *, overrides=None, catalog=None, **kw):
     return _done(_sextant.estimate(src, is_text, name, _overrides(overrides, kw), catalog or ""))
 
 
+def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, stragglers=None, seed=0, jitter=0.0,
+             contention=True, interference=True, **kw):
+    """Event-level simulation of one training step (``sextant simulate``); stragglers: {rank: factor}."""
+    src, is_text, name = _source(scenario, "scenario")
+    st = [(int(r), float(f)) for r, f in (stragglers or {}).items()]
+    return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", bool(all_ranks),
+                                   bool(contention), bool(interference), int(seed), float(jitter), st))
+
+
+def _fix_items(fix):
+    return ["%s=%s" % (k, v) for k, v in (fix or {}).items()]
+
+
+def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, **kw):
+    """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}."""
+    src, is_text, name = _source(scenario, "scenario")
+    return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), catalog or "", _fix_items(fix), int(top),
+                               int(threads), int(rerank_top)))
+
+
+def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
+          train_tokens=1e12, **kw):
+    """Hardware sweep with re-planning (``sextant sweep``).
+
+    vary: {"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]} or ["KEY=V1,V2", ...];
+    pareto: ("step_time_s", "tokens_per_joule").
+    """
+    items = []
+    if isinstance(vary, dict):
+        for k, vals in vary.items():
+            vals = vals if isinstance(vals, (list, tuple)) else [vals]
+            items.append("%s=%s" % (k, ",".join(repr(v) if isinstance(v, float) else str(v) for v in vals)))
+    else:
+        items = list(vary or [])
+    px, py = (pareto or ("", ""))
+    src, is_text, name = _source(scenario, "scenario")
+    return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), catalog or "", items, bool(elasticity),
+                                px, py, _fix_items(fix), int(threads), float(train_tokens)))
+
+
 def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):
     """Goodput under failures, checkpoints and recovery (``sextant goodput``)."""
     src, is_text, name = _source(config, "goodput")

@@ -190,3 +190,26 @@ def test_pip_installs_from_the_source_tree_without_network(tmp_path):
     where, step = json.loads(q.stdout)
     assert where.startswith(str(target))
     assert step == sextant.estimate(SCENARIO)["scalars"]["step_time_s"]
+
+
+
+def small_scenario():
+    return {"name": "py-small", "model": "llama3-8b", "system": "dgx-h100", "num_gpus": 8,
+            "parallel": {"tp": 2, "pp": 2, "dp": 2, "zero_stage": 1},
+            "training": {"global_batch": 16, "micro_batch": 1, "seq_len": 2048, "precision": "bf16"}}
+
+
+def test_simulate_plan_sweep_match_the_cli(tmp_path):
+    path = tmp_path / "small.yaml"
+    path.write_text(yaml.safe_dump(small_scenario()))
+    s = sextant.simulate(small_scenario(), stragglers={1: 1.2})
+    assert s["command"] == "simulate" and "rank_classes" in s["tables"]
+    assert s == cli_json("simulate", str(path), "--straggler", "1=1.2")
+    p = sextant.plan(str(path), fix={"tp": 2}, top=5, threads=1)
+    assert p == cli_json("plan", str(path), "--fix", "tp=2", "--top", "5", "--threads", "1", "--no-progress")
+    assert pandas.DataFrame(p["tables"]["ranking"])["step_time_s"].is_monotonic_increasing
+    w = sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 4e12]}, threads=1,
+                      pareto=("step_time_s", "tokens_per_joule"))
+    assert w == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",
+                         "--threads", "1", "--pareto", "step_time_s,tokens_per_joule", "--no-progress")
+    assert len(w["tables"]["sweep"]["step_time_s"]) == 2

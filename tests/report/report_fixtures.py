@@ -23,6 +23,15 @@ KINDS = {
                        ["iteration-time"]),
     "infer-plan": (["infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=300"],
                    ["plan-candidates"]),
+    "simulate": (["simulate", "data/examples/llama3-70b-h100.yaml"], ["step-breakdown", "per-rank", "critical-path"]),
+    "plan": (["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "16",
+              "--seq-len", "2048", "--threads", "1", "--no-progress"],
+             ["plan-ranking", "plan-memory-vs-time", "winner-vs-runner-up"]),
+    "sweep": (["sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "16",
+               "--seq-len", "2048", "--threads", "1", "--no-progress", "--fix", "tp=2",
+               "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,3e12,4e12",
+               "--pareto", "step_time_s,tokens_per_joule", "--elasticity"],
+              ["pareto", "tornado", "sweep-step-time"]),
     "generic": (["catalog", "list", "accelerators"], ["table-accelerators-0"]),
 }
 
