@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 CTEST_JOBS ?= $(JOBS)
 WERROR ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps configure build demo test test-slow bench sanitize clean
+.PHONY: all deps configure build demo test test-slow bench sanitize sanitize-ci clean
 
 all: build
 
@@ -35,6 +35,15 @@ bench: deps build
 
 sanitize: deps
 	cmake --preset sanitize && cmake --build build-sanitize -j $(JOBS) && cd build-sanitize && ctest -L fast -j $(CTEST_JOBS) --output-on-failure
+
+# The part of the sanitizer run that CI affords (docs/robustness.md): AddressSanitizer and
+# UndefinedBehaviorSanitizer over the tests of the modules that parse and write files.
+SANITIZE_CI_MODULES ?= core catalog
+sanitize-ci: deps
+	cmake --preset sanitize -DSEXTANT_BUILD_PYTHON=OFF -DSEXTANT_WERROR=$(WERROR)
+	cmake --build build-sanitize -j $(JOBS) --target $(addprefix test_,$(SANITIZE_CI_MODULES))
+	@for m in $(SANITIZE_CI_MODULES); do echo "== sanitized test_$$m"; \
+	  SEXTANT_DATA_DIR=$(CURDIR)/data build-sanitize/tests/test_$$m --gtest_brief=1 || exit 1; done
 
 clean:
 	rm -rf $(BUILD) build-debug build-sanitize
