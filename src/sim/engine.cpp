@@ -67,6 +67,8 @@ struct Member {
   int32_t token;
   uint8_t flag;
   double arrive;
+  int64_t microbatch;  // the unit's pass when it reached the collective (timeline)
+  int chunk;
 };
 struct ActiveColl {
   int inst = -1;
@@ -357,7 +359,7 @@ class Engine {
       ac.first_unit = unit;
       ac.ref = is.ref;
     }
-    ac.members.push_back(Member{unit, is.mode, is.token, is.flag, is.t > now_ ? is.t : now_});
+    ac.members.push_back(Member{unit, is.mode, is.token, is.flag, is.t > now_ ? is.t : now_, u.cur_mb, u.cur_chunk});
     const auto& want = members_[static_cast<size_t>(gs.inst)];
     if (ac.members.size() < want.size()) return;
     // Every member arrived: collectives of one group start in sequence order.
@@ -420,7 +422,11 @@ class Engine {
     for (const auto& mb : ac.members) {
       Unit& u = units_[static_cast<size_t>(mb.unit)];
       out_.units[static_cast<size_t>(mb.unit)].comm_by_group_s[g] += now_ - ac.start;
-      if (u.spec->record) span(mb.unit, 1 + g, mb.arrive, now_, ci.name, kGroupNames[g], 0, ci.bytes);
+      if (u.spec->record) {
+        span(mb.unit, 1 + g, mb.arrive, now_, ci.name, kGroupNames[g], 0, ci.bytes);
+        out_.spans.back().microbatch = mb.microbatch;
+        out_.spans.back().chunk = mb.chunk;
+      }
       GroupState& gs = u.grp[g];
       gs.busy = false;
       switch (mb.mode) {
