@@ -18,7 +18,7 @@ std::string text_scalar(const Result& r, const char* k) {
   const Value* v = r.scalar(k);
   if (!v) return {};
   if (auto s = std::get_if<std::string>(v)) return *s;
-  return fmt_num(r.number(k));
+  return fmt_count(r.number(k));
 }
 
 void ranking(const Result& r, ReportPage& page) {

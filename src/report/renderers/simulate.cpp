@@ -108,7 +108,7 @@ void per_rank(const Result& r, ReportPage& page) {
   const auto mn = std::min_element(endv.begin(), endv.begin() + static_cast<long>(n));
   const size_t last = static_cast<size_t>(mx - endv.begin());
   ch.takeaway = lanes[last] + " finishes last at " + fmt_seconds(*mx) +
-                (*mn > 0 ? "; the earliest rank finishes " + fmt_pct(*mx / *mn - 1) + " sooner" : "");
+                (*mn > 0 ? ", " + fmt_pct(*mx / *mn - 1) + " after the earliest (" + fmt_seconds(*mn) + ")" : "");
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 }
