@@ -248,10 +248,30 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
         }
       }
     }
+    // Shapes repeat every iteration: each distinct (operator, dims, types) is parsed once.
+    struct Parsed {
+      bool ok = false;
+      int fail = 0;  // 1: dims not parsable, 2: no FLOP formula fits
+      Cost cost;
+      DtypeInfo dtype;
+    };
+    std::unordered_map<std::string, Parsed> parsed;
     for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
       if (gpu_ns[i] <= 0) continue;
       const OpShape& s = t.op_shapes[i];
       const std::string& op = t.strings.str(t.name[s.event]);
+      std::string memo_key = op + '\x1f' + s.dims + '\x1f' + s.types;
+      if (auto hit = parsed.find(memo_key); hit != parsed.end()) {
+        if (!hit->second.ok) {
+          ++(hit->second.fail == 1 ? shapes_unparsed : shapes_no_formula);
+          continue;
+        }
+        auto& a = agg[{op, s.dims, hit->second.dtype.name}];
+        ++a.calls;
+        a.gpu_ns += gpu_ns[i];
+        continue;
+      }
+      Parsed& memo = parsed[memo_key];
       std::vector<std::vector<int64_t>> dims;
       std::string type0;
       try {
@@ -273,14 +293,19 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
         }
       } catch (const nlohmann::json::exception&) {
         ++shapes_unparsed;
+        memo.fail = 1;
         continue;
       }
       Cost c = cost_of(op, dims);
       if (!c.ok) {
         ++shapes_no_formula;
+        memo.fail = 2;
         continue;
       }
       DtypeInfo di = dtype_of(type0);
+      memo.ok = true;
+      memo.cost = c;
+      memo.dtype = di;
       auto& a = agg[{op, s.dims, di.name}];
       a.op = op;
       a.dims = s.dims;
