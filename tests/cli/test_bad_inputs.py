@@ -1,0 +1,488 @@
+#!/usr/bin/python3
+"""Bad-input matrix (issue 10): every broken or hostile input gives a clear message naming the file
+and what is wrong, exit status 2 (sextant::Error), no traceback/abort/sanitizer report, and no
+output file (neither --json nor anything under --csv).
+
+Commands covered: analyze (Kineto JSON, plain and gzip), estimate (scenario YAML), catalog show
+(Hugging Face config.json), validate (validation CSV), goodput --fit (incident CSV) and infer serve
+(request-trace CSV). The 10^7-event bounded-memory case is in test_bad_inputs_slow.py."""
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+BIN = os.path.abspath(os.environ.get("SEXTANT_BIN", "build/sextant"))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.environ.get("SEXTANT_DATA_DIR", os.path.join(ROOT, "data"))
+SCENARIO = os.path.join(DATA, "examples", "llama3-70b-h100.yaml")
+TRAINING_CSV = os.path.join(DATA, "validation", "training.csv")
+CRASH_MARKERS = ("Traceback", "internal error", "terminate called", "AddressSanitizer", "runtime error:",
+                 "Segmentation fault", "core dumped", "LeakSanitizer")
+
+
+def event(name, ts, dur, cat="kernel", **extra):
+    e = {"ph": "X", "cat": cat, "name": name, "pid": 0, "tid": 7, "ts": ts, "dur": dur,
+         "args": {"stream": 7, "correlation": 1}}
+    e.update(extra)
+    return e
+
+
+def kineto(events, rank=0, world=1):
+    return {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world},
+            "traceEvents": events}
+
+
+def good_trace_text(rank=0, world=1):
+    evs = [event("ProfilerStep#1", 1000, 500, cat="user_annotation", tid=1, args={}),
+           event("cudaLaunchKernel", 1010, 5, cat="cuda_runtime", tid=1, args={"correlation": 1}),
+           event("gemm_kernel", 1020, 100)]
+    return json.dumps(kineto(evs, rank, world), indent=1)
+
+
+class BadInputs(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sextant-bad-")
+        self.out = os.path.join(self.tmp, "out")
+        os.mkdir(self.out)
+
+    def tearDown(self):
+        for dirpath, dirnames, filenames in os.walk(self.tmp):
+            for n in dirnames + filenames:
+                try:
+                    os.chmod(os.path.join(dirpath, n), 0o700, follow_symlinks=False)
+                except OSError:
+                    pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, name, content, mode="w"):
+        p = os.path.join(self.tmp, name)
+        with open(p, mode) as f:
+            f.write(content)
+        return p
+
+    def run_cli(self, args, timeout=120):
+        return subprocess.run([BIN, *args], capture_output=True, timeout=timeout)
+
+    def assert_fails(self, args, names, what, with_outputs=True, timeout=120):
+        """Runs `sextant ARGS --json OUT --csv DIR`; asserts exit 2, a message naming each of
+        `names` and each of `what` (case-insensitive), no crash marker and no output written."""
+        shutil.rmtree(self.out)
+        os.mkdir(self.out)
+        json_out = os.path.join(self.out, "result.json")
+        csv_out = os.path.join(self.out, "csv")
+        extra = ["--json", json_out, "--csv", csv_out] if with_outputs else []
+        p = self.run_cli([*args, *extra], timeout)
+        err = p.stderr.decode("utf-8", "replace")
+        self.assertEqual(p.returncode, 2, f"{args}: exit {p.returncode}, stderr: {err[:2000]}")
+        for m in CRASH_MARKERS:
+            self.assertNotIn(m, err, f"{args}: {err[:2000]}")
+        self.assertTrue(err.startswith("sextant: error: "), err[:2000])
+        self.assertLess(len(err) - sum(len(n) for n in names), 4000, "message too long to read")
+        for n in names:
+            self.assertIn(n, err, f"{args}: message does not name {n!r}: {err}")
+        for w in what:
+            self.assertIn(w.lower(), err.lower(), f"{args}: message does not say {w!r}: {err}")
+        if with_outputs:
+            self.assertFalse(os.path.exists(json_out), "partial --json output left behind")
+            self.assertFalse(os.path.exists(csv_out) and os.listdir(csv_out), "partial --csv output left behind")
+        self.assertEqual([n for n in os.listdir(self.out) if ".tmp" in n], [], "temporary files left behind")
+        return err
+
+    # ---------------------------------------------------------------- analyze (Kineto JSON)
+    def test_analyze_empty_file(self):
+        p = self.write("rank0.json", "")
+        self.assert_fails(["analyze", p], [p], ["empty"])
+
+    def test_analyze_truncated_json(self):
+        text = good_trace_text()
+        p = self.write("rank0.json", text[: len(text) // 2])
+        self.assert_fails(["analyze", p], [p], ["truncated", "byte offset"])
+
+    def test_analyze_truncated_gzip(self):
+        data = gzip.compress(good_trace_text().encode() * 1)
+        p = self.write("rank0.json.gz", data[: len(data) // 2], "wb")
+        self.assert_fails(["analyze", p], [p], ["truncated gzip"])
+
+    def test_analyze_corrupt_gzip(self):
+        data = bytearray(gzip.compress(good_trace_text().encode()))
+        for i in range(20, len(data) - 8):
+            data[i] ^= 0x5A
+        p = self.write("rank0.json.gz", bytes(data), "wb")
+        self.assert_fails(["analyze", p], [p], ["gzip"])
+
+    def test_analyze_not_json(self):
+        p = self.write("rank0.json", "this is not JSON\n")
+        self.assert_fails(["analyze", p], [p], ["not a readable JSON trace"])
+
+    def test_analyze_wrong_json_types(self):
+        cases = {
+            "events-object": {"traceEvents": {"ph": "X"}},
+            "events-numbers": {"traceEvents": [1, 2, 3]},
+            "ts-strings": kineto([event("k", "1000", "10"), event("k2", "2000", "10")]),
+        }
+        for name, doc in cases.items():
+            with self.subTest(name):
+                p = self.write(f"{name}.json", json.dumps(doc))
+                self.assert_fails(["analyze", p], [p], ["no usable events"])
+        p = self.write("top-level-string.json", json.dumps("traceEvents"))
+        self.assert_fails(["analyze", p], [p], ["expected a JSON object or array", "byte offset 0"])
+
+    def test_analyze_nan_and_inf(self):
+        for name, lit in (("nan", "NaN"), ("inf", "Infinity"), ("neginf", "-Infinity")):
+            with self.subTest(name):
+                text = good_trace_text().replace('"ts": 1020', f'"ts": {lit}')
+                self.assertIn(lit, text)
+                p = self.write(f"{name}.json", text)
+                self.assert_fails(["analyze", p], [p], ["byte offset"])
+        # A number that parses but does not fit: 1e999 is infinite as a double.
+        p = self.write("huge-exp.json", good_trace_text().replace('"ts": 1020', '"ts": 1e999'))
+        self.assert_fails(["analyze", p], [p, "ts"], ["out of range"])
+
+    def test_analyze_negative_and_overflowing_timestamps(self):
+        for name, lit, what in (("negative", "-1020", "negative"),
+                                ("overflow", "99999999999999999999", "out of range"),
+                                ("overflow-ns", "9223372036854776", "out of range"),
+                                ("overflow-frac", "9223372036854775807.5", "out of range"),
+                                ("negative-dur", None, "negative")):
+            with self.subTest(name):
+                text = good_trace_text()
+                if lit is None:
+                    text = text.replace('"dur": 100', '"dur": -100')
+                else:
+                    text = text.replace('"ts": 1020', f'"ts": {lit}')
+                p = self.write(f"{name}.json", text)
+                self.assert_fails(["analyze", p], [p], [what])
+
+    def test_analyze_duplicate_ranks(self):
+        d = os.path.join(self.tmp, "job")
+        os.mkdir(d)
+        for n in ("a.json", "b.json"):
+            with open(os.path.join(d, n), "w") as f:
+                f.write(good_trace_text(rank=3, world=2))
+        self.assert_fails(["analyze", d], [os.path.join(d, "a.json"), os.path.join(d, "b.json")],
+                          ["rank 3", "same rank"])
+
+    def test_analyze_directory_without_traces(self):
+        d = os.path.join(self.tmp, "empty-dir")
+        os.mkdir(d)
+        with open(os.path.join(d, "notes.txt"), "w") as f:
+            f.write("no traces here\n")
+        self.assert_fails(["analyze", d], [d], ["no trace files"])
+
+    def test_analyze_missing_file(self):
+        p = os.path.join(self.tmp, "nope.json")
+        self.assert_fails(["analyze", p], [p], ["no such"])
+
+    def test_analyze_unreadable_file(self):
+        # /proc/self/mem opens but every read at offset 0 fails (EIO), even for root.
+        self.assert_fails(["analyze", "/proc/self/mem"], ["/proc/self/mem"], ["read error"])
+        if os.geteuid() == 0:
+            self.skipTest("chmod 000 is readable by root; covered by /proc/self/mem above")
+        p = self.write("rank0.json", good_trace_text())
+        os.chmod(p, 0)
+        self.assert_fails(["analyze", p], [p], ["permission denied"])
+
+    def test_fifo_and_devices_do_not_hang(self):
+        # A FIFO without a writer would block open(2); /dev/zero never ends: both are refused.
+        fifo = os.path.join(self.tmp, "rank0.json")
+        os.mkfifo(fifo)
+        self.assert_fails(["analyze", fifo], [fifo], ["not a regular file"], timeout=30)
+        yfifo = os.path.join(self.tmp, "scenario.yaml")
+        os.mkfifo(yfifo)
+        self.assert_fails(["estimate", yfifo], [yfifo], ["not a regular file"], timeout=30)
+        self.assert_fails(["analyze", "/dev/zero"], ["/dev/zero"], ["not a regular file"], timeout=30)
+        self.assert_fails(["validate", "/dev/urandom"], ["/dev/urandom"], ["not a regular file"], timeout=30)
+
+    def test_analyze_gzip_bomb(self):
+        # 4 MiB of compressed data inflating to 4 GiB of blanks inside a JSON array: far above the
+        # default ratio limit. Built from repeated copies of one deflate block (fast to make).
+        p = os.path.join(self.tmp, "bomb.json.gz")
+        chunk = gzip.compress(b" " * (64 << 20), compresslevel=9)
+        with open(p, "wb") as f:
+            f.write(gzip.compress(b'{"traceEvents": ['))
+            for _ in range(64):
+                f.write(chunk)
+        err = self.assert_fails(["analyze", p], [p], ["decompression limit", "--max-inflate-bytes"], timeout=120)
+        self.assertIn("bytes", err)
+        # The explicit override takes a number of bytes: a small limit trips on a normal file too.
+        g = os.path.join(self.tmp, "rank0.json.gz")
+        with open(g, "wb") as f:
+            f.write(gzip.compress(good_trace_text().encode()))
+        self.assert_fails(["analyze", g, "--max-inflate-bytes", "100"], [g], ["decompression limit"])
+        ok = self.run_cli(["analyze", g, "--max-inflate-bytes", "0", "-q"])
+        self.assertEqual(ok.returncode, 0, ok.stderr.decode())
+
+    def test_analyze_non_utf8_and_long_names(self):
+        # Invalid UTF-8 inside event names and in the file name: the analysis runs, and the JSON
+        # output is valid UTF-8 (invalid bytes replaced), never an exception.
+        raw = good_trace_text().replace("gemm_kernel", "gemm_\udcff\udcfe_kernel").encode("utf-8", "surrogateescape")
+        name = os.path.join(self.tmp.encode(), b"rank0-\xff\xfe.json")
+        with open(name, "wb") as f:
+            f.write(raw)
+        js = os.path.join(self.out, "r.json")
+        p = subprocess.run([BIN.encode(), b"analyze", name, b"--json", js.encode(), b"-q"], capture_output=True,
+                           timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr.decode("utf-8", "replace"))
+        with open(js, "rb") as f:
+            doc = json.loads(f.read().decode("utf-8"))  # strict: raises on invalid UTF-8
+        self.assertEqual(doc["command"], "analyze")
+        # A 1 MB kernel name is kept whole; a path longer than PATH_MAX is refused by name.
+        long_kernel = "k" * (1 << 20)
+        p2 = self.write("long.json", good_trace_text().replace("gemm_kernel", long_kernel))
+        r = self.run_cli(["analyze", p2, "--json", "-"])
+        self.assertEqual(r.returncode, 0, r.stderr.decode()[:2000])
+        self.assertIn(long_kernel, r.stdout.decode())
+        long_path = os.path.join(self.tmp, *(["d" * 200] * 25), "rank0.json")
+        self.assert_fails(["analyze", long_path], [long_path], ["no such trace file"])
+
+    # ---------------------------------------------------------------- outputs
+    def test_output_directory_not_writable(self):
+        p = self.write("rank0.json", good_trace_text())
+        under_file = os.path.join(p, "csv")  # a directory under a regular file
+        r = self.run_cli(["analyze", p, "--csv", under_file, "-q"])
+        err = r.stderr.decode()
+        self.assertEqual(r.returncode, 2, err)
+        self.assertIn(under_file, err)
+        self.assertIn("cannot create output directory", err)
+        r = self.run_cli(["analyze", p, "--json", os.path.join(p, "x.json"), "-q"])
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn(os.path.join(p, "x.json"), r.stderr.decode())
+        self.assertIn("cannot open for writing", r.stderr.decode())
+
+    def test_disk_full(self):
+        p = self.write("rank0.json", good_trace_text())
+        csv_out = os.path.join(self.out, "csv")
+        r = self.run_cli(["analyze", p, "--json", "/dev/full", "--csv", csv_out, "-q"])
+        err = r.stderr.decode()
+        self.assertEqual(r.returncode, 2, err)
+        self.assertIn("/dev/full", err)
+        self.assertIn("No space left on device", err)
+        # All or nothing: the CSVs that would have succeeded are not left behind either.
+        self.assertFalse(os.path.exists(csv_out) and os.listdir(csv_out), os.listdir(csv_out) if os.path.exists(csv_out) else "")
+        for cmd in (["estimate", SCENARIO], ["catalog", "show", "h100-sxm-80gb"]):
+            r = self.run_cli([*cmd, "--json", "/dev/full", "-q"])
+            self.assertEqual(r.returncode, 2, r.stderr.decode())
+            self.assertIn("No space left on device", r.stderr.decode())
+
+    def test_previous_outputs_survive_a_failed_run(self):
+        p = self.write("rank0.json", good_trace_text())
+        js = os.path.join(self.out, "r.json")
+        ok = self.run_cli(["analyze", p, "--json", js, "-q"])
+        self.assertEqual(ok.returncode, 0, ok.stderr.decode())
+        with open(js, "rb") as f:
+            before = f.read()
+        bad = self.write("bad.json", "{\"traceEvents\": [")
+        r = self.run_cli(["analyze", bad, "--json", js, "-q"])
+        self.assertEqual(r.returncode, 2)
+        with open(js, "rb") as f:
+            self.assertEqual(f.read(), before)
+
+    def test_interrupted_run_keeps_previous_outputs(self):
+        # A long Monte Carlo run interrupted by SIGINT / SIGTERM: it dies of the signal, the
+        # previous --json and --csv outputs are untouched and no temporary file is left.
+        import signal
+        import time
+        example = os.path.join(DATA, "examples", "goodput-llama3-405b-16k.yaml")
+        js = os.path.join(self.out, "r.json")
+        csv_dir = os.path.join(self.out, "csv")
+        os.mkdir(csv_dir)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with open(js, "w") as f:
+                f.write("previous\n")
+            with open(os.path.join(csv_dir, "scalars.csv"), "w") as f:
+                f.write("name,value\nprevious,1\n")
+            p = subprocess.Popen([BIN, "goodput", example, "--replicas", "1000000", "--threads", "1", "--json", js,
+                                  "--csv", csv_dir, "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(1.0)
+            self.assertIsNone(p.poll(), "the run finished before the signal: make it longer")
+            p.send_signal(sig)
+            p.wait(timeout=60)
+            self.assertEqual(p.returncode, -sig, p.stderr.read().decode()[-2000:])
+            with open(js) as f:
+                self.assertEqual(f.read(), "previous\n")
+            self.assertEqual(os.listdir(csv_dir), ["scalars.csv"])
+            with open(os.path.join(csv_dir, "scalars.csv")) as f:
+                self.assertEqual(f.read(), "name,value\nprevious,1\n")
+            self.assertEqual([n for n in os.listdir(self.out) if ".tmp" in n], [])
+
+    # ---------------------------------------------------------------- estimate (scenario YAML)
+    def scenario_text(self):
+        with open(SCENARIO) as f:
+            return f.read()
+
+    def test_estimate_bad_scenarios(self):
+        base = self.scenario_text()
+        cases = [
+            ("empty", "", ["empty"]),
+            ("truncated", base[: base.index("parallel:") + 14] + "\"unterminated", ["parallel"]),
+            ("unclosed-flow-map", base + "extra: {tp: 8\n", ["YAML syntax error"]),
+            ("wrong-type", base.replace("tp: 8", "tp: eight"), ["parallel.tp", "integer"]),
+            ("list-type", base.replace("tp: 8", "tp: [8]"), ["parallel.tp"]),
+            ("nan", base.replace("global_batch: 1024", "global_batch: .nan"), ["global_batch"]),
+            ("inf", base.replace("seq_len: 8192", "seq_len: .inf"), ["seq_len"]),
+            ("negative", base.replace("num_gpus: 1024", "num_gpus: -1024"), ["num_gpus"]),
+            ("overflow", base.replace("num_gpus: 1024", "num_gpus: 99999999999999999999999"), ["num_gpus"]),
+            ("non-utf8", base.replace("name: llama3-70b-h100-1k", "name: llama\udcff"), None),
+            ("top-level-list", "- a\n- b\n", ["mapping"]),
+            ("unknown-key", base.replace("num_gpus:", "num_gpu:"), ["num_gpu"]),
+            ("binary", "\x00\x01\x02\x7f", None),
+        ]
+        for name, text, what in cases:
+            with self.subTest(name):
+                p = os.path.join(self.tmp, f"{name}.yaml")
+                with open(p, "wb") as f:
+                    f.write(text.encode("utf-8", "surrogateescape"))
+                if what is None:
+                    # Either accepted with valid UTF-8 output, or refused with a clear message.
+                    r = self.run_cli(["estimate", p, "--json", "-", "-q"])
+                    err = r.stderr.decode("utf-8", "replace")
+                    for m in CRASH_MARKERS:
+                        self.assertNotIn(m, err)
+                    if r.returncode == 0:
+                        json.loads(r.stdout.decode("utf-8"))
+                    else:
+                        self.assertEqual(r.returncode, 2, err)
+                        self.assertIn(p, err)
+                    continue
+                self.assert_fails(["estimate", p], [p], what)
+
+    def test_estimate_unreadable_and_directory(self):
+        self.assert_fails(["estimate", "/proc/self/mem"], ["/proc/self/mem"], ["read error"])
+        d = os.path.join(self.tmp, "a-dir.yaml")
+        os.mkdir(d)
+        self.assert_fails(["estimate", d], [d], ["directory"])
+
+    # ---------------------------------------------------------------- catalog show (HF config.json)
+    def test_catalog_show_hf_config(self):
+        good = {"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4,
+                "num_key_value_heads": 4, "intermediate_size": 512, "vocab_size": 1000,
+                "max_position_embeddings": 128}
+        p = self.write("config.json", json.dumps(good))
+        r = self.run_cli(["catalog", "show", p, "--json", "-"])
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertEqual(json.loads(r.stdout)["scalars"]["kind"], "model")
+        cases = [
+            ("empty", "", ["invalid JSON"]),
+            ("truncated", json.dumps(good)[:40], ["invalid JSON"]),
+            ("array", "[1, 2]", ["JSON object"]),
+            ("wrong-type", json.dumps({**good, "hidden_size": "256"}), ["hidden_size", "integer"]),
+            ("float", json.dumps({**good, "hidden_size": 256.5}), ["hidden_size", "integer"]),
+            ("nan", json.dumps(good).replace("256", "NaN"), ["invalid JSON"]),
+            ("negative", json.dumps({**good, "num_hidden_layers": -2}), ["layers", "positive"]),
+            ("overflow", json.dumps({**good, "vocab_size": 2 ** 40}), ["vocab_size", "range"]),
+            ("overflow-u64", json.dumps({**good, "vocab_size": 2 ** 70}), ["vocab_size"]),
+            ("zero-heads", json.dumps({**good, "num_attention_heads": 0}), ["heads", "positive"]),
+            ("non-utf8", json.dumps({**good, "model_type": "llama\udcff"}, ensure_ascii=False), ["invalid JSON", "UTF-8"]),
+        ]
+        for name, text, what in cases:
+            with self.subTest(name):
+                q = os.path.join(self.tmp, name, "config.json")
+                os.makedirs(os.path.dirname(q))
+                with open(q, "wb") as f:
+                    f.write(text.encode("utf-8", "surrogateescape"))
+                self.assert_fails(["catalog", "show", q], [q], what)
+        d = os.path.join(self.tmp, "dir.json")
+        os.mkdir(d)
+        self.assert_fails(["catalog", "show", d], [d], ["directory"])
+
+    # ---------------------------------------------------------------- validate (training CSV)
+    def test_validate_bad_csvs(self):
+        with open(TRAINING_CSV) as f:
+            lines = f.read().splitlines(keepends=True)
+        header, row = lines[0], lines[1]
+        cols = header.rstrip("\n").split(",")
+        ti = cols.index("num_gpus")
+
+        def with_cell(value):
+            import csv
+            import io
+            rec = next(csv.reader([row]))
+            rec[ti] = value
+            s = io.StringIO()
+            csv.writer(s, lineterminator="\n").writerow(rec)
+            return header + s.getvalue()
+
+        cases = [
+            ("empty", "", ["empty"]),
+            ("header-only-truncated", header[: len(header) // 2], ["columns"]),
+            ("truncated-row", header + row[: len(row) // 3], ["fields"]),
+            ("unterminated-quote", header + row.rstrip("\n") + ',"open\n', ["unterminated quoted field"]),
+            ("nan", with_cell("nan"), ["num_gpus"]),
+            ("inf", with_cell("inf"), ["num_gpus"]),
+            ("text", with_cell("many"), ["num_gpus"]),
+            ("negative", with_cell("-8"), ["num_gpus"]),
+            ("overflow", with_cell("1e300"), ["num_gpus"]),
+            ("non-utf8", with_cell("8\udcff"), ["num_gpus"]),
+        ]
+        for name, text, what in cases:
+            with self.subTest(name):
+                p = os.path.join(self.tmp, f"{name}.csv")
+                with open(p, "wb") as f:
+                    f.write(text.encode("utf-8", "surrogateescape"))
+                self.assert_fails(["validate", p], [p], what)
+        self.assert_fails(["validate", "/proc/self/mem"], ["/proc/self/mem"], ["read error"])
+
+    # ---------------------------------------------------------------- goodput --fit (incident CSV)
+    def test_goodput_bad_incident_csvs(self):
+        header = "time_h,category,component,node_lost\n"
+        good = "".join(f"{i * 50 + 7.5},gpu,gpu,true\n" for i in range(5))
+        cases = [
+            ("empty", "", ["empty"]),
+            ("no-rows", header, ["no incidents"]),
+            ("truncated", header + good + "300", ["fields"]),
+            ("nan", header + good + "nan,gpu,gpu,true\n", ["time_h"]),
+            ("inf", header + good + "inf,gpu,gpu,true\n", ["time_h"]),
+            ("negative", header + good + "-5,gpu,gpu,true\n", ["time_h"]),
+            ("overflow", header + good + "1e400,gpu,gpu,true\n", ["time_h"]),
+            ("bad-bool", header + good + "12,gpu,gpu,maybe\n", ["node_lost"]),
+            ("missing-column", "time_h\n1\n", ["category"]),
+            ("non-utf8", header + good + "12,gpu\udcff,gpu,true\n", None),
+        ]
+        for name, text, what in cases:
+            with self.subTest(name):
+                p = os.path.join(self.tmp, f"{name}.csv")
+                with open(p, "wb") as f:
+                    f.write(text.encode("utf-8", "surrogateescape"))
+                args = ["goodput", "--fit", p, "--fit-nodes", "100", "--fit-days", "30"]
+                if what is None:
+                    r = self.run_cli([*args, "--json", "-"])
+                    self.assertEqual(r.returncode, 0, r.stderr.decode("utf-8", "replace"))
+                    json.loads(r.stdout.decode("utf-8"))
+                    continue
+                self.assert_fails(args, [p], what)
+
+    # ---------------------------------------------------------------- infer serve (request trace)
+    def test_infer_bad_request_traces(self):
+        header = "arrival_s,prompt_tokens,output_tokens\n"
+        good = "".join(f"{i * 0.5},{100 + i},{20 + i}\n" for i in range(10))
+        cases = [
+            ("empty", "", ["empty"]),
+            ("no-rows", header, ["no requests"]),
+            ("truncated", header + good + "5.5,10", ["fields"]),
+            ("nan", header + good + "nan,10,10\n", ["arrival_s"]),
+            ("inf", header + good + "inf,10,10\n", ["arrival_s"]),
+            ("negative-tokens", header + good + "6,-10,10\n", ["prompt_tokens"]),
+            ("overflow-tokens", header + good + "6,4294967297,10\n", ["prompt_tokens"]),
+            ("overflow-i64", header + good + "6,99999999999999999999999,10\n", ["prompt_tokens"]),
+            ("text", header + good + "6,ten,10\n", ["prompt_tokens"]),
+            ("missing-column", "arrival_s,prompt_tokens\n1,2\n", ["output_tokens"]),
+        ]
+        for name, text, what in cases:
+            with self.subTest(name):
+                t = os.path.join(self.tmp, f"{name}.csv")
+                with open(t, "w") as f:
+                    f.write(text)
+                study = os.path.join(self.tmp, f"{name}.yaml")
+                with open(study, "w") as f:
+                    f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                            "serving: {policy: continuous, max_batch_seqs: 64, max_batch_tokens: 8192}\n"
+                            f"workload: {{arrival: trace, trace_file: {t}}}\n"
+                            "slo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+                self.assert_fails(["infer", "serve", study], [t], what)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
