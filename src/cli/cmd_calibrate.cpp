@@ -7,6 +7,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/yaml_reader.hpp"
+#include "trace/analyze.hpp"
 
 namespace sextant::cli {
 
@@ -15,6 +16,9 @@ using namespace sextant::bench;
 
 struct CalibrateArgs {
   std::string db, run = "latest", out, network_out, peak_from, catalog_dir;
+  std::vector<std::string> traces;  // --trace: calibrate from profiler traces instead of a bench run
+  std::string device;               // --device: the catalog accelerator the traces ran on
+  TraceCalibrateOptions trace_opt;
   double memory_peak_gb_per_s = 0;
   CalibrateOptions opt;
   OutputOptions output;
@@ -35,7 +39,42 @@ void check_loads(const std::string& text, const std::string& what, bool accelera
   file.finish();
 }
 
+// From Kineto traces: the workload and collectives analyses of `sextant analyze`, fitted.
+void run_trace(CalibrateArgs& a) {
+  auto cat = a.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a.catalog_dir);
+  trace::AnalyzeRequest req;
+  req.inputs = a.traces;
+  req.only = {"workload", "collectives"};
+  req.options.device = a.device;
+  req.options.top_kernels = 1 << 20;  // every operator shape, not only the top ones
+  const Result analysis = trace::analyze(req);
+  std::string dev = a.device;
+  if (dev.empty())
+    if (const Value* v = analysis.scalar("workload_device"); v && std::holds_alternative<std::string>(*v)) dev = std::get<std::string>(*v);
+  if (dev.empty() || !cat->has_accelerator(dev))
+    throw Error(SourceLocation{"", 0, 0, "--device"}, "the GPU the trace ran on is not known ('" + dev + "')",
+                valid_choices_hint(dev, cat->accelerator_ids()));
+  const Accelerator& base = cat->accelerator(dev);
+  a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
+  a.trace_opt.name = a.opt.name;
+  for (const auto& t : a.traces) a.trace_opt.trace_ref += (a.trace_opt.trace_ref.empty() ? "" : ", ") + t;
+  const Calibration c = calibrate_from_trace(analysis, base, a.trace_opt);
+  check_loads(c.accelerator_yaml, "calibrated accelerator", true);
+  Result res = trace_calibration_result(c, base, a.trace_opt);
+  if (!a.out.empty()) {
+    write_file_atomic(a.out, c.accelerator_yaml);
+    res.set("accelerator_file", a.out);
+  } else {
+    res.notes.push_back("catalog entry (write it with --out FILE):\n" + c.accelerator_yaml);
+  }
+  emit(res, a.output);
+}
+
 void run(CalibrateArgs& a) {
+  if (!a.traces.empty()) {
+    run_trace(a);
+    return;
+  }
   ResultsDb db(a.db.empty() ? default_db_path() : a.db);
   const RunRecord r = db.load_run(db.resolve_run(a.run));
   a.opt.memory_peak_bytes_per_s = a.memory_peak_gb_per_s * 1e9;
@@ -88,6 +127,9 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--network-id", a->opt.network_id, "Catalog id of the network entry (default <id>-mpi)");
   cmd->add_option("--network-kind", a->opt.network_kind, "scale_up, scale_out or pcie (default scale_out)")
       ->check(CLI::IsMember({"scale_up", "scale_out", "pcie"}));
+  cmd->add_option("--trace", a->traces, "Calibrate from these PyTorch/Kineto traces (files or folders) instead of a bench run: "
+                                        "GEMM efficiency from operator shapes, collective bus bandwidth from NCCL kernels");
+  cmd->add_option("--device", a->device, "With --trace: catalog accelerator the trace ran on (default: from deviceProperties)");
   add_output_options(*cmd, a->output);
   cmd->callback([a] { run(*a); });
 }

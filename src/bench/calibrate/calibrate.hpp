@@ -101,3 +101,37 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
 Result calibration_result(const Calibration& c, const RunRecord& run, const CalibrateOptions& opt);
 
 }  // namespace sextant::bench
+
+namespace sextant {
+struct Accelerator;
+}
+
+namespace sextant::bench {
+
+// Calibration from a profiler trace (`sextant calibrate --trace FILE --device ID`): the tables of
+// `sextant analyze` (workload analysis: table `roofline`, operators with their Input Dims, GPU
+// time of the kernels each launched and achieved FLOP/s; collectives analysis: table
+// `collectives`, NCCL calls matched across ranks with size and duration) are turned into
+//  - GEMM points: aten::mm, addmm, bmm, baddbmm, linear and matmul shapes (m, n, k from the Input
+//    Dims, batch folded into the count), efficiency = achieved FLOP/s / the device's peak for the
+//    dtype; fitted per dtype with fit_catalog_gemm_model (at least 3 shapes);
+//  - a network fit per collective operation kind: duration = latency + size x factor / busbw by
+//    least squares over the matched calls (reported; the bus bandwidth per size is in the table).
+// The accelerator entry written is the base catalog entry (peaks, memory) with the fitted GEMM
+// efficiency; the trace's rates are the sustained in-training rates, so
+// sustained_compute_fraction is written as 1.
+struct TraceCalibrateOptions {
+  std::string id = "trace-calibrated";
+  std::string name;        // default: base name + " (calibrated from trace)"
+  std::string trace_ref;   // file names, for the sources
+  int min_shapes = 3;      // per dtype
+};
+
+// The (m, n, k) of a GEMM-like aten operator from its Input Dims (JSON list of lists); false
+// when the operator is not GEMM-like or the dims do not fit it.
+bool gemm_shape_of(const std::string& op, const std::string& input_dims_json, double& m, double& n, double& k, double& batch);
+
+Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base, const TraceCalibrateOptions& opt);
+Result trace_calibration_result(const Calibration& c, const Accelerator& base, const TraceCalibrateOptions& opt);
+
+}  // namespace sextant::bench

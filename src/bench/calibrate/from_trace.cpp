@@ -1,0 +1,276 @@
+// Calibration from a profiler trace: GEMM efficiency per shape from the workload analysis'
+// `roofline` table, collective bus bandwidth per size from the `collectives` table (see
+// calibrate.hpp for the contract).
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/calibrate/calibrate.hpp"
+#include "catalog/catalog.hpp"
+#include "core/error.hpp"
+
+namespace sextant::bench {
+
+namespace {
+
+std::string q(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string sourced(double v, const std::string& source) { return fmt::format("{{value: {}, source: {}}}", format_double(v), q(source)); }
+
+double prod(const std::vector<double>& v, size_t from, size_t to) {
+  double p = 1;
+  for (size_t i = from; i < to && i < v.size(); ++i) p *= v[i];
+  return p;
+}
+
+const Table& need_table(const Result& r, const std::string& name, const std::string& hint) {
+  const Table* t = r.table(name);
+  if (!t) throw Error(SourceLocation{"", 0, 0, "--trace"}, "the trace analysis has no '" + name + "' table", hint);
+  return *t;
+}
+
+// Bus-bandwidth factor of a NCCL operation name (nccl-tests convention, as ir::bus_factor).
+double bus_factor_of(const std::string& op, double n) {
+  std::string s = op;
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (n <= 1) return 0;
+  if (s.find("allreduce") != std::string::npos || s.find("all_reduce") != std::string::npos) return 2 * (n - 1) / n;
+  if (s.find("allgather") != std::string::npos || s.find("all_gather") != std::string::npos ||
+      s.find("reducescatter") != std::string::npos || s.find("reduce_scatter") != std::string::npos ||
+      s.find("alltoall") != std::string::npos || s.find("all_to_all") != std::string::npos)
+    return (n - 1) / n;
+  return 1;
+}
+
+}  // namespace
+
+bool gemm_shape_of(const std::string& op, const std::string& input_dims_json, double& m, double& n, double& k, double& batch) {
+  std::vector<std::vector<double>> d;
+  try {
+    const auto j = nlohmann::json::parse(input_dims_json);
+    if (!j.is_array()) return false;
+    for (const auto& a : j) {
+      std::vector<double> v;
+      if (a.is_array())
+        for (const auto& x : a)
+          if (x.is_number()) v.push_back(x.get<double>());
+      d.push_back(v);
+    }
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+  auto rank = [&](size_t i, size_t r) { return i < d.size() && d[i].size() == r; };
+  batch = 1;
+  if (op == "aten::mm" && rank(0, 2) && rank(1, 2)) {
+    m = d[0][0], k = d[0][1], n = d[1][1];
+  } else if (op == "aten::addmm" && rank(1, 2) && rank(2, 2)) {
+    m = d[1][0], k = d[1][1], n = d[2][1];
+  } else if (op == "aten::bmm" && rank(0, 3) && rank(1, 3)) {
+    batch = d[0][0], m = d[0][1], k = d[0][2], n = d[1][2];
+  } else if (op == "aten::baddbmm" && rank(1, 3) && rank(2, 3)) {
+    batch = d[1][0], m = d[1][1], k = d[1][2], n = d[2][2];
+  } else if (op == "aten::linear" && d.size() >= 2 && !d[0].empty() && rank(1, 2)) {
+    m = prod(d[0], 0, d[0].size() - 1), k = d[0].back(), n = d[1][0];  // y = x W^T, W is (n x k)
+  } else if (op == "aten::matmul" && d.size() >= 2 && d[0].size() >= 2 && d[1].size() >= 2) {
+    const auto& a = d[0];
+    const auto& b = d[1];
+    m = a[a.size() - 2], k = a.back(), n = b.back();
+    batch = std::max(prod(a, 0, a.size() - 2), prod(b, 0, b.size() - 2));
+  } else {
+    return false;
+  }
+  return m > 0 && n > 0 && k > 0 && batch > 0;
+}
+
+Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base, const TraceCalibrateOptions& opt) {
+  Calibration c;
+  const Table& rt = need_table(analysis, "roofline", "the trace needs operator shapes (profile with record_shapes=True)");
+  const auto& op = rt.column("op").str;
+  const auto& dims = rt.column("input_dims").str;
+  const auto& dtype = rt.column("dtype").str;
+  const auto& achieved = rt.column("achieved_flops_per_s").f64;
+  std::map<std::string, std::vector<GemmPoint>> by_dtype;
+  std::vector<std::string> dtypes;
+  for (size_t i = 0; i < rt.rows(); ++i) {
+    GemmPoint p;
+    double batch = 1;
+    if (!gemm_shape_of(op[i], dims[i], p.m, p.n, p.k, batch)) continue;
+    DType dt;
+    try {
+      dt = parse_dtype(dtype[i], {});
+    } catch (const Error&) {
+      continue;  // unknown dtype: no peak to compare with
+    }
+    if (!base.has_peak(dt) || !(achieved[i] > 0)) continue;
+    p.dtype = dtype[i];
+    p.peak_flops_per_s = base.peak(dt);
+    p.achieved_flops_per_s = achieved[i];
+    p.efficiency_fraction = p.achieved_flops_per_s / p.peak_flops_per_s;
+    if (!by_dtype.count(p.dtype)) dtypes.push_back(p.dtype);
+    by_dtype[p.dtype].push_back(p);
+  }
+  // fp32 matmuls faster than the fp32 peak ran on TF32 tensor cores (allow_tf32): compare all of
+  // that dtype's points with the TF32 peak and fit them as tf32.
+  if (by_dtype.count("fp32") && base.has_peak(DType::TF32)) {
+    auto& v = by_dtype["fp32"];
+    const bool above = std::any_of(v.begin(), v.end(), [](const GemmPoint& p) { return p.efficiency_fraction > 1.0; });
+    if (above && !by_dtype.count("tf32")) {
+      for (auto& p : v) {
+        p.dtype = "tf32";
+        p.peak_flops_per_s = base.peak(DType::TF32);
+        p.efficiency_fraction = p.achieved_flops_per_s / p.peak_flops_per_s;
+      }
+      by_dtype["tf32"] = std::move(v);
+      by_dtype.erase("fp32");
+      std::replace(dtypes.begin(), dtypes.end(), std::string("fp32"), std::string("tf32"));
+    }
+  }
+  for (const auto& dt : dtypes) {
+    auto& pts = by_dtype[dt];
+    if (static_cast<int>(pts.size()) < opt.min_shapes) continue;
+    std::vector<double> vm, vn, vk, e;
+    for (const auto& p : pts) {
+      vm.push_back(p.m);
+      vn.push_back(p.n);
+      vk.push_back(p.k);
+      e.push_back(p.efficiency_fraction);
+    }
+    GemmFit f;
+    f.dtype = dt;
+    f.peak_flops_per_s = pts.front().peak_flops_per_s;
+    f.peak_source = "catalog " + base.id;
+    const auto [cf, ch] = fit_catalog_gemm_model(vm, vn, vk, e);
+    f.gemm_peak_fraction = cf;
+    f.gemm_half_dim = ch;
+    double ss = 0;
+    for (auto& p : pts) {
+      p.predicted_efficiency_fraction = cf * gemm_shape_factor(p.m, p.n, p.k, ch);
+      p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
+      ss += p.error_fraction * p.error_fraction;
+      ++f.fitted_count;
+      c.points.push_back(p);
+    }
+    f.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(f.fitted_count));
+    c.gemm.push_back(f);
+  }
+  if (c.gemm.empty())
+    throw Error(SourceLocation{"", 0, 0, "--trace"},
+                fmt::format("the trace has fewer than {} GEMM shapes of one dtype with a known peak on {}", opt.min_shapes, base.id),
+                "profile with record_shapes=True, and give --device for the GPU it ran on");
+
+  // Collectives: duration = latency + size x factor / busbw over the matched calls of the largest
+  // operation kind (relative least squares); the per-call bus bandwidth is in the result table.
+  if (const Table* ct = analysis.table("collectives"); ct && ct->rows() >= 2) {
+    std::map<std::string, std::vector<std::pair<double, double>>> by_op;  // (size x factor, seconds)
+    const auto& cop = ct->column("operation").str;
+    const auto& ranks = ct->column("ranks_count").i64;
+    const auto& size = ct->column("size_bytes").f64;
+    const auto& dur = ct->column("sync_duration_us").f64;
+    for (size_t i = 0; i < ct->rows(); ++i) {
+      const double fac = bus_factor_of(cop[i], static_cast<double>(ranks[i]));
+      if (fac > 0 && size[i] > 0 && dur[i] > 0) by_op[cop[i]].push_back({size[i] * fac, dur[i] * 1e-6});
+    }
+    const std::vector<std::pair<double, double>>* best = nullptr;
+    for (const auto& [name, v] : by_op)
+      if (!best || v.size() > best->size()) best = &v;
+    if (best && best->size() >= 2) {
+      double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+      for (const auto& [x, t] : *best) {
+        const double w = 1 / (t * t);
+        sw += w; sx += w * x; sy += w * t; sxx += w * x * x; sxy += w * x * t;
+      }
+      const double det = sw * sxx - sx * sx;
+      double inv_bw = det != 0 ? (sw * sxy - sx * sy) / det : 0;
+      double alpha = (sy - inv_bw * sx) / sw;
+      if (alpha < 0 || inv_bw <= 0) {  // through the origin
+        alpha = 0;
+        inv_bw = sxy / sxx;
+      }
+      c.network.present = inv_bw > 0;
+      c.network.latency_s = alpha;
+      c.network.bandwidth_bytes_per_s = inv_bw > 0 ? 1 / inv_bw : 0;
+      c.network.points = static_cast<int64_t>(best->size());
+      double ss = 0;
+      for (const auto& [x, t] : *best) {
+        const double r = (alpha + x * inv_bw) / t - 1;
+        ss += r * r;
+      }
+      c.network.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(best->size()));
+    }
+  }
+
+  // The catalog file: the base entry's peaks and memory with the fitted GEMM efficiency.
+  const std::string name = opt.name.empty() ? base.name + " (calibrated from trace)" : opt.name;
+  std::string y;
+  y += "# Written by `sextant calibrate --trace` from " + opt.trace_ref + " on the base entry " + base.id + ".\n";
+  y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
+       "#   prod over x in (m, n, k) of min(1, [x/(x + gemm_half_dim)] / [8192/(8192 + gemm_half_dim)]).\n";
+  y += "sources:\n";
+  y += "  trace: " + q("Kineto trace " + opt.trace_ref + ": GEMM-like operators with their Input Dims and the GPU time of their kernels") + "\n";
+  y += "  base: " + q("catalog entry " + base.id + " (" + base.file + ")") + "\n";
+  y += "entries:\n";
+  y += "  - id: " + q(opt.id) + "\n";
+  y += "    name: " + q(name) + "\n";
+  y += "    vendor: " + q(base.vendor) + "\n";
+  y += "    kind: " + q(base.kind) + "\n";
+  y += "    peak_tflops:\n";
+  for (const auto& [d, s] : base.peak_flops)
+    if (s.known) y += "      " + to_string(d) + ": " + sourced(s.value / 1e12, "base") + "\n";
+  if (base.memory_bytes.known) y += "    memory_gib: " + sourced(base.memory_bytes.value / (1024.0 * 1024 * 1024), "base") + "\n";
+  if (base.memory_bandwidth_bytes_per_s.known)
+    y += "    memory_bandwidth_gb_per_s: " + sourced(base.memory_bandwidth_bytes_per_s.value / 1e9, "base") + "\n";
+  y += "    efficiency:\n";
+  y += "      gemm_peak_fraction:\n";
+  for (const auto& f : c.gemm)
+    y += "        " + f.dtype + ": " +
+         sourced(f.gemm_peak_fraction, fmt::format("trace: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
+  const GemmFit* primary = &c.gemm.front();
+  for (const auto& f : c.gemm)
+    if (f.fitted_count > primary->fitted_count || (f.dtype == "bf16" && f.fitted_count >= primary->fitted_count)) primary = &f;
+  y += "      gemm_half_dim: " + sourced(primary->gemm_half_dim, "trace: fit of " + primary->dtype + " GEMMs") + "\n";
+  y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates") + "\n";
+  for (const auto& [key, s] : {std::pair<const char*, const Sourced*>{"memory_bandwidth_fraction", &base.memory_bandwidth_fraction},
+                               {"attention_fraction", &base.attention_fraction},
+                               {"kernel_overhead_s", &base.kernel_overhead_s},
+                               {"comm_compute_interference", &base.comm_compute_interference}})
+    if (s->known) y += std::string("      ") + key + ": " + sourced(s->value, "base") + "\n";
+  c.accelerator_yaml = y;
+  return c;
+}
+
+Result trace_calibration_result(const Calibration& c, const Accelerator& base, const TraceCalibrateOptions& opt) {
+  Result r;
+  r.command = "calibrate";
+  r.set("trace", opt.trace_ref);
+  r.set("base_accelerator", base.id);
+  r.set("id", opt.id);
+  for (const auto& f : c.gemm) {
+    r.set("gemm_peak_fraction_" + f.dtype, f.gemm_peak_fraction);
+    r.set("gemm_half_dim_" + f.dtype, f.gemm_half_dim);
+    r.set("gemm_shapes_count_" + f.dtype, f.fitted_count);
+    r.set("fit_rms_error_fraction_" + f.dtype, f.fit_rms_error_fraction);
+  }
+  if (c.network.present) {
+    r.set("collective_latency_s", c.network.latency_s);
+    r.set("collective_busbw_bytes_per_s", c.network.bandwidth_bytes_per_s);
+    r.set("collective_points_count", c.network.points);
+    r.set("collective_fit_rms_error_fraction", c.network.fit_rms_error_fraction);
+  }
+  Table& t = r.add_table("gemm_fit", "traced vs model efficiency per GEMM shape");
+  t.add_str("dtype");
+  t.add_i64("m");
+  t.add_i64("n");
+  t.add_i64("k");
+  t.add_f64("achieved_flops_per_s");
+  t.add_f64("efficiency_fraction");
+  t.add_f64("predicted_efficiency_fraction");
+  t.add_f64("error_fraction");
+  for (const auto& p : c.points)
+    t.add_row({p.dtype, static_cast<int64_t>(p.m), static_cast<int64_t>(p.n), static_cast<int64_t>(p.k), p.achieved_flops_per_s,
+               p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction});
+  return r;
+}
+
+}  // namespace sextant::bench
