@@ -155,7 +155,11 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
     if (exclude_source.empty() || t.at(i, "source") != exclude_source) by_acc[rows[i].accelerator.id].push_back(i);
   const Estimator est;
   std::vector<FittedConstants> out;
-  for (const auto& [acc, idx] : by_acc) {
+  for (const auto& entry : by_acc) {
+    // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
+    // structured bindings in the lambda below.
+    const auto& acc = entry.first;
+    const auto& idx = entry.second;
     FittedConstants best;
     best.accelerator = acc;
     best.rows = idx.size();
