@@ -66,6 +66,9 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw Error(SourceLocation{file}, std::string("invalid JSON at byte ") + std::to_string(e.byte) + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // e.g. out_of_range 406, a number too large for a double ("1e999"): found by fuzz_hf_config.
+    throw Error(SourceLocation{file}, std::string("invalid JSON: ") + e.what());
   }
   if (!j.is_object()) throw Error(SourceLocation{file}, "a config.json must be a JSON object");
   Reader r{j, file, {}};

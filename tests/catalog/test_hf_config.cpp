@@ -130,3 +130,16 @@ TEST(HfConfig, CatalogLoadsAConfigJsonByPath) {
   EXPECT_EQ(load_model_ref(*c, "llama3-70b", SourceLocation{}).layers, 80);
   EXPECT_THROW(load_model_ref(*c, "llama3-71b", SourceLocation{}), Error);
 }
+
+// Fuzz regression (fuzz_hf_config, tests/data/fuzz-regressions/): a number too large for a double
+// made nlohmann::json throw out_of_range, which escaped as an internal error.
+TEST(HfConfigFuzz, NumberOverflowIsAnError) {
+  for (const char* text : {"{\"hidden_size\": 2165e959}", "[2165e959ctures\": 4{"}) {
+    try {
+      (void)sextant::parse_hf_config(text, "config.json");
+      FAIL() << "expected sextant::Error for " << text;
+    } catch (const sextant::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("config.json"), std::string::npos) << e.what();
+    }
+  }
+}
