@@ -65,9 +65,9 @@ class HugeTrace(unittest.TestCase):
             doc = json.load(f)
         self.assertEqual(doc["scalars"]["raw_json_bytes"], self.raw_bytes)
         # Memory grows with the events, not with the text or the gzip stream. Measured 2026-11-30
-        # with every default analysis (critical path and what-if replay included): 361 B/event,
-        # 1.24x the JSON size (docs/robustness.md). The bounds guard against regressions; they
-        # are not the target (the trace docs report 0.47x without the replay analyses).
+        # with every default analysis: 361 B/event, 1.24x the JSON size (docs/robustness.md).
+        # The bounds guard against regressions; they are not the target (the trace docs report
+        # 0.47x on a 509 MB plain trace).
         print(f"\n{self.events} events, {self.raw_bytes / 1e9:.2f} GB JSON: analyze {wall:.1f} s, "
               f"peak RSS {rss / 1e6:.0f} MB ({rss / self.raw_bytes:.2f}x JSON, {rss / self.events:.0f} B/event)")
         self.assertLess(rss, 1.5 * self.raw_bytes)
