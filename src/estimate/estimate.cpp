@@ -165,20 +165,21 @@ StepEstimate Estimator::run(const Workload& w) const {
   std::vector<PassTime> fwd(p), bwd(p), wgt(p);
   // Blocks lowered from one template (the same layer kind on every chunk) are evaluated once.
   std::vector<std::pair<int, BlockTimes>> cache;
-  auto block_times = [&](const Block& b) -> BlockTimes {
+  cache.reserve(8);  // references into it stay valid: at most 8 templates are cached
+  BlockTimes scratch;
+  auto block_times = [&](const Block& b) -> const BlockTimes& {
     if (b.template_id >= 0)
       for (const auto& [id, bt] : cache)
         if (id == b.template_id) return bt;
-    BlockTimes bt{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input),
-                  eval_steps(c, b.backward_weight)};
-    if (b.template_id >= 0) cache.emplace_back(b.template_id, bt);
+    BlockTimes& bt = (b.template_id >= 0 && cache.size() < cache.capacity()) ? cache.emplace_back(b.template_id, BlockTimes{}).second : scratch;
+    bt = BlockTimes{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input), eval_steps(c, b.backward_weight)};
     return bt;
   };
   const bool p2p_hidden = sched.name() == "interleaved-1f1b";  // overlaps transfers with other chunks' work
   for (int r = 0; r < p; ++r) {
     for (const auto& ch : w.stages[r].chunks)
       for (const auto& b : ch.blocks) {
-        const BlockTimes bt = block_times(b);
+        const BlockTimes& bt = block_times(b);
         fwd[r].add(bt.forward, b.count);
         bwd[r].add(bt.recompute, b.count);
         bwd[r].add(bt.backward_input, b.count);
