@@ -257,6 +257,8 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     double ss = 0;
     for (auto& p : pts) {
       p.predicted_efficiency_fraction = f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, f.gemm_half_dim);
+      p.role_predicted_efficiency_fraction = gemm_efficiency_roles(rf.f, rf.h_m, rf.h_n, rf.h_k, p.m, p.n, p.k);
+      p.role_error_fraction = p.role_predicted_efficiency_fraction / p.efficiency_fraction - 1;
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
       if (p.held_out) {
         ++f.held_out_count;
@@ -427,10 +429,13 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
   t.add_f64("efficiency_fraction");
   t.add_f64("predicted_efficiency_fraction");
   t.add_f64("error_fraction");
+  t.add_f64("role_model_predicted_efficiency_fraction");
+  t.add_f64("role_model_error_fraction");
   t.add_str("role");
   for (const auto& p : c.points)
     t.add_row({p.dtype, static_cast<int64_t>(p.m), static_cast<int64_t>(p.n), static_cast<int64_t>(p.k), p.achieved_flops_per_s,
-               p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, std::string(p.held_out ? "held-out" : "fitted")});
+               p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, p.role_predicted_efficiency_fraction,
+               p.role_error_fraction, std::string(p.held_out ? "held-out" : "fitted")});
   return r;
 }
 

@@ -54,6 +54,8 @@ struct GemmPoint {
   double efficiency_fraction = 0;
   double predicted_efficiency_fraction = 0;
   double error_fraction = 0;  // predicted / measured - 1
+  // The diagnostic per-role model's prediction (efficiency_model.hpp), fitted on the same shapes.
+  double role_predicted_efficiency_fraction = 0, role_error_fraction = 0;
   bool held_out = false;
 };
 
