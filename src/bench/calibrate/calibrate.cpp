@@ -104,6 +104,33 @@ std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, c
   return {f, best_h};
 }
 
+void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<double>& t, NetworkFit& out) {
+  if (x.size() != t.size() || x.size() < 2) return;
+  // t = alpha + x * inv_bw; least squares weighted by 1/t^2 (relative residuals).
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double w = 1 / (t[i] * t[i]);
+    sw += w; sx += w * x[i]; sy += w * t[i]; sxx += w * x[i] * x[i]; sxy += w * x[i] * t[i];
+  }
+  const double det = sw * sxx - sx * sx;
+  double inv_bw = det != 0 ? (sw * sxy - sx * sy) / det : 0;
+  double alpha = (sy - inv_bw * sx) / sw;
+  if (alpha < 0 || inv_bw <= 0) {  // refit through the origin
+    alpha = 0;
+    inv_bw = sxy / sxx;
+  }
+  out.present = inv_bw > 0;
+  out.latency_s = alpha;
+  out.bandwidth_bytes_per_s = inv_bw > 0 ? 1 / inv_bw : 0;
+  out.points = static_cast<int64_t>(x.size());
+  double ss = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double r = (alpha + x[i] * inv_bw) / t[i] - 1;
+    ss += r * r;
+  }
+  out.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(x.size()));
+}
+
 namespace {
 // Solves the weighted least-squares problem min sum w (y - X c)^2 over the columns `cols` of X
 // by the normal equations (Gaussian elimination with partial pivoting). Returns false when
@@ -303,29 +330,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     }
   }
   if (sizes.size() >= 2) {
-    // t = alpha + s * inv_bw; least squares weighted by 1/t^2 (relative residuals).
-    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      const double w = 1 / (times[i] * times[i]);
-      sw += w; sx += w * sizes[i]; sy += w * times[i]; sxx += w * sizes[i] * sizes[i]; sxy += w * sizes[i] * times[i];
-    }
-    const double det = sw * sxx - sx * sx;
-    double inv_bw = det != 0 ? (sw * sxy - sx * sy) / det : 0;
-    double alpha = (sy - inv_bw * sx) / sw;
-    if (alpha < 0) {  // refit through the origin
-      alpha = 0;
-      inv_bw = sxy / sxx;
-    }
-    c.network.present = inv_bw > 0;
-    c.network.latency_s = alpha;
-    c.network.bandwidth_bytes_per_s = inv_bw > 0 ? 1 / inv_bw : 0;
-    c.network.points = static_cast<int64_t>(sizes.size());
-    double ss = 0;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      const double r = (alpha + sizes[i] * inv_bw) / times[i] - 1;
-      ss += r * r;
-    }
-    c.network.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(sizes.size()));
+    fit_latency_bandwidth(sizes, times, c.network);
     if (c.network.present && c.network.all_reduce_busbw_bytes_per_s > 0)
       c.network.achievable_fraction = c.network.all_reduce_busbw_bytes_per_s / c.network.bandwidth_bytes_per_s;
   }

@@ -88,6 +88,11 @@ struct Calibration {
   std::string network_yaml;      // empty when the run has no communication measurements
 };
 
+// Latency-bandwidth fit t = latency + x / bandwidth over (x_i, t_i), relative least squares
+// (weights 1/t^2), refitted through the origin when the latency or the slope would be negative.
+// Fills present, latency_s, bandwidth_bytes_per_s, points and fit_rms_error_fraction.
+void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<double>& t, NetworkFit& out);
+
 // Weighted least-squares fit of (f, h) to points (d_i, e_i); returns {f, h}. Exposed for tests.
 std::pair<double, double> fit_gemm_efficiency(const std::vector<double>& d, const std::vector<double>& e);
 

@@ -176,28 +176,12 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     for (const auto& [name, v] : by_op)
       if (!best || v.size() > best->size()) best = &v;
     if (best && best->size() >= 2) {
-      double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-      for (const auto& [x, t] : *best) {
-        const double w = 1 / (t * t);
-        sw += w; sx += w * x; sy += w * t; sxx += w * x * x; sxy += w * x * t;
+      std::vector<double> x, t;
+      for (const auto& [xi, ti] : *best) {
+        x.push_back(xi);
+        t.push_back(ti);
       }
-      const double det = sw * sxx - sx * sx;
-      double inv_bw = det != 0 ? (sw * sxy - sx * sy) / det : 0;
-      double alpha = (sy - inv_bw * sx) / sw;
-      if (alpha < 0 || inv_bw <= 0) {  // through the origin
-        alpha = 0;
-        inv_bw = sxy / sxx;
-      }
-      c.network.present = inv_bw > 0;
-      c.network.latency_s = alpha;
-      c.network.bandwidth_bytes_per_s = inv_bw > 0 ? 1 / inv_bw : 0;
-      c.network.points = static_cast<int64_t>(best->size());
-      double ss = 0;
-      for (const auto& [x, t] : *best) {
-        const double r = (alpha + x * inv_bw) / t - 1;
-        ss += r * r;
-      }
-      c.network.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(best->size()));
+      fit_latency_bandwidth(x, t, c.network);
     }
   }
 
