@@ -172,6 +172,42 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
   return n;
 }
 
+// A framework property: {value: V, source: ID-or-text} (or estimated: basis), V one of valid.
+static FrameworkProperty framework_property(const YamlMap& m, const std::string& key, const std::vector<std::string>& valid,
+                                            const std::map<std::string, std::string>& sources) {
+  auto p = m.map(key);
+  FrameworkProperty out;
+  const YAML::Node v = p.raw("value");
+  out.value = v.IsScalar() ? v.Scalar() : "";
+  if (std::find(valid.begin(), valid.end(), out.value) == valid.end())
+    p.fail("value", "'" + out.value + "' is not valid for " + key, valid_choices_hint(out.value, valid));
+  const bool has_src = p.has("source"), has_est = p.has("estimated");
+  if (has_src == has_est) p.fail("source", "give exactly one of source: (citation) or estimated: (basis)");
+  if (has_src) {
+    const std::string id = p.str("source");
+    auto it = sources.find(id);
+    out.source = it != sources.end() ? it->second : id;
+  } else {
+    out.source = "estimated: " + p.str("estimated");
+  }
+  p.finish();
+  return out;
+}
+
+Framework parse_framework(const YamlMap& m, const std::map<std::string, std::string>& sources) {
+  Framework f;
+  f.sources = sources;
+  f.file = m.file();
+  f.id = m.str("id");
+  f.name = m.str("name");
+  f.description = m.str("description", "");
+  f.zero3_gather = framework_property(m, "zero3_gather", {"layer", "tensor"}, sources);
+  f.zero3_regather_for_recompute = framework_property(m, "zero3_regather_for_recompute", {"true", "false"}, sources);
+  f.collective_nic_aggregation = framework_property(m, "collective_nic_aggregation", {"true", "false"}, sources);
+  m.finish();
+  return f;
+}
+
 System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources) {
   System s;
   s.sources = sources;
@@ -345,6 +381,7 @@ const Accelerator& Catalog::accelerator(const std::string& id) const { return lo
 const NetworkTech& Catalog::network(const std::string& id) const { return lookup(networks_, id, "network"); }
 const System& Catalog::system(const std::string& id) const { return lookup(systems_, id, "system"); }
 const ModelConfig& Catalog::model(const std::string& id) const { return lookup(models_, id, "model"); }
+const Framework& Catalog::framework(const std::string& id) const { return lookup(frameworks_, id, "framework"); }
 
 template <class T>
 static std::vector<std::string> ids_of(const std::map<std::string, T>& m) {
@@ -356,6 +393,7 @@ std::vector<std::string> Catalog::accelerator_ids() const { return ids_of(accele
 std::vector<std::string> Catalog::network_ids() const { return ids_of(networks_); }
 std::vector<std::string> Catalog::system_ids() const { return ids_of(systems_); }
 std::vector<std::string> Catalog::model_ids() const { return ids_of(models_); }
+std::vector<std::string> Catalog::framework_ids() const { return ids_of(frameworks_); }
 
 static std::vector<std::string> yaml_files(const fs::path& dir) {
   std::vector<std::string> out;
@@ -391,6 +429,7 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
   load_kind(fs::path(dir) / "systems", c->systems_, parse_system);
   load_kind(fs::path(dir) / "models", c->models_,
             [](const YamlMap& m, const std::map<std::string, std::string>&) { return parse_model(m); });
+  load_kind(fs::path(dir) / "frameworks", c->frameworks_, parse_framework);
   // Cross references.
   for (const auto& [id, s] : c->systems_) {
     SourceLocation w{s.file, 0, 0, id};

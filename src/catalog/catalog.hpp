@@ -1,6 +1,6 @@
 #pragma once
 // The catalogs: accelerators, interconnect technologies, systems and models, read from YAML
-// files under <data>/catalog/{accelerators,networks,systems,models}/. Each file holds
+// files under <data>/catalog/{accelerators,networks,systems,models,frameworks}/. Each file holds
 // `sources:` (citation id -> text, shared by its entries) and `entries:` (a list).
 // Every number of an accelerator, network or system carries its provenance (see Sourced);
 // model entries carry one `source` (the config they were read from).
@@ -95,6 +95,29 @@ struct System {
   std::string file;
 };
 
+// A training framework (software stack and version): how it implements parallelism where
+// frameworks differ in ways the step time depends on. Each property carries its source text.
+// A scenario naming a framework takes these as its plan defaults; explicit plan keys win.
+struct FrameworkProperty {
+  std::string value;   // as written in the catalog (validated by the parser)
+  std::string source;  // citation or stated basis
+};
+struct Framework {
+  std::string id, name, description;
+  // ZeRO-3 / FSDP parameter gathering: one collective per layer (FSDP flat parameters, coalesced
+  // prefetch buckets) or one per parameter tensor.
+  FrameworkProperty zero3_gather;  // "layer" | "tensor"
+  // With full activation recompute, parameters released after the forward are gathered again for
+  // the recompute forward, then again for the backward (DeepSpeed ZeRO-3); FSDP keeps them.
+  FrameworkProperty zero3_regather_for_recompute;  // "true" | "false"
+  // Whether a collective that spans nodes spreads its inter-node traffic over all NICs of the
+  // node (NCCL rings/trees over channels: bus bandwidth = node NIC aggregate) or each GPU's
+  // traffic uses its own NIC only.
+  FrameworkProperty collective_nic_aggregation;  // "true" | "false"
+  std::map<std::string, std::string> sources;
+  std::string file;
+};
+
 struct MoEConfig {
   int num_experts = 0;       // routed experts per MoE layer
   int topk = 0;              // routed experts per token
@@ -144,6 +167,8 @@ class Catalog {
   const NetworkTech& network(const std::string& id) const;
   const System& system(const std::string& id) const;
   const ModelConfig& model(const std::string& id) const;
+  const Framework& framework(const std::string& id) const;
+  bool has_framework(const std::string& id) const { return frameworks_.count(id) > 0; }
   bool has_accelerator(const std::string& id) const { return accelerators_.count(id) > 0; }
   bool has_system(const std::string& id) const { return systems_.count(id) > 0; }
   bool has_model(const std::string& id) const { return models_.count(id) > 0; }
@@ -153,6 +178,7 @@ class Catalog {
   std::vector<std::string> network_ids() const;
   std::vector<std::string> system_ids() const;
   std::vector<std::string> model_ids() const;
+  std::vector<std::string> framework_ids() const;
   const std::string& dir() const { return dir_; }
 
   // For inline descriptions and calibration: add entries to a copy.
@@ -167,6 +193,7 @@ class Catalog {
   std::map<std::string, NetworkTech> networks_;
   std::map<std::string, System> systems_;
   std::map<std::string, ModelConfig> models_;
+  std::map<std::string, Framework> frameworks_;
 };
 
 // Parsers for single entries (also used for inline descriptions in scenarios).
@@ -174,6 +201,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
 NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::string>& sources);
 System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources);
 ModelConfig parse_model(const YamlMap& m);
+Framework parse_framework(const YamlMap& m, const std::map<std::string, std::string>& sources);
 
 // A Hugging Face config.json (text) as a model. Keys are mapped per model_type; keys that do not
 // affect performance are listed in ignored_keys; an unknown model_type is an Error.

@@ -95,6 +95,19 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "latency", n.latency_s, "us", 1e-6);
     add_sourced(t, "achievable_fraction", n.achievable_fraction, "fraction");
     add_sourced(t, "in_network_reduction_fraction", n.in_network_reduction_fraction, "fraction");
+  } else if (cat.has_framework(name)) {
+    const auto& f = cat.framework(name);
+    r.set("kind", std::string("framework"));
+    r.set("id", f.id);
+    r.set("name", f.name);
+    r.set("file", f.file);
+    Table& t = r.add_table("properties", "implementation choices the framework sets as plan defaults, with their sources");
+    t.add_str("property");
+    t.add_str("value");
+    t.add_str("source");
+    t.add_row({std::string("zero3_gather"), f.zero3_gather.value, f.zero3_gather.source});
+    t.add_row({std::string("zero3_regather_for_recompute"), f.zero3_regather_for_recompute.value, f.zero3_regather_for_recompute.source});
+    t.add_row({std::string("collective_nic_aggregation"), f.collective_nic_aggregation.value, f.collective_nic_aggregation.source});
   } else if (cat.has_model(name) || is_model_file(name)) {
     // A catalog id, or a Hugging Face config.json / model YAML given by path.
     const ModelConfig m = cat.has_model(name) ? cat.model(name) : load_model_ref(cat, name, SourceLocation{});
@@ -133,7 +146,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     }
   } else {
     std::vector<std::string> all = cat.accelerator_ids();
-    for (auto v : {cat.system_ids(), cat.network_ids(), cat.model_ids()}) all.insert(all.end(), v.begin(), v.end());
+    for (auto v : {cat.system_ids(), cat.network_ids(), cat.model_ids(), cat.framework_ids()}) all.insert(all.end(), v.begin(), v.end());
     throw Error(SourceLocation{"", 0, 0, name}, "no catalog entry of that name", valid_choices_hint(name, all));
   }
   return r;
@@ -142,7 +155,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
 Result catalog_list(const Catalog& cat, const std::string& kind) {
   Result r;
   r.command = "catalog list";
-  const std::vector<std::string> kinds = {"accelerators", "networks", "systems", "models"};
+  const std::vector<std::string> kinds = {"accelerators", "networks", "systems", "models", "frameworks"};
   if (!kind.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
     throw Error(SourceLocation{"", 0, 0, "KIND"}, "unknown catalog kind '" + kind + "'", valid_choices_hint(kind, kinds));
   r.set("catalog_dir", cat.dir());
@@ -185,6 +198,15 @@ Result catalog_list(const Catalog& cat, const std::string& kind) {
       t.add_row({m.id, m.name, m.params_total() / 1e9, m.params_active() / 1e9, int64_t{m.layers}, int64_t{m.hidden}});
     }
   }
+  if (kind.empty() || kind == "frameworks") {
+    Table& t = r.add_table("frameworks");
+    t.add_str("id"); t.add_str("name"); t.add_str("zero3_gather"); t.add_str("zero3_regather_for_recompute");
+    t.add_str("collective_nic_aggregation");
+    for (const auto& id : cat.framework_ids()) {
+      const auto& f = cat.framework(id);
+      t.add_row({f.id, f.name, f.zero3_gather.value, f.zero3_regather_for_recompute.value, f.collective_nic_aggregation.value});
+    }
+  }
   return r;
 }
 
@@ -197,11 +219,11 @@ struct CatalogArgs {
 
 void add_catalog_command(CLI::App& app) {
   auto args = std::make_shared<CatalogArgs>();
-  auto* cmd = app.add_subcommand("catalog", "List and show catalog entries (accelerators, networks, systems, models) with sources");
+  auto* cmd = app.add_subcommand("catalog", "List and show catalog entries (accelerators, networks, systems, models, frameworks) with sources");
   cmd->require_subcommand(1);
   cmd->add_option("--catalog", args->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   auto* ls = cmd->add_subcommand("list", "List entries, optionally of one KIND");
-  ls->add_option("kind", args->kind, "accelerators | networks | systems | models");
+  ls->add_option("kind", args->kind, "accelerators | networks | systems | models | frameworks");
   add_output_options(*ls, args->out);
   auto* sh = cmd->add_subcommand("show", "Show one entry with the source of every value");
   sh->add_option("name", args->name, "Catalog id, or the path of a Hugging Face config.json or model YAML")->required();

@@ -22,6 +22,11 @@ struct Fabric {
   double out_busbw_bytes_per_s = 0;   // per GPU share of the node's scale-out bandwidth
   double out_latency_s = 0;
   int gpus_per_domain = 8;
+  // Inter-node traffic of a collective spread over all NICs of the node (NCCL channels), or
+  // each GPU's over its own NIC only (plan.collective_nic_aggregation, from the framework).
+  bool nic_aggregation = true;
+  // Inter-domain bus bandwidth of a ring over a group with `per_domain` members per domain.
+  double domain_out_busbw(int per_domain) const { return nic_aggregation ? per_domain * out_busbw_bytes_per_s : out_busbw_bytes_per_s; }
 };
 Fabric make_fabric(const Scenario& s);
 

@@ -384,7 +384,9 @@ struct Lowerer {
     if (zero3) {
       // ZeRO-3 gathers (and reduce-scatters) each parameter tensor of the layer separately:
       // weights of the attention and MLP matrices, their biases (GPT-style models) and norms.
-      const int tensors = (m.gated() ? 4 : 4) + 2 + (m.mlp == "gelu" ? 6 : 0);
+      // Frameworks gather either a layer at a time (FSDP flat parameters, coalesced prefetch:
+      // one call) or tensor by tensor (plan.zero3_gather, from the framework catalog).
+      const int tensors = s.plan.zero3_gather == "tensor" ? 4 + 2 + (m.mlp == "gelu" ? 6 : 0) : 1;
       const double gather = (b.params - b.expert_params) * 2.0;  // bf16: the whole (TP-sharded) layer
       auto& g0 = std::get<Collective>(fwd.front());
       g0.bytes = gather;
@@ -396,6 +398,16 @@ struct Lowerer {
                            gather * grad_bytes() / 2.0, s.plan.overlap_grad_reduce);
       rs.calls = tensors;
       bw.push_back(rs);
+      if (!rc.empty()) {  // full recompute: rc is a copy of fwd, whose first step is the gather
+        if (s.plan.zero3_regather_for_recompute) {
+          auto& gr = std::get<Collective>(rc.front());
+          gr.name = "zero3.param_all_gather.recompute";
+          gr.bytes = gather;
+          gr.calls = tensors;
+        } else {
+          rc.erase(rc.begin());  // the backward's gather serves the recompute too
+        }
+      }
     }
     b.forward = std::move(fwd);
     b.backward_input = std::move(bi_ordered);

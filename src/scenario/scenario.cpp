@@ -82,8 +82,14 @@ static void apply_override(YAML::Node root, const std::string& key, const std::s
 }
 
 // ---------------------------------------------------------------- parsing
-static ParallelPlan parse_plan(const YamlMap& m) {
-  ParallelPlan p;
+void apply_framework_defaults(ParallelPlan& p, const Framework& f) {
+  p.zero3_gather = f.zero3_gather.value;
+  p.zero3_regather_for_recompute = f.zero3_regather_for_recompute.value == "true";
+  p.collective_nic_aggregation = f.collective_nic_aggregation.value == "true";
+}
+
+static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
+  ParallelPlan p = base;
   p.tp = static_cast<int>(m.i64("tp", 1));
   p.pp = static_cast<int>(m.i64("pp", 1));
   p.dp = static_cast<int>(m.i64("dp", 0));
@@ -105,6 +111,9 @@ static ParallelPlan parse_plan(const YamlMap& m) {
     o->finish();
   }
   p.grad_bucket_bytes = m.f64("grad_bucket_mb", 40.0) * 1e6;
+  p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
+  p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
+  p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
   for (const auto& [key, v] : {std::pair<const char*, int>{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep},
                                {"etp", p.etp}, {"vpp", p.vpp}})
     if (v < 1) m.fail(key, "must be at least 1, got " + std::to_string(v));
@@ -176,8 +185,17 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   }
   s.num_gpus = static_cast<int>(root.i64("num_gpus"));
   if (s.num_gpus < 1) root.fail("num_gpus", "must be positive");
+  ParallelPlan base;
+  if (root.has("framework")) {
+    s.framework = root.str("framework");
+    if (!cat.has_framework(s.framework))
+      throw Error(root.loc("framework"), "unknown framework '" + s.framework + "'",
+                  valid_choices_hint(s.framework, cat.framework_ids()));
+    apply_framework_defaults(base, cat.framework(s.framework));
+  }
   root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
-  s.plan = root.has("parallel") ? parse_plan(root.map("parallel")) : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"));
+  s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base)
+                                : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base);
   s.train = parse_training(root.map("training"));
   s.seed = static_cast<uint64_t>(root.i64("seed", 0));
   root.finish();

@@ -33,6 +33,11 @@ struct ParallelPlan {
   bool overlap_param_gather = true;  // ZeRO/FSDP parameter all-gather overlaps forward
   bool tp_comm_overlap = false;      // TP communication overlapped with GEMMs (userbuffers)
   double grad_bucket_bytes = 40e6;   // DP gradient bucket (Megatron default 40M params scaled by precision)
+  // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry
+  // of the catalog when named; see data/catalog/frameworks/):
+  std::string zero3_gather = "layer";        // layer | tensor: one ZeRO-3 gather per layer or per tensor
+  bool zero3_regather_for_recompute = false;  // full recompute gathers the parameters once more
+  bool collective_nic_aggregation = true;     // inter-node collectives use all NICs of the node
 };
 
 struct TrainingConfig {
@@ -50,6 +55,7 @@ struct TrainingConfig {
 struct Scenario {
   std::string file;  // where it was read from ("" for programmatic scenarios)
   std::string name;
+  std::string framework;  // catalog framework id ("" = none named: the plan's own defaults)
   ModelConfig model;
   System system;
   Accelerator accelerator;
@@ -72,6 +78,8 @@ Scenario load_scenario(const std::string& path, const Catalog& cat,
 // Parse from YAML text (name is used in messages).
 Scenario parse_scenario(const std::string& yaml_text, const std::string& name, const Catalog& cat,
                         const std::vector<std::pair<std::string, std::string>>& overrides = {});
+// Set the plan's framework-dependent fields from a catalog framework entry.
+void apply_framework_defaults(ParallelPlan& p, const Framework& f);
 // Check the plan against the model and system; throws Error naming the rule broken.
 void check_plan(const Scenario& s, const SourceLocation& where = {});
 

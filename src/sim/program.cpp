@@ -37,7 +37,7 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
     default: {
       const double v = c.bytes * bus_factor(c.kind, g.size);
       if (k > 1) nv_t = v / up;
-      if (g.domains > 1) nic_t = v / (k * out);
+      if (g.domains > 1) nic_t = v / f.domain_out_busbw(g.per_domain);
     }
   }
   const double mx = std::max(nv_t, nic_t);

@@ -86,6 +86,16 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     p.stage_layers.assign(static_cast<size_t>(p.pp * p.vpp), m.layers / (p.pp * p.vpp));
     for (int i = 0; i < m.layers % (p.pp * p.vpp); ++i) p.stage_layers[static_cast<size_t>(i + 1) % p.stage_layers.size()]++;
   }
+  // Optional `framework` column: a catalog framework id whose implementation choices the row's
+  // plan takes (empty or absent: the plan defaults).
+  if (t.has("framework") && !t.at(r, "framework").empty()) {
+    const std::string fw = t.at(r, "framework");
+    if (!cat.has_framework(fw))
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "framework"}, "unknown framework '" + fw + "'",
+                  valid_choices_hint(fw, cat.framework_ids()));
+    s.framework = fw;
+    apply_framework_defaults(p, cat.framework(fw));
+  }
   auto& tr = s.train;
   tr.global_batch = t.i64(r, "global_batch");
   tr.micro_batch_given = !t.at(r, "micro_batch").empty();

@@ -129,3 +129,43 @@ TEST(CatalogErrors, InconsistentModelRejected) {
   EXPECT_NE(what.find("kv_heads"), std::string::npos) << what;
   EXPECT_NE(what.find("must divide heads (8)"), std::string::npos) << what;
 }
+
+TEST(CatalogErrors, FrameworkPropertyMustBeValidAndSourced) {
+  const char* good = R"(sources:
+  doc: "a framework's documentation"
+entries:
+  - id: test-fw
+    name: Test framework
+    zero3_gather: {value: layer, source: doc}
+    zero3_regather_for_recompute: {value: "true", estimated: "as its ancestor"}
+    collective_nic_aggregation: {value: "false", source: doc}
+)";
+  {
+    TempDir d("fw-good");
+    d.write("frameworks/f.yaml", good);
+    auto c = Catalog::load(d.path.string());
+    const auto& f = c->framework("test-fw");
+    EXPECT_EQ(f.zero3_gather.value, "layer");
+    EXPECT_EQ(f.zero3_gather.source, "a framework's documentation");
+    EXPECT_EQ(f.zero3_regather_for_recompute.source, "estimated: as its ancestor");
+    EXPECT_EQ(c->framework_ids(), std::vector<std::string>{"test-fw"});
+  }
+  {
+    TempDir d("fw-bad-value");
+    std::string text = good;
+    text.replace(text.find("{value: layer"), 13, "{value: leyer");
+    const std::string file = d.write("frameworks/f.yaml", text);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(file + ":6:"), std::string::npos) << what;
+    EXPECT_NE(what.find("zero3_gather"), std::string::npos) << what;
+    EXPECT_NE(what.find("did you mean 'layer'"), std::string::npos) << what;
+  }
+  {
+    TempDir d("fw-unsourced");
+    std::string text = good;
+    text.replace(text.find(", source: doc}\n    zero3_regather"), 14, "}");
+    d.write("frameworks/f.yaml", text);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find("source"), std::string::npos) << what;
+  }
+}

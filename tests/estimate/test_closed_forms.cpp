@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "estimate/collective.hpp"
 #include "estimate/estimate.hpp"
@@ -153,4 +154,58 @@ TEST(ClosedForms, EstimateIsDeterministicAndPositive) {
   EXPECT_GT(r.number("step_time_s"), 0);
   EXPECT_GT(r.number("mfu_fraction"), 0.05);
   EXPECT_LT(r.number("mfu_fraction"), 1.0);
+}
+
+// Frameworks (data/catalog/frameworks): a ring across nodes without NIC aggregation is limited by
+// each GPU's own NIC, i.e. per_domain times slower in its bandwidth term.
+TEST(ClosedForms, RingWithoutNicAggregationUsesOneNicPerGpu) {
+  CollectiveRegistry reg;
+  Fabric f;
+  f.up_busbw_bytes_per_s = 200e9;
+  f.up_latency_s = 5e-6;
+  f.out_busbw_bytes_per_s = 20e9;
+  f.out_latency_s = 10e-6;
+  const ir::Group g{ir::GroupKind::DP, 64, 1, 8, 8};  // 8 nodes of 8
+  const double S = 8e9;
+  const double lat = 63 * 10e-6;
+  EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), 63.0 / 64 * S / 160e9 + lat, 1e-9);
+  f.nic_aggregation = false;
+  EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), 63.0 / 64 * S / 20e9 + lat, 1e-9);
+}
+
+// ZeRO-3 with full recompute: frameworks that release parameters after the forward gather each
+// layer three times per micro-batch (forward, recompute, backward); FSDP twice.
+TEST(ClosedForms, ZeroThreeGathersPerLayerAndFramework) {
+  auto gathers = [](const std::string& framework, const std::string& extra) {
+    std::string y = gpt_yaml(1, false, "full");
+    y.replace(y.find("zero_stage: 0"), 13, "zero_stage: 3" + extra);
+    if (!framework.empty()) y += "framework: " + framework + "\n";
+    const Scenario s = parse_scenario(y, "zero3.yaml", *frozen());
+    const auto w = ir::lower(s);
+    const auto& b = dense_block(w);
+    double bytes = 0;
+    int calls = 0, count = 0;
+    for (const auto* pass : {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight})
+      for (const auto& st : *pass)
+        if (const auto* c = std::get_if<ir::Collective>(&st); c && c->kind == ir::CollKind::AllGather) {
+          bytes += c->bytes;
+          calls += c->calls;
+          ++count;
+        }
+    return std::tuple{count, calls, bytes / (b.params * 2.0)};
+  };
+  const auto [n_fsdp, calls_fsdp, layers_fsdp] = gathers("pytorch-fsdp", "");
+  EXPECT_EQ(n_fsdp, 2);
+  EXPECT_EQ(calls_fsdp, 2);  // one call per layer per gather
+  EXPECT_NEAR(layers_fsdp, 2.0, 1e-12);
+  const auto [n_ds, calls_ds, layers_ds] = gathers("deepspeed-zero3-2021", "");
+  EXPECT_EQ(n_ds, 3);
+  EXPECT_EQ(calls_ds, 3);
+  EXPECT_NEAR(layers_ds, 3.0, 1e-12);
+  // Explicit plan keys override the framework's defaults: per-tensor gathers of a GELU layer
+  // (4 weight matrices, 2 norms, 6 biases).
+  const auto [n_t, calls_t, layers_t] = gathers("deepspeed-zero3-2021", ", zero3_gather: tensor, zero3_regather_for_recompute: false");
+  EXPECT_EQ(n_t, 2);
+  EXPECT_EQ(calls_t, 24);
+  EXPECT_NEAR(layers_t, 2.0, 1e-12);
 }

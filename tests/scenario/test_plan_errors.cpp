@@ -136,3 +136,34 @@ TEST(PlanErrors, Fp8NeedsFp8TensorCores) {
   const auto e = error_of(kBase, {{"system", "dgx-a100-selene"}, {"training.precision", "fp8"}});
   EXPECT_NE(e.find("no fp8 tensor cores"), std::string::npos) << e;
 }
+
+// Frameworks: a named framework sets the plan's implementation defaults; explicit keys win; an
+// unknown name is an error listing the catalog's frameworks.
+TEST(PlanErrors, FrameworkSetsPlanDefaultsAndExplicitKeysWin) {
+  const auto plain = parse_scenario(kBase, "plan.yaml", *frozen());
+  EXPECT_EQ(plain.framework, "");
+  EXPECT_EQ(plain.plan.zero3_gather, "layer");
+  EXPECT_TRUE(plain.plan.collective_nic_aggregation);
+  const auto ds = parse_scenario(std::string(kBase) + "framework: deepspeed-zero3-2021\n", "plan.yaml", *frozen());
+  EXPECT_EQ(ds.framework, "deepspeed-zero3-2021");
+  EXPECT_TRUE(ds.plan.zero3_regather_for_recompute);
+  EXPECT_FALSE(ds.plan.collective_nic_aggregation);
+  const auto over = parse_scenario(std::string(kBase) + "framework: deepspeed-zero3-2021\n", "plan.yaml", *frozen(),
+                                   {{"parallel.collective_nic_aggregation", "true"}});
+  EXPECT_TRUE(over.plan.collective_nic_aggregation);
+  EXPECT_TRUE(over.plan.zero3_regather_for_recompute);
+}
+
+TEST(PlanErrors, UnknownFrameworkNamesTheValidOnes) {
+  const auto e = error_of(std::string(kBase) + "framework: deepspeed-zero3\n");
+  EXPECT_NE(e.find("plan.yaml:6"), std::string::npos) << e;
+  EXPECT_NE(e.find("unknown framework 'deepspeed-zero3'"), std::string::npos) << e;
+  EXPECT_NE(e.find("deepspeed-zero3-2021"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, BadZeroThreeGatherNamesTheChoices) {
+  const auto e = error_of(kBase, {{"parallel.zero3_gather", "module"}});
+  EXPECT_NE(e.find("zero3_gather"), std::string::npos) << e;
+  EXPECT_NE(e.find("layer"), std::string::npos) << e;
+  EXPECT_NE(e.find("tensor"), std::string::npos) << e;
+}

@@ -10,7 +10,7 @@ namespace sextant {
 
 double ring_busbw(const ir::Group& g, const Fabric& f) {
   if (g.domains <= 1) return f.up_busbw_bytes_per_s;
-  return std::min(f.up_busbw_bytes_per_s, g.per_domain * f.out_busbw_bytes_per_s);
+  return std::min(f.up_busbw_bytes_per_s, f.domain_out_busbw(g.per_domain));
 }
 
 namespace {
