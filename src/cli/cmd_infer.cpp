@@ -43,6 +43,9 @@ void add_infer_command(CLI::App& app) {
   est->add_option("--kv", a->dep.kv_format, "KV-cache format")->capture_default_str();
   est->add_option("--kv-share-layers", a->dep.kv_share_layers, "Layers sharing one KV cache (cross-layer KV sharing)")
       ->capture_default_str();
+  est->add_option("--expert-load-factor", a->dep.expert_load_factor,
+                  "MoE under EP: busiest rank's routed tokens over the mean (>= 1; 0: catalog capacity_factor, else uniform top-k routing)")
+      ->capture_default_str();
   est->add_option("--prompt", a->prompt, "Prompt tokens")->capture_default_str();
   est->add_option("--output", a->output, "Generated tokens")->capture_default_str();
   est->add_option("--batch", a->batch, "Sequences decoded together")->capture_default_str();
@@ -56,7 +59,12 @@ void add_infer_command(CLI::App& app) {
   srv->callback([a, cat, data] {
     auto c = cat();
     auto d = data();
-    emit(infer::run_serve(infer::load_study(a->file, *c, *d, parse_sets(a->sets)), *c, *d), a->out);
+    auto study = infer::load_study(a->file, *c, *d, parse_sets(a->sets));
+    // The per-request table goes to --json, --csv and --report; the terminal gets the summary
+    // (serving.request_table in the file decides when given).
+    if (!study.request_table_given)
+      study.serving.request_table = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();
+    emit(infer::run_serve(std::move(study), *c, *d), a->out);
   });
 
   auto* pl = cmd->add_subcommand("plan", "Cheapest deployment (accelerator, TP, replicas, batch limit, policy) meeting the SLO at the request rate");

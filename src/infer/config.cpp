@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 
@@ -95,6 +96,9 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.pp = static_cast<int>(d.i64("pp", 1));
     x.ep = static_cast<int>(d.i64("ep", 1));
     x.kv_share_layers = static_cast<int>(d.i64("kv_share_layers", 1));
+    x.expert_load_factor = d.f64("expert_load_factor", 0);
+    if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
+      d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
     x.weight_format = d.str("weight_format", "bf16");
     x.activation_format = d.str("activation_format", "bf16");
     x.kv_format = d.str("kv_format", x.activation_format);
@@ -104,6 +108,10 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
   if (auto v = m.opt_map("serving")) {
     sv.policy = v->choice("policy", make_policy_registry().names(), "continuous");
     sv.replicas = static_cast<int>(v->i64("replicas", 1));
+    sv.pipeline_batches = static_cast<int>(v->i64("pipeline_batches", 0));
+    if (sv.pipeline_batches < 0) v->fail("pipeline_batches", "must be >= 0 (0: one pass in flight per pipeline stage)");
+    s.request_table_given = v->has("request_table");
+    sv.request_table = v->boolean("request_table", true);
     sv.limits.max_batch_seqs = static_cast<int>(v->i64("max_batch_seqs", 256));
     sv.limits.max_batch_tokens = v->i64("max_batch_tokens", 8192);
     sv.prefix_caching = v->boolean("prefix_caching", false);
@@ -169,6 +177,29 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     usd = v->f64("usd_per_device_hour", -1);
     v->finish();
   }
+  if (auto v = m.opt_map("sweep")) {
+    auto read = [&](const std::string& key, std::vector<double>& out) {
+      if (!v->has(key)) return;
+      const YAML::Node n = v->raw(key);
+      if (!n.IsSequence()) v->fail(key, "expected a list of numbers");
+      out.clear();
+      for (const auto& e : n) {
+        const std::string text = e.IsScalar() ? e.Scalar() : std::string();
+        char* end = nullptr;
+        const double x = text.empty() ? std::nan("") : std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size()) v->fail(key, "expected a list of numbers, got '" + text + "'");
+        out.push_back(x);
+      }
+      if (out.empty()) v->fail(key, "must not be empty");
+      for (double x : out)
+        if (!(x > 0)) v->fail(key, "values must be > 0");
+    };
+    read("load_fractions", s.sweep_load_fractions);
+    read("rates_per_s", s.sweep_rates_per_s);
+    if (s.sweep_load_fractions.empty() == s.sweep_rates_per_s.empty())
+      v->fail("load_fractions", "give one of load_fractions or rates_per_s");
+    v->finish();
+  }
   if (auto v = m.opt_map("plan")) {
     auto& p = s.plan;
     if (v->has("accelerators")) p.accelerators = v->str_list("accelerators");
@@ -205,20 +236,57 @@ void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
   }
 }
 
+namespace {
+// Saturation throughput of the whole serving setup: one replica measured with all requests
+// waiting (a replica needs several batches of requests to saturate), times the replicas;
+// disaggregated pools are measured whole.
+double saturation_of(const StudySpec& s) {
+  ServingSpec one = s.serving;
+  const int copies = one.disaggregation ? 1 : one.replicas;
+  if (!one.disaggregation) one.replicas = 1;
+  const int slots = one.deployment.par.pp > 1 ? (one.pipeline_batches > 0 ? one.pipeline_batches : one.deployment.par.pp) : 1;
+  const int64_t n = std::max<int64_t>(500, 4 * static_cast<int64_t>(one.limits.max_batch_seqs) * slots);
+  return saturation_requests_per_s(one, s.workload, n) * copies;
+}
+}  // namespace
+
 Result run_serve(StudySpec s, const Catalog&, const InferData&) {
-  if (s.load_fraction > 0) {
-    const double cap = saturation_requests_per_s(s.serving, s.workload, std::max<int64_t>(500, 4 * s.serving.limits.max_batch_seqs));
-    s.workload.rate_per_s = s.load_fraction * cap * (s.serving.disaggregation ? 1 : s.serving.replicas);
-  }
+  const bool sweep = !s.sweep_load_fractions.empty() || !s.sweep_rates_per_s.empty();
+  if (sweep && s.workload.arrival == "trace")
+    throw Error(SourceLocation{s.file, 0, 0, "sweep"}, "a request-rate sweep needs generated arrivals (poisson or gamma), not a trace");
+  double cap = 0;
+  if (s.load_fraction > 0 || !s.sweep_load_fractions.empty()) cap = saturation_of(s);
+  if (s.load_fraction > 0) s.workload.rate_per_s = s.load_fraction * cap;
   const auto reqs = generate_requests(s.workload);
   Result r = simulate_serving(s.serving, reqs);
   r.set("arrival", s.workload.arrival);
   r.set("rate_per_s", s.workload.rate_per_s);
   if (s.load_fraction > 0) r.set("load_fraction", s.load_fraction);
+  if (cap > 0) r.set("saturation_requests_per_s", cap);
   if (s.serving.draft) {
     r.set("draft_model", s.draft_model);
     r.set("draft_tokens", static_cast<int64_t>(s.serving.speculative.draft_tokens));
     r.set("acceptance_fraction", s.serving.speculative.acceptance);
+  }
+  if (sweep) {
+    // The same workload (lengths, seed, request count) at each offered rate.
+    Table& t = r.add_table("load_sweep", "the workload at each offered request rate: throughput, latency percentiles and SLO attainment");
+    t.add_f64("offered_requests_per_s"); t.add_f64("load_fraction"); t.add_f64("throughput_requests_per_s");
+    t.add_f64("output_tokens_per_s"); t.add_f64("ttft_p50_s"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p50_s");
+    t.add_f64("tpot_p99_s"); t.add_f64("slo_attainment_fraction"); t.add_f64("goodput_requests_per_s");
+    std::vector<double> rates = s.sweep_rates_per_s;
+    for (double f : s.sweep_load_fractions) rates.push_back(f * cap);
+    ServingSpec quiet = s.serving;
+    quiet.request_table = false;
+    quiet.timeline_points = 1;
+    for (double rate : rates) {
+      WorkloadSpec w = s.workload;
+      w.rate_per_s = rate;
+      ServingSummary m;
+      simulate_serving(quiet, generate_requests(w), &m);
+      t.add_row({rate, cap > 0 ? rate / cap : std::nan(""), m.requests_per_s, m.output_tokens_per_s, m.ttft_p50_s, m.ttft_p99_s,
+                 m.tpot_p50_s, m.tpot_p99_s, m.slo_attainment_fraction, m.goodput_requests_per_s});
+    }
   }
   r.notes.push_back("power: busy " + format_double(s.serving.busy_power_w) + " W, idle " + format_double(s.serving.idle_power_w) +
                     " W per device; price " + format_double(s.serving.usd_per_device_hour) + " USD per device-hour (0: unknown)");
@@ -273,6 +341,18 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("request_latency_s", pre.total_s + (output - 1) * tpot);
   const double weight_floor = cm.weight_bytes() / d.par.tp / (d.accel.memory_bandwidth_bytes_per_s.value);
   r.set("decode_bandwidth_floor_s", weight_floor);
+  if (d.par.pp > 1) {
+    // pp batches of `batch` sequences in flight, one per stage (the pipeline is full).
+    const IterationCost mid = cm.iteration(cm.decode(batch, prompt + output / 2.0));
+    r.set("pipeline_stages_count", static_cast<int64_t>(d.par.pp));
+    r.set("decode_stage_max_s", mid.stage_max_s);
+    r.set("pipeline_decode_tokens_per_s", batch / mid.pipeline_period_s(d.par.pp));
+  }
+  if (!cm.expert_load_source().empty()) {
+    r.set("expert_load_factor_decode", cm.expert_load_factor(static_cast<double>(batch)));
+    r.set("expert_load_factor_prefill", cm.expert_load_factor(static_cast<double>(prompt * batch)));
+    r.set("expert_load_source", cm.expert_load_source());
+  }
   // Energy and cost.
   const double busy = device_power_busy(d.accel), idle = device_power_idle(d.accel, p);
   if (busy > 0) {
@@ -288,9 +368,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   if (usd > 0) r.set("usd_per_million_output_tokens", d.par.devices() * usd / 3600.0 * tpot / batch * 1e6);
   Table& t = r.add_table("iterations", "cost breakdown of one prefill pass and of decode steps at growing context");
   t.add_str("phase"); t.add_i64("context_tokens"); t.add_f64("total_s"); t.add_f64("compute_s"); t.add_f64("memory_s");
-  t.add_f64("comm_s"); t.add_f64("overhead_s"); t.add_f64("flops_per_device"); t.add_f64("memory_bytes_per_device");
+  t.add_f64("comm_s"); t.add_f64("overhead_s"); t.add_f64("stage_max_s"); t.add_f64("flops_per_device"); t.add_f64("memory_bytes_per_device");
   auto row = [&](const std::string& ph, int64_t ctx, const IterationCost& c) {
-    t.add_row({ph, ctx, c.total_s, c.compute_s, c.memory_s, c.comm_s, c.overhead_s, c.flops, c.memory_bytes});
+    t.add_row({ph, ctx, c.total_s, c.compute_s, c.memory_s, c.comm_s, c.overhead_s, c.stage_max_s, c.flops, c.memory_bytes});
   };
   row("prefill", prompt, pre);
   for (double f : {0.0, 0.5, 1.0}) {
@@ -345,6 +425,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           c.serving.policy = pol;
           c.serving.limits.max_batch_seqs = mbs;
           c.serving.disaggregation.reset();
+          c.serving.request_table = false;
           std::string status;
           try {
             c.serving.deployment = make_deployment(cat, data, c.deployment);
@@ -363,7 +444,8 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           int rep = std::max(1, static_cast<int>(std::ceil(w.rate_per_s / std::max(cap, 1e-9))));
           ServingSummary sum;
           bool ok = false;
-          while (rep * tp <= P.max_devices) {
+          const int per_replica = c.serving.deployment.par.devices();
+          while (rep * per_replica <= P.max_devices) {
             c.serving.replicas = rep;
             try {
               simulate_serving(c.serving, reqs, &sum);
@@ -374,16 +456,16 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             if (sum.slo_attainment_fraction >= P.slo_attainment_fraction) { ok = true; break; }
             ++rep;
           }
-          const double usd_h = c.serving.usd_per_device_hour * rep * tp;
+          const double usd_h = c.serving.usd_per_device_hour * rep * per_replica;
           if (!ok && status.empty()) status = "SLO not met within max_devices";
-          std::vector<Value> row = {acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * tp},
+          std::vector<Value> row = {acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
                                     sum.slo_attainment_fraction, sum.ttft_p99_s, sum.tpot_p99_s, usd_h,
                                     sum.usd_per_million_output_tokens, ok ? std::string("ok") : status};
           t.add_row(row);
           if (ok) {
             // Cheapest per hour; without prices, fewest devices; ties keep the earlier candidate.
-            const double key = usd_h > 0 ? usd_h : rep * tp;
-            if (key < best.usd) best = {key, rep * tp, row};
+            const double key = usd_h > 0 ? usd_h : rep * per_replica;
+            if (key < best.usd) best = {key, rep * per_replica, row};
           }
         }
   r.set("rate_per_s", w.rate_per_s);

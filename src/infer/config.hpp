@@ -1,11 +1,15 @@
 #pragma once
 // The YAML description of an inference study (data/examples/infer-*.yaml, docs/inference.md):
-//   deployment: model, accelerator | system, engine, tp, pp, ep, weight/activation/kv formats
-//   serving:    policy, replicas, max_batch_seqs, max_batch_tokens, prefix_caching,
+//   deployment: model, accelerator | system, engine, tp, pp, ep, expert_load_factor,
+//               weight/activation/kv formats
+//   serving:    policy, replicas, pipeline_batches, max_batch_seqs, max_batch_tokens, prefix_caching,
+//               request_table,
 //               speculative {draft_model, draft_tokens, acceptance}, disaggregation {...}
 //   workload:   arrival, rate_per_s | load_fraction, cv, trace_file, requests, prompt, output,
 //               prefix {share_fraction, tokens, groups}, seed
 //   slo:        ttft_s, tpot_s
+//   sweep:      load_fractions | rates_per_s: `infer serve` also runs the workload at each offered
+//               rate and adds the table load_sweep (throughput and latency against load)
 //   power / cost overrides; plan: the search space of `sextant infer plan`
 // Unknown keys are errors naming file, line and the valid keys.
 #include <string>
@@ -35,6 +39,8 @@ struct StudySpec {
   double load_fraction = 0;        // > 0: rate = load_fraction x saturation throughput
   std::string draft_model;         // speculative decoding draft (same accelerator/engine/formats)
   PlanSpace plan;
+  std::vector<double> sweep_load_fractions, sweep_rates_per_s;  // request-rate sweep (one of them)
+  bool request_table_given = false;  // serving.request_table was in the file (else the caller decides)
   std::string file;
 };
 

@@ -19,6 +19,26 @@ double attn_params(const ModelConfig& c) {
   return h * c.q_dim() + 2.0 * h * c.kv_dim() + static_cast<double>(c.q_dim()) * h;
 }
 double mlp_params(const ModelConfig& c, double ffn) { return (c.gated() ? 3.0 : 2.0) * c.hidden * ffn; }
+
+// Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9).
+double normal_quantile(double p) {
+  static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+  static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                                 6.680131188771972e+01, -1.328068155288572e+01};
+  static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+  static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
+  const double lo = 0.02425;
+  if (p < lo) {
+    const double q = std::sqrt(-2 * std::log(p));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  if (p > 1 - lo) return -normal_quantile(1 - p);
+  const double q = p - 0.5, r = q * q;
+  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
 }  // namespace
 
 void Deployment::check() const {
@@ -32,6 +52,8 @@ void Deployment::check() const {
     throw Error(SourceLocation{"", 0, 0, "parallel.pp"}, "pp=" + std::to_string(p.pp) + " exceeds the layers of " + model.id);
   if (kv_share_layers < 1 || kv_share_layers > model.layers)
     throw Error(SourceLocation{"", 0, 0, "kv_share_layers"}, "kv_share_layers must be in 1.." + std::to_string(model.layers));
+  if (!(expert_load_factor == 0 || expert_load_factor >= 1))
+    throw Error(SourceLocation{"", 0, 0, "expert_load_factor"}, "expert_load_factor must be >= 1 (busiest EP rank over the mean), or 0 for the default");
   if (p.tp % p.ep != 0)
     throw Error(SourceLocation{"", 0, 0, "parallel.ep"}, "ep=" + std::to_string(p.ep) + " must divide tp=" + std::to_string(p.tp));
   if (p.ep > 1 && (!model.moe || model.moe->num_experts % p.ep != 0))
@@ -56,24 +78,42 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   const double norms = 2.0 * m.hidden;
   double dense = 0, active = 0;
   moe_layers_ = 0;
-  for (int l = 0; l < m.layers; ++l) {
-    dense += attn + norms;
-    active += attn;
-    if (m.is_moe_layer(l)) {
-      ++moe_layers_;
-      const double ex = mlp_params(m, m.moe->expert_ffn_hidden);
-      dense += m.moe->shared_experts * ex + static_cast<double>(m.hidden) * m.moe->num_experts;  // + router
-      active += (m.moe->topk + m.moe->shared_experts) * ex + static_cast<double>(m.hidden) * m.moe->num_experts;
-    } else {
-      dense += mlp_params(m, m.ffn_hidden);
-      active += mlp_params(m, m.ffn_hidden);
+  head_params_ = static_cast<double>(m.vocab) * m.hidden;
+  stages_.clear();
+  const std::vector<int> split = stage_layers();
+  int l = 0;
+  for (size_t si = 0; si < split.size(); ++si) {
+    Stage st;
+    st.layers = split[si];
+    st.head = si + 1 == split.size();
+    double st_dense = 0;
+    for (int j = 0; j < st.layers; ++j, ++l) {
+      st_dense += attn + norms;
+      st.dense_params += attn;
+      if (m.is_moe_layer(l)) {
+        ++st.moe_layers;
+        const double ex = mlp_params(m, m.moe->expert_ffn_hidden);
+        st_dense += m.moe->shared_experts * ex + static_cast<double>(m.hidden) * m.moe->num_experts;  // + router
+        st.dense_params += m.moe->shared_experts * ex + static_cast<double>(m.hidden) * m.moe->num_experts;
+        st.routed_params += m.moe->topk * ex;
+      } else {
+        st_dense += mlp_params(m, m.ffn_hidden);
+        st.dense_params += mlp_params(m, m.ffn_hidden);
+      }
     }
+    // Streamed per iteration: layers + LM head (tied or not, the head matrix is read once).
+    st.dense_read_bytes = (st_dense + (st.head ? head_params_ + m.hidden : 0.0)) * wb;
+    dense += st_dense;
+    active += st.dense_params + st.routed_params;
+    moe_layers_ += st.moe_layers;
+    stages_.push_back(st);
   }
   expert_bytes_ = m.moe ? mlp_params(m, m.moe->expert_ffn_hidden) * wb : 0;
-  head_params_ = static_cast<double>(m.vocab) * m.hidden;
   linear_params_active_ = active;
-  // Streamed per iteration: layers + LM head (tied or not, the head matrix is read once).
   dense_read_bytes_ = (dense + head_params_ + m.hidden) * wb;
+  const int ep = d_.par.ep;
+  z_ep_ = ep > 1 ? normal_quantile((ep - 0.375) / (ep + 0.25)) : 0.0;  // Blom (1958)
+  uniform_routing_ = expert_load_source() == "uniform top-k routing";
   weight_bytes_total_ = m.params_total() * wb;
 
   const double kvb = d_.kv.bytes();
@@ -111,6 +151,35 @@ void CostModel::apply_engine() {
   overlap_ = value_or(e.overlap_fraction, 1.0);
   iter_overhead_s_ = value_or(e.iteration_overhead_s, 0.0);
   seq_overhead_s_ = value_or(e.sequence_overhead_s, 0.0);
+}
+
+std::vector<int> CostModel::stage_layers() const {
+  const int pp = d_.par.pp, L = d_.model.layers;
+  std::vector<int> n(static_cast<size_t>(pp), L / pp);
+  // The remainder goes to the stages before the last (which holds the LM head), second-to-last first.
+  for (int r = 0; r < L % pp; ++r) ++n[static_cast<size_t>(pp - 2 - r)];
+  return n;
+}
+
+double CostModel::expert_load_factor(double tokens) const {
+  const auto& m = d_.model;
+  const int ep = d_.par.ep;
+  if (!m.moe || ep <= 1) return 1.0;
+  if (d_.expert_load_factor > 0) return d_.expert_load_factor;
+  if (m.moe->capacity_factor > 0) return std::max(1.0, m.moe->capacity_factor);
+  if (tokens <= 0) return 1.0;
+  const double E = m.moe->num_experts, k = m.moe->topk, g = E / ep;
+  const double mu = tokens * k / ep;
+  const double var = tokens * k * (1.0 / ep) * (1.0 - 1.0 / ep) * (E - k) / (E - 1);
+  const double cap = ep * std::min(k, g) / k;
+  return std::min(cap, 1.0 + z_ep_ * std::sqrt(var) / mu);
+}
+
+std::string CostModel::expert_load_source() const {
+  if (!d_.model.moe || d_.par.ep <= 1) return "";
+  if (d_.expert_load_factor > 0) return "deployment";
+  if (d_.model.moe->capacity_factor > 0) return "catalog capacity_factor";
+  return "uniform top-k routing";
 }
 
 double CostModel::weight_bytes_per_device() const { return weight_bytes_total_ / d_.par.devices(); }
@@ -154,55 +223,87 @@ Batch CostModel::decode(int64_t seqs, double context) const {
   return b;
 }
 
-IterationCost CostModel::iteration(const Batch& b) const {
+IterationCost CostModel::iteration(const Batch& b) const { return iteration(b, nullptr); }
+
+IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s) const {
   IterationCost c;
   const auto& m = d_.model;
   const auto& p = d_.par;
   const double tokens = b.tokens();
+  if (stage_s) stage_s->assign(stages_.size(), 0.0);
   if (tokens <= 0) return c;
   const double tp = p.tp;
-  // Weights read (per TP rank, all stages).
-  double wbytes = dense_read_bytes_;
+  // Routed experts touched by the pass and, under EP, the busiest rank's share.
+  double touched = 0, load = 1, touched_factor = 1;
   if (m.moe) {
     const double E = m.moe->num_experts, k = m.moe->topk;
-    const double touched = E * (1.0 - std::pow(1.0 - k / E, tokens));
-    wbytes += moe_layers_ * touched * expert_bytes_;
+    const double hit = 1.0 - std::pow(1.0 - k / E, tokens);  // probability an expert is touched
+    touched = E * hit;
+    if (p.ep > 1) {
+      load = expert_load_factor(tokens);
+      // Experts touched on the busiest rank: with a given factor, that share of the mean rank's
+      // (at most all of its experts); else the expected maximum over ranks of Binomial(E/ep, hit).
+      const double g = E / p.ep, mean = g * hit;
+      if (mean > 0)
+        touched_factor = uniform_routing_
+                             ? std::min(g, mean + z_ep_ * std::sqrt(g * hit * (1.0 - hit))) / mean
+                             : std::min(g, mean * load) / mean;
+    }
   }
-  wbytes /= tp;
-  // KV read and write.
-  const double kv_rank_tok = kv_token_layer_bytes_rank_ * m.layers;
-  const double kv_read = (b.decode_context_tokens + b.prefill_past_tokens) * kv_rank_tok;
-  const double kv_write = tokens * kv_rank_tok;
-  c.memory_bytes = wbytes + kv_read + kv_write;
-  c.memory_s = c.memory_bytes / memory_rate_;
-  // FLOPs.
-  const double lin = 2.0 * linear_params_active_ * tokens + 2.0 * head_params_ * b.logits_tokens;
+  c.expert_load_factor = load;
+  const double kv_layer_rank = kv_token_layer_bytes_rank_;
+  const double kv_read_tokens = b.decode_context_tokens + b.prefill_past_tokens;
   const double pairs = b.decode_context_tokens + b.prefill_attention_pairs;
-  const double att = attn_flops_pair_layer_ * m.layers * pairs;
-  c.flops = (lin + att) / tp;
-  c.compute_s = lin / tp / compute_rate_ + att / tp / attn_rate_;
-  // Communication.
   const double act = d_.activation.bytes();
   const double msg = tokens * m.hidden * act;
+  const double bw = d_.link.bandwidth_bytes_per_s;
+  // Per-layer communication (per TP rank): two ring all-reduces per layer, dispatch + combine per MoE layer.
+  double ar_bytes = 0, ar_s = 0, a2a_bytes = 0, a2a_s = 0;
   if (p.tp > 1) {
     const double n = p.tp;
-    const double per_ar_bytes = 2.0 * (n - 1) / n * msg;
-    c.comm_bytes += 2.0 * m.layers * per_ar_bytes;
-    c.comm_s += 2.0 * m.layers * (per_ar_bytes / d_.link.bandwidth_bytes_per_s + 2.0 * (n - 1) * d_.link.latency_s);
+    ar_bytes = 2.0 * 2.0 * (n - 1) / n * msg;
+    ar_s = 2.0 * (2.0 * (n - 1) / n * msg / bw + 2.0 * (n - 1) * d_.link.latency_s);
   }
   if (p.ep > 1 && m.moe) {
     const double n = p.ep;
-    const double a2a = msg * m.moe->topk * (n - 1) / n;  // dispatch; combine is the same again
-    c.comm_bytes += 2.0 * moe_layers_ * a2a;
-    c.comm_s += 2.0 * moe_layers_ * (a2a / d_.link.bandwidth_bytes_per_s + (n - 1) * d_.link.latency_s);
+    const double a2a = load * msg * m.moe->topk * (n - 1) / n;  // busiest rank's dispatch; combine is the same again
+    a2a_bytes = 2.0 * a2a;
+    a2a_s = 2.0 * (a2a / bw + (n - 1) * d_.link.latency_s);
   }
-  if (p.pp > 1) {
-    c.comm_bytes += (p.pp - 1) * msg / tp;
-    c.comm_s += (p.pp - 1) * (msg / tp / d_.link.bandwidth_bytes_per_s + d_.link.latency_s);
+  const double p2p_bytes = msg / tp;
+  const double p2p_s = p.pp > 1 ? p2p_bytes / bw + d_.link.latency_s : 0.0;
+  for (size_t si = 0; si < stages_.size(); ++si) {
+    const Stage& st = stages_[si];
+    // Memory: weights (per TP rank) + KV read and write of the stage's layers.
+    const double wbytes = (st.dense_read_bytes + st.moe_layers * touched * touched_factor * expert_bytes_) / tp;
+    const double kv = kv_layer_rank * st.layers;
+    const double mem_bytes = wbytes + kv_read_tokens * kv + tokens * kv;
+    const double mem_s = mem_bytes / memory_rate_;
+    // FLOPs.
+    const double lin = 2.0 * (st.dense_params + load * st.routed_params) * tokens + (st.head ? 2.0 * head_params_ * b.logits_tokens : 0.0);
+    const double att = attn_flops_pair_layer_ * st.layers * pairs;
+    const double comp_s = lin / tp / compute_rate_ + att / tp / attn_rate_;
+    // Communication of the stage's layers and the send to the next stage.
+    double comm_s = st.layers * ar_s + st.moe_layers * a2a_s;
+    double comm_bytes = st.layers * ar_bytes + st.moe_layers * a2a_bytes;
+    if (si + 1 < stages_.size()) {
+      comm_s += p2p_s;
+      comm_bytes += p2p_bytes;
+    }
+    const double t = std::max(mem_s, comp_s) + (1.0 - overlap_) * std::min(mem_s, comp_s) + comm_s;
+    if (stage_s) (*stage_s)[si] = t;
+    c.memory_bytes += mem_bytes;
+    c.memory_s += mem_s;
+    c.flops += (lin + att) / tp;
+    c.compute_s += comp_s;
+    c.comm_bytes += comm_bytes;
+    c.comm_s += comm_s;
+    c.stage_max_s = std::max(c.stage_max_s, t);
+    c.total_s += t;
   }
   c.overhead_s = iter_overhead_s_ + seq_overhead_s_ * b.seqs();
-  c.total_s = std::max(c.memory_s, c.compute_s) + (1.0 - overlap_) * std::min(c.memory_s, c.compute_s) + c.comm_s +
-              c.overhead_s;
+  c.total_s += c.overhead_s;
+  c.bottleneck_s = std::max(c.stage_max_s, c.overhead_s);
   return c;
 }
 

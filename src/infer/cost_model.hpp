@@ -16,11 +16,28 @@
 //    (qk_nope + qk_rope) + 2 x heads x v_head_dim);
 //  * communication: TP all-reduce twice per layer, EP all-to-all dispatch + combine per MoE layer,
 //    PP point-to-point between stages, as ring/latency-bandwidth costs on the scale-up link.
-// Time = max(memory, compute) + (1 - overlap) * min(memory, compute) + communication
-//      + engine overhead per iteration + per sequence,
+// Time of pipeline stage s = max(memory_s, compute_s) + (1 - overlap) * min(memory_s, compute_s)
+//      + communication_s (its layers' TP/EP exchanges and the send to the next stage),
 // with memory at bandwidth x engine bandwidth fraction and compute at the peak of the compute
 // dtype (see formats.hpp) x engine GEMM fraction (x dequant fraction for block-quantised weights).
+// Latency of a pass = sum over stages + engine overhead per iteration + per sequence (host work:
+// scheduling, launch, sampling). Pipeline stages work on different passes at once: with m passes
+// in flight the pipeline completes min(m / latency, 1 / bottleneck) passes per second, where
+// bottleneck = max(slowest stage, host overhead) (IterationCost::pipeline_period_s).
+//
+// Layers are split over the PP stages as evenly as possible; the last stage holds the LM head and
+// final norm and takes no extra layer when the layers do not divide (the remainder goes to the
+// stages before it, from the second-to-last backwards).
+//
+// MoE under expert parallelism: the EP rank that receives the most routed tokens sets the time.
+// Its load is expert_load_factor(T) x the mean for T tokens in the pass (see expert_load_factor);
+// it scales the routed-expert FLOPs and the all-to-all bytes, and the experts that rank reads
+// (a given factor times the mean rank's touched experts, at most all of its experts; by default
+// the expected maximum over ranks of the touched experts). Without EP (experts split over TP)
+// every rank holds a slice of every expert and the load is balanced.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.hpp"
 #include "infer/engine.hpp"
@@ -48,6 +65,10 @@ struct Deployment {
   // Cross-layer KV sharing: groups of this many consecutive layers share one KV cache (as in
   // cross-layer attention and Apple's on-device models); 1 = every layer has its own.
   int kv_share_layers = 1;
+  // MoE under EP: routed tokens of the busiest EP rank over the mean (>= 1; a capacity factor with
+  // padded expert shapes is this factor). 0: the model's moe.capacity_factor when > 0, else the
+  // expected maximum of uniform top-k routing (CostModel::expert_load_factor).
+  double expert_load_factor = 0;
   // Throws Error when the deployment is inconsistent (tp not dividing heads, ep not dividing tp, ...).
   void check() const;
 };
@@ -67,7 +88,17 @@ struct Batch {
 };
 
 struct IterationCost {
+  // total_s: latency of the pass alone (all stages in turn + overhead); compute/memory/comm: sums
+  // over stages.
   double total_s = 0, compute_s = 0, memory_s = 0, comm_s = 0, overhead_s = 0;
+  double stage_max_s = 0;   // slowest pipeline stage (== total_s - overhead_s when pp = 1)
+  double bottleneck_s = 0;  // max(stage_max_s, overhead_s): the pipeline's resource period
+  double expert_load_factor = 1;  // busiest EP rank's routed tokens over the mean (1 without EP)
+  // Time between pass completions when `in_flight` identical passes cycle through the pipeline:
+  // max(total_s / in_flight, bottleneck_s) (closed network of deterministic stations).
+  double pipeline_period_s(int in_flight) const {
+    return std::max(total_s / std::max(1, in_flight), bottleneck_s);
+  }
   double flops = 0;         // per TP rank, all stages
   double memory_bytes = 0;  // per TP rank, all stages
   double comm_bytes = 0;    // per TP rank, all stages
@@ -79,6 +110,22 @@ class CostModel {
   const Deployment& deployment() const { return d_; }
 
   IterationCost iteration(const Batch& b) const;
+  // The same, also writing the time of each pipeline stage (size pp; stage s includes its send to
+  // stage s + 1) into *stage_s when not null.
+  IterationCost iteration(const Batch& b, std::vector<double>* stage_s) const;
+  // Layers of each pipeline stage.
+  std::vector<int> stage_layers() const;
+  // Busiest EP rank's routed tokens over the mean for a pass of `tokens` tokens (1 without EP):
+  // the deployment's expert_load_factor, else the model's capacity factor, else the expected
+  // maximum over the ep ranks of uniform top-k routing: a rank's load is a sum of per-token
+  // hypergeometric draws (k experts of E, E/ep of them on the rank), mean mu = T k / ep, variance
+  // T k (1/ep)(1 - 1/ep)(E - k)/(E - 1); factor = 1 + z_ep sigma / mu, with z_ep Blom's (1958)
+  // approximation of the expected maximum of ep standard normals, capped at the largest possible
+  // load (ep min(k, E/ep) / k).
+  double expert_load_factor(double tokens) const;
+  // Where the factor comes from: "deployment", "catalog capacity_factor", "uniform top-k routing"
+  // or "" without EP.
+  std::string expert_load_source() const;
   // Replaces the engine constants (cheap: the model arithmetic is kept). Used by calibration.
   void set_engine(const EngineProfile& e);
 
@@ -115,6 +162,16 @@ class CostModel {
   double expert_bytes_ = 0;            // one routed expert of one layer
   int moe_layers_ = 0;
   double linear_params_active_ = 0, head_params_ = 0;
+  struct Stage {
+    int layers = 0, moe_layers = 0;
+    double dense_read_bytes = 0;   // non-routed weights read per pass (+ head and final norm on the last)
+    double dense_params = 0;       // active linear parameters outside routed experts (no head)
+    double routed_params = 0;      // active routed-expert parameters per token (top-k experts)
+    bool head = false;
+  };
+  std::vector<Stage> stages_;
+  double z_ep_ = 0;  // expected maximum of ep standard normals
+  bool uniform_routing_ = false;  // the load factor is the uniform-routing expected maximum
   double attn_flops_pair_layer_ = 0;
   double kv_token_layer_bytes_ = 0, kv_token_layer_bytes_rank_ = 0;
 };

@@ -33,6 +33,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   d.engine = data.engine(s.engine);
   d.par = Parallelism{s.tp, s.pp, s.ep};
   d.kv_share_layers = s.kv_share_layers;
+  d.expert_load_factor = s.expert_load_factor;
   d.weight = parse_format(s.weight_format, at("weight_format"));
   d.activation = parse_format(s.activation_format, at("activation_format"));
   d.kv = parse_format(s.kv_format, at("kv_format"));

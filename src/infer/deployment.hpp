@@ -11,6 +11,7 @@ struct DeploymentSpec {
   std::string model, accelerator, engine = "generic", system;  // system optional
   int tp = 1, pp = 1, ep = 1;
   int kv_share_layers = 1;  // cross-layer KV sharing (see Deployment)
+  double expert_load_factor = 0;  // MoE under EP, busiest rank over mean (see Deployment); 0: default
   std::string weight_format = "bf16", activation_format = "bf16", kv_format = "bf16";
 };
 

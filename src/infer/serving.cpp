@@ -73,11 +73,25 @@ struct PrefixEntry {
 
 class Simulation;
 
+// The paged KV cache of one model replica: shared by the replica's pipeline slots.
+struct BlockPool {
+  int64_t total = 0, free = 0;
+  int64_t used() const { return total - free; }
+};
+
+// The pipeline stages of one replica with pp > 1: the time each stage (and the host, which
+// schedules, launches and samples one pass at a time) is next free. Passes enter in start order
+// and keep it through the stages (a flow shop), so a pass's completion time is known when it starts.
+struct Pipeline {
+  double host_free = 0;
+  std::vector<double> stage_free;
+};
+
 class Instance final : public SchedulerContext {
  public:
-  Instance(Simulation& sim, int index, Role role, const CostModel& cm, const CostModel* draft, int64_t blocks,
-           int block_tokens, const BatchLimits& lim, bool prefix_caching, std::unique_ptr<BatchingPolicy> policy)
-      : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), total_blocks_(blocks), free_blocks_(blocks),
+  Instance(Simulation& sim, int index, Role role, const CostModel& cm, const CostModel* draft, BlockPool& pool,
+           Pipeline* pipe, int block_tokens, const BatchLimits& lim, bool prefix_caching, std::unique_ptr<BatchingPolicy> policy)
+      : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), pipe_(pipe), total_blocks_(pool.total), free_blocks_(pool.free),
         block_(block_tokens), limits_(lim), prefix_caching_(prefix_caching), policy_(std::move(policy)) {}
 
   // SchedulerContext
@@ -97,15 +111,13 @@ class Instance final : public SchedulerContext {
   bool busy() const { return busy_; }
   double busy_until() const { return busy_until_; }
   size_t load() const { return waiting_.size() + running_.size() + kv_arrivals_.size(); }
-  int64_t used_blocks() const { return total_blocks_ - free_blocks_; }
-  int64_t total_blocks() const { return total_blocks_; }
   void enqueue(int32_t s) { waiting_.push_back(s); }
   void enqueue_with_kv(int32_t s) { kv_arrivals_.push_back(s); }
   bool has_work() const { return !waiting_.empty() || !running_.empty() || !kv_arrivals_.empty(); }
   // Starts a pass at time now when there is work; returns false when nothing could be scheduled.
   bool start(double now);
   void complete(double now);
-  double busy_time_s = 0, energy_j = 0;
+  double dynamic_energy_j = 0;  // above idle power
   int64_t iterations = 0, batch_seq_sum = 0;
 
  private:
@@ -126,7 +138,10 @@ class Instance final : public SchedulerContext {
   Role role_;
   const CostModel& cm_;
   const CostModel* draft_;
-  int64_t total_blocks_, free_blocks_;
+  Pipeline* pipe_;  // null when pp = 1
+  const int64_t total_blocks_;
+  int64_t& free_blocks_;  // of the replica's pool
+  std::vector<double> stage_s_;
   int block_;
   BatchLimits limits_;
   bool prefix_caching_;
@@ -159,6 +174,8 @@ class Simulation {
  private:
   const std::vector<Request>& reqs_;
   std::vector<std::unique_ptr<Instance>> instances_;
+  std::vector<BlockPool> pools_;      // one per replica (colocated) or per pool instance (disaggregated)
+  std::vector<Pipeline> pipes_;       // one per replica when pp > 1
   std::vector<std::unique_ptr<CostModel>> models_;
   std::priority_queue<std::pair<double, int32_t>, std::vector<std::pair<double, int32_t>>, std::greater<>> transfers_;
   int64_t completed_ = 0;
@@ -318,26 +335,38 @@ bool Instance::start(double now) {
       spec_ctx += ctx;
     }
   }
-  pass_cost_ = cm_.iteration(b);
-  double dt = pass_cost_.total_s;
+  pass_cost_ = cm_.iteration(b, pipe_ ? &stage_s_ : nullptr);
+  double draft_s = 0;
   if (draft_ && b.decode_seqs > 0) {
     Batch db;
     db.decode_seqs = b.decode_seqs;
     db.decode_tokens = static_cast<double>(b.decode_seqs);
     db.decode_context_tokens = spec_ctx;
     db.logits_tokens = b.decode_seqs;
-    dt += sim_.spec_.speculative.draft_tokens * draft_->iteration(db).total_s;
+    draft_s = sim_.spec_.speculative.draft_tokens * draft_->iteration(db).total_s;
+  }
+  double dt = pass_cost_.total_s + draft_s;
+  if (pipe_) {
+    // Host work (and draft passes) first, then every stage in turn, each when it is free.
+    double t = std::max(now, pipe_->host_free) + pass_cost_.overhead_s + draft_s;
+    pipe_->host_free = t;
+    for (size_t k = 0; k < stage_s_.size(); ++k) {
+      t = std::max(t, pipe_->stage_free[k]) + stage_s_[k];
+      pipe_->stage_free[k] = t;
+    }
+    dt = t - now;
   }
   busy_ = true;
   pass_start_ = now;
   busy_until_ = now + dt;
   ++iterations;
   batch_seq_sum += static_cast<int64_t>(work_.size());
-  busy_time_s += dt;
   const auto& sp = sim_.spec_;
   if (sp.busy_power_w > 0) {
-    const double util = dt > 0 ? std::min(1.0, std::max(pass_cost_.compute_s, pass_cost_.memory_s) / dt) : 0;
-    energy_j += cm_.deployment().par.devices() * (sp.idle_power_w + (sp.busy_power_w - sp.idle_power_w) * util) * dt;
+    // Each stage's tp devices draw (busy - idle) x utilisation above idle while the stage works;
+    // compute and memory are sums over stages.
+    const double active = std::max(pass_cost_.compute_s, pass_cost_.memory_s);
+    dynamic_energy_j += cm_.deployment().par.tp * (sp.busy_power_w - sp.idle_power_w) * std::min(active, pass_cost_.total_s + draft_s);
   }
   return true;
 }
@@ -443,18 +472,35 @@ Result Simulation::run(ServingSummary* summary) {
                 std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id);
   if (sp.limits.max_batch_seqs < 1 || sp.limits.max_batch_tokens < 1)
     throw Error(SourceLocation{"", 0, 0, "batching"}, "max_batch_seqs and max_batch_tokens must be positive");
-  int idx = 0;
-  auto add = [&](Role r) {
-    instances_.push_back(std::make_unique<Instance>(*this, idx++, r, cm, draft, blocks, bt, sp.limits, sp.prefix_caching,
-                                                    policies.make(sp.policy)));
-  };
+  const int pp = sp.deployment.par.pp;
+  const int slots = pp > 1 ? (sp.pipeline_batches > 0 ? sp.pipeline_batches : pp) : 1;
+  if (sp.pipeline_batches < 0) throw Error(SourceLocation{"", 0, 0, "pipeline_batches"}, "pipeline_batches must be >= 0 (0: pp)");
+  int replicas = 0;
   if (sp.disaggregation) {
     if (sp.disaggregation->prefill_instances < 1 || sp.disaggregation->decode_instances < 1)
       throw Error(SourceLocation{"", 0, 0, "disaggregation"}, "prefill and decode instances must be >= 1");
+    replicas = sp.disaggregation->prefill_instances + sp.disaggregation->decode_instances;
+  } else {
+    if (sp.replicas < 1) throw Error(SourceLocation{"", 0, 0, "replicas"}, "replicas must be >= 1");
+    replicas = sp.replicas;
+  }
+  // Reserved up front: instances keep references to their pool and pipeline.
+  pools_.assign(static_cast<size_t>(replicas), BlockPool{blocks, blocks});
+  pipes_.assign(pp > 1 ? static_cast<size_t>(replicas) : 0, Pipeline{0.0, std::vector<double>(static_cast<size_t>(pp), 0.0)});
+  int idx = 0, rep = 0;
+  // A replica of pp > 1 stages runs `slots` passes at once (vLLM's virtual engines): one scheduler
+  // slot each, sharing the replica's KV pool and pipeline.
+  auto add = [&](Role r) {
+    for (int k = 0; k < slots; ++k)
+      instances_.push_back(std::make_unique<Instance>(*this, idx++, r, cm, draft, pools_[static_cast<size_t>(rep)],
+                                                      pp > 1 ? &pipes_[static_cast<size_t>(rep)] : nullptr, bt, sp.limits,
+                                                      sp.prefix_caching, policies.make(sp.policy)));
+    ++rep;
+  };
+  if (sp.disaggregation) {
     for (int i = 0; i < sp.disaggregation->prefill_instances; ++i) add(Role::Prefill);
     for (int i = 0; i < sp.disaggregation->decode_instances; ++i) add(Role::Decode);
   } else {
-    if (sp.replicas < 1) throw Error(SourceLocation{"", 0, 0, "replicas"}, "replicas must be >= 1");
     for (int i = 0; i < sp.replicas; ++i) add(Role::Colocated);
   }
   rng = RandomStream(sp.seed, 7);
@@ -523,15 +569,15 @@ Result Simulation::run(ServingSummary* summary) {
     for (int i : dirty) try_start(*instances_[static_cast<size_t>(i)]);
     if (sample_dt > 0 && t >= next_sample) {
       int64_t used = 0, run = 0, wait = 0;
+      for (const auto& pl : pools_) used += pl.used();
       for (const auto& in : instances_) {
-        used += in->used_blocks();
         run += static_cast<int64_t>(in->running().size());
         wait += static_cast<int64_t>(in->waiting().size());
       }
       timeline.push_back({t, static_cast<double>(used), static_cast<double>(run), static_cast<double>(wait)});
       next_sample = t + sample_dt;
     }
-    for (int i : dirty) peak_blocks = std::max(peak_blocks, instances_[static_cast<size_t>(i)]->used_blocks());
+    for (const auto& pl : pools_) peak_blocks = std::max(peak_blocks, pl.used());
     if (busy.empty() && transfers_.empty() && next_arrival >= reqs_.size()) {
       for (const auto& in : instances_)
         if (in->has_work())
@@ -571,9 +617,10 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("engine", d.engine.id);
   r.set("policy", sp.policy);
   const int per_inst = d.par.devices();
-  const int devices = per_inst * static_cast<int>(instances_.size());
+  const int devices = per_inst * static_cast<int>(pools_.size());
   r.set("devices_count", static_cast<int64_t>(devices));
-  r.set("instances_count", static_cast<int64_t>(instances_.size()));
+  r.set("instances_count", static_cast<int64_t>(pools_.size()));
+  if (d.par.pp > 1) r.set("pipeline_batches_count", static_cast<int64_t>(instances_.size() / pools_.size()));
   r.set("requests_count", static_cast<int64_t>(reqs_.size()));
   r.set("completed_count", completed_);
   r.set("duration_s", dur);
@@ -599,11 +646,11 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("preemptions_count", preemptions);
   r.set("prefix_cache_hit_fraction", prefix_lookups > 0 ? static_cast<double>(prefix_hits) / prefix_lookups : 0.0);
   int64_t iters = 0, bsum = 0;
-  double energy = 0;
+  double energy = devices * sp.idle_power_w * dur;
   for (const auto& in : instances_) {
     iters += in->iterations;
     bsum += in->batch_seq_sum;
-    energy += in->energy_j + per_inst * sp.idle_power_w * std::max(0.0, dur - in->busy_time_s);
+    energy += in->dynamic_energy_j;
   }
   r.set("iterations_count", iters);
   r.set("mean_batch_seqs", iters > 0 ? static_cast<double>(bsum) / iters : 0.0);
@@ -625,9 +672,23 @@ Result Simulation::run(ServingSummary* summary) {
   for (auto [name, v] : {std::pair<const char*, const std::vector<double>*>{"ttft", &ttft}, {"tpot", &tpot}, {"e2e", &e2e}})
     lt.add_row({std::string(name), percentile(*v, 0.5), percentile(*v, 0.9), percentile(*v, 0.95), percentile(*v, 0.99), percentile(*v, 1.0)});
   lt.add_row({std::string("itl"), itl.percentile(0.5), itl.percentile(0.9), itl.percentile(0.95), itl.percentile(0.99), itl.percentile(1.0)});
+  if (sp.request_table) {
+    Table& rt = r.add_table("requests", "every completed request: arrival, lengths, latencies (tpot empty for one-token outputs), preemptions, SLO met (1) or not (0)");
+    rt.add_i64("request"); rt.add_f64("arrival_s"); rt.add_i64("prompt_tokens"); rt.add_i64("output_tokens"); rt.add_f64("ttft_s");
+    rt.add_f64("tpot_s"); rt.add_f64("e2e_s"); rt.add_i64("preemptions_count"); rt.add_i64("meets_slo_flag");
+    for (size_t i = 0; i < seqs.size(); ++i) {
+      const Seq& q = seqs[i];
+      if (q.finish < 0) continue;
+      const double ft = q.first_token - q.arrival;
+      const double tp = q.output > 1 ? (q.finish - q.first_token) / (q.output - 1) : std::nan("");
+      const bool ok = (sp.slo.ttft_s <= 0 || ft <= sp.slo.ttft_s) && (sp.slo.tpot_s <= 0 || std::isnan(tp) || tp <= sp.slo.tpot_s);
+      rt.add_row({static_cast<int64_t>(i), q.arrival, static_cast<int64_t>(q.prompt), static_cast<int64_t>(q.output), ft, tp,
+                  q.finish - q.arrival, static_cast<int64_t>(q.preemptions), static_cast<int64_t>(ok ? 1 : 0)});
+    }
+  }
   Table& mt = r.add_table("memory_timeline", "KV cache use over time, all instances");
   mt.add_f64("time_s"); mt.add_f64("kv_used_bytes"); mt.add_f64("kv_used_fraction"); mt.add_i64("running_count"); mt.add_i64("waiting_count");
-  const double total_blocks = static_cast<double>(blocks) * instances_.size();
+  const double total_blocks = static_cast<double>(blocks) * pools_.size();
   for (const auto& p : timeline)
     mt.add_row({p[0], p[1] * bt * kv_tok_bytes, p[1] / total_blocks, static_cast<int64_t>(p[2]), static_cast<int64_t>(p[3])});
   if (summary) {
@@ -682,6 +743,7 @@ double saturation_requests_per_s(const ServingSpec& spec, const WorkloadSpec& wo
   const auto reqs = generate_requests(w);
   ServingSpec s = spec;
   s.timeline_points = 1;
+  s.request_table = false;
   ServingSummary sum;
   simulate_serving(s, reqs, &sum);
   return sum.requests_per_s;

@@ -48,6 +48,10 @@ struct SloSpec {
 struct ServingSpec {
   Deployment deployment;
   int replicas = 1;                    // colocated instances (ignored when disaggregated)
+  // Passes in flight per replica when pp > 1 (scheduler slots sharing the replica's KV cache and
+  // pipeline stages, as vLLM's virtual engines); 0: pp. Stage s of a pass starts when stage s - 1
+  // of it and stage s of the previous pass are done.
+  int pipeline_batches = 0;
   std::string policy = "continuous";
   BatchLimits limits;
   bool prefix_caching = false;
@@ -60,6 +64,7 @@ struct ServingSpec {
   double idle_power_w = 0, busy_power_w = 0;  // per device; 0 busy power: no energy figures
   double usd_per_device_hour = 0;      // 0: no cost figures
   int timeline_points = 200;
+  bool request_table = true;           // the per-request table "requests" in the Result
   uint64_t seed = 1;                   // speculative acceptance draws
 };
 

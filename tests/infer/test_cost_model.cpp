@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common.hpp"
+#include "core/random.hpp"
 #include "infer/cost_model.hpp"
 #include "infer/formats.hpp"
 
@@ -113,7 +114,8 @@ TEST(CostModel, MoeReadsActiveExpertsOnly) {
 
 // Question: does TP add two ring all-reduces per layer and EP an all-to-all per MoE layer?
 TEST(CostModel, ParallelCommunication) {
-  const Deployment d = deployment("mixtral-8x7b", "h100-sxm-80gb", "vllm", "bf16", 4, 2);
+  Deployment d = deployment("mixtral-8x7b", "h100-sxm-80gb", "vllm", "bf16", 4, 2);
+  d.expert_load_factor = 1;  // balanced experts: the closed form below (imbalance: MoeExpertLoadImbalance)
   const CostModel cm(d);
   const auto& m = d.model;
   const double T = 1000, msg = T * m.hidden * 2;
@@ -146,5 +148,131 @@ TEST(CostModel, CrossLayerKvSharing) {
   EXPECT_NEAR(a.memory_bytes - b.memory_bytes, 64 * 4001 * own.kv_bytes_per_token() / 2 + 64 * own.kv_bytes_per_token() / 2, 1.0);
   EXPECT_DOUBLE_EQ(a.flops, b.flops);
   d.kv_share_layers = 0;
+  EXPECT_THROW(CostModel{d}, Error);
+}
+
+// Question: are the layers split over pipeline stages as documented (the last stage, with the LM
+// head, takes no extra layer), and is a pass's latency the sum of its stages plus the host overhead,
+// with the same bytes and FLOPs as without PP and one activation send per stage boundary?
+TEST(CostModel, PipelineStagesSumToTheLatency) {
+  Deployment d = deployment("llama3.1-8b", "h100-sxm-80gb");
+  const CostModel one(d);
+  d.par.pp = 5;
+  const CostModel five(d);
+  EXPECT_EQ(five.stage_layers(), (std::vector<int>{6, 6, 7, 7, 6}));
+  d.par.pp = 4;
+  const CostModel four(d);
+  EXPECT_EQ(four.stage_layers(), (std::vector<int>{8, 8, 8, 8}));
+  for (const Batch& b : {one.prefill(2, 1000), one.decode(64, 3000)}) {
+    std::vector<double> st;
+    const IterationCost c1 = one.iteration(b), c4 = four.iteration(b, &st);
+    ASSERT_EQ(st.size(), 4u);
+    double sum = 0, mx = 0;
+    for (double x : st) sum += x, mx = std::max(mx, x);
+    EXPECT_NEAR(c4.total_s, sum + c4.overhead_s, 1e-12 * c4.total_s);
+    EXPECT_DOUBLE_EQ(c4.stage_max_s, mx);
+    EXPECT_DOUBLE_EQ(c4.bottleneck_s, std::max(mx, c4.overhead_s));
+    EXPECT_NEAR(c4.memory_bytes, c1.memory_bytes, 1e-9 * c1.memory_bytes);
+    EXPECT_NEAR(c4.flops, c1.flops, 1e-9 * c1.flops);
+    const double send = b.tokens() * d.model.hidden * 2;  // bf16 activations, tp = 1
+    EXPECT_NEAR(c4.comm_bytes - c1.comm_bytes, 3 * send, 1e-9 * send);
+    EXPECT_NEAR(c4.comm_s, 3 * (send / d.link.bandwidth_bytes_per_s + d.link.latency_s), 1e-12);
+    // The last stage streams the LM head as well: it is the slowest of equal layer counts.
+    EXPECT_DOUBLE_EQ(st[3], mx);
+    EXPECT_LT(st[0], st[3]);
+    // Stages work on different passes: m in flight complete max(latency / m, bottleneck) apart.
+    EXPECT_DOUBLE_EQ(c4.pipeline_period_s(1), c4.total_s);
+    EXPECT_DOUBLE_EQ(c4.pipeline_period_s(4), std::max(c4.total_s / 4, c4.bottleneck_s));
+    EXPECT_DOUBLE_EQ(c4.pipeline_period_s(1000), c4.bottleneck_s);
+    EXPECT_GT(c4.total_s / c4.pipeline_period_s(4), 2.5);  // four stages of about equal time overlap
+  }
+}
+
+namespace {
+// Monte-Carlo expected max-over-mean routed load of the ep ranks for `tokens` tokens, each routed
+// to `k` distinct experts of `E` chosen uniformly (experts split over ranks in contiguous groups).
+double routed_load_factor_mc(int E, int k, int ep, int tokens, int trials) {
+  RandomStream rng(11, static_cast<uint64_t>(E * 100000 + k * 1000 + ep * 10 + tokens));
+  double acc = 0;
+  std::vector<int> load(static_cast<size_t>(ep)), pick(static_cast<size_t>(E));
+  for (int t = 0; t < trials; ++t) {
+    std::fill(load.begin(), load.end(), 0);
+    for (int i = 0; i < tokens; ++i) {
+      for (int e = 0; e < E; ++e) pick[static_cast<size_t>(e)] = e;
+      for (int j = 0; j < k; ++j) {  // partial Fisher-Yates: k distinct experts
+        const int r = j + static_cast<int>(rng.below(static_cast<uint64_t>(E - j)));
+        std::swap(pick[static_cast<size_t>(j)], pick[static_cast<size_t>(r)]);
+        ++load[static_cast<size_t>(pick[static_cast<size_t>(j)] / (E / ep))];
+      }
+    }
+    acc += *std::max_element(load.begin(), load.end()) / (double(tokens) * k / ep);
+  }
+  return acc / trials;
+}
+}  // namespace
+
+// Question: without a given factor, is the busiest EP rank's load the expected maximum of uniform
+// top-k routing (checked against a Monte-Carlo of the routing), and is it 1 without EP?
+TEST(CostModel, MoeExpectedMaxLoadOfTopKRouting) {
+  struct Case { std::string model; int tp, ep; };
+  for (const auto& c : {Case{"mixtral-8x7b", 2, 2}, Case{"mixtral-8x7b", 8, 8}, Case{"deepseek-v3", 8, 8}}) {
+    Deployment d = deployment(c.model, "h100-sxm-80gb", "vllm", "fp8", c.tp, c.ep);
+    d.model.moe->capacity_factor = 0;
+    const CostModel cm(d);
+    EXPECT_EQ(cm.expert_load_source(), "uniform top-k routing");
+    const int E = d.model.moe->num_experts, k = d.model.moe->topk;
+    double prev = 1e9;
+    for (int T : {1, 16, 256, 4096}) {
+      const double f = cm.expert_load_factor(T);
+      const double mc = routed_load_factor_mc(E, k, c.ep, T, T >= 4096 ? 60 : 600);
+      // Normal approximation: within 15% at one token (few, skewed counts), 3% from 256 tokens.
+      EXPECT_NEAR(f, mc, (T >= 256 ? 0.03 : 0.15) * mc) << c.model << " ep" << c.ep << " T=" << T;
+      EXPECT_LE(f, prev);  // the imbalance shrinks as the batch grows
+      EXPECT_GE(f, 1.0);
+      prev = f;
+    }
+  }
+  const CostModel no_ep(deployment("mixtral-8x7b", "h100-sxm-80gb", "vllm", "bf16", 2, 1));
+  EXPECT_DOUBLE_EQ(no_ep.expert_load_factor(1), 1.0);
+  EXPECT_EQ(no_ep.expert_load_source(), "");
+}
+
+// Question: does the busiest rank's load factor f scale exactly the routed-expert FLOPs and the
+// all-to-all bytes (given as a deployment value or the catalog's capacity factor), and lengthen
+// prefill and decode?
+TEST(CostModel, MoeExpertLoadImbalance) {
+  Deployment d = deployment("mixtral-8x7b", "h100-sxm-80gb", "vllm", "bf16", 4, 4);
+  const auto& m = d.model;
+  d.expert_load_factor = 1;
+  const CostModel bal(d);
+  d.expert_load_factor = 1.5;
+  const CostModel skew(d);
+  EXPECT_EQ(skew.expert_load_source(), "deployment");
+  Deployment cf = d;
+  cf.expert_load_factor = 0;
+  cf.model.moe->capacity_factor = 1.25;
+  const CostModel capped(cf);
+  EXPECT_EQ(capped.expert_load_source(), "catalog capacity_factor");
+  EXPECT_DOUBLE_EQ(capped.expert_load_factor(7), 1.25);
+  const Batch pre = bal.prefill(4, 2000);
+  const double T = pre.tokens();
+  const double expert_params = 3.0 * m.hidden * m.moe->expert_ffn_hidden;
+  const double routed_flops_rank = 2.0 * m.num_moe_layers() * m.moe->topk * expert_params * T / 4;
+  const IterationCost a = bal.iteration(pre), b = skew.iteration(pre), c = capped.iteration(pre);
+  EXPECT_NEAR(b.flops - a.flops, 0.5 * routed_flops_rank, 1e-9 * routed_flops_rank);
+  EXPECT_NEAR(c.flops - a.flops, 0.25 * routed_flops_rank, 1e-9 * routed_flops_rank);
+  const double a2a = 2.0 * m.num_moe_layers() * T * m.hidden * 2 * m.moe->topk * 3 / 4;  // dispatch + combine
+  EXPECT_NEAR(b.comm_bytes - a.comm_bytes, 0.5 * a2a, 1e-9 * a2a);
+  EXPECT_GT(b.total_s, a.total_s);
+  EXPECT_DOUBLE_EQ(b.expert_load_factor, 1.5);
+  // Decode at batch 8: the busiest rank also reads more of its experts than the mean rank.
+  Deployment dd = d;
+  dd.expert_load_factor = 0;
+  const CostModel def(dd);
+  const IterationCost da = bal.iteration(bal.decode(8, 1000)), db = def.iteration(def.decode(8, 1000));
+  EXPECT_GT(db.memory_bytes, da.memory_bytes);
+  EXPECT_GT(db.total_s, da.total_s);
+  EXPECT_GT(db.expert_load_factor, 1.0);
+  d.expert_load_factor = 0.5;
   EXPECT_THROW(CostModel{d}, Error);
 }

@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "core/result.hpp"
 #include "infer/serving.hpp"
+#include "infer/stats.hpp"
 
 using namespace sextant;
 using namespace sextant::infer;
@@ -206,4 +207,85 @@ TEST(Serving, ModelThatDoesNotFitIsAnError) {
   ServingSpec s;
   s.deployment = deployment("llama3.1-70b", "h100-sxm-80gb");  // 141 GB of bf16 weights on one 80 GB GPU
   EXPECT_THROW(simulate_serving(s, generate_requests(work(1, 10))), Error);
+}
+
+namespace {
+// B requests per pipeline slot, all waiting at time 0, prompts of 16 tokens, `out` output tokens:
+// every slot prefills its B prompts in one pass, then decodes them together. Returns the duration
+// and the closed form: each round of `m` identical passes (one per slot) completes
+// max(latency, m x bottleneck) after the previous round (closed network of m jobs through the
+// host and the pp stages), summed over the prefill round and the out - 1 decode rounds.
+std::pair<double, double> pipeline_run(int pp, int m, int B, int out) {
+  ServingSpec s = spec_8b();
+  s.deployment.par.pp = pp;
+  s.pipeline_batches = m;
+  s.limits.max_batch_seqs = B;
+  std::vector<Request> reqs(static_cast<size_t>(m * B), Request{0.0, 16, out, -1, 0});
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  const CostModel cm(s.deployment);
+  auto round = [&](const IterationCost& c) { return std::max(c.total_s, m * c.bottleneck_s); };
+  double expect = round(cm.iteration(cm.prefill(B, 16)));
+  for (int j = 1; j < out; ++j) expect += round(cm.iteration(cm.decode(B, 16 + j - 1)));
+  return {sum.duration_s, expect};
+}
+}  // namespace
+
+// Question: do the stages of a PP replica work on different passes at once: one pass in flight
+// takes the sum of the stage times (no overlap), m passes complete max(latency, m x bottleneck)
+// apart (a bubble while m < pp, the slowest stage when m >= pp), matching the closed form?
+TEST(Serving, PipelineStagesOverlapPasses) {
+  const auto [d1, e1] = pipeline_run(4, 1, 32, 200);
+  const auto [d2, e2] = pipeline_run(4, 2, 32, 200);
+  const auto [d4, e4] = pipeline_run(4, 4, 32, 200);
+  const auto [d8, e8] = pipeline_run(4, 8, 32, 200);
+  EXPECT_NEAR(d1, e1, 1e-9 * e1);  // one pass in flight: exactly the sum of the latencies
+  EXPECT_NEAR(d2, e2, 0.01 * e2);
+  EXPECT_NEAR(d4, e4, 0.01 * e4);
+  EXPECT_NEAR(d8, e8, 0.01 * e8);
+  // Throughput (m x 32 requests per run): 2 and 4 slots overlap the stages; 8 slots cannot beat
+  // the slowest stage.
+  const double x1 = 32 / d1, x2 = 64 / d2, x4 = 128 / d4, x8 = 256 / d8;
+  EXPECT_NEAR(x2 / x1, 2.0, 0.05);
+  EXPECT_GT(x4 / x1, 3.0);
+  EXPECT_LT(x8 / x4, 1.35);
+  // A pp = 1 replica has no pipeline: the same requests take the latencies one after the other.
+  const auto [p1, q1] = pipeline_run(1, 1, 32, 200);
+  EXPECT_NEAR(p1, q1, 1e-9 * q1);
+}
+
+// Question: alone in the system, does a request through a 4-stage pipeline see the latency of its
+// passes (sum of stages + overhead) as TTFT and TPOT?
+TEST(Serving, PipelineIsolatedRequestSeesStageLatencies) {
+  ServingSpec s = spec_8b();
+  s.deployment.par.pp = 4;
+  std::vector<Request> reqs;
+  for (int i = 0; i < 3; ++i) reqs.push_back(Request{100.0 * i, 1000, 51, -1, 0});
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  const CostModel cm(s.deployment);
+  EXPECT_NEAR(sum.ttft_p50_s, cm.iteration(cm.prefill(1, 1000)).total_s, 1e-9);
+  double dec = 0;
+  for (int k = 1; k <= 50; ++k) dec += cm.iteration(cm.decode(1, 1000 + k - 1)).total_s;
+  EXPECT_NEAR(sum.tpot_p50_s, dec / 50, 1e-9);
+  EXPECT_EQ(sum.completed, 3);
+}
+
+// Question: does the result carry one row per completed request whose values give back the
+// summary percentiles?
+TEST(Serving, PerRequestTable) {
+  ServingSpec s = spec_8b();
+  const auto reqs = generate_requests(work(8, 300));
+  ServingSummary sum;
+  const Result r = simulate_serving(s, reqs, &sum);
+  const Table* t = r.table("requests");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(static_cast<int64_t>(t->rows()), sum.completed);
+  std::vector<double> ttft = t->column("ttft_s").f64;
+  EXPECT_NEAR(percentile(ttft, 0.99), sum.ttft_p99_s, 1e-12);
+  double met = 0;
+  for (int64_t f : t->column("meets_slo_flag").i64) met += static_cast<double>(f);
+  EXPECT_NEAR(met / static_cast<double>(t->rows()), sum.slo_attainment_fraction, 1e-12);
+  s.request_table = false;
+  EXPECT_EQ(simulate_serving(s, reqs).table("requests"), nullptr);
 }
