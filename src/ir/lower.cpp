@@ -398,7 +398,7 @@ struct Lowerer {
                            gather * grad_bytes() / 2.0, s.plan.overlap_grad_reduce);
       rs.calls = tensors;
       bw.push_back(rs);
-      if (!rc.empty()) {  // full recompute: rc is a copy of fwd, whose first step is the gather
+      if (s.train.recompute == Recompute::Full) {  // rc is a copy of fwd, whose first step is the gather
         if (s.plan.zero3_regather_for_recompute) {
           auto& gr = std::get<Collective>(rc.front());
           gr.name = "zero3.param_all_gather.recompute";

@@ -209,3 +209,15 @@ TEST(ClosedForms, ZeroThreeGathersPerLayerAndFramework) {
   EXPECT_EQ(calls_t, 24);
   EXPECT_NEAR(layers_t, 2.0, 1e-12);
 }
+
+// Selective recompute redoes the attention core only, which has no parameters: no gather in it.
+TEST(ClosedForms, ZeroThreeSelectiveRecomputeGathersNothingExtra) {
+  std::string y = gpt_yaml(1, false, "selective");
+  y.replace(y.find("zero_stage: 0"), 13, "zero_stage: 3");
+  y += "framework: deepspeed-zero3-2021\n";
+  const Scenario s = parse_scenario(y, "zero3.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto& b = dense_block(w);
+  EXPECT_FALSE(b.recompute.empty());
+  for (const auto& st : b.recompute) EXPECT_TRUE(std::holds_alternative<ir::ComputeOp>(st));
+}
