@@ -3,6 +3,7 @@
 #include "cli/cli.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/result_json.hpp"
 
 namespace sextant::cli {
 
@@ -32,7 +33,7 @@ void emit(const Result& r, const OutputOptions& o) {
   // trace or a config) are written with U+FFFD in the JSON rather than failing the run.
   AtomicFileSet files;
   if (!o.json.empty())
-    files.stage(o.json, to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    files.stage(o.json, render_json(r));
   if (!o.csv_dir.empty()) stage_csv_dir(r, o.csv_dir, files);
   if (!o.report.empty()) {
     if (!report_holder().writer) throw Error("--report: this build has no report writer");

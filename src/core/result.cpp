@@ -1,4 +1,5 @@
 #include "core/result.hpp"
+#include "core/result_json.hpp"
 
 #include <sys/stat.h>
 
@@ -198,6 +199,104 @@ nlohmann::ordered_json to_json(const Result& r) {
   j["tables"] = std::move(tabs);
   j["notes"] = r.notes;
   return j;
+}
+
+namespace {
+// Pretty-printed text of j as it appears nested `indent` spaces deep in a document dumped with an
+// indent step of 2. JSON text has no raw newline inside a string, so re-indenting every line is exact.
+void append_nested(std::string& out, const nlohmann::ordered_json& j, size_t indent) {
+  const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string pad(indent, ' ');
+  size_t from = 0;
+  for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+    out.append(text, from, nl + 1 - from);
+    out += pad;
+  }
+  out.append(text, from, std::string::npos);
+}
+void append_key(std::string& out, const std::string& key, size_t indent) {
+  out.append(indent, ' ');
+  out += nlohmann::ordered_json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out += ": ";
+}
+}  // namespace
+
+std::string render_json(const Result& r) {
+  std::string out = "{\n";
+  append_key(out, "schema_version", 2);
+  out += std::to_string(kSchemaVersion) + ",\n";
+  append_key(out, "command", 2);
+  append_nested(out, nlohmann::ordered_json(r.command), 2);
+  out += ",\n";
+  nlohmann::ordered_json sc = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : r.scalars) sc[k] = value_json(v);
+  append_key(out, "scalars", 2);
+  append_nested(out, sc, 2);
+  out += ",\n";
+  append_key(out, "tables", 2);
+  if (r.tables.empty()) {
+    out += "{}";
+  } else {
+    out += "{\n";
+    for (size_t ti = 0; ti < r.tables.size(); ++ti) {
+      const Table& t = r.tables[ti];
+      append_key(out, t.name(), 4);
+      out += "{\n";
+      append_key(out, "description", 6);
+      append_nested(out, nlohmann::ordered_json(t.description()), 6);
+      out += ",\n";
+      nlohmann::ordered_json types = nlohmann::ordered_json::object();
+      for (const auto& c : t.columns()) types[c.name] = type_name(c.type);
+      append_key(out, "types", 6);
+      append_nested(out, types, 6);
+      out += ",\n";
+      append_key(out, "columns", 6);
+      // A repeated column name keeps its first place and its last array, as in an ordered_json object.
+      std::vector<size_t> keep;
+      for (size_t ci = 0; ci < t.columns().size(); ++ci) {
+        const std::string& n = t.columns()[ci].name;
+        bool earlier = false;
+        for (size_t cj = 0; cj < ci; ++cj) earlier |= t.columns()[cj].name == n;
+        if (earlier) continue;
+        size_t last = ci;
+        for (size_t cj = ci + 1; cj < t.columns().size(); ++cj)
+          if (t.columns()[cj].name == n) last = cj;
+        keep.push_back(last);
+      }
+      if (keep.empty()) {
+        out += "{}";
+      } else {
+        out += "{\n";
+        for (size_t k = 0; k < keep.size(); ++k) {
+          const Column& c = t.columns()[keep[k]];
+          auto arr = nlohmann::ordered_json::array();
+          switch (c.type) {
+            case Column::Type::F64:
+              for (double v : c.f64) arr.push_back(json_number(v));
+              break;
+            case Column::Type::I64:
+              for (auto v : c.i64) arr.push_back(v);
+              break;
+            case Column::Type::Str:
+              for (const auto& v : c.str) arr.push_back(v);
+              break;
+          }
+          append_key(out, c.name, 8);
+          append_nested(out, arr, 8);
+          out += k + 1 < keep.size() ? ",\n" : "\n";
+        }
+        out += "      }";
+      }
+      out += "\n    }";
+      out += ti + 1 < r.tables.size() ? ",\n" : "\n";
+    }
+    out += "  }";
+  }
+  out += ",\n";
+  append_key(out, "notes", 2);
+  append_nested(out, nlohmann::ordered_json(r.notes), 2);
+  out += "\n}\n";
+  return out;
 }
 
 Result result_from_json(const nlohmann::ordered_json& j) {

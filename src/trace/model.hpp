@@ -93,11 +93,12 @@ struct CollectiveArgs {
 
 // Shapes of one operator that the roofline analysis can count FLOPs for (aten::mm, addmm, bmm,
 // baddbmm, linear, matmul, convolution, scaled-dot-product attention): the raw JSON text of its
-// "Input Dims" and "Input type" args.
+// "Input Dims" and "Input type" args, interned in RankTrace::shape_strings (shapes repeat every
+// iteration: 12 bytes per operator instead of two heap strings).
 struct OpShape {
   uint32_t event = 0;   // index into the event columns
-  std::string dims;     // e.g. [[4096, 4096], [4096, 4096]]
-  std::string types;    // e.g. ["c10::BFloat16", "c10::BFloat16"]
+  uint32_t dims = 0;    // e.g. [[4096, 4096], [4096, 4096]]
+  uint32_t types = 0;   // e.g. ["c10::BFloat16", "c10::BFloat16"]; "" when absent
 };
 
 // One `[memory]` instant event.
@@ -152,7 +153,14 @@ struct RankTrace {
   std::vector<CollectiveArgs> collectives;
   std::vector<MemorySample> memory;
   std::vector<OpShape> op_shapes;
+  StringTable shape_strings;        // the dims and types texts of op_shapes
   Diagnostics diagnostics;
+
+  const std::string& dims_of(const OpShape& s) const { return shape_strings.str(s.dims); }
+  const std::string& types_of(const OpShape& s) const { return shape_strings.str(s.types); }
+  void add_op_shape(uint32_t event, std::string_view dims, std::string_view types) {
+    op_shapes.push_back(OpShape{event, shape_strings.intern(dims), shape_strings.intern(types)});
+  }
 
   size_t size() const { return ts_ns.size(); }
   const std::string& name_of(size_t i) const { return strings.str(name[i]); }

@@ -44,7 +44,11 @@ void expect_same(const RankTrace& a, const RankTrace& b) {
     EXPECT_EQ(a.collectives[i].in_msg_nelems, b.collectives[i].in_msg_nelems);
   }
   ASSERT_EQ(a.op_shapes.size(), b.op_shapes.size());
-  for (size_t i = 0; i < a.op_shapes.size(); ++i) EXPECT_EQ(a.op_shapes[i].dims, b.op_shapes[i].dims);
+  for (size_t i = 0; i < a.op_shapes.size(); ++i) {
+    EXPECT_EQ(a.op_shapes[i].event, b.op_shapes[i].event);
+    EXPECT_EQ(a.dims_of(a.op_shapes[i]), b.dims_of(b.op_shapes[i]));
+    EXPECT_EQ(a.types_of(a.op_shapes[i]), b.types_of(b.op_shapes[i]));
+  }
   ASSERT_EQ(a.diagnostics.items().size(), b.diagnostics.items().size());
   for (const auto& [k, d] : a.diagnostics.items()) EXPECT_EQ(b.diagnostics.items().at(k).count, d.count) << k;
 }

@@ -54,8 +54,7 @@ void run_critical_path(const AnalysisContext& ctx, Result& r) {
     const double ticks_per_us = 1.0 / f.us_per_tick;
     bo.unexplained_gap_ticks = static_cast<int64_t>(ctx.opt.unexplained_gap_us * ticks_per_us);
     bo.cross_stream_min_gap_ticks = static_cast<int64_t>(2.0 * ticks_per_us);
-    auto graphs = replay::build_iteration_graphs(f, bo, ctx.diagnostics);
-    for (const auto& g : graphs) {
+    replay::for_each_iteration_graph(f, bo, ctx.diagnostics, [&](const replay::Graph& g) {
       auto rr = replay::replay(g, f, replay::ReplayOptions{});
       auto path = replay::critical_path(g, rr);
       // Segments: consecutive elements with the same attribution and resource.
@@ -109,7 +108,7 @@ void run_critical_path(const AnalysisContext& ctx, Result& r) {
       sum.add_row({f.rank(), g.step, f.us(g.measured_ticks), f.us(rr.makespan), static_cast<int64_t>(segs.size()),
                    std::string(replay::attribution_name(static_cast<Attribution>(dom))),
                    len > 0 ? static_cast<double>(by[dom]) / len : 0.0, len > 0 ? unexpl / len : 0.0});
-    }
+    });
   }
   if (omitted > 0)
     r.notes.push_back("critical_path: " + std::to_string(omitted) +

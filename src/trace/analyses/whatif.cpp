@@ -42,8 +42,7 @@ void run_whatif(const AnalysisContext& ctx, Result& r) {
     const double ticks_per_us = 1.0 / f.us_per_tick;
     bo.unexplained_gap_ticks = static_cast<int64_t>(ctx.opt.unexplained_gap_us * ticks_per_us);
     bo.cross_stream_min_gap_ticks = static_cast<int64_t>(2.0 * ticks_per_us);
-    auto graphs = replay::build_iteration_graphs(f, bo, ctx.diagnostics);
-    for (const auto& g : graphs) {
+    replay::for_each_iteration_graph(f, bo, ctx.diagnostics, [&](const replay::Graph& g) {
       auto base = replay::replay(g, f, replay::ReplayOptions{});
       auto pred = replay::replay(g, f, scaled);
       int64_t unexpl = 0;
@@ -58,7 +57,7 @@ void run_whatif(const AnalysisContext& ctx, Result& r) {
                                    : 0.0,
                  f.us(unexpl), meas > 0 ? static_cast<double>(unexpl) / meas : 0.0,
                  static_cast<int64_t>(g.nodes.size()), static_cast<int64_t>(g.edges.size())});
-    }
+    });
   }
   r.set("whatif_iterations_count", iterations);
   r.set("whatif_max_replay_error_fraction", worst);

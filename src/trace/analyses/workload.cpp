@@ -260,13 +260,15 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       if (gpu_ns[i] <= 0) continue;
       const OpShape& s = t.op_shapes[i];
       const std::string& op = t.strings.str(t.name[s.event]);
-      std::string memo_key = op + '\x1f' + s.dims + '\x1f' + s.types;
+      const std::string& dims_text = t.dims_of(s);
+      const std::string& types_text = t.types_of(s);
+      std::string memo_key = op + '\x1f' + dims_text + '\x1f' + types_text;
       if (auto hit = parsed.find(memo_key); hit != parsed.end()) {
         if (!hit->second.ok) {
           ++(hit->second.fail == 1 ? shapes_unparsed : shapes_no_formula);
           continue;
         }
-        auto& a = agg[{op, s.dims, hit->second.dtype.name}];
+        auto& a = agg[{op, dims_text, hit->second.dtype.name}];
         ++a.calls;
         a.gpu_ns += gpu_ns[i];
         continue;
@@ -275,7 +277,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       std::vector<std::vector<int64_t>> dims;
       std::string type0;
       try {
-        auto j = nlohmann::json::parse(s.dims);
+        auto j = nlohmann::json::parse(dims_text);
         for (const auto& a : j) {
           std::vector<int64_t> v;
           if (a.is_array())
@@ -283,8 +285,8 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
               if (x.is_number_integer()) v.push_back(x.get<int64_t>());
           dims.push_back(v);
         }
-        if (!s.types.empty()) {
-          auto jt = nlohmann::json::parse(s.types);
+        if (!types_text.empty()) {
+          auto jt = nlohmann::json::parse(types_text);
           for (const auto& x : jt)
             if (x.is_string() && !x.get<std::string>().empty()) {
               type0 = x.get<std::string>();
@@ -306,9 +308,9 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       memo.ok = true;
       memo.cost = c;
       memo.dtype = di;
-      auto& a = agg[{op, s.dims, di.name}];
+      auto& a = agg[{op, dims_text, di.name}];
       a.op = op;
-      a.dims = s.dims;
+      a.dims = dims_text;
       a.dtype = di.name.empty() ? "(unknown)" : di.name;
       a.basis = c.basis;
       a.flops = c.flops;

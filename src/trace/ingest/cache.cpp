@@ -141,8 +141,8 @@ std::string serialize_rank(const RankTrace& t) {
   w.pod<uint64_t>(t.op_shapes.size());
   for (const auto& s : t.op_shapes) {
     w.pod(s.event);
-    w.str(s.dims);
-    w.str(s.types);
+    w.str(t.dims_of(s));
+    w.str(t.types_of(s));
   }
   w.pod<uint64_t>(t.diagnostics.items().size());
   for (const auto& [k, d] : t.diagnostics.items()) {
@@ -225,12 +225,11 @@ RankTrace deserialize_rank(const std::string& bytes, const std::string& what) {
   r.vec(t.memory);
   auto nsh = r.pod<uint64_t>();
   for (uint64_t i = 0; i < nsh; ++i) {
-    OpShape s;
-    s.event = r.pod<uint32_t>();
-    s.dims = r.str();
-    s.types = r.str();
-    if (s.event >= n) r.fail();
-    t.op_shapes.push_back(std::move(s));
+    const auto event = r.pod<uint32_t>();
+    std::string dims = r.str();
+    std::string types = r.str();
+    if (event >= n) r.fail();
+    t.add_op_shape(event, dims, types);
   }
   auto ndg = r.pod<uint64_t>();
   for (uint64_t i = 0; i < ndg; ++i) {

@@ -880,7 +880,7 @@ class Scanner {
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
     if (c == Category::CpuOp && !ev.dims.empty() && is_shape_op(ev.name))
-      t.op_shapes.push_back(OpShape{idx, std::string(ev.dims), std::string(ev.types)});
+      t.add_op_shape(idx, ev.dims, ev.types);
     if (ev.has_coll) {
       ev.coll.event = idx;
       t.collectives.push_back(std::move(ev.coll));

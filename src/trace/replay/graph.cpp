@@ -68,6 +68,12 @@ int64_t thread_key(const RankTrace& t, uint32_t ev) {
 
 std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& opt, Diagnostics& diag) {
   std::vector<Graph> out;
+  for_each_iteration_graph(f, opt, diag, [&](Graph& g) { out.push_back(std::move(g)); });
+  return out;
+}
+
+void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnostics& diag,
+                              const std::function<void(Graph&)>& visit) {
   const RankTrace& t = *f.trace;
   const std::string rank_s = "rank " + std::to_string(f.rank());
 
@@ -122,7 +128,7 @@ std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& op
     }
     if (lo == INT64_MAX) {
       diag.add("replay: no runtime calls or GPU events", "info", rank_s);
-      return out;
+      return;
     }
     steps.push_back(Step{lo, hi, -1, main_key});
   }
@@ -574,9 +580,8 @@ std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& op
 
     for (uint32_t cp : touched_calls) call_node[cp] = Edge::kNone;
     for (uint32_t k : gk) gpu_node[k] = Edge::kNone;
-    out.push_back(std::move(gr));
+    visit(gr);
   }
-  return out;
 }
 
 Scale parse_scale(const std::string& spec) {

@@ -23,6 +23,7 @@
 // slack (so an unscaled replay reproduces the iteration), non-binding launch edges carry the
 // rank's median launch latency. Slack above a threshold on a GPU ordering edge is "unexplained".
 #include <cstdint>
+#include <functional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -92,7 +93,12 @@ struct BuildOptions {
 };
 
 // One graph per iteration (ProfilerStep#N) of the frame, or one for the whole trace when it has
-// no steps. Never throws on odd data; oddities are counted in diag.
+// no steps, handed to visit in iteration order and dropped when visit returns: memory holds one
+// iteration's graph, not the trace's (a 10^7-event trace has ~80000 iterations). Never throws on
+// odd data; oddities are counted in diag.
+void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnostics& diag,
+                              const std::function<void(Graph&)>& visit);
+// All of them at once (tests, small traces).
 std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& opt, Diagnostics& diag);
 
 // What-if scaling of classes of work.

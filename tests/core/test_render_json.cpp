@@ -1,0 +1,76 @@
+// render_json (the `--json` text, built one column at a time) against the JSON tree's own dump:
+// the two must give the same bytes for every shape of Result, so that switching the CLI to the
+// streaming form changed no output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/result.hpp"
+#include "core/result_json.hpp"
+
+namespace sextant {
+namespace {
+
+std::string tree_dump(const Result& r) {
+  return to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+TEST(RenderJson, EmptyResult) {
+  Result r;
+  EXPECT_EQ(render_json(r), tree_dump(r));
+  r.command = "estimate";
+  EXPECT_EQ(render_json(r), tree_dump(r));
+}
+
+TEST(RenderJson, ScalarsTablesNotes) {
+  Result r;
+  r.command = "analyze \"quoted\"\n";
+  r.set("time_s", 1.5);
+  r.set("nan_s", std::nan(""));
+  r.set("inf_s", std::numeric_limits<double>::infinity());
+  r.set("tiny", 5e-324);
+  r.set("huge", 1.7976931348623157e308);
+  r.set("negative_zero", -0.0);
+  r.set("count", int64_t{-9223372036854775807 - 1});
+  r.set("flag", true);
+  r.set("name", std::string("caf\xc3\xa9 \x01 tab\t back\\slash"));
+  r.set("bad_utf8", std::string("gpu\xff\xfe name"));
+
+  Table& t = r.add_table("kernels", "per kernel: \"time\" and name");
+  t.add_str("name");
+  t.add_f64("time_us");
+  t.add_i64("calls_count");
+  t.add_row({std::string("sm90_gemm"), 12.25, int64_t{3}});
+  t.add_row({std::string("bad \xc3\x28 utf8"), std::nan(""), int64_t{9223372036854775807}});
+  t.add_row({std::string(""), -std::numeric_limits<double>::infinity(), int64_t{0}});
+  t.add_row({std::string(300, 'x'), 1e21, int64_t{-1}});
+
+  Table& empty_rows = r.add_table("empty_rows");
+  empty_rows.add_f64("a_s");
+  empty_rows.add_str("b");
+  r.add_table("no_columns", "");
+  Table& one = r.add_table("one_row");
+  one.add_i64("n");
+  one.add_row({int64_t{42}});
+
+  r.notes.push_back("a note");
+  r.notes.push_back("line one\nline two \xe2\x82");
+  EXPECT_EQ(render_json(r), tree_dump(r));
+}
+
+TEST(RenderJson, ManyRows) {
+  Result r;
+  r.command = "analyze";
+  Table& t = r.add_table("critical_path");
+  t.add_i64("step");
+  t.add_f64("duration_us");
+  t.add_str("longest_event");
+  for (int64_t i = 0; i < 5000; ++i)
+    t.add_row({i, static_cast<double>(i) / 7.0, std::string(i % 3 ? "kernel_" : "(gap)") + std::to_string(i)});
+  EXPECT_EQ(render_json(r), tree_dump(r));
+}
+
+}  // namespace
+}  // namespace sextant
