@@ -91,7 +91,7 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("simulate",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            bool all_ranks, bool contention, bool interference, uint64_t seed, double jitter,
-           const std::vector<std::pair<int64_t, double>>& stragglers) {
+           const std::vector<std::pair<int64_t, double>>& stragglers, int64_t timeline_rows) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             const Scenario s = scenario_of(source, is_text, name, sets, *cat);
@@ -103,11 +103,14 @@ PYBIND11_MODULE(_sextant, m) {
             if (jitter < 0) throw Error(SourceLocation{"jitter", 0, 0, "jitter"}, "must not be negative");
             o.jitter_sigma = jitter;
             for (const auto& st : stragglers) o.stragglers.emplace_back(st.first, st.second);
+            if (timeline_rows < 0) throw Error(SourceLocation{"timeline_rows", 0, 0, "timeline_rows"}, "must not be negative");
+            o.timeline_rows = timeline_rows;
             return sim::to_result(sim::simulate(s, o), s);
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("all_ranks"),
-        py::arg("contention"), py::arg("interference"), py::arg("seed"), py::arg("jitter"), py::arg("stragglers"));
+        py::arg("contention"), py::arg("interference"), py::arg("seed"), py::arg("jitter"), py::arg("stragglers"),
+        py::arg("timeline_rows"));
 
   // The plan search of `sextant plan SCENARIO` (the scenario's own plan is placed in the ranking;
   // the best plans are re-ranked by the simulator as the CLI does).

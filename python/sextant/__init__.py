@@ -95,12 +95,15 @@ def estimate(scenario, *, overrides=None, catalog=None, **kw):
 
 
 def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, stragglers=None, seed=0, jitter=0.0,
-             contention=True, interference=True, **kw):
-    """Event-level simulation of one training step (``sextant simulate``); stragglers: {rank: factor}."""
+             contention=True, interference=True, timeline_rows=5000, **kw):
+    """Event-level simulation of one training step (``sextant simulate``); stragglers: {rank: factor}.
+
+    timeline_rows: at most this many rows in the table "timeline" (per-rank spans; 0: no table), as
+    ``sextant simulate --timeline-rows`` puts in its --json output."""
     src, is_text, name = _source(scenario, "scenario")
     st = [(int(r), float(f)) for r, f in (stragglers or {}).items()]
     return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", bool(all_ranks),
-                                   bool(contention), bool(interference), int(seed), float(jitter), st))
+                                   bool(contention), bool(interference), int(seed), float(jitter), st, int(timeline_rows)))
 
 
 def _fix_items(fix):

@@ -68,6 +68,36 @@ def test_tables_are_column_dicts_for_pandas():
     assert r["table_types"]["breakdown"]["time_s"] == "f64"
 
 
+def test_estimate_returns_the_per_op_table_as_column_dicts():
+    r = sextant.estimate(SCENARIO)
+    ops = r["tables"]["ops"]
+    assert isinstance(ops, dict) and all(isinstance(v, list) for v in ops.values())
+    df = pandas.DataFrame(ops)
+    for c in ("op", "op_class", "flops", "bytes", "flop_per_byte", "time_s", "flop_per_s", "count", "share_fraction", "bound"):
+        assert c in df.columns, c
+    assert set(df["bound"]) <= {"compute", "memory", "overhead", "comm"}
+    assert {"compute", "comm"} <= set(df["bound"])
+    assert r["table_types"]["ops"]["count"] == "i64"
+    # Compute ops (not the once-per-step optimizer) add up to the breakdown's compute time.
+    compute = df[(df["bound"] != "comm") & (df["pass"] != "step")]
+    breakdown = pandas.DataFrame(r["tables"]["breakdown"])
+    assert (compute["time_s"] * compute["count"]).sum() == pytest.approx(
+        breakdown[breakdown["category"] == "compute"]["time_s"].sum(), rel=1e-9)
+    gemm = df[df["bound"] == "compute"]
+    assert (gemm["flop_per_s"] <= r["scalars"]["peak_flops_per_s"]).all()
+
+
+def test_simulate_timeline_table_is_bounded():
+    r = sextant.simulate(SCENARIO, timeline_rows=200)
+    tl = pandas.DataFrame(r["tables"]["timeline"])
+    assert 0 < len(tl) <= 200
+    assert r["scalars"]["timeline_rows_limit_count"] == 200
+    assert r["scalars"]["timeline_spans_count"] > 200
+    assert (tl["end_s"] >= tl["start_s"]).all()
+    assert tl["spans_count"].sum() + r["scalars"]["timeline_dropped_count"] == r["scalars"]["timeline_spans_count"]
+    assert "timeline" not in sextant.simulate(SCENARIO, timeline_rows=0)["tables"]
+
+
 def test_error_carries_the_cli_message():
     with pytest.raises(sextant.SextantError) as e:
         sextant.estimate(SCENARIO, parallel__tq=2)

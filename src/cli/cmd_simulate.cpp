@@ -1,5 +1,6 @@
 // sextant simulate SCENARIO [--set k=v] [--straggler R=F] [--all-ranks] [--timeline FILE.json]
 //                           [--timeline-ranks LIST] [--seed S] [--jitter SIGMA] [--no-contention]
+#include <cstdio>
 #include <sstream>
 
 #include "catalog/catalog.hpp"
@@ -18,6 +19,7 @@ struct SimulateArgs {
   bool all_ranks = false, no_contention = false, no_interference = false;
   uint64_t seed = 0;
   double jitter = 0;
+  int64_t timeline_rows = 5000;
   OutputOptions out;
 };
 
@@ -62,6 +64,10 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--all-ranks", a->all_ranks, "Simulate every rank instead of one unit per class of equivalent ranks");
   cmd->add_option("--timeline", a->timeline, "Write a Chrome trace-event JSON (Perfetto, chrome://tracing) to FILE");
   cmd->add_option("--timeline-ranks", a->timeline_ranks, "Ranks to put in the timeline, e.g. 0-7,64 (default: every class, or the first pipeline replica with --all-ranks)");
+  cmd->add_option("--timeline-rows", a->timeline_rows,
+                  "Rows of the result's timeline table (the report's per-rank Gantt chart; in --json, --csv and --report, not in the "
+                  "printed text): spans of the --timeline-ranks units, closest ones merged beyond N (default 5000; 0: no table)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter)");
   cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma (simulates every rank)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-contention", a->no_contention, "Every collective runs at its idle-network speed (no link sharing)");
@@ -91,9 +97,26 @@ void add_simulate_command(CLI::App& app) {
     }
     o.record_timeline = !a->timeline.empty();
     if (!a->timeline_ranks.empty()) o.timeline_ranks = parse_rank_list(a->timeline_ranks);
+    // Only an output file carries the table; a printed result needs no spans recorded for it.
+    const bool files_out = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();
+    o.timeline_rows = files_out ? a->timeline_rows : 0;
     const sim::SimResult r = sim::simulate(s, o);
     if (!a->timeline.empty()) write_file_atomic(a->timeline, r.timeline_json);
-    emit(sim::to_result(r, s), a->out);
+    const Result res = sim::to_result(r, s);
+    if (!res.table("timeline") || a->out.quiet || a->out.json == "-") {
+      emit(res, a->out);
+      return;
+    }
+    // The timeline table goes to the files only: the printed text would be thousands of lines.
+    OutputOptions files = a->out;
+    files.quiet = true;
+    emit(res, files);
+    Result shown = res;
+    for (auto it = shown.tables.begin(); it != shown.tables.end();)
+      it = it->name() == "timeline" ? shown.tables.erase(it) : it + 1;
+    const std::string text = render_text(shown);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
   });
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace sextant {
 
@@ -10,10 +12,13 @@ using namespace ir;
 
 static double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
 
-double compute_time_s(const ComputeOp& op, const Accelerator& acc) {
+namespace {
+// The one compute model (docs/models.md): estimate's hot path and the per-op table both call it.
+inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
   const double bw = acc.memory_bandwidth_bytes_per_s.value * known_or(acc.memory_bandwidth_fraction, 0.85);
-  const double overhead = known_or(acc.kernel_overhead_s, 4e-6);
-  const double mem_t = op.bytes / bw;
+  ComputeTime ct;
+  ct.overhead_s = known_or(acc.kernel_overhead_s, 4e-6);
+  ct.memory_s = op.bytes / bw;
   switch (op.cls) {
     case OpClass::Gemm:
     case OpClass::Logits:
@@ -23,18 +28,32 @@ double compute_time_s(const ComputeOp& op, const Accelerator& acc) {
       // gemm_fraction x sustained x the shape factor (catalog.hpp: gemm_shape_factor, also fitted by calibrate).
       const double eff = acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) * gemm_dim_factor(static_cast<double>(op.m), half) *
                          gemm_dim_factor(static_cast<double>(op.n), half) * gemm_dim_factor(static_cast<double>(op.k), half);
-      return std::max(op.flops / (acc.peak(d) * eff), mem_t) + overhead;
+      ct.compute_s = op.flops / (acc.peak(d) * eff);
+      break;
     }
     case OpClass::Attention: {
       const DType d = acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
       const double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) *
                           known_or(acc.attention_fraction, 0.7);
-      return std::max(op.flops / rate, mem_t) + overhead;
+      ct.compute_s = op.flops / rate;
+      break;
     }
     default:
-      return mem_t + overhead;
+      break;
   }
+  ct.time_s = std::max(ct.compute_s, ct.memory_s) + ct.overhead_s;
+  return ct;
 }
+}  // namespace
+
+const char* ComputeTime::bound() const {
+  if (overhead_s > compute_s && overhead_s > memory_s) return "overhead";
+  return compute_s >= memory_s && compute_s > 0 ? "compute" : "memory";
+}
+
+ComputeTime compute_time(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, acc); }
+
+double compute_time_s(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, acc).time_s; }
 
 double Estimator::collective_time_s(const Collective& c, const Workload& w, const Fabric& f) const {
   if (c.calls <= 1) return collectives_.best(c.kind, c.bytes, w.group(c.group), f).time_s;
@@ -331,6 +350,99 @@ StepEstimate estimate_step(const Workload& w) {
   return est.run(w);
 }
 
+std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& est) {
+  const Scenario& s = w.scenario();
+  const Accelerator& acc = s.accelerator;
+  const Fabric fabric = make_fabric(s);
+  const int p = s.plan.pp, v = s.plan.vpp;
+  const int64_t m = w.microbatches;
+  std::vector<OpStat> rows;
+  // Row of (block template, pass, step index): blocks of one template on several chunks are one row.
+  std::map<std::tuple<int, int, size_t>, size_t> at;
+  auto compute_row = [&](OpStat& r, const ComputeOp& op) {
+    const ComputeTime ct = compute_time(op, acc);
+    r.name = op.name;
+    r.op_class = to_string(op.cls);
+    r.flops = op.flops;
+    r.bytes = op.bytes;
+    r.time_s = ct.time_s;
+    r.bound = ct.bound();
+    if (op.cls == OpClass::Gemm || op.cls == OpClass::Logits || op.cls == OpClass::Router)
+      r.shape = std::to_string(op.m) + "x" + std::to_string(op.n) + "x" + std::to_string(op.k) +
+                (op.batch > 1 ? "x" + std::to_string(op.batch) : "");
+  };
+  auto collective_row = [&](OpStat& r, const Collective& col) {
+    const int calls = std::max(1, col.calls);
+    r.name = col.name;
+    r.op_class = to_string(col.kind);
+    r.group = to_string(col.group);
+    r.bytes = col.bytes / calls;
+    r.time_s = est.collective_time_s(col, w, fabric) / calls;  // the same time run() charges, per call
+    r.bound = "comm";
+    return calls;
+  };
+  static const char* const kPassName[] = {"forward", "recompute", "backward_input", "backward_weight"};
+  const auto& stage = w.stages[static_cast<size_t>(pp_rank)];
+  int unique = 0;
+  for (const auto& ch : stage.chunks)
+    for (const auto& b : ch.blocks) {
+      const int key = b.template_id >= 0 ? b.template_id : -1 - unique++;
+      const std::vector<Step>* passes[] = {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight};
+      for (int pi = 0; pi < 4; ++pi)
+        for (size_t i = 0; i < passes[pi]->size(); ++i) {
+          const Step& st = (*passes[pi])[i];
+          const auto k = std::make_tuple(key, pi, i);
+          auto it = at.find(k);
+          int64_t per = 1;
+          if (it == at.end()) {
+            OpStat r;
+            r.block = b.name;
+            r.pass = kPassName[pi];
+            if (const auto* op = std::get_if<ComputeOp>(&st)) compute_row(r, *op);
+            else per = collective_row(r, std::get<Collective>(st));
+            it = at.emplace(k, rows.size()).first;
+            rows.push_back(std::move(r));
+          } else if (const auto* col = std::get_if<Collective>(&st)) {
+            per = std::max(1, col->calls);
+          }
+          rows[it->second].count += per * b.count * m;
+        }
+    }
+  if (p > 1) {  // activations forward and gradients backward, once per chunk and micro-batch (as run())
+    Collective send;
+    send.name = "pp.send_recv";
+    send.kind = CollKind::SendRecv;
+    send.group = GroupKind::PP;
+    send.bytes = stage.boundary_activation_bytes;
+    OpStat r;
+    r.block = "pipeline";
+    r.pass = "pipeline";
+    collective_row(r, send);
+    r.count = 2 * v * m;
+    rows.push_back(std::move(r));
+  }
+  const auto& sw = w.step_per_stage[static_cast<size_t>(pp_rank)];
+  for (const auto* list : {&sw.grad_sync, &sw.param_gather})
+    for (const auto& col : *list) {
+      OpStat r;
+      r.block = "step";
+      r.pass = "step";
+      r.count = collective_row(r, col);
+      rows.push_back(std::move(r));
+    }
+  for (const auto& op : sw.optimizer) {
+    OpStat r;
+    r.block = "step";
+    r.pass = "step";
+    compute_row(r, op);
+    r.count = 1;
+    rows.push_back(std::move(r));
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const OpStat& a, const OpStat& b) { return a.time_s * a.count > b.time_s * b.count; });
+  return rows;
+}
+
 Result to_result(const StepEstimate& e, const Scenario& s) {
   Result r;
   r.command = "estimate";
@@ -393,6 +505,35 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   mrow("reserve", e.memory.reserve_bytes);
   mrow("total", e.memory.total_bytes());
   mrow("capacity", e.memory_capacity_bytes);
+  if (!e.ops.empty()) {
+    const Accelerator& acc = s.accelerator;
+    r.set("peak_flops_per_s", acc.peak(acc.has_peak(s.train.precision) ? s.train.precision : DType::BF16));
+    r.set("peak_memory_bytes_per_s", acc.memory_bandwidth_bytes_per_s.value);
+    Table& ops = r.add_table("ops", "op templates of the critical pipeline rank (stage " + std::to_string(e.critical_stage) +
+                                        "): one execution's FLOPs, bytes and time, executions per step, and the time per step "
+                                        "(overlapped communication at its full time)");
+    ops.add_str("block");
+    ops.add_str("pass");
+    ops.add_str("op");
+    ops.add_str("op_class");
+    ops.add_str("group");
+    ops.add_str("shape");
+    ops.add_f64("flops");
+    ops.add_f64("bytes");
+    ops.add_f64("flop_per_byte");
+    ops.add_f64("time_s");
+    ops.add_f64("flop_per_s");
+    ops.add_i64("count");
+    ops.add_f64("step_time_s");
+    ops.add_f64("share_fraction");
+    ops.add_str("bound");
+    for (const auto& o : e.ops) {
+      const double per_step = o.time_s * static_cast<double>(o.count);
+      ops.add_row({o.block, o.pass, o.name, o.op_class, o.group, o.shape, o.flops, o.bytes, o.bytes > 0 ? o.flops / o.bytes : 0.0,
+                   o.time_s, o.time_s > 0 ? o.flops / o.time_s : 0.0, o.count, per_step,
+                   e.step_time_s > 0 ? per_step / e.step_time_s : 0.0, o.bound});
+    }
+  }
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(e.memory.total_bytes() / (1024.0 * 1024 * 1024)) + " GiB per GPU of " +
                       format_double(e.memory_capacity_bytes / (1024.0 * 1024 * 1024)) + " GiB");
@@ -401,7 +542,10 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
 
 Result estimate(const Scenario& s) {
   const Workload w = lower(s);
-  return to_result(estimate_step(w), s);
+  const Estimator est;
+  StepEstimate e = est.run(w);
+  e.ops = op_table(w, e.critical_stage, est);
+  return to_result(e, s);
 }
 
 }  // namespace sextant

@@ -19,6 +19,23 @@ struct MemoryBreakdown {
   }
 };
 
+// One op template of a pipeline rank, as estimate times it (the per-op table; built only for
+// output by op_table(), never in plan search). Compute ops: FLOPs and HBM bytes of one execution,
+// its time from compute_time() and what bounds it; collectives: bytes of one call (nccl-tests
+// convention), its time on the group's placement, bound "comm".
+struct OpStat {
+  std::string block;     // block of the IR (dense_layer, moe_layer, embedding, head), "pipeline" or "step"
+  std::string pass;      // forward, backward_input, backward_weight, recompute, pipeline, step
+  std::string name;      // op or collective name of the IR
+  std::string op_class;  // gemm, attention, elementwise, ...; the collective kind for communication
+  std::string group;     // parallel group of a collective ("" for compute)
+  std::string shape;     // GEMM m x n x k (x batch), "" otherwise
+  double flops = 0, bytes = 0;  // per execution
+  double time_s = 0;            // per execution
+  int64_t count = 0;            // executions per step
+  std::string bound;            // compute | memory | overhead (kernel overhead exceeds both) | comm
+};
+
 struct StepEstimate {
   double step_time_s = 0;
   double tokens_per_s_per_gpu = 0;
@@ -34,6 +51,7 @@ struct StepEstimate {
   double memory_capacity_bytes = 0;
   bool fits = true;
   int critical_stage = 0;
+  std::vector<OpStat> ops;  // per-op table of the critical rank: empty unless op_table() filled it
 };
 
 // Memory of one rank of pipeline stage pp_rank holding activations_bytes of activations:
@@ -41,8 +59,15 @@ struct StepEstimate {
 // (docs/models.md). estimate passes the schedule's in-flight activations, simulate its peak.
 MemoryBreakdown stage_memory(const ir::Workload& w, int pp_rank, double activations_bytes);
 
-// Time of one compute op on the scenario's accelerator (roofline with efficiency model).
-double compute_time_s(const ir::ComputeOp& op, const Accelerator& acc);
+// Time of one compute op on the scenario's accelerator (roofline with efficiency model):
+// time_s = max(compute_s, memory_s) + overhead_s. compute_s is 0 for ops without a FLOP rate
+// (elementwise, norm, embedding, optimizer, memcpy).
+struct ComputeTime {
+  double time_s = 0, compute_s = 0, memory_s = 0, overhead_s = 0;
+  const char* bound() const;  // "compute", "memory" or "overhead" (the largest term)
+};
+ComputeTime compute_time(const ir::ComputeOp& op, const Accelerator& acc);
+double compute_time_s(const ir::ComputeOp& op, const Accelerator& acc);  // compute_time(op, acc).time_s
 
 // The estimator owns its registries (collective algorithms, pipeline schedules); build one and
 // reuse it across plans. Thread-safe for concurrent const use.
@@ -61,8 +86,18 @@ class Estimator {
 };
 
 StepEstimate estimate_step(const ir::Workload& w);
+
+// The per-op table of pipeline rank pp_rank (one row per op template: the steps of every distinct
+// block template, the pipeline transfers and the once-per-step work), with the same compute and
+// collective times as est.run(w). Per step on that rank, for each op class the rows' time_s x
+// count sum to run()'s compute_by_class_s, and for each group the collective rows to
+// comm_by_group_s. Rows in descending order of time per step. Not used by plan search.
+std::vector<OpStat> op_table(const ir::Workload& w, int pp_rank, const Estimator& est);
+
+// The estimate schema. When e.ops is not empty, also the table "ops" and the scalars
+// peak_flops_per_s (dense peak at the training precision) and peak_memory_bytes_per_s.
 Result to_result(const StepEstimate& e, const Scenario& s);
-// Convenience: lower + estimate + result.
+// Convenience: lower + estimate + per-op table + result (the CLI, reports and Python).
 Result estimate(const Scenario& s);
 
 }  // namespace sextant

@@ -46,7 +46,7 @@ const char* const kPageScript = R"JS(
   var chartSection = el('section', 'charts');
   var pending = [];
   page.charts.forEach(function (c) {
-    var fig = el('figure', 'chart');
+    var fig = el('figure', c.wide ? 'chart wide' : 'chart');
     fig.setAttribute('data-chart-id', c.id);
     fig.appendChild(el('h2', null, c.title));
     if (c.takeaway) fig.appendChild(el('p', 'takeaway', c.takeaway));
@@ -74,6 +74,8 @@ const char* const kPageScript = R"JS(
         var v = p.value, text;
         if (c.kind === 'gantt' && Array.isArray(v)) {
           text = 'start ' + withUnit(v[1], c.value_unit) + ', duration ' + withUnit(v[2] - v[1], c.value_unit);
+        } else if (Array.isArray(v) && Array.isArray(c.value_labels)) {
+          text = v.slice(0, c.value_labels.length).map(function (x, i) { return c.value_labels[i] + ' ' + fmt(x); }).join(', ');
         } else if (Array.isArray(v)) {
           text = v.map(fmt).join(', ') + (c.value_unit ? ' ' + c.value_unit : '');
         } else {
@@ -86,14 +88,19 @@ const char* const kPageScript = R"JS(
       return box;
     };
   }
-  // Gantt bars: value = [lane, start, end]; one custom series per activity kind.
+  // Gantt bars: value = [lane, start, end] or [lane, start, end, row, rows]: the bar takes row
+  // `row` of `rows` equal rows of its lane (streams of one rank); one custom series per activity kind.
   function ganttItem(params, api) {
     var lane = api.value(0);
     var start = api.coord([api.value(1), lane]);
     var end = api.coord([api.value(2), lane]);
-    var h = api.size([0, 1])[1] * 0.7;
+    var band = api.size([0, 1])[1] * 0.8;
+    var rows = api.value(4) > 1 ? api.value(4) : 1;
+    var row = rows > 1 ? api.value(3) : 0;
+    var h = rows > 1 ? band / rows * 0.9 : band * 0.875;
+    var y = start[1] - band / 2 + (rows > 1 ? row * band / rows : band * 0.0625);
     var rect = echarts.graphic.clipRectByRect(
-      { x: start[0], y: start[1] - h / 2, width: Math.max(end[0] - start[0], 0.5), height: h },
+      { x: start[0], y: y, width: Math.max(end[0] - start[0], 0.5), height: h },
       { x: params.coordSys.x, y: params.coordSys.y, width: params.coordSys.width, height: params.coordSys.height });
     return rect && { type: 'rect', transition: [], shape: rect, style: api.style() };
   }
@@ -226,6 +233,7 @@ h2 { font-size: 16px; margin: 0 0 4px; }
 .takeaways li { margin: 2px 0; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 20px; align-items: start; }
 figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 12px; }
+figure.chart.wide { grid-column: 1 / -1; }
 .takeaway { color: var(--muted); margin: 0 0 8px; }
 .chart-box { width: 100%; }
 section.scalars, section.table, section.notes { margin-top: 28px; }

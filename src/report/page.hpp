@@ -21,7 +21,11 @@ struct Chart {
   // "echarts": option used as is; "gantt": option whose custom series get the page's bar renderer.
   std::string kind = "echarts";
   std::string value_unit;  // unit appended to values in tooltips ("s", "GiB", "%")
+  // Names of the entries of an array value, shown in tooltips as "name value, ..." (e.g. a scatter
+  // point [x, y, size]); empty: values joined with value_unit.
+  std::vector<std::string> value_labels;
   int height_px = 360;
+  bool wide = false;  // takes the whole width of the page (timelines)
   nlohmann::ordered_json option;  // ECharts option: data, axes (with units in their names), series
 };
 

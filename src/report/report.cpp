@@ -138,6 +138,8 @@ static nlohmann::ordered_json page_json(const ReportPage& p) {
                       {"value_unit", c.value_unit},
                       {"height_px", c.height_px},
                       {"option", c.option}});
+    if (!c.value_labels.empty()) charts.back()["value_labels"] = c.value_labels;
+    if (c.wide) charts.back()["wide"] = true;
   }
   j["charts"] = charts;
   return j;

@@ -58,6 +58,7 @@ struct Unit {
   double act = 0;
   int64_t cur_mb = -1;
   int cur_chunk = -1;
+  uint8_t cur_pass = 0;
   int link_nv = -1, link_nic = -1;
 };
 
@@ -181,6 +182,7 @@ class Engine {
     s.bytes = bytes;
     s.microbatch = u.cur_mb;
     s.chunk = u.cur_chunk;
+    s.pass = u.cur_pass;
     out_.spans.push_back(s);
   }
   void segment(int unit, double t0, double t1, uint8_t type, uint8_t group, int32_t ref) {
@@ -321,6 +323,7 @@ class Engine {
         case Ins::Item:
           u.cur_mb = in.token;
           u.cur_chunk = in.group;
+          u.cur_pass = in.flag;
           ++u.pc;
           break;
         case Ins::StepEnd:

@@ -32,6 +32,7 @@ struct Span {  // timeline record
   double flops = 0, bytes = 0;
   int64_t microbatch = -1;
   int chunk = -1;
+  uint8_t pass = 0;  // ir::ScheduleItem kind of the unit's current item (0 forward, 1 backward, 2 weight)
 };
 struct Arrow {
   int src = 0, dst = 0;

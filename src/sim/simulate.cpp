@@ -199,7 +199,8 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   const bool all = o.all_ranks || o.jitter_sigma > 0;
   Units units = all ? rank_units(L, slow, o.jitter_sigma, o.seed) : class_units(L, slow);
 
-  if (o.record_timeline) {
+  if (o.timeline_rows < 0) throw Error(SourceLocation{"", 0, 0, "--timeline-rows"}, "must not be negative");
+  if (o.record_timeline || o.timeline_rows > 0) {
     if (!o.timeline_ranks.empty()) {
       for (int64_t r : o.timeline_ranks) {
         if (r < 0 || r >= total)
@@ -352,11 +353,15 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   }
 
   if (o.record_timeline) r.timeline_json = timeline_json(eo, units.specs, programs.size(), s.name);
+  if (o.timeline_rows > 0) timeline_table(eo, units.specs, o.timeline_rows, r);
   return r;
 }
 
 Result to_result(const SimResult& r, const Scenario& s) {
-  Result out = sextant::to_result(r.step, s);
+  // The per-op table of the critical unit's stage (the op times simulate executes are these).
+  StepEstimate with_ops = r.step;
+  with_ops.ops = op_table(lower(s), with_ops.critical_stage, Estimator{});
+  Result out = sextant::to_result(with_ops, s);
   out.command = "simulate";
   out.set("simulated_units_count", r.units_count);
   out.set("all_ranks", r.all_ranks);
@@ -388,6 +393,31 @@ Result to_result(const SimResult& r, const Scenario& s) {
   c.add_i64("count");
   const double step = r.step.step_time_s;
   for (const auto& p : r.critical_path) c.add_row({p.category, p.item, p.time_s, step > 0 ? p.time_s / step : 0.0, p.count});
+  if (r.timeline_rows_limit > 0) {
+    out.set("timeline_spans_count", r.timeline_spans_count);
+    out.set("timeline_rows_limit_count", r.timeline_rows_limit);
+    out.set("timeline_merge_gap_s", r.timeline_merge_gap_s);
+    out.set("timeline_dropped_count", r.timeline_dropped_count);
+    Table& tl = out.add_table("timeline", "per-rank timeline of the recorded units, at most " + std::to_string(r.timeline_rows_limit) +
+                                              " rows: one row per span, or spans of one stream, category and pass closer than "
+                                              "timeline_merge_gap_s merged; timeline_dropped_count spans left out");
+    tl.add_i64("unit");
+    tl.add_i64("rank");
+    tl.add_str("stream");
+    tl.add_str("name");
+    tl.add_str("category");
+    tl.add_str("pass");
+    tl.add_i64("microbatch");
+    tl.add_f64("start_s");
+    tl.add_f64("end_s");
+    tl.add_f64("busy_s");
+    tl.add_i64("spans_count");
+    for (const auto& x : r.timeline)
+      tl.add_row({int64_t{x.unit}, x.rank, x.stream, x.name, x.category, x.pass, x.microbatch, x.start_s, x.end_s, x.busy_s, x.spans_count});
+    if (r.timeline_dropped_count > 0)
+      out.notes.push_back("timeline table: " + std::to_string(r.timeline_dropped_count) + " of " + std::to_string(r.timeline_spans_count) +
+                          " spans left out (over " + std::to_string(r.timeline_rows_limit) + " rows after merging); --timeline writes them all");
+  }
   if (!r.critical_path_recorded)
     out.notes.push_back("critical path not recorded: more than 256 simulated units (run without --all-ranks for it)");
   return out;

@@ -40,6 +40,24 @@ struct SimOptions {
   // selection (every class, or the first pipeline replica with all_ranks).
   bool record_timeline = false;
   std::vector<int64_t> timeline_ranks;  // global ranks whose unit is recorded
+  // > 0: SimResult::timeline gets at most this many rows (the same units as the timeline; spans
+  // are recorded for it even without record_timeline). 0: no table.
+  int64_t timeline_rows = 0;
+};
+
+// One bar of the bounded timeline table: a recorded span, or consecutive spans of one unit's
+// stream of the same category and pass merged because they were closer than the merge gap.
+struct TimelineRow {
+  int unit = 0;
+  int64_t rank = 0;       // representative rank of the unit
+  std::string stream;     // compute, tp, cp, ep, etp, dp, edp, pp collectives, pp send
+  std::string name;       // op name; merged bars: the name they share, else "<pass> mb A-B"
+  std::string category;   // compute, optimizer, or the collective's group
+  std::string pass;       // forward, backward, weight, step (before the first schedule item)
+  int64_t microbatch = -1;  // of the first span
+  double start_s = 0, end_s = 0;
+  double busy_s = 0;      // sum of the spans' durations (end_s - start_s when not merged)
+  int64_t spans_count = 1;
 };
 
 struct ClassStats {  // one simulated unit (a rank, or a class of equivalent ranks)
@@ -71,6 +89,12 @@ struct SimResult {
   int64_t units_count = 0;
   bool all_ranks = false;
   std::string timeline_json;  // Chrome trace-event JSON when record_timeline (else empty)
+  // Bounded timeline table (SimOptions::timeline_rows > 0), sorted by unit, stream, start.
+  std::vector<TimelineRow> timeline;
+  int64_t timeline_spans_count = 0;    // spans recorded
+  int64_t timeline_rows_limit = 0;     // the limit asked for
+  double timeline_merge_gap_s = -1;    // spans closer than this were merged (-1: none merged)
+  int64_t timeline_dropped_count = 0;  // spans in no row (still over the limit after merging)
 };
 
 // Lowers s, simulates one step, fills SimResult. Throws Error for an invalid schedule (a
@@ -79,8 +103,10 @@ SimResult simulate(const Scenario& s, const SimOptions& o = {});
 // Same on an already lowered workload (w.scenario() must be alive).
 SimResult simulate(const ir::Workload& w, const SimOptions& o = {});
 
-// The estimate schema (same scalars, tables breakdown/communication/memory) with command
-// "simulate", plus tables rank_classes and critical_path and scalar peak_memory_time_s.
+// The estimate schema (same scalars, tables breakdown/communication/memory/ops, the per-op table of
+// the critical unit's stage) with command "simulate", plus tables rank_classes and critical_path and scalar peak_memory_time_s; with a
+// timeline table (SimOptions::timeline_rows), table "timeline" and scalars timeline_spans_count,
+// timeline_rows_limit_count, timeline_merge_gap_s, timeline_dropped_count.
 Result to_result(const SimResult& r, const Scenario& s);
 
 }  // namespace sextant::sim

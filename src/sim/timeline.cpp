@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "core/result.hpp"
 
@@ -76,6 +77,110 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
   }
   out += "\n]}\n";
   return out;
+}
+
+void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, int64_t limit, SimResult& r) {
+  static const char* const kPass[] = {"forward", "backward", "weight"};
+  const auto& sp = eo.spans;
+  r.timeline.clear();
+  r.timeline_spans_count = static_cast<int64_t>(sp.size());
+  r.timeline_rows_limit = limit;
+  r.timeline_merge_gap_s = -1;
+  r.timeline_dropped_count = 0;
+  if (limit <= 0 || sp.empty()) return;
+  std::vector<size_t> idx(sp.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+    const Span& x = sp[a];
+    const Span& y = sp[b];
+    if (x.unit != y.unit) return x.unit < y.unit;
+    if (x.tid != y.tid) return x.tid < y.tid;
+    return x.t0 < y.t0;
+  });
+  auto pass_of = [](const Span& s) { return s.microbatch < 0 ? 3 : static_cast<int>(s.pass); };
+  // Adjacent pairs that may merge (same unit, stream, category, pass) and their gaps.
+  auto mergeable = [&](const Span& a, const Span& b) {
+    return a.unit == b.unit && a.tid == b.tid && pass_of(a) == pass_of(b) && std::string_view(a.cat) == std::string_view(b.cat);
+  };
+  double gap = -1;
+  const int64_t n = static_cast<int64_t>(sp.size());
+  if (n > limit) {
+    std::vector<double> gaps;
+    for (size_t i = 1; i < idx.size(); ++i)
+      if (mergeable(sp[idx[i - 1]], sp[idx[i]])) gaps.push_back(std::max(0.0, sp[idx[i]].t0 - sp[idx[i - 1]].t1));
+    const int64_t need = n - limit;  // merges needed
+    if (static_cast<int64_t>(gaps.size()) >= need) {
+      std::nth_element(gaps.begin(), gaps.begin() + (need - 1), gaps.end());
+      gap = gaps[static_cast<size_t>(need - 1)];
+    } else if (!gaps.empty()) {
+      gap = *std::max_element(gaps.begin(), gaps.end());
+    }
+  }
+  r.timeline_merge_gap_s = gap;
+  auto name_of = [](TimelineRow& row, bool same_name, int64_t mb_last) {
+    if (same_name) return;  // merged spans of one op keep its name
+    if (row.pass == "step") {
+      row.name = "step-level work";
+      return;
+    }
+    row.name = row.pass + " mb " + std::to_string(row.microbatch) + (mb_last != row.microbatch ? "-" + std::to_string(mb_last) : "");
+  };
+  TimelineRow cur;
+  bool open = false, same_name = true;
+  int64_t mb_last = -1;
+  const char* first_name = "";
+  auto flush = [&] {
+    if (!open) return;
+    name_of(cur, same_name, mb_last);
+    r.timeline.push_back(std::move(cur));
+    cur = TimelineRow{};
+    open = false;
+  };
+  for (size_t k = 0; k < idx.size(); ++k) {
+    const Span& s = sp[idx[k]];
+    if (open && gap >= 0 && mergeable(sp[idx[k - 1]], s) && s.t0 - sp[idx[k - 1]].t1 <= gap) {
+      cur.end_s = std::max(cur.end_s, s.t1);
+      cur.busy_s += s.t1 - s.t0;
+      cur.spans_count += 1;
+      same_name = same_name && std::string_view(first_name) == std::string_view(s.name);
+      if (s.microbatch >= 0) mb_last = s.microbatch;
+      continue;
+    }
+    flush();
+    const UnitSpec& u = units[static_cast<size_t>(s.unit)];
+    cur.unit = s.unit;
+    cur.rank = u.representative_rank;
+    cur.stream = kTrack[s.tid];
+    cur.name = s.name;
+    cur.category = s.cat;
+    const int pi = pass_of(s);
+    cur.pass = pi == 3 ? "step" : kPass[pi];
+    cur.microbatch = s.microbatch;
+    cur.start_s = s.t0;
+    cur.end_s = s.t1;
+    cur.busy_s = s.t1 - s.t0;
+    cur.spans_count = 1;
+    first_name = s.name;
+    same_name = true;
+    mb_last = s.microbatch;
+    open = true;
+  }
+  flush();
+  if (static_cast<int64_t>(r.timeline.size()) > limit) {
+    // Still too many: keep the rows that start first (the whole job up to a time), in order.
+    std::vector<size_t> order(r.timeline.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return r.timeline[a].start_s < r.timeline[b].start_s; });
+    std::vector<char> keep(order.size(), 0);
+    for (int64_t i = 0; i < limit; ++i) keep[order[static_cast<size_t>(i)]] = 1;
+    std::vector<TimelineRow> kept;
+    kept.reserve(static_cast<size_t>(limit));
+    for (size_t i = 0; i < r.timeline.size(); ++i) {
+      if (keep[i]) kept.push_back(std::move(r.timeline[i]));
+      else r.timeline_dropped_count += r.timeline[i].spans_count;
+    }
+    r.timeline = std::move(kept);
+  }
 }
 
 }  // namespace sextant::sim

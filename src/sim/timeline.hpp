@@ -8,9 +8,18 @@
 #include <vector>
 
 #include "sim/engine.hpp"
+#include "sim/simulate.hpp"
 
 namespace sextant::sim {
 
 std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& units, size_t stages, const std::string& scenario);
+
+// The bounded timeline table of SimResult (limit > 0 rows): every span as a row when they fit;
+// otherwise adjacent spans of one unit's stream with the same category and pass are merged,
+// closest first (the smallest gap threshold that brings the rows within the limit); when even
+// merging every such pair leaves too many rows, the rows starting last are dropped. Fills
+// r.timeline, timeline_spans_count, timeline_rows_limit, timeline_merge_gap_s and
+// timeline_dropped_count. Deterministic.
+void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, int64_t limit, SimResult& r);
 
 }  // namespace sextant::sim

@@ -12,10 +12,13 @@ CAT = os.path.join(ROOT, "tests", "data", "catalog-frozen")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 CASES = ["llama3-8b-h100-zero3", "mixtral-8x7b-h100-ep8", "gpt175b-a100-tp8pp8-v3"]
 TIMELINE_LINES = 40
+TIMELINE_ROWS = 120
 
 
 def run(scenario, timeline, *extra):
-    out = subprocess.run([BIN, "simulate", scenario, "--catalog", CAT, "--json", "-", "--timeline", timeline, *extra],
+    # A small timeline table (--timeline-rows) keeps the golden files short and merges spans.
+    out = subprocess.run([BIN, "simulate", scenario, "--catalog", CAT, "--json", "-", "--timeline", timeline,
+                          "--timeline-rows", str(TIMELINE_ROWS), *extra],
                          capture_output=True, text=True, check=True).stdout
     j = json.loads(out)
     j["scalars"]["scenario"] = os.path.basename(scenario)

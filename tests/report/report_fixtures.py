@@ -12,7 +12,7 @@ EVIL = "<img src=x onerror=alert(1)>"
 # kind -> (arguments before --report, charts the page must have)
 KINDS = {
     "estimate": (["estimate", "data/examples/llama3-70b-h100.yaml"],
-                 ["step-breakdown", "communication", "memory"]),
+                 ["step-breakdown", "communication", "memory", "roofline"]),
     "analyze": (["analyze", "tests/data/trace/param/dlrm_8rank"],
                 ["temporal-breakdown", "idle-causes", "top-kernels", "overlap", "collective-skew", "stragglers"]),
     "goodput": (["goodput", "data/examples/goodput-llama3-405b-16k.yaml", "--replicas", "60", "--search-replicas", "20"],
@@ -23,7 +23,8 @@ KINDS = {
                        ["iteration-time"]),
     "infer-plan": (["infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=300"],
                    ["plan-candidates"]),
-    "simulate": (["simulate", "data/examples/llama3-70b-h100.yaml"], ["step-breakdown", "per-rank", "critical-path"]),
+    "simulate": (["simulate", "data/examples/llama3-70b-h100.yaml"],
+                 ["step-breakdown", "timeline", "per-rank", "critical-path"]),
     "plan": (["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "16",
               "--seq-len", "2048", "--threads", "1", "--no-progress"],
              ["plan-ranking", "plan-memory-vs-time", "winner-vs-runner-up"]),

@@ -82,6 +82,20 @@ class BrowserTest(unittest.TestCase):
             with self.subTest(kind=kind):
                 self.assertTrue(r["sort"]["sorted_desc"], r["sort"])
 
+    def test_roofline_and_gantt_drew_their_series(self):
+        """estimate's roofline: both ceilings and at least one group of ops, every op drawn as a point;
+        simulate's Gantt: a custom series per activity kind, one rect per bar, over every rank lane."""
+        charts = {c["id"]: c for c in self.results["estimate"]["charts"]}
+        roof = charts["roofline"]
+        self.assertGreaterEqual(roof["series"], 3, roof)
+        self.assertGreater(roof["points"], 4 + 10, roof)  # 2 + 2 ceiling points and the ops
+        self.assertGreaterEqual(roof["drawn"], roof["points"] - 4, roof)
+        gantt = {c["id"]: c for c in self.results["simulate"]["charts"]}["timeline"]
+        self.assertGreaterEqual(gantt["series"], 3, gantt)  # compute passes and communication groups
+        self.assertGreater(gantt["points"], 100, gantt)
+        self.assertGreater(gantt["drawn"], 100, gantt)
+        self.assertGreater(gantt["svg_shapes"], 100, gantt)
+
     def test_markup_kernel_name_is_text(self):
         x = self.results["xss"]["xss"]
         self.assertEqual(x["img_elements"], 0)

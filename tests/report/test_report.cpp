@@ -299,24 +299,96 @@ TEST(ReportRenderers, SweepParetoFrontAndTornado) {
 TEST(ReportRenderers, SimulateTimelineIsAGantt) {
   Result r = estimate_like(10.0, 3.0, 1.0);
   r.command = "simulate";
-  Table& t = r.add_table("timeline");
+  r.set("timeline_merge_gap_s", 0.5);
+  r.set("timeline_dropped_count", int64_t{0});
+  Table& t = r.add_table("timeline");  // the columns of sim::to_result
+  t.add_i64("unit");
   t.add_i64("rank");
+  t.add_str("stream");
+  t.add_str("name");
   t.add_str("category");
-  t.add_str("item");
+  t.add_str("pass");
   t.add_f64("start_s");
   t.add_f64("end_s");
-  t.add_row({int64_t{0}, std::string("compute"), std::string("fwd"), 0.0, 6.0});
-  t.add_row({int64_t{0}, std::string("comm"), std::string("allreduce"), 6.0, 10.0});
-  t.add_row({int64_t{1}, std::string("compute"), std::string("fwd"), 1.0, 9.0});
+  t.add_f64("busy_s");
+  auto row = [&](int64_t unit, int64_t rank, const char* stream, const char* name, const char* cat, const char* pass, double s,
+                 double e, double busy) {
+    t.add_row({unit, rank, std::string(stream), std::string(name), std::string(cat), std::string(pass), s, e, busy});
+  };
+  row(0, 0, "compute", "attn.qkv", "compute", "forward", 0.0, 6.0, 6.0);
+  row(0, 0, "tp", "attn.tp_all_reduce", "tp", "forward", 6.0, 10.0, 4.0);
+  row(1, 8, "compute", "backward mb 0-3", "compute", "backward", 1.0, 9.0, 7.0);  // merged: 7 s busy of 8
+  Table& rc = r.add_table("rank_classes");
+  rc.add_i64("unit");
+  rc.add_i64("ranks_count");
+  rc.add_f64("end_s");
+  rc.add_row({int64_t{0}, int64_t{16}, 10.0});
+  rc.add_row({int64_t{1}, int64_t{1}, 9.0});
   const ReportPage page = build_page(r);
   const Chart* g = nullptr;
   for (const auto& c : page.charts)
     if (c.id == "timeline") g = &c;
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->kind, "gantt");
-  EXPECT_EQ(g->option["series"].size(), 2u);  // one custom series per category
-  EXPECT_EQ(g->option["series"][0]["data"][1]["value"], nlohmann::ordered_json({1.0, 1.0, 9.0}));
-  EXPECT_EQ(g->takeaway, "2 ranks over 10.0 s; compute occupies the most rank-time (70%)");
+  // One custom series per kind: compute by pass, communication by group.
+  ASSERT_EQ(g->option["series"].size(), 3u);
+  EXPECT_EQ(g->option["series"][0]["name"], "compute: forward");
+  EXPECT_EQ(g->option["series"][1]["name"], "tp");
+  EXPECT_EQ(g->option["series"][2]["name"], "compute: backward");
+  // value = [lane, start, end, row of the stream in the lane, rows per lane]; compute is row 0.
+  EXPECT_EQ(g->option["series"][1]["data"][0]["value"], nlohmann::ordered_json({0.0, 6.0, 10.0, 1.0, 2.0}));
+  EXPECT_EQ(g->option["series"][2]["data"][0]["value"], nlohmann::ordered_json({1.0, 1.0, 9.0, 0.0, 2.0}));
+  EXPECT_EQ(g->option["yAxis"]["data"], nlohmann::ordered_json({"rank 0 (x16)", "rank 8"}));
+  // Compute busy (6 + 7) of 2 lanes x 10 s.
+  EXPECT_EQ(g->takeaway, "2 ranks over 10.0 s; compute streams are busy 65% of the time, idle (bubbles, waits for communication) the "
+                         "rest; spans closer than 500 ms drawn as one bar");
   // The estimate's charts come first: a simulate page is an estimate page plus the simulation.
   EXPECT_EQ(page.charts.front().id, "step-breakdown");
+}
+
+TEST(ReportRenderers, EstimateRooflinePlacesOpsUnderTheCeilings) {
+  Result r = estimate_like(10.0, 3.0, 1.0);
+  r.set("peak_flops_per_s", 1000e12);      // ridge at 1000e12 / 2e12 = 500 FLOP/byte
+  r.set("peak_memory_bytes_per_s", 2e12);
+  Table& t = r.add_table("ops");  // the columns of estimate's per-op table that the chart reads
+  t.add_str("block");
+  t.add_str("pass");
+  t.add_str("op");
+  t.add_str("shape");
+  t.add_f64("flops");
+  t.add_f64("bytes");
+  t.add_f64("time_s");
+  t.add_f64("share_fraction");
+  t.add_str("bound");
+  // GEMM: 1e12 FLOP over 1e9 bytes (1000 FLOP/byte) in 2 ms: 500 TFLOP/s, half its roof; 60% of the step.
+  t.add_row({std::string("layer"), std::string("forward"), std::string("mlp.up"), std::string("8192x8192x8192"), 1e12, 1e9, 2e-3, 0.6,
+             std::string("compute")});
+  // Attention: 100 FLOP/byte (memory roof 200 TFLOP/s) attaining 100 TFLOP/s; 10% of the step.
+  t.add_row({std::string("layer"), std::string("forward"), std::string("attn.core"), std::string(""), 1e11, 1e9, 1e-3, 0.1,
+             std::string("memory")});
+  // No FLOPs: not on the chart, but its share counts.
+  t.add_row({std::string("layer"), std::string("forward"), std::string("mlp.act"), std::string(""), 0.0, 1e9, 5e-4, 0.05,
+             std::string("memory")});
+  t.add_row({std::string("layer"), std::string("forward"), std::string("tp.all_reduce"), std::string(""), 0.0, 1e8, 1e-3, 0.2,
+             std::string("comm")});
+  const ReportPage page = build_page(r);
+  const Chart* c = nullptr;
+  for (const auto& ch : page.charts)
+    if (ch.id == "roofline") c = &ch;
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->option["xAxis"]["type"], "log");
+  EXPECT_EQ(c->option["yAxis"]["type"], "log");
+  const auto& series = c->option["series"];
+  ASSERT_EQ(series.size(), 4u);  // two ceilings, compute-bound and memory-bound ops
+  // Memory ceiling up to the ridge, compute ceiling from it, in TFLOP/s.
+  EXPECT_EQ(series[0]["data"][1], nlohmann::ordered_json({500.0, 1000.0}));
+  EXPECT_EQ(series[1]["data"][0], nlohmann::ordered_json({500.0, 1000.0}));
+  EXPECT_EQ(series[2]["data"].size(), 1u);
+  EXPECT_EQ(series[2]["data"][0]["value"], nlohmann::ordered_json({1000.0, 500.0, 60.0}));
+  EXPECT_EQ(series[3]["data"][0]["value"], nlohmann::ordered_json({100.0, 100.0, 10.0}));
+  // The larger share draws the larger point.
+  EXPECT_GT(series[2]["data"][0]["symbolSize"].get<double>(), series[3]["data"][0]["symbolSize"].get<double>());
+  EXPECT_EQ(c->takeaway, "compute-bound ops take 60% of the step, memory-bound 15%, kernel overhead 0%, communication 20%; the largest "
+                         "op, mlp.up 8192x8192x8192 (60%), attains 500 TFLOP/s, 50% of its roof (ridge 500 FLOP/byte); 2 of 4 ops have "
+                         "FLOPs and are placed");
 }

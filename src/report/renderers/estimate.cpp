@@ -1,7 +1,9 @@
 // Report of `sextant estimate`: step-time breakdown (stacked), communication total vs exposed,
-// memory per GPU (stacked against capacity), roofline of the model's ops when the result has them.
+// memory per GPU (stacked against capacity), roofline of the model's ops (table "ops").
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
 
 #include "report/registry.hpp"
 
@@ -134,45 +136,82 @@ void memory(const Result& r, ReportPage& page) {
   page.charts.push_back(std::move(ch));
 }
 
-// Roofline: when the result carries per-op arithmetic intensity and achieved throughput
-// (table "roofline": op, flops, bytes, time_s), plus the accelerator's peaks as scalars.
+// Roofline of the model's ops (table "ops": one row per op template of the critical rank, with
+// FLOPs, bytes, time and share of the step) under the accelerator's peak FLOP/s and memory
+// bandwidth (scalars peak_flops_per_s, peak_memory_bytes_per_s). Ops without FLOPs (elementwise,
+// norms, optimizer) and collectives have no place on a roofline: the takeaway still counts their
+// share of the step by what bounds them.
 void roofline(const Result& r, ReportPage& page) {
-  const Table* t = r.table("roofline");
-  if (!t || t->rows() == 0 || !t->has_column("flops") || !t->has_column("bytes") || !t->has_column("time_s")) return;
-  const Value* peak_v = r.scalar("peak_flops_per_s");
-  const Value* bw_v = r.scalar("peak_memory_bytes_per_s");
-  if (!peak_v || !bw_v) return;
+  const Table* t = r.table("ops");
+  if (!t || t->rows() == 0 || !r.scalar("peak_flops_per_s") || !r.scalar("peak_memory_bytes_per_s")) return;
+  for (const char* c : {"op", "flops", "bytes", "time_s", "share_fraction", "bound"})
+    if (!t->has_column(c)) return;
   const double peak = r.number("peak_flops_per_s"), bw = r.number("peak_memory_bytes_per_s");
-  const auto op = texts(*t, t->has_column("op") ? "op" : t->columns().front().name);
-  const auto flops = numbers(*t, "flops"), bytes = numbers(*t, "bytes"), time = numbers(*t, "time_s");
-  auto pts = nlohmann::ordered_json::array();
-  double min_i = INFINITY, max_i = 0;
-  size_t bound_mem = 0;
+  if (!(peak > 0 && bw > 0)) return;
+  const auto op = texts(*t, "op"), bound = texts(*t, "bound");
+  const auto block = t->has_column("block") ? texts(*t, "block") : std::vector<std::string>(t->rows());
+  const auto pass = t->has_column("pass") ? texts(*t, "pass") : std::vector<std::string>(t->rows());
+  const auto shape = t->has_column("shape") ? texts(*t, "shape") : std::vector<std::string>(t->rows());
+  const auto flops = numbers(*t, "flops"), bytes = numbers(*t, "bytes"), time = numbers(*t, "time_s"),
+             share = numbers(*t, "share_fraction");
+  const double ridge = peak / bw;
+  std::map<std::string, nlohmann::ordered_json> by_bound;  // one scatter series per bound
+  std::map<std::string, double> share_by_bound;
+  double min_i = INFINITY, max_i = 0, min_p = INFINITY, placed_share = 0;
+  size_t placed = 0, top = SIZE_MAX;
   for (size_t i = 0; i < t->rows(); ++i) {
+    if (std::isfinite(share[i])) share_by_bound[bound[i]] += share[i];
     if (!(flops[i] > 0 && bytes[i] > 0 && time[i] > 0)) continue;
-    const double ai = flops[i] / bytes[i];
-    const double tf = flops[i] / time[i] / 1e12;
+    const double ai = flops[i] / bytes[i], tf = flops[i] / time[i] / 1e12;
     min_i = std::min(min_i, ai);
     max_i = std::max(max_i, ai);
-    if (ai < peak / bw) ++bound_mem;
-    pts.push_back({{"name", op[i]}, {"value", {ai, tf}}});
+    min_p = std::min(min_p, tf);
+    ++placed;
+    placed_share += share[i];
+    if (top == SIZE_MAX || share[i] > share[top]) top = i;
+    std::string label = block[i].empty() ? op[i] : block[i] + " " + pass[i] + " " + op[i];
+    if (!shape[i].empty()) label += " " + shape[i];
+    // Area of the point proportional to the op's share of the step.
+    const double size = 6 + 40 * std::sqrt(std::max(0.0, share[i]));
+    auto& series = by_bound[bound[i]];
+    if (series.is_null()) series = nlohmann::ordered_json::array();
+    series.push_back({{"name", label}, {"value", {ai, tf, share[i] * 100}}, {"symbolSize", size}});
   }
-  if (pts.empty()) return;
-  const double ridge = peak / bw;
-  const double lo = std::min(min_i, ridge) / 4, hi = std::max(max_i, ridge) * 4;
+  if (placed == 0) return;
+  const double lo = std::pow(10, std::floor(std::log10(std::min(min_i, ridge) / 2)));
+  const double hi = std::pow(10, std::ceil(std::log10(std::max(max_i, ridge) * 2)));
   Chart ch;
   ch.id = "roofline";
-  ch.title = "Roofline: the model's ops against the accelerator's peaks";
+  ch.title = "Roofline: the model's ops on the critical rank against the accelerator's peaks (point area: share of the step)";
   ch.value_unit = "";
+  ch.value_labels = {"FLOP/byte", "TFLOP/s", "% of step"};
+  ch.height_px = 420;
   ch.option = base_option();
   ch.option["tooltip"]["trigger"] = "item";
-  ch.option["xAxis"] = {{"type", "log"}, {"name", "arithmetic intensity (FLOP/byte)"}, {"nameLocation", "middle"}, {"nameGap", 28}};
-  ch.option["yAxis"] = {{"type", "log"}, {"name", "achieved (TFLOP/s)"}, {"nameLocation", "middle"}, {"nameGap", 48}};
-  ch.option["series"] = {{{"type", "line"}, {"name", "roof"}, {"showSymbol", false},
-                          {"data", {{lo, lo * bw / 1e12}, {ridge, peak / 1e12}, {hi, peak / 1e12}}}},
-                         {{"type", "scatter"}, {"name", "ops"}, {"data", pts}}};
-  ch.takeaway = std::to_string(bound_mem) + " of " + std::to_string(pts.size()) + " ops are memory-bound (ridge at " +
-                fmt_num(ridge) + " FLOP/byte)";
+  ch.option["xAxis"] = {{"type", "log"}, {"name", "arithmetic intensity (FLOP/byte)"}, {"nameLocation", "middle"}, {"nameGap", 28},
+                        {"min", lo}, {"max", hi}};
+  ch.option["yAxis"] = {{"type", "log"}, {"name", "attained (TFLOP/s)"}, {"nameLocation", "middle"}, {"nameGap", 48},
+                        {"min", std::pow(10, std::floor(std::log10(std::min(min_p, lo * bw / 1e12))))},
+                        {"max", std::pow(10, std::ceil(std::log10(peak / 1e12 * 1.5)))}};
+  ch.option["legend"]["type"] = "plain";
+  ch.option["grid"]["top"] = 70;
+  auto series = nlohmann::ordered_json::array();
+  series.push_back({{"type", "line"}, {"name", "memory ceiling (" + fmt_num(bw / 1e9) + " GB/s)"}, {"showSymbol", false},
+                    {"data", {{lo, lo * bw / 1e12}, {ridge, peak / 1e12}}}});
+  series.push_back({{"type", "line"}, {"name", "compute ceiling (" + fmt_num(peak / 1e12) + " TFLOP/s)"}, {"showSymbol", false},
+                    {"data", {{ridge, peak / 1e12}, {hi, peak / 1e12}}}});
+  for (auto& [b, data] : by_bound)
+    series.push_back({{"type", "scatter"}, {"name", b + "-bound ops"}, {"data", data}});
+  ch.option["series"] = series;
+  const double top_tf = flops[top] / time[top];
+  ch.takeaway = "compute-bound ops take " + fmt_pct(share_by_bound["compute"]) + " of the step, memory-bound " +
+                fmt_pct(share_by_bound["memory"]) + ", kernel overhead " + fmt_pct(share_by_bound["overhead"]) +
+                ", communication " + fmt_pct(share_by_bound["comm"]) + "; the largest op, " + op[top] +
+                (shape[top].empty() ? "" : " " + shape[top]) + " (" + fmt_pct(share[top]) + "), attains " +
+                fmt_num(top_tf / 1e12) + " TFLOP/s, " + fmt_pct(top_tf / std::min(peak, flops[top] / bytes[top] * bw)) +
+                " of its roof (ridge " + fmt_num(ridge) + " FLOP/byte); " + std::to_string(placed) + " of " +
+                std::to_string(t->rows()) + " ops have FLOPs and are placed";
+  page.takeaways.push_back("the ops on the roofline are " + fmt_pct(placed_share) + " of the step; " + ch.takeaway.substr(0, ch.takeaway.find(';')));
   page.charts.push_back(std::move(ch));
 }
 

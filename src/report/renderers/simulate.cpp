@@ -1,9 +1,9 @@
 // Report of `sextant simulate`: the estimate's charts (a simulate Result carries its tables), the
 // simulated step per rank, and the critical path of the step.
 //
-// Per-rank timeline: when the Result has a table "timeline" (columns unit or rank, category,
-// start_s, end_s; one row per activity) it is drawn as a Gantt chart, one lane per rank. Without
-// one, each simulated unit's step is drawn as consecutive segments of its compute, exposed
+// Per-rank timeline: the Result's bounded table "timeline" (sim::TimelineRow: unit, rank, stream,
+// name, category, pass, start_s, end_s) drawn as a Gantt chart, one lane per simulated unit with a
+// row per stream. Also each unit's step as consecutive segments of its compute, exposed
 // communication, pipeline waits and optimizer time (table "rank_classes"), ending where it ended.
 #include <algorithm>
 #include <cmath>
@@ -17,54 +17,103 @@ namespace {
 
 void gantt(const Result& r, ReportPage& page) {
   const Table* t = r.table("timeline");
-  if (!t || t->rows() == 0 || !t->has_column("start_s") || !t->has_column("end_s") || !t->has_column("category")) return;
-  const std::string lane_col = t->has_column("rank") ? "rank" : t->has_column("unit") ? "unit" : "";
-  if (lane_col.empty()) return;
-  const auto lane = numbers(*t, lane_col);
-  const auto cat = texts(*t, "category");
+  if (!t || t->rows() == 0) return;
+  for (const char* c : {"unit", "rank", "stream", "name", "category", "start_s", "end_s"})
+    if (!t->has_column(c)) return;
+  const auto unit = numbers(*t, "unit"), rank = numbers(*t, "rank");
+  const auto stream = texts(*t, "stream"), name = texts(*t, "name"), cat = texts(*t, "category");
+  const auto pass = t->has_column("pass") ? texts(*t, "pass") : std::vector<std::string>(t->rows());
   const auto s = numbers(*t, "start_s"), e = numbers(*t, "end_s");
-  const auto name = t->has_column("item") ? texts(*t, "item") : cat;
-  std::vector<double> lanes(lane);
-  std::sort(lanes.begin(), lanes.end());
-  lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
-  std::map<double, size_t> lane_index;
-  for (size_t i = 0; i < lanes.size(); ++i) lane_index[lanes[i]] = i;
-  std::vector<std::string> cats;
-  std::map<std::string, nlohmann::ordered_json> data;
-  std::map<std::string, double> busy;
-  const size_t cap = 20000;  // SVG stays responsive
-  double end = 0;
-  for (size_t i = 0; i < t->rows() && i < cap; ++i) {
-    if (!data.count(cat[i])) {
-      cats.push_back(cat[i]);
-      data[cat[i]] = nlohmann::ordered_json::array();
-    }
-    data[cat[i]].push_back({{"name", name[i]}, {"value", {static_cast<double>(lane_index[lane[i]]), s[i], e[i]}}});
-    busy[cat[i]] += e[i] - s[i];
-    end = std::max(end, e[i]);
+  const auto busy_col = t->has_column("busy_s") ? numbers(*t, "busy_s") : std::vector<double>();
+  // Ranks per unit from rank_classes (a unit may stand for a class of equivalent ranks).
+  std::map<double, double> ranks_of_unit;
+  if (const Table* rc = r.table("rank_classes"); rc && rc->has_column("unit") && rc->has_column("ranks_count")) {
+    const auto u = numbers(*rc, "unit"), c = numbers(*rc, "ranks_count");
+    for (size_t i = 0; i < u.size(); ++i) ranks_of_unit[u[i]] = c[i];
   }
+  // Lanes: one per unit (at most kLanes); rows inside a lane: one per stream, compute first.
+  constexpr size_t kLanes = 64;
+  std::vector<double> units(unit);
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  const size_t lanes_shown = std::min(units.size(), kLanes);
+  std::map<double, size_t> lane_of;
+  std::map<double, double> rank_of_unit;
+  for (size_t i = 0; i < t->rows(); ++i) rank_of_unit.emplace(unit[i], rank[i]);
   std::vector<std::string> lane_names;
-  for (double l : lanes) lane_names.push_back(lane_col + " " + fmt_count(l));
+  for (size_t i = 0; i < lanes_shown; ++i) {
+    lane_of[units[i]] = i;
+    const double cnt = ranks_of_unit.count(units[i]) ? ranks_of_unit[units[i]] : 1;
+    lane_names.push_back("rank " + fmt_count(rank_of_unit[units[i]]) + (cnt > 1 ? " (x" + fmt_count(cnt) + ")" : ""));
+  }
+  std::vector<std::string> streams(stream);
+  std::sort(streams.begin(), streams.end(), [](const std::string& a, const std::string& b) {
+    return (a == "compute") != (b == "compute") ? a == "compute" : a < b;
+  });
+  streams.erase(std::unique(streams.begin(), streams.end()), streams.end());
+  std::map<std::string, size_t> row_of;
+  for (size_t i = 0; i < streams.size(); ++i) row_of[streams[i]] = i;
+  // One series per kind of activity: compute by pass, everything else by category.
+  std::vector<std::string> kinds;
+  std::map<std::string, nlohmann::ordered_json> data;
+  double end = 0, compute_busy = 0;
+  size_t bars = 0;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    const auto lane = lane_of.find(unit[i]);
+    if (lane == lane_of.end()) continue;
+    const std::string kind = cat[i] == "compute" && !pass[i].empty() ? "compute: " + pass[i] : cat[i];
+    if (!data.count(kind)) {
+      kinds.push_back(kind);
+      data[kind] = nlohmann::ordered_json::array();
+    }
+    data[kind].push_back({{"name", name[i] + " (" + stream[i] + ", " + lane_names[lane->second] + ")"},
+                          {"value", {static_cast<double>(lane->second), s[i], e[i], static_cast<double>(row_of[stream[i]]),
+                                     static_cast<double>(streams.size())}}});
+    if (cat[i] == "compute") compute_busy += busy_col.empty() ? e[i] - s[i] : busy_col[i];  // merged bars: their spans' time
+    end = std::max(end, e[i]);
+    ++bars;
+  }
+  if (bars == 0) return;
   Chart ch;
   ch.id = "timeline";
   ch.kind = "gantt";
-  ch.title = "Simulated step per rank (timeline)";
+  ch.title = "Simulated step per rank (Gantt; rows in a rank: " + [&] {
+    std::string x;
+    for (const auto& st : streams) x += (x.empty() ? "" : ", ") + st;
+    return x;
+  }() + ")";
   ch.value_unit = "s";
-  ch.height_px = std::max(300, static_cast<int>(lanes.size()) * 26 + 110);
+  const int lane_px = std::max(26, 9 * static_cast<int>(streams.size()) + 8);
+  ch.height_px = std::max(300, static_cast<int>(lanes_shown) * lane_px + 130);
   ch.option = base_option();
   ch.option["tooltip"]["trigger"] = "item";
+  ch.wide = true;
+  ch.option["grid"]["left"] = 130;
+  ch.option["grid"]["bottom"] = 90;
   ch.option["xAxis"] = value_axis("time in the step (s)");
+  ch.option["xAxis"]["nameGap"] = 24;
+  ch.option["xAxis"]["axisLabel"] = {{"showMaxLabel", false}};  // the step's end is not a round number
+  ch.option["xAxis"]["min"] = 0;
   ch.option["xAxis"]["max"] = end;
   ch.option["yAxis"] = category_axis(lane_names);
-  ch.option["dataZoom"] = {{{"type", "inside"}, {"xAxisIndex", 0}}, {{"type", "slider"}, {"xAxisIndex", 0}, {"bottom", 8}}};
-  ch.option["grid"]["bottom"] = 80;
+  ch.option["yAxis"]["inverse"] = true;  // rank order top to bottom
+  ch.option["dataZoom"] = {{{"type", "inside"}, {"xAxisIndex", 0}, {"filterMode", "weakFilter"}},
+                           {{"type", "slider"}, {"xAxisIndex", 0}, {"bottom", 8}, {"filterMode", "weakFilter"}}};
   auto series = nlohmann::ordered_json::array();
-  for (const auto& c : cats)
-    series.push_back({{"type", "custom"}, {"name", c}, {"encode", {{"x", {1, 2}}, {"y", 0}}}, {"data", data[c]}});
+  for (const auto& k : kinds)
+    series.push_back({{"type", "custom"}, {"name", k}, {"encode", {{"x", {1, 2}}, {"y", 0}}}, {"data", data[k]}});
   ch.option["series"] = series;
-  const auto top = std::max_element(busy.begin(), busy.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  ch.takeaway = std::to_string(lanes.size()) + " ranks over " + fmt_seconds(end) + "; " + top->first + " occupies the most rank-time (" +
-                fmt_pct(lanes.empty() || end <= 0 ? 0 : top->second / (end * static_cast<double>(lanes.size()))) + ")";
+  // Takeaway: how busy the compute stream is over the shown ranks, and what the table left out.
+  const double lane_time = end * static_cast<double>(lanes_shown);
+  ch.takeaway = std::to_string(lanes_shown) + (lanes_shown == 1 ? " rank" : " ranks") + " over " + fmt_seconds(end) +
+                "; compute streams are busy " + fmt_pct(lane_time > 0 ? compute_busy / lane_time : 0) +
+                " of the time, idle (bubbles, waits for communication) the rest";
+  if (r.scalar("timeline_merge_gap_s") && r.number("timeline_merge_gap_s") >= 0)
+    ch.takeaway += "; spans closer than " + fmt_seconds(r.number("timeline_merge_gap_s")) + " drawn as one bar";
+  if (r.scalar("timeline_dropped_count") && r.number("timeline_dropped_count") > 0)
+    ch.takeaway += "; " + fmt_count(r.number("timeline_dropped_count")) + " spans after the row limit not drawn";
+  if (units.size() > lanes_shown) ch.takeaway += "; first " + std::to_string(lanes_shown) + " of " + std::to_string(units.size()) + " ranks";
+  page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 }
 

@@ -1,0 +1,154 @@
+// Question: does estimate's per-op table (the roofline of the report) account for exactly the
+// time the step model charges, op class by op class and group by group, and does it classify
+// what bounds each op the way the compute model decides it?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "estimate/estimate.hpp"
+#include "ir/workload.hpp"
+#include "scenario/scenario.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+Scenario golden(const std::string& name) {
+  return load_scenario(std::string(SEXTANT_SOURCE_DIR) + "/" + name, *frozen());
+}
+
+// Every scenario of the estimate goldens: dense with PP and vpp, ZeRO-3 (per-tensor gathers in
+// several calls), MoE with expert parallelism and full recompute.
+const char* const kScenarios[] = {"data/examples/llama3-70b-h100.yaml", "tests/golden/scenarios/gpt175b-a100-tp8pp8-v3.yaml",
+                                  "tests/golden/scenarios/llama3-8b-h100-zero3.yaml",
+                                  "tests/golden/scenarios/mixtral-8x7b-h100-ep8.yaml"};
+
+bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)) + 1e-15; }
+}  // namespace
+
+TEST(OpTable, SumsToTheStepModelsComputeByClassAndCommunicationByGroup) {
+  for (const char* path : kScenarios) {
+    SCOPED_TRACE(path);
+    const Scenario s = golden(path);
+    const ir::Workload w = ir::lower(s);
+    const Estimator est;
+    const StepEstimate e = est.run(w);
+    const auto ops = op_table(w, e.critical_stage, est);
+    ASSERT_FALSE(ops.empty());
+    std::map<std::string, double> by_class, by_group;
+    double optimizer = 0;
+    for (const auto& o : ops) {
+      EXPECT_GT(o.count, 0) << o.name;
+      EXPECT_GE(o.time_s, 0) << o.name;
+      const double t = o.time_s * static_cast<double>(o.count);
+      if (o.bound == "comm") {
+        EXPECT_FALSE(o.group.empty()) << o.name;
+        by_group[o.group] += t;
+      } else if (o.pass == "step") {
+        optimizer += t;
+      } else {
+        by_class[o.op_class] += t;
+      }
+    }
+    ASSERT_EQ(by_class.size(), e.compute_by_class_s.size());
+    for (const auto& [cls, t] : e.compute_by_class_s) {
+      SCOPED_TRACE(cls);
+      EXPECT_TRUE(close(by_class[cls], t)) << by_class[cls] << " vs " << t;
+    }
+    ASSERT_EQ(by_group.size(), e.comm_by_group_s.size());
+    for (const auto& [g, t] : e.comm_by_group_s) {
+      SCOPED_TRACE(g);
+      EXPECT_TRUE(close(by_group[g], t)) << by_group[g] << " vs " << t;
+    }
+    EXPECT_TRUE(close(optimizer, e.optimizer_s)) << optimizer << " vs " << e.optimizer_s;
+    // Rows come in descending order of time per step.
+    for (size_t i = 1; i < ops.size(); ++i)
+      EXPECT_GE(ops[i - 1].time_s * ops[i - 1].count, ops[i].time_s * ops[i].count);
+  }
+}
+
+TEST(OpTable, BoundIsTheLargestTermOfTheComputeModel) {
+  const Scenario s = golden(kScenarios[0]);
+  const ir::Workload w = ir::lower(s);
+  const Estimator est;
+  const auto ops = op_table(w, est.run(w).critical_stage, est);
+  const Accelerator& acc = s.accelerator;
+  std::set<std::string> bounds;
+  for (const auto& o : ops) {
+    bounds.insert(o.bound);
+    if (o.bound == "comm") continue;
+    // Rebuild the op from the row (class, FLOPs, bytes, shape) and time it with the model.
+    ir::ComputeOp op;
+    static const std::map<std::string, ir::OpClass> kClass = {
+        {"gemm", ir::OpClass::Gemm},         {"attention", ir::OpClass::Attention}, {"elementwise", ir::OpClass::Elementwise},
+        {"norm", ir::OpClass::Norm},         {"embedding", ir::OpClass::Embedding}, {"logits", ir::OpClass::Logits},
+        {"router", ir::OpClass::Router},     {"optimizer", ir::OpClass::Optimizer}, {"memcpy", ir::OpClass::Memcpy}};
+    op.cls = kClass.at(o.op_class);
+    op.flops = o.flops;
+    op.bytes = o.bytes;
+    if (!o.shape.empty()) {
+      long long m = 0, n = 0, k = 0, b = 1;
+      const int got = std::sscanf(o.shape.c_str(), "%lldx%lldx%lldx%lld", &m, &n, &k, &b);
+      ASSERT_GE(got, 3) << o.shape;
+      op.m = m;
+      op.n = n;
+      op.k = k;
+      op.batch = b;
+      op.dtype = s.train.precision;
+    }
+    const ComputeTime ct = compute_time(op, acc);
+    EXPECT_TRUE(close(ct.time_s, o.time_s)) << o.name << " " << ct.time_s << " vs " << o.time_s;
+    EXPECT_EQ(std::string(ct.bound()), o.bound) << o.name;
+    if (o.bound == "compute") {
+      EXPECT_GE(ct.compute_s, ct.memory_s) << o.name;
+      EXPECT_GT(o.flops, 0) << o.name;
+    }
+    if (o.flops == 0) {
+      EXPECT_NE(o.bound, "compute") << o.name;
+    }
+  }
+  // Llama-3-70B at TP8 on H100: the big GEMMs are compute-bound, elementwise/norm ops are not,
+  // and TP/DP/PP communication rows are there.
+  EXPECT_TRUE(bounds.count("compute"));
+  EXPECT_TRUE(bounds.count("memory"));
+  EXPECT_TRUE(bounds.count("comm"));
+}
+
+TEST(OpTable, EstimateResultCarriesTheTableAndThePeaks) {
+  const Scenario s = golden(kScenarios[0]);
+  const Result r = estimate(s);
+  const Table* t = r.table("ops");
+  ASSERT_NE(t, nullptr);
+  for (const char* c : {"block", "pass", "op", "op_class", "group", "shape", "flops", "bytes", "flop_per_byte", "time_s", "flop_per_s",
+                        "count", "step_time_s", "share_fraction", "bound"})
+    EXPECT_TRUE(t->has_column(c)) << c;
+  EXPECT_DOUBLE_EQ(r.number("peak_flops_per_s"), s.accelerator.peak(s.train.precision));
+  EXPECT_DOUBLE_EQ(r.number("peak_memory_bytes_per_s"), s.accelerator.memory_bandwidth_bytes_per_s.value);
+  const auto& flops = t->column("flops").f64;
+  const auto& bytes = t->column("bytes").f64;
+  const auto& ai = t->column("flop_per_byte").f64;
+  const auto& time = t->column("time_s").f64;
+  const auto& rate = t->column("flop_per_s").f64;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    if (bytes[i] > 0) {
+      EXPECT_DOUBLE_EQ(ai[i], flops[i] / bytes[i]);
+    }
+    if (time[i] > 0) {
+      EXPECT_DOUBLE_EQ(rate[i], flops[i] / time[i]);
+      // No op attains more than the accelerator's peak.
+      EXPECT_LE(rate[i], r.number("peak_flops_per_s") * (1 + 1e-12));
+    }
+  }
+  // The plan-search path (Estimator::run) leaves the table empty; the step time is the same.
+  const ir::Workload w = ir::lower(s);
+  const StepEstimate e = Estimator().run(w);
+  EXPECT_TRUE(e.ops.empty());
+  EXPECT_DOUBLE_EQ(e.step_time_s, r.number("step_time_s"));
+}

@@ -1,0 +1,115 @@
+// Question: is simulate's bounded timeline table (the report's Gantt chart) a faithful, bounded
+// view of the recorded spans: every span when they fit, merged closest-first within one stream,
+// category and pass when they do not, with nothing lost unaccounted and nothing invented?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "scenario/scenario.hpp"
+#include "sim/simulate.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+// 4 pipeline stages of Llama-3-8B, 8 micro-batches: a few thousand spans.
+Scenario small() {
+  return parse_scenario(
+      "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\n"
+      "parallel: {tp: 2, pp: 4, dp: 2, zero_stage: 1}\n"
+      "training: {global_batch: 16, micro_batch: 1, seq_len: 2048, precision: bf16, recompute: none}\n",
+      "small.yaml", *frozen());
+}
+
+sim::SimResult run(const Scenario& s, int64_t rows) {
+  sim::SimOptions o;
+  o.timeline_rows = rows;
+  return sim::simulate(s, o);
+}
+}  // namespace
+
+TEST(TimelineTable, EverySpanIsARowWhenTheyFit) {
+  const Scenario s = small();
+  const sim::SimResult all = run(s, 1000000);
+  ASSERT_GT(all.timeline_spans_count, 1000);
+  EXPECT_EQ(static_cast<int64_t>(all.timeline.size()), all.timeline_spans_count);
+  EXPECT_EQ(all.timeline_merge_gap_s, -1);
+  EXPECT_EQ(all.timeline_dropped_count, 0);
+  // One row per recorded unit at least, every unit's compute stream ends where the unit ends.
+  std::map<int, double> last_end;
+  for (const auto& r : all.timeline) {
+    EXPECT_GE(r.end_s, r.start_s);
+    EXPECT_EQ(r.spans_count, 1);
+    EXPECT_DOUBLE_EQ(r.busy_s, r.end_s - r.start_s);
+    if (r.stream == "compute") last_end[r.unit] = std::max(last_end[r.unit], r.end_s);
+  }
+  ASSERT_EQ(last_end.size(), all.units.size());
+  for (const auto& u : all.units) EXPECT_LE(last_end[u.unit], u.end_s * (1 + 1e-12));
+  // The table does not change the simulation.
+  EXPECT_DOUBLE_EQ(all.step.step_time_s, sim::simulate(s).step.step_time_s);
+}
+
+TEST(TimelineTable, MergedRowsStayWithinTheLimitAndAccountForEverySpan) {
+  const Scenario s = small();
+  const sim::SimResult all = run(s, 1000000);
+  for (int64_t limit : {50, 400, 2000}) {
+    SCOPED_TRACE(limit);
+    const sim::SimResult r = run(s, limit);
+    EXPECT_LE(static_cast<int64_t>(r.timeline.size()), limit);
+    EXPECT_EQ(r.timeline_spans_count, all.timeline_spans_count);
+    EXPECT_GE(r.timeline_merge_gap_s, 0);
+    int64_t spans = 0;
+    double busy = 0;
+    for (const auto& x : r.timeline) {
+      spans += x.spans_count;
+      busy += x.busy_s;
+      EXPECT_LE(x.busy_s, (x.end_s - x.start_s) * (1 + 1e-9) + 1e-15);
+    }
+    EXPECT_EQ(spans + r.timeline_dropped_count, r.timeline_spans_count);
+    if (r.timeline_dropped_count == 0) {
+      // Merging keeps every span's time: busy time sums to the unmerged table's.
+      double all_busy = 0;
+      for (const auto& x : all.timeline) all_busy += x.busy_s;
+      EXPECT_NEAR(busy, all_busy, 1e-9 * all_busy);
+    }
+    // Within one unit's stream, rows do not overlap more than spans of that stream did.
+    std::map<std::tuple<int, std::string>, double> end_of;
+    for (const auto& x : r.timeline) {
+      auto key = std::make_tuple(x.unit, x.stream);
+      if (x.stream == "compute" && end_of.count(key)) {
+        EXPECT_GE(x.start_s, end_of[key] - 1e-12);
+      }
+      end_of[key] = std::max(end_of[key], x.end_s);
+    }
+  }
+  // The tighter the limit, the wider the merge gap.
+  EXPECT_GE(run(s, 50).timeline_merge_gap_s, run(s, 2000).timeline_merge_gap_s);
+  // Deterministic.
+  const sim::SimResult a = run(s, 400), b = run(s, 400);
+  ASSERT_EQ(a.timeline.size(), b.timeline.size());
+  for (size_t i = 0; i < a.timeline.size(); ++i) {
+    EXPECT_EQ(a.timeline[i].name, b.timeline[i].name);
+    EXPECT_EQ(a.timeline[i].start_s, b.timeline[i].start_s);
+  }
+}
+
+TEST(TimelineTable, ResultCarriesTheTableOnlyWhenAsked) {
+  const Scenario s = small();
+  EXPECT_EQ(sim::to_result(sim::simulate(s), s).table("timeline"), nullptr);
+  const Result r = sim::to_result(run(s, 100), s);
+  const Table* t = r.table("timeline");
+  ASSERT_NE(t, nullptr);
+  EXPECT_LE(t->rows(), 100u);
+  EXPECT_EQ(r.number("timeline_rows_limit_count"), 100);
+  for (const char* c : {"unit", "rank", "stream", "name", "category", "pass", "microbatch", "start_s", "end_s", "busy_s", "spans_count"})
+    EXPECT_TRUE(t->has_column(c)) << c;
+  sim::SimOptions bad;
+  bad.timeline_rows = -1;
+  EXPECT_THROW(sim::simulate(s, bad), Error);
+}
