@@ -422,12 +422,15 @@ struct Lowerer {
     Block b;
     b.name = "embedding";
     const double h = m.hidden;
-    b.forward.push_back(mem("embedding.lookup", OpClass::Embedding, T * h * ab * 2));
+    std::vector<Step> fwd, bw;
+    fwd.push_back(mem("embedding.lookup", OpClass::Embedding, T * h * ab * 2));
     if (t > 1) {  // vocab-parallel embedding: partial sums reduced over TP
-      b.forward.push_back(coll(sp ? "embedding.tp_reduce_scatter" : "embedding.tp_all_reduce",
-                               sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab));
+      fwd.push_back(coll(sp ? "embedding.tp_reduce_scatter" : "embedding.tp_all_reduce",
+                         sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab));
     }
-    b.backward_weight.push_back(mem("embedding.grad", OpClass::Embedding, T * h * ab * 2 + T * h * 4));
+    bw.push_back(mem("embedding.grad", OpClass::Embedding, T * h * ab * 2 + T * h * 4));
+    b.forward = std::move(fwd);
+    b.backward_weight = std::move(bw);
     b.params = static_cast<double>(m.vocab) * h / t + (m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
     b.activation_bytes = 0;
     return b;
@@ -437,16 +440,20 @@ struct Lowerer {
     Block b;
     b.name = "head";
     const double h = m.hidden, V = m.vocab;
-    b.forward.push_back(mem("head.final_norm", OpClass::Norm, Tsp * h * ab * 2));
-    tp_enter(b.forward, "head.tp_all_gather");
+    std::vector<Step> fwd, bi, bw;
+    fwd.push_back(mem("head.final_norm", OpClass::Norm, Tsp * h * ab * 2));
+    tp_enter(fwd, "head.tp_all_gather");
     ComputeOp logits = gemm("head.logits", T, V / t, h);
     logits.cls = OpClass::Logits;
-    b.forward.push_back(logits);
-    b.forward.push_back(mem("head.cross_entropy", OpClass::Elementwise, T * V / t * (ab + 4)));
-    b.backward_input.push_back(mem("head.cross_entropy.bwd", OpClass::Elementwise, T * V / t * (ab + 4)));
-    gemm_backward(logits, b.backward_input, b.backward_weight);
+    fwd.push_back(logits);
+    fwd.push_back(mem("head.cross_entropy", OpClass::Elementwise, T * V / t * (ab + 4)));
+    bi.push_back(mem("head.cross_entropy.bwd", OpClass::Elementwise, T * V / t * (ab + 4)));
+    gemm_backward(logits, bi, bw);
     if (t > 1 && sp)
-      b.backward_input.push_back(coll("head.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab));
+      bi.push_back(coll("head.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab));
+    b.forward = std::move(fwd);
+    b.backward_input = std::move(bi);
+    b.backward_weight = std::move(bw);
     b.params = (m.tied_embeddings && s.plan.pp == 1) ? h : V * h / t + h;
     b.activation_bytes = T * (V / t * 4 + 2 * h * ab / (sp ? t : 1));  // fp32 logits for the loss
     return b;
@@ -488,6 +495,11 @@ double Workload::model_flops_per_step() const {
   // Attention: QK^T and PV forward 2*kv_len*(d_qk + d_v) per head per token, x3 for training.
   const double attn_per_token = 3.0 * 2.0 * L.kv_len() * c.heads * (L.attn_qk_dim() + L.attn_v_dim()) * c.layers;
   return tokens * (6.0 * mm + attn_per_token);
+}
+
+const std::vector<Step>& StepList::empty_steps() {
+  static const std::vector<Step> none;
+  return none;
 }
 
 Workload lower(const Scenario& s) {

@@ -14,7 +14,9 @@
 //    compute stream unless a collective is `overlappable`, in which case it runs on its group's
 //    stream and only the step named by `waits_for` (an index in the same list, -1 = none)
 //    must finish first, and the compute stream continues.
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -63,6 +65,30 @@ struct Collective {
 
 using Step = std::variant<ComputeOp, Collective>;
 
+// The steps of one pass of a block: immutable once built, and shared by the copies of a block
+// (one layer template is placed on every virtual stage of every pipeline rank), so copying a
+// Block copies four pointers, not four vectors (plan search lowers millions of plans). Reads like
+// a const std::vector<Step> (and converts to one); built by assigning a vector.
+class StepList {
+ public:
+  StepList() = default;
+  StepList(std::vector<Step> steps)  // implicit: lowering assigns the vectors it built
+      : p_(steps.empty() ? nullptr : std::make_shared<const std::vector<Step>>(std::move(steps))) {}
+  const std::vector<Step>& get() const { return p_ ? *p_ : empty_steps(); }
+  operator const std::vector<Step>&() const { return get(); }
+  std::vector<Step>::const_iterator begin() const { return get().begin(); }
+  std::vector<Step>::const_iterator end() const { return get().end(); }
+  size_t size() const { return get().size(); }
+  bool empty() const { return get().empty(); }
+  const Step& operator[](size_t i) const { return get()[i]; }
+  const Step& front() const { return get().front(); }
+  const Step& back() const { return get().back(); }
+
+ private:
+  static const std::vector<Step>& empty_steps();
+  std::shared_ptr<const std::vector<Step>> p_;
+};
+
 // A repeated unit of work (a transformer layer of one kind, the embedding, the head).
 struct Block {
   std::string name;
@@ -70,10 +96,10 @@ struct Block {
   // Blocks of one workload with the same template_id >= 0 have identical step lists (copies of
   // one layer template on several chunks); evaluators may cache per template. -1: unique.
   int template_id = -1;
-  std::vector<Step> forward;
-  std::vector<Step> backward_input;   // activation gradients
-  std::vector<Step> backward_weight;  // weight gradients (split out for zero-bubble schedules)
-  std::vector<Step> recompute;        // forward work redone in backward (recompute policy)
+  StepList forward;
+  StepList backward_input;   // activation gradients
+  StepList backward_weight;  // weight gradients (split out for zero-bubble schedules)
+  StepList recompute;        // forward work redone in backward (recompute policy)
   double params = 0;                  // parameters held by this rank for one repetition
   double expert_params = 0;           // of which expert (EP-sharded) parameters
   double activation_bytes = 0;        // saved for backward per micro-batch per repetition
