@@ -73,6 +73,48 @@ class InferCli(unittest.TestCase):
         self.assertIn("memory_timeline", j["tables"])
         self.assertIn("latency", j["tables"])
 
+    def test_serve_request_table_and_rate_sweep(self):
+        j = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=300",
+                     "--set", "sweep.load_fractions=[0.25,0.5,1.0,1.5]")
+        s = scalars(j)
+        req = j["tables"]["requests"]["columns"]
+        self.assertEqual(len(req["ttft_s"]), s["completed_count"])
+        sweep = j["tables"]["load_sweep"]["columns"]
+
+        offered = sweep["offered_requests_per_s"]
+        thr = sweep["throughput_requests_per_s"]
+        self.assertEqual(len(offered), 4)
+        self.assertAlmostEqual(offered[2], s["saturation_requests_per_s"], delta=1e-9 * offered[2])
+        # Below saturation the server keeps up with the offered rate; above it, it cannot.
+        self.assertAlmostEqual(thr[0] / offered[0], 1.0, delta=0.15)
+        self.assertLess(thr[3], 1.15 * s["saturation_requests_per_s"])
+        slo = sweep["slo_attainment_fraction"]
+        self.assertGreaterEqual(slo[0], slo[3])
+        p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "sweep.load_fractions=[0.5,x]", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("sweep.load_fractions", p.stderr)
+
+    def test_estimate_pipeline_and_expert_load(self):
+        one = scalars(run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb",
+                               "--tp", "2", "--batch", "32"))
+        four = scalars(run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb",
+                                "--tp", "2", "--pp", "4", "--batch", "32"))
+        # Latency grows by the stage sends; with 4 batches in flight the pipeline decodes faster.
+        self.assertGreater(four["time_per_output_token_s"], one["time_per_output_token_s"])
+        self.assertGreater(four["pipeline_decode_tokens_per_s"], 2.5 * one["decode_tokens_per_s"])
+        moe = scalars(run_json("infer", "estimate", "--model", "mixtral-8x7b", "--accelerator", "h100-sxm-80gb",
+                               "--tp", "4", "--ep", "4", "--batch", "8"))
+        self.assertEqual(moe["expert_load_source"], "uniform top-k routing")
+        self.assertGreater(moe["expert_load_factor_decode"], moe["expert_load_factor_prefill"])
+        given = scalars(run_json("infer", "estimate", "--model", "mixtral-8x7b", "--accelerator", "h100-sxm-80gb",
+                                 "--tp", "4", "--ep", "4", "--batch", "8", "--expert-load-factor", "2"))
+        self.assertEqual(given["expert_load_factor_decode"], 2)
+        self.assertGreater(given["prefill_time_s"], moe["prefill_time_s"])
+        p = run("infer", "estimate", "--model", "mixtral-8x7b", "--accelerator", "h100-sxm-80gb",
+                "--tp", "4", "--ep", "4", "--expert-load-factor", "0.5", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("expert_load_factor", p.stderr)
+
     def test_plan_finds_a_deployment(self):
         s = scalars(run_json("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml",
                              "--set", "plan.requests=200", "--set", "plan.accelerators=[h100-sxm-80gb]",

@@ -1,5 +1,6 @@
 // Reports of `sextant infer serve|estimate|plan`: latency percentiles of TTFT/TPOT/ITL/E2E against
-// the SLO, KV-cache occupancy and queue over time, per-iteration time by component, and the plan's
+// the SLO, the TTFT/TPOT distributions over requests (CDF of the per-request table), throughput and
+// latency against offered load (the load_sweep table), KV-cache occupancy and queue over time, per-iteration time by component, and the plan's
 // candidates (cost against SLO attainment).
 #include <algorithm>
 #include <cmath>
@@ -56,6 +57,139 @@ void latency(const Result& r, ReportPage& page) {
   ch.takeaway = take;
   page.takeaways.push_back(take);
   page.charts.push_back(std::move(ch));
+}
+
+// Sorted finite values of a numeric column (NaN: one-token outputs have no TPOT).
+std::vector<double> sorted_finite(const Table& t, const std::string& col) {
+  std::vector<double> v;
+  for (double x : numbers(t, col))
+    if (std::isfinite(x)) v.push_back(x);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+double quantile_sorted(const std::vector<double>& v, double q) {
+  if (v.empty()) return std::nan("");
+  const double pos = q * (v.size() - 1);
+  const size_t i = static_cast<size_t>(pos);
+  return i + 1 < v.size() ? v[i] + (pos - i) * (v[i + 1] - v[i]) : v.back();
+}
+
+// Empirical CDF of TTFT and TPOT over the per-request table (at most 200 points a series).
+void latency_cdf(const Result& r, ReportPage& page) {
+  const Table* t = r.table("requests");
+  if (!t || t->rows() == 0 || !t->has_column("ttft_s") || !t->has_column("tpot_s")) return;
+  Chart ch;
+  ch.id = "latency-cdf";
+  ch.title = "Distribution of TTFT and TPOT over requests (cumulative share of requests)";
+  ch.value_unit = "";
+  ch.value_labels = {"latency (ms)", "requests (%)"};
+  ch.option = base_option();
+  ch.option["xAxis"] = {{"type", "log"}, {"name", "latency (ms, log scale)"}, {"nameLocation", "middle"}, {"nameGap", 28}};
+  ch.option["yAxis"] = value_axis("requests at or below (%)");
+  ch.option["yAxis"]["max"] = 100;
+  auto series = nlohmann::ordered_json::array();
+  std::string take;
+  for (const char* m : {"ttft", "tpot"}) {
+    const auto v = sorted_finite(*t, std::string(m) + "_s");
+    if (v.empty()) continue;
+    auto pts = nlohmann::ordered_json::array();
+    const size_t n = v.size(), step = std::max<size_t>(1, n / 200);
+    for (size_t i = 0; i < n; i += step) pts.push_back({std::max(v[i], 1e-6) * 1e3, 100.0 * (i + 1) / n});
+    if ((n - 1) % step != 0) pts.push_back({std::max(v[n - 1], 1e-6) * 1e3, 100.0});
+    std::string up = m;
+    std::transform(up.begin(), up.end(), up.begin(), ::toupper);
+    nlohmann::ordered_json s = {{"type", "line"}, {"name", up}, {"step", "end"}, {"showSymbol", false}, {"data", pts}};
+    const std::string slo = std::string("slo_") + m + "_s";
+    std::string within;
+    if (r.scalar(slo) && r.number(slo) > 0) {
+      const double bound = r.number(slo);
+      s["markLine"] = {{"symbol", "none"},
+                       {"label", {{"formatter", up + " SLO"}}},
+                       {"lineStyle", {{"type", "dashed"}}},
+                       {"data", {{{"xAxis", bound * 1e3}}}}};
+      const double share = static_cast<double>(std::upper_bound(v.begin(), v.end(), bound) - v.begin()) / n;
+      within = ", " + fmt_pct(share) + " within its SLO";
+    }
+    series.push_back(s);
+    const double p50 = quantile_sorted(v, 0.5), p99 = quantile_sorted(v, 0.99);
+    if (!take.empty()) take += "; ";
+    take += up + " median " + fmt_seconds(p50) + ", p99 " + fmt_seconds(p99) + " (" + fmt_num(p50 > 0 ? p99 / p50 : 0) +
+            "x the median)" + within;
+  }
+  if (series.empty()) return;
+  ch.option["series"] = series;
+  ch.takeaway = take;
+  page.takeaways.push_back(take);
+  page.charts.push_back(std::move(ch));
+}
+
+// Request-rate sweep: achieved throughput and goodput, and latency percentiles, against the
+// offered rate.
+void load_sweep(const Result& r, ReportPage& page) {
+  const Table* t = r.table("load_sweep");
+  if (!t || t->rows() == 0) return;
+  const auto offered = numbers(*t, "offered_requests_per_s"), thr = numbers(*t, "throughput_requests_per_s");
+  const auto good = numbers(*t, "goodput_requests_per_s"), slo = numbers(*t, "slo_attainment_fraction");
+  auto pairs = [&](const std::vector<double>& y, double scale) {
+    auto a = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < offered.size(); ++i) a.push_back({offered[i], y[i] * scale});
+    return a;
+  };
+  Chart ch;
+  ch.id = "throughput-vs-load";
+  ch.title = "Throughput against offered load (requests/s); SLO attainment on the right";
+  ch.value_labels = {"offered (requests/s)", "value"};
+  ch.option = base_option();
+  ch.option["xAxis"] = {{"type", "value"}, {"name", "offered load (requests/s)"}, {"nameLocation", "middle"}, {"nameGap", 28}};
+  ch.option["yAxis"] = {value_axis("achieved (requests/s)"), value_axis("SLO attainment (%)")};
+  ch.option["yAxis"][1]["max"] = 100;
+  const double hi = offered.empty() ? 0 : *std::max_element(offered.begin(), offered.end());
+  ch.option["series"] = {
+      {{"type", "line"}, {"name", "throughput"}, {"data", pairs(thr, 1)}},
+      {{"type", "line"}, {"name", "goodput (meets the SLO)"}, {"data", pairs(good, 1)}},
+      {{"type", "line"}, {"name", "offered = achieved"}, {"showSymbol", false}, {"lineStyle", {{"type", "dotted"}}},
+       {"data", {{0, 0}, {hi, hi}}}},
+      {{"type", "line"}, {"name", "SLO attainment (%)"}, {"yAxisIndex", 1}, {"data", pairs(slo, 100)}}};
+  // Takeaway: the highest throughput reached, and the highest offered rate at which the SLO still
+  // holds for 90% of requests (the sweep's own points).
+  size_t best = 0;
+  for (size_t i = 0; i < thr.size(); ++i)
+    if (thr[i] > thr[best]) best = i;
+  double ok_rate = -1;
+  for (size_t i = 0; i < offered.size(); ++i)
+    if (slo[i] >= 0.9) ok_rate = std::max(ok_rate, offered[i]);
+  ch.takeaway = "throughput peaks at " + fmt_num(thr[best]) + " requests/s (offered " + fmt_num(offered[best]) + "); " +
+                (ok_rate > 0 ? "90% of requests meet the SLO up to " + fmt_num(ok_rate) + " requests/s offered"
+                             : "fewer than 90% of requests meet the SLO at every rate swept");
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+
+  Chart lc;
+  lc.id = "latency-vs-load";
+  lc.title = "TTFT and TPOT percentiles against offered load";
+  lc.value_unit = "ms";
+  lc.value_labels = {"offered (requests/s)", "latency (ms)"};
+  lc.option = base_option();
+  lc.option["xAxis"] = {{"type", "value"}, {"name", "offered load (requests/s)"}, {"nameLocation", "middle"}, {"nameGap", 28}};
+  lc.option["yAxis"] = {{"type", "log"}, {"name", "latency (ms, log scale)"}, {"nameLocation", "middle"}, {"nameGap", 52}};
+  auto ls = nlohmann::ordered_json::array();
+  for (const char* c : {"ttft_p50_s", "ttft_p99_s", "tpot_p50_s", "tpot_p99_s"}) {
+    std::string name = c;
+    name = name.substr(0, name.size() - 2);
+    std::transform(name.begin(), name.begin() + 4, name.begin(), ::toupper);
+    name[4] = ' ';  // "TTFT p50"
+    ls.push_back({{"type", "line"}, {"name", name}, {"data", pairs(numbers(*t, c), 1e3)}});
+  }
+  lc.option["series"] = ls;
+  const auto t99 = numbers(*t, "ttft_p99_s"), p99 = numbers(*t, "tpot_p99_s");
+  const size_t lo_i = static_cast<size_t>(std::min_element(offered.begin(), offered.end()) - offered.begin());
+  const size_t hi_i = static_cast<size_t>(std::max_element(offered.begin(), offered.end()) - offered.begin());
+  lc.takeaway = "from " + fmt_num(offered[lo_i]) + " to " + fmt_num(offered[hi_i]) + " requests/s offered, p99 TTFT goes from " +
+                fmt_seconds(t99[lo_i]) + " to " + fmt_seconds(t99[hi_i]) + " and p99 TPOT from " + fmt_seconds(p99[lo_i]) + " to " +
+                fmt_seconds(p99[hi_i]);
+  page.takeaways.push_back(lc.takeaway);
+  page.charts.push_back(std::move(lc));
 }
 
 void memory_timeline(const Result& r, ReportPage& page) {
@@ -194,6 +328,8 @@ void render_infer(const Result& r, ReportPage& page) {
                              fmt_num(r.scalar("rate_per_s") ? r.number("rate_per_s") : 0) + " requests/s offered" +
                              (r.scalar("load_fraction") ? " (" + fmt_pct(r.number("load_fraction")) + " of capacity)" : ""));
   latency(r, page);
+  latency_cdf(r, page);
+  load_sweep(r, page);
   memory_timeline(r, page);
   iterations(r, page);
   candidates(r, page);
