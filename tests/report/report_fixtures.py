@@ -18,7 +18,7 @@ KINDS = {
     "goodput": (["goodput", "data/examples/goodput-llama3-405b-16k.yaml", "--replicas", "60", "--search-replicas", "20"],
                 ["lost-time", "ettr-vs-interval", "strategies", "failure-processes"]),
     "infer-serve": (["infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=400"],
-                    ["latency", "kv-timeline"]),
+                    ["latency", "latency-cdf", "throughput-vs-load", "latency-vs-load", "kv-timeline"]),
     "infer-estimate": (["infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb"],
                        ["iteration-time"]),
     "infer-plan": (["infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=300"],
