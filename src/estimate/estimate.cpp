@@ -387,7 +387,7 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
   for (const auto& ch : stage.chunks)
     for (const auto& b : ch.blocks) {
       const int key = b.template_id >= 0 ? b.template_id : -1 - unique++;
-      const std::vector<Step>* passes[] = {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight};
+      const std::vector<Step>* passes[] = {&b.forward.get(), &b.recompute.get(), &b.backward_input.get(), &b.backward_weight.get()};
       for (int pi = 0; pi < 4; ++pi)
         for (size_t i = 0; i < passes[pi]->size(); ++i) {
           const Step& st = (*passes[pi])[i];
