@@ -57,8 +57,7 @@ TrainingInfo training_from_text(const std::string& text, const std::string& name
 }
 
 double train_step_time_s(const TrainingInfo& t, const SourceLocation& where) {
-  const Result r = estimate(t.scenario);
-  const double step = r.number("step_time_s");
+  const double step = estimate_step(ir::lower(t.scenario)).step_time_s;  // no per-op table: only the time
   if (!(step > 0)) throw Error(where, "the estimate of the training scenario gave no step time");
   return step;
 }
@@ -95,7 +94,7 @@ std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t 
     double frac;
     try {
       check_plan(s);
-      const double step = estimate(s).number("step_time_s");
+      const double step = estimate_step(ir::lower(s)).step_time_s;
       frac = (double(s.tokens_per_step()) / step) / base_rate;
     } catch (const Error&) {
       frac = double(t.dp - k) / double(t.dp);  // the re-planned job is not valid: proportional
