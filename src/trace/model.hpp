@@ -101,6 +101,14 @@ struct OpShape {
   uint32_t types = 0;   // e.g. ["c10::BFloat16", "c10::BFloat16"]; "" when absent
 };
 
+// The "bytes" arg of one gpu_memcpy / gpu_memset event (one entry per such event, in event
+// order; bytes = -1 when the arg is absent or not an integer).
+struct TransferBytes {
+  uint32_t event = 0;   // index into the event columns
+  uint32_t zero = 0;    // explicit padding (the cache writes the struct's bytes)
+  int64_t bytes = -1;
+};
+
 // One `[memory]` instant event.
 struct MemorySample {
   int64_t ts_ns = 0;
@@ -145,13 +153,15 @@ struct RankTrace {
   std::vector<int32_t> tid;
   std::vector<int64_t> stream;      // integer "stream" arg, -1 otherwise (4294967295 occurs)
   std::vector<int64_t> correlation; // -1 when absent
-  // (45 bytes per event: the category name, External id and byte counts are not kept.)
+  // (45 bytes per event: the category name, External id is not kept; the byte counts
+  // of memcpy/memset events are in `transfers`.)
 
   // Reserves capacity for about n events (untouched capacity costs no resident memory).
   void reserve(size_t n);
 
   std::vector<CollectiveArgs> collectives;
   std::vector<MemorySample> memory;
+  std::vector<TransferBytes> transfers;  // gpu_memcpy / gpu_memset byte counts
   std::vector<OpShape> op_shapes;
   StringTable shape_strings;        // the dims and types texts of op_shapes
   Diagnostics diagnostics;

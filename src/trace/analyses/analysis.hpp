@@ -41,6 +41,9 @@ struct AnalyzeOptions {
   double low_utilization_fraction = 0.5;    // GPU busy share below which a window is low
   // Clock-skew correction across ranks from matched collectives (clock_skew.cpp).
   bool clock_sync = true;
+  // Kernel sequences (kernel_sequences.cpp).
+  int64_t sequence_depth = 0;               // cpu_op nesting depth whose launches form a sequence
+  int top_sequences = 10;                   // sequences listed per rank (0: all)
   // Roofline.
   std::string device;                       // catalog device id; empty: from deviceProperties
 };
@@ -90,6 +93,9 @@ void run_whatif(const AnalysisContext&, Result&);
 void run_findings(const AnalysisContext&, Result&);
 void run_clock_skew(const AnalysisContext&, Result&);
 void run_workload(const AnalysisContext&, Result&);
+void run_memcpy_bandwidth(const AnalysisContext&, Result&);
+void run_kernel_sequences(const AnalysisContext&, Result&);
+void run_user_annotations(const AnalysisContext&, Result&);
 
 // Collectives matched across ranks (collectives.cpp): key (process group, operation, sequence)
 // -> one occurrence per rank, times in ns on the baseTimeNanoseconds clock.

@@ -26,6 +26,12 @@ std::vector<Analysis> analysis_registry() {
        false, run_findings},
       {"workload", "time per operator class; FLOPs, bytes and roofline placement of shaped operators", false,
        run_workload},
+      {"memcpy_bandwidth", "memcpy/memset per kind and host memory: calls, bytes, time, achieved GB/s, GPU-span share",
+       false, run_memcpy_bandwidth},
+      {"kernel_sequences", "most frequent GPU kernel sequences launched by one operator instance (--sequence-depth)",
+       false, run_kernel_sequences},
+      {"user_annotations", "GPU time of kernels launched inside record_function/NVTX ranges, innermost and inclusive",
+       false, run_user_annotations},
       {"clock_skew", "per-rank clock offsets estimated from the ends of matched collectives", false, run_clock_skew},
   };
 }

@@ -138,6 +138,7 @@ std::string serialize_rank(const RankTrace& t) {
     w.pod(c.seq);
   }
   w.vec(t.memory);
+  w.vec(t.transfers);
   w.pod<uint64_t>(t.op_shapes.size());
   for (const auto& s : t.op_shapes) {
     w.pod(s.event);
@@ -223,6 +224,9 @@ RankTrace deserialize_rank(const std::string& bytes, const std::string& what) {
     t.collectives.push_back(std::move(c));
   }
   r.vec(t.memory);
+  r.vec(t.transfers);
+  for (const auto& x : t.transfers)
+    if (x.event >= n) r.fail();
   auto nsh = r.pod<uint64_t>();
   for (uint64_t i = 0; i < nsh; ++i) {
     const auto event = r.pod<uint32_t>();

@@ -879,6 +879,7 @@ class Scanner {
     t.tid.push_back(narrow(ev.tid));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
+    if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferBytes{idx, 0, ev.bytes});
     if (c == Category::CpuOp && !ev.dims.empty() && is_shape_op(ev.name))
       t.add_op_shape(idx, ev.dims, ev.types);
     if (ev.has_coll) {

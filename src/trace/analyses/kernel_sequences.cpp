@@ -1,0 +1,168 @@
+// Frequent GPU kernel sequences under an operator: for each CPU operator (cpu_op) at the chosen
+// nesting depth (--sequence-depth, 0 = top-level operators of their thread), the GPU events
+// (kernels, memcpy, memset) it launched, linked operator -> runtime call on the same thread inside
+// the operator -> GPU event by correlation id, taken in launch order. Operator instances with the
+// identical (operator name, kernel-name sequence) are grouped; per group: occurrences, GPU events
+// per sequence, total and mean GPU time (sum of the events' durations). The most frequent groups
+// are listed per rank (--top; ties by total GPU time, then names).
+//
+// Linear in events up to the sorts of operators and launches per thread (n log n).
+#include <algorithm>
+#include <map>
+
+#include "trace/analyses/analysis.hpp"
+
+namespace sextant::trace {
+
+void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
+  Table& t = r.add_table("kernel_sequences",
+                         "most frequent sequences of GPU kernels launched by one operator instance, per rank");
+  t.add_i64("rank");
+  t.add_str("operator");
+  t.add_i64("operator_depth");
+  t.add_i64("occurrences_count");
+  t.add_i64("operator_instances_count");  // instances of this operator that launched GPU work
+  t.add_i64("kernels_per_sequence");
+  t.add_f64("total_gpu_time_us");
+  t.add_f64("mean_gpu_time_us");
+  t.add_str("sequence");
+  Table& s = r.add_table("kernel_sequences_summary", "operators and their kernel sequences per rank");
+  s.add_i64("rank");
+  s.add_i64("operator_depth");
+  s.add_i64("operator_instances_count");
+  s.add_i64("distinct_sequences_count");
+  s.add_i64("gpu_events_attributed_count");
+  s.add_i64("gpu_events_outside_operators_count");
+
+  const int64_t depth_wanted = ctx.opt.sequence_depth;
+  for (const Frame& f : ctx.frames) {
+    const RankTrace& tr = *f.trace;
+    const std::string where = "rank " + std::to_string(f.rank());
+    auto thread_of = [&](uint32_t i) {
+      return (static_cast<int64_t>(tr.pid[i]) << 32) | static_cast<int64_t>(static_cast<uint32_t>(tr.tid[i]));
+    };
+    // Operators by thread, in start order (longer first on equal starts: the parent first).
+    std::vector<uint32_t> ops;
+    for (uint32_t i = 0; i < tr.size(); ++i)
+      if (tr.cat[i] == Category::CpuOp) ops.push_back(i);
+    std::sort(ops.begin(), ops.end(), [&](uint32_t a, uint32_t b) {
+      int64_t ta = thread_of(a), tb = thread_of(b);
+      if (ta != tb) return ta < tb;
+      if (tr.ts_ns[a] != tr.ts_ns[b]) return tr.ts_ns[a] < tr.ts_ns[b];
+      if (tr.dur_ns[a] != tr.dur_ns[b]) return tr.dur_ns[a] > tr.dur_ns[b];
+      return a < b;
+    });
+    // Depth by a stack per thread; keep the operators at the wanted depth (disjoint per thread).
+    std::vector<uint32_t> chosen;
+    {
+      std::vector<uint32_t> stack;
+      int64_t cur = INT64_MIN;
+      int64_t partial = 0;
+      for (uint32_t i : ops) {
+        if (thread_of(i) != cur) {
+          stack.clear();
+          cur = thread_of(i);
+        }
+        const int64_t ts = tr.ts_ns[i], end = ts + tr.dur_ns[i];
+        while (!stack.empty() && tr.ts_ns[stack.back()] + tr.dur_ns[stack.back()] <= ts) stack.pop_back();
+        if (!stack.empty() && end > tr.ts_ns[stack.back()] + tr.dur_ns[stack.back()]) ++partial;
+        if (static_cast<int64_t>(stack.size()) == depth_wanted) chosen.push_back(i);
+        stack.push_back(i);
+      }
+      if (partial)
+        ctx.diagnostics.add("cpu_op overlapping its parent without nesting (depth taken from the start)", "info",
+                            std::to_string(partial) + " on " + where);
+    }
+    // Launches: GPU events with their launching call on a thread, by thread and launch time.
+    struct Launch {
+      int64_t thread, ts;
+      uint32_t gpu;  // position in f.gpu
+    };
+    std::vector<Launch> launches;
+    int64_t unlinked = 0;
+    for (uint32_t k = 0; k < f.gpu.size(); ++k) {
+      const GpuEvent& g = f.gpu[k];
+      if (g.runtime < 0) {
+        ++unlinked;
+        continue;
+      }
+      const uint32_t ri = f.cpu[static_cast<size_t>(g.runtime)].event;
+      launches.push_back(Launch{thread_of(ri), tr.ts_ns[ri], k});
+    }
+    std::stable_sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) {
+      if (a.thread != b.thread) return a.thread < b.thread;
+      return a.ts < b.ts;
+    });
+    // Two-pointer walk: the chosen operators of a thread are disjoint and sorted.
+    std::vector<std::vector<uint32_t>> seq(chosen.size());
+    int64_t outside = unlinked, attributed = 0;
+    size_t o = 0;
+    for (const Launch& l : launches) {
+      while (o < chosen.size() && (thread_of(chosen[o]) < l.thread ||
+                                   (thread_of(chosen[o]) == l.thread &&
+                                    tr.ts_ns[chosen[o]] + tr.dur_ns[chosen[o]] <= l.ts)))
+        ++o;
+      if (o < chosen.size() && thread_of(chosen[o]) == l.thread && tr.ts_ns[chosen[o]] <= l.ts) {
+        seq[o].push_back(l.gpu);
+        ++attributed;
+      } else {
+        ++outside;
+      }
+    }
+    struct Group {
+      int64_t count = 0;
+      double gpu_us = 0;
+    };
+    std::map<std::pair<uint32_t, std::vector<uint32_t>>, Group> groups;
+    std::map<uint32_t, int64_t> instances;
+    for (size_t c = 0; c < chosen.size(); ++c) {
+      if (seq[c].empty()) continue;
+      std::vector<uint32_t> names;
+      names.reserve(seq[c].size());
+      double us = 0;
+      for (uint32_t k : seq[c]) {
+        names.push_back(f.gpu[k].name);
+        us += f.us(f.gpu[k].end - f.gpu[k].ts);
+      }
+      Group& g = groups[{tr.name[chosen[c]], std::move(names)}];
+      ++g.count;
+      g.gpu_us += us;
+      ++instances[tr.name[chosen[c]]];
+    }
+    int64_t n_instances = 0;
+    for (const auto& [n, c] : instances) n_instances += c;
+    s.add_row({f.rank(), depth_wanted, n_instances, static_cast<int64_t>(groups.size()), attributed, outside});
+    if (outside > 0)
+      ctx.diagnostics.add("GPU events launched outside any cpu_op at the sequence depth", "info",
+                          std::to_string(outside) + " on " + where);
+
+    struct Row {
+      const std::pair<uint32_t, std::vector<uint32_t>>* key;
+      const Group* g;
+      std::string op, text;
+    };
+    std::vector<Row> rows;
+    rows.reserve(groups.size());
+    for (const auto& [k, g] : groups) {
+      std::string text;
+      for (size_t i = 0; i < k.second.size(); ++i) text += (i ? " -> " : "") + f.name(k.second[i]);
+      rows.push_back(Row{&k, &g, f.name(k.first), std::move(text)});
+    }
+    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      if (a.g->count != b.g->count) return a.g->count > b.g->count;
+      if (a.g->gpu_us != b.g->gpu_us) return a.g->gpu_us > b.g->gpu_us;
+      if (a.op != b.op) return a.op < b.op;
+      return a.text < b.text;
+    });
+    const size_t keep = ctx.opt.top_sequences > 0 ? std::min(rows.size(), static_cast<size_t>(ctx.opt.top_sequences))
+                                                  : rows.size();
+    for (size_t i = 0; i < keep; ++i) {
+      const Row& w = rows[i];
+      t.add_row({f.rank(), w.op, depth_wanted, w.g->count, instances[w.key->first],
+                 static_cast<int64_t>(w.key->second.size()), w.g->gpu_us,
+                 w.g->gpu_us / static_cast<double>(w.g->count), w.text});
+    }
+  }
+}
+
+}  // namespace sextant::trace
