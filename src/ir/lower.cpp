@@ -573,7 +573,10 @@ Workload lower(const Scenario& s) {
     const double dense_params = st.params - st.expert_params;
     const double gb = L.grad_bytes();
     const double grad_dense = dense_params * gb, grad_expert = st.expert_params * gb;
-    sw.grad_buckets = std::max(1, static_cast<int>(std::ceil(grad_dense / (p.grad_bucket_bytes * gb / 2))));
+    // Megatron-core sizes a bucket at max(40M, 1M x DP size) elements (training.py, ddp_bucket_size
+    // unset) so that each rank's shard of a bucket stays >= 1M elements and NCCL bandwidth-bound.
+    const double bucket_bytes = std::max(p.grad_bucket_bytes * gb / 2, 1e6 * w.group(GroupKind::DP).size * gb);
+    sw.grad_buckets = std::max(1, static_cast<int>(std::ceil(grad_dense / bucket_bytes)));
     if (p.zero_stage < 3) {
       const CollKind k = p.zero_stage == 0 ? CollKind::AllReduce : CollKind::ReduceScatter;
       if (w.group(GroupKind::DP).size > 1)

@@ -89,6 +89,13 @@ struct Builder {
     return static_cast<int>(prog.colls.size()) - 1;
   }
   bool active(const Collective& c) const { return w.group(c.group).size > 1 && c.bytes > 0; }
+  // An overlapped TP reduction in the middle of a pass whose input comes from the step before
+  // (the GEMM): it runs as a pipelined GEMM + reduce-scatter. At the end of a pass it keeps the
+  // step-level AsyncStep handling (nothing in the pass waits for it).
+  bool pipelined_with_producer(const Collective& c, size_t i, size_t n) const {
+    return c.overlappable && active(c) && c.group == GroupKind::TP && c.waits_for < 0 && i + 1 < n &&
+           (c.kind == CollKind::ReduceScatter || c.kind == CollKind::AllReduce);
+  }
   void emit(Ins op, uint8_t group = 0, CollMode mode = CollMode::Blocking, int32_t token = 0, int32_t ref = 0,
             double value = 0, uint8_t flag = 0) {
     Instr in;
@@ -111,12 +118,24 @@ struct Builder {
     uint8_t pass_group = 0;
     for (size_t i = 0; i < steps.size(); ++i) {
       if (const auto* op = std::get_if<ComputeOp>(&steps[i])) {
+        // A TP reduce-scatter / all-reduce overlapped with the GEMM producing its input (Megatron
+        // --tp-comm-overlap: the GEMM runs in chunks and each finished chunk is reduced while the
+        // next computes) starts with that GEMM, not after it; waited for at the end of the pass.
+        if (i + 1 < steps.size() && op->cls == OpClass::Gemm)
+          if (const auto* nc = std::get_if<Collective>(&steps[i + 1]); nc && pipelined_with_producer(*nc, i + 1, steps.size())) {
+            coll(*nc, CollMode::AsyncPass);
+            pass_async = true;
+            pass_group = static_cast<uint8_t>(nc->group);
+          }
         emit(Ins::Compute, 0, CollMode::Blocking, 0, op_ref(*op));
         continue;
       }
       const auto& c = std::get<Collective>(steps[i]);
       if (!active(c)) continue;
       const auto g = static_cast<uint8_t>(c.group);
+      if (i > 0 && std::holds_alternative<ComputeOp>(steps[i - 1]) &&
+          std::get<ComputeOp>(steps[i - 1]).cls == OpClass::Gemm && pipelined_with_producer(c, i, steps.size()))
+        continue;  // issued with its producing GEMM above
       if (!c.overlappable) {
         coll(c, CollMode::Blocking);
       } else if (i == 0) {

@@ -195,7 +195,9 @@ TEST(SimNetwork, RingAllReduceOnIdleNetworkEqualsFormula) {
   ASSERT_EQ(g.size, 64);
   // The ring's closed form on this placement; the registry picks ring or the faster tree.
   const double n = g.size;
-  const double ring = c.bytes * 2 * (n - 1) / n / ring_busbw(g, f) + 2 * (n - 1) * f.out_latency_s;
+  // Latency: 2 (domains - 1) scale-out hops, the other 2 (n - domains) ring steps in a domain.
+  const double ring = c.bytes * 2 * (n - 1) / n / ring_busbw(g, f) + 2 * (g.domains - 1) * f.out_latency_s +
+                      2 * (n - g.domains) * f.up_latency_s;
   EXPECT_NEAR(est.collectives().get("ring").time_s(c.kind, c.bytes, g, f), ring, 1e-12 * ring);
   EXPECT_LE(ci.time_s, ring * (1 + 1e-12));
   EXPECT_NEAR(ci.time_s, est.collective_time_s(c, w, f), 1e-15);

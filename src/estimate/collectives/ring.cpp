@@ -23,9 +23,12 @@ class Ring final : public CollectiveAlgorithm {
   }
   double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const override {
     const int n = g.size;
-    const double steps = (k == ir::CollKind::AllReduce ? 2.0 : 1.0) * (n - 1);
-    const double lat = g.domains > 1 ? f.out_latency_s : f.up_latency_s;
-    return bytes * ir::bus_factor(k, n) / ring_busbw(g, f) + steps * lat;
+    // Latency: only the hops between domains pay the scale-out latency (NCCL's tuning model:
+    // nInterSteps = domains - 1 per pass, the other ring steps are scale-up hops).
+    const double passes = k == ir::CollKind::AllReduce ? 2.0 : 1.0;
+    const double steps = passes * (n - 1);
+    const double inter = g.domains > 1 ? passes * (g.domains - 1) : 0.0;
+    return bytes * ir::bus_factor(k, n) / ring_busbw(g, f) + inter * f.out_latency_s + (steps - inter) * f.up_latency_s;
   }
 };
 }  // namespace
