@@ -35,6 +35,7 @@ struct AnalyzeArgs {
   std::vector<std::string> drop_gaps;
   double unexplained_gap_us = 10;
   int critical_path_rows = 40;
+  int64_t sequence_depth = 0;
   double gap_threshold_us = 100;
   std::string device;
   bool no_clock_sync = false;
@@ -58,7 +59,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--only", a->only,
                   "Run only these analyses (repeatable): temporal_breakdown, comm_comp_overlap, kernel_breakdown, "
                   "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline, critical_path, whatif, "
-                  "findings, workload, clock_skew");
+                  "findings, workload, memcpy_bandwidth, kernel_sequences, user_annotations, clock_skew");
   cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default: all cores)");
   cmd->add_flag("--diff", a->diff,
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
@@ -79,6 +80,9 @@ void add_analyze_command(CLI::App& app) {
                   "Replay: slack on a GPU ordering edge above this is unexplained (default 10)");
   cmd->add_option("--critical-path-rows", a->critical_path_rows,
                   "Longest critical-path segments listed per iteration (default 40, 0: all)");
+  cmd->add_option("--sequence-depth", a->sequence_depth,
+                  "Kernel sequences: nesting depth of the cpu_op whose launches form a sequence (default 0: top level)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--gap-threshold-us", a->gap_threshold_us, "Findings: GPU idle gaps longer than this (default 100)");
   cmd->add_flag("--cache", a->cache,
                 "Keep a compact per-rank cache next to each trace (<file>.sxcache); a later run on the unchanged "
@@ -122,6 +126,8 @@ void add_analyze_command(CLI::App& app) {
     }
     req.options.unexplained_gap_us = a->unexplained_gap_us;
     req.options.critical_path_rows = a->critical_path_rows;
+    req.options.sequence_depth = a->sequence_depth;
+    req.options.top_sequences = a->top;
     req.options.gpu_gap_threshold_us = a->gap_threshold_us;
     req.options.device = a->device;
     req.options.clock_sync = !a->no_clock_sync;

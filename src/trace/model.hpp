@@ -101,12 +101,13 @@ struct OpShape {
   uint32_t types = 0;   // e.g. ["c10::BFloat16", "c10::BFloat16"]; "" when absent
 };
 
-// The "bytes" arg of one gpu_memcpy / gpu_memset event (one entry per such event, in event
-// order; bytes = -1 when the arg is absent or not an integer).
-struct TransferBytes {
+// The "bytes" and "memory bandwidth (GB/s)" args of one gpu_memcpy / gpu_memset event (one entry
+// per such event, in event order; -1 when the arg is absent or not a number).
+struct TransferArgs {
   uint32_t event = 0;   // index into the event columns
   uint32_t zero = 0;    // explicit padding (the cache writes the struct's bytes)
   int64_t bytes = -1;
+  double bandwidth_gbps = -1;
 };
 
 // One `[memory]` instant event.
@@ -161,7 +162,7 @@ struct RankTrace {
 
   std::vector<CollectiveArgs> collectives;
   std::vector<MemorySample> memory;
-  std::vector<TransferBytes> transfers;  // gpu_memcpy / gpu_memset byte counts
+  std::vector<TransferArgs> transfers;  // gpu_memcpy / gpu_memset bytes and bandwidth
   std::vector<OpShape> op_shapes;
   StringTable shape_strings;        // the dims and types texts of op_shapes
   Diagnostics diagnostics;

@@ -76,14 +76,16 @@ bool has_diagnostic(const Result& r, const std::string& needle) {
 
 // GPU span [0, 400) us. HtoD pageable: 10000 B in 10 us (1 GB/s), 80000 B in 20 us (4 GB/s),
 // 20000 B in 10 us (2 GB/s); HtoD pinned 100000 B in 5 us (20 GB/s); DtoH pageable without
-// bytes (10 us); memset 50000 B in 10 us (5 GB/s).
+// bytes (10 us); memset 50000 B in 10 us (5 GB/s). The pinned copy carries Kineto's bandwidth
+// arg (25 GB/s: its exact duration was 4 us), which wins over bytes / written duration.
 std::vector<std::string> memcpy_events() {
   return {
       ev("kernel", "k", 0, 100, 7, 1),
       ev("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 100, 10, 7, 2, "\"bytes\": 10000"),
       ev("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 120, 20, 7, 3, "\"bytes\": 80000"),
       ev("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 150, 10, 7, 4, "\"bytes\": 20000"),
-      ev("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 200, 5, 7, 5, "\"bytes\": 100000"),
+      ev("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 200, 5, 7, 5,
+         "\"bytes\": 100000, \"memory bandwidth (GB/s)\": 25.0"),
       ev("gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", 300, 10, 7, 6),
       ev("gpu_memset", "Memset (Device)", 390, 10, 7, 7, "\"bytes\": 50000"),
   };
@@ -109,7 +111,10 @@ TEST(MemcpyBandwidth, ByHand) {
   EXPECT_NEAR(num(*t, "aggregate_bandwidth_gbps", p), 2.75, 1e-12);  // 110000 B / 40000 ns
   EXPECT_NEAR(num(*t, "gpu_span_share", p), 0.1, 1e-12);             // 40 of 400 us
   ASSERT_TRUE(m.count("0|HtoD|pinned|"));
-  EXPECT_NEAR(num(*t, "median_bandwidth_gbps", m["0|HtoD|pinned|"]), 20.0, 1e-12);
+  EXPECT_NEAR(num(*t, "median_bandwidth_gbps", m["0|HtoD|pinned|"]), 25.0, 1e-12);
+  EXPECT_NEAR(num(*t, "aggregate_bandwidth_gbps", m["0|HtoD|pinned|"]), 25.0, 1e-12);  // 100000 B / 4000 ns
+  EXPECT_EQ(num(*t, "calls_with_bandwidth_arg_count", m["0|HtoD|pinned|"]), 1);
+  EXPECT_EQ(num(*t, "calls_with_bandwidth_arg_count", p), 0);
   EXPECT_NEAR(num(*t, "gpu_span_share", m["0|HtoD|pinned|"]), 0.0125, 1e-12);
   ASSERT_TRUE(m.count("0|DtoH|pageable|"));
   size_t d = m["0|DtoH|pageable|"];
@@ -147,6 +152,8 @@ TEST(MemcpyBandwidth, AcrossRanksAndCache) {
     EXPECT_EQ(back.transfers[i].bytes, tr.transfers[i].bytes);
   }
   EXPECT_EQ(back.transfers[4].bytes, -1);  // the DtoH copy without bytes
+  EXPECT_EQ(back.transfers[3].bandwidth_gbps, 25.0);
+  EXPECT_EQ(back.transfers[0].bandwidth_gbps, -1.0);
 }
 
 namespace {
@@ -178,7 +185,7 @@ TEST(KernelSequences, TopLevelOperators) {
   ASSERT_EQ(t->rows(), 2u);
   // Most frequent first: fwd (2 of 2 instances) then bwd.
   EXPECT_EQ(t->column("operator").str[0], "fwd");
-  EXPECT_EQ(t->column("sequence").str[0], "gemm -> bias -> relu");
+  EXPECT_EQ(t->column("sequence").str[0], "gemm | bias | relu");
   EXPECT_EQ(num(*t, "occurrences_count", 0), 2);
   EXPECT_EQ(num(*t, "operator_instances_count", 0), 2);
   EXPECT_EQ(num(*t, "kernels_per_sequence", 0), 3);
@@ -202,7 +209,7 @@ TEST(KernelSequences, ChildOperators) {
   ASSERT_EQ(t->rows(), 2u);
   // Both occur twice; linear has more GPU time (13 + 15) than relu (2 + 2).
   EXPECT_EQ(t->column("operator").str[0], "aten::linear");
-  EXPECT_EQ(t->column("sequence").str[0], "gemm -> bias");
+  EXPECT_EQ(t->column("sequence").str[0], "gemm | bias");
   EXPECT_DOUBLE_EQ(num(*t, "total_gpu_time_us", 0), 28.0);
   EXPECT_DOUBLE_EQ(num(*t, "mean_gpu_time_us", 0), 14.0);
   EXPECT_EQ(t->column("operator").str[1], "aten::relu");

@@ -4,7 +4,8 @@
 // the operator -> GPU event by correlation id, taken in launch order. Operator instances with the
 // identical (operator name, kernel-name sequence) are grouped; per group: occurrences, GPU events
 // per sequence, total and mean GPU time (sum of the events' durations). The most frequent groups
-// are listed per rank (--top; ties by total GPU time, then names).
+// are listed per rank (--top; ties by total GPU time, then names). The sequence text joins the
+// names with " | " (memcpy names contain "->").
 //
 // Linear in events up to the sorts of operators and launches per thread (n log n).
 #include <algorithm>
@@ -145,7 +146,7 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
     rows.reserve(groups.size());
     for (const auto& [k, g] : groups) {
       std::string text;
-      for (size_t i = 0; i < k.second.size(); ++i) text += (i ? " -> " : "") + f.name(k.second[i]);
+      for (size_t i = 0; i < k.second.size(); ++i) text += (i ? " | " : "") + f.name(k.second[i]);
       rows.push_back(Row{&k, &g, f.name(k.first), std::move(text)});
     }
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {

@@ -4,11 +4,14 @@
 // p90), the bytes-weighted mean of the per-call bandwidths, the aggregate bandwidth (all bytes
 // over all time) and the share of the rank's GPU-active span spent in these transfers.
 //
-// Bytes come from the event's "bytes" arg (RankTrace::transfers); bandwidth is bytes / duration
-// in ns = GB/s (1e9 bytes/s), exactly Kineto's "memory bandwidth (GB/s)" arg. Durations are the
-// file's own nanoseconds in both rule sets (HTA's µs rounding would make short copies 0 long).
-// Events without a usable bytes arg, or of zero duration, are counted in the diagnostics and
-// left out of the bandwidth figures (their time still counts in total_time_us).
+// Bytes come from the event's "bytes" arg (RankTrace::transfers). The bandwidth of a call is
+// Kineto's "memory bandwidth (GB/s)" arg when present (Kineto computes it from the exact ns
+// duration, which integer-µs traces round: a 1 µs copy may have taken 0.6 or 1.4 µs), else
+// bytes / duration in ns = GB/s (1e9 bytes/s). The aggregate bandwidth divides all bytes by the
+// calls' times implied by those bandwidths (bytes / GB/s). total_time_us is the durations as
+// written, in ns in both rule sets (HTA's µs rounding would make short copies 0 long). Events
+// without a usable bytes arg, or of zero duration without a bandwidth arg, are counted in the
+// diagnostics and left out of the bandwidth figures (their time still counts in total_time_us).
 #include <algorithm>
 #include <map>
 
@@ -67,15 +70,17 @@ TransferKind transfer_kind(const std::string& name, Category cat) {
 struct Acc {
   int64_t calls = 0;
   int64_t calls_with_bytes = 0;
+  int64_t calls_with_arg = 0;    // bandwidth from Kineto's arg
   int64_t bytes = 0;
-  int64_t time_ns = 0;           // all calls
-  int64_t timed_bytes_ns = 0;    // calls with bytes and a non-zero duration
+  int64_t time_ns = 0;           // all calls, durations as written
+  double timed_bytes_ns = 0;     // implied time of the calls with a bandwidth
   int64_t timed_bytes = 0;
   std::vector<double> gbps;      // per call with bytes and a non-zero duration
   double bytes_x_gbps = 0;
   void add(const Acc& o) {
     calls += o.calls;
     calls_with_bytes += o.calls_with_bytes;
+    calls_with_arg += o.calls_with_arg;
     bytes += o.bytes;
     time_ns += o.time_ns;
     timed_bytes_ns += o.timed_bytes_ns;
@@ -95,6 +100,7 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
   t.add_str("host_memory");
   t.add_i64("calls_count");
   t.add_i64("calls_without_bytes_count");
+  t.add_i64("calls_with_bandwidth_arg_count");
   t.add_i64("bytes");
   t.add_f64("total_time_us");
   t.add_f64("p10_bandwidth_gbps");
@@ -108,12 +114,11 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
     for (auto [key, a] : by) {
       std::sort(a.gbps.begin(), a.gbps.end());
       const bool any = !a.gbps.empty();
-      t.add_row({rank, key.first, key.second, a.calls, a.calls - a.calls_with_bytes, a.bytes,
+      t.add_row({rank, key.first, key.second, a.calls, a.calls - a.calls_with_bytes, a.calls_with_arg, a.bytes,
                  static_cast<double>(a.time_ns) / 1000.0, any ? stats::quantile_linear(a.gbps, 0.10) : 0.0,
                  any ? stats::quantile_linear(a.gbps, 0.50) : 0.0, any ? stats::quantile_linear(a.gbps, 0.90) : 0.0,
                  a.timed_bytes > 0 ? a.bytes_x_gbps / static_cast<double>(a.timed_bytes) : 0.0,
-                 a.timed_bytes_ns > 0 ? static_cast<double>(a.timed_bytes) / static_cast<double>(a.timed_bytes_ns)
-                                      : 0.0,
+                 a.timed_bytes_ns > 0 ? static_cast<double>(a.timed_bytes) / a.timed_bytes_ns : 0.0,
                  span_ns > 0 ? static_cast<double>(a.time_ns) / static_cast<double>(span_ns) : 0.0});
     }
   };
@@ -147,8 +152,9 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
       ++a.calls;
       a.time_ns += dur;
       auto it = std::lower_bound(tr.transfers.begin(), tr.transfers.end(), g.event,
-                                 [](const TransferBytes& x, uint32_t e) { return x.event < e; });
-      const int64_t bytes = (it != tr.transfers.end() && it->event == g.event) ? it->bytes : -1;
+                                 [](const TransferArgs& x, uint32_t e) { return x.event < e; });
+      const bool found = it != tr.transfers.end() && it->event == g.event;
+      const int64_t bytes = found ? it->bytes : -1;
       if (bytes < 0) {
         ctx.diagnostics.add("memcpy/memset without an integer bytes arg (left out of bandwidth)", "warning",
                             f.name(g.name) + " on " + where);
@@ -156,16 +162,23 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
       }
       ++a.calls_with_bytes;
       a.bytes += bytes;
-      if (dur <= 0) {
+      double gbps = 0, ns = 0;
+      if (found && it->bandwidth_gbps > 0) {
+        ++a.calls_with_arg;
+        gbps = it->bandwidth_gbps;
+        ns = static_cast<double>(bytes) / gbps;
+      } else if (dur > 0) {
+        gbps = static_cast<double>(bytes) / static_cast<double>(dur);
+        ns = static_cast<double>(dur);
+      } else {
         ctx.diagnostics.add("memcpy/memset of zero duration (left out of bandwidth)", "info",
                             f.name(g.name) + " on " + where);
         continue;
       }
-      const double gbps = static_cast<double>(bytes) / static_cast<double>(dur);
       a.gbps.push_back(gbps);
       a.bytes_x_gbps += static_cast<double>(bytes) * gbps;
       a.timed_bytes += bytes;
-      a.timed_bytes_ns += dur;
+      a.timed_bytes_ns += ns;
     }
     emit(f.rank(), by, span_ns);
     if (ctx.frames.size() > 1) {

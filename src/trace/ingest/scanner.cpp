@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <charconv>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -270,6 +271,7 @@ struct EventFields {
   int64_t stream = -1;
   bool stream_not_int = false;
   int64_t correlation = -1, external_id = -1, bytes = -1, device = -1;
+  double bandwidth_gbps = -1;  // "memory bandwidth (GB/s)" of memcpy/memset events
   // collective args
   bool has_coll = false;
   CollectiveArgs coll;
@@ -672,6 +674,21 @@ class Scanner {
             p = skip_value(p, e);
           }
           break;
+        case 23:
+          if (KEY(k, "memory bandwidth (GB/s)")) {
+            // Kept as a double (Kineto computes it from the exact ns duration; integer-µs traces
+            // round the duration itself). Read from the token's text only for these events.
+            const char* v0 = skip_ws(p, e);
+            p = skip_value(v0, e);
+            if (p) {
+              double v = -1;
+              auto res = std::from_chars(v0, p, v);
+              ev.bandwidth_gbps = (res.ec == std::errc() && res.ptr == p && std::isfinite(v)) ? v : -1;
+            }
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
         case 18:
           if (KEY(k, "Process Group Name")) {
             p = str_value(p, e, ev.coll.pg_name);
@@ -879,7 +896,7 @@ class Scanner {
     t.tid.push_back(narrow(ev.tid));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
-    if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferBytes{idx, 0, ev.bytes});
+    if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferArgs{idx, 0, ev.bytes, ev.bandwidth_gbps});
     if (c == Category::CpuOp && !ev.dims.empty() && is_shape_op(ev.name))
       t.add_op_shape(idx, ev.dims, ev.types);
     if (ev.has_coll) {
