@@ -89,6 +89,7 @@ struct Xfer {
   bool blocking = true;
   double start = 0, latency = 0;
   bool used = false;
+  PathAcc path;  // the sender's critical path at the send (record_path)
 };
 struct FlowOwner {
   int kind = 0;  // 0 coll, 1 xfer
@@ -106,11 +107,7 @@ class Engine {
     const size_t n = specs_.size();
     units_.resize(n);
     out_.units.resize(n);
-    if (cfg_.record_path) {
-      out_.segments.resize(n);
-      out_.recv_src.resize(n);
-      out_.recv_sent.resize(n);
-    }
+    if (cfg_.record_path) init_path_keys();
     groups_.resize(members_.size());
     const size_t slots = static_cast<size_t>(2 * cfg_.microbatches * cfg_.vpp);
     for (size_t i = 0; i < n; ++i) {
@@ -125,8 +122,10 @@ class Engine {
         u.link_nic = net_.add_link();
       }
       if (cfg_.record_path) {
-        out_.recv_src[i].assign(slots, -1);
-        out_.recv_sent[i].assign(slots, 0.0);
+        PathAcc& pa = out_.paths[i];
+        pa.time_s.assign(out_.path_keys.size(), 0.0);
+        pa.count.assign(out_.path_keys.size(), 0);
+        pa.last_s.assign(out_.path_keys.size(), 0.0);
       }
       push(0.0, kResume, static_cast<int32_t>(i), 0);
     }
@@ -185,9 +184,59 @@ class Engine {
     s.pass = u.cur_pass;
     out_.spans.push_back(s);
   }
+  // Critical-path keys: (category, item) pairs, interned once per program op, group and wait kind.
+  int key(const std::string& cat, const std::string& item) {
+    for (size_t i = 0; i < out_.path_keys.size(); ++i)
+      if (out_.path_keys[i].category == cat && out_.path_keys[i].item == item) return static_cast<int>(i);
+    out_.path_keys.push_back(PathKey{cat, item});
+    return static_cast<int>(out_.path_keys.size()) - 1;
+  }
+  void init_path_keys() {
+    out_.paths.resize(specs_.size());
+    op_keys_.resize(programs_.size());
+    for (size_t p = 0; p < programs_.size(); ++p)
+      for (const auto& op : programs_[p].ops) op_keys_[p].push_back(key(op.optimizer ? "optimizer" : "compute", op.name));
+    for (int g = 0; g < kGroupKinds; ++g) group_keys_[g] = key("comm", kGroupNames[g]);
+    key_step_start_ = key("wait", "step start");
+    key_idle_ = key("wait", "idle");
+    key_pipeline_ = key("wait", "pipeline");
+    key_transfer_ = key("pipeline_transfer", "pp.send_recv");
+  }
+  static void path_add(PathAcc& pa, int k, double t, double end) {
+    pa.time_s[static_cast<size_t>(k)] += t;
+    pa.count[static_cast<size_t>(k)] += 1;
+    pa.last_s[static_cast<size_t>(k)] = end;
+  }
+  // Brings the path up to time t: the gap since its last activity is idle (or the step's start).
+  void path_close(PathAcc& pa, double t) const {
+    if (t <= pa.end_s + 1e-12) return;
+    if (!pa.started) {
+      path_add(pa, key_step_start_, t, t);
+      pa.started = true;
+    } else {
+      path_add(pa, key_idle_, t - pa.end_s, t);
+    }
+    pa.end_s = t;
+  }
+  // Compute-stream activity [t0, t1) of a unit: 0 compute, 1 optimizer (ref = op), 2 comm wait
+  // (group), 3 pipeline receive wait (jump_: the sender's path at the send), 4 pipeline send.
   void segment(int unit, double t0, double t1, uint8_t type, uint8_t group, int32_t ref) {
     if (!cfg_.record_path || t1 <= t0) return;
-    out_.segments[static_cast<size_t>(unit)].push_back(Segment{t0, t1, type, group, ref});
+    PathAcc& pa = out_.paths[static_cast<size_t>(unit)];
+    if (type == 3 && jump_ != nullptr && jump_sent_ < t1) {
+      pa = *jump_;
+      path_add(pa, key_transfer_, t1 - jump_sent_, t1);
+      pa.end_s = t1;
+      return;
+    }
+    path_close(pa, t0);
+    pa.started = true;
+    int k = key_pipeline_;
+    if (type <= 1) k = op_keys_[static_cast<size_t>(units_[static_cast<size_t>(unit)].spec->stage)][static_cast<size_t>(ref)];
+    else if (type == 2) k = group_keys_[group];
+    else if (type == 4) k = group_keys_[static_cast<int>(ir::GroupKind::PP)];
+    path_add(pa, k, t1 - t0, t1);
+    pa.end_s = t1;
   }
 
   void block(Unit& u, Blocked b, int32_t arg, uint8_t group, uint8_t flag) {
@@ -478,7 +527,17 @@ class Engine {
       id = static_cast<int>(xfers_.size()) - 1;
     }
     Xfer& x = xfers_[static_cast<size_t>(id)];
-    x = Xfer{src, dst, slot, blocking, now_, ci.latency_s, true};
+    x.src = src;
+    x.dst = dst;
+    x.slot = slot;
+    x.blocking = blocking;
+    x.start = now_;
+    x.latency = ci.latency_s;
+    x.used = true;
+    if (cfg_.record_path) {
+      x.path = out_.paths[static_cast<size_t>(src)];
+      path_close(x.path, now_);
+    }
     const double work = ci.time_s - ci.latency_s;
     if (!cfg_.contention || work <= 0) {
       push(now_ + ci.time_s, kXferEnd, id, 0);
@@ -494,25 +553,26 @@ class Engine {
   }
 
   void xfer_end(int id) {
-    const Xfer x = xfers_[static_cast<size_t>(id)];
-    xfers_[static_cast<size_t>(id)].used = false;
-    free_xfers_.push_back(id);
+    Xfer& x = xfers_[static_cast<size_t>(id)];
+    x.used = false;
     Unit& s = units_[static_cast<size_t>(x.src)];
     Unit& d = units_[static_cast<size_t>(x.dst)];
     out_.units[static_cast<size_t>(x.src)].comm_by_group_s[static_cast<int>(ir::GroupKind::PP)] += now_ - x.start;
     if (s.spec->record) span(x.src, 8, x.start, now_, "pp.send_recv", "pp", 0, 0);
     if (s.spec->record && d.spec->record) out_.arrows.push_back(Arrow{x.src, x.dst, x.start, now_});
     d.arrival[static_cast<size_t>(x.slot)] = now_;
-    if (cfg_.record_path) {
-      out_.recv_src[static_cast<size_t>(x.dst)][static_cast<size_t>(x.slot)] = x.src;
-      out_.recv_sent[static_cast<size_t>(x.dst)][static_cast<size_t>(x.slot)] = x.start;
+    if (d.blocked == Blocked::Recv && d.block_arg == x.slot) {
+      jump_ = cfg_.record_path ? &x.path : nullptr;
+      jump_sent_ = x.start;
+      wake(x.dst);
+      jump_ = nullptr;
     }
-    if (d.blocked == Blocked::Recv && d.block_arg == x.slot) wake(x.dst);
     if (x.blocking) {
       if (s.blocked == Blocked::Send) wake(x.src);
     } else {
       --s.inflight;
     }
+    free_xfers_.push_back(id);
   }
 
   const std::vector<StageProgram>& programs_;
@@ -524,6 +584,11 @@ class Engine {
   std::vector<ActiveColl> colls_;
   std::vector<int> free_colls_, free_xfers_, members_tmp_;
   std::vector<Xfer> xfers_;
+  std::vector<std::vector<int>> op_keys_;  // per program, per op: critical-path key
+  int group_keys_[kGroupKinds] = {};
+  int key_step_start_ = 0, key_idle_ = 0, key_pipeline_ = 0, key_transfer_ = 0;
+  const PathAcc* jump_ = nullptr;  // the arriving transfer's path while its receiver wakes
+  double jump_sent_ = 0;
   std::vector<FlowOwner> owners_;
   std::vector<Network::Demand> demands_;
   Network net_;

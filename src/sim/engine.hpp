@@ -39,11 +39,19 @@ struct Arrow {
   double t_src = 0, t_dst = 0;
 };
 
-struct Segment {  // compute-stream activity of a unit (for the critical path)
-  double t0 = 0, t1 = 0;
-  uint8_t type = 0;  // 0 compute, 1 optimizer, 2 comm wait (group), 3 pipeline receive wait, 4 pipeline send
-  uint8_t group = 0;
-  int32_t ref = 0;   // op index (compute), slot (receive)
+// The critical path ending at a unit's current time, aggregated by (category, item) key:
+// accumulated online as the unit's compute stream advances, and replaced by the sender's path
+// (plus the transfer) when the unit waited for a pipeline receive. Memory: keys per unit and per
+// transfer in flight, independent of the step's length and of how many ops it executes.
+struct PathAcc {
+  std::vector<double> time_s;   // per key
+  std::vector<int32_t> count;   // per key
+  std::vector<double> last_s;   // per key: end of its latest occurrence (orders ties as a backward walk meets them)
+  double end_s = 0;             // end of the last recorded activity
+  bool started = false;
+};
+struct PathKey {
+  std::string category, item;
 };
 
 struct UnitOut {
@@ -65,9 +73,8 @@ struct EngineConfig {
 
 struct EngineOutput {
   std::vector<UnitOut> units;
-  std::vector<std::vector<Segment>> segments;  // per unit, when record_path
-  std::vector<std::vector<int>> recv_src;      // per unit per slot: sending unit
-  std::vector<std::vector<double>> recv_sent;  // per unit per slot: when the transfer started
+  std::vector<PathKey> path_keys;  // when record_path
+  std::vector<PathAcc> paths;      // per unit, when record_path: the critical path ending at its end
   std::vector<Span> spans;
   std::vector<Arrow> arrows;
   int64_t events = 0;

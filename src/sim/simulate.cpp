@@ -220,7 +220,7 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   EngineConfig cfg;
   cfg.contention = o.contention;
   cfg.interference = o.interference ? known_or(s.accelerator.comm_compute_interference, 0.0) : 0.0;
-  cfg.record_path = units.specs.size() <= 256;
+  cfg.record_path = true;  // bounded memory at any scale (PathAcc)
   cfg.microbatches = w.microbatches;
   cfg.vpp = v;
   const EngineOutput eo = run_engine(programs, units.specs, units.members, cfg);
@@ -229,7 +229,6 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   r.all_ranks = all;
   r.events_count = eo.events;
   r.units_count = static_cast<int64_t>(units.specs.size());
-  r.critical_path_recorded = cfg.record_path;
 
   // Units, critical unit, memory.
   int crit = 0;
@@ -292,64 +291,31 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   e.fits = e.memory.total_bytes() <= e.memory_capacity_bytes;
   r.peak_memory_time_s = eo.units[static_cast<size_t>(mem_unit)].peak_time_s;
 
-  // Critical path: walk back from the end of the critical unit through its compute-stream
-  // segments, jumping to the sending unit at every pipeline receive it waited for.
+  // Critical path: accumulated online by the engine (the critical unit's compute-stream
+  // activity, switching to the sender's path at every pipeline receive it waited for), closed
+  // at the end of the step.
   if (cfg.record_path) {
-    std::map<std::pair<std::string, std::string>, size_t> at;
-    auto add = [&](const std::string& cat, const std::string& item, double t) {
-      if (t <= 0) return;
-      auto key = std::make_pair(cat, item);
-      auto it = at.find(key);
-      if (it == at.end()) {
-        at.emplace(key, r.critical_path.size());
-        r.critical_path.push_back(PathItem{cat, item, t, 1});
-      } else {
-        r.critical_path[it->second].time_s += t;
-        r.critical_path[it->second].count += 1;
-      }
-    };
-    int u = crit;
-    double t = e.step_time_s;
-    size_t guard = 0;
-    size_t limit = 4;
-    for (const auto& sg : eo.segments) limit += 2 * sg.size();
-    while (t > 1e-12 && guard++ < limit) {
-      const auto& sg = eo.segments[static_cast<size_t>(u)];
-      auto it = std::lower_bound(sg.begin(), sg.end(), t, [](const Segment& a, double x) { return a.t0 < x; });
-      if (it == sg.begin()) {
-        add("wait", "step start", t);
-        break;
-      }
-      --it;
-      if (it->t1 < t - 1e-12) {
-        add("wait", "idle", t - it->t1);
-        t = it->t1;
-        continue;
-      }
-      const auto& prog = programs[static_cast<size_t>(units.specs[static_cast<size_t>(u)].stage)];
-      switch (it->type) {
-        case 0: add("compute", prog.ops[static_cast<size_t>(it->ref)].name, t - it->t0); break;
-        case 1: add("optimizer", prog.ops[static_cast<size_t>(it->ref)].name, t - it->t0); break;
-        case 2: add("comm", kGroupName[it->group], t - it->t0); break;
-        case 4: add("comm", "pp", t - it->t0); break;
-        case 3: {
-          const int src = eo.recv_src[static_cast<size_t>(u)][static_cast<size_t>(it->ref)];
-          const double sent = eo.recv_sent[static_cast<size_t>(u)][static_cast<size_t>(it->ref)];
-          if (src < 0 || sent >= t) {
-            add("wait", "pipeline", t - it->t0);
-            break;
-          }
-          add("pipeline_transfer", "pp.send_recv", t - sent);
-          u = src;
-          t = sent;
-          continue;
+    PathAcc pa = eo.paths[static_cast<size_t>(crit)];
+    const double step_end = e.step_time_s;
+    if (step_end > pa.end_s + 1e-12) {
+      const std::string& wait = pa.started ? std::string("idle") : std::string("step start");
+      for (size_t k = 0; k < eo.path_keys.size(); ++k)
+        if (eo.path_keys[k].category == "wait" && eo.path_keys[k].item == wait) {
+          pa.time_s[k] += step_end - pa.end_s;
+          pa.count[k] += 1;
+          pa.last_s[k] = step_end;
         }
-        default: break;
-      }
-      t = it->t0;
     }
-    std::stable_sort(r.critical_path.begin(), r.critical_path.end(),
-                     [](const PathItem& a, const PathItem& b) { return a.time_s > b.time_s; });
+    std::vector<size_t> order;
+    for (size_t k = 0; k < eo.path_keys.size(); ++k)
+      if (pa.count[k] > 0 && pa.time_s[k] > 0) order.push_back(k);
+    // Longest first; ties in the order a backward walk from the step's end meets them.
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      if (pa.time_s[x] != pa.time_s[y]) return pa.time_s[x] > pa.time_s[y];
+      return pa.last_s[x] > pa.last_s[y];
+    });
+    for (size_t k : order)
+      r.critical_path.push_back(PathItem{eo.path_keys[k].category, eo.path_keys[k].item, pa.time_s[k], pa.count[k]});
   }
 
   if (o.record_timeline) r.timeline_json = timeline_json(eo, units.specs, programs.size(), s.name);
@@ -418,8 +384,6 @@ Result to_result(const SimResult& r, const Scenario& s) {
       out.notes.push_back("timeline table: " + std::to_string(r.timeline_dropped_count) + " of " + std::to_string(r.timeline_spans_count) +
                           " spans left out (over " + std::to_string(r.timeline_rows_limit) + " rows after merging); --timeline writes them all");
   }
-  if (!r.critical_path_recorded)
-    out.notes.push_back("critical path not recorded: more than 256 simulated units (run without --all-ranks for it)");
   return out;
 }
 

@@ -83,7 +83,6 @@ struct SimResult {
   StepEstimate step;  // same fields and meaning as estimate's, from the simulated critical unit
   std::vector<ClassStats> units;
   std::vector<PathItem> critical_path;
-  bool critical_path_recorded = true;
   double peak_memory_time_s = 0;
   int64_t events_count = 0;
   int64_t units_count = 0;

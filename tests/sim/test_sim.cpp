@@ -3,6 +3,8 @@
 // react to stragglers?
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -270,6 +272,39 @@ TEST(SimAgreement, AllRanksEqualsClassesWhenRanksAreUniform) {
   EXPECT_EQ(cls.units_count, 4);
   EXPECT_EQ(all.units_count, 64);
   EXPECT_NEAR(all.step.step_time_s / cls.step.step_time_s, 1.0, 0.01);
+}
+
+// The critical path is accumulated online (per unit and per transfer in flight), so it is recorded
+// at any scale: 512 units with --all-ranks, covering the step and agreeing item by item with the
+// class mode's path when ranks are uniform (the path jumps between pipeline stages).
+TEST(SimCriticalPath, RecordedAbove256UnitsAndEqualToClassMode) {
+  const auto s = parse_scenario(yaml("llama3-8b", 512, "{tp: 2, pp: 4, schedule: 1f1b}",
+                                     "{global_batch: 256, micro_batch: 1, seq_len: 1024}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto cls = sim::simulate(w, sim::SimOptions{});
+  sim::SimOptions o;
+  o.all_ranks = true;
+  const auto all = sim::simulate(w, o);
+  ASSERT_EQ(all.units_count, 512);
+  ASSERT_FALSE(all.critical_path.empty());
+  double path = 0;
+  bool transfer = false;
+  for (const auto& p : all.critical_path) {
+    path += p.time_s;
+    transfer = transfer || p.category == "pipeline_transfer";
+  }
+  EXPECT_NEAR(path, all.step.step_time_s, 1e-6 * all.step.step_time_s);
+  EXPECT_TRUE(transfer);
+  std::map<std::string, double> by_item;
+  for (const auto& p : cls.critical_path) by_item[p.category + "/" + p.item] += p.time_s;
+  for (const auto& p : all.critical_path) {
+    const auto it = by_item.find(p.category + "/" + p.item);
+    if (p.time_s > 1e-3 * all.step.step_time_s) {
+      ASSERT_NE(it, by_item.end()) << p.category << "/" << p.item;
+      EXPECT_NEAR(p.time_s / it->second, 1.0, 0.01) << p.category << "/" << p.item;
+    }
+  }
 }
 
 TEST(SimStraggler, SlowRankSlowsTheStep) {
