@@ -12,7 +12,7 @@ namespace {
 
 const char* const kGroupNames[kGroupKinds] = {"tp", "cp", "ep", "etp", "dp", "edp", "pp"};
 
-enum EvKind : int32_t { kResume, kCollEnd, kFlowEnd, kXferEnd };
+enum EvKind : int32_t { kResume, kCollEnd, kFlowEnd, kXferEnd, kComputeEnd };
 
 struct Event {
   double t;
@@ -60,6 +60,11 @@ struct Unit {
   int cur_chunk = -1;
   uint8_t cur_pass = 0;
   int link_nv = -1, link_nic = -1;
+  // The compute op in progress: work left (seconds at this unit's interference-free speed),
+  // progressing at `rate` (1, or 1 / (1 + interference) while its communication is in flight).
+  bool computing = false;
+  double comp_left_s = 0, comp_rate = 1, comp_last_s = 0, comp_start_s = 0;
+  uint32_t comp_version = 0;
 };
 
 struct Member {
@@ -139,6 +144,7 @@ class Engine {
         case kCollEnd: coll_end(ev.a); break;
         case kFlowEnd: flow_end(ev.a, ev.b); break;
         case kXferEnd: xfer_end(ev.a); break;
+        case kComputeEnd: compute_end(ev.a, ev.b); break;
         default: break;
       }
     }
@@ -271,29 +277,22 @@ class Engine {
 
   void advance(int unit) {
     Unit& u = units_[static_cast<size_t>(unit)];
-    if (u.blocked != Blocked::None) return;
+    if (u.blocked != Blocked::None || u.computing) return;
     const auto& code = u.prog->code;
     UnitOut& o = out_.units[static_cast<size_t>(unit)];
     while (true) {
       const Instr& in = code[u.pc];
       switch (in.op) {
         case Ins::Compute: {
-          const double f = u.spec->factor * (u.inflight > 0 ? 1.0 + cfg_.interference : 1.0);
-          double t = now_;
-          while (u.pc < code.size() && code[u.pc].op == Ins::Compute) {
-            const OpInfo& op = u.prog->ops[static_cast<size_t>(code[u.pc].ref)];
-            const double d = op.time_s * f;
-            if (op.optimizer) o.optimizer_s += d;
-            else {
-              o.compute_s += d;
-              o.by_class_s[static_cast<int>(op.cls)] += d;
-            }
-            if (u.spec->record) span(unit, 0, t, t + d, op.name, op.optimizer ? "optimizer" : "compute", op.flops, op.bytes);
-            segment(unit, t, t + d, op.optimizer ? 1 : 0, 0, code[u.pc].ref);
-            t += d;
-            ++u.pc;
-          }
-          push(t, kResume, unit, 0);
+          // One op at a time; its rate changes when the unit's communication starts or ends.
+          const OpInfo& op = u.prog->ops[static_cast<size_t>(in.ref)];
+          u.computing = true;
+          u.comp_left_s = op.time_s * u.spec->factor;
+          u.comp_start_s = now_;
+          u.comp_last_s = now_;
+          u.comp_rate = compute_rate(u);
+          ++u.comp_version;
+          push(now_ + u.comp_left_s / u.comp_rate, kComputeEnd, unit, u.comp_version);
           return;
         }
         case Ins::Coll: {
@@ -381,6 +380,38 @@ class Engine {
           return;
       }
     }
+  }
+
+  double compute_rate(const Unit& u) const { return u.inflight > 0 ? 1.0 / (1.0 + cfg_.interference) : 1.0; }
+  // The unit's in-flight communication changed: re-time the compute op in progress.
+  void inflight_changed(int unit) {
+    Unit& u = units_[static_cast<size_t>(unit)];
+    if (!u.computing) return;
+    const double rate = compute_rate(u);
+    if (rate == u.comp_rate) return;
+    u.comp_left_s = std::max(0.0, u.comp_left_s - u.comp_rate * (now_ - u.comp_last_s));
+    u.comp_last_s = now_;
+    u.comp_rate = rate;
+    ++u.comp_version;
+    push(now_ + u.comp_left_s / rate, kComputeEnd, unit, u.comp_version);
+  }
+  void compute_end(int unit, uint32_t version) {
+    Unit& u = units_[static_cast<size_t>(unit)];
+    if (!u.computing || version != u.comp_version) return;  // re-timed since
+    u.computing = false;
+    UnitOut& o = out_.units[static_cast<size_t>(unit)];
+    const int32_t ref = u.prog->code[u.pc].ref;
+    const OpInfo& op = u.prog->ops[static_cast<size_t>(ref)];
+    const double t0 = u.comp_start_s, d = now_ - t0;
+    if (op.optimizer) o.optimizer_s += d;
+    else {
+      o.compute_s += d;
+      o.by_class_s[static_cast<int>(op.cls)] += d;
+    }
+    if (u.spec->record) span(unit, 0, t0, now_, op.name, op.optimizer ? "optimizer" : "compute", op.flops, op.bytes);
+    segment(unit, t0, now_, op.optimizer ? 1 : 0, 0, ref);
+    ++u.pc;
+    advance(unit);
   }
 
   void issue(int unit, int g, const Issue& is) {
@@ -487,14 +518,17 @@ class Engine {
           break;
         case CollMode::AsyncPass:
           --u.inflight;
+          inflight_changed(mb.unit);
           if (--u.pass_inflight == 0 && u.blocked == Blocked::Pass) wake(mb.unit);
           break;
         case CollMode::AsyncStep:
           --u.inflight;
+          inflight_changed(mb.unit);
           if (--u.step_inflight == 0 && u.blocked == Blocked::Step) wake(mb.unit);
           break;
         case CollMode::AsyncToken:
           --u.inflight;
+          inflight_changed(mb.unit);
           u.token_done[static_cast<size_t>(mb.token)] = 1;
           if (u.blocked == Blocked::Token && u.block_arg == mb.token) wake(mb.unit);
           break;
@@ -571,6 +605,7 @@ class Engine {
       if (s.blocked == Blocked::Send) wake(x.src);
     } else {
       --s.inflight;
+      inflight_changed(x.src);
     }
     free_xfers_.push_back(id);
   }

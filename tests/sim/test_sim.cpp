@@ -182,6 +182,49 @@ double run_collectives(const std::vector<sim::CollInfo>& colls, bool contention)
 }
 }  // namespace
 
+// Interference slows only the part of a compute op that overlaps communication: an async
+// collective of C seconds issued before an op of T > C seconds, with interference I, ends the op
+// at C + (T - C / (1 + I)) = T + C I / (1 + I) (the rate changes when the collective ends mid-op);
+// a second op after it runs at full speed. Without communication the ops take T each.
+TEST(SimInterference, SlowdownAppliesOnlyWhileCommunicationOverlaps) {
+  const double T = 2.0, C = 0.5, I = 0.25;
+  auto run = [&](bool with_comm) {
+    sim::StageProgram pr;
+    sim::CollInfo ci;
+    ci.group = ir::GroupKind::DP;
+    ci.time_s = C;
+    pr.colls = {ci};
+    sim::OpInfo op;
+    op.name = "op";
+    op.time_s = T;
+    pr.ops = {op};
+    if (with_comm) pr.code.push_back(sim::Instr{sim::Ins::Coll, 4, sim::CollMode::AsyncStep, 0, 0, 0, 0});
+    pr.code.push_back(sim::Instr{sim::Ins::Compute, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+    pr.code.push_back(sim::Instr{sim::Ins::Compute, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+    pr.code.push_back(sim::Instr{sim::Ins::WaitStep, 4, sim::CollMode::Blocking, 0, 0, 0, 0});
+    pr.code.push_back(sim::Instr{sim::Ins::StepEnd, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
+    std::vector<sim::UnitSpec> units(1);
+    std::vector<std::vector<int>> members;
+    for (int g = 0; g < sim::kGroupKinds; ++g) {
+      members.push_back({0});
+      units[0].group_instance[g] = g;
+    }
+    units[0].label = "u";
+    sim::EngineConfig cfg;
+    cfg.contention = false;
+    cfg.interference = I;
+    const auto out = sim::run_engine({pr}, units, members, cfg);
+    return std::make_pair(out.units[0].end_s, out.units[0].compute_s);
+  };
+  const auto [end, compute] = run(true);
+  const double first = T + C * I / (1 + I);
+  EXPECT_NEAR(end, first + T, 1e-12);
+  EXPECT_NEAR(compute, first + T, 1e-12);
+  const auto [end0, compute0] = run(false);
+  EXPECT_NEAR(end0, 2 * T, 1e-12);
+  EXPECT_NEAR(compute0, 2 * T, 1e-12);
+}
+
 TEST(SimNetwork, RingAllReduceOnIdleNetworkEqualsFormula) {
   const auto s = parse_scenario(yaml("llama3-8b", 64, "{tp: 1, pp: 1}", "{global_batch: 64, micro_batch: 1, seq_len: 2048}"),
                                 "t.yaml", *frozen());
