@@ -152,6 +152,23 @@ static nlohmann::ordered_json value_json(const Value& v) {
   return std::get<std::string>(v);
 }
 
+// A column's values as a JSON array (the tree writer and the streaming writer share it).
+static nlohmann::ordered_json column_json(const Column& c) {
+  auto arr = nlohmann::ordered_json::array();
+  switch (c.type) {
+    case Column::Type::F64:
+      for (double v : c.f64) arr.push_back(json_number(v));
+      break;
+    case Column::Type::I64:
+      for (auto v : c.i64) arr.push_back(v);
+      break;
+    case Column::Type::Str:
+      for (const auto& v : c.str) arr.push_back(v);
+      break;
+  }
+  return arr;
+}
+
 static const char* type_name(Column::Type t) {
   switch (t) {
     case Column::Type::F64: return "f64";
@@ -178,19 +195,7 @@ nlohmann::ordered_json to_json(const Result& r) {
     nlohmann::ordered_json cols = nlohmann::ordered_json::object();
     for (const auto& c : t.columns()) {
       types[c.name] = type_name(c.type);
-      auto arr = nlohmann::ordered_json::array();
-      switch (c.type) {
-        case Column::Type::F64:
-          for (double v : c.f64) arr.push_back(json_number(v));
-          break;
-        case Column::Type::I64:
-          for (auto v : c.i64) arr.push_back(v);
-          break;
-        case Column::Type::Str:
-          for (const auto& v : c.str) arr.push_back(v);
-          break;
-      }
-      cols[c.name] = std::move(arr);
+      cols[c.name] = column_json(c);
     }
     tj["types"] = std::move(types);
     tj["columns"] = std::move(cols);
@@ -269,18 +274,7 @@ std::string render_json(const Result& r) {
         out += "{\n";
         for (size_t k = 0; k < keep.size(); ++k) {
           const Column& c = t.columns()[keep[k]];
-          auto arr = nlohmann::ordered_json::array();
-          switch (c.type) {
-            case Column::Type::F64:
-              for (double v : c.f64) arr.push_back(json_number(v));
-              break;
-            case Column::Type::I64:
-              for (auto v : c.i64) arr.push_back(v);
-              break;
-            case Column::Type::Str:
-              for (const auto& v : c.str) arr.push_back(v);
-              break;
-          }
+          const nlohmann::ordered_json arr = column_json(c);
           append_key(out, c.name, 8);
           append_nested(out, arr, 8);
           out += k + 1 < keep.size() ? ",\n" : "\n";
