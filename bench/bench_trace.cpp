@@ -9,6 +9,7 @@
 //    load+analyses wall time from HTA-TIMINGS.md (HTA's figure includes ~0.5 s of Python start).
 // 4. Peak memory (child process RSS) of analyze on a synthetic trace of --big-mb, against the
 //    JSON size.
+#include <tuple>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,7 +106,7 @@ std::map<std::string, double> hta_all_wall_s(const std::string& path) {
 int main(int argc, char** argv) {
   double size_mb = 100, big_mb = 500;
   int runs = 5;
-  std::string corpus = "/work/shared/data/traces";
+  std::string corpus = std::string(SEXTANT_SOURCE_DIR) + "/../shared/data/traces";  // --corpus DIR overrides
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--size-mb") size_mb = std::atof(argv[i + 1]);
@@ -158,10 +159,16 @@ int main(int argc, char** argv) {
       AnalyzeRequest req;
       req.inputs = {path};
       double mb = 0;
-      auto [w, c] = timed(runs, [&] {
-        Result r = analyze(req);
-        mb = r.number("raw_json_bytes") / 1e6;
-      });
+      Stats w, c;
+      try {
+        std::tie(w, c) = timed(runs, [&] {
+          Result r = analyze(req);
+          mb = r.number("raw_json_bytes") / 1e6;
+        });
+      } catch (const std::exception& e) {  // e.g. an execution trace (not Kineto) listed in HTA's timings
+        std::printf("%-80s skipped: %s\n", name.c_str(), e.what());
+        continue;
+      }
       double ratio = hta[name] / w.median;
       worst = std::min(worst, ratio);
       std::printf("%-80s %8.2f %10.4f %10.2f %7.0fx\n", name.c_str(), mb, w.median, hta[name], ratio);
