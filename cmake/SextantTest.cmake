@@ -45,7 +45,9 @@ function(sextant_test MODULE)
       SEXTANT_BINARY_DIR="${PROJECT_BINARY_DIR}")
     gtest_discover_tests(${_name}
       WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-      PROPERTIES LABELS "${_label};${MODULE}" RUN_SERIAL ${_serial_prop} ENVIRONMENT "SEXTANT_DATA_DIR=${PROJECT_SOURCE_DIR}/data"
+      # One label: a list value here would be split into separate PROPERTIES arguments (which
+      # silently dropped RUN_SERIAL for the machine-measuring tests).
+      PROPERTIES LABELS "${_label}" RUN_SERIAL ${_serial_prop} ENVIRONMENT "SEXTANT_DATA_DIR=${PROJECT_SOURCE_DIR}/data"
       DISCOVERY_TIMEOUT 120)
   endforeach()
 endfunction()
