@@ -95,13 +95,8 @@ TEST(GemmCpu, AchievedRateStaysBelowTheDerivedPeak) {
     EXPECT_GT(eff, 0.01) << m.name;
     EXPECT_EQ(m.param("threads"), "1");
   }
-  // Efficiency grows with size: 512^3 reuses each element 8x more than 64^3.
-  double e64 = 0, e512 = 0;
-  for (const auto& m : out.measurements) {
-    if (m.name == "fp64 m=64 n=64 k=64") e64 = m.summary().median;
-    if (m.name == "fp64 m=512 n=512 k=512") e512 = m.summary().median;
-  }
-  EXPECT_GT(e512, e64);
+  // (That efficiency grows with size is checked in the slow tier, test_gemm_order_slow.cpp, with
+  // longer repetitions: 3 x 5 ms here reversed the order once on a shared VM.)
   SuiteConfig multi = c;
   multi.threads = 2;
   EXPECT_THROW(make_gemm_cpu_suite()->run(multi), sextant::Error);  // cpu timer needs 1 thread
