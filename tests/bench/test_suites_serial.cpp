@@ -34,10 +34,11 @@ TEST(MemoryLatency, PointerChaseWalksTheCacheHierarchy) {
   EXPECT_GT(l1, 0.2e-9);  // no load completes in less than a cycle
   EXPECT_LT(l1, 20e-9);
   EXPECT_GT(dram, 4 * l1) << "64 MiB should miss every cache level";
-  // Latency does not fall as the working set grows (25% slack: two working sets beyond the last
-  // cache level both measure DRAM, and on a shared VM they moved 12% apart in a CI run).
+  // No working set measures faster than the L1-resident one. Pairwise monotonicity is not asserted:
+  // working sets beyond the last cache level all measure DRAM, and on shared CI machines two of them
+  // moved 12% and then 31% apart (the larger one faster) between runs.
   for (size_t i = 1; i < out.measurements.size(); ++i)
-    EXPECT_GT(out.measurements[i].summary().median, 0.75 * out.measurements[i - 1].summary().median) << out.measurements[i].name;
+    EXPECT_GT(out.measurements[i].summary().median, 0.9 * l1) << out.measurements[i].name;
   for (const auto& m : out.measurements) {
     EXPECT_FALSE(m.higher_is_better);
     EXPECT_EQ(m.samples.size(), 3u);
