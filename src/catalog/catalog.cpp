@@ -1,6 +1,7 @@
 #include "catalog/catalog.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -227,6 +228,12 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
     s.nic_bandwidth_bytes_per_s = src(*out, "nic_bandwidth_gbit_per_s", sources, 1e9 / 8);
     s.topology = out->str("topology", "fat-tree");
     s.oversubscription = out->f64("oversubscription", 1.0);
+    s.leaf_nodes = src(*out, "leaf_nodes", sources);
+    if (!(s.oversubscription >= 1.0) || !std::isfinite(s.oversubscription))
+      out->fail("oversubscription", "must be a finite ratio >= 1 (leaf downlink / uplink capacity)");
+    if (s.leaf_nodes.known && (!(s.leaf_nodes.value >= 1.0) || s.leaf_nodes.value != std::floor(s.leaf_nodes.value) ||
+                               s.leaf_nodes.value > INT32_MAX))
+      out->fail("leaf_nodes", "must be a whole number of nodes >= 1 (or unknown)");
     out->finish();
   }
   s.storage_bandwidth_bytes_per_s = src(m, "storage_bandwidth_gb_per_s", sources, 1e9);

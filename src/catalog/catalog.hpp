@@ -87,7 +87,11 @@ struct System {
   int nics_per_node = 8;
   Sourced nic_bandwidth_bytes_per_s;  // overrides the network's port bandwidth when known
   std::string topology;               // rail-optimized-fat-tree, fat-tree, torus, ...
-  double oversubscription = 1.0;      // leaf-to-spine oversubscription ratio
+  // Leaf/spine level: nodes whose NICs (of one rail) attach to one leaf switch (unknown = one
+  // non-blocking leaf level), and the leaf's uplink (leaf-to-spine) oversubscription: downlink
+  // capacity / uplink capacity, >= 1. Only traffic that leaves a leaf pays it.
+  Sourced leaf_nodes;
+  double oversubscription = 1.0;
   Sourced storage_bandwidth_bytes_per_s;  // shared checkpoint storage, aggregate
   Sourced node_price_usd_per_hour;
   std::map<std::string, std::string> sources;

@@ -81,6 +81,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("oversubscription_ratio", s.oversubscription);
     Table& t = field_table(r);
     add_sourced(t, "nic_bandwidth", s.nic_bandwidth_bytes_per_s, "Gb/s", 1e9 / 8);
+    add_sourced(t, "leaf_nodes", s.leaf_nodes, "nodes per leaf switch (per rail)");
     add_sourced(t, "storage_bandwidth", s.storage_bandwidth_bytes_per_s, "GB/s", 1e9);
     add_sourced(t, "node_price", s.node_price_usd_per_hour, "USD/h");
   } else if (cat.has_network(name)) {

@@ -169,3 +169,63 @@ entries:
     EXPECT_NE(what.find("source"), std::string::npos) << what;
   }
 }
+
+// The leaf/spine level of a system's scale-out block: leaf_nodes is a sourced whole number of
+// nodes (absent = unknown), oversubscription a ratio >= 1; anything else names the key.
+TEST(CatalogErrors, LeafNodesAndOversubscriptionAreCheckedAndSourced) {
+  auto system_with = [](const std::string& scale_out) {
+    TempDir d("leaf");
+    d.write("accelerators/a.yaml", kGoodAccelerator);
+    d.write("networks/n.yaml", R"(entries:
+  - id: link
+    name: Link
+    kind: scale_up
+    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
+  - id: fabric
+    name: Fabric
+    kind: scale_out
+    bandwidth_gbit_per_s: {value: 400, estimated: "test port of 400 Gb/s"}
+)");
+    d.write("systems/s.yaml", "sources:\n  ra: \"a reference architecture\"\nentries:\n  - id: box\n    name: Box\n"
+                              "    accelerator: test-gpu\n    gpus_per_node: 8\n    scale_up: {network: link}\n"
+                              "    scale_out: {network: fabric, " + scale_out + "}\n");
+    std::string what;
+    std::shared_ptr<const Catalog> c;
+    try {
+      c = Catalog::load(d.path.string());
+    } catch (const Error& e) {
+      what = e.what();
+    }
+    return std::make_pair(c, what);
+  };
+  {
+    const auto [c, what] = system_with("leaf_nodes: {value: 32, source: ra}, oversubscription: 2");
+    ASSERT_TRUE(c) << what;
+    const System& s = c->system("box");
+    EXPECT_TRUE(s.leaf_nodes.known);
+    EXPECT_DOUBLE_EQ(s.leaf_nodes.value, 32);
+    EXPECT_EQ(s.leaf_nodes.source, "ra: a reference architecture");
+    EXPECT_DOUBLE_EQ(s.oversubscription, 2);
+  }
+  {
+    const auto [c, what] = system_with("oversubscription: 1");
+    ASSERT_TRUE(c) << what;
+    EXPECT_FALSE(c->system("box").leaf_nodes.known);  // absent = unknown
+  }
+  for (const std::string bad : {"leaf_nodes: 32", "leaf_nodes: {value: 0, source: ra}", "leaf_nodes: {value: 2.5, source: ra}"}) {
+    const auto [c, what] = system_with(bad);
+    EXPECT_FALSE(c) << bad;
+    EXPECT_NE(what.find("leaf_nodes"), std::string::npos) << bad << ": " << what;
+  }
+  {
+    const auto [c, what] = system_with("oversubscription: 0.5");
+    EXPECT_FALSE(c);
+    EXPECT_NE(what.find("oversubscription"), std::string::npos) << what;
+    EXPECT_NE(what.find(">= 1"), std::string::npos) << what;
+  }
+  {
+    const auto [c, what] = system_with("leaf_node: {value: 32, source: ra}");
+    EXPECT_FALSE(c);
+    EXPECT_NE(what.find("leaf_nodes"), std::string::npos) << what;  // did you mean
+  }
+}
