@@ -22,8 +22,14 @@ Fabric make_fabric(const Scenario& s) {
     const double port = s.system.nic_bandwidth_bytes_per_s.known ? s.system.nic_bandwidth_bytes_per_s.value
                                                                   : out.bandwidth_bytes_per_s.value;
     const double node_bw = port * s.system.nics_per_node * known_or(out.achievable_fraction, 0.9);
-    f.out_busbw_bytes_per_s = node_bw / s.system.gpus_per_node / std::max(1.0, s.system.oversubscription);
+    f.out_busbw_bytes_per_s = node_bw / s.system.gpus_per_node;
     f.out_latency_s = known_or(out.latency_s, 6e-6);
+    // The leaf/spine level (Fabric::domains_per_leaf): whole scale-up domains per leaf, at least one.
+    f.oversubscription = std::max(1.0, s.system.oversubscription);
+    if (s.system.leaf_nodes.known) {
+      const double gpus = s.system.leaf_nodes.value * s.system.gpus_per_node;
+      f.domains_per_leaf = std::max(1, static_cast<int>(std::min(gpus / std::max(1, f.gpus_per_domain), 1e9)));
+    }
   } else {
     f.out_busbw_bytes_per_s = f.up_busbw_bytes_per_s;
     f.out_latency_s = f.up_latency_s;

@@ -6,6 +6,8 @@
 //  - time_s(kind, bytes, group, fabric) is the duration of one call of `bytes` (nccl-tests
 //    size convention, see ir/workload.hpp) on an otherwise idle network: a bandwidth term
 //    bytes * bus_factor / bus_bandwidth plus per-step latency terms. Pure function.
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +29,44 @@ struct Fabric {
   bool nic_aggregation = true;
   // Inter-domain bus bandwidth of a ring over a group with `per_domain` members per domain.
   double domain_out_busbw(int per_domain) const { return nic_aggregation ? per_domain * out_busbw_bytes_per_s : out_busbw_bytes_per_s; }
+
+  // Leaf/spine level of the scale-out fabric. A leaf switch holds the NICs (of one rail) of
+  // `domains_per_leaf` scale-up domains; its uplinks to the spine carry 1 / oversubscription of
+  // its downlink capacity, i.e. each GPU brings out_busbw / oversubscription of uplink capacity
+  // to its leaf. Only traffic between leaves crosses the uplinks. A system without a known leaf
+  // size is one non-blocking leaf level when oversubscription is 1; with a larger ratio and no
+  // leaf size, every inter-domain hop is taken to leave its leaf (domains_per_leaf = 1).
+  int domains_per_leaf = 1;
+  double oversubscription = 1;
+  // Scale-up domains of group g inside one leaf (g.domains when the group fits one leaf);
+  // groups are placed by rank with consecutive domains `stride / gpus_per_domain` apart.
+  int leaf_domains(const ir::Group& g) const {
+    if (g.domains <= 1) return g.domains;
+    const int64_t ds = std::max(1, g.stride / std::max(1, gpus_per_domain));  // domain distance of consecutive members' domains
+    if (ds * g.domains <= domains_per_leaf) return g.domains;
+    if (ds >= domains_per_leaf) return 1;
+    return static_cast<int>(domains_per_leaf / ds);
+  }
+  bool crosses_leaves(const ir::Group& g) const { return g.domains > 1 && leaf_domains(g) < g.domains; }
+  // Leaf-uplink time of a ring-like collective (ring, tree, pipeline send) relative to its
+  // inter-domain NIC time: of the group's hops inside a leaf, one in leaf_domains(g) leaves it
+  // (ranks are ordered by leaf), and the members of the leaf bring leaf_domains(g) shares of
+  // uplink capacity, so the uplink needs oversubscription / leaf_domains(g) of the NIC time.
+  // 0 when the group stays inside one leaf. The bandwidth term is limited by the uplinks when
+  // this exceeds 1.
+  double ring_uplink_ratio(const ir::Group& g) const {
+    if (oversubscription <= 1 || !crosses_leaves(g)) return 0;
+    return oversubscription / leaf_domains(g);
+  }
+  // All-to-all: the fraction (n - m) / n of each member's traffic addressed outside its leaf
+  // (m = members of the group in one leaf) crosses the uplinks at out_busbw / oversubscription
+  // per GPU. Returns that fraction times the oversubscription (0 inside one leaf): uplink time =
+  // bytes * all_to_all_uplink_weight(g) / out_busbw.
+  double all_to_all_uplink_weight(const ir::Group& g) const {
+    if (oversubscription <= 1 || !crosses_leaves(g)) return 0;
+    const double n = g.size, m = static_cast<double>(leaf_domains(g)) * g.per_domain;
+    return (n - m) / n * oversubscription;
+  }
 };
 Fabric make_fabric(const Scenario& s);
 

@@ -1,6 +1,8 @@
 // All-to-all: each member sends (n-1)/n of its buffer, (k-1)/n to members of its own domain
 // over the scale-up links and (n-k)/n to other domains through its scale-out share; the two
-// proceed concurrently. Latency: one step per peer domain plus one inside the domain.
+// proceed concurrently. The share addressed outside the member's leaf switch also crosses the
+// leaf uplinks, at 1 / oversubscription of the NIC rate. Latency: one step per peer domain plus
+// one inside the domain.
 #include <algorithm>
 
 #include "estimate/collective.hpp"
@@ -14,7 +16,8 @@ class AllToAll final : public CollectiveAlgorithm {
   double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f) const override {
     const double n = g.size, k = g.per_domain;
     const double intra = bytes * (k - 1) / n / f.up_busbw_bytes_per_s;
-    const double inter = g.domains > 1 ? bytes * (n - k) / n / f.out_busbw_bytes_per_s : 0.0;
+    // Traffic leaving the leaf also crosses the uplinks (Fabric::all_to_all_uplink_weight).
+    const double inter = g.domains > 1 ? bytes * std::max((n - k) / n, f.all_to_all_uplink_weight(g)) / f.out_busbw_bytes_per_s : 0.0;
     const double lat = (g.domains > 1 ? (g.domains - 1) * f.out_latency_s : 0.0) + f.up_latency_s;
     return std::max(intra, inter) + lat;
   }

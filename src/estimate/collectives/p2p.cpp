@@ -1,5 +1,6 @@
 // Point-to-point send/receive between neighbours of a group (pipeline stages, ring-attention
-// exchanges): one link, inside the domain when the group fits one domain.
+// exchanges): one link, inside the domain when the group fits one domain; across leaf switches
+// limited by the leaf uplinks when they are oversubscribed.
 #include "estimate/collective.hpp"
 
 namespace sextant {
@@ -10,7 +11,8 @@ class P2P final : public CollectiveAlgorithm {
   bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override { return k == ir::CollKind::SendRecv; }
   double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f) const override {
     if (g.domains <= 1) return bytes / f.up_busbw_bytes_per_s + f.up_latency_s;
-    return bytes / f.out_busbw_bytes_per_s + f.out_latency_s;
+    // Between leaves: the uplink share of the send (Fabric::ring_uplink_ratio) when it is slower.
+    return bytes * std::max(1.0, f.ring_uplink_ratio(g)) / f.out_busbw_bytes_per_s + f.out_latency_s;
   }
 };
 }  // namespace

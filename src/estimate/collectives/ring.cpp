@@ -1,7 +1,8 @@
 // Ring: n-1 (or 2(n-1) for all-reduce) steps; bus bandwidth of the slowest hop. Across
 // domains the k members of a domain send through their share of the domain's NICs, so the
 // inter-domain bus bandwidth is k * (per-GPU scale-out bandwidth) (nccl-tests: multi-node
-// all-reduce busbw ~ a node's aggregate NIC bandwidth).
+// all-reduce busbw ~ a node's aggregate NIC bandwidth). A group spanning leaf switches is also
+// limited by its share of the leaf uplinks (Fabric::ring_uplink_ratio).
 #include <algorithm>
 
 #include "estimate/collective.hpp"
@@ -10,7 +11,9 @@ namespace sextant {
 
 double ring_busbw(const ir::Group& g, const Fabric& f) {
   if (g.domains <= 1) return f.up_busbw_bytes_per_s;
-  return std::min(f.up_busbw_bytes_per_s, f.domain_out_busbw(g.per_domain));
+  const double out = f.domain_out_busbw(g.per_domain);
+  const double uplink = f.ring_uplink_ratio(g);  // > 1: the leaf uplinks are the slower hop
+  return std::min(f.up_busbw_bytes_per_s, uplink > 1 ? out / uplink : out);
 }
 
 namespace {

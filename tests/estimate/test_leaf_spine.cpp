@@ -1,0 +1,173 @@
+// Questions: does an oversubscribed leaf/spine level slow exactly the traffic that leaves a leaf
+// switch (rings by their uplink share, all-to-all by the fraction addressed outside the leaf),
+// and does a system with oversubscription 1 or no known leaf size keep every result unchanged?
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "estimate/collective.hpp"
+#include "estimate/estimate.hpp"
+#include "scenario/scenario.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+// An H100 system (8 GPUs and 8x 400 Gb/s NICs per node) with the given leaf block, e.g.
+// "leaf_nodes: {value: 2, estimated: test}, oversubscription: 4".
+std::string leaf_system(const std::string& leaf) {
+  return "{id: test-leaf, name: Test leaf/spine, accelerator: h100-sxm-80gb, gpus_per_node: 8, "
+         "scale_up: {network: nvlink4, domain_gpus: 8}, scale_out: {network: ib-ndr, nics_per_node: 8, "
+         "nic_bandwidth_gbit_per_s: {value: 400, estimated: test}, topology: rail-optimized-fat-tree, " +
+         leaf + "}}";
+}
+
+Scenario scenario(const std::string& leaf, int gpus, const std::string& parallel, const std::string& model = "llama3-8b") {
+  const std::string y = "model: " + model + "\nsystem: " + leaf_system(leaf) + "\nnum_gpus: " + std::to_string(gpus) +
+                        "\nparallel: " + parallel + "\ntraining: {global_batch: " + std::to_string(2 * gpus) +
+                        ", micro_batch: 1, seq_len: 2048}\n";
+  return parse_scenario(y, "t.yaml", *frozen());
+}
+
+const std::string kFlat = "oversubscription: 1";
+std::string leaf(int nodes, double oversub) {
+  return "leaf_nodes: {value: " + std::to_string(nodes) + ", estimated: test}, oversubscription: " + std::to_string(oversub);
+}
+
+double collective_s(const Scenario& s, ir::GroupKind g, ir::CollKind k, double bytes) {
+  const auto w = ir::lower(s);
+  ir::Collective c;
+  c.kind = k;
+  c.group = g;
+  c.bytes = bytes;
+  return Estimator{}.collective_time_s(c, w, make_fabric(s));
+}
+}  // namespace
+
+TEST(LeafSpine, LeafDomainsFollowTheGroupPlacement) {
+  Fabric f;
+  f.gpus_per_domain = 8;
+  f.domains_per_leaf = 32;  // a DGX SuperPOD scalable unit: 32 nodes of 8 GPUs per leaf
+  ir::Group tp{ir::GroupKind::TP, 8, 1, 8, 1};
+  ir::Group dp{ir::GroupKind::DP, 128, 8, 1, 128};      // one member per node, consecutive nodes
+  ir::Group dp_small{ir::GroupKind::DP, 16, 8, 1, 16};  // 16 nodes: inside one leaf
+  ir::Group pp{ir::GroupKind::PP, 16, 1024, 1, 16};     // 128 nodes apart: one stage per leaf
+  ir::Group dp_strided{ir::GroupKind::DP, 32, 32, 1, 32};  // every 4th node: 8 per leaf
+  EXPECT_EQ(f.leaf_domains(tp), 1);
+  EXPECT_FALSE(f.crosses_leaves(tp));
+  EXPECT_EQ(f.leaf_domains(dp), 32);
+  EXPECT_TRUE(f.crosses_leaves(dp));
+  EXPECT_EQ(f.leaf_domains(dp_small), 16);
+  EXPECT_FALSE(f.crosses_leaves(dp_small));
+  EXPECT_EQ(f.leaf_domains(pp), 1);
+  EXPECT_EQ(f.leaf_domains(dp_strided), 8);
+  // Non-blocking uplinks are never the bottleneck.
+  EXPECT_EQ(f.ring_uplink_ratio(dp), 0.0);
+  f.oversubscription = 4;
+  EXPECT_DOUBLE_EQ(f.ring_uplink_ratio(dp), 4.0 / 32);  // 1 in 32 ring hops leaves the leaf
+  EXPECT_DOUBLE_EQ(f.ring_uplink_ratio(pp), 4.0);       // every hop leaves its leaf
+  EXPECT_EQ(f.ring_uplink_ratio(dp_small), 0.0);
+}
+
+// (a) Oversubscription 1 (with or without a leaf size) changes nothing: the step time of several
+// plans, bit for bit.
+TEST(LeafSpine, OversubscriptionOneLeavesEveryEstimateUnchanged) {
+  struct Plan {
+    int gpus;
+    std::string parallel;
+  } plans[] = {{64, "{tp: 8, pp: 1}"}, {64, "{tp: 2, pp: 4, zero_stage: 1}"}, {32, "{tp: 1, pp: 2}"}};
+  for (const auto& p : plans) {
+    const double flat = estimate_step(ir::lower(scenario(kFlat, p.gpus, p.parallel))).step_time_s;
+    for (int nodes : {1, 2, 32}) {
+      const double t = estimate_step(ir::lower(scenario(leaf(nodes, 1), p.gpus, p.parallel))).step_time_s;
+      EXPECT_EQ(t, flat) << p.parallel << " leaf_nodes " << nodes;
+    }
+  }
+}
+
+// Without a leaf size an oversubscription > 1 keeps the former uniform model: every
+// inter-domain hop runs at the NIC share / oversubscription.
+TEST(LeafSpine, UnknownLeafSizeAppliesOversubscriptionToEveryInterDomainHop) {
+  const auto flat = scenario(kFlat, 64, "{tp: 8, pp: 1}");
+  const auto over = scenario("oversubscription: 2", 64, "{tp: 8, pp: 1}");
+  const Fabric f1 = make_fabric(flat), f2 = make_fabric(over);
+  const auto w = ir::lower(over);
+  const auto& g = w.group(ir::GroupKind::DP);
+  ASSERT_EQ(g.domains, 8);
+  EXPECT_DOUBLE_EQ(ring_busbw(g, f2), f1.out_busbw_bytes_per_s / 2);
+}
+
+// (b) A ring all-reduce over groups spanning leaves runs at its uplink share: DP = 8 nodes, two
+// per leaf, uplinks 4:1. Of the ring's hops one in two leaves the leaf, so the uplink needs
+// 4 / 2 = 2 times the NIC time: closed form with bus bandwidth NIC share / 2.
+TEST(LeafSpine, InterLeafRingAllReduceTakesTheUplinkClosedForm) {
+  const auto s = scenario(leaf(2, 4), 64, "{tp: 8, pp: 1}");
+  const auto w = ir::lower(s);
+  const Fabric f = make_fabric(s);
+  const auto& g = w.group(ir::GroupKind::DP);
+  ASSERT_EQ(g.size, 8);
+  ASSERT_EQ(f.domains_per_leaf, 2);
+  ASSERT_EQ(f.leaf_domains(g), 2);
+  const double bytes = 1e9, n = g.size;
+  const double uplink_busbw = f.out_busbw_bytes_per_s / 2;
+  const double ring = bytes * 2 * (n - 1) / n / uplink_busbw + 2 * (g.domains - 1) * f.out_latency_s;
+  const Estimator est;
+  EXPECT_NEAR(est.collectives().get("ring").time_s(ir::CollKind::AllReduce, bytes, g, f), ring, 1e-12 * ring);
+  // Non-blocking uplinks: the NIC share; 2:1 with two nodes per leaf: still the NIC share.
+  const double nic = collective_s(scenario(kFlat, 64, "{tp: 8, pp: 1}"), ir::GroupKind::DP, ir::CollKind::AllReduce, bytes);
+  EXPECT_NEAR(collective_s(s, ir::GroupKind::DP, ir::CollKind::AllReduce, bytes) / nic, 2.0, 0.01);
+  EXPECT_EQ(collective_s(scenario(leaf(2, 2), 64, "{tp: 8, pp: 1}"), ir::GroupKind::DP, ir::CollKind::AllReduce, bytes), nic);
+}
+
+// (d) A DP group inside one leaf pays no oversubscription, however high: 4 nodes on a leaf of 4;
+// the same group over 8 nodes (two leaves of 4, uplinks 8:1) pays 8 / 4 = 2x.
+TEST(LeafSpine, GroupInsideOneLeafPaysNoOversubscription) {
+  const double bytes = 1e9;
+  const double flat = collective_s(scenario(kFlat, 32, "{tp: 8, pp: 1}"), ir::GroupKind::DP, ir::CollKind::AllReduce, bytes);
+  const double inside = collective_s(scenario(leaf(4, 8), 32, "{tp: 8, pp: 1}"), ir::GroupKind::DP, ir::CollKind::AllReduce, bytes);
+  EXPECT_EQ(inside, flat);
+  const double flat8 = collective_s(scenario(kFlat, 64, "{tp: 8, pp: 1}"), ir::GroupKind::DP, ir::CollKind::AllReduce, bytes);
+  const double across = collective_s(scenario(leaf(4, 8), 64, "{tp: 8, pp: 1}"), ir::GroupKind::DP, ir::CollKind::AllReduce, bytes);
+  EXPECT_NEAR(across / flat8, 2.0, 0.01);
+  // And so does the whole step of the plan that fits one leaf.
+  EXPECT_EQ(estimate_step(ir::lower(scenario(leaf(4, 8), 32, "{tp: 8, pp: 1}"))).step_time_s,
+            estimate_step(ir::lower(scenario(kFlat, 32, "{tp: 8, pp: 1}"))).step_time_s);
+}
+
+// All-to-all: the fraction (n - m) / n of a member's traffic addressed outside its leaf crosses
+// the uplinks at NIC / oversubscription; it is the bottleneck only when that exceeds the NIC time.
+TEST(LeafSpine, AllToAllPaysForTheFractionThatLeavesTheLeaf) {
+  Fabric f;
+  f.up_busbw_bytes_per_s = 400e9;
+  f.out_busbw_bytes_per_s = 40e9;
+  f.gpus_per_domain = 8;
+  f.domains_per_leaf = 4;
+  const ir::Group ep{ir::GroupKind::EP, 16, 8, 1, 16};  // 16 nodes, 4 per leaf
+  const auto a2a = make_all_to_all();
+  const double bytes = 1e9, n = 16, m = 4, lat = 15 * f.out_latency_s + f.up_latency_s;
+  const double nic = bytes * (n - 1) / n / f.out_busbw_bytes_per_s;
+  EXPECT_NEAR(a2a->time_s(ir::CollKind::AllToAll, bytes, ep, f), nic + lat, 1e-12);
+  f.oversubscription = 2;  // (16 - 4) / 16 * 2 = 1.5 > 15/16: uplink-bound
+  EXPECT_NEAR(a2a->time_s(ir::CollKind::AllToAll, bytes, ep, f), bytes * (n - m) / n * 2 / f.out_busbw_bytes_per_s + lat, 1e-12);
+  f.oversubscription = 1.2;  // 0.9 < 15/16: still NIC-bound
+  EXPECT_NEAR(a2a->time_s(ir::CollKind::AllToAll, bytes, ep, f), nic + lat, 1e-12);
+  f.domains_per_leaf = 16;  // the whole group in one leaf
+  f.oversubscription = 8;
+  EXPECT_NEAR(a2a->time_s(ir::CollKind::AllToAll, bytes, ep, f), nic + lat, 1e-12);
+}
+
+// Pipeline sends between stages a leaf apart cross the uplinks on every send.
+TEST(LeafSpine, PipelineSendAcrossLeavesRunsAtTheUplinkShare) {
+  const auto s = scenario(leaf(1, 3), 32, "{tp: 8, pp: 4}");  // one node per stage, one per leaf
+  const auto w = ir::lower(s);
+  const Fabric f = make_fabric(s);
+  const auto& g = w.group(ir::GroupKind::PP);
+  ASSERT_TRUE(f.crosses_leaves(g));
+  const double bytes = 1e8;
+  const double t = make_p2p()->time_s(ir::CollKind::SendRecv, bytes, g, f);
+  EXPECT_NEAR(t, bytes * 3 / f.out_busbw_bytes_per_s + f.out_latency_s, 1e-15);
+}
