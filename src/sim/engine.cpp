@@ -59,7 +59,7 @@ struct Unit {
   int64_t cur_mb = -1;
   int cur_chunk = -1;
   uint8_t cur_pass = 0;
-  int link_nv = -1, link_nic = -1;
+  int link_nv = -1, link_nic = -1, link_up = -1;
   // The compute op in progress: work left (seconds at this unit's interference-free speed),
   // progressing at `rate` (1, or 1 / (1 + interference) while its communication is in flight).
   bool computing = false;
@@ -125,6 +125,16 @@ class Engine {
       if (cfg_.contention) {
         u.link_nv = net_.add_link();
         u.link_nic = net_.add_link();
+        if (cfg_.leaf_uplinks) {
+          const int g = specs_[i].uplink_group;
+          if (g < 0) {
+            u.link_up = net_.add_link();
+          } else {
+            if (uplink_links_.size() <= static_cast<size_t>(g)) uplink_links_.resize(static_cast<size_t>(g) + 1, -1);
+            if (uplink_links_[static_cast<size_t>(g)] < 0) uplink_links_[static_cast<size_t>(g)] = net_.add_link();
+            u.link_up = uplink_links_[static_cast<size_t>(g)];
+          }
+        }
       }
       if (cfg_.record_path) {
         PathAcc& pa = out_.paths[i];
@@ -472,12 +482,35 @@ class Engine {
       return;
     }
     demands_.clear();
-    for (const auto& mb : ac.members) {
-      const Unit& u = units_[static_cast<size_t>(mb.unit)];
-      if (ci.nvlink_fraction > 0) demands_.push_back({u.link_nv, ci.nvlink_fraction});
-      if (ci.nic_fraction > 0) demands_.push_back({u.link_nic, ci.nic_fraction});
-    }
+    for (const auto& mb : ac.members) add_demands(mb.unit, ci);
+    merge_uplink_demands();
     start_flow(work, FlowOwner{0, id, ci.latency_s});
+  }
+
+  // A member's link demands: its NVLink and NIC, and its (possibly shared) leaf uplink when the
+  // collective leaves the leaf. Uplink demands of members sharing one link are summed below.
+  void add_demands(int unit, const CollInfo& ci) {
+    const Unit& u = units_[static_cast<size_t>(unit)];
+    if (ci.nvlink_fraction > 0) demands_.push_back({u.link_nv, ci.nvlink_fraction});
+    if (ci.nic_fraction > 0) demands_.push_back({u.link_nic, ci.nic_fraction});
+    if (ci.uplink_fraction > 0 && u.link_up >= 0) demands_.push_back({u.link_up, ci.uplink_fraction * u.spec->uplink_share});
+  }
+  // One demand per shared uplink link (members of one leaf and rail), in first-seen order.
+  void merge_uplink_demands() {
+    if (uplink_links_.empty() || demands_.size() < 2) return;
+    if (up_slot_.size() < static_cast<size_t>(net_.links_count())) up_slot_.resize(static_cast<size_t>(net_.links_count()), -1);
+    size_t w = 0;
+    for (size_t i = 0; i < demands_.size(); ++i) {
+      const auto l = static_cast<size_t>(demands_[i].link);
+      if (up_slot_[l] >= 0) {
+        demands_[static_cast<size_t>(up_slot_[l])].fraction += demands_[i].fraction;
+        continue;
+      }
+      up_slot_[l] = static_cast<int>(w);
+      demands_[w++] = demands_[i];
+    }
+    demands_.resize(w);
+    for (const auto& d : demands_) up_slot_[static_cast<size_t>(d.link)] = -1;
   }
 
   void start_flow(double work, const FlowOwner& owner) {
@@ -578,11 +611,8 @@ class Engine {
       return;
     }
     demands_.clear();
-    for (int unit : {src, dst}) {
-      const Unit& u = units_[static_cast<size_t>(unit)];
-      if (ci.nvlink_fraction > 0) demands_.push_back({u.link_nv, ci.nvlink_fraction});
-      if (ci.nic_fraction > 0) demands_.push_back({u.link_nic, ci.nic_fraction});
-    }
+    for (int unit : {src, dst}) add_demands(unit, ci);
+    merge_uplink_demands();
     start_flow(work, FlowOwner{1, id, ci.latency_s});
   }
 
@@ -626,6 +656,8 @@ class Engine {
   double jump_sent_ = 0;
   std::vector<FlowOwner> owners_;
   std::vector<Network::Demand> demands_;
+  std::vector<int> uplink_links_;  // uplink_group -> link
+  std::vector<int> up_slot_;       // per link: its index in demands_ while merging (-1 otherwise)
   Network net_;
   std::priority_queue<Event, std::vector<Event>, Later> heap_;
   uint64_t seq_ = 0;

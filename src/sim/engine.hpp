@@ -21,6 +21,11 @@ struct UnitSpec {
   int group_instance[kGroupKinds] = {-1, -1, -1, -1, -1, -1, -1};  // rendezvous group per kind
   bool record = false;           // timeline spans
   std::string label;
+  // Leaf uplink (EngineConfig::leaf_uplinks): units with the same uplink_group >= 0 share one
+  // link, each owning uplink_share of its capacity (1 / the units sharing it), so a collective's
+  // uplink demand on it is its uplink_fraction * uplink_share per member; -1: a link of its own.
+  int uplink_group = -1;
+  double uplink_share = 1;
 };
 
 struct Span {  // timeline record
@@ -65,6 +70,10 @@ struct UnitOut {
 
 struct EngineConfig {
   bool contention = true;
+  // Leaf-to-spine uplinks as links of their own (an oversubscribed leaf/spine fabric): collectives
+  // and transfers with uplink_fraction > 0 also demand them. False: no uplink links (every
+  // existing result unchanged; with oversubscription 1 they are never the bottleneck).
+  bool leaf_uplinks = false;
   double interference = 0;  // fractional slow-down of compute while this unit has async comm in flight
   bool record_path = true;
   int64_t microbatches = 1;

@@ -21,29 +21,34 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
   const CollectiveChoice ch = est.collectives().best(c.kind, per_call, g, f);
   ci.time_s = calls * ch.time_s;
   ci.latency_s = calls * ch.algorithm->time_s(c.kind, 0.0, g, f);
-  // Time each link class would need alone; shares are relative to the slower one.
+  // Time each link class would need alone; shares are relative to the slowest one. The leaf
+  // uplink is used only by groups spanning leaf switches (Fabric::crosses_leaves).
   const double n = g.size, k = g.per_domain;
-  double nv_t = 0, nic_t = 0;
+  double nv_t = 0, nic_t = 0, up_t = 0;
   const double up = f.up_busbw_bytes_per_s, out = f.out_busbw_bytes_per_s;
   switch (c.kind) {
     case CollKind::AllToAll:
       if (k > 1) nv_t = c.bytes * (k - 1) / n / up;
       if (g.domains > 1) nic_t = c.bytes * (n - k) / n / out;
+      up_t = c.bytes * f.all_to_all_uplink_weight(g) / out;
       break;
     case CollKind::SendRecv:
       if (g.domains <= 1) nv_t = c.bytes / up;
       else nic_t = c.bytes / out;
+      up_t = nic_t * f.ring_uplink_ratio(g);
       break;
     default: {
       const double v = c.bytes * bus_factor(c.kind, g.size);
       if (k > 1) nv_t = v / up;
       if (g.domains > 1) nic_t = v / f.domain_out_busbw(g.per_domain);
+      up_t = nic_t * f.ring_uplink_ratio(g);
     }
   }
-  const double mx = std::max(nv_t, nic_t);
+  const double mx = std::max({nv_t, nic_t, up_t});
   if (mx > 0) {
     ci.nvlink_fraction = nv_t / mx;
     ci.nic_fraction = nic_t / mx;
+    ci.uplink_fraction = up_t / mx;
   }
   return ci;
 }

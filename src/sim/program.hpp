@@ -41,6 +41,7 @@ struct CollInfo {
   double time_s = 0;     // on an idle network (same as estimate's collective_time_s)
   double latency_s = 0;  // of which latency terms (the rest is the bandwidth part)
   double nvlink_fraction = 0, nic_fraction = 0;  // link shares at idle speed (0: link unused)
+  double uplink_fraction = 0;  // share of the leaf-uplink link (0: the group stays inside one leaf)
 };
 
 struct Instr {

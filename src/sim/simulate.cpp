@@ -215,10 +215,31 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
     }
   }
 
+  // Leaf uplinks (an oversubscribed leaf/spine level): the ranks of one leaf switch and rail (the
+  // same local GPU index, i.e. NIC, of the leaf's nodes) share one uplink link in --all-ranks mode;
+  // a class unit keeps a link of its own, of the capacity its ranks own, which is exact when all
+  // ranks of a leaf behave alike. (With NIC aggregation a GPU's traffic spreads over the node's
+  // NICs; per-rail links are then exact for symmetric load and keep flow components small.)
+  const bool leaf_uplinks = o.contention && fabric.oversubscription > 1;
+  if (leaf_uplinks && units.all_ranks) {
+    const int64_t leaf_ranks = static_cast<int64_t>(fabric.domains_per_leaf) * std::max(1, fabric.gpus_per_domain);
+    const int gpn = std::max(1, s.system.gpus_per_node);
+    const int rails = std::max(1, std::min(s.system.nics_per_node, gpn));
+    std::map<int64_t, int> sharers;
+    auto key = [&](int64_t r) { return (r / leaf_ranks) * rails + (r % gpn) * rails / gpn; };
+    for (const auto& sp : units.specs) ++sharers[key(sp.representative_rank)];
+    for (auto& sp : units.specs) {
+      const int64_t k = key(sp.representative_rank);
+      sp.uplink_group = static_cast<int>(k);
+      sp.uplink_share = 1.0 / sharers[k];
+    }
+  }
+
   const bool p2p_async = sched.name() == "interleaved-1f1b";
   const auto programs = build_programs(w, est, fabric, sched, p2p_async);
   EngineConfig cfg;
   cfg.contention = o.contention;
+  cfg.leaf_uplinks = leaf_uplinks;
   cfg.interference = o.interference ? known_or(s.accelerator.comm_compute_interference, 0.0) : 0.0;
   cfg.record_path = true;  // bounded memory at any scale (PathAcc)
   cfg.microbatches = w.microbatches;

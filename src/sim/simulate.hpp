@@ -7,7 +7,12 @@
 // pipeline schedule's per-rank order (ir::PipelineSchedule::order), point-to-point transfers
 // between pipeline stages, rendezvous of group members at every collective, DP gradient
 // buckets overlapping the last backward pass, ZeRO parameter gathers prefetched ahead of the
-// forward, and a network of links shared by concurrent collectives (max-min fair).
+// forward, and a network of links shared by concurrent collectives (max-min fair): per GPU its
+// NVLink port and NIC share, plus, on an oversubscribed leaf/spine fabric, its leaf's uplinks,
+// used only by collectives whose group spans leaves. In the default mode each unit's uplink link
+// has the capacity its ranks own (NIC share / oversubscription), which is exact when the ranks of
+// a leaf behave alike (as within a class); with all_ranks the ranks of one leaf and rail share
+// one uplink link, so concurrent inter-leaf collectives of neighbours slow each other.
 //
 // Scale: by default one simulated unit stands for a class of equivalent ranks (same pipeline
 // stage and, when stragglers are given, same data-parallel replica kind); `all_ranks`
