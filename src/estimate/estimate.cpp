@@ -321,19 +321,16 @@ StepEstimate Estimator::run(const Workload& w) const {
   double worst = -1;
   for (int rr = 0; rr < p; ++rr) {
     const auto& st = w.stages[rr];
-    double act_all = 0, largest_block = 0;
+    double act_all = 0, recompute_peak = 0;
     for (const auto& ch : st.chunks)
       for (const auto& b : ch.blocks) {
         act_all += b.activation_bytes * b.count;
-        largest_block = std::max(largest_block, b.activation_bytes);
+        recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
     const double per_chunk = act_all / v;
-    double act = per_chunk * sched.inflight(rr, p, v, m);
-    if (s.train.recompute == Recompute::Full) {
-      // The recomputed layer's full activations exist while its backward runs: about 17x its
-      // stored input for a GPT layer (34 sbh against 2 sbh, Korthikanti et al.).
-      act += 17.0 * largest_block;
-    }
+    // Full recompute: one layer's whole activation set is rematerialised while its backward runs
+    // (34 sbh for a GPT layer against its stored 2 sbh input, Korthikanti et al.).
+    const double act = per_chunk * sched.inflight(rr, p, v, m) + recompute_peak;
     const MemoryBreakdown mb = stage_memory(w, rr, act);
     if (mb.total_bytes() > worst) {
       worst = mb.total_bytes();

@@ -245,7 +245,7 @@ struct Lowerer {
     double act = 0;
     act += 2 * h * ab / div_sp;                 // norm input, QKV input
     act += (q + 2 * kv_local * t) / t * ab;     // Q, K, V
-    if (s.train.recompute == Recompute::None && !flash_attention()) {
+    if (s.train.recompute != Recompute::Selective && !flash_attention()) {  // full: in the recomputed set
       act += (dropout ? 5.0 : 2.0) * m.heads / t * s.train.seq_len / cp * 1.0;  // softmax (+dropout) per token, x ab/2 folded
     }
     act += o_dim / t * ab;                      // attention output = projection input
@@ -362,6 +362,7 @@ struct Lowerer {
     mlp_block(b, fwd, bi, bw, rc, moe);
     if (s.train.recompute == Recompute::Full) {
       rc = fwd;
+      b.recompute_bytes = b.activation_bytes;                  // rematerialised during its backward
       b.activation_bytes = m.hidden * ab / (sp ? t : 1) * T;  // the layer input only
     } else if (s.train.recompute == Recompute::Selective) {
       // The attention core is recomputed: its quadratic activations were not stored.

@@ -103,6 +103,10 @@ struct Block {
   double params = 0;                  // parameters held by this rank for one repetition
   double expert_params = 0;           // of which expert (EP-sharded) parameters
   double activation_bytes = 0;        // saved for backward per micro-batch per repetition
+  // Activations rematerialised while this block's backward runs when it is recomputed in full
+  // (the layer's whole saved set, held for one repetition at a time), per micro-batch; 0 when
+  // the block is not recomputed (the embedding and the output head never are).
+  double recompute_bytes = 0;
 };
 
 // One virtual pipeline stage (a chunk of a pipeline rank's layers).

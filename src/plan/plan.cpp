@@ -316,7 +316,7 @@ struct ShapeHash {
   }
 };
 struct StageMem {
-  double dense = 0, expert = 0, act_all_per_mb = 0, largest_block_per_mb = 0;
+  double dense = 0, expert = 0, act_all_per_mb = 0, recompute_peak_per_mb = 0;
 };
 }  // namespace
 
@@ -355,7 +355,7 @@ struct MemoryModel::Impl {
       for (const auto& ch : st.chunks)
         for (const auto& b : ch.blocks) {
           sm.act_all_per_mb += b.activation_bytes * b.count;
-          sm.largest_block_per_mb = std::max(sm.largest_block_per_mb, b.activation_bytes);
+          sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, b.recompute_bytes);
         }
       out.push_back(sm);
     }
@@ -397,8 +397,7 @@ double MemoryModel::bytes(const Candidate& c) const {
     const double w = (z >= 3 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * wbytes;
     const double g = (z >= 2 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
-    double act = st.act_all_per_mb * act_scale / v * sched.inflight(r, p, v, m);
-    if (c.recompute == static_cast<uint8_t>(Recompute::Full)) act += 17.0 * st.largest_block_per_mb * act_scale;
+    const double act = (st.act_all_per_mb / v * sched.inflight(r, p, v, m) + st.recompute_peak_per_mb) * act_scale;
     const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
                         (z >= 3 ? 2.0 * (st.dense / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
     const double reserve = 2.0 * 1024 * 1024 * 1024;

@@ -233,12 +233,12 @@ struct Builder {
           emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
     };
 
-    double largest_block = 0;
+    double recompute_peak = 0;  // full recompute: one layer's whole set while its backward runs
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
     for (int c = 0; c < v; ++c)
       for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) {
         chunk_act[static_cast<size_t>(c)] += b.activation_bytes * b.count;
-        largest_block = std::max(largest_block, b.activation_bytes);
+        recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
     const bool full_rc = s.train.recompute == Recompute::Full;
     const bool split = sched.splits_weight_gradient();
@@ -284,7 +284,7 @@ struct Builder {
         if (vs < nvs - 1) emit(Ins::Send, 0, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
       } else if (it.kind == ScheduleItem::Backward) {
         if (vs < nvs - 1) emit(Ins::Recv, 1, CollMode::Blocking, slot);
-        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, 17.0 * largest_block);
+        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, recompute_peak);
         const bool last = !split && it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
           for (int rep = 0; rep < b->count; ++rep) {
@@ -295,7 +295,7 @@ struct Builder {
               if (last) grads_ready(b->params);
             }
           }
-        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -17.0 * largest_block);
+        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -recompute_peak);
         emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_act[static_cast<size_t>(c)]);
         if (vs > 0) emit(Ins::Send, 1, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
       } else {
