@@ -205,6 +205,7 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
   f.zero3_gather = framework_property(m, "zero3_gather", {"layer", "tensor"}, sources);
   f.zero3_regather_for_recompute = framework_property(m, "zero3_regather_for_recompute", {"true", "false"}, sources);
   f.collective_nic_aggregation = framework_property(m, "collective_nic_aggregation", {"true", "false"}, sources);
+  if (m.has("grad_reduce_dtype")) f.grad_reduce_dtype = framework_property(m, "grad_reduce_dtype", {"fp32", "bf16", "fp16"}, sources);
   m.finish();
   return f;
 }

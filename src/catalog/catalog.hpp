@@ -118,6 +118,10 @@ struct Framework {
   // node (NCCL rings/trees over channels: bus bandwidth = node NIC aggregate) or each GPU's
   // traffic uses its own NIC only.
   FrameworkProperty collective_nic_aggregation;  // "true" | "false"
+  // Data type of the gradient buffers and of their reduction across data-parallel ranks, where the
+  // framework's recipes fix it (e.g. Apex distributed_fused_adam with grad_sync_dtype bf16);
+  // empty: the scenario default (fp32, fp16 for fp16 training). Optional in the catalog.
+  FrameworkProperty grad_reduce_dtype;  // "" | "fp32" | "bf16" | "fp16"
   std::map<std::string, std::string> sources;
   std::string file;
 };

@@ -109,6 +109,8 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     t.add_row({std::string("zero3_gather"), f.zero3_gather.value, f.zero3_gather.source});
     t.add_row({std::string("zero3_regather_for_recompute"), f.zero3_regather_for_recompute.value, f.zero3_regather_for_recompute.source});
     t.add_row({std::string("collective_nic_aggregation"), f.collective_nic_aggregation.value, f.collective_nic_aggregation.source});
+    t.add_row({std::string("grad_reduce_dtype"), f.grad_reduce_dtype.value.empty() ? std::string("scenario default") : f.grad_reduce_dtype.value,
+               f.grad_reduce_dtype.source});
   } else if (cat.has_model(name) || is_model_file(name)) {
     // A catalog id, or a Hugging Face config.json / model YAML given by path.
     const ModelConfig m = cat.has_model(name) ? cat.model(name) : load_model_ref(cat, name, SourceLocation{});

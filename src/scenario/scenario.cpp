@@ -122,7 +122,8 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
   return p;
 }
 
-static TrainingConfig parse_training(const YamlMap& m) {
+// fw_grad_dtype: the framework's gradient dtype ("" when it sets none).
+static TrainingConfig parse_training(const YamlMap& m, const std::string& fw_grad_dtype) {
   TrainingConfig t;
   t.global_batch = m.i64("global_batch");
   t.micro_batch_given = m.has("micro_batch");
@@ -134,7 +135,8 @@ static TrainingConfig parse_training(const YamlMap& m) {
   t.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
   t.optimizer = m.choice("optimizer", {"adam", "sgd"}, "adam");
   t.flash_attention = m.boolean("flash_attention", true);
-  const auto grad = m.choice("grad_reduce_dtype", {"fp32", "bf16", "fp16"}, t.precision == DType::FP16 ? "fp16" : "fp32");
+  const std::string grad_default = !fw_grad_dtype.empty() ? fw_grad_dtype : t.precision == DType::FP16 ? "fp16" : "fp32";
+  const auto grad = m.choice("grad_reduce_dtype", {"fp32", "bf16", "fp16"}, grad_default);
   t.grad_reduce_dtype = parse_dtype(grad, m.loc("grad_reduce_dtype"));
   if (t.global_batch < 1) m.fail("global_batch", "must be positive");
   if (t.micro_batch < 1) m.fail("micro_batch", "must be positive");
@@ -196,7 +198,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
   s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base)
                                 : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base);
-  s.train = parse_training(root.map("training"));
+  s.train = parse_training(root.map("training"), s.framework.empty() ? std::string() : cat.framework(s.framework).grad_reduce_dtype.value);
   s.seed = static_cast<uint64_t>(root.i64("seed", 0));
   root.finish();
   // Derived dp.

@@ -103,6 +103,8 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   tr.seq_len = static_cast<int>(t.i64(r, "seq_len"));
   tr.precision = parse_dtype(t.at(r, "precision"), SourceLocation{t.file(), t.line_of(r), 0, "precision"});
   tr.grad_reduce_dtype = tr.precision == DType::FP16 ? DType::FP16 : DType::FP32;
+  if (!s.framework.empty() && !cat.framework(s.framework).grad_reduce_dtype.value.empty())
+    tr.grad_reduce_dtype = parse_dtype(cat.framework(s.framework).grad_reduce_dtype.value, SourceLocation{});
   const std::string rc = t.at(r, "recompute");
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
   // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient
@@ -237,6 +239,8 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   rows.add_f64("exposed_comm_share_fraction");
   rows.add_f64("bubble_share_fraction");
   rows.add_str("fits_memory");
+  rows.add_f64("predicted_memory_per_gpu_bytes");
+  rows.add_f64("memory_capacity_bytes");
   std::map<std::string, std::vector<double>> by_source;
   std::vector<double> all;
   const Estimator est;
@@ -264,7 +268,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     const double err = (e.step_time_s - target) / target * 100.0;
     rows.add_row({t.at(i, "id"), t.at(i, "source"), t.at(i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
                   e.mfu_fraction, e.exposed_comm_s / e.step_time_s, e.bubble_s / e.step_time_s,
-                  std::string(e.fits ? "yes" : "no")});
+                  std::string(e.fits ? "yes" : "no"), e.memory.total_bytes(), e.memory_capacity_bytes});
     by_source[t.at(i, "source")].push_back(err);
     all.push_back(err);
   }
