@@ -456,6 +456,18 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
 
 std::shared_ptr<const Catalog> Catalog::load_default() { return load((fs::path(data_dir()) / "catalog").string()); }
 
+std::shared_ptr<const Catalog> Catalog::load_accelerators(const std::string& dir) {
+  if (!fs::is_directory(dir)) throw Error(SourceLocation{dir}, "catalog folder not found");
+  auto c = std::make_shared<Catalog>();
+  c->dir_ = dir;
+  load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator);
+  return c;
+}
+
+std::shared_ptr<const Catalog> Catalog::load_default_accelerators() {
+  return load_accelerators((fs::path(data_dir()) / "catalog").string());
+}
+
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
   if (cat.has_model(ref)) return cat.model(ref);
   fs::path p = ref;

@@ -170,6 +170,10 @@ class Catalog {
   // Loads every catalog file under dir (data_dir()/catalog by default).
   static std::shared_ptr<const Catalog> load(const std::string& dir);
   static std::shared_ptr<const Catalog> load_default();
+  // Only the accelerators (for a roofline: a fraction of the parse time of the whole catalog);
+  // the other kinds are empty.
+  static std::shared_ptr<const Catalog> load_accelerators(const std::string& dir);
+  static std::shared_ptr<const Catalog> load_default_accelerators();
 
   const Accelerator& accelerator(const std::string& id) const;
   const NetworkTech& network(const std::string& id) const;

@@ -105,6 +105,18 @@ TEST(CatalogData, WholeCatalogLoadsWithEveryKind) {
   }
 }
 
+TEST(CatalogData, AcceleratorsAloneMatchTheWholeCatalog) {
+  // The trace roofline reads only the accelerators: the same entries, and nothing else.
+  const auto a = Catalog::load_accelerators(catalog_dir());
+  EXPECT_EQ(a->accelerator_ids(), cat()->accelerator_ids());
+  for (const auto& id : a->accelerator_ids()) {
+    EXPECT_EQ(a->accelerator(id).memory_bandwidth_bytes_per_s.value, cat()->accelerator(id).memory_bandwidth_bytes_per_s.value) << id;
+  }
+  EXPECT_TRUE(a->system_ids().empty());
+  EXPECT_TRUE(a->model_ids().empty());
+  EXPECT_THROW(Catalog::load_accelerators(catalog_dir() + "/no-such-folder"), Error);
+}
+
 TEST(CatalogData, EveryValueHasResolvableProvenance) {
   auto c = cat();
   for (const auto& id : c->accelerator_ids())

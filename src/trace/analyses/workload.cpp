@@ -328,7 +328,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
   // The catalog is read only when there is something to place on a roofline.
   std::shared_ptr<const Catalog> cat;
   try {
-    if (!agg.empty() || !ctx.opt.device.empty()) cat = Catalog::load_default();
+    if (!agg.empty() || !ctx.opt.device.empty()) cat = Catalog::load_default_accelerators();  // the roofline needs one device
   } catch (const Error& e) {
     ctx.diagnostics.add("workload: catalog not loaded, no roofline", "warning", e.what());
   }

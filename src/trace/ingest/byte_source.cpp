@@ -88,8 +88,11 @@ class PlainSource final : public ByteSource {
 // Inflates on a background thread into blocks handed over through a bounded queue.
 class GzipSource final : public ByteSource {
  public:
-  static constexpr size_t kBlock = 4 << 20;
-  static constexpr size_t kQueue = 3;
+  // Small blocks so that parsing starts after the first 256 KiB rather than after 4 MiB (a trace
+  // of a few MB was otherwise inflated entirely before the parser saw a byte); 8 in flight keep
+  // the inflater ahead of the parser. Memory: 2 MiB of blocks per open file.
+  static constexpr size_t kBlock = 256 << 10;
+  static constexpr size_t kQueue = 8;
 
   GzipSource(std::unique_ptr<FileHandle> f, std::string head, uint64_t limit_bytes)
       : f_(std::move(f)), head_(std::move(head)), limit_bytes_(limit_bytes) {
@@ -149,7 +152,7 @@ class GzipSource final : public ByteSource {
     bool eof_in = in_len == 0;
     std::string err;
     for (;;) {
-      std::vector<char> block;
+      ByteBuffer block;
       {
         std::unique_lock<std::mutex> lk(mu_);
         cv_.wait(lk, [&] { return queue_.size() < kQueue || stop_; });
@@ -239,9 +242,9 @@ class GzipSource final : public ByteSource {
   std::thread worker_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::vector<char>> queue_;
-  std::vector<std::vector<char>> free_;
-  std::vector<char> cur_;
+  std::deque<ByteBuffer> queue_;
+  std::vector<ByteBuffer> free_;
+  ByteBuffer cur_;
   size_t cur_pos_ = 0;
   bool finished_ = false;
   bool stop_ = false;

@@ -4,9 +4,36 @@
 // bounded by the block size times the ring length, whatever the file size.
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sextant::trace {
+
+// An allocator that leaves new elements uninitialised (resize() does not zero them): byte
+// buffers that are filled by read()/inflate() right after growing would otherwise be cleared
+// first, which costs a page-faulting memset of the whole window per file (and, for the gzip
+// ring, per 4 MiB block) before a byte is parsed.
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() noexcept = default;
+  template <class U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using ByteBuffer = std::vector<char, UninitAllocator<char>>;
 
 class ByteSource {
  public:

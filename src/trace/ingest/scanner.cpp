@@ -908,7 +908,7 @@ class Scanner {
   ByteSource& src_;
   std::string file_;
   RankTrace& out_;
-  std::vector<char> buf_;
+  ByteBuffer buf_;  // uninitialised growth: filled by the source right away
   size_t pos_ = 0, end_ = 0;
   uint64_t base_ = 0;
   bool eof_ = false;
