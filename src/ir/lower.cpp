@@ -76,6 +76,10 @@ struct Lowerer {
   bool sp;
   DType dt;          // GEMM dtype
   double ab = 2;     // activation bytes per element (16-bit activations)
+  // Bytes per element of a GEMM input saved for the backward: with FP8 (or FP4) GEMMs Transformer
+  // Engine saves the quantised copy it multiplied (te.Linear / LayerNormLinear / GroupedLinear:
+  // the cast input, ln_out as uint8), not the 16-bit tensor (docs/models.md).
+  double gb = 2;
   double wb;         // weight bytes per element as read by GEMMs
   double T;          // tokens per micro-batch per rank along the sequence (b*s/cp)
   double Tsp;        // tokens held outside TP regions (T/t with SP)
@@ -87,7 +91,9 @@ struct Lowerer {
         etp(sc.plan.etp > 0 ? sc.plan.etp : sc.plan.tp), sp(sc.plan.sequence_parallel && sc.plan.tp > 1),
         dt(sc.train.precision), wb(dtype_bytes(sc.train.precision)),
         T(static_cast<double>(sc.train.micro_batch) * sc.train.seq_len / sc.plan.cp),
-        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3) {}
+        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3) {
+    gb = std::min(ab, wb);
+  }
 
   ComputeOp gemm(const char* name, double mm, double nn, double kk, double batch = 1) const {
     ComputeOp op;
@@ -243,12 +249,14 @@ struct Lowerer {
     // Saved activations (Korthikanti et al. generalised; docs/models.md).
     const double div_sp = sp ? t : 1;
     double act = 0;
-    act += 2 * h * ab / div_sp;                 // norm input, QKV input
+    act += h * (ab + gb) / div_sp;              // norm input, QKV input (the GEMM's saved copy)
     act += (q + 2 * kv_local * t) / t * ab;     // Q, K, V
     if (s.train.recompute != Recompute::Selective && !flash_attention()) {  // full: in the recomputed set
       act += (dropout ? 5.0 : 2.0) * m.heads / t * s.train.seq_len / cp * 1.0;  // softmax (+dropout) per token, x ab/2 folded
     }
-    act += o_dim / t * ab;                      // attention output = projection input
+    // Attention output = projection input. Flash attention keeps its 16-bit output for its own
+    // backward; with FP8 GEMMs the projection saves its FP8 copy besides.
+    act += o_dim / t * (gb < ab ? (flash_attention() ? ab + gb : gb) : ab);
     if (flash_attention()) act += 4.0 * m.heads / t;  // softmax statistics (fp32)
     if (dropout) act += h * 1.0 / div_sp;       // dropout mask
     b.activation_bytes += act * T;
@@ -263,7 +271,7 @@ struct Lowerer {
     const int mats = m.gated() ? 3 : 2;
     fwd.push_back(mem("mlp.norm", OpClass::Norm, Tsp * h * ab * 2));
     std::vector<Step> local;  // forward steps of this block (for the backward mirror)
-    double act = 2 * h * ab / div_sp;  // norm input, MLP input
+    double act = h * ab / div_sp;  // norm input
     if (!moe) {
       const double f = m.ffn_hidden;
       tp_enter(fwd, "mlp.tp_all_gather");
@@ -282,7 +290,8 @@ struct Lowerer {
       if (t > 1) bi.push_back(coll(sp ? "mlp.tp_reduce_scatter.bwd" : "mlp.tp_all_reduce.bwd_in", sp ? CollKind::ReduceScatter : CollKind::AllReduce,
                                     GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
       b.params += mats * h * f / t + h;
-      act += (mats - 1) * f / t * ab + f / t * ab;  // fc1 output(s), activation output
+      act += h * gb / div_sp;                        // fc1 input (the GEMM's saved copy)
+      act += (mats - 1) * f / t * ab + f / t * gb;  // fc1 output(s); activation output = fc2 input
     } else {
       const auto& x = *m.moe;
       const double f = x.expert_ffn_hidden;
@@ -316,7 +325,7 @@ struct Lowerer {
         fwd.push_back(sup);
         fwd.push_back(sdown);
         b.params += mats * h * fs / etp;
-        act += Tl / T * ((mats - 1) * fs + fs) / etp * ab;
+        act += Tl / T * ((mats - 1) * fs * ab + fs * gb) / etp;
       }
       if (t > 1 && etp > 1) tp_leave(fwd, "moe.tp_reduce_scatter", "moe.tp_all_reduce");
       // Backward.
@@ -336,7 +345,10 @@ struct Lowerer {
       const double p_expert = local_experts * mats * h * f / etp;
       b.params += p_expert + h * x.num_experts + h;
       b.expert_params += p_expert;
-      act += Tl / T * (x.topk * h * ab * 2 + x.topk * ((mats - 1) * f + f) / etp * ab);  // dispatched tokens, expert activations
+      act += h * ab / div_sp;  // router input
+      // Dispatched tokens (the permuted copy, and the expert GEMM's saved input), expert
+      // activations (fc1 outputs; the activation output is the fc2 GEMM's saved input).
+      act += Tl / T * (x.topk * h * (ab + gb) + x.topk * ((mats - 1) * f * ab + f * gb) / etp);
     }
     fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));
     bi.push_back(mem("mlp.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));

@@ -68,6 +68,27 @@ TEST(ClosedForms, KorthikantiActivationMemoryPerLayer) {
   }
 }
 
+TEST(ClosedForms, Fp8GemmsSaveTheirInputsInOneByte) {
+  // Transformer Engine saves the FP8 copy of each GEMM input for the backward: per GPT layer the
+  // QKV input (sbh/t with SP), the fc1 input (sbh/t) and the fc2 input (4sbh/t) drop from two
+  // bytes to one; with flash attention the projection's FP8 copy comes on top of the 16-bit
+  // attention output that flash attention keeps (+sbh/t), without it replaces it (-sbh/t).
+  const double s = 2048, b = 2, h = 4096, t = 8, sbh = s * b * h;
+  auto yaml = [](const char* prec, bool flash) {
+    return std::string("model: {id: gpt-test, source: test, layers: 8, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 51200, mlp: gelu}\n"
+                       "system: dgx-h100\nnum_gpus: 8\n"
+                       "parallel: {tp: 8, pp: 1, sequence_parallel: true, zero_stage: 0}\n"
+                       "training: {global_batch: 64, micro_batch: 2, seq_len: 2048, precision: ") +
+           prec + ", recompute: none, flash_attention: " + (flash ? "true" : "false") + "}\n";
+  };
+  for (bool flash : {true, false}) {
+    const auto w16 = ir::lower(parse_scenario(yaml("bf16", flash), "t.yaml", *frozen()));
+    const auto w8 = ir::lower(parse_scenario(yaml("fp8", flash), "t.yaml", *frozen()));
+    const double saved = dense_block(w16).activation_bytes - dense_block(w8).activation_bytes;
+    EXPECT_NEAR(saved, sbh * (flash ? 5 : 7) / t, 1e-9 * sbh) << "flash=" << flash;
+  }
+}
+
 TEST(ClosedForms, PipelineBubbleOneFOneBAndInterleaved) {
   ir::ScheduleRegistry reg;
   const int p = 8;
