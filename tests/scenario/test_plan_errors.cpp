@@ -154,6 +154,21 @@ TEST(PlanErrors, FrameworkSetsPlanDefaultsAndExplicitKeysWin) {
   EXPECT_TRUE(over.plan.zero3_regather_for_recompute);
 }
 
+// A framework that fixes the gradient dtype (NeMo 24.07's launcher recipes: bf16 buffers) makes it
+// the default of training.grad_reduce_dtype; the scenario's own key wins.
+TEST(PlanErrors, FrameworkGradDtypeIsTheTrainingDefaultAndTheKeyWins) {
+  const auto bundled = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  const std::string nemo = std::string(kBase) + "framework: nemo-2407-launcher\n";
+  EXPECT_EQ(parse_scenario(kBase, "plan.yaml", *bundled).train.grad_reduce_dtype, DType::FP32);
+  EXPECT_EQ(parse_scenario(nemo, "plan.yaml", *bundled).train.grad_reduce_dtype, DType::BF16);
+  EXPECT_EQ(parse_scenario(nemo, "plan.yaml", *bundled, {{"training.grad_reduce_dtype", "fp32"}}).train.grad_reduce_dtype,
+            DType::FP32);
+  // Frameworks that leave it unset keep the precision rule.
+  EXPECT_EQ(parse_scenario(std::string(kBase) + "framework: megatron-core\n", "plan.yaml", *bundled).train.grad_reduce_dtype,
+            DType::FP32);
+  EXPECT_TRUE(bundled->framework("megatron-core").grad_reduce_dtype.value.empty());
+}
+
 TEST(PlanErrors, UnknownFrameworkNamesTheValidOnes) {
   const auto e = error_of(std::string(kBase) + "framework: deepspeed-zero3\n");
   EXPECT_NE(e.find("plan.yaml:6"), std::string::npos) << e;
