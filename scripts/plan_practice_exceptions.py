@@ -28,7 +28,8 @@ def classify(r):
     pub, best = r["published_plan"], r["best_plan"]
     if r["published_status"] != "fits":
         return ("model_weakness", "memory: the model puts the published plan over the GPU's capacity "
-                f"({r['published_status']}) although it ran; activation or ZeRO-3 buffer accounting too high")
+                f"({r['published_status']}) although it ran; the run used memory savings the row does not state or the "
+                "model cannot express (module-level recompute of Megatron-Bridge recipes; docs/plan.md)")
     if "rc:full" in pub and "rc:full" not in best:
         return ("opportunity", "recompute: the published plan recomputes every layer; with flash attention and "
                 "sequence parallelism the model fits a plan without full recompute (" + best + ")")
