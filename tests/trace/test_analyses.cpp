@@ -4,6 +4,7 @@
 // bandwidth NCCL's formula gives?
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -169,6 +170,26 @@ TEST(Analyses, CollectivesFindTheInjectedStragglerAndBusBandwidth) {
     EXPECT_DOUBLE_EQ(bytes, o.allreduce_bytes);
     EXPECT_NEAR(c->column("bus_bandwidth_bytes_per_s").f64[i], bytes / sync_s * 1.5, 1e-3 * bytes / sync_s);
     EXPECT_EQ(c->column("last_rank").i64[i], 2);
+  }
+  // Per-rank arrivals: every rank of every matched collective, the earliest at 0, the latest (the
+  // injected straggler) at the collective's start skew.
+  const Table* a = r.table("collective_arrivals");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->rows(), c->rows() * 4);
+  EXPECT_EQ(r.number("collective_arrivals_collectives_count"), static_cast<double>(c->rows()));
+  for (size_t row = 0; row < c->rows(); ++row) {
+    double lo = 1e300, hi = -1, straggler = -1;
+    for (size_t i = 0; i < a->rows(); ++i) {
+      if (a->column("collective_row").i64[i] != static_cast<int64_t>(row)) continue;
+      const double d = a->column("arrival_delay_us").f64[i];
+      lo = std::min(lo, d);
+      hi = std::max(hi, d);
+      if (a->column("rank").i64[i] == 2) straggler = d;
+    }
+    EXPECT_DOUBLE_EQ(lo, 0.0);
+    EXPECT_DOUBLE_EQ(hi, c->column("start_skew_us").f64[row]);
+    EXPECT_DOUBLE_EQ(straggler, hi);
+    EXPECT_GE(straggler, 3000.0 * 0.5);
   }
   std::filesystem::remove_all(dir);
 }

@@ -165,8 +165,9 @@ void overlap(const Result& r, ReportPage& page) {
   page.charts.push_back(std::move(ch));
 }
 
-// Heatmap: rows are ranks, columns are collectives in order; a cell holds the start skew of the
-// collective in the row of the rank that arrived last (the rank the others waited for).
+// Heatmap: rows are ranks, columns are collectives in order. With the `collective_arrivals` table a
+// cell holds how much later than the earliest rank that rank started the collective; results saved
+// without it fall back to the start skew placed in the row of the rank that arrived last.
 void skew_heatmap(const Result& r, ReportPage& page) {
   const Table* t = r.table("collectives");
   if (!t || t->rows() == 0) return;
@@ -175,9 +176,17 @@ void skew_heatmap(const Result& r, ReportPage& page) {
   const auto pg = texts(*t, "process_group");
   const auto skew = numbers(*t, "start_skew_us");
   const auto last = numbers(*t, "last_rank");
-  const size_t n = std::min<size_t>(t->rows(), 400);
+  const Table* arrivals = r.table("collective_arrivals");
+  if (arrivals && arrivals->rows() == 0) arrivals = nullptr;
+  size_t n = std::min<size_t>(t->rows(), 400);
+  if (arrivals) {
+    double rows_max = 0;
+    for (double c : numbers(*arrivals, "collective_row")) rows_max = std::max(rows_max, c);
+    n = std::min<size_t>(n, static_cast<size_t>(rows_max) + 1);
+  }
   std::vector<std::string> cols;
   double max_rank = 0, max_skew = 0, sum_skew = 0;
+  size_t skew_count = 0;
   std::map<double, double> by_rank;
   auto data = nlohmann::ordered_json::array();
   for (size_t i = 0; i < n; ++i) {
@@ -186,17 +195,34 @@ void skew_heatmap(const Result& r, ReportPage& page) {
     if (std::isfinite(skew[i])) {
       max_skew = std::max(max_skew, skew[i]);
       sum_skew += skew[i];
+      ++skew_count;
       by_rank[last[i]] += skew[i];
-      data.push_back({static_cast<double>(i), last[i], skew[i]});
+      if (!arrivals) data.push_back({static_cast<double>(i), last[i], skew[i]});
     }
   }
+  // Mean arrival delay per rank over the collectives shown (the rank that is late on average).
+  std::map<double, std::pair<double, double>> delay_by_rank;
+  if (arrivals) {
+    const auto row = numbers(*arrivals, "collective_row"), rank = numbers(*arrivals, "rank");
+    const auto delay = numbers(*arrivals, "arrival_delay_us");
+    for (size_t i = 0; i < arrivals->rows(); ++i) {
+      if (row[i] >= static_cast<double>(n) || !std::isfinite(delay[i])) continue;
+      max_rank = std::max(max_rank, rank[i]);
+      data.push_back({row[i], rank[i], delay[i]});
+      auto& d = delay_by_rank[rank[i]];
+      d.first += delay[i];
+      d.second += 1;
+    }
+  }
+  const size_t collectives_shown = n;
   if (const Table* s = r.table("temporal_breakdown"))
     for (double rk : numbers(*s, "rank")) max_rank = std::max(max_rank, rk);
   std::vector<std::string> rows;
   for (int64_t k = 0; k <= static_cast<int64_t>(max_rank); ++k) rows.push_back("rank " + std::to_string(k));
   Chart ch;
   ch.id = "collective-skew";
-  ch.title = "Collective start skew: which rank arrived last, and how late";
+  ch.title = arrivals ? "Collective arrival per rank: how much later than the earliest rank each rank started"
+                     : "Collective start skew: which rank arrived last, and how late";
   ch.value_unit = "µs";
   ch.height_px = std::max(280, static_cast<int>(rows.size()) * 22 + 120);
   ch.option = base_option();
@@ -209,12 +235,20 @@ void skew_heatmap(const Result& r, ReportPage& page) {
   ch.option["visualMap"] = {{"min", 0},      {"max", max_skew > 0 ? max_skew : 1}, {"calculable", true},
                             {"orient", "horizontal"}, {"left", "center"}, {"bottom", 0},
                             {"text", {"skew (µs)", ""}}};
-  ch.option["series"] = {{{"type", "heatmap"}, {"name", "start skew (µs)"}, {"data", data}}};
+  ch.option["series"] = {{{"type", "heatmap"}, {"name", arrivals ? "arrival delay (µs)" : "start skew (µs)"}, {"data", data}}};
   if (!by_rank.empty() && sum_skew > 0) {
     const auto w = std::max_element(by_rank.begin(), by_rank.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    ch.takeaway = "mean start skew " + fmt_num(sum_skew / static_cast<double>(data.size())) + " µs over " +
-                  std::to_string(data.size()) + " collectives; rank " + std::to_string(static_cast<long long>(w->first)) +
-                  " arrived last for " + fmt_pct(w->second / sum_skew) + " of the total skew";
+    ch.takeaway = "mean start skew " + fmt_num(sum_skew / static_cast<double>(skew_count)) + " µs over " +
+                  std::to_string(collectives_shown) + " collectives; rank " +
+                  std::to_string(static_cast<long long>(w->first)) + " arrived last for " +
+                  fmt_pct(w->second / sum_skew) + " of the total skew";
+    if (!delay_by_rank.empty()) {
+      const auto late = std::max_element(delay_by_rank.begin(), delay_by_rank.end(), [](const auto& a, const auto& b) {
+        return a.second.first / a.second.second < b.second.first / b.second.second;
+      });
+      ch.takeaway += "; latest on average: rank " + std::to_string(static_cast<long long>(late->first)) + " (" +
+                     fmt_num(late->second.first / late->second.second) + " µs after the earliest)";
+    }
   }
   page.charts.push_back(std::move(ch));
 }

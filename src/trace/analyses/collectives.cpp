@@ -263,6 +263,19 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     double late_sum_us = 0;
     int64_t n = 0;
   };
+  // Per-rank arrival at the first matched collectives (rows of `collectives` in order): how much later
+  // than the first rank each rank started. Bounded to kArrivalCells cells so thousands of ranks stay small.
+  Table& a = r.add_table("collective_arrivals",
+                         "per-rank arrival at the first matched collectives: start after the earliest rank");
+  a.add_i64("collective_row");
+  a.add_i64("rank");
+  a.add_f64("arrival_delay_us");
+  constexpr size_t kArrivalCells = 100000;
+  constexpr int64_t kArrivalCollectives = 400;
+  size_t ranks_max = 0;
+  for (const auto& [key, occ] : coll) ranks_max = std::max(ranks_max, occ.size());
+  const int64_t arrival_rows =
+      std::min<int64_t>(kArrivalCollectives, static_cast<int64_t>(kArrivalCells / std::max<size_t>(1, ranks_max)));
   std::map<int64_t, Held> held;
   int64_t matched = 0, unmatched = 0;
   for (auto& [key, occ] : coll) {
@@ -270,6 +283,7 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       ++unmatched;
       continue;
     }
+    const int64_t row = matched;
     ++matched;
     std::sort(occ.begin(), occ.end(), [](const Occurrence& a, const Occurrence& b) { return a.rank < b.rank; });
     int64_t smin = INT64_MAX, smax = INT64_MIN, emin = INT64_MAX, emax = INT64_MIN, last_rank = -1;
@@ -287,6 +301,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       bytes = std::max(bytes, o.bytes);
       starts.push_back(o.start_ns);
     }
+    if (row < arrival_rows)
+      for (const auto& o : occ) a.add_row({row, o.rank, static_cast<double>(o.start_ns - smin) / 1000.0});
     std::sort(starts.begin(), starts.end());
     double median = starts.size() % 2 ? static_cast<double>(starts[starts.size() / 2])
                                       : 0.5 * static_cast<double>(starts[starts.size() / 2 - 1] + starts[starts.size() / 2]);
@@ -306,6 +322,7 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
                static_cast<double>(emax - emin) / 1000.0, last_rank, busbw});
   }
   r.set("collectives_matched_count", matched);
+  r.set("collective_arrivals_collectives_count", std::min(matched, arrival_rows));
   r.set("collectives_unmatched_count", unmatched);
   Table& s = r.add_table("stragglers", "ranks that arrived last at collectives, by time they held the others back");
   s.add_i64("rank");
