@@ -195,6 +195,88 @@ static FrameworkProperty framework_property(const YamlMap& m, const std::string&
   return out;
 }
 
+static std::string join_items(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : std::string()) + v[i];
+  return out;
+}
+
+// A list-valued framework property: {value: [A, B], source: ...}, every item one of valid, no
+// repeats; the items are kept in the order of `valid` (canonical), value is them comma-joined.
+static FrameworkProperty framework_list_property(const YamlMap& m, const std::string& key, const std::vector<std::string>& valid,
+                                                 const std::map<std::string, std::string>& sources, bool may_be_empty) {
+  auto p = m.map(key);
+  FrameworkProperty out;
+  const YAML::Node v = p.raw("value");
+  if (!v.IsSequence()) p.fail("value", "expected a list for " + key, "valid items: " + join_items(valid, ", "));
+  std::vector<bool> seen(valid.size(), false);
+  for (const auto& item : v) {
+    const std::string x = item.IsScalar() ? item.Scalar() : "";
+    const auto it = std::find(valid.begin(), valid.end(), x);
+    if (it == valid.end()) p.fail("value", "'" + x + "' is not valid in " + key, valid_choices_hint(x, valid));
+    const size_t i = static_cast<size_t>(it - valid.begin());
+    if (seen[i]) p.fail("value", "'" + x + "' is listed twice in " + key);
+    seen[i] = true;
+  }
+  for (size_t i = 0; i < valid.size(); ++i)
+    if (seen[i]) out.items.push_back(valid[i]);
+  if (out.items.empty() && !may_be_empty) p.fail("value", key + " must list at least one of: " + join_items(valid, ", "));
+  out.value = join_items(out.items, ",");
+  const bool has_src = p.has("source"), has_est = p.has("estimated");
+  if (has_src == has_est) p.fail("source", "give exactly one of source: (citation) or estimated: (basis)");
+  if (has_src) {
+    const std::string id = p.str("source");
+    auto it = sources.find(id);
+    out.source = it != sources.end() ? it->second : id;
+  } else {
+    out.source = "estimated: " + p.str("estimated");
+  }
+  p.finish();
+  return out;
+}
+
+// `capabilities:` of a framework: every key required, unknown keys rejected (YamlMap::finish
+// names the file, line, key and the valid keys), and the lists consistent with the flags.
+static FrameworkCapabilities parse_framework_capabilities(const YamlMap& c, const std::map<std::string, std::string>& sources) {
+  FrameworkCapabilities k;
+  k.stated = true;
+  // Unknown keys first, so that a misspelt key is named as such (not as a missing one).
+  static const std::vector<std::string> keys = {"tensor_parallel", "pipeline_parallel", "context_parallel", "expert_parallel",
+                                                "sequence_parallel", "tp_comm_overlap", "overlap_grad_reduce", "overlap_param_gather",
+                                                "flash_attention", "recompute", "zero_stages", "pipeline_zero_stages", "schedules"};
+  for (const auto& key : c.keys())
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) c.fail(key, "unknown key", valid_choices_hint(key, keys));
+  const std::vector<std::string> tf = {"true", "false"};
+  k.tensor_parallel = framework_property(c, "tensor_parallel", tf, sources);
+  k.pipeline_parallel = framework_property(c, "pipeline_parallel", tf, sources);
+  k.context_parallel = framework_property(c, "context_parallel", tf, sources);
+  k.expert_parallel = framework_property(c, "expert_parallel", tf, sources);
+  k.sequence_parallel = framework_property(c, "sequence_parallel", tf, sources);
+  k.tp_comm_overlap = framework_property(c, "tp_comm_overlap", tf, sources);
+  k.overlap_grad_reduce = framework_property(c, "overlap_grad_reduce", tf, sources);
+  k.overlap_param_gather = framework_property(c, "overlap_param_gather", tf, sources);
+  k.flash_attention = framework_property(c, "flash_attention", tf, sources);
+  k.recompute = framework_list_property(c, "recompute", {"none", "selective", "full"}, sources, false);
+  k.zero_stages = framework_list_property(c, "zero_stages", {"0", "1", "2", "3"}, sources, false);
+  k.pipeline_zero_stages = framework_list_property(c, "pipeline_zero_stages", {"0", "1", "2", "3"}, sources, true);
+  k.schedules = framework_list_property(c, "schedules", {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"}, sources, true);
+  c.finish();
+  const bool pp = k.pipeline_parallel.value == "true", tp = k.tensor_parallel.value == "true";
+  if (pp && k.schedules.items.empty()) c.fail("schedules", "a framework with pipeline_parallel must list its pipeline schedules");
+  if (!pp && !k.schedules.items.empty()) c.fail("schedules", "pipeline schedules listed, but pipeline_parallel is false");
+  if (pp && k.pipeline_zero_stages.items.empty())
+    c.fail("pipeline_zero_stages", "a framework with pipeline_parallel must list the ZeRO stages usable with it");
+  if (!pp && !k.pipeline_zero_stages.items.empty())
+    c.fail("pipeline_zero_stages", "ZeRO stages with a pipeline listed, but pipeline_parallel is false");
+  for (const auto& z : k.pipeline_zero_stages.items)
+    if (std::find(k.zero_stages.items.begin(), k.zero_stages.items.end(), z) == k.zero_stages.items.end())
+      c.fail("pipeline_zero_stages", "stage " + z + " is not among zero_stages (" + k.zero_stages.value + ")");
+  if (!tp && k.sequence_parallel.value == "true") c.fail("sequence_parallel", "sequence parallelism needs tensor_parallel");
+  if (k.sequence_parallel.value != "true" && k.tp_comm_overlap.value == "true")
+    c.fail("tp_comm_overlap", "TP communication overlap needs sequence_parallel (docs/plan.md)");
+  return k;
+}
+
 Framework parse_framework(const YamlMap& m, const std::map<std::string, std::string>& sources) {
   Framework f;
   f.sources = sources;
@@ -206,6 +288,7 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
   f.zero3_regather_for_recompute = framework_property(m, "zero3_regather_for_recompute", {"true", "false"}, sources);
   f.collective_nic_aggregation = framework_property(m, "collective_nic_aggregation", {"true", "false"}, sources);
   if (m.has("grad_reduce_dtype")) f.grad_reduce_dtype = framework_property(m, "grad_reduce_dtype", {"fp32", "bf16", "fp16"}, sources);
+  if (auto c = m.opt_map("capabilities")) f.capabilities = parse_framework_capabilities(*c, sources);
   m.finish();
   return f;
 }

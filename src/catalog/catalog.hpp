@@ -103,8 +103,27 @@ struct System {
 // frameworks differ in ways the step time depends on. Each property carries its source text.
 // A scenario naming a framework takes these as its plan defaults; explicit plan keys win.
 struct FrameworkProperty {
-  std::string value;   // as written in the catalog (validated by the parser)
+  std::string value;   // as written in the catalog (validated by the parser); lists: comma-joined
   std::string source;  // citation or stated basis
+  std::vector<std::string> items;  // list-valued properties: the items, in the canonical order of the valid set
+};
+// The plan features a software stack offers (`capabilities:` of a framework entry): what
+// `sextant plan` may propose for a scenario that names the framework (docs/plan.md, "Framework
+// capabilities"). `stated` is false when the entry gives no capabilities block: no restriction.
+// Every item carries its source; when the block is given every key is required.
+struct FrameworkCapabilities {
+  bool stated = false;
+  // "true" | "false"
+  FrameworkProperty tensor_parallel, pipeline_parallel, context_parallel, expert_parallel, sequence_parallel;
+  FrameworkProperty tp_comm_overlap;       // TP communication overlapped with GEMMs (userbuffers)
+  FrameworkProperty overlap_grad_reduce;   // DP gradient reduction overlapped with the backward
+  FrameworkProperty overlap_param_gather;  // distributed-optimizer / ZeRO-3 parameter gather overlapped
+  FrameworkProperty flash_attention;       // attention without materialised scores
+  // Lists
+  FrameworkProperty recompute;             // of none, selective, full
+  FrameworkProperty zero_stages;           // of 0, 1, 2, 3 (0: replicated optimizer)
+  FrameworkProperty pipeline_zero_stages;  // the ZeRO stages usable together with pp > 1
+  FrameworkProperty schedules;             // pipeline schedules, of 1f1b, interleaved-1f1b, gpipe, zb-h1
 };
 struct Framework {
   std::string id, name, description;
@@ -122,6 +141,7 @@ struct Framework {
   // framework's recipes fix it (e.g. Apex distributed_fused_adam with grad_sync_dtype bf16);
   // empty: the scenario default (fp32, fp16 for fp16 training). Optional in the catalog.
   FrameworkProperty grad_reduce_dtype;  // "" | "fp32" | "bf16" | "fp16"
+  FrameworkCapabilities capabilities;   // plan features offered (a search restriction only)
   std::map<std::string, std::string> sources;
   std::string file;
 };

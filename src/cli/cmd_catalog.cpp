@@ -111,6 +111,20 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     t.add_row({std::string("collective_nic_aggregation"), f.collective_nic_aggregation.value, f.collective_nic_aggregation.source});
     t.add_row({std::string("grad_reduce_dtype"), f.grad_reduce_dtype.value.empty() ? std::string("scenario default") : f.grad_reduce_dtype.value,
                f.grad_reduce_dtype.source});
+    // The plan features the stack offers (a restriction of `sextant plan`, docs/plan.md).
+    const auto& k = f.capabilities;
+    if (!k.stated) {
+      t.add_row({std::string("capabilities"), std::string("not stated"), std::string("the plan search is not restricted")});
+    } else {
+      for (const auto& [key, p] : std::vector<std::pair<const char*, const FrameworkProperty*>>{
+               {"tensor_parallel", &k.tensor_parallel}, {"pipeline_parallel", &k.pipeline_parallel},
+               {"context_parallel", &k.context_parallel}, {"expert_parallel", &k.expert_parallel},
+               {"sequence_parallel", &k.sequence_parallel}, {"tp_comm_overlap", &k.tp_comm_overlap},
+               {"overlap_grad_reduce", &k.overlap_grad_reduce}, {"overlap_param_gather", &k.overlap_param_gather},
+               {"flash_attention", &k.flash_attention}, {"recompute", &k.recompute}, {"zero_stages", &k.zero_stages},
+               {"pipeline_zero_stages", &k.pipeline_zero_stages}, {"schedules", &k.schedules}})
+        t.add_row({std::string("capabilities.") + key, p->value.empty() ? std::string("(none)") : p->value, p->source});
+    }
   } else if (cat.has_model(name) || is_model_file(name)) {
     // A catalog id, or a Hugging Face config.json / model YAML given by path.
     const ModelConfig m = cat.has_model(name) ? cat.model(name) : load_model_ref(cat, name, SourceLocation{});

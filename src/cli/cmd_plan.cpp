@@ -44,8 +44,9 @@ void add_plan_command(CLI::App& app) {
       return;
     }
     bool own = false;
-    const Scenario s = load_job(a->job, *cat, &own);
+    Scenario s = load_job(a->job, *cat, &own);
     plan::SearchOptions opt = search_options(a->search);
+    restrict_to_framework(s, opt, *cat, a->search);
     opt.rerank_top = a->rerank_top;
     const Estimator est;
     ProgressBar bar(!a->search.no_progress && world.rank() == 0);

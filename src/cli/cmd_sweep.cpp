@@ -54,9 +54,10 @@ void add_sweep_command(CLI::App& app) {
     }
     const MpiWorld world;
     auto cat = a->job.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->job.catalog_dir);
-    const Scenario s = load_job(a->job, *cat, nullptr);
+    Scenario s = load_job(a->job, *cat, nullptr);
     plan::SweepOptions o;
     o.search = search_options(a->search);
+    restrict_to_framework(s, o.search, *cat, a->search);
     for (const auto& v : a->vary) o.vary.push_back(plan::parse_variation(v));
     if (o.vary.empty() && !a->elasticity)
       throw Error(SourceLocation{"--vary", 0, 0, "vary"}, "nothing to sweep", "give --vary KEY=VALUES and/or --elasticity");

@@ -39,6 +39,14 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
   cmd.add_option("--threads", a.threads, "Worker threads (default: all cores)");
   cmd.add_option("--top", a.top, "Rows of the ranked table (0: all fitting plans; default 20)");
   cmd.add_flag("--no-progress", a.no_progress, "Never draw the progress bar");
+  cmd.add_flag("--any-framework-feature", a.any_framework_feature,
+               "Search every plan feature, not only those the scenario's framework offers (its catalog capabilities)");
+}
+
+void restrict_to_framework(Scenario& s, plan::SearchOptions& opt, const Catalog& cat, const SearchArgs& a) {
+  if (s.framework.empty() || a.any_framework_feature) return;
+  opt.stack = plan::stack_features(cat.framework(s.framework));
+  s = plan::stack_scenario(s, opt.stack);
 }
 
 Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {

@@ -26,6 +26,7 @@ struct SearchArgs {
   double headroom_gib = 0;
   double tie_fraction = plan::kValidatedMedianAbsErrorFraction;
   bool no_tp_overlap = false, no_sp_off = false, vary_dp_overlap = false, no_progress = false;
+  bool any_framework_feature = false;  // lift the scenario framework's capability restriction
   size_t top = 20;
 };
 
@@ -34,6 +35,10 @@ void add_search_options(CLI::App& cmd, SearchArgs& a);
 // The scenario of the job (its own plan kept when read from a file); `has_own_plan` tells.
 Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan);
 plan::SearchOptions search_options(const SearchArgs& a);
+// The scenario's framework (when it names one) restricts the search to the plan features that
+// stack offers (catalog capabilities), unless --any-framework-feature; a stack without flash
+// attention is searched with attention scores materialised (plan::stack_scenario).
+void restrict_to_framework(Scenario& s, plan::SearchOptions& opt, const Catalog& cat, const SearchArgs& a);
 plan::Distribution distribution(const MpiWorld& world);
 
 // Progress bar with ETA on stderr: drawn only when stderr is a terminal, the run has lasted more

@@ -57,7 +57,75 @@ Layout layout_for(int layers, int n, int vpp) {
   return Layout::None;
 }
 
+template <class T>
+bool contains(const std::vector<T>& v, const T& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
 }  // namespace
+
+StackFeatures stack_features(const Framework& f) {
+  StackFeatures st;
+  st.framework = f.id;
+  const auto& c = f.capabilities;
+  if (!c.stated) return st;
+  auto yes = [](const FrameworkProperty& p) { return p.value == "true"; };
+  st.tp = yes(c.tensor_parallel);
+  st.pp = yes(c.pipeline_parallel);
+  st.cp = yes(c.context_parallel);
+  st.ep = yes(c.expert_parallel);
+  st.sp = yes(c.sequence_parallel);
+  st.tp_comm_overlap = yes(c.tp_comm_overlap);
+  st.overlap_grad_reduce = yes(c.overlap_grad_reduce);
+  st.overlap_param_gather = yes(c.overlap_param_gather);
+  st.flash_attention = yes(c.flash_attention);
+  st.recompute.clear();
+  for (const auto& r : c.recompute.items)
+    st.recompute.push_back(r == "none" ? Recompute::None : r == "selective" ? Recompute::Selective : Recompute::Full);
+  st.zero_stages.clear();
+  for (const auto& z : c.zero_stages.items) st.zero_stages.push_back(std::stoi(z));
+  st.pipeline_zero_stages.clear();
+  for (const auto& z : c.pipeline_zero_stages.items) st.pipeline_zero_stages.push_back(std::stoi(z));
+  st.schedules = c.schedules.items;
+  return st;
+}
+
+Scenario stack_scenario(const Scenario& s, const StackFeatures& stack) {
+  Scenario out = s;
+  if (!stack.flash_attention) out.train.flash_attention = false;
+  return out;
+}
+
+std::string stack_violations(const Candidate& c, const Scenario& base, const SearchOptions& opt) {
+  const StackFeatures& st = opt.stack;
+  std::vector<std::string> v;
+  if (c.tp > 1 && !st.tp) v.push_back("tensor parallelism");
+  if (c.pp > 1 && !st.pp) v.push_back("pipeline parallelism");
+  if (c.cp > 1 && !st.cp) v.push_back("context parallelism");
+  if (c.ep > 1 && !st.ep) v.push_back("expert parallelism");
+  if (c.tp > 1 && c.sequence_parallel && !st.sp) v.push_back("sequence parallelism");
+  if (c.tp > 1 && c.tp_comm_overlap && !st.tp_comm_overlap) v.push_back("TP communication overlap");
+  if (!contains(st.recompute, static_cast<Recompute>(c.recompute)))
+    v.push_back("recompute " + to_string(static_cast<Recompute>(c.recompute)));
+  // As the enumeration: ZeRO matters only with a data-parallel group (dense, or expert).
+  const int64_t edp = c.ep > 1 || base.model.moe
+                          ? std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * std::max(1, c.etp)))
+                          : 1;
+  const bool has_dp_group = static_cast<int64_t>(c.dp) * c.cp > 1 || edp > 1;
+  if (has_dp_group && !contains(st.zero_stages, static_cast<int>(c.zero_stage)))
+    v.push_back("ZeRO stage " + std::to_string(c.zero_stage));
+  else if (has_dp_group && c.pp > 1 && !contains(st.pipeline_zero_stages, static_cast<int>(c.zero_stage)))
+    v.push_back("ZeRO stage " + std::to_string(c.zero_stage) + " with a pipeline");
+  if (c.pp > 1) {
+    const std::string sched = c.schedule < opt.schedules.size() ? opt.schedules[c.schedule] : std::string("?");
+    if (!contains(st.schedules, sched)) v.push_back("schedule " + sched);
+  }
+  if (c.overlap_grad_reduce && !st.overlap_grad_reduce) v.push_back("gradient-reduce overlap");
+  if (c.overlap_param_gather && c.zero_stage >= 1 && !st.overlap_param_gather) v.push_back("parameter-gather overlap");
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+  return out;
+}
 
 void parse_fix(const std::string& item, SearchOptions& opt) {
   const auto eq = item.find('=');
@@ -188,14 +256,18 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
       throw Error(SourceLocation{"--schedules", 0, 0, name}, "unknown pipeline schedule '" + name + "'",
                   valid_choices_hint(name, {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"}));
   const auto& m = base.model;
+  const StackFeatures& st = opt.stack;
   const int64_t N = base.num_gpus, gb = base.train.global_batch;
   const int L = m.layers, seq = base.train.seq_len;
-  const int inter = schedule_index(opt, "interleaved-1f1b");
+  const int inter = contains(st.schedules, std::string("interleaved-1f1b")) ? schedule_index(opt, "interleaved-1f1b") : -1;
   // Non-interleaved schedules allowed; without a pipeline the schedule is irrelevant and the
-  // first of them stands for all.
-  std::vector<int> flat;
+  // first of them stands for all (the stack's schedules restrict pipelines only).
+  std::vector<int> flat, flat_stack;
   for (size_t i = 0; i < opt.schedules.size(); ++i)
-    if (opt.schedules[i] != "interleaved-1f1b") flat.push_back(static_cast<int>(i));
+    if (opt.schedules[i] != "interleaved-1f1b") {
+      flat.push_back(static_cast<int>(i));
+      if (contains(st.schedules, opt.schedules[i])) flat_stack.push_back(static_cast<int>(i));
+    }
   const bool fp8 = base.train.precision == DType::FP8 && !base.accelerator.has_peak(DType::FP8);
   const bool fp4 = base.train.precision == DType::FP4 && !base.accelerator.has_peak(DType::FP4);
   std::vector<Candidate> out;
@@ -206,13 +278,16 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
   }
   for (int tp : divisors(N)) {
     if (!allowed(opt, "tp", tp)) continue;
+    if (tp > 1 && !st.tp) continue;
     if (m.heads % tp != 0) continue;
     if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0) continue;
     for (int cp : divisors(N / tp)) {
       if (!allowed(opt, "cp", cp)) continue;
+      if (cp > 1 && !st.cp) continue;
       if (cp > 1 && seq % (2 * cp) != 0) continue;
       for (int pp : divisors(N / tp / cp)) {
         if (!allowed(opt, "pp", pp)) continue;
+        if (pp > 1 && !st.pp) continue;
         if (pp > L) continue;
         const int dp = static_cast<int>(N / tp / cp / pp);
         if (!allowed(opt, "dp", dp)) continue;
@@ -225,6 +300,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
         }
         for (int ep : eps) {
           if (!allowed(opt, "ep", ep)) continue;
+          if (ep > 1 && !st.ep) continue;
           for (int etp : etps) {
             if (ep == 1 && etp != 1) continue;  // etp only matters inside experts
             if (!allowed(opt, "etp", etp) && !(ep == 1 && opt.fixed.count("etp"))) continue;
@@ -243,10 +319,12 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                 if (vpp > 1) scheds = {inter};
                 else if (pp == 1) {
                   if (!flat.empty()) scheds = {flat.front()};
-                } else scheds = flat;
-                const std::vector<bool> sps = tp > 1 ? (opt.vary_sequence_parallel ? std::vector<bool>{true, false} : std::vector<bool>{true})
-                                                     : std::vector<bool>{false};
-                const std::vector<bool> tpos = tp > 1 && opt.vary_tp_comm_overlap ? std::vector<bool>{false, true} : std::vector<bool>{false};
+                } else scheds = flat_stack;
+                // Without the stack's SP, SP is off (also under --sp-only: the stack decides).
+                const std::vector<bool> sps = tp > 1 && st.sp ? (opt.vary_sequence_parallel ? std::vector<bool>{true, false} : std::vector<bool>{true})
+                                                              : std::vector<bool>{false};
+                const std::vector<bool> tpos = tp > 1 && opt.vary_tp_comm_overlap && st.tp_comm_overlap ? std::vector<bool>{false, true}
+                                                                                                         : std::vector<bool>{false};
                 const int64_t edp = ep > 1 || m.moe ? std::max<int64_t>(1, static_cast<int64_t>(tp) * cp * dp / (static_cast<int64_t>(ep) * etp)) : 1;
                 const bool has_dp_group = static_cast<int64_t>(dp) * cp > 1 || edp > 1;
                 for (bool sp : sps) {
@@ -258,10 +336,18 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                     if (tpo && (!sp || tp > base.system.scale_up_domain)) continue;
                     for (Recompute rc : opt.recompute) {
                       if (!allowed(opt, "recompute", static_cast<int>(rc))) continue;
+                      if (!contains(st.recompute, rc)) continue;
                       for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
                         for (int z : opt.zero_stages) {
                           if (!allowed(opt, "zero", z)) continue;
                           if (!has_dp_group && z != 0 && !opt.fixed.count("zero")) continue;
+                          // The stack's ZeRO stages (all equivalent without a data-parallel group).
+                          if (has_dp_group && !contains(st.zero_stages, z)) continue;
+                          if (has_dp_group && pp > 1 && !contains(st.pipeline_zero_stages, z)) continue;
+                          // Overlap the stack lacks is off; under --vary-dp-overlap the variants
+                          // that would turn it on are the same plan and skipped.
+                          const int ovs = ov | (st.overlap_grad_reduce ? 0 : 1) | (st.overlap_param_gather || z == 0 ? 0 : 2);
+                          if (opt.vary_overlap_dp && ovs != ov) continue;
                           for (int sc : scheds) {
                             ++considered;
                             Candidate c;
@@ -278,8 +364,8 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                             c.schedule = static_cast<uint8_t>(sc);
                             c.sequence_parallel = sp;
                             c.tp_comm_overlap = tpo;
-                            c.overlap_grad_reduce = (ov & 1) == 0;
-                            c.overlap_param_gather = (ov & 2) == 0;
+                            c.overlap_grad_reduce = (ovs & 1) == 0;
+                            c.overlap_param_gather = (ovs & 2) == 0;
                             out.push_back(c);
                           }
                         }
@@ -580,6 +666,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   r.set("memory_capacity_bytes", base.accelerator.memory_bytes.value);
   r.set("min_headroom_bytes", opt.min_headroom_bytes);
   r.set("tie_fraction", opt.tie_fraction);
+  r.set("framework", base.framework.empty() ? std::string("none named") : base.framework);
+  r.set("framework_features", std::string(opt.stack.restricted() ? "restricted to " + opt.stack.framework + "'s capabilities"
+                                                                  : "unrestricted: every feature the search knows"));
 
   const double best = out.ranking.empty() ? 0 : out.evals[out.ranking.front()].step_time_s;
   if (!out.ranking.empty()) {
@@ -724,7 +813,14 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
         found = static_cast<int64_t>(i);
         break;
       }
-    if (found < 0) {
+    const std::string lacks = stack_violations(own, base, opt);
+    if (found < 0 && !lacks.empty()) {
+      r.set("own_plan_status", std::string("outside the search space: uses features " + opt.stack.framework + " does not offer (" +
+                                           lacks + "; --any-framework-feature lifts the restriction)"));
+      const StepEstimate e = est.run(ir::lower(base));
+      r.set("own_plan_step_time_s", e.step_time_s);
+      if (best > 0) r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
+    } else if (found < 0) {
       r.set("own_plan_status", std::string("outside the search space (constraints or enumeration rules, docs/plan.md)"));
       const StepEstimate e = est.run(ir::lower(base));
       r.set("own_plan_step_time_s", e.step_time_s);
@@ -747,6 +843,10 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       }
     }
   }
+  if (opt.stack.restricted())
+    r.notes.push_back("plans restricted to the features framework " + opt.stack.framework +
+                      " offers (catalog capabilities; docs/plan.md); --any-framework-feature searches every feature" +
+                      (opt.stack.flash_attention ? std::string() : std::string(". It has no flash attention: plans are searched with attention scores materialised")));
   if (out.ranking.empty()) r.notes.push_back("no plan fits in memory: relax --headroom, allow more recompute/ZeRO, or add GPUs");
   return r;
 }
@@ -756,6 +856,35 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
 // ---------------------------------------------------------------- check against practice
 
 namespace sextant::plan {
+
+namespace {
+// One search of a practice job, in one view (a stack's features, or unrestricted), and where a
+// published plan lands in it.
+struct PracticeView {
+  SearchOptions opt;
+  SearchOutcome out;
+  double best = 0;
+  std::string best_plan;
+};
+struct Placement {
+  bool found = false;
+  std::string status = "not among the valid plans";
+  int64_t rank = 0;
+};
+Placement place(const PracticeView& v, const Candidate& own) {
+  Placement p;
+  for (size_t i = 0; i < v.out.candidates.size(); ++i)
+    if (same_plan(v.out.candidates[i], own)) {
+      p.found = true;
+      const auto& e = v.out.evals[i];
+      p.status = e.status == 0 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
+      for (size_t k = 0; k < v.out.ranking.size(); ++k)
+        if (v.out.ranking[k] == static_cast<uint32_t>(i)) p.rank = static_cast<int64_t>(k + 1);
+      break;
+    }
+  return p;
+}
+}  // namespace
 
 Result check_against_practice(const std::string& training_csv, const Catalog& cat, const SearchOptions& opt,
                               const Estimator& est, const Progress& progress, const Distribution& dist) {
@@ -779,9 +908,12 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
   res.set("file", training_csv);
   res.set("rows_count", static_cast<int64_t>(t.rows()));
   res.set("jobs_count", static_cast<int64_t>(order.size()));
-  Table& out = res.add_table("practice", "published plans against the best plan found for the same job");
+  Table& out = res.add_table("practice",
+                             "published plans against the best plan their software stack could run (framework capabilities) and the best "
+                             "plan with every feature the search knows (unrestricted_*)");
   out.add_str("id");
   out.add_str("job");
+  out.add_str("framework");
   out.add_str("published_plan");
   out.add_str("found");
   out.add_str("published_status");
@@ -792,54 +924,78 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
   out.add_f64("best_step_time_s");
   out.add_str("best_plan");
   out.add_f64("predicted_speedup_ratio");
+  out.add_str("unrestricted_found");
+  out.add_str("unrestricted_published_status");
+  out.add_i64("unrestricted_published_rank");
+  out.add_i64("unrestricted_plans_valid_count");
+  out.add_f64("unrestricted_published_step_time_s");
+  out.add_f64("unrestricted_best_step_time_s");
+  out.add_str("unrestricted_best_plan");
+  out.add_f64("unrestricted_speedup_ratio");
   out.add_f64("target_step_time_s");
-  size_t found_all = 0, within15 = 0, over13 = 0, total = 0;
-  std::vector<double> ratios;
+  size_t found_all = 0, within15 = 0, over13 = 0, total = 0, fits = 0;
+  size_t u_found = 0, u_within15 = 0, u_over13 = 0, u_fits = 0;
+  std::vector<double> ratios, u_ratios;
+  auto run_view = [&](const Scenario& s, const StackFeatures& stack) {
+    PracticeView v;
+    v.opt = opt;
+    v.opt.top = 1;
+    v.opt.stack = stack;
+    v.out = search(stack_scenario(s, stack), v.opt, est, dist);
+    v.best = v.out.ranking.empty() ? 0 : v.out.evals[v.out.ranking.front()].step_time_s;
+    v.best_plan = v.out.ranking.empty() ? std::string("none fits") : describe(v.out.candidates[v.out.ranking.front()], v.opt);
+    return v;
+  };
   for (size_t j = 0; j < order.size(); ++j) {
     const auto& rows = jobs[order[j]];
-    SearchOptions o = opt;
-    o.top = 1;
-    const SearchOutcome so = search(rows.front().s, o, est, dist);
-    const double best = so.ranking.empty() ? 0 : so.evals[so.ranking.front()].step_time_s;
-    const std::string best_plan = so.ranking.empty() ? std::string("none fits") : describe(so.candidates[so.ranking.front()], o);
+    const PracticeView any = run_view(rows.front().s, StackFeatures{});
+    std::map<std::string, PracticeView> by_stack;  // one search per framework of the job's rows
     for (const auto& row : rows) {
       ++total;
-      const Candidate own = candidate_of(row.s, o);
-      int64_t idx = -1;
-      for (size_t i = 0; i < so.candidates.size(); ++i)
-        if (same_plan(so.candidates[i], own)) {
-          idx = static_cast<int64_t>(i);
-          break;
-        }
-      const double pub = est.run(ir::lower(row.s)).step_time_s;
-      std::string status = "not among the valid plans";
-      int64_t rank = 0;
-      if (idx >= 0) {
-        ++found_all;
-        const auto& e = so.evals[static_cast<size_t>(idx)];
-        status = e.status == 0 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
-        for (size_t k = 0; k < so.ranking.size(); ++k)
-          if (so.ranking[k] == static_cast<uint32_t>(idx)) rank = static_cast<int64_t>(k + 1);
-      }
-      const double ratio = best > 0 ? pub / best : 0;
-      if (best > 0 && ratio <= 1.15) ++within15;
+      const std::string fw = row.s.framework;
+      const StackFeatures stack = fw.empty() ? StackFeatures{} : stack_features(cat.framework(fw));
+      if (stack.restricted() && !by_stack.count(fw)) by_stack.emplace(fw, run_view(rows.front().s, stack));
+      const PracticeView& v = stack.restricted() ? by_stack.at(fw) : any;
+      const Candidate own = candidate_of(row.s, v.opt);
+      const Placement ps = place(v, own), pu = place(any, own);
+      const double pub = est.run(ir::lower(stack_scenario(row.s, stack))).step_time_s;
+      const double pub_u = est.run(ir::lower(row.s)).step_time_s;
+      found_all += ps.found;
+      u_found += pu.found;
+      fits += ps.status == "fits";
+      u_fits += pu.status == "fits";
+      const double ratio = v.best > 0 ? pub / v.best : 0, u_ratio = any.best > 0 ? pub_u / any.best : 0;
+      if (v.best > 0 && ratio <= 1.15) ++within15;
+      if (any.best > 0 && u_ratio <= 1.15) ++u_within15;
       if (ratio > 1.3) ++over13;
-      if (best > 0) ratios.push_back(ratio);
-      out.add_row({t.at(row.row, "id"), order[j], describe(own, o), std::string(idx >= 0 ? "yes" : "no"), status, rank,
-                   static_cast<int64_t>(so.valid), static_cast<int64_t>(so.fit), pub, best, best_plan, ratio,
+      if (u_ratio > 1.3) ++u_over13;
+      if (v.best > 0) ratios.push_back(ratio);
+      if (any.best > 0) u_ratios.push_back(u_ratio);
+      out.add_row({t.at(row.row, "id"), order[j], std::string(fw.empty() ? "none named" : fw), describe(own, v.opt),
+                   std::string(ps.found ? "yes" : "no"), ps.status, ps.rank, static_cast<int64_t>(v.out.valid),
+                   static_cast<int64_t>(v.out.fit), pub, v.best, v.best_plan, ratio, std::string(pu.found ? "yes" : "no"), pu.status,
+                   pu.rank, static_cast<int64_t>(any.out.valid), pub_u, any.best, any.best_plan, u_ratio,
                    t.f64(row.row, "target_step_time_s")});
     }
     if (progress) progress(j + 1, order.size());
   }
   res.set("published_plans_count", static_cast<int64_t>(total));
   res.set("published_found_count", static_cast<int64_t>(found_all));
+  res.set("published_fit_count", static_cast<int64_t>(fits));
   res.set("published_within_15pct_of_best_count", static_cast<int64_t>(within15));
   res.set("predicted_speedup_over_1_3_count", static_cast<int64_t>(over13));
-  if (!ratios.empty()) {
-    std::sort(ratios.begin(), ratios.end());
-    res.set("median_predicted_speedup_ratio", ratios[ratios.size() / 2]);
-    res.set("max_predicted_speedup_ratio", ratios.back());
-  }
+  res.set("unrestricted_published_found_count", static_cast<int64_t>(u_found));
+  res.set("unrestricted_published_fit_count", static_cast<int64_t>(u_fits));
+  res.set("unrestricted_published_within_15pct_of_best_count", static_cast<int64_t>(u_within15));
+  res.set("unrestricted_predicted_speedup_over_1_3_count", static_cast<int64_t>(u_over13));
+  auto stats = [&](std::vector<double>& v, const std::string& prefix) {
+    if (v.empty()) return;
+    std::sort(v.begin(), v.end());
+    res.set(prefix + "median_predicted_speedup_ratio", v[v.size() / 2]);
+    res.set(prefix + "max_predicted_speedup_ratio", v.back());
+  };
+  stats(ratios, "");
+  stats(u_ratios, "unrestricted_");
   return res;
 }
 

@@ -43,6 +43,26 @@ struct Candidate {
   bool overlap_param_gather = true;
 };
 
+// The plan features the search may use: a software stack's capabilities (the catalog framework
+// named by the scenario, `capabilities:` in data/catalog/frameworks/), or every feature the
+// search knows (no framework named, or `--any-framework-feature`). docs/plan.md, "Framework
+// capabilities". A restriction of the search only: the estimate of a given plan does not change,
+// except that a stack without flash attention is searched with attention scores materialised
+// (stack_scenario), which changes memory, not time.
+struct StackFeatures {
+  std::string framework;  // the catalog id the restriction comes from; "" = unrestricted
+  bool tp = true, pp = true, cp = true, ep = true, sp = true, tp_comm_overlap = true;
+  bool overlap_grad_reduce = true, overlap_param_gather = true, flash_attention = true;
+  std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
+  std::vector<int> zero_stages = {0, 1, 2, 3};
+  std::vector<int> pipeline_zero_stages = {0, 1, 2, 3};  // ZeRO stages usable with pp > 1
+  std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};
+  bool restricted() const { return !framework.empty(); }
+};
+// The features of a catalog framework; unrestricted (but named) when its entry states no
+// capabilities.
+StackFeatures stack_features(const Framework& f);
+
 struct SearchOptions {
   // Dimensions fixed by the user: keys tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap
   // (values as integers; recompute 0 none, 1 selective, 2 full). Unknown keys are Errors.
@@ -60,6 +80,7 @@ struct SearchOptions {
   int threads = 0;                     // 0: all cores
   size_t top = 20;                     // rows of the ranked table (0: all)
   size_t rerank_top = 10;              // plans re-ranked by the reranker (plan_result), 0: none
+  StackFeatures stack;                 // software-stack restriction (default: none)
 };
 
 // Splitting the evaluation across processes (MPI ranks). Each rank evaluates the indices
@@ -93,6 +114,11 @@ struct SearchOutcome {
 void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt);
 Candidate candidate_of(const Scenario& s, const SearchOptions& opt);  // the scenario's own plan
 std::string describe(const Candidate& c, const SearchOptions& opt);
+// The features of the plan that opt.stack does not offer, comma-separated ("" when none).
+std::string stack_violations(const Candidate& c, const Scenario& base, const SearchOptions& opt);
+// The scenario as the stack runs it: attention scores materialised when the stack has no flash
+// attention (a memory difference only); otherwise the scenario unchanged.
+Scenario stack_scenario(const Scenario& s, const StackFeatures& stack);
 bool same_plan(const Candidate& a, const Candidate& b);  // canonical comparison
 
 // Enumerate the valid plans of the scenario's model/system/GPUs/batch/sequence (its own plan is
@@ -138,7 +164,10 @@ namespace sextant::plan {
 // Check against practice: for each distinct job (model, system, accelerator, GPUs, global batch,
 // sequence, precision) of a training.csv, search its plans and report, for every published plan
 // of that job, whether it is among the valid plans, its rank, its predicted step time and how far
-// that is from the best plan found. Table `practice` (one row per published plan).
+// that is from the best plan found. Table `practice` (one row per published plan), in two views:
+// within the row's software stack (its `framework` column's capabilities: the plans that stack
+// could run; columns best_*, predicted_speedup_ratio) and unrestricted (every feature the search
+// knows; columns unrestricted_*). opt.stack is ignored: each row's framework sets the first view.
 Result check_against_practice(const std::string& training_csv, const Catalog& cat, const SearchOptions& opt,
                               const Estimator& est, const Progress& progress = {}, const Distribution& dist = {});
 

@@ -229,3 +229,106 @@ TEST(CatalogErrors, LeafNodesAndOversubscriptionAreCheckedAndSourced) {
     EXPECT_NE(what.find("leaf_nodes"), std::string::npos) << what;  // did you mean
   }
 }
+
+// A framework's `capabilities:` (the plan features the stack offers): every key required and
+// sourced, list items from the valid set, no unknown keys (file, line, key and the valid keys
+// named), and the flags consistent with one another.
+TEST(CatalogErrors, FrameworkCapabilitiesAreStrict) {
+  const std::string good = R"(sources:
+  doc: "a framework's documentation"
+entries:
+  - id: test-fw
+    name: Test framework
+    zero3_gather: {value: layer, source: doc}
+    zero3_regather_for_recompute: {value: "false", source: doc}
+    collective_nic_aggregation: {value: "true", source: doc}
+    capabilities:
+      tensor_parallel: {value: "true", source: doc}
+      pipeline_parallel: {value: "true", source: doc}
+      context_parallel: {value: "false", source: doc}
+      expert_parallel: {value: "false", source: doc}
+      sequence_parallel: {value: "false", source: doc}
+      tp_comm_overlap: {value: "false", source: doc}
+      overlap_grad_reduce: {value: "true", source: doc}
+      overlap_param_gather: {value: "false", estimated: "no distributed optimizer"}
+      flash_attention: {value: "false", source: doc}
+      recompute: {value: [full, none], source: doc}
+      zero_stages: {value: [0, 1], source: doc}
+      pipeline_zero_stages: {value: [0], source: doc}
+      schedules: {value: [interleaved-1f1b, 1f1b], source: doc}
+)";
+  {
+    TempDir d("fwcap-good");
+    d.write("frameworks/f.yaml", good);
+    auto c = Catalog::load(d.path.string());
+    const auto& k = c->framework("test-fw").capabilities;
+    EXPECT_TRUE(k.stated);
+    EXPECT_EQ(k.sequence_parallel.value, "false");
+    EXPECT_EQ(k.sequence_parallel.source, "a framework's documentation");
+    EXPECT_EQ(k.overlap_param_gather.source, "estimated: no distributed optimizer");
+    // Lists are kept in canonical order whatever the catalog's order.
+    EXPECT_EQ(k.recompute.items, (std::vector<std::string>{"none", "full"}));
+    EXPECT_EQ(k.schedules.items, (std::vector<std::string>{"1f1b", "interleaved-1f1b"}));
+    EXPECT_EQ(k.zero_stages.value, "0,1");
+  }
+  {  // A framework without the block: not stated (the search is not restricted).
+    TempDir d("fwcap-absent");
+    std::string text = good;
+    text.erase(text.find("    capabilities:"));
+    d.write("frameworks/f.yaml", text);
+    EXPECT_FALSE(Catalog::load(d.path.string())->framework("test-fw").capabilities.stated);
+  }
+  auto error_of = [](const std::string& name, const std::string& text) {
+    TempDir d(name);
+    const std::string file = d.write("frameworks/f.yaml", text);
+    return std::make_pair(file, load_error(d));
+  };
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+  };
+  {  // Unknown key: file, line, the key's path and the valid keys.
+    const auto [file, what] = error_of("fwcap-unknown", with("      sequence_parallel:", "      sequence_paralel:"));
+    EXPECT_NE(what.find(file + ":14:"), std::string::npos) << what;
+    EXPECT_NE(what.find("capabilities.sequence_paralel"), std::string::npos) << what;
+    EXPECT_NE(what.find("sequence_parallel"), std::string::npos) << what;
+  }
+  {  // A required key missing.
+    const auto [file, what] = error_of("fwcap-missing", with("      flash_attention: {value: \"false\", source: doc}\n", ""));
+    EXPECT_NE(what.find("flash_attention"), std::string::npos) << what;
+    EXPECT_NE(what.find(file), std::string::npos) << what;
+  }
+  {  // A list item outside the valid set, with a suggestion.
+    const auto [file, what] = error_of("fwcap-item", with("[full, none]", "[full, selectiv]"));
+    EXPECT_NE(what.find("recompute"), std::string::npos) << what;
+    EXPECT_NE(what.find("did you mean 'selective'"), std::string::npos) << what;
+  }
+  {  // A repeated item.
+    const auto [file, what] = error_of("fwcap-twice", with("[0, 1], source", "[0, 1, 1], source"));
+    EXPECT_NE(what.find("listed twice"), std::string::npos) << what;
+  }
+  {  // A scalar where a list is expected.
+    const auto [file, what] = error_of("fwcap-scalar", with("[0, 1], source", "1, source"));
+    EXPECT_NE(what.find("expected a list"), std::string::npos) << what;
+  }
+  {  // Unsourced.
+    const auto [file, what] = error_of("fwcap-unsourced", with("tensor_parallel: {value: \"true\", source: doc}", "tensor_parallel: {value: \"true\"}"));
+    EXPECT_NE(what.find("source"), std::string::npos) << what;
+  }
+  {  // Inconsistent flags: TP overlap without SP, SP without TP, schedules without a pipeline,
+     // a pipeline ZeRO stage that is not a ZeRO stage.
+    const auto [f1, w1] = error_of("fwcap-tpov", with("tp_comm_overlap: {value: \"false\"", "tp_comm_overlap: {value: \"true\""));
+    EXPECT_NE(w1.find("needs sequence_parallel"), std::string::npos) << w1;
+    std::string no_tp = with("tensor_parallel: {value: \"true\"", "tensor_parallel: {value: \"false\"");
+    no_tp.replace(no_tp.find("sequence_parallel: {value: \"false\""), 34, "sequence_parallel: {value: \"true\"");
+    const auto [f2, w2] = error_of("fwcap-sp", no_tp);
+    EXPECT_NE(w2.find("needs tensor_parallel"), std::string::npos) << w2;
+    const auto [f3, w3] = error_of("fwcap-sched", with("pipeline_parallel: {value: \"true\"", "pipeline_parallel: {value: \"false\""));
+    EXPECT_NE(w3.find("pipeline_parallel is false"), std::string::npos) << w3;
+    const auto [f4, w4] = error_of("fwcap-pz", with("pipeline_zero_stages: {value: [0]", "pipeline_zero_stages: {value: [0, 3]"));
+    EXPECT_NE(w4.find("not among zero_stages"), std::string::npos) << w4;
+  }
+}

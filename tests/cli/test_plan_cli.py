@@ -92,6 +92,27 @@ if sw.returncode == 0:
     sj = json.loads(sw.stdout)
     check("sweep tables", {"sweep", "pareto", "elasticity"} <= set(sj["tables"]), list(sj["tables"]))
 
+# A scenario's framework restricts the plans to the features of its stack (catalog capabilities);
+# --any-framework-feature lifts it. Megatron-LM of 2021: no SP, no TP overlap, no selective
+# recompute, no ZeRO, 1F1B/interleaved only.
+fw = sx("plan", *SMALL, "--set", "framework=megatron-lm-2021", "--top", "0", "--json", "-")
+check("framework plan exit", fw.returncode == 0, fw.stderr)
+if fw.returncode == 0:
+    jf = json.loads(fw.stdout)
+    cols = jf["tables"]["ranking"]["columns"]
+    check("framework named", jf["scalars"]["framework_features"] == "restricted to megatron-lm-2021's capabilities", jf["scalars"])
+    check("no SP plan", set(cols["sequence_parallel"]) == {"false"}, set(cols["sequence_parallel"]))
+    check("no TP-overlap plan", set(cols["tp_comm_overlap"]) == {"false"}, set(cols["tp_comm_overlap"]))
+    check("no selective recompute", "selective" not in cols["recompute"], set(cols["recompute"]))
+    check("no ZeRO", set(cols["zero_stage"]) == {0}, set(cols["zero_stage"]))
+    check("stack schedules", set(cols["schedule"]) <= {"1f1b", "interleaved-1f1b", "none"}, set(cols["schedule"]))
+    check("own plan outside its stack", "does not offer" in jf["scalars"]["own_plan_status"], jf["scalars"]["own_plan_status"])
+    anyf = sx("plan", *SMALL, "--set", "framework=megatron-lm-2021", "--any-framework-feature", "--top", "0", "--json", "-")
+    ja = json.loads(anyf.stdout)
+    check("lifted", ja["scalars"]["framework_features"].startswith("unrestricted"), ja["scalars"])
+    check("lifted: more plans", ja["scalars"]["plans_valid_count"] > jf["scalars"]["plans_valid_count"], "")
+    check("lifted: SP plans again", "true" in ja["tables"]["ranking"]["columns"]["sequence_parallel"], "")
+
 # Bad inputs: non-zero exit, message naming the option/key.
 for args, needle in [
     (["plan", EX70, "--fix", "tq=8"], "tq"),

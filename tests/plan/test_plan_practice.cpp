@@ -26,3 +26,20 @@ TEST(PlanPractice, EveryPublishedPlanIsEnumerated) {
     EXPECT_EQ(hits, 1u) << t.at(r, "id") << ": " << describe(own, o);
   }
 }
+
+// Question: does every published plan use only features of the software stack its row names?
+// (The check against practice ranks it against the best plan of that stack, so it must be there.)
+TEST(PlanPractice, EveryPublishedPlanIsWithinItsStack) {
+  auto cat = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  const CsvTable t = CsvTable::read_file(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training.csv");
+  size_t restricted = 0;
+  for (size_t r = 0; r < t.rows(); ++r) {
+    const Scenario s = scenario_from_training_row(t, r, *cat);
+    if (s.framework.empty()) continue;
+    SearchOptions o;
+    o.stack = stack_features(cat->framework(s.framework));
+    restricted += cat->framework(s.framework).capabilities.stated;
+    EXPECT_EQ(stack_violations(candidate_of(s, o), s, o), "") << t.at(r, "id") << " (" << s.framework << ")";
+  }
+  EXPECT_EQ(restricted, t.rows()) << "every row names a framework that states its capabilities";
+}
