@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <zlib.h>
+
 #include "core/error.hpp"
 #include "trace/ingest/byte_source.hpp"
 #include "trace/ingest/load.hpp"
@@ -182,4 +184,60 @@ TEST(Ingest, RankFallsBackToTheFileName) {
   EXPECT_EQ(rank_from_file_name("/x/rank-12.json.gz"), 12);
   EXPECT_EQ(rank_from_file_name("worker3_step_12.1694128201557.pt.trace.json"), 3);
   EXPECT_EQ(rank_from_file_name("trace.json"), -1);
+}
+
+// The in-place paths (a mapped plain file, a gzip member inflated whole by libdeflate) and the
+// streaming ones (the scanner's window over a zlib stream of several gzip members) read the same
+// events, escapes and long strings included; a truncated file on disk still names the offset.
+TEST(Ingest, InPlaceAndStreamingReadsAgree) {
+  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_inplace";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  // Strings longer than a 16-byte vector with escapes on both sides of a vector boundary.
+  std::string doc = kDoc;
+  const std::string extra =
+      R"({"ph": "X", "cat": "kernel", "name": "a kernel name longer than sixteen bytes \"q\" and \\ then \u0041 end", )"
+      R"("pid": 0, "tid": 7, "ts": 400, "dur": 3, "args": {"stream": 7, "Input Dims": [[1, 2], [3, 4]], "note": "x\"]}\\"}},)";
+  doc.insert(doc.find("{\"ph\": \"X\", \"cat\": \"cuda_runtime\""), extra + "\n    ");
+  RankTrace ref = scan(doc, 1 << 20);
+  ASSERT_GT(ref.size(), 0u);
+  EXPECT_EQ(ref.name_of(1), "a kernel name longer than sixteen bytes \"q\" and \\ then A end");
+  auto same = [&](const RankTrace& t, const char* what) {
+    ASSERT_EQ(t.size(), ref.size()) << what;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      EXPECT_EQ(t.ts_ns[i], ref.ts_ns[i]) << what;
+      EXPECT_EQ(t.dur_ns[i], ref.dur_ns[i]) << what;
+      EXPECT_EQ(t.name_of(i), ref.name_of(i)) << what;
+      EXPECT_EQ(t.stream[i], ref.stream[i]) << what;
+    }
+    EXPECT_EQ(t.raw_bytes, ref.raw_bytes) << what;
+    EXPECT_EQ(t.rank, ref.rank) << what;
+    EXPECT_EQ(t.json_events, ref.json_events) << what;
+  };
+  const std::string plain = (dir / "t.json").string();
+  std::ofstream(plain, std::ios::binary) << doc;
+  same(load_trace_file(plain), "mapped plain file");
+  auto gz = [&](const std::string& path, const std::vector<std::string>& members) {
+    for (size_t m = 0; m < members.size(); ++m) {
+      gzFile f = gzopen(path.c_str(), m == 0 ? "wb" : "ab");  // "ab": a new gzip member
+      ASSERT_NE(f, nullptr);
+      ASSERT_EQ(gzwrite(f, members[m].data(), static_cast<unsigned>(members[m].size())), static_cast<int>(members[m].size()));
+      gzclose(f);
+    }
+  };
+  const std::string one = (dir / "one.json.gz").string(), two = (dir / "two.json.gz").string();
+  gz(one, {doc});
+  gz(two, {doc.substr(0, doc.size() / 3), doc.substr(doc.size() / 3)});
+  same(load_trace_file(one), "one gzip member");
+  same(load_trace_file(two), "two gzip members");
+  const std::string cut = (dir / "cut.json").string();
+  std::ofstream(cut, std::ios::binary) << doc.substr(0, doc.size() / 2);
+  try {
+    load_trace_file(cut);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().file, cut);
+    EXPECT_NE(std::string(e.what()).find("byte offset"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }

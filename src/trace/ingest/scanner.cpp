@@ -11,6 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/error.hpp"
 
 namespace sextant::trace {
@@ -80,24 +84,62 @@ void unescape(const char* b, const char* q, std::string& out) {
   }
 }
 
+// Structural search, 16 bytes at a time with SSE2 (part of the x86-64 baseline, so no runtime
+// dispatch is needed; other targets take the byte loop). Loads stay inside [p, e): the tail
+// shorter than a vector is scanned byte by byte, so no read goes past the window.
+#if defined(__SSE2__)
+inline unsigned mask16(__m128i m) { return static_cast<unsigned>(_mm_movemask_epi8(m)); }
+#endif
+
+// First position in [p, e) holding '"' or '\\'; e (or p when p > e) when there is none.
+inline const char* find_quote_or_backslash(const char* p, const char* e) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+  while (e - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const unsigned m = mask16(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)));
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  while (p < e && *p != '"' && *p != '\\') ++p;
+  return p;
+}
+
+// First position in [p, e) holding '"', '{', '}', '[' or ']'. ('[' and '{' differ only in bit
+// 0x20, as do ']' and '}', so two compares after OR-ing 0x20 find all four brackets.)
+inline const char* find_structural(const char* p, const char* e) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'),
+                lower = _mm_set1_epi8(0x20);
+  while (e - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i f = _mm_or_si128(v, lower);
+    const unsigned m = mask16(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                           _mm_or_si128(_mm_cmpeq_epi8(f, open), _mm_cmpeq_epi8(f, close))));
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  while (p < e && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']') ++p;
+  return p;
+}
+
 // p at '"'. Returns the position after the closing quote, or nullptr when the buffer ends first.
 // `out` views the raw text, or `scratch` when escapes had to be decoded.
 inline const char* parse_string(const char* p, const char* e, std::string_view& out, std::string& scratch) {
   const char* b = p + 1;
-  const char* q = static_cast<const char*>(std::memchr(b, '"', static_cast<size_t>(e - b)));
-  if (!q) return nullptr;
-  const char* bs = static_cast<const char*>(std::memchr(b, '\\', static_cast<size_t>(q - b)));
-  if (!bs) {
-    out = std::string_view(b, static_cast<size_t>(q - b));
-    return q + 1;
+  const char* s = find_quote_or_backslash(b, e);
+  if (s >= e) return nullptr;
+  if (*s == '"') {
+    out = std::string_view(b, static_cast<size_t>(s - b));
+    return s + 1;
   }
   // Slow path: find the real closing quote (not escaped).
-  const char* s = bs;
   for (;;) {
-    while (s < e && *s != '"' && *s != '\\') ++s;
     if (s >= e) return nullptr;
     if (*s == '\\') {
-      s += 2;
+      s = find_quote_or_backslash(s + 2, e);
       continue;
     }
     break;
@@ -110,13 +152,10 @@ inline const char* parse_string(const char* p, const char* e, std::string_view& 
 inline const char* skip_string(const char* p, const char* e) {
   const char* s = p + 1;
   for (;;) {
-    const char* q = static_cast<const char*>(std::memchr(s, '"', static_cast<size_t>(e - s)));
-    if (!q) return nullptr;
-    // Count preceding backslashes.
-    const char* r = q;
-    while (r > s && r[-1] == '\\') --r;
-    if (((q - r) & 1) == 0) return q + 1;
-    s = q + 1;
+    s = find_quote_or_backslash(s, e);
+    if (s >= e) return nullptr;
+    if (*s == '"') return s + 1;
+    s += 2;  // an escape: the next character is never the closing quote
   }
 }
 
@@ -215,8 +254,10 @@ const char* skip_value(const char* p, const char* e) {
   if (c == '{' || c == '[') {
     int depth = 0;
     const char* s = p;
-    while (s < e) {
-      char ch = *s;
+    for (;;) {
+      s = find_structural(s, e);
+      if (s >= e) return nullptr;
+      const char ch = *s;
       if (ch == '"') {
         s = skip_string(s, e);
         if (!s) return nullptr;
@@ -224,12 +265,11 @@ const char* skip_value(const char* p, const char* e) {
       }
       if (ch == '{' || ch == '[') {
         ++depth;
-      } else if (ch == '}' || ch == ']') {
-        if (--depth == 0) return s + 1;
+      } else if (--depth == 0) {
+        return s + 1;
       }
       ++s;
     }
-    return nullptr;
   }
   if (c == 't' || c == 'f' || c == 'n') {
     const char* s = p;
@@ -296,16 +336,26 @@ class Scanner {
  public:
   Scanner(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt)
       : src_(src), file_(file), out_(out) {
-    buf_.resize(opt.chunk_bytes + 1);
+    const std::string_view whole = src.contiguous();
+    if (!whole.empty()) {
+      // The whole text is in memory already: scan it in place (no window, no copy).
+      data_ = whole.data();
+      end_ = whole.size();
+      eof_ = true;
+      in_place_ = true;
+    } else {
+      buf_.resize(opt.chunk_bytes + 1);
+      data_ = buf_.data();
+    }
   }
 
   void run() {
     out_.file = file_;
-    fill();
+    if (!in_place_) fill();
     try {
       top_level();
     } catch (const SyntaxError& se) {
-      uint64_t off = base_ + static_cast<uint64_t>(se.at - buf_.data());
+      uint64_t off = base_ + static_cast<uint64_t>(se.at - data_);
       throw Error(SourceLocation{file_, 0, 0, ""},
                   "not a readable JSON trace: " + se.what + " at byte offset " + std::to_string(off),
                   "the file must be a PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzip");
@@ -315,8 +365,8 @@ class Scanner {
 
  private:
   // --- buffer ---
-  const char* cur() const { return buf_.data() + pos_; }
-  const char* lim() const { return buf_.data() + end_; }
+  const char* cur() const { return data_ + pos_; }
+  const char* lim() const { return data_ + end_; }
 
   // Moves the unread tail to the front and reads more; grows the window when it is full.
   bool fill() {
@@ -327,7 +377,10 @@ class Scanner {
       end_ -= pos_;
       pos_ = 0;
     }
-    if (end_ + 1 >= buf_.size()) buf_.resize(buf_.size() * 2);
+    if (end_ + 1 >= buf_.size()) {
+      buf_.resize(buf_.size() * 2);
+      data_ = buf_.data();
+    }
     size_t n = src_.read(buf_.data() + end_, buf_.size() - 1 - end_);
     if (n == 0) {
       eof_ = true;
@@ -349,7 +402,7 @@ class Scanner {
     for (;;) {
       const char* r = f(cur(), lim());
       if (r) {
-        pos_ = static_cast<size_t>(r - buf_.data());
+        pos_ = static_cast<size_t>(r - data_);
         return;
       }
       if (!fill()) {
@@ -362,7 +415,7 @@ class Scanner {
   char peek_nonws() {
     for (;;) {
       const char* p = skip_ws(cur(), lim());
-      pos_ = static_cast<size_t>(p - buf_.data());
+      pos_ = static_cast<size_t>(p - data_);
       if (p < lim()) return *p;
       if (!fill()) return '\0';
     }
@@ -501,6 +554,11 @@ class Scanner {
         });
         ++out_.json_events;
         commit(ev);
+        if (in_place_ && pos_ - released_ >= kReleaseBytes) {
+          // Nothing before this event is looked at again (the committed rows hold copies).
+          src_.release_before(pos_);
+          released_ = pos_;
+        }
       } else {
         if (c == '\0') truncated();
         ++out_.json_events;
@@ -908,7 +966,11 @@ class Scanner {
   ByteSource& src_;
   std::string file_;
   RankTrace& out_;
+  static constexpr size_t kReleaseBytes = 1 << 20;
   ByteBuffer buf_;  // uninitialised growth: filled by the source right away
+  const char* data_ = nullptr;  // buf_.data(), or the source's whole text when scanning in place
+  bool in_place_ = false;
+  size_t released_ = 0;  // in place: offset below which the source was told it may drop pages
   size_t pos_ = 0, end_ = 0;
   uint64_t base_ = 0;
   bool eof_ = false;
