@@ -96,6 +96,12 @@ double Accelerator::gemm_fraction(DType d) const {
   return 0.75;  // documented default for accelerators without a measured MAMF
 }
 
+GemmHalfDims Accelerator::gemm_half_dims(double default_half_dim) const {
+  const double h = gemm_half_dim.known ? gemm_half_dim.value : default_half_dim;
+  auto role = [h](const Sourced& s) { return s.known ? s.value : h; };
+  return GemmHalfDims{role(gemm_half_dim_m), role(gemm_half_dim_n), role(gemm_half_dim_k)};
+}
+
 // ---------------------------------------------------------------- parsers
 static std::map<std::string, std::string> read_sources(const YamlMap& file) {
   std::map<std::string, std::string> out;
@@ -143,6 +149,14 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
       g->finish();
     }
     a.gemm_half_dim = src(*e, "gemm_half_dim", sources);
+    a.gemm_half_dim_m = src(*e, "gemm_half_dim_m", sources);
+    a.gemm_half_dim_n = src(*e, "gemm_half_dim_n", sources);
+    a.gemm_half_dim_k = src(*e, "gemm_half_dim_k", sources);
+    for (const auto& [key, v] : {std::pair<const char*, const Sourced*>{"gemm_half_dim", &a.gemm_half_dim},
+                                 {"gemm_half_dim_m", &a.gemm_half_dim_m},
+                                 {"gemm_half_dim_n", &a.gemm_half_dim_n},
+                                 {"gemm_half_dim_k", &a.gemm_half_dim_k}})
+      if (v->known && !(v->value >= 0)) e->fail(key, "a GEMM half-dimension must be >= 0 (elements)");
     a.memory_bandwidth_fraction = src(*e, "memory_bandwidth_fraction", sources);
     a.attention_fraction = src(*e, "attention_fraction", sources);
     a.kernel_overhead_s = src(*e, "kernel_overhead_us", sources, 1e-6);

@@ -29,6 +29,11 @@ struct PowerCapPoint {  // throughput under a power limit, where published
   Sourced bf16_tflops;
 };
 
+// Half-dimension of each GEMM role (elements), for gemm_shape_factor below.
+struct GemmHalfDims {
+  double m = 0, n = 0, k = 0;
+};
+
 struct Accelerator {
   std::string id, name, vendor, kind;  // kind: gpu, tpu, npu, soc
   int year = 0;
@@ -39,6 +44,9 @@ struct Accelerator {
   // Efficiency parameters of the models (see docs/models.md):
   std::map<DType, Sourced> gemm_peak_fraction;  // max achievable GEMM rate / peak (MAMF)
   Sourced gemm_half_dim;               // GEMM dimension at which shape efficiency halves
+  // Optional per-role half-dimensions (a BLAS is not symmetric in m, n and k: packing and
+  // micro-kernel tiles differ); each one that is unknown is gemm_half_dim.
+  Sourced gemm_half_dim_m, gemm_half_dim_n, gemm_half_dim_k;
   Sourced memory_bandwidth_fraction;   // achievable / peak memory bandwidth
   Sourced attention_fraction;          // flash-attention FLOP rate / GEMM rate
   Sourced kernel_overhead_s;           // fixed cost per kernel launch
@@ -50,19 +58,30 @@ struct Accelerator {
   double peak(DType d) const;   // FLOP/s; throws Error when unknown for that dtype
   bool has_peak(DType d) const;
   double gemm_fraction(DType d) const;  // falls back to bf16's, then a documented default
+  // The half-dimension of each role: gemm_half_dim_<role> where known, else gemm_half_dim where
+  // known, else default_half_dim.
+  GemmHalfDims gemm_half_dims(double default_half_dim) const;
 };
 
 // The GEMM shape-efficiency model shared by `estimate` (compute_time_s) and `calibrate` (which
 // fits it): the achieved rate of an (m x k)(k x n) GEMM is
-//   peak x gemm_peak_fraction x gemm_shape_factor(m, n, k, gemm_half_dim)
-// where each dimension x contributes x / (x + h), normalised so that the 8192^3 reference shape
-// (the MAMF shape that gemm_peak_fraction is measured at) has factor 1, capped at 1 above it.
+//   peak x gemm_peak_fraction x gemm_shape_factor(m, n, k, {h_m, h_n, h_k})
+// where each dimension x of role r contributes x / (x + h_r), normalised so that the 8192^3
+// reference shape (the MAMF shape that gemm_peak_fraction is measured at) has factor 1, capped at
+// 1 above it. h_r is the catalog's gemm_half_dim_<r>, or gemm_half_dim for every role where an
+// entry gives only that (Accelerator::gemm_half_dims).
 inline double gemm_dim_factor(double x, double half_dim) {
   const double v = (x / (x + half_dim)) / (8192.0 / (8192.0 + half_dim));
   return v < 1.0 ? v : 1.0;
 }
+// fraction x the shape factor, multiplied left to right (fraction x f(m) x f(n) x f(k): the
+// rounding every estimate output was made with; a permutation of m, n, k may differ in the last bit).
+inline double gemm_efficiency(double fraction, double m, double n, double k, const GemmHalfDims& h) {
+  return fraction * gemm_dim_factor(m, h.m) * gemm_dim_factor(n, h.n) * gemm_dim_factor(k, h.k);
+}
+inline double gemm_shape_factor(double m, double n, double k, const GemmHalfDims& h) { return gemm_efficiency(1.0, m, n, k, h); }
 inline double gemm_shape_factor(double m, double n, double k, double half_dim) {
-  return gemm_dim_factor(m, half_dim) * gemm_dim_factor(n, half_dim) * gemm_dim_factor(k, half_dim);
+  return gemm_shape_factor(m, n, k, GemmHalfDims{half_dim, half_dim, half_dim});
 }
 
 struct NetworkTech {

@@ -59,6 +59,9 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     }
     for (const auto& [d, s] : a.gemm_peak_fraction) add_sourced(t, "gemm_peak_fraction_" + to_string(d), s, "fraction");
     add_sourced(t, "gemm_half_dim", a.gemm_half_dim, "elements");
+    // Per-role half-dimensions only where the entry gives them (otherwise gemm_half_dim applies).
+    for (const auto& [role, s] : {std::pair<const char*, const Sourced*>{"m", &a.gemm_half_dim_m}, {"n", &a.gemm_half_dim_n}, {"k", &a.gemm_half_dim_k}})
+      if (s->known) add_sourced(t, std::string("gemm_half_dim_") + role, *s, "elements");
     add_sourced(t, "memory_bandwidth_fraction", a.memory_bandwidth_fraction, "fraction");
     add_sourced(t, "attention_fraction", a.attention_fraction, "fraction");
     add_sourced(t, "kernel_overhead", a.kernel_overhead_s, "us", 1e-6);

@@ -24,10 +24,10 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
     case OpClass::Logits:
     case OpClass::Router: {
       const DType d = acc.has_peak(op.dtype) ? op.dtype : DType::BF16;
-      const double half = known_or(acc.gemm_half_dim, 128);
-      // gemm_fraction x sustained x the shape factor (catalog.hpp: gemm_shape_factor, also fitted by calibrate).
-      const double eff = acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) * gemm_dim_factor(static_cast<double>(op.m), half) *
-                         gemm_dim_factor(static_cast<double>(op.n), half) * gemm_dim_factor(static_cast<double>(op.k), half);
+      // gemm_fraction x sustained x the shape factor (catalog.hpp: gemm_shape_factor with the
+      // entry's per-role half-dimensions, 128 where it gives none; also fitted by calibrate).
+      const double eff = gemm_efficiency(acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0), static_cast<double>(op.m),
+                                         static_cast<double>(op.n), static_cast<double>(op.k), acc.gemm_half_dims(128));
       ct.compute_s = op.flops / (acc.peak(d) * eff);
       break;
     }

@@ -156,6 +156,8 @@ namespace {
 void apply(Scenario& s, const FittedConstants& f) {
   s.accelerator.sustained_compute_fraction = Sourced{f.sustained_compute_fraction, "fitted", "", true};
   s.accelerator.gemm_half_dim = Sourced{f.gemm_half_dim, "fitted", "", true};
+  // The fit is of one symmetric half-dimension: it applies to every role (m, n, k).
+  s.accelerator.gemm_half_dim_m = s.accelerator.gemm_half_dim_n = s.accelerator.gemm_half_dim_k = Sourced{};
 }
 double predict(const Estimator& est, const Scenario& s) { return est.run(ir::lower(s)).step_time_s; }
 }  // namespace

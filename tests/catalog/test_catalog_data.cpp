@@ -32,6 +32,9 @@ std::vector<std::pair<std::string, Sourced>> fields(const Accelerator& a) {
   f.push_back({"idle_w", a.idle_w});
   f.push_back({"price_usd", a.price_usd});
   f.push_back({"gemm_half_dim", a.gemm_half_dim});
+  f.push_back({"gemm_half_dim_m", a.gemm_half_dim_m});
+  f.push_back({"gemm_half_dim_n", a.gemm_half_dim_n});
+  f.push_back({"gemm_half_dim_k", a.gemm_half_dim_k});
   f.push_back({"memory_bandwidth_fraction", a.memory_bandwidth_fraction});
   f.push_back({"attention_fraction", a.attention_fraction});
   f.push_back({"kernel_overhead_us", a.kernel_overhead_s});
