@@ -41,13 +41,16 @@ class GpuBackend {
 };
 
 // A deterministic GPU: GEMM time = launch_overhead + 2mnk / (peak x efficiency(m,n,k)) with the
-// efficiency model of efficiency_model.hpp; copies take overhead + bytes / bandwidth.
+// catalog's efficiency model (catalog.hpp gemm_shape_factor: gemm_peak_fraction and the
+// half-dimension of each role, gemm_half_dim_<role> where > 0, else gemm_half_dim); copies take
+// overhead + bytes / bandwidth.
 struct FakeGpuSpec {
   std::string device_name = "Fake GPU";
   int64_t memory_bytes = int64_t{80} << 30;
   std::map<std::string, double> peak_flops = {{"fp32", 67e12}, {"bf16", 989e12}, {"fp16", 989e12}};
   double gemm_peak_fraction = 0.8;
   double gemm_half_dim = 512;
+  double gemm_half_dim_m = 0, gemm_half_dim_n = 0, gemm_half_dim_k = 0;  // 0: gemm_half_dim
   double launch_overhead_s = 4e-6;
   double d2d_bytes_per_s = 3.0e12, h2d_bytes_per_s = 55e9, d2h_bytes_per_s = 50e9;
   double copy_overhead_s = 8e-6;

@@ -36,6 +36,11 @@ struct SuiteConfig {
   std::string mpi_helper;        // path of sextant-mpi-bench; empty: beside the executable
   bool counters = true;          // read perf counters and RAPL around each case
   std::vector<std::string> gemm_dtypes;  // empty: fp32, fp64 (+ bf16 where the CPU has it)
+  // gemm_cpu: time the repetitions of a dtype's shapes round-robin (repetition r of every shape,
+  // then r + 1) instead of shape after shape, so a slow period of a shared machine lowers one
+  // repetition of every shape rather than every repetition of a few; per-case counters are then
+  // not read.
+  bool interleave_repetitions = false;
   std::shared_ptr<GpuBackend> gpu;       // GPU suite backend; empty: CUDA when built, else skip
   std::function<void(const std::string& suite, const std::string& what, double done_fraction)> progress;
   HostInfo host;

@@ -2,6 +2,8 @@
 
 #include <time.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace sextant::bench {
@@ -21,10 +23,7 @@ Timer parse_timer(const std::string& name) {
   throw Error(SourceLocation{"", 0, 0, "--timer"}, "unknown timer '" + name + "'", valid_choices_hint(name, {"wall", "cpu"}));
 }
 
-Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s, int64_t max_inner,
-                    Timer timer) {
-  if (reps < 1) throw Error(SourceLocation{"", 0, 0, "repetitions"}, "need at least one repetition");
-  Timed t;
+int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner, Timer timer) {
   // The first warm-up call also measures one call to size the inner loop.
   double one = 0;
   for (int w = 0; w < std::max(warmup, 1); ++w) {
@@ -32,13 +31,24 @@ Timed time_repeated(const std::function<void()>& body, int warmup, int reps, dou
     body();
     one = timer_now_s(timer) - t0;
   }
-  while (t.inner_count < max_inner && one * static_cast<double>(t.inner_count) < min_rep_s) t.inner_count *= 2;
+  int64_t inner = 1;
+  while (inner < max_inner && one * static_cast<double>(inner) < min_rep_s) inner *= 2;
+  return inner;
+}
+
+double time_repetition(const std::function<void()>& body, int64_t inner_count, Timer timer) {
+  const double t0 = timer_now_s(timer);
+  for (int64_t i = 0; i < inner_count; ++i) body();
+  return timer_now_s(timer) - t0;
+}
+
+Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s, int64_t max_inner,
+                    Timer timer) {
+  if (reps < 1) throw Error(SourceLocation{"", 0, 0, "repetitions"}, "need at least one repetition");
+  Timed t;
+  t.inner_count = warm_up_and_size(body, warmup, min_rep_s, max_inner, timer);
   t.rep_s.reserve(static_cast<size_t>(reps));
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = timer_now_s(timer);
-    for (int64_t i = 0; i < t.inner_count; ++i) body();
-    t.rep_s.push_back(timer_now_s(timer) - t0);
-  }
+  for (int r = 0; r < reps; ++r) t.rep_s.push_back(time_repetition(body, t.inner_count, timer));
   return t;
 }
 

@@ -34,4 +34,9 @@ struct Timed {
 Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s,
                     int64_t max_inner = 1 << 20, Timer timer = Timer::Wall);
 
+// The two halves of time_repeated, for suites that interleave the repetitions of several cases:
+// warm-up and inner-loop sizing (returns the inner count), and one timed repetition (seconds).
+int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner, Timer timer);
+double time_repetition(const std::function<void()>& body, int64_t inner_count, Timer timer);
+
 }  // namespace sextant::bench

@@ -21,7 +21,7 @@ namespace {
 using namespace sextant::bench;
 
 struct BenchArgs {
-  bool quick = false, list = false, no_db = false, no_counters = false, params = false, ignore_failure = false;
+  bool quick = false, list = false, no_db = false, no_counters = false, params = false, ignore_failure = false, interleave = false;
   std::vector<std::string> suites, gemm_dtypes, command, files;
   int reps = 0, warmup = -1, threads = 0, mpi_ranks = 2;
   double min_rep_s = 0;
@@ -72,6 +72,7 @@ void run_bench(BenchArgs& a) {
   c.mpi_helper = a.mpi_helper;
   c.counters = !a.no_counters;
   c.gemm_dtypes = a.gemm_dtypes;
+  c.interleave_repetitions = a.interleave;
   c.host = detect_host();
   const auto suites = select_suites(reg, a.suites);
   const double expected = expected_duration_s(suites, c);
@@ -212,6 +213,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--threads", a->threads, "Threads for GEMM and multi-threaded memory cases (default: all logical CPUs)");
   cmd->add_option("--timer", a->timer, "wall (default) or cpu: process CPU time, for single-threaded cases on a busy machine");
   cmd->add_option("--gemm-dtype", a->gemm_dtypes, "CPU GEMM dtype (repeatable): fp32, fp64, bf16");
+  cmd->add_flag("--interleave", a->interleave,
+                "gemm_cpu: time repetition r of every shape before repetition r+1 (robust to slow periods of a shared machine; no per-case counters)");
   cmd->add_option("--storage-dir", a->storage_dir, "Directory the storage suite writes into (default: the temp directory)");
   cmd->add_option("--mpi-ranks", a->mpi_ranks, "Processes for the MPI suite (default 2)");
   cmd->add_option("--mpirun", a->mpirun, "mpirun to use (default: from PATH)");

@@ -2,10 +2,13 @@
 // backend, so on any machine), and does calibration recover the efficiency the GPU has?
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "bench/calibrate/calibrate.hpp"
-#include "bench/efficiency_model.hpp"
 #include "catalog/catalog.hpp"
 #include "bench/gpu_backend.hpp"
 #include "bench/suite.hpp"
@@ -48,7 +51,7 @@ TEST(GpuSuite, AchievedFlopsAndCopyBandwidthFollowTheBackendsTimes) {
       EXPECT_NEAR(m.samples[0], bytes / (spec.copy_overhead_s + bytes / bw), 1e-9 * m.samples[0]) << m.name;
     }
   }
-  EXPECT_EQ(gemms, 3 * 6);  // fp32, bf16, fp16 x 6 quick shapes
+  EXPECT_EQ(gemms, 3 * 7);  // fp32, bf16, fp16 x 7 quick shapes
   EXPECT_EQ(copies, 3 * 2);
 }
 
@@ -86,37 +89,91 @@ TEST(GpuCalibration, RecoversTheFakeGpusEfficiencyCurve) {
     EXPECT_NEAR(f.gemm_peak_fraction, 0.72, 1e-6) << f.dtype;
     EXPECT_NEAR(f.gemm_half_dim, 300, 1e-3) << f.dtype;
     EXPECT_LT(f.fit_rms_error_fraction, 1e-6);
-    EXPECT_GT(f.half_dim_m, 0) << f.dtype;  // the diagnostic per-role model sees the shape effect too
+    // The per-role fit also finds the symmetric curve, and buys nothing: the entry stays symmetric.
+    EXPECT_NEAR(f.half_dim_m, 300, 0.3) << f.dtype;
+    EXPECT_NEAR(f.half_dim_n, 300, 0.3) << f.dtype;
+    EXPECT_NEAR(f.half_dim_k, 300, 0.3) << f.dtype;
+    EXPECT_FALSE(f.roles_written) << f.dtype;
   }
   EXPECT_NE(c.accelerator_yaml.find("kind: gpu"), std::string::npos);
+  EXPECT_EQ(c.accelerator_yaml.find("gemm_half_dim_m"), std::string::npos) << c.accelerator_yaml;
+}
+
+// A GPU whose BLAS is asymmetric (a small m costs more than a small n, k barely matters): the
+// per-role fit recovers each role's half-dimension, the entry carries them, and the entry's model
+// (the one estimate evaluates, read back through the catalog loader) reproduces every measured rate.
+TEST(GpuCalibration, RecoversAsymmetricPerRoleHalfDims) {
+  FakeGpuSpec spec;
+  spec.launch_overhead_s = 0;
+  spec.gemm_peak_fraction = 0.7;
+  spec.gemm_half_dim_m = 900;
+  spec.gemm_half_dim_n = 150;
+  spec.gemm_half_dim_k = 40;
+  RunRecord run;
+  run.id = 8;
+  run.host.hostname = "gpuhost";
+  run.measurements = make_gpu_suite()->run(fake_config(spec)).measurements;
+  const Calibration c = calibrate_from_run(run, {});
+  ASSERT_EQ(c.gemm.size(), 3u);
+  for (const auto& f : c.gemm) {
+    EXPECT_TRUE(f.roles_written) << f.dtype;
+    EXPECT_NEAR(f.gemm_peak_fraction, 0.7, 1e-5) << f.dtype;
+    EXPECT_NEAR(f.half_dim_m, 900, 0.5) << f.dtype;
+    EXPECT_NEAR(f.half_dim_n, 150, 0.5) << f.dtype;
+    EXPECT_NEAR(f.half_dim_k, 40, 0.5) << f.dtype;
+    EXPECT_LT(f.fit_rms_error_fraction, 1e-5) << f.dtype;
+    EXPECT_GT(f.symmetric_rms_error_fraction, 0.01) << f.dtype;  // one symmetric half-dimension cannot follow it
+  }
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("sextant-test-gpu-roles-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "accelerators");
+  std::ofstream(dir / "accelerators" / "gpu.yaml") << c.accelerator_yaml;
+  std::shared_ptr<const sextant::Catalog> cat;
+  ASSERT_NO_THROW(cat = sextant::Catalog::load(dir.string())) << c.accelerator_yaml;
+  std::filesystem::remove_all(dir);
+  const sextant::Accelerator& a = cat->accelerator("host-calibrated");
+  EXPECT_NEAR(a.gemm_half_dim_m.value, 900, 0.5);
+  EXPECT_NEAR(a.gemm_half_dim_n.value, 150, 0.5);
+  EXPECT_NEAR(a.gemm_half_dim_k.value, 40, 0.5);
+  for (const auto& p : c.points) {
+    const double eff = a.gemm_fraction(sextant::parse_dtype(p.dtype, {})) * sextant::gemm_shape_factor(p.m, p.n, p.k, a.gemm_half_dims(128));
+    EXPECT_NEAR(eff / p.efficiency_fraction, 1.0, 1e-5) << p.dtype << " " << p.m << "x" << p.n << "x" << p.k;
+  }
 }
 
 TEST(GpuCalibration, FitOfExactModelPointsIsExact) {
-  std::vector<double> d, e;
-  for (double x : {64.0, 128.0, 256.0, 1024.0, 4096.0}) {
-    d.push_back(x);
-    e.push_back(0.9 * x / (x + 200));
-  }
-  const auto [f, h] = fit_gemm_efficiency(d, e);
-  EXPECT_NEAR(f, 0.9, 1e-12);
-  EXPECT_NEAR(h, 200, 1e-9);
-  // Per-role fit of points made with different half-dimensions per role recovers them.
-  std::vector<double> vm, vn, vk, ve;
+  // Symmetric: points of the catalog model with one half-dimension give it back.
+  std::vector<double> vm, vn, vk, ve, rm, rn, rk, re;
   for (double m : {32.0, 256.0, 1024.0})
     for (double n : {64.0, 512.0})
       for (double k : {48.0, 2048.0}) {
         vm.push_back(m);
         vn.push_back(n);
         vk.push_back(k);
-        ve.push_back(gemm_efficiency_roles(0.8, 90, 30, 10, m, n, k));
+        ve.push_back(0.9 * sextant::gemm_shape_factor(m, n, k, 200.0));
+        re.push_back(0.8 * sextant::gemm_shape_factor(m, n, k, sextant::GemmHalfDims{90, 30, 10}));
       }
-  const RoleFit rf = fit_gemm_efficiency_roles(vm, vn, vk, ve);
-  EXPECT_NEAR(rf.f, 0.8, 1e-9);
-  EXPECT_NEAR(rf.h_m, 90, 1e-6);
-  EXPECT_NEAR(rf.h_n, 30, 1e-6);
-  EXPECT_NEAR(rf.h_k, 10, 1e-6);
+  const auto [f, h] = fit_catalog_gemm_model(vm, vn, vk, ve);
+  EXPECT_NEAR(f, 0.9, 1e-9);
+  EXPECT_NEAR(h, 200, 1e-4);
+  // Per-role: points made with a different half-dimension per role give each back.
+  const RoleFit rf = fit_catalog_gemm_model_roles(vm, vn, vk, re);
+  EXPECT_NEAR(rf.f, 0.8, 1e-7);
+  EXPECT_NEAR(rf.h_m, 90, 1e-3);
+  EXPECT_NEAR(rf.h_n, 30, 1e-3);
+  EXPECT_NEAR(rf.h_k, 10, 1e-3);
+  EXPECT_LT(rf.log_rss, 1e-16);
+  // AICc: an exact per-role fit beats an inexact symmetric one; equal residuals favour fewer parameters.
+  const auto [sf, sh] = fit_catalog_gemm_model(vm, vn, vk, re);
+  double ss = 0;
+  for (size_t i = 0; i < re.size(); ++i) {
+    const double r = std::log(sf * sextant::gemm_shape_factor(vm[i], vn[i], vk[i], sh) / re[i]);
+    ss += r * r;
+  }
+  EXPECT_LT(gemm_fit_aicc(rf.log_rss, re.size(), 4), gemm_fit_aicc(ss, re.size(), 2));
+  EXPECT_GT(gemm_fit_aicc(0.01, 12, 4), gemm_fit_aicc(0.01, 12, 2));
+  EXPECT_TRUE(std::isinf(gemm_fit_aicc(0.01, 5, 4)));  // too few points for 4 parameters
   // Efficiency that does not grow with size: a constant fraction, half-dimension 0.
-  const auto [f2, h2] = fit_gemm_efficiency({100, 200, 400}, {0.5, 0.5, 0.5});
+  const auto [f2, h2] = fit_catalog_gemm_model({100, 200, 400}, {100, 200, 400}, {100, 200, 400}, {0.5, 0.5, 0.5});
   EXPECT_NEAR(f2, 0.5, 1e-12);
   EXPECT_NEAR(h2, 0, 1e-9);
 }

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "bench/efficiency_model.hpp"
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
 
@@ -31,34 +31,96 @@ std::string vendor_of(const std::string& model) {
 }
 }  // namespace
 
-std::pair<double, double> fit_gemm_efficiency(const std::vector<double>& d, const std::vector<double>& e) {
-  if (d.size() != e.size() || d.empty()) throw Error("GEMM efficiency fit needs at least one shape");
-  // Minimise sum w_i (y_i - a - b x_i)^2 with y = 1/e, x = 1/d, w = e^2.
-  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (!(e[i] > 0) || !(d[i] > 0)) throw Error("GEMM efficiency fit: non-positive efficiency or dimension");
-    const double w = e[i] * e[i], x = 1 / d[i], y = 1 / e[i];
-    sw += w;
-    sx += w * x;
-    sy += w * y;
-    sxx += w * x * x;
-    sxy += w * x * y;
+namespace {
+// Sum of squared residuals of log e against log(f x gemm_shape_factor(m, n, k, h)) with log f at
+// its closed-form optimum (the mean of log(e / factor)); infinity when that f exceeds 1 (an
+// efficiency above the peak at the 8192^3 reference).
+double catalog_model_log_rss(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                             const std::vector<double>& e, const GemmHalfDims& h, double* f_out) {
+  double sl = 0;
+  for (size_t i = 0; i < e.size(); ++i) sl += std::log(e[i] / gemm_shape_factor(m[i], n[i], k[i], h));
+  const double logf = sl / static_cast<double>(e.size());
+  double ss = 0;
+  for (size_t i = 0; i < e.size(); ++i) {
+    const double r = logf + std::log(gemm_shape_factor(m[i], n[i], k[i], h)) - std::log(e[i]);
+    ss += r * r;
   }
-  const double det = sw * sxx - sx * sx;
-  double a, b;
-  if (d.size() < 2 || std::fabs(det) <= 1e-12 * sw * sxx) {
-    a = sy / sw;
-    b = 0;
-  } else {
-    b = (sw * sxy - sx * sy) / det;
-    a = (sy - b * sx) / sw;
-  }
-  if (b < 0 || a <= 0) {  // efficiency not rising with size: a constant fraction fits best
-    b = 0;
-    a = sy / sw;
-  }
-  return {1 / a, b / a};
+  if (f_out) *f_out = std::exp(logf);
+  return std::exp(logf) > 1.0 ? std::numeric_limits<double>::infinity() : ss;
 }
+
+void check_gemm_points(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                       const std::vector<double>& e) {
+  if (e.empty() || m.size() != e.size() || n.size() != e.size() || k.size() != e.size())
+    throw Error("GEMM efficiency fit needs at least one shape (and m, n, k for each)");
+  for (size_t i = 0; i < e.size(); ++i)
+    if (!(e[i] > 0) || !(m[i] > 0) || !(n[i] > 0) || !(k[i] > 0))
+      throw Error("GEMM efficiency fit: non-positive efficiency or dimension");
+}
+
+// Nelder-Mead minimisation of f over R^3 from x0 with initial step `step` per coordinate
+// (coefficients 1, 2, 1/2, 1/2); stops when the simplex's values agree to 1e-15 relative or after
+// max_iter iterations. Deterministic.
+template <class F>
+std::array<double, 3> nelder_mead3(F f, std::array<double, 3> x0, double step, int max_iter) {
+  using P = std::array<double, 3>;
+  std::array<P, 4> x;
+  std::array<double, 4> v;
+  x[0] = x0;
+  for (int i = 0; i < 3; ++i) {
+    x[i + 1] = x0;
+    x[i + 1][i] += step;
+  }
+  for (int i = 0; i < 4; ++i) v[i] = f(x[i]);
+  for (int it = 0; it < max_iter; ++it) {
+    std::array<int, 4> o = {0, 1, 2, 3};
+    std::sort(o.begin(), o.end(), [&](int a, int b) { return v[a] < v[b] || (v[a] == v[b] && a < b); });
+    const int best = o[0], worst = o[3], second = o[2];
+    if (std::isfinite(v[worst]) && std::fabs(v[worst] - v[best]) <= 1e-15 * (1e-30 + std::fabs(v[best]))) break;
+    P c = {0, 0, 0};
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) c[i] += x[o[j]][i] / 3;
+    auto along = [&](double t) {
+      P p;
+      for (int i = 0; i < 3; ++i) p[i] = c[i] + t * (x[worst][i] - c[i]);
+      return p;
+    };
+    const P r = along(-1);
+    const double vr = f(r);
+    if (vr < v[best]) {
+      const P ex = along(-2);
+      const double ve = f(ex);
+      if (ve < vr) {
+        x[worst] = ex;
+        v[worst] = ve;
+      } else {
+        x[worst] = r;
+        v[worst] = vr;
+      }
+    } else if (vr < v[second]) {
+      x[worst] = r;
+      v[worst] = vr;
+    } else {
+      const P ct = vr < v[worst] ? along(-0.5) : along(0.5);
+      const double vc = f(ct);
+      if (vc < std::min(vr, v[worst])) {
+        x[worst] = ct;
+        v[worst] = vc;
+      } else {  // shrink towards the best vertex
+        for (int j = 0; j < 4; ++j) {
+          if (j == best) continue;
+          for (int i = 0; i < 3; ++i) x[j][i] = x[best][i] + 0.5 * (x[j][i] - x[best][i]);
+          v[j] = f(x[j]);
+        }
+      }
+    }
+  }
+  int b = 0;
+  for (int i = 1; i < 4; ++i)
+    if (v[i] < v[b]) b = i;
+  return x[b];
+}
+}  // namespace
 
 // Fit of the catalog's GEMM model (catalog.hpp gemm_shape_factor, the one `estimate` uses):
 // e = f x gemm_shape_factor(m, n, k, h). For each h, log f is the mean of log(e / factor)
@@ -66,19 +128,8 @@ std::pair<double, double> fit_gemm_efficiency(const std::vector<double>& d, cons
 // Candidates whose f would exceed 1 at the 8192^3 reference are rejected.
 std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
                                                  const std::vector<double>& k, const std::vector<double>& e) {
-  if (e.empty()) throw Error("GEMM efficiency fit needs at least one shape");
-  auto eval = [&](double h, double* f_out) {
-    double sl = 0;
-    for (size_t i = 0; i < e.size(); ++i) sl += std::log(e[i] / gemm_shape_factor(m[i], n[i], k[i], h));
-    const double logf = sl / static_cast<double>(e.size());
-    double ss = 0;
-    for (size_t i = 0; i < e.size(); ++i) {
-      const double r = logf + std::log(gemm_shape_factor(m[i], n[i], k[i], h)) - std::log(e[i]);
-      ss += r * r;
-    }
-    if (f_out) *f_out = std::exp(logf);
-    return std::exp(logf) > 1.0 ? std::numeric_limits<double>::infinity() : ss;
-  };
+  check_gemm_points(m, n, k, e);
+  auto eval = [&](double h, double* f_out) { return catalog_model_log_rss(m, n, k, e, GemmHalfDims{h, h, h}, f_out); };
   double best_h = 0, best = eval(0, nullptr);
   for (int i = 0; i <= 120; ++i) {
     const double h = std::pow(10.0, -1.0 + 5.5 * i / 120.0);  // 0.1 .. ~3e4
@@ -102,6 +153,50 @@ std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, c
   double f = 0;
   eval(best_h, &f);
   return {f, best_h};
+}
+
+// The per-role fit: log f closed-form for each (h_m, h_n, h_k); the half-dimensions searched in
+// log space, h in [0.1, 1e5]: the symmetric fit and a 12^3 log grid (0.1 .. ~3e4) give the start,
+// refined by Nelder-Mead, restarted once from its result.
+RoleFit fit_catalog_gemm_model_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                                     const std::vector<double>& e) {
+  check_gemm_points(m, n, k, e);
+  const double lo = std::log(0.1), hi = std::log(1e5);
+  auto eval = [&](const std::array<double, 3>& l) {
+    for (double x : l)
+      if (!(x >= lo && x <= hi)) return std::numeric_limits<double>::infinity();
+    return catalog_model_log_rss(m, n, k, e, GemmHalfDims{std::exp(l[0]), std::exp(l[1]), std::exp(l[2])}, nullptr);
+  };
+  const double h0 = std::max(fit_catalog_gemm_model(m, n, k, e).second, 0.1);
+  std::array<double, 3> best = {std::log(h0), std::log(h0), std::log(h0)};
+  double best_v = eval(best);
+  for (int a = 0; a < 12; ++a)
+    for (int b = 0; b < 12; ++b)
+      for (int c = 0; c < 12; ++c) {
+        const double s = std::log(10.0) * 0.5;  // log10 steps of 0.5 from -1
+        const std::array<double, 3> l = {std::log(0.1) + s * a, std::log(0.1) + s * b, std::log(0.1) + s * c};
+        const double v = eval(l);
+        if (v < best_v) {
+          best_v = v;
+          best = l;
+        }
+      }
+  for (int restart = 0; restart < 2; ++restart) best = nelder_mead3(eval, best, restart == 0 ? 0.5 : 0.05, 4000);
+  RoleFit r;
+  r.h_m = std::exp(best[0]);
+  r.h_n = std::exp(best[1]);
+  r.h_k = std::exp(best[2]);
+  r.log_rss = catalog_model_log_rss(m, n, k, e, GemmHalfDims{r.h_m, r.h_n, r.h_k}, &r.f);
+  return r;
+}
+
+double gemm_fit_aicc(double log_rss, size_t points, int parameters) {
+  const double nn = static_cast<double>(points), p = parameters;
+  if (nn - p - 1 <= 0) return std::numeric_limits<double>::infinity();
+  // A floor on the residual: fits with an rms log error below 1e-6 are exact to within the
+  // precision of the fits themselves (a golden-section h is good to ~1e-9), none better than another.
+  const double rss = std::max(log_rss, nn * 1e-12);
+  return nn * std::log(rss / nn) + 2 * p + 2 * p * (p + 1) / (nn - p - 1);
 }
 
 void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<double>& t, NetworkFit& out) {
@@ -129,84 +224,6 @@ void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<doubl
     ss += r * r;
   }
   out.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(x.size()));
-}
-
-namespace {
-// Solves the weighted least-squares problem min sum w (y - X c)^2 over the columns `cols` of X
-// by the normal equations (Gaussian elimination with partial pivoting). Returns false when
-// singular.
-bool wls(const std::vector<std::array<double, 4>>& X, const std::vector<double>& y, const std::vector<double>& w,
-         const std::vector<int>& cols, std::vector<double>* c, double* rss) {
-  const size_t p = cols.size();
-  std::vector<std::vector<double>> A(p, std::vector<double>(p + 1, 0));
-  for (size_t i = 0; i < X.size(); ++i)
-    for (size_t r = 0; r < p; ++r) {
-      for (size_t q = 0; q < p; ++q) A[r][q] += w[i] * X[i][cols[r]] * X[i][cols[q]];
-      A[r][p] += w[i] * X[i][cols[r]] * y[i];
-    }
-  for (size_t col = 0; col < p; ++col) {
-    size_t piv = col;
-    for (size_t r = col + 1; r < p; ++r)
-      if (std::fabs(A[r][col]) > std::fabs(A[piv][col])) piv = r;
-    if (std::fabs(A[piv][col]) < 1e-300) return false;
-    std::swap(A[col], A[piv]);
-    for (size_t r = 0; r < p; ++r) {
-      if (r == col) continue;
-      const double f = A[r][col] / A[col][col];
-      for (size_t q = col; q <= p; ++q) A[r][q] -= f * A[col][q];
-    }
-  }
-  c->assign(p, 0);
-  for (size_t r = 0; r < p; ++r) (*c)[r] = A[r][p] / A[r][r];
-  *rss = 0;
-  for (size_t i = 0; i < X.size(); ++i) {
-    double pred = 0;
-    for (size_t r = 0; r < p; ++r) pred += X[i][cols[r]] * (*c)[r];
-    *rss += w[i] * (y[i] - pred) * (y[i] - pred);
-  }
-  return true;
-}
-}  // namespace
-
-RoleFit fit_gemm_efficiency_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
-                                  const std::vector<double>& e) {
-  if (e.empty() || m.size() != e.size() || n.size() != e.size() || k.size() != e.size())
-    throw Error("GEMM efficiency fit needs at least one shape");
-  std::vector<std::array<double, 4>> X;
-  std::vector<double> y, w;
-  for (size_t i = 0; i < e.size(); ++i) {
-    if (!(e[i] > 0) || !(m[i] > 0) || !(n[i] > 0) || !(k[i] > 0)) throw Error("GEMM efficiency fit: non-positive efficiency or dimension");
-    X.push_back({1.0, 1 / m[i], 1 / n[i], 1 / k[i]});
-    y.push_back(1 / e[i]);
-    w.push_back(e[i] * e[i]);
-  }
-  // Non-negative half-dimensions: the best-fitting subset of the three 1/dimension terms whose
-  // coefficients all come out non-negative (8 subsets; the constant term is always kept).
-  double best_rss = INFINITY;
-  std::vector<double> best(4, 0);
-  for (int mask = 0; mask < 8; ++mask) {
-    std::vector<int> cols = {0};
-    for (int t = 0; t < 3; ++t)
-      if (mask >> t & 1) cols.push_back(t + 1);
-    if (cols.size() > e.size()) continue;
-    std::vector<double> c;
-    double rss = 0;
-    if (!wls(X, y, w, cols, &c, &rss)) continue;
-    bool ok = c[0] > 0;
-    for (size_t r = 1; r < c.size(); ++r) ok = ok && c[r] >= 0;
-    if (!ok || rss >= best_rss * (1 - 1e-12)) continue;
-    best_rss = rss;
-    best.assign(4, 0);
-    for (size_t r = 0; r < cols.size(); ++r) best[static_cast<size_t>(cols[r])] = c[r];
-  }
-  if (!std::isfinite(best_rss)) throw Error("GEMM efficiency fit failed (degenerate shapes)");
-  RoleFit f;
-  f.f = 1 / best[0];
-  // 1/e = a + b_m/m + ...; with a = 1/f and b_m = h_m / (3 f): h_m = 3 b_m / a.
-  f.h_m = 3 * best[1] / best[0];
-  f.h_n = 3 * best[2] / best[0];
-  f.h_k = 3 * best[3] / best[0];
-  return f;
 }
 
 Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt) {
@@ -254,49 +271,86 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (dtypes.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, "the run's GEMM measurements carry no peak FLOP/s to fit efficiencies against",
                 "pass --peak-from ACCELERATOR_ID to take the peaks from the catalog");
+  // Per dtype: the symmetric and the per-role fit of the catalog model on the fitted shapes.
+  struct DtypeFits {
+    std::vector<double> m, n, k, e;
+    double sym_f = 0, sym_h = 0, sym_log_rss = 0;
+    RoleFit roles;
+  };
+  std::map<std::string, DtypeFits> fits;
+  for (const auto& dt : dtypes) {
+    DtypeFits& d = fits[dt];
+    for (const auto& p : by_dtype[dt])
+      if (!p.held_out) {
+        d.m.push_back(p.m);
+        d.n.push_back(p.n);
+        d.k.push_back(p.k);
+        d.e.push_back(p.efficiency_fraction);
+      }
+    if (d.e.size() < 4)
+      throw Error(SourceLocation{"", 0, 0, "--max-fit-dim"},
+                  fmt::format("{}: only {} shape(s) left to fit after the hold-out (4 needed)", dt, d.e.size()),
+                  "loosen --max-fit-dim / --max-fit-skew");
+    std::tie(d.sym_f, d.sym_h) = fit_catalog_gemm_model(d.m, d.n, d.k, d.e);
+    d.sym_log_rss = catalog_model_log_rss(d.m, d.n, d.k, d.e, GemmHalfDims{d.sym_h, d.sym_h, d.sym_h}, nullptr);
+    d.roles = fit_catalog_gemm_model_roles(d.m, d.n, d.k, d.e);
+  }
+  // The entry has one set of half-dimensions: bf16's fit when there is one (the dtype the
+  // training and inference models use), else the first dtype's. Per-role values are written when
+  // that dtype's per-role fit has the lower AICc (gemm_fit_aicc: 4 parameters against 2).
+  std::string primary = dtypes.front();
+  for (const auto& dt : dtypes)
+    if (dt == "bf16" && fits[dt].e.size() >= fits[primary].e.size()) primary = dt;
+  const DtypeFits& pf = fits[primary];
+  const size_t pn = pf.e.size();
+  const bool roles_written = gemm_fit_aicc(pf.roles.log_rss, pn, 4) < gemm_fit_aicc(pf.sym_log_rss, pn, 2);
+  const GemmHalfDims written = roles_written ? GemmHalfDims{pf.roles.h_m, pf.roles.h_n, pf.roles.h_k}
+                                             : GemmHalfDims{pf.sym_h, pf.sym_h, pf.sym_h};
   for (const auto& dt : dtypes) {
     auto& pts = by_dtype[dt];
-    std::vector<double> vm, vn, vk, e;
-    for (const auto& p : pts)
-      if (!p.held_out) {
-        vm.push_back(p.m);
-        vn.push_back(p.n);
-        vk.push_back(p.k);
-        e.push_back(p.efficiency_fraction);
-      }
-    if (e.size() < 4)
-      throw Error(SourceLocation{"", 0, 0, "--max-fit-dim"},
-                  fmt::format("{}: only {} shape(s) left to fit after the hold-out (4 needed)", dt, e.size()),
-                  "loosen --max-fit-dim / --max-fit-skew");
+    const DtypeFits& d = fits[dt];
     GemmFit f;
     f.dtype = dt;
     f.peak_flops_per_s = pts.front().peak_flops_per_s;
     f.peak_source = peak_source[dt];
-    // The per-role model (diagnostic: how asymmetric this BLAS is) and the catalog's model, which
-    // is what the written entry means to `estimate`; predictions and hold-out errors use the latter.
-    const RoleFit rf = fit_gemm_efficiency_roles(vm, vn, vk, e);
-    f.half_dim_m = rf.h_m;
-    f.half_dim_n = rf.h_n;
-    f.half_dim_k = rf.h_k;
-    const auto [cf, ch] = fit_catalog_gemm_model(vm, vn, vk, e);
-    f.gemm_peak_fraction = cf;
-    f.gemm_half_dim = ch;
-    double ss = 0;
+    f.gemm_half_dim = d.sym_h;
+    f.symmetric_peak_fraction = d.sym_f;
+    f.half_dim_m = d.roles.h_m;
+    f.half_dim_n = d.roles.h_n;
+    f.half_dim_k = d.roles.h_k;
+    f.role_peak_fraction = d.roles.f;
+    f.symmetric_aicc = gemm_fit_aicc(d.sym_log_rss, d.e.size(), 2);
+    f.role_aicc = gemm_fit_aicc(d.roles.log_rss, d.e.size(), 4);
+    f.roles_written = roles_written;
+    f.primary = dt == primary;
+    // The written model: the entry's half-dimensions with this dtype's best f under them (closed
+    // form; for the primary dtype it is that dtype's own fit).
+    catalog_model_log_rss(d.m, d.n, d.k, d.e, written, &f.gemm_peak_fraction);
+    double ss = 0, ss_sym = 0, ss_role = 0;
     for (auto& p : pts) {
-      p.predicted_efficiency_fraction = f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, f.gemm_half_dim);
-      p.role_predicted_efficiency_fraction = gemm_efficiency_roles(rf.f, rf.h_m, rf.h_n, rf.h_k, p.m, p.n, p.k);
-      p.role_error_fraction = p.role_predicted_efficiency_fraction / p.efficiency_fraction - 1;
+      p.predicted_efficiency_fraction = f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, written);
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
+      p.symmetric_predicted_efficiency_fraction = d.sym_f * gemm_shape_factor(p.m, p.n, p.k, d.sym_h);
+      p.symmetric_error_fraction = p.symmetric_predicted_efficiency_fraction / p.efficiency_fraction - 1;
+      p.role_predicted_efficiency_fraction = d.roles.f * gemm_shape_factor(p.m, p.n, p.k, GemmHalfDims{d.roles.h_m, d.roles.h_n, d.roles.h_k});
+      p.role_error_fraction = p.role_predicted_efficiency_fraction / p.efficiency_fraction - 1;
       if (p.held_out) {
         ++f.held_out_count;
         f.held_out_max_error_fraction = std::max(f.held_out_max_error_fraction, std::fabs(p.error_fraction));
+        f.held_out_rms_error_fraction += p.error_fraction * p.error_fraction;
       } else {
         ++f.fitted_count;
         ss += p.error_fraction * p.error_fraction;
+        ss_sym += p.symmetric_error_fraction * p.symmetric_error_fraction;
+        ss_role += p.role_error_fraction * p.role_error_fraction;
       }
       c.points.push_back(p);
     }
-    f.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(f.fitted_count));
+    const double nf = static_cast<double>(f.fitted_count);
+    f.fit_rms_error_fraction = std::sqrt(ss / nf);
+    f.symmetric_rms_error_fraction = std::sqrt(ss_sym / nf);
+    f.role_rms_error_fraction = std::sqrt(ss_role / nf);
+    if (f.held_out_count) f.held_out_rms_error_fraction = std::sqrt(f.held_out_rms_error_fraction / static_cast<double>(f.held_out_count));
     c.gemm.push_back(f);
   }
   // Memory bandwidth: best median over the multi-threaded STREAM kernels (all threads).
@@ -342,10 +396,13 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   std::string y;
   y += "# Written by `sextant calibrate` from " + run_ref + ".\n";
   y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
-       "#   prod over x in (m, n, k) of min(1, [x/(x + gemm_half_dim)] / [8192/(8192 + gemm_half_dim)]).\n";
+       "#   prod over x in (m, n, k) of min(1, [x/(x + h_x)] / [8192/(8192 + h_x)]), h_x = gemm_half_dim_<x>, else gemm_half_dim.\n";
   for (const auto& f : c.gemm)
-    y += fmt::format("# {}: diagnostic per-role fit h_m = {:.1f}, h_n = {:.1f}, h_k = {:.1f} (1/e = (1/f)(1 + (h_m/m + h_n/n + h_k/k)/3)).\n",
-                     f.dtype, f.half_dim_m, f.half_dim_n, f.half_dim_k);
+    y += fmt::format("# {}: symmetric fit h = {:.1f} (rms error {:.3f}, AICc {:.2f}); per-role fit h_m = {:.1f}, h_n = {:.1f}, h_k = {:.1f} "
+                     "(rms error {:.3f}, AICc {:.2f}){}.\n",
+                     f.dtype, f.gemm_half_dim, f.symmetric_rms_error_fraction, f.symmetric_aicc, f.half_dim_m, f.half_dim_n, f.half_dim_k,
+                     f.role_rms_error_fraction, f.role_aicc,
+                     f.primary ? (f.roles_written ? ": per-role written (lower AICc)" : ": symmetric written (per-role AICc not lower)") : "");
   y += "sources:\n";
   y += "  bench-run: " + q(run_ref) + "\n";
   if (!opt.memory_peak_source.empty()) y += "  memory-peak: " + q(opt.memory_peak_source) + "\n";
@@ -374,12 +431,19 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   for (const auto& f : c.gemm)
     y += "        " + f.dtype + ": " +
          sourced(f.gemm_peak_fraction, fmt::format("bench-run: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
-  // One half-dimension for the entry: bf16's fit when there is one (the dtype the training and
-  // inference models use), else the first dtype's.
-  const GemmFit* primary = &c.gemm.front();
+  // The half-dimensions of the entry: the primary dtype's (bf16 where fitted, else the first).
+  const GemmFit* pr = &c.gemm.front();
   for (const auto& f : c.gemm)
-    if (f.dtype == "bf16" && f.fitted_count >= primary->fitted_count) primary = &f;
-  y += "      gemm_half_dim: " + sourced(primary->gemm_half_dim, "bench-run: fit of " + primary->dtype + " GEMMs") + "\n";
+    if (f.primary) pr = &f;
+  y += "      gemm_half_dim: " + sourced(pr->gemm_half_dim, "bench-run: symmetric fit of " + pr->dtype + " GEMMs") + "\n";
+  if (pr->roles_written) {
+    const std::string basis = fmt::format("bench-run: per-role fit of {} GEMMs over {} shapes, rms error {:.3f} (symmetric {:.3f}), AICc {:.2f} (symmetric {:.2f})",
+                                          pr->dtype, pr->fitted_count, pr->role_rms_error_fraction, pr->symmetric_rms_error_fraction,
+                                          pr->role_aicc, pr->symmetric_aicc);
+    y += "      gemm_half_dim_m: " + sourced(pr->half_dim_m, basis) + "\n";
+    y += "      gemm_half_dim_n: " + sourced(pr->half_dim_n, basis) + "\n";
+    y += "      gemm_half_dim_k: " + sourced(pr->half_dim_k, basis) + "\n";
+  }
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
       y += "      memory_bandwidth_fraction: " + sourced(c.memory_bandwidth_bytes_per_s / opt.memory_peak_bytes_per_s, "bench-run: " + c.memory_case) + "\n";
@@ -416,8 +480,16 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
     r.set("half_dim_m_" + f.dtype, f.half_dim_m);
     r.set("half_dim_n_" + f.dtype, f.half_dim_n);
     r.set("half_dim_k_" + f.dtype, f.half_dim_k);
+    r.set("per_role_written_" + f.dtype, f.roles_written);
     r.set("fit_rms_error_fraction_" + f.dtype, f.fit_rms_error_fraction);
-    if (f.held_out_count) r.set("held_out_max_error_fraction_" + f.dtype, f.held_out_max_error_fraction);
+    r.set("symmetric_fit_rms_error_fraction_" + f.dtype, f.symmetric_rms_error_fraction);
+    r.set("per_role_fit_rms_error_fraction_" + f.dtype, f.role_rms_error_fraction);
+    r.set("symmetric_aicc_" + f.dtype, f.symmetric_aicc);
+    r.set("per_role_aicc_" + f.dtype, f.role_aicc);
+    if (f.held_out_count) {
+      r.set("held_out_max_error_fraction_" + f.dtype, f.held_out_max_error_fraction);
+      r.set("held_out_rms_error_fraction_" + f.dtype, f.held_out_rms_error_fraction);
+    }
   }
   if (c.memory_bandwidth_bytes_per_s > 0) r.set("memory_bandwidth_bytes_per_s", c.memory_bandwidth_bytes_per_s);
   if (c.network.present) {
@@ -425,7 +497,9 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
     r.set("network_bandwidth_bytes_per_s", c.network.bandwidth_bytes_per_s);
     r.set("all_reduce_busbw_bytes_per_s", c.network.all_reduce_busbw_bytes_per_s);
   }
-  Table& t = r.add_table("gemm_fit", "measured vs model efficiency per shape (held-out shapes were not fitted)");
+  Table& t = r.add_table("gemm_fit",
+                         "measured vs model efficiency per shape (held-out shapes were not fitted); predicted: the written entry's "
+                         "model, symmetric / per_role: the two fits");
   t.add_str("dtype");
   t.add_i64("m");
   t.add_i64("n");
@@ -434,13 +508,36 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
   t.add_f64("efficiency_fraction");
   t.add_f64("predicted_efficiency_fraction");
   t.add_f64("error_fraction");
-  t.add_f64("role_model_predicted_efficiency_fraction");
-  t.add_f64("role_model_error_fraction");
+  t.add_f64("symmetric_error_fraction");
+  t.add_f64("per_role_error_fraction");
   t.add_str("role");
   for (const auto& p : c.points)
     t.add_row({p.dtype, static_cast<int64_t>(p.m), static_cast<int64_t>(p.n), static_cast<int64_t>(p.k), p.achieved_flops_per_s,
-               p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, p.role_predicted_efficiency_fraction,
-               p.role_error_fraction, std::string(p.held_out ? "held-out" : "fitted")});
+               p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, p.symmetric_error_fraction, p.role_error_fraction,
+               std::string(p.held_out ? "held-out" : "fitted")});
+  // rms error per shape class and overall, for each model (written, symmetric, per-role).
+  Table& rt = r.add_table("gemm_fit_rms", "rms of (predicted / measured - 1) per dtype and role of the shapes");
+  rt.add_str("dtype");
+  rt.add_str("role");
+  rt.add_i64("shapes_count");
+  rt.add_f64("written_rms_error_fraction");
+  rt.add_f64("symmetric_rms_error_fraction");
+  rt.add_f64("per_role_rms_error_fraction");
+  for (const auto& f : c.gemm)
+    for (const char* role : {"fitted", "held-out", "all"}) {
+      double a = 0, b = 0, d = 0;
+      int64_t cnt = 0;
+      for (const auto& p : c.points)
+        if (p.dtype == f.dtype && (std::string(role) == "all" || (p.held_out == (std::string(role) == "held-out")))) {
+          a += p.error_fraction * p.error_fraction;
+          b += p.symmetric_error_fraction * p.symmetric_error_fraction;
+          d += p.role_error_fraction * p.role_error_fraction;
+          ++cnt;
+        }
+      if (cnt == 0) continue;
+      const double nn = static_cast<double>(cnt);
+      rt.add_row({f.dtype, std::string(role), cnt, std::sqrt(a / nn), std::sqrt(b / nn), std::sqrt(d / nn)});
+    }
   return r;
 }
 

@@ -6,11 +6,13 @@
 // GEMM: per dtype, the efficiency e = achieved / peak of every shape (achieved: the best
 // repetition, since interference from other work only ever slows a repetition) is fitted to the
 // catalog's model, the one `estimate` evaluates (catalog.hpp gemm_shape_factor):
-//   e = gemm_peak_fraction x gemm_shape_factor(m, n, k, gemm_half_dim)
-// by least squares on log e (fit_catalog_gemm_model); the entry stores exactly these two values,
-// so a calibrated entry means to `estimate` what it meant to the fit. The per-role model
-//   1/e = (1/f) (1 + (h_m/m + h_n/n + h_k/k) / 3)      (efficiency_model.hpp)
-// is also fitted, as a diagnostic of the BLAS's asymmetry (result table and file comment).
+//   e = gemm_peak_fraction x gemm_shape_factor(m, n, k, {h_m, h_n, h_k})
+// by least squares on log e, twice: with one symmetric half-dimension (h_m = h_n = h_k =
+// gemm_half_dim, fit_catalog_gemm_model) and with one per role (fit_catalog_gemm_model_roles).
+// The entry always carries gemm_half_dim; it carries gemm_half_dim_m/_n/_k too when the per-role
+// fit has the lower AICc (corrected Akaike criterion: the two extra parameters must buy a
+// material drop in the residual, e.g. about 45% of the sum of squares over 13 shapes). The entry's
+// model is what `estimate` evaluates; predictions and hold-out errors are that model's.
 // Shapes outside the
 // fitted range (largest dimension above max_fit_dim, or skew max/min above max_fit_skew) are
 // held out and predicted, which measures how far the model extrapolates.
@@ -43,18 +45,35 @@ struct CalibrateOptions {
   std::string peak_source;
 };
 
-// Fit of the catalog GEMM model: returns (gemm_peak_fraction, gemm_half_dim).
+// Fit of the catalog GEMM model with one symmetric half-dimension: returns (gemm_peak_fraction,
+// gemm_half_dim). Log grid of h refined by golden section.
 std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
                                                  const std::vector<double>& k, const std::vector<double>& e);
+
+// Fit of the catalog GEMM model with one half-dimension per role: f = gemm_peak_fraction, the
+// half-dimensions in [0.1, 1e5], log_rss the sum of squared residuals of log e.
+struct RoleFit {
+  double f = 0, h_m = 0, h_n = 0, h_k = 0;
+  double log_rss = 0;
+};
+RoleFit fit_catalog_gemm_model_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                                     const std::vector<double>& e);
+
+// Corrected Akaike information criterion of a least-squares fit with `parameters` free parameters
+// over `points` points from its residual sum of squares (lower is better; infinity when there are
+// too few points for the parameter count).
+double gemm_fit_aicc(double log_rss, size_t points, int parameters);
 
 struct GemmPoint {
   std::string dtype;
   double m = 0, n = 0, k = 0;
   double achieved_flops_per_s = 0, peak_flops_per_s = 0;
   double efficiency_fraction = 0;
+  // The written entry's model (what estimate evaluates): prediction and predicted / measured - 1.
   double predicted_efficiency_fraction = 0;
-  double error_fraction = 0;  // predicted / measured - 1
-  // The diagnostic per-role model's prediction (efficiency_model.hpp), fitted on the same shapes.
+  double error_fraction = 0;
+  // The two fits of this dtype (symmetric and per-role half-dimensions).
+  double symmetric_predicted_efficiency_fraction = 0, symmetric_error_fraction = 0;
   double role_predicted_efficiency_fraction = 0, role_error_fraction = 0;
   bool held_out = false;
 };
@@ -63,11 +82,19 @@ struct GemmFit {
   std::string dtype;
   double peak_flops_per_s = 0;
   std::string peak_source;
-  double gemm_peak_fraction = 0, gemm_half_dim = 0;  // the catalog model (what estimate uses)
-  double half_dim_m = 0, half_dim_n = 0, half_dim_k = 0;  // diagnostic per-role model (efficiency_model.hpp)
+  double gemm_peak_fraction = 0;  // the written model's (this dtype's f under the entry's half-dimensions)
+  double gemm_half_dim = 0;       // the symmetric fit's half-dimension
+  double symmetric_peak_fraction = 0;
+  double half_dim_m = 0, half_dim_n = 0, half_dim_k = 0;  // the per-role fit
+  double role_peak_fraction = 0;
+  double symmetric_aicc = 0, role_aicc = 0;
+  bool roles_written = false;  // the entry carries per-role half-dimensions (decided on the primary dtype)
+  bool primary = false;        // this dtype's half-dimensions are the entry's
   int64_t fitted_count = 0, held_out_count = 0;
-  double fit_rms_error_fraction = 0;       // over fitted shapes
-  double held_out_max_error_fraction = 0;  // |predicted/measured - 1| over held-out shapes
+  double fit_rms_error_fraction = 0;  // the written model over fitted shapes
+  double symmetric_rms_error_fraction = 0, role_rms_error_fraction = 0;  // the two fits over fitted shapes
+  double held_out_max_error_fraction = 0;  // |predicted/measured - 1| of the written model over held-out shapes
+  double held_out_rms_error_fraction = 0;
 };
 
 struct NetworkFit {
@@ -92,16 +119,6 @@ struct Calibration {
 // (weights 1/t^2), refitted through the origin when the latency or the slope would be negative.
 // Fills present, latency_s, bandwidth_bytes_per_s, points and fit_rms_error_fraction.
 void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<double>& t, NetworkFit& out);
-
-// Weighted least-squares fit of (f, h) to points (d_i, e_i); returns {f, h}. Exposed for tests.
-std::pair<double, double> fit_gemm_efficiency(const std::vector<double>& d, const std::vector<double>& e);
-
-// The per-role fit: returns {f, h_m, h_n, h_k} for shapes (m_i, n_i, k_i) with efficiencies e_i.
-struct RoleFit {
-  double f = 0, h_m = 0, h_n = 0, h_k = 0;
-};
-RoleFit fit_gemm_efficiency_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
-                                  const std::vector<double>& e);
 
 Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt);
 

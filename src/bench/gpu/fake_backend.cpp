@@ -1,5 +1,4 @@
 #include "catalog/catalog.hpp"
-#include "bench/efficiency_model.hpp"
 #include "bench/gpu_backend.hpp"
 #include "core/error.hpp"
 
@@ -34,8 +33,9 @@ class FakeGpuBackend : public GpuBackend {
     const double peak = peak_flops(dtype);
     if (peak <= 0) throw Error(SourceLocation{"", 0, 0, "dtype"}, "fake GPU has no " + dtype, valid_choices_hint(dtype, gemm_dtypes()));
     // The GPU as a catalog entry describes it (the model estimate evaluates and calibrate fits).
-    const double eff = s_.gemm_peak_fraction * gemm_shape_factor(static_cast<double>(m), static_cast<double>(n),
-                                                                 static_cast<double>(k), s_.gemm_half_dim);
+    auto role = [this](double h) { return h > 0 ? h : s_.gemm_half_dim; };
+    const GemmHalfDims h{role(s_.gemm_half_dim_m), role(s_.gemm_half_dim_n), role(s_.gemm_half_dim_k)};
+    const double eff = s_.gemm_peak_fraction * gemm_shape_factor(static_cast<double>(m), static_cast<double>(n), static_cast<double>(k), h);
     return iterations * (s_.launch_overhead_s + 2.0 * m * n * k / (peak * eff));
   }
   double copy_s(GpuCopy kind, int64_t bytes, int iterations) override {

@@ -2,6 +2,8 @@
 // from the CPU clock and vector ISA (HostInfo::peak_flops).
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -114,55 +116,94 @@ class GemmCpuSuite : public Suite {
       }
 #endif
       const double peak = c.host.peak_flops(dt, threads);
+      if (c.interleave_repetitions) {
+        // Every shape's operands at once, warmed up and sized; then repetition r of each shape in turn.
+        std::vector<std::unique_ptr<Case>> cases;
+        std::vector<Timed> timed(shapes.size());
+        for (size_t i = 0; i < shapes.size(); ++i) {
+          cases.push_back(make_case(dt, shapes[i]));
+          timed[i].inner_count = warm_up_and_size(cases[i]->body, c.warmup_count, c.min_rep_s, 1 << 20, c.timer);
+        }
+        for (int r = 0; r < c.repetition_count; ++r) {
+          if (c.progress)
+            c.progress(name(), fmt::format("{} repetition {} of {} (all shapes)", dt, r + 1, c.repetition_count),
+                       (static_cast<double>(done) + static_cast<double>(r) / c.repetition_count * static_cast<double>(shapes.size())) /
+                           static_cast<double>(shapes.size() * dts.size()));
+          for (size_t i = 0; i < shapes.size(); ++i) timed[i].rep_s.push_back(time_repetition(cases[i]->body, timed[i].inner_count, c.timer));
+        }
+        for (size_t i = 0; i < shapes.size(); ++i) {
+          Measurement m = measurement(c, dt, shapes[i], threads, peak, timed[i]);
+          m.params.push_back({"repetitions", "interleaved across shapes"});
+          out.measurements.push_back(std::move(m));
+        }
+        done += shapes.size();
+        continue;
+      }
       for (const auto& s : shapes) {
         if (c.progress)
           c.progress(name(), fmt::format("{} {}x{}x{}", dt, s.m, s.n, s.k),
                      static_cast<double>(done) / static_cast<double>(shapes.size() * dts.size()));
         ++done;
-        out.measurements.push_back(run_case(c, dt, s, threads, peak));
+        const auto cs = make_case(dt, s);
+        CounterSession counters;
+        if (c.counters) counters.start();
+        const Timed t = time_repeated(cs->body, c.warmup_count, c.repetition_count, c.min_rep_s, 1 << 20, c.timer);
+        std::vector<CounterValue> read;
+        if (c.counters) read = counters.stop();
+        Measurement m = measurement(c, dt, s, threads, peak, t);
+        m.counters = std::move(read);
+        out.measurements.push_back(std::move(m));
       }
     }
+    if (c.interleave_repetitions && c.counters) out.notes.push_back("gemm_cpu: counters not read per case (repetitions interleaved across shapes)");
     return out;
   }
 
  private:
-  Measurement run_case(const SuiteConfig& c, const std::string& dt, const Shape& s, int threads, double peak) const {
-    RandomStream rs(42, static_cast<uint64_t>(s.m * 1000003 + s.n * 1009 + s.k));
-    const size_t na = static_cast<size_t>(s.m * s.k), nb = static_cast<size_t>(s.k * s.n), nc = static_cast<size_t>(s.m * s.n);
-    std::function<void()> body;
+  // One shape's operands (random, seeded by the shape) and the BLAS call on them.
+  struct Case {
     std::vector<float> af, bf, cf;
     std::vector<double> ad, bd, cd;
     std::vector<uint16_t> ah, bh;
+    std::function<void()> body;
+  };
+
+  static std::unique_ptr<Case> make_case(const std::string& dt, const Shape& s) {
+    auto cs = std::make_unique<Case>();
+    Case& x = *cs;
+    RandomStream rs(42, static_cast<uint64_t>(s.m * 1000003 + s.n * 1009 + s.k));
+    const size_t na = static_cast<size_t>(s.m * s.k), nb = static_cast<size_t>(s.k * s.n), nc = static_cast<size_t>(s.m * s.n);
     const int M = static_cast<int>(s.m), N = static_cast<int>(s.n), K = static_cast<int>(s.k);
+    (void)na, (void)nb, (void)nc, (void)M, (void)N, (void)K;
 #ifdef SEXTANT_HAVE_CBLAS
     if (dt == "fp32") {
-      af.resize(na); bf.resize(nb); cf.assign(nc, 0);
-      for (auto& v : af) v = static_cast<float>(rs.uniform(-1, 1));
-      for (auto& v : bf) v = static_cast<float>(rs.uniform(-1, 1));
-      body = [&] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, af.data(), K, bf.data(), N, 0.0f, cf.data(), N); };
+      x.af.resize(na); x.bf.resize(nb); x.cf.assign(nc, 0);
+      for (auto& v : x.af) v = static_cast<float>(rs.uniform(-1, 1));
+      for (auto& v : x.bf) v = static_cast<float>(rs.uniform(-1, 1));
+      x.body = [&x, M, N, K] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, x.af.data(), K, x.bf.data(), N, 0.0f, x.cf.data(), N); };
     } else if (dt == "fp64") {
-      ad.resize(na); bd.resize(nb); cd.assign(nc, 0);
-      for (auto& v : ad) v = rs.uniform(-1, 1);
-      for (auto& v : bd) v = rs.uniform(-1, 1);
-      body = [&] { cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, ad.data(), K, bd.data(), N, 0.0, cd.data(), N); };
+      x.ad.resize(na); x.bd.resize(nb); x.cd.assign(nc, 0);
+      for (auto& v : x.ad) v = rs.uniform(-1, 1);
+      for (auto& v : x.bd) v = rs.uniform(-1, 1);
+      x.body = [&x, M, N, K] { cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, x.ad.data(), K, x.bd.data(), N, 0.0, x.cd.data(), N); };
     }
 #endif
 #ifdef SEXTANT_HAVE_SBGEMM
     if (dt == "bf16") {
-      ah.resize(na); bh.resize(nb); cf.assign(nc, 0);
-      for (auto& v : ah) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
-      for (auto& v : bh) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
-      body = [&] {
-        cblas_sbgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, reinterpret_cast<const bfloat16*>(ah.data()), K,
-                     reinterpret_cast<const bfloat16*>(bh.data()), N, 0.0f, cf.data(), N);
+      x.ah.resize(na); x.bh.resize(nb); x.cf.assign(nc, 0);
+      for (auto& v : x.ah) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
+      for (auto& v : x.bh) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
+      x.body = [&x, M, N, K] {
+        cblas_sbgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, reinterpret_cast<const bfloat16*>(x.ah.data()), K,
+                     reinterpret_cast<const bfloat16*>(x.bh.data()), N, 0.0f, x.cf.data(), N);
       };
     }
 #endif
-    CounterSession counters;
-    if (c.counters) counters.start();
-    const Timed t = time_repeated(body, c.warmup_count, c.repetition_count, c.min_rep_s, 1 << 20, c.timer);
+    return cs;
+  }
+
+  Measurement measurement(const SuiteConfig& c, const std::string& dt, const Shape& s, int threads, double peak, const Timed& t) const {
     Measurement m;
-    if (c.counters) m.counters = counters.stop();
     m.suite = name();
     m.name = fmt::format("{} m={} n={} k={}", dt, s.m, s.n, s.k);
     m.metric = "flops_per_s";
