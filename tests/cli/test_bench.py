@@ -117,6 +117,12 @@ class BenchCli(unittest.TestCase):
         fields = {f["field"]: f for f in rows(table(shown, "fields"))}
         self.assertAlmostEqual(float(fields["gemm_peak_fraction_fp64"]["value"]), r["scalars"]["gemm_peak_fraction_fp64"], places=5)
         self.assertNotEqual(fields["gemm_half_dim"]["value"], "unknown")
+        # Both fits are reported (rms over fitted shapes and all shapes); per-role half-dimensions
+        # are in the entry exactly when calibrate says it wrote them.
+        rms = {x["role"]: x for x in rows(table(r, "gemm_fit_rms"))}
+        self.assertEqual(set(rms), {"fitted", "all"})
+        self.assertAlmostEqual(rms["fitted"]["written_rms_error_fraction"], r["scalars"]["fit_rms_error_fraction_fp64"], places=9)
+        self.assertEqual("gemm_half_dim_m" in fields, r["scalars"]["per_role_written_fp64"])
 
     def test_nccl_tests_log_import(self):
         log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
