@@ -109,6 +109,33 @@ TEST(CalibrateTrace, EntryMakesEstimateReproduceTheTracedRates) {
   }
 }
 
+TEST(CalibrateTrace, EntryCarriesTheBaseKernelOverheadInMicroseconds) {
+  // The catalog reads kernel_overhead_us; a base entry's overhead must survive the round trip.
+  Accelerator base = h100();
+  base.kernel_overhead_s = Sourced{4.5e-6, "test", "", true};
+  Result a;
+  Table& rt = a.add_table("roofline");
+  for (const char* c : {"op", "input_dims", "dtype"}) rt.add_str(c);
+  rt.add_f64("achieved_flops_per_s");
+  for (int d : {256, 512, 1024, 2048, 4096, 8192})
+    rt.add_row({std::string("aten::mm"), "[[" + std::to_string(d) + ", " + std::to_string(d) + "], [" + std::to_string(d) + ", " +
+                                             std::to_string(d) + "]]",
+                std::string("bf16"), 0.6 * gemm_shape_factor(d, d, d, 400) * base.peak(DType::BF16)});
+  TraceCalibrateOptions o;
+  o.id = "h100-test-overhead";
+  o.trace_ref = "synthetic";
+  const Calibration c = calibrate_from_trace(a, base, o);
+  const fs::path dir = fs::temp_directory_path() / ("sextant-test-trace-ovh-" + std::to_string(getpid()));
+  fs::create_directories(dir / "accelerators");
+  write_file_atomic((dir / "accelerators" / "t.yaml").string(), c.accelerator_yaml);
+  std::shared_ptr<const Catalog> cat;
+  ASSERT_NO_THROW(cat = Catalog::load(dir.string())) << c.accelerator_yaml;
+  fs::remove_all(dir);
+  const Accelerator& cal = cat->accelerator("h100-test-overhead");
+  EXPECT_TRUE(cal.kernel_overhead_s.known);
+  EXPECT_NEAR(cal.kernel_overhead_s.value, 4.5e-6, 1e-12);
+}
+
 TEST(CalibrateTrace, TooFewShapesIsAClearError) {
   Result a;
   Table& rt = a.add_table("roofline");

@@ -215,11 +215,17 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     if (f.fitted_count > primary->fitted_count || (f.dtype == "bf16" && f.fitted_count >= primary->fitted_count)) primary = &f;
   y += "      gemm_half_dim: " + sourced(primary->gemm_half_dim, "trace: fit of " + primary->dtype + " GEMMs") + "\n";
   y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates") + "\n";
-  for (const auto& [key, s] : {std::pair<const char*, const Sourced*>{"memory_bandwidth_fraction", &base.memory_bandwidth_fraction},
-                               {"attention_fraction", &base.attention_fraction},
-                               {"kernel_overhead_s", &base.kernel_overhead_s},
-                               {"comm_compute_interference", &base.comm_compute_interference}})
-    if (s->known) y += std::string("      ") + key + ": " + sourced(s->value, "base") + "\n";
+  // Carried over from the base entry, in the catalog's units (kernel overhead is written in µs).
+  struct Carried {
+    const char* key;
+    const Sourced* value;
+    double scale;
+  };
+  for (const Carried& cr : {Carried{"memory_bandwidth_fraction", &base.memory_bandwidth_fraction, 1.0},
+                            Carried{"attention_fraction", &base.attention_fraction, 1.0},
+                            Carried{"kernel_overhead_us", &base.kernel_overhead_s, 1e6},
+                            Carried{"comm_compute_interference", &base.comm_compute_interference, 1.0}})
+    if (cr.value->known) y += std::string("      ") + cr.key + ": " + sourced(cr.value->value * cr.scale, "base") + "\n";
   c.accelerator_yaml = y;
   return c;
 }
