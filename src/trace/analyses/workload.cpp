@@ -325,25 +325,33 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     ctx.diagnostics.add("workload: shapes that do not fit the operator's FLOP formula", "info",
                         std::to_string(shapes_no_formula) + " calls");
   // --- device ---
-  // The catalog is read only when there is something to place on a roofline.
+  // The catalog is read only when there is something to place on a roofline, and a device to
+  // place it on (--device, or a deviceProperties name to match): without either, no catalog entry
+  // can be chosen, and reading the accelerator YAML would cost ~20-40 ms for nothing.
+  const bool roofline_wanted = !agg.empty() || !ctx.opt.device.empty();
+  std::string dev_name;
+  for (const Frame& f : ctx.frames)
+    if (!f.trace->device_names.empty()) {
+      dev_name = f.trace->device_names.front();
+      break;
+    }
   std::shared_ptr<const Catalog> cat;
   try {
-    if (!agg.empty() || !ctx.opt.device.empty()) cat = Catalog::load_default_accelerators();  // the roofline needs one device
+    if (roofline_wanted && (!ctx.opt.device.empty() || !dev_name.empty()))
+      cat = Catalog::load_default_accelerators();  // the roofline needs one device
   } catch (const Error& e) {
     ctx.diagnostics.add("workload: catalog not loaded, no roofline", "warning", e.what());
   }
   const Accelerator* acc = nullptr;
+  if (roofline_wanted && !cat && ctx.opt.device.empty() && dev_name.empty()) {
+    r.set("workload_device", std::string("(unknown)"));
+    r.set("workload_trace_device_name", std::string("(none)"));
+  }
   if (cat) {
     std::string id = ctx.opt.device;
     if (!id.empty() && !cat->has_accelerator(id))
       throw Error(SourceLocation{"", 0, 0, "--device"}, "unknown device '" + id + "'",
                   valid_choices_hint(id, cat->accelerator_ids()));
-    std::string dev_name;
-    for (const Frame& f : ctx.frames)
-      if (!f.trace->device_names.empty()) {
-        dev_name = f.trace->device_names.front();
-        break;
-      }
     if (id.empty() && !dev_name.empty()) {
       std::string note;
       id = match_device(*cat, dev_name, note);
