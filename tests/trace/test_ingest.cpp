@@ -111,6 +111,22 @@ TEST(Ingest, OddEventsAreCountedNotFatal) {
   EXPECT_EQ(t.json_events, 11u);
 }
 
+TEST(Ingest, FloatBaseTimeIsReadAndAnOutOfRangeOneIsADiagnostic) {
+  // A float baseTimeNanoseconds is rounded; one outside int64 (found by fuzz_kineto_json: the
+  // conversion overflowed) is ignored with a warning instead of undefined behaviour.
+  std::string doc = kDoc;
+  const std::string key = "\"baseTimeNanoseconds\": 1711964646000000000";
+  ASSERT_NE(doc.find(key), std::string::npos);
+  std::string f = doc;
+  f.replace(f.find(key), key.size(), "\"baseTimeNanoseconds\": 1.5e9");
+  EXPECT_EQ(scan(f, 1 << 20).base_time_ns, 1500000000);
+  std::string big = doc;
+  big.replace(big.find(key), key.size(), "\"baseTimeNanoseconds\": 1e300");
+  RankTrace t = scan(big, 1 << 20);
+  EXPECT_EQ(t.diagnostics.items().count("baseTimeNanoseconds out of range (ignored)"), 1u);
+  EXPECT_GT(t.size(), 0u);
+}
+
 TEST(Ingest, ChunkBoundariesDoNotChangeTheResult) {
   RankTrace a = scan(kDoc, 1 << 20);
   for (size_t chunk : {7u, 16u, 61u, 257u}) {

@@ -361,6 +361,12 @@ class Scanner {
                   "the file must be a PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzip");
     }
     out_.raw_bytes = base_ + end_;
+    if (!in_place_ && !eof_) {
+      // Text after the top-level value is not parsed, but it is part of the file: count it, so
+      // that raw_bytes is the file's size whichever way it was read (in place it is the view's).
+      char sink[1 << 14];
+      for (size_t n; (n = src_.read(sink, sizeof sink)) > 0;) out_.raw_bytes += n;
+    }
   }
 
  private:
@@ -507,7 +513,16 @@ class Scanner {
     }
     try {
       if (key == "baseTimeNanoseconds") {
-        if (j.is_number()) out_.base_time_ns = j.get<int64_t>();
+        // An integer, or a float within int64 (a float outside it would overflow the conversion).
+        if (j.is_number_integer()) {
+          out_.base_time_ns = j.get<int64_t>();
+        } else if (j.is_number_float()) {
+          const double v = j.get<double>();
+          if (std::isfinite(v) && v >= -9.2e18 && v <= 9.2e18)
+            out_.base_time_ns = static_cast<int64_t>(std::llround(v));
+          else
+            out_.diagnostics.add("baseTimeNanoseconds out of range (ignored)", "warning", text.substr(0, 120));
+        }
       } else if (key == "deviceProperties" && j.is_array()) {
         for (const auto& d : j)
           if (d.is_object() && d.contains("name") && d["name"].is_string())
