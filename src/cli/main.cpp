@@ -3,11 +3,13 @@
 #include <cstdio>
 #include <exception>
 
+#include "bench/suite.hpp"
 #include "cli/cli.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 int main(int argc, char** argv) {
+  sextant::bench::release_blas_worker_threads();  // see bench/suite.hpp: most commands never call BLAS
   CLI::App app{
       "Sextant: analyze ML profiler traces, estimate and simulate training steps, plan parallelism,\n"
       "model goodput and inference, benchmark and calibrate. Each command has --help."};

@@ -16,6 +16,11 @@
 #ifdef SEXTANT_HAVE_CBLAS
 #include <cblas.h>
 #endif
+#ifdef SEXTANT_HAVE_OPENBLAS
+// Exported by OpenBLAS's threaded builds (its fork handler calls it); weak, so a build without it
+// links and skips the call. The pool is started again by the next threaded BLAS call.
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+#endif
 
 namespace sextant::bench {
 namespace {
@@ -230,5 +235,11 @@ class GemmCpuSuite : public Suite {
 }  // namespace
 
 std::unique_ptr<Suite> make_gemm_cpu_suite() { return std::make_unique<GemmCpuSuite>(); }
+
+void release_blas_worker_threads() {
+#ifdef SEXTANT_HAVE_OPENBLAS
+  if (blas_thread_shutdown_) blas_thread_shutdown_();
+#endif
+}
 
 }  // namespace sextant::bench
