@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "trace/analyses/replay_pass.hpp"
 
 namespace sextant::trace {
 
@@ -83,9 +84,62 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   std::vector<Result> parts(selected.size());
   std::vector<Diagnostics> part_diag(selected.size());
   std::vector<std::exception_ptr> part_error(selected.size());
-  std::atomic<size_t> next_analysis{0};
+  // Jobs: one per selected analysis, except that critical_path and whatif, when both are
+  // selected, are one job walking the iteration graphs once (replay_pass.hpp); each still writes
+  // its own part and diagnostics, as if run alone. The costliest jobs are started first (the
+  // order of the parts, and so of the output, stays the registry's).
+  auto index_of = [&](const char* name) {
+    for (size_t i = 0; i < selected.size(); ++i)
+      if (selected[i]->name == name) return static_cast<ptrdiff_t>(i);
+    return ptrdiff_t{-1};
+  };
+  const ptrdiff_t cp_i = index_of("critical_path"), wi_i = index_of("whatif");
+  const bool paired = cp_i >= 0 && wi_i >= 0;
+  std::vector<size_t> jobs;
+  for (const char* heavy : {"critical_path", "whatif", "workload", "findings", "kernel_sequences", "queue_length"}) {
+    const ptrdiff_t i = index_of(heavy);
+    if (i >= 0 && !(paired && i == wi_i)) jobs.push_back(static_cast<size_t>(i));
+  }
+  for (size_t i = 0; i < selected.size(); ++i)
+    if (std::find(jobs.begin(), jobs.end(), i) == jobs.end() && !(paired && static_cast<ptrdiff_t>(i) == wi_i))
+      jobs.push_back(i);
+  auto run_paired_replay = [&] {
+    const auto c = static_cast<size_t>(cp_i), w = static_cast<size_t>(wi_i);
+    AnalysisContext cctx{set, frames, req.options, part_diag[c]};
+    AnalysisContext wctx{set, frames, req.options, part_diag[w]};
+    std::unique_ptr<ReplayPass> cpass, wpass;
+    try {
+      cpass = make_critical_path_pass(cctx, parts[c]);
+    } catch (...) {
+      part_error[c] = std::current_exception();
+    }
+    try {
+      wpass = make_whatif_pass(wctx, parts[w]);
+    } catch (...) {
+      part_error[w] = std::current_exception();
+    }
+    std::vector<ReplayPass*> passes;
+    if (cpass) passes.push_back(cpass.get());
+    if (wpass) passes.push_back(wpass.get());
+    if (passes.empty()) return;
+    Diagnostics build_diag;
+    try {
+      run_replay_passes(cctx, build_diag, passes);
+    } catch (...) {
+      if (cpass) part_error[c] = std::current_exception();
+      if (wpass) part_error[w] = std::current_exception();
+    }
+    if (cpass) part_diag[c].merge(build_diag);
+    if (wpass) part_diag[w].merge(build_diag);
+  };
+  std::atomic<size_t> next_job{0};
   auto run_analyses = [&] {
-    for (size_t i; (i = next_analysis.fetch_add(1)) < selected.size();) {
+    for (size_t j; (j = next_job.fetch_add(1)) < jobs.size();) {
+      const size_t i = jobs[j];
+      if (paired && static_cast<ptrdiff_t>(i) == cp_i) {
+        run_paired_replay();
+        continue;
+      }
       try {
         AnalysisContext ctx{set, frames, req.options, part_diag[i]};
         selected[i]->run(ctx, parts[i]);
@@ -97,7 +151,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   int analysis_threads = req.load.threads > 0 ? req.load.threads
                                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (set.raw_bytes >= kConcurrentAnalysesMaxRawBytes) analysis_threads = 1;
-  analysis_threads = std::max(1, std::min<int>(analysis_threads, static_cast<int>(selected.size())));
+  analysis_threads = std::max(1, std::min<int>(analysis_threads, static_cast<int>(jobs.size())));
   std::vector<std::thread> analysis_pool;
   for (int k = 1; k < analysis_threads; ++k) analysis_pool.emplace_back(run_analyses);
   run_analyses();

@@ -5,62 +5,101 @@
 #include <cmath>
 
 #include "trace/analyses/analysis.hpp"
+#include "trace/analyses/replay_pass.hpp"
 #include "trace/replay/graph.hpp"
 
 namespace sextant::trace {
 
-void run_whatif(const AnalysisContext& ctx, Result& r) {
-  replay::ReplayOptions scaled;
-  std::string scenario;
-  for (const auto& s : ctx.opt.scales) {
-    scaled.scales.push_back(replay::parse_scale(s));
-    scenario += (scenario.empty() ? "" : " ") + std::string("--scale ") + s;
-  }
-  scaled.drop_host_gaps = ctx.opt.drop_host_gaps;
-  scaled.drop_gpu_gaps = ctx.opt.drop_gpu_gaps;
-  if (scaled.drop_host_gaps) scenario += (scenario.empty() ? "" : " ") + std::string("--drop-gaps host");
-  if (scaled.drop_gpu_gaps) scenario += (scenario.empty() ? "" : " ") + std::string("--drop-gaps gpu");
-  if (scenario.empty()) scenario = "(none: unscaled replay)";
-  r.set("whatif_scenario", scenario);
+namespace {
 
-  Table& t = r.add_table("whatif", "per iteration: measured time, unscaled replay, predicted time under the scenario");
-  t.add_i64("rank");
-  t.add_i64("step");
-  t.add_f64("measured_us");
-  t.add_f64("replay_us");
-  t.add_f64("replay_error_fraction");
-  t.add_f64("predicted_us");
-  t.add_f64("predicted_change_fraction");
-  t.add_f64("unexplained_on_path_us");
-  t.add_f64("unexplained_fraction");
-  t.add_i64("nodes_count");
-  t.add_i64("edges_count");
-  double worst = 0;
-  int64_t iterations = 0;
+class WhatifPass final : public ReplayPass {
+ public:
+  WhatifPass(const AnalysisContext& ctx, Result& r) : r_(r) {
+    std::string scenario;
+    for (const auto& s : ctx.opt.scales) {
+      scaled_.scales.push_back(replay::parse_scale(s));
+      scenario += (scenario.empty() ? "" : " ") + std::string("--scale ") + s;
+    }
+    scaled_.drop_host_gaps = ctx.opt.drop_host_gaps;
+    scaled_.drop_gpu_gaps = ctx.opt.drop_gpu_gaps;
+    if (scaled_.drop_host_gaps) scenario += (scenario.empty() ? "" : " ") + std::string("--drop-gaps host");
+    if (scaled_.drop_gpu_gaps) scenario += (scenario.empty() ? "" : " ") + std::string("--drop-gaps gpu");
+    if (scenario.empty()) scenario = "(none: unscaled replay)";
+    // Without a scale or a dropped gap the scenario is the unscaled replay itself.
+    unscaled_ = scaled_.scales.empty() && !scaled_.drop_host_gaps && !scaled_.drop_gpu_gaps;
+    r.set("whatif_scenario", scenario);
+
+    t_ = &r.add_table("whatif", "per iteration: measured time, unscaled replay, predicted time under the scenario");
+    Table& t = *t_;
+    t.add_i64("rank");
+    t.add_i64("step");
+    t.add_f64("measured_us");
+    t.add_f64("replay_us");
+    t.add_f64("replay_error_fraction");
+    t.add_f64("predicted_us");
+    t.add_f64("predicted_change_fraction");
+    t.add_f64("unexplained_on_path_us");
+    t.add_f64("unexplained_fraction");
+    t.add_i64("nodes_count");
+    t.add_i64("edges_count");
+  }
+
+  void visit(const Frame& f, const replay::Graph& g, const replay::ReplayResult& base,
+             const std::vector<replay::PathElement>& path) override {
+    const int64_t pred_makespan = unscaled_ ? base.makespan : replay::replay(g, f, scaled_).makespan;
+    int64_t unexpl = 0;
+    for (const auto& p : path)
+      if (p.attr == replay::Attribution::Unexplained) unexpl += p.ticks;
+    const double meas = static_cast<double>(g.measured_ticks);
+    const double err = meas > 0 ? (static_cast<double>(base.makespan) - meas) / meas : 0.0;
+    worst_ = std::max(worst_, std::fabs(err));
+    ++iterations_;
+    t_->add_row({f.rank(), g.step, f.us(g.measured_ticks), f.us(base.makespan), err, f.us(pred_makespan),
+                 base.makespan > 0
+                     ? static_cast<double>(pred_makespan - base.makespan) / static_cast<double>(base.makespan)
+                     : 0.0,
+                 f.us(unexpl), meas > 0 ? static_cast<double>(unexpl) / meas : 0.0,
+                 static_cast<int64_t>(g.nodes.size()), static_cast<int64_t>(g.edges.size())});
+  }
+
+  void finish() override {
+    r_.set("whatif_iterations_count", iterations_);
+    r_.set("whatif_max_replay_error_fraction", worst_);
+  }
+
+ private:
+  Result& r_;
+  Table* t_ = nullptr;
+  replay::ReplayOptions scaled_;
+  bool unscaled_ = true;
+  double worst_ = 0;
+  int64_t iterations_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ReplayPass> make_whatif_pass(const AnalysisContext& ctx, Result& r) {
+  return std::make_unique<WhatifPass>(ctx, r);
+}
+
+void run_whatif(const AnalysisContext& ctx, Result& r) {
+  auto pass = make_whatif_pass(ctx, r);
+  run_replay_passes(ctx, ctx.diagnostics, {pass.get()});
+}
+
+void run_replay_passes(const AnalysisContext& ctx, Diagnostics& build_diag, const std::vector<ReplayPass*>& passes) {
   for (const Frame& f : ctx.frames) {
     replay::BuildOptions bo;
     const double ticks_per_us = 1.0 / f.us_per_tick;
     bo.unexplained_gap_ticks = static_cast<int64_t>(ctx.opt.unexplained_gap_us * ticks_per_us);
     bo.cross_stream_min_gap_ticks = static_cast<int64_t>(2.0 * ticks_per_us);
-    replay::for_each_iteration_graph(f, bo, ctx.diagnostics, [&](const replay::Graph& g) {
-      auto base = replay::replay(g, f, replay::ReplayOptions{});
-      auto pred = replay::replay(g, f, scaled);
-      int64_t unexpl = 0;
-      for (const auto& p : replay::critical_path(g, base))
-        if (p.attr == replay::Attribution::Unexplained) unexpl += p.ticks;
-      const double meas = static_cast<double>(g.measured_ticks);
-      const double err = meas > 0 ? (static_cast<double>(base.makespan) - meas) / meas : 0.0;
-      worst = std::max(worst, std::fabs(err));
-      ++iterations;
-      t.add_row({f.rank(), g.step, f.us(g.measured_ticks), f.us(base.makespan), err, f.us(pred.makespan),
-                 base.makespan > 0 ? static_cast<double>(pred.makespan - base.makespan) / static_cast<double>(base.makespan)
-                                   : 0.0,
-                 f.us(unexpl), meas > 0 ? static_cast<double>(unexpl) / meas : 0.0,
-                 static_cast<int64_t>(g.nodes.size()), static_cast<int64_t>(g.edges.size())});
+    replay::for_each_iteration_graph(f, bo, build_diag, [&](const replay::Graph& g) {
+      const auto base = replay::replay(g, f, replay::ReplayOptions{});
+      const auto path = replay::critical_path(g, base);
+      for (ReplayPass* p : passes) p->visit(f, g, base, path);
     });
   }
-  r.set("whatif_iterations_count", iterations);
-  r.set("whatif_max_replay_error_fraction", worst);
+  for (ReplayPass* p : passes) p->finish();
 }
 
 }  // namespace sextant::trace
