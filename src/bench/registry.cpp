@@ -38,6 +38,7 @@ SuiteRegistry make_suite_registry() {
   r.add(make_gemm_cpu_suite());
   r.add(make_memory_bandwidth_suite());
   r.add(make_memory_latency_suite());
+  r.add(make_cache_bandwidth_suite());
   r.add(make_storage_suite());
   r.add(make_mpi_suite());
   r.add(make_gpu_suite());

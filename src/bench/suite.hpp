@@ -82,6 +82,7 @@ std::unique_ptr<Suite> make_gemm_cpu_suite();
 void release_blas_worker_threads();
 std::unique_ptr<Suite> make_memory_bandwidth_suite();
 std::unique_ptr<Suite> make_memory_latency_suite();
+std::unique_ptr<Suite> make_cache_bandwidth_suite();
 std::unique_ptr<Suite> make_storage_suite();
 std::unique_ptr<Suite> make_mpi_suite();
 std::unique_ptr<Suite> make_gpu_suite();

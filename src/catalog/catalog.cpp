@@ -102,7 +102,52 @@ GemmHalfDims Accelerator::gemm_half_dims(double default_half_dim) const {
   return GemmHalfDims{role(gemm_half_dim_m), role(gemm_half_dim_n), role(gemm_half_dim_k)};
 }
 
+double bandwidth_at_working_set(const std::vector<WorkingSetBandwidth>& table, double bytes) {
+  for (const auto& p : table)
+    if (p.working_set_bytes >= bytes) return p.bytes_per_s;
+  return table.back().bytes_per_s;
+}
+
+double gemm_operand_traffic_s(double m, double n, double k, double element_bytes, const std::vector<WorkingSetBandwidth>& table,
+                              double fitted_footprint_bytes) {
+  const double f = gemm_footprint_bytes(m, n, k, element_bytes);
+  if (f <= fitted_footprint_bytes) return 0;
+  const double extra_s_per_byte = 1 / bandwidth_at_working_set(table, f) - 1 / bandwidth_at_working_set(table, fitted_footprint_bytes);
+  return extra_s_per_byte > 0 ? f * extra_s_per_byte : 0;
+}
+
 // ---------------------------------------------------------------- parsers
+// bandwidth_by_working_set: {source: ID | estimated: basis, points: [{working_set_kib: X, gb_per_s: Y}, ...]}
+// with at least two points, working sets > 0 strictly increasing, bandwidths > 0.
+static WorkingSetBandwidthTable parse_working_set_bandwidth(const YamlMap& m, const std::string& key,
+                                                            const std::map<std::string, std::string>& sources) {
+  WorkingSetBandwidthTable t;
+  auto b = m.opt_map(key);
+  if (!b) return t;
+  for (const char* k : {"source", "estimated", "points"}) b->raw(k);  // the valid keys: an unknown one is named first
+  b->finish();
+  t.source = b->str("source", "");
+  t.estimated = b->str("estimated", "");
+  if (t.source.empty() == t.estimated.empty())
+    b->fail("source", "the table needs its provenance", "give exactly one of source: ID or estimated: \"basis\"");
+  if (auto it = sources.find(t.source); it != sources.end()) t.source = it->first + ": " + it->second;
+  const auto rows = b->map_list("points");
+  if (rows.size() < 2) b->fail("points", "needs at least two {working_set_kib, gb_per_s} points");
+  for (const auto& r : rows) {
+    r.raw("working_set_kib");  // the valid keys: an unknown one is named before a missing one
+    r.raw("gb_per_s");
+    r.finish();
+    WorkingSetBandwidth p{r.f64("working_set_kib") * 1024.0, r.f64("gb_per_s") * 1e9};
+    if (!(p.working_set_bytes > 0)) r.fail("working_set_kib", "a working set must be > 0 KiB");
+    if (!(p.bytes_per_s > 0)) r.fail("gb_per_s", "a bandwidth must be > 0 GB/s");
+    if (!t.points.empty() && !(p.working_set_bytes > t.points.back().working_set_bytes))
+      r.fail("working_set_kib", "working sets must be strictly increasing down the list");
+    t.points.push_back(p);
+  }
+  b->finish();
+  return t;
+}
+
 static std::map<std::string, std::string> read_sources(const YamlMap& file) {
   std::map<std::string, std::string> out;
   if (auto s = file.opt_map("sources")) {
@@ -132,6 +177,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
   a.memory_bandwidth_bytes_per_s = src(m, "memory_bandwidth_gb_per_s", sources, 1e9);
   a.cache_bytes = src(m, "cache_mib", sources, 1024.0 * 1024);
   a.compute_units = src(m, "compute_units", sources);
+  a.bandwidth_by_working_set = parse_working_set_bandwidth(m, "bandwidth_by_working_set", sources);
   a.tdp_w = src(m, "tdp_w", sources);
   a.idle_w = src(m, "idle_w", sources);
   a.price_usd = src(m, "price_usd", sources);
@@ -157,12 +203,23 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
                                  {"gemm_half_dim_n", &a.gemm_half_dim_n},
                                  {"gemm_half_dim_k", &a.gemm_half_dim_k}})
       if (v->known && !(v->value >= 0)) e->fail(key, "a GEMM half-dimension must be >= 0 (elements)");
+    a.gemm_fitted_footprint_bytes = src(*e, "gemm_fitted_footprint_mib", sources, 1024.0 * 1024);
+    if (a.gemm_fitted_footprint_bytes.known && !(a.gemm_fitted_footprint_bytes.value > 0))
+      e->fail("gemm_fitted_footprint_mib", "the fitted GEMM footprint must be > 0 MiB");
     a.memory_bandwidth_fraction = src(*e, "memory_bandwidth_fraction", sources);
     a.attention_fraction = src(*e, "attention_fraction", sources);
     a.kernel_overhead_s = src(*e, "kernel_overhead_us", sources, 1e-6);
     a.comm_compute_interference = src(*e, "comm_compute_interference", sources);
     a.sustained_compute_fraction = src(*e, "sustained_compute_fraction", sources);
     e->finish();
+    if (a.gemm_fitted_footprint_bytes.known != a.bandwidth_by_working_set.known())
+      e->fail("gemm_fitted_footprint_mib",
+              a.bandwidth_by_working_set.known() ? "bandwidth_by_working_set is given but efficiency.gemm_fitted_footprint_mib is not"
+                                                 : "efficiency.gemm_fitted_footprint_mib is given but bandwidth_by_working_set is not",
+              "the GEMM operand-traffic term needs both (sextant calibrate writes them together); give both or neither");
+  } else if (a.bandwidth_by_working_set.known()) {
+    m.fail("bandwidth_by_working_set", "bandwidth_by_working_set is given but efficiency.gemm_fitted_footprint_mib is not",
+           "the GEMM operand-traffic term needs both (sextant calibrate writes them together); give both or neither");
   }
   m.finish();
   return a;

@@ -34,11 +34,24 @@ struct GemmHalfDims {
   double m = 0, n = 0, k = 0;
 };
 
+// Read bandwidth of one core against the working-set size it streams from (a sweep from L1 to
+// DRAM, `sextant bench --suite cache_bandwidth`), for the GEMM operand-traffic term below.
+struct WorkingSetBandwidth {
+  double working_set_bytes = 0;
+  double bytes_per_s = 0;
+};
+struct WorkingSetBandwidthTable {
+  std::vector<WorkingSetBandwidth> points;  // working sets strictly increasing; empty: not given
+  std::string source, estimated;            // provenance of the whole table (one of the two)
+  bool known() const { return !points.empty(); }
+};
+
 struct Accelerator {
   std::string id, name, vendor, kind;  // kind: gpu, tpu, npu, soc
   int year = 0;
   std::map<DType, Sourced> peak_flops;  // dense FLOP/s (or OP/s for int) by dtype
   Sourced memory_bytes, memory_bandwidth_bytes_per_s, cache_bytes, compute_units;
+  WorkingSetBandwidthTable bandwidth_by_working_set;  // optional (calibrated CPU hosts)
   Sourced tdp_w, idle_w, price_usd;
   std::vector<PowerCapPoint> power_caps;
   // Efficiency parameters of the models (see docs/models.md):
@@ -47,6 +60,10 @@ struct Accelerator {
   // Optional per-role half-dimensions (a BLAS is not symmetric in m, n and k: packing and
   // micro-kernel tiles differ); each one that is unknown is gemm_half_dim.
   Sourced gemm_half_dim_m, gemm_half_dim_n, gemm_half_dim_k;
+  // Operand footprint (bytes) up to which gemm_peak_fraction and the half-dimensions were fitted:
+  // streaming operands from the memory level of that footprint is part of the fitted efficiency.
+  // Given together with bandwidth_by_working_set (gemm_operand_traffic_s); unknown: no traffic term.
+  Sourced gemm_fitted_footprint_bytes;
   Sourced memory_bandwidth_fraction;   // achievable / peak memory bandwidth
   Sourced attention_fraction;          // flash-attention FLOP rate / GEMM rate
   Sourced kernel_overhead_s;           // fixed cost per kernel launch
@@ -83,6 +100,28 @@ inline double gemm_shape_factor(double m, double n, double k, const GemmHalfDims
 inline double gemm_shape_factor(double m, double n, double k, double half_dim) {
   return gemm_shape_factor(m, n, k, GemmHalfDims{half_dim, half_dim, half_dim});
 }
+
+// The bandwidth of the memory level that holds a working set of `bytes`: the bandwidth measured at
+// the smallest tabulated working set >= bytes (the sweep's level bracket, rounded up), the last
+// row's beyond the table. The table must be non-empty with increasing working sets.
+double bandwidth_at_working_set(const std::vector<WorkingSetBandwidth>& table, double bytes);
+
+// GEMM operand footprint: every element of A (m x k), B (k x n) and C (m x n) once.
+inline double gemm_footprint_bytes(double m, double n, double k, double element_bytes) {
+  return (m * k + k * n + m * n) * element_bytes;
+}
+
+// The operand-traffic time of an (m x k)(k x n) GEMM that `estimate` adds to its compute time
+// (docs/bench.md, "Operand traffic"): the footprint F = gemm_footprint_bytes streamed once from
+// the level that holds it, beyond what the fitted efficiency already contains (streaming from the
+// level of the fitted footprint F_fit):
+//   F x max(0, 1 / bw(F) - 1 / bw(F_fit))      bw = bandwidth_at_working_set
+// so 0 while F <= F_fit or F lies in the same level, and F / bw_dram - F / bw(F_fit) for an
+// operand re-streamed from DRAM. Added to (not max'ed with) the compute time: a BLAS core packs
+// operand panels between micro-kernel calls, so streaming them does not overlap the arithmetic
+// (measured: docs/bench.md).
+double gemm_operand_traffic_s(double m, double n, double k, double element_bytes, const std::vector<WorkingSetBandwidth>& table,
+                              double fitted_footprint_bytes);
 
 struct NetworkTech {
   std::string id, name, kind;  // kind: scale_up (NVLink, Infinity Fabric, ICI), scale_out (IB, RoCE), pcie

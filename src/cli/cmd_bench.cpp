@@ -205,7 +205,7 @@ void add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "Benchmark this host (GEMM, memory, storage, MPI, GPU) and store the results");
   cmd->require_subcommand(0, 1);
   cmd->add_flag("--quick", a->quick, "Reduced suite (under a minute)");
-  cmd->add_option("--suite", a->suites, "Suite to run (repeatable; default all): gemm_cpu, memory_bandwidth, memory_latency, storage, comm_mpi, gpu");
+  cmd->add_option("--suite", a->suites, "Suite to run (repeatable; default all): gemm_cpu, memory_bandwidth, memory_latency, cache_bandwidth, storage, comm_mpi, gpu");
   cmd->add_flag("--list", a->list, "List the suites and stop");
   cmd->add_option("--reps", a->reps, "Timed repetitions per case (default 5)");
   cmd->add_option("--warmup", a->warmup, "Untimed warm-up repetitions per case (default 1)");
@@ -214,7 +214,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--timer", a->timer, "wall (default) or cpu: process CPU time, for single-threaded cases on a busy machine");
   cmd->add_option("--gemm-dtype", a->gemm_dtypes, "CPU GEMM dtype (repeatable): fp32, fp64, bf16");
   cmd->add_flag("--interleave", a->interleave,
-                "gemm_cpu: time repetition r of every shape before repetition r+1 (robust to slow periods of a shared machine; no per-case counters)");
+                "gemm_cpu, cache_bandwidth: time repetition r of every shape / working set before repetition r+1 (robust to slow periods of a shared machine; no per-case counters)");
   cmd->add_option("--storage-dir", a->storage_dir, "Directory the storage suite writes into (default: the temp directory)");
   cmd->add_option("--mpi-ranks", a->mpi_ranks, "Processes for the MPI suite (default 2)");
   cmd->add_option("--mpirun", a->mpirun, "mpirun to use (default: from PATH)");

@@ -29,6 +29,15 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
       const double eff = gemm_efficiency(acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0), static_cast<double>(op.m),
                                          static_cast<double>(op.n), static_cast<double>(op.k), acc.gemm_half_dims(128));
       ct.compute_s = op.flops / (acc.peak(d) * eff);
+      // Operands re-streamed from a slower memory level than the fitted shapes' (calibrated CPU
+      // entries only: GPU entries carry no bandwidth_by_working_set and are unchanged).
+      if (acc.bandwidth_by_working_set.known()) {
+        ct.operand_traffic_s = gemm_operand_traffic_s(static_cast<double>(op.m), static_cast<double>(op.n), static_cast<double>(op.k),
+                                                      dtype_bytes(op.dtype), acc.bandwidth_by_working_set.points,
+                                                      acc.gemm_fitted_footprint_bytes.value) *
+                               static_cast<double>(op.batch);  // each GEMM of a batch streams its own operands
+        ct.compute_s += ct.operand_traffic_s;
+      }
       break;
     }
     case OpClass::Attention: {

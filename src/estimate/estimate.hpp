@@ -64,6 +64,9 @@ MemoryBreakdown stage_memory(const ir::Workload& w, int pp_rank, double activati
 // (elementwise, norm, embedding, optimizer, memcpy).
 struct ComputeTime {
   double time_s = 0, compute_s = 0, memory_s = 0, overhead_s = 0;
+  // Part of compute_s: GEMM operand traffic beyond the fitted footprint (catalog.hpp
+  // gemm_operand_traffic_s), 0 unless the accelerator gives bandwidth_by_working_set.
+  double operand_traffic_s = 0;
   const char* bound() const;  // "compute", "memory" or "overhead" (the largest term)
 };
 ComputeTime compute_time(const ir::ComputeOp& op, const Accelerator& acc);

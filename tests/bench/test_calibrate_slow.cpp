@@ -1,6 +1,7 @@
-// Question: calibrated from a bench run of this machine, does the GEMM efficiency model predict
-// shapes outside the fitted range (larger and more skewed than any fitted shape) within 20%, and
-// is the written catalog entry accepted by the catalog loader?
+// Question: calibrated from a bench run of this machine (GEMM grid and the read-bandwidth sweep
+// over working sets), does the GEMM model (efficiency plus operand traffic) predict shapes outside
+// the fitted range (larger and more skewed than any fitted shape) within 20%, and is the written
+// catalog entry accepted by the catalog loader?
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -41,6 +42,9 @@ TEST(CalibrateCpu, HeldOutLargerAndSkewedGemmsPredictedWithin20Percent) {
   run.started_at = "2026-01-01T00:00:00.000Z";
   run.measurements = make_gemm_cpu_suite()->run(c).measurements;
   if (run.measurements.empty()) GTEST_SKIP() << "no BLAS in this build";
+  // The read-bandwidth sweep over working sets (for the operand-traffic term), measured like the
+  // GEMMs: same timer, 30 repetitions interleaved across sizes, the best one per size.
+  for (auto& m : make_cache_bandwidth_suite()->run(c).measurements) run.measurements.push_back(std::move(m));
   // Fit on shapes up to 512 with skew (largest / smallest dimension) up to 16; hold out 768^3,
   // 1024x1024x256 (larger) and 48x1536x1536 / 1536x48x1536 (larger and skew 32).
   CalibrateOptions o;
@@ -54,6 +58,10 @@ TEST(CalibrateCpu, HeldOutLargerAndSkewedGemmsPredictedWithin20Percent) {
             << fit.symmetric_rms_error_fraction << ", AICc " << fit.symmetric_aicc << "); per-role h_m = " << fit.half_dim_m
             << ", h_n = " << fit.half_dim_n << ", h_k = " << fit.half_dim_k << " (rms " << fit.role_rms_error_fraction << ", AICc "
             << fit.role_aicc << "); written: " << (fit.roles_written ? "per-role" : "symmetric") << "\n";
+  ASSERT_GE(cal.bandwidth_by_working_set.size(), 2u);
+  for (const auto& p : cal.bandwidth_by_working_set)
+    std::cout << "read bandwidth at " << p.working_set_bytes / 1024 << " KiB: " << p.bytes_per_s / 1e9 << " GB/s\n";
+  std::cout << "fitted footprint " << cal.gemm_fitted_footprint_bytes / (1024 * 1024) << " MiB\n";
   double fitted_max_dim = 0, fitted_max_skew = 0;
   for (const auto& p : cal.points)
     if (!p.held_out) {
@@ -79,6 +87,14 @@ TEST(CalibrateCpu, HeldOutLargerAndSkewedGemmsPredictedWithin20Percent) {
     EXPECT_NEAR(a.gemm_half_dim_k.value, fit.half_dim_k, 1e-6 * (1 + fit.half_dim_k));
   }
   EXPECT_NEAR(a.peak(sextant::DType::FP64), c.host.peak_flops("fp64", 1), 1e-3 * a.peak(sextant::DType::FP64));
+  // The operand-traffic data round-trips: the sweep's table and the fitted footprint.
+  ASSERT_EQ(a.bandwidth_by_working_set.points.size(), cal.bandwidth_by_working_set.size());
+  for (size_t i = 0; i < cal.bandwidth_by_working_set.size(); ++i) {
+    EXPECT_DOUBLE_EQ(a.bandwidth_by_working_set.points[i].working_set_bytes, cal.bandwidth_by_working_set[i].working_set_bytes);
+    EXPECT_NEAR(a.bandwidth_by_working_set.points[i].bytes_per_s, cal.bandwidth_by_working_set[i].bytes_per_s,
+                1e-9 * cal.bandwidth_by_working_set[i].bytes_per_s);
+  }
+  EXPECT_NEAR(a.gemm_fitted_footprint_bytes.value, cal.gemm_fitted_footprint_bytes, 1e-9 * cal.gemm_fitted_footprint_bytes);
   // Every shape through estimate's compute model on the written entry: the held-out ones within 20%.
   int held_out = 0;
   for (const auto& p : cal.points) {
@@ -95,7 +111,8 @@ TEST(CalibrateCpu, HeldOutLargerAndSkewedGemmsPredictedWithin20Percent) {
     const std::string what = std::to_string(int(p.m)) + "x" + std::to_string(int(p.n)) + "x" + std::to_string(int(p.k));
     std::cout << (p.held_out ? "held-out " : "fitted   ") << what << ": measured efficiency " << p.efficiency_fraction
               << ", estimate's model error " << error << " (symmetric fit " << p.symmetric_error_fraction << ", per-role fit "
-              << p.role_error_fraction << ")\n";
+              << p.role_error_fraction << "; footprint " << p.footprint_bytes / (1024 * 1024) << " MiB, operand traffic "
+              << p.operand_traffic_s * 1e3 << " ms of " << op.flops / p.achieved_flops_per_s * 1e3 << " ms measured)\n";
     if (!p.held_out) continue;
     ++held_out;
     EXPECT_TRUE(std::max({p.m, p.n, p.k}) > fitted_max_dim || std::max({p.m, p.n, p.k}) / std::min({p.m, p.n, p.k}) > fitted_max_skew);

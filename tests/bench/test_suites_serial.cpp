@@ -46,6 +46,34 @@ TEST(MemoryLatency, PointerChaseWalksTheCacheHierarchy) {
   }
 }
 
+TEST(CacheBandwidth, ReadSweepWalksTheHierarchyFromL1ToDram) {
+  for (bool interleave : {false, true}) {
+    SuiteConfig c = quick();
+    c.timer = Timer::ProcessCpu;  // single-threaded: robust to other work on the machine
+    c.interleave_repetitions = interleave;
+    c.counters = false;
+    const SuiteOutput out = make_cache_bandwidth_suite()->run(c);
+    ASSERT_GE(out.measurements.size(), 8u);
+    const double llc = static_cast<double>(c.host.l3_bytes > 0 ? c.host.l3_bytes : 32 << 20);
+    EXPECT_EQ(out.measurements.front().param_f64("working_set_bytes"), 32.0 * 1024);
+    EXPECT_GE(out.measurements.back().param_f64("working_set_bytes"), 4 * llc) << "the largest working set must be DRAM-resident";
+    for (size_t i = 0; i < out.measurements.size(); ++i) {
+      const Measurement& m = out.measurements[i];
+      EXPECT_TRUE(m.higher_is_better);
+      EXPECT_EQ(m.metric, "bytes_per_s");
+      EXPECT_EQ(m.samples.size(), 3u);
+      if (i > 0) {
+        EXPECT_EQ(m.param_f64("working_set_bytes"), 2 * out.measurements[i - 1].param_f64("working_set_bytes"));
+      }
+      EXPECT_GT(m.summary().max, 0.3e9);
+      EXPECT_LT(m.summary().max, 2e12);
+    }
+    // 32 KiB stays in L1/L2; 4x the last-level cache comes from DRAM: at least twice slower (this
+    // host: 60-95 against 7-13 GB/s).
+    EXPECT_GT(out.measurements.front().summary().max, 2 * out.measurements.back().summary().max);
+  }
+}
+
 TEST(MemoryBandwidth, StreamKernelsOnArraysBeyondTheCache) {
   SuiteConfig c = quick();
   c.threads = 1;  // one thread only: keeps the test short on a shared machine

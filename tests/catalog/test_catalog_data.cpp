@@ -35,6 +35,7 @@ std::vector<std::pair<std::string, Sourced>> fields(const Accelerator& a) {
   f.push_back({"gemm_half_dim_m", a.gemm_half_dim_m});
   f.push_back({"gemm_half_dim_n", a.gemm_half_dim_n});
   f.push_back({"gemm_half_dim_k", a.gemm_half_dim_k});
+  f.push_back({"gemm_fitted_footprint_mib", a.gemm_fitted_footprint_bytes});
   f.push_back({"memory_bandwidth_fraction", a.memory_bandwidth_fraction});
   f.push_back({"attention_fraction", a.attention_fraction});
   f.push_back({"kernel_overhead_us", a.kernel_overhead_s});

@@ -106,8 +106,8 @@ class BenchCli(unittest.TestCase):
         self.assertTrue(all(r["measurement_count"] == 5 for r in runs))
 
     def test_calibrate_writes_a_catalog_entry_the_catalog_loads(self):
-        sextant("bench", "--quick", "--suite", "gemm_cpu", "--gemm-dtype", "fp64", "--threads", "1", "--reps", "3",
-                "--db", self.db, "-q")
+        sextant("bench", "--quick", "--suite", "gemm_cpu", "--suite", "cache_bandwidth", "--gemm-dtype", "fp64", "--threads", "1",
+                "--reps", "3", "--db", self.db, "-q")
         cat = os.path.join(self.dir, "catalog")
         os.makedirs(os.path.join(cat, "accelerators"))
         out = os.path.join(cat, "accelerators", "host.yaml")
@@ -123,6 +123,19 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(set(rms), {"fitted", "all"})
         self.assertAlmostEqual(rms["fitted"]["written_rms_error_fraction"], r["scalars"]["fit_rms_error_fraction_fp64"], places=9)
         self.assertEqual("gemm_half_dim_m" in fields, r["scalars"]["per_role_written_fp64"])
+        # The read-bandwidth sweep goes into the entry (operand-traffic term): one row per working
+        # set, increasing, and the fitted footprint is the largest fitted shape's (A, B, C in fp64).
+        sweep = rows(table(r, "bandwidth_by_working_set"))
+        self.assertGreaterEqual(len(sweep), 5)
+        self.assertEqual([x["working_set_bytes"] for x in sweep], sorted(x["working_set_bytes"] for x in sweep))
+        self.assertTrue(all(x["bytes_per_s"] > 0 for x in sweep))
+        fit = rows(table(r, "gemm_fit"))
+        self.assertEqual(r["scalars"]["gemm_fitted_footprint_bytes"],
+                         max((x["m"] * x["k"] + x["k"] * x["n"] + x["m"] * x["n"]) * 8 for x in fit if x["role"] == "fitted"))
+        with open(out) as f:
+            entry = f.read()
+        self.assertIn("bandwidth_by_working_set:", entry)
+        self.assertIn("gemm_fitted_footprint_mib:", entry)
 
     def test_nccl_tests_log_import(self):
         log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")

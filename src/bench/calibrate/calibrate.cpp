@@ -271,6 +271,35 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (dtypes.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, "the run's GEMM measurements carry no peak FLOP/s to fit efficiencies against",
                 "pass --peak-from ACCELERATOR_ID to take the peaks from the catalog");
+  // Operand traffic: the cache_bandwidth sweep (CPU runs) and the fitted shapes' largest footprint.
+  for (const auto& dt : dtypes) {
+    const double element_bytes = dtype_bytes(parse_dtype(dt, SourceLocation{"", 0, 0, "dtype"}));
+    for (auto& p : by_dtype[dt]) p.footprint_bytes = gemm_footprint_bytes(p.m, p.n, p.k, element_bytes);
+  }
+  if (suite == "gemm_cpu") {
+    std::map<double, double> best_by_ws;  // the best repetition per working set (interference only slows a pass down)
+    for (const auto& m : run.measurements) {
+      if (m.suite != "cache_bandwidth" || m.metric != "bytes_per_s" || !m.has_param("working_set_bytes") || m.samples.empty()) continue;
+      double& b = best_by_ws[m.param_f64("working_set_bytes")];
+      b = std::max(b, m.summary().max);
+      c.bandwidth_repetitions = std::max<int64_t>(c.bandwidth_repetitions, static_cast<int64_t>(m.samples.size()));
+    }
+    for (const auto& [ws, bw] : best_by_ws)
+      if (ws > 0 && bw > 0) c.bandwidth_by_working_set.push_back(WorkingSetBandwidth{ws, bw});
+    if (c.bandwidth_by_working_set.size() < 2) c.bandwidth_by_working_set.clear();
+    if (!c.bandwidth_by_working_set.empty())
+      for (const auto& dt : dtypes)
+        for (const auto& p : by_dtype[dt])
+          if (!p.held_out) c.gemm_fitted_footprint_bytes = std::max(c.gemm_fitted_footprint_bytes, p.footprint_bytes);
+  }
+  // The written model's time of a shape: compute at efficiency e plus the operand traffic
+  // (estimate's compute_time: flops / (peak x e) + gemm_operand_traffic_s), as an efficiency.
+  auto with_traffic = [&c](const GemmPoint& p, double e) {
+    if (c.bandwidth_by_working_set.empty()) return e;
+    const double flops = 2 * p.m * p.n * p.k;
+    const double t = flops / (p.peak_flops_per_s * e) + p.operand_traffic_s;
+    return flops / t / p.peak_flops_per_s;
+  };
   // Per dtype: the symmetric and the per-role fit of the catalog model on the fitted shapes.
   struct DtypeFits {
     std::vector<double> m, n, k, e;
@@ -328,11 +357,15 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     catalog_model_log_rss(d.m, d.n, d.k, d.e, written, &f.gemm_peak_fraction);
     double ss = 0, ss_sym = 0, ss_role = 0;
     for (auto& p : pts) {
-      p.predicted_efficiency_fraction = f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, written);
+      if (!c.bandwidth_by_working_set.empty())
+        p.operand_traffic_s = gemm_operand_traffic_s(p.m, p.n, p.k, dtype_bytes(parse_dtype(dt, SourceLocation{"", 0, 0, "dtype"})),
+                                                     c.bandwidth_by_working_set, c.gemm_fitted_footprint_bytes);
+      p.predicted_efficiency_fraction = with_traffic(p, f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, written));
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
-      p.symmetric_predicted_efficiency_fraction = d.sym_f * gemm_shape_factor(p.m, p.n, p.k, d.sym_h);
+      p.symmetric_predicted_efficiency_fraction = with_traffic(p, d.sym_f * gemm_shape_factor(p.m, p.n, p.k, d.sym_h));
       p.symmetric_error_fraction = p.symmetric_predicted_efficiency_fraction / p.efficiency_fraction - 1;
-      p.role_predicted_efficiency_fraction = d.roles.f * gemm_shape_factor(p.m, p.n, p.k, GemmHalfDims{d.roles.h_m, d.roles.h_n, d.roles.h_k});
+      p.role_predicted_efficiency_fraction =
+          with_traffic(p, d.roles.f * gemm_shape_factor(p.m, p.n, p.k, GemmHalfDims{d.roles.h_m, d.roles.h_n, d.roles.h_k}));
       p.role_error_fraction = p.role_predicted_efficiency_fraction / p.efficiency_fraction - 1;
       if (p.held_out) {
         ++f.held_out_count;
@@ -397,6 +430,9 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   y += "# Written by `sextant calibrate` from " + run_ref + ".\n";
   y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
        "#   prod over x in (m, n, k) of min(1, [x/(x + h_x)] / [8192/(8192 + h_x)]), h_x = gemm_half_dim_<x>, else gemm_half_dim.\n";
+  if (!c.bandwidth_by_working_set.empty())
+    y += "# GEMM time = 2mnk / achieved + operand traffic F x max(0, 1/bw(F) - 1/bw(F_fit)), F = (mk + kn + mn) x element bytes,\n"
+         "#   bw = bandwidth_by_working_set at the smallest working set >= F, F_fit = efficiency.gemm_fitted_footprint_mib.\n";
   for (const auto& f : c.gemm)
     y += fmt::format("# {}: symmetric fit h = {:.1f} (rms error {:.3f}, AICc {:.2f}); per-role fit h_m = {:.1f}, h_n = {:.1f}, h_k = {:.1f} "
                      "(rms error {:.3f}, AICc {:.2f}){}.\n",
@@ -426,6 +462,15 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     y += "    cache_mib: " + sourced(static_cast<double>(run.host.l3_bytes) / (1024.0 * 1024), "bench-run") + "\n";
   if (suite == "gemm_cpu" && run.host.cpu.logical_cpus > 0)
     y += "    compute_units: " + sourced(run.host.cpu.logical_cpus, "bench-run") + "\n";
+  if (!c.bandwidth_by_working_set.empty()) {
+    y += "    bandwidth_by_working_set:\n";
+    y += "      source: " +
+         q(fmt::format("bench-run: cache_bandwidth suite, read by one thread, best of {} repetitions per working set", c.bandwidth_repetitions)) +
+         "\n";
+    y += "      points:\n";
+    for (const auto& p : c.bandwidth_by_working_set)
+      y += fmt::format("        - {{working_set_kib: {}, gb_per_s: {}}}\n", num(p.working_set_bytes / 1024), num(p.bytes_per_s / 1e9));
+  }
   y += "    efficiency:\n";
   y += "      gemm_peak_fraction:\n";
   for (const auto& f : c.gemm)
@@ -444,6 +489,11 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     y += "      gemm_half_dim_n: " + sourced(pr->half_dim_n, basis) + "\n";
     y += "      gemm_half_dim_k: " + sourced(pr->half_dim_k, basis) + "\n";
   }
+  if (!c.bandwidth_by_working_set.empty())
+    y += "      gemm_fitted_footprint_mib: " +
+         sourced(c.gemm_fitted_footprint_bytes / (1024.0 * 1024),
+                 "bench-run: largest operand footprint (A, B and C once) among the fitted GEMM shapes of every dtype") +
+         "\n";
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
       y += "      memory_bandwidth_fraction: " + sourced(c.memory_bandwidth_bytes_per_s / opt.memory_peak_bytes_per_s, "bench-run: " + c.memory_case) + "\n";
@@ -492,6 +542,15 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
     }
   }
   if (c.memory_bandwidth_bytes_per_s > 0) r.set("memory_bandwidth_bytes_per_s", c.memory_bandwidth_bytes_per_s);
+  if (!c.bandwidth_by_working_set.empty()) {
+    r.set("gemm_fitted_footprint_bytes", c.gemm_fitted_footprint_bytes);
+    Table& bt = r.add_table("bandwidth_by_working_set",
+                            "read bandwidth of one thread per working set (best repetition), written into the entry for the GEMM "
+                            "operand-traffic term");
+    bt.add_f64("working_set_bytes");
+    bt.add_f64("bytes_per_s");
+    for (const auto& p : c.bandwidth_by_working_set) bt.add_row({p.working_set_bytes, p.bytes_per_s});
+  }
   if (c.network.present) {
     r.set("network_latency_s", c.network.latency_s);
     r.set("network_bandwidth_bytes_per_s", c.network.bandwidth_bytes_per_s);
@@ -510,11 +569,23 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
   t.add_f64("error_fraction");
   t.add_f64("symmetric_error_fraction");
   t.add_f64("per_role_error_fraction");
+  const bool traffic = !c.bandwidth_by_working_set.empty();
+  if (traffic) {
+    t.add_f64("footprint_bytes");
+    t.add_f64("operand_traffic_s");
+  }
   t.add_str("role");
-  for (const auto& p : c.points)
-    t.add_row({p.dtype, static_cast<int64_t>(p.m), static_cast<int64_t>(p.n), static_cast<int64_t>(p.k), p.achieved_flops_per_s,
-               p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, p.symmetric_error_fraction, p.role_error_fraction,
-               std::string(p.held_out ? "held-out" : "fitted")});
+  for (const auto& p : c.points) {
+    std::vector<Value> row = {p.dtype, static_cast<int64_t>(p.m), static_cast<int64_t>(p.n), static_cast<int64_t>(p.k),
+                              p.achieved_flops_per_s, p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction,
+                              p.symmetric_error_fraction, p.role_error_fraction};
+    if (traffic) {
+      row.push_back(p.footprint_bytes);
+      row.push_back(p.operand_traffic_s);
+    }
+    row.push_back(std::string(p.held_out ? "held-out" : "fitted"));
+    t.add_row(row);
+  }
   // rms error per shape class and overall, for each model (written, symmetric, per-role).
   Table& rt = r.add_table("gemm_fit_rms", "rms of (predicted / measured - 1) per dtype and role of the shapes");
   rt.add_str("dtype");

@@ -16,6 +16,10 @@
 // Shapes outside the
 // fitted range (largest dimension above max_fit_dim, or skew max/min above max_fit_skew) are
 // held out and predicted, which measures how far the model extrapolates.
+// Operand traffic (CPU runs that include the cache_bandwidth suite): the sweep's best repetition
+// per working set is written as bandwidth_by_working_set, and the largest operand footprint of the
+// fitted shapes as efficiency.gemm_fitted_footprint_mib; estimate then adds
+// gemm_operand_traffic_s to the compute time of larger GEMMs, and every prediction here includes it.
 // Memory: the best multi-threaded STREAM median (triad/copy/add/scale) is the achievable
 // bandwidth; with a published peak given, memory_bandwidth_fraction = achievable / peak.
 // Network: ping-pong one-way time t(s) = latency + s / bandwidth fitted by least squares over
@@ -25,6 +29,7 @@
 #include <vector>
 
 #include "bench/db/results_db.hpp"
+#include "catalog/catalog.hpp"
 #include "core/result.hpp"
 
 namespace sextant::bench {
@@ -75,6 +80,11 @@ struct GemmPoint {
   // The two fits of this dtype (symmetric and per-role half-dimensions).
   double symmetric_predicted_efficiency_fraction = 0, symmetric_error_fraction = 0;
   double role_predicted_efficiency_fraction = 0, role_error_fraction = 0;
+  // Operand footprint (A, B and C once) and the operand-traffic time the entry's model adds to
+  // this shape's compute time (catalog.hpp gemm_operand_traffic_s; 0 without a cache_bandwidth
+  // sweep in the run). Every prediction above includes it.
+  double footprint_bytes = 0;
+  double operand_traffic_s = 0;
   bool held_out = false;
 };
 
@@ -110,6 +120,13 @@ struct Calibration {
   std::vector<GemmPoint> points;
   double memory_bandwidth_bytes_per_s = 0;  // achievable (measured)
   std::string memory_case;
+  // GEMM operand traffic (CPU runs with a cache_bandwidth sweep): the read bandwidth of one thread
+  // per working set (the best repetition of each size) and the largest footprint among the fitted
+  // GEMM shapes of every dtype; written as bandwidth_by_working_set and
+  // efficiency.gemm_fitted_footprint_mib. Empty / 0 when the run has no sweep.
+  std::vector<WorkingSetBandwidth> bandwidth_by_working_set;
+  int64_t bandwidth_repetitions = 0;
+  double gemm_fitted_footprint_bytes = 0;
   NetworkFit network;
   std::string accelerator_yaml;  // a complete catalog file
   std::string network_yaml;      // empty when the run has no communication measurements

@@ -1,0 +1,130 @@
+// Cache bandwidth: the read bandwidth of one thread against the working-set size it streams
+// from, over sizes that walk the memory hierarchy (L1, L2, last-level cache, DRAM). Each
+// repetition reads the whole working set again, so once it is warm the data comes from the
+// smallest level that holds it (as a BLAS call repeated on the same operands re-streams them).
+// Calibration writes the table into the catalog entry (bandwidth_by_working_set) for the GEMM
+// operand-traffic term (catalog.hpp gemm_operand_traffic_s).
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "bench/counters.hpp"
+#include "bench/suite.hpp"
+#include "bench/timing.hpp"
+
+namespace sextant::bench {
+namespace {
+
+// 16-byte vectors (the x86-64 SSE2 baseline; other targets split them): the read kernel sums
+// them into eight independent accumulators so the adds keep up with two loads per cycle.
+typedef double V2 __attribute__((vector_size(16)));
+
+std::vector<size_t> working_sets(const SuiteConfig& c) {
+  // From inside L1 to at least 4x the last-level cache (STREAM's rule for a DRAM-resident array).
+  const size_t llc = c.host.l3_bytes > 0 ? static_cast<size_t>(c.host.l3_bytes) : (32u << 20);
+  const size_t top = std::min<size_t>(std::max<size_t>(4 * llc, c.quick ? (64u << 20) : (512u << 20)), size_t{1} << 32);
+  std::vector<size_t> v;
+  for (size_t s = c.quick ? (32u << 10) : (16u << 10); s < 2 * top; s *= 2) v.push_back(s);
+  return v;
+}
+
+class CacheBandwidthSuite : public Suite {
+ public:
+  std::string name() const override { return "cache_bandwidth"; }
+  std::string description() const override {
+    return "read bandwidth of one thread over working sets from L1 to DRAM (GEMM operand-traffic term)";
+  }
+  double expected_duration_s(const SuiteConfig& c) const override {
+    double s = 0;
+    for (size_t ws : working_sets(c)) s += (c.warmup_count + c.repetition_count + 2) * c.min_rep_s + static_cast<double>(ws) / 2e9;
+    return s;
+  }
+
+  SuiteOutput run(const SuiteConfig& c) const override {
+    SuiteOutput out;
+    const auto sizes = working_sets(c);
+    // One buffer of the largest size; working set W is its first W bytes.
+    const size_t n_max = sizes.back() / sizeof(V2);
+    std::unique_ptr<V2[]> a(new V2[n_max]);
+    for (size_t i = 0; i < n_max; ++i) a[i] = V2{1.0, 1.0};
+    double sink = 0;
+    std::vector<std::function<void()>> bodies;
+    for (size_t bytes : sizes) {
+      const size_t n = bytes / sizeof(V2);
+      bodies.push_back([&a, &sink, n] {
+        V2 s0 = {0, 0}, s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+        const V2* p = a.get();
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+          s0 += p[i];
+          s1 += p[i + 1];
+          s2 += p[i + 2];
+          s3 += p[i + 3];
+          s4 += p[i + 4];
+          s5 += p[i + 5];
+          s6 += p[i + 6];
+          s7 += p[i + 7];
+        }
+        const V2 t = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+        sink += t[0] + t[1];
+        asm volatile("" : "+m"(sink));  // the sum is used: the loads cannot be dropped
+      });
+    }
+    std::vector<Timed> timed(sizes.size());
+    std::vector<std::vector<CounterValue>> counter_values(sizes.size());
+    if (c.interleave_repetitions) {
+      // As gemm_cpu --interleave: repetition r of every size before r + 1, so a slow period of a
+      // shared machine (another process holding the last-level cache) costs one repetition of
+      // every size; one untimed pass before each repetition brings the working set back.
+      for (size_t i = 0; i < sizes.size(); ++i)
+        timed[i].inner_count = warm_up_and_size(bodies[i], c.warmup_count, c.min_rep_s, 1 << 20, c.timer);
+      for (int r = 0; r < c.repetition_count; ++r) {
+        if (c.progress)
+          c.progress(name(), fmt::format("repetition {} of {} (all sizes)", r + 1, c.repetition_count),
+                     static_cast<double>(r) / c.repetition_count);
+        for (size_t i = 0; i < sizes.size(); ++i) {
+          bodies[i]();
+          timed[i].rep_s.push_back(time_repetition(bodies[i], timed[i].inner_count, c.timer));
+        }
+      }
+    } else {
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        if (c.progress)
+          c.progress(name(), fmt::format("{} KiB", sizes[i] >> 10), static_cast<double>(i) / static_cast<double>(sizes.size()));
+        CounterSession counters;
+        if (c.counters) counters.start();
+        timed[i] = time_repeated(bodies[i], c.warmup_count, c.repetition_count, c.min_rep_s, 1 << 20, c.timer);
+        if (c.counters) counter_values[i] = counters.stop();
+      }
+    }
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const size_t bytes = sizes[i];
+      const Timed& t = timed[i];
+      Measurement m;
+      m.counters = std::move(counter_values[i]);
+      m.suite = name();
+      m.name = fmt::format("read working_set={}KiB threads=1", bytes >> 10);
+      m.metric = "bytes_per_s";
+      m.higher_is_better = true;
+      for (size_t r = 0; r < t.rep_s.size(); ++r) m.samples.push_back(static_cast<double>(bytes) / t.per_call_s(r));
+      m.warmup_count = c.warmup_count;
+      m.params = {{"kernel", "read"},
+                  {"working_set_bytes", std::to_string(bytes)},
+                  {"threads", "1"},
+                  {"inner_count", std::to_string(t.inner_count)},
+                  {"timer", to_string(c.timer)},
+                  {"byte_counting", "bytes read per pass (the working set)"}};
+      if (c.interleave_repetitions) m.params.push_back({"repetitions", "interleaved across working sets"});
+      out.measurements.push_back(std::move(m));
+    }
+    if (c.interleave_repetitions && c.counters) out.notes.push_back("cache_bandwidth: counters not read per case (repetitions interleaved across sizes)");
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Suite> make_cache_bandwidth_suite() { return std::make_unique<CacheBandwidthSuite>(); }
+
+}  // namespace sextant::bench
