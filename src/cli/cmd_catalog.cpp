@@ -62,6 +62,11 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     // Per-role half-dimensions only where the entry gives them (otherwise gemm_half_dim applies).
     for (const auto& [role, s] : {std::pair<const char*, const Sourced*>{"m", &a.gemm_half_dim_m}, {"n", &a.gemm_half_dim_n}, {"k", &a.gemm_half_dim_k}})
       if (s->known) add_sourced(t, std::string("gemm_half_dim_") + role, *s, "elements");
+    // The GEMM operand-traffic data (calibrated CPU hosts) only where the entry gives it.
+    if (a.gemm_fitted_footprint_bytes.known) add_sourced(t, "gemm_fitted_footprint", a.gemm_fitted_footprint_bytes, "MiB", 1024.0 * 1024);
+    for (const auto& p : a.bandwidth_by_working_set.points)
+      add_sourced(t, "read_bandwidth_at_" + format_double(p.working_set_bytes / 1024) + "KiB",
+                  Sourced{p.bytes_per_s, a.bandwidth_by_working_set.source, a.bandwidth_by_working_set.estimated, true}, "GB/s", 1e9);
     add_sourced(t, "memory_bandwidth_fraction", a.memory_bandwidth_fraction, "fraction");
     add_sourced(t, "attention_fraction", a.attention_fraction, "fraction");
     add_sourced(t, "kernel_overhead", a.kernel_overhead_s, "us", 1e-6);

@@ -136,6 +136,11 @@ class BenchCli(unittest.TestCase):
             entry = f.read()
         self.assertIn("bandwidth_by_working_set:", entry)
         self.assertIn("gemm_fitted_footprint_mib:", entry)
+        self.assertAlmostEqual(float(fields["gemm_fitted_footprint"]["value"]), r["scalars"]["gemm_fitted_footprint_bytes"] / 2**20, places=6)
+        first = sweep[0]
+        shown_bw = fields["read_bandwidth_at_%dKiB" % (first["working_set_bytes"] // 1024)]
+        self.assertAlmostEqual(float(shown_bw["value"]), first["bytes_per_s"] / 1e9, places=6)
+        self.assertIn("cache_bandwidth suite", shown_bw["source"])
 
     def test_nccl_tests_log_import(self):
         log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
