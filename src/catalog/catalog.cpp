@@ -359,6 +359,8 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
   f.zero3_regather_for_recompute = framework_property(m, "zero3_regather_for_recompute", {"true", "false"}, sources);
   f.collective_nic_aggregation = framework_property(m, "collective_nic_aggregation", {"true", "false"}, sources);
   if (m.has("grad_reduce_dtype")) f.grad_reduce_dtype = framework_property(m, "grad_reduce_dtype", {"fp32", "bf16", "fp16"}, sources);
+  if (m.has("moe_router_weighting"))
+    f.moe_router_weighting = framework_property(m, "moe_router_weighting", {"in_expert", "at_combine"}, sources);
   if (auto c = m.opt_map("capabilities")) f.capabilities = parse_framework_capabilities(*c, sources);
   m.finish();
   return f;

@@ -199,6 +199,12 @@ struct Framework {
   // framework's recipes fix it (e.g. Apex distributed_fused_adam with grad_sync_dtype bf16);
   // empty: the scenario default (fp32, fp16 for fp16 training). Optional in the catalog.
   FrameworkProperty grad_reduce_dtype;  // "" | "fp32" | "bf16" | "fp16"
+  // Where an MoE layer multiplies the expert outputs by their router probabilities: "in_expert"
+  // (inside the experts' activation function, weighted SwiGLU: nothing more is saved) or
+  // "at_combine" (on the expert outputs when they are un-permuted: the multiply saves the
+  // topk x hidden expert outputs per token for the probabilities' gradient). Optional in the
+  // catalog; empty: the scenario default (at_combine).
+  FrameworkProperty moe_router_weighting;  // "" | "in_expert" | "at_combine"
   FrameworkCapabilities capabilities;   // plan features offered (a search restriction only)
   std::map<std::string, std::string> sources;
   std::string file;

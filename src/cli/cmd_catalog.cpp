@@ -119,6 +119,9 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     t.add_row({std::string("collective_nic_aggregation"), f.collective_nic_aggregation.value, f.collective_nic_aggregation.source});
     t.add_row({std::string("grad_reduce_dtype"), f.grad_reduce_dtype.value.empty() ? std::string("scenario default") : f.grad_reduce_dtype.value,
                f.grad_reduce_dtype.source});
+    t.add_row({std::string("moe_router_weighting"),
+               f.moe_router_weighting.value.empty() ? std::string("scenario default (at_combine)") : f.moe_router_weighting.value,
+               f.moe_router_weighting.source});
     // The plan features the stack offers (a restriction of `sextant plan`, docs/plan.md).
     const auto& k = f.capabilities;
     if (!k.stated) {

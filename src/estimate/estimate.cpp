@@ -174,8 +174,9 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
   mb.optimizer_bytes = (z >= 1 ? dense / dshard + expert / eshard : dense + expert) * obytes;
   mb.activations_bytes = activations_bytes;
+  // ZeRO-3: two layers' gathered parameters (the one in use and the prefetched one), experts too.
   mb.comm_buffers_bytes = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
-                          (z >= 3 ? 2.0 * (dense / std::max(1.0, static_cast<double>(s.model.layers) / s.plan.pp)) * wbytes : 0.0);
+                          (z >= 3 ? 2.0 * ((dense + (eshard > 1 ? expert : 0.0)) / std::max(1.0, static_cast<double>(s.model.layers) / s.plan.pp)) * wbytes : 0.0);
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;
 }

@@ -85,13 +85,15 @@ struct Lowerer {
   double Tsp;        // tokens held outside TP regions (T/t with SP)
   bool dropout;
   bool zero3;
+  int edp;           // expert-data-parallel group size (ranks sharing the same experts)
 
   explicit Lowerer(const Scenario& sc)
       : s(sc), m(sc.model), t(sc.plan.tp), cp(sc.plan.cp), ep(sc.plan.ep),
         etp(sc.plan.etp > 0 ? sc.plan.etp : sc.plan.tp), sp(sc.plan.sequence_parallel && sc.plan.tp > 1),
         dt(sc.train.precision), wb(dtype_bytes(sc.train.precision)),
         T(static_cast<double>(sc.train.micro_batch) * sc.train.seq_len / sc.plan.cp),
-        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3) {
+        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3),
+        edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
     gb = std::min(ab, wb);
   }
 
@@ -346,9 +348,13 @@ struct Lowerer {
       b.params += p_expert + h * x.num_experts + h;
       b.expert_params += p_expert;
       act += h * ab / div_sp;  // router input
-      // Dispatched tokens (the permuted copy, and the expert GEMM's saved input), expert
-      // activations (fc1 outputs; the activation output is the fc2 GEMM's saved input).
-      act += Tl / T * (x.topk * h * (ab + gb) + x.topk * ((mats - 1) * f * ab + f * gb) / etp);
+      // Per routed token: the dispatched token (the expert GEMM's saved input), the expert
+      // outputs when the router probabilities multiply them at the combine (the multiply saves
+      // them for the probabilities' gradient; weighting inside the experts' activation saves
+      // nothing more), and the expert activations (fc1 outputs; the activation output is the
+      // fc2 GEMM's saved input).
+      const double weighted_out = s.train.moe_weighting_in_expert ? 0.0 : ab;
+      act += Tl / T * (x.topk * h * (weighted_out + gb) + x.topk * ((mats - 1) * f * ab + f * gb) / etp);
     }
     fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));
     bi.push_back(mem("mlp.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
@@ -369,6 +375,10 @@ struct Lowerer {
       // FSDP / ZeRO-3: gather this layer's parameters before use, in forward and again in backward.
       // Sizes are filled in after the parameter count is known.
       fwd.push_back(coll("zero3.param_all_gather", CollKind::AllGather, GroupKind::DP, 0, s.plan.overlap_param_gather));
+      // Expert weights are sharded over the expert-data-parallel group (EDP): they are gathered
+      // over it the same way (Megatron-FSDP with EP), unless each EDP group is a single rank.
+      if (moe && edp > 1)
+        fwd.push_back(coll("zero3.expert_param_all_gather", CollKind::AllGather, GroupKind::EDP, 0, s.plan.overlap_param_gather));
     }
     attention_block(b, fwd, bi, bw, rc);
     mlp_block(b, fwd, bi, bw, rc, moe);
@@ -411,14 +421,29 @@ struct Lowerer {
                            gather * grad_bytes() / 2.0, s.plan.overlap_grad_reduce);
       rs.calls = tensors;
       bw.push_back(rs);
-      if (s.train.recompute == Recompute::Full) {  // rc is a copy of fwd, whose first step is the gather
+      const bool expert_gather = moe && edp > 1;
+      const double expert_gather_bytes = b.expert_params * 2.0;  // bf16: this rank's experts
+      if (expert_gather) {
+        auto& e0 = std::get<Collective>(fwd[1]);
+        e0.bytes = expert_gather_bytes;
+        bi_ordered.insert(bi_ordered.begin() + 1,
+                          coll("zero3.expert_param_all_gather.bwd", CollKind::AllGather, GroupKind::EDP, expert_gather_bytes, true));
+        bw.push_back(coll("zero3.expert_grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::EDP,
+                          expert_gather_bytes * grad_bytes() / 2.0, s.plan.overlap_grad_reduce));
+      }
+      if (s.train.recompute == Recompute::Full) {  // rc is a copy of fwd, whose first steps are the gathers
         if (s.plan.zero3_regather_for_recompute) {
           auto& gr = std::get<Collective>(rc.front());
           gr.name = "zero3.param_all_gather.recompute";
           gr.bytes = gather;
           gr.calls = tensors;
+          if (expert_gather) {
+            auto& er = std::get<Collective>(rc[1]);
+            er.name = "zero3.expert_param_all_gather.recompute";
+            er.bytes = expert_gather_bytes;
+          }
         } else {
-          rc.erase(rc.begin());  // the backward's gather serves the recompute too
+          rc.erase(rc.begin(), rc.begin() + (expert_gather ? 2 : 1));  // the backward's gathers serve the recompute too
         }
       }
     }
@@ -602,9 +627,7 @@ Workload lower(const Scenario& s) {
         if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1)
           sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * 2, p.overlap_param_gather));
       }
-    } else if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1) {
-      sw.grad_sync.push_back(L.coll("edp.grad_sync", CollKind::ReduceScatter, GroupKind::EDP, grad_expert, p.overlap_grad_reduce));
-    }
+    }  // ZeRO-3: every layer reduce-scatters its own gradients, expert ones over EDP (Lowerer::layer)
     if (s.model.tied_embeddings && p.pp > 1 && (st.pp_rank == 0 || st.pp_rank == p.pp - 1))
       sw.grad_sync.push_back(L.coll("embedding.tied_grad_all_reduce", CollKind::AllReduce, GroupKind::PP,
                                     static_cast<double>(s.model.vocab) * s.model.hidden / p.tp * gb));

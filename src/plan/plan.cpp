@@ -485,7 +485,7 @@ double MemoryModel::bytes(const Candidate& c) const {
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
     const double act = (st.act_all_per_mb / v * sched.inflight(r, p, v, m) + st.recompute_peak_per_mb) * act_scale;
     const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
-                        (z >= 3 ? 2.0 * (st.dense / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
+                        (z >= 3 ? 2.0 * ((st.dense + (eshard > 1 ? st.expert : 0.0)) / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
     const double reserve = 2.0 * 1024 * 1024 * 1024;
     worst = std::max(worst, w + g + o + act + comm + reserve);
   }

@@ -122,8 +122,11 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
   return p;
 }
 
-// fw_grad_dtype: the framework's gradient dtype ("" when it sets none).
-static TrainingConfig parse_training(const YamlMap& m, const std::string& fw_grad_dtype) {
+// fw: the scenario's framework (nullptr when it names none): its gradient dtype and MoE router
+// weighting, where set, are the defaults.
+static TrainingConfig parse_training(const YamlMap& m, const Framework* fw) {
+  const std::string fw_grad_dtype = fw ? fw->grad_reduce_dtype.value : std::string();
+  const std::string fw_weighting = fw && !fw->moe_router_weighting.value.empty() ? fw->moe_router_weighting.value : "at_combine";
   TrainingConfig t;
   t.global_batch = m.i64("global_batch");
   t.micro_batch_given = m.has("micro_batch");
@@ -138,6 +141,7 @@ static TrainingConfig parse_training(const YamlMap& m, const std::string& fw_gra
   const std::string grad_default = !fw_grad_dtype.empty() ? fw_grad_dtype : t.precision == DType::FP16 ? "fp16" : "fp32";
   const auto grad = m.choice("grad_reduce_dtype", {"fp32", "bf16", "fp16"}, grad_default);
   t.grad_reduce_dtype = parse_dtype(grad, m.loc("grad_reduce_dtype"));
+  t.moe_weighting_in_expert = m.choice("moe_router_weighting", {"in_expert", "at_combine"}, fw_weighting) == "in_expert";
   if (t.global_batch < 1) m.fail("global_batch", "must be positive");
   if (t.micro_batch < 1) m.fail("micro_batch", "must be positive");
   if (t.seq_len < 1) m.fail("seq_len", "must be positive");
@@ -198,7 +202,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
   s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base)
                                 : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base);
-  s.train = parse_training(root.map("training"), s.framework.empty() ? std::string() : cat.framework(s.framework).grad_reduce_dtype.value);
+  s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework));
   s.seed = static_cast<uint64_t>(root.i64("seed", 0));
   root.finish();
   // Derived dp.

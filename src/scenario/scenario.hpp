@@ -49,6 +49,9 @@ struct TrainingConfig {
   std::string optimizer = "adam";  // adam | sgd
   bool flash_attention = true;     // attention without materialised scores (FlashAttention)
   DType grad_reduce_dtype = DType::FP32;  // Megatron accumulates and reduces bf16 gradients in fp32
+  // MoE: router probabilities applied inside the experts' activation (true) or on the expert
+  // outputs at the combine (false: those outputs are saved for the probabilities' gradient).
+  bool moe_weighting_in_expert = false;
   bool micro_batch_given = true;   // false when the input did not state it (validation rows)
 };
 

@@ -105,6 +105,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   tr.grad_reduce_dtype = tr.precision == DType::FP16 ? DType::FP16 : DType::FP32;
   if (!s.framework.empty() && !cat.framework(s.framework).grad_reduce_dtype.value.empty())
     tr.grad_reduce_dtype = parse_dtype(cat.framework(s.framework).grad_reduce_dtype.value, SourceLocation{});
+  if (!s.framework.empty()) tr.moe_weighting_in_expert = cat.framework(s.framework).moe_router_weighting.value == "in_expert";
   const std::string rc = t.at(r, "recompute");
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
   // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient

@@ -331,4 +331,15 @@ entries:
     const auto [f4, w4] = error_of("fwcap-pz", with("pipeline_zero_stages: {value: [0]", "pipeline_zero_stages: {value: [0, 3]"));
     EXPECT_NE(w4.find("not among zero_stages"), std::string::npos) << w4;
   }
+  {  // The optional MoE router weighting: read with its source; a wrong value names the choices.
+    TempDir d("fw-moe-weighting");
+    d.write("frameworks/f.yaml", with("    capabilities:", "    moe_router_weighting: {value: in_expert, source: doc}\n    capabilities:"));
+    const auto c = Catalog::load(d.path.string());
+    EXPECT_EQ(c->framework("test-fw").moe_router_weighting.value, "in_expert");
+    EXPECT_EQ(c->framework("test-fw").moe_router_weighting.source, "a framework's documentation");
+    const auto [file, what] = error_of("fw-moe-weighting-bad", with("    capabilities:", "    moe_router_weighting: {value: in_experts, source: doc}\n    capabilities:"));
+    EXPECT_NE(what.find(file + ":9:"), std::string::npos) << what;
+    EXPECT_NE(what.find("moe_router_weighting"), std::string::npos) << what;
+    EXPECT_NE(what.find("in_expert"), std::string::npos) << what;
+  }
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <deque>
 #include <tuple>
 
 #include "estimate/collective.hpp"
@@ -241,4 +242,112 @@ TEST(ClosedForms, ZeroThreeSelectiveRecomputeGathersNothingExtra) {
   const auto& b = dense_block(w);
   EXPECT_FALSE(b.recompute.empty());
   for (const auto& st : b.recompute) EXPECT_TRUE(std::holds_alternative<ir::ComputeOp>(st));
+}
+
+// Question: does an MoE layer save the routed expert outputs exactly when the router probabilities
+// multiply them at the combine, and nothing more when the experts' activation applies them?
+TEST(ClosedForms, MoeRouterWeightingSavesTheExpertOutputsOnlyAtTheCombine) {
+  auto yaml = [](const std::string& weighting) {
+    return "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, vocab: 32000,"
+           " mlp: swiglu, moe: {num_experts: 16, topk: 4, expert_ffn_hidden: 1024}}\n"
+           "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, ep: 8, zero_stage: 1}\n"
+           "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16, moe_router_weighting: " + weighting + "}\n";
+  };
+  auto moe_block = [](const ir::Workload& w) -> const ir::Block& {
+    for (const auto& b : w.stages[0].chunks[0].blocks)
+      if (b.name == "moe_layer") return b;
+    throw std::runtime_error("no moe layer");
+  };
+  const auto combine = parse_scenario(yaml("at_combine"), "t.yaml", *frozen());
+  const auto in_expert = parse_scenario(yaml("in_expert"), "t.yaml", *frozen());
+  EXPECT_FALSE(combine.train.moe_weighting_in_expert);
+  EXPECT_TRUE(in_expert.train.moe_weighting_in_expert);
+  const auto wc = ir::lower(combine), we = ir::lower(in_expert);
+  // Tokens of one micro-batch x topk routed copies x hidden x 2 bytes (16-bit expert outputs).
+  const double expect = 2.0 * 4096 * 4 * 2048 * 2;
+  EXPECT_NEAR(moe_block(wc).activation_bytes - moe_block(we).activation_bytes, expect, 1e-9 * expect);
+  // Time is not affected: the same work runs either way.
+  EXPECT_DOUBLE_EQ(estimate_step(wc).step_time_s, estimate_step(we).step_time_s);
+  // Without the key the scenario default is at_combine; a framework's catalog value is the default.
+  std::string none = yaml("at_combine");
+  none.replace(none.find(", moe_router_weighting: at_combine"), std::string(", moe_router_weighting: at_combine").size(), "");
+  EXPECT_FALSE(parse_scenario(none, "t.yaml", *frozen()).train.moe_weighting_in_expert);
+  // A wrong value names the key and the valid choices.
+  try {
+    parse_scenario(yaml("at_the_end"), "t.yaml", *frozen());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("moe_router_weighting"), std::string::npos) << what;
+    EXPECT_NE(what.find("in_expert"), std::string::npos) << what;
+  }
+}
+
+// Question: under ZeRO-3 / FSDP, are an MoE layer's expert weights (sharded over the
+// expert-data-parallel group) gathered per layer and their gradients reduce-scattered per layer,
+// like the dense weights, and do they count in the gathered-parameter buffers?
+TEST(ClosedForms, ZeroThreeGathersExpertWeightsOverTheExpertDataParallelGroup) {
+  std::deque<Scenario> scenarios;  // a Workload refers to its Scenario: keep them alive
+  auto lowered = [&scenarios](int ep, int zero, const std::string& rc) {
+    const std::string y =
+        "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, vocab: 32000,"
+        " mlp: swiglu, moe: {num_experts: 16, topk: 4, expert_ffn_hidden: 1024}}\n"
+        "system: dgx-h100\nnum_gpus: 16\nframework: megatron-core\nparallel: {tp: 1, pp: 1, ep: " + std::to_string(ep) +
+        ", zero_stage: " + std::to_string(zero) + "}\n"
+        "training: {global_batch: 32, micro_batch: 2, seq_len: 4096, precision: bf16, recompute: " + rc + "}\n";
+    return ir::lower(scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen())));
+  };
+  struct Sums {
+    double gather = 0, reduce_scatter = 0, expert_bytes = 0;
+    int gathers = 0;
+  };
+  // The EDP collectives of one MoE layer.
+  auto expert_colls = [](const ir::Workload& w) {
+    Sums r;
+    for (const auto& b : w.stages[0].chunks[0].blocks) {
+      if (b.name != "moe_layer") continue;
+      r.expert_bytes = b.expert_params * 2.0;  // this rank's experts, bf16
+      for (const auto* pass : {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight})
+        for (const auto& st : *pass)
+          if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::EDP) {
+            if (c->kind == ir::CollKind::AllGather) {
+              r.gather += c->bytes;
+              ++r.gathers;
+            } else if (c->kind == ir::CollKind::ReduceScatter) {
+              r.reduce_scatter += c->bytes;
+            }
+          }
+      break;
+    }
+    return r;
+  };
+  for (const char* rc : {"none", "full"}) {
+    // ep 1: every rank holds all 16 experts, sharded 16 ways (EDP = 16); ep 4: EDP = 4.
+    for (int ep : {1, 4}) {
+      const auto w = lowered(ep, 3, rc);
+      EXPECT_EQ(w.group(ir::GroupKind::EDP).size, 16 / ep);
+      const Sums r = expert_colls(w);
+      // Per layer: gathered in forward and backward (the backward's gather serves the full
+      // recompute in Megatron-FSDP), gradients reduce-scattered in fp32.
+      EXPECT_GT(r.expert_bytes, 0.0);
+      EXPECT_EQ(r.gathers, 2) << rc << " ep" << ep;
+      EXPECT_NEAR(r.gather, 2.0 * r.expert_bytes, 1e-9 * r.expert_bytes);
+      EXPECT_NEAR(r.reduce_scatter, 2.0 * r.expert_bytes, 1e-9 * r.expert_bytes);
+      for (const auto& c : w.step.grad_sync) EXPECT_NE(c.group, ir::GroupKind::EDP) << c.name;  // no per-step expert sync
+    }
+  }
+  // ep 16: each EDP group is one rank, nothing to gather.
+  EXPECT_EQ(expert_colls(lowered(16, 3, "none")).gathers, 0);
+  // ZeRO-1 keeps the once-per-step expert gradient reduce-scatter over EDP, and no per-layer gathers.
+  const auto w1 = lowered(4, 1, "none");
+  EXPECT_EQ(expert_colls(w1).gathers, 0);
+  bool edp_sync = false;
+  for (const auto& c : w1.step.grad_sync) edp_sync = edp_sync || c.group == ir::GroupKind::EDP;
+  EXPECT_TRUE(edp_sync);
+  // Memory: ZeRO-3's gathered buffers hold two layers' weights, expert weights included when they
+  // are sharded: ep 1 (EDP 16) holds 2 x (its 4 layers' experts / 4) x 2 bytes more than ep 16 (EDP 1).
+  const auto a = lowered(1, 3, "none"), b = lowered(16, 3, "none");
+  const double diff = stage_memory(a, 0, 0.0).comm_buffers_bytes - stage_memory(b, 0, 0.0).comm_buffers_bytes;
+  const double expect = 2.0 * a.stages[0].expert_params / 4.0 * 2.0;
+  EXPECT_NEAR(diff, expect, 1e-9 * expect);
 }
