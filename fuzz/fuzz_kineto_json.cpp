@@ -4,7 +4,8 @@
 // The loader maps a plain file and scans it in place; the same text is also scanned through a
 // source that only streams (4 kB windows: values split across window boundaries), and the two
 // must agree: both refuse the input, or both keep the same events (a differential check of the
-// SIMD in-place path against the windowed one).
+// SIMD in-place path against the windowed one). The in-place text is also read in two halves at
+// once (ScanOptions::threads 2, split at any size), which must give what one thread gives.
 #include <cstring>
 #include <string_view>
 
@@ -36,10 +37,12 @@ class MemorySource final : public sextant::trace::ByteSource {
 };
 
 // 0: refused (sextant::Error), 1: scanned.
-int scan(const uint8_t* data, size_t size, bool in_place, sextant::trace::RankTrace& out) {
+int scan(const uint8_t* data, size_t size, bool in_place, sextant::trace::RankTrace& out, int threads = 1) {
   MemorySource src(data, size, in_place);
   sextant::trace::ScanOptions o;
   o.chunk_bytes = 4096;
+  o.threads = threads;
+  o.split_min_bytes = 0;  // split every in-place text into two halves read at once
   try {
     sextant::trace::scan_trace(src, "fuzz.json", out, o);
   } catch (const sextant::Error&) {
@@ -63,8 +66,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (r.dur_ns[i] < 0 || r.ts_ns[i] < 0) std::abort();  // rejected at load, never kept
   });
   if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b) return 0;  // gzip: fuzz_kineto_gzip's part
-  sextant::trace::RankTrace a, b;
-  const int ra = scan(data, size, true, a), rb = scan(data, size, false, b);
+  sextant::trace::RankTrace a, b, c;
+  const int ra = scan(data, size, true, a), rb = scan(data, size, false, b), rc = scan(data, size, true, c, 2);
+  if (ra != rc) {
+    std::fprintf(stderr, "one-thread scan %s, two-thread scan %s\n", ra ? "accepted" : "refused", rc ? "accepted" : "refused");
+    std::abort();
+  }
+  if (ra && (a.size() != c.size() || a.json_events != c.json_events || a.strings.size() != c.strings.size() ||
+             a.name != c.name || a.ts_ns != c.ts_ns || a.dur_ns != c.dur_ns || a.collectives.size() != c.collectives.size() ||
+             a.diagnostics.items().size() != c.diagnostics.items().size())) {
+    std::fprintf(stderr, "one-thread and two-thread scans differ\n");
+    std::abort();
+  }
   if (ra != rb) {
     std::fprintf(stderr, "in-place scan %s, streaming scan %s\n", ra ? "accepted" : "refused", rb ? "accepted" : "refused");
     std::abort();

@@ -4,7 +4,9 @@
 // unreadable file an error naming the file and the byte offset?
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <tuple>
 #include <filesystem>
 #include <fstream>
 
@@ -255,5 +257,137 @@ TEST(Ingest, InPlaceAndStreamingReadsAgree) {
     EXPECT_EQ(e.where().file, cut);
     EXPECT_NE(std::string(e.what()).find("byte offset"), std::string::npos) << e.what();
   }
+  std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// Every field a scan fills, compared (strings by text, in id order: the interning order too).
+void expect_same_trace(const RankTrace& a, const RankTrace& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  EXPECT_EQ(a.ts_ns, b.ts_ns) << what;
+  EXPECT_EQ(a.dur_ns, b.dur_ns) << what;
+  EXPECT_EQ(a.name, b.name) << what;
+  EXPECT_EQ(a.cat, b.cat) << what;
+  EXPECT_EQ(a.pid, b.pid) << what;
+  EXPECT_EQ(a.tid, b.tid) << what;
+  EXPECT_EQ(a.stream, b.stream) << what;
+  EXPECT_EQ(a.correlation, b.correlation) << what;
+  ASSERT_EQ(a.strings.size(), b.strings.size()) << what;
+  for (uint32_t i = 0; i < a.strings.size(); ++i) EXPECT_EQ(a.strings.str(i), b.strings.str(i)) << what;
+  ASSERT_EQ(a.shape_strings.size(), b.shape_strings.size()) << what;
+  for (uint32_t i = 0; i < a.shape_strings.size(); ++i)
+    EXPECT_EQ(a.shape_strings.str(i), b.shape_strings.str(i)) << what;
+  ASSERT_EQ(a.op_shapes.size(), b.op_shapes.size()) << what;
+  for (size_t i = 0; i < a.op_shapes.size(); ++i) {
+    EXPECT_EQ(a.op_shapes[i].event, b.op_shapes[i].event) << what;
+    EXPECT_EQ(a.op_shapes[i].dims, b.op_shapes[i].dims) << what;
+    EXPECT_EQ(a.op_shapes[i].types, b.op_shapes[i].types) << what;
+  }
+  ASSERT_EQ(a.collectives.size(), b.collectives.size()) << what;
+  for (size_t i = 0; i < a.collectives.size(); ++i) {
+    const auto &x = a.collectives[i], &y = b.collectives[i];
+    EXPECT_EQ(std::tie(x.event, x.collective_name, x.in_msg_nelems, x.out_msg_nelems, x.group_size, x.dtype, x.pg_name, x.seq),
+              std::tie(y.event, y.collective_name, y.in_msg_nelems, y.out_msg_nelems, y.group_size, y.dtype, y.pg_name, y.seq))
+        << what;
+  }
+  ASSERT_EQ(a.transfers.size(), b.transfers.size()) << what;
+  for (size_t i = 0; i < a.transfers.size(); ++i) {
+    EXPECT_EQ(a.transfers[i].event, b.transfers[i].event) << what;
+    EXPECT_EQ(a.transfers[i].bytes, b.transfers[i].bytes) << what;
+    EXPECT_EQ(a.transfers[i].bandwidth_gbps, b.transfers[i].bandwidth_gbps) << what;
+  }
+  ASSERT_EQ(a.memory.size(), b.memory.size()) << what;
+  for (size_t i = 0; i < a.memory.size(); ++i) {
+    EXPECT_EQ(a.memory[i].ts_ns, b.memory[i].ts_ns) << what;
+    EXPECT_EQ(a.memory[i].bytes, b.memory[i].bytes) << what;
+  }
+  ASSERT_EQ(a.diagnostics.items().size(), b.diagnostics.items().size()) << what;
+  for (auto i = a.diagnostics.items().begin(), j = b.diagnostics.items().begin(); i != a.diagnostics.items().end();
+       ++i, ++j) {
+    EXPECT_EQ(i->first, j->first) << what;
+    EXPECT_EQ(i->second.count, j->second.count) << what << " " << i->first;
+    EXPECT_EQ(i->second.example, j->second.example) << what << " " << i->first;
+    EXPECT_EQ(i->second.severity, j->second.severity) << what << " " << i->first;
+  }
+  EXPECT_EQ(a.json_events, b.json_events) << what;
+  EXPECT_EQ(a.raw_bytes, b.raw_bytes) << what;
+  EXPECT_EQ(a.float_timestamps, b.float_timestamps) << what;
+  EXPECT_EQ(a.legacy_schema, b.legacy_schema) << what;
+  EXPECT_EQ(a.device_names, b.device_names) << what;
+  EXPECT_EQ(a.rank, b.rank) << what;
+  EXPECT_EQ(a.base_time_ns, b.base_time_ns) << what;
+}
+
+// The file read with one thread, or the error it gives ("" when none).
+std::string load_error(const std::string& path, const ScanOptions& o) {
+  try {
+    load_trace_file(path, o);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// A file read in two halves at once (split_min_bytes 0: every file is split) gives what one thread
+// gives, field by field: on the bundled real traces, a synthetic one, and texts where the split
+// point looks like an element boundary but is not one (inside a string, after the end of
+// traceEvents), where the second half is broken or holds odd elements.
+TEST(Ingest, TwoThreadScanEqualsOneThread) {
+  ScanOptions one, two;
+  two.threads = 2;
+  two.split_min_bytes = 0;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/trace"))
+    if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 10u);
+  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_two_threads";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    const std::string p = (dir / name).string();
+    std::ofstream(p, std::ios::binary) << text;
+    files.push_back(p);
+  };
+  SynthOptions so;
+  so.ranks = 1;
+  so.target_bytes_per_rank = 3e5;
+  so.float_timestamps = true;
+  write("synth.json", synth_rank_json(so, 0));
+  const std::string ev = R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}})";
+  std::string events;
+  for (int i = 0; i < 200; ++i) events += (i ? ",\n  " : "") + ev;
+  // The middle of the text inside a long name that looks like element boundaries.
+  std::string looks;
+  for (int i = 0; i < 400; ++i) looks += "}, {";
+  write("in_string.json", R"({"traceEvents": [)" + ev + R"(, {"ph": "X", "cat": "kernel", "name": ")" + looks +
+                              R"(", "ts": 5, "dur": 1}, )" + ev + "]}");
+  // Short traceEvents followed by a long value holding objects in an array.
+  std::string objs;
+  for (int i = 0; i < 300; ++i) objs += std::string(i ? ", " : "") + R"({"id": 1})";
+  write("after_array.json", R"({"traceEvents": [)" + ev + "], \"other\": [" + objs + "]}");
+  // Odd elements, new names and shapes in the second half; a broken second half.
+  std::string odd = events + R"(, [1, 2], {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 3, "dur": 1,)"
+                             R"( "args": {"Input Dims": [[2, 3], [3, 4]], "Input type": ["float", "float"]}},)"
+                             R"( {"ph": "i", "cat": "[memory]", "name": "[memory]", "ts": 4, "args": {"Bytes": 8}}, 7, )" +
+                    ev;
+  write("odd_tail.json", R"({"traceEvents": [)" + odd + R"(], "deviceProperties": [{"name": "NVIDIA A100"}]})");
+  write("broken_tail.json",
+        R"({"traceEvents": [)" + events + ", " + events + R"(, {"ph": "X", "ts": 1 "dur": 2}, )" + events + "]}");
+  write("truncated_tail.json", R"({"traceEvents": [)" + events + ", " + events.substr(0, events.size() / 2));
+  write("kdoc.json", kDoc);
+  for (const auto& f : files) {
+    const std::string err = load_error(f, one);
+    if (!err.empty()) {
+      EXPECT_EQ(load_error(f, two), err) << f;
+      continue;
+    }
+    expect_same_trace(load_trace_file(f, two), load_trace_file(f, one), f);
+  }
+  EXPECT_NE(load_error((dir / "broken_tail.json").string(), one), "");
+  EXPECT_NE(load_error((dir / "truncated_tail.json").string(), one), "");
   std::filesystem::remove_all(dir);
 }

@@ -92,6 +92,9 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
   std::vector<std::exception_ptr> errors(files.size());
   std::atomic<size_t> next{0};
   int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Threads left over when there are fewer files than threads go to each file's scan.
+  ScanOptions scan = opt.scan;
+  scan.threads = std::max(1, threads / static_cast<int>(std::max<size_t>(1, files.size())));
   threads = std::min<int>(threads, static_cast<int>(files.size()));
   auto work = [&] {
     for (;;) {
@@ -105,7 +108,7 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
             continue;
           }
         }
-        loaded[i] = load_trace_file(files[i], opt.scan);
+        loaded[i] = load_trace_file(files[i], scan);
         if (use_cache && !write_rank_cache(files[i], opt.cache_dir, loaded[i]))
           loaded[i].diagnostics.add("trace cache not writable (analysis unaffected)", "info",
                                     cache_path_for(files[i], opt.cache_dir));

@@ -10,7 +10,7 @@
 namespace sextant::trace {
 
 struct LoadOptions {
-  int threads = 0;  // 0: hardware concurrency (at most the number of files)
+  int threads = 0;  // 0: hardware concurrency; one file per thread, threads left over go to a file's scan
   ScanOptions scan;
   // Per-rank cache (ingest/cache.hpp): read a valid cache instead of parsing, write one after.
   bool cache = false;      // cache files next to the traces (<file>.sxcache)

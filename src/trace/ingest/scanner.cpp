@@ -1,5 +1,6 @@
 #include "trace/ingest/scanner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -334,8 +336,20 @@ struct EventFields {
 
 class Scanner {
  public:
-  Scanner(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt)
+  // A scanner of the tail of traceEvents, from the element at `start` of an in-memory text to the
+  // array's end (see events_array): it never hands pages back, the other scanner may still read them.
+  Scanner(ByteSource& src, std::string_view whole, size_t start, const std::string& file, RankTrace& out)
       : src_(src), file_(file), out_(out) {
+    data_ = whole.data();
+    end_ = whole.size();
+    pos_ = start;
+    eof_ = true;
+    in_place_ = true;
+    may_release_ = false;
+  }
+
+  Scanner(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt)
+      : src_(src), file_(file), out_(out), threads_(opt.threads), split_min_bytes_(opt.split_min_bytes) {
     const std::string_view whole = src.contiguous();
     if (!whole.empty()) {
       // The whole text is in memory already: scan it in place (no window, no copy).
@@ -559,9 +573,82 @@ class Scanner {
       ++pos_;
       return;
     }
+    const size_t split = split_point();
+    if (split == kNoSplit) {
+      events_elements(kNoSplit);
+      return;
+    }
+    // Two halves at once: a second scanner reads the elements from `split` (the start of an
+    // element near the middle, found by its look: '}' ',' '{' between whitespace) to the end of
+    // the array into its own RankTrace, while this one reads up to `split`. The look can lie (the
+    // text inside a string): the split is used only when this scanner, reading serially, arrives
+    // at an element starting exactly there; otherwise, or when the second scanner refused its part
+    // (so that errors are the serial scan's, at the same offsets), its work is dropped and this
+    // scanner reads on alone. The part is then appended with its string ids, event indexes and
+    // diagnostics renumbered as a serial scan would have numbered them: the RankTrace is the same.
+    RankTrace tail;
+    tail.reserve((end_ - split) / 120 + 1024);
+    size_t tail_end = 0;
+    bool tail_ok = false;
+    std::thread reader([&] {
+      try {
+        Scanner s(src_, std::string_view(data_, end_), split, file_, tail);
+        tail_end = s.events_tail();
+        tail_ok = true;
+      } catch (...) {  // SyntaxError, Error, bad_alloc: this scanner reads that part itself
+      }
+    });
+    struct Join {
+      std::thread& t;
+      ~Join() {
+        if (t.joinable()) t.join();
+      }
+    } join{reader};
+    const bool ended = events_elements(split);
+    reader.join();
+    if (ended) return;  // the split point was not an element of traceEvents
+    if (!tail_ok) {
+      events_elements(kNoSplit);
+      return;
+    }
+    append_part(std::move(tail));
+    pos_ = tail_end;
+  }
+
+  // Where a second thread may start reading traceEvents (the position of an element's '{'), or
+  // kNoSplit: only for a text in memory, of split_min_bytes and more left in the array, up to
+  // kParallelMaxBytes (above it, memory is bounded by handing pages back behind one scanner).
+  static constexpr size_t kNoSplit = SIZE_MAX;
+  static constexpr size_t kParallelMaxBytes = size_t{48} << 20;
+  size_t split_point() const {
+    if (!in_place_ || threads_ < 2 || end_ > kParallelMaxBytes || end_ - pos_ < std::max<size_t>(split_min_bytes_, 2))
+      return kNoSplit;
+    const char* lo = data_ + pos_ + (end_ - pos_) / 2;
+    const char* e = data_ + end_;
+    for (const char* c = lo; (c = static_cast<const char*>(std::memchr(c, ',', static_cast<size_t>(e - c))));
+         ++c) {
+      const char* a = c;
+      while (a > lo && is_ws(a[-1])) --a;
+      const char* b = skip_ws(c + 1, e);
+      if (a > lo && a[-1] == '}' && b < e && *b == '{') return static_cast<size_t>(b - data_);
+    }
+    return kNoSplit;
+  }
+
+  // The second scanner's part: elements from pos_ (an element's '{') to the array's end.
+  // Returns the position after the closing ']'.
+  size_t events_tail() {
+    events_elements(kNoSplit);
+    return pos_;
+  }
+
+  // Elements of traceEvents from pos_ (after '[' or ','). Returns true after reading the closing
+  // ']'; false when the next element starts exactly at stop_at (not read).
+  bool events_elements(size_t stop_at) {
     EventFields ev;
     for (;;) {
       char c = peek_nonws();
+      if (pos_ == stop_at) return false;
       if (c == '{') {
         step([&](const char* p, const char* e) -> const char* {
           ev.reset();
@@ -569,7 +656,7 @@ class Scanner {
         });
         ++out_.json_events;
         commit(ev);
-        if (in_place_ && pos_ - released_ >= kReleaseBytes) {
+        if (in_place_ && may_release_ && pos_ - released_ >= kReleaseBytes) {
           // Nothing before this event is looked at again (the committed rows hold copies).
           src_.release_before(pos_);
           released_ = pos_;
@@ -588,11 +675,44 @@ class Scanner {
       }
       if (d == ']') {
         ++pos_;
-        return;
+        return true;
       }
       if (d == '\0') truncated();
       throw SyntaxError{cur(), "expected ',' or ']' in traceEvents"};
     }
+  }
+
+  // Appends the events the second scanner read (see events_array).
+  void append_part(RankTrace&& p) {
+    RankTrace& t = out_;
+    const auto first = static_cast<uint32_t>(t.size());
+    std::vector<uint32_t> name_id(p.strings.size());
+    for (uint32_t id = 0; id < p.strings.size(); ++id) name_id[id] = t.strings.intern(p.strings.str(id));
+    t.ts_ns.insert(t.ts_ns.end(), p.ts_ns.begin(), p.ts_ns.end());
+    t.dur_ns.insert(t.dur_ns.end(), p.dur_ns.begin(), p.dur_ns.end());
+    for (uint32_t id : p.name) t.name.push_back(name_id[id]);
+    t.cat.insert(t.cat.end(), p.cat.begin(), p.cat.end());
+    t.pid.insert(t.pid.end(), p.pid.begin(), p.pid.end());
+    t.tid.insert(t.tid.end(), p.tid.begin(), p.tid.end());
+    t.stream.insert(t.stream.end(), p.stream.begin(), p.stream.end());
+    t.correlation.insert(t.correlation.end(), p.correlation.begin(), p.correlation.end());
+    for (auto& c : p.collectives) {
+      c.event += first;
+      t.collectives.push_back(std::move(c));
+    }
+    for (auto x : p.transfers) {
+      x.event += first;
+      t.transfers.push_back(x);
+    }
+    std::vector<uint32_t> shape_id(p.shape_strings.size());
+    for (uint32_t id = 0; id < p.shape_strings.size(); ++id)
+      shape_id[id] = t.shape_strings.intern(p.shape_strings.str(id));
+    for (const auto& s : p.op_shapes) t.op_shapes.push_back(OpShape{s.event + first, shape_id[s.dims], shape_id[s.types]});
+    t.memory.insert(t.memory.end(), p.memory.begin(), p.memory.end());
+    t.diagnostics.merge(p.diagnostics);
+    t.float_timestamps = t.float_timestamps || p.float_timestamps;
+    t.legacy_schema = t.legacy_schema || p.legacy_schema;
+    t.json_events += p.json_events;
   }
 
   // --- one event ---
@@ -986,6 +1106,9 @@ class Scanner {
   const char* data_ = nullptr;  // buf_.data(), or the source's whole text when scanning in place
   bool in_place_ = false;
   size_t released_ = 0;  // in place: offset below which the source was told it may drop pages
+  bool may_release_ = true;
+  int threads_ = 1;
+  size_t split_min_bytes_ = 0;
   size_t pos_ = 0, end_ = 0;
   uint64_t base_ = 0;
   bool eof_ = false;

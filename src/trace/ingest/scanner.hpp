@@ -22,6 +22,11 @@ struct ScanOptions {
   size_t chunk_bytes = 8 << 20;  // initial window; grows only for a single value larger than it
   // gzip decompression limit (see byte_source.hpp): default rule, 0 = none, > 0 = bytes.
   int64_t max_inflate_bytes = kDefaultInflateLimit;
+  // Threads one file's scan may use. With 2 and more, a text held whole in memory (a mapped plain
+  // file or an inflated gzip member) of at most 48 MiB whose traceEvents array has split_min_bytes
+  // or more left is read in two halves at once, joined into the same RankTrace as one thread gives.
+  int threads = 1;
+  size_t split_min_bytes = size_t{2} << 20;
 };
 
 // Fills out (file, events, metadata, diagnostics, raw_bytes, json_events).

@@ -527,31 +527,42 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     for (const Node& n : gr.nodes) end_rel = std::max(end_rel, n.measured_start + n.dur);
     gr.measured_ticks = end_rel;
 
-    // CSR.
-    std::stable_sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    gr.edges.reserve(edges.size());
-    size_t e = 0;
-    for (uint32_t n = 0; n < gr.nodes.size(); ++n) {
-      gr.nodes[n].edge_begin = static_cast<uint32_t>(gr.edges.size());
-      while (e < edges.size() && edges[e].first == n) {
-        gr.edges.push_back(edges[e].second);
-        if (edges[e].second.unexplained) gr.unexplained_edge_ticks += edges[e].second.weight;
-        ++e;
+    // CSR: edges grouped by target node, in the order they were added (a counting sort).
+    {
+      const size_t N = gr.nodes.size();
+      std::vector<uint32_t> at(N + 1, 0);
+      for (const auto& [to, ed] : edges) ++at[to + 1];
+      for (size_t n = 0; n < N; ++n) at[n + 1] += at[n];
+      for (size_t n = 0; n < N; ++n) {
+        gr.nodes[n].edge_begin = at[n];
+        gr.nodes[n].edge_end = at[n + 1];
       }
-      gr.nodes[n].edge_end = static_cast<uint32_t>(gr.edges.size());
+      gr.edges.resize(edges.size());
+      for (const auto& [to, ed] : edges) gr.edges[at[to]++] = ed;
+      for (const Edge& ed : gr.edges)
+        if (ed.unexplained) gr.unexplained_edge_ticks += ed.weight;
     }
     // Topological order (Kahn), ready nodes taken by measured start then index; a cycle is
     // broken at the earliest remaining node (counted).
     {
       const size_t N = gr.nodes.size();
+      // Successors in CSR form (succ_at[n] .. succ_at[n + 1]), each list in increasing target order.
       std::vector<uint32_t> indeg(N, 0);
-      std::vector<std::vector<uint32_t>> succ(N);
+      std::vector<uint32_t> succ_at(N + 1, 0);
       for (uint32_t n = 0; n < N; ++n)
         for (uint32_t q = gr.nodes[n].edge_begin; q < gr.nodes[n].edge_end; ++q)
           if (gr.edges[q].from != Edge::kNone) {
             ++indeg[n];
-            succ[gr.edges[q].from].push_back(n);
+            ++succ_at[gr.edges[q].from + 1];
           }
+      for (size_t n = 0; n < N; ++n) succ_at[n + 1] += succ_at[n];
+      std::vector<uint32_t> succ(succ_at[N]);
+      {
+        std::vector<uint32_t> fill(succ_at.begin(), succ_at.end() - 1);
+        for (uint32_t n = 0; n < N; ++n)
+          for (uint32_t q = gr.nodes[n].edge_begin; q < gr.nodes[n].edge_end; ++q)
+            if (gr.edges[q].from != Edge::kNone) succ[fill[gr.edges[q].from]++] = n;
+      }
       using Item = std::pair<int64_t, uint32_t>;
       std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
       for (uint32_t n = 0; n < N; ++n)
@@ -572,8 +583,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         if (done[n]) continue;
         done[n] = 1;
         gr.order.push_back(n);
-        for (uint32_t m : succ[n])
+        for (uint32_t k = succ_at[n]; k < succ_at[n + 1]; ++k) {
+          const uint32_t m = succ[k];
           if (!done[m] && indeg[m] > 0 && --indeg[m] == 0) ready.emplace(gr.nodes[m].measured_start, m);
+        }
       }
       if (gr.cycles_broken > 0) diag.add("replay: dependency cycle broken", "warning", rank_s);
     }
