@@ -421,7 +421,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       r.set("design_plan", describe(best, so));
       r.set("design_step_time_s", design.e.step_time_s);
       const double h = o.elasticity_step_fraction;
-      std::vector<std::pair<std::string, double>> binds;
+      std::vector<std::pair<std::string, double>> binds, rebinds;  // finite fixed-plan / re-planned elasticities
       for (const auto& k : keys) {
         const double x0 = get_parameter(base, k);
         if (!(x0 > 0)) continue;
@@ -432,23 +432,38 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
           Scenario sf = s;
           apply_candidate(sf, best, so);
           const StepEstimate ef = est.run(ir::lower(sf));
+          // A side where the plan (or every plan) no longer fits has no step time: the elasticity
+          // is undefined there (NaN, with a note), never an infinite number.
           tf[side] = ef.fits ? ef.step_time_s : std::nan("");
-          if (k == "accelerator.memory_bytes" && !ef.fits) tf[side] = std::numeric_limits<double>::infinity();
           const PointResult pr = best_point(s, 0, o, est, dist);
-          tr[side] = pr.fits ? pr.e.step_time_s : std::numeric_limits<double>::infinity();
+          tr[side] = pr.fits ? pr.e.step_time_s : std::nan("");
         }
         const double dl = std::log((1 + h) / (1 - h));
         // Memory capacity does not change the time of a plan that fits: its fixed-plan
         // elasticity is 0 as long as the plan fits at both points.
         const double ef = std::log(tf[1] / tf[0]) / dl, er = std::log(tr[1] / tr[0]) / dl;
         el.add_row({k, x0, ef, er});
-        binds.emplace_back(k, ef);
+        const std::string pct = format_double(std::round(h * 1000) / 10);
+        if (std::isnan(tf[0]) || std::isnan(tf[1]))
+          r.notes.push_back(k + ": the design plan does not fit at " + (std::isnan(tf[0]) ? "-" : "+") + pct +
+                            "%, so its fixed-plan elasticity is undefined (NaN); " +
+                            (k == "accelerator.memory_bytes" ? "the plan has less than " + pct + "% of the capacity as headroom"
+                                                             : std::string("the parameter changes the plan's memory")));
+        if (std::isnan(tr[0]) || std::isnan(tr[1]))
+          r.notes.push_back(k + ": no plan fits at " + (std::isnan(tr[0]) ? "-" : "+") + pct + "%, so the re-planned elasticity is undefined (NaN)");
+        if (!std::isnan(ef)) binds.emplace_back(k, ef);
+        if (!std::isnan(er)) rebinds.emplace_back(k, er);
       }
-      std::stable_sort(binds.begin(), binds.end(), [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
+      auto by_size = [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); };
+      std::stable_sort(binds.begin(), binds.end(), by_size);
+      std::stable_sort(rebinds.begin(), rebinds.end(), by_size);
+      auto r3 = [](double x) { return format_double(std::round(x * 1000) / 1000); };
       if (!binds.empty())
-        r.notes.push_back("binding resource at the design point: " + binds.front().first + " (elasticity " +
-                          format_double(std::round(binds.front().second * 1000) / 1000) + ": 1% more gives " +
-                          format_double(std::round(-binds.front().second * 1000) / 1000) + "% shorter steps with the plan held)");
+        r.notes.push_back("binding resource at the design point: " + binds.front().first + " (elasticity " + r3(binds.front().second) +
+                          ": 1% more gives " + r3(-binds.front().second) + "% shorter steps with the plan held)");
+      if (!rebinds.empty() && (binds.empty() || rebinds.front().first != binds.front().first))
+        r.notes.push_back("with re-planning the largest elasticity is " + rebinds.front().first + " (" + r3(rebinds.front().second) +
+                          "): more of it lets a faster plan fit or run");
     }
   }
   if (!idle_known)

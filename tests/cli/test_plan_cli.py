@@ -91,6 +91,20 @@ check("sweep exit", sw.returncode == 0, sw.stderr)
 if sw.returncode == 0:
     sj = json.loads(sw.stdout)
     check("sweep tables", {"sweep", "pareto", "elasticity"} <= set(sj["tables"]), list(sj["tables"]))
+    # Elasticities are finite numbers, or undefined (null/NaN, with a note) where the plan stops
+    # fitting on one side; never infinite, and the binding-resource note names a finite one.
+    import math
+    ec = sj["tables"]["elasticity"]["columns"]
+    vals = [v for col in ("elasticity_fixed_plan", "elasticity_replanned") for v in ec[col]]
+    check("elasticities finite or undefined", all(v is None or (isinstance(v, (int, float)) and not math.isinf(v)) for v in vals), vals)
+    notes = " ".join(sj.get("notes", []))
+    check("binding note finite", "binding resource" in notes and "inf" not in notes.split("binding resource")[1].split(")")[0], notes[:400])
+    mem = ec["parameter"].index("accelerator.memory_bytes")
+    fixed_mem = ec["elasticity_fixed_plan"][mem]
+    check("memory does not change a fitting plan's time", fixed_mem is None or (isinstance(fixed_mem, float) and math.isnan(fixed_mem)) or abs(fixed_mem) < 1e-12,
+          fixed_mem)
+    if fixed_mem is None or (isinstance(fixed_mem, float) and math.isnan(fixed_mem)):
+        check("undefined elasticity explained", "accelerator.memory_bytes: the design plan does not fit" in notes, notes[:400])
 
 # A scenario's framework restricts the plans to the features of its stack (catalog capabilities);
 # --any-framework-feature lifts it. Megatron-LM of 2021: no SP, no TP overlap, no selective
