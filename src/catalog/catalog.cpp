@@ -1,6 +1,7 @@
 #include "catalog/catalog.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -569,9 +570,18 @@ static std::vector<std::string> yaml_files(const fs::path& dir) {
   return out;
 }
 
+// Lower-case ASCII copy.
+static std::string ascii_lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// mention: when not empty, only the files whose text contains it (ASCII case-insensitively) are parsed.
 template <class T, class F>
-static void load_kind(const fs::path& dir, std::map<std::string, T>& into, F parse) {
+static void load_kind(const fs::path& dir, std::map<std::string, T>& into, F parse, const std::string& mention = {}) {
+  const std::string needle = ascii_lower(mention);
   for (const auto& f : yaml_files(dir)) {
+    if (!needle.empty() && ascii_lower(read_file(f)).find(needle) == std::string::npos) continue;
     auto file = YamlMap::load_file(f);
     auto sources = read_sources(file);
     for (auto& e : file.map_list("entries")) {
@@ -617,6 +627,14 @@ std::shared_ptr<const Catalog> Catalog::load_accelerators(const std::string& dir
   auto c = std::make_shared<Catalog>();
   c->dir_ = dir;
   load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator);
+  return c;
+}
+
+std::shared_ptr<const Catalog> Catalog::load_accelerators_mentioning(const std::string& dir, const std::string& text) {
+  if (!fs::is_directory(dir)) throw Error(SourceLocation{dir}, "catalog folder not found");
+  auto c = std::make_shared<Catalog>();
+  c->dir_ = dir;
+  if (!text.empty()) load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator, text);
   return c;
 }
 

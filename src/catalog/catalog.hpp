@@ -258,6 +258,11 @@ class Catalog {
   // the other kinds are empty.
   static std::shared_ptr<const Catalog> load_accelerators(const std::string& dir);
   static std::shared_ptr<const Catalog> load_default_accelerators();
+  // Only the accelerator files whose text contains `text` (ASCII case-insensitively; none when it
+  // is empty): every entry whose id or name holds it is there, others may be missing. For a
+  // caller that looks for one model (the trace analysis matching a deviceProperties name), which
+  // then parses one file instead of all.
+  static std::shared_ptr<const Catalog> load_accelerators_mentioning(const std::string& dir, const std::string& text);
 
   const Accelerator& accelerator(const std::string& id) const;
   const NetworkTech& network(const std::string& id) const;

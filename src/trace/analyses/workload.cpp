@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -18,6 +19,7 @@
 
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
 #include "trace/analyses/analysis.hpp"
 
 namespace sextant::trace {
@@ -130,35 +132,41 @@ Cost cost_of(const std::string& op, const std::vector<std::vector<int64_t>>& d) 
   return c;
 }
 
+// Lower-case runs of letters and digits.
+std::set<std::string> name_tokens(const std::string& s) {
+  std::set<std::string> out;
+  std::string cur;
+  for (char ch : s + " ") {
+    if (std::isalnum(static_cast<unsigned char>(ch))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    } else if (!cur.empty()) {
+      out.insert(cur);
+      cur.clear();
+    }
+  }
+  return out;
+}
+
+// The model token of a device name ("a100" in "NVIDIA A100-SXM4-80GB"): letters and digits, at
+// most 6 characters, not a memory size. Empty when there is none (then nothing can match).
+std::string device_model_token(const std::set<std::string>& dev_tokens) {
+  for (const auto& t : dev_tokens)
+    if (std::any_of(t.begin(), t.end(), ::isdigit) && std::any_of(t.begin(), t.end(), ::isalpha) && t.size() <= 6 &&
+        t.find("gb") == std::string::npos)
+      return t;
+  return "";
+}
+
 // Catalog accelerator whose name or id shares the most tokens with a deviceProperties name (the
 // model token, e.g. "a100", must be among them). Empty when none fits.
 std::string match_device(const Catalog& cat, const std::string& dev, std::string& note) {
-  auto tokens = [](const std::string& s) {
-    std::set<std::string> out;
-    std::string cur;
-    for (char ch : s + " ") {
-      if (std::isalnum(static_cast<unsigned char>(ch))) {
-        cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      } else if (!cur.empty()) {
-        out.insert(cur);
-        cur.clear();
-      }
-    }
-    return out;
-  };
-  auto dt = tokens(dev);
-  std::string model;
-  for (const auto& t : dt)
-    if (std::any_of(t.begin(), t.end(), ::isdigit) && std::any_of(t.begin(), t.end(), ::isalpha) && t.size() <= 6 &&
-        t.find("gb") == std::string::npos) {
-      model = t;
-      break;
-    }
+  const auto dt = name_tokens(dev);
+  const std::string model = device_model_token(dt);
   std::string best;
   int best_score = 0, ties = 0;
   for (const auto& id : cat.accelerator_ids()) {
     const auto& a = cat.accelerator(id);
-    auto ct = tokens(a.name + " " + id);
+    auto ct = name_tokens(a.name + " " + id);
     if (model.empty() || !ct.count(model)) continue;
     int score = 0;
     for (const auto& t : dt) score += ct.count(t) ? 1 : 0;
@@ -337,8 +345,15 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     }
   std::shared_ptr<const Catalog> cat;
   try {
-    if (roofline_wanted && (!ctx.opt.device.empty() || !dev_name.empty()))
-      cat = Catalog::load_default_accelerators();  // the roofline needs one device
+    // The roofline needs one device: only the catalog files that mention it are parsed (an
+    // accelerator file takes yaml-cpp several ms), all of them when --device names none.
+    const std::string dir = (std::filesystem::path(data_dir()) / "catalog").string();
+    if (roofline_wanted && !ctx.opt.device.empty()) {
+      cat = Catalog::load_accelerators_mentioning(dir, ctx.opt.device);
+      if (!cat->has_accelerator(ctx.opt.device)) cat = Catalog::load_accelerators(dir);  // valid choices
+    } else if (roofline_wanted && !dev_name.empty()) {
+      cat = Catalog::load_accelerators_mentioning(dir, device_model_token(name_tokens(dev_name)));
+    }
   } catch (const Error& e) {
     ctx.diagnostics.add("workload: catalog not loaded, no roofline", "warning", e.what());
   }
