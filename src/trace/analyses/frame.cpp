@@ -1,7 +1,6 @@
 #include "trace/analyses/frame.hpp"
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace sextant::trace {
 
@@ -81,34 +80,39 @@ Frame build_frame(const RankTrace& t, bool hta) {
     return hta ? floor_div(t.ts_ns[i] + t.dur_ns[i], 1000) : t.ts_ns[i] + t.dur_ns[i];
   };
 
-  // ProfilerStep names.
-  std::unordered_set<uint32_t> step_ids;
+  // ProfilerStep names, as flags per string id (one lookup per event).
+  std::vector<char> step_id(t.strings.size(), 0);
+  bool any_step_id = false;
   for (uint32_t id = 0; id < t.strings.size(); ++id)
-    if (is_profiler_step(t.strings.str(id))) step_ids.insert(id);
-  std::unordered_set<uint32_t> step_names;
-  if (!step_ids.empty())
+    if (is_profiler_step(t.strings.str(id))) step_id[id] = 1, any_step_id = true;
+  std::vector<char> step_name(t.strings.size(), 0);  // a step name on an analysable CPU event
+  int64_t step_names = 0;
+  if (any_step_id)
     for (size_t i = 0; i < n; ++i)
-      if (step_ids.count(t.name[i]) && analysable(i) && !is_gpu(i)) step_names.insert(t.name[i]);
-  f.profiler_steps = static_cast<int64_t>(step_names.size());
+      if (step_id[t.name[i]] && !step_name[t.name[i]] && analysable(i) && !is_gpu(i)) step_name[t.name[i]] = 1, ++step_names;
+  f.profiler_steps = step_names;
 
   // HTA: drop the last ProfilerStep (CPU events from its start on, and GPU events whose
   // correlation id matches no kept CPU event).
   int64_t last_start = INT64_MAX;
-  std::unordered_set<int64_t> corr;
-  const bool drop_last = hta && step_names.size() >= 2;
+  std::vector<int64_t> corr;  // correlation ids of the kept CPU events, sorted
+  const bool drop_last = hta && step_names >= 2;
   if (drop_last) {
     last_start = INT64_MIN;
     for (size_t i = 0; i < n; ++i)
-      if (step_names.count(t.name[i]) && analysable(i) && !is_gpu(i)) last_start = std::max(last_start, ts_of(i));
+      if (step_name[t.name[i]] && analysable(i) && !is_gpu(i)) last_start = std::max(last_start, ts_of(i));
     for (size_t i = 0; i < n; ++i)
-      if (analysable(i) && !is_gpu(i) && ts_of(i) < last_start) corr.insert(t.correlation[i]);
+      if (analysable(i) && !is_gpu(i) && ts_of(i) < last_start) corr.push_back(t.correlation[i]);
+    std::sort(corr.begin(), corr.end());
+    corr.erase(std::unique(corr.begin(), corr.end()), corr.end());
     f.last_step_dropped = true;
   }
 
   for (size_t i = 0; i < n; ++i) {
     if (!analysable(i)) continue;
     const bool g = is_gpu(i);
-    if (drop_last && (g ? !corr.count(t.correlation[i]) : ts_of(i) >= last_start)) continue;
+    if (drop_last && (g ? !std::binary_search(corr.begin(), corr.end(), t.correlation[i]) : ts_of(i) >= last_start))
+      continue;
     ++f.rows;
     // cuda_sync events (Stream/Event/Context Sync) are GPU-side waits, not work: HTA loads them
     // as GPU rows and counts them in the GPU-active span only; Sextant ignores them.
@@ -131,7 +135,7 @@ Frame build_frame(const RankTrace& t, bool hta) {
       // correlation id, and annotations (ProfilerStep#N, nccl:*, record_function ranges).
       Category c = t.cat[i];
       if (c != Category::CudaRuntime && c != Category::CudaDriver && c != Category::UserAnnotation &&
-          t.correlation[i] == -1 && !step_names.count(t.name[i]))
+          t.correlation[i] == -1 && !step_name[t.name[i]])
         continue;
       f.cpu.push_back(CpuEvent{ts_of(i), end_of(i), static_cast<uint32_t>(i)});
     }
