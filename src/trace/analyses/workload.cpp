@@ -257,26 +257,26 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       }
     }
     // Shapes repeat every iteration: each distinct (operator, dims, types) is parsed once.
+    // (Keyed by the rank's string ids of the operator, dims and types: one text each.)
     struct Parsed {
       bool ok = false;
       int fail = 0;  // 1: dims not parsable, 2: no FLOP formula fits
-      Cost cost;
-      DtypeInfo dtype;
+      Agg* agg = nullptr;  // the row it adds to (std::map: stable address)
     };
-    std::unordered_map<std::string, Parsed> parsed;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Parsed> parsed;
     for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
       if (gpu_ns[i] <= 0) continue;
       const OpShape& s = t.op_shapes[i];
       const std::string& op = t.strings.str(t.name[s.event]);
       const std::string& dims_text = t.dims_of(s);
       const std::string& types_text = t.types_of(s);
-      std::string memo_key = op + '\x1f' + dims_text + '\x1f' + types_text;
+      const auto memo_key = std::make_tuple(t.name[s.event], s.dims, s.types);
       if (auto hit = parsed.find(memo_key); hit != parsed.end()) {
         if (!hit->second.ok) {
           ++(hit->second.fail == 1 ? shapes_unparsed : shapes_no_formula);
           continue;
         }
-        auto& a = agg[{op, dims_text, hit->second.dtype.name}];
+        Agg& a = *hit->second.agg;
         ++a.calls;
         a.gpu_ns += gpu_ns[i];
         continue;
@@ -314,9 +314,8 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       }
       DtypeInfo di = dtype_of(type0);
       memo.ok = true;
-      memo.cost = c;
-      memo.dtype = di;
       auto& a = agg[{op, dims_text, di.name}];
+      memo.agg = &a;
       a.op = op;
       a.dims = dims_text;
       a.dtype = di.name.empty() ? "(unknown)" : di.name;
