@@ -108,6 +108,7 @@ Frame build_frame(const RankTrace& t, bool hta) {
     f.last_step_dropped = true;
   }
 
+  std::vector<int8_t> kind_of_name(t.strings.size(), -1);  // kernel kind by name id, classified on first use
   for (size_t i = 0; i < n; ++i) {
     if (!analysable(i)) continue;
     const bool g = is_gpu(i);
@@ -126,7 +127,14 @@ Frame build_frame(const RankTrace& t, bool hta) {
       e.end = end_of(i);
       e.stream = hta ? t.stream[i] : (t.stream[i] != -1 ? t.stream[i] : t.tid[i]);
       e.name = t.name[i];
-      e.kind = hta ? classify_kernel_hta(t.name_of(i)) : classify_kernel(t.name_of(i), t.cat[i]);
+      if (t.cat[i] == Category::GpuMemcpy || t.cat[i] == Category::GpuMemset) {
+        e.kind = hta ? classify_kernel_hta(t.name_of(i)) : KernelKind::Memory;
+      } else {
+        // By name only (classify_kernel's category rule is the branch above): once per name.
+        int8_t& k = kind_of_name[t.name[i]];
+        if (k < 0) k = static_cast<int8_t>(hta ? classify_kernel_hta(t.name_of(i)) : classify_kernel(t.name_of(i), t.cat[i]));
+        e.kind = static_cast<KernelKind>(k);
+      }
       e.correlation = t.correlation[i];
       e.event = static_cast<uint32_t>(i);
       f.gpu.push_back(e);
