@@ -101,7 +101,8 @@ TEST(OperandTraffic, LoaderReadsTheTableAndTheFittedFootprint) {
   // Entries without the keys: no table, no footprint (and no traffic term in estimate).
   TempDir e("operand-traffic-none");
   e.write("accelerators/a.yaml", entry_yaml("", ""));
-  const Accelerator& b = Catalog::load(e.path.string())->accelerator("host");
+  const auto cat_none = Catalog::load(e.path.string());  // keep the catalog alive while `b` is read
+  const Accelerator& b = cat_none->accelerator("host");
   EXPECT_FALSE(b.bandwidth_by_working_set.known());
   EXPECT_FALSE(b.gemm_fitted_footprint_bytes.known);
 }
