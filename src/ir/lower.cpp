@@ -545,6 +545,7 @@ Workload lower(const Scenario& s) {
   w.scenario_ptr = &s;
   const auto& p = s.plan;
   const int domain = s.system.scale_up_domain;
+  w.groups.reserve(7);  // plan search lowers millions of plans: no regrowth
   w.groups.push_back(place(GroupKind::TP, p.tp, 1, domain));
   w.groups.push_back(place(GroupKind::CP, p.cp, p.tp, domain));
   // Gradients and ZeRO shards span the data- and context-parallel ranks.
@@ -574,11 +575,14 @@ Workload lower(const Scenario& s) {
   std::vector<int> first(nvs, 0);
   for (int i = 1; i < nvs; ++i) first[i] = first[i - 1] + layout[i - 1];
 
+  w.stages.reserve(static_cast<size_t>(p.pp));
   for (int r = 0; r < p.pp; ++r) {
     Stage st;
     st.pp_rank = r;
+    st.chunks.reserve(static_cast<size_t>(p.vpp));
     for (int c = 0; c < p.vpp; ++c) {
       Chunk ch;
+      ch.blocks.reserve(4);  // embedding, dense layers, MoE layers, head
       ch.virtual_stage = c * p.pp + r;
       const int vs = ch.virtual_stage;
       if (vs == 0) ch.blocks.push_back(L.embedding());
@@ -606,8 +610,11 @@ Workload lower(const Scenario& s) {
   }
 
   // Once-per-step work for each stage.
+  w.step_per_stage.reserve(w.stages.size());
   for (const auto& st : w.stages) {
     StepWork sw;
+    sw.grad_sync.reserve(3);
+    sw.param_gather.reserve(2);
     const double dense_params = st.params - st.expert_params;
     const double gb = L.grad_bytes();
     const double grad_dense = dense_params * gb, grad_expert = st.expert_params * gb;
