@@ -2,7 +2,7 @@
 # Included from the top-level CMakeLists.txt before src/ so that SEXTANT_BENCH_DEPS is known
 # when src/CMakeLists.txt creates sextant_bench.
 #   SQLite3  results database (required)
-#   OpenBLAS CPU GEMM (pkg-config `openblas`, else find_package(BLAS) with a cblas.h)
+#   OpenBLAS CPU GEMM (pkg-config `openblas`, opened with dlopen by the suite; else find_package(BLAS), linked)
 #   MPI      optional: builds the helper sextant-mpi-bench that `sextant bench` launches with mpirun
 #   CUDA     optional: cudart + cuBLAS GPU suite; without it the GPU suite runs only on its fake backend
 find_package(SQLite3 REQUIRED)
@@ -11,8 +11,22 @@ target_link_libraries(sextant_bench_config INTERFACE SQLite::SQLite3 Threads::Th
 
 pkg_check_modules(SEXTANT_OPENBLAS IMPORTED_TARGET openblas)
 if(SEXTANT_OPENBLAS_FOUND)
-  target_link_libraries(sextant_bench_config INTERFACE PkgConfig::SEXTANT_OPENBLAS)
-  target_compile_definitions(sextant_bench_config INTERFACE SEXTANT_HAVE_CBLAS=1 SEXTANT_HAVE_OPENBLAS=1)
+  # OpenBLAS is not linked: the GEMM suite opens it with dlopen on first use (suites/gemm_cpu.cpp).
+  # Linked, it cost every sextant process about 10 ms of start-up (its thread pool starts at load)
+  # and 3 MB of resident memory, for one suite. dlopen tries the library's soname first (the
+  # loader's search and Debian's alternatives, as a link would), then the path found here.
+  target_include_directories(sextant_bench_config INTERFACE ${SEXTANT_OPENBLAS_INCLUDE_DIRS})
+  target_link_libraries(sextant_bench_config INTERFACE ${CMAKE_DL_LIBS})
+  list(GET SEXTANT_OPENBLAS_LINK_LIBRARIES 0 _sx_blas_path)  # full path of libopenblas.so
+  get_filename_component(_sx_blas_soname ${_sx_blas_path} NAME)
+  if(CMAKE_OBJDUMP)
+    execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${_sx_blas_path} OUTPUT_VARIABLE _sx_blas_dyn ERROR_QUIET)
+    if(_sx_blas_dyn MATCHES "SONAME +([^ \n]+)")
+      set(_sx_blas_soname ${CMAKE_MATCH_1})
+    endif()
+  endif()
+  target_compile_definitions(sextant_bench_config INTERFACE SEXTANT_HAVE_CBLAS=1 SEXTANT_HAVE_OPENBLAS=1
+    SEXTANT_OPENBLAS_SONAME="${_sx_blas_soname}" SEXTANT_OPENBLAS_PATH="${_sx_blas_path}")
   # bf16 GEMM (cblas_sbgemm) exists only in OpenBLAS builds with BUILD_BFLOAT16 (Debian's lacks it).
   include(CheckCXXSourceCompiles)
   set(CMAKE_REQUIRED_INCLUDES ${SEXTANT_OPENBLAS_INCLUDE_DIRS})

@@ -76,9 +76,10 @@ std::unique_ptr<Suite> make_gemm_cpu_suite();
 
 // OpenBLAS's threaded build starts a worker per core when the library loads, and the workers spin
 // (sched_yield) for about 0.1 s of CPU each before they sleep: on a 2-core machine that competes
-// with every command, BLAS user or not. Processes call this at start to stop them; the GEMM suite's
-// first threaded call (or openblas_set_num_threads) starts the pool again, as OpenBLAS does after
-// fork. No-op without OpenBLAS.
+// with every command, BLAS user or not. sextant no longer links OpenBLAS (the GEMM suite opens it
+// on first use), so this only acts where something else loaded it already (numpy beside the Python
+// module); it never loads the library. The GEMM suite's first threaded call (or
+// openblas_set_num_threads) starts the pool again, as OpenBLAS does after fork. No-op without OpenBLAS.
 void release_blas_worker_threads();
 std::unique_ptr<Suite> make_memory_bandwidth_suite();
 std::unique_ptr<Suite> make_memory_latency_suite();

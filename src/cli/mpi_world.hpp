@@ -1,17 +1,23 @@
 #pragma once
 // Running under `mpirun -np N` (Open MPI): the command splits its work across the ranks and
 // gathers the results, so that rank 0 prints exactly what a single process would. MPI is
-// optional: without it (or when not launched by mpirun) the world is one process.
+// optional: without it (or when not launched by mpirun) the world is one process. The MPI calls
+// live in libsextant_mpi.so (cli/mpi/module.cpp), opened with dlopen only under mpirun, so that
+// no other run of sextant loads Open MPI.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+struct SextantMpiModule;  // cli/mpi/module_abi.h
+
 namespace sextant::cli {
 
 class MpiWorld {
  public:
-  MpiWorld();   // initialises MPI when launched by mpirun (OMPI_COMM_WORLD_SIZE set) and linked
+  // Under mpirun (OMPI_COMM_WORLD_SIZE > 1): opens the MPI module beside the executable and
+  // initialises MPI; an Error (naming the module and why) when it is missing or the build has no MPI.
+  MpiWorld();
   ~MpiWorld();  // finalises it
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
@@ -26,6 +32,7 @@ class MpiWorld {
  private:
   int rank_ = 0, size_ = 1;
   bool initialised_ = false;
+  const SextantMpiModule* module_ = nullptr;
 };
 
 }  // namespace sextant::cli

@@ -17,13 +17,81 @@
 #include <cblas.h>
 #endif
 #ifdef SEXTANT_HAVE_OPENBLAS
-// Exported by OpenBLAS's threaded builds (its fork handler calls it); weak, so a build without it
-// links and skips the call. The pool is started again by the next threaded BLAS call.
-extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+#include <dlfcn.h>
 #endif
 
 namespace sextant::bench {
 namespace {
+
+// The BLAS entry points the suite calls. OpenBLAS is opened with dlopen on the suite's first use
+// (bench.cmake: linked, it cost every sextant process ~10 ms of start-up and 3 MB resident); any
+// other CBLAS is linked and its functions taken directly.
+struct Blas {
+  std::string error;  // why the library could not be used; empty when it can
+#ifdef SEXTANT_HAVE_CBLAS
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  decltype(&cblas_dgemm) dgemm = nullptr;
+#endif
+#ifdef SEXTANT_HAVE_SBGEMM
+  decltype(&cblas_sbgemm) sbgemm = nullptr;  // optional: null when the library lacks it
+#endif
+#ifdef SEXTANT_HAVE_OPENBLAS
+  decltype(&openblas_get_config) get_config = nullptr;
+  decltype(&openblas_get_num_threads) get_num_threads = nullptr;
+  decltype(&openblas_set_num_threads) set_num_threads = nullptr;
+#endif
+};
+
+#ifdef SEXTANT_HAVE_OPENBLAS
+template <class F>
+void resolve(void* handle, const char* name, F& f, std::string& missing) {
+  f = reinterpret_cast<F>(dlsym(handle, name));
+  if (!f) missing += std::string(missing.empty() ? "" : ", ") + name;
+}
+#endif
+
+Blas open_blas() {
+  Blas b;
+#ifdef SEXTANT_HAVE_OPENBLAS
+  void* h = dlopen(SEXTANT_OPENBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+  std::string tried = SEXTANT_OPENBLAS_SONAME;
+  if (!h) {
+    const char* e = dlerror();
+    tried += std::string(" (") + (e ? e : "not found") + "), " SEXTANT_OPENBLAS_PATH;
+    h = dlopen(SEXTANT_OPENBLAS_PATH, RTLD_NOW | RTLD_LOCAL);
+  }
+  if (!h) {
+    const char* e = dlerror();
+    b.error = "cannot load OpenBLAS: tried " + tried + " (" + (e ? e : "not found") + "); install libopenblas0 (scripts/install-deps.sh)";
+    return b;
+  }
+  std::string missing;
+  resolve(h, "cblas_sgemm", b.sgemm, missing);
+  resolve(h, "cblas_dgemm", b.dgemm, missing);
+  resolve(h, "openblas_get_config", b.get_config, missing);
+  resolve(h, "openblas_get_num_threads", b.get_num_threads, missing);
+  resolve(h, "openblas_set_num_threads", b.set_num_threads, missing);
+#ifdef SEXTANT_HAVE_SBGEMM
+  b.sbgemm = reinterpret_cast<decltype(&cblas_sbgemm)>(dlsym(h, "cblas_sbgemm"));
+#endif
+  if (!missing.empty()) b.error = "the OpenBLAS library " + tried + " lacks " + missing;
+#elif defined(SEXTANT_HAVE_CBLAS)
+  b.sgemm = &cblas_sgemm;
+  b.dgemm = &cblas_dgemm;
+#ifdef SEXTANT_HAVE_SBGEMM
+  b.sbgemm = &cblas_sbgemm;
+#endif
+#else
+  b.error = "Sextant was built without a CBLAS library (install libopenblas-dev)";
+#endif
+  return b;
+}
+
+// Opened once per process, on first use; never closed (its thread pool lives with the process).
+const Blas& blas() {
+  static const Blas b = open_blas();
+  return b;
+}
 
 struct Shape {
   int64_t m, n, k;
@@ -43,17 +111,9 @@ std::vector<Shape> gemm_shapes(bool quick) {
           {16, 2048, 2048},   {2048, 16, 2048},   {2048, 2048, 256},  {4096, 4096, 512}};
 }
 
-bool blas_available() {
-#ifdef SEXTANT_HAVE_CBLAS
-  return true;
-#else
-  return false;
-#endif
-}
-
 std::string blas_name() {
 #ifdef SEXTANT_HAVE_OPENBLAS
-  return openblas_get_config();
+  return blas().get_config();
 #elif defined(SEXTANT_HAVE_CBLAS)
   return "cblas";
 #else
@@ -91,8 +151,9 @@ class GemmCpuSuite : public Suite {
 
   SuiteOutput run(const SuiteConfig& c) const override {
     SuiteOutput out;
-    if (!blas_available()) {
-      out.notes.push_back("gemm_cpu skipped: Sextant was built without a CBLAS library (install libopenblas-dev)");
+    const Blas& lib = blas();
+    if (!lib.error.empty()) {
+      out.notes.push_back("gemm_cpu skipped: " + lib.error);
       return out;
     }
     const int threads = c.effective_threads();
@@ -100,12 +161,13 @@ class GemmCpuSuite : public Suite {
       throw Error(SourceLocation{"", 0, 0, "--timer"}, "the cpu timer sums the CPU time of all threads", "use --threads 1 with --timer cpu");
 #ifdef SEXTANT_HAVE_OPENBLAS
     // OpenBLAS's thread count is process-wide; set it for the run and restore it afterwards.
-    const int saved_threads = openblas_get_num_threads();
-    openblas_set_num_threads(threads);
+    const int saved_threads = lib.get_num_threads();
+    lib.set_num_threads(threads);
     struct Restore {
+      const Blas& lib;
       int n;
-      ~Restore() { openblas_set_num_threads(n); }
-    } restore{saved_threads};
+      ~Restore() { lib.set_num_threads(n); }
+    } restore{lib, saved_threads};
 #endif
     const auto shapes = gemm_shapes(c.quick);
     const auto dts = dtypes(c);
@@ -114,12 +176,15 @@ class GemmCpuSuite : public Suite {
       if (dt != "fp32" && dt != "fp64" && dt != "bf16")
         throw Error(SourceLocation{"", 0, 0, "--gemm-dtype"}, "unsupported CPU GEMM dtype '" + dt + "'",
                     valid_choices_hint(dt, {"fp32", "fp64", "bf16"}));
-#ifndef SEXTANT_HAVE_SBGEMM
-      if (dt == "bf16") {
+#ifdef SEXTANT_HAVE_SBGEMM
+      const bool has_sbgemm = lib.sbgemm != nullptr;
+#else
+      const bool has_sbgemm = false;
+#endif
+      if (dt == "bf16" && !has_sbgemm) {
         out.notes.push_back("gemm_cpu bf16 skipped: this BLAS has no cblas_sbgemm (OpenBLAS built without BUILD_BFLOAT16)");
         continue;
       }
-#endif
       const double peak = c.host.peak_flops(dt, threads);
       if (c.interleave_repetitions) {
         // Every shape's operands at once, warmed up and sized; then repetition r of each shape in turn.
@@ -185,12 +250,12 @@ class GemmCpuSuite : public Suite {
       x.af.resize(na); x.bf.resize(nb); x.cf.assign(nc, 0);
       for (auto& v : x.af) v = static_cast<float>(rs.uniform(-1, 1));
       for (auto& v : x.bf) v = static_cast<float>(rs.uniform(-1, 1));
-      x.body = [&x, M, N, K] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, x.af.data(), K, x.bf.data(), N, 0.0f, x.cf.data(), N); };
+      x.body = [&x, M, N, K, f = blas().sgemm] { f(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, x.af.data(), K, x.bf.data(), N, 0.0f, x.cf.data(), N); };
     } else if (dt == "fp64") {
       x.ad.resize(na); x.bd.resize(nb); x.cd.assign(nc, 0);
       for (auto& v : x.ad) v = rs.uniform(-1, 1);
       for (auto& v : x.bd) v = rs.uniform(-1, 1);
-      x.body = [&x, M, N, K] { cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, x.ad.data(), K, x.bd.data(), N, 0.0, x.cd.data(), N); };
+      x.body = [&x, M, N, K, f = blas().dgemm] { f(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, x.ad.data(), K, x.bd.data(), N, 0.0, x.cd.data(), N); };
     }
 #endif
 #ifdef SEXTANT_HAVE_SBGEMM
@@ -198,8 +263,8 @@ class GemmCpuSuite : public Suite {
       x.ah.resize(na); x.bh.resize(nb); x.cf.assign(nc, 0);
       for (auto& v : x.ah) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
       for (auto& v : x.bh) v = to_bf16(static_cast<float>(rs.uniform(-1, 1)));
-      x.body = [&x, M, N, K] {
-        cblas_sbgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, reinterpret_cast<const bfloat16*>(x.ah.data()), K,
+      x.body = [&x, M, N, K, f = blas().sbgemm] {
+        f(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, reinterpret_cast<const bfloat16*>(x.ah.data()), K,
                      reinterpret_cast<const bfloat16*>(x.bh.data()), N, 0.0f, x.cf.data(), N);
       };
     }
@@ -238,7 +303,13 @@ std::unique_ptr<Suite> make_gemm_cpu_suite() { return std::make_unique<GemmCpuSu
 
 void release_blas_worker_threads() {
 #ifdef SEXTANT_HAVE_OPENBLAS
-  if (blas_thread_shutdown_) blas_thread_shutdown_();
+  // Only when something (numpy in the Python module, say) has loaded OpenBLAS already: this
+  // never loads it. blas_thread_shutdown_ is what OpenBLAS's threaded builds call after fork.
+  void* h = dlopen(SEXTANT_OPENBLAS_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (!h) return;
+  using Shutdown = int (*)();
+  if (const auto shutdown = reinterpret_cast<Shutdown>(dlsym(h, "blas_thread_shutdown_"))) shutdown();
+  dlclose(h);  // drops the reference RTLD_NOLOAD took
 #endif
 }
 
