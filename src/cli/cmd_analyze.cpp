@@ -3,6 +3,9 @@
 
 #include <chrono>
 #include <cstring>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cli/cli.hpp"
 // mpirun support comes with cli/mpi_world.hpp (the plan/sweep MPI world); a tree without it
@@ -94,6 +97,14 @@ void add_analyze_command(CLI::App& app) {
                   "Catalog device for the roofline (e.g. h100-sxm-80gb); default: from the trace's deviceProperties");
   add_output_options(*cmd, a->out);
   cmd->callback([a] {
+#ifdef __GLIBC__
+    // A fixed mmap threshold (glibc's default, 128 KiB) for this process: every large array
+    // (columns, frames, per-analysis working sets, result columns) gets its own mapping that goes
+    // back to the system when freed. By default glibc raises the threshold to the size of each
+    // large block freed, so the next analyses' arrays land in the heap, whose freed middle is
+    // neither returned nor always reused: 50 MB synthetic traces peaked 2.1-2.4 MB higher.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
     if (a->diff) {
       if (a->inputs.size() != 2)
         throw Error(SourceLocation{"", 0, 0, "--diff"}, "--diff takes exactly two traces (A B), got " +

@@ -46,13 +46,9 @@ void run_comm_comp_overlap(const AnalysisContext& ctx, Result& r) {
     ex->add_f64("exposed_memory_us");
   }
   for (const Frame& f : ctx.frames) {
-    Iv comp, comm, mem;
-    for (const auto& g : f.gpu) {
-      if (g.kind == KernelKind::Computation) comp.emplace_back(g.ts, g.end);
-      if (g.kind == KernelKind::Communication) comm.emplace_back(g.ts, g.end);
-      if (g.kind == KernelKind::Memory) mem.emplace_back(g.ts, g.end);
-    }
-    auto mc = merge_intervals(comp), mm = merge_intervals(comm), mem_m = merge_intervals(mem);
+    const auto mc = merge_gpu_intervals(f, gpu_of_kind(KernelKind::Computation));
+    const auto mm = merge_gpu_intervals(f, gpu_of_kind(KernelKind::Communication));
+    const auto mem_m = merge_gpu_intervals(f, gpu_of_kind(KernelKind::Memory));
     int64_t comm_len = length(mm);
     double pct = std::nan("");
     if (comm_len > 0) {

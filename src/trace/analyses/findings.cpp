@@ -76,13 +76,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
     const RankTrace& t = *f.trace;
     const int64_t rank = f.rank();
     const double ticks_per_us = 1.0 / f.us_per_tick;
-    Iv all, comp, comm;
-    for (const auto& g : f.gpu) {
-      all.emplace_back(g.ts, g.end);
-      if (g.kind == KernelKind::Computation) comp.emplace_back(g.ts, g.end);
-      if (g.kind == KernelKind::Communication) comm.emplace_back(g.ts, g.end);
-    }
-    auto busy = merge_intervals(all);
+    const auto busy = merge_gpu_intervals(f, [](const GpuEvent&) { return true; });
     if (busy.empty()) continue;
     const int64_t span = busy.back().second - busy.front().first;
     const double span_us = f.us(span);
@@ -337,7 +331,8 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
 
     // --- exposed communication ---
     {
-      auto mc = merge_intervals(comp), mm = merge_intervals(comm);
+      const auto mc = merge_gpu_intervals(f, gpu_of_kind(KernelKind::Computation));
+      const auto mm = merge_gpu_intervals(f, gpu_of_kind(KernelKind::Communication));
       const int64_t comm_len = length(mm);
       if (comm_len > 0) {
         const int64_t exposed = comm_len - intersection(mc, mm);

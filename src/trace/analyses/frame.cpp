@@ -1,6 +1,9 @@
 #include "trace/analyses/frame.hpp"
 
 #include <algorithm>
+#include <cstdint>
+
+#include "core/error.hpp"
 
 namespace sextant::trace {
 
@@ -36,7 +39,10 @@ KernelKind classify_kernel_hta(const std::string& name) {
 }
 
 std::vector<std::pair<int64_t, int64_t>> merge_intervals(std::vector<std::pair<int64_t, int64_t>> iv) {
-  std::stable_sort(iv.begin(), iv.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto by_start = [](const auto& a, const auto& b) { return a.first < b.first; };
+  // Callers mostly pass intervals taken from Frame::gpu, already sorted by start: then the stable
+  // sort (and the temporary buffer of n intervals it allocates) is skipped; same result.
+  if (!std::is_sorted(iv.begin(), iv.end(), by_start)) std::stable_sort(iv.begin(), iv.end(), by_start);
   std::vector<std::pair<int64_t, int64_t>> out;
   int64_t run_max = 0;
   for (size_t i = 0; i < iv.size(); ++i) {
@@ -109,6 +115,10 @@ Frame build_frame(const RankTrace& t, bool hta) {
   }
 
   std::vector<int8_t> kind_of_name(t.strings.size(), -1);  // kernel kind by name id, classified on first use
+  // Capacity for every event: pages are touched only as events are kept, and no regrowth copies
+  // the kept events (which held the old and the new array at once while building).
+  f.gpu.reserve(n);
+  f.cpu.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     if (!analysable(i)) continue;
     const bool g = is_gpu(i);
@@ -167,12 +177,17 @@ Frame build_frame(const RankTrace& t, bool hta) {
     if (a.prio != b.prio) return a.prio < b.prio;
     return a.pos < b.pos;
   });
-  std::stable_sort(f.gpu.begin(), f.gpu.end(), [](const GpuEvent& a, const GpuEvent& b) { return a.ts < b.ts; });
+  if (f.cpu.size() > static_cast<size_t>(INT32_MAX))
+    throw Error(SourceLocation{t.file, 0, 0, "traceEvents"}, "more than 2^31 CPU events kept in one rank",
+                "split the trace into shorter captures");
+  // Stable sort by ts, skipped when already in order (its buffer holds a copy of every GPU event).
+  const auto by_ts = [](const GpuEvent& a, const GpuEvent& b) { return a.ts < b.ts; };
+  if (!std::is_sorted(f.gpu.begin(), f.gpu.end(), by_ts)) std::stable_sort(f.gpu.begin(), f.gpu.end(), by_ts);
   for (auto& g : f.gpu) {
     if (g.correlation == -1) continue;
     auto it = std::lower_bound(keys.begin(), keys.end(), g.correlation,
                                [](const Key& k, int64_t c) { return k.corr < c; });
-    if (it != keys.end() && it->corr == g.correlation) g.runtime = it->pos;
+    if (it != keys.end() && it->corr == g.correlation) g.runtime = static_cast<int32_t>(it->pos);
   }
   return f;
 }

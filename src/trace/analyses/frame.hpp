@@ -13,6 +13,7 @@
 //    dropped, and GPU events are kept only when their correlation id matches a kept CPU event;
 //    communication = name starting with "nccl" or containing "gloo:", memory = name containing
 //    "Memcpy" or "Memset", everything else computation.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -32,16 +33,18 @@ KernelKind classify_kernel_hta(const std::string& name);
 // True for collective communication kernels of NCCL (old and new names) and RCCL.
 bool is_nccl_kernel_name(const std::string& name);
 
+// 48 bytes (the 32-bit fields together; Frame::cpu holds fewer than 2^31 events).
 struct GpuEvent {
   int64_t ts = 0;
   int64_t end = 0;
   int64_t stream = 0;
-  uint32_t name = 0;
-  KernelKind kind = KernelKind::Computation;
   int64_t correlation = -1;
-  int64_t runtime = -1;  // position in Frame::cpu of the launching runtime call; -1 if none
+  uint32_t name = 0;
   uint32_t event = 0;    // index into RankTrace columns
+  int32_t runtime = -1;  // position in Frame::cpu of the launching runtime call; -1 if none
+  KernelKind kind = KernelKind::Computation;
 };
+static_assert(sizeof(GpuEvent) == 48);
 
 struct CpuEvent {
   int64_t ts = 0;
@@ -88,5 +91,28 @@ class GpuByCorrelation {
 // Merges intervals the way HTA does (sorted by start; an interval starting at or before the
 // running maximum end joins the group). Returns [start, end) pairs sorted by start.
 std::vector<std::pair<int64_t, int64_t>> merge_intervals(std::vector<std::pair<int64_t, int64_t>> iv);
+
+// merge_intervals of [ts, end) of the GPU events g of f with keep(g), without building the input:
+// Frame::gpu is sorted by ts (stable), which is the order merge_intervals would sort them into.
+template <class Keep>
+std::vector<std::pair<int64_t, int64_t>> merge_gpu_intervals(const Frame& f, Keep keep) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  int64_t run_max = 0;
+  bool first = true;
+  for (const GpuEvent& g : f.gpu) {
+    if (!keep(g)) continue;
+    if (first || g.ts > run_max) {
+      out.emplace_back(g.ts, g.end);
+    } else {
+      out.back().second = std::max(out.back().second, g.end);
+    }
+    run_max = first ? g.end : std::max(run_max, g.end);
+    first = false;
+  }
+  return out;
+}
+inline auto gpu_of_kind(KernelKind k) {
+  return [k](const GpuEvent& g) { return g.kind == k; };
+}
 
 }  // namespace sextant::trace

@@ -30,7 +30,14 @@ void run_iterations(const AnalysisContext& ctx, Result& r) {
         steps.push_back(Step{c.ts, c.end, std::stoll(m[1].str())});
     }
     std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.ts < b.ts; });
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> iv(steps.size());
+    // Per step, merge_intervals of its GPU events' [ts, end) as they come: f.gpu is sorted by ts,
+    // the order merge_intervals would sort them into, so the union is kept as a running state
+    // (the open interval, the running maximum end, the closed length) instead of a list per step.
+    struct Union {
+      int64_t count = 0;
+      int64_t first_start = 0, open_start = 0, open_end = 0, run_max = 0, closed = 0;
+    };
+    std::vector<Union> un(steps.size());
     for (const auto& g : f.gpu) {
       if (g.runtime < 0) continue;
       int64_t lts = f.cpu[static_cast<size_t>(g.runtime)].ts;
@@ -38,15 +45,28 @@ void run_iterations(const AnalysisContext& ctx, Result& r) {
       if (it == steps.begin()) continue;
       --it;
       if (lts >= it->end) continue;
-      iv[static_cast<size_t>(it - steps.begin())].emplace_back(g.ts, g.end);
+      Union& u = un[static_cast<size_t>(it - steps.begin())];
+      if (u.count == 0) {
+        u.first_start = u.open_start = g.ts;
+        u.open_end = u.run_max = g.end;
+      } else {
+        if (g.ts > u.run_max) {
+          u.closed += u.open_end - u.open_start;
+          u.open_start = g.ts;
+          u.open_end = g.end;
+        } else {
+          u.open_end = std::max(u.open_end, g.end);
+        }
+        u.run_max = std::max(u.run_max, g.end);
+      }
+      ++u.count;
     }
     for (size_t i = 0; i < steps.size(); ++i) {
-      auto merged = merge_intervals(iv[i]);
-      int64_t busy = 0;
-      for (const auto& [a, b] : merged) busy += b - a;
-      int64_t span = merged.empty() ? 0 : merged.back().second - merged.front().first;
-      t.add_row({f.rank(), steps[i].n, f.us(steps[i].end - steps[i].ts), static_cast<int64_t>(iv[i].size()), f.us(busy),
-                 f.us(span), span > 0 ? static_cast<double>(busy) / static_cast<double>(span) : 0.0});
+      const Union& u = un[i];
+      const int64_t busy = u.count ? u.closed + (u.open_end - u.open_start) : 0;
+      const int64_t span = u.count ? u.open_end - u.first_start : 0;
+      t.add_row({f.rank(), steps[i].n, f.us(steps[i].end - steps[i].ts), u.count, f.us(busy), f.us(span),
+                 span > 0 ? static_cast<double>(busy) / static_cast<double>(span) : 0.0});
     }
   }
 }

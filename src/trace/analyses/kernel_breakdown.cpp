@@ -49,10 +49,7 @@ void run_kernel_breakdown(const AnalysisContext& ctx, Result& r) {
   for (const Frame& f : ctx.frames) {
     std::vector<std::pair<int64_t, int>> edges;
     for (int k = 0; k < 3; ++k) {
-      std::vector<std::pair<int64_t, int64_t>> iv;
-      for (const auto& g : f.gpu)
-        if (g.kind == kinds[k]) iv.emplace_back(g.ts, g.end);
-      for (const auto& [a, b] : merge_intervals(iv)) {
+      for (const auto& [a, b] : merge_gpu_intervals(f, gpu_of_kind(kinds[k]))) {
         edges.emplace_back(a, 1 << k);
         edges.emplace_back(b, -(1 << k));
       }

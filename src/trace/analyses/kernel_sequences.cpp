@@ -80,6 +80,7 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
       uint32_t gpu;  // position in f.gpu
     };
     std::vector<Launch> launches;
+    launches.reserve(f.gpu.size());  // untouched capacity costs no memory; no regrowth copies
     int64_t unlinked = 0;
     for (uint32_t k = 0; k < f.gpu.size(); ++k) {
       const GpuEvent& g = f.gpu[k];
@@ -90,12 +91,20 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
       const uint32_t ri = f.cpu[static_cast<size_t>(g.runtime)].event;
       launches.push_back(Launch{thread_of(ri), tr.ts_ns[ri], k});
     }
-    std::stable_sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) {
+    // By thread and launch time, ties in f.gpu order (the order they were pushed in): what a
+    // stable sort gives, without its buffer of every launch.
+    std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) {
       if (a.thread != b.thread) return a.thread < b.thread;
-      return a.ts < b.ts;
+      if (a.ts != b.ts) return a.ts < b.ts;
+      return a.gpu < b.gpu;
     });
-    // Two-pointer walk: the chosen operators of a thread are disjoint and sorted.
-    std::vector<std::vector<uint32_t>> seq(chosen.size());
+    // Two-pointer walk: the chosen operators of a thread are disjoint and sorted. The operator
+    // index o only grows, so each operator's GPU events are one contiguous run of `seq_gpu`:
+    // operator c's are [seq_begin[c], seq_begin[c + 1]) (one flat array, not a vector per operator).
+    std::vector<uint32_t> seq_gpu;
+    seq_gpu.reserve(launches.size());
+    std::vector<uint32_t> seq_begin(chosen.size() + 1, 0);
+    size_t begun = 1;  // seq_begin[0, begun) are set
     int64_t outside = unlinked, attributed = 0;
     size_t o = 0;
     for (const Launch& l : launches) {
@@ -104,28 +113,32 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
                                     tr.ts_ns[chosen[o]] + tr.dur_ns[chosen[o]] <= l.ts)))
         ++o;
       if (o < chosen.size() && thread_of(chosen[o]) == l.thread && tr.ts_ns[chosen[o]] <= l.ts) {
-        seq[o].push_back(l.gpu);
+        for (; begun <= o; ++begun) seq_begin[begun] = static_cast<uint32_t>(seq_gpu.size());
+        seq_gpu.push_back(l.gpu);
         ++attributed;
       } else {
         ++outside;
       }
     }
+    for (; begun <= chosen.size(); ++begun) seq_begin[begun] = static_cast<uint32_t>(seq_gpu.size());
+    launches = {};
     struct Group {
       int64_t count = 0;
       double gpu_us = 0;
     };
     std::map<std::pair<uint32_t, std::vector<uint32_t>>, Group> groups;
     std::map<uint32_t, int64_t> instances;
+    std::vector<uint32_t> names;
     for (size_t c = 0; c < chosen.size(); ++c) {
-      if (seq[c].empty()) continue;
-      std::vector<uint32_t> names;
-      names.reserve(seq[c].size());
+      if (seq_begin[c] == seq_begin[c + 1]) continue;
+      names.clear();
       double us = 0;
-      for (uint32_t k : seq[c]) {
+      for (uint32_t j = seq_begin[c]; j < seq_begin[c + 1]; ++j) {
+        const uint32_t k = seq_gpu[j];
         names.push_back(f.gpu[k].name);
         us += f.us(f.gpu[k].end - f.gpu[k].ts);
       }
-      Group& g = groups[{tr.name[chosen[c]], std::move(names)}];
+      Group& g = groups[{tr.name[chosen[c]], names}];
       ++g.count;
       g.gpu_us += us;
       ++instances[tr.name[chosen[c]]];

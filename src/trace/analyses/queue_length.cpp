@@ -3,10 +3,10 @@
 // the queue length over its change points; outside HTA mode Sextant adds the time each stream
 // spent with the queue at the driver's limit (launches then block the CPU).
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/error.hpp"
 #include "trace/analyses/analysis.hpp"
 
 namespace sextant::trace {
@@ -37,47 +37,81 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
       uint32_t id = f.trace->strings.find(n);
       if (id != UINT32_MAX) ids.insert(id);
     }
-    GpuByCorrelation gpu_by_corr(f);
     // Change points (ts, delta, stream): launches in file order, then GPU starts in file order
     // (the row order of HTA's dataframe), sorted by ts. With --compat hta the sort is numpy's
     // (unstable) quicksort, so equal timestamps come out in the order pandas gives them;
-    // otherwise a GPU start sorts before a launch at equal ts.
-    std::vector<int64_t> ts;
-    std::vector<int> delta;
-    std::vector<int64_t> strm;
+    // otherwise a GPU start sorts before a launch at equal ts. One 16-byte record per change
+    // point, reserved once (launches <= cpu rows, starts <= GPU rows; untouched capacity costs no
+    // memory), then sorted by stream and that order: the per-stream sequences of the former
+    // ts/delta/stream arrays, argsort and map of per-stream copies, in a quarter of the memory.
+    // Streams by dense index in ascending order, so that sorting by index sorts by stream.
+    std::vector<int64_t> streams;
+    for (const auto& g : f.gpu) {
+      auto it = std::lower_bound(streams.begin(), streams.end(), g.stream);
+      if (it == streams.end() || *it != g.stream) streams.insert(it, g.stream);
+    }
+    auto stream_index = [&](int64_t s) {
+      return static_cast<uint32_t>(std::lower_bound(streams.begin(), streams.end(), s) - streams.begin());
+    };
+    // key: the position in the row order (before sorting), then in HTA's ts order; its top bit
+    // (kStart) marks a GPU start (-1), clear for a launch (+1).
+    struct Change {
+      int64_t ts;
+      uint32_t stream;
+      uint32_t key;
+    };
+    constexpr uint32_t kStart = 0x80000000u, kPos = 0x7fffffffu;
+    if (f.cpu.size() + f.gpu.size() > kPos)
+      throw Error(SourceLocation{f.trace->file, 0, 0, "traceEvents"}, "queue_length: more than 2^31 change points in one rank");
+    std::vector<Change> changes;
+    changes.reserve(f.cpu.size() + f.gpu.size());
     std::vector<uint8_t> launched(f.gpu.size(), 0);
-    for (const auto& c : f.cpu) {
-      if (!ids.count(f.trace->name[c.event])) continue;
-      int64_t corr = f.trace->correlation[c.event];
-      if (corr == -1) continue;
-      auto [first, last] = gpu_by_corr.find(corr);
-      if (first == last) continue;
-      ts.push_back(c.ts);
-      delta.push_back(+1);
-      strm.push_back(f.gpu[*first].stream);
-      for (const uint32_t* p = first; p != last; ++p) launched[*p] = 1;
+    {
+      const GpuByCorrelation gpu_by_corr(f);
+      for (const auto& c : f.cpu) {
+        if (!ids.count(f.trace->name[c.event])) continue;
+        int64_t corr = f.trace->correlation[c.event];
+        if (corr == -1) continue;
+        auto [first, last] = gpu_by_corr.find(corr);
+        if (first == last) continue;
+        changes.push_back(Change{c.ts, stream_index(f.gpu[*first].stream), static_cast<uint32_t>(changes.size())});
+        for (const uint32_t* p = first; p != last; ++p) launched[*p] = 1;
+      }
     }
-    std::vector<const GpuEvent*> gfile;
-    for (size_t k = 0; k < f.gpu.size(); ++k)
-      if (launched[k]) gfile.push_back(&f.gpu[k]);
-    std::stable_sort(gfile.begin(), gfile.end(), [](const GpuEvent* a, const GpuEvent* b) { return a->event < b->event; });
-    for (const GpuEvent* g : gfile) {
-      ts.push_back(g->ts);
-      delta.push_back(-1);
-      strm.push_back(g->stream);
+    {
+      std::vector<uint32_t> gfile;  // launched GPU events in file order
+      for (size_t k = 0; k < f.gpu.size(); ++k)
+        if (launched[k]) gfile.push_back(static_cast<uint32_t>(k));
+      // Event indices are distinct: a plain sort (no buffer) gives the stable order.
+      std::sort(gfile.begin(), gfile.end(), [&](uint32_t a, uint32_t b) { return f.gpu[a].event < f.gpu[b].event; });
+      for (uint32_t k : gfile)
+        changes.push_back(Change{f.gpu[k].ts, stream_index(f.gpu[k].stream), kStart | static_cast<uint32_t>(changes.size())});
     }
-    std::vector<size_t> order;
+    launched = {};
     if (ctx.opt.hta) {
-      order = stats::numpy_argsort(ts);
+      std::vector<size_t> order;
+      {
+        std::vector<int64_t> ts(changes.size());
+        for (size_t i = 0; i < changes.size(); ++i) ts[i] = changes[i].ts;
+        order = stats::numpy_argsort(ts);
+      }
+      for (size_t pos = 0; pos < order.size(); ++pos) {
+        Change& c = changes[order[pos]];
+        c.key = (c.key & kStart) | static_cast<uint32_t>(pos);
+      }
+      order = {};
+      std::sort(changes.begin(), changes.end(), [&](const Change& a, const Change& b) {
+        return a.stream != b.stream ? a.stream < b.stream : (a.key & kPos) < (b.key & kPos);
+      });
     } else {
-      order.resize(ts.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return ts[a] != ts[b] ? ts[a] < ts[b] : delta[a] < delta[b];
+      // By stream, then ts, then GPU start before launch, then row order.
+      std::sort(changes.begin(), changes.end(), [&](const Change& a, const Change& b) {
+        if (a.stream != b.stream) return a.stream < b.stream;
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if ((a.key & kStart) != (b.key & kStart)) return (a.key & kStart) > (b.key & kStart);
+        return (a.key & kPos) < (b.key & kPos);
       });
     }
-    std::map<int64_t, std::vector<std::pair<int64_t, int>>> ev;
-    for (size_t k : order) ev[strm[k]].emplace_back(ts[k], delta[k]);
     int64_t span_lo = INT64_MAX, span_hi = INT64_MIN;
     for (const auto& c : f.cpu) {
       span_lo = std::min(span_lo, c.ts);
@@ -87,17 +121,22 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
       span_lo = std::min(span_lo, g.ts);
       span_hi = std::max(span_hi, g.end);
     }
-    for (auto& [stream, v] : ev) {
-      std::vector<double> q;
-      q.reserve(v.size());
+    std::vector<double> q;
+    for (size_t lo = 0, hi; lo < changes.size(); lo = hi) {
+      const uint32_t si = changes[lo].stream;
+      const int64_t stream = streams[si];
+      for (hi = lo + 1; hi < changes.size() && changes[hi].stream == si;) ++hi;
+      q.clear();
+      q.reserve(hi - lo);
       int64_t run = 0;
       int64_t at_limit = 0;
-      for (size_t i = 0; i < v.size(); ++i) {
-        run += v[i].second;
+      for (size_t i = lo; i < hi; ++i) {
+        run += (changes[i].key & kStart) ? -1 : +1;
         q.push_back(static_cast<double>(run));
-        if (run >= ctx.opt.max_queue_length && i + 1 < v.size()) at_limit += v[i + 1].first - v[i].first;
+        if (run >= ctx.opt.max_queue_length && i + 1 < hi) at_limit += changes[i + 1].ts - changes[i].ts;
       }
-      auto d = stats::describe(q);
+      auto d = stats::describe(std::move(q));
+      q = {};
       t.add_row({f.rank(), stream, d.count, d.mean, d.std, d.min, d.p25, d.p50, d.p75, d.max});
       if (full) {
         double span = span_hi > span_lo ? static_cast<double>(span_hi - span_lo) : 0.0;

@@ -26,21 +26,26 @@ void run_temporal_breakdown(const AnalysisContext& ctx, Result& r) {
   t.add_f64("compute_time_pctg");
   t.add_f64("non_compute_time_pctg");
   for (const Frame& f : ctx.frames) {
-    std::vector<std::pair<int64_t, int64_t>> all, comp;
-    for (const auto& g : f.gpu) {
-      all.emplace_back(g.ts, g.end);
-      if (g.kind == KernelKind::Computation) comp.emplace_back(g.ts, g.end);
+    // GPU work (and, with --compat hta, cuda_sync waits) merged; the sorted GPU events are merged
+    // as they are read unless sync intervals join them.
+    std::vector<std::pair<int64_t, int64_t>> merged;
+    if (f.sync.empty()) {
+      merged = merge_gpu_intervals(f, [](const GpuEvent&) { return true; });
+    } else {
+      std::vector<std::pair<int64_t, int64_t>> all;
+      all.reserve(f.gpu.size() + f.sync.size());
+      for (const auto& g : f.gpu) all.emplace_back(g.ts, g.end);
+      all.insert(all.end(), f.sync.begin(), f.sync.end());
+      merged = merge_intervals(std::move(all));
     }
-    all.insert(all.end(), f.sync.begin(), f.sync.end());
-    if (all.empty()) {
+    if (merged.empty()) {
       ctx.diagnostics.add("no GPU kernels: temporal breakdown is zero", "info", "rank " + std::to_string(f.rank()));
       t.add_row({f.rank(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0});
       continue;
     }
-    auto merged = merge_intervals(all);
     int64_t kernel_time = merged.back().second - merged.front().first;
     int64_t idle = kernel_time - union_length(merged);
-    int64_t compute = union_length(merge_intervals(comp));
+    int64_t compute = union_length(merge_gpu_intervals(f, gpu_of_kind(KernelKind::Computation)));
     int64_t non_compute = kernel_time - compute - idle;
     double kt = static_cast<double>(kernel_time);
     auto pct = [&](int64_t x) { return kt > 0 ? stats::round_to(100.0 * static_cast<double>(x) / kt, 2) : 0.0; };

@@ -65,17 +65,21 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
       }
     }
     if (by.empty()) continue;
+    items.reserve(items.size() + f.gpu.size());  // one regrowth at most: launches <= GPU events
     for (uint32_t k = 0; k < f.gpu.size(); ++k) {
       const GpuEvent& g = f.gpu[k];
       if (g.runtime < 0) continue;
       const uint32_t ri = f.cpu[static_cast<size_t>(g.runtime)].event;
       items.push_back(Item{thread_of(ri), tr.ts_ns[ri], tr.ts_ns[ri], k, 1});
     }
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    // Ties in the order the items were pushed (ids ascend within a kind): a stable sort's order,
+    // without its buffer of every item.
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
       if (a.thread != b.thread) return a.thread < b.thread;
       if (a.ts != b.ts) return a.ts < b.ts;
       if (a.kind != b.kind) return a.kind < b.kind;
-      return a.end > b.end;
+      if (a.end != b.end) return a.end > b.end;
+      return a.id < b.id;
     });
     std::vector<const Item*> stack;
     std::vector<uint32_t> names;  // distinct names on the stack, for one launch
