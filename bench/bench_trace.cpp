@@ -1,8 +1,12 @@
 // Trace ingestion and analysis speed (sextant analyze) against HTA's measured timings and
 // Perfetto's published 177 MB/s. Prints min and median of 5 runs, MB/s of raw JSON and ratios.
 //
-//   bench_trace [--size-mb N] [--big-mb N] [--runs N] [--corpus DIR]
+//   bench_trace [--size-mb N] [--big-mb N] [--runs N] [--corpus DIR] [--real FILE]...
 //
+// 0. With --real FILE (repeatable): the scanner alone on real traces. Each file (plain or gzip) is
+//    read or inflated once into memory, then scanned in place --runs times on one thread (as
+//    `analyze` scans a text held whole), and on two threads (the split scan of a single file);
+//    MB/s of raw JSON per core (CPU time) and wall, min and median. --size-mb 0 skips 1-3.
 // 1. Ingestion of uncompressed JSON on one thread (synthetic trace of --size-mb).
 // 2. End to end from .json.gz (zlib inflating on a second thread).
 // 3. `analyze` with all analyses on each public trace and on the 8-rank DLRM job, versus HTA's
@@ -28,7 +32,9 @@
 #include <vector>
 
 #include "trace/analyze.hpp"
+#include "trace/ingest/byte_source.hpp"
 #include "trace/ingest/load.hpp"
+#include "trace/ingest/scanner.hpp"
 #include "trace/synth.hpp"
 
 namespace fs = std::filesystem;
@@ -101,19 +107,73 @@ std::map<std::string, double> hta_all_wall_s(const std::string& path) {
   return out;
 }
 
+// A text held whole in memory, scanned in place (what a mapped plain file or a gzip member
+// inflated by libdeflate gives the scanner).
+class InMemorySource final : public ByteSource {
+ public:
+  explicit InMemorySource(std::string_view text) : text_(text) {}
+  size_t read(char* dst, size_t n) override {
+    const size_t k = std::min(n, text_.size() - pos_);
+    std::copy_n(text_.data() + pos_, k, dst);
+    pos_ += k;
+    return k;
+  }
+  bool compressed() const override { return false; }
+  std::string_view contiguous() const override { return text_; }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+// Scanner throughput on one real trace (see 0. above).
+void bench_real_trace(const std::string& path, int runs) {
+  std::string text;
+  {
+    auto src = open_byte_source(path);
+    text = read_all(*src);
+  }
+  const double raw_mb = static_cast<double>(text.size()) / 1e6;
+  size_t events = 0;
+  for (int threads : {1, 2}) {
+    ScanOptions opt;
+    opt.threads = threads;
+    std::vector<double> wall, cpu;
+    for (int i = 0; i < runs; ++i) {
+      RankTrace t;
+      InMemorySource src(text);
+      const double w0 = now_s(), c0 = cpu_s();
+      scan_trace(src, path, t, opt);
+      wall.push_back(now_s() - w0);
+      cpu.push_back(cpu_s() - c0);
+      events = t.size();
+    }
+    const Stats w = stats(wall), c = stats(cpu);
+    std::printf("scan %s (%.1f MB raw JSON, %zu events kept), %d thread%s, %d runs: CPU min %.4f s median %.4f s -> "
+                "%.0f / %.0f MB/s per core; wall min %.4f s median %.4f s -> %.0f / %.0f MB/s\n",
+                fs::path(path).filename().c_str(), raw_mb, events, threads, threads == 1 ? "" : "s", runs, c.min,
+                c.median, raw_mb / c.min, raw_mb / c.median, w.min, w.median, raw_mb / w.min, raw_mb / w.median);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double size_mb = 100, big_mb = 500;
   int runs = 5;
   std::string corpus = std::string(SEXTANT_SOURCE_DIR) + "/../shared/data/traces";  // --corpus DIR overrides
+  std::vector<std::string> real;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--size-mb") size_mb = std::atof(argv[i + 1]);
     if (a == "--big-mb") big_mb = std::atof(argv[i + 1]);
     if (a == "--runs") runs = std::atoi(argv[i + 1]);
     if (a == "--corpus") corpus = argv[i + 1];
+    if (a == "--real") real.emplace_back(argv[i + 1]);
   }
+  for (const auto& path : real) bench_real_trace(path, runs);
+  if (!real.empty()) std::printf("\n");
+  if (size_mb <= 0) return 0;
   fs::path tmp = fs::temp_directory_path() / ("sextant_bench_trace_" + std::to_string(getpid()));
   fs::create_directories(tmp);
 

@@ -129,6 +129,47 @@ TEST(Ingest, FloatBaseTimeIsReadAndAnOutOfRangeOneIsADiagnostic) {
   EXPECT_GT(t.size(), 0u);
 }
 
+TEST(Ingest, NumbersOfEveryLengthAreReadExactly) {
+  // The scanner reads integer digits 8 at a time (whole words, then a shorter run shifted into
+  // place): every length from 1 to 16 digits, with and without a fraction, negative, and cut by
+  // every window size, must give the value a digit-by-digit reading gives. 17 digits and more
+  // do not fit in int64 nanoseconds: an error diagnostic, never a wrapped value.
+  const std::string ts_digits = "1234567890123456789012", dur_digits = "9876543210987654321098";
+  std::string doc = "{\"traceEvents\": [";
+  std::vector<std::pair<int64_t, int64_t>> want;  // ts_ns, dur_ns of the events kept
+  for (size_t n = 1; n <= 20; ++n) {
+    const std::string ts = ts_digits.substr(0, n), dur = dur_digits.substr(0, std::min<size_t>(n, 15));
+    for (const char* frac : {"", ".5", ".125", ".1239"}) {
+      doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": " + ts + frac + ", \"dur\":" + dur +
+             frac + ", \"args\": {\"stream\": -" + ts.substr(0, std::min<size_t>(n, 9)) + "}},\n";
+      if (n > 16) continue;
+      int64_t f = 0;  // fraction in ns, rounded half up at the 4th digit
+      if (std::string(frac) == ".5") f = 500;
+      if (std::string(frac) == ".125") f = 125;
+      if (std::string(frac) == ".1239") f = 124;
+      want.emplace_back(std::stoll(ts) * 1000 + f, std::stoll(dur) * 1000 + f);
+    }
+  }
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"last\", \"ts\": 7, \"dur\": 12345678}]}";
+  want.emplace_back(7000, 12345678000);
+  for (size_t chunk : {7u, 16u, 61u, 4096u, 1u << 20}) {
+    RankTrace t = scan(doc, chunk);
+    std::string diags;
+    for (const auto& [kind, d] : t.diagnostics.items()) diags += kind + " x" + std::to_string(d.count) + " (" + d.example + "); ";
+    ASSERT_EQ(t.size(), want.size()) << "chunk " << chunk << ": " << diags;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(t.ts_ns[i], want[i].first) << "event " << i << " chunk " << chunk;
+      EXPECT_EQ(t.dur_ns[i], want[i].second) << "event " << i << " chunk " << chunk;
+    }
+    EXPECT_EQ(t.stream[0], -1);
+    EXPECT_EQ(t.stream[4 * 7], -12345678);   // 8 digits
+    EXPECT_EQ(t.stream[4 * 8], -123456789);  // 9 digits
+    // 17-20 digits, 4 fractions each: ts (and for 17, dur too) out of range.
+    EXPECT_EQ(t.diagnostics.items().at("ts out of range (does not fit in 64-bit nanoseconds, or not finite)").count,
+              16);
+  }
+}
+
 TEST(Ingest, ChunkBoundariesDoNotChangeTheResult) {
   RankTrace a = scan(kDoc, 1 << 20);
   for (size_t chunk : {7u, 16u, 61u, 257u}) {

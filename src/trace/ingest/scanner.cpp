@@ -1,6 +1,7 @@
 #include "trace/ingest/scanner.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -32,9 +33,32 @@ struct SyntaxError {
 
 inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-inline const char* skip_ws(const char* p, const char* e) {
+// First position in [p, e) that is not JSON whitespace (see skip_ws), from a run of two or more.
+// Kineto's pretty-printed traces indent every key (",\n    \"ts\""): one vector compare finds the
+// end of such a run without a byte loop whose exit is mispredicted. Loads stay inside [p, e)
+// (the tail is read byte by byte).
+[[gnu::noinline]] const char* skip_ws_run(const char* p, const char* e) {
+#if defined(__SSE2__)
+  const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+  while (e - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+    const unsigned m = ~static_cast<unsigned>(_mm_movemask_epi8(ws)) & 0xFFFFu;
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#endif
   while (p < e && is_ws(*p)) ++p;
   return p;
+}
+
+// First position in [p, e) that is not JSON whitespace. Most tokens follow the previous one
+// directly or after a single blank ("\"ph\": \"X\""): those two cases are tested inline.
+[[gnu::always_inline]] inline const char* skip_ws(const char* p, const char* e) {
+  if (p >= e || !is_ws(*p)) return p;
+  if (p + 1 < e && !is_ws(p[1])) return p + 1;
+  return skip_ws_run(p, e);
 }
 
 // Decodes JSON escapes of [b, q) into out.
@@ -174,6 +198,31 @@ inline bool is_num_char(char c) {
   return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
+// SWAR digit parsing on one 64-bit word of 8 characters (little-endian: the first character in
+// the low byte). digit_run_mask has a zero byte for each decimal digit; digits_value converts a
+// word of 8 digit values (0-9, the first the most significant) by pairing digits, then pairs,
+// then quadruples with multiply-shift steps.
+inline uint64_t load8(const char* s) {
+  uint64_t x;
+  std::memcpy(&x, s, 8);
+  if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
+  return x;
+}
+inline uint64_t digit_run_mask(uint64_t x) {
+  // '0'..'9' are 0x30..0x39: high nibble 3, and adding 6 leaves the high nibble 3. A carry out of
+  // a byte (only from bytes >= 0xFA, never from a digit) changes only the bytes after it, which
+  // are after the first non-digit and not used.
+  return ((x & 0xF0F0F0F0F0F0F0F0ull) | (((x + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ^
+         0x3333333333333333ull;
+}
+inline uint64_t digits_value(uint64_t v) {
+  v = (v * 10) + (v >> 8);
+  v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+       (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+      32;
+  return static_cast<uint32_t>(v);
+}
+
 // p at the first character of a number. Returns nullptr when the number may continue past e.
 inline const char* parse_number(const char* p, const char* e, Number& n) {
   const char* s = p;
@@ -184,9 +233,30 @@ inline const char* parse_number(const char* p, const char* e, Number& n) {
   }
   uint64_t ip = 0;
   const char* d0 = s;
+  // Integer digits 8 at a time: a word of 8 digits is added whole; a shorter run (pid, dur, the
+  // tail of a 16-digit µs timestamp) is shifted so that zeros lead, then converted the same way,
+  // without a loop whose exit depends on the length. Past 19 digits ip wraps, as a byte loop's
+  // would: such values are flagged below. The last 7 bytes of the text are read byte by byte.
+  static constexpr uint64_t kPow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+  while (e - s >= 8) {
+    const uint64_t x = load8(s);
+    const uint64_t t = digit_run_mask(x);
+    if (t == 0) {
+      ip = ip * 100000000u + digits_value(x - 0x3030303030303030ull);
+      s += 8;
+      continue;
+    }
+    const unsigned k = static_cast<unsigned>(__builtin_ctzll(t)) >> 3;  // digits before the first other byte
+    if (k) {
+      ip = ip * kPow10[k] + digits_value((x - 0x3030303030303030ull) << (8 * (8 - k)));
+      s += k;
+    }
+    break;  // at a non-digit: the byte loop below stops at once
+  }
   while (s < e && *s >= '0' && *s <= '9') ip = ip * 10 + static_cast<uint64_t>(*s++ - '0');
   if (s >= e) return nullptr;
   if (s == d0) throw SyntaxError{p, "invalid number"};
+  const ptrdiff_t int_digits = s - d0;
   int64_t frac3 = 0;
   int frac_digits = 0;
   bool round_up = false;
@@ -231,8 +301,10 @@ inline const char* parse_number(const char* p, const char* e, Number& n) {
   }
   for (int k = frac_digits; k < 3; ++k) frac3 *= 10;
   // More than 18 integer digits, or a value whose x1000 overflows int64: flagged, never wrapped.
+  // (The fraction's digits do not count: 1683564901552538.125, an epoch µs timestamp with ns
+  // resolution, fits; counting them flagged every such value with 15 and more integer digits.)
   constexpr uint64_t kMaxIntegral = (static_cast<uint64_t>(INT64_MAX) - 1000) / 1000;
-  if (s - d0 > 18 || ip > kMaxIntegral) {
+  if (int_digits > 18 || ip > kMaxIntegral) {
     n.ok = true;
     n.out_of_range = true;
     n.integral = frac_digits == 0;
@@ -299,38 +371,59 @@ inline bool is_shape_op(std::string_view n) {
          n.find("attention") != std::string_view::npos;
 }
 
-// Fields of one event, filled before committing it to the columns.
-struct EventFields {
+// Fields of one event, filled before committing it to the columns: the plain values here (reset
+// by one assignment from a fresh copy, no zeroing of a temporary), the owned strings below.
+struct EventScalars {
   char ph = 0;
   bool has_ph = false;
   std::string_view cat;
   bool has_cat = false;
   std::string_view name;
   bool has_name = false;
-  std::string name_storage;
   Number ts, dur;
   int64_t pid = kNoInt, tid = kNoInt;
   int64_t stream = -1;
   bool stream_not_int = false;
   int64_t correlation = -1, external_id = -1, bytes = -1, device = -1;
   double bandwidth_gbps = -1;  // "memory bandwidth (GB/s)" of memcpy/memset events
-  // collective args
-  bool has_coll = false;
-  CollectiveArgs coll;
+  bool has_coll = false;       // collective args (coll) seen
   // shapes ("Input Dims", "Input type"), raw JSON text
   std::string_view dims, types;
   // memory
   int64_t mem_bytes = kNoInt, mem_alloc = -1, mem_reserved = -1, mem_device = -1;
-  std::string cat_storage;
+};
 
-  // Clears the fields but keeps the capacity of the string buffers.
+struct EventFields : EventScalars {
+  std::string name_storage;  // name / cat with escapes, decoded
+  std::string cat_storage;
+  CollectiveArgs coll;
+
+  // Clears the fields but keeps the capacity of the string buffers. The plain values are set one
+  // by one: an assignment from EventScalars{} compiles to a block copy or fill (`rep movs`/`rep
+  // stos`), which takes longer to start than the stores, once per event. The size check below
+  // fails when a field is added to EventScalars: add it here too, then update the size.
   void reset() {
-    std::string ns = std::move(name_storage), cs = std::move(cat_storage);
-    *this = EventFields{};
-    ns.clear();
-    cs.clear();
-    name_storage = std::move(ns);
-    cat_storage = std::move(cs);
+    static_assert(sizeof(void*) != 8 || sizeof(EventScalars) == 264, "a field was added to EventScalars: reset it in EventFields::reset");
+    ph = 0;
+    has_ph = false;
+    cat = {};
+    has_cat = false;
+    name = {};
+    has_name = false;
+    ts = Number{};
+    dur = Number{};
+    pid = tid = kNoInt;
+    stream = -1;
+    stream_not_int = false;
+    correlation = external_id = bytes = device = -1;
+    bandwidth_gbps = -1;
+    has_coll = false;
+    dims = types = {};
+    mem_bytes = kNoInt;
+    mem_alloc = mem_reserved = mem_device = -1;
+    name_storage.clear();
+    cat_storage.clear();
+    coll = CollectiveArgs{};
   }
 };
 
@@ -574,6 +667,11 @@ class Scanner {
       return;
     }
     const size_t split = split_point();
+    if (in_place_ && end_ <= kParallelMaxBytes) {
+      // Columns sized once for the text (a kept event takes 120 bytes of JSON and more), instead
+      // of copied at each doubling; pages past the last row are never written, so never resident.
+      out_.reserve(((split == kNoSplit ? end_ : split) - pos_) / kMinEventBytes + 1024);
+    }
     if (split == kNoSplit) {
       events_elements(kNoSplit);
       return;
@@ -587,7 +685,7 @@ class Scanner {
     // scanner reads on alone. The part is then appended with its string ids, event indexes and
     // diagnostics renumbered as a serial scan would have numbered them: the RankTrace is the same.
     RankTrace tail;
-    tail.reserve((end_ - split) / 120 + 1024);
+    tail.reserve((end_ - split) / kMinEventBytes + 1024);
     size_t tail_end = 0;
     bool tail_ok = false;
     std::thread reader([&] {
@@ -619,6 +717,7 @@ class Scanner {
   // kNoSplit: only for a text in memory, of split_min_bytes and more left in the array, up to
   // kParallelMaxBytes (above it, memory is bounded by handing pages back behind one scanner).
   static constexpr size_t kNoSplit = SIZE_MAX;
+  static constexpr size_t kMinEventBytes = 120;
   static constexpr size_t kParallelMaxBytes = size_t{48} << 20;
   size_t split_point() const {
     if (!in_place_ || threads_ < 2 || end_ > kParallelMaxBytes || end_ - pos_ < std::max<size_t>(split_min_bytes_, 2))
@@ -772,14 +871,11 @@ class Scanner {
       p = skip_ws(p, e);
       if (p >= e) return nullptr;
       if (*p != '"') throw SyntaxError{p, "expected a key in args"};
+      // k may view scratch (a key with escapes): no value below is read through scratch (str_value
+      // has its own), so it stays valid while the value is read.
       std::string_view k;
       p = parse_string(p, e, k, scratch);
       if (!p) return nullptr;
-      std::string key_copy;
-      if (k.data() == scratch.data()) {
-        key_copy.assign(k);
-        k = key_copy;
-      }
       p = skip_ws(p, e);
       if (p >= e) return nullptr;
       if (*p != ':') throw SyntaxError{p, "expected ':' in args"};
@@ -905,6 +1001,51 @@ class Scanner {
     }
   }
 
+  // The event keys the scanner reads, told apart by length and first byte.
+  enum class EventKey : uint8_t { Other, Ph, Ts, Dur, Name, Cat, Pid, Tid, Args };
+  static EventKey event_key(std::string_view k) {
+    switch (k.size()) {
+      case 2:
+        if (KEY(k, "ph")) return EventKey::Ph;
+        if (KEY(k, "ts")) return EventKey::Ts;
+        break;
+      case 3:
+        switch (k[0]) {
+          case 'd': return KEY(k, "dur") ? EventKey::Dur : EventKey::Other;
+          case 'c': return KEY(k, "cat") ? EventKey::Cat : EventKey::Other;
+          case 'p': return KEY(k, "pid") ? EventKey::Pid : EventKey::Other;
+          case 't': return KEY(k, "tid") ? EventKey::Tid : EventKey::Other;
+          default: break;
+        }
+        break;
+      case 4:
+        if (KEY(k, "name")) return EventKey::Name;
+        if (KEY(k, "args")) return EventKey::Args;
+        break;
+      default:
+        break;
+    }
+    return EventKey::Other;
+  }
+
+  // A string value of an event (name, cat) into v, copied into storage when it had escapes (the
+  // decoded text is in scratch, which the next string overwrites).
+  static const char* event_string(const char* p, const char* e, std::string_view& v, bool& has,
+                                  std::string& storage, std::string& scratch) {
+    if (*p != '"') return skip_value(p, e);
+    std::string_view sv;
+    p = parse_string(p, e, sv, scratch);
+    if (p) {
+      if (sv.data() == scratch.data()) {
+        storage.assign(sv);
+        sv = storage;
+      }
+      v = sv;
+      has = true;
+    }
+    return p;
+  }
+
   static const char* parse_event(const char* p, const char* e, EventFields& ev) {
     ++p;  // '{'
     p = skip_ws(p, e);
@@ -918,70 +1059,34 @@ class Scanner {
       std::string_view k;
       p = parse_string(p, e, k, scratch);
       if (!p) return nullptr;
-      std::string key_copy;
-      if (k.data() == scratch.data()) {
-        key_copy.assign(k);
-        k = key_copy;
-      }
+      const EventKey key = event_key(k);  // k (maybe in scratch) is not used after this
       p = skip_ws(p, e);
       if (p >= e) return nullptr;
       if (*p != ':') throw SyntaxError{p, "expected ':' in an event"};
       ++p;
       p = skip_ws(p, e);
       if (p >= e) return nullptr;
-      if (KEY(k, "ph")) {
-        if (*p == '"') {
-          std::string_view v;
-          p = parse_string(p, e, v, scratch);
-          if (p && !v.empty()) {
-            ev.ph = v[0];
-            ev.has_ph = true;
-          }
-        } else {
-          p = skip_value(p, e);
-        }
-      } else if (KEY(k, "ts")) {
-        p = num_value(p, e, ev.ts);
-      } else if (KEY(k, "dur")) {
-        p = num_value(p, e, ev.dur);
-      } else if (KEY(k, "name")) {
-        if (*p == '"') {
-          std::string_view v;
-          p = parse_string(p, e, v, scratch);
-          if (p) {
-            if (v.data() == scratch.data()) {
-              ev.name_storage.assign(v);
-              v = ev.name_storage;
+      switch (key) {
+        case EventKey::Ph:
+          if (*p == '"') {
+            std::string_view v;
+            p = parse_string(p, e, v, scratch);
+            if (p && !v.empty()) {
+              ev.ph = v[0];
+              ev.has_ph = true;
             }
-            ev.name = v;
-            ev.has_name = true;
+          } else {
+            p = skip_value(p, e);
           }
-        } else {
-          p = skip_value(p, e);
-        }
-      } else if (KEY(k, "cat")) {
-        if (*p == '"') {
-          std::string_view v;
-          p = parse_string(p, e, v, scratch);
-          if (p) {
-            if (v.data() == scratch.data()) {
-              ev.cat_storage.assign(v);
-              v = ev.cat_storage;
-            }
-            ev.cat = v;
-            ev.has_cat = true;
-          }
-        } else {
-          p = skip_value(p, e);
-        }
-      } else if (KEY(k, "pid")) {
-        p = int_value(p, e, ev.pid);
-      } else if (KEY(k, "tid")) {
-        p = int_value(p, e, ev.tid);
-      } else if (KEY(k, "args")) {
-        p = parse_args(p, e, ev);
-      } else {
-        p = skip_value(p, e);
+          break;
+        case EventKey::Ts: p = num_value(p, e, ev.ts); break;
+        case EventKey::Dur: p = num_value(p, e, ev.dur); break;
+        case EventKey::Name: p = event_string(p, e, ev.name, ev.has_name, ev.name_storage, scratch); break;
+        case EventKey::Cat: p = event_string(p, e, ev.cat, ev.has_cat, ev.cat_storage, scratch); break;
+        case EventKey::Pid: p = int_value(p, e, ev.pid); break;
+        case EventKey::Tid: p = int_value(p, e, ev.tid); break;
+        case EventKey::Args: p = parse_args(p, e, ev); break;
+        case EventKey::Other: p = skip_value(p, e); break;
       }
       if (!p) return nullptr;
       p = skip_ws(p, e);
