@@ -54,6 +54,16 @@ size_t Table::add_f64(const std::string& name) { return add_col(columns_, name, 
 size_t Table::add_i64(const std::string& name) { return add_col(columns_, name, Column::Type::I64); }
 size_t Table::add_str(const std::string& name) { return add_col(columns_, name, Column::Type::Str); }
 
+void Table::reserve(size_t rows) {
+  for (auto& c : columns_) {
+    switch (c.type) {
+      case Column::Type::F64: c.f64.reserve(rows); break;
+      case Column::Type::I64: c.i64.reserve(rows); break;
+      case Column::Type::Str: c.str.reserve(rows); break;
+    }
+  }
+}
+
 void Table::add_row(const std::vector<Value>& values) {
   if (values.size() != columns_.size())
     throw Error("table '" + name_ + "': row has " + std::to_string(values.size()) + " values, expected " +

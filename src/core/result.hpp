@@ -46,6 +46,9 @@ class Table {
 
   // Append one row: values in column order, types must match the columns.
   void add_row(const std::vector<Value>& values);
+  // Capacity for rows in every declared column (a hint, like std::vector::reserve: a table with
+  // many rows then grows without copying each column at every doubling).
+  void reserve(size_t rows);
 
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }

@@ -50,6 +50,15 @@ class CriticalPathPass final : public ReplayPass {
     sum_.add_str("dominant_attribution");
     sum_.add_f64("dominant_fraction");
     sum_.add_f64("unexplained_fraction");
+    // At most --critical-path-rows segments per iteration, one iteration per ProfilerStep (or one
+    // per rank without steps): reserved, so that a table of 10^5-10^6 rows grows without each
+    // column being copied at every doubling (untouched capacity costs no memory).
+    if (ctx.opt.critical_path_rows > 0) {
+      size_t iterations = 0;
+      for (const Frame& f : ctx.frames) iterations += static_cast<size_t>(std::max<int64_t>(1, f.profiler_steps));
+      seg_.reserve(iterations * static_cast<size_t>(ctx.opt.critical_path_rows));
+      sum_.reserve(iterations);
+    }
   }
 
   void visit(const Frame& f, const replay::Graph& g, const replay::ReplayResult& rr,

@@ -225,18 +225,25 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     const RankTrace& t = *f.trace;
     if (t.op_shapes.empty()) continue;
     // Ops by thread, sorted by start.
+    // 24 bytes per operator, reserved once (op_shapes can be millions at 0.5 GB): the end is read
+    // from the event columns when needed.
     struct Op {
-      int64_t key, ts, end;
+      int64_t key, ts;
       uint32_t shape;
     };
+    auto end_of = [&t](const Op& o) {
+      const uint32_t ev = t.op_shapes[o.shape].event;
+      return t.ts_ns[ev] + t.dur_ns[ev];
+    };
     std::vector<Op> ops;
+    ops.reserve(t.op_shapes.size());
     for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
       uint32_t ev = t.op_shapes[i].event;
       int64_t key = (static_cast<int64_t>(t.pid[ev]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(t.tid[ev]));
-      ops.push_back(Op{key, t.ts_ns[ev], t.ts_ns[ev] + t.dur_ns[ev], i});
+      ops.push_back(Op{key, t.ts_ns[ev], i});
     }
-    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
-      return a.key != b.key ? a.key < b.key : (a.ts != b.ts ? a.ts < b.ts : a.end > b.end);
+    std::sort(ops.begin(), ops.end(), [&](const Op& a, const Op& b) {
+      return a.key != b.key ? a.key < b.key : (a.ts != b.ts ? a.ts < b.ts : end_of(a) > end_of(b));
     });
     std::vector<int64_t> gpu_ns(t.op_shapes.size(), 0);
     for (const auto& g : f.gpu) {
@@ -250,12 +257,13 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       for (int back = 0; it != ops.begin() && back < 16; ++back) {
         --it;
         if (it->key != key) break;
-        if (it->end > cts) {
+        if (end_of(*it) > cts) {
           gpu_ns[it->shape] += t.dur_ns[g.event];
           break;
         }
       }
     }
+    ops = {};  // not needed past the attribution
     // Shapes repeat every iteration: each distinct (operator, dims, types) is parsed once.
     // (Keyed by the rank's string ids of the operator, dims and types: one text each.)
     struct Parsed {
