@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -242,14 +243,19 @@ HostInfo detect_host() {
   }
   const std::string nv = slurp("/proc/driver/nvidia/version");
   if (!nv.empty()) {
-    auto pos = nv.find("Kernel Module");
-    std::string line = nv.substr(0, nv.find('\n'));
-    if (pos != std::string::npos) {
-      std::istringstream in(nv.substr(pos + 13));
-      in >> h.gpu_driver;
-    } else {
-      h.gpu_driver = trim(line);
+    // "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.159.04  Release Build ...":
+    // the driver version is the first token of the first line made of digits and dots.
+    const std::string line = nv.substr(0, nv.find('\n'));
+    std::istringstream in(line);
+    for (std::string tok; in >> tok;) {
+      const bool version = !tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0])) && tok.find('.') != std::string::npos &&
+                           tok.find_first_not_of("0123456789.") == std::string::npos;
+      if (version) {
+        h.gpu_driver = tok;
+        break;
+      }
     }
+    if (h.gpu_driver.empty()) h.gpu_driver = trim(line);
     std::vector<std::string> models;
     if (fs::is_directory("/proc/driver/nvidia/gpus", ec)) {
       for (const auto& g : fs::directory_iterator("/proc/driver/nvidia/gpus", ec)) {

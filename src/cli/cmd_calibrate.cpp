@@ -87,6 +87,12 @@ void run(CalibrateArgs& a) {
     for (const auto& [d, s] : acc.peak_flops)
       if (s.known) a.opt.peak_flops_by_dtype[to_string(d)] = s.value;
     a.opt.peak_source = "catalog " + a.peak_from + " (" + acc.name + ") peak";
+    // The memory roofline of a GPU fit needs the published bandwidth; the entry's memory too.
+    if (a.opt.memory_peak_bytes_per_s <= 0 && acc.memory_bandwidth_bytes_per_s.known) {
+      a.opt.memory_peak_bytes_per_s = acc.memory_bandwidth_bytes_per_s.value;
+      if (a.opt.memory_peak_source.empty()) a.opt.memory_peak_source = "catalog " + a.peak_from + " (" + acc.name + ") memory";
+    }
+    if (acc.memory_bytes.known) a.opt.device_memory_bytes = acc.memory_bytes.value;
   }
   const Calibration c = calibrate_from_run(r, a.opt);
   check_loads(c.accelerator_yaml, "calibrated accelerator", true);

@@ -4,12 +4,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "bench/calibrate/calibrate.hpp"
 #include "catalog/catalog.hpp"
+#include "estimate/estimate.hpp"
 #include "bench/gpu_backend.hpp"
 #include "bench/suite.hpp"
 
@@ -39,11 +41,13 @@ TEST(GpuSuite, AchievedFlopsAndCopyBandwidthFollowTheBackendsTimes) {
       ++gemms;
       const double mm = m.param_f64("m"), n = m.param_f64("n"), k = m.param_f64("k");
       const double peak = spec.peak_flops.at(m.param("dtype"));
+      const double es = m.param("dtype") == "fp32" ? 4 : 2;
       const double t = spec.launch_overhead_s +
-                       2 * mm * n * k / (peak * spec.gemm_peak_fraction * sextant::gemm_shape_factor(mm, n, k, spec.gemm_half_dim));
+                       std::max(2 * mm * n * k / (peak * spec.gemm_peak_fraction * sextant::gemm_shape_factor(mm, n, k, spec.gemm_half_dim)),
+                                (mm * k + k * n + mm * n) * es / spec.d2d_bytes_per_s);
       EXPECT_NEAR(m.samples[0], 2 * mm * n * k / t, 1e-9 * m.samples[0]) << m.name;
       EXPECT_DOUBLE_EQ(m.param_f64("peak_flops_per_s"), peak);
-    } else {
+    } else if (m.metric == "bytes_per_s") {
       ++copies;
       const double bytes = m.param_f64("bytes");
       const std::string kind = m.param("copy");
@@ -53,6 +57,39 @@ TEST(GpuSuite, AchievedFlopsAndCopyBandwidthFollowTheBackendsTimes) {
   }
   EXPECT_EQ(gemms, 3 * 7);  // fp32, bf16, fp16 x 7 quick shapes
   EXPECT_EQ(copies, 3 * 2);
+  EXPECT_EQ(out.measurements.size(), static_cast<size_t>(gemms + copies));  // no collectives configured
+  bool noted = false;
+  for (const auto& n : out.notes) noted = noted || n.find("gpu collectives skipped") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+// Collectives over the backend's GPUs follow nccl-tests' conventions: size is the whole buffer,
+// algbw = size / time and busbw = algbw x 2(n-1)/n (all_reduce) or (n-1)/n (the others); one GPU
+// records algbw (its busbw is 0 by that convention).
+TEST(GpuSuite, CollectivesAreRecordedWithNcclTestsBusBandwidth) {
+  for (int ranks : {8, 1}) {
+    FakeGpuSpec spec;
+    spec.collective_ranks = ranks;
+    const SuiteOutput out = make_gpu_suite()->run(fake_config(spec));
+    int colls = 0;
+    for (const auto& m : out.measurements) {
+      if (!m.has_param("collective")) continue;
+      ++colls;
+      const std::string op = m.param("collective");
+      const double bytes = m.param_f64("size_bytes");
+      EXPECT_EQ(m.param_f64("ranks"), ranks);
+      const double factor = op == "all_reduce" ? 2.0 * (ranks - 1) / ranks : static_cast<double>(ranks - 1) / ranks;
+      const double t = spec.collective_latency_s + bytes * factor / spec.collective_busbw_bytes_per_s;
+      if (ranks > 1) {
+        EXPECT_EQ(m.metric, "busbw_bytes_per_s");
+        EXPECT_NEAR(m.samples[0], bytes / t * factor, 1e-9 * m.samples[0]) << m.name;
+      } else {
+        EXPECT_EQ(m.metric, "algbw_bytes_per_s");
+        EXPECT_NEAR(m.samples[0], bytes / t, 1e-9 * m.samples[0]) << m.name;
+      }
+    }
+    EXPECT_EQ(colls, 4 * 2) << ranks;  // all_reduce, all_gather, reduce_scatter, alltoall x 2 quick sizes
+  }
 }
 
 TEST(GpuSuite, WithoutCudaOrBackendItIsSkippedWithTheReason) {
@@ -176,4 +213,66 @@ TEST(GpuCalibration, FitOfExactModelPointsIsExact) {
   const auto [f2, h2] = fit_catalog_gemm_model({100, 200, 400}, {100, 200, 400}, {100, 200, 400}, {0.5, 0.5, 0.5});
   EXPECT_NEAR(f2, 0.5, 1e-12);
   EXPECT_NEAR(h2, 0, 1e-9);
+}
+
+// A GPU like the H200 measured in docs/bench.md: launch-bound small GEMMs (a fixed per-kernel
+// time) and memory-bound skinny ones (128 x 8192 x 8192 streams a 64 Mi-element operand). The
+// calibration fits the whole time model estimate evaluates (roofline and kernel overhead), so it
+// must return the GPU's parameters exactly, write them, and the entry read back through the
+// catalog must reproduce every measured time through estimate's own compute_time_s.
+TEST(GpuCalibration, RecoversKernelOverheadAndMemoryRoofline) {
+  FakeGpuSpec spec;
+  spec.launch_overhead_s = 6.5e-6;
+  spec.copy_overhead_s = 0;  // the copies then measure the memory bandwidth exactly
+  spec.d2d_bytes_per_s = 4.3e12;
+  spec.gemm_peak_fraction = 0.75;
+  spec.gemm_half_dim = 60;
+  SuiteConfig cfg = fake_config(spec);
+  cfg.quick = false;  // the full grid has the skinny shapes
+  RunRecord run;
+  run.id = 9;
+  run.host.hostname = "gpuhost";
+  run.measurements = make_gpu_suite()->run(cfg).measurements;
+  CalibrateOptions o;
+  o.id = "fake-h200";
+  o.memory_peak_bytes_per_s = 4.8e12;
+  o.device_memory_bytes = 141.0 * (1 << 30);
+  const Calibration c = calibrate_from_run(run, o);
+  EXPECT_NEAR(c.kernel_overhead_s, 6.5e-6, 0.01e-6);
+  EXPECT_NEAR(c.memory_bandwidth_bytes_per_s, 4.3e12, 1e6);
+  int memory_bound = 0, overhead_bound = 0;
+  for (const auto& p : c.points) {
+    const double es = p.dtype == "fp32" ? 4 : 2;
+    const double compute_s = 2 * p.m * p.n * p.k / (p.peak_flops_per_s * 0.75 * sextant::gemm_shape_factor(p.m, p.n, p.k, 60.0));
+    if ((p.m * p.k + p.k * p.n + p.m * p.n) * es / 4.3e12 > compute_s) ++memory_bound;
+    if (6.5e-6 > compute_s) ++overhead_bound;
+  }
+  EXPECT_GT(memory_bound, 0);
+  EXPECT_GT(overhead_bound, 0);
+  for (const auto& f : c.gemm) {
+    EXPECT_NEAR(f.gemm_peak_fraction, 0.75, 2e-3) << f.dtype;
+    EXPECT_NEAR(f.gemm_half_dim, 60, 1.0) << f.dtype;
+    EXPECT_LT(f.fit_rms_error_fraction, 2e-3) << f.dtype;
+  }
+  EXPECT_NE(c.accelerator_yaml.find("kernel_overhead_us"), std::string::npos) << c.accelerator_yaml;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("sextant-test-gpu-roofline-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "accelerators");
+  std::ofstream(dir / "accelerators" / "gpu.yaml") << c.accelerator_yaml;
+  std::shared_ptr<const sextant::Catalog> cat;
+  ASSERT_NO_THROW(cat = sextant::Catalog::load(dir.string())) << c.accelerator_yaml;
+  std::filesystem::remove_all(dir);
+  const sextant::Accelerator& a = cat->accelerator("fake-h200");
+  EXPECT_NEAR(a.memory_bandwidth_bytes_per_s.value * a.memory_bandwidth_fraction.value, 4.3e12, 1e6);
+  for (const auto& p : c.points) {
+    sextant::ir::ComputeOp op;
+    op.cls = sextant::ir::OpClass::Gemm;
+    op.m = static_cast<int64_t>(p.m);
+    op.n = static_cast<int64_t>(p.n);
+    op.k = static_cast<int64_t>(p.k);
+    op.dtype = sextant::parse_dtype(p.dtype, {});
+    op.flops = 2 * p.m * p.n * p.k;
+    op.bytes = (p.m * p.k + p.k * p.n + p.m * p.n) * (p.dtype == "fp32" ? 4 : 2);
+    const double measured_s = op.flops / p.achieved_flops_per_s;
+    EXPECT_NEAR(sextant::compute_time_s(op, a) / measured_s, 1.0, 5e-3) << p.dtype << " " << p.m << "x" << p.n << "x" << p.k;
+  }
 }

@@ -49,6 +49,67 @@ double catalog_model_log_rss(const std::vector<double>& m, const std::vector<dou
   return std::exp(logf) > 1.0 ? std::numeric_limits<double>::infinity() : ss;
 }
 
+// The written model's time terms beyond the shape factor, for GPU runs: estimate's compute_time
+// is max(flops / (peak x e), bytes / bandwidth) + kernel_overhead_s. Per point, the memory time
+// and the overhead are expressed in units of the point's time at peak (flops / peak), so the model
+// efficiency is 1 / (max(1 / (f x factor), memory_units) + overhead_s / peak_time_s). Inactive
+// (no peak times): the efficiency is f x factor, as for CPU entries.
+struct TimeTerms {
+  std::vector<double> peak_time_s;   // flops / peak per point; empty: no terms
+  std::vector<double> memory_units;  // (footprint / bandwidth) / peak_time_s per point; 0 without a bandwidth
+  double overhead_s = 0;
+  bool active() const { return !peak_time_s.empty(); }
+  double efficiency(double f_times_factor, size_t i) const {
+    if (!active()) return f_times_factor;
+    return 1.0 / (std::max(1.0 / f_times_factor, memory_units[i]) + overhead_s / peak_time_s[i]);
+  }
+};
+
+// Sum of squared residuals of log e against the model with time terms; log f searched on a grid
+// in [1e-3, 1.25] refined by golden section (the closed form of catalog_model_log_rss does not
+// hold once the terms are there). Infinity when the best f exceeds 1.
+double terms_model_log_rss(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                           const std::vector<double>& e, const GemmHalfDims& h, const TimeTerms& t, double* f_out) {
+  if (!t.active()) return catalog_model_log_rss(m, n, k, e, h, f_out);
+  std::vector<double> factor(e.size());
+  for (size_t i = 0; i < e.size(); ++i) factor[i] = gemm_shape_factor(m[i], n[i], k[i], h);
+  auto rss = [&](double logf) {
+    const double f = std::exp(logf);
+    double ss = 0;
+    for (size_t i = 0; i < e.size(); ++i) {
+      const double r = std::log(t.efficiency(f * factor[i], i) / e[i]);
+      ss += r * r;
+    }
+    return ss;
+  };
+  const double lo = std::log(1e-3), hi = std::log(1.25);
+  constexpr int steps = 64;
+  double best_l = lo, best = rss(lo);
+  for (int i = 1; i <= steps; ++i) {
+    const double l = lo + (hi - lo) * i / steps;
+    const double v = rss(l);
+    if (v < best) {
+      best = v;
+      best_l = l;
+    }
+  }
+  const double step = (hi - lo) / steps;
+  double a = best_l - step, b = best_l + step;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  for (int it = 0; it < 40; ++it) {
+    const double x1 = b - g * (b - a), x2 = a + g * (b - a);
+    if (rss(x1) < rss(x2)) b = x2;
+    else a = x1;
+  }
+  const double mid = (a + b) / 2;
+  if (rss(mid) < best) {
+    best = rss(mid);
+    best_l = mid;
+  }
+  if (f_out) *f_out = std::exp(best_l);
+  return std::exp(best_l) > 1.0 ? std::numeric_limits<double>::infinity() : best;
+}
+
 void check_gemm_points(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
                        const std::vector<double>& e) {
   if (e.empty() || m.size() != e.size() || n.size() != e.size() || k.size() != e.size())
@@ -126,10 +187,11 @@ std::array<double, 3> nelder_mead3(F f, std::array<double, 3> x0, double step, i
 // e = f x gemm_shape_factor(m, n, k, h). For each h, log f is the mean of log(e / factor)
 // (least squares on log efficiency); h is searched on a log grid refined by golden section.
 // Candidates whose f would exceed 1 at the 8192^3 reference are rejected.
-std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
-                                                 const std::vector<double>& k, const std::vector<double>& e) {
+namespace {
+std::pair<double, double> fit_symmetric(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                                        const std::vector<double>& e, const TimeTerms& terms) {
   check_gemm_points(m, n, k, e);
-  auto eval = [&](double h, double* f_out) { return catalog_model_log_rss(m, n, k, e, GemmHalfDims{h, h, h}, f_out); };
+  auto eval = [&](double h, double* f_out) { return terms_model_log_rss(m, n, k, e, GemmHalfDims{h, h, h}, terms, f_out); };
   double best_h = 0, best = eval(0, nullptr);
   for (int i = 0; i <= 120; ++i) {
     const double h = std::pow(10.0, -1.0 + 5.5 * i / 120.0);  // 0.1 .. ~3e4
@@ -154,20 +216,27 @@ std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, c
   eval(best_h, &f);
   return {f, best_h};
 }
+}  // namespace
+
+std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
+                                                 const std::vector<double>& k, const std::vector<double>& e) {
+  return fit_symmetric(m, n, k, e, TimeTerms{});
+}
 
 // The per-role fit: log f closed-form for each (h_m, h_n, h_k); the half-dimensions searched in
 // log space, h in [0.1, 1e5]: the symmetric fit and a 12^3 log grid (0.1 .. ~3e4) give the start,
 // refined by Nelder-Mead, restarted once from its result.
-RoleFit fit_catalog_gemm_model_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
-                                     const std::vector<double>& e) {
+namespace {
+RoleFit fit_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k, const std::vector<double>& e,
+                  const TimeTerms& terms) {
   check_gemm_points(m, n, k, e);
   const double lo = std::log(0.1), hi = std::log(1e5);
   auto eval = [&](const std::array<double, 3>& l) {
     for (double x : l)
       if (!(x >= lo && x <= hi)) return std::numeric_limits<double>::infinity();
-    return catalog_model_log_rss(m, n, k, e, GemmHalfDims{std::exp(l[0]), std::exp(l[1]), std::exp(l[2])}, nullptr);
+    return terms_model_log_rss(m, n, k, e, GemmHalfDims{std::exp(l[0]), std::exp(l[1]), std::exp(l[2])}, terms, nullptr);
   };
-  const double h0 = std::max(fit_catalog_gemm_model(m, n, k, e).second, 0.1);
+  const double h0 = std::max(fit_symmetric(m, n, k, e, terms).second, 0.1);
   std::array<double, 3> best = {std::log(h0), std::log(h0), std::log(h0)};
   double best_v = eval(best);
   for (int a = 0; a < 12; ++a)
@@ -186,8 +255,14 @@ RoleFit fit_catalog_gemm_model_roles(const std::vector<double>& m, const std::ve
   r.h_m = std::exp(best[0]);
   r.h_n = std::exp(best[1]);
   r.h_k = std::exp(best[2]);
-  r.log_rss = catalog_model_log_rss(m, n, k, e, GemmHalfDims{r.h_m, r.h_n, r.h_k}, &r.f);
+  r.log_rss = terms_model_log_rss(m, n, k, e, GemmHalfDims{r.h_m, r.h_n, r.h_k}, terms, &r.f);
   return r;
+}
+}  // namespace
+
+RoleFit fit_catalog_gemm_model_roles(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                                     const std::vector<double>& e) {
+  return fit_roles(m, n, k, e, TimeTerms{});
 }
 
 double gemm_fit_aicc(double log_rss, size_t points, int parameters) {
@@ -259,8 +334,12 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     p.n = m.param_f64("n");
     p.k = m.param_f64("k");
     if (!(p.peak_flops_per_s > 0)) continue;
-    // Achievable rate: the best repetition (interference from other work only slows a run down).
-    p.achieved_flops_per_s = m.summary().max;
+    // Achievable rate. CPU: the best repetition (interference from other work only slows a run
+    // down). GPU: the median, since a GPU timed by events on its own stream is not interfered
+    // with, but it throttles its clock under its power cap within a case (the H200 of docs/bench.md
+    // ran its first repetition of a large bf16 GEMM up to 8% faster than the rest, at 1980 MHz
+    // before falling to 1290-1600 MHz at 700 W): the median is the sustained rate.
+    p.achieved_flops_per_s = suite == "gpu" ? m.summary().median : m.summary().max;
     p.efficiency_fraction = p.achieved_flops_per_s / p.peak_flops_per_s;
     const double hi = std::max({p.m, p.n, p.k}), lo = std::min({p.m, p.n, p.k});
     p.held_out = (opt.max_fit_dim > 0 && hi > opt.max_fit_dim) || (opt.max_fit_skew > 0 && hi / lo > opt.max_fit_skew);
@@ -292,6 +371,30 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
         for (const auto& p : by_dtype[dt])
           if (!p.held_out) c.gemm_fitted_footprint_bytes = std::max(c.gemm_fitted_footprint_bytes, p.footprint_bytes);
   }
+  // GPU runs: the written entry's model has the memory roofline and a per-kernel overhead
+  // (estimate's compute_time: max(flops / (peak x e), bytes / bandwidth) + kernel_overhead_s), so
+  // both enter the fit. The achievable device-memory bandwidth is twice the device-to-device copy
+  // rate of the largest copy measured (every byte copied is read and written; smaller copies can
+  // stay in the GPU's L2 and overstate it).
+  const bool gpu_terms = suite == "gpu";
+  double gemm_bandwidth = 0;
+  if (gpu_terms) {
+    double largest = 0;
+    for (const auto& m : run.measurements) {
+      if (m.suite != "gpu" || m.metric != "bytes_per_s" || !m.has_param("copy") || m.param("copy") != "d2d" || m.samples.empty()) continue;
+      if (m.param_f64("bytes") < largest) continue;
+      largest = m.param_f64("bytes");
+      c.memory_bandwidth_bytes_per_s = 2 * m.summary().median;
+      c.memory_case = m.name + ": 2 x the median copy rate of the largest copy (each byte is read and written)";
+    }
+    gemm_bandwidth = c.memory_bandwidth_bytes_per_s;
+  }
+  auto peak_time_s = [](const GemmPoint& p) { return 2 * p.m * p.n * p.k / p.peak_flops_per_s; };
+  auto memory_units = [&](const GemmPoint& p) { return gemm_bandwidth > 0 ? p.footprint_bytes / gemm_bandwidth / peak_time_s(p) : 0.0; };
+  // The model's efficiency of point p at f x factor with kernel overhead overhead_s (GPU runs).
+  auto gpu_efficiency = [&](const GemmPoint& p, double f_times_factor, double overhead_s) {
+    return 1.0 / (std::max(1.0 / f_times_factor, memory_units(p)) + overhead_s / peak_time_s(p));
+  };
   // The written model's time of a shape: compute at efficiency e plus the operand traffic
   // (estimate's compute_time: flops / (peak x e) + gemm_operand_traffic_s), as an efficiency.
   auto with_traffic = [&c](const GemmPoint& p, double e) {
@@ -303,6 +406,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   // Per dtype: the symmetric and the per-role fit of the catalog model on the fitted shapes.
   struct DtypeFits {
     std::vector<double> m, n, k, e;
+    TimeTerms terms;  // GPU runs: roofline and overhead terms of the fitted points (terms.overhead_s: this dtype's fit)
     double sym_f = 0, sym_h = 0, sym_log_rss = 0;
     RoleFit roles;
   };
@@ -315,14 +419,49 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
         d.n.push_back(p.n);
         d.k.push_back(p.k);
         d.e.push_back(p.efficiency_fraction);
+        if (gpu_terms) {
+          d.terms.peak_time_s.push_back(peak_time_s(p));
+          d.terms.memory_units.push_back(memory_units(p));
+        }
       }
     if (d.e.size() < 4)
       throw Error(SourceLocation{"", 0, 0, "--max-fit-dim"},
                   fmt::format("{}: only {} shape(s) left to fit after the hold-out (4 needed)", dt, d.e.size()),
                   "loosen --max-fit-dim / --max-fit-skew");
-    std::tie(d.sym_f, d.sym_h) = fit_catalog_gemm_model(d.m, d.n, d.k, d.e);
-    d.sym_log_rss = catalog_model_log_rss(d.m, d.n, d.k, d.e, GemmHalfDims{d.sym_h, d.sym_h, d.sym_h}, nullptr);
-    d.roles = fit_catalog_gemm_model_roles(d.m, d.n, d.k, d.e);
+    if (gpu_terms) {
+      // The per-kernel overhead: between 0 and the shortest measured GEMM time, on a grid refined
+      // by golden section, each candidate scored by the symmetric fit it allows.
+      double t_min = std::numeric_limits<double>::infinity();
+      for (size_t i = 0; i < d.e.size(); ++i) t_min = std::min(t_min, d.terms.peak_time_s[i] / d.e[i]);
+      auto score = [&](double t0) {
+        TimeTerms t = d.terms;
+        t.overhead_s = t0;
+        const auto [f, h] = fit_symmetric(d.m, d.n, d.k, d.e, t);
+        return terms_model_log_rss(d.m, d.n, d.k, d.e, GemmHalfDims{h, h, h}, t, nullptr);
+      };
+      constexpr int steps = 24;
+      double best_t0 = 0, best = score(0);
+      for (int i = 1; i < steps; ++i) {
+        const double t0 = t_min * i / steps;
+        const double v = score(t0);
+        if (v < best) {
+          best = v;
+          best_t0 = t0;
+        }
+      }
+      double a = std::max(0.0, best_t0 - t_min / steps), b = std::min(t_min, best_t0 + t_min / steps);
+      const double g = (std::sqrt(5.0) - 1) / 2;
+      for (int it = 0; it < 30; ++it) {
+        const double x1 = b - g * (b - a), x2 = a + g * (b - a);
+        if (score(x1) < score(x2)) b = x2;
+        else a = x1;
+      }
+      if (score((a + b) / 2) < best) best_t0 = (a + b) / 2;
+      d.terms.overhead_s = best_t0;
+    }
+    std::tie(d.sym_f, d.sym_h) = fit_symmetric(d.m, d.n, d.k, d.e, d.terms);
+    d.sym_log_rss = terms_model_log_rss(d.m, d.n, d.k, d.e, GemmHalfDims{d.sym_h, d.sym_h, d.sym_h}, d.terms, nullptr);
+    d.roles = fit_roles(d.m, d.n, d.k, d.e, d.terms);
   }
   // The entry has one set of half-dimensions: bf16's fit when there is one (the dtype the
   // training and inference models use), else the first dtype's. Per-role values are written when
@@ -335,6 +474,11 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   const bool roles_written = gemm_fit_aicc(pf.roles.log_rss, pn, 4) < gemm_fit_aicc(pf.sym_log_rss, pn, 2);
   const GemmHalfDims written = roles_written ? GemmHalfDims{pf.roles.h_m, pf.roles.h_n, pf.roles.h_k}
                                              : GemmHalfDims{pf.sym_h, pf.sym_h, pf.sym_h};
+  // The entry has one kernel overhead too (GPU runs): the primary dtype's fit.
+  if (gpu_terms) c.kernel_overhead_s = pf.terms.overhead_s;
+  auto model_efficiency = [&](const GemmPoint& p, double f_times_factor, double overhead_s) {
+    return gpu_terms ? gpu_efficiency(p, f_times_factor, overhead_s) : with_traffic(p, f_times_factor);
+  };
   for (const auto& dt : dtypes) {
     auto& pts = by_dtype[dt];
     const DtypeFits& d = fits[dt];
@@ -354,18 +498,22 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     f.primary = dt == primary;
     // The written model: the entry's half-dimensions with this dtype's best f under them (closed
     // form; for the primary dtype it is that dtype's own fit).
-    catalog_model_log_rss(d.m, d.n, d.k, d.e, written, &f.gemm_peak_fraction);
+    f.overhead_s = d.terms.overhead_s;
+    TimeTerms written_terms = d.terms;
+    written_terms.overhead_s = c.kernel_overhead_s > 0 ? c.kernel_overhead_s : 0;
+    terms_model_log_rss(d.m, d.n, d.k, d.e, written, written_terms, &f.gemm_peak_fraction);
     double ss = 0, ss_sym = 0, ss_role = 0;
     for (auto& p : pts) {
       if (!c.bandwidth_by_working_set.empty())
         p.operand_traffic_s = gemm_operand_traffic_s(p.m, p.n, p.k, dtype_bytes(parse_dtype(dt, SourceLocation{"", 0, 0, "dtype"})),
                                                      c.bandwidth_by_working_set, c.gemm_fitted_footprint_bytes);
-      p.predicted_efficiency_fraction = with_traffic(p, f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, written));
+      p.predicted_efficiency_fraction =
+          model_efficiency(p, f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, written), written_terms.overhead_s);
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
-      p.symmetric_predicted_efficiency_fraction = with_traffic(p, d.sym_f * gemm_shape_factor(p.m, p.n, p.k, d.sym_h));
+      p.symmetric_predicted_efficiency_fraction = model_efficiency(p, d.sym_f * gemm_shape_factor(p.m, p.n, p.k, d.sym_h), d.terms.overhead_s);
       p.symmetric_error_fraction = p.symmetric_predicted_efficiency_fraction / p.efficiency_fraction - 1;
-      p.role_predicted_efficiency_fraction =
-          with_traffic(p, d.roles.f * gemm_shape_factor(p.m, p.n, p.k, GemmHalfDims{d.roles.h_m, d.roles.h_n, d.roles.h_k}));
+      p.role_predicted_efficiency_fraction = model_efficiency(
+          p, d.roles.f * gemm_shape_factor(p.m, p.n, p.k, GemmHalfDims{d.roles.h_m, d.roles.h_n, d.roles.h_k}), d.terms.overhead_s);
       p.role_error_fraction = p.role_predicted_efficiency_fraction / p.efficiency_fraction - 1;
       if (p.held_out) {
         ++f.held_out_count;
@@ -425,11 +573,21 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   // The catalog file.
   const std::string run_ref = fmt::format("sextant bench run {} ({}) on host {} [{}]", run.id, run.started_at,
                                           run.host.hostname, run.host.fingerprint());
-  const std::string name = opt.name.empty() ? run.host.cpu.model + " (calibrated)" : opt.name;
+  std::string device_name = run.host.cpu.model;
+  if (suite == "gpu")
+    for (const auto& m : run.measurements)
+      if (m.suite == "gpu" && m.has_param("device")) {
+        device_name = m.param("device");
+        break;
+      }
+  const std::string name = opt.name.empty() ? device_name + " (calibrated)" : opt.name;
   std::string y;
   y += "# Written by `sextant calibrate` from " + run_ref + ".\n";
   y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
        "#   prod over x in (m, n, k) of min(1, [x/(x + h_x)] / [8192/(8192 + h_x)]), h_x = gemm_half_dim_<x>, else gemm_half_dim.\n";
+  if (gpu_terms)
+    y += "# GEMM time = max(2mnk / achieved, (mk + kn + mn) x element bytes / (memory_bandwidth x memory_bandwidth_fraction))\n"
+         "#   + kernel_overhead_us, fitted as a whole (estimate's compute time of a GEMM op).\n";
   if (!c.bandwidth_by_working_set.empty())
     y += "# GEMM time = 2mnk / achieved + operand traffic F x max(0, 1/bw(F) - 1/bw(F_fit)), F = (mk + kn + mn) x element bytes,\n"
          "#   bw = bandwidth_by_working_set at the smallest working set >= F, F_fit = efficiency.gemm_fitted_footprint_mib.\n";
@@ -451,6 +609,8 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   for (const auto& f : c.gemm) y += "      " + f.dtype + ": " + estimated(f.peak_flops_per_s / 1e12, f.peak_source) + "\n";
   if (suite == "gemm_cpu" && run.host.memory_bytes > 0)
     y += "    memory_gib: " + sourced(static_cast<double>(run.host.memory_bytes) / (1024.0 * 1024 * 1024), "bench-run") + "\n";
+  if (suite == "gpu" && opt.device_memory_bytes > 0)
+    y += "    memory_gib: " + sourced(opt.device_memory_bytes / (1024.0 * 1024 * 1024), opt.memory_peak_source.empty() ? "given" : "memory-peak") + "\n";
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
       y += "    memory_bandwidth_gb_per_s: " + sourced(opt.memory_peak_bytes_per_s / 1e9, opt.memory_peak_source.empty() ? "user-supplied peak" : "memory-peak") + "\n";
@@ -494,6 +654,13 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
          sourced(c.gemm_fitted_footprint_bytes / (1024.0 * 1024),
                  "bench-run: largest operand footprint (A, B and C once) among the fitted GEMM shapes of every dtype") +
          "\n";
+  if (c.kernel_overhead_s >= 0) {
+    const GemmFit* g = pr;
+    y += "      kernel_overhead_us: " +
+         sourced(c.kernel_overhead_s * 1e6, fmt::format("bench-run: fitted with the {} GEMM model over {} shapes (0 to the shortest GEMM time)",
+                                                        g->dtype, g->fitted_count)) +
+         "\n";
+  }
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
       y += "      memory_bandwidth_fraction: " + sourced(c.memory_bandwidth_bytes_per_s / opt.memory_peak_bytes_per_s, "bench-run: " + c.memory_case) + "\n";
@@ -524,6 +691,7 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
   r.command = "calibrate";
   r.set("run_id", run.id);
   r.set("id", opt.id);
+  if (c.kernel_overhead_s >= 0) r.set("kernel_overhead_s", c.kernel_overhead_s);
   for (const auto& f : c.gemm) {
     r.set("gemm_peak_fraction_" + f.dtype, f.gemm_peak_fraction);
     r.set("gemm_half_dim_" + f.dtype, f.gemm_half_dim);
@@ -536,6 +704,7 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
     r.set("per_role_fit_rms_error_fraction_" + f.dtype, f.role_rms_error_fraction);
     r.set("symmetric_aicc_" + f.dtype, f.symmetric_aicc);
     r.set("per_role_aicc_" + f.dtype, f.role_aicc);
+    if (c.kernel_overhead_s >= 0) r.set("kernel_overhead_s_" + f.dtype, f.overhead_s);
     if (f.held_out_count) {
       r.set("held_out_max_error_fraction_" + f.dtype, f.held_out_max_error_fraction);
       r.set("held_out_rms_error_fraction_" + f.dtype, f.held_out_rms_error_fraction);

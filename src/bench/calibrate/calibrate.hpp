@@ -20,6 +20,12 @@
 // per working set is written as bandwidth_by_working_set, and the largest operand footprint of the
 // fitted shapes as efficiency.gemm_fitted_footprint_mib; estimate then adds
 // gemm_operand_traffic_s to the compute time of larger GEMMs, and every prediction here includes it.
+// GPU runs (suite gpu) fit the whole time model estimate evaluates for a GEMM op, not only the
+// shape factor: time = max(2mnk / (peak x e), footprint / bandwidth) + kernel_overhead_s, with
+// the achievable bandwidth twice the best device-to-device copy rate and the overhead searched
+// in [0, shortest measured GEMM time] (per dtype; the entry carries the primary dtype's, written
+// as kernel_overhead_us). Without these terms small GEMMs (launch-bound) and skinny ones
+// (memory-bound) are forced onto the shape factor and spoil the whole fit.
 // Memory: the best multi-threaded STREAM median (triad/copy/add/scale) is the achievable
 // bandwidth; with a published peak given, memory_bandwidth_fraction = achievable / peak.
 // Network: ping-pong one-way time t(s) = latency + s / bandwidth fitted by least squares over
@@ -42,6 +48,7 @@ struct CalibrateOptions {
   double max_fit_skew = 0;              // 0: no skew hold-out
   double memory_peak_bytes_per_s = 0;   // published peak memory bandwidth (0: unknown)
   std::string memory_peak_source;       // its citation
+  double device_memory_bytes = 0;       // GPU runs: the device's memory (from --peak-from's entry), written as memory_gib
   std::string network_id;               // id of the network entry (default: <id>-mpi)
   std::string network_kind = "scale_out";
   // Peak FLOP/s per dtype for measurements that carry none (the CUDA backend does not know its
@@ -105,6 +112,7 @@ struct GemmFit {
   double symmetric_rms_error_fraction = 0, role_rms_error_fraction = 0;  // the two fits over fitted shapes
   double held_out_max_error_fraction = 0;  // |predicted/measured - 1| of the written model over held-out shapes
   double held_out_rms_error_fraction = 0;
+  double overhead_s = 0;  // GPU runs: this dtype's own fit of the per-kernel overhead (the entry's is Calibration::kernel_overhead_s)
 };
 
 struct NetworkFit {
@@ -118,7 +126,10 @@ struct NetworkFit {
 struct Calibration {
   std::vector<GemmFit> gemm;
   std::vector<GemmPoint> points;
-  double memory_bandwidth_bytes_per_s = 0;  // achievable (measured)
+  // GPU runs: the fitted per-kernel overhead written as kernel_overhead_us (the primary dtype's);
+  // negative when not fitted (CPU runs, whose entries keep estimate's default).
+  double kernel_overhead_s = -1;
+  double memory_bandwidth_bytes_per_s = 0;  // achievable (measured; GPU runs: 2 x the best device-to-device copy rate)
   std::string memory_case;
   // GEMM operand traffic (CPU runs with a cache_bandwidth sweep): the read bandwidth of one thread
   // per working set (the best repetition of each size) and the largest footprint among the fitted

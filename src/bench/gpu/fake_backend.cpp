@@ -1,3 +1,6 @@
+#include <algorithm>
+
+#include "bench/nccl_format.hpp"
 #include "catalog/catalog.hpp"
 #include "bench/gpu_backend.hpp"
 #include "core/error.hpp"
@@ -11,6 +14,10 @@ const char* to_string(GpuCopy c) {
     case GpuCopy::DeviceToHost: return "d2h";
   }
   return "?";
+}
+
+double GpuBackend::collective_s(const std::string& op, int64_t, int) {
+  throw Error(SourceLocation{"", 0, 0, "collective"}, "collective '" + op + "' on backend " + name(), collectives_unavailable());
 }
 
 namespace {
@@ -36,7 +43,11 @@ class FakeGpuBackend : public GpuBackend {
     auto role = [this](double h) { return h > 0 ? h : s_.gemm_half_dim; };
     const GemmHalfDims h{role(s_.gemm_half_dim_m), role(s_.gemm_half_dim_n), role(s_.gemm_half_dim_k)};
     const double eff = s_.gemm_peak_fraction * gemm_shape_factor(static_cast<double>(m), static_cast<double>(n), static_cast<double>(k), h);
-    return iterations * (s_.launch_overhead_s + 2.0 * m * n * k / (peak * eff));
+    // estimate's compute time of a GEMM op: max(compute, footprint / memory bandwidth) + overhead,
+    // the memory bandwidth being d2d_bytes_per_s (bytes read and written per second).
+    const double element_bytes = dtype == "fp32" || dtype == "tf32" ? 4.0 : 2.0;
+    const double footprint = gemm_footprint_bytes(static_cast<double>(m), static_cast<double>(n), static_cast<double>(k), element_bytes);
+    return iterations * (s_.launch_overhead_s + std::max(2.0 * m * n * k / (peak * eff), footprint / s_.d2d_bytes_per_s));
   }
   double copy_s(GpuCopy kind, int64_t bytes, int iterations) override {
     const double bw = kind == GpuCopy::DeviceToDevice ? s_.d2d_bytes_per_s
@@ -45,6 +56,18 @@ class FakeGpuBackend : public GpuBackend {
     // A device-to-device copy reads and writes: bytes / (bw / 2).
     const double moved = kind == GpuCopy::DeviceToDevice ? 2.0 * bytes : static_cast<double>(bytes);
     return iterations * (s_.copy_overhead_s + moved / bw);
+  }
+  int collective_ranks() const override { return s_.collective_ranks; }
+  std::string collectives_unavailable() const override { return s_.collective_ranks > 0 ? "" : "the fake GPU has no collectives configured"; }
+  std::string collective_library() const override { return "fake"; }
+  std::vector<std::string> collective_ops() const override {
+    if (s_.collective_ranks <= 0) return {};
+    return {"all_reduce", "all_gather", "reduce_scatter", "alltoall"};
+  }
+  double collective_s(const std::string& op, int64_t bytes, int iterations) override {
+    if (s_.collective_ranks <= 0) return GpuBackend::collective_s(op, bytes, iterations);
+    return iterations * (s_.collective_latency_s + static_cast<double>(bytes) * nccl_bus_factor(op, s_.collective_ranks) /
+                                                       s_.collective_busbw_bytes_per_s);
   }
 
  private:
