@@ -3,6 +3,8 @@
 // the queue length over its change points; outside HTA mode Sextant adds the time each stream
 // spent with the queue at the driver's limit (launches then block the CPU).
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -121,22 +123,63 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
       span_lo = std::min(span_lo, g.ts);
       span_hi = std::max(span_hi, g.end);
     }
-    std::vector<double> q;
+    // pandas' describe() of each stream's queue lengths without an array of them: the lengths
+    // are integers, so their sum is exact in any order and their sorted order is a histogram;
+    // the squared deviations are summed in sequence order in a second pass, as stats::describe
+    // does (same operations, same bits).
+    const auto sign = [](const Change& c) { return (c.key & kStart) ? int64_t{-1} : int64_t{+1}; };
     for (size_t lo = 0, hi; lo < changes.size(); lo = hi) {
       const uint32_t si = changes[lo].stream;
       const int64_t stream = streams[si];
       for (hi = lo + 1; hi < changes.size() && changes[hi].stream == si;) ++hi;
-      q.clear();
-      q.reserve(hi - lo);
+      std::map<int64_t, int64_t> histogram;  // queue length -> change points
+      double sum = 0;
       int64_t run = 0;
       int64_t at_limit = 0;
       for (size_t i = lo; i < hi; ++i) {
-        run += (changes[i].key & kStart) ? -1 : +1;
-        q.push_back(static_cast<double>(run));
+        run += sign(changes[i]);
+        sum += static_cast<double>(run);
+        ++histogram[run];
         if (run >= ctx.opt.max_queue_length && i + 1 < hi) at_limit += changes[i + 1].ts - changes[i].ts;
       }
-      auto d = stats::describe(std::move(q));
-      q = {};
+      stats::Describe d;
+      const size_t n = hi - lo;
+      d.count = static_cast<double>(n);
+      d.mean = sum / d.count;
+      if (n > 1) {
+        double ss = 0;
+        run = 0;
+        for (size_t i = lo; i < hi; ++i) {
+          run += sign(changes[i]);
+          const double x = static_cast<double>(run);
+          ss += (x - d.mean) * (x - d.mean);
+        }
+        d.std = std::sqrt(ss / (d.count - 1));
+      } else {
+        d.std = std::nan("");
+      }
+      // The value at position k of the sorted lengths; quantiles as stats::quantile_linear.
+      auto sorted_at = [&histogram](size_t k) {
+        size_t seen = 0;
+        for (const auto& [v, c] : histogram) {
+          seen += static_cast<size_t>(c);
+          if (k < seen) return static_cast<double>(v);
+        }
+        return static_cast<double>(histogram.rbegin()->first);
+      };
+      auto quantile = [&](double qf) {
+        const double pos = qf * static_cast<double>(n - 1);
+        const auto qlo = static_cast<size_t>(std::floor(pos));
+        const size_t qhi = std::min(qlo + 1, n - 1);
+        const double frac = pos - static_cast<double>(qlo);
+        const double a = sorted_at(qlo), b = sorted_at(qhi);
+        return a + (b - a) * frac;
+      };
+      d.min = static_cast<double>(histogram.begin()->first);
+      d.max = static_cast<double>(histogram.rbegin()->first);
+      d.p25 = quantile(0.25);
+      d.p50 = quantile(0.5);
+      d.p75 = quantile(0.75);
       t.add_row({f.rank(), stream, d.count, d.mean, d.std, d.min, d.p25, d.p50, d.p75, d.max});
       if (full) {
         double span = span_hi > span_lo ? static_cast<double>(span_hi - span_lo) : 0.0;
