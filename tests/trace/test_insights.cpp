@@ -184,3 +184,42 @@ TEST(Workload, RooflineOfAnMmByHand) {
   req.options.device = "h100-typo";
   EXPECT_THROW(analyze_loaded(set, req), Error);
 }
+
+// Windows of 100 us over a 1000 us span: [0,250) busy makes windows 0-1 full and window 2 half
+// busy (not below half), [300,320) leaves window 3 at 20%, window 4 is untouched, [500,1000)
+// fills 5-9. Two low windows, the worst the first idle one (+400 us). Then a kernel of 1e12 us
+// (11.6 days) followed by a short one: 10,000,000,011 windows, counted without allocating them.
+TEST(Findings, LowUtilizationWindowsAreCountedWithoutAWindowPerSpan) {
+  auto low_finding = [](const TraceSet& set) {
+    AnalyzeRequest req;
+    req.only = {"findings"};
+    req.options.low_utilization_window_us = 100;
+    req.options.low_utilization_fraction = 0.5;
+    Result r = analyze_loaded(set, req);
+    const Table* t = r.table("findings");
+    std::string out;
+    if (!t) return out;
+    auto rules = column_str(*t, "rule");
+    auto evidence = column_str(*t, "evidence");
+    for (size_t i = 0; i < rules.size(); ++i)
+      if (rules[i] == "low_gpu_utilization") out = evidence[i];
+    return out;
+  };
+  const std::string small = low_finding(one({
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 0, 5, -1, 1),
+      ev("kernel", "gemm_a", 7, 0, 250, 7, 1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 290, 5, -1, 2),
+      ev("kernel", "gemm_b", 7, 300, 20, 7, 2),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 490, 5, -1, 3),
+      ev("kernel", "gemm_c", 7, 500, 500, 7, 3),
+  }));
+  EXPECT_NE(small.find("2 of 10 windows"), std::string::npos) << small;
+  EXPECT_NE(small.find("at +400"), std::string::npos) << small;
+  const std::string huge = low_finding(one({
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 0, 5, -1, 1),
+      ev("kernel", "gemm_a", 7, 0, 1000000000000, 7, 1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 1000000000500, 5, -1, 2),
+      ev("kernel", "gemm_b", 7, 1000000001000, 100, 7, 2),
+  }));
+  EXPECT_NE(huge.find("10 of 10000000011 windows"), std::string::npos) << huge;
+}

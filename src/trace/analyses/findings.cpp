@@ -294,24 +294,51 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
     {
       const auto w = static_cast<int64_t>(ctx.opt.low_utilization_window_us * ticks_per_us);
       if (w > 0 && span >= 2 * w) {
+        // The busy time of each window, streamed over the merged (sorted, disjoint) busy
+        // intervals: windows no interval touches are idle, runs of fully busy windows are counted
+        // at once, so memory and time do not grow with the span (an event lasting years must not
+        // allocate a window array of that length). worst = the first window of least busy time.
         const int64_t t0 = busy.front().first;
-        const auto nwin = static_cast<size_t>(span / w);
-        std::vector<int64_t> b(nwin, 0);
+        const int64_t nwin = span / w;
+        const double threshold = ctx.opt.low_utilization_fraction * static_cast<double>(w);
+        int64_t next_k = 0, high = 0, first_gap = -1, worst_k = -1, worst_b = INT64_MAX;
+        auto close_run = [&](int64_t k, int64_t count, int64_t b) {  // windows k .. k+count-1, busy b each
+          if (first_gap < 0 && k > next_k) first_gap = next_k;
+          if (!(static_cast<double>(b) < threshold)) high += count;
+          if (b < worst_b) {
+            worst_b = b;
+            worst_k = k;
+          }
+          next_k = k + count;
+        };
+        int64_t cur_k = -1, cur_b = 0;
         for (const auto& [a, e] : busy) {
           for (int64_t x = a; x < e;) {
-            auto k = static_cast<size_t>((x - t0) / w);
+            const int64_t k = (x - t0) / w;
             if (k >= nwin) break;
-            int64_t wend = t0 + static_cast<int64_t>(k + 1) * w;
-            int64_t y = std::min(e, wend);
-            b[k] += y - x;
+            const int64_t wstart = t0 + k * w, wend = wstart + w;
+            if (k != cur_k) {
+              if (cur_k >= 0) close_run(cur_k, 1, cur_b);
+              cur_k = k;
+              cur_b = 0;
+            }
+            if (x == wstart && e >= wend) {  // whole windows from k on (nothing earlier falls in window k)
+              const int64_t full = std::min((e - wstart) / w, nwin - k);
+              close_run(k, full, w);
+              cur_k = -1;
+              x = wstart + full * w;
+              continue;
+            }
+            const int64_t y = std::min(e, wend);
+            cur_b += y - x;
             x = y;
           }
         }
-        size_t low = 0, worst = 0;
-        for (size_t k = 0; k < nwin; ++k) {
-          if (static_cast<double>(b[k]) < ctx.opt.low_utilization_fraction * static_cast<double>(w)) ++low;
-          if (b[k] < b[worst]) worst = k;
-        }
+        if (cur_k >= 0) close_run(cur_k, 1, cur_b);
+        if (first_gap < 0 && next_k < nwin) first_gap = next_k;
+        const auto low = static_cast<size_t>(nwin - high);
+        const int64_t worst = first_gap >= 0 ? first_gap : worst_k;
+        const int64_t worst_busy = first_gap >= 0 ? 0 : worst_b;
         if (low > 0) {
           const double low_us = f.us(static_cast<int64_t>(low) * w);
           out.push_back(Finding{
@@ -319,8 +346,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
               std::to_string(low) + " of " + std::to_string(nwin) + " windows of " +
                   fmt_us(ctx.opt.low_utilization_window_us) + " have the GPU busy < " +
                   pct(ctx.opt.low_utilization_fraction) + "; the worst, at +" +
-                  fmt_us(f.us(static_cast<int64_t>(worst) * w)) + ", is busy " +
-                  pct(static_cast<double>(b[worst]) / static_cast<double>(w)),
+                  fmt_us(f.us(worst * w)) + ", is busy " + pct(static_cast<double>(worst_busy) / static_cast<double>(w)),
               "Look at the critical_path table for these windows: if cpu_bound or data_loading dominates, overlap "
               "host work with GPU work (CUDA graphs, more DataLoader workers); if short kernels dominate, fuse them "
               "(torch.compile) or enlarge the batch.",
