@@ -7,7 +7,9 @@
 #   CUDA     optional: cudart + cuBLAS GPU suite; without it the GPU suite runs only on its fake backend
 find_package(SQLite3 REQUIRED)
 add_library(sextant_bench_config INTERFACE)
-target_link_libraries(sextant_bench_config INTERFACE SQLite::SQLite3 Threads::Threads)
+sextant_dep(_sx_sqlite_dep SQLite::SQLite3 libsqlite3.a)
+target_link_libraries(sextant_bench_config INTERFACE ${_sx_sqlite_dep} Threads::Threads
+                      $<$<BOOL:$<TARGET_PROPERTY:SEXTANT_STATIC_LINK>>:m>)  # libsqlite3.a needs libm
 
 pkg_check_modules(SEXTANT_OPENBLAS IMPORTED_TARGET openblas)
 if(SEXTANT_OPENBLAS_FOUND)

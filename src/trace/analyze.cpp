@@ -74,7 +74,6 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   // hold two working sets (a 507 MB rank peaked at 270 MB instead of 244 MB, a 50 MB one at 37.7
   // instead of 33.8 MB), so from kConcurrentAnalysesMaxRawBytes of JSON on, the sizes where the
   // memory bound (half the JSON size, from 50 MB) applies, they run one after the other.
-  constexpr uint64_t kConcurrentAnalysesMaxRawBytes = uint64_t{48} << 20;
   std::vector<const Analysis*> selected;
   for (const auto& a : registry) {
     bool sel = req.only.empty() ? (!req.options.hta || a.hta_parity)

@@ -18,6 +18,10 @@ struct AnalyzeRequest {
   LoadOptions load;
 };
 
+// From this much JSON on (all ranks), the sizes where the memory bound of half the JSON size
+// applies (50 MB), the analyses run one after the other; below it, concurrently.
+inline constexpr uint64_t kConcurrentAnalysesMaxRawBytes = uint64_t{48} << 20;
+
 Result analyze(const AnalyzeRequest& req);
 // Runs on traces already loaded.
 Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req);
