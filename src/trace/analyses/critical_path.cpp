@@ -62,17 +62,11 @@ class CriticalPathPass final : public ReplayPass {
   }
 
   void visit(const Frame& f, const replay::Graph& g, const replay::ReplayResult& rr,
-             const std::vector<replay::PathElement>& path) override {
+             const replay::Path& path) override {
     using replay::Attribution;
     // Segments: consecutive elements with the same attribution and resource.
-    struct Seg {
-      Attribution attr;
-      int32_t resource;
-      int64_t start, ticks, count;
-      uint32_t longest;
-      int64_t longest_ticks;
-    };
-    std::vector<Seg> segs;
+    std::vector<Seg>& segs = segs_;
+    segs.clear();
     std::array<int64_t, static_cast<size_t>(Attribution::Count_)> by{};
     for (const auto& p : path) {
       by[static_cast<size_t>(p.attr)] += p.ticks;
@@ -88,7 +82,8 @@ class CriticalPathPass final : public ReplayPass {
         }
       }
     }
-    std::vector<size_t> keep(segs.size());
+    std::vector<size_t>& keep = keep_;
+    keep.resize(segs.size());
     for (size_t i = 0; i < segs.size(); ++i) keep[i] = i;
     const auto cap = static_cast<size_t>(std::max(0, ctx_.opt.critical_path_rows));
     if (cap > 0 && keep.size() > cap) {
@@ -125,6 +120,15 @@ class CriticalPathPass final : public ReplayPass {
   }
 
  private:
+  struct Seg {
+    replay::Attribution attr;
+    int32_t resource;
+    int64_t start, ticks, count;
+    uint32_t longest;
+    int64_t longest_ticks;
+  };
+  std::vector<Seg> segs_;    // per iteration, reused
+  std::vector<size_t> keep_;
   const AnalysisContext& ctx_;
   Result& r_;
   Table& seg_;

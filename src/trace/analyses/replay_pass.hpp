@@ -16,7 +16,7 @@ class ReplayPass {
   virtual ~ReplayPass() = default;
   // One iteration: its graph, the unscaled replay and the critical path of that replay.
   virtual void visit(const Frame& f, const replay::Graph& g, const replay::ReplayResult& base,
-                     const std::vector<replay::PathElement>& path) = 0;
+                     const replay::Path& path) = 0;
   // After the last iteration of the last frame.
   virtual void finish() = 0;
 };

@@ -45,8 +45,12 @@ class WhatifPass final : public ReplayPass {
   }
 
   void visit(const Frame& f, const replay::Graph& g, const replay::ReplayResult& base,
-             const std::vector<replay::PathElement>& path) override {
-    const int64_t pred_makespan = unscaled_ ? base.makespan : replay::replay(g, f, scaled_).makespan;
+             const replay::Path& path) override {
+    int64_t pred_makespan = base.makespan;
+    if (!unscaled_) {
+      replay::replay(g, f, scaled_, scaled_result_);  // into the buffers of the previous iteration
+      pred_makespan = scaled_result_.makespan;
+    }
     int64_t unexpl = 0;
     for (const auto& p : path)
       if (p.attr == replay::Attribution::Unexplained) unexpl += p.ticks;
@@ -71,6 +75,7 @@ class WhatifPass final : public ReplayPass {
   Result& r_;
   Table* t_ = nullptr;
   replay::ReplayOptions scaled_;
+  replay::ReplayResult scaled_result_;
   bool unscaled_ = true;
   double worst_ = 0;
   int64_t iterations_ = 0;
@@ -88,16 +93,25 @@ void run_whatif(const AnalysisContext& ctx, Result& r) {
 }
 
 void run_replay_passes(const AnalysisContext& ctx, Diagnostics& build_diag, const std::vector<ReplayPass*>& passes) {
+  // One workspace, replay result and path for all iterations of all frames: their buffers grow
+  // to the largest iteration once instead of being allocated (and faulted in) per iteration.
+  replay::Workspace ws;
+  replay::ReplayResult base;
+  replay::Path path;
+  const replay::ReplayOptions unscaled;
   for (const Frame& f : ctx.frames) {
     replay::BuildOptions bo;
     const double ticks_per_us = 1.0 / f.us_per_tick;
     bo.unexplained_gap_ticks = static_cast<int64_t>(ctx.opt.unexplained_gap_us * ticks_per_us);
     bo.cross_stream_min_gap_ticks = static_cast<int64_t>(2.0 * ticks_per_us);
-    replay::for_each_iteration_graph(f, bo, build_diag, [&](const replay::Graph& g) {
-      const auto base = replay::replay(g, f, replay::ReplayOptions{});
-      const auto path = replay::critical_path(g, base);
-      for (ReplayPass* p : passes) p->visit(f, g, base, path);
-    });
+    replay::for_each_iteration_graph(
+        f, bo, build_diag,
+        [&](const replay::Graph& g) {
+          replay::replay(g, f, unscaled, base);
+          replay::critical_path(g, base, path);
+          for (ReplayPass* p : passes) p->visit(f, g, base, path);
+        },
+        &ws);
   }
   for (ReplayPass* p : passes) p->finish();
 }

@@ -1,13 +1,52 @@
 #include "trace/replay/graph.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
-#include <queue>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/error.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace sextant::trace::replay {
+
+namespace {
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+size_t whole_pages(size_t bytes) { return (bytes + 4095) / 4096 * 4096; }
+}  // namespace
+
+void* large_block_allocate(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= kLargeBlockBytes) {
+    // Mapped at a 2 MiB boundary, not rounded up: huge pages back the whole 2 MiB ranges inside
+    // the block that get written, the tail stays in 4 KiB pages (no memory beyond the block's).
+    const size_t len = whole_pages(bytes);
+    void* raw = ::mmap(nullptr, len + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw std::bad_alloc();
+    const auto base = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t aligned = (base + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    if (aligned > base) ::munmap(raw, aligned - base);
+    ::munmap(reinterpret_cast<void*>(aligned + len), base + kHugePageBytes - aligned);
+    ::madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);  // advisory: without it, 4 KiB pages
+    return reinterpret_cast<void*>(aligned);
+  }
+#endif
+  return ::operator new(bytes);
+}
+
+void large_block_deallocate(void* p, size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= kLargeBlockBytes) {
+    ::munmap(p, whole_pages(bytes));
+    return;
+  }
+#endif
+  ::operator delete(p, bytes);
+}
 
 const char* attribution_name(Attribution a) {
   switch (a) {
@@ -49,10 +88,23 @@ Attribution gpu_attr(KernelKind k) {
   return Attribution::Compute;
 }
 
+// Whether n contains p (lower case) ignoring the case of ASCII letters (no copy of n).
+bool contains_nocase(const std::string& n, std::string_view p) {
+  if (n.size() < p.size()) return false;
+  for (size_t i = 0; i + p.size() <= n.size(); ++i) {
+    size_t j = 0;
+    for (; j < p.size(); ++j) {
+      char c = n[i + j];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c != p[j]) break;
+    }
+    if (j == p.size()) return true;
+  }
+  return false;
+}
+
 bool is_dataloader_name(const std::string& n) {
-  std::string l(n);
-  for (auto& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return contains(l, "dataloader") || contains(l, "data_loader");
+  return contains_nocase(n, "dataloader") || contains_nocase(n, "data_loader");
 }
 
 struct Step {
@@ -64,6 +116,77 @@ int64_t thread_key(const RankTrace& t, uint32_t ev) {
   return (static_cast<int64_t>(t.pid[ev]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(t.tid[ev]));
 }
 
+constexpr uint8_t kUnknownType = 0xff;  // CallType not yet classified
+
+}  // namespace
+
+// Scratch of the walk: per-frame indexes and per-iteration buffers, cleared (not freed) between
+// uses, so each keeps the capacity of the largest iteration seen.
+struct Workspace::Impl {
+  // Per frame.
+  LargeVector<uint8_t> type_of_name;  // CallType per string id, kUnknownType until classified
+  LargeVector<Step> steps;
+  LargeVector<uint32_t> stream_rank;  // per GPU event: rank of its stream among the frame's streams
+  LargeVector<int64_t> streams;       // the frame's distinct streams, ascending
+  LargeVector<int64_t> stream_last_end;
+  LargeVector<uint32_t> stream_last;
+  LargeVector<int64_t> lat;
+  LargeVector<std::pair<int64_t, int64_t>> sync_stream;
+  LargeVector<std::pair<uint32_t, uint32_t>> waits_own;
+  LargeVector<uint32_t> prev_on_stream;  // per GPU event: the previous one on its stream (kNone: first)
+  LargeVector<uint32_t> call_node;       // cpu position -> node (enter node for syncs)
+  LargeVector<uint32_t> gpu_node;        // gpu position -> node
+  LargeVector<uint32_t> calls_by_ts;     // cpu positions of the runtime/driver calls, by start
+  LargeVector<uint32_t> launch_at;       // CSR over calls_by_ts: its GPU events in launch_k[launch_at[i] .. [i + 1])
+  LargeVector<uint32_t> launch_k;
+  LargeVector<uint32_t> unlaunched;      // gpu positions without a launching call, by ts
+  // Per iteration.
+  LargeVector<uint32_t> calls, call_tmp;
+  LargeVector<int64_t> call_key, thread_keys;
+  LargeVector<uint32_t> bucket_at;
+  LargeVector<uint32_t> touched_calls;
+  struct PendingSync {
+    uint32_t ret;
+    uint32_t cpu;
+    CallType type;
+  };
+  LargeVector<PendingSync> pending;
+  LargeVector<uint32_t> gk, gk_tmp;
+  LargeVector<uint32_t> runs;
+  LargeVector<std::pair<int64_t, uint32_t>> by_end, by_end_tmp;
+  LargeVector<int64_t> launch_start;
+  LargeVector<std::pair<uint32_t, Edge>> sync_edges;
+  LargeVector<uint32_t> indeg, succ_at, succ;
+  LargeVector<char> done;
+  LargeVector<std::pair<int64_t, uint32_t>> ready;
+  Graph gr;
+};
+
+Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
+Workspace::~Workspace() = default;
+
+namespace {
+
+// Sorts v, whose runs [runs[r], runs[r + 1]) are each sorted, by merging the runs pairwise
+// (n log(runs) instead of n log n). The order is total, so the result is the sort's.
+template <class V, class R>
+void merge_sorted_runs(V& v, R& runs, V& tmp) {
+  while (runs.size() > 2) {
+    tmp.resize(v.size());
+    size_t w = 0, out = 0;
+    for (size_t r = 0; r + 1 < runs.size(); r += 2) {
+      const uint32_t a = runs[r], b = runs[r + 1];
+      const uint32_t c = r + 2 < runs.size() ? runs[r + 2] : b;
+      std::merge(v.begin() + a, v.begin() + b, v.begin() + b, v.begin() + c, tmp.begin() + a);
+      runs[out++] = a;
+      w = c;
+    }
+    runs[out++] = static_cast<uint32_t>(w);
+    runs.resize(out);
+    v.swap(tmp);
+  }
+}
+
 }  // namespace
 
 std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& opt, Diagnostics& diag) {
@@ -73,25 +196,31 @@ std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& op
 }
 
 void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnostics& diag,
-                              const std::function<void(Graph&)>& visit) {
+                              const std::function<void(Graph&)>& visit, Workspace* workspace) {
+  std::unique_ptr<Workspace> own_workspace;
+  if (!workspace) {
+    own_workspace = std::make_unique<Workspace>();
+    workspace = own_workspace.get();
+  }
+  Workspace::Impl& w = workspace->impl();
   const RankTrace& t = *f.trace;
   const std::string rank_s = "rank " + std::to_string(f.rank());
+  constexpr uint32_t kNone = Edge::kNone;
 
   // Call types per name id (each distinct name classified once).
-  std::unordered_map<uint32_t, CallType> types;
+  w.type_of_name.assign(t.strings.size(), kUnknownType);
   auto type_of = [&](uint32_t ev) {
-    auto it = types.find(t.name[ev]);
-    if (it != types.end()) return it->second;
-    CallType c = call_type(t.strings.str(t.name[ev]));
-    types.emplace(t.name[ev], c);
-    return c;
+    uint8_t& c = w.type_of_name[t.name[ev]];
+    if (c == kUnknownType) c = static_cast<uint8_t>(call_type(t.strings.str(t.name[ev])));
+    return static_cast<CallType>(c);
   };
   auto is_call = [&](const CpuEvent& c) {
     return t.cat[c.event] == Category::CudaRuntime || t.cat[c.event] == Category::CudaDriver;
   };
 
   // Steps.
-  std::vector<Step> steps;
+  auto& steps = w.steps;
+  steps.clear();
   for (const auto& c : f.cpu) {
     if (t.cat[c.event] == Category::GpuUserAnnotation) continue;  // the GPU-side copy of the step range
     const std::string& n = t.strings.str(t.name[c.event]);
@@ -133,19 +262,56 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     steps.push_back(Step{lo, hi, -1, main_key});
   }
 
-  // Median launch latency (call start -> GPU start) over GPU events whose stream was idle at the launch.
+  // Streams: each GPU event's stream as its rank among the frame's distinct streams (ascending),
+  // so that per-stream state is an array and "by stream" orders are counting sorts.
+  const auto G = static_cast<uint32_t>(f.gpu.size());
+  {
+    std::unordered_map<int64_t, uint32_t> first_seen;
+    auto& streams = w.streams;
+    streams.clear();
+    w.stream_rank.resize(G);
+    int64_t last_stream = 0;
+    uint32_t last_id = kNone;
+    for (uint32_t k = 0; k < G; ++k) {
+      const int64_t s = f.gpu[k].stream;
+      if (last_id == kNone || s != last_stream) {
+        auto [it, fresh] = first_seen.emplace(s, static_cast<uint32_t>(streams.size()));
+        if (fresh) streams.push_back(s);
+        last_stream = s;
+        last_id = it->second;
+      }
+      w.stream_rank[k] = last_id;
+    }
+    // First-seen ids -> ranks by stream value.
+    std::vector<uint32_t> by_value(streams.size()), rank_of(streams.size());
+    for (uint32_t i = 0; i < by_value.size(); ++i) by_value[i] = i;
+    std::sort(by_value.begin(), by_value.end(), [&](uint32_t a, uint32_t b) { return streams[a] < streams[b]; });
+    for (uint32_t r = 0; r < by_value.size(); ++r) rank_of[by_value[r]] = r;
+    for (uint32_t k = 0; k < G; ++k) w.stream_rank[k] = rank_of[w.stream_rank[k]];
+    std::sort(streams.begin(), streams.end());
+  }
+  const auto S = static_cast<uint32_t>(w.streams.size());
+
+  // Median launch latency (call start -> GPU start) over GPU events whose stream was idle at the
+  // launch; and the previous GPU event on the same stream, for every GPU event (carry-in work).
   int64_t median_latency = 0;
   {
-    std::unordered_map<int64_t, int64_t> last_end;  // stream -> end of the previous event
-    std::vector<int64_t> lat;
-    for (const auto& g : f.gpu) {
-      auto it = last_end.find(g.stream);
-      int64_t prev_end = it == last_end.end() ? INT64_MIN : it->second;
+    w.stream_last_end.assign(S, INT64_MIN);
+    w.stream_last.assign(S, kNone);
+    w.prev_on_stream.resize(G);
+    auto& lat = w.lat;
+    lat.clear();
+    for (uint32_t k = 0; k < G; ++k) {
+      const auto& g = f.gpu[k];
+      const uint32_t s = w.stream_rank[k];
+      const int64_t prev_end = w.stream_last_end[s];
       if (g.runtime >= 0) {
         const CpuEvent& c = f.cpu[static_cast<size_t>(g.runtime)];
         if (prev_end <= c.ts && g.ts >= c.ts) lat.push_back(g.ts - c.ts);
       }
-      last_end[g.stream] = std::max(prev_end, g.end);
+      w.stream_last_end[s] = std::max(prev_end, g.end);
+      w.prev_on_stream[k] = w.stream_last[s];
+      w.stream_last[s] = k;
     }
     if (!lat.empty()) {
       auto mid = lat.begin() + static_cast<std::ptrdiff_t>(lat.size() / 2);
@@ -155,7 +321,8 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   }
 
   // Stream of each cuda_sync event by correlation id (cudaStreamSynchronize's stream).
-  std::vector<std::pair<int64_t, int64_t>> sync_stream;
+  auto& sync_stream = w.sync_stream;
+  sync_stream.clear();
   for (size_t i = 0; i < t.size(); ++i)
     if (t.cat[i] == Category::CudaSync && t.correlation[i] != -1 && t.stream[i] != -1)
       sync_stream.emplace_back(t.correlation[i], t.stream[i]);
@@ -189,8 +356,9 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     for (const auto& p : iv) m.push_back(run = std::max(run, p.second));
   }
   auto in_loader = [&](int64_t key, int64_t a, int64_t b) {
+    if (loader.empty() || b <= a) return false;
     auto it = loader.find(key);
-    if (it == loader.end() || b <= a) return false;
+    if (it == loader.end()) return false;
     const auto& iv = it->second;
     const auto& mx = loader_max_end[key];
     int64_t covered = 0;
@@ -201,8 +369,9 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   };
 
   // Which calls returned only after their own GPU copy ended (synchronous memcpy/memset).
-  std::vector<std::pair<uint32_t, uint32_t>> waits_own;  // (cpu position, gpu position)
-  for (uint32_t k = 0; k < f.gpu.size(); ++k) {
+  auto& waits_own = w.waits_own;  // (cpu position, gpu position)
+  waits_own.clear();
+  for (uint32_t k = 0; k < G; ++k) {
     const auto& g = f.gpu[k];
     if (g.runtime < 0) continue;
     const CpuEvent& c = f.cpu[static_cast<size_t>(g.runtime)];
@@ -212,51 +381,79 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   }
   std::sort(waits_own.begin(), waits_own.end());
   auto own_wait = [&](uint32_t cpu_pos) -> int64_t {
+    if (waits_own.empty()) return -1;
     auto it = std::lower_bound(waits_own.begin(), waits_own.end(), std::make_pair(cpu_pos, 0u));
     return it != waits_own.end() && it->first == cpu_pos ? static_cast<int64_t>(it->second) : -1;
   };
 
-  // Previous GPU event on the same stream, for every GPU event (to find carry-in work).
-  std::vector<int64_t> prev_on_stream(f.gpu.size(), -1);
-  {
-    std::unordered_map<int64_t, int64_t> last;
-    for (uint32_t k = 0; k < f.gpu.size(); ++k) {
-      auto it = last.find(f.gpu[k].stream);
-      if (it != last.end()) prev_on_stream[k] = it->second;
-      last[f.gpu[k].stream] = k;
-    }
-  }
-
-  std::vector<uint32_t> call_node(f.cpu.size(), Edge::kNone);  // cpu position -> node (enter node for syncs)
-  std::vector<uint32_t> gpu_node(f.gpu.size(), Edge::kNone);
+  auto& call_node = w.call_node;
+  auto& gpu_node = w.gpu_node;
+  call_node.assign(f.cpu.size(), kNone);
+  gpu_node.assign(G, kNone);
 
   // Indexes so that each window costs in proportion to its own events: calls sorted by start,
-  // GPU events by launching call, GPU events without a launch by start.
-  std::vector<uint32_t> calls_by_ts;
+  // the GPU events launched by each (CSR over that order), GPU events without a launch by start.
+  auto& calls_by_ts = w.calls_by_ts;
+  calls_by_ts.clear();
   for (uint32_t k = 0; k < f.cpu.size(); ++k)
     if (is_call(f.cpu[k])) calls_by_ts.push_back(k);
-  std::stable_sort(calls_by_ts.begin(), calls_by_ts.end(),
-                   [&](uint32_t a, uint32_t b) { return f.cpu[a].ts < f.cpu[b].ts; });
-  std::vector<std::pair<uint32_t, uint32_t>> gpu_by_call;  // (cpu position, gpu position)
-  std::vector<uint32_t> unlaunched;                        // gpu positions, by ts (f.gpu is sorted by ts)
-  for (uint32_t k = 0; k < f.gpu.size(); ++k) {
-    if (f.gpu[k].runtime >= 0) {
-      gpu_by_call.emplace_back(static_cast<uint32_t>(f.gpu[k].runtime), k);
-    } else {
-      unlaunched.push_back(k);
-    }
+  {
+    auto by_ts = [&](uint32_t a, uint32_t b) { return f.cpu[a].ts < f.cpu[b].ts; };
+    if (!std::is_sorted(calls_by_ts.begin(), calls_by_ts.end(), by_ts))
+      std::stable_sort(calls_by_ts.begin(), calls_by_ts.end(), by_ts);
   }
-  std::sort(gpu_by_call.begin(), gpu_by_call.end());
+  const auto C = static_cast<uint32_t>(calls_by_ts.size());
+  {
+    // call_node holds each call's index in calls_by_ts meanwhile (reset below).
+    for (uint32_t i = 0; i < C; ++i) call_node[calls_by_ts[i]] = i;
+    auto& at = w.launch_at;
+    at.assign(C + 1, 0);
+    w.unlaunched.clear();
+    for (uint32_t k = 0; k < G; ++k) {
+      const int32_t rt = f.gpu[k].runtime;
+      if (rt < 0) {
+        w.unlaunched.push_back(k);
+      } else if (call_node[static_cast<size_t>(rt)] != kNone) {
+        ++at[call_node[static_cast<size_t>(rt)]];
+      }
+    }
+    uint32_t run = 0;
+    for (uint32_t i = 0; i < C; ++i) at[i] = run += at[i];
+    at[C] = run;
+    w.launch_k.resize(run);
+    for (uint32_t k = G; k-- > 0;) {
+      const int32_t rt = f.gpu[k].runtime;
+      if (rt >= 0 && call_node[static_cast<size_t>(rt)] != kNone) w.launch_k[--at[call_node[static_cast<size_t>(rt)]]] = k;
+    }
+    for (uint32_t i = 0; i < C; ++i) call_node[calls_by_ts[i]] = kNone;
+  }
 
+  Graph& gr = w.gr;
   for (size_t si = 0; si < steps.size(); ++si) {
     const Step& st = steps[si];
-    Graph gr;
     gr.step = st.n;
     gr.window_start = st.ts;
+    gr.measured_ticks = 0;
     gr.median_launch_latency = median_latency;
+    gr.nodes.clear();
+    gr.edges.clear();
+    gr.edge_at.clear();
+    gr.resources.clear();
+    gr.order.clear();
+    gr.cycles_broken = 0;
+    gr.unexplained_edge_ticks = 0;
     const int64_t w0 = st.ts;
-    std::vector<std::pair<uint32_t, Edge>> edges;
-    auto add_edge = [&](uint32_t to, Edge e) { edges.emplace_back(to, e); };
+    // Edges are found grouped by target node in increasing node order (each node's edges right
+    // after it is created; the GPU nodes' after all of them are created, in node order), so they
+    // go straight into CSR form; only the sync edges of return nodes come later and are merged in
+    // at the end (each after its node's other edges, the order in which they were found).
+    auto& sync_edges = w.sync_edges;
+    sync_edges.clear();
+    auto add_edge = [&](uint32_t to, const Edge& e) {
+      assert(to + 1 >= gr.edge_at.size());
+      while (gr.edge_at.size() <= to) gr.edge_at.push_back(static_cast<uint32_t>(gr.edges.size()));
+      gr.edges.push_back(e);
+    };
     auto new_node = [&](NodeKind kind, Attribution attr, int32_t res, int64_t start_abs, int64_t dur, uint32_t name) {
       Node n;
       n.kind = kind;
@@ -269,60 +466,126 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       return static_cast<uint32_t>(gr.nodes.size() - 1);
     };
 
-    // Calls in the window, by thread.
-    std::vector<uint32_t> calls;
-    {
-      auto lo = std::lower_bound(calls_by_ts.begin(), calls_by_ts.end(), st.ts,
-                                 [&](uint32_t k, int64_t v) { return f.cpu[k].ts < v; });
-      for (auto it = lo; it != calls_by_ts.end() && f.cpu[*it].ts < st.end; ++it) calls.push_back(*it);
+    // Calls in the window, by thread: the step's own thread first, then by thread key; each
+    // thread's calls in start order (a stable bucket sort of the calls by start).
+    const auto lo = static_cast<uint32_t>(
+        std::lower_bound(calls_by_ts.begin(), calls_by_ts.end(), st.ts,
+                         [&](uint32_t k, int64_t v) { return f.cpu[k].ts < v; }) - calls_by_ts.begin());
+    const auto hi = static_cast<uint32_t>(
+        std::lower_bound(calls_by_ts.begin() + lo, calls_by_ts.end(), st.end,
+                         [&](uint32_t k, int64_t v) { return f.cpu[k].ts < v; }) - calls_by_ts.begin());
+    auto& calls = w.calls;
+    auto& call_key = w.call_key;
+    calls.assign(calls_by_ts.begin() + lo, calls_by_ts.begin() + hi);
+    call_key.resize(calls.size());
+    bool one_thread = true;
+    for (size_t q = 0; q < calls.size(); ++q) {
+      call_key[q] = thread_key(t, f.cpu[calls[q]].event);
+      one_thread = one_thread && call_key[q] == call_key[0];
     }
-    std::stable_sort(calls.begin(), calls.end(), [&](uint32_t a, uint32_t b) {
-      int64_t ka = thread_key(t, f.cpu[a].event), kb = thread_key(t, f.cpu[b].event);
-      if (ka != kb) {
-        // The step's own thread first, then by key.
-        if (ka == st.tid_key) return true;
-        if (kb == st.tid_key) return false;
-        return ka < kb;
+    if (!one_thread) {
+      auto& keys = w.thread_keys;  // the threads in their order
+      keys.assign(call_key.begin(), call_key.end());
+      std::sort(keys.begin(), keys.end());
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      auto main_it = std::lower_bound(keys.begin(), keys.end(), st.tid_key);
+      if (main_it != keys.end() && *main_it == st.tid_key) std::rotate(keys.begin(), main_it, main_it + 1);
+      auto bucket_of = [&](int64_t key) {
+        if (key == keys[0]) return uint32_t{0};
+        auto it = std::lower_bound(keys.begin() + 1, keys.end(), key);
+        return static_cast<uint32_t>(it - keys.begin());
+      };
+      auto& at = w.bucket_at;
+      at.assign(keys.size() + 1, 0);
+      for (int64_t k : call_key) ++at[bucket_of(k) + 1];
+      for (size_t b = 0; b + 1 < at.size(); ++b) at[b + 1] += at[b];
+      auto& tmp = w.call_tmp;
+      tmp.resize(calls.size());
+      for (size_t q = 0; q < calls.size(); ++q) tmp[at[bucket_of(call_key[q])]++] = calls[q];
+      calls.swap(tmp);
+      for (size_t q = 0; q < calls.size(); ++q) call_key[q] = thread_key(t, f.cpu[calls[q]].event);
+    }
+
+    // GPU events of the window: launched from a call in it, or (without a launch) starting in it;
+    // by stream, then position (a counting sort by stream of runs already in position order).
+    auto& gk = w.gk;
+    gk.clear();
+    for (uint32_t i = lo; i < hi; ++i)
+      gk.insert(gk.end(), w.launch_k.begin() + w.launch_at[i], w.launch_k.begin() + w.launch_at[i + 1]);
+    {
+      auto ul = std::lower_bound(w.unlaunched.begin(), w.unlaunched.end(), st.ts,
+                                 [&](uint32_t k, int64_t v) { return f.gpu[k].ts < v; });
+      for (auto it = ul; it != w.unlaunched.end() && f.gpu[*it].ts < st.end; ++it) gk.push_back(*it);
+    }
+    auto& runs = w.runs;  // the streams' ranges in gk
+    runs.clear();
+    runs.push_back(0);
+    if (!gk.empty()) {
+      bool one_stream = true;
+      for (uint32_t k : gk) one_stream = one_stream && w.stream_rank[k] == w.stream_rank[gk[0]];
+      if (!one_stream) {
+        auto& tmp = w.gk_tmp;
+        tmp.resize(gk.size());
+        if (S <= 2 * gk.size() + 64) {
+          auto& at = w.bucket_at;
+          at.assign(S + 1, 0);
+          for (uint32_t k : gk) ++at[w.stream_rank[k] + 1];
+          for (uint32_t s = 0; s < S; ++s) at[s + 1] += at[s];
+          for (uint32_t k : gk) tmp[at[w.stream_rank[k]]++] = k;
+        } else {
+          tmp.assign(gk.begin(), gk.end());
+          std::sort(tmp.begin(), tmp.end(), [&](uint32_t a, uint32_t b) {
+            return w.stream_rank[a] != w.stream_rank[b] ? w.stream_rank[a] < w.stream_rank[b] : a < b;
+          });
+        }
+        gk.swap(tmp);
       }
-      return f.cpu[a].ts < f.cpu[b].ts;
-    });
-    std::vector<uint32_t> touched_calls;
+      for (uint32_t q = 1; q < gk.size(); ++q)
+        if (w.stream_rank[gk[q]] != w.stream_rank[gk[q - 1]]) runs.push_back(q);
+      runs.push_back(static_cast<uint32_t>(gk.size()));
+      for (size_t r = 0; r + 1 < runs.size(); ++r)
+        if (!std::is_sorted(gk.begin() + runs[r], gk.begin() + runs[r + 1]))
+          std::sort(gk.begin() + runs[r], gk.begin() + runs[r + 1]);
+    }
+
+    // Host nodes, thread by thread.
+    gr.nodes.reserve(3 * calls.size() + 1 + gk.size());
+    gr.edges.reserve(6 * calls.size() + 3 * gk.size() + 2);
+    gr.edge_at.reserve(3 * calls.size() + gk.size() + 2);
+    auto& touched_calls = w.touched_calls;
+    touched_calls.clear();
     // Pending sync edges: (return node, cpu position, call type).
-    struct PendingSync {
-      uint32_t ret;
-      uint32_t cpu;
-      CallType type;
-    };
-    std::vector<PendingSync> pending;
+    auto& pending = w.pending;
+    pending.clear();
 
     bool main_seen = false;
     size_t i = 0;
     while (i < calls.size() || !main_seen) {
-      int64_t key = i < calls.size() ? thread_key(t, f.cpu[calls[i]].event) : st.tid_key;
+      int64_t key = i < calls.size() ? call_key[i] : st.tid_key;
       const bool is_main = key == st.tid_key;
       if (is_main) main_seen = true;
       gr.resources.push_back(Resource{false, key & 0xffffffff});
       const auto res = static_cast<int32_t>(gr.resources.size() - 1);
-      uint32_t prev = Edge::kNone;
+      uint32_t prev = kNone;
       int64_t prev_end = st.ts;
       auto chain = [&](uint32_t node) {
-        if (prev != Edge::kNone) add_edge(node, Edge{prev, 0, EdgeKind::Program, false, false});
+        if (prev != kNone) add_edge(node, Edge{prev, 0, EdgeKind::Program, false, false});
         prev = node;
       };
       size_t j = i;
-      for (; j < calls.size() && thread_key(t, f.cpu[calls[j]].event) == key; ++j) {
+      for (; j < calls.size() && call_key[j] == key; ++j) {
         const uint32_t cp = calls[j];
         const CpuEvent& c = f.cpu[cp];
-        if (prev != Edge::kNone && c.ts < prev_end) {
+        if (prev != kNone && c.ts < prev_end) {
           // Nested in (or overlapping) the previous call on this thread: its launches count from the outer call.
-          call_node[cp] = call_node[calls[j - 1]] != Edge::kNone ? call_node[calls[j - 1]] : prev;
+          call_node[cp] = call_node[calls[j - 1]] != kNone ? call_node[calls[j - 1]] : prev;
           touched_calls.push_back(cp);
           if (c.end > prev_end) diag.add("replay: overlapping runtime calls on a thread", "info", rank_s);
           continue;
         }
         // A secondary thread starts when the trace says (what triggers it is not in the trace):
         // its first call gets a start edge, not a host gap.
-        if (prev == Edge::kNone && !is_main) prev_end = c.ts;
+        if (prev == kNone && !is_main) prev_end = c.ts;
         if (c.ts > prev_end) {
           Attribution a = in_loader(key, prev_end, c.ts) ? Attribution::DataLoading : Attribution::CpuBound;
           uint32_t gap = new_node(NodeKind::HostGap, a, res, prev_end, c.ts - prev_end, UINT32_MAX);
@@ -335,19 +598,18 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         uint32_t first_node;
         if (sync) {
           uint32_t enter = new_node(NodeKind::SyncEnter, Attribution::CpuBound, res, c.ts, 0, t.name[c.event]);
-          if (prev == Edge::kNone && !is_main)
-            add_edge(enter, Edge{Edge::kNone, c.ts - w0, EdgeKind::Start, false, false});
+          if (prev == kNone && !is_main) add_edge(enter, Edge{kNone, c.ts - w0, EdgeKind::Start, false, false});
           chain(enter);
           first_node = enter;
           uint32_t ret = new_node(NodeKind::SyncReturn, Attribution::CpuBound, res, c.ts, c.end - c.ts, t.name[c.event]);
           chain(ret);
-          pending.push_back(PendingSync{ret, cp, own >= 0 ? CallType::SyncMemcpy : ct});
+          pending.push_back(Workspace::Impl::PendingSync{ret, cp, own >= 0 ? CallType::SyncMemcpy : ct});
         } else {
           Attribution a = (ct == CallType::Launch || ct == CallType::AsyncMemcpy || ct == CallType::SyncMemcpy)
                               ? Attribution::LaunchOverhead
                               : Attribution::CpuBound;
           uint32_t n = new_node(NodeKind::HostCall, a, res, c.ts, c.end - c.ts, t.name[c.event]);
-          if (prev == Edge::kNone && !is_main) add_edge(n, Edge{Edge::kNone, c.ts - w0, EdgeKind::Start, false, false});
+          if (prev == kNone && !is_main) add_edge(n, Edge{kNone, c.ts - w0, EdgeKind::Start, false, false});
           chain(n);
           first_node = n;
         }
@@ -364,65 +626,55 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       if (i >= calls.size() && main_seen) break;
     }
 
-    // GPU events of the window: launched from a call in it, or (without a launch) starting in it.
-    std::vector<uint32_t> gk;
-    for (uint32_t cp : calls) {
-      auto r = std::equal_range(gpu_by_call.begin(), gpu_by_call.end(), std::make_pair(cp, 0u),
-                                [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (auto it = r.first; it != r.second; ++it) gk.push_back(it->second);
-    }
+    // GPU nodes, stream by stream (node g0 + q for gk[q]).
+    const auto g0 = static_cast<uint32_t>(gr.nodes.size());
+    const auto gres0 = static_cast<int32_t>(gr.resources.size());
     {
-      auto lo = std::lower_bound(unlaunched.begin(), unlaunched.end(), st.ts,
-                                 [&](uint32_t k, int64_t v) { return f.gpu[k].ts < v; });
-      for (auto it = lo; it != unlaunched.end() && f.gpu[*it].ts < st.end; ++it) gk.push_back(*it);
-    }
-    std::stable_sort(gk.begin(), gk.end(), [&](uint32_t a, uint32_t b) {
-      if (f.gpu[a].stream != f.gpu[b].stream) return f.gpu[a].stream < f.gpu[b].stream;
-      return a < b;
-    });
-    std::vector<int64_t> launch_start;  // per GPU node in gk order: launch call start (relative), or its own ts
-    std::vector<uint32_t> gnodes;
-    {
-      int64_t cur_stream = INT64_MIN;
       int32_t res = -1;
-      for (uint32_t k : gk) {
-        const auto& g = f.gpu[k];
-        if (g.stream != cur_stream) {
-          gr.resources.push_back(Resource{true, g.stream});
-          res = static_cast<int32_t>(gr.resources.size() - 1);
-          cur_stream = g.stream;
+      for (size_t r = 0; r + 1 < runs.size(); ++r) {
+        gr.resources.push_back(Resource{true, w.streams[w.stream_rank[gk[runs[r]]]]});
+        res = static_cast<int32_t>(gr.resources.size() - 1);
+        for (uint32_t q = runs[r]; q < runs[r + 1]; ++q) {
+          const uint32_t k = gk[q];
+          const auto& g = f.gpu[k];
+          uint32_t n = new_node(NodeKind::Gpu, gpu_attr(g.kind), res, g.ts, g.end - g.ts, g.name);
+          gr.nodes[n].gpu_kind = g.kind;
+          gpu_node[k] = n;
         }
-        uint32_t n = new_node(NodeKind::Gpu, gpu_attr(g.kind), res, g.ts, g.end - g.ts, g.name);
-        gr.nodes[n].gpu_kind = g.kind;
-        gpu_node[k] = n;
-        gnodes.push_back(n);
       }
     }
-    // GPU nodes by measured end, for the cross-stream and sync searches.
-    std::vector<std::pair<int64_t, uint32_t>> by_end;  // (measured end, gk index)
+    // GPU nodes by measured end, for the cross-stream and sync searches: each stream's run is
+    // (nearly always) in end order already, so sorting is merging the streams.
+    auto& by_end = w.by_end;  // (measured end, gk index)
+    by_end.resize(gk.size());
     for (uint32_t q = 0; q < gk.size(); ++q) {
-      const Node& n = gr.nodes[gnodes[q]];
-      by_end.emplace_back(n.measured_start + n.dur, q);
+      const Node& n = gr.nodes[g0 + q];
+      by_end[q] = {n.measured_start + n.dur, q};
     }
-    std::sort(by_end.begin(), by_end.end());
+    for (size_t r = 0; r + 1 < runs.size(); ++r)
+      if (!std::is_sorted(by_end.begin() + runs[r], by_end.begin() + runs[r + 1]))
+        std::sort(by_end.begin() + runs[r], by_end.begin() + runs[r + 1]);
+    merge_sorted_runs(by_end, runs, w.by_end_tmp);
+    auto& launch_start = w.launch_start;  // per gk index: launch call start (relative), or its own ts
+    launch_start.resize(gk.size());
     for (uint32_t q = 0; q < gk.size(); ++q) {
       const auto& g = f.gpu[gk[q]];
-      launch_start.push_back(g.runtime >= 0 ? f.cpu[static_cast<size_t>(g.runtime)].ts - w0 : g.ts - w0);
+      launch_start[q] = g.runtime >= 0 ? f.cpu[static_cast<size_t>(g.runtime)].ts - w0 : g.ts - w0;
     }
 
     // GPU edges.
     for (uint32_t q = 0; q < gk.size(); ++q) {
       const uint32_t k = gk[q];
       const auto& g = f.gpu[k];
-      const uint32_t n = gnodes[q];
+      const uint32_t n = g0 + q;
       const int64_t ts = g.ts - w0;
       // Stream predecessor.
-      uint32_t pred_node = Edge::kNone;
+      uint32_t pred_node = kNone;
       int64_t r_p = INT64_MIN;
       bool pred_const = false;
-      if (prev_on_stream[k] >= 0) {
-        const auto pk = static_cast<uint32_t>(prev_on_stream[k]);
-        if (gpu_node[pk] != Edge::kNone && gr.nodes.size() > gpu_node[pk] && gr.nodes[gpu_node[pk]].kind == NodeKind::Gpu &&
+      if (w.prev_on_stream[k] != kNone) {
+        const uint32_t pk = w.prev_on_stream[k];
+        if (gpu_node[pk] != kNone && gr.nodes.size() > gpu_node[pk] && gr.nodes[gpu_node[pk]].kind == NodeKind::Gpu &&
             gr.nodes[gpu_node[pk]].resource == gr.nodes[n].resource && gpu_node[pk] < n) {
           pred_node = gpu_node[pk];
           r_p = gr.nodes[pred_node].measured_start + gr.nodes[pred_node].dur;
@@ -432,21 +684,21 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         }
       }
       // Launch.
-      uint32_t call = g.runtime >= 0 ? call_node[static_cast<size_t>(g.runtime)] : Edge::kNone;
-      int64_t cs = call != Edge::kNone ? gr.nodes[call].measured_start : 0;
+      uint32_t call = g.runtime >= 0 ? call_node[static_cast<size_t>(g.runtime)] : kNone;
+      int64_t cs = call != kNone ? gr.nodes[call].measured_start : 0;
       int64_t actual = ts - cs;
       int64_t typical = std::min(median_latency, actual);
-      int64_t r_l = call != Edge::kNone ? cs + typical : INT64_MIN;
+      int64_t r_l = call != kNone ? cs + typical : INT64_MIN;
       int64_t base = std::max(r_p, r_l);
       // Cross-stream dependency: the latest event on another stream ending in (base, ts].
-      uint32_t cross = Edge::kNone;
+      uint32_t cross = kNone;
       int64_t r_x = INT64_MIN;
       if (base != INT64_MIN && ts - base > opt.cross_stream_min_gap_ticks) {
         auto it = std::upper_bound(by_end.begin(), by_end.end(), std::make_pair(ts, UINT32_MAX));
         for (int steps_back = 0; it != by_end.begin() && steps_back < 32; ++steps_back) {
           --it;
           if (it->first <= base) break;
-          const uint32_t xn = gnodes[it->second];
+          const uint32_t xn = g0 + it->second;
           if (gr.nodes[xn].resource != gr.nodes[n].resource && xn != n) {
             cross = xn;
             r_x = it->first;
@@ -455,40 +707,42 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         }
       }
       const int64_t slack_t = opt.unexplained_gap_ticks;
-      if (cross != Edge::kNone) {
-        int64_t w = ts - r_x;
-        add_edge(n, Edge{cross, w, EdgeKind::CrossStream, false, w > slack_t});
-        if (pred_node != Edge::kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
-        else if (pred_const) add_edge(n, Edge{Edge::kNone, r_p, EdgeKind::Start, false, false});
-        if (call != Edge::kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
+      if (cross != kNone) {
+        int64_t wt = ts - r_x;
+        add_edge(n, Edge{cross, wt, EdgeKind::CrossStream, false, wt > slack_t});
+        if (pred_node != kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
+        else if (pred_const) add_edge(n, Edge{kNone, r_p, EdgeKind::Start, false, false});
+        if (call != kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
       } else if (r_p != INT64_MIN && r_p >= r_l) {
-        int64_t w = ts - r_p;
-        bool unexpl = w > slack_t;
-        if (pred_node != Edge::kNone) add_edge(n, Edge{pred_node, w, EdgeKind::Program, false, unexpl});
-        else add_edge(n, Edge{Edge::kNone, ts, EdgeKind::Start, false, false});
-        if (call != Edge::kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
-      } else if (call != Edge::kNone) {
+        int64_t wt = ts - r_p;
+        bool unexpl = wt > slack_t;
+        if (pred_node != kNone) add_edge(n, Edge{pred_node, wt, EdgeKind::Program, false, unexpl});
+        else add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, false});
+        if (call != kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
+      } else if (call != kNone) {
         if (actual < 0) diag.add("replay: GPU event starts before its launching call", "warning", rank_s);
         add_edge(n, Edge{call, actual, EdgeKind::Launch, true, actual - median_latency > slack_t});
-        if (pred_node != Edge::kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
-        else if (pred_const) add_edge(n, Edge{Edge::kNone, r_p, EdgeKind::Start, false, false});
+        if (pred_node != kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
+        else if (pred_const) add_edge(n, Edge{kNone, r_p, EdgeKind::Start, false, false});
       } else {
-        add_edge(n, Edge{Edge::kNone, ts, EdgeKind::Start, false, false});
+        add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, false});
       }
     }
 
     // Sync edges: the GPU event a synchronising call waited for.
-    std::unordered_map<int64_t, int32_t> stream_res;
-    for (size_t r = 0; r < gr.resources.size(); ++r)
-      if (gr.resources[r].gpu) stream_res[gr.resources[r].id] = static_cast<int32_t>(r);
+    auto stream_res = [&](int64_t s) -> int32_t {  // the stream's resource, or -1 (the streams are in order)
+      auto b = gr.resources.begin() + gres0;
+      auto it = std::lower_bound(b, gr.resources.end(), s, [](const Resource& r, int64_t v) { return r.id < v; });
+      return it != gr.resources.end() && it->id == s ? static_cast<int32_t>(it - gr.resources.begin()) : -1;
+    };
     for (const auto& ps : pending) {
       const CpuEvent& c = f.cpu[ps.cpu];
       const int64_t cts = c.ts - w0, cend = c.end - w0;
-      uint32_t awaited = Edge::kNone;
+      uint32_t awaited = kNone;
       int64_t aw_end = INT64_MIN;
       if (ps.type == CallType::SyncMemcpy) {
         int64_t own = own_wait(ps.cpu);
-        if (own >= 0 && gpu_node[static_cast<size_t>(own)] != Edge::kNone) {
+        if (own >= 0 && gpu_node[static_cast<size_t>(own)] != kNone) {
           awaited = gpu_node[static_cast<size_t>(own)];
           aw_end = gr.nodes[awaited].measured_start + gr.nodes[awaited].dur;
         }
@@ -497,15 +751,15 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         if (ps.type == CallType::StreamSync) {
           int64_t s = stream_of_sync(t.correlation[c.event]);
           if (s != -1) {
-            auto it = stream_res.find(s);
-            only_res = it == stream_res.end() ? -2 : it->second;
+            const int32_t r = stream_res(s);
+            only_res = r < 0 ? -2 : r;
           }
         }
         if (only_res != -2) {
           auto it = std::upper_bound(by_end.begin(), by_end.end(), std::make_pair(cend, UINT32_MAX));
           for (int back = 0; it != by_end.begin() && back < 256; ++back) {
             --it;
-            const uint32_t xn = gnodes[it->second];
+            const uint32_t xn = g0 + it->second;
             if (only_res >= 0 && gr.nodes[xn].resource != only_res) continue;
             if (launch_start[it->second] < cts) {
               awaited = xn;
@@ -515,8 +769,8 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           }
         }
       }
-      if (awaited != Edge::kNone) {
-        add_edge(ps.ret, Edge{awaited, 0, EdgeKind::Sync, false, false});
+      if (awaited != kNone) {
+        sync_edges.emplace_back(ps.ret, Edge{awaited, 0, EdgeKind::Sync, false, false});
         gr.nodes[ps.ret].dur = cend - std::max(cts, aw_end);
         gr.nodes[ps.ret].measured_start = std::max(cts, aw_end);
       }
@@ -527,72 +781,86 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     for (const Node& n : gr.nodes) end_rel = std::max(end_rel, n.measured_start + n.dur);
     gr.measured_ticks = end_rel;
 
-    // CSR: edges grouped by target node, in the order they were added (a counting sort).
-    {
-      const size_t N = gr.nodes.size();
-      std::vector<uint32_t> at(N + 1, 0);
-      for (const auto& [to, ed] : edges) ++at[to + 1];
-      for (size_t n = 0; n < N; ++n) at[n + 1] += at[n];
-      for (size_t n = 0; n < N; ++n) {
-        gr.nodes[n].edge_begin = at[n];
-        gr.nodes[n].edge_end = at[n + 1];
+    // CSR: close the offsets, then merge in the sync edges (each the last of its return node's
+    // edges), moving the edges from the back.
+    const auto N = static_cast<uint32_t>(gr.nodes.size());
+    while (gr.edge_at.size() <= N) gr.edge_at.push_back(static_cast<uint32_t>(gr.edges.size()));
+    if (!sync_edges.empty()) {
+      const auto main_edges = static_cast<uint32_t>(gr.edges.size());
+      uint32_t wpos = main_edges + static_cast<uint32_t>(sync_edges.size());
+      gr.edges.resize(wpos);
+      size_t si_left = sync_edges.size();
+      uint32_t old_end = main_edges;
+      gr.edge_at[N] = wpos;
+      for (uint32_t n = N; n-- > 0 && si_left > 0;) {
+        const uint32_t old_begin = gr.edge_at[n];
+        if (sync_edges[si_left - 1].first == n) gr.edges[--wpos] = sync_edges[--si_left].second;
+        for (uint32_t q = old_end; q-- > old_begin;) gr.edges[--wpos] = gr.edges[q];
+        gr.edge_at[n] = wpos;
+        old_end = old_begin;
       }
-      gr.edges.resize(edges.size());
-      for (const auto& [to, ed] : edges) gr.edges[at[to]++] = ed;
-      for (const Edge& ed : gr.edges)
-        if (ed.unexplained) gr.unexplained_edge_ticks += ed.weight;
     }
+    for (const Edge& ed : gr.edges)
+      if (ed.unexplained) gr.unexplained_edge_ticks += ed.weight;
+
     // Topological order (Kahn), ready nodes taken by measured start then index; a cycle is
     // broken at the earliest remaining node (counted).
     {
-      const size_t N = gr.nodes.size();
       // Successors in CSR form (succ_at[n] .. succ_at[n + 1]), each list in increasing target order.
-      std::vector<uint32_t> indeg(N, 0);
-      std::vector<uint32_t> succ_at(N + 1, 0);
+      auto& indeg = w.indeg;
+      auto& succ_at = w.succ_at;
+      auto& succ = w.succ;
+      indeg.assign(N, 0);
+      succ_at.assign(N + 1, 0);
       for (uint32_t n = 0; n < N; ++n)
-        for (uint32_t q = gr.nodes[n].edge_begin; q < gr.nodes[n].edge_end; ++q)
-          if (gr.edges[q].from != Edge::kNone) {
+        for (uint32_t q = gr.edge_at[n]; q < gr.edge_at[n + 1]; ++q)
+          if (gr.edges[q].from != kNone) {
             ++indeg[n];
-            ++succ_at[gr.edges[q].from + 1];
+            ++succ_at[gr.edges[q].from];
           }
-      for (size_t n = 0; n < N; ++n) succ_at[n + 1] += succ_at[n];
-      std::vector<uint32_t> succ(succ_at[N]);
-      {
-        std::vector<uint32_t> fill(succ_at.begin(), succ_at.end() - 1);
-        for (uint32_t n = 0; n < N; ++n)
-          for (uint32_t q = gr.nodes[n].edge_begin; q < gr.nodes[n].edge_end; ++q)
-            if (gr.edges[q].from != Edge::kNone) succ[fill[gr.edges[q].from]++] = n;
-      }
-      using Item = std::pair<int64_t, uint32_t>;
-      std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
+      uint32_t run = 0;
+      for (uint32_t n = 0; n < N; ++n) succ_at[n] = run += succ_at[n];
+      succ_at[N] = run;
+      succ.resize(run);
+      for (uint32_t n = N; n-- > 0;)
+        for (uint32_t q = gr.edge_at[n + 1]; q-- > gr.edge_at[n];)
+          if (gr.edges[q].from != kNone) succ[--succ_at[gr.edges[q].from]] = n;
+      auto& ready = w.ready;  // a min-heap (the operations of std::priority_queue)
+      ready.clear();
+      auto push = [&](int64_t s, uint32_t n) {
+        ready.emplace_back(s, n);
+        std::push_heap(ready.begin(), ready.end(), std::greater<>());
+      };
       for (uint32_t n = 0; n < N; ++n)
-        if (indeg[n] == 0) ready.emplace(gr.nodes[n].measured_start, n);
-      std::vector<char> done(N, 0);
+        if (indeg[n] == 0) push(gr.nodes[n].measured_start, n);
+      auto& done = w.done;
+      done.assign(N, 0);
       gr.order.reserve(N);
       while (gr.order.size() < N) {
         if (ready.empty()) {
-          uint32_t best = Edge::kNone;
+          uint32_t best = kNone;
           for (uint32_t n = 0; n < N; ++n)
-            if (!done[n] && (best == Edge::kNone || gr.nodes[n].measured_start < gr.nodes[best].measured_start)) best = n;
+            if (!done[n] && (best == kNone || gr.nodes[n].measured_start < gr.nodes[best].measured_start)) best = n;
           ++gr.cycles_broken;
           indeg[best] = 0;
-          ready.emplace(gr.nodes[best].measured_start, best);
+          push(gr.nodes[best].measured_start, best);
         }
-        auto [s, n] = ready.top();
-        ready.pop();
+        std::pop_heap(ready.begin(), ready.end(), std::greater<>());
+        const uint32_t n = ready.back().second;
+        ready.pop_back();
         if (done[n]) continue;
         done[n] = 1;
         gr.order.push_back(n);
         for (uint32_t k = succ_at[n]; k < succ_at[n + 1]; ++k) {
           const uint32_t m = succ[k];
-          if (!done[m] && indeg[m] > 0 && --indeg[m] == 0) ready.emplace(gr.nodes[m].measured_start, m);
+          if (!done[m] && indeg[m] > 0 && --indeg[m] == 0) push(gr.nodes[m].measured_start, m);
         }
       }
       if (gr.cycles_broken > 0) diag.add("replay: dependency cycle broken", "warning", rank_s);
     }
 
-    for (uint32_t cp : touched_calls) call_node[cp] = Edge::kNone;
-    for (uint32_t k : gk) gpu_node[k] = Edge::kNone;
+    for (uint32_t cp : touched_calls) call_node[cp] = kNone;
+    for (uint32_t k : gk) gpu_node[k] = kNone;
     visit(gr);
   }
 }
@@ -641,51 +909,64 @@ Scale parse_scale(const std::string& spec) {
 }
 
 ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt) {
-  const size_t N = g.nodes.size();
   ReplayResult r;
-  r.start.assign(N, 0);
-  r.finish.assign(N, 0);
-  r.binding.assign(N, UINT32_MAX);
-  // Factors per node.
-  std::vector<double> factor(N, 1.0);
+  replay(g, f, opt, r);
+  return r;
+}
+
+void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResult& r) {
+  const size_t N = g.nodes.size();
+  r.makespan = 0;
+  r.sink = UINT32_MAX;
+  // Every node is in g.order, so every element is written below.
+  r.start.resize(N);
+  r.finish.resize(N);
+  r.binding.resize(N);
+  // The factor of a node: the product of the factors of the scales that apply, in their order.
+  bool has_regex = false;
   double launch_factor = 1.0;
-  if (!opt.scales.empty()) {
-    std::vector<std::unordered_map<uint32_t, bool>> match(opt.scales.size());
-    for (size_t n = 0; n < N; ++n) {
-      const Node& nd = g.nodes[n];
-      for (size_t s = 0; s < opt.scales.size(); ++s) {
-        const Scale& sc = opt.scales[s];
-        bool hit = false;
-        switch (sc.target) {
-          case Scale::Target::Communication: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Communication; break;
-          case Scale::Target::Compute: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Computation; break;
-          case Scale::Target::Memcpy: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Memory; break;
-          case Scale::Target::Gpu: hit = nd.kind == NodeKind::Gpu; break;
-          case Scale::Target::Host:
-            hit = nd.kind == NodeKind::HostGap || nd.kind == NodeKind::SyncReturn ||
-                  (nd.kind == NodeKind::HostCall && nd.attr != Attribution::LaunchOverhead);
-            break;
-          case Scale::Target::Launch: hit = nd.kind == NodeKind::HostCall && nd.attr == Attribution::LaunchOverhead; break;
-          case Scale::Target::KernelRegex:
-            if (nd.kind == NodeKind::Gpu) {
-              auto it = match[s].find(nd.name);
-              if (it == match[s].end()) it = match[s].emplace(nd.name, std::regex_search(f.name(nd.name), sc.re)).first;
-              hit = it->second;
-            }
-            break;
-        }
-        if (hit) factor[n] *= sc.factor;
-      }
-    }
-    for (const auto& sc : opt.scales)
-      if (sc.target == Scale::Target::Launch) launch_factor *= sc.factor;
+  for (const auto& sc : opt.scales) {
+    if (sc.target == Scale::Target::Launch) launch_factor *= sc.factor;
+    has_regex = has_regex || sc.target == Scale::Target::KernelRegex;
   }
-  std::vector<char> done(N, 0);
+  std::vector<std::unordered_map<uint32_t, bool>> match(has_regex ? opt.scales.size() : 0);
+  auto factor_of = [&](const Node& nd) {
+    double factor = 1.0;
+    for (size_t s = 0; s < opt.scales.size(); ++s) {
+      const Scale& sc = opt.scales[s];
+      bool hit = false;
+      switch (sc.target) {
+        case Scale::Target::Communication: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Communication; break;
+        case Scale::Target::Compute: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Computation; break;
+        case Scale::Target::Memcpy: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Memory; break;
+        case Scale::Target::Gpu: hit = nd.kind == NodeKind::Gpu; break;
+        case Scale::Target::Host:
+          hit = nd.kind == NodeKind::HostGap || nd.kind == NodeKind::SyncReturn ||
+                (nd.kind == NodeKind::HostCall && nd.attr != Attribution::LaunchOverhead);
+          break;
+        case Scale::Target::Launch: hit = nd.kind == NodeKind::HostCall && nd.attr == Attribution::LaunchOverhead; break;
+        case Scale::Target::KernelRegex:
+          if (nd.kind == NodeKind::Gpu) {
+            auto it = match[s].find(nd.name);
+            if (it == match[s].end()) it = match[s].emplace(nd.name, std::regex_search(f.name(nd.name), sc.re)).first;
+            hit = it->second;
+          }
+          break;
+      }
+      if (hit) factor *= sc.factor;
+    }
+    return factor;
+  };
+  // Without a broken cycle every edge comes from a node earlier in g.order; with one, edges from
+  // nodes not yet replayed are skipped.
+  std::vector<char> done(g.cycles_broken > 0 ? N : 0, 0);
+  const bool check_done = g.cycles_broken > 0;
+  const bool scaled = !opt.scales.empty();
   for (uint32_t n : g.order) {
     const Node& nd = g.nodes[n];
     int64_t start = 0;
     uint32_t bind = UINT32_MAX;
-    for (uint32_t q = nd.edge_begin; q < nd.edge_end; ++q) {
+    for (uint32_t q = g.edge_at[n], qe = g.edge_at[n + 1]; q < qe; ++q) {
       const Edge& e = g.edges[q];
       int64_t w = e.weight;
       if (e.kind == EdgeKind::Launch && launch_factor != 1.0) w = std::llround(static_cast<double>(w) * launch_factor);
@@ -696,7 +977,7 @@ ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt) {
       if (e.from == Edge::kNone) {
         ready = w;
       } else {
-        if (!done[e.from]) continue;  // an edge of a broken cycle
+        if (check_done && !done[e.from]) continue;  // an edge of a broken cycle
         ready = (e.from_start ? r.start[e.from] : r.finish[e.from]) + w;
       }
       if (bind == UINT32_MAX || ready > start) {
@@ -706,22 +987,32 @@ ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt) {
     }
     int64_t dur = nd.dur;
     if (opt.drop_host_gaps && nd.kind == NodeKind::HostGap) dur = 0;
-    if (factor[n] != 1.0) dur = std::llround(static_cast<double>(dur) * factor[n]);
+    if (scaled) {
+      const double factor = factor_of(nd);
+      if (factor != 1.0) dur = std::llround(static_cast<double>(dur) * factor);
+    }
     r.start[n] = start;
     r.finish[n] = start + dur;
     r.binding[n] = bind;
-    done[n] = 1;
+    if (check_done) done[n] = 1;
     if (r.sink == UINT32_MAX || r.finish[n] > r.makespan) {
       r.makespan = r.finish[n];
       r.sink = n;
     }
   }
-  return r;
 }
 
-std::vector<PathElement> critical_path(const Graph& g, const ReplayResult& r) {
-  std::vector<PathElement> path;
-  if (r.sink == UINT32_MAX) return path;
+Path critical_path(const Graph& g, const ReplayResult& r) {
+  Path path;
+  critical_path(g, r, path);
+  return path;
+}
+
+void critical_path(const Graph& g, const ReplayResult& r, Path& path) {
+  path.clear();
+  if (r.sink == UINT32_MAX) return;
+  // At most two elements (a node and its binding edge) per node on the path: no regrowth.
+  path.reserve(2 * g.nodes.size() + 2);
   uint32_t cur = r.sink;
   bool at_finish = true;
   for (size_t guard = 0; guard < 4 * g.nodes.size() + 4; ++guard) {
@@ -776,7 +1067,6 @@ std::vector<PathElement> critical_path(const Graph& g, const ReplayResult& r) {
     cur = e.from;
   }
   std::reverse(path.begin(), path.end());
-  return path;
 }
 
 }  // namespace sextant::trace::replay

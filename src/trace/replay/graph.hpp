@@ -22,8 +22,11 @@
 // Edge weights are measured latencies: the binding edge of each GPU event carries the measured
 // slack (so an unscaled replay reproduces the iteration), non-binding launch edges carry the
 // rank's median launch latency. Slack above a threshold on a GPU ordering edge is "unexplained".
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <new>
 #include <regex>
 #include <string>
 #include <vector>
@@ -31,6 +34,34 @@
 #include "trace/analyses/frame.hpp"
 
 namespace sextant::trace::replay {
+
+// Memory of the replay's large arrays (the graph, the replay result, the walk's scratch). A block
+// of kLargeBlockBytes or more is a mapping of its own at a 2 MiB boundary, advised as transparent
+// huge pages, so that the kernel faults its whole 2 MiB ranges in (and zeroes them) 2 MiB at a
+// time instead of 4 KiB (a fault costs ~4 us on this project's VMs; resnet_kineto's one graph of
+// 60,000 nodes has ~9 MB of arrays); the tail past the last 2 MiB boundary stays in 4 KiB pages,
+// and only written ranges become resident. Smaller blocks come from operator new.
+inline constexpr size_t kLargeBlockBytes = size_t{1} << 20;
+void* large_block_allocate(size_t bytes);
+void large_block_deallocate(void* p, size_t bytes) noexcept;
+
+template <class T>
+struct LargeArrayAllocator {
+  using value_type = T;
+  LargeArrayAllocator() = default;
+  template <class U>
+  LargeArrayAllocator(const LargeArrayAllocator<U>&) noexcept {}
+  T* allocate(size_t n) {
+    static_assert(alignof(T) <= alignof(std::max_align_t));
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(large_block_allocate(n * sizeof(T)));
+  }
+  void deallocate(T* p, size_t n) noexcept { large_block_deallocate(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const LargeArrayAllocator<U>&) const noexcept { return true; }
+};
+template <class T>
+using LargeVector = std::vector<T, LargeArrayAllocator<T>>;
 
 enum class NodeKind : uint8_t { HostGap, HostCall, SyncEnter, SyncReturn, Gpu };
 enum class EdgeKind : uint8_t { Program, Launch, Sync, CrossStream, Start };
@@ -52,22 +83,26 @@ const char* attribution_name(Attribution a);
 struct Node {
   int64_t dur = 0;             // measured duration (ticks)
   int64_t measured_start = 0;  // ticks from the iteration start (for ordering and reporting)
-  uint32_t edge_begin = 0, edge_end = 0;  // incoming edges in Graph::edges
+  int32_t resource = 0;        // index into Graph::resources
+  uint32_t name = UINT32_MAX;  // string id in the rank's trace (UINT32_MAX for gaps)
   NodeKind kind = NodeKind::HostGap;
   Attribution attr = Attribution::CpuBound;
   KernelKind gpu_kind = KernelKind::Computation;
-  int32_t resource = 0;        // index into Graph::resources
-  uint32_t name = UINT32_MAX;  // string id in the rank's trace (UINT32_MAX for gaps)
 };
+static_assert(sizeof(Node) == 32, "Node is one of 10^4-10^5 per iteration: keep it at 32 bytes");
 
 struct Edge {
   static constexpr uint32_t kNone = UINT32_MAX;
-  uint32_t from = kNone;  // kNone: a constant ready time (weight) from the iteration start
+  Edge() = default;
+  Edge(uint32_t from_, int64_t weight_, EdgeKind kind_, bool from_start_, bool unexplained_)
+      : weight(weight_), from(from_), kind(kind_), from_start(from_start_), unexplained(unexplained_) {}
   int64_t weight = 0;     // ticks
+  uint32_t from = kNone;  // kNone: a constant ready time (weight) from the iteration start
   EdgeKind kind = EdgeKind::Program;
   bool from_start = false;  // ready = from's start + weight (launch edges), else from's finish + weight
   bool unexplained = false; // measured slack above the threshold on a GPU ordering edge
 };
+static_assert(sizeof(Edge) == 16, "Edge: 16 bytes");
 
 struct Resource {
   bool gpu = false;
@@ -79,10 +114,11 @@ struct Graph {
   int64_t window_start = 0;       // absolute ticks of the iteration start
   int64_t measured_ticks = 0;     // measured iteration time (CPU step end or last GPU end)
   int64_t median_launch_latency = 0;
-  std::vector<Node> nodes;
-  std::vector<Edge> edges;        // grouped by target node (CSR through Node::edge_begin/end)
+  LargeVector<Node> nodes;
+  LargeVector<Edge> edges;        // incoming edges grouped by target node, in the order they were found
+  LargeVector<uint32_t> edge_at;  // CSR: node n's incoming edges are edges[edge_at[n] .. edge_at[n + 1])
   std::vector<Resource> resources;
-  std::vector<uint32_t> order;    // a topological order of the nodes
+  LargeVector<uint32_t> order;    // a topological order of the nodes
   int64_t cycles_broken = 0;      // edges ignored because the data formed a cycle
   int64_t unexplained_edge_ticks = 0;  // total slack on unexplained edges (on the path or not)
 };
@@ -92,12 +128,30 @@ struct BuildOptions {
   int64_t cross_stream_min_gap_ticks = 2000;  // look for a cross-stream dependency above this slack
 };
 
+// Scratch memory of the graph walk (per-frame indexes, per-iteration buffers and the graph itself),
+// kept from one iteration and one frame to the next: a buffer grows to the largest iteration once
+// and its pages are faulted in once, instead of every iteration's vectors being allocated (and,
+// above the mmap threshold, mapped, faulted in, zeroed and unmapped) again.
+class Workspace {
+ public:
+  Workspace();
+  ~Workspace();
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 // One graph per iteration (ProfilerStep#N) of the frame, or one for the whole trace when it has
-// no steps, handed to visit in iteration order and dropped when visit returns: memory holds one
+// no steps, handed to visit in iteration order; the graph is only valid during the visit (its
+// buffers are reused for the next iteration; visit may move it away). Memory holds one
 // iteration's graph, not the trace's (a 10^7-event trace has ~80000 iterations). Never throws on
-// odd data; oddities are counted in diag.
+// odd data; oddities are counted in diag. ws: scratch to reuse across calls (nullptr: a fresh one).
 void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnostics& diag,
-                              const std::function<void(Graph&)>& visit);
+                              const std::function<void(Graph&)>& visit, Workspace* ws = nullptr);
 // All of them at once (tests, small traces).
 std::vector<Graph> build_iteration_graphs(const Frame& f, const BuildOptions& opt, Diagnostics& diag);
 
@@ -121,11 +175,13 @@ struct ReplayOptions {
 
 struct ReplayResult {
   int64_t makespan = 0;                 // ticks
-  std::vector<int64_t> start, finish;   // per node
-  std::vector<uint32_t> binding;        // per node: index of the binding incoming edge (UINT32_MAX: none)
+  LargeVector<int64_t> start, finish;   // per node
+  LargeVector<uint32_t> binding;        // per node: index of the binding incoming edge (UINT32_MAX: none)
   uint32_t sink = UINT32_MAX;
 };
 ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt);
+// The same into r, whose buffers are reused (no allocation once they are large enough).
+void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResult& r);
 
 // One element of the critical path, in time order.
 struct PathElement {
@@ -135,7 +191,10 @@ struct PathElement {
   Attribution attr = Attribution::CpuBound;
   int32_t resource = -1;       // the node's resource, or the edge's target's
 };
+using Path = LargeVector<PathElement>;
 // Walks back from the sink along binding edges. The ticks of the elements sum to the makespan.
-std::vector<PathElement> critical_path(const Graph& g, const ReplayResult& r);
+Path critical_path(const Graph& g, const ReplayResult& r);
+// The same into path (cleared first; its buffer is reused).
+void critical_path(const Graph& g, const ReplayResult& r, Path& path);
 
 }  // namespace sextant::trace::replay
