@@ -50,7 +50,23 @@ class ByteSource {
   // The reader of contiguous() will not look before `offset` again: the source may hand those
   // pages back to the OS, which keeps the resident set bounded by the unread part.
   virtual void release_before(uint64_t /*offset*/) {}
+
+  // A progressive source: its whole text is being written into one buffer of known final size by
+  // a background thread (a gzip member inflated by ISA-L, byte_source.cpp), so that the scanner can
+  // read in place behind the writer instead of waiting for the end. progressive_data() is that
+  // buffer (nullptr for other sources), progressive_size() its final size, and wait_ready(have)
+  // blocks until more than `have` bytes are written or all of them are, and returns how many are
+  // (bytes below the returned count are final and may be read from any thread). When the writer
+  // fails (corrupt or multi-member gzip, a size other than the trailer's), wait_ready throws
+  // InflateRetry: the caller reads the file again through open_byte_source(..., false), whose
+  // errors name the byte offset.
+  virtual const char* progressive_data() const { return nullptr; }
+  virtual size_t progressive_size() const { return 0; }
+  virtual size_t wait_ready(size_t have) { return have; }
 };
+
+// Thrown by a progressive source's wait_ready when its text cannot be completed (see above).
+struct InflateRetry {};
 
 // Gzip files whose uncompressed size (from the gzip trailer) is at most this are inflated in one
 // go with libdeflate (about 2.7x zlib's speed on Kineto JSON) into memory that the scanner reads
@@ -67,9 +83,19 @@ inline constexpr int64_t kDefaultInflateLimit = -1;
 inline constexpr uint64_t kInflateFloorBytes = uint64_t{1} << 30;
 inline constexpr uint64_t kInflateRatio = 100;
 
-// Opens path; gzip is recognised by its magic bytes (not by the file name).
+// Gzip files of at least this much text (and at most kWholeInflateMaxBytes), opened with
+// `progressive`, are inflated progressively by ISA-L (when built with it) on a thread of their own.
+inline constexpr uint64_t kProgressiveInflateMinBytes = uint64_t{4} << 20;
+
+// Opens path; gzip is recognised by its magic bytes (not by the file name). `progressive` (for a
+// caller that has a second core for the scan): a gzip member of kProgressiveInflateMinBytes to
+// kWholeInflateMaxBytes becomes a progressive source (see ByteSource::progressive_data).
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path,
-                                             int64_t max_inflate_bytes = kDefaultInflateLimit);
+                                             int64_t max_inflate_bytes = kDefaultInflateLimit,
+                                             bool progressive = false);
+
+// Whether this build inflates gzip files progressively (built with ISA-L).
+bool progressive_inflate_available();
 
 // Whole-file helpers for small inputs and tests.
 std::string read_all(ByteSource& src);

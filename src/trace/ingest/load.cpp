@@ -62,11 +62,36 @@ RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
   RankTrace t;
   std::error_code ec0;
   uint64_t fsize = fs::file_size(path, ec0);
-  auto src = open_byte_source(path, opt.max_inflate_bytes);
+  // With a second core, a gzip file is inflated progressively and scanned behind the inflater
+  // (byte_source.hpp); should that fail (a corrupt or multi-member file), the file is read again
+  // the serial way, whose errors name the byte offset.
+  auto src = open_byte_source(path, opt.max_inflate_bytes, opt.threads >= 2);
   // Room for the events up front, so that the columns never reallocate (a reallocation holds old
   // and new arrays at once): Kineto events are rarely under 120 bytes of JSON, gzip ~15x.
   t.reserve(static_cast<size_t>((src->compressed() ? fsize * 20 : fsize) / 120 + 1024));
-  scan_trace(*src, path, t, opt);
+  bool retry = false;
+  try {
+    scan_trace(*src, path, t, opt);
+  } catch (const InflateRetry&) {
+    retry = true;
+  } catch (const Error&) {
+    // Corrupt gzip data can inflate to text that the scan rejects before the inflater finds the
+    // damage (the CRC is checked at the end): the gzip error, not the JSON one, is the file's.
+    if (!src->progressive_data()) throw;
+    try {
+      for (size_t r = 0; r < src->progressive_size();) r = src->wait_ready(r);
+    } catch (const InflateRetry&) {
+      retry = true;
+    }
+    if (!retry) throw;
+  }
+  if (retry) {
+    src.reset();
+    t = RankTrace{};
+    t.reserve(static_cast<size_t>(fsize * 20 / 120 + 1024));
+    src = open_byte_source(path, opt.max_inflate_bytes, false);
+    scan_trace(*src, path, t, opt);
+  }
   std::error_code ec;
   t.file_bytes = fs::file_size(path, ec);
   if (t.rank_source.empty()) {
