@@ -825,11 +825,34 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       for (uint32_t n = N; n-- > 0;)
         for (uint32_t q = gr.edge_at[n + 1]; q-- > gr.edge_at[n];)
           if (gr.edges[q].from != kNone) succ[--succ_at[gr.edges[q].from]] = n;
-      auto& ready = w.ready;  // a min-heap (the operations of std::priority_queue)
+      // Ready nodes by (measured start, index): a min-heap (the operations of std::priority_queue),
+      // except that the smallest ready node, when it is the one made ready last (the next node of
+      // the same thread or stream, nearly always), waits in `next` instead of going through the
+      // heap; `next` is always smaller than everything in the heap, so the order is the same.
+      using Item = std::pair<int64_t, uint32_t>;
+      auto& ready = w.ready;
       ready.clear();
-      auto push = [&](int64_t s, uint32_t n) {
-        ready.emplace_back(s, n);
+      Item next{};
+      bool has_next = false;
+      auto heap_push = [&](const Item& x) {
+        ready.push_back(x);
         std::push_heap(ready.begin(), ready.end(), std::greater<>());
+      };
+      auto push = [&](int64_t s, uint32_t n) {
+        const Item x{s, n};
+        if (!has_next) {
+          if (ready.empty() || x < ready.front()) {
+            next = x;
+            has_next = true;
+          } else {
+            heap_push(x);
+          }
+        } else if (x < next) {
+          heap_push(next);
+          next = x;
+        } else {
+          heap_push(x);
+        }
       };
       for (uint32_t n = 0; n < N; ++n)
         if (indeg[n] == 0) push(gr.nodes[n].measured_start, n);
@@ -837,7 +860,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       done.assign(N, 0);
       gr.order.reserve(N);
       while (gr.order.size() < N) {
-        if (ready.empty()) {
+        if (!has_next && ready.empty()) {
           uint32_t best = kNone;
           for (uint32_t n = 0; n < N; ++n)
             if (!done[n] && (best == kNone || gr.nodes[n].measured_start < gr.nodes[best].measured_start)) best = n;
@@ -845,9 +868,15 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           indeg[best] = 0;
           push(gr.nodes[best].measured_start, best);
         }
-        std::pop_heap(ready.begin(), ready.end(), std::greater<>());
-        const uint32_t n = ready.back().second;
-        ready.pop_back();
+        uint32_t n;
+        if (has_next) {
+          n = next.second;
+          has_next = false;
+        } else {
+          std::pop_heap(ready.begin(), ready.end(), std::greater<>());
+          n = ready.back().second;
+          ready.pop_back();
+        }
         if (done[n]) continue;
         done[n] = 1;
         gr.order.push_back(n);
