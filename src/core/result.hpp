@@ -15,19 +15,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/column_values.hpp"
+
 namespace sextant {
 
 inline constexpr int kSchemaVersion = 1;
 
 using Value = std::variant<double, int64_t, std::string, bool>;
 
+// One typed column. Integers (and doubles while they are exact integers) are stored packed at the
+// narrowest width that holds them, strings as ids into a dictionary of the distinct values
+// (core/column_values.hpp); they read like std::vector<double> / <int64_t> / <std::string>.
 struct Column {
   enum class Type { F64, I64, Str };
   std::string name;
   Type type = Type::F64;
-  std::vector<double> f64;
-  std::vector<int64_t> i64;
-  std::vector<std::string> str;
+  DoubleVector f64;
+  IntVector i64;
+  StringVector str;
 
   size_t size() const;
   std::string cell_text(size_t row) const;  // shortest round-trip text (CSV/table)

@@ -121,7 +121,7 @@ bool is_numeric(const Column& c) { return c.type != Column::Type::Str; }
 std::vector<double> numbers(const Table& t, const std::string& column) {
   const Column& c = t.column(column);
   switch (c.type) {
-    case Column::Type::F64: return c.f64;
+    case Column::Type::F64: return c.f64.to_vector();
     case Column::Type::I64: return std::vector<double>(c.i64.begin(), c.i64.end());
     case Column::Type::Str: break;
   }

@@ -281,7 +281,7 @@ TEST(Serving, PerRequestTable) {
   const Table* t = r.table("requests");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(static_cast<int64_t>(t->rows()), sum.completed);
-  std::vector<double> ttft = t->column("ttft_s").f64;
+  std::vector<double> ttft = t->column("ttft_s").f64.to_vector();
   EXPECT_NEAR(percentile(ttft, 0.99), sum.ttft_p99_s, 1e-12);
   double met = 0;
   for (int64_t f : t->column("meets_slo_flag").i64) met += static_cast<double>(f);

@@ -77,7 +77,8 @@ TEST(HtaParity, StragglersOfTheEightRankDlrmJobAreRanks2And7) {
   Result r = trace::analyze(req);
   const Table* t = r.table("potential_stragglers");
   ASSERT_NE(t, nullptr);
-  auto ranks = t->column("potential_straggler_rank").i64;
+  const auto& rank_col = t->column("potential_straggler_rank").i64;
+  std::vector<int64_t> ranks(rank_col.begin(), rank_col.end());
   std::sort(ranks.begin(), ranks.end());
   EXPECT_EQ(ranks, (std::vector<int64_t>{2, 7}));
 }

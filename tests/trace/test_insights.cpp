@@ -42,7 +42,10 @@ TraceSet one(const std::vector<std::string>& e, const std::string& device = "") 
   return set;
 }
 
-std::vector<std::string> column_str(const Table& t, const std::string& c) { return t.column(c).str; }
+std::vector<std::string> column_str(const Table& t, const std::string& c) {
+  const auto& s = t.column(c).str;
+  return {s.begin(), s.end()};
+}
 
 }  // namespace
 

@@ -74,22 +74,35 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
         ctx.diagnostics.add("cpu_op overlapping its parent without nesting (depth taken from the start)", "info",
                             std::to_string(partial) + " on " + where);
     }
+    ops = {};  // freed before the launches are listed
     // Launches: GPU events with their launching call on a thread, by thread and launch time.
-    struct Launch {
-      int64_t thread, ts;
-      uint32_t gpu;  // position in f.gpu
-    };
-    std::vector<Launch> launches;
-    launches.reserve(f.gpu.size());  // untouched capacity costs no memory; no regrowth copies
+    // 16 bytes each: the thread as its rank among the launching threads (`threads`, sorted by
+    // key, so that the order by rank is the order by key).
+    std::vector<int64_t> threads;
     int64_t unlinked = 0;
-    for (uint32_t k = 0; k < f.gpu.size(); ++k) {
-      const GpuEvent& g = f.gpu[k];
+    for (const GpuEvent& g : f.gpu) {
       if (g.runtime < 0) {
         ++unlinked;
         continue;
       }
+      const int64_t th = thread_of(f.cpu[static_cast<size_t>(g.runtime)].event);
+      const auto at = std::lower_bound(threads.begin(), threads.end(), th);
+      if (at == threads.end() || *at != th) threads.insert(at, th);
+    }
+    struct Launch {
+      int64_t ts;
+      uint32_t thread;  // index into threads
+      uint32_t gpu;     // position in f.gpu
+    };
+    static_assert(sizeof(Launch) == 16);
+    std::vector<Launch> launches;
+    launches.reserve(f.gpu.size() - static_cast<size_t>(unlinked));
+    for (uint32_t k = 0; k < f.gpu.size(); ++k) {
+      const GpuEvent& g = f.gpu[k];
+      if (g.runtime < 0) continue;
       const uint32_t ri = f.cpu[static_cast<size_t>(g.runtime)].event;
-      launches.push_back(Launch{thread_of(ri), tr.ts_ns[ri], k});
+      const auto th = static_cast<uint32_t>(std::lower_bound(threads.begin(), threads.end(), thread_of(ri)) - threads.begin());
+      launches.push_back(Launch{tr.ts_ns[ri], th, k});
     }
     // By thread and launch time, ties in f.gpu order (the order they were pushed in): what a
     // stable sort gives, without its buffer of every launch.
@@ -98,51 +111,51 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
       if (a.ts != b.ts) return a.ts < b.ts;
       return a.gpu < b.gpu;
     });
-    // Two-pointer walk: the chosen operators of a thread are disjoint and sorted. The operator
-    // index o only grows, so each operator's GPU events are one contiguous run of `seq_gpu`:
-    // operator c's are [seq_begin[c], seq_begin[c + 1]) (one flat array, not a vector per operator).
-    std::vector<uint32_t> seq_gpu;
-    seq_gpu.reserve(launches.size());
-    std::vector<uint32_t> seq_begin(chosen.size() + 1, 0);
-    size_t begun = 1;  // seq_begin[0, begun) are set
-    int64_t outside = unlinked, attributed = 0;
-    size_t o = 0;
-    for (const Launch& l : launches) {
-      while (o < chosen.size() && (thread_of(chosen[o]) < l.thread ||
-                                   (thread_of(chosen[o]) == l.thread &&
-                                    tr.ts_ns[chosen[o]] + tr.dur_ns[chosen[o]] <= l.ts)))
-        ++o;
-      if (o < chosen.size() && thread_of(chosen[o]) == l.thread && tr.ts_ns[chosen[o]] <= l.ts) {
-        for (; begun <= o; ++begun) seq_begin[begun] = static_cast<uint32_t>(seq_gpu.size());
-        seq_gpu.push_back(l.gpu);
-        ++attributed;
-      } else {
-        ++outside;
-      }
-    }
-    for (; begun <= chosen.size(); ++begun) seq_begin[begun] = static_cast<uint32_t>(seq_gpu.size());
-    launches = {};
+    // Two-pointer walk: the chosen operators of a thread are disjoint and sorted, and the
+    // operator index o only grows, so each operator's GPU events are one contiguous run of the
+    // walk: its group is counted when the run ends (no list of every operator's events).
     struct Group {
       int64_t count = 0;
       double gpu_us = 0;
     };
     std::map<std::pair<uint32_t, std::vector<uint32_t>>, Group> groups;
     std::map<uint32_t, int64_t> instances;
-    std::vector<uint32_t> names;
-    for (size_t c = 0; c < chosen.size(); ++c) {
-      if (seq_begin[c] == seq_begin[c + 1]) continue;
-      names.clear();
-      double us = 0;
-      for (uint32_t j = seq_begin[c]; j < seq_begin[c + 1]; ++j) {
-        const uint32_t k = seq_gpu[j];
-        names.push_back(f.gpu[k].name);
-        us += f.us(f.gpu[k].end - f.gpu[k].ts);
-      }
-      Group& g = groups[{tr.name[chosen[c]], names}];
+    std::vector<uint32_t> names;  // the GPU event names of operator run_op, in launch order
+    double run_us = 0;
+    size_t run_op = SIZE_MAX;
+    auto close_run = [&] {
+      if (run_op == SIZE_MAX) return;
+      Group& g = groups[{tr.name[chosen[run_op]], names}];
       ++g.count;
-      g.gpu_us += us;
-      ++instances[tr.name[chosen[c]]];
+      g.gpu_us += run_us;
+      ++instances[tr.name[chosen[run_op]]];
+      names.clear();
+      run_us = 0;
+      run_op = SIZE_MAX;
+    };
+    int64_t outside = unlinked, attributed = 0;
+    size_t o = 0;
+    for (const Launch& l : launches) {
+      const int64_t l_thread = threads[l.thread];
+      while (o < chosen.size() && (thread_of(chosen[o]) < l_thread ||
+                                   (thread_of(chosen[o]) == l_thread &&
+                                    tr.ts_ns[chosen[o]] + tr.dur_ns[chosen[o]] <= l.ts)))
+        ++o;
+      if (o < chosen.size() && thread_of(chosen[o]) == l_thread && tr.ts_ns[chosen[o]] <= l.ts) {
+        if (o != run_op) {
+          close_run();
+          run_op = o;
+        }
+        const GpuEvent& g = f.gpu[l.gpu];
+        names.push_back(g.name);
+        run_us += f.us(g.end - g.ts);
+        ++attributed;
+      } else {
+        ++outside;
+      }
     }
+    close_run();
+    launches = {};
     int64_t n_instances = 0;
     for (const auto& [n, c] : instances) n_instances += c;
     s.add_row({f.rank(), depth_wanted, n_instances, static_cast<int64_t>(groups.size()), attributed, outside});

@@ -80,7 +80,7 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
         for (const uint32_t* p = first; p != last; ++p) launched[*p] = 1;
       }
     }
-    {
+    if (ctx.opt.hta) {
       std::vector<uint32_t> gfile;  // launched GPU events in file order
       for (size_t k = 0; k < f.gpu.size(); ++k)
         if (launched[k]) gfile.push_back(static_cast<uint32_t>(k));
@@ -88,6 +88,14 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
       std::sort(gfile.begin(), gfile.end(), [&](uint32_t a, uint32_t b) { return f.gpu[a].event < f.gpu[b].event; });
       for (uint32_t k : gfile)
         changes.push_back(Change{f.gpu[k].ts, stream_index(f.gpu[k].stream), kStart | static_cast<uint32_t>(changes.size())});
+    } else {
+      // Only the relative order of GPU starts matters here (the sort below puts starts before
+      // launches at equal ts, then row order): the event index orders them as the file does,
+      // without listing the launched events in file order first.
+      if (f.trace->size() > kPos)
+        throw Error(SourceLocation{f.trace->file, 0, 0, "traceEvents"}, "queue_length: more than 2^31 events in one rank");
+      for (size_t k = 0; k < f.gpu.size(); ++k)
+        if (launched[k]) changes.push_back(Change{f.gpu[k].ts, stream_index(f.gpu[k].stream), kStart | f.gpu[k].event});
     }
     launched = {};
     if (ctx.opt.hta) {

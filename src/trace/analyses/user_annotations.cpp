@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/error.hpp"
 #include "trace/analyses/analysis.hpp"
 
 namespace sextant::trace {
@@ -45,16 +46,22 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
     std::map<uint32_t, Acc> by;  // by name id
     // Items of one sweep: annotations (kind 0) and launches (kind 1), by thread then time;
     // at equal times annotations first (a launch at an annotation's start is inside it), longer
-    // annotations before shorter (the parent first).
-    struct Item {
-      int64_t thread, ts, end;
-      uint32_t id;   // annotation: event index; launch: position in f.gpu
-      uint8_t kind;
+    // annotations before shorter (the parent first). 16 bytes each: the thread as its rank among
+    // the threads of the items (`threads`, sorted by key: the order by rank is the order by key),
+    // with the kind in its top bit; an annotation's end read from the trace, a launch's is its ts.
+    std::vector<int64_t> threads;
+    auto add_thread = [&](int64_t th) {
+      const auto at = std::lower_bound(threads.begin(), threads.end(), th);
+      if (at == threads.end() || *at != th) threads.insert(at, th);
     };
-    std::vector<Item> items;
+    auto thread_rank = [&](int64_t th) {
+      return static_cast<uint32_t>(std::lower_bound(threads.begin(), threads.end(), th) - threads.begin());
+    };
+    size_t n_items = 0;
     for (uint32_t i = 0; i < tr.size(); ++i) {
       if (tr.cat[i] == Category::UserAnnotation) {
-        items.push_back(Item{thread_of(i), tr.ts_ns[i], tr.ts_ns[i] + tr.dur_ns[i], i, 0});
+        add_thread(thread_of(i));
+        ++n_items;
         Acc& a = by[tr.name[i]];
         ++a.count;
         a.cpu_ns += tr.dur_ns[i];
@@ -65,32 +72,55 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
       }
     }
     if (by.empty()) continue;
-    items.reserve(items.size() + f.gpu.size());  // one regrowth at most: launches <= GPU events
+    for (const GpuEvent& g : f.gpu) {
+      if (g.runtime < 0) continue;
+      add_thread(thread_of(f.cpu[static_cast<size_t>(g.runtime)].event));
+      ++n_items;
+    }
+    constexpr uint32_t kLaunch = uint32_t{1} << 31;
+    if (threads.size() >= kLaunch) throw Error("user_annotations: more than 2^31 threads");
+    struct Item {
+      int64_t ts;
+      uint32_t thread_kind;  // thread rank | kLaunch for a launch
+      uint32_t id;           // annotation: event index; launch: position in f.gpu
+    };
+    static_assert(sizeof(Item) == 16);
+    auto end_of = [&](const Item& it) {
+      return (it.thread_kind & kLaunch) ? it.ts : it.ts + tr.dur_ns[it.id];
+    };
+    std::vector<Item> items;
+    items.reserve(n_items);
+    for (uint32_t i = 0; i < tr.size(); ++i)
+      if (tr.cat[i] == Category::UserAnnotation) items.push_back(Item{tr.ts_ns[i], thread_rank(thread_of(i)), i});
     for (uint32_t k = 0; k < f.gpu.size(); ++k) {
       const GpuEvent& g = f.gpu[k];
       if (g.runtime < 0) continue;
       const uint32_t ri = f.cpu[static_cast<size_t>(g.runtime)].event;
-      items.push_back(Item{thread_of(ri), tr.ts_ns[ri], tr.ts_ns[ri], k, 1});
+      items.push_back(Item{tr.ts_ns[ri], thread_rank(thread_of(ri)) | kLaunch, k});
     }
     // Ties in the order the items were pushed (ids ascend within a kind): a stable sort's order,
     // without its buffer of every item.
-    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-      if (a.thread != b.thread) return a.thread < b.thread;
+    std::sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+      const uint32_t ta = a.thread_kind & ~kLaunch, tb = b.thread_kind & ~kLaunch;
+      if (ta != tb) return ta < tb;
       if (a.ts != b.ts) return a.ts < b.ts;
-      if (a.kind != b.kind) return a.kind < b.kind;
-      if (a.end != b.end) return a.end > b.end;
+      const uint32_t ka = a.thread_kind & kLaunch, kb = b.thread_kind & kLaunch;
+      if (ka != kb) return ka < kb;
+      const int64_t ea = end_of(a), eb = end_of(b);
+      if (ea != eb) return ea > eb;
       return a.id < b.id;
     });
     std::vector<const Item*> stack;
     std::vector<uint32_t> names;  // distinct names on the stack, for one launch
-    int64_t cur = INT64_MIN;
+    uint32_t cur = UINT32_MAX;
     for (const Item& it : items) {
-      if (it.thread != cur) {
+      const uint32_t thread = it.thread_kind & ~kLaunch;
+      if (thread != cur) {
         stack.clear();
-        cur = it.thread;
+        cur = thread;
       }
-      while (!stack.empty() && stack.back()->end <= it.ts) stack.pop_back();
-      if (it.kind == 0) {
+      while (!stack.empty() && end_of(*stack.back()) <= it.ts) stack.pop_back();
+      if (!(it.thread_kind & kLaunch)) {
         stack.push_back(&it);
         continue;
       }
@@ -104,7 +134,7 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
       for (const Item* s : stack) {
         // An enclosing annotation that ended before this launch but is below a longer one on
         // the stack (improper nesting) does not contain it.
-        if (s->end <= it.ts) continue;
+        if (end_of(*s) <= it.ts) continue;
         uint32_t n = tr.name[s->id];
         if (std::find(names.begin(), names.end(), n) != names.end()) continue;
         names.push_back(n);
