@@ -126,13 +126,16 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
           cx[q].launch_ts = f.cpu[static_cast<size_t>(ge.runtime)].ts;
         }
       }
-      const int64_t div = f.hta ? 1000 : 1;
+      // Ticks of an event's ns times (truncated to µs in HTA mode), dividing by a constant (a
+      // multiplication) only where needed: this loop visits every event.
+      const bool hta_ticks = f.hta;
       for (size_t i = 0; i < t.size(); ++i) {
         const Category c = t.cat[i];
         const bool op = c == Category::CpuOp || c == Category::UserAnnotation || c == Category::PythonFunction;
         const bool call = c == Category::CudaRuntime || c == Category::CudaDriver;
         if (!op && !call) continue;
-        const int64_t a = t.ts_ns[i] / div, b = (t.ts_ns[i] + t.dur_ns[i]) / div;
+        const int64_t a_ns = t.ts_ns[i], b_ns = a_ns + t.dur_ns[i];
+        const int64_t a = hta_ticks ? a_ns / 1000 : a_ns, b = hta_ticks ? b_ns / 1000 : b_ns;
         for (size_t q = 0; q < idx.size(); ++q) {
           const Gap& g = gaps[idx[q]];
           const int64_t ov = std::min(b, g.b) - std::max(a, g.a);

@@ -159,30 +159,59 @@ Frame build_frame(const RankTrace& t, bool hta) {
     }
   }
   // The launching call of each GPU event: the first runtime/driver call with its correlation id,
-  // else (rare) the first other CPU event carrying it. A sorted array, not a hash map.
-  struct Key {
-    int64_t corr;
-    int prio;
-    uint32_t pos;
-  };
-  std::vector<Key> keys;
-  for (uint32_t k = 0; k < f.cpu.size(); ++k) {
-    uint32_t i = f.cpu[k].event;
-    if (t.correlation[i] == -1) continue;
-    Category c = t.cat[i];
-    keys.push_back(Key{t.correlation[i], (c == Category::CudaRuntime || c == Category::CudaDriver) ? 0 : 1, k});
-  }
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    if (a.corr != b.corr) return a.corr < b.corr;
-    if (a.prio != b.prio) return a.prio < b.prio;
-    return a.pos < b.pos;
-  });
+  // else (rare) the first other CPU event carrying it.
   if (f.cpu.size() > static_cast<size_t>(INT32_MAX))
     throw Error(SourceLocation{t.file, 0, 0, "traceEvents"}, "more than 2^31 CPU events kept in one rank",
                 "split the trace into shorter captures");
   // Stable sort by ts, skipped when already in order (its buffer holds a copy of every GPU event).
   const auto by_ts = [](const GpuEvent& a, const GpuEvent& b) { return a.ts < b.ts; };
   if (!std::is_sorted(f.gpu.begin(), f.gpu.end(), by_ts)) std::stable_sort(f.gpu.begin(), f.gpu.end(), by_ts);
+  auto is_call = [&](uint32_t i) { return t.cat[i] == Category::CudaRuntime || t.cat[i] == Category::CudaDriver; };
+  int64_t cmin = INT64_MAX, cmax = INT64_MIN;
+  size_t with_corr = 0;
+  for (const CpuEvent& c : f.cpu) {
+    const int64_t corr = t.correlation[c.event];
+    if (corr == -1) continue;
+    ++with_corr;
+    cmin = std::min(cmin, corr);
+    cmax = std::max(cmax, corr);
+  }
+  if (with_corr == 0) return f;
+  // Correlation ids are counters: nearly always a compact range, then the launching call of each
+  // id is an array slot (one pass per priority, in position order: the first of the better
+  // priority wins). Otherwise a sorted array by (id, priority, position), searched per GPU event.
+  const auto range = static_cast<uint64_t>(cmax) - static_cast<uint64_t>(cmin);
+  if (range < 4 * static_cast<uint64_t>(with_corr) + 4096) {
+    std::vector<int32_t> first(static_cast<size_t>(range) + 1, -1);
+    for (int prio = 0; prio < 2; ++prio)
+      for (uint32_t k = 0; k < f.cpu.size(); ++k) {
+        const uint32_t i = f.cpu[k].event;
+        if (t.correlation[i] == -1 || is_call(i) != (prio == 0)) continue;
+        int32_t& slot = first[static_cast<size_t>(t.correlation[i] - cmin)];
+        if (slot < 0) slot = static_cast<int32_t>(k);
+      }
+    for (auto& g : f.gpu)
+      if (g.correlation != -1 && g.correlation >= cmin && g.correlation <= cmax)
+        g.runtime = first[static_cast<size_t>(g.correlation - cmin)];
+    return f;
+  }
+  struct Key {
+    int64_t corr;
+    int prio;
+    uint32_t pos;
+  };
+  std::vector<Key> keys;
+  keys.reserve(with_corr);
+  for (uint32_t k = 0; k < f.cpu.size(); ++k) {
+    uint32_t i = f.cpu[k].event;
+    if (t.correlation[i] == -1) continue;
+    keys.push_back(Key{t.correlation[i], is_call(i) ? 0 : 1, k});
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    if (a.corr != b.corr) return a.corr < b.corr;
+    if (a.prio != b.prio) return a.prio < b.prio;
+    return a.pos < b.pos;
+  });
   for (auto& g : f.gpu) {
     if (g.correlation == -1) continue;
     auto it = std::lower_bound(keys.begin(), keys.end(), g.correlation,
@@ -193,8 +222,31 @@ Frame build_frame(const RankTrace& t, bool hta) {
 }
 
 GpuByCorrelation::GpuByCorrelation(const Frame& f) {
+  int64_t cmin = INT64_MAX, cmax = INT64_MIN;
+  size_t n = 0;
+  for (const GpuEvent& g : f.gpu) {
+    if (g.correlation == -1) continue;
+    ++n;
+    cmin = std::min(cmin, g.correlation);
+    cmax = std::max(cmax, g.correlation);
+  }
+  if (n == 0) return;
+  const auto range = static_cast<uint64_t>(cmax) - static_cast<uint64_t>(cmin);
+  if (range < 4 * static_cast<uint64_t>(n) + 4096) {
+    // Compact ids: a counting sort by id (positions stay in Frame::gpu order within an id).
+    min_ = cmin;
+    at_.assign(static_cast<size_t>(range) + 2, 0);
+    for (const GpuEvent& g : f.gpu)
+      if (g.correlation != -1) ++at_[static_cast<size_t>(g.correlation - cmin) + 1];
+    for (size_t i = 1; i < at_.size(); ++i) at_[i] += at_[i - 1];
+    pos_.resize(n);
+    std::vector<uint32_t> fill(at_.begin(), at_.end() - 1);
+    for (uint32_t k = 0; k < f.gpu.size(); ++k)
+      if (f.gpu[k].correlation != -1) pos_[fill[static_cast<size_t>(f.gpu[k].correlation - cmin)]++] = k;
+    return;
+  }
   std::vector<std::pair<int64_t, uint32_t>> v;
-  v.reserve(f.gpu.size());
+  v.reserve(n);
   for (uint32_t k = 0; k < f.gpu.size(); ++k)
     if (f.gpu[k].correlation != -1) v.emplace_back(f.gpu[k].correlation, k);
   std::sort(v.begin(), v.end());
@@ -207,9 +259,14 @@ GpuByCorrelation::GpuByCorrelation(const Frame& f) {
 }
 
 std::pair<const uint32_t*, const uint32_t*> GpuByCorrelation::find(int64_t corr) const {
+  const uint32_t* base = pos_.data();
+  if (!at_.empty()) {
+    if (corr < min_ || static_cast<uint64_t>(corr - min_) + 1 >= at_.size()) return {base, base};
+    const auto i = static_cast<size_t>(corr - min_);
+    return {base + at_[i], base + at_[i + 1]};
+  }
   auto lo = std::lower_bound(corr_.begin(), corr_.end(), corr);
   auto hi = std::upper_bound(lo, corr_.end(), corr);
-  const uint32_t* base = pos_.data();
   return {base + (lo - corr_.begin()), base + (hi - corr_.begin())};
 }
 

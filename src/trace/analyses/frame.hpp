@@ -75,8 +75,9 @@ struct Frame {
 
 Frame build_frame(const RankTrace& t, bool hta);
 
-// GPU events by correlation id: a sorted array (16 bytes per event, no hash-map nodes), giving
-// for a correlation id the positions in Frame::gpu of its events, in Frame::gpu order.
+// GPU events by correlation id, giving for a correlation id the positions in Frame::gpu of its
+// events, in Frame::gpu order: when the ids form a compact range (they are counters), an offset
+// array indexed by id (CSR); otherwise a sorted array (16 bytes per event, no hash-map nodes).
 class GpuByCorrelation {
  public:
   explicit GpuByCorrelation(const Frame& f);
@@ -84,7 +85,9 @@ class GpuByCorrelation {
   std::pair<const uint32_t*, const uint32_t*> find(int64_t corr) const;
 
  private:
-  std::vector<int64_t> corr_;
+  int64_t min_ = 0;
+  std::vector<uint32_t> at_;  // compact ids: id - min_ -> [at_[i], at_[i + 1]) in pos_
+  std::vector<int64_t> corr_; // otherwise: sorted ids, parallel to pos_
   std::vector<uint32_t> pos_;
 };
 

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "trace/analyses/analysis.hpp"
+#include "trace/analyze.hpp"
 
 namespace sextant::trace {
 
@@ -33,11 +34,14 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
     full->add_f64("time_at_limit_us");
     full->add_f64("time_at_limit_fraction");
   }
+  // Below the sizes where analyses run one after the other (analyze.hpp), a buffer of the change
+  // points buys an O(n) ordering; above, the in-place sort keeps the memory of one copy.
+  const bool small = ctx.set.raw_bytes < kConcurrentAnalysesMaxRawBytes;
   for (const Frame& f : ctx.frames) {
-    std::unordered_set<uint32_t> ids;
+    std::vector<char> is_launch(f.trace->strings.size(), 0);  // by string id
     for (const auto& n : launch) {
       uint32_t id = f.trace->strings.find(n);
-      if (id != UINT32_MAX) ids.insert(id);
+      if (id != UINT32_MAX) is_launch[id] = 1;
     }
     // Change points (ts, delta, stream): launches in file order, then GPU starts in file order
     // (the row order of HTA's dataframe), sorted by ts. With --compat hta the sort is numpy's
@@ -71,7 +75,7 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
     {
       const GpuByCorrelation gpu_by_corr(f);
       for (const auto& c : f.cpu) {
-        if (!ids.count(f.trace->name[c.event])) continue;
+        if (!is_launch[f.trace->name[c.event]]) continue;
         int64_t corr = f.trace->correlation[c.event];
         if (corr == -1) continue;
         auto [first, last] = gpu_by_corr.find(corr);
@@ -110,17 +114,55 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
         c.key = (c.key & kStart) | static_cast<uint32_t>(pos);
       }
       order = {};
-      std::sort(changes.begin(), changes.end(), [&](const Change& a, const Change& b) {
-        return a.stream != b.stream ? a.stream < b.stream : (a.key & kPos) < (b.key & kPos);
-      });
-    } else {
-      // By stream, then ts, then GPU start before launch, then row order.
+      // By stream, then key. The keys are the positions 0..n-1 (a permutation), so placing each
+      // change at its key and then a stable counting sort by stream gives that order in O(n),
+      // with a second array of the change points; from the sizes where the memory bound applies
+      // (analyses run one after the other there) an in-place sort instead.
+      if (!small) {
+        std::sort(changes.begin(), changes.end(), [&](const Change& a, const Change& b) {
+          return a.stream != b.stream ? a.stream < b.stream : (a.key & kPos) < (b.key & kPos);
+        });
+      } else {
+      std::vector<Change> tmp(changes.size());
+      for (const Change& c : changes) tmp[c.key & kPos] = c;
+      std::vector<size_t> at(streams.size() + 1, 0);
+      for (const Change& c : tmp) ++at[c.stream + 1];
+      for (size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
+      for (const Change& c : tmp) changes[at[c.stream]++] = c;
+      }
+    } else if (!small) {
       std::sort(changes.begin(), changes.end(), [&](const Change& a, const Change& b) {
         if (a.stream != b.stream) return a.stream < b.stream;
         if (a.ts != b.ts) return a.ts < b.ts;
         if ((a.key & kStart) != (b.key & kStart)) return (a.key & kStart) > (b.key & kStart);
         return (a.key & kPos) < (b.key & kPos);
       });
+    } else {
+      // By stream, then ts, then GPU start before launch, then row order. A stable counting sort
+      // by stream keeps each stream's launches (pushed first) before its GPU starts; each of the
+      // two runs is nearly always in that order already (sorted only when not), and the stream's
+      // sequence is their merge: O(n) instead of a comparison sort of every change point, with a
+      // second array of them (below the sizes where the memory bound applies).
+      const auto before = [](const Change& a, const Change& b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if ((a.key & kStart) != (b.key & kStart)) return (a.key & kStart) > (b.key & kStart);
+        return (a.key & kPos) < (b.key & kPos);
+      };
+      std::vector<Change> tmp(changes.size());
+      std::vector<size_t> at(streams.size() + 1, 0);
+      for (const Change& c : changes) ++at[c.stream + 1];
+      for (size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
+      {
+        std::vector<size_t> fill(at.begin(), at.end() - 1);
+        for (const Change& c : changes) tmp[fill[c.stream]++] = c;
+      }
+      for (size_t si = 0; si + 1 < at.size(); ++si) {
+        const auto lo = tmp.begin() + static_cast<ptrdiff_t>(at[si]), hi = tmp.begin() + static_cast<ptrdiff_t>(at[si + 1]);
+        const auto mid = std::find_if(lo, hi, [](const Change& c) { return (c.key & kStart) != 0; });
+        if (!std::is_sorted(lo, mid, before)) std::sort(lo, mid, before);
+        if (!std::is_sorted(mid, hi, before)) std::sort(mid, hi, before);
+        std::merge(lo, mid, mid, hi, changes.begin() + static_cast<ptrdiff_t>(at[si]), before);
+      }
     }
     int64_t span_lo = INT64_MAX, span_hi = INT64_MIN;
     for (const auto& c : f.cpu) {
@@ -140,14 +182,26 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
       const uint32_t si = changes[lo].stream;
       const int64_t stream = streams[si];
       for (hi = lo + 1; hi < changes.size() && changes[hi].stream == si;) ++hi;
-      std::map<int64_t, int64_t> histogram;  // queue length -> change points
+      // Queue length -> change points, as counts by length (lengths are consecutive integers
+      // from the first change point on, each step +-1: a dense array from the lowest length).
+      int64_t run_min = 0, run_max = 0;
+      {
+        int64_t x = 0;
+        for (size_t i = lo; i < hi; ++i) {
+          x += sign(changes[i]);
+          if (i == lo) run_min = run_max = x;
+          run_min = std::min(run_min, x);
+          run_max = std::max(run_max, x);
+        }
+      }
+      std::vector<int64_t> histogram(static_cast<size_t>(run_max - run_min) + 1, 0);
       double sum = 0;
       int64_t run = 0;
       int64_t at_limit = 0;
       for (size_t i = lo; i < hi; ++i) {
         run += sign(changes[i]);
         sum += static_cast<double>(run);
-        ++histogram[run];
+        ++histogram[static_cast<size_t>(run - run_min)];
         if (run >= ctx.opt.max_queue_length && i + 1 < hi) at_limit += changes[i + 1].ts - changes[i].ts;
       }
       stats::Describe d;
@@ -167,13 +221,13 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
         d.std = std::nan("");
       }
       // The value at position k of the sorted lengths; quantiles as stats::quantile_linear.
-      auto sorted_at = [&histogram](size_t k) {
+      auto sorted_at = [&](size_t k) {
         size_t seen = 0;
-        for (const auto& [v, c] : histogram) {
-          seen += static_cast<size_t>(c);
-          if (k < seen) return static_cast<double>(v);
+        for (size_t v = 0; v < histogram.size(); ++v) {
+          seen += static_cast<size_t>(histogram[v]);
+          if (k < seen) return static_cast<double>(run_min + static_cast<int64_t>(v));
         }
-        return static_cast<double>(histogram.rbegin()->first);
+        return static_cast<double>(run_max);
       };
       auto quantile = [&](double qf) {
         const double pos = qf * static_cast<double>(n - 1);
@@ -183,8 +237,8 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
         const double a = sorted_at(qlo), b = sorted_at(qhi);
         return a + (b - a) * frac;
       };
-      d.min = static_cast<double>(histogram.begin()->first);
-      d.max = static_cast<double>(histogram.rbegin()->first);
+      d.min = static_cast<double>(run_min);
+      d.max = static_cast<double>(run_max);
       d.p25 = quantile(0.25);
       d.p50 = quantile(0.5);
       d.p75 = quantile(0.75);
