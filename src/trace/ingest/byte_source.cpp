@@ -284,7 +284,16 @@ class ProgressiveInflateSource final : public ByteSource {
   // Takes the input; `out` is a map_text_buffer of `size` + 1 bytes, owned from here on.
   ProgressiveInflateSource(std::unique_ptr<CompressedInput> in, char* out, size_t size)
       : in_(std::move(in)), out_(out), size_(size) {
-    worker_ = std::thread([this] { run(); });
+    worker_ = std::thread([this] {
+      run();
+      std::function<void()> then;
+      {
+        std::lock_guard<std::mutex> lock(then_mutex_);
+        written_ = true;
+        then.swap(then_);
+      }
+      if (then) then();
+    });
   }
   ~ProgressiveInflateSource() override {
     stop_.store(true, std::memory_order_relaxed);
@@ -304,6 +313,12 @@ class ProgressiveInflateSource final : public ByteSource {
       if (r > have || r == size_) return r;
       ready_.wait(r, std::memory_order_acquire);
     }
+  }
+  bool run_when_written(std::function<void()>& fn) override {
+    std::lock_guard<std::mutex> lock(then_mutex_);
+    if (written_ || then_) return false;
+    then_.swap(fn);
+    return true;
   }
   size_t read(char* dst, size_t n) override {
     if (pos_ >= size_ || n == 0) return 0;
@@ -352,6 +367,9 @@ class ProgressiveInflateSource final : public ByteSource {
   size_t pos_ = 0;  // read()'s position
   std::atomic<size_t> ready_{0};
   std::atomic<bool> stop_{false};
+  std::mutex then_mutex_;  // guards then_ and written_
+  std::function<void()> then_;
+  bool written_ = false;
   std::thread worker_;
 };
 

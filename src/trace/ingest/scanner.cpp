@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string_view>
 #include <atomic>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -746,39 +748,51 @@ class Scanner {
       return;
     }
     std::atomic<size_t> stop{kNoSplit}, progress{pos_};
+    std::atomic<bool> done{false};  // the second scanner's work has ended (release: its results)
     RankTrace tail;
     size_t tail_end = 0;
     bool tail_ok = false;
-    std::thread reader([&] {
+    std::function<void()> second = [&] {
       try {
         for (size_t r = 0; r < total_;) r = src_.wait_ready(r);  // InflateRetry: this scanner sees it too
         const size_t from = progress.load(std::memory_order_relaxed);
         const size_t split = find_split(data_, from + (total_ - from) / 2, total_);
-        if (split == kNoSplit) return;
-        tail.reserve((total_ - split) / kMinEventBytes + 1024);
-        stop.store(split, std::memory_order_relaxed);
-        if (progress.load(std::memory_order_relaxed) >= split) return;  // passed it already: reads on alone
-        Scanner s(src_, std::string_view(data_, total_), split, file_, tail);
-        tail_end = s.events_tail();
-        tail_ok = true;
+        if (split != kNoSplit) {
+          tail.reserve((total_ - split) / kMinEventBytes + 1024);
+          stop.store(split, std::memory_order_relaxed);
+          if (progress.load(std::memory_order_relaxed) < split) {  // else passed it already: reads on alone
+            Scanner s(src_, std::string_view(data_, total_), split, file_, tail);
+            tail_end = s.events_tail();
+            tail_ok = true;
+          }
+        }
       } catch (...) {  // InflateRetry, SyntaxError, Error, bad_alloc: this scanner reads that part itself
       }
-    });
-    struct Join {
+      done.store(true, std::memory_order_release);
+      done.notify_all();
+    };
+    // On the inflating thread once it has written the text (ByteSource::run_when_written), else on
+    // a thread of its own.
+    std::thread reader;
+    if (!src_.run_when_written(second)) reader = std::thread(std::move(second));
+    struct Join {  // also when this scanner throws: the second one's work refers to this frame
       std::thread& t;
+      std::atomic<bool>& done;
       ~Join() {
         if (t.joinable()) t.join();
+        while (!done.load(std::memory_order_acquire)) done.wait(false, std::memory_order_acquire);
       }
-    } join{reader};
+    } join{reader, done};
     const bool ended = events_elements(kNoSplit, &stop, &progress);
-    reader.join();
+    if (reader.joinable()) reader.join();
+    while (!done.load(std::memory_order_acquire)) done.wait(false, std::memory_order_acquire);
     if (ended) return;  // the split point was not an element of traceEvents, or came too late
     if (!tail_ok) {
       events_elements(kNoSplit);
       return;
     }
     append_part(std::move(tail));
-    end_ = total_;  // the second scanner saw all of it written (and joining orders this thread after it)
+    end_ = total_;  // the second scanner saw all of it written (and `done` orders this thread after it)
     eof_ = true;
     pos_ = tail_end;
   }
