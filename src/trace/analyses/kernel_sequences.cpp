@@ -43,16 +43,58 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
       return (static_cast<int64_t>(tr.pid[i]) << 32) | static_cast<int64_t>(static_cast<uint32_t>(tr.tid[i]));
     };
     // Operators by thread, in start order (longer first on equal starts: the parent first).
+    // A stable counting sort by thread (threads ranked by key), then each thread's operators
+    // by start, longer first, then file order: in the file they are nearly always in that order
+    // already (the sort is then skipped), and the comparisons no longer load the thread.
     std::vector<uint32_t> ops;
-    for (uint32_t i = 0; i < tr.size(); ++i)
-      if (tr.cat[i] == Category::CpuOp) ops.push_back(i);
-    std::sort(ops.begin(), ops.end(), [&](uint32_t a, uint32_t b) {
-      int64_t ta = thread_of(a), tb = thread_of(b);
-      if (ta != tb) return ta < tb;
-      if (tr.ts_ns[a] != tr.ts_ns[b]) return tr.ts_ns[a] < tr.ts_ns[b];
-      if (tr.dur_ns[a] != tr.dur_ns[b]) return tr.dur_ns[a] > tr.dur_ns[b];
-      return a < b;
-    });
+    {
+      std::vector<int64_t> keys;  // distinct threads of the operators, ascending
+      int64_t last = 0;
+      bool have_last = false;
+      for (uint32_t i = 0; i < tr.size(); ++i) {
+        if (tr.cat[i] != Category::CpuOp) continue;
+        const int64_t th = thread_of(i);
+        if (have_last && th == last) continue;
+        const auto at = std::lower_bound(keys.begin(), keys.end(), th);
+        if (at == keys.end() || *at != th) keys.insert(at, th);
+        last = th;
+        have_last = true;
+      }
+      std::vector<uint32_t> at(keys.size() + 1, 0);
+      std::vector<uint32_t> rank_of_op;  // thread rank per operator, in file order
+      rank_of_op.reserve(tr.size() / 4);
+      uint32_t last_rank = 0;
+      have_last = false;
+      for (uint32_t i = 0; i < tr.size(); ++i) {
+        if (tr.cat[i] != Category::CpuOp) continue;
+        const int64_t th = thread_of(i);
+        if (!have_last || th != last) {
+          last_rank = static_cast<uint32_t>(std::lower_bound(keys.begin(), keys.end(), th) - keys.begin());
+          last = th;
+          have_last = true;
+        }
+        rank_of_op.push_back(last_rank);
+        ++at[last_rank + 1];
+      }
+      for (size_t k = 1; k < at.size(); ++k) at[k] += at[k - 1];
+      ops.resize(rank_of_op.size());
+      {
+        std::vector<uint32_t> fill(at.begin(), at.end() - 1);
+        size_t q = 0;
+        for (uint32_t i = 0; i < tr.size(); ++i)
+          if (tr.cat[i] == Category::CpuOp) ops[fill[rank_of_op[q++]]++] = i;
+      }
+      rank_of_op = {};
+      const auto by_start = [&](uint32_t a, uint32_t b) {
+        if (tr.ts_ns[a] != tr.ts_ns[b]) return tr.ts_ns[a] < tr.ts_ns[b];
+        if (tr.dur_ns[a] != tr.dur_ns[b]) return tr.dur_ns[a] > tr.dur_ns[b];
+        return a < b;
+      };
+      for (size_t k = 0; k + 1 < at.size(); ++k) {
+        const auto lo = ops.begin() + at[k], hi = ops.begin() + at[k + 1];
+        if (!std::is_sorted(lo, hi, by_start)) std::sort(lo, hi, by_start);
+      }
+    }
     // Depth by a stack per thread; keep the operators at the wanted depth (disjoint per thread).
     std::vector<uint32_t> chosen;
     {
