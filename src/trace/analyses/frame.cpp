@@ -177,11 +177,13 @@ Frame build_frame(const RankTrace& t, bool hta) {
     cmax = std::max(cmax, corr);
   }
   if (with_corr == 0) return f;
-  // Correlation ids are counters: nearly always a compact range, then the launching call of each
-  // id is an array slot (one pass per priority, in position order: the first of the better
-  // priority wins). Otherwise a sorted array by (id, priority, position), searched per GPU event.
+  // Correlation ids are counters: nearly always a compact range (the public traces use 1 id in
+  // 3 to 5: the others go to events the profiler did not keep), then the launching call of each
+  // id is an array slot (4 bytes per id of the range, at most 32 per keyed event beyond 256 KiB;
+  // one pass per priority, in position order: the first of the better priority wins). Otherwise
+  // a sorted array by (id, priority, position), searched per GPU event.
   const auto range = static_cast<uint64_t>(cmax) - static_cast<uint64_t>(cmin);
-  if (range < 4 * static_cast<uint64_t>(with_corr) + 4096) {
+  if (range < 8 * static_cast<uint64_t>(with_corr) + 65536) {
     std::vector<int32_t> first(static_cast<size_t>(range) + 1, -1);
     for (int prio = 0; prio < 2; ++prio)
       for (uint32_t k = 0; k < f.cpu.size(); ++k) {
@@ -232,7 +234,7 @@ GpuByCorrelation::GpuByCorrelation(const Frame& f) {
   }
   if (n == 0) return;
   const auto range = static_cast<uint64_t>(cmax) - static_cast<uint64_t>(cmin);
-  if (range < 4 * static_cast<uint64_t>(n) + 4096) {
+  if (range < 8 * static_cast<uint64_t>(n) + 65536) {
     // Compact ids: a counting sort by id (positions stay in Frame::gpu order within an id).
     min_ = cmin;
     at_.assign(static_cast<size_t>(range) + 2, 0);
