@@ -76,6 +76,13 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
     const RankTrace& t = *f.trace;
     const int64_t rank = f.rank();
     const double ticks_per_us = 1.0 / f.us_per_tick;
+    // is_sync_call by name id, decided on first use (four substring searches per name, not per call).
+    std::vector<int8_t> sync_name(t.strings.size(), -1);
+    auto sync_call_name = [&](uint32_t id) {
+      int8_t& v = sync_name[id];
+      if (v < 0) v = is_sync_call(t.strings.str(id)) ? 1 : 0;
+      return v == 1;
+    };
     const auto busy = merge_gpu_intervals(f, [](const GpuEvent&) { return true; });
     if (busy.empty()) continue;
     const int64_t span = busy.back().second - busy.front().first;
@@ -129,6 +136,12 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
       // Ticks of an event's ns times (truncated to µs in HTA mode), dividing by a constant (a
       // multiplication) only where needed: this loop visits every event.
       const bool hta_ticks = f.hta;
+      // The hull of the listed gaps: an event not overlapping it overlaps none of them.
+      int64_t hull_a = INT64_MAX, hull_b = INT64_MIN;
+      for (size_t q = 0; q < idx.size(); ++q) {
+        hull_a = std::min(hull_a, gaps[idx[q]].a);
+        hull_b = std::max(hull_b, gaps[idx[q]].b);
+      }
       for (size_t i = 0; i < t.size(); ++i) {
         const Category c = t.cat[i];
         const bool op = c == Category::CpuOp || c == Category::UserAnnotation || c == Category::PythonFunction;
@@ -136,12 +149,13 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
         if (!op && !call) continue;
         const int64_t a_ns = t.ts_ns[i], b_ns = a_ns + t.dur_ns[i];
         const int64_t a = hta_ticks ? a_ns / 1000 : a_ns, b = hta_ticks ? b_ns / 1000 : b_ns;
+        if (std::min(b, hull_b) - std::max(a, hull_a) <= 0) continue;
         for (size_t q = 0; q < idx.size(); ++q) {
           const Gap& g = gaps[idx[q]];
           const int64_t ov = std::min(b, g.b) - std::max(a, g.a);
           if (ov <= 0) continue;
           const std::string& n = t.strings.str(t.name[i]);
-          if (call && is_sync_call(n)) {
+          if (call && sync_call_name(t.name[i])) {
             ++cx[q].sync_count;
             cx[q].sync_ticks += ov;
           }
@@ -202,7 +216,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
       std::vector<size_t> syncs;
       for (const auto& c : f.cpu)
         if ((t.cat[c.event] == Category::CudaRuntime || t.cat[c.event] == Category::CudaDriver) &&
-            is_sync_call(t.strings.str(t.name[c.event])))
+            sync_call_name(t.name[c.event]))
           syncs.push_back(c.event);
       if (!syncs.empty() && syncs.size() <= 100000) {
         std::vector<uint32_t> parent(syncs.size(), UINT32_MAX);
