@@ -129,6 +129,72 @@ TEST(Ingest, FloatBaseTimeIsReadAndAnOutOfRangeOneIsADiagnostic) {
   EXPECT_GT(t.size(), 0u);
 }
 
+TEST(Ingest, FractionsOfEveryLengthAreReadExactly) {
+  // The scanner reads a fraction of up to 7 digits from one word: every length from 1 to 10
+  // digits, with a 4th digit below and at 5, all-zero fractions and ones ending in the last bytes
+  // of the text, cut by every window size, must give the digit-by-digit reading (the first 3
+  // digits, rounded half up at the 4th). Only a non-zero fraction marks float timestamps.
+  const std::vector<std::string> fracs = {"0", "00", "000", "0000", "0000000", "00000000", "1", "12", "123",
+                                          "1234", "1235", "12345", "123456", "1234567", "12345678",
+                                          "123456789", "9995", "9994", "0005", "0004", "999999999", "05"};
+  auto ns = [](const std::string& ip, const std::string& f) {
+    int64_t v = std::stoll(ip) * 1000;
+    for (size_t i = 0; i < 3; ++i) v += (i < f.size() ? f[i] - '0' : 0) * (i == 0 ? 100 : i == 1 ? 10 : 1);
+    if (f.size() >= 4 && f[3] >= '5') v += 1;
+    return v;
+  };
+  std::string doc = "{\"traceEvents\": [";
+  std::vector<std::pair<int64_t, int64_t>> want;
+  for (const auto& f : fracs) {
+    doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 4458676760664." + f + ", \"dur\": 7." + f +
+           "},\n";
+    want.emplace_back(ns("4458676760664", f), ns("7", f));
+  }
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1.5, \"dur\": 2.1234}]}";  // at the end
+  want.emplace_back(1500, 2123);
+  for (size_t chunk : {7u, 16u, 61u, 4096u, 1u << 20}) {
+    RankTrace t = scan(doc, chunk);
+    ASSERT_EQ(t.size(), want.size()) << "chunk " << chunk;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(t.ts_ns[i], want[i].first) << "event " << i << " chunk " << chunk;
+      EXPECT_EQ(t.dur_ns[i], want[i].second) << "event " << i << " chunk " << chunk;
+    }
+    EXPECT_TRUE(t.float_timestamps);
+  }
+  RankTrace zero = scan("[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 10.000, \"dur\": 2.0000000},"
+                        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 11.0, \"dur\": 2.00}]",
+                        1u << 20);
+  ASSERT_EQ(zero.size(), 2u);
+  EXPECT_EQ(zero.ts_ns[1], 11000);
+  EXPECT_FALSE(zero.float_timestamps);
+}
+
+TEST(Ingest, NamesSharingLengthAndEndsAreInternedApart) {
+  // Event names are interned through a cache keyed by length and the first and last 8 bytes:
+  // names equal there but not in the middle, or differing in one byte of a short name, must keep
+  // their own ids, numbered in order of first appearance as the string table numbers them.
+  std::vector<std::string> names = {"", "a", "b", "ab", "ba", "aten::mm", "aten::mn", "aten::addmm", "aten::addmn"};
+  for (size_t n = 17; n <= 40; n += 7)
+    for (char mid : {'x', 'y', 'z'}) names.push_back(std::string(8, 'p') + std::string(n - 16, mid) + std::string(8, 'q'));
+  std::string doc = "[";
+  std::vector<std::string> order;  // the names of the events, each name 3 times, interleaved
+  for (int round = 0; round < 3; ++round)
+    for (const auto& nm : names) {
+      doc += "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + nm + "\", \"ts\": 1, \"dur\": 1},";
+      order.push_back(nm);
+    }
+  doc.back() = ']';
+  for (size_t chunk : {61u, 1u << 20}) {
+    RankTrace t = scan(doc, chunk);
+    ASSERT_EQ(t.size(), order.size());
+    EXPECT_EQ(t.strings.size(), names.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      EXPECT_EQ(t.strings.str(t.name[i]), order[i]) << "event " << i;
+      EXPECT_EQ(t.name[i], i % names.size()) << "event " << i;
+    }
+  }
+}
+
 TEST(Ingest, NumbersOfEveryLengthAreReadExactly) {
   // The scanner reads integer digits 8 at a time (whole words, then a shorter run shifted into
   // place): every length from 1 to 16 digits, with and without a fraction, negative, and cut by

@@ -267,6 +267,25 @@ inline const char* parse_number(const char* p, const char* e, Number& n) {
   if (*s == '.') {
     ++s;
     const char* f0 = s;
+    // Kineto's ns-resolution timestamps and durations have 3 fraction digits: a run of 1 to 7
+    // fraction digits followed by another byte within one word is read whole (the first 3 digits,
+    // unpadded, give frac3; the 4th decides the rounding; any non-zero digit sets nonzero_frac),
+    // exactly as the byte loop below reads it. Longer runs and the text's last bytes take the loop.
+    if (e - s >= 8) {
+      const uint64_t x = load8(s);
+      const uint64_t t = digit_run_mask(x);
+      const unsigned k = t ? static_cast<unsigned>(__builtin_ctzll(t)) >> 3 : 8;
+      if (k >= 1 && k <= 7) {
+        const uint64_t v = (x - 0x3030303030303030ull) & ((uint64_t{1} << (8 * k)) - 1);
+        const unsigned k3 = k < 3 ? k : 3;  // unpadded, as the loop leaves it (padded below)
+        frac3 = static_cast<int64_t>(digits_value((v & ((uint64_t{1} << (8 * k3)) - 1)) << (8 * (8 - k3))));
+        round_up = k >= 4 && ((v >> 24) & 0xFF) >= 5;
+        nonzero_frac = v != 0;
+        frac_digits = static_cast<int>(k);
+        s += k;
+        goto fraction_done;
+      }
+    }
     while (s < e && *s >= '0' && *s <= '9') {
       int d = *s - '0';
       if (d) nonzero_frac = true;
@@ -281,6 +300,7 @@ inline const char* parse_number(const char* p, const char* e, Number& n) {
     if (s >= e) return nullptr;
     if (s == f0) throw SyntaxError{p, "invalid number"};
   }
+fraction_done:
   if (*s == 'e' || *s == 'E') {
     // Rare: fall back to strtod over the exact text.
     const char* t = s + 1;
@@ -357,7 +377,17 @@ const char* skip_value(const char* p, const char* e) {
     return s;
   }
   if (c == '-' || (c >= '0' && c <= '9')) {
-    const char* s = p;
+    const char* s = p + 1;
+    // Skipped args values are mostly short integers ("Ev Idx": 2777): their digits are passed a
+    // word at a time, the rest (sign, fraction, exponent, the text's last bytes) byte by byte.
+    while (e - s >= 8) {
+      const uint64_t t = digit_run_mask(load8(s));
+      if (t) {
+        s += static_cast<unsigned>(__builtin_ctzll(t)) >> 3;
+        break;
+      }
+      s += 8;
+    }
     while (s < e && is_num_char(*s)) ++s;
     if (s >= e) return nullptr;
     return s;
@@ -428,6 +458,45 @@ struct EventFields : EventScalars {
     cat_storage.clear();
     coll = CollectiveArgs{};
   }
+};
+
+// A direct-mapped cache in front of StringTable::intern for event names (most events repeat a
+// name seen shortly before): a hit costs a multiply-shift of the name's length and first and last
+// 8 bytes and a compare of those words (names of more than 16 bytes compare the middle too), not
+// the table's byte hash, bucket division and node walk. It only returns ids the table returned for
+// the same text, so the ids, and their order of first appearance, are the table's.
+class InternCache {
+ public:
+  InternCache() : slots_(kSlots) {}
+  uint32_t intern(StringTable& table, std::string_view s) {
+    const size_t n = s.size();
+    if (n >= UINT32_MAX) return table.intern(s);
+    uint64_t first = 0, last = 0;
+    if (n >= 8) {
+      first = load8(s.data());
+      last = load8(s.data() + n - 8);
+    } else if (n > 0) {
+      std::memcpy(&first, s.data(), n);  // the first n bytes in the low bytes, zeros above
+    }
+    const uint64_t h = (first * 0x9E3779B97F4A7C15ull) ^ (last * 0xC2B2AE3D27D4EB4Full) ^ (n * 0x165667B19E3779F9ull);
+    Slot& slot = slots_[h >> (64 - kSlotBits)];
+    if (slot.size == n && slot.first == first && slot.last == last &&
+        (n <= 16 || std::memcmp(table.str(slot.id).data() + 8, s.data() + 8, n - 16) == 0))
+      return slot.id;
+    const uint32_t id = table.intern(s);
+    slot = Slot{first, last, static_cast<uint32_t>(n), id};
+    return id;
+  }
+
+ private:
+  static constexpr unsigned kSlotBits = 11;
+  static constexpr size_t kSlots = size_t{1} << kSlotBits;
+  struct Slot {
+    uint64_t first = 0, last = 0;
+    uint32_t size = UINT32_MAX;  // UINT32_MAX: empty
+    uint32_t id = 0;
+  };
+  std::vector<Slot> slots_;
 };
 
 class Scanner {
@@ -1194,7 +1263,20 @@ class Scanner {
   }
 #undef KEY
 
+  // Commits one parsed event: a row of the columns, a memory sample, or diagnostics. The common
+  // case (a complete event with a category and in-range ts and dur, which commit_checked would
+  // keep without a diagnostic) is tested inline; everything else takes commit_checked.
   void commit(EventFields& ev) {
+    if (ev.has_ph && ev.ph == 'X' && ev.has_cat && ev.ts.ok && ev.dur.ok && !ev.ts.out_of_range &&
+        !ev.dur.out_of_range && ev.ts.milli >= 0 && ev.dur.milli >= 0 && ev.ts.milli <= INT64_MAX - ev.dur.milli) {
+      if (ev.ts.has_fraction || ev.dur.has_fraction) out_.float_timestamps = true;
+      push_row(ev, category_from_string(ev.cat));
+      return;
+    }
+    commit_checked(ev);
+  }
+
+  [[gnu::noinline]] void commit_checked(EventFields& ev) {
     RankTrace& t = out_;
     if (!ev.has_ph) {
       t.diagnostics.add("event without ph", "warning", ev.has_name ? std::string(ev.name) : "(no name)");
@@ -1270,15 +1352,21 @@ class Scanner {
     }
     Category c = ev.has_cat ? category_from_string(ev.cat) : Category::None;
     if (!ev.has_cat) t.diagnostics.add("complete event without cat", "info", std::string(ev.name));
+    push_row(ev, c);
+  }
+
+  // Appends a kept complete event of category c (after commit's checks).
+  void push_row(EventFields& ev, Category c) {
+    RankTrace& t = out_;
     if (ev.has_cat && !ev.cat.empty() && ev.cat[0] >= 'A' && ev.cat[0] <= 'Z' && c != Category::Trace &&
         c != Category::Other)
       t.legacy_schema = true;
-    if (ev.stream_not_int && is_gpu_category(c))
+    if (ev.stream_not_int && is_gpu_category(c)) [[unlikely]]
       t.diagnostics.add("GPU event with a non-integer stream", "warning", std::string(ev.name));
     auto idx = static_cast<uint32_t>(t.ts_ns.size());
     t.ts_ns.push_back(ev.ts.milli);
     t.dur_ns.push_back(ev.dur.milli);
-    t.name.push_back(t.strings.intern(ev.name));
+    t.name.push_back(name_cache_.intern(t.strings, ev.name));
     t.cat.push_back(c);
     auto narrow = [](int64_t v) {
       return v == kNoInt || v > INT32_MAX || v < INT32_MIN + 1 ? INT32_MIN : static_cast<int32_t>(v);
@@ -1299,6 +1387,7 @@ class Scanner {
   ByteSource& src_;
   std::string file_;
   RankTrace& out_;
+  InternCache name_cache_;
   static constexpr size_t kReleaseBytes = 1 << 20;
   ByteBuffer buf_;  // uninitialised growth: filled by the source right away
   const char* data_ = nullptr;  // buf_.data(), or the source's whole text when scanning in place
