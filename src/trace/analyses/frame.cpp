@@ -239,12 +239,12 @@ GpuByCorrelation::GpuByCorrelation(const Frame& f) {
     min_ = cmin;
     at_.assign(static_cast<size_t>(range) + 2, 0);
     for (const GpuEvent& g : f.gpu)
-      if (g.correlation != -1) ++at_[static_cast<size_t>(g.correlation - cmin) + 1];
-    for (size_t i = 1; i < at_.size(); ++i) at_[i] += at_[i - 1];
+      if (g.correlation != -1) ++at_[static_cast<size_t>(g.correlation - cmin)];
+    for (size_t i = 1; i < at_.size(); ++i) at_[i] += at_[i - 1];  // at_[i]: the end of id i's slots
     pos_.resize(n);
-    std::vector<uint32_t> fill(at_.begin(), at_.end() - 1);
-    for (uint32_t k = 0; k < f.gpu.size(); ++k)
-      if (f.gpu[k].correlation != -1) pos_[fill[static_cast<size_t>(f.gpu[k].correlation - cmin)]++] = k;
+    // Filled from the back, each id's slots from their end: at_[i] ends at the start of id i's.
+    for (uint32_t k = static_cast<uint32_t>(f.gpu.size()); k-- > 0;)
+      if (f.gpu[k].correlation != -1) pos_[--at_[static_cast<size_t>(f.gpu[k].correlation - cmin)]] = k;
     return;
   }
   std::vector<std::pair<int64_t, uint32_t>> v;

@@ -43,10 +43,10 @@ void run_launch_stats(const AnalysisContext& ctx, Result& r) {
   }
   for (const Frame& f : ctx.frames) {
     GpuByCorrelation gpu_by_corr(f);
-    std::unordered_set<uint32_t> launch_ids;
+    std::vector<char> is_launch(f.trace->strings.size(), 0);  // by string id
     for (const auto& n : launch) {
       uint32_t id = f.trace->strings.find(n);
-      if (id != UINT32_MAX) launch_ids.insert(id);
+      if (id != UINT32_MAX) is_launch[id] = 1;
     }
     std::vector<double> delays;
     int64_t n = 0, shorts = 0, rt_out = 0, ld_out = 0;
@@ -54,7 +54,7 @@ void run_launch_stats(const AnalysisContext& ctx, Result& r) {
     const double cut_rt = static_cast<double>(ctx.opt.runtime_cutoff_us);
     const double cut_ld = static_cast<double>(ctx.opt.launch_delay_cutoff_us);
     for (const auto& c : f.cpu) {
-      if (!launch_ids.count(f.trace->name[c.event])) continue;
+      if (!is_launch[f.trace->name[c.event]]) continue;
       int64_t corr = f.trace->correlation[c.event];
       if (corr == -1) continue;
       auto [first, last] = gpu_by_corr.find(corr);
