@@ -169,6 +169,37 @@ TEST(Ingest, FractionsOfEveryLengthAreReadExactly) {
   EXPECT_FALSE(zero.float_timestamps);
 }
 
+TEST(Ingest, IntegerArgsOfEveryLengthAndEndAreReadExactly) {
+  // pid, tid and ids of up to 7 digits are converted from one word: every length from 1 to 10
+  // digits, ended by ',', '}', a blank or a newline, must give the digit-by-digit value; a number
+  // that goes on with a fraction or an exponent is read as a number (an integral one is kept, a
+  // fractional one is not an integer id), at every window size.
+  const std::string digits = "9182736450";
+  std::string doc = "[";
+  std::vector<int64_t> want;
+  for (size_t n = 1; n <= digits.size(); ++n)
+    for (const char* end : {",", " ,", "\n,", "}"}) {
+      const std::string v = digits.substr(0, n);
+      doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1, \"args\": {\"correlation\": " + v +
+             end + (std::string(end) == "}" ? "" : " \"stream\": 7}") + "},";
+      want.push_back(std::stoll(v));
+    }
+  for (const auto& [text, value] : std::vector<std::pair<std::string, int64_t>>{
+           {"12.5", -1}, {"1234567.25", -1}, {"12.0", -1}, {"1e3", 1000}, {"123E1", 1230}, {"7e0", 7}}) {
+    doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1, \"args\": {\"correlation\": " + text + "}},";
+    want.push_back(value);
+  }
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1, \"pid\": 42, \"tid\": 3}]";
+  want.push_back(-1);
+  for (size_t chunk : {7u, 16u, 61u, 1u << 20}) {
+    RankTrace t = scan(doc, chunk);
+    ASSERT_EQ(t.size(), want.size()) << "chunk " << chunk;
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(t.correlation[i], want[i]) << "event " << i << " chunk " << chunk;
+    EXPECT_EQ(t.pid.back(), 42);
+    EXPECT_EQ(t.tid.back(), 3);
+  }
+}
+
 TEST(Ingest, NamesSharingLengthAndEndsAreInternedApart) {
   // Event names are interned through a cache keyed by length and the first and last 8 bytes:
   // names equal there but not in the middle, or differing in one byte of a short name, must keep

@@ -984,6 +984,17 @@ class Scanner {
   static const char* int_value(const char* p, const char* e, int64_t& out, bool* not_int = nullptr) {
     p = skip_ws(p, e);
     if (p >= e) return nullptr;
+    // pid, tid, ids: 1 to 7 digits ended, within the same word, by a byte that does not continue
+    // the number (not '.', 'e' or 'E') are converted whole, as parse_number would convert them.
+    if (e - p >= 8) {
+      const uint64_t x = load8(p);
+      const uint64_t t = digit_run_mask(x);
+      const unsigned k = t ? static_cast<unsigned>(__builtin_ctzll(t)) >> 3 : 8;
+      if (k >= 1 && k <= 7 && p[k] != '.' && p[k] != 'e' && p[k] != 'E') {
+        out = static_cast<int64_t>(digits_value((x - 0x3030303030303030ull) << (8 * (8 - k))));
+        return p + k;
+      }
+    }
     if (*p == '-' || (*p >= '0' && *p <= '9')) {
       Number n;
       const char* r = parse_number(p, e, n);
