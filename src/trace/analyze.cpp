@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "trace/analyses/replay_pass.hpp"
 
 namespace sextant::trace {
@@ -34,7 +35,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
     for (size_t i; (i = next.fetch_add(1)) < frames.size();) frames[i] = build_frame(set.ranks[i], req.options.hta);
   };
   std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.emplace_back(work);
+  for (int k = 1; k < threads; ++k) pool.push_back(start_worker(work));
   work();
   for (auto& th : pool) th.join();
 
@@ -152,7 +153,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   if (set.raw_bytes >= kConcurrentAnalysesMaxRawBytes) analysis_threads = 1;
   analysis_threads = std::max(1, std::min<int>(analysis_threads, static_cast<int>(jobs.size())));
   std::vector<std::thread> analysis_pool;
-  for (int k = 1; k < analysis_threads; ++k) analysis_pool.emplace_back(run_analyses);
+  for (int k = 1; k < analysis_threads; ++k) analysis_pool.push_back(start_worker(run_analyses));
   run_analyses();
   for (auto& th : analysis_pool) th.join();
   for (size_t i = 0; i < selected.size(); ++i) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 
 namespace sextant::trace {
 
@@ -254,7 +255,7 @@ std::unique_ptr<ByteSource> inflate_whole(const FileHandle& f, uint64_t limit_by
   // somewhere in the buffer instead of one core doing both (prefault_backwards).
   std::atomic<bool> inflated{false};
   std::thread prefault;
-  if (isize >= kPrefaultMinBytes) prefault = std::thread([&] { prefault_backwards(out, isize, inflated); });
+  if (isize >= kPrefaultMinBytes) prefault = start_worker([&] { prefault_backwards(out, isize, inflated); });
   libdeflate_decompressor* d = libdeflate_alloc_decompressor();
   size_t in_used = 0, out_used = 0;
   const libdeflate_result rc =
@@ -284,7 +285,7 @@ class ProgressiveInflateSource final : public ByteSource {
   // Takes the input; `out` is a map_text_buffer of `size` + 1 bytes, owned from here on.
   ProgressiveInflateSource(std::unique_ptr<CompressedInput> in, char* out, size_t size)
       : in_(std::move(in)), out_(out), size_(size) {
-    worker_ = std::thread([this] {
+    worker_ = start_worker([this] {
       run();
       std::function<void()> then;
       {
@@ -396,7 +397,7 @@ class GzipSource final : public ByteSource {
 
   GzipSource(std::unique_ptr<FileHandle> f, std::string head, uint64_t limit_bytes)
       : f_(std::move(f)), head_(std::move(head)), limit_bytes_(limit_bytes) {
-    worker_ = std::thread([this] { run(); });
+    worker_ = start_worker([this] { run(); });
   }
   ~GzipSource() override {
     {

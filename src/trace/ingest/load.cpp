@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "trace/ingest/byte_source.hpp"
 #include "trace/ingest/cache.hpp"
 
@@ -143,7 +144,7 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
     }
   };
   std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.emplace_back(work);
+  for (int k = 1; k < threads; ++k) pool.push_back(start_worker(work));
   work();
   for (auto& th : pool) th.join();
   for (auto& e : errors)

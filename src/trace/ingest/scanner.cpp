@@ -22,6 +22,7 @@
 #endif
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 
 namespace sextant::trace {
 
@@ -777,7 +778,7 @@ class Scanner {
     tail.reserve((end_ - split) / kMinEventBytes + 1024);
     size_t tail_end = 0;
     bool tail_ok = false;
-    std::thread reader([&] {
+    std::thread reader = start_worker([&] {
       try {
         Scanner s(src_, std::string_view(data_, end_), split, file_, tail);
         tail_end = s.events_tail();
@@ -843,7 +844,7 @@ class Scanner {
     // On the inflating thread once it has written the text (ByteSource::run_when_written), else on
     // a thread of its own.
     std::thread reader;
-    if (!src_.run_when_written(second)) reader = std::thread(std::move(second));
+    if (!src_.run_when_written(second)) reader = start_worker(std::move(second));
     struct Join {  // also when this scanner throws: the second one's work refers to this frame
       std::thread& t;
       std::atomic<bool>& done;
