@@ -485,9 +485,20 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     }
     if (!one_thread) {
       auto& keys = w.thread_keys;  // the threads in their order
-      keys.assign(call_key.begin(), call_key.end());
-      std::sort(keys.begin(), keys.end());
-      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      // The distinct threads, ascending: a window has a few threads and its calls come in runs
+      // of one thread, so each run's key is looked up in the short sorted list (no sort of every
+      // call's key); past 256 threads, a sort of the keys.
+      keys.clear();
+      for (size_t q = 0; q < call_key.size() && keys.size() <= 256; ++q) {
+        if (q > 0 && call_key[q] == call_key[q - 1]) continue;
+        const auto at = std::lower_bound(keys.begin(), keys.end(), call_key[q]);
+        if (at == keys.end() || *at != call_key[q]) keys.insert(at, call_key[q]);
+      }
+      if (keys.size() > 256) {
+        keys.assign(call_key.begin(), call_key.end());
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      }
       auto main_it = std::lower_bound(keys.begin(), keys.end(), st.tid_key);
       if (main_it != keys.end() && *main_it == st.tid_key) std::rotate(keys.begin(), main_it, main_it + 1);
       auto bucket_of = [&](int64_t key) {
@@ -858,8 +869,9 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         if (indeg[n] == 0) push(gr.nodes[n].measured_start, n);
       auto& done = w.done;
       done.assign(N, 0);
-      gr.order.reserve(N);
-      while (gr.order.size() < N) {
+      gr.order.resize(N);  // written in place (no push_back per node)
+      uint32_t placed = 0;
+      while (placed < N) {
         if (!has_next && ready.empty()) {
           uint32_t best = kNone;
           for (uint32_t n = 0; n < N; ++n)
@@ -879,7 +891,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         }
         if (done[n]) continue;
         done[n] = 1;
-        gr.order.push_back(n);
+        gr.order[placed++] = n;
         for (uint32_t k = succ_at[n]; k < succ_at[n + 1]; ++k) {
           const uint32_t m = succ[k];
           if (!done[m] && indeg[m] > 0 && --indeg[m] == 0) push(gr.nodes[m].measured_start, m);
