@@ -431,6 +431,7 @@ struct EventFields : EventScalars {
   std::string name_storage;  // name / cat with escapes, decoded
   std::string cat_storage;
   CollectiveArgs coll;
+  bool coll_dirty = false;  // a field of coll was written (or coll moved from) since the last reset
 
   // Clears the fields but keeps the capacity of the string buffers. The plain values are set one
   // by one: an assignment from EventScalars{} compiles to a block copy or fill (`rep movs`/`rep
@@ -457,7 +458,10 @@ struct EventFields : EventScalars {
     mem_alloc = mem_reserved = mem_device = -1;
     name_storage.clear();
     cat_storage.clear();
-    coll = CollectiveArgs{};
+    if (coll_dirty) {  // most events have no collective args: their coll is still the default
+      coll = CollectiveArgs{};
+      coll_dirty = false;
+    }
   }
 };
 
@@ -1062,6 +1066,7 @@ class Scanner {
             p = int_value(p, e, ev.mem_bytes);
           } else if (KEY(k, "dtype")) {
             p = str_value(p, e, ev.coll.dtype);
+            ev.coll_dirty = true;
             ev.has_coll = true;
           } else {
             p = skip_value(p, e);
@@ -1079,6 +1084,7 @@ class Scanner {
         case 3:
           if (KEY(k, "Seq") || KEY(k, "seq")) {
             p = int_value(p, e, ev.coll.seq);
+            ev.coll_dirty = true;
           } else {
             p = skip_value(p, e);
           }
@@ -1093,6 +1099,7 @@ class Scanner {
         case 10:
           if (KEY(k, "Group size")) {
             p = int_value(p, e, ev.coll.group_size);
+            ev.coll_dirty = true;
           } else if (KEY(k, "Input Dims") || KEY(k, "Input type")) {
             // Kept as raw JSON text (views into the window, valid until the event is committed).
             const char* v0 = skip_ws(p, e);
@@ -1114,6 +1121,7 @@ class Scanner {
         case 13:
           if (KEY(k, "In msg nelems")) {
             p = int_value(p, e, ev.coll.in_msg_nelems);
+            ev.coll_dirty = true;
           } else {
             p = skip_value(p, e);
           }
@@ -1121,6 +1129,7 @@ class Scanner {
         case 14:
           if (KEY(k, "Out msg nelems")) {
             p = int_value(p, e, ev.coll.out_msg_nelems);
+            ev.coll_dirty = true;
           } else if (KEY(k, "Total Reserved")) {
             p = int_value(p, e, ev.mem_reserved);
           } else {
@@ -1130,6 +1139,7 @@ class Scanner {
         case 15:
           if (KEY(k, "Collective name")) {
             p = str_value(p, e, ev.coll.collective_name);
+            ev.coll_dirty = true;
             ev.has_coll = true;
           } else if (KEY(k, "Total Allocated")) {
             p = int_value(p, e, ev.mem_alloc);
@@ -1155,6 +1165,7 @@ class Scanner {
         case 18:
           if (KEY(k, "Process Group Name")) {
             p = str_value(p, e, ev.coll.pg_name);
+            ev.coll_dirty = true;
           } else {
             p = skip_value(p, e);
           }
