@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[1], c.name) == 0) named = &c;
   if (named) {
     named->add(app);
+    // add_report_command also installs the writer behind every command's --report option.
+    if (named->add != add_report_command) add_report_command(app);
   } else {
     for (const Command& c : kCommands) c.add(app);
   }
