@@ -58,13 +58,14 @@ std::vector<std::string> CollectiveRegistry::names() const {
   return out;
 }
 
-CollectiveChoice CollectiveRegistry::best(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const {
+CollectiveChoice CollectiveRegistry::best(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f,
+                                          const ir::A2ATraffic& traffic) const {
   CollectiveChoice c;
   if (g.size <= 1 || bytes <= 0) return c;
   c.time_s = std::numeric_limits<double>::infinity();
   for (const auto& a : items_) {
     if (!a->supports(k, g, f)) continue;
-    const double t = a->time_s(k, bytes, g, f);
+    const double t = a->time_s(k, bytes, g, f, traffic);
     if (t < c.time_s) {
       c.time_s = t;
       c.algorithm = a.get();

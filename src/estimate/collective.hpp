@@ -3,9 +3,11 @@
 // fastest applicable one (as NCCL's tuner does). Contract of an implementation:
 //  - supports(kind, group, fabric) says whether the algorithm can run this collective on this
 //    placement (e.g. NVLS needs an in-switch-reduction fabric and a group inside one domain);
-//  - time_s(kind, bytes, group, fabric) is the duration of one call of `bytes` (nccl-tests
-//    size convention, see ir/workload.hpp) on an otherwise idle network: a bandwidth term
-//    bytes * bus_factor / bus_bandwidth plus per-step latency terms. Pure function.
+//  - time_s(kind, bytes, group, fabric, traffic) is the duration of one call of `bytes`
+//    (nccl-tests size convention, see ir/workload.hpp) on an otherwise idle network: a bandwidth
+//    term bytes * bus_factor / bus_bandwidth plus per-step latency terms. `traffic` is the
+//    destination split of an all-to-all's bytes (ir::A2ATraffic: uniform unless a MoE
+//    dispatcher deduplicates tokens); the other kinds ignore it. Pure function.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -75,7 +77,8 @@ class CollectiveAlgorithm {
   virtual ~CollectiveAlgorithm() = default;
   virtual std::string name() const = 0;
   virtual bool supports(ir::CollKind k, const ir::Group& g, const Fabric& f) const = 0;
-  virtual double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const = 0;
+  virtual double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f,
+                        const ir::A2ATraffic& traffic = {}) const = 0;
 };
 
 struct CollectiveChoice {
@@ -88,7 +91,8 @@ class CollectiveRegistry {
   CollectiveRegistry();  // the built-in algorithms
   const CollectiveAlgorithm& get(const std::string& name) const;  // throws Error with valid names
   // The fastest supported algorithm (time 0 for a group of one).
-  CollectiveChoice best(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const;
+  CollectiveChoice best(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f,
+                        const ir::A2ATraffic& traffic = {}) const;
   std::vector<std::string> names() const;
 
  private:

@@ -65,8 +65,8 @@ ComputeTime compute_time(const ComputeOp& op, const Accelerator& acc) { return c
 double compute_time_s(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, acc).time_s; }
 
 double Estimator::collective_time_s(const Collective& c, const Workload& w, const Fabric& f) const {
-  if (c.calls <= 1) return collectives_.best(c.kind, c.bytes, w.group(c.group), f).time_s;
-  return c.calls * collectives_.best(c.kind, c.bytes / c.calls, w.group(c.group), f).time_s;
+  if (c.calls <= 1) return collectives_.best(c.kind, c.bytes, w.group(c.group), f, c.traffic).time_s;
+  return c.calls * collectives_.best(c.kind, c.bytes / c.calls, w.group(c.group), f, c.traffic).time_s;
 }
 
 namespace {
@@ -469,7 +469,10 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   r.set("plan", "tp" + std::to_string(s.plan.tp) + " pp" + std::to_string(s.plan.pp) + " vpp" + std::to_string(s.plan.vpp) +
                     " dp" + std::to_string(s.plan.dp) + " cp" + std::to_string(s.plan.cp) + " ep" + std::to_string(s.plan.ep) +
                     " mb" + std::to_string(s.train.micro_batch) + " zero" + std::to_string(s.plan.zero_stage) +
-                    (s.plan.sequence_parallel ? " sp" : "") + " " + to_string(s.train.recompute) + " " + s.plan.schedule);
+                    (s.plan.sequence_parallel ? " sp" : "") + " " + to_string(s.train.recompute) + " " + s.plan.schedule +
+                    // MoE dispatch, when it is not the default per-expert all-to-all or is overlapped.
+                    (s.plan.ep > 1 && s.plan.moe_dispatcher != "alltoall" ? " " + s.plan.moe_dispatcher : "") +
+                    (s.plan.ep > 1 && s.plan.ep_comm_overlap ? " ep-overlap" : ""));
   r.set("step_time_s", e.step_time_s);
   r.set("tokens_per_s_per_gpu", e.tokens_per_s_per_gpu);
   r.set("model_flops_per_step", e.model_flops);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "ir/moe_dispatch.hpp"
 #include "ir/schedule.hpp"
 #include "ir/workload.hpp"
 
@@ -86,6 +87,7 @@ struct Lowerer {
   bool dropout;
   bool zero3;
   int edp;           // expert-data-parallel group size (ranks sharing the same experts)
+  A2ATraffic moe_traffic;  // destinations of the EP dispatch/combine bytes (the plan's dispatcher)
 
   explicit Lowerer(const Scenario& sc)
       : s(sc), m(sc.model), t(sc.plan.tp), cp(sc.plan.cp), ep(sc.plan.ep),
@@ -95,6 +97,11 @@ struct Lowerer {
         Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3),
         edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
     gb = std::min(ab, wb);
+    if (m.moe && ep > 1) {
+      static const MoeDispatcherRegistry dispatchers;  // immutable: no per-plan allocation in plan search
+      const Group g = place(GroupKind::EP, ep, etp, sc.system.scale_up_domain);
+      moe_traffic = dispatchers.get(sc.plan.moe_dispatcher).traffic(MoeRoute{m.moe->num_experts, m.moe->topk}, g);
+    }
   }
 
   ComputeOp gemm(const char* name, double mm, double nn, double kk, double batch = 1) const {
@@ -125,6 +132,11 @@ struct Lowerer {
     c.group = g;
     c.bytes = bytes;
     c.overlappable = overlap;
+    return c;
+  }
+  Collective moe_a2a(const char* name, double bytes) const {
+    Collective c = coll(name, CollKind::AllToAll, GroupKind::EP, bytes, s.plan.ep_comm_overlap);
+    c.traffic = moe_traffic;
     return c;
   }
 
@@ -307,7 +319,7 @@ struct Lowerer {
       fwd.push_back(router);
       const double routed = Tl * x.topk;  // token-expert pairs processed on this rank (balanced)
       const double a2a = routed * h * ab;
-      if (ep > 1) fwd.push_back(coll("moe.dispatch", CollKind::AllToAll, GroupKind::EP, a2a));
+      if (ep > 1) fwd.push_back(moe_a2a("moe.dispatch", a2a));
       fwd.push_back(mem("moe.permute", OpClass::Memcpy, 2 * a2a));
       const double local_experts = static_cast<double>(x.num_experts) / ep;
       const double per_expert = routed / local_experts;
@@ -316,7 +328,7 @@ struct Lowerer {
       fwd.push_back(up);
       fwd.push_back(mem("moe.act", OpClass::Elementwise, routed * ((mats - 1) * f + f) / etp * ab));
       fwd.push_back(down);
-      if (ep > 1) fwd.push_back(coll("moe.combine", CollKind::AllToAll, GroupKind::EP, a2a));
+      if (ep > 1) fwd.push_back(moe_a2a("moe.combine", a2a));
       fwd.push_back(mem("moe.unpermute", OpClass::Memcpy, 2 * a2a));
       ComputeOp sup, sdown;
       const bool shared = x.shared_experts > 0;
@@ -336,12 +348,12 @@ struct Lowerer {
         gemm_backward(sdown, bi, bw);
         gemm_backward(sup, bi, bw);
       }
-      if (ep > 1) bi.push_back(coll("moe.combine.bwd", CollKind::AllToAll, GroupKind::EP, a2a));
+      if (ep > 1) bi.push_back(moe_a2a("moe.combine.bwd", a2a));
       bi.push_back(mem("moe.unpermute.bwd", OpClass::Memcpy, 2 * a2a));
       gemm_backward(down, bi, bw);
       bi.push_back(mem("moe.act.bwd", OpClass::Elementwise, 2 * routed * ((mats - 1) * f + f) / etp * ab));
       gemm_backward(up, bi, bw);
-      if (ep > 1) bi.push_back(coll("moe.dispatch.bwd", CollKind::AllToAll, GroupKind::EP, a2a));
+      if (ep > 1) bi.push_back(moe_a2a("moe.dispatch.bwd", a2a));
       bi.push_back(mem("moe.permute.bwd", OpClass::Memcpy, 2 * a2a));
       gemm_backward(router, bi, bw);
       const double p_expert = local_experts * mats * h * f / etp;

@@ -53,6 +53,16 @@ struct ComputeOp {
   DType dtype = DType::BF16;
 };
 
+// All-to-all traffic of one member, as multiples of the collective's `bytes`: the part sent to
+// other members of its scale-up domain and the part sent to other domains. Negative: the uniform
+// exchange ((k-1)/n and (n-k)/n for n members, k per domain). MoE dispatchers that deduplicate
+// tokens send less (ir/moe_dispatch.hpp).
+struct A2ATraffic {
+  double intra = -1;
+  double inter = -1;
+  bool uniform() const { return intra < 0 || inter < 0; }
+};
+
 struct Collective {
   const char* name = "";
   CollKind kind = CollKind::AllReduce;
@@ -61,6 +71,7 @@ struct Collective {
   int calls = 1;              // issued as this many equal calls (per-tensor ZeRO-3 gathers)
   bool overlappable = false;  // runs on the group's stream, concurrently with compute
   int waits_for = -1;         // index of the step that produces its input (-1: previous step)
+  A2ATraffic traffic;         // AllToAll only: destinations of the bytes (default: uniform)
 };
 
 using Step = std::variant<ComputeOp, Collective>;

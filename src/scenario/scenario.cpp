@@ -9,6 +9,11 @@
 namespace sextant {
 namespace fs = std::filesystem;
 
+const std::vector<std::string>& moe_dispatcher_names() {
+  static const std::vector<std::string> names{"alltoall", "deepep", "hybridep"};
+  return names;
+}
+
 std::string to_string(Recompute r) {
   switch (r) {
     case Recompute::None: return "none";
@@ -108,12 +113,14 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
     p.overlap_grad_reduce = o->boolean("grad_reduce", true);
     p.overlap_param_gather = o->boolean("param_gather", true);
     p.tp_comm_overlap = o->boolean("tp_comm", false);
+    p.ep_comm_overlap = o->boolean("ep_comm", false);
     o->finish();
   }
   p.grad_bucket_bytes = m.f64("grad_bucket_mb", 40.0) * 1e6;
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
   p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
+  p.moe_dispatcher = m.choice("moe_dispatcher", moe_dispatcher_names(), base.moe_dispatcher);
   for (const auto& [key, v] : {std::pair<const char*, int>{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep},
                                {"etp", p.etp}, {"vpp", p.vpp}})
     if (v < 1) m.fail(key, "must be at least 1, got " + std::to_string(v));

@@ -14,6 +14,10 @@
 namespace sextant {
 
 enum class Recompute { None, Selective, Full };
+
+// The names parallel.moe_dispatcher accepts: those of ir::MoeDispatcherRegistry (a test checks
+// that the two lists agree; the scenario module cannot depend on the IR module).
+const std::vector<std::string>& moe_dispatcher_names();
 std::string to_string(Recompute r);
 
 struct ParallelPlan {
@@ -32,12 +36,18 @@ struct ParallelPlan {
   bool overlap_grad_reduce = true;   // DP gradient reduction overlaps backward
   bool overlap_param_gather = true;  // ZeRO/FSDP parameter all-gather overlaps forward
   bool tp_comm_overlap = false;      // TP communication overlapped with GEMMs (userbuffers)
+  // MoE dispatch/combine all-to-alls overlapped with compute (Megatron-Core's
+  // overlap_moe_expert_parallel_comm: one micro-batch's forward runs with another's backward).
+  bool ep_comm_overlap = false;
   double grad_bucket_bytes = 40e6;   // DP gradient bucket (Megatron default 40M params scaled by precision)
   // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry
   // of the catalog when named; see data/catalog/frameworks/):
   std::string zero3_gather = "layer";        // layer | tensor: one ZeRO-3 gather per layer or per tensor
   bool zero3_regather_for_recompute = false;  // full recompute gathers the parameters once more
   bool collective_nic_aggregation = true;     // inter-node collectives use all NICs of the node
+  // MoE token dispatcher (registry name, ir/moe_dispatch.hpp): alltoall (one copy per token and
+  // expert, NCCL all-to-all) | deepep | hybridep (one copy per destination rank and domain).
+  std::string moe_dispatcher = "alltoall";
 };
 
 struct TrainingConfig {

@@ -18,20 +18,29 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
   if (g.size <= 1 || c.bytes <= 0) return ci;
   const int calls = std::max(1, c.calls);
   const double per_call = c.bytes / calls;
-  const CollectiveChoice ch = est.collectives().best(c.kind, per_call, g, f);
+  const CollectiveChoice ch = est.collectives().best(c.kind, per_call, g, f, c.traffic);
   ci.time_s = calls * ch.time_s;
-  ci.latency_s = calls * ch.algorithm->time_s(c.kind, 0.0, g, f);
+  ci.latency_s = calls * ch.algorithm->time_s(c.kind, 0.0, g, f, c.traffic);
   // Time each link class would need alone; shares are relative to the slowest one. The leaf
   // uplink is used only by groups spanning leaf switches (Fabric::crosses_leaves).
   const double n = g.size, k = g.per_domain;
   double nv_t = 0, nic_t = 0, up_t = 0;
   const double up = f.up_busbw_bytes_per_s, out = f.out_busbw_bytes_per_s;
   switch (c.kind) {
-    case CollKind::AllToAll:
-      if (k > 1) nv_t = c.bytes * (k - 1) / n / up;
-      if (g.domains > 1) nic_t = c.bytes * (n - k) / n / out;
-      up_t = c.bytes * f.all_to_all_uplink_weight(g) / out;
+    case CollKind::AllToAll: {
+      // The destination split of the bytes: uniform, or a deduplicating MoE dispatcher's.
+      if (c.traffic.uniform()) {
+        if (k > 1) nv_t = c.bytes * (k - 1) / n / up;
+        if (g.domains > 1) nic_t = c.bytes * (n - k) / n / out;
+        up_t = c.bytes * f.all_to_all_uplink_weight(g) / out;
+      } else {
+        const double scale = g.domains > 1 ? c.traffic.inter / ((n - k) / n) : 1.0;
+        if (k > 1) nv_t = c.bytes * c.traffic.intra / up;
+        if (g.domains > 1) nic_t = c.bytes * c.traffic.inter / out;
+        up_t = c.bytes * f.all_to_all_uplink_weight(g) * scale / out;
+      }
       break;
+    }
     case CollKind::SendRecv:
       if (g.domains <= 1) nv_t = c.bytes / up;
       else nic_t = c.bytes / out;

@@ -33,7 +33,13 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   m.hidden = static_cast<int>(t.i64(r, "hidden"));
   m.heads = static_cast<int>(t.i64(r, "heads"));
   m.kv_heads = static_cast<int>(t.i64(r, "kv_heads", m.heads));
+  // Optional `head_dim` column: models whose query width heads*head_dim differs from hidden
+  // (Qwen3, GPT-OSS) state it; empty or absent: hidden / heads.
   m.head_dim = m.hidden / m.heads;
+  if (t.has("head_dim") && !t.at(r, "head_dim").empty()) {
+    m.head_dim = static_cast<int>(t.i64(r, "head_dim"));
+    if (m.head_dim < 1) throw Error(SourceLocation{t.file(), t.line_of(r), 0, "head_dim"}, "head_dim must be positive, got " + t.at(r, "head_dim"));
+  }
   m.ffn_hidden = static_cast<int>(t.i64(r, "ffn_hidden", 0));
   m.vocab = static_cast<int>(t.i64(r, "vocab"));
   const std::string mlp = t.at(r, "mlp");
@@ -121,6 +127,17 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   flag("tp_comm_overlap", p.tp_comm_overlap);
   flag("overlap_grad_reduce", p.overlap_grad_reduce);
   flag("overlap_param_gather", p.overlap_param_gather);
+  flag("ep_comm_overlap", p.ep_comm_overlap);
+  // Optional `moe_dispatcher` column (empty or absent: alltoall, Megatron-Core's all-to-all
+  // dispatcher with one copy per token and expert).
+  if (t.has("moe_dispatcher") && !t.at(r, "moe_dispatcher").empty()) {
+    const std::string d = t.at(r, "moe_dispatcher");
+    const auto& valid = moe_dispatcher_names();
+    if (std::find(valid.begin(), valid.end(), d) == valid.end())
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "moe_dispatcher"}, "unknown MoE dispatcher '" + d + "'",
+                  valid_choices_hint(d, valid));
+    p.moe_dispatcher = d;
+  }
   // A micro-batch count that is not a multiple of pp cannot run interleaved: fall back.
   if (p.vpp > 1 && s.num_microbatches() % p.pp != 0) {
     p.vpp = 1;

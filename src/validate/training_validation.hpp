@@ -7,8 +7,11 @@
 //  - vpp 1: no interleaving (as stated or not stated, the row is modelled as written);
 //  - sequence_parallel unknown: on when tp > 1;
 //  - the row's accelerator replaces the system's default accelerator;
-//  - optional columns tp_comm_overlap, overlap_grad_reduce, overlap_param_gather (true/false;
-//    empty or absent: the scenario defaults, DP overlaps on and TP overlap off).
+//  - optional columns tp_comm_overlap, overlap_grad_reduce, overlap_param_gather, ep_comm_overlap
+//    (true/false; empty or absent: the scenario defaults, DP overlaps on, TP and EP overlap off);
+//  - optional column head_dim (empty or absent: hidden / heads);
+//  - optional column moe_dispatcher (alltoall | deepep | hybridep; empty or absent: alltoall);
+//  - optional column framework (a catalog framework id; empty or absent: the plan defaults).
 // The harness never looks at a row's id, source or model name to decide anything.
 #include <string>
 #include <vector>

@@ -284,6 +284,9 @@ const Plan kPlans[] = {
      "{global_batch: 64, micro_batch: 1, seq_len: 4096}"},
     {"llama3-8b", 16, "{tp: 1, pp: 1, zero_stage: 3}", "{global_batch: 32, micro_batch: 1, seq_len: 4096}"},
     {"llama3-70b", 64, "{tp: 4, pp: 4, zero_stage: 1, sequence_parallel: true}", "{global_batch: 128, micro_batch: 2, seq_len: 2048, recompute: full}"},
+    // MoE with the EP group across two nodes, per-expert and deduplicating dispatchers.
+    {"qwen3-30b-a3b", 32, "{tp: 1, pp: 2, ep: 16, moe_dispatcher: alltoall}", "{global_batch: 64, micro_batch: 1, seq_len: 4096}"},
+    {"qwen3-30b-a3b", 32, "{tp: 1, pp: 2, ep: 16, moe_dispatcher: hybridep}", "{global_batch: 64, micro_batch: 1, seq_len: 4096}"},
 };
 std::string with_overlap_off(std::string parallel) {
   parallel.pop_back();

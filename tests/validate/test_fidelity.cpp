@@ -88,3 +88,31 @@ TEST(Fidelity, SingleNodeCollectiveBusBandwidthWithinTenPercent) {
   }
   EXPECT_GE(checked, 8);
 }
+
+// Question: do the MoE dispatchers reproduce runs whose expert-parallel group crosses nodes?
+// Megatron-Bridge's 16xH100 Qwen3-30B-A3B runs (EP16 over two DGX nodes, HybridEP, with and
+// without EP overlap; data/validation/training-qwen3-30b-a3b.csv, not used by any fit) are
+// predicted within 15% with the deduplicating dispatcher; modelled with the per-expert
+// all-to-all instead, the NIC carries four times the bytes and the run without overlap comes
+// out more than 35% slow.
+TEST(Fidelity, NodeCrossingHybridEpRunsWithinFifteenPercent) {
+  const std::string file = std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training-qwen3-30b-a3b.csv";
+  const auto t = CsvTable::read_file(file);
+  const Estimator est;
+  int checked = 0;
+  for (size_t i = 0; i < t.rows(); ++i) {
+    if (t.at(i, "source") != "MBRIDGE-SKILL-5225") continue;
+    Scenario s = scenario_from_training_row(t, i, *bundled());
+    EXPECT_EQ(s.plan.moe_dispatcher, "hybridep");
+    EXPECT_EQ(s.plan.ep, 16);
+    const double target = t.f64(i, "target_step_time_s");
+    const double dedup = est.run(ir::lower(s)).step_time_s;
+    EXPECT_NEAR(dedup / target, 1.0, 0.15) << t.at(i, "id") << ": predicted " << dedup << " s, measured " << target << " s";
+    if (!s.plan.ep_comm_overlap) {
+      s.plan.moe_dispatcher = "alltoall";
+      EXPECT_GT(est.run(ir::lower(s)).step_time_s / target, 1.35) << t.at(i, "id");
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+}

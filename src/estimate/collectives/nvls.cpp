@@ -10,7 +10,7 @@ class NVLS final : public CollectiveAlgorithm {
   bool supports(ir::CollKind k, const ir::Group& g, const Fabric& f) const override {
     return k == ir::CollKind::AllReduce && g.domains == 1 && f.up_nvls_busbw_bytes_per_s > 0;
   }
-  double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const override {
+  double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& = {}) const override {
     return bytes * ir::bus_factor(k, g.size) / f.up_nvls_busbw_bytes_per_s + 2.0 * f.up_latency_s;
   }
 };

@@ -24,7 +24,7 @@ class Ring final : public CollectiveAlgorithm {
     return k == ir::CollKind::AllReduce || k == ir::CollKind::AllGather || k == ir::CollKind::ReduceScatter ||
            k == ir::CollKind::Broadcast;
   }
-  double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const override {
+  double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& = {}) const override {
     const int n = g.size;
     // Latency: only the hops between domains pay the scale-out latency (NCCL's tuning model:
     // nInterSteps = domains - 1 per pass, the other ring steps are scale-up hops).

@@ -13,7 +13,7 @@ class Tree final : public CollectiveAlgorithm {
   bool supports(ir::CollKind k, const ir::Group& g, const Fabric&) const override {
     return k == ir::CollKind::AllReduce && g.domains > 1;
   }
-  double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f) const override {
+  double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& = {}) const override {
     const double lat = 2.0 * std::ceil(std::log2(static_cast<double>(g.domains))) * f.out_latency_s +
                        2.0 * (g.per_domain - 1) * f.up_latency_s;
     return bytes * ir::bus_factor(k, g.size) / ring_busbw(g, f) + lat;

@@ -1,0 +1,37 @@
+// Deduplicating dispatchers (DeepEP's normal kernels, HybridEP): a token is sent once to each
+// rank that holds at least one of its experts, not once per expert, and across scale-up domains
+// once to each destination domain (over the scale-out NIC to the rank of the same local index),
+// which forwards it over the scale-up links to the other ranks of that domain that need it. The
+// combine runs the same routes backwards, reducing at each hop, so it moves the same bytes.
+// Per token of a member (e experts per rank, k ranks per domain, D domains, K = topk):
+//  - scale-up sends: k-1 ranks of its own domain and k-1 of each of the D-1 others (the
+//    forwarding rank's share, counted at the source by symmetry), each needed with probability
+//    1 - C(E-e, K)/C(E, K): D (k-1) (1 - q(e)) copies;
+//  - scale-out sends: each other domain needed with probability 1 - q(e k): (D-1) (1 - q(e k)).
+// Divided by K: multiples of the buffer of K copies per token. Sources: DeepEP README
+// ("NVLink and RDMA forwarding", normal kernels), Megatron-Core HybridEP dispatcher docs.
+#include "ir/moe_dispatch.hpp"
+
+namespace sextant::ir {
+namespace {
+class DedupDispatcher final : public MoeDispatcher {
+ public:
+  explicit DedupDispatcher(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  A2ATraffic traffic(const MoeRoute& r, const Group& g) const override {
+    const int E = r.experts, K = r.topk, n = g.size, k = g.per_domain, D = g.domains;
+    if (n <= 1 || E <= 0 || K <= 0) return A2ATraffic{0, 0};
+    const int e = E / n;  // experts per member
+    const double rank_hit = 1 - moe_miss_probability(E, e, K);
+    const double domain_hit = 1 - moe_miss_probability(E, e * k, K);
+    return A2ATraffic{static_cast<double>(D) * (k - 1) * rank_hit / K, (D - 1) * domain_hit / K};
+  }
+
+ private:
+  std::string name_;
+};
+}  // namespace
+std::unique_ptr<MoeDispatcher> make_dedup_dispatcher(const std::string& name) {
+  return std::make_unique<DedupDispatcher>(name);
+}
+}  // namespace sextant::ir

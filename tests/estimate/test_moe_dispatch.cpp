@@ -1,0 +1,177 @@
+// Question: do the MoE token dispatchers move the bytes that their routing implies? The
+// all-to-all dispatcher sends one copy per (token, expert); the deduplicating ones (DeepEP,
+// HybridEP) one copy per destination rank inside a domain and one per destination domain
+// across domains, forwarded there over the scale-up links.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <set>
+
+#include "estimate/collective.hpp"
+#include "estimate/estimate.hpp"
+#include "ir/moe_dispatch.hpp"
+#include "scenario/scenario.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+// Qwen3-30B-A3B's MoE shape (128 experts, top-8) on 8 GPUs per node.
+std::string moe_yaml(int gpus, int ep, const std::string& dispatcher, bool overlap = false) {
+  return "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 32, kv_heads: 4, head_dim: 128, vocab: 151936,"
+         " mlp: swiglu, moe: {num_experts: 128, topk: 8, expert_ffn_hidden: 768}}\n"
+         "system: dgx-h100\nnum_gpus: " + std::to_string(gpus) + "\n"
+         "parallel: {tp: 1, pp: 1, ep: " + std::to_string(ep) + ", zero_stage: 1, moe_dispatcher: " + dispatcher +
+         ", overlap: {ep_comm: " + (overlap ? "true" : "false") + "}}\n"
+         "training: {global_batch: " + std::to_string(4 * gpus) + ", micro_batch: 1, seq_len: 4096, precision: bf16}\n";
+}
+
+const ir::Collective& dispatch_of(const ir::Workload& w) {
+  for (const auto& b : w.stages[0].chunks[0].blocks)
+    if (b.name == "moe_layer")
+      for (const auto& st : b.forward)
+        if (const auto* c = std::get_if<ir::Collective>(&st); c && std::string(c->name) == "moe.dispatch") return *c;
+  throw std::runtime_error("no moe.dispatch");
+}
+
+// SplitMix64: a counter-based stream of our own (the standard distributions are
+// implementation-defined).
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+TEST(MoeDispatch, MissProbabilityIsTheHypergeometricClosedForm) {
+  // C(6,2)/C(8,2) = 15/28; C(E-h, K) = 0 when fewer than K experts remain outside the set.
+  EXPECT_NEAR(ir::moe_miss_probability(8, 2, 2), 15.0 / 28.0, 1e-15);
+  EXPECT_DOUBLE_EQ(ir::moe_miss_probability(8, 7, 2), 0.0);
+  EXPECT_DOUBLE_EQ(ir::moe_miss_probability(8, 0, 2), 1.0);
+  // Qwen3-30B-A3B on 8 ranks: 16 experts per rank, top-8 of 128.
+  double q = 1;
+  for (int i = 0; i < 8; ++i) q *= (112.0 - i) / (128.0 - i);
+  EXPECT_NEAR(ir::moe_miss_probability(128, 16, 8), q, 1e-15);
+}
+
+TEST(MoeDispatch, TheScenarioAcceptsExactlyTheRegisteredDispatchers) {
+  EXPECT_EQ(ir::MoeDispatcherRegistry().names(), moe_dispatcher_names());
+  try {
+    parse_scenario(moe_yaml(16, 16, "deep-ep"), "t.yaml", *frozen());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("moe_dispatcher"), std::string::npos) << what;
+    EXPECT_NE(what.find("deepep"), std::string::npos) << what;
+  }
+  try {
+    ir::MoeDispatcherRegistry().get("nccl");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hybridep"), std::string::npos) << e.what();
+  }
+}
+
+// Sampling uniform top-k routing reproduces the dedup dispatcher's expected copies.
+TEST(MoeDispatch, DeduplicatedTrafficMatchesSampledRouting) {
+  const ir::MoeDispatcherRegistry reg;
+  for (const auto& [n, k] : {std::pair<int, int>{16, 8}, {32, 8}, {8, 8}, {64, 8}}) {
+    ir::Group g;
+    g.kind = ir::GroupKind::EP;
+    g.size = n;
+    g.per_domain = k;
+    g.domains = n / k;
+    const int E = 128, K = 8, e = E / n;
+    const ir::A2ATraffic tr = reg.get("hybridep").traffic(ir::MoeRoute{E, K}, g);
+    // Source rank 0 (domain 0, local index 0); the forwarder in a remote domain is local index 0.
+    uint64_t state = 42;
+    double intra = 0, inter = 0;
+    const int tokens = 200000;
+    for (int t = 0; t < tokens; ++t) {
+      std::set<int> experts;
+      while (static_cast<int>(experts.size()) < K) experts.insert(static_cast<int>(splitmix(state) % E));
+      std::set<int> ranks;
+      for (int x : experts) ranks.insert(x / e);
+      std::set<int> domains;
+      for (int r : ranks) domains.insert(r / k);
+      for (int r : ranks)
+        if (r / k == 0 && r != 0) intra += 1;                  // own domain, over NVLink
+        else if (r / k != 0 && r % k != 0) intra += 1;         // forwarded inside a remote domain
+      for (int d : domains) if (d != 0) inter += 1;            // once per remote domain, over the NIC
+    }
+    intra /= static_cast<double>(tokens) * K;
+    inter /= static_cast<double>(tokens) * K;
+    EXPECT_NEAR(tr.intra, intra, 0.01 * intra) << n;
+    if (g.domains > 1) EXPECT_NEAR(tr.inter, inter, 0.01 * inter) << n;
+    else EXPECT_DOUBLE_EQ(tr.inter, 0.0);
+    // Never more than the per-expert copies of the uniform exchange.
+    EXPECT_LE(tr.intra, (k - 1.0) * g.domains / 1.0);
+    EXPECT_LT(tr.inter, (n - k) / static_cast<double>(n) + 1e-12);
+  }
+  // The all-to-all dispatcher is the uniform exchange.
+  EXPECT_TRUE(reg.get("alltoall").traffic(ir::MoeRoute{128, 8}, ir::Group{}).uniform());
+}
+
+// The all-to-all time follows the split: on two 8-GPU nodes the dedup dispatch sends
+// 1 - q(64) of a copy per token over the NIC, against (n-k)/n * K copies.
+TEST(MoeDispatch, CollectiveTimeFollowsTheDestinationSplit) {
+  std::deque<Scenario> keep;
+  auto lowered = [&keep](const std::string& d, int gpus, int ep) {
+    return ir::lower(keep.emplace_back(parse_scenario(moe_yaml(gpus, ep, d), "t.yaml", *frozen())));
+  };
+  const Estimator est;
+  for (int ep : {8, 16}) {
+    const auto wa = lowered("alltoall", 16, ep), wd = lowered("deepep", 16, ep);
+    const auto& ca = dispatch_of(wa);
+    const auto& cd = dispatch_of(wd);
+    EXPECT_TRUE(ca.traffic.uniform());
+    EXPECT_FALSE(cd.traffic.uniform());
+    EXPECT_DOUBLE_EQ(ca.bytes, cd.bytes);  // the same token-expert buffer; only its routes differ
+    const Fabric f = make_fabric(keep.back());
+    const ir::Group& g = wd.group(ir::GroupKind::EP);
+    const double n = g.size, k = g.per_domain;
+    const double lat = (g.domains > 1 ? (g.domains - 1) * f.out_latency_s : 0.0) + f.up_latency_s;
+    const double uniform = std::max(ca.bytes * (k - 1) / n / f.up_busbw_bytes_per_s,
+                                    g.domains > 1 ? ca.bytes * (n - k) / n / f.out_busbw_bytes_per_s : 0.0) + lat;
+    const double dedup = std::max(cd.bytes * cd.traffic.intra / f.up_busbw_bytes_per_s,
+                                  g.domains > 1 ? cd.bytes * cd.traffic.inter / f.out_busbw_bytes_per_s : 0.0) + lat;
+    EXPECT_NEAR(est.collective_time_s(ca, wa, f), uniform, 1e-12 * uniform);
+    EXPECT_NEAR(est.collective_time_s(cd, wd, f), dedup, 1e-12 * dedup);
+    EXPECT_LT(dedup, uniform);
+    // deepep and hybridep share one traffic model.
+    EXPECT_DOUBLE_EQ(estimate_step(lowered("hybridep", 16, ep)).step_time_s, estimate_step(wd).step_time_s);
+  }
+  // Across two nodes the NIC carries about a quarter of the all-to-all dispatcher's bytes.
+  const auto wd = lowered("deepep", 16, 16);
+  const double q = ir::moe_miss_probability(128, 64, 8);
+  EXPECT_NEAR(dispatch_of(wd).traffic.inter, (1 - q) / 8, 1e-15);
+}
+
+// Question: does overlapping the EP all-to-alls (Megatron-Core's overlap_moe_expert_parallel_comm)
+// hide them behind compute, and is the all-to-all dispatcher without overlap unchanged?
+TEST(MoeDispatch, EpCommOverlapHidesTheAllToAlls) {
+  std::deque<Scenario> keep;
+  auto run = [&keep](bool overlap) {
+    const auto& s = keep.emplace_back(parse_scenario(moe_yaml(16, 16, "hybridep", overlap), "t.yaml", *frozen()));
+    EXPECT_EQ(s.plan.ep_comm_overlap, overlap);
+    const auto w = ir::lower(s);
+    EXPECT_EQ(dispatch_of(w).overlappable, overlap);
+    return estimate_step(w);
+  };
+  const auto plain = run(false), hidden = run(true);
+  auto exposed_ep = [](const StepEstimate& e) {
+    for (const auto& [group, t] : e.exposed_by_group_s)
+      if (group == "ep") return t;
+    return 0.0;
+  };
+  EXPECT_GT(exposed_ep(plain), 0);
+  EXPECT_LT(exposed_ep(hidden), 0.01 * exposed_ep(plain));  // compute per pass exceeds the all-to-alls here
+  EXPECT_LT(hidden.step_time_s, plain.step_time_s);
+}

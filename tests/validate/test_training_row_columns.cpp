@@ -1,0 +1,80 @@
+// Question: does the validation harness read the optional columns of a training row (head_dim,
+// moe_dispatcher, ep_comm_overlap) as documented, and name the file, line and column of a bad
+// value with the valid choices?
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.hpp"
+#include "core/csv.hpp"
+#include "core/error.hpp"
+#include "estimate/estimate.hpp"
+#include "validate/training_validation.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+const char* kHeader =
+    "id,source,model,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,mlp,num_experts,moe_topk,moe_ffn_hidden,"
+    "shared_experts,dense_layers,accelerator,system,num_gpus,gpus_per_node,tp,pp,dp,cp,ep,vpp,micro_batch,global_batch,"
+    "sequence_parallel,recompute,zero_stage,precision,target_step_time_s,head_dim,moe_dispatcher,ep_comm_overlap\n";
+
+std::string row(const std::string& head_dim, const std::string& dispatcher, const std::string& overlap) {
+  return std::string(kHeader) +
+         "R1,S,Qwen3-30B-A3B,4,2048,32,4,,151936,4096,swiglu,128,8,768,0,0,h100-sxm-80gb,dgx-h100,16,8,1,1,16,1,16,1,1,64,"
+         "false,none,1,bf16,1.0," + head_dim + "," + dispatcher + "," + overlap + "\n";
+}
+
+Scenario scenario(const std::string& text) {
+  const auto t = CsvTable::parse(text, "rows.csv");
+  return scenario_from_training_row(t, 0, *frozen());
+}
+}  // namespace
+
+TEST(TrainingRowColumns, EmptyColumnsFollowTheDocumentedPolicy) {
+  const Scenario s = scenario(row("", "", ""));
+  EXPECT_EQ(s.model.head_dim, 2048 / 32);
+  EXPECT_EQ(s.plan.moe_dispatcher, "alltoall");
+  EXPECT_FALSE(s.plan.ep_comm_overlap);
+}
+
+TEST(TrainingRowColumns, StatedValuesReachThePlanAndChangeThePrediction) {
+  const Scenario plain = scenario(row("", "", ""));
+  const Scenario wide = scenario(row("128", "", ""));
+  EXPECT_EQ(wide.model.head_dim, 128);
+  // Query width 4096 instead of 2048: more attention FLOPs and larger Q/O projections.
+  EXPECT_GT(ir::lower(wide).model_flops_per_step(), ir::lower(plain).model_flops_per_step());
+  const Scenario dedup = scenario(row("128", "hybridep", "false"));
+  const Scenario hidden = scenario(row("128", "hybridep", "true"));
+  EXPECT_EQ(dedup.plan.moe_dispatcher, "hybridep");
+  EXPECT_TRUE(hidden.plan.ep_comm_overlap);
+  const double t_wide = estimate_step(ir::lower(wide)).step_time_s;
+  const double t_dedup = estimate_step(ir::lower(dedup)).step_time_s;
+  const double t_hidden = estimate_step(ir::lower(hidden)).step_time_s;
+  EXPECT_LT(t_dedup, t_wide);    // EP16 over two nodes: the NIC carries fewer copies
+  EXPECT_LT(t_hidden, t_dedup);  // and overlap hides what remains
+}
+
+TEST(TrainingRowColumns, BadValuesNameFileLineColumnAndChoices) {
+  struct Case {
+    std::string text, column, hint;
+  } cases[] = {
+      {row("", "deep_ep", ""), "moe_dispatcher", "deepep"},
+      {row("", "", "yes"), "ep_comm_overlap", "true, false"},
+      {row("0", "", ""), "head_dim", "positive"},
+  };
+  for (const auto& c : cases) {
+    try {
+      scenario(c.text);
+      ADD_FAILURE() << c.column << ": no error";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("rows.csv:2"), std::string::npos) << what;
+      EXPECT_NE(what.find(c.column), std::string::npos) << what;
+      EXPECT_NE(what.find(c.hint), std::string::npos) << what;
+    }
+  }
+}
