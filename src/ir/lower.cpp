@@ -88,6 +88,10 @@ struct Lowerer {
   bool zero3;
   int edp;           // expert-data-parallel group size (ranks sharing the same experts)
   A2ATraffic moe_traffic;  // destinations of the EP dispatch/combine bytes (the plan's dispatcher)
+  // HBM bytes per element of quantising a 16-bit GEMM operand for FP8/FP4 GEMMs (0 in 16 bits):
+  // read it (2), write the row-wise and the transposed copy (2 x the low-precision width), and
+  // with current scaling read it once more for its amax (2). docs/models.md, "FP8".
+  double quant_bytes = 0;
 
   explicit Lowerer(const Scenario& sc)
       : s(sc), m(sc.model), t(sc.plan.tp), cp(sc.plan.cp), ep(sc.plan.ep),
@@ -97,11 +101,54 @@ struct Lowerer {
         Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3),
         edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
     gb = std::min(ab, wb);
+    if (low_precision())
+      quant_bytes = 2.0 + 2.0 * dtype_bytes(dt) + (sc.train.fp8_recipe == "current" ? 2.0 : 0.0);
     if (m.moe && ep > 1) {
       static const MoeDispatcherRegistry dispatchers;  // immutable: no per-plan allocation in plan search
       const Group g = place(GroupKind::EP, ep, etp, sc.system.scale_up_domain);
       moe_traffic = dispatchers.get(sc.plan.moe_dispatcher).traffic(MoeRoute{m.moe->num_experts, m.moe->topk}, g);
     }
+  }
+
+  bool low_precision() const { return dt == DType::FP8 || dt == DType::FP4; }
+  // A GEMM outside Transformer Engine's FP8 region: Megatron-Core's output layer
+  // (tensor_parallel.ColumnParallelLinear) and the MoE router's gating linear run in 16 bits
+  // whatever the training precision.
+  ComputeOp gemm16(const char* name, double mm, double nn, double kk) const {
+    ComputeOp op = gemm(name, mm, nn, kk);
+    if (low_precision()) {
+      op.dtype = DType::BF16;
+      op.bytes = mm * kk * ab + kk * nn * 2.0 + mm * nn * ab;
+    }
+    return op;
+  }
+  // Insert the quantisation of each FP8/FP4 GEMM's 16-bit operand before it: the input of a
+  // forward GEMM, the output gradient before a data-gradient GEMM (the weight-gradient GEMM uses
+  // the transposed copies of both, made by the same casts). One kernel per GEMM (a grouped GEMM's
+  // experts are cast by one multi-tensor kernel). An operand that reaches its GEMM through a
+  // sequence-parallel TP all-gather is cast on this rank's shard (1/tp of it) before the gather,
+  // as Transformer Engine does.
+  void add_quantize(std::vector<Step>& steps, bool backward) const {
+    if (quant_bytes <= 0) return;
+    std::vector<Step> out;
+    out.reserve(steps.size() + 8);
+    for (auto& st : steps) {
+      if (const auto* op = std::get_if<ComputeOp>(&st);
+          op && op->cls == OpClass::Gemm && (op->dtype == DType::FP8 || op->dtype == DType::FP4) &&
+          (!backward || std::string_view(op->name) == "gemm.dgrad")) {
+        // Forward: the m x k input; dgrad (n and k swapped): the m x n output gradient.
+        double elements = static_cast<double>(op->m) * static_cast<double>(op->k) * static_cast<double>(op->batch);
+        const char* name = backward ? "fp8.quantize_grad" : "fp8.quantize";
+        const auto* gather = out.empty() ? nullptr : std::get_if<Collective>(&out.back());
+        if (gather && gather->group == GroupKind::TP && gather->kind == CollKind::AllGather) {
+          out.insert(out.end() - 1, mem(name, OpClass::Elementwise, elements / t * quant_bytes));
+        } else {
+          out.push_back(mem(name, OpClass::Elementwise, elements * quant_bytes));
+        }
+      }
+      out.push_back(std::move(st));
+    }
+    steps.swap(out);
   }
 
   ComputeOp gemm(const char* name, double mm, double nn, double kk, double batch = 1) const {
@@ -314,7 +361,7 @@ struct Lowerer {
       if (t > 1 && etp == 1 && !sp)
         fwd.push_back(mem("moe.token_split", OpClass::Memcpy, T * h * ab));
       if (t > 1 && etp > 1) tp_enter(fwd, "moe.tp_all_gather");
-      ComputeOp router = gemm("moe.router", Tl, x.num_experts, h);
+      ComputeOp router = gemm16("moe.router", Tl, x.num_experts, h);
       router.cls = OpClass::Router;
       fwd.push_back(router);
       const double routed = Tl * x.topk;  // token-expert pairs processed on this rank (balanced)
@@ -459,6 +506,9 @@ struct Lowerer {
         }
       }
     }
+    add_quantize(fwd, false);
+    add_quantize(rc, false);
+    add_quantize(bi_ordered, true);
     b.forward = std::move(fwd);
     b.backward_input = std::move(bi_ordered);
     b.backward_weight = std::move(bw);
@@ -493,7 +543,7 @@ struct Lowerer {
     std::vector<Step> fwd, bi, bw;
     fwd.push_back(mem("head.final_norm", OpClass::Norm, Tsp * h * ab * 2));
     tp_enter(fwd, "head.tp_all_gather");
-    ComputeOp logits = gemm("head.logits", T, V / t, h);
+    ComputeOp logits = gemm16("head.logits", T, V / t, h);
     logits.cls = OpClass::Logits;
     fwd.push_back(logits);
     fwd.push_back(mem("head.cross_entropy", OpClass::Elementwise, T * V / t * (ab + 4)));

@@ -9,6 +9,11 @@
 namespace sextant {
 namespace fs = std::filesystem;
 
+const std::vector<std::string>& fp8_recipe_names() {
+  static const std::vector<std::string> names{"delayed", "current", "blockwise", "mxfp8"};
+  return names;
+}
+
 const std::vector<std::string>& moe_dispatcher_names() {
   static const std::vector<std::string> names{"alltoall", "deepep", "hybridep"};
   return names;
@@ -149,6 +154,7 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw) {
   const auto grad = m.choice("grad_reduce_dtype", {"fp32", "bf16", "fp16"}, grad_default);
   t.grad_reduce_dtype = parse_dtype(grad, m.loc("grad_reduce_dtype"));
   t.moe_weighting_in_expert = m.choice("moe_router_weighting", {"in_expert", "at_combine"}, fw_weighting) == "in_expert";
+  t.fp8_recipe = m.choice("fp8_recipe", fp8_recipe_names(), "delayed");
   if (t.global_batch < 1) m.fail("global_batch", "must be positive");
   if (t.micro_batch < 1) m.fail("micro_batch", "must be positive");
   if (t.seq_len < 1) m.fail("seq_len", "must be positive");

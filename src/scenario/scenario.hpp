@@ -18,6 +18,8 @@ enum class Recompute { None, Selective, Full };
 // The names parallel.moe_dispatcher accepts: those of ir::MoeDispatcherRegistry (a test checks
 // that the two lists agree; the scenario module cannot depend on the IR module).
 const std::vector<std::string>& moe_dispatcher_names();
+// The names training.fp8_recipe accepts (TrainingConfig::fp8_recipe).
+const std::vector<std::string>& fp8_recipe_names();
 std::string to_string(Recompute r);
 
 struct ParallelPlan {
@@ -62,6 +64,10 @@ struct TrainingConfig {
   // MoE: router probabilities applied inside the experts' activation (true) or on the expert
   // outputs at the combine (false: those outputs are saved for the probabilities' gradient).
   bool moe_weighting_in_expert = false;
+  // FP8/FP4 scaling recipe of Transformer Engine (training.fp8_recipe): delayed (per-tensor
+  // scale from the amax history, fused into the cast) | current (per-tensor scale from the
+  // tensor's own amax: one more read pass) | blockwise | mxfp8 (block scales computed in the cast).
+  std::string fp8_recipe = "delayed";
   bool micro_batch_given = true;   // false when the input did not state it (validation rows)
 };
 

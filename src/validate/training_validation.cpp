@@ -128,6 +128,16 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   flag("overlap_grad_reduce", p.overlap_grad_reduce);
   flag("overlap_param_gather", p.overlap_param_gather);
   flag("ep_comm_overlap", p.ep_comm_overlap);
+  // Optional `fp8_recipe` column (delayed | current | blockwise | mxfp8; empty or absent:
+  // delayed, Transformer Engine's default).
+  if (t.has("fp8_recipe") && !t.at(r, "fp8_recipe").empty()) {
+    const std::string v = t.at(r, "fp8_recipe");
+    const auto& valid = fp8_recipe_names();
+    if (std::find(valid.begin(), valid.end(), v) == valid.end())
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "fp8_recipe"}, "unknown FP8 recipe '" + v + "'",
+                  valid_choices_hint(v, valid));
+    tr.fp8_recipe = v;
+  }
   // Optional `moe_dispatcher` column (empty or absent: alltoall, Megatron-Core's all-to-all
   // dispatcher with one copy per token and expert).
   if (t.has("moe_dispatcher") && !t.at(r, "moe_dispatcher").empty()) {

@@ -11,6 +11,7 @@
 //    (true/false; empty or absent: the scenario defaults, DP overlaps on, TP and EP overlap off);
 //  - optional column head_dim (empty or absent: hidden / heads);
 //  - optional column moe_dispatcher (alltoall | deepep | hybridep; empty or absent: alltoall);
+//  - optional column fp8_recipe (delayed | current | blockwise | mxfp8; empty or absent: delayed);
 //  - optional column framework (a catalog framework id; empty or absent: the plan defaults).
 // The harness never looks at a row's id, source or model name to decide anything.
 #include <string>

@@ -20,12 +20,13 @@ std::shared_ptr<const Catalog> frozen() {
 const char* kHeader =
     "id,source,model,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,mlp,num_experts,moe_topk,moe_ffn_hidden,"
     "shared_experts,dense_layers,accelerator,system,num_gpus,gpus_per_node,tp,pp,dp,cp,ep,vpp,micro_batch,global_batch,"
-    "sequence_parallel,recompute,zero_stage,precision,target_step_time_s,head_dim,moe_dispatcher,ep_comm_overlap\n";
+    "sequence_parallel,recompute,zero_stage,precision,target_step_time_s,head_dim,moe_dispatcher,ep_comm_overlap,fp8_recipe\n";
 
-std::string row(const std::string& head_dim, const std::string& dispatcher, const std::string& overlap) {
+std::string row(const std::string& head_dim, const std::string& dispatcher, const std::string& overlap,
+                const std::string& precision = "bf16", const std::string& recipe = "") {
   return std::string(kHeader) +
          "R1,S,Qwen3-30B-A3B,4,2048,32,4,,151936,4096,swiglu,128,8,768,0,0,h100-sxm-80gb,dgx-h100,16,8,1,1,16,1,16,1,1,64,"
-         "false,none,1,bf16,1.0," + head_dim + "," + dispatcher + "," + overlap + "\n";
+         "false,none,1," + precision + ",1.0," + head_dim + "," + dispatcher + "," + overlap + "," + recipe + "\n";
 }
 
 Scenario scenario(const std::string& text) {
@@ -39,6 +40,7 @@ TEST(TrainingRowColumns, EmptyColumnsFollowTheDocumentedPolicy) {
   EXPECT_EQ(s.model.head_dim, 2048 / 32);
   EXPECT_EQ(s.plan.moe_dispatcher, "alltoall");
   EXPECT_FALSE(s.plan.ep_comm_overlap);
+  EXPECT_EQ(scenario(row("", "", "", "fp8", "")).train.fp8_recipe, "delayed");
 }
 
 TEST(TrainingRowColumns, StatedValuesReachThePlanAndChangeThePrediction) {
@@ -56,6 +58,10 @@ TEST(TrainingRowColumns, StatedValuesReachThePlanAndChangeThePrediction) {
   const double t_hidden = estimate_step(ir::lower(hidden)).step_time_s;
   EXPECT_LT(t_dedup, t_wide);    // EP16 over two nodes: the NIC carries fewer copies
   EXPECT_LT(t_hidden, t_dedup);  // and overlap hides what remains
+  // Current scaling reads each quantised operand once more than delayed scaling.
+  const Scenario cs = scenario(row("128", "", "", "fp8", "current"));
+  EXPECT_EQ(cs.train.fp8_recipe, "current");
+  EXPECT_GT(estimate_step(ir::lower(cs)).step_time_s, estimate_step(ir::lower(scenario(row("128", "", "", "fp8", "delayed")))).step_time_s);
 }
 
 TEST(TrainingRowColumns, BadValuesNameFileLineColumnAndChoices) {
@@ -65,6 +71,7 @@ TEST(TrainingRowColumns, BadValuesNameFileLineColumnAndChoices) {
       {row("", "deep_ep", ""), "moe_dispatcher", "deepep"},
       {row("", "", "yes"), "ep_comm_overlap", "true, false"},
       {row("0", "", ""), "head_dim", "positive"},
+      {row("", "", "", "fp8", "tensorwise"), "fp8_recipe", "current"},
   };
   for (const auto& c : cases) {
     try {

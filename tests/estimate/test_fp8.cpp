@@ -1,0 +1,128 @@
+// Question: do FP8 GEMMs pay for quantising their operands as Transformer Engine does, and do the
+// GEMMs outside its FP8 region (the output layer, the MoE router) stay in 16 bits?
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <string_view>
+
+#include "estimate/estimate.hpp"
+#include "scenario/scenario.hpp"
+
+using namespace sextant;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+
+std::string yaml(const std::string& precision, const std::string& recipe, int tp, bool moe = false) {
+  return std::string("model: {id: t, source: test, layers: 2, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256, "
+                     "mlp: swiglu") +
+         (moe ? ", moe: {num_experts: 16, topk: 2, expert_ffn_hidden: 2048}" : "") +
+         "}\nsystem: dgx-h100\nnum_gpus: 8\n"
+         "parallel: {tp: " + std::to_string(tp) + ", pp: 1, ep: " + (moe ? std::to_string(8 / tp) : std::string("1")) +
+         ", zero_stage: 1}\n"
+         "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: " + precision + ", fp8_recipe: " + recipe + "}\n";
+}
+
+struct Quantize {
+  double forward_bytes = 0, grad_bytes = 0;
+  int forward = 0, grad = 0;
+};
+
+// The quantisation steps of the layer, checked against the GEMMs that follow them.
+Quantize quantize_of(const ir::Block& b, double per_element, int tp) {
+  Quantize q;
+  auto scan = [&](const ir::StepList& steps, bool backward) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const auto* op = std::get_if<ir::ComputeOp>(&steps[i]);
+      if (!op || std::string_view(op->name).rfind("fp8.quantize", 0) != 0) continue;
+      EXPECT_EQ(std::string_view(op->name), backward ? "fp8.quantize_grad" : "fp8.quantize");
+      // The GEMM it feeds: the next step, or the one after a TP all-gather (cast on the shard).
+      size_t j = i + 1;
+      double shard = 1;
+      if (const auto* c = std::get_if<ir::Collective>(&steps[j]); c && c->kind == ir::CollKind::AllGather) {
+        ++j;
+        shard = tp;
+      }
+      const auto& g = std::get<ir::ComputeOp>(steps[j]);
+      EXPECT_EQ(g.dtype, DType::FP8) << g.name;
+      if (backward) EXPECT_EQ(std::string_view(g.name), "gemm.dgrad");
+      const double elements = static_cast<double>(g.m) * g.k * g.batch / shard;
+      EXPECT_NEAR(op->bytes, elements * per_element, 1e-9 * op->bytes) << g.name;
+      (backward ? q.grad_bytes : q.forward_bytes) += op->bytes;
+      ++(backward ? q.grad : q.forward);
+    }
+  };
+  scan(b.forward, false);
+  scan(b.backward_input, true);
+  return q;
+}
+
+const ir::Block& block(const ir::Workload& w, std::string_view name) {
+  for (const auto& c : w.stages[0].chunks)
+    for (const auto& b : c.blocks)
+      if (b.name == name) return b;
+  throw std::runtime_error("no block");
+}
+}  // namespace
+
+TEST(Fp8, EveryFp8GemmQuantisesItsInputAndItsOutputGradient) {
+  std::deque<Scenario> keep;
+  auto lowered = [&keep](const std::string& p, const std::string& r, int tp, bool moe = false) {
+    return ir::lower(keep.emplace_back(parse_scenario(yaml(p, r, tp, moe), "t.yaml", *frozen())));
+  };
+  // Delayed scaling: read 2 bytes, write the row-wise and transposed FP8 copies (1 + 1).
+  const auto w1 = lowered("fp8", "delayed", 1);
+  const Quantize d = quantize_of(block(w1, "dense_layer"), 4.0, 1);
+  EXPECT_EQ(d.forward, 4);  // qkv, out_proj, mlp.up, mlp.down
+  EXPECT_EQ(d.grad, 4);
+  // Per token: inputs h + q_width + h + ffn; output gradients (q + 2 kv) + h + 2 ffn + h.
+  const double T = 4096, h = 4096, f = 14336, qw = 4096, kv = 8 * 128;
+  EXPECT_NEAR(d.forward_bytes, T * (h + qw + h + f) * 4.0, 1e-9 * d.forward_bytes);
+  EXPECT_NEAR(d.grad_bytes, T * ((qw + 2 * kv) + h + 2 * f + h) * 4.0, 1e-9 * d.grad_bytes);
+  // Current scaling reads each operand once more for its amax: 6 bytes per element.
+  const Quantize c = quantize_of(block(lowered("fp8", "current", 1), "dense_layer"), 6.0, 1);
+  EXPECT_NEAR(c.forward_bytes / d.forward_bytes, 1.5, 1e-12);
+  // With TP and sequence parallelism, the inputs of the column-parallel GEMMs are cast on the
+  // shard, before the all-gather (checked inside quantize_of).
+  const Quantize t2 = quantize_of(block(lowered("fp8", "delayed", 2), "dense_layer"), 4.0, 2);
+  EXPECT_EQ(t2.forward, 4);
+  // MoE: the experts' grouped GEMMs are cast (one kernel each), the router is not.
+  const auto wm = lowered("fp8", "delayed", 1, true);
+  const Quantize m = quantize_of(block(wm, "moe_layer"), 4.0, 1);
+  EXPECT_EQ(m.forward, 4);  // qkv, out_proj, expert_up, expert_down
+  // In 16 bits nothing is quantised.
+  const Quantize none = quantize_of(block(lowered("bf16", "delayed", 1), "dense_layer"), 4.0, 1);
+  EXPECT_EQ(none.forward + none.grad, 0);
+}
+
+TEST(Fp8, OutputLayerAndRouterStayIn16Bits) {
+  std::deque<Scenario> keep;
+  const auto& s = keep.emplace_back(parse_scenario(yaml("fp8", "delayed", 1, true), "t.yaml", *frozen()));
+  const auto w = ir::lower(s);
+  int seen = 0;
+  for (const auto& c : w.stages[0].chunks)
+    for (const auto& b : c.blocks)
+      for (const auto* pass : {&b.forward, &b.backward_input, &b.backward_weight})
+        for (const auto& st : *pass)
+          if (const auto* op = std::get_if<ir::ComputeOp>(&st)) {
+            if (op->cls == ir::OpClass::Logits || op->cls == ir::OpClass::Router) {
+              EXPECT_EQ(op->dtype, DType::BF16) << op->name;
+              ++seen;
+            } else if (op->cls == ir::OpClass::Gemm) {
+              EXPECT_EQ(op->dtype, DType::FP8) << op->name;
+            }
+          }
+  EXPECT_GE(seen, 2);
+  // And a wrong recipe names the key and the choices.
+  try {
+    parse_scenario(yaml("fp8", "tensorwise", 1), "t.yaml", *frozen());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("fp8_recipe"), std::string::npos) << what;
+    EXPECT_NE(what.find("current"), std::string::npos) << what;
+  }
+}
