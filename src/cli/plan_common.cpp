@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
+#include "core/result.hpp"
 
 namespace sextant::cli {
 
@@ -32,7 +33,8 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
   cmd.add_option("--max-vpp", a.max_vpp, "Largest virtual pipeline degree to try (default: layers/pp)");
   cmd.add_option("--headroom-gib", a.headroom_gib, "Memory to leave free on every GPU, GiB (default 0)");
   cmd.add_option("--tie-fraction", a.tie_fraction,
-                 "Relative step-time difference below which plans tie (default: the validated median error of estimate, 0.065)");
+                 "Relative step-time difference below which plans tie (default: the validated median error of estimate, " +
+                     format_double(plan::kValidatedMedianAbsErrorFraction) + ")");
   cmd.add_flag("--no-tp-overlap", a.no_tp_overlap, "Do not try TP communication overlap");
   cmd.add_flag("--sp-only", a.no_sp_off, "With tp > 1 only try sequence parallelism on");
   cmd.add_flag("--vary-dp-overlap", a.vary_dp_overlap, "Also try gradient-reduce and parameter-gather overlap off");

@@ -12,7 +12,11 @@
 //  - optional column head_dim (empty or absent: hidden / heads);
 //  - optional column moe_dispatcher (alltoall | deepep | hybridep; empty or absent: alltoall);
 //  - optional column fp8_recipe (delayed | current | blockwise | mxfp8; empty or absent: delayed);
-//  - optional column framework (a catalog framework id; empty or absent: the plan defaults).
+//  - optional column framework (a catalog framework id; empty or absent: the plan defaults);
+//  - optional column known_issue (empty, or the https address where the run's publisher says the
+//    measured software was slower than it should be, e.g. a regression issue). Such a row is
+//    predicted and counted in every statistic like any other; it is left out of the fit of the
+//    hardware's constants, and `max_abs_error_excl_known_issue_pct` reports the maximum without it.
 // The harness never looks at a row's id, source or model name to decide anything.
 #include <string>
 #include <vector>
@@ -51,6 +55,10 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
 // Predicts every row; table `validation_rows` (id, source, model, predicted_step_time_s,
 // target_step_time_s, error_pct, ...), table `per_source`, scalars with median/p90/max |error|.
 Result validate_training_csv(const std::string& path, const Catalog& cat, const ValidationOptions& opt = {});
+
+// The row's `known_issue` address (empty when none); a value that is not an https address is an
+// error naming the file, line and column.
+std::string known_issue_of(const CsvTable& t, size_t row);
 
 // Summary statistics of absolute errors (percent).
 struct ErrorSummary {

@@ -22,16 +22,23 @@ std::shared_ptr<const Catalog> bundled() {
 TEST(Fidelity, PublicTrainingSetMedianError) {
   const auto r = validate_training_csv(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training.csv", *bundled());
   EXPECT_EQ(r.number("rows_count"), 124);
-  // Issue 2's target is median <= 10% and max <= 35%; one row is still beyond 35%
-  // (docs/validation.md says which and why). The median and p90 (19.2% measured) are held here
-  // so they cannot regress, and no more rows than the one documented may exceed 35%.
+  // Issue 2's target is median <= 10% and max <= 35%. One row is beyond 35% (docs/validation.md
+  // says which and why): MBRIDGE-ARCHIVE-27, a run its publisher's maintainers call a 2x
+  // regression of that software release (Megatron-Bridge issue #1998, cited in the row's
+  // `known_issue` column). Held here: the median and p90 (17.2% measured) cannot regress, a row
+  // beyond 35% must carry such a citation, and the bundled file carries exactly one, so a new
+  // citation is a reviewed change of this test, never a quiet way out of the bound.
   EXPECT_LE(r.number("median_abs_error_pct"), 10.0);
-  EXPECT_LE(r.number("p90_abs_error_pct"), 22.0);
+  EXPECT_LE(r.number("p90_abs_error_pct"), 20.0);
+  EXPECT_EQ(r.number("known_issue_rows_count"), 1);
+  EXPECT_LE(r.number("max_abs_error_excl_known_issue_pct"), 35.0);
   const Table* rows = r.table("validation_rows");
   ASSERT_NE(rows, nullptr);
-  int beyond = 0;
-  for (double e : rows->column("error_pct").f64) beyond += std::fabs(e) > 35.0 ? 1 : 0;
-  EXPECT_LE(beyond, 1);
+  for (size_t i = 0; i < rows->column("error_pct").size(); ++i) {
+    if (std::fabs(rows->column("error_pct").f64[i]) > 35.0) {
+      EXPECT_NE(rows->column("known_issue").str[i], "") << rows->column("id").str[i] << " is beyond 35% without a citation";
+    }
+  }
   // `plan` shows differences below the validated median error as ties: its constant must be the
   // median measured here (within a quarter of a percentage point), not a figure of an older model.
   EXPECT_NEAR(plan::kValidatedMedianAbsErrorFraction * 100.0, r.number("median_abs_error_pct"), 0.25);

@@ -1,7 +1,11 @@
 // Question: does the validation harness read the optional columns of a training row (head_dim,
-// moe_dispatcher, ep_comm_overlap) as documented, and name the file, line and column of a bad
-// value with the valid choices?
+// moe_dispatcher, ep_comm_overlap, fp8_recipe, known_issue) as documented, and name the file, line
+// and column of a bad value with the valid choices?
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "catalog/catalog.hpp"
 #include "core/csv.hpp"
@@ -84,4 +88,69 @@ TEST(TrainingRowColumns, BadValuesNameFileLineColumnAndChoices) {
       EXPECT_NE(what.find(c.hint), std::string::npos) << what;
     }
   }
+}
+
+// known_issue: a cited regression is predicted and counted like any other row, shown in the row
+// table, reported apart in one scalar, and kept out of the fit of the hardware's constants.
+namespace {
+const char* kIssueHeader =
+    "id,source,model,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,mlp,num_experts,moe_topk,moe_ffn_hidden,"
+    "shared_experts,dense_layers,accelerator,system,num_gpus,gpus_per_node,tp,pp,dp,cp,ep,vpp,micro_batch,global_batch,"
+    "sequence_parallel,recompute,zero_stage,precision,target_step_time_s,known_issue\n";
+std::string dense_row(const std::string& id, double target_s, const std::string& issue) {
+  return id + ",S,GPT-1.3B,24,2048,16,16,8192,51200,2048,gelu,,,,,,h100-sxm-80gb,dgx-h100,8,8,1,1,8,1,1,1,4,256,"
+              "false,none,1,bf16," + std::to_string(target_s) + "," + issue + "\n";
+}
+const std::string kUrl = "https://github.com/example/framework/issues/1";
+}  // namespace
+
+TEST(TrainingRowColumns, KnownIssueMustBeAnHttpsAddress) {
+  for (const std::string bad : {"slow release", "http://example.org/1", "https://"}) {
+    const auto t = CsvTable::parse(std::string(kIssueHeader) + dense_row("R1", 1.0, bad), "rows.csv");
+    try {
+      known_issue_of(t, 0);
+      ADD_FAILURE() << bad << ": no error";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("rows.csv:2"), std::string::npos) << what;
+      EXPECT_NE(what.find("known_issue"), std::string::npos) << what;
+      EXPECT_NE(what.find("https address"), std::string::npos) << what;
+    }
+  }
+  const auto ok = CsvTable::parse(std::string(kIssueHeader) + dense_row("R1", 1.0, kUrl) + dense_row("R2", 1.0, ""), "rows.csv");
+  EXPECT_EQ(known_issue_of(ok, 0), kUrl);
+  EXPECT_EQ(known_issue_of(ok, 1), "");
+}
+
+TEST(TrainingRowColumns, KnownIssueRowsAreCountedButNotFitted) {
+  // Two runs of one configuration: one as the model predicts it, one three times slower and
+  // cited as a regression.
+  const auto probe = CsvTable::parse(std::string(kIssueHeader) + dense_row("R1", 1.0, ""), "rows.csv");
+  const double predicted = estimate_step(ir::lower(scenario_from_training_row(probe, 0, *frozen()))).step_time_s;
+  const std::string text = std::string(kIssueHeader) + dense_row("GOOD", predicted, "") + dense_row("SLOW", 3 * predicted, kUrl);
+  const auto t = CsvTable::parse(text, "rows.csv");
+  std::vector<Scenario> scen{scenario_from_training_row(t, 0, *frozen()), scenario_from_training_row(t, 1, *frozen())};
+  const auto fitted = fit_constants(t, scen);
+  ASSERT_EQ(fitted.size(), 1u);
+  EXPECT_EQ(fitted[0].rows, 1u);  // the cited run is not in the fit
+  // The same table without the citation fits both rows.
+  std::string uncited = text;
+  uncited.replace(uncited.find(kUrl), kUrl.size(), "");
+  const auto t2 = CsvTable::parse(uncited, "rows.csv");
+  EXPECT_EQ(fit_constants(t2, scen)[0].rows, 2u);
+
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() / ("sextant-test-known-issue-" + std::to_string(getpid()) + ".csv");
+  std::ofstream(file) << text;
+  const Result r = validate_training_csv(file.string(), *frozen());
+  fs::remove(file);
+  EXPECT_EQ(r.number("rows_count"), 2);
+  EXPECT_EQ(r.number("known_issue_rows_count"), 1);
+  // Every statistic keeps the cited row (about 67% fast); the apart figure leaves it out.
+  EXPECT_NEAR(r.number("max_abs_error_pct"), 100.0 * 2 / 3, 0.5);
+  EXPECT_NEAR(r.number("max_abs_error_excl_known_issue_pct"), 0.0, 0.01);
+  const Table* rows = r.table("validation_rows");
+  ASSERT_NE(rows, nullptr);
+  EXPECT_EQ(rows->column("known_issue").str[1], kUrl);
+  EXPECT_EQ(rows->column("known_issue").str[0], "");
 }
