@@ -246,6 +246,17 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
 }
 
 // A framework property: {value: V, source: ID-or-text} (or estimated: basis), V one of valid.
+// A framework property's provenance: exactly one of `source:` (a citation id of the file's
+// sources, or the citation itself) and `estimated:` (the basis of an estimate).
+static std::string property_source(const YamlMap& p, const std::map<std::string, std::string>& sources) {
+  const bool has_src = p.has("source"), has_est = p.has("estimated");
+  if (has_src == has_est) p.fail("source", "give exactly one of source: (citation) or estimated: (basis)");
+  if (!has_src) return "estimated: " + p.str("estimated");
+  const std::string id = p.str("source");
+  auto it = sources.find(id);
+  return it != sources.end() ? it->second : id;
+}
+
 static FrameworkProperty framework_property(const YamlMap& m, const std::string& key, const std::vector<std::string>& valid,
                                             const std::map<std::string, std::string>& sources) {
   auto p = m.map(key);
@@ -254,15 +265,7 @@ static FrameworkProperty framework_property(const YamlMap& m, const std::string&
   out.value = v.IsScalar() ? v.Scalar() : "";
   if (std::find(valid.begin(), valid.end(), out.value) == valid.end())
     p.fail("value", "'" + out.value + "' is not valid for " + key, valid_choices_hint(out.value, valid));
-  const bool has_src = p.has("source"), has_est = p.has("estimated");
-  if (has_src == has_est) p.fail("source", "give exactly one of source: (citation) or estimated: (basis)");
-  if (has_src) {
-    const std::string id = p.str("source");
-    auto it = sources.find(id);
-    out.source = it != sources.end() ? it->second : id;
-  } else {
-    out.source = "estimated: " + p.str("estimated");
-  }
+  out.source = property_source(p, sources);
   p.finish();
   return out;
 }
@@ -294,15 +297,7 @@ static FrameworkProperty framework_list_property(const YamlMap& m, const std::st
     if (seen[i]) out.items.push_back(valid[i]);
   if (out.items.empty() && !may_be_empty) p.fail("value", key + " must list at least one of: " + join_items(valid, ", "));
   out.value = join_items(out.items, ",");
-  const bool has_src = p.has("source"), has_est = p.has("estimated");
-  if (has_src == has_est) p.fail("source", "give exactly one of source: (citation) or estimated: (basis)");
-  if (has_src) {
-    const std::string id = p.str("source");
-    auto it = sources.find(id);
-    out.source = it != sources.end() ? it->second : id;
-  } else {
-    out.source = "estimated: " + p.str("estimated");
-  }
+  out.source = property_source(p, sources);
   p.finish();
   return out;
 }

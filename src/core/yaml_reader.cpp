@@ -230,4 +230,34 @@ void YamlMap::finish() const {
   }
 }
 
+void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= key.size(); ++i)
+    if (i == key.size() || key[i] == '.') {
+      parts.push_back(key.substr(start, i - start));
+      start = i + 1;
+    }
+  for (const auto& p : parts)
+    if (p.empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component", "write KEY=VALUE with a dotted path, e.g. parallel.tp=4");
+  YAML::Node cur = root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = cur[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = cur[parts[i]];
+    } else if (!next.IsMap()) {
+      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it");
+    }
+    cur.reset(next);
+  }
+  YAML::Node v;
+  try {
+    v = YAML::Load(value);
+  } catch (const YAML::Exception&) {
+    v = YAML::Node(value);
+  }
+  cur[parts.back()] = v;
+}
+
 }  // namespace sextant

@@ -73,4 +73,9 @@ class YamlMap {
   std::shared_ptr<std::set<std::string>> used_;
 };
 
+// `--set KEY=VALUE` on a parsed document: KEY is a dotted path (mappings are created where absent),
+// VALUE is parsed as YAML (a plain string when it is not valid YAML). An empty path component or a
+// path through a non-mapping is an error located at `--set` and the key.
+void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value);
+
 }  // namespace sextant

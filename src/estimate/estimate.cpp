@@ -156,6 +156,57 @@ struct BlockTimes {
   PassTime forward, recompute, backward_input, backward_weight;
 };
 
+double chunk_params(const Chunk& ch) {
+  double x = 0;
+  for (const auto& b : ch.blocks) x += b.params * b.count;
+  return x;
+}
+
+// The once-per-step DP traffic of one pipeline rank that overlaps compute, chunk by chunk. Each
+// chunk's share (by its parameters) goes out in n_c = round(nb * share) buckets, one stream, in
+// order. `after_passes(c)` is the number of chunk passes of the same direction that the rank runs
+// after (gradients) or before (parameters) chunk c's own pass: under interleaved 1F1B the cooldown
+// drains the chunks v-1 .. 0, p micro-batches each, so chunk c's last backward is followed by c*p
+// chunk-backwards (its gradients are reduced while they run), and the warm-up runs chunk c's
+// first forward after c*p chunk-forwards (its parameters are gathered meanwhile). Megatron-Core
+// launches a chunk's reduction when that chunk's last backward ends
+// (forward_backward_pipelining_with_interleaving). With v = 1 these reduce to
+// max(sync / nb, sync - backward * (1 - 1/nb)) and max(gather / nb, gather - forward).
+struct ChunkedOverlap {
+  const Stage& st;
+  int v, p, nb;
+  double total_params;
+  ChunkedOverlap(const Stage& s, int v_, int p_, int nb_) : st(s), v(v_), p(p_), nb(nb_), total_params(0) {
+    for (const auto& ch : st.chunks) total_params += chunk_params(ch);
+  }
+  // Gradient reduction of sync_s in all, chunk backward pass chunk_s (per micro-batch).
+  double grad_exposed_s(double sync_s, double chunk_s) const {
+    const double t_end = (static_cast<double>(v - 1) * p + 1) * chunk_s;
+    double prefix = 0, finish = 0;
+    for (int c = 0; c < v; ++c) {
+      const double frac = total_params > 0 ? chunk_params(st.chunks[static_cast<size_t>(c)]) / total_params : 1.0 / v;
+      prefix += frac;
+      const double n = std::max(1.0, std::round(nb * frac));
+      const double start = static_cast<double>(v - 1 - c) * p * chunk_s;  // chunk c's last backward
+      const double share = sync_s * frac, rest = sync_s * prefix;        // chunks c, c-1, .., 0 follow
+      finish = std::max({finish, start + chunk_s / n + rest, start + chunk_s + rest - share + share / n});
+    }
+    return std::max(0.0, finish - t_end);
+  }
+  // Parameter gathering of gather_s in all, issued at the start, chunk forward pass chunk_s.
+  double gather_exposed_s(double gather_s, double chunk_s) const {
+    double prefix = 0, late = 0;
+    for (int c = 0; c < v; ++c) {
+      const double frac = total_params > 0 ? chunk_params(st.chunks[static_cast<size_t>(c)]) / total_params : 1.0 / v;
+      const double n = std::max(1.0, std::round(nb * frac));
+      const double need = static_cast<double>(c) * p * chunk_s;  // chunk c's first forward starts
+      late = std::max({late, gather_s * (prefix + frac / n) - need, gather_s * (prefix + frac) - need - chunk_s});
+      prefix += frac;
+    }
+    return std::max(0.0, late);
+  }
+};
+
 }  // namespace
 
 MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_bytes) {
@@ -254,15 +305,14 @@ StepEstimate Estimator::run(const Workload& w) const {
     double sync = 0;
     for (const auto& col : sw.grad_sync) sync += collective_time_s(col, w, c.fabric);
     const int nb = std::max(1, sw.grad_buckets);
+    // Chunks after (before) a chunk's last backward (first forward): interleaving only.
+    const ChunkedOverlap overlap(w.stages[r], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
     double sync_exposed = sync;
-    if (s.plan.overlap_grad_reduce && !sw.grad_sync.empty()) {
-      const double window = times.backward_s[r] / v * (1.0 - 1.0 / nb);
-      sync_exposed = std::max(sync / nb, sync - window);
-    }
+    if (s.plan.overlap_grad_reduce && !sw.grad_sync.empty()) sync_exposed = overlap.grad_exposed_s(sync, times.backward_s[r] / v);
     double gather = 0;
     for (const auto& col : sw.param_gather) gather += collective_time_s(col, w, c.fabric);
     double gather_exposed = gather;
-    if (s.plan.overlap_param_gather && gather > 0) gather_exposed = std::max(gather / nb, gather - times.forward_s[r] / v);
+    if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.forward_s[r] / v);
     double opt = 0;
     for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
     double slack = 0;

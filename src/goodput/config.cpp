@@ -78,36 +78,6 @@ double GoodputConfig::mean_restart_s() const {
 // ------------------------------------------------------------------------------- helpers
 namespace {
 
-void apply_override(YAML::Node root, const std::string& key, const std::string& value) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (size_t i = 0; i <= key.size(); ++i)
-    if (i == key.size() || key[i] == '.') {
-      parts.push_back(key.substr(start, i - start));
-      start = i + 1;
-    }
-  YAML::Node cur = root;
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    if (parts[i].empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component");
-    YAML::Node next = cur[parts[i]];
-    if (!next.IsDefined() || next.IsNull()) {
-      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      next = cur[parts[i]];
-    } else if (!next.IsMap()) {
-      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it");
-    }
-    cur.reset(next);
-  }
-  if (parts.back().empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component");
-  YAML::Node v;
-  try {
-    v = YAML::Load(value);
-  } catch (const YAML::Exception&) {
-    v = YAML::Node(value);
-  }
-  cur[parts.back()] = v;
-}
-
 // A number written plainly or as {value: X, source: S} / {value: X, estimated: B}.
 double number(const YamlMap& m, const std::string& key, std::string* source = nullptr) {
   YAML::Node n = m.raw(key);
@@ -312,7 +282,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
   }
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a goodput input must be a YAML mapping (job:, failures:, recovery:, checkpoint:)");
-  for (const auto& [k, v] : overrides) apply_override(n, k, v);
+  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
   YamlMap root(n, name);
   GoodputConfig c;
   c.file = name;

@@ -34,27 +34,6 @@ std::vector<T> int_list(const YamlMap& m, const std::string& key, std::vector<T>
   return out;
 }
 
-void set_path(YAML::Node root, const std::string& key, const std::string& value) {
-  std::vector<std::string> parts;
-  size_t a = 0;
-  while (true) {
-    size_t b = key.find('.', a);
-    parts.push_back(key.substr(a, b - a));
-    if (b == std::string::npos) break;
-    a = b + 1;
-  }
-  std::vector<YAML::Node> chain{root};
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node next = chain.back()[parts[i]];
-    if (!next.IsDefined() || next.IsNull()) {
-      chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      next = chain.back()[parts[i]];
-    }
-    if (!next.IsMap()) throw Error(SourceLocation{"", 0, 0, key}, "--set: '" + parts[i] + "' is not a mapping");
-    chain.push_back(next);
-  }
-  chain.back()[parts.back()] = YAML::Load(value);
-}
 
 double device_power_busy(const Accelerator& a) { return value_or(a.tdp_w, 0.0); }
 double device_power_idle(const Accelerator& a, const DeviceProfile& p) {
@@ -79,7 +58,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
   } catch (const YAML::Exception& e) {
     throw Error(SourceLocation{path, e.mark.line + 1, e.mark.column + 1, ""}, std::string("YAML syntax error: ") + e.msg);
   }
-  for (const auto& [k, v] : sets) set_path(root, k, v);
+  for (const auto& [k, v] : sets) apply_yaml_override(root, k, v);
   YamlMap m(root, path);
   StudySpec s;
   s.file = path;

@@ -61,36 +61,6 @@ int Scenario::layers_on_stage(int pp_rank, int chunk) const {
   return stage_layout()[static_cast<size_t>(chunk * plan.pp + pp_rank)];
 }
 
-// ---------------------------------------------------------------- overrides
-static void apply_override(YAML::Node root, const std::string& key, const std::string& value) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (size_t i = 0; i <= key.size(); ++i)
-    if (i == key.size() || key[i] == '.') {
-      parts.push_back(key.substr(start, i - start));
-      start = i + 1;
-    }
-  YAML::Node cur = root;
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    if (parts[i].empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component");
-    YAML::Node next = cur[parts[i]];
-    if (!next.IsDefined() || next.IsNull()) {
-      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      next = cur[parts[i]];
-    } else if (!next.IsMap()) {
-      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it");
-    }
-    cur.reset(next);
-  }
-  YAML::Node v;
-  try {
-    v = YAML::Load(value);
-  } catch (const YAML::Exception&) {
-    v = YAML::Node(value);
-  }
-  cur[parts.back()] = v;
-}
-
 // ---------------------------------------------------------------- parsing
 void apply_framework_defaults(ParallelPlan& p, const Framework& f) {
   p.zero3_gather = f.zero3_gather.value;
@@ -240,7 +210,7 @@ Scenario parse_scenario(const std::string& text, const std::string& name, const 
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
   }
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
-  for (const auto& [k, v] : overrides) apply_override(n, k, v);
+  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
   return parse_root(YamlMap(n, name), cat);
 }
 
