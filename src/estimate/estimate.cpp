@@ -264,6 +264,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     return bt;
   };
   const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work (w.schedule names sched)
+  double hop_s = 0;  // the slowest rank's transfer of one chunk boundary (interleaved fill and drain)
   for (int r = 0; r < p; ++r) {
     for (const auto& ch : w.stages[r].chunks)
       for (const auto& b : ch.blocks) {
@@ -280,7 +281,9 @@ StepEstimate Estimator::run(const Workload& w) const {
       send.group = GroupKind::PP;
       send.bytes = w.stages[r].boundary_activation_bytes;
       const double t = collective_time_s(send, w, c.fabric) * v;
-      // Interleaved schedules overlap these transfers with the other chunks' work.
+      hop_s = std::max(hop_s, t / v);
+      // Interleaved schedules overlap these transfers with the other chunks' work, except in the
+      // fill and the drain (below).
       const double exposed = p2p_hidden ? 0.0 : t;
       fwd[r].blocking_comm_s += exposed;
       bwd[r].blocking_comm_s += exposed;
@@ -293,7 +296,12 @@ StepEstimate Estimator::run(const Workload& w) const {
     times.backward_s.push_back(bwd[r].total() + wgt[r].total());
     times.weight_s.push_back(wgt[r].total());
   }
-  const double pipe = sched.pipeline_time_s(times, p, v, m);
+  // Interleaved 1F1B hides the transfers behind other chunks' passes in the steady state, but
+  // not on the path of the first micro-batch's forward through all p*v virtual stages (the
+  // warm-up: rank 0 starts chunk c+1 of a group of p micro-batches just as chunk c of its first
+  // one returns from rank p-1) nor of the last one's backward (the drain): 2 (p v - 1) hops.
+  const double fill_drain_p2p_s = p2p_hidden && p > 1 ? 2.0 * (static_cast<double>(p) * v - 1) * hop_s : 0.0;
+  const double pipe = sched.pipeline_time_s(times, p, v, m) + fill_drain_p2p_s;
 
   // Once-per-step work on each rank; the step ends when the slowest rank ends. A rank r
   // finishes its last backward (r) backward-times before rank 0 (1F1B drain order).
@@ -338,10 +346,11 @@ StepEstimate Estimator::run(const Workload& w) const {
   const double exposed_pass = mf * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm());
   e.optimizer_s = crit_opt;
   e.grad_sync_exposed_s = crit_sync + crit_gather;
-  e.exposed_comm_s = exposed_pass + e.grad_sync_exposed_s;
+  e.exposed_comm_s = exposed_pass + e.grad_sync_exposed_s + fill_drain_p2p_s;
   e.bubble_s = std::max(0.0, step - e.compute_s - e.exposed_comm_s - e.optimizer_s);
   PassTime crit;  // the critical rank's passes, per step
   for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]}) crit.add(*pt, mf);
+  if (fill_drain_p2p_s > 0) crit.add_exposed(GroupKind::PP, fill_drain_p2p_s);
   for (int k = 0; k < kOpClasses; ++k)
     if (crit.class_seen >> k & 1u) e.compute_by_class_s.emplace_back(to_string(static_cast<OpClass>(k)), crit.by_class[k]);
   {
