@@ -12,24 +12,9 @@ int SuiteConfig::effective_threads() const {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
-void SuiteRegistry::add(std::unique_ptr<Suite> s) { suites_.push_back(std::move(s)); }
-
-const Suite& SuiteRegistry::get(const std::string& name) const {
-  for (const auto& s : suites_)
-    if (s->name() == name) return *s;
-  throw Error(SourceLocation{"", 0, 0, "--suite"}, "unknown benchmark suite '" + name + "'",
-              valid_choices_hint(name, names()));
-}
-
-std::vector<std::string> SuiteRegistry::names() const {
-  std::vector<std::string> n;
-  for (const auto& s : suites_) n.push_back(s->name());
-  return n;
-}
-
 std::vector<const Suite*> SuiteRegistry::all() const {
   std::vector<const Suite*> v;
-  for (const auto& s : suites_) v.push_back(s.get());
+  for (const auto& s : items()) v.push_back(s.get());
   return v;
 }
 

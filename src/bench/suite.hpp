@@ -18,6 +18,7 @@
 #include "bench/host.hpp"
 #include "bench/measurement.hpp"
 #include "bench/timing.hpp"
+#include "core/registry.hpp"
 
 namespace sextant::bench {
 
@@ -57,16 +58,12 @@ class Suite {
   virtual SuiteOutput run(const SuiteConfig& config) const = 0;
 };
 
-class SuiteRegistry {
+// Suites by name (core/registry.hpp: get() throws Error at --suite with the valid names).
+class SuiteRegistry : public InstanceRegistry<Suite> {
  public:
-  void add(std::unique_ptr<Suite> s);
-  const Suite& get(const std::string& name) const;  // throws Error with the valid names
-  std::vector<std::string> names() const;
+  SuiteRegistry() : InstanceRegistry("--suite", "benchmark suite") {}
   // Suites of the default run (all) / of --quick (all; quick sizes).
   std::vector<const Suite*> all() const;
-
- private:
-  std::vector<std::unique_ptr<Suite>> suites_;
 };
 
 SuiteRegistry make_suite_registry();

@@ -37,25 +37,12 @@ Fabric make_fabric(const Scenario& s) {
   return f;
 }
 
-CollectiveRegistry::CollectiveRegistry() {
-  items_.push_back(make_ring());
-  items_.push_back(make_tree());
-  items_.push_back(make_nvls());
-  items_.push_back(make_all_to_all());
-  items_.push_back(make_p2p());
-}
-
-const CollectiveAlgorithm& CollectiveRegistry::get(const std::string& name) const {
-  for (const auto& a : items_)
-    if (a->name() == name) return *a;
-  throw Error(SourceLocation{"", 0, 0, "algorithm"}, "unknown collective algorithm '" + name + "'",
-              valid_choices_hint(name, names()));
-}
-
-std::vector<std::string> CollectiveRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& a : items_) out.push_back(a->name());
-  return out;
+CollectiveRegistry::CollectiveRegistry() : InstanceRegistry("algorithm", "collective algorithm") {
+  add(make_ring());
+  add(make_tree());
+  add(make_nvls());
+  add(make_all_to_all());
+  add(make_p2p());
 }
 
 CollectiveChoice CollectiveRegistry::best(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f,
@@ -63,7 +50,7 @@ CollectiveChoice CollectiveRegistry::best(ir::CollKind k, double bytes, const ir
   CollectiveChoice c;
   if (g.size <= 1 || bytes <= 0) return c;
   c.time_s = std::numeric_limits<double>::infinity();
-  for (const auto& a : items_) {
+  for (const auto& a : items()) {
     if (!a->supports(k, g, f)) continue;
     const double t = a->time_s(k, bytes, g, f, traffic);
     if (t < c.time_s) {

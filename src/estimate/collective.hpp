@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ir/workload.hpp"
+#include "core/registry.hpp"
 
 namespace sextant {
 
@@ -86,17 +87,14 @@ struct CollectiveChoice {
   double time_s = 0;
 };
 
-class CollectiveRegistry {
+// The built-in algorithms by name (core/registry.hpp: get() throws Error at `algorithm` with the
+// valid names).
+class CollectiveRegistry : public InstanceRegistry<CollectiveAlgorithm> {
  public:
-  CollectiveRegistry();  // the built-in algorithms
-  const CollectiveAlgorithm& get(const std::string& name) const;  // throws Error with valid names
+  CollectiveRegistry();
   // The fastest supported algorithm (time 0 for a group of one).
   CollectiveChoice best(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f,
                         const ir::A2ATraffic& traffic = {}) const;
-  std::vector<std::string> names() const;
-
- private:
-  std::vector<std::unique_ptr<CollectiveAlgorithm>> items_;
 };
 
 std::unique_ptr<CollectiveAlgorithm> make_ring();

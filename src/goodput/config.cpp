@@ -158,7 +158,7 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   if (p.distribution == "weibull") {
     p.weibull_shape = m.f64("shape", 0.75);
     // Validate through the factory (it reads `shape`).
-    dists.create("weibull", 1.0, &m, m.loc("shape"));
+    dists.create("weibull", m.loc("shape"), 1.0, &m);
   }
   p.node_lost = m.boolean("node_lost", p.kind == EventKind::Interrupt && p.component != "software" && p.component != "user");
   p.detection_s = m.has("detection_s") ? nonneg(m, "detection_s", 0) : -1;
@@ -435,7 +435,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   CheckpointConfig& ck = c.checkpoint;
   ck.strategy = cm.str("strategy", "sync-remote");
   const auto reg = make_checkpoint_registry();
-  ck.impl = reg.create(ck.strategy, &cm, cm.loc("strategy"));
+  ck.impl = reg.create(ck.strategy, cm.loc("strategy"), &cm);
   CheckpointEnv& env = ck.env;
   env.nodes = j.nodes();
   env.nodes_per_replica = j.nodes_per_replica;

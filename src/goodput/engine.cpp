@@ -54,7 +54,7 @@ SimModel build_model(const GoodputConfig& c) {
     const double rate = c.process_rate_per_s(p);
     if (rate > 0) {
       q.dist = p.distribution == "weibull" ? make_weibull_shape(1.0 / rate, p.weibull_shape)
-                                           : dists.create(p.distribution, 1.0 / rate, nullptr, {});
+                                           : dists.create(p.distribution, {}, 1.0 / rate, nullptr);
     }
     q.node_lost = p.node_lost;
     q.nodes_lost = p.nodes_per_domain > 0 ? p.nodes_per_domain : 1;

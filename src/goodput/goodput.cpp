@@ -353,7 +353,7 @@ Result run_goodput(const GoodputConfig& c) {
     for (const auto& name : reg.names()) {
       GoodputConfig cc = c;
       cc.checkpoint.strategy = name;
-      cc.checkpoint.impl = reg.create(name, nullptr, {});
+      cc.checkpoint.impl = reg.create(name, {}, nullptr);
       cc.checkpoint.interval_rule = "daly";
       double e = std::nan(""), tau = std::nan(""), blk = std::nan("");
       try {

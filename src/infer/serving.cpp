@@ -454,7 +454,8 @@ void Simulation::finished_prefill(Instance&, int32_t s, double t) {
 Result Simulation::run(ServingSummary* summary) {
   const auto& sp = spec_;
   const auto policies = make_policy_registry();
-  policies.make(sp.policy);  // validate the name early
+  const SourceLocation policy_key{"", 0, 0, "policy"};
+  policies.create(sp.policy, policy_key);  // validate the name early
   models_.push_back(std::make_unique<CostModel>(sp.deployment));
   const CostModel* draft = nullptr;
   if (sp.draft) {
@@ -494,7 +495,7 @@ Result Simulation::run(ServingSummary* summary) {
     for (int k = 0; k < slots; ++k)
       instances_.push_back(std::make_unique<Instance>(*this, idx++, r, cm, draft, pools_[static_cast<size_t>(rep)],
                                                       pp > 1 ? &pipes_[static_cast<size_t>(rep)] : nullptr, bt, sp.limits,
-                                                      sp.prefix_caching, policies.make(sp.policy)));
+                                                      sp.prefix_caching, policies.create(sp.policy, policy_key)));
     ++rep;
   };
   if (sp.disaggregation) {

@@ -12,23 +12,10 @@ double moe_miss_probability(int experts, int held, int topk) {
   return q;
 }
 
-MoeDispatcherRegistry::MoeDispatcherRegistry() {
-  items_.push_back(make_alltoall_dispatcher());
-  items_.push_back(make_dedup_dispatcher("deepep"));
-  items_.push_back(make_dedup_dispatcher("hybridep"));
-}
-
-const MoeDispatcher& MoeDispatcherRegistry::get(const std::string& name) const {
-  for (const auto& d : items_)
-    if (d->name() == name) return *d;
-  throw Error(SourceLocation{"", 0, 0, "parallel.moe_dispatcher"}, "unknown MoE dispatcher '" + name + "'",
-              valid_choices_hint(name, names()));
-}
-
-std::vector<std::string> MoeDispatcherRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& d : items_) out.push_back(d->name());
-  return out;
+MoeDispatcherRegistry::MoeDispatcherRegistry() : InstanceRegistry("parallel.moe_dispatcher", "MoE dispatcher") {
+  add(make_alltoall_dispatcher());
+  add(make_dedup_dispatcher("deepep"));
+  add(make_dedup_dispatcher("hybridep"));
 }
 
 }  // namespace sextant::ir

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/workload.hpp"
+#include "core/registry.hpp"
 
 namespace sextant::ir {
 
@@ -29,14 +30,11 @@ class MoeDispatcher {
   virtual A2ATraffic traffic(const MoeRoute& r, const Group& ep) const = 0;
 };
 
-class MoeDispatcherRegistry {
+// The built-in dispatchers by name (core/registry.hpp: get() throws Error at
+// parallel.moe_dispatcher with the valid names).
+class MoeDispatcherRegistry : public InstanceRegistry<MoeDispatcher> {
  public:
-  MoeDispatcherRegistry();  // the built-in dispatchers
-  const MoeDispatcher& get(const std::string& name) const;  // throws Error with valid names
-  std::vector<std::string> names() const;
-
- private:
-  std::vector<std::unique_ptr<MoeDispatcher>> items_;
+  MoeDispatcherRegistry();
 };
 
 // Probability that a token's topk experts (distinct, uniformly drawn from `experts`) all miss a

@@ -7,24 +7,11 @@
 
 namespace sextant::ir {
 
-ScheduleRegistry::ScheduleRegistry() {
-  items_.push_back(make_gpipe());
-  items_.push_back(make_1f1b());
-  items_.push_back(make_interleaved_1f1b());
-  items_.push_back(make_zb_h1());
-}
-
-const PipelineSchedule& ScheduleRegistry::get(const std::string& name) const {
-  for (const auto& s : items_)
-    if (s->name() == name) return *s;
-  throw Error(SourceLocation{"", 0, 0, "parallel.schedule"}, "unknown pipeline schedule '" + name + "'",
-              valid_choices_hint(name, names()));
-}
-
-std::vector<std::string> ScheduleRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& s : items_) out.push_back(s->name());
-  return out;
+ScheduleRegistry::ScheduleRegistry() : InstanceRegistry("parallel.schedule", "pipeline schedule") {
+  add(make_gpipe());
+  add(make_1f1b());
+  add(make_interleaved_1f1b());
+  add(make_zb_h1());
 }
 
 void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m) {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "core/registry.hpp"
 
 namespace sextant::ir {
 
@@ -38,14 +39,11 @@ class PipelineSchedule {
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
 };
 
-class ScheduleRegistry {
+// The built-in schedules by name (core/registry.hpp: get() throws Error at parallel.schedule
+// with the valid names).
+class ScheduleRegistry : public InstanceRegistry<PipelineSchedule> {
  public:
-  ScheduleRegistry();  // registers the built-in schedules
-  const PipelineSchedule& get(const std::string& name) const;  // throws Error with valid names
-  std::vector<std::string> names() const;
-
- private:
-  std::vector<std::unique_ptr<PipelineSchedule>> items_;
+  ScheduleRegistry();
 };
 
 // The built-in schedules (one file each).

@@ -30,22 +30,9 @@ double CheckpointEnv::nvme_read_s() const { return div_or_inf(per_node_bytes, nv
 
 double CheckpointSchedule::final_save_s() const { return blocking_s + remote().persist_s; }
 
-std::vector<std::string> CheckpointRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& [n, f] : factories_) out.push_back(n);
-  return out;
-}
-
-std::unique_ptr<CheckpointStrategy> CheckpointRegistry::create(const std::string& name, const YamlMap* options,
-                                                               const SourceLocation& where) const {
-  auto it = factories_.find(name);
-  if (it == factories_.end())
-    throw Error(where, "unknown checkpoint strategy '" + name + "'", valid_choices_hint(name, names()));
-  return it->second(options);
-}
 
 CheckpointRegistry make_checkpoint_registry() {
-  CheckpointRegistry r;
+  CheckpointRegistry r("checkpoint strategy");
   r.add("sync-remote", make_sync_remote);
   r.add("async-remote", make_async_remote);
   r.add("in-memory", make_in_memory);

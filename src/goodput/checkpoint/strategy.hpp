@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/yaml_reader.hpp"
+#include "core/registry.hpp"
 
 namespace sextant::goodput {
 
@@ -75,19 +76,9 @@ class CheckpointStrategy {
   virtual CheckpointSchedule schedule(const CheckpointEnv& env) const = 0;
 };
 
-using CheckpointFactory = std::function<std::unique_ptr<CheckpointStrategy>(const YamlMap* options)>;
-
-class CheckpointRegistry {
- public:
-  void add(const std::string& name, CheckpointFactory f) { factories_[name] = std::move(f); }
-  bool has(const std::string& name) const { return factories_.count(name) > 0; }
-  std::vector<std::string> names() const;
-  std::unique_ptr<CheckpointStrategy> create(const std::string& name, const YamlMap* options,
-                                             const SourceLocation& where) const;
-
- private:
-  std::map<std::string, CheckpointFactory> factories_;
-};
+// Strategies by name, built from their `checkpoint:` options (null: defaults);
+// create(name, where, options) throws Error at `where` naming the valid strategies.
+using CheckpointRegistry = FactoryRegistry<CheckpointStrategy, const YamlMap*>;
 
 CheckpointRegistry make_checkpoint_registry();
 

@@ -15,6 +15,7 @@
 
 #include "core/random.hpp"
 #include "core/yaml_reader.hpp"
+#include "core/registry.hpp"
 
 namespace sextant::goodput {
 
@@ -31,20 +32,9 @@ class InterArrival {
 
 // Builds a distribution of the given mean; `params` is the process's YAML map (the factory reads
 // only its own keys, e.g. `shape`), or null for defaults.
-using InterArrivalFactory = std::function<std::unique_ptr<InterArrival>(double mean_s, const YamlMap* params)>;
-
-class DistributionRegistry {
- public:
-  void add(const std::string& name, InterArrivalFactory f) { factories_[name] = std::move(f); }
-  bool has(const std::string& name) const { return factories_.count(name) > 0; }
-  std::vector<std::string> names() const;
-  // Throws Error at `where` naming the valid choices when the name is unknown.
-  std::unique_ptr<InterArrival> create(const std::string& name, double mean_s, const YamlMap* params,
-                                       const SourceLocation& where) const;
-
- private:
-  std::map<std::string, InterArrivalFactory> factories_;
-};
+// create(name, where, mean_s, params) throws Error at `where` naming the valid choices when the
+// name is unknown.
+using DistributionRegistry = FactoryRegistry<InterArrival, double, const YamlMap*>;
 
 DistributionRegistry make_distribution_registry();
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/random.hpp"
+#include "core/registry.hpp"
 
 namespace sextant::infer {
 
@@ -61,24 +62,10 @@ class ArrivalProcess {
   virtual std::vector<Request> generate(const WorkloadSpec& spec) const = 0;
 };
 
-template <class T>
-class NamedRegistry {
- public:
-  using Factory = std::function<std::unique_ptr<T>()>;
-  void add(const std::string& name, Factory f) { f_[name] = std::move(f); }
-  std::unique_ptr<T> make(const std::string& name, const std::string& what) const;
-  std::vector<std::string> names() const {
-    std::vector<std::string> v;
-    for (const auto& [k, _] : f_) v.push_back(k);
-    return v;
-  }
-
- private:
-  std::map<std::string, Factory> f_;
-};
-
-NamedRegistry<ArrivalProcess> make_arrival_registry();
-NamedRegistry<LengthDistribution> make_length_registry();
+// Arrival processes and length distributions by name (core/registry.hpp): create(name, where)
+// throws Error at `where` naming the valid choices.
+FactoryRegistry<ArrivalProcess> make_arrival_registry();
+FactoryRegistry<LengthDistribution> make_length_registry();
 
 // Generates the requests of a spec (arrival process by name; lengths and prefixes for the
 // synthetic processes).

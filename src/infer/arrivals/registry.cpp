@@ -6,25 +6,16 @@
 
 namespace sextant::infer {
 
-template <class T>
-std::unique_ptr<T> NamedRegistry<T>::make(const std::string& name, const std::string& what) const {
-  auto it = f_.find(name);
-  if (it == f_.end()) throw Error(SourceLocation{"", 0, 0, what}, "unknown " + what + " '" + name + "'", valid_choices_hint(name, names()));
-  return it->second();
-}
-template class NamedRegistry<ArrivalProcess>;
-template class NamedRegistry<LengthDistribution>;
-
-NamedRegistry<ArrivalProcess> make_arrival_registry() {
-  NamedRegistry<ArrivalProcess> r;
+FactoryRegistry<ArrivalProcess> make_arrival_registry() {
+  FactoryRegistry<ArrivalProcess> r("arrival process");
   r.add("poisson", make_poisson_arrivals);
   r.add("gamma", make_gamma_arrivals);
   r.add("trace", make_trace_arrivals);
   return r;
 }
 
-NamedRegistry<LengthDistribution> make_length_registry() {
-  NamedRegistry<LengthDistribution> r;
+FactoryRegistry<LengthDistribution> make_length_registry() {
+  FactoryRegistry<LengthDistribution> r("length distribution");
   r.add("fixed", make_fixed_lengths);
   r.add("uniform", make_uniform_lengths);
   r.add("exponential", make_exponential_lengths);
@@ -34,7 +25,8 @@ NamedRegistry<LengthDistribution> make_length_registry() {
 
 void fill_lengths(const WorkloadSpec& spec, std::vector<Request>& reqs) {
   const auto lengths = make_length_registry();
-  const auto pd = lengths.make(spec.prompt.dist, "prompt.dist"), od = lengths.make(spec.output.dist, "output.dist");
+  const auto pd = lengths.create(spec.prompt.dist, SourceLocation{"", 0, 0, "prompt.dist"});
+  const auto od = lengths.create(spec.output.dist, SourceLocation{"", 0, 0, "output.dist"});
   for (size_t i = 0; i < reqs.size(); ++i) {
     RandomStream rng(spec.seed, 1000 + i);
     auto& r = reqs[i];
@@ -53,7 +45,7 @@ std::vector<Request> generate_requests(const WorkloadSpec& spec) {
     throw Error(SourceLocation{"", 0, 0, "workload.rate_per_s"}, "arrival rate must be positive");
   if (spec.arrival != "trace" && spec.requests <= 0)
     throw Error(SourceLocation{"", 0, 0, "workload.requests"}, "number of requests must be positive");
-  auto reqs = make_arrival_registry().make(spec.arrival, "workload.arrival")->generate(spec);
+  auto reqs = make_arrival_registry().create(spec.arrival, SourceLocation{"", 0, 0, "workload.arrival"})->generate(spec);
   return reqs;
 }
 

@@ -24,6 +24,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "core/registry.hpp"
 
 namespace sextant::infer {
 
@@ -76,16 +77,9 @@ class BatchingPolicy {
 // when the cache is full (vLLM's recompute preemption), and appends their decode items.
 void schedule_running_decodes(SchedulerContext& ctx, std::vector<WorkItem>& out);
 
-class PolicyRegistry {
- public:
-  using Factory = std::function<std::unique_ptr<BatchingPolicy>()>;
-  void add(const std::string& name, Factory f) { factories_[name] = std::move(f); }
-  std::unique_ptr<BatchingPolicy> make(const std::string& name) const;  // throws with valid names
-  std::vector<std::string> names() const;
-
- private:
-  std::map<std::string, Factory> factories_;
-};
+// Policies by name (core/registry.hpp): create(name, where) throws Error at `where` naming the
+// valid policies.
+using PolicyRegistry = FactoryRegistry<BatchingPolicy>;
 
 // static, continuous, chunked-prefill.
 PolicyRegistry make_policy_registry();

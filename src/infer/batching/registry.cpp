@@ -3,21 +3,8 @@
 
 namespace sextant::infer {
 
-std::unique_ptr<BatchingPolicy> PolicyRegistry::make(const std::string& name) const {
-  auto it = factories_.find(name);
-  if (it == factories_.end())
-    throw Error(SourceLocation{"", 0, 0, "policy"}, "unknown batching policy '" + name + "'", valid_choices_hint(name, names()));
-  return it->second();
-}
-
-std::vector<std::string> PolicyRegistry::names() const {
-  std::vector<std::string> v;
-  for (const auto& [k, _] : factories_) v.push_back(k);
-  return v;
-}
-
 PolicyRegistry make_policy_registry() {
-  PolicyRegistry r;
+  PolicyRegistry r("batching policy");
   r.add("static", make_static_policy);
   r.add("continuous", make_continuous_policy);
   r.add("chunked-prefill", make_chunked_prefill_policy);
