@@ -398,16 +398,16 @@ StepEstimate Estimator::run(const Workload& w) const {
   double worst = -1;
   for (int rr = 0; rr < p; ++rr) {
     const auto& st = w.stages[rr];
-    double act_all = 0, recompute_peak = 0;
-    for (const auto& ch : st.chunks)
-      for (const auto& b : ch.blocks) {
-        act_all += b.activation_bytes * b.count;
+    double recompute_peak = 0;
+    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
+    for (size_t c = 0; c < st.chunks.size(); ++c)
+      for (const auto& b : st.chunks[c].blocks) {
+        chunk_act[c] += b.activation_bytes * b.count;
         recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
-    const double per_chunk = act_all / v;
     // Full recompute: one layer's whole activation set is rematerialised while its backward runs
     // (34 sbh for a GPT layer against its stored 2 sbh input, Korthikanti et al.).
-    const double act = per_chunk * sched.inflight(rr, p, v, m) + recompute_peak;
+    const double act = sched.peak_activation_bytes(rr, p, v, m, chunk_act) + recompute_peak;
     const MemoryBreakdown mb = stage_memory(w, rr, act);
     if (mb.total_bytes() > worst) {
       worst = mb.total_bytes();

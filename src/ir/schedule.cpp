@@ -14,6 +14,12 @@ ScheduleRegistry::ScheduleRegistry() : InstanceRegistry("parallel.schedule", "pi
   add(make_zb_h1());
 }
 
+double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const {
+  double sum = 0;
+  for (const double b : chunk_bytes) sum += b;
+  return inflight(r, p, v, m) * sum / v;
+}
+
 void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m) {
   std::vector<std::vector<ScheduleItem>> orders(p);
   for (int r = 0; r < p; ++r) {

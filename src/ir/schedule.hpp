@@ -10,7 +10,15 @@
 //    times (used by `estimate`); it must agree with simulating order() when all ranks are
 //    uniform and communication is free.
 //  - inflight(r, p, v, m) is the largest number of chunk-micro-batches whose activations rank r
-//    holds at once under order() (used for memory).
+//    holds at once under order().
+//  - peak_activation_bytes(r, p, v, m, chunk_bytes) is the largest sum of chunk_bytes[c] over the
+//    chunk-micro-batches (i, c) that rank r holds at once under order(), a chunk-micro-batch
+//    being held from the start of its Forward to the end of its Backward; chunk_bytes[c] is one
+//    micro-batch's saved activations of chunk c. Chunks differ when a rank's first or last
+//    chunk carries the embedding or the loss head, or stages are uneven. The default,
+//    inflight() times the chunks' mean, is exact when v == 1 or every chunk-micro-batch is held
+//    at once; a schedule that interleaves chunks overrides it (used by estimate and plan for
+//    memory; the simulator walks order() and must agree).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,6 +45,7 @@ class PipelineSchedule {
   virtual std::vector<ScheduleItem> order(int r, int p, int v, int64_t m) const = 0;
   virtual double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const = 0;
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
+  virtual double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const;
 };
 
 // The built-in schedules by name (core/registry.hpp: get() throws Error at parallel.schedule

@@ -402,7 +402,8 @@ struct ShapeHash {
   }
 };
 struct StageMem {
-  double dense = 0, expert = 0, act_all_per_mb = 0, recompute_peak_per_mb = 0;
+  double dense = 0, expert = 0, recompute_peak_per_mb = 0;
+  std::vector<double> chunk_act_per_mb;  // one micro-batch's saved activations per chunk
 };
 }  // namespace
 
@@ -438,9 +439,10 @@ struct MemoryModel::Impl {
       StageMem sm;
       sm.dense = st.params - st.expert_params;
       sm.expert = st.expert_params;
-      for (const auto& ch : st.chunks)
-        for (const auto& b : ch.blocks) {
-          sm.act_all_per_mb += b.activation_bytes * b.count;
+      sm.chunk_act_per_mb.assign(st.chunks.size(), 0.0);
+      for (size_t c = 0; c < st.chunks.size(); ++c)
+        for (const auto& b : st.chunks[c].blocks) {
+          sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;
           sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, b.recompute_bytes);
         }
       out.push_back(sm);
@@ -483,7 +485,7 @@ double MemoryModel::bytes(const Candidate& c) const {
     const double w = (z >= 3 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * wbytes;
     const double g = (z >= 2 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
-    const double act = (st.act_all_per_mb / v * sched.inflight(r, p, v, m) + st.recompute_peak_per_mb) * act_scale;
+    const double act = (sched.peak_activation_bytes(r, p, v, m, st.chunk_act_per_mb) + st.recompute_peak_per_mb) * act_scale;
     const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
                         (z >= 3 ? 2.0 * ((st.dense + (eshard > 1 ? st.expert : 0.0)) / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
     const double reserve = 2.0 * 1024 * 1024 * 1024;

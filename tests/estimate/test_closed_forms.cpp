@@ -122,6 +122,35 @@ TEST(ClosedForms, SchedulesAreDeadlockFree) {
       }
 }
 
+// The memory accounting's peak of held activations against a walk over the schedule's own
+// order(), with chunks of different sizes (the loss head on the last chunk, the embedding on the
+// first): a chunk-micro-batch is held from its Forward to its Backward.
+TEST(ClosedForms, PeakActivationsMatchAWalkOverTheOrder) {
+  ir::ScheduleRegistry reg;
+  for (const auto& name : reg.names())
+    for (int p : {1, 2, 3, 4, 8})
+      for (int v : {1, 2, 3, 5})
+        for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{8}, int64_t{24}}) {
+          if ((v > 1 && name != "interleaved-1f1b" && name != "gpipe") || (name == "interleaved-1f1b" && m % p != 0)) continue;
+          for (int r = 0; r < p; ++r) {
+            std::vector<double> bytes(static_cast<size_t>(v));
+            for (int c = 0; c < v; ++c) bytes[static_cast<size_t>(c)] = 1.0 + 0.37 * c * c + (c == v - 1 ? 19.0 : 0.0);
+            double held = 0, peak = 0;
+            for (const auto& it : reg.get(name).order(r, p, v, m)) {
+              if (it.kind == ir::ScheduleItem::Forward) held += bytes[static_cast<size_t>(it.chunk)];
+              peak = std::max(peak, held);
+              if (it.kind == ir::ScheduleItem::Backward) held -= bytes[static_cast<size_t>(it.chunk)];
+            }
+            EXPECT_NEAR(reg.get(name).peak_activation_bytes(r, p, v, m, bytes), peak, 1e-9 * peak)
+                << name << " r=" << r << " p=" << p << " v=" << v << " m=" << m;
+            // Equal chunks: the peak is inflight() chunk-micro-batches.
+            const std::vector<double> flat(static_cast<size_t>(v), 2.0);
+            EXPECT_NEAR(reg.get(name).peak_activation_bytes(r, p, v, m, flat), 2.0 * reg.get(name).inflight(r, p, v, m), 1e-12)
+                << name << " r=" << r << " p=" << p << " v=" << v << " m=" << m;
+          }
+        }
+}
+
 TEST(ClosedForms, RingAllReduceTime) {
   CollectiveRegistry reg;
   Fabric f;

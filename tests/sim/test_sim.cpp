@@ -465,6 +465,30 @@ TEST(SimMemory, OneFOneBPeakActivationsMatchInflight) {
   EXPECT_LT(r.peak_memory_time_s, r.step.step_time_s);
 }
 
+TEST(SimMemory, InterleavedLastRankHoldsOneMicroBatchOfLogits) {
+  // A large vocabulary's fp32 logits make the last rank's last chunk much heavier than its
+  // others. Under interleaved 1F1B that chunk's backward follows its forward at once, so the
+  // last rank holds one micro-batch of logits, not its in-flight count spread over the chunks.
+  const auto s = parse_scenario(yaml("llama3-8b", 16, "{tp: 2, pp: 2, vpp: 4, schedule: interleaved-1f1b}",
+                                     "{global_batch: 32, micro_batch: 2, seq_len: 4096}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto r = sim::simulate(w);
+  const auto est = estimate_step(w);
+  EXPECT_NEAR(r.step.memory.activations_bytes / est.memory.activations_bytes, 1.0, 1e-9);
+  double head = 0;
+  for (const auto& b : w.stages[1].chunks[3].blocks)
+    if (b.name == "head") head = b.activation_bytes;
+  ASSERT_GT(head, 0.0);
+  // The old accounting (in-flight count times the mean chunk) would hold 9/4 of it.
+  const ir::ScheduleRegistry reg;
+  std::vector<double> chunk(4, 0.0);
+  for (int c = 0; c < 4; ++c)
+    for (const auto& b : w.stages[1].chunks[static_cast<size_t>(c)].blocks) chunk[static_cast<size_t>(c)] += b.activation_bytes * b.count;
+  const double layers_only = (chunk[0] + chunk[1] + chunk[2] + chunk[3] - head) / 4;
+  EXPECT_NEAR(reg.get("interleaved-1f1b").peak_activation_bytes(1, 2, 4, w.microbatches, chunk), head + layers_only * 7, 1e-6 * head);
+}
+
 TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
   const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 2, pp: 4, vpp: 2, schedule: interleaved-1f1b}",
                                      "{global_batch: 32, micro_batch: 1, seq_len: 2048}"),

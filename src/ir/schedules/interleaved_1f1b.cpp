@@ -41,9 +41,34 @@ class Interleaved final : public PipelineSchedule {
     }
     return (static_cast<double>(m) - 1.0 / v) * mx + sum / v;
   }
+  static int64_t warmup(int r, int p, int v, int64_t m) {
+    return std::min<int64_t>(static_cast<int64_t>(p - r - 1) * 2 + static_cast<int64_t>(v - 1) * p, m * v);
+  }
   double inflight(int r, int p, int v, int64_t m) const override {
-    return static_cast<double>(
-        std::min<int64_t>(static_cast<int64_t>(p - r - 1) * 2 + static_cast<int64_t>(v - 1) * p + 1, m * v));
+    return static_cast<double>(std::min<int64_t>(warmup(r, p, v, m) + 1, m * v));
+  }
+  // Chunks differ (the loss head on the last rank's last chunk): which chunks are held matters.
+  // After the steady-state step j's forward, rank r holds forwards [0, warm + j] less backwards
+  // [0, j); forward k runs chunk (k mod pv) / p, backward k chunk v - 1 - (k mod pv) / p. Both
+  // counts advance by p per chunk every pv steps, so the held set repeats with period pv and
+  // the peak is the largest over its first period (warm-up only adds, cool-down only removes).
+  double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const override {
+    bool uniform = true;
+    for (const double b : chunk_bytes) uniform = uniform && b == chunk_bytes[0];
+    if (uniform || v == 1) return PipelineSchedule::peak_activation_bytes(r, p, v, m, chunk_bytes);
+    const int64_t pv = static_cast<int64_t>(p) * v, total = m * v, warm = warmup(r, p, v, m);
+    // Items of chunk c among the first n of a sequence whose k-th item runs chunk slot(k).
+    auto count = [&](int64_t n, int slot) { return (n / pv) * p + std::clamp<int64_t>(n % pv - static_cast<int64_t>(slot) * p, 0, p); };
+    auto held = [&](int64_t forwards, int64_t backwards) {
+      double bytes = 0;
+      for (int c = 0; c < v; ++c)
+        bytes += chunk_bytes[static_cast<size_t>(c)] * static_cast<double>(count(forwards, c) - count(backwards, v - 1 - c));
+      return bytes;
+    };
+    if (warm >= total) return held(total, 0);
+    double peak = 0;
+    for (int64_t j = 0; j < std::min(pv, total - warm); ++j) peak = std::max(peak, held(warm + j + 1, j));
+    return peak;
   }
 };
 }  // namespace
