@@ -75,7 +75,7 @@ TEST(PlanStack, RestrictedEnumerationIsTheUnrestrictedOneLessPlansTheStackCannot
   const auto all = enumerate_plans(s, any);
   ASSERT_GT(all.size(), 1000u);
   for (const std::string fw : {"megatron-lm-2021", "megatron-lm-2022", "megatron-deepspeed", "deepspeed-zero3-2021", "llm-foundry",
-                               "megatron-core", "nemo-2407-launcher"}) {
+                               "megatron-core", "megatron-bridge-perf", "nemo-2407-launcher"}) {
     SearchOptions o = wide();
     o.stack = stack_features(bundled()->framework(fw));
     ASSERT_TRUE(o.stack.restricted());

@@ -167,6 +167,16 @@ TEST(PlanErrors, FrameworkGradDtypeIsTheTrainingDefaultAndTheKeyWins) {
   EXPECT_EQ(parse_scenario(std::string(kBase) + "framework: megatron-core\n", "plan.yaml", *bundled).train.grad_reduce_dtype,
             DType::FP32);
   EXPECT_TRUE(bundled->framework("megatron-core").grad_reduce_dtype.value.empty());
+  // Megatron-Bridge's performance scripts reduce in bf16; the entry shares Megatron-Core's
+  // capabilities (a YAML alias), so only the gradient dtype differs.
+  const Framework& mb = bundled->framework("megatron-bridge-perf");
+  EXPECT_EQ(mb.grad_reduce_dtype.value, "bf16");
+  EXPECT_EQ(parse_scenario(std::string(kBase) + "framework: megatron-bridge-perf\n", "plan.yaml", *bundled).train.grad_reduce_dtype,
+            DType::BF16);
+  const Framework& mc = bundled->framework("megatron-core");
+  EXPECT_EQ(mb.capabilities.schedules.items, mc.capabilities.schedules.items);
+  EXPECT_EQ(mb.capabilities.zero_stages.items, mc.capabilities.zero_stages.items);
+  EXPECT_EQ(mb.capabilities.tp_comm_overlap.value, mc.capabilities.tp_comm_overlap.value);
 }
 
 TEST(PlanErrors, UnknownFrameworkNamesTheValidOnes) {
