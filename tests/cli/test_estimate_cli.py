@@ -59,7 +59,7 @@ with tempfile.TemporaryDirectory() as d:
     check("validate qwen3-30b exit", r5.returncode == 0, r5.stderr)
     want = [row["id"] for row in csv.DictReader(open(q))]
     got = list(csv.DictReader(open(os.path.join(d, "validation_rows.csv"))))
-    check("validate qwen3-30b rows", [g["id"] for g in got] == want and len(want) == 17, [g["id"] for g in got])
+    check("validate qwen3-30b rows", [g["id"] for g in got] == want and len(want) == 19, [g["id"] for g in got])
     check("validate qwen3-30b predicted", all(float(g["predicted_step_time_s"]) > 0 for g in got), got[:1])
 
 # Every --help works.
