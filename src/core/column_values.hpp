@@ -31,6 +31,40 @@
 
 namespace sextant {
 
+// A random-access iterator over a container read by index (operator[] returning T by value):
+// the iterator of IntVector and DoubleVector, whose elements are decoded, not stored.
+template <class Container, class T>
+class IndexIterator {
+ public:
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = T;
+  IndexIterator() = default;
+  IndexIterator(const Container* v, size_t i) : v_(v), i_(i) {}
+  T operator*() const { return (*v_)[i_]; }
+  T operator[](difference_type n) const { return (*v_)[static_cast<size_t>(static_cast<difference_type>(i_) + n)]; }
+  IndexIterator& operator++() { ++i_; return *this; }
+  IndexIterator operator++(int) { auto t = *this; ++i_; return t; }
+  IndexIterator& operator--() { --i_; return *this; }
+  IndexIterator operator--(int) { auto t = *this; --i_; return t; }
+  IndexIterator& operator+=(difference_type n) { i_ = static_cast<size_t>(static_cast<difference_type>(i_) + n); return *this; }
+  IndexIterator& operator-=(difference_type n) { return *this += -n; }
+  friend IndexIterator operator+(IndexIterator a, difference_type n) { return a += n; }
+  friend IndexIterator operator+(difference_type n, IndexIterator a) { return a += n; }
+  friend IndexIterator operator-(IndexIterator a, difference_type n) { return a -= n; }
+  friend difference_type operator-(const IndexIterator& a, const IndexIterator& b) {
+    return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
+  }
+  friend bool operator==(const IndexIterator& a, const IndexIterator& b) { return a.i_ == b.i_; }
+  friend auto operator<=>(const IndexIterator& a, const IndexIterator& b) { return a.i_ <=> b.i_; }
+
+ private:
+  const Container* v_ = nullptr;
+  size_t i_ = 0;
+};
+
 class IntVector {
  public:
   using value_type = int64_t;
@@ -39,36 +73,7 @@ class IntVector {
   using reference = int64_t;
   using const_reference = int64_t;
 
-  class const_iterator {
-   public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = int64_t;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = int64_t;
-    const_iterator() = default;
-    const_iterator(const IntVector* v, size_t i) : v_(v), i_(i) {}
-    int64_t operator*() const { return (*v_)[i_]; }
-    int64_t operator[](difference_type n) const { return (*v_)[static_cast<size_t>(static_cast<difference_type>(i_) + n)]; }
-    const_iterator& operator++() { ++i_; return *this; }
-    const_iterator operator++(int) { auto t = *this; ++i_; return t; }
-    const_iterator& operator--() { --i_; return *this; }
-    const_iterator operator--(int) { auto t = *this; --i_; return t; }
-    const_iterator& operator+=(difference_type n) { i_ = static_cast<size_t>(static_cast<difference_type>(i_) + n); return *this; }
-    const_iterator& operator-=(difference_type n) { return *this += -n; }
-    friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-    friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-    friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-      return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
-    friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.i_ <=> b.i_; }
-
-   private:
-    const IntVector* v_ = nullptr;
-    size_t i_ = 0;
-  };
+  using const_iterator = IndexIterator<IntVector, int64_t>;
   using iterator = const_iterator;
 
   IntVector() = default;
@@ -168,36 +173,7 @@ class DoubleVector {
   using reference = double;
   using const_reference = double;
 
-  class const_iterator {
-   public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = double;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = double;
-    const_iterator() = default;
-    const_iterator(const DoubleVector* v, size_t i) : v_(v), i_(i) {}
-    double operator*() const { return (*v_)[i_]; }
-    double operator[](difference_type n) const { return (*v_)[static_cast<size_t>(static_cast<difference_type>(i_) + n)]; }
-    const_iterator& operator++() { ++i_; return *this; }
-    const_iterator operator++(int) { auto t = *this; ++i_; return t; }
-    const_iterator& operator--() { --i_; return *this; }
-    const_iterator operator--(int) { auto t = *this; --i_; return t; }
-    const_iterator& operator+=(difference_type n) { i_ = static_cast<size_t>(static_cast<difference_type>(i_) + n); return *this; }
-    const_iterator& operator-=(difference_type n) { return *this += -n; }
-    friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-    friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-    friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-      return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
-    friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.i_ <=> b.i_; }
-
-   private:
-    const DoubleVector* v_ = nullptr;
-    size_t i_ = 0;
-  };
+  using const_iterator = IndexIterator<DoubleVector, double>;
   using iterator = const_iterator;
 
   DoubleVector() = default;
