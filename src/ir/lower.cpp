@@ -364,7 +364,11 @@ struct Lowerer {
       ComputeOp router = gemm16("moe.router", Tl, x.num_experts, h);
       router.cls = OpClass::Router;
       fwd.push_back(router);
-      const double routed = Tl * x.topk;  // token-expert pairs processed on this rank (balanced)
+      // Token-expert pairs processed on the busiest expert-parallel rank, which sets the pace of
+      // every all-to-all and expert GEMM of the layer: the balanced share times the load factor
+      // (training.moe_load_imbalance, capped or fixed by a capacity factor; docs/models.md).
+      const double load = s.train.moe_load_factor();
+      const double routed = Tl * x.topk * load;
       const double a2a = routed * h * ab;
       if (ep > 1) fwd.push_back(moe_a2a("moe.dispatch", a2a));
       fwd.push_back(mem("moe.permute", OpClass::Memcpy, 2 * a2a));
@@ -413,7 +417,7 @@ struct Lowerer {
       // nothing more), and the expert activations (fc1 outputs; the activation output is the
       // fc2 GEMM's saved input).
       const double weighted_out = s.train.moe_weighting_in_expert ? 0.0 : ab;
-      act += Tl / T * (x.topk * h * (weighted_out + gb) + x.topk * ((mats - 1) * f * ab + f * gb) / etp);
+      act += Tl / T * load * (x.topk * h * (weighted_out + gb) + x.topk * ((mats - 1) * f * ab + f * gb) / etp);
     }
     fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));
     bi.push_back(mem("mlp.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));

@@ -1,5 +1,6 @@
 #include "scenario/scenario.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <numeric>
 
@@ -106,7 +107,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
 
 // fw: the scenario's framework (nullptr when it names none): its gradient dtype and MoE router
 // weighting, where set, are the defaults.
-static TrainingConfig parse_training(const YamlMap& m, const Framework* fw) {
+static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool moe_model) {
   const std::string fw_grad_dtype = fw ? fw->grad_reduce_dtype.value : std::string();
   const std::string fw_weighting = fw && !fw->moe_router_weighting.value.empty() ? fw->moe_router_weighting.value : "at_combine";
   TrainingConfig t;
@@ -125,6 +126,18 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw) {
   t.grad_reduce_dtype = parse_dtype(grad, m.loc("grad_reduce_dtype"));
   t.moe_weighting_in_expert = m.choice("moe_router_weighting", {"in_expert", "at_combine"}, fw_weighting) == "in_expert";
   t.fp8_recipe = m.choice("fp8_recipe", fp8_recipe_names(), "delayed");
+  // MoE routing load (docs/models.md, MoE load): dropless by default, balanced by default.
+  for (const char* key : {"moe_load_imbalance", "moe_capacity_factor", "moe_pad_to_capacity"})
+    if (m.has(key) && !moe_model) m.fail(key, "the model has no experts: this key applies to MoE models only");
+  t.moe_load_imbalance = m.f64("moe_load_imbalance", 1.0);
+  t.moe_capacity_factor = m.f64("moe_capacity_factor", 0.0);
+  t.moe_pad_to_capacity = m.boolean("moe_pad_to_capacity", false);
+  if (!(t.moe_load_imbalance >= 1.0) || !std::isfinite(t.moe_load_imbalance))
+    m.fail("moe_load_imbalance", "must be a finite ratio >= 1 (the busiest expert-parallel rank's token-expert pairs over the mean; 1 = balanced)");
+  if (!(t.moe_capacity_factor >= 0.0) || !std::isfinite(t.moe_capacity_factor) || (t.moe_capacity_factor > 0 && t.moe_capacity_factor < 1.0))
+    m.fail("moe_capacity_factor", "must be 0 (dropless) or a finite factor >= 1 (token drop: each expert takes at most this multiple of its mean share)");
+  if (t.moe_pad_to_capacity && t.moe_capacity_factor == 0.0)
+    m.fail("moe_pad_to_capacity", "padding to capacity needs a capacity: set training.moe_capacity_factor");
   if (t.global_batch < 1) m.fail("global_batch", "must be positive");
   if (t.micro_batch < 1) m.fail("micro_batch", "must be positive");
   if (t.seq_len < 1) m.fail("seq_len", "must be positive");
@@ -185,7 +198,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
   s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base)
                                 : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base);
-  s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework));
+  s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value());
   s.seed = static_cast<uint64_t>(root.i64("seed", 0));
   root.finish();
   // Derived dp.

@@ -3,6 +3,7 @@
 // plan + training settings. Written as YAML (docs/scenario.md); every key can be overridden with
 // --set key=value. A Scenario is self-contained (it holds copies of the catalog entries it
 // uses), immutable after load, and checked: impossible plans are Errors with the reason.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -68,6 +69,18 @@ struct TrainingConfig {
   // scale from the amax history, fused into the cast) | current (per-tensor scale from the
   // tensor's own amax: one more read pass) | blockwise | mxfp8 (block scales computed in the cast).
   std::string fp8_recipe = "delayed";
+  // MoE routing load. moe_load_imbalance: the busiest expert-parallel rank's token-expert pairs
+  // per layer over the mean (>= 1; 1 = balanced, as forced by benchmark recipes). A capacity
+  // factor > 0 drops tokens beyond that multiple of an expert's mean share (0 = dropless);
+  // padding to capacity makes every expert process exactly its capacity.
+  double moe_load_imbalance = 1.0;
+  double moe_capacity_factor = 0.0;
+  bool moe_pad_to_capacity = false;
+  // The busiest rank's routed load over the balanced mean, from the three above.
+  double moe_load_factor() const {
+    if (moe_capacity_factor <= 0) return moe_load_imbalance;
+    return moe_pad_to_capacity ? moe_capacity_factor : std::min(moe_load_imbalance, moe_capacity_factor);
+  }
   bool micro_batch_given = true;   // false when the input did not state it (validation rows)
 };
 

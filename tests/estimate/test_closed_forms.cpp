@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <deque>
+#include <string_view>
 #include <tuple>
 
 #include "estimate/collective.hpp"
@@ -379,4 +380,61 @@ TEST(ClosedForms, ZeroThreeGathersExpertWeightsOverTheExpertDataParallelGroup) {
   const double diff = stage_memory(a, 0, 0.0).comm_buffers_bytes - stage_memory(b, 0, 0.0).comm_buffers_bytes;
   const double expect = 2.0 * a.stages[0].expert_params / 4.0 * 2.0;
   EXPECT_NEAR(diff, expect, 1e-9 * expect);
+}
+
+// Question: does the MoE routing load set the busiest expert-parallel rank's work? Its token-expert
+// pairs are the balanced share times the load factor: training.moe_load_imbalance when dropless,
+// at most the capacity factor with token drop, exactly the capacity factor when padded to it.
+// Expert GEMMs, all-to-all bytes and the routed activations scale with it; the router, the
+// attention and the model FLOPs (useful work) do not.
+TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
+  std::deque<Scenario> scenarios;
+  auto lowered = [&scenarios](const std::string& load) {
+    const std::string y =
+        "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, vocab: 32000,"
+        " mlp: swiglu, moe: {num_experts: 16, topk: 4, expert_ffn_hidden: 1024}}\n"
+        "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, ep: 8, zero_stage: 1}\n"
+        "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16" + load + "}\n";
+    return ir::lower(scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen())));
+  };
+  struct Moe {
+    double expert_flops = 0, router_flops = 0, attn_flops = 0, a2a_bytes = 0, act = 0;
+  };
+  auto measure = [](const ir::Workload& w) {
+    Moe r;
+    for (const auto& b : w.stages[0].chunks[0].blocks) {
+      if (b.name != "moe_layer") continue;
+      r.act = b.activation_bytes;
+      for (const auto& st : b.forward) {
+        if (const auto* op = std::get_if<ir::ComputeOp>(&st)) {
+          const std::string_view name = op->name;
+          if (name.substr(0, 11) == "moe.expert_") r.expert_flops += op->flops;
+          if (name == "moe.router") r.router_flops += op->flops;
+          if (name == "attn.core") r.attn_flops += op->flops;
+        } else if (const auto* c = std::get_if<ir::Collective>(&st); c && c->kind == ir::CollKind::AllToAll) {
+          r.a2a_bytes += c->bytes;
+        }
+      }
+    }
+    return r;
+  };
+  const auto w1 = lowered("");
+  const Moe base = measure(w1);
+  ASSERT_GT(base.expert_flops, 0.0);
+  ASSERT_GT(base.a2a_bytes, 0.0);
+  for (const auto& [load, factor] : std::vector<std::pair<std::string, double>>{
+           {", moe_load_imbalance: 1.5", 1.5},
+           {", moe_load_imbalance: 1.5, moe_capacity_factor: 1.25", 1.25},
+           {", moe_load_imbalance: 1.1, moe_capacity_factor: 1.25", 1.1},
+           {", moe_capacity_factor: 2, moe_pad_to_capacity: true", 2.0}}) {
+    const auto w = lowered(load);
+    const Moe m = measure(w);
+    EXPECT_NEAR(m.expert_flops / base.expert_flops, factor, 1e-12) << load;
+    EXPECT_NEAR(m.a2a_bytes / base.a2a_bytes, factor, 1e-12) << load;
+    EXPECT_EQ(m.router_flops, base.router_flops) << load;
+    EXPECT_EQ(m.attn_flops, base.attn_flops) << load;
+    EXPECT_GT(m.act, base.act) << load;
+    EXPECT_EQ(w.model_flops_per_step(), w1.model_flops_per_step()) << load;
+    EXPECT_GT(estimate_step(w).step_time_s, estimate_step(w1).step_time_s) << load;
+  }
 }

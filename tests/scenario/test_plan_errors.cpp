@@ -72,6 +72,30 @@ TEST(PlanErrors, EpMustDivideExperts) {
   EXPECT_NE(e.find("does not divide the 6 experts"), std::string::npos) << e;
 }
 
+// MoE routing-load keys: MoE models only, ratios >= 1, padding only with a capacity; each error
+// names the key.
+TEST(PlanErrors, MoeLoadKeysAreCheckedAndNamed) {
+  const auto e = error_of(kBase, {{"training.moe_load_imbalance", "1.2"}});
+  EXPECT_NE(e.find("training.moe_load_imbalance"), std::string::npos) << e;
+  EXPECT_NE(e.find("no experts"), std::string::npos) << e;
+  const std::string moe =
+      "model: {id: m, source: t, layers: 4, hidden: 1024, heads: 8, ffn_hidden: 0, vocab: 1000,"
+      " moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 512}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {ep: 4}\ntraining: {global_batch: 8, seq_len: 128}\n";
+  const auto a = error_of(moe, {{"training.moe_load_imbalance", "0.9"}});
+  EXPECT_NE(a.find("training.moe_load_imbalance"), std::string::npos) << a;
+  EXPECT_NE(a.find(">= 1"), std::string::npos) << a;
+  const auto b = error_of(moe, {{"training.moe_capacity_factor", "0.5"}});
+  EXPECT_NE(b.find("training.moe_capacity_factor"), std::string::npos) << b;
+  EXPECT_NE(b.find("0 (dropless)"), std::string::npos) << b;
+  const auto c = error_of(moe, {{"training.moe_pad_to_capacity", "true"}});
+  EXPECT_NE(c.find("training.moe_pad_to_capacity"), std::string::npos) << c;
+  EXPECT_NE(c.find("moe_capacity_factor"), std::string::npos) << c;
+  const auto s = parse_scenario(moe, "plan.yaml", *frozen(),
+                                {{"training.moe_load_imbalance", "1.4"}, {"training.moe_capacity_factor", "1.25"}});
+  EXPECT_DOUBLE_EQ(s.train.moe_load_factor(), 1.25);
+}
+
 TEST(PlanErrors, StagesMustDivideLayersOrBeGiven) {
   const auto e = error_of(kBase, {{"parallel.pp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "60"}});
   EXPECT_NE(e.find("does not divide the 80 layers"), std::string::npos) << e;
