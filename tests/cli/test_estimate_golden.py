@@ -2,12 +2,10 @@
 """Golden diff tests: scenario + `sextant estimate --json` against the reviewed expected output,
 computed with the frozen test catalog (tests/data/catalog-frozen) so catalog updates do not churn
 them. Run with --update to rewrite the expected files after a reviewed model change."""
-import json, math, os, subprocess, sys
+import json, os, subprocess, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
-CAT = os.path.join(ROOT, "tests", "data", "catalog-frozen")
-GOLDEN = os.path.join(ROOT, "tests", "golden")
+from golden import BIN, CAT, GOLDEN, ROOT, close
+
 CASES = [os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")] + sorted(
     os.path.join(GOLDEN, "scenarios", f) for f in os.listdir(os.path.join(GOLDEN, "scenarios")))
 
@@ -18,26 +16,6 @@ def run(scenario):
     j = json.loads(out)
     j["scalars"]["scenario"] = os.path.basename(scenario)
     return j
-
-
-def close(a, b, path, errors):
-    if isinstance(a, dict):
-        if list(a) != list(b):
-            errors.append(f"{path}: keys differ: {list(a)} vs {list(b)}")
-            return
-        for k in a:
-            close(a[k], b[k], f"{path}.{k}", errors)
-    elif isinstance(a, list):
-        if len(a) != len(b):
-            errors.append(f"{path}: length {len(a)} vs {len(b)}")
-            return
-        for i, (x, y) in enumerate(zip(a, b)):
-            close(x, y, f"{path}[{i}]", errors)
-    elif isinstance(a, float) or isinstance(b, float):
-        if not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12):
-            errors.append(f"{path}: {a} vs expected {b}")
-    elif a != b:
-        errors.append(f"{path}: {a!r} vs expected {b!r}")
 
 
 def main():

@@ -4,12 +4,10 @@
 trace, computed with the frozen test catalog (tests/data/catalog-frozen). Also checks that the
 timeline is valid Chrome trace-event JSON and that the result has estimate's schema.
 Run with --update to rewrite the expected files after a reviewed model change."""
-import json, math, os, subprocess, sys, tempfile
+import json, os, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
-CAT = os.path.join(ROOT, "tests", "data", "catalog-frozen")
-GOLDEN = os.path.join(ROOT, "tests", "golden")
+from golden import BIN, CAT, GOLDEN, close
+
 CASES = ["llama3-8b-h100-zero3", "mixtral-8x7b-h100-ep8", "gpt175b-a100-tp8pp8-v3"]
 TIMELINE_LINES = 40
 TIMELINE_ROWS = 120
@@ -23,26 +21,6 @@ def run(scenario, timeline, *extra):
     j = json.loads(out)
     j["scalars"]["scenario"] = os.path.basename(scenario)
     return j
-
-
-def close(a, b, path, errors):
-    if isinstance(a, dict):
-        if list(a) != list(b):
-            errors.append(f"{path}: keys differ: {list(a)} vs {list(b)}")
-            return
-        for k in a:
-            close(a[k], b[k], f"{path}.{k}", errors)
-    elif isinstance(a, list):
-        if len(a) != len(b):
-            errors.append(f"{path}: length {len(a)} vs {len(b)}")
-            return
-        for i, (x, y) in enumerate(zip(a, b)):
-            close(x, y, f"{path}[{i}]", errors)
-    elif isinstance(a, float) or isinstance(b, float):
-        if not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12):
-            errors.append(f"{path}: {a} vs expected {b}")
-    elif a != b:
-        errors.append(f"{path}: {a!r} vs expected {b!r}")
 
 
 def check_schema(name, got, errors):
