@@ -384,10 +384,17 @@ StepEstimate Estimator::run(const Workload& w) const {
   double hw = e.model_flops;
   if (s.train.recompute == Recompute::Full) hw += e.model_flops / 3.0;  // one more forward
   else if (s.train.recompute == Recompute::Selective) {
-    // The attention core's forward again: a third of its share of the model FLOPs.
-    const auto& mdl = s.model;
-    const double attn = 2.0 * 2.0 * (0.5 * (s.train.seq_len + 1)) * mdl.heads * mdl.head_dim * mdl.layers * tokens;
-    hw += attn;
+    // The recomputed modules' forward FLOPs again (the attention core by default), from the IR:
+    // one rank's recompute ops times its micro-batches, times the ranks of its pipeline stage.
+    const double ranks_per_stage = static_cast<double>(s.num_gpus) / p;
+    for (const auto& st : w.stages)
+      for (const auto& ch : st.chunks)
+        for (const auto& b : ch.blocks) {
+          double f = 0;
+          for (const auto& step : b.recompute)
+            if (const auto* op = std::get_if<ComputeOp>(&step)) f += op->flops;
+          hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
+        }
   }
   e.hardware_flops = hw;
   const double peak = acc.peak(acc.has_peak(s.train.precision) ? s.train.precision : DType::BF16);

@@ -233,7 +233,8 @@ struct Lowerer {
     const double h = m.hidden;
     const double q = static_cast<double>(m.heads) * attn_qk_dim();
     const double kv_local = m.mla ? 0 : static_cast<double>(std::max(m.kv_heads, t)) * m.head_dim / t;
-    fwd.push_back(mem("attn.norm", OpClass::Norm, Tsp * h * ab * 2));
+    const ComputeOp norm = mem("attn.norm", OpClass::Norm, Tsp * h * ab * 2);
+    fwd.push_back(norm);
     tp_enter(fwd, "attn.tp_all_gather");
     ComputeOp qkv;
     if (m.mla) {
@@ -292,7 +293,8 @@ struct Lowerer {
     }
     bi.push_back(mem("attn.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
 
-    if (s.train.recompute == Recompute::Selective) rc.push_back(core);
+    if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
+    if (s.train.recomputes(kRecomputeCoreAttn)) rc.push_back(core);
 
     // Parameters on this rank.
     double p_attn;
@@ -309,11 +311,13 @@ struct Lowerer {
 
     // Saved activations (Korthikanti et al. generalised; docs/models.md).
     const double div_sp = sp ? t : 1;
-    double act = 0;
-    act += h * (ab + gb) / div_sp;              // norm input, QKV input (the GEMM's saved copy)
+    double act = 0, remat = 0;  // saved, and rematerialised by selective recompute during the backward
+    act += h * ab / div_sp;                     // norm input
+    (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += h * gb / div_sp;  // QKV input (the GEMM's saved copy)
     act += (q + 2 * kv_local * t) / t * ab;     // Q, K, V
-    if (s.train.recompute != Recompute::Selective && !flash_attention()) {  // full: in the recomputed set
-      act += (dropout ? 5.0 : 2.0) * m.heads / t * s.train.seq_len / cp * 1.0;  // softmax (+dropout) per token, x ab/2 folded
+    if (!flash_attention()) {  // full recompute: in the recomputed set
+      const double scores = (dropout ? 5.0 : 2.0) * m.heads / t * s.train.seq_len / cp * 1.0;  // softmax (+dropout) per token, x ab/2 folded
+      (s.train.recomputes(kRecomputeCoreAttn) ? remat : act) += scores;
     }
     // Attention output = projection input. Flash attention keeps its 16-bit output for its own
     // backward; with FP8 GEMMs the projection saves its FP8 copy besides.
@@ -321,6 +325,7 @@ struct Lowerer {
     if (flash_attention()) act += 4.0 * m.heads / t;  // softmax statistics (fp32)
     if (dropout) act += h * 1.0 / div_sp;       // dropout mask
     b.activation_bytes += act * T;
+    b.recompute_bytes += remat * T;
   }
 
   bool flash_attention() const { return s.train.flash_attention; }
@@ -330,11 +335,17 @@ struct Lowerer {
     const double h = m.hidden;
     const double div_sp = sp ? t : 1;
     const int mats = m.gated() ? 3 : 2;
-    fwd.push_back(mem("mlp.norm", OpClass::Norm, Tsp * h * ab * 2));
+    const ComputeOp norm = mem("mlp.norm", OpClass::Norm, Tsp * h * ab * 2);
+    fwd.push_back(norm);
+    if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
     std::vector<Step> local;  // forward steps of this block (for the backward mirror)
     double act = h * ab / div_sp;  // norm input
+    double remat = 0;              // rematerialised by selective recompute during the backward
+    // The norm's output, when a GEMM or the router saves it as its input.
+    double& norm_out = s.train.recomputes(kRecomputeLayerNorm) ? remat : act;
     if (!moe) {
       const double f = m.ffn_hidden;
+      const size_t mlp_begin = fwd.size();
       tp_enter(fwd, "mlp.tp_all_gather");
       ComputeOp up = gemm("mlp.up", T, (mats - 1) * f / t, h);
       ComputeOp down = gemm("mlp.down", T, h, f / t);
@@ -351,13 +362,22 @@ struct Lowerer {
       if (t > 1) bi.push_back(coll(sp ? "mlp.tp_reduce_scatter.bwd" : "mlp.tp_all_reduce.bwd_in", sp ? CollKind::ReduceScatter : CollKind::AllReduce,
                                     GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
       b.params += mats * h * f / t + h;
-      act += h * gb / div_sp;                        // fc1 input (the GEMM's saved copy)
-      act += (mats - 1) * f / t * ab + f / t * gb;  // fc1 output(s); activation output = fc2 input
+      norm_out += h * gb / div_sp;  // fc1 input (the GEMM's saved copy)
+      // fc1 output(s); activation output = fc2 input. Recomputing the MLP repeats its forward
+      // from the saved fc1 input, TP collectives included.
+      (s.train.recomputes(kRecomputeMlp) ? remat : act) += (mats - 1) * f / t * ab + f / t * gb;
+      if (s.train.recomputes(kRecomputeMlp)) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(mlp_begin), fwd.end());
     } else {
       const auto& x = *m.moe;
       const double f = x.expert_ffn_hidden;
       // Tokens of this rank entering the MoE layer (sharded over TP by sequence parallelism).
       const double Tl = (t > 1 && etp == 1) ? T / t : T;
+      // Selective recompute of the whole routed part (Megatron-Core's `moe` module) repeats
+      // its forward, all-to-alls included; otherwise its activation function or shared experts.
+      const bool rc_moe = s.train.recomputes(kRecomputeMoe);
+      const bool rc_act = !rc_moe && s.train.recomputes(kRecomputeMoeAct);
+      const bool rc_shared = !rc_moe && s.train.recomputes(kRecomputeSharedExperts);
+      const size_t moe_begin = fwd.size();
       if (t > 1 && etp == 1 && !sp)
         fwd.push_back(mem("moe.token_split", OpClass::Memcpy, T * h * ab));
       if (t > 1 && etp > 1) tp_enter(fwd, "moe.tp_all_gather");
@@ -377,7 +397,9 @@ struct Lowerer {
       ComputeOp up = gemm("moe.expert_up", per_expert, (mats - 1) * f / etp, h, local_experts);
       ComputeOp down = gemm("moe.expert_down", per_expert, h, f / etp, local_experts);
       fwd.push_back(up);
-      fwd.push_back(mem("moe.act", OpClass::Elementwise, routed * ((mats - 1) * f + f) / etp * ab));
+      const ComputeOp expert_act = mem("moe.act", OpClass::Elementwise, routed * ((mats - 1) * f + f) / etp * ab);
+      fwd.push_back(expert_act);
+      if (rc_act) rc.push_back(expert_act);
       fwd.push_back(down);
       if (ep > 1) fwd.push_back(moe_a2a("moe.combine", a2a));
       fwd.push_back(mem("moe.unpermute", OpClass::Memcpy, 2 * a2a));
@@ -389,10 +411,15 @@ struct Lowerer {
         sdown = gemm("moe.shared_down", Tl, h, fs / etp);
         fwd.push_back(sup);
         fwd.push_back(sdown);
+        if (rc_shared) {
+          rc.push_back(sup);
+          rc.push_back(sdown);
+        }
         b.params += mats * h * fs / etp;
-        act += Tl / T * ((mats - 1) * fs * ab + fs * gb) / etp;
+        (rc_shared || rc_moe ? remat : act) += Tl / T * ((mats - 1) * fs * ab + fs * gb) / etp;
       }
       if (t > 1 && etp > 1) tp_leave(fwd, "moe.tp_reduce_scatter", "moe.tp_all_reduce");
+      if (rc_moe) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(moe_begin), fwd.end());
       // Backward.
       bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
       if (shared) {
@@ -410,20 +437,21 @@ struct Lowerer {
       const double p_expert = local_experts * mats * h * f / etp;
       b.params += p_expert + h * x.num_experts + h;
       b.expert_params += p_expert;
-      act += h * ab / div_sp;  // router input
+      norm_out += h * ab / div_sp;  // router input
       // Per routed token: the dispatched token (the expert GEMM's saved input), the expert
       // outputs when the router probabilities multiply them at the combine (the multiply saves
       // them for the probabilities' gradient; weighting inside the experts' activation saves
       // nothing more), and the expert activations (fc1 outputs; the activation output is the
       // fc2 GEMM's saved input).
       const double weighted_out = s.train.moe_weighting_in_expert ? 0.0 : ab;
-      act += Tl / T * load * (x.topk * h * (weighted_out + gb) + x.topk * ((mats - 1) * f * ab + f * gb) / etp);
+      (rc_moe ? remat : act) += Tl / T * load * (x.topk * h * (weighted_out + gb) + x.topk * (mats - 1) * f * ab / etp);
+      (rc_moe || rc_act ? remat : act) += Tl / T * load * x.topk * f * gb / etp;  // activation output = fc2 input
     }
     fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));
     bi.push_back(mem("mlp.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
     if (dropout) act += h * 1.0 / div_sp;
     b.activation_bytes += act * T;
-    (void)rc;
+    b.recompute_bytes += remat * T;
     (void)local;
   }
 
@@ -449,9 +477,9 @@ struct Lowerer {
       rc = fwd;
       b.recompute_bytes = b.activation_bytes;                  // rematerialised during its backward
       b.activation_bytes = m.hidden * ab / (sp ? t : 1) * T;  // the layer input only
-    } else if (s.train.recompute == Recompute::Selective) {
-      // The attention core is recomputed: its quadratic activations were not stored.
     }
+    // Selective recompute: the blocks above put the modules of training.recompute_modules into
+    // rc, left their saved outputs out of activation_bytes and counted them in recompute_bytes.
     // Backward runs in reverse: mlp part then attention part. bi holds attention first (built
     // first), so put the MLP part before it.
     std::vector<Step> bi_ordered;

@@ -10,6 +10,11 @@
 namespace sextant {
 namespace fs = std::filesystem;
 
+const std::vector<std::string>& recompute_module_names() {
+  static const std::vector<std::string> names = {"core_attn", "layernorm", "mlp", "moe_act", "shared_experts", "moe"};
+  return names;
+}
+
 const std::vector<std::string>& fp8_recipe_names() {
   static const std::vector<std::string> names{"delayed", "current", "blockwise", "mxfp8"};
   return names;
@@ -119,6 +124,22 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   t.precision = parse_dtype(prec, m.loc("precision"));
   const auto rc = m.choice("recompute", {"none", "selective", "full"}, "none");
   t.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
+  if (m.has("recompute_modules")) {
+    if (t.recompute != Recompute::Selective)
+      m.fail("recompute_modules", "names the modules of selective recompute, but recompute is '" + rc + "'",
+             "set training.recompute: selective");
+    const auto& names = recompute_module_names();
+    t.recompute_modules = 0;
+    for (const auto& name : m.str_list("recompute_modules")) {
+      const auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end())
+        m.fail("recompute_modules", "unknown module '" + name + "'", valid_choices_hint(name, names));
+      t.recompute_modules |= 1u << static_cast<uint32_t>(it - names.begin());
+    }
+    if (t.recompute_modules == 0) m.fail("recompute_modules", "is empty", "list at least one module, or set recompute: none");
+    if ((t.recompute_modules & (kRecomputeMoeAct | kRecomputeSharedExperts | kRecomputeMoe)) && !moe_model)
+      m.fail("recompute_modules", "moe_act, shared_experts and moe apply to MoE models only");
+  }
   t.optimizer = m.choice("optimizer", {"adam", "sgd"}, "adam");
   t.flash_attention = m.boolean("flash_attention", true);
   const std::string grad_default = !fw_grad_dtype.empty() ? fw_grad_dtype : t.precision == DType::FP16 ? "fp16" : "fp32";

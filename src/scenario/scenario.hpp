@@ -16,6 +16,19 @@ namespace sextant {
 
 enum class Recompute { None, Selective, Full };
 
+// The parts of a layer that selective recompute rematerialises (training.recompute_modules;
+// Megatron-Core's --recompute-modules, docs/models.md "Recompute"): bit flags.
+enum RecomputeModule : uint32_t {
+  kRecomputeCoreAttn = 1u << 0,       // the attention core (the default, and Megatron's)
+  kRecomputeLayerNorm = 1u << 1,      // the two norms: their outputs are not saved
+  kRecomputeMlp = 1u << 2,            // a dense layer's whole MLP
+  kRecomputeMoeAct = 1u << 3,         // the experts' activation function
+  kRecomputeSharedExperts = 1u << 4,  // an MoE layer's shared experts
+  kRecomputeMoe = 1u << 5,            // an MoE layer's whole routed part (dispatch to combine)
+};
+// Names in flag order ("core_attn", "layernorm", "mlp", "moe_act", "shared_experts", "moe").
+const std::vector<std::string>& recompute_module_names();
+
 // The names parallel.moe_dispatcher accepts: those of ir::MoeDispatcherRegistry (a test checks
 // that the two lists agree; the scenario module cannot depend on the IR module).
 const std::vector<std::string>& moe_dispatcher_names();
@@ -59,6 +72,8 @@ struct TrainingConfig {
   int seq_len = 0;
   DType precision = DType::BF16;  // GEMM precision
   Recompute recompute = Recompute::None;
+  uint32_t recompute_modules = kRecomputeCoreAttn;  // with Recompute::Selective: RecomputeModule flags
+  bool recomputes(RecomputeModule mod) const { return recompute == Recompute::Selective && (recompute_modules & mod) != 0; }
   std::string optimizer = "adam";  // adam | sgd
   bool flash_attention = true;     // attention without materialised scores (FlashAttention)
   DType grad_reduce_dtype = DType::FP32;  // Megatron accumulates and reduces bf16 gradients in fp32

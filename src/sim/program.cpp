@@ -242,14 +242,13 @@ struct Builder {
           emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
     };
 
-    double recompute_peak = 0;  // full recompute: one layer's whole set while its backward runs
+    double recompute_peak = 0;  // one layer's rematerialised set while its backward runs (full or selective recompute)
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
     for (int c = 0; c < v; ++c)
       for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) {
         chunk_act[static_cast<size_t>(c)] += b.activation_bytes * b.count;
         recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
-    const bool full_rc = s.train.recompute == Recompute::Full;
     const bool split = sched.splits_weight_gradient();
     const auto order = sched.order(r, p, v, m);
     // The last pass producing weight gradients of each chunk.
@@ -293,7 +292,7 @@ struct Builder {
         if (vs < nvs - 1) emit(Ins::Send, 0, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
       } else if (it.kind == ScheduleItem::Backward) {
         if (vs < nvs - 1) emit(Ins::Recv, 1, CollMode::Blocking, slot);
-        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, recompute_peak);
+        if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, recompute_peak);
         const bool last = !split && it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
           for (int rep = 0; rep < b->count; ++rep) {
@@ -304,7 +303,7 @@ struct Builder {
               if (last) grads_ready(b->params);
             }
           }
-        if (full_rc) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -recompute_peak);
+        if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -recompute_peak);
         emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_act[static_cast<size_t>(c)]);
         if (vs > 0) emit(Ins::Send, 1, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
       } else {

@@ -438,3 +438,91 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
     EXPECT_GT(estimate_step(w).step_time_s, estimate_step(w1).step_time_s) << load;
   }
 }
+
+// Question: does selective recompute of named modules (Megatron-Core's --recompute-modules) leave
+// out of the saved activations exactly the tensors those modules rematerialise, and redo their
+// forward? Korthikanti et al.'s per-layer terms with sequence parallelism (fp16, t = 8): 34 sbh/t
+// saved plus the attention scores 5as^2b/t. The two norms' outputs (the QKV and fc1 inputs) are
+// 2 sbh/t each, the MLP's internals (fc1 output and GELU output) 16 sbh/t.
+TEST(ClosedForms, RecomputeModulesLeaveOutWhatTheyRematerialise) {
+  const double s = 2048, b = 2, h = 4096, a = 32, t = 8;
+  const double sbh = s * b * h, scores = 5 * a * s * s * b / t;
+  struct Case {
+    const char* modules;
+    double saved, remat;
+    std::vector<std::string> rc;
+  } cases[] = {
+      {"[core_attn]", sbh * 34 / t, scores, {"attn.core"}},
+      {"[core_attn, layernorm]", sbh * 30 / t, scores + sbh * 4 / t, {"attn.norm", "attn.core", "mlp.norm"}},
+      {"[core_attn, mlp]", sbh * 18 / t, scores + sbh * 16 / t,
+       {"attn.core", "mlp.tp_all_gather", "mlp.up", "mlp.act", "mlp.down", "mlp.tp_reduce_scatter"}},
+      {"[layernorm]", sbh * 30 / t + scores, sbh * 4 / t, {"attn.norm", "mlp.norm"}},
+  };
+  for (const auto& c : cases) {
+    std::string y = gpt_yaml(8, true, "selective");
+    y.insert(y.rfind('}'), std::string(", recompute_modules: ") + c.modules);
+    const auto sc = parse_scenario(y, "t.yaml", *frozen());
+    const auto w = ir::lower(sc);
+    const auto& blk = dense_block(w);
+    EXPECT_NEAR(blk.activation_bytes, c.saved, 1e-9 * c.saved) << c.modules;
+    EXPECT_NEAR(blk.recompute_bytes, c.remat, 1e-9 * c.remat) << c.modules;
+    std::vector<std::string> names;
+    for (const auto& st : blk.recompute)
+      std::visit([&](const auto& x) { names.emplace_back(x.name); }, st);
+    EXPECT_EQ(names, c.rc) << c.modules;
+  }
+  // Recomputing the MLP repeats its two GEMMs (h x 4h each): the step's hardware FLOPs grow by
+  // 2 * 2 * 4h^2 per token and layer (global batch 64 x 2048 tokens, 8 layers).
+  auto hw = [](const std::string& modules) {
+    std::string y = gpt_yaml(8, true, "selective");
+    y.insert(y.rfind('}'), ", recompute_modules: " + modules);
+    return estimate_step(ir::lower(parse_scenario(y, "t.yaml", *frozen()))).hardware_flops;
+  };
+  const double mlp_fwd = 64.0 * 2048 * 8 * 16 * h * h;
+  EXPECT_NEAR(hw("[core_attn, mlp]") - hw("[core_attn]"), mlp_fwd, 1e-9 * mlp_fwd);
+}
+
+// The MoE modules: `moe_act` leaves out the experts' activation outputs (topk x f per token),
+// `shared_experts` the shared experts' internals, `moe` every routed tensor and the shared
+// experts, and redoes the routed forward with its all-to-alls.
+TEST(ClosedForms, MoeRecomputeModulesLeaveOutTheirTensors) {
+  std::deque<Scenario> scenarios;
+  std::deque<ir::Workload> ws;  // a Workload refers to its Scenario, a Block to its Workload: keep both
+  auto moe_block = [&scenarios, &ws](const std::string& modules) -> const ir::Block& {
+    const std::string y =
+        "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, vocab: 32000,"
+        " mlp: swiglu, moe: {num_experts: 16, topk: 4, expert_ffn_hidden: 1024, shared_experts: 1}}\n"
+        "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, ep: 8, zero_stage: 1}\n"
+        "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16, moe_router_weighting: at_combine" +
+        (modules.empty() ? std::string(", recompute: none") : ", recompute: selective, recompute_modules: " + modules) + "}\n";
+    ws.push_back(ir::lower(scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen()))));
+    for (const auto& b : ws.back().stages[0].chunks[0].blocks)
+      if (b.name == "moe_layer") return b;
+    throw std::runtime_error("no moe layer");
+  };
+  auto rc_names = [](const ir::Block& b) {
+    std::vector<std::string> names;
+    for (const auto& st : b.recompute) std::visit([&](const auto& x) { names.emplace_back(x.name); }, st);
+    return names;
+  };
+  const double T = 2 * 4096.0, h = 2048, f = 1024, k = 4, ab = 2;
+  const ir::Block& none = moe_block("");
+  const ir::Block& act = moe_block("[moe_act]");
+  EXPECT_NEAR(none.activation_bytes - act.activation_bytes, T * k * f * ab, 1e-6);
+  EXPECT_NEAR(act.recompute_bytes, T * k * f * ab, 1e-6);
+  EXPECT_EQ(rc_names(act), std::vector<std::string>{"moe.act"});
+  const ir::Block& shared = moe_block("[shared_experts]");
+  EXPECT_NEAR(none.activation_bytes - shared.activation_bytes, T * (2 * f + f) * ab, 1e-6);
+  EXPECT_EQ(rc_names(shared), (std::vector<std::string>{"moe.shared_up", "moe.shared_down"}));
+  // Routed: dispatched token + weighted output (at the combine) + fc1 outputs + activation output.
+  const double routed = T * k * (h * (ab + ab) + 2 * f * ab + f * ab);
+  const ir::Block& whole = moe_block("[moe]");
+  EXPECT_NEAR(none.activation_bytes - whole.activation_bytes, routed + T * 3 * f * ab, 1e-6);
+  const auto names = rc_names(whole);
+  for (const char* n : {"moe.router", "moe.dispatch", "moe.expert_up", "moe.act", "moe.expert_down", "moe.combine", "moe.shared_up"})
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+  // moe covers moe_act and shared_experts: listing them too changes nothing.
+  const ir::Block& all = moe_block("[moe, moe_act, shared_experts]");
+  EXPECT_EQ(all.activation_bytes, whole.activation_bytes);
+  EXPECT_EQ(rc_names(all), names);
+}

@@ -96,6 +96,30 @@ TEST(PlanErrors, MoeLoadKeysAreCheckedAndNamed) {
   EXPECT_DOUBLE_EQ(s.train.moe_load_factor(), 1.25);
 }
 
+// training.recompute_modules: only with selective recompute, known names (closest suggested), MoE
+// modules on MoE models only.
+TEST(PlanErrors, RecomputeModulesAreCheckedAndNamed) {
+  const auto a = error_of(kBase, {{"training.recompute_modules", "[layernorm]"}});
+  EXPECT_NE(a.find("training.recompute_modules"), std::string::npos) << a;
+  EXPECT_NE(a.find("recompute: selective"), std::string::npos) << a;
+  const auto b = error_of(kBase, {{"training.recompute", "selective"}, {"training.recompute_modules", "[layernorms]"}});
+  EXPECT_NE(b.find("unknown module 'layernorms'"), std::string::npos) << b;
+  EXPECT_NE(b.find("layernorm"), std::string::npos) << b;
+  const auto c = error_of(kBase, {{"training.recompute", "selective"}, {"training.recompute_modules", "[core_attn, moe_act]"}});
+  EXPECT_NE(c.find("MoE models only"), std::string::npos) << c;
+  const auto d = error_of(kBase, {{"training.recompute", "selective"}, {"training.recompute_modules", "[]"}});
+  EXPECT_NE(d.find("is empty"), std::string::npos) << d;
+  const auto s = parse_scenario(kBase, "plan.yaml", *frozen(),
+                                {{"training.recompute", "selective"}, {"training.recompute_modules", "[layernorm, mlp]"}});
+  EXPECT_TRUE(s.train.recomputes(kRecomputeLayerNorm));
+  EXPECT_TRUE(s.train.recomputes(kRecomputeMlp));
+  EXPECT_FALSE(s.train.recomputes(kRecomputeCoreAttn));
+  // Without the key, selective recompute is the attention core (Megatron-Core's default).
+  const auto def = parse_scenario(kBase, "plan.yaml", *frozen(), {{"training.recompute", "selective"}});
+  EXPECT_TRUE(def.train.recomputes(kRecomputeCoreAttn));
+  EXPECT_FALSE(def.train.recomputes(kRecomputeLayerNorm));
+}
+
 TEST(PlanErrors, StagesMustDivideLayersOrBeGiven) {
   const auto e = error_of(kBase, {{"parallel.pp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "60"}});
   EXPECT_NE(e.find("does not divide the 80 layers"), std::string::npos) << e;
