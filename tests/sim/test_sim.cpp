@@ -489,6 +489,24 @@ TEST(SimMemory, InterleavedLastRankHoldsOneMicroBatchOfLogits) {
   EXPECT_NEAR(reg.get("interleaved-1f1b").peak_activation_bytes(1, 2, 4, w.microbatches, chunk), head + layers_only * 7, 1e-6 * head);
 }
 
+// Selective recompute of named modules and an MoE routing load are in the IR both engines read:
+// their memory (saved activations plus one layer's rematerialised set) agrees exactly, and
+// their step times within the engines' usual agreement.
+TEST(SimMemory, RecomputeModulesAndMoeLoadAgreeWithEstimate) {
+  const auto s = parse_scenario(yaml("mixtral-8x7b", 16, "{tp: 2, pp: 2, ep: 4, sequence_parallel: true, zero_stage: 1}",
+                                     "{global_batch: 32, micro_batch: 1, seq_len: 4096, recompute: selective, "
+                                     "recompute_modules: [layernorm, moe_act], moe_load_imbalance: 1.25}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto r = sim::simulate(w, plain());
+  const auto est = estimate_step(w);
+  double remat = 0;
+  for (const auto& b : w.stages[0].chunks[0].blocks) remat = std::max(remat, b.recompute_bytes);
+  ASSERT_GT(remat, 0.0);
+  EXPECT_NEAR(r.step.memory.total_bytes() / est.memory.total_bytes(), 1.0, 1e-9);
+  EXPECT_NEAR(est.step_time_s / r.step.step_time_s, 1.0, 0.05);
+}
+
 TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
   const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 2, pp: 4, vpp: 2, schedule: interleaved-1f1b}",
                                      "{global_batch: 32, micro_batch: 1, seq_len: 2048}"),
