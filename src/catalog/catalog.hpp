@@ -179,10 +179,15 @@ struct FrameworkCapabilities {
   FrameworkProperty flash_attention;       // attention without materialised scores
   // Lists
   FrameworkProperty recompute;             // of none, selective, full
+  FrameworkProperty recompute_modules;     // of recompute_module_names(): the modules selective recompute may name
   FrameworkProperty zero_stages;           // of 0, 1, 2, 3 (0: replicated optimizer)
   FrameworkProperty pipeline_zero_stages;  // the ZeRO stages usable together with pp > 1
   FrameworkProperty schedules;             // pipeline schedules, of 1f1b, interleaved-1f1b, gpipe, zb-h1
 };
+// The modules selective recompute can name (training.recompute_modules, Megatron-Core's
+// --recompute-modules), in the order of the RecomputeModule flags (scenario.hpp).
+const std::vector<std::string>& recompute_module_names();
+
 struct Framework {
   std::string id, name, description;
   // ZeRO-3 / FSDP parameter gathering: one collective per layer (FSDP flat parameters, coalesced

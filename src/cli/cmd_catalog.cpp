@@ -132,7 +132,8 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
                {"context_parallel", &k.context_parallel}, {"expert_parallel", &k.expert_parallel},
                {"sequence_parallel", &k.sequence_parallel}, {"tp_comm_overlap", &k.tp_comm_overlap},
                {"overlap_grad_reduce", &k.overlap_grad_reduce}, {"overlap_param_gather", &k.overlap_param_gather},
-               {"flash_attention", &k.flash_attention}, {"recompute", &k.recompute}, {"zero_stages", &k.zero_stages},
+               {"flash_attention", &k.flash_attention}, {"recompute", &k.recompute}, {"recompute_modules", &k.recompute_modules},
+               {"zero_stages", &k.zero_stages},
                {"pipeline_zero_stages", &k.pipeline_zero_stages}, {"schedules", &k.schedules}})
         t.add_row({std::string("capabilities.") + key, p->value.empty() ? std::string("(none)") : p->value, p->source});
     }

@@ -28,6 +28,10 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
   cmd.add_option("--fix", a.fix, "Fix a plan dimension: tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap, e.g. --fix tp=8 (repeatable)");
   cmd.add_option("--schedules", a.schedules, "Allowed pipeline schedules (default: 1f1b interleaved-1f1b gpipe zb-h1)")->delimiter(',');
   cmd.add_option("--recompute", a.recompute, "Recompute modes to try (default: none,selective,full)")->delimiter(',');
+  cmd.add_option("--recompute-modules", a.recompute_modules,
+                 "Module sets selective recompute is searched with: 'ladder' (default: the model's modules added cheapest first, and the "
+                 "scenario's set), 'scenario' (training.recompute_modules only), or sets of modules joined by '+', e.g. "
+                 "core_attn core_attn+moe_act (modules: core_attn layernorm mlp moe_act shared_experts moe)");
   cmd.add_option("--zero", a.zero, "ZeRO stages to try (default: 0,1,2,3)")->delimiter(',');
   cmd.add_option("--max-micro-batch", a.max_micro_batch, "Largest micro-batch to try (default: no limit)");
   cmd.add_option("--max-vpp", a.max_vpp, "Largest virtual pipeline degree to try (default: layers/pp)");
@@ -95,6 +99,7 @@ plan::SearchOptions search_options(const SearchArgs& a) {
       else throw Error(SourceLocation{"--recompute", 0, 0, r}, "unknown recompute mode '" + r + "'", valid_choices_hint(r, {"none", "selective", "full"}));
     }
   }
+  if (!a.recompute_modules.empty()) plan::parse_module_search(a.recompute_modules, o);
   if (!a.zero.empty()) {
     o.zero_stages.clear();
     for (const auto& z : a.zero) {

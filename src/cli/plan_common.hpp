@@ -21,7 +21,7 @@ struct JobArgs {
 };
 
 struct SearchArgs {
-  std::vector<std::string> fix, schedules, recompute, zero;
+  std::vector<std::string> fix, schedules, recompute, recompute_modules, zero;
   int max_micro_batch = 0, max_vpp = 0, threads = 0;
   double headroom_gib = 0;
   double tie_fraction = plan::kValidatedMedianAbsErrorFraction;

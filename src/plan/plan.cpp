@@ -82,6 +82,10 @@ StackFeatures stack_features(const Framework& f) {
   st.recompute.clear();
   for (const auto& r : c.recompute.items)
     st.recompute.push_back(r == "none" ? Recompute::None : r == "selective" ? Recompute::Selective : Recompute::Full);
+  st.recompute_modules = 0;
+  const auto& names = recompute_module_names();
+  for (const auto& mod : c.recompute_modules.items)
+    st.recompute_modules |= 1u << static_cast<uint32_t>(std::find(names.begin(), names.end(), mod) - names.begin());
   st.zero_stages.clear();
   for (const auto& z : c.zero_stages.items) st.zero_stages.push_back(std::stoi(z));
   st.pipeline_zero_stages.clear();
@@ -107,6 +111,8 @@ std::string stack_violations(const Candidate& c, const Scenario& base, const Sea
   if (c.tp > 1 && c.tp_comm_overlap && !st.tp_comm_overlap) v.push_back("TP communication overlap");
   if (!contains(st.recompute, static_cast<Recompute>(c.recompute)))
     v.push_back("recompute " + to_string(static_cast<Recompute>(c.recompute)));
+  else if (c.recompute == static_cast<uint8_t>(Recompute::Selective) && (c.recompute_modules & ~st.recompute_modules) != 0)
+    v.push_back("selective recompute of " + recompute_modules_text(c.recompute_modules & ~st.recompute_modules));
   // As the enumeration: ZeRO matters only with a data-parallel group (dense, or expert).
   const int64_t edp = c.ep > 1 || base.model.moe
                           ? std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * std::max(1, c.etp)))
@@ -152,6 +158,35 @@ void parse_fix(const std::string& item, SearchOptions& opt) {
   opt.fixed[key] = v;
 }
 
+void parse_module_search(const std::vector<std::string>& items, SearchOptions& opt) {
+  if (items.size() == 1 && (items[0] == "ladder" || items[0] == "scenario")) {
+    opt.module_search = items[0] == "ladder" ? ModuleSearch::Ladder : ModuleSearch::Scenario;
+    opt.module_sets.clear();
+    return;
+  }
+  const auto& names = recompute_module_names();
+  opt.module_search = ModuleSearch::Listed;
+  opt.module_sets.clear();
+  for (const auto& item : items) {
+    const SourceLocation where{"--recompute-modules", 0, 0, item};
+    if (item == "ladder" || item == "scenario")
+      throw Error(where, "'" + item + "' stands alone: it cannot be combined with other module sets");
+    uint32_t set = 0;
+    size_t start = 0;
+    while (start <= item.size()) {
+      const size_t plus = std::min(item.find('+', start), item.size());
+      const std::string name = item.substr(start, plus - start);
+      const auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end())
+        throw Error(where, "unknown recompute module '" + name + "'",
+                    valid_choices_hint(name, names) + " (or 'ladder' or 'scenario' alone; join modules of one set with '+')");
+      set |= 1u << static_cast<uint32_t>(it - names.begin());
+      start = plus + 1;
+    }
+    opt.module_sets.push_back(set);
+  }
+}
+
 void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) {
   auto& p = s.plan;
   p.tp = c.tp;
@@ -169,6 +204,7 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
   p.schedule = opt.schedules[c.schedule];
   s.train.micro_batch = c.micro_batch;
   s.train.recompute = static_cast<Recompute>(c.recompute);
+  if (s.train.recompute == Recompute::Selective && c.recompute_modules != 0) s.train.recompute_modules = c.recompute_modules;
   const int n = c.pp * c.vpp, L = s.model.layers;
   p.stage_layers.clear();
   switch (layout_for(L, n, c.vpp)) {
@@ -196,6 +232,7 @@ Candidate candidate_of(const Scenario& s, const SearchOptions& opt) {
   c.micro_batch = s.train.micro_batch;
   c.zero_stage = static_cast<uint8_t>(p.zero_stage);
   c.recompute = static_cast<uint8_t>(s.train.recompute);
+  c.recompute_modules = s.train.recompute == Recompute::Selective ? static_cast<uint8_t>(s.train.recompute_modules) : 0;
   const int idx = schedule_index(opt, p.schedule);
   c.schedule = static_cast<uint8_t>(idx < 0 ? 255 : idx);
   c.sequence_parallel = p.sequence_parallel && p.tp > 1;
@@ -218,6 +255,9 @@ std::string describe(const Candidate& c, const SearchOptions& opt) {
   if (!c.overlap_grad_reduce) out += " no-grad-overlap";
   if (!c.overlap_param_gather) out += " no-gather-overlap";
   out += " rc:" + to_string(static_cast<Recompute>(c.recompute));
+  // The default module set (the attention core) is not spelt out.
+  if (c.recompute == static_cast<uint8_t>(Recompute::Selective) && c.recompute_modules != 0 && c.recompute_modules != kRecomputeCoreAttn)
+    out += "(" + recompute_modules_text(c.recompute_modules) + ")";
   if (c.pp > 1) out += " " + (c.schedule < opt.schedules.size() ? opt.schedules[c.schedule] : std::string("?"));
   return out;
 }
@@ -239,9 +279,46 @@ bool same_plan(const Candidate& a, const Candidate& b) {
   const Candidate x = canon(a), y = canon(b);
   return x.tp == y.tp && x.pp == y.pp && x.vpp == y.vpp && x.dp == y.dp && x.cp == y.cp && x.ep == y.ep &&
          x.etp == y.etp && x.micro_batch == y.micro_batch && x.zero_stage == y.zero_stage && x.recompute == y.recompute &&
-         (x.pp == 1 || x.schedule == y.schedule) && x.sequence_parallel == y.sequence_parallel &&
+         x.recompute_modules == y.recompute_modules && (x.pp == 1 || x.schedule == y.schedule) && x.sequence_parallel == y.sequence_parallel &&
          x.tp_comm_overlap == y.tp_comm_overlap && x.overlap_grad_reduce == y.overlap_grad_reduce &&
          x.overlap_param_gather == y.overlap_param_gather;
+}
+
+std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOptions& opt) {
+  const uint32_t applicable = applicable_recompute_modules(base.model);
+  const uint32_t offered = applicable & opt.stack.recompute_modules;
+  std::vector<uint32_t> out;
+  auto add = [&](uint32_t set) {
+    if (set != 0 && (set & ~offered) == 0 && !contains(out, set)) out.push_back(set);
+  };
+  switch (opt.module_search) {
+    case ModuleSearch::Listed:
+      for (uint32_t set : opt.module_sets) {
+        if (set == 0 || (set & ~kAllRecomputeModules) != 0)
+          throw Error(SourceLocation{"--recompute-modules", 0, 0, recompute_modules_text(set)}, "a module set must name at least one module",
+                      "valid modules: " + recompute_modules_text(kAllRecomputeModules));
+        if ((set & ~applicable) != 0)
+          throw Error(SourceLocation{"--recompute-modules", 0, 0, recompute_modules_text(set)},
+                      "model " + base.model.id + " has no " + recompute_modules_text(set & ~applicable) + " to recompute",
+                      "modules of this model: " + recompute_modules_text(applicable));
+        add(set);  // sets the stack does not offer are left out, as --recompute modes are
+      }
+      break;
+    case ModuleSearch::Scenario: add(base.train.recompute_modules); break;
+    case ModuleSearch::Ladder: {
+      // Cheapest to recompute first: the attention core (Megatron's default), then the
+      // memory-bound modules (the norms, the experts' activation), then those with GEMMs.
+      uint32_t set = 0;
+      for (uint32_t mod : {kRecomputeCoreAttn, kRecomputeLayerNorm, kRecomputeMoeAct, kRecomputeSharedExperts, kRecomputeMlp, kRecomputeMoe}) {
+        if ((offered & mod) == 0) continue;
+        set |= mod;
+        add(set);
+      }
+      add(base.train.recompute_modules);
+      break;
+    }
+  }
+  return out;
 }
 
 std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated) {
@@ -270,6 +347,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     }
   const bool fp8 = base.train.precision == DType::FP8 && !base.accelerator.has_peak(DType::FP8);
   const bool fp4 = base.train.precision == DType::FP4 && !base.accelerator.has_peak(DType::FP4);
+  const std::vector<uint32_t> selective = selective_module_sets(base, opt);
   std::vector<Candidate> out;
   size_t considered = 0;
   if (fp8 || fp4) {
@@ -337,6 +415,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                     for (Recompute rc : opt.recompute) {
                       if (!allowed(opt, "recompute", static_cast<int>(rc))) continue;
                       if (!contains(st.recompute, rc)) continue;
+                      for (uint32_t mods : rc == Recompute::Selective ? selective : std::vector<uint32_t>{0})
                       for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
                         for (int z : opt.zero_stages) {
                           if (!allowed(opt, "zero", z)) continue;
@@ -361,6 +440,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                             c.micro_batch = mb;
                             c.zero_stage = static_cast<uint8_t>(z);
                             c.recompute = static_cast<uint8_t>(rc);
+                            c.recompute_modules = static_cast<uint8_t>(mods);
                             c.schedule = static_cast<uint8_t>(sc);
                             c.sequence_parallel = sp;
                             c.tp_comm_overlap = tpo;
@@ -389,15 +469,16 @@ namespace {
 struct ShapeKey {
   int tp, pp, vpp, cp, ep, etp;
   bool sp;
-  int rc;
+  int rc, modules;
   bool operator==(const ShapeKey& o) const {
-    return tp == o.tp && pp == o.pp && vpp == o.vpp && cp == o.cp && ep == o.ep && etp == o.etp && sp == o.sp && rc == o.rc;
+    return tp == o.tp && pp == o.pp && vpp == o.vpp && cp == o.cp && ep == o.ep && etp == o.etp && sp == o.sp && rc == o.rc &&
+           modules == o.modules;
   }
 };
 struct ShapeHash {
   size_t operator()(const ShapeKey& k) const {
     size_t h = 1469598103934665603ull;
-    for (int v : {k.tp, k.pp, k.vpp, k.cp, k.ep, k.etp, static_cast<int>(k.sp), k.rc}) h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
+    for (int v : {k.tp, k.pp, k.vpp, k.cp, k.ep, k.etp, static_cast<int>(k.sp), k.rc, k.modules}) h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
     return h;
   }
 };
@@ -415,7 +496,8 @@ struct MemoryModel::Impl {
   std::unordered_map<ShapeKey, std::vector<StageMem>, ShapeHash> shapes;
 
   ShapeKey key(const Candidate& c) const {
-    return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, c.ep > 1 ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute};
+    return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, c.ep > 1 ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute,
+                    c.recompute_modules};
   }
   std::vector<StageMem> lower_shape(const ShapeKey& k) const {
     Scenario s = base;
@@ -429,6 +511,7 @@ struct MemoryModel::Impl {
     c.dp = std::max<int>(1, static_cast<int>(base.num_gpus / (static_cast<int64_t>(k.tp) * k.pp * k.cp)));
     c.sequence_parallel = k.sp;
     c.recompute = static_cast<uint8_t>(k.rc);
+    c.recompute_modules = static_cast<uint8_t>(k.modules);
     c.micro_batch = 1;
     c.schedule = 0;
     apply_candidate(s, c, opt);
@@ -503,7 +586,7 @@ bool same_lowering(const Candidate& a, const Candidate& b) {
   auto zclass = [](int z) { return z == 0 ? 0 : z == 3 ? 2 : 1; };
   return a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
          a.micro_batch == b.micro_batch && zclass(a.zero_stage) == zclass(b.zero_stage) && a.recompute == b.recompute &&
-         a.sequence_parallel == b.sequence_parallel && a.tp_comm_overlap == b.tp_comm_overlap &&
+         a.recompute_modules == b.recompute_modules && a.sequence_parallel == b.sequence_parallel && a.tp_comm_overlap == b.tp_comm_overlap &&
          a.overlap_grad_reduce == b.overlap_grad_reduce && a.overlap_param_gather == b.overlap_param_gather;
 }
 }  // namespace
@@ -519,6 +602,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
 
   MemoryModel mem(base, opt, est);
   mem.prepare(out.candidates);
+  const std::vector<uint32_t> selective = selective_module_sets(base, opt);
 
   const int size = std::max(1, dist.size), rank = std::clamp(dist.rank, 0, size - 1);
   const size_t lo = n * static_cast<size_t>(rank) / static_cast<size_t>(size);
@@ -552,6 +636,24 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
           if (e.memory_bytes > capacity * (1 + 1e-9)) {
             e.status = 1;
             continue;
+          }
+          // Dominated: the same plan with a subset of these recompute modules fits, and
+          // recomputing more never takes less time.
+          if (c.recompute == static_cast<uint8_t>(Recompute::Selective)) {
+            bool dominated = false;
+            for (uint32_t sub : selective) {
+              if (sub == c.recompute_modules || (sub & ~static_cast<uint32_t>(c.recompute_modules)) != 0) continue;
+              Candidate d = c;
+              d.recompute_modules = static_cast<uint8_t>(sub);
+              if (mem.bytes(d) <= capacity * (1 + 1e-9)) {
+                dominated = true;
+                break;
+              }
+            }
+            if (dominated) {
+              e.status = 3;
+              continue;
+            }
           }
           // Candidates that lower to the same workload (same_lowering) share one lowering.
           const bool reuse = w && same_lowering(out.candidates[w_for], c);
@@ -613,6 +715,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
     if (!seen[i]) throw Error("plan: plan " + std::to_string(i) + " was not evaluated by any process");
   for (const auto& e : out.evals) {
     if (e.status == 1) ++out.pruned;
+    else if (e.status == 3) ++out.dominated;
     else ++out.evaluated;
     if (e.status == 0) {
       ++out.fit;
@@ -636,6 +739,7 @@ void add_plan_columns(Table& t) {
   t.add_str("sequence_parallel");
   t.add_str("tp_comm_overlap");
   t.add_str("recompute");
+  t.add_str("recompute_modules");
   t.add_str("schedule");
 }
 void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOptions& opt) {
@@ -644,6 +748,7 @@ void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOp
   row.emplace_back(std::string(c.sequence_parallel ? "true" : "false"));
   row.emplace_back(std::string(c.tp_comm_overlap ? "true" : "false"));
   row.emplace_back(to_string(static_cast<Recompute>(c.recompute)));
+  row.emplace_back(recompute_modules_text(c.recompute_modules));
   row.emplace_back(c.pp > 1 ? opt.schedules[c.schedule] : std::string("none"));
 }
 }  // namespace
@@ -663,6 +768,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   r.set("plans_enumerated_count", static_cast<int64_t>(out.enumerated));
   r.set("plans_valid_count", static_cast<int64_t>(out.valid));
   r.set("plans_pruned_memory_count", static_cast<int64_t>(out.pruned));
+  r.set("plans_dominated_recompute_count", static_cast<int64_t>(out.dominated));
   r.set("plans_evaluated_count", static_cast<int64_t>(out.evaluated));
   r.set("plans_fit_count", static_cast<int64_t>(out.fit));
   r.set("memory_capacity_bytes", base.accelerator.memory_bytes.value);
@@ -831,6 +937,11 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       const auto& e = out.evals[static_cast<size_t>(found)];
       if (e.status == 1) {
         r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU"));
+      } else if (e.status == 3) {
+        r.set("own_plan_status", std::string("dominated: the same plan fits with fewer recompute modules, which takes no more time"));
+        const StepEstimate own_e = est.run(ir::lower(base));
+        r.set("own_plan_step_time_s", own_e.step_time_s);
+        if (best > 0) r.set("own_plan_slower_than_best_fraction", own_e.step_time_s / best - 1);
       } else if (e.status == 2) {
         r.set("own_plan_status", std::string("does not fit after estimate"));
         r.set("own_plan_step_time_s", e.step_time_s);
@@ -879,7 +990,10 @@ Placement place(const PracticeView& v, const Candidate& own) {
     if (same_plan(v.out.candidates[i], own)) {
       p.found = true;
       const auto& e = v.out.evals[i];
-      p.status = e.status == 0 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
+      p.status = e.status == 0   ? "fits"
+                 : e.status == 1 ? "pruned (memory)"
+                 : e.status == 3 ? "dominated (fits with fewer recompute modules)"
+                                 : "over memory after estimate";
       for (size_t k = 0; k < v.out.ranking.size(); ++k)
         if (v.out.ranking[k] == static_cast<uint32_t>(i)) p.rank = static_cast<int64_t>(k + 1);
       break;

@@ -36,6 +36,7 @@ struct Candidate {
   int32_t tp = 1, pp = 1, vpp = 1, dp = 1, cp = 1, ep = 1, etp = 1, micro_batch = 1;
   uint8_t zero_stage = 0;
   uint8_t recompute = 0;  // Recompute as int
+  uint8_t recompute_modules = 0;  // with selective: RecomputeModule flags (scenario.hpp); 0 otherwise
   uint8_t schedule = 0;   // index into SearchOptions::schedules
   bool sequence_parallel = false;
   bool tp_comm_overlap = false;
@@ -54,6 +55,7 @@ struct StackFeatures {
   bool tp = true, pp = true, cp = true, ep = true, sp = true, tp_comm_overlap = true;
   bool overlap_grad_reduce = true, overlap_param_gather = true, flash_attention = true;
   std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
+  uint32_t recompute_modules = kAllRecomputeModules;  // RecomputeModule flags selective may name
   std::vector<int> zero_stages = {0, 1, 2, 3};
   std::vector<int> pipeline_zero_stages = {0, 1, 2, 3};  // ZeRO stages usable with pp > 1
   std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};
@@ -63,12 +65,21 @@ struct StackFeatures {
 // capabilities.
 StackFeatures stack_features(const Framework& f);
 
+// Which sets of modules selective recompute is searched with (docs/plan.md, "Recompute modules").
+enum class ModuleSearch {
+  Ladder,    // the cumulative ladder of the model's modules, cheapest to recompute first, and the scenario's set
+  Scenario,  // the scenario's training.recompute_modules only
+  Listed,    // SearchOptions::module_sets
+};
+
 struct SearchOptions {
   // Dimensions fixed by the user: keys tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap
   // (values as integers; recompute 0 none, 1 selective, 2 full). Unknown keys are Errors.
   std::map<std::string, int> fixed;
   std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};  // allowed
   std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
+  ModuleSearch module_search = ModuleSearch::Ladder;
+  std::vector<uint32_t> module_sets;   // ModuleSearch::Listed: RecomputeModule flag sets
   std::vector<int> zero_stages = {0, 1, 2, 3};
   int max_micro_batch = 0;             // 0: no limit
   int max_vpp = 0;                     // 0: up to layers / pp
@@ -88,7 +99,10 @@ struct SearchOptions {
 // the evaluations of all ranks (any order). Default: one process.
 struct PlanEval {
   uint32_t index = 0;  // candidate index
-  uint8_t status = 0;  // 0 evaluated and fits, 1 pruned before costing, 2 estimated but does not fit
+  // 0 evaluated and fits, 1 pruned before costing (memory), 2 estimated but does not fit,
+  // 3 dominated before costing: the same plan fits with a subset of its recompute modules,
+  // which costs no more time (docs/plan.md, "Recompute modules")
+  uint8_t status = 0;
   double step_time_s = 0, tokens_per_s_per_gpu = 0, mfu_fraction = 0, memory_bytes = 0;
   double compute_s = 0, exposed_comm_s = 0, bubble_s = 0, optimizer_s = 0;
 };
@@ -105,7 +119,7 @@ struct SearchOutcome {
   std::vector<PlanEval> evals;        // one per candidate, same order
   std::vector<uint32_t> ranking;      // indices of fitting plans, fastest first
   size_t enumerated = 0;              // combinations considered (before the validity rules)
-  size_t valid = 0, pruned = 0, evaluated = 0, fit = 0;
+  size_t valid = 0, pruned = 0, dominated = 0, evaluated = 0, fit = 0;
   double seconds = 0;                 // wall time of the evaluation
   int threads = 1;
 };
@@ -123,6 +137,9 @@ bool same_plan(const Candidate& a, const Candidate& b);  // canonical comparison
 
 // Enumerate the valid plans of the scenario's model/system/GPUs/batch/sequence (its own plan is
 // ignored). `enumerated` receives the number of combinations considered.
+// The recompute-module sets selective recompute is searched with (opt.module_search), each one
+// offered by opt.stack and present in the model (docs/plan.md, "Recompute modules").
+std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOptions& opt);
 std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated = nullptr);
 
 // Memory per GPU of the most loaded rank as the estimator computes it, from the memory-shape
@@ -156,6 +173,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
 
 // Parse "--fix" items "tp=8" into opt.fixed (Error on unknown keys or bad values).
 void parse_fix(const std::string& item, SearchOptions& opt);
+// --recompute-modules: "ladder", "scenario", or module sets joined by '+' ("core_attn+moe_act").
+void parse_module_search(const std::vector<std::string>& items, SearchOptions& opt);
 
 }  // namespace sextant::plan
 

@@ -10,9 +10,22 @@
 namespace sextant {
 namespace fs = std::filesystem;
 
-const std::vector<std::string>& recompute_module_names() {
-  static const std::vector<std::string> names = {"core_attn", "layernorm", "mlp", "moe_act", "shared_experts", "moe"};
-  return names;
+std::string recompute_modules_text(uint32_t modules) {
+  const auto& names = recompute_module_names();
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (modules & (1u << i)) out += (out.empty() ? "" : ",") + names[i];
+  return out;
+}
+
+uint32_t applicable_recompute_modules(const ModelConfig& m) {
+  uint32_t out = kRecomputeCoreAttn | kRecomputeLayerNorm;
+  if (!m.moe || m.moe->dense_layers > 0 || m.moe->layer_freq > 1) out |= kRecomputeMlp;
+  if (m.moe) {
+    out |= kRecomputeMoeAct | kRecomputeMoe;
+    if (m.moe->shared_experts > 0) out |= kRecomputeSharedExperts;
+  }
+  return out;
 }
 
 const std::vector<std::string>& fp8_recipe_names() {

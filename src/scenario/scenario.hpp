@@ -26,8 +26,15 @@ enum RecomputeModule : uint32_t {
   kRecomputeSharedExperts = 1u << 4,  // an MoE layer's shared experts
   kRecomputeMoe = 1u << 5,            // an MoE layer's whole routed part (dispatch to combine)
 };
-// Names in flag order ("core_attn", "layernorm", "mlp", "moe_act", "shared_experts", "moe").
-const std::vector<std::string>& recompute_module_names();
+inline constexpr uint32_t kAllRecomputeModules = (1u << 6) - 1;
+// Names in flag order: recompute_module_names() (catalog.hpp, which framework capabilities use).
+// "core_attn,layernorm" for a flag set, in flag order ("" for none).
+std::string recompute_modules_text(uint32_t modules);
+// The modules that exist in a model's layers: core_attn and layernorm always; mlp with dense
+// MLP layers (a dense model, or an MoE model's dense_layers or layers between MoE layers);
+// moe_act and moe with experts;
+// shared_experts with shared experts.
+uint32_t applicable_recompute_modules(const ModelConfig& m);
 
 // The names parallel.moe_dispatcher accepts: those of ir::MoeDispatcherRegistry (a test checks
 // that the two lists agree; the scenario module cannot depend on the IR module).

@@ -253,6 +253,7 @@ entries:
       overlap_param_gather: {value: "false", estimated: "no distributed optimizer"}
       flash_attention: {value: "false", source: doc}
       recompute: {value: [full, none], source: doc}
+      recompute_modules: {value: [], source: doc}
       zero_stages: {value: [0, 1], source: doc}
       pipeline_zero_stages: {value: [0], source: doc}
       schedules: {value: [interleaved-1f1b, 1f1b], source: doc}
@@ -330,6 +331,24 @@ entries:
     EXPECT_NE(w3.find("pipeline_parallel is false"), std::string::npos) << w3;
     const auto [f4, w4] = error_of("fwcap-pz", with("pipeline_zero_stages: {value: [0]", "pipeline_zero_stages: {value: [0, 3]"));
     EXPECT_NE(w4.find("not among zero_stages"), std::string::npos) << w4;
+  }
+  {  // Recompute modules: listed exactly when selective recompute is offered, each a known module
+     // (canonical order kept), with a suggestion for a misspelt one.
+    const auto [f1, w1] = error_of("fwcap-rcm-missing", with("[full, none], source", "[full, none, selective], source"));
+    EXPECT_NE(w1.find("recompute_modules"), std::string::npos) << w1;
+    EXPECT_NE(w1.find("must list the modules"), std::string::npos) << w1;
+    const auto [f2, w2] = error_of("fwcap-rcm-extra", with("recompute_modules: {value: []", "recompute_modules: {value: [core_attn]"));
+    EXPECT_NE(w2.find("selective is not among recompute"), std::string::npos) << w2;
+    std::string sel = with("[full, none], source", "[full, none, selective], source");
+    sel.replace(sel.find("recompute_modules: {value: []"), 29, "recompute_modules: {value: [moe_act, core_atn]");
+    const auto [f3, w3] = error_of("fwcap-rcm-item", sel);
+    EXPECT_NE(w3.find(f3 + ":20:"), std::string::npos) << w3;
+    EXPECT_NE(w3.find("did you mean 'core_attn'"), std::string::npos) << w3;
+    sel.replace(sel.find("core_atn"), 8, "core_attn");
+    TempDir d("fwcap-rcm-good");
+    d.write("frameworks/f.yaml", sel);
+    const auto c = Catalog::load(d.path.string());
+    EXPECT_EQ(c->framework("test-fw").capabilities.recompute_modules.items, (std::vector<std::string>{"core_attn", "moe_act"}));
   }
   {  // The optional MoE router weighting: read with its source; a wrong value names the choices.
     TempDir d("fw-moe-weighting");

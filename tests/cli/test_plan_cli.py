@@ -34,7 +34,8 @@ s = j["scalars"]
 for k in ["plans_valid_count", "plans_pruned_memory_count", "plans_evaluated_count", "plans_fit_count", "best_plan",
           "best_step_time_s", "own_plan", "own_plan_status"]:
     check(f"plan scalar {k}", k in s, list(s))
-check("counts add up", s["plans_pruned_memory_count"] + s["plans_evaluated_count"] == s["plans_valid_count"], s)
+check("counts add up", s["plans_pruned_memory_count"] + s["plans_dominated_recompute_count"] + s["plans_evaluated_count"]
+      == s["plans_valid_count"], s)
 check("tables", {"ranking", "winner_vs_runner_up"} <= set(j["tables"]), list(j["tables"]))
 times = j["tables"]["ranking"]["columns"]["step_time_s"]
 check("ranking sorted", times == sorted(times), times[:5])
@@ -54,7 +55,22 @@ with tempfile.TemporaryDirectory() as d:
     check("csv files", {"ranking.csv", "winner_vs_runner_up.csv", "scalars.csv"} <= set(os.listdir(d)), os.listdir(d))
     rows = list(csv.DictReader(open(os.path.join(d, "ranking.csv"))))
     check("csv columns", rows and {"rank", "tie", "plan", "step_time_s", "tokens_per_s_per_gpu", "mfu_fraction",
-                                    "memory_headroom_bytes"} <= set(rows[0]), rows[:1])
+                                    "memory_headroom_bytes", "recompute", "recompute_modules"} <= set(rows[0]), rows[:1])
+
+# Recompute modules: the ladder by default; a listed set is what is searched; 'scenario' keeps the
+# scenario's set. Llama 3 70B with selective only, ZeRO 1 and mb 1 fixed: every ranked plan's
+# modules are among the listed sets.
+RC = [*SMALL, "--recompute", "selective", "--fix", "mb=1", "--fix", "zero=1", "--json", "-"]
+lad = json.loads(sx("plan", *RC).stdout)
+mods = set(lad["tables"]["ranking"]["columns"]["recompute_modules"])
+check("ladder: modules searched", mods and mods <= {"core_attn", "core_attn,layernorm", "core_attn,layernorm,mlp"}, mods)
+lst = json.loads(sx("plan", *RC, "--recompute-modules", "core_attn+mlp").stdout)
+check("listed set only", set(lst["tables"]["ranking"]["columns"]["recompute_modules"]) == {"core_attn,mlp"},
+      set(lst["tables"]["ranking"]["columns"]["recompute_modules"]))
+sc = json.loads(sx("plan", *RC, "--recompute-modules", "scenario").stdout)
+check("scenario set only", set(sc["tables"]["ranking"]["columns"]["recompute_modules"]) <= {"core_attn"},
+      set(sc["tables"]["ranking"]["columns"]["recompute_modules"]))
+check("scenario: fewer plans", sc["scalars"]["plans_valid_count"] < lad["scalars"]["plans_valid_count"], "")
 
 # Without a scenario: model/system/GPUs/batch/sequence on the command line.
 m = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64",
@@ -133,6 +149,8 @@ for args, needle in [
     (["plan", EX70, "--fix", "tp=eight"], "eight"),
     (["plan", EX70, "--schedules", "zigzag"], "zigzag"),
     (["plan", EX70, "--recompute", "some"], "some"),
+    (["plan", EX70, "--recompute-modules", "core_attn+layrnorm"], "did you mean 'layernorm'"),
+    (["plan", EX70, "--recompute-modules", "core_attn+moe_act"], "has no moe_act"),
     (["plan", "--model", "llama3-8b", "--system", "dgx-h100"], "--num-gpus"),
     (["sweep", EX70, "--vary", "accelerator.hbm=1,2"], "accelerator.hbm"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=a,b"], "'a'"),

@@ -60,6 +60,9 @@ Framework framework_with(const std::map<std::string, std::string>& flags, const 
       {"flash_attention", &c.flash_attention}};
   for (const auto& [k, v] : flags) by.at(k)->value = v;
   c.recompute.items = recompute;
+  // As the catalog requires: modules listed exactly when selective is offered (the attention core
+  // here, as the stacks of 2022-2024).
+  if (std::find(recompute.begin(), recompute.end(), "selective") != recompute.end()) c.recompute_modules.items = {"core_attn"};
   c.zero_stages.items = zero;
   c.pipeline_zero_stages.items = pipeline_zero;
   c.schedules.items = schedules;
@@ -113,6 +116,10 @@ TEST(PlanStack, AStackWithoutAFeatureNeverYieldsAPlanThatUsesIt) {
        [](const Candidate& c, const SearchOptions&) { return c.cp > 1; }},
       {"selective recompute", framework_with({}, {"none", "full"}, all_z, all_z, all_sched),
        [](const Candidate& c, const SearchOptions&) { return c.recompute == static_cast<uint8_t>(Recompute::Selective); }},
+      {"selective recompute of modules other than the attention core", framework_with({}, all_rc, all_z, all_z, all_sched),
+       [](const Candidate& c, const SearchOptions&) {
+         return c.recompute == static_cast<uint8_t>(Recompute::Selective) && c.recompute_modules != kRecomputeCoreAttn;
+       }},
       {"ZeRO 2/3", framework_with({}, all_rc, {"0", "1"}, {"0", "1"}, all_sched),
        [](const Candidate& c, const SearchOptions&) { return c.zero_stage >= 2; }},
       {"ZeRO 2/3 with a pipeline", framework_with({}, all_rc, all_z, {"0", "1"}, all_sched),

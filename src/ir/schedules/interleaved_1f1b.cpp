@@ -66,9 +66,18 @@ class Interleaved final : public PipelineSchedule {
       return bytes;
     };
     if (warm >= total) return held(total, 0);
-    double peak = 0;
-    for (int64_t j = 0; j < std::min(pv, total - warm); ++j) peak = std::max(peak, held(warm + j + 1, j));
-    return peak;
+    // Step by step, the held bytes change by the chunk the next forward adds and the chunk the
+    // next backward frees: O(pv) over the period, not O(pv v). The running sum finds the peak
+    // step (the first of equal ones); that step is then counted exactly (held).
+    const int64_t steps = std::min(pv, total - warm);
+    auto slot = [&](int64_t k) { return static_cast<size_t>((k % pv) / p); };
+    double bytes = held(warm + 1, 0), top = bytes;
+    int64_t at = 0;
+    for (int64_t j = 1; j < steps; ++j) {
+      bytes += chunk_bytes[slot(warm + j)] - chunk_bytes[static_cast<size_t>(v - 1) - slot(j - 1)];
+      if (bytes > top) top = bytes, at = j;
+    }
+    return held(warm + at + 1, at);
   }
 };
 }  // namespace

@@ -1,0 +1,167 @@
+// Question: does the plan search try selective recompute of more modules than the attention core
+// (Megatron-Core's --recompute-modules), in the order of their cost, find the cheapest set that
+// lets a plan fit, and never rank a plan that recomputes more than it needs to fit?
+#include <gtest/gtest.h>
+
+#include "plan/plan.hpp"
+
+using namespace sextant;
+using namespace sextant::plan;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
+  return c;
+}
+std::shared_ptr<const Catalog> bundled() {
+  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  return c;
+}
+
+Scenario job(const std::string& model, int gpus, const std::string& parallel, const std::string& extra = "") {
+  const std::string y = "model: " + model + "\nsystem: dgx-h100\nnum_gpus: " + std::to_string(gpus) + "\nparallel: " + parallel +
+                        "\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: selective" + extra +
+                        "}\n";
+  return parse_scenario(y, model + ".yaml", *frozen());
+}
+
+constexpr uint32_t CA = kRecomputeCoreAttn, LN = kRecomputeLayerNorm, MLP = kRecomputeMlp, ACT = kRecomputeMoeAct,
+                   SH = kRecomputeSharedExperts, MOE = kRecomputeMoe;
+
+StepEstimate estimate_with(Scenario s, uint32_t modules) {
+  s.train.recompute = Recompute::Selective;
+  s.train.recompute_modules = modules;
+  return Estimator{}.run(ir::lower(s));
+}
+}  // namespace
+
+// The ladder holds the modules the model has, cumulatively, cheapest to recompute first (the
+// attention core, the memory-bound norms and expert activation, then the modules with GEMMs),
+// and the scenario's own set when it is not on it; a stack offers only its modules.
+TEST(RecomputeModules, LadderHoldsTheModelsModulesCheapestFirst) {
+  SearchOptions o;
+  EXPECT_EQ(selective_module_sets(job("llama3-70b", 64, "{tp: 8, pp: 4}"), o), (std::vector<uint32_t>{CA, CA | LN, CA | LN | MLP}));
+  EXPECT_EQ(selective_module_sets(job("qwen3-30b-a3b", 8, "{ep: 8}"), o),
+            (std::vector<uint32_t>{CA, CA | LN, CA | LN | ACT, CA | LN | ACT | MOE}));
+  // DeepSeek-V3: shared experts and three dense layers.
+  EXPECT_EQ(selective_module_sets(job("deepseek-v3", 256, "{tp: 8, ep: 8}"), o),
+            (std::vector<uint32_t>{CA, CA | LN, CA | LN | ACT, CA | LN | ACT | SH, CA | LN | ACT | SH | MLP, CA | LN | ACT | SH | MLP | MOE}));
+  // The scenario's own set, off the ladder, is searched too; alone under ModuleSearch::Scenario.
+  const Scenario own = job("qwen3-30b-a3b", 8, "{ep: 8}", ", recompute_modules: [core_attn, moe_act]");
+  EXPECT_EQ(selective_module_sets(own, o), (std::vector<uint32_t>{CA, CA | LN, CA | LN | ACT, CA | LN | ACT | MOE, CA | ACT}));
+  o.module_search = ModuleSearch::Scenario;
+  EXPECT_EQ(selective_module_sets(own, o), (std::vector<uint32_t>{CA | ACT}));
+  // A stack of 2022 recomputes the attention core only (catalog capabilities.recompute_modules).
+  SearchOptions s22;
+  s22.stack = stack_features(bundled()->framework("megatron-lm-2022"));
+  EXPECT_EQ(s22.stack.recompute_modules, CA);
+  EXPECT_EQ(selective_module_sets(job("llama3-70b", 64, "{tp: 8, pp: 4}"), s22), (std::vector<uint32_t>{CA}));
+  SearchOptions mc;
+  mc.stack = stack_features(bundled()->framework("megatron-core"));
+  EXPECT_EQ(mc.stack.recompute_modules, kAllRecomputeModules);
+}
+
+// What the dominance rule relies on: along the ladder, each added module saves memory and costs
+// time (never less), on a dense model, an MoE model, and one with shared experts and dense layers.
+TEST(RecomputeModules, EveryRungSavesMemoryAndCostsTime) {
+  for (const Scenario& s : {job("llama3-70b", 64, "{tp: 8, pp: 4}"), job("qwen3-30b-a3b", 8, "{ep: 8}"),
+                            job("deepseek-v3", 256, "{tp: 8, ep: 8}")}) {
+    const auto ladder = selective_module_sets(s, SearchOptions{});
+    ASSERT_GE(ladder.size(), 3u) << s.model.id;
+    StepEstimate prev = estimate_with(s, ladder.front());
+    for (size_t k = 1; k < ladder.size(); ++k) {
+      const StepEstimate e = estimate_with(s, ladder[k]);
+      const std::string what = s.model.id + " " + recompute_modules_text(ladder[k]);
+      EXPECT_LT(e.memory.total_bytes(), prev.memory.total_bytes()) << what;
+      EXPECT_GE(e.step_time_s, prev.step_time_s) << what;
+      prev = e;
+    }
+  }
+}
+
+// With memory for the third rung but not the second, the search ranks the third, prunes the
+// first two for memory and marks the fourth dominated (it fits, but recomputes more for nothing).
+TEST(RecomputeModules, SearchRanksTheCheapestSetThatFits) {
+  const Scenario s = job("qwen3-30b-a3b", 32, "{ep: 8}");
+  SearchOptions o;
+  for (const char* f : {"tp=1", "pp=1", "cp=1", "dp=32", "ep=8", "mb=1", "zero=1", "recompute=1"}) parse_fix(f, o);
+  o.vary_sequence_parallel = false;
+  o.vary_tp_comm_overlap = false;
+  const auto ladder = selective_module_sets(s, o);
+  ASSERT_EQ(ladder.size(), 4u);
+  std::vector<double> mem;
+  for (uint32_t set : ladder) mem.push_back(estimate_with(s, set).memory.total_bytes());
+  const double capacity = s.accelerator.memory_bytes.value;
+  ASSERT_LT(mem[2], capacity);
+  ASSERT_GT(mem[1], mem[2]);
+  o.min_headroom_bytes = capacity - (mem[1] + mem[2]) / 2;  // room for rungs 3 and 4 only
+  ASSERT_GT(o.min_headroom_bytes, 0);
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_EQ(out.candidates.size(), 4u);
+  std::map<uint32_t, uint8_t> status;
+  for (size_t i = 0; i < out.candidates.size(); ++i) status[out.candidates[i].recompute_modules] = out.evals[i].status;
+  EXPECT_EQ(status.at(ladder[0]), 1);  // over memory
+  EXPECT_EQ(status.at(ladder[1]), 1);
+  EXPECT_EQ(status.at(ladder[2]), 0);  // ranked
+  EXPECT_EQ(status.at(ladder[3]), 3);  // dominated
+  EXPECT_EQ(out.dominated, 1u);
+  ASSERT_EQ(out.ranking.size(), 1u);
+  EXPECT_EQ(out.candidates[out.ranking.front()].recompute_modules, ladder[2]);
+  const Result r = plan_result(s, o, est, out, true);
+  const Table& t = *r.table("ranking");
+  EXPECT_EQ(t.column("recompute_modules").str[0], "core_attn,layernorm,moe_act");
+  EXPECT_NE(std::get<std::string>(*r.scalar("best_plan")).find("rc:selective(core_attn,layernorm,moe_act)"), std::string::npos);
+  EXPECT_EQ(std::get<int64_t>(*r.scalar("plans_dominated_recompute_count")), 1);
+  // The scenario's own plan (the attention core only) does not fit here.
+  EXPECT_NE(std::get<std::string>(*r.scalar("own_plan_status")).find("pruned"), std::string::npos);
+
+  // Own plan with more modules than it needs: dominated, with its step time.
+  Scenario more = s;
+  more.train.recompute_modules = ladder[3];
+  const SearchOutcome out2 = search(more, o, est);
+  const Result r2 = plan_result(more, o, est, out2, true);
+  EXPECT_NE(std::get<std::string>(*r2.scalar("own_plan_status")).find("dominated"), std::string::npos);
+  EXPECT_GT(std::get<double>(*r2.scalar("own_plan_slower_than_best_fraction")), 0.0);
+}
+
+// --recompute-modules: 'ladder' or 'scenario' alone, or sets joined by '+'; each error names the
+// option, the bad item and the valid choices; a set naming a module the model lacks is an error.
+TEST(RecomputeModules, ListedSetsAreCheckedAndNamed) {
+  SearchOptions o;
+  parse_module_search({"core_attn+moe_act", "layernorm"}, o);
+  EXPECT_EQ(o.module_search, ModuleSearch::Listed);
+  EXPECT_EQ(o.module_sets, (std::vector<uint32_t>{CA | ACT, LN}));
+  EXPECT_EQ(selective_module_sets(job("qwen3-30b-a3b", 8, "{ep: 8}"), o), (std::vector<uint32_t>{CA | ACT, LN}));
+  parse_module_search({"scenario"}, o);
+  EXPECT_EQ(o.module_search, ModuleSearch::Scenario);
+  EXPECT_TRUE(o.module_sets.empty());
+  auto error_of = [](const std::vector<std::string>& items) {
+    SearchOptions x;
+    try {
+      parse_module_search(items, x);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string bad = error_of({"core_attn+layrnorm"});
+  EXPECT_NE(bad.find("--recompute-modules"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("unknown recompute module 'layrnorm'"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("did you mean 'layernorm'"), std::string::npos) << bad;
+  const std::string alone = error_of({"ladder", "core_attn"});
+  EXPECT_NE(alone.find("stands alone"), std::string::npos) << alone;
+  const std::string empty = error_of({"core_attn+"});
+  EXPECT_NE(empty.find("unknown recompute module ''"), std::string::npos) << empty;
+  // A dense model has no experts to recompute.
+  SearchOptions d;
+  parse_module_search({"core_attn+moe_act"}, d);
+  try {
+    selective_module_sets(job("llama3-70b", 64, "{tp: 8, pp: 4}"), d);
+    ADD_FAILURE() << "moe_act on a dense model was accepted";
+  } catch (const Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("llama3-70b has no moe_act"), std::string::npos) << w;
+    EXPECT_NE(w.find("core_attn,layernorm,mlp"), std::string::npos) << w;
+  }
+}
