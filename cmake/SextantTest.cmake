@@ -40,6 +40,7 @@ function(sextant_test MODULE)
     endif()
     add_executable(${_name} ${_srcs})
     target_link_libraries(${_name} PRIVATE ${T_DEPS} GTest::gtest GTest::gmock GTest::gtest_main Threads::Threads)
+    target_include_directories(${_name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})  # tests/test_catalogs.hpp
     target_compile_definitions(${_name} PRIVATE
       SEXTANT_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
       SEXTANT_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -116,12 +116,14 @@ PYBIND11_MODULE(_sextant, m) {
   // the best plans are re-ranked by the simulator as the CLI does).
   m.def("plan",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
-           const std::vector<std::string>& fix, size_t top, int threads, size_t rerank_top) {
+           const std::vector<std::string>& fix, size_t top, int threads, size_t rerank_top,
+           const std::vector<std::string>& recompute_modules) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             const Scenario s = scenario_of(source, is_text, name, sets, *cat);
             plan::SearchOptions opt = search_options(fix, top, threads);
             opt.rerank_top = rerank_top;
+            if (!recompute_modules.empty()) plan::parse_module_search(recompute_modules, opt);
             const Estimator est;
             const plan::SearchOutcome out = plan::search(s, opt, est);
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
@@ -129,7 +131,7 @@ PYBIND11_MODULE(_sextant, m) {
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("fix"),
-        py::arg("top"), py::arg("threads"), py::arg("rerank_top"));
+        py::arg("top"), py::arg("threads"), py::arg("rerank_top"), py::arg("recompute_modules"));
 
   m.def("sweep",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,

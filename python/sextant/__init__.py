@@ -110,11 +110,23 @@ def _fix_items(fix):
     return ["%s=%s" % (k, v) for k, v in (fix or {}).items()]
 
 
-def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, **kw):
-    """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}."""
+def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
+         **kw):
+    """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}.
+
+    recompute_modules: the module sets selective recompute is searched with (``--recompute-modules``):
+    None or "ladder" (the model's modules added cheapest first), "scenario" (the scenario's set), or
+    a list of sets, each a list of module names or a string joined by "+" ("core_attn+moe_act").
+    """
+    if recompute_modules is None:
+        sets = []
+    elif isinstance(recompute_modules, str):
+        sets = [recompute_modules]
+    else:
+        sets = [x if isinstance(x, str) else "+".join(x) for x in recompute_modules]
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), catalog or "", _fix_items(fix), int(top),
-                               int(threads), int(rerank_top)))
+                               int(threads), int(rerank_top), sets))
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,

@@ -238,6 +238,11 @@ def test_simulate_plan_sweep_match_the_cli(tmp_path):
     p = sextant.plan(str(path), fix={"tp": 2}, top=5, threads=1)
     assert p == cli_json("plan", str(path), "--fix", "tp=2", "--top", "5", "--threads", "1", "--no-progress")
     assert pandas.DataFrame(p["tables"]["ranking"])["step_time_s"].is_monotonic_increasing
+    # Recompute-module sets as the CLI's --recompute-modules: a list of module lists or '+' strings.
+    q = sextant.plan(str(path), fix={"tp": 2}, top=5, threads=1, recompute_modules=[["core_attn", "mlp"]])
+    assert q == cli_json("plan", str(path), "--fix", "tp=2", "--top", "5", "--threads", "1", "--no-progress",
+                         "--recompute-modules", "core_attn+mlp")
+    assert set(q["tables"]["ranking"]["recompute_modules"]) <= {"", "core_attn,mlp"}
     w = sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 4e12]}, threads=1,
                       pareto=("step_time_s", "tokens_per_joule"))
     assert w == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",

@@ -10,14 +10,12 @@
 #include "estimate/estimate.hpp"
 #include "ir/schedule.hpp"
 #include "scenario/scenario.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 // A GPT-style model (GELU MLP of 4h, multi-head attention) as in Korthikanti et al.
 std::string gpt_yaml(int tp, bool sp, const std::string& recompute, bool flash = false, int pp = 1, int vpp = 1) {

@@ -7,14 +7,12 @@
 
 #include "estimate/estimate.hpp"
 #include "scenario/scenario.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 std::string yaml(const std::string& precision, const std::string& recipe, int tp, bool moe = false) {
   return std::string("model: {id: t, source: test, layers: 2, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256, "

@@ -8,14 +8,12 @@
 #include "estimate/collective.hpp"
 #include "estimate/estimate.hpp"
 #include "scenario/scenario.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 // An H100 system (8 GPUs and 8x 400 Gb/s NICs per node) with the given leaf block, e.g.
 // "leaf_nodes: {value: 2, estimated: test}, oversubscription: 4".

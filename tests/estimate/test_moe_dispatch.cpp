@@ -13,14 +13,12 @@
 #include "estimate/estimate.hpp"
 #include "ir/moe_dispatch.hpp"
 #include "scenario/scenario.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 // Qwen3-30B-A3B's MoE shape (128 experts, top-8) on 8 GPUs per node.
 std::string moe_yaml(int gpus, int ep, const std::string& dispatcher, bool overlap = false) {

@@ -11,14 +11,12 @@
 #include "estimate/estimate.hpp"
 #include "ir/workload.hpp"
 #include "scenario/scenario.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 Scenario golden(const std::string& name) {
   return load_scenario(std::string(SEXTANT_SOURCE_DIR) + "/" + name, *frozen());

@@ -6,15 +6,13 @@
 #include <set>
 
 #include "plan/plan.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 using namespace sextant::plan;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 // A 4-layer model small enough to count its plans by hand.
 Scenario tiny(int gpus, int global_batch) {

@@ -4,19 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "plan/plan.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 using namespace sextant::plan;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
-std::shared_ptr<const Catalog> bundled() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
+std::shared_ptr<const Catalog> bundled() { return sextant::test_catalogs::bundled(); }
 
 Scenario job(const std::string& model, int gpus, const std::string& parallel, const std::string& extra = "") {
   const std::string y = "model: " + model + "\nsystem: dgx-h100\nnum_gpus: " + std::to_string(gpus) + "\nparallel: " + parallel +

@@ -5,19 +5,14 @@
 #include <set>
 
 #include "plan/plan.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 using namespace sextant::plan;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
-std::shared_ptr<const Catalog> bundled() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
+std::shared_ptr<const Catalog> bundled() { return sextant::test_catalogs::bundled(); }
 
 // 64 GPUs, 16 layers: room for every dimension (tp, pp with vpp, cp, dp) and every schedule.
 Scenario job() {

@@ -3,14 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "scenario/scenario.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 const char* kBase =
     "model: llama3-70b\n"
     "system: dgx-h100\n"

@@ -10,14 +10,12 @@
 #include "sim/engine.hpp"
 #include "sim/program.hpp"
 #include "sim/simulate.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 std::string leaf(int nodes, double oversub) {
   return "leaf_nodes: {value: " + std::to_string(nodes) + ", estimated: test}, oversubscription: " + std::to_string(oversub);

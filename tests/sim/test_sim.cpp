@@ -15,14 +15,12 @@
 #include "sim/network.hpp"
 #include "sim/program.hpp"
 #include "sim/simulate.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 std::string yaml(const std::string& model, int gpus, const std::string& parallel, const std::string& training) {
   return "model: " + model + "\nsystem: dgx-h100\nnum_gpus: " + std::to_string(gpus) + "\nparallel: " + parallel +

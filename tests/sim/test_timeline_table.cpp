@@ -9,14 +9,12 @@
 
 #include "scenario/scenario.hpp"
 #include "sim/simulate.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 // 4 pipeline stages of Llama-3-8B, 8 micro-batches: a few thousand spans.
 Scenario small() {

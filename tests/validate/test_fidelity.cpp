@@ -9,14 +9,12 @@
 #include "estimate/estimate.hpp"
 #include "plan/plan.hpp"
 #include "validate/training_validation.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> bundled() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
-  return c;
-}
+std::shared_ptr<const Catalog> bundled() { return sextant::test_catalogs::bundled(); }
 }  // namespace
 
 TEST(Fidelity, PublicTrainingSetMedianError) {

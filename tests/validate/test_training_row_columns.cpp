@@ -12,14 +12,12 @@
 #include "core/error.hpp"
 #include "estimate/estimate.hpp"
 #include "validate/training_validation.hpp"
+#include "test_catalogs.hpp"
 
 using namespace sextant;
 
 namespace {
-std::shared_ptr<const Catalog> frozen() {
-  static auto c = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/tests/data/catalog-frozen");
-  return c;
-}
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
 
 const char* kHeader =
     "id,source,model,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,mlp,num_experts,moe_topk,moe_ffn_hidden,"
