@@ -455,7 +455,7 @@ struct Lowerer {
     (void)local;
   }
 
-  Block layer(bool moe) const {
+  Block layer(bool moe, bool full) const {  // full: this layer is recomputed in full
     Block b;
     b.name = moe ? "moe_layer" : "dense_layer";
     std::vector<Step> fwd, bi, bw, rc;
@@ -473,7 +473,7 @@ struct Lowerer {
     }
     attention_block(b, fwd, bi, bw, rc);
     mlp_block(b, fwd, bi, bw, rc, moe);
-    if (s.train.recompute == Recompute::Full) {
+    if (full) {
       rc = fwd;
       b.recompute_bytes = b.activation_bytes;                  // rematerialised during its backward
       b.activation_bytes = m.hidden * ab / (sp ? t : 1) * T;  // the layer input only
@@ -522,7 +522,7 @@ struct Lowerer {
         bw.push_back(coll("zero3.expert_grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::EDP,
                           expert_gather_bytes * grad_bytes() / 2.0, s.plan.overlap_grad_reduce));
       }
-      if (s.train.recompute == Recompute::Full) {  // rc is a copy of fwd, whose first steps are the gathers
+      if (full) {  // rc is a copy of fwd, whose first steps are the gathers
         if (s.plan.zero3_regather_for_recompute) {
           auto& gr = std::get<Collective>(rc.front());
           gr.name = "zero3.param_all_gather.recompute";
@@ -656,12 +656,25 @@ Workload lower(const Scenario& s) {
   w.schedule = p.schedule;
 
   const Lowerer L(s);
-  Block dense = L.layer(false);
-  dense.template_id = 0;
-  std::optional<Block> moe;
-  if (s.model.moe) {
-    moe = L.layer(true);
-    moe->template_id = 1;
+  // Layer templates: dense and MoE, each stored and (under full recompute) recomputed.
+  const bool full = s.train.recompute == Recompute::Full;
+  const bool some_stored = !full || s.train.recompute_block;
+  std::optional<Block> dense, moe, dense_rc, moe_rc;
+  if (some_stored) {
+    dense = L.layer(false, false);
+    dense->template_id = 0;
+    if (s.model.moe) {
+      moe = L.layer(true, false);
+      moe->template_id = 1;
+    }
+  }
+  if (full) {
+    dense_rc = L.layer(false, true);
+    dense_rc->template_id = 2;
+    if (s.model.moe) {
+      moe_rc = L.layer(true, true);
+      moe_rc->template_id = 3;
+    }
   }
   const auto layout = s.stage_layout();
   const int nvs = p.pp * p.vpp;
@@ -682,15 +695,38 @@ Workload lower(const Scenario& s) {
       if (vs == 0) ch.blocks.push_back(L.embedding());
       int n_dense = 0, n_moe = 0;
       for (int l = first[vs]; l < first[vs] + layout[vs]; ++l) (s.model.is_moe_layer(l) ? n_moe : n_dense)++;
-      if (n_dense > 0) {
-        Block b = dense;
-        b.count = n_dense;
+      // Recomputed layers of this chunk: all (uniform), or its first recompute_num_layers (block;
+      // the dense layers come first in the model, so first in a chunk).
+      const int n = n_dense + n_moe;
+      const int n_rc = !full ? 0 : s.train.recompute_block ? std::min(n, s.train.recompute_num_layers) : n;
+      const int rc_dense = std::min(n_rc, n_dense), rc_moe = n_rc - rc_dense;
+      auto add = [&](const std::optional<Block>& tmpl, int count) {
+        if (count <= 0) return;
+        Block b = *tmpl;
+        b.count = count;
         ch.blocks.push_back(std::move(b));
-      }
-      if (n_moe > 0) {
-        Block b = *moe;
-        b.count = n_moe;
-        ch.blocks.push_back(std::move(b));
+      };
+      if (full && !s.train.recompute_block && s.train.recompute_num_layers > 1 && n > 0) {
+        // Uniform groups of g layers: the chunk saves one input per group, and a group's whole
+        // set is rematerialised while its backward runs.
+        const int g = std::min(n, s.train.recompute_num_layers);
+        const double groups = std::ceil(static_cast<double>(n) / g);
+        for (auto* tmpl : {&dense_rc, &moe_rc}) {
+          if (!*tmpl) continue;
+          const int count = tmpl == &dense_rc ? rc_dense : rc_moe;
+          if (count <= 0) continue;
+          Block b = **tmpl;
+          b.count = count;
+          b.activation_bytes *= groups / n;
+          b.recompute_bytes *= g;
+          b.template_id = -1;  // differs from the per-layer template
+          ch.blocks.push_back(std::move(b));
+        }
+      } else {
+        add(dense_rc, rc_dense);
+        add(dense, n_dense - rc_dense);
+        add(moe_rc, rc_moe);
+        add(moe, n_moe - rc_moe);
       }
       if (vs == nvs - 1) ch.blocks.push_back(L.head());
       for (const auto& b : ch.blocks) {

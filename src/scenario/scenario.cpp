@@ -153,6 +153,14 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
     if ((t.recompute_modules & (kRecomputeMoeAct | kRecomputeSharedExperts | kRecomputeMoe)) && !moe_model)
       m.fail("recompute_modules", "moe_act, shared_experts and moe apply to MoE models only");
   }
+  for (const char* key : {"recompute_method", "recompute_num_layers"})
+    if (m.has(key) && t.recompute != Recompute::Full)
+      m.fail(key, "applies to full recompute, but recompute is '" + rc + "'", "set training.recompute: full");
+  t.recompute_block = m.choice("recompute_method", {"uniform", "block"}, "uniform") == "block";
+  t.recompute_num_layers = static_cast<int>(m.i64("recompute_num_layers", 1));
+  if (t.recompute_num_layers < (t.recompute_block ? 0 : 1))
+    m.fail("recompute_num_layers", t.recompute_block ? "must be >= 0 (layers recomputed per model chunk)"
+                                                     : "must be >= 1 (layers per recomputed group)");
   t.optimizer = m.choice("optimizer", {"adam", "sgd"}, "adam");
   t.flash_attention = m.boolean("flash_attention", true);
   const std::string grad_default = !fw_grad_dtype.empty() ? fw_grad_dtype : t.precision == DType::FP16 ? "fp16" : "fp32";

@@ -81,6 +81,13 @@ struct TrainingConfig {
   Recompute recompute = Recompute::None;
   uint32_t recompute_modules = kRecomputeCoreAttn;  // with Recompute::Selective: RecomputeModule flags
   bool recomputes(RecomputeModule mod) const { return recompute == Recompute::Selective && (recompute_modules & mod) != 0; }
+  // With Recompute::Full, which layers of each model chunk (virtual pipeline stage) are
+  // recomputed (Megatron's --recompute-method / --recompute-num-layers): uniform: every layer, in
+  // groups of recompute_num_layers whose input alone is saved (1: each layer); block: only the
+  // first recompute_num_layers layers of the chunk, each on its own, the others save their
+  // activations. docs/models.md, Recompute.
+  bool recompute_block = false;    // recompute_method: block (false: uniform)
+  int recompute_num_layers = 1;    // uniform: layers per group; block: layers recomputed per chunk
   std::string optimizer = "adam";  // adam | sgd
   bool flash_attention = true;     // attention without materialised scores (FlashAttention)
   DType grad_reduce_dtype = DType::FP32;  // Megatron accumulates and reduces bf16 gradients in fp32

@@ -524,3 +524,69 @@ TEST(ClosedForms, MoeRecomputeModulesLeaveOutTheirTensors) {
   EXPECT_EQ(all.activation_bytes, whole.activation_bytes);
   EXPECT_EQ(rc_names(all), names);
 }
+
+// Full recompute of some layers (Megatron's --recompute-method / --recompute-num-layers): block N
+// recomputes the first N layers of each chunk and stores the others; uniform N recomputes every
+// layer in groups of N, saving one input per group and rematerialising a group at a time.
+TEST(ClosedForms, FullRecomputeOfSomeLayers) {
+  const std::string y =
+      "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, pp: 2, dp: 2}\n"
+      "training: {global_batch: 16, micro_batch: 1, seq_len: 2048}\n";
+  auto with = [&](const std::vector<std::pair<std::string, std::string>>& o) { return parse_scenario(y, "t.yaml", *frozen(), o); };
+  const Scenario none = with({}), full = with({{"training.recompute", "full"}});
+  auto layers = [](const ir::Workload& w) {  // stage 0's layer blocks (after the embedding)
+    std::vector<const ir::Block*> out;
+    for (const auto& b : w.stages[0].chunks[0].blocks)
+      if (b.name == "dense_layer") out.push_back(&b);
+    return out;
+  };
+  const ir::Workload wn = ir::lower(none), wf = ir::lower(full);
+  const double stored = layers(wn).at(0)->activation_bytes, input = layers(wf).at(0)->activation_bytes;
+  const double set = layers(wf).at(0)->recompute_bytes;
+  ASSERT_GT(stored, 4 * input);
+  EXPECT_EQ(set, stored);  // a recomputed layer rematerialises what it would have stored
+  const int per_stage = 16;
+  auto act = [&](const ir::Workload& w) {
+    double a = 0;
+    for (const auto* b : layers(w)) a += b->activation_bytes * b->count;
+    return a;
+  };
+  auto peak = [&](const ir::Workload& w) {
+    double p = 0;
+    for (const auto* b : layers(w)) p = std::max(p, b->recompute_bytes);
+    return p;
+  };
+  const Estimator est;
+  const double t_none = est.run(wn).step_time_s, t_full = est.run(wf).step_time_s;
+  // block 5: five recomputed layers, eleven stored, in that order.
+  const Scenario b5 = with({{"training.recompute", "full"}, {"training.recompute_method", "block"}, {"training.recompute_num_layers", "5"}});
+  const ir::Workload w5 = ir::lower(b5);
+  ASSERT_EQ(layers(w5).size(), 2u);
+  EXPECT_EQ(layers(w5)[0]->count, 5);
+  EXPECT_FALSE(layers(w5)[0]->recompute.empty());
+  EXPECT_EQ(layers(w5)[1]->count, 11);
+  EXPECT_TRUE(layers(w5)[1]->recompute.empty());
+  EXPECT_NEAR(act(w5), 5 * input + 11 * stored, 1e-6 * stored);
+  EXPECT_EQ(peak(w5), set);
+  const StepEstimate e5 = est.run(w5);
+  EXPECT_GT(e5.step_time_s, t_none);
+  EXPECT_LT(e5.step_time_s, t_full);
+  // Its extra hardware FLOPs are five sixteenths of full recompute's layer forwards.
+  const StepEstimate en = est.run(wn), ef = est.run(wf);
+  EXPECT_GT(e5.hardware_flops, en.hardware_flops);
+  EXPECT_LT(e5.hardware_flops, ef.hardware_flops);
+  // block 0 stores every layer (as no recompute); block >= the chunk's layers recomputes all (as full).
+  const Scenario b0 = with({{"training.recompute", "full"}, {"training.recompute_method", "block"}, {"training.recompute_num_layers", "0"}});
+  EXPECT_EQ(est.run(ir::lower(b0)).step_time_s, t_none);
+  EXPECT_EQ(act(ir::lower(b0)), act(wn));
+  const Scenario b99 = with({{"training.recompute", "full"}, {"training.recompute_method", "block"}, {"training.recompute_num_layers", "99"}});
+  EXPECT_EQ(est.run(ir::lower(b99)).step_time_s, t_full);
+  EXPECT_EQ(act(ir::lower(b99)), act(wf));
+  // uniform 4: four groups per stage save their input, a group of four is rematerialised at once;
+  // the recompute work, so the step time, is that of full recompute.
+  const Scenario u4 = with({{"training.recompute", "full"}, {"training.recompute_num_layers", "4"}});
+  const ir::Workload wu = ir::lower(u4);
+  EXPECT_NEAR(act(wu), per_stage / 4 * input, 1e-6 * input);
+  EXPECT_EQ(peak(wu), 4 * set);
+  EXPECT_NEAR(est.run(wu).step_time_s, t_full, 1e-12 * t_full);
+}

@@ -118,6 +118,23 @@ TEST(PlanErrors, RecomputeModulesAreCheckedAndNamed) {
   EXPECT_FALSE(def.train.recomputes(kRecomputeLayerNorm));
 }
 
+TEST(PlanErrors, FullRecomputeLayerKeysAreCheckedAndNamed) {
+  const auto a = error_of(kBase, {{"training.recompute_num_layers", "2"}});
+  EXPECT_NE(a.find("training.recompute_num_layers"), std::string::npos) << a;
+  EXPECT_NE(a.find("recompute: full"), std::string::npos) << a;
+  const auto b = error_of(kBase, {{"training.recompute", "full"}, {"training.recompute_method", "blocks"}});
+  EXPECT_NE(b.find("training.recompute_method"), std::string::npos) << b;
+  EXPECT_NE(b.find("block"), std::string::npos) << b;
+  const auto c = error_of(kBase, {{"training.recompute", "full"}, {"training.recompute_num_layers", "0"}});
+  EXPECT_NE(c.find("must be >= 1"), std::string::npos) << c;
+  const auto d = error_of(kBase, {{"training.recompute", "full"}, {"training.recompute_method", "block"}, {"training.recompute_num_layers", "-1"}});
+  EXPECT_NE(d.find("must be >= 0"), std::string::npos) << d;
+  const auto s = parse_scenario(kBase, "plan.yaml", *frozen(),
+                                {{"training.recompute", "full"}, {"training.recompute_method", "block"}, {"training.recompute_num_layers", "3"}});
+  EXPECT_TRUE(s.train.recompute_block);
+  EXPECT_EQ(s.train.recompute_num_layers, 3);
+}
+
 TEST(PlanErrors, StagesMustDivideLayersOrBeGiven) {
   const auto e = error_of(kBase, {{"parallel.pp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "60"}});
   EXPECT_NE(e.find("does not divide the 80 layers"), std::string::npos) << e;

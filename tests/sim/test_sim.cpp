@@ -505,6 +505,21 @@ TEST(SimMemory, RecomputeModulesAndMoeLoadAgreeWithEstimate) {
   EXPECT_NEAR(est.step_time_s / r.step.step_time_s, 1.0, 0.05);
 }
 
+// Full recompute of the first layers of each chunk (block method) and in groups (uniform): the
+// simulator holds what estimate holds.
+TEST(SimMemory, PartialFullRecomputeAgreesWithEstimate) {
+  for (const char* rc : {"recompute_method: block, recompute_num_layers: 3", "recompute_num_layers: 4"}) {
+    const auto s = parse_scenario(yaml("llama3-8b", 16, "{tp: 2, pp: 2, vpp: 2, schedule: interleaved-1f1b}",
+                                       std::string("{global_batch: 32, micro_batch: 1, seq_len: 4096, recompute: full, ") + rc + "}"),
+                                  "t.yaml", *frozen());
+    const auto w = ir::lower(s);
+    const auto r = sim::simulate(w, plain());
+    const auto est = estimate_step(w);
+    EXPECT_NEAR(r.step.memory.total_bytes() / est.memory.total_bytes(), 1.0, 1e-9) << rc;
+    EXPECT_NEAR(est.step_time_s / r.step.step_time_s, 1.0, 0.05) << rc;
+  }
+}
+
 TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
   const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 2, pp: 4, vpp: 2, schedule: interleaved-1f1b}",
                                      "{global_batch: 32, micro_batch: 1, seq_len: 2048}"),
