@@ -124,6 +124,8 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
         sets = [recompute_modules]
     else:
         sets = [x if isinstance(x, str) else "+".join(x) for x in recompute_modules]
+        if not sets:
+            raise ValueError("recompute_modules: an empty list names no module set; use 'ladder', 'scenario' or a list of sets")
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), catalog or "", _fix_items(fix), int(top),
                                int(threads), int(rerank_top), sets))

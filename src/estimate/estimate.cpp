@@ -382,11 +382,10 @@ StepEstimate Estimator::run(const Workload& w) const {
   e.tokens_per_s_per_gpu = tokens / (step * s.num_gpus);
   e.model_flops = w.model_flops_per_step();
   double hw = e.model_flops;
-  if (s.train.recompute == Recompute::Full && !s.train.recompute_block) hw += e.model_flops / 3.0;  // one more forward
-  else if (s.train.recompute != Recompute::None) {
-    // Selective, or full recompute of some layers (recompute_method: block):
-    // The recomputed modules' forward FLOPs again (the attention core by default), from the IR:
-    // one rank's recompute ops times its micro-batches, times the ranks of its pipeline stage.
+  if (s.train.recompute != Recompute::None) {
+    // The recomputed forward FLOPs again (selective: its modules, the attention core by default;
+    // full: the recomputed layers, never the embedding or the output head), from the IR: one
+    // rank's recompute ops times its micro-batches, times the ranks of its pipeline stage.
     const double ranks_per_stage = static_cast<double>(s.num_gpus) / p;
     for (const auto& st : w.stages)
       for (const auto& ch : st.chunks)

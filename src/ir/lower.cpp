@@ -693,13 +693,15 @@ Workload lower(const Scenario& s) {
       ch.virtual_stage = c * p.pp + r;
       const int vs = ch.virtual_stage;
       if (vs == 0) ch.blocks.push_back(L.embedding());
-      int n_dense = 0, n_moe = 0;
-      for (int l = first[vs]; l < first[vs] + layout[vs]; ++l) (s.model.is_moe_layer(l) ? n_moe : n_dense)++;
-      // Recomputed layers of this chunk: all (uniform), or its first recompute_num_layers (block;
-      // the dense layers come first in the model, so first in a chunk).
+      // Dense and MoE layers of this chunk, and how many of each are recomputed: all (uniform),
+      // or those among its first recompute_num_layers (block).
+      int n_dense = 0, n_moe = 0, rc_dense = 0, rc_moe = 0;
+      for (int l = first[vs]; l < first[vs] + layout[vs]; ++l) {
+        const bool is_moe = s.model.is_moe_layer(l);
+        (is_moe ? n_moe : n_dense)++;
+        if (full && (!s.train.recompute_block || l - first[vs] < s.train.recompute_num_layers)) (is_moe ? rc_moe : rc_dense)++;
+      }
       const int n = n_dense + n_moe;
-      const int n_rc = !full ? 0 : s.train.recompute_block ? std::min(n, s.train.recompute_num_layers) : n;
-      const int rc_dense = std::min(n_rc, n_dense), rc_moe = n_rc - rc_dense;
       auto add = [&](const std::optional<Block>& tmpl, int count) {
         if (count <= 0) return;
         Block b = *tmpl;
@@ -718,8 +720,7 @@ Workload lower(const Scenario& s) {
           Block b = **tmpl;
           b.count = count;
           b.activation_bytes *= groups / n;
-          b.recompute_bytes *= g;
-          b.template_id = -1;  // differs from the per-layer template
+          b.recompute_bytes *= g;  // its step lists are the template's: template_id kept
           ch.blocks.push_back(std::move(b));
         }
       } else {

@@ -37,6 +37,9 @@ struct Candidate {
   uint8_t zero_stage = 0;
   uint8_t recompute = 0;  // Recompute as int
   uint8_t recompute_modules = 0;  // with selective: RecomputeModule flags (scenario.hpp); 0 otherwise
+  // With full recompute (training.recompute_method / recompute_num_layers): 0 every layer on its
+  // own; N + 1 the first N layers of each chunk (block N); -g every layer in groups of g.
+  int16_t recompute_layers = 0;
   uint8_t schedule = 0;   // index into SearchOptions::schedules
   bool sequence_parallel = false;
   bool tp_comm_overlap = false;
@@ -140,6 +143,9 @@ bool same_plan(const Candidate& a, const Candidate& b);  // canonical comparison
 // The recompute-module sets selective recompute is searched with (opt.module_search), each one
 // offered by opt.stack and present in the model (docs/plan.md, "Recompute modules").
 std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOptions& opt);
+// Candidate::recompute_layers of a scenario's full recompute (0 when it recomputes every layer
+// on its own, or is not full).
+int16_t full_recompute_layers(const TrainingConfig& t);
 std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated = nullptr);
 
 // Memory per GPU of the most loaded rank as the estimator computes it, from the memory-shape

@@ -590,3 +590,26 @@ TEST(ClosedForms, FullRecomputeOfSomeLayers) {
   EXPECT_EQ(peak(wu), 4 * set);
   EXPECT_NEAR(est.run(wu).step_time_s, t_full, 1e-12 * t_full);
 }
+
+// Under the block method the recomputed layers are those at the chunk's first positions, dense or
+// MoE: with MoE every other layer (layer_freq 2) a chunk starts with an MoE layer.
+TEST(ClosedForms, BlockRecomputeTakesTheFirstLayersByPosition) {
+  const std::string y =
+      "model: {id: alt, source: test, layers: 8, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096, vocab: 32000, mlp: swiglu,\n"
+      "        moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 1024, layer_freq: 2}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {dp: 8, ep: 8}\n"
+      "training: {global_batch: 8, micro_batch: 1, seq_len: 1024, recompute: full, recompute_method: block, recompute_num_layers: 3}\n";
+  const Scenario s = parse_scenario(y, "alt.yaml", *frozen());
+  ASSERT_TRUE(s.model.is_moe_layer(0));
+  ASSERT_FALSE(s.model.is_moe_layer(1));
+  // Positions 0, 1, 2 are MoE, dense, MoE: two MoE layers and one dense layer are recomputed.
+  int rc_moe = 0, rc_dense = 0, moe = 0, dense = 0;
+  for (const auto& b : ir::lower(s).stages[0].chunks[0].blocks) {
+    if (b.name == "moe_layer") (b.recompute.empty() ? moe : rc_moe) += b.count;
+    if (b.name == "dense_layer") (b.recompute.empty() ? dense : rc_dense) += b.count;
+  }
+  EXPECT_EQ(rc_moe, 2);
+  EXPECT_EQ(rc_dense, 1);
+  EXPECT_EQ(moe, 2);
+  EXPECT_EQ(dense, 3);
+}

@@ -160,3 +160,48 @@ TEST(RecomputeModules, ListedSetsAreCheckedAndNamed) {
     EXPECT_NE(w.find("core_attn,layernorm,mlp"), std::string::npos) << w;
   }
 }
+
+// A scenario's own recompute is always placed: partial full recompute (block N, groups of g) is
+// searched beside full recompute of every layer and named in the plan; modules the model lacks
+// recompute nothing and are dropped from the scenario's set instead of losing its plan.
+TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
+  const Estimator est;
+  SearchOptions o;
+  for (const char* f : {"tp=8", "pp=4", "mb=1", "zero=1"}) parse_fix(f, o);
+  o.vary_tp_comm_overlap = false;
+  o.vary_sequence_parallel = false;
+  const Scenario b5 = job("llama3-70b", 64, "{tp: 8, pp: 4}", "");
+  Scenario block = b5;
+  block.train.recompute = Recompute::Full;
+  block.train.recompute_block = true;
+  block.train.recompute_num_layers = 5;
+  const auto out = search(block, o, est);
+  const Result r = plan_result(block, o, est, out, true);
+  const std::string own = std::get<std::string>(*r.scalar("own_plan"));
+  EXPECT_NE(own.find("rc:full(block 5)"), std::string::npos) << own;
+  EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r.scalar("own_plan_status"));
+  size_t full_all = 0, full_block = 0;
+  for (const auto& c : out.candidates)
+    if (c.recompute == static_cast<uint8_t>(Recompute::Full)) (c.recompute_layers == 0 ? full_all : full_block)++;
+  EXPECT_GT(full_all, 0u);
+  EXPECT_EQ(full_block, full_all);
+  // The block-5 plan is estimated as the scenario itself.
+  EXPECT_EQ(std::get<double>(*r.scalar("own_plan_step_time_s")), est.run(ir::lower(block)).step_time_s);
+  // Groups of 4.
+  Scenario groups = block;
+  groups.train.recompute_block = false;
+  groups.train.recompute_num_layers = 4;
+  const Result rg = plan_result(groups, o, est, search(groups, o, est), true);
+  EXPECT_NE(std::get<std::string>(*rg.scalar("own_plan")).find("rc:full(groups of 4)"), std::string::npos);
+  // An MoE model without dense layers has no mlp to recompute: [core_attn, mlp] is core_attn.
+  Scenario q = job("qwen3-30b-a3b", 32, "{ep: 8}", ", recompute_modules: [core_attn, mlp]");
+  SearchOptions oq;
+  for (const char* f : {"tp=1", "pp=1", "cp=1", "dp=32", "ep=8", "mb=1", "zero=1", "recompute=1"}) parse_fix(f, oq);
+  oq.vary_sequence_parallel = false;
+  for (const ModuleSearch m : {ModuleSearch::Ladder, ModuleSearch::Scenario}) {
+    oq.module_search = m;
+    const Result rq = plan_result(q, oq, est, search(q, oq, est), true);
+    const std::string st = std::get<std::string>(*rq.scalar("own_plan_status"));
+    EXPECT_EQ(st.find("outside"), std::string::npos) << st;
+  }
+}
