@@ -315,8 +315,8 @@ static FrameworkCapabilities parse_framework_capabilities(const YamlMap& c, cons
   // Unknown keys first, so that a misspelt key is named as such (not as a missing one).
   static const std::vector<std::string> keys = {"tensor_parallel", "pipeline_parallel", "context_parallel", "expert_parallel",
                                                 "sequence_parallel", "tp_comm_overlap", "overlap_grad_reduce", "overlap_param_gather",
-                                                "flash_attention", "recompute", "recompute_modules", "zero_stages", "pipeline_zero_stages",
-                                                "schedules"};
+                                                "flash_attention", "recompute", "recompute_modules", "recompute_block", "zero_stages",
+                                                "pipeline_zero_stages", "schedules"};
   for (const auto& key : c.keys())
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) c.fail(key, "unknown key", valid_choices_hint(key, keys));
   const std::vector<std::string> tf = {"true", "false"};
@@ -331,6 +331,7 @@ static FrameworkCapabilities parse_framework_capabilities(const YamlMap& c, cons
   k.flash_attention = framework_property(c, "flash_attention", tf, sources);
   k.recompute = framework_list_property(c, "recompute", {"none", "selective", "full"}, sources, false);
   k.recompute_modules = framework_list_property(c, "recompute_modules", recompute_module_names(), sources, true);
+  k.recompute_block = framework_property(c, "recompute_block", tf, sources);
   k.zero_stages = framework_list_property(c, "zero_stages", {"0", "1", "2", "3"}, sources, false);
   k.pipeline_zero_stages = framework_list_property(c, "pipeline_zero_stages", {"0", "1", "2", "3"}, sources, true);
   k.schedules = framework_list_property(c, "schedules", {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"}, sources, true);
@@ -350,6 +351,9 @@ static FrameworkCapabilities parse_framework_capabilities(const YamlMap& c, cons
     c.fail("recompute_modules", "a framework with selective recompute must list the modules it can recompute", "e.g. [core_attn]");
   if (!selective && !k.recompute_modules.items.empty())
     c.fail("recompute_modules", "recompute modules listed, but selective is not among recompute (" + k.recompute.value + ")");
+  const bool full = std::find(k.recompute.items.begin(), k.recompute.items.end(), "full") != k.recompute.items.end();
+  if (!full && k.recompute_block.value == "true")
+    c.fail("recompute_block", "full recompute of some layers needs full among recompute (" + k.recompute.value + ")");
   if (!tp && k.sequence_parallel.value == "true") c.fail("sequence_parallel", "sequence parallelism needs tensor_parallel");
   if (k.sequence_parallel.value != "true" && k.tp_comm_overlap.value == "true")
     c.fail("tp_comm_overlap", "TP communication overlap needs sequence_parallel (docs/plan.md)");

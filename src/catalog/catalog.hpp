@@ -180,6 +180,7 @@ struct FrameworkCapabilities {
   // Lists
   FrameworkProperty recompute;             // of none, selective, full
   FrameworkProperty recompute_modules;     // of recompute_module_names(): the modules selective recompute may name
+  FrameworkProperty recompute_block;       // "true" | "false": full recompute of only some layers per chunk (block method)
   FrameworkProperty zero_stages;           // of 0, 1, 2, 3 (0: replicated optimizer)
   FrameworkProperty pipeline_zero_stages;  // the ZeRO stages usable together with pp > 1
   FrameworkProperty schedules;             // pipeline schedules, of 1f1b, interleaved-1f1b, gpipe, zb-h1

@@ -133,6 +133,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
                {"sequence_parallel", &k.sequence_parallel}, {"tp_comm_overlap", &k.tp_comm_overlap},
                {"overlap_grad_reduce", &k.overlap_grad_reduce}, {"overlap_param_gather", &k.overlap_param_gather},
                {"flash_attention", &k.flash_attention}, {"recompute", &k.recompute}, {"recompute_modules", &k.recompute_modules},
+               {"recompute_block", &k.recompute_block},
                {"zero_stages", &k.zero_stages},
                {"pipeline_zero_stages", &k.pipeline_zero_stages}, {"schedules", &k.schedules}})
         t.add_row({std::string("capabilities.") + key, p->value.empty() ? std::string("(none)") : p->value, p->source});

@@ -79,6 +79,7 @@ StackFeatures stack_features(const Framework& f) {
   st.overlap_grad_reduce = yes(c.overlap_grad_reduce);
   st.overlap_param_gather = yes(c.overlap_param_gather);
   st.flash_attention = yes(c.flash_attention);
+  st.recompute_block = yes(c.recompute_block);
   st.recompute.clear();
   for (const auto& r : c.recompute.items)
     st.recompute.push_back(r == "none" ? Recompute::None : r == "selective" ? Recompute::Selective : Recompute::Full);
@@ -111,6 +112,8 @@ std::string stack_violations(const Candidate& c, const Scenario& base, const Sea
   if (c.tp > 1 && c.tp_comm_overlap && !st.tp_comm_overlap) v.push_back("TP communication overlap");
   if (!contains(st.recompute, static_cast<Recompute>(c.recompute)))
     v.push_back("recompute " + to_string(static_cast<Recompute>(c.recompute)));
+  else if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers > 0 && !st.recompute_block)
+    v.push_back("full recompute of some layers (block method)");
   else if (c.recompute == static_cast<uint8_t>(Recompute::Selective) && (c.recompute_modules & ~st.recompute_modules) != 0)
     v.push_back("selective recompute of " + recompute_modules_text(c.recompute_modules & ~st.recompute_modules));
   // As the enumeration: ZeRO matters only with a data-parallel group (dense, or expert).
@@ -299,6 +302,24 @@ int16_t full_recompute_layers(const TrainingConfig& t) {
   return static_cast<int16_t>(t.recompute_block ? std::min(n, 32766) + 1 : n > 1 ? -n : 0);
 }
 
+std::vector<int16_t> full_recompute_variants(const Scenario& base, const SearchOptions& opt, int pp, int vpp) {
+  std::vector<int16_t> out = {0};
+  auto add = [&](int16_t v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  };
+  if (opt.module_search == ModuleSearch::Ladder && opt.stack.recompute_block) {
+    const int chunks = std::max(1, pp * vpp);
+    const int n = (base.model.layers + chunks - 1) / chunks;  // layers of the largest chunk
+    for (int q = 1; q <= 3; ++q) {
+      const int N = (q * n + 3) / 4;
+      if (N >= 1 && N < n) add(static_cast<int16_t>(N + 1));
+    }
+  }
+  const int16_t own = full_recompute_layers(base.train);
+  if (own != 0 && (own < 0 || opt.stack.recompute_block)) add(own);
+  return out;
+}
+
 std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOptions& opt) {
   const uint32_t applicable = applicable_recompute_modules(base.model);
   const uint32_t offered = applicable & opt.stack.recompute_modules;
@@ -363,10 +384,6 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
   const bool fp8 = base.train.precision == DType::FP8 && !base.accelerator.has_peak(DType::FP8);
   const bool fp4 = base.train.precision == DType::FP4 && !base.accelerator.has_peak(DType::FP4);
   const std::vector<uint32_t> selective = selective_module_sets(base, opt);
-  // Full recompute: every layer, and the scenario's own partial form when it has one.
-  std::vector<int16_t> full_layers = {0};
-  if (base.train.recompute == Recompute::Full && full_recompute_layers(base.train) != 0)
-    full_layers.push_back(full_recompute_layers(base.train));
   std::vector<Candidate> out;
   size_t considered = 0;
   if (fp8 || fp4) {
@@ -407,6 +424,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
               if (!allowed(opt, "vpp", vpp)) continue;
               if (layout_for(L, pp * vpp, vpp) == Layout::None) continue;
               if (vpp > 1 && inter < 0) continue;
+              const std::vector<int16_t> full_layers = full_recompute_variants(base, opt, pp, vpp);
               for (int mb : divisors(gb / dp)) {
                 if (!allowed(opt, "mb", mb)) continue;
                 if (opt.max_micro_batch > 0 && mb > opt.max_micro_batch) continue;
@@ -668,6 +686,24 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
               Candidate d = c;
               d.recompute_modules = static_cast<uint8_t>(sub);
               if (mem.bytes(d) <= capacity * (1 - 1e-9)) {  // fits for sure (the final fit test is <= capacity)
+                dominated = true;
+                break;
+              }
+            }
+            if (dominated) {
+              e.status = 3;
+              continue;
+            }
+          }
+          // Full recompute: block N is dominated by a smaller block that fits, recomputing every
+          // layer by any block that fits (groups of g are not compared).
+          if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0) {
+            bool dominated = false;
+            for (int16_t v : full_recompute_variants(base, opt, c.pp, c.vpp)) {
+              if (v <= 0 || (c.recompute_layers > 0 && v >= c.recompute_layers)) continue;
+              Candidate d = c;
+              d.recompute_layers = v;
+              if (mem.bytes(d) <= capacity * (1 - 1e-9)) {
                 dominated = true;
                 break;
               }
@@ -960,7 +996,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       if (e.status == 1) {
         r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU"));
       } else if (e.status == 3) {
-        r.set("own_plan_status", std::string("dominated: the same plan fits with fewer recompute modules, which takes no more time"));
+        r.set("own_plan_status", std::string("dominated: the same plan fits with less recompute (fewer modules or layers), which takes no more time"));
         const StepEstimate own_e = est.run(ir::lower(base));
         r.set("own_plan_step_time_s", own_e.step_time_s);
         if (best > 0) r.set("own_plan_slower_than_best_fraction", own_e.step_time_s / best - 1);
@@ -1006,16 +1042,19 @@ struct Placement {
   std::string status = "not among the valid plans";
   int64_t rank = 0;
 };
-Placement place(const PracticeView& v, const Candidate& own) {
+// own_step_time_s: the published plan's estimate, which places a dominated plan (it fits, but
+// was not costed: the same plan fits with less recompute) among the ranked ones.
+Placement place(const PracticeView& v, const Candidate& own, double own_step_time_s) {
   Placement p;
   for (size_t i = 0; i < v.out.candidates.size(); ++i)
     if (same_plan(v.out.candidates[i], own)) {
       p.found = true;
       const auto& e = v.out.evals[i];
-      p.status = e.status == 0   ? "fits"
-                 : e.status == 1 ? "pruned (memory)"
-                 : e.status == 3 ? "dominated (fits with fewer recompute modules)"
-                                 : "over memory after estimate";
+      p.status = e.status == 0 || e.status == 3 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
+      if (e.status == 3) {
+        p.rank = 1;
+        for (uint32_t k : v.out.ranking) p.rank += v.out.evals[k].step_time_s < own_step_time_s;
+      }
       for (size_t k = 0; k < v.out.ranking.size(); ++k)
         if (v.out.ranking[k] == static_cast<uint32_t>(i)) p.rank = static_cast<int64_t>(k + 1);
       break;
@@ -1095,14 +1134,13 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
       if (stack.restricted() && !by_stack.count(fw)) by_stack.emplace(fw, run_view(rows.front().s, stack));
       const PracticeView& v = stack.restricted() ? by_stack.at(fw) : any;
       const Candidate own = candidate_of(row.s, v.opt);
-      const Placement ps = place(v, own), pu = place(any, own);
       const double pub = est.run(ir::lower(stack_scenario(row.s, stack))).step_time_s;
       const double pub_u = est.run(ir::lower(row.s)).step_time_s;
+      const Placement ps = place(v, own, pub), pu = place(any, own, pub_u);
       found_all += ps.found;
       u_found += pu.found;
-      // A dominated plan fits too (a subset of its recompute modules already does).
-      fits += ps.status == "fits" || ps.status.rfind("dominated", 0) == 0;
-      u_fits += pu.status == "fits" || pu.status.rfind("dominated", 0) == 0;
+      fits += ps.status == "fits";
+      u_fits += pu.status == "fits";
       const double ratio = v.best > 0 ? pub / v.best : 0, u_ratio = any.best > 0 ? pub_u / any.best : 0;
       if (v.best > 0 && ratio <= 1.15) ++within15;
       if (any.best > 0 && u_ratio <= 1.15) ++u_within15;

@@ -59,6 +59,7 @@ struct StackFeatures {
   bool overlap_grad_reduce = true, overlap_param_gather = true, flash_attention = true;
   std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
   uint32_t recompute_modules = kAllRecomputeModules;  // RecomputeModule flags selective may name
+  bool recompute_block = true;  // full recompute of only some layers per chunk (block method)
   std::vector<int> zero_stages = {0, 1, 2, 3};
   std::vector<int> pipeline_zero_stages = {0, 1, 2, 3};  // ZeRO stages usable with pp > 1
   std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};
@@ -146,6 +147,10 @@ std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOp
 // Candidate::recompute_layers of a scenario's full recompute (0 when it recomputes every layer
 // on its own, or is not full).
 int16_t full_recompute_layers(const TrainingConfig& t);
+// The forms of full recompute searched for a plan with pp * vpp chunks (Candidate::recompute_layers):
+// every layer (0); with ModuleSearch::Ladder and a stack that offers it, block N for N a quarter,
+// a half and three quarters of a chunk's layers; and the scenario's own partial form.
+std::vector<int16_t> full_recompute_variants(const Scenario& base, const SearchOptions& opt, int pp, int vpp);
 std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated = nullptr);
 
 // Memory per GPU of the most loaded rank as the estimator computes it, from the memory-shape

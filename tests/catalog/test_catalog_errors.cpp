@@ -254,6 +254,7 @@ entries:
       flash_attention: {value: "false", source: doc}
       recompute: {value: [full, none], source: doc}
       recompute_modules: {value: [], source: doc}
+      recompute_block: {value: "true", source: doc}
       zero_stages: {value: [0, 1], source: doc}
       pipeline_zero_stages: {value: [0], source: doc}
       schedules: {value: [interleaved-1f1b, 1f1b], source: doc}
@@ -349,6 +350,11 @@ entries:
     d.write("frameworks/f.yaml", sel);
     const auto c = Catalog::load(d.path.string());
     EXPECT_EQ(c->framework("test-fw").capabilities.recompute_modules.items, (std::vector<std::string>{"core_attn", "moe_act"}));
+  }
+  {  // Full recompute of some layers needs full recompute.
+    const auto [f1, w1] = error_of("fwcap-rcb", with("[full, none], source", "[none], source"));
+    EXPECT_NE(w1.find("recompute_block"), std::string::npos) << w1;
+    EXPECT_NE(w1.find("needs full among recompute"), std::string::npos) << w1;
   }
   {  // The optional MoE router weighting: read with its source; a wrong value names the choices.
     TempDir d("fw-moe-weighting");

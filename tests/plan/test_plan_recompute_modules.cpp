@@ -180,11 +180,14 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
   const std::string own = std::get<std::string>(*r.scalar("own_plan"));
   EXPECT_NE(own.find("rc:full(block 5)"), std::string::npos) << own;
   EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r.scalar("own_plan_status"));
-  size_t full_all = 0, full_block = 0;
+  size_t full_all = 0, full_block5 = 0;
   for (const auto& c : out.candidates)
-    if (c.recompute == static_cast<uint8_t>(Recompute::Full)) (c.recompute_layers == 0 ? full_all : full_block)++;
+    if (c.recompute == static_cast<uint8_t>(Recompute::Full)) {
+      full_all += c.recompute_layers == 0;
+      full_block5 += c.recompute_layers == 5 + 1;
+    }
   EXPECT_GT(full_all, 0u);
-  EXPECT_EQ(full_block, full_all);
+  EXPECT_EQ(full_block5, full_all);
   // The block-5 plan is estimated as the scenario itself.
   EXPECT_EQ(std::get<double>(*r.scalar("own_plan_step_time_s")), est.run(ir::lower(block)).step_time_s);
   // Groups of 4.
@@ -204,4 +207,55 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
     const std::string st = std::get<std::string>(*rq.scalar("own_plan_status"));
     EXPECT_EQ(st.find("outside"), std::string::npos) << st;
   }
+}
+
+// Full recompute of only the first N layers of each chunk (Megatron's block method) is searched
+// at a quarter, a half and three quarters of a chunk's layers; the search ranks the smallest N
+// that fits and marks larger N, and every layer, dominated.
+TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedByQuarters) {
+  const Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 4}");  // 80 layers: 20 per stage
+  SearchOptions o;
+  EXPECT_EQ(full_recompute_variants(s, o, 4, 1), (std::vector<int16_t>{0, 5 + 1, 10 + 1, 15 + 1}));
+  EXPECT_EQ(full_recompute_variants(s, o, 4, 5), (std::vector<int16_t>{0, 1 + 1, 2 + 1, 3 + 1}));  // 4 layers per chunk
+  EXPECT_EQ(full_recompute_variants(s, o, 80, 1), (std::vector<int16_t>{0}));                      // one layer per chunk
+  SearchOptions sc;
+  sc.module_search = ModuleSearch::Scenario;
+  EXPECT_EQ(full_recompute_variants(s, sc, 4, 1), (std::vector<int16_t>{0}));
+  SearchOptions s21;
+  s21.stack = stack_features(bundled()->framework("megatron-lm-2021"));
+  EXPECT_FALSE(s21.stack.recompute_block);
+  EXPECT_EQ(full_recompute_variants(s, s21, 4, 1), (std::vector<int16_t>{0}));
+
+  // Memory between block 5 and block 10: block 10 is ranked, block 15 and every layer dominated.
+  for (const char* f : {"tp=8", "pp=4", "vpp=1", "cp=1", "dp=2", "mb=1", "zero=1", "recompute=2"}) parse_fix(f, o);
+  o.vary_sequence_parallel = false;
+  o.vary_tp_comm_overlap = false;
+  o.schedules = {"1f1b"};
+  auto memory = [&](bool block, int n) {
+    Scenario t = s;
+    t.train.recompute = Recompute::Full;
+    t.train.recompute_block = block;
+    t.train.recompute_num_layers = n;
+    return Estimator{}.run(ir::lower(t)).memory.total_bytes();
+  };
+  const double m5 = memory(true, 5), m10 = memory(true, 10), m15 = memory(true, 15), all = memory(false, 1);
+  ASSERT_GT(m5, m10);
+  ASSERT_GT(m10, m15);
+  ASSERT_GT(m15, all);
+  const double capacity = s.accelerator.memory_bytes.value;
+  ASSERT_LT(m10, capacity);
+  o.min_headroom_bytes = std::max(0.0, capacity - (m5 + m10) / 2);
+  ASSERT_GT(o.min_headroom_bytes, 0.0) << "block 5 must not fit on its own for this case";
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  std::map<int16_t, uint8_t> status;
+  for (size_t i = 0; i < out.candidates.size(); ++i) status[out.candidates[i].recompute_layers] = out.evals[i].status;
+  ASSERT_EQ(status.size(), 4u);
+  EXPECT_EQ(status.at(5 + 1), 1);   // over memory
+  EXPECT_EQ(status.at(10 + 1), 0);  // ranked
+  EXPECT_EQ(status.at(15 + 1), 3);  // dominated
+  EXPECT_EQ(status.at(0), 3);
+  const Result r = plan_result(s, o, est, out, true);
+  EXPECT_NE(std::get<std::string>(*r.scalar("best_plan")).find("rc:full(block 10)"), std::string::npos)
+      << std::get<std::string>(*r.scalar("best_plan"));
 }

@@ -46,13 +46,13 @@ Framework framework_with(const std::map<std::string, std::string>& flags, const 
   auto& c = f.capabilities;
   c.stated = true;
   for (auto* p : {&c.tensor_parallel, &c.pipeline_parallel, &c.context_parallel, &c.expert_parallel, &c.sequence_parallel,
-                  &c.tp_comm_overlap, &c.overlap_grad_reduce, &c.overlap_param_gather, &c.flash_attention})
+                  &c.tp_comm_overlap, &c.overlap_grad_reduce, &c.overlap_param_gather, &c.flash_attention, &c.recompute_block})
     p->value = "true";
   const std::map<std::string, FrameworkProperty*> by = {
       {"tensor_parallel", &c.tensor_parallel}, {"pipeline_parallel", &c.pipeline_parallel}, {"context_parallel", &c.context_parallel},
       {"sequence_parallel", &c.sequence_parallel}, {"tp_comm_overlap", &c.tp_comm_overlap},
       {"overlap_grad_reduce", &c.overlap_grad_reduce}, {"overlap_param_gather", &c.overlap_param_gather},
-      {"flash_attention", &c.flash_attention}};
+      {"flash_attention", &c.flash_attention}, {"recompute_block", &c.recompute_block}};
   for (const auto& [k, v] : flags) by.at(k)->value = v;
   c.recompute.items = recompute;
   // As the catalog requires: modules listed exactly when selective is offered (the attention core
@@ -115,6 +115,8 @@ TEST(PlanStack, AStackWithoutAFeatureNeverYieldsAPlanThatUsesIt) {
        [](const Candidate& c, const SearchOptions&) {
          return c.recompute == static_cast<uint8_t>(Recompute::Selective) && c.recompute_modules != kRecomputeCoreAttn;
        }},
+      {"full recompute of some layers", framework_with({{"recompute_block", "false"}}, all_rc, all_z, all_z, all_sched),
+       [](const Candidate& c, const SearchOptions&) { return c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers > 0; }},
       {"ZeRO 2/3", framework_with({}, all_rc, {"0", "1"}, {"0", "1"}, all_sched),
        [](const Candidate& c, const SearchOptions&) { return c.zero_stage >= 2; }},
       {"ZeRO 2/3 with a pipeline", framework_with({}, all_rc, all_z, {"0", "1"}, all_sched),
