@@ -302,21 +302,22 @@ int16_t full_recompute_layers(const TrainingConfig& t) {
   return static_cast<int16_t>(t.recompute_block ? std::min(n, 32766) + 1 : n > 1 ? -n : 0);
 }
 
-std::vector<int16_t> full_recompute_variants(const Scenario& base, const SearchOptions& opt, int pp, int vpp) {
-  std::vector<int16_t> out = {0};
-  auto add = [&](int16_t v) {
-    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-  };
-  if (opt.module_search == ModuleSearch::Ladder && opt.stack.recompute_block) {
-    const int chunks = std::max(1, pp * vpp);
-    const int n = (base.model.layers + chunks - 1) / chunks;  // layers of the largest chunk
-    for (int q = 1; q <= 3; ++q) {
-      const int N = (q * n + 3) / 4;
-      if (N >= 1 && N < n) add(static_cast<int16_t>(N + 1));
-    }
+std::vector<int16_t> full_recompute_rungs(const Scenario& base, const SearchOptions& opt, int pp, int vpp) {
+  std::vector<int16_t> out;
+  if (opt.module_search != ModuleSearch::Ladder || !opt.stack.recompute_block) return out;
+  const int chunks = std::max(1, pp * vpp);
+  const int n = (base.model.layers + chunks - 1) / chunks;  // layers of the largest chunk
+  for (int q = 1; q <= 3; ++q) {
+    const int N = (q * n + 3) / 4;
+    if (N >= 1 && N < n && (out.empty() || out.back() != N + 1)) out.push_back(static_cast<int16_t>(N + 1));
   }
+  return out;
+}
+
+std::vector<int16_t> full_recompute_candidates(const Scenario& base, const SearchOptions& opt) {
+  std::vector<int16_t> out = {0};
   const int16_t own = full_recompute_layers(base.train);
-  if (own != 0 && (own < 0 || opt.stack.recompute_block)) add(own);
+  if (own != 0 && (own < 0 || opt.stack.recompute_block)) out.push_back(own);
   return out;
 }
 
@@ -384,6 +385,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
   const bool fp8 = base.train.precision == DType::FP8 && !base.accelerator.has_peak(DType::FP8);
   const bool fp4 = base.train.precision == DType::FP4 && !base.accelerator.has_peak(DType::FP4);
   const std::vector<uint32_t> selective = selective_module_sets(base, opt);
+  const std::vector<int16_t> full_layers = full_recompute_candidates(base, opt);
   std::vector<Candidate> out;
   size_t considered = 0;
   if (fp8 || fp4) {
@@ -424,7 +426,6 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
               if (!allowed(opt, "vpp", vpp)) continue;
               if (layout_for(L, pp * vpp, vpp) == Layout::None) continue;
               if (vpp > 1 && inter < 0) continue;
-              const std::vector<int16_t> full_layers = full_recompute_variants(base, opt, pp, vpp);
               for (int mb : divisors(gb / dp)) {
                 if (!allowed(opt, "mb", mb)) continue;
                 if (opt.max_micro_batch > 0 && mb > opt.max_micro_batch) continue;
@@ -579,9 +580,19 @@ MemoryModel::MemoryModel(const Scenario& base, const SearchOptions& opt, const E
 MemoryModel::~MemoryModel() { delete impl_; }
 
 void MemoryModel::prepare(const std::vector<Candidate>& cands) {
-  for (const auto& c : cands) {
+  auto add = [&](const Candidate& c) {
     const ShapeKey k = impl_->key(c);
     if (!impl_->shapes.count(k)) impl_->shapes.emplace(k, impl_->lower_shape(k));
+  };
+  for (const auto& c : cands) {
+    add(c);
+    // The block forms search() may cost full recompute as (full_recompute_rungs).
+    if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0)
+      for (int16_t v : full_recompute_rungs(impl_->base, impl_->opt, c.pp, c.vpp)) {
+        Candidate d = c;
+        d.recompute_layers = v;
+        add(d);
+      }
   }
 }
 
@@ -643,6 +654,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   MemoryModel mem(base, opt, est);
   mem.prepare(out.candidates);
   const std::vector<uint32_t> selective = selective_module_sets(base, opt);
+  const std::vector<int16_t> full_layers = full_recompute_candidates(base, opt);
 
   const int size = std::max(1, dist.size), rank = std::clamp(dist.rank, 0, size - 1);
   const size_t lo = n * static_cast<size_t>(rank) / static_cast<size_t>(size);
@@ -663,7 +675,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
     try {
       Scenario s = base;  // this thread's scratch copy: only the plan fields change
       std::optional<ir::Workload> w;
-      size_t w_for = SIZE_MAX;  // index whose lowering w holds
+      Candidate w_cand;
       while (true) {
         const size_t start = next.fetch_add(kChunk);
         if (start >= hi) break;
@@ -695,33 +707,42 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
               continue;
             }
           }
-          // Full recompute: block N is dominated by a smaller block that fits, recomputing every
-          // layer by any block that fits (groups of g are not compared).
+          // Full recompute of every layer becomes full recompute of the fewest layers per chunk
+          // (block N, the rungs of full_recompute_rungs) that fit: recomputing fewer layers never
+          // takes more time. The scenario's own block form, enumerated on its own, is dominated
+          // by a smaller rung that fits (and stands for the rung it equals).
+          Candidate as = c;  // the plan costed for this candidate
           if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0) {
-            bool dominated = false;
-            for (int16_t v : full_recompute_variants(base, opt, c.pp, c.vpp)) {
-              if (v <= 0 || (c.recompute_layers > 0 && v >= c.recompute_layers)) continue;
+            const std::vector<int16_t> rungs = full_recompute_rungs(base, opt, c.pp, c.vpp);
+            int16_t fits = 0;
+            for (int16_t v : rungs) {
+              if (c.recompute_layers > 0 && v >= c.recompute_layers) break;
               Candidate d = c;
               d.recompute_layers = v;
               if (mem.bytes(d) <= capacity * (1 - 1e-9)) {
-                dominated = true;
+                fits = v;
                 break;
               }
             }
-            if (dominated) {
-              e.status = 3;
+            const bool own_form = std::find(full_layers.begin(), full_layers.end(), fits) != full_layers.end();
+            if (fits != 0 && (c.recompute_layers > 0 || own_form)) {
+              e.status = 3;  // dominated (the own form's candidate stands for this rung)
               continue;
+            }
+            if (fits != 0) {
+              as.recompute_layers = fits;
+              e.recompute_layers = fits;
             }
           }
           // Candidates that lower to the same workload (same_lowering) share one lowering.
-          const bool reuse = w && same_lowering(out.candidates[w_for], c);
-          apply_candidate(s, c, opt);
+          const bool reuse = w && same_lowering(w_cand, as);
+          apply_candidate(s, as, opt);
           if (reuse) {
             w->schedule = s.plan.schedule;
           } else {
             w.emplace(ir::lower(s));
           }
-          w_for = i;  // the last candidate whose lowering w holds (or shares)
+          w_cand = as;  // the plan whose lowering w holds (or shares)
           const StepEstimate r = est.run(*w);
           e.step_time_s = r.step_time_s;
           e.tokens_per_s_per_gpu = r.tokens_per_s_per_gpu;
@@ -771,6 +792,13 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   }
   for (size_t i = 0; i < n; ++i)
     if (!seen[i]) throw Error("plan: plan " + std::to_string(i) + " was not evaluated by any process");
+  // Full recompute of every layer replaced by the fewest layers that fit (the worker above).
+  out.replaced.assign(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    if (out.evals[i].recompute_layers != 0) {
+      out.candidates[i].recompute_layers = out.evals[i].recompute_layers;
+      out.replaced[i] = 1;
+    }
   for (const auto& e : out.evals) {
     if (e.status == 1) ++out.pruned;
     else if (e.status == 3) ++out.dominated;
@@ -785,6 +813,20 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
     return ta != tb ? ta < tb : a < b;
   });
   return out;
+}
+
+int64_t find_plan(const SearchOutcome& out, const Candidate& own, bool* replaced) {
+  for (size_t i = 0; i < out.candidates.size(); ++i) {
+    Candidate c = out.candidates[i];
+    const bool r = i < out.replaced.size() && out.replaced[i];
+    if (r) c.recompute_layers = 0;  // enumerated as full recompute of every layer
+    if (same_plan(c, own)) {
+      if (replaced) *replaced = r;
+      return static_cast<int64_t>(i);
+    }
+  }
+  if (replaced) *replaced = false;
+  return -1;
 }
 
 // ---------------------------------------------------------------- result
@@ -973,12 +1015,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   if (rank_own_plan) {
     const Candidate own = candidate_of(base, opt);
     r.set("own_plan", describe(own, opt));
-    int64_t found = -1;
-    for (size_t i = 0; i < out.candidates.size(); ++i)
-      if (same_plan(out.candidates[i], own)) {
-        found = static_cast<int64_t>(i);
-        break;
-      }
+    bool replaced = false;
+    const int64_t found = find_plan(out, own, &replaced);
     const std::string lacks = stack_violations(own, base, opt);
     if (found < 0 && !lacks.empty()) {
       r.set("own_plan_status", std::string("outside the search space: uses features " + opt.stack.framework + " does not offer (" +
@@ -995,7 +1033,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       const auto& e = out.evals[static_cast<size_t>(found)];
       if (e.status == 1) {
         r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU"));
-      } else if (e.status == 3) {
+      } else if (e.status == 3 || (replaced && e.status != 1)) {
         r.set("own_plan_status", std::string("dominated: the same plan fits with less recompute (fewer modules or layers), which takes no more time"));
         const StepEstimate own_e = est.run(ir::lower(base));
         r.set("own_plan_step_time_s", own_e.step_time_s);
@@ -1046,19 +1084,21 @@ struct Placement {
 // was not costed: the same plan fits with less recompute) among the ranked ones.
 Placement place(const PracticeView& v, const Candidate& own, double own_step_time_s) {
   Placement p;
-  for (size_t i = 0; i < v.out.candidates.size(); ++i)
-    if (same_plan(v.out.candidates[i], own)) {
-      p.found = true;
-      const auto& e = v.out.evals[i];
-      p.status = e.status == 0 || e.status == 3 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
-      if (e.status == 3) {
-        p.rank = 1;
-        for (uint32_t k : v.out.ranking) p.rank += v.out.evals[k].step_time_s < own_step_time_s;
-      }
-      for (size_t k = 0; k < v.out.ranking.size(); ++k)
-        if (v.out.ranking[k] == static_cast<uint32_t>(i)) p.rank = static_cast<int64_t>(k + 1);
-      break;
-    }
+  bool replaced = false;
+  const int64_t i = find_plan(v.out, own, &replaced);
+  if (i < 0) return p;
+  p.found = true;
+  const auto& e = v.out.evals[static_cast<size_t>(i)];
+  if (e.status == 3 || (replaced && e.status != 1)) {
+    // Dominated (or costed with less recompute): it fits; its rank is by its own estimate.
+    p.status = "fits";
+    p.rank = 1;
+    for (uint32_t k : v.out.ranking) p.rank += v.out.evals[k].step_time_s < own_step_time_s;
+    return p;
+  }
+  p.status = e.status == 0 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
+  for (size_t k = 0; k < v.out.ranking.size(); ++k)
+    if (v.out.ranking[k] == static_cast<uint32_t>(i)) p.rank = static_cast<int64_t>(k + 1);
   return p;
 }
 }  // namespace

@@ -107,6 +107,7 @@ struct PlanEval {
   // 3 dominated before costing: the same plan fits with a subset of its recompute modules,
   // which costs no more time (docs/plan.md, "Recompute modules")
   uint8_t status = 0;
+  int16_t recompute_layers = 0;  // full recompute of every layer costed as block N (Candidate::recompute_layers); 0 none
   double step_time_s = 0, tokens_per_s_per_gpu = 0, mfu_fraction = 0, memory_bytes = 0;
   double compute_s = 0, exposed_comm_s = 0, bubble_s = 0, optimizer_s = 0;
 };
@@ -122,6 +123,9 @@ struct SearchOutcome {
   std::vector<Candidate> candidates;  // every valid plan, in enumeration order
   std::vector<PlanEval> evals;        // one per candidate, same order
   std::vector<uint32_t> ranking;      // indices of fitting plans, fastest first
+  // 1 where a full-recompute-of-every-layer candidate was costed, and now reads, as full recompute
+  // of the fewest layers per chunk that fit (block N; docs/plan.md, Recompute modules).
+  std::vector<uint8_t> replaced;
   size_t enumerated = 0;              // combinations considered (before the validity rules)
   size_t valid = 0, pruned = 0, dominated = 0, evaluated = 0, fit = 0;
   double seconds = 0;                 // wall time of the evaluation
@@ -147,10 +151,16 @@ std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOp
 // Candidate::recompute_layers of a scenario's full recompute (0 when it recomputes every layer
 // on its own, or is not full).
 int16_t full_recompute_layers(const TrainingConfig& t);
-// The forms of full recompute searched for a plan with pp * vpp chunks (Candidate::recompute_layers):
-// every layer (0); with ModuleSearch::Ladder and a stack that offers it, block N for N a quarter,
-// a half and three quarters of a chunk's layers; and the scenario's own partial form.
-std::vector<int16_t> full_recompute_variants(const Scenario& base, const SearchOptions& opt, int pp, int vpp);
+// The forms of full recompute enumerated (Candidate::recompute_layers): every layer (0) and the
+// scenario's own partial form.
+std::vector<int16_t> full_recompute_candidates(const Scenario& base, const SearchOptions& opt);
+// The block forms a full-recompute-of-every-layer plan with pp * vpp chunks may be costed as
+// instead, fewest layers first (with ModuleSearch::Ladder and a stack that offers the block
+// method): N a quarter, a half and three quarters of the largest chunk's layers.
+std::vector<int16_t> full_recompute_rungs(const Scenario& base, const SearchOptions& opt, int pp, int vpp);
+// Index of the candidate that is `own` (a replaced candidate matches as the full recompute of
+// every layer it was enumerated as; *replaced then says so), or -1.
+int64_t find_plan(const SearchOutcome& out, const Candidate& own, bool* replaced = nullptr);
 std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated = nullptr);
 
 // Memory per GPU of the most loaded rank as the estimator computes it, from the memory-shape

@@ -181,7 +181,7 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
   EXPECT_NE(own.find("rc:full(block 5)"), std::string::npos) << own;
   EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r.scalar("own_plan_status"));
   size_t full_all = 0, full_block5 = 0;
-  for (const auto& c : out.candidates)
+  for (const auto& c : enumerate_plans(block, o))
     if (c.recompute == static_cast<uint8_t>(Recompute::Full)) {
       full_all += c.recompute_layers == 0;
       full_block5 += c.recompute_layers == 5 + 1;
@@ -209,53 +209,60 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
   }
 }
 
-// Full recompute of only the first N layers of each chunk (Megatron's block method) is searched
-// at a quarter, a half and three quarters of a chunk's layers; the search ranks the smallest N
-// that fits and marks larger N, and every layer, dominated.
+// Full recompute of only the first N layers of each chunk (Megatron's block method): a plan with
+// full recompute of every layer is costed as the fewest of a quarter, a half and three quarters
+// of a chunk's layers that fit, and reads so in the ranking.
 TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedByQuarters) {
   const Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 4}");  // 80 layers: 20 per stage
   SearchOptions o;
-  EXPECT_EQ(full_recompute_variants(s, o, 4, 1), (std::vector<int16_t>{0, 5 + 1, 10 + 1, 15 + 1}));
-  EXPECT_EQ(full_recompute_variants(s, o, 4, 5), (std::vector<int16_t>{0, 1 + 1, 2 + 1, 3 + 1}));  // 4 layers per chunk
-  EXPECT_EQ(full_recompute_variants(s, o, 80, 1), (std::vector<int16_t>{0}));                      // one layer per chunk
+  EXPECT_EQ(full_recompute_rungs(s, o, 4, 1), (std::vector<int16_t>{5 + 1, 10 + 1, 15 + 1}));
+  EXPECT_EQ(full_recompute_rungs(s, o, 4, 5), (std::vector<int16_t>{1 + 1, 2 + 1, 3 + 1}));  // 4 layers per chunk
+  EXPECT_TRUE(full_recompute_rungs(s, o, 80, 1).empty());                                   // one layer per chunk
   SearchOptions sc;
   sc.module_search = ModuleSearch::Scenario;
-  EXPECT_EQ(full_recompute_variants(s, sc, 4, 1), (std::vector<int16_t>{0}));
+  EXPECT_TRUE(full_recompute_rungs(s, sc, 4, 1).empty());
   SearchOptions s21;
   s21.stack = stack_features(bundled()->framework("megatron-lm-2021"));
   EXPECT_FALSE(s21.stack.recompute_block);
-  EXPECT_EQ(full_recompute_variants(s, s21, 4, 1), (std::vector<int16_t>{0}));
+  EXPECT_TRUE(full_recompute_rungs(s, s21, 4, 1).empty());
+  EXPECT_EQ(full_recompute_candidates(s, o), (std::vector<int16_t>{0}));
 
-  // Memory between block 5 and block 10: block 10 is ranked, block 15 and every layer dominated.
+  // Memory between block 5 and block 10: the plan is costed and ranked as block 10.
   for (const char* f : {"tp=8", "pp=4", "vpp=1", "cp=1", "dp=2", "mb=1", "zero=1", "recompute=2"}) parse_fix(f, o);
   o.vary_sequence_parallel = false;
   o.vary_tp_comm_overlap = false;
   o.schedules = {"1f1b"};
-  auto memory = [&](bool block, int n) {
+  auto with = [&](bool block, int n) {
     Scenario t = s;
     t.train.recompute = Recompute::Full;
     t.train.recompute_block = block;
     t.train.recompute_num_layers = n;
-    return Estimator{}.run(ir::lower(t)).memory.total_bytes();
+    return Estimator{}.run(ir::lower(t));
   };
-  const double m5 = memory(true, 5), m10 = memory(true, 10), m15 = memory(true, 15), all = memory(false, 1);
+  const double m5 = with(true, 5).memory.total_bytes(), m10 = with(true, 10).memory.total_bytes();
+  const double m15 = with(true, 15).memory.total_bytes(), all = with(false, 1).memory.total_bytes();
   ASSERT_GT(m5, m10);
   ASSERT_GT(m10, m15);
   ASSERT_GT(m15, all);
   const double capacity = s.accelerator.memory_bytes.value;
-  ASSERT_LT(m10, capacity);
-  o.min_headroom_bytes = std::max(0.0, capacity - (m5 + m10) / 2);
-  ASSERT_GT(o.min_headroom_bytes, 0.0) << "block 5 must not fit on its own for this case";
+  ASSERT_LT(m5, capacity);
+  o.min_headroom_bytes = capacity - (m5 + m10) / 2;  // room for block 10, not block 5
   const Estimator est;
   const SearchOutcome out = search(s, o, est);
-  std::map<int16_t, uint8_t> status;
-  for (size_t i = 0; i < out.candidates.size(); ++i) status[out.candidates[i].recompute_layers] = out.evals[i].status;
-  ASSERT_EQ(status.size(), 4u);
-  EXPECT_EQ(status.at(5 + 1), 1);   // over memory
-  EXPECT_EQ(status.at(10 + 1), 0);  // ranked
-  EXPECT_EQ(status.at(15 + 1), 3);  // dominated
-  EXPECT_EQ(status.at(0), 3);
+  ASSERT_EQ(out.candidates.size(), 1u);
+  EXPECT_EQ(out.evals[0].status, 0);
+  EXPECT_EQ(out.candidates[0].recompute_layers, 10 + 1);
+  EXPECT_EQ(out.replaced.at(0), 1);
+  EXPECT_EQ(out.evals[0].step_time_s, with(true, 10).step_time_s);
+  EXPECT_LT(out.evals[0].step_time_s, with(false, 1).step_time_s);
   const Result r = plan_result(s, o, est, out, true);
   EXPECT_NE(std::get<std::string>(*r.scalar("best_plan")).find("rc:full(block 10)"), std::string::npos)
       << std::get<std::string>(*r.scalar("best_plan"));
+  // A scenario that recomputes every layer is told that fewer fit, with its own step time.
+  Scenario every = s;
+  every.train.recompute = Recompute::Full;
+  const Result re = plan_result(every, o, est, search(every, o, est), true);
+  EXPECT_NE(std::get<std::string>(*re.scalar("own_plan_status")).find("dominated"), std::string::npos)
+      << std::get<std::string>(*re.scalar("own_plan_status"));
+  EXPECT_EQ(std::get<double>(*re.scalar("own_plan_step_time_s")), with(false, 1).step_time_s);
 }

@@ -115,8 +115,6 @@ TEST(PlanStack, AStackWithoutAFeatureNeverYieldsAPlanThatUsesIt) {
        [](const Candidate& c, const SearchOptions&) {
          return c.recompute == static_cast<uint8_t>(Recompute::Selective) && c.recompute_modules != kRecomputeCoreAttn;
        }},
-      {"full recompute of some layers", framework_with({{"recompute_block", "false"}}, all_rc, all_z, all_z, all_sched),
-       [](const Candidate& c, const SearchOptions&) { return c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers > 0; }},
       {"ZeRO 2/3", framework_with({}, all_rc, {"0", "1"}, {"0", "1"}, all_sched),
        [](const Candidate& c, const SearchOptions&) { return c.zero_stage >= 2; }},
       {"ZeRO 2/3 with a pipeline", framework_with({}, all_rc, all_z, {"0", "1"}, all_sched),
