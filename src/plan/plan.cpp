@@ -713,7 +713,13 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
           // by a smaller rung that fits (and stands for the rung it equals).
           Candidate as = c;  // the plan costed for this candidate
           if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0) {
-            const std::vector<int16_t> rungs = full_recompute_rungs(base, opt, c.pp, c.vpp);
+            // Fewest layers first: the rungs and, for the every-layer candidate, the scenario's
+            // own block form (enumerated, so prepared), which then stands for this plan.
+            std::vector<int16_t> rungs = full_recompute_rungs(base, opt, c.pp, c.vpp);
+            if (c.recompute_layers == 0)
+              for (int16_t v : full_layers)
+                if (v > 0 && std::find(rungs.begin(), rungs.end(), v) == rungs.end()) rungs.push_back(v);
+            std::sort(rungs.begin(), rungs.end());
             int16_t fits = 0;
             for (int16_t v : rungs) {
               if (c.recompute_layers > 0 && v >= c.recompute_layers) break;
@@ -1033,7 +1039,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       const auto& e = out.evals[static_cast<size_t>(found)];
       if (e.status == 1) {
         r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU"));
-      } else if (e.status == 3 || (replaced && e.status != 1)) {
+      } else if (e.status == 3 || (replaced && e.status == 0)) {
         r.set("own_plan_status", std::string("dominated: the same plan fits with less recompute (fewer modules or layers), which takes no more time"));
         const StepEstimate own_e = est.run(ir::lower(base));
         r.set("own_plan_step_time_s", own_e.step_time_s);
@@ -1089,7 +1095,7 @@ Placement place(const PracticeView& v, const Candidate& own, double own_step_tim
   if (i < 0) return p;
   p.found = true;
   const auto& e = v.out.evals[static_cast<size_t>(i)];
-  if (e.status == 3 || (replaced && e.status != 1)) {
+  if (e.status == 3 || (replaced && e.status == 0)) {
     // Dominated (or costed with less recompute): it fits; its rank is by its own estimate.
     p.status = "fits";
     p.rank = 1;

@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -104,13 +105,14 @@ struct SearchOptions {
 struct PlanEval {
   uint32_t index = 0;  // candidate index
   // 0 evaluated and fits, 1 pruned before costing (memory), 2 estimated but does not fit,
-  // 3 dominated before costing: the same plan fits with a subset of its recompute modules,
-  // which costs no more time (docs/plan.md, "Recompute modules")
+  // 3 dominated before costing: the same plan fits with a subset of its recompute modules, or
+  // with fewer fully recomputed layers, which costs no more time (docs/plan.md, "Recompute modules")
   uint8_t status = 0;
   int16_t recompute_layers = 0;  // full recompute of every layer costed as block N (Candidate::recompute_layers); 0 none
   double step_time_s = 0, tokens_per_s_per_gpu = 0, mfu_fraction = 0, memory_bytes = 0;
   double compute_s = 0, exposed_comm_s = 0, bubble_s = 0, optimizer_s = 0;
 };
+static_assert(std::is_trivially_copyable_v<PlanEval>, "PlanEval is gathered across MPI ranks as bytes");
 struct Distribution {
   int rank = 0, size = 1;
   std::function<std::vector<PlanEval>(const std::vector<PlanEval>&)> gather;
@@ -120,7 +122,7 @@ struct Distribution {
 using Progress = std::function<void(size_t done, size_t total)>;
 
 struct SearchOutcome {
-  std::vector<Candidate> candidates;  // every valid plan, in enumeration order
+  std::vector<Candidate> candidates;  // every valid plan, in enumeration order (replaced ones as costed)
   std::vector<PlanEval> evals;        // one per candidate, same order
   std::vector<uint32_t> ranking;      // indices of fitting plans, fastest first
   // 1 where a full-recompute-of-every-layer candidate was costed, and now reads, as full recompute

@@ -173,6 +173,8 @@ TEST(PlanSearch, DeterministicAcrossThreadsAndProcessSplits) {
   ASSERT_EQ(a.evals.size(), b.evals.size());
   for (size_t i = 0; i < a.evals.size(); ++i) {
     EXPECT_EQ(a.evals[i].status, b.evals[i].status);
+    EXPECT_EQ(a.evals[i].recompute_layers, b.evals[i].recompute_layers);
+    EXPECT_TRUE(same_plan(a.candidates[i], b.candidates[i]));
     EXPECT_EQ(a.evals[i].step_time_s, b.evals[i].step_time_s);
   }
   // Two "processes": rank 1 runs first, rank 0 gathers both halves.

@@ -266,3 +266,36 @@ TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedByQuarters) {
       << std::get<std::string>(*re.scalar("own_plan_status"));
   EXPECT_EQ(std::get<double>(*re.scalar("own_plan_step_time_s")), with(false, 1).step_time_s);
 }
+
+// The scenario's own block form off the rungs stands for the plan when it is the fewest layers
+// that fit: recomputing every layer is then dominated, and the plan is ranked once.
+TEST(RecomputeModules, OwnBlockFormOffTheRungsIsRankedOnce) {
+  Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 4}");  // 20 layers per stage: rungs 5, 10, 15
+  s.train.recompute = Recompute::Full;
+  s.train.recompute_block = true;
+  s.train.recompute_num_layers = 18;
+  SearchOptions o;
+  for (const char* f : {"tp=8", "pp=4", "vpp=1", "cp=1", "dp=2", "mb=1", "zero=1", "recompute=2"}) parse_fix(f, o);
+  o.vary_sequence_parallel = false;
+  o.vary_tp_comm_overlap = false;
+  o.schedules = {"1f1b"};
+  auto memory = [&](int n) {
+    Scenario t = s;
+    t.train.recompute_num_layers = n;
+    return Estimator{}.run(ir::lower(t)).memory.total_bytes();
+  };
+  const double m15 = memory(15), m18 = memory(18);
+  ASSERT_GT(m15, m18);
+  o.min_headroom_bytes = s.accelerator.memory_bytes.value - (m15 + m18) / 2;  // block 18 fits, block 15 does not
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_EQ(out.candidates.size(), 2u);  // every layer, and block 18
+  ASSERT_EQ(out.ranking.size(), 1u);
+  const Candidate& best = out.candidates[out.ranking.front()];
+  EXPECT_EQ(best.recompute_layers, 18 + 1);
+  size_t dominated = 0;
+  for (const auto& e : out.evals) dominated += e.status == 3;
+  EXPECT_EQ(dominated, 1u);
+  const Result r = plan_result(s, o, est, out, true);
+  EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u);
+}
