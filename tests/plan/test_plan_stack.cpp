@@ -193,3 +193,26 @@ TEST(PlanStack, UnstatedCapabilitiesRestrictNothing) {
   o.stack = stack_features(f);
   EXPECT_EQ(described(enumerate_plans(s, o), o), described(enumerate_plans(s, u), u));
 }
+
+// A stack without the block method never has a plan costed as full recompute of some layers
+// (the rungs replace full recompute of every layer in search(), not in the enumeration), and the
+// unrestricted search does (the case is not vacuous).
+TEST(PlanStack, AStackWithoutTheBlockMethodNeverRecomputesSomeLayers) {
+  const Scenario s = job();
+  const std::vector<std::string> all_rc = {"none", "selective", "full"}, all_z = {"0", "1", "2", "3"},
+                                  all_sched = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};
+  const Estimator est;
+  auto partial = [&](const SearchOptions& o) {
+    SearchOptions x = o;
+    x.min_headroom_bytes = s.accelerator.memory_bytes.value * 0.97;  // little memory: recompute pays
+    x.recompute = {Recompute::Full};
+    const SearchOutcome out = search(s, x, est);
+    size_t n = 0;
+    for (uint32_t i : out.ranking) n += out.candidates[i].recompute_layers > 0;
+    return n;
+  };
+  SearchOptions without = wide();
+  without.stack = stack_features(framework_with({{"recompute_block", "false"}}, all_rc, all_z, all_z, all_sched));
+  EXPECT_EQ(partial(without), 0u);
+  EXPECT_GT(partial(wide()), 0u);
+}
