@@ -10,6 +10,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/paths.hpp"
+#include "core/result.hpp"
 
 namespace sextant {
 
@@ -158,6 +159,25 @@ static std::map<std::string, std::string> read_sources(const YamlMap& file) {
   return out;
 }
 
+namespace {
+// The range a catalog number must lie in: a negative peak or a zero bandwidth would give a negative
+// MFU or an infinite step, not an error (docs/errors.md: impossible inputs are errors).
+enum class Range { Positive, NonNegative, Fraction /* (0, 1] */, UnitInterval /* [0, 1] */ };
+void require_range(const YamlMap& m, const std::string& key, const Sourced& v, Range r, const char* what) {
+  if (!v.known) return;
+  const double x = v.value;
+  bool ok = std::isfinite(x);
+  const char* rule = "";
+  switch (r) {
+    case Range::Positive: ok = ok && x > 0; rule = "> 0"; break;
+    case Range::NonNegative: ok = ok && x >= 0; rule = ">= 0"; break;
+    case Range::Fraction: ok = ok && x > 0 && x <= 1; rule = "in (0, 1]"; break;
+    case Range::UnitInterval: ok = ok && x >= 0 && x <= 1; rule = "in [0, 1]"; break;
+  }
+  if (!ok) m.fail(key, std::string(what) + " must be finite and " + rule + ", got " + format_double(x), "or `unknown` where it is not published");
+}
+}  // namespace
+
 Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std::string>& sources) {
   Accelerator a;
   a.sources = sources;
@@ -171,28 +191,45 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     for (const auto& k : p->keys()) {
       DType d = parse_dtype(k, p->loc(k));
       a.peak_flops[d] = src(*p, k, sources, 1e12);
+      require_range(*p, k, a.peak_flops[d], Range::Positive, "a peak rate (TFLOP/s)");
     }
     p->finish();
   }
   a.memory_bytes = src(m, "memory_gib", sources, 1024.0 * 1024 * 1024);
+  require_range(m, "memory_gib", a.memory_bytes, Range::Positive, "a memory capacity (GiB)");
   a.memory_bandwidth_bytes_per_s = src(m, "memory_bandwidth_gb_per_s", sources, 1e9);
+  require_range(m, "memory_bandwidth_gb_per_s", a.memory_bandwidth_bytes_per_s, Range::Positive, "a memory bandwidth (GB/s)");
   a.cache_bytes = src(m, "cache_mib", sources, 1024.0 * 1024);
+  require_range(m, "cache_mib", a.cache_bytes, Range::NonNegative, "a cache size (MiB)");
   a.compute_units = src(m, "compute_units", sources);
+  require_range(m, "compute_units", a.compute_units, Range::Positive, "a compute-unit count");
   a.bandwidth_by_working_set = parse_working_set_bandwidth(m, "bandwidth_by_working_set", sources);
   a.tdp_w = src(m, "tdp_w", sources);
+  require_range(m, "tdp_w", a.tdp_w, Range::Positive, "a board power (W)");
   a.idle_w = src(m, "idle_w", sources);
+  require_range(m, "idle_w", a.idle_w, Range::NonNegative, "an idle power (W)");
+  if (a.idle_w.known && a.tdp_w.known && a.idle_w.value > a.tdp_w.value)
+    m.fail("idle_w", "idle power " + format_double(a.idle_w.value) + " W is above the TDP of " + format_double(a.tdp_w.value) + " W");
   a.price_usd = src(m, "price_usd", sources);
+  require_range(m, "price_usd", a.price_usd, Range::NonNegative, "a price (USD)");
   for (const auto& pc : m.map_list("power_caps")) {
     PowerCapPoint p;
     p.power_w = pc.f64("power_w");
+    if (!(p.power_w > 0) || !std::isfinite(p.power_w)) pc.fail("power_w", "must be a finite power > 0 (W)");
     p.clock_mhz = src(pc, "clock_mhz", sources);
+    require_range(pc, "clock_mhz", p.clock_mhz, Range::Positive, "a clock (MHz)");
     p.bf16_tflops = src(pc, "bf16_tflops", sources, 1e12);
+    require_range(pc, "bf16_tflops", p.bf16_tflops, Range::Positive, "a peak rate (TFLOP/s)");
     pc.finish();
     a.power_caps.push_back(p);
   }
   if (auto e = m.opt_map("efficiency")) {
     if (auto g = e->opt_map("gemm_peak_fraction")) {
-      for (const auto& k : g->keys()) a.gemm_peak_fraction[parse_dtype(k, g->loc(k))] = src(*g, k, sources);
+      for (const auto& k : g->keys()) {
+        const DType d = parse_dtype(k, g->loc(k));
+        a.gemm_peak_fraction[d] = src(*g, k, sources);
+        require_range(*g, k, a.gemm_peak_fraction[d], Range::Fraction, "a fraction of the peak");
+      }
       g->finish();
     }
     a.gemm_half_dim = src(*e, "gemm_half_dim", sources);
@@ -208,10 +245,15 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     if (a.gemm_fitted_footprint_bytes.known && !(a.gemm_fitted_footprint_bytes.value > 0))
       e->fail("gemm_fitted_footprint_mib", "the fitted GEMM footprint must be > 0 MiB");
     a.memory_bandwidth_fraction = src(*e, "memory_bandwidth_fraction", sources);
+    require_range(*e, "memory_bandwidth_fraction", a.memory_bandwidth_fraction, Range::Fraction, "a fraction of the peak bandwidth");
     a.attention_fraction = src(*e, "attention_fraction", sources);
+    require_range(*e, "attention_fraction", a.attention_fraction, Range::Positive, "a ratio of the attention rate to the GEMM rate");
     a.kernel_overhead_s = src(*e, "kernel_overhead_us", sources, 1e-6);
+    require_range(*e, "kernel_overhead_us", a.kernel_overhead_s, Range::NonNegative, "a time per kernel (us)");
     a.comm_compute_interference = src(*e, "comm_compute_interference", sources);
+    require_range(*e, "comm_compute_interference", a.comm_compute_interference, Range::UnitInterval, "a fractional slow-down");
     a.sustained_compute_fraction = src(*e, "sustained_compute_fraction", sources);
+    require_range(*e, "sustained_compute_fraction", a.sustained_compute_fraction, Range::Fraction, "a fraction of the burst rate");
     e->finish();
     if (a.gemm_fitted_footprint_bytes.known != a.bandwidth_by_working_set.known())
       e->fail("gemm_fitted_footprint_mib",
@@ -238,9 +280,13 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
     m.fail("bandwidth_gb_per_s", "give exactly one of bandwidth_gb_per_s (GB/s) or bandwidth_gbit_per_s (Gb/s)");
   n.bandwidth_bytes_per_s = bytes ? src(m, "bandwidth_gb_per_s", sources, 1e9) : src(m, "bandwidth_gbit_per_s", sources, 1e9 / 8);
   m.raw(bytes ? "bandwidth_gbit_per_s" : "bandwidth_gb_per_s");
+  require_range(m, bytes ? "bandwidth_gb_per_s" : "bandwidth_gbit_per_s", n.bandwidth_bytes_per_s, Range::Positive, "a link bandwidth");
   n.latency_s = src(m, "latency_us", sources, 1e-6);
+  require_range(m, "latency_us", n.latency_s, Range::NonNegative, "a latency (us)");
   n.achievable_fraction = src(m, "achievable_fraction", sources);
+  require_range(m, "achievable_fraction", n.achievable_fraction, Range::Fraction, "a fraction of the link bandwidth");
   n.in_network_reduction_fraction = src(m, "in_network_reduction_fraction", sources);
+  require_range(m, "in_network_reduction_fraction", n.in_network_reduction_fraction, Range::Positive, "a ratio of in-switch reduction bandwidth");
   m.finish();
   return n;
 }

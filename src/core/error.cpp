@@ -44,7 +44,27 @@ int edit_distance(const std::string& a, const std::string& b) {
   return prev[m];
 }
 
+namespace {
+bool starts_with_ci(const std::string& s, const std::string& prefix) {
+  if (prefix.empty() || prefix.size() > s.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) return false;
+  return true;
+}
+// The candidates that begin with the word (an abbreviated id: "h100" for the H100 entries).
+std::vector<std::string> prefix_matches(const std::string& word, const std::vector<std::string>& candidates) {
+  std::vector<std::string> out;
+  for (const auto& c : candidates)
+    if (c.size() > word.size() && starts_with_ci(c, word)) out.push_back(c);
+  std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+  return out;
+}
+}  // namespace
+
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  // An id the word begins is the likeliest intent, before any near spelling ("h100" is
+  // "h100-sxm-80gb", not "b200").
+  if (const auto pre = prefix_matches(word, candidates); !pre.empty()) return pre.front();
   std::string best;
   int best_d = 1 << 30;
   for (const auto& c : candidates) {
@@ -70,6 +90,12 @@ std::string valid_choices_hint(const std::string& word, const std::vector<std::s
     out += candidates[i];
   }
   if (shown < candidates.size()) out += ", ... (" + std::to_string(candidates.size()) + " in all)";
+  if (const auto pre = prefix_matches(word, candidates); pre.size() > 1) {
+    out += "; did you mean '" + pre[0] + "'? (also ";
+    for (size_t i = 1; i < pre.size() && i < 8; ++i) out += (i > 1 ? ", '" : "'") + pre[i] + "'";
+    out += pre.size() > 8 ? ", ...)" : ")";
+    return out;
+  }
   const auto m = closest_match(word, candidates);
   if (!m.empty()) out += "; did you mean '" + m + "'?";
   return out;

@@ -279,3 +279,45 @@ TEST(CatalogData, NetworkFractionsReproduceSingleNodeCollectives) {
   const auto& ndr = c->network("ib-ndr");
   EXPECT_NEAR(ndr.bandwidth_bytes_per_s.value * ndr.achievable_fraction.value / 1e9, 47, 0.01);
 }
+
+// Does every GPU compare with the fitted ones on the same footing? An accelerator without
+// training rows of its own carries the fit of a stated reference part (estimated, "as ID's fit"):
+// left at the uncalibrated 1.0 and 128 it would come out faster than identical silicon that was
+// fitted (an H800 or H200 ahead of the H100 SXM it shares a die with). A refit of the reference
+// must be carried to every part that names it.
+TEST(CatalogData, PartsWithoutTheirOwnFitCarryTheirReferencesFit) {
+  auto c = cat();
+  const std::regex as_fit(R"(^as ([a-z0-9.\-]+)'s fit)");
+  int carried = 0;
+  for (const auto& id : c->accelerator_ids()) {
+    const auto& a = c->accelerator(id);
+    std::smatch m;
+    const std::string basis = a.sustained_compute_fraction.estimated;
+    if (!std::regex_search(basis, m, as_fit)) continue;
+    const std::string ref = m[1];
+    ASSERT_TRUE(c->has_accelerator(ref)) << id << " names unknown reference " << ref;
+    const auto& r = c->accelerator(ref);
+    EXPECT_TRUE(r.sustained_compute_fraction.estimated.empty()) << ref << " must carry a fit of its own";
+    EXPECT_DOUBLE_EQ(a.sustained_compute_fraction.value, r.sustained_compute_fraction.value) << id << " vs " << ref;
+    ASSERT_TRUE(a.gemm_half_dim.known) << id;
+    EXPECT_EQ(a.gemm_half_dim.estimated.rfind("as " + ref + "'s fit", 0), 0u) << id;
+    EXPECT_DOUBLE_EQ(a.gemm_half_dim.value, r.gemm_half_dim.value) << id << " vs " << ref;
+    ++carried;
+  }
+  EXPECT_GE(carried, 12);
+  // Every data-center NVIDIA or AMD GPU is fitted or carries a fit.
+  for (const auto& id : c->accelerator_ids()) {
+    const auto& a = c->accelerator(id);
+    if (a.kind != "gpu" || (a.vendor != "nvidia" && a.vendor != "amd") || id == "mi250x") continue;
+    EXPECT_TRUE(a.sustained_compute_fraction.known) << id << " has no sustained_compute_fraction (fit or carried)";
+  }
+  // Identical silicon compares as identical: the same step for the same GEMM shape.
+  const auto& h100 = c->accelerator("h100-sxm-80gb");
+  for (const char* same_die : {"h800-sxm-80gb", "h200-sxm-141gb"}) {
+    const auto& a = c->accelerator(same_die);
+    EXPECT_DOUBLE_EQ(gemm_efficiency(a.gemm_fraction(DType::BF16) * a.sustained_compute_fraction.value, 4096, 8192, 8192, a.gemm_half_dims(128)),
+                     gemm_efficiency(h100.gemm_fraction(DType::BF16) * h100.sustained_compute_fraction.value, 4096, 8192, 8192,
+                                     h100.gemm_half_dims(128)))
+        << same_die;
+  }
+}

@@ -368,3 +368,35 @@ entries:
     EXPECT_NE(what.find("in_expert"), std::string::npos) << what;
   }
 }
+
+// Is a number outside its physical range an error naming the key, rather than a negative MFU or an
+// infinite step later (a negative peak, a zero bandwidth, a fraction above 1, idle above TDP)?
+TEST(CatalogErrors, NumbersOutsideTheirRangeAreRejectedNamingTheKey) {
+  const std::string good = kGoodAccelerator;
+  struct Case {
+    std::string from, to, key;
+  } cases[] = {
+      {"bf16: {value: 100, source: ds}", "bf16: {value: -5, source: ds}", "bf16"},
+      {"bf16: {value: 100, source: ds}", "bf16: {value: 0, source: ds}", "bf16"},
+      {"memory_gib: {value: 80, source: ds}", "memory_gib: {value: -100, source: ds}", "memory_gib"},
+      {"memory_bandwidth_gb_per_s: {value: 2000, source: ds}", "memory_bandwidth_gb_per_s: {value: -1, source: ds}", "memory_bandwidth_gb_per_s"},
+      {"memory_bandwidth_gb_per_s: {value: 2000, source: ds}",
+       "memory_bandwidth_gb_per_s: {value: 2000, source: ds}\n    efficiency:\n      sustained_compute_fraction: {value: 1.3, source: ds}",
+       "sustained_compute_fraction"},
+      {"memory_bandwidth_gb_per_s: {value: 2000, source: ds}",
+       "memory_bandwidth_gb_per_s: {value: 2000, source: ds}\n    efficiency:\n      gemm_peak_fraction:\n        bf16: {value: 6.6, source: ds}",
+       "bf16"},
+      {"memory_bandwidth_gb_per_s: {value: 2000, source: ds}",
+       "memory_bandwidth_gb_per_s: {value: 2000, source: ds}\n    tdp_w: {value: 700, source: ds}\n    idle_w: {value: 800, source: ds}", "idle_w"},
+  };
+  for (const auto& c : cases) {
+    TempDir d("range");
+    std::string text = good;
+    ASSERT_NE(text.find(c.from), std::string::npos) << c.from;
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    const std::string file = d.write("accelerators/a.yaml", text);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(file + ":"), std::string::npos) << c.to << ": " << what;
+    EXPECT_NE(what.find(c.key), std::string::npos) << c.to << ": " << what;
+  }
+}
