@@ -117,7 +117,8 @@ struct Ctx {
 PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
   PassTime local;
   double overlapped_by_group[kGroupKinds] = {};
-  for (const auto& st : steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& st = steps[i];
     if (const auto* op = std::get_if<ComputeOp>(&st)) {
       const double t = compute_time_s(*op, c.acc);
       local.compute_s += t;
@@ -126,7 +127,19 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
       const auto& col = std::get<Collective>(st);
       const double t = c.est.collective_time_s(col, c.w, c.fabric);
       local.add_comm(col.group, t);
-      if (col.overlappable) {
+      if (col.overlappable && col.hides_behind_next) {
+        // Only the next compute step hides it (ring attention beside its attention).
+        double beside = 0;
+        for (size_t j = i + 1; j < steps.size(); ++j)
+          if (const auto* nx = std::get_if<ComputeOp>(&steps[j])) {
+            beside = compute_time_s(*nx, c.acc);
+            break;
+          }
+        const double hidden = std::min(t, beside);
+        local.compute_s += hidden * c.interference;
+        local.blocking_comm_s += t - hidden;
+        local.add_exposed(col.group, t - hidden);
+      } else if (col.overlappable) {
         local.overlap_comm_s += t;
         overlapped_by_group[static_cast<int>(col.group)] += t;
       } else {
@@ -139,7 +152,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
   const double excess = local.overlap_comm_s - hidden;
   if (local.overlap_comm_s > 0)
     for (const auto& st : steps)  // every overlapped group gets its share (and a row), once
-      if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable) {
+      if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable && !col->hides_behind_next) {
         const int g = static_cast<int>(col->group);
         if (overlapped_by_group[g] < 0) continue;
         local.add_exposed(col->group, excess * overlapped_by_group[g] / local.overlap_comm_s);

@@ -181,6 +181,11 @@ struct Lowerer {
     c.overlappable = overlap;
     return c;
   }
+  // Ring attention's exchange hides behind the attention it feeds, not behind the rest of the layer.
+  static Collective ring_beside_attention(Collective c) {
+    c.hides_behind_next = true;
+    return c;
+  }
   Collective moe_a2a(const char* name, double bytes) const {
     Collective c = coll(name, CollKind::AllToAll, GroupKind::EP, bytes, s.plan.ep_comm_overlap);
     c.traffic = moe_traffic;
@@ -259,7 +264,7 @@ struct Lowerer {
       // Ring attention: cp-1 exchanges of this rank's K and V chunk, overlapped with the
       // attention of the chunk already present.
       const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
-      fwd.push_back(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP, (cp - 1) * kv_bytes, true));
+      fwd.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP, (cp - 1) * kv_bytes, true)));
     }
     fwd.push_back(core);
     const double o_dim = static_cast<double>(m.heads) * attn_v_dim();
@@ -281,7 +286,7 @@ struct Lowerer {
     core_b.bytes = 2 * core.bytes;
     if (cp > 1) {
       const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
-      bi.push_back(coll("attn.cp_ring_dkv.bwd", CollKind::SendRecv, GroupKind::CP, 2 * (cp - 1) * kv_bytes, true));
+      bi.push_back(ring_beside_attention(coll("attn.cp_ring_dkv.bwd", CollKind::SendRecv, GroupKind::CP, 2 * (cp - 1) * kv_bytes, true)));
     }
     bi.push_back(core_b);
     for (auto it = fwd.rbegin(); it != fwd.rend(); ++it)
@@ -294,7 +299,13 @@ struct Lowerer {
     bi.push_back(mem("attn.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
 
     if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
-    if (s.train.recomputes(kRecomputeCoreAttn)) rc.push_back(core);
+    if (s.train.recomputes(kRecomputeCoreAttn)) {
+      // Recomputing the attention of a context-parallel layer exchanges K and V around the ring again.
+      if (cp > 1)
+        rc.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP,
+                                                (cp - 1) * T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab, true)));
+      rc.push_back(core);
+    }
 
     // Parameters on this rank.
     double p_attn;

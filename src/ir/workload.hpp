@@ -72,6 +72,10 @@ struct Collective {
   bool overlappable = false;  // runs on the group's stream, concurrently with compute
   int waits_for = -1;         // index of the step that produces its input (-1: previous step)
   A2ATraffic traffic;         // AllToAll only: destinations of the bytes (default: uniform)
+  // Overlappable, but only the compute step that follows it can hide it (ring attention: the K/V
+  // exchange runs beside the attention of the chunk already present, not beside the GEMMs of the
+  // layer); the excess is exposed before that step ends. False: the whole pass can hide it.
+  bool hides_behind_next = false;
 };
 
 using Step = std::variant<ComputeOp, Collective>;

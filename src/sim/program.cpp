@@ -130,6 +130,7 @@ struct Builder {
   void pass(const std::vector<Step>& steps, int rep, int count, std::vector<int>& prefetch) {
     bool pass_async = false;
     uint8_t pass_group = 0;
+    std::vector<std::pair<uint8_t, int32_t>> beside_next;  // exchanges the next compute step hides
     for (size_t i = 0; i < steps.size(); ++i) {
       if (const auto* op = std::get_if<ComputeOp>(&steps[i])) {
         // A TP reduce-scatter / all-reduce overlapped with the GEMM producing its input (Megatron
@@ -142,6 +143,8 @@ struct Builder {
             pass_group = static_cast<uint8_t>(nc->group);
           }
         emit(Ins::Compute, 0, CollMode::Blocking, 0, op_ref(*op));
+        for (const auto& [g, tok] : beside_next) emit(Ins::WaitToken, g, CollMode::Blocking, tok);
+        beside_next.clear();
         continue;
       }
       const auto& c = std::get<Collective>(steps[i]);
@@ -152,6 +155,11 @@ struct Builder {
         continue;  // issued with its producing GEMM above
       if (!c.overlappable) {
         coll(c, CollMode::Blocking);
+      } else if (c.hides_behind_next) {
+        // Runs beside the next compute step only (ring attention): waited for when that step ends.
+        const int32_t tok = prog.tokens++;
+        coll(c, CollMode::AsyncToken, tok);
+        beside_next.push_back({g, tok});
       } else if (i == 0) {
         // Prefetch: gather for repetition rep was issued one repetition ahead.
         if (rep == 0) {
@@ -172,6 +180,7 @@ struct Builder {
         pass_group = g;
       }
     }
+    for (const auto& [g, tok] : beside_next) emit(Ins::WaitToken, g, CollMode::Blocking, tok);
     if (pass_async) emit(Ins::WaitPass, pass_group);
   }
 

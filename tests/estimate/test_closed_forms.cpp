@@ -613,3 +613,44 @@ TEST(ClosedForms, BlockRecomputeTakesTheFirstLayersByPosition) {
   EXPECT_EQ(moe, 2);
   EXPECT_EQ(dense, 3);
 }
+
+// Question: does ring attention's K/V exchange hide only behind the attention it feeds? Each
+// exchange is exposed by what the attention core after it does not cover, and never hidden by the
+// layer's GEMMs (which wait for the attention output): the step's exposed CP time is that excess,
+// per layer and micro-batch, forward and backward.
+TEST(ClosedForms, ContextParallelRingHidesOnlyBehindItsAttention) {
+  const std::string y =
+      "model: {id: gpt-test, source: test, layers: 8, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 51200, mlp: gelu}\n"
+      "system: dgx-a100-selene\nnum_gpus: 32\n"
+      "parallel: {tp: 8, cp: 4, sequence_parallel: true, zero_stage: 0}\n"
+      "training: {global_batch: 8, micro_batch: 1, seq_len: 16384, precision: bf16, recompute: none}\n";
+  const Scenario s = parse_scenario(y, "cp.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto& b = dense_block(w);
+  const Estimator est;
+  const Fabric f = make_fabric(s);
+  double excess = 0;
+  int rings = 0;
+  for (const ir::StepList* pass : {&b.forward, &b.backward_input}) {
+    for (size_t i = 0; i < pass->size(); ++i) {
+      const auto* c = std::get_if<ir::Collective>(&(*pass)[i]);
+      if (!c || c->group != ir::GroupKind::CP) continue;
+      ++rings;
+      EXPECT_TRUE(c->overlappable && c->hides_behind_next) << c->name;
+      ASSERT_LT(i + 1, pass->size());
+      const auto& next = std::get<ir::ComputeOp>((*pass)[i + 1]);
+      EXPECT_EQ(next.cls, ir::OpClass::Attention) << c->name;
+      excess += std::max(0.0, est.collective_time_s(*c, w, f) - compute_time_s(next, s.accelerator));
+    }
+  }
+  EXPECT_EQ(rings, 2);
+  ASSERT_GT(excess, 0) << "this plan's ring (over the scale-out network) must outlast its attention";
+  const auto e = est.run(w);
+  double exposed_cp = -1;
+  for (const auto& [g, t] : e.exposed_by_group_s)
+    if (g == "cp") exposed_cp = t;
+  EXPECT_NEAR(exposed_cp, excess * b.count * static_cast<double>(w.microbatches), 1e-9 * exposed_cp);
+  // The same plan without context parallelism is faster by more than the exposed ring alone would
+  // suggest only if compute differs; with cp the step is never shorter than its exposed ring.
+  EXPECT_GE(e.step_time_s, exposed_cp);
+}
