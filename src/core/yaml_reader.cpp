@@ -1,6 +1,7 @@
 #include "core/yaml_reader.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "core/atomic_file.hpp"
 
@@ -107,6 +108,13 @@ double YamlMap::f64(const std::string& key, double dflt) const {
   return has(key) ? to_f64(*this, key, node_[key]) : dflt;
 }
 int64_t YamlMap::i64(const std::string& key) const { return to_i64(*this, key, node_for(key)); }
+static int narrow_int(const YamlMap& m, const std::string& key, int64_t v) {
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    m.fail(key, "integer " + std::to_string(v) + " is out of range (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
+  return static_cast<int>(v);
+}
+int YamlMap::i32(const std::string& key) const { return narrow_int(*this, key, i64(key)); }
+int YamlMap::i32(const std::string& key, int dflt) const { return narrow_int(*this, key, i64(key, dflt)); }
 int64_t YamlMap::i64(const std::string& key, int64_t dflt) const {
   used_->insert(key);
   return has(key) ? to_i64(*this, key, node_[key]) : dflt;
@@ -230,6 +238,29 @@ void YamlMap::finish() const {
   }
 }
 
+namespace {
+// A copy of a parsed --set value without source marks: errors about it then say "(--set)", not
+// the position of the value's text inside its own one-line document (which reads as FILE:1:1).
+YAML::Node without_marks(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Scalar:
+      return YAML::Node(n.Scalar());
+    case YAML::NodeType::Sequence: {
+      YAML::Node out(YAML::NodeType::Sequence);
+      for (const auto& x : n) out.push_back(without_marks(x));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      YAML::Node out(YAML::NodeType::Map);
+      for (const auto& kv : n) out[kv.first.Scalar()] = without_marks(kv.second);
+      return out;
+    }
+    default:
+      return YAML::Node();
+  }
+}
+}  // namespace
+
 void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value) {
   std::vector<std::string> parts;
   size_t start = 0;
@@ -257,7 +288,12 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   } catch (const YAML::Exception&) {
     v = YAML::Node(value);
   }
-  cur[parts.back()] = v;
+  // An empty or null value would silently put the key back to its default (a shell variable that
+  // was never set, `--set parallel.tp=$TP`): say so instead.
+  if (!v.IsDefined() || v.IsNull())
+    throw Error(SourceLocation{"--set", 0, 0, key}, "no value given for '" + key + "'",
+                "write KEY=VALUE; to take the default, leave the --set out");
+  cur[parts.back()] = without_marks(v);
 }
 
 }  // namespace sextant

@@ -43,6 +43,9 @@ class YamlMap {
   double f64(const std::string& key, double dflt) const;
   int64_t i64(const std::string& key) const;
   int64_t i64(const std::string& key, int64_t dflt) const;
+  // The same, for a field held in an int: a value beyond its range is an error, never truncated.
+  int i32(const std::string& key) const;
+  int i32(const std::string& key, int dflt) const;
   bool boolean(const std::string& key) const;
   bool boolean(const std::string& key, bool dflt) const;
   std::string str(const std::string& key) const;

@@ -71,10 +71,10 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.accelerator = d.str("accelerator", x.accelerator);
     if (x.accelerator.empty()) d.fail("accelerator", "give an accelerator or a system");
     x.engine = d.str("engine", "generic");
-    x.tp = static_cast<int>(d.i64("tp", 1));
-    x.pp = static_cast<int>(d.i64("pp", 1));
-    x.ep = static_cast<int>(d.i64("ep", 1));
-    x.kv_share_layers = static_cast<int>(d.i64("kv_share_layers", 1));
+    x.tp = d.i32("tp", 1);
+    x.pp = d.i32("pp", 1);
+    x.ep = d.i32("ep", 1);
+    x.kv_share_layers = d.i32("kv_share_layers", 1);
     x.expert_load_factor = d.f64("expert_load_factor", 0);
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
@@ -86,19 +86,19 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
   auto& sv = s.serving;
   if (auto v = m.opt_map("serving")) {
     sv.policy = v->choice("policy", make_policy_registry().names(), "continuous");
-    sv.replicas = static_cast<int>(v->i64("replicas", 1));
-    sv.pipeline_batches = static_cast<int>(v->i64("pipeline_batches", 0));
+    sv.replicas = v->i32("replicas", 1);
+    sv.pipeline_batches = v->i32("pipeline_batches", 0);
     if (sv.pipeline_batches < 0) v->fail("pipeline_batches", "must be >= 0 (0: one pass in flight per pipeline stage)");
     s.request_table_given = v->has("request_table");
     sv.request_table = v->boolean("request_table", true);
-    sv.limits.max_batch_seqs = static_cast<int>(v->i64("max_batch_seqs", 256));
+    sv.limits.max_batch_seqs = v->i32("max_batch_seqs", 256);
     sv.limits.max_batch_tokens = v->i64("max_batch_tokens", 8192);
     sv.prefix_caching = v->boolean("prefix_caching", false);
     sv.kv_capacity_tokens = v->f64("kv_capacity_tokens", 0);
-    sv.timeline_points = static_cast<int>(v->i64("timeline_points", 200));
+    sv.timeline_points = v->i32("timeline_points", 200);
     if (auto sp = v->opt_map("speculative")) {
       s.draft_model = sp->str("draft_model");
-      sv.speculative.draft_tokens = static_cast<int>(sp->i64("draft_tokens", 4));
+      sv.speculative.draft_tokens = sp->i32("draft_tokens", 4);
       sv.speculative.acceptance = sp->f64("acceptance", 0.7);
       if (sv.speculative.draft_tokens < 1) sp->fail("draft_tokens", "must be >= 1");
       if (!(sv.speculative.acceptance >= 0 && sv.speculative.acceptance <= 1)) sp->fail("acceptance", "must be in [0, 1]");
@@ -106,8 +106,8 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     }
     if (auto dg = v->opt_map("disaggregation")) {
       DisaggregationSpec g;
-      g.prefill_instances = static_cast<int>(dg->i64("prefill_instances", 1));
-      g.decode_instances = static_cast<int>(dg->i64("decode_instances", 1));
+      g.prefill_instances = dg->i32("prefill_instances", 1);
+      g.decode_instances = dg->i32("decode_instances", 1);
       g.kv_link.bandwidth_bytes_per_s = dg->f64("link_gb_per_s", 50) * 1e9;
       g.kv_link.latency_s = dg->f64("link_latency_us", 10) * 1e-6;
       if (g.prefill_instances < 1 || g.decode_instances < 1) dg->fail("prefill_instances", "instances must be >= 1");
@@ -185,7 +185,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     p.tp = int_list<int>(*v, "tp", p.tp);
     p.max_batch_seqs = int_list<int>(*v, "max_batch_seqs", p.max_batch_seqs);
     if (v->has("policies")) p.policies = v->str_list("policies");
-    p.max_devices = static_cast<int>(v->i64("max_devices", p.max_devices));
+    p.max_devices = v->i32("max_devices", p.max_devices);
     p.slo_attainment_fraction = v->f64("slo_attainment_fraction", p.slo_attainment_fraction);
     p.requests = v->i64("requests", p.requests);
     v->finish();
@@ -318,7 +318,10 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("time_per_output_token_s", tpot);
   r.set("decode_tokens_per_s", batch / tpot);
   r.set("request_latency_s", pre.total_s + (output - 1) * tpot);
-  const double weight_floor = cm.weight_bytes() / d.par.tp / (d.accel.memory_bandwidth_bytes_per_s.value);
+  // The time to stream, at the peak bandwidth, the bytes a decode step of this batch must read at
+  // the shortest context: the weights it touches (a MoE step reads only the experts its tokens
+  // route to) with a one-token KV cache. No decode step of this batch can be faster.
+  const double weight_floor = cm.iteration(cm.decode(batch, 1)).memory_bytes / d.accel.memory_bandwidth_bytes_per_s.value;
   r.set("decode_bandwidth_floor_s", weight_floor);
   if (d.par.pp > 1) {
     // pp batches of `batch` sequences in flight, one per stage (the pipeline is full).

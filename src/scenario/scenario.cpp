@@ -89,15 +89,15 @@ void apply_framework_defaults(ParallelPlan& p, const Framework& f) {
 
 static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
   ParallelPlan p = base;
-  p.tp = static_cast<int>(m.i64("tp", 1));
-  p.pp = static_cast<int>(m.i64("pp", 1));
-  p.dp = static_cast<int>(m.i64("dp", 0));
-  p.cp = static_cast<int>(m.i64("cp", 1));
-  p.ep = static_cast<int>(m.i64("ep", 1));
-  p.etp = static_cast<int>(m.i64("etp", 1));
-  p.vpp = static_cast<int>(m.i64("vpp", 1));
+  p.tp = m.i32("tp", 1);
+  p.pp = m.i32("pp", 1);
+  p.dp = m.i32("dp", 0);
+  p.cp = m.i32("cp", 1);
+  p.ep = m.i32("ep", 1);
+  p.etp = m.i32("etp", 1);
+  p.vpp = m.i32("vpp", 1);
   p.sequence_parallel = m.boolean("sequence_parallel", p.tp > 1);
-  p.zero_stage = static_cast<int>(m.i64("zero_stage", 1));
+  p.zero_stage = m.i32("zero_stage", 1);
   p.schedule = m.choice("schedule", {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1"},
                         p.vpp > 1 ? "interleaved-1f1b" : "1f1b");
   const auto layers = m.i64_list("stage_layers");
@@ -131,8 +131,8 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   TrainingConfig t;
   t.global_batch = m.i64("global_batch");
   t.micro_batch_given = m.has("micro_batch");
-  t.micro_batch = static_cast<int>(m.i64("micro_batch", 1));
-  t.seq_len = static_cast<int>(m.i64("seq_len"));
+  t.micro_batch = m.i32("micro_batch", 1);
+  t.seq_len = m.i32("seq_len");
   const auto prec = m.choice("precision", {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}, "bf16");
   t.precision = parse_dtype(prec, m.loc("precision"));
   const auto rc = m.choice("recompute", {"none", "selective", "full"}, "none");
@@ -157,7 +157,7 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
     if (m.has(key) && t.recompute != Recompute::Full)
       m.fail(key, "applies to full recompute, but recompute is '" + rc + "'", "set training.recompute: full");
   t.recompute_block = m.choice("recompute_method", {"uniform", "block"}, "uniform") == "block";
-  t.recompute_num_layers = static_cast<int>(m.i64("recompute_num_layers", 1));
+  t.recompute_num_layers = m.i32("recompute_num_layers", 1);
   if (t.recompute_num_layers < (t.recompute_block ? 0 : 1))
     m.fail("recompute_num_layers", t.recompute_block ? "must be >= 0 (layers recomputed per model chunk)"
                                                      : "must be >= 1 (layers per recomputed group)");
@@ -227,7 +227,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
                   valid_choices_hint(s.system.scale_out_network, local.network_ids()));
     s.scale_out = local.network(s.system.scale_out_network);
   }
-  s.num_gpus = static_cast<int>(root.i64("num_gpus"));
+  s.num_gpus = root.i32("num_gpus");
   if (s.num_gpus < 1) root.fail("num_gpus", "must be positive");
   ParallelPlan base;
   if (root.has("framework")) {
@@ -352,6 +352,28 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (s.train.precision == DType::FP4 && !s.accelerator.has_peak(DType::FP4))
     throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
                 "accelerator '" + s.accelerator.id + "' has no fp4 tensor cores", "use fp8 or bf16");
+  {
+    // Every precision the step runs in needs a published peak: the GEMMs' own, and a 16-bit one
+    // (bf16 or fp16) for attention and the 16-bit activations.
+    std::vector<std::string> have;
+    for (DType d : {DType::FP32, DType::TF32, DType::BF16, DType::FP16, DType::FP8, DType::FP4})
+      if (s.accelerator.has_peak(d)) have.push_back(to_string(d));
+    std::string list;
+    for (const auto& h : have) list += (list.empty() ? "" : ", ") + h;
+    const bool has16 = s.accelerator.has_peak(DType::BF16) || s.accelerator.has_peak(DType::FP16);
+    if (!s.accelerator.has_peak(s.train.precision) || !has16)
+      throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
+                  "accelerator '" + s.accelerator.id + "' has no published " +
+                      (s.accelerator.has_peak(s.train.precision) ? std::string("16-bit (bf16 or fp16)") : to_string(s.train.precision)) +
+                      " peak",
+                  "its peaks: " + (list.empty() ? std::string("none") : list) +
+                      (s.accelerator.has_peak(DType::FP16) && !s.accelerator.has_peak(DType::BF16) ? "; use fp16" : ""));
+  }
+  if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !s.accelerator.has_peak(DType::FP4))
+    throw Error(SourceLocation{where_in.file, 0, 0, "training.fp8_recipe"},
+                "mxfp8 needs tensor cores with MX (block-scaled) formats, which came with the fp4 generation (Blackwell); '" +
+                    s.accelerator.id + "' has none",
+                "use fp8_recipe current, delayed or blockwise");
 }
 
 }  // namespace sextant

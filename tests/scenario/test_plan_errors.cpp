@@ -255,3 +255,45 @@ TEST(PlanErrors, BadZeroThreeGatherNamesTheChoices) {
   EXPECT_NE(e.find("layer"), std::string::npos) << e;
   EXPECT_NE(e.find("tensor"), std::string::npos) << e;
 }
+
+// Does an override that goes wrong say "(--set)" and never the position of the value's text in
+// its own one-line document (FILE:1:1)? Is an empty value an error rather than a silent reset to
+// the default (an unset shell variable in `--set parallel.tp=$TP`)?
+TEST(PlanErrors, SetErrorsNameTheOverrideAndEmptyValuesAreErrors) {
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"parallel.tp", "0"}, {"training.precision", "fp7"}, {"parallel.zero_stage", "9"}, {"num_gpus", "[1, 2]"}}) {
+    const auto e = error_of(kBase, {{key, value}});
+    EXPECT_NE(e.find("(--set)"), std::string::npos) << key << "=" << value << ": " << e;
+    EXPECT_EQ(e.find("plan.yaml:1:1"), std::string::npos) << e;
+  }
+  for (const char* empty : {"", "~", "null"}) {
+    const auto e = error_of(kBase, {{"parallel.tp", empty}});
+    EXPECT_NE(e.find("no value given for 'parallel.tp'"), std::string::npos) << "'" << empty << "': " << e;
+  }
+}
+
+// Is an integer too large for its field an error, never truncated to 32 bits (4294967304 GPUs
+// would otherwise run as 8)?
+TEST(PlanErrors, IntegersBeyondTheirFieldAreErrors) {
+  const auto e = error_of(kBase, {{"num_gpus", "4294967304"}});
+  EXPECT_NE(e.find("out of range"), std::string::npos) << e;
+  const auto e2 = error_of(kBase, {{"training.seq_len", "4294971392"}});
+  EXPECT_NE(e2.find("out of range"), std::string::npos) << e2;
+  const auto e3 = error_of(kBase, {{"parallel.tp", "4294967297"}});
+  EXPECT_NE(e3.find("out of range"), std::string::npos) << e3;
+}
+
+// Does a precision the accelerator has no peak for name the peaks it has (not a catalog file and
+// the wrong dtype), and is an MX recipe refused on tensor cores without MX formats?
+TEST(PlanErrors, PrecisionWithoutAPeakNamesThePeaksTheAcceleratorHas) {
+  const auto e = error_of(kBase, {{"accelerator", "v100-sxm2-32gb"}, {"training.precision", "tf32"}});
+  EXPECT_NE(e.find("training.precision"), std::string::npos) << e;
+  EXPECT_NE(e.find("no published tf32 peak"), std::string::npos) << e;
+  EXPECT_NE(e.find("fp16"), std::string::npos) << e;  // among its peaks
+  const auto e2 = error_of(kBase, {{"accelerator", "v100-sxm2-32gb"}});  // bf16 by default
+  EXPECT_NE(e2.find("no published bf16 peak"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("use fp16"), std::string::npos) << e2;
+  const auto e3 = error_of(kBase, {{"training.precision", "fp8"}, {"training.fp8_recipe", "mxfp8"}});
+  EXPECT_NE(e3.find("mxfp8 needs tensor cores with MX"), std::string::npos) << e3;
+  EXPECT_EQ(error_of(kBase, {{"training.precision", "fp8"}, {"training.fp8_recipe", "current"}}), "(no error)");
+}
