@@ -53,10 +53,14 @@ struct Reader {
   }
 };
 
-std::string mlp_from_act(const std::string& act, bool gated) {
+// The MLP of an activation name; an activation the model cannot represent is an error, never a
+// silent SwiGLU.
+std::string mlp_from_act(const std::string& act, bool gated, const std::string& file, const char* key) {
   if (act == "relu2") return "relu2";
   if (act.find("gelu") != std::string::npos) return gated ? "geglu" : "gelu";
-  return gated ? "swiglu" : "gelu";
+  if (act == "silu" || act == "swish") return gated ? "swiglu" : "gelu";
+  throw Error(SourceLocation{file, 0, 0, key}, "activation '" + act + "' is not supported",
+              "valid: silu, swish, gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu2");
 }
 }  // namespace
 
@@ -106,7 +110,7 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     c.ffn_hidden = r.i("intermediate_size");
     c.vocab = r.i("vocab_size");
     c.max_seq_len = r.i("max_position_embeddings", 0);
-    c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false);
+    c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false, file, "hidden_act");
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", false);
   } else {
@@ -120,13 +124,21 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     c.vocab = r.i("vocab_size");
     c.max_seq_len = r.i("max_position_embeddings", 0);
     c.tied_embeddings = r.b("tie_word_embeddings", type == "gemma" || type == "gemma2");
+    const char* act_key = r.has("hidden_act") || !r.has("hidden_activation") ? "hidden_act" : "hidden_activation";
     const std::string act = r.s("hidden_act", r.s("hidden_activation", "silu"));
-    c.mlp = mlp_from_act(act, type != "nemotron");
+    c.mlp = mlp_from_act(act, type != "nemotron", file, act_key);
     c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
     if (r.has("sliding_window") && j["sliding_window"].is_number_integer()) {
       const bool use = r.b("use_sliding_window", type == "mistral");
-      const int w = r.i("sliding_window");
-      if (use) c.sliding_window = w;
+      // Only a window applied to every layer is modelled; otherwise (Gemma 2's alternating local
+      // and global layers, use_sliding_window false) the key stays unused and is listed as ignored.
+      if (use) {
+        const int w = r.i("sliding_window");
+        if (w <= 0)
+          throw Error(SourceLocation{file, 0, 0, "sliding_window"}, "sliding_window must be a positive number of tokens, got " + std::to_string(w),
+                      "or null / use_sliding_window: false for full attention");
+        c.sliding_window = w;
+      }
     } else {
       r.used.insert("sliding_window");
       r.used.insert("use_sliding_window");

@@ -143,3 +143,34 @@ TEST(HfConfigFuzz, NumberOverflowIsAnError) {
     }
   }
 }
+
+// Is an activation the model cannot represent an error (not a silent SwiGLU), and a window that
+// is not positive refused? Gemma 2's alternating window, which is not modelled, is listed among
+// the ignored keys rather than consumed silently.
+TEST(HfConfig, UnsupportedActivationAndBadWindowsAreErrors) {
+  const std::string base = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32000)";
+  try {
+    (void)parse_hf_config(base + R"(, "hidden_act": "foo"})", "m.json");
+    FAIL() << "hidden_act foo must be rejected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hidden_act"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'foo'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(parse_hf_config(base + R"(, "hidden_act": "silu", "sliding_window": 4096})", "m.json").sliding_window, 4096);
+  for (const char* w : {"0", "-5"}) {
+    try {
+      (void)parse_hf_config(base + R"(, "hidden_act": "silu", "sliding_window": )" + w + "}", "m.json");
+      FAIL() << "sliding_window " << w << " must be rejected";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("sliding_window"), std::string::npos) << e.what();
+    }
+  }
+  const auto g = parse_hf_config(R"({"model_type": "gemma2", "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
+    "hidden_size": 3584, "intermediate_size": 14336, "num_attention_heads": 16, "num_hidden_layers": 42,
+    "num_key_value_heads": 8, "sliding_window": 4096, "vocab_size": 256000})", "gemma2.json");
+  EXPECT_EQ(g.sliding_window, 0);
+  bool listed = false;
+  for (const auto& k : g.ignored_keys) listed = listed || k == "sliding_window";
+  EXPECT_TRUE(listed) << "Gemma 2's alternating window must be reported as ignored";
+}
