@@ -3,6 +3,7 @@
 // cmd_<name>.cpp and exposes add_<name>_command(); main.cpp lists them.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -20,6 +21,21 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& cmd, OutputOptions& o);
+
+// A CLI11 check for a finite number >= 0 (CLI::NonNegativeNumber lets "nan" through).
+inline CLI::Validator finite_non_negative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && std::isfinite(v) && v >= 0) return {};
+        } catch (const std::exception&) {
+        }
+        return "must be a finite number >= 0, got '" + text + "'";
+      },
+      "FINITE >= 0");
+}
 
 // Renders r as the user asked: the table on stdout (unless --json - or --quiet), JSON, CSVs,
 // report. Every file is written atomically.

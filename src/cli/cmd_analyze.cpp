@@ -67,9 +67,10 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_flag("--diff", a->diff,
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");
-  cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)");
+  cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)");
-  cmd->add_option("--top", a->top, "Top kernels listed (default 10)");
+  cmd->add_option("--top", a->top, "Top kernels listed (default 10)")->check(CLI::PositiveNumber);
   cmd->add_option("--max-inflate-bytes", a->max_inflate_bytes,
                   "Decompression limit per .gz file in bytes (gzip-bomb guard; 0: no limit; default: the larger of "
                   "1 GiB and 100x the compressed size)")
@@ -80,13 +81,15 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--drop-gaps", a->drop_gaps, "What-if replay: remove host gaps (host) or GPU ordering slack (gpu)")
       ->check(CLI::IsMember({"host", "gpu"}));
   cmd->add_option("--unexplained-gap-us", a->unexplained_gap_us,
-                  "Replay: slack on a GPU ordering edge above this is unexplained (default 10)");
+                  "Replay: slack on a GPU ordering edge above this is unexplained (default 10)")
+      ->check(finite_non_negative());
   cmd->add_option("--critical-path-rows", a->critical_path_rows,
                   "Longest critical-path segments listed per iteration (default 40, 0: all)");
   cmd->add_option("--sequence-depth", a->sequence_depth,
                   "Kernel sequences: nesting depth of the cpu_op whose launches form a sequence (default 0: top level)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--gap-threshold-us", a->gap_threshold_us, "Findings: GPU idle gaps longer than this (default 100)");
+  cmd->add_option("--gap-threshold-us", a->gap_threshold_us, "Findings: GPU idle gaps longer than this (default 100)")
+      ->check(finite_non_negative());
   cmd->add_flag("--cache", a->cache,
                 "Keep a compact per-rank cache next to each trace (<file>.sxcache); a later run on the unchanged "
                 "file reads it instead of parsing");

@@ -103,6 +103,26 @@ TEST(Ingest, ReadsMetadataArgsAndCategories) {
   EXPECT_EQ(t.memory[0].total_reserved_bytes, 16384);
 }
 
+// Are memory events read in the form PyTorch writes them (profile_memory=True): name "[memory]",
+// category "cpu_instant_event", device type and id in args? A reader keyed on the category alone
+// silently finds no memory in real traces.
+TEST(Ingest, PyTorchMemoryEventsAreReadByName) {
+  const std::string doc = R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 100, "dur": 10, "args": {"stream": 7}},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 10, "tid": 11, "ts": 150,
+     "args": {"Device Type": 1, "Device Id": 0, "Addr": 140000, "Bytes": 4096, "Total Allocated": 8192, "Total Reserved": 16384}},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 10, "tid": 11, "ts": 160,
+     "args": {"Device Type": 1, "Device Id": 0, "Addr": 140000, "Bytes": -4096, "Total Allocated": 4096, "Total Reserved": 16384}},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "other instant", "pid": 10, "tid": 11, "ts": 170}
+  ]})";
+  RankTrace t = scan(doc, 1 << 20);
+  ASSERT_EQ(t.memory.size(), 2u);
+  EXPECT_EQ(t.memory[0].bytes, 4096);
+  EXPECT_EQ(t.memory[0].total_allocated_bytes, 8192);
+  EXPECT_EQ(t.memory[1].bytes, -4096);
+  EXPECT_EQ(t.memory[1].device, 0);
+}
+
 TEST(Ingest, OddEventsAreCountedNotFatal) {
   RankTrace t = scan(kDoc, 1 << 20);
   const auto& d = t.diagnostics.items();

@@ -38,10 +38,13 @@ std::string op_class(const std::string& name, KernelKind k) {
   if (k == KernelKind::Memory) return "memcpy";
   const std::string n = lower(name);
   if (has(n, "flash") || has(n, "fmha") || has(n, "attention") || has(n, "sdpa") || has(n, "attn")) return "attention";
-  if (has(n, "conv") || has(n, "winograd") || has(n, "cudnn") || has(n, "implicit_gemm") || has(n, "implicit_convolve"))
-    return "convolution";
+  // cuDNN also runs SDPA's fused attention (cudnn::fusion::*, and its RNG state unpacking
+  // philox::unpack_cudnn): only its convolution kernels count as convolution.
+  if (has(n, "cudnn::fusion") || has(n, "unpack_cudnn")) return "attention";
+  if (has(n, "conv") || has(n, "winograd") || has(n, "implicit_gemm") || has(n, "implicit_convolve")) return "convolution";
+  // cuBLAS GEMM kernels: sm80 cutlass/xmma names, and Hopper/Blackwell "nvjet" kernels (cuBLAS 12.x).
   if (has(n, "gemm") || has(n, "xmma") || has(n, "cutlass") || has(n, "cublas") || has(n, "matmul") ||
-      has(n, "wgmma") || has(n, "magma") || has(n, "gemv"))
+      has(n, "wgmma") || has(n, "magma") || has(n, "gemv") || n.rfind("nvjet", 0) == 0)
     return "gemm";
   if (has(n, "norm")) return "normalization";
   if (has(n, "embedding") || has(n, "index_select") || has(n, "indexselect") || has(n, "embed")) return "embedding";
@@ -220,7 +223,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     DType peak_dtype = DType::FP32;
   };
   std::map<std::tuple<std::string, std::string, std::string>, Agg> agg;
-  int64_t shapes_unparsed = 0, shapes_no_formula = 0;
+  int64_t shapes_unparsed = 0, shapes_no_formula = 0, shapes_casts_only = 0;
   for (const Frame& f : ctx.frames) {
     const RankTrace& t = *f.trace;
     if (t.op_shapes.empty()) continue;
@@ -246,6 +249,11 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       return a.key != b.key ? a.key < b.key : (a.ts != b.ts ? a.ts < b.ts : end_of(a) > end_of(b));
     });
     std::vector<int64_t> gpu_ns(t.op_shapes.size(), 0);
+    // Whether an operator launched any kernel that is not a cast or copy: under autocast the outer
+    // fp32 aten::linear / addmm launches only the casts of its inputs (its GEMM runs in the inner
+    // 16-bit call), and giving it the GEMM's FLOPs over the casts' time would put it far above the roof.
+    std::vector<uint8_t> computes(t.op_shapes.size(), 0);
+    std::unordered_map<uint32_t, bool> copy_like;  // kernel name id -> elementwise or memcpy class
     for (const auto& g : f.gpu) {
       if (g.runtime < 0) continue;
       uint32_t ce = f.cpu[static_cast<size_t>(g.runtime)].event;
@@ -259,6 +267,12 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
         if (it->key != key) break;
         if (end_of(*it) > cts) {
           gpu_ns[it->shape] += t.dur_ns[g.event];
+          auto cl = copy_like.find(g.name);
+          if (cl == copy_like.end()) {
+            const std::string c = op_class(f.name(g.name), g.kind);
+            cl = copy_like.emplace(g.name, c == "elementwise" || c == "memcpy").first;
+          }
+          if (!cl->second) computes[it->shape] = 1;
           break;
         }
       }
@@ -274,6 +288,10 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Parsed> parsed;
     for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
       if (gpu_ns[i] <= 0) continue;
+      if (!computes[i]) {
+        ++shapes_casts_only;
+        continue;
+      }
       const OpShape& s = t.op_shapes[i];
       const std::string& op = t.strings.str(t.name[s.event]);
       const std::string& dims_text = t.dims_of(s);
@@ -336,6 +354,9 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     }
   }
   if (shapes_unparsed) ctx.diagnostics.add("workload: Input Dims not parsable", "info", std::to_string(shapes_unparsed));
+  if (shapes_casts_only)
+    ctx.diagnostics.add("workload: operators whose kernels are only casts or copies (autocast wrappers), left off the roofline", "info",
+                        std::to_string(shapes_casts_only) + " calls");
   if (shapes_no_formula)
     ctx.diagnostics.add("workload: shapes that do not fit the operator's FLOP formula", "info",
                         std::to_string(shapes_no_formula) + " calls");

@@ -1312,7 +1312,9 @@ class Scanner {
       case 'i':
       case 'I':
       case 'n':
-        if (ev.has_cat && ev.cat == "[memory]") {
+        // PyTorch writes memory events as name "[memory]", cat "cpu_instant_event" (older or
+        // hand-written traces use the category "[memory]").
+        if ((ev.has_name && ev.name == "[memory]") || (ev.has_cat && ev.cat == "[memory]")) {
           if (!ev.ts.ok || ev.ts.out_of_range) {
             t.diagnostics.add("memory event without ts", "warning", std::string(ev.name));
             return;

@@ -923,6 +923,9 @@ Scale parse_scale(const std::string& spec) {
     throw Error(where, "factor '" + val + "' is not a number", "e.g. --scale comm=0.5");
   }
   if (!(s.factor >= 0) || !std::isfinite(s.factor)) throw Error(where, "factor must be finite and >= 0, got " + val);
+  // Scaled durations are integer nanoseconds: a factor beyond 1e6 would overflow a long trace's
+  // times (and asks a question no profile answers).
+  if (s.factor > 1e6) throw Error(where, "factor must be at most 1e6, got " + val, "e.g. --scale comm=0 to remove communication, comm=2 to double it");
   if (cls.rfind("kernel:", 0) == 0) {
     s.target = Scale::Target::KernelRegex;
     s.pattern = cls.substr(7);
