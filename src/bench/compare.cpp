@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "core/error.hpp"
 
@@ -19,6 +20,22 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     throw Error(SourceLocation{"", 0, 0, "--test"}, "unknown test '" + opt.test + "'", valid_choices_hint(opt.test, tests));
   if (!(opt.alpha > 0 && opt.alpha < 1)) throw Error(SourceLocation{"", 0, 0, "--alpha"}, "alpha must lie in (0, 1)");
   if (opt.min_effect_fraction < 0) throw Error(SourceLocation{"", 0, 0, "--min-effect"}, "minimum effect must be >= 0");
+  // A --suite or --metric that neither run has is a typo, not "nothing changed": a CI gate that
+  // compares nothing must not pass.
+  for (const auto& [flag, wanted_values, field] :
+       {std::tuple<const char*, const std::vector<std::string>*, int>{"--suite", &opt.suites, 0}, {"--metric", &opt.metrics, 1}}) {
+    std::vector<std::string> present;
+    for (const RunRecord* r : {&a, &b})
+      for (const auto& m : r->measurements) {
+        const std::string& v = field == 0 ? m.suite : m.metric;
+        if (std::find(present.begin(), present.end(), v) == present.end()) present.push_back(v);
+      }
+    std::sort(present.begin(), present.end());
+    for (const auto& w : *wanted_values)
+      if (std::find(present.begin(), present.end(), w) == present.end())
+        throw Error(SourceLocation{"", 0, 0, flag}, "neither run has " + std::string(field == 0 ? "suite" : "metric") + " '" + w + "'",
+                    valid_choices_hint(w, present));
+  }
   Comparison c;
   c.same_host = a.host.fingerprint() == b.host.fingerprint();
   auto key = [](const Measurement& m) { return m.suite + "\x1f" + m.name + "\x1f" + m.metric; };
@@ -71,6 +88,11 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
   }
   for (const auto& mb : b.measurements)
     if (wanted(mb) && !matched.count(key(mb))) c.only_in_b.push_back(mb.suite + "/" + mb.name);
+  if (c.cases.empty())
+    throw Error(SourceLocation{"", 0, 0, "compare"},
+                "nothing to compare: no case of run " + std::to_string(b.id) + " matches one of run " + std::to_string(a.id) + " (" +
+                    std::to_string(c.only_in_a.size()) + " only in A, " + std::to_string(c.only_in_b.size()) + " only in B)",
+                "cases match by suite, case name and metric: compare two runs of the same suites");
   return c;
 }
 

@@ -69,11 +69,41 @@ TEST(Compare, WelchAgreesOnAClearShiftAndSingleSamplesAreUntestable) {
 TEST(Compare, UnmatchedCasesAreListed) {
   auto a = run_with("bytes_per_s", true, 100, 1, 5, 1);
   auto b = run_with("bytes_per_s", true, 100, 1, 5, 2);
-  b.measurements[0].name = "other";
+  b.measurements.push_back(b.measurements[0]);
+  b.measurements[1].name = "other";
+  a.measurements.push_back(a.measurements[0]);
+  a.measurements[1].name = "gone";
   const auto c = compare_runs(a, b, {});
-  EXPECT_TRUE(c.cases.empty());
-  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"s/case"});
+  EXPECT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"s/gone"});
   EXPECT_EQ(c.only_in_b, std::vector<std::string>{"s/other"});
+}
+
+// Does a comparison that compares nothing fail, rather than pass a CI gate with no regression?
+// Runs with no case in common, and a --suite or --metric that neither run has (a typo), are errors.
+TEST(Compare, NothingComparedIsAnErrorNotAPass) {
+  auto a = run_with("bytes_per_s", true, 100, 1, 5, 1);
+  auto b = run_with("bytes_per_s", true, 50, 1, 5, 2);
+  b.measurements[0].name = "other";
+  try {
+    compare_runs(a, b, {});
+    ADD_FAILURE() << "no case in common must be an error";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nothing to compare"), std::string::npos) << e.what();
+  }
+  const auto same = run_with("bytes_per_s", true, 50, 1, 5, 3);
+  CompareOptions typo;
+  typo.metrics = {"bytes_per_sec"};
+  try {
+    compare_runs(a, same, typo);
+    ADD_FAILURE() << "an unknown metric must be an error";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'bytes_per_s'"), std::string::npos) << e.what();
+  }
+  CompareOptions suite;
+  suite.suites = {"nosuch"};
+  EXPECT_THROW(compare_runs(a, same, suite), sextant::Error);
+  EXPECT_EQ(compare_runs(a, same, {}).regression_count, 1);  // the same runs, unfiltered, compare
 }
 
 TEST(Compare, MetricFilterRestrictsTheCases) {

@@ -93,6 +93,10 @@ class BenchCli(unittest.TestCase):
         p, r = as_json("history", "compare", "2", "3", "--metric", "wall_s", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual({c["metric"]: c for c in rows(table(r, "cases"))}["wall_s"]["verdict"], "improvement")
+        # A metric neither run has compares nothing: an error (exit 2), never a passing gate.
+        p = sextant("history", "compare", "1", "2", "--metric", "wall_sec", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("did you mean 'wall_s'", p.stderr)
 
     def test_two_concurrent_bench_processes_both_store_their_runs(self):
         cmd = [BIN, "bench", "--quick", "--suite", "memory_latency", "--reps", "3", "--db", self.db, "-q"]

@@ -129,6 +129,9 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   }
   for (const auto& dt : dtypes) {
     auto& pts = by_dtype[dt];
+    // A rate above the peak is a misattributed row (kernel time given to the wrong operator), not
+    // a measurement: it is left out of the fit rather than fitted into a fraction above 1.
+    pts.erase(std::remove_if(pts.begin(), pts.end(), [](const GemmPoint& p) { return p.efficiency_fraction > 1.0; }), pts.end());
     if (static_cast<int>(pts.size()) < opt.min_shapes) continue;
     std::vector<double> vm, vn, vk, e;
     for (const auto& p : pts) {
@@ -142,6 +145,10 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     f.peak_flops_per_s = pts.front().peak_flops_per_s;
     f.peak_source = "catalog " + base.id;
     const auto [cf, ch] = fit_catalog_gemm_model(vm, vn, vk, e);
+    if (!(cf > 0 && cf <= 1))
+      throw Error(SourceLocation{"", 0, 0, "--trace"},
+                  fmt::format("the {} GEMMs of the trace fit a peak fraction of {:.3f}, outside (0, 1]: not written", dt, cf),
+                  "check the device (--device) and the trace's GEMM attribution (analyze --only workload)");
     f.gemm_peak_fraction = cf;
     f.gemm_half_dim = ch;
     double ss = 0;
