@@ -145,10 +145,16 @@ void parse_fix(const std::string& item, SearchOptions& opt) {
   if (std::find(keys.begin(), keys.end(), key) == keys.end())
     throw Error(where, "unknown plan dimension '" + key + "'", valid_choices_hint(key, keys));
   int v = 0;
-  if (key == "recompute" && (val == "none" || val == "selective" || val == "full")) {
-    v = val == "none" ? 0 : val == "selective" ? 1 : 2;
-  } else if ((key == "sp" || key == "tp_overlap") && (val == "true" || val == "false")) {
-    v = val == "true";
+  if (key == "recompute") {
+    const std::vector<std::string> modes = {"none", "selective", "full"};
+    const auto it = std::find(modes.begin(), modes.end(), val);
+    if (it != modes.end()) v = static_cast<int>(it - modes.begin());
+    else if (val == "0" || val == "1" || val == "2") v = val[0] - '0';
+    else throw Error(where, "'" + val + "' is not a recompute mode", valid_choices_hint(val, modes) + " (or 0, 1, 2)");
+  } else if (key == "sp" || key == "tp_overlap") {
+    if (val == "true" || val == "1") v = 1;
+    else if (val == "false" || val == "0") v = 0;
+    else throw Error(where, "'" + val + "' is not a boolean", "valid: true, false (or 1, 0)");
   } else {
     try {
       size_t pos = 0;
@@ -157,6 +163,9 @@ void parse_fix(const std::string& item, SearchOptions& opt) {
     } catch (const std::exception&) {
       throw Error(where, "'" + val + "' is not an integer");
     }
+    if (key == "zero" ? (v < 0 || v > 3) : v < 1)
+      throw Error(where, key == "zero" ? "ZeRO stage " + val + " does not exist (valid: 0, 1, 2, 3)"
+                                       : key + " must be at least 1, got " + val);
   }
   opt.fixed[key] = v;
 }
@@ -1062,7 +1071,12 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     r.notes.push_back("plans restricted to the features framework " + opt.stack.framework +
                       " offers (catalog capabilities; docs/plan.md); --any-framework-feature searches every feature" +
                       (opt.stack.flash_attention ? std::string() : std::string(". It has no flash attention: plans are searched with attention scores materialised")));
-  if (out.ranking.empty()) r.notes.push_back("no plan fits in memory: relax --headroom, allow more recompute/ZeRO, or add GPUs");
+  if (out.ranking.empty() && out.valid == 0)
+    r.notes.push_back("no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " +
+                      std::to_string(base.num_gpus) + " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads, micro-batch x dp divides the batch" +
+                      std::string(opt.fixed.empty() ? "" : "; check the --fix values") + ")");
+  else if (out.ranking.empty())
+    r.notes.push_back("no plan fits in memory: relax --headroom, allow more recompute/ZeRO, or add GPUs");
   return r;
 }
 

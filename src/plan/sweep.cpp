@@ -165,7 +165,11 @@ Variation parse_variation(const std::string& text) {
   } else {
     for (const auto& t : split(rhs, ',')) v.values.push_back(parse_number(t, v.key));
   }
+  const bool range = rhs.find(':') != std::string::npos;
   for (double& x : v.values) {
+    // A listed count must be whole; the points of a range of counts are rounded (docs/plan.md).
+    if (acc.p.integer && !range && x != std::round(x))
+      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "value " + format_double(x) + " is not a whole number of " + acc.p.unit);
     if (acc.p.integer) x = std::round(x);
     if (!(x > 0) && v.key != "accelerator.idle_w")
       throw Error(SourceLocation{"--vary", 0, 0, v.key}, "value " + format_double(x) + " must be positive");
@@ -319,11 +323,25 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       set_parameter(s, o.vary[k].key, grid[gi][k]);
       if (o.vary[k].key == "accelerator.power_limit_w") limit = grid[gi][k];
     }
+    // A point the power model cannot represent is an error, not a row: below idle power the
+    // board cannot run at any clock, and idle above TDP would draw more than full activity.
+    {
+      const double tdp = s.accelerator.tdp_w.value;
+      const double idle = s.accelerator.idle_w.known ? s.accelerator.idle_w.value : o.power.idle_fraction_of_tdp * tdp;
+      if (idle > tdp)
+        throw Error(SourceLocation{"--vary", 0, 0, "accelerator.idle_w"},
+                    "idle power " + format_double(idle) + " W is above the board power (TDP) of " + format_double(tdp) + " W");
+      if (limit > 0 && limit <= idle)
+        throw Error(SourceLocation{"--vary", 0, 0, "accelerator.power_limit_w"},
+                    "a power limit of " + format_double(limit) + " W is at or below the idle power of " + format_double(idle) + " W" +
+                        (s.accelerator.idle_w.known ? "" : " (estimated as " + format_double(o.power.idle_fraction_of_tdp) + " x TDP)"),
+                    "limits between idle and TDP (" + format_double(tdp) + " W) lower the clocks");
+    }
     const PointResult pr = best_point(s, limit, o, est, dist);
     std::vector<Value> row;
     for (double x : grid[gi]) row.emplace_back(x);
     if (!pr.fits) {
-      row.emplace_back(std::string("none fits"));
+      row.emplace_back(std::string(pr.valid == 0 ? "no valid plan" : "none fits"));
       for (int k = 0; k < 10; ++k) row.emplace_back(std::nan(""));
     } else {
       const double tps = pr.e.tokens_per_s_per_gpu * s.num_gpus;

@@ -156,6 +156,13 @@ for args, needle in [
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=a,b"], "'a'"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=1:2"], "START:STOP:COUNT"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=8e10", "--pareto", "step_time_s,nonsense"], "nonsense"),
+    (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.power_limit_w=50,300"], "below the idle power"),
+    (["sweep", EX70, "--vary", "accelerator.idle_w=800"], "above the board power"),
+    (["sweep", EX70, "--vary", "num_gpus=1024.5"], "whole number"),
+    (["plan", EX70, "--fix", "recompute=bogus"], "valid: none, selective, full"),
+    (["plan", EX70, "--fix", "sp=maybe"], "not a boolean"),
+    (["plan", EX70, "--fix", "zero=7"], "ZeRO stage 7"),
+    (["plan", EX70, "--fix", "tp=0"], "at least 1"),
 ]:
     b = sx(*args)
     check(f"bad input {' '.join(args[1:])}", b.returncode != 0 and needle in b.stderr, b.stderr[:300])
