@@ -380,7 +380,12 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       else c.processes.push_back(p);
     }
   }
-  if (fm.has("rate_scale")) c.failure_rate_scale = nonneg(fm, "rate_scale", 1.0);
+  if (fm.has("rate_scale")) {
+    c.failure_rate_scale = nonneg(fm, "rate_scale", 1.0);
+    if (!(c.failure_rate_scale > 0))
+      fm.fail("rate_scale", "must be > 0: a job without failures has no mean time to failure to plan against",
+              "a tiny scale (e.g. 1e-9) approximates a failure-free job; failures.remove drops single processes");
+  }
   if (fm.has("remove")) {
     for (const auto& name_rm : fm.str_list("remove")) {
       auto it = std::find_if(c.processes.begin(), c.processes.end(), [&](const FailureProcess& q) { return q.name == name_rm; });

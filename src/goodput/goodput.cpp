@@ -126,7 +126,17 @@ Result run_goodput(const GoodputConfig& c) {
     interrupts[size_t(i)] = double(r.interruptions);
     repair[size_t(i)] = double(r.max_nodes_in_repair);
   }
-  const Summary se = summarize(ettr), sw = summarize(wall), si = summarize(interrupts), sr = summarize(repair);
+  Summary se = summarize(ettr);
+  const Summary sw = summarize(wall), si = summarize(interrupts);
+  // ETTR is a fraction: its normal-approximation interval is clipped to [0, 1].
+  se.ci_low = std::clamp(se.ci_low, 0.0, 1.0);
+  se.ci_high = std::clamp(se.ci_high, 0.0, 1.0);
+  // The P99 of a count is a count: the nearest-rank (upper) quantile of the replicas.
+  const int64_t repair_p99 = [&] {
+    std::vector<double> v = repair;
+    std::sort(v.begin(), v.end());
+    return v.empty() ? int64_t{0} : static_cast<int64_t>(std::llround(v[static_cast<size_t>(std::ceil(0.99 * double(v.size() - 1)))]));
+  }();
 
   res.set("name", c.name);
   res.set("checkpoint_strategy", c.checkpoint.strategy);
@@ -282,7 +292,7 @@ Result run_goodput(const GoodputConfig& c) {
   const int64_t spares_p99 = binomial_quantile(c.job.nodes(), std::clamp(p_fail, 0.0, 1.0), 0.99);
   res.set("node_failure_probability_in_repair_window", p_fail);
   res.set("spares_p99_count", spares_p99);
-  res.set("spares_sim_p99_count", sr.p99);
+  res.set("spares_sim_p99_count", repair_p99);
   res.set("requeues_mean_count", [&] {
     double s = 0;
     for (const auto& r : batch.replicas) s += double(r.requeues);
