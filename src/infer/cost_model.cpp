@@ -129,8 +129,11 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
     kv_token_layer_bytes_rank_ = 2.0 * heads_rank * m.head_dim * kvb;
     attn_flops_pair_layer_ = 4.0 * m.heads * m.head_dim;
   }
-  kv_token_layer_bytes_ /= d_.kv_share_layers;
-  kv_token_layer_bytes_rank_ /= d_.kv_share_layers;
+  // Groups of kv_share_layers layers share one cache: ceil(L / k) caches for L layers, spread
+  // over the layers (a last, smaller group still holds a whole cache).
+  const double caches_per_layer = std::ceil(static_cast<double>(m.layers) / d_.kv_share_layers) / m.layers;
+  kv_token_layer_bytes_ *= caches_per_layer;
+  kv_token_layer_bytes_rank_ *= caches_per_layer;
 }
 
 void CostModel::set_engine(const EngineProfile& e) {

@@ -49,6 +49,11 @@ class InferCli(unittest.TestCase):
         self.assertTrue(s["fits"])
         self.assertGreaterEqual(s["time_per_output_token_s"], s["decode_bandwidth_floor_s"])
         self.assertEqual(s["kv_bytes_per_token"], 2 * 32 * 8 * 128 * 2)  # GQA, bf16
+        # A MoE decode step reads only the experts its tokens route to: the floor counts those
+        # bytes, so it stays a floor (Mixtral 8x7B, top-2 of 8, over two GPUs).
+        s = scalars(run_json("infer", "estimate", "--model", "mixtral-8x7b", "--accelerator", "h100-sxm-80gb",
+                             "--tp", "2", "--ep", "2"))
+        self.assertGreaterEqual(s["time_per_output_token_s"], s["decode_bandwidth_floor_s"])
 
     def test_on_device_memory_fit_uses_the_os_reserve(self):
         # Llama-2-70B in Q4_0 (about 39 GB) does not fit the 2/3 of 32 GB macOS gives the GPU.

@@ -147,6 +147,10 @@ TEST(CostModel, CrossLayerKvSharing) {
   const auto a = own.iteration(own.decode(64, 4000)), b = shared.iteration(shared.decode(64, 4000));
   EXPECT_NEAR(a.memory_bytes - b.memory_bytes, 64 * 4001 * own.kv_bytes_per_token() / 2 + 64 * own.kv_bytes_per_token() / 2, 1.0);
   EXPECT_DOUBLE_EQ(a.flops, b.flops);
+  // 32 layers in groups of 3: 11 caches (the last group of 2 holds a whole one), not 32/3.
+  d.kv_share_layers = 3;
+  const CostModel threes(d);
+  EXPECT_NEAR(threes.kv_bytes_per_token(), own.kv_bytes_per_token() / 32 * 11, 1e-6);
   d.kv_share_layers = 0;
   EXPECT_THROW(CostModel{d}, Error);
 }

@@ -51,3 +51,27 @@ TEST(Formats, ComputePath) {
   const auto& m2 = fixtures::catalog().accelerator("apple-m2-max-30c");
   EXPECT_EQ(compute_dtype(parse_format("q4_0"), parse_format("f32"), m2), DType::FP32);  // llama.cpp F32 activations
 }
+
+// Which share of its memory may an application use on each Apple SoC? Every iPhone SoC takes the
+// iOS limit (about half), a Mac the Metal working-set limit of its size (75% above 36 GB, 67% at
+// or below): a phone left to the Mac default would be told it holds a model it cannot load.
+TEST(DeviceProfiles, EveryAppleSocGetsTheLimitOfItsPlatformAndSize) {
+  const auto& cat = fixtures::catalog();
+  const auto& data = fixtures::infer_data();
+  int phones = 0, macs = 0;
+  for (const auto& id : cat.accelerator_ids()) {
+    if (id.rfind("apple-", 0) != 0) continue;
+    const auto& a = cat.accelerator(id);
+    const double frac = data.device(a).memory_available_fraction.value;
+    if (id.rfind("apple-a", 0) == 0) {
+      EXPECT_DOUBLE_EQ(frac, 0.5) << id;
+      ++phones;
+    } else {
+      const double gib = a.memory_bytes.value / (1024.0 * 1024 * 1024);
+      EXPECT_DOUBLE_EQ(frac, gib > 36 ? 0.75 : 0.67) << id << " with " << gib << " GiB";
+      ++macs;
+    }
+  }
+  EXPECT_GE(phones, 4);
+  EXPECT_GE(macs, 30);
+}
