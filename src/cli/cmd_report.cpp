@@ -32,7 +32,14 @@ void add_report_command(CLI::App& app) {
     } catch (const nlohmann::json::parse_error& e) {
       throw Error(SourceLocation{a->input, 0, 0, ""}, std::string("not JSON: ") + e.what());
     }
-    report::write_report(result_from_json(j), a->output);
+    Result res;
+    try {
+      res = result_from_json(j);
+    } catch (const Error& e) {
+      // Name the file: result_from_json knows the place in the document, not the document.
+      throw Error(SourceLocation{a->input, 0, 0, e.where().key}, e.message(), e.hint());
+    }
+    report::write_report(res, a->output);
   });
 }
 

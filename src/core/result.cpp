@@ -304,40 +304,83 @@ std::string render_json(const Result& r) {
 }
 
 Result result_from_json(const nlohmann::ordered_json& j) {
-  Result r;
-  if (!j.contains("schema_version") || j["schema_version"].get<int>() != kSchemaVersion)
+  // Strict: a saved result edited by hand or by another tool is checked, never trusted (a text
+  // cell in a number column, or columns of different lengths, are errors naming the place).
+  auto bad = [](const std::string& where, const std::string& what) -> Error {
+    return Error(SourceLocation{"", 0, 0, where}, "malformed result JSON: " + what);
+  };
+  if (!j.is_object()) throw bad("", "the document is not an object of a Sextant result");
+  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer() || j["schema_version"].get<int64_t>() != kSchemaVersion)
     throw Error("result JSON has schema_version " +
                 (j.contains("schema_version") ? j["schema_version"].dump() : std::string("(none)")) +
                 ", this build reads " + std::to_string(kSchemaVersion));
-  r.command = j.value("command", "");
-  for (const auto& [k, v] : j["scalars"].items()) {
-    if (v.is_boolean()) r.set(k, v.get<bool>());
-    else if (v.is_number_integer()) r.set(k, v.get<int64_t>());
-    else if (v.is_number()) r.set(k, v.get<double>());
-    else if (v.is_null()) r.set(k, std::nan(""));
-    else r.set(k, v.get<std::string>());
-  }
-  for (const auto& [name, tj] : j["tables"].items()) {
-    Table& t = r.add_table(name, tj.value("description", ""));
-    for (const auto& [cname, arr] : tj["columns"].items()) {
-      const std::string ty = tj["types"].value(cname, "f64");
-      Column c;
-      c.name = cname;
-      if (ty == "i64") {
-        c.type = Column::Type::I64;
-        for (const auto& v : arr) c.i64.push_back(v.get<int64_t>());
-      } else if (ty == "str") {
-        c.type = Column::Type::Str;
-        for (const auto& v : arr) c.str.push_back(v.get<std::string>());
-      } else {
-        c.type = Column::Type::F64;
-        for (const auto& v : arr) c.f64.push_back(v.is_null() ? std::nan("") : v.get<double>());
+  Result r;
+  try {
+    r.command = j.value("command", "");
+    if (j.contains("scalars")) {
+      if (!j["scalars"].is_object()) throw bad("scalars", "not an object");
+      for (const auto& [k, v] : j["scalars"].items()) {
+        if (v.is_boolean()) r.set(k, v.get<bool>());
+        else if (v.is_number_integer()) r.set(k, v.get<int64_t>());
+        else if (v.is_number()) r.set(k, v.get<double>());
+        else if (v.is_null()) r.set(k, std::nan(""));
+        else if (v.is_string()) r.set(k, v.get<std::string>());
+        else throw bad("scalars." + k, "a scalar must be a number, text, boolean or null");
       }
-      t.columns().push_back(std::move(c));
     }
+    if (j.contains("tables")) {
+      if (!j["tables"].is_object()) throw bad("tables", "not an object");
+      for (const auto& [name, tj] : j["tables"].items()) {
+        if (!tj.is_object() || !tj.contains("columns") || !tj["columns"].is_object())
+          throw bad("tables." + name, "a table needs an object of columns");
+        Table& t = r.add_table(name, tj.value("description", ""));
+        size_t rows = 0;
+        bool first = true;
+        for (const auto& [cname, arr] : tj["columns"].items()) {
+          const std::string where = "tables." + name + ".columns." + cname;
+          if (!arr.is_array()) throw bad(where, "a column must be an array");
+          const std::string ty = tj.contains("types") && tj["types"].is_object() ? tj["types"].value(cname, "f64") : "f64";
+          Column c;
+          c.name = cname;
+          if (ty == "i64") {
+            c.type = Column::Type::I64;
+            for (const auto& v : arr) {
+              if (!v.is_number_integer()) throw bad(where, "an i64 column holds " + v.dump());
+              c.i64.push_back(v.get<int64_t>());
+            }
+          } else if (ty == "str") {
+            c.type = Column::Type::Str;
+            for (const auto& v : arr) {
+              if (!v.is_string()) throw bad(where, "a str column holds " + v.dump());
+              c.str.push_back(v.get<std::string>());
+            }
+          } else if (ty == "f64") {
+            c.type = Column::Type::F64;
+            for (const auto& v : arr) {
+              if (!v.is_null() && !v.is_number()) throw bad(where, "an f64 column holds " + v.dump());
+              c.f64.push_back(v.is_null() ? std::nan("") : v.get<double>());
+            }
+          } else {
+            throw bad("tables." + name + ".types." + cname, "unknown column type '" + ty + "' (valid: f64, i64, str)");
+          }
+          if (!first && arr.size() != rows)
+            throw bad(where, "has " + std::to_string(arr.size()) + " rows where the table's other columns have " + std::to_string(rows));
+          rows = arr.size();
+          first = false;
+          t.columns().push_back(std::move(c));
+        }
+      }
+    }
+    if (j.contains("notes")) {
+      if (!j["notes"].is_array()) throw bad("notes", "not an array");
+      for (const auto& n : j["notes"]) {
+        if (!n.is_string()) throw bad("notes", "a note must be text");
+        r.notes.push_back(n.get<std::string>());
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw bad("", e.what());
   }
-  if (j.contains("notes"))
-    for (const auto& n : j["notes"]) r.notes.push_back(n.get<std::string>());
   return r;
 }
 

@@ -118,8 +118,22 @@ std::string fmt_bytes(double b) {
 
 bool is_numeric(const Column& c) { return c.type != Column::Type::Str; }
 
+namespace {
+// A column by its Sextant name, or by the name HTA gives it where the result was made with
+// `analyze --compat hta` ("idle_time_us" is HTA's "idle_time(us)", or "idle_time" in its idle
+// breakdown, in µs there too); else Table::column's error.
+const Column& column_or_hta_alias(const Table& t, const std::string& name) {
+  if (!t.has_column(name) && name.size() > 3 && name.compare(name.size() - 3, 3, "_us") == 0) {
+    const std::string stem = name.substr(0, name.size() - 3);
+    if (t.has_column(stem + "(us)")) return t.column(stem + "(us)");
+    if (t.has_column(stem)) return t.column(stem);  // HTA's idle_time_breakdown: "idle_time" (µs)
+  }
+  return t.column(name);
+}
+}  // namespace
+
 std::vector<double> numbers(const Table& t, const std::string& column) {
-  const Column& c = t.column(column);
+  const Column& c = column_or_hta_alias(t, column);
   switch (c.type) {
     case Column::Type::F64: return c.f64.to_vector();
     case Column::Type::I64: return std::vector<double>(c.i64.begin(), c.i64.end());
@@ -129,7 +143,7 @@ std::vector<double> numbers(const Table& t, const std::string& column) {
 }
 
 std::vector<std::string> texts(const Table& t, const std::string& column) {
-  const Column& c = t.column(column);
+  const Column& c = column_or_hta_alias(t, column);
   std::vector<std::string> out;
   out.reserve(c.size());
   for (size_t i = 0; i < c.size(); ++i) out.push_back(c.cell_text(i));

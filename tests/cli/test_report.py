@@ -73,6 +73,28 @@ class ReportCli(unittest.TestCase):
             with open(a, "rb") as fa, open(b, "rb") as fb:
                 self.assertEqual(fa.read(), fb.read())
 
+    def test_hta_compatible_analysis_reports_and_broken_json_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            j, a = os.path.join(d, "hta.json"), os.path.join(d, "hta.html")
+            fx.run("analyze", "tests/data/trace/hta/timeline_analysis/sampled_rank-0.json.gz", "--compat", "hta",
+                   "--json", j, "--report", a, "-q")
+            with open(a, encoding="utf-8") as f:
+                ids = [c["id"] for c in fx.embedded_data(f.read())["page"]["charts"]]
+            self.assertIn("temporal-breakdown", ids)
+            import json
+            with open(j) as f:
+                doc = json.load(f)
+            cols = doc["tables"]["temporal_breakdown"]["columns"]
+            first = next(iter(cols))
+            cols[first].append(cols[first][0])  # one column longer than the others
+            bad = os.path.join(d, "ragged.json")
+            with open(bad, "w") as f:
+                json.dump(doc, f)
+            p = fx.run("report", bad, "-o", os.path.join(d, "x.html"), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("ragged.json", p.stderr)
+            self.assertIn("tables.temporal_breakdown", p.stderr)
+
     def test_missing_library_is_a_clear_error(self):
         env = dict(os.environ, SEXTANT_ECHARTS_JS="/nonexistent/echarts.min.js")
         with tempfile.TemporaryDirectory() as d:

@@ -207,6 +207,45 @@ TEST(ReportRenderers, AnalyzeIdleTakeawayNamesTheWorstRank) {
   EXPECT_TRUE(found);
 }
 
+// Does a result saved by `analyze --compat hta` (HTA's column names, "idle_time(us)") draw the
+// same chart as one with Sextant's names?
+TEST(ReportRenderers, AnalyzeWithHtaColumnNamesDrawsTheSameChart) {
+  Result r = trace_result_with("k");
+  for (auto& c : r.table("temporal_breakdown")->columns())
+    if (c.name.size() > 3 && c.name.compare(c.name.size() - 3, 3, "_us") == 0) c.name = c.name.substr(0, c.name.size() - 3) + "(us)";
+  const ReportPage p = build_page(r);
+  bool found = false;
+  for (const auto& c : p.charts)
+    if (c.id == "temporal-breakdown") {
+      found = true;
+      EXPECT_EQ(c.takeaway, "GPUs are idle 20% of the time across 2 ranks; most idle: rank 1 (30%)");
+    }
+  EXPECT_TRUE(found);
+}
+
+// Is a saved result checked before it is drawn? A text cell in a number column, columns of
+// different lengths and a non-object document are errors naming the place, never a crash or a
+// chart drawn past the end of a column.
+TEST(ReportInput, MalformedResultJsonIsAnErrorNamingThePlace) {
+  auto j = to_json(trace_result_with("k"));
+  auto error_of = [](const nlohmann::ordered_json& doc) -> std::string {
+    try {
+      result_from_json(doc);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return {};
+  };
+  EXPECT_EQ(error_of(j), "");
+  auto text_in_number = j;
+  text_in_number["tables"]["temporal_breakdown"]["columns"]["idle_time_us"][0] = "lots";
+  EXPECT_NE(error_of(text_in_number).find("tables.temporal_breakdown.columns.idle_time_us"), std::string::npos) << error_of(text_in_number);
+  auto ragged = j;
+  ragged["tables"]["temporal_breakdown"]["columns"]["rank"].push_back(2);
+  EXPECT_NE(error_of(ragged).find("rows where the table's other columns have"), std::string::npos) << error_of(ragged);
+  EXPECT_NE(error_of(nlohmann::ordered_json::array({1, 2})).find("not an object"), std::string::npos);
+}
+
 TEST(ReportRenderers, EveryCartesianAxisNamesItsUnit) {
   for (const Result& r : {estimate_like(10, 3, 1), trace_result_with("k")}) {
     const ReportPage p = build_page(r);
