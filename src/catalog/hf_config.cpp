@@ -1,6 +1,7 @@
 // Hugging Face config.json -> ModelConfig. Each model_type maps its own key names; keys that
 // do not change the performance model (token ids, rope scaling, dropout, ...) are listed in
 // ModelConfig::ignored_keys so the user sees what was not used.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <cstdint>
 #include <set>
@@ -184,7 +185,29 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
   if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!r.used.count(it.key())) c.ignored_keys.push_back(it.key());
-  c.validate(SourceLocation{file});
+  try {
+    c.validate(SourceLocation{file});
+  } catch (const Error& e) {
+    // Name the config.json key the user wrote, not the model field it maps to.
+    static const std::map<std::string, std::vector<std::string>> hf_keys = {
+        {"layers", {"num_hidden_layers", "n_layer"}},
+        {"hidden", {"hidden_size", "n_embd"}},
+        {"heads", {"num_attention_heads", "n_head"}},
+        {"kv_heads", {"num_key_value_heads", "num_attention_heads", "n_head"}},
+        {"head_dim", {"head_dim"}},
+        {"vocab", {"vocab_size"}},
+        {"ffn_hidden", {"intermediate_size", "n_inner"}},
+        {"moe.num_experts", {"num_local_experts", "num_experts", "n_routed_experts"}},
+        {"moe.topk", {"num_experts_per_tok"}},
+        {"moe.expert_ffn_hidden", {"moe_intermediate_size", "intermediate_size"}},
+        {"moe.dense_layers", {"first_k_dense_replace"}},
+    };
+    const auto it = hf_keys.find(e.where().key);
+    if (it == hf_keys.end()) throw;
+    for (const auto& k : it->second)
+      if (j.contains(k)) throw Error(SourceLocation{file, 0, 0, k}, e.message(), e.hint());
+    throw;
+  }
   return c;
 }
 

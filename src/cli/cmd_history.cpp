@@ -1,5 +1,6 @@
 // sextant history list | show RUN | compare A B   (the results database of `sextant bench`)
 #include <cmath>
+#include <filesystem>
 
 #include "bench/compare.hpp"
 #include "bench/db/results_db.hpp"
@@ -21,7 +22,14 @@ struct HistoryArgs {
   OutputOptions out;
 };
 
-std::string path_of(const HistoryArgs& h) { return h.db.empty() ? default_db_path() : h.db; }
+// The database the history commands read. They only read: a --db that does not exist is a typo to
+// report, not a new empty database to create (and report 0 runs from).
+std::string path_of(const HistoryArgs& h) {
+  if (h.db.empty()) return default_db_path();
+  if (!std::filesystem::exists(h.db))
+    throw Error(SourceLocation{h.db, 0, 0, "--db"}, "no results database here", "sextant bench writes one; check the path");
+  return h.db;
+}
 
 Result list(const HistoryArgs& h) {
   ResultsDb db(path_of(h));
@@ -106,7 +114,7 @@ void add_history_command(CLI::App& app) {
     add_output_options(*c, h->out);
   };
   auto* ls = cmd->add_subcommand("list", "List runs, newest first");
-  ls->add_option("--limit", h->limit, "At most N runs");
+  ls->add_option("--limit", h->limit, "At most N runs (default: all)")->check(CLI::PositiveNumber);
   db_opt(ls);
   auto* sh = cmd->add_subcommand("show", "Show one run: medians, spreads, counters");
   sh->add_option("run", h->run, "Run id, latest or latest~N")->required();

@@ -322,6 +322,13 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   if (job.has("nodes_per_replica")) j.nodes_per_replica = job.i64("nodes_per_replica");
   if (j.dp < 1) job.fail("dp", "must be >= 1");
   if (j.nodes_per_replica < 1) job.fail("nodes_per_replica", "must be >= 1");
+  // Given replicas must tile the job's nodes: dp replicas of nodes_per_replica nodes each.
+  if ((job.has("dp") || job.has("nodes_per_replica")) && j.dp * j.nodes_per_replica != j.nodes())
+    job.fail(job.has("dp") ? "dp" : "nodes_per_replica",
+             "dp (" + std::to_string(j.dp) + ") x nodes_per_replica (" + std::to_string(j.nodes_per_replica) + ") = " +
+                 std::to_string(j.dp * j.nodes_per_replica) + " nodes, but the job has " + std::to_string(j.nodes()) + " (" +
+                 std::to_string(j.num_gpus) + " GPUs / " + std::to_string(j.gpus_per_node) + " per node)",
+             "the replicas must tile the job's nodes");
   if (job.has("tokens_per_step")) j.tokens_per_step = positive(job, "tokens_per_step");
   if (job.has("step_time_s")) {
     j.step_time_s = positive(job, "step_time_s", &j.step_time_source);

@@ -306,7 +306,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
   r.set("fits", w + kv <= usable);
-  r.set("max_context_tokens", usable > w ? std::floor((usable - w) / cm.kv_bytes_per_token_per_device()) : 0.0);
+  // The longest context: the one memory holds for a single sequence, capped by the model's own
+  // context window where it states one (max_position_embeddings); both are reported.
+  const double memory_context = usable > w ? std::floor((usable - w) / cm.kv_bytes_per_token_per_device()) : 0.0;
+  r.set("max_context_tokens_by_memory", memory_context);
+  r.set("max_context_tokens",
+        d.model.max_seq_len > 0 ? std::min(memory_context, static_cast<double>(d.model.max_seq_len)) : memory_context);
   // Speeds.
   const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));
   double dec_sum = 0;

@@ -189,10 +189,14 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
     if (rank < 0 || rank >= total)
       throw Error(SourceLocation{"", 0, 0, "--straggler"}, "rank " + std::to_string(rank) + " is outside the job",
                   "valid: 0.." + std::to_string(total - 1));
-    if (!(f >= 0.01) || !std::isfinite(f))
-      throw Error(SourceLocation{"", 0, 0, "--straggler"}, "slow-down factor of rank " + std::to_string(rank) + " must be >= 0.01",
+    if (!(f >= 0.01 && f <= 1e6) || !std::isfinite(f))
+      throw Error(SourceLocation{"", 0, 0, "--straggler"},
+                  "slow-down factor of rank " + std::to_string(rank) + " must be a finite number from 0.01 to 1e6, got " + format_double(f),
                   "e.g. --straggler 17=1.3 for 30% slower compute");
-    slow[rank] = slow.count(rank) ? std::max(slow[rank], f) : f;
+    if (slow.count(rank))
+      throw Error(SourceLocation{"", 0, 0, "--straggler"}, "rank " + std::to_string(rank) + " is given twice",
+                  "give each straggling rank once");
+    slow[rank] = f;
   }
   if (o.jitter_sigma < 0 || !std::isfinite(o.jitter_sigma))
     throw Error(SourceLocation{"", 0, 0, "--jitter"}, "jitter sigma must be >= 0");

@@ -158,6 +158,15 @@ TEST(HfConfig, UnsupportedActivationAndBadWindowsAreErrors) {
     EXPECT_NE(std::string(e.what()).find("'foo'"), std::string::npos) << e.what();
   }
   EXPECT_EQ(parse_hf_config(base + R"(, "hidden_act": "silu", "sliding_window": 4096})", "m.json").sliding_window, 4096);
+  // An impossible shape names the config.json key, not the model field it maps to.
+  try {
+    std::string gqa = base;
+    gqa.replace(gqa.find("\"num_key_value_heads\": 8"), 24, "\"num_key_value_heads\": 5");
+    (void)parse_hf_config(gqa + "}", "m.json");
+    FAIL() << "5 KV heads of 32 must be rejected";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "num_key_value_heads") << e.what();
+  }
   for (const char* w : {"0", "-5"}) {
     try {
       (void)parse_hf_config(base + R"(, "hidden_act": "silu", "sliding_window": )" + w + "}", "m.json");

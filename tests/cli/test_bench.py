@@ -160,9 +160,20 @@ class BenchCli(unittest.TestCase):
         p = sextant("bench", "--suite", "gemm", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("gemm_cpu", p.stderr)  # did-you-mean / valid choices
+        # History only reads: a --db that does not exist is reported, not created empty.
+        p = sextant("history", "list", "--db", self.db + ".typo", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no results database", p.stderr)
+        self.assertFalse(os.path.exists(self.db + ".typo"))
+        sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "--db", self.db, "-q")
         p = sextant("history", "show", "42", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("no run 42", p.stderr)
+        for bad in (["history", "show", "latest~-1"], ["history", "list", "--limit", "0"]):
+            p = sextant(*bad, "--db", self.db, check=False)
+            self.assertNotEqual(p.returncode, 0, bad)
+        p = sextant("bench", "run", "--reps", "0", "--db", self.db, "--", "/bin/true", check=False)
+        self.assertNotEqual(p.returncode, 0)
 
 
 if __name__ == "__main__":

@@ -109,3 +109,25 @@ TEST(Input, CheckpointTimesFromSizeAndSharedBandwidth) {
   EXPECT_NEAR(c.checkpoint.env.remote_write_s(), 9.8, 1e-9);
   EXPECT_NEAR(c.checkpoint.impl->schedule(c.checkpoint.env).blocking_s, 9.8, 1e-9);
 }
+
+// Do given replicas have to tile the job's nodes, and are --set errors placed at the override
+// (not FILE:1:1)? Is a zero failure-rate scale refused where it is read?
+TEST(Input, ReplicasMustTileTheNodesAndOverrideErrorsSayTheirSource) {
+  const std::string y = "job: {num_gpus: 1024, gpus_per_node: 8, dp: 16, nodes_per_replica: 8, step_time_s: 5, duration_days: 10}\n"
+                        "failures: {preset: generic}\ncheckpoint: {write_s: 10, read_s: 10, interval_s: 1800}\n";
+  EXPECT_NO_THROW(parse_goodput(y, "g.yaml"));
+  auto error_of = [&](std::vector<std::pair<std::string, std::string>> sets) -> std::string {
+    try {
+      parse_goodput(y, "g.yaml", sets);
+    } catch (const sextant::Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of({{"job.dp", "3"}}).find("x nodes_per_replica"), std::string::npos) << error_of({{"job.dp", "3"}});
+  EXPECT_NE(error_of({{"job.num_gpus", "1000"}}).find("the job has 125"), std::string::npos) << error_of({{"job.num_gpus", "1000"}});
+  const std::string neg = error_of({{"job.step_time_s", "-1"}});
+  EXPECT_NE(neg.find("(--set)"), std::string::npos) << neg;
+  EXPECT_EQ(neg.find("g.yaml:1:1"), std::string::npos) << neg;
+  EXPECT_NE(error_of({{"failures.rate_scale", "0"}}).find("rate_scale"), std::string::npos);
+}

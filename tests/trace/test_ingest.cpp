@@ -123,6 +123,18 @@ TEST(Ingest, PyTorchMemoryEventsAreReadByName) {
   EXPECT_EQ(t.memory[1].device, 0);
 }
 
+// Is a distributedInfo rank that is not a rank (negative, text, fractional, huge) reported rather
+// than taken as rank -1 (which collided with the pooled "all ranks" row)?
+TEST(Ingest, ARankThatIsNotARankIsReported) {
+  for (const char* rank : {"-1", "\"3\"", "2.5", "1e20"}) {
+    const std::string doc = std::string(R"({"distributedInfo": {"rank": )") + rank + R"(, "world_size": 8}, "traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 100, "dur": 10, "args": {"stream": 7}}]})";
+    RankTrace t = scan(doc, 1 << 20);
+    EXPECT_NE(t.rank_source, "distributedInfo") << rank;
+    EXPECT_EQ(t.diagnostics.items().count("distributedInfo.rank is not a rank (a whole number >= 0)"), 1u) << rank;
+  }
+}
+
 TEST(Ingest, OddEventsAreCountedNotFatal) {
   RankTrace t = scan(kDoc, 1 << 20);
   const auto& d = t.diagnostics.items();

@@ -359,7 +359,10 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
     int64_t back = 0;
     if (ref.size() > 6) {
       if (ref[6] != '~') throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "use an id, latest or latest~N");
-      back = std::atoll(ref.c_str() + 7);
+      char* e = nullptr;
+      back = std::strtoll(ref.c_str() + 7, &e, 10);
+      if (e == ref.c_str() + 7 || *e || back < 0)
+        throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "latest~N counts back N >= 0 runs from the newest");
     }
     Stmt s(db_, "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", path_);
     s.bind(1, back);

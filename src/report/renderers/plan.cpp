@@ -115,9 +115,14 @@ void winner_vs_runner_up(const Result& r, ReportPage& page) {
   ch.option["series"] = {{{"type", "bar"}, {"name", "best"}, {"data", json_array(a)}},
                          {{"type", "bar"}, {"name", "runner-up"}, {"data", json_array(b)}}};
   size_t big = 0;
-  for (size_t i = 0; i < a.size(); ++i)
+  double total = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    total += std::fabs(a[i]) + std::fabs(b[i]);
     if (std::fabs(b[i] - a[i]) > std::fabs(b[big] - a[big])) big = i;
-  ch.takeaway = "the largest difference is " + labels[big] + ": " + fmt_seconds(a[big]) + " against " + fmt_seconds(b[big]);
+  }
+  // Items below a millionth of the step are rounding residue of a difference, shown as 0.
+  auto shown = [&](double x) { return fmt_seconds(std::fabs(x) < 1e-6 * total ? 0.0 : x); };
+  ch.takeaway = "the largest difference is " + labels[big] + ": " + shown(a[big]) + " against " + shown(b[big]);
   page.charts.push_back(std::move(ch));
 }
 

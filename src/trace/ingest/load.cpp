@@ -103,7 +103,7 @@ RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
     } else {
       t.rank = 0;
       t.rank_source = "default";
-      t.diagnostics.add("rank not found (no distributedInfo, no rank in the file name): rank 0 assumed", "info",
+      t.diagnostics.add("rank not found (no usable distributedInfo.rank, no rank in the file name): rank 0 assumed", "info",
                         path);
     }
   }

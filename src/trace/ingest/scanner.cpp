@@ -725,9 +725,16 @@ class Scanner {
           if (d.is_object() && d.contains("name") && d["name"].is_string())
             out_.device_names.push_back(d["name"].get<std::string>());
       } else if (key == "distributedInfo" && j.is_object()) {
-        if (j.contains("rank") && j["rank"].is_number_integer()) {
-          out_.rank = j["rank"].get<int64_t>();
-          out_.rank_source = "distributedInfo";
+        if (j.contains("rank")) {
+          // A rank is a whole number from 0 below 2^31; anything else is reported (and the file
+          // name or rank 0 used), never taken as a rank of its own.
+          const auto& r = j["rank"];
+          if (r.is_number_integer() && r.get<int64_t>() >= 0 && r.get<int64_t>() < (int64_t{1} << 31)) {
+            out_.rank = r.get<int64_t>();
+            out_.rank_source = "distributedInfo";
+          } else {
+            out_.diagnostics.add("distributedInfo.rank is not a rank (a whole number >= 0)", "warning", r.dump());
+          }
         }
         if (j.contains("world_size") && j["world_size"].is_number_integer())
           out_.world_size = j["world_size"].get<int64_t>();
