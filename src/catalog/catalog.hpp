@@ -22,6 +22,8 @@ const std::vector<std::string>& dtype_names();
 DType parse_dtype(const std::string& s, const SourceLocation& where);
 std::string to_string(DType d);
 double dtype_bytes(DType d);
+// Training in fp32 or tf32 (fp32 storage): fp32 activations and weights, no separate master copy.
+inline bool full_precision(DType d) { return d == DType::FP32 || d == DType::TF32; }
 
 struct PowerCapPoint {  // throughput under a power limit, where published
   double power_w = 0;

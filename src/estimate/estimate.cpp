@@ -231,9 +231,12 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   const double dense = st.params - st.expert_params, expert = st.expert_params;
   const int z = s.plan.zero_stage;
   const double dshard = dpg.size, eshard = std::max(1, edpg.size);
-  const double wbytes = 2.0;  // 16-bit weights (fp8 GEMMs cast on the fly)
+  // Mixed precision: 16-bit weights (fp8 GEMMs cast on the fly) and an fp32 master copy beside
+  // the moments; fp32/tf32 training: fp32 weights that are their own master, moments only.
+  const bool fp32_weights = full_precision(s.train.precision);
+  const double wbytes = fp32_weights ? 4.0 : 2.0;
   const double gbytes = dtype_bytes(s.train.grad_reduce_dtype);
-  const double obytes = s.train.optimizer == "adam" ? 12.0 : 8.0;  // fp32 master + moments
+  const double obytes = (s.train.optimizer == "adam" ? 8.0 : 4.0) + (fp32_weights ? 0.0 : 4.0);
   mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
   mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
   mb.optimizer_bytes = (z >= 1 ? dense / dshard + expert / eshard : dense + expert) * obytes;

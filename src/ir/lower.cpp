@@ -76,7 +76,7 @@ struct Lowerer {
   int t, cp, ep, etp;
   bool sp;
   DType dt;          // GEMM dtype
-  double ab = 2;     // activation bytes per element (16-bit activations)
+  double ab = 2;     // activation bytes per element (16-bit activations; 4 when training in fp32/tf32)
   // Bytes per element of a GEMM input saved for the backward: with FP8 (or FP4) GEMMs Transformer
   // Engine saves the quantised copy it multiplied (te.Linear / LayerNormLinear / GroupedLinear:
   // the cast input, ln_out as uint8), not the 16-bit tensor (docs/models.md).
@@ -100,6 +100,7 @@ struct Lowerer {
         T(static_cast<double>(sc.train.micro_batch) * sc.train.seq_len / sc.plan.cp),
         Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3),
         edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
+    if (full_precision(dt)) ab = 4;  // fp32/tf32 training keeps fp32 activations
     gb = std::min(ab, wb);
     if (low_precision())
       quant_bytes = 2.0 + 2.0 * dtype_bytes(dt) + (sc.train.fp8_recipe == "current" ? 2.0 : 0.0);
@@ -327,7 +328,8 @@ struct Lowerer {
     (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += h * gb / div_sp;  // QKV input (the GEMM's saved copy)
     act += (q + 2 * kv_local * t) / t * ab;     // Q, K, V
     if (!flash_attention()) {  // full recompute: in the recomputed set
-      const double scores = (dropout ? 5.0 : 2.0) * m.heads / t * s.train.seq_len / cp * 1.0;  // softmax (+dropout) per token, x ab/2 folded
+      // softmax output (+ dropout mask of 1 byte and dropout output) per score, scores per token
+      const double scores = (dropout ? 2.0 * ab + 1.0 : ab) * m.heads / t * s.train.seq_len / cp;
       (s.train.recomputes(kRecomputeCoreAttn) ? remat : act) += scores;
     }
     // Attention output = projection input. Flash attention keeps its 16-bit output for its own

@@ -654,3 +654,23 @@ TEST(ClosedForms, ContextParallelRingHidesOnlyBehindItsAttention) {
   // suggest only if compute differs; with cp the step is never shorter than its exposed ring.
   EXPECT_GE(e.step_time_s, exposed_cp);
 }
+
+// Question: does training in fp32 hold fp32 weights (their own master copy: Adam keeps the two
+// moments only) and fp32 activations, not the 16-bit ones of mixed precision?
+TEST(ClosedForms, Fp32TrainingHoldsFp32WeightsAndActivations) {
+  auto run = [](const char* prec) {
+    std::string y = gpt_yaml(8, true, "none", /*flash=*/true);
+    y.replace(y.find("precision: fp16"), 15, std::string("precision: ") + prec);
+    const Scenario s = parse_scenario(y, "p.yaml", *frozen());
+    const auto w = ir::lower(s);
+    return std::make_pair(stage_memory(w, 0, 0), dense_block(w).activation_bytes);
+  };
+  const auto [m16, a16] = run("bf16");
+  const auto [m32, a32] = run("fp32");
+  EXPECT_DOUBLE_EQ(m32.weights_bytes, 2.0 * m16.weights_bytes);
+  EXPECT_DOUBLE_EQ(m32.optimizer_bytes, m16.optimizer_bytes * 8.0 / 12.0);  // moments, no master copy
+  // Every saved tensor doubles but the 1-byte dropout masks (after attention and after the MLP)
+  // and the fp32 softmax statistics of flash attention: per token 2 h/t + 4 a/t bytes stay.
+  const double T = 2 * 2048, h = 4096, a = 32, t = 8;
+  EXPECT_NEAR(a32, 2 * a16 - T * (2 * h / t + 4 * a / t), 1e-9 * a32);
+}
