@@ -37,9 +37,9 @@ def classify(r):
     if r["published_status"] != "fits":
         if r["unrestricted_published_status"] == "fits":
             return ("model_weakness", f"memory: within {fw}, which has no flash attention, the model materialises the attention "
-                    f"scores and puts the published plan over the GPU's capacity ({r['published_status']}) although it ran; with "
-                    "flash attention (the validation estimate) it fits: the no-flash activation accounting over-counts for this "
-                    "run (docs/plan.md)")
+                    f"scores and puts the published plan over the GPU's capacity ({r['published_status']}) although it ran (so does "
+                    "validate, which models the stack's materialised scores); with flash attention it fits: the no-flash "
+                    "working set of a recomputed layer over-counts for this run (docs/plan.md)")
         return ("model_weakness", "memory: the model puts the published plan over the GPU's capacity "
                 f"({r['published_status']}) although it ran; the run used memory savings the row does not state or the "
                 "model cannot express (module-level recompute of Megatron-Bridge recipes; docs/plan.md)")

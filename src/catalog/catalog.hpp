@@ -213,10 +213,24 @@ struct Framework {
   // topk x hidden expert outputs per token for the probabilities' gradient). Optional in the
   // catalog; empty: the scenario default (at_combine).
   FrameworkProperty moe_router_weighting;  // "" | "in_expert" | "at_combine"
+  // The FLOP rate the stack's attention kernel reaches at most, as a fraction of the
+  // accelerator's dense 16-bit peak: a stack built on an older kernel (FlashAttention 1 and its
+  // Triton port reach 25-40% of an A100's peak, FlashAttention-2 50-73%) runs attention slower
+  // than the accelerator's own attention rate (docs/models.md, Compute). Optional in the catalog;
+  // unknown: the accelerator's rate. The scenario default of training.attention_peak_fraction.
+  Sourced attention_peak_fraction;
   FrameworkCapabilities capabilities;   // plan features offered (a search restriction only)
   std::map<std::string, std::string> sources;
   std::string file;
 };
+
+// Whether the stack runs attention without materialised scores: false only where its capabilities
+// say it has no flash attention (the 2021-22 Megatron and DeepSpeed stacks); a stack that states
+// no capabilities is not restricted. A scenario or validation row naming the framework takes it as
+// training.flash_attention's default.
+inline bool framework_has_flash_attention(const Framework& f) {
+  return !(f.capabilities.stated && f.capabilities.flash_attention.value == "false");
+}
 
 struct MoEConfig {
   int num_experts = 0;       // routed experts per MoE layer

@@ -122,6 +122,11 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     t.add_row({std::string("moe_router_weighting"),
                f.moe_router_weighting.value.empty() ? std::string("scenario default (at_combine)") : f.moe_router_weighting.value,
                f.moe_router_weighting.source});
+    {
+      const auto& a = f.attention_peak_fraction;
+      t.add_row({std::string("attention_peak_fraction"), a.known ? format_double(a.value) : std::string("the accelerator's attention rate"),
+                 a.known ? sourced_text(a) : std::string("not set")});
+    }
     // The plan features the stack offers (a restriction of `sextant plan`, docs/plan.md).
     const auto& k = f.capabilities;
     if (!k.stated) {

@@ -42,8 +42,10 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
     }
     case OpClass::Attention: {
       const DType d = acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
-      const double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) *
-                          known_or(acc.attention_fraction, 0.7);
+      double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) *
+                    known_or(acc.attention_fraction, 0.7);
+      // An older attention kernel of the stack (framework attention_peak_fraction) is slower still.
+      if (op.peak_fraction_cap > 0) rate = std::min(rate, acc.peak(d) * op.peak_fraction_cap);
       ct.compute_s = op.flops / rate;
       break;
     }

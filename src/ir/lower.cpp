@@ -261,13 +261,30 @@ struct Lowerer {
     core.flops = attn_flops();
     core.bytes = T * (2 * q / t + 2 * std::max(kv_local, q / t)) * ab;
     core.dtype = DType::BF16;  // flash attention runs in 16-bit even with fp8 GEMMs
+    core.peak_fraction_cap = s.train.attention_peak_fraction;
     if (cp > 1) {
       // Ring attention: cp-1 exchanges of this rank's K and V chunk, overlapped with the
       // attention of the chunk already present.
       const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
       fwd.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP, (cp - 1) * kv_bytes, true)));
     }
+    // Without flash attention the scores are materialised: QK^T and PV run over every key (the
+    // causal mask is applied to the whole score matrix, not skipped), and the b x a/t x s x s
+    // matrix passes through HBM between the kernels (docs/models.md, Attention without flash).
+    ComputeOp scores_f, scores_b;
+    if (!flash_attention()) {
+      core.flops *= s.train.seq_len / kv_len();
+      const double n = T * static_cast<double>(m.heads) / t * s.train.seq_len;  // scores per micro-batch on this rank
+      const double d = dropout ? 1.0 : 0.0;
+      // Forward: QK^T writes the scores, softmax reads and writes them, dropout reads them and
+      // writes its output and 1-byte mask, PV reads them. Backward: dP written, P read for dV,
+      // dropout's backward reads dP and the mask and writes, softmax's reads its output and the
+      // gradient and writes dS, which the dQ and dK GEMMs read.
+      scores_f = mem("attn.scores", OpClass::Elementwise, n * (ab * (4.0 + 2.0 * d) + d));
+      scores_b = mem("attn.scores.bwd", OpClass::Elementwise, n * (ab * (7.0 + 2.0 * d) + d));
+    }
     fwd.push_back(core);
+    if (!flash_attention()) fwd.push_back(scores_f);
     const double o_dim = static_cast<double>(m.heads) * attn_v_dim();
     ComputeOp proj = gemm("attn.out_proj", T, h, o_dim / t);
     fwd.push_back(proj);
@@ -283,13 +300,15 @@ struct Lowerer {
     gemm_backward(proj, bi, bw);
     ComputeOp core_b = core;
     core_b.name = "attn.core.bwd";
-    core_b.flops = 2.5 * core.flops;  // flash-attention backward: 5 matmuls against 2
+    // Flash attention's backward recomputes QK^T: 5 matmuls against 2; materialised scores: 4.
+    core_b.flops = (flash_attention() ? 2.5 : 2.0) * core.flops;
     core_b.bytes = 2 * core.bytes;
     if (cp > 1) {
       const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
       bi.push_back(ring_beside_attention(coll("attn.cp_ring_dkv.bwd", CollKind::SendRecv, GroupKind::CP, 2 * (cp - 1) * kv_bytes, true)));
     }
     bi.push_back(core_b);
+    if (!flash_attention()) bi.push_back(scores_b);
     for (auto it = fwd.rbegin(); it != fwd.rend(); ++it)
       if (auto* op = std::get_if<ComputeOp>(&*it); op && op->cls == OpClass::Gemm && std::string_view(op->name) != "attn.out_proj")
         gemm_backward(*op, bi, bw);
@@ -306,6 +325,7 @@ struct Lowerer {
         rc.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP,
                                                 (cp - 1) * T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab, true)));
       rc.push_back(core);
+      if (!flash_attention()) rc.push_back(scores_f);
     }
 
     // Parameters on this rank.

@@ -51,6 +51,9 @@ struct ComputeOp {
   double bytes = 0;  // HBM traffic
   int64_t m = 0, n = 0, k = 0, batch = 1;  // GEMM shape (cls == Gemm)
   DType dtype = DType::BF16;
+  // Attention: the kernel reaches at most this fraction of the 16-bit dense peak (the scenario's
+  // training.attention_peak_fraction); 0: no cap beyond the accelerator's attention rate.
+  double peak_fraction_cap = 0;
 };
 
 // All-to-all traffic of one member, as multiples of the collective's `bytes`: the part sent to

@@ -162,7 +162,16 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
     m.fail("recompute_num_layers", t.recompute_block ? "must be >= 0 (layers recomputed per model chunk)"
                                                      : "must be >= 1 (layers per recomputed group)");
   t.optimizer = m.choice("optimizer", {"adam", "sgd"}, "adam");
-  t.flash_attention = m.boolean("flash_attention", true);
+  t.flash_attention = m.boolean("flash_attention", fw ? framework_has_flash_attention(*fw) : true);
+  const double fw_attention = fw && fw->attention_peak_fraction.known ? fw->attention_peak_fraction.value : 0.0;
+  if (m.has("attention_peak_fraction")) {
+    t.attention_peak_fraction = m.f64("attention_peak_fraction");
+    if (!(t.attention_peak_fraction > 0 && t.attention_peak_fraction <= 1))
+      m.fail("attention_peak_fraction", "must be a fraction of the accelerator's dense 16-bit peak in (0, 1]",
+             "e.g. 0.325 for FlashAttention 1 on an A100 (25-40% of peak); omit it for the accelerator's attention rate");
+  } else {
+    t.attention_peak_fraction = fw_attention;
+  }
   const std::string grad_default = !fw_grad_dtype.empty() ? fw_grad_dtype : t.precision == DType::FP16 ? "fp16" : "fp32";
   const auto grad = m.choice("grad_reduce_dtype", {"fp32", "bf16", "fp16"}, grad_default);
   t.grad_reduce_dtype = parse_dtype(grad, m.loc("grad_reduce_dtype"));

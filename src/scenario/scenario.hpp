@@ -90,6 +90,10 @@ struct TrainingConfig {
   int recompute_num_layers = 1;    // uniform: layers per group; block: layers recomputed per chunk
   std::string optimizer = "adam";  // adam | sgd
   bool flash_attention = true;     // attention without materialised scores (FlashAttention)
+  // The attention kernel reaches at most this fraction of the accelerator's dense 16-bit peak
+  // (training.attention_peak_fraction; default: the framework's, where it sets one). 0: no cap,
+  // the accelerator's attention rate. docs/models.md, Compute.
+  double attention_peak_fraction = 0;
   DType grad_reduce_dtype = DType::FP32;  // Megatron accumulates and reduces bf16 gradients in fp32
   // MoE: router probabilities applied inside the experts' activation (true) or on the expert
   // outputs at the combine (false: those outputs are saved for the probabilities' gradient).

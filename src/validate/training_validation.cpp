@@ -111,7 +111,14 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   tr.grad_reduce_dtype = tr.precision == DType::FP16 ? DType::FP16 : DType::FP32;
   if (!s.framework.empty() && !cat.framework(s.framework).grad_reduce_dtype.value.empty())
     tr.grad_reduce_dtype = parse_dtype(cat.framework(s.framework).grad_reduce_dtype.value, SourceLocation{});
-  if (!s.framework.empty()) tr.moe_weighting_in_expert = cat.framework(s.framework).moe_router_weighting.value == "in_expert";
+  if (!s.framework.empty()) {
+    const Framework& fw = cat.framework(s.framework);
+    tr.moe_weighting_in_expert = fw.moe_router_weighting.value == "in_expert";
+    // The stack's attention kernel, as a scenario naming the framework takes it: an older kernel's
+    // rate cap, and materialised scores where the stack has no flash attention (docs/validation.md).
+    if (fw.attention_peak_fraction.known) tr.attention_peak_fraction = fw.attention_peak_fraction.value;
+    tr.flash_attention = framework_has_flash_attention(fw);
+  }
   const std::string rc = t.at(r, "recompute");
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
   // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient

@@ -168,6 +168,21 @@ entries:
     const std::string what = load_error(d);
     EXPECT_NE(what.find("source"), std::string::npos) << what;
   }
+  // The optional attention-kernel cap: a sourced fraction of the peak in (0, 1].
+  {
+    TempDir d("fw-attention");
+    d.write("frameworks/f.yaml", std::string(good) + "    attention_peak_fraction: {value: 0.325, estimated: \"FlashAttention 1\"}\n");
+    auto c = Catalog::load(d.path.string());
+    EXPECT_DOUBLE_EQ(c->framework("test-fw").attention_peak_fraction.value, 0.325);
+    EXPECT_EQ(c->framework("test-fw").attention_peak_fraction.estimated, "FlashAttention 1");
+  }
+  {
+    TempDir d("fw-attention-bad");
+    const std::string file = d.write("frameworks/f.yaml", std::string(good) + "    attention_peak_fraction: {value: 1.3, source: doc}\n");
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(file + ":"), std::string::npos) << what;
+    EXPECT_NE(what.find("attention_peak_fraction"), std::string::npos) << what;
+  }
 }
 
 // The leaf/spine level of a system's scale-out block: leaf_nodes is a sourced whole number of

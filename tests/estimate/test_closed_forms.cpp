@@ -450,10 +450,11 @@ TEST(ClosedForms, RecomputeModulesLeaveOutWhatTheyRematerialise) {
     double saved, remat;
     std::vector<std::string> rc;
   } cases[] = {
-      {"[core_attn]", sbh * 34 / t, scores, {"attn.core"}},
-      {"[core_attn, layernorm]", sbh * 30 / t, scores + sbh * 4 / t, {"attn.norm", "attn.core", "mlp.norm"}},
+      // Without flash attention recomputing the core redoes its score kernels (softmax, dropout) too.
+      {"[core_attn]", sbh * 34 / t, scores, {"attn.core", "attn.scores"}},
+      {"[core_attn, layernorm]", sbh * 30 / t, scores + sbh * 4 / t, {"attn.norm", "attn.core", "attn.scores", "mlp.norm"}},
       {"[core_attn, mlp]", sbh * 18 / t, scores + sbh * 16 / t,
-       {"attn.core", "mlp.tp_all_gather", "mlp.up", "mlp.act", "mlp.down", "mlp.tp_reduce_scatter"}},
+       {"attn.core", "attn.scores", "mlp.tp_all_gather", "mlp.up", "mlp.act", "mlp.down", "mlp.tp_reduce_scatter"}},
       {"[layernorm]", sbh * 30 / t + scores, sbh * 4 / t, {"attn.norm", "mlp.norm"}},
   };
   for (const auto& c : cases) {
@@ -673,4 +674,56 @@ TEST(ClosedForms, Fp32TrainingHoldsFp32WeightsAndActivations) {
   // and the fp32 softmax statistics of flash attention: per token 2 h/t + 4 a/t bytes stay.
   const double T = 2 * 2048, h = 4096, a = 32, t = 8;
   EXPECT_NEAR(a32, 2 * a16 - T * (2 * h / t + 4 * a / t), 1e-9 * a32);
+}
+
+// Question: without flash attention, do the score GEMMs run over every key and does the score
+// matrix pass through HBM as the kernels move it (13 bytes per score forward, 19 backward in 16
+// bits with dropout)? With an older kernel's cap, does attention run at that fraction of the peak?
+TEST(ClosedForms, MaterialisedScoresAndAttentionKernelCap) {
+  const auto s_flash = parse_scenario(gpt_yaml(8, true, "none", /*flash=*/true), "f.yaml", *frozen());
+  const auto s_mat = parse_scenario(gpt_yaml(8, true, "none", /*flash=*/false), "m.yaml", *frozen());
+  const auto wf = ir::lower(s_flash), wm = ir::lower(s_mat);
+  auto find = [](const ir::StepList& l, std::string_view name) -> const ir::ComputeOp* {
+    for (const auto& st : l)
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && name == op->name) return op;
+    return nullptr;
+  };
+  const auto &bf = dense_block(wf), &bm = dense_block(wm);
+  const double seq = 2048, T = 2 * seq, heads_local = 32.0 / 8;
+  const auto* cf = find(bf.forward, "attn.core");
+  const auto* cm = find(bm.forward, "attn.core");
+  ASSERT_TRUE(cf && cm);
+  EXPECT_NEAR(cm->flops, cf->flops * seq / (0.5 * (seq + 1)), 1e-9 * cm->flops);  // every key, not the causal mean
+  const auto* cmb = find(bm.backward_input, "attn.core.bwd");
+  const auto* cfb = find(bf.backward_input, "attn.core.bwd");
+  ASSERT_TRUE(cmb && cfb);
+  EXPECT_DOUBLE_EQ(cmb->flops, 2.0 * cm->flops);
+  EXPECT_DOUBLE_EQ(cfb->flops, 2.5 * cf->flops);
+  const double scores = T * heads_local * seq;
+  const auto* sf = find(bm.forward, "attn.scores");
+  const auto* sb = find(bm.backward_input, "attn.scores.bwd");
+  ASSERT_TRUE(sf && sb);
+  EXPECT_DOUBLE_EQ(sf->bytes, 13.0 * scores);  // GPT: GELU MLP, attention dropout
+  EXPECT_DOUBLE_EQ(sb->bytes, 19.0 * scores);
+  EXPECT_EQ(find(bf.forward, "attn.scores"), nullptr);
+  const Estimator est;
+  EXPECT_GT(est.run(wm).step_time_s, est.run(wf).step_time_s);
+
+  // The cap: attention at min(the accelerator's attention rate, cap x the 16-bit peak).
+  std::string y = gpt_yaml(8, true, "none", true);
+  y.insert(y.rfind('}'), ", attention_peak_fraction: 0.2");
+  const auto s_cap = parse_scenario(y, "c.yaml", *frozen());
+  const auto wc = ir::lower(s_cap);
+  const auto* cc = find(dense_block(wc).forward, "attn.core");
+  ASSERT_TRUE(cc);
+  EXPECT_DOUBLE_EQ(cc->peak_fraction_cap, 0.2);
+  const auto& acc = s_cap.accelerator;
+  const auto parts = compute_time(*cc, acc);
+  EXPECT_NEAR(parts.compute_s, cc->flops / (acc.peak(DType::BF16) * 0.2), 1e-12 * parts.compute_s);
+  // A cap above the accelerator's own attention rate changes nothing.
+  ir::ComputeOp loose = *cc;
+  loose.peak_fraction_cap = 1.0;
+  ir::ComputeOp none = *cc;
+  none.peak_fraction_cap = 0;
+  EXPECT_DOUBLE_EQ(compute_time(loose, acc).compute_s, compute_time(none, acc).compute_s);
 }

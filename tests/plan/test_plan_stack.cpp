@@ -149,8 +149,8 @@ TEST(PlanStack, AStackWithoutAFeatureNeverYieldsAPlanThatUsesIt) {
 }
 
 // Without flash attention the stack is searched with the scores materialised: more memory for a
-// plan that stores them, the same step time (flash attention is a memory model here).
-TEST(PlanStack, NoFlashAttentionChangesMemoryNotTime) {
+// plan that stores them, and a longer step (non-causal score GEMMs, the scores through HBM).
+TEST(PlanStack, NoFlashAttentionCostsMemoryAndTime) {
   Scenario s = job();
   s.train.recompute = Recompute::None;
   StackFeatures st;
@@ -161,7 +161,8 @@ TEST(PlanStack, NoFlashAttentionChangesMemoryNotTime) {
   EXPECT_TRUE(stack_scenario(s, StackFeatures{}).train.flash_attention);
   const Estimator est;
   const StepEstimate a = est.run(ir::lower(s)), b = est.run(ir::lower(t));
-  EXPECT_EQ(a.step_time_s, b.step_time_s);
+  // Materialised scores: QK^T and PV over every key, the score matrix through HBM.
+  EXPECT_GT(b.step_time_s, a.step_time_s);
   EXPECT_GT(b.memory.total_bytes(), a.memory.total_bytes());
 }
 

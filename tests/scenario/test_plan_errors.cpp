@@ -297,3 +297,27 @@ TEST(PlanErrors, PrecisionWithoutAPeakNamesThePeaksTheAcceleratorHas) {
   EXPECT_NE(e3.find("mxfp8 needs tensor cores with MX"), std::string::npos) << e3;
   EXPECT_EQ(error_of(kBase, {{"training.precision", "fp8"}, {"training.fp8_recipe", "current"}}), "(no error)");
 }
+
+// Does a scenario naming a framework take its attention defaults: materialised scores where the
+// stack has no flash attention, the stack's attention-kernel cap; and can the scenario override
+// them (an out-of-range cap being an error)?
+TEST(PlanErrors, FrameworkSetsTheAttentionDefaults) {
+  const auto cat = sextant::test_catalogs::bundled();
+  const std::string base = std::string(kBase) + "framework: megatron-lm-2021\n";
+  // megatron-lm-2021 offers no sequence parallelism: the plan states it off.
+  std::string y = base;
+  y.replace(y.find("sequence_parallel: true"), 23, "sequence_parallel: false");
+  EXPECT_FALSE(parse_scenario(y, "p.yaml", *cat).train.flash_attention);
+  EXPECT_TRUE(parse_scenario(y, "p.yaml", *cat, {{"training.flash_attention", "true"}}).train.flash_attention);
+  EXPECT_TRUE(parse_scenario(kBase, "p.yaml", *cat).train.flash_attention);
+  const std::string mpt = std::string(kBase) + "framework: llm-foundry\n";
+  EXPECT_DOUBLE_EQ(parse_scenario(mpt, "p.yaml", *cat).train.attention_peak_fraction, 0.325);
+  EXPECT_DOUBLE_EQ(parse_scenario(mpt, "p.yaml", *cat, {{"training.attention_peak_fraction", "0.5"}}).train.attention_peak_fraction, 0.5);
+  EXPECT_DOUBLE_EQ(parse_scenario(kBase, "p.yaml", *cat).train.attention_peak_fraction, 0.0);
+  try {
+    parse_scenario(kBase, "p.yaml", *cat, {{"training.attention_peak_fraction", "1.5"}});
+    FAIL() << "a cap above 1 must be rejected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("attention_peak_fraction"), std::string::npos) << e.what();
+  }
+}
