@@ -328,13 +328,17 @@ StepEstimate Estimator::run(const Workload& w) const {
   double crit_sync = 0, crit_opt = 0, crit_gather = 0;
   for (int r = 0; r < p; ++r) {
     const auto& sw = w.step_per_stage[r];
-    double sync = 0;
-    for (const auto& col : sw.grad_sync) sync += collective_time_s(col, w, c.fabric);
+    // Bucketed gradient reductions overlap the backward (with overlap_grad_reduce); the others
+    // (the tied embedding's all-reduce between the first and last stage, which Megatron runs
+    // after the backward, in finalize_model_grads) are exposed whole.
+    double sync = 0, sync_after = 0;
+    for (const auto& col : sw.grad_sync) (col.overlappable ? sync : sync_after) += collective_time_s(col, w, c.fabric);
     const int nb = std::max(1, sw.grad_buckets);
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
     const ChunkedOverlap overlap(w.stages[r], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
     double sync_exposed = sync;
-    if (s.plan.overlap_grad_reduce && !sw.grad_sync.empty()) sync_exposed = overlap.grad_exposed_s(sync, times.backward_s[r] / v);
+    if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, times.backward_s[r] / v);
+    sync_exposed += sync_after;
     double gather = 0;
     for (const auto& col : sw.param_gather) gather += collective_time_s(col, w, c.fabric);
     double gather_exposed = gather;
@@ -380,9 +384,19 @@ StepEstimate Estimator::run(const Workload& w) const {
         crit.add_comm(col.group, t);
         sync_total += t;
       }
-    if (sync_total > 0)
-      for (const auto* list : {&sw.grad_sync, &sw.param_gather})
-        for (const auto& col : *list) crit.add_exposed(col.group, e.grad_sync_exposed_s * collective_time_s(col, w, c.fabric) / sync_total);
+    // Collectives run after the backward are exposed whole; the rest of the exposed once-per-step
+    // time is shared among the overlapped ones in proportion to their times.
+    double after = 0;
+    for (const auto* list : {&sw.grad_sync, &sw.param_gather})
+      for (const auto& col : *list)
+        if (!col.overlappable) after += collective_time_s(col, w, c.fabric);
+    const double overlapped_total = sync_total - after, overlapped_exposed = std::max(0.0, e.grad_sync_exposed_s - after);
+    for (const auto* list : {&sw.grad_sync, &sw.param_gather})
+      for (const auto& col : *list) {
+        const double t = collective_time_s(col, w, c.fabric);
+        if (!col.overlappable) crit.add_exposed(col.group, t);
+        else if (overlapped_total > 0) crit.add_exposed(col.group, overlapped_exposed * t / overlapped_total);
+      }
   }
   e.total_comm_s = 0;
   for (int k = 0; k < kGroupKinds; ++k) {
