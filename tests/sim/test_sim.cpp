@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <tuple>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -127,6 +128,27 @@ TEST(SimPipeline, GPipeAndZeroBubble) {
     st.weight_s.push_back(1.0);
   }
   EXPECT_NEAR(one, reg.get("1f1b").pipeline_time_s(st, p, 1, m), 1e-9);
+}
+
+// Does the ZB-H1 order reach its paper's bubble, (p-1)(T_F + T_B - T_W), which the closed form
+// assumes? (Deferring rank r's weight passes by p - r - 1 instead of r, as before 2026-12-01,
+// left it within one T_W of 1F1B's bubble.)
+TEST(SimPipeline, ZeroBubbleH1ReachesItsClosedForm) {
+  ir::ScheduleRegistry reg;
+  for (int p : {2, 4, 8})
+    for (int64_t m : {int64_t{8}, int64_t{16}, int64_t{32}})
+      for (const auto& [tf, tb, tw] : {std::tuple{1.0, 2.0, 1.0}, std::tuple{1.0, 3.0, 1.0}, std::tuple{1.0, 1.5, 0.5}}) {
+        if (m < p) continue;
+        ir::StageTimes st;
+        for (int r = 0; r < p; ++r) {
+          st.forward_s.push_back(tf);
+          st.backward_s.push_back(tb);
+          st.weight_s.push_back(tw);
+        }
+        const double zb = uniform_pipeline("zb-h1", p, 1, m, tf, tb, tw);
+        EXPECT_NEAR(zb, reg.get("zb-h1").pipeline_time_s(st, p, 1, m), 1e-9) << "p=" << p << " m=" << m << " tb=" << tb << " tw=" << tw;
+        EXPECT_NEAR(uniform_pipeline("1f1b", p, 1, m, tf, tb, tw) - zb, 2.0 * (p - 1) * tw, 1e-9) << "p=" << p << " m=" << m;
+      }
 }
 
 TEST(SimNetwork, TwoFlowsOnOneLinkTakeTwiceAsLong) {
