@@ -277,8 +277,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   r.set("accelerator", base.accelerator.id);
   r.set("num_gpus", int64_t{base.num_gpus});
   r.set("train_tokens", o.train_tokens);
-  const bool idle_known = base.accelerator.idle_w.known;
-  r.set("idle_power_source", std::string(idle_known ? "catalog" : "estimated: " + format_double(o.power.idle_fraction_of_tdp) + " x TDP"));
+  bool idle_varied = false;
+  for (const auto& v : o.vary) idle_varied = idle_varied || v.key == "accelerator.idle_w";
+  const bool idle_known = base.accelerator.idle_w.known || idle_varied;
+  r.set("idle_power_source", std::string(idle_varied ? "varied (--vary accelerator.idle_w)"
+                                         : idle_known ? "catalog"
+                                                      : "estimated: " + format_double(o.power.idle_fraction_of_tdp) + " x TDP"));
 
   // The grid: cartesian product of the variations, the first varying slowest.
   std::vector<std::vector<double>> grid = {{}};

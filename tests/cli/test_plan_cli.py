@@ -122,6 +122,14 @@ if sw.returncode == 0:
     if fixed_mem is None or (isinstance(fixed_mem, float) and math.isnan(fixed_mem)):
         check("undefined elasticity explained", "accelerator.memory_bytes: the design plan does not fit" in notes, notes[:400])
 
+# Idle power varied on the command line is not "estimated as 0.1 x TDP" (the note and the scalar say so).
+iv = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--fix", "mb=1", "--vary", "accelerator.idle_w=50,100", "--json", "-")
+check("sweep idle varied exit", iv.returncode == 0, iv.stderr)
+if iv.returncode == 0:
+    ij = json.loads(iv.stdout)
+    check("idle varied: source says so", ij["scalars"]["idle_power_source"].startswith("varied"), ij["scalars"]["idle_power_source"])
+    check("idle varied: no estimated-idle note", not any("not in the catalog: estimated" in n for n in ij.get("notes", [])), ij.get("notes"))
+
 # A scenario's framework restricts the plans to the features of its stack (catalog capabilities);
 # --any-framework-feature lifts it. Megatron-LM of 2021: no SP, no TP overlap, no selective
 # recompute, no ZeRO, 1F1B/interleaved only.
