@@ -196,15 +196,18 @@ TEST(ReportRenderers, EstimateTakeawayComputedFromData) {
   }
 }
 
-TEST(ReportRenderers, AnalyzeIdleTakeawayNamesTheWorstRank) {
-  const ReportPage p = build_page(trace_result_with("k"));
-  bool found = false;
+namespace {
+// The takeaway of the page's chart with this id ("(no chart)" when the page has none).
+std::string takeaway_of(const ReportPage& p, const std::string& id) {
   for (const auto& c : p.charts)
-    if (c.id == "temporal-breakdown") {
-      found = true;
-      EXPECT_EQ(c.takeaway, "GPUs are idle 20% of the time across 2 ranks; most idle: rank 1 (30%)");
-    }
-  EXPECT_TRUE(found);
+    if (c.id == id) return c.takeaway;
+  return "(no chart)";
+}
+}  // namespace
+
+TEST(ReportRenderers, AnalyzeIdleTakeawayNamesTheWorstRank) {
+  EXPECT_EQ(takeaway_of(build_page(trace_result_with("k")), "temporal-breakdown"),
+            "GPUs are idle 20% of the time across 2 ranks; most idle: rank 1 (30%)");
 }
 
 // Does a result saved by `analyze --compat hta` (HTA's column names, "idle_time(us)") draw the
@@ -213,14 +216,7 @@ TEST(ReportRenderers, AnalyzeWithHtaColumnNamesDrawsTheSameChart) {
   Result r = trace_result_with("k");
   for (auto& c : r.table("temporal_breakdown")->columns())
     if (c.name.size() > 3 && c.name.compare(c.name.size() - 3, 3, "_us") == 0) c.name = c.name.substr(0, c.name.size() - 3) + "(us)";
-  const ReportPage p = build_page(r);
-  bool found = false;
-  for (const auto& c : p.charts)
-    if (c.id == "temporal-breakdown") {
-      found = true;
-      EXPECT_EQ(c.takeaway, "GPUs are idle 20% of the time across 2 ranks; most idle: rank 1 (30%)");
-    }
-  EXPECT_TRUE(found);
+  EXPECT_EQ(takeaway_of(build_page(r), "temporal-breakdown"), "GPUs are idle 20% of the time across 2 ranks; most idle: rank 1 (30%)");
 }
 
 // Is a saved result checked before it is drawn? A text cell in a number column, columns of
