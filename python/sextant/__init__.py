@@ -101,9 +101,35 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     timeline_rows: at most this many rows in the table "timeline" (per-rank spans; 0: no table), as
     ``sextant simulate --timeline-rows`` puts in its --json output."""
     src, is_text, name = _source(scenario, "scenario")
-    st = [(int(r), float(f)) for r, f in (stragglers or {}).items()]
-    return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", bool(all_ranks),
-                                   bool(contention), bool(interference), int(seed), float(jitter), st, int(timeline_rows)))
+    pairs = stragglers.items() if isinstance(stragglers, dict) else (stragglers or [])
+    st = []
+    for item in pairs:
+        try:
+            r, f = item
+            st.append((_whole(r, "stragglers: rank"), float(f)))
+        except (TypeError, ValueError) as e:
+            raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (%s)" % (item, e))
+    for key, v in (("all_ranks", all_ranks), ("contention", contention), ("interference", interference)):
+        if not isinstance(v, bool):
+            raise SextantError("%s: expected True or False, got %r" % (key, v))
+    seed = _whole(seed, "seed")
+    if not 0 <= seed < 2 ** 64:
+        raise SextantError("seed: must be an integer from 0 to 2**64-1, got %d" % seed)
+    return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", all_ranks,
+                                   contention, interference, seed, float(jitter), st, _whole(timeline_rows, "timeline_rows")))
+
+
+def _whole(v, what):
+    """v as an int when it is a whole number (an int, or a float or string that states one)."""
+    if isinstance(v, bool):
+        raise SextantError("%s: expected an integer, got %r" % (what, v))
+    try:
+        f = int(v) if isinstance(v, int) else float(v)
+        if f != int(f):
+            raise ValueError("not whole")
+    except (TypeError, ValueError, OverflowError):
+        raise SextantError("%s: expected an integer, got %r" % (what, v)) from None
+    return int(f)
 
 
 def _fix_items(fix):

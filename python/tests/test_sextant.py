@@ -112,6 +112,21 @@ def test_error_carries_the_cli_message():
         sextant.estimate(42)
 
 
+def test_simulate_arguments_are_checked():
+    """Bad simulate() arguments raise SextantError naming the argument (a raw TypeError, an
+    AttributeError for a list of stragglers, and all_ranks="no" taken as True before)."""
+    small = small_scenario()
+    for kw, what in [({"seed": -1}, "seed"), ({"seed": 2 ** 64}, "seed"), ({"seed": 1.5}, "seed"),
+                     ({"all_ranks": "no"}, "all_ranks"), ({"contention": 1}, "contention"),
+                     ({"stragglers": [(1, 1.2, 3)]}, "stragglers"), ({"stragglers": {"x": 1.2}}, "stragglers"),
+                     ({"jitter": 1e300}, "jitter"), ({"timeline_rows": 0.5}, "timeline_rows")]:
+        with pytest.raises(sextant.SextantError) as e:
+            sextant.simulate(small, **kw)
+        assert what in str(e.value), (kw, str(e.value))
+    # Stragglers as a list of pairs are the same as the dict.
+    assert sextant.simulate(small, stragglers=[(1, 1.2)]) == sextant.simulate(small, stragglers={1: 1.2})
+
+
 def test_goodput_matches_the_cli():
     r = sextant.goodput(GOODPUT, replicas=40, seed=3, search=False)
     assert r == cli_json("goodput", GOODPUT, "--replicas", "40", "--seed", "3", "--no-search")

@@ -68,13 +68,13 @@ void add_analyze_command(CLI::App& app) {
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");
   cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)");
-  cmd->add_option("--top", a->top, "Top kernels listed (default 10)")->check(CLI::PositiveNumber);
+  cmd->add_option("--top", a->top, "Top kernels listed (default 10)")->check(positive_number());
   cmd->add_option("--max-inflate-bytes", a->max_inflate_bytes,
                   "Decompression limit per .gz file in bytes (gzip-bomb guard; 0: no limit; default: the larger of "
                   "1 GiB and 100x the compressed size)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--scale", a->scales,
                   "What-if replay: scale a class of work (repeatable): comm=F, compute=F, memcpy=F, gpu=F, host=F, "
                   "launch=F, 'kernel:REGEX=F' (GPU events whose name matches REGEX, case-insensitive)");
@@ -87,7 +87,7 @@ void add_analyze_command(CLI::App& app) {
                   "Longest critical-path segments listed per iteration (default 40, 0: all)");
   cmd->add_option("--sequence-depth", a->sequence_depth,
                   "Kernel sequences: nesting depth of the cpu_op whose launches form a sequence (default 0: top level)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--gap-threshold-us", a->gap_threshold_us, "Findings: GPU idle gaps longer than this (default 100)")
       ->check(finite_non_negative());
   cmd->add_flag("--cache", a->cache,

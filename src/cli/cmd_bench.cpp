@@ -207,8 +207,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_flag("--quick", a->quick, "Reduced suite (under a minute)");
   cmd->add_option("--suite", a->suites, "Suite to run (repeatable; default all): gemm_cpu, memory_bandwidth, memory_latency, cache_bandwidth, storage, comm_mpi, gpu");
   cmd->add_flag("--list", a->list, "List the suites and stop");
-  cmd->add_option("--reps", a->reps, "Timed repetitions per case (default 5)")->check(CLI::PositiveNumber);
-  cmd->add_option("--warmup", a->warmup, "Untimed warm-up repetitions per case (default 1)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--reps", a->reps, "Timed repetitions per case (default 5)")->check(positive_number());
+  cmd->add_option("--warmup", a->warmup, "Untimed warm-up repetitions per case (default 1)")->check(non_negative_number());
   cmd->add_option("--min-rep-s", a->min_rep_s, "Minimum duration of one repetition (inner loops; default 0.05, quick 0.01)");
   cmd->add_option("--threads", a->threads, "Threads for GEMM and multi-threaded memory cases (default: all logical CPUs)");
   cmd->add_option("--timer", a->timer, "wall (default) or cpu: process CPU time, for single-threaded cases on a busy machine");
@@ -224,8 +224,8 @@ void add_bench_command(CLI::App& app) {
   add_output_options(*cmd, a->out);
 
   auto* run = cmd->add_subcommand("run", "Benchmark a command like hyperfine: sextant bench run [--reps N] -- CMD ARGS...");
-  run->add_option("--reps", a->reps, "Timed runs (default 10)")->check(CLI::PositiveNumber);
-  run->add_option("--warmup", a->warmup, "Untimed runs first (default 1)")->check(CLI::NonNegativeNumber);
+  run->add_option("--reps", a->reps, "Timed runs (default 10)")->check(positive_number());
+  run->add_option("--warmup", a->warmup, "Untimed runs first (default 1)")->check(non_negative_number());
   run->add_flag("--ignore-failure", a->ignore_failure, "Keep going when the command exits non-zero");
   add_db_option(run, *a);
   add_output_options(*run, a->out);

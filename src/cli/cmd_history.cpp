@@ -114,7 +114,7 @@ void add_history_command(CLI::App& app) {
     add_output_options(*c, h->out);
   };
   auto* ls = cmd->add_subcommand("list", "List runs, newest first");
-  ls->add_option("--limit", h->limit, "At most N runs (default: all)")->check(CLI::PositiveNumber);
+  ls->add_option("--limit", h->limit, "At most N runs (default: all)")->check(positive_number());
   db_opt(ls);
   auto* sh = cmd->add_subcommand("show", "Show one run: medians, spreads, counters");
   sh->add_option("run", h->run, "Run id, latest or latest~N")->required();

@@ -45,8 +45,12 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
       continue;
     }
     const int64_t a = parse_int(item.substr(0, dash), "--timeline-ranks"), b = parse_int(item.substr(dash + 1), "--timeline-ranks");
-    if (b < a || b - a > 100000)
-      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "bad range '" + item + "'", "e.g. 0-7,64");
+    if (b < a)
+      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "bad range '" + item + "': the end is below the start", "e.g. 0-7,64");
+    if (b - a >= 100000)
+      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"},
+                  "range '" + item + "' lists " + std::to_string(b - a + 1) + " ranks; a range lists at most 100000",
+                  "e.g. 0-7,64");
     for (int64_t r = a; r <= b; ++r) out.push_back(r);
   }
   return out;
@@ -67,9 +71,10 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--timeline-rows", a->timeline_rows,
                   "Rows of the result's timeline table (the report's per-rank Gantt chart; in --json, --csv and --report, not in the "
                   "printed text): spans of the --timeline-ranks units, closest ones merged beyond N (default 5000; 0: no table)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter)");
-  cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma (simulates every rank)")->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
+  cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter): an integer from 0 to 2^64-1")->check(unsigned_64());
+  cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma, at most 10 (simulates every rank)")
+      ->check(finite_in_range(0, 10));
   cmd->add_flag("--no-contention", a->no_contention, "Every collective runs at its idle-network speed (no link sharing)");
   cmd->add_flag("--no-interference", a->no_interference, "Overlapped communication does not slow compute");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
@@ -88,10 +93,13 @@ void add_simulate_command(CLI::App& app) {
       if (eq == std::string::npos || eq == 0)
         throw Error(SourceLocation{"", 0, 0, "--straggler"}, "expected RANK=FACTOR, got '" + st + "'", "e.g. --straggler 17=1.3");
       double f = 0;
+      const std::string factor = st.substr(eq + 1);
       try {
-        f = std::stod(st.substr(eq + 1));
+        size_t used = 0;
+        f = std::stod(factor, &used);
+        if (used != factor.size()) throw std::invalid_argument("trailing characters");
       } catch (const std::exception&) {
-        throw Error(SourceLocation{"", 0, 0, "--straggler"}, "'" + st.substr(eq + 1) + "' is not a number", "e.g. --straggler 17=1.3");
+        throw Error(SourceLocation{"", 0, 0, "--straggler"}, "'" + factor + "' is not a number", "e.g. --straggler 17=1.3");
       }
       o.stragglers.emplace_back(parse_int(st.substr(0, eq), "--straggler"), f);
     }
@@ -101,16 +109,19 @@ void add_simulate_command(CLI::App& app) {
     const bool files_out = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();
     o.timeline_rows = files_out ? a->timeline_rows : 0;
     const sim::SimResult r = sim::simulate(s, o);
-    if (!a->timeline.empty()) write_file_atomic(a->timeline, r.timeline_json);
+    // The timeline file is one of the run's outputs: staged with --json, --csv and --report and
+    // renamed with them, so a failed run leaves the previous timeline too.
+    std::vector<std::pair<std::string, std::string>> extra;
+    if (!a->timeline.empty()) extra.emplace_back(a->timeline, r.timeline_json);
     const Result res = sim::to_result(r, s);
     if (!res.table("timeline") || a->out.quiet || a->out.json == "-") {
-      emit(res, a->out);
+      emit(res, a->out, extra);
       return;
     }
     // The timeline table goes to the files only: the printed text would be thousands of lines.
     OutputOptions files = a->out;
     files.quiet = true;
-    emit(res, files);
+    emit(res, files, extra);
     Result shown = res;
     for (auto it = shown.tables.begin(); it != shown.tables.end();)
       it = it->name() == "timeline" ? shown.tables.erase(it) : it + 1;

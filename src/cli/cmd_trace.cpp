@@ -24,11 +24,11 @@ void add_trace_command(CLI::App& app) {
                                 "Write synthetic PyTorch profiler traces (one file per rank) with compute kernels, "
                                 "launches, memcpys and NCCL all-reduces; optional injected stragglers");
   s->add_option("--out", a->out, "Output directory")->required();
-  s->add_option("--ranks", a->o.ranks, "Number of ranks (default 2)")->check(CLI::PositiveNumber);
+  s->add_option("--ranks", a->o.ranks, "Number of ranks (default 2)")->check(positive_number());
   s->add_option("--size-mb", a->size_mb, "Approximate uncompressed size per rank in MB (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   s->add_option("--steps", a->o.steps, "ProfilerSteps per rank (overrides --size-mb)");
-  s->add_option("--layers", a->o.layers, "Compute kernels per step (default 40)")->check(CLI::PositiveNumber);
+  s->add_option("--layers", a->o.layers, "Compute kernels per step (default 40)")->check(positive_number());
   s->add_option("--straggler", a->o.straggler_ranks, "Rank that starts every step late (repeatable)");
   s->add_option("--straggler-delay-us", a->o.straggler_delay_us, "Lateness of stragglers (default 2000 us)");
   s->add_option("--allreduce-bytes", a->o.allreduce_bytes, "All-reduce size per step in bytes (default 64e6)");

@@ -50,8 +50,14 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command's own status (history compare: 1 on a regression)
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version (exit code 0) print as CLI11 does. A refused option is an input error
+    // like any other (docs/robustness.md): "sextant: error:" and exit status 2, not CLI11's codes.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "sextant: error: %s\nRun with --help for more information.\n", e.what());
+    return 2;
   } catch (const sextant::Error& e) {
     std::fprintf(stderr, "sextant: error: %s\n", e.what());
     return 2;

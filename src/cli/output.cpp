@@ -26,7 +26,7 @@ void add_output_options(CLI::App& cmd, OutputOptions& o) {
   cmd.add_flag("-q,--quiet", o.quiet, "Do not print the result table");
 }
 
-void emit(const Result& r, const OutputOptions& o) {
+void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<std::string, std::string>>& extra_files) {
   // Every requested file is staged as a temporary first and renamed into place only when all are
   // written (AtomicFileSet): a failure (disk full, unwritable folder) or a signal leaves the
   // previous outputs, never a partial set. Names or strings that are not valid UTF-8 (from a
@@ -39,6 +39,7 @@ void emit(const Result& r, const OutputOptions& o) {
     if (!report_holder().writer) throw Error("--report: this build has no report writer");
     report_holder().writer(r, files.reserve(o.report));
   }
+  for (const auto& [path, content] : extra_files) files.stage(path, content);
   files.commit();
   if (!o.quiet && o.json != "-") {
     const std::string text = render_text(r);

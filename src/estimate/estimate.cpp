@@ -81,6 +81,7 @@ struct PassTime {
   double compute_s = 0;       // compute on the compute stream
   double blocking_comm_s = 0; // collectives on the critical path
   double overlap_comm_s = 0;  // collectives that may overlap compute
+  double interference_s = 0;  // of compute_s: compute slowed by the communication it overlaps
   double by_class[kOpClasses] = {};
   double comm_by_group[kGroupKinds] = {}, exposed_by_group[kGroupKinds] = {};
   // Which entries occurred (a breakdown row is shown for every class or group that occurs, even at 0 s).
@@ -94,6 +95,7 @@ struct PassTime {
     compute_s += times * o.compute_s;
     blocking_comm_s += times * o.blocking_comm_s;
     overlap_comm_s += times * o.overlap_comm_s;
+    interference_s += times * o.interference_s;
     for (int i = 0; i < kOpClasses; ++i) by_class[i] += times * o.by_class[i];
     for (int i = 0; i < kGroupKinds; ++i) {
       comm_by_group[i] += times * o.comm_by_group[i];
@@ -111,6 +113,10 @@ struct Ctx {
   const Accelerator& acc;
   Fabric fabric;
   double interference;
+  // Compute time added per second of communication hidden behind it. Compute runs at 1 / (1 + I)
+  // of its speed while the communication is in flight, so an op of T beside C < T takes
+  // T + C I / (1 + I), as simulate's engine times it (docs/simulate.md, Interference).
+  double slow_per_hidden_s() const { return interference / (1.0 + interference); }
 };
 
 // One execution of a list of steps. Overlapped communication hides behind this list's compute;
@@ -137,10 +143,13 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
             beside = compute_time_s(*nx, c.acc);
             break;
           }
-        const double hidden = std::min(t, beside);
-        local.compute_s += hidden * c.interference;
-        local.blocking_comm_s += t - hidden;
-        local.add_exposed(col.group, t - hidden);
+        // Beside it the op takes beside + min(t, beside (1 + I)) I / (1 + I); what outlasts that is exposed.
+        const double slow = std::min(t, beside * (1.0 + c.interference)) * c.slow_per_hidden_s();
+        const double exposed = std::max(0.0, t - beside - slow);
+        local.compute_s += slow;
+        local.interference_s += slow;
+        local.blocking_comm_s += exposed;
+        local.add_exposed(col.group, exposed);
       } else if (col.overlappable) {
         local.overlap_comm_s += t;
         overlapped_by_group[static_cast<int>(col.group)] += t;
@@ -150,8 +159,11 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
       }
     }
   }
-  const double hidden = std::min(local.overlap_comm_s, local.compute_s);
-  const double excess = local.overlap_comm_s - hidden;
+  // Compute T beside communication C slows to 1 / (1 + I) while C is in flight: it ends at
+  // T + min(C, T (1 + I)) I / (1 + I), and C beyond that end is exposed (the pass takes
+  // max(C, that end)). With I = 0: the compute T, and C - T exposed when C > T.
+  const double slow = std::min(local.overlap_comm_s, local.compute_s * (1.0 + c.interference)) * c.slow_per_hidden_s();
+  const double excess = std::max(0.0, local.overlap_comm_s - local.compute_s - slow);
   if (local.overlap_comm_s > 0)
     for (const auto& st : steps)  // every overlapped group gets its share (and a row), once
       if (const auto* col = std::get_if<Collective>(&st); col && col->overlappable && !col->hides_behind_next) {
@@ -160,7 +172,8 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
         local.add_exposed(col->group, excess * overlapped_by_group[g] / local.overlap_comm_s);
         overlapped_by_group[g] = -1;
       }
-  local.compute_s += hidden * c.interference;
+  local.compute_s += slow;
+  local.interference_s += slow;
   local.blocking_comm_s += excess;
   local.overlap_comm_s = 0;
   return local;
@@ -325,7 +338,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   // finishes its last backward (r) backward-times before rank 0 (1F1B drain order).
   double step = 0;
   int critical = 0;
-  double crit_sync = 0, crit_opt = 0, crit_gather = 0;
+  double crit_sync = 0, crit_opt = 0, crit_gather = 0, crit_dp_slow = 0;
   for (int r = 0; r < p; ++r) {
     const auto& sw = w.step_per_stage[r];
     // Bucketed gradient reductions overlap the backward (with overlap_grad_reduce); the others
@@ -347,7 +360,9 @@ StepEstimate Estimator::run(const Workload& w) const {
     for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
     double slack = 0;
     for (int j = 0; j < r; ++j) slack += times.backward_s[j];
-    const double end = pipe - slack + sync_exposed + opt + gather_exposed;
+    // The DP traffic hidden behind the backward and forward slows that compute (interference).
+    const double dp_slow = ((sync - (sync_exposed - sync_after)) + (gather - gather_exposed)) * c.slow_per_hidden_s();
+    const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow;
     if (end > step || r == 0) {
       step = std::max(step, end);
       if (end >= step) {
@@ -355,6 +370,7 @@ StepEstimate Estimator::run(const Workload& w) const {
         crit_sync = sync_exposed;
         crit_opt = opt;
         crit_gather = gather_exposed;
+        crit_dp_slow = dp_slow;
       }
     }
   }
@@ -364,7 +380,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   // Breakdown on the critical rank: per micro-batch times x m, bubble = the rest of the pipeline.
   const int r = critical;
   const double mf = static_cast<double>(m);
-  e.compute_s = mf * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s);
+  e.compute_s = mf * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + crit_dp_slow;
   const double exposed_pass = mf * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm());
   e.optimizer_s = crit_opt;
   e.grad_sync_exposed_s = crit_sync + crit_gather;
@@ -375,6 +391,9 @@ StepEstimate Estimator::run(const Workload& w) const {
   if (fill_drain_p2p_s > 0) crit.add_exposed(GroupKind::PP, fill_drain_p2p_s);
   for (int k = 0; k < kOpClasses; ++k)
     if (crit.class_seen >> k & 1u) e.compute_by_class_s.emplace_back(to_string(static_cast<OpClass>(k)), crit.by_class[k]);
+  // Compute slowed by overlapped communication (the accelerator's comm_compute_interference): a
+  // row of its own, so that the compute rows still sum to compute_s.
+  if (crit.interference_s + crit_dp_slow > 0) e.compute_by_class_s.emplace_back("comm_interference", crit.interference_s + crit_dp_slow);
   {
     const auto& sw = w.step_per_stage[r];
     double sync_total = 0;

@@ -261,7 +261,19 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
                   "choose num_gpus as a multiple of " + std::to_string(inner) + " or change the plan");
     s.plan.dp = s.num_gpus / inner;
   }
-  check_plan(s, root.loc("parallel"));
+  try {
+    check_plan(s, root.loc("parallel"));
+  } catch (const Error& e) {
+    // check_plan knows the key, not where it was written: point at the key's own line (or at
+    // "FILE (--set)" when an override set it), falling back to its section's.
+    const std::string& key = e.where().key;
+    const auto dot = key.find('.');
+    if (dot == std::string::npos) throw;
+    const std::string section = key.substr(0, dot), sub = key.substr(dot + 1);
+    if ((section != "parallel" && section != "training") || !root.has(section)) throw;
+    const YamlMap m = root.map(section);
+    throw Error(m.has(sub) ? m.loc(sub) : root.loc(section), e.message(), e.hint());
+  }
   return s;
 }
 

@@ -198,8 +198,10 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
                   "give each straggling rank once");
     slow[rank] = f;
   }
-  if (o.jitter_sigma < 0 || !std::isfinite(o.jitter_sigma))
-    throw Error(SourceLocation{"", 0, 0, "--jitter"}, "jitter sigma must be >= 0");
+  // A sigma above 10 slows one rank in a thousand by e^31 or more: no longer a jitter, and beyond
+  // about 100 the step overflows to infinity.
+  if (o.jitter_sigma < 0 || o.jitter_sigma > 10 || !std::isfinite(o.jitter_sigma))
+    throw Error(SourceLocation{"", 0, 0, "--jitter"}, "jitter sigma must be a finite number from 0 to 10", "e.g. --jitter 0.05");
   const bool all = o.all_ranks || o.jitter_sigma > 0;
   Units units = all ? rank_units(L, slow, o.jitter_sigma, o.seed) : class_units(L, slow);
 

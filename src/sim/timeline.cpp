@@ -1,7 +1,9 @@
 #include "sim/timeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "core/result.hpp"
@@ -17,11 +19,18 @@ std::string esc(const std::string& s) {
   }
   return o;
 }
-std::string us(double t_s) {
+// Times are written in microseconds with three decimals: whole nanoseconds. A slice's start and
+// end are rounded and its duration is their difference, so slices that touch on a track still
+// touch (rounding the duration on its own let one overlap the next by 1 ns, which trace viewers
+// draw as a nesting error).
+int64_t ns(double t_s) { return std::llround(t_s * 1e9); }
+std::string us_of_ns(int64_t t_ns) {
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%.3f", t_s * 1e6);
+  std::snprintf(buf, sizeof buf, "%s%lld.%03lld", t_ns < 0 ? "-" : "", static_cast<long long>(std::llabs(t_ns) / 1000),
+                static_cast<long long>(std::llabs(t_ns) % 1000));
   return buf;
 }
+std::string us(double t_s) { return us_of_ns(ns(t_s)); }
 const char* const kTrack[] = {"compute", "tp", "cp", "ep", "etp", "dp", "edp", "pp collectives", "pp send"};
 }  // namespace
 
@@ -61,10 +70,10 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
     const Span& s = eo.spans[i];
     std::string ev = "{\"name\": \"" + esc(s.name) + "\", \"cat\": \"" + s.cat + "\", \"ph\": \"X\", \"pid\": " +
                      std::to_string(s.unit) + ", \"tid\": " + std::to_string(s.tid) + ", \"ts\": " + us(s.t0) +
-                     ", \"dur\": " + us(s.t1 - s.t0) + ", \"args\": {";
+                     ", \"dur\": " + us_of_ns(ns(s.t1) - ns(s.t0)) + ", \"args\": {";
     ev += "\"microbatch\": " + std::to_string(s.microbatch) + ", \"chunk\": " + std::to_string(s.chunk);
     if (s.tid == 0) ev += ", \"flops\": " + format_double(s.flops) + ", \"bytes\": " + format_double(s.bytes);
-    else ev += ", \"group\": \"" + std::string(s.cat) + "\", \"bytes\": " + format_double(s.bytes);
+    else ev += ", \"group\": \"" + std::string(s.cat) + "\", \"bytes\": " + format_double(std::round(s.bytes));  // a layer's mean share: whole bytes
     ev += "}}";
     line(ev);
   }

@@ -484,6 +484,35 @@ class BadInputs(unittest.TestCase):
                             "slo: {ttft_s: 1.0, tpot_s: 0.05}\n")
                 self.assert_fails(["infer", "serve", study], [t], what)
 
+    # ---------------------------------------------------------------- command-line options
+    def test_option_values_are_input_errors(self):
+        """An option value CLI11 refuses (range, conversion, a missing positional) is an input
+        error like any other: "sextant: error:", exit 2, no output (it exited 105/106 with
+        CLI11's own text before, "Value abc not in range 0.000000 to 1797693...")."""
+        cases = [
+            (["simulate", SCENARIO, "--jitter", "1e300"], ["--jitter"], ["from 0 to 10"]),
+            (["simulate", SCENARIO, "--seed", "-1"], ["--seed"], ["18446744073709551615", "'-1'"]),
+            (["simulate", SCENARIO, "--seed", "18446744073709551616"], ["--seed"], ["from 0 to"]),
+            (["simulate", SCENARIO, "--straggler", "17=1.3x"], ["--straggler"], ["'1.3x' is not a number"]),
+            (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["number >= 0", "'abc'"]),
+            (["simulate", SCENARIO, "--timeline-ranks", "0-200000"], ["--timeline-ranks"], ["at most 100000"]),
+            (["analyze", SCENARIO, "--top", "0"], ["--top"], ["number > 0"]),
+            (["simulate"], ["scenario"], ["required"]),
+        ]
+        for args, names, what in cases:
+            with self.subTest(args=args):
+                self.assert_fails(args, names, what)
+
+    def test_simulate_timeline_is_committed_with_the_other_outputs(self):
+        """--timeline is one of the run's outputs: when another output cannot be written, the
+        previous timeline file stays as it was."""
+        timeline = self.write("step.json", "OLD")
+        blocker = self.write("not-a-dir", "")
+        p = self.run_cli(["simulate", SCENARIO, "-q", "--timeline", timeline, "--json", os.path.join(blocker, "r.json")])
+        self.assertEqual(p.returncode, 2, p.stderr.decode()[:2000])
+        with open(timeline) as f:
+            self.assertEqual(f.read(), "OLD")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -7,6 +7,7 @@
 // the search knows) is reported beside it and can only be as fast or faster.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
 #include "core/csv.hpp"
@@ -40,13 +41,22 @@ TEST(PlanPracticeSlow, PublishedPlansAgainstBestFound) {
   const auto& u_found = t->column("unrestricted_found").str;
   const auto& u_ratio = t->column("unrestricted_speedup_ratio").f64;
   const auto& framework = t->column("framework").str;
+  const auto& pub_s = t->column("published_step_time_s").f64;
+  const auto& u_pub_s = t->column("unrestricted_published_step_time_s").f64;
+  size_t same_kernel = 0;
   size_t listed_seen = 0;
   for (size_t i = 0; i < t->rows(); ++i) {
     EXPECT_EQ(found[i], "yes") << id[i] << " is not among the plans of its own stack " << framework[i];
     EXPECT_EQ(u_found[i], "yes") << id[i];
-    // The stack's plans are a subset of all plans and a stack restriction never changes a plan's
-    // step time, so the unrestricted best is at least as fast.
-    EXPECT_GE(u_ratio[i], ratio[i] * (1 - 1e-12)) << id[i];
+    // The published plan is among the unrestricted plans, so the unrestricted best is at least as
+    // fast as it. Where the stack runs today's attention kernel, the two views estimate every plan
+    // alike and the stack's plans are a subset of all plans: the unrestricted speed-up is then at
+    // least the stack's. (A stack without flash attention or with an older kernel is estimated
+    // with it in its own view and without it in the unrestricted one, so its two published step
+    // times differ and its two speed-ups answer different questions.)
+    EXPECT_GE(u_ratio[i], 1 - 1e-12) << id[i];
+    const bool same = std::abs(pub_s[i] - u_pub_s[i]) <= 1e-12 * pub_s[i];
+    if (same) EXPECT_GE(u_ratio[i], ratio[i] * (1 - 1e-9)) << id[i];
     // Every published plan ran, so it must fit by the memory model, unless its row is listed as
     // a memory weakness (whatever its speed-up).
     const bool memory_listed = reason[id[i]].rfind("memory:", 0) == 0;
@@ -55,6 +65,7 @@ TEST(PlanPracticeSlow, PublishedPlansAgainstBestFound) {
     } else {
       EXPECT_FALSE(memory_listed) << id[i] << " fits now: its memory exception is stale";
     }
+    same_kernel += same;
     listed_seen += listed.count(id[i]);
     if (memory_listed) continue;
     if (ratio[i] <= 1.15) {
@@ -65,5 +76,6 @@ TEST(PlanPracticeSlow, PublishedPlansAgainstBestFound) {
                                          << "x slower than the best plan found, and not listed with a reason";
     }
   }
+  EXPECT_GT(same_kernel, 20u) << "rows whose stack runs today's attention kernel: the two views should agree on them";
   EXPECT_EQ(listed.size(), listed_seen) << "exceptions that name no row of training.csv";
 }

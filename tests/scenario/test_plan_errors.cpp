@@ -321,3 +321,31 @@ TEST(PlanErrors, FrameworkSetsTheAttentionDefaults) {
     EXPECT_NE(std::string(e.what()).find("attention_peak_fraction"), std::string::npos) << e.what();
   }
 }
+
+// Does a plan error point at the line of the key it names, not at the start of its section? And
+// at "FILE (--set)" when an override set that key?
+TEST(PlanErrors, PlanErrorsPointAtTheKeysLine) {
+  const std::string block =
+      "model: llama3-70b\n"
+      "system: dgx-h100\n"
+      "num_gpus: 32\n"
+      "parallel:\n"
+      "  tp: 8\n"
+      "  pp: 4\n"
+      "  vpp: 1\n"
+      "  schedule: interleaved-1f1b\n"
+      "training:\n"
+      "  global_batch: 32\n"
+      "  seq_len: 4096\n"
+      "  precision: fp4\n";
+  const auto e = error_of(block);
+  EXPECT_EQ(e.rfind("plan.yaml:8:13: key 'parallel.schedule'", 0), 0u) << e;
+  std::string no_sched = block;
+  no_sched.replace(no_sched.find("  schedule: interleaved-1f1b\n"), 29, "  stage_layers: [20, 20, 20, 21]\n");
+  const auto e2 = error_of(no_sched);
+  EXPECT_EQ(e2.rfind("plan.yaml:8:17: key 'parallel.stage_layers'", 0), 0u) << e2;
+  const auto e3 = error_of(block, {{"parallel.schedule", "1f1b"}, {"accelerator", "a100-sxm-80gb"}});
+  EXPECT_EQ(e3.rfind("plan.yaml:12:14: key 'training.precision'", 0), 0u) << e3;
+  const auto e4 = error_of(block, {{"parallel.schedule", "1f1b"}, {"parallel.stage_layers", "[-1, 41, 40, 0]"}});
+  EXPECT_EQ(e4.rfind("plan.yaml (--set): key 'parallel.stage_layers'", 0), 0u) << e4;
+}
