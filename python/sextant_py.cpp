@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/catalog_results.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/result.hpp"
 #include "estimate/estimate.hpp"
@@ -91,7 +92,8 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("simulate",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            bool all_ranks, bool contention, bool interference, uint64_t seed, double jitter,
-           const std::vector<std::pair<int64_t, double>>& stragglers, int64_t timeline_rows) {
+           const std::vector<std::pair<int64_t, double>>& stragglers, int64_t timeline_rows,
+           const std::vector<int64_t>& timeline_ranks, const std::string& timeline_path) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             const Scenario s = scenario_of(source, is_text, name, sets, *cat);
@@ -105,12 +107,16 @@ PYBIND11_MODULE(_sextant, m) {
             for (const auto& st : stragglers) o.stragglers.emplace_back(st.first, st.second);
             if (timeline_rows < 0) throw Error(SourceLocation{"timeline_rows", 0, 0, "timeline_rows"}, "must not be negative");
             o.timeline_rows = timeline_rows;
-            return sim::to_result(sim::simulate(s, o), s);
+            o.timeline_ranks = timeline_ranks;  // empty: every class (or the first replica with all_ranks)
+            o.record_timeline = !timeline_path.empty();
+            const sim::SimResult r = sim::simulate(s, o);
+            if (!timeline_path.empty()) write_file_atomic(timeline_path, r.timeline_json);
+            return sim::to_result(r, s);
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("all_ranks"),
         py::arg("contention"), py::arg("interference"), py::arg("seed"), py::arg("jitter"), py::arg("stragglers"),
-        py::arg("timeline_rows"));
+        py::arg("timeline_rows"), py::arg("timeline_ranks"), py::arg("timeline_path"));
 
   // The plan search of `sextant plan SCENARIO` (the scenario's own plan is placed in the ranking;
   // the best plans are re-ranked by the simulator as the CLI does).

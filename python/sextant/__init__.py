@@ -95,11 +95,14 @@ def estimate(scenario, *, overrides=None, catalog=None, **kw):
 
 
 def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, stragglers=None, seed=0, jitter=0.0,
-             contention=True, interference=True, timeline_rows=5000, **kw):
-    """Event-level simulation of one training step (``sextant simulate``); stragglers: {rank: factor}.
+             contention=True, interference=True, timeline_rows=5000, timeline_ranks=None, timeline=None, **kw):
+    """Event-level simulation of one training step (``sextant simulate``); stragglers: {rank: factor}
+    or [(rank, factor), ...].
 
     timeline_rows: at most this many rows in the table "timeline" (per-rank spans; 0: no table), as
-    ``sextant simulate --timeline-rows`` puts in its --json output."""
+    ``sextant simulate --timeline-rows`` puts in its --json output. timeline_ranks: the ranks in that
+    table and in the trace file (``--timeline-ranks``; a list of ints, e.g. list(range(8)) + [64]).
+    timeline: a path to write the Chrome trace-event JSON to (``--timeline``), for Perfetto."""
     src, is_text, name = _source(scenario, "scenario")
     pairs = stragglers.items() if isinstance(stragglers, dict) else (stragglers or [])
     st = []
@@ -115,8 +118,12 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     seed = _whole(seed, "seed")
     if not 0 <= seed < 2 ** 64:
         raise SextantError("seed: must be an integer from 0 to 2**64-1, got %d" % seed)
+    ranks = [_whole(r, "timeline_ranks") for r in (timeline_ranks or [])]
+    if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
+        raise SextantError("timeline: expected a file path, got %r" % (timeline,))
     return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", all_ranks,
-                                   contention, interference, seed, float(jitter), st, _whole(timeline_rows, "timeline_rows")))
+                                   contention, interference, seed, float(jitter), st, _whole(timeline_rows, "timeline_rows"),
+                                   ranks, _os.fspath(timeline) if timeline is not None else ""))
 
 
 def _whole(v, what):

@@ -127,6 +127,18 @@ def test_simulate_arguments_are_checked():
     assert sextant.simulate(small, stragglers=[(1, 1.2)]) == sextant.simulate(small, stragglers={1: 1.2})
 
 
+def test_simulate_timeline_file_and_ranks_match_the_cli(tmp_path):
+    """timeline= writes the CLI's --timeline file and timeline_ranks= selects as --timeline-ranks."""
+    small = tmp_path / "small.yaml"
+    small.write_text(yaml.safe_dump(small_scenario()))
+    py_trace, cli_trace = tmp_path / "py.json", tmp_path / "cli.json"
+    r = sextant.simulate(str(small), all_ranks=True, timeline_ranks=[0, 1], timeline=py_trace)
+    assert r == cli_json("simulate", str(small), "--all-ranks", "--timeline-ranks", "0-1", "--timeline", str(cli_trace))
+    assert py_trace.read_bytes() == cli_trace.read_bytes()
+    pids = {e["pid"] for e in json.loads(py_trace.read_text())["traceEvents"] if e.get("ph") == "X"}
+    assert len(pids) == 2, pids
+
+
 def test_goodput_matches_the_cli():
     r = sextant.goodput(GOODPUT, replicas=40, seed=3, search=False)
     assert r == cli_json("goodput", GOODPUT, "--replicas", "40", "--seed", "3", "--no-search")
