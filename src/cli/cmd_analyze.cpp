@@ -69,7 +69,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");
   cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)")
       ->check(non_negative_number());
-  cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)");
+  cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)")->check(positive_number());
   cmd->add_option("--top", a->top, "Top kernels listed (default 10)")->check(positive_number());
   cmd->add_option("--max-inflate-bytes", a->max_inflate_bytes,
                   "Decompression limit per .gz file in bytes (gzip-bomb guard; 0: no limit; default: the larger of "

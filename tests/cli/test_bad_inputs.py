@@ -145,16 +145,48 @@ class BadInputs(unittest.TestCase):
         for name, lit, what in (("negative", "-1020", "negative"),
                                 ("overflow", "99999999999999999999", "out of range"),
                                 ("overflow-ns", "9223372036854776", "out of range"),
-                                ("overflow-frac", "9223372036854775807.5", "out of range"),
-                                ("negative-dur", None, "negative")):
+                                ("overflow-frac", "9223372036854775807.5", "out of range")):
             with self.subTest(name):
-                text = good_trace_text()
-                if lit is None:
-                    text = text.replace('"dur": 100', '"dur": -100')
-                else:
-                    text = text.replace('"ts": 1020', f'"ts": {lit}')
+                text = good_trace_text().replace('"ts": 1020', f'"ts": {lit}')
                 p = self.write(f"{name}.json", text)
                 self.assert_fails(["analyze", p], [p], [what])
+
+    def test_analyze_negative_duration_is_a_counted_diagnostic(self):
+        """PyTorch writes dur -1 for a CPU event unfinished when the profiler stopped
+        (pytorch/pytorch#150131): such a trace is analysed, the event dropped and counted (it
+        rejected the whole job before)."""
+        trace = kineto([event("ProfilerStep#1", 1000, 500, cat="user_annotation", tid=1, args={}),
+                        event("aten::unfinished", 1400, -1, cat="cpu_op", tid=1, args={}),
+                        event("cudaLaunchKernel", 1010, 5, cat="cuda_runtime", tid=1, args={"correlation": 1}),
+                        event("gemm_kernel", 1020, 100)])
+        p = self.write("rank0.json", json.dumps(trace))
+        out = os.path.join(self.out, "r.json")
+        r = self.run_cli(["analyze", p, "--json", out, "-q"])
+        self.assertEqual(r.returncode, 0, r.stderr.decode()[:2000])
+        with open(out) as f:
+            diag = json.load(f)["tables"]["diagnostics"]["columns"]
+        rows = [i for i, k in enumerate(diag["name"]) if k.startswith("negative dur")]
+        self.assertEqual(len(rows), 1, diag["name"])
+        self.assertEqual(diag["count"][rows[0]], 1)
+        self.assertIn("aten::unfinished", diag["example"][rows[0]])
+
+    def test_analyze_missing_rank_is_reported(self):
+        """Two ranks of a job whose distributedInfo.world_size is 3: the missing rank is named in
+        the diagnostics (the cross-rank analyses silently covered two ranks before)."""
+        d = os.path.join(self.tmp, "job")
+        os.mkdir(d)
+        for rank in (0, 2):
+            with open(os.path.join(d, f"rank-{rank}.json"), "w") as f:
+                f.write(good_trace_text(rank=rank, world=3))
+        out = os.path.join(self.out, "r.json")
+        r = self.run_cli(["analyze", d, "--json", out, "-q"])
+        self.assertEqual(r.returncode, 0, r.stderr.decode()[:2000])
+        with open(out) as f:
+            diag = json.load(f)["tables"]["diagnostics"]["columns"]
+        rows = [i for i, k in enumerate(diag["name"]) if "world_size" in k]
+        self.assertEqual(len(rows), 1, diag["name"])
+        self.assertEqual(diag["severity"][rows[0]], "warning")
+        self.assertIn("1 missing: 1", diag["example"][rows[0]])
 
     def test_analyze_duplicate_ranks(self):
         d = os.path.join(self.tmp, "job")
@@ -497,6 +529,7 @@ class BadInputs(unittest.TestCase):
             (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["number >= 0", "'abc'"]),
             (["simulate", SCENARIO, "--timeline-ranks", "0-200000"], ["--timeline-ranks"], ["at most 100000"]),
             (["analyze", SCENARIO, "--top", "0"], ["--top"], ["number > 0"]),
+            (["analyze", SCENARIO, "--stragglers", "0"], ["--stragglers"], ["number > 0"]),
             (["simulate"], ["scenario"], ["required"]),
         ]
         for args, names, what in cases:

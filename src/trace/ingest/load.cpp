@@ -166,7 +166,7 @@ TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& 
 
 TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<RankTrace> loaded) {
 
-  // Corrupt values (severity "error": overflowing, non-finite or negative times) reject the file:
+  // Corrupt values (severity "error": overflowing or non-finite times, a negative ts) reject the file:
   // analysing around them would silently mis-report.
   for (const auto& t : loaded) {
     for (const auto& [kind, d] : t.diagnostics.items()) {
@@ -227,6 +227,25 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
                       ") and " + b.file + " (" + b.rank_source + ")",
                   "analyze one of them, or put each job's traces in its own directory");
     set.diagnostics.add("two files claim the same rank", "warning", "rank " + std::to_string(b.rank) + ": " + b.file);
+  }
+  // Ranks the traces' distributedInfo.world_size names but no file holds: the cross-rank analyses
+  // (collectives, stragglers) then compare only the ranks read. A warning when several ranks were
+  // read (a rank file probably missing); a note when one was (a single rank analysed on its own).
+  int64_t world = 0;
+  for (const auto& t : set.ranks) world = std::max(world, t.world_size);
+  if (world > 0 && world <= 1000000) {
+    std::vector<char> seen(static_cast<size_t>(world), 0);
+    for (const auto& t : set.ranks)
+      if (t.rank >= 0 && t.rank < world) seen[static_cast<size_t>(t.rank)] = 1;
+    std::string missing;
+    int64_t n_missing = 0;
+    for (int64_t r = 0; r < world; ++r)
+      if (!seen[static_cast<size_t>(r)] && ++n_missing <= 10) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    if (n_missing > 0)
+      set.diagnostics.add("ranks of distributedInfo.world_size without a trace (cross-rank analyses cover the ranks read)",
+                          set.ranks.size() > 1 ? "warning" : "info",
+                          "world_size " + std::to_string(world) + ", " + std::to_string(n_missing) + " missing: " + missing +
+                              (n_missing > 10 ? ", ..." : ""));
   }
   return set;
 }

@@ -1357,8 +1357,9 @@ class Scanner {
       t.diagnostics.add("complete event without numeric dur", "warning", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
       return;
     }
-    // Values no profiler writes (overflowing, non-finite, negative) mean a corrupt file: severity
-    // "error", which load_traces turns into an Error naming the file (the event is not kept).
+    // Values no profiler writes (overflowing, non-finite, a negative ts) mean a corrupt file:
+    // severity "error", which load_traces turns into an Error naming the file (the event is not
+    // kept). A negative dur is written by PyTorch itself (below).
     if (ev.ts.out_of_range || ev.dur.out_of_range) {
       t.diagnostics.add(std::string(ev.ts.out_of_range ? "ts" : "dur") +
                             " out of range (does not fit in 64-bit nanoseconds, or not finite)",
@@ -1377,7 +1378,9 @@ class Scanner {
       return;
     }
     if (ev.dur.milli < 0) {
-      t.diagnostics.add("negative dur", "error",
+      // PyTorch writes dur -1 for a CPU event still open when the profiler stopped (pytorch/pytorch
+      // #150131): a real trace has them. Counted and dropped, not a corrupt file.
+      t.diagnostics.add("negative dur (an event unfinished when the profiler stopped): event dropped", "warning",
                         (ev.has_name ? std::string(ev.name) : std::string("(no name)")) +
                             " dur=" + std::to_string(ev.dur.milli / 1000) + " us");
       return;
