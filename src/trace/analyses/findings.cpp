@@ -119,7 +119,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
         int32_t pid = INT32_MIN, tid = INT32_MIN;
         int64_t launch_ts = INT64_MIN;
         uint32_t op = UINT32_MAX;
-        int64_t op_overlap = 0;
+        int64_t op_overlap = 0, op_dur = 0, op_ts = 0;
         int64_t sync_count = 0, sync_ticks = 0;
         bool loader = false;
       };
@@ -160,10 +160,19 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
             cx[q].sync_ticks += ov;
           }
           if (op && t.pid[i] == cx[q].pid && t.tid[i] == cx[q].tid && n.rfind("ProfilerStep", 0) != 0) {
-            // The innermost long operator: prefer the shorter of two that cover the gap equally.
-            if (ov > cx[q].op_overlap || (ov == cx[q].op_overlap && cx[q].op != UINT32_MAX)) {
+            // The innermost long operator: prefer the shorter of two that cover the gap equally,
+            // then the later-starting, then the name, so that the file's event order never decides.
+            const bool better =
+                cx[q].op == UINT32_MAX || ov > cx[q].op_overlap ||
+                (ov == cx[q].op_overlap &&
+                 (t.dur_ns[i] < cx[q].op_dur ||
+                  (t.dur_ns[i] == cx[q].op_dur &&
+                   (a_ns > cx[q].op_ts || (a_ns == cx[q].op_ts && n < t.strings.str(cx[q].op))))));
+            if (better) {
               cx[q].op = t.name[i];
               cx[q].op_overlap = ov;
+              cx[q].op_dur = t.dur_ns[i];
+              cx[q].op_ts = a_ns;
             }
             std::string l(n);
             for (auto& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -220,7 +229,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
           syncs.push_back(c.event);
       if (!syncs.empty() && syncs.size() <= 100000) {
         std::vector<uint32_t> parent(syncs.size(), UINT32_MAX);
-        std::vector<int64_t> parent_dur(syncs.size(), INT64_MAX);
+        std::vector<int64_t> parent_dur(syncs.size(), INT64_MAX), parent_ts(syncs.size(), INT64_MIN);
         std::vector<int64_t> sts(syncs.size());
         for (size_t s = 0; s < syncs.size(); ++s) sts[s] = t.ts_ns[syncs[s]];
         std::vector<size_t> order(syncs.size());
@@ -237,9 +246,14 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
             size_t ev = syncs[s];
             if (t.tid[i] != t.tid[ev] || t.pid[i] != t.pid[ev]) continue;
             if (t.ts_ns[ev] + t.dur_ns[ev] > b) continue;
-            if (t.dur_ns[i] < parent_dur[s]) {
+            // Innermost: the shortest enclosing op; of equal ones the later-starting, then the
+            // name (not the file's event order).
+            if (t.dur_ns[i] < parent_dur[s] ||
+                (t.dur_ns[i] == parent_dur[s] &&
+                 (a > parent_ts[s] || (a == parent_ts[s] && t.strings.str(t.name[i]) < t.strings.str(parent[s]))))) {
               parent[s] = t.name[i];
               parent_dur[s] = t.dur_ns[i];
+              parent_ts[s] = a;
             }
           }
         }
