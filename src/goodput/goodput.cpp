@@ -236,15 +236,31 @@ Result run_goodput(const GoodputConfig& c) {
                                                   : "up to " + std::to_string(l.survives_lost_nodes) + " lost nodes at once"});
   }
   // ---- closed forms
-  const double young = young_interval_s(delta, mttf);
-  const double daly1 = daly_first_order_interval_s(delta, mttf, restart);
-  const double daly2 = daly_higher_order_interval_s(delta, mttf);
-  const double lw = lambert_w_interval_s(delta, mttf);
+  // Daly's and Meta's models know one blocking cost and a restart. An asynchronous persist adds
+  // two things the engine does (docs/goodput.md): a checkpoint cannot start before the previous
+  // one's persist ended, so an interval shorter than that waits (the cycle stretches to
+  // min_cycle, the wait counted as checkpoint time); and a failure during the persist loses that
+  // checkpoint, which adds the persist time to the expected rework (a failure within P of a
+  // checkpoint falls back one more interval). Both enter as an effective checkpoint cost
+  // max(delta, min_cycle - tau) and restart R + P; for a synchronous strategy (P = 0) they are
+  // Daly's and Meta's own. Intervals are floored at min_cycle - delta, as the engine would.
+  double min_cycle = 0;
+  for (const auto& l : sched.levels) min_cycle = std::max(min_cycle, (l.persist_s + sched.blocking_s) / double(l.every_count));
+  const double persist_at_risk = sched.levels.empty() ? 0.0 : sched.remote().persist_s;
+  const double restart_eff = restart + persist_at_risk;
+  auto delta_eff = [&](double tau) { return std::max(delta, min_cycle - tau); };
+  auto daly_at = [&](double tau) { return daly_ettr(tau, delta_eff(tau), restart_eff, mttf); };
+  auto meta_at = [&](double tau) { return meta_expected_ettr(rate, restart_eff, tau, delta_eff(tau)); };
+  const double floor_tau = std::max(0.0, min_cycle - delta);
+  const double young = std::max(young_interval_s(delta, mttf), floor_tau);
+  const double daly1 = std::max(daly_first_order_interval_s(delta, mttf, restart_eff), floor_tau);
+  const double daly2 = std::max(daly_higher_order_interval_s(delta, mttf), floor_tau);
+  const double lw = std::max(lambert_w_interval_s(delta, mttf), floor_tau);
   res.set("young_interval_s", young);
   res.set("daly_interval_s", daly2);
   res.set("lambert_w_interval_s", lw);
-  res.set("daly_expected_ettr", daly_ettr(c.checkpoint.interval_s, delta, restart, mttf));
-  res.set("meta_expected_ettr", meta_expected_ettr(rate, restart, c.checkpoint.interval_s, delta));
+  res.set("daly_expected_ettr", daly_at(c.checkpoint.interval_s));
+  res.set("meta_expected_ettr", meta_at(c.checkpoint.interval_s));
   {
     Table& t = res.add_table("closed_forms", "closed-form models with the job's MTTF, blocking checkpoint time and mean restart");
     t.add_str("model");
@@ -253,7 +269,7 @@ Result run_goodput(const GoodputConfig& c) {
     t.add_f64("meta_model_ettr");
     t.add_str("reference");
     auto row = [&](const std::string& name, double tau, const std::string& ref) {
-      t.add_row({name, tau, daly_ettr(tau, delta, restart, mttf), meta_expected_ettr(rate, restart, tau, delta), ref});
+      t.add_row({name, tau, daly_at(tau), meta_at(tau), ref});
     };
     row("configured", c.checkpoint.interval_s, "input");
     row("young", young, "Young 1974: sqrt(2 delta M)");

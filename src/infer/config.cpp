@@ -224,7 +224,8 @@ double saturation_of(const StudySpec& s) {
   const int copies = one.disaggregation ? 1 : one.replicas;
   if (!one.disaggregation) one.replicas = 1;
   const int slots = one.deployment.par.pp > 1 ? (one.pipeline_batches > 0 ? one.pipeline_batches : one.deployment.par.pp) : 1;
-  const int64_t n = std::max<int64_t>(500, 4 * static_cast<int64_t>(one.limits.max_batch_seqs) * slots);
+  // Sixteen full batches: the steady window then outweighs the first batch's synchronised start.
+  const int64_t n = std::max<int64_t>(2000, 16 * static_cast<int64_t>(one.limits.max_batch_seqs) * slots);
   return saturation_requests_per_s(one, s.workload, n) * copies;
 }
 }  // namespace
@@ -292,11 +293,16 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("compute_dtype", to_string(cm.compute_type()));
   r.set("params_total_count", d.model.params_total());
   r.set("params_active_count", d.model.params_active());
-  // Memory fit.
+  // Memory fit, by the same accounting as `infer serve` (kv_capacity_tokens): the engine's memory
+  // share capped by the device's (vLLM's gpu_memory_utilization, the phone's OS reserve), less the
+  // weights and the activation workspace of the largest pass, here the prefill of batch x prompt
+  // tokens (serve: max_batch_tokens). Before 2026-12-01 estimate took the device's share only and
+  // no workspace, so it could call a context fitting that serve then refused.
   const double mem = d.accel.memory_bytes.value;
-  const double avail_frac = value_or(p.memory_available_fraction, 1.0);
+  const double avail_frac = memory_share(d, p);
   const double usable = mem * avail_frac;
   const double w = cm.weight_bytes_per_device();
+  const double workspace = static_cast<double>(prompt) * static_cast<double>(batch) * d.model.hidden * d.activation.bytes() * 8;
   const double kv = cm.kv_bytes_per_token_per_device() * static_cast<double>(prompt + output) * batch;
   r.set("memory_bytes_per_device", mem);
   r.set("memory_available_fraction", avail_frac);
@@ -305,10 +311,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
-  r.set("fits", w + kv <= usable);
-  // The longest context: the one memory holds for a single sequence, capped by the model's own
-  // context window where it states one (max_position_embeddings); both are reported.
-  const double memory_context = usable > w ? std::floor((usable - w) / cm.kv_bytes_per_token_per_device()) : 0.0;
+  r.set("activation_workspace_bytes_per_device", workspace);
+  r.set("fits", w + kv + workspace <= usable);
+  // The longest context: the one memory holds for a single sequence beside this run's workspace,
+  // capped by the model's own context window where it states one (max_position_embeddings); both
+  // are reported.
+  const double memory_context =
+      usable > w + workspace ? std::floor((usable - w - workspace) / cm.kv_bytes_per_token_per_device()) : 0.0;
   r.set("max_context_tokens_by_memory", memory_context);
   r.set("max_context_tokens",
         d.model.max_seq_len > 0 ? std::min(memory_context, static_cast<double>(d.model.max_seq_len)) : memory_context);
@@ -379,8 +388,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   prov("device.memory_available_fraction", p.memory_available_fraction, 1);
   prov("device.tdp_w", d.accel.tdp_w, 1);
   prov("device.usd_per_hour", p.usd_per_hour, 1);
-  if (!(w + kv <= usable))
-    r.notes.push_back("does not fit: weights " + format_double(w / 1e9) + " GB + KV " + format_double(kv / 1e9) + " GB > usable " +
+  if (!(w + kv + workspace <= usable))
+    r.notes.push_back("does not fit: weights " + format_double(w / 1e9) + " GB + KV " + format_double(kv / 1e9) + " GB + activation workspace " +
+                      format_double(workspace / 1e9) + " GB > usable " +
                       format_double(usable / 1e9) + " GB per device");
   return r;
 }

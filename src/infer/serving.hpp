@@ -81,8 +81,9 @@ struct ServingSummary {  // the headline numbers, also in the Result
 // Runs the simulation; throws Error when the model does not fit or no progress is possible.
 Result simulate_serving(const ServingSpec& spec, const std::vector<Request>& requests, ServingSummary* summary = nullptr);
 
-// Throughput when saturated: n requests of the workload's lengths all waiting at time 0;
-// requests per second completed.
+// Throughput when saturated, in requests per second: n requests of the workload's lengths all
+// waiting at time 0, the completions counted between the n/10-th one and the last first token
+// (while requests still wait), which leaves out the burst's ramp-up and drain.
 double saturation_requests_per_s(const ServingSpec& spec, const WorkloadSpec& workload, int64_t n);
 
 // KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit).

@@ -3,6 +3,7 @@
 and the error messages of bad inputs. Run by ctest with SEXTANT_BIN set."""
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -30,6 +31,21 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_estimate_and_serve_agree_on_what_fits(self):
+        """estimate's memory for a context is serve's KV capacity when the two have the same
+        largest pass (estimate's prefill of 512 tokens, serve's max_batch_tokens 512): estimate
+        took the device's memory share alone and no workspace before, and said 962 tokens fit on an
+        A17 Pro where serve held 834."""
+        for accel in ("apple-m2-max-30c", "apple-a17-pro"):
+            with self.subTest(accel):
+                e = scalars(run_json("infer", "estimate", "--model", "llama-2-7b", "--accelerator", accel, "--engine",
+                                     "llama.cpp", "--weights", "q4_0", "--activations", "fp32", "--kv", "fp16",
+                                     "--prompt", "512", "--output", "1"))
+                sv = scalars(run_json("infer", "serve", "data/examples/infer-on-device.yaml", "--set",
+                                      "deployment.accelerator=" + accel, "--set", "workload.requests=5", "--set",
+                                      "workload.prompt.max=200", "--set", "workload.output.max=50"))
+                self.assertEqual(e["max_context_tokens_by_memory"], math.floor(sv["kv_capacity_tokens_per_instance"]))
+
     def test_validate_meets_the_bar_and_writes_rows_csv(self):
         with tempfile.TemporaryDirectory() as d:
             run("infer", "validate", "data/validation/inference.csv", "--csv", d, "--quiet")

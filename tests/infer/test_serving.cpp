@@ -141,6 +141,25 @@ TEST(Serving, StaticBatchingSaturatesEarlier) {
   EXPECT_GT(stat, 0);
 }
 
+// Question: is the saturation throughput the rate a long run sustains, not a burst's own rate?
+// A burst of n requests at time 0 pays its ramp-up and the drain of its longest outputs, so its
+// n / makespan grows with n (12% low at n = 1024 before 2026-12-01). Counted inside the burst,
+// between the n/10-th completion and the last first token, it must not depend on n once the burst
+// is several batches long (serve uses 16 batches), and must be above the short burst's own rate.
+TEST(Serving, SaturationIsTheSteadyRateNotTheBurstsOwn) {
+  const WorkloadSpec w = work(1, 1);
+  const ServingSpec spec = spec_8b("continuous");
+  const double at4k = saturation_requests_per_s(spec, w, 4096), at16k = saturation_requests_per_s(spec, w, 16384);
+  EXPECT_NEAR(at4k / at16k, 1.0, 0.02);
+  WorkloadSpec burst = w;
+  burst.arrival = "poisson";
+  burst.rate_per_s = 1e9;
+  burst.requests = 1024;
+  ServingSummary one;
+  simulate_serving(spec, generate_requests(burst), &one);
+  EXPECT_GT(at4k, 1.08 * one.requests_per_s);
+}
+
 // Question: do disaggregated pools serve every request and pay the KV transfer in TTFT?
 TEST(Serving, DisaggregatedPrefillDecode) {
   ServingSpec s = spec_8b();
