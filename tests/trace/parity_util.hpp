@@ -1,5 +1,6 @@
 #pragma once
 // Cell-by-cell comparison of Sextant's --compat hta output with HTA's reference CSV folders.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -138,6 +139,24 @@ inline Outcome compare(const sextant::Result& r, const std::string& ref_dir) {
       std::string k;
       for (const auto& c : key) k += norm(m[c]) + "|";
       idx[k] = m;
+    }
+    // Row order too (a positional diff or merge of the CSVs must line up): the keys common to
+    // both, in the reference's order and in ours.
+    std::vector<std::string> ref_order, mine_order;
+    for (auto& rr : ref) {
+      std::string k;
+      for (const auto& c : key) k += norm(rr[c]) + "|";
+      if (idx.count(k)) ref_order.push_back(k);
+    }
+    for (auto& m : mine) {
+      std::string k;
+      for (const auto& c : key) k += norm(m[c]) + "|";
+      if (std::find(ref_order.begin(), ref_order.end(), k) != ref_order.end()) mine_order.push_back(k);
+    }
+    ++o.cells;
+    if (ref_order != mine_order) {
+      ++o.bad;
+      if (o.examples.size() < 5) o.examples.push_back(table + ": rows in another order than HTA's");
     }
     for (auto& rr : ref) {
       std::string k;

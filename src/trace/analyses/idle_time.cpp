@@ -29,16 +29,22 @@ void run_idle_time_breakdown(const AnalysisContext& ctx, Result& r) {
       ctx.diagnostics.add("no GPU kernels: no idle-time breakdown", "info", "rank " + std::to_string(f.rank()));
       continue;
     }
-    // Streams in order of first appearance (in time).
+    // Streams in order of first appearance: in time, or under --compat hta in the file's order
+    // (HTA lists `gpu_kernels.stream.unique()` of its dataframe, which keeps the file's order).
     std::vector<int64_t> order;
     std::map<int64_t, std::vector<const GpuEvent*>> by_stream;
+    std::map<int64_t, uint32_t> first_in_file;
     for (const auto& g : f.gpu) {
       // Only kernels, memcpys and memsets (HTA too: a cpu_op carrying a stream arg is skipped here).
       if (!is_gpu_category(f.trace->cat[g.event])) continue;
       auto& v = by_stream[g.stream];
       if (v.empty()) order.push_back(g.stream);
       v.push_back(&g);
+      auto [it, fresh] = first_in_file.emplace(g.stream, g.event);
+      if (!fresh) it->second = std::min(it->second, g.event);
     }
+    if (ctx.opt.hta)
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return first_in_file[a] < first_in_file[b]; });
     const double delay = ctx.opt.hta ? static_cast<double>(ctx.opt.consecutive_kernel_delay_us)
                                      : static_cast<double>(ctx.opt.consecutive_kernel_delay_us) * 1000.0;
     for (int64_t st : order) {
