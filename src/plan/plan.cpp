@@ -5,12 +5,15 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
 
 #include "core/csv.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
 #include "ir/workload.hpp"
 #include "validate/training_validation.hpp"
 
@@ -868,6 +871,15 @@ void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOp
 }
 }  // namespace
 
+namespace {
+// A figure for a note: three decimals, no binary-representation tail ("3.8899999999999997").
+std::string fixed3(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+}  // namespace
+
 Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
                    bool rank_own_plan, const Reranker& rerank, const std::string& rerank_name) {
   Result r;
@@ -900,6 +912,27 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     r.set("best_step_time_s", w.step_time_s);
     r.set("best_tokens_per_s_per_gpu", w.tokens_per_s_per_gpu);
     r.set("best_mfu_fraction", w.mfu_fraction);
+    // The validated range: the highest MFU measured on this accelerator in this precision among
+    // the bundled validation rows. Plans whose collectives all hide behind compute reach the
+    // model's compute ceiling, which no published run on the part has shown; say so.
+    const std::string csv = (std::filesystem::path(data_dir()) / "validation" / "training.csv").string();
+    if (std::filesystem::exists(csv)) {
+      try {
+        const auto cat = Catalog::load_default();
+        if (const auto m = highest_measured_mfu(csv, *cat, base.accelerator.id, base.train.precision)) {
+          r.set("validated_mfu_max_fraction", m->mfu_fraction);
+          r.set("validated_mfu_max_row", m->id);
+          if (w.mfu_fraction > m->mfu_fraction * 1.05)
+            r.notes.push_back("the best plan's predicted MFU " + fixed3(w.mfu_fraction) + " is above the highest measured on " +
+                              base.accelerator.id + " in " + to_string(base.train.precision) + " among " + std::to_string(m->rows) +
+                              " validation rows (" + fixed3(m->mfu_fraction) + ", " + m->id +
+                              "): it assumes the overlap the model grants hides every collective, which no run in that range has "
+                              "shown; treat plans above it as upper bounds and confirm with simulate and a short run");
+        }
+      } catch (const Error&) {
+        // The bundled catalog or CSV is unreadable: no range to report.
+      }
+    }
     size_t tied = 0;
     for (uint32_t i : out.ranking)
       if (out.evals[i].step_time_s <= best * (1 + opt.tie_fraction)) ++tied;
@@ -990,7 +1023,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     if (same > 1)
       why += " (" + std::to_string(same) + " plans share the winner's step time exactly: they differ only in memory)";
     if (gap < opt.tie_fraction)
-      why += ". The difference is below the model's validated median error (" + format_double(opt.tie_fraction * 100) +
+      why += ". The difference is below the model's validated median error (" + fixed3(opt.tie_fraction * 100) +
              "%, docs/validation.md): treat them as a tie";
     r.set("winner_vs_runner_up_fraction", gap);
     r.notes.push_back(why);

@@ -388,4 +388,31 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   return r;
 }
 
+std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, const Catalog& cat, const std::string& accelerator,
+                                                DType precision) {
+  const CsvTable t = CsvTable::read_file(csv_path);
+  if (!t.has("accelerator") || !t.has("target_step_time_s")) return std::nullopt;
+  const Estimator est;
+  std::optional<MeasuredMfu> best;
+  size_t rows = 0;
+  for (size_t i = 0; i < t.rows(); ++i) {
+    if (t.at(i, "accelerator") != accelerator) continue;
+    try {
+      if (!known_issue_of(t, i).empty()) continue;
+      const Scenario s = scenario_from_training_row(t, i, cat);
+      if (s.train.precision != precision) continue;
+      const double target = t.f64(i, "target_step_time_s");
+      if (!(target > 0)) continue;
+      const StepEstimate e = est.run(ir::lower(s));
+      const double mfu = e.mfu_fraction * e.step_time_s / target;  // MFU scales as 1 / step time
+      ++rows;
+      if (!best || mfu > best->mfu_fraction) best = MeasuredMfu{mfu, t.at(i, "id"), 0};
+    } catch (const Error&) {
+      continue;  // a row this catalog cannot describe says nothing about the range
+    }
+  }
+  if (best) best->rows = rows;
+  return best;
+}
+
 }  // namespace sextant

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include <optional>
+
 #include "core/csv.hpp"
 #include "core/result.hpp"
 #include "scenario/scenario.hpp"
@@ -59,6 +61,19 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
 // The row's `known_issue` address (empty when none); a value that is not an https address is an
 // error naming the file, line and column.
 std::string known_issue_of(const CsvTable& t, size_t row);
+
+// The highest MFU measured among the rows of a training CSV that ran on `accelerator` in
+// `precision` (rows citing a known_issue, and rows the catalog cannot describe, left out): the
+// model's FLOPs of the row over its measured step time and the GPUs' peak. Plan search reports it
+// beside its best plan, which the model can put beyond anything measured when every collective
+// hides. nullopt when no row matches.
+struct MeasuredMfu {
+  double mfu_fraction = 0;
+  std::string id;
+  size_t rows = 0;
+};
+std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, const Catalog& cat, const std::string& accelerator,
+                                                DType precision);
 
 // Summary statistics of absolute errors (percent).
 struct ErrorSummary {

@@ -41,6 +41,18 @@ times = j["tables"]["ranking"]["columns"]["step_time_s"]
 check("ranking sorted", times == sorted(times), times[:5])
 check("stderr quiet (not a tty)", r.stderr == "", r.stderr[:200])
 
+# The validated range: the highest MFU measured on the accelerator in the precision among the
+# validation rows is reported, and a best plan well above it is called an upper bound in a note.
+check("validated range reported", 0.3 < s.get("validated_mfu_max_fraction", 0) < 0.7 and s.get("validated_mfu_max_row"), s)
+above = s["best_mfu_fraction"] > 1.05 * s["validated_mfu_max_fraction"]
+noted = any("above the highest measured" in n for n in j.get("notes", []))
+check("note when the best plan is beyond the validated range", above == noted, (s["best_mfu_fraction"], j.get("notes")))
+wide = sx("plan", os.path.join(ROOT, "examples", "llama3-70b-h100-1k.yaml"), "--set", "num_gpus=256",
+          "--set", "training.global_batch=512", "--json", "-")
+wj = json.loads(wide.stdout)
+check("a fully-overlapped best plan is flagged", wj["scalars"]["best_mfu_fraction"] > 1.05 * wj["scalars"]["validated_mfu_max_fraction"]
+      and any("above the highest measured" in n for n in wj.get("notes", [])), (wj["scalars"].get("best_mfu_fraction"), wj.get("notes")))
+
 # Thread count does not change the output.
 outs = [sx("plan", *SMALL, "--threads", str(t), "--json", "-").stdout for t in (1, 2, 3)]
 check("identical across threads", outs[0] == outs[1] == outs[2], "")
