@@ -56,7 +56,9 @@ TEST(PlanPracticeSlow, PublishedPlansAgainstBestFound) {
     // times differ and its two speed-ups answer different questions.)
     EXPECT_GE(u_ratio[i], 1 - 1e-12) << id[i];
     const bool same = std::abs(pub_s[i] - u_pub_s[i]) <= 1e-12 * pub_s[i];
-    if (same) EXPECT_GE(u_ratio[i], ratio[i] * (1 - 1e-9)) << id[i];
+    if (same) {
+      EXPECT_GE(u_ratio[i], ratio[i] * (1 - 1e-9)) << id[i];
+    }
     // Every published plan ran, so it must fit by the memory model, unless its row is listed as
     // a memory weakness (whatever its speed-up).
     const bool memory_listed = reason[id[i]].rfind("memory:", 0) == 0;
