@@ -140,7 +140,14 @@ def _whole(v, what):
 
 
 def _fix_items(fix):
-    return ["%s=%s" % (k, v) for k, v in (fix or {}).items()]
+    """fix as the CLI's --fix items: a dict {"tp": 8} or a list of "tp=8" strings."""
+    if fix is None:
+        return []
+    if isinstance(fix, dict):
+        return ["%s=%s" % (k, v) for k, v in fix.items()]
+    if isinstance(fix, (list, tuple)) and all(isinstance(x, str) and "=" in x for x in fix):
+        return list(fix)
+    raise SextantError('fix: expected a dict like {"tp": 8} or a list like ["tp=8"], got %r' % (fix,))
 
 
 def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,

@@ -265,6 +265,9 @@ def test_simulate_plan_sweep_match_the_cli(tmp_path):
     assert s["command"] == "simulate" and "rank_classes" in s["tables"]
     assert s == cli_json("simulate", str(path), "--straggler", "1=1.2")
     p = sextant.plan(str(path), fix={"tp": 2}, top=5, threads=1)
+    assert sextant.plan(str(path), fix=["tp=2"], top=5, threads=1) == p  # the CLI's form
+    with pytest.raises(sextant.SextantError):
+        sextant.plan(str(path), fix=[("tp", 2)])
     assert p == cli_json("plan", str(path), "--fix", "tp=2", "--top", "5", "--threads", "1", "--no-progress")
     assert pandas.DataFrame(p["tables"]["ranking"])["step_time_s"].is_monotonic_increasing
     # Recompute-module sets as the CLI's --recompute-modules: a list of module lists or '+' strings.

@@ -95,7 +95,7 @@ void add_goodput_command(CLI::App& app) {
   cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)");
   cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)");
   cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)");
-  cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_s=1800 (repeatable)");
+  cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)");
   add_output_options(*cmd, args->out);
   cmd->callback([args] {
     if (args->list_presets) {

@@ -496,9 +496,16 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     cm.fail("storage_read_bytes_per_s", "the remote storage read bandwidth is needed", "or read_s");
   if (env.remote_read_s_override < 0 && env.total_bytes <= 0) env.remote_read_s_override = env.remote_write_s_override;
   // Interval
-  if (cm.has("interval_s") + cm.has("interval_steps") + cm.has("interval_minutes") + cm.has("interval") != 1)
-    cm.fail("", "the checkpoint interval is needed, once",
-            "interval_s, interval_minutes, interval_steps, or interval: young | daly | lambert-w");
+  {
+    std::string given;
+    for (const char* k : {"interval_s", "interval_minutes", "interval_steps", "interval"})
+      if (cm.has(k)) given += std::string(given.empty() ? "" : " and ") + k;
+    if (given.find(" and ") != std::string::npos)
+      cm.fail("", "the checkpoint interval is given twice: " + given + " (an override of one keeps the other)",
+              "give one of them; with --set, override the key the file uses, e.g. checkpoint.interval_minutes=30");
+    if (given.empty())
+      cm.fail("", "the checkpoint interval is needed", "interval_s, interval_minutes, interval_steps, or interval: young | daly | lambert-w");
+  }
   if (cm.has("interval_s")) ck.interval_s = positive(cm, "interval_s");
   if (cm.has("interval_minutes")) ck.interval_s = positive(cm, "interval_minutes") * 60.0;
   if (cm.has("interval_steps")) {

@@ -106,6 +106,12 @@ class GoodputCli(unittest.TestCase):
         self.assertIn("not found", p.stderr)
         p = run(EXAMPLE, "--target-ettr", "1.5", check=False)
         self.assertEqual(p.returncode, 2)
+        # The example gives interval_minutes: overriding interval_s names both keys (it said "the
+        # checkpoint interval is needed, once", and --help suggested that very override).
+        p = run(EXAMPLE, "--set", "checkpoint.interval_s=1800", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("interval_s and interval_minutes", p.stderr)
+        self.assertIn("checkpoint.interval_minutes=30", run("--help").stdout)
 
 
 if __name__ == "__main__":
