@@ -640,6 +640,21 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   mrow("reserve", e.memory.reserve_bytes);
   mrow("total", e.memory.total_bytes());
   mrow("capacity", e.memory_capacity_bytes);
+  if (!e.stages.empty()) {
+    Table& st = r.add_table("stages", "per pipeline rank: transformer layers, time per micro-batch (exposed communication "
+                                      "included), busy time per step against the step, and memory; the breakdown above is of "
+                                      "critical_stage, the rank that ends the step");
+    st.add_i64("stage");
+    st.add_i64("layers_count");
+    st.add_f64("forward_s");
+    st.add_f64("backward_s");
+    st.add_f64("busy_s");
+    st.add_f64("idle_fraction");
+    st.add_f64("memory_bytes");
+    for (const auto& x : e.stages)
+      st.add_row({int64_t{x.stage}, x.layers, x.forward_s, x.backward_s, x.busy_s,
+                  e.step_time_s > 0 ? std::max(0.0, 1.0 - x.busy_s / e.step_time_s) : 0.0, x.memory_bytes});
+  }
   if (!e.ops.empty()) {
     const Accelerator& acc = s.accelerator;
     r.set("peak_flops_per_s", acc.peak(acc.has_peak(s.train.precision) ? s.train.precision : DType::BF16));
@@ -675,11 +690,55 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   return r;
 }
 
+std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
+  const Scenario& s = w.scenario();
+  const Accelerator& acc = s.accelerator;
+  const Ctx c{est, w, acc, make_fabric(s), known_or(acc.comm_compute_interference, 0.0)};
+  const int p = s.plan.pp, v = s.plan.vpp;
+  const int64_t m = w.microbatches;
+  const auto& sched = est.schedules().get(w.schedule);
+  std::vector<StageStat> rows;
+  for (int r = 0; r < p; ++r) {
+    StageStat st;
+    st.stage = r;
+    PassTime fwd, bwd, wgt;
+    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
+    double recompute_peak = 0;
+    const auto& stage = w.stages[static_cast<size_t>(r)];
+    for (size_t ci = 0; ci < stage.chunks.size(); ++ci)
+      for (const auto& b : stage.chunks[ci].blocks) {
+        if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) st.layers += b.count;
+        fwd.add(eval_steps(c, b.forward), b.count);
+        bwd.add(eval_steps(c, b.recompute), b.count);
+        bwd.add(eval_steps(c, b.backward_input), b.count);
+        wgt.add(eval_steps(c, b.backward_weight), b.count);
+        chunk_act[ci] += b.activation_bytes * b.count;
+        recompute_peak = std::max(recompute_peak, b.recompute_bytes);
+      }
+    if (p > 1 && w.schedule != "interleaved-1f1b") {  // blocking transfers, as run() charges them
+      Collective send;
+      send.kind = CollKind::SendRecv;
+      send.group = GroupKind::PP;
+      send.bytes = stage.boundary_activation_bytes;
+      const double t = est.collective_time_s(send, w, c.fabric) * v;
+      fwd.blocking_comm_s += t;
+      bwd.blocking_comm_s += t;
+    }
+    st.forward_s = fwd.total();
+    st.backward_s = bwd.total() + wgt.total();  // as run() gives the schedule
+    st.busy_s = static_cast<double>(m) * (st.forward_s + st.backward_s);
+    st.memory_bytes = stage_memory(w, r, sched.peak_activation_bytes(r, p, v, m, chunk_act) + recompute_peak).total_bytes();
+    rows.push_back(st);
+  }
+  return rows;
+}
+
 Result estimate(const Scenario& s) {
   const Workload w = lower(s);
   const Estimator est;
   StepEstimate e = est.run(w);
   e.ops = op_table(w, e.critical_stage, est);
+  if (s.plan.pp > 1) e.stages = stage_table(w, est);
   return to_result(e, s);
 }
 

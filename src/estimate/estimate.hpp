@@ -36,6 +36,16 @@ struct OpStat {
   std::string bound;            // compute | memory | overhead (kernel overhead exceeds both) | comm
 };
 
+// One pipeline rank's work (stage_table): its transformer layers, its times per micro-batch as
+// run() charges them (exposed communication included), and its busy time and memory per step.
+struct StageStat {
+  int stage = 0;
+  int64_t layers = 0;
+  double forward_s = 0, backward_s = 0;  // per micro-batch, all chunks of the rank
+  double busy_s = 0;                     // per step: micro-batches x (forward + backward)
+  double memory_bytes = 0;               // of this rank (the memory table is the most loaded one)
+};
+
 struct StepEstimate {
   double step_time_s = 0;
   double tokens_per_s_per_gpu = 0;
@@ -52,6 +62,7 @@ struct StepEstimate {
   bool fits = true;
   int critical_stage = 0;
   std::vector<OpStat> ops;  // per-op table of the critical rank: empty unless op_table() filled it
+  std::vector<StageStat> stages;  // one row per pipeline rank: empty unless stage_table() filled it
 };
 
 // Memory of one rank of pipeline stage pp_rank holding activations_bytes of activations:
@@ -96,6 +107,12 @@ StepEstimate estimate_step(const ir::Workload& w);
 // count sum to run()'s compute_by_class_s, and for each group the collective rows to
 // comm_by_group_s. Rows in descending order of time per step. Not used by plan search.
 std::vector<OpStat> op_table(const ir::Workload& w, int pp_rank, const Estimator& est);
+
+// One row per pipeline rank: layers, forward and backward time per micro-batch (the per-rank
+// times run() gives the schedule), busy time per step and memory. Shows where a pipeline is
+// unbalanced (critical_stage is the rank that ends the step, stage 0 under 1F1B). Not used by
+// plan search.
+std::vector<StageStat> stage_table(const ir::Workload& w, const Estimator& est);
 
 // The estimate schema. When e.ops is not empty, also the table "ops" and the scalars
 // peak_flops_per_s (dense peak at the training precision) and peak_memory_bytes_per_s.

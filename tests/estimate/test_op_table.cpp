@@ -150,3 +150,42 @@ TEST(OpTable, EstimateResultCarriesTheTableAndThePeaks) {
   EXPECT_TRUE(e.ops.empty());
   EXPECT_DOUBLE_EQ(e.step_time_s, r.number("step_time_s"));
 }
+
+// Does the per-stage table show the pipeline as the step model sees it? One row per rank, the
+// model's layers all placed, the most loaded rank's memory the memory table's, no rank busier
+// than the step, and under 1F1B the closed form (m - 1) max_r x_r + sum_r x_r rebuilt from the
+// rows' per-micro-batch times x_r within the step (the rest is the DP and optimizer tail).
+TEST(StageTable, RowsRebuildThePipelineTheStepModelCharges) {
+  std::vector<std::pair<std::string, Scenario>> cases;
+  for (const char* name : kScenarios) cases.emplace_back(name, golden(name));
+  cases.emplace_back("70B as 1F1B", load_scenario(std::string(SEXTANT_SOURCE_DIR) + "/data/examples/llama3-70b-h100.yaml", *frozen(),
+                                                  {{"parallel.vpp", "1"}, {"parallel.schedule", "1f1b"}}));
+  int one_f_one_b = 0;
+  for (const auto& [name, s] : cases) {
+    if (s.plan.pp < 2) continue;
+    const ir::Workload w = ir::lower(s);
+    const Estimator est;
+    const StepEstimate e = est.run(w);
+    const auto rows = stage_table(w, est);
+    ASSERT_EQ(rows.size(), static_cast<size_t>(s.plan.pp)) << name;
+    int64_t layers = 0;
+    double max_mem = 0, max_x = 0, sum_x = 0;
+    for (const auto& r : rows) {
+      layers += r.layers;
+      max_mem = std::max(max_mem, r.memory_bytes);
+      EXPECT_LE(r.busy_s, e.step_time_s * (1 + 1e-9)) << name << " stage " << r.stage;
+      const double x = r.forward_s + r.backward_s;
+      max_x = std::max(max_x, x);
+      sum_x += x;
+    }
+    EXPECT_EQ(layers, s.model.layers) << name;
+    EXPECT_TRUE(close(max_mem, e.memory.total_bytes())) << name << ": " << max_mem << " vs " << e.memory.total_bytes();
+    if (w.schedule == "1f1b") {
+      ++one_f_one_b;
+      const double pipe = static_cast<double>(w.microbatches - 1) * max_x + sum_x;
+      EXPECT_LE(pipe, e.step_time_s * (1 + 1e-9)) << name;
+      EXPECT_GE(pipe, 0.9 * e.step_time_s) << name;
+    }
+  }
+  EXPECT_GE(one_f_one_b, 1);
+}
