@@ -65,17 +65,52 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   // An id the word begins is the likeliest intent, before any near spelling ("h100" is
   // "h100-sxm-80gb", not "b200").
   if (const auto pre = prefix_matches(word, candidates); !pre.empty()) return pre.front();
-  std::string best;
-  int best_d = 1 << 30;
+  // Tokens naming a part or a size ("h200", "mi300x", "70b"): one changed character is another
+  // product ("dgx-h200" is not "dgx-b200"), so a candidate without such a token of the word pays
+  // for it, and among candidates holding them all the nearest is the intent ("hgx-h200-8gpu").
+  std::vector<std::string> marks;
+  {
+    std::string tok;
+    auto flush = [&] {
+      bool digit = false, alpha = false;
+      for (const char ch : tok) (std::isdigit(static_cast<unsigned char>(ch)) ? digit : alpha) = true;
+      if (digit && alpha && tok.size() >= 3) marks.push_back(tok);
+      tok.clear();
+    };
+    for (const char ch : word) {
+      if (std::isalnum(static_cast<unsigned char>(ch))) tok += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      else flush();
+    }
+    flush();
+  }
+  auto holds_marks = [&](const std::string& c) {
+    std::string lc = c;
+    for (auto& ch : lc) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const auto& m : marks)
+      if (lc.find(m) == std::string::npos) return false;
+    return true;
+  };
+  // Only when some candidate holds the tokens: otherwise the token is itself the typo ("bf61").
+  bool any_marked = false;
+  for (const auto& c : candidates) any_marked = any_marked || (!marks.empty() && holds_marks(c));
+  std::string best, best_marked;
+  int best_d = 1 << 30, best_marked_d = 1 << 30;
   for (const auto& c : candidates) {
-    const int d = edit_distance(word, c);
+    const int raw = edit_distance(word, c);
+    const bool marked = any_marked && holds_marks(c);
+    const int d = raw + (!any_marked || marked ? 0 : 2);
     if (d < best_d) {
       best_d = d;
       best = c;
     }
+    if (marked && raw < best_marked_d) {
+      best_marked_d = raw;
+      best_marked = c;
+    }
   }
   const int limit = std::max<int>(2, static_cast<int>(word.size()) / 3);
   if (best_d <= limit) return best;
+  if (!best_marked.empty()) return best_marked;
   // A prefix or substring match is also a plausible intent ("h100" for "h100-sxm-80gb").
   for (const auto& c : candidates)
     if (!word.empty() && c.find(word) != std::string::npos) return c;

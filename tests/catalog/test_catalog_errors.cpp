@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.hpp"
+#include "core/error.hpp"
 #include "catalog_test_util.hpp"
 
 using namespace sextant;
@@ -414,4 +415,15 @@ TEST(CatalogErrors, NumbersOutsideTheirRangeAreRejectedNamingTheKey) {
     EXPECT_NE(what.find(file + ":"), std::string::npos) << c.to << ": " << what;
     EXPECT_NE(what.find(c.key), std::string::npos) << c.to << ": " << what;
   }
+}
+
+// Does "did you mean" keep the product a typo names? One changed character of "h200" is another
+// part: "dgx-h200" suggested "dgx-b200" (edit distance 1) before 2026-12-01; a candidate that
+// holds the word's part or size tokens ("h200", "mi300", "70b") is now the intent.
+TEST(CatalogErrors, SuggestionsKeepThePartTheWordNames) {
+  const std::vector<std::string> systems = {"dgx-a100", "dgx-b200", "dgx-h100", "hgx-h200-8gpu", "h200-cx7-400g"};
+  EXPECT_EQ(closest_match("dgx-h200", systems), "hgx-h200-8gpu");
+  EXPECT_EQ(closest_match("dgx-h10", systems), "dgx-h100");   // a prefix still wins
+  EXPECT_EQ(closest_match("dgx-a10O", systems), "dgx-a100");  // a plain typo is still within reach
+  EXPECT_EQ(closest_match("bf61", std::vector<std::string>{"bf16", "fp16", "fp8"}), "bf16");
 }
