@@ -23,57 +23,36 @@ struct OutputOptions {
 
 void add_output_options(CLI::App& cmd, OutputOptions& o);
 
-// A CLI11 check for a finite number >= 0 (CLI::NonNegativeNumber lets "nan" through).
-inline CLI::Validator finite_non_negative() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          size_t used = 0;
-          const double v = std::stod(text, &used);
-          if (used == text.size() && std::isfinite(v) && v >= 0) return {};
-        } catch (const std::exception&) {
-        }
-        return "must be a finite number >= 0, got '" + text + "'";
-      },
-      "FINITE >= 0");
+// The whole of text as a finite number, or false ("1.3x", "nan", "1e999" are not).
+inline bool parse_finite(const std::string& text, double* v) {
+  try {
+    size_t used = 0;
+    *v = std::stod(text, &used);
+    return used == text.size() && std::isfinite(*v);
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
-// CLI11 checks for a number >= 0 and > 0 whose message says what was given (CLI::NonNegativeNumber
-// answers "abc" with "Value abc not in range 0 to 1.797e308"). An integer option then refuses a
-// fraction in CLI11's conversion ("Could not convert").
-inline CLI::Validator number_at_least(double lo, bool strict) {
+// CLI11 checks whose message says what was given (CLI::NonNegativeNumber answers "abc" with
+// "Value abc not in range 0 to 1.797e308", and lets "nan" through). An integer option then
+// refuses a fraction in CLI11's conversion ("Could not convert").
+inline CLI::Validator number_check(double lo, bool lo_strict, double hi, const std::string& rule, const std::string& name) {
   return CLI::Validator(
-      [lo, strict](std::string& text) -> std::string {
-        try {
-          size_t used = 0;
-          const double v = std::stod(text, &used);
-          if (used == text.size() && std::isfinite(v) && (strict ? v > lo : v >= lo)) return {};
-        } catch (const std::exception&) {
-        }
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "must be a number %s %g, got '", strict ? ">" : ">=", lo);
-        return buf + text + "'";
+      [=](std::string& text) -> std::string {
+        double v = 0;
+        if (parse_finite(text, &v) && (lo_strict ? v > lo : v >= lo) && v <= hi) return {};
+        return "must be " + rule + ", got '" + text + "'";
       },
-      strict ? "POSITIVE" : "NONNEGATIVE");
+      name);
 }
-inline CLI::Validator non_negative_number() { return number_at_least(0, false); }
-inline CLI::Validator positive_number() { return number_at_least(0, true); }
-
-// A CLI11 check for a finite number in [lo, hi].
+inline CLI::Validator finite_non_negative() { return number_check(0, false, HUGE_VAL, "a finite number >= 0", "FINITE >= 0"); }
+inline CLI::Validator non_negative_number() { return number_check(0, false, HUGE_VAL, "a number >= 0", "NONNEGATIVE"); }
+inline CLI::Validator positive_number() { return number_check(0, true, HUGE_VAL, "a number > 0", "POSITIVE"); }
 inline CLI::Validator finite_in_range(double lo, double hi) {
-  return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
-        try {
-          size_t used = 0;
-          const double v = std::stod(text, &used);
-          if (used == text.size() && std::isfinite(v) && v >= lo && v <= hi) return {};
-        } catch (const std::exception&) {
-        }
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "must be a finite number from %g to %g, got '", lo, hi);
-        return buf + text + "'";
-      },
-      "FINITE");
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "a finite number from %g to %g", lo, hi);
+  return number_check(lo, false, hi, buf, "FINITE");
 }
 
 // A CLI11 check for an unsigned 64-bit integer written in decimal digits (no sign, no wrap).
