@@ -29,7 +29,7 @@
 // Memory: the best multi-threaded STREAM median (triad/copy/add/scale) is the achievable
 // bandwidth; with a published peak given, memory_bandwidth_fraction = achievable / peak.
 // Network: ping-pong one-way time t(s) = latency + s / bandwidth fitted by least squares over
-// sizes; achievable_fraction = largest-size all_reduce busbw / that bandwidth.
+// sizes; achievable_fraction = largest-size all_reduce busbw / that bandwidth, at most 1.
 #include <map>
 #include <string>
 #include <vector>
@@ -119,6 +119,7 @@ struct NetworkFit {
   bool present = false;
   double latency_s = 0, bandwidth_bytes_per_s = 0;
   double all_reduce_busbw_bytes_per_s = 0, achievable_fraction = 0;
+  double all_reduce_to_pingpong_ratio = 0;  // before the cap of achievable_fraction at 1
   int64_t ranks = 0, points = 0;
   double fit_rms_error_fraction = 0;
 };
