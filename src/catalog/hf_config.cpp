@@ -1,6 +1,8 @@
 // Hugging Face config.json -> ModelConfig. Each model_type maps its own key names; keys that
 // do not change the performance model (token ids, rope scaling, dropout, ...) are listed in
 // ModelConfig::ignored_keys so the user sees what was not used.
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <cstdint>
@@ -87,7 +89,23 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
   c.file = file;
   c.source = "Hugging Face config.json " + file;
   c.name = r.s("_name_or_path", "");
-  c.id = c.name.empty() ? type : c.name;
+  // Without _name_or_path (a config.json saved by hand) the id is the file's: its folder for a
+  // config.json in a model snapshot ("Qwen3-235B-A22B/config.json"), else its name without
+  // ".json" and ".config" ("qwen3-30b-a3b.config.json"); model_type ("qwen3_moe") only when
+  // the path names nothing.
+  c.id = c.name;
+  if (c.id.empty()) {
+    const std::filesystem::path p(file);
+    std::string stem = p.filename().string();
+    if (stem == "config.json") {
+      stem = p.parent_path().filename().string();
+    } else {
+      for (const char* ext : {".json", ".config"})
+        if (stem.size() > std::strlen(ext) && stem.compare(stem.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
+          stem.resize(stem.size() - std::strlen(ext));
+    }
+    c.id = stem.empty() || stem == "." || stem == ".." ? type : stem;
+  }
   r.used.insert("architectures");
 
   if (type == "gpt2") {

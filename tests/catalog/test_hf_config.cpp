@@ -183,3 +183,14 @@ TEST(HfConfig, UnsupportedActivationAndBadWindowsAreErrors) {
   for (const auto& k : g.ignored_keys) listed = listed || k == "sliding_window";
   EXPECT_TRUE(listed) << "Gemma 2's alternating window must be reported as ignored";
 }
+
+// Is a config.json without _name_or_path named after its file, not its model_type? A user's
+// hand-written Qwen3-235B config showed as "qwen3_moe" in every result before 2026-12-01.
+TEST(HfConfig, IdComesFromTheFileWhenTheConfigNamesNothing) {
+  const std::string text = read_text(test_data("qwen3-30b-a3b.config.json"));
+  ASSERT_EQ(text.find("_name_or_path"), std::string::npos);
+  EXPECT_EQ(parse_hf_config(text, test_data("qwen3-30b-a3b.config.json")).id, "qwen3-30b-a3b");
+  EXPECT_EQ(parse_hf_config(text, "/models/Qwen3-235B-A22B/config.json").id, "Qwen3-235B-A22B");
+  EXPECT_EQ(parse_hf_config(text, "config.json").id, "qwen3_moe");
+  EXPECT_EQ(parse_hf_config(text, "my-moe.json").id, "my-moe");
+}
