@@ -4,6 +4,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/paths.hpp"
@@ -271,6 +273,35 @@ void resolve_interval(GoodputConfig& c) {
   double min_tau = 0;
   for (const auto& l : sched.levels) min_tau = std::max(min_tau, l.persist_s / double(l.every_count));
   c.checkpoint.interval_s = std::max({tau, min_tau, c.job.step_time_s > 0 ? c.job.step_time_s : 1e-3});
+}
+
+// The simulation steps through every interruption of every replica. A failure rate far beyond any
+// real fleet's (rate_scale 1e4 on a 16k-GPU job) would keep it busy for hours and, with a fixed
+// amount of work, for ever: the expected count is checked first against a budget of about a minute
+// of simulation. The wall time is Daly's with free checkpoints, a lower bound, so the check never
+// refuses a job the simulation could finish within the budget.
+void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where) {
+  auto g4 = [](double v) { return fmt::format("{:.4g}", v); };
+  constexpr double kMaxInterruptions = 5e8;  // about 40 ns each: 20 s
+  const double rate = c.interruption_rate_per_s();
+  if (!(rate > 0)) return;
+  const double mttf = 1.0 / rate, restart = c.mean_restart_s();
+  const double wall = c.job.work_s > 0 ? daly_expected_wall_s(c.job.work_s, c.checkpoint.interval_s, 0.0, restart, mttf) : c.job.horizon_s;
+  const double per_replica = wall * rate;
+  // Replicas simulated: the main batch, then (with the search) about 19 evaluations of the interval
+  // sweep and the strategies. A target ETTR's knobs add up to 75 more, fewer when a knob cannot
+  // reach the target (one evaluation): they are left out of the count.
+  const double searches = c.sim.search ? double(std::min(c.sim.search_replicas, c.sim.replicas)) * 19.0 : 0.0;
+  const double replicas = double(c.sim.replicas) + searches;
+  if (per_replica * replicas <= kMaxInterruptions) return;
+  // Daly's ETTR is the same for any length of work: the interval over its expected wall time.
+  const double ettr = c.checkpoint.interval_s / daly_expected_wall_s(c.checkpoint.interval_s, c.checkpoint.interval_s, 0.0, restart, mttf);
+  throw Error(where,
+              "the job is interrupted every " + g4(mttf) + " s on average and a restart takes " + g4(restart) +
+                  " s: about " + (std::isfinite(per_replica) ? g4(per_replica) : std::string("unboundedly many")) +
+                  " interruptions per replica x " + g4(replicas) + " replicas (with the searches), beyond the simulation's budget of " +
+                  g4(kMaxInterruptions) + " (Daly's model, with free checkpoints, puts ETTR at " + g4(ettr) + ")",
+              "lower simulation.replicas (or search_replicas, or search: false), failures.rate_scale, or the job's length (job.duration_days, job.tokens, job.steps, job.work_s)");
 }
 
 GoodputConfig parse_goodput(const std::string& text, const std::string& name,
@@ -556,6 +587,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   }
   root.finish();
   resolve_interval(c);
+  check_simulation_budget(c, root.loc("simulation"));
   if (train) c.notes.insert(c.notes.end(), train->notes.begin(), train->notes.end());
   return c;
 }

@@ -234,8 +234,9 @@ Result run_serve(StudySpec s, const Catalog&, const InferData&) {
   const bool sweep = !s.sweep_load_fractions.empty() || !s.sweep_rates_per_s.empty();
   if (sweep && s.workload.arrival == "trace")
     throw Error(SourceLocation{s.file, 0, 0, "sweep"}, "a request-rate sweep needs generated arrivals (poisson or gamma), not a trace");
+  // A sweep always reports each rate's share of the saturation throughput, whichever way it was given.
   double cap = 0;
-  if (s.load_fraction > 0 || !s.sweep_load_fractions.empty()) cap = saturation_of(s);
+  if (s.load_fraction > 0 || sweep) cap = saturation_of(s);
   if (s.load_fraction > 0) s.workload.rate_per_s = s.load_fraction * cap;
   const auto reqs = generate_requests(s.workload);
   Result r = simulate_serving(s.serving, reqs);
@@ -264,7 +265,7 @@ Result run_serve(StudySpec s, const Catalog&, const InferData&) {
       w.rate_per_s = rate;
       ServingSummary m;
       simulate_serving(quiet, generate_requests(w), &m);
-      t.add_row({rate, cap > 0 ? rate / cap : std::nan(""), m.requests_per_s, m.output_tokens_per_s, m.ttft_p50_s, m.ttft_p99_s,
+      t.add_row({rate, rate / cap, m.requests_per_s, m.output_tokens_per_s, m.ttft_p50_s, m.ttft_p99_s,
                  m.tpot_p50_s, m.tpot_p99_s, m.slo_attainment_fraction, m.goodput_requests_per_s});
     }
   }

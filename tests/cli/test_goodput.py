@@ -113,6 +113,29 @@ class GoodputCli(unittest.TestCase):
         self.assertIn("interval_s and interval_minutes", p.stderr)
         self.assertIn("checkpoint.interval_minutes=30", run("--help").stdout)
 
+    def test_a_failure_rate_beyond_any_fleet_is_refused_before_simulating(self):
+        # 1e4 x the example's rate: an interruption every second, for 54 days, in 1,000 replicas.
+        # It used to run for hours (and, given work instead of a duration, for ever).
+        p = run(EXAMPLE, "--set", "failures.rate_scale=1e4", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("'simulation'", p.stderr)
+        self.assertIn("interrupted every 1.001 s", p.stderr)
+        self.assertIn("budget", p.stderr)
+        self.assertIn("failures.rate_scale", p.stderr)
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1, rate_scale: 1e5}\n"
+                    "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_s: 60}\n")
+            path = f.name
+        try:
+            p = run(path, check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("interruptions per replica", p.stderr)
+            self.assertIn(path, p.stderr)
+        finally:
+            os.unlink(path)
+        # A hundred times the example's rate is still simulated.
+        self.assertEqual(run(EXAMPLE, "--set", "failures.rate_scale=100", "--set", "simulation.search=false", "-q").returncode, 0)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -111,6 +111,13 @@ class InferCli(unittest.TestCase):
         self.assertLess(thr[3], 1.15 * s["saturation_requests_per_s"])
         slo = sweep["slo_attainment_fraction"]
         self.assertGreaterEqual(slo[0], slo[3])
+        # Rates given in requests/s are also placed against the saturation throughput.
+        j = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=300",
+                     "--set", "sweep={rates_per_s: [2, %r]}" % (2 * s["saturation_requests_per_s"]))
+        sweep = j["tables"]["load_sweep"]["columns"]
+        cap = scalars(j)["saturation_requests_per_s"]
+        self.assertAlmostEqual(sweep["load_fraction"][0], 2 / cap, delta=1e-9)
+        self.assertAlmostEqual(sweep["load_fraction"][1], 2.0, delta=1e-6)
         p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "sweep.load_fractions=[0.5,x]", ok=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("sweep.load_fractions", p.stderr)
