@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -281,7 +280,11 @@ void resolve_interval(GoodputConfig& c) {
 // of simulation. The wall time is Daly's with free checkpoints, a lower bound, so the check never
 // refuses a job the simulation could finish within the budget.
 void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where) {
-  auto g4 = [](double v) { return fmt::format("{:.4g}", v); };
+  auto g4 = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return std::string(buf);
+  };
   constexpr double kMaxInterruptions = 5e8;  // about 40 ns each: 20 s
   const double rate = c.interruption_rate_per_s();
   if (!(rate > 0)) return;

@@ -156,9 +156,12 @@ struct Lowerer {
     ComputeOp op;
     op.name = name;
     op.cls = OpClass::Gemm;
-    op.m = static_cast<int64_t>(mm);
-    op.n = static_cast<int64_t>(nn);
-    op.k = static_cast<int64_t>(kk);
+    // A dimension below one (an expert that sees half a token per micro-batch on average) runs as
+    // GEMMs of at least one row: truncating it to 0 gave a zero shape efficiency and an infinite step.
+    auto dim = [](double v) { return v > 0 ? std::max<int64_t>(1, static_cast<int64_t>(v)) : int64_t{0}; };
+    op.m = dim(mm);
+    op.n = dim(nn);
+    op.k = dim(kk);
     op.batch = static_cast<int64_t>(batch);
     op.flops = 2.0 * mm * nn * kk * batch;
     op.bytes = batch * (mm * kk * ab + kk * nn * wb + mm * nn * ab);
@@ -265,7 +268,7 @@ struct Lowerer {
     if (cp > 1) {
       // Ring attention: cp-1 exchanges of this rank's K and V chunk, overlapped with the
       // attention of the chunk already present.
-      const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
+      const double kv_bytes = T * ring_kv_elems() * ab;
       fwd.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP, (cp - 1) * kv_bytes, true)));
     }
     // Without flash attention the scores are materialised: QK^T and PV run over every key (the
@@ -304,7 +307,7 @@ struct Lowerer {
     core_b.flops = (flash_attention() ? 2.5 : 2.0) * core.flops;
     core_b.bytes = 2 * core.bytes;
     if (cp > 1) {
-      const double kv_bytes = T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab;
+      const double kv_bytes = T * ring_kv_elems() * ab;
       bi.push_back(ring_beside_attention(coll("attn.cp_ring_dkv.bwd", CollKind::SendRecv, GroupKind::CP, 2 * (cp - 1) * kv_bytes, true)));
     }
     bi.push_back(core_b);
@@ -323,7 +326,7 @@ struct Lowerer {
       // Recomputing the attention of a context-parallel layer exchanges K and V around the ring again.
       if (cp > 1)
         rc.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP,
-                                                (cp - 1) * T * 2 * std::max(kv_local, m.mla ? q / t : 0.0) * ab, true)));
+                                                (cp - 1) * T * ring_kv_elems() * ab, true)));
       rc.push_back(core);
       if (!flash_attention()) rc.push_back(scores_f);
     }
@@ -335,7 +338,13 @@ struct Lowerer {
       const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
       const double qp = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank * m.heads * qk : h * m.heads * qk;
       const double kvp = h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * m.heads * (a.qk_nope_head_dim + a.v_head_dim);
-      p_attn = (qp + kvp + m.heads * a.v_head_dim * h) / t;
+      // The down projections (hidden to the latents) are replicated across tensor parallelism
+      // (Megatron-Core's MLA layer specs build them as plain, not parallel, linears: their GEMMs
+      // above run in full on every rank); the up projections and the output are split. The two
+      // latent norms add their weights.
+      const double down = h * (a.q_lora_rank > 0 ? a.q_lora_rank : 0.0) + h * (a.kv_lora_rank + a.qk_rope_head_dim);
+      const double split = qp + kvp - down + m.heads * a.v_head_dim * h;
+      p_attn = down + split / t + a.q_lora_rank + a.kv_lora_rank;
     } else {
       p_attn = (h * q + 2 * h * kv_local * t + q * h) / t;
     }
@@ -346,7 +355,18 @@ struct Lowerer {
     double act = 0, remat = 0;  // saved, and rematerialised by selective recompute during the backward
     act += h * ab / div_sp;                     // norm input
     (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += h * gb / div_sp;  // QKV input (the GEMM's saved copy)
-    act += (q + 2 * kv_local * t) / t * ab;     // Q, K, V
+    if (m.mla) {
+      // MLA: the latents' norms save their inputs and the up projections theirs (the latents are
+      // replicated, so not divided by t); attention saves Q and K (heads x qk dim) and V (heads x
+      // v dim) as built by the up projections.
+      const auto& a = *m.mla;
+      const double latents = (a.q_lora_rank > 0 ? a.q_lora_rank : 0.0) + a.kv_lora_rank;
+      act += latents * ab;
+      (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += latents * gb;
+      act += (2 * q + static_cast<double>(m.heads) * a.v_head_dim) / t * ab;
+    } else {
+      act += (q + 2 * kv_local * t) / t * ab;   // Q, K, V
+    }
     if (!flash_attention()) {  // full recompute: in the recomputed set
       // softmax output (+ dropout mask of 1 byte and dropout output) per score, scores per token
       const double scores = (dropout ? 2.0 * ab + 1.0 : ab) * m.heads / t * s.train.seq_len / cp;
@@ -362,6 +382,14 @@ struct Lowerer {
   }
 
   bool flash_attention() const { return s.train.flash_attention; }
+
+  // Elements of K and V per token that ring attention passes around the CP group: kv heads x head
+  // dim twice (GQA heads replicated up to t), or for MLA the expanded K (heads x qk dim) and V
+  // (heads x v dim) of this rank's heads.
+  double ring_kv_elems() const {
+    if (m.mla) return static_cast<double>(m.heads) * (attn_qk_dim() + m.mla->v_head_dim) / t;
+    return 2.0 * static_cast<double>(std::max(m.kv_heads, t)) * m.head_dim / t;
+  }
 
   void mlp_block(Block& b, std::vector<Step>& fwd, std::vector<Step>& bi, std::vector<Step>& bw,
                  std::vector<Step>& rc, bool moe) const {
