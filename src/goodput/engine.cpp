@@ -84,6 +84,7 @@ constexpr int kMaxPhases = 10;
 // actual start a): cycles of compute tc = tau * slow, blocking b, then waiting w (C = tc + b + w).
 struct Period {
   double s = 0, a = 0, W0 = 0, slow = 1, tc = 0, C = 0;
+  double fail_slow = 1;  // the fail-slow factor within slow (the rest is elastic)
   int64_t n0 = 0;
   double tau = 0, b = 0;
 
@@ -155,6 +156,8 @@ struct Sim {
   std::vector<std::pair<double, int64_t>> rejoins;  // (time, replicas)
   // SDC
   double sdc_detect = kInf, sdc_target = 0;
+  // Processes behind the pending SDC and the running fail-slow episode (failures_by_process).
+  int sdc_proc = -1, slow_proc = -1;
   // Spares
   int64_t spares = 0;
   std::vector<double> repair;  // FIFO of return times
@@ -211,6 +214,7 @@ struct Sim {
     Period& p = per;
     p.a = a;
     p.slow = slow();
+    p.fail_slow = slow_fs;
     p.tau = m.tau_s;
     p.b = m.sched.blocking_s;
     p.tc = p.tau * p.slow;
@@ -245,7 +249,11 @@ struct Sim {
     const double P = progress_at(t);
     const double dW = P - per.progress(per.a);
     res.lost_s[kCheckpointSave] += save + (t - te);
-    res.lost_s[kDegraded] += std::max(0.0, compute - dW);
+    // (At full speed compute and dW differ by rounding only: no degraded time.)
+    const double degraded = compute - dW > 1e-9 * std::max(1.0, compute) ? compute - dW : 0.0;
+    res.lost_s[kDegraded] += degraded;
+    // The fail-slow episode's share: compute (1 - 1/fs) of the compute at slowdown fs x elastic.
+    if (slow_proc >= 0 && per.fail_slow > 1) proc_lost[slow_proc] += std::min(degraded, std::max(0.0, compute) * (1 - 1 / per.fail_slow));
     // Checkpoints of this period: durable ones and the pending one per level.
     const int64_t jb = per.blocks_done(te, 0);
     for (int l = 0; l < L; ++l) {
@@ -459,13 +467,14 @@ struct Sim {
     if (up) {
       const double P = close_period(t);
       settle_pending(t, true);
-      rework(P - target, -1);
+      rework(P - target, sdc_proc);
     } else {
       abort_plan(t);
-      rework(plan.resume_W - target, -1);
+      rework(plan.resume_W - target, sdc_proc);
     }
     for (int l = 0; l < L; ++l) durable[l] = std::min(durable[l], target);
     Plan np;
+    np.proc = sdc_proc;
     np.start = t;
     np.add(kRestart, m.restart_s);
     np.add(kRestore, m.sched.remote().restore_s);
@@ -578,6 +587,7 @@ struct Sim {
           slow_fs = 1.0;
           settle_pending(t, true);
           Plan np;
+          np.proc = slow_proc;
           np.start = t;
           np.add(kCheckpointSave, m.sched.final_save_s());
           np.commit_after = np.n - 1;
@@ -622,6 +632,7 @@ struct Sim {
             if (jl >= 1) target = std::max(target, per.W0 + double(jl) * per.tau);
             if (pend_t[L - 1] <= t) target = std::max(target, pend_W[L - 1]);
             sdc_target = std::min(target, P);
+            sdc_proc = int(k);
             sdc_detect = t + (q.sdc_latency_mean_s > 0 ? -std::log(rng.uniform_open()) * q.sdc_latency_mean_s : 0.0);
           }
           break;
@@ -629,6 +640,7 @@ struct Sim {
           if (up && slow_fs == 1.0) {
             const double d = -std::log(rng.uniform_open()) * q.slow_duration_mean_s;
             slow_fs = q.slowdown;
+            slow_proc = int(k);
             if (m.evict_slow_after_s > 0 && d > m.evict_slow_after_s) slow_evict = t + m.evict_slow_after_s;
             else slow_end = t + d;
             change_speed(t);

@@ -1,6 +1,7 @@
 // The whole analysis on the bundled Llama 3 example: outputs present, consistent and sensible.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -71,4 +72,55 @@ TEST(Summary, ConfidenceIntervalOfAKnownSample) {
   const auto s = summarize(v, 0.95);
   EXPECT_DOUBLE_EQ(s.mean, 0.5);
   EXPECT_NEAR(s.ci_high - s.mean, 1.959964 * s.sd / std::sqrt(1000.0), 1e-6);
+}
+
+// Is every second lost charged to the process that caused it? Silent data corruption (rework back
+// to the last checkpoint before it, then a restart) and fail-slow (degraded compute) showed 0 s in
+// failures_by_process while their time was in lost_time_by_cause (2026-12-01). Without elastic
+// continuation, the processes' lost time plus the checkpoint saves is all the lost time.
+TEST(RunGoodput, EveryProcessIsChargedItsLostTime) {
+  const std::string path = ::testing::TempDir() + "/goodput-sdc-slow.yaml";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(
+        "name: sdc-slow\n"
+        "job: {num_gpus: 1024, gpus_per_node: 8, step_time_s: 5, tokens_per_step: 1, duration_days: 30}\n"
+        "failures:\n  processes:\n"
+        "    - {name: sdc, component: gpu, kind: sdc, rate_per_job_day: 1, detection_latency_s: 3600}\n"
+        "    - {name: slow, component: gpu, kind: fail-slow, rate_per_job_day: 1, duration_s: 7200, slowdown_factor: 1.5}\n"
+        "    - {name: crash, component: software, rate_per_job_day: 0.5, node_lost: false}\n"
+        "checkpoint: {strategy: sync-remote, interval_minutes: 30, write_s: 60, read_s: 60}\n"
+        "elastic: {enabled: false}\n"
+        "simulation: {replicas: 100, seed: 1, search: false}\n",
+        f);
+    std::fclose(f);
+  }
+  const auto r = run_goodput(load_goodput(path));
+  const auto* procs = r.table("failures_by_process");
+  const auto* causes = r.table("lost_time_by_cause");
+  ASSERT_NE(procs, nullptr);
+  ASSERT_NE(causes, nullptr);
+  double by_process = 0, by_cause = 0, saves = 0, degraded = 0;
+  for (size_t i = 0; i < procs->rows(); ++i) {
+    const double lost = procs->column("lost_mean_s").f64[i];
+    EXPECT_GT(lost, 0) << procs->column("process").str[i];
+    by_process += lost;
+  }
+  for (size_t i = 0; i < causes->rows(); ++i) {
+    const std::string& cause = causes->column("cause").str[i];
+    const double v = causes->column("mean_s").f64[i];
+    by_cause += v;
+    if (cause == "checkpoint_save") saves = v;
+    if (cause == "degraded") degraded = v;
+  }
+  EXPECT_GT(degraded, 0);
+  EXPECT_NEAR(by_process + saves, by_cause, 1e-6 * by_cause);
+  // Fail-slow's share is the degraded time: about 30 two-hour episodes of wall time, a third of
+  // whose compute is lost at 1.5x (less the saves, and episodes that start while one runs).
+  const auto& names = procs->column("process").str;
+  const size_t slow = static_cast<size_t>(std::find(names.begin(), names.end(), "slow") - names.begin());
+  ASSERT_LT(slow, names.size());
+  EXPECT_NEAR(procs->column("lost_mean_s").f64[slow], degraded, 1e-6 * degraded);
+  EXPECT_NEAR(degraded, 30 * 7200 * (1 - 1 / 1.5), 0.15 * 30 * 7200 / 3);
 }
