@@ -9,7 +9,7 @@ namespace sextant {
 
 YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
     : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)),
-      used_(std::make_shared<std::set<std::string>>()) {
+      used_(std::make_shared<std::set<std::string>>()), asked_(std::make_shared<std::set<std::string>>()) {
   if (!node_.IsMap())
     throw Error(SourceLocation{file_, node_.Mark().line + 1, node_.Mark().column + 1, path_},
                 "expected a mapping of keys to values");
@@ -37,7 +37,10 @@ YamlMap YamlMap::load_string(const std::string& text, const std::string& name) {
   return YamlMap(n, name);
 }
 
-bool YamlMap::has(const std::string& key) const { return node_[key].IsDefined() && !node_[key].IsNull(); }
+bool YamlMap::has(const std::string& key) const {
+  asked_->insert(key);
+  return node_[key].IsDefined() && !node_[key].IsNull();
+}
 
 SourceLocation YamlMap::loc(const std::string& key) const {
   YAML::Mark m = node_.Mark();
@@ -51,7 +54,34 @@ SourceLocation YamlMap::loc(const std::string& key) const {
 }
 
 void YamlMap::fail(const std::string& key, const std::string& message, const std::string& hint) const {
+  throw_if_typo();
   throw Error(loc(key), message, hint);
+}
+
+std::vector<std::string> YamlMap::known_keys() const {
+  std::set<std::string> all(used_->begin(), used_->end());
+  all.insert(asked_->begin(), asked_->end());
+  return {all.begin(), all.end()};
+}
+
+void YamlMap::unknown_key(const YAML::Node& key_node) const {
+  const std::string k = key_node.as<std::string>();
+  const auto m = key_node.Mark();
+  SourceLocation where = m.line < 0 ? SourceLocation{file_ + " (--set)", 0, 0, key_path(k)}
+                                    : SourceLocation{file_, m.line + 1, m.column + 1, key_path(k)};
+  throw Error(where, "unknown key", valid_choices_hint(k, known_keys()));
+}
+
+void YamlMap::throw_if_typo() const {
+  std::vector<std::string> absent;  // asked about, not in the map
+  for (const auto& k : known_keys())
+    if (!node_[k].IsDefined()) absent.push_back(k);
+  if (absent.empty()) return;
+  for (const auto& kv : node_) {
+    const std::string k = kv.first.as<std::string>();
+    if (used_->count(k) || asked_->count(k)) continue;
+    if (!closest_match(k, absent).empty()) unknown_key(kv.first);
+  }
 }
 
 YAML::Node YamlMap::node_for(const std::string& key) const {
@@ -225,17 +255,8 @@ std::vector<std::string> YamlMap::keys() const {
 }
 
 void YamlMap::finish() const {
-  std::vector<std::string> known(used_->begin(), used_->end());
-  for (const auto& kv : node_) {
-    const std::string k = kv.first.as<std::string>();
-    if (!used_->count(k)) {
-      const auto m = kv.first.Mark();
-      SourceLocation where = m.line < 0 ? SourceLocation{file_ + " (--set)", 0, 0, key_path(k)}
-                                        : SourceLocation{file_, m.line + 1, m.column + 1, key_path(k)};
-      throw Error(where, "unknown key",
-                  valid_choices_hint(k, known));
-    }
-  }
+  for (const auto& kv : node_)
+    if (!used_->count(kv.first.as<std::string>())) unknown_key(kv.first);
 }
 
 namespace {

@@ -62,18 +62,25 @@ class YamlMap {
   std::vector<std::string> keys() const;  // all keys in file order
   YAML::Node raw(const std::string& key) const;  // marks the key used
 
-  // Throws on the first key that was never read.
+  // Throws on the first key that was never read. The valid keys it lists are every key read or
+  // asked about (has()) so far.
   void finish() const;
 
-  // Error at key with message and hint.
+  // Error at key with message and hint. A key of this map that is a likely typo of a key asked
+  // about but absent (`duration_dayz` for `duration_days`) is the cause more often than not: it is
+  // reported first, as finish() would report it.
   [[noreturn]] void fail(const std::string& key, const std::string& message, const std::string& hint = {}) const;
 
  private:
   YAML::Node node_for(const std::string& key) const;
+  std::vector<std::string> known_keys() const;
+  [[noreturn]] void unknown_key(const YAML::Node& key_node) const;
+  void throw_if_typo() const;
   YAML::Node node_;
   std::string file_;
   std::string path_;
   std::shared_ptr<std::set<std::string>> used_;
+  std::shared_ptr<std::set<std::string>> asked_;  // keys has() was asked about
 };
 
 // `--set KEY=VALUE` on a parsed document: KEY is a dotted path (mappings are created where absent),

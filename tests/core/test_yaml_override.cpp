@@ -42,3 +42,40 @@ TEST(YamlOverride, BadPathsNameSetAndTheKey) {
     }
   }
 }
+
+// Does a typo surface as itself? `has()` did not count as reading a key, so the valid keys an
+// unknown-key error listed left out every key read through has(), and a misspelt key surfaced as
+// whatever the reader checked first ("the job needs its length" for `duration_dayz`).
+TEST(YamlStrict, KeysAskedAboutAreValidAndATypoIsReportedFirst) {
+  auto m = sextant::YamlMap::load_string("num_gpus: 8\nduration_dayz: 3\n", "job.yaml");
+  EXPECT_EQ(m.i64("num_gpus"), 8);
+  EXPECT_FALSE(m.has("duration_days"));
+  EXPECT_FALSE(m.has("tokens"));
+  try {
+    m.fail("", "the job needs its length", "tokens or duration_days");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("job.yaml:2:1"), std::string::npos) << w;
+    EXPECT_NE(w.find("unknown key"), std::string::npos) << w;
+    EXPECT_NE(w.find("did you mean 'duration_days'"), std::string::npos) << w;
+  }
+  auto n = sextant::YamlMap::load_string("num_gpus: 8\ntokenz: 3\n", "job.yaml");
+  EXPECT_EQ(n.i64("num_gpus"), 8);
+  EXPECT_FALSE(n.has("duration_days"));
+  try {
+    n.finish();
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("valid: duration_days, num_gpus"), std::string::npos) << w;
+  }
+  // A key that is no near miss of an absent one is left to finish(): the error stays the reader's.
+  auto o = sextant::YamlMap::load_string("num_gpus: 8\ncolour: red\n", "job.yaml");
+  EXPECT_FALSE(o.has("tokens"));
+  try {
+    o.fail("num_gpus", "must be a power of two");
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("power of two"), std::string::npos) << e.what();
+  }
+}
