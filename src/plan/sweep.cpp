@@ -134,8 +134,8 @@ const std::vector<SweepParameter>& sweep_parameters() {
 double get_parameter(const Scenario& s, const std::string& key) { return accessor(key).get(s); }
 void set_parameter(Scenario& s, const std::string& key, double value) {
   const auto& a = accessor(key);
-  if (!(value > 0) && key != "accelerator.idle_w")
-    throw Error(SourceLocation{"--vary", 0, 0, key}, "value " + format_double(value) + " must be positive");
+  if (key == "accelerator.idle_w" ? !(value >= 0) : !(value > 0))
+    throw Error(SourceLocation{"--vary", 0, 0, key}, "value " + format_double(value) + (key == "accelerator.idle_w" ? " must be >= 0" : " must be positive"));
   a.set(s, value);
 }
 
@@ -171,9 +171,12 @@ Variation parse_variation(const std::string& text) {
     if (acc.p.integer && !range && x != std::round(x))
       throw Error(SourceLocation{"--vary", 0, 0, v.key}, "value " + format_double(x) + " is not a whole number of " + acc.p.unit);
     if (acc.p.integer) x = std::round(x);
-    if (!(x > 0) && v.key != "accelerator.idle_w")
-      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "value " + format_double(x) + " must be positive");
+    if (v.key == "accelerator.idle_w" ? !(x >= 0) : !(x > 0))
+      throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                  "value " + format_double(x) + (v.key == "accelerator.idle_w" ? " must be >= 0" : " must be positive"));
   }
+  // A range of counts rounds to whole numbers: points that round alike are one point.
+  v.values.erase(std::unique(v.values.begin(), v.values.end()), v.values.end());
   return v;
 }
 
@@ -221,6 +224,7 @@ struct PointResult {
   std::string plan;
   StepEstimate e;
   PowerPoint power;
+  double clock = 1.0;  // the clock ratio the estimate ran at (peaks scaled by it)
   size_t valid = 0, fit = 0;
 };
 
@@ -247,6 +251,7 @@ PointResult best_point(const Scenario& s0, double limit_w, const SweepOptions& o
     pr.fits = true;
     pr.plan = describe(c, so);
     pr.e = est.run(ir::lower(sc));
+    pr.clock = clock;
     // Power at full clocks of this plan decides the clock under the limit.
     Scenario full = s;
     apply_candidate(full, c, so);
@@ -277,8 +282,22 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   r.set("accelerator", base.accelerator.id);
   r.set("num_gpus", int64_t{base.num_gpus});
   r.set("train_tokens", o.train_tokens);
-  bool idle_varied = false;
-  for (const auto& v : o.vary) idle_varied = idle_varied || v.key == "accelerator.idle_w";
+  bool idle_varied = false, tdp_varied = false, limit_varied = false;
+  for (size_t i = 0; i < o.vary.size(); ++i) {
+    const auto& v = o.vary[i];
+    for (size_t j = 0; j < i; ++j)
+      if (o.vary[j].key == v.key)
+        throw Error(SourceLocation{"--vary", 0, 0, v.key}, "the key is varied twice", "give its values in one --vary (KEY=V1,V2,...)");
+    idle_varied = idle_varied || v.key == "accelerator.idle_w";
+    tdp_varied = tdp_varied || v.key == "accelerator.tdp_w";
+    limit_varied = limit_varied || v.key == "accelerator.power_limit_w";
+  }
+  // Without a board power there is no power model: power and tokens per joule are unknown (NaN).
+  const bool tdp_known = base.accelerator.tdp_w.known || tdp_varied;
+  if (!tdp_known && limit_varied)
+    throw Error(SourceLocation{"--vary", 0, 0, "accelerator.power_limit_w"},
+                "the board power (TDP) of " + base.accelerator.id + " is not in the catalog, so a power limit has no clock to lower",
+                "vary accelerator.tdp_w as well, or give the accelerator inline with tdp_w");
   const bool idle_known = base.accelerator.idle_w.known || idle_varied;
   r.set("idle_power_source", std::string(idle_varied ? "varied (--vary accelerator.idle_w)"
                                          : idle_known ? "catalog"
@@ -332,7 +351,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     {
       const double tdp = s.accelerator.tdp_w.value;
       const double idle = s.accelerator.idle_w.known ? s.accelerator.idle_w.value : o.power.idle_fraction_of_tdp * tdp;
-      if (idle > tdp)
+      if (tdp_known && idle > tdp)
         throw Error(SourceLocation{"--vary", 0, 0, "accelerator.idle_w"},
                     "idle power " + format_double(idle) + " W is above the board power (TDP) of " + format_double(tdp) + " W");
       if (limit > 0 && limit <= idle)
@@ -354,11 +373,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       row.emplace_back(pr.e.step_time_s);
       row.emplace_back(tps);
       row.emplace_back(pr.e.tokens_per_s_per_gpu);
-      row.emplace_back(pr.e.mfu_fraction);
+      // MFU against the nominal peak: under a power limit the estimate ran at lowered clocks.
+      row.emplace_back(pr.e.mfu_fraction * pr.clock);
       row.emplace_back(o.train_tokens / tps);
-      row.emplace_back(pr.power.power_w);
+      row.emplace_back(tdp_known ? pr.power.power_w : std::nan(""));
       row.emplace_back(pr.power.clock_ratio);
-      row.emplace_back(pr.e.tokens_per_s_per_gpu / pr.power.power_w);
+      row.emplace_back(tdp_known ? pr.e.tokens_per_s_per_gpu / pr.power.power_w : std::nan(""));
       row.emplace_back(price > 0 ? pr.e.tokens_per_s_per_gpu * 3600.0 / price : std::nan(""));
       row.emplace_back(s.accelerator.price_usd.known ? pr.e.tokens_per_s_per_gpu / s.accelerator.price_usd.value : std::nan(""));
     }
@@ -392,12 +412,19 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     auto better_eq = [](double a, double b, bool max) { return max ? a >= b : a <= b; };
     auto better = [](double a, double b, bool max) { return max ? a > b : a < b; };
     Table& pf = r.add_table("pareto", "points of the sweep not dominated in (" + o.pareto_x + ", " + o.pareto_y + ")");
+    // An objective that is a varied key is already among the key columns.
+    auto varied = [&](const std::string& c) {
+      return std::any_of(o.vary.begin(), o.vary.end(), [&](const Variation& v) { return v.key == c; });
+    };
+    const bool add_x = !varied(cx), add_y = cy != cx && !varied(cy);
     for (const auto& v : o.vary) pf.add_f64(v.key);
     pf.add_str("best_plan");
-    pf.add_f64(cx);
-    if (cy != cx) pf.add_f64(cy);
+    if (add_x) pf.add_f64(cx);
+    if (add_y) pf.add_f64(cy);
+    size_t candidates = 0;
     for (size_t i = 0; i < X.size(); ++i) {
       if (!fits[i] || std::isnan(X[i]) || std::isnan(Y[i])) continue;
+      ++candidates;
       bool dominated = false;
       for (size_t j = 0; j < X.size() && !dominated; ++j) {
         if (j == i || !fits[j] || std::isnan(X[j]) || std::isnan(Y[j])) continue;
@@ -407,10 +434,14 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       std::vector<Value> row;
       for (size_t k = 0; k < o.vary.size(); ++k) row.emplace_back(grid[i][k]);
       row.emplace_back(t.column("best_plan").str[i]);
-      row.emplace_back(X[i]);
-      if (cy != cx) row.emplace_back(Y[i]);
+      if (add_x) row.emplace_back(X[i]);
+      if (add_y) row.emplace_back(Y[i]);
       pf.add_row(row);
     }
+    if (candidates == 0)
+      r.notes.push_back("pareto: no point of the grid has both " + cx + " and " + cy +
+                        (std::find(fits.begin(), fits.end(), true) == fits.end() ? " (no plan fits at any point)"
+                                                                                : " (an objective is unknown, NaN, everywhere: a price or power the catalog lacks)"));
   }
 
   // Elasticity of step time around the design point (the scenario as given): d ln T / d ln p,
@@ -486,9 +517,17 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       if (!rebinds.empty() && (binds.empty() || rebinds.front().first != binds.front().first))
         r.notes.push_back("with re-planning the largest elasticity is " + rebinds.front().first + " (" + r3(rebinds.front().second) +
                           "): more of it lets a faster plan fit or run");
+    } else {
+      r.notes.push_back(std::string("elasticity: ") +
+                        (design.valid == 0 ? "no valid plan at the design point (check the --fix values against the model and GPU count)"
+                                           : "no plan fits in memory at the design point (" + std::to_string(design.valid) +
+                                                 " valid, none fits)") +
+                        ", so there is nothing to differentiate");
     }
   }
-  if (!idle_known)
+  if (!tdp_known)
+    r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown (NaN)");
+  else if (!idle_known)
     r.notes.push_back("idle power of " + base.accelerator.id + " is not in the catalog: estimated as " +
                       format_double(o.power.idle_fraction_of_tdp) + " x TDP; activity-based power, communication at " +
                       format_double(o.power.comm_activity_fraction) + " of dynamic power (estimated, docs/plan.md)");

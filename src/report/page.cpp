@@ -22,6 +22,10 @@ Unit unit_of(const std::string& name) {
     double scale;
   } kUnits[] = {
       {"_bytes_per_s", "GB/s", 1e-9},
+      {"_flops_per_s", "FLOP/s", 1.0},
+      {"tokens_per_s_per_capex_usd", "tokens/s per USD", 1.0},
+      {"tokens_per_usd", "tokens/USD", 1.0},
+      {"tokens_per_joule", "tokens/J", 1.0},
       {"_tokens_per_s", "tokens/s", 1.0},
       {"_requests_per_s", "requests/s", 1.0},
       {"tokens_per_s_per_gpu", "tokens/s/GPU", 1.0},

@@ -142,6 +142,35 @@ if iv.returncode == 0:
     check("idle varied: source says so", ij["scalars"]["idle_power_source"].startswith("varied"), ij["scalars"]["idle_power_source"])
     check("idle varied: no estimated-idle note", not any("not in the catalog: estimated" in n for n in ij.get("notes", [])), ij.get("notes"))
 
+# A power limit, as a varied key, can be an objective of the front (it crashed on a duplicate
+# column); MFU is against the nominal peak, so it falls with the clock under a lower limit (it
+# rose, measured against the capped peak); an accelerator without a TDP has unknown power, not
+# 0 W and infinite tokens per joule.
+SMALL8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096",
+          "--fix", "tp=1", "--fix", "pp=1"]
+pw = sx("sweep", *SMALL8, "--vary", "accelerator.power_limit_w=400,700", "--pareto", "accelerator.power_limit_w,tokens_per_joule",
+        "--json", "-")
+check("sweep power-limit pareto exit", pw.returncode == 0, pw.stderr)
+if pw.returncode == 0:
+    pj = json.loads(pw.stdout)
+    c = pj["tables"]["sweep"]["columns"]
+    check("MFU falls with the clock", c["mfu_fraction"][0] < c["mfu_fraction"][1], c["mfu_fraction"])
+    check("MFU follows tokens/s", abs(c["mfu_fraction"][0] / c["mfu_fraction"][1] - c["tokens_per_s"][0] / c["tokens_per_s"][1]) < 1e-9, c)
+    check("front over a varied key", list(pj["tables"]["pareto"]["columns"]) == ["accelerator.power_limit_w", "best_plan", "tokens_per_joule"],
+          list(pj["tables"]["pareto"]["columns"]))
+tp = sx("sweep", "--model", "llama3-8b", "--system", "tpu-v5e-pod", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+        "--fix", "tp=4", "--fix", "pp=1", "--vary", "accelerator.memory_bandwidth_bytes_per_s=8e11,1.6e12",
+        "--pareto", "step_time_s,tokens_per_joule", "--json", "-")
+check("sweep without TDP exit", tp.returncode == 0, tp.stderr)
+if tp.returncode == 0:
+    tj = json.loads(tp.stdout)
+    c = tj["tables"]["sweep"]["columns"]
+    check("unknown power is null", c["power_per_gpu_w"] == [None, None] and c["tokens_per_joule"] == [None, None], c)
+    check("empty front explained", any("unknown, NaN" in n for n in tj["notes"]), tj["notes"])
+nf = sx("sweep", "--model", "llama3-70b", "--system", "dgx-h100", "--num-gpus", "1", "--global-batch", "8", "--seq-len", "4096",
+        "--elasticity", "--json", "-")
+check("sweep nothing fits: explained", nf.returncode == 0 and "no plan fits in memory at the design point" in nf.stdout, nf.stderr)
+
 # A scenario's framework restricts the plans to the features of its stack (catalog capabilities);
 # --any-framework-feature lifts it. Megatron-LM of 2021: no SP, no TP overlap, no selective
 # recompute, no ZeRO, 1F1B/interleaved only.
@@ -179,6 +208,11 @@ for args, needle in [
     (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.power_limit_w=50,300"], "below the idle power"),
     (["sweep", EX70, "--vary", "accelerator.idle_w=800"], "above the board power"),
     (["sweep", EX70, "--vary", "num_gpus=1024.5"], "whole number"),
+    (["sweep", EX70, "--vary", "accelerator.memory_bytes=8e10", "--vary", "accelerator.memory_bytes=9e10"], "varied twice"),
+    (["sweep", EX70, "--vary", "accelerator.idle_w=-100"], "must be >= 0"),
+    (["sweep", "--model", "llama3-8b", "--system", "tpu-v5e-pod", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+      "--vary", "accelerator.power_limit_w=100,200"],
+     "not in the catalog"),
     (["plan", EX70, "--fix", "recompute=bogus"], "valid: none, selective, full"),
     (["plan", EX70, "--fix", "sp=maybe"], "not a boolean"),
     (["plan", EX70, "--fix", "zero=7"], "ZeRO stage 7"),

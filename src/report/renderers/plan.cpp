@@ -257,8 +257,10 @@ void sweep_line(const Result& r, ReportPage& page) {
   }
   if (best.size() < 2) return;
   std::sort(best.begin(), best.end());
+  // The axis is in the key's display unit (GiB, GB/s): the values are scaled to it.
+  const Unit ux = unit_of(keys[0]);
   auto data = nlohmann::ordered_json::array();
-  for (const auto& [a, b] : best) data.push_back({a, b});
+  for (const auto& [a, b] : best) data.push_back({a * ux.scale, b});
   Chart ch;
   ch.id = "sweep-step-time";
   ch.title = "Best step time along " + keys[0];
@@ -268,8 +270,10 @@ void sweep_line(const Result& r, ReportPage& page) {
   ch.option["xAxis"]["scale"] = true;
   ch.option["yAxis"] = value_axis("step time (s)");
   ch.option["series"] = {{{"type", "line"}, {"name", "best step time"}, {"data", data}}};
-  ch.takeaway = "from " + fmt_num(best.front().first) + " to " + fmt_num(best.back().first) + " " + keys[0] +
-                ", the best step time goes from " + fmt_seconds(best.front().second) + " to " + fmt_seconds(best.back().second);
+  ch.takeaway = "from " + fmt_num(best.front().first * ux.scale) + " to " + fmt_num(best.back().first * ux.scale) +
+                (ux.label.empty() ? "" : " " + ux.label) + " of " + keys[0] + ", the best step time goes from " +
+                fmt_seconds(best.front().second) + " to " + fmt_seconds(best.back().second) +
+                (keys.size() > 1 ? " (the best over the other varied keys at each value)" : "");
   page.charts.push_back(std::move(ch));
 }
 
