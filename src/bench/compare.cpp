@@ -14,7 +14,66 @@ const std::vector<std::string>& compare_test_names() {
   return n;
 }
 
+const std::vector<std::string>& compare_correction_names() {
+  static const std::vector<std::string> n = {"none", "holm", "benjamini-hochberg"};
+  return n;
+}
+
+namespace {
+// Parameters that describe a measurement without configuring it: a peak read from the clock of
+// the moment, repetition counts the harness tuned, the command (the case itself), exit statuses.
+bool descriptive(const std::string& key) {
+  static const char* const kDescriptive[] = {"peak_flops_per_s", "peak_source", "inner_count", "repetition_count", "exit_statuses",
+                                             "iterations_per_repetition", "steps_per_call", "file", "samples", "wrong", "command",
+                                             "origin", "mpirun"};
+  for (const char* k : kDescriptive)
+    if (key == k) return true;
+  return false;
+}
+
+std::string parameter_changes(const Measurement& a, const Measurement& b) {
+  std::string out;
+  auto value = [](const Measurement& m, const std::string& k) { return m.has_param(k) ? m.param(k) : std::string("(absent)"); };
+  std::vector<std::string> keys;
+  for (const auto* m : {&a, &b})
+    for (const auto& [k, v] : m->params)
+      if (!descriptive(k) && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  for (const auto& k : keys) {
+    const std::string va = value(a, k), vb = value(b, k);
+    if (va != vb) out += (out.empty() ? "" : "; ") + k + " " + va + " -> " + vb;
+  }
+  return out;
+}
+
+// Adjusted p-values, in the input order (Holm 1979 step-down; Benjamini-Hochberg 1995 step-up).
+std::vector<double> adjust(const std::vector<double>& p, const std::string& method) {
+  const size_t m = p.size();
+  std::vector<size_t> order(m);
+  for (size_t i = 0; i < m; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return p[x] < p[y]; });
+  std::vector<double> q(m);
+  if (method == "holm") {
+    double run = 0;
+    for (size_t r = 0; r < m; ++r) {
+      run = std::max(run, std::min(1.0, double(m - r) * p[order[r]]));
+      q[order[r]] = run;
+    }
+  } else {
+    double run = 1;
+    for (size_t r = m; r-- > 0;) {
+      run = std::min(run, std::min(1.0, double(m) / double(r + 1) * p[order[r]]));
+      q[order[r]] = run;
+    }
+  }
+  return q;
+}
+}  // namespace
+
 Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOptions& opt) {
+  const auto& corrections = compare_correction_names();
+  if (std::find(corrections.begin(), corrections.end(), opt.correction) == corrections.end())
+    throw Error(SourceLocation{"", 0, 0, "--correction"}, "unknown correction '" + opt.correction + "'",
+                valid_choices_hint(opt.correction, corrections));
   const auto& tests = compare_test_names();
   if (std::find(tests.begin(), tests.end(), opt.test) == tests.end())
     throw Error(SourceLocation{"", 0, 0, "--test"}, "unknown test '" + opt.test + "'", valid_choices_hint(opt.test, tests));
@@ -38,7 +97,20 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
   }
   Comparison c;
   c.same_host = a.host.fingerprint() == b.host.fingerprint();
-  auto key = [](const Measurement& m) { return m.suite + "\x1f" + m.name + "\x1f" + m.metric; };
+  // One command on each side: its cases match by metric, whatever the command line or label.
+  auto one_command = [](const RunRecord& r) {
+    std::string name;
+    for (const auto& m : r.measurements)
+      if (m.suite == "command") {
+        if (!name.empty() && m.name != name) return false;
+        name = m.name;
+      }
+    return !name.empty();
+  };
+  const bool commands_match = one_command(a) && one_command(b);
+  auto key = [&](const Measurement& m) {
+    return m.suite + "\x1f" + (m.suite == "command" && commands_match ? std::string() : m.name) + "\x1f" + m.metric;
+  };
   std::map<std::string, const Measurement*> in_b;
   for (const auto& m : b.measurements) in_b[key(m)] = &m;
   std::map<std::string, bool> matched;
@@ -57,7 +129,8 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     const Measurement& mb = *it->second;
     CaseComparison cc;
     cc.suite = ma.suite;
-    cc.name = ma.name;
+    cc.name = ma.name == mb.name ? ma.name : ma.name + " | " + mb.name;
+    cc.parameter_changes = parameter_changes(ma, mb);
     cc.metric = ma.metric;
     cc.higher_is_better = ma.higher_is_better;
     cc.count_a = static_cast<int64_t>(ma.samples.size());
@@ -77,14 +150,33 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         cc.method = u.method;
       }
     }
-    const bool worse = ma.higher_is_better ? cc.change_fraction < 0 : cc.change_fraction > 0;
-    const bool large = std::fabs(cc.change_fraction) >= opt.min_effect_fraction;
-    if (!testable) cc.verdict = "untestable";
-    else if (cc.p_value < opt.alpha && large) cc.verdict = worse ? "regression" : "improvement";
-    else cc.verdict = "unchanged";
-    if (cc.verdict == "regression") ++c.regression_count;
-    if (cc.verdict == "improvement") ++c.improvement_count;
+    cc.verdict = testable ? "" : "untestable";
     c.cases.push_back(std::move(cc));
+  }
+  // Verdicts, after the p-values of the testable cases are adjusted together.
+  {
+    std::vector<size_t> idx;
+    std::vector<double> p;
+    for (size_t i = 0; i < c.cases.size(); ++i)
+      if (c.cases[i].verdict.empty()) {
+        idx.push_back(i);
+        p.push_back(c.cases[i].p_value);
+      }
+    if (opt.correction != "none" && !p.empty()) {
+      const auto q = adjust(p, opt.correction);
+      for (size_t j = 0; j < idx.size(); ++j) c.cases[idx[j]].p_value = q[j];
+    }
+    for (auto& cc : c.cases) {
+      if (!cc.verdict.empty()) continue;
+      const bool worse = cc.higher_is_better ? cc.change_fraction < 0 : cc.change_fraction > 0;
+      const bool large = std::fabs(cc.change_fraction) >= opt.min_effect_fraction;
+      if (!cc.parameter_changes.empty()) cc.verdict = "parameters_differ";
+      else if (cc.p_value < opt.alpha && large) cc.verdict = worse ? "regression" : "improvement";
+      else cc.verdict = "unchanged";
+      if (cc.verdict == "regression") ++c.regression_count;
+      if (cc.verdict == "improvement") ++c.improvement_count;
+      if (cc.verdict == "parameters_differ") ++c.parameters_differ_count;
+    }
   }
   for (const auto& mb : b.measurements)
     if (wanted(mb) && !matched.count(key(mb))) c.only_in_b.push_back(mb.suite + "/" + mb.name);

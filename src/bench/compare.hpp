@@ -5,6 +5,17 @@
 // by at least min_effect_fraction (statistically significant and large enough to matter).
 // With n repetitions on each side the exact Mann-Whitney test cannot go below
 // 2 / C(2n, n): n >= 4 is needed for alpha = 0.05.
+//
+// Like for like: a case whose configuring parameters differ between the runs (threads, dtype,
+// timer, BLAS, ranks: every recorded parameter except the descriptive ones listed in
+// compare.cpp) gets the verdict `parameters_differ` with the change spelled out, never
+// `regression`: two thread counts are a comparison, not a regression. The cases of `bench run`
+// (suite `command`) match by metric when each run holds one command, whatever the commands or
+// labels, so a command before and after a change can be compared.
+//
+// Multiple comparisons: `correction` holm (family-wise error) or benjamini-hochberg (false
+// discovery rate) adjusts the p-values over the testable cases before alpha; none (default)
+// tests each case at alpha, so about alpha x cases false alarms are expected among unchanged cases.
 #include <string>
 #include <vector>
 
@@ -16,6 +27,7 @@ struct CompareOptions {
   double alpha = 0.05;
   double min_effect_fraction = 0.05;
   std::string test = "mann-whitney";  // mann-whitney | welch
+  std::string correction = "none";     // none | holm | benjamini-hochberg
   std::vector<std::string> suites, metrics;  // compare only these (empty: all)
 };
 
@@ -25,19 +37,21 @@ struct CaseComparison {
   int64_t count_a = 0, count_b = 0;
   double median_a = 0, median_b = 0;
   double change_fraction = 0;  // median_b / median_a - 1
-  double p_value = 1;
+  double p_value = 1;          // adjusted when a correction is applied
+  std::string parameter_changes;  // "threads 2 -> 1; ..." (empty when like for like)
   std::string method;          // exact | normal | welch
-  std::string verdict;         // regression | improvement | unchanged | untestable
+  std::string verdict;         // regression | improvement | unchanged | untestable | parameters_differ
 };
 
 struct Comparison {
   std::vector<CaseComparison> cases;
-  int regression_count = 0, improvement_count = 0;
+  int regression_count = 0, improvement_count = 0, parameters_differ_count = 0;
   std::vector<std::string> only_in_a, only_in_b;
   bool same_host = true;
 };
 
 const std::vector<std::string>& compare_test_names();
+const std::vector<std::string>& compare_correction_names();
 Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOptions& opt);
 
 }  // namespace sextant::bench

@@ -118,7 +118,8 @@ void run_command(BenchArgs& a) {
     m->higher_is_better = false;
     m->params = {{"command", cmdline}, {"repetition_count", std::to_string(reps)}};
   }
-  wall.name = user.name = sys.name = rss.name = run.label;
+  // The case is the command: a --label names the run, so two labelled runs of one command compare.
+  wall.name = user.name = sys.name = rss.name = cmdline;
   wall.metric = "wall_s";
   user.metric = "user_s";
   sys.metric = "sys_s";

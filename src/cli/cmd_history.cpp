@@ -14,7 +14,7 @@ namespace {
 using namespace sextant::bench;
 
 struct HistoryArgs {
-  std::string db, run, a, b, test = "mann-whitney";
+  std::string db, run, a, b, test = "mann-whitney", correction = "none";
   int64_t limit = 0;
   std::vector<std::string> suites, metrics;
   double alpha = 0.05, min_effect = 0.05;
@@ -68,6 +68,7 @@ Result compare(const HistoryArgs& h, int* regressions) {
   o.alpha = h.alpha;
   o.min_effect_fraction = h.min_effect;
   o.test = h.test;
+  o.correction = h.correction;
   o.suites = h.suites;
   o.metrics = h.metrics;
   const Comparison c = compare_runs(a, b, o);
@@ -76,12 +77,14 @@ Result compare(const HistoryArgs& h, int* regressions) {
   r.set("run_a", a.id);
   r.set("run_b", b.id);
   r.set("test", o.test);
+  r.set("correction", o.correction);
   r.set("alpha", o.alpha);
   r.set("min_effect_fraction", o.min_effect_fraction);
   r.set("same_host", c.same_host);
   r.set("case_count", static_cast<int64_t>(c.cases.size()));
   r.set("regression_count", int64_t{c.regression_count});
   r.set("improvement_count", int64_t{c.improvement_count});
+  r.set("parameters_differ_count", int64_t{c.parameters_differ_count});
   Table& t = r.add_table("cases", "B against A; regression = significant at alpha and worse by at least min_effect");
   t.add_str("suite");
   t.add_str("case");
@@ -94,9 +97,25 @@ Result compare(const HistoryArgs& h, int* regressions) {
   t.add_i64("count_a");
   t.add_i64("count_b");
   t.add_str("verdict");
-  for (const auto& x : c.cases)
+  t.add_str("parameter_changes");
+  std::string first_change;
+  for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.method.empty() ? std::string("-") : x.method,
-               x.count_a, x.count_b, x.verdict});
+               x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes});
+    if (first_change.empty()) first_change = x.parameter_changes;
+  }
+  if (c.parameters_differ_count > 0)
+    r.notes.push_back(std::to_string(c.parameters_differ_count) + " case(s) ran with different parameters (e.g. " + first_change +
+                      "): their verdict is parameters_differ, not regression or improvement; compare runs of one configuration");
+  if (o.correction == "none") {
+    int64_t testable = 0;
+    for (const auto& x : c.cases) testable += x.verdict != "untestable";
+    if (testable >= 20)
+      r.notes.push_back(std::to_string(testable) + " cases tested at alpha " + format_double(o.alpha) + " each: about " +
+                        format_double(std::round(double(testable) * o.alpha * 10) / 10) +
+                        " false alarms are expected among unchanged cases before the min-effect filter (--correction holm or "
+                        "benjamini-hochberg controls for it)");
+  }
   if (!c.same_host) r.notes.push_back("runs A and B come from different hosts (fingerprints differ)");
   if (!c.only_in_a.empty()) r.notes.push_back(std::to_string(c.only_in_a.size()) + " case(s) only in A");
   if (!c.only_in_b.empty()) r.notes.push_back(std::to_string(c.only_in_b.size()) + " case(s) only in B");
@@ -126,6 +145,9 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--alpha", h->alpha, "Significance level (default 0.05)");
   cp->add_option("--min-effect", h->min_effect, "Smallest relative change of the median that counts (default 0.05)");
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
+  cp->add_option("--correction", h->correction,
+                 "Multiple-comparison adjustment of the p-values over the cases: none (default), holm (family-wise error) or "
+                 "benjamini-hochberg (false discovery rate)");
   cp->add_option("--suite", h->suites, "Compare only this suite (repeatable)");
   cp->add_option("--metric", h->metrics, "Compare only this metric (repeatable), e.g. wall_s");
   db_opt(cp);

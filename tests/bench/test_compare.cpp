@@ -119,3 +119,74 @@ TEST(Compare, MetricFilterRestrictsTheCases) {
   EXPECT_EQ(c.regression_count, 0);  // the halved bandwidth is filtered out
   EXPECT_EQ(compare_runs(a, b, {}).regression_count, 1);
 }
+
+// Is a configuration change kept apart from a regression? Run 1 with 2 threads against run 2 with
+// 1 thread reported 13 regressions and exit 1 (2026-12-01). Descriptive parameters (the peak read
+// from the clock of the moment) do not count as a change.
+TEST(Compare, DifferentParametersAreNotARegression) {
+  auto a = run_with("flops_per_s", true, 100, 1, 10, 1);
+  auto b = run_with("flops_per_s", true, 60, 1, 10, 2);
+  a.measurements[0].params = {{"threads", "2"}, {"peak_flops_per_s", "2.6e11"}};
+  b.measurements[0].params = {{"threads", "1"}, {"peak_flops_per_s", "2.5e11"}};
+  auto c = compare_runs(a, b, {});
+  EXPECT_EQ(c.cases[0].verdict, "parameters_differ");
+  EXPECT_EQ(c.cases[0].parameter_changes, "threads 2 -> 1");
+  EXPECT_EQ(c.regression_count, 0);
+  EXPECT_EQ(c.parameters_differ_count, 1);
+  b.measurements[0].params = {{"threads", "2"}, {"peak_flops_per_s", "2.5e11"}};
+  c = compare_runs(a, b, {});
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+  EXPECT_EQ(c.cases[0].parameter_changes, "");
+}
+
+// Do two runs of `bench run` compare whatever their labels or command lines? With --label the
+// case was named after the label, so runs labelled "base" and "slow" had nothing in common.
+TEST(Compare, OneCommandOnEachSideMatchesByMetric) {
+  auto a = run_with("wall_s", false, 1.0, 0.01, 8, 1);
+  auto b = run_with("wall_s", false, 1.5, 0.01, 8, 2);
+  a.measurements[0].suite = b.measurements[0].suite = "command";
+  a.measurements[0].name = "./train.sh --opt a";
+  b.measurements[0].name = "./train.sh --opt b";
+  const auto c = compare_runs(a, b, {});
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+  EXPECT_EQ(c.cases[0].name, "./train.sh --opt a | ./train.sh --opt b");
+}
+
+// Do the corrections control the false alarms of many cases? 40 unchanged cases and one shifted
+// by 20%: without a correction some unchanged cases may pass alpha; Holm's adjusted p-values are
+// at least the raw ones, Benjamini-Hochberg's between the two, and the real shift stays a
+// regression under both.
+TEST(Compare, HolmAndBenjaminiHochbergAdjustOverTheCases) {
+  RunRecord a, b;
+  for (int i = 0; i < 41; ++i) {
+    const bool shifted = i == 40;
+    auto x = run_with("flops_per_s", true, 100, 10, 12, 100 + 2 * i);
+    auto y = run_with("flops_per_s", true, shifted ? 70 : 100, shifted ? 1 : 10, 12, 101 + 2 * i);
+    x.measurements[0].name = y.measurements[0].name = "case " + std::to_string(i);
+    a.measurements.push_back(x.measurements[0]);
+    b.measurements.push_back(y.measurements[0]);
+  }
+  CompareOptions none, holm, bh;
+  holm.correction = "holm";
+  bh.correction = "benjamini-hochberg";
+  const auto cn = compare_runs(a, b, none), ch = compare_runs(a, b, holm), cb = compare_runs(a, b, bh);
+  for (size_t i = 0; i < cn.cases.size(); ++i) {
+    EXPECT_GE(ch.cases[i].p_value, cn.cases[i].p_value - 1e-15);
+    EXPECT_GE(ch.cases[i].p_value, cb.cases[i].p_value - 1e-15);
+    EXPECT_GE(cb.cases[i].p_value, cn.cases[i].p_value - 1e-15);
+    EXPECT_LE(ch.cases[i].p_value, 1.0);
+  }
+  EXPECT_EQ(ch.cases[40].verdict, "regression");
+  EXPECT_EQ(cb.cases[40].verdict, "regression");
+  EXPECT_EQ(ch.regression_count + ch.improvement_count, 1);
+  // Holm on the smallest p-value is Bonferroni: m x p.
+  double pmin = 1;
+  size_t at = 0;
+  for (size_t i = 0; i < cn.cases.size(); ++i)
+    if (cn.cases[i].p_value < pmin) pmin = cn.cases[i].p_value, at = i;
+  EXPECT_NEAR(ch.cases[at].p_value, std::min(1.0, 41 * pmin), 1e-12);
+  CompareOptions bad;
+  bad.correction = "bonferoni";
+  EXPECT_THROW(compare_runs(a, b, bad), sextant::Error);
+}
