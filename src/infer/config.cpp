@@ -21,6 +21,11 @@ LengthSpec read_length(const YamlMap& m, LengthSpec d) {
   d.max = static_cast<int32_t>(m.i64("max", d.max));
   if (!(d.mean >= 1)) m.fail("mean", "mean length must be >= 1 token");
   if (d.min < 1 || d.max < d.min) m.fail("max", "need 1 <= min <= max");
+  if (!(d.cv >= 0)) m.fail("cv", "the coefficient of variation must be >= 0");
+  // Lengths are clipped to [min, max]: a mean outside it would silently become the bound.
+  if (d.mean > d.max || d.mean < d.min)
+    m.fail("mean", "mean " + format_double(d.mean) + " is outside [min, max] = [" + std::to_string(d.min) + ", " + std::to_string(d.max) + "]",
+           "lengths are clipped to [min, max]; raise max or lower the mean");
   m.finish();
   return d;
 }
@@ -124,6 +129,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     if (w.arrival != "trace" && !(w.rate_per_s > 0) && !(s.load_fraction > 0))
       v->fail("rate_per_s", "give rate_per_s or load_fraction (share of the saturation throughput)");
     w.cv = v->f64("cv", 1);
+    if (!(w.cv > 0)) v->fail("cv", "the inter-arrival coefficient of variation must be > 0 (1: Poisson)");
     w.trace_file = v->str("trace_file", "");
     if (!w.trace_file.empty() && !fs::exists(w.trace_file)) {
       fs::path rel = fs::path(path).parent_path() / w.trace_file;
@@ -142,6 +148,9 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     v->finish();
   }
   if (auto v = m.opt_map("slo")) {
+    // An absent bound is no bound; a given one must be a time.
+    for (const char* k : {"ttft_s", "tpot_s"})
+      if (v->has(k) && !(v->f64(k) > 0)) v->fail(k, "an SLO bound must be > 0 s (leave the key out for no bound)");
     sv.slo.ttft_s = v->f64("ttft_s", 0);
     sv.slo.tpot_s = v->f64("tpot_s", 0);
     v->finish();
@@ -187,7 +196,11 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     if (v->has("policies")) p.policies = v->str_list("policies");
     p.max_devices = v->i32("max_devices", p.max_devices);
     p.slo_attainment_fraction = v->f64("slo_attainment_fraction", p.slo_attainment_fraction);
+    if (!(p.slo_attainment_fraction > 0 && p.slo_attainment_fraction <= 1))
+      v->fail("slo_attainment_fraction", "must be in (0, 1]");
+    if (p.max_devices < 1) v->fail("max_devices", "must be >= 1");
     p.requests = v->i64("requests", p.requests);
+    if (p.requests < 1) v->fail("requests", "must be >= 1");
     v->finish();
   }
   m.finish();
@@ -276,8 +289,8 @@ Result run_serve(StudySpec s, const Catalog&, const InferData&) {
 
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch) {
-  if (prompt < 1 || output < 1 || batch < 1)
-    throw Error(SourceLocation{"", 0, 0, "prompt"}, "prompt, output and batch must be >= 1");
+  for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
+    if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
   const Deployment d = make_deployment(cat, data, ds);
   const CostModel cm(d);
   const DeviceProfile p = data.device(d.accel);
@@ -313,7 +326,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
   r.set("activation_workspace_bytes_per_device", workspace);
-  r.set("fits", w + kv + workspace <= usable);
+  // A context beyond the model's window (max_position_embeddings) does not fit whatever the memory.
+  const bool fits_memory = w + kv + workspace <= usable;
+  const bool fits_context = d.model.max_seq_len <= 0 || prompt + output <= d.model.max_seq_len;
+  r.set("fits_memory", fits_memory);
+  r.set("fits_context", fits_context);
+  r.set("fits", fits_memory && fits_context);
   // The longest context: the one memory holds for a single sequence beside this run's workspace,
   // capped by the model's own context window where it states one (max_position_embeddings); both
   // are reported.
@@ -389,10 +407,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   prov("device.memory_available_fraction", p.memory_available_fraction, 1);
   prov("device.tdp_w", d.accel.tdp_w, 1);
   prov("device.usd_per_hour", p.usd_per_hour, 1);
-  if (!(w + kv + workspace <= usable))
-    r.notes.push_back("does not fit: weights " + format_double(w / 1e9) + " GB + KV " + format_double(kv / 1e9) + " GB + activation workspace " +
-                      format_double(workspace / 1e9) + " GB > usable " +
-                      format_double(usable / 1e9) + " GB per device");
+  auto gb = [](double b) { return format_double(std::round(b / 1e7) / 100); };
+  if (!fits_memory)
+    r.notes.push_back("does not fit: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " + gb(workspace) +
+                      " GB > usable " + gb(usable) + " GB per device");
+  if (!fits_context)
+    r.notes.push_back("does not fit: prompt + output = " + std::to_string(prompt + output) + " tokens is beyond " + d.model.id +
+                      "'s context window of " + std::to_string(d.model.max_seq_len) + " tokens (the costs are extrapolated)");
   return r;
 }
 
@@ -442,7 +463,9 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           int rep = std::max(1, static_cast<int>(std::ceil(w.rate_per_s / std::max(cap, 1e-9))));
           ServingSummary sum;
           bool ok = false;
+          int tried = 0;  // the last replica count simulated (0: none within max_devices)
           const int per_replica = c.serving.deployment.par.devices();
+          const int needed = rep;
           while (rep * per_replica <= P.max_devices) {
             c.serving.replicas = rep;
             try {
@@ -451,14 +474,26 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
               status = e.message();
               break;
             }
+            tried = rep;
             if (sum.slo_attainment_fraction >= P.slo_attainment_fraction) { ok = true; break; }
             ++rep;
           }
+          if (tried == 0 && status.empty()) {
+            // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
+            t.add_row({acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{needed}, int64_t{needed * per_replica}, std::nan(""), std::nan(""),
+                       std::nan(""), c.serving.usd_per_device_hour * needed * per_replica, std::nan(""),
+                       "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
+                           std::to_string(P.max_devices)});
+            continue;
+          }
+          rep = std::max(tried, 1);
           const double usd_h = c.serving.usd_per_device_hour * rep * per_replica;
           if (!ok && status.empty()) status = "SLO not met within max_devices";
+          const bool measured = tried > 0;
           std::vector<Value> row = {acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
-                                    sum.slo_attainment_fraction, sum.ttft_p99_s, sum.tpot_p99_s, usd_h,
-                                    sum.usd_per_million_output_tokens, ok ? std::string("ok") : status};
+                                    measured ? sum.slo_attainment_fraction : std::nan(""), measured ? sum.ttft_p99_s : std::nan(""),
+                                    measured ? sum.tpot_p99_s : std::nan(""), usd_h,
+                                    measured ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
           t.add_row(row);
           if (ok) {
             // Cheapest per hour; without prices, fewest devices; ties keep the earlier candidate.

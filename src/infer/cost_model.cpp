@@ -192,9 +192,10 @@ double CostModel::kv_bytes_per_token_per_device() const {
   return kv_token_layer_bytes_rank_ * layers_stage;
 }
 
-int CostModel::attended(double context) const {
+double CostModel::attended(double context) const {
+  // Whole tokens, in a double: an int overflowed past 2^31 tokens (a negative TPOT).
   const int w = d_.model.sliding_window;
-  return static_cast<int>(w > 0 ? std::min<double>(context, w) : context);
+  return std::floor(w > 0 ? std::min<double>(context, w) : context);
 }
 
 double CostModel::attention_pairs(double past, double n) const {
@@ -315,6 +316,7 @@ Link scale_up_link(const Catalog& cat, const System& s) {
   Link l;
   l.bandwidth_bytes_per_s = n.bandwidth_bytes_per_s.value * value_or(n.achievable_fraction, 1.0);
   l.latency_s = value_or(n.latency_s, 0.0);
+  l.domain_devices = s.scale_up_domain;
   return l;
 }
 

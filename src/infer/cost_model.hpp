@@ -53,6 +53,7 @@ struct Parallelism {
 struct Link {  // scale-up link between the devices of a replica, per device, one direction
   double bandwidth_bytes_per_s = 0;  // achievable (line rate x achievable fraction)
   double latency_s = 0;
+  int domain_devices = 0;  // devices the link joins (the system's scale-up domain); 0: unknown
 };
 
 struct Deployment {
@@ -141,7 +142,7 @@ class CostModel {
   double compute_rate_flops_per_s() const { return compute_rate_; }     // GEMM rate used
   double memory_rate_bytes_per_s() const { return memory_rate_; }       // bandwidth used
   DType compute_type() const { return cdtype_; }
-  int attended(double context) const;  // context capped at the sliding window
+  double attended(double context) const;  // context capped at the sliding window (whole tokens)
 
   // Helpers building common batches.
   // n sequences each prefilling `prompt` new tokens after `past` cached tokens (logits of the last).

@@ -17,7 +17,14 @@ int CsvTable::column(const std::string& name) const {
 
 int CsvTable::require(const std::string& name) const {
   int c = column(name);
-  if (c < 0) throw Error(SourceLocation{file, 1, 0, name}, "missing column '" + name + "'", valid_choices_hint(name, header));
+  if (c < 0) {
+    // The header's columns are what the file has, not what is valid: say so, and suggest a near miss.
+    std::string has;
+    for (const auto& h : header) has += (has.empty() ? "" : ", ") + h;
+    const std::string near = closest_match(name, header);
+    throw Error(SourceLocation{file, 1, 0, name}, "missing column '" + name + "'",
+                "the file's columns: " + has + (near.empty() ? "" : "; is '" + near + "' meant to be '" + name + "'?"));
+  }
   return c;
 }
 

@@ -39,7 +39,16 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   d.kv = parse_format(s.kv_format, at("kv_format"));
   if (!s.system.empty() && !cat.has_system(s.system))
     throw Error(at("system"), "unknown system '" + s.system + "'", valid_choices_hint(s.system, cat.system_ids()));
+  if (!s.system.empty() && cat.system(s.system).accelerator != d.accel.id)
+    throw Error(at("system"), "system '" + s.system + "' holds " + cat.system(s.system).accelerator + ", not " + d.accel.id,
+                "leave the system out (the link of " + d.accel.id + "'s own system is used) or name one that holds it");
   d.link = resolve_link(cat, data, d.accel, s.system);
+  // Tensor (and expert) parallelism is modelled on the scale-up link: a TP group larger than the
+  // domain it joins would run over the network, which this model does not describe.
+  if (d.link.domain_devices > 0 && s.tp > d.link.domain_devices)
+    throw Error(at("tp"), "tp " + std::to_string(s.tp) + " is beyond the " + std::to_string(d.link.domain_devices) +
+                              "-device scale-up domain: the model has tensor parallelism on the scale-up link only",
+                "tp <= " + std::to_string(d.link.domain_devices) + ", with pp across nodes");
   if (d.par.devices() > 1 && d.link.bandwidth_bytes_per_s <= 0)
     throw Error(at("system"), "no scale-up link known for " + d.accel.id + " (give a system, or link_bandwidth_gb_per_s in data/infer/devices.yaml)");
   d.check();

@@ -63,6 +63,7 @@ struct Seq {
   int32_t preemptions = 0;
   int32_t instance = -1;
   bool prefix_hit = false;
+  bool rejected = false;      // longer than one instance's KV cache: refused at arrival
   double arrival = 0, first_token = -1, last_token = 0, finish = -1;
 };
 
@@ -164,6 +165,7 @@ class Simulation {
   const ServingSpec& spec_;
   LogHistogram itl;
   int64_t preemptions = 0, prefix_lookups = 0, prefix_hits = 0;
+  int64_t rejected = 0, longest_rejected = 0;  // requests refused at arrival (longer than the KV cache)
   RandomStream rng{1, 7};
   double now = 0;
 
@@ -515,10 +517,19 @@ Result Simulation::run(ServingSummary* summary) {
     q.prefix_tokens = r.prefix_tokens;
     q.arrival = r.arrival_s;
     if (q.prompt < 1 || q.output < 1) throw Error(SourceLocation{"", 0, 0, "requests"}, "prompt and output lengths must be >= 1");
-    if (q.prompt + q.output > cap_tokens)
-      throw Error(SourceLocation{"", 0, 0, "requests"}, "request " + std::to_string(i) + " needs " + std::to_string(q.prompt + q.output) +
-                  " KV tokens; one instance holds " + std::to_string(static_cast<int64_t>(cap_tokens)));
+    // A request whose context cannot fit one instance's KV cache is refused at arrival, as an
+    // engine refuses a prompt beyond its max_model_len; it counts as an SLO miss. It used to stop
+    // the whole run.
+    if (q.prompt + q.output > cap_tokens) {
+      q.rejected = true;
+      ++rejected;
+      longest_rejected = std::max<int64_t>(longest_rejected, q.prompt + q.output);
+    }
   }
+  if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
+    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than one instance holds (" +
+                std::to_string(static_cast<int64_t>(cap_tokens)) + "; the shortest request needs more)",
+                "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format), or a smaller model");
   // Timeline.
   const double horizon = reqs_.empty() ? 0 : reqs_.back().arrival_s;
   const double sample_dt = horizon > 0 ? horizon / std::max(1, sp.timeline_points) : 0;
@@ -559,6 +570,10 @@ Result Simulation::run(ServingSummary* summary) {
       dirty.push_back(in.index());
     }
     while (next_arrival < reqs_.size() && reqs_[next_arrival].arrival_s <= t) {
+      if (seqs[next_arrival].rejected) {
+        ++next_arrival;
+        continue;
+      }
       Instance& in = least_loaded(entry);
       seqs[next_arrival].instance = in.index();
       in.enqueue(static_cast<int32_t>(next_arrival));
@@ -639,7 +654,13 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("itl_p90_s", itl.percentile(0.9));
   r.set("itl_p99_s", itl.percentile(0.99));
   pct("e2e", e2e);
-  const double slo_frac = completed_ > 0 ? static_cast<double>(met) / completed_ : 0;
+  // Refused requests miss the SLO.
+  const double slo_frac = completed_ + rejected > 0 ? static_cast<double>(met) / static_cast<double>(completed_ + rejected) : 0;
+  r.set("rejected_count", rejected);
+  if (rejected > 0)
+    r.notes.push_back(std::to_string(rejected) + " request(s) need more KV tokens than one instance holds (the longest " +
+                      std::to_string(longest_rejected) + " > " + std::to_string(static_cast<int64_t>(cap_tokens)) +
+                      "): refused at arrival, as an engine refuses a prompt beyond its max_model_len, and counted as SLO misses");
   r.set("slo_ttft_s", sp.slo.ttft_s);
   r.set("slo_tpot_s", sp.slo.tpot_s);
   r.set("slo_attainment_fraction", slo_frac);

@@ -150,6 +150,41 @@ class InferCli(unittest.TestCase):
         self.assertTrue(s["found"])
         self.assertIn(s["best_tp"], (4, 8))
 
+    def test_plan_reports_only_what_it_simulated(self):
+        # With max_devices 4, TP8 cannot run one replica and TP2 needs three: no metric may be a
+        # fake 0 and no row may count more devices than allowed unless it says why.
+        j = run_json("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=200",
+                     "--set", "plan.max_devices=4", "--set", "plan.accelerators=[h100-sxm-80gb]", "--set", "plan.tp=[2,4,8]",
+                     "--set", "plan.max_batch_seqs=[128]")
+        c = j["tables"]["candidates"]["columns"]
+        for i, tp in enumerate(c["tp"]):
+            if c["status"][i] == "ok":
+                self.assertLessEqual(c["devices_count"][i], 4)
+                self.assertIsNotNone(c["slo_attainment_fraction"][i])
+            else:
+                self.assertIsNone(c["slo_attainment_fraction"][i], c["status"][i])
+                self.assertIsNone(c["ttft_p99_s"][i])
+                if c["devices_count"][i] > 4:
+                    self.assertIn("beyond max_devices 4", c["status"][i])
+
+    def test_context_window_and_scale_up_domain(self):
+        s = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                             "--prompt", "200000", "--output", "100000"))
+        self.assertTrue(s["fits_memory"])
+        self.assertFalse(s["fits_context"])
+        self.assertFalse(s["fits"])
+        # Past 2^31 tokens the attended context overflowed an int: a negative time per token.
+        s = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                             "--prompt", "2147483647"))
+        self.assertGreater(s["time_per_output_token_s"], 0)
+        p = run("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb", "--tp", "64", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("8-device scale-up domain", p.stderr)
+        p = run("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "a100-sxm-80gb", "--system", "dgx-h100", ok=False)
+        self.assertIn("holds h100-sxm-80gb, not a100-sxm-80gb", p.stderr)
+        p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--output", "0", ok=False)
+        self.assertIn("'--output'", p.stderr)
+
     def test_bad_inputs_name_the_problem(self):
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--weights", "q4_O", ok=False)
         self.assertNotEqual(p.returncode, 0)

@@ -59,7 +59,8 @@ TEST(CostModel, KvBytesPerTokenPerLayer) {
     EXPECT_DOUBLE_EQ(cm.kv_bytes_per_token_per_device(), 160.0 * 1024);  // split over TP2
   }
   {
-    const CostModel cm(deployment("llama-2-70b", "h100-sxm-80gb", "vllm", "bf16", 16));
+    // TP16 needs a scale-up domain of 16 or more: GB200 NVL72.
+    const CostModel cm(deployment("llama-2-70b", "gb200", "vllm", "bf16", 16));
     // 8 KV heads over TP16: each rank keeps one head (replication), not half of one.
     EXPECT_DOUBLE_EQ(cm.kv_bytes_per_token_per_device(), 2.0 * 1 * 128 * 2 * 80);
   }

@@ -228,6 +228,24 @@ TEST(Serving, ModelThatDoesNotFitIsAnError) {
   EXPECT_THROW(simulate_serving(s, generate_requests(work(1, 10))), Error);
 }
 
+// Question: is a request longer than the KV cache refused and counted, not the end of the run?
+// One such request used to stop `infer serve` with an error and no result.
+TEST(Serving, RequestLongerThanTheKvCacheIsRefusedAndMissesTheSlo) {
+  ServingSpec s = spec_8b();
+  s.kv_capacity_tokens = 4096;
+  std::vector<Request> reqs(10, Request{0.0, 512, 64, -1, 0});
+  for (size_t i = 0; i < reqs.size(); ++i) reqs[i].arrival_s = 0.1 * double(i);
+  reqs[3].prompt_tokens = 8000;  // 8,064 tokens of context in a 4,096-token cache
+  ServingSummary sum;
+  const Result r = simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.completed, 9);
+  EXPECT_EQ(std::get<int64_t>(*r.scalar("rejected_count")), 1);
+  EXPECT_NEAR(sum.slo_attainment_fraction, 0.9, 1e-12);  // the nine others meet a 1 s / 50 ms SLO
+  // Every request refused: nothing to simulate, an error that says why.
+  for (auto& q : reqs) q.prompt_tokens = 8000;
+  EXPECT_THROW(simulate_serving(s, reqs), Error);
+}
+
 namespace {
 // B requests per pipeline slot, all waiting at time 0, prompts of 16 tokens, `out` output tokens:
 // every slot prefills its B prompts in one pass, then decodes them together. Returns the duration
