@@ -43,7 +43,8 @@ class InferCli(unittest.TestCase):
                                      "--prompt", "512", "--output", "1"))
                 sv = scalars(run_json("infer", "serve", "data/examples/infer-on-device.yaml", "--set",
                                       "deployment.accelerator=" + accel, "--set", "workload.requests=5", "--set",
-                                      "workload.prompt.max=200", "--set", "workload.output.max=50"))
+                                      "workload.prompt={dist: lognormal, mean: 150, cv: 0.6, max: 200}", "--set",
+                                      "workload.output={dist: lognormal, mean: 40, cv: 0.6, max: 50}"))
                 self.assertEqual(e["max_context_tokens_by_memory"], math.floor(sv["kv_capacity_tokens_per_instance"]))
 
     def test_validate_meets_the_bar_and_writes_rows_csv(self):
