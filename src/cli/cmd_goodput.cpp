@@ -16,7 +16,7 @@ namespace {
 struct GoodputArgs {
   std::string file;
   int64_t replicas = 0, search_replicas = 0;
-  int64_t seed = -1;
+  uint64_t seed = 0;
   int threads = -1;
   double target_ettr = -1;
   bool no_search = false, list_presets = false;
@@ -84,11 +84,16 @@ void add_goodput_command(CLI::App& app) {
       "Goodput and resiliency planner: simulate a training job under failures, checkpoints and recovery\n"
       "(ETTR with confidence intervals, lost time by cause, optimal checkpoint interval, spares, knobs)");
   cmd->add_option("file", args->file, "Goodput input YAML (path, or relative to the data folder, e.g. examples/goodput-llama3-405b-16k.yaml)");
-  cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas (overrides simulation.replicas)");
-  cmd->add_option("--seed", args->seed, "Random seed (overrides simulation.seed)");
+  // Given options are applied by whether they were given (count), never by a sentinel value: a
+  // --replicas 0 or --seed -1 used to be ignored silently.
+  auto* o_replicas = cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas, at least 2 (overrides simulation.replicas)")
+                         ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", "INT >= 2"));
+  auto* o_seed = cmd->add_option("--seed", args->seed, "Random seed, 0 to 2^64-1 (overrides simulation.seed)")->check(unsigned_64());
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores; results do not depend on it)");
-  cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR (overrides simulation.target_ettr)");
-  cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving");
+  auto* o_target = cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR, in [0, 1) (overrides simulation.target_ettr)")
+                       ->check(number_check(0, false, 1, "a fraction in [0, 1)", "FRACTION"));
+  auto* o_search = cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving (>= 2)")
+                       ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", "INT >= 2"));
   cmd->add_flag("--no-search", args->no_search, "Skip the interval search, strategy comparison and knob solving");
   cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");
   cmd->add_option("--fit", args->fit_csv, "Fit failure processes from a CSV of incidents (time_h,category[,component][,node_lost])");
@@ -97,7 +102,7 @@ void add_goodput_command(CLI::App& app) {
   cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)");
   cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)");
   add_output_options(*cmd, args->out);
-  cmd->callback([args] {
+  cmd->callback([args, o_replicas, o_seed, o_target, o_search] {
     if (args->list_presets) {
       emit(list_presets(), args->out);
       return;
@@ -110,16 +115,16 @@ void add_goodput_command(CLI::App& app) {
                                         "e.g. sextant goodput examples/goodput-llama3-405b-16k.yaml");
     auto sets = parse_sets(args->sets);
     auto c = goodput::load_goodput(args->file, sets);
-    if (args->replicas > 0) c.sim.replicas = args->replicas;
-    if (args->replicas < 0 || args->replicas == 1)
-      throw Error(SourceLocation{"--replicas", 0, 0, "--replicas"}, "need at least 2 replicas");
-    if (args->seed >= 0) c.sim.seed = uint64_t(args->seed);
+    if (o_replicas->count()) c.sim.replicas = args->replicas;
+    if (o_seed->count()) c.sim.seed = args->seed;
     if (args->threads >= 0) c.sim.threads = args->threads;
-    if (args->target_ettr >= 0) {
+    if (o_target->count()) {
       if (args->target_ettr >= 1) throw Error(SourceLocation{"--target-ettr", 0, 0, "--target-ettr"}, "an ETTR target is a fraction below 1");
       c.sim.target_ettr = args->target_ettr;
     }
-    if (args->search_replicas > 1) c.sim.search_replicas = args->search_replicas;
+    if (o_search->count()) c.sim.search_replicas = args->search_replicas;
+    // The options may have raised the work: the budget is checked again.
+    goodput::check_simulation_budget(c, SourceLocation{"--replicas", 0, 0, "--replicas"});
     if (args->no_search) c.sim.search = false;
     emit(goodput::run_goodput(c), args->out);
   });

@@ -131,6 +131,10 @@ struct GoodputConfig {
   double mean_restart_s() const;
 };
 
+// Throws Error (at `where`) when the expected interruptions over every replica, searches included,
+// exceed the simulation's budget (docs/goodput.md, Engine).
+void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where);
+
 // Load from a YAML file (path as given, or relative to data/). `overrides` are dotted key=value
 // pairs applied to the YAML before reading (`--set checkpoint.interval_s=1800`).
 GoodputConfig load_goodput(const std::string& path,

@@ -249,13 +249,27 @@ Result run_goodput(const GoodputConfig& c) {
   const double persist_at_risk = sched.levels.empty() ? 0.0 : sched.remote().persist_s;
   const double restart_eff = restart + persist_at_risk;
   auto delta_eff = [&](double tau) { return std::max(delta, min_cycle - tau); };
-  auto daly_at = [&](double tau) { return daly_ettr(tau, delta_eff(tau), restart_eff, mttf); };
-  auto meta_at = [&](double tau) { return meta_expected_ettr(rate, restart_eff, tau, delta_eff(tau)); };
+  auto daly_at = [&](double tau) {
+    if (std::isnan(tau)) return tau;
+    return rate > 0 ? daly_ettr(tau, delta_eff(tau), restart_eff, mttf) : tau / (tau + delta_eff(tau));
+  };
+  auto meta_at = [&](double tau) {
+    if (std::isnan(tau)) return tau;
+    return rate > 0 ? meta_expected_ettr(rate, restart_eff, tau, delta_eff(tau)) : tau / (tau + delta_eff(tau));
+  };
   const double floor_tau = std::max(0.0, min_cycle - delta);
-  const double young = std::max(young_interval_s(delta, mttf), floor_tau);
-  const double daly1 = std::max(daly_first_order_interval_s(delta, mttf, restart_eff), floor_tau);
-  const double daly2 = std::max(daly_higher_order_interval_s(delta, mttf), floor_tau);
-  const double lw = std::max(lambert_w_interval_s(delta, mttf), floor_tau);
+  // Without an interrupting process (only fail-slow episodes, say) there is no MTTF: no optimal
+  // interval, and the closed-form ETTR is the checkpoint cost alone (it used to stop the run with
+  // "MTTF must be a positive number, got inf").
+  const bool interrupted = rate > 0;
+  if (!interrupted)
+    res.notes.push_back("no process interrupts the job (job MTTF infinite): the optimal-interval formulas do not apply (NaN), and the "
+                        "closed-form ETTR is the checkpoint cost alone");
+  const double nan = std::nan("");
+  const double young = interrupted ? std::max(young_interval_s(delta, mttf), floor_tau) : nan;
+  const double daly1 = interrupted ? std::max(daly_first_order_interval_s(delta, mttf, restart_eff), floor_tau) : nan;
+  const double daly2 = interrupted ? std::max(daly_higher_order_interval_s(delta, mttf), floor_tau) : nan;
+  const double lw = interrupted ? std::max(lambert_w_interval_s(delta, mttf), floor_tau) : nan;
   res.set("young_interval_s", young);
   res.set("daly_interval_s", daly2);
   res.set("lambert_w_interval_s", lw);
@@ -324,7 +338,7 @@ Result run_goodput(const GoodputConfig& c) {
     base.checkpoint.interval_rule.clear();
     double min_tau = 0;
     for (const auto& l : sched.levels) min_tau = std::max(min_tau, (l.persist_s) / double(l.every_count));
-    const double center = std::max({daly2, min_tau, c.job.step_time_s});
+    const double center = std::max({interrupted ? daly2 : c.checkpoint.interval_s, min_tau, c.job.step_time_s});
     Table& t = res.add_table("ettr_vs_interval", "simulated ETTR against the checkpoint interval (" + std::to_string(sn) + " replicas each)");
     t.add_f64("interval_s");
     t.add_f64("ettr");
@@ -339,7 +353,7 @@ Result run_goodput(const GoodputConfig& c) {
       cc.checkpoint.interval_s = tau;
       const double e = eval(cc);
       pts.push_back({tau, e});
-      t.add_row({tau, e, daly_ettr(tau, delta, restart, mttf)});
+      t.add_row({tau, e, daly_at(tau)});
       if (e > best_e) {
         best_e = e;
         best_tau = tau;
