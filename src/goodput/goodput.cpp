@@ -178,6 +178,7 @@ Result run_goodput(const GoodputConfig& c) {
   res.set("checkpoint_per_node_bytes", c.checkpoint.env.per_node_bytes);
   res.set("checkpoint_per_gpu_bytes", c.checkpoint.env.per_gpu_bytes);
   res.set("checkpoint_interval_s", c.checkpoint.interval_s);
+  if (c.job.step_time_s > 0) res.set("checkpoint_interval_steps", static_cast<int64_t>(std::llround(c.checkpoint.interval_s / c.job.step_time_s)));
   res.set("checkpoint_blocking_s", sched.blocking_s);
   res.set("checkpoint_remote_write_s", c.checkpoint.env.remote_write_s());
   res.set("checkpoint_remote_read_s", c.checkpoint.env.remote_read_s());
@@ -338,6 +339,11 @@ Result run_goodput(const GoodputConfig& c) {
     base.checkpoint.interval_rule.clear();
     double min_tau = 0;
     for (const auto& l : sched.levels) min_tau = std::max(min_tau, (l.persist_s) / double(l.every_count));
+    // Checkpoints fall between steps: every interval tried is a whole number of steps.
+    auto whole_steps = [&](double tau) {
+      const double step = c.job.step_time_s;
+      return step > 0 ? std::max(1.0, std::round(tau / step)) * step : tau;
+    };
     const double center = std::max({interrupted ? daly2 : c.checkpoint.interval_s, min_tau, c.job.step_time_s});
     Table& t = res.add_table("ettr_vs_interval", "simulated ETTR against the checkpoint interval (" + std::to_string(sn) + " replicas each)");
     t.add_f64("interval_s");
@@ -347,7 +353,7 @@ Result run_goodput(const GoodputConfig& c) {
     double best_tau = c.checkpoint.interval_s, best_e = -1;
     std::vector<std::pair<double, double>> pts;
     for (double f : factors) {
-      const double tau = std::max({center * f, min_tau, c.job.step_time_s > 0 ? c.job.step_time_s : 1e-3});
+      const double tau = whole_steps(std::max({center * f, min_tau, c.job.step_time_s > 0 ? c.job.step_time_s : 1e-3}));
       if (!pts.empty() && std::fabs(tau - pts.back().first) < 1e-9 * tau) continue;
       GoodputConfig cc = base;
       cc.checkpoint.interval_s = tau;
@@ -370,11 +376,11 @@ Result run_goodput(const GoodputConfig& c) {
       if (A < 0) {
         const double xv = std::clamp(-B / (2 * A), x0, x2);
         GoodputConfig cc = base;
-        cc.checkpoint.interval_s = std::exp(xv);
+        cc.checkpoint.interval_s = whole_steps(std::exp(xv));
         const double e = eval(cc);
         if (e > best_e) {
           best_e = e;
-          best_tau = std::exp(xv);
+          best_tau = cc.checkpoint.interval_s;
         }
       }
     }

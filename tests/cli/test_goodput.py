@@ -58,7 +58,9 @@ class GoodputCli(unittest.TestCase):
     def test_set_override_changes_the_interval(self):
         out = json.loads(run(EXAMPLE, "--replicas", "50", "--no-search", "--set", "checkpoint.interval_minutes=30",
                              "--json", "-").stdout)
-        self.assertEqual(out["scalars"]["checkpoint_interval_s"], 1800)
+        # 30 minutes of 6.5 s steps: a checkpoint every 277 steps.
+        self.assertEqual(out["scalars"]["checkpoint_interval_steps"], 277)
+        self.assertAlmostEqual(out["scalars"]["checkpoint_interval_s"], 277 * 6.5)
 
     def test_list_presets(self):
         out = json.loads(run("--list-presets", "--json", "-").stdout)
