@@ -622,11 +622,26 @@ struct Lowerer {
                          sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab));
     }
     bw.push_back(mem("embedding.grad", OpClass::Embedding, T * h * ab * 2 + T * h * 4));
+    b.params = static_cast<double>(m.vocab) * h / t + (m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
+    zero3_root(b.params, fwd, bw, "embedding.zero3.param_all_gather", "embedding.zero3.grad_reduce_scatter", true);
     b.forward = std::move(fwd);
     b.backward_weight = std::move(bw);
-    b.params = static_cast<double>(m.vocab) * h / t + (m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
     b.activation_bytes = 0;
     return b;
+  }
+
+  // FSDP / ZeRO-3 for the parameters outside the layers (embedding, final norm, output head): the
+  // root unit gathers them once per micro-batch before its forward and keeps them through its
+  // backward (torch FSDP's root is not resharded after forward), then reduce-scatters their
+  // gradients. Before 2026-12-01 they were sharded in memory but never gathered or reduced.
+  // The embedding's gather opens each micro-batch's forward: nothing runs before it to hide it
+  // (FSDP prefetches the next unit's parameters during a unit's compute, and no unit precedes the
+  // first), so it is not overlapped; the head's is prefetched during the last layers.
+  void zero3_root(double params, std::vector<Step>& fwd, std::vector<Step>& bw, const char* gather_name, const char* reduce_name,
+                  bool first_unit) const {
+    if (!zero3 || params <= 0) return;
+    fwd.insert(fwd.begin(), coll(gather_name, CollKind::AllGather, GroupKind::DP, params * 2.0, s.plan.overlap_param_gather && !first_unit));
+    bw.push_back(coll(reduce_name, CollKind::ReduceScatter, GroupKind::DP, params * grad_bytes(), s.plan.overlap_grad_reduce));
   }
 
   Block head() const {
@@ -644,10 +659,11 @@ struct Lowerer {
     gemm_backward(logits, bi, bw);
     if (t > 1 && sp)
       bi.push_back(coll("head.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab));
+    b.params = (m.tied_embeddings && s.plan.pp == 1) ? h : V * h / t + h;
+    zero3_root(b.params, fwd, bw, "head.zero3.param_all_gather", "head.zero3.grad_reduce_scatter", false);
     b.forward = std::move(fwd);
     b.backward_input = std::move(bi);
     b.backward_weight = std::move(bw);
-    b.params = (m.tied_embeddings && s.plan.pp == 1) ? h : V * h / t + h;
     b.activation_bytes = T * (V / t * 4 + 2 * h * ab / (sp ? t : 1));  // fp32 logits for the loss
     return b;
   }
