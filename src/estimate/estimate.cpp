@@ -254,6 +254,10 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   const double obytes = (s.train.optimizer == "adam" ? 8.0 : 4.0) + (fp32_weights ? 0.0 : 4.0);
   mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
   mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
+  // ZeRO-2 with step sync: the gradients accumulate unsharded, in the reduction dtype, until the
+  // step's reduce-scatter (FSDP2 without gradient sync accumulates in reduce_dtype; Llama 3
+  // accumulated in fp32 over micro-batches), as ZeRO-1 holds them; the shard replaces them after.
+  if (z == 2 && s.plan.zero2_grad_sync == "step") mb.gradients_bytes = (dense + expert) * gbytes;
   mb.optimizer_bytes = (z >= 1 ? dense / dshard + expert / eshard : dense + expert) * obytes;
   mb.activations_bytes = activations_bytes;
   // ZeRO-3: two layers' gathered parameters (the one in use and the prefetched one), experts too.

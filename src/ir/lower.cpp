@@ -86,6 +86,7 @@ struct Lowerer {
   double Tsp;        // tokens held outside TP regions (T/t with SP)
   bool dropout;
   bool zero3;
+  bool zero2;  // ZeRO-2, micro_batch sync: gradients reduce-scattered every micro-batch (no full buffer to accumulate in)
   int edp;           // expert-data-parallel group size (ranks sharing the same experts)
   A2ATraffic moe_traffic;  // destinations of the EP dispatch/combine bytes (the plan's dispatcher)
   // HBM bytes per element of quantising a 16-bit GEMM operand for FP8/FP4 GEMMs (0 in 16 bits):
@@ -98,7 +99,7 @@ struct Lowerer {
         etp(sc.plan.etp > 0 ? sc.plan.etp : sc.plan.tp), sp(sc.plan.sequence_parallel && sc.plan.tp > 1),
         dt(sc.train.precision), wb(dtype_bytes(sc.train.precision)),
         T(static_cast<double>(sc.train.micro_batch) * sc.train.seq_len / sc.plan.cp),
-        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3),
+        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3), zero2(sc.plan.zero_stage == 2 && sc.plan.zero2_grad_sync == "micro_batch"),
         edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
     if (full_precision(dt)) ab = 4;  // fp32/tf32 training keeps fp32 activations
     gb = std::min(ab, wb);
@@ -599,6 +600,7 @@ struct Lowerer {
         }
       }
     }
+    if (zero2) zero2_reduce(b.params - b.expert_params, moe ? b.expert_params : 0.0, bw);
     add_quantize(fwd, false);
     add_quantize(rc, false);
     add_quantize(bi_ordered, true);
@@ -610,6 +612,20 @@ struct Lowerer {
   }
 
   double grad_bytes() const { return dtype_bytes(s.train.grad_reduce_dtype); }
+
+  // ZeRO-2 keeps only its shard of the gradients, so every micro-batch's gradients are
+  // reduce-scattered as the backward produces them (DeepSpeed stage 2 reduces each micro-step into
+  // the partition; torch FSDP SHARD_GRAD_OP outside no_sync), overlapped with the backward. With
+  // one micro-batch this is ZeRO-1's traffic; with m it is m times it. Before 2026-12-01 ZeRO-2 had
+  // ZeRO-1's single reduce-scatter and the sharded gradient memory both.
+  void zero2_reduce(double dense_params, double expert_params, std::vector<Step>& bw) const {
+    if (dense_params > 0 && s.plan.dp * s.plan.cp > 1)  // the DP group spans dp x cp ranks
+      bw.push_back(coll("zero2.grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::DP, dense_params * grad_bytes(),
+                        s.plan.overlap_grad_reduce));
+    if (expert_params > 0 && edp > 1)
+      bw.push_back(coll("zero2.expert_grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::EDP, expert_params * grad_bytes(),
+                        s.plan.overlap_grad_reduce));
+  }
 
   Block embedding() const {
     Block b;
@@ -624,6 +640,7 @@ struct Lowerer {
     bw.push_back(mem("embedding.grad", OpClass::Embedding, T * h * ab * 2 + T * h * 4));
     b.params = static_cast<double>(m.vocab) * h / t + (m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
     zero3_root(b.params, fwd, bw, "embedding.zero3.param_all_gather", "embedding.zero3.grad_reduce_scatter", true);
+    if (zero2) zero2_reduce(b.params, 0.0, bw);
     b.forward = std::move(fwd);
     b.backward_weight = std::move(bw);
     b.activation_bytes = 0;
@@ -661,6 +678,7 @@ struct Lowerer {
       bi.push_back(coll("head.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab));
     b.params = (m.tied_embeddings && s.plan.pp == 1) ? h : V * h / t + h;
     zero3_root(b.params, fwd, bw, "head.zero3.param_all_gather", "head.zero3.grad_reduce_scatter", false);
+    if (zero2) zero2_reduce(b.params, 0.0, bw);
     b.forward = std::move(fwd);
     b.backward_input = std::move(bi);
     b.backward_weight = std::move(bw);
@@ -832,9 +850,11 @@ Workload lower(const Scenario& s) {
     sw.grad_buckets = std::max(1, static_cast<int>(std::ceil(grad_dense / bucket_bytes)));
     if (p.zero_stage < 3) {
       const CollKind k = p.zero_stage == 0 ? CollKind::AllReduce : CollKind::ReduceScatter;
-      if (w.group(GroupKind::DP).size > 1)
+      // ZeRO-2 with micro_batch sync reduce-scatters every micro-batch in the backward
+      // (Lowerer::zero2_reduce); with step sync, once here as ZeRO-1.
+      if (w.group(GroupKind::DP).size > 1 && !L.zero2)
         sw.grad_sync.push_back(L.coll("dp.grad_sync", k, GroupKind::DP, grad_dense, p.overlap_grad_reduce));
-      if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1)
+      if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1 && !L.zero2)
         sw.grad_sync.push_back(L.coll("edp.grad_sync", k, GroupKind::EDP, grad_expert, p.overlap_grad_reduce));
       if (p.zero_stage >= 1) {
         if (w.group(GroupKind::DP).size > 1)

@@ -629,7 +629,9 @@ double MemoryModel::bytes(const Candidate& c) const {
   for (int r = 0; r < p; ++r) {
     const StageMem& st = it->second[static_cast<size_t>(r)];
     const double w = (z >= 3 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * wbytes;
-    const double g = (z >= 2 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
+    // ZeRO-2 with step sync holds the full gradients until the step's reduce-scatter (estimate.cpp).
+    const bool shard_grads = z >= 3 || (z == 2 && s.plan.zero2_grad_sync == "micro_batch");
+    const double g = (shard_grads ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
     const double act = (sched.peak_activation_bytes(r, p, v, m, st.chunk_act_per_mb) + st.recompute_peak_per_mb) * act_scale;
     const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
@@ -643,10 +645,11 @@ double MemoryModel::bytes(const Candidate& c) const {
 // ---------------------------------------------------------------- search
 namespace {
 // Two candidates lower to the same workload when they differ only in the pipeline schedule
-// (read by the estimator, not by lower) or between ZeRO stages 1 and 2 (same collectives and
-// optimizer shard; only the memory accounting, done by the estimator, differs).
-bool same_lowering(const Candidate& a, const Candidate& b) {
-  auto zclass = [](int z) { return z == 0 ? 0 : z == 3 ? 2 : 1; };
+// (read by the estimator, not by lower) or between ZeRO stages 1 and 2 when ZeRO-2 synchronises
+// once per step (same collectives and optimizer shard; only the memory accounting, done by the
+// estimator, differs). ZeRO-2 with micro_batch sync reduce-scatters every micro-batch: its own.
+bool same_lowering(const Candidate& a, const Candidate& b, bool zero2_per_micro_batch) {
+  auto zclass = [&](int z) { return z == 0 ? 0 : z == 3 ? 2 : (z == 2 && zero2_per_micro_batch) ? 3 : 1; };
   return a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
          a.micro_batch == b.micro_batch && zclass(a.zero_stage) == zclass(b.zero_stage) && a.recompute == b.recompute &&
          a.recompute_modules == b.recompute_modules && a.recompute_layers == b.recompute_layers && a.sequence_parallel == b.sequence_parallel && a.tp_comm_overlap == b.tp_comm_overlap &&
@@ -753,7 +756,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
             }
           }
           // Candidates that lower to the same workload (same_lowering) share one lowering.
-          const bool reuse = w && same_lowering(w_cand, as);
+          const bool reuse = w && same_lowering(w_cand, as, base.plan.zero2_grad_sync == "micro_batch");
           apply_candidate(s, as, opt);
           if (reuse) {
             w->schedule = s.plan.schedule;

@@ -113,6 +113,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
   p.grad_bucket_bytes = m.f64("grad_bucket_mb", 40.0) * 1e6;
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
+  p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
   p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
   p.moe_dispatcher = m.choice("moe_dispatcher", moe_dispatcher_names(), base.moe_dispatcher);
   for (const auto& [key, v] : {std::pair<const char*, int>{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep},

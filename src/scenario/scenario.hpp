@@ -67,6 +67,11 @@ struct ParallelPlan {
   // of the catalog when named; see data/catalog/frameworks/):
   std::string zero3_gather = "layer";        // layer | tensor: one ZeRO-3 gather per layer or per tensor
   bool zero3_regather_for_recompute = false;  // full recompute gathers the parameters once more
+  // ZeRO-2 gradient synchronisation: micro_batch (DeepSpeed stage 2, FSDP SHARD_GRAD_OP: every
+  // micro-batch's gradients reduce-scattered into the shard, only the shard held) | step (FSDP
+  // under pipelining, no_sync: gradients accumulate unsharded in the reduction dtype and are
+  // reduce-scattered once per step: ZeRO-1's traffic and gradient memory).
+  std::string zero2_grad_sync = "micro_batch";
   bool collective_nic_aggregation = true;     // inter-node collectives use all NICs of the node
   // MoE token dispatcher (registry name, ir/moe_dispatch.hpp): alltoall (one copy per token and
   // expert, NCCL all-to-all) | deepep | hybridep (one copy per destination rank and domain).

@@ -727,3 +727,101 @@ TEST(ClosedForms, MaterialisedScoresAndAttentionKernelCap) {
   none.peak_fraction_cap = 0;
   EXPECT_DOUBLE_EQ(compute_time(loose, acc).compute_s, compute_time(none, acc).compute_s);
 }
+
+namespace {
+// Bytes of every collective whose name starts with `prefix`, over a whole step: per micro-batch
+// steps (forward, backward) times the micro-batches, plus the once-per-step work.
+double step_collective_bytes(const ir::Workload& w, std::string_view prefix) {
+  double per_mb = 0, once = 0;
+  auto add = [&](const std::vector<ir::Step>& steps, double& into, double times) {
+    for (const auto& st : steps)
+      if (const auto* c = std::get_if<ir::Collective>(&st); c && std::string_view(c->name).substr(0, prefix.size()) == prefix)
+        into += c->bytes * times;
+  };
+  for (const auto& ch : w.stages[0].chunks)
+    for (const auto& b : ch.blocks) {
+      add(b.forward, per_mb, b.count);
+      add(b.backward_input, per_mb, b.count);
+      add(b.backward_weight, per_mb, b.count);
+    }
+  for (const auto& c : w.step.grad_sync)
+    if (std::string_view(c.name).substr(0, prefix.size()) == prefix) once += c.bytes;
+  return per_mb * static_cast<double>(w.microbatches) + once;
+}
+}  // namespace
+
+// Question: does ZeRO-2 pay for holding only a shard of the gradients? With m micro-batches the
+// shard can only accumulate if every micro-batch's gradients are reduce-scattered into it (m x
+// ZeRO-1's bytes); synchronising once per step instead holds the full gradients, as ZeRO-1 does.
+// Before 2026-12-01 ZeRO-2 had ZeRO-1's traffic and the shard's memory both.
+TEST(ClosedForms, ZeroTwoReduceScattersEveryMicroBatchOrHoldsTheFullGradients) {
+  const auto y = gpt_yaml(1, false, "none");  // tp1 on 8 GPUs: dp 8, global batch 64 of micro-batch 2 -> m = 4
+  // bf16 training: fp32 gradients (Megatron's default), 4 bytes per parameter reduced.
+  const auto s1 = parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", "1"}, {"training.precision", "bf16"}});
+  const auto s2 = parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", "2"}, {"training.precision", "bf16"}});
+  const auto s2s = parse_scenario(y, "t.yaml", *frozen(),
+                                  {{"parallel.zero_stage", "2"}, {"parallel.zero2_grad_sync", "step"}, {"training.precision", "bf16"}});
+  const auto w1 = ir::lower(s1), w2 = ir::lower(s2), w2s = ir::lower(s2s);
+  ASSERT_EQ(w1.microbatches, 4);
+  const double rs1 = step_collective_bytes(w1, "dp.grad_sync");
+  EXPECT_NEAR(rs1, w1.stages[0].params * 4.0, 1e-6 * rs1);  // fp32 gradients, once
+  EXPECT_NEAR(step_collective_bytes(w2, "zero2.grad_reduce_scatter"), 4 * rs1, 1e-6 * rs1);
+  EXPECT_EQ(step_collective_bytes(w2, "dp.grad_sync"), 0.0);
+  EXPECT_NEAR(step_collective_bytes(w2s, "dp.grad_sync"), rs1, 1e-6 * rs1);
+  const auto e1 = estimate_step(w1), e2 = estimate_step(w2), e2s = estimate_step(w2s);
+  EXPECT_NEAR(e2.memory.gradients_bytes, e1.memory.gradients_bytes / 8, 1e-6 * e1.memory.gradients_bytes);
+  EXPECT_EQ(e2s.memory.gradients_bytes, e1.memory.gradients_bytes);
+  EXPECT_EQ(e2s.step_time_s, e1.step_time_s);
+  EXPECT_GT(e2.step_time_s, e1.step_time_s);
+}
+
+// Question: under ZeRO-3, are the parameters outside the layers (embedding, output head) gathered
+// and their gradients reduced? They were sharded in memory but never communicated before
+// 2026-12-01: gradients that are never synchronised.
+TEST(ClosedForms, ZeroThreeGathersAndReducesTheEmbeddingAndHead) {
+  const auto s = parse_scenario(gpt_yaml(1, false, "none"), "t.yaml", *frozen(), {{"parallel.zero_stage", "3"}, {"training.precision", "bf16"}});
+  const auto w = ir::lower(s);
+  const double V = 51200, h = 4096;
+  const double m = static_cast<double>(w.microbatches);
+  EXPECT_NEAR(step_collective_bytes(w, "embedding.zero3.param_all_gather"), m * V * h * 2, 1e-3);
+  EXPECT_NEAR(step_collective_bytes(w, "embedding.zero3.grad_reduce_scatter"), m * V * h * 4, 1e-3);
+  EXPECT_NEAR(step_collective_bytes(w, "head.zero3.param_all_gather"), m * (V * h + h) * 2, 1e-3);
+  // Every parameter of the stage is reduce-scattered once per micro-batch, fp32.
+  const double all = step_collective_bytes(w, "zero3.grad_reduce_scatter") + step_collective_bytes(w, "embedding.zero3.grad_reduce_scatter") +
+                     step_collective_bytes(w, "head.zero3.grad_reduce_scatter");
+  EXPECT_NEAR(all, m * w.stages[0].params * 4, 1e-6 * all);
+}
+
+// Question: does an MLA layer save what its backward reads? Flash attention saves Q, K (heads x qk
+// dim) and V (heads x v dim), and the up projections their latent inputs, as do the latents'
+// norms. Only Q was counted before 2026-12-01 (DeepSeek-V3's activations 23% low). The down
+// projections are replicated across TP: their parameters are not divided by t.
+TEST(ClosedForms, MlaSavesItsLatentsKeysAndValues) {
+  const std::string base = "model: deepseek-v3\nsystem: dgx-h100\nnum_gpus: 8\n"
+                           "parallel: {tp: TP, pp: 1, ep: 8, zero_stage: 1, sequence_parallel: false}\n"
+                           "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+  auto with_tp = [&](int tp) {
+    std::string y = base;
+    y.replace(y.find("TP"), 2, std::to_string(tp));
+    return ir::lower(parse_scenario(y, "t.yaml", *frozen()));
+  };
+  auto dense = [](const ir::Workload& w) -> const ir::Block& {
+    for (const auto& b : w.stages[0].chunks[0].blocks)
+      if (b.name == "dense_layer") return b;
+    throw std::runtime_error("no dense layer");
+  };
+  const double T = 4096, h = 7168, heads = 128, qk = 192, v = 128, f = 18432, qlat = 1536, kvlat = 512, rope = 64;
+  // Per token at tp 1, bf16: attention norm input and QKV input (h each), the latents twice, Q, K
+  // and V, the projection input (heads x v), the softmax statistics (fp32 per head); the SwiGLU
+  // MLP's norm input and fc1 input (h each), its two fc1 outputs and the fc2 input (f each).
+  const double attention = 2 * h * 2 + (qlat + kvlat) * 2 * 2 + (2 * heads * qk + heads * v) * 2 + heads * v * 2 + 4 * heads;
+  const double mlp = 2 * h * 2 + 3 * f * 2;
+  EXPECT_DOUBLE_EQ(dense(with_tp(1)).activation_bytes, T * (attention + mlp));
+  // Attention parameters at tp 8: down projections whole, up projections and output split, the two
+  // latent norms and the layer norm whole.
+  const double down = h * qlat + h * (kvlat + rope);
+  const double split = qlat * heads * qk + kvlat * heads * (qk - rope + v) + heads * v * h;
+  const double attn_params = down + split / 8 + qlat + kvlat + h;
+  const double mlp_params = 3 * h * f / 8 + h;
+  EXPECT_DOUBLE_EQ(dense(with_tp(8)).params, attn_params + mlp_params);
+}
