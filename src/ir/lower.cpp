@@ -468,25 +468,35 @@ struct Lowerer {
       ComputeOp sup, sdown;
       const bool shared = x.shared_experts > 0;
       if (shared) {
+        // Shared experts are a dense MLP on the layer's tensor-parallel group (Megatron-Core's
+        // SharedExpertMLP), not on the expert-TP group: weights split t ways over all T tokens,
+        // with their own TP all-gather and reduce-scatter (all-reduce without SP), whatever etp is.
+        // Before 2026-12-01 they were split etp ways: with etp 1 and tp 8, eight times the weights.
         const double fs = static_cast<double>(x.shared_experts) * f;
-        sup = gemm("moe.shared_up", Tl, (mats - 1) * fs / etp, h);
-        sdown = gemm("moe.shared_down", Tl, h, fs / etp);
+        const size_t shared_begin = fwd.size();
+        tp_enter(fwd, "moe.shared.tp_all_gather");
+        sup = gemm("moe.shared_up", T, (mats - 1) * fs / t, h);
+        sdown = gemm("moe.shared_down", T, h, fs / t);
         fwd.push_back(sup);
         fwd.push_back(sdown);
-        if (rc_shared) {
-          rc.push_back(sup);
-          rc.push_back(sdown);
-        }
-        b.params += mats * h * fs / etp;
-        (rc_shared || rc_moe ? remat : act) += Tl / T * ((mats - 1) * fs * ab + fs * gb) / etp;
+        tp_leave(fwd, "moe.shared.tp_reduce_scatter", "moe.shared.tp_all_reduce");
+        if (rc_shared) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(shared_begin), fwd.end());
+        b.params += mats * h * fs / t;
+        (rc_shared || rc_moe ? remat : act) += ((mats - 1) * fs * ab + fs * gb) / t;
       }
       if (t > 1 && etp > 1) tp_leave(fwd, "moe.tp_reduce_scatter", "moe.tp_all_reduce");
       if (rc_moe) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(moe_begin), fwd.end());
       // Backward.
       bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
       if (shared) {
+        if (t > 1)
+          bi.push_back(coll(sp ? "moe.shared.tp_all_gather.bwd" : "moe.shared.tp_all_reduce.bwd", sp ? CollKind::AllGather : CollKind::AllReduce,
+                            GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
         gemm_backward(sdown, bi, bw);
         gemm_backward(sup, bi, bw);
+        if (t > 1)
+          bi.push_back(coll(sp ? "moe.shared.tp_reduce_scatter.bwd" : "moe.shared.tp_all_reduce.bwd_in",
+                            sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
       }
       if (ep > 1) bi.push_back(moe_a2a("moe.combine.bwd", a2a));
       bi.push_back(mem("moe.unpermute.bwd", OpClass::Memcpy, 2 * a2a));

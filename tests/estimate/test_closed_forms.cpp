@@ -825,3 +825,45 @@ TEST(ClosedForms, MlaSavesItsLatentsKeysAndValues) {
   const double mlp_params = 3 * h * f / 8 + h;
   EXPECT_DOUBLE_EQ(dense(with_tp(8)).params, attn_params + mlp_params);
 }
+
+// Question: are shared experts split over the layer's TP group, with their own TP collectives,
+// whatever the expert-TP size? Megatron-Core builds them as a dense MLP (SharedExpertMLP) on the
+// TP group; with tp 8 and etp 1 they were held whole on every rank before 2026-12-01.
+TEST(ClosedForms, SharedExpertsAreADenseMlpOnTheTensorParallelGroup) {
+  const std::string y =
+      "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 8, ffn_hidden: 8192, vocab: 32000,"
+      " mlp: swiglu, moe: {num_experts: 16, topk: 4, expert_ffn_hidden: 1024, shared_experts: 2}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8, etp: 1, pp: 1, ep: 8, zero_stage: 1, sequence_parallel: true}\n"
+      "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16, recompute: none}\n";
+  const auto s = parse_scenario(y, "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const ir::Block* moe = nullptr;
+  for (const auto& b : w.stages[0].chunks[0].blocks)
+    if (b.name == "moe_layer") moe = &b;
+  ASSERT_NE(moe, nullptr);
+  const double T = 2 * 4096.0, h = 2048, fs = 2 * 1024.0;
+  double shared_params = 0, shared_comm = 0;
+  int shared_colls = 0;
+  for (const auto* pass : {&moe->forward, &moe->backward_input})
+    for (const auto& st : *pass) {
+      if (const auto* c = std::get_if<ir::Collective>(&st); c && std::string_view(c->name).substr(0, 10) == "moe.shared") {
+        ++shared_colls;
+        shared_comm += c->bytes;
+        EXPECT_EQ(c->group, ir::GroupKind::TP);
+      }
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && std::string_view(op->name) == "moe.shared_up") {
+        EXPECT_EQ(op->m, static_cast<int64_t>(T));  // all T tokens (gathered), not T / tp
+        EXPECT_EQ(op->n, static_cast<int64_t>(2 * fs / 8));
+      }
+    }
+  EXPECT_EQ(shared_colls, 4);  // all-gather and reduce-scatter, forward and backward
+  EXPECT_DOUBLE_EQ(shared_comm, 4 * T * h * 2);
+  // Parameters: attention and router and norms are the same with or without shared experts; the
+  // difference is the shared MLP, split 8 ways.
+  auto y0 = y;
+  y0.replace(y0.find("shared_experts: 2"), 17, "shared_experts: 0");
+  const auto w0 = ir::lower(parse_scenario(y0, "t.yaml", *frozen()));
+  for (const auto& b : w0.stages[0].chunks[0].blocks)
+    if (b.name == "moe_layer") shared_params = moe->params - b.params;
+  EXPECT_DOUBLE_EQ(shared_params, 3 * h * fs / 8);
+}
