@@ -433,17 +433,20 @@ struct Lowerer {
       const auto& x = *m.moe;
       const double f = x.expert_ffn_hidden;
       // Tokens of this rank entering the MoE layer (sharded over TP by sequence parallelism).
-      const double Tl = (t > 1 && etp == 1) ? T / t : T;
+      // Tokens of this rank entering the routing: its sequence-parallel shard (or its split of the
+      // replicated tokens without SP). Megatron-Core's dispatcher routes and all-to-alls only
+      // these, then all-gathers the received tokens over the expert-TP group (reduce-scatter
+      // before the combine): the experts see etp x as many, with weights split etp ways.
+      const double Tin = t > 1 ? T / t : T;
+      const double Tl = Tin * etp;
       // Selective recompute of the whole routed part (Megatron-Core's `moe` module) repeats
       // its forward, all-to-alls included; otherwise its activation function or shared experts.
       const bool rc_moe = s.train.recomputes(kRecomputeMoe);
       const bool rc_act = !rc_moe && s.train.recomputes(kRecomputeMoeAct);
       const bool rc_shared = !rc_moe && s.train.recomputes(kRecomputeSharedExperts);
       const size_t moe_begin = fwd.size();
-      if (t > 1 && etp == 1 && !sp)
-        fwd.push_back(mem("moe.token_split", OpClass::Memcpy, T * h * ab));
-      if (t > 1 && etp > 1) tp_enter(fwd, "moe.tp_all_gather");
-      ComputeOp router = gemm16("moe.router", Tl, x.num_experts, h);
+      if (t > 1 && !sp) fwd.push_back(mem("moe.token_split", OpClass::Memcpy, T * h * ab));
+      ComputeOp router = gemm16("moe.router", Tin, x.num_experts, h);
       router.cls = OpClass::Router;
       fwd.push_back(router);
       // Token-expert pairs processed on the busiest expert-parallel rank, which sets the pace of
@@ -451,9 +454,11 @@ struct Lowerer {
       // (training.moe_load_imbalance, capped or fixed by a capacity factor; docs/models.md).
       const double load = s.train.moe_load_factor();
       const double routed = Tl * x.topk * load;
-      const double a2a = routed * h * ab;
+      const double a2a = Tin * x.topk * load * h * ab;  // sent (and received) per rank: before 2026-12-01, etp x this
       if (ep > 1) fwd.push_back(moe_a2a("moe.dispatch", a2a));
       fwd.push_back(mem("moe.permute", OpClass::Memcpy, 2 * a2a));
+      const double etp_bytes = routed * h * ab;  // the gathered tokens (output of the all-gather)
+      if (etp > 1) fwd.push_back(coll("moe.etp_all_gather", CollKind::AllGather, GroupKind::ETP, etp_bytes));
       const double local_experts = static_cast<double>(x.num_experts) / ep;
       const double per_expert = routed / local_experts;
       ComputeOp up = gemm("moe.expert_up", per_expert, (mats - 1) * f / etp, h, local_experts);
@@ -463,6 +468,7 @@ struct Lowerer {
       fwd.push_back(expert_act);
       if (rc_act) rc.push_back(expert_act);
       fwd.push_back(down);
+      if (etp > 1) fwd.push_back(coll("moe.etp_reduce_scatter", CollKind::ReduceScatter, GroupKind::ETP, etp_bytes));
       if (ep > 1) fwd.push_back(moe_a2a("moe.combine", a2a));
       fwd.push_back(mem("moe.unpermute", OpClass::Memcpy, 2 * a2a));
       ComputeOp sup, sdown;
@@ -484,7 +490,6 @@ struct Lowerer {
         b.params += mats * h * fs / t;
         (rc_shared || rc_moe ? remat : act) += ((mats - 1) * fs * ab + fs * gb) / t;
       }
-      if (t > 1 && etp > 1) tp_leave(fwd, "moe.tp_reduce_scatter", "moe.tp_all_reduce");
       if (rc_moe) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(moe_begin), fwd.end());
       // Backward.
       bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
@@ -500,9 +505,11 @@ struct Lowerer {
       }
       if (ep > 1) bi.push_back(moe_a2a("moe.combine.bwd", a2a));
       bi.push_back(mem("moe.unpermute.bwd", OpClass::Memcpy, 2 * a2a));
+      if (etp > 1) bi.push_back(coll("moe.etp_reduce_scatter.bwd", CollKind::AllGather, GroupKind::ETP, etp_bytes));
       gemm_backward(down, bi, bw);
       bi.push_back(mem("moe.act.bwd", OpClass::Elementwise, 2 * routed * ((mats - 1) * f + f) / etp * ab));
       gemm_backward(up, bi, bw);
+      if (etp > 1) bi.push_back(coll("moe.etp_all_gather.bwd", CollKind::ReduceScatter, GroupKind::ETP, etp_bytes));
       if (ep > 1) bi.push_back(moe_a2a("moe.dispatch.bwd", a2a));
       bi.push_back(mem("moe.permute.bwd", OpClass::Memcpy, 2 * a2a));
       gemm_backward(router, bi, bw);

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <deque>
+#include <map>
 #include <string_view>
 #include <tuple>
 
@@ -866,4 +867,43 @@ TEST(ClosedForms, SharedExpertsAreADenseMlpOnTheTensorParallelGroup) {
   for (const auto& b : w0.stages[0].chunks[0].blocks)
     if (b.name == "moe_layer") shared_params = moe->params - b.params;
   EXPECT_DOUBLE_EQ(shared_params, 3 * h * fs / 8);
+}
+
+// Question: with expert tensor parallelism, does the all-to-all carry only this rank's sequence
+// shard? Megatron-Core's dispatcher routes the T/tp tokens a rank holds, all-to-alls them over EP,
+// then all-gathers the received tokens over the expert-TP group (reduce-scatter before the
+// combine). The all-to-all was charged etp times too many bytes before 2026-12-01.
+TEST(ClosedForms, ExpertTensorParallelismAllToAllsTheShardAndGathersOverEtp) {
+  const std::string y =
+      "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 32\n"
+      "parallel: {tp: 2, etp: 2, pp: 1, ep: 8, zero_stage: 1, sequence_parallel: true, moe_dispatcher: alltoall}\n"
+      "training: {global_batch: 32, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+  const auto s = parse_scenario(y, "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const ir::Block* moe = nullptr;
+  for (const auto& b : w.stages[0].chunks[0].blocks)
+    if (b.name == "moe_layer") moe = &b;
+  ASSERT_NE(moe, nullptr);
+  const double T = 4096, h = 4096, topk = 2, load = s.train.moe_load_factor();
+  const double shard = T / 2 * topk * load * h * 2;  // this rank's T/tp tokens, topk copies, bf16
+  std::map<std::string, double> bytes;
+  std::map<std::string, ir::GroupKind> group;
+  for (const auto* pass : {&moe->forward, &moe->backward_input})
+    for (const auto& st : *pass)
+      if (const auto* c = std::get_if<ir::Collective>(&st)) {
+        bytes[c->name] = c->bytes;
+        group[c->name] = c->group;
+      }
+  EXPECT_DOUBLE_EQ(bytes.at("moe.dispatch"), shard);
+  EXPECT_DOUBLE_EQ(bytes.at("moe.combine"), shard);
+  EXPECT_DOUBLE_EQ(bytes.at("moe.etp_all_gather"), 2 * shard);
+  EXPECT_DOUBLE_EQ(bytes.at("moe.etp_reduce_scatter"), 2 * shard);
+  EXPECT_EQ(group.at("moe.etp_all_gather"), ir::GroupKind::ETP);
+  EXPECT_EQ(bytes.count("moe.tp_all_gather"), 0u);
+  // The experts see the ETP group's tokens (T x topk on this rank) with weights split etp ways.
+  for (const auto& st : moe->forward) {
+    if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && std::string_view(op->name) == "moe.expert_up") {
+      EXPECT_NEAR(op->flops, 2.0 * T * topk * load * (2 * 14336 / 2) * h, 1e-6 * op->flops);
+    }
+  }
 }
