@@ -115,6 +115,11 @@ class BenchCli(unittest.TestCase):
         cat = os.path.join(self.dir, "catalog")
         os.makedirs(os.path.join(cat, "accelerators"))
         out = os.path.join(cat, "accelerators", "host.yaml")
+        # A suite the run did not measure names itself (it used to ask for --peak-from).
+        p = sextant("calibrate", "--db", self.db, "--suite", "gpu", "--peak-from", "h100-sxm-80gb", "--id", "x", "--out", out,
+                    check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no 'gpu' GEMM measurements", p.stderr)
         _, r = as_json("calibrate", "--db", self.db, "--id", "my-host", "--out", out)
         self.assertGreater(r["scalars"]["gemm_peak_fraction_fp64"], 0)
         _, shown = as_json("catalog", "--catalog", cat, "show", "my-host")

@@ -315,6 +315,20 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (suite.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, fmt::format("run {} has no GEMM measurements to calibrate from", run.id),
                 "run `sextant bench --suite gemm_cpu` first");
+  {
+    // A --suite the run never measured is its own error (it read as a missing --peak-from).
+    int64_t in_suite = 0;
+    std::vector<std::string> present;
+    for (const auto& m : run.measurements) {
+      if (m.metric != "flops_per_s") continue;
+      in_suite += m.suite == suite;
+      if (std::find(present.begin(), present.end(), m.suite) == present.end()) present.push_back(m.suite);
+    }
+    if (in_suite == 0)
+      throw Error(SourceLocation{"", 0, 0, "--suite"}, fmt::format("run {} has no '{}' GEMM measurements", run.id, suite),
+                  present.empty() ? std::string("run `sextant bench --suite gemm_cpu` (or gpu on a GPU host) first")
+                                  : valid_choices_hint(suite, present));
+  }
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::map<std::string, std::string> peak_source;
   std::vector<std::string> dtypes;
