@@ -24,6 +24,9 @@ void add_infer_command(CLI::App& app) {
   auto a = std::make_shared<InferArgs>();
   auto* cmd = app.add_subcommand("infer", "LLM inference: iteration cost, serving simulation, deployment plans, validation");
   cmd->require_subcommand(1);
+  // --catalog and --infer-data are infer's own: accepted after the subcommand too
+  // (`infer estimate ... --infer-data DIR`), as the docs say every infer command takes them.
+  cmd->fallthrough();
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   cmd->add_option("--infer-data", a->infer_dir, "Engine/device profile folder (default: the bundled data/infer)");
   auto cat = [a] { return a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir); };

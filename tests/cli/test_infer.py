@@ -185,6 +185,11 @@ class InferCli(unittest.TestCase):
         self.assertIn("holds h100-sxm-80gb, not a100-sxm-80gb", p.stderr)
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--output", "0", ok=False)
         self.assertIn("'--output'", p.stderr)
+        # --infer-data and --catalog are taken after the subcommand as well as before it.
+        run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--infer-data", "data/infer",
+                 "--catalog", "data/catalog")
+        p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--infer-data", "/no/such", ok=False)
+        self.assertIn("/no/such", p.stderr)
 
     def test_bad_inputs_name_the_problem(self):
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--weights", "q4_O", ok=False)
