@@ -38,14 +38,18 @@ RunRecord run_suites(const std::vector<const Suite*>& suites, const SuiteConfig&
               {"min_rep_s", config.min_rep_s},
               {"mpi_ranks", config.mpi_ranks},
               {"suites", label}};
+  std::string ran, skipped;  // the label names the suites that measured something, then the skipped ones
   for (const Suite* s : suites) {
     const double t0 = now_s();
     SuiteOutput o = s->run(config);
+    std::string& into = o.measurements.empty() ? skipped : ran;
+    into += (into.empty() ? "" : ",") + s->name();
     for (auto& m : o.measurements) r.measurements.push_back(std::move(m));
     for (auto& n : o.notes) r.notes.push_back(std::move(n));
     for (auto& [title, text] : o.text_blocks) r.notes.push_back(title + ":\n" + text);
     r.config["suite_wall_s"][s->name()] = now_s() - t0;
   }
+  r.label = (config.quick ? "quick: " : "") + ran + (skipped.empty() ? "" : " (skipped: " + skipped + ")");
   r.finished_at = utc_now_iso();
   return r;
 }
