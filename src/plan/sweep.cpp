@@ -396,10 +396,10 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       bool given = false;
       if (name.rfind("min:", 0) == 0) name = name.substr(4), given = true;
       else if (name.rfind("max:", 0) == 0) name = name.substr(4), max = true, given = true;
-      if (!t.has_column(name) || t.column(name).type != Column::Type::F64) {
+      if (!t.has_column(name) || t.column(name).type == Column::Type::Str) {
         std::vector<std::string> cols;
         for (const auto& c : t.columns())
-          if (c.type == Column::Type::F64) cols.push_back(c.name);
+          if (c.type != Column::Type::Str) cols.push_back(c.name);
         throw Error(SourceLocation{"--pareto", 0, 0, name}, "unknown objective '" + name + "'", valid_choices_hint(name, cols));
       }
       if (!given) max = maximise(name);
@@ -407,8 +407,14 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     };
     bool mx = false, my = false;
     const std::string cx = parse_obj(o.pareto_x, mx), cy = parse_obj(o.pareto_y, my);
-    const auto& X = t.column(cx).f64;
-    const auto& Y = t.column(cy).f64;
+    // Objectives may be counts (plans_fit_count) as well as measures.
+    auto values = [&](const std::string& name) {
+      const Column& col = t.column(name);
+      std::vector<double> v(t.rows());
+      for (size_t i = 0; i < v.size(); ++i) v[i] = col.type == Column::Type::I64 ? static_cast<double>(col.i64[i]) : col.f64[i];
+      return v;
+    };
+    const std::vector<double> X = values(cx), Y = values(cy);
     auto better_eq = [](double a, double b, bool max) { return max ? a >= b : a <= b; };
     auto better = [](double a, double b, bool max) { return max ? a > b : a < b; };
     Table& pf = r.add_table("pareto", "points of the sweep not dominated in (" + o.pareto_x + ", " + o.pareto_y + ")");
@@ -419,8 +425,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     const bool add_x = !varied(cx), add_y = cy != cx && !varied(cy);
     for (const auto& v : o.vary) pf.add_f64(v.key);
     pf.add_str("best_plan");
-    if (add_x) pf.add_f64(cx);
-    if (add_y) pf.add_f64(cy);
+    auto add_col = [&](const std::string& c) {
+      if (t.column(c).type == Column::Type::I64) pf.add_i64(c);
+      else pf.add_f64(c);
+    };
+    if (add_x) add_col(cx);
+    if (add_y) add_col(cy);
     size_t candidates = 0;
     for (size_t i = 0; i < X.size(); ++i) {
       if (!fits[i] || std::isnan(X[i]) || std::isnan(Y[i])) continue;
@@ -434,8 +444,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       std::vector<Value> row;
       for (size_t k = 0; k < o.vary.size(); ++k) row.emplace_back(grid[i][k]);
       row.emplace_back(t.column("best_plan").str[i]);
-      if (add_x) row.emplace_back(X[i]);
-      if (add_y) row.emplace_back(Y[i]);
+      auto cell = [&](const std::string& c, double v) -> Value {
+        if (t.column(c).type == Column::Type::I64) return static_cast<int64_t>(v);
+        return v;
+      };
+      if (add_x) row.emplace_back(cell(cx, X[i]));
+      if (add_y) row.emplace_back(cell(cy, Y[i]));
       pf.add_row(row);
     }
     if (candidates == 0)

@@ -167,6 +167,9 @@ if tp.returncode == 0:
     c = tj["tables"]["sweep"]["columns"]
     check("unknown power is null", c["power_per_gpu_w"] == [None, None] and c["tokens_per_joule"] == [None, None], c)
     check("empty front explained", any("unknown, NaN" in n for n in tj["notes"]), tj["notes"])
+# A count column is an objective too (it was refused as an unknown objective).
+ic = sx("sweep", *SMALL8, "--vary", "accelerator.memory_bytes=4e10,8e10", "--pareto", "step_time_s,max:plans_fit_count", "--json", "-")
+check("pareto over a count", ic.returncode == 0 and "plans_fit_count" in json.loads(ic.stdout)["tables"]["pareto"]["columns"], ic.stderr)
 nf = sx("sweep", "--model", "llama3-70b", "--system", "dgx-h100", "--num-gpus", "1", "--global-batch", "8", "--seq-len", "4096",
         "--elasticity", "--json", "-")
 check("sweep nothing fits: explained", nf.returncode == 0 and "no plan fits in memory at the design point" in nf.stdout, nf.stderr)
