@@ -160,7 +160,12 @@ Variation parse_variation(const std::string& text) {
     if (log && (a <= 0 || b <= 0)) throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a log range needs positive ends");
     for (int i = 0; i < n; ++i) {
       const double f = n == 1 ? 0.0 : static_cast<double>(i) / (n - 1);
-      v.values.push_back(log ? a * std::pow(b / a, f) : a + (b - a) * f);
+      // Twelve significant digits: a log range's points print as the numbers they stand for
+      // (1e-05, not 9.999999999999999e-06) and equal the ones a list would give.
+      const double x = log ? a * std::pow(b / a, f) : a + (b - a) * f;
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.12g", x);
+      v.values.push_back(std::strtod(buf, nullptr));
     }
   } else {
     for (const auto& t : split(rhs, ',')) v.values.push_back(parse_number(t, v.key));
