@@ -77,10 +77,15 @@ void YamlMap::throw_if_typo() const {
   for (const auto& k : known_keys())
     if (!node_[k].IsDefined()) absent.push_back(k);
   if (absent.empty()) return;
+  // Only a near miss counts (at most two edits, and fewer than a third of the key): a key not
+  // read yet may be a valid key read later (`tokens` beside an absent `tokens_per_step`).
   for (const auto& kv : node_) {
     const std::string k = kv.first.as<std::string>();
     if (used_->count(k) || asked_->count(k)) continue;
-    if (!closest_match(k, absent).empty()) unknown_key(kv.first);
+    for (const auto& a : absent) {
+      const int d = edit_distance(k, a);
+      if (d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()))) unknown_key(kv.first);
+    }
   }
 }
 

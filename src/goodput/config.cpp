@@ -259,6 +259,19 @@ std::vector<FailureProcess> load_failure_preset(const std::string& name_or_path,
 }
 
 namespace {
+// Alternative spellings of one quantity (duration_days | duration_s): both given is an error that
+// names both, as an override of one keeps the other; every spelling is asked, so each is listed
+// among the valid keys.
+void one_of(const YamlMap& m, std::initializer_list<const char*> keys, const std::string& example) {
+  std::string given;
+  int n = 0;
+  for (const char* k : keys)
+    if (m.has(k)) given += std::string(n++ ? " and " : "") + k;
+  if (n > 1)
+    m.fail("", "the same quantity is given twice: " + given + " (an override of one keeps the other)",
+           "give one of them; with --set, override the key the file uses, e.g. " + example);
+}
+
 // A checkpoint is taken between steps: the interval is a whole number of steps, at least one, when
 // the step time is known (an interval of 0.6 s with 5 s steps was simulated as given, and a step
 // longer than the MTTF did not lower the ETTR).
@@ -387,6 +400,8 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     j.step_time_source = "estimate of " + train->file;
   }
   // Job length: work (tokens, steps, work_s) or wall-clock horizon (duration).
+  one_of(job, {"duration_days", "duration_s"}, "job.duration_days=2");
+  one_of(job, {"work_days", "work_s"}, "job.work_days=30");
   const bool has_work = job.has("tokens") || job.has("steps") || job.has("work_s") || job.has("work_days");
   const bool has_horizon = job.has("duration_days") || job.has("duration_s");
   if (job.has("tokens")) j.tokens = positive(job, "tokens");
@@ -481,6 +496,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     r.requeue_s = nonneg(*rm, "requeue_s", r.requeue_s);
     r.spares_count = rm->i64("spares", r.spares_count);
     if (r.spares_count < 0) rm->fail("spares", "must be >= 0");
+    one_of(*rm, {"repair_days", "repair_s"}, "recovery.repair_days=2");
     r.repair_s = rm->has("repair_days") ? nonneg(*rm, "repair_days", 0) * 86400.0 : nonneg(*rm, "repair_s", r.repair_s);
     r.restart_s = nonneg(*rm, "restart_s", r.restart_s);
     r.rendezvous_base_s = nonneg(*rm, "rendezvous_base_s", r.rendezvous_base_s);

@@ -114,6 +114,10 @@ class GoodputCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("interval_s and interval_minutes", p.stderr)
         self.assertIn("checkpoint.interval_minutes=30", run("--help").stdout)
+        # Two spellings of one quantity name both (duration_s was called an unknown key).
+        p = run(EXAMPLE, "--set", "job.duration_s=3600", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("duration_days and duration_s", p.stderr)
 
     def test_a_failure_rate_beyond_any_fleet_is_refused_before_simulating(self):
         # 1e4 x the example's rate: an interruption every second, for 54 days, in 1,000 replicas.
