@@ -63,7 +63,7 @@ void add_analyze_command(CLI::App& app) {
                   "Run only these analyses (repeatable): temporal_breakdown, comm_comp_overlap, kernel_breakdown, "
                   "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline, critical_path, whatif, "
                   "findings, workload, memcpy_bandwidth, kernel_sequences, user_annotations, clock_skew");
-  cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default: all cores)");
+  cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default: all cores)")->check(non_negative_number());
   cmd->add_flag("--diff", a->diff,
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");
@@ -84,7 +84,8 @@ void add_analyze_command(CLI::App& app) {
                   "Replay: slack on a GPU ordering edge above this is unexplained (default 10)")
       ->check(finite_non_negative());
   cmd->add_option("--critical-path-rows", a->critical_path_rows,
-                  "Longest critical-path segments listed per iteration (default 40, 0: all)");
+                  "Longest critical-path segments listed per iteration (default 40, 0: all)")
+      ->check(non_negative_number());
   cmd->add_option("--sequence-depth", a->sequence_depth,
                   "Kernel sequences: nesting depth of the cpu_op whose launches form a sequence (default 0: top level)")
       ->check(non_negative_number());

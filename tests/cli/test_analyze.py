@@ -84,6 +84,36 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(strag["rank"][0], 3)
             self.assertEqual(strag["last_arrivals_count"][0], 4)
 
+    def test_ranks_of_different_jobs_are_flagged(self):
+        # A synthetic job with one rank's clock moved two days: the traces no longer overlap in
+        # time, which no job's ranks do (a rank 381 days away was "corrected" and named the worst
+        # straggler, without a word).
+        with tempfile.TemporaryDirectory() as d:
+            run("trace", "synth", "--out", d, "--ranks", "2", "--steps", "2", "--layers", "2", "--quiet")
+            p = run("analyze", d, "--json", "-")
+            self.assertNotIn("different jobs", p.stdout)
+            path = os.path.join(d, "rank-1.json")
+            with open(path) as f:
+                doc = json.load(f)
+            for e in doc["traceEvents"]:
+                if "ts" in e:
+                    e["ts"] += 2 * 86400 * 1e6
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            diag = json.loads(run("analyze", d, "--json", "-").stdout)["tables"]["diagnostics"]["columns"]
+            hit = [i for i, m in enumerate(diag["name"]) if "different jobs" in m]
+            self.assertEqual(len(hit), 1, diag["name"])
+            self.assertEqual(diag["severity"][hit[0]], "warning")
+
+    def test_gpu_side_step_range_is_not_a_second_iteration(self):
+        # ROCm/PyTorch traces carry each ProfilerStep#N twice: the CPU range and its GPU-side copy
+        # (gpu_user_annotation). The copy counted as a second step 1 and took half its kernels.
+        p = run("analyze", os.path.join(DATA, "hta", "amd_trace", "mi250_minitoy_train_ROCm6_2_kineto.json.gz"),
+                "--only", "iterations", "--json", "-")
+        it = json.loads(p.stdout)["tables"]["iterations"]["columns"]
+        self.assertEqual(it["step"].count(1), 1, it["step"])
+        self.assertEqual(it["gpu_events_count"][it["step"].index(1)], 16)
+
 
 if __name__ == "__main__":
     unittest.main()

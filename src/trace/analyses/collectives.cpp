@@ -106,6 +106,7 @@ void hta_stragglers(const AnalysisContext& ctx, Result& r) {
   for (const Frame& f : ctx.frames) {
     std::vector<std::tuple<int64_t, int64_t, int64_t>> steps;  // ts, end, iter
     for (const auto& c : f.cpu) {
+      if (f.trace->cat[c.event] == Category::GpuUserAnnotation) continue;  // the GPU-side copy of the step
       const std::string& n = f.trace->name_of(c.event);
       std::smatch m;
       if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))

@@ -24,6 +24,8 @@ void run_iterations(const AnalysisContext& ctx, Result& r) {
     };
     std::vector<Step> steps;
     for (const auto& c : f.cpu) {
+      // The GPU-side copy of a step range (gpu_user_annotation) is not a second iteration.
+      if (f.trace->cat[c.event] == Category::GpuUserAnnotation) continue;
       const std::string& n = f.trace->name_of(c.event);
       std::smatch m;
       if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))

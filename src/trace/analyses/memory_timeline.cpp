@@ -11,7 +11,10 @@ namespace sextant::trace {
 void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
   bool any = false;
   for (const Frame& f : ctx.frames) any = any || !f.trace->memory.empty();
-  if (!any) return;
+  if (!any) {
+    ctx.diagnostics.add("memory_timeline: no [memory] events in the trace (record with profile_memory=True)", "info", "");
+    return;
+  }
   static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d+))");
   Table& t = r.add_table("memory_summary", "device memory from [memory] events");
   t.add_i64("rank");
@@ -30,6 +33,7 @@ void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
     for (const auto& m : f.trace->memory) by_dev[m.device].push_back(&m);
     std::vector<std::tuple<int64_t, int64_t, int64_t>> steps;
     for (const auto& c : f.cpu) {
+      if (f.trace->cat[c.event] == Category::GpuUserAnnotation) continue;  // the GPU-side copy of the step
       const std::string& n = f.trace->name_of(c.event);
       std::smatch m;
       if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))

@@ -228,6 +228,61 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
                   "analyze one of them, or put each job's traces in its own directory");
     set.diagnostics.add("two files claim the same rank", "warning", "rank " + std::to_string(b.rank) + ": " + b.file);
   }
+  // Ranks that look like different jobs: traces of one job overlap in time (the ranks profile the
+  // same steps), so a rank whose events lie more than an hour from every other rank's, a world
+  // size that differs, or another GPU model is a warning: the cross-rank analyses (clock skew,
+  // collectives, stragglers) would match unrelated events (a rank 381 days away was "corrected"
+  // by its clock offset and named the worst straggler).
+  if (set.ranks.size() > 1) {
+    constexpr int64_t kHour = 3600LL * 1000000000LL;
+    std::vector<std::pair<int64_t, int64_t>> win;
+    for (const auto& t : set.ranks) {
+      if (t.ts_ns.empty()) {
+        win.emplace_back(0, -1);
+        continue;
+      }
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (size_t i = 0; i < t.ts_ns.size(); ++i) {
+        lo = std::min(lo, t.ts_ns[i]);
+        hi = std::max(hi, t.ts_ns[i] + std::max<int64_t>(0, t.dur_ns[i]));
+      }
+      win.emplace_back(lo, hi);
+    }
+    std::string far;
+    for (size_t i = 0; i < win.size(); ++i) {
+      if (win[i].second < win[i].first) continue;
+      int64_t nearest = INT64_MAX;
+      for (size_t j = 0; j < win.size(); ++j) {
+        if (j == i || win[j].second < win[j].first) continue;
+        const int64_t gap = std::max<int64_t>({0, win[j].first - win[i].second, win[i].first - win[j].second});
+        nearest = std::min(nearest, gap);
+      }
+      if (nearest != INT64_MAX && nearest > kHour)
+        far += (far.empty() ? "" : "; ") + std::string("rank ") + std::to_string(set.ranks[i].rank) + " is " +
+               std::to_string(nearest / kHour) + " h from the nearest other rank";
+    }
+    if (!far.empty())
+      set.diagnostics.add("ranks from different jobs? their traces do not overlap in time; cross-rank analyses (clock_skew, "
+                          "collectives, stragglers) would match unrelated events",
+                          "warning", far);
+    std::string models;
+    for (const auto& t : set.ranks)
+      for (const auto& d : t.device_names)
+        if (!d.empty() && models.find(d) == std::string::npos) models += (models.empty() ? "" : ", ") + d;
+    bool mixed = false;
+    for (const auto& t : set.ranks)
+      for (const auto& u : set.ranks)
+        if (!t.device_names.empty() && !u.device_names.empty() && t.device_names.front() != u.device_names.front()) mixed = true;
+    if (mixed) set.diagnostics.add("ranks from different jobs? the traces name different GPU models", "warning", models);
+    int64_t w0 = -1;
+    bool worlds_differ = false;
+    for (const auto& t : set.ranks)
+      if (t.world_size > 0) {
+        if (w0 > 0 && t.world_size != w0) worlds_differ = true;
+        w0 = t.world_size;
+      }
+    if (worlds_differ) set.diagnostics.add("ranks from different jobs? the traces state different world sizes", "warning", "");
+  }
   // Ranks the traces' distributedInfo.world_size names but no file holds: the cross-rank analyses
   // (collectives, stragglers) then compare only the ranks read. A warning when several ranks were
   // read (a rank file probably missing); a note when one was (a single rank analysed on its own).
