@@ -78,7 +78,10 @@ def _source(obj, what):
     if isinstance(obj, _os.PathLike):
         return _os.fspath(obj), False, _os.fspath(obj)
     if isinstance(obj, str):
-        if "\n" in obj or obj.lstrip().startswith("{"):
+        # One line of YAML (``"model: llama3-8b"``) is text too when no file of that name exists:
+        # its parse error is then the one reported, not "file not found".
+        one_line_yaml = ": " in obj and not _os.path.exists(obj)
+        if "\n" in obj or obj.lstrip().startswith("{") or one_line_yaml:
             return obj, True, "<%s text>" % what
         return obj, False, obj
     raise TypeError("%s: expected a dict, a YAML path or YAML text, got %s" % (what, type(obj).__name__))
@@ -118,12 +121,37 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     seed = _whole(seed, "seed")
     if not 0 <= seed < 2 ** 64:
         raise SextantError("seed: must be an integer from 0 to 2**64-1, got %d" % seed)
-    ranks = [_whole(r, "timeline_ranks") for r in (timeline_ranks or [])]
+    ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
     return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", all_ranks,
                                    contention, interference, seed, float(jitter), st, _whole(timeline_rows, "timeline_rows"),
                                    ranks, _os.fspath(timeline) if timeline is not None else ""))
+
+
+def _rank_list(v, what):
+    """Ranks as a list of ints: None, one rank, a list of ranks, or the CLI's text ("0-7,12")."""
+    if v is None:
+        return []
+    if isinstance(v, str):
+        out = []
+        for part in v.split(","):
+            part = part.strip()
+            if "-" in part[1:]:
+                a, b = part.split("-", 1)
+                lo, hi = _whole(a, what), _whole(b, what)
+                if hi < lo:
+                    raise SextantError("%s: range %r runs backwards" % (what, part))
+                out.extend(range(lo, hi + 1))
+            else:
+                out.append(_whole(part, what))
+        return out
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return [_whole(v, what)]
+    try:
+        return [_whole(r, what) for r in v]
+    except TypeError:
+        raise SextantError("%s: expected a rank, a list of ranks or text such as '0-7,12', got %r" % (what, v)) from None
 
 
 def _whole(v, what):

@@ -125,6 +125,17 @@ def test_simulate_arguments_are_checked():
         assert what in str(e.value), (kw, str(e.value))
     # Stragglers as a list of pairs are the same as the dict.
     assert sextant.simulate(small, stragglers=[(1, 1.2)]) == sextant.simulate(small, stragglers={1: 1.2})
+    # timeline_ranks: one rank, a list, or the CLI's text; anything else names the argument.
+    one = sextant.simulate(small, timeline_ranks=1, timeline_rows=20)
+    assert one == sextant.simulate(small, timeline_ranks=[1], timeline_rows=20)
+    assert sextant.simulate(small, timeline_ranks="0-1", timeline_rows=20) == sextant.simulate(small, timeline_ranks=[0, 1], timeline_rows=20)
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.simulate(small, timeline_ranks=object())
+    assert "timeline_ranks" in str(e.value)
+    # One line of YAML is parsed as YAML (it was taken for a path: "scenario file not found").
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.simulate("model: [unclosed")
+    assert "YAML syntax error" in str(e.value)
 
 
 def test_simulate_timeline_file_and_ranks_match_the_cli(tmp_path):
