@@ -1,5 +1,6 @@
 #include "ir/schedule.hpp"
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -18,6 +19,49 @@ double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, c
   double sum = 0;
   for (const double b : chunk_bytes) sum += b;
   return inflight(r, p, v, m) * sum / v;
+}
+
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int64_t m) {
+  const bool split = s.splits_weight_gradient();
+  const size_t M = static_cast<size_t>(m);
+  std::vector<std::vector<ScheduleItem>> orders(static_cast<size_t>(p));
+  size_t remaining = 0;
+  for (int r = 0; r < p; ++r) {
+    orders[static_cast<size_t>(r)] = s.order(r, p, 1, m);
+    remaining += orders[static_cast<size_t>(r)].size();
+  }
+  std::vector<double> f_end(static_cast<size_t>(p) * M, -1.0), b_end(static_cast<size_t>(p) * M, -1.0);
+  std::vector<double> free_at(static_cast<size_t>(p), 0.0);
+  std::vector<size_t> pos(static_cast<size_t>(p), 0);
+  while (remaining > 0) {
+    bool progress = false;
+    for (int r = 0; r < p; ++r) {
+      const size_t R = static_cast<size_t>(r);
+      while (pos[R] < orders[R].size()) {
+        const ScheduleItem& it = orders[R][pos[R]];
+        const size_t i = static_cast<size_t>(it.microbatch);
+        double dep = 0, dur = 0;
+        if (it.kind == ScheduleItem::Forward) {
+          if (r > 0 && (dep = f_end[(R - 1) * M + i]) < 0) break;
+          dur = t.forward_s[R];
+        } else if (it.kind == ScheduleItem::Backward) {
+          if (r < p - 1 && (dep = b_end[(R + 1) * M + i]) < 0) break;
+          dur = t.backward_s[R] - (split ? t.weight_s[R] : 0.0);
+        } else {
+          dur = t.weight_s[R];
+        }
+        const double end = std::max(free_at[R], dep) + dur;
+        if (it.kind == ScheduleItem::Forward) f_end[R * M + i] = end;
+        if (it.kind == ScheduleItem::Backward) b_end[R * M + i] = end;
+        free_at[R] = end;
+        ++pos[R];
+        --remaining;
+        progress = true;
+      }
+    }
+    if (!progress) throw Error("schedule '" + s.name() + "': its order deadlocks (order_makespan_s)");
+  }
+  return *std::max_element(free_at.begin(), free_at.end());
 }
 
 void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m) {

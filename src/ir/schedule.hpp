@@ -61,6 +61,13 @@ std::unique_ptr<PipelineSchedule> make_1f1b();
 std::unique_ptr<PipelineSchedule> make_interleaved_1f1b();
 std::unique_ptr<PipelineSchedule> make_zb_h1();
 
+// The makespan of a single-chunk schedule's order (v = 1) with compute only: every rank runs its
+// order() in sequence, a forward after the previous stage's forward of that micro-batch, an input
+// gradient after the next stage's, a weight pass after its own input gradient; per micro-batch
+// times of StageTimes (backward_s less weight_s for the input gradient when the schedule splits
+// the backward). O(p m) work: a closed form's fallback where its assumptions fail.
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int64_t m);
+
 // Checks that the orders of all p ranks form a deadlock-free pipeline (every forward of chunk
 // c on rank r after the forward of the previous virtual stage, every backward after the next
 // virtual stage's backward). Throws Error naming the ranks and items of a cycle.
