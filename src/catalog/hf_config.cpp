@@ -148,9 +148,21 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     c.mlp = mlp_from_act(act, type != "nemotron", file, act_key);
     c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
     if (r.has("sliding_window") && j["sliding_window"].is_number_integer()) {
-      const bool use = r.b("use_sliding_window", type == "mistral");
-      // Only a window applied to every layer is modelled; otherwise (Gemma 2's alternating local
-      // and global layers, use_sliding_window false) the key stays unused and is listed as ignored.
+      // Transformers windows every layer of Mistral, Mixtral and Phi-3 (their attention reads
+      // config.sliding_window), Qwen2/Qwen3 only with use_sliding_window and only from layer
+      // max_window_layers on. Only a window applied to every layer is modelled; otherwise (Gemma
+      // 2's alternating local and global layers, use_sliding_window false, a Qwen window from a
+      // layer above 0) the key stays unused and is listed as ignored.
+      const bool every_layer_by_default = type == "mistral" || type == "mixtral" || type == "phi3";
+      bool use = r.b("use_sliding_window", every_layer_by_default);
+      if (use && (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe") && r.has("max_window_layers")) {
+        const int from = r.i("max_window_layers");
+        if (from > 0) {
+          use = false;
+          r.used.erase("use_sliding_window");  // listed as ignored with the window it would have applied
+          r.used.erase("max_window_layers");
+        }
+      }
       if (use) {
         const int w = r.i("sliding_window");
         if (w <= 0)
@@ -201,8 +213,24 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
   }
   if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!r.used.count(it.key())) c.ignored_keys.push_back(it.key());
+  // A key this mapping does not read is ignored, unless it is a near miss of a key it reads
+  // (num_key_value_head for num_key_value_heads, first_k_dense for first_k_dense_replace): the
+  // default would then replace the value the user meant, silently.
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    if (r.used.count(k)) continue;
+    for (const auto& a : r.used) {
+      if (j.contains(a)) continue;
+      const int d = edit_distance(k, a);
+      const bool near = d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()));
+      const bool truncated = k.size() >= 6 && k.size() < a.size() && a.compare(0, k.size(), k) == 0;
+      if (near || truncated)
+        throw Error(SourceLocation{file, 0, 0, k}, "unknown key for model_type '" + type + "': a near miss of '" + a +
+                                                       "', which it reads (its default would be used)",
+                    "did you mean '" + a + "'?");
+    }
+    c.ignored_keys.push_back(k);
+  }
   try {
     c.validate(SourceLocation{file});
   } catch (const Error& e) {

@@ -43,6 +43,7 @@ RendererRegistry make_renderer_registry() {
   register_infer_renderers(r);
   register_plan_renderers(r);
   register_simulate_renderers(r);
+  register_history_renderers(r);
   return r;
 }
 

@@ -194,3 +194,36 @@ TEST(HfConfig, IdComesFromTheFileWhenTheConfigNamesNothing) {
   EXPECT_EQ(parse_hf_config(text, "config.json").id, "qwen3_moe");
   EXPECT_EQ(parse_hf_config(text, "my-moe.json").id, "my-moe");
 }
+
+// Is a misspelt optional key an error rather than "no effect on performance"? num_key_value_head
+// for num_key_value_heads silently gave multi-head attention (4x the KV cache), first_k_dense for
+// first_k_dense_replace no dense layers, before 2026-12-01. Which layers does a sliding window
+// cover: every layer of Phi-3 (Transformers reads config.sliding_window there), a Qwen window only
+// from max_window_layers on (so none when it is the layer count, and only some, not modelled and
+// listed as ignored, in between)?
+TEST(HfConfig, NearMissKeysAreErrorsAndWindowsCoverTheRightLayers) {
+  const std::string llama = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 128256)";
+  try {
+    (void)parse_hf_config(llama + R"(, "num_key_value_head": 8})", "l.json");
+    FAIL() << "num_key_value_head must be an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "num_key_value_head");
+    EXPECT_NE(std::string(e.what()).find("did you mean 'num_key_value_heads'"), std::string::npos) << e.what();
+  }
+  // A key that is no near miss stays ignored.
+  const auto ok = parse_hf_config(llama + R"(, "num_key_value_heads": 8, "rope_theta": 500000.0})", "l.json");
+  EXPECT_EQ(ok.kv_heads, 8);
+  EXPECT_TRUE(has(ok.ignored_keys, "rope_theta"));
+  const std::string phi3 = R"({"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32, "num_key_value_heads": 32,
+    "num_hidden_layers": 32, "intermediate_size": 8192, "vocab_size": 32064, "sliding_window": 2047})";
+  EXPECT_EQ(parse_hf_config(phi3, "p.json").sliding_window, 2047);
+  const std::string qwen = R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "num_key_value_heads": 4,
+    "num_hidden_layers": 28, "intermediate_size": 18944, "vocab_size": 152064, "sliding_window": 4096, "use_sliding_window": true)";
+  EXPECT_EQ(parse_hf_config(qwen + R"(, "max_window_layers": 0})", "q.json").sliding_window, 4096);  // every layer
+  for (const char* from : {"14", "28"}) {
+    const auto q = parse_hf_config(qwen + R"(, "max_window_layers": )" + from + "}", "q.json");
+    EXPECT_EQ(q.sliding_window, 0) << from;
+    EXPECT_TRUE(has(q.ignored_keys, "sliding_window")) << from;
+  }
+}
