@@ -427,3 +427,32 @@ TEST(ReportRenderers, EstimateRooflinePlacesOpsUnderTheCeilings) {
                          "op, mlp.up 8192x8192x8192 (60%), attains 500 TFLOP/s, 50% of its roof (ridge 500 FLOP/byte); 2 of 4 ops have "
                          "FLOPs and are placed");
 }
+
+// Does the history-compare report show each case's change coloured by its verdict, regressions
+// first, and name the worst? (The generic renderer put medians of FLOP/s, bytes and seconds, the
+// p-values and the counts on one axis.)
+TEST(ReportRenderers, HistoryCompareShowsChangesByVerdict) {
+  Result r;
+  r.command = "history compare";
+  r.set("run_a", int64_t{1});
+  r.set("run_b", int64_t{2});
+  r.set("regression_count", int64_t{1});
+  r.set("improvement_count", int64_t{1});
+  r.set("parameters_differ_count", int64_t{0});
+  Table& t = r.add_table("cases");
+  t.add_str("suite");
+  t.add_str("case");
+  t.add_str("metric");
+  t.add_f64("change_fraction");
+  t.add_str("verdict");
+  t.add_row({std::string("gemm_cpu"), std::string("fp32 512"), std::string("flops_per_s"), 0.02, std::string("unchanged")});
+  t.add_row({std::string("memory_bandwidth"), std::string("copy"), std::string("bytes_per_s"), 0.15, std::string("improvement")});
+  t.add_row({std::string("gemm_cpu"), std::string("fp64 512"), std::string("flops_per_s"), -0.12, std::string("regression")});
+  const ReportPage p = build_page(r);
+  ASSERT_EQ(p.charts.size(), 1u);
+  EXPECT_EQ(p.charts[0].id, "history-compare");
+  EXPECT_EQ(p.charts[0].option["yAxis"]["data"][0], "gemm_cpu/fp64 512 flops_per_s");  // the regression first
+  EXPECT_EQ(p.charts[0].option["series"][0]["data"][0]["value"], -12.0);
+  EXPECT_EQ(p.charts[0].option["series"][0]["data"][0]["itemStyle"]["color"], "#c0392b");
+  EXPECT_EQ(p.charts[0].takeaway, "1 regression(s), 1 improvement(s) among 3 cases; worst: gemm_cpu/fp64 512 flops_per_s -12%");
+}
