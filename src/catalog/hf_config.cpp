@@ -15,7 +15,7 @@ namespace sextant {
 const std::vector<std::string>& hf_model_types() {
   static const std::vector<std::string> t = {
       "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2",
-      "deepseek_v3", "gpt2", "gpt_neox", "gemma", "gemma2", "phi3", "nemotron", "olmo", "granite"};
+      "deepseek_v3", "gpt2", "gpt_neox", "gemma", "gemma2", "phi3", "nemotron", "olmo", "granite", "gpt_oss"};
   return t;
 }
 
@@ -174,7 +174,10 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       r.used.insert("sliding_window");
       r.used.insert("use_sliding_window");
     }
-    if (type == "mixtral") {
+    if (type == "mixtral" || type == "gpt_oss") {
+      // GPT-OSS: Mixtral's layout (every layer routed, experts as wide as intermediate_size);
+      // its 128-token window on alternate layers (layer_types) is not modelled and listed as
+      // ignored, as are its attention sinks and SwiGLU clamp.
       MoEConfig m;
       m.num_experts = r.i("num_local_experts");
       m.topk = r.i("num_experts_per_tok");

@@ -227,3 +227,18 @@ TEST(HfConfig, NearMissKeysAreErrorsAndWindowsCoverTheRightLayers) {
     EXPECT_TRUE(has(q.ignored_keys, "sliding_window")) << from;
   }
 }
+
+// Does GPT-OSS's config.json (model_type gpt_oss) describe the catalog's gpt-oss-120b? It was an
+// unsupported model_type although the catalog holds the model.
+TEST(HfConfig, GptOssMapsToTheCatalogEntry) {
+  const auto c = parse_hf_config(R"({"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "head_dim": 64,
+    "hidden_act": "silu", "hidden_size": 2880, "intermediate_size": 2880, "layer_types": ["sliding_attention", "full_attention"],
+    "max_position_embeddings": 131072, "num_attention_heads": 64, "num_experts_per_tok": 4, "num_hidden_layers": 36,
+    "num_key_value_heads": 8, "num_local_experts": 128, "sliding_window": 128, "tie_word_embeddings": false,
+    "vocab_size": 201088, "experts_per_token": 4, "swiglu_limit": 7.0})", "gpt-oss-120b/config.json");
+  expect_same_structure(c, Catalog::load(catalog_dir())->model("gpt-oss-120b"));
+  EXPECT_NEAR(c.params_total(), 116.8e9, 0.1e9);
+  EXPECT_EQ(c.sliding_window, 0);
+  EXPECT_TRUE(has(c.ignored_keys, "sliding_window"));
+  EXPECT_TRUE(has(c.ignored_keys, "layer_types"));
+}
