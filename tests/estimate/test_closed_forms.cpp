@@ -730,6 +730,13 @@ TEST(ClosedForms, MaterialisedScoresAndAttentionKernelCap) {
 }
 
 namespace {
+// The first block of the first chunk of rank 0 with this name (nullptr when there is none).
+const ir::Block* find_block(const ir::Workload& w, const char* name) {
+  for (const auto& b : w.stages[0].chunks[0].blocks)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
 // Bytes of every collective whose name starts with `prefix`, over a whole step: per micro-batch
 // steps (forward, backward) times the micro-batches, plus the once-per-step work.
 double step_collective_bytes(const ir::Workload& w, std::string_view prefix) {
@@ -838,9 +845,7 @@ TEST(ClosedForms, SharedExpertsAreADenseMlpOnTheTensorParallelGroup) {
       "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16, recompute: none}\n";
   const auto s = parse_scenario(y, "t.yaml", *frozen());
   const auto w = ir::lower(s);
-  const ir::Block* moe = nullptr;
-  for (const auto& b : w.stages[0].chunks[0].blocks)
-    if (b.name == "moe_layer") moe = &b;
+  const ir::Block* moe = find_block(w, "moe_layer");
   ASSERT_NE(moe, nullptr);
   const double T = 2 * 4096.0, h = 2048, fs = 2 * 1024.0;
   double shared_params = 0, shared_comm = 0;
@@ -864,8 +869,7 @@ TEST(ClosedForms, SharedExpertsAreADenseMlpOnTheTensorParallelGroup) {
   auto y0 = y;
   y0.replace(y0.find("shared_experts: 2"), 17, "shared_experts: 0");
   const auto w0 = ir::lower(parse_scenario(y0, "t.yaml", *frozen()));
-  for (const auto& b : w0.stages[0].chunks[0].blocks)
-    if (b.name == "moe_layer") shared_params = moe->params - b.params;
+  shared_params = moe->params - find_block(w0, "moe_layer")->params;
   EXPECT_DOUBLE_EQ(shared_params, 3 * h * fs / 8);
 }
 
@@ -880,9 +884,7 @@ TEST(ClosedForms, ExpertTensorParallelismAllToAllsTheShardAndGathersOverEtp) {
       "training: {global_batch: 32, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
   const auto s = parse_scenario(y, "t.yaml", *frozen());
   const auto w = ir::lower(s);
-  const ir::Block* moe = nullptr;
-  for (const auto& b : w.stages[0].chunks[0].blocks)
-    if (b.name == "moe_layer") moe = &b;
+  const ir::Block* moe = find_block(w, "moe_layer");
   ASSERT_NE(moe, nullptr);
   const double T = 4096, h = 4096, topk = 2, load = s.train.moe_load_factor();
   const double shard = T / 2 * topk * load * h * 2;  // this rank's T/tp tokens, topk copies, bf16
