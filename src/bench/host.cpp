@@ -121,6 +121,9 @@ double HostInfo::peak_flops(const std::string& dtype, int threads) const {
 }
 
 std::string HostInfo::peak_provenance(const std::string& dtype, int threads) const {
+  if (!(cpu_ghz > 0))
+    return "unknown: no CPU clock could be read (cpufreq cpuinfo_max_freq, /proc/cpuinfo cpu MHz, a GHz figure in the model "
+           "name), so no peak is derived";
   const CpuVectorPeak v = cpu_vector_peak(cpu);
   double per_cycle = dtype == "fp64" ? v.fp64_flops_per_cycle
                      : dtype == "fp32" ? v.fp32_flops_per_cycle

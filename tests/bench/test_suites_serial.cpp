@@ -125,10 +125,18 @@ TEST(GemmCpu, AchievedRateStaysBelowTheDerivedPeak) {
   const SuiteOutput out = make_gemm_cpu_suite()->run(c);
   if (out.measurements.empty()) GTEST_SKIP() << out.notes.front();
   for (const auto& m : out.measurements) {
-    const double eff = m.summary().median / m.param_f64("peak_flops_per_s");
-    // A rate above the peak would mean the peak derivation (clock x vector width) is wrong;
-    // 1.3 leaves room for turbo above the listed clock.
-    EXPECT_LT(eff, 1.3) << m.name;
+    const double peak = m.param_f64("peak_flops_per_s");
+    if (!(peak > 0)) {
+      // No clock could be read (no cpufreq, no "cpu MHz", no GHz in the model name): the suite
+      // says so in peak_source rather than inventing one.
+      EXPECT_NE(m.param("peak_source").find("unknown"), std::string::npos) << m.param("peak_source");
+      continue;
+    }
+    const double eff = m.summary().median / peak;
+    // A rate far above the peak means the peak derivation (clock x vector width x FMA pipes) is
+    // wrong: a missed FMA or half the vector width is 2x. Below that, a VM or acpi-cpufreq lists
+    // the base clock, and one core turbos above it by up to ~1.5x (EPYC 7763: 3.5 / 2.45 GHz).
+    EXPECT_LT(eff, 1.75) << m.name << " (peak from " << m.param("peak_source") << ")";
     EXPECT_GT(eff, 0.01) << m.name;
     EXPECT_EQ(m.param("threads"), "1");
   }
