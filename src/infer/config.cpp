@@ -349,7 +349,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("prefill_time_s", pre.total_s);
   r.set("prefill_tokens_per_s", static_cast<double>(prompt * batch) / pre.total_s);
   r.set("time_per_output_token_s", tpot);
-  r.set("decode_tokens_per_s", batch / tpot);
+  r.set("decode_tokens_per_s", batch / tpot);  // all sequences of the batch together
+  r.set("decode_tokens_per_s_per_sequence", 1.0 / tpot);
   r.set("request_latency_s", pre.total_s + (output - 1) * tpot);
   // The time to stream, at the peak bandwidth, the bytes a decode step of this batch must read at
   // the shortest context: the weights it touches (a MoE step reads only the experts its tokens
@@ -404,7 +405,11 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   prov("engine.overlap_fraction", d.engine.overlap_fraction, 1);
   prov("engine.iteration_overhead_us", d.engine.iteration_overhead_s, 1e6);
   prov("engine.sequence_overhead_us", d.engine.sequence_overhead_s, 1e6);
+  prov("engine.memory_utilization_fraction", d.engine.memory_utilization_fraction, 1);
   prov("device.memory_available_fraction", p.memory_available_fraction, 1);
+  pv.add_row({std::string("memory_available_fraction"), avail_frac,
+              std::string("the smaller of engine.memory_utilization_fraction (0.9 when unknown) and "
+                          "device.memory_available_fraction (1 when unknown)")});
   prov("device.tdp_w", d.accel.tdp_w, 1);
   prov("device.usd_per_hour", p.usd_per_hour, 1);
   auto gb = [](double b) { return format_double(std::round(b / 1e7) / 100); };

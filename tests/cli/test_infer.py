@@ -25,6 +25,13 @@ def run_json(*args):
     return json.loads(run(*args, "--json", "-").stdout)
 
 
+def rows(t):
+    cols = t["columns"]
+    names = list(cols)
+    n = len(cols[names[0]]) if names else 0
+    return [{k: cols[k][i] for k in names} for i in range(n)]
+
+
 def scalars(j):
     s = j["scalars"]
     return s if isinstance(s, dict) else {k: v for k, v in s}
@@ -85,6 +92,21 @@ class InferCli(unittest.TestCase):
         self.assertGreater(s["decode_tokens_per_s"], 40)   # published tg128: 61 tok/s
         self.assertLess(s["decode_tokens_per_s"], 90)
         self.assertIn("energy_per_output_token_j", s)
+        # One stream's decode rate beside the batch's aggregate (equal at batch 1, here), and the
+        # memory share used is the smaller of the engine's and the device's, both listed.
+        self.assertAlmostEqual(s["decode_tokens_per_s_per_sequence"], 1 / s["time_per_output_token_s"], places=9)
+        self.assertAlmostEqual(s["decode_tokens_per_s_per_sequence"], s["decode_tokens_per_s"], places=9)
+        j = run_json("infer", "estimate", "--model", "llama3-70b", "--accelerator", "h100-sxm-80gb", "--tp", "8",
+                     "--batch", "64")
+        b = scalars(j)
+        self.assertAlmostEqual(b["decode_tokens_per_s"], 64 * b["decode_tokens_per_s_per_sequence"], delta=1e-6 * b["decode_tokens_per_s"])
+        prov = {r["constant"]: r for r in rows(j["tables"]["provenance"])}
+        engine = prov["engine.memory_utilization_fraction"]["value"]
+        device = prov["device.memory_available_fraction"]["value"]
+        engine = 0.9 if engine is None or engine != engine else engine  # unknown: 0.9
+        device = 1.0 if device is None or device != device else device  # unknown: 1
+        self.assertAlmostEqual(prov["memory_available_fraction"]["value"], b["memory_available_fraction"])
+        self.assertAlmostEqual(b["memory_available_fraction"], min(engine, device))
 
     def test_serve_example(self):
         j = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=800")
