@@ -26,6 +26,7 @@
 #include "scenario/scenario.hpp"
 #include "sim/simulate.hpp"
 #include "trace/analyze.hpp"
+#include "validate/training_validation.hpp"
 
 namespace py = pybind11;
 using namespace sextant;
@@ -84,7 +85,10 @@ PYBIND11_MODULE(_sextant, m) {
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
-            return estimate(scenario_of(source, is_text, name, sets, *cat));
+            const Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            Result r = estimate(s);
+            add_validated_range(r, s, catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
+            return r;
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"));
@@ -111,7 +115,9 @@ PYBIND11_MODULE(_sextant, m) {
             o.record_timeline = !timeline_path.empty();
             const sim::SimResult r = sim::simulate(s, o);
             if (!timeline_path.empty()) write_file_atomic(timeline_path, r.timeline_json);
-            return sim::to_result(r, s);
+            Result res = sim::to_result(r, s);
+            add_validated_range(res, s, catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
+            return res;
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("all_ranks"),

@@ -380,7 +380,7 @@ static FrameworkCapabilities parse_framework_capabilities(const YamlMap& c, cons
   k.recompute_block = framework_property(c, "recompute_block", tf, sources);
   k.zero_stages = framework_list_property(c, "zero_stages", {"0", "1", "2", "3"}, sources, false);
   k.pipeline_zero_stages = framework_list_property(c, "pipeline_zero_stages", {"0", "1", "2", "3"}, sources, true);
-  k.schedules = framework_list_property(c, "schedules", {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"}, sources, true);
+  k.schedules = framework_list_property(c, "schedules", {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev"}, sources, true);
   c.finish();
   const bool pp = k.pipeline_parallel.value == "true", tp = k.tensor_parallel.value == "true";
   if (pp && k.schedules.items.empty()) c.fail("schedules", "a framework with pipeline_parallel must list its pipeline schedules");

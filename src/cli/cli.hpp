@@ -83,6 +83,7 @@ void set_report_writer(ReportWriter w);
 void add_catalog_command(CLI::App& app);
 void add_estimate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp
+
 void add_validate_command(CLI::App& app);
 void add_plan_command(CLI::App& app);   // cmd_plan.cpp
 void add_sweep_command(CLI::App& app);  // cmd_sweep.cpp

@@ -2,7 +2,9 @@
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
 #include "estimate/estimate.hpp"
+#include "plan/plan.hpp"
 #include "scenario/scenario.hpp"
+#include "validate/training_validation.hpp"
 
 namespace sextant::cli {
 
@@ -25,7 +27,9 @@ void add_estimate_command(CLI::App& app) {
   cmd->callback([a] {
     auto cat = a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir);
     const Scenario s = load_scenario(a->scenario, *cat, parse_sets(a->sets));
-    emit(estimate(s), a->out);
+    Result r = estimate(s);
+    add_validated_range(r, s, a->catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);
+    emit(r, a->out);
   });
 }
 

@@ -5,6 +5,8 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
+#include "plan/plan.hpp"
+#include "validate/training_validation.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "scenario/scenario.hpp"
@@ -113,7 +115,8 @@ void add_simulate_command(CLI::App& app) {
     // renamed with them, so a failed run leaves the previous timeline too.
     std::vector<std::pair<std::string, std::string>> extra;
     if (!a->timeline.empty()) extra.emplace_back(a->timeline, r.timeline_json);
-    const Result res = sim::to_result(r, s);
+    Result res = sim::to_result(r, s);
+    add_validated_range(res, s, a->catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);
     if (!res.table("timeline") || a->out.quiet || a->out.json == "-") {
       emit(res, a->out, extra);
       return;

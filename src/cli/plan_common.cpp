@@ -26,7 +26,7 @@ void add_job_options(CLI::App& cmd, JobArgs& a) {
 
 void add_search_options(CLI::App& cmd, SearchArgs& a) {
   cmd.add_option("--fix", a.fix, "Fix a plan dimension: tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap, e.g. --fix tp=8 (repeatable)");
-  cmd.add_option("--schedules", a.schedules, "Allowed pipeline schedules (default: 1f1b interleaved-1f1b gpipe zb-h1)")->delimiter(',');
+  cmd.add_option("--schedules", a.schedules, "Allowed pipeline schedules (default: 1f1b interleaved-1f1b gpipe zb-h1; add dualpipev to search it at vpp 2)")->delimiter(',');
   cmd.add_option("--recompute", a.recompute, "Recompute modes to try (default: none,selective,full)")->delimiter(',');
   cmd.add_option("--recompute-modules", a.recompute_modules,
                  "Module sets selective recompute is searched with: 'ladder' (default: the model's modules added cheapest first, and the "

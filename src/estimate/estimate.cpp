@@ -343,6 +343,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   double step = 0;
   int critical = 0;
   double crit_sync = 0, crit_opt = 0, crit_gather = 0, crit_dp_slow = 0;
+  double mean_compute = 0, mean_exposed = 0;  // sums over the ranks here, means below
   for (int r = 0; r < p; ++r) {
     const auto& sw = w.step_per_stage[r];
     // Bucketed gradient reductions overlap the backward (with overlap_grad_reduce); the others
@@ -367,6 +368,9 @@ StepEstimate Estimator::run(const Workload& w) const {
     // The DP traffic hidden behind the backward and forward slows that compute (interference).
     const double dp_slow = ((sync - (sync_exposed - sync_after)) + (gather - gather_exposed)) * c.slow_per_hidden_s();
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow;
+    const double mr = static_cast<double>(m);
+    mean_compute += mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;
+    mean_exposed += mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed;
     if (end > step || r == 0) {
       step = std::max(step, end);
       if (end >= step) {
@@ -390,6 +394,8 @@ StepEstimate Estimator::run(const Workload& w) const {
   e.grad_sync_exposed_s = crit_sync + crit_gather;
   e.exposed_comm_s = exposed_pass + e.grad_sync_exposed_s + fill_drain_p2p_s;
   e.bubble_s = std::max(0.0, step - e.compute_s - e.exposed_comm_s - e.optimizer_s);
+  e.mean_compute_s = mean_compute / p;
+  e.mean_exposed_comm_s = mean_exposed / p + fill_drain_p2p_s;
   PassTime crit;  // the critical rank's passes, per step
   for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]}) crit.add(*pt, mf);
   if (fill_drain_p2p_s > 0) crit.add_exposed(GroupKind::PP, fill_drain_p2p_s);
@@ -653,11 +659,36 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     st.add_f64("forward_s");
     st.add_f64("backward_s");
     st.add_f64("busy_s");
+    st.add_f64("compute_s");
+    st.add_f64("exposed_comm_s");
+    st.add_str("top_exposed_group");
     st.add_f64("idle_fraction");
     st.add_f64("memory_bytes");
     for (const auto& x : e.stages)
-      st.add_row({int64_t{x.stage}, x.layers, x.forward_s, x.backward_s, x.busy_s,
+      st.add_row({int64_t{x.stage}, x.layers, x.forward_s, x.backward_s, x.busy_s, x.compute_s, x.exposed_comm_s,
+                  x.top_exposed_group.empty() ? std::string("none") : x.top_exposed_group,
                   e.step_time_s > 0 ? std::max(0.0, 1.0 - x.busy_s / e.step_time_s) : 0.0, x.memory_bytes});
+    // The breakdown is of the rank that ends the step. When another rank is the bottleneck (a
+    // heavier stage: MoE layers beside dense ones, exposed all-to-all), the critical rank's
+    // "pipeline_bubble" is mostly waiting on it: say which rank and what it spends its time on.
+    const StageStat* busiest = &e.stages.front();
+    const StageStat* crit = nullptr;
+    for (const auto& x : e.stages) {
+      if (x.busy_s > busiest->busy_s) busiest = &x;
+      if (x.stage == e.critical_stage) crit = &x;
+    }
+    if (crit && busiest->stage != crit->stage && busiest->busy_s > 1.05 * crit->busy_s) {
+      std::string why = "pipeline stage " + std::to_string(busiest->stage) + " is the bottleneck: busy " +
+                        format_double(std::round(busiest->busy_s * 1e3) / 1e3) + " s of the " +
+                        format_double(std::round(e.step_time_s * 1e3) / 1e3) + " s step (" +
+                        format_double(std::round(busiest->compute_s * 1e3) / 1e3) + " s compute, " +
+                        format_double(std::round(busiest->exposed_comm_s * 1e3) / 1e3) + " s exposed communication";
+      if (!busiest->top_exposed_group.empty()) why += ", most of it " + busiest->top_exposed_group;
+      why += ") against " + format_double(std::round(crit->busy_s * 1e3) / 1e3) + " s on stage " + std::to_string(crit->stage) +
+             ", the rank that ends the step and whose breakdown is shown: most of its pipeline_bubble is waiting on stage " +
+             std::to_string(busiest->stage) + " (table stages)";
+      r.notes.push_back(why);
+    }
   }
   if (!e.ops.empty()) {
     const Accelerator& acc = s.accelerator;
@@ -731,6 +762,19 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     st.forward_s = fwd.total();
     st.backward_s = bwd.total() + wgt.total();  // as run() gives the schedule
     st.busy_s = static_cast<double>(m) * (st.forward_s + st.backward_s);
+    const double mf = static_cast<double>(m);
+    st.compute_s = mf * (fwd.compute_s + bwd.compute_s + wgt.compute_s);
+    st.exposed_comm_s = mf * (fwd.exposed_comm() + bwd.exposed_comm() + wgt.exposed_comm());
+    // The group with the most exposed time: each pass's exposed overlappable time is split over
+    // the groups as they show it (exposed_by_group).
+    double top = 0;
+    for (int g = 0; g < kGroupKinds; ++g) {
+      const double x = fwd.exposed_by_group[g] + bwd.exposed_by_group[g] + wgt.exposed_by_group[g];
+      if (x > top * (1 + 1e-12) && x > 0) {
+        top = x;
+        st.top_exposed_group = to_string(static_cast<GroupKind>(g));
+      }
+    }
     st.memory_bytes = stage_memory(w, r, sched.peak_activation_bytes(r, p, v, m, chunk_act) + recompute_peak).total_bytes();
     rows.push_back(st);
   }

@@ -43,6 +43,9 @@ struct StageStat {
   int64_t layers = 0;
   double forward_s = 0, backward_s = 0;  // per micro-batch, all chunks of the rank
   double busy_s = 0;                     // per step: micro-batches x (forward + backward)
+  double compute_s = 0;                  // per step: the compute of busy_s
+  double exposed_comm_s = 0;             // per step: the communication of busy_s not hidden by compute
+  std::string top_exposed_group;         // the group with the most exposed time ("" when none)
   double memory_bytes = 0;               // of this rank (the memory table is the most loaded one)
 };
 
@@ -54,6 +57,10 @@ struct StepEstimate {
   double mfu_fraction = 0, hfu_fraction = 0;
   // Breakdown of the step on the critical pipeline rank (seconds).
   double compute_s = 0, exposed_comm_s = 0, total_comm_s = 0, bubble_s = 0, optimizer_s = 0, grad_sync_exposed_s = 0;
+  // Means over the pipeline ranks, per step (each rank's compute and its exposed communication,
+  // once-per-step work included): what an average GPU does, for power (sweep). Equal to compute_s
+  // and exposed_comm_s without pipeline parallelism, up to the critical rank's bubble-free terms.
+  double mean_compute_s = 0, mean_exposed_comm_s = 0;
   std::vector<std::pair<std::string, double>> compute_by_class_s;  // per OpClass
   std::vector<std::pair<std::string, double>> comm_by_group_s;     // total time per group
   std::vector<std::pair<std::string, double>> exposed_by_group_s;  // exposed time per group

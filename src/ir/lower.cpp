@@ -802,7 +802,7 @@ Workload lower(const Scenario& s) {
     for (int c = 0; c < p.vpp; ++c) {
       Chunk ch;
       ch.blocks.reserve(4);  // embedding, dense layers, MoE layers, head
-      ch.virtual_stage = c * p.pp + r;
+      ch.virtual_stage = virtual_stage_of(p.schedule, r, c, p.pp, p.vpp);
       const int vs = ch.virtual_stage;
       if (vs == 0) ch.blocks.push_back(L.embedding());
       // Dense and MoE layers of this chunk, and how many of each are recomputed: all (uniform),

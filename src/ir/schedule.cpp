@@ -13,6 +13,12 @@ ScheduleRegistry::ScheduleRegistry() : InstanceRegistry("parallel.schedule", "pi
   add(make_1f1b());
   add(make_interleaved_1f1b());
   add(make_zb_h1());
+  add(make_dualpipev());
+}
+
+int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v) {
+  (void)v;
+  return schedule == "dualpipev" ? (c == 0 ? r : 2 * p - 1 - r) : c * p + r;
 }
 
 double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const {
@@ -21,38 +27,74 @@ double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, c
   return inflight(r, p, v, m) * sum / v;
 }
 
-double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int64_t m) {
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m) {
   const bool split = s.splits_weight_gradient();
-  const size_t M = static_cast<size_t>(m);
-  std::vector<std::vector<ScheduleItem>> orders(static_cast<size_t>(p));
+  const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
+  const int nvs = p * v;
+  std::vector<std::vector<ScheduleItem>> orders(P);
   size_t remaining = 0;
   for (int r = 0; r < p; ++r) {
-    orders[static_cast<size_t>(r)] = s.order(r, p, 1, m);
+    orders[static_cast<size_t>(r)] = s.order(r, p, v, m);
     remaining += orders[static_cast<size_t>(r)].size();
   }
-  std::vector<double> f_end(static_cast<size_t>(p) * M, -1.0), b_end(static_cast<size_t>(p) * M, -1.0);
-  std::vector<double> free_at(static_cast<size_t>(p), 0.0);
-  std::vector<size_t> pos(static_cast<size_t>(p), 0);
+  std::vector<int> vstage(P * V);
+  for (int r = 0; r < p; ++r)
+    for (int c = 0; c < v; ++c) vstage[static_cast<size_t>(r) * V + static_cast<size_t>(c)] = s.virtual_stage(r, c, p, v);
+  // End times per (virtual stage, micro-batch); -1 until done.
+  std::vector<double> f_end(static_cast<size_t>(nvs) * M, -1.0), b_end(static_cast<size_t>(nvs) * M, -1.0);
+  std::vector<double> free_at(P, 0.0);
+  std::vector<size_t> pos(P, 0);
+  const double per_chunk = 1.0 / v;
   while (remaining > 0) {
     bool progress = false;
     for (int r = 0; r < p; ++r) {
       const size_t R = static_cast<size_t>(r);
       while (pos[R] < orders[R].size()) {
         const ScheduleItem& it = orders[R][pos[R]];
+        if (it.with_next && pos[R] + 1 < orders[R].size()) {
+          // An overlapped pair (forward beside the next backward): both inputs first, both
+          // outputs at the end of the pair.
+          const ScheduleItem& nb = orders[R][pos[R] + 1];
+          const size_t i = static_cast<size_t>(it.microbatch), j = static_cast<size_t>(nb.microbatch);
+          const size_t VF = static_cast<size_t>(vstage[R * V + static_cast<size_t>(it.chunk)]);
+          const size_t VB = static_cast<size_t>(vstage[R * V + static_cast<size_t>(nb.chunk)]);
+          double dep = 0;
+          if (VF > 0) {
+            const double d = f_end[(VF - 1) * M + i];
+            if (d < 0) break;
+            dep = d;
+          }
+          if (static_cast<int>(VB) < nvs - 1) {
+            const double d = b_end[(VB + 1) * M + j];
+            if (d < 0) break;
+            dep = std::max(dep, d);
+          }
+          const double end = std::max(free_at[R], dep) + t.forward_s[R] * per_chunk +
+                             (t.backward_s[R] - (split ? t.weight_s[R] : 0.0)) * per_chunk;
+          f_end[VF * M + i] = end;
+          b_end[VB * M + j] = end;
+          free_at[R] = end;
+          pos[R] += 2;
+          remaining -= 2;
+          progress = true;
+          continue;
+        }
         const size_t i = static_cast<size_t>(it.microbatch);
+        const int vs = vstage[R * V + static_cast<size_t>(it.chunk)];
+        const size_t VS = static_cast<size_t>(vs);
         double dep = 0, dur = 0;
         if (it.kind == ScheduleItem::Forward) {
-          if (r > 0 && (dep = f_end[(R - 1) * M + i]) < 0) break;
-          dur = t.forward_s[R];
+          if (vs > 0 && (dep = f_end[(VS - 1) * M + i]) < 0) break;
+          dur = t.forward_s[R] * per_chunk;
         } else if (it.kind == ScheduleItem::Backward) {
-          if (r < p - 1 && (dep = b_end[(R + 1) * M + i]) < 0) break;
-          dur = t.backward_s[R] - (split ? t.weight_s[R] : 0.0);
+          if (vs < nvs - 1 && (dep = b_end[(VS + 1) * M + i]) < 0) break;
+          dur = (t.backward_s[R] - (split ? t.weight_s[R] : 0.0)) * per_chunk;
         } else {
-          dur = t.weight_s[R];
+          dur = t.weight_s[R] * per_chunk;
         }
         const double end = std::max(free_at[R], dep) + dur;
-        if (it.kind == ScheduleItem::Forward) f_end[R * M + i] = end;
-        if (it.kind == ScheduleItem::Backward) b_end[R * M + i] = end;
+        if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
+        if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
         free_at[R] = end;
         ++pos[R];
         --remaining;
@@ -86,7 +128,7 @@ void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m) {
   const int nvs = p * v;
   std::set<std::tuple<int, int64_t, int>> done;  // (kind, mb, virtual stage)
   std::vector<size_t> pos(p, 0);
-  auto vstage = [&](int r, int chunk) { return chunk * p + r; };
+  auto vstage = [&](int r, int chunk) { return s.virtual_stage(r, chunk, p, v); };
   size_t remaining = 0;
   for (const auto& o : orders) remaining += o.size();
   while (remaining > 0) {

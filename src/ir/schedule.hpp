@@ -31,6 +31,9 @@ struct ScheduleItem {
   enum Kind { Forward, Backward, Weight } kind;
   int64_t microbatch;
   int chunk;
+  // A forward that runs beside the backward listed next (DualPipe's overlapped F&B pair): the pair
+  // starts when both inputs have arrived and both outputs leave when the pair ends.
+  bool with_next = false;
 };
 
 struct StageTimes {  // per micro-batch, per pipeline rank (all chunks of that rank)
@@ -42,6 +45,14 @@ class PipelineSchedule {
   virtual ~PipelineSchedule() = default;
   virtual std::string name() const = 0;
   virtual bool splits_weight_gradient() const { return false; }
+  // The virtual stage (0 .. p v - 1, in model order: 0 holds the embedding, p v - 1 the loss
+  // head) of chunk c of rank r. Default: Megatron's interleaved layout c p + r. A V-shaped
+  // schedule (dualpipev) folds it: chunk 1 of rank r is stage 2p - 1 - r. Transfers follow the
+  // stages: from stage k to k + 1 forward, k + 1 to k backward; none when both are on one rank.
+  virtual int virtual_stage(int r, int c, int p, int v) const {
+    (void)v;
+    return c * p + r;
+  }
   virtual std::vector<ScheduleItem> order(int r, int p, int v, int64_t m) const = 0;
   virtual double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const = 0;
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
@@ -60,13 +71,19 @@ std::unique_ptr<PipelineSchedule> make_gpipe();
 std::unique_ptr<PipelineSchedule> make_1f1b();
 std::unique_ptr<PipelineSchedule> make_interleaved_1f1b();
 std::unique_ptr<PipelineSchedule> make_zb_h1();
+std::unique_ptr<PipelineSchedule> make_dualpipev();
 
-// The makespan of a single-chunk schedule's order (v = 1) with compute only: every rank runs its
-// order() in sequence, a forward after the previous stage's forward of that micro-batch, an input
-// gradient after the next stage's, a weight pass after its own input gradient; per micro-batch
-// times of StageTimes (backward_s less weight_s for the input gradient when the schedule splits
-// the backward). O(p m) work: a closed form's fallback where its assumptions fail.
-double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int64_t m);
+// virtual_stage() of the schedule named `schedule` without constructing it (lowering runs per
+// plan in the search): the V layout for "dualpipev", the interleaved one otherwise.
+int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v);
+
+// The makespan of a schedule's order with compute only: every rank runs its order() in sequence,
+// a forward after the previous virtual stage's forward of that micro-batch, an input gradient
+// after the next virtual stage's, a weight pass after its own input gradient (stages placed by
+// virtual_stage()); per micro-batch times of StageTimes split evenly over a rank's v chunks
+// (backward_s less weight_s for the input gradient when the schedule splits the backward).
+// O(p v m) work: a closed form's fallback where its assumptions fail, and dualpipev's timing.
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m);
 
 // Checks that the orders of all p ranks form a deadlock-free pipeline (every forward of chunk
 // c on rank r after the forward of the previous virtual stage, every backward after the next

@@ -217,6 +217,7 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
   p.overlap_grad_reduce = c.overlap_grad_reduce;
   p.overlap_param_gather = c.overlap_param_gather;
   p.schedule = opt.schedules[c.schedule];
+  if (p.schedule == "dualpipev") p.ep_comm_overlap = true;  // its forward-beside-backward pairs (scenario default)
   s.train.micro_batch = c.micro_batch;
   s.train.recompute = static_cast<Recompute>(c.recompute);
   if (s.train.recompute == Recompute::Selective && c.recompute_modules != 0) s.train.recompute_modules = c.recompute_modules;
@@ -378,19 +379,21 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     (void)v;
   }
   for (const auto& name : opt.schedules)
-    if (name != "1f1b" && name != "interleaved-1f1b" && name != "gpipe" && name != "zb-h1")
+    if (name != "1f1b" && name != "interleaved-1f1b" && name != "gpipe" && name != "zb-h1" && name != "dualpipev")
       throw Error(SourceLocation{"--schedules", 0, 0, name}, "unknown pipeline schedule '" + name + "'",
-                  valid_choices_hint(name, {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"}));
+                  valid_choices_hint(name, {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev"}));
   const auto& m = base.model;
   const StackFeatures& st = opt.stack;
   const int64_t N = base.num_gpus, gb = base.train.global_batch;
   const int L = m.layers, seq = base.train.seq_len;
   const int inter = contains(st.schedules, std::string("interleaved-1f1b")) ? schedule_index(opt, "interleaved-1f1b") : -1;
+  // DualPipeV: two chunks per rank in a V (vpp 2), searched when --schedules lists it.
+  const int dualv = contains(st.schedules, std::string("dualpipev")) ? schedule_index(opt, "dualpipev") : -1;
   // Non-interleaved schedules allowed; without a pipeline the schedule is irrelevant and the
   // first of them stands for all (the stack's schedules restrict pipelines only).
   std::vector<int> flat, flat_stack;
   for (size_t i = 0; i < opt.schedules.size(); ++i)
-    if (opt.schedules[i] != "interleaved-1f1b") {
+    if (opt.schedules[i] != "interleaved-1f1b" && opt.schedules[i] != "dualpipev") {
       flat.push_back(static_cast<int>(i));
       if (contains(st.schedules, opt.schedules[i])) flat_stack.push_back(static_cast<int>(i));
     }
@@ -437,15 +440,17 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
             for (int vpp = 1; vpp <= max_v; ++vpp) {
               if (!allowed(opt, "vpp", vpp)) continue;
               if (layout_for(L, pp * vpp, vpp) == Layout::None) continue;
-              if (vpp > 1 && inter < 0) continue;
+              if (vpp > 1 && inter < 0 && !(vpp == 2 && dualv >= 0)) continue;
               for (int mb : divisors(gb / dp)) {
                 if (!allowed(opt, "mb", mb)) continue;
                 if (opt.max_micro_batch > 0 && mb > opt.max_micro_batch) continue;
                 const int64_t micro = gb / dp / mb;
-                if (vpp > 1 && micro % pp != 0) continue;
                 std::vector<int> scheds;
-                if (vpp > 1) scheds = {inter};
-                else if (pp == 1) {
+                if (vpp > 1) {
+                  if (inter >= 0 && micro % pp == 0) scheds.push_back(inter);
+                  if (vpp == 2 && dualv >= 0 && micro >= 2 * static_cast<int64_t>(pp)) scheds.push_back(dualv);
+                  if (scheds.empty()) continue;
+                } else if (pp == 1) {
                   if (!flat.empty()) scheds = {flat.front()};
                 } else scheds = flat_stack;
                 // Without the stack's SP, SP is off (also under --sp-only: the stack decides).
@@ -522,15 +527,17 @@ struct ShapeKey {
   int tp, pp, vpp, cp, ep, etp;
   bool sp;
   int rc, modules, layers;
+  bool v_shaped;  // dualpipev: rank r holds stages r and 2p - 1 - r (rank 0 the embedding and the head)
   bool operator==(const ShapeKey& o) const {
     return tp == o.tp && pp == o.pp && vpp == o.vpp && cp == o.cp && ep == o.ep && etp == o.etp && sp == o.sp && rc == o.rc &&
-           modules == o.modules && layers == o.layers;
+           modules == o.modules && layers == o.layers && v_shaped == o.v_shaped;
   }
 };
 struct ShapeHash {
   size_t operator()(const ShapeKey& k) const {
     size_t h = 1469598103934665603ull;
-    for (int v : {k.tp, k.pp, k.vpp, k.cp, k.ep, k.etp, static_cast<int>(k.sp), k.rc, k.modules, k.layers}) h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
+    for (int v : {k.tp, k.pp, k.vpp, k.cp, k.ep, k.etp, static_cast<int>(k.sp), k.rc, k.modules, k.layers, static_cast<int>(k.v_shaped)})
+      h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
     return h;
   }
 };
@@ -549,7 +556,7 @@ struct MemoryModel::Impl {
 
   ShapeKey key(const Candidate& c) const {
     return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, c.ep > 1 ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute,
-                    c.recompute_modules, c.recompute_layers};
+                    c.recompute_modules, c.recompute_layers, opt.schedules[c.schedule] == "dualpipev"};
   }
   std::vector<StageMem> lower_shape(const ShapeKey& k) const {
     Scenario s = base;
@@ -568,7 +575,7 @@ struct MemoryModel::Impl {
     c.micro_batch = 1;
     c.schedule = 0;
     apply_candidate(s, c, opt);
-    s.plan.schedule = "1f1b";
+    s.plan.schedule = k.v_shaped ? "dualpipev" : "1f1b";  // the schedule places the stages (lower reads only that)
     const ir::Workload w = ir::lower(s);
     std::vector<StageMem> out;
     for (const auto& st : w.stages) {
@@ -648,9 +655,10 @@ namespace {
 // (read by the estimator, not by lower) or between ZeRO stages 1 and 2 when ZeRO-2 synchronises
 // once per step (same collectives and optimizer shard; only the memory accounting, done by the
 // estimator, differs). ZeRO-2 with micro_batch sync reduce-scatters every micro-batch: its own.
-bool same_lowering(const Candidate& a, const Candidate& b, bool zero2_per_micro_batch) {
+bool same_lowering(const Candidate& a, const Candidate& b, bool zero2_per_micro_batch, int dualv) {
   auto zclass = [&](int z) { return z == 0 ? 0 : z == 3 ? 2 : (z == 2 && zero2_per_micro_batch) ? 3 : 1; };
-  return a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
+  // dualpipev places the stages in a V (and overlaps the expert all-to-all): its own lowering.
+  return (a.schedule == dualv) == (b.schedule == dualv) && a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
          a.micro_batch == b.micro_batch && zclass(a.zero_stage) == zclass(b.zero_stage) && a.recompute == b.recompute &&
          a.recompute_modules == b.recompute_modules && a.recompute_layers == b.recompute_layers && a.sequence_parallel == b.sequence_parallel && a.tp_comm_overlap == b.tp_comm_overlap &&
          a.overlap_grad_reduce == b.overlap_grad_reduce && a.overlap_param_gather == b.overlap_param_gather;
@@ -665,6 +673,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   const size_t n = out.candidates.size();
   if (n > UINT32_MAX) throw Error("plan: more than 2^32 candidate plans; fix some dimensions with --fix");
   const double capacity = base.accelerator.memory_bytes.value - opt.min_headroom_bytes;
+  const int dualv = schedule_index(opt, "dualpipev");
 
   MemoryModel mem(base, opt, est);
   mem.prepare(out.candidates);
@@ -756,7 +765,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
             }
           }
           // Candidates that lower to the same workload (same_lowering) share one lowering.
-          const bool reuse = w && same_lowering(w_cand, as, base.plan.zero2_grad_sync == "micro_batch");
+          const bool reuse = w && same_lowering(w_cand, as, base.plan.zero2_grad_sync == "micro_batch", dualv);
           apply_candidate(s, as, opt);
           if (reuse) {
             w->schedule = s.plan.schedule;
@@ -909,32 +918,28 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
                                                                   : "unrestricted: every feature the search knows"));
 
   const double best = out.ranking.empty() ? 0 : out.evals[out.ranking.front()].step_time_s;
+  double moe_median_abs_pct = 0;  // the MoE validation rows' median |error| when the model is MoE
   if (!out.ranking.empty()) {
     const auto& w = out.evals[out.ranking.front()];
     r.set("best_plan", describe(out.candidates[w.index], opt));
     r.set("best_step_time_s", w.step_time_s);
     r.set("best_tokens_per_s_per_gpu", w.tokens_per_s_per_gpu);
     r.set("best_mfu_fraction", w.mfu_fraction);
-    // The validated range: the highest MFU measured on this accelerator in this precision among
-    // the bundled validation rows. Plans whose collectives all hide behind compute reach the
-    // model's compute ceiling, which no published run on the part has shown; say so.
-    const std::string csv = (std::filesystem::path(data_dir()) / "validation" / "training.csv").string();
-    if (std::filesystem::exists(csv)) {
-      try {
-        const auto cat = Catalog::load_default();
-        if (const auto m = highest_measured_mfu(csv, *cat, base.accelerator.id, base.train.precision)) {
-          r.set("validated_mfu_max_fraction", m->mfu_fraction);
-          r.set("validated_mfu_max_row", m->id);
-          if (w.mfu_fraction > m->mfu_fraction * 1.05)
-            r.notes.push_back("the best plan's predicted MFU " + fixed3(w.mfu_fraction) + " is above the highest measured on " +
-                              base.accelerator.id + " in " + to_string(base.train.precision) + " among " + std::to_string(m->rows) +
-                              " validation rows (" + fixed3(m->mfu_fraction) + ", " + m->id +
-                              "): it assumes the overlap the model grants hides every collective, which no run in that range has "
-                              "shown; treat plans above it as upper bounds and confirm with simulate and a short run");
-        }
-      } catch (const Error&) {
-        // The bundled catalog or CSV is unreadable: no range to report.
+    // The validated range: rows on this accelerator and precision, the highest MFU measured there
+    // (plans whose collectives all hide behind compute reach the model's compute ceiling, which no
+    // published run on the part has shown), MoE rows and their error, the framework's rows.
+    try {
+      const auto cat = Catalog::load_default();
+      const ValidatedRange vr = validated_range(default_validation_csvs(), *cat, base, w.mfu_fraction,
+                                                kValidatedMedianAbsErrorFraction * 100);
+      if (vr.mfu_max) {
+        r.set("validated_mfu_max_fraction", vr.mfu_max->mfu_fraction);
+        r.set("validated_mfu_max_row", vr.mfu_max->id);
       }
+      for (const auto& n : vr.notes) r.notes.push_back(n.rfind("the predicted MFU", 0) == 0 ? "the best plan's" + n.substr(3) : n);
+      moe_median_abs_pct = vr.moe_rows > 0 ? vr.moe_median_abs_pct : 0;
+    } catch (const Error&) {
+      // The bundled catalog or CSV is unreadable: no range to report.
     }
     size_t tied = 0;
     for (uint32_t i : out.ranking)
@@ -983,7 +988,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     const uint32_t ri = out.ranking[same < out.ranking.size() ? same : 1];
     r.set("plans_with_best_step_time_count", static_cast<int64_t>(same));
     const StepEstimate a = full(wi), b = full(ri);
-    Table& d = r.add_table("winner_vs_runner_up", "step-time breakdown of the best plan against the second (seconds on the critical rank)");
+    r.set("runner_up_rank", static_cast<int64_t>(same < out.ranking.size() ? same + 1 : 2));
+    Table& d = r.add_table("winner_vs_runner_up", "step-time breakdown of the best plan against the runner-up, the fastest plan with a "
+                                                  "different step time (runner_up_rank; seconds on the critical rank)");
     d.add_str("category");
     d.add_str("item");
     d.add_f64("winner_s");
@@ -1028,6 +1035,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     if (gap < opt.tie_fraction)
       why += ". The difference is below the model's validated median error (" + fixed3(opt.tie_fraction * 100) +
              "%, docs/validation.md): treat them as a tie";
+    else if (moe_median_abs_pct > 0 && gap * 100 < moe_median_abs_pct)
+      why += ". The difference is below the MoE validation rows' median error (" + fixed3(moe_median_abs_pct) +
+             "%): for this MoE model treat them as a tie";
     r.set("winner_vs_runner_up_fraction", gap);
     r.notes.push_back(why);
   }
@@ -1112,7 +1122,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
                       std::to_string(base.num_gpus) + " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads, micro-batch x dp divides the batch" +
                       std::string(opt.fixed.empty() ? "" : "; check the --fix values") + ")");
   else if (out.ranking.empty())
-    r.notes.push_back("no plan fits in memory: relax --headroom, allow more recompute/ZeRO, or add GPUs");
+    r.notes.push_back("no plan fits in memory: lower --headroom-gib, allow more recompute/ZeRO, or add GPUs");
   return r;
 }
 

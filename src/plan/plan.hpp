@@ -63,7 +63,7 @@ struct StackFeatures {
   bool recompute_block = true;  // full recompute of only some layers per chunk (block method)
   std::vector<int> zero_stages = {0, 1, 2, 3};
   std::vector<int> pipeline_zero_stages = {0, 1, 2, 3};  // ZeRO stages usable with pp > 1
-  std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};
+  std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev"};
   bool restricted() const { return !framework.empty(); }
 };
 // The features of a catalog framework; unrestricted (but named) when its entry states no

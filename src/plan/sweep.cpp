@@ -193,8 +193,10 @@ PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double limit_w, c
   const double tdp = a.tdp_w.value;
   const double idle = a.idle_w.known ? a.idle_w.value : po.idle_fraction_of_tdp * tdp;
   const double step = std::max(e.step_time_s, 1e-30);
-  const double busy = std::min(1.0, e.compute_s / step);
-  const double comm_only = std::min(1.0 - busy, std::max(0.0, e.exposed_comm_s / step));
+  // An average GPU of the job: the means over the pipeline ranks (a rank of a heavier stage
+  // computes while the others wait on it; the critical rank alone undercounts an unbalanced pipeline).
+  const double busy = std::min(1.0, e.mean_compute_s / step);
+  const double comm_only = std::min(1.0 - busy, std::max(0.0, e.mean_exposed_comm_s / step));
   p.activity_fraction = busy + po.comm_activity_fraction * comm_only;
   p.power_w = idle + (tdp - idle) * p.activity_fraction;
   if (limit_w > 0 && limit_w < p.power_w) {

@@ -87,7 +87,7 @@ void apply_framework_defaults(ParallelPlan& p, const Framework& f) {
   p.collective_nic_aggregation = f.collective_nic_aggregation.value == "true";
 }
 
-static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
+static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool framework_has_sp) {
   ParallelPlan p = base;
   p.tp = m.i32("tp", 1);
   p.pp = m.i32("pp", 1);
@@ -96,10 +96,12 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
   p.ep = m.i32("ep", 1);
   p.etp = m.i32("etp", 1);
   p.vpp = m.i32("vpp", 1);
-  p.sequence_parallel = m.boolean("sequence_parallel", p.tp > 1);
+  p.sequence_parallel = m.boolean("sequence_parallel", p.tp > 1 && framework_has_sp);
   p.zero_stage = m.i32("zero_stage", 1);
-  p.schedule = m.choice("schedule", {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1"},
+  p.schedule = m.choice("schedule", {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1", "dualpipev"},
                         p.vpp > 1 ? "interleaved-1f1b" : "1f1b");
+  // DualPipeV holds two chunks per rank (a V): vpp 2 unless stated (and checked below).
+  if (p.schedule == "dualpipev" && !m.has("vpp")) p.vpp = 2;
   const auto layers = m.i64_list("stage_layers");
   for (auto l : layers) p.stage_layers.push_back(static_cast<int>(l));
   p.stage_rule = m.choice("stage_rule", {"even", "fewer-first-last"}, "even");
@@ -107,8 +109,12 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base) {
     p.overlap_grad_reduce = o->boolean("grad_reduce", true);
     p.overlap_param_gather = o->boolean("param_gather", true);
     p.tp_comm_overlap = o->boolean("tp_comm", false);
-    p.ep_comm_overlap = o->boolean("ep_comm", false);
+    // DualPipe runs each forward beside a backward of the other chunk, one micro-batch's expert
+    // all-to-all under the other's compute: overlapped by default under dualpipev.
+    p.ep_comm_overlap = o->boolean("ep_comm", p.schedule == "dualpipev");
     o->finish();
+  } else if (p.schedule == "dualpipev") {
+    p.ep_comm_overlap = true;
   }
   p.grad_bucket_bytes = m.f64("grad_bucket_mb", 40.0) * 1e6;
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
@@ -248,8 +254,9 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     apply_framework_defaults(base, cat.framework(s.framework));
   }
   root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
-  s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base)
-                                : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base);
+  const bool fw_sp = s.framework.empty() || framework_has_sequence_parallel(cat.framework(s.framework));
+  s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base, fw_sp)
+                                : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base, fw_sp);
   s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value());
   s.seed = static_cast<uint64_t>(root.i64("seed", 0));
   root.finish();
@@ -360,8 +367,18 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (nstages > m.layers) fail("pp", "pp*vpp = " + std::to_string(nstages) + " exceeds the " + std::to_string(m.layers) + " layers");
   if (p.schedule == "interleaved-1f1b" && p.vpp < 2)
     fail("schedule", "interleaved-1f1b needs vpp >= 2", "set parallel.vpp or use schedule 1f1b");
-  if (p.vpp > 1 && p.schedule != "interleaved-1f1b")
-    fail("schedule", "vpp = " + std::to_string(p.vpp) + " needs the interleaved-1f1b schedule");
+  if (p.schedule == "dualpipev") {
+    if (p.vpp != 2)
+      fail("vpp", "dualpipev holds two model chunks per rank (a V), so vpp must be 2, got " + std::to_string(p.vpp),
+           "set parallel.vpp: 2 or leave it out");
+    if (p.pp < 2) fail("schedule", "dualpipev needs a pipeline (pp >= 2)", "set parallel.pp or use schedule 1f1b");
+    if (s.num_microbatches() < 2 * static_cast<int64_t>(p.pp))
+      fail("schedule", "dualpipev needs at least 2 pp = " + std::to_string(2 * p.pp) + " micro-batches per step, got " +
+                           std::to_string(s.num_microbatches()),
+           "raise training.global_batch or lower training.micro_batch");
+  } else if (p.vpp > 1 && p.schedule != "interleaved-1f1b") {
+    fail("schedule", "vpp = " + std::to_string(p.vpp) + " needs the interleaved-1f1b (or, with vpp 2, dualpipev) schedule");
+  }
   if (p.schedule == "interleaved-1f1b" && p.pp > 1 && s.num_microbatches() % p.pp != 0)
     fail("schedule", "interleaved-1f1b needs the micro-batch count (" + std::to_string(s.num_microbatches()) +
                          ") to be a multiple of pp (" + std::to_string(p.pp) + ")");

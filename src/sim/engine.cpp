@@ -353,13 +353,15 @@ class Engine {
         case Ins::Send: {
           ++u.pc;
           const bool fwd = in.group == 0;
-          const int dst = fwd ? u.spec->next : u.spec->prev;
+          // flag 0: the interleaved layout (forward to the next rank, wrapping to rank 0's next
+          // chunk); 1 / 2: to the next / previous rank, same chunk (a V-shaped schedule).
+          const int dst = in.flag == 0 ? (fwd ? u.spec->next : u.spec->prev) : in.flag == 1 ? u.spec->next : u.spec->prev;
           if (dst < 0) throw Error("simulate: " + u.spec->label + " has no pipeline neighbour to send to");
           // Slot on the destination: the same micro-batch, the neighbouring virtual stage.
           const int p_last = static_cast<int>(programs_.size()) - 1;
           int chunk = u.cur_chunk;
-          if (fwd && u.spec->stage == p_last) ++chunk;
-          if (!fwd && u.spec->stage == 0) --chunk;
+          if (in.flag == 0 && fwd && u.spec->stage == p_last) ++chunk;
+          if (in.flag == 0 && !fwd && u.spec->stage == 0) --chunk;
           const auto slot = static_cast<int32_t>((fwd ? 0 : 1) * cfg_.microbatches * cfg_.vpp + u.cur_mb * cfg_.vpp + chunk);
           const bool blocking = in.mode == CollMode::Blocking;
           start_xfer(unit, dst, slot, u.prog->colls[static_cast<size_t>(in.ref)], blocking);

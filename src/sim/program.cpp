@@ -194,6 +194,13 @@ struct Builder {
     const StepWork& sw = w.step_per_stage[static_cast<size_t>(r)];
     const int nb = std::max(1, sw.grad_buckets);
     const int nvs = p * v;
+    // Which rank holds each virtual stage (the lowering placed them: chunk.virtual_stage).
+    std::vector<int> rank_of(static_cast<size_t>(nvs), -1);
+    for (int q = 0; q < p; ++q)
+      for (const auto& ch : w.stages[static_cast<size_t>(q)].chunks) rank_of[static_cast<size_t>(ch.virtual_stage)] = q;
+    bool v_shaped = false;  // some chunk does not sit at the interleaved place c p + r
+    for (int q = 0; q < p; ++q)
+      for (int c = 0; c < v; ++c) v_shaped = v_shaped || w.stages[static_cast<size_t>(q)].chunks[static_cast<size_t>(c)].virtual_stage != c * p + q;
     prog.static_memory_bytes = stage_memory(w, r, 0.0).total_bytes();
 
     // Parameters of the stage in forward order (chunk, block, repetition).
@@ -274,15 +281,47 @@ struct Builder {
     const int p2p_ref = p > 1 ? own_coll(describe_collective(p2p, w, est, f)) : 0;
     std::vector<int> prefetch[4];  // per pass kind: forward, recompute, backward_input, backward_weight
 
-    for (const auto& it : order) {
+    // One item in four parts (its marker, receive, compute, send), so that an overlapped pair
+    // (ScheduleItem::with_next: DualPipe's forward beside a backward) receives both inputs before
+    // computing and sends both outputs after.
+    struct Where {
+      int c, vs, r_prev, r_next;
+      uint8_t dir_next, dir_prev;
+      int32_t slot;
+    };
+    auto where = [&](const ScheduleItem& it) {
+      Where x;
+      x.c = it.chunk;
+      x.vs = st.chunks[static_cast<size_t>(x.c)].virtual_stage;
+      // The neighbouring virtual stages and the ranks holding them: no transfer where a V-shaped
+      // schedule turns on one rank; a Send names its direction (1: the next rank, 2: the previous)
+      // where the chunk stays the same, 0 for the interleaved wrap (engine.cpp).
+      x.r_prev = x.vs > 0 ? rank_of[static_cast<size_t>(x.vs - 1)] : -1;
+      x.r_next = x.vs < nvs - 1 ? rank_of[static_cast<size_t>(x.vs + 1)] : -1;
+      x.dir_next = v_shaped ? static_cast<uint8_t>(x.r_next == r + 1 ? 1 : 2) : 0;
+      x.dir_prev = v_shaped ? static_cast<uint8_t>(x.r_prev == r + 1 ? 1 : 2) : 0;
+      x.slot = static_cast<int32_t>(it.microbatch * v + x.c);
+      return x;
+    };
+    auto marker = [&](const ScheduleItem& it) {
+      emit(Ins::Item, static_cast<uint8_t>(it.chunk), CollMode::Blocking, static_cast<int32_t>(it.microbatch), 0, 0,
+           static_cast<uint8_t>(it.kind));
+    };
+    auto receive = [&](const ScheduleItem& it) {
+      const Where x = where(it);
+      if (it.kind == ScheduleItem::Forward && x.vs > 0 && x.r_prev != r) emit(Ins::Recv, 0, CollMode::Blocking, x.slot);
+      if (it.kind == ScheduleItem::Backward && x.vs < nvs - 1 && x.r_next != r) emit(Ins::Recv, 1, CollMode::Blocking, x.slot);
+    };
+    auto send = [&](const ScheduleItem& it) {
+      const Where x = where(it);
+      const CollMode mode = p2p_async ? CollMode::AsyncPass : CollMode::Blocking;
+      if (it.kind == ScheduleItem::Forward && x.vs < nvs - 1 && x.r_next != r) emit(Ins::Send, 0, mode, 0, p2p_ref, 0, x.dir_next);
+      if (it.kind == ScheduleItem::Backward && x.vs > 0 && x.r_prev != r) emit(Ins::Send, 1, mode, 0, p2p_ref, 0, x.dir_prev);
+    };
+    auto compute = [&](const ScheduleItem& it) {
       const int c = it.chunk;
       const auto& ch = st.chunks[static_cast<size_t>(c)];
-      const int vs = c * p + r;
-      const auto slot = static_cast<int32_t>(it.microbatch * v + c);
-      emit(Ins::Item, static_cast<uint8_t>(c), CollMode::Blocking, static_cast<int32_t>(it.microbatch), 0, 0,
-           static_cast<uint8_t>(it.kind));
       if (it.kind == ScheduleItem::Forward) {
-        if (vs > 0) emit(Ins::Recv, 0, CollMode::Blocking, slot);
         emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, chunk_act[static_cast<size_t>(c)]);
         const bool first = !chunk_seen[static_cast<size_t>(c)];
         chunk_seen[static_cast<size_t>(c)] = 1;
@@ -298,9 +337,7 @@ struct Builder {
             }
             pass(b.forward, rep, b.count, prefetch[0]);
           }
-        if (vs < nvs - 1) emit(Ins::Send, 0, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
       } else if (it.kind == ScheduleItem::Backward) {
-        if (vs < nvs - 1) emit(Ins::Recv, 1, CollMode::Blocking, slot);
         if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, recompute_peak);
         const bool last = !split && it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
@@ -314,7 +351,6 @@ struct Builder {
           }
         if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -recompute_peak);
         emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_act[static_cast<size_t>(c)]);
-        if (vs > 0) emit(Ins::Send, 1, p2p_async ? CollMode::AsyncPass : CollMode::Blocking, 0, p2p_ref);
       } else {
         const bool last = it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
@@ -323,6 +359,17 @@ struct Builder {
             if (last) grads_ready(b->params);
           }
       }
+    };
+    for (size_t k = 0; k < order.size(); ++k) {
+      const ScheduleItem& it = order[k];
+      if (it.with_next && k + 1 < order.size()) {
+        const ScheduleItem& other = order[++k];
+        marker(it), receive(it), marker(other), receive(other);
+        marker(it), compute(it), marker(other), compute(other);
+        send(other), marker(it), send(it);
+        continue;
+      }
+      marker(it), receive(it), compute(it), send(it);
     }
     // Whatever remains of the buckets (rounding), then the step-level tail.
     if (overlap_grad)

@@ -48,7 +48,8 @@ struct Instr {
   Ins op = Ins::Compute;
   uint8_t group = 0;  // GroupKind (Coll, waits); direction 0 forward / 1 backward (Send, Recv); chunk (Item)
   CollMode mode = CollMode::Blocking;
-  uint8_t flag = 0;   // Item: 0 F, 1 B, 2 W; Coll/Wait: 1 = step-level synchronisation (grad/param buckets)
+  uint8_t flag = 0;   // Item: 0 F, 1 B, 2 W; Coll/Wait: 1 = step-level synchronisation (grad/param buckets);
+                      // Send: 0 interleaved layout, 1 / 2 to the next / previous rank, same chunk (V-shaped)
   int32_t token = 0;  // AsyncToken/WaitToken: token; Send/Recv: slot (micro-batch * vpp + chunk); Item: micro-batch
   int32_t ref = 0;    // index into ops (Compute) or colls (Coll, Send)
   double value = 0;   // Mem: bytes added (negative: freed)

@@ -303,6 +303,18 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
     e.exposed_comm_s += cu.exposed_by_group_s[g];
   }
   e.bubble_s = std::max(0.0, e.step_time_s - e.compute_s - e.exposed_comm_s - e.optimizer_s);
+  {  // means over the ranks (each unit stands for ranks_count ranks)
+    double n = 0;
+    for (const auto& u : r.units) {
+      n += static_cast<double>(u.ranks_count);
+      e.mean_compute_s += static_cast<double>(u.ranks_count) * u.compute_s;
+      e.mean_exposed_comm_s += static_cast<double>(u.ranks_count) * u.exposed_comm_s;
+    }
+    if (n > 0) {
+      e.mean_compute_s /= n;
+      e.mean_exposed_comm_s /= n;
+    }
+  }
   const StepEstimate closed = est.run(w);  // model FLOPs and hardware FLOPs of the step (same IR)
   e.model_flops = closed.model_flops;
   e.hardware_flops = closed.hardware_flops;

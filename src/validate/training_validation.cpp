@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <map>
+#include <set>
 
+#include "core/paths.hpp"
 #include "estimate/estimate.hpp"
 #include "sim/simulate.hpp"
 
@@ -101,6 +105,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
                   valid_choices_hint(fw, cat.framework_ids()));
     s.framework = fw;
     apply_framework_defaults(p, cat.framework(fw));
+    if (sp.empty() && !framework_has_sequence_parallel(cat.framework(fw))) p.sequence_parallel = false;
   }
   auto& tr = s.train;
   tr.global_batch = t.i64(r, "global_batch");
@@ -413,6 +418,113 @@ std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, con
   }
   if (best) best->rows = rows;
   return best;
+}
+
+namespace {
+std::string pct1(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", x);
+  return buf;
+}
+std::string frac3(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", x);
+  return buf;
+}
+}  // namespace
+
+ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const Catalog& cat, const Scenario& s,
+                               double predicted_mfu, double overall_median_abs_pct) {
+  ValidatedRange out;
+  const Estimator est;
+  const bool moe = s.model.moe.has_value();
+  std::vector<double> moe_err;
+  std::set<std::string> accelerators;
+  for (const auto& path : csv_paths) {
+    if (!std::filesystem::exists(path)) continue;
+    const CsvTable t = CsvTable::read_file(path);
+    if (!t.has("accelerator") || !t.has("target_step_time_s")) continue;
+    for (size_t i = 0; i < t.rows(); ++i) {
+      try {
+        if (!known_issue_of(t, i).empty()) continue;
+        const std::string acc = t.at(i, "accelerator");
+        const bool same_acc = acc == s.accelerator.id;
+        const bool row_moe = t.has("num_experts") && !t.at(i, "num_experts").empty() && t.f64(i, "num_experts") > 0;
+        const bool same_fw = !s.framework.empty() && t.has("framework") && t.at(i, "framework") == s.framework;
+        if (!same_acc && !(moe && row_moe) && !same_fw) {
+          accelerators.insert(acc);
+          continue;
+        }
+        const Scenario r = scenario_from_training_row(t, i, cat);
+        accelerators.insert(acc);
+        const double target = t.f64(i, "target_step_time_s");
+        if (!(target > 0)) continue;
+        const StepEstimate e = est.run(ir::lower(r));
+        if (same_acc) {
+          ++out.accelerator_rows;
+          if (r.train.precision == s.train.precision) {
+            ++out.precision_rows;
+            const double mfu = e.mfu_fraction * e.step_time_s / target;  // MFU scales as 1 / step time
+            if (!out.mfu_max || mfu > out.mfu_max->mfu_fraction) out.mfu_max = MeasuredMfu{mfu, t.at(i, "id"), 0};
+          }
+        }
+        if (same_fw) ++out.framework_rows;
+        if (moe && row_moe) moe_err.push_back(100.0 * (e.step_time_s / target - 1.0));
+      } catch (const Error&) {
+        continue;  // a row this catalog cannot describe says nothing about the range
+      }
+    }
+  }
+  if (out.mfu_max) out.mfu_max->rows = out.precision_rows;
+  const std::string acc = s.accelerator.id, prec = to_string(s.train.precision);
+  if (out.accelerator_rows == 0) {
+    std::string list;
+    for (const auto& a : accelerators) list += (list.empty() ? "" : ", ") + a;
+    out.notes.push_back("outside the validated range: no validation row ran on " + acc +
+                        ", so the model's error there is unmeasured (its catalog rates and efficiency terms are not checked "
+                        "end to end; validated accelerators: " + list + ")");
+  } else if (out.precision_rows == 0) {
+    out.notes.push_back("outside the validated range: no validation row ran on " + acc + " in " + prec + " (" +
+                        std::to_string(out.accelerator_rows) + " rows in other precisions)");
+  }
+  if (moe) {
+    out.moe_rows = moe_err.size();
+    if (moe_err.empty()) {
+      out.notes.push_back("MoE model: no MoE validation row the catalog can describe, so the error of the MoE terms (routing, "
+                          "all-to-all, expert GEMMs) is unmeasured");
+    } else {
+      const ErrorSummary e = summarize_errors(moe_err);
+      out.moe_median_abs_pct = e.median_abs_pct;
+      out.notes.push_back("MoE model: the " + std::to_string(e.rows) + " MoE validation rows are predicted with median |error| " +
+                          pct1(e.median_abs_pct) + " (max " + pct1(e.max_abs_pct) +
+                          "), against " + pct1(overall_median_abs_pct) +
+                          " over the whole training set: read MoE step times and plan rankings with that margin");
+    }
+  }
+  if (!s.framework.empty() && out.framework_rows == 0)
+    out.notes.push_back("no validation row used framework " + s.framework +
+                        ": its own overheads (kernels outside the modelled ops, launch and Python time) are not modelled");
+  if (out.mfu_max && predicted_mfu > out.mfu_max->mfu_fraction * 1.05)
+    out.notes.push_back("the predicted MFU " + frac3(predicted_mfu) + " is above the highest measured on " + acc + " in " + prec +
+                        " among " + std::to_string(out.mfu_max->rows) + " validation rows (" + frac3(out.mfu_max->mfu_fraction) +
+                        ", " + out.mfu_max->id +
+                        "): it assumes the overlap the model grants hides every collective, which no run in that range has "
+                        "shown; treat it as an upper bound and confirm with simulate and a short run");
+  return out;
+}
+
+void add_validated_range(Result& r, const Scenario& s, const Catalog& bundled, double overall_median_abs_pct) {
+  const ValidatedRange vr = validated_range(default_validation_csvs(), bundled, s, r.number("mfu_fraction"), overall_median_abs_pct);
+  if (vr.mfu_max) {
+    r.set("validated_mfu_max_fraction", vr.mfu_max->mfu_fraction);
+    r.set("validated_mfu_max_row", vr.mfu_max->id);
+  }
+  for (const auto& n : vr.notes) r.notes.push_back(n);
+}
+
+std::vector<std::string> default_validation_csvs() {
+  const std::filesystem::path d = std::filesystem::path(data_dir()) / "validation";
+  return {(d / "training.csv").string(), (d / "training-qwen3-30b-a3b.csv").string()};
 }
 
 }  // namespace sextant

@@ -75,6 +75,31 @@ struct MeasuredMfu {
 std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, const Catalog& cat, const std::string& accelerator,
                                                 DType precision);
 
+// Where a scenario stands against the bundled validation rows (rows citing a known_issue and rows
+// the catalog cannot describe left out), for the notes of estimate, simulate and plan: rows on
+// its accelerator, in its precision, with its framework, MoE rows and their error, and the
+// highest measured MFU on the accelerator in the precision. `notes` says what a reader should
+// know: an accelerator or precision without rows, an MoE model (the MoE rows' median error), a
+// framework without rows, a predicted MFU above the highest measured (x 1.05). Missing CSVs are
+// skipped.
+struct ValidatedRange {
+  size_t accelerator_rows = 0, precision_rows = 0, framework_rows = 0, moe_rows = 0;
+  double moe_median_abs_pct = 0;
+  std::optional<MeasuredMfu> mfu_max;
+  std::vector<std::string> notes;
+};
+ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const Catalog& cat, const Scenario& s,
+                               double predicted_mfu, double overall_median_abs_pct);
+// data_dir()/validation/training.csv and the Qwen3-30B-A3B MoE set beside it.
+std::vector<std::string> default_validation_csvs();
+// estimate and simulate (CLI and Python alike): validated_range over default_validation_csvs()
+// for the result's mfu_fraction; adds its notes, and validated_mfu_max_fraction and
+// validated_mfu_max_row when rows ran on the accelerator in the precision. The rows are
+// published runs on catalogued hardware: `bundled` is the bundled catalog (Catalog::
+// load_default(), or the one already loaded when the run uses it), whatever --catalog the
+// scenario was read with.
+void add_validated_range(Result& r, const Scenario& s, const Catalog& bundled, double overall_median_abs_pct);
+
 // Summary statistics of absolute errors (percent).
 struct ErrorSummary {
   size_t rows = 0;

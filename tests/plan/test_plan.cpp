@@ -233,3 +233,43 @@ TEST(PlanResult, RanksOwnPlanAndExplainsWinner) {
     EXPECT_EQ(tie, t->column("step_time_s").f64[i] <= best * (1 + o.tie_fraction));
   }
 }
+
+// dualpipev, when --schedules lists it: searched at vpp 2 (needing 2 pp micro-batches, not pp | m),
+// its memory by the search's model equal to estimate's (the V puts embedding and head on rank 0),
+// and its lowering never shared with an interleaved plan's.
+TEST(PlanSearch, DualPipeVIsSearchedWhenListedWithItsOwnLowering) {
+  const Scenario s = llama70b_64();
+  SearchOptions o;
+  o.vary_tp_comm_overlap = false;
+  parse_fix("cp=1", o);
+  parse_fix("pp=4", o);
+  parse_fix("vpp=2", o);
+  const Estimator est;
+  const auto by_default = enumerate_plans(s, o);
+  EXPECT_TRUE(std::none_of(by_default.begin(), by_default.end(),
+                           [&](const Candidate& c) { return o.schedules[c.schedule] == "dualpipev"; }))
+      << "opt-in: not in the default schedules";
+  o.schedules = {"interleaved-1f1b", "dualpipev"};
+  const auto c = enumerate_plans(s, o);
+  size_t dual = 0;
+  MemoryModel mem(s, o, est);
+  mem.prepare(c);
+  Scenario t = s;
+  for (const auto& x : c) {
+    if (o.schedules[x.schedule] != "dualpipev") continue;
+    ++dual;
+    EXPECT_GE(s.train.global_batch / (static_cast<int64_t>(x.dp) * x.micro_batch), 2 * x.pp);
+    apply_candidate(t, x, o);
+    EXPECT_TRUE(t.plan.ep_comm_overlap);
+    const StepEstimate e = est.run(ir::lower(t));
+    EXPECT_NEAR(mem.bytes(x) / e.memory.total_bytes(), 1.0, 1e-9) << describe(x, o);
+  }
+  EXPECT_GT(dual, 0u);
+  o.threads = 2;
+  const auto out = search(s, o, est);
+  for (size_t i = 0; i < out.candidates.size(); ++i) {
+    if (out.evals[i].status == 1 || out.evals[i].status == 3) continue;
+    apply_candidate(t, out.candidates[i], o);
+    EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o);
+  }
+}

@@ -349,3 +349,34 @@ TEST(PlanErrors, PlanErrorsPointAtTheKeysLine) {
   const auto e4 = error_of(block, {{"parallel.schedule", "1f1b"}, {"parallel.stage_layers", "[-1, 41, 40, 0]"}});
   EXPECT_EQ(e4.rfind("plan.yaml (--set): key 'parallel.stage_layers'", 0), 0u) << e4;
 }
+
+// DualPipeV: a V of two chunks per rank, so vpp 2 (the default under it), a pipeline, and at
+// least 2 pp micro-batches for its steady state.
+TEST(PlanErrors, DualPipeVNeedsTwoChunksAPipelineAndTwoPpMicroBatches) {
+  const auto ok = parse_scenario(kBase, "plan.yaml", *frozen(), {{"parallel.schedule", "dualpipev"}});
+  EXPECT_EQ(ok.plan.vpp, 2);
+  EXPECT_TRUE(ok.plan.ep_comm_overlap) << "DualPipe's forward-beside-backward pairs overlap the expert all-to-all";
+  auto e = error_of(kBase, {{"parallel.schedule", "dualpipev"}, {"parallel.vpp", "4"}});
+  EXPECT_NE(e.find("parallel.vpp"), std::string::npos) << e;
+  EXPECT_NE(e.find("vpp must be 2"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.schedule", "dualpipev"}, {"training.global_batch", "12"}});
+  EXPECT_NE(e.find("at least 2 pp = 4 micro-batches"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.schedule", "dualpipev"}, {"parallel.pp", "1"}, {"parallel.dp", "8"}});
+  EXPECT_NE(e.find("needs a pipeline"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.vpp", "2"}, {"parallel.schedule", "1f1b"}});
+  EXPECT_NE(e.find("dualpipev"), std::string::npos) << e;
+}
+
+// A framework without sequence parallelism (Megatron-LM of SC'21) makes it off by default; an
+// explicit setting is honoured; a framework that has it (or none named) keeps the tp > 1 default.
+// (The bundled catalog: the frozen one states no framework capabilities.)
+TEST(PlanErrors, SequenceParallelDefaultFollowsTheFramework) {
+  const auto bundled = Catalog::load_default();
+  const std::string with_fw = std::string(kBase) + "framework: megatron-lm-2021\n";
+  const std::string no_sp = "model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 64\nparallel: {tp: 8, pp: 2}\n"
+                            "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+  EXPECT_FALSE(parse_scenario(no_sp + "framework: megatron-lm-2021\n", "plan.yaml", *bundled).plan.sequence_parallel);
+  EXPECT_TRUE(parse_scenario(no_sp + "framework: megatron-core\n", "plan.yaml", *bundled).plan.sequence_parallel);
+  EXPECT_TRUE(parse_scenario(no_sp, "plan.yaml", *bundled).plan.sequence_parallel);
+  EXPECT_TRUE(parse_scenario(with_fw, "plan.yaml", *bundled).plan.sequence_parallel) << "stated in the file: honoured";
+}
