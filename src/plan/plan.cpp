@@ -925,6 +925,13 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     r.set("best_step_time_s", w.step_time_s);
     r.set("best_tokens_per_s_per_gpu", w.tokens_per_s_per_gpu);
     r.set("best_mfu_fraction", w.mfu_fraction);
+    // A winner that fills the GPU to the last few hundred MB (beyond the 2 GiB reserve the memory
+    // model keeps) is at the mercy of allocator fragmentation: say so and how to ask for room.
+    const double free_bytes = base.accelerator.memory_bytes.value - w.memory_bytes;
+    if (free_bytes < 1024.0 * 1024 * 1024)
+      r.notes.push_back("the best plan leaves " + fixed3(free_bytes / (1024.0 * 1024 * 1024)) +
+                        " GiB free beyond the 2 GiB reserve the memory model keeps; allocator fragmentation can take that: "
+                        "--headroom-gib 4 ranks only plans that leave 4 GiB");
     // The validated range: rows on this accelerator and precision, the highest MFU measured there
     // (plans whose collectives all hide behind compute reach the model's compute ceiling, which no
     // published run on the part has shown), MoE rows and their error, the framework's rows.
