@@ -107,6 +107,19 @@ struct PassTime {
   }
 };
 
+// Pipeline transfers per micro-batch and direction charged to rank r: one per chunk (v), except
+// under a V-shaped layout (dualpipev), where the turn on rank p-1 is local and rank 0 holds both
+// ends of the model, so those two ranks send once each way (the count simulate runs). The
+// interleaved and single-chunk schedules keep one per chunk, the last rank's forward included
+// (their validation figures were measured so; docs/models.md).
+double chunk_transfers(const Workload& w, int r) {
+  const auto& chunks = w.stages[static_cast<size_t>(r)].chunks;
+  const int p = static_cast<int>(w.stages.size()), v = static_cast<int>(chunks.size());
+  const bool v_shaped = v == 2 && p > 1 && w.stages[0].chunks[1].virtual_stage != p;
+  if (!v_shaped) return v;
+  return r == 0 || r == p - 1 ? 1.0 : 2.0;
+}
+
 struct Ctx {
   const Estimator& est;
   const Workload& w;
@@ -315,8 +328,9 @@ StepEstimate Estimator::run(const Workload& w) const {
       send.kind = CollKind::SendRecv;
       send.group = GroupKind::PP;
       send.bytes = w.stages[r].boundary_activation_bytes;
-      const double t = collective_time_s(send, w, c.fabric) * v;
-      hop_s = std::max(hop_s, t / v);
+      const double hop = collective_time_s(send, w, c.fabric);
+      const double t = hop * chunk_transfers(w, r);
+      hop_s = std::max(hop_s, hop);
       // Interleaved schedules overlap these transfers with the other chunks' work, except in the
       // fill and the drain (below).
       const double exposed = p2p_hidden ? 0.0 : t;
@@ -339,7 +353,11 @@ StepEstimate Estimator::run(const Workload& w) const {
   const double pipe = sched.pipeline_time_s(times, p, v, m) + fill_drain_p2p_s;
 
   // Once-per-step work on each rank; the step ends when the slowest rank ends. A rank r
-  // finishes its last backward (r) backward-times before rank 0 (1F1B drain order).
+  // finishes its last backward (r) backward-times before rank 0 (1F1B drain order), or as timing
+  // the order says where the schedule's drain differs (dualpipev).
+  std::vector<double> order_ends;
+  double order_pipe = 0;
+  if (p > 1 && sched.drain_from_order()) order_pipe = order_makespan_s(sched, times, p, v, m, &order_ends);
   double step = 0;
   int critical = 0;
   double crit_sync = 0, crit_opt = 0, crit_gather = 0, crit_dp_slow = 0;
@@ -364,7 +382,11 @@ StepEstimate Estimator::run(const Workload& w) const {
     double opt = 0;
     for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
     double slack = 0;
-    for (int j = 0; j < r; ++j) slack += times.backward_s[j];
+    if (order_ends.empty()) {
+      for (int j = 0; j < r; ++j) slack += times.backward_s[j];
+    } else {
+      slack = order_pipe - order_ends[static_cast<size_t>(r)];
+    }
     // The DP traffic hidden behind the backward and forward slows that compute (interference).
     const double dp_slow = ((sync - (sync_exposed - sync_after)) + (gather - gather_exposed)) * c.slow_per_hidden_s();
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow;
@@ -496,7 +518,7 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
   const Scenario& s = w.scenario();
   const Accelerator& acc = s.accelerator;
   const Fabric fabric = make_fabric(s);
-  const int p = s.plan.pp, v = s.plan.vpp;
+  const int p = s.plan.pp;
   const int64_t m = w.microbatches;
   std::vector<OpStat> rows;
   // Row of (block template, pass, step index): blocks of one template on several chunks are one row.
@@ -560,7 +582,7 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
     r.block = "pipeline";
     r.pass = "pipeline";
     collective_row(r, send);
-    r.count = 2 * v * m;
+    r.count = static_cast<int64_t>(2 * chunk_transfers(w, pp_rank)) * m;
     rows.push_back(std::move(r));
   }
   const auto& sw = w.step_per_stage[static_cast<size_t>(pp_rank)];
@@ -755,7 +777,7 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
       send.kind = CollKind::SendRecv;
       send.group = GroupKind::PP;
       send.bytes = stage.boundary_activation_bytes;
-      const double t = est.collective_time_s(send, w, c.fabric) * v;
+      const double t = est.collective_time_s(send, w, c.fabric) * chunk_transfers(w, r);
       fwd.blocking_comm_s += t;
       bwd.blocking_comm_s += t;
     }

@@ -70,6 +70,18 @@ Group place(GroupKind kind, int size, int stride, int domain) {
   return g;
 }
 
+// The pipeline rank holding virtual stage vs under the scenario's schedule.
+int virtual_stage_rank(const Scenario& s, int vs) {
+  for (int r = 0; r < s.plan.pp; ++r)
+    for (int c = 0; c < s.plan.vpp; ++c)
+      if (virtual_stage_of(s.plan.schedule, r, c, s.plan.pp, s.plan.vpp) == vs) return r;
+  return 0;
+}
+// Whether one rank holds both the embedding (stage 0) and the loss head (the last stage).
+bool ends_on_one_rank(const Scenario& s) {
+  return s.plan.pp == 1 || virtual_stage_rank(s, 0) == virtual_stage_rank(s, s.plan.pp * s.plan.vpp - 1);
+}
+
 struct Lowerer {
   const Scenario& s;
   const ModelConfig& m;
@@ -693,7 +705,9 @@ struct Lowerer {
     gemm_backward(logits, bi, bw);
     if (t > 1 && sp)
       bi.push_back(coll("head.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab));
-    b.params = (m.tied_embeddings && s.plan.pp == 1) ? h : V * h / t + h;
+    // Tied embeddings share one weight where the embedding and the head sit on one rank (no
+    // pipeline, or dualpipev's V, which puts both ends on rank 0).
+    b.params = (m.tied_embeddings && ends_on_one_rank(s)) ? h : V * h / t + h;
     zero3_root(b.params, fwd, bw, "head.zero3.param_all_gather", "head.zero3.grad_reduce_scatter", false);
     if (zero2) zero2_reduce(b.params, 0.0, bw);
     b.forward = std::move(fwd);
@@ -880,7 +894,9 @@ Workload lower(const Scenario& s) {
           sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * 2, p.overlap_param_gather));
       }
     }  // ZeRO-3: every layer reduce-scatters its own gradients, expert ones over EDP (Lowerer::layer)
-    if (s.model.tied_embeddings && p.pp > 1 && (st.pp_rank == 0 || st.pp_rank == p.pp - 1))
+    // Tied embeddings on two ranks (the first and the last stage's) all-reduce their gradient.
+    const int first_rank = 0, last_rank = p.pp > 1 ? virtual_stage_rank(s, p.pp * p.vpp - 1) : 0;
+    if (s.model.tied_embeddings && !ends_on_one_rank(s) && (st.pp_rank == first_rank || st.pp_rank == last_rank))
       sw.grad_sync.push_back(L.coll("embedding.tied_grad_all_reduce", CollKind::AllReduce, GroupKind::PP,
                                     static_cast<double>(s.model.vocab) * s.model.hidden / p.tp * gb));
     // Optimizer: Adam reads fp32 master, grad, m, v and writes master, m, v and the 16-bit copy.

@@ -27,7 +27,7 @@ double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, c
   return inflight(r, p, v, m) * sum / v;
 }
 
-double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m) {
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s) {
   const bool split = s.splits_weight_gradient();
   const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
   const int nvs = p * v;
@@ -103,6 +103,7 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
     }
     if (!progress) throw Error("schedule '" + s.name() + "': its order deadlocks (order_makespan_s)");
   }
+  if (rank_end_s) *rank_end_s = free_at;
   return *std::max_element(free_at.begin(), free_at.end());
 }
 

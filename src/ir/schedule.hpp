@@ -45,6 +45,10 @@ class PipelineSchedule {
   virtual ~PipelineSchedule() = default;
   virtual std::string name() const = 0;
   virtual bool splits_weight_gradient() const { return false; }
+  // Whether the ranks' end times come from timing order() (order_makespan_s's rank_end_s) rather
+  // than 1F1B's drain (rank r ends sum_{j<r} backward_s[j] before rank 0): dualpipev, whose
+  // ranks all finish within a pass or two of each other.
+  virtual bool drain_from_order() const { return false; }
   // The virtual stage (0 .. p v - 1, in model order: 0 holds the embedding, p v - 1 the loss
   // head) of chunk c of rank r. Default: Megatron's interleaved layout c p + r. A V-shaped
   // schedule (dualpipev) folds it: chunk 1 of rank r is stage 2p - 1 - r. Transfers follow the
@@ -83,7 +87,9 @@ int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v);
 // virtual_stage()); per micro-batch times of StageTimes split evenly over a rank's v chunks
 // (backward_s less weight_s for the input gradient when the schedule splits the backward).
 // O(p v m) work: a closed form's fallback where its assumptions fail, and dualpipev's timing.
-double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m);
+// rank_end_s, when given, receives each rank's end time (a schedule whose drain is not 1F1B's).
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m,
+                        std::vector<double>* rank_end_s = nullptr);
 
 // Checks that the orders of all p ranks form a deadlock-free pipeline (every forward of chunk
 // c on rank r after the forward of the previous virtual stage, every backward after the next

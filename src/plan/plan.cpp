@@ -217,7 +217,10 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
   p.overlap_grad_reduce = c.overlap_grad_reduce;
   p.overlap_param_gather = c.overlap_param_gather;
   p.schedule = opt.schedules[c.schedule];
-  if (p.schedule == "dualpipev") p.ep_comm_overlap = true;  // its forward-beside-backward pairs (scenario default)
+  // Unless the scenario states it, EP overlap is the schedule's default (on under dualpipev, whose
+  // forward-beside-backward pairs it stands for): set from the schedule every time, so a search
+  // reusing one Scenario does not carry a dualpipev candidate's overlap into the next plan.
+  if (!p.ep_comm_overlap_stated) p.ep_comm_overlap = p.schedule == "dualpipev";
   s.train.micro_batch = c.micro_batch;
   s.train.recompute = static_cast<Recompute>(c.recompute);
   if (s.train.recompute == Recompute::Selective && c.recompute_modules != 0) s.train.recompute_modules = c.recompute_modules;

@@ -76,10 +76,6 @@ std::vector<int> Scenario::stage_layout() const {
   return out;
 }
 
-int Scenario::layers_on_stage(int pp_rank, int chunk) const {
-  return stage_layout()[static_cast<size_t>(chunk * plan.pp + pp_rank)];
-}
-
 // ---------------------------------------------------------------- parsing
 void apply_framework_defaults(ParallelPlan& p, const Framework& f) {
   p.zero3_gather = f.zero3_gather.value;
@@ -111,6 +107,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
     p.tp_comm_overlap = o->boolean("tp_comm", false);
     // DualPipe runs each forward beside a backward of the other chunk, one micro-batch's expert
     // all-to-all under the other's compute: overlapped by default under dualpipev.
+    p.ep_comm_overlap_stated = o->has("ep_comm");
     p.ep_comm_overlap = o->boolean("ep_comm", p.schedule == "dualpipev");
     o->finish();
   } else if (p.schedule == "dualpipev") {
@@ -357,7 +354,8 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
       if (l < 0) fail("stage_layers", "a stage cannot have a negative layer count");
   } else if (p.stage_rule == "even") {
     if (m.layers % nstages != 0)
-      fail("pp", "pp*vpp = " + std::to_string(nstages) + " does not divide the " + std::to_string(m.layers) + " layers",
+      fail("pp", "pp*vpp = " + std::to_string(nstages) + " does not divide the " + std::to_string(m.layers) + " layers" +
+                     (p.schedule == "dualpipev" ? std::string(" (dualpipev: vpp 2, two chunks per rank)") : std::string()),
            "give parallel.stage_layers (a list of pp*vpp layer counts) or stage_rule: fewer-first-last");
   } else if (p.stage_rule == "fewer-first-last") {
     if ((m.layers + 2) % nstages != 0)

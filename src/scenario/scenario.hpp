@@ -62,6 +62,7 @@ struct ParallelPlan {
   // MoE dispatch/combine all-to-alls overlapped with compute (Megatron-Core's
   // overlap_moe_expert_parallel_comm: one micro-batch's forward runs with another's backward).
   bool ep_comm_overlap = false;
+  bool ep_comm_overlap_stated = false;  // overlap.ep_comm was given; otherwise the schedule's default (on under dualpipev)
   double grad_bucket_bytes = 40e6;   // DP gradient bucket (Megatron default 40M params scaled by precision)
   // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry
   // of the catalog when named; see data/catalog/frameworks/):
@@ -138,7 +139,6 @@ struct Scenario {
 
   int64_t num_microbatches() const;  // per pipeline per step = global_batch / (dp * micro_batch)
   int64_t tokens_per_step() const { return train.global_batch * train.seq_len; }
-  int layers_on_stage(int pp_rank, int chunk) const;  // resolved stage layout
   std::vector<int> stage_layout() const;              // pp*vpp entries, in virtual-stage order
 };
 

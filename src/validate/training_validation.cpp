@@ -140,6 +140,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   flag("overlap_grad_reduce", p.overlap_grad_reduce);
   flag("overlap_param_gather", p.overlap_param_gather);
   flag("ep_comm_overlap", p.ep_comm_overlap);
+  p.ep_comm_overlap_stated = t.has("ep_comm_overlap") && !t.at(r, "ep_comm_overlap").empty();
   // Optional `fp8_recipe` column (delayed | current | blockwise | mxfp8; empty or absent:
   // delayed, Transformer Engine's default).
   if (t.has("fp8_recipe") && !t.at(r, "fp8_recipe").empty()) {

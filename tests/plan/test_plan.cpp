@@ -265,6 +265,19 @@ TEST(PlanSearch, DualPipeVIsSearchedWhenListedWithItsOwnLowering) {
     EXPECT_NEAR(mem.bytes(x) / e.memory.total_bytes(), 1.0, 1e-9) << describe(x, o);
   }
   EXPECT_GT(dual, 0u);
+  // One Scenario reused across candidates (as search's threads do): a dualpipev candidate's EP
+  // overlap (its schedule default) does not carry into the next plan; a stated value is kept.
+  for (const auto& x : c)
+    if (o.schedules[x.schedule] != "dualpipev") {
+      apply_candidate(t, x, o);
+      EXPECT_FALSE(t.plan.ep_comm_overlap) << describe(x, o);
+      Scenario stated = s;
+      stated.plan.ep_comm_overlap = true;
+      stated.plan.ep_comm_overlap_stated = true;
+      apply_candidate(stated, x, o);
+      EXPECT_TRUE(stated.plan.ep_comm_overlap);
+      break;
+    }
   o.threads = 2;
   const auto out = search(s, o, est);
   for (size_t i = 0; i < out.candidates.size(); ++i) {

@@ -20,8 +20,8 @@
 // communication is what parallel.overlap.ep_comm grants, which this schedule turns on by default
 // (docs/models.md). Published per-device figures for PP = 2p stages on p ranks (DeepSeek-V3
 // report, Table 2, and DualPipe's README): bubble (PP/2 - 1)(F&B + B - 3W), parameters 2x (two
-// chunks), activations PP + 1 chunk-micro-batches; tests/ir/test_dualpipev.cpp checks the order
-// against them.
+// chunks), activations PP + 1 chunk-micro-batches; tests/sim/test_sim.cpp (SimPipeline.DualPipeV*) checks the
+// order against them.
 #include <algorithm>
 #include <deque>
 #include <utility>
@@ -35,6 +35,7 @@ class DualPipeV final : public PipelineSchedule {
  public:
   std::string name() const override { return "dualpipev"; }
   bool splits_weight_gradient() const override { return true; }
+  bool drain_from_order() const override { return true; }
   int virtual_stage(int r, int c, int p, int) const override { return c == 0 ? r : 2 * p - 1 - r; }
 
   std::vector<ScheduleItem> order(int r, int p, int v, int64_t m) const override {
