@@ -317,7 +317,7 @@ static FrameworkProperty framework_property(const YamlMap& m, const std::string&
 }
 
 const std::vector<std::string>& recompute_module_names() {
-  static const std::vector<std::string> names = {"core_attn", "layernorm", "mlp", "moe_act", "shared_experts", "moe"};
+  static const std::vector<std::string> names = {"core_attn", "layernorm", "mlp", "moe_act", "shared_experts", "moe", "mla_up_proj"};
   return names;
 }
 

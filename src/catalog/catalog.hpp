@@ -233,7 +233,8 @@ inline bool framework_has_flash_attention(const Framework& f) {
 }
 
 // Whether the stack has sequence parallelism (Korthikanti et al. 2022): false only where its
-// capabilities say so (Megatron-LM of SC'21, DeepSpeed ZeRO-3 of 2021, llm-foundry's FSDP). A
+// capabilities say so (Megatron-LM of SC'21, Megatron-DeepSpeed, DeepSpeed ZeRO-3 of 2021, the
+// FSDP stacks). A
 // scenario naming the framework takes it as parallel.sequence_parallel's default (with tp > 1).
 inline bool framework_has_sequence_parallel(const Framework& f) {
   return !(f.capabilities.stated && f.capabilities.sequence_parallel.value == "false");

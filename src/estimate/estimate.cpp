@@ -705,9 +705,11 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
                         format_double(std::round(e.step_time_s * 1e3) / 1e3) + " s step (" +
                         format_double(std::round(busiest->compute_s * 1e3) / 1e3) + " s compute, " +
                         format_double(std::round(busiest->exposed_comm_s * 1e3) / 1e3) + " s exposed communication";
-      if (!busiest->top_exposed_group.empty()) why += ", most of it " + busiest->top_exposed_group;
+      if (!busiest->top_exposed_group.empty()) why += ", the largest part " + busiest->top_exposed_group;
       why += ") against " + format_double(std::round(crit->busy_s * 1e3) / 1e3) + " s on stage " + std::to_string(crit->stage) +
-             ", the rank that ends the step and whose breakdown is shown: most of its pipeline_bubble is waiting on stage " +
+             ", the rank that ends the step and whose breakdown is shown: about " +
+             format_double(std::round((busiest->busy_s - crit->busy_s) * 1e3) / 1e3) + " s of its " +
+             format_double(std::round(e.bubble_s * 1e3) / 1e3) + " s pipeline_bubble is waiting on stage " +
              std::to_string(busiest->stage) + " (table stages)";
       r.notes.push_back(why);
     }
@@ -780,6 +782,8 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
       const double t = est.collective_time_s(send, w, c.fabric) * chunk_transfers(w, r);
       fwd.blocking_comm_s += t;
       bwd.blocking_comm_s += t;
+      fwd.add_exposed(GroupKind::PP, t);
+      bwd.add_exposed(GroupKind::PP, t);
     }
     st.forward_s = fwd.total();
     st.backward_s = bwd.total() + wgt.total();  // as run() gives the schedule

@@ -335,6 +335,10 @@ struct Lowerer {
     bi.push_back(mem("attn.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
 
     if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
+    if (s.train.recomputes(kRecomputeMlaUpProj))
+      for (const auto& st : fwd)
+        if (auto* op = std::get_if<ComputeOp>(&st); op && (std::string_view(op->name) == "attn.q_up" || std::string_view(op->name) == "attn.kv_up"))
+          rc.push_back(*op);
     if (s.train.recomputes(kRecomputeCoreAttn)) {
       // Recomputing the attention of a context-parallel layer exchanges K and V around the ring again.
       if (cp > 1)
@@ -376,7 +380,9 @@ struct Lowerer {
       const double latents = (a.q_lora_rank > 0 ? a.q_lora_rank : 0.0) + a.kv_lora_rank;
       act += latents * ab;
       (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += latents * gb;
-      act += (2 * q + static_cast<double>(m.heads) * a.v_head_dim) / t * ab;
+      // mla_up_proj (Megatron-Core's recompute module; DeepSeek-V3 Sec. 3.2.3 recomputes the MLA
+      // up projections): Q, K and V are rebuilt from the latents during the backward.
+      (s.train.recomputes(kRecomputeMlaUpProj) ? remat : act) += (2 * q + static_cast<double>(m.heads) * a.v_head_dim) / t * ab;
     } else {
       act += (q + 2 * kv_local * t) / t * ab;   // Q, K, V
     }
@@ -412,6 +418,10 @@ struct Lowerer {
     const ComputeOp norm = mem("mlp.norm", OpClass::Norm, Tsp * h * ab * 2);
     fwd.push_back(norm);
     if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
+    if (s.train.recomputes(kRecomputeMlaUpProj))
+      for (const auto& st : fwd)
+        if (auto* op = std::get_if<ComputeOp>(&st); op && (std::string_view(op->name) == "attn.q_up" || std::string_view(op->name) == "attn.kv_up"))
+          rc.push_back(*op);
     std::vector<Step> local;  // forward steps of this block (for the backward mirror)
     double act = h * ab / div_sp;  // norm input
     double remat = 0;              // rematerialised by selective recompute during the backward

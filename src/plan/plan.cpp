@@ -360,9 +360,11 @@ std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOp
     case ModuleSearch::Scenario: add(base.train.recompute_modules & applicable); break;
     case ModuleSearch::Ladder: {
       // Cheapest to recompute first: the attention core (Megatron's default), then the
-      // memory-bound modules (the norms, the experts' activation), then those with GEMMs.
+      // memory-bound modules (the norms, the experts' activation), then those with GEMMs (MLA's
+      // up projections, small next to the layer's, first).
       uint32_t set = 0;
-      for (uint32_t mod : {kRecomputeCoreAttn, kRecomputeLayerNorm, kRecomputeMoeAct, kRecomputeSharedExperts, kRecomputeMlp, kRecomputeMoe}) {
+      for (uint32_t mod : {kRecomputeCoreAttn, kRecomputeLayerNorm, kRecomputeMoeAct, kRecomputeMlaUpProj, kRecomputeSharedExperts,
+                           kRecomputeMlp, kRecomputeMoe}) {
         if ((offered & mod) == 0) continue;
         set |= mod;
         add(set);

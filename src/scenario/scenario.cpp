@@ -25,6 +25,7 @@ uint32_t applicable_recompute_modules(const ModelConfig& m) {
     out |= kRecomputeMoeAct | kRecomputeMoe;
     if (m.moe->shared_experts > 0) out |= kRecomputeSharedExperts;
   }
+  if (m.mla) out |= kRecomputeMlaUpProj;
   return out;
 }
 
@@ -129,7 +130,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
 
 // fw: the scenario's framework (nullptr when it names none): its gradient dtype and MoE router
 // weighting, where set, are the defaults.
-static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool moe_model) {
+static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool moe_model, bool mla_model) {
   const std::string fw_grad_dtype = fw ? fw->grad_reduce_dtype.value : std::string();
   const std::string fw_weighting = fw && !fw->moe_router_weighting.value.empty() ? fw->moe_router_weighting.value : "at_combine";
   TrainingConfig t;
@@ -156,6 +157,8 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
     if (t.recompute_modules == 0) m.fail("recompute_modules", "is empty", "list at least one module, or set recompute: none");
     if ((t.recompute_modules & (kRecomputeMoeAct | kRecomputeSharedExperts | kRecomputeMoe)) && !moe_model)
       m.fail("recompute_modules", "moe_act, shared_experts and moe apply to MoE models only");
+    if ((t.recompute_modules & kRecomputeMlaUpProj) && !mla_model)
+      m.fail("recompute_modules", "mla_up_proj applies to models with multi-head latent attention (DeepSeek-V2/V3) only");
   }
   for (const char* key : {"recompute_method", "recompute_num_layers"})
     if (m.has(key) && t.recompute != Recompute::Full)
@@ -254,7 +257,8 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   const bool fw_sp = s.framework.empty() || framework_has_sequence_parallel(cat.framework(s.framework));
   s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base, fw_sp)
                                 : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base, fw_sp);
-  s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value());
+  s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value(),
+                           s.model.mla.has_value());
   s.seed = static_cast<uint64_t>(root.i64("seed", 0));
   root.finish();
   // Derived dp.

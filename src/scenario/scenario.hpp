@@ -25,15 +25,16 @@ enum RecomputeModule : uint32_t {
   kRecomputeMoeAct = 1u << 3,         // the experts' activation function
   kRecomputeSharedExperts = 1u << 4,  // an MoE layer's shared experts
   kRecomputeMoe = 1u << 5,            // an MoE layer's whole routed part (dispatch to combine)
+  kRecomputeMlaUpProj = 1u << 6,      // MLA's up projections: Q, K, V rebuilt from the saved latents
 };
-inline constexpr uint32_t kAllRecomputeModules = (1u << 6) - 1;
+inline constexpr uint32_t kAllRecomputeModules = (1u << 7) - 1;
 // Names in flag order: recompute_module_names() (catalog.hpp, which framework capabilities use).
 // "core_attn,layernorm" for a flag set, in flag order ("" for none).
 std::string recompute_modules_text(uint32_t modules);
 // The modules that exist in a model's layers: core_attn and layernorm always; mlp with dense
 // MLP layers (a dense model, or an MoE model's dense_layers or layers between MoE layers);
 // moe_act and moe with experts;
-// shared_experts with shared experts.
+// shared_experts with shared experts; mla_up_proj with multi-head latent attention.
 uint32_t applicable_recompute_modules(const ModelConfig& m);
 
 // The names parallel.moe_dispatcher accepts: those of ir::MoeDispatcherRegistry (a test checks

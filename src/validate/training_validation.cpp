@@ -465,8 +465,13 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
           ++out.accelerator_rows;
           if (r.train.precision == s.train.precision) {
             ++out.precision_rows;
-            const double mfu = e.mfu_fraction * e.step_time_s / target;  // MFU scales as 1 / step time
-            if (!out.mfu_max || mfu > out.mfu_max->mfu_fraction) out.mfu_max = MeasuredMfu{mfu, t.at(i, "id"), 0};
+            // The MFU ceiling from runs of the same kind only: an MoE run's MFU says little of a
+            // dense model's and the reverse (on B200 the only rows are Qwen3-30B-A3B at 0.05).
+            if (row_moe == moe) {
+              ++out.kind_rows;
+              const double mfu = e.mfu_fraction * e.step_time_s / target;  // MFU scales as 1 / step time
+              if (!out.mfu_max || mfu > out.mfu_max->mfu_fraction) out.mfu_max = MeasuredMfu{mfu, t.at(i, "id"), 0};
+            }
           }
         }
         if (same_fw) ++out.framework_rows;
@@ -476,8 +481,17 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
       }
     }
   }
-  if (out.mfu_max) out.mfu_max->rows = out.precision_rows;
+  if (out.mfu_max) out.mfu_max->rows = out.kind_rows;
   const std::string acc = s.accelerator.id, prec = to_string(s.train.precision);
+  auto rows_text = [](size_t n) { return std::to_string(n) + (n == 1 ? " row" : " rows"); };
+  // The rows' MFU is against the bundled catalog's peak; a scenario read with another catalog
+  // may state another peak for the same accelerator: compare at the bundled one.
+  double mfu_at_bundled_peak = predicted_mfu;
+  if (cat.has_accelerator(acc)) {
+    const Accelerator& b = cat.accelerator(acc);
+    const DType d = s.accelerator.has_peak(s.train.precision) ? s.train.precision : DType::BF16;
+    if (b.has_peak(d) && s.accelerator.has_peak(d) && b.peak(d) > 0) mfu_at_bundled_peak = predicted_mfu * s.accelerator.peak(d) / b.peak(d);
+  }
   if (out.accelerator_rows == 0) {
     std::string list;
     for (const auto& a : accelerators) list += (list.empty() ? "" : ", ") + a;
@@ -486,7 +500,11 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
                         "end to end; validated accelerators: " + list + ")");
   } else if (out.precision_rows == 0) {
     out.notes.push_back("outside the validated range: no validation row ran on " + acc + " in " + prec + " (" +
-                        std::to_string(out.accelerator_rows) + " rows in other precisions)");
+                        rows_text(out.accelerator_rows) + " in other precisions)");
+  } else if (out.kind_rows == 0) {
+    out.notes.push_back(std::string("outside the validated range: the validation rows on ") + acc + " in " + prec + " are all " +
+                        (moe ? "dense" : "MoE") + " models (" + rows_text(out.precision_rows) + "), so none measures a " +
+                        (moe ? "MoE" : "dense") + " model's rate there");
   }
   if (moe) {
     out.moe_rows = moe_err.size();
@@ -505,17 +523,24 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
   if (!s.framework.empty() && out.framework_rows == 0)
     out.notes.push_back("no validation row used framework " + s.framework +
                         ": its own overheads (kernels outside the modelled ops, launch and Python time) are not modelled");
-  if (out.mfu_max && predicted_mfu > out.mfu_max->mfu_fraction * 1.05)
-    out.notes.push_back("the predicted MFU " + frac3(predicted_mfu) + " is above the highest measured on " + acc + " in " + prec +
-                        " among " + std::to_string(out.mfu_max->rows) + " validation rows (" + frac3(out.mfu_max->mfu_fraction) +
-                        ", " + out.mfu_max->id +
-                        "): it assumes the overlap the model grants hides every collective, which no run in that range has "
-                        "shown; treat it as an upper bound and confirm with simulate and a short run");
+  if (out.mfu_max && mfu_at_bundled_peak > out.mfu_max->mfu_fraction * 1.05)
+    out.notes.push_back("the predicted MFU " + frac3(mfu_at_bundled_peak) + " is above the highest measured on " + acc + " in " + prec +
+                        " among " + rows_text(out.mfu_max->rows) + " of " + (moe ? "MoE" : "dense") + " models (" +
+                        frac3(out.mfu_max->mfu_fraction) + ", " + out.mfu_max->id +
+                        "): no run in that range has shown it (the overlap the model grants, or its compute ceiling, goes "
+                        "beyond them); treat it as an upper bound and confirm with simulate and a short run");
   return out;
 }
 
 void add_validated_range(Result& r, const Scenario& s, const Catalog& bundled, double overall_median_abs_pct) {
-  const ValidatedRange vr = validated_range(default_validation_csvs(), bundled, s, r.number("mfu_fraction"), overall_median_abs_pct);
+  ValidatedRange vr;
+  try {
+    vr = validated_range(default_validation_csvs(), bundled, s, r.number("mfu_fraction"), overall_median_abs_pct);
+  } catch (const Error& e) {
+    // An unreadable validation CSV costs the notes, not the run.
+    r.notes.push_back(std::string("validated range not reported: ") + e.what());
+    return;
+  }
   if (vr.mfu_max) {
     r.set("validated_mfu_max_fraction", vr.mfu_max->mfu_fraction);
     r.set("validated_mfu_max_row", vr.mfu_max->id);

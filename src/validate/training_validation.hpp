@@ -84,6 +84,7 @@ std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, con
 // skipped.
 struct ValidatedRange {
   size_t accelerator_rows = 0, precision_rows = 0, framework_rows = 0, moe_rows = 0;
+  size_t kind_rows = 0;  // of precision_rows, those of the scenario's kind (MoE or dense): mfu_max's rows
   double moe_median_abs_pct = 0;
   std::optional<MeasuredMfu> mfu_max;
   std::vector<std::string> notes;

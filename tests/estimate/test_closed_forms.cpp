@@ -912,3 +912,40 @@ TEST(ClosedForms, ExpertTensorParallelismAllToAllsTheShardAndGathersOverEtp) {
     }
   }
 }
+
+// mla_up_proj (Megatron-Core's module; DeepSeek-V3 Sec. 3.2.3): Q, K and V leave the saved set,
+// exactly (2 heads x qk dim + heads x v dim) / tp elements per token, and the two up-projection
+// GEMMs join the recompute pass; a model without MLA refuses the module.
+TEST(ClosedForms, MlaUpProjRecomputeRebuildsQkvFromTheLatents) {
+  std::deque<Scenario> scenarios;
+  std::deque<ir::Workload> ws;
+  auto layer = [&scenarios, &ws](const std::string& modules) -> const ir::Block& {
+    const std::string y =
+        "model: {id: mla-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 16, ffn_hidden: 8192, vocab: 32000,"
+        " mlp: swiglu, mla: {q_lora_rank: 512, kv_lora_rank: 256, qk_nope_head_dim: 64, qk_rope_head_dim: 32, v_head_dim: 64}}\n"
+        "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1, zero_stage: 1}\n"
+        "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16, recompute: selective, recompute_modules: " +
+        modules + "}\n";
+    ws.push_back(ir::lower(scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen()))));
+    for (const auto& b : ws.back().stages[0].chunks[0].blocks)
+      if (b.name == "dense_layer") return b;
+    throw std::runtime_error("no dense layer");
+  };
+  const ir::Block& base = layer("[core_attn]");
+  const ir::Block& up = layer("[core_attn, mla_up_proj]");
+  const double T = 2 * 4096.0, heads = 16, t = 2, ab = 2;
+  const double qkv = (2 * heads * (64 + 32) + heads * 64) / t * ab * T;
+  EXPECT_NEAR(base.activation_bytes - up.activation_bytes, qkv, 1e-6);
+  EXPECT_NEAR(up.recompute_bytes - base.recompute_bytes, qkv, 1e-6);
+  std::vector<std::string> names;
+  for (const auto& st : up.recompute) std::visit([&](const auto& x) { names.emplace_back(x.name); }, st);
+  for (const char* n : {"attn.q_up", "attn.kv_up"}) EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+  try {
+    parse_scenario("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\n"
+                   "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, recompute: selective, recompute_modules: [mla_up_proj]}\n",
+                   "t.yaml", *frozen());
+    ADD_FAILURE() << "mla_up_proj accepted for a model without MLA";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("multi-head latent attention"), std::string::npos) << e.what();
+  }
+}

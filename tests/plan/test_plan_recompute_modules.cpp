@@ -21,7 +21,7 @@ Scenario job(const std::string& model, int gpus, const std::string& parallel, co
 }
 
 constexpr uint32_t CA = kRecomputeCoreAttn, LN = kRecomputeLayerNorm, MLP = kRecomputeMlp, ACT = kRecomputeMoeAct,
-                   SH = kRecomputeSharedExperts, MOE = kRecomputeMoe;
+                   SH = kRecomputeSharedExperts, MOE = kRecomputeMoe, UP = kRecomputeMlaUpProj;
 
 StepEstimate estimate_with(Scenario s, uint32_t modules) {
   s.train.recompute = Recompute::Selective;
@@ -38,9 +38,11 @@ TEST(RecomputeModules, LadderHoldsTheModelsModulesCheapestFirst) {
   EXPECT_EQ(selective_module_sets(job("llama3-70b", 64, "{tp: 8, pp: 4}"), o), (std::vector<uint32_t>{CA, CA | LN, CA | LN | MLP}));
   EXPECT_EQ(selective_module_sets(job("qwen3-30b-a3b", 8, "{ep: 8}"), o),
             (std::vector<uint32_t>{CA, CA | LN, CA | LN | ACT, CA | LN | ACT | MOE}));
-  // DeepSeek-V3: shared experts and three dense layers.
+  // DeepSeek-V3: shared experts, three dense layers and MLA (its up projections after the
+  // memory-bound modules: two small GEMMs per layer).
   EXPECT_EQ(selective_module_sets(job("deepseek-v3", 256, "{tp: 8, ep: 8}"), o),
-            (std::vector<uint32_t>{CA, CA | LN, CA | LN | ACT, CA | LN | ACT | SH, CA | LN | ACT | SH | MLP, CA | LN | ACT | SH | MLP | MOE}));
+            (std::vector<uint32_t>{CA, CA | LN, CA | LN | ACT, CA | LN | ACT | UP, CA | LN | ACT | UP | SH, CA | LN | ACT | UP | SH | MLP,
+                                   CA | LN | ACT | UP | SH | MLP | MOE}));
   // The scenario's own set, off the ladder, is searched too; alone under ModuleSearch::Scenario.
   const Scenario own = job("qwen3-30b-a3b", 8, "{ep: 8}", ", recompute_modules: [core_attn, moe_act]");
   EXPECT_EQ(selective_module_sets(own, o), (std::vector<uint32_t>{CA, CA | LN, CA | LN | ACT, CA | LN | ACT | MOE, CA | ACT}));

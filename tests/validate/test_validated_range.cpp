@@ -44,12 +44,22 @@ TEST(ValidatedRange, InsideTheRangeSaysNothing) {
 }
 
 TEST(ValidatedRange, UnmeasuredAcceleratorPrecisionFrameworkAndMoe) {
-  // No row ran on a B200 at all.
+  // No row ran on an MI300X at all.
   EXPECT_TRUE(has_note(validated_range(kCsvs, *bundled(),
-                                       scenario("model: llama3-8b\nsystem: dgx-b200\nnum_gpus: 8\n"
+                                       scenario("model: llama3-8b\nsystem: mi300x-8gpu\nnum_gpus: 8\n"
                                                 "training: {global_batch: 8, micro_batch: 1, seq_len: 4096}\n"),
                                        0.3, 3.9),
-                       "no validation row ran on b200"));
+                       "no validation row ran on mi300x"));
+  // On a B200 the only rows are MoE runs (Qwen3-30B-A3B, fp8): a dense model is not held to their
+  // MFU, and the note says so.
+  const ValidatedRange b200 = validated_range(kCsvs, *bundled(),
+                                              scenario("model: llama3-8b\nsystem: dgx-b200\nnum_gpus: 8\n"
+                                                       "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: fp8}\n"),
+                                              0.3, 3.9);
+  EXPECT_GT(b200.precision_rows, 0u);
+  EXPECT_EQ(b200.kind_rows, 0u);
+  EXPECT_FALSE(b200.mfu_max.has_value());
+  EXPECT_TRUE(has_note(b200, "are all MoE models"));
   // A100 80 GB rows exist, none in fp32... nor fp8 (no fp8 on the part): take tf32.
   const ValidatedRange tf32 = validated_range(kCsvs, *bundled(),
                                               scenario("model: llama3-8b\nsystem: dgx-a100\nnum_gpus: 8\n"
