@@ -70,12 +70,13 @@ Group place(GroupKind kind, int size, int stride, int domain) {
   return g;
 }
 
-// The pipeline rank holding virtual stage vs under the scenario's schedule.
+// The pipeline rank holding virtual stage vs under the scenario's schedule (the inverse of
+// virtual_stage_of: c p + r interleaved, r and 2p - 1 - r in dualpipev's V). O(1): lowering runs
+// per plan in the search.
 int virtual_stage_rank(const Scenario& s, int vs) {
-  for (int r = 0; r < s.plan.pp; ++r)
-    for (int c = 0; c < s.plan.vpp; ++c)
-      if (virtual_stage_of(s.plan.schedule, r, c, s.plan.pp, s.plan.vpp) == vs) return r;
-  return 0;
+  const int p = s.plan.pp;
+  if (s.plan.schedule == "dualpipev") return vs < p ? vs : 2 * p - 1 - vs;
+  return vs % p;
 }
 // Whether one rank holds both the embedding (stage 0) and the loss head (the last stage).
 bool ends_on_one_rank(const Scenario& s) {
@@ -876,7 +877,10 @@ Workload lower(const Scenario& s) {
     w.stages.push_back(std::move(st));
   }
 
-  // Once-per-step work for each stage.
+  // Once-per-step work for each stage. Tied embeddings on two ranks (the first and the last
+  // stage's) all-reduce their gradient.
+  const bool ends_together = ends_on_one_rank(s);
+  const int last_rank = virtual_stage_rank(s, p.pp * p.vpp - 1);
   w.step_per_stage.reserve(w.stages.size());
   for (const auto& st : w.stages) {
     StepWork sw;
@@ -904,9 +908,7 @@ Workload lower(const Scenario& s) {
           sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * 2, p.overlap_param_gather));
       }
     }  // ZeRO-3: every layer reduce-scatters its own gradients, expert ones over EDP (Lowerer::layer)
-    // Tied embeddings on two ranks (the first and the last stage's) all-reduce their gradient.
-    const int first_rank = 0, last_rank = p.pp > 1 ? virtual_stage_rank(s, p.pp * p.vpp - 1) : 0;
-    if (s.model.tied_embeddings && !ends_on_one_rank(s) && (st.pp_rank == first_rank || st.pp_rank == last_rank))
+    if (s.model.tied_embeddings && !ends_together && (st.pp_rank == 0 || st.pp_rank == last_rank))
       sw.grad_sync.push_back(L.coll("embedding.tied_grad_all_reduce", CollKind::AllReduce, GroupKind::PP,
                                     static_cast<double>(s.model.vocab) * s.model.hidden / p.tp * gb));
     // Optimizer: Adam reads fp32 master, grad, m, v and writes master, m, v and the 16-bit copy.
