@@ -439,8 +439,12 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
   ValidatedRange out;
   const Estimator est;
   const bool moe = s.model.moe.has_value();
-  std::vector<double> moe_err;
+  std::vector<double> moe_err, moe_class_err;  // signed, percent; moe_class_err: rows of the scenario's precision class
   std::set<std::string> accelerators;
+  // 8-bit (fp8, fp4 and int8 GEMMs with their quantisation kernels) against 16/32-bit: the
+  // MoE rows' error differs between the two (fine-grained experts gain little from FP8 in the
+  // measured runs), so the MoE note gives the rows of the scenario's class apart.
+  auto eight_bit = [](DType d) { return d == DType::FP8 || d == DType::FP4 || d == DType::INT8; };
   for (const auto& path : csv_paths) {
     if (!std::filesystem::exists(path)) continue;
     const CsvTable t = CsvTable::read_file(path);
@@ -475,7 +479,10 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
           }
         }
         if (same_fw) ++out.framework_rows;
-        if (moe && row_moe) moe_err.push_back(100.0 * (e.step_time_s / target - 1.0));
+        if (moe && row_moe) {
+          moe_err.push_back(100.0 * (e.step_time_s / target - 1.0));
+          if (eight_bit(r.train.precision) == eight_bit(s.train.precision)) moe_class_err.push_back(moe_err.back());
+        }
       } catch (const Error&) {
         continue;  // a row this catalog cannot describe says nothing about the range
       }
@@ -518,6 +525,26 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
                           pct1(e.median_abs_pct) + " (max " + pct1(e.max_abs_pct) +
                           "), against " + pct1(overall_median_abs_pct) +
                           " over the whole training set: read MoE step times and plan rankings with that margin");
+      const std::string cls = eight_bit(s.train.precision) ? "8-bit precisions (fp8, fp4, int8)" : "16- and 32-bit precisions";
+      if (moe_class_err.empty()) {
+        out.notes.push_back("MoE model in " + prec + ": no MoE validation row ran in " + cls + ", so the error there is unmeasured");
+      } else {
+        const ErrorSummary c = summarize_errors(moe_class_err);
+        size_t faster = 0;
+        for (double x : moe_class_err) faster += x < 0 ? 1 : 0;
+        out.moe_class_rows = moe_class_err.size();
+        out.moe_class_median_abs_pct = c.median_abs_pct;
+        out.moe_class_faster_rows = faster;
+        std::string text = "MoE model in " + prec + ": of those rows, the " + rows_text(c.rows) + " in " + cls + " have median |error| " +
+                           pct1(c.median_abs_pct) + ", predicted faster than measured in " + std::to_string(faster) + " of " +
+                           std::to_string(c.rows);
+        // A systematic sign is worth more to a reader than the magnitude: say which way to read it.
+        if (c.rows >= 4 && faster * 4 >= c.rows * 3)
+          text += ": the model is optimistic there (expect a longer step)";
+        else if (c.rows >= 4 && faster * 4 <= c.rows)
+          text += ": the model is pessimistic there (expect a shorter step)";
+        out.notes.push_back(text);
+      }
     }
   }
   if (!s.framework.empty() && out.framework_rows == 0)

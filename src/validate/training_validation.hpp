@@ -79,13 +79,18 @@ std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, con
 // the catalog cannot describe left out), for the notes of estimate, simulate and plan: rows on
 // its accelerator, in its precision, with its framework, MoE rows and their error, and the
 // highest measured MFU on the accelerator in the precision. `notes` says what a reader should
-// know: an accelerator or precision without rows, an MoE model (the MoE rows' median error), a
+// know: an accelerator or precision without rows, an MoE model (the MoE rows' median error, and that of the rows in its precision class with the sign of
+// their errors), a
 // framework without rows, a predicted MFU above the highest measured (x 1.05). Missing CSVs are
 // skipped.
 struct ValidatedRange {
   size_t accelerator_rows = 0, precision_rows = 0, framework_rows = 0, moe_rows = 0;
   size_t kind_rows = 0;  // of precision_rows, those of the scenario's kind (MoE or dense): mfu_max's rows
   double moe_median_abs_pct = 0;
+  // Of the MoE rows, those in the scenario's precision class (8-bit: fp8, fp4, int8; or 16/32-bit):
+  // their count, median |error| and how many were predicted faster than measured.
+  size_t moe_class_rows = 0, moe_class_faster_rows = 0;
+  double moe_class_median_abs_pct = 0;
   std::optional<MeasuredMfu> mfu_max;
   std::vector<std::string> notes;
 };

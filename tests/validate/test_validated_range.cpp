@@ -83,6 +83,24 @@ TEST(ValidatedRange, UnmeasuredAcceleratorPrecisionFrameworkAndMoe) {
   EXPECT_GE(moe.moe_rows, 10u);
   EXPECT_GT(moe.moe_median_abs_pct, 3.9);
   EXPECT_TRUE(has_note(moe, "MoE validation rows are predicted with median"));
+  // The same model in fp8: the MoE rows split by precision class, each class counted once, and
+  // the sign of the class's errors read out when it is systematic.
+  const ValidatedRange moe8 = validated_range(kCsvs, *bundled(),
+                                              scenario("model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 64\n"
+                                                       "parallel: {tp: 2, pp: 1, ep: 8}\n"
+                                                       "training: {global_batch: 256, micro_batch: 1, seq_len: 4096, precision: fp8}\n"),
+                                              0.3, 3.9);
+  EXPECT_EQ(moe8.moe_rows, moe.moe_rows);
+  EXPECT_GT(moe.moe_class_rows, 0u);
+  EXPECT_GT(moe8.moe_class_rows, 0u);
+  EXPECT_EQ(moe.moe_class_rows + moe8.moe_class_rows, moe.moe_rows);
+  EXPECT_TRUE(has_note(moe8, "in 8-bit precisions"));
+  EXPECT_TRUE(has_note(moe, "in 16- and 32-bit precisions"));
+  for (const ValidatedRange* v : {&moe, &moe8}) {
+    EXPECT_LE(v->moe_class_faster_rows, v->moe_class_rows);
+    const bool optimistic = v->moe_class_rows >= 4 && v->moe_class_faster_rows * 4 >= v->moe_class_rows * 3;
+    EXPECT_EQ(has_note(*v, "the model is optimistic there"), optimistic);
+  }
   // A missing CSV is skipped, not an error.
   EXPECT_NO_THROW(validated_range({"/nonexistent.csv"}, *bundled(),
                                   scenario("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\n"
