@@ -38,7 +38,8 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
   cmd.add_option("--headroom-gib", a.headroom_gib, "Memory to leave free on every GPU, GiB (default 0)");
   cmd.add_option("--tie-fraction", a.tie_fraction,
                  "Relative step-time difference below which plans tie (default: the validated median error of estimate, " +
-                     format_double(plan::kValidatedMedianAbsErrorFraction) + ")");
+                     format_double(plan::kValidatedMedianAbsErrorFraction) +
+                     "; for an MoE model the median error of the MoE validation rows in its precision class)");
   cmd.add_flag("--no-tp-overlap", a.no_tp_overlap, "Do not try TP communication overlap");
   cmd.add_flag("--sp-only", a.no_sp_off, "With tp > 1 only try sequence parallelism on");
   cmd.add_flag("--vary-dp-overlap", a.vary_dp_overlap, "Also try gradient-reduce and parameter-gather overlap off");
@@ -110,11 +111,14 @@ plan::SearchOptions search_options(const SearchArgs& a) {
   }
   if (a.max_micro_batch < 0) throw Error(SourceLocation{"--max-micro-batch", 0, 0, ""}, "must be positive");
   if (a.headroom_gib < 0) throw Error(SourceLocation{"--headroom-gib", 0, 0, ""}, "must not be negative");
-  if (a.tie_fraction < 0) throw Error(SourceLocation{"--tie-fraction", 0, 0, ""}, "must not be negative");
+  if (a.tie_fraction && *a.tie_fraction < 0) throw Error(SourceLocation{"--tie-fraction", 0, 0, ""}, "must not be negative");
   o.max_micro_batch = a.max_micro_batch;
   o.max_vpp = a.max_vpp;
   o.min_headroom_bytes = a.headroom_gib * 1024.0 * 1024 * 1024;
-  o.tie_fraction = a.tie_fraction;
+  if (a.tie_fraction) {
+    o.tie_fraction = *a.tie_fraction;
+    o.tie_fraction_stated = true;
+  }
   o.vary_tp_comm_overlap = !a.no_tp_overlap;
   o.vary_sequence_parallel = !a.no_sp_off;
   o.vary_overlap_dp = a.vary_dp_overlap;

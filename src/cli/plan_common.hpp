@@ -2,6 +2,7 @@
 // Options shared by `sextant plan` and `sextant sweep`: the job (a scenario file or
 // --model/--system/--num-gpus/--global-batch/--seq-len), the search constraints, threads,
 // MPI distribution and the progress bar.
+#include <optional>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -24,7 +25,7 @@ struct SearchArgs {
   std::vector<std::string> fix, schedules, recompute, recompute_modules, zero;
   int max_micro_batch = 0, max_vpp = 0, threads = 0;
   double headroom_gib = 0;
-  double tie_fraction = plan::kValidatedMedianAbsErrorFraction;
+  std::optional<double> tie_fraction;  // unstated: the validated median error (the MoE rows' for an MoE model)
   bool no_tp_overlap = false, no_sp_off = false, vary_dp_overlap = false, no_progress = false;
   bool any_framework_feature = false;  // lift the scenario framework's capability restriction
   size_t top = 20;

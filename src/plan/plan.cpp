@@ -917,13 +917,16 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   r.set("plans_fit_count", static_cast<int64_t>(out.fit));
   r.set("memory_capacity_bytes", base.accelerator.memory_bytes.value);
   r.set("min_headroom_bytes", opt.min_headroom_bytes);
-  r.set("tie_fraction", opt.tie_fraction);
   r.set("framework", base.framework.empty() ? std::string("none named") : base.framework);
   r.set("framework_features", std::string(opt.stack.restricted() ? "restricted to " + opt.stack.framework + "'s capabilities"
                                                                   : "unrestricted: every feature the search knows"));
 
   const double best = out.ranking.empty() ? 0 : out.evals[out.ranking.front()].step_time_s;
   double moe_median_abs_pct = 0;  // the MoE validation rows' median |error| when the model is MoE
+  // Plans within tie_fraction of the best tie; unstated, an MoE model's is the median |error| of
+  // the MoE rows in its precision class (or of all MoE rows) when that is wider.
+  double tie_fraction = opt.tie_fraction;
+  std::string tie_basis = opt.tie_fraction_stated ? "stated" : "the validated median |error| of estimate (docs/validation.md)";
   if (!out.ranking.empty()) {
     const auto& w = out.evals[out.ranking.front()];
     r.set("best_plan", describe(out.candidates[w.index], opt));
@@ -950,14 +953,23 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       }
       for (const auto& n : vr.notes) r.notes.push_back(n.rfind("the predicted MFU", 0) == 0 ? "the best plan's" + n.substr(3) : n);
       moe_median_abs_pct = vr.moe_rows > 0 ? vr.moe_median_abs_pct : 0;
+      const double moe_tie_pct = vr.moe_class_rows > 0 ? vr.moe_class_median_abs_pct : moe_median_abs_pct;
+      if (!opt.tie_fraction_stated && moe_tie_pct / 100 > tie_fraction) {
+        tie_fraction = moe_tie_pct / 100;
+        tie_basis = vr.moe_class_rows > 0 ? "the median |error| of the " + std::to_string(vr.moe_class_rows) +
+                                                " MoE validation rows in this precision class"
+                                          : "the median |error| of the " + std::to_string(vr.moe_rows) + " MoE validation rows";
+      }
     } catch (const Error&) {
       // The bundled catalog or CSV is unreadable: no range to report.
     }
     size_t tied = 0;
     for (uint32_t i : out.ranking)
-      if (out.evals[i].step_time_s <= best * (1 + opt.tie_fraction)) ++tied;
+      if (out.evals[i].step_time_s <= best * (1 + tie_fraction)) ++tied;
     r.set("plans_tied_with_best_count", static_cast<int64_t>(tied));
   }
+  r.set("tie_fraction", tie_fraction);
+  r.set("tie_basis", tie_basis);
 
   Table& t = r.add_table("ranking", "fitting plans, fastest first; 'tie' marks plans within the model's validated error of the best");
   t.add_i64("rank");
@@ -974,7 +986,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     const auto& e = out.evals[out.ranking[k]];
     std::vector<Value> row;
     row.emplace_back(static_cast<int64_t>(k + 1));
-    row.emplace_back(std::string(e.step_time_s <= best * (1 + opt.tie_fraction) ? "tie-best" : ""));
+    row.emplace_back(std::string(e.step_time_s <= best * (1 + tie_fraction) ? "tie-best" : ""));
     add_plan_values(row, out.candidates[e.index], opt);
     row.emplace_back(e.step_time_s);
     row.emplace_back(e.tokens_per_s_per_gpu);
@@ -1044,9 +1056,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     }
     if (same > 1)
       why += " (" + std::to_string(same) + " plans share the winner's step time exactly: they differ only in memory)";
-    if (gap < opt.tie_fraction)
-      why += ". The difference is below the model's validated median error (" + fixed3(opt.tie_fraction * 100) +
-             "%, docs/validation.md): treat them as a tie";
+    if (gap < tie_fraction)
+      why += ". The difference is below the tie fraction (" + fixed3(tie_fraction * 100) + "%, " + tie_basis +
+             "): treat them as a tie";
     else if (moe_median_abs_pct > 0 && gap * 100 < moe_median_abs_pct)
       why += ". The difference is below the MoE validation rows' median error (" + fixed3(moe_median_abs_pct) +
              "%): for this MoE model treat them as a tie";
@@ -1118,7 +1130,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
         int64_t rank = 0;
         for (size_t k = 0; k < out.ranking.size(); ++k)
           if (out.ranking[k] == static_cast<uint32_t>(found)) rank = static_cast<int64_t>(k + 1);
-        r.set("own_plan_status", std::string(e.step_time_s <= best * (1 + opt.tie_fraction) ? "ranked, tied with the best" : "ranked"));
+        r.set("own_plan_status", std::string(e.step_time_s <= best * (1 + tie_fraction) ? "ranked, tied with the best" : "ranked"));
         r.set("own_plan_rank", rank);
         r.set("own_plan_step_time_s", e.step_time_s);
         r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);

@@ -93,6 +93,10 @@ struct SearchOptions {
   bool vary_sequence_parallel = true;  // try SP on and off when tp > 1 (off only when false)
   bool vary_overlap_dp = false;        // also try gradient-reduce / parameter-gather overlap off
   double tie_fraction = kValidatedMedianAbsErrorFraction;
+  // Unstated (false): plan_result widens tie_fraction for an MoE model to the median |error| of
+  // the MoE validation rows in the model's precision class (ValidatedRange), which is the margin
+  // its step times are known to.
+  bool tie_fraction_stated = false;
   int threads = 0;                     // 0: all cores
   size_t top = 20;                     // rows of the ranked table (0: all)
   size_t rerank_top = 10;              // plans re-ranked by the reranker (plan_result), 0: none

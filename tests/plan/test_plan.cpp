@@ -286,3 +286,43 @@ TEST(PlanSearch, DualPipeVIsSearchedWhenListedWithItsOwnLowering) {
     EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o);
   }
 }
+
+// For an MoE model the unstated tie margin is the MoE validation rows' median |error| in the
+// model's precision class (wider than the dense 3.9%): the tie marks, the tie count and the own
+// plan's status all use it, and a stated --tie-fraction is kept as given.
+TEST(PlanResult, MoeTieMarginIsTheMoeRowsErrorUnlessStated) {
+  const Scenario s = parse_scenario("model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 16\n"
+                                    "parallel: {tp: 1, pp: 1, ep: 16, zero_stage: 1}\n"
+                                    "training: {global_batch: 256, micro_batch: 1, seq_len: 4096}\n",
+                                    "moe.yaml", *frozen());
+  SearchOptions o;
+  o.vary_tp_comm_overlap = false;
+  parse_fix("tp=1", o);
+  parse_fix("cp=1", o);
+  parse_fix("pp=1", o);
+  const Estimator est;
+  const auto out = search(s, o, est);
+  ASSERT_GE(out.ranking.size(), 2u);
+  const Result r = plan_result(s, o, est, out, false);
+  const double tie = r.number("tie_fraction");
+  EXPECT_GT(tie, o.tie_fraction) << "the MoE rows' median error is wider than the dense default";
+  EXPECT_NE(std::get<std::string>(*r.scalar("tie_basis")).find("MoE validation rows"), std::string::npos);
+  const double best = r.number("best_step_time_s");
+  const Table* t = r.table("ranking");
+  ASSERT_NE(t, nullptr);
+  size_t marked = 0;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    const bool tied = t->column("tie").str[i] == "tie-best";
+    marked += tied ? 1 : 0;
+    EXPECT_EQ(tied, t->column("step_time_s").f64[i] <= best * (1 + tie));
+  }
+  size_t within = 0;
+  for (uint32_t i : out.ranking) within += out.evals[i].step_time_s <= best * (1 + tie) ? 1 : 0;
+  EXPECT_EQ(std::get<int64_t>(*r.scalar("plans_tied_with_best_count")), static_cast<int64_t>(within));
+  // Stated: kept, whatever the model.
+  o.tie_fraction = 0.01;
+  o.tie_fraction_stated = true;
+  const Result stated = plan_result(s, o, est, out, false);
+  EXPECT_EQ(stated.number("tie_fraction"), 0.01);
+  EXPECT_EQ(std::get<std::string>(*stated.scalar("tie_basis")), "stated");
+}
