@@ -119,6 +119,29 @@ struct ClockOffset {
 };
 std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m);
 
+// The matched collectives of the frames with each rank's times moved back by its clock offset
+// (estimate_clock_offsets) when `clock_sync`; the collectives, straggler and findings analyses
+// read the same corrected times.
+CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync);
+
+// Per rank, how it stood at the matched collectives (occurrences on >= 2 ranks):
+//  - last_arrivals: collectives it started last;
+//  - held_back_us: at those, its start after the second-latest start (the marginal hold: what the
+//    others would have gained had only this rank been on time; two equally late ranks cancel);
+//  - caused_wait_us: the sum of max(0, its start - the collective's median start): how long the
+//    typical rank waited for it, which does not cancel when several ranks straggle;
+//  - waited_for_others_us: the sum of min(its duration, max(0, latest start - its start)): the
+//    part of its own collective time spent waiting for the last rank to arrive, not transferring;
+//  - mean_late_vs_median_us: mean signed start minus median start.
+// Integer nanoseconds are subtracted before any conversion to double (epoch-based times of 1.7e18 ns
+// would keep only 256 ns in a double).
+struct RankLateness {
+  int64_t last_arrivals = 0, collectives = 0;
+  double held_back_us = 0, caused_wait_us = 0, waited_for_others_us = 0, late_sum_us = 0;
+  double mean_late_vs_median_us() const { return collectives ? late_sum_us / static_cast<double>(collectives) : 0.0; }
+};
+std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m);
+
 }  // namespace sextant::trace
 
 namespace sextant::trace::stats {

@@ -23,17 +23,24 @@ double median(std::vector<double> v) {
 std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m) {
   std::map<int64_t, ClockOffset> out;
   std::map<int64_t, double> off;  // current estimate, ns
+  // Times relative to the earliest end, in integer ns, before any conversion to double: an epoch
+  // time (1.7e18 ns) keeps only 256 ns in a double, a relative one every ns.
+  int64_t base = INT64_MAX;
   for (const auto& [k, occ] : m)
-    for (const auto& o : occ) off.emplace(o.rank, 0.0);
+    for (const auto& o : occ) {
+      off.emplace(o.rank, 0.0);
+      base = std::min(base, o.end_ns);
+    }
   if (off.empty()) return out;
+  auto rel = [base](int64_t t) { return static_cast<double>(t - base); };
   auto round = [&](bool record_raw) {
     std::map<int64_t, std::vector<double>> dev;
     for (const auto& [k, occ] : m) {
       if (occ.size() < 2) continue;
       std::vector<double> ends;
-      for (const auto& o : occ) ends.push_back(static_cast<double>(o.end_ns) - off[o.rank]);
+      for (const auto& o : occ) ends.push_back(rel(o.end_ns) - off[o.rank]);
       const double ref = median(ends);
-      for (const auto& o : occ) dev[o.rank].push_back(static_cast<double>(o.end_ns) - ref);
+      for (const auto& o : occ) dev[o.rank].push_back(rel(o.end_ns) - ref);
     }
     std::map<int64_t, double> next;
     for (auto& [rank, d] : dev) {
@@ -60,9 +67,9 @@ std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m
   for (const auto& [k, occ] : m) {
     if (occ.size() < 2) continue;
     std::vector<double> ends;
-    for (const auto& o : occ) ends.push_back(static_cast<double>(o.end_ns - out[o.rank].offset_ns));
+    for (const auto& o : occ) ends.push_back(rel(o.end_ns - out[o.rank].offset_ns));
     const double mid = median(ends);
-    for (const auto& o : occ) res[o.rank].push_back(std::fabs(static_cast<double>(o.end_ns - out[o.rank].offset_ns) - mid));
+    for (const auto& o : occ) res[o.rank].push_back(std::fabs(rel(o.end_ns - out[o.rank].offset_ns) - mid));
   }
   for (auto& [rank, v] : res) out[rank].residual_end_skew_ns = median(v);
   return out;

@@ -230,21 +230,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     hta_stragglers(ctx, r);
     return;
   }
-  auto coll = match_collectives(ctx.frames);
-  // Clock-skew correction (clock_skew.cpp): each rank's times are moved back by its offset.
-  if (ctx.opt.clock_sync) {
-    auto off = estimate_clock_offsets(coll);
-    for (auto& [key, occ] : coll)
-      for (auto& o : occ) {
-        auto it = off.find(o.rank);
-        if (it == off.end()) continue;
-        o.start_ns -= it->second.offset_ns;
-        o.end_ns -= it->second.offset_ns;
-      }
-    r.set("collectives_clock_sync", std::string("collective ends (see clock_skew)"));
-  } else {
-    r.set("collectives_clock_sync", std::string("none (baseTimeNanoseconds only)"));
-  }
+  auto coll = matched_collectives(ctx.frames, ctx.opt.clock_sync);
+  r.set("collectives_clock_sync", std::string(ctx.opt.clock_sync ? "collective ends (see clock_skew)" : "none (baseTimeNanoseconds only)"));
   Table& t = r.add_table("collectives", "NCCL collectives matched across ranks");
   t.add_str("process_group");
   t.add_str("operation");
@@ -258,12 +245,6 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   t.add_f64("end_skew_us");
   t.add_i64("last_rank");
   t.add_f64("bus_bandwidth_bytes_per_s");
-  struct Held {
-    int64_t last = 0;
-    double held_us = 0;
-    double late_sum_us = 0;
-    int64_t n = 0;
-  };
   // Per-rank arrival at the first matched collectives (rows of `collectives` in order): how much later
   // than the first rank each rank started. Bounded to kArrivalCells cells so thousands of ranks stay small.
   Table& a = r.add_table("collective_arrivals",
@@ -277,7 +258,6 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   for (const auto& [key, occ] : coll) ranks_max = std::max(ranks_max, occ.size());
   const int64_t arrival_rows =
       std::min<int64_t>(kArrivalCollectives, static_cast<int64_t>(kArrivalCells / std::max<size_t>(1, ranks_max)));
-  std::map<int64_t, Held> held;
   int64_t matched = 0, unmatched = 0;
   for (auto& [key, occ] : coll) {
     if (occ.size() < 2) {
@@ -304,17 +284,6 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     }
     if (row < arrival_rows)
       for (const auto& o : occ) a.add_row({row, o.rank, static_cast<double>(o.start_ns - smin) / 1000.0});
-    std::sort(starts.begin(), starts.end());
-    double median = starts.size() % 2 ? static_cast<double>(starts[starts.size() / 2])
-                                      : 0.5 * static_cast<double>(starts[starts.size() / 2 - 1] + starts[starts.size() / 2]);
-    double second = static_cast<double>(starts[starts.size() - 2]);
-    for (const auto& o : occ) {
-      auto& h = held[o.rank];
-      h.late_sum_us += (static_cast<double>(o.start_ns) - median) / 1000.0;
-      ++h.n;
-    }
-    held[last_rank].last += 1;
-    held[last_rank].held_us += (static_cast<double>(smax) - second) / 1000.0;
     double sync_ns = static_cast<double>(emin - smax);
     double n = static_cast<double>(occ.size());
     double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), n) : std::nan("");
@@ -325,15 +294,76 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   r.set("collectives_matched_count", matched);
   r.set("collective_arrivals_collectives_count", std::min(matched, arrival_rows));
   r.set("collectives_unmatched_count", unmatched);
-  Table& s = r.add_table("stragglers", "ranks that arrived last at collectives, by time they held the others back");
+  Table& s = r.add_table("stragglers",
+                         "ranks by the time the typical rank waited for them at collectives (start after the median start); "
+                         "held_back_us: the marginal hold beyond the second-latest rank where it arrived last");
   s.add_i64("rank");
   s.add_i64("last_arrivals_count");
+  s.add_f64("caused_wait_us");
   s.add_f64("held_back_us");
+  s.add_f64("waited_for_others_us");
   s.add_f64("mean_lateness_vs_median_us");
-  std::vector<std::pair<int64_t, Held>> v(held.begin(), held.end());
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second.held_us > b.second.held_us; });
+  const auto late = rank_lateness(coll);
+  std::vector<std::pair<int64_t, RankLateness>> v(late.begin(), late.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    if (a.second.caused_wait_us != b.second.caused_wait_us) return a.second.caused_wait_us > b.second.caused_wait_us;
+    return a.second.held_back_us > b.second.held_back_us;
+  });
   for (const auto& [rank, h] : v)
-    s.add_row({rank, h.last, h.held_us, h.n ? h.late_sum_us / static_cast<double>(h.n) : 0.0});
+    s.add_row({rank, h.last_arrivals, h.caused_wait_us, h.held_back_us, h.waited_for_others_us, h.mean_late_vs_median_us()});
+}
+
+CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync) {
+  auto coll = match_collectives(frames);
+  if (clock_sync) {
+    const auto off = estimate_clock_offsets(coll);
+    for (auto& [key, occ] : coll)
+      for (auto& o : occ) {
+        auto it = off.find(o.rank);
+        if (it == off.end()) continue;
+        o.start_ns -= it->second.offset_ns;
+        o.end_ns -= it->second.offset_ns;
+      }
+  }
+  return coll;
+}
+
+std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
+  std::map<int64_t, RankLateness> out;
+  std::vector<int64_t> starts;
+  for (const auto& [key, occ] : m) {
+    if (occ.size() < 2) continue;
+    starts.clear();
+    int64_t smax = INT64_MIN, last_rank = -1;
+    // The last rank: the latest start, the lowest rank of equal ones (occurrences are in rank order
+    // once run_collectives sorted them; sort-free here: compare ranks).
+    for (const auto& o : occ) {
+      starts.push_back(o.start_ns);
+      if (o.start_ns > smax || (o.start_ns == smax && o.rank < last_rank)) {
+        smax = o.start_ns;
+        last_rank = o.rank;
+      }
+    }
+    std::sort(starts.begin(), starts.end());
+    const int64_t s0 = starts.front();
+    const size_t n = starts.size();
+    // Relative to the earliest start in integer ns, then in double.
+    const double median_rel = n % 2 ? static_cast<double>(starts[n / 2] - s0)
+                                    : 0.5 * static_cast<double>((starts[n / 2 - 1] - s0) + (starts[n / 2] - s0));
+    for (const auto& o : occ) {
+      auto& h = out[o.rank];
+      const double late = static_cast<double>(o.start_ns - s0) - median_rel;
+      h.late_sum_us += late / 1000.0;
+      if (late > 0) h.caused_wait_us += late / 1000.0;
+      const int64_t wait = std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns));
+      h.waited_for_others_us += static_cast<double>(wait) / 1000.0;
+      ++h.collectives;
+    }
+    auto& l = out[last_rank];
+    ++l.last_arrivals;
+    l.held_back_us += static_cast<double>(smax - starts[n - 2]) / 1000.0;
+  }
+  return out;
 }
 
 }  // namespace sextant::trace

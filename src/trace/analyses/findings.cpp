@@ -7,7 +7,11 @@
 //  - sync_memcpy: synchronous memcpy calls and copies to or from pageable host memory;
 //  - low_gpu_utilization: windows of --low-utilization-window where the GPU is busy less than half
 //    of the time;
-//  - exposed_communication: communication kernel time not overlapped by computation.
+//  - exposed_communication: communication kernel time not overlapped by computation, with the part
+//    of its collectives' time the rank spent waiting for late ranks (rank_lateness);
+//  - straggler (two or more ranks): a rank the others wait for at collectives (its start after the
+//    median start, summed, at least 2x the median rank's and 1% of the GPU-active span): the fix
+//    is on that rank, not in overlap.
 // Severity is the time at stake against the rank's GPU-active span: high >= 10%, medium >= 3%, else low.
 #include <algorithm>
 #include <cstdio>
@@ -72,6 +76,19 @@ struct Finding {
 void run_findings(const AnalysisContext& ctx, Result& r) {
   std::vector<Finding> out;
   const int64_t max_gaps_listed = 5;
+  // Lateness at collectives across ranks (Sextant's rules only: HTA has no such finding).
+  std::map<int64_t, RankLateness> late;
+  int64_t top_straggler = -1;
+  if (ctx.frames.size() >= 2 && !ctx.opt.hta) {
+    late = rank_lateness(matched_collectives(ctx.frames, ctx.opt.clock_sync));
+    double top = 0;
+    for (const auto& [rank, l] : late)
+      if (l.caused_wait_us > top) {
+        top = l.caused_wait_us;
+        top_straggler = rank;
+      }
+  }
+  std::vector<double> spans_us;  // GPU-active span per rank, for the straggler rule
   for (const Frame& f : ctx.frames) {
     const RankTrace& t = *f.trace;
     const int64_t rank = f.rank();
@@ -87,6 +104,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
     if (busy.empty()) continue;
     const int64_t span = busy.back().second - busy.front().first;
     const double span_us = f.us(span);
+    spans_us.push_back(span_us);
     auto share = [&](double us) { return span_us > 0 ? us / span_us : 0.0; };
 
     // --- GPU idle gaps ---
@@ -410,13 +428,52 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
               "move optimizer-step collectives off the critical path.";
           if (shared) advice = "Communication kernels run on a stream that also runs computation, so they cannot "
                                "overlap: issue collectives on their own stream (async_op=True). " + advice;
+          std::string evidence = fmt_us(us) + " of " + fmt_us(f.us(comm_len)) +
+                                 " communication is not overlapped by computation (" + pct(share(us)) +
+                                 " of the GPU-active span)";
+          // Waiting for late ranks inside the collectives is not transfer: overlap tuning cannot
+          // recover it. (Collective times are in µs of the baseTimeNanoseconds clock.)
+          const auto lt = late.find(rank);
+          if (lt != late.end() && lt->second.waited_for_others_us > 0) {
+            const double wait_us = lt->second.waited_for_others_us;
+            evidence += "; " + fmt_us(wait_us) + " of its collectives' time was waiting for the last rank to arrive";
+            if (wait_us >= 0.5 * us && top_straggler >= 0 && top_straggler != rank)
+              advice = "Most of this is waiting for other ranks at the collectives, not transfer: fix the straggler "
+                       "first (rank " + std::to_string(top_straggler) + " keeps the others waiting longest; see the "
+                       "stragglers table and any straggler finding); overlap tuning will not recover the wait. Then: " +
+                       advice;
+          }
           out.push_back(Finding{rank, severity_of(share(us)), "exposed_communication", "rank " + std::to_string(rank),
-                                fmt_us(us) + " of " + fmt_us(f.us(comm_len)) +
-                                    " communication is not overlapped by computation (" + pct(share(us)) +
-                                    " of the GPU-active span)",
-                                advice, us});
+                                evidence, advice, us});
         }
       }
+    }
+  }
+  // --- stragglers: ranks the others wait for at collectives ---
+  if (!late.empty() && !spans_us.empty()) {
+    std::vector<double> caused, spans = spans_us;
+    for (const auto& [rank, l] : late) caused.push_back(l.caused_wait_us);
+    auto median_of = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      const size_t n = v.size();
+      return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    };
+    const double typical = median_of(caused), span_us = median_of(spans);
+    for (const auto& [rank, l] : late) {
+      const double share = span_us > 0 ? l.caused_wait_us / span_us : 0.0;
+      if (share < 0.01 || l.caused_wait_us < 2 * typical) continue;
+      out.push_back(Finding{
+          rank, severity_of(share), "straggler", "rank " + std::to_string(rank),
+          "started " + std::to_string(l.last_arrivals) + " of " + std::to_string(l.collectives) +
+              " matched collectives last; the typical rank waited " + fmt_us(l.caused_wait_us) + " for it in total (" +
+              pct(share) + " of the median GPU-active span; mean start " + fmt_us(l.mean_late_vs_median_us()) +
+              " after the median rank's)",
+          "The other ranks' exposed communication is waiting for this one: compare its compute with theirs "
+          "(kernel_breakdown, temporal_breakdown per rank). Slower kernels point at the GPU (clocks or power "
+          "throttling: nvidia-smi -q -d PERFORMANCE, DCGM), longer host gaps at its host (data loading, CPU "
+          "contention, a noisy neighbour), more work at the partitioning (uneven batches, pipeline stages or "
+          "expert load). Overlap tuning on the waiting ranks will not recover this time.",
+          l.caused_wait_us});
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
