@@ -189,6 +189,63 @@ TEST(Workload, RooflineOfAnMmByHand) {
   EXPECT_THROW(analyze_loaded(set, req), Error);
 }
 
+// An fp32 GEMM whose kernel runs on TF32 tensor cores (torch's allow_tf32; CUTLASS's s1688 MMA):
+// its roof is the TF32 peak, not the CUDA cores' fp32 one, which it would exceed several times;
+// the same shapes on an fp32 SIMT kernel keep the fp32 roof, in a row of their own. A row still
+// above its roof is marked and counted, not hidden.
+TEST(Workload, Tf32KernelsOfFp32OperatorsAreHeldToTheTf32Peak) {
+  const std::string dims = "\"Input Dims\": [[2048, 1024], [1024, 4864]], \"Input type\": [\"float\", \"float\"]";
+  auto set = one(
+      {
+          ev("cpu_op", "aten::mm", 1, 0, 20, -1, -1, dims),
+          ev("cuda_runtime", "cudaLaunchKernel", 1, 5, 5, -1, 1),
+          ev("kernel", "cutlass_80_tensorop_s1688gemm_128x128_16x5_tn_align4", 7, 20, 200, 7, 1),
+          ev("cpu_op", "aten::mm", 1, 300, 20, -1, -1, dims),
+          ev("cuda_runtime", "cudaLaunchKernel", 1, 305, 5, -1, 2),
+          ev("kernel", "ampere_sgemm_128x64_nn", 7, 320, 2000, 7, 2),
+      },
+      "NVIDIA A100-SXM4-80GB");
+  AnalyzeRequest req;
+  req.only = {"workload"};
+  const Result r = analyze_loaded(set, req);
+  const Table* rt = r.table("roofline");
+  ASSERT_NE(rt, nullptr);
+  ASSERT_EQ(rt->rows(), 2u);
+  const auto a = Catalog::load_default()->accelerator("a100-sxm-80gb");
+  const double flops = 2.0 * 2048 * 1024 * 4864;
+  for (size_t i = 0; i < 2; ++i) {
+    const bool tf32 = rt->column("dtype").str[i] == "tf32";
+    EXPECT_EQ(rt->column("gpu_time_us").f64[i], tf32 ? 200.0 : 2000.0);
+    EXPECT_EQ(rt->column("peak_flops_per_s").f64[i], a.peak(tf32 ? DType::TF32 : DType::FP32));
+    EXPECT_LE(rt->column("roofline_fraction").f64[i], 1.0);
+    // 2 x 2048 x 1024 x 4864 in 200 us is 102 TFLOP/s: 5.2x the 19.5 TFLOP/s fp32 peak.
+    if (tf32) {
+      EXPECT_GT(flops / 200e-6, 5 * a.peak(DType::FP32));
+    }
+  }
+  EXPECT_NE(rt->column("dtype").str[0], rt->column("dtype").str[1]);
+  // An fp32 SIMT kernel's name with a TF32 kernel's time (a mislabelled precision): above the fp32
+  // roof, marked and counted in the diagnostics, the measured fraction kept.
+  auto fast = one(
+      {
+          ev("cpu_op", "aten::mm", 1, 0, 20, -1, -1, dims),
+          ev("cuda_runtime", "cudaLaunchKernel", 1, 5, 5, -1, 1),
+          ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 200, 7, 1),
+      },
+      "NVIDIA A100-SXM4-80GB");
+  const Result v = analyze_loaded(fast, req);
+  const Table* vt = v.table("roofline");
+  ASSERT_NE(vt, nullptr);
+  ASSERT_EQ(vt->rows(), 1u);
+  EXPECT_GT(vt->column("roofline_fraction").f64[0], 5.0);
+  EXPECT_EQ(vt->column("bound").str[0], "above_roof");
+  const Table* d = v.table("diagnostics");
+  ASSERT_NE(d, nullptr);
+  bool counted = false;
+  for (size_t i = 0; i < d->rows(); ++i) counted |= d->column("name").str[i].find("above the device roof") != std::string::npos;
+  EXPECT_TRUE(counted);
+}
+
 // Windows of 100 us over a 1000 us span: [0,250) busy makes windows 0-1 full and window 2 half
 // busy (not below half), [300,320) leaves window 3 at 20%, window 4 is untouched, [500,1000)
 // fills 5-9. Two low windows, the worst the first idle one (+400 us). Then a kernel of 1e12 us

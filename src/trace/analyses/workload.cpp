@@ -253,6 +253,11 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     // fp32 aten::linear / addmm launches only the casts of its inputs (its GEMM runs in the inner
     // 16-bit call), and giving it the GEMM's FLOPs over the casts' time would put it far above the roof.
     std::vector<uint8_t> computes(t.op_shapes.size(), 0);
+    // Whether an fp32 operator's kernels ran on tensor cores in TF32 (torch's allow_tf32: cuBLAS
+    // and CUTLASS name them "tf32", or "s1688" for Ampere's 16x8x8 TF32 MMA): its roof is the TF32
+    // peak, not the CUDA cores' fp32 one (which such kernels exceed several times over).
+    std::vector<uint8_t> tf32(t.op_shapes.size(), 0);
+    std::unordered_map<uint32_t, bool> tf32_kernel;  // kernel name id -> TF32 tensor-core kernel
     std::unordered_map<uint32_t, bool> copy_like;  // kernel name id -> elementwise or memcpy class
     for (const auto& g : f.gpu) {
       if (g.runtime < 0) continue;
@@ -273,6 +278,12 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
             cl = copy_like.emplace(g.name, c == "elementwise" || c == "memcpy").first;
           }
           if (!cl->second) computes[it->shape] = 1;
+          auto tk = tf32_kernel.find(g.name);
+          if (tk == tf32_kernel.end()) {
+            const std::string n = lower(f.name(g.name));
+            tk = tf32_kernel.emplace(g.name, has(n, "tf32") || has(n, "s1688")).first;
+          }
+          if (tk->second) tf32[it->shape] = 1;
           break;
         }
       }
@@ -285,7 +296,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       int fail = 0;  // 1: dims not parsable, 2: no FLOP formula fits
       Agg* agg = nullptr;  // the row it adds to (std::map: stable address)
     };
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Parsed> parsed;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>, Parsed> parsed;
     for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
       if (gpu_ns[i] <= 0) continue;
       if (!computes[i]) {
@@ -296,7 +307,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       const std::string& op = t.strings.str(t.name[s.event]);
       const std::string& dims_text = t.dims_of(s);
       const std::string& types_text = t.types_of(s);
-      const auto memo_key = std::make_tuple(t.name[s.event], s.dims, s.types);
+      const auto memo_key = std::make_tuple(t.name[s.event], s.dims, s.types, tf32[i]);
       if (auto hit = parsed.find(memo_key); hit != parsed.end()) {
         if (!hit->second.ok) {
           ++(hit->second.fail == 1 ? shapes_unparsed : shapes_no_formula);
@@ -339,6 +350,10 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
         continue;
       }
       DtypeInfo di = dtype_of(type0);
+      if (tf32[i] && di.peak == DType::FP32) {
+        di.peak = DType::TF32;
+        di.name = "tf32";  // fp32 tensors, TF32 tensor-core kernels
+      }
       memo.ok = true;
       auto& a = agg[{op, dims_text, di.name}];
       memo.agg = &a;
@@ -409,6 +424,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
   }
 
   std::vector<const Agg*> rows;
+  int64_t above_roof = 0;
   for (const auto& [k, a] : agg) rows.push_back(&a);
   std::stable_sort(rows.begin(), rows.end(), [](const Agg* a, const Agg* b) { return a->gpu_ns > b->gpu_ns; });
   Table& rt = r.add_table("roofline",
@@ -449,10 +465,20 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       roof = std::isnan(ai) ? peak : std::min(peak, ai * bw);
       frac = ach_f / roof;
       bound = std::isnan(ai) ? "compute" : (ai * bw < peak ? "memory" : "compute");
+      // Above the roof: the device or the dtype's peak is not the one the kernels ran at (a
+      // device matched by name to another memory size, kernels in a lower precision than the
+      // tensors): kept as measured, marked, and counted.
+      if (frac > 1.0) {
+        bound = "above_roof";
+        ++above_roof;
+      }
     }
     rt.add_row({a.op, a.dims, a.dtype, a.calls, static_cast<double>(a.gpu_ns) / 1000.0, a.flops, a.bytes, ai, ach_f,
                 ach_b, peak, roof, frac, bound, a.basis});
   }
+  if (above_roof > 0)
+    ctx.diagnostics.add("workload: operator shapes measured above the device roof (check --device and the kernels' "
+                        "precision)", "warning", std::to_string(above_roof) + " rows, bound 'above_roof'");
   r.set("workload_shaped_ops_flops", total_flops);
   r.set("workload_shaped_ops_gpu_time_s", total_s);
   if (rows.size() > cap)
