@@ -123,6 +123,56 @@ TEST(Analyses, IdleTimeCategories) {
   EXPECT_EQ((m[{7, "other"}]), 0);
 }
 
+// Kernels overlapping on one stream (a trace artefact): Sextant's rule measures the gap from the
+// latest end so far, so no idle interval is negative and the overlaps are counted as a
+// diagnostic; HTA's rule (previous kernel's end) keeps its negative gap under --compat hta.
+TEST(Analyses, OverlappingKernelsOnOneStreamLeaveNoNegativeIdle) {
+  // Stream 7: A [0,100), B [50,60) inside A, C [120,130): Sextant: B overlaps (no gap), C's gap
+  // 120-100 = 20. HTA: B's gap 50-100 = -50, C's 120-60 = 60.
+  auto k = [](int64_t ts, int64_t dur, int corr) {
+    return "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":" + std::to_string(ts) +
+           ",\"dur\":" + std::to_string(dur) + ",\"args\":{\"stream\":7,\"correlation\":" + std::to_string(corr) + "}}";
+  };
+  auto l = [](int64_t ts, int corr) {
+    return "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":" +
+           std::to_string(ts) + ",\"dur\":1,\"args\":{\"correlation\":" + std::to_string(corr) + "}}";
+  };
+  const std::string text = "{\"traceEvents\":[" + l(0, 1) + "," + k(0, 100, 1) + "," + l(1, 2) + "," + k(50, 10, 2) + "," +
+                           l(2, 3) + "," + k(120, 10, 3) + "]}";
+  auto idle = [&](bool hta, double* min_interval, int64_t* diags) {
+    TraceSet set;
+    set.ranks.emplace_back();
+    scan_trace_text(text, "overlap.json", set.ranks.back());
+    AnalyzeRequest req;
+    req.only = {"idle_time"};
+    req.options.hta = hta;
+    Result r = analyze_loaded(set, req);
+    const Table* t = r.table("idle_time_breakdown");
+    double sum = 0;
+    const std::string idle_col = t->has_column("idle_time_us") ? "idle_time_us" : "idle_time";
+    for (size_t i = 0; i < t->rows(); ++i) sum += t->column(idle_col).f64[i];
+    const Table* s = r.table("idle_time_interval_stats");
+    const std::string count_col = s->has_column("count") ? "count" : "intervals_count";
+    const std::string min_col = s->has_column("min") ? "min" : "min_us";
+    *min_interval = 1e300;
+    for (size_t i = 0; i < s->rows(); ++i)
+      if (s->column(count_col).f64[i] > 0) *min_interval = std::min(*min_interval, s->column(min_col).f64[i]);
+    *diags = 0;
+    if (const Table* d = r.table("diagnostics"))
+      for (size_t i = 0; i < d->rows(); ++i)
+        if (d->column("name").str[i].find("before the previous one ended") != std::string::npos) ++*diags;
+    return sum;
+  };
+  double mn = 0;
+  int64_t diags = 0;
+  EXPECT_EQ(idle(false, &mn, &diags), 20.0);
+  EXPECT_EQ(mn, 20.0);
+  EXPECT_EQ(diags, 1);
+  EXPECT_EQ(idle(true, &mn, &diags), 10.0);  // HTA: -50 + 60
+  EXPECT_EQ(mn, -50.0);
+  EXPECT_EQ(diags, 0);
+}
+
 TEST(Analyses, LaunchDelayAndQueueLength) {
   Result r = run(true);
   const Table* t = r.table("cuda_kernel_launch_stats");

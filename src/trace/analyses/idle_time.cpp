@@ -62,12 +62,23 @@ void run_idle_time_breakdown(const AnalysisContext& ctx, Result& r) {
       }
       std::vector<double> intervals[3];
       bool present[3] = {false, false, false};
+      // Sextant's rule: the stream is idle from the latest end so far; a kernel that starts before
+      // it (overlapping kernels on one stream: a trace artefact, or a kernel the profiler timed
+      // across a graph) leaves no gap and is counted as a diagnostic. HTA takes the previous
+      // kernel's end, and such a gap is negative there (kept under --compat hta).
+      int64_t latest_end = INT64_MIN, overlapping = 0;
       for (size_t i = 0; i < ks.size(); ++i) {
         if (i == 0) {
           present[2] = true;  // the first kernel has no gap: category other, no interval
+          latest_end = ks[i]->end;
           continue;
         }
-        int64_t prev_end = ks[i - 1]->end;
+        int64_t prev_end = ctx.opt.hta ? ks[i - 1]->end : latest_end;
+        latest_end = std::max(latest_end, ks[i]->end);
+        if (!ctx.opt.hta && ks[i]->ts < prev_end) {
+          ++overlapping;
+          continue;
+        }
         double gap = static_cast<double>(ks[i]->ts - prev_end);
         int cat = 2;
         // A kernel without a launching call in the trace: HTA counts its gap as host wait
@@ -81,6 +92,10 @@ void run_idle_time_breakdown(const AnalysisContext& ctx, Result& r) {
         present[cat] = true;
         intervals[cat].push_back(gap * f.us_per_tick);
       }
+      if (overlapping > 0)
+        ctx.diagnostics.add("idle_time: kernels starting before the previous one ended on the same stream (no gap counted)",
+                            "info", "rank " + std::to_string(f.rank()) + " stream " + std::to_string(st) + ": " +
+                                        std::to_string(overlapping) + " kernels");
       double total = 0;
       double sums[3] = {0, 0, 0};
       for (int c = 0; c < 3; ++c) {
