@@ -168,6 +168,20 @@ void add_analyze_command(CLI::App& app) {
       try {
         auto loaded = trace::load_rank_files(mine, req.load);
         for (size_t k = 0; k < loaded.size(); ++k) {
+          if (loaded[k].load_error) {
+            // The file's own error travels as text: process 0 decides as one process would.
+            std::string msg;
+            try {
+              std::rethrow_exception(loaded[k].load_error);
+            } catch (const std::exception& e) {
+              msg = e.what();
+            }
+            blob.push_back('F');
+            put_u64(blob, mine_idx[k]);
+            put_u64(blob, msg.size());
+            blob += msg;
+            continue;
+          }
           std::string bytes = trace::serialize_rank(loaded[k]);
           blob.push_back('R');
           put_u64(blob, mine_idx[k]);
@@ -199,6 +213,13 @@ void add_analyze_command(CLI::App& app) {
         std::string payload = all.substr(pos, len);
         pos += len;
         if (tag == 'E') throw Error(payload);
+        if (tag == 'F') {
+          loaded[idx] = trace::RankTrace{};
+          loaded[idx].file = files[idx];
+          loaded[idx].load_error = std::make_exception_ptr(Error(payload));
+          have[idx] = 1;
+          continue;
+        }
         loaded[idx] = trace::deserialize_rank(payload, files[idx]);
         loaded[idx].file = files[idx];
         have[idx] = 1;

@@ -9,6 +9,7 @@
 #include <deque>
 #include <memory>
 #include <map>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -140,6 +141,9 @@ struct RankTrace {
   bool float_timestamps = false;  // any ts or dur with a fraction (ns resolution)
   bool legacy_schema = false;     // capitalised 2021 categories seen
   bool has_trace_events = false;  // the document had a traceEvents array
+  // Set by load_rank_files when the file could not be read (never cached or serialized): the
+  // error, rethrown by assemble_trace_set when no file of the job is readable.
+  std::exception_ptr load_error;
   uint64_t raw_bytes = 0;         // uncompressed JSON size
   uint64_t file_bytes = 0;
   uint64_t json_events = 0;       // elements of traceEvents

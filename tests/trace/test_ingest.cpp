@@ -329,6 +329,40 @@ TEST(Ingest, TruncatedOrNonJsonFileIsAnErrorWithFileAndOffset) {
   EXPECT_THROW(scan("{\"traceEvents\": [{\"ph\": \"X\",, }]}", 64), Error);
 }
 
+// One damaged file of a job (truncated: a job killed while writing it) is skipped with a warning
+// that carries its error, the others analysed; alone, it is the error.
+TEST(Ingest, ADamagedRankFileIsSkippedWhenOthersAreReadable) {
+  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_damaged";
+  std::filesystem::remove_all(dir);
+  SynthOptions o;
+  o.ranks = 3;
+  o.steps = 2;
+  o.gzip = true;
+  write_synthetic_traces(dir.string(), o, 1);
+  const std::string victim = (dir / "rank-1.json.gz").string();
+  {
+    std::ifstream in(victim, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(victim, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 2);
+  }
+  const TraceSet set = load_traces({dir.string()}, LoadOptions{});
+  ASSERT_EQ(set.ranks.size(), 2u);
+  EXPECT_EQ(set.ranks[0].rank, 0);
+  EXPECT_EQ(set.ranks[1].rank, 2);
+  ASSERT_EQ(set.skipped_files.size(), 1u);
+  EXPECT_EQ(set.skipped_files[0], victim);
+  bool warned = false;
+  for (const auto& [kind, d] : set.diagnostics.items())
+    if (kind.find("file unreadable or corrupt") != std::string::npos) {
+      warned = true;
+      EXPECT_EQ(d.severity, "warning");
+      EXPECT_NE(d.example.find(victim), std::string::npos) << d.example;
+    }
+  EXPECT_TRUE(warned);
+  EXPECT_THROW(load_traces({victim}, LoadOptions{}), Error);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Ingest, BareEventArrayIsAccepted) {
   RankTrace t = scan(R"([{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":2,"args":{"stream":7}}])", 16);
   EXPECT_TRUE(t.has_trace_events);

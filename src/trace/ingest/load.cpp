@@ -115,7 +115,6 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
   std::vector<RankTrace> loaded(files.size());
   const bool use_cache = opt.cache || !opt.cache_dir.empty();
   std::atomic<int64_t> hits{0};
-  std::vector<std::exception_ptr> errors(files.size());
   std::atomic<size_t> next{0};
   int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // Threads left over when there are fewer files than threads go to each file's scan.
@@ -139,7 +138,9 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
           loaded[i].diagnostics.add("trace cache not writable (analysis unaffected)", "info",
                                     cache_path_for(files[i], opt.cache_dir));
       } catch (...) {
-        errors[i] = std::current_exception();
+        loaded[i] = RankTrace{};
+        loaded[i].file = files[i];
+        loaded[i].load_error = std::current_exception();
       }
     }
   };
@@ -147,8 +148,6 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
   for (int k = 1; k < threads; ++k) pool.push_back(start_worker(work));
   work();
   for (auto& th : pool) th.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
   if (cache_hits) *cache_hits = hits.load();
   return loaded;
 }
@@ -165,21 +164,51 @@ TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& 
 }
 
 TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<RankTrace> loaded) {
+  // A file that cannot be read faithfully (unreadable, truncated, corrupt values below) is left out
+  // of a job of several files with a warning, so that one damaged rank file (a job killed while
+  // writing it) does not cost the others; alone, or when no file is readable, it is the error.
+  auto message_of = [](const std::exception_ptr& e) -> std::string {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      return x.what();
+    } catch (...) {
+      return "unknown error";
+    }
+  };
+  std::vector<std::exception_ptr> rejected(loaded.size());
+  size_t readable = 0;
 
   // Corrupt values (severity "error": overflowing or non-finite times, a negative ts) reject the file:
   // analysing around them would silently mis-report.
-  for (const auto& t : loaded) {
+  for (size_t i = 0; i < loaded.size(); ++i) {
+    const RankTrace& t = loaded[i];
+    if (t.load_error) {
+      rejected[i] = t.load_error;
+      continue;
+    }
     for (const auto& [kind, d] : t.diagnostics.items()) {
       if (d.severity != "error") continue;
-      throw Error(SourceLocation{t.file, 0, 0, ""},
-                  kind + ": " + std::to_string(d.count) + " event" + (d.count == 1 ? "" : "s") + ", first: " +
-                      d.example.substr(0, 200),
-                  "the file is corrupt or not written by a profiler; fix or drop these events");
+      rejected[i] = std::make_exception_ptr(Error(SourceLocation{t.file.empty() ? files[i] : t.file, 0, 0, ""},
+                                                  kind + ": " + std::to_string(d.count) + " event" +
+                                                      (d.count == 1 ? "" : "s") + ", first: " + d.example.substr(0, 200),
+                                                  "the file is corrupt or not written by a profiler; fix or drop these events"));
+      break;
     }
+    if (!rejected[i]) ++readable;
   }
+  if (readable == 0)
+    for (const auto& e : rejected)
+      if (e) std::rethrow_exception(e);
 
   TraceSet set;
   for (size_t i = 0; i < files.size(); ++i) {
+    if (rejected[i]) {
+      set.diagnostics.add("file unreadable or corrupt: skipped, the other files analysed", "warning",
+                          message_of(rejected[i]).substr(0, 300));
+      set.skipped_files.push_back(files[i]);
+      continue;
+    }
     set.raw_bytes += loaded[i].raw_bytes;
     set.file_bytes += loaded[i].file_bytes;
     if (loaded[i].has_trace_events && loaded[i].size() == 0) {

@@ -38,16 +38,20 @@ int64_t rank_from_file_name(const std::string& path);
 RankTrace load_trace_file(const std::string& path, const ScanOptions& opt = {});
 
 // Reads the given files in parallel threads (through the cache when enabled), in file order.
-// An unreadable file throws; *cache_hits counts ranks read from the cache.
+// A file that cannot be read is returned with its error in load_error (assemble_trace_set decides);
+// *cache_hits counts ranks read from the cache.
 std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, const LoadOptions& opt,
                                        int64_t* cache_hits = nullptr);
 
-// The job from its files and their loaded ranks (same order): corrupt values rejected, files
-// that are not traces skipped with a diagnostic, ranks sorted, duplicate ranks checked.
+// The job from its files and their loaded ranks (same order): files that could not be read
+// (load_error) or hold corrupt values (diagnostics of severity "error") are skipped with a warning
+// while another file is readable, else the first one's error is thrown; files that are not traces
+// skipped with a diagnostic, ranks sorted, duplicate ranks checked.
 TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<RankTrace> loaded);
 
 // Reads every file in parallel. A file without "traceEvents" (e.g. a PyTorch execution trace)
-// is skipped with a diagnostic; an unreadable file throws.
+// is skipped with a diagnostic; an unreadable or corrupt one too when another file is readable,
+// else it throws.
 TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& opt = {});
 
 }  // namespace sextant::trace
