@@ -1,6 +1,7 @@
 #include "infer/validate_inference.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -54,10 +55,21 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
             cm = t.require("metric"), cv = t.require("value");
   const int csrc = t.column("source"), cnd = t.column("num_devices"), cunit = t.column("unit");
   std::vector<InferenceRow> out;
+  if (t.rows.empty()) throw Error(SourceLocation{csv_path, 1, 0, ""}, "no data rows: the file has a header only", "add rows below the header");
   for (size_t i = 0; i < t.rows.size(); ++i) {
     const auto& r = t.rows[i];
     InferenceRow x;
     x.line = t.lines[i];
+    // Integer columns range-checked before use (0 or negative lengths give infinite rates, a value
+    // past INT_MAX would wrap): the error names the file, line and column.
+    auto int_col = [&](int col, const char* name, int64_t lo) -> int {
+      const int64_t v = cell_i64(t, i, col);
+      if (v < lo || v > std::numeric_limits<int>::max())
+        throw Error(SourceLocation{csv_path, x.line, col + 1, name},
+                    std::string(name) + " must be an integer from " + std::to_string(lo) + " to " +
+                        std::to_string(std::numeric_limits<int>::max()) + ", got '" + r[static_cast<size_t>(col)] + "'");
+      return static_cast<int>(v);
+    };
     x.id = r[cid];
     x.source = csrc >= 0 ? r[csrc] : "";
     x.model = r[cmodel];
@@ -68,16 +80,23 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
     x.kv_format = r[ckv];
     x.metric = r[cm];
     x.unit = cunit >= 0 ? r[cunit] : "";
-    x.tp = static_cast<int>(cell_i64(t, i, ctp));
-    x.num_devices = cnd >= 0 ? static_cast<int>(cell_i64(t, i, cnd)) : x.tp;
-    x.batch = static_cast<int>(cell_i64(t, i, cb));
-    x.prompt_len = static_cast<int>(cell_i64(t, i, cp));
-    x.gen_len = static_cast<int>(cell_i64(t, i, cg));
+    x.tp = int_col(ctp, "tp", 1);
+    x.num_devices = cnd >= 0 ? int_col(cnd, "num_devices", 1) : x.tp;
+    x.batch = int_col(cb, "batch", 1);
+    x.prompt_len = int_col(cp, "prompt_len", 0);  // 0: decode from an empty context (llama-bench tg)
+    x.gen_len = int_col(cg, "gen_len", 0);  // 0: a prefill-only row
     x.target = cell_f64(t, i, cv);
+    if (!(x.target > 0) || !std::isfinite(x.target))
+      throw Error(SourceLocation{csv_path, x.line, cv + 1, "value"}, "value must be a positive measured rate or time, got '" +
+                                                                         r[static_cast<size_t>(cv)] + "'");
     const auto& ms = inference_metrics();
     if (std::find(ms.begin(), ms.end(), x.metric) == ms.end())
       throw Error(SourceLocation{csv_path, x.line, cm + 1, "metric"}, "unknown metric '" + x.metric + "'",
                   valid_choices_hint(x.metric, ms));
+    if (x.prompt_len < 1 && (x.metric == "prefill_tokens_per_s" || x.metric == "prompt_time_ms"))
+      throw Error(SourceLocation{csv_path, x.line, cp + 1, "prompt_len"}, "a " + x.metric + " row needs prompt_len >= 1");
+    if (x.gen_len < 1 && (x.metric == "decode_tokens_per_s" || x.metric == "time_per_output_token_ms"))
+      throw Error(SourceLocation{csv_path, x.line, cg + 1, "gen_len"}, "a " + x.metric + " row needs gen_len >= 1");
     if (x.batch < 1 || x.tp < 1 || x.num_devices % x.tp != 0)
       throw Error(SourceLocation{csv_path, x.line, 0, "batch"}, "batch and tp must be >= 1 and tp must divide num_devices");
     out.push_back(std::move(x));
@@ -262,6 +281,11 @@ Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, c
   r.set("schema", std::string("inference"));
   r.set("file", csv_path);
   const EngineProfile& prior = data.engine("generic");
+  // A row names a catalogued engine (an unknown one is an input error, not the prior in disguise).
+  for (const auto& row : rows)
+    if (!data.has_engine(row.engine))
+      throw Error(SourceLocation{csv_path, row.line, 0, "engine"}, "unknown inference engine '" + row.engine + "'",
+                  valid_choices_hint(row.engine, data.engine_ids()));
   auto engine_for = [&](const std::string& id) -> const EngineProfile& {
     return data.has_engine(id) ? data.engine(id) : prior;
   };

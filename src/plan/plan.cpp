@@ -1289,7 +1289,7 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
                    std::string(ps.found ? "yes" : "no"), ps.status, ps.rank, static_cast<int64_t>(v.out.valid),
                    static_cast<int64_t>(v.out.fit), pub, v.best, v.best_plan, ratio, std::string(pu.found ? "yes" : "no"), pu.status,
                    pu.rank, static_cast<int64_t>(any.out.valid), pub_u, any.best, any.best_plan, u_ratio,
-                   t.f64(row.row, "target_step_time_s")});
+                   target_step_time_of(t, row.row)});
     }
     if (progress) progress(j + 1, order.size());
   }

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/paths.hpp"
@@ -18,6 +20,14 @@ static const std::vector<std::string> kRequired = {
     "accelerator", "system", "num_gpus", "tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch",
     "sequence_parallel", "recompute", "zero_stage", "precision", "target_step_time_s"};
 
+double target_step_time_of(const CsvTable& t, size_t row) {
+  const double v = t.f64(row, "target_step_time_s");
+  if (!(v > 0) || !std::isfinite(v))
+    throw Error(SourceLocation{t.file(), t.line_of(row), 0, "target_step_time_s"},
+                "target_step_time_s must be a positive number of seconds, got '" + t.at(row, "target_step_time_s") + "'");
+  return v;
+}
+
 bool looks_like_training_csv(const std::vector<std::string>& header) {
   for (const auto& c : kRequired)
     if (std::find(header.begin(), header.end(), c) == header.end()) return false;
@@ -26,6 +36,23 @@ bool looks_like_training_csv(const std::vector<std::string>& header) {
 
 Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& cat) {
   const SourceLocation where{t.file(), t.line_of(r)};
+  // Integer columns are range-checked before any use (a 0 divides, a value past INT_MAX would
+  // wrap in the int fields): the error names the file, line and column.
+  auto int_col = [&](const char* col, int64_t lo, std::optional<int64_t> dflt = std::nullopt) -> int {
+    const int64_t v = dflt ? t.i64(r, col, *dflt) : t.i64(r, col);
+    if (v < lo || v > std::numeric_limits<int>::max())
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col},
+                  std::string(col) + " must be an integer from " + std::to_string(lo) + " to " +
+                      std::to_string(std::numeric_limits<int>::max()) + ", got '" + t.at(r, col) + "'");
+    return static_cast<int>(v);
+  };
+  auto choice_col = [&](const char* col, const std::vector<std::string>& valid) {
+    const std::string v = t.at(r, col);
+    if (std::find(valid.begin(), valid.end(), v) == valid.end())
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a valid " + col,
+                  valid_choices_hint(v, valid));
+    return v;
+  };
   Scenario s;
   s.file = t.file();
   s.name = t.at(r, "id");
@@ -33,19 +60,18 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   m.id = t.at(r, "model");
   m.name = m.id;
   m.source = "row " + s.name + " of " + t.file();
-  m.layers = static_cast<int>(t.i64(r, "layers"));
-  m.hidden = static_cast<int>(t.i64(r, "hidden"));
-  m.heads = static_cast<int>(t.i64(r, "heads"));
-  m.kv_heads = static_cast<int>(t.i64(r, "kv_heads", m.heads));
+  m.layers = int_col("layers", 1);
+  m.hidden = int_col("hidden", 1);
+  m.heads = int_col("heads", 1);
+  m.kv_heads = int_col("kv_heads", 1, m.heads);
   // Optional `head_dim` column: models whose query width heads*head_dim differs from hidden
   // (Qwen3, GPT-OSS) state it; empty or absent: hidden / heads.
   m.head_dim = m.hidden / m.heads;
   if (t.has("head_dim") && !t.at(r, "head_dim").empty()) {
-    m.head_dim = static_cast<int>(t.i64(r, "head_dim"));
-    if (m.head_dim < 1) throw Error(SourceLocation{t.file(), t.line_of(r), 0, "head_dim"}, "head_dim must be positive, got " + t.at(r, "head_dim"));
+    m.head_dim = int_col("head_dim", 1);
   }
-  m.ffn_hidden = static_cast<int>(t.i64(r, "ffn_hidden", 0));
-  m.vocab = static_cast<int>(t.i64(r, "vocab"));
+  m.ffn_hidden = int_col("ffn_hidden", 0, 0);
+  m.vocab = int_col("vocab", 1);
   const std::string mlp = t.at(r, "mlp");
   if (mlp != "gelu" && mlp != "relu2" && mlp != "swiglu" && mlp != "geglu")
     throw Error(SourceLocation{t.file(), t.line_of(r), 0, "mlp"}, "unknown mlp '" + mlp + "'",
@@ -53,11 +79,11 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   m.mlp = mlp;
   if (t.has("num_experts") && !t.at(r, "num_experts").empty()) {
     MoEConfig x;
-    x.num_experts = static_cast<int>(t.i64(r, "num_experts"));
-    x.topk = static_cast<int>(t.i64(r, "moe_topk"));
-    x.expert_ffn_hidden = static_cast<int>(t.i64(r, "moe_ffn_hidden"));
-    x.shared_experts = static_cast<int>(t.i64(r, "shared_experts", 0));
-    x.dense_layers = static_cast<int>(t.i64(r, "dense_layers", 0));
+    x.num_experts = int_col("num_experts", 1);
+    x.topk = int_col("moe_topk", 1);
+    x.expert_ffn_hidden = int_col("moe_ffn_hidden", 1);
+    x.shared_experts = int_col("shared_experts", 0, 0);
+    x.dense_layers = int_col("dense_layers", 0, 0);
     m.moe = x;
   }
   m.validate(where);
@@ -75,20 +101,22 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   s.scale_up = cat.network(s.system.scale_up_network);
   if (!s.system.scale_out_network.empty()) s.scale_out = cat.network(s.system.scale_out_network);
   if (t.has("gpus_per_node") && !t.at(r, "gpus_per_node").empty())
-    s.system.gpus_per_node = static_cast<int>(t.i64(r, "gpus_per_node"));
+    s.system.gpus_per_node = int_col("gpus_per_node", 1);
 
-  s.num_gpus = static_cast<int>(t.i64(r, "num_gpus"));
+  s.num_gpus = int_col("num_gpus", 1);
   auto& p = s.plan;
-  p.tp = static_cast<int>(t.i64(r, "tp"));
-  p.pp = static_cast<int>(t.i64(r, "pp"));
-  p.dp = static_cast<int>(t.i64(r, "dp"));
-  p.cp = static_cast<int>(t.i64(r, "cp", 1));
-  p.ep = static_cast<int>(t.i64(r, "ep", 1));
+  p.tp = int_col("tp", 1);
+  p.pp = int_col("pp", 1);
+  p.dp = int_col("dp", 1);
+  p.cp = int_col("cp", 1, 1);
+  p.ep = int_col("ep", 1, 1);
   p.etp = 1;
-  p.vpp = static_cast<int>(t.i64(r, "vpp", 1));
-  const std::string sp = t.at(r, "sequence_parallel");
+  p.vpp = int_col("vpp", 1, 1);
+  const std::string sp = choice_col("sequence_parallel", {"true", "false", ""});
   p.sequence_parallel = sp == "true" || (sp != "false" && p.tp > 1);
-  p.zero_stage = static_cast<int>(t.i64(r, "zero_stage", 0));
+  p.zero_stage = int_col("zero_stage", 0, 0);
+  if (p.zero_stage > 3)
+    throw Error(SourceLocation{t.file(), t.line_of(r), 0, "zero_stage"}, "zero_stage must be 0, 1, 2 or 3, got '" + t.at(r, "zero_stage") + "'");
   p.schedule = p.vpp > 1 ? "interleaved-1f1b" : "1f1b";
   if (m.layers % (p.pp * p.vpp) != 0) p.stage_rule = (m.layers + 2) % (p.pp * p.vpp) == 0 ? "fewer-first-last" : "even";
   if (m.layers % (p.pp * p.vpp) != 0 && p.stage_rule == "even") {
@@ -108,10 +136,10 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     if (sp.empty() && !framework_has_sequence_parallel(cat.framework(fw))) p.sequence_parallel = false;
   }
   auto& tr = s.train;
-  tr.global_batch = t.i64(r, "global_batch");
+  tr.global_batch = int_col("global_batch", 1);
   tr.micro_batch_given = !t.at(r, "micro_batch").empty();
-  tr.micro_batch = static_cast<int>(t.i64(r, "micro_batch", 1));
-  tr.seq_len = static_cast<int>(t.i64(r, "seq_len"));
+  tr.micro_batch = int_col("micro_batch", 1, 1);
+  tr.seq_len = int_col("seq_len", 1);
   tr.precision = parse_dtype(t.at(r, "precision"), SourceLocation{t.file(), t.line_of(r), 0, "precision"});
   tr.grad_reduce_dtype = tr.precision == DType::FP16 ? DType::FP16 : DType::FP32;
   if (!s.framework.empty() && !cat.framework(s.framework).grad_reduce_dtype.value.empty())
@@ -124,7 +152,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     if (fw.attention_peak_fraction.known) tr.attention_peak_fraction = fw.attention_peak_fraction.value;
     tr.flash_attention = framework_has_flash_attention(fw);
   }
-  const std::string rc = t.at(r, "recompute");
+  const std::string rc = choice_col("recompute", {"none", "selective", "full", ""});
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
   // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient
   // reduction and parameter gathering overlapped, TP communication not).
@@ -242,7 +270,7 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
         for (size_t i : idx) {
           Scenario s = rows[i];
           apply(s, f);
-          c += std::fabs(std::log(predict(est, s) / t.f64(i, "target_step_time_s")));
+          c += std::fabs(std::log(predict(est, s) / target_step_time_of(t, i)));
         }
         return c;
       };
@@ -277,6 +305,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
       if (!t.has(c)) missing += (missing.empty() ? "" : ", ") + c;
     throw Error(SourceLocation{path, 1}, "not a training validation CSV: missing columns " + missing);
   }
+  if (t.rows() == 0) throw Error(SourceLocation{path, 1}, "no data rows: the file has a header only", "add rows below the header");
   if (opt.engine != "estimate" && opt.engine != "simulate")
     throw Error(SourceLocation{"", 0, 0, "--engine"}, "unknown engine '" + opt.engine + "'",
                 valid_choices_hint(opt.engine, {"estimate", "simulate"}));
@@ -324,7 +353,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     const ir::Workload w = ir::lower(s);
     // engine simulate: the event-level simulation of the same workload (default options).
     const StepEstimate e = opt.engine == "simulate" ? sim::simulate(w).step : est.run(w);
-    const double target = t.f64(i, "target_step_time_s");
+    const double target = target_step_time_of(t, i);
     const double err = (e.step_time_s - target) / target * 100.0;
     rows.add_row({t.at(i, "id"), t.at(i, "source"), t.at(i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
                   e.mfu_fraction, e.exposed_comm_s / e.step_time_s, e.bubble_s / e.step_time_s,
@@ -379,7 +408,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
         Scenario s = scen[i];
         for (const auto& f : fitted)
           if (f.accelerator == s.accelerator.id) apply(s, f);
-        const double target = t.f64(i, "target_step_time_s");
+        const double target = target_step_time_of(t, i);
         errs.push_back((predict(est, s) - target) / target * 100.0);
       }
       held_all.insert(held_all.end(), errs.begin(), errs.end());
@@ -407,7 +436,7 @@ std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, con
       if (!known_issue_of(t, i).empty()) continue;
       const Scenario s = scenario_from_training_row(t, i, cat);
       if (s.train.precision != precision) continue;
-      const double target = t.f64(i, "target_step_time_s");
+      const double target = target_step_time_of(t, i);
       if (!(target > 0)) continue;
       const StepEstimate e = est.run(ir::lower(s));
       const double mfu = e.mfu_fraction * e.step_time_s / target;  // MFU scales as 1 / step time
@@ -462,7 +491,7 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
         }
         const Scenario r = scenario_from_training_row(t, i, cat);
         accelerators.insert(acc);
-        const double target = t.f64(i, "target_step_time_s");
+        const double target = target_step_time_of(t, i);
         if (!(target > 0)) continue;
         const StepEstimate e = est.run(ir::lower(r));
         if (same_acc) {

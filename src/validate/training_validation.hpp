@@ -58,6 +58,10 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
 // target_step_time_s, error_pct, ...), table `per_source`, scalars with median/p90/max |error|.
 Result validate_training_csv(const std::string& path, const Catalog& cat, const ValidationOptions& opt = {});
 
+// The row's measured step time: target_step_time_s, an error naming the file, line and column
+// unless a positive finite number.
+double target_step_time_of(const CsvTable& t, size_t row);
+
 // The row's `known_issue` address (empty when none); a value that is not an https address is an
 // error naming the file, line and column.
 std::string known_issue_of(const CsvTable& t, size_t row);

@@ -428,11 +428,11 @@ class BadInputs(unittest.TestCase):
         cols = header.rstrip("\n").split(",")
         ti = cols.index("num_gpus")
 
-        def with_cell(value):
+        def with_cell(value, column="num_gpus"):
             import csv
             import io
             rec = next(csv.reader([row]))
-            rec[ti] = value
+            rec[cols.index(column)] = value
             s = io.StringIO()
             csv.writer(s, lineterminator="\n").writerow(rec)
             return header + s.getvalue()
@@ -449,6 +449,19 @@ class BadInputs(unittest.TestCase):
             ("negative", with_cell("-8"), ["num_gpus"]),
             ("overflow", with_cell("1e300"), ["num_gpus"]),
             ("non-utf8", with_cell("8\udcff"), ["num_gpus"]),
+            ("header-only", header, ["no data rows"]),
+            # Zero divides (SIGFPE before 2026-12-01), past INT_MAX wraps (4294967297 read as 1).
+            ("pp-zero", with_cell("0", "pp"), ["pp", "from 1"]),
+            ("heads-zero", with_cell("0", "heads"), ["heads", "from 1"]),
+            ("vpp-negative", with_cell("-1", "vpp"), ["vpp", "from 1"]),
+            ("micro-batch-zero", with_cell("0", "micro_batch"), ["micro_batch", "from 1"]),
+            ("layers-wraps", with_cell("4294967297", "layers"), ["layers", "2147483647"]),
+            ("seq-len-negative", with_cell("-1", "seq_len"), ["seq_len", "from 1"]),
+            ("zero-stage-5", with_cell("5", "zero_stage"), ["zero_stage", "0, 1, 2 or 3"]),
+            ("recompute-unknown", with_cell("abc", "recompute"), ["recompute", "selective"]),
+            ("sequence-parallel-unknown", with_cell("abc", "sequence_parallel"), ["sequence_parallel", "true"]),
+            ("target-zero", with_cell("0", "target_step_time_s"), ["target_step_time_s", "positive"]),
+            ("target-negative", with_cell("-1", "target_step_time_s"), ["target_step_time_s", "positive"]),
         ]
         for name, text, what in cases:
             with self.subTest(name):
@@ -457,6 +470,41 @@ class BadInputs(unittest.TestCase):
                     f.write(text.encode("utf-8", "surrogateescape"))
                 self.assert_fails(["validate", p], [p], what)
         self.assert_fails(["validate", "/proc/self/mem"], ["/proc/self/mem"], ["read error"])
+
+    # ---------------------------------------------------------------- validate (inference CSV)
+    def test_validate_bad_inference_csvs(self):
+        import csv
+        import io
+        with open(os.path.join(DATA, "validation", "inference.csv")) as f:
+            lines = f.read().splitlines(keepends=True)
+        header = lines[0]
+        cols = next(csv.reader([header]))
+        rows = [next(csv.reader([l])) for l in lines[1:]]
+        prefill = next(r for r in rows if r[cols.index("metric")] == "prefill_tokens_per_s")
+        decode = next(r for r in rows if r[cols.index("metric")] == "decode_tokens_per_s")
+
+        def with_cell(base, column, value):
+            rec = list(base)
+            rec[cols.index(column)] = value
+            s = io.StringIO()
+            csv.writer(s, lineterminator="\n").writerow(rec)
+            return header + s.getvalue()
+
+        cases = [
+            ("header-only", header, ["no data rows"]),
+            ("prompt-negative", with_cell(prefill, "prompt_len", "-1"), ["prompt_len", "from 0"]),
+            ("prefill-without-prompt", with_cell(prefill, "prompt_len", "0"), ["prompt_len >= 1"]),
+            ("decode-without-tokens", with_cell(decode, "gen_len", "0"), ["gen_len >= 1"]),
+            ("tp-wraps", with_cell(prefill, "tp", "4294967297"), ["tp", "2147483647"]),
+            ("value-negative", with_cell(prefill, "value", "-1"), ["value", "positive"]),
+            ("engine-unknown", with_cell(prefill, "engine", "abc"), ["engine", "llama.cpp"]),
+        ]
+        for name, text, what in cases:
+            with self.subTest(name):
+                p = os.path.join(self.tmp, f"inf-{name}.csv")
+                with open(p, "w") as f:
+                    f.write(text)
+                self.assert_fails(["validate", p], [p], what)
 
     # ---------------------------------------------------------------- goodput --fit (incident CSV)
     def test_goodput_bad_incident_csvs(self):
