@@ -72,7 +72,7 @@ TEST(TrainingRowColumns, BadValuesNameFileLineColumnAndChoices) {
   } cases[] = {
       {row("", "deep_ep", ""), "moe_dispatcher", "deepep"},
       {row("", "", "yes"), "ep_comm_overlap", "true, false"},
-      {row("0", "", ""), "head_dim", "positive"},
+      {row("0", "", ""), "head_dim", "from 1"},
       {row("", "", "", "fp8", "tensorwise"), "fp8_recipe", "current"},
   };
   for (const auto& c : cases) {
