@@ -13,12 +13,16 @@ namespace sextant::infer {
 namespace fs = std::filesystem;
 namespace {
 
+// At most this many requests in one serving simulation (about 200 bytes of state each, plus the
+// percentile samples): 10 million is 2 GB at most.
+constexpr int64_t kMaxServingRequests = 10'000'000;
+
 LengthSpec read_length(const YamlMap& m, LengthSpec d) {
   d.dist = m.choice("dist", make_length_registry().names(), d.dist);
   d.mean = m.f64("mean", d.mean);
   d.cv = m.f64("cv", d.cv);
-  d.min = static_cast<int32_t>(m.i64("min", d.min));
-  d.max = static_cast<int32_t>(m.i64("max", d.max));
+  d.min = m.i32("min", d.min);
+  d.max = m.i32("max", d.max);
   if (!(d.mean >= 1)) m.fail("mean", "mean length must be >= 1 token");
   if (d.min < 1 || d.max < d.min) m.fail("max", "need 1 <= min <= max");
   if (!(d.cv >= 0)) m.fail("cv", "the coefficient of variation must be >= 0");
@@ -126,6 +130,11 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     w.arrival = v->choice("arrival", make_arrival_registry().names(), "poisson");
     w.rate_per_s = v->f64("rate_per_s", 0);
     s.load_fraction = v->f64("load_fraction", 0);
+    // A stated rate or load must be a positive number (name the key given); neither: ask for one.
+    for (const char* k : {"rate_per_s", "load_fraction"})
+      if (v->has(k) && !(v->f64(k) > 0) ) v->fail(k, std::string(k) + " must be > 0");
+    for (const char* k : {"rate_per_s", "load_fraction"})
+      if (v->has(k) && !std::isfinite(v->f64(k))) v->fail(k, std::string(k) + " must be finite");
     if (w.arrival != "trace" && !(w.rate_per_s > 0) && !(s.load_fraction > 0))
       v->fail("rate_per_s", "give rate_per_s or load_fraction (share of the saturation throughput)");
     w.cv = v->f64("cv", 1);
@@ -136,12 +145,17 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
       if (fs::exists(rel)) w.trace_file = rel.string();
     }
     w.requests = v->i64("requests", w.arrival == "trace" ? 0 : 1000);
+    // The event simulation holds every request (its lengths, times and KV blocks): bound it so a
+    // typo cannot exhaust memory; a long run is a trace or several seeds.
+    if (w.arrival != "trace" && (w.requests < 1 || w.requests > kMaxServingRequests))
+      v->fail("requests", "requests must be from 1 to " + std::to_string(kMaxServingRequests) + ", got " + std::to_string(w.requests),
+              "the serving simulation holds every request in memory");
     if (auto p = v->opt_map("prompt")) w.prompt = read_length(*p, w.prompt);
     if (auto p = v->opt_map("output")) w.output = read_length(*p, w.output);
     if (auto p = v->opt_map("prefix")) {
       w.prefix_share_fraction = p->f64("share_fraction");
-      w.prefix_tokens = static_cast<int32_t>(p->i64("tokens"));
-      w.prefix_groups = static_cast<int32_t>(p->i64("groups", 1));
+      w.prefix_tokens = p->i32("tokens");
+      w.prefix_groups = p->i32("groups", 1);
       p->finish();
     }
     w.seed = static_cast<uint64_t>(v->i64("seed", 1));
@@ -200,7 +214,8 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
       v->fail("slo_attainment_fraction", "must be in (0, 1]");
     if (p.max_devices < 1) v->fail("max_devices", "must be >= 1");
     p.requests = v->i64("requests", p.requests);
-    if (p.requests < 1) v->fail("requests", "must be >= 1");
+    if (p.requests < 1 || p.requests > kMaxServingRequests)
+      v->fail("requests", "must be from 1 to " + std::to_string(kMaxServingRequests));
     v->finish();
   }
   m.finish();

@@ -6,6 +6,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/paths.hpp"
+#include "core/result.hpp"
 
 namespace sextant {
 namespace fs = std::filesystem;
@@ -115,6 +116,8 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
     p.ep_comm_overlap = true;
   }
   p.grad_bucket_bytes = m.f64("grad_bucket_mb", 40.0) * 1e6;
+  if (!(p.grad_bucket_bytes > 0) || !std::isfinite(p.grad_bucket_bytes))
+    m.fail("grad_bucket_mb", "must be a positive, finite size in MB (DDP's bucket_cap_mb; Megatron's default 40)");
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
@@ -341,6 +344,13 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
            "expert parallelism is carved out of the data- (and tensor-) parallel ranks");
   }
   if (p.etp > p.tp) fail("etp", "etp must not exceed tp");
+  // The busiest EP rank holds at most every token-expert pair: its share over the mean is <= ep.
+  if (s.train.moe_load_imbalance > std::max(1, p.ep)) {
+    SourceLocation w = where_in;
+    w.key = "training.moe_load_imbalance";
+    throw Error(w, "moe_load_imbalance " + format_double(s.train.moe_load_imbalance) + " exceeds ep = " + std::to_string(p.ep),
+                "the busiest expert-parallel rank can hold at most every token-expert pair, ep times the mean (1 without EP)");
+  }
   const int64_t mb_dp = static_cast<int64_t>(s.train.micro_batch) * p.dp;
   if (s.train.global_batch % mb_dp != 0)
     fail("dp", "global_batch " + std::to_string(s.train.global_batch) + " is not divisible by micro_batch*dp = " +
