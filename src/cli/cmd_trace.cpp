@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/cli.hpp"
+#include "core/error.hpp"
 #include "trace/synth.hpp"
 
 namespace sextant::cli {
@@ -40,6 +41,15 @@ void add_trace_command(CLI::App& app) {
   s->add_option("--threads", a->threads, "Writer threads (default: all cores)");
   add_output_options(*s, a->outopt);
   s->callback([a] {
+    for (int r : a->o.straggler_ranks)
+      if (r < 0 || r >= a->o.ranks)
+        throw sextant::Error(sextant::SourceLocation{"--straggler", 0, 0, ""}, "rank " + std::to_string(r) + " is not one of the " +
+                                                                 std::to_string(a->o.ranks) + " ranks (0 to " +
+                                                                 std::to_string(a->o.ranks - 1) + ")");
+    if (a->o.straggler_delay_us < 0) throw sextant::Error(sextant::SourceLocation{"--straggler-delay-us", 0, 0, ""}, "must not be negative");
+    if (!(a->o.allreduce_bytes > 0)) throw sextant::Error(sextant::SourceLocation{"--allreduce-bytes", 0, 0, ""}, "must be positive");
+    if (a->o.clock_skew_us < 0) throw sextant::Error(sextant::SourceLocation{"--clock-skew-us", 0, 0, ""}, "must not be negative");
+    if (a->threads < 0) throw sextant::Error(sextant::SourceLocation{"--threads", 0, 0, ""}, "must not be negative (0: all cores)");
     a->o.target_bytes_per_rank = a->size_mb * 1e6;
     auto files = trace::write_synthetic_traces(a->out, a->o, a->threads);
     Result r;

@@ -1,5 +1,8 @@
 // sextant: performance toolkit for machine-learning systems. Command-line front end.
+#include <cmath>
 #include <csignal>
+#include <cstdlib>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -44,6 +47,23 @@ int main(int argc, char** argv) {
   } else {
     for (const Command& c : kCommands) c.add(app);
   }
+
+  // Every floating-point option takes finite numbers only: nan or inf given to --headroom-gib,
+  // --tie-fraction, a price or a load factor would flow into results as nan/inf with status 0.
+  const CLI::Validator finite(
+      [](std::string& text) {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (end != text.c_str() && *end == '\0' && !std::isfinite(x)) return std::string("must be a finite number, got '") + text + "'";
+        return std::string();
+      },
+      "", "FINITE");
+  std::function<void(CLI::App*)> check_floats = [&](CLI::App* a) {
+    for (CLI::Option* o : a->get_options())
+      if (o->get_type_name().find("FLOAT") != std::string::npos) o->check(finite);
+    for (CLI::App* s : a->get_subcommands({})) check_floats(s);
+  };
+  check_floats(&app);
 
   // An interrupted run (Ctrl-C, kill) removes its temporary outputs; previous outputs stay intact.
   sextant::install_temp_cleanup_on_signals();

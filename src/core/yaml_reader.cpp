@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <vector>
 
 #include "core/atomic_file.hpp"
 
@@ -13,11 +15,30 @@ YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
   if (!node_.IsMap())
     throw Error(SourceLocation{file_, node_.Mark().line + 1, node_.Mark().column + 1, path_},
                 "expected a mapping of keys to values");
+  // YAML forbids a key twice in one mapping; yaml-cpp keeps both and every lookup finds the first,
+  // so `tp: 8` then `tp: 4` would silently run tp 8.
+  std::map<std::string, int> seen;  // key -> line of its first occurrence
+  for (const auto& kv : node_) {
+    if (!kv.first.IsScalar()) continue;
+    const std::string k = kv.first.Scalar();
+    const int line = kv.first.Mark().line + 1;
+    auto [it, fresh] = seen.emplace(k, line);
+    if (!fresh)
+      throw Error(SourceLocation{file_, line, kv.first.Mark().column + 1, path_.empty() ? k : path_ + "." + k},
+                  "duplicate key '" + k + "'" + (it->second > 0 ? " (first given at line " + std::to_string(it->second) + ")" : ""),
+                  "a key may appear once in a mapping; remove one");
+  }
 }
 
-static YAML::Node parse_or_throw(const std::string& text, const std::string& name) {
+YAML::Node parse_yaml_document(const std::string& text, const std::string& name) {
   try {
-    return YAML::Load(text);
+    // One document per file: a second one (after `---`) would be ignored silently.
+    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1)
+      throw Error(SourceLocation{name, docs[1].Mark().line + 1, 0},
+                  "the file holds " + std::to_string(docs.size()) + " YAML documents; Sextant reads one",
+                  "remove the documents after the first '---', or split them into files");
+    return docs.empty() ? YAML::Node() : docs.front();
   } catch (const YAML::Exception& e) {
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
   }
@@ -26,13 +47,13 @@ static YAML::Node parse_or_throw(const std::string& text, const std::string& nam
 YamlMap YamlMap::load_file(const std::string& file) {
   // read_file names the file on every failure (missing, a directory, a read error), which
   // YAML::LoadFile does not tell apart from an empty document.
-  YAML::Node n = parse_or_throw(read_file(file), file);
+  YAML::Node n = parse_yaml_document(read_file(file), file);
   if (!n || n.IsNull()) throw Error(SourceLocation{file}, "file is empty");
   return YamlMap(n, file);
 }
 
 YamlMap YamlMap::load_string(const std::string& text, const std::string& name) {
-  auto n = parse_or_throw(text, name);
+  auto n = parse_yaml_document(text, name);
   if (!n || n.IsNull()) throw Error(SourceLocation{name}, "document is empty");
   return YamlMap(n, name);
 }

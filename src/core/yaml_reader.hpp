@@ -24,6 +24,10 @@ struct Sourced {
   bool known = false;     // false when the field was absent or `unknown`
 };
 
+// Parses one YAML document: a syntax error names the file (`name`), line and column; a text
+// holding more than one document (a second after `---`, which would be ignored) is an error.
+YAML::Node parse_yaml_document(const std::string& text, const std::string& name);
+
 class YamlMap {
  public:
   YamlMap(YAML::Node node, std::string file, std::string path = {});

@@ -338,11 +338,7 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
 GoodputConfig parse_goodput(const std::string& text, const std::string& name,
                             const std::vector<std::pair<std::string, std::string>>& overrides, const std::string& base_dir) {
   YAML::Node n;
-  try {
-    n = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
-  }
+  n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a goodput input must be a YAML mapping (job:, failures:, recovery:, checkpoint:)");
   for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
   YamlMap root(n, name);

@@ -61,12 +61,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
 StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data,
                      const std::vector<std::pair<std::string, std::string>>& sets) {
   if (!fs::exists(path)) throw Error(SourceLocation{path}, "study file not found");
-  YAML::Node root;
-  try {
-    root = YAML::Load(read_file(path));  // read_file names a directory or a read error
-  } catch (const YAML::Exception& e) {
-    throw Error(SourceLocation{path, e.mark.line + 1, e.mark.column + 1, ""}, std::string("YAML syntax error: ") + e.msg);
-  }
+  YAML::Node root = parse_yaml_document(read_file(path), path);  // read_file names a directory or a read error
   for (const auto& [k, v] : sets) apply_yaml_override(root, k, v);
   YamlMap m(root, path);
   StudySpec s;

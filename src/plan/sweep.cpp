@@ -2,6 +2,7 @@
 #include "plan/sweep.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -178,6 +179,12 @@ Variation parse_variation(const std::string& text) {
     if (acc.p.integer && !range && x != std::round(x))
       throw Error(SourceLocation{"--vary", 0, 0, v.key}, "value " + format_double(x) + " is not a whole number of " + acc.p.unit);
     if (acc.p.integer) x = std::round(x);
+    // Counts are stored in int fields: past INT_MAX they would wrap (4294968320 GPUs ran as 1024).
+    if (acc.p.integer && x > std::numeric_limits<int>::max())
+      throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                  "value " + format_double(x) + " is out of range (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
+    if (!std::isfinite(x))
+      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "value " + format_double(x) + " is not a finite number");
     if (v.key == "accelerator.idle_w" ? !(x >= 0) : !(x > 0))
       throw Error(SourceLocation{"--vary", 0, 0, v.key},
                   "value " + format_double(x) + (v.key == "accelerator.idle_w" ? " must be >= 0" : " must be positive"));

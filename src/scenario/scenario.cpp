@@ -292,11 +292,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
 Scenario parse_scenario(const std::string& text, const std::string& name, const Catalog& cat,
                         const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node n;
-  try {
-    n = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
-  }
+  n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
   for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
   return parse_root(YamlMap(n, name), cat);

@@ -79,3 +79,29 @@ TEST(YamlStrict, KeysAskedAboutAreValidAndATypoIsReportedFirst) {
     EXPECT_NE(std::string(e.what()).find("power of two"), std::string::npos) << e.what();
   }
 }
+
+// A key twice in one mapping (yaml-cpp keeps both and finds the first: `tp: 8` then `tp: 4`
+// silently ran tp 8) and a second YAML document after `---` (silently ignored) are errors that
+// name the file, the line and the key.
+TEST(YamlStrict, DuplicateKeysAndSecondDocumentsAreErrors) {
+  try {
+    sextant::YamlMap::load_string("parallel:\n  tp: 8\n  tp: 4\n", "plan.yaml").map("parallel");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("plan.yaml:3:3"), std::string::npos) << w;
+    EXPECT_NE(w.find("duplicate key 'tp' (first given at line 2)"), std::string::npos) << w;
+    EXPECT_NE(w.find("parallel.tp"), std::string::npos) << w;
+  }
+  EXPECT_THROW(sextant::YamlMap::load_string("num_gpus: 8\nnum_gpus: 16\n", "job.yaml"), sextant::Error);
+  try {
+    sextant::parse_yaml_document("num_gpus: 8\n---\nnum_gpus: 16\n", "job.yaml");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("job.yaml:3"), std::string::npos) << w;
+    EXPECT_NE(w.find("2 YAML documents"), std::string::npos) << w;
+  }
+  // One document with a leading `---` (and the same key in different mappings) is fine.
+  EXPECT_NO_THROW(sextant::YamlMap::load_string("---\na: {x: 1}\nb: {x: 2}\n", "ok.yaml"));
+}
