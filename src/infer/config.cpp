@@ -363,9 +363,11 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("decode_tokens_per_s_per_sequence", 1.0 / tpot);
   r.set("request_latency_s", pre.total_s + (output - 1) * tpot);
   // The time to stream, at the peak bandwidth, the bytes a decode step of this batch must read at
-  // the shortest context: the weights it touches (a MoE step reads only the experts its tokens
-  // route to) with a one-token KV cache. No decode step of this batch can be faster.
-  const double weight_floor = cm.iteration(cm.decode(batch, 1)).memory_bytes / d.accel.memory_bandwidth_bytes_per_s.value;
+  // the shortest context it decodes at, the prompt: the weights it touches (a MoE step reads only
+  // the experts its tokens route to) and every sequence's KV cache of the prompt. No decode step of
+  // this request can be faster (before 2026-12-01: a one-token cache, a floor that ignored the KV).
+  const double weight_floor =
+      cm.iteration(cm.decode(batch, std::max<double>(1, static_cast<double>(prompt)))).memory_bytes / d.accel.memory_bandwidth_bytes_per_s.value;
   r.set("decode_bandwidth_floor_s", weight_floor);
   if (d.par.pp > 1) {
     // pp batches of `batch` sequences in flight, one per stage (the pipeline is full).

@@ -82,11 +82,26 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   stages_.clear();
   const std::vector<int> split = stage_layers();
   int l = 0;
+  max_stage_weight_params_ = 0;
   for (size_t si = 0; si < split.size(); ++si) {
     Stage st;
     st.layers = split[si];
     st.head = si + 1 == split.size();
     double st_dense = 0;
+    // Resident weights of the stage (every expert, the embedding on the first stage, the head and
+    // final norm on the last: untied, or tied with a copy there when pp > 1, as Megatron and vLLM
+    // keep it): the largest stage sets the memory per device, not the model's mean.
+    double resident = 0;
+    if (si == 0) resident += m.params_embedding() - (m.tied_embeddings ? 0.0 : head_params_);
+    if (st.head) resident += head_params_ * (m.tied_embeddings && split.size() == 1 ? 0.0 : 1.0) + m.hidden;
+    for (int j = 0; j < st.layers; ++j) {
+      const int layer = l + j;
+      resident += attn + norms;
+      resident += m.is_moe_layer(layer) ? (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) +
+                                              static_cast<double>(m.hidden) * m.moe->num_experts
+                                        : mlp_params(m, m.ffn_hidden);
+    }
+    max_stage_weight_params_ = std::max(max_stage_weight_params_, resident);
     for (int j = 0; j < st.layers; ++j, ++l) {
       st_dense += attn + norms;
       st.dense_params += attn;
@@ -185,7 +200,12 @@ std::string CostModel::expert_load_source() const {
   return "uniform top-k routing";
 }
 
-double CostModel::weight_bytes_per_device() const { return weight_bytes_total_ / d_.par.devices(); }
+// The largest pipeline stage's resident weights over its tp devices (pp 1: the whole model over tp;
+// before 2026-12-01 the model's total over tp x pp, which undercounted the first and last stages:
+// Llama 3 8B at pp 32 holds the 1.05 GB embedding and a layer on stage 0, 3x the mean).
+double CostModel::weight_bytes_per_device() const {
+  return (d_.par.pp > 1 ? max_stage_weight_params_ * d_.weight.bytes() : weight_bytes_total_) / d_.par.tp;
+}
 
 double CostModel::kv_bytes_per_token_per_device() const {
   const int layers_stage = (d_.model.layers + d_.par.pp - 1) / d_.par.pp;

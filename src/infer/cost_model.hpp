@@ -159,6 +159,7 @@ class CostModel {
   double compute_rate_ = 0, attn_rate_ = 0, memory_rate_ = 0;
   double overlap_ = 1, iter_overhead_s_ = 0, seq_overhead_s_ = 0;
   double weight_bytes_total_ = 0;
+  double max_stage_weight_params_ = 0;  // resident parameters of the largest pipeline stage
   double dense_read_bytes_ = 0;        // weights every iteration reads (non-routed), whole model
   double expert_bytes_ = 0;            // one routed expert of one layer
   int moe_layers_ = 0;

@@ -78,6 +78,15 @@ class InferCli(unittest.TestCase):
         s = scalars(run_json("infer", "estimate", "--model", "mixtral-8x7b", "--accelerator", "h100-sxm-80gb",
                              "--tp", "2", "--ep", "2"))
         self.assertGreaterEqual(s["time_per_output_token_s"], s["decode_bandwidth_floor_s"])
+        # The floor counts the KV cache of the prompt: it grows with the prompt (at batch 64 the
+        # cache of a 7,000-token prompt is 3.8x the 15 GB of weights) and stays below the step.
+        floors = []
+        for prompt in ("128", "7000"):
+            s = scalars(run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb",
+                                 "--batch", "64", "--prompt", prompt, "--output", "128"))
+            self.assertGreaterEqual(s["time_per_output_token_s"], s["decode_bandwidth_floor_s"])
+            floors.append(s["decode_bandwidth_floor_s"])
+        self.assertGreater(floors[1], 3 * floors[0])
 
     def test_on_device_memory_fit_uses_the_os_reserve(self):
         # Llama-2-70B in Q4_0 (about 39 GB) does not fit the 2/3 of 32 GB macOS gives the GPU.

@@ -281,3 +281,22 @@ TEST(CostModel, MoeExpertLoadImbalance) {
   d.expert_load_factor = 0.5;
   EXPECT_THROW(CostModel{d}, Error);
 }
+
+// Question: under pipeline parallelism, is the memory per device the largest stage's resident
+// weights over tp (stage 0 holds the embedding, the last stage the head), and at pp 1 the whole
+// model over tp? Llama 3 8B (untied, 128,256 x 4,096 embedding and head) on 32 stages of one layer.
+TEST(CostModel, WeightsPerDeviceAreTheLargestStages) {
+  Deployment d = deployment("llama3-8b", "h100-sxm-80gb");
+  const auto& m = d.model;
+  const double wb = d.weight.bytes();
+  const double table = static_cast<double>(m.vocab) * m.hidden;
+  const double layer = (m.params_total() - m.params_embedding() - m.hidden) / m.layers;
+  EXPECT_DOUBLE_EQ(CostModel(d).weight_bytes_per_device(), m.params_total() * wb);
+  d.par.pp = 32;
+  const double stage0 = (table + layer) * wb, last = (layer + table + m.hidden) * wb;
+  EXPECT_NEAR(CostModel(d).weight_bytes_per_device() / std::max(stage0, last), 1.0, 1e-12);
+  EXPECT_GT(CostModel(d).weight_bytes_per_device(), 2.5 * m.params_total() * wb / 32);  // not the mean
+  d.par.tp = 2;
+  d.par.pp = 4;  // 8 layers a stage
+  EXPECT_NEAR(CostModel(d).weight_bytes_per_device() / ((8 * layer + table + m.hidden) / 2 * wb), 1.0, 1e-12);
+}
