@@ -40,6 +40,48 @@ class GoodputCli(unittest.TestCase):
                   "spares_count", "failure_rate_scale"):
             self.assertIn(k, knobs)
 
+    def test_strategy_knob_is_judged_at_the_configured_interval(self):
+        # The knob table says what one knob alone does: a strategy that reaches the target only
+        # with its own (shorter) Daly interval is not an answer (async-remote at 598 s needs 78 s).
+        out = json.loads(run(EXAMPLE, "--replicas", "200", "--search-replicas", "40", "--target-ettr", "0.91",
+                             "--json", "-").stdout)
+        k = out["tables"]["knobs"]["columns"]
+        row = k["knob"].index("checkpoint_strategy")
+        if k["reachable"][row] == "yes":
+            alone = json.loads(run(EXAMPLE, "--replicas", "200", "--no-search", "--set",
+                                   f"checkpoint.strategy={k['required'][row]}", "--json", "-").stdout)
+            self.assertGreaterEqual(alone["scalars"]["ettr"], 0.91 - 0.005)
+        interval = k["knob"].index("checkpoint_interval_s")
+        self.assertEqual(k["reachable"][interval], "yes")
+        # Knob values are printed to 4 significant digits (a bisection's precision).
+        for v in k["required"]:
+            self.assertLessEqual(len(v.split("e")[0].replace("-", "").replace(".", "").lstrip("0")), 4, v)
+
+    def test_multi_level_closed_form_counts_the_level_that_survives(self):
+        # Single-level Daly/Meta restart every failure from the latest checkpoint; with local NVMe
+        # surviving software failures only, node losses fall back to the remote level (every 5th).
+        out = json.loads(run(EXAMPLE, "--replicas", "200", "--no-search", "--set", "checkpoint.strategy=multi-level",
+                             "--json", "-").stdout)
+        s = out["scalars"]
+        self.assertGreater(s["daly_expected_ettr"], s["ettr"] + 0.05)
+        self.assertLess(abs(s["multilevel_expected_ettr"] - s["ettr"]), 0.04)
+        self.assertTrue(any("multilevel_expected_ettr" in n for n in out["notes"]))
+
+    def test_closed_form_intervals_are_at_least_one_step(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "free.yaml")
+            with open(p, "w") as f:
+                f.write("name: free\njob: {num_gpus: 1024, gpus_per_node: 8, dp: 128, nodes_per_replica: 1, step_time_s: 10,"
+                        " tokens_per_step: 4194304, work_days: 30}\n"
+                        "failures: {processes: [{name: crash, component: gpu, kind: interrupt, mtbf_hours: 10}]}\n"
+                        "recovery: {detection_s: 60, eviction_s: 0, replacement: hot-spare, hot_spare_s: 0, spares: 100,"
+                        " restart_s: 240, rendezvous_base_s: 0, warmup_s: 0}\n"
+                        "checkpoint: {strategy: sync-remote, interval_minutes: 60, write_s: 0, read_s: 300}\n"
+                        "simulation: {replicas: 50, seed: 1}\n")
+            s = json.loads(run(p, "--no-search", "--json", "-").stdout)["scalars"]
+            for k in ("young_interval_s", "daly_interval_s", "lambert_w_interval_s"):
+                self.assertGreaterEqual(s[k], 10.0, k)
+
     def test_same_output_with_one_or_two_threads(self):
         a = run(EXAMPLE, "--replicas", "200", "--no-search", "--threads", "1", "--json", "-").stdout
         b = run(EXAMPLE, "--replicas", "200", "--no-search", "--threads", "2", "--json", "-").stdout
