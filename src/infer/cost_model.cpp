@@ -162,7 +162,12 @@ void CostModel::apply_engine() {
   // Defaults when the engine does not say: the accelerator's own efficiency, then documented values.
   const double gf = value_or(e.gemm_fraction, a.gemm_fraction(cdtype_));
   const double bwf = value_or(e.bandwidth_fraction, value_or(a.memory_bandwidth_fraction, 0.8));
-  const double dq = d_.weight.block_quantized ? value_or(e.dequant_fraction, 1.0) : 1.0;
+  // Weights narrower than the arithmetic are dequantised on the fly: block formats always, and a
+  // native 8- or 4-bit format the device cannot multiply in (fp4 on Hopper runs in fp8, fp8 on Ampere in 16
+  // bits: a Marlin-style kernel converts every weight tile first), which before 2026-12-01 ran at
+  // the wider format's full rate (NVFP4 prefill on an H100 came out faster than bf16).
+  const bool widened = dtype_bytes(d_.weight.compute_dtype) <= 1 && dtype_bytes(d_.weight.compute_dtype) < dtype_bytes(cdtype_);
+  const double dq = d_.weight.block_quantized || widened ? value_or(e.dequant_fraction, 1.0) : 1.0;
   compute_rate_ = a.peak(cdtype_) * gf * dq;
   attn_rate_ = a.peak(cdtype_) * gf * value_or(a.attention_fraction, 1.0);
   memory_rate_ = a.memory_bandwidth_bytes_per_s.value * bwf;

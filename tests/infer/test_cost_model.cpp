@@ -300,3 +300,18 @@ TEST(CostModel, WeightsPerDeviceAreTheLargestStages) {
   d.par.pp = 4;  // 8 layers a stage
   EXPECT_NEAR(CostModel(d).weight_bytes_per_device() / ((8 * layer + table + m.hidden) / 2 * wb), 1.0, 1e-12);
 }
+
+// Question: are 4- and 8-bit weights the device cannot multiply in dequantised (the engine's
+// dequant_fraction), not run at the wider format's full rate? NVFP4 weights on an H100 (no FP4
+// tensor cores) run in FP8 after a conversion: not faster than FP8 weights in FP8; on a B200 (FP4
+// peak) they run natively, faster than FP8.
+TEST(CostModel, NarrowWeightsWithoutNativeSupportAreDequantised) {
+  auto prefill_s = [](const std::string& accel, const std::string& w, const std::string& act) {
+    Deployment d = deployment("llama3-8b", accel, "vllm", w);
+    d.activation = parse_format(act);
+    const CostModel cm(d);
+    return cm.iteration(cm.prefill(1, 4096)).total_s;
+  };
+  EXPECT_GT(prefill_s("h100-sxm-80gb", "fp4", "fp8"), prefill_s("h100-sxm-80gb", "fp8", "fp8"));
+  EXPECT_LT(prefill_s("b200", "fp4", "fp4"), prefill_s("b200", "fp8", "fp8"));
+}
