@@ -55,16 +55,18 @@ inline CLI::Validator finite_in_range(double lo, double hi) {
   return number_check(lo, false, hi, buf, "FINITE");
 }
 
-// A CLI11 check for an unsigned 64-bit integer written in decimal digits (no sign, no wrap).
+// A CLI11 check for a seed: an integer from 0 to 2^63-1 written in decimal digits (no sign, no
+// wrap). Seeds are reported in results as 64-bit signed integers, and scenario files take the same
+// range, so every seed a result shows can be given back.
 inline CLI::Validator unsigned_64() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        bool digits = !text.empty() && text.size() <= 20;
+        bool digits = !text.empty() && text.size() <= 19;
         for (const char c : text) digits = digits && c >= '0' && c <= '9';
-        if (digits && (text.size() < 20 || text <= "18446744073709551615")) return {};
-        return "must be an integer from 0 to 18446744073709551615, got '" + text + "'";
+        if (digits && (text.size() < 19 || text <= "9223372036854775807")) return {};
+        return "must be an integer from 0 to 9223372036854775807 (2^63-1), got '" + text + "'";
       },
-      "UINT64");
+      "SEED");
 }
 
 // Renders r as the user asked: the table on stdout (unless --json - or --quiet), JSON, CSVs,

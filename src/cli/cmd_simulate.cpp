@@ -74,7 +74,7 @@ void add_simulate_command(CLI::App& app) {
                   "Rows of the result's timeline table (the report's per-rank Gantt chart; in --json, --csv and --report, not in the "
                   "printed text): spans of the --timeline-ranks units, closest ones merged beyond N (default 5000; 0: no table)")
       ->check(non_negative_number());
-  cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter): an integer from 0 to 2^64-1")->check(unsigned_64());
+  cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter): an integer from 0 to 2^63-1")->check(unsigned_64());
   cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma, at most 10 (simulates every rank)")
       ->check(finite_in_range(0, 10));
   cmd->add_flag("--no-contention", a->no_contention, "Every collective runs at its idle-network speed (no link sharing)");

@@ -605,7 +605,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   SimulationConfig& s = c.sim;
   if (auto sm = root.opt_map("simulation")) {
     s.replicas = sm->i64("replicas", s.replicas);
-    s.seed = uint64_t(sm->i64("seed", int64_t(s.seed)));
+    const int64_t seed = sm->i64("seed", int64_t(s.seed));
+    if (seed < 0) sm->fail("seed", "must be an integer from 0 to 2^63-1");
+    s.seed = uint64_t(seed);
     s.threads = int(sm->i64("threads", s.threads));
     s.target_ettr = sm->has("target_ettr") ? nonneg(*sm, "target_ettr", 0) : 0;
     s.search_replicas = sm->i64("search_replicas", s.search_replicas);

@@ -571,8 +571,12 @@ class BadInputs(unittest.TestCase):
         CLI11's own text before, "Value abc not in range 0.000000 to 1797693...")."""
         cases = [
             (["simulate", SCENARIO, "--jitter", "1e300"], ["--jitter"], ["from 0 to 10"]),
-            (["simulate", SCENARIO, "--seed", "-1"], ["--seed"], ["18446744073709551615", "'-1'"]),
+            (["simulate", SCENARIO, "--seed", "-1"], ["--seed"], ["9223372036854775807", "'-1'"]),
             (["simulate", SCENARIO, "--seed", "18446744073709551616"], ["--seed"], ["from 0 to"]),
+            # Seeds are reported as signed 64-bit integers: 2^63 printed as a negative number before.
+            (["simulate", SCENARIO, "--seed", "9223372036854775808"], ["--seed"], ["2^63-1"]),
+            (["simulate", SCENARIO, "--jitter", "nan"], ["--jitter"], ["finite"]),
+            (["plan", SCENARIO, "--headroom-gib", "inf"], ["--headroom-gib"], ["finite"]),
             (["simulate", SCENARIO, "--straggler", "17=1.3x"], ["--straggler"], ["'1.3x' is not a number"]),
             (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["number >= 0", "'abc'"]),
             (["simulate", SCENARIO, "--timeline-ranks", "0-200000"], ["--timeline-ranks"], ["at most 100000"]),
