@@ -479,12 +479,23 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   if (o.elasticity) {
     std::vector<std::string> keys = o.elasticity_keys;
     if (keys.empty()) {
+      std::vector<std::string> left_out;
       for (const auto& v : o.vary)
         // Integer parameters have no +-10 % neighbourhood; the power limit acts through the power
         // model of the grid, not through the scenario.
         if (v.key != "num_gpus" && v.key != "system.scale_up_domain" && v.key != "system.nics_per_node" &&
             v.key != "accelerator.power_limit_w")
           keys.push_back(v.key);
+        else
+          left_out.push_back(v.key);
+      if (!left_out.empty()) {
+        std::string list;
+        for (const auto& k : left_out) list += (list.empty() ? "" : ", ") + k;
+        r.notes.push_back("elasticity: no row for " + list +
+                          " (counts have no +-" + format_double(o.elasticity_step_fraction * 100) +
+                          "% neighbourhood, and the power limit acts through the power model of the grid, not the step): "
+                          "read their effect from the sweep table");
+      }
       for (const char* k : {"accelerator.peak_flops", "accelerator.memory_bandwidth_bytes_per_s", "accelerator.memory_bytes",
                             "scale_up.bandwidth_bytes_per_s", "system.nic_bandwidth_bytes_per_s", "scale_up.latency_s",
                             "scale_out.latency_s"})
