@@ -180,6 +180,17 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   const Fabric fabric = make_fabric(s);
   const auto& sched = est.schedules().get(w.schedule);
   const int p = s.plan.pp, v = s.plan.vpp;
+  // The simulation executes every micro-batch of every chunk (its programs, and the schedule's
+  // validation before them, hold them all): time and memory grow with their count, about 4,000
+  // events a micro-batch on a 70B stage. Bound it like goodput's simulation budget, so a global
+  // batch typed with three zeros too many is an error, not hours and gigabytes (1,024,000
+  // sequences took 52 s and 2.4 GB).
+  constexpr int64_t kMaxChunkMicrobatches = 100000;
+  if (static_cast<int64_t>(w.microbatches) * v > kMaxChunkMicrobatches)
+    throw Error(SourceLocation{s.file, 0, 0, "training.global_batch"},
+                std::to_string(w.microbatches) + " micro-batches per pipeline" + (v > 1 ? " x " + std::to_string(v) + " chunks" : "") +
+                    " exceed the simulation budget of " + std::to_string(kMaxChunkMicrobatches) + " micro-batch passes per step",
+                "use `estimate` (closed form, any batch), or a larger micro_batch or fewer sequences per step");
   validate_schedule(sched, p, v, w.microbatches);
 
   Layout L{s.plan.tp, s.plan.cp, s.plan.dp, p, std::max(1, s.plan.ep), s.plan.etp > 0 ? s.plan.etp : s.plan.tp};

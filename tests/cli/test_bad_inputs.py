@@ -576,6 +576,8 @@ class BadInputs(unittest.TestCase):
             # Seeds are reported as signed 64-bit integers: 2^63 printed as a negative number before.
             (["simulate", SCENARIO, "--seed", "9223372036854775808"], ["--seed"], ["2^63-1"]),
             (["simulate", SCENARIO, "--jitter", "nan"], ["--jitter"], ["finite"]),
+            # A batch three zeros too long: a budget error, not hours and gigabytes.
+            (["simulate", SCENARIO, "--set", "training.global_batch=102400000"], ["training.global_batch"], ["budget", "estimate"]),
             (["plan", SCENARIO, "--headroom-gib", "inf"], ["--headroom-gib"], ["finite"]),
             (["simulate", SCENARIO, "--straggler", "17=1.3x"], ["--straggler"], ["'1.3x' is not a number"]),
             (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["number >= 0", "'abc'"]),
