@@ -163,6 +163,10 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
     for (auto& t : parts[i].tables) r.tables.push_back(std::move(t));
     for (auto& n : parts[i].notes) r.notes.push_back(std::move(n));
   }
+  // The what-if options act only through the whatif analysis: given without it, they did nothing.
+  if (wi_i < 0 && (!req.options.scales.empty() || req.options.drop_host_gaps || req.options.drop_gpu_gaps))
+    r.notes.push_back("--scale and --drop-gaps act through the whatif analysis, which is not selected (add --only whatif): "
+                      "no prediction was made");
   if (!req.options.hta) {
     for (auto& t : r.tables)
       for (auto& c : t.columns()) c.name = sextant_column_name(c.name);

@@ -294,3 +294,41 @@ TEST(Analyses, DiffFindsKernelsTwiceAsSlow) {
   EXPECT_EQ(r.number("diff_kernels_added_count"), 0);
   std::filesystem::remove_all(dir);
 }
+
+// Older traces: the NCCL kernel has no `In msg nelems`, and all-to-all runs as ncclKernel_SendRecv;
+// PyTorch's `nccl:all_to_all` annotation around the launch gives the operation and the size
+// (Input Dims x Input type, C++ type names included). Without either the size is NaN, not -1.
+TEST(Analyses, CollectiveSizeAndOperationFromTheNcclAnnotation) {
+  auto rank = [](int r, bool annotated) {
+    std::string e = std::string("{\"distributedInfo\": {\"rank\": ") + std::to_string(r) + ", \"world_size\": 2}, \"traceEvents\": [";
+    if (annotated)
+      e += "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"nccl:all_to_all\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":50,"
+           "\"args\":{\"Input Dims\": [[3392]], \"Input type\": [\"long int\"]}},";
+    e += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":5,"
+         "\"args\":{\"correlation\": 7}},"
+         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)\","
+         "\"pid\":0,\"tid\":7,\"ts\":" + std::to_string(120 + 10 * r) + ",\"dur\":40,\"args\":{\"stream\": 7, \"correlation\": 7}}]}";
+    return e;
+  };
+  for (bool annotated : {true, false}) {
+    TraceSet set;
+    for (int r = 0; r < 2; ++r) {
+      set.ranks.emplace_back();
+      scan_trace_text(rank(r, annotated), "rank-" + std::to_string(r) + ".json", set.ranks.back());
+    }
+    AnalyzeRequest req;
+    req.only = {"collectives"};
+    Result res = analyze_loaded(set, req);
+    const Table* c = res.table("collectives");
+    ASSERT_NE(c, nullptr);
+    ASSERT_EQ(c->rows(), 1u);
+    if (annotated) {
+      EXPECT_EQ(c->column("operation").str[0], "AllToAll");
+      EXPECT_EQ(c->column("size_bytes").f64[0], 3392.0 * 8);
+      EXPECT_GT(c->column("bus_bandwidth_bytes_per_s").f64[0], 0.0);
+    } else {
+      EXPECT_EQ(c->column("operation").str[0], "SendRecv");
+      EXPECT_TRUE(std::isnan(c->column("size_bytes").f64[0]));
+    }
+  }
+}

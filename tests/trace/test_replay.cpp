@@ -114,6 +114,48 @@ TEST(Replay, WhatIfByHand) {
   EXPECT_DOUBLE_EQ(predicted({"comm=2"}, true), 205.0);
 }
 
+// A --scale that matches no event, and what-if options without the whatif analysis, are said in
+// the notes (they read as "no change" otherwise); a scale that matches is not.
+TEST(Replay, ScalesThatChangeNothingAreSaid) {
+  auto set = hand_set();
+  auto has_note = [](const Result& r, const std::string& what) {
+    for (const auto& n : r.notes)
+      if (n.find(what) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has_note(run(set, {"kernel:doesnotmatch=0.5"}), "kernel:doesnotmatch=0.5 matched no event"));
+  EXPECT_FALSE(has_note(run(set, {"kernel:gemm.*=0.8"}), "matched no event"));
+  AnalyzeRequest req;
+  req.only = {"temporal_breakdown"};
+  req.options.scales = {"comm=0.5"};
+  EXPECT_TRUE(has_note(analyze_loaded(set, req), "not selected"));
+}
+
+// Kernels launched by cudaGraphLaunch have no per-kernel launch edge: a note says why the gaps
+// between them on the critical path are unexplained.
+TEST(Replay, CudaGraphKernelsAreNamedInANote) {
+  std::vector<std::string> e = {
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 200, -1, -1),
+      ev("cuda_runtime", "cudaGraphLaunch", 1, 10, 5, -1, 1),
+      ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 50, 7, 1),
+      ev("kernel", "elementwise_kernel", 7, 100, 50, 7, 1),
+  };
+  std::string s = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+  for (size_t i = 0; i < e.size(); ++i) s += (i ? "," : "") + e[i];
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(s + "]}", "graph.json", set.ranks.back());
+  const Result r = run(set, {});
+  bool said = false;
+  for (const auto& n : r.notes) said |= n.find("kernels were launched by cudaGraphLaunch") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_FALSE([&] {
+    for (const auto& n : run(hand_set(), {}).notes)
+      if (n.find("cudaGraphLaunch") != std::string::npos) return true;
+    return false;
+  }());
+}
+
 TEST(Replay, ScaleSpecErrors) {
   EXPECT_THROW(replay::parse_scale("comm"), Error);
   EXPECT_THROW(replay::parse_scale("bogus=0.5"), Error);

@@ -16,6 +16,8 @@
 #include <vector>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
 #include "trace/analyses/analysis.hpp"
 
 namespace sextant::trace {
@@ -70,7 +72,10 @@ double dtype_bytes(const std::string& d) {
   static const std::map<std::string, double> m = {
       {"float", 4}, {"Float", 4}, {"float32", 4}, {"half", 2}, {"Half", 2}, {"float16", 2}, {"bfloat16", 2},
       {"BFloat16", 2}, {"double", 8}, {"Double", 8}, {"int8_t", 1}, {"uint8_t", 1}, {"Byte", 1}, {"Char", 1},
-      {"int32_t", 4}, {"Int", 4}, {"int64_t", 8}, {"Long", 8}, {"uint32_t", 4}, {"uint64_t", 8}};
+      {"int32_t", 4}, {"Int", 4}, {"int64_t", 8}, {"Long", 8}, {"uint32_t", 4}, {"uint64_t", 8},
+      // PyTorch's `Input type` names (C++ type names): int, long int, c10::Half, ...
+      {"int", 4}, {"long int", 8}, {"long", 8}, {"short int", 2}, {"signed char", 1}, {"unsigned char", 1},
+      {"bool", 1}, {"c10::Half", 2}, {"c10::BFloat16", 2}, {"c10::Float8_e4m3fn", 1}, {"c10::Float8_e5m2", 1}};
   auto it = m.find(d);
   return it == m.end() ? 0.0 : it->second;
 }
@@ -194,11 +199,76 @@ void hta_stragglers(const AnalysisContext& ctx, Result& r) {
 
 }  // namespace
 
+namespace {
+// PyTorch's `nccl:*` record_function annotation around a collective's launch: its operation and
+// message size from `Input Dims` x `Input type` (older traces, whose kernels carry no
+// `In msg nelems`; their all-to-all runs as ncclKernel_SendRecv).
+struct NcclAnnotation {
+  int64_t key, ts, end;  // (pid, tid) key, span in ns
+  std::string op;        // AllReduce, AllToAll, ... ("" when the name is not a known collective)
+  double bytes = -1;
+};
+std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
+  static const std::map<std::string, std::string> ops = {
+      {"all_reduce", "AllReduce"},         {"allreduce", "AllReduce"},       {"all_gather", "AllGather"},
+      {"_allgather_base", "AllGather"},    {"allgather", "AllGather"},       {"reduce_scatter", "ReduceScatter"},
+      {"_reduce_scatter_base", "ReduceScatter"}, {"reduce_scatter_base", "ReduceScatter"},
+      {"all_to_all", "AllToAll"},          {"alltoall", "AllToAll"},         {"alltoall_base", "AllToAll"},
+      {"broadcast", "Broadcast"},          {"reduce", "Reduce"}};
+  std::vector<NcclAnnotation> out;
+  for (const auto& s : t.op_shapes) {
+    const std::string& name = t.strings.str(t.name[s.event]);
+    if (name.rfind("nccl:", 0) != 0) continue;
+    NcclAnnotation a;
+    a.key = (static_cast<int64_t>(t.pid[s.event]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(t.tid[s.event]));
+    a.ts = t.ts_ns[s.event];
+    a.end = a.ts + t.dur_ns[s.event];
+    auto it = ops.find(name.substr(5));
+    if (it != ops.end()) a.op = it->second;
+    try {
+      const auto dims = nlohmann::json::parse(t.dims_of(s));
+      const auto types = nlohmann::json::parse(t.types_of(s));
+      if (dims.is_array() && !dims.empty() && dims[0].is_array() && types.is_array() && !types.empty() && types[0].is_string()) {
+        double n = 1;
+        for (const auto& x : dims[0]) n *= x.is_number_integer() ? static_cast<double>(x.get<int64_t>()) : 0.0;
+        const double b = dtype_bytes(types[0].get<std::string>());
+        if (n > 0 && b > 0) a.bytes = n * b;
+      }
+    } catch (const nlohmann::json::exception&) {
+      // Unparsable shapes: no size (the workload analysis counts them).
+    }
+    out.push_back(std::move(a));
+  }
+  std::sort(out.begin(), out.end(), [](const NcclAnnotation& x, const NcclAnnotation& y) {
+    return x.key != y.key ? x.key < y.key : x.ts < y.ts;
+  });
+  return out;
+}
+}  // namespace
+
 CollectiveMatches match_collectives(const std::vector<Frame>& frames) {
   CollectiveMatches coll;
   for (const Frame& f : frames) {
     std::unordered_map<uint32_t, const CollectiveArgs*> args;
     for (const auto& c : f.trace->collectives) args[c.event] = &c;
+    const std::vector<NcclAnnotation> notes = nccl_annotations(*f.trace);
+    // The innermost annotation enclosing the launch call of kernel g on its thread, or null.
+    auto annotation_of = [&](const GpuEvent& g) -> const NcclAnnotation* {
+      if (notes.empty() || g.runtime < 0) return nullptr;
+      const uint32_t ce = f.cpu[static_cast<size_t>(g.runtime)].event;
+      const int64_t key = (static_cast<int64_t>(f.trace->pid[ce]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(f.trace->tid[ce]));
+      const int64_t ts = f.trace->ts_ns[ce];
+      auto it = std::upper_bound(notes.begin(), notes.end(), std::make_pair(key, ts), [](const auto& kv, const NcclAnnotation& a) {
+        return kv.first != a.key ? kv.first < a.key : kv.second < a.ts;
+      });
+      // Walk back over the annotations starting at or before the call (nested ones are rare).
+      for (int back = 0; it != notes.begin() && back < 8; ++back) {
+        --it;
+        if (it->key != key) break;
+        if (it->end > ts) return &*it;
+      }
+      return nullptr;
+    };
     const int64_t base = f.trace->base_time_ns >= 0 ? f.trace->base_time_ns : 0;
     std::map<std::pair<std::string, std::string>, int64_t> ordinal;
     for (const auto& g : f.gpu) {
@@ -208,11 +278,16 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames) {
       const CollectiveArgs* a = nullptr;
       auto it = args.find(g.event);
       if (it != args.end()) a = it->second;
+      const NcclAnnotation* note = a && a->in_msg_nelems >= 0 ? nullptr : annotation_of(g);
+      // An older NCCL runs all-to-all as SendRecv kernels: the annotation names the collective.
+      if (note && !note->op.empty() && (ki.op == "SendRecv" || ki.op == "unknown")) ki.op = note->op;
       std::string pg = a ? a->pg_name : "";
       int64_t seq = a && a->seq >= 0 ? a->seq : ordinal[{pg, ki.op}]++;
       double bytes = -1;
       if (a && a->in_msg_nelems >= 0 && dtype_bytes(a->dtype) > 0)
         bytes = static_cast<double>(std::max(a->in_msg_nelems, a->out_msg_nelems)) * dtype_bytes(a->dtype);
+      else if (note)
+        bytes = note->bytes;
       coll[{pg, ki.op, seq}].push_back(Occurrence{f.rank(), base + f.trace->ts_ns[g.event],
                                                   base + f.trace->ts_ns[g.event] + f.trace->dur_ns[g.event], bytes,
                                                   ki.algo});
@@ -288,7 +363,7 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     double n = static_cast<double>(occ.size());
     double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), n) : std::nan("");
     t.add_row({std::get<0>(key), std::get<1>(key), std::get<2>(key), occ.front().algo, static_cast<int64_t>(occ.size()),
-               bytes, dsum / n / 1000.0, sync_ns / 1000.0, static_cast<double>(smax - smin) / 1000.0,
+               bytes > 0 ? bytes : std::nan(""), dsum / n / 1000.0, sync_ns / 1000.0, static_cast<double>(smax - smin) / 1000.0,
                static_cast<double>(emax - emin) / 1000.0, last_rank, busbw});
   }
   r.set("collectives_matched_count", matched);

@@ -5,6 +5,7 @@
 // launch_overhead, compute, communication, memcpy, previous_iteration and unexplained.
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include "trace/analyses/analysis.hpp"
 #include "trace/analyses/replay_pass.hpp"
@@ -107,12 +108,27 @@ class CriticalPathPass final : public ReplayPass {
                    len > 0 ? static_cast<double>(by[a]) / len : 0.0});
     }
     const double unexpl = static_cast<double>(by[static_cast<size_t>(Attribution::Unexplained)]);
+    // Kernels a CUDA graph launched: one cudaGraphLaunch stands for all of them, so the trace has
+    // no launch edge per kernel and the gaps between them on the path are unexplained (counted once
+    // per rank, for the note).
+    if (graph_ranks_.insert(f.rank()).second)
+      for (const auto& ge : f.gpu)
+        if (ge.runtime >= 0 &&
+            f.trace->name_of(f.cpu[static_cast<size_t>(ge.runtime)].event).find("GraphLaunch") != std::string::npos)
+          ++graph_kernels_;
+    unexplained_us_ += f.us(static_cast<int64_t>(unexpl));
     sum_.add_row({f.rank(), g.step, f.us(g.measured_ticks), f.us(rr.makespan), static_cast<int64_t>(segs.size()),
                  std::string(replay::attribution_name(static_cast<Attribution>(dom))),
                  len > 0 ? static_cast<double>(by[dom]) / len : 0.0, len > 0 ? unexpl / len : 0.0});
   }
 
   void finish() override {
+    if (graph_kernels_ > 0)
+      r_.notes.push_back("critical_path: " + std::to_string(graph_kernels_) +
+                         " kernels were launched by cudaGraphLaunch (CUDA graphs): one launch call stands for a whole graph, "
+                         "so the trace has no per-kernel launch edge and the gaps between graph kernels on the path are "
+                         "'unexplained' (all unexplained time on the paths: " + format_double(std::round(unexplained_us_)) + " us), not host or "
+                         "launch overhead");
     if (omitted_ > 0)
       r_.notes.push_back("critical_path: " + std::to_string(omitted_) +
                          " shorter segments not listed (--critical-path-rows 0 lists all); the attribution totals "
@@ -120,6 +136,9 @@ class CriticalPathPass final : public ReplayPass {
   }
 
  private:
+  std::set<int64_t> graph_ranks_;
+  int64_t graph_kernels_ = 0;
+  double unexplained_us_ = 0;
   struct Seg {
     replay::Attribution attr;
     int32_t resource;

@@ -18,6 +18,7 @@ class WhatifPass final : public ReplayPass {
     std::string scenario;
     for (const auto& s : ctx.opt.scales) {
       scaled_.scales.push_back(replay::parse_scale(s));
+      specs_.push_back(s);
       scenario += (scenario.empty() ? "" : " ") + std::string("--scale ") + s;
     }
     scaled_.drop_host_gaps = ctx.opt.drop_host_gaps;
@@ -50,6 +51,8 @@ class WhatifPass final : public ReplayPass {
     if (!unscaled_) {
       replay::replay(g, f, scaled_, scaled_result_);  // into the buffers of the previous iteration
       pred_makespan = scaled_result_.makespan;
+      hits_.resize(scaled_result_.scale_hits.size(), 0);
+      for (size_t s = 0; s < hits_.size(); ++s) hits_[s] += scaled_result_.scale_hits[s];
     }
     int64_t unexpl = 0;
     for (const auto& p : path)
@@ -69,6 +72,12 @@ class WhatifPass final : public ReplayPass {
   void finish() override {
     r_.set("whatif_iterations_count", iterations_);
     r_.set("whatif_max_replay_error_fraction", worst_);
+    // A --scale that matched nothing is a no-op: say so (a misspelt kernel pattern read as "no change").
+    for (size_t s = 0; s < scaled_.scales.size(); ++s)
+      if (iterations_ > 0 && (s >= hits_.size() || hits_[s] == 0))
+        r_.notes.push_back("whatif: --scale " + specs_[s] + " matched no event in any iteration: it changes nothing");
+    if (iterations_ == 0 && !unscaled_)
+      r_.notes.push_back("whatif: no iteration to replay (no ProfilerStep annotations?): the scenario was not evaluated");
   }
 
  private:
@@ -76,6 +85,8 @@ class WhatifPass final : public ReplayPass {
   Table* t_ = nullptr;
   replay::ReplayOptions scaled_;
   replay::ReplayResult scaled_result_;
+  std::vector<int64_t> hits_;        // per scale: nodes scaled over every iteration
+  std::vector<std::string> specs_;   // the --scale texts, for the notes
   bool unscaled_ = true;
   double worst_ = 0;
   int64_t iterations_ = 0;

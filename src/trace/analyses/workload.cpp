@@ -242,6 +242,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     ops.reserve(t.op_shapes.size());
     for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
       uint32_t ev = t.op_shapes[i].event;
+      if (t.cat[ev] != Category::CpuOp || t.strings.str(t.name[ev]).rfind("nccl:", 0) == 0) continue;  // collectives' sizes
       int64_t key = (static_cast<int64_t>(t.pid[ev]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(t.tid[ev]));
       ops.push_back(Op{key, t.ts_ns[ev], i});
     }

@@ -1398,6 +1398,9 @@ class Scanner {
       t.legacy_schema = true;
     if (ev.stream_not_int && is_gpu_category(c)) [[unlikely]]
       t.diagnostics.add("GPU event with a non-integer stream", "warning", std::string(ev.name));
+    else if (ev.stream == -1 && is_gpu_category(c)) [[unlikely]]
+      t.diagnostics.add("GPU event without a stream arg: its tid is taken as the stream (Sextant rules; HTA leaves it out)", "info",
+                        std::string(ev.name));
     auto idx = static_cast<uint32_t>(t.ts_ns.size());
     t.ts_ns.push_back(ev.ts.milli);
     t.dur_ns.push_back(ev.dur.milli);
@@ -1411,7 +1414,11 @@ class Scanner {
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
     if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferArgs{idx, 0, ev.bytes, ev.bandwidth_gbps});
-    if (c == Category::CpuOp && !ev.dims.empty() && is_shape_op(ev.name))
+    // Shapes of GEMM-like operators (the roofline) and of PyTorch's `nccl:*` record_function
+    // annotations (a collective's message size where the kernel has no `In msg nelems`).
+    if (!ev.dims.empty() &&
+        ((c == Category::CpuOp && is_shape_op(ev.name)) ||
+         ((c == Category::CpuOp || c == Category::UserAnnotation) && ev.name.substr(0, 5) == "nccl:")))
       t.add_op_shape(idx, ev.dims, ev.types);
     if (ev.has_coll) {
       ev.coll.event = idx;

@@ -974,6 +974,7 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
     has_regex = has_regex || sc.target == Scale::Target::KernelRegex;
   }
   std::vector<std::unordered_map<uint32_t, bool>> match(has_regex ? opt.scales.size() : 0);
+  r.scale_hits.assign(opt.scales.size(), 0);
   auto factor_of = [&](const Node& nd) {
     double factor = 1.0;
     for (size_t s = 0; s < opt.scales.size(); ++s) {
@@ -997,7 +998,10 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
           }
           break;
       }
-      if (hit) factor *= sc.factor;
+      if (hit) {
+        factor *= sc.factor;
+        ++r.scale_hits[s];
+      }
     }
     return factor;
   };

@@ -178,6 +178,7 @@ struct ReplayResult {
   LargeVector<int64_t> start, finish;   // per node
   LargeVector<uint32_t> binding;        // per node: index of the binding incoming edge (UINT32_MAX: none)
   uint32_t sink = UINT32_MAX;
+  std::vector<int64_t> scale_hits;      // per opt.scales entry: nodes it scaled in this replay
 };
 ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt);
 // The same into r, whose buffers are reused (no allocation once they are large enough).
