@@ -37,7 +37,16 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
   if (!o.csv_dir.empty()) stage_csv_dir(r, o.csv_dir, files);
   if (!o.report.empty()) {
     if (!report_holder().writer) throw Error("--report: this build has no report writer");
-    report_holder().writer(r, files.reserve(o.report));
+    const std::string tmp = files.reserve(o.report);
+    try {
+      report_holder().writer(r, tmp);
+    } catch (const Error& e) {
+      // The writer writes the staged temporary: name the file the user asked for.
+      std::string msg = e.message();
+      const auto at = msg.find(tmp);
+      if (at != std::string::npos) msg.replace(at, tmp.size(), o.report);
+      throw Error(SourceLocation{o.report}, msg, e.hint());
+    }
   }
   for (const auto& [path, content] : extra_files) files.stage(path, content);
   files.commit();

@@ -19,6 +19,9 @@ std::string format_error(const SourceLocation& where, const std::string& message
   if (!where.key.empty()) out += "key '" + where.key + "': ";
   out += message;
   if (!hint.empty()) out += " (" + hint + ")";
+  // what() is a C string: a NUL from an input (a YAML "\u0000") would cut the message there,
+  // hiding the valid choices. Show it escaped.
+  for (size_t at = out.find('\0'); at != std::string::npos; at = out.find('\0', at + 6)) out.replace(at, 1, "\\u0000");
   return out;
 }
 

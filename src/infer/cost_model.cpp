@@ -286,12 +286,20 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   const double act = d_.activation.bytes();
   const double msg = tokens * m.hidden * act;
   const double bw = d_.link.bandwidth_bytes_per_s;
-  // Per-layer communication (per TP rank): two ring all-reduces per layer, dispatch + combine per MoE layer.
+  // Per-layer communication (per TP rank): two all-reduces per layer, dispatch + combine per MoE layer.
+  // An all-reduce is the faster of a ring (2(n-1)/n x msg over the link, 2(n-1) latency steps) and
+  // a one-shot all-reduce (each rank reads the n-1 peers' buffers: (n-1) x msg, a barrier and the
+  // read, 2 latency steps: vLLM's and TensorRT-LLM's custom all-reduce on a full NVLink domain,
+  // used for the small messages of decode). Equal at n = 2; at TP8 decode the ring's 14 latency
+  // steps made the all-reduces half of a Llama 3 70B token (before 2026-12-01).
   double ar_bytes = 0, ar_s = 0, a2a_bytes = 0, a2a_s = 0;
   if (p.tp > 1) {
     const double n = p.tp;
-    ar_bytes = 2.0 * 2.0 * (n - 1) / n * msg;
-    ar_s = 2.0 * (2.0 * (n - 1) / n * msg / bw + 2.0 * (n - 1) * d_.link.latency_s);
+    const double ring_s = 2.0 * (n - 1) / n * msg / bw + 2.0 * (n - 1) * d_.link.latency_s;
+    const double one_shot_s = (n - 1) * msg / bw + 2.0 * d_.link.latency_s;
+    const bool one_shot = one_shot_s < ring_s;
+    ar_bytes = 2.0 * (one_shot ? (n - 1) * msg : 2.0 * (n - 1) / n * msg);
+    ar_s = 2.0 * std::min(ring_s, one_shot_s);
   }
   if (p.ep > 1 && m.moe) {
     const double n = p.ep;

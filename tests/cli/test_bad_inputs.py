@@ -471,6 +471,25 @@ class BadInputs(unittest.TestCase):
                 self.assert_fails(["validate", p], [p], what)
         self.assert_fails(["validate", "/proc/self/mem"], ["/proc/self/mem"], ["read error"])
 
+    # ---------------------------------------------------------------- messages name what the user gave
+    def test_messages_name_the_users_file_not_internals(self):
+        # An unwritable --report names the report, not its staged temporary.
+        target = os.path.join(self.tmp, "no-such-dir", "x.html")
+        p = self.run_cli(["simulate", SCENARIO, "--report", target, "-q"])
+        err = p.stderr.decode(errors="replace")
+        self.assertEqual(p.returncode, 2, err)
+        self.assertIn(target + ":", err)
+        self.assertNotIn(".tmp.", err)
+        # A NUL in a YAML string does not cut the message (what() is a C string).
+        y = os.path.join(self.tmp, "nul.yaml")
+        with open(y, "w") as f:
+            f.write(open(SCENARIO).read().replace("model: llama3-70b", 'model: "llama3-70b\\u0000x"'))
+        p = self.run_cli(["estimate", y])
+        err = p.stderr.decode(errors="replace")
+        self.assertEqual(p.returncode, 2, err)
+        self.assertIn("\\u0000x", err)
+        self.assertIn("valid", err)
+
     # ---------------------------------------------------------------- validate (inference CSV)
     def test_validate_bad_inference_csvs(self):
         import csv

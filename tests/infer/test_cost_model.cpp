@@ -315,3 +315,27 @@ TEST(CostModel, NarrowWeightsWithoutNativeSupportAreDequantised) {
   EXPECT_GT(prefill_s("h100-sxm-80gb", "fp4", "fp8"), prefill_s("h100-sxm-80gb", "fp8", "fp8"));
   EXPECT_LT(prefill_s("b200", "fp4", "fp4"), prefill_s("b200", "fp8", "fp8"));
 }
+
+// Question: is a TP all-reduce the faster of a ring (2(n-1) latency steps) and a one-shot
+// all-reduce ((n-1) x the message, 2 steps), so that small decode messages at TP8 pay 2 steps,
+// not 14, while TP2 (where both forms are equal) is unchanged?
+TEST(CostModel, TensorParallelAllReduceIsTheFasterOfRingAndOneShot) {
+  for (int tp : {2, 4, 8}) {
+    const Deployment d = deployment("llama3-70b", "h100-sxm-80gb", "vllm", "bf16", tp);
+    const CostModel cm(d);
+    const double n = tp, L = d.link.latency_s, bw = d.link.bandwidth_bytes_per_s;
+    for (double tokens : {1.0, 4096.0}) {
+      const double msg = tokens * d.model.hidden * d.activation.bytes();
+      const double ring = 2 * (n - 1) / n * msg / bw + 2 * (n - 1) * L;
+      const double one_shot = (n - 1) * msg / bw + 2 * L;
+      const auto c = tokens == 1 ? cm.iteration(cm.decode(1, 1024)) : cm.iteration(cm.prefill(1, 4096));
+      EXPECT_NEAR(c.comm_s / (2.0 * d.model.layers * std::min(ring, one_shot)), 1.0, 1e-9) << tp << " " << tokens;
+      if (tp == 2) {
+        EXPECT_NEAR(ring, one_shot, 1e-15);
+      }
+      if (tp == 8 && tokens == 1) {
+        EXPECT_LT(one_shot, ring / 3);  // decode: the latency steps dominate
+      }
+    }
+  }
+}
