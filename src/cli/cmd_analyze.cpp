@@ -188,8 +188,16 @@ void add_analyze_command(CLI::App& app) {
           put_u64(blob, bytes.size());
           blob += bytes;
         }
-      } catch (const std::exception& e) {
-        std::string msg = e.what();
+      } catch (...) {
+        // Whatever it is, it reaches process 0 (an exception escaping here would leave the other
+        // processes waiting in the gather).
+        std::string msg = "unknown error";
+        try {
+          throw;
+        } catch (const std::exception& e) {
+          msg = e.what();
+        } catch (...) {
+        }
         blob.assign(1, 'E');
         put_u64(blob, mine_idx.empty() ? 0 : mine_idx.front());
         put_u64(blob, msg.size());

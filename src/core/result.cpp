@@ -389,7 +389,10 @@ static std::string pretty_number(double v) {
   if (!std::isfinite(v)) return format_double(v);
   const double a = std::fabs(v);
   char buf[64];
-  if (a != 0 && (a >= 1e7 || a < 1e-3)) std::snprintf(buf, sizeof buf, "%.4g", v);
+  // Whole numbers below 1e9 in full (counts, microseconds of a long trace: 14522911, not
+  // 1.452e+07; 169, not 169.0); JSON and CSV keep every digit of every value anyway.
+  if (a < 1e9 && v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (a != 0 && (a >= 1e7 || a < 1e-3)) std::snprintf(buf, sizeof buf, "%.4g", v);
   else if (a >= 100) std::snprintf(buf, sizeof buf, "%.1f", v);
   else std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
@@ -423,6 +426,13 @@ std::string render_text(const Result& r) {
       widths[c] = col.name.size();
       for (size_t i = 0; i < nrows; ++i) {
         std::string s = col.type == Column::Type::F64 ? pretty_number(col.f64[i]) : col.cell_text(i);
+        // A readable table: text cells (a CUDA kernel's full signature runs to 1,800 characters)
+        // are cut to 120 characters, on a UTF-8 boundary, with "..."; JSON and CSV keep them whole.
+        if (col.type == Column::Type::Str && s.size() > 120) {
+          size_t cut = 117;
+          while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+          s = s.substr(0, cut) + "...";
+        }
         widths[c] = std::max(widths[c], s.size());
         cells[c].push_back(std::move(s));
       }

@@ -31,11 +31,11 @@ double quantile_sorted(const std::vector<double>& v, double q) {
   return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
 }
 
-// Knob values as text, to 4 significant digits: a required value is a bisection's (9 halvings),
+// Knob values as text, to 6 significant digits: a required value is a bisection's (9 halvings),
 // so its further digits carry no information (691.7192553445121 s printed before 2026-12-01).
 std::string fmt(double v, const std::string& unit = "") {
   char b[32];
-  std::snprintf(b, sizeof b, "%.4g", v);
+  std::snprintf(b, sizeof b, "%.6g", v);  // 12345 s stays 12345 (%.4g gave 1.234e+04)
   return b + (unit.empty() ? "" : " " + unit);
 }
 }  // namespace
@@ -474,8 +474,10 @@ Result run_goodput(const GoodputConfig& c) {
         double knob_best_e = -1;
         for (const auto& name : reg.names()) {
           GoodputConfig cc = c;
-          cc.checkpoint.strategy = name;
-          cc.checkpoint.impl = reg.create(name, {}, nullptr);
+          if (name != c.checkpoint.strategy) {  // the configured one keeps its own options
+            cc.checkpoint.strategy = name;
+            cc.checkpoint.impl = reg.create(name, {}, nullptr);
+          }
           try {
             resolve_interval(cc);
             const double e = eval(cc);

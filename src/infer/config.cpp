@@ -153,7 +153,9 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
       w.prefix_groups = p->i32("groups", 1);
       p->finish();
     }
-    w.seed = static_cast<uint64_t>(v->i64("seed", 1));
+    const int64_t seed = v->i64("seed", 1);
+    if (seed < 0) v->fail("seed", "must be an integer from 0 to 2^63-1");
+    w.seed = static_cast<uint64_t>(seed);
     v->finish();
   }
   if (auto v = m.opt_map("slo")) {

@@ -475,7 +475,10 @@ struct Lowerer {
       // Token-expert pairs processed on the busiest expert-parallel rank, which sets the pace of
       // every all-to-all and expert GEMM of the layer: the balanced share times the load factor
       // (training.moe_load_imbalance, capped or fixed by a capacity factor; docs/models.md).
-      const double load = s.train.moe_load_factor();
+      // An imbalance across EP ranks is at most ep (every pair on one rank; 1 without EP), whatever
+      // was asked; padding to capacity is per expert and applies at any ep.
+      double load = s.train.moe_load_factor();
+      if (!s.train.moe_pad_to_capacity) load = std::min(load, static_cast<double>(std::max(1, ep)));
       const double routed = Tl * x.topk * load;
       const double a2a = Tin * x.topk * load * h * ab;  // sent (and received) per rank: before 2026-12-01, etp x this
       if (ep > 1) fwd.push_back(moe_a2a("moe.dispatch", a2a));

@@ -1075,11 +1075,19 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       double t;
     };
     std::vector<Item> items;
+    std::string refused;  // the finer model's reason for a plan it cannot evaluate (simulate's budget)
     for (size_t i = 0; i < k; ++i) {
       Scenario s = base;
       apply_candidate(s, out.candidates[out.ranking[i]], opt);
-      items.push_back({out.ranking[i], i + 1, rerank(s)});
+      try {
+        items.push_back({out.ranking[i], i + 1, rerank(s)});
+      } catch (const Error& e) {
+        if (refused.empty()) refused = e.message();
+      }
     }
+    if (!refused.empty())
+      r.notes.push_back("re-ranking by " + rerank_name + ": " + std::to_string(k - items.size()) + " of the best " +
+                        std::to_string(k) + " plans not re-ranked (" + refused + ")");
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.t < b.t; });
     Table& rr = r.add_table("reranked", "the best " + std::to_string(k) + " plans of estimate, ordered by " + rerank_name);
     rr.add_i64("rank");
@@ -1093,8 +1101,10 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       rr.add_row({static_cast<int64_t>(i + 1), static_cast<int64_t>(items[i].est_rank), describe(out.candidates[items[i].idx], opt), te,
                   items[i].t, items[i].t / te - 1});
     }
-    r.set("reranked_best_plan", describe(out.candidates[items.front().idx], opt));
-    r.set("reranked_best_step_time_s", items.front().t);
+    if (!items.empty()) {
+      r.set("reranked_best_plan", describe(out.candidates[items.front().idx], opt));
+      r.set("reranked_best_step_time_s", items.front().t);
+    }
   }
 
   if (rank_own_plan) {

@@ -262,7 +262,9 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
                                 : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base, fw_sp);
   s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value(),
                            s.model.mla.has_value());
-  s.seed = static_cast<uint64_t>(root.i64("seed", 0));
+  const int64_t seed = root.i64("seed", 0);
+  if (seed < 0) root.fail("seed", "must be an integer from 0 to 2^63-1");
+  s.seed = static_cast<uint64_t>(seed);
   root.finish();
   // Derived dp.
   const int inner = s.plan.tp * s.plan.pp * s.plan.cp;
@@ -340,12 +342,16 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
            "expert parallelism is carved out of the data- (and tensor-) parallel ranks");
   }
   if (p.etp > p.tp) fail("etp", "etp must not exceed tp");
-  // The busiest EP rank holds at most every token-expert pair: its share over the mean is <= ep.
-  if (s.train.moe_load_imbalance > std::max(1, p.ep)) {
+  // The busiest EP rank holds at most every token-expert pair, ep times the mean, and ep is at most
+  // the expert count: beyond that no plan can have the load (1e300 gave an infinite step). Below
+  // it, a plan with a smaller ep (the search's, or one given by --set after the job) is capped at
+  // its ep when lowered (ir/lower.cpp), as no rank can hold more than every pair.
+  if (m.moe && s.train.moe_load_imbalance > m.moe->num_experts) {
     SourceLocation w = where_in;
     w.key = "training.moe_load_imbalance";
-    throw Error(w, "moe_load_imbalance " + format_double(s.train.moe_load_imbalance) + " exceeds ep = " + std::to_string(p.ep),
-                "the busiest expert-parallel rank can hold at most every token-expert pair, ep times the mean (1 without EP)");
+    throw Error(w, "moe_load_imbalance " + format_double(s.train.moe_load_imbalance) + " exceeds the " +
+                       std::to_string(m.moe->num_experts) + " experts",
+                "the busiest expert-parallel rank can hold at most every token-expert pair: ep times the mean, and ep <= experts");
   }
   const int64_t mb_dp = static_cast<int64_t>(s.train.micro_batch) * p.dp;
   if (s.train.global_batch % mb_dp != 0)

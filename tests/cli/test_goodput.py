@@ -53,9 +53,9 @@ class GoodputCli(unittest.TestCase):
             self.assertGreaterEqual(alone["scalars"]["ettr"], 0.91 - 0.005)
         interval = k["knob"].index("checkpoint_interval_s")
         self.assertEqual(k["reachable"][interval], "yes")
-        # Knob values are printed to 4 significant digits (a bisection's precision).
-        for v in k["required"]:
-            self.assertLessEqual(len(v.split("e")[0].replace("-", "").replace(".", "").lstrip("0")), 4, v)
+        # Knob values are printed to 6 significant digits at most (a bisection's precision).
+        for v in k["required"] + k["current"]:
+            self.assertLessEqual(len(v.split("e")[0].replace("-", "").replace(".", "").lstrip("0")), 6, v)
 
     def test_multi_level_closed_form_counts_the_level_that_survives(self):
         # Single-level Daly/Meta restart every failure from the latest checkpoint; with local NVMe

@@ -439,6 +439,10 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
     EXPECT_EQ(w.model_flops_per_step(), w1.model_flops_per_step()) << load;
     EXPECT_GT(estimate_step(w).step_time_s, estimate_step(w1).step_time_s) << load;
   }
+  // No EP rank holds more than every pair: an imbalance beyond ep (8 here) is capped at ep, and
+  // padding to capacity (per expert) is not.
+  EXPECT_NEAR(measure(lowered(", moe_load_imbalance: 12")).expert_flops / base.expert_flops, 8.0, 1e-12);
+  EXPECT_NEAR(measure(lowered(", moe_capacity_factor: 12, moe_pad_to_capacity: true")).expert_flops / base.expert_flops, 12.0, 1e-12);
 }
 
 // Question: does selective recompute of named modules (Megatron-Core's --recompute-modules) leave

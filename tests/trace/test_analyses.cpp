@@ -299,17 +299,33 @@ TEST(Analyses, DiffFindsKernelsTwiceAsSlow) {
 // PyTorch's `nccl:all_to_all` annotation around the launch gives the operation and the size
 // (Input Dims x Input type, C++ type names included). Without either the size is NaN, not -1.
 TEST(Analyses, CollectiveSizeAndOperationFromTheNcclAnnotation) {
-  auto rank = [](int r, bool annotated) {
+  auto rank = [](int r, bool annotated, const std::string& op = "all_to_all", const std::string& kernel = "SendRecv") {
     std::string e = std::string("{\"distributedInfo\": {\"rank\": ") + std::to_string(r) + ", \"world_size\": 2}, \"traceEvents\": [";
     if (annotated)
-      e += "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"nccl:all_to_all\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":50,"
+      e += "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"nccl:" + op + "\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":50,"
            "\"args\":{\"Input Dims\": [[3392]], \"Input type\": [\"long int\"]}},";
     e += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":5,"
          "\"args\":{\"correlation\": 7}},"
-         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)\","
+         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_" + kernel + "_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)\","
          "\"pid\":0,\"tid\":7,\"ts\":" + std::to_string(120 + 10 * r) + ",\"dur\":40,\"args\":{\"stream\": 7, \"correlation\": 7}}]}";
     return e;
   };
+  {
+    // An all-gather's annotation records one rank's input shard: the collective is 2 shards.
+    TraceSet set;
+    for (int r = 0; r < 2; ++r) {
+      set.ranks.emplace_back();
+      scan_trace_text(rank(r, true, "all_gather", "AllGather"), "rank-" + std::to_string(r) + ".json", set.ranks.back());
+    }
+    AnalyzeRequest req;
+    req.only = {"collectives"};
+    const Result ag = analyze_loaded(set, req);
+    const Table* c = ag.table("collectives");
+    ASSERT_NE(c, nullptr);
+    ASSERT_EQ(c->rows(), 1u);
+    EXPECT_EQ(c->column("operation").str[0], "AllGather");
+    EXPECT_EQ(c->column("size_bytes").f64[0], 2 * 3392.0 * 8);
+  }
   for (bool annotated : {true, false}) {
     TraceSet set;
     for (int r = 0; r < 2; ++r) {

@@ -360,6 +360,19 @@ TEST(Ingest, ADamagedRankFileIsSkippedWhenOthersAreReadable) {
     }
   EXPECT_TRUE(warned);
   EXPECT_THROW(load_traces({victim}, LoadOptions{}), Error);
+  // Beside a file that is no trace (an execution trace in the same folder), the damaged rank's
+  // own error is the one reported, not "no input is a Kineto trace".
+  auto mixed = dir / "mixed";
+  std::filesystem::create_directories(mixed);
+  std::filesystem::copy_file(victim, mixed / "rank-1.json.gz");
+  std::ofstream(mixed / "et.json") << R"({"schema": "1.0.1", "nodes": []})";
+  try {
+    load_traces({mixed.string()}, LoadOptions{});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank-1.json.gz"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("no input is a Kineto trace"), std::string::npos) << e.what();
+  }
   std::filesystem::remove_all(dir);
 }
 

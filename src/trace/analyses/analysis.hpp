@@ -104,6 +104,7 @@ struct CollectiveOccurrence {
   int64_t start_ns, end_ns;
   double bytes;
   std::string algo;
+  bool shard_bytes = false;  // bytes is one rank's input shard (an all-gather sized from its nccl:* annotation)
 };
 using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>, std::vector<CollectiveOccurrence>>;
 CollectiveMatches match_collectives(const std::vector<Frame>& frames);

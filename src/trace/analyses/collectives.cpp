@@ -235,7 +235,7 @@ std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
         if (n > 0 && b > 0) a.bytes = n * b;
       }
     } catch (const nlohmann::json::exception&) {
-      // Unparsable shapes: no size (the workload analysis counts them).
+      // Unparsable shapes: no size.
     }
     out.push_back(std::move(a));
   }
@@ -288,9 +288,11 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames) {
         bytes = static_cast<double>(std::max(a->in_msg_nelems, a->out_msg_nelems)) * dtype_bytes(a->dtype);
       else if (note)
         bytes = note->bytes;
-      coll[{pg, ki.op, seq}].push_back(Occurrence{f.rank(), base + f.trace->ts_ns[g.event],
-                                                  base + f.trace->ts_ns[g.event] + f.trace->dur_ns[g.event], bytes,
-                                                  ki.algo});
+      Occurrence occ{f.rank(), base + f.trace->ts_ns[g.event], base + f.trace->ts_ns[g.event] + f.trace->dur_ns[g.event],
+                     bytes, ki.algo};
+      // The annotation records the collective's input: an all-gather's is one rank's shard.
+      occ.shard_bytes = note && bytes > 0 && ki.op == "AllGather";
+      coll[{pg, ki.op, seq}].push_back(std::move(occ));
     }
   }
   return coll;
@@ -354,7 +356,7 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       emin = std::min(emin, o.end_ns);
       emax = std::max(emax, o.end_ns);
       dsum += static_cast<double>(o.end_ns - o.start_ns);
-      bytes = std::max(bytes, o.bytes);
+      bytes = std::max(bytes, o.shard_bytes ? o.bytes * static_cast<double>(occ.size()) : o.bytes);
       starts.push_back(o.start_ns);
     }
     if (row < arrival_rows)

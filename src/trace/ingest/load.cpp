@@ -116,6 +116,7 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
   const bool use_cache = opt.cache || !opt.cache_dir.empty();
   std::atomic<int64_t> hits{0};
   std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> internal(files.size());
   int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // Threads left over when there are fewer files than threads go to each file's scan.
   ScanOptions scan = opt.scan;
@@ -137,10 +138,13 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
         if (use_cache && !write_rank_cache(files[i], opt.cache_dir, loaded[i]))
           loaded[i].diagnostics.add("trace cache not writable (analysis unaffected)", "info",
                                     cache_path_for(files[i], opt.cache_dir));
-      } catch (...) {
+      } catch (const Error&) {
+        // An input error of this file (unreadable, truncated, corrupt): assemble_trace_set decides.
         loaded[i] = RankTrace{};
         loaded[i].file = files[i];
         loaded[i].load_error = std::current_exception();
+      } catch (...) {
+        internal[i] = std::current_exception();  // out of memory, a bug: never a skipped file
       }
     }
   };
@@ -148,6 +152,8 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
   for (int k = 1; k < threads; ++k) pool.push_back(start_worker(work));
   work();
   for (auto& th : pool) th.join();
+  for (const auto& e : internal)
+    if (e) std::rethrow_exception(e);
   if (cache_hits) *cache_hits = hits.load();
   return loaded;
 }
@@ -195,7 +201,9 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
                                                   "the file is corrupt or not written by a profiler; fix or drop these events"));
       break;
     }
-    if (!rejected[i]) ++readable;
+    // Readable: a Kineto trace (a file without traceEvents, such as an execution trace beside the
+    // ranks, is skipped anyway and leaves a damaged rank's own error the one to report).
+    if (!rejected[i] && t.has_trace_events) ++readable;
   }
   if (readable == 0)
     for (const auto& e : rejected)
