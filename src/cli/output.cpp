@@ -41,11 +41,12 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
     try {
       report_holder().writer(r, tmp);
     } catch (const Error& e) {
-      // The writer writes the staged temporary: name the file the user asked for.
-      std::string msg = e.message();
-      const auto at = msg.find(tmp);
-      if (at != std::string::npos) msg.replace(at, tmp.size(), o.report);
-      throw Error(SourceLocation{o.report}, msg, e.hint());
+      // The writer writes the staged temporary: name the file the user asked for (an error about
+      // another file, such as the charting library, is passed on as it is).
+      if (e.where().file != tmp) throw;
+      SourceLocation at = e.where();
+      at.file = o.report;
+      throw Error(at, e.message(), e.hint());
     }
   }
   for (const auto& [path, content] : extra_files) files.stage(path, content);
