@@ -427,11 +427,13 @@ std::string render_text(const Result& r) {
       for (size_t i = 0; i < nrows; ++i) {
         std::string s = col.type == Column::Type::F64 ? pretty_number(col.f64[i]) : col.cell_text(i);
         // A readable table: text cells (a CUDA kernel's full signature runs to 1,800 characters)
-        // are cut to 120 characters, on a UTF-8 boundary, with "..."; JSON and CSV keep them whole.
+        // are cut to 120 characters in the middle, on UTF-8 boundaries, keeping the head and the tail
+        // that tell rows apart (a template's arguments, a path's file name); JSON and CSV keep them whole.
         if (col.type == Column::Type::Str && s.size() > 120) {
-          size_t cut = 117;
-          while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-          s = s.substr(0, cut) + "...";
+          size_t head = 60, tail = s.size() - 57;
+          while (head > 0 && (static_cast<unsigned char>(s[head]) & 0xC0) == 0x80) --head;
+          while (tail < s.size() && (static_cast<unsigned char>(s[tail]) & 0xC0) == 0x80) ++tail;
+          s = s.substr(0, head) + "..." + s.substr(tail);
         }
         widths[c] = std::max(widths[c], s.size());
         cells[c].push_back(std::move(s));

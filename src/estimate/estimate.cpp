@@ -746,6 +746,11 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(e.memory.total_bytes() / (1024.0 * 1024 * 1024)) + " GiB per GPU of " +
                       format_double(e.memory_capacity_bytes / (1024.0 * 1024 * 1024)) + " GiB");
+  // The lowering caps an EP-rank imbalance at ep (ir/lower.cpp): say so when it applied.
+  if (s.model.moe && !s.train.moe_pad_to_capacity && s.train.moe_load_factor() > std::max(1, s.plan.ep))
+    r.notes.push_back("moe_load_imbalance " + format_double(s.train.moe_load_factor()) + " is above ep = " + std::to_string(s.plan.ep) +
+                      ": the busiest expert-parallel rank holds at most every token-expert pair, so the load used is " +
+                      std::to_string(std::max(1, s.plan.ep)));
   return r;
 }
 

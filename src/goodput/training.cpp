@@ -40,7 +40,8 @@ TrainingInfo training_from_scenario(Scenario s, const std::string& file) {
 TrainingInfo training_from_file(const std::string& path, const SourceLocation& where) {
   auto cat = Catalog::load_default();
   // A missing file is the goodput input's error (its file, line and key), not a bare path.
-  if (!std::filesystem::exists(path))
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
     throw Error(where, "training scenario file '" + path + "' not found",
                 "training: takes a scenario file path (relative to the goodput file) or an inline scenario mapping");
   try {

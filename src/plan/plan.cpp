@@ -1082,6 +1082,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       try {
         items.push_back({out.ranking[i], i + 1, rerank(s)});
       } catch (const Error& e) {
+        // Only the finer model's budget leaves a plan un-reranked; any other error is a defect to see.
+        if (e.message().find("simulation budget") == std::string::npos) throw;
         if (refused.empty()) refused = e.message();
       }
     }
@@ -1089,7 +1091,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       r.notes.push_back("re-ranking by " + rerank_name + ": " + std::to_string(k - items.size()) + " of the best " +
                         std::to_string(k) + " plans not re-ranked (" + refused + ")");
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.t < b.t; });
-    Table& rr = r.add_table("reranked", "the best " + std::to_string(k) + " plans of estimate, ordered by " + rerank_name);
+    Table& rr = r.add_table("reranked", "the best " + std::to_string(items.size()) + " plans of estimate, ordered by " + rerank_name);
     rr.add_i64("rank");
     rr.add_i64("estimate_rank");
     rr.add_str("plan");

@@ -72,5 +72,26 @@ TEST(RenderJson, ManyRows) {
   EXPECT_EQ(render_json(r), tree_dump(r));
 }
 
+// The text table is for reading: whole numbers below 1e9 in full, long text cut in the middle
+// (head and tail kept, so two long kernel names that differ at the end stay apart); JSON keeps all.
+TEST(RenderText, WholeNumbersInFullAndLongTextCutInTheMiddle) {
+  Result r;
+  Table& t = r.add_table("t");
+  t.add_str("name");
+  t.add_f64("time_us");
+  const std::string a = "void cutlass::Kernel<" + std::string(200, 'x') + ">::run<A>";
+  const std::string b = "void cutlass::Kernel<" + std::string(200, 'x') + ">::run<B>";
+  t.add_row({a, 14522911.0});
+  t.add_row({b, 0.5});
+  const std::string text = render_text(r);
+  EXPECT_NE(text.find("14522911"), std::string::npos) << text;
+  EXPECT_EQ(text.find("1.452e+07"), std::string::npos) << text;
+  EXPECT_NE(text.find("::run<A>"), std::string::npos) << text;
+  EXPECT_NE(text.find("::run<B>"), std::string::npos) << text;
+  EXPECT_NE(text.find("void cutlass::Kernel<"), std::string::npos) << text;
+  EXPECT_EQ(text.find(std::string(150, 'x')), std::string::npos) << "cut to 120 characters";
+  EXPECT_NE(to_json(r).dump().find(a), std::string::npos) << "JSON keeps the whole text";
+}
+
 }  // namespace
 }  // namespace sextant

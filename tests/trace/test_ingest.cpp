@@ -419,6 +419,7 @@ TEST(Ingest, RankFallsBackToTheFileName) {
   EXPECT_EQ(rank_from_file_name("/x/rank-12.json.gz"), 12);
   EXPECT_EQ(rank_from_file_name("worker3_step_12.1694128201557.pt.trace.json"), 3);
   EXPECT_EQ(rank_from_file_name("trace.json"), -1);
+  EXPECT_EQ(rank_from_file_name("rank99999999999999999999.json"), -1);  // no rank (stoll threw out_of_range)
 }
 
 // The in-place paths (a mapped plain file, a gzip member inflated whole by libdeflate) and the

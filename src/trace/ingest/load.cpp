@@ -55,7 +55,8 @@ int64_t rank_from_file_name(const std::string& path) {
   static const std::regex re(R"((?:rank|worker)[-_]?(\d+))", std::regex::icase);
   std::string base = fs::path(path).filename().string();
   std::smatch m;
-  if (std::regex_search(base, m, re)) return std::stoll(m[1].str());
+  // A number too long for a rank (rank99999999999999999999) is no rank: -1, "rank not found".
+  if (std::regex_search(base, m, re) && m[1].length() <= 9) return std::stoll(m[1].str());
   return -1;
 }
 
