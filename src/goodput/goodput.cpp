@@ -420,8 +420,10 @@ Result run_goodput(const GoodputConfig& c) {
     double best_strategy_e = -1;
     for (const auto& name : reg.names()) {
       GoodputConfig cc = c;
-      cc.checkpoint.strategy = name;
-      cc.checkpoint.impl = reg.create(name, {}, nullptr);
+      if (name != c.checkpoint.strategy) {  // the configured one keeps its own options
+        cc.checkpoint.strategy = name;
+        cc.checkpoint.impl = reg.create(name, {}, nullptr);
+      }
       cc.checkpoint.interval_rule = "daly";
       double e = std::nan(""), tau = std::nan(""), blk = std::nan("");
       try {

@@ -57,6 +57,20 @@ class GoodputCli(unittest.TestCase):
         for v in k["required"] + k["current"]:
             self.assertLessEqual(len(v.split("e")[0].replace("-", "").replace(".", "").lstrip("0")), 6, v)
 
+    def test_strategies_table_keeps_the_configured_strategys_options(self):
+        # The configured strategy's row is the configured strategy (its options included), not
+        # the same name rebuilt with default options: remote_every 1 puts every checkpoint on
+        # remote storage, which changes the Daly interval and the ETTR.
+        def row(remote_every):
+            out = json.loads(run(EXAMPLE, "--replicas", "100", "--search-replicas", "30", "--set",
+                                 "checkpoint.strategy=multi-level", "--set", f"checkpoint.remote_every={remote_every}",
+                                 "--json", "-").stdout)
+            st = out["tables"]["strategies"]["columns"]
+            i = st["strategy"].index("multi-level")
+            return st["interval_s"][i], st["ettr"][i]
+        default, every = row(5), row(1)
+        self.assertNotEqual(default, every)
+
     def test_multi_level_closed_form_counts_the_level_that_survives(self):
         # Single-level Daly/Meta restart every failure from the latest checkpoint; with local NVMe
         # surviving software failures only, node losses fall back to the remote level (every 5th).
