@@ -1,7 +1,10 @@
 #include "infer/config.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -241,6 +244,12 @@ void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
 }
 
 namespace {
+std::string sig4(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
+
 // Saturation throughput of the whole serving setup: one replica measured with all requests
 // waiting (a replica needs several batches of requests to saturate), times the replicas;
 // disaggregated pools are measured whole.
@@ -268,6 +277,25 @@ Result run_serve(StudySpec s, const Catalog&, const InferData&) {
   r.set("arrival", s.workload.arrival);
   r.set("rate_per_s", s.workload.rate_per_s);
   if (s.load_fraction > 0) r.set("load_fraction", s.load_fraction);
+  // Steady-state cost: the run's $/Mtok is over the whole run, ramp-up and drain included, so a
+  // short run reads high. At steady state the server completes what arrives, up to its saturation
+  // throughput: the arrival rate of these requests ((n - 1) / their span) x output tokens per
+  // arrival (refused requests give none), per device-hour. Not for a trace: the saturation
+  // throughput is measured on generated lengths.
+  const double usd_h = s.serving.usd_per_device_hour;
+  if (usd_h > 0 && s.workload.arrival != "trace" && reqs.size() >= 2 && reqs.back().arrival_s > reqs.front().arrival_s) {
+    if (cap <= 0) cap = saturation_of(s);
+    const double arrivals_per_s = static_cast<double>(reqs.size() - 1) / (reqs.back().arrival_s - reqs.front().arrival_s);
+    const double dur = std::get<double>(*r.scalar("duration_s"));
+    const double out = std::get<double>(*r.scalar("output_tokens_per_s")) * dur;
+    const int64_t devices = std::get<int64_t>(*r.scalar("devices_count"));
+    if (out > 0) {
+      const double served = std::min(arrivals_per_s, cap);
+      r.set("steady_usd_per_million_output_tokens", devices * usd_h / 3600.0 / (served * out / static_cast<double>(reqs.size())) * 1e6);
+      if (arrivals_per_s > cap)
+        r.notes.push_back("requests arrive at " + sig4(arrivals_per_s) + "/s, above the saturation throughput " + sig4(cap) + "/s: the queue grows without bound, and the steady cost is at saturation");
+    }
+  }
   if (cap > 0) r.set("saturation_requests_per_s", cap);
   if (s.serving.draft) {
     r.set("draft_model", s.draft_model);

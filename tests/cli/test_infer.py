@@ -126,6 +126,23 @@ class InferCli(unittest.TestCase):
         self.assertIn("memory_timeline", j["tables"])
         self.assertIn("latency", j["tables"])
 
+    def test_steady_cost_leaves_out_ramp_up_and_drain(self):
+        # The run's $/Mtok includes the empty server's ramp-up and the drain of the last outputs,
+        # so a short run reads high; the steady figure is what a long run converges to.
+        def cost(n, *extra):
+            s = scalars(run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", f"workload.requests={n}",
+                                 "--set", "serving.request_table=false", *extra))
+            return s["usd_per_million_output_tokens"], s["steady_usd_per_million_output_tokens"]
+        short_run, short_steady = cost(500)
+        long_run, long_steady = cost(8000)
+        self.assertGreater(short_run, long_run)
+        self.assertLess(abs(short_steady - long_run) / long_run, abs(short_run - long_run) / long_run)
+        self.assertLess(abs(long_steady - long_run) / long_run, 0.03)
+        # Above saturation the queue grows: the steady cost is at the saturation throughput, and said.
+        p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=500",
+                "--set", "workload.load_fraction=2")
+        self.assertIn("above the saturation throughput", p.stdout)
+
     def test_serve_request_table_and_rate_sweep(self):
         j = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=300",
                      "--set", "sweep.load_fractions=[0.25,0.5,1.0,1.5]")
