@@ -71,6 +71,7 @@ std::string run(F&& fn) {
 
 PYBIND11_MODULE(_sextant, m) {
   m.doc() = "Sextant's C++ library (use the sextant package, not this module directly)";
+  m.attr("SCHEMA_VERSION") = kSchemaVersion;
   static py::exception<Error> error_type(m, "SextantError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -196,7 +197,7 @@ PYBIND11_MODULE(_sextant, m) {
             auto study = infer::load_study(path, *cat, *data, sets);
             if (mode == "serve") return infer::run_serve(std::move(study), *cat, *data);
             if (mode == "plan") return infer::run_plan(std::move(study), *cat, *data);
-            throw Error(SourceLocation{"", 0, 0, "mode"}, "unknown infer mode '" + mode + "'", "valid: serve, plan, estimate");
+            throw Error(SourceLocation{"", 0, 0, "mode"}, "unknown infer mode '" + mode + "'", "valid with a study: serve, plan");
           });
         },
         py::arg("path"), py::arg("mode"), py::arg("sets"), py::arg("catalog_dir"), py::arg("infer_dir"));

@@ -38,6 +38,7 @@ def result_from_json(text):
     """The dict form of a Result from its JSON (``--json`` output or the library's)."""
     doc = _json.loads(text) if isinstance(text, (str, bytes)) else text
     return {
+        "schema_version": doc.get("schema_version", _sextant.SCHEMA_VERSION),
         "command": doc["command"],
         "scalars": dict(doc["scalars"]),
         "tables": {name: dict(t["columns"]) for name, t in doc["tables"].items()},
@@ -62,12 +63,42 @@ def _overrides(overrides, kwargs):
     return sets
 
 
+def _plain(v):
+    """numpy/pandas scalars and arrays as Python ones (their .item() / .tolist())."""
+    if isinstance(v, (bool, int, float, str)) or v is None:
+        return v
+    if hasattr(v, "tolist") and callable(v.tolist):
+        return v.tolist()
+    if hasattr(v, "item") and callable(v.item):
+        return v.item()
+    return v
+
+
 def _scalar_text(v):
+    v = _plain(v)
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 63:
+        return str(int(v))  # 32.0 is the integer 32 to an integer key, and 32 to a float one
     if isinstance(v, (list, tuple, dict)):
         return _json.dumps(v)  # a YAML flow collection
     return str(v)
+
+
+def _bool(v, what):
+    v = _plain(v)
+    if not isinstance(v, bool):
+        raise SextantError("%s: expected True or False, got %r" % (what, v))
+    return v
+
+
+def _int_in(v, what, lo, hi=None):
+    """v as an int in [lo, hi], with the CLI's message for the option of the same name."""
+    n = _whole(_plain(v), what)
+    if n < lo or (hi is not None and n > hi):
+        bound = "from %d to %s" % (lo, "2^63-1" if hi == 2 ** 63 - 1 else hi) if hi is not None else ">= %d" % lo
+        raise SextantError("%s: must be an integer %s, got %r" % (what, bound, v))
+    return n
 
 
 def _source(obj, what):
@@ -116,11 +147,14 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
         except (TypeError, ValueError) as e:
             raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (%s)" % (item, e))
     for key, v in (("all_ranks", all_ranks), ("contention", contention), ("interference", interference)):
-        if not isinstance(v, bool):
-            raise SextantError("%s: expected True or False, got %r" % (key, v))
-    seed = _whole(seed, "seed")
-    if not 0 <= seed < 2 ** 64:
-        raise SextantError("seed: must be an integer from 0 to 2**64-1, got %d" % seed)
+        _bool(v, key)
+    seed = _int_in(seed, "seed", 0, 2 ** 63 - 1)
+    try:
+        jitter = float(_plain(jitter))
+        if not 0 <= jitter <= 10:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SextantError("jitter: must be a finite number from 0 to 10, got %r" % (jitter,)) from None
     ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
@@ -141,7 +175,7 @@ def _rank_list(v, what):
                 a, b = part.split("-", 1)
                 lo, hi = _whole(a, what), _whole(b, what)
                 if hi < lo:
-                    raise SextantError("%s: range %r runs backwards" % (what, part))
+                    raise SextantError("%s: bad range %r: the end is below the start" % (what, part))
                 out.extend(range(lo, hi + 1))
             else:
                 out.append(_whole(part, what))
@@ -195,8 +229,8 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
         if not sets:
             raise ValueError("recompute_modules: an empty list names no module set; use 'ladder', 'scenario' or a list of sets")
     src, is_text, name = _source(scenario, "scenario")
-    return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), catalog or "", _fix_items(fix), int(top),
-                               int(threads), int(rerank_top), sets))
+    return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), catalog or "", _fix_items(fix), _int_in(top, "top", 0),
+                               _int_in(threads, "threads", 0), _int_in(rerank_top, "rerank_top", 0), sets))
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
@@ -209,23 +243,33 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     items = []
     if isinstance(vary, dict):
         for k, vals in vary.items():
-            vals = vals if isinstance(vals, (list, tuple)) else [vals]
-            items.append("%s=%s" % (k, ",".join(repr(v) if isinstance(v, float) else str(v) for v in vals)))
+            vals = _plain(vals)
+            vals = list(vals) if isinstance(vals, (list, tuple, range)) else [vals]
+            items.append("%s=%s" % (k, ",".join(repr(v) if isinstance(v, float) else str(v) for v in map(_plain, vals))))
+    elif isinstance(vary, str):
+        items = [vary]
     else:
         items = list(vary or [])
-    px, py = (pareto or ("", ""))
+    if pareto is None:
+        px, py = "", ""
+    elif isinstance(pareto, (list, tuple)) and len(pareto) == 2 and all(isinstance(x, str) for x in pareto):
+        px, py = pareto
+    else:
+        raise SextantError('pareto: expected two column names, e.g. ("step_time_s", "tokens_per_joule"), got %r' % (pareto,))
+    elasticity = _bool(elasticity, "elasticity")
     src, is_text, name = _source(scenario, "scenario")
-    return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), catalog or "", items, bool(elasticity),
+    return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), catalog or "", items, elasticity,
                                 px, py, _fix_items(fix), int(threads), float(train_tokens)))
 
 
 def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):
     """Goodput under failures, checkpoints and recovery (``sextant goodput``)."""
+    replicas = 0 if replicas is None else _int_in(replicas, "replicas", 2)
+    seed = -1 if seed is None else _int_in(seed, "seed", 0, 2 ** 63 - 1)
+    threads = -1 if threads is None else _int_in(threads, "threads", 0)
     src, is_text, name = _source(config, "goodput")
-    return _done(_sextant.goodput(src, is_text, name, _overrides(overrides, kw),
-                                  -2 if replicas is not None and replicas < 1 else (replicas or 0),
-                                  -1 if seed is None else int(seed), -1 if threads is None else int(threads),
-                                  bool(search), _os.getcwd()))
+    return _done(_sextant.goodput(src, is_text, name, _overrides(overrides, kw), replicas, seed, threads,
+                                  _bool(search, "search"), _os.getcwd()))
 
 
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
@@ -243,19 +287,34 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
             raise SextantError("infer: mode '%s' needs a study (dict or YAML file)" % mode)
         if not model or not accelerator:
             raise SextantError("infer: without a study, model= and accelerator= are required (infer estimate)")
-        return _done(_sextant.infer_estimate(model, accelerator, engine, system, tp, pp, ep, weights, activations, kv,
-                                             kv_share_layers, prompt, output, batch, catalog or "", infer_data or ""))
+        if kw or overrides:
+            # Overrides apply to a study; here every setting is an argument of its own.
+            bad = sorted(list(kw) + (["overrides"] if overrides else []))
+            raise SextantError("infer: unknown argument(s) %s without a study (valid: model, accelerator, engine, system, tp, "
+                               "pp, ep, weights, activations, kv, kv_share_layers, prompt, output, batch, catalog, "
+                               "infer_data)" % ", ".join(bad))
+        ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
+                                                ("prompt", prompt), ("output", output), ("batch", batch))}
+        return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights,
+                                             activations, kv, ints["kv_share_layers"], ints["prompt"], ints["output"],
+                                             ints["batch"], catalog or "", infer_data or ""))
+    if mode == "estimate":
+        raise SextantError("infer: mode 'estimate' takes no study (give model= and accelerator=); with a study: serve, plan")
     mode = mode or "serve"
-    src, is_text, _name = _source(study, "study")
+    src, is_text, name = _source(study, "study")
     sets = _overrides(overrides, kw)
     if not is_text:
         return _done(_sextant.infer_study(src, mode, sets, catalog or "", infer_data or ""))
-    # The study reader takes a file: write the text to a private temporary one.
+    # The study reader takes a file: write the text to a private temporary one, and name the
+    # study as the caller gave it in messages (the temporary is gone when they are read).
     fd, path = _tempfile.mkstemp(prefix="sextant-study-", suffix=".yaml")
     try:
         with _os.fdopen(fd, "w") as f:
             f.write(src)
-        return _done(_sextant.infer_study(path, mode, sets, catalog or "", infer_data or ""))
+        try:
+            return _done(_sextant.infer_study(path, mode, sets, catalog or "", infer_data or ""))
+        except SextantError as e:
+            raise SextantError(str(e).replace(path, name)) from None
     finally:
         _os.unlink(path)
 
@@ -264,7 +323,8 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0):
     """Analysis of PyTorch profiler traces: files or directories of per-rank files (``sextant analyze``)."""
     if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
-    return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, list(only or []), int(top), int(threads)))
+    return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, list(only or []), _int_in(top, "top", 1),
+                                  _int_in(threads, "threads", 0)))
 
 
 def catalog(kind=None, *, name=None, catalog=None):

@@ -1,10 +1,14 @@
 """The Result JSON layout (src/core/result.hpp to_json) rebuilt from the dict form."""
 import math
 
-SCHEMA_VERSION = 1
+from . import _sextant
+
+SCHEMA_VERSION = _sextant.SCHEMA_VERSION
 
 
 def _clean(v):
+    if not isinstance(v, (bool, int, float, str)) and v is not None and hasattr(v, "item"):
+        v = v.item()  # a numpy scalar
     if isinstance(v, float) and not math.isfinite(v):
         return None
     return v
@@ -15,6 +19,7 @@ def to_json_doc(result):
     descriptions = result.get("table_descriptions", {})
     tables = {}
     for name, cols in result["tables"].items():
+        cols = {c: [_clean(x) for x in (v.tolist() if hasattr(v, "tolist") else v)] for c, v in cols.items()}
         t = types.get(name)
         if t is None:  # a table made in Python: infer column types from the values
             t = {}
@@ -32,7 +37,7 @@ def to_json_doc(result):
             "columns": {c: [_clean(x) for x in v] for c, v in cols.items()},
         }
     return {
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": result.get("schema_version", SCHEMA_VERSION),
         "command": result.get("command", ""),
         "scalars": {k: _clean(v) for k, v in result.get("scalars", {}).items()},
         "tables": tables,

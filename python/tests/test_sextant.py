@@ -112,6 +112,44 @@ def test_error_carries_the_cli_message():
         sextant.estimate(42)
 
 
+def test_other_arguments_are_checked_not_dropped():
+    """Arguments that were silently dropped or coerced before 2026-12-02: keywords of infer()
+    without a study, goodput's seed/replicas/search, sweep's elasticity and pareto."""
+    with pytest.raises(sextant.SextantError, match="promt"):
+        sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", promt=100)
+    with pytest.raises(sextant.SextantError, match="overrides"):
+        sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", overrides={"deployment.tp": 8})
+    with pytest.raises(sextant.SextantError, match="takes no study"):
+        sextant.infer(STUDY, mode="estimate")
+    for kw, msg in [({"seed": -5}, "seed: must be an integer from 0 to 2^63-1"), ({"replicas": 1}, "replicas: must be an integer >= 2"),
+                    ({"search": "no"}, "search: expected True or False")]:
+        with pytest.raises(sextant.SextantError) as e:
+            sextant.goodput(GOODPUT, **kw)
+        assert msg in str(e.value), (kw, str(e.value))
+    with pytest.raises(sextant.SextantError, match="elasticity"):
+        sextant.sweep(small_scenario(), vary={"accelerator.memory_bytes": [80e9, 96e9]}, elasticity="false")
+    with pytest.raises(sextant.SextantError, match="pareto"):
+        sextant.sweep(small_scenario(), vary={"accelerator.memory_bytes": [80e9, 96e9]}, pareto="step_time_s")
+    with pytest.raises(sextant.SextantError, match="top: must be an integer >= 1"):
+        sextant.analyze(TRACE, top=0)
+    # A study given as text is named as such, not by a deleted temporary file.
+    with open(STUDY) as f:
+        text = f.read() + "\nbogus_key: 1\n"
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.infer(text)
+    assert str(e.value).startswith("<study text>:"), str(e.value)
+
+
+def test_numpy_values_and_the_schema_version():
+    import numpy
+    a = sextant.estimate(SCENARIO, training__global_batch=1024)
+    assert sextant.estimate(SCENARIO, training__global_batch=numpy.float64(1024)) == a
+    assert sextant.estimate(SCENARIO, training__global_batch=numpy.int64(1024)) == a
+    assert a["schema_version"] == cli_json("estimate", SCENARIO)["schema_version"] >= 1
+    vary = {"accelerator.memory_bytes": numpy.array([80e9, 96e9])}
+    assert sextant.sweep(small_scenario(), vary=vary) == sextant.sweep(small_scenario(), vary={"accelerator.memory_bytes": [80e9, 96e9]})
+
+
 def test_simulate_arguments_are_checked():
     """Bad simulate() arguments raise SextantError naming the argument (a raw TypeError, an
     AttributeError for a list of stragglers, and all_ranks="no" taken as True before)."""

@@ -1,6 +1,7 @@
 // Report of `sextant goodput`: lost time by cause (with confidence intervals), ETTR against the
 // checkpoint interval (simulated and Daly's model, the configured and the optimal interval marked),
 // ETTR per checkpoint strategy, and lost time per failure process.
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -143,9 +144,15 @@ void render_goodput(const Result& r, ReportPage& page) {
     if (auto s = std::get_if<std::string>(n)) page.subtitle = *s;
   if (r.scalar("num_gpus")) page.subtitle += (page.subtitle.empty() ? "" : " · ") + fmt_count(r.number("num_gpus")) + " GPUs";
   if (r.scalar("ettr")) {
-    std::string line = "ETTR " + fmt_pct(r.number("ettr"));
+    // One decimal: a confidence interval narrower than a percent point must not read "90% to 90%".
+    auto pct1 = [](double f) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.1f%%", f * 100);
+      return std::string(b);
+    };
+    std::string line = "ETTR " + pct1(r.number("ettr"));
     if (r.scalar("ettr_ci_low") && r.scalar("ettr_ci_high"))
-      line += " (95% CI " + fmt_pct(r.number("ettr_ci_low")) + " to " + fmt_pct(r.number("ettr_ci_high")) + ")";
+      line += " (95% CI " + pct1(r.number("ettr_ci_low")) + " to " + pct1(r.number("ettr_ci_high")) + ")";
     if (r.scalar("job_mttf_s")) line += "; the job fails every " + fmt_seconds(r.number("job_mttf_s")) + " on average";
     page.takeaways.push_back(line);
   }

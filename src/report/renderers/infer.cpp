@@ -322,6 +322,12 @@ void render_infer(const Result& r, ReportPage& page) {
     if (v.empty()) continue;
     sub += (sub.empty() ? "" : " · ") + v;
   }
+  if (sub.empty() && r.scalar("rate_per_s")) {  // infer plan: the demand and the SLO it was planned for
+    sub = fmt_num(r.number("rate_per_s")) + " requests/s";
+    if (r.scalar("slo_ttft_s")) sub += " · TTFT SLO " + fmt_seconds(r.number("slo_ttft_s"));
+    if (r.scalar("slo_tpot_s")) sub += " · TPOT SLO " + fmt_seconds(r.number("slo_tpot_s"));
+    if (r.scalar("required_slo_attainment_fraction")) sub += " · " + fmt_pct(r.number("required_slo_attainment_fraction")) + " attainment";
+  }
   page.subtitle = sub;
   if (r.scalar("output_tokens_per_s"))
     page.takeaways.push_back(fmt_num(r.number("output_tokens_per_s")) + " output tokens/s at " +

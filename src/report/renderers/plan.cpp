@@ -63,12 +63,19 @@ void ranking(const Result& r, ReportPage& page) {
   ch.option["yAxis"]["axisLabel"] = {{"width", 320}, {"overflow", "truncate"}};
   ch.option["series"] = {{{"type", "bar"}, {"stack", "p"}, {"name", "tied with the best (within the model's error)"}, {"data", tied}},
                          {{"type", "bar"}, {"stack", "p"}, {"name", "slower"}, {"data", other}}};
+  // Counts of the whole search (the ranked table may be cut to --top rows).
   size_t ties = 0;
   for (size_t i = 0; i < t->rows(); ++i) ties += (!tie[i].empty() && tie[i] != "-" && tie[i] != "no") ? 1 : 0;
+  auto count = [&](const char* name, size_t fallback) {
+    const Value* v = r.scalar(name);
+    return v && std::holds_alternative<int64_t>(*v) ? static_cast<size_t>(std::get<int64_t>(*v)) : fallback;
+  };
+  const size_t fit = count("plans_fit_count", t->rows());
+  ties = count("plans_tied_with_best_count", ties);
   ch.takeaway = "best plan " + fmt_seconds(step[0]) + " per step" +
-                (t->rows() > 1 ? "; " + std::to_string(ties) + " of " + std::to_string(t->rows()) +
-                                     " fitting plans are within the model's error of it"
-                               : "");
+                (fit > 1 ? "; " + std::to_string(ties) + " of " + std::to_string(fit) + " fitting plans are within the model's error of it" +
+                               (fit > t->rows() ? " (the " + std::to_string(t->rows()) + " fastest are drawn)" : "")
+                         : "");
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 
@@ -79,7 +86,8 @@ void ranking(const Result& r, ReportPage& page) {
     pts.push_back({{"name", "#" + fmt_count(rank[i])}, {"value", {mem[i] / (1024.0 * 1024 * 1024), step[i]}}});
   Chart sc;
   sc.id = "plan-memory-vs-time";
-  sc.title = "Every fitting plan: memory per GPU against step time";
+  sc.title = fit > t->rows() ? "The " + std::to_string(t->rows()) + " fastest fitting plans: memory per GPU against step time"
+                             : "Every fitting plan: memory per GPU against step time";
   sc.option = base_option();
   sc.option["tooltip"]["trigger"] = "item";
   sc.option["xAxis"] = value_axis("memory per GPU (GiB)");
@@ -93,7 +101,8 @@ void ranking(const Result& r, ReportPage& page) {
                      {"data", {{{"xAxis", r.number("memory_capacity_bytes") / (1024.0 * 1024 * 1024)}}}}};
   sc.option["series"] = {s};
   const size_t fastest = static_cast<size_t>(std::min_element(step.begin(), step.end()) - step.begin());
-  sc.takeaway = "the fastest plan uses " + fmt_bytes(mem[fastest]) + " per GPU; " + std::to_string(t->rows()) + " plans fit";
+  sc.takeaway = "the fastest plan uses " + fmt_bytes(mem[fastest]) + " per GPU; " + std::to_string(fit) + " plans fit" +
+                (fit > t->rows() ? " (" + std::to_string(t->rows()) + " drawn)" : "");
   page.charts.push_back(std::move(sc));
 }
 

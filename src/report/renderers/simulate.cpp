@@ -108,7 +108,7 @@ void gantt(const Result& r, ReportPage& page) {
   ch.takeaway = std::to_string(lanes_shown) + (lanes_shown == 1 ? " rank" : " ranks") + " over " + fmt_seconds(end) +
                 "; compute streams are busy " + fmt_pct(lane_time > 0 ? compute_busy / lane_time : 0) +
                 " of the time, idle (bubbles, waits for communication) the rest";
-  if (r.scalar("timeline_merge_gap_s") && r.number("timeline_merge_gap_s") >= 0)
+  if (r.scalar("timeline_merge_gap_s") && r.number("timeline_merge_gap_s") > 0)
     ch.takeaway += "; spans closer than " + fmt_seconds(r.number("timeline_merge_gap_s")) + " drawn as one bar";
   if (r.scalar("timeline_dropped_count") && r.number("timeline_dropped_count") > 0)
     ch.takeaway += "; " + fmt_count(r.number("timeline_dropped_count")) + " spans after the row limit not drawn";
