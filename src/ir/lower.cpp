@@ -310,10 +310,11 @@ struct Lowerer {
 
     // Backward (reverse order).
     bi.push_back(mem("attn.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
-    if (t > 1) {  // the gradient of a leaving RS is an AG (and vice versa); AR stays AR
-      if (sp) bi.push_back(coll("attn.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
-      else bi.push_back(coll("attn.tp_all_reduce.bwd", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
-    }
+    // The gradient of a leaving RS is an AG, and of an entering AG an RS. Without SP, Megatron's
+    // g (all-reduce forward) has an identity backward and f (identity forward) all-reduces in
+    // backward: one all-reduce per region each way (Shoeybi et al. 2019, Sec. 3; before
+    // 2026-12-02 the backward had two).
+    if (t > 1 && sp) bi.push_back(coll("attn.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
     gemm_backward(proj, bi, bw);
     ComputeOp core_b = core;
     core_b.name = "attn.core.bwd";
@@ -439,8 +440,7 @@ struct Lowerer {
       fwd.push_back(down);
       tp_leave(fwd, "mlp.tp_reduce_scatter", "mlp.tp_all_reduce");
       bi.push_back(mem("mlp.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
-      if (t > 1) bi.push_back(coll(sp ? "mlp.tp_all_gather.bwd" : "mlp.tp_all_reduce.bwd", sp ? CollKind::AllGather : CollKind::AllReduce,
-                                    GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      if (t > 1 && sp) bi.push_back(coll("mlp.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
       gemm_backward(down, bi, bw);
       bi.push_back(mem("mlp.act.bwd", OpClass::Elementwise, 2 * T * (mats - 1) * f / t * ab + T * f / t * ab));
       gemm_backward(up, bi, bw);
@@ -520,9 +520,7 @@ struct Lowerer {
       // Backward.
       bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
       if (shared) {
-        if (t > 1)
-          bi.push_back(coll(sp ? "moe.shared.tp_all_gather.bwd" : "moe.shared.tp_all_reduce.bwd", sp ? CollKind::AllGather : CollKind::AllReduce,
-                            GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+        if (t > 1 && sp) bi.push_back(coll("moe.shared.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
         gemm_backward(sdown, bi, bw);
         gemm_backward(sup, bi, bw);
         if (t > 1)
@@ -680,6 +678,9 @@ struct Lowerer {
       fwd.push_back(coll(sp ? "embedding.tp_reduce_scatter" : "embedding.tp_all_reduce",
                          sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab));
     }
+    // With SP the forward's reduce-scatter has an all-gather for its gradient (without SP the
+    // all-reduce's gradient passes through).
+    if (t > 1 && sp) bw.push_back(coll("embedding.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab));
     bw.push_back(mem("embedding.grad", OpClass::Embedding, T * h * ab * 2 + T * h * 4));
     b.params = static_cast<double>(m.vocab) * h / t + (m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
     zero3_root(b.params, fwd, bw, "embedding.zero3.param_all_gather", "embedding.zero3.grad_reduce_scatter", true);
@@ -717,8 +718,9 @@ struct Lowerer {
     fwd.push_back(mem("head.cross_entropy", OpClass::Elementwise, T * V / t * (ab + 4)));
     bi.push_back(mem("head.cross_entropy.bwd", OpClass::Elementwise, T * V / t * (ab + 4)));
     gemm_backward(logits, bi, bw);
-    if (t > 1 && sp)
-      bi.push_back(coll("head.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab));
+    if (t > 1)  // the column-parallel head's input gradient is a partial sum over TP (f's backward)
+      bi.push_back(coll(sp ? "head.tp_reduce_scatter.bwd" : "head.tp_all_reduce.bwd_in", sp ? CollKind::ReduceScatter : CollKind::AllReduce,
+                        GroupKind::TP, T * h * ab));
     // Tied embeddings share one weight where the embedding and the head sit on one rank (no
     // pipeline, or dualpipev's V, which puts both ends on rank 0).
     b.params = (m.tied_embeddings && ends_on_one_rank(s)) ? h : V * h / t + h;

@@ -953,3 +953,33 @@ TEST(ClosedForms, MlaUpProjRecomputeRebuildsQkvFromTheLatents) {
     EXPECT_NE(std::string(e.what()).find("multi-head latent attention"), std::string::npos) << e.what();
   }
 }
+
+// Megatron's TP regions (Shoeybi et al. 2019, Sec. 3): without SP, f is the identity forward and
+// an all-reduce backward, g an all-reduce forward and the identity backward: one all-reduce per
+// region each way (two per layer each way). With SP each region has an all-gather and a
+// reduce-scatter both ways. Before 2026-12-02 the backward without SP had four all-reduces.
+TEST(ClosedForms, TensorParallelCollectivesPerLayerWithAndWithoutSequenceParallelism) {
+  auto count = [](bool sp) {
+    const Scenario s = parse_scenario(gpt_yaml(8, sp, "none"), "tp.yaml", *frozen());
+    const auto w = ir::lower(s);
+    const auto& b = dense_block(w);
+    std::map<std::pair<int, ir::CollKind>, int> n;  // (pass, kind) -> count
+    int pass = 0;
+    for (const auto* steps : {&b.forward, &b.backward_input, &b.backward_weight}) {
+      for (const auto& st : *steps)
+        if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::TP) ++n[{pass, c->kind}];
+      ++pass;
+    }
+    return n;
+  };
+  const auto no_sp = count(false);
+  EXPECT_EQ(no_sp.at({0, ir::CollKind::AllReduce}), 2);
+  EXPECT_EQ(no_sp.at({1, ir::CollKind::AllReduce}), 2);
+  EXPECT_EQ(no_sp.size(), 2u);
+  const auto sp = count(true);
+  EXPECT_EQ(sp.at({0, ir::CollKind::AllGather}), 2);
+  EXPECT_EQ(sp.at({0, ir::CollKind::ReduceScatter}), 2);
+  EXPECT_EQ(sp.at({1, ir::CollKind::AllGather}), 2);
+  EXPECT_EQ(sp.at({1, ir::CollKind::ReduceScatter}), 2);
+  EXPECT_EQ(sp.size(), 4u);
+}
