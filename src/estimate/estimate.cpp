@@ -82,6 +82,11 @@ struct PassTime {
   double blocking_comm_s = 0; // collectives on the critical path
   double overlap_comm_s = 0;  // collectives that may overlap compute
   double interference_s = 0;  // of compute_s: compute slowed by the communication it overlaps
+  // Backward passes: the layers' overlapped DP/EDP collectives (ZeRO-2/3 gradient reduce-scatters,
+  // ZeRO-3 parameter gathers for the recompute and the backward), which share one DP stream over
+  // the whole backward (settle_dp_backward).
+  double deferred_dp_s = 0, deferred_by_group[kGroupKinds] = {};
+  double deferred_count = 0;  // those collectives per micro-batch
   double by_class[kOpClasses] = {};
   double comm_by_group[kGroupKinds] = {}, exposed_by_group[kGroupKinds] = {};
   // Which entries occurred (a breakdown row is shown for every class or group that occurs, even at 0 s).
@@ -96,6 +101,9 @@ struct PassTime {
     blocking_comm_s += times * o.blocking_comm_s;
     overlap_comm_s += times * o.overlap_comm_s;
     interference_s += times * o.interference_s;
+    deferred_dp_s += times * o.deferred_dp_s;
+    deferred_count += times * o.deferred_count;
+    for (int i = 0; i < kGroupKinds; ++i) deferred_by_group[i] += times * o.deferred_by_group[i];
     for (int i = 0; i < kOpClasses; ++i) by_class[i] += times * o.by_class[i];
     for (int i = 0; i < kGroupKinds; ++i) {
       comm_by_group[i] += times * o.comm_by_group[i];
@@ -163,6 +171,15 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
         local.interference_s += slow;
         local.blocking_comm_s += exposed;
         local.add_exposed(col.group, exposed);
+      } else if (col.overlappable && (col.group == GroupKind::DP || col.group == GroupKind::EDP)) {
+        // A layer's gradient reduce-scatter is issued when its weight gradients are done and
+        // runs beside the backward of the layers before it (FSDP, DeepSpeed ZeRO-2/3 and
+        // Megatron's distributed optimizer launch it asynchronously); ZeRO-3's gathers go out on
+        // the same stream, prefetched a layer ahead: settled per micro-batch over the whole pass
+        // (settle_dp), not against this layer's own GEMMs alone.
+        local.deferred_dp_s += t;
+        local.deferred_by_group[static_cast<int>(col.group)] += t;
+        local.deferred_count += 1;
       } else if (col.overlappable) {
         local.overlap_comm_s += t;
         overlapped_by_group[static_cast<int>(col.group)] += t;
@@ -190,6 +207,41 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
   local.blocking_comm_s += excess;
   local.overlap_comm_s = 0;
   return local;
+}
+
+// The layers' overlapped DP collectives of one micro-batch's pass (PassTime::deferred_dp_s):
+// n per-layer units, D in all, on one stream, beside the pass's window W on the rank: its
+// compute and its blocking communication on other links (a TP all-reduce on NVLink does not
+// stop an inter-node reduce-scatter). With equal layers (w = W / n, c = D / n) the last one ends
+// at max(n w + c, w + n c): exposed max(D / n, D - W (n - 1) / n), as ChunkedOverlap gives for the
+// step's buckets. The part hidden behind compute slows it (interference). The backward's (its
+// recompute, input and weight gradients) is charged to the weight pass.
+void settle_dp(const Ctx& c, PassTime& a, PassTime& b) {
+  const double D = a.deferred_dp_s + b.deferred_dp_s;
+  if (!(D > 0)) return;
+  // The per-layer units: a layer's gather and its reduce-scatter are one unit each way.
+  const double n = std::max({1.0, a.deferred_count, b.deferred_count});
+  const double compute = a.compute_s + b.compute_s;
+  const double W = compute + a.blocking_comm_s + b.blocking_comm_s;
+  const double exposed = std::max(D / n, D - W * (n - 1) / n);
+  const double hidden = std::max(0.0, D - exposed);
+  const double behind_compute = W > 0 ? hidden * compute / W : 0.0;
+  const double slow = std::min(behind_compute, compute * (1.0 + c.interference)) * c.slow_per_hidden_s();
+  PassTime& wgt = b;
+  PassTime& bwd = a;
+  for (int g = 0; g < kGroupKinds; ++g) {
+    const double share = bwd.deferred_by_group[g] + wgt.deferred_by_group[g];
+    if (share > 0) wgt.add_exposed(static_cast<GroupKind>(g), exposed * share / D);
+  }
+  wgt.blocking_comm_s += exposed;
+  wgt.compute_s += slow;
+  wgt.interference_s += slow;
+  bwd.deferred_dp_s = wgt.deferred_dp_s = 0;
+  bwd.deferred_count = wgt.deferred_count = 0;
+}
+void settle_dp(const Ctx& c, PassTime& fwd) {
+  PassTime none;
+  settle_dp(c, none, fwd);
 }
 
 // Unit times of one block's passes, cached per template (Block::template_id) within a run.
@@ -308,7 +360,8 @@ StepEstimate Estimator::run(const Workload& w) const {
       for (const auto& [id, bt] : cache)
         if (id == b.template_id) return bt;
     BlockTimes& bt = (b.template_id >= 0 && cache.size() < cache.capacity()) ? cache.emplace_back(b.template_id, BlockTimes{}).second : scratch;
-    bt = BlockTimes{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input), eval_steps(c, b.backward_weight)};
+    bt = BlockTimes{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input),
+                    eval_steps(c, b.backward_weight)};
     return bt;
   };
   const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work (w.schedule names sched)
@@ -322,6 +375,8 @@ StepEstimate Estimator::run(const Workload& w) const {
         bwd[r].add(bt.backward_input, b.count);
         wgt[r].add(bt.backward_weight, b.count);
       }
+    settle_dp(c, fwd[r]);
+    settle_dp(c, bwd[r], wgt[r]);
     // Pipeline point-to-point: activations forward and gradients backward, once per chunk.
     if (p > 1) {
       Collective send;
@@ -779,6 +834,8 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
         chunk_act[ci] += b.activation_bytes * b.count;
         recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
+    settle_dp(c, fwd);
+    settle_dp(c, bwd, wgt);
     if (p > 1 && w.schedule != "interleaved-1f1b") {  // blocking transfers, as run() charges them
       Collective send;
       send.kind = CollKind::SendRecv;

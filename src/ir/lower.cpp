@@ -637,7 +637,13 @@ struct Lowerer {
             er.bytes = expert_gather_bytes;
           }
         } else {
-          rc.erase(rc.begin(), rc.begin() + (expert_gather ? 2 : 1));  // the backward's gathers serve the recompute too
+          // The backward's gathers serve the recompute too, and so come before it: the
+          // recompute is the first pass of the layer's backward (before 2026-12-02 they opened
+          // the input-gradient pass, and simulate ran the recompute before its gather).
+          const auto n_g = static_cast<std::ptrdiff_t>(expert_gather ? 2 : 1);
+          rc.erase(rc.begin(), rc.begin() + n_g);
+          rc.insert(rc.begin(), bi_ordered.begin(), bi_ordered.begin() + n_g);
+          bi_ordered.erase(bi_ordered.begin(), bi_ordered.begin() + n_g);
         }
       }
     }

@@ -467,6 +467,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                 const bool has_dp_group = static_cast<int64_t>(dp) * cp > 1 || edp > 1;
                 for (bool sp : sps) {
                   if (!allowed(opt, "sp", sp)) continue;
+                  if (!sp && tp > 1 && ep > 1) continue;  // Megatron-Core: EP with TP needs SP (scenario check_plan)
                   for (bool tpo : tpos) {
                     if (!allowed(opt, "tp_overlap", tpo)) continue;
                     // TP communication overlap (userbuffers) needs sequence parallelism and a TP

@@ -329,6 +329,16 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (p.sequence_parallel && p.tp == 1) {
     // harmless: sequence parallelism over a TP group of one is a no-op
   }
+  // Megatron-Core refuses both (megatron/training/arguments.py): the TP overlap pipelines the
+  // all-gather and reduce-scatter of sequence parallelism, and the MoE token dispatcher with TP
+  // expects the sequence-parallel layout.
+  if (p.tp_comm_overlap && p.tp > 1 && !p.sequence_parallel)
+    fail("overlap.tp_comm", "TP communication overlap needs sequence parallelism (it overlaps SP's all-gathers and reduce-scatters)",
+         "set parallel.sequence_parallel: true, or parallel.overlap.tp_comm: false");
+  if (p.ep > 1 && p.tp > 1 && !p.sequence_parallel)
+    fail("sequence_parallel", "expert parallelism with tp > 1 needs sequence parallelism (Megatron-Core: \"When using expert "
+                              "parallelism and tensor parallelism, sequence parallelism must be used\")",
+         "set parallel.sequence_parallel: true");
   if (p.cp > 1 && s.train.seq_len % (2 * p.cp) != 0)
     fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * p.cp) +
                    " (load-balanced ring attention splits the sequence in 2*cp chunks)");

@@ -813,7 +813,7 @@ TEST(ClosedForms, ZeroThreeGathersAndReducesTheEmbeddingAndHead) {
 // projections are replicated across TP: their parameters are not divided by t.
 TEST(ClosedForms, MlaSavesItsLatentsKeysAndValues) {
   const std::string base = "model: deepseek-v3\nsystem: dgx-h100\nnum_gpus: 8\n"
-                           "parallel: {tp: TP, pp: 1, ep: 8, zero_stage: 1, sequence_parallel: false}\n"
+                           "parallel: {tp: TP, pp: 1, ep: 8, zero_stage: 1, sequence_parallel: true}\n"
                            "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
   auto with_tp = [&](int tp) {
     std::string y = base;
