@@ -391,3 +391,21 @@ TEST(PlanErrors, SequenceParallelDefaultFollowsTheFramework) {
   EXPECT_TRUE(parse_scenario(no_sp, "plan.yaml", *bundled).plan.sequence_parallel);
   EXPECT_TRUE(parse_scenario(with_fw, "plan.yaml", *bundled).plan.sequence_parallel) << "stated in the file: honoured";
 }
+
+// Megatron-Core refuses TP communication overlap and EP with TP unless sequence parallelism is on
+// (megatron/training/arguments.py); both ran before 2026-12-02, the overlap hiding even the
+// forward all-reduces of plain TP.
+TEST(PlanErrors, TensorParallelOverlapAndExpertParallelNeedSequenceParallelism) {
+  const auto e = error_of(kBase, {{"parallel.sequence_parallel", "false"}, {"parallel.overlap", "{tp_comm: true}"}});
+  EXPECT_NE(e.find("parallel.overlap.tp_comm"), std::string::npos) << e;
+  EXPECT_NE(e.find("needs sequence parallelism"), std::string::npos) << e;
+  EXPECT_EQ(error_of(kBase, {{"parallel.overlap", "{tp_comm: true}"}}), "(no error)");
+  const std::string moe =
+      "model: {id: m, source: t, layers: 4, hidden: 1024, heads: 8, ffn_hidden: 0, vocab: 1000,"
+      " moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 512}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, ep: 4, sequence_parallel: false}\ntraining: {global_batch: 8, seq_len: 128}\n";
+  const auto e2 = error_of(moe);
+  EXPECT_NE(e2.find("plan.yaml:4:"), std::string::npos) << e2;  // the line of the key
+  EXPECT_NE(e2.find("parallel.sequence_parallel"), std::string::npos) << e2;
+  EXPECT_EQ(error_of(moe, {{"parallel.sequence_parallel", "true"}}), "(no error)");
+}
