@@ -902,6 +902,8 @@ Workload lower(const Scenario& s) {
     const double grad_dense = dense_params * gb, grad_expert = st.expert_params * gb;
     // Megatron-core sizes a bucket at max(40M, 1M x DP size) elements (training.py, ddp_bucket_size
     // unset) so that each rank's shard of a bucket stays >= 1M elements and NCCL bandwidth-bound.
+    // grad_bucket_mb counts 2-byte elements: the default 40 is 20M elements, half Megatron's
+    // 40M (80 would match it); the floor of 1M per DP rank is Megatron's.
     const double bucket_bytes = std::max(p.grad_bucket_bytes * gb / 2, 1e6 * w.group(GroupKind::DP).size * gb);
     sw.grad_buckets = std::max(1, static_cast<int>(std::ceil(grad_dense / bucket_bytes)));
     if (p.zero_stage < 3) {
