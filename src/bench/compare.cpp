@@ -137,7 +137,12 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     cc.count_b = static_cast<int64_t>(mb.samples.size());
     cc.median_a = ma.summary().median;
     cc.median_b = mb.summary().median;
-    cc.change_fraction = cc.median_a != 0 ? cc.median_b / cc.median_a - 1 : 0;
+    // A baseline median of 0 (a coarse rusage time, a counter that was idle): any other median
+    // is an unbounded change, not none.
+    cc.change_fraction = cc.median_a != 0 ? cc.median_b / cc.median_a - 1
+                                          : cc.median_b == 0 ? 0.0 : std::copysign(INFINITY, cc.median_b);
+    cc.spread_a = ma.summary().spread_fraction;
+    cc.spread_b = mb.summary().spread_fraction;
     bool testable = cc.count_a >= 2 && cc.count_b >= 2;
     if (testable) {
       if (opt.test == "welch") {

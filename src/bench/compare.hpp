@@ -36,7 +36,8 @@ struct CaseComparison {
   bool higher_is_better = true;
   int64_t count_a = 0, count_b = 0;
   double median_a = 0, median_b = 0;
-  double change_fraction = 0;  // median_b / median_a - 1
+  double change_fraction = 0;  // median_b / median_a - 1 (+-inf from a median of 0)
+  double spread_a = 0, spread_b = 0;  // within-run spread: IQR / |median| of each side
   double p_value = 1;          // adjusted when a correction is applied
   std::string parameter_changes;  // "threads 2 -> 1; ..." (empty when like for like)
   std::string method;          // exact | normal | welch

@@ -91,10 +91,25 @@ void run_bench(BenchArgs& a) {
   // Open (and migrate) the database before a long run, so a bad --db fails fast.
   if (!a.no_db) ResultsDb check(db_path(a));
   RunRecord run = run_suites(suites, c);
+  if (run.measurements.empty()) {
+    // Every requested suite was skipped (no BLAS, no bf16 GEMM, no GPU): an empty run stored as a
+    // success would later compare as "nothing in common" or calibrate nothing.
+    std::string why;
+    for (const auto& n : run.notes) why += (why.empty() ? "" : "; ") + n;
+    throw Error(SourceLocation{"", 0, 0, "--suite"}, "nothing was measured" + (why.empty() ? std::string() : ": " + why),
+                "choose suites this host can run (sextant bench --list)");
+  }
   if (!a.label.empty()) run.label = a.label;
   run.config["expected_duration_s"] = expected;
   Result res = run_result(run, "bench", a.params);
   res.set("expected_duration_s", expected);
+  {
+    SuiteConfig all = c;
+    all.threads = 0;
+    if (c.threads > all.effective_threads())
+      res.notes.push_back("--threads " + std::to_string(c.threads) + " is above the " + std::to_string(all.effective_threads()) +
+                          " CPU(s) this process may use: threads share cores, and the rates are not the host's");
+  }
   store(a, run, res);
   emit(res, a.out);
 }
@@ -210,8 +225,11 @@ void add_bench_command(CLI::App& app) {
   cmd->add_flag("--list", a->list, "List the suites and stop");
   cmd->add_option("--reps", a->reps, "Timed repetitions per case (default 5)")->check(positive_number());
   cmd->add_option("--warmup", a->warmup, "Untimed warm-up repetitions per case (default 1)")->check(non_negative_number());
-  cmd->add_option("--min-rep-s", a->min_rep_s, "Minimum duration of one repetition (inner loops; default 0.05, quick 0.01)");
-  cmd->add_option("--threads", a->threads, "Threads for GEMM and multi-threaded memory cases (default: all logical CPUs)");
+  cmd->add_option("--min-rep-s", a->min_rep_s, "Minimum duration of one repetition (inner loops; default 0.05, quick 0.01)")
+      ->check(positive_number());
+  cmd->add_option("--threads", a->threads,
+                  "Threads for GEMM and multi-threaded memory cases (default: the CPUs this process may use: affinity, cgroup quota)")
+      ->check(positive_number());
   cmd->add_option("--timer", a->timer, "wall (default) or cpu: process CPU time, for single-threaded cases on a busy machine");
   cmd->add_option("--gemm-dtype", a->gemm_dtypes, "CPU GEMM dtype (repeatable): fp32, fp64, bf16");
   cmd->add_flag("--interleave", a->interleave,

@@ -75,7 +75,7 @@ void run(CalibrateArgs& a) {
     run_trace(a);
     return;
   }
-  ResultsDb db(a.db.empty() ? default_db_path() : a.db);
+  ResultsDb db = ResultsDb::open_existing(a.db.empty() ? default_db_path() : a.db);
   const RunRecord r = db.load_run(db.resolve_run(a.run));
   a.opt.memory_peak_bytes_per_s = a.memory_peak_gb_per_s * 1e9;
   if (!a.peak_from.empty()) {

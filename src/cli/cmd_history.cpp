@@ -1,4 +1,5 @@
 // sextant history list | show RUN | compare A B   (the results database of `sextant bench`)
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -18,21 +19,16 @@ struct HistoryArgs {
   int64_t limit = 0;
   std::vector<std::string> suites, metrics;
   double alpha = 0.05, min_effect = 0.05;
-  bool params = false;
+  bool params = false, allow_missing = false;
   OutputOptions out;
 };
 
 // The database the history commands read. They only read: a --db that does not exist is a typo to
 // report, not a new empty database to create (and report 0 runs from).
-std::string path_of(const HistoryArgs& h) {
-  if (h.db.empty()) return default_db_path();
-  if (!std::filesystem::exists(h.db))
-    throw Error(SourceLocation{h.db, 0, 0, "--db"}, "no results database here", "sextant bench writes one; check the path");
-  return h.db;
-}
+std::string path_of(const HistoryArgs& h) { return h.db.empty() ? default_db_path() : h.db; }
 
 Result list(const HistoryArgs& h) {
-  ResultsDb db(path_of(h));
+  ResultsDb db = ResultsDb::open_existing(path_of(h));
   Result r;
   r.command = "history list";
   r.set("db", db.path());
@@ -53,15 +49,15 @@ Result list(const HistoryArgs& h) {
 }
 
 Result show(const HistoryArgs& h) {
-  ResultsDb db(path_of(h));
+  ResultsDb db = ResultsDb::open_existing(path_of(h));
   const RunRecord run = db.load_run(db.resolve_run(h.run));
   Result r = run_result(run, "history show", h.params);
   r.set("db", db.path());
   return r;
 }
 
-Result compare(const HistoryArgs& h, int* regressions) {
-  ResultsDb db(path_of(h));
+Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
+  ResultsDb db = ResultsDb::open_existing(path_of(h));
   const RunRecord a = db.load_run(db.resolve_run(h.a));
   const RunRecord b = db.load_run(db.resolve_run(h.b));
   CompareOptions o;
@@ -98,10 +94,12 @@ Result compare(const HistoryArgs& h, int* regressions) {
   t.add_i64("count_b");
   t.add_str("verdict");
   t.add_str("parameter_changes");
+  t.add_f64("spread_a_fraction");
+  t.add_f64("spread_b_fraction");
   std::string first_change;
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.method.empty() ? std::string("-") : x.method,
-               x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes});
+               x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
   if (c.parameters_differ_count > 0)
@@ -116,10 +114,29 @@ Result compare(const HistoryArgs& h, int* regressions) {
                         " false alarms are expected among unchanged cases before the min-effect filter (--correction holm or "
                         "benjamini-hochberg controls for it)");
   }
+  // The p-values count the noise within each run only. Drift between runs (other work on the
+  // host, clocks, thermals) is not in them: where the repetitions of a run already scatter by more
+  // than the smallest effect that counts, the host was not quiet and verdicts are unreliable.
+  int64_t noisy = 0;
+  for (const auto& x : c.cases) noisy += std::max(x.spread_a, x.spread_b) > o.min_effect_fraction;
+  r.set("noisy_case_count", noisy);
+  if (noisy > 0)
+    r.notes.push_back(std::to_string(noisy) + " of " + std::to_string(c.cases.size()) + " case(s) scatter within a run by more than " +
+                      format_double(o.min_effect_fraction) + " (IQR / median): the host was not quiet, and the test counts noise within a "
+                      "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
+                      "trusting a verdict");
   if (!c.same_host) r.notes.push_back("runs A and B come from different hosts (fingerprints differ)");
-  if (!c.only_in_a.empty()) r.notes.push_back(std::to_string(c.only_in_a.size()) + " case(s) only in A");
+  r.set("missing_in_b_count", static_cast<int64_t>(c.only_in_a.size()));
+  if (!c.only_in_a.empty()) {
+    Table& m = r.add_table("missing_in_b", "cases of the baseline A that the candidate B does not have (a suite skipped or failed)");
+    m.add_str("case");
+    for (const auto& x : c.only_in_a) m.add_row({x});
+    r.notes.push_back(std::to_string(c.only_in_a.size()) + " case(s) of A are missing from B (table missing_in_b)" +
+                      (h.allow_missing ? "" : ": exit status 1, as for a regression (--allow-missing accepts it)"));
+  }
   if (!c.only_in_b.empty()) r.notes.push_back(std::to_string(c.only_in_b.size()) + " case(s) only in B");
   *regressions = c.regression_count;
+  *missing = !c.only_in_a.empty() && !h.allow_missing;
   return r;
 }
 }  // namespace
@@ -150,13 +167,15 @@ void add_history_command(CLI::App& app) {
                  "benjamini-hochberg (false discovery rate)");
   cp->add_option("--suite", h->suites, "Compare only this suite (repeatable)");
   cp->add_option("--metric", h->metrics, "Compare only this metric (repeatable), e.g. wall_s");
+  cp->add_flag("--allow-missing", h->allow_missing, "Exit 0 even when cases of A are missing from B (default: exit 1)");
   db_opt(cp);
   ls->callback([h] { emit(list(*h), h->out); });
   sh->callback([h] { emit(show(*h), h->out); });
   cp->callback([h] {
     int regressions = 0;
-    emit(compare(*h, &regressions), h->out);
-    if (regressions > 0) throw CLI::RuntimeError(1);  // exit status 1 for CI pipelines
+    bool missing = false;
+    emit(compare(*h, &regressions, &missing), h->out);
+    if (regressions > 0 || missing) throw CLI::RuntimeError(1);  // exit status 1 for CI pipelines
   });
 }
 

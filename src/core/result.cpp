@@ -502,6 +502,12 @@ void stage_csv_dir(const Result& r, const std::string& dir, AtomicFileSet& set) 
     }
     files.emplace_back(dir + "/scalars.csv", s);
   }
+  // The notes, which tell how to read the numbers (caveats, what was left out), travel with them.
+  if (!r.notes.empty()) {
+    std::string s = "note\n";
+    for (const auto& n : r.notes) s += csv_escape(n) + "\n";
+    files.emplace_back(dir + "/notes.csv", s);
+  }
   for (const auto& [p, content] : files) set.stage(p, content);
 }
 

@@ -41,7 +41,8 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
       break;
     }
     case OpClass::Attention: {
-      const DType d = acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
+      // 16-bit attention (flash attention) unless the op runs in fp32/tf32 (fp32 training).
+      const DType d = full_precision(op.dtype) && acc.has_peak(op.dtype) ? op.dtype : acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
       double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) *
                     known_or(acc.attention_fraction, 0.7);
       // An older attention kernel of the stack (framework attention_peak_fraction) is slower still.

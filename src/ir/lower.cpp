@@ -277,7 +277,9 @@ struct Lowerer {
     core.cls = OpClass::Attention;
     core.flops = attn_flops();
     core.bytes = T * (2 * q / t + 2 * std::max(kv_local, q / t)) * ab;
-    core.dtype = DType::BF16;  // flash attention runs in 16-bit even with fp8 GEMMs
+    // Flash attention runs in 16-bit even with fp8 GEMMs; fp32/tf32 training (no autocast) runs
+    // its attention in its own precision.
+    core.dtype = full_precision(dt) ? dt : DType::BF16;
     core.peak_fraction_cap = s.train.attention_peak_fraction;
     if (cp > 1) {
       // Ring attention: cp-1 exchanges of this rank's K and V chunk, overlapped with the

@@ -416,14 +416,15 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
                 "accelerator '" + s.accelerator.id + "' has no fp4 tensor cores", "use fp8 or bf16");
   {
-    // Every precision the step runs in needs a published peak: the GEMMs' own, and a 16-bit one
-    // (bf16 or fp16) for attention and the 16-bit activations.
+    // Every precision the step runs in needs a published peak: the GEMMs' own, and, below 32
+    // bits, a 16-bit one (bf16 or fp16) for attention and the 16-bit activations (fp32/tf32
+    // training runs everything in its own precision: a CPU calibrated in fp32 is usable).
     std::vector<std::string> have;
     for (DType d : {DType::FP32, DType::TF32, DType::BF16, DType::FP16, DType::FP8, DType::FP4})
       if (s.accelerator.has_peak(d)) have.push_back(to_string(d));
     std::string list;
     for (const auto& h : have) list += (list.empty() ? "" : ", ") + h;
-    const bool has16 = s.accelerator.has_peak(DType::BF16) || s.accelerator.has_peak(DType::FP16);
+    const bool has16 = s.accelerator.has_peak(DType::BF16) || s.accelerator.has_peak(DType::FP16) || full_precision(s.train.precision);
     if (!s.accelerator.has_peak(s.train.precision) || !has16)
       throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
                   "accelerator '" + s.accelerator.id + "' has no published " +
@@ -432,6 +433,11 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                   "its peaks: " + (list.empty() ? std::string("none") : list) +
                       (s.accelerator.has_peak(DType::FP16) && !s.accelerator.has_peak(DType::BF16) ? "; use fp16" : ""));
   }
+  if (!(s.accelerator.memory_bandwidth_bytes_per_s.value > 0) || !std::isfinite(s.accelerator.memory_bandwidth_bytes_per_s.value))
+    throw Error(SourceLocation{where_in.file, 0, 0, "accelerator"},
+                "accelerator '" + s.accelerator.id + "' has no memory bandwidth: every memory-bound op would take forever",
+                "a calibrated entry gets it from the memory_bandwidth suite (sextant bench --suite memory_bandwidth, then "
+                "calibrate), or give memory_bandwidth_gb_per_s");
   if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !s.accelerator.has_peak(DType::FP4))
     throw Error(SourceLocation{where_in.file, 0, 0, "training.fp8_recipe"},
                 "mxfp8 needs tensor cores with MX (block-scaled) formats, which came with the fp4 generation (Blackwell); '" +

@@ -42,7 +42,7 @@ static double brute_force_p(const std::vector<double>& a, const std::vector<doub
     for (int i = 0; i < n; ++i)
       if (mask >> i & 1)
         for (int j = 0; j < n; ++j)
-          if (!(mask >> j & 1) && all[i] > all[j]) u += 1;
+          if (!(mask >> j & 1)) u += all[i] > all[j] ? 1.0 : all[i] == all[j] ? 0.5 : 0.0;  // ties: midranks
     return u;
   };
   unsigned observed = (1u << n1) - 1;
@@ -80,14 +80,28 @@ TEST(MannWhitney, TextbookExampleExactAndNormal) {
   EXPECT_NEAR(2 * normal_sf(6.5 / std::sqrt(5 * 4 * 10 / 12.0)), 0.11134688653314041, 1e-12);
 }
 
-TEST(MannWhitney, TiesUseMidranksAndTheTieCorrectedVariance) {
+TEST(MannWhitney, TiesUseMidranksAndTheExactPermutationDistribution) {
   // Pooled ranks: 1 | 2 2 2 -> 3 | 3 3 3 -> 6 | 8. R_a = 1 + 3 + 3 + 6 = 13, U_a = 13 - 10 = 3.
-  // var = n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) = 16/12 (9 - 48/56); p = 0.172034.
+  // Small samples with ties: the exact permutation distribution of the midrank sum (the normal
+  // approximation with the tie-corrected variance gave 0.172 here), as brute force counts it.
   const MannWhitney r = mann_whitney_u({1, 2, 2, 3}, {2, 3, 3, 4});
-  EXPECT_EQ(r.method, "normal");
+  EXPECT_EQ(r.method, "exact");
   EXPECT_DOUBLE_EQ(r.u_a, 3);
-  EXPECT_NEAR(r.p_two_sided, 0.17203370892182296, 1e-12);
+  EXPECT_NEAR(r.p_two_sided, brute_force_p({1, 2, 2, 3}, {2, 3, 3, 4}), 1e-12);
   EXPECT_DOUBLE_EQ(mann_whitney_u({5, 5, 5}, {5, 5}).p_two_sided, 1);  // all tied: no evidence
+  // Three constant repetitions against three other constant ones (an integer metric such as RSS):
+  // the most extreme split of 6 into 3 + 3, p = 2 / C(6, 3) = 0.1, never below alpha 0.05 (the
+  // normal approximation said 0.047).
+  EXPECT_NEAR(mann_whitney_u({5632000, 5632000, 5632000}, {5947392, 5947392, 5947392}).p_two_sided, 0.1, 1e-12);
+  sextant::RandomStream rs(7, 3);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::vector<double> a, b;
+    for (int i = 0; i < 5; ++i) a.push_back(std::floor(rs.uniform() * 4));  // few values: many ties
+    for (int i = 0; i < 6; ++i) b.push_back(std::floor(rs.uniform() * 4 + 0.3 * trial));
+    const MannWhitney t = mann_whitney_u(a, b);
+    ASSERT_EQ(t.method, "exact");
+    EXPECT_NEAR(t.p_two_sided, brute_force_p(a, b), 1e-12) << "trial " << trial;
+  }
 }
 
 TEST(MannWhitney, LargeSamplesUseTheNormalApproximation) {

@@ -98,6 +98,79 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("did you mean 'wall_s'", p.stderr)
 
+    def test_compare_with_ties_missing_cases_and_a_zero_baseline(self):
+        # Three constant repetitions against three other constant ones (an integer metric such
+        # as RSS): the exact test's smallest p is 0.1, so no regression at alpha 0.05 (the normal
+        # approximation said p = 0.047 and exited 1).
+        import sqlite3
+        for _ in range(2):
+            sextant("bench", "run", "--reps", "3", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        con = sqlite3.connect(self.db)  # the schema of src/bench/db/results_db.cpp
+
+        def set_metric(run, metric, value):
+            for (i,) in con.execute("select id from measurements where run_id = ? and metric = ?", (run, metric)).fetchall():
+                con.execute("update samples set value = ? where measurement_id = ?", (value, i))
+        set_metric(1, "max_rss_bytes", 5632000)
+        set_metric(2, "max_rss_bytes", 5947392)
+        set_metric(1, "user_s", 0.0)
+        set_metric(2, "user_s", 0.045)
+        con.commit()
+        con.close()
+        p, r = as_json("history", "compare", "1", "2", "--metric", "max_rss_bytes", "--db", self.db, check=False)
+        case = rows(table(r, "cases"))[0]
+        self.assertEqual(case["method"], "exact")
+        self.assertAlmostEqual(case["p_value"], 0.1, places=9)
+        self.assertEqual(case["verdict"], "unchanged")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # A baseline median of 0 against 0.045 s is a change, not "0%".
+        p, r = as_json("history", "compare", "1", "2", "--metric", "user_s", "--db", self.db, check=False)
+        case = rows(table(r, "cases"))[0]
+        self.assertTrue(case["change_fraction"] is None or case["change_fraction"] > 1e300, case)
+        # A candidate that lacks cases of the baseline fails the gate, with the cases named.
+        sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "--db", self.db, "-q")
+        sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "--db", self.db, "-q")
+        con = sqlite3.connect(self.db)
+        con.execute("delete from samples where measurement_id in (select id from measurements where run_id = 4 and name like '%size=1073741824%')")
+        con.execute("delete from measurements where run_id = 4 and name like '%size=1073741824%'")
+        con.commit()
+        con.close()
+        csv_dir = os.path.join(self.dir, "csv")
+        p, r = as_json("history", "compare", "3", "4", "--db", self.db, "--csv", csv_dir, check=False)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertGreater(r["scalars"]["missing_in_b_count"], 0)
+        self.assertIn("all_reduce size=1073741824", str(table(r, "missing_in_b")))
+        with open(os.path.join(csv_dir, "notes.csv")) as f:
+            self.assertIn("missing from B", f.read())
+        p = sextant("history", "compare", "3", "4", "--db", self.db, "--allow-missing", check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_nothing_measured_and_foreign_databases_are_errors(self):
+        p = sextant("bench", "--quick", "--suite", "gemm_cpu", "--gemm-dtype", "bf16", "--db", self.db, check=False)
+        if p.returncode == 0:
+            self.skipTest("this BLAS has a bf16 GEMM")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("nothing was measured", p.stderr)
+        _, listed = as_json("history", "list", "--db", self.db)  # opened before the run, but no run stored
+        self.assertEqual(listed["scalars"]["run_count"], 0)
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--threads", "-3", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--threads", p.stderr)
+        # A foreign or empty SQLite file is not turned into a results database by a read.
+        import sqlite3
+        foreign = os.path.join(self.dir, "foreign.db")
+        con = sqlite3.connect(foreign)
+        con.execute("create table foo(x)")
+        con.commit()
+        con.close()
+        empty = os.path.join(self.dir, "empty.db")
+        open(empty, "w").close()
+        for path in (foreign, empty):
+            before = open(path, "rb").read()
+            p = sextant("history", "list", "--db", path, check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("not a Sextant results database", p.stderr)
+            self.assertEqual(open(path, "rb").read(), before)
+
     def test_two_concurrent_bench_processes_both_store_their_runs(self):
         cmd = [BIN, "bench", "--quick", "--suite", "memory_latency", "--reps", "3", "--db", self.db, "-q"]
         procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
@@ -150,6 +223,28 @@ class BenchCli(unittest.TestCase):
         shown_bw = fields["read_bandwidth_at_%dKiB" % (first["working_set_bytes"] // 1024)]
         self.assertAlmostEqual(float(shown_bw["value"]), first["bytes_per_s"] / 1e9, places=6)
         self.assertIn("cache_bandwidth suite", shown_bw["source"])
+
+    def test_a_cpu_calibrated_in_fp32_runs_an_fp32_estimate(self):
+        # bench -> calibrate -> estimate on this host: an fp32 entry (no 16-bit peak measured)
+        # carries an fp32 step (attention in fp32 too); it needed a bf16 peak before 2026-12-02.
+        sextant("bench", "--quick", "--suite", "gemm_cpu", "--suite", "memory_bandwidth", "--gemm-dtype", "fp32", "--reps", "3",
+                "--db", self.db, "-q")
+        cat = os.path.join(self.dir, "catalog")
+        shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+        sextant("calibrate", "--db", self.db, "--id", "this-cpu", "--out", os.path.join(cat, "accelerators", "this-cpu.yaml"), "-q")
+        scenario = os.path.join(self.dir, "cpu.yaml")
+        with open(scenario, "w") as f:
+            f.write("model: {id: tiny, source: test, layers: 2, hidden: 256, heads: 4, ffn_hidden: 1024, vocab: 1000}\n"
+                    "system: {id: cpu-box, name: cpu box, accelerator: this-cpu, gpus_per_node: 1,"
+                    " scale_up: {network: nvlink4, domain_gpus: 1}}\n"
+                    "num_gpus: 1\ntraining: {global_batch: 4, micro_batch: 1, seq_len: 256, precision: fp32}\n")
+        _, r = as_json("estimate", scenario, "--catalog", cat)
+        self.assertGreater(r["scalars"]["step_time_s"], 0)
+        self.assertLess(r["scalars"]["step_time_s"], 1e3)
+        self.assertGreater(r["scalars"]["mfu_fraction"], 0)
+        p = sextant("estimate", scenario, "--catalog", cat, "--set", "training.precision=bf16", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no published bf16 peak", p.stderr)
 
     def test_nccl_tests_log_import(self):
         log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")

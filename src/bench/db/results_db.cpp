@@ -160,6 +160,27 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
   }
 }
 
+ResultsDb ResultsDb::open_existing(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw Error(SourceLocation{path, 0, 0, "--db"}, "no results database here", "sextant bench writes one; check the path");
+  // Look before touching: read-only, no WAL switch, no migration of a file that is not ours.
+  sqlite3* raw = nullptr;
+  bool ours = false;
+  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(raw, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+      ours = sqlite3_column_int64(st, 0) == 1;
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(raw);
+  if (!ours)
+    throw Error(SourceLocation{path, 0, 0, "--db"}, "not a Sextant results database (no runs table; empty, foreign or not SQLite)",
+                "give the database sextant bench wrote (--db), or run sextant bench to make one");
+  return ResultsDb(path);
+}
+
 ResultsDb::~ResultsDb() {
   if (db_) sqlite3_close(db_);
 }

@@ -52,8 +52,13 @@ class ResultsDb {
   // (default: latest). Throws Error naming the path on failure, or when the database was made
   // by a newer Sextant.
   explicit ResultsDb(const std::string& path, int target_version = 0, double busy_timeout_s = 60);
+  // For the commands that only read (history, calibrate --db): the file must exist and be a
+  // Sextant results database (a missing path is a typo, an empty or foreign SQLite file is not
+  // turned into one). An older Sextant database is still migrated.
+  static ResultsDb open_existing(const std::string& path);
   ~ResultsDb();
   ResultsDb(const ResultsDb&) = delete;
+  ResultsDb(ResultsDb&& o) noexcept : path_(std::move(o.path_)), db_(o.db_) { o.db_ = nullptr; }
   ResultsDb& operator=(const ResultsDb&) = delete;
 
   const std::string& path() const { return path_; }
