@@ -1,5 +1,7 @@
 // sextant calibrate [--run RUN] --out FILE.yaml: fit this host's efficiency model from a bench
 // run and write a catalog accelerator entry (and a network entry from the MPI suite).
+#include <cmath>
+
 #include "bench/calibrate/calibrate.hpp"
 #include "bench/db/results_db.hpp"
 #include "catalog/catalog.hpp"
@@ -39,6 +41,27 @@ void check_loads(const std::string& text, const std::string& what, bool accelera
   file.finish();
 }
 
+// What a user must know before trusting the written entry: a poor fit, a fraction pinned at its
+// bound, too few shapes. The entry is still written (the rms is in it), but not silently.
+void add_quality_notes(const Calibration& c, Result& r) {
+  for (const auto& f : c.gemm) {
+    if (f.fit_rms_error_fraction > 0.25)
+      r.notes.push_back(f.dtype + " GEMM fit is poor: rms error " + format_double(std::round(f.fit_rms_error_fraction * 1000) / 1000) +
+                        " over " + std::to_string(f.fitted_count) +
+                        " shapes (the written model misses the measured rates by that much; table gemm_fit shows which shapes): "
+                        "read estimates on this entry as rough");
+    if (f.gemm_peak_fraction >= 0.995)
+      r.notes.push_back(f.dtype + " gemm_peak_fraction " + format_double(std::round(f.gemm_peak_fraction * 1000) / 1000) +
+                        " sits at its bound of 1: the measured rates reach the peak the fit divides by (a peak too low for this "
+                        "device or clock, or burst rates): check the peak");
+    if (f.fitted_count < 6)
+      r.notes.push_back(f.dtype + " GEMM fit rests on " + std::to_string(f.fitted_count) + " shapes: its half-dimension is weakly determined");
+  }
+  if (c.network.present && c.network.fit_rms_error_fraction > 0.25)
+    r.notes.push_back("collective fit is poor: rms error " + format_double(std::round(c.network.fit_rms_error_fraction * 1000) / 1000) +
+                      " over " + std::to_string(c.network.points) + " calls");
+}
+
 // From Kineto traces: the workload and collectives analyses of `sextant analyze`, fitted.
 void run_trace(CalibrateArgs& a) {
   auto cat = a.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a.catalog_dir);
@@ -61,6 +84,8 @@ void run_trace(CalibrateArgs& a) {
   const Calibration c = calibrate_from_trace(analysis, base, a.trace_opt);
   check_loads(c.accelerator_yaml, "calibrated accelerator", true);
   Result res = trace_calibration_result(c, base, a.trace_opt);
+  res.set("trace_rates", a.trace_opt.trace_rates);
+  add_quality_notes(c, res);
   if (!a.out.empty()) {
     write_file_atomic(a.out, c.accelerator_yaml);
     res.set("accelerator_file", a.out);
@@ -98,6 +123,7 @@ void run(CalibrateArgs& a) {
   check_loads(c.accelerator_yaml, "calibrated accelerator", true);
   if (!c.network_yaml.empty()) check_loads(c.network_yaml, "calibrated network", false);
   Result res = calibration_result(c, r, a.opt);
+  add_quality_notes(c, res);
   if (!a.out.empty()) {
     write_file_atomic(a.out, c.accelerator_yaml);
     res.set("accelerator_file", a.out);
@@ -136,6 +162,10 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--trace", a->traces, "Calibrate from these PyTorch/Kineto traces (files or folders) instead of a bench run: "
                                         "GEMM efficiency from operator shapes, collective bus bandwidth from NCCL kernels");
   cmd->add_option("--device", a->device, "With --trace: catalog accelerator the trace ran on (default: from deviceProperties)");
+  cmd->add_option("--trace-rates", a->trace_opt.trace_rates,
+                  "With --trace: sustained (a training step's rates; default: sustained_compute_fraction 1) or burst (a short "
+                  "benchmark's: the base entry's sustained fraction kept)")
+      ->check(CLI::IsMember({"sustained", "burst"}));
   add_output_options(*cmd, a->output);
   cmd->callback([a] { run(*a); });
 }

@@ -178,6 +178,9 @@ struct TraceCalibrateOptions {
   std::string name;        // default: base name + " (calibrated from trace)"
   std::string trace_ref;   // file names, for the sources
   int min_shapes = 3;      // per dtype
+  // What the traced GEMM rates are: "sustained" (a training step's: sustained_compute_fraction 1)
+  // or "burst" (a short benchmark's, before the power cap bites: the base's sustained fraction kept).
+  std::string trace_rates = "sustained";
 };
 
 // The (m, n, k) of a GEMM-like aten operator from its Input Dims (JSON list of lists); false

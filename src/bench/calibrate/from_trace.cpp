@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/calibrate/calibrate.hpp"
+
+#include <tuple>
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
 
@@ -206,22 +208,48 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   y += "    name: " + q(name) + "\n";
   y += "    vendor: " + q(base.vendor) + "\n";
   y += "    kind: " + q(base.kind) + "\n";
+  if (base.year > 0) y += "    year: " + std::to_string(base.year) + "\n";
   y += "    peak_tflops:\n";
   for (const auto& [d, s] : base.peak_flops)
     if (s.known) y += "      " + to_string(d) + ": " + sourced(s.value / 1e12, "base") + "\n";
   if (base.memory_bytes.known) y += "    memory_gib: " + sourced(base.memory_bytes.value / (1024.0 * 1024 * 1024), "base") + "\n";
   if (base.memory_bandwidth_bytes_per_s.known)
     y += "    memory_bandwidth_gb_per_s: " + sourced(base.memory_bandwidth_bytes_per_s.value / 1e9, "base") + "\n";
+  // Everything the trace does not measure is the base's (power, cache, units, price, power caps).
+  for (const auto& [key, v, scale] : {std::tuple<const char*, const Sourced*, double>{"cache_mib", &base.cache_bytes, 1.0 / (1024.0 * 1024)},
+                                      {"compute_units", &base.compute_units, 1.0},
+                                      {"tdp_w", &base.tdp_w, 1.0},
+                                      {"idle_w", &base.idle_w, 1.0},
+                                      {"price_usd", &base.price_usd, 1.0}})
+    if (v->known) y += std::string("    ") + key + ": " + sourced(v->value * scale, "base") + "\n";
+  if (!base.power_caps.empty()) {
+    y += "    power_caps:\n";
+    for (const auto& pc : base.power_caps) {
+      y += "      - power_w: " + format_double(pc.power_w) + "\n";
+      if (pc.clock_mhz.known) y += "        clock_mhz: " + sourced(pc.clock_mhz.value, "base") + "\n";
+      if (pc.bf16_tflops.known) y += "        bf16_tflops: " + sourced(pc.bf16_tflops.value / 1e12, "base") + "\n";
+    }
+  }
   y += "    efficiency:\n";
   y += "      gemm_peak_fraction:\n";
   for (const auto& f : c.gemm)
     y += "        " + f.dtype + ": " +
          sourced(f.gemm_peak_fraction, fmt::format("trace: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
+  for (const auto& [d, fr] : base.gemm_peak_fraction) {  // dtypes the trace has no GEMMs of
+    bool fitted = false;
+    for (const auto& f : c.gemm) fitted = fitted || f.dtype == to_string(d);
+    if (!fitted && fr.known) y += "        " + to_string(d) + ": " + sourced(fr.value, "base") + "\n";
+  }
   const GemmFit* primary = &c.gemm.front();
   for (const auto& f : c.gemm)
     if (f.fitted_count > primary->fitted_count || (f.dtype == "bf16" && f.fitted_count >= primary->fitted_count)) primary = &f;
   y += "      gemm_half_dim: " + sourced(primary->gemm_half_dim, "trace: fit of " + primary->dtype + " GEMMs") + "\n";
-  y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates") + "\n";
+  if (opt.trace_rates == "burst") {
+    if (base.sustained_compute_fraction.known)
+      y += "      sustained_compute_fraction: " + sourced(base.sustained_compute_fraction.value, "base (the traced rates are burst rates, --trace-rates burst)") + "\n";
+  } else {
+    y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates (--trace-rates sustained)") + "\n";
+  }
   // Carried over from the base entry, in the catalog's units (kernel overhead is written in µs).
   struct Carried {
     const char* key;
