@@ -246,6 +246,31 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("no published bf16 peak", p.stderr)
 
+    def test_trace_calibration_keeps_what_the_trace_does_not_measure(self):
+        trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
+        cat = os.path.join(self.dir, "catalog")
+        shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+        _, base = as_json("catalog", "show", "h200-sxm-141gb")
+        base_fields = {f["field"]: f["value"] for f in rows(table(base, "fields"))}
+        for rates in ("sustained", "burst"):
+            out = os.path.join(cat, "accelerators", "h200-" + rates + ".yaml")
+            _, r = as_json("calibrate", "--trace", trace, "--id", "h200-" + rates, "--trace-rates", rates, "--out", out)
+            self.assertEqual(r["scalars"]["trace_rates"], rates)
+            _, shown = as_json("catalog", "--catalog", cat, "show", "h200-" + rates)
+            fields = {f["field"]: f["value"] for f in rows(table(shown, "fields"))}
+            for key in ("gemm_peak_fraction_fp8", "tdp", "cache", "compute_units"):
+                matches = [k for k in base_fields if k.startswith(key)]
+                self.assertTrue(matches, key)
+                for k in matches:
+                    self.assertEqual(fields.get(k), base_fields[k], k)
+            expected = "1" if rates == "sustained" else base_fields["sustained_compute_fraction"]
+            self.assertEqual(fields["sustained_compute_fraction"], expected)
+        # A poor fit is said, not only written.
+        hta = os.path.join(os.path.dirname(ROOT), "shared", "data", "traces", "hta", "trace_diff", "control")
+        if os.path.isdir(hta):
+            _, r = as_json("calibrate", "--trace", hta)
+            self.assertTrue(any("fit is poor" in n for n in r["notes"]), r["notes"])
+
     def test_nccl_tests_log_import(self):
         log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
         _, r = as_json("bench", "import-nccl", log, "--db", self.db)
