@@ -326,9 +326,28 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   if (z == 2 && s.plan.zero2_grad_sync == "step") mb.gradients_bytes = (dense + expert) * gbytes;
   mb.optimizer_bytes = (z >= 1 ? dense / dshard + expert / eshard : dense + expert) * obytes;
   mb.activations_bytes = activations_bytes;
-  // ZeRO-3: two layers' gathered parameters (the one in use and the prefetched one), experts too.
-  mb.comm_buffers_bytes = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
-                          (z >= 3 ? 2.0 * ((dense + (eshard > 1 ? expert : 0.0)) / std::max(1.0, static_cast<double>(s.model.layers) / s.plan.pp)) * wbytes : 0.0);
+  // ZeRO-3: two layers' gathered parameters (the one in use and the prefetched one), experts too
+  // where they are sharded, and the root unit (embedding, final norm, head), gathered before the
+  // forward and kept through the backward (before 2026-12-02 the root was averaged into the
+  // layers: Llama 3 8B's 2.1 GB of embedding and head counted as a fraction of a layer).
+  double gathered = 0;
+  if (z >= 3) {
+    double root = 0, layer = 0;
+    for (const auto& ch : st.chunks)
+      for (const auto& b : ch.blocks) {
+        const double g = (b.params - b.expert_params) + (eshard > 1 ? b.expert_params : 0.0);
+        if (b.name == "embedding" || b.name == "head") root += g;
+        else layer = std::max(layer, g);
+      }
+    // A stack that releases parameters after each use (DeepSpeed's ZeRO-3, which also re-gathers
+    // for the recompute) holds the root unit only while it runs, like a layer.
+    if (s.plan.zero3_regather_for_recompute) {
+      layer = std::max(layer, root);
+      root = 0;
+    }
+    gathered = (root + 2.0 * layer) * wbytes;
+  }
+  mb.comm_buffers_bytes = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 + gathered;
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;
 }
@@ -429,7 +448,11 @@ StepEstimate Estimator::run(const Workload& w) const {
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
     const ChunkedOverlap overlap(w.stages[r], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
     double sync_exposed = sync;
-    if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, times.backward_s[r] / v);
+    // Gradients are complete when the weight-gradient work ends: under schedules that split it
+    // off (ZB-H1, DualPipeV) the reduction hides behind the deferred weight passes only, not the
+    // input-gradient passes (before 2026-12-02 the whole backward: ZB-H1 at m = 2 came out 4% fast).
+    const double grad_window_s = sched.splits_weight_gradient() ? times.weight_s[r] : times.backward_s[r];
+    if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, grad_window_s / v);
     sync_exposed += sync_after;
     double gather = 0;
     for (const auto& col : sw.param_gather) gather += collective_time_s(col, w, c.fabric);

@@ -549,6 +549,9 @@ struct ShapeHash {
 };
 struct StageMem {
   double dense = 0, expert = 0, recompute_peak_per_mb = 0;
+  // ZeRO-3's gathered parameters (estimate.cpp stage_memory): the root unit's, and the largest
+  // layer's without and with its experts.
+  double root = 0, layer_dense = 0, layer_all = 0;
   std::vector<double> chunk_act_per_mb;  // one micro-batch's saved activations per chunk
 };
 }  // namespace
@@ -593,6 +596,13 @@ struct MemoryModel::Impl {
         for (const auto& b : st.chunks[c].blocks) {
           sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;
           sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, b.recompute_bytes);
+          const double dense = b.params - b.expert_params;
+          if (b.name == "embedding" || b.name == "head") {
+            sm.root += dense;
+          } else {
+            sm.layer_dense = std::max(sm.layer_dense, dense);
+            sm.layer_all = std::max(sm.layer_all, dense + b.expert_params);
+          }
         }
       out.push_back(sm);
     }
@@ -647,8 +657,16 @@ double MemoryModel::bytes(const Candidate& c) const {
     const double g = (shard_grads ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
     const double act = (sched.peak_activation_bytes(r, p, v, m, st.chunk_act_per_mb) + st.recompute_peak_per_mb) * act_scale;
-    const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 +
-                        (z >= 3 ? 2.0 * ((st.dense + (eshard > 1 ? st.expert : 0.0)) / std::max(1.0, static_cast<double>(s.model.layers) / p)) * wbytes : 0.0);
+    double gathered = 0;
+    if (z >= 3) {
+      double root = st.root, layer = eshard > 1 ? st.layer_all : st.layer_dense;
+      if (s.plan.zero3_regather_for_recompute) {
+        layer = std::max(layer, root);
+        root = 0;
+      }
+      gathered = (root + 2.0 * layer) * wbytes;
+    }
+    const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 + gathered;
     const double reserve = 2.0 * 1024 * 1024 * 1024;
     worst = std::max(worst, w + g + o + act + comm + reserve);
   }

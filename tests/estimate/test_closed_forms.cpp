@@ -983,3 +983,25 @@ TEST(ClosedForms, TensorParallelCollectivesPerLayerWithAndWithoutSequenceParalle
   EXPECT_EQ(sp.at({1, ir::CollKind::ReduceScatter}), 2);
   EXPECT_EQ(sp.size(), 4u);
 }
+
+// ZeRO-3 holds gathered: two layers (running, prefetched) and FSDP's root unit (embedding and
+// head, untied here: 2 x vocab x hidden + the final norm), kept through the backward; DeepSpeed's
+// release-after-use holds the root only while it runs. Before 2026-12-02 the root was averaged
+// into the layers.
+TEST(ClosedForms, ZeroThreeHoldsTheRootUnitAndTwoLayers) {
+  auto buffers = [](const std::string& framework) {
+    std::string y = gpt_yaml(1, false, "none");
+    y.replace(y.find("zero_stage: 0"), 13, "zero_stage: 3");
+    y += "framework: " + framework + "\n";
+    const Scenario s = parse_scenario(y, "zero3.yaml", *frozen());
+    const auto w = ir::lower(s);
+    const double layer = dense_block(w).params;
+    const double bucket = 2.0 * s.plan.grad_bucket_bytes * dtype_bytes(s.train.grad_reduce_dtype) / 2;
+    return std::tuple{estimate_step(w).memory.comm_buffers_bytes - bucket, layer};
+  };
+  const double root = 2.0 * 51200 * 4096 + 4096;
+  const auto [fsdp, layer] = buffers("pytorch-fsdp");
+  EXPECT_NEAR(fsdp, (root + 2 * layer) * 2.0, 1.0);
+  const auto [ds, layer_ds] = buffers("deepspeed-zero3-2021");
+  EXPECT_NEAR(ds, 2.0 * std::max(root, layer_ds) * 2.0, 1.0);
+}
