@@ -705,6 +705,19 @@ TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
     for (size_t i = 1; i < spans.size(); ++i) overlaps += spans[i].first < spans[i - 1].second;
   }
   EXPECT_EQ(overlaps, 0);
+  // Every arrow's end binds to a compute slice: the one enclosing it ("bp": "e") or, where the
+  // compute track is idle at that moment, the next one (the default binding).
+  int unbound = 0;
+  for (const auto& ev : j["traceEvents"]) {
+    if (ev["ph"] != "f") continue;
+    const auto t = std::llround(ev["ts"].get<double>() * 1000);
+    const auto& spans = tracks[{ev["pid"].get<int>(), ev["tid"].get<int>()}];
+    const bool enclosing = ev.contains("bp") && ev["bp"] == "e";
+    bool ok = false;
+    for (const auto& [a, b] : spans) ok = ok || (enclosing ? (a <= t && t <= b) : a >= t);
+    unbound += !ok;
+  }
+  EXPECT_EQ(unbound, 0);
 }
 
 TEST(SimErrors, DeadlockIsReportedNotHung) {
