@@ -64,13 +64,23 @@ def _overrides(overrides, kwargs):
 
 
 def _plain(v):
-    """numpy/pandas scalars and arrays as Python ones (their .item() / .tolist())."""
-    if isinstance(v, (bool, int, float, str)) or v is None:
+    """numpy/pandas scalars and arrays as Python ones (their .item() / .tolist()), inside lists,
+    tuples and dicts too; a whole float such as 32.0 as the integer 32 (an integer key takes it,
+    a float key reads it as 32.0)."""
+    if isinstance(v, bool) or v is None or isinstance(v, str):
         return v
+    if isinstance(v, float):
+        return int(v) if v.is_integer() and abs(v) < 2 ** 63 else v
+    if isinstance(v, int):
+        return v
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, range)):
+        return [_plain(x) for x in v]
     if hasattr(v, "tolist") and callable(v.tolist):
-        return v.tolist()
+        return _plain(v.tolist())
     if hasattr(v, "item") and callable(v.item):
-        return v.item()
+        return _plain(v.item())
     return v
 
 
@@ -78,9 +88,7 @@ def _scalar_text(v):
     v = _plain(v)
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 63:
-        return str(int(v))  # 32.0 is the integer 32 to an integer key, and 32 to a float one
-    if isinstance(v, (list, tuple, dict)):
+    if isinstance(v, (list, dict)):
         return _json.dumps(v)  # a YAML flow collection
     return str(v)
 
@@ -146,8 +154,8 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
             st.append((_whole(r, "stragglers: rank"), float(f)))
         except (TypeError, ValueError) as e:
             raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (%s)" % (item, e))
-    for key, v in (("all_ranks", all_ranks), ("contention", contention), ("interference", interference)):
-        _bool(v, key)
+    all_ranks, contention, interference = (_bool(all_ranks, "all_ranks"), _bool(contention, "contention"),
+                                           _bool(interference, "interference"))
     seed = _int_in(seed, "seed", 0, 2 ** 63 - 1)
     try:
         jitter = float(_plain(jitter))

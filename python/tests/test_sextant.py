@@ -146,6 +146,11 @@ def test_numpy_values_and_the_schema_version():
     assert sextant.estimate(SCENARIO, training__global_batch=numpy.float64(1024)) == a
     assert sextant.estimate(SCENARIO, training__global_batch=numpy.int64(1024)) == a
     assert a["schema_version"] == cli_json("estimate", SCENARIO)["schema_version"] >= 1
+    # numpy values and whole floats inside lists too.
+    layers = dict(parallel__vpp=1, parallel__schedule="1f1b")
+    plain = sextant.estimate(SCENARIO, parallel__stage_layers=[20, 20, 20, 20], **layers)
+    assert sextant.estimate(SCENARIO, parallel__stage_layers=[numpy.int64(20)] * 4, **layers) == plain
+    assert sextant.estimate(SCENARIO, parallel__stage_layers=(20.0, numpy.float64(20), 20, 20), **layers) == plain
     vary = {"accelerator.memory_bytes": numpy.array([80e9, 96e9])}
     assert sextant.sweep(small_scenario(), vary=vary) == sextant.sweep(small_scenario(), vary={"accelerator.memory_bytes": [80e9, 96e9]})
 

@@ -180,7 +180,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
         // (settle_dp), not against this layer's own GEMMs alone.
         local.deferred_dp_s += t;
         local.deferred_by_group[static_cast<int>(col.group)] += t;
-        local.deferred_count += 1;
+        local.deferred_count = 1;  // one unit per block execution (its gathers or reduce-scatters together)
       } else if (col.overlappable) {
         local.overlap_comm_s += t;
         overlapped_by_group[static_cast<int>(col.group)] += t;
@@ -220,7 +220,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
 void settle_dp(const Ctx& c, PassTime& a, PassTime& b) {
   const double D = a.deferred_dp_s + b.deferred_dp_s;
   if (!(D > 0)) return;
-  // The per-layer units: a layer's gather and its reduce-scatter are one unit each way.
+  // The per-layer units: one per block execution that has such traffic (units_of_backward).
   const double n = std::max({1.0, a.deferred_count, b.deferred_count});
   const double compute = a.compute_s + b.compute_s;
   const double W = compute + a.blocking_comm_s + b.blocking_comm_s;
@@ -249,6 +249,14 @@ void settle_dp(const Ctx& c, PassTime& fwd) {
 struct BlockTimes {
   PassTime forward, recompute, backward_input, backward_weight;
 };
+
+// A block's backward is one unit of settle_dp however many of its passes carry DP traffic (a
+// re-gather for the recompute, the backward's gathers, the reduce-scatters): counted once, on
+// the weight pass.
+void units_of_backward(PassTime& rc, PassTime& bi, PassTime& bw) {
+  bw.deferred_count = (rc.deferred_dp_s > 0 || bi.deferred_dp_s > 0 || bw.deferred_dp_s > 0) ? 1.0 : 0.0;
+  rc.deferred_count = bi.deferred_count = 0;
+}
 
 double chunk_params(const Chunk& ch) {
   double x = 0;
@@ -382,6 +390,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     BlockTimes& bt = (b.template_id >= 0 && cache.size() < cache.capacity()) ? cache.emplace_back(b.template_id, BlockTimes{}).second : scratch;
     bt = BlockTimes{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input),
                     eval_steps(c, b.backward_weight)};
+    units_of_backward(bt.recompute, bt.backward_input, bt.backward_weight);
     return bt;
   };
   const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work (w.schedule names sched)
@@ -852,9 +861,11 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
       for (const auto& b : stage.chunks[ci].blocks) {
         if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) st.layers += b.count;
         fwd.add(eval_steps(c, b.forward), b.count);
-        bwd.add(eval_steps(c, b.recompute), b.count);
-        bwd.add(eval_steps(c, b.backward_input), b.count);
-        wgt.add(eval_steps(c, b.backward_weight), b.count);
+        PassTime rc = eval_steps(c, b.recompute), bi = eval_steps(c, b.backward_input), bw = eval_steps(c, b.backward_weight);
+        units_of_backward(rc, bi, bw);
+        bwd.add(rc, b.count);
+        bwd.add(bi, b.count);
+        wgt.add(bw, b.count);
         chunk_act[ci] += b.activation_bytes * b.count;
         recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }

@@ -279,13 +279,14 @@ Result run_serve(StudySpec s, const Catalog&, const InferData&) {
   if (s.load_fraction > 0) r.set("load_fraction", s.load_fraction);
   // Steady-state cost: the run's $/Mtok is over the whole run, ramp-up and drain included, so a
   // short run reads high. At steady state the server completes what arrives, up to its saturation
-  // throughput: the arrival rate of these requests ((n - 1) / their span) x output tokens per
-  // arrival (refused requests give none), per device-hour. Not for a trace: the saturation
+  // throughput: the arrival rate (the generator's) x output tokens per arrival (refused requests
+  // give none), per device-hour. Not for a trace: the saturation
   // throughput is measured on generated lengths.
   const double usd_h = s.serving.usd_per_device_hour;
   if (usd_h > 0 && s.workload.arrival != "trace" && reqs.size() >= 2 && reqs.back().arrival_s > reqs.front().arrival_s) {
     if (cap <= 0) cap = saturation_of(s);
-    const double arrivals_per_s = static_cast<double>(reqs.size() - 1) / (reqs.back().arrival_s - reqs.front().arrival_s);
+    const double arrivals_per_s = s.workload.rate_per_s > 0 ? s.workload.rate_per_s  // the generator's rate, exact
+                                                              : static_cast<double>(reqs.size() - 1) / (reqs.back().arrival_s - reqs.front().arrival_s);
     const double dur = std::get<double>(*r.scalar("duration_s"));
     const double out = std::get<double>(*r.scalar("output_tokens_per_s")) * dur;
     const int64_t devices = std::get<int64_t>(*r.scalar("devices_count"));

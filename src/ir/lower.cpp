@@ -647,6 +647,15 @@ struct Lowerer {
           rc.insert(rc.begin(), bi_ordered.begin(), bi_ordered.begin() + n_g);
           bi_ordered.erase(bi_ordered.begin(), bi_ordered.begin() + n_g);
         }
+      } else if (std::any_of(rc.begin(), rc.end(), [](const Step& st) {
+                   const auto* op = std::get_if<ComputeOp>(&st);
+                   return op && op->cls == OpClass::Gemm;
+                 })) {
+        // Selective recompute of modules with weights (mlp, moe, shared_experts, mla_up_proj):
+        // the backward's gathers come before it too.
+        const auto n_g = static_cast<std::ptrdiff_t>(expert_gather ? 2 : 1);
+        rc.insert(rc.begin(), bi_ordered.begin(), bi_ordered.begin() + n_g);
+        bi_ordered.erase(bi_ordered.begin(), bi_ordered.begin() + n_g);
       }
     }
     if (zero2) zero2_reduce(b.params - b.expert_params, moe ? b.expert_params : 0.0, bw);

@@ -74,6 +74,10 @@ struct Builder {
   std::map<const void*, int> op_index, coll_index;
   int p = 1, v = 1;
   int64_t m = 1;
+  // A layer's DP/EDP gradient reduce-scatters issued in the current schedule item: waited for when
+  // the item's backward ends (FSDP's post-backward callback and DeepSpeed's reduce epilogue wait
+  // for them there), not only at the step's end.
+  std::vector<std::pair<uint8_t, int32_t>> item_reductions;
 
   int op_ref(const ComputeOp& op, bool optimizer = false) {
     auto it = op_index.find(&op);
@@ -126,10 +130,23 @@ struct Builder {
     emit(Ins::Coll, static_cast<uint8_t>(c.group), mode, token, coll_ref(c), 0, flag);
   }
 
-  // One repetition of a pass; `prefetch` holds the tokens of this block's first-step gathers.
+  // One repetition of a pass; `prefetch` holds the tokens of this block's leading gathers (the
+  // ZeRO-3 parameter gathers, dense then experts: each issued one repetition ahead), rep-major.
   void pass(const std::vector<Step>& steps, int rep, int count, std::vector<int>& prefetch) {
     bool pass_async = false;
     uint8_t pass_group = 0;
+    size_t lead = 0;  // leading overlapped DP/EDP collectives: prefetched
+    while (lead < steps.size()) {
+      const auto* c = std::get_if<Collective>(&steps[lead]);
+      if (!c || !c->overlappable || c->hides_behind_next || c->kind != CollKind::AllGather ||
+          (c->group != GroupKind::DP && c->group != GroupKind::EDP))
+        break;
+      ++lead;
+    }
+    if (lead == 0 && !steps.empty() && std::holds_alternative<Collective>(steps[0])) {
+      const auto& c0 = std::get<Collective>(steps[0]);
+      if (c0.overlappable && !c0.hides_behind_next) lead = 1;  // any other overlapped first step, as before
+    }
     std::vector<std::pair<uint8_t, int32_t>> beside_next;  // exchanges the next compute step hides
     for (size_t i = 0; i < steps.size(); ++i) {
       if (const auto* op = std::get_if<ComputeOp>(&steps[i])) {
@@ -160,18 +177,25 @@ struct Builder {
         const int32_t tok = prog.tokens++;
         coll(c, CollMode::AsyncToken, tok);
         beside_next.push_back({g, tok});
-      } else if (i == 0) {
-        // Prefetch: gather for repetition rep was issued one repetition ahead.
+      } else if (i < lead) {
+        // Prefetch: gather i for repetition rep was issued one repetition ahead.
+        const size_t L = lead;
         if (rep == 0) {
-          prefetch.assign(static_cast<size_t>(count), -1);
-          prefetch[0] = prog.tokens++;
-          coll(c, CollMode::AsyncToken, prefetch[0]);
+          if (i == 0) prefetch.assign(static_cast<size_t>(count) * L, -1);
+          prefetch[i] = prog.tokens++;
+          coll(c, CollMode::AsyncToken, prefetch[i]);
         }
-        emit(Ins::WaitToken, g, CollMode::Blocking, prefetch[static_cast<size_t>(rep)]);
+        emit(Ins::WaitToken, g, CollMode::Blocking, prefetch[static_cast<size_t>(rep) * L + i]);
         if (rep + 1 < count) {
-          prefetch[static_cast<size_t>(rep + 1)] = prog.tokens++;
-          coll(c, CollMode::AsyncToken, prefetch[static_cast<size_t>(rep + 1)]);
+          prefetch[static_cast<size_t>(rep + 1) * L + i] = prog.tokens++;
+          coll(c, CollMode::AsyncToken, prefetch[static_cast<size_t>(rep + 1) * L + i]);
         }
+      } else if (c.kind == CollKind::ReduceScatter && (c.group == GroupKind::DP || c.group == GroupKind::EDP)) {
+        // A layer's gradient reduce-scatter: beside the rest of the backward, waited for at the
+        // end of this micro-batch's backward (item_reductions).
+        const int32_t tok = prog.tokens++;
+        coll(c, CollMode::AsyncToken, tok);
+        item_reductions.push_back({g, tok});
       } else if (i + 1 == steps.size()) {
         coll(c, CollMode::AsyncStep);
       } else {
@@ -359,6 +383,8 @@ struct Builder {
             if (last) grads_ready(b->params);
           }
       }
+      for (const auto& [g, tok] : item_reductions) emit(Ins::WaitToken, g, CollMode::Blocking, tok);
+      item_reductions.clear();
     };
     for (size_t k = 0; k < order.size(); ++k) {
       const ScheduleItem& it = order[k];

@@ -235,10 +235,18 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   for (const auto& f : c.gemm)
     y += "        " + f.dtype + ": " +
          sourced(f.gemm_peak_fraction, fmt::format("trace: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
-  for (const auto& [d, fr] : base.gemm_peak_fraction) {  // dtypes the trace has no GEMMs of
+  // Dtypes the trace has no GEMMs of keep the base's fraction. The base's is a burst (MAMF)
+  // rate that its sustained_compute_fraction scales down; where this entry's sustained fraction is
+  // 1 (sustained traced rates), the carried fraction is the base's sustained rate (fraction x the
+  // base's sustained_compute_fraction), or the fp8 rate would jump by 1 / 0.88.
+  const bool sustained_written = opt.trace_rates != "burst";
+  const double carry_scale = sustained_written && base.sustained_compute_fraction.known ? base.sustained_compute_fraction.value : 1.0;
+  for (const auto& [d, fr] : base.gemm_peak_fraction) {
     bool fitted = false;
     for (const auto& f : c.gemm) fitted = fitted || f.dtype == to_string(d);
-    if (!fitted && fr.known) y += "        " + to_string(d) + ": " + sourced(fr.value, "base") + "\n";
+    if (!fitted && fr.known)
+      y += "        " + to_string(d) + ": " +
+           sourced(fr.value * carry_scale, carry_scale != 1.0 ? "base, x the base's sustained_compute_fraction " + format_double(carry_scale) : "base") + "\n";
   }
   const GemmFit* primary = &c.gemm.front();
   for (const auto& f : c.gemm)

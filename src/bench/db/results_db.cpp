@@ -167,14 +167,20 @@ ResultsDb ResultsDb::open_existing(const std::string& path) {
   // Look before touching: read-only, no WAL switch, no migration of a file that is not ours.
   sqlite3* raw = nullptr;
   bool ours = false;
+  std::string failure;  // an error reading the file, as opposed to a readable file that is not ours
   if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_busy_timeout(raw, 60000);  // a bench writing its first run holds the lock briefly
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(raw, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", -1, &st, nullptr) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-      ours = sqlite3_column_int64(st, 0) == 1;
+    int rc = sqlite3_prepare_v2(raw, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", -1, &st, nullptr);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) ours = sqlite3_column_int64(st, 0) == 1;
+    else if (rc != SQLITE_NOTADB) failure = sqlite3_errmsg(raw);
     sqlite3_finalize(st);
+  } else {
+    failure = raw ? sqlite3_errmsg(raw) : "out of memory";
   }
   sqlite3_close(raw);
+  if (!failure.empty()) throw Error(SourceLocation{path, 0, 0, "--db"}, "cannot read results database: " + failure);
   if (!ours)
     throw Error(SourceLocation{path, 0, 0, "--db"}, "not a Sextant results database (no runs table; empty, foreign or not SQLite)",
                 "give the database sextant bench wrote (--db), or run sextant bench to make one");

@@ -1,3 +1,4 @@
+#include <unistd.h>
 // Cache bandwidth: the read bandwidth of one thread against the working-set size it streams
 // from, over sizes that walk the memory hierarchy (L1, L2, last-level cache, DRAM). Each
 // repetition reads the whole working set again, so once it is warm the data comes from the
@@ -117,6 +118,14 @@ class CacheBandwidthSuite : public Suite {
                   {"byte_counting", "bytes read per pass (the working set)"}};
       if (c.interleave_repetitions) m.params.push_back({"repetitions", "interleaved across working sets"});
       out.measurements.push_back(std::move(m));
+    }
+    if (c.host.l3_bytes <= 0) {
+      // No /sys cache information (some VMs): the sizes assume a 32 MiB last-level cache. Say so,
+      // with what the C library reports, since a larger cache inflates the "DRAM" rates.
+      const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+      out.notes.push_back("cache_bandwidth: the last-level cache size is unknown (no /sys/devices/system/cpu/cpu0/cache): sized for 32 MiB" +
+                          std::string(l3 > 0 ? "; the C library reports an L3 of " + std::to_string(l3 >> 20) + " MiB, and arrays "
+                                               "smaller than 4x the cache read partly from it" : ""));
     }
     if (c.interleave_repetitions && c.counters) out.notes.push_back("cache_bandwidth: counters not read per case (repetitions interleaved across sizes)");
     return out;

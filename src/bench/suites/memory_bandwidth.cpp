@@ -1,3 +1,4 @@
+#include <unistd.h>
 // Memory bandwidth: the four STREAM kernels (copy c=a, scale b=s*c, add c=a+b, triad a=b+s*c)
 // on arrays larger than the last-level cache, single-threaded and on all threads. Bytes are
 // counted as STREAM counts them (2, 2, 3 and 3 arrays per element; write-allocate traffic is not
@@ -71,6 +72,14 @@ class MemoryBandwidthSuite : public Suite {
     const int all = c.effective_threads();
     std::vector<int> thread_counts = {1};
     if (all > 1 && c.timer == Timer::Wall) thread_counts.push_back(all);
+    if (c.host.l3_bytes <= 0) {
+      // No /sys cache information (some VMs): the sizes assume a 32 MiB last-level cache. Say so,
+      // with what the C library reports, since a larger cache inflates the "DRAM" rates.
+      const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+      out.notes.push_back("memory_bandwidth: the last-level cache size is unknown (no /sys/devices/system/cpu/cpu0/cache): sized for 32 MiB" +
+                          std::string(l3 > 0 ? "; the C library reports an L3 of " + std::to_string(l3 >> 20) + " MiB, and arrays "
+                                               "smaller than 4x the cache read partly from it" : ""));
+    }
     if (all > 1 && c.timer != Timer::Wall) out.notes.push_back("memory_bandwidth: multi-threaded cases need the wall timer; ran 1 thread only");
     // Arrays are placed by first touch with the same partitioning as the kernels (NUMA).
     std::unique_ptr<double[]> a(new double[n]), b(new double[n]), cc(new double[n]);
