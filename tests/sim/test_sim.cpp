@@ -878,17 +878,26 @@ TEST(SimAgreement, DualPipeVTiedEmbeddingsDrainAndTransfers) {
 // pass (docs/models.md). Before 2026-12-02 estimate hid each behind its own layer's GEMMs only:
 // 16.1 s against simulate's 11.7 s on the first plan, 9.47 s against 8.38 s on the second.
 TEST(SimAgreement, PerLayerDataParallelTrafficOverlapsThePass) {
-  const std::pair<int, std::string> plans[] = {
-      {128, "{tp: 8, pp: 1, zero_stage: 3, sequence_parallel: true}"},
-      {16, "{tp: 8, pp: 1, zero_stage: 2, sequence_parallel: true}"},
+  struct Case {
+    const char* model;
+    int gpus;
+    const char* parallel;
+    const char* training;
   };
-  for (const auto& [gpus, parallel] : plans) {
-    const std::string training = gpus == 128 ? "{global_batch: 128, micro_batch: 1, seq_len: 8192, recompute: full}"
-                                             : "{global_batch: 16, micro_batch: 1, seq_len: 8192}";
-    const auto s = parse_scenario(yaml("llama3-70b", gpus, parallel, training), "t.yaml", *frozen());
+  // Dense ZeRO-3 with full recompute, ZeRO-2 communication-bound (reduce-scatters waited for at
+  // the end of each micro-batch's backward: simulate let them run to the step's end, 10% apart),
+  // and MoE ZeRO-3 with expert gathers (simulate issued the second gather of a pass late: 30%).
+  const Case cases[] = {
+      {"llama3-70b", 128, "{tp: 8, pp: 1, zero_stage: 3, sequence_parallel: true}", "{global_batch: 128, micro_batch: 1, seq_len: 8192, recompute: full}"},
+      {"llama3-70b", 16, "{tp: 8, pp: 1, zero_stage: 2, sequence_parallel: true}", "{global_batch: 16, micro_batch: 1, seq_len: 8192}"},
+      {"llama3-70b", 1024, "{tp: 8, pp: 1, zero_stage: 2, sequence_parallel: true}", "{global_batch: 1024, micro_batch: 1, seq_len: 8192}"},
+      {"mixtral-8x7b", 32, "{tp: 1, pp: 1, ep: 8, zero_stage: 3}", "{global_batch: 64, micro_batch: 1, seq_len: 4096, recompute: full}"},
+  };
+  for (const auto& [model, gpus, parallel, training] : cases) {
+    const auto s = parse_scenario(yaml(model, gpus, parallel, training), "t.yaml", *frozen());
     const auto w = ir::lower(s);
     const double est = estimate_step(w).step_time_s;
-    const auto r = sim::simulate(w, plain());
+    const auto r = sim::simulate(w, sim::SimOptions{});  // as the CLI runs it (estimate has interference too)
     EXPECT_NEAR(r.step.step_time_s / est, 1.0, 0.04) << parallel;
   }
 }
