@@ -834,6 +834,28 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(e.memory.total_bytes() / (1024.0 * 1024 * 1024)) + " GiB per GPU of " +
                       format_double(e.memory_capacity_bytes / (1024.0 * 1024 * 1024)) + " GiB");
+  // Settings that this scenario states but that do nothing in it (strict inputs would refuse
+  // them, but a file is often reused with one key changed by --set): said, not silently ignored.
+  {
+    std::vector<std::string> idle;
+    const auto& pl = s.plan;
+    if (!s.model.moe) {
+      if (pl.moe_dispatcher != "alltoall") idle.push_back("parallel.moe_dispatcher (" + pl.moe_dispatcher + ")");
+      if (pl.etp > 1) idle.push_back("parallel.etp (" + std::to_string(pl.etp) + ")");
+      if (pl.ep_comm_overlap_stated) idle.push_back("parallel.overlap.ep_comm");
+    }
+    if (s.train.fp8_recipe != "delayed" && s.train.precision != DType::FP8 && s.train.precision != DType::FP4)
+      idle.push_back("training.fp8_recipe (" + s.train.fp8_recipe + ", with precision " + to_string(s.train.precision) + ")");
+    if (pl.zero2_grad_sync != "micro_batch" && pl.zero_stage != 2)
+      idle.push_back("parallel.zero2_grad_sync (" + pl.zero2_grad_sync + ", with zero_stage " + std::to_string(pl.zero_stage) + ")");
+    if (pl.pp == 1 && (pl.schedule != "1f1b" || pl.vpp > 1))
+      idle.push_back("parallel.schedule / vpp (" + pl.schedule + ", vpp " + std::to_string(pl.vpp) + ", without pipeline parallelism)");
+    if (!idle.empty()) {
+      std::string list;
+      for (const auto& x : idle) list += (list.empty() ? "" : ", ") + x;
+      r.notes.push_back("stated but without effect in this scenario: " + list);
+    }
+  }
   // The lowering caps an EP-rank imbalance at ep (ir/lower.cpp): say so when it applied.
   if (s.model.moe && !s.train.moe_pad_to_capacity && s.train.moe_load_factor() > std::max(1, s.plan.ep))
     r.notes.push_back("moe_load_imbalance " + format_double(s.train.moe_load_factor()) + " is above ep = " + std::to_string(s.plan.ep) +
