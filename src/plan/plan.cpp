@@ -128,8 +128,8 @@ std::string stack_violations(const Candidate& c, const Scenario& base, const Sea
     v.push_back("ZeRO stage " + std::to_string(c.zero_stage));
   else if (has_dp_group && c.pp > 1 && !contains(st.pipeline_zero_stages, static_cast<int>(c.zero_stage)))
     v.push_back("ZeRO stage " + std::to_string(c.zero_stage) + " with a pipeline");
-  if (c.pp > 1) {
-    const std::string sched = c.schedule < opt.schedules.size() ? opt.schedules[c.schedule] : std::string("?");
+  if (c.pp > 1 && c.schedule < opt.schedules.size()) {  // a schedule outside --schedules is said by the caller
+    const std::string& sched = opt.schedules[c.schedule];
     if (!contains(st.schedules, sched)) v.push_back("schedule " + sched);
   }
   if (c.overlap_grad_reduce && !st.overlap_grad_reduce) v.push_back("gradient-reduce overlap");
@@ -170,6 +170,8 @@ void parse_fix(const std::string& item, SearchOptions& opt) {
       throw Error(where, key == "zero" ? "ZeRO stage " + val + " does not exist (valid: 0, 1, 2, 3)"
                                        : key + " must be at least 1, got " + val);
   }
+  if (const auto it = opt.fixed.find(key); it != opt.fixed.end() && it->second != v)
+    throw Error(where, key + " is fixed twice (" + std::to_string(it->second) + " and " + val + ")", "give each --fix key once");
   opt.fixed[key] = v;
 }
 
@@ -216,7 +218,7 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
   p.tp_comm_overlap = c.tp_comm_overlap;
   p.overlap_grad_reduce = c.overlap_grad_reduce;
   p.overlap_param_gather = c.overlap_param_gather;
-  p.schedule = opt.schedules[c.schedule];
+  p.schedule = c.pp > 1 ? opt.schedules[c.schedule] : std::string("1f1b");
   // Unless the scenario states it, EP overlap is the schedule's default (on under dualpipev, whose
   // forward-beside-backward pairs it stands for): set from the schedule every time, so a search
   // reusing one Scenario does not carry a dualpipev candidate's overlap into the next plan.
@@ -456,7 +458,9 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                   if (vpp == 2 && dualv >= 0 && micro >= 2 * static_cast<int64_t>(pp)) scheds.push_back(dualv);
                   if (scheds.empty()) continue;
                 } else if (pp == 1) {
-                  if (!flat.empty()) scheds = {flat.front()};
+                  // No pipeline, no schedule: run as 1f1b whatever --schedules lists (a list of
+                  // only pipelined schedules dropped every pp 1 plan before 2026-12-02).
+                  scheds = {flat.empty() ? 0 : flat.front()};
                 } else scheds = flat_stack;
                 // Without the stack's SP, SP is off (also under --sp-only: the stack decides).
                 const std::vector<bool> sps = tp > 1 && st.sp ? (opt.vary_sequence_parallel ? std::vector<bool>{true, false} : std::vector<bool>{true})
@@ -481,6 +485,12 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                       for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
                         for (int z : opt.zero_stages) {
                           if (!allowed(opt, "zero", z)) continue;
+                          // ZeRO-2 with step sync moves ZeRO-1's bytes and holds its memory: the
+                          // same plan twice in the ranking (unless ZeRO-1 is not searched).
+                          if (z == 2 && base.plan.zero2_grad_sync == "step" && !opt.fixed.count("zero") &&
+                              contains(opt.zero_stages, 1) &&
+                              (!has_dp_group || (contains(st.zero_stages, 1) && (pp == 1 || contains(st.pipeline_zero_stages, 1)))))
+                            continue;
                           if (!has_dp_group && z != 0 && !opt.fixed.count("zero")) continue;
                           // The stack's ZeRO stages (all equivalent without a data-parallel group).
                           if (has_dp_group && !contains(st.zero_stages, z)) continue;
@@ -565,7 +575,7 @@ struct MemoryModel::Impl {
 
   ShapeKey key(const Candidate& c) const {
     return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, c.ep > 1 ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute,
-                    c.recompute_modules, c.recompute_layers, opt.schedules[c.schedule] == "dualpipev"};
+                    c.recompute_modules, c.recompute_layers, c.pp > 1 && opt.schedules[c.schedule] == "dualpipev"};
   }
   std::vector<StageMem> lower_shape(const ShapeKey& k) const {
     Scenario s = base;
@@ -631,6 +641,8 @@ void MemoryModel::prepare(const std::vector<Candidate>& cands) {
   }
 }
 
+bool MemoryModel::has(const Candidate& c) const { return impl_->shapes.count(impl_->key(c)) > 0; }
+
 double MemoryModel::bytes(const Candidate& c) const {
   const auto& I = *impl_;
   auto it = I.shapes.find(I.key(c));
@@ -640,7 +652,7 @@ double MemoryModel::bytes(const Candidate& c) const {
   const double act_scale = I.cp_in_key ? c.micro_batch : static_cast<double>(c.micro_batch) / c.cp;
   const int p = c.pp, v = c.vpp;
   const int64_t m = s.train.global_batch / (static_cast<int64_t>(c.dp) * c.micro_batch);
-  const auto& sched = I.est.schedules().get(I.opt.schedules[c.schedule]);
+  const auto& sched = I.est.schedules().get(c.pp > 1 ? I.opt.schedules[c.schedule] : std::string("1f1b"));
   const double dshard = static_cast<double>(c.dp) * c.cp;
   const bool expert_groups = c.ep > 1 || s.model.moe;
   const double eshard = expert_groups ? std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * (c.ep > 1 ? c.etp : std::max(1, c.etp))))
@@ -719,6 +731,8 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   std::atomic<bool> failed{false};
   const auto t0 = std::chrono::steady_clock::now();
 
+  bool none_searched = false;
+  for (const auto& c : out.candidates) none_searched = none_searched || c.recompute == static_cast<uint8_t>(Recompute::None);
   auto worker = [&] {
     try {
       Scenario s = base;  // this thread's scratch copy: only the plan fields change
@@ -749,6 +763,15 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
                 dominated = true;
                 break;
               }
+            }
+            // No recompute at all is the smallest subset: where it fits (and was searched), any
+            // selective set is dominated (before 2026-12-02 such plans were ranked, 3% slower at
+            // the same memory).
+            if (!dominated && none_searched) {
+              Candidate d = c;
+              d.recompute = static_cast<uint8_t>(Recompute::None);
+              d.recompute_modules = 0;
+              if (mem.has(d) && mem.bytes(d) <= capacity * (1 - 1e-9)) dominated = true;
             }
             if (dominated) {
               e.status = 3;
@@ -989,6 +1012,12 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   }
   r.set("tie_fraction", tie_fraction);
   r.set("tie_basis", tie_basis);
+  // Settings the search inherits from the scenario for every plan (not searched, not in the plan
+  // strings): on MoE models the expert all-to-all overlap and the dispatcher move step times most.
+  if (base.model.moe)
+    r.notes.push_back(std::string("every plan uses the scenario's MoE dispatcher (") + base.plan.moe_dispatcher + ") and EP communication overlap (" +
+                      (base.plan.ep_comm_overlap ? "on" : "off") + "): they are not searched; compare with --set parallel.overlap.ep_comm=" +
+                      (base.plan.ep_comm_overlap ? "false" : "true") + " or --set parallel.moe_dispatcher=...");
 
   Table& t = r.add_table("ranking", "fitting plans, fastest first; 'tie' marks plans within the model's validated error of the best");
   t.add_i64("rank");
@@ -1074,7 +1103,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       }
     }
     if (same > 1)
-      why += " (" + std::to_string(same) + " plans share the winner's step time exactly: they differ only in memory)";
+      why += " (" + std::to_string(same) + " plans share the winner's step time exactly: equivalent layouts, e.g. dp x micro-batch "
+             "against cp, or ZeRO stages that move the same bytes; see their memory)";
     if (gap < tie_fraction)
       why += ". The difference is below the tie fraction (" + fixed3(tie_fraction * 100) + "%, " + tie_basis +
              "): treat them as a tie";
@@ -1130,21 +1160,36 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
 
   if (rank_own_plan) {
     const Candidate own = candidate_of(base, opt);
-    r.set("own_plan", describe(own, opt));
+    std::string own_text = describe(own, opt);
+    const bool schedule_listed = own.pp == 1 || own.schedule < opt.schedules.size();
+    if (!schedule_listed) {  // describe() cannot name a schedule outside --schedules
+      const auto q = own_text.rfind(" ?");
+      if (q != std::string::npos) own_text.replace(q, 2, " " + base.plan.schedule);
+    }
+    r.set("own_plan", own_text);
     bool replaced = false;
     const int64_t found = find_plan(out, own, &replaced);
     const std::string lacks = stack_violations(own, base, opt);
-    if (found < 0 && !lacks.empty()) {
-      r.set("own_plan_status", std::string("outside the search space: uses features " + opt.stack.framework + " does not offer (" +
-                                           lacks + "; --any-framework-feature lifts the restriction)"));
+    // Outside the search: say why, and whether it fits (a plan that does not fit is not "faster").
+    auto outside = [&](std::string why) {
       const StepEstimate e = est.run(ir::lower(base));
       r.set("own_plan_step_time_s", e.step_time_s);
-      if (best > 0) r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
+      if (!e.fits) {
+        why += "; it does not fit: needs " + format_double(std::round(gib(e.memory.total_bytes()) * 100) / 100) + " GiB per GPU of " +
+               format_double(std::round(gib(e.memory_capacity_bytes) * 100) / 100);
+      } else if (best > 0) {
+        r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
+      }
+      r.set("own_plan_status", why);
+    };
+    if (found < 0 && !schedule_listed) {
+      outside("outside the search space: schedule " + base.plan.schedule + " is not in --schedules (add it to search it)" +
+              (lacks.empty() ? std::string() : "; also uses features the stack does not offer (" + lacks + ")"));
+    } else if (found < 0 && !lacks.empty()) {
+      outside("outside the search space: uses features " + (opt.stack.framework.empty() ? std::string("the stack") : opt.stack.framework) +
+              " does not offer (" + lacks + "; --any-framework-feature lifts the restriction)");
     } else if (found < 0) {
-      r.set("own_plan_status", std::string("outside the search space (constraints or enumeration rules, docs/plan.md)"));
-      const StepEstimate e = est.run(ir::lower(base));
-      r.set("own_plan_step_time_s", e.step_time_s);
-      if (best > 0) r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
+      outside("outside the search space (constraints or enumeration rules, docs/plan.md)");
     } else {
       const auto& e = out.evals[static_cast<size_t>(found)];
       if (e.status == 1) {

@@ -178,6 +178,7 @@ class MemoryModel {
   MemoryModel(const MemoryModel&) = delete;
   MemoryModel& operator=(const MemoryModel&) = delete;
   double bytes(const Candidate& c) const;  // thread-safe after prepare()
+  bool has(const Candidate& c) const;      // whether prepare() saw c's shape
   void prepare(const std::vector<Candidate>& cands);  // lowers each distinct memory shape once
 
  private:

@@ -331,6 +331,14 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       }
     grid = std::move(next);
   }
+  // A flat --price-usd-per-gpu-hour would override the node price at every point: varying the
+  // node price as well is a contradiction, not a sweep (tokens_per_usd came out the same).
+  if (o.price_usd_per_gpu_hour > 0)
+    for (const auto& v : o.vary)
+      if (v.key == "system.node_price_usd_per_hour")
+        throw Error(SourceLocation{"", 0, 0, "--price-usd-per-gpu-hour"},
+                    "a flat price per GPU-hour overrides the varied system.node_price_usd_per_hour",
+                    "give one of the two: --vary system.node_price_usd_per_hour=... or --price-usd-per-gpu-hour");
   auto price_per_gpu_hour = [&](const Scenario& s) {
     if (o.price_usd_per_gpu_hour > 0) return o.price_usd_per_gpu_hour;
     if (s.system.node_price_usd_per_hour.known && s.system.gpus_per_node > 0)
@@ -375,6 +383,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                     "a power limit of " + format_double(limit) + " W is at or below the idle power of " + format_double(idle) + " W" +
                         (s.accelerator.idle_w.known ? "" : " (estimated as " + format_double(o.power.idle_fraction_of_tdp) + " x TDP)"),
                     "limits between idle and TDP (" + format_double(tdp) + " W) lower the clocks");
+      if (limit > 0 && tdp_known && limit > tdp) {
+        const std::string note = "a power limit of " + format_double(limit) + " W is above the board power (TDP) of " + format_double(tdp) +
+                                 " W: it does not raise the clocks, the point runs at TDP";
+        if (std::find(r.notes.begin(), r.notes.end(), note) == r.notes.end()) r.notes.push_back(note);
+      }
     }
     const PointResult pr = best_point(s, limit, o, est, dist);
     std::vector<Value> row;
