@@ -96,10 +96,12 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_str("parameter_changes");
   t.add_f64("spread_a_fraction");
   t.add_f64("spread_b_fraction");
+  t.add_str("direction");  // worse | better | same: readable where change_fraction is infinite (JSON null)
   std::string first_change;
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.method.empty() ? std::string("-") : x.method,
-               x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b});
+               x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b,
+               std::string(x.change_fraction == 0 ? "same" : ((x.change_fraction < 0) == x.higher_is_better) ? "worse" : "better")});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
   if (c.parameters_differ_count > 0)

@@ -126,6 +126,7 @@ class BenchCli(unittest.TestCase):
         p, r = as_json("history", "compare", "1", "2", "--metric", "user_s", "--db", self.db, check=False)
         case = rows(table(r, "cases"))[0]
         self.assertTrue(case["change_fraction"] is None or case["change_fraction"] > 1e300, case)
+        self.assertEqual(case["direction"], "worse")  # more user time; JSON writes the infinite change as null
         # A candidate that lacks cases of the baseline fails the gate, with the cases named.
         sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "--db", self.db, "-q")
         sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "--db", self.db, "-q")
