@@ -419,6 +419,7 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
   if (m.has("grad_reduce_dtype")) f.grad_reduce_dtype = framework_property(m, "grad_reduce_dtype", {"fp32", "bf16", "fp16"}, sources);
   if (m.has("moe_router_weighting"))
     f.moe_router_weighting = framework_property(m, "moe_router_weighting", {"in_expert", "at_combine"}, sources);
+  if (m.has("tp_backward_overlap")) f.tp_backward_overlap = framework_property(m, "tp_backward_overlap", {"true", "false"}, sources);
   if (m.has("attention_peak_fraction")) {
     f.attention_peak_fraction = src(m, "attention_peak_fraction", sources);
     require_range(m, "attention_peak_fraction", f.attention_peak_fraction, Range::Fraction, "a fraction of the dense 16-bit peak");

@@ -213,6 +213,10 @@ struct Framework {
   // topk x hidden expert outputs per token for the probabilities' gradient). Optional in the
   // catalog; empty: the scenario default (at_combine).
   FrameworkProperty moe_router_weighting;  // "" | "in_expert" | "at_combine"
+  // Whether the backward of a column-parallel GEMM reduces its input gradient beside the weight
+  // gradient and re-gathers a sequence-parallel input beside the input gradient (the plan's
+  // overlap.tp_backward). Optional in the catalog; empty: the scenario default (true).
+  FrameworkProperty tp_backward_overlap;  // "" | "true" | "false"
   // The FLOP rate the stack's attention kernel reaches at most, as a fraction of the
   // accelerator's dense 16-bit peak: a stack built on an older kernel (FlashAttention 1 and its
   // Triton port reach 25-40% of an A100's peak, FlashAttention-2 50-73%) runs attention slower

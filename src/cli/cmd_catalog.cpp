@@ -122,6 +122,9 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     t.add_row({std::string("moe_router_weighting"),
                f.moe_router_weighting.value.empty() ? std::string("scenario default (at_combine)") : f.moe_router_weighting.value,
                f.moe_router_weighting.source});
+    t.add_row({std::string("tp_backward_overlap"),
+               f.tp_backward_overlap.value.empty() ? std::string("scenario default (true)") : f.tp_backward_overlap.value,
+               f.tp_backward_overlap.source});
     {
       const auto& a = f.attention_peak_fraction;
       t.add_row({std::string("attention_peak_fraction"), a.known ? format_double(a.value) : std::string("the accelerator's attention rate"),

@@ -100,6 +100,7 @@ struct Lowerer {
   bool dropout;
   bool zero3;
   bool zero2;  // ZeRO-2, micro_batch sync: gradients reduce-scattered every micro-batch (no full buffer to accumulate in)
+  bool split_wgrad;  // the schedule defers weight gradients to their own pass (ZB-H1, DualPipeV)
   int edp;           // expert-data-parallel group size (ranks sharing the same experts)
   A2ATraffic moe_traffic;  // destinations of the EP dispatch/combine bytes (the plan's dispatcher)
   // HBM bytes per element of quantising a 16-bit GEMM operand for FP8/FP4 GEMMs (0 in 16 bits):
@@ -114,6 +115,8 @@ struct Lowerer {
         T(static_cast<double>(sc.train.micro_batch) * sc.train.seq_len / sc.plan.cp),
         Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3), zero2(sc.plan.zero_stage == 2 && sc.plan.zero2_grad_sync == "micro_batch"),
         edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
+    static const ScheduleRegistry schedules;  // immutable, as the dispatchers below
+    split_wgrad = schedules.get(sc.plan.schedule).splits_weight_gradient();
     if (full_precision(dt)) ab = 4;  // fp32/tf32 training keeps fp32 activations
     gb = std::min(ab, wb);
     if (low_precision())
@@ -204,6 +207,12 @@ struct Lowerer {
     c.hides_behind_next = true;
     return c;
   }
+  // A collective issued just before the compute step that follows it and run beside that step only.
+  static Collective beside_next(Collective c) {
+    c.overlappable = true;
+    c.hides_behind_next = true;
+    return c;
+  }
   Collective moe_a2a(const char* name, double bytes) const {
     Collective c = coll(name, CollKind::AllToAll, GroupKind::EP, bytes, s.plan.ep_comm_overlap);
     c.traffic = moe_traffic;
@@ -240,15 +249,58 @@ struct Lowerer {
   }
 
   // Backward of a GEMM: input gradient and weight gradient (same FLOPs each).
-  static void gemm_backward(const ComputeOp& f, std::vector<Step>& bi, std::vector<Step>& bw) {
+  static std::pair<ComputeOp, ComputeOp> gemm_grads(const ComputeOp& f) {
     ComputeOp dx = f, dw = f;
     dx.name = "gemm.dgrad";
     std::swap(dx.n, dx.k);  // dX = dY W^T: (m x n)(n x k)
     dw.name = "gemm.wgrad";
     dw.m = f.k;  // dW = X^T dY: (k x m)(m x n)
     dw.k = f.m;
+    return {dx, dw};
+  }
+  static void gemm_backward(const ComputeOp& f, std::vector<Step>& bi, std::vector<Step>& bw) {
+    auto [dx, dw] = gemm_grads(f);
     bi.push_back(dx);
     bw.push_back(dw);
+  }
+
+  // Backward of the column-parallel GEMM that opens a TP region (QKV, FC1, the shared experts'
+  // FC1, the head), as Megatron-Core's LinearWithGradAccumulationAndAsyncCommunication and
+  // Transformer Engine's Linear/LayerNormLinear run it:
+  //  * with SP the forward saved only its sequence shard of the input (the activation memory
+  //    counts h/t per token), so the backward all-gathers it again for the weight gradient,
+  //    issued before and run beside the input-gradient GEMM;
+  //  * the input gradient's reduce-scatter (all-reduce without SP) is issued before the
+  //    weight-gradient GEMM and runs beside it (TE: "overlap dgrad-RS/AR with wgrad").
+  // Under a schedule that defers weight gradients (ZB-H1, DualPipeV) the weight gradient is in
+  // its own pass, so the reduction has nothing beside it and blocks as before. Without
+  // plan.tp_backward_overlap (Megatron-LM of 2021: the region's entry f all-reduces in its
+  // backward, synchronously) both block. Before 2026-12-02 the re-gather was missing and the
+  // reduction always blocked (docs/models.md).
+  void column_backward(const ComputeOp& f, std::vector<Step>& bi, std::vector<Step>& bw, const char* regather_name,
+                       const char* rs_name, const char* ar_name) const {
+    auto [dx, dw] = gemm_grads(f);
+    const double bytes = T * m.hidden * ab;
+    const bool async = s.plan.tp_backward_overlap;
+    if (t > 1 && sp) {
+      const Collective regather = coll(regather_name, CollKind::AllGather, GroupKind::TP, bytes, s.plan.tp_comm_overlap);
+      bi.push_back(async ? beside_next(regather) : regather);
+    }
+    bi.push_back(dx);
+    if (t <= 1) {
+      bw.push_back(dw);
+      return;
+    }
+    Collective red = coll(sp ? rs_name : ar_name, sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, bytes,
+                          s.plan.tp_comm_overlap);
+    if (split_wgrad || !async) {
+      bi.push_back(red);
+      bw.push_back(dw);
+      return;
+    }
+    red.overlappable = true;
+    bi.push_back(beside_next(red));
+    bi.push_back(dw);
   }
 
   void attention_block(Block& b, std::vector<Step>& fwd, std::vector<Step>& bi, std::vector<Step>& bw,
@@ -329,12 +381,19 @@ struct Lowerer {
     }
     bi.push_back(core_b);
     if (!flash_attention()) bi.push_back(scores_b);
-    for (auto it = fwd.rbegin(); it != fwd.rend(); ++it)
-      if (auto* op = std::get_if<ComputeOp>(&*it); op && op->cls == OpClass::Gemm && std::string_view(op->name) != "attn.out_proj")
-        gemm_backward(*op, bi, bw);
-    if (t > 1) {
-      if (sp) bi.push_back(coll("attn.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
-      else bi.push_back(coll("attn.tp_all_reduce.bwd_in", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+    if (!m.mla) {
+      column_backward(qkv, bi, bw, "attn.tp_regather.bwd", "attn.tp_reduce_scatter.bwd", "attn.tp_all_reduce.bwd_in");
+    } else {
+      // MLA's down projections are replicated linears on the gathered input (Megatron-Core
+      // gathers it once before them and keeps it): no re-gather, and the reduction of their
+      // input gradient is the gather's backward, after them.
+      for (auto it = fwd.rbegin(); it != fwd.rend(); ++it)
+        if (auto* op = std::get_if<ComputeOp>(&*it); op && op->cls == OpClass::Gemm && std::string_view(op->name) != "attn.out_proj")
+          gemm_backward(*op, bi, bw);
+      if (t > 1) {
+        if (sp) bi.push_back(coll("attn.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+        else bi.push_back(coll("attn.tp_all_reduce.bwd_in", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      }
     }
     bi.push_back(mem("attn.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
 
@@ -445,9 +504,7 @@ struct Lowerer {
       if (t > 1 && sp) bi.push_back(coll("mlp.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
       gemm_backward(down, bi, bw);
       bi.push_back(mem("mlp.act.bwd", OpClass::Elementwise, 2 * T * (mats - 1) * f / t * ab + T * f / t * ab));
-      gemm_backward(up, bi, bw);
-      if (t > 1) bi.push_back(coll(sp ? "mlp.tp_reduce_scatter.bwd" : "mlp.tp_all_reduce.bwd_in", sp ? CollKind::ReduceScatter : CollKind::AllReduce,
-                                    GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      column_backward(up, bi, bw, "mlp.tp_regather.bwd", "mlp.tp_reduce_scatter.bwd", "mlp.tp_all_reduce.bwd_in");
       b.params += mats * h * f / t + h;
       norm_out += h * gb / div_sp;  // fc1 input (the GEMM's saved copy)
       // fc1 output(s); activation output = fc2 input. Recomputing the MLP repeats its forward
@@ -524,10 +581,7 @@ struct Lowerer {
       if (shared) {
         if (t > 1 && sp) bi.push_back(coll("moe.shared.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
         gemm_backward(sdown, bi, bw);
-        gemm_backward(sup, bi, bw);
-        if (t > 1)
-          bi.push_back(coll(sp ? "moe.shared.tp_reduce_scatter.bwd" : "moe.shared.tp_all_reduce.bwd_in",
-                            sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+        column_backward(sup, bi, bw, "moe.shared.tp_regather.bwd", "moe.shared.tp_reduce_scatter.bwd", "moe.shared.tp_all_reduce.bwd_in");
       }
       if (ep > 1) bi.push_back(moe_a2a("moe.combine.bwd", a2a));
       bi.push_back(mem("moe.unpermute.bwd", OpClass::Memcpy, 2 * a2a));
@@ -734,10 +788,8 @@ struct Lowerer {
     fwd.push_back(logits);
     fwd.push_back(mem("head.cross_entropy", OpClass::Elementwise, T * V / t * (ab + 4)));
     bi.push_back(mem("head.cross_entropy.bwd", OpClass::Elementwise, T * V / t * (ab + 4)));
-    gemm_backward(logits, bi, bw);
-    if (t > 1)  // the column-parallel head's input gradient is a partial sum over TP (f's backward)
-      bi.push_back(coll(sp ? "head.tp_reduce_scatter.bwd" : "head.tp_all_reduce.bwd_in", sp ? CollKind::ReduceScatter : CollKind::AllReduce,
-                        GroupKind::TP, T * h * ab));
+    // The column-parallel head's input gradient is a partial sum over TP (f's backward).
+    column_backward(logits, bi, bw, "head.tp_regather.bwd", "head.tp_reduce_scatter.bwd", "head.tp_all_reduce.bwd_in");
     // Tied embeddings share one weight where the embedding and the head sit on one rank (no
     // pipeline, or dualpipev's V, which puts both ends on rank 0).
     b.params = (m.tied_embeddings && ends_on_one_rank(s)) ? h : V * h / t + h;
@@ -913,8 +965,8 @@ Workload lower(const Scenario& s) {
     const double grad_dense = dense_params * gb, grad_expert = st.expert_params * gb;
     // Megatron-core sizes a bucket at max(40M, 1M x DP size) elements (training.py, ddp_bucket_size
     // unset) so that each rank's shard of a bucket stays >= 1M elements and NCCL bandwidth-bound.
-    // grad_bucket_mb counts 2-byte elements: the default 40 is 20M elements, half Megatron's
-    // 40M (80 would match it); the floor of 1M per DP rank is Megatron's.
+    // grad_bucket_mb counts 2-byte elements: the default 80 is Megatron's 40M elements (before
+    // 2026-12-02 it was 40, half of it); the floor of 1M per DP rank is Megatron's.
     const double bucket_bytes = std::max(p.grad_bucket_bytes * gb / 2, 1e6 * w.group(GroupKind::DP).size * gb);
     sw.grad_buckets = std::max(1, static_cast<int>(std::ceil(grad_dense / bucket_bytes)));
     if (p.zero_stage < 3) {

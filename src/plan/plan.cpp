@@ -688,13 +688,14 @@ double MemoryModel::bytes(const Candidate& c) const {
 // ---------------------------------------------------------------- search
 namespace {
 // Two candidates lower to the same workload when they differ only in the pipeline schedule
-// (read by the estimator, not by lower) or between ZeRO stages 1 and 2 when ZeRO-2 synchronises
+// within one lowering class (lower reads only whether the schedule is dualpipev, whose V places
+// the stages, and whether it defers weight gradients, which decides where a column-parallel
+// GEMM's backward TP reduction can hide: sched_class) or between ZeRO stages 1 and 2 when ZeRO-2 synchronises
 // once per step (same collectives and optimizer shard; only the memory accounting, done by the
 // estimator, differs). ZeRO-2 with micro_batch sync reduce-scatters every micro-batch: its own.
-bool same_lowering(const Candidate& a, const Candidate& b, bool zero2_per_micro_batch, int dualv) {
+bool same_lowering(const Candidate& a, const Candidate& b, bool zero2_per_micro_batch, const std::vector<int8_t>& sched_class) {
   auto zclass = [&](int z) { return z == 0 ? 0 : z == 3 ? 2 : (z == 2 && zero2_per_micro_batch) ? 3 : 1; };
-  // dualpipev places the stages in a V (and overlaps the expert all-to-all): its own lowering.
-  return (a.schedule == dualv) == (b.schedule == dualv) && a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
+  return sched_class[static_cast<size_t>(a.schedule)] == sched_class[static_cast<size_t>(b.schedule)] && a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
          a.micro_batch == b.micro_batch && zclass(a.zero_stage) == zclass(b.zero_stage) && a.recompute == b.recompute &&
          a.recompute_modules == b.recompute_modules && a.recompute_layers == b.recompute_layers && a.sequence_parallel == b.sequence_parallel && a.tp_comm_overlap == b.tp_comm_overlap &&
          a.overlap_grad_reduce == b.overlap_grad_reduce && a.overlap_param_gather == b.overlap_param_gather;
@@ -709,7 +710,11 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   const size_t n = out.candidates.size();
   if (n > UINT32_MAX) throw Error("plan: more than 2^32 candidate plans; fix some dimensions with --fix");
   const double capacity = base.accelerator.memory_bytes.value - opt.min_headroom_bytes;
-  const int dualv = schedule_index(opt, "dualpipev");
+  // Lowering class of each searched schedule (same_lowering): dualpipev 2 (its V placement and
+  // expert all-to-all overlap), another schedule deferring weight gradients 1, the rest 0.
+  std::vector<int8_t> sched_class;
+  for (const auto& name : opt.schedules)
+    sched_class.push_back(name == "dualpipev" ? 2 : est.schedules().get(name).splits_weight_gradient() ? 1 : 0);
 
   MemoryModel mem(base, opt, est);
   mem.prepare(out.candidates);
@@ -812,7 +817,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
             }
           }
           // Candidates that lower to the same workload (same_lowering) share one lowering.
-          const bool reuse = w && same_lowering(w_cand, as, base.plan.zero2_grad_sync == "micro_batch", dualv);
+          const bool reuse = w && same_lowering(w_cand, as, base.plan.zero2_grad_sync == "micro_batch", sched_class);
           apply_candidate(s, as, opt);
           if (reuse) {
             w->schedule = s.plan.schedule;

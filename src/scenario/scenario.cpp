@@ -83,6 +83,7 @@ void apply_framework_defaults(ParallelPlan& p, const Framework& f) {
   p.zero3_gather = f.zero3_gather.value;
   p.zero3_regather_for_recompute = f.zero3_regather_for_recompute.value == "true";
   p.collective_nic_aggregation = f.collective_nic_aggregation.value == "true";
+  if (!f.tp_backward_overlap.value.empty()) p.tp_backward_overlap = f.tp_backward_overlap.value == "true";
 }
 
 static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool framework_has_sp) {
@@ -107,6 +108,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
     p.overlap_grad_reduce = o->boolean("grad_reduce", true);
     p.overlap_param_gather = o->boolean("param_gather", true);
     p.tp_comm_overlap = o->boolean("tp_comm", false);
+    p.tp_backward_overlap = o->boolean("tp_backward", base.tp_backward_overlap);
     // DualPipe runs each forward beside a backward of the other chunk, one micro-batch's expert
     // all-to-all under the other's compute: overlapped by default under dualpipev.
     p.ep_comm_overlap_stated = o->has("ep_comm");
@@ -115,9 +117,9 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   } else if (p.schedule == "dualpipev") {
     p.ep_comm_overlap = true;
   }
-  p.grad_bucket_bytes = m.f64("grad_bucket_mb", 40.0) * 1e6;
+  p.grad_bucket_bytes = m.f64("grad_bucket_mb", 80.0) * 1e6;
   if (!(p.grad_bucket_bytes > 0) || !std::isfinite(p.grad_bucket_bytes))
-    m.fail("grad_bucket_mb", "must be a positive, finite size in MB (DDP's bucket_cap_mb; Megatron's default 40)");
+    m.fail("grad_bucket_mb", "must be a positive, finite size in MB at 2 bytes per element (default 80: Megatron-core's 40M elements)");
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);

@@ -60,11 +60,16 @@ struct ParallelPlan {
   bool overlap_grad_reduce = true;   // DP gradient reduction overlaps backward
   bool overlap_param_gather = true;  // ZeRO/FSDP parameter all-gather overlaps forward
   bool tp_comm_overlap = false;      // TP communication overlapped with GEMMs (userbuffers)
+  // The backward of a column-parallel GEMM runs its input gradient's reduction (reduce-scatter
+  // with SP, all-reduce without) beside the weight-gradient GEMM, and SP's re-gather of the saved
+  // input shard beside the input-gradient GEMM (Megatron-LM's asynchronous TP communication
+  // since 2022, Transformer Engine's Linear); false: both block (Megatron-LM of 2021).
+  bool tp_backward_overlap = true;
   // MoE dispatch/combine all-to-alls overlapped with compute (Megatron-Core's
   // overlap_moe_expert_parallel_comm: one micro-batch's forward runs with another's backward).
   bool ep_comm_overlap = false;
   bool ep_comm_overlap_stated = false;  // overlap.ep_comm was given; otherwise the schedule's default (on under dualpipev)
-  double grad_bucket_bytes = 40e6;   // DP gradient bucket (Megatron default 40M params scaled by precision)
+  double grad_bucket_bytes = 80e6;   // DP gradient bucket at 2 bytes/element (Megatron-core's 40M elements)
   // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry
   // of the catalog when named; see data/catalog/frameworks/):
   std::string zero3_gather = "layer";        // layer | tensor: one ZeRO-3 gather per layer or per tensor

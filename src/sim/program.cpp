@@ -111,7 +111,7 @@ struct Builder {
   // (the GEMM): it runs as a pipelined GEMM + reduce-scatter. At the end of a pass it keeps the
   // step-level AsyncStep handling (nothing in the pass waits for it).
   bool pipelined_with_producer(const Collective& c, size_t i, size_t n) const {
-    return c.overlappable && active(c) && c.group == GroupKind::TP && c.waits_for < 0 && i + 1 < n &&
+    return c.overlappable && !c.hides_behind_next && active(c) && c.group == GroupKind::TP && c.waits_for < 0 && i + 1 < n &&
            (c.kind == CollKind::ReduceScatter || c.kind == CollKind::AllReduce);
   }
   void emit(Ins op, uint8_t group = 0, CollMode mode = CollMode::Blocking, int32_t token = 0, int32_t ref = 0,

@@ -869,8 +869,10 @@ TEST(ClosedForms, SharedExpertsAreADenseMlpOnTheTensorParallelGroup) {
         EXPECT_EQ(op->n, static_cast<int64_t>(2 * fs / 8));
       }
     }
-  EXPECT_EQ(shared_colls, 4);  // all-gather and reduce-scatter, forward and backward
-  EXPECT_DOUBLE_EQ(shared_comm, 4 * T * h * 2);
+  // All-gather and reduce-scatter, forward and backward, and the backward's re-gather of the
+  // saved input shard for the weight gradient.
+  EXPECT_EQ(shared_colls, 5);
+  EXPECT_DOUBLE_EQ(shared_comm, 5 * T * h * 2);
   // Parameters: attention and router and norms are the same with or without shared experts; the
   // difference is the shared MLP, split 8 ways.
   auto y0 = y;
@@ -957,7 +959,9 @@ TEST(ClosedForms, MlaUpProjRecomputeRebuildsQkvFromTheLatents) {
 // Megatron's TP regions (Shoeybi et al. 2019, Sec. 3): without SP, f is the identity forward and
 // an all-reduce backward, g an all-reduce forward and the identity backward: one all-reduce per
 // region each way (two per layer each way). With SP each region has an all-gather and a
-// reduce-scatter both ways. Before 2026-12-02 the backward without SP had four all-reduces.
+// reduce-scatter both ways, and the backward all-gathers the saved input shard of QKV and FC1
+// again for their weight gradients (Korthikanti et al. 2022, Sec. 4.2.2). Before 2026-12-02 the
+// backward without SP had four all-reduces, and the re-gather was missing.
 TEST(ClosedForms, TensorParallelCollectivesPerLayerWithAndWithoutSequenceParallelism) {
   auto count = [](bool sp) {
     const Scenario s = parse_scenario(gpt_yaml(8, sp, "none"), "tp.yaml", *frozen());
@@ -979,9 +983,70 @@ TEST(ClosedForms, TensorParallelCollectivesPerLayerWithAndWithoutSequenceParalle
   const auto sp = count(true);
   EXPECT_EQ(sp.at({0, ir::CollKind::AllGather}), 2);
   EXPECT_EQ(sp.at({0, ir::CollKind::ReduceScatter}), 2);
-  EXPECT_EQ(sp.at({1, ir::CollKind::AllGather}), 2);
+  EXPECT_EQ(sp.at({1, ir::CollKind::AllGather}), 4);
   EXPECT_EQ(sp.at({1, ir::CollKind::ReduceScatter}), 2);
   EXPECT_EQ(sp.size(), 4u);
+}
+
+// Question: where does the backward of a column-parallel GEMM (QKV, FC1) hide its TP traffic?
+// Megatron-LM since 2022 and Transformer Engine re-gather the saved SP input beside the
+// input-gradient GEMM and reduce the input gradient beside the weight-gradient GEMM (the
+// framework catalog's async-tp-2022): the exposed backward TP time is what outlasts those GEMMs
+// alone. Megatron-LM of 2021 (overlap.tp_backward false) blocks on both; so does a schedule that
+// defers the weight gradient (ZB-H1), for the reduction.
+TEST(ClosedForms, ColumnParallelBackwardHidesItsReductionBesideTheWeightGradient) {
+  auto scenario = [](const std::string& schedule, bool overlap) {
+    Scenario s = parse_scenario(gpt_yaml(8, true, "none"), "tp.yaml", *frozen());
+    s.plan.schedule = schedule;
+    s.plan.tp_backward_overlap = overlap;
+    return s;
+  };
+  const Scenario on = scenario("1f1b", true);
+  const Estimator est;
+  const auto w = ir::lower(on);
+  // The steps: the re-gather just before its input-gradient GEMM, the reduction just before its
+  // weight-gradient GEMM, both run beside that GEMM only: in each layer (QKV and FC1) and in the
+  // column-parallel head.
+  int regather = 0, beside_wgrad = 0;
+  double hidden_s = 0;  // per micro-batch: the traffic's time less what outlasts its GEMM
+  for (const auto& b : w.stages[0].chunks[0].blocks) {
+    const auto& bi = b.backward_input.get();
+    for (size_t i = 0; i + 1 < bi.size(); ++i) {
+      const auto* c = std::get_if<ir::Collective>(&bi[i]);
+      if (!c || c->group != ir::GroupKind::TP || !c->hides_behind_next) continue;
+      const auto* next = std::get_if<ir::ComputeOp>(&bi[i + 1]);
+      ASSERT_NE(next, nullptr) << c->name;
+      EXPECT_TRUE(c->overlappable);
+      if (c->kind == ir::CollKind::AllGather) {
+        ++regather;
+        EXPECT_EQ(std::string(next->name), "gemm.dgrad") << c->name;
+      } else {
+        ++beside_wgrad;
+        EXPECT_EQ(c->kind, ir::CollKind::ReduceScatter) << c->name;
+        EXPECT_EQ(std::string(next->name), "gemm.wgrad") << c->name;
+      }
+      // Interference is 0 in the frozen catalog: exposed is what outlasts the GEMM beside it.
+      const double t = est.collective_time_s(*c, w, make_fabric(on));
+      hidden_s += b.count * (t - std::max(0.0, t - compute_time_s(*next, on.accelerator)));
+    }
+  }
+  EXPECT_EQ(regather, 3);  // QKV, FC1, the head
+  EXPECT_EQ(beside_wgrad, 3);
+  // The blocking TP collectives of a layer's input-gradient pass.
+  const auto blocking = [](const Scenario& s) {
+    int n = 0;
+    for (const auto& st : dense_block(ir::lower(s)).backward_input)
+      if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::TP && !c->overlappable) ++n;
+    return n;
+  };
+  EXPECT_EQ(blocking(on), 2);                          // the row-parallel GEMMs' gathers of the output gradient
+  EXPECT_EQ(blocking(scenario("zb-h1", true)), 4);     // + the reductions: their weight gradients are deferred
+  EXPECT_EQ(blocking(scenario("1f1b", false)), 6);     // Megatron-LM of 2021: + the re-gathers too
+  // Without DP or a pipeline the step is the micro-batches' passes in sequence: the overlap saves
+  // exactly the hidden part, per micro-batch (32).
+  const double t_on = est.run(w).step_time_s, t_off = est.run(ir::lower(scenario("1f1b", false))).step_time_s;
+  EXPECT_GT(hidden_s, 0.0);
+  EXPECT_NEAR(t_off - t_on, 32 * hidden_s, 1e-9 * t_off);
 }
 
 // ZeRO-3 holds gathered: two layers (running, prefetched) and FSDP's root unit (embedding and
