@@ -175,13 +175,14 @@ PYBIND11_MODULE(_sextant, m) {
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, int64_t replicas,
            int64_t seed, int threads, bool search, const std::string& base_dir) {
           return run([&] {
-            auto c = is_text ? goodput::parse_goodput(source, name, sets, base_dir) : goodput::load_goodput(source, sets);
+            auto c = is_text ? goodput::parse_goodput(source, name, sets, base_dir, false) : goodput::load_goodput(source, sets, false);
             if (replicas == 1 || replicas < 0)
               throw Error(SourceLocation{"replicas", 0, 0, "replicas"}, "need at least 2 replicas");
             if (replicas > 0) c.sim.replicas = replicas;
             if (seed >= 0) c.sim.seed = static_cast<uint64_t>(seed);
             if (threads >= 0) c.sim.threads = threads;
             if (!search) c.sim.search = false;
+            goodput::check_simulation_budget(c, SourceLocation{is_text ? name : source, 0, 0, "simulation"});
             return goodput::run_goodput(c);
           });
         },

@@ -114,7 +114,9 @@ void add_goodput_command(CLI::App& app) {
     if (args->file.empty()) throw Error(SourceLocation{"", 0, 0, "FILE"}, "a goodput input file is required",
                                         "e.g. sextant goodput examples/goodput-llama3-405b-16k.yaml");
     auto sets = parse_sets(args->sets);
-    auto c = goodput::load_goodput(args->file, sets);
+    // The budget is checked once the options are applied: --replicas or --no-search may bring a
+    // file over budget within it (before 2026-12-02 the file's own values were refused first).
+    auto c = goodput::load_goodput(args->file, sets, /*check_budget=*/false);
     if (o_replicas->count()) c.sim.replicas = args->replicas;
     if (o_seed->count()) c.sim.seed = args->seed;
     if (args->threads >= 0) c.sim.threads = args->threads;
@@ -123,9 +125,8 @@ void add_goodput_command(CLI::App& app) {
       c.sim.target_ettr = args->target_ettr;
     }
     if (o_search->count()) c.sim.search_replicas = args->search_replicas;
-    // The options may have raised the work: the budget is checked again.
-    goodput::check_simulation_budget(c, SourceLocation{"--replicas", 0, 0, "--replicas"});
     if (args->no_search) c.sim.search = false;
+    goodput::check_simulation_budget(c, SourceLocation{args->file, 0, 0, "simulation"});
     emit(goodput::run_goodput(c), args->out);
   });
 }

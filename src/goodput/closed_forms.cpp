@@ -92,7 +92,8 @@ double multilevel_overhead_fraction(const std::vector<LevelModel>& levels, const
   double o = 0;
   for (size_t i = 0; i < levels.size(); ++i) {
     const auto& l = levels[i];
-    o += l.checkpoint_s / interval_s[i] + l.failure_rate_per_s * (interval_s[i] / 2.0 + l.restore_s);
+    if (l.checkpoint_s > 0) o += l.checkpoint_s / interval_s[i];  // 0 when the level is never saved (infinite period)
+    if (l.failure_rate_per_s > 0) o += l.failure_rate_per_s * (interval_s[i] / 2.0 + l.restore_s);
   }
   return o;
 }
@@ -102,9 +103,9 @@ MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels) 
   MultiLevelOptimum r;
   double prev = 0;
   for (const auto& l : levels) {
-    check_positive(l.checkpoint_s, "level checkpoint time");
+    if (!(l.checkpoint_s >= 0) || !std::isfinite(l.checkpoint_s)) throw Error("multi-level model: a level checkpoint time must be >= 0 and finite");
     double t = l.failure_rate_per_s > 0 ? std::sqrt(2.0 * l.checkpoint_s / l.failure_rate_per_s) : INFINITY;
-    t = std::max(t, prev);  // a higher level is never saved more often than the level below it
+    t = std::max({t, prev, l.min_interval_s});  // a higher level is never saved more often than the level below it
     r.interval_s.push_back(t);
     prev = t;
   }

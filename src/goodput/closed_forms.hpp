@@ -35,9 +35,14 @@ double mttf_s(double rate_per_node_s, double nodes);
 // Multi-level first-order model (Moody et al. SC'10 / Di et al. 2014 first-order form): level i
 // absorbs failures of rate lambda_i, costs delta_i per checkpoint and R_i per restore; with
 // nested periods T_i, the overhead fraction is sum_i (delta_i/T_i + lambda_i (T_i/2 + R_i)), minimised
-// level by level at T_i = sqrt(2 delta_i / lambda_i) (periods kept nondecreasing).
+// level by level at T_i = sqrt(2 delta_i / lambda_i) (periods kept nondecreasing, and at least
+// min_interval_s: a level persisted in the background cannot be saved faster than it persists).
+// A level no failure falls back to (lambda_i = 0) is never needed: T_i infinite, no overhead. A
+// level whose checkpoint costs no stall (delta_i = 0: persisted beside training from a lower
+// level's snapshot) is saved as often as it can be.
 struct LevelModel {
   double checkpoint_s = 0, restore_s = 0, failure_rate_per_s = 0;
+  double min_interval_s = 0;
 };
 struct MultiLevelOptimum {
   std::vector<double> interval_s;  // per level

@@ -336,7 +336,8 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
 }
 
 GoodputConfig parse_goodput(const std::string& text, const std::string& name,
-                            const std::vector<std::pair<std::string, std::string>>& overrides, const std::string& base_dir) {
+                            const std::vector<std::pair<std::string, std::string>>& overrides, const std::string& base_dir,
+                            bool check_budget) {
   YAML::Node n;
   n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a goodput input must be a YAML mapping (job:, failures:, recovery:, checkpoint:)");
@@ -619,15 +620,16 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   }
   root.finish();
   resolve_interval(c);
-  check_simulation_budget(c, root.loc("simulation"));
+  if (check_budget) check_simulation_budget(c, root.loc("simulation"));
   if (train) c.notes.insert(c.notes.end(), train->notes.begin(), train->notes.end());
   return c;
 }
 
-GoodputConfig load_goodput(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
+GoodputConfig load_goodput(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides,
+                           bool check_budget) {
   const std::string resolved = resolve_data_path(path);
   if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "goodput input file not found");
-  return parse_goodput(read_file(resolved), resolved, overrides, fs::path(resolved).parent_path().string());
+  return parse_goodput(read_file(resolved), resolved, overrides, fs::path(resolved).parent_path().string(), check_budget);
 }
 
 }  // namespace sextant::goodput

@@ -136,12 +136,14 @@ struct GoodputConfig {
 void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where);
 
 // Load from a YAML file (path as given, or relative to data/). `overrides` are dotted key=value
-// pairs applied to the YAML before reading (`--set checkpoint.interval_s=1800`).
+// pairs applied to the YAML before reading (`--set checkpoint.interval_s=1800`). With
+// check_budget false the caller applies its own options (replicas, search) first and then calls
+// check_simulation_budget itself: a file over budget may be brought within it by them.
 GoodputConfig load_goodput(const std::string& path,
-                           const std::vector<std::pair<std::string, std::string>>& overrides = {});
+                           const std::vector<std::pair<std::string, std::string>>& overrides = {}, bool check_budget = true);
 GoodputConfig parse_goodput(const std::string& yaml_text, const std::string& name,
                             const std::vector<std::pair<std::string, std::string>>& overrides = {},
-                            const std::string& base_dir = ".");
+                            const std::string& base_dir = ".", bool check_budget = true);
 
 // A failure preset (data/goodput/<name>.yaml or a path): its processes.
 std::vector<FailureProcess> load_failure_preset(const std::string& name_or_path, std::string* description = nullptr);

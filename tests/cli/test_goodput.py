@@ -175,6 +175,30 @@ class GoodputCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("duration_days and duration_s", p.stderr)
 
+    def test_the_multilevel_closed_form_agrees_with_the_simulation(self):
+        # In-memory checkpoints every 300 s with a 1,800 s background persist to remote storage;
+        # every failure loses one node, which the peer copy survives. The multi-level form read
+        # 0.39 (the persist charged as a stall) and 0 (NaN from the unused remote level) where the
+        # simulation gives 0.993, before 2026-12-02.
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("job: {num_gpus: 1024, gpus_per_node: 8, dp: 8, nodes_per_replica: 16, step_time_s: 1, "
+                    "tokens_per_step: 1000000, duration_days: 30}\n"
+                    "failures: {processes: [{name: c, component: gpu, kind: interrupt, rate_per_node_day: 0.01}]}\n"
+                    "recovery: {detection_s: 60, eviction_s: 0, replacement: hot-spare, hot_spare_s: 0, spares: 16, "
+                    "restart_s: 240, rendezvous_base_s: 0, warmup_s: 0}\n"
+                    "checkpoint: {strategy: in-memory, interval_s: 300, write_s: 1800, read_s: 1800, params: 1e9}\n"
+                    "simulation: {replicas: 400, seed: 1, search: false}\n")
+            path = f.name
+        try:
+            j = json.loads(run(path, "--json", "-").stdout)
+        finally:
+            os.unlink(path)
+        s = j["scalars"]
+        self.assertAlmostEqual(s["multilevel_expected_ettr"], s["ettr"], delta=0.002)
+        self.assertGreater(s["multilevel_first_order_ettr"], s["multilevel_expected_ettr"])
+        ref = j["tables"]["closed_forms"]["columns"]["reference"]
+        self.assertTrue(any("remote never" in r for r in ref), ref)
+
     def test_a_failure_rate_beyond_any_fleet_is_refused_before_simulating(self):
         # 1e4 x the example's rate: an interruption every second, for 54 days, in 1,000 replicas.
         # It used to run for hours (and, given work instead of a duration, for ever).
@@ -197,6 +221,14 @@ class GoodputCli(unittest.TestCase):
             os.unlink(path)
         # A hundred times the example's rate is still simulated.
         self.assertEqual(run(EXAMPLE, "--set", "failures.rate_scale=100", "--set", "simulation.search=false", "-q").returncode, 0)
+        # The budget counts the options: 2,000x the rate is over budget with the file's 1,000
+        # replicas and the searches, within it with --replicas 20 --no-search (the file's values
+        # were refused first before 2026-12-02).
+        p = run(EXAMPLE, "--set", "failures.rate_scale=2000", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("budget", p.stderr)
+        p = run(EXAMPLE, "--set", "failures.rate_scale=2000", "--replicas", "20", "--no-search", "--json", "-")
+        self.assertEqual(json.loads(p.stdout)["scalars"]["replicas_count"], 20)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,25 @@ TEST(MultiLevel, OptimumIsSqrtTwoDeltaOverLambdaAndMinimisesOverhead) {
   }
 }
 
+// A level persisted in the background costs no stall but cannot be saved faster than it persists;
+// a level no failure falls back to is never needed (it read NaN, printed as ETTR 0, before
+// 2026-12-02).
+TEST(MultiLevel, BackgroundLevelsCostNoStallAndUnusedLevelsNoOverhead) {
+  const double lam = 1.0 / 7200;
+  std::vector<LevelModel> lv = {{10, 60, lam, 0}, {0, 600, 0, 1800}};
+  auto opt = multilevel_first_order(lv);
+  EXPECT_NEAR(opt.interval_s[0], std::sqrt(2 * 10 * 7200.0), 1e-9);
+  EXPECT_TRUE(std::isinf(opt.interval_s[1]));
+  const double first = 10 / opt.interval_s[0] + lam * (opt.interval_s[0] / 2 + 60);
+  EXPECT_NEAR(opt.overhead_fraction, first, 1e-12);
+  EXPECT_NEAR(opt.ettr, 1 - first, 1e-12);
+  // Failures falling back to the background level: saved as often as it persists.
+  lv[1].failure_rate_per_s = lam / 10;
+  opt = multilevel_first_order(lv);
+  EXPECT_EQ(opt.interval_s[1], 1800.0);
+  EXPECT_NEAR(opt.overhead_fraction, first + lam / 10 * (1800 / 2.0 + 600), 1e-12);
+}
+
 // P99 of Binomial(1024, 0.001) asks for 4 spares.
 TEST(Spares, BinomialP99) {
   EXPECT_EQ(binomial_quantile(1024, 0.001, 0.99), 4);
