@@ -65,7 +65,18 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
                      const std::vector<std::pair<std::string, std::string>>& sets) {
   if (!fs::exists(path)) throw Error(SourceLocation{path}, "study file not found");
   YAML::Node root = parse_yaml_document(read_file(path), path);  // read_file names a directory or a read error
-  for (const auto& [k, v] : sets) apply_yaml_override(root, k, v);
+  for (const auto& [k, v] : sets) {
+    // The request rate is given one way: a --set of rate_per_s or load_fraction replaces the
+    // file's other one (before 2026-12-02 the file's load_fraction silently won over a --set
+    // rate_per_s). Both in the file (or both set) is an error below.
+    for (const auto& [key, other] : {std::pair<const char*, const char*>{"workload.rate_per_s", "load_fraction"},
+                                     {"workload.load_fraction", "rate_per_s"}}) {
+      bool other_set = false;
+      for (const auto& [k2, v2] : sets) other_set |= k2 == std::string("workload.") + other;
+      if (k == key && !other_set && root["workload"].IsMap() && root["workload"][other]) root["workload"].remove(other);
+    }
+    apply_yaml_override(root, k, v);
+  }
   YamlMap m(root, path);
   StudySpec s;
   s.file = path;
@@ -135,6 +146,8 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
       if (v->has(k) && !std::isfinite(v->f64(k))) v->fail(k, std::string(k) + " must be finite");
     if (w.arrival != "trace" && !(w.rate_per_s > 0) && !(s.load_fraction > 0))
       v->fail("rate_per_s", "give rate_per_s or load_fraction (share of the saturation throughput)");
+    if (v->has("rate_per_s") && v->has("load_fraction"))
+      v->fail("load_fraction", "give one of rate_per_s (requests/s) and load_fraction (share of the saturation throughput), not both");
     w.cv = v->f64("cv", 1);
     if (!(w.cv > 0)) v->fail("cv", "the inter-arrival coefficient of variation must be > 0 (1: Poisson)");
     w.trace_file = v->str("trace_file", "");
@@ -357,7 +370,14 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double avail_frac = memory_share(d, p);
   const double usable = mem * avail_frac;
   const double w = cm.weight_bytes_per_device();
-  const double workspace = static_cast<double>(prompt) * static_cast<double>(batch) * d.model.hidden * d.activation.bytes() * 8;
+  // The workspace holds one pass: at most serve's default max_batch_tokens (8,192, vLLM's
+  // max_num_batched_tokens), as an engine splits a larger prefill into passes (chunked prefill;
+  // requests beyond a pass wait for the next). Before 2026-12-02 it was sized for all batch x
+  // prompt tokens at once: 40 prompts of 8,192 tokens of Llama 3.1 8B on an H100 needed 21 GB of
+  // workspace and "did not fit", where vLLM runs them.
+  constexpr double kPassTokens = 8192;
+  const double pass_tokens = std::min(static_cast<double>(prompt) * static_cast<double>(batch), kPassTokens);
+  const double workspace = pass_tokens * d.model.hidden * d.activation.bytes() * 8;
   const double kv = cm.kv_bytes_per_token_per_device() * static_cast<double>(prompt + output) * batch;
   r.set("memory_bytes_per_device", mem);
   r.set("memory_available_fraction", avail_frac);
@@ -367,6 +387,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
   r.set("activation_workspace_bytes_per_device", workspace);
+  if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
+    r.notes.push_back("the activation workspace is sized for one pass of 8192 tokens (serve's default max_batch_tokens): the prefill of " +
+                      std::to_string(batch * prompt) + " tokens runs in several passes (chunked prefill), its time is the same work");
   // A context beyond the model's window (max_position_embeddings) does not fit whatever the memory.
   const bool fits_memory = w + kv + workspace <= usable;
   const bool fits_context = d.model.max_seq_len <= 0 || prompt + output <= d.model.max_seq_len;

@@ -166,6 +166,7 @@ class Simulation {
   LogHistogram itl;
   int64_t preemptions = 0, prefix_lookups = 0, prefix_hits = 0;
   int64_t rejected = 0, longest_rejected = 0;  // requests refused at arrival (longer than the KV cache)
+  int64_t rejected_window = 0;                 // of which beyond the model's context window
   RandomStream rng{1, 7};
   double now = 0;
 
@@ -517,15 +518,22 @@ Result Simulation::run(ServingSummary* summary) {
     q.prefix_tokens = r.prefix_tokens;
     q.arrival = r.arrival_s;
     if (q.prompt < 1 || q.output < 1) throw Error(SourceLocation{"", 0, 0, "requests"}, "prompt and output lengths must be >= 1");
-    // A request whose context cannot fit one instance's KV cache is refused at arrival, as an
-    // engine refuses a prompt beyond its max_model_len; it counts as an SLO miss. It used to stop
-    // the whole run.
-    if (q.prompt + q.output > cap_tokens) {
+    // A request whose context cannot fit one instance's KV cache, or goes beyond the model's
+    // context window (max_position_embeddings, vLLM's default max_model_len), is refused at
+    // arrival, as an engine refuses it; it counts as an SLO miss. It used to stop the whole run;
+    // the window was not checked before 2026-12-02.
+    const int64_t window = sp.deployment.model.max_seq_len;
+    const bool beyond_window = window > 0 && q.prompt + q.output > window;
+    if (q.prompt + q.output > cap_tokens || beyond_window) {
       q.rejected = true;
       ++rejected;
-      longest_rejected = std::max<int64_t>(longest_rejected, q.prompt + q.output);
+      rejected_window += beyond_window;
+      if (!beyond_window) longest_rejected = std::max<int64_t>(longest_rejected, q.prompt + q.output);
     }
   }
+  if (!reqs_.empty() && rejected_window == static_cast<int64_t>(reqs_.size()))
+    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is longer than " + sp.deployment.model.id + "'s context window of " +
+                std::to_string(sp.deployment.model.max_seq_len) + " tokens (prompt + output)", "shorter prompts or outputs, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than one instance holds (" +
                 std::to_string(static_cast<int64_t>(cap_tokens)) + "; the shortest request needs more)",
@@ -657,8 +665,12 @@ Result Simulation::run(ServingSummary* summary) {
   // Refused requests miss the SLO.
   const double slo_frac = completed_ + rejected > 0 ? static_cast<double>(met) / static_cast<double>(completed_ + rejected) : 0;
   r.set("rejected_count", rejected);
-  if (rejected > 0)
-    r.notes.push_back(std::to_string(rejected) + " request(s) need more KV tokens than one instance holds (the longest " +
+  if (rejected_window > 0)
+    r.notes.push_back(std::to_string(rejected_window) + " request(s) are longer than " + sp.deployment.model.id + "'s context window of " +
+                      std::to_string(sp.deployment.model.max_seq_len) + " tokens (prompt + output): refused at arrival, as vLLM refuses a " +
+                      "request beyond max_model_len, and counted as SLO misses");
+  if (rejected > rejected_window)
+    r.notes.push_back(std::to_string(rejected - rejected_window) + " request(s) need more KV tokens than one instance holds (the longest " +
                       std::to_string(longest_rejected) + " > " + std::to_string(static_cast<int64_t>(cap_tokens)) +
                       "): refused at arrival, as an engine refuses a prompt beyond its max_model_len, and counted as SLO misses");
   r.set("slo_ttft_s", sp.slo.ttft_s);

@@ -54,6 +54,49 @@ class InferCli(unittest.TestCase):
                                       "workload.output={dist: lognormal, mean: 40, cv: 0.6, max: 50}"))
                 self.assertEqual(e["max_context_tokens_by_memory"], math.floor(sv["kv_capacity_tokens_per_instance"]))
 
+    def test_estimate_sizes_the_workspace_for_one_pass(self):
+        """40 prompts of 8,192 tokens of Llama 3.1 8B fit an H100 (16 GB of weights, 44 GB of KV): the
+        workspace is one pass of 8,192 tokens, as serve's max_batch_tokens, not 40 x 8,192 (21 GB,
+        "does not fit" before 2026-12-02)."""
+        s = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                             "--batch", "40", "--prompt", "8192", "--output", "256"))
+        self.assertTrue(s["fits"])
+        self.assertEqual(s["activation_workspace_bytes_per_device"], 8192 * 4096 * 2 * 8)
+        one = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                               "--batch", "1", "--prompt", "131072", "--output", "1"))
+        short = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                                 "--batch", "1", "--prompt", "1024", "--output", "1"))
+        # The longest context memory holds no longer shrinks with the prompt asked about.
+        self.assertAlmostEqual(one["max_context_tokens_by_memory"],
+                               short["max_context_tokens_by_memory"] - (8192 - 1024) * 4096 * 2 * 8 / (2 * 32 * 8 * 128 * 2), delta=1)
+
+    def test_serve_rate_is_given_one_way_and_the_context_window_is_enforced(self):
+        with open(os.path.join(ROOT, "data/examples/infer-llama3-8b-h100.yaml")) as f:
+            text = f.read()
+        base = text[:text.index("sweep:")]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.yaml")
+            with open(path, "w") as f:
+                f.write(base.replace("requests: 5000", "requests: 300"))
+            # A --set rate_per_s replaces the file's load_fraction (it was silently ignored).
+            s = scalars(run_json("infer", "serve", path, "--set", "workload.rate_per_s=5"))
+            self.assertEqual(s["rate_per_s"], 5)
+            self.assertNotIn("load_fraction", s)
+            # Both in one file: an error naming the key.
+            with open(path, "w") as f:
+                f.write(base.replace("load_fraction: 0.8", "load_fraction: 0.8\n  rate_per_s: 5"))
+            p = run("infer", "serve", path, ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("load_fraction", p.stderr)
+            self.assertIn("not both", p.stderr)
+            # Prompts beyond the 131,072-token window are refused at arrival, with a note.
+            with open(path, "w") as f:
+                f.write(base.replace("requests: 5000", "requests: 50").replace(
+                    "prompt: {dist: exponential, mean: 1024, max: 8192}", "prompt: {dist: exponential, mean: 100000, max: 200000}"))
+            j = run_json("infer", "serve", path, "--set", "workload.load_fraction=0.1")
+            self.assertGreater(j["scalars"]["rejected_count"], 0)
+            self.assertTrue(any("context window of 131072" in n for n in j["notes"]), j["notes"])
+
     def test_validate_meets_the_bar_and_writes_rows_csv(self):
         with tempfile.TemporaryDirectory() as d:
             run("infer", "validate", "data/validation/inference.csv", "--csv", d, "--quiet")
