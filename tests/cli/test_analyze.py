@@ -105,6 +105,41 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(len(hit), 1, diag["name"])
             self.assertEqual(diag["severity"][hit[0]], "warning")
 
+    def test_ranks_without_a_stated_rank_text_after_the_trace_and_a_missing_rank(self):
+        """Files without distributedInfo and with PyTorch's default names are distinct ranks (all were
+        rank 0, merged in the cross-rank tables); text after the trace's top-level value is a warning
+        (dropped silently); a rank's trace missing leaves the bus bandwidth the communicator's (its
+        factor used the ranks loaded), all before 2026-12-02."""
+        with tempfile.TemporaryDirectory() as d:
+            run("trace", "synth", "--out", d, "--ranks", "4", "--steps", "2", "--layers", "2", "--quiet")
+            full = json.loads(run("analyze", d, "--only", "collectives", "--json", "-").stdout)
+            os.unlink(os.path.join(d, "rank-3.json"))
+            part = json.loads(run("analyze", d, "--only", "collectives", "--json", "-").stdout)
+            c = part["tables"]["collectives"]["columns"]
+            i = c["operation"].index("AllReduce")
+            self.assertEqual(c["ranks_count"][i], 3)
+            algbw = c["size_bytes"][i] / (c["sync_duration_us"][i] * 1e-6)
+            self.assertAlmostEqual(c["bus_bandwidth_bytes_per_s"][i] / algbw, 2 * 3 / 4, places=9)  # 2(n-1)/n, n = 4
+            self.assertEqual(full["tables"]["collectives"]["columns"]["ranks_count"][i], 4)
+            # No stated rank: strip distributedInfo, use host_pid names.
+            for r in range(3):
+                src = os.path.join(d, f"rank-{r}.json")
+                with open(src) as f:
+                    doc = json.load(f)
+                doc.pop("distributedInfo", None)
+                with open(os.path.join(d, f"node{r}_1234{r}.1700000000.pt.trace.json"), "w") as f:
+                    json.dump(doc, f)
+                    if r == 2:
+                        f.write("\ngarbage{{{")
+                os.unlink(src)
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-").stdout)
+            facts = doc["tables"]["load_summary"]["columns"]
+            self.assertEqual(sorted(facts["rank"]), [0, 1, 2])
+            diag = doc["tables"]["diagnostics"]["columns"]["name"]
+            self.assertIn("rank not stated: numbered in file-name order after the stated ranks", diag)
+            self.assertIn("text after the top-level JSON value: ignored", diag)
+            self.assertEqual(len(doc["tables"]["stragglers"]["columns"]["rank"]), 3)
+
     def test_gpu_side_step_range_is_not_a_second_iteration(self):
         # ROCm/PyTorch traces carry each ProfilerStep#N twice: the CPU range and its GPU-side copy
         # (gpu_user_annotation). The copy counted as a second step 1 and took half its kernels.

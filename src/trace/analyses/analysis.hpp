@@ -105,6 +105,7 @@ struct CollectiveOccurrence {
   double bytes;
   std::string algo;
   bool shard_bytes = false;  // bytes is one rank's input shard (an all-gather sized from its nccl:* annotation)
+  int64_t group_size = -1;   // the communicator's size where the trace records it ("Group size"); -1: unknown
 };
 using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>, std::vector<CollectiveOccurrence>>;
 CollectiveMatches match_collectives(const std::vector<Frame>& frames);

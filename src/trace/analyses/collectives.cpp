@@ -292,6 +292,7 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames) {
                      bytes, ki.algo};
       // The annotation records the collective's input: an all-gather's is one rank's shard.
       occ.shard_bytes = note && bytes > 0 && ki.op == "AllGather";
+      if (a && a->group_size > 0) occ.group_size = a->group_size;
       coll[{pg, ki.op, seq}].push_back(std::move(occ));
     }
   }
@@ -346,6 +347,12 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     std::sort(occ.begin(), occ.end(), [](const Occurrence& a, const Occurrence& b) { return a.rank < b.rank; });
     int64_t smin = INT64_MAX, smax = INT64_MIN, emin = INT64_MAX, emax = INT64_MIN, last_rank = -1;
     double dsum = 0, bytes = -1;
+    // The communicator's size where a rank's trace records it, else the ranks matched: with a
+    // rank's trace missing (truncated, not collected) the bus-bandwidth factor and an all-gather's
+    // total are still the communicator's (before 2026-12-02 they used the traces loaded).
+    int64_t group = -1;
+    for (const auto& o : occ) group = std::max(group, o.group_size);
+    const double members = group > 0 ? static_cast<double>(group) : static_cast<double>(occ.size());
     std::vector<int64_t> starts;
     for (const auto& o : occ) {
       smin = std::min(smin, o.start_ns);
@@ -356,14 +363,14 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       emin = std::min(emin, o.end_ns);
       emax = std::max(emax, o.end_ns);
       dsum += static_cast<double>(o.end_ns - o.start_ns);
-      bytes = std::max(bytes, o.shard_bytes ? o.bytes * static_cast<double>(occ.size()) : o.bytes);
+      bytes = std::max(bytes, o.shard_bytes ? o.bytes * members : o.bytes);
       starts.push_back(o.start_ns);
     }
     if (row < arrival_rows)
       for (const auto& o : occ) a.add_row({row, o.rank, static_cast<double>(o.start_ns - smin) / 1000.0});
     double sync_ns = static_cast<double>(emin - smax);
     double n = static_cast<double>(occ.size());
-    double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), n) : std::nan("");
+    double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), members) : std::nan("");
     t.add_row({std::get<0>(key), std::get<1>(key), std::get<2>(key), occ.front().algo, static_cast<int64_t>(occ.size()),
                bytes > 0 ? bytes : std::nan(""), dsum / n / 1000.0, sync_ns / 1000.0, static_cast<double>(smax - smin) / 1000.0,
                static_cast<double>(emax - emin) / 1000.0, last_rank, busbw});

@@ -238,6 +238,27 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
     }
     set.ranks.push_back(std::move(loaded[i]));
   }
+  // Files that state no rank (no distributedInfo, no rank in the name: PyTorch's default
+  // <host>_<pid>.pt.trace.json) are distinct processes: numbered after the highest stated rank in
+  // file-name order, with a warning, rather than all taken as rank 0 (which merged them into one
+  // rank of the cross-rank tables before 2026-12-02). A single such file stays rank 0.
+  {
+    std::vector<RankTrace*> unstated;
+    int64_t next = 0;
+    for (auto& t : set.ranks) {
+      if (t.rank_source == "default") unstated.push_back(&t);
+      else next = std::max(next, t.rank + 1);
+    }
+    if (unstated.size() > 1 || (unstated.size() == 1 && next > 0)) {
+      std::stable_sort(unstated.begin(), unstated.end(), [](const RankTrace* a, const RankTrace* b) { return a->file < b->file; });
+      for (RankTrace* t : unstated) {
+        t->rank = next++;
+        t->rank_source = "file order";
+        set.diagnostics.add("rank not stated: numbered in file-name order after the stated ranks", "warning",
+                            "rank " + std::to_string(t->rank) + ": " + t->file);
+      }
+    }
+  }
   std::stable_sort(set.ranks.begin(), set.ranks.end(), [](const RankTrace& a, const RankTrace& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.file < b.file;
   });
@@ -257,8 +278,8 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
     const RankTrace& b = set.ranks[i];
     if (a.rank != b.rank) continue;
     // Two files that each state the same rank are two profiles of one process (another step, or
-    // another job): merging them would double every number. Files without a stated rank keep
-    // the warning (rank 0 is only assumed).
+    // another job): merging them would double every number. (Files without a stated rank were
+    // numbered apart above.)
     if (a.rank_source != "default" && b.rank_source != "default")
       throw Error(SourceLocation{b.file, 0, 0, ""},
                   "two files claim the same rank " + std::to_string(b.rank) + ": " + a.file + " (" + a.rank_source +

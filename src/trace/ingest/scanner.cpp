@@ -550,13 +550,24 @@ class Scanner {
                   "not a readable JSON trace: " + se.what + " at byte offset " + std::to_string(off),
                   "the file must be a PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzip");
     }
-    out_.raw_bytes = growing_ ? total_ : base_ + end_;
-    if (!in_place_ && !growing_ && !eof_) {
-      // Text after the top-level value is not parsed, but it is part of the file: count it, so
-      // that raw_bytes is the file's size whichever way it was read (in place it is the view's).
-      char sink[1 << 14];
-      for (size_t n; (n = src_.read(sink, sizeof sink)) > 0;) out_.raw_bytes += n;
+    // Text after the top-level value: whitespace is allowed; anything else (a second document
+    // appended, garbage) is not part of the trace and is a warning with its size, as a JSON
+    // parser would refuse it (it was dropped silently before 2026-12-02). It is read to its end
+    // either way, so that raw_bytes is the file's size whichever way it was read.
+    uint64_t trailing = 0;
+    for (;;) {
+      for (size_t i = pos_; i < end_; ++i) {
+        const char c = data_[i];
+        trailing += !(c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\0');
+      }
+      pos_ = end_;
+      if (in_place_ || !fill()) break;
     }
+    out_.raw_bytes = growing_ ? total_ : base_ + end_;
+    if (trailing > 0)
+      out_.diagnostics.add("text after the top-level JSON value: ignored", "warning",
+                           std::to_string(trailing) + " non-whitespace bytes after the trace's closing brace (a second document "
+                           "appended, or a damaged file)");
   }
 
  private:
