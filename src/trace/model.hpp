@@ -111,6 +111,16 @@ struct TransferArgs {
   double bandwidth_gbps = -1;
 };
 
+// A recorded cross-stream wait (a cuda_sync "Stream Wait Event", with the profiler's CUDA sync
+// events on): the stream in its `stream` column waits for the CUDA event recorded on
+// `wait_stream` by the runtime call whose correlation id is `record_correlation` (cudaEventRecord).
+struct StreamWait {
+  uint32_t event = 0;  // index into the event columns (the cuda_sync event)
+  uint32_t zero = 0;   // explicit padding (the cache writes the struct's bytes)
+  int64_t wait_stream = -1;
+  int64_t record_correlation = -1;
+};
+
 // One `[memory]` instant event.
 struct MemorySample {
   int64_t ts_ns = 0;
@@ -167,6 +177,7 @@ struct RankTrace {
   std::vector<CollectiveArgs> collectives;
   std::vector<MemorySample> memory;
   std::vector<TransferArgs> transfers;  // gpu_memcpy / gpu_memset bytes and bandwidth
+  std::vector<StreamWait> stream_waits;  // recorded cross-stream waits, in event order
   std::vector<OpShape> op_shapes;
   StringTable shape_strings;        // the dims and types texts of op_shapes
   Diagnostics diagnostics;

@@ -140,6 +140,49 @@ class AnalyzeCli(unittest.TestCase):
             self.assertIn("text after the top-level JSON value: ignored", diag)
             self.assertEqual(len(doc["tables"]["stragglers"]["columns"]["rank"]), 3)
 
+    def test_recorded_stream_waits_are_the_cross_stream_dependencies(self):
+        """A consumer on stream 24 waits (a recorded cuda_sync Stream Wait Event) for the CUDA event
+        recorded after a 1,000 us producer on stream 20; an unrelated NCCL kernel on stream 30 ends
+        3 us before the consumer starts. The critical path runs through the producer, and halving
+        it moves the step; the inferred dependency ("the latest kernel on another stream that
+        ended just before") took the NCCL kernel, and the producer's what-if changed nothing
+        (before 2026-12-02). Without the recorded wait the inference still applies."""
+        def ev(cat, name, ts, dur, tid, **args):
+            e = {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur, "pid": 0 if cat in ("kernel", "cuda_sync") else 1,
+                 "tid": tid}
+            if args:
+                e["args"] = args
+            return e
+        events = [ev("user_annotation", "ProfilerStep#1", 0, 1400, 1),
+                  ev("cuda_runtime", "cudaLaunchKernel", 200, 4, 1, correlation=1),
+                  ev("kernel", "producer_gemm", 206, 1000, 20, stream=20, correlation=1, device=0),
+                  ev("cuda_runtime", "cudaEventRecord", 205, 2, 1, correlation=2),
+                  ev("cuda_runtime", "cudaStreamWaitEvent", 208, 2, 1, correlation=3),
+                  ev("cuda_sync", "Stream Wait Event", 209, 1, 24, correlation=3, stream=24, wait_on_stream=20,
+                     wait_on_cuda_event_record_corr_id=2, device=0),
+                  ev("cuda_runtime", "cudaLaunchKernel", 211, 4, 1, correlation=4),
+                  ev("kernel", "consumer", 1212, 100, 24, stream=24, correlation=4, device=0),
+                  ev("cuda_runtime", "cudaLaunchKernel", 216, 4, 1, correlation=5),
+                  ev("kernel", "ncclDevKernel_AllReduce_RING_LL(x)", 1100, 109, 30, stream=30, correlation=5, device=0),
+                  ev("cuda_runtime", "cudaDeviceSynchronize", 221, 1093, 1, correlation=6)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "rank-0.json")
+            with open(path, "w") as f:
+                json.dump({"traceEvents": events}, f)
+            doc = json.loads(run("analyze", path, "--only", "critical_path", "--only", "whatif",
+                                 "--scale", "kernel:producer.*=0.5", "--json", "-").stdout)
+            path_events = doc["tables"]["critical_path"]["columns"]["longest_event"]
+            self.assertIn("producer_gemm", path_events)
+            self.assertIn("consumer", path_events)
+            self.assertNotIn("ncclDevKernel_AllReduce_RING_LL(x)", path_events)
+            change = doc["tables"]["whatif"]["columns"]["predicted_change_fraction"][0]
+            self.assertLess(change, -0.05)
+            # The same trace without the recorded wait: the dependency is inferred, the NCCL kernel.
+            with open(path, "w") as f:
+                json.dump({"traceEvents": [e for e in events if e["cat"] != "cuda_sync"]}, f)
+            doc = json.loads(run("analyze", path, "--only", "critical_path", "--json", "-").stdout)
+            self.assertIn("ncclDevKernel_AllReduce_RING_LL(x)", doc["tables"]["critical_path"]["columns"]["longest_event"])
+
     def test_gpu_side_step_range_is_not_a_second_iteration(self):
         # ROCm/PyTorch traces carry each ProfilerStep#N twice: the CPU range and its GPU-side copy
         # (gpu_user_annotation). The copy counted as a second step 1 and took half its kernels.

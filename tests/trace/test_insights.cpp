@@ -134,7 +134,7 @@ TEST(Findings, GapAfterHostSyncPageableCopyAndSyncInItem) {
   EXPECT_NE(evidence[static_cast<size_t>(gap)].find("GPU idle 310.0 us"), std::string::npos) << evidence[static_cast<size_t>(gap)];
   EXPECT_NE(evidence[static_cast<size_t>(gap)].find("1 host sync call(s)"), std::string::npos);
   EXPECT_EQ(sev[static_cast<size_t>(gap)], "high");  // 310 of a 700 us span
-  EXPECT_NEAR(t->column("impact_us").f64[static_cast<size_t>(gap)], 310.0, 1e-9);
+  EXPECT_NEAR(t->column("time_at_stake_us").f64[static_cast<size_t>(gap)], 310.0, 1e-9);
   int hs = find("host_sync");
   ASSERT_GE(hs, 0);
   EXPECT_NE(where[static_cast<size_t>(hs)].find("cudaDeviceSynchronize in aten::item"), std::string::npos);

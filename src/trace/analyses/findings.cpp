@@ -69,7 +69,7 @@ int severity_rank(const std::string& s) { return s == "high" ? 0 : s == "medium"
 struct Finding {
   int64_t rank;
   std::string severity, rule, where, evidence, advice;
-  double impact_us;
+  double time_at_stake_us;  // what the rule sees on the timeline: an upper bound of what fixing it saves
 };
 }  // namespace
 
@@ -478,7 +478,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
   }
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
     if (severity_rank(a.severity) != severity_rank(b.severity)) return severity_rank(a.severity) < severity_rank(b.severity);
-    if (a.impact_us != b.impact_us) return a.impact_us > b.impact_us;
+    if (a.time_at_stake_us != b.time_at_stake_us) return a.time_at_stake_us > b.time_at_stake_us;
     return a.rank < b.rank;
   });
   Table& t = r.add_table("findings", "what to fix, with evidence and advice (expert rules), most important first");
@@ -487,8 +487,8 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
   t.add_str("where");
   t.add_str("evidence");
   t.add_str("advice");
-  t.add_f64("impact_us");
-  for (const auto& fd : out) t.add_row({fd.severity, fd.rule, fd.where, fd.evidence, fd.advice, fd.impact_us});
+  t.add_f64("time_at_stake_us");
+  for (const auto& fd : out) t.add_row({fd.severity, fd.rule, fd.where, fd.evidence, fd.advice, fd.time_at_stake_us});
 }
 
 }  // namespace sextant::trace

@@ -139,6 +139,7 @@ std::string serialize_rank(const RankTrace& t) {
   }
   w.vec(t.memory);
   w.vec(t.transfers);
+  w.vec(t.stream_waits);
   w.pod<uint64_t>(t.op_shapes.size());
   for (const auto& s : t.op_shapes) {
     w.pod(s.event);
@@ -226,6 +227,9 @@ RankTrace deserialize_rank(const std::string& bytes, const std::string& what) {
   r.vec(t.memory);
   r.vec(t.transfers);
   for (const auto& x : t.transfers)
+    if (x.event >= n) r.fail();
+  r.vec(t.stream_waits);
+  for (const auto& x : t.stream_waits)
     if (x.event >= n) r.fail();
   auto nsh = r.pod<uint64_t>();
   for (uint64_t i = 0; i < nsh; ++i) {

@@ -420,6 +420,7 @@ struct EventScalars {
   bool stream_not_int = false;
   int64_t correlation = -1, external_id = -1, bytes = -1, device = -1;
   double bandwidth_gbps = -1;  // "memory bandwidth (GB/s)" of memcpy/memset events
+  int64_t wait_stream = -1, wait_record_corr = -1;  // a cuda_sync Stream Wait Event's producer
   bool has_coll = false;       // collective args (coll) seen
   // shapes ("Input Dims", "Input type"), raw JSON text
   std::string_view dims, types;
@@ -438,7 +439,7 @@ struct EventFields : EventScalars {
   // stos`), which takes longer to start than the stores, once per event. The size check below
   // fails when a field is added to EventScalars: add it here too, then update the size.
   void reset() {
-    static_assert(sizeof(void*) != 8 || sizeof(EventScalars) == 264, "a field was added to EventScalars: reset it in EventFields::reset");
+    static_assert(sizeof(void*) != 8 || sizeof(EventScalars) == 280, "a field was added to EventScalars: reset it in EventFields::reset");
     ph = 0;
     has_ph = false;
     cat = {};
@@ -452,6 +453,7 @@ struct EventFields : EventScalars {
     stream_not_int = false;
     correlation = external_id = bytes = device = -1;
     bandwidth_gbps = -1;
+    wait_stream = wait_record_corr = -1;
     has_coll = false;
     dims = types = {};
     mem_bytes = kNoInt;
@@ -988,6 +990,10 @@ class Scanner {
       x.event += first;
       t.transfers.push_back(x);
     }
+    for (auto x : p.stream_waits) {
+      x.event += first;
+      t.stream_waits.push_back(x);
+    }
     std::vector<uint32_t> shape_id(p.shape_strings.size());
     for (uint32_t id = 0; id < p.shape_strings.size(); ++id)
       shape_id[id] = t.shape_strings.intern(p.shape_strings.str(id));
@@ -1145,7 +1151,9 @@ class Scanner {
           }
           break;
         case 14:
-          if (KEY(k, "Out msg nelems")) {
+          if (KEY(k, "wait_on_stream")) {
+            p = int_value(p, e, ev.wait_stream);
+          } else if (KEY(k, "Out msg nelems")) {
             p = int_value(p, e, ev.coll.out_msg_nelems);
             ev.coll_dirty = true;
           } else if (KEY(k, "Total Reserved")) {
@@ -1176,6 +1184,13 @@ class Scanner {
               auto res = std::from_chars(v0, p, v);
               ev.bandwidth_gbps = (res.ec == std::errc() && res.ptr == p && std::isfinite(v)) ? v : -1;
             }
+          } else {
+            p = skip_value(p, e);
+          }
+          break;
+        case 33:
+          if (KEY(k, "wait_on_cuda_event_record_corr_id")) {
+            p = int_value(p, e, ev.wait_record_corr);
           } else {
             p = skip_value(p, e);
           }
@@ -1425,6 +1440,8 @@ class Scanner {
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
     if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferArgs{idx, 0, ev.bytes, ev.bandwidth_gbps});
+    if (c == Category::CudaSync && ev.wait_stream >= 0 && ev.wait_record_corr >= 0 && ev.stream >= 0 && ev.name == "Stream Wait Event")
+      t.stream_waits.push_back(StreamWait{idx, 0, ev.wait_stream, ev.wait_record_corr});
     // Shapes of GEMM-like operators (the roofline) and of PyTorch's `nccl:*` record_function
     // annotations (a collective's message size where the kernel has no `In msg nelems`).
     if (!ev.dims.empty() &&

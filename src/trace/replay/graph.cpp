@@ -320,6 +320,45 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     }
   }
 
+  // Recorded cross-stream waits (cuda_sync "Stream Wait Event", when the profiler records CUDA
+  // sync events): a GPU event on stream S after such a wait on S depends on the last GPU event
+  // launched on the producer stream before the cudaEventRecord the wait names (runtime
+  // correlation ids increase with the calls). awaited[k]: that GPU event for GPU event k, the one
+  // ending last when several waits precede k; kNone when none. With any recorded wait in the
+  // trace these are the cross-stream dependencies; without, they are inferred (below).
+  const bool recorded_waits = !t.stream_waits.empty();
+  std::vector<uint32_t> awaited;
+  if (recorded_waits) {
+    awaited.assign(G, kNone);
+    auto rank_of_stream = [&](int64_t s) -> int64_t {
+      auto it = std::lower_bound(w.streams.begin(), w.streams.end(), s);
+      return it != w.streams.end() && *it == s ? it - w.streams.begin() : -1;
+    };
+    std::vector<std::vector<std::pair<int64_t, uint32_t>>> by_corr(S), waits(S);
+    for (uint32_t k = 0; k < G; ++k)
+      if (f.gpu[k].correlation >= 0) by_corr[w.stream_rank[k]].emplace_back(f.gpu[k].correlation, k);
+    for (auto& v : by_corr) std::sort(v.begin(), v.end());
+    for (const auto& sw : t.stream_waits) {
+      const int64_t to = rank_of_stream(t.stream[sw.event]), from = rank_of_stream(sw.wait_stream);
+      if (to < 0 || from < 0 || to == from) continue;
+      const auto& v = by_corr[static_cast<size_t>(from)];
+      auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(sw.record_correlation, uint32_t{0}));
+      if (it == v.begin()) continue;  // nothing recorded on the producer stream before the event
+      const int64_t ns = t.ts_ns[sw.event];
+      const int64_t ts = f.hta ? (ns >= 0 ? (ns + 999) / 1000 : -((-ns) / 1000)) : ns;
+      waits[static_cast<size_t>(to)].emplace_back(ts, std::prev(it)->second);
+    }
+    for (auto& v : waits) std::sort(v.begin(), v.end());
+    for (uint32_t k = 0; k < G; ++k) {
+      const auto& v = waits[w.stream_rank[k]];
+      if (v.empty()) continue;
+      const int64_t lo = w.prev_on_stream[k] != kNone ? f.gpu[w.prev_on_stream[k]].ts : INT64_MIN;
+      auto it = std::upper_bound(v.begin(), v.end(), std::make_pair(lo, UINT32_MAX));
+      for (; it != v.end() && it->first <= f.gpu[k].ts; ++it)
+        if (awaited[k] == kNone || f.gpu[it->second].end > f.gpu[awaited[k]].end) awaited[k] = it->second;
+    }
+  }
+
   // Stream of each cuda_sync event by correlation id (cudaStreamSynchronize's stream).
   auto& sync_stream = w.sync_stream;
   sync_stream.clear();
@@ -701,10 +740,22 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       int64_t typical = std::min(median_latency, actual);
       int64_t r_l = call != kNone ? cs + typical : INT64_MIN;
       int64_t base = std::max(r_p, r_l);
-      // Cross-stream dependency: the latest event on another stream ending in (base, ts].
+      // Cross-stream dependency: the recorded wait's producer when the trace records waits (a
+      // dependency only when it ended after the stream and the launch were ready); otherwise the
+      // latest event on another stream ending in (base, ts].
       uint32_t cross = kNone;
       int64_t r_x = INT64_MIN;
-      if (base != INT64_MIN && ts - base > opt.cross_stream_min_gap_ticks) {
+      if (recorded_waits) {
+        const uint32_t ak = awaited[k];
+        const uint32_t xn = ak != kNone ? gpu_node[ak] : kNone;
+        if (xn != kNone && xn >= g0 && xn - g0 < gk.size() && gk[xn - g0] == ak && xn != n) {
+          const int64_t end = gr.nodes[xn].measured_start + gr.nodes[xn].dur;
+          if (base == INT64_MIN || end > base) {
+            cross = xn;
+            r_x = std::min(end, ts);  // clocks of two streams may disagree by a tick
+          }
+        }
+      } else if (base != INT64_MIN && ts - base > opt.cross_stream_min_gap_ticks) {
         auto it = std::upper_bound(by_end.begin(), by_end.end(), std::make_pair(ts, UINT32_MAX));
         for (int steps_back = 0; it != by_end.begin() && steps_back < 32; ++steps_back) {
           --it;
