@@ -46,6 +46,37 @@ double GoodputConfig::interruption_rate_per_s() const {
   return r;
 }
 
+bool GoodputConfig::graceful(const FailureProcess& p) const {
+  return p.kind == EventKind::Preemption && p.notice_s >= checkpoint.impl->schedule(checkpoint.env).final_save_s();
+}
+
+double GoodputConfig::work_losing_rate_per_s() const {
+  double r = 0;
+  for (const auto& p : processes)
+    if (p.kind != EventKind::FailSlow && !graceful(p)) r += process_rate_per_s(p);
+  return r;
+}
+
+double GoodputConfig::graceful_rate_per_s() const {
+  double r = 0;
+  for (const auto& p : processes)
+    if (graceful(p)) r += process_rate_per_s(p);
+  return r;
+}
+
+double GoodputConfig::graceful_cost_s() const {
+  const auto sched = checkpoint.impl->schedule(checkpoint.env);
+  double wsum = 0, tsum = 0;
+  for (const auto& p : processes) {
+    if (!graceful(p)) continue;
+    const double w = process_rate_per_s(p);
+    wsum += w;
+    tsum += w * (sched.final_save_s() + p.downtime_s + recovery.restart_s + recovery.rendezvous_s(job.nodes()) +
+                 sched.remote().restore_s + recovery.warmup_s);
+  }
+  return wsum > 0 ? tsum / wsum : 0.0;
+}
+
 double GoodputConfig::node_loss_rate_per_node_s() const {
   double r = 0;
   for (const auto& p : processes)
@@ -60,9 +91,10 @@ double GoodputConfig::mean_restart_s() const {
   double wsum = 0, tsum = 0;
   const auto sched = checkpoint.impl->schedule(checkpoint.env);
   for (const auto& p : processes) {
-    if (p.kind != EventKind::Interrupt && p.kind != EventKind::Sdc) continue;
+    if (p.kind == EventKind::FailSlow || graceful(p)) continue;
     const double w = process_rate_per_s(p);
     double t = recovery.restart_s + recovery.rendezvous_s(job.nodes()) + sched.levels.front().restore_s + recovery.warmup_s;
+    if (p.kind == EventKind::Preemption) t += p.downtime_s + sched.remote().restore_s - sched.levels.front().restore_s;
     if (p.kind == EventKind::Interrupt) t += p.detection_s >= 0 ? p.detection_s : recovery.detection_s;
     if (p.kind == EventKind::Interrupt && p.node_lost) {
       t += recovery.eviction_s;
@@ -288,7 +320,7 @@ void resolve_interval(GoodputConfig& c) {
     return;
   }
   const auto sched = c.checkpoint.impl->schedule(c.checkpoint.env);
-  const double rate = c.interruption_rate_per_s();
+  const double rate = c.work_losing_rate_per_s();  // graceful preemptions lose no work: no reason to save more often
   const double m = rate > 0 ? 1.0 / rate : 1e12;
   const double delta = sched.blocking_s;
   double tau;

@@ -125,9 +125,18 @@ struct GoodputConfig {
   double process_rate_per_s(const FailureProcess& p) const;
   // Sum over interrupting processes (Interrupt + Preemption + detected Sdc) per second.
   double interruption_rate_per_s() const;
+  // A preemption whose notice covers the final checkpoint (blocking + remote persist) loses no
+  // work: graceful. The closed forms take the work-losing events (interrupts, detected SDC,
+  // preemptions with too short a notice) as Daly's failures, and charge each graceful one its
+  // save and downtime and restart, without rework.
+  bool graceful(const FailureProcess& p) const;
+  double work_losing_rate_per_s() const;
+  double graceful_rate_per_s() const;
+  // Rate-weighted mean cost of a graceful preemption: final save + downtime + restart + restore + warm-up.
+  double graceful_cost_s() const;
   // Rate of node-losing failures per node (for spare sizing).
   double node_loss_rate_per_node_s() const;
-  // Mean recovery time of an unplanned interruption (closed forms' R), by rate-weighted average.
+  // Mean recovery time of a work-losing interruption (closed forms' R), by rate-weighted average.
   double mean_restart_s() const;
 };
 
