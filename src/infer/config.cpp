@@ -93,6 +93,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.pp = d.i32("pp", 1);
     x.ep = d.i32("ep", 1);
     x.kv_share_layers = d.i32("kv_share_layers", 1);
+    x.memory_gb = d.f64("memory_gb", 0);
     x.expert_load_factor = d.f64("expert_load_factor", 0);
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
@@ -387,6 +388,23 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
   r.set("activation_workspace_bytes_per_device", workspace);
+  if (d.accel.kind == "soc" && ds.memory_gb == 0)
+  {
+    char gbs[64];
+    std::snprintf(gbs, sizeof gbs, "%.1f GB (%.0f GiB)", d.accel.memory_bytes.value / 1e9, d.accel.memory_bytes.value / 1073741824.0);
+    r.notes.push_back("memory: " + d.accel.id + " as the catalog lists it, " + gbs +
+                      "; the same chip ships with other sizes: give the machine's with --memory-gb (deployment.memory_gb)");
+  }
+  if (!d.engine.measured_on_kinds.empty() &&
+      std::find(d.engine.measured_on_kinds.begin(), d.engine.measured_on_kinds.end(), d.accel.kind) == d.engine.measured_on_kinds.end())
+    r.notes.push_back("engine " + d.engine.id + ": its constants were fitted on " + d.engine.measured_on_kinds.front() +
+                      " runs (data/infer/engines.yaml) and are carried over to this " + d.accel.kind +
+                      " unmeasured; its kernels differ by backend (llama.cpp on CUDA runs its matrix multiplies on tensor cores)");
+  else if (d.engine.measured_on_kinds.empty() && d.accel.kind == "gpu")
+    r.notes.push_back("engine " + d.engine.id + ": no measured run of it is in the validation set. The only datacenter rows "
+                      "(Llama-2-70B on 2 x A100) come out with 17-27% too little time per output token (median 20%) and up to 19% "
+                      "too little prompt time when the fit leaves them out (sextant infer validate, leave-one-device-out): read "
+                      "these speeds as optimistic by about that much");
   if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
     r.notes.push_back("the activation workspace is sized for one pass of 8192 tokens (serve's default max_batch_tokens): the prefill of " +
                       std::to_string(batch * prompt) + " tokens runs in several passes (chunked prefill), its time is the same work");

@@ -1,5 +1,7 @@
 #include "infer/deployment.hpp"
 
+#include <cmath>
+
 #include "core/error.hpp"
 
 namespace sextant::infer {
@@ -28,6 +30,11 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   if (!cat.has_accelerator(s.accelerator))
     throw Error(at("accelerator"), "unknown accelerator '" + s.accelerator + "'", valid_choices_hint(s.accelerator, cat.accelerator_ids()));
   d.accel = cat.accelerator(s.accelerator);
+  if (s.memory_gb != 0) {
+    if (!(s.memory_gb > 0) || !std::isfinite(s.memory_gb))
+      throw Error(at("memory_gb"), "must be a positive size in GB", "e.g. 32 for a 32 GB machine");
+    d.accel.memory_bytes = Sourced{s.memory_gb * 1e9, "given (memory_gb)", "", true};
+  }
   if (!data.has_engine(s.engine))
     throw Error(at("engine"), "unknown inference engine '" + s.engine + "'", valid_choices_hint(s.engine, data.engine_ids()));
   d.engine = data.engine(s.engine);

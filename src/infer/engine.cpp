@@ -55,6 +55,10 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       e.sequence_overhead_s = src(m, "sequence_overhead_us", sources, 1e-6);
       e.memory_utilization_fraction = src(m, "memory_utilization_fraction", sources);
       e.kv_block_tokens = static_cast<int>(m.i64("kv_block_tokens", 16));
+      if (m.has("measured_on_kinds")) e.measured_on_kinds = m.str_list("measured_on_kinds");
+      for (const auto& k : e.measured_on_kinds)
+        if (k != "gpu" && k != "soc" && k != "tpu" && k != "npu" && k != "cpu")
+          m.fail("measured_on_kinds", "unknown accelerator kind '" + k + "' (valid: gpu, tpu, npu, soc, cpu)");
       check_fraction(m, "bandwidth_fraction", e.bandwidth_fraction);
       check_fraction(m, "gemm_fraction", e.gemm_fraction);
       check_fraction(m, "dequant_fraction", e.dequant_fraction);
@@ -75,6 +79,8 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       p.file = df.string();
       p.match = m.str("match");
       p.memory_available_fraction = src(m, "memory_available_fraction", sources);
+      p.above_memory_bytes = m.f64("above_memory_gb", 0) * 1e9;
+      if (!(p.above_memory_bytes >= 0)) m.fail("above_memory_gb", "must be a size in GB >= 0");
       p.idle_power_fraction = src(m, "idle_power_fraction", sources);
       p.usd_per_hour = src(m, "usd_per_hour", sources);
       p.link_bandwidth_bytes_per_s = src(m, "link_bandwidth_gb_per_s", sources, 1e9);
@@ -115,7 +121,8 @@ DeviceProfile InferData::device(const Accelerator& a) const {
     auto it = devices_.find(key);
     if (it == devices_.end()) continue;
     const auto& p = it->second;
-    if (!out.memory_available_fraction.known) out.memory_available_fraction = p.memory_available_fraction;
+    if (!out.memory_available_fraction.known && !(p.above_memory_bytes > 0 && a.memory_bytes.value <= p.above_memory_bytes))
+      out.memory_available_fraction = p.memory_available_fraction;
     if (!out.idle_power_fraction.known) out.idle_power_fraction = p.idle_power_fraction;
     if (!out.usd_per_hour.known) out.usd_per_hour = p.usd_per_hour;
     if (!out.link_bandwidth_bytes_per_s.known) out.link_bandwidth_bytes_per_s = p.link_bandwidth_bytes_per_s;

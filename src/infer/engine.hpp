@@ -28,6 +28,9 @@ struct EngineProfile {
   // Serving properties:
   Sourced memory_utilization_fraction;  // share of the device memory the engine may use
   int kv_block_tokens = 16;            // paged KV-cache block size
+  // Accelerator kinds (gpu, soc, ...) its fitted constants were measured on; empty: not fitted
+  // on any. An estimate on another kind says the constants are carried over.
+  std::vector<std::string> measured_on_kinds;
   std::map<std::string, std::string> sources;
   std::string file;
 };
@@ -35,6 +38,10 @@ struct EngineProfile {
 struct DeviceProfile {
   std::string match;                   // accelerator id, or "kind:<kind>" for a default
   Sourced memory_available_fraction;   // share of device memory an application may use (OS reserve)
+  // The entry's memory_available_fraction holds only for a device with more memory than this
+  // (macOS wires 75% above 36 GB, 67% below): a smaller configuration of the same chip
+  // (--memory-gb) takes its kind's default. 0: any size.
+  double above_memory_bytes = 0;
   Sourced idle_power_fraction;         // idle / TDP power when the catalog has no idle_w
   Sourced usd_per_hour;                // device cost per hour (amortised + hosting) for $/Mtok
   // Scale-up link used when no catalog system holds this accelerator (per device, one direction,

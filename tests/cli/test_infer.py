@@ -70,6 +70,32 @@ class InferCli(unittest.TestCase):
         self.assertAlmostEqual(one["max_context_tokens_by_memory"],
                                short["max_context_tokens_by_memory"] - (8192 - 1024) * 4096 * 2 * 8 / (2 * 32 * 8 * 128 * 2), delta=1)
 
+    def test_memory_size_of_a_soc_and_notes_on_carried_over_constants(self):
+        """An M2 Max ships with 32 to 96 GB: the catalog lists 96 GiB, and --memory-gb gives the machine's
+        (Llama 3 70B Q4_0 fits 96 GiB, not 32 GB). An engine fitted on Apple Metal is noted as carried
+        over on a GPU, and an engine without measured runs on a GPU carries the datacenter rows'
+        leave-one-device-out optimism (all silent before 2026-12-02)."""
+        args = ("infer", "estimate", "--model", "llama3-70b", "--accelerator", "apple-m2-max-38c", "--weights", "q4_0",
+                "--engine", "llama.cpp")
+        big = run_json(*args)
+        self.assertTrue(big["scalars"]["fits"])
+        self.assertTrue(any(n.startswith("memory: apple-m2-max-38c") and "--memory-gb" in n for n in big["notes"]), big["notes"])
+        small = run_json(*args, "--memory-gb", "32")
+        self.assertFalse(small["scalars"]["fits"])
+        self.assertEqual(small["scalars"]["memory_bytes_per_device"], 32e9)
+        # macOS wires 67% of 36 GB or less, 75% above: the smaller machine takes the smaller share.
+        self.assertEqual(small["scalars"]["memory_available_fraction"], 0.67)
+        self.assertEqual(big["scalars"]["memory_available_fraction"], 0.75)
+        self.assertFalse(any(n.startswith("memory:") for n in small["notes"]))
+        p = run(*args, "--memory-gb", "-4", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("memory_gb", p.stderr)
+        cuda = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "llama.cpp",
+                        "--weights", "q4_0", "--activations", "fp32")
+        self.assertTrue(any("fitted on soc runs" in n for n in cuda["notes"]), cuda["notes"])
+        generic = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb")
+        self.assertTrue(any("leave-one-device-out" in n for n in generic["notes"]), generic["notes"])
+
     def test_serve_rate_is_given_one_way_and_the_context_window_is_enforced(self):
         with open(os.path.join(ROOT, "data/examples/infer-llama3-8b-h100.yaml")) as f:
             text = f.read()
