@@ -85,10 +85,22 @@ void table(Result& r, const std::string& name, const std::string& what, const st
   t.add_f64("total_b_us");
   t.add_f64("delta_us");
   t.add_f64("ratio_b_over_a");
+  // Per call: status labels the total, which more calls raise as surely as slower ones (a memcpy
+  // 7.6x faster per call with 258x the calls read "slower" alone before 2026-12-02).
+  t.add_f64("mean_a_us");
+  t.add_f64("mean_b_us");
+  t.add_str("per_call_status");
   for (size_t i = 0; i < rows.size() && i < static_cast<size_t>(opt.top); ++i) {
     const Row& x = rows[i];
+    const double ma = x.a.count > 0 ? x.a.total_us / static_cast<double>(x.a.count) : std::nan("");
+    const double mb = x.b.count > 0 ? x.b.total_us / static_cast<double>(x.b.count) : std::nan("");
+    std::string per_call = "-";
+    if (x.a.count > 0 && x.b.count > 0) {
+      const double q = ma > 0 ? mb / ma : 1.0;
+      per_call = std::fabs(q - 1.0) < opt.same_fraction ? "same" : (q > 1.0 ? "slower" : "faster");
+    }
     t.add_row({x.name, x.status, x.a.count, x.b.count, x.a.total_us, x.b.total_us, x.delta,
-               x.a.total_us > 0 ? x.b.total_us / x.a.total_us : std::nan("")});
+               x.a.total_us > 0 ? x.b.total_us / x.a.total_us : std::nan(""), ma, mb, per_call});
   }
   for (const char* st : {"added", "removed", "slower", "faster", "same"})
     r.set(name + "_" + st + "_count", counts[st]);

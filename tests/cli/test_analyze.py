@@ -183,6 +183,28 @@ class AnalyzeCli(unittest.TestCase):
             doc = json.loads(run("analyze", path, "--only", "critical_path", "--json", "-").stdout)
             self.assertIn("ncclDevKernel_AllReduce_RING_LL(x)", doc["tables"]["critical_path"]["columns"]["longest_event"])
 
+    def test_gpu_work_of_another_thread_is_named_by_user_annotations(self):
+        """The autograd thread launches the backward's kernels: a `## backward ##` range on the main
+        thread holds none of them. A warning gives the share (silent before 2026-12-02)."""
+        ev = []
+        ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0, "dur": 1000, "pid": 1, "tid": 1})
+        ev.append({"ph": "X", "cat": "user_annotation", "name": "## backward ##", "ts": 100, "dur": 800, "pid": 1, "tid": 1})
+        for i in range(4):
+            tid = 1 if i == 0 else 2  # one forward kernel from the main thread, three from autograd
+            ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 10 + 200 * i, "dur": 5, "pid": 1,
+                       "tid": tid, "args": {"correlation": 10 + i}})
+            ev.append({"ph": "X", "cat": "kernel", "name": f"k{i}", "ts": 20 + 200 * i, "dur": 100, "pid": 0, "tid": 7,
+                       "args": {"stream": 7, "correlation": 10 + i, "device": 0}})
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "rank-0.json")
+            with open(path, "w") as f:
+                json.dump({"traceEvents": ev}, f)
+            doc = json.loads(run("analyze", path, "--only", "user_annotations", "--json", "-").stdout)
+        diag = doc["tables"]["diagnostics"]["columns"]
+        hit = [i for i, n in enumerate(diag["name"]) if n.startswith("user_annotations: GPU work launched from threads other")]
+        self.assertEqual(len(hit), 1, diag["name"])
+        self.assertEqual(diag["example"][hit[0]], "rank 0: 3 GPU events, 75.0% of the launched GPU time")
+
     def test_gpu_side_step_range_is_not_a_second_iteration(self):
         # ROCm/PyTorch traces carry each ProfilerStep#N twice: the CPU range and its GPU-side copy
         # (gpu_user_annotation). The copy counted as a second step 1 and took half its kernels.

@@ -295,6 +295,35 @@ TEST(Analyses, DiffFindsKernelsTwiceAsSlow) {
   std::filesystem::remove_all(dir);
 }
 
+// More calls raise the total as surely as slower ones: twice the steps at the same kernel speed
+// read "slower" by total and "same" per call (the per-call columns came on 2026-12-02).
+TEST(Analyses, DiffTellsMoreCallsFromSlowerCalls) {
+  auto dir = std::filesystem::temp_directory_path() / "sextant_diff_calls_test";
+  std::filesystem::remove_all(dir);
+  SynthOptions o;
+  o.ranks = 1;
+  o.steps = 4;
+  o.layers = 9;
+  o.kernel_sigma = 1e-9;  // every kernel takes its median: per-call means equal on both sides
+  write_synthetic_traces((dir / "a").string(), o, 1);
+  o.steps = 8;
+  write_synthetic_traces((dir / "b").string(), o, 1);
+  Result r = diff_traces(load_traces({(dir / "a").string()}), load_traces({(dir / "b").string()}));
+  const Table* t = r.table("diff_kernels");
+  ASSERT_NE(t, nullptr);
+  int checked = 0;
+  for (size_t i = 0; i < t->rows(); ++i) {
+    const std::string& n = t->column("name").str[i];
+    if (n.find("gemm") == std::string::npos) continue;
+    EXPECT_EQ(t->column("status").str[i], "slower") << n;
+    EXPECT_EQ(t->column("per_call_status").str[i], "same") << n;
+    EXPECT_NEAR(t->column("mean_b_us").f64[i] / t->column("mean_a_us").f64[i], 1.0, 0.01) << n;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+  std::filesystem::remove_all(dir);
+}
+
 // Older traces: the NCCL kernel has no `In msg nelems`, and all-to-all runs as ncclKernel_SendRecv;
 // PyTorch's `nccl:all_to_all` annotation around the launch gives the operation and the size
 // (Input Dims x Input type, C++ type names included). Without either the size is NaN, not -1.

@@ -9,6 +9,7 @@
 //
 // Linear in events up to the sorts of annotations and launches per thread (n log n).
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "core/error.hpp"
@@ -113,6 +114,15 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
     std::vector<const Item*> stack;
     std::vector<uint32_t> names;  // distinct names on the stack, for one launch
     uint32_t cur = UINT32_MAX;
+    // GPU work launched from threads other than the one running the ProfilerStep ranges (the
+    // autograd engine's thread runs the backward: a `## backward ##` range on the main thread
+    // contains none of its launches).
+    std::vector<char> main_thread(threads.size(), 0);
+    for (const Item& it : items)
+      if (!(it.thread_kind & kLaunch) && f.name(tr.name[it.id]).rfind("ProfilerStep#", 0) == 0) main_thread[it.thread_kind] = 1;
+    const bool steps_known = std::find(main_thread.begin(), main_thread.end(), 1) != main_thread.end();
+    double total_us = 0, other_thread_us = 0;
+    int64_t other_thread_n = 0;
     for (const Item& it : items) {
       const uint32_t thread = it.thread_kind & ~kLaunch;
       if (thread != cur) {
@@ -124,9 +134,14 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
         stack.push_back(&it);
         continue;
       }
-      if (stack.empty()) continue;
       const GpuEvent& g = f.gpu[it.id];
       const double us = f.us(g.end - g.ts);
+      total_us += us;
+      if (steps_known && !main_thread[thread]) {
+        other_thread_us += us;
+        ++other_thread_n;
+      }
+      if (stack.empty()) continue;
       Acc& inner = by[tr.name[stack.back()->id]];
       ++inner.exc_n;
       inner.exc_us += us;
@@ -156,6 +171,18 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
     for (const Row& w : rows)
       t.add_row({f.rank(), w.name, w.a->count, static_cast<double>(w.a->cpu_ns) / 1000.0, w.a->inc_n, w.a->inc_us,
                  w.a->exc_n, w.a->exc_us, w.a->gpu_ann, static_cast<double>(w.a->gpu_ann_ns) / 1000.0});
+    // Attribution is by launching thread: say how much GPU time the main thread's annotations
+    // cannot hold (silent before 2026-12-02: a backward range showed 57 us of GPU time where the
+    // autograd thread launched 124 of 165 ms).
+    if (total_us > 0 && other_thread_us >= 0.05 * total_us) {
+      char b[160];
+      std::snprintf(b, sizeof b, "rank %lld: %lld GPU events, %.1f%% of the launched GPU time", static_cast<long long>(f.rank()),
+                    static_cast<long long>(other_thread_n), 100.0 * other_thread_us / total_us);
+      ctx.diagnostics.add("user_annotations: GPU work launched from threads other than the ProfilerStep's (e.g. the autograd "
+                          "thread running the backward) is in no annotation of the main thread (## backward ##); the iterations "
+                          "table counts it",
+                          "warning", b);
+    }
   }
   if (t.rows() == 0)
     ctx.diagnostics.add("no user_annotation or gpu_user_annotation events: user-annotation table is empty", "info",
