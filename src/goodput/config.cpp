@@ -190,6 +190,7 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
                 valid_choices_hint(p.distribution, dists.names()));
   if (p.distribution == "weibull") {
     p.weibull_shape = m.f64("shape", 0.75);
+    p.weibull_shape_defaulted = !m.has("shape");
     // Validate through the factory (it reads `shape`).
     dists.create("weibull", m.loc("shape"), 1.0, &m);
   }
@@ -480,6 +481,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       else c.processes.push_back(p);
     }
   }
+  for (const auto& p : c.processes)
+    if (p.distribution == "weibull" && p.weibull_shape_defaulted)
+      c.notes.push_back("failure process " + p.name + ": weibull without shape, 0.75 assumed (Schroeder & Gibson, DSN 2006: "
+                        "0.7-0.8 in the failure logs of large systems)");
   if (fm.has("rate_scale")) {
     c.failure_rate_scale = nonneg(fm, "rate_scale", 1.0);
     if (!(c.failure_rate_scale > 0))

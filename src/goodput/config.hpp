@@ -35,6 +35,7 @@ struct FailureProcess {
   int64_t nodes_per_domain = 0;  // > 0: a correlated domain failure taking this many nodes
   std::string distribution = "exponential";
   double weibull_shape = 0.75;
+  bool weibull_shape_defaulted = false;  // `distribution: weibull` without `shape:` (a note says so)
   bool node_lost = true;          // the node(s) must be replaced (hardware), vs restart in place
   double detection_s = -1;        // < 0: recovery.detection_s
   // Preemption / maintenance

@@ -179,7 +179,7 @@ struct Sim {
     for (size_t k = 0; k < m.procs.size(); ++k) {
       const bool pooled = pi < m.pooled.size() && m.pooled[pi] == int(k);
       pi += pooled;
-      next[k] = !pooled && m.procs[k].dist ? m.procs[k].dist->sample(rng) : kInf;
+      next[k] = !pooled && m.procs[k].dist ? m.procs[k].dist->sample_first(rng) : kInf;  // processes running before the job
       if (!pooled && m.procs[k].dist) unpooled.push_back(k);
     }
     next_pool = m.pooled_rate_per_s > 0 ? -std::log(rng.uniform_open()) / m.pooled_rate_per_s : kInf;

@@ -228,6 +228,27 @@ class GoodputCli(unittest.TestCase):
         finally:
             os.unlink(path)
 
+    def test_a_weibull_process_keeps_its_rate_over_a_short_job(self):
+        # One event a day, shape 0.5, over 5 days: 5 expected events (the process runs before the
+        # job: stationary start), not the 6.5 of a fresh renewal at t = 0 (before 2026-12-02).
+        def doc(process):
+            with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+                f.write("job: {num_gpus: 1024, gpus_per_node: 8, dp: 8, nodes_per_replica: 16, step_time_s: 1, "
+                        "tokens_per_step: 1000000, duration_days: 5}\n"
+                        "failures: {processes: [" + process + "]}\n"
+                        "checkpoint: {strategy: sync-remote, interval_s: 3600, write_s: 60, read_s: 0, params: 1e9}\n"
+                        "simulation: {replicas: 2000, seed: 1, search: false}\n")
+                path = f.name
+            try:
+                return json.loads(run(path, "--json", "-").stdout)
+            finally:
+                os.unlink(path)
+        j = doc("{name: w, component: gpu, kind: interrupt, rate_per_job_day: 1, distribution: weibull, shape: 0.5}")
+        self.assertAlmostEqual(j["scalars"]["interruptions_mean_count"], 5.0, delta=0.35)
+        # Without a shape, 0.75 is assumed and said.
+        j = doc("{name: w, component: gpu, kind: interrupt, rate_per_job_day: 1, distribution: weibull}")
+        self.assertTrue(any("weibull without shape, 0.75 assumed" in n for n in j["notes"]), j["notes"])
+
     def test_a_failure_rate_beyond_any_fleet_is_refused_before_simulating(self):
         # 1e4 x the example's rate: an interruption every second, for 54 days, in 1,000 replicas.
         # It used to run for hours (and, given work instead of a duration, for ever).

@@ -216,3 +216,32 @@ TEST(Distributions, WeibullMeanAndTail) {
   for (int i = 0; i < n; ++i) se += e->sample(rng);
   EXPECT_NEAR(se / n / mean, 1.0, 0.01);
 }
+
+// The first event of a process running before the job comes after the stationary
+// forward-recurrence time: its mean is E[X^2] / (2 E[X]) = scale Gamma(1 + 2/k) / (2 Gamma(1 + 1/k)),
+// and its tail P(X_e > x) = Q(1/k, (x/scale)^k); for k = 1 (exponential) it is the mean itself.
+// A fresh renewal at the job's start over-counted events for k < 1 before 2026-12-02.
+TEST(Distributions, WeibullFirstEventIsTheStationaryForwardRecurrence) {
+  const double mean = 1000;
+  for (double k : {0.5, 0.75, 1.0, 2.0}) {
+    auto d = make_weibull_shape(mean, k);
+    sextant::RandomStream rng(7, 3);
+    const int n = 200000;
+    double s = 0;
+    int above = 0;
+    const double scale = mean / std::tgamma(1 + 1 / k);
+    for (int i = 0; i < n; ++i) {
+      const double x = d->sample_first(rng);
+      ASSERT_GT(x, 0.0);
+      s += x;
+      above += x > mean;
+    }
+    const double expect = scale * std::tgamma(1 + 2 / k) / (2 * std::tgamma(1 + 1 / k));
+    EXPECT_NEAR(s / n / expect, 1.0, 0.03) << "k " << k;
+    if (k == 1.0) EXPECT_NEAR(double(above) / n, std::exp(-1.0), 0.004);  // memoryless: the tail of X itself
+  }
+  // Exponential: the first draw is an ordinary draw (same stream consumption).
+  auto e = make_exponential(mean, nullptr);
+  sextant::RandomStream r1(3, 1), r2(3, 1);
+  EXPECT_EQ(e->sample_first(r1), e->sample(r2));
+}

@@ -4,7 +4,11 @@
 //  - sample() draws one inter-arrival time in seconds (> 0) using only the given stream, so a
 //    replica's events are a pure function of (seed, replica);
 //  - mean_s() is the exact mean of sample(); a process's rate is 1 / mean_s();
-//  - with_mean() returns the same shape rescaled to another mean (used to scale failure rates).
+//  - with_mean() returns the same shape rescaled to another mean (used to scale failure rates);
+//  - sample_first() draws the time to the first event of a renewal process already running when
+//    the job starts (the forward-recurrence time of the stationary process, density S(x)/mean):
+//    the expected count over any window is then window / mean_s(). The default, sample(), is
+//    right for the memoryless exponential only.
 // One implementation per file (exponential.cpp, weibull.cpp); the registry is built by
 // make_distribution_registry() and owned by its user.
 #include <functional>
@@ -24,6 +28,7 @@ class InterArrival {
   virtual ~InterArrival() = default;
   virtual std::string name() const = 0;
   virtual double sample(RandomStream& rng) const = 0;
+  virtual double sample_first(RandomStream& rng) const { return sample(rng); }
   virtual double mean_s() const = 0;
   virtual std::unique_ptr<InterArrival> with_mean(double mean_s) const = 0;
   // Shape parameters for reports (name, value).
