@@ -164,7 +164,12 @@ class AnalyzeCli(unittest.TestCase):
                   ev("kernel", "consumer", 1212, 100, 24, stream=24, correlation=4, device=0),
                   ev("cuda_runtime", "cudaLaunchKernel", 216, 4, 1, correlation=5),
                   ev("kernel", "ncclDevKernel_AllReduce_RING_LL(x)", 1100, 109, 30, stream=30, correlation=5, device=0),
-                  ev("cuda_runtime", "cudaDeviceSynchronize", 221, 1093, 1, correlation=6)]
+                  ev("cuda_runtime", "cudaDeviceSynchronize", 221, 1093, 1, correlation=6),
+                  # Queued on the waiting stream before the wait, run by the lagging GPU after the
+                  # wait's (host-time) timestamp: not a consumer of the wait. Matching the wait by
+                  # GPU start time gave it the dependency (and the replay a 6% error).
+                  ev("cuda_runtime", "cudaLaunchKernel", 190, 4, 1, correlation=0),
+                  ev("kernel", "early", 300, 50, 24, stream=24, correlation=0, device=0)]
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "rank-0.json")
             with open(path, "w") as f:
@@ -177,6 +182,8 @@ class AnalyzeCli(unittest.TestCase):
             self.assertNotIn("ncclDevKernel_AllReduce_RING_LL(x)", path_events)
             change = doc["tables"]["whatif"]["columns"]["predicted_change_fraction"][0]
             self.assertLess(change, -0.05)
+            self.assertEqual(doc["tables"]["whatif"]["columns"]["replay_error_fraction"][0], 0)
+            self.assertFalse(any("cycle" in n for n in doc["tables"]["diagnostics"]["columns"]["name"]))
             # The same trace without the recorded wait: the dependency is inferred, the NCCL kernel.
             with open(path, "w") as f:
                 json.dump({"traceEvents": [e for e in events if e["cat"] != "cuda_sync"]}, f)

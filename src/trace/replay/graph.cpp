@@ -321,9 +321,12 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   }
 
   // Recorded cross-stream waits (cuda_sync "Stream Wait Event", when the profiler records CUDA
-  // sync events): a GPU event on stream S after such a wait on S depends on the last GPU event
-  // launched on the producer stream before the cudaEventRecord the wait names (runtime
-  // correlation ids increase with the calls). awaited[k]: that GPU event for GPU event k, the one
+  // sync events). The wait's own correlation id is its cudaStreamWaitEvent call's, and runtime
+  // correlation ids increase with the calls: the first GPU event launched on the waiting stream
+  // after that call (the smallest launch correlation above it) depends on the last GPU event
+  // launched on the producer stream before the cudaEventRecord the wait names. (The wait's ts is
+  // the host call's time, not a GPU time: matching by GPU start time pinned a wait to work queued
+  // before it whenever the GPU ran behind.) awaited[k]: that producer for GPU event k, the one
   // ending last when several waits precede k; kNone when none. With any recorded wait in the
   // trace these are the cross-stream dependencies; without, they are inferred (below).
   const bool recorded_waits = !t.stream_waits.empty();
@@ -334,28 +337,23 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       auto it = std::lower_bound(w.streams.begin(), w.streams.end(), s);
       return it != w.streams.end() && *it == s ? it - w.streams.begin() : -1;
     };
-    std::vector<std::vector<std::pair<int64_t, uint32_t>>> by_corr(S), waits(S);
+    std::vector<std::vector<std::pair<int64_t, uint32_t>>> by_corr(S);
     for (uint32_t k = 0; k < G; ++k)
       if (f.gpu[k].correlation >= 0) by_corr[w.stream_rank[k]].emplace_back(f.gpu[k].correlation, k);
     for (auto& v : by_corr) std::sort(v.begin(), v.end());
     for (const auto& sw : t.stream_waits) {
       const int64_t to = rank_of_stream(t.stream[sw.event]), from = rank_of_stream(sw.wait_stream);
-      if (to < 0 || from < 0 || to == from) continue;
-      const auto& v = by_corr[static_cast<size_t>(from)];
-      auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(sw.record_correlation, uint32_t{0}));
-      if (it == v.begin()) continue;  // nothing recorded on the producer stream before the event
-      const int64_t ns = t.ts_ns[sw.event];
-      const int64_t ts = f.hta ? (ns >= 0 ? (ns + 999) / 1000 : -((-ns) / 1000)) : ns;
-      waits[static_cast<size_t>(to)].emplace_back(ts, std::prev(it)->second);
-    }
-    for (auto& v : waits) std::sort(v.begin(), v.end());
-    for (uint32_t k = 0; k < G; ++k) {
-      const auto& v = waits[w.stream_rank[k]];
-      if (v.empty()) continue;
-      const int64_t lo = w.prev_on_stream[k] != kNone ? f.gpu[w.prev_on_stream[k]].ts : INT64_MIN;
-      auto it = std::upper_bound(v.begin(), v.end(), std::make_pair(lo, UINT32_MAX));
-      for (; it != v.end() && it->first <= f.gpu[k].ts; ++it)
-        if (awaited[k] == kNone || f.gpu[it->second].end > f.gpu[awaited[k]].end) awaited[k] = it->second;
+      const int64_t wait_corr = t.correlation[sw.event];
+      if (to < 0 || from < 0 || to == from || wait_corr < 0) continue;
+      const auto& prod = by_corr[static_cast<size_t>(from)];
+      auto p = std::lower_bound(prod.begin(), prod.end(), std::make_pair(sw.record_correlation, uint32_t{0}));
+      if (p == prod.begin()) continue;  // nothing launched on the producer stream before the record
+      const uint32_t producer = std::prev(p)->second;
+      const auto& cons = by_corr[static_cast<size_t>(to)];
+      auto c = std::upper_bound(cons.begin(), cons.end(), std::make_pair(wait_corr, UINT32_MAX));
+      if (c == cons.end()) continue;  // nothing launched on the waiting stream after the wait
+      uint32_t& a = awaited[c->second];
+      if (a == kNone || f.gpu[producer].end > f.gpu[a].end) a = producer;
     }
   }
 
@@ -750,9 +748,11 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         const uint32_t xn = ak != kNone ? gpu_node[ak] : kNone;
         if (xn != kNone && xn >= g0 && xn - g0 < gk.size() && gk[xn - g0] == ak && xn != n) {
           const int64_t end = gr.nodes[xn].measured_start + gr.nodes[xn].dur;
-          if (base == INT64_MIN || end > base) {
+          // A producer that ends after the consumer started (beyond the inference's tolerance)
+          // contradicts the trace's own times: not a dependency.
+          if ((base == INT64_MIN || end > base) && end <= ts + opt.cross_stream_min_gap_ticks) {
             cross = xn;
-            r_x = std::min(end, ts);  // clocks of two streams may disagree by a tick
+            r_x = std::min(end, ts);
           }
         }
       } else if (base != INT64_MIN && ts - base > opt.cross_stream_min_gap_ticks) {
