@@ -101,13 +101,24 @@ double multilevel_overhead_fraction(const std::vector<LevelModel>& levels, const
 MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels) {
   if (levels.empty()) throw Error("multi-level model: no levels");
   MultiLevelOptimum r;
+  // Levels that absorb failures, bottom up: sqrt(2 delta / lambda), never more often than the
+  // level below nor than it persists. A failure-free level rides along with the next higher
+  // level that has failures (saved whenever it is); with none above it, it is never needed.
+  // (An infinite period on a failure-free bottom level used to propagate upward: ETTR 0.)
+  const size_t n = levels.size();
+  r.interval_s.assign(n, INFINITY);
   double prev = 0;
-  for (const auto& l : levels) {
+  for (size_t i = 0; i < n; ++i) {
+    const auto& l = levels[i];
     if (!(l.checkpoint_s >= 0) || !std::isfinite(l.checkpoint_s)) throw Error("multi-level model: a level checkpoint time must be >= 0 and finite");
-    double t = l.failure_rate_per_s > 0 ? std::sqrt(2.0 * l.checkpoint_s / l.failure_rate_per_s) : INFINITY;
-    t = std::max({t, prev, l.min_interval_s});  // a higher level is never saved more often than the level below it
-    r.interval_s.push_back(t);
-    prev = t;
+    if (!(l.failure_rate_per_s > 0)) continue;
+    r.interval_s[i] = std::max({std::sqrt(2.0 * l.checkpoint_s / l.failure_rate_per_s), prev, l.min_interval_s});
+    prev = r.interval_s[i];
+  }
+  double next = INFINITY;
+  for (size_t i = n; i-- > 0;) {
+    if (levels[i].failure_rate_per_s > 0) next = r.interval_s[i];
+    else if (std::isfinite(next)) r.interval_s[i] = std::max(next, levels[i].min_interval_s);
   }
   r.overhead_fraction = multilevel_overhead_fraction(levels, r.interval_s);
   r.ettr = std::max(0.0, 1.0 - r.overhead_fraction);

@@ -325,7 +325,6 @@ Result run_goodput(const GoodputConfig& c) {
       // 3,000 s read 0.39 where the simulation gives 0.99).
       std::vector<LevelModel> lv(sched.levels.size());
       for (size_t l = 0; l < sched.levels.size(); ++l) {
-        lv[l].checkpoint_s = l == 0 ? sched.blocking_s : 0.0;
         lv[l].min_interval_s = sched.levels[l].persist_s;
         lv[l].restore_s = sched.levels[l].restore_s + restart + sched.levels[l].persist_s;
       }
@@ -336,6 +335,13 @@ Result run_goodput(const GoodputConfig& c) {
         while (l + 1 < sched.levels.size() && f > sched.levels[l].survives_lost_nodes) ++l;
         if (p.kind == EventKind::Sdc) l = sched.levels.size() - 1;
         lv[l].failure_rate_per_s += c.process_rate_per_s(p);
+      }
+      // The snapshot's stall goes to the lowest level that absorbs failures (the one whose period
+      // is the checkpoint interval); failure-free levels below it ride along.
+      {
+        size_t first = 0;
+        while (first + 1 < lv.size() && !(lv[first].failure_rate_per_s > 0)) ++first;
+        lv[first].checkpoint_s = sched.blocking_s;
       }
       auto opt = multilevel_first_order(lv);
       opt.ettr *= graceful_keep;

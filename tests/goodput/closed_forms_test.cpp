@@ -107,6 +107,13 @@ TEST(MultiLevel, BackgroundLevelsCostNoStallAndUnusedLevelsNoOverhead) {
   opt = multilevel_first_order(lv);
   EXPECT_EQ(opt.interval_s[1], 1800.0);
   EXPECT_NEAR(opt.overhead_fraction, first + lam / 10 * (1800 / 2.0 + 600), 1e-12);
+  // A failure-free bottom level rides along with the level above it (its infinite period spread
+  // upward and gave ETTR 0 before the session-21 review).
+  const std::vector<LevelModel> up = {{10, 60, 0, 0}, {0, 600, lam, 1800}};
+  opt = multilevel_first_order(up);
+  EXPECT_EQ(opt.interval_s[0], 1800.0);
+  EXPECT_EQ(opt.interval_s[1], 1800.0);
+  EXPECT_NEAR(opt.overhead_fraction, 10 / 1800.0 + lam * (1800 / 2.0 + 600), 1e-12);
 }
 
 // P99 of Binomial(1024, 0.001) asks for 4 spares.
