@@ -3,6 +3,7 @@
 // FLOP and byte formulas are in docs/models.md.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string_view>
 
 #include "ir/moe_dispatch.hpp"
@@ -282,18 +283,39 @@ struct Lowerer {
     auto [dx, dw] = gemm_grads(f);
     const double bytes = T * m.hidden * ab;
     const bool async = s.plan.tp_backward_overlap;
+    std::optional<Collective> regather;
     if (t > 1 && sp) {
-      const Collective regather = coll(regather_name, CollKind::AllGather, GroupKind::TP, bytes, s.plan.tp_comm_overlap);
-      bi.push_back(async ? beside_next(regather) : regather);
+      const Collective g = coll(regather_name, CollKind::AllGather, GroupKind::TP, bytes, s.plan.tp_comm_overlap);
+      regather = async ? beside_next(g) : g;
     }
-    bi.push_back(dx);
+    // A deferred weight gradient (ZB-H1, DualPipeV) gathers its input in its own pass, beside
+    // itself: the input-gradient pass neither holds the gathered tensor until then nor counts its
+    // GEMM as cover for the gather and the reduction both (review of 2026-12-02).
+    if (regather && !split_wgrad) bi.push_back(*regather);
     if (t <= 1) {
+      bi.push_back(dx);
       bw.push_back(dw);
       return;
     }
     Collective red = coll(sp ? rs_name : ar_name, sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, bytes,
                           s.plan.tp_comm_overlap);
-    if (split_wgrad || !async) {
+    if (split_wgrad) {
+      // With TE's userbuffers the reduction is pipelined with the input-gradient GEMM that
+      // produces it (chunk by chunk): beside that GEMM, written before it as the pipelined
+      // collective it is. Otherwise it blocks.
+      if (s.plan.tp_comm_overlap) {
+        bi.push_back(beside_next(red));
+        bi.push_back(dx);
+      } else {
+        bi.push_back(dx);
+        bi.push_back(red);
+      }
+      if (regather) bw.push_back(*regather);
+      bw.push_back(dw);
+      return;
+    }
+    bi.push_back(dx);
+    if (!async) {
       bi.push_back(red);
       bw.push_back(dw);
       return;
