@@ -407,7 +407,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "these speeds as optimistic by about that much");
   if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
     r.notes.push_back("the activation workspace is sized for one pass of 8192 tokens (serve's default max_batch_tokens): the prefill of " +
-                      std::to_string(batch * prompt) + " tokens runs in several passes (chunked prefill), its time is the same work");
+                      std::to_string(batch * prompt) + " tokens runs in several passes, its time is the same work" +
+                      (prompt > kPassTokens ? "; a " + std::to_string(prompt) + "-token prompt fits such passes only with chunked prefill (vLLM V1's "
+                                              "default); an engine without it needs the whole prompt's workspace, " +
+                                              format_double(std::round(static_cast<double>(prompt) * d.model.hidden * d.activation.bytes() * 8 / 1e8) / 10) +
+                                              " GB"
+                                            : std::string()));
   // A context beyond the model's window (max_position_embeddings) does not fit whatever the memory.
   const bool fits_memory = w + kv + workspace <= usable;
   const bool fits_context = d.model.max_seq_len <= 0 || prompt + output <= d.model.max_seq_len;

@@ -534,6 +534,12 @@ Result Simulation::run(ServingSummary* summary) {
   if (!reqs_.empty() && rejected_window == static_cast<int64_t>(reqs_.size()))
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is longer than " + sp.deployment.model.id + "'s context window of " +
                 std::to_string(sp.deployment.model.max_seq_len) + " tokens (prompt + output)", "shorter prompts or outputs, or a model with a longer window");
+  if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()) && rejected_window > 0)
+    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is refused: " + std::to_string(rejected_window) +
+                " longer than " + sp.deployment.model.id + "'s context window of " + std::to_string(sp.deployment.model.max_seq_len) +
+                " tokens, " + std::to_string(rejected - rejected_window) + " needing more KV tokens than one instance holds (" +
+                std::to_string(static_cast<int64_t>(cap_tokens)) + ")",
+                "shorter prompts or outputs, more memory per instance, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than one instance holds (" +
                 std::to_string(static_cast<int64_t>(cap_tokens)) + "; the shortest request needs more)",
