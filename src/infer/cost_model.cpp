@@ -138,11 +138,19 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
     kv_token_layer_bytes_rank_ = kv_token_layer_bytes_;  // the latent is replicated over TP
     const double qk = m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim;
     attn_flops_pair_layer_ = 2.0 * m.heads * qk + 2.0 * m.heads * m.mla->v_head_dim;
+    // Decode attends over the cached latent with the up-projections absorbed into the query and
+    // the output (DeepSeek-V2 Sec. 2.1.3; FlashMLA): per pair and head a (kv_lora_rank + rope)-wide
+    // QK and a kv_lora_rank-wide PV, 278,528 FLOPs per pair and layer for DeepSeek-V3 against the
+    // 81,920 of the projected form (which would up-project the whole cache every step, uncounted).
+    // Before 2026-12-02 decode used the projected form with the latent's bytes.
+    attn_flops_pair_decode_layer_ = 2.0 * m.heads * (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) +
+                                    2.0 * m.heads * m.mla->kv_lora_rank;
   } else {
     kv_token_layer_bytes_ = 2.0 * m.kv_heads * m.head_dim * kvb;
     const double heads_rank = std::ceil(static_cast<double>(m.kv_heads) / tp);
     kv_token_layer_bytes_rank_ = 2.0 * heads_rank * m.head_dim * kvb;
     attn_flops_pair_layer_ = 4.0 * m.heads * m.head_dim;
+    attn_flops_pair_decode_layer_ = attn_flops_pair_layer_;
   }
   // Groups of kv_share_layers layers share one cache: ceil(L / k) caches for L layers, spread
   // over the layers (a last, smaller group still holds a whole cache).
@@ -282,7 +290,6 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   c.expert_load_factor = load;
   const double kv_layer_rank = kv_token_layer_bytes_rank_;
   const double kv_read_tokens = b.decode_context_tokens + b.prefill_past_tokens;
-  const double pairs = b.decode_context_tokens + b.prefill_attention_pairs;
   const double act = d_.activation.bytes();
   const double msg = tokens * m.hidden * act;
   const double bw = d_.link.bandwidth_bytes_per_s;
@@ -318,7 +325,7 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     const double mem_s = mem_bytes / memory_rate_;
     // FLOPs.
     const double lin = 2.0 * (st.dense_params + load * st.routed_params) * tokens + (st.head ? 2.0 * head_params_ * b.logits_tokens : 0.0);
-    const double att = attn_flops_pair_layer_ * st.layers * pairs;
+    const double att = (attn_flops_pair_decode_layer_ * b.decode_context_tokens + attn_flops_pair_layer_ * b.prefill_attention_pairs) * st.layers;
     const double comp_s = lin / tp / compute_rate_ + att / tp / attn_rate_;
     // Communication of the stage's layers and the send to the next stage.
     double comm_s = st.layers * ar_s + st.moe_layers * a2a_s;

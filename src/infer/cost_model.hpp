@@ -139,6 +139,7 @@ class CostModel {
   double linear_flops_per_token() const { return 2.0 * linear_params_active_; }  // no LM head
   double head_flops_per_token() const { return 2.0 * head_params_; }
   double attention_flops_per_pair() const { return attn_flops_pair_layer_ * d_.model.layers; }
+  double decode_attention_flops_per_pair() const { return attn_flops_pair_decode_layer_ * d_.model.layers; }
   double compute_rate_flops_per_s() const { return compute_rate_; }     // GEMM rate used
   double memory_rate_bytes_per_s() const { return memory_rate_; }       // bandwidth used
   DType compute_type() const { return cdtype_; }
@@ -174,7 +175,8 @@ class CostModel {
   std::vector<Stage> stages_;
   double z_ep_ = 0;  // expected maximum of ep standard normals
   bool uniform_routing_ = false;  // the load factor is the uniform-routing expected maximum
-  double attn_flops_pair_layer_ = 0;
+  double attn_flops_pair_layer_ = 0;         // prefill (and any attention over freshly projected K, V)
+  double attn_flops_pair_decode_layer_ = 0;  // decode over the cache: MLA's absorbed form
   double kv_token_layer_bytes_ = 0, kv_token_layer_bytes_rank_ = 0;
 };
 

@@ -69,6 +69,14 @@ TEST(CostModel, KvBytesPerTokenPerLayer) {
     const CostModel cm(d);  // MLA latent: kv_lora_rank + qk_rope_head_dim elements
     EXPECT_DOUBLE_EQ(cm.kv_bytes_per_token_per_layer(), (d.model.mla->kv_lora_rank + d.model.mla->qk_rope_head_dim) * 2.0);
     EXPECT_DOUBLE_EQ(cm.kv_bytes_per_token_per_device(), cm.kv_bytes_per_token());  // replicated over TP
+    // Decode attends over the latent in the absorbed form (FlashMLA): (512 + 64)-wide QK and
+    // 512-wide PV for each of the 128 heads, 278,528 FLOPs per pair and layer; prefill in the
+    // projected form, 2 x 128 x (192 + 128) = 81,920 (decode used it before 2026-12-02).
+    EXPECT_DOUBLE_EQ(cm.decode_attention_flops_per_pair() / d.model.layers, 278528.0);
+    EXPECT_DOUBLE_EQ(cm.attention_flops_per_pair() / d.model.layers, 81920.0);
+    // A decode step's FLOPs grow with the context by exactly that much (the linear part does not).
+    const auto a = cm.iteration(cm.decode(4, 10000)), b = cm.iteration(cm.decode(4, 20000));
+    EXPECT_NEAR((b.flops - a.flops) * 8 / (4 * 10000.0), cm.decode_attention_flops_per_pair(), 1e-6 * cm.decode_attention_flops_per_pair());
   }
 }
 
