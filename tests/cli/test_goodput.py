@@ -53,6 +53,14 @@ class GoodputCli(unittest.TestCase):
             self.assertGreaterEqual(alone["scalars"]["ettr"], 0.91 - 0.005)
         interval = k["knob"].index("checkpoint_interval_s")
         self.assertEqual(k["reachable"][interval], "yes")
+        # Where no strategy alone reaches it but one does at its own interval, that pair is named,
+        # and applying it reaches the target (the knobs said only "no" before 2026-12-02).
+        if k["reachable"][row] == "no" and "checkpoint_strategy_and_interval" in k["knob"]:
+            pair = k["knob"].index("checkpoint_strategy_and_interval")
+            strategy, rest = k["required"][pair].split(", ")
+            both = json.loads(run(EXAMPLE, "--replicas", "200", "--no-search", "--set", f"checkpoint.strategy={strategy}",
+                                  "--set", f"checkpoint.interval_minutes={float(rest.split(' ')[0]) / 60}", "--json", "-").stdout)
+            self.assertGreaterEqual(both["scalars"]["ettr"], 0.91 - 0.005)
         # Knob values are printed to 6 significant digits at most (a bisection's precision).
         for v in k["required"] + k["current"]:
             self.assertLessEqual(len(v.split("e")[0].replace("-", "").replace(".", "").lstrip("0")), 6, v)
