@@ -21,7 +21,12 @@ void set_report_writer(ReportWriter w) { report_holder().writer = std::move(w); 
 
 void add_output_options(CLI::App& cmd, OutputOptions& o) {
   cmd.add_option("--json", o.json, "Write the result as JSON to FILE ('-' for standard output)");
-  cmd.add_option("--csv", o.csv_dir, "Write one CSV per result table (and scalars.csv, notes.csv) into DIR");
+  cmd.add_option("--csv", o.csv_dir, "Write one CSV per result table (and scalars.csv, notes.csv) into DIR")
+      ->check([](const std::string& dir) -> std::string {
+        // Several tables cannot share standard output (a folder named '-' was created before 2026-12-02).
+        return dir == "-" ? "--csv writes a folder of CSV files, not to standard output: give a folder, or --json - for standard output"
+                          : std::string();
+      });
   cmd.add_option("--report", o.report, "Write a self-contained HTML report to FILE");
   cmd.add_flag("-q,--quiet", o.quiet, "Do not print the result table");
 }

@@ -92,6 +92,17 @@ class BadInputs(unittest.TestCase):
         return err
 
     # ---------------------------------------------------------------- analyze (Kineto JSON)
+    def test_csv_to_standard_output_is_refused(self):
+        # Several tables cannot share standard output: --csv - created a folder named '-' before
+        # 2026-12-02.
+        cwd = os.getcwd()
+        os.chdir(self.tmp)
+        try:
+            self.assert_fails(["estimate", SCENARIO, "--csv", "-"], ["--csv"], ["folder", "--json -"], with_outputs=False)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "-")))
+        finally:
+            os.chdir(cwd)
+
     def test_analyze_empty_file(self):
         p = self.write("rank0.json", "")
         self.assert_fails(["analyze", p], [p], ["empty"])
