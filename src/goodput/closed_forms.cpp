@@ -111,7 +111,10 @@ MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels) 
   for (size_t i = 0; i < n; ++i) {
     const auto& l = levels[i];
     if (!(l.checkpoint_s >= 0) || !std::isfinite(l.checkpoint_s)) throw Error("multi-level model: a level checkpoint time must be >= 0 and finite");
-    if (!(l.failure_rate_per_s > 0)) continue;
+    if (!(l.failure_rate_per_s > 0)) {
+      prev = std::max(prev, l.min_interval_s);  // a failing level above is saved no faster than this one persists
+      continue;
+    }
     r.interval_s[i] = std::max({std::sqrt(2.0 * l.checkpoint_s / l.failure_rate_per_s), prev, l.min_interval_s});
     prev = r.interval_s[i];
   }
