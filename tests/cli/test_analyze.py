@@ -190,6 +190,32 @@ class AnalyzeCli(unittest.TestCase):
             doc = json.loads(run("analyze", path, "--only", "critical_path", "--json", "-").stdout)
             self.assertIn("ncclDevKernel_AllReduce_RING_LL(x)", doc["tables"]["critical_path"]["columns"]["longest_event"])
 
+    def test_a_recorded_wait_that_did_not_bind_binds_when_the_stream_speeds_up(self):
+        """C on stream 7 waits for P (300 us, stream 20) but is held back by A (400 us) on its own
+        stream. Shortening A to 100 us makes the recorded wait bind: C starts at P's end (310),
+        the step ends at 415. The non-binding wait was dropped before the session-21 review (310)."""
+        k = lambda name, ts, dur, stream, corr: {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": ts,
+                                                  "dur": dur, "args": {"correlation": corr, "stream": stream, "device": 0}}
+        rt = lambda name, ts, dur, corr: {"ph": "X", "cat": "cuda_runtime", "name": name, "pid": 1, "tid": 1, "ts": ts,
+                                           "dur": dur, "args": {"correlation": corr}}
+        events = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 510},
+                  rt("cudaLaunchKernel", 0, 3, 100), k("A", 5, 400, 7, 100),
+                  rt("cudaLaunchKernel", 5, 3, 101), k("P", 10, 300, 20, 101),
+                  rt("cudaEventRecord", 10, 1, 102), rt("cudaStreamWaitEvent", 12, 1, 103),
+                  {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "pid": 0, "tid": 7, "ts": 12, "dur": 0,
+                   "args": {"cuda_sync_kind": "Stream Wait Event", "wait_on_stream": 20, "wait_on_cuda_event_record_corr_id": 102,
+                            "stream": 7, "correlation": 103, "device": 0}},
+                  rt("cudaLaunchKernel", 14, 3, 104), k("C", 405, 100, 7, 104),
+                  rt("cudaDeviceSynchronize", 20, 486, 105)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "rank-0.json")
+            with open(path, "w") as f:
+                json.dump({"traceEvents": events}, f)
+            w = json.loads(run("analyze", path, "--only", "whatif", "--scale", "kernel:^A$=0.25", "--json", "-").stdout)
+        cols = w["tables"]["whatif"]["columns"]
+        self.assertEqual(cols["replay_error_fraction"][0], 0)
+        self.assertEqual(cols["predicted_us"][0], 415)
+
     def test_gpu_work_of_another_thread_is_named_by_user_annotations(self):
         """The autograd thread launches the backward's kernels: a `## backward ##` range on the main
         thread holds none of them. A warning gives the share (silent before 2026-12-02)."""

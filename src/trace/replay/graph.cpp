@@ -326,13 +326,14 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   // after that call (the smallest launch correlation above it) depends on the last GPU event
   // launched on the producer stream before the cudaEventRecord the wait names. (The wait's ts is
   // the host call's time, not a GPU time: matching by GPU start time pinned a wait to work queued
-  // before it whenever the GPU ran behind.) awaited[k]: that producer for GPU event k, the one
-  // ending last when several waits precede k; kNone when none. With any recorded wait in the
-  // trace these are the cross-stream dependencies; without, they are inferred (below).
-  const bool recorded_waits = !t.stream_waits.empty();
-  std::vector<uint32_t> awaited;
-  if (recorded_waits) {
-    awaited.assign(G, kNone);
+  // before it whenever the GPU ran behind.) With any recorded wait bound these are the
+  // cross-stream dependencies; without, they are inferred (below).
+  // waits: (consumer, producer) pairs, every producer kept (a consumer may wait on several
+  // streams; a wait that did not bind in the measured run binds when the work around it changes).
+  // recorded_waits: at least one wait of the trace was bound; otherwise (no usable correlation,
+  // the record outside the trace) the dependencies are inferred as without recorded waits.
+  std::vector<std::pair<uint32_t, uint32_t>> waits;
+  if (!t.stream_waits.empty()) {
     auto rank_of_stream = [&](int64_t s) -> int64_t {
       auto it = std::lower_bound(w.streams.begin(), w.streams.end(), s);
       return it != w.streams.end() && *it == s ? it - w.streams.begin() : -1;
@@ -348,14 +349,15 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       const auto& prod = by_corr[static_cast<size_t>(from)];
       auto p = std::lower_bound(prod.begin(), prod.end(), std::make_pair(sw.record_correlation, uint32_t{0}));
       if (p == prod.begin()) continue;  // nothing launched on the producer stream before the record
-      const uint32_t producer = std::prev(p)->second;
       const auto& cons = by_corr[static_cast<size_t>(to)];
       auto c = std::upper_bound(cons.begin(), cons.end(), std::make_pair(wait_corr, UINT32_MAX));
       if (c == cons.end()) continue;  // nothing launched on the waiting stream after the wait
-      uint32_t& a = awaited[c->second];
-      if (a == kNone || f.gpu[producer].end > f.gpu[a].end) a = producer;
+      waits.emplace_back(c->second, std::prev(p)->second);
     }
+    std::sort(waits.begin(), waits.end());
+    waits.erase(std::unique(waits.begin(), waits.end()), waits.end());
   }
+  const bool recorded_waits = !waits.empty();
 
   // Stream of each cuda_sync event by correlation id (cudaStreamSynchronize's stream).
   auto& sync_stream = w.sync_stream;
@@ -711,6 +713,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     }
 
     // GPU edges.
+    std::vector<uint32_t> producers;  // recorded producers of the GPU event at hand (in the window)
     for (uint32_t q = 0; q < gk.size(); ++q) {
       const uint32_t k = gk[q];
       const auto& g = f.gpu[k];
@@ -743,18 +746,26 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       // latest event on another stream ending in (base, ts].
       uint32_t cross = kNone;
       int64_t r_x = INT64_MIN;
+      // The recorded producers of this GPU event that are in the window and consistent with the
+      // trace's times (a producer ending after the consumer started, beyond the inference's
+      // tolerance, is not a dependency): the latest-ending binds (if it ended after the stream and
+      // the launch were ready), the others get edges of weight 0 below.
+      producers.clear();
       if (recorded_waits) {
-        const uint32_t ak = awaited[k];
-        const uint32_t xn = ak != kNone ? gpu_node[ak] : kNone;
-        if (xn != kNone && xn >= g0 && xn - g0 < gk.size() && gk[xn - g0] == ak && xn != n) {
+        auto range = std::equal_range(waits.begin(), waits.end(), std::make_pair(k, 0u),
+                                      [](const std::pair<uint32_t, uint32_t>& a, const std::pair<uint32_t, uint32_t>& b) { return a.first < b.first; });
+        for (auto it = range.first; it != range.second; ++it) {
+          const uint32_t ak = it->second, xn = gpu_node[ak];
+          if (xn == kNone || xn < g0 || xn - g0 >= gk.size() || gk[xn - g0] != ak || xn == n) continue;
           const int64_t end = gr.nodes[xn].measured_start + gr.nodes[xn].dur;
-          // A producer that ends after the consumer started (beyond the inference's tolerance)
-          // contradicts the trace's own times: not a dependency.
-          if ((base == INT64_MIN || end > base) && end <= ts + opt.cross_stream_min_gap_ticks) {
+          if (end > ts + opt.cross_stream_min_gap_ticks) continue;
+          producers.push_back(xn);
+          if ((base == INT64_MIN || end > base) && (cross == kNone || end > r_x)) {
             cross = xn;
-            r_x = std::min(end, ts);
+            r_x = end;
           }
         }
+        if (cross != kNone) r_x = std::min(r_x, ts);
       } else if (base != INT64_MIN && ts - base > opt.cross_stream_min_gap_ticks) {
         auto it = std::upper_bound(by_end.begin(), by_end.end(), std::make_pair(ts, UINT32_MAX));
         for (int steps_back = 0; it != by_end.begin() && steps_back < 32; ++steps_back) {
@@ -789,6 +800,8 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       } else {
         add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, false});
       }
+      for (uint32_t xn : producers)
+        if (xn != cross) add_edge(n, Edge{xn, 0, EdgeKind::CrossStream, false, false});
     }
 
     // Sync edges: the GPU event a synchronising call waited for.
