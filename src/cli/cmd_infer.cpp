@@ -49,8 +49,8 @@ void add_infer_command(CLI::App& app) {
   est->add_option("--expert-load-factor", a->dep.expert_load_factor,
                   "MoE under EP: busiest rank's routed tokens over the mean (>= 1; 0: catalog capacity_factor, else uniform top-k routing)")
       ->capture_default_str();
-  est->add_option("--memory-gb", a->dep.memory_gb,
-                  "Device memory in GB when it differs from the catalog's (Apple SoCs ship with several sizes; the catalog lists one)");
+  est->add_option("--memory-gib", a->dep.memory_gib,
+                  "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several sizes; the catalog lists one)");
   est->add_option("--prompt", a->prompt, "Prompt tokens")->capture_default_str();
   est->add_option("--output", a->output, "Generated tokens")->capture_default_str();
   est->add_option("--batch", a->batch, "Sequences decoded together")->capture_default_str();

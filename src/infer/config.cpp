@@ -93,7 +93,7 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.pp = d.i32("pp", 1);
     x.ep = d.i32("ep", 1);
     x.kv_share_layers = d.i32("kv_share_layers", 1);
-    x.memory_gb = d.f64("memory_gb", 0);
+    x.memory_gib = d.f64("memory_gib", 0);
     x.expert_load_factor = d.f64("expert_load_factor", 0);
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
@@ -388,12 +388,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
   r.set("activation_workspace_bytes_per_device", workspace);
-  if (d.accel.kind == "soc" && ds.memory_gb == 0)
+  if (d.accel.kind == "soc" && ds.memory_gib == 0)
   {
     char gbs[64];
     std::snprintf(gbs, sizeof gbs, "%.1f GB (%.0f GiB)", d.accel.memory_bytes.value / 1e9, d.accel.memory_bytes.value / 1073741824.0);
     r.notes.push_back("memory: " + d.accel.id + " as the catalog lists it, " + gbs +
-                      "; the same chip ships with other sizes: give the machine's with --memory-gb (deployment.memory_gb)");
+                      "; the same chip ships with other sizes: give the machine's with --memory-gib (deployment.memory_gib)");
   }
   if (!d.engine.measured_on_kinds.empty() &&
       std::find(d.engine.measured_on_kinds.begin(), d.engine.measured_on_kinds.end(), d.accel.kind) == d.engine.measured_on_kinds.end())
@@ -532,6 +532,9 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
       for (const auto& pol : policies)
         for (int mbs : P.max_batch_seqs) {
           StudySpec c = s;
+          // deployment.memory_gib describes the deployment's own accelerator, not the others
+          // the plan tries (an H200 planned as 80 GB before the session-21 review).
+          if (acc != s.deployment.accelerator) c.deployment.memory_gib = 0;
           c.deployment.accelerator = acc;
           c.deployment.system.clear();
           c.deployment.tp = tp;

@@ -30,10 +30,10 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   if (!cat.has_accelerator(s.accelerator))
     throw Error(at("accelerator"), "unknown accelerator '" + s.accelerator + "'", valid_choices_hint(s.accelerator, cat.accelerator_ids()));
   d.accel = cat.accelerator(s.accelerator);
-  if (s.memory_gb != 0) {
-    if (!(s.memory_gb > 0) || !std::isfinite(s.memory_gb))
-      throw Error(at("memory_gb"), "must be a positive size in GB", "e.g. 32 for a 32 GB machine");
-    d.accel.memory_bytes = Sourced{s.memory_gb * 1e9, "given (memory_gb)", "", true};
+  if (s.memory_gib != 0) {
+    if (!(s.memory_gib > 0) || !std::isfinite(s.memory_gib))
+      throw Error(at("memory_gib"), "must be a positive size in GiB", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");
+    d.accel.memory_bytes = Sourced{s.memory_gib * 1073741824.0, "given (memory_gib)", "", true};
   }
   if (!data.has_engine(s.engine))
     throw Error(at("engine"), "unknown inference engine '" + s.engine + "'", valid_choices_hint(s.engine, data.engine_ids()));

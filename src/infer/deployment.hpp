@@ -13,9 +13,10 @@ struct DeploymentSpec {
   int kv_share_layers = 1;  // cross-layer KV sharing (see Deployment)
   double expert_load_factor = 0;  // MoE under EP, busiest rank over mean (see Deployment); 0: default
   std::string weight_format = "bf16", activation_format = "bf16", kv_format = "bf16";
-  // Device memory in GB (10^9 bytes) when it differs from the catalog entry's (an Apple SoC
-  // ships with several memory sizes; the catalog lists one); 0: the catalog's.
-  double memory_gb = 0;
+  // Device memory in GiB (2^30 bytes: the "GB" of Apple's and GPU vendors' memory sizes) when it
+  // differs from the catalog entry's (an Apple SoC ships with several sizes; the catalog lists
+  // one); 0: the catalog's.
+  double memory_gib = 0;
 };
 
 // The scale-up link of a replica: the named system's, else that of the first catalog system

@@ -79,8 +79,8 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       p.file = df.string();
       p.match = m.str("match");
       p.memory_available_fraction = src(m, "memory_available_fraction", sources);
-      p.above_memory_bytes = m.f64("above_memory_gb", 0) * 1e9;
-      if (!(p.above_memory_bytes >= 0)) m.fail("above_memory_gb", "must be a size in GB >= 0");
+      p.above_memory_bytes = m.f64("above_memory_gib", 0) * 1073741824.0;
+      if (!(p.above_memory_bytes >= 0)) m.fail("above_memory_gib", "must be a size in GiB >= 0");
       p.idle_power_fraction = src(m, "idle_power_fraction", sources);
       p.usd_per_hour = src(m, "usd_per_hour", sources);
       p.link_bandwidth_bytes_per_s = src(m, "link_bandwidth_gb_per_s", sources, 1e9);

@@ -71,7 +71,7 @@ class InferCli(unittest.TestCase):
                                short["max_context_tokens_by_memory"] - (8192 - 1024) * 4096 * 2 * 8 / (2 * 32 * 8 * 128 * 2), delta=1)
 
     def test_memory_size_of_a_soc_and_notes_on_carried_over_constants(self):
-        """An M2 Max ships with 32 to 96 GB: the catalog lists 96 GiB, and --memory-gb gives the machine's
+        """An M2 Max ships with 32 to 96 GB: the catalog lists 96 GiB, and --memory-gib gives the machine's
         (Llama 3 70B Q4_0 fits 96 GiB, not 32 GB). An engine fitted on Apple Metal is noted as carried
         over on a GPU, and an engine without measured runs on a GPU carries the datacenter rows'
         leave-one-device-out optimism (all silent before 2026-12-02)."""
@@ -79,20 +79,26 @@ class InferCli(unittest.TestCase):
                 "--engine", "llama.cpp")
         big = run_json(*args)
         self.assertTrue(big["scalars"]["fits"])
-        self.assertTrue(any(n.startswith("memory: apple-m2-max-38c") and "--memory-gb" in n for n in big["notes"]), big["notes"])
-        small = run_json(*args, "--memory-gb", "32")
+        self.assertTrue(any(n.startswith("memory: apple-m2-max-38c") and "--memory-gib" in n for n in big["notes"]), big["notes"])
+        small = run_json(*args, "--memory-gib", "32")
         self.assertFalse(small["scalars"]["fits"])
-        self.assertEqual(small["scalars"]["memory_bytes_per_device"], 32e9)
+        self.assertEqual(small["scalars"]["memory_bytes_per_device"], 32 * 2**30)
         # macOS wires 67% of 36 GB or less, 75% above: the smaller machine takes the smaller share.
         self.assertEqual(small["scalars"]["memory_available_fraction"], 0.67)
         self.assertEqual(big["scalars"]["memory_available_fraction"], 0.75)
         self.assertFalse(any(n.startswith("memory:") for n in small["notes"]))
-        p = run(*args, "--memory-gb", "-4", ok=False)
+        p = run(*args, "--memory-gib", "-4", ok=False)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("memory_gb", p.stderr)
+        self.assertIn("memory_gib", p.stderr)
         cuda = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "llama.cpp",
                         "--weights", "q4_0", "--activations", "fp32")
         self.assertTrue(any("fitted on soc runs" in n for n in cuda["notes"]), cuda["notes"])
+        # The size describes the deployment's own accelerator, not the others a plan tries.
+        plan = ("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.accelerators=[h200-sxm-141gb]",
+                "--set", "plan.tp=[2]")
+        as_given = run_json(*plan)["tables"]["candidates"]["columns"]
+        sized = run_json(*plan, "--set", "deployment.memory_gib=40")["tables"]["candidates"]["columns"]
+        self.assertEqual(as_given["devices_count"], sized["devices_count"])
         generic = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb")
         self.assertTrue(any("leave-one-device-out" in n for n in generic["notes"]), generic["notes"])
 
