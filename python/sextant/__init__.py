@@ -100,6 +100,14 @@ def _bool(v, what):
     return v
 
 
+def _number(v, what):
+    """v as a float (numbers and numpy scalars; not bool or text)."""
+    v = _plain(v)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise SextantError("%s: expected a number, got %r" % (what, v))
+    return float(v)
+
+
 def _int_in(v, what, lo, hi=None):
     """v as an int in [lo, hi], with the CLI's message for the option of the same name."""
     n = _whole(_plain(v), what)
@@ -282,7 +290,7 @@ def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, s
 
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
           engine="generic", system="", tp=1, pp=1, ep=1, weights="bf16", activations="bf16", kv="bf16",
-          kv_share_layers=1, prompt=1024, output=256, batch=1, **kw):
+          kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=0, **kw):
     """LLM inference (``sextant infer``).
 
     With a study (dict, YAML path or text): ``mode="serve"`` (default) simulates serving,
@@ -299,13 +307,14 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
             # Overrides apply to a study; here every setting is an argument of its own.
             bad = sorted(list(kw) + (["overrides"] if overrides else []))
             raise SextantError("infer: unknown argument(s) %s without a study (valid: model, accelerator, engine, system, tp, "
-                               "pp, ep, weights, activations, kv, kv_share_layers, prompt, output, batch, catalog, "
-                               "infer_data)" % ", ".join(bad))
+                               "pp, ep, weights, activations, kv, kv_share_layers, prompt, output, batch, "
+                               "expert_load_factor, memory_gib, catalog, infer_data)" % ", ".join(bad))
         ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights,
                                              activations, kv, ints["kv_share_layers"], ints["prompt"], ints["output"],
-                                             ints["batch"], catalog or "", infer_data or ""))
+                                             ints["batch"], catalog or "", infer_data or "",
+                                             _number(expert_load_factor, "expert_load_factor"), _number(memory_gib, "memory_gib")))
     if mode == "estimate":
         raise SextantError("infer: mode 'estimate' takes no study (give model= and accelerator=); with a study: serve, plan")
     mode = mode or "serve"

@@ -210,6 +210,16 @@ def test_infer_study_dict_overrides_and_estimate():
     assert e == cli_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
                          "--prompt", "512", "--output", "128")
     assert pandas.DataFrame(e["tables"]["iterations"])["total_s"].gt(0).all()
+    # The CLI's --memory-gib and --expert-load-factor are arguments too (they were CLI-only).
+    m = sextant.infer(model="llama3-70b", accelerator="apple-m2-max-38c", weights="q4_0", engine="llama.cpp", memory_gib=32)
+    assert m == cli_json("infer", "estimate", "--model", "llama3-70b", "--accelerator", "apple-m2-max-38c", "--weights",
+                         "q4_0", "--engine", "llama.cpp", "--memory-gib", "32")
+    assert m["scalars"]["fits"] is False
+    x = sextant.infer(model="mixtral-8x7b", accelerator="h100-sxm-80gb", tp=2, ep=2, expert_load_factor=1.5)
+    assert x == cli_json("infer", "estimate", "--model", "mixtral-8x7b", "--accelerator", "h100-sxm-80gb", "--tp", "2",
+                         "--ep", "2", "--expert-load-factor", "1.5")
+    with pytest.raises(sextant.SextantError, match="memory_gib"):
+        sextant.infer(model="llama3-8b", accelerator="apple-m2-max-38c", memory_gib="32")
 
 
 def test_analyze_matches_the_cli():
