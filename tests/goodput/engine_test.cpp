@@ -238,7 +238,9 @@ TEST(Distributions, WeibullFirstEventIsTheStationaryForwardRecurrence) {
     }
     const double expect = scale * std::tgamma(1 + 2 / k) / (2 * std::tgamma(1 + 1 / k));
     EXPECT_NEAR(s / n / expect, 1.0, 0.03) << "k " << k;
-    if (k == 1.0) EXPECT_NEAR(double(above) / n, std::exp(-1.0), 0.004);  // memoryless: the tail of X itself
+    if (k == 1.0) {
+      EXPECT_NEAR(double(above) / n, std::exp(-1.0), 0.004);  // memoryless: the tail of X itself
+    }
   }
   // Exponential: the first draw is an ordinary draw (same stream consumption).
   auto e = make_exponential(mean, nullptr);
