@@ -145,6 +145,12 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
     // Before 2026-12-02 decode used the projected form with the latent's bytes.
     attn_flops_pair_decode_layer_ = 2.0 * m.heads * (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) +
                                     2.0 * m.heads * m.mla->kv_lora_rank;
+    // A prompt chunk after the first attends in the projected form over the cached context too,
+    // so the engine up-projects the cached latent (vLLM's MLA prefill with context: kv_b_proj on
+    // the cache): 2 kv_lora_rank heads (qk_nope + v) FLOPs per past token and layer, 33.5M for
+    // DeepSeek-V3 (uncounted before the session-21 review).
+    past_upproj_flops_token_layer_ =
+        2.0 * m.mla->kv_lora_rank * m.heads * (m.mla->qk_nope_head_dim + m.mla->v_head_dim);
   } else {
     kv_token_layer_bytes_ = 2.0 * m.kv_heads * m.head_dim * kvb;
     const double heads_rank = std::ceil(static_cast<double>(m.kv_heads) / tp);
@@ -324,7 +330,8 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     const double mem_bytes = wbytes + kv_read_tokens * kv + tokens * kv;
     const double mem_s = mem_bytes / memory_rate_;
     // FLOPs.
-    const double lin = 2.0 * (st.dense_params + load * st.routed_params) * tokens + (st.head ? 2.0 * head_params_ * b.logits_tokens : 0.0);
+    const double lin = 2.0 * (st.dense_params + load * st.routed_params) * tokens + (st.head ? 2.0 * head_params_ * b.logits_tokens : 0.0) +
+                       past_upproj_flops_token_layer_ * b.prefill_past_tokens * st.layers;
     const double att = (attn_flops_pair_decode_layer_ * b.decode_context_tokens + attn_flops_pair_layer_ * b.prefill_attention_pairs) * st.layers;
     const double comp_s = lin / tp / compute_rate_ + att / tp / attn_rate_;
     // Communication of the stage's layers and the send to the next stage.

@@ -177,6 +177,7 @@ class CostModel {
   bool uniform_routing_ = false;  // the load factor is the uniform-routing expected maximum
   double attn_flops_pair_layer_ = 0;         // prefill (and any attention over freshly projected K, V)
   double attn_flops_pair_decode_layer_ = 0;  // decode over the cache: MLA's absorbed form
+  double past_upproj_flops_token_layer_ = 0;  // MLA: up-projecting a cached latent token for a prefill chunk
   double kv_token_layer_bytes_ = 0, kv_token_layer_bytes_rank_ = 0;
 };
 

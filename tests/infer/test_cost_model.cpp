@@ -77,6 +77,13 @@ TEST(CostModel, KvBytesPerTokenPerLayer) {
     // A decode step's FLOPs grow with the context by exactly that much (the linear part does not).
     const auto a = cm.iteration(cm.decode(4, 10000)), b = cm.iteration(cm.decode(4, 20000));
     EXPECT_NEAR((b.flops - a.flops) * 8 / (4 * 10000.0), cm.decode_attention_flops_per_pair(), 1e-6 * cm.decode_attention_flops_per_pair());
+    // A 2,048-token prompt chunk after 4,096 cached tokens up-projects the cached latent
+    // (2 x 512 x 128 x (128 + 128) = 33.5M FLOPs per past token and layer) besides attending in the
+    // projected form: the FLOPs beyond the first chunk's are exactly those two terms.
+    const auto first = cm.iteration(cm.prefill(1, 2048, 0)), later = cm.iteration(cm.prefill(1, 2048, 4096));
+    const double up = 2.0 * 512 * 128 * (128 + 128) * 4096 * d.model.layers;
+    const double attn = cm.attention_flops_per_pair() * 2048.0 * 4096;  // the extra (query, key) pairs
+    EXPECT_NEAR((later.flops - first.flops) * 8, up + attn, 1e-9 * (up + attn));
   }
 }
 
