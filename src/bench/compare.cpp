@@ -25,10 +25,31 @@ namespace {
 bool descriptive(const std::string& key) {
   static const char* const kDescriptive[] = {"peak_flops_per_s", "peak_source", "inner_count", "repetition_count", "exit_statuses",
                                              "iterations_per_repetition", "steps_per_call", "file", "samples", "wrong", "command",
-                                             "origin", "mpirun"};
+                                             "origin", "mpirun", "wrong_in_place"};
   for (const char* k : kDescriptive)
     if (key == k) return true;
   return false;
+}
+
+// The error count an nccl-tests row printed in its #wrong column ("0", "N/A", a count); 0 when
+// the case has none.
+int64_t wrong_count(const Measurement& m) {
+  if (!m.has_param("wrong")) return 0;
+  int64_t total = 0;
+  for (const std::string& part : {m.param("wrong"), m.has_param("wrong_in_place") ? m.param("wrong_in_place") : std::string()}) {
+    char* end = nullptr;
+    const long long v = std::strtoll(part.c_str(), &end, 10);
+    if (end != part.c_str() && *end == '\0' && v > 0) total += v;
+  }
+  return total;
+}
+
+// The smallest two-sided p of the exact Mann-Whitney test with na and nb samples (no ties: the
+// two extreme arrangements of C(na + nb, na)); ties only raise it.
+double mann_whitney_min_p(int64_t na, int64_t nb) {
+  double c = 1;  // C(na + nb, na), in floating point (exact up to 2^53; beyond that p is ~0)
+  for (int64_t i = 1; i <= std::min(na, nb); ++i) c = c * static_cast<double>(na + nb - std::min(na, nb) + i) / static_cast<double>(i);
+  return std::min(1.0, 2.0 / c);
 }
 
 std::string parameter_changes(const Measurement& a, const Measurement& b) {
@@ -137,6 +158,8 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     cc.count_b = static_cast<int64_t>(mb.samples.size());
     cc.median_a = ma.summary().median;
     cc.median_b = mb.summary().median;
+    cc.mean_a = ma.summary().mean;
+    cc.mean_b = mb.summary().mean;
     // A baseline median of 0 (a coarse rusage time, a counter that was idle): any other median
     // is an unbounded change, not none.
     cc.change_fraction = cc.median_a != 0 ? cc.median_b / cc.median_a - 1
@@ -153,9 +176,11 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         const MannWhitney u = mann_whitney_u(ma.samples, mb.samples);
         cc.p_value = u.p_two_sided;
         cc.method = u.method;
+        if (u.method == "exact") cc.min_p_value = mann_whitney_min_p(cc.count_a, cc.count_b);
       }
     }
-    cc.verdict = testable ? "" : "untestable";
+    cc.verdict = !testable ? "untestable" : cc.min_p_value >= opt.alpha ? "underpowered" : "";
+    if (wrong_count(ma) > 0 || wrong_count(mb) > 0) cc.verdict = "wrong_results";
     c.cases.push_back(std::move(cc));
   }
   // Verdicts, after the p-values of the testable cases are adjusted together.
@@ -172,15 +197,26 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       for (size_t j = 0; j < idx.size(); ++j) c.cases[idx[j]].p_value = q[j];
     }
     for (auto& cc : c.cases) {
-      if (!cc.verdict.empty()) continue;
-      const bool worse = cc.higher_is_better ? cc.change_fraction < 0 : cc.change_fraction > 0;
+      // Direction from the medians; where they are equal (a change of 0, which only passes the
+      // effect filter at --min-effect 0), from the means, so a shifted tail is not an improvement.
+      const double direction = cc.change_fraction != 0 ? cc.change_fraction : cc.mean_b - cc.mean_a;
+      const bool worse = cc.higher_is_better ? direction < 0 : direction > 0;
       const bool large = std::fabs(cc.change_fraction) >= opt.min_effect_fraction;
-      if (!cc.parameter_changes.empty()) cc.verdict = "parameters_differ";
-      else if (cc.p_value < opt.alpha && large) cc.verdict = worse ? "regression" : "improvement";
+      if (!cc.parameter_changes.empty()) {
+        cc.verdict = "parameters_differ";
+        ++c.parameters_differ_count;
+        continue;
+      }
+      if (!cc.verdict.empty()) {
+        ++c.unchecked_count;
+        cc.unchecked_failure = cc.verdict == "wrong_results" || (worse && large && cc.change_fraction != 0);
+        c.unchecked_failure_count += cc.unchecked_failure;
+        continue;
+      }
+      if (cc.p_value < opt.alpha && large && direction != 0) cc.verdict = worse ? "regression" : "improvement";
       else cc.verdict = "unchanged";
       if (cc.verdict == "regression") ++c.regression_count;
       if (cc.verdict == "improvement") ++c.improvement_count;
-      if (cc.verdict == "parameters_differ") ++c.parameters_differ_count;
     }
   }
   for (const auto& mb : b.measurements)

@@ -4,7 +4,12 @@
 // regression only when the test rejects equality at `alpha` AND B's median is worse than A's
 // by at least min_effect_fraction (statistically significant and large enough to matter).
 // With n repetitions on each side the exact Mann-Whitney test cannot go below
-// 2 / C(2n, n): n >= 4 is needed for alpha = 0.05.
+// 2 / C(2n, n): n >= 4 is needed for alpha = 0.05. A case whose test cannot reach alpha with
+// its repetition counts is `underpowered` (fewer than two repetitions: `untestable`); one whose
+// nccl-tests check counted wrong results (#wrong > 0 on either side) is `wrong_results`. Such a
+// case is unchecked: when it is worse by at least min_effect_fraction, or has wrong results, it
+// counts in unchecked_failure_count, which fails a CI gate as a regression does (a gate that
+// cannot test a 4x slowdown must not pass it).
 //
 // Like for like: a case whose configuring parameters differ between the runs (threads, dtype,
 // timer, BLAS, ranks: every recorded parameter except the descriptive ones listed in
@@ -36,17 +41,22 @@ struct CaseComparison {
   bool higher_is_better = true;
   int64_t count_a = 0, count_b = 0;
   double median_a = 0, median_b = 0;
+  double mean_a = 0, mean_b = 0;  // tell the direction where the medians are equal
   double change_fraction = 0;  // median_b / median_a - 1 (+-inf from a median of 0)
   double spread_a = 0, spread_b = 0;  // within-run spread: IQR / |median| of each side
   double p_value = 1;          // adjusted when a correction is applied
+  double min_p_value = 0;      // the smallest p the test can give with these counts (exact Mann-Whitney: 2 / C(na + nb, na))
   std::string parameter_changes;  // "threads 2 -> 1; ..." (empty when like for like)
   std::string method;          // exact | normal | welch
-  std::string verdict;         // regression | improvement | unchanged | untestable | parameters_differ
+  std::string verdict;         // regression | improvement | unchanged | untestable | underpowered | wrong_results | parameters_differ
+  bool unchecked_failure = false;  // untestable / underpowered and worse by at least min_effect, or wrong_results
 };
 
 struct Comparison {
   std::vector<CaseComparison> cases;
   int regression_count = 0, improvement_count = 0, parameters_differ_count = 0;
+  int unchecked_count = 0;          // untestable, underpowered or wrong_results
+  int unchecked_failure_count = 0;  // of those, the ones that fail a gate (see above)
   std::vector<std::string> only_in_a, only_in_b;
   bool same_host = true;
 };

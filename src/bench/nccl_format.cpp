@@ -58,10 +58,15 @@ std::string nccl_collective_from_name(const std::string& text) {
   return {};
 }
 
+const std::vector<std::string>& nccl_collective_names() { return known_collectives(); }
+
 double nccl_bus_factor(const std::string& c, int n) {
   if (n <= 0) return 1;
   if (c == "all_reduce") return 2.0 * (n - 1) / n;
-  if (c == "all_gather" || c == "reduce_scatter" || c == "alltoall") return static_cast<double>(n - 1) / n;
+  // nccl-tests' AllGatherGetBw, ReduceScatterGetBw, AlltoAllGetBw, GatherGetBw, ScatterGetBw and
+  // HyperCubeGetBw all scale by (n - 1) / n.
+  if (c == "all_gather" || c == "reduce_scatter" || c == "alltoall" || c == "gather" || c == "scatter" || c == "hypercube")
+    return static_cast<double>(n - 1) / n;
   return 1;  // broadcast, reduce, sendrecv, pingpong
 }
 
@@ -194,16 +199,24 @@ std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string
       m.metric = "busbw_bytes_per_s";
       m.higher_is_better = true;
       const double f = nccl_bus_factor(r.collective, log.ranks);
+      // Bus bandwidth from the time column (nccl-tests: algbw = size / time, busbw = algbw x
+      // factor): the printed busbw has two decimals in GB/s, 0 for every row below ~10 KiB,
+      // where the time keeps about four significant digits.
+      auto busbw = [&](double time_us, double printed_gb_per_s) {
+        return time_us > 0 ? static_cast<double>(r.size_bytes) / (time_us * 1e-6) * f : printed_gb_per_s * 1e9;
+      };
       if (!r.oop_samples_s.empty()) {
         for (double s : r.oop_samples_s) m.samples.push_back(static_cast<double>(r.size_bytes) / s * f);
         m.set_param("samples", "out-of-place repetitions");
       } else {
-        m.samples.push_back(r.oop_busbw_gb_per_s * 1e9);
-        if (r.has_in_place) m.samples.push_back(r.ip_busbw_gb_per_s * 1e9);
-        m.set_param("samples", r.has_in_place ? "out-of-place and in-place busbw of nccl-tests" : "busbw of nccl-tests");
+        m.samples.push_back(busbw(r.oop_time_us, r.oop_busbw_gb_per_s));
+        if (r.has_in_place) m.samples.push_back(busbw(r.ip_time_us, r.ip_busbw_gb_per_s));
+        m.set_param("samples", r.has_in_place ? "out-of-place and in-place time of nccl-tests, as busbw = size / time x bus_factor"
+                                              : "time of nccl-tests, as busbw = size / time x bus_factor");
       }
       m.set_param("bus_factor", fmt::format("{}", f));
       m.set_param("wrong", r.oop_wrong.empty() ? "n/a" : r.oop_wrong);
+      if (r.has_in_place) m.set_param("wrong_in_place", r.ip_wrong.empty() ? "n/a" : r.ip_wrong);
     }
     out.push_back(std::move(m));
   }

@@ -45,6 +45,9 @@ std::string nccl_collective_from_name(const std::string& text);
 // line.
 NcclLog parse_nccl_log(const std::string& text, const std::string& file, const std::string& default_collective = {});
 
+// The collectives a log may name (nccl-tests' test names without _perf, and pingpong).
+const std::vector<std::string>& nccl_collective_names();
+
 // Bus bandwidth factor of nccl-tests for n ranks (doc/PERFORMANCE.md).
 double nccl_bus_factor(const std::string& collective, int ranks);
 

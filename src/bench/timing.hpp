@@ -29,8 +29,9 @@ struct Timed {
   double per_call_s(size_t i) const { return rep_s[i] / static_cast<double>(inner_count); }
 };
 
-// Calls body() `warmup` repetitions untimed, sizes the inner loop so one repetition takes at
-// least min_rep_s (doubling from 1, at most max_inner), then times `reps` repetitions.
+// Sizes the inner loop so one repetition takes at least min_rep_s (untimed: one cold call, then
+// batches timed as a whole, growing 2-10x, at most max_inner calls), runs `warmup` untimed
+// repetitions of that size, then times `reps` repetitions.
 Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s,
                     int64_t max_inner = 1 << 20, Timer timer = Timer::Wall);
 

@@ -1,8 +1,11 @@
 // sextant bench [--quick] [--suite NAME...] | bench run -- CMD... | bench import-nccl FILE...
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -182,9 +185,16 @@ void import_nccl(BenchArgs& a) {
   run.host = detect_host();
   run.started_at = utc_now_iso();
   std::string label;
+  if (!a.collective.empty()) {
+    const auto& names = nccl_collective_names();
+    if (std::find(names.begin(), names.end(), a.collective) == names.end())
+      throw Error(SourceLocation{"", 0, 0, "--collective"}, "unknown collective '" + a.collective + "'",
+                  valid_choices_hint(a.collective, names));
+  }
   for (const auto& f : a.files) {
     const std::string text = read_file(f);
-    std::string coll = a.collective.empty() ? nccl_collective_from_name(f) : a.collective;
+    // The file's own name, not its folder's: all_reduce_sweeps/all_gather_perf.log is all_gather.
+    std::string coll = a.collective.empty() ? nccl_collective_from_name(std::filesystem::path(f).filename().string()) : a.collective;
     NcclLog log = parse_nccl_log(text, f, coll);
     if (log.rows.empty())
       throw Error(SourceLocation{f}, "no nccl-tests result rows found", "expected the '#  size  count  type ...' header and rows");
@@ -192,6 +202,21 @@ void import_nccl(BenchArgs& a) {
     if (log.ranks == 0)
       throw Error(SourceLocation{f, 0, 0, "--ranks"}, "the log lists no '#  Rank N' lines, so the bus factor is unknown", "pass --ranks N");
     auto ms = nccl_measurements(log, "nccl_tests", "nccl-tests");
+    // nccl-tests checks every result (-c 1, the default): a row with #wrong > 0 measured a broken
+    // collective. It is stored, and compares as wrong_results.
+    std::string wrong_rows;
+    for (const auto& r : log.rows)
+      for (const std::string* w : {&r.oop_wrong, &r.ip_wrong}) {
+        char* end = nullptr;
+        const long long v = std::strtoll(w->c_str(), &end, 10);
+        if (end != w->c_str() && *end == '\0' && v > 0) {
+          wrong_rows += (wrong_rows.empty() ? "" : ", ") + r.collective + " size=" + std::to_string(r.size_bytes) + " (" + *w + " wrong)";
+          break;
+        }
+      }
+    if (!wrong_rows.empty())
+      run.notes.push_back(f + ": nccl-tests counted wrong results in " + wrong_rows +
+                          ": these rows time a collective that returned wrong data; `history compare` reports them as wrong_results");
     for (auto& m : ms) {
       m.set_param("file", f);
       if (!log.version.empty()) m.set_param("nccl_tests_version", log.version);

@@ -44,6 +44,7 @@ void check_loads(const std::string& text, const std::string& what, bool accelera
 // What a user must know before trusting the written entry: a poor fit, a fraction pinned at its
 // bound, too few shapes. The entry is still written (the rms is in it), but not silently.
 void add_quality_notes(const Calibration& c, Result& r) {
+  for (const auto& n : c.notes) r.notes.push_back(n);
   for (const auto& f : c.gemm) {
     if (f.fit_rms_error_fraction > 0.25)
       r.notes.push_back(f.dtype + " GEMM fit is poor: rms error " + format_double(std::round(f.fit_rms_error_fraction * 1000) / 1000) +
@@ -116,6 +117,7 @@ void run(CalibrateArgs& a) {
     if (a.opt.memory_peak_bytes_per_s <= 0 && acc.memory_bandwidth_bytes_per_s.known) {
       a.opt.memory_peak_bytes_per_s = acc.memory_bandwidth_bytes_per_s.value;
       if (a.opt.memory_peak_source.empty()) a.opt.memory_peak_source = "catalog " + a.peak_from + " (" + acc.name + ") memory";
+      a.opt.memory_peak_option = "--peak-from";
     }
     if (acc.memory_bytes.known) a.opt.device_memory_bytes = acc.memory_bytes.value;
   }

@@ -19,7 +19,7 @@ struct HistoryArgs {
   int64_t limit = 0;
   std::vector<std::string> suites, metrics;
   double alpha = 0.05, min_effect = 0.05;
-  bool params = false, allow_missing = false;
+  bool params = false, allow_missing = false, allow_unchecked = false;
   OutputOptions out;
 };
 
@@ -81,6 +81,8 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   r.set("regression_count", int64_t{c.regression_count});
   r.set("improvement_count", int64_t{c.improvement_count});
   r.set("parameters_differ_count", int64_t{c.parameters_differ_count});
+  r.set("unchecked_count", int64_t{c.unchecked_count});
+  r.set("unchecked_failure_count", int64_t{c.unchecked_failure_count});
   Table& t = r.add_table("cases", "B against A; regression = significant at alpha and worse by at least min_effect");
   t.add_str("suite");
   t.add_str("case");
@@ -89,6 +91,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_f64("median_b");
   t.add_f64("change_fraction");
   t.add_f64("p_value");
+  t.add_f64("min_p_value");
   t.add_str("method");
   t.add_i64("count_a");
   t.add_i64("count_b");
@@ -99,7 +102,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_str("direction");  // worse | better | same: readable where change_fraction is infinite (JSON null)
   std::string first_change;
   for (const auto& x : c.cases) {
-    t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.method.empty() ? std::string("-") : x.method,
+    t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.min_p_value, x.method.empty() ? std::string("-") : x.method,
                x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b,
                std::string(x.change_fraction == 0 ? "same" : ((x.change_fraction < 0) == x.higher_is_better) ? "worse" : "better")});
     if (first_change.empty()) first_change = x.parameter_changes;
@@ -109,7 +112,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       "): their verdict is parameters_differ, not regression or improvement; compare runs of one configuration");
   if (o.correction == "none") {
     int64_t testable = 0;
-    for (const auto& x : c.cases) testable += x.verdict != "untestable";
+    for (const auto& x : c.cases) testable += x.verdict != "untestable" && x.verdict != "underpowered" && x.verdict != "wrong_results";
     if (testable >= 20)
       r.notes.push_back(std::to_string(testable) + " cases tested at alpha " + format_double(o.alpha) + " each: about " +
                         format_double(std::round(double(testable) * o.alpha * 10) / 10) +
@@ -127,6 +130,29 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       format_double(o.min_effect_fraction) + " (IQR / median): the host was not quiet, and the test counts noise within a "
                       "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
                       "trusting a verdict");
+  if (c.unchecked_count > 0) {
+    int64_t underpowered = 0, untestable = 0, wrong = 0;
+    double min_p = 1;
+    for (const auto& x : c.cases) {
+      underpowered += x.verdict == "underpowered";
+      untestable += x.verdict == "untestable";
+      wrong += x.verdict == "wrong_results";
+      if (x.verdict == "underpowered") min_p = std::min(min_p, x.min_p_value);
+    }
+    std::string what;
+    if (underpowered)
+      what += std::to_string(underpowered) + " underpowered (with these repetition counts the test cannot go below p = " +
+              format_double(std::round(min_p * 1000) / 1000) + ", not below alpha " + format_double(o.alpha) +
+              ": at least 4 repetitions a side for 0.05)";
+    if (untestable) what += (what.empty() ? "" : ", ") + std::to_string(untestable) + " untestable (fewer than 2 repetitions)";
+    if (wrong) what += (what.empty() ? "" : ", ") + std::to_string(wrong) + " with wrong results (nccl-tests #wrong > 0)";
+    r.notes.push_back(std::to_string(c.unchecked_count) + " case(s) could not be checked: " + what + "; " +
+                      std::to_string(c.unchecked_failure_count) + " of them worse by at least " + format_double(o.min_effect_fraction) +
+                      " or wrong (unchecked_failure)" +
+                      (c.unchecked_failure_count == 0 ? std::string()
+                       : h.allow_unchecked          ? std::string(": accepted (--allow-unchecked)")
+                                                    : std::string(": exit status 1, as for a regression (--allow-unchecked accepts it)")));
+  }
   if (!c.same_host) r.notes.push_back("runs A and B come from different hosts (fingerprints differ)");
   r.set("missing_in_b_count", static_cast<int64_t>(c.only_in_a.size()));
   if (!c.only_in_a.empty()) {
@@ -137,7 +163,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       (h.allow_missing ? "" : ": exit status 1, as for a regression (--allow-missing accepts it)"));
   }
   if (!c.only_in_b.empty()) r.notes.push_back(std::to_string(c.only_in_b.size()) + " case(s) only in B");
-  *regressions = c.regression_count;
+  *regressions = c.regression_count + (h.allow_unchecked ? 0 : c.unchecked_failure_count);
   *missing = !c.only_in_a.empty() && !h.allow_missing;
   return r;
 }
@@ -170,6 +196,9 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--suite", h->suites, "Compare only this suite (repeatable)");
   cp->add_option("--metric", h->metrics, "Compare only this metric (repeatable), e.g. wall_s");
   cp->add_flag("--allow-missing", h->allow_missing, "Exit 0 even when cases of A are missing from B (default: exit 1)");
+  cp->add_flag("--allow-unchecked", h->allow_unchecked,
+               "Exit 0 even when a case the test cannot check (too few repetitions, nccl-tests wrong results) is worse by at least "
+               "--min-effect (default: exit 1)");
   db_opt(cp);
   ls->callback([h] { emit(list(*h), h->out); });
   sh->callback([h] { emit(show(*h), h->out); });

@@ -190,3 +190,60 @@ TEST(Compare, HolmAndBenjaminiHochbergAdjustOverTheCases) {
   bad.correction = "bonferoni";
   EXPECT_THROW(compare_runs(a, b, bad), sextant::Error);
 }
+
+TEST(Compare, ATestThatCannotReachAlphaIsUnderpoweredAndFailsTheGateWhenWorse) {
+  // Three repetitions a side: the exact test's smallest p is 2 / C(6, 3) = 0.1, so a 4x slow-down
+  // with fully separated samples cannot be significant at 0.05. It is not "unchanged".
+  auto a = run_with("wall_s", false, 0.05, 1e-4, 3, 21), b = run_with("wall_s", false, 0.2, 1e-4, 3, 22);
+  auto c = compare_runs(a, b, {});
+  EXPECT_NEAR(c.cases[0].min_p_value, 0.1, 1e-12);
+  EXPECT_EQ(c.cases[0].verdict, "underpowered");
+  EXPECT_TRUE(c.cases[0].unchecked_failure);
+  EXPECT_EQ(c.unchecked_failure_count, 1);
+  EXPECT_EQ(c.regression_count, 0);
+  // Faster, or within the minimum effect: unchecked, but nothing to fail.
+  c = compare_runs(b, a, {});
+  EXPECT_EQ(c.cases[0].verdict, "underpowered");
+  EXPECT_EQ(c.unchecked_failure_count, 0);
+  // Two samples a side (an nccl-tests import: out-of-place and in-place): 2 / C(4, 2) = 1/3.
+  c = compare_runs(run_with("busbw_bytes_per_s", true, 100, 1, 2, 23), run_with("busbw_bytes_per_s", true, 50, 1, 2, 24), {});
+  EXPECT_NEAR(c.cases[0].min_p_value, 1.0 / 3, 1e-12);
+  EXPECT_EQ(c.unchecked_failure_count, 1);
+  // Four a side reach 2 / 70 < 0.05: tested, a regression.
+  c = compare_runs(run_with("wall_s", false, 0.05, 1e-4, 4, 25), run_with("wall_s", false, 0.2, 1e-4, 4, 26), {});
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+  EXPECT_EQ(c.unchecked_count, 0);
+}
+
+TEST(Compare, EqualMediansTakeTheirDirectionFromTheMeans) {
+  // At --min-effect 0 a change of 0 passes the effect filter; B is slower in its tail and must
+  // not be called an improvement.
+  auto with = [](std::vector<double> v) {
+    RunRecord r;
+    Measurement m;
+    m.suite = "s";
+    m.name = "case";
+    m.metric = "wall_s";
+    m.higher_is_better = false;
+    m.samples = std::move(v);
+    r.measurements.push_back(m);
+    return r;
+  };
+  CompareOptions o;
+  o.min_effect_fraction = 0;
+  const auto c = compare_runs(with({1, 1, 1, 1, 5, 5, 5, 5, 5}), with({5, 5, 5, 5, 5, 9, 9, 9, 9}), o);
+  EXPECT_EQ(c.cases[0].change_fraction, 0);
+  EXPECT_LT(c.cases[0].p_value, 0.05);
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+}
+
+TEST(Compare, WrongResultsOfNcclTestsAreNeverAVerdictOnSpeed) {
+  auto a = run_with("busbw_bytes_per_s", true, 100, 1, 8, 27), b = run_with("busbw_bytes_per_s", true, 100, 1, 8, 28);
+  a.measurements[0].set_param("wrong", "0");
+  b.measurements[0].set_param("wrong", "4096");
+  const auto c = compare_runs(a, b, {});
+  EXPECT_EQ(c.cases[0].verdict, "wrong_results");
+  EXPECT_EQ(c.unchecked_failure_count, 1);
+  b.measurements[0].set_param("wrong", "N/A");
+  EXPECT_EQ(compare_runs(a, b, {}).cases[0].verdict, "unchanged");
+}

@@ -55,10 +55,25 @@ TEST(NcclFormat, MeasurementsCarryBothBusBandwidthsAndTheFactor) {
   const Measurement& m = ms.back();
   EXPECT_EQ(m.metric, "busbw_bytes_per_s");
   ASSERT_EQ(m.samples.size(), 2u);
-  EXPECT_DOUBLE_EQ(m.samples[0], 296.56e9);
-  EXPECT_DOUBLE_EQ(m.samples[1], 300.06e9);
+  // From the time column: size / time x 1.75, which the printed busbw rounds (296.56, 300.06).
+  EXPECT_NEAR(m.samples[0], 296.56e9, 296.56e9 * 2e-3);
+  EXPECT_NEAR(m.samples[1], 300.06e9, 300.06e9 * 2e-3);
   EXPECT_EQ(m.param("bus_factor"), "1.75");
   EXPECT_EQ(m.param("ranks"), "8");
+  // The small sizes, whose printed busbw is 0.00 or two digits, keep their measured rates: every
+  // sample is size / time x factor, positive, and no two sizes share one rate.
+  for (size_t i = 0; i < ms.size(); ++i) {
+    const NcclRow& r = log.rows[i];
+    ASSERT_GT(r.oop_time_us, 0);
+    EXPECT_DOUBLE_EQ(ms[i].samples[0], static_cast<double>(r.size_bytes) / (r.oop_time_us * 1e-6) * 1.75) << r.size_bytes;
+  }
+}
+
+TEST(NcclFormat, GatherAndScatterScaleByTheirBusFactor) {
+  // nccl-tests' GatherGetBw and ScatterGetBw: busbw = algbw x (n - 1) / n.
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("gather", 8), 0.875);
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("scatter", 4), 0.75);
+  EXPECT_DOUBLE_EQ(nccl_bus_factor("broadcast", 8), 1.0);
 }
 
 TEST(NcclFormat, RenderedRowsParseBackAndSamplesAttach) {

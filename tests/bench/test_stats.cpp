@@ -130,3 +130,27 @@ TEST(Welch, ClosedFormTStatisticAndStudentTail) {
   EXPECT_NEAR(student_t_two_sided(2.228138852, 10), 0.05, 1e-7);
   EXPECT_NEAR(normal_sf(1.959963985), 0.025, 1e-9);
 }
+
+#include <chrono>
+#include <thread>
+
+#include "bench/timing.hpp"
+
+TEST(Timing, InnerLoopIsSizedOnWarmCallsNotTheColdFirstOne) {
+  // A body whose first call is slow (lazy initialisation) and the others fast: sizing from the
+  // first call made repetitions far shorter than min_rep_s. Every timed repetition must last at
+  // least min_rep_s, with --warmup 0 too.
+  for (int warmup : {0, 1}) {
+    int calls = 0;
+    auto body = [&calls] {
+      if (calls++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      const double t0 = now_s();
+      while (now_s() - t0 < 20e-6) {
+      }
+    };
+    const double min_rep_s = 0.01;
+    const Timed t = time_repeated(body, warmup, 3, min_rep_s);
+    EXPECT_GE(t.inner_count, 400) << warmup;  // 10 ms / 20 us = 500, less what the clock reads add
+    for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.9) << warmup;
+  }
+}

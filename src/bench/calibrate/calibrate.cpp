@@ -348,6 +348,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     p.n = m.param_f64("n");
     p.k = m.param_f64("k");
     if (!(p.peak_flops_per_s > 0)) continue;
+    if (m.has_param("threads")) c.gemm_threads = std::max(c.gemm_threads, static_cast<int64_t>(m.param_f64("threads")));
     // Achievable rate. CPU: the best repetition (interference from other work only slows a run
     // down). GPU: the median, since a GPU timed by events on its own stream is not interfered
     // with, but it throttles its clock under its power cap within a case (the H200 of docs/bench.md
@@ -546,12 +547,22 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     f.symmetric_rms_error_fraction = std::sqrt(ss_sym / nf);
     f.role_rms_error_fraction = std::sqrt(ss_role / nf);
     if (f.held_out_count) f.held_out_rms_error_fraction = std::sqrt(f.held_out_rms_error_fraction / static_cast<double>(f.held_out_count));
+    // Rates above the peak the fit divides by: the peak is wrong for this device or clock (a
+    // derived CPU peak below a turbo clock, a --peak-from of another part), not the measurement.
+    if (f.gemm_peak_fraction > 1)
+      throw Error(SourceLocation{"", 0, 0, opt.peak_flops_by_dtype.count(dt) ? "--peak-from" : "peak_flops_per_s"},
+                  fmt::format("the {} GEMMs fit {:.3f} of the peak {:.4g} TFLOP/s ({}): measured rates above the peak", dt, f.gemm_peak_fraction,
+                              f.peak_flops_per_s / 1e12, f.peak_source),
+                  opt.peak_flops_by_dtype.count(dt) ? "give --peak-from the accelerator the run measured"
+                                                    : "the peak derived from the CPU's clock and vector width is too low for this host: "
+                                                      "check the CPU model and clock in `bench --params`");
     c.gemm.push_back(f);
   }
   // Memory bandwidth: best median over the multi-threaded STREAM kernels (all threads).
   int best_threads = 0;
   for (const auto& m : run.measurements)
     if (m.suite == "memory_bandwidth" && m.metric == "bytes_per_s") best_threads = std::max(best_threads, static_cast<int>(m.param_f64("threads")));
+  c.memory_threads = best_threads;
   for (const auto& m : run.measurements) {
     if (m.suite != "memory_bandwidth" || m.metric != "bytes_per_s" || static_cast<int>(m.param_f64("threads")) != best_threads) continue;
     const double v = m.summary().median;
@@ -560,6 +571,13 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
       c.memory_case = m.name;
     }
   }
+  // A published peak below what was measured is a wrong peak (or the wrong unit), not a fraction
+  // above 1: say which option, before the entry is written.
+  if (opt.memory_peak_bytes_per_s > 0 && c.memory_bandwidth_bytes_per_s > opt.memory_peak_bytes_per_s)
+    throw Error(SourceLocation{"", 0, 0, opt.memory_peak_option.empty() ? "--memory-peak-gb-per-s" : opt.memory_peak_option},
+                fmt::format("the peak memory bandwidth given, {:.4g} GB/s, is below the {:.4g} GB/s measured ({})", opt.memory_peak_bytes_per_s / 1e9,
+                            c.memory_bandwidth_bytes_per_s / 1e9, c.memory_case),
+                "give the device's published peak in GB/s (10^9 bytes/s), at least the measured rate");
   // Network: ping-pong alpha-beta fit, all-reduce busbw at the largest size.
   std::vector<double> sizes, times;
   int64_t ar_size = 0;
@@ -599,7 +617,20 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
         device_name = m.param("device");
         break;
       }
-  const std::string name = opt.name.empty() ? device_name + " (calibrated)" : opt.name;
+  // A run on fewer threads than the host has (bench --threads 1, a taskset) measured that many
+  // CPUs: its peaks and rates are theirs, so the entry says so rather than passing for the host.
+  const int64_t host_cpus = run.host.cpu.logical_cpus;
+  const bool partial = suite == "gemm_cpu" && c.gemm_threads > 0 && host_cpus > 0 && c.gemm_threads < host_cpus;
+  std::string name = opt.name.empty() ? device_name + " (calibrated)" : opt.name;
+  if (partial && opt.name.empty()) name = device_name + fmt::format(" (calibrated, {} of {} CPUs)", c.gemm_threads, host_cpus);
+  if (partial)
+    c.notes.push_back(fmt::format("the GEMMs ran on {} of the host's {} logical CPUs: the entry's peaks, fractions and compute_units "
+                                  "describe {} CPUs, not the whole host (bench without --threads for the host)",
+                                  c.gemm_threads, host_cpus, c.gemm_threads));
+  if (suite == "gemm_cpu" && c.memory_threads > 0 && host_cpus > 0 && c.memory_threads < host_cpus && opt.memory_peak_bytes_per_s <= 0)
+    c.notes.push_back(fmt::format("the best STREAM case ran on {} of {} CPUs: memory_bandwidth_gb_per_s is what {} thread(s) reach, "
+                                  "below what the host's memory can deliver to all of them",
+                                  c.memory_threads, host_cpus, c.memory_threads));
   std::string y;
   y += "# Written by `sextant calibrate` from " + run_ref + ".\n";
   y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
@@ -632,14 +663,19 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     y += "    memory_gib: " + sourced(opt.device_memory_bytes / (1024.0 * 1024 * 1024), opt.memory_peak_source.empty() ? "given" : "memory-peak") + "\n";
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
-      y += "    memory_bandwidth_gb_per_s: " + sourced(opt.memory_peak_bytes_per_s / 1e9, opt.memory_peak_source.empty() ? "user-supplied peak" : "memory-peak") + "\n";
+      y += "    memory_bandwidth_gb_per_s: " +
+           (opt.memory_peak_source.empty() ? estimated(opt.memory_peak_bytes_per_s / 1e9, "given on the command line without a source (--memory-peak-source)")
+                                           : sourced(opt.memory_peak_bytes_per_s / 1e9, "memory-peak")) +
+           "\n";
     else
       y += "    memory_bandwidth_gb_per_s: " +
            estimated(c.memory_bandwidth_bytes_per_s / 1e9, "no published peak given: the measured achievable bandwidth (" + c.memory_case + ")") + "\n";
   }
   if (suite == "gemm_cpu" && run.host.l3_bytes > 0)
     y += "    cache_mib: " + sourced(static_cast<double>(run.host.l3_bytes) / (1024.0 * 1024), "bench-run") + "\n";
-  if (suite == "gemm_cpu" && run.host.cpu.logical_cpus > 0)
+  if (partial)
+    y += "    compute_units: " + sourced(static_cast<double>(c.gemm_threads), fmt::format("bench-run: the GEMMs' threads (the host has {} logical CPUs)", host_cpus)) + "\n";
+  else if (suite == "gemm_cpu" && run.host.cpu.logical_cpus > 0)
     y += "    compute_units: " + sourced(run.host.cpu.logical_cpus, "bench-run") + "\n";
   if (!c.bandwidth_by_working_set.empty()) {
     y += "    bandwidth_by_working_set:\n";

@@ -48,6 +48,7 @@ struct CalibrateOptions {
   double max_fit_skew = 0;              // 0: no skew hold-out
   double memory_peak_bytes_per_s = 0;   // published peak memory bandwidth (0: unknown)
   std::string memory_peak_source;       // its citation
+  std::string memory_peak_option;       // the option that gave it, for errors (default --memory-peak-gb-per-s)
   double device_memory_bytes = 0;       // GPU runs: the device's memory (from --peak-from's entry), written as memory_gib
   std::string network_id;               // id of the network entry (default: <id>-mpi)
   std::string network_kind = "scale_out";
@@ -140,6 +141,11 @@ struct Calibration {
   int64_t bandwidth_repetitions = 0;
   double gemm_fitted_footprint_bytes = 0;
   NetworkFit network;
+  // CPU runs: the threads the GEMMs and the best STREAM case ran on (0: not recorded). Below the
+  // host's logical CPUs the entry describes that many, not the host (compute_units, name, notes).
+  int64_t gemm_threads = 0, memory_threads = 0;
+  double gemm_joint_half_dim = 0;  // trace calibration: the one half-dimension fitted over every dtype
+  std::vector<std::string> notes;  // what a user must know about the entry
   std::string accelerator_yaml;  // a complete catalog file
   std::string network_yaml;      // empty when the run has no communication measurements
 };

@@ -4,6 +4,7 @@
 // folder under the chosen directory and removed before the suite returns, also on error.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -148,7 +149,33 @@ class StorageSuite : public Suite {
       }
       if (rep >= c.warmup_count) lm.samples.push_back((now_s() - t0) / small_writes(c));
     }
-    std::string fstype_note;
+    // The file system under the scratch folder: on tmpfs or ramfs "storage" is memory (fsync and
+    // posix_fadvise are no-ops there), so the figures are RAM speeds, not a disk's.
+    std::string fstype = "unknown";
+    bool in_memory = false;
+    struct statfs sf {};
+    if (statfs(dir.path.c_str(), &sf) == 0) {
+      const auto magic = static_cast<unsigned long>(sf.f_type);
+      struct Known {
+        unsigned long magic;
+        const char* name;
+        bool memory;
+      };
+      static const Known kKnown[] = {{0x01021994UL, "tmpfs", true},     {0x858458f6UL, "ramfs", true},   {0xEF53UL, "ext4", false},
+                                     {0x58465342UL, "xfs", false},       {0x9123683EUL, "btrfs", false},  {0x6969UL, "nfs", false},
+                                     {0x794c7630UL, "overlayfs", false}, {0x65735546UL, "fuse", false},   {0x2fc12fc1UL, "zfs", false},
+                                     {0x0BD00BD0UL, "lustre", false},    {0x47504653UL, "gpfs", false},  {0xFF534D42UL, "cifs", false}};
+      fstype = fmt::format("0x{:x}", magic);
+      for (const auto& k : kKnown)
+        if (k.magic == magic) {
+          fstype = k.name;
+          in_memory = k.memory;
+        }
+    }
+    if (in_memory)
+      out.notes.push_back("storage: " + dir.path.parent_path().string() + " is on " + fstype +
+                          " (memory): fsync and the page-cache drop do nothing there, so these are RAM speeds, not a disk's; "
+                          "pass --storage-dir on the file system the checkpoints go to");
     wm.name = fmt::format("seq_write_fsync file={}MiB", bytes >> 20);
     wm.metric = "bytes_per_s";
     rm.name = fmt::format("seq_read file={}MiB", bytes >> 20);
@@ -158,12 +185,14 @@ class StorageSuite : public Suite {
     lm.higher_is_better = false;
     for (auto* m : {&wm, &rm}) {
       m->params = {{"directory", dir.path.parent_path().string()},
+                   {"filesystem", fstype},
                    {"file_bytes", std::to_string(bytes)},
                    {"block_bytes", std::to_string(kBlock)}};
     }
     wm.set_param("durability", "fsync before the clock stops");
     rm.set_param("page_cache", "file pages dropped with posix_fadvise(DONTNEED) before reading");
     lm.params = {{"directory", dir.path.parent_path().string()},
+                 {"filesystem", fstype},
                  {"write_bytes", std::to_string(kSmall)},
                  {"writes_per_repetition", std::to_string(small_writes(c))},
                  {"durability", "fdatasync after every write"}};
