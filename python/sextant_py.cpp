@@ -44,6 +44,14 @@ Scenario scenario_of(const std::string& source, bool is_text, const std::string&
   return is_text ? parse_scenario(source, name, cat, sets) : load_scenario(source, cat, sets);
 }
 
+// As `sextant plan` and `sextant sweep` (cli/plan_common.cpp restrict_to_framework): a scenario
+// that names a framework is searched within that stack's plan features, unless lifted.
+void restrict_to_framework(Scenario& s, plan::SearchOptions& opt, const Catalog& cat, bool any_framework_feature) {
+  if (s.framework.empty() || any_framework_feature) return;
+  opt.stack = plan::stack_features(cat.framework(s.framework));
+  s = plan::stack_scenario(s, opt.stack);
+}
+
 plan::SearchOptions search_options(const std::vector<std::string>& fix, size_t top, int threads) {
   plan::SearchOptions o;
   for (const auto& f : fix) plan::parse_fix(f, o);
@@ -130,11 +138,12 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("plan",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            const std::vector<std::string>& fix, size_t top, int threads, size_t rerank_top,
-           const std::vector<std::string>& recompute_modules) {
+           const std::vector<std::string>& recompute_modules, bool any_framework_feature) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
-            const Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            Scenario s = scenario_of(source, is_text, name, sets, *cat);
             plan::SearchOptions opt = search_options(fix, top, threads);
+            restrict_to_framework(s, opt, *cat, any_framework_feature);
             opt.rerank_top = rerank_top;
             if (!recompute_modules.empty()) plan::parse_module_search(recompute_modules, opt);
             const Estimator est;
@@ -144,17 +153,18 @@ PYBIND11_MODULE(_sextant, m) {
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("fix"),
-        py::arg("top"), py::arg("threads"), py::arg("rerank_top"), py::arg("recompute_modules"));
+        py::arg("top"), py::arg("threads"), py::arg("rerank_top"), py::arg("recompute_modules"), py::arg("any_framework_feature"));
 
   m.def("sweep",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            const std::vector<std::string>& vary, bool elasticity, const std::string& pareto_x, const std::string& pareto_y,
-           const std::vector<std::string>& fix, int threads, double train_tokens) {
+           const std::vector<std::string>& fix, int threads, double train_tokens, bool any_framework_feature) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
-            const Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            Scenario s = scenario_of(source, is_text, name, sets, *cat);
             plan::SweepOptions o;
             o.search = search_options(fix, 20, threads);
+            restrict_to_framework(s, o.search, *cat, any_framework_feature);
             for (const auto& v : vary) o.vary.push_back(plan::parse_variation(v));
             if (o.vary.empty() && !elasticity)
               throw Error(SourceLocation{"vary", 0, 0, "vary"}, "nothing to sweep", "give vary=[KEY=VALUES] and/or elasticity=True");
@@ -169,7 +179,7 @@ PYBIND11_MODULE(_sextant, m) {
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("vary"),
         py::arg("elasticity"), py::arg("pareto_x"), py::arg("pareto_y"), py::arg("fix"), py::arg("threads"),
-        py::arg("train_tokens"));
+        py::arg("train_tokens"), py::arg("any_framework_feature"));
 
   m.def("goodput",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, int64_t replicas,
@@ -237,6 +247,7 @@ PYBIND11_MODULE(_sextant, m) {
         [](const std::vector<std::string>& paths, const std::string& compat, const std::vector<std::string>& only,
            int top, int threads) {
           return run([&] {
+            if (paths.empty()) throw Error(SourceLocation{"", 0, 0, "paths"}, "no trace given", "give a trace file or a folder of per-rank files");
             if (compat != "sextant" && compat != "hta")
               throw Error(SourceLocation{"", 0, 0, "compat"}, "unknown rule set '" + compat + "'", "valid: sextant, hta");
             trace::AnalyzeRequest req;
@@ -244,6 +255,7 @@ PYBIND11_MODULE(_sextant, m) {
             req.only = only;
             req.options.hta = compat == "hta";
             req.options.top_kernels = top;
+            req.options.top_sequences = top;  // as the CLI's --top
             req.load.threads = threads;
             return trace::analyze(req);
           });

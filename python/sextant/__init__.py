@@ -101,19 +101,30 @@ def _bool(v, what):
 
 
 def _number(v, what):
-    """v as a float (numbers and numpy scalars; not bool or text)."""
+    """v as a finite float (numbers and numpy scalars; not bool or text), as the CLI's options."""
     v = _plain(v)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise SextantError("%s: expected a number, got %r" % (what, v))
-    return float(v)
+    try:
+        f = float(v)
+    except OverflowError:
+        f = float("inf")
+    if f != f or f in (float("inf"), float("-inf")):
+        raise SextantError("%s: must be a finite number, got %r" % (what, v))
+    return f
 
 
 def _int_in(v, what, lo, hi=None):
-    """v as an int in [lo, hi], with the CLI's message for the option of the same name."""
+    """v as an int in [lo, hi], with the CLI's message for the option of the same name; without
+    hi, at most what the C++ int takes (2^31-1)."""
     n = _whole(_plain(v), what)
-    if n < lo or (hi is not None and n > hi):
-        bound = "from %d to %s" % (lo, "2^63-1" if hi == 2 ** 63 - 1 else hi) if hi is not None else ">= %d" % lo
+    if hi is not None and (n < lo or n > hi):
+        bound = "from %d to %s" % (lo, "2^63-1" if hi == 2 ** 63 - 1 else hi)
         raise SextantError("%s: must be an integer %s, got %r" % (what, bound, v))
+    if n < lo:
+        raise SextantError("%s: must be an integer >= %d, got %r" % (what, lo, v))
+    if n > 2 ** 31 - 1:
+        raise SextantError("%s: must be an integer at most 2147483647, got %r" % (what, v))
     return n
 
 
@@ -175,7 +186,7 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
     return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", all_ranks,
-                                   contention, interference, seed, float(jitter), st, _whole(timeline_rows, "timeline_rows"),
+                                   contention, interference, seed, float(jitter), st, _int_in(timeline_rows, "timeline_rows", 0),
                                    ranks, _os.fspath(timeline) if timeline is not None else ""))
 
 
@@ -192,6 +203,8 @@ def _rank_list(v, what):
                 lo, hi = _whole(a, what), _whole(b, what)
                 if hi < lo:
                     raise SextantError("%s: bad range %r: the end is below the start" % (what, part))
+                if hi - lo >= 100000 or len(out) + hi - lo >= 100000:
+                    raise SextantError("%s: bad range %r: a range lists at most 100000 ranks" % (what, part))
                 out.extend(range(lo, hi + 1))
             else:
                 out.append(_whole(part, what))
@@ -222,15 +235,23 @@ def _fix_items(fix):
     if fix is None:
         return []
     if isinstance(fix, dict):
-        return ["%s=%s" % (k, v) for k, v in fix.items()]
+        def text(v):
+            v = _plain(v)
+            if isinstance(v, float) and v.is_integer():
+                return str(int(v))  # a whole float is an integer, as elsewhere (np.float64(4.0))
+            return str(v)
+        return ["%s=%s" % (k, text(v)) for k, v in fix.items()]
     if isinstance(fix, (list, tuple)) and all(isinstance(x, str) and "=" in x for x in fix):
         return list(fix)
     raise SextantError('fix: expected a dict like {"tp": 8} or a list like ["tp=8"], got %r' % (fix,))
 
 
 def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
-         **kw):
+         any_framework_feature=False, **kw):
     """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}.
+
+    A scenario that names a framework is searched within that stack's plan features, as the CLI
+    does; any_framework_feature=True lifts it (``--any-framework-feature``).
 
     recompute_modules: the module sets selective recompute is searched with (``--recompute-modules``):
     None or "ladder" (the model's modules added cheapest first), "scenario" (the scenario's set), or
@@ -246,12 +267,14 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
             raise ValueError("recompute_modules: an empty list names no module set; use 'ladder', 'scenario' or a list of sets")
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), catalog or "", _fix_items(fix), _int_in(top, "top", 0),
-                               _int_in(threads, "threads", 0), _int_in(rerank_top, "rerank_top", 0), sets))
+                               _int_in(threads, "threads", 0), _int_in(rerank_top, "rerank_top", 0), sets,
+                               _bool(any_framework_feature, "any_framework_feature")))
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
-          train_tokens=1e12, **kw):
-    """Hardware sweep with re-planning (``sextant sweep``).
+          train_tokens=1e12, any_framework_feature=False, **kw):
+    """Hardware sweep with re-planning (``sextant sweep``); the scenario's framework restricts the
+    plans searched at each point as in plan() (any_framework_feature=True lifts it).
 
     vary: {"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]} or ["KEY=V1,V2", ...];
     pareto: ("step_time_s", "tokens_per_joule").
@@ -275,7 +298,8 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     elasticity = _bool(elasticity, "elasticity")
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), catalog or "", items, elasticity,
-                                px, py, _fix_items(fix), int(threads), float(train_tokens)))
+                                px, py, _fix_items(fix), _int_in(threads, "threads", 0), _number(train_tokens, "train_tokens"),
+                                _bool(any_framework_feature, "any_framework_feature")))
 
 
 def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):
@@ -353,6 +377,10 @@ def report(result, path):
     """Writes the self-contained HTML report of a result dict (or its JSON text) to path."""
     if isinstance(result, (str, bytes)):
         text = result if isinstance(result, str) else result.decode()
+        try:
+            _json.loads(text)
+        except ValueError as e:
+            raise SextantError("report: the result is not JSON (%s); give a result dict or the text of --json" % e) from None
     else:
         text = _json.dumps(_to_json_doc(result), allow_nan=False)
     _sextant.report(text, _os.fspath(path))

@@ -344,3 +344,47 @@ def test_simulate_plan_sweep_match_the_cli(tmp_path):
     assert w == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",
                          "--threads", "1", "--pareto", "step_time_s,tokens_per_joule", "--no-progress")
     assert len(w["tables"]["sweep"]["step_time_s"]) == 2
+
+
+def test_plan_and_sweep_keep_the_scenarios_framework_as_the_cli(tmp_path):
+    # A scenario naming a framework is searched within that stack's features (Python searched
+    # every feature and recommended plans pytorch-fsdp cannot run).
+    doc = dict(small_scenario(), framework="pytorch-fsdp")
+    path = tmp_path / "fsdp.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    p = sextant.plan(str(path), top=3, threads=1)
+    assert p == cli_json("plan", str(path), "--top", "3", "--threads", "1", "--no-progress")
+    assert "restricted to pytorch-fsdp" in p["scalars"]["framework_features"]
+    lifted = sextant.plan(str(path), top=3, threads=1, any_framework_feature=True)
+    assert lifted == cli_json("plan", str(path), "--top", "3", "--threads", "1", "--no-progress", "--any-framework-feature")
+    w = sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 4e12]}, threads=1)
+    assert w == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",
+                         "--threads", "1", "--no-progress")
+
+
+def test_bad_arguments_are_sextant_errors_not_crashes():
+    with pytest.raises(sextant.SextantError, match="no trace given"):
+        sextant.analyze([])  # was a segmentation fault of the interpreter
+    with pytest.raises(sextant.SextantError, match="finite"):
+        sextant.infer(model="qwen3-30b-a3b", accelerator="h100-sxm-80gb", tp=2, ep=2, expert_load_factor=float("inf"))
+    with pytest.raises(sextant.SextantError, match="at most 100000"):
+        sextant.simulate(SCENARIO, timeline_ranks="0-200000000")
+    with pytest.raises(sextant.SextantError, match="not JSON"):
+        sextant.report("not json", "/dev/null")
+    for call in (lambda: sextant.plan(SCENARIO, threads=2 ** 40), lambda: sextant.analyze(TRACE, top=2 ** 40),
+                 lambda: sextant.infer(model="llama3-8b", accelerator="h100-sxm-80gb", tp=2 ** 40)):
+        with pytest.raises(sextant.SextantError, match="must be an integer"):
+            call()
+    # analyze's top limits the kernel sequences too, as the CLI's --top.
+    a = sextant.analyze(TRACE, top=2, only=["kernel_sequences"])
+    assert without_timing(a) == without_timing(cli_json("analyze", TRACE, "--top", "2", "--only", "kernel_sequences"))
+
+
+def test_report_takes_columns_added_in_python(tmp_path):
+    r = sextant.estimate(SCENARIO)
+    df = pandas.DataFrame(r["tables"]["breakdown"])
+    df["label"] = df["category"] + ":" + df["item"]
+    r["tables"]["breakdown"] = df.to_dict("list")
+    sextant.report(r, tmp_path / "x.html")
+    sextant.report({"command": "m", "scalars": {}, "tables": {"t": {"n": ["a", "b"], "v": [1, float("nan")]}}}, tmp_path / "y.html")
+    assert (tmp_path / "x.html").stat().st_size > 0 and (tmp_path / "y.html").stat().st_size > 0

@@ -62,7 +62,9 @@ void ettr_vs_interval(const Result& r, ReportPage& page) {
   ch.id = "ettr-vs-interval";
   ch.title = "ETTR against checkpoint interval";
   ch.value_unit = "";
+  ch.value_labels = {"interval (s)", "ETTR (%)"};
   ch.option = base_option();
+  ch.option["tooltip"]["trigger"] = "item";
   ch.option["xAxis"] = {{"type", "log"}, {"name", "checkpoint interval (s)"}, {"nameLocation", "middle"}, {"nameGap", 28}};
   ch.option["yAxis"] = value_axis("ETTR (%)");
   ch.option["yAxis"]["scale"] = true;

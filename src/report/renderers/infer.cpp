@@ -211,14 +211,17 @@ void memory_timeline(const Result& r, ReportPage& page) {
   Chart ch;
   ch.id = "kv-timeline";
   ch.title = "KV cache occupancy and requests over time";
+  ch.value_labels = {"time (s)", "value"};
   ch.option = base_option();
+  ch.option["tooltip"]["trigger"] = "item";
   ch.option["xAxis"] = {{"type", "value"}, {"name", "time (s)"}, {"nameLocation", "middle"}, {"nameGap", 28}};
   ch.option["yAxis"] = {value_axis("KV cache used (%)"), value_axis("requests (count)")};
   ch.option["yAxis"][0]["max"] = 100;
   ch.option["series"] = {{{"type", "line"}, {"name", "KV used (%)"}, {"showSymbol", false}, {"areaStyle", nlohmann::ordered_json::object()}, {"data", kv}},
                          {{"type", "line"}, {"name", "running"}, {"yAxisIndex", 1}, {"showSymbol", false}, {"data", run}},
                          {{"type", "line"}, {"name", "waiting"}, {"yAxisIndex", 1}, {"showSymbol", false}, {"data", wait}}};
-  ch.takeaway = "KV cache peaks at " + fmt_pct(peak) + " of capacity; at most " + fmt_num(max_wait) + " requests wait";
+  ch.takeaway = "KV cache peaks at " + fmt_pct(peak) + " of capacity; at most " + std::to_string(static_cast<int64_t>(std::llround(max_wait))) +
+                " requests wait";
   page.charts.push_back(std::move(ch));
 }
 
@@ -279,6 +282,7 @@ void candidates(const Result& r, ReportPage& page) {
   Chart ch;
   ch.id = "plan-candidates";
   ch.title = "Deployment candidates: cost against SLO attainment";
+  ch.value_labels = {"cost (USD/hour)", "SLO attainment (%)"};
   ch.option = base_option();
   ch.option["tooltip"]["trigger"] = "item";
   ch.option["xAxis"] = value_axis("cost (USD/hour)");

@@ -88,6 +88,7 @@ void ranking(const Result& r, ReportPage& page) {
   sc.id = "plan-memory-vs-time";
   sc.title = fit > t->rows() ? "The " + std::to_string(t->rows()) + " fastest fitting plans: memory per GPU against step time"
                              : "Every fitting plan: memory per GPU against step time";
+  sc.value_labels = {"memory per GPU (GiB)", "step time (s)"};
   sc.option = base_option();
   sc.option["tooltip"]["trigger"] = "item";
   sc.option["xAxis"] = value_axis("memory per GPU (GiB)");
@@ -109,10 +110,19 @@ void ranking(const Result& r, ReportPage& page) {
 void winner_vs_runner_up(const Result& r, ReportPage& page) {
   const Table* t = r.table("winner_vs_runner_up");
   if (!t || t->rows() == 0) return;
-  const auto cat = texts(*t, "category"), item = texts(*t, "item");
-  const auto a = numbers(*t, "winner_s"), b = numbers(*t, "runner_up_s");
+  const auto cat_all = texts(*t, "category"), item_all = texts(*t, "item");
+  const auto a_all = numbers(*t, "winner_s"), b_all = numbers(*t, "runner_up_s");
+  // The items without the total row: the total (a step of seconds) beside differences of tenths
+  // hides them, and is always the largest difference; the takeaway names the driver.
   std::vector<std::string> labels;
-  for (size_t i = 0; i < cat.size(); ++i) labels.push_back(cat[i] + ": " + item[i]);
+  std::vector<double> a, b;
+  for (size_t i = 0; i < cat_all.size(); ++i) {
+    if (cat_all[i] == "total") continue;
+    labels.push_back(cat_all[i] + ": " + item_all[i]);
+    a.push_back(a_all[i]);
+    b.push_back(b_all[i]);
+  }
+  if (labels.empty()) return;
   Chart ch;
   ch.id = "winner-vs-runner-up";
   ch.title = "Best plan against the runner-up, by step-time item";
@@ -196,6 +206,7 @@ void pareto(const Result& r, ReportPage& page) {
   Chart ch;
   ch.id = "pareto";
   ch.title = "Sweep: " + cx + " against " + cy + ", Pareto front";
+  ch.value_labels = {axis_name(cx), axis_name(cy)};
   ch.option = base_option();
   ch.option["tooltip"]["trigger"] = "item";
   ch.option["xAxis"] = value_axis(axis_name(cx));

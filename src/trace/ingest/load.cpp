@@ -161,6 +161,7 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
 
 TraceSet load_traces(const std::vector<std::string>& inputs, const LoadOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
+  if (inputs.empty()) throw Error(SourceLocation{"", 0, 0, "traces"}, "no trace given", "give a trace file or a folder of per-rank files");
   std::vector<std::string> files = expand_trace_paths(inputs);
   int64_t hits = 0;
   auto loaded = load_rank_files(files, opt, &hits);
