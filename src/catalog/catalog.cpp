@@ -474,6 +474,12 @@ ModelConfig parse_model(const YamlMap& m) {
   c.hidden = to_int(m, "hidden", m.i64("hidden"));
   c.heads = to_int(m, "heads", m.i64("heads"));
   c.kv_heads = to_int(m, "kv_heads", m.i64("kv_heads", c.heads));
+  // Without head_dim the query width is hidden: a hidden that heads do not divide has no such
+  // width (GPT-3 1.3B: 2048 over 24 heads of 128) and needs head_dim stated; floor(2048 / 24) =
+  // 85 made its attention 6120 wide, silently.
+  if (!m.has("head_dim") && c.heads > 0 && c.hidden % c.heads != 0)
+    m.fail("head_dim", "hidden " + std::to_string(c.hidden) + " is not a multiple of heads " + std::to_string(c.heads),
+           "state head_dim, the width of one head (the query width is heads x head_dim)");
   c.head_dim = to_int(m, "head_dim", m.i64("head_dim", c.heads > 0 ? c.hidden / c.heads : 0));
   c.ffn_hidden = to_int(m, "ffn_hidden", m.i64("ffn_hidden", 0));
   c.vocab = to_int(m, "vocab", m.i64("vocab"));

@@ -227,7 +227,13 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b) {
   const double exposed = std::max(D / n, D - W * (n - 1) / n);
   const double hidden = std::max(0.0, D - exposed);
   const double behind_compute = W > 0 ? hidden * compute / W : 0.0;
-  const double slow = std::min(behind_compute, compute * (1.0 + c.interference)) * c.slow_per_hidden_s();
+  // Compute already slowed by the pass's own overlapped communication (a TP collective beside its
+  // GEMM) is not slowed again by the DP traffic beside it, as in simulate's engine (one slow-down
+  // while any collective is in flight): the DP traffic, spread over the pass, slows only the share
+  // of compute that nothing else overlaps. Slowed time s is wall s (1 + I) / I.
+  const double already_wall = c.interference > 0 ? (a.interference_s + b.interference_s) * (1.0 + c.interference) / c.interference : 0.0;
+  const double free_fraction = compute > 0 ? std::clamp(1.0 - already_wall / compute, 0.0, 1.0) : 0.0;
+  const double slow = std::min(behind_compute, compute * (1.0 + c.interference)) * c.slow_per_hidden_s() * free_fraction;
   PassTime& wgt = b;
   PassTime& bwd = a;
   for (int g = 0; g < kGroupKinds; ++g) {
@@ -476,7 +482,15 @@ StepEstimate Estimator::run(const Workload& w) const {
       slack = order_pipe - order_ends[static_cast<size_t>(r)];
     }
     // The DP traffic hidden behind the backward and forward slows that compute (interference).
-    const double dp_slow = ((sync - (sync_exposed - sync_after)) + (gather - gather_exposed)) * c.slow_per_hidden_s();
+    // Compute already slowed by the passes' own overlapped communication is not slowed twice (as
+    // settle_dp): the hidden DP traffic slows the share of the stage's compute nothing else overlaps.
+    const double stage_compute = static_cast<double>(m) * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s);
+    const double stage_slowed_wall = c.interference > 0 ? static_cast<double>(m) *
+                                                              (fwd[r].interference_s + bwd[r].interference_s + wgt[r].interference_s) *
+                                                              (1.0 + c.interference) / c.interference
+                                                        : 0.0;
+    const double dp_free = stage_compute > 0 ? std::clamp(1.0 - stage_slowed_wall / stage_compute, 0.0, 1.0) : 0.0;
+    const double dp_slow = ((sync - (sync_exposed - sync_after)) + (gather - gather_exposed)) * c.slow_per_hidden_s() * dp_free;
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow;
     const double mr = static_cast<double>(m);
     mean_compute += mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;

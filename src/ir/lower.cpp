@@ -239,14 +239,40 @@ struct Lowerer {
     return 2.0 * T * kv_len() * heads_local * (attn_qk_dim() + attn_v_dim());
   }
 
-  // TP communication around a tensor-parallel region: entering (AG with SP) and leaving (RS with SP, AR without).
+  // TP communication around a tensor-parallel region: entering (AG with SP) and leaving (RS with
+  // SP, AR without). With TP communication overlap (Megatron --tp-comm-overlap, Transformer
+  // Engine's userbuffers) each is pipelined with its GEMM chunk by chunk: the all-gather with the
+  // GEMM that consumes it, the reduce-scatter with the GEMM that produces it. Each is therefore
+  // written right before that GEMM, beside it alone (beside_next): what outlasts the GEMM is
+  // exposed, and the step after waits for it. Before 2026-12-02 they hid behind the whole pass's
+  // compute, and in simulate the residual add and the next norm ran before the reduce-scatter of
+  // their input had finished.
   void tp_enter(std::vector<Step>& v, const char* ag_name) const {
-    if (t > 1 && sp) v.push_back(coll(ag_name, CollKind::AllGather, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap));
+    if (t <= 1 || !sp) return;
+    const Collective ag = coll(ag_name, CollKind::AllGather, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap);
+    v.push_back(s.plan.tp_comm_overlap ? beside_next(ag) : ag);
   }
   void tp_leave(std::vector<Step>& v, const char* rs_name, const char* ar_name) const {
     if (t <= 1) return;
-    if (sp) v.push_back(coll(rs_name, CollKind::ReduceScatter, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap));
-    else v.push_back(coll(ar_name, CollKind::AllReduce, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap));
+    const Collective c = sp ? coll(rs_name, CollKind::ReduceScatter, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap)
+                            : coll(ar_name, CollKind::AllReduce, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap);
+    after_producer(v, c);
+  }
+  // A TP reduction of the output of the GEMM last in v: pipelined with it under TP communication
+  // overlap (written before it, beside it), else after it.
+  void after_producer(std::vector<Step>& v, const Collective& c) const {
+    const auto* producer = v.empty() ? nullptr : std::get_if<ComputeOp>(&v.back());
+    if (s.plan.tp_comm_overlap && producer && producer->cls == OpClass::Gemm) {
+      v.insert(v.end() - 1, beside_next(c));
+      return;
+    }
+    v.push_back(c);
+  }
+  // The gradient of a leaving reduce-scatter: an all-gather the input-gradient GEMM after it
+  // consumes (pipelined with it under TP communication overlap, as tp_enter).
+  Collective tp_leave_grad(const char* name) const {
+    const Collective ag = coll(name, CollKind::AllGather, GroupKind::TP, T * m.hidden * ab, s.plan.tp_comm_overlap);
+    return s.plan.tp_comm_overlap ? beside_next(ag) : ag;
   }
 
   // Backward of a GEMM: input gradient and weight gradient (same FLOPs each).
@@ -390,7 +416,7 @@ struct Lowerer {
     // g (all-reduce forward) has an identity backward and f (identity forward) all-reduces in
     // backward: one all-reduce per region each way (Shoeybi et al. 2019, Sec. 3; before
     // 2026-12-02 the backward had two).
-    if (t > 1 && sp) bi.push_back(coll("attn.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+    if (t > 1 && sp) bi.push_back(tp_leave_grad("attn.tp_all_gather.bwd"));
     gemm_backward(proj, bi, bw);
     ComputeOp core_b = core;
     core_b.name = "attn.core.bwd";
@@ -413,8 +439,8 @@ struct Lowerer {
         if (auto* op = std::get_if<ComputeOp>(&*it); op && op->cls == OpClass::Gemm && std::string_view(op->name) != "attn.out_proj")
           gemm_backward(*op, bi, bw);
       if (t > 1) {
-        if (sp) bi.push_back(coll("attn.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
-        else bi.push_back(coll("attn.tp_all_reduce.bwd_in", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+        if (sp) after_producer(bi, coll("attn.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+        else after_producer(bi, coll("attn.tp_all_reduce.bwd_in", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
       }
     }
     bi.push_back(mem("attn.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
@@ -523,7 +549,7 @@ struct Lowerer {
       fwd.push_back(down);
       tp_leave(fwd, "mlp.tp_reduce_scatter", "mlp.tp_all_reduce");
       bi.push_back(mem("mlp.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
-      if (t > 1 && sp) bi.push_back(coll("mlp.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+      if (t > 1 && sp) bi.push_back(tp_leave_grad("mlp.tp_all_gather.bwd"));
       gemm_backward(down, bi, bw);
       bi.push_back(mem("mlp.act.bwd", OpClass::Elementwise, 2 * T * (mats - 1) * f / t * ab + T * f / t * ab));
       column_backward(up, bi, bw, "mlp.tp_regather.bwd", "mlp.tp_reduce_scatter.bwd", "mlp.tp_all_reduce.bwd_in");
@@ -601,7 +627,7 @@ struct Lowerer {
       // Backward.
       bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
       if (shared) {
-        if (t > 1 && sp) bi.push_back(coll("moe.shared.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
+        if (t > 1 && sp) bi.push_back(tp_leave_grad("moe.shared.tp_all_gather.bwd"));
         gemm_backward(sdown, bi, bw);
         column_backward(sup, bi, bw, "moe.shared.tp_regather.bwd", "moe.shared.tp_reduce_scatter.bwd", "moe.shared.tp_all_reduce.bwd_in");
       }

@@ -33,6 +33,11 @@ struct Issue {  // a collective waiting for its unit's group stream
   int32_t token;
   uint8_t flag;
   double t;
+  // The unit's schedule item when it issued the collective (timeline labels): a queued
+  // collective reaches the stream's head, and ends, after the unit has moved on.
+  int64_t microbatch = -1;
+  int chunk = -1;
+  uint8_t pass = 0;
 };
 
 struct GroupState {
@@ -73,8 +78,9 @@ struct Member {
   int32_t token;
   uint8_t flag;
   double arrive;
-  int64_t microbatch;  // the unit's pass when it reached the collective (timeline)
+  int64_t microbatch;  // the unit's item when it issued the collective (timeline)
   int chunk;
+  uint8_t pass;
 };
 struct ActiveColl {
   int inst = -1;
@@ -95,6 +101,12 @@ struct Xfer {
   double start = 0, latency = 0;
   bool used = false;
   PathAcc path;  // the sender's critical path at the send (record_path)
+  // What the send carries (timeline): the sender's item when it sent, and the bytes. An
+  // asynchronous send ends after the sender has moved on to another item.
+  int64_t microbatch = -1;
+  int chunk = -1;
+  uint8_t pass = 0;
+  double bytes = 0;
 };
 struct FlowOwner {
   int kind = 0;  // 0 coll, 1 xfer
@@ -307,7 +319,7 @@ class Engine {
         }
         case Ins::Coll: {
           ++u.pc;
-          issue(unit, in.group, Issue{in.ref, in.mode, in.token, in.flag, now_});
+          issue(unit, in.group, Issue{in.ref, in.mode, in.token, in.flag, now_, u.cur_mb, u.cur_chunk, u.cur_pass});
           if (in.mode == CollMode::Blocking) {
             block(u, Blocked::Coll, 0, in.group, in.flag);
             return;
@@ -454,7 +466,7 @@ class Engine {
       ac.first_unit = unit;
       ac.ref = is.ref;
     }
-    ac.members.push_back(Member{unit, is.mode, is.token, is.flag, is.t > now_ ? is.t : now_, u.cur_mb, u.cur_chunk});
+    ac.members.push_back(Member{unit, is.mode, is.token, is.flag, is.t > now_ ? is.t : now_, is.microbatch, is.chunk, is.pass});
     const auto& want = members_[static_cast<size_t>(gs.inst)];
     if (ac.members.size() < want.size()) return;
     // Every member arrived: collectives of one group start in sequence order.
@@ -544,6 +556,7 @@ class Engine {
         span(mb.unit, 1 + g, mb.arrive, now_, ci.name, kGroupNames[g], 0, ci.bytes);
         out_.spans.back().microbatch = mb.microbatch;
         out_.spans.back().chunk = mb.chunk;
+        out_.spans.back().pass = mb.pass;
       }
       GroupState& gs = u.grp[g];
       gs.busy = false;
@@ -603,6 +616,11 @@ class Engine {
     x.start = now_;
     x.latency = ci.latency_s;
     x.used = true;
+    const Unit& su = units_[static_cast<size_t>(src)];
+    x.microbatch = su.cur_mb;
+    x.chunk = su.cur_chunk;
+    x.pass = su.cur_pass;
+    x.bytes = ci.bytes;
     if (cfg_.record_path) {
       x.path = out_.paths[static_cast<size_t>(src)];
       path_close(x.path, now_);
@@ -624,7 +642,12 @@ class Engine {
     Unit& s = units_[static_cast<size_t>(x.src)];
     Unit& d = units_[static_cast<size_t>(x.dst)];
     out_.units[static_cast<size_t>(x.src)].comm_by_group_s[static_cast<int>(ir::GroupKind::PP)] += now_ - x.start;
-    if (s.spec->record) span(x.src, 8, x.start, now_, "pp.send_recv", "pp", 0, 0);
+    if (s.spec->record) {
+      span(x.src, 8, x.start, now_, "pp.send_recv", "pp", 0, x.bytes);
+      out_.spans.back().microbatch = x.microbatch;
+      out_.spans.back().chunk = x.chunk;
+      out_.spans.back().pass = x.pass;
+    }
     if (s.spec->record && d.spec->record) out_.arrows.push_back(Arrow{x.src, x.dst, x.start, now_});
     d.arrival[static_cast<size_t>(x.slot)] = now_;
     if (d.blocked == Blocked::Recv && d.block_arg == x.slot) {

@@ -11,11 +11,22 @@
 namespace sextant::sim {
 
 namespace {
+// A JSON string's contents: quotes, backslashes and control characters escaped (RFC 8259 7),
+// so a scenario name with a tab or a newline still gives a file trace viewers load.
 std::string esc(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (u < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(u));
+      o += buf;
+    } else {
+      o += c;
+    }
   }
   return o;
 }
@@ -24,6 +35,7 @@ std::string esc(const std::string& s) {
 // touch (rounding the duration on its own let one overlap the next by 1 ns, which trace viewers
 // draw as a nesting error).
 int64_t ns(double t_s) { return std::llround(t_s * 1e9); }
+const char* const kPassNames[] = {"forward", "backward", "weight"};
 std::string us_of_ns(int64_t t_ns) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%s%lld.%03lld", t_ns < 0 ? "-" : "", static_cast<long long>(std::llabs(t_ns) / 1000),
@@ -72,6 +84,9 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
                      std::to_string(s.unit) + ", \"tid\": " + std::to_string(s.tid) + ", \"ts\": " + us(s.t0) +
                      ", \"dur\": " + us_of_ns(ns(s.t1) - ns(s.t0)) + ", \"args\": {";
     ev += "\"microbatch\": " + std::to_string(s.microbatch) + ", \"chunk\": " + std::to_string(s.chunk);
+    // The schedule item's pass (a recomputed forward op runs in a backward item; a send carries
+    // the pass that produced it).
+    ev += std::string(", \"pass\": \"") + (s.microbatch < 0 ? "step" : kPassNames[s.pass < 3 ? s.pass : 0]) + "\"";
     if (s.tid == 0) ev += ", \"flops\": " + format_double(s.flops) + ", \"bytes\": " + format_double(s.bytes);
     else ev += ", \"group\": \"" + std::string(s.cat) + "\", \"bytes\": " + format_double(std::round(s.bytes));  // a layer's mean share: whole bytes
     ev += "}}";
@@ -103,7 +118,7 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
 }
 
 void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, int64_t limit, SimResult& r) {
-  static const char* const kPass[] = {"forward", "backward", "weight"};
+  const char* const* kPass = kPassNames;
   const auto& sp = eo.spans;
   r.timeline.clear();
   r.timeline_spans_count = static_cast<int64_t>(sp.size());

@@ -371,6 +371,10 @@ class BadInputs(unittest.TestCase):
             ("non-utf8", base.replace("name: llama3-70b-h100-1k", "name: llama\udcff"), None),
             ("top-level-list", "- a\n- b\n", ["mapping"]),
             ("unknown-key", base.replace("num_gpus:", "num_gpu:"), ["num_gpu"]),
+            # A width the heads do not divide needs head_dim (GPT-3 1.3B's 2048 over 24 was
+            # floored to 85 silently).
+            ("head-width", base.replace("model: llama3-70b\n", "model: {id: odd, source: test, layers: 2, hidden: 2048, heads: 24, "
+                                        "ffn_hidden: 8192, vocab: 1000}\n"), ["head_dim", "not a multiple of heads 24"]),
             ("binary", "\x00\x01\x02\x7f", None),
         ]
         for name, text, what in cases:
