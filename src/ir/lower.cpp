@@ -894,6 +894,15 @@ const std::vector<Step>& StepList::empty_steps() {
 }
 
 Workload lower(const Scenario& s) {
+  // A system without a scale-out network is one scale-up domain (one node, or one NVL rack):
+  // more GPUs than it holds have no fabric between them. make_fabric would cost their traffic at
+  // NVLink rates (Llama 3 70B on 1,024 "mosaic-h100" GPUs ran faster than on DGX H100).
+  if (!s.scale_out && s.num_gpus > std::max(s.system.gpus_per_node, s.system.scale_up_domain))
+    throw Error(SourceLocation{"", 0, 0, "num_gpus"},
+                "system '" + s.system.id + "' has no scale-out network, so it holds at most " +
+                    std::to_string(std::max(s.system.gpus_per_node, s.system.scale_up_domain)) + " GPUs (one scale-up domain); got " +
+                    std::to_string(s.num_gpus),
+                "choose a system with a scale-out network (catalog list systems), or give the system a scale_out network");
   Workload w;
   w.scenario_ptr = &s;
   const auto& p = s.plan;

@@ -1019,10 +1019,17 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   r.set("tie_basis", tie_basis);
   // Settings the search inherits from the scenario for every plan (not searched, not in the plan
   // strings): on MoE models the expert all-to-all overlap and the dispatcher move step times most.
-  if (base.model.moe)
+  if (base.model.moe) {
+    // Stated in the scenario, the EP overlap holds for every plan; unstated, it follows each
+    // plan's schedule (on under dualpipev only), whatever the scenario's own schedule made it.
+    const std::string ep = base.plan.ep_comm_overlap_stated
+                               ? std::string(base.plan.ep_comm_overlap ? "on" : "off") + ", as the scenario states it"
+                               : std::string("on under dualpipev and off under the other schedules, the default the scenario leaves it at");
     r.notes.push_back(std::string("every plan uses the scenario's MoE dispatcher (") + base.plan.moe_dispatcher + ") and EP communication overlap (" +
-                      (base.plan.ep_comm_overlap ? "on" : "off") + "): they are not searched; compare with --set parallel.overlap.ep_comm=" +
-                      (base.plan.ep_comm_overlap ? "false" : "true") + " or --set parallel.moe_dispatcher=...");
+                      ep + "): they are not searched; compare with --set parallel.overlap.ep_comm=" +
+                      (base.plan.ep_comm_overlap_stated && base.plan.ep_comm_overlap ? "false" : "true") +
+                      " or --set parallel.moe_dispatcher=...");
+  }
 
   Table& t = r.add_table("ranking", "fitting plans, fastest first; 'tie' marks plans within the model's validated error of the best");
   t.add_i64("rank");

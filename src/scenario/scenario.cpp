@@ -250,6 +250,11 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   }
   s.num_gpus = root.i32("num_gpus");
   if (s.num_gpus < 1) root.fail("num_gpus", "must be positive");
+  if (const int domain = std::max(s.system.gpus_per_node, s.system.scale_up_domain); !s.scale_out && s.num_gpus > domain)
+    root.fail("num_gpus",
+              "system '" + s.system.id + "' has no scale-out network, so it holds at most " + std::to_string(domain) +
+                  " GPUs (one scale-up domain); got " + std::to_string(s.num_gpus),
+              "choose a system with a scale-out network (catalog list systems), or give the system a scale_out network");
   ParallelPlan base;
   if (root.has("framework")) {
     s.framework = root.str("framework");

@@ -373,6 +373,8 @@ class BadInputs(unittest.TestCase):
             ("unknown-key", base.replace("num_gpus:", "num_gpu:"), ["num_gpu"]),
             # A width the heads do not divide needs head_dim (GPT-3 1.3B's 2048 over 24 was
             # floored to 85 silently).
+            # More GPUs than a system without a scale-out network holds (costed at NVLink rates).
+            ("no-scale-out", base.replace("system: dgx-h100", "system: mosaic-h100"), ["num_gpus", "no scale-out network"]),
             ("head-width", base.replace("model: llama3-70b\n", "model: {id: odd, source: test, layers: 2, hidden: 2048, heads: 24, "
                                         "ffn_hidden: 8192, vocab: 1000}\n"), ["head_dim", "not a multiple of heads 24"]),
             ("binary", "\x00\x01\x02\x7f", None),

@@ -158,6 +158,27 @@ if pw.returncode == 0:
     check("MFU follows tokens/s", abs(c["mfu_fraction"][0] / c["mfu_fraction"][1] - c["tokens_per_s"][0] / c["tokens_per_s"][1]) < 1e-9, c)
     check("front over a varied key", list(pj["tables"]["pareto"]["columns"]) == ["accelerator.power_limit_w", "best_plan", "tokens_per_joule"],
           list(pj["tables"]["pareto"]["columns"]))
+# Under a power limit each plan runs at its own capped clock: the point's best plan, fixed and
+# swept alone, gives the same step time and clock (the search ranked every plan at the previous
+# winner's clock and could report a step time of one clock with the ratio of another).
+PL = ["--model", "llama3-70b", "--system", "dgx-h100", "--num-gpus", "256", "--global-batch", "512", "--seq-len", "8192"]
+pa = sx("sweep", *PL, "--vary", "accelerator.power_limit_w=590", "--json", "-")
+check("capped sweep exit", pa.returncode == 0, pa.stderr)
+if pa.returncode == 0:
+    ca = json.loads(pa.stdout)["tables"]["sweep"]["columns"]
+    best = ca["best_plan"][0].split()
+    fixes = []
+    for tok in best:
+        for key in ("tp", "pp", "dp", "cp", "mb"):
+            if tok.startswith(key) and tok[len(key):].isdigit():
+                fixes += ["--fix", f"{key}={tok[len(key):]}"]
+        if tok.startswith("zero") and tok[4:].isdigit():
+            fixes += ["--fix", f"zero={tok[4:]}"]
+    pb = sx("sweep", *PL, "--vary", "accelerator.power_limit_w=590", *fixes, "--json", "-")
+    cb = json.loads(pb.stdout)["tables"]["sweep"]["columns"] if pb.returncode == 0 else None
+    check("capped best plan reproduces alone", cb is not None and cb["best_plan"] == ca["best_plan"]
+          and abs(cb["step_time_s"][0] - ca["step_time_s"][0]) < 1e-9 * ca["step_time_s"][0]
+          and abs(cb["clock_ratio"][0] - ca["clock_ratio"][0]) < 1e-12, (ca["best_plan"], ca["step_time_s"], ca["clock_ratio"], cb))
 tp = sx("sweep", "--model", "llama3-8b", "--system", "tpu-v5e-pod", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
         "--fix", "tp=4", "--fix", "pp=1", "--vary", "accelerator.memory_bandwidth_bytes_per_s=8e11,1.6e12",
         "--pareto", "step_time_s,tokens_per_joule", "--json", "-")
