@@ -64,7 +64,12 @@ struct Unit {
   int64_t cur_mb = -1;
   int cur_chunk = -1;
   uint8_t cur_pass = 0;
-  int link_nv = -1, link_nic = -1, link_up = -1;
+  // Links are full duplex (NVLink, InfiniBand and Ethernet ports send and receive at full rate at
+  // once): one resource per direction. A collective uses both at once (a ring sends and receives
+  // every step); a pipeline transfer its sender's out and its receiver's in. Before 2026-12-02 one
+  // resource carried both, so a send out of a GPU slowed to half while two transfers arrived.
+  int link_nv = -1, link_nic = -1, link_up = -1;           // out
+  int link_nv_in = -1, link_nic_in = -1, link_up_in = -1;  // in
   // The compute op in progress: work left (seconds at this unit's interference-free speed),
   // progressing at `rate` (1, or 1 / (1 + interference) while its communication is in flight).
   bool computing = false;
@@ -137,14 +142,22 @@ class Engine {
       if (cfg_.contention) {
         u.link_nv = net_.add_link();
         u.link_nic = net_.add_link();
+        u.link_nv_in = net_.add_link();
+        u.link_nic_in = net_.add_link();
         if (cfg_.leaf_uplinks) {
           const int g = specs_[i].uplink_group;
           if (g < 0) {
             u.link_up = net_.add_link();
+            u.link_up_in = net_.add_link();
           } else {
             if (uplink_links_.size() <= static_cast<size_t>(g)) uplink_links_.resize(static_cast<size_t>(g) + 1, -1);
-            if (uplink_links_[static_cast<size_t>(g)] < 0) uplink_links_[static_cast<size_t>(g)] = net_.add_link();
+            if (uplink_in_links_.size() <= static_cast<size_t>(g)) uplink_in_links_.resize(static_cast<size_t>(g) + 1, -1);
+            if (uplink_links_[static_cast<size_t>(g)] < 0) {
+              uplink_links_[static_cast<size_t>(g)] = net_.add_link();
+              uplink_in_links_[static_cast<size_t>(g)] = net_.add_link();
+            }
             u.link_up = uplink_links_[static_cast<size_t>(g)];
+            u.link_up_in = uplink_in_links_[static_cast<size_t>(g)];
           }
         }
       }
@@ -503,11 +516,16 @@ class Engine {
 
   // A member's link demands: its NVLink and NIC, and its (possibly shared) leaf uplink when the
   // collective leaves the leaf. Uplink demands of members sharing one link are summed below.
-  void add_demands(int unit, const CollInfo& ci) {
+  enum Direction { kOut = 1, kIn = 2, kBoth = 3 };
+  void add_demands(int unit, const CollInfo& ci, int dir = kBoth) {
     const Unit& u = units_[static_cast<size_t>(unit)];
-    if (ci.nvlink_fraction > 0) demands_.push_back({u.link_nv, ci.nvlink_fraction});
-    if (ci.nic_fraction > 0) demands_.push_back({u.link_nic, ci.nic_fraction});
-    if (ci.uplink_fraction > 0 && u.link_up >= 0) demands_.push_back({u.link_up, ci.uplink_fraction * u.spec->uplink_share});
+    auto add = [&](int out_link, int in_link, double fraction) {
+      if (dir & kOut) demands_.push_back({out_link, fraction});
+      if (dir & kIn) demands_.push_back({in_link, fraction});
+    };
+    if (ci.nvlink_fraction > 0) add(u.link_nv, u.link_nv_in, ci.nvlink_fraction);
+    if (ci.nic_fraction > 0) add(u.link_nic, u.link_nic_in, ci.nic_fraction);
+    if (ci.uplink_fraction > 0 && u.link_up >= 0) add(u.link_up, u.link_up_in, ci.uplink_fraction * u.spec->uplink_share);
   }
   // One demand per shared uplink link (members of one leaf and rail), in first-seen order.
   void merge_uplink_demands() {
@@ -631,7 +649,8 @@ class Engine {
       return;
     }
     demands_.clear();
-    for (int unit : {src, dst}) add_demands(unit, ci);
+    add_demands(src, ci, kOut);
+    add_demands(dst, ci, kIn);
     merge_uplink_demands();
     start_flow(work, FlowOwner{1, id, ci.latency_s});
   }
@@ -681,7 +700,7 @@ class Engine {
   double jump_sent_ = 0;
   std::vector<FlowOwner> owners_;
   std::vector<Network::Demand> demands_;
-  std::vector<int> uplink_links_;  // uplink_group -> link
+  std::vector<int> uplink_links_, uplink_in_links_;  // uplink_group -> link (out, in)
   std::vector<int> up_slot_;       // per link: its index in demands_ while merging (-1 otherwise)
   Network net_;
   std::priority_queue<Event, std::vector<Event>, Later> heap_;

@@ -49,6 +49,33 @@ class SimulateTimeline(unittest.TestCase):
             checked += 1
         self.assertEqual(checked, 112)
 
+    def test_links_are_full_duplex(self):
+        # A send that shares neither its sender's way out nor its receiver's way in with another
+        # transfer runs at its idle speed, whatever arrives at its sender meanwhile (DualPipeV's
+        # both-way traffic: a send slowed to half while two transfers arrived before 2026-12-02).
+        d = simulate("model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 4\n"
+                     "parallel: {tp: 1, pp: 4, zero_stage: 0, schedule: dualpipev, vpp: 2,"
+                     " overlap: {grad_reduce: false, param_gather: false}}\n"
+                     "training: {global_batch: 16, micro_batch: 1, seq_len: 2048, precision: bf16}\n", self.tmp)
+        ev = d["traceEvents"]
+        sends = {(e["pid"], e["ts"]): e for e in ev if e.get("name") == "pp.send_recv"}
+        ends = {e["id"]: e["pid"] for e in ev if e.get("ph") == "f"}
+        xfers = []
+        for e in ev:
+            if e.get("ph") == "s" and (e["pid"], e["ts"]) in sends:
+                x = sends[(e["pid"], e["ts"])]
+                xfers.append((e["pid"], ends[e["id"]], x["ts"], x["ts"] + x["dur"], x["args"]["bytes"]))
+        self.assertGreater(len(xfers), 20)
+        idle = min(t1 - t0 for _, _, t0, t1, _ in xfers)
+        alone = 0
+        for i, (src, dst, t0, t1, b) in enumerate(xfers):
+            shared = any(j != i and (s2 == src or d2 == dst) and u0 < t1 and u1 > t0
+                         for j, (s2, d2, u0, u1, _) in enumerate(xfers))
+            if not shared:
+                alone += 1
+                self.assertAlmostEqual(t1 - t0, idle, delta=0.01 * idle + 0.002, msg=(src, dst, t0, t1))
+        self.assertGreater(alone, 0)
+
     def test_tp_overlap_consumers_wait_for_the_collective(self):
         d = simulate("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\n"
                      "parallel: {tp: 8, pp: 1, zero_stage: 0, overlap: {tp_comm: true}}\n"
