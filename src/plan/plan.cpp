@@ -1200,6 +1200,13 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     } else if (found < 0 && !lacks.empty()) {
       outside("outside the search space: uses features " + (opt.stack.framework.empty() ? std::string("the stack") : opt.stack.framework) +
               " does not offer (" + lacks + "; --any-framework-feature lifts the restriction)");
+    } else if (found < 0 && own.zero_stage == 2 && base.plan.zero2_grad_sync == "step" && contains(opt.zero_stages, 1)) {
+      // The search folds ZeRO-2 with step sync into ZeRO-1 (same bytes, same memory): say so, and
+      // place it as that plan.
+      Candidate z1 = own;
+      z1.zero_stage = 1;
+      outside("searched as its ZeRO-1 twin " + describe(z1, opt) +
+              " (ZeRO-2 with zero2_grad_sync: step moves ZeRO-1's bytes and holds its memory)");
     } else if (found < 0) {
       outside("outside the search space (constraints or enumeration rules, docs/plan.md)");
     } else {

@@ -104,6 +104,8 @@ const Accessor& accessor(const std::string& key) {
 double parse_number(const std::string& t, const std::string& where) {
   try {
     size_t pos = 0;
+    // Decimal only: strtod also reads hexadecimal floats ("0x1p36") and "inf"/"nan".
+    if (t.find_first_of("xXpP") != std::string::npos) throw std::invalid_argument(t);
     const double v = std::stod(t, &pos);
     if (pos != t.size() || !std::isfinite(v)) throw std::invalid_argument(t);
     return v;
@@ -154,7 +156,7 @@ Variation parse_variation(const std::string& text) {
   if (rhs.find(':') != std::string::npos) {
     const auto parts = split(rhs, ':');
     if (parts.size() < 3 || parts.size() > 4 || (parts.size() == 4 && parts[3] != "log" && parts[3] != "lin"))
-      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a range is START:STOP:COUNT or START:STOP:COUNT:log");
+      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a range is START:STOP:COUNT, START:STOP:COUNT:lin or START:STOP:COUNT:log");
     const double a = parse_number(parts[0], v.key), b = parse_number(parts[1], v.key);
     const double nf = parse_number(parts[2], v.key);
     const int n = static_cast<int>(nf);
@@ -189,8 +191,13 @@ Variation parse_variation(const std::string& text) {
       throw Error(SourceLocation{"--vary", 0, 0, v.key},
                   "value " + format_double(x) + (v.key == "accelerator.idle_w" ? " must be >= 0" : " must be positive"));
   }
-  // A range of counts rounds to whole numbers: points that round alike are one point.
-  v.values.erase(std::unique(v.values.begin(), v.values.end()), v.values.end());
+  // A range of counts rounds to whole numbers: points that round alike are one point; a value
+  // listed twice is one point too (it was one when adjacent, two rows and two front points
+  // otherwise). The first occurrence keeps its place.
+  std::vector<double> seen;
+  for (double x : v.values)
+    if (std::find(seen.begin(), seen.end(), x) == seen.end()) seen.push_back(x);
+  v.values = std::move(seen);
   return v;
 }
 

@@ -216,6 +216,17 @@ if fw.returncode == 0:
     check("lifted: more plans", ja["scalars"]["plans_valid_count"] > jf["scalars"]["plans_valid_count"], "")
     check("lifted: SP plans again", "true" in ja["tables"]["ranking"]["columns"]["sequence_parallel"], "")
 
+# An own plan of ZeRO-2 with step sync is searched as its ZeRO-1 twin, and its status says so
+# (it said "outside the search space (constraints or enumeration rules)").
+z2 = sx("plan", *SMALL, "--set", "parallel.zero_stage=2", "--set", "parallel.zero2_grad_sync=step", "--json", "-")
+check("zero-2 step-sync own plan named as its ZeRO-1 twin", z2.returncode == 0 and
+      "ZeRO-1 twin" in json.loads(z2.stdout)["scalars"]["own_plan_status"], z2.stdout[-600:] + z2.stderr[:300])
+
+# A value listed twice is one point (it was two rows, and twice on the front, when not adjacent).
+du = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.memory_bandwidth_bytes_per_s=8e12,4e12,8e12", "--json", "-")
+check("duplicate values are one point", du.returncode == 0 and
+      json.loads(du.stdout)["tables"]["sweep"]["columns"]["accelerator.memory_bandwidth_bytes_per_s"] == [8e12, 4e12], du.stderr[:300])
+
 # Bad inputs: non-zero exit, message naming the option/key.
 for args, needle in [
     (["plan", EX70, "--fix", "tq=8"], "tq"),
@@ -228,6 +239,7 @@ for args, needle in [
     (["sweep", EX70, "--vary", "accelerator.hbm=1,2"], "accelerator.hbm"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=a,b"], "'a'"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=1:2"], "START:STOP:COUNT"),
+    (["sweep", EX70, "--vary", "accelerator.memory_bandwidth_bytes_per_s=0x1p36"], "'0x1p36' is not a number"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=8e10", "--pareto", "step_time_s,nonsense"], "nonsense"),
     (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.power_limit_w=50,300"], "below the idle power"),
     (["sweep", EX70, "--vary", "accelerator.idle_w=800"], "above the board power"),
