@@ -217,14 +217,14 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   Units units = all ? rank_units(L, slow, o.jitter_sigma, o.seed) : class_units(L, slow);
 
   if (o.timeline_rows < 0) throw Error(SourceLocation{"", 0, 0, "--timeline-rows"}, "must not be negative");
+  // Checked whether or not a timeline is asked for: a rank outside the job is a typo either way.
+  for (int64_t r : o.timeline_ranks)
+    if (r < 0 || r >= total)
+      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "rank " + std::to_string(r) + " is outside the job",
+                  "valid: 0.." + std::to_string(total - 1));
   if (o.record_timeline || o.timeline_rows > 0) {
     if (!o.timeline_ranks.empty()) {
-      for (int64_t r : o.timeline_ranks) {
-        if (r < 0 || r >= total)
-          throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "rank " + std::to_string(r) + " is outside the job",
-                      "valid: 0.." + std::to_string(total - 1));
-        units.specs[static_cast<size_t>(unit_of(units, L, r))].record = true;
-      }
+      for (int64_t r : o.timeline_ranks) units.specs[static_cast<size_t>(unit_of(units, L, r))].record = true;
     } else if (!all) {
       for (auto& sp : units.specs) sp.record = true;
     } else {

@@ -618,6 +618,8 @@ class BadInputs(unittest.TestCase):
             (["simulate", SCENARIO, "--straggler", "17=1.3x"], ["--straggler"], ["'1.3x' is not a number"]),
             (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["number >= 0", "'abc'"]),
             (["simulate", SCENARIO, "--timeline-ranks", "0-200000"], ["--timeline-ranks"], ["at most 100000"]),
+            # Out of the job without --timeline or --json too (it was accepted silently).
+            (["simulate", SCENARIO, "--timeline-ranks", "5000"], ["--timeline-ranks"], ["outside the job"]),
             (["analyze", SCENARIO, "--top", "0"], ["--top"], ["number > 0"]),
             (["analyze", SCENARIO, "--stragglers", "0"], ["--stragglers"], ["number > 0"]),
             (["simulate"], ["scenario"], ["required"]),
