@@ -405,6 +405,20 @@ struct Lowerer {
     fwd.push_back(core);
     if (!flash_attention()) fwd.push_back(scores_f);
     const double o_dim = static_cast<double>(m.heads) * attn_v_dim();
+    // Ring attention computes one partial output per ring step and folds it into the running
+    // output with its log-sum-exp (Transformer Engine's AttnFuncWithCPAndKVP2P: out_per_step, then
+    // flash_attn_fwd_out_correction): per step after the first, the partial output is written and
+    // read back and the running output read and written. Its backward accumulates dQ the same way
+    // and adds each received dK, dV. Memory-bound work that a single attention kernel does not
+    // have (before 2026-12-02 CP's attention cost what the same tokens cost without CP).
+    std::optional<ComputeOp> cp_merge, cp_merge_b;
+    if (cp > 1) {
+      const double q_local = static_cast<double>(m.heads) / t * attn_qk_dim(), o_local = o_dim / t;
+      const double kv_local_w = m.mla ? static_cast<double>(m.heads) / t * (attn_qk_dim() + attn_v_dim()) : 2 * kv_local;
+      cp_merge = mem("attn.cp_merge", OpClass::Elementwise, (cp - 1) * 4.0 * T * o_local * ab);
+      cp_merge_b = mem("attn.cp_merge.bwd", OpClass::Elementwise, (cp - 1) * 3.0 * T * (q_local + kv_local_w) * ab);
+      fwd.push_back(*cp_merge);
+    }
     ComputeOp proj = gemm("attn.out_proj", T, h, o_dim / t);
     fwd.push_back(proj);
     tp_leave(fwd, "attn.tp_reduce_scatter", "attn.tp_all_reduce");
@@ -428,6 +442,7 @@ struct Lowerer {
       bi.push_back(ring_beside_attention(coll("attn.cp_ring_dkv.bwd", CollKind::SendRecv, GroupKind::CP, 2 * (cp - 1) * kv_bytes, true)));
     }
     bi.push_back(core_b);
+    if (cp_merge_b) bi.push_back(*cp_merge_b);
     if (!flash_attention()) bi.push_back(scores_b);
     if (!m.mla) {
       column_backward(qkv, bi, bw, "attn.tp_regather.bwd", "attn.tp_reduce_scatter.bwd", "attn.tp_all_reduce.bwd_in");
@@ -456,6 +471,7 @@ struct Lowerer {
         rc.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP,
                                                 (cp - 1) * T * ring_kv_elems() * ab, true)));
       rc.push_back(core);
+      if (cp_merge) rc.push_back(*cp_merge);
       if (!flash_attention()) rc.push_back(scores_f);
     }
 

@@ -664,6 +664,40 @@ TEST(ClosedForms, ContextParallelRingHidesOnlyBehindItsAttention) {
   EXPECT_GE(e.step_time_s, exposed_cp);
 }
 
+// Question: does ring attention pay for folding its partial outputs? Each ring step after the first
+// writes a partial output and the running output is corrected with it (TE's out_per_step and
+// flash_attn_fwd_out_correction): (cp - 1) x 4 x tokens x output width bytes in the forward, and
+// (cp - 1) x 3 x tokens x (q + k + v width) in the backward's dQ/dK/dV accumulation. Without CP no
+// such op exists.
+TEST(ClosedForms, ContextParallelFoldsEveryRingStepsPartialOutput) {
+  auto block_of = [](int cp) {
+    const std::string y =
+        "model: {id: gpt-test, source: test, layers: 8, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 16384, vocab: 51200}\n"
+        "system: dgx-h100\nnum_gpus: " + std::to_string(8 * cp) + "\n"
+        "parallel: {tp: 8, cp: " + std::to_string(cp) + ", sequence_parallel: true, zero_stage: 0}\n"
+        "training: {global_batch: 8, micro_batch: 1, seq_len: 16384, precision: bf16, recompute: none}\n";
+    return parse_scenario(y, "cp.yaml", *frozen());
+  };
+  for (int cp : {1, 4}) {
+    const Scenario s = block_of(cp);
+    const auto w = ir::lower(s);
+    const auto& b = dense_block(w);
+    const double T = 16384.0 / cp, ab = 2, o = 4096.0 / 8, q = 4096.0 / 8, kv = 2 * 8 * 128 / 8.0;
+    double fwd = -1, bwd = -1;
+    for (const auto& st : b.forward)
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && std::string_view(op->name) == "attn.cp_merge") fwd = op->bytes;
+    for (const auto& st : b.backward_input)
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && std::string_view(op->name) == "attn.cp_merge.bwd") bwd = op->bytes;
+    if (cp == 1) {
+      EXPECT_EQ(fwd, -1);
+      EXPECT_EQ(bwd, -1);
+    } else {
+      EXPECT_DOUBLE_EQ(fwd, (cp - 1) * 4 * T * o * ab);
+      EXPECT_DOUBLE_EQ(bwd, (cp - 1) * 3 * T * (q + kv) * ab);
+    }
+  }
+}
+
 // Question: does training in fp32 hold fp32 weights (their own master copy: Adam keeps the two
 // moments only) and fp32 activations, not the 16-bit ones of mixed precision?
 TEST(ClosedForms, Fp32TrainingHoldsFp32WeightsAndActivations) {
