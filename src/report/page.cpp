@@ -225,19 +225,31 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
   }
   // Group numeric columns by unit so that one chart never mixes units on an axis.
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // unit label -> columns
+  // A column whose name carries no unit is a quantity of its own (layers beside a hidden size
+  // beside billions of parameters): a chart each, never one axis for all of them.
   for (const auto& c : t.columns()) {
     if (!is_numeric(c) || c.name == cat_col) continue;
     const std::string label = unit_of(c.name).label;
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+    auto it = label.empty() ? groups.end()
+                            : std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
     if (it == groups.end())
       groups.push_back({label, {c.name}});
     else
       it->second.push_back(c.name);
   }
+  // Units first (they are what the table is about), then the unitless columns; past max_charts
+  // the rest is named in the last chart's takeaway, not dropped silently.
+  std::stable_partition(groups.begin(), groups.end(), [](const auto& g) { return !g.first.empty(); });
   size_t made = 0;
   for (const auto& [label, cols] : groups) {
-    if (made == max_charts) break;
-    const std::string unit = label.empty() ? "value" : label;
+    if (made == max_charts) {
+      std::string rest;
+      for (size_t g = made; g < groups.size(); ++g)
+        for (const auto& c : groups[g].second) rest += (rest.empty() ? "" : ", ") + c;
+      if (!page.charts.empty() && !rest.empty()) page.charts.back().takeaway += "; not drawn (see the table): " + rest;
+      break;
+    }
+    const std::string unit = label.empty() ? cols.front() : label;
     Chart ch;
     ch.id = "table-" + t.name() + "-" + std::to_string(made);
     ch.title = t.name() + (groups.size() > 1 ? " (" + unit + ")" : "");

@@ -73,6 +73,6 @@ using Renderer = std::function<void(const Result&, ReportPage&)>;
 
 // Charts the generic renderer makes for one table: a bar chart of its numeric columns (grouped by
 // unit, one chart per unit, at most max_charts), categories from its first string column.
-void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_charts = 2);
+void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_charts = 4);
 
 }  // namespace sextant::report

@@ -174,6 +174,23 @@ TEST(ReportRegistry, ExactThenPrefixThenGeneric) {
   EXPECT_EQ(p.charts[1].option["yAxis"]["name"], "GiB");
   EXPECT_EQ(p.charts[1].option["series"][0]["data"][0], 2.0);
   EXPECT_EQ(p.charts[0].takeaway, "largest time_s: b (3.00 s)");
+  // Columns without a unit are each their own quantity (layers beside a hidden size): a chart
+  // each, after the ones with units; past four charts the rest is named, not dropped silently.
+  Table& u = r.add_table("models");
+  u.add_str("id");
+  u.add_i64("layers");
+  u.add_i64("hidden");
+  u.add_f64("a_s");
+  u.add_f64("b_bytes");
+  u.add_f64("c_w");
+  u.add_row({std::string("x"), int64_t{32}, int64_t{4096}, 1.0, 2.0, 3.0});
+  const ReportPage q = build_page(r);
+  std::vector<std::string> axes;
+  for (const auto& c : q.charts)
+    if (c.id.rfind("table-models-", 0) == 0) axes.push_back(c.option["yAxis"]["name"].get<std::string>());
+  ASSERT_EQ(axes.size(), 4u);
+  EXPECT_EQ(axes, (std::vector<std::string>{"s", "GiB", "W", "layers"}));
+  EXPECT_NE(q.charts.back().takeaway.find("not drawn (see the table): hidden"), std::string::npos) << q.charts.back().takeaway;
 }
 
 TEST(ReportRenderers, EstimateTakeawayComputedFromData) {
