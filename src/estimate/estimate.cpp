@@ -709,6 +709,32 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
   return rows;
 }
 
+// The breakdown is of the rank that ends the step. When another rank is the bottleneck (a
+// heavier stage: MoE layers beside dense ones, exposed all-to-all), the critical rank's
+// "pipeline_bubble" is mostly waiting on it: which rank, and what it spends its time on.
+std::string bottleneck_note(const StepEstimate& e) {
+  if (e.stages.empty()) return {};
+  const StageStat* busiest = &e.stages.front();
+  const StageStat* crit = nullptr;
+  for (const auto& x : e.stages) {
+    if (x.busy_s > busiest->busy_s) busiest = &x;
+    if (x.stage == e.critical_stage) crit = &x;
+  }
+  if (!crit || busiest->stage == crit->stage || !(busiest->busy_s > 1.05 * crit->busy_s)) return {};
+  std::string why = "pipeline stage " + std::to_string(busiest->stage) + " is the bottleneck: busy " +
+                    format_double(std::round(busiest->busy_s * 1e3) / 1e3) + " s of the " +
+                    format_double(std::round(e.step_time_s * 1e3) / 1e3) + " s step (" +
+                    format_double(std::round(busiest->compute_s * 1e3) / 1e3) + " s compute, " +
+                    format_double(std::round(busiest->exposed_comm_s * 1e3) / 1e3) + " s exposed communication";
+  if (!busiest->top_exposed_group.empty()) why += ", the largest part " + busiest->top_exposed_group;
+  why += ") against " + format_double(std::round(crit->busy_s * 1e3) / 1e3) + " s on stage " + std::to_string(crit->stage) +
+         ", the rank that ends the step and whose breakdown is shown: about " +
+         format_double(std::round((busiest->busy_s - crit->busy_s) * 1e3) / 1e3) + " s of its " +
+         format_double(std::round(e.bubble_s * 1e3) / 1e3) + " s pipeline_bubble is waiting on stage " +
+         std::to_string(busiest->stage) + " (table stages)";
+  return why;
+}
+
 Result to_result(const StepEstimate& e, const Scenario& s) {
   Result r;
   r.command = "estimate";
@@ -792,29 +818,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       st.add_row({int64_t{x.stage}, x.layers, x.forward_s, x.backward_s, x.busy_s, x.compute_s, x.exposed_comm_s,
                   x.top_exposed_group.empty() ? std::string("none") : x.top_exposed_group,
                   e.step_time_s > 0 ? std::max(0.0, 1.0 - x.busy_s / e.step_time_s) : 0.0, x.memory_bytes});
-    // The breakdown is of the rank that ends the step. When another rank is the bottleneck (a
-    // heavier stage: MoE layers beside dense ones, exposed all-to-all), the critical rank's
-    // "pipeline_bubble" is mostly waiting on it: say which rank and what it spends its time on.
-    const StageStat* busiest = &e.stages.front();
-    const StageStat* crit = nullptr;
-    for (const auto& x : e.stages) {
-      if (x.busy_s > busiest->busy_s) busiest = &x;
-      if (x.stage == e.critical_stage) crit = &x;
-    }
-    if (crit && busiest->stage != crit->stage && busiest->busy_s > 1.05 * crit->busy_s) {
-      std::string why = "pipeline stage " + std::to_string(busiest->stage) + " is the bottleneck: busy " +
-                        format_double(std::round(busiest->busy_s * 1e3) / 1e3) + " s of the " +
-                        format_double(std::round(e.step_time_s * 1e3) / 1e3) + " s step (" +
-                        format_double(std::round(busiest->compute_s * 1e3) / 1e3) + " s compute, " +
-                        format_double(std::round(busiest->exposed_comm_s * 1e3) / 1e3) + " s exposed communication";
-      if (!busiest->top_exposed_group.empty()) why += ", the largest part " + busiest->top_exposed_group;
-      why += ") against " + format_double(std::round(crit->busy_s * 1e3) / 1e3) + " s on stage " + std::to_string(crit->stage) +
-             ", the rank that ends the step and whose breakdown is shown: about " +
-             format_double(std::round((busiest->busy_s - crit->busy_s) * 1e3) / 1e3) + " s of its " +
-             format_double(std::round(e.bubble_s * 1e3) / 1e3) + " s pipeline_bubble is waiting on stage " +
-             std::to_string(busiest->stage) + " (table stages)";
-      r.notes.push_back(why);
-    }
+    if (const std::string why = bottleneck_note(e); !why.empty()) r.notes.push_back(why);
   }
   if (!e.ops.empty()) {
     const Accelerator& acc = s.accelerator;

@@ -124,6 +124,10 @@ std::vector<StageStat> stage_table(const ir::Workload& w, const Estimator& est);
 // The estimate schema. When e.ops is not empty, also the table "ops" and the scalars
 // peak_flops_per_s (dense peak at the training precision) and peak_memory_bytes_per_s.
 Result to_result(const StepEstimate& e, const Scenario& s);
+// When a pipeline stage other than the one that ends the step is the busiest (by more than 5%):
+// a note naming it, its compute and exposed communication, and how much of the critical rank's
+// pipeline_bubble waits on it; empty otherwise. Used by estimate's result and by plan's best plan.
+std::string bottleneck_note(const StepEstimate& e);
 // Convenience: lower + estimate + per-op table + result (the CLI, reports and Python).
 Result estimate(const Scenario& s);
 

@@ -1072,6 +1072,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     const uint32_t ri = out.ranking[same < out.ranking.size() ? same : 1];
     r.set("plans_with_best_step_time_count", static_cast<int64_t>(same));
     const StepEstimate a = full(wi), b = full(ri);
+    // An unbalanced pipeline shows up as the critical rank's bubble: name the stage it waits on,
+    // as estimate does for the plan.
+    if (const std::string why = bottleneck_note(a); !why.empty()) r.notes.push_back("best plan: " + why);
     r.set("runner_up_rank", static_cast<int64_t>(same < out.ranking.size() ? same + 1 : 2));
     Table& d = r.add_table("winner_vs_runner_up", "step-time breakdown of the best plan against the runner-up, the fastest plan with a "
                                                   "different step time (runner_up_rank; seconds on the critical rank)");
