@@ -1360,13 +1360,27 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
   };
   for (size_t j = 0; j < order.size(); ++j) {
     const auto& rows = jobs[order[j]];
-    const PracticeView any = run_view(unrestricted(rows.front().s), StackFeatures{});
+    // The scenario each view searches is a row's (its settings that are not searched: attention
+    // kernel, framework properties). It is chosen by id, not by place in the file: the row of
+    // smallest id for the unrestricted view, and for a stack the smallest-id row of that stack
+    // (before 2026-12-02 every stack of a job searched the file's first row, so a stack's view
+    // took another stack's settings and the results changed with the row order).
+    auto id_of = [&](const Row& x) { return t.at(x.row, "id"); };
+    const Row* first = &rows.front();
+    for (const auto& row : rows)
+      if (id_of(row) < id_of(*first)) first = &row;
+    std::map<std::string, const Row*> first_of_stack;
+    for (const auto& row : rows) {
+      auto [it, inserted] = first_of_stack.emplace(row.s.framework, &row);
+      if (!inserted && id_of(row) < id_of(*it->second)) it->second = &row;
+    }
+    const PracticeView any = run_view(unrestricted(first->s), StackFeatures{});
     std::map<std::string, PracticeView> by_stack;  // one search per framework of the job's rows
     for (const auto& row : rows) {
       ++total;
       const std::string fw = row.s.framework;
       const StackFeatures stack = fw.empty() ? StackFeatures{} : stack_features(cat.framework(fw));
-      if (stack.restricted() && !by_stack.count(fw)) by_stack.emplace(fw, run_view(rows.front().s, stack));
+      if (stack.restricted() && !by_stack.count(fw)) by_stack.emplace(fw, run_view(first_of_stack.at(fw)->s, stack));
       const PracticeView& v = stack.restricted() ? by_stack.at(fw) : any;
       const Candidate own = candidate_of(row.s, v.opt);
       const double pub = est.run(ir::lower(stack_scenario(row.s, stack))).step_time_s;
