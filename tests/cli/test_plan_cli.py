@@ -222,6 +222,27 @@ z2 = sx("plan", *SMALL, "--set", "parallel.zero_stage=2", "--set", "parallel.zer
 check("zero-2 step-sync own plan named as its ZeRO-1 twin", z2.returncode == 0 and
       "ZeRO-1 twin" in json.loads(z2.stdout)["scalars"]["own_plan_status"], z2.stdout[-600:] + z2.stderr[:300])
 
+# Plan against practice does not depend on the order of the rows: two rows of one job under two
+# stacks give each the same result in either order (every stack searched the file's first row).
+with open(os.path.join(ROOT, "data", "validation", "training.csv")) as f:
+    rd = csv.DictReader(f)
+    fields, base_row = rd.fieldnames, next(r for r in rd if r["id"] == "KORTH22-T5-02")
+other = dict(base_row, id="ORDER-TEST-02", framework="megatron-lm-2021", sequence_parallel="false", recompute="full")
+results = []
+tmpd = tempfile.mkdtemp(prefix="sextant-practice-order-")
+for name, order_rows in (("a", [base_row, other]), ("b", [other, base_row])):
+    path = os.path.join(tmpd, name + ".csv")
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(order_rows)
+    pr = sx("plan", "--practice", path, "--threads", "2", "--no-progress", "--json", "-")
+    check("practice order exit " + name, pr.returncode == 0, pr.stderr[:300])
+    c = json.loads(pr.stdout)["tables"]["practice"]["columns"] if pr.returncode == 0 else {"id": []}
+    results.append({c["id"][i]: (c["published_rank"][i], c["best_plan"][i], c["unrestricted_best_plan"][i]) for i in range(len(c["id"]))})
+check("practice results independent of row order", results[0] == results[1] and len(results[0]) == 2, results)
+shutil.rmtree(tmpd, ignore_errors=True)
+
 # A value listed twice is one point (it was two rows, and twice on the front, when not adjacent).
 du = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.memory_bandwidth_bytes_per_s=8e12,4e12,8e12", "--json", "-")
 check("duplicate values are one point", du.returncode == 0 and
