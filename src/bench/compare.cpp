@@ -176,7 +176,16 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         const MannWhitney u = mann_whitney_u(ma.samples, mb.samples);
         cc.p_value = u.p_two_sided;
         cc.method = u.method;
-        if (u.method == "exact") cc.min_p_value = mann_whitney_min_p(cc.count_a, cc.count_b);
+        if (u.method == "exact") {
+          // The smallest p these samples' values can give: the test on the most extreme split
+          // of the pooled values (ties raise it above 2 / C(na + nb, na)).
+          std::vector<double> pooled = ma.samples;
+          pooled.insert(pooled.end(), mb.samples.begin(), mb.samples.end());
+          std::sort(pooled.begin(), pooled.end());
+          const auto na = static_cast<std::ptrdiff_t>(ma.samples.size());
+          const std::vector<double> low(pooled.begin(), pooled.begin() + na), high(pooled.begin() + na, pooled.end());
+          cc.min_p_value = std::max(mann_whitney_min_p(cc.count_a, cc.count_b), mann_whitney_u(low, high).p_two_sided);
+        }
       }
     }
     cc.verdict = !testable ? "untestable" : cc.min_p_value >= opt.alpha ? "underpowered" : "";
@@ -192,6 +201,31 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         idx.push_back(i);
         p.push_back(c.cases[i].p_value);
       }
+    // Under Holm a case that cannot reach its share of alpha is never significant. Tarone's rule
+    // (1990) leaves such cases out of the family without losing the family-wise error control:
+    // K is the smallest count such that at most K cases can reach alpha / K; the cases whose
+    // smallest p reaches alpha / K are underpowered, the others are adjusted among themselves.
+    if (opt.correction == "holm" && !idx.empty()) {
+      size_t K = 1;
+      for (; K <= idx.size(); ++K) {
+        size_t can = 0;
+        for (size_t j : idx) can += c.cases[j].min_p_value < opt.alpha / static_cast<double>(K);
+        if (can <= K) break;
+      }
+      std::vector<size_t> keep_idx;
+      std::vector<double> keep_p;
+      for (size_t j = 0; j < idx.size(); ++j) {
+        auto& cc = c.cases[idx[j]];
+        if (cc.min_p_value >= opt.alpha / static_cast<double>(K)) {
+          cc.verdict = "underpowered";
+        } else {
+          keep_idx.push_back(idx[j]);
+          keep_p.push_back(p[j]);
+        }
+      }
+      idx.swap(keep_idx);
+      p.swap(keep_p);
+    }
     if (opt.correction != "none" && !p.empty()) {
       const auto q = adjust(p, opt.correction);
       for (size_t j = 0; j < idx.size(); ++j) c.cases[idx[j]].p_value = q[j];
@@ -201,6 +235,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       // effect filter at --min-effect 0), from the means, so a shifted tail is not an improvement.
       const double direction = cc.change_fraction != 0 ? cc.change_fraction : cc.mean_b - cc.mean_a;
       const bool worse = cc.higher_is_better ? direction < 0 : direction > 0;
+      cc.direction = direction == 0 ? "same" : worse ? "worse" : "better";
       const bool large = std::fabs(cc.change_fraction) >= opt.min_effect_fraction;
       if (!cc.parameter_changes.empty()) {
         cc.verdict = "parameters_differ";

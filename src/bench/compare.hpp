@@ -48,6 +48,7 @@ struct CaseComparison {
   double min_p_value = 0;      // the smallest p the test can give with these counts (exact Mann-Whitney: 2 / C(na + nb, na))
   std::string parameter_changes;  // "threads 2 -> 1; ..." (empty when like for like)
   std::string method;          // exact | normal | welch
+  std::string direction;       // worse | better | same: from the medians, or the means where the medians are equal
   std::string verdict;         // regression | improvement | unchanged | untestable | underpowered | wrong_results | parameters_differ
   bool unchecked_failure = false;  // untestable / underpowered and worse by at least min_effect, or wrong_results
 };

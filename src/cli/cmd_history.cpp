@@ -104,7 +104,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.min_p_value, x.method.empty() ? std::string("-") : x.method,
                x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b,
-               std::string(x.change_fraction == 0 ? "same" : ((x.change_fraction < 0) == x.higher_is_better) ? "worse" : "better")});
+               x.direction});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
   if (c.parameters_differ_count > 0)

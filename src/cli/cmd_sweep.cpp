@@ -32,7 +32,7 @@ void add_sweep_command(CLI::App& app) {
                   "KEY=V1,V2,... or KEY=START:STOP:COUNT[:log] (repeatable; the grid is their product); --list-parameters shows the keys");
   cmd->add_flag("--list-parameters", a->list, "List the parameters that can be varied and exit");
   cmd->add_option("--train-tokens", a->train_tokens, "Tokens to train, for time_to_train_s (default 1e12)");
-  cmd->add_option("--price-usd-per-gpu-hour", a->price, "Price of one GPU-hour (default: the system's node price / GPUs per node when known)");
+  cmd->add_option("--price-usd-per-gpu-hour", a->price, "Price of one GPU-hour (default: whole nodes at the system's node price when known: 12 GPUs of 8-GPU nodes pay for 16)");
   cmd->add_flag("--elasticity", a->elasticity, "Elasticity of step time per parameter around the scenario's design point");
   cmd->add_option("--elasticity-step", a->elasticity_step, "Relative step of the central difference (default 0.1)");
   cmd->add_option("--pareto", a->pareto, "Two objectives (sweep-table columns, optional min:/max: prefix), e.g. --pareto step_time_s,tokens_per_joule")

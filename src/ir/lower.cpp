@@ -158,12 +158,27 @@ struct Lowerer {
         // Forward: the m x k input; dgrad (n and k swapped): the m x n output gradient.
         double elements = static_cast<double>(op->m) * static_cast<double>(op->k) * static_cast<double>(op->batch);
         const char* name = backward ? "fp8.quantize_grad" : "fp8.quantize";
-        const auto* gather = out.empty() ? nullptr : std::get_if<Collective>(&out.back());
-        if (gather && gather->group == GroupKind::TP && gather->kind == CollKind::AllGather) {
-          out.insert(out.end() - 1, mem(name, OpClass::Elementwise, elements / t * quant_bytes));
-        } else {
-          out.push_back(mem(name, OpClass::Elementwise, elements * quant_bytes));
+        // The TP collectives written right before the GEMM stay next to it: the all-gather of its
+        // operand (cast on the shard before it), a re-gather of the saved input for the weight
+        // gradient, and under TP communication overlap the reduction pipelined with this GEMM
+        // (written before it, beside it). The cast goes before all of them; only the operand's
+        // own gather divides it by tp. (Cast between a pipelined reduction and its GEMM, the
+        // reduction hid behind the 10-25 us cast and the GEMM waited for it: fp8 with tp_comm
+        // exposed 0.70 s of the 70B example's TP traffic where bf16 exposed 0.02 s.)
+        size_t pos = out.size();
+        bool via_gather = false;
+        while (pos > 0) {
+          const auto* c = std::get_if<Collective>(&out[pos - 1]);
+          if (!c || c->group != GroupKind::TP) break;
+          if (c->kind == CollKind::AllGather) {
+            via_gather = via_gather || std::string_view(c->name).find("regather") == std::string_view::npos;
+          } else if (!c->hides_behind_next) {
+            break;  // a blocking reduction of an earlier GEMM's output
+          }
+          --pos;
         }
+        out.insert(out.begin() + static_cast<std::ptrdiff_t>(pos),
+                   mem(name, OpClass::Elementwise, (via_gather ? elements / t : elements) * quant_bytes));
       }
       out.push_back(std::move(st));
     }

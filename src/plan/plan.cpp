@@ -1205,10 +1205,15 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
               " does not offer (" + lacks + "; --any-framework-feature lifts the restriction)");
     } else if (found < 0 && own.zero_stage == 2 && base.plan.zero2_grad_sync == "step" && contains(opt.zero_stages, 1)) {
       // The search folds ZeRO-2 with step sync into ZeRO-1 (same bytes, same memory): say so, and
-      // place it as that plan.
+      // give the twin's rank where it is ranked.
       Candidate z1 = own;
       z1.zero_stage = 1;
-      outside("searched as its ZeRO-1 twin " + describe(z1, opt) +
+      bool z1_replaced = false;
+      const int64_t z1_found = find_plan(out, z1, &z1_replaced);
+      std::string where;
+      for (size_t k = 0; z1_found >= 0 && k < out.ranking.size(); ++k)
+        if (out.ranking[k] == static_cast<uint32_t>(z1_found)) where = ", ranked " + std::to_string(k + 1);
+      outside("searched as its ZeRO-1 twin " + describe(z1, opt) + where +
               " (ZeRO-2 with zero2_grad_sync: step moves ZeRO-1's bytes and holds its memory)");
     } else if (found < 0) {
       outside("outside the search space (constraints or enumeration rules, docs/plan.md)");

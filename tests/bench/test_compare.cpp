@@ -247,3 +247,36 @@ TEST(Compare, WrongResultsOfNcclTestsAreNeverAVerdictOnSpeed) {
   b.measurements[0].set_param("wrong", "N/A");
   EXPECT_EQ(compare_runs(a, b, {}).cases[0].verdict, "unchanged");
 }
+
+TEST(Compare, TiesAndHolmRaiseTheSmallestReachableP) {
+  auto with = [](std::vector<std::vector<double>> cases) {
+    RunRecord r;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      Measurement m;
+      m.suite = "s";
+      m.name = "case" + std::to_string(i);
+      m.metric = "flops_per_s";
+      m.higher_is_better = true;
+      m.samples = cases[i];
+      r.measurements.push_back(m);
+    }
+    return r;
+  };
+  // Ties: {4,4,4,4} against {4,1,1,1} cannot go below p = 0.143 (not 2 / C(8, 4) = 0.029): a 75%
+  // drop is underpowered and fails the gate, not "unchanged".
+  auto c = compare_runs(with({{4, 4, 4, 4}}), with({{4, 1, 1, 1}}), {});
+  EXPECT_GT(c.cases[0].min_p_value, 0.05);
+  EXPECT_EQ(c.cases[0].verdict, "underpowered");
+  EXPECT_EQ(c.unchecked_failure_count, 1);
+  EXPECT_EQ(c.cases[0].direction, "worse");
+  // Holm over two cases of four repetitions: each needs p < 0.025 first, and 2 / 70 = 0.029 cannot.
+  CompareOptions holm;
+  holm.correction = "holm";
+  c = compare_runs(with({{4, 4.1, 4.2, 4.3}, {8, 8.1, 8.2, 8.3}}), with({{1, 1.1, 1.2, 1.3}, {2, 2.1, 2.2, 2.3}}), holm);
+  EXPECT_EQ(c.cases[0].verdict, "underpowered");
+  EXPECT_EQ(c.cases[1].verdict, "underpowered");
+  EXPECT_EQ(c.unchecked_failure_count, 2);
+  // Without the correction both are tested, and both are regressions.
+  c = compare_runs(with({{4, 4.1, 4.2, 4.3}, {8, 8.1, 8.2, 8.3}}), with({{1, 1.1, 1.2, 1.3}, {2, 2.1, 2.2, 2.3}}), {});
+  EXPECT_EQ(c.regression_count, 2);
+}

@@ -77,15 +77,19 @@ class SimulateTimeline(unittest.TestCase):
         self.assertGreater(alone, 0)
 
     def test_tp_overlap_consumers_wait_for_the_collective(self):
-        d = simulate("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\n"
-                     "parallel: {tp: 8, pp: 1, zero_stage: 0, overlap: {tp_comm: true}}\n"
-                     "training: {global_batch: 1, micro_batch: 1, seq_len: 4096, precision: bf16}\n", self.tmp)
-        ev = [e for e in d["traceEvents"] if e.get("ph") == "X" and e["pid"] == 0]
-        by = lambda n: sorted((e for e in ev if e["name"] == n), key=lambda e: e["ts"])
-        rs, residual = by("attn.tp_reduce_scatter"), by("attn.residual")
-        self.assertEqual(len(rs), len(residual))
-        for r, x in zip(rs, residual):
-            self.assertGreaterEqual(x["ts"] + 1e-3, r["ts"] + r["dur"])  # the residual adds the reduced output
+        for precision in ("bf16", "fp8"):
+            d = simulate("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\n"
+                         "parallel: {tp: 8, pp: 1, zero_stage: 0, overlap: {tp_comm: true}}\n"
+                         "training: {global_batch: 1, micro_batch: 1, seq_len: 4096, precision: %s}\n" % precision, self.tmp)
+            ev = [e for e in d["traceEvents"] if e.get("ph") == "X" and e["pid"] == 0]
+            by = lambda n: sorted((e for e in ev if e["name"] == n), key=lambda e: e["ts"])
+            rs, residual, proj = by("attn.tp_reduce_scatter"), by("attn.residual"), by("attn.out_proj")
+            self.assertEqual(len(rs), len(residual))
+            for r, x, g in zip(rs, residual, proj):
+                self.assertGreaterEqual(x["ts"] + 1e-3, r["ts"] + r["dur"])  # the residual adds the reduced output
+                # Pipelined with the GEMM that produces it: they start together (in fp8 the cast
+                # was put between them, and the GEMM waited for the reduce-scatter).
+                self.assertAlmostEqual(r["ts"], g["ts"], delta=1e-3, msg=precision)
 
 
 if __name__ == "__main__":

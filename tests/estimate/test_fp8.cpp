@@ -37,12 +37,16 @@ Quantize quantize_of(const ir::Block& b, double per_element, int tp) {
       const auto* op = std::get_if<ir::ComputeOp>(&steps[i]);
       if (!op || std::string_view(op->name).rfind("fp8.quantize", 0) != 0) continue;
       EXPECT_EQ(std::string_view(op->name), backward ? "fp8.quantize_grad" : "fp8.quantize");
-      // The GEMM it feeds: the next step, or the one after a TP all-gather (cast on the shard).
+      // The GEMM it feeds: the next compute step, past the TP collectives written next to it. Only
+      // the all-gather of its operand makes it a shard's cast: a re-gather of the saved input (for
+      // the weight gradient) or a reduction pipelined with the GEMM does not (the output gradient
+      // of a column-parallel GEMM is local: it was cast on 1/tp of it before 2026-12-02).
       size_t j = i + 1;
       double shard = 1;
-      if (const auto* c = std::get_if<ir::Collective>(&steps[j]); c && c->kind == ir::CollKind::AllGather) {
+      while (const auto* c = std::get_if<ir::Collective>(&steps[j])) {
+        EXPECT_EQ(c->group, ir::GroupKind::TP) << c->name;
+        if (c->kind == ir::CollKind::AllGather && std::string_view(c->name).find("regather") == std::string_view::npos) shard = tp;
         ++j;
-        shard = tp;
       }
       const auto& g = std::get<ir::ComputeOp>(steps[j]);
       EXPECT_EQ(g.dtype, DType::FP8) << g.name;

@@ -625,7 +625,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (partial && opt.name.empty()) name = device_name + fmt::format(" (calibrated, {} of {} CPUs)", c.gemm_threads, host_cpus);
   if (partial)
     c.notes.push_back(fmt::format("the GEMMs ran on {} of the host's {} logical CPUs: the entry's peaks, fractions and compute_units "
-                                  "describe {} CPUs, not the whole host (bench without --threads for the host)",
+                                  "describe {} CPUs, not the whole host (bench without --threads, CPU affinity or a CPU quota for the host)",
                                   c.gemm_threads, host_cpus, c.gemm_threads));
   if (suite == "gemm_cpu" && c.memory_threads > 0 && host_cpus > 0 && c.memory_threads < host_cpus && opt.memory_peak_bytes_per_s <= 0)
     c.notes.push_back(fmt::format("the best STREAM case ran on {} of {} CPUs: memory_bandwidth_gb_per_s is what {} thread(s) reach, "
