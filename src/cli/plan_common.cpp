@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -119,6 +120,21 @@ plan::SearchOptions search_options(const SearchArgs& a) {
     o.tie_fraction = *a.tie_fraction;
     o.tie_fraction_stated = true;
   }
+  // A --fix that another option rules out leaves no plan: say which two, rather than the generic
+  // "no valid plan" note that blames the parallel degrees.
+  auto fixed = [&](const char* k) { auto it = o.fixed.find(k); return it == o.fixed.end() ? -1 : it->second; };
+  if (a.no_tp_overlap && fixed("tp_overlap") == 1)
+    throw Error(SourceLocation{"--fix", 0, 0, "tp_overlap"}, "--fix tp_overlap=1 contradicts --no-tp-overlap", "give one of the two");
+  if (a.no_sp_off && fixed("sp") == 0)
+    throw Error(SourceLocation{"--fix", 0, 0, "sp"}, "--fix sp=0 contradicts --sp-only", "give one of the two");
+  if (const int z = fixed("zero"); z >= 0 && std::find(o.zero_stages.begin(), o.zero_stages.end(), z) == o.zero_stages.end())
+    throw Error(SourceLocation{"--fix", 0, 0, "zero"}, "--fix zero=" + std::to_string(z) + " is not among the --zero stages searched",
+                "add it to --zero, or drop one of the two");
+  if (const int rc = fixed("recompute"); rc >= 0 &&
+      std::find(o.recompute.begin(), o.recompute.end(), static_cast<Recompute>(rc)) == o.recompute.end())
+    throw Error(SourceLocation{"--fix", 0, 0, "recompute"},
+                std::string("--fix recompute=") + (rc == 0 ? "none" : rc == 1 ? "selective" : "full") + " is not among the --recompute modes searched",
+                "add it to --recompute, or drop one of the two");
   o.vary_tp_comm_overlap = !a.no_tp_overlap;
   o.vary_sequence_parallel = !a.no_sp_off;
   o.vary_overlap_dp = a.vary_dp_overlap;

@@ -261,6 +261,10 @@ for args, needle in [
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=a,b"], "'a'"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=1:2"], "START:STOP:COUNT"),
     (["sweep", EX70, "--vary", "accelerator.memory_bandwidth_bytes_per_s=0x1p36"], "'0x1p36' is not a number"),
+    # A --fix another option rules out names both (it gave the generic "no valid plan" note).
+    (["plan", EX70, "--no-tp-overlap", "--fix", "tp_overlap=true"], "contradicts --no-tp-overlap"),
+    (["plan", EX70, "--recompute", "none", "--fix", "recompute=full"], "--fix recompute=full is not among the --recompute modes"),
+    (["plan", EX70, "--zero", "1", "--fix", "zero=3"], "--fix zero=3 is not among the --zero stages"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=8e10", "--pareto", "step_time_s,nonsense"], "nonsense"),
     (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.power_limit_w=50,300"], "below the idle power"),
     (["sweep", EX70, "--vary", "accelerator.idle_w=800"], "above the board power"),
