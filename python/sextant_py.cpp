@@ -192,7 +192,7 @@ PYBIND11_MODULE(_sextant, m) {
             if (seed >= 0) c.sim.seed = static_cast<uint64_t>(seed);
             if (threads >= 0) c.sim.threads = threads;
             if (!search) c.sim.search = false;
-            goodput::check_simulation_budget(c, SourceLocation{is_text ? name : source, 0, 0, "simulation"});
+            goodput::check_simulation_budget(c, c.simulation_loc);
             return goodput::run_goodput(c);
           });
         },

@@ -198,6 +198,9 @@ def test_goodput_matches_the_cli():
     assert r == cli_json("goodput", GOODPUT, "--replicas", "40", "--seed", "3", "--no-search")
     assert 0 < r["scalars"]["ettr"] < 1
     assert "lost_time_by_cause" in r["tables"]
+    # Over the simulation budget: the error points at the file's `simulation` map, with its line.
+    with pytest.raises(sextant.SextantError, match=r"goodput-llama3-405b-16k\.yaml:[1-9][0-9]*:[0-9]+: key 'simulation'"):
+        sextant.goodput(GOODPUT, failures__rate_scale=1e4)
 
 
 def test_infer_study_dict_overrides_and_estimate():

@@ -126,7 +126,7 @@ void add_goodput_command(CLI::App& app) {
     }
     if (o_search->count()) c.sim.search_replicas = args->search_replicas;
     if (args->no_search) c.sim.search = false;
-    goodput::check_simulation_budget(c, SourceLocation{args->file, 0, 0, "simulation"});
+    goodput::check_simulation_budget(c, c.simulation_loc);
     emit(goodput::run_goodput(c), args->out);
   });
 }

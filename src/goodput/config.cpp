@@ -657,7 +657,8 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   }
   root.finish();
   resolve_interval(c);
-  if (check_budget) check_simulation_budget(c, root.loc("simulation"));
+  c.simulation_loc = root.loc("simulation");
+  if (check_budget) check_simulation_budget(c, c.simulation_loc);
   if (train) c.notes.insert(c.notes.end(), train->notes.begin(), train->notes.end());
   return c;
 }

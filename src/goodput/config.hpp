@@ -120,6 +120,8 @@ struct GoodputConfig {
   CheckpointConfig checkpoint;
   ElasticConfig elastic;
   SimulationConfig sim;
+  // Where the budget's error points: the `simulation` map (or the root) of the file read.
+  SourceLocation simulation_loc;
   std::vector<std::string> notes;  // assumptions made while loading
 
   // Total event rate of one process over this job (events per second).

@@ -4,6 +4,7 @@ across thread counts, and messages for bad input."""
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -281,6 +282,8 @@ class GoodputCli(unittest.TestCase):
         p = run(EXAMPLE, "--set", "failures.rate_scale=1e4", check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("'simulation'", p.stderr)
+        # at the file's `simulation` map, with its line (the CLI and Python had named line 0)
+        self.assertRegex(p.stderr, re.escape(EXAMPLE) + r":[1-9][0-9]*:[0-9]+: key 'simulation'")
         self.assertIn("interrupted every 1.001 s", p.stderr)
         self.assertIn("budget", p.stderr)
         self.assertIn("failures.rate_scale", p.stderr)
