@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "core/error.hpp"
 
@@ -122,6 +123,14 @@ AtomicFileSet::~AtomicFileSet() {
 }
 
 std::string AtomicFileSet::reserve(const std::string& path) {
+  // An output creates its folder, as --csv DIR does (`--json out/r.json` failed where `--csv out/`
+  // beside it would have made out/).
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(parent, ec);
+    if (ec) throw Error(SourceLocation{path}, "cannot create the output's folder " + parent.string() + ": " + ec.message());
+  }
   std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(g_temp_counter.fetch_add(1));
   register_temp(tmp);
   entries_.push_back(Entry{path, tmp, {}});

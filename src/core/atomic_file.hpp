@@ -1,6 +1,6 @@
 #pragma once
-// Atomic output: content goes to a temporary file beside the target, is flushed and fsynced,
-// then renamed over the target. A failure (disk full, permission) throws Error naming the path
+// Atomic output: content goes to a temporary file beside the target (its folder is created when
+// missing, as --csv DIR's is), is flushed and fsynced, then renamed over the target. A failure (disk full, permission) throws Error naming the path
 // and leaves any previous file intact; the temporary is removed.
 //
 // Several outputs of one command (--json, every CSV of --csv DIR, --report) are committed as a

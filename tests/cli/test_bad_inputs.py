@@ -293,7 +293,12 @@ class BadInputs(unittest.TestCase):
         r = self.run_cli(["analyze", p, "--json", os.path.join(p, "x.json"), "-q"])
         self.assertEqual(r.returncode, 2, r.stderr.decode())
         self.assertIn(os.path.join(p, "x.json"), r.stderr.decode())
-        self.assertIn("cannot open for writing", r.stderr.decode())
+        self.assertIn("cannot create the output's folder", r.stderr.decode())
+        # a missing folder of --json is made, as --csv's is
+        made = os.path.join(self.tmp, "new-out", "x.json")
+        r = self.run_cli(["analyze", p, "--json", made, "-q"])
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertTrue(os.path.isfile(made))
 
     def test_disk_full(self):
         p = self.write("rank0.json", good_trace_text())
@@ -491,7 +496,10 @@ class BadInputs(unittest.TestCase):
     # ---------------------------------------------------------------- messages name what the user gave
     def test_messages_name_the_users_file_not_internals(self):
         # An unwritable --report names the report, not its staged temporary.
-        target = os.path.join(self.tmp, "no-such-dir", "x.html")
+        blocker = os.path.join(self.tmp, "a-file")
+        with open(blocker, "w") as f:
+            f.write("x")
+        target = os.path.join(blocker, "x.html")  # its folder cannot be made
         p = self.run_cli(["simulate", SCENARIO, "--report", target, "-q"])
         err = p.stderr.decode(errors="replace")
         self.assertEqual(p.returncode, 2, err)

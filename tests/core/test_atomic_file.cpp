@@ -75,15 +75,24 @@ TEST(AtomicFileSet, FailureInAnyFileWritesNone) {
   try {
     AtomicFileSet s;
     s.stage((d.path / "a.json").string(), "new\n");
-    s.stage((d.path / "no-such-dir" / "b.csv").string(), "b\n");
+    // a folder that cannot be made: its would-be parent is a regular file
+    s.stage((d.path / "a.json" / "b.csv").string(), "b\n");
     s.commit();
     FAIL() << "expected an Error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("no-such-dir/b.csv"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("cannot open for writing"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a.json/b.csv"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot create the output's folder"), std::string::npos) << e.what();
   }
   EXPECT_EQ(names(d.path), (std::vector<std::string>{"a.json"}));
   EXPECT_EQ(slurp(d.path / "a.json"), "old\n");
+}
+
+TEST(AtomicFileSet, AMissingFolderOfAnOutputIsCreated) {
+  // as --csv DIR makes DIR: `--json out/r.json` beside it failed when out/ was not there yet
+  TempDir d;
+  write_file_atomic((d.path / "out" / "deeper" / "r.json").string(), "{}\n");
+  EXPECT_EQ(slurp(d.path / "out" / "deeper" / "r.json"), "{}\n");
+  EXPECT_EQ(names(d.path / "out" / "deeper"), (std::vector<std::string>{"r.json"}));
 }
 
 TEST(AtomicFileSet, DiskFullOnASpecialFileWritesNoRegularFile) {
