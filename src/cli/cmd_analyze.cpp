@@ -70,7 +70,8 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)")
       ->check(non_negative_number());
   cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)")->check(positive_number());
-  cmd->add_option("--top", a->top, "Top kernels listed (default 10)")->check(positive_number());
+  CLI::Option* o_top = cmd->add_option("--top", a->top, "Top kernels listed (default 10; with --diff, rows per table, default 50)")
+                           ->check(positive_number());
   cmd->add_option("--max-inflate-bytes", a->max_inflate_bytes,
                   "Decompression limit per .gz file in bytes (gzip-bomb guard; 0: no limit; default: the larger of "
                   "1 GiB and 100x the compressed size)")
@@ -100,7 +101,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--device", a->device,
                   "Catalog device for the roofline (e.g. h100-sxm-80gb); default: from the trace's deviceProperties");
   add_output_options(*cmd, a->out);
-  cmd->callback([a] {
+  cmd->callback([a, o_top] {
 #ifdef __GLIBC__
     // A fixed mmap threshold (glibc's default, 128 KiB) for this process: every large array
     // (columns, frames, per-analysis working sets, result columns) gets its own mapping that goes
@@ -119,7 +120,8 @@ void add_analyze_command(CLI::App& app) {
       auto A = trace::load_traces({a->inputs[0]}, lo);
       auto B = trace::load_traces({a->inputs[1]}, lo);
       trace::DiffOptions d;
-      d.top = a->top > 10 ? a->top : 50;
+      // --top as given (a value up to 10 had meant 50 rows, 11 meant 11)
+      d.top = o_top->count() ? a->top : 50;
       emit(trace::diff_traces(A, B, d), a->out);
       return;
     }

@@ -120,6 +120,26 @@ Result diff_traces(const TraceSet& a, const TraceSet& b, const DiffOptions& opt)
   r.set("gpu_span_b_us", sb.gpu_span_us);
   table(r, "diff_kernels", "GPU kernels", sa.kernels, sb.kernels, opt);
   table(r, "diff_ops", "CPU operators (cpu_op)", sa.ops, sb.ops, opt);
+  // Totals are summed over the ranks each side loaded: a side with fewer ranks (a file skipped as
+  // corrupt, a directory missing one) would make every kernel look faster, so it is said.
+  if (sa.ranks != sb.ranks)
+    r.notes.push_back("the two sides hold different numbers of ranks (" + std::to_string(sa.ranks) + " and " +
+                      std::to_string(sb.ranks) + "): totals are summed over each side's ranks, so compare per-call means, "
+                      "not totals");
+  // What analyze would report of each side: skipped files and recoverable oddities (the diff had
+  // dropped them, so a corrupt file on one side went unsaid).
+  Table& dt = r.add_table("diagnostics", "recoverable oddities found in the traces of each side (never fatal)");
+  dt.add_str("side");
+  dt.add_str("name");
+  dt.add_str("severity");
+  dt.add_i64("count");
+  dt.add_str("example");
+  for (const auto& [side, set] : {std::pair<const char*, const TraceSet*>{"a", &a}, {"b", &b}}) {
+    Diagnostics diag;
+    diag.merge(set->diagnostics);
+    for (const auto& rt : set->ranks) diag.merge(rt.diagnostics);
+    for (const auto& [k, d] : diag.items()) dt.add_row({std::string(side), k, d.severity, d.count, d.example});
+  }
   return r;
 }
 

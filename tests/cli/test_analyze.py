@@ -247,6 +247,82 @@ class AnalyzeCli(unittest.TestCase):
         self.assertEqual(it["step"].count(1), 1, it["step"])
         self.assertEqual(it["gpu_events_count"][it["step"].index(1)], 16)
 
+    def write_trace(self, d, name, ev):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            json.dump({"traceEvents": ev}, f)
+        return path
+
+    def test_kernel_breakdown_rows_keep_their_launches_statistics(self):
+        """More kernel names than --num-kernels fold the tail into 'others'; the named rows kept
+        HTA's statistics over totals outside --compat hta (max = min = mean = the sum)."""
+        ev = []
+        t = 0
+        for k in range(12):  # 12 names, k0 with three launches of 30, 40 and 50 us
+            durs = [30, 40, 50] if k == 0 else [10 - k // 2]
+            for dur in durs:
+                ev.append({"ph": "X", "cat": "kernel", "name": f"k{k}", "ts": t, "dur": dur, "pid": 0, "tid": 7,
+                           "args": {"stream": 7, "device": 0}})
+                t += 100
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "rank-0.json", ev)
+            kb = json.loads(run("analyze", path, "--only", "kernel_breakdown", "--json", "-").stdout)
+        c = kb["tables"]["gpu_kernel_breakdown_by_kernel"]["columns"]
+        names = c[next(k for k in c if k.startswith("name") or k == "kernel_name")]
+        i = names.index("k0")
+        row = {k: v[i] for k, v in c.items()}
+        vals = sorted(v for k, v in row.items() if isinstance(v, (int, float)) and k != "rank")
+        self.assertIn(120, vals, row)  # sum
+        self.assertIn(50, vals, row)   # max
+        self.assertIn(30, vals, row)   # min
+        self.assertIn(40, vals, row)   # mean
+        self.assertIn("others", names)
+
+    def test_send_recv_bus_bandwidth_is_its_algorithm_bandwidth(self):
+        """nccl-tests' sendrecv_perf prints busbw = algbw; (n-1)/n had halved it on two ranks."""
+        with tempfile.TemporaryDirectory() as d:
+            for r in range(2):
+                ev = [{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)",
+                       "ts": 1000, "dur": 1000, "pid": 0, "tid": 7,
+                       "args": {"stream": 7, "device": r, "correlation": 5, "Collective name": "send",
+                                "In msg nelems": 25000000, "Out msg nelems": 25000000, "Group size": 2,
+                                "dtype": "Float", "Process Group Name": "0"}}]
+                self.write_trace(d, f"rank-{r}.json", ev)
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-").stdout)
+        c = doc["tables"]["collectives"]["columns"]
+        bw = [v for k, v in c.items() if "bus" in k and "bandwidth" in k]
+        self.assertTrue(bw and bw[0], c.keys())
+        self.assertAlmostEqual(bw[0][0], 1e11, delta=1e9)
+
+    def test_a_profiler_step_number_beyond_int64_is_not_a_step(self):
+        ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#99999999999999999999", "ts": 0, "dur": 1000, "pid": 1, "tid": 1},
+              {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "ts": 1000, "dur": 1000, "pid": 1, "tid": 1},
+              {"ph": "X", "cat": "kernel", "name": "k", "ts": 1100, "dur": 100, "pid": 0, "tid": 7, "args": {"stream": 7, "device": 0}}]
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "rank-0.json", ev)
+            p = run("analyze", path, "--json", "-")  # 'internal error: stoll' before
+        it = json.loads(p.stdout)["tables"]["iterations"]["columns"]
+        self.assertEqual(it["step"], [2])
+
+    def test_diff_top_and_the_diagnostics_of_each_side(self):
+        base = os.path.join(DATA, "hta", "amd_trace", "mi250_minitoy_train_ROCm6_2_kineto.json.gz")
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a"), os.path.join(d, "b")
+            os.makedirs(a)
+            os.makedirs(b)
+            for r in range(2):
+                os.symlink(base, os.path.join(a, f"rank-{r}.json.gz"))
+            os.symlink(base, os.path.join(b, "rank-0.json.gz"))
+            with open(os.path.join(b, "rank-1.json.gz"), "wb") as f:
+                f.write(b"\x1f\x8b not gzip")
+            for top, rows in (("3", 3), ("10", 10), ("11", 11)):
+                doc = json.loads(run("analyze", "--diff", a, b, "--top", top, "--json", "-").stdout)
+                self.assertLessEqual(len(doc["tables"]["diff_kernels"]["columns"]["name"]), rows)
+            dg = doc["tables"]["diagnostics"]["columns"]
+            self.assertIn("b", dg["side"])
+            self.assertTrue(any("unreadable or corrupt" in n for n in dg["name"]), dg["name"])
+            self.assertTrue(any("different numbers of ranks" in n for n in doc["notes"]), doc["notes"])
+
 
 if __name__ == "__main__":
     unittest.main()

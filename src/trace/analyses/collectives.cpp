@@ -88,9 +88,9 @@ double bus_factor(const std::string& op, double n) {
   if (o.find("allreduce") != std::string::npos || o == "all_reduce") return 2.0 * (n - 1) / n;
   if (o.find("allgather") != std::string::npos || o.find("reducescatter") != std::string::npos ||
       o.find("all_gather") != std::string::npos || o.find("reduce_scatter") != std::string::npos ||
-      o.find("alltoall") != std::string::npos || o.find("sendrecv") != std::string::npos)
+      o.find("alltoall") != std::string::npos)
     return (n - 1) / n;
-  return 1.0;
+  return 1.0;  // broadcast, reduce, send/recv (nccl-tests' sendrecv_perf: busbw = algbw)
 }
 
 using Occurrence = CollectiveOccurrence;
@@ -99,7 +99,7 @@ void hta_stragglers(const AnalysisContext& ctx, Result& r) {
   Table& t = r.add_table("potential_stragglers", "HTA's potential straggler ranks");
   t.add_i64("potential_straggler_rank");
   // Iteration of each kernel: the ProfilerStep#N containing its launching call.
-  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d+))");
+  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d{1,18}))");
   struct Row {
     int64_t rank, stream, iter, ts, dur;
     uint32_t name;

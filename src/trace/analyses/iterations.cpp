@@ -9,7 +9,7 @@
 namespace sextant::trace {
 
 void run_iterations(const AnalysisContext& ctx, Result& r) {
-  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d+))");
+  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d{1,18}))");
   Table& t = r.add_table("iterations", "per ProfilerStep: CPU time and the GPU work it launched");
   t.add_i64("rank");
   t.add_i64("step");

@@ -94,24 +94,52 @@ void run_kernel_breakdown(const AnalysisContext& ctx, Result& r) {
       for (const auto& g : f.gpu)
         if (g.kind == kinds[k]) durs[g.name].push_back(f.us(g.end - g.ts));
       std::vector<Agg> aggs;
+      std::vector<uint32_t> ids;  // the name id of each aggregate
       for (uint32_t id = 0; id < durs.size(); ++id)
-        if (!durs[id].empty()) aggs.push_back(aggregate(f.name(id), durs[id]));
-      std::stable_sort(aggs.begin(), aggs.end(), [](const Agg& a, const Agg& b) { return a.sum > b.sum; });
+        if (!durs[id].empty()) {
+          aggs.push_back(aggregate(f.name(id), durs[id]));
+          ids.push_back(id);
+        }
+      std::vector<size_t> order(aggs.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return aggs[a].sum > aggs[b].sum; });
       const size_t nk = static_cast<size_t>(ctx.opt.num_kernels);
       if (aggs.size() > nk) {
         std::vector<double> cums;
         double c = 0;
-        for (const auto& a : aggs) cums.push_back(c += a.sum);
+        for (size_t i : order) cums.push_back(c += aggs[i].sum);
         std::vector<double> sorted = cums;
         std::sort(sorted.begin(), sorted.end());
         double q = stats::quantile_linear(sorted, ctx.opt.duration_ratio);
-        std::map<std::string, std::vector<double>> regroup;
-        for (size_t i = 0; i < aggs.size(); ++i) {
-          bool other = cums[i] > q || i >= nk;
-          regroup[other ? "others" : aggs[i].name].push_back(aggs[i].sum);
+        std::vector<Agg> kept;
+        if (ctx.opt.hta) {
+          // HTA's rule: every row's statistics are over the names' totals (a named row's max, min
+          // and mean are its sum; the 'others' row's are over the folded names' sums).
+          std::map<std::string, std::vector<double>> regroup;
+          for (size_t r = 0; r < order.size(); ++r) {
+            const bool other = cums[r] > q || r >= nk;
+            regroup[other ? "others" : aggs[order[r]].name].push_back(aggs[order[r]].sum);
+          }
+          for (const auto& [name, v] : regroup) kept.push_back(aggregate(name, v));
+        } else {
+          // Sextant's: a named row keeps its launches' statistics and 'others' is over the folded
+          // names' launches (the totals' statistics had printed a kernel's sum as its max, min and
+          // mean), in HTA's name order.
+          std::vector<double> others;
+          std::map<std::string, Agg> named;
+          for (size_t r = 0; r < order.size(); ++r) {
+            const bool other = cums[r] > q || r >= nk;
+            if (other) others.insert(others.end(), durs[ids[order[r]]].begin(), durs[ids[order[r]]].end());
+            else named.emplace(aggs[order[r]].name, aggs[order[r]]);
+          }
+          if (!others.empty()) named.emplace("others", aggregate("others", others));
+          for (auto& [name, a] : named) kept.push_back(a);
         }
-        aggs.clear();
-        for (const auto& [name, v] : regroup) aggs.push_back(aggregate(name, v));
+        aggs = std::move(kept);
+      } else {
+        std::vector<Agg> sorted_aggs;
+        for (size_t i : order) sorted_aggs.push_back(aggs[i]);
+        aggs = std::move(sorted_aggs);
       }
       for (auto& a : aggs) rows.push_back(Row{a, kernel_kind_name(kinds[k]), f.rank()});
     }

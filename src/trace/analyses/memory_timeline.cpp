@@ -15,7 +15,7 @@ void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
     ctx.diagnostics.add("memory_timeline: no [memory] events in the trace (record with profile_memory=True)", "info", "");
     return;
   }
-  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d+))");
+  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d{1,18}))");
   Table& t = r.add_table("memory_summary", "device memory from [memory] events");
   t.add_i64("rank");
   t.add_i64("device");
