@@ -333,7 +333,8 @@ Result run_goodput(const GoodputConfig& c) {
         const int64_t f = p.node_lost ? std::max<int64_t>(1, p.nodes_per_domain) : 0;
         size_t l = 0;
         while (l + 1 < sched.levels.size() && f > sched.levels[l].survives_lost_nodes) ++l;
-        if (p.kind == EventKind::Sdc) l = sched.levels.size() - 1;
+        // SDC rolls back past the corruption; a preemption gives the nodes back (only remote survives)
+        if (p.kind == EventKind::Sdc || p.kind == EventKind::Preemption) l = sched.levels.size() - 1;
         lv[l].failure_rate_per_s += c.process_rate_per_s(p);
       }
       // The snapshot's stall goes to the lowest level that absorbs failures (the one whose period

@@ -32,7 +32,7 @@ TEST(Training, CheckpointSizeAndShardingFromTheScenario) {
 TEST(Training, StepTimeFromEstimateAndJobFromTheScenario) {
   const std::string y = "training: " + kScenario +
                         "\njob: {steps: 1000}\nfailures: {preset: meta-rsc1}\n"
-                        "checkpoint: {strategy: async-remote, storage_write_bytes_per_s: 1.0e11, interval: daly}\n"
+                        "checkpoint: {strategy: async-remote, storage_write_bytes_per_s: 1.0e11, interval: daly, state_copies: 2}\n"
                         "elastic: {enabled: true, throughput: estimate, min_replica_fraction: 0.9}\n";
   const auto c = parse_goodput(y, "t.yaml");
   EXPECT_EQ(c.job.num_gpus, 1024);
