@@ -313,7 +313,7 @@ def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, s
 
 
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
-          engine="generic", system="", tp=1, pp=1, ep=1, weights="bf16", activations="bf16", kv="bf16",
+          engine="generic", system="", tp=1, pp=1, ep=1, weights="bf16", activations="bf16", kv=None,
           kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=0, **kw):
     """LLM inference (``sextant infer``).
 
@@ -336,7 +336,7 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
         ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights,
-                                             activations, kv, ints["kv_share_layers"], ints["prompt"], ints["output"],
+                                             activations, kv or "", ints["kv_share_layers"], ints["prompt"], ints["output"],
                                              ints["batch"], catalog or "", infer_data or "",
                                              _number(expert_load_factor, "expert_load_factor"), _number(memory_gib, "memory_gib")))
     if mode == "estimate":

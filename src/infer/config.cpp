@@ -22,10 +22,18 @@ constexpr int64_t kMaxServingRequests = 10'000'000;
 
 LengthSpec read_length(const YamlMap& m, LengthSpec d) {
   d.dist = m.choice("dist", make_length_registry().names(), d.dist);
+  // A uniform length is drawn from [min, max]: a mean or cv given with it was silently ignored
+  // ({dist: uniform, mean: 1024} drew from [1, 1,048,576]).
+  if (d.dist == "uniform")
+    for (const char* k : {"mean", "cv"})
+      if (m.has(k))
+        m.fail(k, std::string("a uniform length is drawn from [min, max], with mean (min + max) / 2: ") + k + " is not used",
+               "give min and max");
   d.mean = m.f64("mean", d.mean);
   d.cv = m.f64("cv", d.cv);
   d.min = m.i32("min", d.min);
   d.max = m.i32("max", d.max);
+  if (d.dist == "uniform") d.mean = (static_cast<double>(d.min) + static_cast<double>(d.max)) / 2.0;
   if (!(d.mean >= 1)) m.fail("mean", "mean length must be >= 1 token");
   if (d.min < 1 || d.max < d.min) m.fail("max", "need 1 <= min <= max");
   if (!(d.cv >= 0)) m.fail("cv", "the coefficient of variation must be >= 0");
@@ -99,13 +107,15 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
     x.weight_format = d.str("weight_format", "bf16");
     x.activation_format = d.str("activation_format", "bf16");
-    x.kv_format = d.str("kv_format", x.activation_format);
+    x.kv_format = d.str("kv_format", "");  // "": make_deployment's default
     d.finish();
   }
   auto& sv = s.serving;
   if (auto v = m.opt_map("serving")) {
     sv.policy = v->choice("policy", make_policy_registry().names(), "continuous");
     sv.replicas = v->i32("replicas", 1);
+    // before the saturation estimate multiplies by it (0 replicas was reported as a non-positive rate)
+    if (sv.replicas < 1) v->fail("replicas", "replicas must be >= 1");
     sv.pipeline_batches = v->i32("pipeline_batches", 0);
     if (sv.pipeline_batches < 0) v->fail("pipeline_batches", "must be >= 0 (0: one pass in flight per pipeline stage)");
     s.request_table_given = v->has("request_table");
@@ -168,6 +178,11 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
       w.prefix_share_fraction = p->f64("share_fraction");
       w.prefix_tokens = p->i32("tokens");
       w.prefix_groups = p->i32("groups", 1);
+      // (1.5, -512 tokens and -3 groups ran)
+      if (!(w.prefix_share_fraction >= 0 && w.prefix_share_fraction <= 1))
+        p->fail("share_fraction", "the share of requests opening with a shared prefix is a fraction from 0 to 1");
+      if (w.prefix_tokens < 1) p->fail("tokens", "a shared prefix is at least 1 token");
+      if (w.prefix_groups < 1) p->fail("groups", "at least 1 group of requests shares a prefix");
       p->finish();
     }
     const int64_t seed = v->i64("seed", 1);
@@ -470,7 +485,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     r.set("energy_per_prompt_token_j", energy(pre) / static_cast<double>(prompt * batch));
   }
   const double usd = value_or(p.usd_per_hour, 0.0);
-  if (usd > 0) r.set("usd_per_million_output_tokens", d.par.devices() * usd / 3600.0 * tpot / batch * 1e6);
+  if (usd > 0) {
+    // The request's device time: its prefill and its decode steps (as serve charges them; the
+    // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
+    const double per_s = d.par.devices() * usd / 3600.0;
+    r.set("usd_per_million_output_tokens", per_s * (pre.total_s + (output - 1) * tpot) / static_cast<double>(batch * output) * 1e6);
+    r.set("usd_per_million_decode_tokens", per_s * tpot / batch * 1e6);
+  }
   Table& t = r.add_table("iterations", "cost breakdown of one prefill pass and of decode steps at growing context");
   t.add_str("phase"); t.add_i64("context_tokens"); t.add_f64("total_s"); t.add_f64("compute_s"); t.add_f64("memory_s");
   t.add_f64("comm_s"); t.add_f64("overhead_s"); t.add_f64("stage_max_s"); t.add_f64("flops_per_device"); t.add_f64("memory_bytes_per_device");
@@ -526,7 +547,10 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
   t.add_str("accelerator"); t.add_i64("tp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
   t.add_i64("devices_count"); t.add_f64("slo_attainment_fraction"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p99_s");
   t.add_f64("usd_per_hour"); t.add_f64("usd_per_million_output_tokens"); t.add_str("status");
-  struct Best { double usd = std::numeric_limits<double>::infinity(); int devices = 0; std::vector<Value> row; } best;
+  // Ranked by (unpriced, $/h or devices): a priced candidate before any unpriced one, the cheapest
+  // per hour first; unpriced ones by device count (a 4-device B200 without a price had ranked
+  // against an H100's $10/h as "4" and won, with best_usd_per_hour 0).
+  struct Best { int unpriced = 2; double key = std::numeric_limits<double>::infinity(); int devices = 0; std::vector<Value> row; } best;
   for (const auto& acc : accels)
     for (int tp : P.tp)
       for (const auto& pol : policies)
@@ -578,24 +602,28 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           if (tried == 0 && status.empty()) {
             // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
             t.add_row({acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{needed}, int64_t{needed * per_replica}, std::nan(""), std::nan(""),
-                       std::nan(""), c.serving.usd_per_device_hour * needed * per_replica, std::nan(""),
+                       std::nan(""), c.serving.usd_per_device_hour > 0 ? c.serving.usd_per_device_hour * needed * per_replica : std::nan(""),
+                       std::nan(""),
                        "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
                            std::to_string(P.max_devices)});
             continue;
           }
           rep = std::max(tried, 1);
-          const double usd_h = c.serving.usd_per_device_hour * rep * per_replica;
+          const bool priced = c.serving.usd_per_device_hour > 0;
+          const double usd_h = priced ? c.serving.usd_per_device_hour * rep * per_replica : std::nan("");
           if (!ok && status.empty()) status = "SLO not met within max_devices";
           const bool measured = tried > 0;
           std::vector<Value> row = {acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
                                     measured ? sum.slo_attainment_fraction : std::nan(""), measured ? sum.ttft_p99_s : std::nan(""),
                                     measured ? sum.tpot_p99_s : std::nan(""), usd_h,
-                                    measured ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
+                                    measured && priced ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
           t.add_row(row);
           if (ok) {
             // Cheapest per hour; without prices, fewest devices; ties keep the earlier candidate.
-            const double key = usd_h > 0 ? usd_h : rep * per_replica;
-            if (key < best.usd) best = {key, rep * per_replica, row};
+            const int unpriced = priced ? 0 : 1;
+            const double key = priced ? usd_h : rep * per_replica;
+            if (unpriced < best.unpriced || (unpriced == best.unpriced && key < best.key))
+              best = {unpriced, key, rep * per_replica, row};
           }
         }
   r.set("rate_per_s", w.rate_per_s);

@@ -43,7 +43,11 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   d.expert_load_factor = s.expert_load_factor;
   d.weight = parse_format(s.weight_format, at("weight_format"));
   d.activation = parse_format(s.activation_format, at("activation_format"));
-  d.kv = parse_format(s.kv_format, at("kv_format"));
+  // No KV format given: the activations' when they are 16-bit, else bf16 (vLLM's kv_cache_dtype
+  // auto keeps the model's 16-bit dtype under FP8 W8A8; an fp8 cache is opt-in). Serve had taken
+  // the activation format and estimate bf16: fp8 activations doubled serve's KV capacity.
+  d.kv = s.kv_format.empty() ? (d.activation.bits_per_element == 16 && !d.activation.block_quantized ? d.activation : parse_format("bf16"))
+                             : parse_format(s.kv_format, at("kv_format"));
   if (!s.system.empty() && !cat.has_system(s.system))
     throw Error(at("system"), "unknown system '" + s.system + "'", valid_choices_hint(s.system, cat.system_ids()));
   if (!s.system.empty() && cat.system(s.system).accelerator != d.accel.id)

@@ -12,7 +12,8 @@ struct DeploymentSpec {
   int tp = 1, pp = 1, ep = 1;
   int kv_share_layers = 1;  // cross-layer KV sharing (see Deployment)
   double expert_load_factor = 0;  // MoE under EP, busiest rank over mean (see Deployment); 0: default
-  std::string weight_format = "bf16", activation_format = "bf16", kv_format = "bf16";
+  std::string weight_format = "bf16", activation_format = "bf16";
+  std::string kv_format;  // "": the activation format when 16-bit, else bf16 (vLLM's kv_cache_dtype auto)
   // Device memory in GiB (2^30 bytes: the "GB" of Apple's and GPU vendors' memory sizes) when it
   // differs from the catalog entry's (an Apple SoC ships with several sizes; the catalog lists
   // one); 0: the catalog's.

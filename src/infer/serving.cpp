@@ -118,6 +118,8 @@ class Instance final : public SchedulerContext {
   // Starts a pass at time now when there is work; returns false when nothing could be scheduled.
   bool start(double now);
   void complete(double now);
+  // The KV blocks of a sequence sent to a decode instance, freed once the transfer has read them.
+  void release_sent(int32_t s) { release(seq(s)); }
   double dynamic_energy_j = 0;  // above idle power
   int64_t iterations = 0, batch_seq_sum = 0;
 
@@ -181,6 +183,8 @@ class Simulation {
   std::vector<Pipeline> pipes_;       // one per replica when pp > 1
   std::vector<std::unique_ptr<CostModel>> models_;
   std::priority_queue<std::pair<double, int32_t>, std::vector<std::pair<double, int32_t>>, std::greater<>> transfers_;
+  std::vector<double> link_free_;  // per replica: when its KV link is free (disaggregated prefill)
+  int slots_ = 1;                  // scheduler slots (instances) per replica
   int64_t completed_ = 0;
   Instance& least_loaded(Role r);
 };
@@ -414,7 +418,9 @@ void Instance::complete(double now) {
     sim_.finished(s, now);
   }
   for (int32_t s : departed) {
-    remove(s);
+    // Out of the batch; its blocks stay held until the transfer has read them (release_sent).
+    auto it = std::find(running_.begin(), running_.end(), s);
+    if (it != running_.end()) running_.erase(it);
     sim_.finished_prefill(*this, s, now);
   }
 }
@@ -446,12 +452,17 @@ Instance& Simulation::least_loaded(Role r) {
   return *best;
 }
 
-void Simulation::finished_prefill(Instance&, int32_t s, double t) {
+void Simulation::finished_prefill(Instance& from, int32_t s, double t) {
   const auto& d = *spec_.disaggregation;
   Seq& q = seqs[static_cast<size_t>(s)];
   const double bytes = q.kv_tokens * models_.front()->kv_bytes_per_token();
-  const double dt = d.kv_link.latency_s + (d.kv_link.bandwidth_bytes_per_s > 0 ? bytes / d.kv_link.bandwidth_bytes_per_s : 0);
-  transfers_.emplace(t + dt, s);
+  // The prefill replica's link carries one transfer at a time, first come first served: each had
+  // taken bytes / bandwidth as if alone (7.4 requests/s through a 0.05 GB/s link).
+  double& free_at = link_free_[static_cast<size_t>(from.index() / slots_)];
+  const double start = std::max(t, free_at);
+  const double xfer = d.kv_link.bandwidth_bytes_per_s > 0 ? bytes / d.kv_link.bandwidth_bytes_per_s : 0;
+  free_at = start + xfer;
+  transfers_.emplace(start + xfer + d.kv_link.latency_s, s);
 }
 
 Result Simulation::run(ServingSummary* summary) {
@@ -490,6 +501,8 @@ Result Simulation::run(ServingSummary* summary) {
   }
   // Reserved up front: instances keep references to their pool and pipeline.
   pools_.assign(static_cast<size_t>(replicas), BlockPool{blocks, blocks});
+  link_free_.assign(static_cast<size_t>(replicas), 0.0);
+  slots_ = slots;
   pipes_.assign(pp > 1 ? static_cast<size_t>(replicas) : 0, Pipeline{0.0, std::vector<double>(static_cast<size_t>(pp), 0.0)});
   int idx = 0, rep = 0;
   // A replica of pp > 1 stages runs `slots` passes at once (vLLM's virtual engines): one scheduler
@@ -524,7 +537,9 @@ Result Simulation::run(ServingSummary* summary) {
     // the window was not checked before 2026-12-02.
     const int64_t window = sp.deployment.model.max_seq_len;
     const bool beyond_window = window > 0 && q.prompt + q.output > window;
-    if (q.prompt + q.output > cap_tokens || beyond_window) {
+    // Whole blocks: a request within a block of the capacity fits no pool (62 blocks of 16 hold
+    // 992 of 1,000 tokens; it was admitted and the run ended with 'cannot schedule').
+    if (q.prompt + q.output > blocks * bt || beyond_window) {
       q.rejected = true;
       ++rejected;
       rejected_window += beyond_window;
@@ -538,11 +553,11 @@ Result Simulation::run(ServingSummary* summary) {
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is refused: " + std::to_string(rejected_window) +
                 " longer than " + sp.deployment.model.id + "'s context window of " + std::to_string(sp.deployment.model.max_seq_len) +
                 " tokens, " + std::to_string(rejected - rejected_window) + " needing more KV tokens than one instance holds (" +
-                std::to_string(static_cast<int64_t>(cap_tokens)) + ")",
+                std::to_string(blocks * bt) + ")",
                 "shorter prompts or outputs, more memory per instance, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than one instance holds (" +
-                std::to_string(static_cast<int64_t>(cap_tokens)) + "; the shortest request needs more)",
+                std::to_string(blocks * bt) + "; the shortest request needs more)",
                 "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format), or a smaller model");
   // Timeline.
   const double horizon = reqs_.empty() ? 0 : reqs_.back().arrival_s;
@@ -579,6 +594,9 @@ Result Simulation::run(ServingSummary* summary) {
     while (!transfers_.empty() && transfers_.top().first <= t) {
       const int32_t s = transfers_.top().second;
       transfers_.pop();
+      const int from = seqs[static_cast<size_t>(s)].instance;
+      instances_[static_cast<size_t>(from)]->release_sent(s);
+      dirty.push_back(from);  // its freed blocks may admit waiting prompts
       Instance& in = least_loaded(Role::Decode);
       seqs[static_cast<size_t>(s)].instance = in.index();
       in.enqueue_with_kv(s);
@@ -594,6 +612,14 @@ Result Simulation::run(ServingSummary* summary) {
       in.enqueue(static_cast<int32_t>(next_arrival));
       dirty.push_back(in.index());
       ++next_arrival;
+    }
+    // The slots of a pipelined replica share its KV pool: blocks one frees may be what another's
+    // waiting sequences need, so every slot of a touched replica is retried (a slot refused for
+    // want of blocks was never retried, and the run ended with 'cannot schedule').
+    if (slots > 1) {
+      const size_t n = dirty.size();
+      for (size_t d = 0; d < n; ++d)
+        for (int j = dirty[d] / slots * slots; j < (dirty[d] / slots + 1) * slots; ++j) dirty.push_back(j);
     }
     std::sort(dirty.begin(), dirty.end());
     dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
@@ -686,7 +712,7 @@ Result Simulation::run(ServingSummary* summary) {
                       "request beyond max_model_len, and counted as SLO misses");
   if (rejected > rejected_window)
     r.notes.push_back(std::to_string(rejected - rejected_window) + " request(s) need more KV tokens than one instance holds (the longest " +
-                      std::to_string(longest_rejected) + " > " + std::to_string(static_cast<int64_t>(cap_tokens)) +
+                      std::to_string(longest_rejected) + " > " + std::to_string(blocks * bt) +
                       "): refused at arrival, as an engine refuses a prompt beyond its max_model_len, and counted as SLO misses");
   r.set("slo_ttft_s", sp.slo.ttft_s);
   r.set("slo_tpot_s", sp.slo.tpot_s);

@@ -327,6 +327,97 @@ class InferCli(unittest.TestCase):
         finally:
             os.unlink(f.name)
 
+    def test_pipelined_slots_wait_for_each_others_kv_blocks(self):
+        """Two pipeline slots share one KV pool: a slot refused for want of blocks is retried when
+        its sibling frees them (it was not, and the run ended with 'cannot schedule')."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "pp.yaml")
+            with open(path, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, pp: 2}\n"
+                        "serving: {policy: continuous, max_batch_seqs: 64, kv_capacity_tokens: 20000}\n"
+                        "workload: {arrival: poisson, rate_per_s: 50, requests: 400, prompt: {dist: fixed, mean: 1000}, "
+                        "output: {dist: fixed, mean: 500}}\n")
+            sc = scalars(run_json("infer", "serve", path))
+        self.assertGreater(sc["throughput_requests_per_s"], 0)
+        self.assertGreater(sc["preemptions_count"], 0)
+
+    def study(self, text):
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: __import__("shutil").rmtree(d))
+        path = os.path.join(d, "s.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_kv_transfers_queue_on_the_link(self):
+        """Each request moves 0.655 GB of KV; at 8 requests/s a 1 GB/s link carries at most ~1.5 of
+        them a second (7.8 were reported: every transfer had the link to itself)."""
+        path = self.study(
+            "deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, tp: 4, weight_format: fp8, "
+            "activation_format: fp8, kv_format: fp8}\n"
+            "serving: {policy: chunked-prefill, disaggregation: {prefill_instances: 1, decode_instances: 1, "
+            "link_gb_per_s: 1, link_latency_us: 20}}\n"
+            "workload: {arrival: poisson, rate_per_s: 8, requests: 400, prompt: {dist: fixed, mean: 4000}, "
+            "output: {dist: fixed, mean: 100}}\n")
+        per_request_gb = 4000 * 80 * 8 * 128 * 2 * 1 / 1e9  # layers x kv heads x head_dim x K,V x fp8
+        sc = scalars(run_json("infer", "serve", path))
+        self.assertLessEqual(sc["throughput_requests_per_s"], 1.0 / per_request_gb * 1.02)
+        self.assertGreater(sc["throughput_requests_per_s"], 1.0 / per_request_gb * 0.8)
+
+    def test_a_request_within_a_block_of_the_capacity_is_refused_not_fatal(self):
+        path = self.study(
+            "deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+            "serving: {policy: continuous, kv_capacity_tokens: 1000}\n"
+            "workload: {arrival: poisson, rate_per_s: 1, requests: 3, prompt: {dist: fixed, mean: 900}, "
+            "output: {dist: fixed, mean: 100}}\n")
+        p = run("infer", "serve", path, ok=False)  # 62 blocks of 16 hold 992 tokens, not 1,000
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("every request needs more KV tokens than one instance holds (992", p.stderr)
+
+    def test_inputs_that_were_silently_accepted(self):
+        base = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
+        for setting, key in (("workload.prefix={share_fraction: 1.5, tokens: 512}", "share_fraction"),
+                             ("workload.prefix={share_fraction: 0.5, tokens: -512}", "tokens"),
+                             ("workload.prompt={dist: uniform, mean: 1024}", "mean"),
+                             ("serving.replicas=0", "serving.replicas")):
+            p = run("infer", "serve", base, "--set", setting, ok=False)
+            self.assertEqual(p.returncode, 2, setting)
+            self.assertIn(key, p.stderr, setting)
+
+    def test_kv_format_default_is_the_same_in_estimate_and_serve(self):
+        # fp8 activations keep a 16-bit cache unless one is asked for (vLLM's kv_cache_dtype auto)
+        e = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                             "--weights", "fp8", "--activations", "fp8"))
+        self.assertEqual(e["kv_format"], "bf16")
+        base = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
+        a = scalars(run_json("infer", "serve", base, "--set", "deployment.weight_format=fp8",
+                             "--set", "deployment.activation_format=fp8", "--set", "workload.requests=50"))
+        b = scalars(run_json("infer", "serve", base, "--set", "deployment.weight_format=fp8",
+                             "--set", "deployment.activation_format=fp8", "--set", "deployment.kv_format=bf16",
+                             "--set", "workload.requests=50"))
+        self.assertEqual(a["kv_capacity_tokens_per_instance"], b["kv_capacity_tokens_per_instance"])
+
+    def test_estimate_cost_per_token_includes_the_prefill(self):
+        sc = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                              "--engine", "vllm", "--batch", "64", "--prompt", "4096", "--output", "256"))
+        per_s = sc["device.usd_per_hour"] / 3600 if "device.usd_per_hour" in sc else None
+        whole = (sc["prefill_time_s"] + 255 * sc["time_per_output_token_s"]) / (64 * 256)
+        decode = sc["time_per_output_token_s"] / 64
+        ratio = sc["usd_per_million_output_tokens"] / sc["usd_per_million_decode_tokens"]
+        self.assertAlmostEqual(ratio, whole / decode, places=6)
+        self.assertGreater(ratio, 2)
+
+    def test_plan_ranks_unpriced_candidates_after_priced_ones(self):
+        j = run_json("infer", "plan", os.path.join("data", "examples", "infer-plan-llama3-70b.yaml"),
+                     "--set", "plan.accelerators=[h100-sxm-80gb, b200]", "--set", "plan.tp=[4,8]",
+                     "--set", "plan.max_batch_seqs=[256]")
+        sc = scalars(j)
+        self.assertEqual(sc["best_accelerator"], "h100-sxm-80gb")  # b200 has no price in the catalog
+        self.assertGreater(sc["best_usd_per_hour"], 0)
+        for r in rows(j["tables"][next(iter(j["tables"]))]):
+            if r.get("accelerator") == "b200":
+                self.assertIsNone(r["usd_per_hour"]) if r["usd_per_hour"] is None else self.assertNotEqual(r["usd_per_hour"], 0)
+
 
 if __name__ == "__main__":
     unittest.main()
