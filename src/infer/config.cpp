@@ -258,6 +258,8 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
 
 void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
   auto& sv = s.serving;
+  // The speculative acceptance draws follow the workload's seed (they were always seed 1).
+  sv.seed = s.workload.seed;
   const auto& d = sv.deployment;
   const DeviceProfile p = data.device(d.accel);
   sv.memory_available_fraction = memory_share(d, p);

@@ -344,13 +344,31 @@ bool Instance::start(double now) {
   }
   pass_cost_ = cm_.iteration(b, pipe_ ? &stage_s_ : nullptr);
   double draft_s = 0;
+  IterationCost draft_cost;  // compute and memory of the draft's passes (for energy)
   if (draft_ && b.decode_seqs > 0) {
     Batch db;
     db.decode_seqs = b.decode_seqs;
     db.decode_tokens = static_cast<double>(b.decode_seqs);
     db.decode_context_tokens = spec_ctx;
     db.logits_tokens = b.decode_seqs;
-    draft_s = sim_.spec_.speculative.draft_tokens * draft_->iteration(db).total_s;
+    const IterationCost one = draft_->iteration(db);
+    const double k = sim_.spec_.speculative.draft_tokens;
+    draft_s = k * one.total_s;
+    draft_cost.compute_s += k * one.compute_s;
+    draft_cost.memory_s += k * one.memory_s;
+  }
+  if (draft_ && b.prefill_seqs > 0) {
+    // The draft builds its own KV cache of the prompt: one prefill pass of its own (it was free,
+    // and TTFT did not move with a draft model).
+    Batch pb;
+    pb.prefill_seqs = b.prefill_seqs;
+    pb.prefill_tokens = b.prefill_tokens;
+    pb.prefill_attention_pairs = b.prefill_attention_pairs;
+    pb.prefill_past_tokens = b.prefill_past_tokens;
+    const IterationCost pre = draft_->iteration(pb);
+    draft_s += pre.total_s;
+    draft_cost.compute_s += pre.compute_s;
+    draft_cost.memory_s += pre.memory_s;
   }
   double dt = pass_cost_.total_s + draft_s;
   if (pipe_) {
@@ -372,7 +390,7 @@ bool Instance::start(double now) {
   if (sp.busy_power_w > 0) {
     // Each stage's tp devices draw (busy - idle) x utilisation above idle while the stage works;
     // compute and memory are sums over stages.
-    const double active = std::max(pass_cost_.compute_s, pass_cost_.memory_s);
+    const double active = std::max(pass_cost_.compute_s, pass_cost_.memory_s) + std::max(draft_cost.compute_s, draft_cost.memory_s);
     dynamic_energy_j += cm_.deployment().par.tp * (sp.busy_power_w - sp.idle_power_w) * std::min(active, pass_cost_.total_s + draft_s);
   }
   return true;
@@ -565,7 +583,8 @@ Result Simulation::run(ServingSummary* summary) {
   double next_sample = 0;
   int64_t interval_used = 0, interval_run = 0, interval_wait = 0;  // maxima since the last timeline point
   std::vector<std::array<double, 4>> timeline;
-  const double kv_tok_bytes = cm.kv_bytes_per_token_per_device() * sp.deployment.par.devices();
+  const double kv_tok_bytes = (cm.kv_bytes_per_token_per_device() + (draft ? draft->kv_bytes_per_token_per_device() : 0.0)) *
+                              sp.deployment.par.devices();
 
   size_t next_arrival = 0;
   const Role entry = sp.disaggregation ? Role::Prefill : Role::Colocated;
@@ -802,7 +821,10 @@ double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d) {
   // Activation workspace of one pass: max_batch_tokens x hidden x (a few live tensors).
   usable -= static_cast<double>(spec.limits.max_batch_tokens) * d.model.hidden * d.activation.bytes() * 8;
   if (usable <= 0) return 0;
-  return usable / cm.kv_bytes_per_token_per_device();
+  // A draft model keeps its own cache of every token the target holds (40% more capacity had
+  // been counted for a Llama 3.1 8B draft of a 70B target).
+  const double per_token = cm.kv_bytes_per_token_per_device() + (spec.draft ? CostModel(*spec.draft).kv_bytes_per_token_per_device() : 0.0);
+  return usable / per_token;
 }
 
 Result simulate_serving(const ServingSpec& spec, const std::vector<Request>& requests, ServingSummary* summary) {

@@ -418,6 +418,13 @@ class InferCli(unittest.TestCase):
             if r.get("accelerator") == "b200":
                 self.assertIsNone(r["usd_per_hour"]) if r["usd_per_hour"] is None else self.assertNotEqual(r["usd_per_hour"], 0)
 
+    def test_a_draft_model_keeps_its_own_kv_cache(self):
+        ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")
+        base = ("--set", "workload.requests=300")
+        with_draft = scalars(run_json("infer", "serve", ex, *base))
+        # capacity: usable bytes over the target's and the draft's bytes per token (40,960 + 16,384 per device)
+        self.assertAlmostEqual(with_draft["kv_capacity_tokens_per_instance"] / 1.0e6, 1.0009, delta=0.002)
+
 
 if __name__ == "__main__":
     unittest.main()
