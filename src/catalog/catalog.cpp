@@ -429,6 +429,25 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
   return f;
 }
 
+void check_system_networks(const System& s, const NetworkTech& up, const NetworkTech* out, const SourceLocation& where) {
+  // (ib-ndr as the scale-up fabric was accepted and costed the NVLink traffic at IB rates)
+  if (up.kind != "scale_up" && up.kind != "pcie")
+    throw Error(where, "system '" + s.id + "': its scale_up network '" + up.id + "' is a " + up.kind + " network",
+                "a scale_up network is of kind scale_up (NVLink, Infinity Fabric, ICI) or pcie");
+  if (out && out->kind != "scale_out")
+    throw Error(where, "system '" + s.id + "': its scale_out network '" + out->id + "' is a " + out->kind + " network",
+                "a scale_out network is of kind scale_out (InfiniBand, RoCE, EFA, DCN)");
+  // Every collective is costed on these rates: an unknown one ended in "no collective algorithm
+  // supports reduce_scatter", naming nothing.
+  auto positive = [](const Sourced& v) { return v.known && v.value > 0 && std::isfinite(v.value); };
+  if (!positive(up.bandwidth_bytes_per_s))
+    throw Error(where, "system '" + s.id + "': its scale_up network '" + up.id + "' has no known bandwidth",
+                "give the network's bandwidth_gb_per_s");
+  if (out && !positive(out->bandwidth_bytes_per_s) && !positive(s.nic_bandwidth_bytes_per_s))
+    throw Error(where, "system '" + s.id + "': neither its scale_out network '" + out->id + "' nor the system gives a bandwidth",
+                "give the network's bandwidth_gb_per_s or the system's scale_out.nic_bandwidth_gbit_per_s");
+}
+
 System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources) {
   System s;
   s.sources = sources;
@@ -446,7 +465,9 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
     s.scale_out_network = out->str("network");
     s.nics_per_node = to_int(*out, "nics_per_node", out->i64("nics_per_node", s.gpus_per_node));
     s.nic_bandwidth_bytes_per_s = src(*out, "nic_bandwidth_gbit_per_s", sources, 1e9 / 8);
-    s.topology = out->str("topology", "fat-tree");
+    // Descriptive: both are costed as a fat tree (with oversubscription and leaf_nodes); a typo
+    // was accepted.
+    s.topology = out->choice("topology", {"fat-tree", "rail-optimized-fat-tree"}, "fat-tree");
     s.oversubscription = out->f64("oversubscription", 1.0);
     s.leaf_nodes = src(*out, "leaf_nodes", sources);
     if (!(s.oversubscription >= 1.0) || !std::isfinite(s.oversubscription))
@@ -454,12 +475,24 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
     if (s.leaf_nodes.known && (!(s.leaf_nodes.value >= 1.0) || s.leaf_nodes.value != std::floor(s.leaf_nodes.value) ||
                                s.leaf_nodes.value > INT32_MAX))
       out->fail("leaf_nodes", "must be a whole number of nodes >= 1 (or unknown)");
+    // (-8 NICs of -400 Gb/s gave a negative DP time; 0 NICs no collective algorithm at all)
+    if (s.nics_per_node < 1) out->fail("nics_per_node", "must be 1 or more, got " + std::to_string(s.nics_per_node));
+    if (s.nic_bandwidth_bytes_per_s.known && !(s.nic_bandwidth_bytes_per_s.value > 0 && std::isfinite(s.nic_bandwidth_bytes_per_s.value)))
+      out->fail("nic_bandwidth_gbit_per_s", "must be a positive bandwidth (or unknown: the network's port bandwidth)");
     out->finish();
   }
   s.storage_bandwidth_bytes_per_s = src(m, "storage_bandwidth_gb_per_s", sources, 1e9);
   s.node_price_usd_per_hour = src(m, "node_price_usd_per_hour", sources);
+  if (s.storage_bandwidth_bytes_per_s.known && !(s.storage_bandwidth_bytes_per_s.value > 0 && std::isfinite(s.storage_bandwidth_bytes_per_s.value)))
+    m.fail("storage_bandwidth_gb_per_s", "must be a positive bandwidth (or unknown)");
+  if (s.node_price_usd_per_hour.known && !(s.node_price_usd_per_hour.value >= 0 && std::isfinite(s.node_price_usd_per_hour.value)))
+    m.fail("node_price_usd_per_hour", "must be a price of 0 or more (or unknown)");
   if (s.gpus_per_node <= 0) m.fail("gpus_per_node", "must be positive");
   if (s.scale_up_domain < 1) m.fail("scale_up", "domain_gpus must be positive");
+  // A domain is whole nodes (an NVL72 rack: 18 of 4) or part of one (PCIe pairs): 3 of 8 is neither.
+  if (s.scale_up_domain % s.gpus_per_node != 0 && s.gpus_per_node % s.scale_up_domain != 0)
+    up.fail("domain_gpus", "a scale-up domain of " + std::to_string(s.scale_up_domain) + " GPUs is neither whole nodes of " +
+                               std::to_string(s.gpus_per_node) + " nor a divisor of one");
   m.finish();
   return s;
 }
@@ -597,7 +630,24 @@ void ModelConfig::validate(const SourceLocation& where) const {
       bad("moe.topk", "must be in 1.." + std::to_string(moe->num_experts));
     if (moe->expert_ffn_hidden <= 0) bad("moe.expert_ffn_hidden", "must be positive");
     if (moe->dense_layers < 0 || moe->dense_layers > layers) bad("moe.dense_layers", "must be in 0..layers");
+    // (-3 shared experts gave negative FLOPs and MFU; a layer frequency of 0 divides by zero)
+    if (moe->shared_experts < 0) bad("moe.shared_experts", "must be 0 or more, got " + std::to_string(moe->shared_experts));
+    if (moe->layer_freq < 1) bad("moe.layer_freq", "every k-th layer is MoE: k must be 1 or more, got " + std::to_string(moe->layer_freq));
+    if (!(moe->capacity_factor >= 0)) bad("moe.capacity_factor", "must be 0 (dropless) or positive");
   }
+  if (mla) {
+    // (a negative or zero rank gave a zero step time and an infinite MFU)
+    if (mla->q_lora_rank < 0) bad("mla.q_lora_rank", "must be 0 (queries not compressed) or positive");
+    const std::pair<const char*, int> dims[] = {{"mla.kv_lora_rank", mla->kv_lora_rank},
+                                                {"mla.qk_nope_head_dim", mla->qk_nope_head_dim},
+                                                {"mla.qk_rope_head_dim", mla->qk_rope_head_dim},
+                                                {"mla.v_head_dim", mla->v_head_dim}};
+    for (const auto& [k, v] : dims)
+      if (v <= 0) bad(k, "must be positive, got " + std::to_string(v));
+  }
+  if (max_seq_len < 0) bad("max_seq_len", "must be 0 (unknown) or positive");
+  if (sliding_window < 0) bad("sliding_window", "must be 0 (full attention) or a positive number of tokens");
+  if (learned_position && max_seq_len <= 0) bad("max_seq_len", "learned positions need the table's length (max_seq_len)");
 }
 
 // ---------------------------------------------------------------- Catalog
@@ -684,6 +734,8 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
     if (!s.scale_out_network.empty() && !c->networks_.count(s.scale_out_network))
       throw Error(w, "system refers to unknown network '" + s.scale_out_network + "'",
                   valid_choices_hint(s.scale_out_network, c->network_ids()));
+    check_system_networks(s, c->networks_.at(s.scale_up_network),
+                          s.scale_out_network.empty() ? nullptr : &c->networks_.at(s.scale_out_network), w);
   }
   return c;
 }

@@ -334,6 +334,9 @@ class Catalog {
 // Parsers for single entries (also used for inline descriptions in scenarios).
 Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std::string>& sources);
 NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::string>& sources);
+// Throws Error at `where` when a system's scale-up network is not of kind scale_up or pcie, or its
+// scale-out network not of kind scale_out.
+void check_system_networks(const System& s, const NetworkTech& up, const NetworkTech* out, const SourceLocation& where);
 System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources);
 ModelConfig parse_model(const YamlMap& m);
 Framework parse_framework(const YamlMap& m, const std::map<std::string, std::string>& sources);

@@ -189,7 +189,14 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       m.topk = r.i("num_experts_per_tok");
       m.expert_ffn_hidden = r.i("moe_intermediate_size");
       const int shared = r.i("shared_expert_intermediate_size", 0);
-      m.shared_experts = shared > 0 ? std::max(1, shared / m.expert_ffn_hidden) : 0;
+      // The shared expert is modelled as whole experts of the routed width (Qwen2-57B: 20480 =
+      // 8 x 2560): a width that is not a multiple was rounded silently (1000 became 2560).
+      if (shared > 0 && m.expert_ffn_hidden > 0 && shared % m.expert_ffn_hidden != 0)
+        throw Error(SourceLocation{file, 0, 0, "shared_expert_intermediate_size"},
+                    "shared_expert_intermediate_size " + std::to_string(shared) + " is not a multiple of moe_intermediate_size " +
+                        std::to_string(m.expert_ffn_hidden) + ": the shared expert is modelled as whole experts of that width",
+                    "write the model as a catalog YAML entry with moe.shared_experts");
+      m.shared_experts = shared > 0 ? shared / std::max(1, m.expert_ffn_hidden) : 0;
       m.layer_freq = r.i("decoder_sparse_step", 1);
       const auto mlp_only = j.value("mlp_only_layers", nlohmann::json::array());
       r.used.insert("mlp_only_layers");
@@ -213,9 +220,17 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       c.mla = a;
       c.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
     }
-    if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
   }
-  if (c.head_dim == 0 && c.heads > 0) c.head_dim = c.hidden / c.heads;
+  // Transformers' default head_dim is hidden / heads; where that is not whole, the config must
+  // state it, as a YAML entry must (8100 / 64 was floored to 126).
+  if (c.head_dim == 0 && c.heads > 0) {
+    if (c.hidden % c.heads != 0)
+      throw Error(SourceLocation{file, 0, 0, "head_dim"},
+                  "hidden_size " + std::to_string(c.hidden) + " is not a multiple of num_attention_heads " + std::to_string(c.heads) +
+                      ", and no head_dim is given",
+                  "state head_dim in the config");
+    c.head_dim = c.hidden / c.heads;
+  }
   // A key this mapping does not read is ignored, unless it is a near miss of a key it reads
   // (num_key_value_head for num_key_value_heads, first_k_dense for first_k_dense_replace): the
   // default would then replace the value the user meant, silently.
@@ -250,6 +265,15 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
         {"moe.topk", {"num_experts_per_tok"}},
         {"moe.expert_ffn_hidden", {"moe_intermediate_size", "intermediate_size"}},
         {"moe.dense_layers", {"first_k_dense_replace"}},
+        {"moe.shared_experts", {"n_shared_experts", "shared_expert_intermediate_size"}},
+        {"moe.layer_freq", {"moe_layer_freq", "decoder_sparse_step"}},
+        {"mla.q_lora_rank", {"q_lora_rank"}},
+        {"mla.kv_lora_rank", {"kv_lora_rank"}},
+        {"mla.qk_nope_head_dim", {"qk_nope_head_dim"}},
+        {"mla.qk_rope_head_dim", {"qk_rope_head_dim"}},
+        {"mla.v_head_dim", {"v_head_dim"}},
+        {"max_seq_len", {"max_position_embeddings", "n_positions"}},
+        {"sliding_window", {"sliding_window"}},
     };
     const auto it = hf_keys.find(e.where().key);
     if (it == hf_keys.end()) throw;

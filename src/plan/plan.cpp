@@ -414,11 +414,13 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     if (enumerated) *enumerated = 0;
     return out;
   }
+  const bool dense_ffn = !(m.moe && m.moe->dense_layers == 0 && m.moe->layer_freq == 1);
   for (int tp : divisors(N)) {
     if (!allowed(opt, "tp", tp)) continue;
     if (tp > 1 && !st.tp) continue;
     if (m.heads % tp != 0) continue;
     if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0) continue;
+    if (dense_ffn && m.ffn_hidden % tp != 0) continue;  // Megatron's divide() (scenario check_plan)
     for (int cp : divisors(N / tp)) {
       if (!allowed(opt, "cp", cp)) continue;
       if (cp > 1 && !st.cp) continue;
@@ -441,6 +443,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
           if (ep > 1 && !st.ep) continue;
           for (int etp : etps) {
             if (ep == 1 && etp != 1) continue;  // etp only matters inside experts
+            if (m.moe && m.moe->expert_ffn_hidden % etp != 0) continue;  // (scenario check_plan)
             if (!allowed(opt, "etp", etp) && !(ep == 1 && opt.fixed.count("etp"))) continue;
             if (ep > 1 && (static_cast<int64_t>(dp) * tp * cp / etp) % ep != 0) continue;
             const int max_v = pp == 1 ? 1 : (opt.max_vpp > 0 ? std::min(opt.max_vpp, L / pp) : L / pp);
@@ -471,6 +474,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                 const bool has_dp_group = static_cast<int64_t>(dp) * cp > 1 || edp > 1;
                 for (bool sp : sps) {
                   if (!allowed(opt, "sp", sp)) continue;
+                  if (sp && tp > 1 && (seq % cp != 0 || (seq / cp) % tp != 0)) continue;  // (scenario check_plan)
                   if (!sp && tp > 1 && ep > 1) continue;  // Megatron-Core: EP with TP needs SP (scenario check_plan)
                   for (bool tpo : tpos) {
                     if (!allowed(opt, "tp_overlap", tpo)) continue;

@@ -248,6 +248,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
                   valid_choices_hint(s.system.scale_out_network, local.network_ids()));
     s.scale_out = local.network(s.system.scale_out_network);
   }
+  check_system_networks(s.system, s.scale_up, s.scale_out ? &*s.scale_out : nullptr, root.loc("system"));
   s.num_gpus = root.i32("num_gpus");
   if (s.num_gpus < 1) root.fail("num_gpus", "must be positive");
   if (const int domain = std::max(s.system.gpus_per_node, s.system.scale_up_domain); !s.scale_out && s.num_gpus > domain)
@@ -336,6 +337,22 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (p.sequence_parallel && p.tp == 1) {
     // harmless: sequence parallelism over a TP group of one is a no-op
   }
+  // Megatron's divide() assertions: a column-parallel FFN splits its width over tp, the experts'
+  // over etp, and sequence parallelism the sequence (of each CP rank) over tp. Llama-2-13B at tp 5
+  // ran with a 5529.6-wide shard truncated.
+  const bool dense_ffn = !(m.moe && m.moe->dense_layers == 0 && m.moe->layer_freq == 1);
+  if (dense_ffn && m.ffn_hidden % p.tp != 0)
+    fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the FFN width " + std::to_string(m.ffn_hidden));
+  if (m.moe && m.moe->expert_ffn_hidden % (p.etp > 0 ? p.etp : p.tp) != 0)
+    fail(p.etp > 0 ? "etp" : "tp", "the expert tensor-parallel degree " + std::to_string(p.etp > 0 ? p.etp : p.tp) +
+                                       " does not divide the expert width " + std::to_string(m.moe->expert_ffn_hidden));
+  if (m.learned_position && m.max_seq_len > 0 && s.train.seq_len > m.max_seq_len) {
+    SourceLocation w = where_in;
+    w.key = "training.seq_len";
+    throw Error(w, "seq_len " + std::to_string(s.train.seq_len) + " is beyond the " + std::to_string(m.max_seq_len) +
+                       " learned positions of model '" + m.id + "'",
+                "a seq_len of at most max_seq_len, or a model with rotary positions");
+  }
   // Megatron-Core refuses both (megatron/training/arguments.py): the TP overlap pipelines the
   // all-gather and reduce-scatter of sequence parallelism, and the MoE token dispatcher with TP
   // expects the sequence-parallel layout.
@@ -349,6 +366,10 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (p.cp > 1 && s.train.seq_len % (2 * p.cp) != 0)
     fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * p.cp) +
                    " (load-balanced ring attention splits the sequence in 2*cp chunks)");
+  if (p.sequence_parallel && p.tp > 1 && (s.train.seq_len % p.cp != 0 || (s.train.seq_len / p.cp) % p.tp != 0))
+    fail("sequence_parallel", "sequence parallelism splits the " + std::to_string(s.train.seq_len / std::max(1, p.cp)) +
+                                  " tokens of a rank's sequence over tp = " + std::to_string(p.tp) + ", which does not divide them",
+         "a seq_len that is a multiple of tp x cp, or sequence_parallel: false");
   if (p.ep > 1) {
     if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
     if (m.moe->num_experts % p.ep != 0)

@@ -242,3 +242,38 @@ TEST(HfConfig, GptOssMapsToTheCatalogEntry) {
   EXPECT_TRUE(has(c.ignored_keys, "sliding_window"));
   EXPECT_TRUE(has(c.ignored_keys, "layer_types"));
 }
+
+// Shapes that were rounded or accepted silently (2026-12-02 review): a hidden size the heads do not
+// divide without head_dim (floored to 126), a shared expert that is not whole experts (rounded),
+// and a negative MLA rank (step time 0, MFU infinite), which names the config.json key.
+TEST(HfConfig, ShapesThatCannotBeModelledExactlyAreErrors) {
+  auto error_of = [](const std::string& json) -> std::string {
+    try {
+      (void)parse_hf_config(json, "m.json");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string llama = R"({"model_type": "llama", "num_attention_heads": 64, "num_key_value_heads": 8,
+    "num_hidden_layers": 8, "intermediate_size": 14336, "vocab_size": 32000, )";
+  EXPECT_EQ(error_of(llama + R"("hidden_size": 8192})"), "(no error)");
+  EXPECT_NE(error_of(llama + R"("hidden_size": 8100})").find("not a multiple of num_attention_heads"), std::string::npos);
+  EXPECT_EQ(error_of(llama + R"("hidden_size": 8100, "head_dim": 128})"), "(no error)");
+  const std::string qwen = R"({"model_type": "qwen2_moe", "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 16,
+    "num_hidden_layers": 4, "intermediate_size": 5632, "vocab_size": 151936, "num_experts": 60, "num_experts_per_tok": 4,
+    "moe_intermediate_size": 1408, )";
+  EXPECT_EQ(error_of(qwen + R"("shared_expert_intermediate_size": 5632})"), "(no error)");
+  EXPECT_NE(error_of(qwen + R"("shared_expert_intermediate_size": 1000})").find("not a multiple of moe_intermediate_size"),
+            std::string::npos);
+  const std::string ds = R"({"model_type": "deepseek_v3", "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 16,
+    "num_hidden_layers": 4, "intermediate_size": 10944, "vocab_size": 102400, "n_routed_experts": 64, "num_experts_per_tok": 6,
+    "moe_intermediate_size": 1408, "q_lora_rank": null, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128, )";
+  EXPECT_EQ(error_of(ds + R"("kv_lora_rank": 512})"), "(no error)");
+  try {
+    (void)parse_hf_config(ds + R"("kv_lora_rank": -512})", "m.json");
+    FAIL() << "a negative kv_lora_rank must be rejected";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "kv_lora_rank") << e.what();
+  }
+}

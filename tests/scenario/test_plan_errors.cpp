@@ -409,3 +409,60 @@ TEST(PlanErrors, TensorParallelOverlapAndExpertParallelNeedSequenceParallelism) 
   EXPECT_NE(e2.find("parallel.sequence_parallel"), std::string::npos) << e2;
   EXPECT_EQ(error_of(moe, {{"parallel.sequence_parallel", "true"}}), "(no error)");
 }
+
+// Inputs that were accepted and gave nonsense (2026-12-02 review): Megatron's divide() rules,
+// negative MoE/MLA fields, scale-out ranges and network kinds, learned positions.
+namespace {
+std::string inline_model(const std::string& extra, const std::string& ffn = "14336") {
+  return "model: {id: m, source: hand, layers: 32, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: " + ffn +
+         ", vocab: 128256" + extra + "}\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8, sequence_parallel: true}\n"
+         "training: {global_batch: 64, seq_len: 4096}\n";
+}
+}  // namespace
+
+TEST(PlanErrors, TpMustDivideTheFfnAndExpertWidthsAndTheSequenceUnderSp) {
+  EXPECT_EQ(error_of(inline_model("")), "(no error)");
+  auto e = error_of(inline_model("", "14340"));
+  EXPECT_NE(e.find("does not divide the FFN width 14340"), std::string::npos) << e;
+  e = error_of(inline_model(", moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 14336}"), {{"parallel.ep", "2"}, {"parallel.etp", "3"},
+                                                                                          {"parallel.tp", "3"}, {"num_gpus", "6"}});
+  EXPECT_NE(e.find("tp"), std::string::npos) << e;  // tp 3 divides neither heads nor widths
+  e = error_of(inline_model(", moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 1004}"), {{"parallel.etp", "8"}});
+  EXPECT_NE(e.find("does not divide the expert width 1004"), std::string::npos) << e;
+  e = error_of(inline_model(""), {{"training.seq_len", "4100"}});
+  EXPECT_NE(e.find("sequence parallelism splits the 4100 tokens"), std::string::npos) << e;
+  EXPECT_EQ(error_of(inline_model(""), {{"training.seq_len", "4100"}, {"parallel.sequence_parallel", "false"}}), "(no error)");
+}
+
+TEST(PlanErrors, NegativeOrZeroMoeAndMlaFieldsAreRefused) {
+  for (const auto& [extra, key] : std::vector<std::pair<std::string, std::string>>{
+           {", moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 14336, shared_experts: -3}", "moe.shared_experts"},
+           {", moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 14336, layer_freq: 0}", "moe.layer_freq"},
+           {", mla: {q_lora_rank: 0, kv_lora_rank: 0, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128}", "mla.kv_lora_rank"},
+           {", sliding_window: -4096", "sliding_window"}}) {
+    const auto e = error_of(inline_model(extra));
+    EXPECT_NE(e.find(key), std::string::npos) << extra << ": " << e;
+  }
+}
+
+TEST(PlanErrors, SystemScaleOutRangesAndNetworkKinds) {
+  const std::string sys = "model: llama3-70b\nnum_gpus: 16\nparallel: {tp: 8, sequence_parallel: true}\n"
+                          "training: {global_batch: 64, seq_len: 4096}\n"
+                          "system: {id: s, name: s, accelerator: h100-sxm-80gb, gpus_per_node: 8, ";
+  EXPECT_EQ(error_of(sys + "scale_up: {network: nvlink4}, scale_out: {network: ib-ndr}}\n"), "(no error)");
+  auto e = error_of(sys + "scale_up: {network: nvlink4}, scale_out: {network: ib-ndr, nics_per_node: -8}}\n");
+  EXPECT_NE(e.find("nics_per_node"), std::string::npos) << e;
+  e = error_of(sys + "scale_up: {network: nvlink4}, scale_out: {network: ib-ndr, nic_bandwidth_gbit_per_s: -400}}\n");
+  EXPECT_NE(e.find("nic_bandwidth_gbit_per_s"), std::string::npos) << e;
+  e = error_of(sys + "scale_up: {network: ib-ndr}, scale_out: {network: ib-ndr}}\n");
+  EXPECT_NE(e.find("is a scale_out network"), std::string::npos) << e;
+  e = error_of(sys + "scale_up: {network: nvlink4, domain_gpus: 3}, scale_out: {network: ib-ndr}}\n");
+  EXPECT_NE(e.find("domain_gpus"), std::string::npos) << e;
+  e = error_of(sys + "scale_up: {network: nvlink4}, scale_out: {network: ib-ndr, topology: dragonfly-typo}}\n");
+  EXPECT_NE(e.find("rail-optimized-fat-tree"), std::string::npos) << e;
+}
+
+TEST(PlanErrors, LearnedPositionsBoundTheSequence) {
+  const auto e = error_of("model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 64, seq_len: 16384}\n");
+  EXPECT_NE(e.find("learned positions"), std::string::npos) << e;
+}
