@@ -68,7 +68,20 @@ static Sourced resolve(Sourced s, const std::map<std::string, std::string>& sour
 
 static Sourced src(const YamlMap& m, const std::string& key, const std::map<std::string, std::string>& sources,
                    double scale = 1.0) {
-  return resolve(scaled(m.sourced(key), scale), sources);
+  Sourced v = m.sourced(key);
+  // In a file that lists citations, a source written as one id-like word that is none of them is
+  // a misspelt id (`h100-wpp` for `h100-wp`), not free text: it was kept as the provenance.
+  if (!sources.empty() && !v.source.empty() && !sources.count(v.source)) {
+    const bool id_like = std::all_of(v.source.begin(), v.source.end(), [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+    if (id_like) {
+      std::vector<std::string> ids;
+      for (const auto& [k, _] : sources) ids.push_back(k);
+      m.fail(key, "source '" + v.source + "' is not one of this file's citations", valid_choices_hint(v.source, ids));
+    }
+  }
+  return resolve(scaled(v, scale), sources);
 }
 
 double Accelerator::peak(DType d) const {

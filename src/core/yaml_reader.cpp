@@ -159,8 +159,17 @@ static bool to_bool(const YamlMap& m, const std::string& key, const YAML::Node& 
 }
 
 double YamlMap::f64(const std::string& key) const { return to_f64(*this, key, node_for(key)); }
+// A key written without a value (`tp:`) is not the key left out: it took the default silently,
+// where `--set parallel.tp=~` is an error. A required key without a value is "missing" (node_for).
+void YamlMap::reject_blank(const std::string& key) const {
+  const YAML::Node n = node_[key];
+  if (n.IsDefined() && n.IsNull())
+    fail(key, "no value given", "write a value, or leave the key out for its default");
+}
+
 double YamlMap::f64(const std::string& key, double dflt) const {
   used_->insert(key);
+  reject_blank(key);
   return has(key) ? to_f64(*this, key, node_[key]) : dflt;
 }
 int64_t YamlMap::i64(const std::string& key) const { return to_i64(*this, key, node_for(key)); }
@@ -173,11 +182,13 @@ int YamlMap::i32(const std::string& key) const { return narrow_int(*this, key, i
 int YamlMap::i32(const std::string& key, int dflt) const { return narrow_int(*this, key, i64(key, dflt)); }
 int64_t YamlMap::i64(const std::string& key, int64_t dflt) const {
   used_->insert(key);
+  reject_blank(key);
   return has(key) ? to_i64(*this, key, node_[key]) : dflt;
 }
 bool YamlMap::boolean(const std::string& key) const { return to_bool(*this, key, node_for(key)); }
 bool YamlMap::boolean(const std::string& key, bool dflt) const {
   used_->insert(key);
+  reject_blank(key);
   return has(key) ? to_bool(*this, key, node_[key]) : dflt;
 }
 std::string YamlMap::str(const std::string& key) const {
@@ -187,6 +198,7 @@ std::string YamlMap::str(const std::string& key) const {
 }
 std::string YamlMap::str(const std::string& key, const std::string& dflt) const {
   used_->insert(key);
+  reject_blank(key);
   if (!has(key)) return dflt;
   if (!node_[key].IsScalar()) fail(key, "expected a string");
   return node_[key].Scalar();
@@ -200,6 +212,7 @@ std::string YamlMap::choice(const std::string& key, const std::vector<std::strin
 std::string YamlMap::choice(const std::string& key, const std::vector<std::string>& valid,
                             const std::string& dflt) const {
   used_->insert(key);
+  reject_blank(key);
   if (!has(key)) return dflt;
   return choice(key, valid);
 }
@@ -228,6 +241,8 @@ std::vector<int64_t> YamlMap::i64_list(const std::string& key) const {
 
 Sourced YamlMap::sourced(const std::string& key) const {
   used_->insert(key);
+  if (node_[key].IsDefined() && node_[key].IsNull())
+    fail(key, "no value given", "write {value: X, source: ID}, {value: X, estimated: \"basis\"} or unknown");
   Sourced s;
   if (!has(key)) return s;
   auto n = node_[key];
@@ -242,6 +257,9 @@ Sourced YamlMap::sourced(const std::string& key) const {
   s.estimated = m.str("estimated", "");
   if (s.source.empty() && s.estimated.empty())
     fail(key, "a catalog number needs its provenance", "add source: ID or estimated: \"basis\"");
+  // (both were accepted, and the source dropped)
+  if (!s.source.empty() && !s.estimated.empty())
+    m.fail("estimated", "a number is either sourced or estimated, not both", "keep source: for a published value, estimated: for a derived one");
   m.finish();
   s.known = true;
   return s;

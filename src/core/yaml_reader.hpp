@@ -77,6 +77,7 @@ class YamlMap {
 
  private:
   YAML::Node node_for(const std::string& key) const;
+  void reject_blank(const std::string& key) const;
   std::vector<std::string> known_keys() const;
   [[noreturn]] void unknown_key(const YAML::Node& key_node) const;
   void throw_if_typo() const;

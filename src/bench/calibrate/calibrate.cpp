@@ -660,7 +660,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (suite == "gemm_cpu" && run.host.memory_bytes > 0)
     y += "    memory_gib: " + sourced(static_cast<double>(run.host.memory_bytes) / (1024.0 * 1024 * 1024), "bench-run") + "\n";
   if (suite == "gpu" && opt.device_memory_bytes > 0)
-    y += "    memory_gib: " + sourced(opt.device_memory_bytes / (1024.0 * 1024 * 1024), opt.memory_peak_source.empty() ? "given" : "memory-peak") + "\n";
+    y += "    memory_gib: " + sourced(opt.device_memory_bytes / (1024.0 * 1024 * 1024), "memory_gib of the --peak-from catalog entry") + "\n";
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
       y += "    memory_bandwidth_gb_per_s: " +
