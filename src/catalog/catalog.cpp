@@ -715,6 +715,9 @@ static void load_kind(const fs::path& dir, std::map<std::string, T>& into, F par
     if (!needle.empty() && ascii_lower(read_file(f)).find(needle) == std::string::npos) continue;
     auto file = YamlMap::load_file(f);
     auto sources = read_sources(file);
+    // A catalog file without entries is a mistake (an empty file already is an error): one with
+    // only its sources loaded as nothing.
+    if (!file.has("entries")) file.fail("entries", "a catalog file lists its entries under 'entries:'");
     for (auto& e : file.map_list("entries")) {
       T v = parse(e, sources);
       if (into.count(v.id))
@@ -782,6 +785,15 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
   if (fs::exists(p)) {
     if (p.extension() == ".json") return parse_hf_config(read_file(p.string()), p.string());
     auto m = YamlMap::load_file(p.string());
+    if (m.has("entries")) {
+      // A catalog file of several models (data/catalog/models/*.yaml): it was read as one model
+      // and refused for a missing 'id'. Name its entries.
+      std::string ids;
+      for (const auto& e : m.map_list("entries"))
+        if (e.has("id")) ids += (ids.empty() ? "" : ", ") + e.str("id");
+      throw Error(where, "'" + ref + "' is a catalog file of several models, not one model",
+                  "name one of its entries by id: " + (ids.empty() ? std::string("(none)") : ids));
+    }
     return parse_model(m);
   }
   throw Error(where, "unknown model '" + ref + "' (not a catalog id, nor a config.json or YAML file)",

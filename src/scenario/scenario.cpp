@@ -466,6 +466,11 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                 "accelerator '" + s.accelerator.id + "' has no memory bandwidth: every memory-bound op would take forever",
                 "a calibrated entry gets it from the memory_bandwidth suite (sextant bench --suite memory_bandwidth, then "
                 "calibrate), or give memory_bandwidth_gb_per_s");
+  // (an unknown capacity was read as 0 GiB: "does not fit: needs 21.5 GiB per GPU of 0 GiB")
+  if (!s.accelerator.memory_bytes.known || !(s.accelerator.memory_bytes.value > 0))
+    throw Error(SourceLocation{where_in.file, 0, 0, "accelerator"},
+                "accelerator '" + s.accelerator.id + "' has no known memory capacity: the memory fit of a training step cannot be checked",
+                "give the accelerator's memory_gib");
   if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !s.accelerator.has_peak(DType::FP4))
     throw Error(SourceLocation{where_in.file, 0, 0, "training.fp8_recipe"},
                 "mxfp8 needs tensor cores with MX (block-scaled) formats, which came with the fp4 generation (Blackwell); '" +

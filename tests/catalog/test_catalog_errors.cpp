@@ -427,3 +427,46 @@ TEST(CatalogErrors, SuggestionsKeepThePartTheWordNames) {
   EXPECT_EQ(closest_match("dgx-a10O", systems), "dgx-a100");  // a plain typo is still within reach
   EXPECT_EQ(closest_match("bf61", std::vector<std::string>{"bf16", "fp16", "fp8"}), "bf16");
 }
+
+// Provenance and shape holes of a catalog file (2026-12-02 review): a blank value took its
+// default, a misspelt citation id was kept as free text, source and estimated together dropped the
+// source, a file with only its sources loaded as nothing.
+TEST(CatalogErrors, ProvenanceAndBlankValuesAreStrict) {
+  auto with = [](const std::string& from, const std::string& to) {
+    std::string t = kGoodAccelerator;
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  {
+    TempDir d("blank");
+    d.write("accelerators/a.yaml", with("memory_bandwidth_gb_per_s: {value: 2000, source: ds}", "memory_bandwidth_gb_per_s:"));
+    const auto e = load_error(d);
+    EXPECT_NE(e.find("memory_bandwidth_gb_per_s"), std::string::npos) << e;
+    EXPECT_NE(e.find("no value given"), std::string::npos) << e;
+  }
+  {
+    TempDir d("misspelt");
+    d.write("accelerators/a.yaml", with("bf16: {value: 100, source: ds}", "bf16: {value: 100, source: dss}"));
+    const auto e = load_error(d);
+    EXPECT_NE(e.find("'dss' is not one of this file's citations"), std::string::npos) << e;
+  }
+  {
+    TempDir d("freetext");  // a sentence is free text, as before
+    d.write("accelerators/a.yaml", with("bf16: {value: 100, source: ds}", "bf16: {value: 100, source: \"vendor slide 12\"}"));
+    EXPECT_EQ(load_error(d), "");
+  }
+  {
+    TempDir d("both");
+    d.write("accelerators/a.yaml", with("bf16: {value: 100, source: ds}", "bf16: {value: 100, source: ds, estimated: guess}"));
+    const auto e = load_error(d);
+    EXPECT_NE(e.find("either sourced or estimated"), std::string::npos) << e;
+  }
+  {
+    TempDir d("noentries");
+    d.write("accelerators/a.yaml", kGoodAccelerator);
+    d.write("accelerators/b.yaml", "sources:\n  ds: \"a datasheet\"\n");
+    const auto e = load_error(d);
+    EXPECT_NE(e.find("b.yaml"), std::string::npos) << e;
+    EXPECT_NE(e.find("entries"), std::string::npos) << e;
+  }
+}

@@ -77,6 +77,19 @@ with tempfile.TemporaryDirectory() as d:
                             ["bad.yaml", "parallel.tp", "attention heads"]),
         "syntax": ("model: [llama\n", ["bad.yaml", "YAML syntax error"]),
         "empty": ("", ["bad.yaml", "must be a YAML mapping"]),
+        # a blank value took the default (a 70B model ran at tp 1)
+        "blank value": ("model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: }\ntraining: {global_batch: 8, seq_len: 128}\n",
+                        ["bad.yaml:4", "parallel.tp", "no value given"]),
+        # a catalog file of several models was read as one and refused for a missing 'id'
+        "catalog file as model": ("model: " + os.path.join(ROOT, "data", "catalog", "models", "llama.yaml") +
+                                  "\nsystem: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 8, seq_len: 128}\n",
+                                  ["bad.yaml:1", "catalog file of several models", "llama3-70b"]),
+        # an unknown capacity was read as 0 GiB ("does not fit ... of 0 GiB")
+        "unknown memory": ("model: llama3-8b\nhardware:\n  accelerators:\n    - {id: acc, name: acc, vendor: x, kind: gpu, "
+                           "peak_tflops: {bf16: {value: 900, source: x}}, memory_gib: unknown, "
+                           "memory_bandwidth_gb_per_s: {value: 3000, source: x}}\nsystem: dgx-h100\naccelerator: acc\nnum_gpus: 8\n"
+                           "training: {global_batch: 8, seq_len: 128}\n",
+                           ["bad.yaml", "no known memory capacity"]),
     }
     for name, (text, needles) in cases.items():
         open(bad, "w").write(text)
