@@ -163,16 +163,26 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("vocab", int64_t{m.vocab});
     r.set("mlp", m.mlp);
     r.set("tied_embeddings", m.tied_embeddings);
+    // every field the models read (a config.json's window could not be checked before)
+    r.set("norm", m.norm);
+    r.set("learned_position", m.learned_position);
+    r.set("max_seq_len", int64_t{m.max_seq_len});
+    r.set("sliding_window", int64_t{m.sliding_window});
     if (m.moe) {
       r.set("moe_num_experts", int64_t{m.moe->num_experts});
       r.set("moe_topk", int64_t{m.moe->topk});
       r.set("moe_expert_ffn_hidden", int64_t{m.moe->expert_ffn_hidden});
       r.set("moe_shared_experts", int64_t{m.moe->shared_experts});
       r.set("moe_dense_layers", int64_t{m.moe->dense_layers});
+      r.set("moe_layer_freq", int64_t{m.moe->layer_freq});
+      r.set("moe_capacity_factor", m.moe->capacity_factor);
     }
     if (m.mla) {
       r.set("mla_kv_lora_rank", int64_t{m.mla->kv_lora_rank});
       r.set("mla_q_lora_rank", int64_t{m.mla->q_lora_rank});
+      r.set("mla_qk_nope_head_dim", int64_t{m.mla->qk_nope_head_dim});
+      r.set("mla_qk_rope_head_dim", int64_t{m.mla->qk_rope_head_dim});
+      r.set("mla_v_head_dim", int64_t{m.mla->v_head_dim});
     }
     r.set("params_total_count", m.params_total());
     r.set("params_active_count", m.params_active());

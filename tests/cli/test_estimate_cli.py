@@ -106,5 +106,19 @@ with tempfile.TemporaryDirectory() as d:
     r = sx("catalog", "show", "h100")
     check("catalog suggestion", r.returncode == 2 and "did you mean" in r.stderr, r.stderr)
 
+# A config.json key the model does not read is said in the result (num_kv_heads for
+# num_key_value_heads made a GQA model multi-head without a word); transformers' own keys are not.
+with tempfile.TemporaryDirectory() as d:
+    cfg = json.load(open(os.path.join(ROOT, "tests", "data", "catalog", "llama3-8b-instruct.config.json")))
+    cfg["num_kv_heads"] = cfg.pop("num_key_value_heads")
+    json.dump(cfg, open(os.path.join(d, "typo.json"), "w"))
+    sc = os.path.join(d, "s.yaml")
+    open(sc, "w").write("model: typo.json\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8, sequence_parallel: true}\n"
+                        "training: {global_batch: 8, seq_len: 4096}\n")
+    r = sx("estimate", sc, "--json", "-")
+    notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+    hit = [n for n in notes if "config.json keys this model does not read" in n]
+    check("ignored config.json key noted", len(hit) == 1 and hit[0].endswith(": num_kv_heads"), notes)
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
