@@ -203,7 +203,12 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   }
   if (p.kind == EventKind::Sdc) {
     p.sdc_detection_latency_s = nonneg(m, "detection_latency_s", 3600);
-    p.node_lost = m.boolean("node_lost", false);
+    // The engine rolls an SDC back past the corruption and keeps the nodes: node_lost: true was
+    // accepted and did nothing.
+    if (m.has("node_lost") && m.boolean("node_lost"))
+      m.fail("node_lost", "an sdc process rolls back to a checkpoint before the corruption and keeps its nodes",
+             "model the eviction of the faulty node as an interrupt process with node_lost: true");
+    p.node_lost = false;
   }
   if (p.kind == EventKind::FailSlow) {
     p.slow_duration_s = positive(m, "duration_s");
@@ -406,7 +411,15 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     j.tokens_per_step = train->tokens_per_step;
     j.training_file = train->file;
   }
-  if (job.has("num_gpus")) j.num_gpus = job.i64("num_gpus");
+  if (job.has("num_gpus")) {
+    const int64_t n = job.i64("num_gpus");
+    // The training scenario sets the step time, tokens and replicas for its own GPU count: another
+    // count made half the nodes fail half as often at the same throughput.
+    if (train && n != j.num_gpus)
+      job.fail("num_gpus", "num_gpus " + std::to_string(n) + " differs from the training scenario's " + std::to_string(j.num_gpus),
+               "leave job.num_gpus out (the scenario gives it), or change the scenario's num_gpus");
+    j.num_gpus = n;
+  }
   if (job.has("gpus_per_node")) j.gpus_per_node = job.i64("gpus_per_node");
   if (j.num_gpus <= 0) job.fail("num_gpus", "the job needs num_gpus (or a training: scenario)");
   if (j.gpus_per_node <= 0) job.fail("gpus_per_node", "must be >= 1");

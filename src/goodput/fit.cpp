@@ -1,5 +1,6 @@
 #include "goodput/fit.hpp"
 
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -11,6 +12,25 @@
 namespace sextant::goodput {
 
 namespace {
+
+// A YAML double-quoted scalar: backslash, quote and control characters escaped (a category named
+// a"b was written as "a"b" and the preset could not be read back).
+std::string yaml_quoted(const std::string& v) {
+  std::string o = "\"";
+  for (unsigned char c : v) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      o += buf;
+    } else {
+      o += static_cast<char>(c);
+    }
+  }
+  return o + "\"";
+}
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> out;
   std::string cur;
@@ -171,13 +191,13 @@ std::string fitted_preset_yaml(const std::vector<FittedProcess>& f, const std::s
                                const std::string& source) {
   std::ostringstream o;
   o << "# Fitted by `sextant goodput --fit` from " << source << "\n";
-  o << "name: " << name << "\n";
-  o << "description: \"fitted from " << source << " (" << format_double(nodes) << " nodes, " << format_double(days) << " days)\"\n";
-  o << "sources:\n  incidents: \"" << source << "\"\n";
+  o << "name: " << yaml_quoted(name) << "\n";
+  o << "description: " << yaml_quoted("fitted from " + source + " (" + format_double(nodes) + " nodes, " + format_double(days) + " days)") << "\n";
+  o << "sources:\n  incidents: " << yaml_quoted(source) << "\n";
   o << "observed: {nodes: " << format_double(nodes) << ", days: " << format_double(days) << ", source: incidents}\n";
   o << "processes:\n";
   for (const auto& p : f) {
-    o << "  - {name: \"" << p.process.name << "\", component: \"" << p.process.component << "\", count: " << p.count
+    o << "  - {name: " << yaml_quoted(p.process.name) << ", component: " << yaml_quoted(p.process.component) << ", count: " << p.count
       << ", node_lost: " << (p.process.node_lost ? "true" : "false");
     if (p.shape_fitted) o << ", distribution: weibull, shape: " << format_double(p.weibull_shape);
     o << ", source: incidents}\n";

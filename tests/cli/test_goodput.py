@@ -141,12 +141,13 @@ class GoodputCli(unittest.TestCase):
                 for i in range(12):
                     f.write(f"{i * 50 + 7.5},gpu,gpu,true\n")
                 f.write("100,bad config,user,false\n")
+                f.write('200,"quote "" and back\\slash",user,false\n')  # written back unreadable before
             preset = os.path.join(d, "fitted.yaml")
             out = json.loads(run("--fit", inc, "--fit-nodes", "100", "--fit-days", "30", "--fit-out", preset,
                                  "--json", "-").stdout)
             t = out["tables"]["fitted_processes"]["columns"]
-            self.assertEqual(t["process"], ["gpu", "bad config"])
-            self.assertEqual(t["count"], [12, 1])
+            self.assertEqual(t["process"], ["gpu", "bad config", 'quote " and back\\slash'])
+            self.assertEqual(t["count"], [12, 1, 1])
             self.assertAlmostEqual(t["rate_per_1000_node_days"][0], 12 / (100 * 30) * 1000, places=9)
             job = os.path.join(d, "job.yaml")
             with open(job, "w") as f:
@@ -370,6 +371,33 @@ class GoodputCli(unittest.TestCase):
         sc = doc["scalars"]
         self.assertLess(sc["ettr"], 0.87)  # 0.956 when it restored from memory
         self.assertAlmostEqual(sc["ettr"], sc["multilevel_expected_ettr"], delta=0.04)
+
+    def test_inputs_the_engine_would_ignore_are_refused(self):
+        # an SDC's node_lost did nothing; a job GPU count other than the scenario's halved the failure rate
+        p = run(EXAMPLE, "--no-search", "--set",
+                "failures.processes=[{name: s, component: gpu, kind: sdc, rate_per_job_day: 1, node_lost: true}]", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("node_lost", p.stderr)
+        p = run(EXAMPLE, "--no-search", "--set", "job.num_gpus=8192", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("differs from the training scenario", p.stderr)
+
+    def test_without_a_checkpoint_size_other_strategies_are_not_compared(self):
+        # Their snapshot, peer copy and NVMe write cost nothing without a size: in-memory won at 0.993.
+        path = self.write(
+            "job: {num_gpus: 8, gpus_per_node: 8, work_days: 200}\nfailures:\n  processes:\n"
+            "    - {name: crash, component: software, kind: interrupt, rate_per_job_day: 1.0, node_lost: false, detection_s: 0}\n"
+            "recovery: {detection_s: 0, eviction_s: 0, restart_s: 600, rendezvous_base_s: 0, warmup_s: 0}\n"
+            "checkpoint: {strategy: sync-remote, write_s: 300, read_s: 0, interval_s: 3600}\n"
+            "simulation: {replicas: 50, seed: 7, search: true}\n")
+        doc = json.loads(run(path, "--json", "-").stdout)
+        st = doc["tables"]["strategies"]["columns"]
+        for name, e in zip(st["strategy"], st["ettr"]):
+            if name == "sync-remote":
+                self.assertGreater(e, 0.85)
+            else:
+                self.assertIsNone(e, name)
+        self.assertTrue(any("checkpoint size is unknown" in n for n in doc["notes"]))
 
 
 if __name__ == "__main__":
