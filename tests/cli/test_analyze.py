@@ -323,6 +323,21 @@ class AnalyzeCli(unittest.TestCase):
             self.assertTrue(any("unreadable or corrupt" in n for n in dg["name"]), dg["name"])
             self.assertTrue(any("different numbers of ranks" in n for n in doc["notes"]), doc["notes"])
 
+    def test_a_step_peak_counts_the_memory_it_starts_with(self):
+        # 3,000 B allocated in step 1, freed to 1,000 in step 2: step 2 held 3,000 at its start (1,000 before)
+        mem = lambda ts, alloc: {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": ts,
+                                 "args": {"Total Reserved": 4000, "Total Allocated": alloc, "Bytes": 1, "Addr": 1,
+                                          "Device Id": 0, "Device Type": 1}}
+        ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+              {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+              mem(150, 3000), mem(250, 1000),
+              {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 120, "dur": 10, "args": {"stream": 7}}]
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "rank-0.json", ev)
+            doc = json.loads(run("analyze", path, "--only", "memory_timeline", "--json", "-").stdout)
+        it = doc["tables"]["memory_per_iteration"]["columns"]
+        self.assertEqual(dict(zip(it["step"], it["peak_allocated_bytes"])), {1: 3000, 2: 3000})
+
 
 if __name__ == "__main__":
     unittest.main()

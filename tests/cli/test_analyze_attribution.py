@@ -77,7 +77,7 @@ class AttributionCli(unittest.TestCase):
             self.assertEqual(r["bytes"], sum(e["args"]["bytes"] for e in evs), name)
             self.assertAlmostEqual(r["total_time_us"], sum(e["dur"] for e in evs), places=6)
             bw = [e["args"]["memory bandwidth (GB/s)"] for e in evs if e["dur"] > 0]
-            self.assertAlmostEqual(r["median_bandwidth_gbps"], statistics.median(bw), delta=1e-6 * max(bw), msg=name)
+            self.assertAlmostEqual(r["median_bandwidth_gb_per_s"], statistics.median(bw), delta=1e-6 * max(bw), msg=name)
             self.assertGreater(r["gpu_span_share"], 0.0)
             self.assertLess(r["gpu_span_share"], 1.0)
 
@@ -85,10 +85,22 @@ class AttributionCli(unittest.TestCase):
         doc = self.analyze("user_annotations")
         rows = {r["annotation"]: r for r in table_rows(doc, "user_annotations")}
         count, cpu = collections.Counter(), collections.Counter()
+        spans = collections.defaultdict(list)
         for e in events():
             if e.get("cat") == "user_annotation":
                 count[e["name"]] += 1
-                cpu[e["name"]] += e["dur"]
+                spans[(e["name"], e.get("pid"), e.get("tid"))].append((e["ts"], e["ts"] + e["dur"]))
+        # CPU time: the union of a name's ranges per thread (nested ones of one name count once)
+        for (name, _, _), v in spans.items():
+            v.sort()
+            start, end = v[0]
+            for a, b in v[1:]:
+                if a > end:
+                    cpu[name] += end - start
+                    start, end = a, b
+                else:
+                    end = max(end, b)
+            cpu[name] += end - start
         self.assertTrue(count)
         for n in count:
             self.assertEqual(rows[n]["count"], count[n], n)

@@ -12,6 +12,7 @@
 // written, in ns in both rule sets (HTA's µs rounding would make short copies 0 long). Events
 // without a usable bytes arg, or of zero duration without a bandwidth arg, are counted in the
 // diagnostics and left out of the bandwidth figures (their time still counts in total_time_us).
+#include <cmath>
 #include <algorithm>
 #include <map>
 
@@ -103,11 +104,11 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
   t.add_i64("calls_with_bandwidth_arg_count");
   t.add_i64("bytes");
   t.add_f64("total_time_us");
-  t.add_f64("p10_bandwidth_gbps");
-  t.add_f64("median_bandwidth_gbps");
-  t.add_f64("p90_bandwidth_gbps");
-  t.add_f64("bytes_weighted_bandwidth_gbps");
-  t.add_f64("aggregate_bandwidth_gbps");
+  t.add_f64("p10_bandwidth_gb_per_s");
+  t.add_f64("median_bandwidth_gb_per_s");
+  t.add_f64("p90_bandwidth_gb_per_s");
+  t.add_f64("bytes_weighted_bandwidth_gb_per_s");
+  t.add_f64("aggregate_bandwidth_gb_per_s");
   t.add_f64("gpu_span_share");
 
   auto emit = [&](int64_t rank, const std::map<std::pair<std::string, std::string>, Acc>& by, int64_t span_ns) {
@@ -115,10 +116,10 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
       std::sort(a.gbps.begin(), a.gbps.end());
       const bool any = !a.gbps.empty();
       t.add_row({rank, key.first, key.second, a.calls, a.calls - a.calls_with_bytes, a.calls_with_arg, a.bytes,
-                 static_cast<double>(a.time_ns) / 1000.0, any ? stats::quantile_linear(a.gbps, 0.10) : 0.0,
-                 any ? stats::quantile_linear(a.gbps, 0.50) : 0.0, any ? stats::quantile_linear(a.gbps, 0.90) : 0.0,
-                 a.timed_bytes > 0 ? a.bytes_x_gbps / static_cast<double>(a.timed_bytes) : 0.0,
-                 a.timed_bytes_ns > 0 ? static_cast<double>(a.timed_bytes) / a.timed_bytes_ns : 0.0,
+                 static_cast<double>(a.time_ns) / 1000.0, any ? stats::quantile_linear(a.gbps, 0.10) : std::nan(""),
+                 any ? stats::quantile_linear(a.gbps, 0.50) : std::nan(""), any ? stats::quantile_linear(a.gbps, 0.90) : std::nan(""),
+                 a.timed_bytes > 0 ? a.bytes_x_gbps / static_cast<double>(a.timed_bytes) : std::nan(""),
+                 a.timed_bytes_ns > 0 ? static_cast<double>(a.timed_bytes) / a.timed_bytes_ns : std::nan(""),
                  span_ns > 0 ? static_cast<double>(a.time_ns) / static_cast<double>(span_ns) : 0.0});
     }
   };

@@ -50,10 +50,14 @@ void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
       }
       t.add_row({f.rank(), dev, static_cast<int64_t>(v.size()), peak_a, peak_r, final_a});
       for (const auto& [a, b, n] : steps) {
-        double p = -1;
-        for (const auto* m : v)
-          if (m->ts_ns >= a && m->ts_ns < b) p = std::max(p, static_cast<double>(m->total_allocated_bytes));
-        if (p >= 0) it.add_row({f.rank(), dev, n, p});
+        // The level carried in at the step's start counts: a step that begins by freeing memory
+        // peaks at what it held before its first sample (only the samples inside were read).
+        double p = -1, carried = -1;
+        for (const auto* m : v) {
+          if (m->ts_ns < a) carried = static_cast<double>(m->total_allocated_bytes);
+          else if (m->ts_ns < b) p = std::max(p, static_cast<double>(m->total_allocated_bytes));
+        }
+        if (p >= 0) it.add_row({f.rank(), dev, n, std::max(p, carried)});
       }
     }
   }

@@ -59,18 +59,39 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
       return static_cast<uint32_t>(std::lower_bound(threads.begin(), threads.end(), th) - threads.begin());
     };
     size_t n_items = 0;
+    // CPU time is the union of a name's ranges per thread: one nested in another of its name
+    // (DistributedDataParallel.forward inside itself) had been counted twice, more than its parent.
+    std::vector<std::tuple<uint32_t, int64_t, int64_t, int64_t>> ranges;  // name, thread, ts, end
     for (uint32_t i = 0; i < tr.size(); ++i) {
       if (tr.cat[i] == Category::UserAnnotation) {
         add_thread(thread_of(i));
         ++n_items;
         Acc& a = by[tr.name[i]];
         ++a.count;
-        a.cpu_ns += tr.dur_ns[i];
+        ranges.emplace_back(tr.name[i], thread_of(i), tr.ts_ns[i], tr.ts_ns[i] + tr.dur_ns[i]);
       } else if (tr.cat[i] == Category::GpuUserAnnotation) {
         Acc& a = by[tr.name[i]];
         ++a.gpu_ann;
         a.gpu_ann_ns += tr.dur_ns[i];
       }
+    }
+    std::sort(ranges.begin(), ranges.end());
+    for (size_t k = 0; k < ranges.size();) {
+      const auto [name, th, ts0, end0] = ranges[k];
+      int64_t open_start = ts0, open_end = end0, total = 0;
+      size_t j = k + 1;
+      for (; j < ranges.size() && std::get<0>(ranges[j]) == name && std::get<1>(ranges[j]) == th; ++j) {
+        const int64_t ts = std::get<2>(ranges[j]), end = std::get<3>(ranges[j]);
+        if (ts > open_end) {
+          total += open_end - open_start;
+          open_start = ts;
+          open_end = end;
+        } else {
+          open_end = std::max(open_end, end);
+        }
+      }
+      by[name].cpu_ns += total + (open_end - open_start);
+      k = j;
     }
     if (by.empty()) continue;
     for (const GpuEvent& g : f.gpu) {
