@@ -338,6 +338,23 @@ class AnalyzeCli(unittest.TestCase):
         it = doc["tables"]["memory_per_iteration"]["columns"]
         self.assertEqual(dict(zip(it["step"], it["peak_allocated_bytes"])), {1: 3000, 2: 3000})
 
+    def test_a_cuda_graph_launch_is_one_launch_of_all_its_kernels(self):
+        ev = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "ts": 0, "dur": 10, "pid": 1, "tid": 1,
+               "args": {"correlation": 9}},
+              {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 20, "dur": 5, "pid": 1, "tid": 1,
+               "args": {"correlation": 10}}]
+        for i in range(3):  # the graph's three kernels, then the plain launch's
+            ev.append({"ph": "X", "cat": "kernel", "name": f"g{i}", "ts": 100 + 50 * i, "dur": 40, "pid": 0, "tid": 7,
+                       "args": {"stream": 7, "correlation": 9, "device": 0}})
+        ev.append({"ph": "X", "cat": "kernel", "name": "k", "ts": 300, "dur": 40, "pid": 0, "tid": 7,
+                   "args": {"stream": 7, "correlation": 10, "device": 0}})
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "rank-0.json", ev)
+            doc = json.loads(run("analyze", path, "--only", "launch_stats", "--only", "queue_length", "--json", "-").stdout)
+        self.assertEqual(doc["tables"]["launch_summary"]["columns"]["launches_count"], [2])
+        q = doc["tables"]["queue_length_summary"]["columns"]
+        self.assertEqual(q["queue_length_max"], [4])  # the graph's three kernels and the plain launch queued before 100 us
+
 
 if __name__ == "__main__":
     unittest.main()
