@@ -101,6 +101,7 @@ void scale_restart(GoodputConfig& c, double k) {
   r.eviction_s *= k;
   r.hot_spare_s *= k;
   r.warm_standby_s *= k;
+  r.requeue_s *= k;  // the replacement by requeue too (most of a requeue job's restart; it was left out)
   r.restart_s *= k;
   r.rendezvous_base_s *= k;
   r.rendezvous_per_node_s *= k;
@@ -643,7 +644,12 @@ Result run_goodput(const GoodputConfig& c) {
             sol = std::make_pair(double(hiI), fhi);
           }
         }
-        add("spares_count", std::to_string(c.recovery.spares_count), sol, [](double v) { return std::to_string(int64_t(v)); });
+        // Under requeue the spares only help once replacement is a hot spare: the knob says so
+        // (it had switched silently and printed a spare count beside a requeue job's 32).
+        const bool requeue = c.recovery.replacement == "requeue";
+        add(requeue ? "spares_count (with replacement: hot-spare)" : "spares_count",
+            requeue ? std::string("0 (replacement: requeue)") : std::to_string(c.recovery.spares_count), sol,
+            [](double v) { return std::to_string(int64_t(v)); });
       }
       // Failure rate (scale on every process).
       {

@@ -399,6 +399,17 @@ class GoodputCli(unittest.TestCase):
                 self.assertIsNone(e, name)
         self.assertTrue(any("checkpoint size is unknown" in n for n in doc["notes"]))
 
+    def test_knobs_of_a_requeue_job_say_what_they_change(self):
+        doc = json.loads(run(EXAMPLE, "--replicas", "20", "--set", "simulation.search_replicas=10", "--set",
+                             "recovery.replacement=requeue", "--target-ettr", "0.95", "--json", "-").stdout)
+        k = doc["tables"]["knobs"]["columns"]
+        i = next(i for i, n in enumerate(k["knob"]) if n.startswith("spares_count"))
+        self.assertEqual(k["knob"][i], "spares_count (with replacement: hot-spare)")
+        self.assertEqual(k["current"][i], "0 (replacement: requeue)")
+        # the mean restart knob scales the requeue wait, most of this job's restart: it can reach the target
+        j = k["knob"].index("mean_restart_s")
+        self.assertEqual(k["reachable"][j], "yes")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
