@@ -68,7 +68,16 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
 
   Diagnostics diag;
   diag.merge(set.diagnostics);
-  for (const auto& rt : set.ranks) diag.merge(rt.diagnostics);
+  // In a job of several files, an event's example names the file it came from (it did not say
+  // which of the files held the bad event).
+  for (const auto& rt : set.ranks) {
+    if (set.ranks.size() == 1) {
+      diag.merge(rt.diagnostics);
+      continue;
+    }
+    for (const auto& [k, d] : rt.diagnostics.items())
+      diag.add_count(k, d.severity, d.example.rfind(rt.file, 0) == 0 ? d.example : rt.file + ": " + d.example, d.count);
+  }
   // The selected analyses run concurrently, each into its own Result and Diagnostics (they only
   // read the frames and the traces); their outputs are then appended in registry order, so the
   // result is the same, byte for byte, as running them one after the other. Two analyses at once

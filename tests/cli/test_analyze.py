@@ -355,6 +355,17 @@ class AnalyzeCli(unittest.TestCase):
         q = doc["tables"]["queue_length_summary"]["columns"]
         self.assertEqual(q["queue_length_max"], [4])  # the graph's three kernels and the plain launch queued before 100 us
 
+    def test_a_diagnostic_of_a_job_names_the_file_of_its_example(self):
+        good = [{"ph": "X", "cat": "kernel", "name": "k", "ts": 0, "dur": 10, "pid": 0, "tid": 7, "args": {"stream": 7}}]
+        bad = good + [{"ph": "X", "cat": "kernel", "name": "nots", "dur": 10, "pid": 0, "tid": 7, "args": {"stream": 7}}]
+        with tempfile.TemporaryDirectory() as d:
+            self.write_trace(d, "rank-0.json", good)
+            b = self.write_trace(d, "rank-1.json", bad)
+            doc = json.loads(run("analyze", d, "--json", "-").stdout)
+        dg = doc["tables"]["diagnostics"]["columns"]
+        i = dg["name"].index("complete event without numeric ts")
+        self.assertTrue(dg["example"][i].startswith(b + ": "), dg["example"][i])
+
 
 if __name__ == "__main__":
     unittest.main()
