@@ -1,6 +1,9 @@
 // sextant simulate SCENARIO [--set k=v] [--straggler R=F] [--all-ranks] [--timeline FILE.json]
 //                           [--timeline-ranks LIST] [--seed S] [--jitter SIGMA] [--no-contention]
+#include <yaml-cpp/yaml.h>
+
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "catalog/catalog.hpp"
@@ -33,6 +36,30 @@ int64_t parse_int(const std::string& text, const std::string& key) {
   } catch (const std::exception&) {
   }
   throw Error(SourceLocation{"", 0, 0, key}, "'" + text + "' is not an integer");
+}
+
+// Where a dotted key is written in a scenario file: its line and column, or "FILE (--set)" when an
+// override set it; nullopt when neither holds it.
+std::optional<SourceLocation> key_location(const std::string& file, const std::string& dotted, const std::vector<std::string>& sets) {
+  for (const auto& kv : sets)
+    if (kv.rfind(dotted + "=", 0) == 0) return SourceLocation{file + " (--set)", 0, 0, dotted};
+  try {
+    YAML::Node n = YAML::LoadFile(file);
+    std::string rest = dotted;
+    while (true) {
+      const auto dot = rest.find('.');
+      const std::string part = rest.substr(0, dot);
+      if (!n.IsMap() || !n[part]) return std::nullopt;
+      n = n[part];
+      if (dot == std::string::npos) break;
+      rest = rest.substr(dot + 1);
+    }
+    const YAML::Mark m = n.Mark();
+    if (m.line < 0) return std::nullopt;
+    return SourceLocation{file, m.line + 1, m.column + 1, dotted};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 std::vector<int64_t> parse_rank_list(const std::string& text) {
@@ -110,7 +137,16 @@ void add_simulate_command(CLI::App& app) {
     // Only an output file carries the table; a printed result needs no spans recorded for it.
     const bool files_out = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();
     o.timeline_rows = files_out ? a->timeline_rows : 0;
-    const sim::SimResult r = sim::simulate(s, o);
+    sim::SimResult r;
+    try {
+      r = sim::simulate(s, o);
+    } catch (const Error& e) {
+      // The simulation knows the key of a scenario value it refuses, not where it was written:
+      // point at its line (the budget's error named training.global_batch at line 0).
+      if (e.where().line == 0 && !e.where().key.empty() && e.where().file == s.file)
+        if (const auto at = key_location(s.file, e.where().key, a->sets)) throw Error(*at, e.message(), e.hint());
+      throw;
+    }
     // The timeline file is one of the run's outputs: staged with --json, --csv and --report and
     // renamed with them, so a failed run leaves the previous timeline too.
     std::vector<std::pair<std::string, std::string>> extra;

@@ -9,6 +9,7 @@ Commands covered: analyze (Kineto JSON, plain and gzip), estimate (scenario YAML
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -622,6 +623,8 @@ class BadInputs(unittest.TestCase):
             (["simulate", SCENARIO, "--jitter", "nan"], ["--jitter"], ["finite"]),
             # A batch three zeros too long: a budget error, not hours and gigabytes.
             (["simulate", SCENARIO, "--set", "training.global_batch=102400000"], ["training.global_batch"], ["budget", "estimate"]),
+            # ... named at its --set (line 0 of the file before)
+            (["simulate", SCENARIO, "--set", "training.global_batch=102400000"], [SCENARIO + " (--set)"], ["budget"]),
             (["plan", SCENARIO, "--headroom-gib", "inf"], ["--headroom-gib"], ["finite"]),
             (["simulate", SCENARIO, "--straggler", "17=1.3x"], ["--straggler"], ["'1.3x' is not a number"]),
             (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["number >= 0", "'abc'"]),
@@ -635,6 +638,16 @@ class BadInputs(unittest.TestCase):
         for args, names, what in cases:
             with self.subTest(args=args):
                 self.assert_fails(args, names, what)
+
+    def test_simulation_budget_names_the_line_of_the_batch(self):
+        y = os.path.join(self.tmp, "big.yaml")
+        text = open(SCENARIO).read()
+        with open(y, "w") as f:
+            f.write(re.sub(r"global_batch: \d+", "global_batch: 1024000", text))
+        line = next(i for i, l in enumerate(open(y).read().split("\n"), 1) if "global_batch: 1024000" in l)
+        p = self.run_cli(["simulate", y])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(f"{y}:{line}:", p.stderr.decode())
 
     def test_simulate_timeline_is_committed_with_the_other_outputs(self):
         """--timeline is one of the run's outputs: when another output cannot be written, the
