@@ -150,7 +150,10 @@ TEST(Timing, InnerLoopIsSizedOnWarmCallsNotTheColdFirstOne) {
     };
     const double min_rep_s = 0.01;
     const Timed t = time_repeated(body, warmup, 3, min_rep_s);
-    EXPECT_GE(t.inner_count, 400) << warmup;  // 10 ms / 20 us = 500, less what the clock reads add
-    for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.9) << warmup;
+    // 10 ms / 20 us = 500 on an idle machine; sized on the cold call it would be 1. The bounds
+    // leave room for a loaded machine (the busy loop preempted while the loop is sized): a CI run
+    // beside another build measured fewer than 400.
+    EXPECT_GE(t.inner_count, 50) << warmup;
+    for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.5) << warmup;
   }
 }

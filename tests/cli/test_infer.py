@@ -384,6 +384,13 @@ class InferCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2, setting)
             self.assertIn(key, p.stderr, setting)
 
+    def test_a_clamped_length_distribution_says_its_mean_moved(self):
+        base = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
+        j = run_json("infer", "serve", base, "--set", "workload.output={dist: exponential, mean: 256, max: 511}")
+        self.assertTrue(any(n.startswith("workload.output: the drawn lengths average") for n in j["notes"]), j["notes"])
+        j = run_json("infer", "serve", base)
+        self.assertFalse(any("the drawn lengths average" in n for n in j["notes"]), j["notes"])
+
     def test_kv_format_default_is_the_same_in_estimate_and_serve(self):
         # fp8 activations keep a 16-bit cache unless one is asked for (vLLM's kv_cache_dtype auto)
         e = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
