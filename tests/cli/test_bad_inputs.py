@@ -129,6 +129,20 @@ class BadInputs(unittest.TestCase):
         p = self.write("rank0.json", "this is not JSON\n")
         self.assert_fails(["analyze", p], [p], ["not a readable JSON trace"])
 
+    def test_analyze_syntax_error_names_line_and_column(self):
+        # Where in an indented (json.dump(indent=...)) trace the text stops being JSON: the line and
+        # column an editor jumps to, for a plain file and for the same text gzipped.
+        good = json.dumps(kineto([event("k", 1000, 10), event("k2", 2000, 10)]), indent=1)
+        bad = good.replace('"ts": 2000', '"ts": 2000 x', 1)
+        self.assertNotEqual(bad, good)
+        before = bad[: bad.index(" x") + 1]
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        p = self.write("rank0.json", bad)
+        self.assert_fails(["analyze", p], [f"{p}:{line}:{column}"], ["expected", "byte offset"])
+        g = self.write("rank0.json.gz", gzip.compress(bad.encode()), "wb")
+        self.assert_fails(["analyze", g], [f"{g}:{line}:{column}"], ["expected", "byte offset"])
+
     def test_analyze_wrong_json_types(self):
         cases = {
             "events-object": {"traceEvents": {"ph": "X"}},

@@ -5,9 +5,12 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 #include <regex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/threads.hpp"
@@ -60,7 +63,51 @@ int64_t rank_from_file_name(const std::string& path) {
   return -1;
 }
 
+namespace {
+
+// The 1-based line and column of byte `offset` of path's (inflated) text, read again from the
+// start: an error path only, so the scan itself never counts lines. {0, 0} when the file cannot
+// be read again.
+std::pair<int, int> line_and_column(const std::string& path, uint64_t offset, int64_t max_inflate_bytes) {
+  try {
+    auto src = open_byte_source(path, max_inflate_bytes, false);
+    std::vector<char> buf(size_t{1} << 20);
+    uint64_t pos = 0, line = 1, line_start = 0;
+    while (pos < offset) {
+      size_t want = static_cast<size_t>(std::min<uint64_t>(buf.size(), offset - pos));
+      size_t got = src->read(buf.data(), want);
+      if (got == 0) break;
+      for (size_t i = 0; i < got; ++i)
+        if (buf[i] == '\n') {
+          ++line;
+          line_start = pos + i + 1;
+        }
+      pos += got;
+    }
+    constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int>::max());
+    return {static_cast<int>(std::min(line, kMax)), static_cast<int>(std::min(offset - line_start + 1, kMax))};
+  } catch (const Error&) {
+    return {0, 0};
+  }
+}
+
+RankTrace load_trace_file_unlocated(const std::string& path, const ScanOptions& opt);
+
+}  // namespace
+
 RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
+  try {
+    return load_trace_file_unlocated(path, opt);
+  } catch (const JsonSyntaxError& e) {
+    auto [line, column] = line_and_column(path, e.byte_offset(), opt.max_inflate_bytes);
+    if (line == 0) throw;
+    throw Error(SourceLocation{path, line, column, ""}, e.message(), e.hint());
+  }
+}
+
+namespace {
+
+RankTrace load_trace_file_unlocated(const std::string& path, const ScanOptions& opt) {
   RankTrace t;
   std::error_code ec0;
   uint64_t fsize = fs::file_size(path, ec0);
@@ -110,6 +157,8 @@ RankTrace load_trace_file(const std::string& path, const ScanOptions& opt) {
   }
   return t;
 }
+
+}  // namespace
 
 std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, const LoadOptions& opt,
                                        int64_t* cache_hits) {

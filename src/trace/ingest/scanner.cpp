@@ -548,9 +548,9 @@ class Scanner {
       top_level();
     } catch (const SyntaxError& se) {
       uint64_t off = base_ + static_cast<uint64_t>(se.at - data_);
-      throw Error(SourceLocation{file_, 0, 0, ""},
-                  "not a readable JSON trace: " + se.what + " at byte offset " + std::to_string(off),
-                  "the file must be a PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzip");
+      throw JsonSyntaxError(SourceLocation{file_, 0, 0, ""},
+                            "not a readable JSON trace: " + se.what + " at byte offset " + std::to_string(off),
+                            "the file must be a PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzip", off);
     }
     // Text after the top-level value: whitespace is allowed; anything else (a second document
     // appended, garbage) is not part of the trace and is a warning with its size, as a JSON

@@ -11,8 +11,11 @@
 //  - Events that are valid JSON but unexpected (no "ph", no "ts", non-object elements, unknown
 //    phases, string streams, ...) are counted in RankTrace::diagnostics and never abort.
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <utility>
 
+#include "core/error.hpp"
 #include "trace/ingest/byte_source.hpp"
 #include "trace/model.hpp"
 
@@ -29,7 +32,21 @@ struct ScanOptions {
   size_t split_min_bytes = size_t{2} << 20;
 };
 
-// Fills out (file, events, metadata, diagnostics, raw_bytes, json_events).
+// The text is not JSON (or not a trace's top level). byte_offset is where in the (inflated) text
+// the scan stopped; the message names it. The scanner reads a stream and does not count lines:
+// load_trace_file, which can read the file again, rethrows it with the line and column.
+class JsonSyntaxError : public Error {
+ public:
+  JsonSyntaxError(SourceLocation where, std::string message, std::string hint, uint64_t byte_offset)
+      : Error(std::move(where), std::move(message), std::move(hint)), byte_offset_(byte_offset) {}
+  uint64_t byte_offset() const { return byte_offset_; }
+
+ private:
+  uint64_t byte_offset_;
+};
+
+// Fills out (file, events, metadata, diagnostics, raw_bytes, json_events). Throws JsonSyntaxError
+// for text that is not JSON, Error for a file that cannot be read.
 void scan_trace(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt = {});
 
 // Convenience for in-memory text (tests).
