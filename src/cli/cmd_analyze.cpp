@@ -60,9 +60,10 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--compat", a->compat, "Rule set: sextant (default) or hta (HTA's loader and definitions)")
       ->check(CLI::IsMember({"sextant", "hta"}));
   cmd->add_option("--only", a->only,
-                  "Run only these analyses (repeatable): temporal_breakdown, comm_comp_overlap, kernel_breakdown, "
+                  "Run only these analyses (repeatable, or comma-separated): temporal_breakdown, comm_comp_overlap, kernel_breakdown, "
                   "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline, critical_path, whatif, "
-                  "findings, workload, memcpy_bandwidth, kernel_sequences, user_annotations, clock_skew");
+                  "findings, workload, memcpy_bandwidth, kernel_sequences, user_annotations, clock_skew")
+      ->delimiter(',');
   cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default: all cores)")->check(non_negative_number());
   cmd->add_flag("--diff", a->diff,
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");

@@ -212,6 +212,11 @@ class AnalyzeCli(unittest.TestCase):
             with open(path, "w") as f:
                 json.dump({"traceEvents": events}, f)
             w = json.loads(run("analyze", path, "--only", "whatif", "--scale", "kernel:^A$=0.25", "--json", "-").stdout)
+            # --only takes a comma-separated list as well as repeats.
+            both = json.loads(run("analyze", path, "--only", "critical_path,whatif", "--json", "-").stdout)
+            self.assertIn("critical_path_summary", both["tables"])
+            self.assertIn("whatif", both["tables"])
+            self.assertNotIn("temporal_breakdown", both["tables"])
         cols = w["tables"]["whatif"]["columns"]
         self.assertEqual(cols["replay_error_fraction"][0], 0)
         self.assertEqual(cols["predicted_us"][0], 415)

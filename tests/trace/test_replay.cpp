@@ -3,7 +3,9 @@
 // second stream), do the critical path, its attribution and the what-if replays (--scale comm,
 // compute, kernel:REGEX, --drop-gaps host) give exactly the hand-derived times? Does the unscaled
 // replay reproduce every iteration of the bundled real traces (and of the public corpus when
-// present) within 2%, with attributions that sum to the path length?
+// present) within 2%, with attributions that sum to the path length? When the step's thread waits
+// in loss.backward() for the autograd thread, is the backward pass on the critical path and does a
+// faster GPU shorten the wait?
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -112,6 +114,72 @@ TEST(Replay, WhatIfByHand) {
   EXPECT_DOUBLE_EQ(predicted({}, true), 165.0);
   // Without the host's trailing work the NCCL kernel becomes the end of the iteration.
   EXPECT_DOUBLE_EQ(predicted({"comm=2"}, true), 205.0);
+}
+
+namespace {
+// Main thread 1, ProfilerStep#1 [0,250), and PyTorch's autograd thread 2 running the backward pass
+// while thread 1 waits in loss.backward() (no runtime call on thread 1 in [15,200)):
+//   1: cudaLaunchKernel [10,15) -> forward gemm on stream 7 [20,70)
+//   2: cudaLaunchKernel [40,45) -> backward gemm on stream 7 [70,150) (queued behind the forward)
+//   2: cudaLaunchKernel [50,55) -> backward elementwise on stream 7 [150,180)
+//   2: cudaStreamSynchronize [60,185) waits for stream 7
+//   1: cudaLaunchKernel [200,205) -> optimizer kernel on stream 7 [210,240)
+// Thread 2's calls [40,185) cover most of thread 1's gap [15,200): a fork after [10,15) and a join
+// into the gap's remainder [185,200). Critical path by hand: gap 10 (cpu) + launch latency 10 +
+// forward 50 + backward 80 + elementwise 30 (compute 160) + sync return 5 (cpu) + the gap's
+// remainder 15 (cpu) + launch call 5 + trailing gap 45 (cpu) = 250. Without the join the gap's
+// 185 us were cpu_bound and the GPU work was off the path.
+std::string backward_thread_doc() {
+  std::vector<std::string> e = {
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 250, -1, -1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, -1, 1),
+      ev("cuda_runtime", "cudaLaunchKernel", 2, 40, 5, -1, 2),
+      ev("cuda_runtime", "cudaLaunchKernel", 2, 50, 5, -1, 3),
+      ev("cuda_runtime", "cudaStreamSynchronize", 2, 60, 125, -1, 4),
+      ev("cuda_sync", "Stream Sync", 7, 180, 5, 7, 4),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 200, 5, -1, 5),
+      ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 50, 7, 1),
+      ev("kernel", "ampere_sgemm_128x64_nt", 7, 70, 80, 7, 2),
+      ev("kernel", "elementwise_kernel", 7, 150, 30, 7, 3),
+      ev("kernel", "multi_tensor_apply_kernel", 7, 210, 30, 7, 5),
+  };
+  std::string s = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+  for (size_t i = 0; i < e.size(); ++i) s += (i ? "," : "") + e[i];
+  return s + "]}";
+}
+}  // namespace
+
+TEST(Replay, TheStepThreadWaitsForTheAutogradThread) {
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(backward_thread_doc(), "backward.json", set.ranks.back());
+  Result r = run(set, {});
+  const Table* s = r.table("critical_path_summary");
+  ASSERT_NE(s, nullptr);
+  EXPECT_DOUBLE_EQ(s->column("critical_path_us").f64[0], 250.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "compute"), 160.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "cpu_bound"), 75.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "launch_overhead"), 15.0);
+  EXPECT_EQ(s->column("dominant_attribution").str[0], "compute");
+  // Compute twice as fast, by hand: forward [20,45), backward gemm [50,90) (its launch at 40 plus
+  // the median latency 10), elementwise [90,105), sync return [105,110), the gap's remainder
+  // [110,125), launch [125,130), optimizer kernel [135,150), trailing gap [130,175): 175 us.
+  // Without the join the gap held the step at 250.
+  Result h = run(set, {"compute=0.5"});
+  const Table* w = h.table("whatif");
+  ASSERT_NE(w, nullptr);
+  EXPECT_DOUBLE_EQ(w->column("replay_us").f64[0], 250.0);
+  EXPECT_DOUBLE_EQ(w->column("predicted_us").f64[0], 175.0);
+  // A gap that the other thread covers less than half of stays the step thread's own time.
+  std::string doc = backward_thread_doc();
+  const std::string sync = "\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":60,\"dur\":125";
+  ASSERT_NE(doc.find(sync), std::string::npos);
+  doc.replace(doc.find(sync), sync.size(), "\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":60,\"dur\":20");
+  TraceSet set2;
+  set2.ranks.emplace_back();
+  scan_trace_text(doc, "short.json", set2.ranks.back());
+  Result r2 = run(set2, {"compute=0.5"});
+  EXPECT_DOUBLE_EQ(r2.table("whatif")->column("predicted_us").f64[0], 250.0);
 }
 
 // A --scale that matches no event, and what-if options without the whatif analysis, are said in

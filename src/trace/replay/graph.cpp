@@ -156,6 +156,21 @@ struct Workspace::Impl {
   LargeVector<std::pair<int64_t, uint32_t>> by_end, by_end_tmp;
   LargeVector<int64_t> launch_start;
   LargeVector<std::pair<uint32_t, Edge>> sync_edges;
+  // Fork/join of a secondary thread inside a host gap of the step's thread (see the host nodes).
+  struct MainGap {
+    int64_t a, b;      // absolute ticks
+    uint32_t node;     // the gap's node
+    uint32_t pred;     // the node before it on the step's thread (kNone: none)
+    bool claimed;      // a secondary thread's burst joins into it
+  };
+  LargeVector<MainGap> main_gaps;
+  struct Burst {
+    size_t first, last;  // indices into calls: the burst's first and last top-level calls
+    size_t gap;          // index into main_gaps
+    int64_t s, e;        // absolute ticks: first call's start, last top-level call's end
+  };
+  LargeVector<Burst> bursts;
+  LargeVector<std::pair<uint32_t, Edge>> join_edges;
   LargeVector<uint32_t> indeg, succ_at, succ;
   LargeVector<char> done;
   LargeVector<std::pair<int64_t, uint32_t>> ready;
@@ -607,6 +622,22 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     // Pending sync edges: (return node, cpu position, call type).
     auto& pending = w.pending;
     pending.clear();
+    // The step's thread often waits, without a runtime call, for work that a secondary thread
+    // launches: loss.backward() hands the backward pass to PyTorch's autograd thread for the
+    // device and blocks until it is done. Its host gap is then a wait, not CPU work: a secondary
+    // thread's burst of calls that lies inside a gap of the step's thread and covers at least
+    // half of it (and the gap is at least opt.join_min_gap_ticks) is forked from the node before
+    // the gap (a host-gap node on the secondary thread from the gap's start, or from the thread's
+    // previous call if later, to the burst's first call) and joined into the gap, which then
+    // starts when the burst's last call returns and keeps only the time after it. An unscaled
+    // replay is unchanged; the critical path goes through the backward pass, and a faster GPU
+    // shortens the wait. Each gap joins at most one thread: the first, in thread order, that
+    // qualifies.
+    auto& main_gaps = w.main_gaps;
+    main_gaps.clear();
+    auto& bursts = w.bursts;
+    auto& join_edges = w.join_edges;
+    join_edges.clear();
 
     bool main_seen = false;
     size_t i = 0;
@@ -622,6 +653,50 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         if (prev != kNone) add_edge(node, Edge{prev, 0, EdgeKind::Program, false, false});
         prev = node;
       };
+      // The bursts of this (secondary) thread that fork from and join into a gap of the step's thread.
+      bursts.clear();
+      size_t next_burst = 0;
+      if (!is_main && !main_gaps.empty()) {
+        size_t jend = i;
+        while (jend < calls.size() && call_key[jend] == key) ++jend;
+        bool open = false, ok = false;
+        Workspace::Impl::Burst cur{};
+        int64_t top_end = INT64_MIN;
+        auto close = [&] {
+          if (open && ok) {
+            auto& g = main_gaps[cur.gap];
+            if (!g.claimed && g.b - g.a >= opt.join_min_gap_ticks && 2 * (cur.e - cur.s) >= g.b - g.a) {
+              g.claimed = true;
+              bursts.push_back(cur);
+            }
+          }
+          open = false;
+        };
+        for (size_t q = i; q < jend; ++q) {
+          const CpuEvent& c = f.cpu[calls[q]];
+          if (q > i && c.ts < top_end) {  // nested: part of the previous top-level call
+            if (open && c.end > main_gaps[cur.gap].b) ok = false;
+            continue;
+          }
+          top_end = c.end;
+          auto it = std::upper_bound(main_gaps.begin(), main_gaps.end(), c.ts,
+                                     [](int64_t v, const Workspace::Impl::MainGap& g) { return v < g.a; });
+          const bool inside = it != main_gaps.begin() && c.end <= (it - 1)->b && c.ts >= (it - 1)->a;
+          const size_t gi = inside ? static_cast<size_t>(it - 1 - main_gaps.begin()) : SIZE_MAX;
+          if (open && gi == cur.gap) {
+            cur.last = q;
+            cur.e = c.end;
+            continue;
+          }
+          close();
+          if (gi != SIZE_MAX) {
+            open = true;
+            ok = true;
+            cur = Workspace::Impl::Burst{q, q, gi, c.ts, c.end};
+          }
+        }
+        close();
+      }
       size_t j = i;
       for (; j < calls.size() && call_key[j] == key; ++j) {
         const uint32_t cp = calls[j];
@@ -633,13 +708,28 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           if (c.end > prev_end) diag.add("replay: overlapping runtime calls on a thread", "info", rank_s);
           continue;
         }
+        const bool forked = next_burst < bursts.size() && bursts[next_burst].first == j;
+        if (forked) {
+          // Forked from the node before the step thread's gap: the time from the gap's start (or
+          // this thread's previous call, if later) to the burst's first call.
+          const auto& g = main_gaps[bursts[next_burst].gap];
+          const int64_t from = prev == kNone ? g.a : std::max(prev_end, g.a);
+          uint32_t fk = new_node(NodeKind::HostGap, Attribution::CpuBound, res, from, c.ts - from, UINT32_MAX);
+          chain(fk);
+          if (g.pred != kNone) add_edge(fk, Edge{g.pred, 0, EdgeKind::Program, false, false});
+          else add_edge(fk, Edge{kNone, from - w0, EdgeKind::Start, false, false});
+          prev_end = c.ts;
+        }
         // A secondary thread starts when the trace says (what triggers it is not in the trace):
         // its first call gets a start edge, not a host gap.
         if (prev == kNone && !is_main) prev_end = c.ts;
         if (c.ts > prev_end) {
           Attribution a = in_loader(key, prev_end, c.ts) ? Attribution::DataLoading : Attribution::CpuBound;
+          const uint32_t before = prev;
           uint32_t gap = new_node(NodeKind::HostGap, a, res, prev_end, c.ts - prev_end, UINT32_MAX);
           chain(gap);
+          if (is_main && a == Attribution::CpuBound)
+            main_gaps.push_back(Workspace::Impl::MainGap{prev_end, c.ts, gap, before, false});
         }
         const CallType ct = type_of(c.event);
         const int64_t own = own_wait(cp);
@@ -666,11 +756,23 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         call_node[cp] = first_node;
         touched_calls.push_back(cp);
         prev_end = c.end;
+        if (next_burst < bursts.size() && bursts[next_burst].last == j) {
+          // Joined: the step thread's gap starts when this call returns.
+          auto& gn = gr.nodes[main_gaps[bursts[next_burst].gap].node];
+          const int64_t gap_end = gn.measured_start + gn.dur;
+          gn.measured_start = c.end - w0;
+          gn.dur = gap_end - gn.measured_start;
+          join_edges.emplace_back(main_gaps[bursts[next_burst].gap].node, Edge{prev, 0, EdgeKind::Sync, false, false});
+          ++next_burst;
+        }
       }
       if (is_main && st.end > prev_end) {
         Attribution a = in_loader(key, prev_end, st.end) ? Attribution::DataLoading : Attribution::CpuBound;
+        const uint32_t before = prev;
         uint32_t gap = new_node(NodeKind::HostGap, a, res, prev_end, st.end - prev_end, UINT32_MAX);
         chain(gap);
+        if (a == Attribution::CpuBound)
+          main_gaps.push_back(Workspace::Impl::MainGap{prev_end, st.end, gap, before, false});
       }
       i = j;
       if (i >= calls.size() && main_seen) break;
@@ -856,10 +958,20 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     for (const Node& n : gr.nodes) end_rel = std::max(end_rel, n.measured_start + n.dur);
     gr.measured_ticks = end_rel;
 
-    // CSR: close the offsets, then merge in the sync edges (each the last of its return node's
+    // CSR: close the offsets, then merge in the sync and join edges (the last of their node's
     // edges), moving the edges from the back.
     const auto N = static_cast<uint32_t>(gr.nodes.size());
     while (gr.edge_at.size() <= N) gr.edge_at.push_back(static_cast<uint32_t>(gr.edges.size()));
+    if (!join_edges.empty()) {
+      // The join edges (into gaps of the step's thread, in thread order) go in by target node,
+      // after the sync edges of the same node (a gap has none).
+      std::stable_sort(join_edges.begin(), join_edges.end(),
+                       [](const auto& x, const auto& y) { return x.first < y.first; });
+      const size_t ns = sync_edges.size();
+      sync_edges.insert(sync_edges.end(), join_edges.begin(), join_edges.end());
+      std::inplace_merge(sync_edges.begin(), sync_edges.begin() + static_cast<std::ptrdiff_t>(ns), sync_edges.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
+    }
     if (!sync_edges.empty()) {
       const auto main_edges = static_cast<uint32_t>(gr.edges.size());
       uint32_t wpos = main_edges + static_cast<uint32_t>(sync_edges.size());
@@ -869,7 +981,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       gr.edge_at[N] = wpos;
       for (uint32_t n = N; n-- > 0 && si_left > 0;) {
         const uint32_t old_begin = gr.edge_at[n];
-        if (sync_edges[si_left - 1].first == n) gr.edges[--wpos] = sync_edges[--si_left].second;
+        while (si_left > 0 && sync_edges[si_left - 1].first == n) gr.edges[--wpos] = sync_edges[--si_left].second;
         for (uint32_t q = old_end; q-- > old_begin;) gr.edges[--wpos] = gr.edges[q];
         gr.edge_at[n] = wpos;
         old_end = old_begin;

@@ -18,7 +18,10 @@
 //  - cross-stream: inferred where a GPU event waits on no edge above but starts right after an
 //    event on another stream ends (cudaStreamWaitEvent / event dependencies);
 //  - start: a constant offset from the iteration start (the first call of a secondary thread,
-//    a stream still busy with the previous iteration's work).
+//    a stream still busy with the previous iteration's work);
+//  - fork/join: a burst of a secondary thread's calls inside a host gap of the step's thread
+//    (PyTorch's autograd thread running the backward pass while the step's thread waits in
+//    loss.backward()) starts after the node before the gap and ends before the gap's remainder.
 // Edge weights are measured latencies: the binding edge of each GPU event carries the measured
 // slack (so an unscaled replay reproduces the iteration), non-binding launch edges carry the
 // rank's median launch latency. Slack above a threshold on a GPU ordering edge is "unexplained".
@@ -126,6 +129,9 @@ struct Graph {
 struct BuildOptions {
   int64_t unexplained_gap_ticks = 10000;  // slack above this on a GPU ordering edge is unexplained
   int64_t cross_stream_min_gap_ticks = 2000;  // look for a cross-stream dependency above this slack
+  // A gap of the step's thread of at least this, half covered by a burst of a secondary thread's
+  // calls (the autograd thread's backward pass), is a wait for that thread (fork/join edges).
+  int64_t join_min_gap_ticks = 10000;
 };
 
 // Scratch memory of the graph walk (per-frame indexes, per-iteration buffers and the graph itself),
