@@ -217,13 +217,16 @@ PYBIND11_MODULE(_sextant, m) {
         [](const std::string& model, const std::string& accelerator, const std::string& engine, const std::string& system,
            int tp, int pp, int ep, const std::string& weights, const std::string& activations, const std::string& kv,
            int kv_share_layers, int64_t prompt, int64_t output, int64_t batch, const std::string& catalog_dir,
-           const std::string& infer_dir, double expert_load_factor, double memory_gib) {
+           const std::string& infer_dir, double expert_load_factor, double memory_gib, double memory_utilization_fraction,
+           int64_t max_model_len) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             auto data = infer_dir.empty() ? infer::InferData::load_default() : infer::InferData::load(infer_dir);
             infer::DeploymentSpec d;
             d.expert_load_factor = expert_load_factor;
             d.memory_gib = memory_gib;
+            d.memory_utilization_fraction = memory_utilization_fraction;
+            d.max_model_len = max_model_len;
             d.model = model;
             d.accelerator = accelerator;
             d.engine = engine;
@@ -241,7 +244,8 @@ PYBIND11_MODULE(_sextant, m) {
         py::arg("model"), py::arg("accelerator"), py::arg("engine"), py::arg("system"), py::arg("tp"), py::arg("pp"),
         py::arg("ep"), py::arg("weights"), py::arg("activations"), py::arg("kv"), py::arg("kv_share_layers"),
         py::arg("prompt"), py::arg("output"), py::arg("batch"), py::arg("catalog_dir"), py::arg("infer_dir"),
-        py::arg("expert_load_factor"), py::arg("memory_gib"));
+        py::arg("expert_load_factor"), py::arg("memory_gib"), py::arg("memory_utilization_fraction"),
+        py::arg("max_model_len"));
 
   m.def("analyze",
         [](const std::vector<std::string>& paths, const std::string& compat, const std::vector<std::string>& only,

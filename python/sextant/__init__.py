@@ -314,7 +314,8 @@ def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, s
 
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
           engine="generic", system="", tp=1, pp=1, ep=1, weights="bf16", activations="bf16", kv=None,
-          kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=0, **kw):
+          kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=0,
+          memory_utilization_fraction=0, max_model_len=0, **kw):
     """LLM inference (``sextant infer``).
 
     With a study (dict, YAML path or text): ``mode="serve"`` (default) simulates serving,
@@ -332,13 +333,16 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
             bad = sorted(list(kw) + (["overrides"] if overrides else []))
             raise SextantError("infer: unknown argument(s) %s without a study (valid: model, accelerator, engine, system, tp, "
                                "pp, ep, weights, activations, kv, kv_share_layers, prompt, output, batch, "
-                               "expert_load_factor, memory_gib, catalog, infer_data)" % ", ".join(bad))
+                               "expert_load_factor, memory_gib, memory_utilization_fraction, max_model_len, catalog, "
+                               "infer_data)" % ", ".join(bad))
         ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights,
                                              activations, kv or "", ints["kv_share_layers"], ints["prompt"], ints["output"],
                                              ints["batch"], catalog or "", infer_data or "",
-                                             _number(expert_load_factor, "expert_load_factor"), _number(memory_gib, "memory_gib")))
+                                             _number(expert_load_factor, "expert_load_factor"), _number(memory_gib, "memory_gib"),
+                                             _number(memory_utilization_fraction, "memory_utilization_fraction"),
+                                             _int_in(max_model_len, "max_model_len", 0)))
     if mode == "estimate":
         raise SextantError("infer: mode 'estimate' takes no study (give model= and accelerator=); with a study: serve, plan")
     mode = mode or "serve"

@@ -223,6 +223,14 @@ def test_infer_study_dict_overrides_and_estimate():
                          "--ep", "2", "--expert-load-factor", "1.5")
     with pytest.raises(sextant.SextantError, match="memory_gib"):
         sextant.infer(model="llama3-8b", accelerator="apple-m2-max-38c", memory_gib="32")
+    # vLLM's gpu_memory_utilization and max_model_len, as the CLI's options.
+    v = sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", memory_utilization_fraction=0.6,
+                      max_model_len=4096, prompt=3000, output=2000)
+    assert v == cli_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                         "--memory-utilization", "0.6", "--max-model-len", "4096", "--prompt", "3000", "--output", "2000")
+    assert v["scalars"]["fits_context"] is False and v["scalars"]["max_context_tokens"] == 4096
+    with pytest.raises(sextant.SextantError, match="max_model_len"):
+        sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", max_model_len=-1)
 
 
 def test_analyze_matches_the_cli():

@@ -51,6 +51,10 @@ void add_infer_command(CLI::App& app) {
       ->capture_default_str();
   est->add_option("--memory-gib", a->dep.memory_gib,
                   "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several sizes; the catalog lists one)");
+  est->add_option("--memory-utilization", a->dep.memory_utilization_fraction,
+                  "Share of device memory the engine may use, in (0, 1] (vLLM's gpu_memory_utilization; default: the engine's)");
+  est->add_option("--max-model-len", a->dep.max_model_len,
+                  "Longest prompt + output served (vLLM's max_model_len; default: the model's window)");
   est->add_option("--prompt", a->prompt, "Prompt tokens")->capture_default_str();
   est->add_option("--output", a->output, "Generated tokens")->capture_default_str();
   est->add_option("--batch", a->batch, "Sequences decoded together")->capture_default_str();

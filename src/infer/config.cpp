@@ -102,6 +102,8 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.ep = d.i32("ep", 1);
     x.kv_share_layers = d.i32("kv_share_layers", 1);
     x.memory_gib = d.f64("memory_gib", 0);
+    x.memory_utilization_fraction = d.f64("memory_utilization_fraction", 0);
+    x.max_model_len = d.i64("max_model_len", 0);
     x.expert_load_factor = d.f64("expert_load_factor", 0);
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
@@ -448,7 +450,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                                             : std::string()));
   // A context beyond the model's window (max_position_embeddings) does not fit whatever the memory.
   const bool fits_memory = w + kv + workspace <= usable;
-  const bool fits_context = d.model.max_seq_len <= 0 || prompt + output <= d.model.max_seq_len;
+  const bool fits_context = d.context_window_tokens <= 0 || prompt + output <= d.context_window_tokens;
   r.set("fits_memory", fits_memory);
   r.set("fits_context", fits_context);
   r.set("fits", fits_memory && fits_context);
@@ -459,7 +461,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       usable > w + workspace ? std::floor((usable - w - workspace) / cm.kv_bytes_per_token_per_device()) : 0.0;
   r.set("max_context_tokens_by_memory", memory_context);
   r.set("max_context_tokens",
-        d.model.max_seq_len > 0 ? std::min(memory_context, static_cast<double>(d.model.max_seq_len)) : memory_context);
+        d.context_window_tokens > 0 ? std::min(memory_context, static_cast<double>(d.context_window_tokens)) : memory_context);
   // Speeds.
   const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));
   double dec_sum = 0;
@@ -545,8 +547,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     r.notes.push_back("does not fit: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " + gb(workspace) +
                       " GB > usable " + gb(usable) + " GB per device");
   if (!fits_context)
-    r.notes.push_back("does not fit: prompt + output = " + std::to_string(prompt + output) + " tokens is beyond " + d.model.id +
-                      "'s context window of " + std::to_string(d.model.max_seq_len) + " tokens (the costs are extrapolated)");
+    r.notes.push_back("does not fit: prompt + output = " + std::to_string(prompt + output) + " tokens is beyond " +
+                      context_window_text(d) + " (the costs are extrapolated)");
   return r;
 }
 

@@ -70,6 +70,9 @@ struct Deployment {
   // padded expert shapes is this factor). 0: the model's moe.capacity_factor when > 0, else the
   // expected maximum of uniform top-k routing (CostModel::expert_load_factor).
   double expert_load_factor = 0;
+  // The longest context (prompt + output) a request may have: max_model_len when given, else the
+  // model's window (max_seq_len); 0 when neither is known.
+  int64_t context_window_tokens = 0;
   // Throws Error when the deployment is inconsistent (tp not dividing heads, ep not dividing tp, ...).
   void check() const;
 };

@@ -19,6 +19,12 @@ Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& 
   return l;
 }
 
+std::string context_window_text(const Deployment& d) {
+  if (d.context_window_tokens > 0 && d.context_window_tokens != d.model.max_seq_len)
+    return "the max_model_len of " + std::to_string(d.context_window_tokens) + " tokens";
+  return d.model.id + "'s context window of " + std::to_string(d.context_window_tokens) + " tokens";
+}
+
 Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s, const SourceLocation& where) {
   Deployment d;
   auto at = [&](const std::string& key) {
@@ -38,6 +44,20 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   if (!data.has_engine(s.engine))
     throw Error(at("engine"), "unknown inference engine '" + s.engine + "'", valid_choices_hint(s.engine, data.engine_ids()));
   d.engine = data.engine(s.engine);
+  if (s.memory_utilization_fraction != 0) {
+    if (!(s.memory_utilization_fraction > 0 && s.memory_utilization_fraction <= 1))
+      throw Error(at("memory_utilization_fraction"), "must be in (0, 1]", "vLLM's gpu_memory_utilization, e.g. 0.9 (its default)");
+    d.engine.memory_utilization_fraction = Sourced{s.memory_utilization_fraction, "given (deployment.memory_utilization_fraction)", "", true};
+  }
+  d.context_window_tokens = d.model.max_seq_len > 0 ? d.model.max_seq_len : 0;
+  if (s.max_model_len != 0) {
+    if (s.max_model_len < 1) throw Error(at("max_model_len"), "must be >= 1 (tokens of prompt + output), or 0 for the model's window");
+    if (d.model.max_seq_len > 0 && s.max_model_len > d.model.max_seq_len)
+      throw Error(at("max_model_len"), "max_model_len " + std::to_string(s.max_model_len) + " is longer than " + d.model.id +
+                                           "'s context window of " + std::to_string(d.model.max_seq_len) + " tokens",
+                  "at most " + std::to_string(d.model.max_seq_len) + " (vLLM refuses a longer one too)");
+    d.context_window_tokens = s.max_model_len;
+  }
   d.par = Parallelism{s.tp, s.pp, s.ep};
   d.kv_share_layers = s.kv_share_layers;
   d.expert_load_factor = s.expert_load_factor;

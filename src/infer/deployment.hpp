@@ -18,11 +18,22 @@ struct DeploymentSpec {
   // differs from the catalog entry's (an Apple SoC ships with several sizes; the catalog lists
   // one); 0: the catalog's.
   double memory_gib = 0;
+  // vLLM's gpu_memory_utilization: the share of device memory the engine may use (weights,
+  // activations, KV cache), in (0, 1]; 0: the engine profile's (data/infer/engines.yaml). The
+  // device's OS reserve (data/infer/devices.yaml) still caps it.
+  double memory_utilization_fraction = 0;
+  // vLLM's max_model_len: the longest context (prompt + output) served; 0: the model's window
+  // (max_position_embeddings). Longer than the model's window is an error, as in vLLM.
+  int64_t max_model_len = 0;
 };
 
 // The scale-up link of a replica: the named system's, else that of the first catalog system
 // (by id) holding the accelerator, else the device profile's link; zero when none is known.
 Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system);
+
+// "the max_model_len of N tokens" when it shortens the model's window, else "MODEL's context
+// window of N tokens", for messages about requests beyond it.
+std::string context_window_text(const Deployment& d);
 
 Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s,
                            const SourceLocation& where = {});

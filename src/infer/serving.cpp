@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "infer/deployment.hpp"
 #include "infer/stats.hpp"
 
 namespace sextant::infer {
@@ -553,7 +554,7 @@ Result Simulation::run(ServingSummary* summary) {
     // context window (max_position_embeddings, vLLM's default max_model_len), is refused at
     // arrival, as an engine refuses it; it counts as an SLO miss. It used to stop the whole run;
     // the window was not checked before 2026-12-02.
-    const int64_t window = sp.deployment.model.max_seq_len;
+    const int64_t window = sp.deployment.context_window_tokens;
     const bool beyond_window = window > 0 && q.prompt + q.output > window;
     // Whole blocks: a request within a block of the capacity fits no pool (62 blocks of 16 hold
     // 992 of 1,000 tokens; it was admitted and the run ended with 'cannot schedule').
@@ -565,12 +566,11 @@ Result Simulation::run(ServingSummary* summary) {
     }
   }
   if (!reqs_.empty() && rejected_window == static_cast<int64_t>(reqs_.size()))
-    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is longer than " + sp.deployment.model.id + "'s context window of " +
-                std::to_string(sp.deployment.model.max_seq_len) + " tokens (prompt + output)", "shorter prompts or outputs, or a model with a longer window");
+    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is longer than " + context_window_text(sp.deployment) +
+                " (prompt + output)", "shorter prompts or outputs, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()) && rejected_window > 0)
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is refused: " + std::to_string(rejected_window) +
-                " longer than " + sp.deployment.model.id + "'s context window of " + std::to_string(sp.deployment.model.max_seq_len) +
-                " tokens, " + std::to_string(rejected - rejected_window) + " needing more KV tokens than one instance holds (" +
+                " longer than " + context_window_text(sp.deployment) + ", " + std::to_string(rejected - rejected_window) + " needing more KV tokens than one instance holds (" +
                 std::to_string(blocks * bt) + ")",
                 "shorter prompts or outputs, more memory per instance, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
@@ -726,8 +726,8 @@ Result Simulation::run(ServingSummary* summary) {
   const double slo_frac = completed_ + rejected > 0 ? static_cast<double>(met) / static_cast<double>(completed_ + rejected) : 0;
   r.set("rejected_count", rejected);
   if (rejected_window > 0)
-    r.notes.push_back(std::to_string(rejected_window) + " request(s) are longer than " + sp.deployment.model.id + "'s context window of " +
-                      std::to_string(sp.deployment.model.max_seq_len) + " tokens (prompt + output): refused at arrival, as vLLM refuses a " +
+    r.notes.push_back(std::to_string(rejected_window) + " request(s) are longer than " + context_window_text(sp.deployment) +
+                      " (prompt + output): refused at arrival, as vLLM refuses a " +
                       "request beyond max_model_len, and counted as SLO misses");
   if (rejected > rejected_window)
     r.notes.push_back(std::to_string(rejected - rejected_window) + " request(s) need more KV tokens than one instance holds (the longest " +

@@ -314,6 +314,42 @@ class InferCli(unittest.TestCase):
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--infer-data", "/no/such", ok=False)
         self.assertIn("/no/such", p.stderr)
 
+    def test_vllm_memory_utilization_and_max_model_len(self):
+        """vLLM's gpu_memory_utilization and max_model_len (deployment keys, estimate options, Python
+        arguments): the usable memory is the given share of the device, and max_model_len is the
+        window that fits_context, max_context_tokens and serve's refusals use."""
+        base = ["infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm"]
+        full = scalars(run_json(*base, "--memory-utilization", "0.9"))
+        half = scalars(run_json(*base, "--memory-utilization", "0.45"))
+        self.assertAlmostEqual(half["memory_usable_bytes_per_device"] / full["memory_usable_bytes_per_device"], 0.5, places=12)
+        # The KV room shrinks by exactly the memory taken away.
+        kv_token = (full["memory_usable_bytes_per_device"] - half["memory_usable_bytes_per_device"]) / (
+            full["max_context_tokens_by_memory"] - half["max_context_tokens_by_memory"])
+        self.assertAlmostEqual(kv_token, 131072, delta=131072 * 0.001)  # 32 layers x 8 KV heads x 128 x 2 x 2 bytes
+        s = scalars(run_json(*base, "--max-model-len", "4096", "--prompt", "3000", "--output", "2000"))
+        self.assertFalse(s["fits_context"])
+        self.assertEqual(s["max_context_tokens"], 4096)
+        self.assertTrue(any("max_model_len of 4096" in n for n in run_json(*base, "--max-model-len", "4096", "--prompt", "3000",
+                                                                          "--output", "2000")["notes"]))
+        for opt, val, what in (("--max-model-len", "200000", "context window of 131072"),
+                               ("--memory-utilization", "1.5", "(0, 1]"), ("--memory-utilization", "-0.1", "(0, 1]")):
+            with self.subTest(opt=opt, val=val):
+                p = run(*base, opt, val, ok=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(what, p.stderr)
+        with open(os.path.join(ROOT, "data/examples/infer-llama3-8b-h100.yaml")) as f:
+            text = f.read()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.yaml")
+            with open(path, "w") as f:
+                f.write(text[:text.index("sweep:")].replace("requests: 5000", "requests: 200"))
+            j = run_json("infer", "serve", path, "--set", "deployment.max_model_len=2048")
+            self.assertGreater(j["scalars"]["rejected_count"], 0)
+            self.assertTrue(any("max_model_len of 2048" in n for n in j["notes"]), j["notes"])
+            p = run("infer", "serve", path, "--set", "deployment.memory_utilization_fraction=2", ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("deployment.memory_utilization_fraction", p.stderr)
+
     def test_bad_inputs_name_the_problem(self):
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--weights", "q4_O", ok=False)
         self.assertNotEqual(p.returncode, 0)
