@@ -69,6 +69,8 @@ class YamlMap {
   // Throws on the first key that was never read. The valid keys it lists are every key read or
   // asked about (has()) so far.
   void finish() const;
+  // Every key read or asked about (has()) so far: the keys this map's reader knows.
+  std::vector<std::string> known_keys() const;
 
   // Error at key with message and hint. A key of this map that is a likely typo of a key asked
   // about but absent (`duration_dayz` for `duration_days`) is the cause more often than not: it is
@@ -78,7 +80,6 @@ class YamlMap {
  private:
   YAML::Node node_for(const std::string& key) const;
   void reject_blank(const std::string& key) const;
-  std::vector<std::string> known_keys() const;
   [[noreturn]] void unknown_key(const YAML::Node& key_node) const;
   void throw_if_typo() const;
   YAML::Node node_;

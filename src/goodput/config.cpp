@@ -379,10 +379,46 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   YAML::Node n;
   n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a goodput input must be a YAML mapping (job:, failures:, recovery:, checkpoint:)");
+  // A --set of checkpoint.strategy to another strategy than the file's: the file's options of its
+  // own strategy that the new one does not read (sync-remote's nothing, multi-level's
+  // peer_bytes_per_s, ...) would be unknown keys; they are left out, with a note. Before
+  // 2026-12-02 such a switch was an "unknown key" error.
+  std::string file_strategy = "sync-remote";
+  bool strategy_set = false;
+  if (n["checkpoint"].IsMap() && n["checkpoint"]["strategy"].IsScalar()) file_strategy = n["checkpoint"]["strategy"].Scalar();
+  for (const auto& [k, v] : overrides) strategy_set |= k == "checkpoint.strategy";
   for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
+  std::vector<std::string> left_out;
+  if (strategy_set && n["checkpoint"].IsMap() && n["checkpoint"]["strategy"].IsScalar() &&
+      n["checkpoint"]["strategy"].Scalar() != file_strategy) {
+    const std::string to = n["checkpoint"]["strategy"].Scalar();
+    const auto reg = make_checkpoint_registry();
+    auto keys_of = [&](const std::string& strategy, std::vector<std::string>& keys) {
+      try {
+        YamlMap probe(YAML::Clone(n["checkpoint"]), name, "checkpoint");
+        reg.create(strategy, probe.loc("strategy"), &probe);
+        keys = probe.known_keys();
+        return true;
+      } catch (const Error&) {
+        return false;  // an unknown strategy or a bad value: reported by the parse below
+      }
+    };
+    std::vector<std::string> from_keys, to_keys;
+    if (keys_of(file_strategy, from_keys) && keys_of(to, to_keys))
+      for (const auto& k : from_keys)
+        if (std::find(to_keys.begin(), to_keys.end(), k) == to_keys.end() && n["checkpoint"][k]) left_out.push_back(k);
+    for (const auto& k : left_out) n["checkpoint"].remove(k);
+    if (!left_out.empty()) {
+      std::string list;
+      for (const auto& k : left_out) list += (list.empty() ? "" : ", ") + std::string("checkpoint.") + k;
+      left_out = {"checkpoint.strategy is " + to + " (--set): the file's options of " + file_strategy + " that " + to +
+                  " does not read are left out: " + list};
+    }
+  }
   YamlMap root(n, name);
   GoodputConfig c;
   c.file = name;
+  c.notes.insert(c.notes.end(), left_out.begin(), left_out.end());
   c.name = root.str("name", fs::path(name).stem().string());
   c.description = root.str("description", "");
 

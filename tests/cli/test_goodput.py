@@ -372,6 +372,29 @@ class GoodputCli(unittest.TestCase):
         self.assertLess(sc["ettr"], 0.87)  # 0.956 when it restored from memory
         self.assertAlmostEqual(sc["ettr"], sc["multilevel_expected_ettr"], delta=0.04)
 
+    def test_a_set_strategy_leaves_out_the_file_strategys_own_options(self):
+        # --set checkpoint.strategy=sync-remote on an in-memory file: copies and remote_every are
+        # in-memory's own; they were "unknown key" errors before 2026-12-02, and are left out with
+        # a note. The run is the same as a file written for sync-remote.
+        body = ("job: {num_gpus: 64, gpus_per_node: 8, work_days: 30}\nfailures:\n  processes:\n"
+                "    - {name: crash, component: software, kind: interrupt, rate_per_job_day: 2.0, node_lost: false}\n"
+                "checkpoint: {strategy: %s, write_s: 30, read_s: 30, snapshot_s: 1, interval_s: 600}\n"
+                "simulation: {replicas: 50, seed: 3, search: false}\n")
+        mem = self.write(body % "in-memory, copies: 2, remote_every: 10")
+        plain = self.write(body % "sync-remote")
+        switched = json.loads(run(mem, "--set", "checkpoint.strategy=sync-remote", "--json", "-").stdout)
+        direct = json.loads(run(plain, "--json", "-").stdout)
+        self.assertEqual(switched["scalars"]["ettr"], direct["scalars"]["ettr"])
+        note = [n for n in switched["notes"] if "left out" in n]
+        self.assertEqual(len(note), 1, switched["notes"])
+        self.assertIn("checkpoint.copies", note[0])
+        self.assertIn("checkpoint.remote_every", note[0])
+        # In the file itself, a key of another strategy is still an error.
+        bad = self.write(body % "sync-remote, copies: 2")
+        p = run(bad, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("copies", p.stderr)
+
     def test_inputs_the_engine_would_ignore_are_refused(self):
         # an SDC's node_lost did nothing; a job GPU count other than the scenario's halved the failure rate
         p = run(EXAMPLE, "--no-search", "--set",
