@@ -158,11 +158,19 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("sweep",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            const std::vector<std::string>& vary, bool elasticity, const std::string& pareto_x, const std::string& pareto_y,
-           const std::vector<std::string>& fix, int threads, double train_tokens, bool any_framework_feature) {
+           const std::vector<std::string>& fix, int threads, double train_tokens, bool any_framework_feature,
+           double price_usd_per_gpu_hour, double idle_fraction, double elasticity_step) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             Scenario s = scenario_of(source, is_text, name, sets, *cat);
             plan::SweepOptions o;
+            // The CLI's checks, named by the argument.
+            if (!(price_usd_per_gpu_hour >= 0)) throw Error(SourceLocation{"", 0, 0, "price_usd_per_gpu_hour"}, "must not be negative");
+            if (!(idle_fraction >= 0 && idle_fraction < 1)) throw Error(SourceLocation{"", 0, 0, "idle_fraction"}, "must be in [0, 1)");
+            if (!(elasticity_step > 0 && elasticity_step < 1)) throw Error(SourceLocation{"", 0, 0, "elasticity_step"}, "must be in (0, 1)");
+            o.price_usd_per_gpu_hour = price_usd_per_gpu_hour;
+            o.power.idle_fraction_of_tdp = idle_fraction;
+            o.elasticity_step_fraction = elasticity_step;
             o.search = search_options(fix, 20, threads);
             restrict_to_framework(s, o.search, *cat, any_framework_feature);
             for (const auto& v : vary) o.vary.push_back(plan::parse_variation(v));
@@ -179,7 +187,8 @@ PYBIND11_MODULE(_sextant, m) {
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("vary"),
         py::arg("elasticity"), py::arg("pareto_x"), py::arg("pareto_y"), py::arg("fix"), py::arg("threads"),
-        py::arg("train_tokens"), py::arg("any_framework_feature"));
+        py::arg("train_tokens"), py::arg("any_framework_feature"), py::arg("price_usd_per_gpu_hour"), py::arg("idle_fraction"),
+        py::arg("elasticity_step"));
 
   m.def("goodput",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, int64_t replicas,

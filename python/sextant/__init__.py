@@ -272,12 +272,14 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
-          train_tokens=1e12, any_framework_feature=False, **kw):
+          train_tokens=1e12, any_framework_feature=False, price_usd_per_gpu_hour=0, idle_fraction=0.10,
+          elasticity_step=0.1, **kw):
     """Hardware sweep with re-planning (``sextant sweep``); the scenario's framework restricts the
     plans searched at each point as in plan() (any_framework_feature=True lifts it).
 
     vary: {"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]} or ["KEY=V1,V2", ...];
-    pareto: ("step_time_s", "tokens_per_joule").
+    pareto: ("step_time_s", "tokens_per_joule"); price_usd_per_gpu_hour, idle_fraction and
+    elasticity_step are the CLI's --price-usd-per-gpu-hour, --idle-fraction and --elasticity-step.
     """
     items = []
     if isinstance(vary, dict):
@@ -299,7 +301,9 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), catalog or "", items, elasticity,
                                 px, py, _fix_items(fix), _int_in(threads, "threads", 0), _number(train_tokens, "train_tokens"),
-                                _bool(any_framework_feature, "any_framework_feature")))
+                                _bool(any_framework_feature, "any_framework_feature"),
+                                _number(price_usd_per_gpu_hour, "price_usd_per_gpu_hour"), _number(idle_fraction, "idle_fraction"),
+                                _number(elasticity_step, "elasticity_step")))
 
 
 def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):

@@ -355,6 +355,16 @@ def test_simulate_plan_sweep_match_the_cli(tmp_path):
     assert w == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",
                          "--threads", "1", "--pareto", "step_time_s,tokens_per_joule", "--no-progress")
     assert len(w["tables"]["sweep"]["step_time_s"]) == 2
+    # The CLI's price, idle-power and elasticity-step options are arguments too (price was CLI-only:
+    # tokens_per_usd was NaN from Python on every system without a node price).
+    v = sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 4e12]}, threads=1,
+                      price_usd_per_gpu_hour=2.5, idle_fraction=0.2, elasticity=True, elasticity_step=0.05)
+    assert v == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12", "--threads", "1",
+                         "--price-usd-per-gpu-hour", "2.5", "--idle-fraction", "0.2", "--elasticity", "--elasticity-step", "0.05",
+                         "--no-progress")
+    assert all(x > 0 for x in v["tables"]["sweep"]["tokens_per_usd"])
+    with pytest.raises(sextant.SextantError, match="idle_fraction"):
+        sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12]}, idle_fraction=1.5)
 
 
 def test_plan_and_sweep_keep_the_scenarios_framework_as_the_cli(tmp_path):

@@ -28,6 +28,10 @@ void add_sweep_command(CLI::App& app) {
       "perf/W and perf/$; elasticity per parameter and a Pareto front (docs/plan.md)");
   add_job_options(*cmd, a->job);
   add_search_options(*cmd, a->search);
+  // A sweep keeps the best plan of every point: the ranked table's length and its tie band do
+  // not apply (they were accepted and ignored before 2026-12-02).
+  cmd->remove_option(cmd->get_option("--top"));
+  cmd->remove_option(cmd->get_option("--tie-fraction"));
   cmd->add_option("--vary", a->vary,
                   "KEY=V1,V2,... or KEY=START:STOP:COUNT[:log] (repeatable; the grid is their product); --list-parameters shows the keys");
   cmd->add_flag("--list-parameters", a->list, "List the parameters that can be varied and exit");

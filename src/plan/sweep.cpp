@@ -320,6 +320,30 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     idle_varied = idle_varied || v.key == "accelerator.idle_w";
     tdp_varied = tdp_varied || v.key == "accelerator.tdp_w";
     limit_varied = limit_varied || v.key == "accelerator.power_limit_w";
+    // accelerator.peak_flops scales every dtype's peak: with a dtype's own peak varied as well,
+    // the result depended on the order of the --vary options (one of them was silently lost).
+    if (v.key.rfind("accelerator.peak_flops.", 0) == 0)
+      for (const auto& w : o.vary)
+        if (w.key == "accelerator.peak_flops")
+          throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                      "accelerator.peak_flops scales every dtype's peak, so " + v.key + " cannot be varied beside it",
+                      "vary accelerator.peak_flops (all dtypes in proportion) or the dtypes' own peaks, not both");
+    // Scale-out parameters of a system without a scale-out network change nothing (every row was
+    // the same before 2026-12-02).
+    if (!base.scale_out && (v.key == "scale_out.latency_s" || v.key == "system.nic_bandwidth_bytes_per_s" || v.key == "system.nics_per_node"))
+      throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                  "system '" + base.system.id + "' has no scale-out network, so " + v.key + " has no effect",
+                  "sweep it on a system with a scale-out network (sextant catalog list systems)");
+    // The catalog's rule: a scale-up domain is whole nodes (an NVL72 rack: 18 of 4) or part of one.
+    if (v.key == "system.scale_up_domain")
+      for (double x : v.values) {
+        const int d = static_cast<int>(x), g = base.system.gpus_per_node;
+        if (g > 0 && d % g != 0 && g % d != 0)
+          throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                      "a scale-up domain of " + std::to_string(d) + " GPUs is neither whole nodes of " + std::to_string(g) +
+                          " nor a divisor of one (" + base.system.id + ")",
+                      "divisors of " + std::to_string(g) + ", or multiples of it");
+      }
   }
   // Without a board power there is no power model: power and tokens per joule are unknown (NaN).
   const bool tdp_known = base.accelerator.tdp_w.known || tdp_varied;
@@ -377,17 +401,47 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   t.add_f64("tokens_per_s_per_capex_usd");
   t.add_i64("plans_valid_count");
   t.add_i64("plans_fit_count");
-  std::vector<std::vector<double>> objective_rows;
-  std::vector<bool> fits;
-  for (size_t gi = 0; gi < grid.size(); ++gi) {
+  // The Pareto objectives are checked before any point is estimated (a misspelt one was found
+  // only after the whole grid had run).
+  bool mx = false, my = false;
+  std::string cx, cy;
+  if (!o.pareto_x.empty() && !o.pareto_y.empty()) {
+    auto parse_obj = [&](std::string name, bool& max) {
+      max = false;
+      bool given = false;
+      if (name.rfind("min:", 0) == 0) name = name.substr(4), given = true;
+      else if (name.rfind("max:", 0) == 0) name = name.substr(4), max = true, given = true;
+      if (!t.has_column(name) || t.column(name).type == Column::Type::Str) {
+        std::vector<std::string> cols;
+        for (const auto& c : t.columns())
+          if (c.type != Column::Type::Str) cols.push_back(c.name);
+        throw Error(SourceLocation{"--pareto", 0, 0, name}, "unknown objective '" + name + "'", valid_choices_hint(name, cols));
+      }
+      if (!given) max = maximise(name);
+      return name;
+    };
+    cx = parse_obj(o.pareto_x, mx);
+    cy = parse_obj(o.pareto_y, my);
+    // The report's chart reads its axes from these.
+    r.set("pareto_x", cx);
+    r.set("pareto_y", cy);
+  }
+  auto point_text = [&](size_t gi) {
+    std::string p;
+    for (size_t k = 0; k < o.vary.size(); ++k) p += (p.empty() ? "" : ", ") + o.vary[k].key + "=" + format_double(grid[gi][k]);
+    return p;
+  };
+  // The scenario of grid point gi and its power limit (0: none). A point the power model cannot
+  // represent is an error, not a row: below idle power the board cannot run at any clock, and
+  // idle above TDP would draw more than full activity. Every point is checked before the first
+  // is estimated.
+  auto point_scenario = [&](size_t gi, double& limit) {
     Scenario s = base;
-    double limit = 0;
+    limit = 0;
     for (size_t k = 0; k < o.vary.size(); ++k) {
       set_parameter(s, o.vary[k].key, grid[gi][k]);
       if (o.vary[k].key == "accelerator.power_limit_w") limit = grid[gi][k];
     }
-    // A point the power model cannot represent is an error, not a row: below idle power the
-    // board cannot run at any clock, and idle above TDP would draw more than full activity.
     {
       const double tdp = s.accelerator.tdp_w.value;
       const double idle = s.accelerator.idle_w.known ? s.accelerator.idle_w.value : o.power.idle_fraction_of_tdp * tdp;
@@ -405,7 +459,29 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         if (std::find(r.notes.begin(), r.notes.end(), note) == r.notes.end()) r.notes.push_back(note);
       }
     }
-    const PointResult pr = best_point(s, limit, o, est, dist);
+    return s;
+  };
+  for (size_t gi = 0; gi < grid.size(); ++gi) {
+    double limit = 0;
+    point_scenario(gi, limit);
+  }
+  std::vector<bool> fits;
+  for (size_t gi = 0; gi < grid.size(); ++gi) {
+    double limit = 0;
+    const Scenario s = point_scenario(gi, limit);
+    PointResult pr;
+    try {
+      pr = best_point(s, limit, o, est, dist);
+    } catch (const Error& e) {
+      // Say which point of the grid the model refused (a GPU count beyond the system, a link
+      // too slow for any collective): the message alone named the scenario's key.
+      throw Error(e.where(), "at the sweep point " + point_text(gi) + ": " + e.message(), e.hint());
+    }
+    if (pr.fits && !(std::isfinite(pr.e.step_time_s) && pr.e.step_time_s > 0))
+      throw Error(SourceLocation{"--vary", 0, 0, o.vary.empty() ? std::string() : o.vary.front().key},
+                  "at the sweep point " + point_text(gi) + " the step time is " + format_double(pr.e.step_time_s) +
+                      ": a value out of the model's range (the step would take no time or for ever)",
+                  "give values within a few orders of magnitude of real hardware");
     std::vector<Value> row;
     for (double x : grid[gi]) row.emplace_back(x);
     if (!pr.fits) {
@@ -435,23 +511,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   }
 
   // Pareto front over two columns of the sweep table.
-  if (!o.pareto_x.empty() && !o.pareto_y.empty()) {
-    auto parse_obj = [&](std::string name, bool& max) {
-      max = false;
-      bool given = false;
-      if (name.rfind("min:", 0) == 0) name = name.substr(4), given = true;
-      else if (name.rfind("max:", 0) == 0) name = name.substr(4), max = true, given = true;
-      if (!t.has_column(name) || t.column(name).type == Column::Type::Str) {
-        std::vector<std::string> cols;
-        for (const auto& c : t.columns())
-          if (c.type != Column::Type::Str) cols.push_back(c.name);
-        throw Error(SourceLocation{"--pareto", 0, 0, name}, "unknown objective '" + name + "'", valid_choices_hint(name, cols));
-      }
-      if (!given) max = maximise(name);
-      return name;
-    };
-    bool mx = false, my = false;
-    const std::string cx = parse_obj(o.pareto_x, mx), cy = parse_obj(o.pareto_y, my);
+  if (!cx.empty()) {
     // Objectives may be counts (plans_fit_count) as well as measures.
     auto values = [&](const std::string& name) {
       const Column& col = t.column(name);
@@ -545,9 +605,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       r.set("design_step_time_s", design.e.step_time_s);
       const double h = o.elasticity_step_fraction;
       std::vector<std::pair<std::string, double>> binds, rebinds;  // finite fixed-plan / re-planned elasticities
+      std::vector<std::string> no_value;
       for (const auto& k : keys) {
         const double x0 = get_parameter(base, k);
-        if (!(x0 > 0)) continue;
+        if (!(x0 > 0)) {
+          no_value.push_back(k);
+          continue;
+        }
         double tf[2], tr[2];
         for (int side = 0; side < 2; ++side) {
           Scenario s = base;
@@ -577,6 +641,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         if (!std::isnan(ef)) binds.emplace_back(k, ef);
         if (!std::isnan(er)) rebinds.emplace_back(k, er);
       }
+      if (!no_value.empty()) {
+        std::string list;
+        for (const auto& k : no_value) list += (list.empty() ? "" : ", ") + k;
+        r.notes.push_back("elasticity: no row for " + list + " (zero or unknown at the design point" +
+                          (base.scale_out ? std::string() : ": " + base.system.id + " has no scale-out network") + ")");
+      }
       auto by_size = [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); };
       std::stable_sort(binds.begin(), binds.end(), by_size);
       std::stable_sort(rebinds.begin(), rebinds.end(), by_size);
@@ -595,6 +665,18 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                         ", so there is nothing to differentiate");
     }
   }
+  // Prices: tokens_per_usd needs the job's price per hour, tokens_per_s_per_capex_usd the GPU's
+  // purchase price; without them the columns are NaN, and say so.
+  auto varied_key = [&](const char* k) {
+    return std::any_of(o.vary.begin(), o.vary.end(), [&](const Variation& v) { return v.key == k; });
+  };
+  if (!o.vary.empty() && o.price_usd_per_gpu_hour <= 0 && !base.system.node_price_usd_per_hour.known &&
+      !varied_key("system.node_price_usd_per_hour"))
+    r.notes.push_back("system '" + base.system.id + "' has no node price in the catalog: tokens_per_usd is unknown (NaN); give "
+                      "--price-usd-per-gpu-hour, or vary system.node_price_usd_per_hour");
+  if (!o.vary.empty() && !base.accelerator.price_usd.known && !varied_key("accelerator.price_usd"))
+    r.notes.push_back("the purchase price of " + base.accelerator.id + " is not in the catalog: tokens_per_s_per_capex_usd is "
+                      "unknown (NaN); vary accelerator.price_usd to give one");
   if (!tdp_known)
     r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown (NaN)");
   else if (!idle_known)

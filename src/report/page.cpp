@@ -23,6 +23,8 @@ Unit unit_of(const std::string& name) {
   } kUnits[] = {
       {"_bytes_per_s", "GB/s", 1e-9},
       {"_flops_per_s", "FLOP/s", 1.0},
+      {"peak_flops", "FLOP/s", 1.0},  // sweep's accelerator.peak_flops: a rate
+      {"_usd_per_hour", "USD/h", 1.0},
       {"tokens_per_s_per_capex_usd", "tokens/s per USD", 1.0},
       {"tokens_per_usd", "tokens/USD", 1.0},
       {"tokens_per_joule", "tokens/J", 1.0},
@@ -51,6 +53,7 @@ Unit unit_of(const std::string& name) {
       {"_j", "J", 1.0},
       {"_w", "W", 1.0},
   };
+  if (name.rfind("accelerator.peak_flops.", 0) == 0) return {"FLOP/s", 1.0};  // a dtype's peak (accelerator.peak_flops.bf16)
   for (const auto& u : kUnits)
     if (ends_with(name, u.suffix)) return {u.label, u.scale};
   if (name == "bytes") return {"GiB", 1.0 / (1024.0 * 1024 * 1024)};

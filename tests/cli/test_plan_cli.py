@@ -314,6 +314,35 @@ q = sx("plan", os.path.join(ROOT, "examples", "llama3-405b-h100-16k.yaml"), "--f
 rk = json.loads(q.stdout)["tables"]["ranking"]["columns"]
 check("ZeRO-2 with step sync not ranked beside ZeRO-1", 2 not in rk["zero_stage"], sorted(set(rk["zero_stage"])))
 
+# Sweep inputs refused before any point is estimated, each naming its key (they gave rows that
+# dropped values, ran points the catalog refuses, or failed after the grid had run).
+J8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "64", "--global-batch", "256", "--seq-len", "4096",
+      "--fix", "tp=1", "--fix", "pp=1", "--no-progress"]
+for name, args, want in [
+        ("peak_flops beside a dtype's peak", ["--vary", "accelerator.peak_flops.bf16=5e14,1e15", "--vary", "accelerator.peak_flops=2e15"],
+         "cannot be varied beside it"),
+        ("a domain the catalog refuses", ["--vary", "system.scale_up_domain=3,8"], "neither whole nodes of 8"),
+        ("a power limit below idle", ["--vary", "accelerator.power_limit_w=600,60"], "at or below the idle power"),
+        ("a misspelt Pareto objective", ["--vary", "accelerator.power_limit_w=600", "--pareto", "step_time_s,tokens_per_jule"],
+         "did you mean 'tokens_per_joule'"),
+        ("a step time out of range", ["--vary", "accelerator.memory_bandwidth_bytes_per_s=1e-300"], "at the sweep point"),
+        ("--top does not apply", ["--vary", "accelerator.power_limit_w=600", "--top", "3"], "--top"),
+        ("scale-out keys without a scale-out network", ["--system", "mosaic-h100", "--num-gpus", "8", "--vary", "scale_out.latency_s=1e-6,1e-2"],
+         "has no scale-out network")]:
+    base = J8
+    if "--system" in args:  # the job's own system and GPU count replace J8's
+        base = [x for i, x in enumerate(J8) if x not in ("--system", "--num-gpus") and J8[i - 1] not in ("--system", "--num-gpus")]
+    b = sx("sweep", *base, *args)
+    check(f"sweep refuses {name}", b.returncode == 2 and want in b.stderr, b.stderr[-400:])
+# Unknown prices are named rather than left as bare NaN columns.
+b = sx("sweep", *J8, "--vary", "accelerator.memory_bandwidth_bytes_per_s=3e12", "--json", "-")
+notes = json.loads(b.stdout)["notes"] if b.returncode == 0 else []
+check("sweep names the missing prices", any("--price-usd-per-gpu-hour" in n for n in notes) and
+      any("accelerator.price_usd" in n for n in notes), notes)
+check("sweep records its Pareto axes", json.loads(sx("sweep", *J8, "--vary", "accelerator.power_limit_w=400,700", "--pareto",
+                                                     "accelerator.power_limit_w,tokens_per_joule", "--json", "-").stdout)
+      ["scalars"].get("pareto_x") == "accelerator.power_limit_w", "")
+
 for cmd in [["plan"], ["sweep"]]:
     h = sx(*cmd, "--help")
     check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)

@@ -342,6 +342,37 @@ TEST(ReportRenderers, SweepParetoFrontAndTornado) {
   EXPECT_EQ(front[2]["value"][0], 4.0);
   EXPECT_EQ(by_id["pareto"]->option["series"][0]["data"].size(), 4u);
   EXPECT_EQ(by_id["pareto"]->takeaway, "3 of 4 grid points are on the Pareto front of step_time_s and tokens_per_usd");
+  {
+    // An objective that is a varied key (the sweep's pareto_x/pareto_y name both): the chart
+    // plots num_gpus against tokens_per_usd, not tokens_per_usd against itself, and the points'
+    // labels give the GPU count in full.
+    Result q;
+    q.command = "sweep";
+    q.set("num_gpus", int64_t{64});
+    q.set("pareto_x", std::string("num_gpus"));
+    q.set("pareto_y", std::string("tokens_per_usd"));
+    Table& sq = q.add_table("sweep");
+    sq.add_f64("num_gpus");
+    sq.add_str("best_plan");
+    sq.add_f64("tokens_per_usd");
+    sq.add_row({512.0, std::string("a"), 10.0});
+    sq.add_row({1024.0, std::string("b"), 9.0});
+    Table& pq = q.add_table("pareto");
+    pq.add_f64("num_gpus");
+    pq.add_str("best_plan");
+    pq.add_f64("tokens_per_usd");
+    pq.add_row({512.0, std::string("a"), 10.0});
+    const ReportPage qp = build_page(q);
+    const Chart* ch = nullptr;
+    for (const auto& c : qp.charts)
+      if (c.id == "pareto") ch = &c;
+    ASSERT_NE(ch, nullptr);
+    EXPECT_EQ(ch->title, "Sweep: num_gpus against tokens_per_usd, Pareto front");
+    EXPECT_EQ(ch->option["series"][1]["data"][0]["value"][0], 512.0);
+    EXPECT_EQ(ch->option["series"][1]["data"][0]["value"][1], 10.0);
+    EXPECT_EQ(ch->option["series"][1]["data"][0]["name"], "num_gpus=512");
+    EXPECT_EQ(qp.subtitle.find("64 GPUs"), std::string::npos);
+  }
   // Tornado: largest magnitude on top (last category), and the takeaway reads the elasticity.
   EXPECT_EQ(by_id["tornado"]->option["yAxis"]["data"][1], "accelerator.peak_flops");
   EXPECT_EQ(by_id["tornado"]->takeaway,

@@ -14,6 +14,12 @@ namespace sextant::report {
 
 namespace {
 
+// A value of a varied key: a whole number (a GPU count, a domain size) in full, 64 not 64.0.
+std::string fmt_key_value(double v) {
+  if (std::isfinite(v) && v == std::round(v) && std::fabs(v) < 1e7) return fmt_count(v);
+  return fmt_num(v);
+}
+
 std::string text_scalar(const Result& r, const char* k) {
   const Value* v = r.scalar(k);
   if (!v) return {};
@@ -178,20 +184,31 @@ void pareto(const Result& r, ReportPage& page) {
   const Table* sw = r.table("sweep");
   if (!pf || !sw || pf->rows() == 0) return;
   const auto keys = varied(*pf);
-  std::vector<std::string> obj;
-  bool after = false;
-  for (const auto& c : pf->columns()) {
-    if (after) obj.push_back(c.name);
-    if (c.name == "best_plan") after = true;
+  // The objectives, as the sweep names them (an objective that is a varied key is not repeated
+  // after best_plan: the chart had plotted the other objective against itself).
+  std::string cx = text_scalar(r, "pareto_x"), cy = text_scalar(r, "pareto_y");
+  if (cx.empty() || cy.empty()) {
+    // A result written before 2026-12-02 (no pareto_x/pareto_y scalars): the columns after
+    // best_plan, which are both objectives when neither is a varied key.
+    std::vector<std::string> obj;
+    bool after = false;
+    for (const auto& c : pf->columns()) {
+      if (after) obj.push_back(c.name);
+      if (c.name == "best_plan") after = true;
+    }
+    if (obj.size() != 2) return;
+    cx = obj[0];
+    cy = obj[1];
   }
-  if (obj.empty()) return;
-  const std::string cx = obj[0], cy = obj.size() > 1 ? obj[1] : obj[0];
-  if (!sw->has_column(cx) || !sw->has_column(cy)) return;
+  if (cx.empty() || cy.empty() || !sw->has_column(cx) || !sw->has_column(cy) || !pf->has_column(cx) || !pf->has_column(cy)) return;
   const Unit ux = unit_of(cx), uy = unit_of(cy);
   auto label = [&](const Table& t, size_t i) {
     std::string l;
     for (const auto& k : keys)
-      if (t.has_column(k)) l += (l.empty() ? "" : ", ") + k + "=" + fmt_num(numbers(t, k)[i]);
+      if (t.has_column(k)) {
+        const Unit u = unit_of(k);
+        l += (l.empty() ? "" : ", ") + k + "=" + fmt_key_value(numbers(t, k)[i] * u.scale) + (u.label.empty() ? "" : " " + u.label);
+      }
     return l;
   };
   auto all = nlohmann::ordered_json::array(), front = nlohmann::ordered_json::array();
@@ -290,7 +307,7 @@ void sweep_line(const Result& r, ReportPage& page) {
   ch.option["xAxis"]["scale"] = true;
   ch.option["yAxis"] = value_axis("step time (s)");
   ch.option["series"] = {{{"type", "line"}, {"name", "best step time"}, {"data", data}}};
-  ch.takeaway = "from " + fmt_num(best.front().first * ux.scale) + " to " + fmt_num(best.back().first * ux.scale) +
+  ch.takeaway = "from " + fmt_key_value(best.front().first * ux.scale) + " to " + fmt_key_value(best.back().first * ux.scale) +
                 (ux.label.empty() ? "" : " " + ux.label) + " of " + keys[0] + ", the best step time goes from " +
                 fmt_seconds(best.front().second) + " to " + fmt_seconds(best.back().second) +
                 (keys.size() > 1 ? " (the best over the other varied keys at each value)" : "");
@@ -299,7 +316,10 @@ void sweep_line(const Result& r, ReportPage& page) {
 
 void render_sweep(const Result& r, ReportPage& page) {
   page.title = "Hardware and plan sweep";
-  page.subtitle = text_scalar(r, "model") + " · " + text_scalar(r, "system") + " · " + text_scalar(r, "num_gpus") + " GPUs";
+  // A sweep of the GPU count has no one count: the subtitle says it is varied.
+  const Table* sw = r.table("sweep");
+  page.subtitle = text_scalar(r, "model") + " · " + text_scalar(r, "system") + " · " +
+                  (sw && sw->has_column("num_gpus") ? std::string("GPU count varied") : text_scalar(r, "num_gpus") + " GPUs");
   pareto(r, page);
   tornado(r, page);
   sweep_line(r, page);
