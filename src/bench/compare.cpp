@@ -44,12 +44,21 @@ int64_t wrong_count(const Measurement& m) {
   return total;
 }
 
-// The smallest two-sided p of the exact Mann-Whitney test with na and nb samples (no ties: the
-// two extreme arrangements of C(na + nb, na)); ties only raise it.
-double mann_whitney_min_p(int64_t na, int64_t nb) {
-  double c = 1;  // C(na + nb, na), in floating point (exact up to 2^53; beyond that p is ~0)
-  for (int64_t i = 1; i <= std::min(na, nb); ++i) c = c * static_cast<double>(na + nb - std::min(na, nb) + i) / static_cast<double>(i);
-  return std::min(1.0, 2.0 / c);
+// The distinct exit statuses of a `bench run` case's repetitions ("0,0,3" -> {0, 3}); empty
+// for cases without them (suites, imports).
+std::vector<std::string> exit_statuses(const Measurement& m) {
+  std::vector<std::string> out;
+  if (!m.has_param("exit_statuses")) return out;
+  const std::string& s = m.param("exit_statuses");
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == ',') {
+      if (i > start) out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::string parameter_changes(const Measurement& a, const Measurement& b) {
@@ -178,18 +187,29 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         cc.method = u.method;
         if (u.method == "exact") {
           // The smallest p these samples' values can give: the test on the most extreme split
-          // of the pooled values (ties raise it above 2 / C(na + nb, na)).
+          // of the pooled values, A lowest or A
+          // highest: with ties and unequal counts the two differ (before 2026-12-02 only A
+          // lowest was tried, and {6 x 0.01, 4 x 0.012} read "cannot go below p = 0.076" where
+          // its own p was 0.0048).
           std::vector<double> pooled = ma.samples;
           pooled.insert(pooled.end(), mb.samples.begin(), mb.samples.end());
           std::sort(pooled.begin(), pooled.end());
           const auto na = static_cast<std::ptrdiff_t>(ma.samples.size());
-          const std::vector<double> low(pooled.begin(), pooled.begin() + na), high(pooled.begin() + na, pooled.end());
-          cc.min_p_value = std::max(mann_whitney_min_p(cc.count_a, cc.count_b), mann_whitney_u(low, high).p_two_sided);
+          const auto nb = static_cast<std::ptrdiff_t>(mb.samples.size());
+          const std::vector<double> a_low(pooled.begin(), pooled.begin() + na), b_high(pooled.begin() + na, pooled.end());
+          const std::vector<double> b_low(pooled.begin(), pooled.begin() + nb), a_high(pooled.begin() + nb, pooled.end());
+          const double extreme = std::min(mann_whitney_u(a_low, b_high).p_two_sided, mann_whitney_u(a_high, b_low).p_two_sided);
+          // Without ties this is 2 / C(na + nb, na); with ties it can be
+          // lower as well as higher (six tied values against four higher ones: 1 / 210).
+          cc.min_p_value = extreme;
         }
       }
     }
     cc.verdict = !testable ? "untestable" : cc.min_p_value >= opt.alpha ? "underpowered" : "";
     if (wrong_count(ma) > 0 || wrong_count(mb) > 0) cc.verdict = "wrong_results";
+    // A command that exits otherwise in B than in A (it crashed under --ignore-failure) did other
+    // work: its times are no verdict on speed (a crash in 0.1 s compared as an improvement).
+    if (exit_statuses(ma) != exit_statuses(mb)) cc.verdict = "exit_status_differs";
     c.cases.push_back(std::move(cc));
   }
   // Verdicts, after the p-values of the testable cases are adjusted together.
@@ -244,7 +264,8 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       }
       if (!cc.verdict.empty()) {
         ++c.unchecked_count;
-        cc.unchecked_failure = cc.verdict == "wrong_results" || (worse && large && cc.change_fraction != 0);
+        cc.unchecked_failure = cc.verdict == "wrong_results" || cc.verdict == "exit_status_differs" ||
+                               (worse && large && cc.change_fraction != 0);
         c.unchecked_failure_count += cc.unchecked_failure;
         continue;
       }

@@ -111,13 +111,20 @@ CpuVectorPeak cpu_vector_peak(const CpuInfo& cpu) {
   return p;
 }
 
+// The cores `threads` threads run on: SMT siblings share a core's vector units, so threads beyond
+// the physical cores add no peak (Linux spreads threads over cores before siblings). Before
+// 2026-12-02 the thread count was taken as cores: a 16-core, 32-thread host had twice its peak.
+static int cores_for(const CpuInfo& cpu, int threads) {
+  return cpu.physical_cores > 0 ? std::min(threads, cpu.physical_cores) : threads;
+}
+
 double HostInfo::peak_flops(const std::string& dtype, int threads) const {
   const CpuVectorPeak v = cpu_vector_peak(cpu);
   double per_cycle = dtype == "fp64" ? v.fp64_flops_per_cycle
                      : dtype == "fp32" ? v.fp32_flops_per_cycle
                      : dtype == "bf16" ? (v.bf16_flops_per_cycle > 0 ? v.bf16_flops_per_cycle : v.fp32_flops_per_cycle)
                                        : 0;
-  return per_cycle * cpu_ghz * 1e9 * threads;
+  return per_cycle * cpu_ghz * 1e9 * cores_for(cpu, threads);
 }
 
 std::string HostInfo::peak_provenance(const std::string& dtype, int threads) const {
@@ -128,12 +135,16 @@ std::string HostInfo::peak_provenance(const std::string& dtype, int threads) con
   double per_cycle = dtype == "fp64" ? v.fp64_flops_per_cycle
                      : dtype == "fp32" ? v.fp32_flops_per_cycle
                                        : v.bf16_flops_per_cycle;
+  const int cores = cores_for(cpu, threads);
+  const std::string on = cores == threads ? fmt::format("{} cores", cores)
+                                          : fmt::format("{} cores ({} threads on {} physical cores: SMT siblings share a core's vector units)",
+                                                        cores, threads, cpu.physical_cores);
   if (dtype == "bf16" && per_cycle == 0)
-    return fmt::format("{} cores x {} GHz ({}) x {} fp32 FLOP/cycle ({}; no bf16 instructions in /proc/cpuinfo flags, "
+    return fmt::format("{} x {} GHz ({}) x {} fp32 FLOP/cycle ({}; no bf16 instructions in /proc/cpuinfo flags, "
                        "so bf16 GEMMs convert to fp32 and run at the fp32 FMA rate; 2 vector FMA pipes assumed)",
-                       threads, cpu_ghz, cpu_ghz_source, v.fp32_flops_per_cycle, v.isa);
-  return fmt::format("{} cores x {} GHz ({}) x {} {} FLOP/cycle ({}, from /proc/cpuinfo flags; 2 vector FMA pipes assumed)",
-                     threads, cpu_ghz, cpu_ghz_source, per_cycle, dtype, dtype == "bf16" ? v.bf16_isa : v.isa);
+                       on, cpu_ghz, cpu_ghz_source, v.fp32_flops_per_cycle, v.isa);
+  return fmt::format("{} x {} GHz ({}) x {} {} FLOP/cycle ({}, from /proc/cpuinfo flags; 2 vector FMA pipes assumed)",
+                     on, cpu_ghz, cpu_ghz_source, per_cycle, dtype, dtype == "bf16" ? v.bf16_isa : v.isa);
 }
 
 std::string HostInfo::fingerprint() const {

@@ -1,5 +1,6 @@
 #include "bench/nccl_format.hpp"
 
+#include <set>
 #include <algorithm>
 #include <sstream>
 
@@ -179,6 +180,12 @@ std::string render_nccl_rows(const std::vector<NcclRow>& rows) {
 
 std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string& suite, const std::string& origin) {
   std::vector<Measurement> out;
+  // A log of several data types or reductions (nccl-tests -d all, -o all) has one row per size
+  // and type: the case names say the type and reduction then (they collided before 2026-12-02,
+  // and the import failed), and stay "COLLECTIVE size=N" for a log of one.
+  std::set<std::pair<std::string, std::string>> kinds;
+  for (const auto& r : log.rows) kinds.emplace(r.type, r.redop);
+  const bool qualify = kinds.size() > 1;
   for (const auto& r : log.rows) {
     Measurement m;
     m.suite = suite;
@@ -196,6 +203,7 @@ std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string
       m.set_param("time", "one-way (half the round trip)");
     } else {
       m.name = fmt::format("{} size={}", r.collective, r.size_bytes);
+      if (qualify) m.name += " type=" + r.type + (r.redop.empty() ? std::string() : " redop=" + r.redop);
       m.metric = "busbw_bytes_per_s";
       m.higher_is_better = true;
       const double f = nccl_bus_factor(r.collective, log.ranks);

@@ -74,10 +74,22 @@ void run_bench(BenchArgs& a) {
   c.mpirun = a.mpirun;
   c.mpi_helper = a.mpi_helper;
   c.counters = !a.no_counters;
-  c.gemm_dtypes = a.gemm_dtypes;
+  for (const auto& d : a.gemm_dtypes)  // a dtype given twice is one (it made two cases of one name)
+    if (std::find(c.gemm_dtypes.begin(), c.gemm_dtypes.end(), d) == c.gemm_dtypes.end()) c.gemm_dtypes.push_back(d);
   c.interleave_repetitions = a.interleave;
   c.host = detect_host();
   const auto suites = select_suites(reg, a.suites);
+  // Options of the suites that run last are checked before the first runs (a bad --storage-dir
+  // or --mpi-ranks threw away every suite measured before them).
+  for (const Suite* s : suites) {
+    if (s->name() == "storage" && !a.storage_dir.empty()) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(a.storage_dir, ec))
+        throw Error(SourceLocation{a.storage_dir, 0, 0, "--storage-dir"}, "not a directory", "an existing folder on the storage to measure");
+    }
+    if (s->name() == "comm_mpi" && a.mpi_ranks < 2)
+      throw Error(SourceLocation{"", 0, 0, "--mpi-ranks"}, "the communication suite needs at least 2 ranks, got " + std::to_string(a.mpi_ranks));
+  }
   const double expected = expected_duration_s(suites, c);
   const bool chatty = !a.out.quiet && a.out.json != "-";
   if (chatty) std::fprintf(stderr, "sextant bench: %zu suite(s), expected duration about %.0f s\n", suites.size(), expected);

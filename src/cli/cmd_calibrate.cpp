@@ -1,6 +1,8 @@
 // sextant calibrate [--run RUN] --out FILE.yaml: fit this host's efficiency model from a bench
 // run and write a catalog accelerator entry (and a network entry from the MPI suite).
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "bench/calibrate/calibrate.hpp"
 #include "bench/db/results_db.hpp"
@@ -22,9 +24,38 @@ struct CalibrateArgs {
   std::string device;               // --device: the catalog accelerator the traces ran on
   TraceCalibrateOptions trace_opt;
   double memory_peak_gb_per_s = 0;
+  bool force = false;               // --force: replace existing --out / --network-out files
+  std::vector<std::string> run_only_given;  // options of a bench-run calibration given with --trace
   CalibrateOptions opt;
   OutputOptions output;
 };
+
+// Calibration writes a new catalog file, never edits one: an existing file is replaced only when
+// it holds nothing but an earlier calibration of the same id (recalibrating a host), or with
+// --force. A bundled catalog file holds several entries that other files refer to: writing over
+// it (it was, before 2026-12-02) left the catalog unloadable.
+void check_new_file(const std::string& path, const char* option, const std::string& id, bool force) {
+  std::error_code ec;
+  if (path.empty() || force || !std::filesystem::exists(path, ec)) return;
+  std::vector<std::string> ids;
+  bool readable = true;
+  try {
+    const YAML::Node doc = YAML::LoadFile(path);
+    if (doc.IsMap() && doc["entries"] && doc["entries"].IsSequence())
+      for (const auto& e : doc["entries"])
+        ids.push_back(e.IsMap() && e["id"] && e["id"].IsScalar() ? e["id"].Scalar() : std::string("?"));
+  } catch (const std::exception&) {
+    readable = false;
+  }
+  if (readable && !ids.empty() && std::all_of(ids.begin(), ids.end(), [&](const std::string& x) { return x == id; })) return;
+  std::string held;
+  for (const auto& x : ids) held += (held.empty() ? "" : ", ") + x;
+  throw Error(SourceLocation{path, 0, 0, option},
+              "the file exists and holds " + (readable ? (ids.empty() ? std::string("no catalog entries") : "other entries (" + held + ")")
+                                                       : std::string("no readable YAML")) +
+                  ": calibration writes a new catalog file, it does not edit one",
+              "give a new path (the catalog loads every file of its folder), or --force to replace the file (its contents are lost)");
+}
 
 // The written text must load as the catalog loads it; a file that does not is a bug here.
 void check_loads(const std::string& text, const std::string& what, bool accelerator) {
@@ -80,6 +111,7 @@ void run_trace(CalibrateArgs& a) {
                 valid_choices_hint(dev, cat->accelerator_ids()));
   const Accelerator& base = cat->accelerator(dev);
   a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
+  check_new_file(a.out, "--out", a.trace_opt.id, a.force);
   a.trace_opt.name = a.opt.name;
   for (const auto& t : a.traces) a.trace_opt.trace_ref += (a.trace_opt.trace_ref.empty() ? "" : ", ") + t;
   const Calibration c = calibrate_from_trace(analysis, base, a.trace_opt);
@@ -98,9 +130,17 @@ void run_trace(CalibrateArgs& a) {
 
 void run(CalibrateArgs& a) {
   if (!a.traces.empty()) {
+    if (!a.run_only_given.empty()) {
+      std::string list;
+      for (const auto& o : a.run_only_given) list += (list.empty() ? "" : ", ") + o;
+      throw Error(SourceLocation{"", 0, 0, "--trace"}, "not used with --trace: " + list + " (they calibrate from a bench run)",
+                  "leave them out, or calibrate from a bench run without --trace");
+    }
     run_trace(a);
     return;
   }
+  check_new_file(a.out, "--out", a.opt.id, a.force);
+  check_new_file(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id, a.force);
   ResultsDb db = ResultsDb::open_existing(a.db.empty() ? default_db_path() : a.db);
   const RunRecord r = db.load_run(db.resolve_run(a.run));
   a.opt.memory_peak_bytes_per_s = a.memory_peak_gb_per_s * 1e9;
@@ -124,6 +164,10 @@ void run(CalibrateArgs& a) {
   const Calibration c = calibrate_from_run(r, a.opt);
   check_loads(c.accelerator_yaml, "calibrated accelerator", true);
   if (!c.network_yaml.empty()) check_loads(c.network_yaml, "calibrated network", false);
+  // Nothing is written when a requested file cannot be (before 2026-12-02 --out was written and
+  // then --network-out failed).
+  if (!a.network_out.empty() && c.network_yaml.empty())
+    throw Error(SourceLocation{"", 0, 0, "--network-out"}, "the run has no MPI ping-pong measurements", "run `sextant bench --suite comm_mpi`");
   Result res = calibration_result(c, r, a.opt);
   add_quality_notes(c, res);
   if (!a.out.empty()) {
@@ -133,8 +177,6 @@ void run(CalibrateArgs& a) {
     res.notes.push_back("catalog entry (write it with --out FILE):\n" + c.accelerator_yaml);
   }
   if (!a.network_out.empty()) {
-    if (c.network_yaml.empty())
-      throw Error(SourceLocation{"", 0, 0, "--network-out"}, "the run has no MPI ping-pong measurements", "run `sextant bench --suite comm_mpi`");
     write_file_atomic(a.network_out, c.network_yaml);
     res.set("network_file", a.network_out);
   }
@@ -168,8 +210,14 @@ void add_calibrate_command(CLI::App& app) {
                   "With --trace: sustained (a training step's rates; default: sustained_compute_fraction 1) or burst (a short "
                   "benchmark's: the base entry's sustained fraction kept)")
       ->check(CLI::IsMember({"sustained", "burst"}));
+  cmd->add_flag("--force", a->force, "Replace an existing --out or --network-out file (default: refuse; its entries would be lost)");
   add_output_options(*cmd, a->output);
-  cmd->callback([a] { run(*a); });
+  cmd->callback([a, cmd] {
+    for (const char* o : {"--db", "--run", "--network-out", "--peak-from", "--suite", "--max-fit-dim", "--max-fit-skew",
+                          "--memory-peak-gb-per-s", "--memory-peak-source", "--network-id", "--network-kind"})
+      if (cmd->count(o) > 0) a->run_only_given.push_back(o);
+    run(*a);
+  });
 }
 
 }  // namespace sextant::cli

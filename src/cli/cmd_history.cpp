@@ -112,7 +112,9 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       "): their verdict is parameters_differ, not regression or improvement; compare runs of one configuration");
   if (o.correction == "none") {
     int64_t testable = 0;
-    for (const auto& x : c.cases) testable += x.verdict != "untestable" && x.verdict != "underpowered" && x.verdict != "wrong_results";
+    // Only the cases a test ran on: not the unchecked ones, nor those with other parameters.
+    for (const auto& x : c.cases)
+      testable += x.verdict == "regression" || x.verdict == "improvement" || x.verdict == "unchanged";
     if (testable >= 20)
       r.notes.push_back(std::to_string(testable) + " cases tested at alpha " + format_double(o.alpha) + " each: about " +
                         format_double(std::round(double(testable) * o.alpha * 10) / 10) +
@@ -123,7 +125,8 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   // host, clocks, thermals) is not in them: where the repetitions of a run already scatter by more
   // than the smallest effect that counts, the host was not quiet and verdicts are unreliable.
   int64_t noisy = 0;
-  for (const auto& x : c.cases) noisy += std::max(x.spread_a, x.spread_b) > o.min_effect_fraction;
+  for (const auto& x : c.cases)
+    noisy += x.verdict != "parameters_differ" && std::max(x.spread_a, x.spread_b) > o.min_effect_fraction;
   r.set("noisy_case_count", noisy);
   if (noisy > 0)
     r.notes.push_back(std::to_string(noisy) + " of " + std::to_string(c.cases.size()) + " case(s) scatter within a run by more than " +
@@ -131,12 +134,13 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
                       "trusting a verdict");
   if (c.unchecked_count > 0) {
-    int64_t underpowered = 0, untestable = 0, wrong = 0;
+    int64_t underpowered = 0, untestable = 0, wrong = 0, exits = 0;
     double min_p = 1;
     for (const auto& x : c.cases) {
       underpowered += x.verdict == "underpowered";
       untestable += x.verdict == "untestable";
       wrong += x.verdict == "wrong_results";
+      exits += x.verdict == "exit_status_differs";
       if (x.verdict == "underpowered") min_p = std::min(min_p, x.min_p_value);
     }
     std::string what;
@@ -146,6 +150,8 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
               ": at least 4 repetitions a side for 0.05)";
     if (untestable) what += (what.empty() ? "" : ", ") + std::to_string(untestable) + " untestable (fewer than 2 repetitions)";
     if (wrong) what += (what.empty() ? "" : ", ") + std::to_string(wrong) + " with wrong results (nccl-tests #wrong > 0)";
+    if (exits)
+      what += (what.empty() ? "" : ", ") + std::to_string(exits) + " whose command exited otherwise in one run than in the other (exit_statuses)";
     r.notes.push_back(std::to_string(c.unchecked_count) + " case(s) could not be checked: " + what + "; " +
                       std::to_string(c.unchecked_failure_count) + " of them worse by at least " + format_double(o.min_effect_fraction) +
                       " or wrong (unchecked_failure)" +

@@ -237,6 +237,20 @@ TEST(Compare, EqualMediansTakeTheirDirectionFromTheMeans) {
   EXPECT_EQ(c.cases[0].verdict, "regression");
 }
 
+// A command that crashed in B (bench run --ignore-failure) did other work: exit statuses that
+// differ are no verdict on speed and fail the gate; the same statuses on both sides compare.
+TEST(Compare, ACommandThatExitsOtherwiseIsNeverAVerdictOnSpeed) {
+  auto a = run_with("wall_s", false, 0.5, 1e-3, 5, 31), b = run_with("wall_s", false, 0.05, 1e-3, 5, 32);
+  a.measurements[0].set_param("exit_statuses", "0,0,0,0,0");
+  b.measurements[0].set_param("exit_statuses", "3,3,3,3,3");
+  auto c = compare_runs(a, b, {});
+  EXPECT_EQ(c.cases[0].verdict, "exit_status_differs");
+  EXPECT_TRUE(c.cases[0].unchecked_failure);
+  EXPECT_EQ(c.improvement_count, 0);
+  b.measurements[0].set_param("exit_statuses", "0,0,0,0,0");
+  EXPECT_EQ(compare_runs(a, b, {}).cases[0].verdict, "improvement");
+}
+
 TEST(Compare, WrongResultsOfNcclTestsAreNeverAVerdictOnSpeed) {
   auto a = run_with("busbw_bytes_per_s", true, 100, 1, 8, 27), b = run_with("busbw_bytes_per_s", true, 100, 1, 8, 28);
   a.measurements[0].set_param("wrong", "0");
@@ -269,6 +283,13 @@ TEST(Compare, TiesAndHolmRaiseTheSmallestReachableP) {
   EXPECT_EQ(c.cases[0].verdict, "underpowered");
   EXPECT_EQ(c.unchecked_failure_count, 1);
   EXPECT_EQ(c.cases[0].direction, "worse");
+  // Ties and unequal counts: the extreme split with A highest is reachable. Six tied values
+  // against four higher ones: p = 1 / C(10, 4) = 1 / 210 (brute force over the 210 splits), the
+  // case's own p, where the A-lowest split alone put the floor at 0.076 ("underpowered").
+  c = compare_runs(with({{10, 10, 10, 10, 10, 10}}), with({{12, 12, 12, 12}}), {});
+  EXPECT_NEAR(c.cases[0].p_value, 1.0 / 210, 1e-12);
+  EXPECT_NEAR(c.cases[0].min_p_value, c.cases[0].p_value, 1e-12);
+  EXPECT_NE(c.cases[0].verdict, "underpowered");
   // Holm over two cases of four repetitions: each needs p < 0.025 first, and 2 / 70 = 0.029 cannot.
   CompareOptions holm;
   holm.correction = "holm";

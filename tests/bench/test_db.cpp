@@ -110,8 +110,15 @@ TEST(ResultsDb, MigratesAVersionOneDatabaseKeepingItsRuns) {
     id = v1.insert_run(make_run(3, 4, 1));  // counters are not stored in v1
   }
   EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name='counters'"), 0);
+  {
+    // Reading leaves it as it is: an older Sextant sharing the file can still use it.
+    const ResultsDb reader = ResultsDb::open_existing(path);
+    EXPECT_EQ(reader.schema_version(), 1);
+    EXPECT_EQ(reader.load_run(id).measurements.size(), 3u);
+  }
+  EXPECT_EQ(scalar(path, "PRAGMA user_version"), 1);
   ResultsDb db(path);
-  EXPECT_EQ(db.schema_version(), 2);
+  EXPECT_EQ(db.schema_version(), ResultsDb::latest_schema_version());
   EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name='counters'"), 1);
   const RunRecord old = db.load_run(id);
   EXPECT_EQ(old.measurements.size(), 3u);
@@ -119,6 +126,20 @@ TEST(ResultsDb, MigratesAVersionOneDatabaseKeepingItsRuns) {
   const int64_t id2 = db.insert_run(make_run(1, 2, 1));
   EXPECT_EQ(db.load_run(id2).measurements[0].counters.size(), 2u);
   EXPECT_EQ(db.integrity_check(), "ok");
+}
+
+TEST(ResultsDb, EachRunKeepsTheHostAsItWasThen) {
+  // Two runs on one host (same fingerprint) with different Sextant versions: each run shows its own.
+  TempDir t;
+  const std::string path = (t.path / "hosts.db").string();
+  ResultsDb db(path);
+  RunRecord a = make_run(1, 2, 1), b = make_run(1, 2, 1);
+  a.host.sextant_version = "0.0.9";
+  b.host.sextant_version = "0.1.0";
+  ASSERT_EQ(a.host.fingerprint(), b.host.fingerprint());
+  const int64_t ia = db.insert_run(a), ib = db.insert_run(b);
+  EXPECT_EQ(db.load_run(ia).host.sextant_version, "0.0.9");
+  EXPECT_EQ(db.load_run(ib).host.sextant_version, "0.1.0");
 }
 
 TEST(ResultsDb, RefusesADatabaseFromANewerSextant) {

@@ -47,7 +47,13 @@ TEST(CpuPeak, PeakIsCoresTimesClockTimesFlopsPerCycle) {
   h.cpu_ghz_source = "test";
   // AVX-512 + FMA: 32 fp64 / 64 fp32 FLOP per cycle per core.
   EXPECT_DOUBLE_EQ(h.peak_flops("fp64", 2), 2 * 2.1e9 * 32);
-  EXPECT_DOUBLE_EQ(h.peak_flops("fp32", 4), 4 * 2.1e9 * 64);
+  // Four threads on the two physical cores: SMT siblings share a core's vector units, so the peak
+  // is two cores' (it was four's before 2026-12-02), and the provenance says why.
+  EXPECT_DOUBLE_EQ(h.peak_flops("fp32", 4), 2 * 2.1e9 * 64);
+  EXPECT_NE(h.peak_provenance("fp32", 4).find("4 threads on 2 physical cores"), std::string::npos) << h.peak_provenance("fp32", 4);
+  HostInfo unknown = h;
+  unknown.cpu.physical_cores = 0;  // no core ids listed (some VMs): the threads are the cores
+  EXPECT_DOUBLE_EQ(unknown.peak_flops("fp32", 4), 4 * 2.1e9 * 64);
   // No bf16 instructions: bf16 GEMMs run at the fp32 rate, and the provenance says so.
   EXPECT_DOUBLE_EQ(h.peak_flops("bf16", 1), 2.1e9 * 64);
   EXPECT_NE(h.peak_provenance("bf16", 1).find("no bf16 instructions"), std::string::npos);

@@ -66,7 +66,7 @@ class BenchCli(unittest.TestCase):
         self.assertIn("working_set_bytes", {p["key"] for p in params})
         _, listed = as_json("history", "list", "--db", self.db)
         self.assertEqual(listed["scalars"]["run_count"], 1)
-        self.assertEqual(listed["scalars"]["schema_version"], 2)
+        self.assertEqual(listed["scalars"]["schema_version"], 3)
 
     def test_bench_run_measures_a_command_and_rejects_a_failing_one(self):
         r = json.loads(sextant("bench", "run", "--reps", "3", "--db", self.db, "--json", "-", "--", "/bin/sh", "-c", "exit 0").stdout)
@@ -266,6 +266,29 @@ class BenchCli(unittest.TestCase):
         _, r = as_json("calibrate", "--db", self.db, "--memory-peak-gb-per-s", "12345")
         entry = [n for n in r["notes"] if n.startswith("catalog entry")][0]
         self.assertIn("memory_bandwidth_gb_per_s: {value: 12345, estimated:", entry)
+        # Calibration writes a new file, never edits one: over a bundled file of several entries it
+        # is refused and the file is untouched (it had been replaced, and the catalog no longer
+        # loaded); over its own earlier output (the same id) it recalibrates; --force replaces.
+        hopper = os.path.join(cat, "accelerators", "nvidia-hopper.yaml")
+        before = open(hopper).read()
+        p = sextant("calibrate", "--db", self.db, "--id", "this-cpu", "--out", hopper, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("h100-sxm-80gb", p.stderr)
+        self.assertIn("--force", p.stderr)
+        self.assertEqual(open(hopper).read(), before)
+        sextant("calibrate", "--db", self.db, "--id", "this-cpu", "--out", os.path.join(cat, "accelerators", "this-cpu.yaml"), "-q")
+        # A --network-out the run cannot fill is refused before --out is written.
+        fresh = os.path.join(self.dir, "fresh.yaml")
+        p = sextant("calibrate", "--db", self.db, "--out", fresh, "--network-out", os.path.join(self.dir, "net.yaml"), check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("MPI", p.stderr)
+        self.assertFalse(os.path.exists(fresh))
+        # Options of a bench-run calibration are not silently ignored beside --trace.
+        trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
+        p = sextant("calibrate", "--trace", trace, "--max-fit-dim", "4096", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--max-fit-dim", p.stderr)
+        self.assertIn("--db", p.stderr)
 
     def test_trace_calibration_keeps_what_the_trace_does_not_measure(self):
         trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
@@ -337,6 +360,36 @@ class BenchCli(unittest.TestCase):
         verdicts = {c["case"]: c["verdict"] for c in rows(table(r, "cases"))}
         self.assertEqual(verdicts["all_reduce size=1073741824"], "wrong_results")
         self.assertEqual(p.returncode, 1)
+
+    def test_cases_of_one_name_in_one_run(self):
+        # nccl-tests -d all prints a row per size and type: the cases say the type then (the import
+        # failed on SQLite's UNIQUE constraint, naming neither case nor file). Two files with the same
+        # cases in one import are refused naming the case and file, before anything is stored.
+        log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
+        lines = open(log).read().splitlines()
+        rows_at = [i for i, l in enumerate(lines) if " float " in l]
+        half = [lines[i].replace(" float ", "  half ") for i in rows_at]
+        both = os.path.join(self.dir, "all_reduce_perf_dall.txt")
+        with open(both, "w") as f:
+            f.write("\n".join(lines[:rows_at[-1] + 1] + half + lines[rows_at[-1] + 1:]) + "\n")
+        _, r = as_json("bench", "import-nccl", both, "--db", self.db)
+        cases = [c["case"] for c in rows(table(r, "nccl_tests_busbw_bytes_per_s"))]
+        self.assertEqual(len(cases), 20)
+        self.assertIn("all_reduce size=8 type=float redop=sum", cases)
+        self.assertIn("all_reduce size=8 type=half redop=sum", cases)
+        copy = os.path.join(self.dir, "n2", "all_reduce_perf.txt")
+        os.makedirs(os.path.dirname(copy))
+        shutil.copy(log, copy)
+        p = sextant("bench", "import-nccl", log, copy, "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("twice", p.stderr)
+        self.assertIn(copy, p.stderr)
+        # A bad --storage-dir is refused before the first suite runs, not after.
+        p = sextant("bench", "--quick", "--suite", "cache_bandwidth", "--suite", "storage", "--storage-dir", "/no/such/dir",
+                    "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--storage-dir", p.stderr)
+        self.assertNotIn("cache_bandwidth", p.stderr)
 
     def test_bad_inputs_name_the_problem(self):
         p = sextant("bench", "--suite", "gemm", "--db", self.db, check=False)

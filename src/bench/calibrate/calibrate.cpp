@@ -673,10 +673,19 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   }
   if (suite == "gemm_cpu" && run.host.l3_bytes > 0)
     y += "    cache_mib: " + sourced(static_cast<double>(run.host.l3_bytes) / (1024.0 * 1024), "bench-run") + "\n";
+  // Compute units are cores: SMT siblings share one core's vector units (the peak counts them
+  // once, host.cpp), so a 16-core host of 32 threads has 16.
+  const int64_t phys = run.host.cpu.physical_cores;
+  auto cores_of = [&](int64_t threads) { return phys > 0 ? std::min(threads, phys) : threads; };
   if (partial)
-    y += "    compute_units: " + sourced(static_cast<double>(c.gemm_threads), fmt::format("bench-run: the GEMMs' threads (the host has {} logical CPUs)", host_cpus)) + "\n";
+    y += "    compute_units: " + sourced(static_cast<double>(cores_of(c.gemm_threads)),
+                                        fmt::format("bench-run: the cores of the GEMMs' {} threads (the host has {} logical CPUs{})", c.gemm_threads,
+                                                    host_cpus, phys > 0 ? fmt::format(" on {} cores", phys) : std::string())) + "\n";
   else if (suite == "gemm_cpu" && run.host.cpu.logical_cpus > 0)
-    y += "    compute_units: " + sourced(run.host.cpu.logical_cpus, "bench-run") + "\n";
+    y += "    compute_units: " + sourced(static_cast<double>(cores_of(run.host.cpu.logical_cpus)),
+                                        phys > 0 && phys < run.host.cpu.logical_cpus
+                                            ? fmt::format("bench-run: {} physical cores ({} logical CPUs)", phys, run.host.cpu.logical_cpus)
+                                            : std::string("bench-run")) + "\n";
   if (!c.bandwidth_by_working_set.empty()) {
     y += "    bandwidth_by_working_set:\n";
     y += "      source: " +

@@ -1,5 +1,7 @@
 #include "bench/db/results_db.hpp"
 
+#include <set>
+#include <tuple>
 #include <sqlite3.h>
 
 #include <chrono>
@@ -54,6 +56,12 @@ CREATE TABLE counters(
   PRIMARY KEY(measurement_id, name));
 CREATE INDEX runs_by_start ON runs(started_at);
 CREATE INDEX measurements_by_case ON measurements(suite, name, metric);
+)sql",
+      // 2 -> 3: the host as it was at each run (version, clock, cache, flags): a host row keeps
+      // the first run's description for its fingerprint, so after an upgrade `history show`
+      // reported the first run's Sextant version. NULL for runs written before.
+      R"sql(
+ALTER TABLE runs ADD COLUMN host_json TEXT;
 )sql",
   };
   return m;
@@ -123,6 +131,9 @@ std::string utc_now_iso() {
 int ResultsDb::latest_schema_version() { return static_cast<int>(migrations().size()); }
 
 ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_timeout_s) : path_(path) {
+  // kAsItIs (open_existing): no WAL switch and no migration, so that reading never rewrites a
+  // database that an older Sextant shares.
+  const bool as_it_is = target_version == kAsItIs;
   if (target_version <= 0) target_version = latest_schema_version();
   std::error_code ec;
   const fs::path parent = fs::path(path).parent_path();
@@ -140,6 +151,14 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
   try {
     sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout_s * 1000));
     exec("PRAGMA foreign_keys=ON");
+    if (as_it_is) {
+      if (schema_version() > latest_schema_version())
+        throw Error(SourceLocation{path_, 0, 0, "--db"},
+                    fmt::format("results database has schema version {}, newer than this Sextant's {}", schema_version(),
+                                latest_schema_version()),
+                    "use a newer sextant or another --db");
+      return;
+    }
     // WAL: readers never block the writer; a killed writer's uncommitted frames are ignored.
     // Setting it needs a moment without other connections mid-transaction; retry on BUSY.
     for (int attempt = 0;; ++attempt) {
@@ -184,7 +203,7 @@ ResultsDb ResultsDb::open_existing(const std::string& path) {
   if (!ours)
     throw Error(SourceLocation{path, 0, 0, "--db"}, "not a Sextant results database (no runs table; empty, foreign or not SQLite)",
                 "give the database sextant bench wrote (--db), or run sextant bench to make one");
-  return ResultsDb(path);
+  return ResultsDb(path, kAsItIs);
 }
 
 ResultsDb::~ResultsDb() {
@@ -237,7 +256,19 @@ void ResultsDb::migrate(int target) {
 
 int64_t ResultsDb::insert_run(const RunRecord& r, const std::function<void(size_t)>& after_measurement) {
   if (schema_version() < 1) throw Error(SourceLocation{path_}, "results database schema too old to write runs");
+  {
+    // A run holds one measurement per case (suite, name, metric): a second would make history
+    // ambiguous. Named here, before anything is written (SQLite's UNIQUE constraint named neither
+    // the case nor where it came from).
+    std::set<std::tuple<std::string, std::string, std::string>> seen;
+    for (const auto& m : r.measurements)
+      if (!seen.emplace(m.suite, m.name, m.metric).second)
+        throw Error(SourceLocation{path_}, "the run holds the case '" + m.suite + " / " + m.name + " / " + m.metric + "' twice" +
+                                               (m.has_param("file") ? " (the second from " + m.param("file") + ")" : std::string()),
+                    "one measurement per case and run: import or run the duplicates as separate runs");
+  }
   const bool has_counters = schema_version() >= 2;
+  const bool has_run_host = schema_version() >= 3;
   exec("BEGIN IMMEDIATE");
   try {
     const std::string fp = r.host.fingerprint();
@@ -263,6 +294,11 @@ int64_t ResultsDb::insert_run(const RunRecord& r, const std::function<void(size_
           .bind(7, r.config.dump()).bind(8, nlohmann::json(r.notes).dump());
       s.step();
       run_id = sqlite3_last_insert_rowid(db_);
+    }
+    if (has_run_host) {
+      Stmt s(db_, "UPDATE runs SET host_json=? WHERE id=?", path_);
+      s.bind(1, r.host.to_json().dump()).bind(2, run_id);
+      s.step();
     }
     Stmt ms(db_, "INSERT INTO measurements(run_id, suite, name, metric, higher_is_better, params_json, warmup_count, median) VALUES(?,?,?,?,?,?,?,?)", path_);
     Stmt ss(db_, "INSERT INTO samples(measurement_id, rep, value) VALUES(?,?,?)", path_);
@@ -334,7 +370,11 @@ int64_t ResultsDb::run_count() const {
 RunRecord ResultsDb::load_run(int64_t id) const {
   RunRecord r;
   {
-    Stmt s(db_, "SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, r.config_json, r.notes_json, h.info_json FROM runs r JOIN hosts h ON h.id=r.host_id WHERE r.id=?", path_);
+    // The host as it was at the run (schema 3), else the host row's first description.
+    Stmt s(db_, std::string("SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, r.config_json, r.notes_json, ") +
+                    (schema_version() >= 3 ? "COALESCE(r.host_json, h.info_json)" : "h.info_json") +
+                    " FROM runs r JOIN hosts h ON h.id=r.host_id WHERE r.id=?",
+           path_);
     s.bind(1, id);
     if (!s.step()) throw Error(SourceLocation{path_, 0, 0, "RUN"}, fmt::format("no run {} in the results database", id), "see `sextant history list`");
     r.id = s.i64(0);

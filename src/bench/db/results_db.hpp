@@ -52,9 +52,13 @@ class ResultsDb {
   // (default: latest). Throws Error naming the path on failure, or when the database was made
   // by a newer Sextant.
   explicit ResultsDb(const std::string& path, int target_version = 0, double busy_timeout_s = 60);
+  // target_version kAsItIs: open without switching to WAL or migrating (reading only).
+  static constexpr int kAsItIs = -1;
   // For the commands that only read (history, calibrate --db): the file must exist and be a
   // Sextant results database (a missing path is a typo, an empty or foreign SQLite file is not
-  // turned into one). An older Sextant database is still migrated.
+  // turned into one). It is read as it is: not migrated, its journal mode kept, so that an older
+  // Sextant sharing it can still use it (before 2026-12-02 reading migrated it). A database of a
+  // newer Sextant is an error.
   static ResultsDb open_existing(const std::string& path);
   ~ResultsDb();
   ResultsDb(const ResultsDb&) = delete;

@@ -70,8 +70,13 @@ class MemoryBandwidthSuite : public Suite {
     SuiteOutput out;
     const size_t n = array_bytes(c) / sizeof(double);
     const int all = c.effective_threads();
-    std::vector<int> thread_counts = {1};
-    if (all > 1 && c.timer == Timer::Wall) thread_counts.push_back(all);
+    // Cases "KERNEL threads=1" and "KERNEL threads=all": the second names no count, so that a run
+    // pinned to fewer CPUs (taskset, a Slurm binding) compares with an unpinned one as
+    // parameters_differ (its `threads` parameter), as docs/bench.md says; with the count in the
+    // name (before 2026-12-02) its cases were missing and the comparison failed. A run on one CPU
+    // has only threads=1 (threads=all would be the same work).
+    std::vector<std::pair<int, std::string>> thread_counts = {{1, "1"}};
+    if (all > 1 && c.timer == Timer::Wall) thread_counts.emplace_back(all, "all");
     if (c.host.l3_bytes <= 0) {
       // No /sys cache information (some VMs): the sizes assume a 32 MiB last-level cache. Say so,
       // with what the C library reports, since a larger cache inflates the "DRAM" rates.
@@ -81,10 +86,13 @@ class MemoryBandwidthSuite : public Suite {
                                                "smaller than 4x the cache read partly from it" : ""));
     }
     if (all > 1 && c.timer != Timer::Wall) out.notes.push_back("memory_bandwidth: multi-threaded cases need the wall timer; ran 1 thread only");
-    // Arrays are placed by first touch with the same partitioning as the kernels (NUMA).
-    std::unique_ptr<double[]> a(new double[n]), b(new double[n]), cc(new double[n]);
     int case_i = 0;
-    for (int threads : thread_counts) {
+    for (const auto& [threads, threads_label] : thread_counts) {
+      // Arrays are placed by first touch with the same partitioning as the kernels (NUMA): fresh
+      // ones for every thread count, since a page stays where it was first touched (the 1-thread
+      // pass had placed every page on one node, and the all-thread figure of a two-socket host
+      // measured about one socket's memory before 2026-12-02).
+      std::unique_ptr<double[]> a(new double[n]), b(new double[n]), cc(new double[n]);
       parallel_chunks(threads, n, [&](int, size_t lo, size_t hi) {
         for (size_t i = lo; i < hi; ++i) {
           a[i] = 1.0;
@@ -103,7 +111,7 @@ class MemoryBandwidthSuite : public Suite {
         Measurement m;
         if (c.counters) m.counters = counters.stop();
         m.suite = name();
-        m.name = fmt::format("{} threads={}", kKernels[k].name, threads);
+        m.name = fmt::format("{} threads={}", kKernels[k].name, threads_label);
         m.metric = "bytes_per_s";
         m.higher_is_better = true;
         const double bytes = static_cast<double>(kKernels[k].arrays) * static_cast<double>(n) * sizeof(double);
