@@ -25,7 +25,7 @@ namespace {
 bool descriptive(const std::string& key) {
   static const char* const kDescriptive[] = {"peak_flops_per_s", "peak_source", "inner_count", "repetition_count", "exit_statuses",
                                              "iterations_per_repetition", "steps_per_call", "file", "samples", "wrong", "command",
-                                             "origin", "mpirun", "wrong_in_place"};
+                                             "origin", "mpirun", "wrong_in_place", "max_rss_floor_bytes"};
   for (const char* k : kDescriptive)
     if (key == k) return true;
   return false;

@@ -13,6 +13,10 @@ struct ProcessResult {
   double wall_s = 0;
   double user_s = 0, sys_s = 0;  // from wait4's rusage (the child and its waited-for children)
   int64_t max_rss_bytes = 0;     // peak resident set of the largest process (ru_maxrss)
+  // The launcher's own peak resident set when it spawned the command (VmHWM): Linux carries the
+  // peak of the memory a process had before exec into ru_maxrss, and a vfork-like spawn starts
+  // in the launcher's memory, so max_rss_bytes is at least about this (0: unknown).
+  int64_t max_rss_floor_bytes = 0;
   std::string output;            // stdout+stderr when captured
 };
 

@@ -154,7 +154,7 @@ void run_command(BenchArgs& a) {
   user.metric = "user_s";
   sys.metric = "sys_s";
   rss.metric = "max_rss_bytes";
-  int64_t failures = 0;
+  int64_t failures = 0, rss_floor = 0;
   std::vector<int64_t> exit_codes;
   for (int i = 0; i < warmup + reps; ++i) {
     const ProcessResult p = run_process(a.command, false, true);
@@ -170,7 +170,9 @@ void run_command(BenchArgs& a) {
     user.samples.push_back(p.user_s);
     sys.samples.push_back(p.sys_s);
     rss.samples.push_back(static_cast<double>(p.max_rss_bytes));
+    rss_floor = std::max(rss_floor, p.max_rss_floor_bytes);
   }
+  if (rss_floor > 0) rss.set_param("max_rss_floor_bytes", std::to_string(rss_floor));
   std::string codes;
   for (auto c : exit_codes) codes += (codes.empty() ? "" : ",") + std::to_string(c);
   for (auto* m : {&wall, &user, &sys, &rss}) m->set_param("exit_statuses", codes);
@@ -186,6 +188,11 @@ void run_command(BenchArgs& a) {
   res.set("user_median_s", user.summary().median);
   res.set("sys_median_s", sys.summary().median);
   res.set("max_rss_median_bytes", rss.summary().median);
+  res.set("max_rss_floor_bytes", rss_floor);
+  if (rss_floor > 0 && rss.summary().median <= 1.25 * static_cast<double>(rss_floor))
+    res.notes.push_back(fmt::format("max_rss is within 25% of Sextant's own peak resident set ({:.1f} MB), which Linux carries into a "
+                                    "spawned command's ru_maxrss: the command's own peak is at most that, not measured",
+                                    static_cast<double>(rss_floor) / 1e6));
   res.set("failed_run_count", failures);
   store(a, run, res);
   emit(res, a.out);
