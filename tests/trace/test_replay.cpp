@@ -182,6 +182,65 @@ TEST(Replay, TheStepThreadWaitsForTheAutogradThread) {
   EXPECT_DOUBLE_EQ(r2.table("whatif")->column("predicted_us").f64[0], 250.0);
 }
 
+namespace {
+// backward_thread_doc() with events added (a JSON fragment each) and text replaced.
+double predicted_compute_half(std::vector<std::string> extra, const std::vector<std::pair<std::string, std::string>>& replace = {},
+                              bool hta = false, bool drop_step = false) {
+  std::string doc = backward_thread_doc();
+  for (const auto& [from, to] : replace) {
+    const size_t at = doc.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) doc.replace(at, from.size(), to);
+  }
+  if (drop_step) {
+    const std::string step = ev("user_annotation", "ProfilerStep#1", 1, 0, 250, -1, -1) + ",";
+    EXPECT_NE(doc.find(step), std::string::npos);
+    doc.erase(doc.find(step), step.size());
+  }
+  std::string more;
+  for (const auto& e : extra) more += "," + e;
+  doc.insert(doc.rfind(']'), more);
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(doc, "variant.json", set.ranks.back());
+  AnalyzeRequest req;
+  req.only = {"whatif"};
+  req.options.scales = {"compute=0.5"};
+  req.options.hta = hta;
+  Result r = analyze_loaded(set, req);
+  const Table* w = r.table("whatif");
+  EXPECT_NE(w, nullptr);
+  if (!w) return NAN;
+  EXPECT_DOUBLE_EQ(w->column("replay_error_fraction").f64[w->rows() - 1], 0.0);
+  return w->column("predicted_us").f64[w->rows() - 1];
+}
+}  // namespace
+
+// The join's edge cases, each against the 175 us (or 250 us) derived by hand above.
+TEST(Replay, OnlyAThreadThatLaunchesWorkJoinsTheStepsWait) {
+  // A watchdog thread polling cudaEventQuery inside the gap (it was joined, being first in thread
+  // order, and the prediction stayed at 250): it launches nothing, so the autograd thread joins.
+  EXPECT_DOUBLE_EQ(predicted_compute_half({ev("cuda_runtime", "cudaEventQuery", 0, 20, 2, -1, 100),
+                                           ev("cuda_runtime", "cudaEventQuery", 0, 195, 2, -1, 101)}),
+                   175.0);
+  // A last call that returns 1 us after the step's thread resumed (integer-us rounding): the
+  // burst still joins, from the sync's return (the GPU work it waited for), not its end.
+  EXPECT_DOUBLE_EQ(predicted_compute_half({}, {{"\"tid\":2,\"ts\":60,\"dur\":125", "\"tid\":2,\"ts\":60,\"dur\":141"}}), 175.0);
+  // A second device's thread waiting for an NCCL kernel until 195: both join, the step's thread
+  // resumes after the later one, and the NCCL kernel (not scaled) holds the step at 250.
+  EXPECT_DOUBLE_EQ(predicted_compute_half({ev("cuda_runtime", "cudaLaunchKernel", 3, 30, 5, -1, 30),
+                                           ev("cuda_runtime", "cudaStreamSynchronize", 3, 40, 155, -1, 31),
+                                           ev("cuda_sync", "Stream Sync", 8, 190, 5, 8, 31),
+                                           ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 8, 35, 155, 8, 30)}),
+                   250.0);
+  // HTA's rule set (us ticks) joins as Sextant's (its 10 us minimum gap was 10 ms there).
+  EXPECT_DOUBLE_EQ(predicted_compute_half({}, {}, true), 175.0);
+  // Without ProfilerStep the step's thread is the one of the earliest call (thread 1 at 10 us),
+  // whatever the file order: the same 155 us (the trailing 45 us of the step's thread go with
+  // the step annotation, whose end no longer bounds the iteration).
+  EXPECT_DOUBLE_EQ(predicted_compute_half({}, {}, false, true), 155.0);
+}
+
 // A --scale that matches no event, and what-if options without the whatif analysis, are said in
 // the notes (they read as "no change" otherwise); a scale that matches is not.
 TEST(Replay, ScalesThatChangeNothingAreSaid) {

@@ -115,6 +115,7 @@ void run_replay_passes(const AnalysisContext& ctx, Diagnostics& build_diag, cons
     const double ticks_per_us = 1.0 / f.us_per_tick;
     bo.unexplained_gap_ticks = static_cast<int64_t>(ctx.opt.unexplained_gap_us * ticks_per_us);
     bo.cross_stream_min_gap_ticks = static_cast<int64_t>(2.0 * ticks_per_us);
+    bo.join_min_gap_ticks = static_cast<int64_t>(10.0 * ticks_per_us);  // 10 us in either rule set's ticks
     replay::for_each_iteration_graph(
         f, bo, build_diag,
         [&](const replay::Graph& g) {

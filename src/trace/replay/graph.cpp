@@ -161,15 +161,21 @@ struct Workspace::Impl {
     int64_t a, b;      // absolute ticks
     uint32_t node;     // the gap's node
     uint32_t pred;     // the node before it on the step's thread (kNone: none)
-    bool claimed;      // a secondary thread's burst joins into it
   };
   LargeVector<MainGap> main_gaps;
   struct Burst {
     size_t first, last;  // indices into calls: the burst's first and last top-level calls
     size_t gap;          // index into main_gaps
     int64_t s, e;        // absolute ticks: first call's start, last top-level call's end
+    bool straddle;       // the last call returns just after the gap's end (see the host nodes)
   };
   LargeVector<Burst> bursts;
+  struct StraddleJoin {
+    size_t edge;         // index into join_edges
+    uint32_t enter;      // the call's first node (its start is in the gap)
+    int64_t gap_end;     // ticks from the iteration start
+  };
+  LargeVector<StraddleJoin> straddle_joins;
   LargeVector<std::pair<uint32_t, Edge>> join_edges;
   LargeVector<uint32_t> indeg, succ_at, succ;
   LargeVector<char> done;
@@ -255,15 +261,18 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   if (steps.empty()) {
     // The whole trace is one iteration: from the first call or GPU event to the last end.
     int64_t lo = INT64_MAX, hi = INT64_MIN;
+    // The step's thread: the one of the earliest call (the Python thread runs the forward pass
+    // before the autograd thread runs the backward; the first call in file order, used before
+    // 2026-12-02, is often the autograd thread's).
     int64_t main_key = 0;
-    bool have_main = false;
+    int64_t main_ts = INT64_MAX;
     for (const auto& c : f.cpu)
       if (is_call(c)) {
         lo = std::min(lo, c.ts);
         hi = std::max(hi, c.end);
-        if (!have_main) {
+        if (c.ts < main_ts) {
           main_key = thread_key(t, c.event);
-          have_main = true;
+          main_ts = c.ts;
         }
       }
     for (const auto& g : f.gpu) {
@@ -625,19 +634,21 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     // The step's thread often waits, without a runtime call, for work that a secondary thread
     // launches: loss.backward() hands the backward pass to PyTorch's autograd thread for the
     // device and blocks until it is done. Its host gap is then a wait, not CPU work: a secondary
-    // thread's burst of calls that lies inside a gap of the step's thread and covers at least
-    // half of it (and the gap is at least opt.join_min_gap_ticks) is forked from the node before
-    // the gap (a host-gap node on the secondary thread from the gap's start, or from the thread's
-    // previous call if later, to the burst's first call) and joined into the gap, which then
-    // starts when the burst's last call returns and keeps only the time after it. An unscaled
-    // replay is unchanged; the critical path goes through the backward pass, and a faster GPU
-    // shortens the wait. Each gap joins at most one thread: the first, in thread order, that
-    // qualifies.
+    // thread's burst of calls that lies inside a gap of the step's thread, launches GPU work,
+    // and spans at least half of the gap (of at least opt.join_min_gap_ticks) is forked from the
+    // node before the gap (a host-gap node on the secondary thread from the gap's start, or from
+    // the thread's previous call if later, to the burst's first call) and joined into the gap,
+    // which then starts when the burst's last call returns and keeps only the time after it. A
+    // call that starts in the gap and returns after it (integer-us rounding) ends the burst
+    // before it. Every qualifying thread joins (one autograd thread per device); a thread that
+    // launches nothing (the NCCL watchdog polling events, a pin-memory thread) never does. An
+    // unscaled replay is unchanged; the critical path goes through the backward pass.
     auto& main_gaps = w.main_gaps;
     main_gaps.clear();
     auto& bursts = w.bursts;
     auto& join_edges = w.join_edges;
     join_edges.clear();
+    w.straddle_joins.clear();
 
     bool main_seen = false;
     size_t i = 0;
@@ -647,6 +658,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       if (is_main) main_seen = true;
       gr.resources.push_back(Resource{false, key & 0xffffffff});
       const auto res = static_cast<int32_t>(gr.resources.size() - 1);
+      const auto first_node_of_thread = static_cast<uint32_t>(gr.nodes.size());
       uint32_t prev = kNone;
       int64_t prev_end = st.ts;
       auto chain = [&](uint32_t node) {
@@ -662,13 +674,15 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         bool open = false, ok = false;
         Workspace::Impl::Burst cur{};
         int64_t top_end = INT64_MIN;
+        int64_t covered_to = INT64_MIN;  // the burst's span for the coverage test (see straddling)
+        int launches = 0;
         auto close = [&] {
           if (open && ok) {
-            auto& g = main_gaps[cur.gap];
-            if (!g.claimed && g.b - g.a >= opt.join_min_gap_ticks && 2 * (cur.e - cur.s) >= g.b - g.a) {
-              g.claimed = true;
+            const auto& g = main_gaps[cur.gap];
+            // Only a thread that launches GPU work in the gap: a thread that polls events (the
+            // NCCL watchdog's cudaEventQuery) or pins host memory is not what the step waits for.
+            if (launches > 0 && g.b - g.a >= opt.join_min_gap_ticks && 2 * (std::max(cur.e, covered_to) - cur.s) >= g.b - g.a)
               bursts.push_back(cur);
-            }
           }
           open = false;
         };
@@ -681,18 +695,42 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           top_end = c.end;
           auto it = std::upper_bound(main_gaps.begin(), main_gaps.end(), c.ts,
                                      [](int64_t v, const Workspace::Impl::MainGap& g) { return v < g.a; });
-          const bool inside = it != main_gaps.begin() && c.end <= (it - 1)->b && c.ts >= (it - 1)->a;
-          const size_t gi = inside ? static_cast<size_t>(it - 1 - main_gaps.begin()) : SIZE_MAX;
+          const bool starts_inside = it != main_gaps.begin() && c.ts >= (it - 1)->a && c.ts < (it - 1)->b;
+          const size_t gi = starts_inside ? static_cast<size_t>(it - 1 - main_gaps.begin()) : SIZE_MAX;
+          const bool inside = starts_inside && c.end <= main_gaps[gi].b;
+          if (open && gi == cur.gap && !inside) {
+            const auto& g = main_gaps[gi];
+            if (c.end - g.b <= std::max(opt.join_min_gap_ticks / 5, (g.b - g.a) / 20)) {
+              // A call that returns just after the step's thread resumed (integer-us timestamps
+              // round so; the autograd engine signals the waiting thread before its last call
+              // returns): the burst ends with it, and the gap resumes a fixed time after the
+              // call's last node starts (for a synchronising call, when the GPU work it waited for
+              // ended).
+              cur.last = q;
+              cur.e = g.b;
+              cur.straddle = true;
+              launches += type_of(c.event) == CallType::Launch || type_of(c.event) == CallType::AsyncMemcpy;
+            } else {
+              // One that returns long after: the step did not wait for it. The burst joins at the
+              // call before it, and its span counts up to the call's start for the coverage test.
+              covered_to = c.ts;
+            }
+            close();
+            continue;
+          }
           if (open && gi == cur.gap) {
             cur.last = q;
             cur.e = c.end;
+            launches += type_of(c.event) == CallType::Launch || type_of(c.event) == CallType::AsyncMemcpy;
             continue;
           }
           close();
-          if (gi != SIZE_MAX) {
+          if (inside) {
             open = true;
             ok = true;
-            cur = Workspace::Impl::Burst{q, q, gi, c.ts, c.end};
+            covered_to = INT64_MIN;
+            launches = type_of(c.event) == CallType::Launch || type_of(c.event) == CallType::AsyncMemcpy;
+            cur = Workspace::Impl::Burst{q, q, gi, c.ts, c.end, false};
           }
         }
         close();
@@ -729,7 +767,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           uint32_t gap = new_node(NodeKind::HostGap, a, res, prev_end, c.ts - prev_end, UINT32_MAX);
           chain(gap);
           if (is_main && a == Attribution::CpuBound)
-            main_gaps.push_back(Workspace::Impl::MainGap{prev_end, c.ts, gap, before, false});
+            main_gaps.push_back(Workspace::Impl::MainGap{prev_end, c.ts, gap, before});
         }
         const CallType ct = type_of(c.event);
         const int64_t own = own_wait(cp);
@@ -757,12 +795,22 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         touched_calls.push_back(cp);
         prev_end = c.end;
         if (next_burst < bursts.size() && bursts[next_burst].last == j) {
-          // Joined: the step thread's gap starts when this call returns.
+          // Joined: the step thread's gap starts when this call returns (when several threads
+          // join one gap, the last of them: one autograd thread per device).
           auto& gn = gr.nodes[main_gaps[bursts[next_burst].gap].node];
           const int64_t gap_end = gn.measured_start + gn.dur;
-          gn.measured_start = c.end - w0;
-          gn.dur = gap_end - gn.measured_start;
-          join_edges.emplace_back(main_gaps[bursts[next_burst].gap].node, Edge{prev, 0, EdgeKind::Sync, false, false});
+          if (bursts[next_burst].straddle) {
+            // The gap resumes at its measured end, a fixed time after the start of the call's last
+            // node; the weight is set once the sync return nodes have their measured starts.
+            gn.measured_start = gap_end;
+            gn.dur = 0;
+            w.straddle_joins.push_back(Workspace::Impl::StraddleJoin{join_edges.size(), first_node, gap_end});
+            join_edges.emplace_back(main_gaps[bursts[next_burst].gap].node, Edge{prev, 0, EdgeKind::Sync, true, false});
+          } else {
+            gn.measured_start = std::max(gn.measured_start, c.end - w0);
+            gn.dur = gap_end - gn.measured_start;
+            join_edges.emplace_back(main_gaps[bursts[next_burst].gap].node, Edge{prev, 0, EdgeKind::Sync, false, false});
+          }
           ++next_burst;
         }
       }
@@ -772,8 +820,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         uint32_t gap = new_node(NodeKind::HostGap, a, res, prev_end, st.end - prev_end, UINT32_MAX);
         chain(gap);
         if (a == Attribution::CpuBound)
-          main_gaps.push_back(Workspace::Impl::MainGap{prev_end, st.end, gap, before, false});
+          main_gaps.push_back(Workspace::Impl::MainGap{prev_end, st.end, gap, before});
       }
+      if (!is_main)
+        for (auto q = first_node_of_thread; q < gr.nodes.size(); ++q) gr.nodes[q].in_iteration = false;
       i = j;
       if (i >= calls.size() && main_seen) break;
     }
@@ -953,9 +1003,17 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       }
     }
 
+    // Straddling joins: from the start of the call's last node (a sync return starts when the GPU
+    // work it waited for ended) to the gap's end; from the call's start when that is later.
+    for (const auto& sj : w.straddle_joins) {
+      Edge& e = join_edges[sj.edge].second;
+      if (gr.nodes[e.from].measured_start > sj.gap_end) e.from = sj.enter;
+      e.weight = sj.gap_end - gr.nodes[e.from].measured_start;
+    }
     // Measured iteration time.
     int64_t end_rel = st.end - w0;
-    for (const Node& n : gr.nodes) end_rel = std::max(end_rel, n.measured_start + n.dur);
+    for (const Node& n : gr.nodes)
+      if (n.in_iteration) end_rel = std::max(end_rel, n.measured_start + n.dur);
     gr.measured_ticks = end_rel;
 
     // CSR: close the offsets, then merge in the sync and join edges (the last of their node's
@@ -1219,7 +1277,7 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
     r.finish[n] = start + dur;
     r.binding[n] = bind;
     if (check_done) done[n] = 1;
-    if (r.sink == UINT32_MAX || r.finish[n] > r.makespan) {
+    if (nd.in_iteration && (r.sink == UINT32_MAX || r.finish[n] > r.makespan)) {
       r.makespan = r.finish[n];
       r.sink = n;
     }

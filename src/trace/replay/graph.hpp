@@ -91,6 +91,11 @@ struct Node {
   NodeKind kind = NodeKind::HostGap;
   Attribution attr = Attribution::CpuBound;
   KernelKind gpu_kind = KernelKind::Computation;
+  // The iteration ends with the last node of the step's thread or the GPU: a secondary thread's
+  // own nodes (a watchdog polling events, a thread still waiting) count only through the edges
+  // they have to those (launches, joins). Before 2026-12-02 an unlinked thread's last poll set a
+  // floor under every what-if prediction.
+  bool in_iteration = true;
 };
 static_assert(sizeof(Node) == 32, "Node is one of 10^4-10^5 per iteration: keep it at 32 bytes");
 
@@ -129,8 +134,9 @@ struct Graph {
 struct BuildOptions {
   int64_t unexplained_gap_ticks = 10000;  // slack above this on a GPU ordering edge is unexplained
   int64_t cross_stream_min_gap_ticks = 2000;  // look for a cross-stream dependency above this slack
-  // A gap of the step's thread of at least this, half covered by a burst of a secondary thread's
-  // calls (the autograd thread's backward pass), is a wait for that thread (fork/join edges).
+  // A gap of the step's thread of at least this, half spanned by a burst of a secondary thread's
+  // calls that launches GPU work (the autograd thread's backward pass), is a wait for that thread
+  // (fork/join edges). In ticks: 10 us in ns ticks here; the analyses set it per rule set.
   int64_t join_min_gap_ticks = 10000;
 };
 
