@@ -443,6 +443,14 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
   // padding to capacity (per expert) is not.
   EXPECT_NEAR(measure(lowered(", moe_load_imbalance: 12")).expert_flops / base.expert_flops, 8.0, 1e-12);
   EXPECT_NEAR(measure(lowered(", moe_capacity_factor: 12, moe_pad_to_capacity: true")).expert_flops / base.expert_flops, 12.0, 1e-12);
+  // An imbalance moves routed work between ranks and adds none: with the routed experts
+  // recomputed (full recompute), the step's hardware FLOPs are the same at any dropless load
+  // (they counted the busiest rank's on every rank before 2026-12-02); padded tokens are executed.
+  auto hw = [&lowered](const std::string& load) {
+    return estimate_step(lowered(", recompute: full" + load)).hardware_flops;
+  };
+  EXPECT_NEAR(hw(", moe_load_imbalance: 2"), hw(""), 1e-9 * hw(""));
+  EXPECT_GT(hw(", moe_capacity_factor: 2, moe_pad_to_capacity: true"), 1.01 * hw(""));
 }
 
 // Question: does selective recompute of named modules (Megatron-Core's --recompute-modules) leave
