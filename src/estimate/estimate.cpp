@@ -610,7 +610,10 @@ StepEstimate Estimator::run(const Workload& w) const {
       }
     // Full recompute: one layer's whole activation set is rematerialised while its backward runs
     // (34 sbh for a GPT layer against its stored 2 sbh input, Korthikanti et al.).
-    const double act = sched.peak_activation_bytes(rr, p, v, m, chunk_act) + recompute_peak;
+    std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
+    if (sched.splits_weight_gradient())
+      for (size_t c = 0; c < st.chunks.size(); ++c) chunk_w[c] = weight_pass_held_bytes(st.chunks[c]);
+    const double act = peak_held_bytes(sched, rr, p, v, m, chunk_act, chunk_w) + recompute_peak;
     const MemoryBreakdown mb = stage_memory(w, rr, act);
     if (mb.total_bytes() > worst) {
       worst = mb.total_bytes();
@@ -967,7 +970,10 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
         st.top_exposed_group = to_string(static_cast<GroupKind>(g));
       }
     }
-    st.memory_bytes = stage_memory(w, r, sched.peak_activation_bytes(r, p, v, m, chunk_act) + recompute_peak).total_bytes();
+    std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
+    if (sched.splits_weight_gradient())
+      for (size_t ci = 0; ci < stage.chunks.size(); ++ci) chunk_w[ci] = weight_pass_held_bytes(stage.chunks[ci]);
+    st.memory_bytes = stage_memory(w, r, peak_held_bytes(sched, r, p, v, m, chunk_act, chunk_w) + recompute_peak).total_bytes();
     rows.push_back(st);
   }
   return rows;

@@ -1,6 +1,7 @@
 #include "ir/schedule.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <tuple>
 
@@ -19,6 +20,44 @@ ScheduleRegistry::ScheduleRegistry() : InstanceRegistry("parallel.schedule", "pi
 int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v) {
   (void)v;
   return schedule == "dualpipev" ? (c == 0 ? r : 2 * p - 1 - r) : c * p + r;
+}
+
+double weight_pass_held_bytes(const Chunk& c) {
+  double bytes = 0;
+  // Every weight-gradient GEMM (lowering's gemm_grads names them so), wherever lowering placed it:
+  // a schedule that does not split the backward keeps some beside the input gradient (under TP
+  // overlap), and the plan search's memory model lowers once for every schedule.
+  for (const auto& b : c.blocks) {
+    double one = 0;
+    for (const StepList* list : {&b.backward_input, &b.backward_weight})
+      for (const auto& step : *list)
+        if (const auto* op = std::get_if<ComputeOp>(&step); op && op->cls == OpClass::Gemm && std::strcmp(op->name, "gemm.wgrad") == 0)
+          one += static_cast<double>(op->batch) * (static_cast<double>(op->m) * static_cast<double>(op->k) +
+                                                    static_cast<double>(op->k) * static_cast<double>(op->n)) *
+                 dtype_bytes(op->dtype);
+    bytes += one * b.count;
+  }
+  return bytes;
+}
+
+double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                       const std::vector<double>& chunk_weight_bytes) {
+  if (!s.splits_weight_gradient()) return s.peak_activation_bytes(r, p, v, m, chunk_bytes);
+  return s.peak_with_weight_holds(r, p, v, m, chunk_bytes, chunk_weight_bytes);
+}
+
+double PipelineSchedule::peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                                                const std::vector<double>& chunk_weight_bytes) const {
+  double held = 0, peak = 0;
+  for (const auto& it : order(r, p, v, m)) {
+    const auto c = static_cast<size_t>(it.chunk);
+    const double a = c < chunk_bytes.size() ? chunk_bytes[c] : 0.0, w = c < chunk_weight_bytes.size() ? chunk_weight_bytes[c] : 0.0;
+    if (it.kind == ScheduleItem::Forward) held += a;
+    else if (it.kind == ScheduleItem::Backward) held += w - a;
+    else held -= w;
+    peak = std::max(peak, held);
+  }
+  return peak;
 }
 
 double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const {

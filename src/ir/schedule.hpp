@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 #include "core/registry.hpp"
+#include "ir/workload.hpp"
 
 namespace sextant::ir {
 
@@ -61,7 +62,26 @@ class PipelineSchedule {
   virtual double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const = 0;
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
   virtual double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const;
+  // For a schedule that splits the backward: the peak with chunk_weight_bytes[c] held from each
+  // Backward to its Weight (see peak_held_bytes). Default: a walk over order(); a schedule may
+  // give it in closed form (the plan search evaluates it per candidate).
+  virtual double peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                                        const std::vector<double>& chunk_weight_bytes) const;
 };
+
+// The bytes a split backward keeps from a chunk-micro-batch's input-gradient pass to its
+// weight-gradient pass, per micro-batch: the two inputs of every weight-gradient GEMM of the
+// chunk's blocks (each linear layer's saved input and output gradient; Qi et al.'s M_W, about
+// 32 sbh of a GPT layer's 34 sbh; the output head's gradient of the logits).
+double weight_pass_held_bytes(const Chunk& c);
+
+// The largest activation memory rank r holds under order(): chunk_bytes[c] from each Forward of
+// chunk c to its Backward and, for a schedule that splits the backward, chunk_weight_bytes[c] from
+// the Backward to its Weight (ZB-H1 and DualPipeV defer weight passes, whose inputs stay held:
+// before 2026-12-02 they were not counted, and ZB-H1 read as 1F1B's memory). For a schedule that
+// does not split, peak_activation_bytes().
+double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                       const std::vector<double>& chunk_weight_bytes);
 
 // The built-in schedules by name (core/registry.hpp: get() throws Error at parallel.schedule
 // with the valid names).

@@ -567,6 +567,7 @@ struct StageMem {
   // layer's without and with its experts.
   double root = 0, layer_dense = 0, layer_all = 0;
   std::vector<double> chunk_act_per_mb;  // one micro-batch's saved activations per chunk
+  std::vector<double> chunk_w_per_mb;    // one micro-batch's weight-pass inputs per chunk (ir::weight_pass_held_bytes)
 };
 }  // namespace
 
@@ -606,6 +607,8 @@ struct MemoryModel::Impl {
       sm.dense = st.params - st.expert_params;
       sm.expert = st.expert_params;
       sm.chunk_act_per_mb.assign(st.chunks.size(), 0.0);
+      sm.chunk_w_per_mb.assign(st.chunks.size(), 0.0);
+      for (size_t c = 0; c < st.chunks.size(); ++c) sm.chunk_w_per_mb[c] = ir::weight_pass_held_bytes(st.chunks[c]);
       for (size_t c = 0; c < st.chunks.size(); ++c)
         for (const auto& b : st.chunks[c].blocks) {
           sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;
@@ -672,7 +675,7 @@ double MemoryModel::bytes(const Candidate& c) const {
     const bool shard_grads = z >= 3 || (z == 2 && s.plan.zero2_grad_sync == "micro_batch");
     const double g = (shard_grads ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
-    const double act = (sched.peak_activation_bytes(r, p, v, m, st.chunk_act_per_mb) + st.recompute_peak_per_mb) * act_scale;
+    const double act = (ir::peak_held_bytes(sched, r, p, v, m, st.chunk_act_per_mb, st.chunk_w_per_mb) + st.recompute_peak_per_mb) * act_scale;
     double gathered = 0;
     if (z >= 3) {
       double root = st.root, layer = eshard > 1 ? st.layer_all : st.layer_dense;

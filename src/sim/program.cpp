@@ -290,6 +290,11 @@ struct Builder {
         recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
     const bool split = sched.splits_weight_gradient();
+    // A split backward keeps its weight pass's inputs from the Backward to the Weight
+    // (ir::weight_pass_held_bytes; estimate counts the same through ir::peak_held_bytes).
+    std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
+    if (split)
+      for (int c = 0; c < v; ++c) chunk_w[static_cast<size_t>(c)] = ir::weight_pass_held_bytes(st.chunks[static_cast<size_t>(c)]);
     const auto order = sched.order(r, p, v, m);
     // The last pass producing weight gradients of each chunk.
     std::vector<int64_t> last_grad_mb(static_cast<size_t>(v), -1);
@@ -374,7 +379,7 @@ struct Builder {
             }
           }
         if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -recompute_peak);
-        emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_act[static_cast<size_t>(c)]);
+        emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, chunk_w[static_cast<size_t>(c)] - chunk_act[static_cast<size_t>(c)]);
       } else {
         const bool last = it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
@@ -382,6 +387,7 @@ struct Builder {
             pass(b->backward_weight, rep, b->count, prefetch[3]);
             if (last) grads_ready(b->params);
           }
+        if (chunk_w[static_cast<size_t>(c)] > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_w[static_cast<size_t>(c)]);
       }
       for (const auto& [g, tok] : item_reductions) emit(Ins::WaitToken, g, CollMode::Blocking, tok);
       item_reductions.clear();

@@ -123,6 +123,33 @@ TEST(ClosedForms, SchedulesAreDeadlockFree) {
       }
 }
 
+// ZB-H1 defers rank r's weight passes by r micro-batches, and a deferred pass keeps its inputs
+// (ir::weight_pass_held_bytes): in the steady state (m >= p) rank r holds p - r micro-batches'
+// activations A and r pending weight passes' inputs W, and after a backward p - r - 1 and r + 1:
+// max((p - r) A + r W, (p - r - 1) A + (r + 1) W). Before 2026-12-02 the Ws were not counted and
+// ZB-H1 read as 1F1B's (p - r) A, which a heavier last stage (the loss head) exceeds.
+TEST(ClosedForms, ZeroBubbleHoldsTheInputsOfItsDeferredWeightPasses) {
+  ir::ScheduleRegistry reg;
+  const auto& zb = reg.get("zb-h1");
+  const auto& one = reg.get("1f1b");
+  for (int p : {2, 4, 8})
+    for (const double w : {7.0, 15.0})
+      for (int r = 0; r < p; ++r) {
+        const double a = 10.0;
+        const double want = std::max((p - r) * a + r * w, (p - r - 1) * a + (r + 1) * w);
+        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(zb, r, p, 1, 3 * p, {a}, {w}), want) << "p=" << p << " r=" << r << " W=" << w;
+        // A schedule that does not split its backward holds no weight-pass inputs.
+        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(one, r, p, 1, 3 * p, {a}, {w}), (p - r) * a);
+      }
+  // ZB-H1's closed form against the walk over its order(), for few and many micro-batches.
+  for (int p : {1, 2, 3, 5, 8})
+    for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}, int64_t{8}, int64_t{17}})
+      for (const auto& [a, w] : std::vector<std::pair<double, double>>{{10, 7}, {10, 15}, {3, 20}, {5, 0}})
+        for (int r = 0; r < p; ++r)
+          EXPECT_DOUBLE_EQ(zb.peak_with_weight_holds(r, p, 1, m, {a}, {w}), zb.ir::PipelineSchedule::peak_with_weight_holds(r, p, 1, m, {a}, {w}))
+              << "p=" << p << " m=" << m << " r=" << r << " A=" << a << " W=" << w;
+}
+
 // The memory accounting's peak of held activations against a walk over the schedule's own
 // order(), with chunks of different sizes (the loss head on the last chunk, the embedding on the
 // first): a chunk-micro-batch is held from its Forward to its Backward.

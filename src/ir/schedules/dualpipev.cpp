@@ -96,8 +96,8 @@ class DualPipeV final : public PipelineSchedule {
   double inflight(int r, int p, int v, int64_t m) const override {
     return peak_activation_bytes(r, p, v, m, std::vector<double>(static_cast<size_t>(v), 1.0));
   }
-  // A chunk-micro-batch is held from the start of its forward to the end of its backward (its W
-  // keeps only what the weight-gradient GEMMs read, not counted, as for zb-h1).
+  // A chunk-micro-batch is held from the start of its forward to the end of its backward; its W
+  // keeps what the weight-gradient GEMMs read until it runs, counted by ir::peak_held_bytes.
   double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const override {
     double held = 0, top = 0;
     for (const auto& it : order(r, p, v, m)) {

@@ -3,8 +3,8 @@
 // steady state rank r runs F, B and the W that is r micro-batches behind, so in the cool-down
 // every rank after the first has W work to run while it waits for the next B, and the Bs reach
 // rank 0 without the Ws in between; the cool-down runs one pending W after each B and the rest
-// at the end. Rank 0 (the last to finish) defers nothing. Same activation peak as 1F1B (rank r
-// holds p - r micro-batches in flight and r pending Ws); bubble (p-1)(T_F + T_B - T_W) instead of
+// at the end. Rank 0 (the last to finish) defers nothing. Rank r holds p - r micro-batches in
+// flight, as under 1F1B, and the inputs of r pending Ws (ir::peak_held_bytes); bubble (p-1)(T_F + T_B - T_W) instead of
 // (p-1)(T_F + T_B + T_W) when m >= p (closed form below). (Deferring by p - r - 1 instead, as before 2026-12-01, left the
 // bubble within one T_W of 1F1B's: checked over p = 4..16 in an event model of the dependencies.)
 #include <algorithm>
@@ -74,6 +74,25 @@ class ZBH1 final : public PipelineSchedule {
     return std::max(own, pass + t.weight_s[0] + static_cast<double>(k - 1) * fb_max + static_cast<double>(m - k) * fbw_max);
   }
   double inflight(int r, int p, int, int64_t m) const override { return static_cast<double>(std::min<int64_t>(p - r, m)); }
+  // order() in closed form (the plan search evaluates it per candidate): warm = min(p - r - 1, m)
+  // forwards, then s = m - warm steady steps F, B, Ws r behind, then the cool-down's B + one W.
+  // Before step i's forward the rank holds warm forwards and min(i, r) pending Ws; the steady
+  // peaks are at its last step, after the F ((warm + 1) A + min(s - 1, r) W) or the B (warm A +
+  // (min(s - 1, r) + 1) W); the cool-down's first B, before its W, holds (warm - 1) A +
+  // (min(s, r) + 1) W (the larger when W > A and s <= r). Checked against the walk
+  // (ClosedForms.ZeroBubbleHoldsTheInputsOfItsDeferredWeightPasses).
+  double peak_with_weight_holds(int r, int p, int, int64_t m, const std::vector<double>& chunk_bytes,
+                                const std::vector<double>& chunk_weight_bytes) const override {
+    const double a = chunk_bytes.empty() ? 0.0 : chunk_bytes[0], w = chunk_weight_bytes.empty() ? 0.0 : chunk_weight_bytes[0];
+    const int64_t warm = std::min<int64_t>(p - r - 1, m), steady = m - warm, rr = r;
+    double peak = static_cast<double>(warm) * a;
+    if (steady >= 1) {
+      const auto pend = static_cast<double>(std::min(steady - 1, rr));
+      peak = std::max({peak, static_cast<double>(warm + 1) * a + pend * w, static_cast<double>(warm) * a + (pend + 1) * w});
+    }
+    if (warm >= 1) peak = std::max(peak, static_cast<double>(warm - 1) * a + static_cast<double>(std::min(steady, rr) + 1) * w);
+    return peak;
+  }
 };
 }  // namespace
 std::unique_ptr<PipelineSchedule> make_zb_h1() { return std::make_unique<ZBH1>(); }
