@@ -3,6 +3,7 @@
 // Python package turns it into a dict of column dicts). The GIL is released for the whole C++
 // call, so two Python threads run two computations concurrently; sextant::Error becomes
 // sextant.SextantError carrying the CLI's message.
+#include <algorithm>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -58,6 +59,16 @@ plan::SearchOptions search_options(const std::vector<std::string>& fix, size_t t
   o.top = top;
   o.threads = threads;
   return o;
+}
+
+// An error the CLI locates at an option (SourceLocation file "--vary", key the parameter) named as
+// the Python argument: "vary['accelerator.peak_flops']", "price_usd_per_gpu_hour".
+[[noreturn]] void rethrow_as_argument(const Error& e) {
+  const SourceLocation& w = e.where();
+  if (w.file.size() < 3 || w.file.compare(0, 2, "--") != 0) throw e;
+  std::string arg = w.file.substr(2);
+  std::replace(arg.begin(), arg.end(), '-', '_');
+  throw Error(SourceLocation{"", 0, 0, w.key.empty() ? arg : arg + "['" + w.key + "']"}, e.message(), e.hint());
 }
 
 std::string json_text(const Result& r) {
@@ -161,6 +172,7 @@ PYBIND11_MODULE(_sextant, m) {
            const std::vector<std::string>& fix, int threads, double train_tokens, bool any_framework_feature,
            double price_usd_per_gpu_hour, double idle_fraction, double elasticity_step) {
           return run([&] {
+           try {
             auto cat = load_catalog(catalog_dir);
             Scenario s = scenario_of(source, is_text, name, sets, *cat);
             plan::SweepOptions o;
@@ -183,6 +195,9 @@ PYBIND11_MODULE(_sextant, m) {
             o.pareto_y = pareto_y;
             const Estimator est;
             return plan::sweep(s, o, est);
+           } catch (const Error& e) {
+             rethrow_as_argument(e);
+           }
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("vary"),

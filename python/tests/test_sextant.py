@@ -365,6 +365,11 @@ def test_simulate_plan_sweep_match_the_cli(tmp_path):
     assert all(x > 0 for x in v["tables"]["sweep"]["tokens_per_usd"])
     with pytest.raises(sextant.SextantError, match="idle_fraction"):
         sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12]}, idle_fraction=1.5)
+    # Errors the CLI locates at --vary / --pareto name the Python argument.
+    with pytest.raises(sextant.SextantError, match=r"vary\['accelerator.peak_flops.bf16'\]"):
+        sextant.sweep(str(path), vary={"accelerator.peak_flops.bf16": [5e14], "accelerator.peak_flops": [2e15]})
+    with pytest.raises(sextant.SextantError, match=r"pareto\['tokens_per_jule'\].*did you mean 'tokens_per_joule'"):
+        sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12]}, pareto=("step_time_s", "tokens_per_jule"))
 
 
 def test_plan_and_sweep_keep_the_scenarios_framework_as_the_cli(tmp_path):
