@@ -37,6 +37,7 @@ struct PowerOptions {
 struct PowerPoint {
   double power_w = 0, clock_ratio = 1, activity_fraction = 0;
   bool capped = false;
+  bool clock_from_caps = false;  // the clock came from the catalog's measured power_caps (else P_dyn ~ f^k)
 };
 PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double power_limit_w, const PowerOptions& po);
 
