@@ -896,6 +896,10 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     }
     if (s.train.fp8_recipe != "delayed" && s.train.precision != DType::FP8 && s.train.precision != DType::FP4)
       idle.push_back("training.fp8_recipe (" + s.train.fp8_recipe + ", with precision " + to_string(s.train.precision) + ")");
+    if (s.train.moe_fp8_dispatch && s.train.precision != DType::FP8 && s.train.precision != DType::FP4)
+      idle.push_back("training.moe_fp8_dispatch (with precision " + to_string(s.train.precision) + ": the experts' GEMMs take 16-bit tokens)");
+    else if (s.train.moe_fp8_dispatch && pl.ep <= 1)
+      idle.push_back("training.moe_fp8_dispatch (without expert parallelism there is no all-to-all)");
     if (pl.zero2_grad_sync != "micro_batch" && pl.zero_stage != 2)
       idle.push_back("parallel.zero2_grad_sync (" + pl.zero2_grad_sync + ", with zero_stage " + std::to_string(pl.zero_stage) + ")");
     if (pl.pp == 1 && (pl.schedule != "1f1b" || pl.vpp > 1))

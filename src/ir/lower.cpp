@@ -619,8 +619,12 @@ struct Lowerer {
       if (!s.train.moe_pad_to_capacity) load = std::min(load, static_cast<double>(std::max(1, ep)));
       const double routed = Tl * x.topk * load;
       const double a2a = Tin * x.topk * load * h * ab;  // sent (and received) per rank: before 2026-12-01, etp x this
-      if (ep > 1) fwd.push_back(moe_a2a("moe.dispatch", a2a));
-      fwd.push_back(mem("moe.permute", OpClass::Memcpy, 2 * a2a));
+      // With FP8 dispatch (training.moe_fp8_dispatch, FP8/FP4 GEMMs only) the forward dispatch and
+      // the backward combine, with the permutes beside them, move one byte per element plus one
+      // scale byte per 32 (fp32 per 128 or E8M0 per 32): the tokens are cast before they are sent.
+      const double a2a_fp8 = s.train.moe_fp8_dispatch && low_precision() ? Tin * x.topk * load * h * (1.0 + 1.0 / 32) : a2a;
+      if (ep > 1) fwd.push_back(moe_a2a("moe.dispatch", a2a_fp8));
+      fwd.push_back(mem("moe.permute", OpClass::Memcpy, 2 * a2a_fp8));
       const double etp_bytes = routed * h * ab;  // the gathered tokens (output of the all-gather)
       if (etp > 1) fwd.push_back(coll("moe.etp_all_gather", CollKind::AllGather, GroupKind::ETP, etp_bytes));
       const double local_experts = static_cast<double>(x.num_experts) / ep;
@@ -662,8 +666,8 @@ struct Lowerer {
         gemm_backward(sdown, bi, bw);
         column_backward(sup, bi, bw, "moe.shared.tp_regather.bwd", "moe.shared.tp_reduce_scatter.bwd", "moe.shared.tp_all_reduce.bwd_in");
       }
-      if (ep > 1) bi.push_back(moe_a2a("moe.combine.bwd", a2a));
-      bi.push_back(mem("moe.unpermute.bwd", OpClass::Memcpy, 2 * a2a));
+      if (ep > 1) bi.push_back(moe_a2a("moe.combine.bwd", a2a_fp8));
+      bi.push_back(mem("moe.unpermute.bwd", OpClass::Memcpy, 2 * a2a_fp8));
       if (etp > 1) bi.push_back(coll("moe.etp_reduce_scatter.bwd", CollKind::AllGather, GroupKind::ETP, etp_bytes));
       gemm_backward(down, bi, bw);
       bi.push_back(mem("moe.act.bwd", OpClass::Elementwise, 2 * routed * ((mats - 1) * f + f) / etp * ab));

@@ -190,11 +190,12 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   t.moe_weighting_in_expert = m.choice("moe_router_weighting", {"in_expert", "at_combine"}, fw_weighting) == "in_expert";
   t.fp8_recipe = m.choice("fp8_recipe", fp8_recipe_names(), "delayed");
   // MoE routing load (docs/models.md, MoE load): dropless by default, balanced by default.
-  for (const char* key : {"moe_load_imbalance", "moe_capacity_factor", "moe_pad_to_capacity"})
+  for (const char* key : {"moe_load_imbalance", "moe_capacity_factor", "moe_pad_to_capacity", "moe_fp8_dispatch"})
     if (m.has(key) && !moe_model) m.fail(key, "the model has no experts: this key applies to MoE models only");
   t.moe_load_imbalance = m.f64("moe_load_imbalance", 1.0);
   t.moe_capacity_factor = m.f64("moe_capacity_factor", 0.0);
   t.moe_pad_to_capacity = m.boolean("moe_pad_to_capacity", false);
+  t.moe_fp8_dispatch = m.boolean("moe_fp8_dispatch", false);
   if (!(t.moe_load_imbalance >= 1.0) || !std::isfinite(t.moe_load_imbalance))
     m.fail("moe_load_imbalance", "must be a finite ratio >= 1 (the busiest expert-parallel rank's token-expert pairs over the mean; 1 = balanced)");
   if (!(t.moe_capacity_factor >= 0.0) || !std::isfinite(t.moe_capacity_factor) || (t.moe_capacity_factor > 0 && t.moe_capacity_factor < 1.0))

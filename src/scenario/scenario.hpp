@@ -121,6 +121,11 @@ struct TrainingConfig {
   double moe_load_imbalance = 1.0;
   double moe_capacity_factor = 0.0;
   bool moe_pad_to_capacity = false;
+  // MoE: the tokens of the forward dispatch and the output gradients of the backward combine travel
+  // in FP8 with one scale per 128 elements (DeepSeek-V3 Sec. 3.3.2; DeepEP's FP8 dispatch,
+  // torchtitan's MXFP8 all-to-all: 1/32 byte of scale per element either way); the forward combine
+  // and the backward dispatch stay in 16 bits. Needs FP8/FP4 expert GEMMs to be of any use.
+  bool moe_fp8_dispatch = false;
   // The busiest rank's routed load over the balanced mean, from the three above.
   double moe_load_factor() const {
     if (moe_capacity_factor <= 0) return moe_load_imbalance;

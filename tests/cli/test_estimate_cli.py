@@ -120,5 +120,23 @@ with tempfile.TemporaryDirectory() as d:
     hit = [n for n in notes if "config.json keys this model does not read" in n]
     check("ignored config.json key noted", len(hit) == 1 and hit[0].endswith(": num_kv_heads"), notes)
 
+# Settings valid but idle in the scenario run and are named in a note (a file reused with one key
+# changed by --set is not refused); an MoE-only key on a dense model is an error.
+QW = os.path.join(ROOT, "data", "examples", "qwen3-30b-a3b-h100-hybridep.yaml")
+for sets, idle in [(["training.moe_fp8_dispatch=true"], "training.moe_fp8_dispatch (with precision bf16"),
+                   (["training.moe_fp8_dispatch=true", "training.precision=fp8", "parallel.ep=1"],
+                    "training.moe_fp8_dispatch (without expert parallelism"),
+                   (["training.fp8_recipe=current"], "training.fp8_recipe (current, with precision bf16)")]:
+    args = [a for kv in sets for a in ("--set", kv)]
+    r = sx("estimate", QW, *args, "--json", "-")
+    notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+    hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
+    check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+r = sx("estimate", QW, "--set", "training.moe_fp8_dispatch=true", "--set", "training.precision=fp8", "--json", "-")
+check("fp8 dispatch is not idle with fp8 and ep", r.returncode == 0 and
+      not any("moe_fp8_dispatch" in n for n in json.loads(r.stdout)["notes"]), r.stdout[-600:] + r.stderr)
+r = sx("estimate", EX, "--set", "training.moe_fp8_dispatch=true")
+check("MoE-only key on a dense model", r.returncode == 2 and "moe_fp8_dispatch" in r.stderr and "MoE models only" in r.stderr, r.stderr)
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -988,6 +988,45 @@ TEST(ClosedForms, ExpertTensorParallelismAllToAllsTheShardAndGathersOverEtp) {
   }
 }
 
+// Question: with FP8 dispatch, which legs of the expert all-to-all shrink? DeepSeek-V3 (Sec. 3.3.2)
+// casts the tokens to FP8 before the forward dispatch and the output gradients before the
+// backward combine (one fp32 scale per 128 elements: 1 + 1/32 bytes per element); the forward
+// combine and the backward dispatch stay in 16 bits. Without FP8 GEMMs the key changes nothing.
+TEST(ClosedForms, Fp8DispatchCastsTheDispatchAndTheCombinesGradientOnly) {
+  auto legs = [](const std::string& precision, const std::string& fp8_dispatch) {
+    const std::string y =
+        "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 8\n"
+        "parallel: {tp: 1, pp: 1, ep: 8, zero_stage: 1, moe_dispatcher: alltoall}\n"
+        "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: " + precision +
+        ", recompute: none, moe_fp8_dispatch: " + fp8_dispatch + "}\n";
+    const auto s = parse_scenario(y, "t.yaml", *frozen());
+    const auto w = ir::lower(s);
+    std::map<std::string, double> bytes;
+    const ir::Block* moe = find_block(w, "moe_layer");
+    if (moe == nullptr) throw std::runtime_error("no moe_layer");
+    for (const auto* pass : {&moe->forward, &moe->backward_input})
+      for (const auto& st : *pass) {
+        if (const auto* c = std::get_if<ir::Collective>(&st)) bytes[c->name] = c->bytes;
+        if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && std::string_view(op->name).find("permute") != std::string_view::npos)
+          bytes[op->name] = op->bytes;
+      }
+    return bytes;
+  };
+  const double elements = 4096.0 * 2 * 4096;  // T x topk x hidden, balanced
+  const auto on = legs("fp8", "true");
+  EXPECT_DOUBLE_EQ(on.at("moe.dispatch"), elements * (1 + 1.0 / 32));
+  EXPECT_DOUBLE_EQ(on.at("moe.combine.bwd"), elements * (1 + 1.0 / 32));
+  EXPECT_DOUBLE_EQ(on.at("moe.combine"), elements * 2);
+  EXPECT_DOUBLE_EQ(on.at("moe.dispatch.bwd"), elements * 2);
+  EXPECT_DOUBLE_EQ(on.at("moe.permute"), 2 * elements * (1 + 1.0 / 32));
+  EXPECT_DOUBLE_EQ(on.at("moe.unpermute"), 2 * elements * 2);
+  const auto off = legs("fp8", "false");
+  for (const char* leg : {"moe.dispatch", "moe.combine", "moe.combine.bwd", "moe.dispatch.bwd"}) {
+    EXPECT_DOUBLE_EQ(off.at(leg), elements * 2) << leg;
+  }
+  EXPECT_EQ(legs("bf16", "true"), legs("bf16", "false"));
+}
+
 // mla_up_proj (Megatron-Core's module; DeepSeek-V3 Sec. 3.2.3): Q, K and V leave the saved set,
 // exactly (2 heads x qk dim + heads x v dim) / tp elements per token, and the two up-projection
 // GEMMs join the recompute pass; a model without MLA refuses the module.
