@@ -543,6 +543,13 @@ ModelConfig parse_model(const YamlMap& m) {
     x.shared_experts = to_int(*e, "shared_experts", e->i64("shared_experts", 0));
     x.dense_layers = to_int(*e, "dense_layers", e->i64("dense_layers", 0));
     x.layer_freq = to_int(*e, "layer_freq", e->i64("layer_freq", 1));
+    if (e->has("layer_pattern")) {
+      for (const char* rule : {"dense_layers", "layer_freq"})
+        if (e->has(rule))
+          throw Error(e->loc("layer_pattern"), std::string("layer_pattern states every layer: it replaces ") + rule,
+                      std::string("leave out ") + rule);
+      for (const int64_t v : e->i64_list("layer_pattern")) x.layer_pattern.push_back(static_cast<int>(std::clamp<int64_t>(v, -1, 2)));
+    }
     x.capacity_factor = e->f64("capacity_factor", 0);
     e->finish();
     c.moe = x;
@@ -565,8 +572,16 @@ ModelConfig parse_model(const YamlMap& m) {
 // ---------------------------------------------------------------- model arithmetic
 bool ModelConfig::is_moe_layer(int layer) const {
   if (!moe) return false;
+  if (!moe->layer_pattern.empty())
+    return layer >= 0 && layer < static_cast<int>(moe->layer_pattern.size()) && moe->layer_pattern[static_cast<size_t>(layer)] != 0;
   if (layer < moe->dense_layers) return false;
   return (layer - moe->dense_layers) % std::max(1, moe->layer_freq) == 0;
+}
+
+bool ModelConfig::all_layers_moe() const {
+  if (!moe) return false;
+  if (moe->layer_pattern.empty()) return moe->dense_layers == 0 && moe->layer_freq == 1;
+  return num_moe_layers() == layers;
 }
 
 int ModelConfig::num_moe_layers() const {
@@ -635,7 +650,7 @@ void ModelConfig::validate(const SourceLocation& where) const {
     bad("kv_heads", "must divide heads (" + std::to_string(heads) + "), got " + std::to_string(kv_heads));
   if (head_dim <= 0) bad("head_dim", "must be positive");
   if (vocab <= 0) bad("vocab", "must be positive");
-  const bool all_moe = moe && moe->dense_layers == 0 && moe->layer_freq == 1;
+  const bool all_moe = all_layers_moe();
   if (!all_moe && ffn_hidden <= 0) bad("ffn_hidden", "dense layers need ffn_hidden > 0");
   if (moe) {
     if (moe->num_experts <= 0) bad("moe.num_experts", "must be positive");
@@ -647,6 +662,16 @@ void ModelConfig::validate(const SourceLocation& where) const {
     if (moe->shared_experts < 0) bad("moe.shared_experts", "must be 0 or more, got " + std::to_string(moe->shared_experts));
     if (moe->layer_freq < 1) bad("moe.layer_freq", "every k-th layer is MoE: k must be 1 or more, got " + std::to_string(moe->layer_freq));
     if (!(moe->capacity_factor >= 0)) bad("moe.capacity_factor", "must be 0 (dropless) or positive");
+    if (!moe->layer_pattern.empty()) {
+      if (static_cast<int>(moe->layer_pattern.size()) != layers)
+        bad("moe.layer_pattern", "has " + std::to_string(moe->layer_pattern.size()) + " entries for " + std::to_string(layers) +
+                                     " layers: one 0 (dense) or 1 (MoE) per layer");
+      for (size_t l = 0; l < moe->layer_pattern.size(); ++l)
+        if (moe->layer_pattern[l] != 0 && moe->layer_pattern[l] != 1)
+          bad("moe.layer_pattern", "entry " + std::to_string(l) + " is " + std::to_string(moe->layer_pattern[l]) +
+                                       ": each layer is 0 (dense) or 1 (MoE)");
+      if (num_moe_layers() == 0) bad("moe.layer_pattern", "names no MoE layer: write the model without moe");
+    }
   }
   if (mla) {
     // (a negative or zero rank gave a zero step time and an infinite MFU)

@@ -251,6 +251,10 @@ struct MoEConfig {
   int shared_experts = 0;    // always-active experts of width expert_ffn_hidden
   int dense_layers = 0;      // leading layers with a dense FFN (ffn_hidden)
   int layer_freq = 1;        // every k-th layer after the dense ones is MoE
+  // Which layers are MoE, one 0/1 per layer (Megatron's --moe-layer-freq list), where the two
+  // rules above cannot say it (Qwen's mlp_only_layers, a step counted from layer 1). Empty: the
+  // rules above. A Hugging Face config whose layers fit the rules gets them, not a pattern.
+  std::vector<int> layer_pattern;
   double capacity_factor = 0;  // 0 = dropless
 };
 
@@ -276,6 +280,7 @@ struct ModelConfig {
   int q_dim() const { return heads * head_dim; }
   bool gated() const { return mlp == "swiglu" || mlp == "geglu"; }
   bool is_moe_layer(int layer) const;  // 0-based layer index
+  bool all_layers_moe() const;         // an MoE model without a dense FFN layer (ffn_hidden unused)
   int num_moe_layers() const;
   double params_total() const;     // all weights, embeddings included
   double params_active() const;    // per token (MoE: top-k + shared)

@@ -56,6 +56,25 @@ struct Reader {
   }
 };
 
+// The MoE layers of a config, said with the catalog's rules (leading dense layers, then every
+// k-th) where they fit, else as a per-layer pattern.
+void set_layer_pattern(MoEConfig& m, const std::vector<int>& pattern) {
+  const int n = static_cast<int>(pattern.size());
+  int dense = 0;
+  while (dense < n && pattern[static_cast<size_t>(dense)] == 0) ++dense;
+  int freq = 1;
+  for (int l = dense + 1; l < n; ++l)
+    if (pattern[static_cast<size_t>(l)]) {
+      freq = l - dense;
+      break;
+    }
+  bool fits = dense < n;
+  for (int l = 0; l < n && fits; ++l) fits = (pattern[static_cast<size_t>(l)] != 0) == (l >= dense && (l - dense) % freq == 0);
+  m.dense_layers = fits ? dense : 0;
+  m.layer_freq = fits ? freq : 1;
+  if (!fits) m.layer_pattern = pattern;
+}
+
 // The MLP of an activation name; an activation the model cannot represent is an error, never a
 // silent SwiGLU.
 std::string mlp_from_act(const std::string& act, bool gated, const std::string& file, const char* key) {
@@ -144,7 +163,8 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     c.max_seq_len = r.i("max_position_embeddings", 0);
     c.tied_embeddings = r.b("tie_word_embeddings", type == "gemma" || type == "gemma2");
     const char* act_key = r.has("hidden_act") || !r.has("hidden_activation") ? "hidden_act" : "hidden_activation";
-    const std::string act = r.s("hidden_act", r.s("hidden_activation", "silu"));
+    // Transformers' defaults: GemmaConfig and Gemma2Config gelu_pytorch_tanh, the others silu.
+    const std::string act = r.s("hidden_act", r.s("hidden_activation", type == "gemma" || type == "gemma2" ? "gelu_pytorch_tanh" : "silu"));
     c.mlp = mlp_from_act(act, type != "nemotron", file, act_key);
     c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
     if (r.has("sliding_window") && j["sliding_window"].is_number_integer()) {
@@ -155,8 +175,9 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       // layer above 0) the key stays unused and is listed as ignored.
       const bool every_layer_by_default = type == "mistral" || type == "mixtral" || type == "phi3";
       bool use = r.b("use_sliding_window", every_layer_by_default);
-      if (use && (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe") && r.has("max_window_layers")) {
-        const int from = r.i("max_window_layers");
+      // Qwen's configs default max_window_layers to 28 (Qwen2Config ... Qwen3MoeConfig).
+      if (use && (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe")) {
+        const int from = r.i("max_window_layers", 28);
         if (from > 0) {
           use = false;
           r.used.erase("use_sliding_window");  // listed as ignored with the window it would have applied
@@ -197,10 +218,28 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
                         std::to_string(m.expert_ffn_hidden) + ": the shared expert is modelled as whole experts of that width",
                     "write the model as a catalog YAML entry with moe.shared_experts");
       m.shared_experts = shared > 0 ? shared / std::max(1, m.expert_ffn_hidden) : 0;
-      m.layer_freq = r.i("decoder_sparse_step", 1);
-      const auto mlp_only = j.value("mlp_only_layers", nlohmann::json::array());
+      // Transformers (Qwen2MoeDecoderLayer, Qwen3MoeDecoderLayer): layer i is MoE when it is not
+      // in mlp_only_layers and (i + 1) % decoder_sparse_step == 0, counted from layer 1. Before
+      // 2026-12-02 the listed layers were taken as the first ones and the step counted from layer 0.
+      const int step = r.i("decoder_sparse_step", 1);
+      if (step < 1)
+        throw Error(SourceLocation{file, 0, 0, "decoder_sparse_step"},
+                    "every k-th layer is MoE: k must be 1 or more, got " + std::to_string(step));
+      std::set<int> mlp_only;
       r.used.insert("mlp_only_layers");
-      m.dense_layers = static_cast<int>(mlp_only.size());
+      if (r.has("mlp_only_layers")) {
+        const auto& list = j["mlp_only_layers"];
+        if (!list.is_array()) throw Error(SourceLocation{file, 0, 0, "mlp_only_layers"}, "expected a list of layer indices, got " + list.dump());
+        for (const auto& v : list) {
+          if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= c.layers)
+            throw Error(SourceLocation{file, 0, 0, "mlp_only_layers"},
+                        "entry " + v.dump() + " is not a layer index (0.." + std::to_string(c.layers - 1) + ")");
+          mlp_only.insert(static_cast<int>(v.get<int64_t>()));
+        }
+      }
+      std::vector<int> pattern(static_cast<size_t>(std::max(0, c.layers)));
+      for (int l = 0; l < c.layers; ++l) pattern[static_cast<size_t>(l)] = !mlp_only.count(l) && (l + 1) % step == 0;
+      set_layer_pattern(m, pattern);
       c.moe = m;
     } else if (type == "deepseek_v2" || type == "deepseek_v3") {
       MoEConfig m;
@@ -208,8 +247,18 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       m.topk = r.i("num_experts_per_tok");
       m.expert_ffn_hidden = r.i("moe_intermediate_size");
       m.shared_experts = r.i("n_shared_experts", 0);
-      m.dense_layers = r.i("first_k_dense_replace", 0);
-      m.layer_freq = r.i("moe_layer_freq", 1);
+      // Transformers (DeepseekV3DecoderLayer): layer i is MoE when i >= first_k_dense_replace and
+      // i % moe_layer_freq == 0.
+      const int first_dense = r.i("first_k_dense_replace", 0);
+      const int freq = r.i("moe_layer_freq", 1);
+      if (first_dense < 0 || first_dense > c.layers)
+        throw Error(SourceLocation{file, 0, 0, "first_k_dense_replace"},
+                    "must be in 0.." + std::to_string(c.layers) + " (the layers), got " + std::to_string(first_dense));
+      if (freq < 1)
+        throw Error(SourceLocation{file, 0, 0, "moe_layer_freq"}, "every k-th layer is MoE: k must be 1 or more, got " + std::to_string(freq));
+      std::vector<int> pattern(static_cast<size_t>(std::max(0, c.layers)));
+      for (int l = 0; l < c.layers; ++l) pattern[static_cast<size_t>(l)] = l >= first_dense && l % freq == 0;
+      set_layer_pattern(m, pattern);
       c.moe = m;
       MLAConfig a;
       a.q_lora_rank = r.i("q_lora_rank", 0);
@@ -231,6 +280,9 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
                   "state head_dim in the config");
     c.head_dim = c.hidden / c.heads;
   }
+  // A model routed in every layer has no dense FFN width (the catalog's entries say 0): Mixtral's
+  // intermediate_size is its experts' width, read above.
+  if (c.all_layers_moe()) c.ffn_hidden = 0;
   // A key this mapping does not read is ignored, unless it is a near miss of a key it reads
   // (num_key_value_head for num_key_value_heads, first_k_dense for first_k_dense_replace): the
   // default would then replace the value the user meant, silently.

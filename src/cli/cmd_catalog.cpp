@@ -175,6 +175,12 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
       r.set("moe_shared_experts", int64_t{m.moe->shared_experts});
       r.set("moe_dense_layers", int64_t{m.moe->dense_layers});
       r.set("moe_layer_freq", int64_t{m.moe->layer_freq});
+      if (!m.moe->layer_pattern.empty()) {
+        std::string pattern;
+        for (const int v : m.moe->layer_pattern) pattern += v ? '1' : '0';
+        r.set("moe_layer_pattern", pattern);  // one digit per layer: 1 = MoE
+      }
+      r.set("moe_layers_count", int64_t{m.num_moe_layers()});
       r.set("moe_capacity_factor", m.moe->capacity_factor);
     }
     if (m.mla) {

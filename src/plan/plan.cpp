@@ -414,7 +414,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     if (enumerated) *enumerated = 0;
     return out;
   }
-  const bool dense_ffn = !(m.moe && m.moe->dense_layers == 0 && m.moe->layer_freq == 1);
+  const bool dense_ffn = !m.all_layers_moe();
   for (int tp : divisors(N)) {
     if (!allowed(opt, "tp", tp)) continue;
     if (tp > 1 && !st.tp) continue;

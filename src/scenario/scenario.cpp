@@ -21,7 +21,7 @@ std::string recompute_modules_text(uint32_t modules) {
 
 uint32_t applicable_recompute_modules(const ModelConfig& m) {
   uint32_t out = kRecomputeCoreAttn | kRecomputeLayerNorm;
-  if (!m.moe || m.moe->dense_layers > 0 || m.moe->layer_freq > 1) out |= kRecomputeMlp;
+  if (!m.all_layers_moe()) out |= kRecomputeMlp;
   if (m.moe) {
     out |= kRecomputeMoeAct | kRecomputeMoe;
     if (m.moe->shared_experts > 0) out |= kRecomputeSharedExperts;
@@ -341,7 +341,7 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // Megatron's divide() assertions: a column-parallel FFN splits its width over tp, the experts'
   // over etp, and sequence parallelism the sequence (of each CP rank) over tp. Llama-2-13B at tp 5
   // ran with a 5529.6-wide shard truncated.
-  const bool dense_ffn = !(m.moe && m.moe->dense_layers == 0 && m.moe->layer_freq == 1);
+  const bool dense_ffn = !m.all_layers_moe();
   if (dense_ffn && m.ffn_hidden % p.tp != 0)
     fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the FFN width " + std::to_string(m.ffn_hidden));
   if (m.moe && m.moe->expert_ffn_hidden % (p.etp > 0 ? p.etp : p.tp) != 0)

@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog_test_util.hpp"
+#include "core/yaml_reader.hpp"
 
 using namespace sextant;
 using namespace catalog_test;
@@ -33,9 +34,9 @@ void expect_same_structure(const ModelConfig& a, const ModelConfig& b) {
     EXPECT_EQ(a.moe->expert_ffn_hidden, b.moe->expert_ffn_hidden);
     EXPECT_EQ(a.moe->shared_experts, b.moe->shared_experts);
     EXPECT_EQ(a.moe->dense_layers, b.moe->dense_layers);
-  } else {
-    EXPECT_EQ(a.ffn_hidden, b.ffn_hidden);
+    EXPECT_EQ(a.moe->layer_pattern, b.moe->layer_pattern);
   }
+  EXPECT_EQ(a.ffn_hidden, b.ffn_hidden);  // 0 for a model routed in every layer, in both
   EXPECT_EQ(a.mla.has_value(), b.mla.has_value());
   EXPECT_DOUBLE_EQ(a.params_total(), b.params_total());
   EXPECT_DOUBLE_EQ(a.params_active(), b.params_active());
@@ -221,6 +222,8 @@ TEST(HfConfig, NearMissKeysAreErrorsAndWindowsCoverTheRightLayers) {
   const std::string qwen = R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "num_key_value_heads": 4,
     "num_hidden_layers": 28, "intermediate_size": 18944, "vocab_size": 152064, "sliding_window": 4096, "use_sliding_window": true)";
   EXPECT_EQ(parse_hf_config(qwen + R"(, "max_window_layers": 0})", "q.json").sliding_window, 4096);  // every layer
+  // Without the key, Qwen's default 28: a 28-layer model has no windowed layer.
+  EXPECT_EQ(parse_hf_config(qwen + "}", "q.json").sliding_window, 0);
   for (const char* from : {"14", "28"}) {
     const auto q = parse_hf_config(qwen + R"(, "max_window_layers": )" + from + "}", "q.json");
     EXPECT_EQ(q.sliding_window, 0) << from;
@@ -276,4 +279,74 @@ TEST(HfConfig, ShapesThatCannotBeModelledExactlyAreErrors) {
   } catch (const Error& e) {
     EXPECT_EQ(e.where().key, "kv_lora_rank") << e.what();
   }
+}
+
+// Which layers of a Qwen MoE config are routed? Transformers: layer i is MoE when it is not in
+// mlp_only_layers and (i + 1) % decoder_sparse_step == 0. Before 2026-12-02 the listed layers were
+// taken as the first ones and the step counted from layer 0 (3 layers, step 2: layers 0 and 2
+// routed, where Transformers routes layer 1).
+TEST(HfConfig, QwenMoeLayersFollowTransformersRule) {
+  auto qwen = [](int layers, const std::string& extra) {
+    return parse_hf_config(R"({"model_type": "qwen2_moe", "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 16,
+      "num_hidden_layers": )" + std::to_string(layers) + R"(, "intermediate_size": 5632, "vocab_size": 151936, "num_experts": 60,
+      "num_experts_per_tok": 4, "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632)" + extra + "}",
+                           "q.json");
+  };
+  auto routed = [](const ModelConfig& m) {
+    std::vector<int> out;
+    for (int l = 0; l < m.layers; ++l)
+      if (m.is_moe_layer(l)) out.push_back(l);
+    return out;
+  };
+  EXPECT_EQ(routed(qwen(3, R"(, "decoder_sparse_step": 2)")), std::vector<int>({1}));
+  EXPECT_EQ(routed(qwen(4, R"(, "decoder_sparse_step": 2, "mlp_only_layers": [1])")), std::vector<int>({3}));
+  EXPECT_EQ(routed(qwen(4, R"(, "mlp_only_layers": [2, 2])")), std::vector<int>({0, 1, 3}));
+  const auto every = qwen(24, R"(, "decoder_sparse_step": 1, "mlp_only_layers": [])");
+  EXPECT_TRUE(every.all_layers_moe());
+  EXPECT_TRUE(every.moe->layer_pattern.empty());  // said by the rules where they fit
+  EXPECT_EQ(every.ffn_hidden, 0);
+  const auto lead = qwen(6, R"(, "mlp_only_layers": [0, 1])");  // leading dense layers: the rule
+  EXPECT_EQ(lead.moe->dense_layers, 2);
+  EXPECT_TRUE(lead.moe->layer_pattern.empty());
+  // The count: 3 layers, only layer 1 routed (60 experts + 4 shared of 1408, the router), two dense.
+  const auto m = qwen(3, R"(, "decoder_sparse_step": 2)");
+  const double h = 2048, attn = 4 * h * h, mlp = 3 * h;
+  const double expected = 2 * 151936 * h + 3 * (attn + 2 * h) + 64 * mlp * 1408 + h * 60 + 2 * mlp * 5632 + h;
+  EXPECT_DOUBLE_EQ(m.params_total(), expected);
+  for (const char* bad : {R"(, "mlp_only_layers": [99])", R"(, "mlp_only_layers": "abc")", R"(, "decoder_sparse_step": 0)"}) {
+    try {
+      qwen(24, bad);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(e.where().key.find(std::string(bad).find("step") != std::string::npos ? "decoder_sparse_step" : "mlp_only_layers"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// A catalog entry states a layer pattern Megatron-style, one 0/1 per layer; with the rules it
+// replaces it is an error.
+TEST(HfConfig, CatalogLayerPatternIsOnePerLayer) {
+  const std::string base = "id: p\nsource: test\nlayers: 4\nhidden: 1024\nheads: 8\nffn_hidden: 4096\nvocab: 32000\n"
+                           "moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 1024, ";
+  const auto m = parse_model(YamlMap::load_string(base + "layer_pattern: [0, 1, 1, 0]}\n", "p.yaml"));
+  EXPECT_EQ(m.num_moe_layers(), 2);
+  EXPECT_TRUE(m.is_moe_layer(1) && m.is_moe_layer(2) && !m.is_moe_layer(3));
+  for (const char* bad : {"layer_pattern: [0, 1, 1]}", "layer_pattern: [0, 2, 1, 0]}", "layer_pattern: [0, 1, 1, 0], dense_layers: 1}",
+                          "layer_pattern: [0, 0, 0, 0]}"}) {
+    try {
+      parse_model(YamlMap::load_string(base + bad + "\n", "p.yaml"));
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("layer_pattern"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Gemma's configs default their activation to gelu_pytorch_tanh (a gated GeLU), not SiLU.
+TEST(HfConfig, GemmaWithoutAnActivationKeyIsGeglu) {
+  const auto g = parse_hf_config(R"({"model_type": "gemma2", "hidden_size": 3584, "num_attention_heads": 16, "num_key_value_heads": 8,
+    "head_dim": 256, "num_hidden_layers": 42, "intermediate_size": 14336, "vocab_size": 256000})", "g.json");
+  EXPECT_EQ(g.mlp, "geglu");
 }
