@@ -565,7 +565,16 @@ ModelConfig parse_model(const YamlMap& m) {
     c.mla = x;
   }
   m.finish();
-  c.validate(m.loc());
+  try {
+    c.validate(m.loc());
+  } catch (const Error& e) {
+    // validate() names the field; point at its own line (an inline model's error pointed at the
+    // model's first line), or at "(--set)" when an override wrote it.
+    const std::string prefix = m.path().empty() ? std::string() : m.path() + ".";
+    const std::string& key = e.where().key;
+    if (key.size() <= prefix.size() || key.compare(0, prefix.size(), prefix) != 0) throw;
+    throw Error(m.locate(key.substr(prefix.size())), e.message(), e.hint());
+  }
   return c;
 }
 

@@ -31,17 +31,21 @@ Error::Error(SourceLocation where, std::string message, std::string hint)
       message_(std::move(message)),
       hint_(std::move(hint)) {}
 
+// Optimal string alignment distance, case-insensitive: insertions, deletions, substitutions and
+// transpositions of two adjacent characters each count one (`modle` is one edit from `model`;
+// as two it was not recognised as a typo of a five-letter key).
 int edit_distance(const std::string& a, const std::string& b) {
   const size_t n = a.size(), m = b.size();
-  std::vector<int> prev(m + 1), cur(m + 1);
+  auto eq = [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); };
+  std::vector<int> prev2(m + 1), prev(m + 1), cur(m + 1);
   for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<int>(j);
   for (size_t i = 1; i <= n; ++i) {
     cur[0] = static_cast<int>(i);
     for (size_t j = 1; j <= m; ++j) {
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (eq(a[i - 1], b[j - 1]) ? 0 : 1)});
+      if (i > 1 && j > 1 && eq(a[i - 1], b[j - 2]) && eq(a[i - 2], b[j - 1])) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
     }
+    std::swap(prev2, prev);
     std::swap(prev, cur);
   }
   return prev[m];
@@ -111,8 +115,10 @@ std::string closest_match(const std::string& word, const std::vector<std::string
       best_marked = c;
     }
   }
+  // Within two edits (a third of a long word), and fewer than half the characters of the longer
+  // of the two: `xy` is two edits from `cp` but shares nothing with it.
   const int limit = std::max<int>(2, static_cast<int>(word.size()) / 3);
-  if (best_d <= limit) return best;
+  if (best_d <= limit && 2 * best_d <= static_cast<int>(std::max(word.size(), best.size()))) return best;
   if (!best_marked.empty()) return best_marked;
   // A prefix or substring match is also a plausible intent ("h100" for "h100-sxm-80gb").
   for (const auto& c : candidates)

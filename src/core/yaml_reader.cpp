@@ -1,9 +1,12 @@
 #include "core/yaml_reader.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <vector>
+
+#include <yaml-cpp/depthguard.h>
 
 #include "core/atomic_file.hpp"
 
@@ -30,7 +33,45 @@ YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
   }
 }
 
+namespace {
+// A control character (other than tab, newline, carriage return) or a byte sequence that is not
+// UTF-8 is an error at its line and column: yaml-cpp read a NUL as an escape ("unknown escape
+// character: y"), kept \x01 inside a scalar where it made an id unknown and invisible, and echoed
+// invalid bytes into the output.
+void reject_bad_bytes(const std::string& text, const std::string& name) {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    size_t len = 1;
+    bool ok = true;
+    if (c < 0x80) {
+      ok = c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+      ok = ok && c != 0x7f;
+      if (!ok) {
+        char code[8];
+        std::snprintf(code, sizeof code, "%02X", static_cast<unsigned>(c));
+        throw Error(SourceLocation{name, line, column}, std::string("control character U+00") + code + " in the text",
+                    "remove it (a YAML file holds printable text)");
+      }
+    } else {
+      len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+      ok = len > 0 && i + len <= text.size();
+      for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      if (!ok) throw Error(SourceLocation{name, line, column}, "bytes that are not UTF-8", "save the file as UTF-8");
+    }
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += len;
+  }
+}
+}  // namespace
+
 YAML::Node parse_yaml_document(const std::string& text, const std::string& name) {
+  reject_bad_bytes(text, name);
   try {
     // One document per file: a second one (after `---`) would be ignored silently.
     std::vector<YAML::Node> docs = YAML::LoadAll(text);
@@ -39,6 +80,9 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& name)
                   "the file holds " + std::to_string(docs.size()) + " YAML documents; Sextant reads one",
                   "remove the documents after the first '---', or split them into files");
     return docs.empty() ? YAML::Node() : docs.front();
+  } catch (const YAML::DeepRecursion& e) {
+    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "the YAML nests too deeply for its parser",
+                "a scenario nests a few levels; look for an unclosed '[' or '{'");
   } catch (const YAML::Exception& e) {
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
   }
@@ -66,12 +110,33 @@ bool YamlMap::has(const std::string& key) const {
 SourceLocation YamlMap::loc(const std::string& key) const {
   YAML::Mark m = node_.Mark();
   if (!key.empty() && node_[key].IsDefined()) {
-    // The mark of the value; for a missing key, the map's own mark.
+    // The mark of the value; for a missing key, the map's own mark. A key without a value (`tp:`)
+    // has a null value whose mark is the next token's (the line below): the key's own mark.
     m = node_[key].Mark();
+    if (node_[key].IsNull())
+      for (const auto& kv : node_)
+        if (kv.first.IsScalar() && kv.first.Scalar() == key) m = kv.first.Mark();
   }
   // Nodes created by --set overrides have no position in the file.
   if (m.line < 0) return SourceLocation{file_ + " (--set)", 0, 0, key.empty() ? path_ : key_path(key)};
   return SourceLocation{file_, m.line + 1, m.column + 1, key.empty() ? path_ : key_path(key)};
+}
+
+SourceLocation YamlMap::locate(const std::string& dotted) const {
+  const auto dot = dotted.find('.');
+  const std::string head = dotted.substr(0, dot);
+  const YAML::Node n = node_[head];
+  if (!n.IsDefined()) {
+    SourceLocation w = loc();
+    w.key = key_path(dotted);
+    return w;
+  }
+  if (dot == std::string::npos || !n.IsMap()) {
+    SourceLocation w = loc(head);
+    w.key = key_path(dotted);
+    return w;
+  }
+  return YamlMap(n, file_, key_path(head)).locate(dotted.substr(dot + 1));
 }
 
 void YamlMap::fail(const std::string& key, const std::string& message, const std::string& hint) const {
@@ -85,11 +150,16 @@ std::vector<std::string> YamlMap::known_keys() const {
   return {all.begin(), all.end()};
 }
 
-void YamlMap::unknown_key(const YAML::Node& key_node) const {
+void YamlMap::unknown_key(const YAML::Node& key_node, const std::string& meant) const {
   const std::string k = key_node.as<std::string>();
   const auto m = key_node.Mark();
   SourceLocation where = m.line < 0 ? SourceLocation{file_ + " (--set)", 0, 0, key_path(k)}
                                     : SourceLocation{file_, m.line + 1, m.column + 1, key_path(k)};
+  if (k == "<<")
+    throw Error(where, "YAML merge keys ('<<') are not supported", "write the keys out in this mapping (anchors and aliases of whole values work)");
+  // Found before every key of the map was read, the list of valid keys would be partial: name the
+  // key it resembles instead.
+  if (!meant.empty()) throw Error(where, "unknown key", "did you mean '" + meant + "'?");
   throw Error(where, "unknown key", valid_choices_hint(k, known_keys()));
 }
 
@@ -105,7 +175,7 @@ void YamlMap::throw_if_typo() const {
     if (used_->count(k) || asked_->count(k)) continue;
     for (const auto& a : absent) {
       const int d = edit_distance(k, a);
-      if (d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()))) unknown_key(kv.first);
+      if (d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()))) unknown_key(kv.first, a);
     }
   }
 }
@@ -113,7 +183,8 @@ void YamlMap::throw_if_typo() const {
 YAML::Node YamlMap::node_for(const std::string& key) const {
   used_->insert(key);
   YAML::Node n = node_[key];
-  if (!n.IsDefined() || n.IsNull()) fail(key, "required key is missing");
+  if (n.IsDefined() && n.IsNull()) fail(key, "no value given", "write a value");
+  if (!n.IsDefined()) fail(key, "required key is missing");
   return n;
 }
 
@@ -122,9 +193,14 @@ YAML::Node YamlMap::raw(const std::string& key) const {
   return node_[key];
 }
 
+// A quoted scalar is a string in YAML ("8192" is not 8192): a number or a boolean written in
+// quotes is an error, not converted.
+static bool quoted(const YAML::Node& n) { return n.Tag() == "!"; }
+
 static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node& n) {
   if (!n.IsScalar()) m.fail(key, "expected a number");
   const std::string s = n.Scalar();
+  if (quoted(n)) m.fail(key, "expected a number, got the quoted string \"" + s + "\"", "write it without quotes");
   try {
     size_t pos = 0;
     double v = std::stod(s, &pos);
@@ -139,6 +215,7 @@ static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node&
 static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node& n) {
   if (!n.IsScalar()) m.fail(key, "expected an integer");
   const std::string s = n.Scalar();
+  if (quoted(n)) m.fail(key, "expected an integer, got the quoted string \"" + s + "\"", "write it without quotes");
   try {
     size_t pos = 0;
     long long v = std::stoll(s, &pos);
@@ -149,13 +226,16 @@ static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node
   }
 }
 
+// YAML 1.2's core schema: true/True/TRUE, false/False/FALSE. YAML 1.1's yes/no/on/off/y/n were
+// accepted in part (yes and on, not y), which no message could say.
 static bool to_bool(const YamlMap& m, const std::string& key, const YAML::Node& n) {
-  if (n.IsScalar()) {
+  if (n.IsScalar() && !quoted(n)) {
     const std::string s = n.Scalar();
-    if (s == "true" || s == "True" || s == "yes" || s == "on") return true;
-    if (s == "false" || s == "False" || s == "no" || s == "off") return false;
+    if (s == "true" || s == "True" || s == "TRUE") return true;
+    if (s == "false" || s == "False" || s == "FALSE") return false;
   }
-  m.fail(key, "expected true or false");
+  m.fail(key, n.IsScalar() ? "expected true or false, got " + std::string(quoted(n) ? "the quoted string \"" + n.Scalar() + "\"" : "'" + n.Scalar() + "'")
+                           : std::string("expected true or false"));
 }
 
 double YamlMap::f64(const std::string& key) const { return to_f64(*this, key, node_for(key)); }
@@ -218,6 +298,7 @@ std::string YamlMap::choice(const std::string& key, const std::vector<std::strin
 }
 std::vector<std::string> YamlMap::str_list(const std::string& key) const {
   used_->insert(key);
+  reject_blank(key);
   std::vector<std::string> out;
   if (!has(key)) return out;
   auto n = node_[key];
@@ -231,6 +312,7 @@ std::vector<std::string> YamlMap::str_list(const std::string& key) const {
 }
 std::vector<int64_t> YamlMap::i64_list(const std::string& key) const {
   used_->insert(key);
+  reject_blank(key);
   std::vector<int64_t> out;
   if (!has(key)) return out;
   auto n = node_[key];
@@ -273,6 +355,7 @@ YamlMap YamlMap::map(const std::string& key) const {
 
 std::optional<YamlMap> YamlMap::opt_map(const std::string& key) const {
   used_->insert(key);
+  reject_blank(key);
   if (!has(key)) return std::nullopt;
   if (!node_[key].IsMap()) fail(key, "expected a mapping");
   return YamlMap(node_[key], file_, key_path(key));
@@ -280,6 +363,7 @@ std::optional<YamlMap> YamlMap::opt_map(const std::string& key) const {
 
 std::vector<YamlMap> YamlMap::map_list(const std::string& key) const {
   used_->insert(key);
+  reject_blank(key);
   std::vector<YamlMap> out;
   if (!has(key)) return out;
   auto n = node_[key];
@@ -308,8 +392,11 @@ namespace {
 // the position of the value's text inside its own one-line document (which reads as FILE:1:1).
 YAML::Node without_marks(const YAML::Node& n) {
   switch (n.Type()) {
-    case YAML::NodeType::Scalar:
-      return YAML::Node(n.Scalar());
+    case YAML::NodeType::Scalar: {
+      YAML::Node out(n.Scalar());
+      out.SetTag(n.Tag());  // a quoted value stays a string
+      return out;
+    }
     case YAML::NodeType::Sequence: {
       YAML::Node out(YAML::NodeType::Sequence);
       for (const auto& x : n) out.push_back(without_marks(x));

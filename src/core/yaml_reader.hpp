@@ -38,6 +38,9 @@ class YamlMap {
 
   bool has(const std::string& key) const;
   SourceLocation loc(const std::string& key = {}) const;  // location of key (or of the map)
+  // Location of a dotted key below this map (parallel.overlap.tp_comm): the deepest mapping of the
+  // path that exists, its key's own line where it was written. Reads nothing.
+  SourceLocation locate(const std::string& dotted) const;
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }
   std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
@@ -80,7 +83,7 @@ class YamlMap {
  private:
   YAML::Node node_for(const std::string& key) const;
   void reject_blank(const std::string& key) const;
-  [[noreturn]] void unknown_key(const YAML::Node& key_node) const;
+  [[noreturn]] void unknown_key(const YAML::Node& key_node, const std::string& meant = {}) const;
   void throw_if_typo() const;
   YAML::Node node_;
   std::string file_;

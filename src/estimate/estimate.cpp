@@ -902,6 +902,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       idle.push_back("training.moe_fp8_dispatch (without expert parallelism there is no all-to-all)");
     if (pl.zero2_grad_sync != "micro_batch" && pl.zero_stage != 2)
       idle.push_back("parallel.zero2_grad_sync (" + pl.zero2_grad_sync + ", with zero_stage " + std::to_string(pl.zero_stage) + ")");
+    if (pl.sequence_parallel && pl.tp == 1) idle.push_back("parallel.sequence_parallel (with tp 1: no tensor-parallel group to split the sequence over)");
     if (pl.pp == 1 && (pl.schedule != "1f1b" || pl.vpp > 1))
       idle.push_back("parallel.schedule / vpp (" + pl.schedule + ", vpp " + std::to_string(pl.vpp) + ", without pipeline parallelism)");
     if (!idle.empty()) {

@@ -128,6 +128,9 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   for (const auto& [key, v] : {std::pair<const char*, int>{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep},
                                {"etp", p.etp}, {"vpp", p.vpp}})
     if (v < 1) m.fail(key, "must be at least 1, got " + std::to_string(v));
+  // dp is derived from num_gpus when left out; written, it is a degree as the others (0 was taken
+  // as "derive" and ran dp 16).
+  if (m.has("dp") && p.dp < 1) m.fail("dp", "must be at least 1, got " + std::to_string(p.dp), "or leave it out: num_gpus / (tp*pp*cp)");
   if (p.zero_stage < 0 || p.zero_stage > 3) m.fail("zero_stage", "must be 0, 1, 2 or 3");
   m.finish();
   return p;
@@ -202,9 +205,9 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
     m.fail("moe_capacity_factor", "must be 0 (dropless) or a finite factor >= 1 (token drop: each expert takes at most this multiple of its mean share)");
   if (t.moe_pad_to_capacity && t.moe_capacity_factor == 0.0)
     m.fail("moe_pad_to_capacity", "padding to capacity needs a capacity: set training.moe_capacity_factor");
-  if (t.global_batch < 1) m.fail("global_batch", "must be positive");
-  if (t.micro_batch < 1) m.fail("micro_batch", "must be positive");
-  if (t.seq_len < 1) m.fail("seq_len", "must be positive");
+  if (t.global_batch < 1) m.fail("global_batch", "must be at least 1, got " + std::to_string(t.global_batch));
+  if (t.micro_batch < 1) m.fail("micro_batch", "must be at least 1, got " + std::to_string(t.micro_batch));
+  if (t.seq_len < 1) m.fail("seq_len", "must be at least 1, got " + std::to_string(t.seq_len));
   m.finish();
   return t;
 }
@@ -251,7 +254,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   }
   check_system_networks(s.system, s.scale_up, s.scale_out ? &*s.scale_out : nullptr, root.loc("system"));
   s.num_gpus = root.i32("num_gpus");
-  if (s.num_gpus < 1) root.fail("num_gpus", "must be positive");
+  if (s.num_gpus < 1) root.fail("num_gpus", "must be at least 1, got " + std::to_string(s.num_gpus));
   if (const int domain = std::max(s.system.gpus_per_node, s.system.scale_up_domain); !s.scale_out && s.num_gpus > domain)
     root.fail("num_gpus",
               "system '" + s.system.id + "' has no scale-out network, so it holds at most " + std::to_string(domain) +
@@ -289,13 +292,13 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   } catch (const Error& e) {
     // check_plan knows the key, not where it was written: point at the key's own line (or at
     // "FILE (--set)" when an override set it), falling back to its section's.
+    // A nested key (parallel.overlap.tp_comm) is found in its own mapping.
     const std::string& key = e.where().key;
     const auto dot = key.find('.');
     if (dot == std::string::npos) throw;
-    const std::string section = key.substr(0, dot), sub = key.substr(dot + 1);
+    const std::string section = key.substr(0, dot);
     if ((section != "parallel" && section != "training") || !root.has(section)) throw;
-    const YamlMap m = root.map(section);
-    throw Error(m.has(sub) ? m.loc(sub) : root.loc(section), e.message(), e.hint());
+    throw Error(root.locate(key), e.message(), e.hint());
   }
   return s;
 }
@@ -320,11 +323,12 @@ Scenario load_scenario(const std::string& path, const Catalog& cat,
 void check_plan(const Scenario& s, const SourceLocation& where_in) {
   const auto& p = s.plan;
   const auto& m = s.model;
-  auto fail = [&](const std::string& key, const std::string& msg, const std::string& hint = {}) {
+  auto fail_at = [&](const std::string& full_key, const std::string& msg, const std::string& hint = {}) {
     SourceLocation w = where_in;
-    w.key = "parallel." + key;
+    w.key = full_key;
     throw Error(w, msg, hint);
   };
+  auto fail = [&](const std::string& key, const std::string& msg, const std::string& hint = {}) { fail_at("parallel." + key, msg, hint); };
   const int64_t prod = static_cast<int64_t>(p.tp) * p.pp * p.dp * p.cp;
   if (prod != s.num_gpus)
     fail("dp", "tp*pp*dp*cp = " + std::to_string(p.tp) + "*" + std::to_string(p.pp) + "*" + std::to_string(p.dp) + "*" +
@@ -335,9 +339,6 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
     fail("tp", "tp = " + std::to_string(p.tp) + " and the " + std::to_string(m.kv_heads) +
                    " key/value heads: one must divide the other");
-  if (p.sequence_parallel && p.tp == 1) {
-    // harmless: sequence parallelism over a TP group of one is a no-op
-  }
   // Megatron's divide() assertions: a column-parallel FFN splits its width over tp, the experts'
   // over etp, and sequence parallelism the sequence (of each CP rank) over tp. Llama-2-13B at tp 5
   // ran with a 5529.6-wide shard truncated.
@@ -394,10 +395,14 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   }
   const int64_t mb_dp = static_cast<int64_t>(s.train.micro_batch) * p.dp;
   if (s.train.global_batch % mb_dp != 0)
-    fail("dp", "global_batch " + std::to_string(s.train.global_batch) + " is not divisible by micro_batch*dp = " +
+    fail_at("training.global_batch", "global_batch " + std::to_string(s.train.global_batch) + " is not divisible by micro_batch*dp = " +
                    std::to_string(s.train.micro_batch) + "*" + std::to_string(p.dp),
          "each data-parallel replica needs a whole number of micro-batches");
   const int nstages = p.pp * p.vpp;
+  // Checked first: a stage without layers cannot be mended by stage_layers or a stage rule.
+  if (nstages > m.layers)
+    fail("pp", "pp*vpp = " + std::to_string(nstages) + " exceeds the " + std::to_string(m.layers) + " layers",
+         "each pipeline stage (and each virtual stage) holds at least one layer: pp*vpp <= " + std::to_string(m.layers));
   if (!p.stage_layers.empty()) {
     if (static_cast<int>(p.stage_layers.size()) != nstages)
       fail("stage_layers", "has " + std::to_string(p.stage_layers.size()) + " entries, expected pp*vpp = " +
@@ -417,7 +422,6 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
       fail("stage_rule", "fewer-first-last needs pp*vpp = " + std::to_string(nstages) + " to divide layers+2 = " +
                              std::to_string(m.layers + 2));
   }
-  if (nstages > m.layers) fail("pp", "pp*vpp = " + std::to_string(nstages) + " exceeds the " + std::to_string(m.layers) + " layers");
   if (p.schedule == "interleaved-1f1b" && p.vpp < 2)
     fail("schedule", "interleaved-1f1b needs vpp >= 2", "set parallel.vpp or use schedule 1f1b");
   if (p.schedule == "dualpipev") {
@@ -438,12 +442,6 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (p.zero_stage > 0 && p.dp == 1) {
     // ZeRO over one replica shards nothing; allowed.
   }
-  if (s.train.precision == DType::FP8 && !s.accelerator.has_peak(DType::FP8))
-    throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
-                "accelerator '" + s.accelerator.id + "' has no fp8 tensor cores", "use bf16 or fp16");
-  if (s.train.precision == DType::FP4 && !s.accelerator.has_peak(DType::FP4))
-    throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
-                "accelerator '" + s.accelerator.id + "' has no fp4 tensor cores", "use fp8 or bf16");
   {
     // Every precision the step runs in needs a published peak: the GEMMs' own, and, below 32
     // bits, a 16-bit one (bf16 or fp16) for attention and the 16-bit activations (fp32/tf32
@@ -454,13 +452,23 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     std::string list;
     for (const auto& h : have) list += (list.empty() ? "" : ", ") + h;
     const bool has16 = s.accelerator.has_peak(DType::BF16) || s.accelerator.has_peak(DType::FP16) || full_precision(s.train.precision);
+    // What to use instead: the next lower-precision training dtypes the accelerator can run, each
+    // with a 16-bit peak beside it (a V100 asked for fp8 or fp4: fp16, not bf16).
+    const bool any16 = s.accelerator.has_peak(DType::BF16) || s.accelerator.has_peak(DType::FP16);
+    std::vector<DType> instead;
+    if (s.train.precision == DType::FP4) instead.push_back(DType::FP8);
+    instead.push_back(DType::BF16);
+    instead.push_back(DType::FP16);
+    std::string use;
+    for (DType d : instead)
+      if (d != s.train.precision && s.accelerator.has_peak(d) && any16) use += (use.empty() ? "" : " or ") + to_string(d);
+    if (use.empty() && s.accelerator.has_peak(DType::FP32) && s.train.precision != DType::FP32) use = "fp32";
     if (!s.accelerator.has_peak(s.train.precision) || !has16)
       throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
                   "accelerator '" + s.accelerator.id + "' has no published " +
                       (s.accelerator.has_peak(s.train.precision) ? std::string("16-bit (bf16 or fp16)") : to_string(s.train.precision)) +
                       " peak",
-                  "its peaks: " + (list.empty() ? std::string("none") : list) +
-                      (s.accelerator.has_peak(DType::FP16) && !s.accelerator.has_peak(DType::BF16) ? "; use fp16" : ""));
+                  "its peaks: " + (list.empty() ? std::string("none") : list) + (use.empty() ? "" : "; use " + use));
   }
   if (!(s.accelerator.memory_bandwidth_bytes_per_s.value > 0) || !std::isfinite(s.accelerator.memory_bandwidth_bytes_per_s.value))
     throw Error(SourceLocation{where_in.file, 0, 0, "accelerator"},

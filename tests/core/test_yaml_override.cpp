@@ -3,6 +3,8 @@
 // paths with an error that names `--set` and the key?
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "core/error.hpp"
 #include "core/yaml_reader.hpp"
 
@@ -104,4 +106,80 @@ TEST(YamlStrict, DuplicateKeysAndSecondDocumentsAreErrors) {
   }
   // One document with a leading `---` (and the same key in different mappings) is fine.
   EXPECT_NO_THROW(sextant::YamlMap::load_string("---\na: {x: 1}\nb: {x: 2}\n", "ok.yaml"));
+}
+
+namespace {
+std::string what_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const sextant::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+// Does each way of writing a value wrongly get its own message at the key's own line? A key
+// without a value was "required key is missing" (or silently nothing for a mapping) and pointed at
+// the line below it; a quoted number is a string in YAML and was converted; YAML 1.1 booleans were
+// accepted in part; a control character was read as an escape.
+TEST(YamlStrict, ValuesAreWhatYamlSaysTheyAre) {
+  using sextant::YamlMap;
+  // No value: at the key's line, for required, optional and mapping keys alike.
+  auto blank = YamlMap::load_string("name: x\ntraining:\nparallel:\ntp:\n", "b.yaml");
+  auto w = what_of([&] { blank.map("training"); });
+  EXPECT_NE(w.find("b.yaml:2:1"), std::string::npos) << w;
+  EXPECT_NE(w.find("no value given"), std::string::npos) << w;
+  w = what_of([&] { blank.opt_map("parallel"); });
+  EXPECT_NE(w.find("b.yaml:3:1"), std::string::npos) << w;
+  EXPECT_NE(w.find("no value given"), std::string::npos) << w;
+  w = what_of([&] { blank.i64("tp", 1); });
+  EXPECT_NE(w.find("b.yaml:4:1"), std::string::npos) << w;
+  // A misspelt required key is named as itself, with the key it resembles (a transposition is one edit).
+  auto typo = YamlMap::load_string("name: x\nmodle: llama3-8b\n", "t.yaml");
+  w = what_of([&] { typo.str("model"); });
+  EXPECT_NE(w.find("t.yaml:2:1"), std::string::npos) << w;
+  EXPECT_NE(w.find("unknown key"), std::string::npos) << w;
+  EXPECT_NE(w.find("did you mean 'model'?"), std::string::npos) << w;
+  // Quoted numbers and booleans are strings.
+  auto q = YamlMap::load_string("seq_len: \"8192\"\nsp: 'true'\nok: 8192\n", "q.yaml");
+  EXPECT_EQ(q.i64("ok"), 8192);
+  w = what_of([&] { q.i64("seq_len"); });
+  EXPECT_NE(w.find("quoted string \"8192\""), std::string::npos) << w;
+  EXPECT_NE(what_of([&] { q.boolean("sp"); }).find("quoted string"), std::string::npos);
+  // Booleans: YAML 1.2's true/false in three spellings, nothing else.
+  for (const char* yes : {"true", "True", "TRUE"}) EXPECT_TRUE(YamlMap::load_string(std::string("b: ") + yes + "\n", "y.yaml").boolean("b"));
+  for (const char* other : {"yes", "on", "y", "1"}) {
+    w = what_of([&] { YamlMap::load_string(std::string("b: ") + other + "\n", "y.yaml").boolean("b"); });
+    EXPECT_NE(w.find(std::string("expected true or false, got '") + other + "'"), std::string::npos) << w;
+  }
+  // A quoted --set value stays a string.
+  YAML::Node root = YAML::Load("a: 1\n");
+  apply_yaml_override(root, "n", "\"1024\"");
+  EXPECT_NE(what_of([&] { YamlMap(root, "s.yaml").i64("n"); }).find("quoted string"), std::string::npos);
+  // A merge key is said to be one.
+  w = what_of([&] { YamlMap::load_string("parallel:\n  <<: {tp: 8}\n", "m.yaml").map("parallel").finish(); });
+  EXPECT_NE(w.find("merge keys"), std::string::npos) << w;
+  // Control characters and bytes that are not UTF-8: at their line and column.
+  w = what_of([] { sextant::parse_yaml_document(std::string("a: 1\nname: x\0y\n", 15), "n.yaml"); });
+  EXPECT_NE(w.find("n.yaml:2:8"), std::string::npos) << w;
+  EXPECT_NE(w.find("control character U+0000"), std::string::npos) << w;
+  w = what_of([] { sextant::parse_yaml_document("model: llama3-8b\x01\n", "c.yaml"); });
+  EXPECT_NE(w.find("c.yaml:1:17"), std::string::npos) << w;
+  w = what_of([] { sextant::parse_yaml_document("name: caf\xe9\n", "u.yaml"); });
+  EXPECT_NE(w.find("u.yaml:1:10"), std::string::npos) << w;
+  EXPECT_NE(w.find("not UTF-8"), std::string::npos) << w;
+  EXPECT_EQ(what_of([] { sextant::parse_yaml_document("name: caf\xc3\xa9 \xe2\x82\xac\n", "ok.yaml"); }), "(no error)");
+  // Nesting beyond the parser's depth is said to be that.
+  w = what_of([] { sextant::parse_yaml_document("seed: " + std::string(3000, '['), "d.yaml"); });
+  EXPECT_NE(w.find("nests too deeply"), std::string::npos) << w;
+}
+
+// Is a suggestion offered only where the word resembles it? `xy` is two edits from `cp` and
+// shares nothing with it.
+TEST(YamlStrict, ASuggestionResemblesTheWord) {
+  EXPECT_EQ(sextant::valid_choices_hint("xy", {"cp", "dp", "tp"}).find("did you mean"), std::string::npos);
+  EXPECT_NE(sextant::valid_choices_hint("tq", {"cp", "dp", "tp"}).find("did you mean"), std::string::npos);
+  EXPECT_NE(sextant::valid_choices_hint("sytem", {"model", "system"}).find("did you mean 'system'"), std::string::npos);
+  EXPECT_EQ(sextant::edit_distance("modle", "model"), 1);
 }

@@ -208,7 +208,13 @@ TEST(PlanErrors, ContextParallelNeedsDivisibleSequence) {
 
 TEST(PlanErrors, Fp8NeedsFp8TensorCores) {
   const auto e = error_of(kBase, {{"system", "dgx-a100-selene"}, {"training.precision", "fp8"}});
-  EXPECT_NE(e.find("no fp8 tensor cores"), std::string::npos) << e;
+  EXPECT_NE(e.find("no published fp8 peak"), std::string::npos) << e;
+  EXPECT_NE(e.find("; use bf16 or fp16"), std::string::npos) << e;
+  // A V100 has fp16, not bf16: the advice is what it can run (it said "use fp8 or bf16").
+  const auto v = error_of(kBase, {{"accelerator", "v100-sxm2-32gb"}, {"training.precision", "fp4"}});
+  EXPECT_NE(v.find("no published fp4 peak"), std::string::npos) << v;
+  EXPECT_NE(v.find("; use fp16"), std::string::npos) << v;
+  EXPECT_EQ(v.find("bf16 or"), std::string::npos) << v;
 }
 
 // Frameworks: a named framework sets the plan's implementation defaults; explicit keys win; an
@@ -465,4 +471,36 @@ TEST(PlanErrors, SystemScaleOutRangesAndNetworkKinds) {
 TEST(PlanErrors, LearnedPositionsBoundTheSequence) {
   const auto e = error_of("model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 64, seq_len: 16384}\n");
   EXPECT_NE(e.find("learned positions"), std::string::npos) << e;
+}
+
+// Does a check that spans keys point at the key to change, on its own line (or "(--set)")? A
+// global batch the replicas cannot split pointed at `parallel`, a nested overlap key at its
+// section, an inline model's field at the model's first line; dp 0 ran as "derive dp".
+TEST(PlanErrors, CrossKeyChecksPointAtTheKeyToChange) {
+  const std::string file =
+      "model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 64\n"
+      "parallel:\n  tp: 8\n  pp: 2\n  sequence_parallel: false\n  overlap:\n    tp_comm: true\n"
+      "training:\n  micro_batch: 1\n  seq_len: 4096\n  global_batch: 63\n";
+  auto e = error_of(file);
+  EXPECT_NE(e.find("plan.yaml:9:"), std::string::npos) << e;  // overlap.tp_comm's line
+  EXPECT_NE(e.find("parallel.overlap.tp_comm"), std::string::npos) << e;
+  e = error_of(file, {{"parallel.overlap.tp_comm", "false"}});
+  EXPECT_NE(e.find("plan.yaml:13:"), std::string::npos) << e;  // global_batch's line
+  EXPECT_NE(e.find("training.global_batch"), std::string::npos) << e;
+  e = error_of(kBase, {{"training.global_batch", "63"}});
+  EXPECT_NE(e.find("plan.yaml (--set)"), std::string::npos) << e;
+  EXPECT_NE(e.find("training.global_batch"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.dp", "0"}});
+  EXPECT_NE(e.find("parallel.dp"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be at least 1, got 0"), std::string::npos) << e;
+  // More stages than layers: the rule, not advice (stage_layers) that cannot mend it.
+  e = error_of(kBase, {{"parallel.pp", "100"}, {"num_gpus", "800"}, {"parallel.tp", "8"}, {"training.global_batch", "800"}});
+  EXPECT_NE(e.find("exceeds the 80 layers"), std::string::npos) << e;
+  EXPECT_EQ(e.find("stage_layers"), std::string::npos) << e;
+  const std::string inline_model =
+      "model:\n  id: m\n  source: test\n  layers: 4\n  hidden: 1024\n  heads: 8\n  kv_heads: 5\n  ffn_hidden: 4096\n  vocab: 32000\n"
+      "system: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 8, seq_len: 1024}\n";
+  e = error_of(inline_model);
+  EXPECT_NE(e.find("plan.yaml:7:"), std::string::npos) << e;
+  EXPECT_NE(e.find("model.kv_heads"), std::string::npos) << e;
 }
