@@ -318,8 +318,8 @@ def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, s
 
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
           engine="generic", system="", tp=1, pp=1, ep=1, weights="bf16", activations="bf16", kv=None,
-          kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=0,
-          memory_utilization_fraction=0, max_model_len=0, **kw):
+          kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=None,
+          memory_utilization_fraction=None, max_model_len=0, **kw):
     """LLM inference (``sextant infer``).
 
     With a study (dict, YAML path or text): ``mode="serve"`` (default) simulates serving,
@@ -339,13 +339,19 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
                                "pp, ep, weights, activations, kv, kv_share_layers, prompt, output, batch, "
                                "expert_load_factor, memory_gib, memory_utilization_fraction, max_model_len, catalog, "
                                "infer_data)" % ", ".join(bad))
+        # None: the catalog's memory, the engine's utilisation; a value given must be positive.
+        given = {}
+        for k, v in (("memory_gib", memory_gib), ("memory_utilization_fraction", memory_utilization_fraction)):
+            given[k] = 0.0 if v is None else _number(v, k)
+            if v is not None and not given[k] > 0:
+                raise SextantError("infer: %s must be positive, got %r (leave it out for the default)" % (k, v))
         ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights,
                                              activations, kv or "", ints["kv_share_layers"], ints["prompt"], ints["output"],
                                              ints["batch"], catalog or "", infer_data or "",
-                                             _number(expert_load_factor, "expert_load_factor"), _number(memory_gib, "memory_gib"),
-                                             _number(memory_utilization_fraction, "memory_utilization_fraction"),
+                                             _number(expert_load_factor, "expert_load_factor"), given["memory_gib"],
+                                             given["memory_utilization_fraction"],
                                              _int_in(max_model_len, "max_model_len", 0)))
     if mode == "estimate":
         raise SextantError("infer: mode 'estimate' takes no study (give model= and accelerator=); with a study: serve, plan")

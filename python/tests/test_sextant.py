@@ -231,6 +231,10 @@ def test_infer_study_dict_overrides_and_estimate():
     assert v["scalars"]["fits_context"] is False and v["scalars"]["max_context_tokens"] == 4096
     with pytest.raises(sextant.SextantError, match="max_model_len"):
         sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", max_model_len=-1)
+    # 0 is no size: refused as the CLI refuses --memory-gib 0 (it was taken as "not given").
+    for k in ("memory_gib", "memory_utilization_fraction"):
+        with pytest.raises(sextant.SextantError, match=k):
+            sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", **{k: 0})
 
 
 def test_analyze_matches_the_cli():

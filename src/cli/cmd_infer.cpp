@@ -1,4 +1,6 @@
 // sextant infer estimate | serve FILE.yaml | plan FILE.yaml | validate FILE.csv
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include "catalog/catalog.hpp"
@@ -49,10 +51,27 @@ void add_infer_command(CLI::App& app) {
   est->add_option("--expert-load-factor", a->dep.expert_load_factor,
                   "MoE under EP: busiest rank's routed tokens over the mean (>= 1; 0: catalog capacity_factor, else uniform top-k routing)")
       ->capture_default_str();
+  // Both hold 0 for "not given": a 0 given is refused here (it was taken as not given).
+  const CLI::Validator positive_size(
+      [](std::string& v) {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        return end != v.c_str() && *end == '\0' && x > 0 && std::isfinite(x) ? std::string() : "must be a positive size in GiB (deployment.memory_gib), got " + v;
+      },
+      "GiB > 0");
+  const CLI::Validator fraction(
+      [](std::string& v) {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        return end != v.c_str() && *end == '\0' && x > 0 && x <= 1 ? std::string() : "must be in (0, 1] (deployment.memory_utilization_fraction), got " + v;
+      },
+      "(0, 1]");
   est->add_option("--memory-gib", a->dep.memory_gib,
-                  "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several sizes; the catalog lists one)");
+                  "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several sizes; the catalog lists one)")
+      ->check(positive_size);
   est->add_option("--memory-utilization", a->dep.memory_utilization_fraction,
-                  "Share of device memory the engine may use, in (0, 1] (vLLM's gpu_memory_utilization; default: the engine's)");
+                  "Share of device memory the engine may use, in (0, 1] (vLLM's gpu_memory_utilization; default: the engine's)")
+      ->check(fraction);
   est->add_option("--max-model-len", a->dep.max_model_len,
                   "Longest prompt + output served (vLLM's max_model_len; default: the model's window)");
   est->add_option("--prompt", a->prompt, "Prompt tokens")->capture_default_str();

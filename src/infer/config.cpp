@@ -103,6 +103,11 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.kv_share_layers = d.i32("kv_share_layers", 1);
     x.memory_gib = d.f64("memory_gib", 0);
     x.memory_utilization_fraction = d.f64("memory_utilization_fraction", 0);
+    // 0 is the reader's "not given": written, it is refused as any other non-positive value.
+    if (d.has("memory_gib") && !(x.memory_gib > 0))
+      d.fail("memory_gib", "must be a positive size in GiB", "e.g. 32 for a machine sold as 32 GB; leave it out for the catalog's");
+    if (d.has("memory_utilization_fraction") && !(x.memory_utilization_fraction > 0))
+      d.fail("memory_utilization_fraction", "must be in (0, 1]", "vLLM's gpu_memory_utilization, e.g. 0.9; leave it out for the engine's");
     x.max_model_len = d.i64("max_model_len", 0);
     x.expert_load_factor = d.f64("expert_load_factor", 0);
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
@@ -512,11 +517,14 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     r.set("usd_per_million_output_tokens", per_s * (pre.total_s + (output - 1) * tpot) / static_cast<double>(batch * output) * 1e6);
     r.set("usd_per_million_decode_tokens", per_s * tpot / batch * 1e6);
   }
-  Table& t = r.add_table("iterations", "cost breakdown of one prefill pass and of decode steps at growing context");
+  // flops_per_device and memory_bytes_per_device: one device's, the pipeline stage with the most
+  // (before 2026-12-02 the sum over the stages, pp times one device's at pp > 1).
+  Table& t = r.add_table("iterations", "cost breakdown of one prefill pass and of decode steps at growing context "
+                                       "(times: the pass through every stage; per device: the busiest stage's device)");
   t.add_str("phase"); t.add_i64("context_tokens"); t.add_f64("total_s"); t.add_f64("compute_s"); t.add_f64("memory_s");
   t.add_f64("comm_s"); t.add_f64("overhead_s"); t.add_f64("stage_max_s"); t.add_f64("flops_per_device"); t.add_f64("memory_bytes_per_device");
   auto row = [&](const std::string& ph, int64_t ctx, const IterationCost& c) {
-    t.add_row({ph, ctx, c.total_s, c.compute_s, c.memory_s, c.comm_s, c.overhead_s, c.stage_max_s, c.flops, c.memory_bytes});
+    t.add_row({ph, ctx, c.total_s, c.compute_s, c.memory_s, c.comm_s, c.overhead_s, c.stage_max_s, c.flops_device_max, c.memory_bytes_device_max});
   };
   row("prefill", prompt, pre);
   for (double f : {0.0, 0.5, 1.0}) {

@@ -70,10 +70,18 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   const auto& a = d_.accel;
   if (!a.memory_bandwidth_bytes_per_s.known)
     throw Error(SourceLocation{a.file, 0, 0, a.id + ".memory_bandwidth_gb_per_s"}, "accelerator '" + a.id + "' has no memory bandwidth");
-  cdtype_ = compute_dtype(d_.weight, d_.activation, a);
+  cdtype_ = compute_dtype(d_.weight, d_.activation, a, d_.engine.matmul_dtypes);
   apply_engine();
 
   const double wb = d_.weight.bytes();
+  // The vocabulary matrices in the formats a quantised checkpoint keeps them in (formats.hpp):
+  // before 2026-12-02 an int4 Llama 3 8B held its 1.05 GB of embedding and head in 4 bits.
+  const double head_b = output_format(d_.weight).bytes();
+  const double embed_b = embedding_format(d_.weight).bytes();
+  const double vocab_matrix = static_cast<double>(m.vocab) * m.hidden;
+  const double positions = m.params_embedding() - vocab_matrix * (m.tied_embeddings ? 1.0 : 2.0);  // learned positions
+  // The input embedding: its own matrix, or the head's when tied (one matrix, in the head's format).
+  const double embedding_bytes = vocab_matrix * (m.tied_embeddings ? head_b : embed_b) + positions * embed_b;
   const double attn = attn_params(m);
   const double norms = 2.0 * m.hidden;
   double dense = 0, active = 0;
@@ -82,7 +90,7 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   stages_.clear();
   const std::vector<int> split = stage_layers();
   int l = 0;
-  max_stage_weight_params_ = 0;
+  max_stage_weight_bytes_ = 0;
   for (size_t si = 0; si < split.size(); ++si) {
     Stage st;
     st.layers = split[si];
@@ -91,17 +99,18 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
     // Resident weights of the stage (every expert, the embedding on the first stage, the head and
     // final norm on the last: untied, or tied with a copy there when pp > 1, as Megatron and vLLM
     // keep it): the largest stage sets the memory per device, not the model's mean.
-    double resident = 0;
-    if (si == 0) resident += m.params_embedding() - (m.tied_embeddings ? 0.0 : head_params_);
-    if (st.head) resident += head_params_ * (m.tied_embeddings && split.size() == 1 ? 0.0 : 1.0) + m.hidden;
+    double resident = 0;  // bytes
+    if (si == 0) resident += embedding_bytes;
+    if (st.head) resident += head_params_ * head_b * (m.tied_embeddings && split.size() == 1 ? 0.0 : 1.0) + m.hidden * wb;
     for (int j = 0; j < st.layers; ++j) {
       const int layer = l + j;
-      resident += attn + norms;
-      resident += m.is_moe_layer(layer) ? (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) +
-                                              static_cast<double>(m.hidden) * m.moe->num_experts
-                                        : mlp_params(m, m.ffn_hidden);
+      resident += (attn + norms) * wb;
+      resident += (m.is_moe_layer(layer) ? (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) +
+                                               static_cast<double>(m.hidden) * m.moe->num_experts
+                                         : mlp_params(m, m.ffn_hidden)) *
+                  wb;
     }
-    max_stage_weight_params_ = std::max(max_stage_weight_params_, resident);
+    max_stage_weight_bytes_ = std::max(max_stage_weight_bytes_, resident);
     for (int j = 0; j < st.layers; ++j, ++l) {
       st_dense += attn + norms;
       st.dense_params += attn;
@@ -117,7 +126,7 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
       }
     }
     // Streamed per iteration: layers + LM head (tied or not, the head matrix is read once).
-    st.dense_read_bytes = (st_dense + (st.head ? head_params_ + m.hidden : 0.0)) * wb;
+    st.dense_read_bytes = (st_dense + (st.head ? m.hidden : 0.0)) * wb + (st.head ? head_params_ * head_b : 0.0);
     dense += st_dense;
     active += st.dense_params + st.routed_params;
     moe_layers_ += st.moe_layers;
@@ -125,11 +134,12 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   }
   expert_bytes_ = m.moe ? mlp_params(m, m.moe->expert_ffn_hidden) * wb : 0;
   linear_params_active_ = active;
-  dense_read_bytes_ = (dense + head_params_ + m.hidden) * wb;
+  dense_read_bytes_ = (dense + m.hidden) * wb + head_params_ * head_b;
   const int ep = d_.par.ep;
   z_ep_ = ep > 1 ? normal_quantile((ep - 0.375) / (ep + 0.25)) : 0.0;  // Blom (1958)
   uniform_routing_ = expert_load_source() == "uniform top-k routing";
-  weight_bytes_total_ = m.params_total() * wb;
+  weight_bytes_total_ = (m.params_total() - m.params_embedding()) * wb + embedding_bytes +
+                        (m.tied_embeddings ? 0.0 : vocab_matrix * head_b);
 
   const double kvb = d_.kv.bytes();
   const int tp = d_.par.tp;
@@ -223,7 +233,7 @@ std::string CostModel::expert_load_source() const {
 // before 2026-12-01 the model's total over tp x pp, which undercounted the first and last stages:
 // Llama 3 8B at pp 32 holds the 1.05 GB embedding and a layer on stage 0, 3x the mean).
 double CostModel::weight_bytes_per_device() const {
-  return (d_.par.pp > 1 ? max_stage_weight_params_ * d_.weight.bytes() : weight_bytes_total_) / d_.par.tp;
+  return (d_.par.pp > 1 ? max_stage_weight_bytes_ : weight_bytes_total_) / d_.par.tp;
 }
 
 double CostModel::kv_bytes_per_token_per_device() const {
@@ -349,6 +359,8 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     c.memory_bytes += mem_bytes;
     c.memory_s += mem_s;
     c.flops += (lin + att) / tp;
+    c.flops_device_max = std::max(c.flops_device_max, (lin + att) / tp);
+    c.memory_bytes_device_max = std::max(c.memory_bytes_device_max, mem_bytes);
     c.compute_s += comp_s;
     c.comm_bytes += comm_bytes;
     c.comm_s += comm_s;

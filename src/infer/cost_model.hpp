@@ -106,6 +106,8 @@ struct IterationCost {
   double flops = 0;         // per TP rank, all stages
   double memory_bytes = 0;  // per TP rank, all stages
   double comm_bytes = 0;    // per TP rank, all stages
+  // One device's share: the pipeline stage with the most (= flops / memory_bytes at pp 1).
+  double flops_device_max = 0, memory_bytes_device_max = 0;
 };
 
 class CostModel {
@@ -163,7 +165,7 @@ class CostModel {
   double compute_rate_ = 0, attn_rate_ = 0, memory_rate_ = 0;
   double overlap_ = 1, iter_overhead_s_ = 0, seq_overhead_s_ = 0;
   double weight_bytes_total_ = 0;
-  double max_stage_weight_params_ = 0;  // resident parameters of the largest pipeline stage
+  double max_stage_weight_bytes_ = 0;  // resident weight bytes of the largest pipeline stage
   double dense_read_bytes_ = 0;        // weights every iteration reads (non-routed), whole model
   double expert_bytes_ = 0;            // one routed expert of one layer
   int moe_layers_ = 0;

@@ -65,6 +65,16 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       check_fraction(m, "overlap_fraction", e.overlap_fraction);
       check_fraction(m, "memory_utilization_fraction", e.memory_utilization_fraction);
       if (e.kv_block_tokens <= 0) m.fail("kv_block_tokens", "must be positive");
+      if (auto md = m.opt_map("matmul_dtypes")) {
+        for (const auto& name : md->str_list("value")) e.matmul_dtypes.push_back(parse_dtype(name, md->loc("value")));
+        if (e.matmul_dtypes.empty()) md->fail("value", "lists no dtype", "leave matmul_dtypes out: any dtype the device has");
+        e.matmul_dtypes_source = md->str("source", "");
+        const std::string basis = md->str("estimated", "");
+        if (e.matmul_dtypes_source.empty() == basis.empty())
+          md->fail("value", "needs its provenance: source: ID or estimated: \"basis\" (one of the two)");
+        if (e.matmul_dtypes_source.empty()) e.matmul_dtypes_source = "estimated: " + basis;
+        md->finish();
+      }
       m.finish();
       if (d->engines_.count(e.id)) throw Error(m.loc("id"), "duplicate engine id '" + e.id + "'");
       d->engines_[e.id] = std::move(e);

@@ -31,6 +31,12 @@ struct EngineProfile {
   // Accelerator kinds (gpu, soc, ...) its fitted constants were measured on; empty: not fitted
   // on any. An estimate on another kind says the constants are carried over.
   std::vector<std::string> measured_on_kinds;
+  // The dtypes its matrix kernels multiply in (matmul_dtypes: {value: [...], source: ...}); empty:
+  // any the device has a peak for. A format narrower than all of them is widened to the narrowest
+  // (llama.cpp's Metal kernels multiply in f16/f32: an Apple SoC's int8 peak is its Neural Engine's,
+  // which they never use).
+  std::vector<DType> matmul_dtypes;
+  std::string matmul_dtypes_source;
   std::map<std::string, std::string> sources;
   std::string file;
 };

@@ -85,18 +85,43 @@ NumberFormat parse_format(const std::string& name_in, const SourceLocation& wher
   throw Error(where, "unknown number format '" + name_in + "'", valid_choices_hint(name, format_names()));
 }
 
-DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a) {
+namespace {
+bool gguf_format(const std::string& name) {
+  return name.rfind("mixed:", 0) == 0 || (name.size() >= 2 && name[0] == 'q' && std::isdigit(static_cast<unsigned char>(name[1])));
+}
+}  // namespace
+
+NumberFormat embedding_format(const NumberFormat& weight) {
+  if (weight.bits_per_element >= 16 || gguf_format(weight.name)) return weight;
+  return parse_format("bf16");
+}
+
+NumberFormat output_format(const NumberFormat& weight) {
+  if (weight.bits_per_element >= 16) return weight;
+  if (gguf_format(weight.name)) {
+    const NumberFormat q6 = parse_format("q6_k");
+    return weight.bits_per_element < q6.bits_per_element ? q6 : weight;
+  }
+  return parse_format("bf16");
+}
+
+DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a,
+                    const std::vector<DType>& allowed) {
   DType d = width_rank(weight.compute_dtype) > width_rank(activation.compute_dtype) ? weight.compute_dtype
                                                                                      : activation.compute_dtype;
-  // Move to the next wider dtype the device has a peak for.
+  auto usable = [&](DType c) {
+    return a.has_peak(c) && (allowed.empty() || std::find(allowed.begin(), allowed.end(), c) != allowed.end());
+  };
+  // Move to the next wider dtype the device has a peak for (and the engine multiplies in).
   static const DType ladder[] = {DType::FP4, DType::INT4, DType::FP8, DType::INT8, DType::FP16, DType::BF16, DType::FP32};
-  if (a.has_peak(d)) return d;
-  if (d == DType::BF16 && a.has_peak(DType::FP16)) return DType::FP16;
-  if (d == DType::FP16 && a.has_peak(DType::BF16)) return DType::BF16;
+  if (usable(d)) return d;
+  if (d == DType::BF16 && usable(DType::FP16)) return DType::FP16;
+  if (d == DType::FP16 && usable(DType::BF16)) return DType::BF16;
   for (DType c : ladder)
-    if (width_rank(c) > width_rank(d) && a.has_peak(c)) return c;
+    if (width_rank(c) > width_rank(d) && usable(c)) return c;
   throw Error(SourceLocation{a.file, 0, 0, a.id + ".peak_tflops"},
-              "accelerator '" + a.id + "' has no peak for " + to_string(d) + " or any wider format");
+              "accelerator '" + a.id + "' has no peak for " + to_string(d) + " or any wider format" +
+                  (allowed.empty() ? std::string() : std::string(" the engine multiplies in")));
 }
 
 }  // namespace sextant::infer

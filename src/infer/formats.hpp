@@ -25,6 +25,14 @@ struct NumberFormat {
   double bytes() const { return bits_per_element / 8.0; }
 };
 
+// The formats a quantised checkpoint keeps its vocabulary matrices in. GPU quantisers (AWQ, GPTQ,
+// llm-compressor FP8/INT8, ModelOpt NVFP4) leave the input embedding and the LM head in 16 bits;
+// llama.cpp's quantiser writes the output matrix (or, tied, the one embedding matrix) in q6_k
+// where the file's type is narrower (llama_tensor_get_type), and the input embedding in the
+// file's type. 16-bit and 32-bit weights keep their format.
+NumberFormat embedding_format(const NumberFormat& weight);
+NumberFormat output_format(const NumberFormat& weight);
+
 // Every named format (mixed ones are parsed, not listed).
 const std::vector<std::string>& format_names();
 // Parses a name (case-insensitive; "f16" = "fp16", "f32" = "fp32"); throws Error naming `where`.
@@ -32,6 +40,8 @@ NumberFormat parse_format(const std::string& name, const SourceLocation& where =
 
 // The dtype a GEMM with these weight and activation formats runs at on `a`: the wider of the
 // two compute types, moved to the next wider dtype the accelerator has a peak for.
-DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a);
+// `allowed`: the dtypes the engine multiplies in (empty: any the accelerator has a peak for).
+DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a,
+                    const std::vector<DType>& allowed = {});
 
 }  // namespace sextant::infer

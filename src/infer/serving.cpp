@@ -170,6 +170,10 @@ class Simulation {
   int64_t preemptions = 0, prefix_lookups = 0, prefix_hits = 0;
   int64_t rejected = 0, longest_rejected = 0;  // requests refused at arrival (longer than the KV cache)
   int64_t rejected_window = 0;                 // of which beyond the model's context window
+  // Admitted prompts longer than max_batch_tokens, which a policy that never splits a prompt
+  // prefills whole in one pass (vLLM refuses max_num_batched_tokens < max_model_len without
+  // chunked prefill); said in a note, with the longest.
+  int64_t over_budget = 0, longest_over_budget = 0;
   RandomStream rng{1, 7};
   double now = 0;
 
@@ -563,6 +567,9 @@ Result Simulation::run(ServingSummary* summary) {
       ++rejected;
       rejected_window += beyond_window;
       if (!beyond_window) longest_rejected = std::max<int64_t>(longest_rejected, q.prompt + q.output);
+    } else if (sp.policy != "chunked-prefill" && q.prompt > sp.limits.max_batch_tokens) {
+      ++over_budget;
+      longest_over_budget = std::max<int64_t>(longest_over_budget, q.prompt);
     }
   }
   if (!reqs_.empty() && rejected_window == static_cast<int64_t>(reqs_.size()))
@@ -733,6 +740,11 @@ Result Simulation::run(ServingSummary* summary) {
     r.notes.push_back(std::to_string(rejected - rejected_window) + " request(s) need more KV tokens than one instance holds (the longest " +
                       std::to_string(longest_rejected) + " > " + std::to_string(blocks * bt) +
                       "): refused at arrival, as an engine refuses a prompt beyond its max_model_len, and counted as SLO misses");
+  if (over_budget > 0)
+    r.notes.push_back(std::to_string(over_budget) + " prompt(s) longer than max_batch_tokens (" + std::to_string(sp.limits.max_batch_tokens) +
+                      "; the longest " + std::to_string(longest_over_budget) + ") were prefilled whole in one pass: the " + sp.policy +
+                      " policy never splits a prompt (vLLM refuses max_num_batched_tokens below max_model_len without chunked "
+                      "prefill); raise serving.max_batch_tokens or use serving.policy chunked-prefill");
   r.set("slo_ttft_s", sp.slo.ttft_s);
   r.set("slo_tpot_s", sp.slo.tpot_s);
   r.set("slo_attainment_fraction", slo_frac);
