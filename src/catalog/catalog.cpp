@@ -176,9 +176,11 @@ namespace {
 // The range a catalog number must lie in: a negative peak or a zero bandwidth would give a negative
 // MFU or an infinite step, not an error (docs/errors.md: impossible inputs are errors).
 enum class Range { Positive, NonNegative, Fraction /* (0, 1] */, UnitInterval /* [0, 1] */ };
-void require_range(const YamlMap& m, const std::string& key, const Sourced& v, Range r, const char* what) {
+// `scale`: what the value was multiplied by when read (1e12 for TFLOP/s): the message shows it in
+// the unit the file writes (a -5 TFLOP/s peak read "got -5e+12").
+void require_range(const YamlMap& m, const std::string& key, const Sourced& v, Range r, const char* what, double scale = 1) {
   if (!v.known) return;
-  const double x = v.value;
+  const double x = v.value / scale;
   bool ok = std::isfinite(x);
   const char* rule = "";
   switch (r) {
@@ -204,16 +206,16 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     for (const auto& k : p->keys()) {
       DType d = parse_dtype(k, p->loc(k));
       a.peak_flops[d] = src(*p, k, sources, 1e12);
-      require_range(*p, k, a.peak_flops[d], Range::Positive, "a peak rate (TFLOP/s)");
+      require_range(*p, k, a.peak_flops[d], Range::Positive, "a peak rate (TFLOP/s)", 1e12);
     }
     p->finish();
   }
   a.memory_bytes = src(m, "memory_gib", sources, 1024.0 * 1024 * 1024);
-  require_range(m, "memory_gib", a.memory_bytes, Range::Positive, "a memory capacity (GiB)");
+  require_range(m, "memory_gib", a.memory_bytes, Range::Positive, "a memory capacity (GiB)", 1024.0 * 1024 * 1024);
   a.memory_bandwidth_bytes_per_s = src(m, "memory_bandwidth_gb_per_s", sources, 1e9);
-  require_range(m, "memory_bandwidth_gb_per_s", a.memory_bandwidth_bytes_per_s, Range::Positive, "a memory bandwidth (GB/s)");
+  require_range(m, "memory_bandwidth_gb_per_s", a.memory_bandwidth_bytes_per_s, Range::Positive, "a memory bandwidth (GB/s)", 1e9);
   a.cache_bytes = src(m, "cache_mib", sources, 1024.0 * 1024);
-  require_range(m, "cache_mib", a.cache_bytes, Range::NonNegative, "a cache size (MiB)");
+  require_range(m, "cache_mib", a.cache_bytes, Range::NonNegative, "a cache size (MiB)", 1024.0 * 1024);
   a.compute_units = src(m, "compute_units", sources);
   require_range(m, "compute_units", a.compute_units, Range::Positive, "a compute-unit count");
   a.bandwidth_by_working_set = parse_working_set_bandwidth(m, "bandwidth_by_working_set", sources);
@@ -232,7 +234,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     p.clock_mhz = src(pc, "clock_mhz", sources);
     require_range(pc, "clock_mhz", p.clock_mhz, Range::Positive, "a clock (MHz)");
     p.bf16_tflops = src(pc, "bf16_tflops", sources, 1e12);
-    require_range(pc, "bf16_tflops", p.bf16_tflops, Range::Positive, "a peak rate (TFLOP/s)");
+    require_range(pc, "bf16_tflops", p.bf16_tflops, Range::Positive, "a peak rate (TFLOP/s)", 1e12);
     pc.finish();
     a.power_caps.push_back(p);
   }
@@ -262,7 +264,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     a.attention_fraction = src(*e, "attention_fraction", sources);
     require_range(*e, "attention_fraction", a.attention_fraction, Range::Positive, "a ratio of the attention rate to the GEMM rate");
     a.kernel_overhead_s = src(*e, "kernel_overhead_us", sources, 1e-6);
-    require_range(*e, "kernel_overhead_us", a.kernel_overhead_s, Range::NonNegative, "a time per kernel (us)");
+    require_range(*e, "kernel_overhead_us", a.kernel_overhead_s, Range::NonNegative, "a time per kernel (us)", 1e-6);
     a.comm_compute_interference = src(*e, "comm_compute_interference", sources);
     require_range(*e, "comm_compute_interference", a.comm_compute_interference, Range::UnitInterval, "a fractional slow-down");
     a.sustained_compute_fraction = src(*e, "sustained_compute_fraction", sources);
@@ -293,9 +295,9 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
     m.fail("bandwidth_gb_per_s", "give exactly one of bandwidth_gb_per_s (GB/s) or bandwidth_gbit_per_s (Gb/s)");
   n.bandwidth_bytes_per_s = bytes ? src(m, "bandwidth_gb_per_s", sources, 1e9) : src(m, "bandwidth_gbit_per_s", sources, 1e9 / 8);
   m.raw(bytes ? "bandwidth_gbit_per_s" : "bandwidth_gb_per_s");
-  require_range(m, bytes ? "bandwidth_gb_per_s" : "bandwidth_gbit_per_s", n.bandwidth_bytes_per_s, Range::Positive, "a link bandwidth");
+  require_range(m, bytes ? "bandwidth_gb_per_s" : "bandwidth_gbit_per_s", n.bandwidth_bytes_per_s, Range::Positive, "a link bandwidth", bytes ? 1e9 : 1e9 / 8);
   n.latency_s = src(m, "latency_us", sources, 1e-6);
-  require_range(m, "latency_us", n.latency_s, Range::NonNegative, "a latency (us)");
+  require_range(m, "latency_us", n.latency_s, Range::NonNegative, "a latency (us)", 1e-6);
   n.achievable_fraction = src(m, "achievable_fraction", sources);
   require_range(m, "achievable_fraction", n.achievable_fraction, Range::Fraction, "a fraction of the link bandwidth");
   n.in_network_reduction_fraction = src(m, "in_network_reduction_fraction", sources);

@@ -124,6 +124,7 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
           stem.resize(stem.size() - std::strlen(ext));
     }
     c.id = stem.empty() || stem == "." || stem == ".." ? type : stem;
+    c.name = c.id;  // shown by catalog show and the results (it was empty)
   }
   r.used.insert("architectures");
 

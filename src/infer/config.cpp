@@ -433,7 +433,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     char gbs[64];
     std::snprintf(gbs, sizeof gbs, "%.1f GB (%.0f GiB)", d.accel.memory_bytes.value / 1e9, d.accel.memory_bytes.value / 1073741824.0);
     r.notes.push_back("memory: " + d.accel.id + " as the catalog lists it, " + gbs +
-                      "; the same chip ships with other sizes: give the machine's with --memory-gib (deployment.memory_gib)");
+                      "; a chip may ship with other sizes: give the machine's with --memory-gib (deployment.memory_gib)");
   }
   if (!d.engine.measured_on_kinds.empty() &&
       std::find(d.engine.measured_on_kinds.begin(), d.engine.measured_on_kinds.end(), d.accel.kind) == d.engine.measured_on_kinds.end())
