@@ -1027,6 +1027,27 @@ TEST(ClosedForms, Fp8DispatchCastsTheDispatchAndTheCombinesGradientOnly) {
   EXPECT_EQ(legs("bf16", "true"), legs("bf16", "false"));
 }
 
+// Question: are the expert gradients' buckets counted? Megatron-Core keeps them in a buffer of
+// their own, bucketed as the dense one (max(40M elements, 1M x group size)) over the
+// expert-data-parallel group. Mixtral 8x7B, tp 1, ep 8 on 64 GPUs, fp32 gradients: experts
+// 32 x 8 x 3 x 4096 x 14336 / 8 per rank in 160 MB buckets (edp 8: 1M x 8 x 4 B is less);
+// the rest (attention, router, norms, embeddings) in max(160 MB, 1M x 64 x 4 B = 256 MB) buckets.
+TEST(ClosedForms, ExpertGradientsHaveBucketsOfTheirOwn) {
+  const std::string y =
+      "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 64\n"
+      "parallel: {tp: 1, pp: 1, ep: 8, zero_stage: 1}\n"
+      "training: {global_batch: 256, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: full}\n";
+  const auto s = parse_scenario(y, "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const double h = 4096, f = 14336, L = 32;
+  const double expert = L * 8 * 3 * h * f / 8;
+  const double attn = h * 4096 + 2 * h * 1024 + 4096 * h;
+  const double dense = L * (attn + 2 * h + h * 8) + 2 * 32000 * h + h;
+  const int expected = static_cast<int>(std::ceil(dense * 4 / 256e6)) + static_cast<int>(std::ceil(expert * 4 / 160e6));
+  EXPECT_EQ(w.step_per_stage.front().grad_buckets, expected);
+  EXPECT_GT(expected, 150);
+}
+
 // mla_up_proj (Megatron-Core's module; DeepSeek-V3 Sec. 3.2.3): Q, K and V leave the saved set,
 // exactly (2 heads x qk dim + heads x v dim) / tp elements per token, and the two up-projection
 // GEMMs join the recompute pass; a model without MLA refuses the module.
