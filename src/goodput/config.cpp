@@ -149,7 +149,7 @@ const std::vector<std::string> kRateKeys = {"rate_per_1000_node_days", "rate_per
                                             "rate_per_job_day", "rate_per_domain_day", "mtbf_hours", "count"};
 
 FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::map<std::string, std::string>& sources,
-                             const DistributionRegistry& dists, int64_t gpus_per_node) {
+                             const DistributionRegistry& dists, double gpus_per_node) {
   FailureProcess p;
   p.name = m.str("name");
   p.component = m.str("component", p.name);
@@ -167,7 +167,9 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   const double day = 86400.0;
   if (m.has("rate_per_1000_node_days")) p.rate_per_node_s = positive(m, "rate_per_1000_node_days", &src) / 1000.0 / day;
   if (m.has("rate_per_node_day")) p.rate_per_node_s = positive(m, "rate_per_node_day", &src) / day;
-  if (m.has("rate_per_gpu_hour")) p.rate_per_node_s = positive(m, "rate_per_gpu_hour", &src) * double(gpus_per_node) / 3600.0;
+  // gpus_per_node: the job's GPUs per node (num_gpus / nodes): a rate per GPU counts the job's GPUs,
+  // not the idle ones of a partly used last node (12 GPUs on 8-GPU nodes were charged 16).
+  if (m.has("rate_per_gpu_hour")) p.rate_per_node_s = positive(m, "rate_per_gpu_hour", &src) * gpus_per_node / 3600.0;
   if (m.has("rate_per_job_day")) p.rate_per_job_s = positive(m, "rate_per_job_day", &src) / day;
   if (m.has("mtbf_hours")) p.rate_per_job_s = 1.0 / (positive(m, "mtbf_hours", &src) * 3600.0);
   if (m.has("rate_per_domain_day")) {
@@ -233,7 +235,7 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
 }
 
 std::vector<FailureProcess> parse_process_list(const YamlMap& root, const std::string& key, const Observed& obs,
-                                               const std::map<std::string, std::string>& sources, int64_t gpus_per_node) {
+                                               const std::map<std::string, std::string>& sources, double gpus_per_node) {
   const auto dists = make_distribution_registry();
   std::vector<FailureProcess> out;
   for (const auto& pm : root.map_list(key)) out.push_back(parse_process(pm, obs, sources, dists, gpus_per_node));
@@ -249,7 +251,7 @@ std::string preset_path(const std::string& name_or_path) {
               valid_choices_hint(name_or_path, failure_preset_names()));
 }
 
-std::vector<FailureProcess> parse_preset(const YamlMap& m, int64_t gpus_per_node, std::string* description) {
+std::vector<FailureProcess> parse_preset(const YamlMap& m, double gpus_per_node, std::string* description) {
   std::map<std::string, std::string> sources;
   if (auto s = m.opt_map("sources"))
     for (const auto& k : s->keys()) sources[k] = s->str(k);
@@ -327,12 +329,18 @@ void resolve_interval(GoodputConfig& c) {
   }
   const auto sched = c.checkpoint.impl->schedule(c.checkpoint.env);
   const double rate = c.work_losing_rate_per_s();  // graceful preemptions lose no work: no reason to save more often
-  const double m = rate > 0 ? 1.0 / rate : 1e12;
   const double delta = sched.blocking_s;
   double tau;
-  if (c.checkpoint.interval_rule == "young") tau = young_interval_s(delta, m);
-  else if (c.checkpoint.interval_rule == "daly") tau = daly_higher_order_interval_s(delta, m);
-  else tau = lambert_w_interval_s(delta, m);
+  if (!(rate > 0)) {
+    // Nothing loses work: no periodic checkpoint pays, and the interval is the job's length (its
+    // work, or its wall time); the rules' formulas gave sqrt(2 delta 1e12), 1.1e7 s for 60 s saves.
+    tau = c.job.work_s > 0 ? c.job.work_s : c.job.horizon_s > 0 ? c.job.horizon_s : 86400.0;
+  } else {
+    const double m = 1.0 / rate;
+    if (c.checkpoint.interval_rule == "young") tau = young_interval_s(delta, m);
+    else if (c.checkpoint.interval_rule == "daly") tau = daly_higher_order_interval_s(delta, m);
+    else tau = lambert_w_interval_s(delta, m);
+  }
   // A checkpoint cannot start before the previous one's slowest level has persisted.
   double min_tau = 0;
   for (const auto& l : sched.levels) min_tau = std::max(min_tau, l.persist_s / double(l.every_count));
@@ -354,8 +362,18 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   constexpr double kMaxInterruptions = 5e8;  // about 40 ns each: 20 s
   const double rate = c.interruption_rate_per_s();
   if (!(rate > 0)) return;
+  // Daly's wall time counts the work-losing interruptions only (mean_restart_s is theirs); graceful
+  // preemptions lose no work and stretch the wall time by their own cost. Before 2026-12-02 they
+  // were taken as Daly failures: a preemption-only job at a long interval was refused with 3e109
+  // interruptions where it has 2 a day.
+  const double losing = c.work_losing_rate_per_s();
   const double mttf = 1.0 / rate, restart = c.mean_restart_s();
-  const double wall = c.job.work_s > 0 ? daly_expected_wall_s(c.job.work_s, c.checkpoint.interval_s, 0.0, restart, mttf) : c.job.horizon_s;
+  const double keep = 1.0 - c.graceful_rate_per_s() * c.graceful_cost_s();
+  double wall = c.job.horizon_s;
+  if (c.job.work_s > 0) {
+    wall = losing > 0 ? daly_expected_wall_s(c.job.work_s, c.checkpoint.interval_s, 0.0, restart, 1.0 / losing) : c.job.work_s;
+    wall = keep > 0 ? wall / keep : INFINITY;
+  }
   const double per_replica = wall * rate;
   // Replicas simulated: the main batch, then (with the search) about 19 evaluations of the interval
   // sweep and the strategies. A target ETTR's knobs add up to 75 more, fewer when a knob cannot
@@ -364,13 +382,20 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   const double replicas = double(c.sim.replicas) + searches;
   if (per_replica * replicas <= kMaxInterruptions) return;
   // Daly's ETTR is the same for any length of work: the interval over its expected wall time.
-  const double ettr = c.checkpoint.interval_s / daly_expected_wall_s(c.checkpoint.interval_s, c.checkpoint.interval_s, 0.0, restart, mttf);
+  const double ettr = std::max(0.0, keep) * (losing > 0 ? c.checkpoint.interval_s / daly_expected_wall_s(c.checkpoint.interval_s, c.checkpoint.interval_s,
+                                                                                                       0.0, restart, 1.0 / losing)
+                                                              : 1.0);
+  // An interval far beyond the time between work-losing interruptions is the likelier cause.
+  const bool long_interval = losing > 0 && c.job.work_s > 0 && c.checkpoint.interval_s > 1.0 / losing;
   throw Error(where,
               "the job is interrupted every " + g4(mttf) + " s on average and a restart takes " + g4(restart) +
                   " s: about " + (std::isfinite(per_replica) ? g4(per_replica) : std::string("unboundedly many")) +
                   " interruptions per replica x " + g4(replicas) + " replicas (with the searches), beyond the simulation's budget of " +
                   g4(kMaxInterruptions) + " (Daly's model, with free checkpoints, puts ETTR at " + g4(ettr) + ")",
-              "lower simulation.replicas (or search_replicas, or search: false), failures.rate_scale, or the job's length (job.duration_days, job.tokens, job.steps, job.work_s)");
+              (long_interval ? "checkpoint.interval_s (" + g4(c.checkpoint.interval_s) + " s) is beyond the " + g4(1.0 / losing) +
+                                   " s between work-losing interruptions: the job would redo most of its work for ever; shorten it. Else l"
+                             : std::string("L")) +
+                  "ower simulation.replicas (or search_replicas, or search: false), failures.rate_scale, or the job's length (job.duration_days, job.tokens, job.steps, job.work_s)");
 }
 
 GoodputConfig parse_goodput(const std::string& text, const std::string& name,
@@ -521,6 +546,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   job.finish();
 
   // ---- failures
+  const double job_gpus_per_node = static_cast<double>(j.num_gpus) / static_cast<double>(j.nodes());
   YamlMap fm = root.map("failures");
   if (fm.has("preset")) {
     c.preset = fm.str("preset");
@@ -531,12 +557,12 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       throw Error(fm.loc("preset"), e.message(), e.hint());
     }
     std::string desc;
-    auto procs = parse_preset(YamlMap::load_file(path), j.gpus_per_node, &desc);
+    auto procs = parse_preset(YamlMap::load_file(path), job_gpus_per_node, &desc);
     c.processes.insert(c.processes.end(), procs.begin(), procs.end());
   }
   if (fm.has("processes")) {
     std::map<std::string, std::string> sources;
-    auto procs = parse_process_list(fm, "processes", Observed{}, sources, j.gpus_per_node);
+    auto procs = parse_process_list(fm, "processes", Observed{}, sources, job_gpus_per_node);
     for (auto& p : procs) {
       auto it = std::find_if(c.processes.begin(), c.processes.end(), [&](const FailureProcess& q) { return q.name == p.name; });
       if (it != c.processes.end()) *it = p;  // a listed process replaces the preset's of the same name

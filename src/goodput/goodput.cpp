@@ -130,6 +130,13 @@ Result run_goodput(const GoodputConfig& c) {
   const double graceful_rate = c.graceful_rate_per_s(), graceful_cost = c.graceful_cost_s();
   const double graceful_keep = std::max(0.0, 1.0 - graceful_rate * graceful_cost);
   res.set("graceful_preemption_rate_per_day", graceful_rate * 86400.0);
+  // Checkpoint-on-failure needs a second copy of every optimizer-state shard; without one it runs
+  // as its fallback, periodic async remote checkpoints (it was the same as async-remote, unsaid).
+  if (c.checkpoint.env.state_copies < 2 && (c.checkpoint.strategy == "on-failure" || (c.sim.search && c.checkpoint.env.total_bytes > 0)))
+    res.notes.push_back(std::string(c.checkpoint.strategy == "on-failure" ? "checkpoint strategy on-failure" : "strategy on-failure (strategies table)") +
+                        ": every optimizer-state shard exists once (state_copies " + std::to_string(c.checkpoint.env.state_copies) +
+                        "), so no healthy replica can save a failed one's state: it runs as its fallback, async remote at the interval "
+                        "(give checkpoint.state_copies for HSDP-style replicated shards)");
   res.set("work_losing_interruption_rate_per_day", rate * 86400.0);
   const double delta = std::max(sched.blocking_s, 1e-9);
 
@@ -453,6 +460,11 @@ Result run_goodput(const GoodputConfig& c) {
     }
     res.set("optimal_interval_sim_s", best_tau);
     res.set("ettr_at_optimal_interval_sim", best_e);
+    if (!pts.empty() && best_tau >= pts.back().first)
+      res.notes.push_back("the best simulated interval is the longest tried (" + fmt(best_tau) + " s, 4x " +
+                          (interrupted ? std::string("the Daly interval") : std::string("the configured one")) + ")" +
+                          (interrupted ? std::string(": a longer one may be better") :
+                                         std::string(": no interruption loses work, so the fewer checkpoints the better")));
 
     // Strategies, each at its own Daly interval.
     Table& st = res.add_table("strategies", "every checkpoint strategy at its own Daly interval (" + std::to_string(sn) + " replicas)");
@@ -523,6 +535,11 @@ Result run_goodput(const GoodputConfig& c) {
       {
         std::optional<std::pair<double, double>> sol;
         if (best_e >= target) sol = std::make_pair(best_tau, best_e);
+        // The configured strategy at its own Daly interval (the strategies table) is an interval
+        // change too: beyond the sweep's 0.25-4x it was offered as "strategy and interval" with the
+        // same strategy.
+        else if (best_strategy == c.checkpoint.strategy && best_strategy_e >= target)
+          sol = std::make_pair(best_strategy_tau, best_strategy_e);
         add("checkpoint_interval_s", fmt(c.checkpoint.interval_s), sol, [](double v) { return fmt(v); });
       }
       // Strategy, alone: each strategy at the configured interval (or the configured interval
@@ -559,7 +576,7 @@ Result run_goodput(const GoodputConfig& c) {
         // said no).
         // Not when the interval alone already reaches it (a strategy within Monte Carlo noise of
         // the configured one was recommended beside it).
-        if (cur < target && knob_best_e < target && best_e < target && best_strategy_e >= target)
+        if (cur < target && knob_best_e < target && best_e < target && best_strategy_e >= target && best_strategy != c.checkpoint.strategy)
           kt.add_row({std::string("checkpoint_strategy_and_interval"), c.checkpoint.strategy + ", " + fmt(c.checkpoint.interval_s) + " s",
                       best_strategy + ", " + fmt(best_strategy_tau) + " s (its Daly interval)", std::string("yes"), best_strategy_e});
       }
@@ -611,9 +628,13 @@ Result run_goodput(const GoodputConfig& c) {
         };
         add("mean_restart_s", fmt(restart), cur >= target ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
             [&](double k) {
+              // mean_restart_s is a result: say what to change (the storage knob's form), every
+              // recovery time scaled by k, the processes' own detection_s included.
               GoodputConfig cc = c;
               scale_restart(cc, k);
-              return fmt(cc.mean_restart_s());
+              char x[32];
+              std::snprintf(x, sizeof x, "%.3g", k);
+              return fmt(cc.mean_restart_s()) + " (x" + x + " on every recovery.* time and each process's detection_s)";
             });
       }
       // Spares.
