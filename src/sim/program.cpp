@@ -1,8 +1,10 @@
 #include "sim/program.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <map>
+#include <string_view>
 
 namespace sextant::sim {
 
@@ -63,6 +65,16 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
 }
 
 namespace {
+// The weight elements a GEMM step reads (forward: n x k per batch entry) or produces the gradient
+// of (gemm.wgrad: its m x n); 0 for any other step. Gradient buckets are released, and gathered
+// parameters awaited, by these.
+double weight_elements(const ComputeOp& op) {
+  if (op.cls != OpClass::Gemm) return 0.0;
+  const double batch = static_cast<double>(std::max<int64_t>(1, op.batch));
+  if (std::string_view(op.name) == "gemm.wgrad") return static_cast<double>(op.m) * static_cast<double>(op.n) * batch;
+  if (std::string_view(op.name) == "gemm.dgrad") return 0.0;
+  return static_cast<double>(op.n) * static_cast<double>(op.k) * batch;
+}
 
 struct Builder {
   const Workload& w;
@@ -132,7 +144,10 @@ struct Builder {
 
   // One repetition of a pass; `prefetch` holds the tokens of this block's leading gathers (the
   // ZeRO-3 parameter gathers, dense then experts: each issued one repetition ahead), rep-major.
-  void pass(const std::vector<Step>& steps, int rep, int count, std::vector<int>& prefetch) {
+  // after_op (optional): called after each compute step is emitted, with that step (the gradient
+  // buckets of a weight pass are released op by op).
+  void pass(const std::vector<Step>& steps, int rep, int count, std::vector<int>& prefetch,
+            const std::function<void(const ComputeOp&)>& after_op = {}, const std::function<void(const ComputeOp&)>& before_op = {}) {
     bool pass_async = false;
     uint8_t pass_group = 0;
     size_t lead = 0;  // leading overlapped DP/EDP collectives: prefetched
@@ -159,9 +174,11 @@ struct Builder {
             pass_async = true;
             pass_group = static_cast<uint8_t>(nc->group);
           }
+        if (before_op) before_op(*op);
         emit(Ins::Compute, 0, CollMode::Blocking, 0, op_ref(*op));
         for (const auto& [g, tok] : beside_next) emit(Ins::WaitToken, g, CollMode::Blocking, tok);
         beside_next.clear();
+        if (after_op) after_op(*op);
         continue;
       }
       const auto& c = std::get<Collective>(steps[i]);
@@ -273,6 +290,7 @@ struct Builder {
     int buckets_issued = 0;
     double grad_params_done = 0;
     auto grads_ready = [&](double params) {
+      if (!(params > 0)) return;
       if (!overlap_grad || bucket_refs.empty()) return;
       grad_params_done += params;
       const double frac = total_params > 0 ? grad_params_done / total_params : 1.0;
@@ -280,6 +298,27 @@ struct Builder {
       for (; buckets_issued < want; ++buckets_issued)
         for (size_t j = 0; j < bucket_refs.size(); ++j)
           emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+    };
+
+    // A block's weight pass with its gradients released op by op: each weight-gradient GEMM frees
+    // its weight elements as it ends,
+    // as Megatron-Core marks a parameter's gradient ready in its backward hook; the rest (norms,
+    // other weights) at the end of the pass. Before 2026-12-02 the whole block's buckets were
+    // released at its end: a 218M-parameter layer over 6 buckets left all 6 exposed after the
+    // last backward where estimate, which assumes a smooth release, left one (2.5% apart).
+    std::vector<int> prefetch[4];  // per pass kind: forward, recompute, backward_input, backward_weight
+    auto weight_pass = [&](const Block& b, int rep, bool release) {
+      if (!release) {
+        pass(b.backward_weight, rep, b.count, prefetch[3]);
+        return;
+      }
+      double released = 0;
+      pass(b.backward_weight, rep, b.count, prefetch[3], [&](const ComputeOp& op) {
+        const double share = std::min(weight_elements(op), b.params - released);
+        released += share;
+        grads_ready(share);
+      });
+      grads_ready(b.params - released);
     };
 
     double recompute_peak = 0;  // one layer's rematerialised set while its backward runs (full or selective recompute)
@@ -308,7 +347,6 @@ struct Builder {
     p2p.group = GroupKind::PP;
     p2p.bytes = st.boundary_activation_bytes;
     const int p2p_ref = p > 1 ? own_coll(describe_collective(p2p, w, est, f)) : 0;
-    std::vector<int> prefetch[4];  // per pass kind: forward, recompute, backward_input, backward_weight
 
     // One item in four parts (its marker, receive, compute, send), so that an overlapped pair
     // (ScheduleItem::with_next: DualPipe's forward beside a backward) receives both inputs before
@@ -357,12 +395,30 @@ struct Builder {
         for (const auto& b : ch.blocks)
           for (int rep = 0; rep < b.count; ++rep) {
             if (first && !gather_tokens.empty()) {
-              fwd_params_done += b.params;
-              const double frac = total_params > 0 ? fwd_params_done / total_params : 1.0;
-              const int need = std::min(nb, static_cast<int>(std::ceil(frac * nb - 1e-9)));
-              for (; gather_waited < need; ++gather_waited)
-                for (int tok : gather_tokens[static_cast<size_t>(gather_waited)])
-                  emit(Ins::WaitToken, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, tok, 0, 0, 1);
+              // The block's first forward waits, GEMM by GEMM, for the buckets holding the weights
+              // it reads (its other parameters, norms first, before it starts): before 2026-12-02
+              // it waited for all of its buckets at once (6 for a 218M-parameter layer).
+              double gemm_weights = 0;
+              for (const auto& st : b.forward)
+                if (const auto* op = std::get_if<ComputeOp>(&st)) gemm_weights += weight_elements(*op);
+              auto wait_for = [&](double params) {
+                fwd_params_done += params;
+                const double frac = total_params > 0 ? fwd_params_done / total_params : 1.0;
+                const int need = std::min(nb, static_cast<int>(std::ceil(frac * nb - 1e-9)));
+                for (; gather_waited < need; ++gather_waited)
+                  for (int tok : gather_tokens[static_cast<size_t>(gather_waited)])
+                    emit(Ins::WaitToken, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, tok, 0, 0, 1);
+              };
+              const double rest = std::max(0.0, b.params - gemm_weights);
+              wait_for(rest);
+              double waited = rest;
+              pass(b.forward, rep, b.count, prefetch[0], {}, [&](const ComputeOp& op) {
+                const double share = std::min(weight_elements(op), b.params - waited);
+                waited += share;
+                if (share > 0) wait_for(share);
+              });
+              if (b.params > waited) wait_for(b.params - waited);
+              continue;
             }
             pass(b.forward, rep, b.count, prefetch[0]);
           }
@@ -373,10 +429,7 @@ struct Builder {
           for (int rep = 0; rep < b->count; ++rep) {
             pass(b->recompute, rep, b->count, prefetch[1]);
             pass(b->backward_input, rep, b->count, prefetch[2]);
-            if (!split) {
-              pass(b->backward_weight, rep, b->count, prefetch[3]);
-              if (last) grads_ready(b->params);
-            }
+            if (!split) weight_pass(*b, rep, last);
           }
         if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -recompute_peak);
         emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, chunk_w[static_cast<size_t>(c)] - chunk_act[static_cast<size_t>(c)]);
@@ -384,8 +437,7 @@ struct Builder {
         const bool last = it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
           for (int rep = 0; rep < b->count; ++rep) {
-            pass(b->backward_weight, rep, b->count, prefetch[3]);
-            if (last) grads_ready(b->params);
+            weight_pass(*b, rep, last);
           }
         if (chunk_w[static_cast<size_t>(c)] > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_w[static_cast<size_t>(c)]);
       }
