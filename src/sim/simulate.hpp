@@ -23,6 +23,7 @@
 //   o.stragglers = {{17, 1.3}};        // rank 17 computes 30% slower
 //   const sim::SimResult r = sim::simulate(scenario, o);
 //   r.step_time_s ...; Result out = sim::to_result(r, scenario);
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -97,7 +98,7 @@ struct SimResult {
   std::vector<TimelineRow> timeline;
   int64_t timeline_spans_count = 0;    // spans recorded
   int64_t timeline_rows_limit = 0;     // the limit asked for
-  double timeline_merge_gap_s = -1;    // spans closer than this were merged (-1: none merged)
+  double timeline_merge_gap_s = std::nan("");  // spans closer than this were merged (NaN: none merged)
   int64_t timeline_dropped_count = 0;  // spans in no row (still over the limit after merging)
 };
 

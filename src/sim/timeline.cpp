@@ -123,7 +123,7 @@ void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, 
   r.timeline.clear();
   r.timeline_spans_count = static_cast<int64_t>(sp.size());
   r.timeline_rows_limit = limit;
-  r.timeline_merge_gap_s = -1;
+  r.timeline_merge_gap_s = std::nan("");  // none merged (a gap of 0 merges touching spans)
   r.timeline_dropped_count = 0;
   if (limit <= 0 || sp.empty()) return;
   std::vector<size_t> idx(sp.size());
@@ -154,7 +154,7 @@ void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, 
       gap = *std::max_element(gaps.begin(), gaps.end());
     }
   }
-  r.timeline_merge_gap_s = gap;
+  r.timeline_merge_gap_s = gap >= 0 ? gap : std::nan("");  // (it was -1: a negative time)
   auto name_of = [](TimelineRow& row, bool same_name, int64_t mb_last) {
     if (same_name) return;  // merged spans of one op keep its name
     if (row.pass == "step") {
