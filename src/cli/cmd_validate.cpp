@@ -41,6 +41,19 @@ void add_validate_command(CLI::App& app) {
       emit(validate_inference_csv(a->file, *cat), a->out);
       return;
     }
+    // Name what is missing from the schema the header is closer to (a dropped `tp` or target
+    // column read as "match no known schema").
+    const auto mt = missing_training_columns(header), mi = missing_inference_columns(header);
+    const size_t nt = missing_training_columns({}).size(), ni = missing_inference_columns({}).size();  // required columns of each
+    const bool training = static_cast<double>(nt - mt.size()) / nt >= static_cast<double>(ni - mi.size()) / ni;
+    const auto& miss = training ? mt : mi;
+    if (miss.size() * 2 < (training ? nt : ni)) {
+      std::string list;
+      for (const auto& c : miss) list += (list.empty() ? "" : ", ") + c;
+      throw Error(SourceLocation{a->file, 1}, std::string("not a ") + (training ? "training" : "inference") +
+                                                   " validation CSV: missing columns " + list,
+                  training ? "the training schema: data/validation/README.md" : "the inference schema: data/validation/inference-README.md");
+    }
     throw Error(SourceLocation{a->file, 1}, "unrecognised validation CSV: its columns match no known schema",
                 "training schema: id, model, layers, ..., target_step_time_s (data/validation/README.md); inference schema: data/validation/inference-README.md");
   });

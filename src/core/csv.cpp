@@ -19,10 +19,20 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
   auto end_record = [&] {
     fields.push_back(cur);
     cur.clear();
-    const bool blank = fields.size() == 1 && fields[0].empty();
+    // A blank line, or a row of empty fields only (",,,,": what spreadsheets export below the data).
+    bool blank = true;
+    for (const auto& f : fields) blank = blank && f.empty();
     if (!blank) {
       if (t.header_.empty()) {
         t.header_ = fields;
+        // A column named twice: which one a reader takes is arbitrary (the first was, silently).
+        for (size_t a = 0; a < fields.size(); ++a)
+          for (size_t b = a + 1; b < fields.size(); ++b)
+            if (!fields[a].empty() && fields[a] == fields[b])
+              throw Error(SourceLocation{name, record_line, static_cast<int>(b + 1), fields[b]},
+                          "column '" + fields[b] + "' is named twice in the header (columns " + std::to_string(a + 1) + " and " +
+                              std::to_string(b + 1) + ")",
+                          "remove or rename one");
       } else {
         if (fields.size() != t.header_.size())
           throw Error(SourceLocation{name, record_line}, "row has " + std::to_string(fields.size()) + " fields, the header has " +
@@ -35,7 +45,10 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
     field_started = false;
     record_line = line;
   };
-  for (size_t i = 0; i < text.size(); ++i) {
+  // A UTF-8 byte-order mark (spreadsheets on Windows write one) is not part of the first column's
+  // name: it made the `id` column unknown and the file "match no known schema".
+  const size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  for (size_t i = start; i < text.size(); ++i) {
     const char c = text[i];
     if (quoted) {
       if (c == '"') {
@@ -59,7 +72,11 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
       cur.clear();
       field_started = false;
     } else if (c == '\r') {
-      // CRLF: the \n ends the record
+      // CRLF: the \n ends the record; a lone CR (classic Mac line endings) ends it itself.
+      if (i + 1 >= text.size() || text[i + 1] != '\n') {
+        ++line;
+        end_record();
+      }
     } else if (c == '\n') {
       ++line;
       end_record();

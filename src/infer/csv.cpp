@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/atomic_file.hpp"
+#include "core/csv.hpp"
 #include "core/error.hpp"
 
 namespace sextant::infer {
@@ -28,53 +29,23 @@ int CsvTable::require(const std::string& name) const {
   return c;
 }
 
+// One tokenizer for every CSV Sextant reads (core/csv.hpp: quoted fields, CRLF or CR endings, a
+// UTF-8 byte-order mark, rows of empty fields skipped, a column named twice refused); this table
+// is its column-index view. Before 2026-12-02 this file had a tokenizer of its own, without those.
 CsvTable parse_csv(const std::string& text, const std::string& file) {
+  const sextant::CsvTable c = sextant::CsvTable::parse(text, file);
   CsvTable t;
   t.file = file;
-  std::vector<std::string> row;
-  std::string field;
-  bool quoted = false, any = false;
-  int line = 1, row_line = 1;
-  auto end_row = [&] {
-    row.push_back(field);
-    field.clear();
-    const bool blank = row.size() == 1 && row[0].empty();
-    if (!blank) {
-      if (t.header.empty()) {
-        t.header = row;
-      } else {
-        if (row.size() != t.header.size())
-          throw Error(SourceLocation{file, row_line, 0, ""}, "row has " + std::to_string(row.size()) + " fields, header has " +
-                      std::to_string(t.header.size()));
-        t.rows.push_back(row);
-        t.lines.push_back(row_line);
-      }
-    }
-    row.clear();
-    any = false;
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (!any) { row_line = line; any = true; }
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') { field += '"'; ++i; }
-        else quoted = false;
-      } else {
-        if (c == '\n') ++line;
-        field += c;
-      }
-      continue;
-    }
-    if (c == '"') quoted = true;
-    else if (c == ',') row.push_back(std::move(field)), field.clear();
-    else if (c == '\r') continue;
-    else if (c == '\n') { end_row(); ++line; }
-    else field += c;
+  t.header = c.header();
+  t.rows.reserve(c.rows());
+  t.lines.reserve(c.rows());
+  for (size_t r = 0; r < c.rows(); ++r) {
+    std::vector<std::string> row;
+    row.reserve(t.header.size());
+    for (size_t k = 0; k < t.header.size(); ++k) row.push_back(c.at(r, k));
+    t.rows.push_back(std::move(row));
+    t.lines.push_back(c.line_of(r));
   }
-  if (quoted) throw Error(SourceLocation{file, row_line, 0, ""}, "unterminated quoted field");
-  if (any || !field.empty() || !row.empty()) end_row();
-  if (t.header.empty()) throw Error(SourceLocation{file, 1, 0, ""}, "empty CSV file (no header)");
   return t;
 }
 

@@ -23,11 +23,14 @@ const std::vector<std::string>& required_columns() {
 }
 }  // namespace
 
-bool looks_like_inference_csv(const std::vector<std::string>& header_columns) {
+std::vector<std::string> missing_inference_columns(const std::vector<std::string>& header_columns) {
+  std::vector<std::string> out;
   for (const auto& c : required_columns())
-    if (std::find(header_columns.begin(), header_columns.end(), c) == header_columns.end()) return false;
-  return true;
+    if (std::find(header_columns.begin(), header_columns.end(), c) == header_columns.end()) out.push_back(c);
+  return out;
 }
+
+bool looks_like_inference_csv(const std::vector<std::string>& header_columns) { return missing_inference_columns(header_columns).empty(); }
 
 Result validate_inference_csv(const std::string& csv_path, const Catalog& cat) {
   return infer::validate_inference_csv(csv_path, cat, *infer::InferData::load_default());

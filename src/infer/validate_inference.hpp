@@ -22,6 +22,8 @@ namespace sextant {
 // True when the columns are those of an inference validation CSV (id, model, accelerator, engine,
 // tp, weight/activation/kv formats, batch, prompt_len, gen_len, metric, value).
 bool looks_like_inference_csv(const std::vector<std::string>& header_columns);
+// The inference schema's required columns a header lacks (empty: it is an inference CSV).
+std::vector<std::string> missing_inference_columns(const std::vector<std::string>& header_columns);
 
 // Predicts every row and scores it: table `validation_rows` (id, source, accelerator, metric,
 // predicted, target, error_pct (signed, (predicted - target) / target), lodo_predicted,

@@ -31,6 +31,8 @@
 namespace sextant {
 
 bool looks_like_training_csv(const std::vector<std::string>& header);
+// The training schema's required columns a header lacks (empty: it is a training CSV).
+std::vector<std::string> missing_training_columns(const std::vector<std::string>& header);
 
 // The scenario a row describes.
 Scenario scenario_from_training_row(const CsvTable& t, size_t row, const Catalog& cat);
