@@ -138,5 +138,45 @@ check("fp8 dispatch is not idle with fp8 and ep", r.returncode == 0 and
 r = sx("estimate", EX, "--set", "training.moe_fp8_dispatch=true")
 check("MoE-only key on a dense model", r.returncode == 2 and "moe_fp8_dispatch" in r.stderr and "MoE models only" in r.stderr, r.stderr)
 
+# validate reads any CSV of the training schema as a spreadsheet writes it: a byte-order mark, CR
+# line endings and rows of empty fields are accepted; a column named twice, an id given twice and
+# missing required columns are errors that name them; sequence_parallel 'unknown' is the policy.
+with tempfile.TemporaryDirectory() as d:
+    lines = open(os.path.join(ROOT, "data", "validation", "training.csv"), encoding="utf-8").read().splitlines()
+    head, body = lines[0], lines[1:4]
+    def run_csv(name, text, *args):
+        path = os.path.join(d, name)
+        open(path, "w", encoding="utf-8", newline="").write(text)
+        return sx("validate", path, "--json", "-", *args)
+    ref = run_csv("ref.csv", "\n".join([head] + body) + "\n")
+    check("validate reference", ref.returncode == 0, ref.stderr)
+    preds = [r for r in json.loads(ref.stdout)["tables"]["validation_rows"]["columns"]["predicted_step_time_s"]]
+    for name, text in [("bom.csv", "\ufeff" + "\n".join([head] + body) + "\n"),
+                       ("cr.csv", "\r".join([head] + body) + "\r"),
+                       ("blank.csv", "\n".join([head] + body + ["," * head.count(",")] * 2) + "\n")]:
+        r = run_csv(name, text)
+        ok = r.returncode == 0 and json.loads(r.stdout)["tables"]["validation_rows"]["columns"]["predicted_step_time_s"] == preds
+        check(f"validate reads {name}", ok, r.stderr[-300:])
+    cols = head.split(",")
+    r = run_csv("dupcol.csv", "\n".join([head + ",tp"] + [b + ",8" for b in body]) + "\n")
+    check("a column named twice", r.returncode == 2 and "column 'tp' is named twice" in r.stderr, r.stderr)
+    r = run_csv("dupid.csv", "\n".join([head, body[0], body[0]]) + "\n")
+    check("an id given twice", r.returncode == 2 and "is given twice" in r.stderr, r.stderr)
+    k = cols.index("tp")
+    drop = lambda line: ",".join(c for i, c in enumerate(line.split(",")) if i != k)
+    r = run_csv("notp.csv", "\n".join([drop(head)] + [drop(b) for b in body if '"' not in b]) + "\n")
+    check("missing required column named", r.returncode == 2 and "missing columns tp" in r.stderr, r.stderr)
+    import io
+    rows = list(csv.reader(io.StringIO("\n".join([head] + body) + "\n")))
+    sp = rows[0].index("sequence_parallel")
+    outs = {}
+    for v in ("unknown", ""):
+        rows[1][sp] = v
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows[:2])
+        r = run_csv("sp.csv", buf.getvalue())
+        outs[v] = json.loads(r.stdout)["tables"]["validation_rows"]["columns"]["predicted_step_time_s"] if r.returncode == 0 else r.stderr
+    check("sequence_parallel unknown is the empty cell's policy", outs["unknown"] == outs[""], outs)
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
