@@ -297,7 +297,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     const auto dot = key.find('.');
     if (dot == std::string::npos) throw;
     const std::string section = key.substr(0, dot);
-    if ((section != "parallel" && section != "training") || !root.has(section)) throw;
+    if ((section != "parallel" && section != "training" && section != "hardware") || !root.has(section)) throw;
     throw Error(root.locate(key), e.message(), e.hint());
   }
   return s;
@@ -470,14 +470,18 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                       " peak",
                   "its peaks: " + (list.empty() ? std::string("none") : list) + (use.empty() ? "" : "; use " + use));
   }
+  // An accelerator written in the scenario (hardware.accelerators) is pointed at there, with its
+  // field; a catalog one by the scenario's accelerator key.
+  const bool inline_accel = !s.accelerator.file.empty() && s.accelerator.file == where_in.file;
+  const SourceLocation accel_loc{where_in.file, 0, 0, inline_accel ? "hardware.accelerators" : "accelerator"};
   if (!(s.accelerator.memory_bandwidth_bytes_per_s.value > 0) || !std::isfinite(s.accelerator.memory_bandwidth_bytes_per_s.value))
-    throw Error(SourceLocation{where_in.file, 0, 0, "accelerator"},
+    throw Error(accel_loc,
                 "accelerator '" + s.accelerator.id + "' has no memory bandwidth: every memory-bound op would take forever",
                 "a calibrated entry gets it from the memory_bandwidth suite (sextant bench --suite memory_bandwidth, then "
                 "calibrate), or give memory_bandwidth_gb_per_s");
   // (an unknown capacity was read as 0 GiB: "does not fit: needs 21.5 GiB per GPU of 0 GiB")
   if (!s.accelerator.memory_bytes.known || !(s.accelerator.memory_bytes.value > 0))
-    throw Error(SourceLocation{where_in.file, 0, 0, "accelerator"},
+    throw Error(accel_loc,
                 "accelerator '" + s.accelerator.id + "' has no known memory capacity: the memory fit of a training step cannot be checked",
                 "give the accelerator's memory_gib");
   if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !s.accelerator.has_peak(DType::FP4))

@@ -504,3 +504,17 @@ TEST(PlanErrors, CrossKeyChecksPointAtTheKeyToChange) {
   EXPECT_NE(e.find("plan.yaml:7:"), std::string::npos) << e;
   EXPECT_NE(e.find("model.kv_heads"), std::string::npos) << e;
 }
+
+// Is an inline accelerator that lacks a field the step needs pointed at where it is written
+// (hardware.accelerators, its line), not at a catalog key 'accelerator' without a line?
+TEST(PlanErrors, AnInlineAcceleratorsMissingFieldIsPointedAtInTheFile) {
+  const std::string y =
+      "model: llama3-70b\nsystem: dgx-h100\naccelerator: myacc\nhardware:\n  accelerators:\n"
+      "    - id: myacc\n      name: My accel\n      vendor: me\n      kind: gpu\n      year: 2024\n"
+      "      memory_bandwidth_gb_per_s: {value: 3000, source: me}\n      peak_tflops:\n        bf16: {value: 500, source: me}\n"
+      "num_gpus: 64\nparallel: {tp: 8, pp: 1}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16}\n";
+  const auto e = error_of(y);
+  EXPECT_NE(e.find("plan.yaml:6:"), std::string::npos) << e;
+  EXPECT_NE(e.find("hardware.accelerators"), std::string::npos) << e;
+  EXPECT_NE(e.find("memory_gib"), std::string::npos) << e;
+}
