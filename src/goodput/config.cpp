@@ -743,6 +743,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     if (seed < 0) sm->fail("seed", "must be an integer from 0 to 2^63-1");
     s.seed = uint64_t(seed);
     s.threads = int(sm->i64("threads", s.threads));
+    if (s.threads < 0) sm->fail("threads", "must be >= 0 (0: all cores)");
     s.target_ettr = sm->has("target_ettr") ? nonneg(*sm, "target_ettr", 0) : 0;
     s.search_replicas = sm->i64("search_replicas", s.search_replicas);
     s.search = sm->boolean("search", s.search);
