@@ -360,6 +360,49 @@ class AnalyzeCli(unittest.TestCase):
         q = doc["tables"]["queue_length_summary"]["columns"]
         self.assertEqual(q["queue_length_max"], [4])  # the graph's three kernels and the plain launch queued before 100 us
 
+    def test_one_process_driving_two_gpus_keeps_their_streams_apart(self):
+        # Kernels of device 0 (pid 0) and device 1 (pid 1) on the same stream id 7: they were one
+        # stream before 2026-12-02 (idle time 10 us of kernel_wait, and shrinking device 0's
+        # kernels shortened device 1's chain in the what-if: 155 us where 200 is right).
+        P = 4242
+        ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": P, "tid": P, "ts": 1000, "dur": 200}]
+        def launch(c, ts):
+            ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": P, "tid": P, "ts": ts, "dur": 2,
+                       "args": {"correlation": c}})
+        def kern(c, ts, dur, name, dev):
+            ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": dev, "tid": "stream 7", "ts": ts, "dur": dur,
+                       "args": {"correlation": c, "stream": 7, "device": dev}})
+        launch(1, 1002); kern(1, 1010, 50, "a_dev0", 0)
+        launch(2, 1005); kern(2, 1012, 100, "b_dev1", 1)
+        launch(3, 1008); kern(3, 1100, 50, "a_dev0", 0)
+        launch(4, 1011); kern(4, 1120, 47, "b_dev1", 1)
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": P, "tid": P, "ts": 1015, "dur": 152})
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "two_gpus.json")
+            json.dump({"traceEvents": ev}, open(path, "w"))
+            j = json.loads(run("analyze", path, "--only", "idle_time,whatif", "--scale", "kernel:a_dev0=0.1", "--json", "-").stdout)
+            idle = j["tables"]["idle_time_breakdown"]["columns"]
+            per_stream = {}
+            for st, us in zip(idle["stream"], idle["idle_time_us"]):
+                per_stream[st] = per_stream.get(st, 0) + us
+            self.assertEqual(per_stream, {7: 40, 1000007: 8})  # device 1's stream 7 is device x 1,000,000 + 7
+            self.assertEqual(j["tables"]["whatif"]["columns"]["predicted_us"], [200])
+
+    def test_a_rank_file_without_events_is_left_out_of_a_job(self):
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(DATA, "param", "dlrm_8rank")
+            first = sorted(f for f in os.listdir(src) if f.startswith("rank"))[0]
+            with open(os.path.join(src, first), "rb") as a, open(os.path.join(d, first), "wb") as b:
+                b.write(a.read())
+            json.dump({"distributedInfo": {"rank": 7}, "traceEvents": []}, open(os.path.join(d, "rank-7.json"), "w"))
+            p = run("analyze", d, "--only", "temporal_breakdown", "--json", "-")
+            j = json.loads(p.stdout)
+            self.assertTrue(any("file without usable events: skipped" in str(x) for x in json.dumps(j).split("\n")), p.stdout[-500:])
+            # Alone, it is the error.
+            q = run("analyze", os.path.join(d, "rank-7.json"), check=False)
+            self.assertEqual(q.returncode, 2)
+            self.assertIn("no usable events", q.stderr)
+
     def test_a_diagnostic_of_a_job_names_the_file_of_its_example(self):
         good = [{"ph": "X", "cat": "kernel", "name": "k", "ts": 0, "dur": 10, "pid": 0, "tid": 7, "args": {"stream": 7}}]
         bad = good + [{"ph": "X", "cat": "kernel", "name": "nots", "dur": 10, "pid": 0, "tid": 7, "args": {"stream": 7}}]

@@ -97,6 +97,14 @@ Frame build_frame(const RankTrace& t, bool hta) {
     for (size_t i = 0; i < n; ++i)
       if (step_id[t.name[i]] && !step_name[t.name[i]] && analysable(i) && !is_gpu(i)) step_name[t.name[i]] = 1, ++step_names;
   f.profiler_steps = step_names;
+  if (!hta) {
+    int32_t first_pid = INT32_MIN;
+    for (size_t i = 0; i < n && f.device_stride == 0; ++i)
+      if (analysable(i) && is_gpu(i)) {
+        if (first_pid == INT32_MIN) first_pid = t.pid[i];
+        else if (t.pid[i] != first_pid) f.device_stride = Frame::kDeviceStreamStride;
+      }
+  }
 
   // HTA: drop the last ProfilerStep (CPU events from its start on, and GPU events whose
   // correlation id matches no kept CPU event).
@@ -135,7 +143,7 @@ Frame build_frame(const RankTrace& t, bool hta) {
       GpuEvent e;
       e.ts = ts_of(i);
       e.end = end_of(i);
-      e.stream = hta ? t.stream[i] : (t.stream[i] != -1 ? t.stream[i] : t.tid[i]);
+      e.stream = hta ? t.stream[i] : f.stream_key(t.stream[i] != -1 ? t.stream[i] : t.tid[i], t.pid[i]);
       e.name = t.name[i];
       if (t.cat[i] == Category::GpuMemcpy || t.cat[i] == Category::GpuMemset) {
         e.kind = hta ? classify_kernel_hta(t.name_of(i)) : KernelKind::Memory;

@@ -67,6 +67,17 @@ struct Frame {
   int64_t profiler_steps = 0;      // distinct ProfilerStep#N names
   bool last_step_dropped = false;
   int64_t rows = 0;                // events kept (HTA's "rows after load")
+  // A process that drives several GPUs records each device's kernels under its own pid (the
+  // device index) with stream ids that repeat across devices: their streams are kept apart as
+  // device x kDeviceStreamStride + stream (Sextant rules; 0 when the rank's GPU work is on one
+  // device, and in HTA mode, which keys by stream alone). Before 2026-12-02 they were merged.
+  static constexpr int64_t kDeviceStreamStride = 1000000;
+  int64_t device_stride = 0;
+  // The stream key of a GPU-side event's stream (kernels, memcpys, cuda_sync waits) recorded
+  // under pid `pid`.
+  int64_t stream_key(int64_t stream, int32_t pid) const {
+    return device_stride > 0 && pid >= 0 && stream >= 0 ? static_cast<int64_t>(pid) * device_stride + stream : stream;
+  }
 
   int64_t rank() const { return trace->rank; }
   const std::string& name(uint32_t id) const { return trace->strings.str(id); }

@@ -261,6 +261,10 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       if (e) std::rethrow_exception(e);
 
   TraceSet set;
+  // A rank file without one usable event is left out of a job of several files, as a corrupt one
+  // is (it stopped the whole job before 2026-12-02); alone, or when no file has events, it is
+  // the error.
+  std::exception_ptr first_empty;
   for (size_t i = 0; i < files.size(); ++i) {
     if (rejected[i]) {
       set.diagnostics.add("file unreadable or corrupt: skipped, the other files analysed", "warning",
@@ -277,9 +281,14 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
         if (d.severity == "info") continue;
         why += (why.empty() ? "" : "; ") + kind + " (" + std::to_string(d.count) + ")";
       }
-      throw Error(SourceLocation{files[i], 0, 0, "traceEvents"},
-                  "no usable events: " + std::to_string(loaded[i].json_events) + " elements in traceEvents, " +
-                      "none a complete event (ph X) with numeric ts and dur" + (why.empty() ? "" : ": " + why));
+      const Error empty(SourceLocation{files[i], 0, 0, "traceEvents"},
+                        "no usable events: " + std::to_string(loaded[i].json_events) + " elements in traceEvents, " +
+                            "none a complete event (ph X) with numeric ts and dur" + (why.empty() ? "" : ": " + why));
+      if (files.size() == 1) throw empty;
+      if (!first_empty) first_empty = std::make_exception_ptr(empty);
+      set.diagnostics.add("file without usable events: skipped, the other files analysed", "warning", std::string(empty.what()).substr(0, 300));
+      set.skipped_files.push_back(files[i]);
+      continue;
     }
     if (!loaded[i].has_trace_events) {
       set.diagnostics.add("not a Kineto trace (no traceEvents): file skipped", "warning", files[i]);
@@ -312,6 +321,7 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
   std::stable_sort(set.ranks.begin(), set.ranks.end(), [](const RankTrace& a, const RankTrace& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.file < b.file;
   });
+  if (set.ranks.empty() && first_empty) std::rethrow_exception(first_empty);
   if (set.ranks.empty()) {
     std::string why;
     for (const auto& [kind, d] : set.diagnostics.items()) why += (why.empty() ? "" : "; ") + kind;

@@ -367,7 +367,9 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       if (f.gpu[k].correlation >= 0) by_corr[w.stream_rank[k]].emplace_back(f.gpu[k].correlation, k);
     for (auto& v : by_corr) std::sort(v.begin(), v.end());
     for (const auto& sw : t.stream_waits) {
-      const int64_t to = rank_of_stream(t.stream[sw.event]), from = rank_of_stream(sw.wait_stream);
+      // (both streams on the waiting event's device: a wait is within one device)
+      const int64_t to = rank_of_stream(f.stream_key(t.stream[sw.event], t.pid[sw.event]));
+      const int64_t from = rank_of_stream(f.stream_key(sw.wait_stream, t.pid[sw.event]));
       const int64_t wait_corr = t.correlation[sw.event];
       if (to < 0 || from < 0 || to == from || wait_corr < 0) continue;
       const auto& prod = by_corr[static_cast<size_t>(from)];
@@ -388,7 +390,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   sync_stream.clear();
   for (size_t i = 0; i < t.size(); ++i)
     if (t.cat[i] == Category::CudaSync && t.correlation[i] != -1 && t.stream[i] != -1)
-      sync_stream.emplace_back(t.correlation[i], t.stream[i]);
+      sync_stream.emplace_back(t.correlation[i], f.stream_key(t.stream[i], t.pid[i]));
   std::sort(sync_stream.begin(), sync_stream.end());
   auto stream_of_sync = [&](int64_t corr) -> int64_t {
     auto it = std::lower_bound(sync_stream.begin(), sync_stream.end(), std::make_pair(corr, INT64_MIN));
