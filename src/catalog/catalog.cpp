@@ -537,6 +537,10 @@ ModelConfig parse_model(const YamlMap& m) {
   c.learned_position = m.boolean("learned_position", false);
   c.max_seq_len = to_int(m, "max_seq_len", m.i64("max_seq_len", 0));
   c.sliding_window = to_int(m, "sliding_window", m.i64("sliding_window", 0));
+  if (m.has("sliding_window_layers")) {
+    if (c.sliding_window <= 0) m.fail("sliding_window_layers", "names the layers of a window, but sliding_window is not set");
+    c.sliding_window_layers = to_int(m, "sliding_window_layers", m.i64("sliding_window_layers"));
+  }
   if (auto e = m.opt_map("moe")) {
     MoEConfig x;
     x.num_experts = to_int(*e, "num_experts", e->i64("num_experts"));
@@ -696,6 +700,9 @@ void ModelConfig::validate(const SourceLocation& where) const {
   }
   if (max_seq_len < 0) bad("max_seq_len", "must be 0 (unknown) or positive");
   if (sliding_window < 0) bad("sliding_window", "must be 0 (full attention) or a positive number of tokens");
+  if (sliding_window > 0 && sliding_window_layers >= 0 && (sliding_window_layers < 1 || sliding_window_layers > layers))
+    bad("sliding_window_layers", "must be from 1 to the " + std::to_string(layers) + " layers (leave it out: every layer), got " +
+                                     std::to_string(sliding_window_layers));
   if (learned_position && max_seq_len <= 0) bad("max_seq_len", "learned positions need the table's length (max_seq_len)");
 }
 

@@ -271,6 +271,14 @@ struct ModelConfig {
   bool learned_position = false;  // learned absolute positions (GPT-2/MPT)
   int max_seq_len = 0;
   int sliding_window = 0;  // 0 = full attention
+  // Layers that attend within the window (Gemma 2's alternate local layers, GPT-OSS's alternate
+  // 128-token layers): -1 = every layer. The others attend to the whole context. The models take
+  // the windowed share of every layer's attention (kv_len, attended context), not per layer.
+  int sliding_window_layers = -1;
+  double windowed_fraction() const {
+    if (sliding_window <= 0) return 0.0;
+    return sliding_window_layers < 0 || layers <= 0 ? 1.0 : static_cast<double>(sliding_window_layers) / layers;
+  }
   std::optional<MoEConfig> moe;
   std::optional<MLAConfig> mla;
   std::vector<std::string> ignored_keys;  // from a Hugging Face config: keys with no effect

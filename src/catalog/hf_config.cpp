@@ -170,20 +170,37 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
     if (r.has("sliding_window") && j["sliding_window"].is_number_integer()) {
       // Transformers windows every layer of Mistral, Mixtral and Phi-3 (their attention reads
-      // config.sliding_window), Qwen2/Qwen3 only with use_sliding_window and only from layer
-      // max_window_layers on. Only a window applied to every layer is modelled; otherwise (Gemma
-      // 2's alternating local and global layers, use_sliding_window false, a Qwen window from a
-      // layer above 0) the key stays unused and is listed as ignored.
-      const bool every_layer_by_default = type == "mistral" || type == "mixtral" || type == "phi3";
-      bool use = r.b("use_sliding_window", every_layer_by_default);
+      // config.sliding_window); Gemma 2's even layers (layer_idx % 2 == 0: local, the odd ones
+      // global); Qwen2/Qwen3 only with use_sliding_window and only from layer max_window_layers
+      // on; where the config lists layer_types (GPT-OSS, recent Transformers), its
+      // "sliding_attention" layers. The windowed layers' count is kept (sliding_window_layers);
+      // before 2026-12-02 only a window on every layer was modelled and the others were ignored.
+      const bool by_default = type == "mistral" || type == "mixtral" || type == "phi3" || type == "gemma2" || type == "gpt_oss";
+      bool use = r.b("use_sliding_window", by_default);
+      int windowed = c.layers;
       // Qwen's configs default max_window_layers to 28 (Qwen2Config ... Qwen3MoeConfig).
       if (use && (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe")) {
         const int from = r.i("max_window_layers", 28);
-        if (from > 0) {
-          use = false;
-          r.used.erase("use_sliding_window");  // listed as ignored with the window it would have applied
+        if (from >= c.layers) {
+          use = false;  // no layer reaches the window: listed as ignored with the keys that would have applied it
+          r.used.erase("use_sliding_window");
           r.used.erase("max_window_layers");
+        } else if (from > 0) {
+          windowed = c.layers - from;
         }
+      }
+      if (use && type == "gemma2") windowed = (c.layers + 1) / 2;
+      if (use && r.has("layer_types")) {
+        r.used.insert("layer_types");
+        const auto& lt = j["layer_types"];
+        if (!lt.is_array()) throw Error(SourceLocation{file, 0, 0, "layer_types"}, "expected a list of layer kinds, got " + lt.dump());
+        int n = 0;
+        for (const auto& k : lt) n += k.is_string() && k.get<std::string>() == "sliding_attention" ? 1 : 0;
+        if (static_cast<int>(lt.size()) != c.layers)
+          throw Error(SourceLocation{file, 0, 0, "layer_types"},
+                      "lists " + std::to_string(lt.size()) + " layers for num_hidden_layers " + std::to_string(c.layers));
+        windowed = n;
+        if (n == 0) use = false;
       }
       if (use) {
         const int w = r.i("sliding_window");
@@ -191,6 +208,7 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
           throw Error(SourceLocation{file, 0, 0, "sliding_window"}, "sliding_window must be a positive number of tokens, got " + std::to_string(w),
                       "or null / use_sliding_window: false for full attention");
         c.sliding_window = w;
+        c.sliding_window_layers = windowed >= c.layers ? -1 : windowed;
       }
     } else {
       r.used.insert("sliding_window");
@@ -198,8 +216,8 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     }
     if (type == "mixtral" || type == "gpt_oss") {
       // GPT-OSS: Mixtral's layout (every layer routed, experts as wide as intermediate_size);
-      // its 128-token window on alternate layers (layer_types) is not modelled and listed as
-      // ignored, as are its attention sinks and SwiGLU clamp.
+      // its 128-token window on alternate layers is read from layer_types above; its attention
+      // sinks and SwiGLU clamp are listed as ignored.
       MoEConfig m;
       m.num_experts = r.i("num_local_experts");
       m.topk = r.i("num_experts_per_tok");

@@ -168,6 +168,8 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("learned_position", m.learned_position);
     r.set("max_seq_len", int64_t{m.max_seq_len});
     r.set("sliding_window", int64_t{m.sliding_window});
+    if (m.sliding_window > 0)
+      r.set("sliding_window_layers_count", int64_t{m.sliding_window_layers < 0 ? m.layers : m.sliding_window_layers});
     if (m.moe) {
       r.set("moe_num_experts", int64_t{m.moe->num_experts});
       r.set("moe_topk", int64_t{m.moe->topk});

@@ -241,19 +241,28 @@ double CostModel::kv_bytes_per_token_per_device() const {
   return kv_token_layer_bytes_rank_ * layers_stage;
 }
 
+// With a window on some layers only, the layer-weighted mean of the windowed and the full count.
 double CostModel::attended(double context) const {
   // Whole tokens, in a double: an int overflowed past 2^31 tokens (a negative TPOT).
   const int w = d_.model.sliding_window;
-  return std::floor(w > 0 ? std::min<double>(context, w) : context);
+  const double full = std::floor(context);
+  if (w <= 0) return full;
+  const double f = d_.model.windowed_fraction();
+  return f * std::floor(std::min<double>(context, w)) + (1.0 - f) * full;
 }
 
 double CostModel::attention_pairs(double past, double n) const {
   // sum_{i=1..n} min(past + i, W)
-  const double w = d_.model.sliding_window > 0 ? d_.model.sliding_window : 1e300;
   if (n <= 0) return 0;
-  const double full_until = std::clamp(w - past, 0.0, n);  // i <= full_until: past + i <= w
-  const double s1 = full_until * past + full_until * (full_until + 1) / 2;
-  return s1 + (n - full_until) * std::min(w, past + n);
+  auto pairs = [&](double w) {
+    const double full_until = std::clamp(w - past, 0.0, n);  // i <= full_until: past + i <= w
+    const double s1 = full_until * past + full_until * (full_until + 1) / 2;
+    return s1 + (n - full_until) * std::min(w, past + n);
+  };
+  const double full = pairs(1e300);
+  if (d_.model.sliding_window <= 0) return full;
+  const double f = d_.model.windowed_fraction();
+  return f * pairs(d_.model.sliding_window) + (1.0 - f) * full;
 }
 
 Batch CostModel::prefill(int64_t seqs, int64_t prompt, int64_t past) const {

@@ -236,14 +236,15 @@ struct Lowerer {
   }
 
   // Average keys attended per query.
+  // A window on some layers only (windowed_fraction) weighs the two by their layer shares.
   double kv_len() const {
     const double seq = s.train.seq_len;
-    double avg = 0.5 * (seq + 1);  // causal
-    if (m.sliding_window > 0 && m.sliding_window < seq) {
-      const double w = m.sliding_window;
-      avg = (w * (w + 1) / 2 + (seq - w) * w) / seq;
-    }
-    return avg;
+    const double full = 0.5 * (seq + 1);  // causal
+    if (!(m.sliding_window > 0 && m.sliding_window < seq)) return full;
+    const double w = m.sliding_window;
+    const double windowed = (w * (w + 1) / 2 + (seq - w) * w) / seq;
+    const double f = m.windowed_fraction();
+    return f * windowed + (1.0 - f) * full;
   }
   double attn_qk_dim() const { return m.mla ? m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim : m.head_dim; }
   double attn_v_dim() const { return m.mla ? m.mla->v_head_dim : m.head_dim; }

@@ -146,8 +146,8 @@ TEST(HfConfigFuzz, NumberOverflowIsAnError) {
 }
 
 // Is an activation the model cannot represent an error (not a silent SwiGLU), and a window that
-// is not positive refused? Gemma 2's alternating window, which is not modelled, is listed among
-// the ignored keys rather than consumed silently.
+// is not positive refused? Gemma 2's alternating window covers its even layers (21 of 42; it was
+// listed as ignored, with every layer counted as full attention, before 2026-12-02).
 TEST(HfConfig, UnsupportedActivationAndBadWindowsAreErrors) {
   const std::string base = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
     "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32000)";
@@ -179,10 +179,9 @@ TEST(HfConfig, UnsupportedActivationAndBadWindowsAreErrors) {
   const auto g = parse_hf_config(R"({"model_type": "gemma2", "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
     "hidden_size": 3584, "intermediate_size": 14336, "num_attention_heads": 16, "num_hidden_layers": 42,
     "num_key_value_heads": 8, "sliding_window": 4096, "vocab_size": 256000})", "gemma2.json");
-  EXPECT_EQ(g.sliding_window, 0);
-  bool listed = false;
-  for (const auto& k : g.ignored_keys) listed = listed || k == "sliding_window";
-  EXPECT_TRUE(listed) << "Gemma 2's alternating window must be reported as ignored";
+  EXPECT_EQ(g.sliding_window, 4096);
+  EXPECT_EQ(g.sliding_window_layers, 21);
+  EXPECT_DOUBLE_EQ(g.windowed_fraction(), 0.5);
 }
 
 // Is a config.json without _name_or_path named after its file, not its model_type? A user's
@@ -224,26 +223,35 @@ TEST(HfConfig, NearMissKeysAreErrorsAndWindowsCoverTheRightLayers) {
   EXPECT_EQ(parse_hf_config(qwen + R"(, "max_window_layers": 0})", "q.json").sliding_window, 4096);  // every layer
   // Without the key, Qwen's default 28: a 28-layer model has no windowed layer.
   EXPECT_EQ(parse_hf_config(qwen + "}", "q.json").sliding_window, 0);
-  for (const char* from : {"14", "28"}) {
-    const auto q = parse_hf_config(qwen + R"(, "max_window_layers": )" + from + "}", "q.json");
-    EXPECT_EQ(q.sliding_window, 0) << from;
-    EXPECT_TRUE(has(q.ignored_keys, "sliding_window")) << from;
-  }
+  // From layer 14 on: the window on the other 14 layers; from 28 (the layer count) on: none.
+  const auto half = parse_hf_config(qwen + R"(, "max_window_layers": 14})", "q.json");
+  EXPECT_EQ(half.sliding_window, 4096);
+  EXPECT_EQ(half.sliding_window_layers, 14);
+  const auto none = parse_hf_config(qwen + R"(, "max_window_layers": 28})", "q.json");
+  EXPECT_EQ(none.sliding_window, 0);
+  EXPECT_TRUE(has(none.ignored_keys, "sliding_window"));
 }
 
 // Does GPT-OSS's config.json (model_type gpt_oss) describe the catalog's gpt-oss-120b? It was an
 // unsupported model_type although the catalog holds the model.
 TEST(HfConfig, GptOssMapsToTheCatalogEntry) {
+  std::string types;  // its config's layer_types: sliding and full attention alternate over 36 layers
+  for (int l = 0; l < 36; ++l) types += std::string(l ? ", " : "") + (l % 2 == 0 ? "\"sliding_attention\"" : "\"full_attention\"");
   const auto c = parse_hf_config(R"({"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "head_dim": 64,
-    "hidden_act": "silu", "hidden_size": 2880, "intermediate_size": 2880, "layer_types": ["sliding_attention", "full_attention"],
+    "hidden_act": "silu", "hidden_size": 2880, "intermediate_size": 2880, "layer_types": [)" + types + R"(],
     "max_position_embeddings": 131072, "num_attention_heads": 64, "num_experts_per_tok": 4, "num_hidden_layers": 36,
     "num_key_value_heads": 8, "num_local_experts": 128, "sliding_window": 128, "tie_word_embeddings": false,
     "vocab_size": 201088, "experts_per_token": 4, "swiglu_limit": 7.0})", "gpt-oss-120b/config.json");
-  expect_same_structure(c, Catalog::load(catalog_dir())->model("gpt-oss-120b"));
+  const ModelConfig cat = Catalog::load(catalog_dir())->model("gpt-oss-120b");
+  expect_same_structure(c, cat);
   EXPECT_NEAR(c.params_total(), 116.8e9, 0.1e9);
-  EXPECT_EQ(c.sliding_window, 0);
-  EXPECT_TRUE(has(c.ignored_keys, "sliding_window"));
-  EXPECT_TRUE(has(c.ignored_keys, "layer_types"));
+  // Its alternate 128-token layers (layer_types), as the catalog's entry states them (they were
+  // listed as ignored and every layer counted as full attention before 2026-12-02).
+  EXPECT_EQ(c.sliding_window, 128);
+  EXPECT_EQ(c.sliding_window_layers, 18);
+  EXPECT_EQ(cat.sliding_window, 128);
+  EXPECT_EQ(cat.sliding_window_layers, 18);
+  EXPECT_FALSE(has(c.ignored_keys, "layer_types"));
 }
 
 // Shapes that were rounded or accepted silently (2026-12-02 review): a hidden size the heads do not

@@ -1048,6 +1048,26 @@ TEST(ClosedForms, ExpertGradientsHaveBucketsOfTheirOwn) {
   EXPECT_GT(expected, 150);
 }
 
+// Question: does a window on some layers only weigh the attended keys by its layer share? With
+// a 1,024-token window on half the layers at seq 4,096: the mean of the windowed and the causal
+// counts per query, (1024 x 1025 / 2 + 3072 x 1024) / 4096 and 4097 / 2.
+TEST(ClosedForms, AWindowOnHalfTheLayersHalvesItsSaving) {
+  auto core_flops = [](const std::string& window) {
+    const std::string y =
+        "model: {id: w, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 16, ffn_hidden: 8192, vocab: 32000" + window + "}\n"
+        "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1}\ntraining: {global_batch: 8, micro_batch: 1, seq_len: 4096}\n";
+    const auto s = parse_scenario(y, "t.yaml", *frozen());
+    const auto w = ir::lower(s);
+    for (const auto& st : find_block(w, "dense_layer")->forward)
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && std::string_view(op->name) == "attn.core") return op->flops;
+    return -1.0;
+  };
+  const double full = core_flops(""), all = core_flops(", sliding_window: 1024"), half = core_flops(", sliding_window: 1024, sliding_window_layers: 2");
+  const double causal = 4097.0 / 2, windowed = (1024.0 * 1025 / 2 + 3072.0 * 1024) / 4096;
+  EXPECT_NEAR(all / full, windowed / causal, 1e-12);
+  EXPECT_NEAR(half / full, (0.5 * windowed + 0.5 * causal) / causal, 1e-12);
+}
+
 // mla_up_proj (Megatron-Core's module; DeepSeek-V3 Sec. 3.2.3): Q, K and V leave the saved set,
 // exactly (2 heads x qk dim + heads x v dim) / tp elements per token, and the two up-projection
 // GEMMs join the recompute pass; a model without MLA refuses the module.

@@ -100,6 +100,12 @@ TEST(CostModel, SlidingWindowCapsAttention) {
   EXPECT_LT(win.iteration(win.decode(8, 20000)).memory_bytes, full.iteration(full.decode(8, 20000)).memory_bytes);
   // sum_{i=1..n} min(past + i, W) in closed form.
   EXPECT_DOUBLE_EQ(win.attention_pairs(4000, 200), 96 * 4000.0 + 96 * 97 / 2.0 + 104 * 4096.0);
+  // A window on half the layers (Gemma 2, GPT-OSS): the layer-weighted mean of the two.
+  d.model.sliding_window = 4096;
+  d.model.sliding_window_layers = d.model.layers / 2;
+  const CostModel half(d);
+  EXPECT_DOUBLE_EQ(half.attended(20000), 0.5 * 4096 + 0.5 * 20000);
+  EXPECT_DOUBLE_EQ(half.attention_pairs(4000, 200), 0.5 * win.attention_pairs(4000, 200) + 0.5 * full.attention_pairs(4000, 200));
 }
 
 // Question: does attention cost grow with context while weight traffic stays constant?
