@@ -300,24 +300,37 @@ struct Builder {
           emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
     };
 
-    // A block's weight pass with its gradients released op by op: each weight-gradient GEMM frees
-    // its weight elements as it ends,
-    // as Megatron-Core marks a parameter's gradient ready in its backward hook; the rest (norms,
-    // other weights) at the end of the pass. Before 2026-12-02 the whole block's buckets were
-    // released at its end: a 218M-parameter layer over 6 buckets left all 6 exposed after the
+    // A block's backward with its gradients released op by op: each weight-gradient GEMM frees
+    // its weight elements as it ends, as Megatron-Core marks a parameter's gradient ready in its
+    // backward hook, whether it runs in the input-gradient pass (beside the TP reduction it hides,
+    // the column-parallel GEMMs under overlap.tp_backward) or in the weight pass; the rest (norms,
+    // other weights) at the end of the weight pass. Before 2026-12-02 the whole block's buckets
+    // were released at its end: a 218M-parameter layer over 6 buckets left all 6 exposed after the
     // last backward where estimate, which assumes a smooth release, left one (2.5% apart).
     std::vector<int> prefetch[4];  // per pass kind: forward, recompute, backward_input, backward_weight
-    auto weight_pass = [&](const Block& b, int rep, bool release) {
+    double released = 0;  // of the block repetition whose backward is being emitted
+    auto release_op = [&](double params_of_block) {
+      return [&, params_of_block](const ComputeOp& op) {
+        const double share = std::min(weight_elements(op), params_of_block - released);
+        released += share;
+        grads_ready(share);
+      };
+    };
+    auto input_pass = [&](const Block& b, int rep, bool release) {
+      released = 0;
+      if (!release) {
+        pass(b.backward_input, rep, b.count, prefetch[2]);
+        return;
+      }
+      pass(b.backward_input, rep, b.count, prefetch[2], release_op(b.params));
+    };
+    auto weight_pass = [&](const Block& b, int rep, bool release, bool after_input) {
+      if (!after_input) released = 0;  // a deferred weight pass (ZB-H1, DualPipeV): its own count
       if (!release) {
         pass(b.backward_weight, rep, b.count, prefetch[3]);
         return;
       }
-      double released = 0;
-      pass(b.backward_weight, rep, b.count, prefetch[3], [&](const ComputeOp& op) {
-        const double share = std::min(weight_elements(op), b.params - released);
-        released += share;
-        grads_ready(share);
-      });
+      pass(b.backward_weight, rep, b.count, prefetch[3], release_op(b.params));
       grads_ready(b.params - released);
     };
 
@@ -428,8 +441,8 @@ struct Builder {
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
           for (int rep = 0; rep < b->count; ++rep) {
             pass(b->recompute, rep, b->count, prefetch[1]);
-            pass(b->backward_input, rep, b->count, prefetch[2]);
-            if (!split) weight_pass(*b, rep, last);
+            input_pass(*b, rep, last);
+            if (!split) weight_pass(*b, rep, last, true);
           }
         if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -recompute_peak);
         emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, chunk_w[static_cast<size_t>(c)] - chunk_act[static_cast<size_t>(c)]);
@@ -437,7 +450,7 @@ struct Builder {
         const bool last = it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (auto b = ch.blocks.rbegin(); b != ch.blocks.rend(); ++b)
           for (int rep = 0; rep < b->count; ++rep) {
-            weight_pass(*b, rep, last);
+            weight_pass(*b, rep, last, false);
           }
         if (chunk_w[static_cast<size_t>(c)] > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, -chunk_w[static_cast<size_t>(c)]);
       }
