@@ -129,7 +129,6 @@ Result run_goodput(const GoodputConfig& c) {
   const double restart = c.mean_restart_s();
   const double graceful_rate = c.graceful_rate_per_s(), graceful_cost = c.graceful_cost_s();
   const double graceful_keep = std::max(0.0, 1.0 - graceful_rate * graceful_cost);
-  res.set("graceful_preemption_rate_per_day", graceful_rate * 86400.0);
   // Checkpoint-on-failure needs a second copy of every optimizer-state shard; without one it runs
   // as its fallback, periodic async remote checkpoints (it was the same as async-remote, unsaid).
   if (c.checkpoint.env.state_copies < 2 && (c.checkpoint.strategy == "on-failure" || (c.sim.search && c.checkpoint.env.total_bytes > 0)))
@@ -137,7 +136,6 @@ Result run_goodput(const GoodputConfig& c) {
                         ": every optimizer-state shard exists once (state_copies " + std::to_string(c.checkpoint.env.state_copies) +
                         "), so no healthy replica can save a failed one's state: it runs as its fallback, async remote at the interval "
                         "(give checkpoint.state_copies for HSDP-style replicated shards)");
-  res.set("work_losing_interruption_rate_per_day", rate * 86400.0);
   const double delta = std::max(sched.blocking_s, 1e-9);
 
   const size_t N = static_cast<size_t>(n);
@@ -196,6 +194,8 @@ Result run_goodput(const GoodputConfig& c) {
   }
   res.set("interruptions_mean_count", si.mean);
   res.set("job_mttf_s", mttf);
+  res.set("graceful_preemption_rate_per_day", graceful_rate * 86400.0);
+  res.set("work_losing_interruption_rate_per_day", rate * 86400.0);
   res.set("step_time_s", c.job.step_time_s);
   res.set("checkpoint_bytes", c.checkpoint.env.total_bytes);
   res.set("checkpoint_per_node_bytes", c.checkpoint.env.per_node_bytes);
