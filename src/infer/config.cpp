@@ -419,7 +419,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   constexpr double kPassTokens = 8192;
   const double pass_tokens = std::min(static_cast<double>(prompt) * static_cast<double>(batch), kPassTokens);
   const double workspace = pass_tokens * d.model.hidden * d.activation.bytes() * 8;
-  const double kv = cm.kv_bytes_per_token_per_device() * static_cast<double>(prompt + output) * batch;
+  // Layers under a sliding window hold the window only, and a prefill pass also the keys of its
+  // new tokens beyond the window while it runs: every sequence at its last token, plus one pass of
+  // a prompt (up to pass_tokens) beyond its window (0 without a window).
+  const double pass_prompt = std::min(static_cast<double>(prompt), kPassTokens);
+  const double kv = cm.kv_bytes_per_device(static_cast<double>(prompt + output)) * batch +
+                    std::max(0.0, cm.kv_bytes_per_device(static_cast<double>(prompt), pass_prompt) -
+                                      cm.kv_bytes_per_device(static_cast<double>(prompt)));
   r.set("memory_bytes_per_device", mem);
   r.set("memory_available_fraction", avail_frac);
   r.set("memory_usable_bytes_per_device", usable);
@@ -462,8 +468,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // The longest context: the one memory holds for a single sequence beside this run's workspace,
   // capped by the model's own context window where it states one (max_position_embeddings); both
   // are reported.
-  const double memory_context =
-      usable > w + workspace ? std::floor((usable - w - workspace) / cm.kv_bytes_per_token_per_device()) : 0.0;
+  double memory_context = usable > w + workspace ? cm.kv_max_context_per_device(usable - w - workspace) : 0.0;
+  if (std::isinf(memory_context)) {
+    // Every layer windowed: memory bounds no context once the window fits.
+    memory_context = d.context_window_tokens > 0 ? static_cast<double>(d.context_window_tokens) : std::nan("");
+    r.notes.push_back("every layer of " + d.model.id + " holds a " + std::to_string(d.model.sliding_window) +
+                      "-token window of KV: memory bounds no context length");
+  }
   r.set("max_context_tokens_by_memory", memory_context);
   r.set("max_context_tokens",
         d.context_window_tokens > 0 ? std::min(memory_context, static_cast<double>(d.context_window_tokens)) : memory_context);

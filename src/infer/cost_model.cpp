@@ -241,6 +241,46 @@ double CostModel::kv_bytes_per_token_per_device() const {
   return kv_token_layer_bytes_rank_ * layers_stage;
 }
 
+int CostModel::kv_windowed_layers_per_device() const {
+  if (d_.model.sliding_window <= 0) return 0;
+  const int stage = kv_layers_per_device();
+  return std::clamp(static_cast<int>(std::lround(d_.model.windowed_fraction() * stage)), 0, stage);
+}
+
+double CostModel::kv_window_held(double context, double new_tokens) const {
+  const int w = d_.model.sliding_window;
+  if (w <= 0) return context;
+  return std::min(context, w - 1 + std::max(1.0, new_tokens));
+}
+
+double CostModel::kv_bytes_per_device(double context, double new_tokens) const {
+  const int win = kv_windowed_layers_per_device();
+  return kv_token_layer_bytes_rank_ *
+         ((kv_layers_per_device() - win) * context + (win > 0 ? win * kv_window_held(context, new_tokens) : 0.0));
+}
+
+double CostModel::kv_bytes(double context, double new_tokens) const {
+  const int win = d_.model.sliding_window > 0
+                      ? std::clamp(static_cast<int>(std::lround(d_.model.windowed_fraction() * d_.model.layers)), 0, d_.model.layers)
+                      : 0;
+  return kv_token_layer_bytes_ *
+         ((d_.model.layers - win) * context + (win > 0 ? win * kv_window_held(context, new_tokens) : 0.0));
+}
+
+double CostModel::kv_max_context_per_device(double free_bytes) const {
+  if (free_bytes <= 0) return 0;
+  const int win = kv_windowed_layers_per_device();
+  const int full = kv_layers_per_device() - win;
+  const double lb = kv_token_layer_bytes_rank_;
+  if (win == 0) return std::floor(free_bytes / (lb * full));
+  const double w = d_.model.sliding_window;
+  // Up to the window every layer holds each token; past it only the full layers grow.
+  const double all_until = free_bytes / (lb * (full + win));
+  if (all_until < w) return std::floor(all_until);
+  if (full == 0) return INFINITY;
+  return std::floor((free_bytes - lb * win * w) / (lb * full));
+}
+
 // With a window on some layers only, the layer-weighted mean of the windowed and the full count.
 double CostModel::attended(double context) const {
   // Whole tokens, in a double: an int overflowed past 2^31 tokens (a negative TPOT).

@@ -140,7 +140,23 @@ class CostModel {
   double weight_bytes_per_device() const;                       // stored on one device
   double kv_bytes_per_token_per_layer() const { return kv_token_layer_bytes_; }
   double kv_bytes_per_token() const { return kv_token_layer_bytes_ * d_.model.layers; }
-  double kv_bytes_per_token_per_device() const;  // stored on one device
+  double kv_bytes_per_token_per_device() const;  // stored on one device, every layer holding the token
+  // Layers of the busiest device's stage whose cache holds a sliding window only (engines free the
+  // blocks a window has passed: vLLM's hybrid KV cache manager, SGLang's SWA pool, llama.cpp's SWA
+  // cache, TensorRT-LLM's variable-window cache); 0 without a window.
+  int kv_windowed_layers_per_device() const;
+  int kv_layers_per_device() const { return (d_.model.layers + d_.par.pp - 1) / d_.par.pp; }
+  // Tokens a windowed layer holds for a sequence of `context` tokens whose last `new_tokens` were
+  // written by the pass in flight: the window, plus the pass's tokens beyond its first (a chunk's
+  // queries reach back a window each), at most the context.
+  double kv_window_held(double context, double new_tokens = 1) const;
+  // KV bytes one device stores for a sequence of `context` tokens (new_tokens as above); the
+  // whole model's for kv_bytes.
+  double kv_bytes_per_device(double context, double new_tokens = 1) const;
+  double kv_bytes(double context, double new_tokens = 1) const;
+  // The longest context whose KV fits `free_bytes` on one device (+inf when every layer is windowed
+  // and the window fits).
+  double kv_max_context_per_device(double free_bytes) const;
   double linear_flops_per_token() const { return 2.0 * linear_params_active_; }  // no LM head
   double head_flops_per_token() const { return 2.0 * head_params_; }
   double attention_flops_per_pair() const { return attn_flops_pair_layer_ * d_.model.layers; }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <queue>
 
@@ -81,6 +82,27 @@ struct BlockPool {
   int64_t used() const { return total - free; }
 };
 
+// What a pool's unit holds. Without a sliding window a unit is a block of every layer (and the
+// draft's cache). With one, a unit is one layer's block: a sequence holds `full_units` of them per
+// block of its context (the layers keeping every token, the draft's cache as whole layers rounded
+// up) and `window_units` per block its window spans (vLLM's hybrid KV cache manager frees a
+// windowed layer's blocks once the window has passed them).
+struct KvUnits {
+  int32_t full_units = 1, window_units = 0, window = 0;
+  int32_t per_block() const { return full_units + window_units; }  // units of a block every layer holds
+  // Units for `tokens` of context of which `shared` sit in a cached prefix (its full layers'
+  // blocks; windowed layers keep their own), the last `new_tokens` written by the pass in flight.
+  int32_t units(int32_t tokens, int32_t shared, int32_t new_tokens, int32_t block) const {
+    const int32_t priv = std::max(0, tokens - shared);
+    int32_t n = full_units * ((priv + block - 1) / block);
+    if (window_units > 0 && tokens > 0) {
+      const int32_t held = std::min(tokens, window - 1 + std::max(1, new_tokens));
+      n += window_units * ((tokens - 1) / block - (tokens - held) / block + 1);
+    }
+    return n;
+  }
+};
+
 // The pipeline stages of one replica with pp > 1: the time each stage (and the host, which
 // schedules, launches and samples one pass at a time) is next free. Passes enter in start order
 // and keep it through the stages (a flow shop), so a pass's completion time is known when it starts.
@@ -92,9 +114,10 @@ struct Pipeline {
 class Instance final : public SchedulerContext {
  public:
   Instance(Simulation& sim, int index, Role role, const CostModel& cm, const CostModel* draft, BlockPool& pool,
-           Pipeline* pipe, int block_tokens, const BatchLimits& lim, bool prefix_caching, std::unique_ptr<BatchingPolicy> policy)
+           Pipeline* pipe, int block_tokens, KvUnits kv_units, const BatchLimits& lim, bool prefix_caching,
+           std::unique_ptr<BatchingPolicy> policy)
       : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), pipe_(pipe), total_blocks_(pool.total), free_blocks_(pool.free),
-        block_(block_tokens), limits_(lim), prefix_caching_(prefix_caching), policy_(std::move(policy)) {}
+        block_(block_tokens), units_(kv_units), limits_(lim), prefix_caching_(prefix_caching), policy_(std::move(policy)) {}
 
   // SchedulerContext
   const BatchLimits& limits() const override { return limits_; }
@@ -127,9 +150,8 @@ class Instance final : public SchedulerContext {
  private:
   Seq& seq(int32_t s);
   const Seq& seq(int32_t s) const;
-  int32_t room_blocks_for(const Seq& q, int32_t tokens) const {
-    const int32_t priv = std::max(0, tokens - q.shared_prefix);
-    return (priv + block_ - 1) / block_;
+  int32_t room_blocks_for(const Seq& q, int32_t tokens, int32_t new_tokens) const {
+    return units_.units(tokens, q.shared_prefix, new_tokens, block_);
   }
   bool allocate(Seq& q, int32_t target_tokens);
   void release(Seq& q);
@@ -147,6 +169,7 @@ class Instance final : public SchedulerContext {
   int64_t& free_blocks_;  // of the replica's pool
   std::vector<double> stage_s_;
   int block_;
+  KvUnits units_;
   BatchLimits limits_;
   bool prefix_caching_;
   std::unique_ptr<BatchingPolicy> policy_;
@@ -242,7 +265,11 @@ bool Instance::evict_prefixes(int64_t needed) {
 }
 
 bool Instance::allocate(Seq& q, int32_t target_tokens) {
-  const int32_t need = room_blocks_for(q, target_tokens) - q.blocks;
+  const int32_t need = room_blocks_for(q, target_tokens, target_tokens - q.kv_tokens) - q.blocks;
+  if (need < 0 && units_.window_units > 0) {  // the window has passed some blocks: freed
+    free_blocks_ -= need;
+    q.blocks += need;
+  }
   if (need <= 0) return true;
   if (free_blocks_ < need && !evict_prefixes(need)) return false;
   free_blocks_ -= need;
@@ -268,7 +295,7 @@ bool Instance::admit_front(int32_t tokens) {
   const int32_t base = p ? std::min(p->tokens, q.prompt - 1) : 0;
   Seq trial = q;
   trial.shared_prefix = base;
-  const int32_t need = room_blocks_for(trial, base + tokens);
+  const int32_t need = room_blocks_for(trial, base + tokens, tokens);
   if (free_blocks_ < need && !evict_prefixes(need)) return false;
   // Commit.
   if (prefix_caching_ && q.prefix_group >= 0 && q.generated == 0) {
@@ -307,9 +334,14 @@ int32_t Instance::preempt_newest() {
 void Instance::register_prefix(Seq& q, double now) {
   if (!prefix_caching_ || q.prefix_group < 0 || q.shared_prefix > 0 || q.prefix_tokens < block_) return;
   if (prefixes_.count(q.prefix_group)) return;
+  // The prefix's blocks of the full layers move to the cache (windowed layers keep their own; with
+  // every layer windowed nothing is cached).
+  if (units_.full_units == 0) return;
+  const int32_t held = units_.window_units > 0 ? (q.kv_tokens + block_ - 1) / block_ : q.blocks;
   PrefixEntry e;
-  e.blocks = std::min(q.prefix_tokens / block_, q.blocks);
-  e.tokens = e.blocks * block_;
+  const int32_t prefix_blocks = std::min(q.prefix_tokens / block_, held);
+  e.blocks = prefix_blocks * units_.full_units;
+  e.tokens = prefix_blocks * block_;
   e.refs = 1;
   e.last_use = now;
   q.blocks -= e.blocks;  // those blocks now belong to the cache
@@ -478,7 +510,8 @@ Instance& Simulation::least_loaded(Role r) {
 void Simulation::finished_prefill(Instance& from, int32_t s, double t) {
   const auto& d = *spec_.disaggregation;
   Seq& q = seqs[static_cast<size_t>(s)];
-  const double bytes = q.kv_tokens * models_.front()->kv_bytes_per_token();
+  // Windowed layers send the window they hold.
+  const double bytes = models_.front()->kv_bytes(q.kv_tokens);
   // The prefill replica's link carries one transfer at a time, first come first served: each had
   // taken bytes / bandwidth as if alone (7.4 requests/s through a 0.05 GB/s link).
   double& free_at = link_free_[static_cast<size_t>(from.index() / slots_)];
@@ -504,7 +537,24 @@ Result Simulation::run(ServingSummary* summary) {
   const CostModel& cm = *models_.front();
   const double cap_tokens = kv_capacity_tokens(sp, sp.deployment);
   const int bt = sp.deployment.engine.kv_block_tokens;
-  const int64_t blocks = static_cast<int64_t>(cap_tokens / bt);
+  const int64_t blocks = static_cast<int64_t>(cap_tokens / bt);  // blocks of every layer
+  // With a sliding window the pool counts one layer's blocks (KvUnits).
+  KvUnits units;
+  if (const int win = cm.kv_windowed_layers_per_device(); win > 0) {
+    const double layer_bytes = cm.kv_bytes_per_token_per_device() / cm.kv_layers_per_device();  // one layer, one token
+    const double draft_bytes = draft ? draft->kv_bytes_per_token_per_device() : 0.0;
+    units.full_units = cm.kv_layers_per_device() - win + static_cast<int32_t>(std::ceil(draft_bytes / layer_bytes - 1e-9));
+    units.window_units = win;
+    units.window = sp.deployment.model.sliding_window;
+  }
+  const int64_t pool_units = units.window_units > 0 ? static_cast<int64_t>(cap_tokens / bt * units.per_block()) : blocks;
+  // The longest context one instance holds for a single sequence (in whole blocks).
+  int64_t longest_fit = blocks * bt;
+  if (units.window_units > 0) {
+    const int64_t window_blocks = static_cast<int64_t>(units.window_units) * ((units.window - 1) / bt + 2);
+    longest_fit = units.full_units == 0 ? (pool_units >= window_blocks ? std::numeric_limits<int32_t>::max() : 0)
+                                        : std::max<int64_t>(0, (pool_units - window_blocks) / units.full_units) * bt;
+  }
   if (blocks <= 0)
     throw Error(SourceLocation{"", 0, 0, "deployment"}, "the weights of " + sp.deployment.model.id + " leave no room for a KV cache on " +
                 std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id);
@@ -523,7 +573,7 @@ Result Simulation::run(ServingSummary* summary) {
     replicas = sp.replicas;
   }
   // Reserved up front: instances keep references to their pool and pipeline.
-  pools_.assign(static_cast<size_t>(replicas), BlockPool{blocks, blocks});
+  pools_.assign(static_cast<size_t>(replicas), BlockPool{pool_units, pool_units});
   link_free_.assign(static_cast<size_t>(replicas), 0.0);
   slots_ = slots;
   pipes_.assign(pp > 1 ? static_cast<size_t>(replicas) : 0, Pipeline{0.0, std::vector<double>(static_cast<size_t>(pp), 0.0)});
@@ -533,7 +583,7 @@ Result Simulation::run(ServingSummary* summary) {
   auto add = [&](Role r) {
     for (int k = 0; k < slots; ++k)
       instances_.push_back(std::make_unique<Instance>(*this, idx++, r, cm, draft, pools_[static_cast<size_t>(rep)],
-                                                      pp > 1 ? &pipes_[static_cast<size_t>(rep)] : nullptr, bt, sp.limits,
+                                                      pp > 1 ? &pipes_[static_cast<size_t>(rep)] : nullptr, bt, units, sp.limits,
                                                       sp.prefix_caching, policies.create(sp.policy, policy_key)));
     ++rep;
   };
@@ -562,7 +612,14 @@ Result Simulation::run(ServingSummary* summary) {
     const bool beyond_window = window > 0 && q.prompt + q.output > window;
     // Whole blocks: a request within a block of the capacity fits no pool (62 blocks of 16 hold
     // 992 of 1,000 tokens; it was admitted and the run ended with 'cannot schedule').
-    if (q.prompt + q.output > blocks * bt || beyond_window) {
+    // With a window, the cache peaks at the end of the prompt's pass (whole, or a chunk) or at the
+    // last token.
+    const bool over_pool =
+        units.window_units > 0
+            ? std::max(units.units(q.prompt, 0, sp.policy == "chunked-prefill" ? static_cast<int32_t>(std::min<int64_t>(q.prompt, sp.limits.max_batch_tokens)) : q.prompt, bt),
+                       units.units(q.prompt + q.output, 0, 1, bt)) > pool_units
+            : q.prompt + q.output > blocks * bt;
+    if (over_pool || beyond_window) {
       q.rejected = true;
       ++rejected;
       rejected_window += beyond_window;
@@ -578,11 +635,11 @@ Result Simulation::run(ServingSummary* summary) {
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()) && rejected_window > 0)
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is refused: " + std::to_string(rejected_window) +
                 " longer than " + context_window_text(sp.deployment) + ", " + std::to_string(rejected - rejected_window) + " needing more KV tokens than one instance holds (" +
-                std::to_string(blocks * bt) + ")",
+                std::to_string(longest_fit) + ")",
                 "shorter prompts or outputs, more memory per instance, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than one instance holds (" +
-                std::to_string(blocks * bt) + "; the shortest request needs more)",
+                std::to_string(longest_fit) + "; the shortest request needs more)",
                 "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format), or a smaller model");
   // Timeline.
   const double horizon = reqs_.empty() ? 0 : reqs_.back().arrival_s;
@@ -738,7 +795,7 @@ Result Simulation::run(ServingSummary* summary) {
                       "request beyond max_model_len, and counted as SLO misses");
   if (rejected > rejected_window)
     r.notes.push_back(std::to_string(rejected - rejected_window) + " request(s) need more KV tokens than one instance holds (the longest " +
-                      std::to_string(longest_rejected) + " > " + std::to_string(blocks * bt) +
+                      std::to_string(longest_rejected) + " > " + std::to_string(longest_fit) +
                       "): refused at arrival, as an engine refuses a prompt beyond its max_model_len, and counted as SLO misses");
   if (over_budget > 0)
     r.notes.push_back(std::to_string(over_budget) + " prompt(s) longer than max_batch_tokens (" + std::to_string(sp.limits.max_batch_tokens) +
@@ -761,7 +818,7 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("iterations_count", iters);
   r.set("mean_batch_seqs", iters > 0 ? static_cast<double>(bsum) / iters : 0.0);
   r.set("kv_capacity_tokens_per_instance", std::floor(cap_tokens / bt) * bt);
-  r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / blocks);
+  r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / pool_units);
   r.set("weights_bytes_per_device", cm.weight_bytes_per_device());
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   if (sp.busy_power_w > 0 && out_tokens > 0) {
@@ -794,9 +851,9 @@ Result Simulation::run(ServingSummary* summary) {
   }
   Table& mt = r.add_table("memory_timeline", "KV cache use over time, all instances: each point the maxima since the previous point");
   mt.add_f64("time_s"); mt.add_f64("kv_used_bytes"); mt.add_f64("kv_used_fraction"); mt.add_i64("running_count"); mt.add_i64("waiting_count");
-  const double total_blocks = static_cast<double>(blocks) * pools_.size();
+  const double total_blocks = static_cast<double>(pool_units) * pools_.size();
   for (const auto& p : timeline)
-    mt.add_row({p[0], p[1] * bt * kv_tok_bytes, p[1] / total_blocks, static_cast<int64_t>(p[2]), static_cast<int64_t>(p[3])});
+    mt.add_row({p[0], p[1] * bt * kv_tok_bytes / units.per_block(), p[1] / total_blocks, static_cast<int64_t>(p[2]), static_cast<int64_t>(p[3])});
   if (summary) {
     summary->completed = completed_;
     summary->preemptions = preemptions;

@@ -505,6 +505,32 @@ class InferCli(unittest.TestCase):
         # the FP8 checkpoints keep their embeddings and LM heads in bf16 (1.0009e6 when they were fp8)
         self.assertAlmostEqual(with_draft["kv_capacity_tokens_per_instance"] / 1.0e6, 0.9871, delta=0.002)
 
+    def test_windowed_layers_store_their_window(self):
+        """GPT-OSS-120B keeps a 128-token window on 18 of its 36 layers, and vLLM's hybrid KV cache
+        manager stores only the window there: every sequence at its last token holds 18 x 9,216 +
+        18 x 128 layer-tokens, plus one prompt's pass of 8,192 keys beyond its window. The cache was
+        sized for 36 x 9,216 before 2026-12-02."""
+        s = scalars(run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "h200-sxm-141gb", "--weights", "fp4",
+                             "--batch", "4", "--prompt", "8192", "--output", "1024"))
+        lb = s["kv_bytes_per_token_per_layer"]  # tp 1: one device holds every layer
+        self.assertEqual(lb, 2 * 8 * 64 * 2)
+        self.assertAlmostEqual(s["kv_bytes_per_device"], lb * (4 * (18 * 9216 + 18 * 128) + 18 * (8192 - 128)), delta=1)
+        free = s["memory_usable_bytes_per_device"] - s["weights_bytes_per_device"] - s["activation_workspace_bytes_per_device"]
+        self.assertEqual(s["max_context_tokens_by_memory"], math.floor((free - lb * 18 * 128) / (lb * 18)))
+
+    def test_windowed_layers_free_their_blocks_in_serve(self):
+        """A 20,000-token cache holds one 16,064-token GPT-OSS-120B context on every layer (0.8 of
+        it), but two when half the layers keep their 128-token window only: serve runs about two
+        sequences at a time (1.67 on average) where it ran one (1.01 before 2026-12-02)."""
+        s = scalars(run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "deployment.model=gpt-oss-120b",
+                             "--set", "deployment.weight_format=fp4", "--set", "deployment.accelerator=h200-sxm-141gb",
+                             "--set", "workload.requests=20", "--set", "workload.prompt={dist: fixed, mean: 16000}",
+                             "--set", "workload.output={dist: fixed, mean: 64}", "--set", "serving.kv_capacity_tokens=20000",
+                             "--set", "workload.load_fraction=2", "--set", "serving.policy=chunked-prefill"))
+        self.assertEqual(s["rejected_count"], 0)
+        self.assertEqual(s["completed_count"], 20)
+        self.assertGreater(s["mean_batch_seqs"], 1.5)
+        self.assertLessEqual(s["kv_peak_fraction"], 1.0)
 
 if __name__ == "__main__":
     unittest.main()

@@ -108,6 +108,39 @@ TEST(CostModel, SlidingWindowCapsAttention) {
   EXPECT_DOUBLE_EQ(half.attention_pairs(4000, 200), 0.5 * win.attention_pairs(4000, 200) + 0.5 * full.attention_pairs(4000, 200));
 }
 
+// Question: do windowed layers store only their window (plus the pass in flight), as vLLM's hybrid
+// KV cache manager, SGLang and llama.cpp keep them, and is the longest context the inverse?
+TEST(CostModel, WindowedLayersStoreTheirWindow) {
+  Deployment d = deployment("llama3.1-8b", "h100-sxm-80gb");
+  const double lb = 2.0 * 8 * 128 * 2;  // one layer, one token: 8 KV heads x 128 x bf16
+  d.model.sliding_window = 4096;
+  d.model.sliding_window_layers = 16;  // of 32
+  const CostModel half(d);
+  EXPECT_EQ(half.kv_windowed_layers_per_device(), 16);
+  EXPECT_DOUBLE_EQ(half.kv_bytes_per_device(20000), lb * (16 * 20000.0 + 16 * 4096.0));
+  // A prefill pass of 8,192 new tokens holds their window too: 4,095 + 8,192 keys, at most the context.
+  EXPECT_DOUBLE_EQ(half.kv_bytes_per_device(20000, 8192), lb * (16 * 20000.0 + 16 * (4095.0 + 8192)));
+  EXPECT_DOUBLE_EQ(half.kv_bytes_per_device(3000, 3000), lb * 32 * 3000.0);
+  EXPECT_DOUBLE_EQ(half.kv_bytes(20000), half.kv_bytes_per_device(20000));  // tp 1, pp 1
+  // The inverse: below the window every layer grows, beyond it only the full ones.
+  for (double free : {1e6, lb * 32 * 4096, 5e9}) {
+    const double c = half.kv_max_context_per_device(free);
+    EXPECT_LE(half.kv_bytes_per_device(c), free) << free;
+    EXPECT_GT(half.kv_bytes_per_device(c + 1), free) << free;
+  }
+  // Every layer windowed: memory bounds no context once the window fits.
+  d.model.sliding_window_layers = -1;
+  const CostModel all(d);
+  EXPECT_DOUBLE_EQ(all.kv_bytes_per_device(1e6), lb * 32 * 4096);
+  EXPECT_TRUE(std::isinf(all.kv_max_context_per_device(lb * 32 * 4096)));
+  EXPECT_EQ(all.kv_max_context_per_device(lb * 32 * 4000), 4000);
+  // Without a window nothing changes.
+  d.model.sliding_window = 0;
+  const CostModel none(d);
+  EXPECT_DOUBLE_EQ(none.kv_bytes_per_device(20000, 8192), none.kv_bytes_per_token_per_device() * 20000);
+  EXPECT_EQ(none.kv_max_context_per_device(lb * 32 * 1000.5), 1000);
+}
+
 // Question: does attention cost grow with context while weight traffic stays constant?
 TEST(CostModel, DecodeCostGrowsWithContext) {
   const CostModel cm(deployment("llama3.1-8b", "h100-sxm-80gb"));

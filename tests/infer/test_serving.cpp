@@ -246,6 +246,43 @@ TEST(Serving, RequestLongerThanTheKvCacheIsRefusedAndMissesTheSlo) {
   EXPECT_THROW(simulate_serving(s, reqs), Error);
 }
 
+// Question: do windowed layers hold only their window in the paged cache, so that a context far
+// beyond the cache's every-layer capacity runs, while a prompt prefilled in one pass still needs
+// room for all its tokens (vLLM frees a windowed layer's blocks once the window has passed them)?
+TEST(Serving, WindowedLayersHoldTheirWindowInThePagedCache) {
+  ServingSpec s = spec_8b("chunked-prefill");
+  s.deployment.model.sliding_window = 1024;  // every layer
+  s.kv_capacity_tokens = 8192;
+  s.limits.max_batch_tokens = 2048;
+  const std::vector<Request> one{Request{0.0, 10000, 200, -1, 0}};
+  ServingSummary sum;
+  const Result r = simulate_serving(s, one, &sum);
+  EXPECT_EQ(sum.completed, 1);
+  // At most 1,023 + 2,048 tokens in 16-token blocks: 193 of 512 blocks per layer.
+  EXPECT_LE(sum.kv_peak_fraction, 193.0 / 512 + 1e-12);
+  EXPECT_GE(sum.kv_peak_fraction, 192.0 / 512 - 1e-12);
+  // The whole prompt in one pass holds all 10,000 tokens: refused.
+  s.policy = "continuous";
+  s.limits.max_batch_tokens = 16384;
+  EXPECT_THROW(simulate_serving(s, one), Error);
+  // Half the layers windowed: the full half needs 10,200 tokens of an 8,192-token cache's two
+  // halves (16,384 layer-tokens each side), so it runs, at (638 + 65) / 1,024 of the layer-blocks.
+  s = spec_8b("chunked-prefill");
+  s.deployment.model.sliding_window = 1024;
+  s.deployment.model.sliding_window_layers = 16;
+  s.kv_capacity_tokens = 8192;
+  s.limits.max_batch_tokens = 2048;
+  ServingSummary h;
+  simulate_serving(s, one, &h);
+  EXPECT_EQ(h.completed, 1);
+  // At the end: 638 blocks of the full layers, 65 (1,024 keys over block boundaries) of the windowed.
+  EXPECT_GE(h.kv_peak_fraction, (638.0 + 65) / 1024 - 1e-12);
+  // Without a window the same request is refused (10,200 > 8,192 tokens).
+  s.deployment.model.sliding_window = 0;
+  s.deployment.model.sliding_window_layers = -1;
+  EXPECT_THROW(simulate_serving(s, one), Error);
+}
+
 namespace {
 // B requests per pipeline slot, all waiting at time 0, prompts of 16 tokens, `out` output tokens:
 // every slot prefills its B prompts in one pass, then decodes them together. Returns the duration
