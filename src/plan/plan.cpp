@@ -275,7 +275,7 @@ std::string describe(const Candidate& c, const SearchOptions& opt) {
   out += " dp" + std::to_string(c.dp);
   if (c.cp > 1) out += " cp" + std::to_string(c.cp);
   if (c.ep > 1) out += " ep" + std::to_string(c.ep);
-  if (c.ep > 1 && c.etp > 1) out += " etp" + std::to_string(c.etp);
+  if (c.etp > 1) out += " etp" + std::to_string(c.etp);  // (only experts are split by it)
   out += " mb" + std::to_string(c.micro_batch) + " zero" + std::to_string(c.zero_stage);
   if (c.sequence_parallel) out += " sp";
   if (c.tp_comm_overlap) out += " tpov";
@@ -292,17 +292,21 @@ std::string describe(const Candidate& c, const SearchOptions& opt) {
   return out;
 }
 
-bool same_plan(const Candidate& a, const Candidate& b) {
+bool same_plan(const Candidate& a, const Candidate& b, bool moe) {
   // Canonical form: schedule irrelevant without a pipeline, SP and TP overlap irrelevant without
-  // TP; ZeRO irrelevant when no data-parallel group (dense and expert) has more than one member.
-  auto canon = [](Candidate c) {
+  // TP; etp irrelevant without experts (with experts it splits them at ep 1 too); ZeRO irrelevant
+  // when no data-parallel group (dense, and expert with experts) has more than one member. A dense
+  // tp 8, dp 1 plan had an expert group of 8 here and kept its ZeRO stage, so a scenario's own
+  // plan (ZeRO-1 by default) matched none of the enumerated ones (ZeRO 0) before 2026-12-02.
+  auto canon = [moe](Candidate c) {
     if (c.pp == 1) c.schedule = 0;
     if (c.tp == 1) {
       c.sequence_parallel = false;
       c.tp_comm_overlap = false;
     }
-    if (c.ep == 1) c.etp = 1;
-    const int64_t edp = std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * std::max(1, c.etp)));
+    if (!moe) c.etp = 1;
+    const int64_t edp =
+        moe ? std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * std::max(1, c.etp))) : 1;
     if (static_cast<int64_t>(c.dp) * c.cp == 1 && edp == 1) c.zero_stage = 0;
     return c;
   };
@@ -442,9 +446,10 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
           if (!allowed(opt, "ep", ep)) continue;
           if (ep > 1 && !st.ep) continue;
           for (int etp : etps) {
-            if (ep == 1 && etp != 1) continue;  // etp only matters inside experts
+            // etp splits the experts at ep 1 too (Megatron's MoE under plain TP: etp = tp); before
+            // 2026-12-02 only etp 1 was searched there, each TP rank holding every expert whole.
             if (m.moe && m.moe->expert_ffn_hidden % etp != 0) continue;  // (scenario check_plan)
-            if (!allowed(opt, "etp", etp) && !(ep == 1 && opt.fixed.count("etp"))) continue;
+            if (!allowed(opt, "etp", etp)) continue;
             if (ep > 1 && (static_cast<int64_t>(dp) * tp * cp / etp) % ep != 0) continue;
             const int max_v = pp == 1 ? 1 : (opt.max_vpp > 0 ? std::min(opt.max_vpp, L / pp) : L / pp);
             for (int vpp = 1; vpp <= max_v; ++vpp) {
@@ -579,7 +584,7 @@ struct MemoryModel::Impl {
   std::unordered_map<ShapeKey, std::vector<StageMem>, ShapeHash> shapes;
 
   ShapeKey key(const Candidate& c) const {
-    return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, c.ep > 1 ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute,
+    return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, base.model.moe ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute,
                     c.recompute_modules, c.recompute_layers, c.pp > 1 && opt.schedules[c.schedule] == "dualpipev"};
   }
   std::vector<StageMem> lower_shape(const ShapeKey& k) const {
@@ -665,8 +670,10 @@ double MemoryModel::bytes(const Candidate& c) const {
   const double eshard = expert_groups ? std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * (c.ep > 1 ? c.etp : std::max(1, c.etp))))
                                       : 1.0;
   const int z = c.zero_stage;
-  const double wbytes = 2.0, gbytes = dtype_bytes(s.train.grad_reduce_dtype);
-  const double obytes = s.train.optimizer == "adam" ? 12.0 : 8.0;
+  // As stage_memory (estimate.cpp): fp32/tf32 weights are their own master copy.
+  const bool fp32_weights = full_precision(s.train.precision);
+  const double wbytes = fp32_weights ? 4.0 : 2.0, gbytes = dtype_bytes(s.train.grad_reduce_dtype);
+  const double obytes = (s.train.optimizer == "adam" ? 8.0 : 4.0) + (fp32_weights ? 0.0 : 4.0);
   double worst = 0;
   for (int r = 0; r < p; ++r) {
     const StageMem& st = it->second[static_cast<size_t>(r)];
@@ -904,12 +911,12 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   return out;
 }
 
-int64_t find_plan(const SearchOutcome& out, const Candidate& own, bool* replaced) {
+int64_t find_plan(const SearchOutcome& out, const Candidate& own, bool moe, bool* replaced) {
   for (size_t i = 0; i < out.candidates.size(); ++i) {
     Candidate c = out.candidates[i];
     const bool r = i < out.replaced.size() && out.replaced[i];
     if (r) c.recompute_layers = 0;  // enumerated as full recompute of every layer
-    if (same_plan(c, own)) {
+    if (same_plan(c, own, moe)) {
       if (replaced) *replaced = r;
       return static_cast<int64_t>(i);
     }
@@ -1190,7 +1197,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     }
     r.set("own_plan", own_text);
     bool replaced = false;
-    const int64_t found = find_plan(out, own, &replaced);
+    const int64_t found = find_plan(out, own, base.model.moe.has_value(), &replaced);
     const std::string lacks = stack_violations(own, base, opt);
     // Outside the search: say why, and whether it fits (a plan that does not fit is not "faster").
     auto outside = [&](std::string why) {
@@ -1216,7 +1223,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       Candidate z1 = own;
       z1.zero_stage = 1;
       bool z1_replaced = false;
-      const int64_t z1_found = find_plan(out, z1, &z1_replaced);
+      const int64_t z1_found = find_plan(out, z1, base.model.moe.has_value(), &z1_replaced);
       std::string where;
       for (size_t k = 0; z1_found >= 0 && k < out.ranking.size(); ++k)
         if (out.ranking[k] == static_cast<uint32_t>(z1_found)) where = ", ranked " + std::to_string(k + 1);
@@ -1282,10 +1289,10 @@ struct Placement {
 };
 // own_step_time_s: the published plan's estimate, which places a dominated plan (it fits, but
 // was not costed: the same plan fits with less recompute) among the ranked ones.
-Placement place(const PracticeView& v, const Candidate& own, double own_step_time_s) {
+Placement place(const PracticeView& v, const Candidate& own, bool moe, double own_step_time_s) {
   Placement p;
   bool replaced = false;
-  const int64_t i = find_plan(v.out, own, &replaced);
+  const int64_t i = find_plan(v.out, own, moe, &replaced);
   if (i < 0) return p;
   p.found = true;
   const auto& e = v.out.evals[static_cast<size_t>(i)];
@@ -1397,7 +1404,8 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
       const Candidate own = candidate_of(row.s, v.opt);
       const double pub = est.run(ir::lower(stack_scenario(row.s, stack))).step_time_s;
       const double pub_u = est.run(ir::lower(unrestricted(row.s))).step_time_s;
-      const Placement ps = place(v, own, pub), pu = place(any, own, pub_u);
+      const bool moe = row.s.model.moe.has_value();
+      const Placement ps = place(v, own, moe, pub), pu = place(any, own, moe, pub_u);
       found_all += ps.found;
       u_found += pu.found;
       fits += ps.status == "fits";

@@ -147,7 +147,7 @@ std::string stack_violations(const Candidate& c, const Scenario& base, const Sea
 // The scenario as the stack runs it: attention scores materialised when the stack has no flash
 // attention (a memory difference only); otherwise the scenario unchanged.
 Scenario stack_scenario(const Scenario& s, const StackFeatures& stack);
-bool same_plan(const Candidate& a, const Candidate& b);  // canonical comparison
+bool same_plan(const Candidate& a, const Candidate& b, bool moe);  // canonical comparison (moe: the model has experts)
 
 // Enumerate the valid plans of the scenario's model/system/GPUs/batch/sequence (its own plan is
 // ignored). `enumerated` receives the number of combinations considered.
@@ -166,7 +166,7 @@ std::vector<int16_t> full_recompute_candidates(const Scenario& base, const Searc
 std::vector<int16_t> full_recompute_rungs(const Scenario& base, const SearchOptions& opt, int pp, int vpp);
 // Index of the candidate that is `own` (a replaced candidate matches as the full recompute of
 // every layer it was enumerated as; *replaced then says so), or -1.
-int64_t find_plan(const SearchOutcome& out, const Candidate& own, bool* replaced = nullptr);
+int64_t find_plan(const SearchOutcome& out, const Candidate& own, bool moe, bool* replaced = nullptr);
 std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated = nullptr);
 
 // Memory per GPU of the most loaded rank as the estimator computes it, from the memory-shape

@@ -96,10 +96,78 @@ TEST(PlanEnumeration, EqualsBruteForceOverCheckPlan) {
                       if (!ok) continue;
                       ++brute;
                       size_t hits = 0;
-                      for (const auto& y : c) hits += same_plan(x, y);
+                      for (const auto& y : c) hits += same_plan(x, y, s.model.moe.has_value());
                       EXPECT_EQ(hits, 1u) << describe(x, o);
                     }
   EXPECT_EQ(brute, c.size());
+}
+
+// Question: are MoE plans that split the experts over TP without expert parallelism (ep 1,
+// etp = tp: Megatron's MoE under plain TP) searched, with a fixed etp honoured, and does a dense
+// scenario's own tp 8, dp 1 plan (ZeRO-1 by default, the same plan as ZeRO 0 with no data-parallel
+// group) match the enumerated one? Before 2026-12-02 only etp 1 was searched at ep 1 and
+// `--fix etp` was dropped there, and the dense plan was "outside the search space".
+TEST(PlanEnumeration, ExpertTensorParallelAtEpOneAndDenseOwnPlans) {
+  const std::string y =
+      "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8, pp: 1, ep: 1, etp: 8}\n"
+      "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16}\n";
+  const Scenario moe = parse_scenario(y, "mixtral.yaml", *frozen());
+  SearchOptions o;
+  parse_fix("tp=8", o);
+  parse_fix("ep=1", o);
+  parse_fix("etp=8", o);
+  const auto c = enumerate_plans(moe, o);
+  ASSERT_FALSE(c.empty());
+  for (const auto& x : c) EXPECT_EQ(x.etp, 8) << describe(x, o);
+  const Candidate own = candidate_of(moe, o);
+  size_t hits = 0;
+  for (const auto& x : c) hits += same_plan(x, own, true);
+  EXPECT_EQ(hits, 1u);
+  // The memory model splits the experts as the estimator does.
+  const Estimator est;
+  MemoryModel mem(moe, o, est);
+  mem.prepare(c);
+  Scenario t = moe;
+  for (const auto& x : c) {
+    apply_candidate(t, x, o);
+    EXPECT_NEAR(mem.bytes(x) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << describe(x, o);
+  }
+  // Dense, tp 8 and nothing else: ZeRO-1 and ZeRO 0 are one plan.
+  Scenario dense = llama70b_64();
+  dense.num_gpus = 8;
+  dense.plan.pp = 1, dense.plan.vpp = 1, dense.plan.dp = 1;
+  dense.train.global_batch = 8;
+  SearchOptions d;
+  parse_fix("tp=8", d);
+  const auto dc = enumerate_plans(dense, d);
+  Candidate own_dense = candidate_of(dense, d);
+  ASSERT_EQ(own_dense.zero_stage, dense.plan.zero_stage);
+  hits = 0;
+  for (const auto& x : dc) hits += same_plan(x, own_dense, false);
+  EXPECT_EQ(hits, 1u) << describe(own_dense, d);
+}
+
+// Question: does the search's memory model follow the estimator for fp32/tf32 training, where
+// the fp32 weights are their own master copy (4 + 8 bytes of Adam state, not 2 + 12)? The search
+// had taken 16-bit weights, pruning plans that fit and ranking plans that did not.
+TEST(PlanPruning, MemoryModelEqualsEstimatorInFullPrecision) {
+  for (const char* prec : {"tf32", "fp32"}) {
+    const std::string y = std::string("model: llama3-8b\nsystem: dgx-a100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1}\n") +
+                          "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: " + prec + "}\n";
+    const Scenario s = parse_scenario(y, "l8.yaml", *frozen());
+    SearchOptions o;
+    o.vary_tp_comm_overlap = false;
+    const Estimator est;
+    const auto c = enumerate_plans(s, o);
+    ASSERT_FALSE(c.empty());
+    MemoryModel mem(s, o, est);
+    mem.prepare(c);
+    Scenario t = s;
+    for (size_t i = 0; i < c.size(); i += 5) {
+      apply_candidate(t, c[i], o);
+      EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << prec << " " << describe(c[i], o);
+    }
+  }
 }
 
 TEST(PlanEnumeration, FixedDimensionsAndLimitsAreHonoured) {
@@ -174,7 +242,7 @@ TEST(PlanSearch, DeterministicAcrossThreadsAndProcessSplits) {
   for (size_t i = 0; i < a.evals.size(); ++i) {
     EXPECT_EQ(a.evals[i].status, b.evals[i].status);
     EXPECT_EQ(a.evals[i].recompute_layers, b.evals[i].recompute_layers);
-    EXPECT_TRUE(same_plan(a.candidates[i], b.candidates[i]));
+    EXPECT_TRUE(same_plan(a.candidates[i], b.candidates[i], s.model.moe.has_value()));
     EXPECT_EQ(a.evals[i].step_time_s, b.evals[i].step_time_s);
   }
   // Two "processes": rank 1 runs first, rank 0 gathers both halves.
