@@ -13,6 +13,39 @@ using namespace ir;
 
 static double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
 
+std::optional<DType> peak_dtype_of(const ComputeOp& op, const Accelerator& acc) {
+  switch (op.cls) {
+    case OpClass::Gemm:
+    case OpClass::Logits:
+    case OpClass::Router:
+      return acc.has_peak(op.dtype) ? op.dtype : DType::BF16;
+    case OpClass::Attention:
+      // 16-bit attention (flash attention) unless the op runs in fp32/tf32 (fp32 training).
+      return full_precision(op.dtype) && acc.has_peak(op.dtype) ? op.dtype : acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::set<DType> peak_dtypes_read(const Workload& w) {
+  const Scenario& s = w.scenario();
+  const Accelerator& acc = s.accelerator;
+  std::set<DType> out{acc.has_peak(s.train.precision) ? s.train.precision : DType::BF16};  // MFU's peak
+  auto add = [&](const ComputeOp& op) {
+    if (auto d = peak_dtype_of(op, acc)) out.insert(*d);
+  };
+  for (const auto& st : w.stages)
+    for (const auto& ch : st.chunks)
+      for (const auto& b : ch.blocks)
+        for (const StepList* l : {&b.forward, &b.backward_input, &b.backward_weight, &b.recompute})
+          for (const auto& step : *l)
+            if (const auto* op = std::get_if<ComputeOp>(&step)) add(*op);
+  for (const auto& sw : w.step_per_stage)
+    for (const auto& op : sw.optimizer) add(op);
+  for (const auto& op : w.step.optimizer) add(op);
+  return out;
+}
+
 namespace {
 // The one compute model (docs/models.md): estimate's hot path and the per-op table both call it.
 inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
@@ -24,7 +57,7 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
     case OpClass::Gemm:
     case OpClass::Logits:
     case OpClass::Router: {
-      const DType d = acc.has_peak(op.dtype) ? op.dtype : DType::BF16;
+      const DType d = *peak_dtype_of(op, acc);
       // gemm_fraction x sustained x the shape factor (catalog.hpp: gemm_shape_factor with the
       // entry's per-role half-dimensions, 128 where it gives none; also fitted by calibrate).
       const double eff = gemm_efficiency(acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0), static_cast<double>(op.m),
@@ -42,8 +75,7 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
       break;
     }
     case OpClass::Attention: {
-      // 16-bit attention (flash attention) unless the op runs in fp32/tf32 (fp32 training).
-      const DType d = full_precision(op.dtype) && acc.has_peak(op.dtype) ? op.dtype : acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
+      const DType d = *peak_dtype_of(op, acc);
       double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) *
                     known_or(acc.attention_fraction, 0.7);
       // An older attention kernel of the stack (framework attention_peak_fraction) is slower still.

@@ -1,6 +1,8 @@
 #pragma once
 // Closed-form evaluation of the workload IR: one training step's time, breakdown, memory and
 // utilisation. Microseconds per plan (used by plan search). See docs/models.md.
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,10 @@ struct ComputeTime {
   double operand_traffic_s = 0;
   const char* bound() const;  // "compute", "memory" or "overhead" (the largest term)
 };
+// The dtype whose peak FLOP/s an op's compute time reads (none for memory-bound classes).
+std::optional<DType> peak_dtype_of(const ir::ComputeOp& op, const Accelerator& acc);
+// Every dtype whose peak the workload's ops read, and the training precision's (MFU's).
+std::set<DType> peak_dtypes_read(const ir::Workload& w);
 ComputeTime compute_time(const ir::ComputeOp& op, const Accelerator& acc);
 double compute_time_s(const ir::ComputeOp& op, const Accelerator& acc);  // compute_time(op, acc).time_s
 

@@ -7,9 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <set>
 
 #include "core/error.hpp"
+#include "estimate/estimate.hpp"
 #include "ir/workload.hpp"
+#include "validate/training_validation.hpp"
 
 namespace sextant::plan {
 
@@ -343,6 +346,23 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
           throw Error(SourceLocation{"--vary", 0, 0, v.key},
                       "accelerator.peak_flops scales every dtype's peak, so " + v.key + " cannot be varied beside it",
                       "vary accelerator.peak_flops (all dtypes in proportion) or the dtypes' own peaks, not both");
+    // A dtype's own peak that no op of this run reads (and MFU does not divide by) changes
+    // nothing: every row was the same before 2026-12-02 (fp8's peak in a bf16 run).
+    if (v.key.rfind("accelerator.peak_flops.", 0) == 0) {
+      const DType d = parse_dtype(v.key.substr(std::string("accelerator.peak_flops.").size()), SourceLocation{"--vary", 0, 0, v.key});
+      Scenario t = base;
+      if (!t.accelerator.has_peak(d)) t.accelerator.peak_flops[d] = set_known(1e15);
+      const ir::Workload w = ir::lower(t);
+      const std::set<DType> read = peak_dtypes_read(w);
+      if (!read.count(d)) {
+        std::string names;
+        for (DType x : read) names += std::string(names.empty() ? "" : ", ") + "accelerator.peak_flops." + to_string(x);
+        throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                    "no op of this " + to_string(base.train.precision) + " run reads the " + to_string(d) + " peak, so " + v.key +
+                        " has no effect",
+                    "vary " + names + ", or accelerator.peak_flops (every dtype in proportion)");
+      }
+    }
     // Scale-out parameters of a system without a scale-out network change nothing (every row was
     // the same before 2026-12-02).
     if (!base.scale_out && (v.key == "scale_out.latency_s" || v.key == "system.nic_bandwidth_bytes_per_s" || v.key == "system.nics_per_node"))
@@ -481,6 +501,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     point_scenario(gi, limit);
   }
   std::vector<bool> fits;
+  // The caveats `plan` and `estimate` print for their best plan, over the rows (they were missing
+  // from sweep before 2026-12-02: MFU 0.59 where the part's best published run is 0.47, a plan
+  // with 0.86 GiB free).
+  double mfu_max = -1, free_min = INFINITY;
+  size_t mfu_row = 0, free_row = 0, above_rows = 0;
+  std::vector<double> row_mfu;
   for (size_t gi = 0; gi < grid.size(); ++gi) {
     double limit = 0;
     const Scenario s = point_scenario(gi, limit);
@@ -511,6 +537,10 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       row.emplace_back(pr.e.tokens_per_s_per_gpu);
       // MFU against the nominal peak: under a power limit the estimate ran at lowered clocks.
       row.emplace_back(pr.e.mfu_fraction * pr.clock);
+      row_mfu.push_back(pr.e.mfu_fraction * pr.clock);
+      if (pr.e.mfu_fraction * pr.clock > mfu_max) mfu_max = pr.e.mfu_fraction * pr.clock, mfu_row = gi;
+      const double free_bytes = s.accelerator.memory_bytes.value - pr.e.memory.total_bytes();
+      if (free_bytes < free_min) free_min = free_bytes, free_row = gi;
       row.emplace_back(o.train_tokens / tps);
       row.emplace_back(tdp_known ? pr.power.power_w : std::nan(""));
       row.emplace_back(pr.power.clock_ratio);
@@ -523,6 +553,28 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     t.add_row(row);
     fits.push_back(pr.fits);
     if (progress) progress(gi + 1, grid.size());
+  }
+
+  if (free_min < 1024.0 * 1024 * 1024)
+    r.notes.push_back("the best plan at " + point_text(free_row) + " leaves " + format_double(std::round(free_min / 1073741824.0 * 1000) / 1000) +
+                      " GiB free beyond the 2 GiB reserve the memory model keeps; allocator fragmentation can take that: "
+                      "--headroom-gib 4 ranks only plans that leave 4 GiB");
+  if (mfu_max > 0) {
+    try {
+      const auto cat = Catalog::load_default();
+      const ValidatedRange vr = validated_range(default_validation_csvs(), *cat, base, mfu_max, kValidatedMedianAbsErrorFraction * 100);
+      if (vr.mfu_max && mfu_max > vr.mfu_max->mfu_fraction) {
+        for (double m : row_mfu) above_rows += m > vr.mfu_max->mfu_fraction;
+        r.set("validated_mfu_max_fraction", vr.mfu_max->mfu_fraction);
+        r.set("validated_mfu_max_row", vr.mfu_max->id);
+        r.notes.push_back(std::to_string(above_rows) + " of " + std::to_string(row_mfu.size()) + " rows predict an MFU above " +
+                          format_double(std::round(vr.mfu_max->mfu_fraction * 1000) / 1000) + ", the highest measured on " + base.accelerator.id +
+                          " in this precision (" + vr.mfu_max->id + "); up to " + format_double(std::round(mfu_max * 1000) / 1000) + " at " +
+                          point_text(mfu_row) + ": treat those rows as upper bounds (no published run has shown them)");
+      }
+    } catch (const Error&) {
+      // The bundled catalog or validation CSV is unreadable: no range to report.
+    }
   }
 
   // Pareto front over two columns of the sweep table.
