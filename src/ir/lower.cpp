@@ -530,8 +530,10 @@ struct Lowerer {
       act += (q + 2 * kv_local * t) / t * ab;   // Q, K, V
     }
     if (!flash_attention()) {  // full recompute: in the recomputed set
-      // softmax output (+ dropout mask of 1 byte and dropout output) per score, scores per token
-      const double scores = (dropout ? 2.0 * ab + 1.0 : ab) * m.heads / t * s.train.seq_len / cp;
+      // softmax output (+ dropout mask of 1 byte and dropout output) per score, scores per token:
+      // a local query scores every key of the sequence, also under CP (ring attention passes the
+      // other ranks' keys by; before 2026-12-02 this was divided by cp as well, half the scores at cp 2)
+      const double scores = (dropout ? 2.0 * ab + 1.0 : ab) * m.heads / t * s.train.seq_len;
       (s.train.recomputes(kRecomputeCoreAttn) ? remat : act) += scores;
     }
     // Attention output = projection input. Flash attention keeps its 16-bit output for its own

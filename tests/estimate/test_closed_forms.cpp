@@ -67,6 +67,15 @@ TEST(ClosedForms, KorthikantiActivationMemoryPerLayer) {
     const auto w = ir::lower(sc);
     EXPECT_NEAR(dense_block(w).activation_bytes, c.expect, 1e-9 * c.expect) << "sp=" << c.sp << " recompute=" << c.rc;
   }
+  // Context parallelism over 2 ranks: s/2 local tokens, each scoring all s keys (ring attention),
+  // so the 34 sbh/t terms halve and the score terms 5 a s^2 b / t halve only once (they were
+  // halved twice before 2026-12-02).
+  std::string y = gpt_yaml(8, true, "none");
+  y.replace(y.find("num_gpus: 8"), 11, "num_gpus: 16");
+  y.replace(y.find("tp: 8,"), 6, "tp: 8, cp: 2,");
+  const auto w = ir::lower(parse_scenario(y, "t.yaml", *frozen()));
+  const double expect = sbh / 2 * (34 / t + 5 * a * s / (h * t));
+  EXPECT_NEAR(dense_block(w).activation_bytes, expect, 1e-9 * expect);
 }
 
 TEST(ClosedForms, Fp8GemmsSaveTheirInputsInOneByte) {
