@@ -234,10 +234,12 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       }
       std::vector<size_t> keep_idx;
       std::vector<double> keep_p;
+      c.family_alpha = opt.alpha / static_cast<double>(K);
       for (size_t j = 0; j < idx.size(); ++j) {
         auto& cc = c.cases[idx[j]];
         if (cc.min_p_value >= opt.alpha / static_cast<double>(K)) {
           cc.verdict = "underpowered";
+          cc.family_excluded = true;  // (its min_p_value is below alpha: it was testable alone)
         } else {
           keep_idx.push_back(idx[j]);
           keep_p.push_back(p[j]);
@@ -265,7 +267,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       if (!cc.verdict.empty()) {
         ++c.unchecked_count;
         cc.unchecked_failure = cc.verdict == "wrong_results" || cc.verdict == "exit_status_differs" ||
-                               (worse && large && cc.change_fraction != 0);
+                               (worse && large && cc.change_fraction != 0 && (!cc.family_excluded || cc.p_value < opt.alpha));
         c.unchecked_failure_count += cc.unchecked_failure;
         continue;
       }

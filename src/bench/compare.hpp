@@ -51,6 +51,10 @@ struct CaseComparison {
   std::string direction;       // worse | better | same: from the medians, or the means where the medians are equal
   std::string verdict;         // regression | improvement | unchanged | untestable | underpowered | wrong_results | parameters_differ
   bool unchecked_failure = false;  // untestable / underpowered and worse by at least min_effect, or wrong_results
+  // Underpowered under Holm only: its test can reach alpha alone but not the family's share
+  // (Tarone's rule left it out). It fails a gate only when worse by min_effect AND its own p is
+  // below alpha (before 2026-12-02 any such case 5% worse failed, p 0.69 included).
+  bool family_excluded = false;
 };
 
 struct Comparison {
@@ -58,6 +62,7 @@ struct Comparison {
   int regression_count = 0, improvement_count = 0, parameters_differ_count = 0;
   int unchecked_count = 0;          // untestable, underpowered or wrong_results
   int unchecked_failure_count = 0;  // of those, the ones that fail a gate (see above)
+  double family_alpha = 0;          // Holm with Tarone's rule: alpha / K, the level a case had to be able to reach
   std::vector<std::string> only_in_a, only_in_b;
   bool same_host = true;
 };

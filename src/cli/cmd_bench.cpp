@@ -81,6 +81,17 @@ void run_bench(BenchArgs& a) {
   const auto suites = select_suites(reg, a.suites);
   // Options of the suites that run last are checked before the first runs (a bad --storage-dir
   // or --mpi-ranks threw away every suite measured before them).
+  // --gemm-dtype is gemm_cpu's: checked before any suite runs (an fp16 after fp64 failed once
+  // fp64 was measured, and nothing was stored), and refused without that suite (it was ignored).
+  if (!c.gemm_dtypes.empty()) {
+    if (std::none_of(suites.begin(), suites.end(), [](const Suite* s) { return s->name() == "gemm_cpu"; }))
+      throw Error(SourceLocation{"", 0, 0, "--gemm-dtype"}, "only the gemm_cpu suite reads it, and it is not selected",
+                  "add --suite gemm_cpu, or leave --gemm-dtype out (the GPU suite measures its backend's dtypes)");
+    for (const auto& d : c.gemm_dtypes)
+      if (d != "fp32" && d != "fp64" && d != "bf16")
+        throw Error(SourceLocation{"", 0, 0, "--gemm-dtype"}, "unsupported CPU GEMM dtype '" + d + "'",
+                    valid_choices_hint(d, {"fp32", "fp64", "bf16"}));
+  }
   for (const Suite* s : suites) {
     if (s->name() == "storage" && !a.storage_dir.empty()) {
       std::error_code ec;

@@ -57,6 +57,38 @@ void check_new_file(const std::string& path, const char* option, const std::stri
               "give a new path (the catalog loads every file of its folder), or --force to replace the file (its contents are lost)");
 }
 
+// The catalog loads every file of the folder --out writes into, and an id given twice stops it
+// loading (two hosts calibrated with the default id, or a bundled accelerator's id in a new file,
+// left every command failing before 2026-12-02): the id must be free in the other files there.
+void check_id_free(const std::string& path, const char* option, const std::string& id) {
+  if (path.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path out = fs::absolute(path, ec);
+  const fs::path dir = out.parent_path();
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec) && (e.path().extension() == ".yaml" || e.path().extension() == ".yml") &&
+        !fs::equivalent(e.path(), out, ec))
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    try {
+      const YAML::Node doc = YAML::LoadFile(f.string());
+      if (!doc.IsMap() || !doc["entries"] || !doc["entries"].IsSequence()) continue;
+      for (const auto& e : doc["entries"])
+        if (e.IsMap() && e["id"] && e["id"].IsScalar() && e["id"].Scalar() == id)
+          throw Error(SourceLocation{path, 0, 0, option},
+                      "the id '" + id + "' is already in " + f.string() +
+                          ", and the catalog loads every file of this folder: a second entry of one id stops it loading",
+                      "give another id (--id, --network-id), or recalibrate into that file (--out " + f.string() + ")");
+    } catch (const YAML::Exception&) {
+      // A file the catalog cannot read either: the catalog's own error names it.
+    }
+  }
+}
+
 // The written text must load as the catalog loads it; a file that does not is a bug here.
 void check_loads(const std::string& text, const std::string& what, bool accelerator) {
   auto file = YamlMap::load_string(text, what);
@@ -112,6 +144,7 @@ void run_trace(CalibrateArgs& a) {
   const Accelerator& base = cat->accelerator(dev);
   a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
   check_new_file(a.out, "--out", a.trace_opt.id, a.force);
+  check_id_free(a.out, "--out", a.trace_opt.id);
   a.trace_opt.name = a.opt.name;
   for (const auto& t : a.traces) a.trace_opt.trace_ref += (a.trace_opt.trace_ref.empty() ? "" : ", ") + t;
   const Calibration c = calibrate_from_trace(analysis, base, a.trace_opt);
@@ -141,6 +174,8 @@ void run(CalibrateArgs& a) {
   }
   check_new_file(a.out, "--out", a.opt.id, a.force);
   check_new_file(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id, a.force);
+  check_id_free(a.out, "--out", a.opt.id);
+  check_id_free(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id);
   ResultsDb db = ResultsDb::open_existing(a.db.empty() ? default_db_path() : a.db);
   const RunRecord r = db.load_run(db.resolve_run(a.run));
   a.opt.memory_peak_bytes_per_s = a.memory_peak_gb_per_s * 1e9;

@@ -100,11 +100,13 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_f64("spread_a_fraction");
   t.add_f64("spread_b_fraction");
   t.add_str("direction");  // worse | better | same: readable where change_fraction is infinite (JSON null)
+  t.add_i64("unchecked_failure_flag");  // 1: an unchecked case that fails the gate (see the note)
+  t.add_i64("family_excluded_flag");    // 1: left out of Holm's family by Tarone's rule (testable alone)
   std::string first_change;
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.min_p_value, x.method.empty() ? std::string("-") : x.method,
                x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b,
-               x.direction});
+               x.direction, int64_t{x.unchecked_failure ? 1 : 0}, int64_t{x.family_excluded ? 1 : 0}});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
   if (c.parameters_differ_count > 0)
@@ -134,20 +136,29 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
                       "trusting a verdict");
   if (c.unchecked_count > 0) {
-    int64_t underpowered = 0, untestable = 0, wrong = 0, exits = 0;
-    double min_p = 1;
+    int64_t underpowered = 0, excluded = 0, untestable = 0, wrong = 0, exits = 0;
+    double min_p = 1, max_excluded_p = 0;
     for (const auto& x : c.cases) {
-      underpowered += x.verdict == "underpowered";
+      underpowered += x.verdict == "underpowered" && !x.family_excluded;
+      excluded += x.verdict == "underpowered" && x.family_excluded;
       untestable += x.verdict == "untestable";
       wrong += x.verdict == "wrong_results";
       exits += x.verdict == "exit_status_differs";
-      if (x.verdict == "underpowered") min_p = std::min(min_p, x.min_p_value);
+      if (x.verdict == "underpowered" && !x.family_excluded) min_p = std::min(min_p, x.min_p_value);
+      if (x.family_excluded) max_excluded_p = std::max(max_excluded_p, x.min_p_value);
     }
     std::string what;
+    // The smallest p of a case is set by its repetition counts and by ties among its values (a
+    // metric that is 0 in every repetition can never differ).
     if (underpowered)
-      what += std::to_string(underpowered) + " underpowered (with these repetition counts the test cannot go below p = " +
+      what += std::to_string(underpowered) + " underpowered (their repetitions, by count or by tied values, cannot give a p below " +
               format_double(std::round(min_p * 1000) / 1000) + ", not below alpha " + format_double(o.alpha) +
-              ": at least 4 repetitions a side for 0.05)";
+              "; without ties 4 repetitions a side reach 0.05)";
+    if (excluded)
+      what += (what.empty() ? "" : ", ") + std::to_string(excluded) + " left out of Holm's family (Tarone's rule: their smallest p, up to " +
+              format_double(std::round(max_excluded_p * 10000) / 10000) + ", cannot reach alpha / K = " +
+              format_double(std::round(c.family_alpha * 10000) / 10000) + "; they fail only when worse and their own p is below " +
+              format_double(o.alpha) + "; more repetitions bring them back)";
     if (untestable) what += (what.empty() ? "" : ", ") + std::to_string(untestable) + " untestable (fewer than 2 repetitions)";
     if (wrong) what += (what.empty() ? "" : ", ") + std::to_string(wrong) + " with wrong results (nccl-tests #wrong > 0)";
     if (exits)

@@ -300,4 +300,15 @@ TEST(Compare, TiesAndHolmRaiseTheSmallestReachableP) {
   // Without the correction both are tested, and both are regressions.
   c = compare_runs(with({{4, 4.1, 4.2, 4.3}, {8, 8.1, 8.2, 8.3}}), with({{1, 1.1, 1.2, 1.3}, {2, 2.1, 2.2, 2.3}}), {});
   EXPECT_EQ(c.regression_count, 2);
+  // A case Tarone's rule leaves out of Holm's family could be tested alone: it fails the gate only
+  // when its own p is below alpha too. Here a 40% lower median with p = 34/70 = 0.486 (U = 5 of
+  // 16) is noise; before 2026-12-02 it failed the gate as the 75% drop beside it does.
+  c = compare_runs(with({{1, 4, 4.2, 4.3}, {8, 8.1, 8.2, 8.3}}), with({{1.1, 1.2, 3.8, 4.1}, {2, 2.1, 2.2, 2.3}}), holm);
+  EXPECT_EQ(c.cases[0].verdict, "underpowered");
+  EXPECT_TRUE(c.cases[0].family_excluded);
+  EXPECT_NEAR(c.cases[0].p_value, 34.0 / 70, 1e-12);
+  EXPECT_FALSE(c.cases[0].unchecked_failure);
+  EXPECT_TRUE(c.cases[1].unchecked_failure);
+  EXPECT_EQ(c.unchecked_failure_count, 1);
+  EXPECT_DOUBLE_EQ(c.family_alpha, 0.025);
 }

@@ -126,7 +126,7 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(case["verdict"], "underpowered")
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertEqual(r["scalars"]["unchecked_failure_count"], 1)
-        self.assertTrue(any("cannot go below p = 0.1" in n for n in r["notes"]), r["notes"])
+        self.assertTrue(any("cannot give a p below 0.1" in n for n in r["notes"]), r["notes"])
         p, r = as_json("history", "compare", "1", "2", "--metric", "max_rss_bytes", "--allow-unchecked", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 0, p.stderr)
         # A baseline median of 0 against 0.045 s is a change, not "0%".
@@ -277,6 +277,16 @@ class BenchCli(unittest.TestCase):
         self.assertIn("--force", p.stderr)
         self.assertEqual(open(hopper).read(), before)
         sextant("calibrate", "--db", self.db, "--id", "this-cpu", "--out", os.path.join(cat, "accelerators", "this-cpu.yaml"), "-q")
+        # An id another file of the folder holds would stop the catalog loading (two hosts with the
+        # default id, a bundled id in a new file): refused, naming that file; nothing is written.
+        for ident, holder in (("this-cpu", "this-cpu.yaml"), ("h100-sxm-80gb", "nvidia-hopper.yaml")):
+            second = os.path.join(cat, "accelerators", "second.yaml")
+            p = sextant("calibrate", "--db", self.db, "--id", ident, "--out", second, check=False)
+            self.assertEqual(p.returncode, 2, ident)
+            self.assertIn("already in", p.stderr)
+            self.assertIn(holder, p.stderr)
+            self.assertFalse(os.path.exists(second))
+        sextant("catalog", "--catalog", cat, "list", "-q")
         # A --network-out the run cannot fill is refused before --out is written.
         fresh = os.path.join(self.dir, "fresh.yaml")
         p = sextant("calibrate", "--db", self.db, "--out", fresh, "--network-out", os.path.join(self.dir, "net.yaml"), check=False)
@@ -409,6 +419,15 @@ class BenchCli(unittest.TestCase):
             self.assertNotEqual(p.returncode, 0, bad)
         p = sextant("bench", "run", "--reps", "0", "--db", self.db, "--", "/bin/true", check=False)
         self.assertNotEqual(p.returncode, 0)
+        # --gemm-dtype is checked before any suite runs, and refused where no suite reads it.
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--suite", "gemm_cpu", "--gemm-dtype", "fp64", "--gemm-dtype", "fp16",
+                    "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unsupported CPU GEMM dtype 'fp16'", p.stderr)
+        self.assertNotIn("%", p.stderr)  # no progress: nothing was measured first
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--gemm-dtype", "fp64", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("only the gemm_cpu suite reads it", p.stderr)
 
 
 if __name__ == "__main__":

@@ -571,6 +571,12 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
       c.memory_case = m.name;
     }
   }
+  // A peak given on the command line for a run that measured no memory bandwidth has nothing to
+  // be the peak of: it was dropped without a word before 2026-12-02 (its source written, unused).
+  if (opt.memory_peak_bytes_per_s > 0 && opt.memory_peak_option.empty() && c.memory_bandwidth_bytes_per_s <= 0)
+    throw Error(SourceLocation{"", 0, 0, "--memory-peak-gb-per-s"},
+                "the run has no memory-bandwidth measurement to set against the peak given",
+                "run `sextant bench --suite memory_bandwidth` (with the GEMM suite) and calibrate that run, or leave the option out");
   // A published peak below what was measured is a wrong peak (or the wrong unit), not a fraction
   // above 1: say which option, before the entry is written.
   if (opt.memory_peak_bytes_per_s > 0 && c.memory_bandwidth_bytes_per_s > opt.memory_peak_bytes_per_s)
