@@ -65,6 +65,13 @@ plan::SearchOptions search_options(const std::vector<std::string>& fix, size_t t
 // the Python argument: "vary['accelerator.peak_flops']", "price_usd_per_gpu_hour".
 [[noreturn]] void rethrow_as_argument(const Error& e) {
   const SourceLocation& w = e.where();
+  // An option named as the key alone (simulate's "--straggler", "--timeline-ranks"): the argument.
+  if (w.file.empty() && w.key.size() > 2 && w.key.compare(0, 2, "--") == 0) {
+    std::string arg = w.key.substr(2);
+    std::replace(arg.begin(), arg.end(), '-', '_');
+    if (arg == "straggler") arg = "stragglers";
+    throw Error(SourceLocation{"", 0, 0, arg}, e.message(), e.hint());
+  }
   if (w.file.size() < 3 || w.file.compare(0, 2, "--") != 0) throw e;
   std::string arg = w.file.substr(2);
   std::replace(arg.begin(), arg.end(), '-', '_');
@@ -133,7 +140,12 @@ PYBIND11_MODULE(_sextant, m) {
             o.timeline_rows = timeline_rows;
             o.timeline_ranks = timeline_ranks;  // empty: every class (or the first replica with all_ranks)
             o.record_timeline = !timeline_path.empty();
-            const sim::SimResult r = sim::simulate(s, o);
+            sim::SimResult r;
+            try {
+              r = sim::simulate(s, o);
+            } catch (const Error& e) {
+              rethrow_as_argument(e);  // "stragglers", not "--straggler"
+            }
             if (!timeline_path.empty()) write_file_atomic(timeline_path, r.timeline_json);
             Result res = sim::to_result(r, s);
             add_validated_range(res, s, catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
@@ -303,7 +315,15 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("report",
         [](const std::string& result_json, const std::string& path) {
           py::gil_scoped_release release;
-          report::write_report(result_from_json(nlohmann::ordered_json::parse(result_json)), path);
+          nlohmann::ordered_json doc;
+          try {
+            doc = nlohmann::ordered_json::parse(result_json);
+          } catch (const nlohmann::ordered_json::parse_error& e) {
+            // A SextantError like every other bad input (NaN from json.dumps was a RuntimeError).
+            throw Error(SourceLocation{"", 0, 0, "result"}, std::string("the result is not JSON: ") + e.what(),
+                        "give a result dict or the text of --json (null, not NaN)");
+          }
+          report::write_report(result_from_json(doc), path);
         },
         py::arg("result_json"), py::arg("path"));
 }

@@ -132,7 +132,9 @@ def _source(obj, what):
     """(text_or_path, is_text, name) for a dict, a path, or YAML text."""
     if isinstance(obj, dict):
         # JSON is YAML: the C++ reader sees the dict as a document, one key per line.
-        return _json.dumps(obj, indent=1), True, "<%s dict>" % what
+        # numpy values and dates (yaml.safe_load's) are taken as their plain values; a raw
+        # "Object of type int64 is not JSON serializable" escaped before 2026-12-02.
+        return _json.dumps(_plain(obj), indent=1, default=str), True, "<%s dict>" % what
     if isinstance(obj, _os.PathLike):
         return _os.fspath(obj), False, _os.fspath(obj)
     if isinstance(obj, str):
@@ -149,10 +151,20 @@ def _done(text):
     return result_from_json(text)
 
 
+def _path(v, what):
+    """A catalog or data directory: None, a str or a path-like object."""
+    if v is None:
+        return ""
+    try:
+        return _os.fspath(v)
+    except TypeError:
+        raise SextantError("%s: expected a directory path, got %s" % (what, type(v).__name__)) from None
+
+
 def estimate(scenario, *, overrides=None, catalog=None, **kw):
     """Closed-form step estimate of a training scenario (``sextant estimate``)."""
     src, is_text, name = _source(scenario, "scenario")
-    return _done(_sextant.estimate(src, is_text, name, _overrides(overrides, kw), catalog or ""))
+    return _done(_sextant.estimate(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog")))
 
 
 def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, stragglers=None, seed=0, jitter=0.0,
@@ -185,7 +197,7 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
-    return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), catalog or "", all_ranks,
+    return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), all_ranks,
                                    contention, interference, seed, float(jitter), st, _int_in(timeline_rows, "timeline_rows", 0),
                                    ranks, _os.fspath(timeline) if timeline is not None else ""))
 
@@ -194,6 +206,7 @@ def _rank_list(v, what):
     """Ranks as a list of ints: None, one rank, a list of ranks, or the CLI's text ("0-7,12")."""
     if v is None:
         return []
+    v = _plain(v)  # a numpy scalar or array
     if isinstance(v, str):
         out = []
         for part in v.split(","):
@@ -264,9 +277,9 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
     else:
         sets = [x if isinstance(x, str) else "+".join(x) for x in recompute_modules]
         if not sets:
-            raise ValueError("recompute_modules: an empty list names no module set; use 'ladder', 'scenario' or a list of sets")
+            raise SextantError("recompute_modules: an empty list names no module set; use 'ladder', 'scenario' or a list of sets")
     src, is_text, name = _source(scenario, "scenario")
-    return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), catalog or "", _fix_items(fix), _int_in(top, "top", 0),
+    return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), _fix_items(fix), _int_in(top, "top", 0),
                                _int_in(threads, "threads", 0), _int_in(rerank_top, "rerank_top", 0), sets,
                                _bool(any_framework_feature, "any_framework_feature")))
 
@@ -299,7 +312,7 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
         raise SextantError('pareto: expected two column names, e.g. ("step_time_s", "tokens_per_joule"), got %r' % (pareto,))
     elasticity = _bool(elasticity, "elasticity")
     src, is_text, name = _source(scenario, "scenario")
-    return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), catalog or "", items, elasticity,
+    return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), items, elasticity,
                                 px, py, _fix_items(fix), _int_in(threads, "threads", 0), _number(train_tokens, "train_tokens"),
                                 _bool(any_framework_feature, "any_framework_feature"),
                                 _number(price_usd_per_gpu_hour, "price_usd_per_gpu_hour"), _number(idle_fraction, "idle_fraction"),
@@ -349,7 +362,7 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights,
                                              activations, kv or "", ints["kv_share_layers"], ints["prompt"], ints["output"],
-                                             ints["batch"], catalog or "", infer_data or "",
+                                             ints["batch"], _path(catalog, "catalog"), _path(infer_data, "infer_data"),
                                              _number(expert_load_factor, "expert_load_factor"), given["memory_gib"],
                                              given["memory_utilization_fraction"],
                                              _int_in(max_model_len, "max_model_len", 0)))
@@ -359,7 +372,7 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
     src, is_text, name = _source(study, "study")
     sets = _overrides(overrides, kw)
     if not is_text:
-        return _done(_sextant.infer_study(src, mode, sets, catalog or "", infer_data or ""))
+        return _done(_sextant.infer_study(src, mode, sets, _path(catalog, "catalog"), _path(infer_data, "infer_data")))
     # The study reader takes a file: write the text to a private temporary one, and name the
     # study as the caller gave it in messages (the temporary is gone when they are read).
     fd, path = _tempfile.mkstemp(prefix="sextant-study-", suffix=".yaml")
@@ -367,7 +380,7 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
         with _os.fdopen(fd, "w") as f:
             f.write(src)
         try:
-            return _done(_sextant.infer_study(path, mode, sets, catalog or "", infer_data or ""))
+            return _done(_sextant.infer_study(path, mode, sets, _path(catalog, "catalog"), _path(infer_data, "infer_data")))
         except SextantError as e:
             raise SextantError(str(e).replace(path, name)) from None
     finally:
@@ -378,21 +391,27 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0):
     """Analysis of PyTorch profiler traces: files or directories of per-rank files (``sextant analyze``)."""
     if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
-    return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, list(only or []), _int_in(top, "top", 1),
+    # One name, a list of names, or the CLI's comma-separated text (a string was split into its
+    # characters before 2026-12-02: "unknown analysis 't'").
+    names = [only] if isinstance(only, str) else list(only or [])
+    names = [n.strip() for x in names for n in str(x).split(",") if n.strip()]
+    return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, names, _int_in(top, "top", 1),
                                   _int_in(threads, "threads", 0)))
 
 
 def catalog(kind=None, *, name=None, catalog=None):
     """``catalog()``/``catalog("models")``: the listing; ``catalog(name="h100-sxm-80gb")``: one entry."""
-    return _done(_sextant.catalog(kind or "", name or "", catalog or ""))
+    return _done(_sextant.catalog(kind or "", name or "", _path(catalog, "catalog")))
 
 
 def report(result, path):
     """Writes the self-contained HTML report of a result dict (or its JSON text) to path."""
     if isinstance(result, (str, bytes)):
         text = result if isinstance(result, str) else result.decode()
+        def no_constant(c):  # NaN and Infinity are not JSON (json.loads takes them; the C++ reader does not)
+            raise ValueError("%s is not a JSON value (write null)" % c)
         try:
-            _json.loads(text)
+            _json.loads(text, parse_constant=no_constant)
         except ValueError as e:
             raise SextantError("report: the result is not JSON (%s); give a result dict or the text of --json" % e) from None
     else:

@@ -16,8 +16,8 @@ def _clean(v):
 
 def _infer(values):
     vals = [x for x in values if x is not None]
-    if vals and len(vals) == len(values) and all(isinstance(x, int) and not isinstance(x, bool) for x in vals):
-        return "i64"
+    if vals and len(vals) == len(values) and all(isinstance(x, int) for x in vals):
+        return "i64"  # booleans too, as 0/1 (the schema's *_flag columns)
     if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vals):
         return "f64"
     return "str"
@@ -28,9 +28,19 @@ def _fits(kind, values):
         return all(isinstance(x, int) and not isinstance(x, bool) for x in values)
     if kind == "f64":
         return all(x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)) for x in values)
-    if kind == "bool":
-        return all(isinstance(x, bool) for x in values)
     return all(isinstance(x, str) for x in values)
+
+
+def _as_kind(kind, values):
+    """The values in the column's schema type: the schema has f64, i64 and str columns only (a
+    pandas round trip brings booleans and NaN into any column; report() refused them before
+    2026-12-02, "a str column holds null")."""
+    if kind == "i64":
+        return [int(x) for x in values]
+    if kind == "str":
+        return ["" if x is None else x if isinstance(x, str) else ("true" if x else "false") if isinstance(x, bool) else str(x)
+                for x in values]
+    return values
 
 
 def to_json_doc(result):
@@ -49,7 +59,7 @@ def to_json_doc(result):
         tables[name] = {
             "description": descriptions.get(name, ""),
             "types": dict(t),
-            "columns": {c: [_clean(x) for x in v] for c, v in cols.items()},
+            "columns": {c: _as_kind(t[c], v) for c, v in cols.items()},
         }
     return {
         "schema_version": result.get("schema_version", SCHEMA_VERSION),

@@ -418,3 +418,39 @@ def test_report_takes_columns_added_in_python(tmp_path):
     sextant.report(r, tmp_path / "x.html")
     sextant.report({"command": "m", "scalars": {}, "tables": {"t": {"n": ["a", "b"], "v": [1, float("nan")]}}}, tmp_path / "y.html")
     assert (tmp_path / "x.html").stat().st_size > 0 and (tmp_path / "y.html").stat().st_size > 0
+
+
+def test_notebook_inputs_of_the_2026_12_02_review(tmp_path):
+    """What a notebook hands over: pandas columns with booleans and missing text, numpy values in
+    a scenario dict, pathlib paths, NaN in result text, one analysis name, numpy ranks, and simulate's
+    argument names in its errors."""
+    import pathlib
+
+    import numpy
+    r = sextant.estimate(SCENARIO)
+    df = pandas.DataFrame(r["tables"]["breakdown"])
+    df.loc[0, "item"] = numpy.nan
+    df["is_comm"] = df["category"].str.contains("comm")
+    r["tables"]["breakdown"] = df.to_dict("list")
+    sextant.report(r, tmp_path / "b.html")  # refused before: "a str column holds null"
+    assert (tmp_path / "b.html").stat().st_size > 0
+    with open(SCENARIO) as f:
+        doc = yaml.safe_load(f)
+    doc["num_gpus"] = numpy.int64(doc["num_gpus"])
+    assert sextant.estimate(doc)["scalars"]["step_time_s"] == r["scalars"]["step_time_s"]
+    cat = pathlib.Path(ROOT) / "data" / "catalog"
+    assert sextant.estimate(SCENARIO, catalog=cat)["scalars"]["step_time_s"] == r["scalars"]["step_time_s"]
+    with pytest.raises(sextant.SextantError, match="not a JSON value"):
+        sextant.report(json.dumps({"schema_version": 1, "command": "x", "scalars": {"x": float("nan")}, "tables": {}, "notes": []}),
+                       tmp_path / "n.html")
+    one = sextant.analyze(TRACE, only="idle_time")
+    assert list(one["tables"]) == list(sextant.analyze(TRACE, only=["idle_time"])["tables"])
+    both = sextant.analyze(TRACE, only="idle_time,collectives")
+    assert set(both["tables"]) == set(sextant.analyze(TRACE, only=["idle_time", "collectives"])["tables"])
+    sextant.simulate(SCENARIO, timeline_ranks=numpy.int64(3), timeline_rows=10)
+    with pytest.raises(sextant.SextantError, match="recompute_modules"):
+        sextant.plan(SCENARIO, recompute_modules=[])
+    with pytest.raises(sextant.SextantError, match="stragglers.*outside the job"):
+        sextant.simulate(SCENARIO, stragglers={10 ** 6: 1.5})
+    with pytest.raises(sextant.SextantError, match="timeline_ranks.*outside the job"):
+        sextant.simulate(SCENARIO, timeline_ranks=[10 ** 6])
