@@ -102,11 +102,18 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   for (const auto& c : candidates) any_marked = any_marked || (!marks.empty() && holds_marks(c));
   std::string best, best_marked;
   int best_d = 1 << 30, best_marked_d = 1 << 30;
+  // At equal distance the candidate sharing the longer start with the word ("tpp": tp, not pp;
+  // a typo keeps the first letters more often than the last).
+  auto shared_start = [&](const std::string& c) {
+    size_t n = 0;
+    while (n < word.size() && n < c.size() && word[n] == c[n]) ++n;
+    return n;
+  };
   for (const auto& c : candidates) {
     const int raw = edit_distance(word, c);
     const bool marked = any_marked && holds_marks(c);
     const int d = raw + (!any_marked || marked ? 0 : 2);
-    if (d < best_d) {
+    if (d < best_d || (d == best_d && shared_start(c) > shared_start(best))) {
       best_d = d;
       best = c;
     }

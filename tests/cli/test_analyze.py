@@ -360,6 +360,42 @@ class AnalyzeCli(unittest.TestCase):
         q = doc["tables"]["queue_length_summary"]["columns"]
         self.assertEqual(q["queue_length_max"], [4])  # the graph's three kernels and the plain launch queued before 100 us
 
+    def test_skewed_or_repeated_events_leave_the_queue_and_collectives_sound(self):
+        """Review of 2026-12-02: a kernel the trace starts before its launch (clock skew), a second
+        kernel on one launch's correlation id, and a rank that ran one (group, op, sequence) twice
+        had made the queue length -1 and matched the rank against itself (sync time -200 us, the
+        rank its own straggler); each is now a counted diagnostic and the numbers stay sound."""
+        def launch(ts, corr):
+            return {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": ts, "dur": 2, "pid": 1, "tid": 1,
+                    "args": {"correlation": corr}}
+
+        def kernel(name, ts, corr, **args):
+            return {"ph": "X", "cat": "kernel", "name": name, "ts": ts, "dur": 40, "pid": 0, "tid": 7,
+                    "args": {"stream": 7, "correlation": corr, "device": 0, **args}}
+        with tempfile.TemporaryDirectory() as d:
+            ev = [launch(100, 1), kernel("early", 80, 1), launch(200, 2), kernel("a", 210, 2), kernel("b", 260, 2)]
+            doc = json.loads(run("analyze", self.write_trace(d, "q.json", ev), "--only", "queue_length", "--json", "-").stdout)
+            self.assertEqual(doc["tables"]["queue_length_summary"]["columns"]["queue_length_min"], [0])
+            kinds = " | ".join(doc["tables"]["diagnostics"]["columns"]["name"])
+            self.assertIn("starts at or before its launch", kinds)
+            self.assertIn("beyond the first of one launch", kinds)
+            nccl = dict(dtype="Float", **{"In msg nelems": 1000, "Out msg nelems": 1000, "Group size": 2,
+                                          "Process Group Name": "0", "Collective name": "allreduce"})
+            name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL"
+            for rank, kernels in ((0, [(100, 1), (400, 1)]), (1, [(110, 1)])):
+                ev = []
+                for i, (ts, seq) in enumerate(kernels):
+                    ev += [launch(ts - 5, i + 1), kernel(name, ts, i + 1, Seq=seq, **nccl)]
+                with open(os.path.join(d, f"rank-{rank}.json"), "w") as f:
+                    json.dump({"distributedInfo": {"rank": rank, "world_size": 2}, "traceEvents": ev}, f)
+            os.remove(os.path.join(d, "q.json"))
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-").stdout)
+        c = doc["tables"]["collectives"]["columns"]
+        self.assertEqual(c["ranks_count"], [2])
+        self.assertGreaterEqual(c["sync_duration_us"][0], 0)
+        self.assertEqual(sorted(doc["tables"]["collective_arrivals"]["columns"]["rank"]), [0, 1])
+        self.assertIn("repeats a (process group, operation, sequence)", " | ".join(doc["tables"]["diagnostics"]["columns"]["name"]))
+
     def test_one_process_driving_two_gpus_keeps_their_streams_apart(self):
         # Kernels of device 0 (pid 0) and device 1 (pid 1) on the same stream id 7: they were one
         # stream before 2026-12-02 (idle time 10 us of kernel_wait, and shrinking device 0's

@@ -181,5 +181,7 @@ TEST(YamlStrict, ASuggestionResemblesTheWord) {
   EXPECT_EQ(sextant::valid_choices_hint("xy", {"cp", "dp", "tp"}).find("did you mean"), std::string::npos);
   EXPECT_NE(sextant::valid_choices_hint("tq", {"cp", "dp", "tp"}).find("did you mean"), std::string::npos);
   EXPECT_NE(sextant::valid_choices_hint("sytem", {"model", "system"}).find("did you mean 'system'"), std::string::npos);
+  // At equal distance the shared start decides (review of 2026-12-02: "tpp" had suggested pp).
+  EXPECT_EQ(sextant::closest_match("tpp", {"dp", "pp", "tp", "vpp"}), "tp");
   EXPECT_EQ(sextant::edit_distance("modle", "model"), 1);
 }

@@ -108,7 +108,10 @@ struct CollectiveOccurrence {
   int64_t group_size = -1;   // the communicator's size where the trace records it ("Group size"); -1: unknown
 };
 using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>, std::vector<CollectiveOccurrence>>;
-CollectiveMatches match_collectives(const std::vector<Frame>& frames);
+// A rank holds at most one occurrence of a (group, operation, sequence): a repeat (a malformed or
+// merged trace) is dropped, the earliest kept, and counted in *repeats when given (it had been
+// matched against its own rank: a negative sync time, the rank its own straggler).
+CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats = nullptr);
 
 // Per-rank clock offsets from the ends of matched collectives (clock_skew.cpp): a collective ends
 // at nearly the same instant on all its ranks, so a rank whose ends are consistently late has a
@@ -124,7 +127,7 @@ std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m
 // The matched collectives of the frames with each rank's times moved back by its clock offset
 // (estimate_clock_offsets) when `clock_sync`; the collectives, straggler and findings analyses
 // read the same corrected times.
-CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync);
+CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats = nullptr);
 
 // Per rank, how it stood at the matched collectives (occurrences on >= 2 ranks):
 //  - last_arrivals: collectives it started last;

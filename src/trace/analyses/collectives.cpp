@@ -246,7 +246,7 @@ std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
 }
 }  // namespace
 
-CollectiveMatches match_collectives(const std::vector<Frame>& frames) {
+CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats) {
   CollectiveMatches coll;
   for (const Frame& f : frames) {
     std::unordered_map<uint32_t, const CollectiveArgs*> args;
@@ -296,6 +296,16 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames) {
       coll[{pg, ki.op, seq}].push_back(std::move(occ));
     }
   }
+  int64_t dropped = 0;
+  for (auto& [key, occ] : coll) {
+    std::stable_sort(occ.begin(), occ.end(), [](const Occurrence& a, const Occurrence& b) {
+      return a.rank != b.rank ? a.rank < b.rank : a.start_ns < b.start_ns;
+    });
+    const auto end = std::unique(occ.begin(), occ.end(), [](const Occurrence& a, const Occurrence& b) { return a.rank == b.rank; });
+    dropped += occ.end() - end;
+    occ.erase(end, occ.end());
+  }
+  if (repeats) *repeats = dropped;
   return coll;
 }
 
@@ -308,7 +318,12 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     hta_stragglers(ctx, r);
     return;
   }
-  auto coll = matched_collectives(ctx.frames, ctx.opt.clock_sync);
+  int64_t repeats = 0;
+  auto coll = matched_collectives(ctx.frames, ctx.opt.clock_sync, &repeats);
+  if (repeats > 0)
+    ctx.diagnostics.add_count("collectives: a kernel repeats a (process group, operation, sequence) its rank already ran "
+                              "(left out; the earliest is matched)",
+                              "warning", "a merged or malformed trace", repeats);
   r.set("collectives_clock_sync", std::string(ctx.opt.clock_sync ? "collective ends (see clock_skew)" : "none (baseTimeNanoseconds only)"));
   Table& t = r.add_table("collectives", "NCCL collectives matched across ranks");
   t.add_str("process_group");
@@ -397,8 +412,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     s.add_row({rank, h.last_arrivals, h.caused_wait_us, h.held_back_us, h.waited_for_others_us, h.mean_late_vs_median_us()});
 }
 
-CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync) {
-  auto coll = match_collectives(frames);
+CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats) {
+  auto coll = match_collectives(frames, repeats);
   if (clock_sync) {
     const auto off = estimate_clock_offsets(coll);
     for (auto& [key, occ] : coll)

@@ -79,6 +79,11 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
     std::vector<Change> changes;
     changes.reserve(f.cpu.size() + f.gpu.size());
     std::vector<uint8_t> launched(f.gpu.size(), 0);
+    // Sextant: when each launched GPU event's launch was, so that a start the trace puts before
+    // its launch (CPU/GPU clock skew) counts just after it; and one GPU event per plain launch. Both
+    // had made the queue negative (queue_length_min -1) without a word before 2026-12-02.
+    std::vector<int64_t> launch_ts(ctx.opt.hta ? 0 : f.gpu.size(), INT64_MIN);
+    int64_t extra_per_launch = 0;
     {
       const GpuByCorrelation gpu_by_corr(f);
       for (const auto& c : f.cpu) {
@@ -91,11 +96,18 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
           for (const uint32_t* p = first; p != last; ++p) {
             changes.push_back(Change{c.ts, stream_index(f.gpu[*p].stream), static_cast<uint32_t>(changes.size())});
             launched[*p] = 1;
+            if (!ctx.opt.hta) launch_ts[*p] = c.ts;
           }
           continue;
         }
         changes.push_back(Change{c.ts, stream_index(f.gpu[*first].stream), static_cast<uint32_t>(changes.size())});
-        for (const uint32_t* p = first; p != last; ++p) launched[*p] = 1;
+        if (ctx.opt.hta) {
+          for (const uint32_t* p = first; p != last; ++p) launched[*p] = 1;
+        } else {
+          launched[*first] = 1;
+          launch_ts[*first] = c.ts;
+          extra_per_launch += (last - first) - 1;
+        }
       }
     }
     if (ctx.opt.hta) {
@@ -112,8 +124,19 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
       // without listing the launched events in file order first.
       if (f.trace->size() > kPos)
         throw Error(SourceLocation{f.trace->file, 0, 0, "traceEvents"}, "queue_length: more than 2^31 events in one rank");
+      int64_t before_launch = 0;
       for (size_t k = 0; k < f.gpu.size(); ++k)
-        if (launched[k]) changes.push_back(Change{f.gpu[k].ts, stream_index(f.gpu[k].stream), kStart | f.gpu[k].event});
+        if (launched[k]) {
+          const bool early = f.gpu[k].ts <= launch_ts[k];
+          before_launch += early;
+          changes.push_back(Change{early ? launch_ts[k] + 1 : f.gpu[k].ts, stream_index(f.gpu[k].stream), kStart | f.gpu[k].event});
+        }
+      if (before_launch > 0)
+        ctx.diagnostics.add_count("queue_length: a GPU event starts at or before its launch (CPU/GPU clock skew): counted from 1 ns after it",
+                                  "warning", f.trace->file, before_launch);
+      if (extra_per_launch > 0)
+        ctx.diagnostics.add_count("queue_length: GPU events beyond the first of one launch's correlation id (left out of the queue)",
+                                  "warning", f.trace->file, extra_per_launch);
     }
     launched = {};
     if (ctx.opt.hta) {

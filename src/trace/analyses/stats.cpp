@@ -55,7 +55,7 @@ std::string sextant_column_name(const std::string& h) {
       {"idle_time(us)", "idle_time_us"},
       {"compute_time(us)", "compute_time_us"},
       {"non_compute_time(us)", "non_compute_time_us"},
-      {"kernel_time(us)", "kernel_time_us"},
+      {"kernel_time(us)", "gpu_span_us"},  // HTA's "kernel time" is the GPU-active span, idle included
       {"idle_time_pctg", "idle_time_percent"},
       {"compute_time_pctg", "compute_time_percent"},
       {"non_compute_time_pctg", "non_compute_time_percent"},
