@@ -104,6 +104,23 @@ class AnalyzeCli(unittest.TestCase):
             hit = [i for i, m in enumerate(diag["name"]) if "different jobs" in m]
             self.assertEqual(len(hit), 1, diag["name"])
             self.assertEqual(diag["severity"][hit[0]], "warning")
+            # On the job's clock, as the collectives align ranks (review of 2026-12-02): a
+            # baseTimeNanoseconds two days earlier brings the moved rank back, a base 30 days later
+            # on an unmoved rank takes it away.
+            doc["baseTimeNanoseconds"] = 10 ** 18 - 2 * 86400 * 10 ** 9
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            with open(os.path.join(d, "rank-0.json")) as f:
+                doc0 = json.load(f)
+            doc0["baseTimeNanoseconds"] = 10 ** 18
+            with open(os.path.join(d, "rank-0.json"), "w") as f:
+                json.dump(doc0, f)
+            p = run("analyze", d, "--json", "-")
+            self.assertNotIn("different jobs", p.stdout)
+            doc["baseTimeNanoseconds"] = 10 ** 18 + 30 * 86400 * 10 ** 9
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            self.assertIn("different jobs", run("analyze", d, "--json", "-").stdout)
 
     def test_ranks_without_a_stated_rank_text_after_the_trace_and_a_missing_rank(self):
         """Files without distributedInfo and with PyTorch's default names are distinct ranks (all were
@@ -395,6 +412,36 @@ class AnalyzeCli(unittest.TestCase):
         self.assertGreaterEqual(c["sync_duration_us"][0], 0)
         self.assertEqual(sorted(doc["tables"]["collective_arrivals"]["columns"]["rank"]), [0, 1])
         self.assertIn("repeats a (process group, operation, sequence)", " | ".join(doc["tables"]["diagnostics"]["columns"]["name"]))
+
+    def test_odd_but_readable_files_are_read(self):
+        """Review of 2026-12-02: a UTF-8 BOM, NaN / Infinity / inf as an arg value (Python's json,
+        older Kineto's zero-duration memcpy bandwidth), zero padding after a gzip stream, and the
+        same file named twice were refused or doubled; a multi-letter ph had become a complete
+        event by its first letter; a [memory] sample without Total Allocated left a final level of -1."""
+        import gzip
+        kernel = {"ph": "X", "cat": "kernel", "name": "k", "ts": 100, "dur": 40, "pid": 0, "tid": 7,
+                  "args": {"stream": 7, "correlation": 1, "device": 0, "blocks per SM": float("inf"), "est. occupancy %": float("nan")}}
+        junk = dict(kernel, ph="Xjunk", name="phantom", ts=300, dur=400)
+        mem = [{"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "ts": t, "pid": 1, "tid": 1, "s": "t",
+                "args": {"Device Id": 0, "Bytes": 10, **({"Total Allocated": a, "Total Reserved": 9000} if a else {})}}
+               for t, a in ((50, 5000), (60, 7000), (70, None))]
+        text = json.dumps({"traceEvents": [kernel, junk] + mem})  # json.dumps writes Infinity and NaN
+        with tempfile.TemporaryDirectory() as d:
+            bom = os.path.join(d, "bom.json")
+            with open(bom, "w", encoding="utf-8-sig") as f:
+                f.write(text)
+            padded = os.path.join(d, "pad.json.gz")
+            with open(padded, "wb") as f:
+                f.write(gzip.compress(text.encode()) + b"\0" * 512)
+            for path in (bom, padded):
+                doc = json.loads(run("analyze", path, path, "--only", "temporal_breakdown", "--only", "memory_timeline",
+                                     "--json", "-").stdout)
+                self.assertEqual(doc["scalars"]["ranks_count"], 1, path)  # named twice, one rank
+                self.assertEqual(doc["tables"]["temporal_breakdown"]["columns"]["gpu_span_us"], [40.0], path)
+                self.assertIn("ph of more than one character (not a trace-event phase)",
+                              doc["tables"]["diagnostics"]["columns"]["name"])
+                m = doc["tables"]["memory_summary"]["columns"]
+                self.assertEqual((m["peak_allocated_bytes"], m["final_allocated_bytes"]), ([7000.0], [7000.0]))
 
     def test_one_process_driving_two_gpus_keeps_their_streams_apart(self):
         # Kernels of device 0 (pid 0) and device 1 (pid 1) on the same stream id 7: they were one

@@ -85,7 +85,7 @@ class BenchCli(unittest.TestCase):
                     "--", "/bin/sh", "-c", cmd)
         # run 2 (0.15 s: far beyond the jitter of a loaded machine) against run 1 (0.01 s): slower wall time is a regression.
         p, r = as_json("history", "compare", "1", "2", "--metric", "wall_s", "--db", self.db, check=False)
-        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(p.returncode, 1, (p.stderr, rows(table(r, "cases")) if r else None, r.get("notes") if r else None))
         cases = {c["metric"]: c for c in rows(table(r, "cases"))}
         self.assertEqual(cases["wall_s"]["verdict"], "regression")
         self.assertLess(cases["wall_s"]["p_value"], 0.05)

@@ -1,6 +1,7 @@
 // Memory timeline from the profiler's "[memory]" instant events (profile_memory=True): allocated
 // and reserved bytes over time per rank and device, their peaks, and the peak per iteration.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <regex>
 
@@ -42,11 +43,19 @@ void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
     }
     for (auto& [dev, v] : by_dev) {
       std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->ts_ns < b->ts_ns; });
-      double peak_a = 0, peak_r = 0, final_a = 0;
+      // A sample without "Total Allocated" / "Total Reserved" (-1) states no level: the last stated
+      // one stands (a final level of -1 bytes was reported before 2026-12-02); none stated: NaN.
+      double peak_a = std::nan(""), peak_r = std::nan(""), final_a = std::nan("");
       for (const auto* m : v) {
-        peak_a = std::max(peak_a, static_cast<double>(m->total_allocated_bytes));
-        peak_r = std::max(peak_r, static_cast<double>(m->total_reserved_bytes));
-        final_a = static_cast<double>(m->total_allocated_bytes);
+        if (m->total_allocated_bytes >= 0) {
+          const double x = static_cast<double>(m->total_allocated_bytes);
+          peak_a = std::isnan(peak_a) ? x : std::max(peak_a, x);
+          final_a = x;
+        }
+        if (m->total_reserved_bytes >= 0) {
+          const double x = static_cast<double>(m->total_reserved_bytes);
+          peak_r = std::isnan(peak_r) ? x : std::max(peak_r, x);
+        }
       }
       t.add_row({f.rank(), dev, static_cast<int64_t>(v.size()), peak_a, peak_r, final_a});
       for (const auto& [a, b, n] : steps) {
@@ -54,6 +63,7 @@ void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
         // peaks at what it held before its first sample (only the samples inside were read).
         double p = -1, carried = -1;
         for (const auto* m : v) {
+          if (m->total_allocated_bytes < 0) continue;
           if (m->ts_ns < a) carried = static_cast<double>(m->total_allocated_bytes);
           else if (m->ts_ns < b) p = std::max(p, static_cast<double>(m->total_allocated_bytes));
         }

@@ -496,6 +496,21 @@ class GzipSource final : public ByteSource {
             zs.avail_in = static_cast<uInt>(in_len);
             if (in_len == 0) eof_in = true;
           }
+          // Zero bytes after the last member are block padding (gzip -t accepts them; they had
+          // been read as a member with "unknown compression method" before 2026-12-02).
+          if (zs.avail_in > 0 && zs.next_in[0] == 0) {
+            bool zeros = true;
+            for (;;) {
+              for (uInt k = 0; k < zs.avail_in && zeros; ++k) zeros = zs.next_in[k] == 0;
+              if (!zeros || eof_in) break;
+              consumed += in_len;
+              in_len = f_->read(reinterpret_cast<char*>(in.data()), in.size());
+              zs.next_in = in.data();
+              zs.avail_in = static_cast<uInt>(in_len);
+              if (in_len == 0) eof_in = true;
+            }
+            if (zeros) zs.avail_in = 0;
+          }
           if (zs.avail_in > 0) {
             inflateReset(&zs);
             continue;

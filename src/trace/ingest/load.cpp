@@ -1,6 +1,7 @@
 #include "trace/ingest/load.hpp"
 
 #include <algorithm>
+#include <set>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -31,6 +32,18 @@ static bool looks_like_trace(const std::string& name) {
 
 std::vector<std::string> expand_trace_paths(const std::vector<std::string>& inputs) {
   std::vector<std::string> out;
+  // A file named twice (a path and its folder, the same path twice) is one rank: it had become two
+  // ranks of unstated rank, doubling the cross-rank totals, before 2026-12-02.
+  std::set<std::string> seen;
+  auto add = [&](const std::string& p) {
+    std::error_code ec;
+    // The path itself, made absolute and normal (symbolic links are not followed: links to one
+    // file are a user's way to build a job of copies).
+    std::string key = fs::absolute(p, ec).lexically_normal().string();
+    if (ec) key = p;
+    if (!seen.insert(key).second) return;
+    out.push_back(p);
+  };
   for (const auto& in : inputs) {
     std::error_code ec;
     if (fs::is_directory(in, ec)) {
@@ -44,9 +57,9 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& inpu
       if (files.empty())
         throw Error(SourceLocation{in, 0, 0, ""}, "directory holds no trace files",
                     "expected *.json or *.json.gz files (one per rank)");
-      out.insert(out.end(), files.begin(), files.end());
+      for (const auto& f : files) add(f);
     } else if (fs::exists(in, ec)) {
-      out.push_back(in);
+      add(in);
     } else {
       throw Error(SourceLocation{in, 0, 0, ""}, "no such trace file or directory");
     }
@@ -365,7 +378,11 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
         lo = std::min(lo, t.ts_ns[i]);
         hi = std::max(hi, t.ts_ns[i] + std::max<int64_t>(0, t.dur_ns[i]));
       }
-      win.emplace_back(lo, hi);
+      // On the job's clock, as the collectives analysis aligns ranks: each rank's
+      // baseTimeNanoseconds added (it was left out here before 2026-12-02, so a rank 30 days off
+      // by its base passed and ranks whose bases cancel their offsets were flagged).
+      const int64_t base = t.base_time_ns >= 0 ? t.base_time_ns : 0;
+      win.emplace_back(lo + base, hi + base);
     }
     std::string far;
     for (size_t i = 0; i < win.size(); ++i) {

@@ -369,12 +369,20 @@ const char* skip_value(const char* p, const char* e) {
       ++s;
     }
   }
-  if (c == 't' || c == 'f' || c == 'n') {
-    const char* s = p;
-    while (s < e && *s >= 'a' && *s <= 'z') ++s;
+  // NaN and the infinities are not JSON, but Python's json module writes them and older Kineto
+  // wrote "memory bandwidth (GB/s)": inf for a copy of zero duration (pytorch/kineto#105): a value
+  // that is skipped (or read as no value) is no reason to refuse the file, as it was before
+  // 2026-12-02 ("unexpected character 'I'").
+  auto non_finite = [](std::string_view w) {
+    return w == "NaN" || w == "nan" || w == "Infinity" || w == "inf" || w == "-Infinity" || w == "-inf" || w == "-nan";
+  };
+  if (c == 't' || c == 'f' || c == 'n' || c == 'N' || c == 'I' || c == 'i' ||
+      (c == '-' && p + 1 < e && (p[1] == 'I' || p[1] == 'i' || p[1] == 'n'))) {
+    const char* s = p + (c == '-' ? 1 : 0);
+    while (s < e && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) ++s;
     if (s >= e) return nullptr;
     std::string_view w(p, static_cast<size_t>(s - p));
-    if (w != "true" && w != "false" && w != "null") throw SyntaxError{p, "invalid literal"};
+    if (w != "true" && w != "false" && w != "null" && !non_finite(w)) throw SyntaxError{p, "invalid literal"};
     return s;
   }
   if (c == '-' || (c >= '0' && c <= '9')) {
@@ -662,6 +670,16 @@ class Scanner {
 
   void top_level() {
     char c = peek_nonws();
+    // A UTF-8 byte-order mark (an editor's save) is no JSON text but says nothing either: skipped,
+    // as RFC 8259 lets a parser (it was "expected a JSON object or array at byte offset 0").
+    if (c == '\xEF') {
+      while (lim() - cur() < 3 && fill()) {
+      }
+      if (lim() - cur() >= 3 && cur()[1] == '\xBB' && cur()[2] == '\xBF') {
+        pos_ += 3;
+        c = peek_nonws();
+      }
+    }
     if (c == '[') {
       ++pos_;
       out_.has_trace_events = true;
@@ -1056,6 +1074,9 @@ class Scanner {
     p = skip_ws(p, e);
     if (p >= e) return nullptr;
     if (*p == '-' || (*p >= '0' && *p <= '9')) return parse_number(p, e, n);
+    // A time that is NaN or infinite is corrupt like a negative one: the file is refused (skipped
+    // values elsewhere may be NaN or Infinity).
+    if (*p == 'N' || *p == 'I' || *p == 'i') throw SyntaxError{p, "a non-finite number (NaN or Infinity) as a time"};
     n.ok = false;
     return skip_value(p, e);
   }
@@ -1290,7 +1311,9 @@ class Scanner {
             std::string_view v;
             p = parse_string(p, e, v, scratch);
             if (p && !v.empty()) {
-              ev.ph = v[0];
+              // A phase is one character; "Xjunk" is no phase (its first letter had made it a
+              // complete event: a 400 us phantom kernel before 2026-12-02).
+              ev.ph = v.size() == 1 ? v[0] : '\0';
               ev.has_ph = true;
             }
           } else {
@@ -1370,6 +1393,9 @@ class Scanner {
       case 'B':
       case 'E':
         t.diagnostics.add("unsupported phase B/E (duration begin/end pairs)", "info", std::string(ev.name));
+        return;
+      case '\0':
+        t.diagnostics.add("ph of more than one character (not a trace-event phase)", "warning", std::string(ev.name));
         return;
       default:
         t.diagnostics.add(std::string("unknown phase '") + ev.ph + "'", "info", std::string(ev.name));
