@@ -42,7 +42,10 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   Result r;
   r.command = "analyze";
   r.set("compat", std::string(req.options.hta ? "hta" : "sextant"));
-  r.set("files_count", static_cast<int64_t>(set.ranks.size()));
+  // Files read, kept or skipped (it counted the ranks kept before 2026-12-02, beside a cache-hit
+  // count of every file read).
+  r.set("files_count", static_cast<int64_t>(set.ranks.size() + set.skipped_files.size()));
+  r.set("skipped_files_count", static_cast<int64_t>(set.skipped_files.size()));
   r.set("ranks_count", static_cast<int64_t>(set.ranks.size()));
   r.set("raw_json_bytes", static_cast<int64_t>(set.raw_bytes));
   r.set("file_bytes", static_cast<int64_t>(set.file_bytes));

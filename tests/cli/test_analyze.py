@@ -481,6 +481,8 @@ class AnalyzeCli(unittest.TestCase):
             p = run("analyze", d, "--only", "temporal_breakdown", "--json", "-")
             j = json.loads(p.stdout)
             self.assertTrue(any("file without usable events: skipped" in str(x) for x in json.dumps(j).split("\n")), p.stdout[-500:])
+            # Two files read, one skipped, one rank (files_count counted the ranks before 2026-12-02).
+            self.assertEqual((j["scalars"]["files_count"], j["scalars"]["skipped_files_count"], j["scalars"]["ranks_count"]), (2, 1, 1))
             # Alone, it is the error.
             q = run("analyze", os.path.join(d, "rank-7.json"), check=False)
             self.assertEqual(q.returncode, 2)
