@@ -473,14 +473,15 @@ StepEstimate Estimator::run(const Workload& w) const {
   // warm-up: rank 0 starts chunk c+1 of a group of p micro-batches just as chunk c of its first
   // one returns from rank p-1) nor of the last one's backward (the drain): 2 (p v - 1) hops.
   const double fill_drain_p2p_s = p2p_hidden && p > 1 ? 2.0 * (static_cast<double>(p) * v - 1) * hop_s : 0.0;
-  const double pipe = sched.pipeline_time_s(times, p, v, m) + fill_drain_p2p_s;
-
   // Once-per-step work on each rank; the step ends when the slowest rank ends. A rank r
   // finishes its last backward (r) backward-times before rank 0 (1F1B drain order), or as timing
-  // the order says where the schedule's drain differs (dualpipev).
+  // the order says where the schedule's drain differs (zb-h1, dualpipev). Where the order is
+  // timed anyway its makespan is the pipeline's time: ZB-H1's closed form is exact for uniform
+  // stages only, and was up to 9% low with uneven stages and few micro-batches (before 2026-12-03).
   std::vector<double> order_ends;
   double order_pipe = 0;
   if (p > 1 && sched.drain_from_order()) order_pipe = order_makespan_s(sched, times, p, v, m, &order_ends);
+  const double pipe = (order_ends.empty() ? sched.pipeline_time_s(times, p, v, m) : order_pipe) + fill_drain_p2p_s;
   double step = 0;
   int critical = 0;
   double crit_sync = 0, crit_opt = 0, crit_gather = 0, crit_dp_slow = 0;
@@ -510,7 +511,11 @@ StepEstimate Estimator::run(const Workload& w) const {
     for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
     double slack = 0;
     if (order_ends.empty()) {
-      for (int j = 0; j < r; ++j) slack += times.backward_s[j];
+      // Rank r's last backward is one chunk's (the last micro-batch's chunk 0 under interleaving),
+      // and the ranks below it each run that chunk after it: 1/v of their backward per
+      // micro-batch (before 2026-12-03 the whole of it, which placed a later rank's end v times
+      // too early and hid a heavy last rank's once-per-step work).
+      for (int j = 0; j < r; ++j) slack += times.backward_s[j] / v;
     } else {
       slack = order_pipe - order_ends[static_cast<size_t>(r)];
     }

@@ -322,8 +322,13 @@ struct Lowerer {
   // reduction always blocked (docs/models.md).
   void column_backward(const ComputeOp& f, std::vector<Step>& bi, std::vector<Step>& bw, const char* regather_name,
                        const char* rs_name, const char* ar_name) const {
+    column_backward(f, T * m.hidden * ab, bi, bw, regather_name, rs_name, ar_name);
+  }
+  // bytes: the GEMM's gathered input per micro-batch (the hidden state, or an MLA latent).
+  void column_backward(const ComputeOp& f, double bytes, std::vector<Step>& bi, std::vector<Step>& bw,
+                       const char* regather_name, const char* rs_name, const char* ar_name) const {
     auto [dx, dw] = gemm_grads(f);
-    const double bytes = T * m.hidden * ab;
+    if (t > 1 && sp) dw.input_shards = t;
     const bool async = s.plan.tp_backward_overlap;
     std::optional<Collective> regather;
     if (t > 1 && sp) {
@@ -374,17 +379,34 @@ struct Lowerer {
     const double kv_local = m.mla ? 0 : static_cast<double>(std::max(m.kv_heads, t)) * m.head_dim / t;
     const ComputeOp norm = mem("attn.norm", OpClass::Norm, Tsp * h * ab * 2);
     fwd.push_back(norm);
-    tp_enter(fwd, "attn.tp_all_gather");
     ComputeOp qkv;
+    std::vector<ComputeOp> mla_down, mla_up;
     if (m.mla) {
+      // Megatron-Core's MLA (MLASelfAttention with the TE layer spec): the down projections are
+      // duplicated linears (TELinear, parallel_mode "duplicated") on the layer's input as it is,
+      // the sequence shard under SP; the up projections are column-parallel and, under SP, gather
+      // the latents (q_lora_rank + kv_lora_rank elements per token, and the rope key) instead of
+      // the hidden state. Without SP every rank runs the down projections on the whole sequence.
+      // Before 2026-12-03 the hidden state was gathered under SP and the down projections ran on
+      // the gathered tokens: 3.4x the gather bytes and t x the down-projection FLOPs (DeepSeek-V3).
       const auto& a = *m.mla;
       const double qin = a.q_lora_rank > 0 ? a.q_lora_rank : h;
-      qkv = gemm("attn.kv_down", T, a.kv_lora_rank + a.qk_rope_head_dim, h);
-      fwd.push_back(qkv);
-      if (a.q_lora_rank > 0) fwd.push_back(gemm("attn.q_down", T, a.q_lora_rank, h));
-      fwd.push_back(gemm("attn.q_up", T, q / t, qin));
-      fwd.push_back(gemm("attn.kv_up", T, static_cast<double>(m.heads) / t * (a.qk_nope_head_dim + a.v_head_dim), a.kv_lora_rank));
+      mla_down.push_back(gemm("attn.kv_down", Tsp, a.kv_lora_rank + a.qk_rope_head_dim, h));
+      if (a.q_lora_rank > 0) mla_down.push_back(gemm("attn.q_down", Tsp, a.q_lora_rank, h));
+      for (const auto& d : mla_down) fwd.push_back(d);
+      qkv = mla_down.front();
+      mla_up.push_back(gemm("attn.q_up", T, q / t, qin));
+      mla_up.push_back(gemm("attn.kv_up", T, static_cast<double>(m.heads) / t * (a.qk_nope_head_dim + a.v_head_dim), a.kv_lora_rank));
+      for (size_t i = 0; i < mla_up.size(); ++i) {
+        if (t > 1 && sp) {
+          const Collective ag = coll(i == 0 ? "attn.q_up.tp_all_gather" : "attn.kv_up.tp_all_gather", CollKind::AllGather,
+                                     GroupKind::TP, T * mla_up_input_elems(i) * ab, s.plan.tp_comm_overlap);
+          fwd.push_back(s.plan.tp_comm_overlap ? beside_next(ag) : ag);
+        }
+        fwd.push_back(mla_up[i]);
+      }
     } else {
+      tp_enter(fwd, "attn.tp_all_gather");
       qkv = gemm("attn.qkv", T, (q + 2 * kv_local * t) / t, h);
       fwd.push_back(qkv);
     }
@@ -463,24 +485,26 @@ struct Lowerer {
     if (!m.mla) {
       column_backward(qkv, bi, bw, "attn.tp_regather.bwd", "attn.tp_reduce_scatter.bwd", "attn.tp_all_reduce.bwd_in");
     } else {
-      // MLA's down projections are replicated linears on the gathered input (Megatron-Core
-      // gathers it once before them and keeps it): no re-gather, and the reduction of their
-      // input gradient is the gather's backward, after them.
-      for (auto it = fwd.rbegin(); it != fwd.rend(); ++it)
-        if (auto* op = std::get_if<ComputeOp>(&*it); op && op->cls == OpClass::Gemm && std::string_view(op->name) != "attn.out_proj")
-          gemm_backward(*op, bi, bw);
-      if (t > 1) {
-        if (sp) after_producer(bi, coll("attn.tp_reduce_scatter.bwd", CollKind::ReduceScatter, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
-        else after_producer(bi, coll("attn.tp_all_reduce.bwd_in", CollKind::AllReduce, GroupKind::TP, T * h * ab, s.plan.tp_comm_overlap));
-      }
+      // MLA: each up projection is column-parallel on its latent (re-gathered under SP for its
+      // weight gradient; its input gradient reduce-scattered, all-reduced without SP); the
+      // duplicated down projections then run their backward on the local tokens with no
+      // collective (their weight gradients are summed over TP once per step, StepWork).
+      column_backward(mla_up[1], T * mla_up_input_elems(1) * ab, bi, bw, "attn.kv_up.tp_regather.bwd",
+                      "attn.kv_up.tp_reduce_scatter.bwd", "attn.kv_up.tp_all_reduce.bwd_in");
+      column_backward(mla_up[0], T * mla_up_input_elems(0) * ab, bi, bw, "attn.q_up.tp_regather.bwd",
+                      "attn.q_up.tp_reduce_scatter.bwd", "attn.q_up.tp_all_reduce.bwd_in");
+      for (auto it = mla_down.rbegin(); it != mla_down.rend(); ++it) gemm_backward(*it, bi, bw);
     }
     bi.push_back(mem("attn.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
 
     if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
+    // mla_up_proj recomputes the up projections from the saved latents: under SP they gather
+    // their latents again (Megatron-Core checkpoints qkv_up_proj_and_rope_apply whole).
     if (s.train.recomputes(kRecomputeMlaUpProj))
-      for (const auto& st : fwd)
-        if (auto* op = std::get_if<ComputeOp>(&st); op && (std::string_view(op->name) == "attn.q_up" || std::string_view(op->name) == "attn.kv_up"))
-          rc.push_back(*op);
+      for (const auto& st : fwd) {
+        const char* name = std::visit([](const auto& x) { return x.name; }, st);
+        if (std::string_view(name).starts_with("attn.q_up") || std::string_view(name).starts_with("attn.kv_up")) rc.push_back(st);
+      }
     if (s.train.recomputes(kRecomputeCoreAttn)) {
       // Recomputing the attention of a context-parallel layer exchanges K and V around the ring again.
       if (cp > 1)
@@ -499,16 +523,17 @@ struct Lowerer {
       const double qp = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank * m.heads * qk : h * m.heads * qk;
       const double kvp = h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * m.heads * (a.qk_nope_head_dim + a.v_head_dim);
       // The down projections (hidden to the latents) are replicated across tensor parallelism
-      // (Megatron-Core's MLA layer specs build them as plain, not parallel, linears: their GEMMs
-      // above run in full on every rank); the up projections and the output are split. The two
-      // latent norms add their weights.
+      // (Megatron-Core's MLA layer specs build them as duplicated linears); the up projections
+      // and the output are split. The two latent norms add their weights.
       const double down = h * (a.q_lora_rank > 0 ? a.q_lora_rank : 0.0) + h * (a.kv_lora_rank + a.qk_rope_head_dim);
       const double split = qp + kvp - down + m.heads * a.v_head_dim * h;
       p_attn = down + split / t + a.q_lora_rank + a.kv_lora_rank;
+      b.tp_replicated_params += down + a.q_lora_rank + a.kv_lora_rank;
     } else {
       p_attn = (h * q + 2 * h * kv_local * t + q * h) / t;
     }
     b.params += p_attn + h;  // + norm
+    b.tp_replicated_params += h;
 
     // Saved activations (Korthikanti et al. generalised; docs/models.md).
     const double div_sp = sp ? t : 1;
@@ -517,12 +542,13 @@ struct Lowerer {
     (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += h * gb / div_sp;  // QKV input (the GEMM's saved copy)
     if (m.mla) {
       // MLA: the latents' norms save their inputs and the up projections theirs (the latents are
-      // replicated, so not divided by t); attention saves Q and K (heads x qk dim) and V (heads x
-      // v dim) as built by the up projections.
+      // whole on every TP rank, sequence-sharded under SP like the hidden state: the up
+      // projections re-gather theirs in the backward); attention saves Q and K (heads x qk dim)
+      // and V (heads x v dim) as built by the up projections.
       const auto& a = *m.mla;
       const double latents = (a.q_lora_rank > 0 ? a.q_lora_rank : 0.0) + a.kv_lora_rank;
-      act += latents * ab;
-      (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += latents * gb;
+      act += latents * ab / div_sp;
+      (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += latents * gb / div_sp;
       // mla_up_proj (Megatron-Core's recompute module; DeepSeek-V3 Sec. 3.2.3 recomputes the MLA
       // up projections): Q, K and V are rebuilt from the latents during the backward.
       (s.train.recomputes(kRecomputeMlaUpProj) ? remat : act) += (2 * q + static_cast<double>(m.heads) * a.v_head_dim) / t * ab;
@@ -547,6 +573,15 @@ struct Lowerer {
 
   bool flash_attention() const { return s.train.flash_attention; }
 
+  // Elements per token of the input of MLA's up projection i (0: Q, the query latent or, without
+  // one, the hidden state; 1: KV, the KV latent and the rope key, which Megatron-Core gathers
+  // beside it under SP).
+  double mla_up_input_elems(size_t i) const {
+    const auto& a = *m.mla;
+    if (i == 0) return a.q_lora_rank > 0 ? a.q_lora_rank : static_cast<double>(m.hidden);
+    return static_cast<double>(a.kv_lora_rank) + a.qk_rope_head_dim;
+  }
+
   // Elements of K and V per token that ring attention passes around the CP group: kv heads x head
   // dim twice (GQA heads replicated up to t), or for MLA the expanded K (heads x qk dim) and V
   // (heads x v dim) of this rank's heads.
@@ -563,10 +598,13 @@ struct Lowerer {
     const ComputeOp norm = mem("mlp.norm", OpClass::Norm, Tsp * h * ab * 2);
     fwd.push_back(norm);
     if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
+    // mla_up_proj recomputes the up projections from the saved latents: under SP they gather
+    // their latents again (Megatron-Core checkpoints qkv_up_proj_and_rope_apply whole).
     if (s.train.recomputes(kRecomputeMlaUpProj))
-      for (const auto& st : fwd)
-        if (auto* op = std::get_if<ComputeOp>(&st); op && (std::string_view(op->name) == "attn.q_up" || std::string_view(op->name) == "attn.kv_up"))
-          rc.push_back(*op);
+      for (const auto& st : fwd) {
+        const char* name = std::visit([](const auto& x) { return x.name; }, st);
+        if (std::string_view(name).starts_with("attn.q_up") || std::string_view(name).starts_with("attn.kv_up")) rc.push_back(st);
+      }
     std::vector<Step> local;  // forward steps of this block (for the backward mirror)
     double act = h * ab / div_sp;  // norm input
     double remat = 0;              // rematerialised by selective recompute during the backward
@@ -588,6 +626,7 @@ struct Lowerer {
       bi.push_back(mem("mlp.act.bwd", OpClass::Elementwise, 2 * T * (mats - 1) * f / t * ab + T * f / t * ab));
       column_backward(up, bi, bw, "mlp.tp_regather.bwd", "mlp.tp_reduce_scatter.bwd", "mlp.tp_all_reduce.bwd_in");
       b.params += mats * h * f / t + h;
+      b.tp_replicated_params += h;  // the norm
       norm_out += h * gb / div_sp;  // fc1 input (the GEMM's saved copy)
       // fc1 output(s); activation output = fc2 input. Recomputing the MLP repeats its forward
       // from the saved fc1 input, TP collectives included.
@@ -682,6 +721,7 @@ struct Lowerer {
       const double p_expert = local_experts * mats * h * f / etp;
       b.params += p_expert + h * x.num_experts + h;
       b.expert_params += p_expert;
+      b.tp_replicated_params += h * x.num_experts + h;  // the router and the norm
       norm_out += h * ab / div_sp;  // router input
       // Per routed token: the dispatched token (the expert GEMM's saved input), the expert
       // outputs when the router probabilities multiply them at the combine (the multiply saves
@@ -879,6 +919,7 @@ struct Lowerer {
     // Tied embeddings share one weight where the embedding and the head sit on one rank (no
     // pipeline, or dualpipev's V, which puts both ends on rank 0).
     b.params = (m.tied_embeddings && ends_on_one_rank(s)) ? h : V * h / t + h;
+    b.tp_replicated_params = h;  // the final norm
     zero3_root(b.params, fwd, bw, "head.zero3.param_all_gather", "head.zero3.grad_reduce_scatter", false);
     if (zero2) zero2_reduce(b.params, 0.0, bw);
     b.forward = std::move(fwd);
@@ -1039,6 +1080,7 @@ Workload lower(const Scenario& s) {
       for (const auto& b : ch.blocks) {
         st.params += b.params * b.count;
         st.expert_params += b.expert_params * b.count;
+        st.tp_replicated_params += b.tp_replicated_params * b.count;
       }
       st.chunks.push_back(std::move(ch));
     }
@@ -1053,7 +1095,7 @@ Workload lower(const Scenario& s) {
   w.step_per_stage.reserve(w.stages.size());
   for (const auto& st : w.stages) {
     StepWork sw;
-    sw.grad_sync.reserve(3);
+    sw.grad_sync.reserve(4);
     sw.param_gather.reserve(2);
     const double dense_params = st.params - st.expert_params;
     const double gb = L.grad_bytes();
@@ -1086,6 +1128,12 @@ Workload lower(const Scenario& s) {
           sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * 2, p.overlap_param_gather));
       }
     }  // ZeRO-3: every layer reduce-scatters its own gradients, expert ones over EDP (Lowerer::layer)
+    // Under SP the parameters replicated across TP (norms, routers, MLA's down projections) see
+    // only their sequence shard: Megatron-Core sums their gradients over TP once per step, after
+    // the backward (finalize_model_grads, the params marked sequence_parallel), one coalesced
+    // all-reduce. Exposed whole, as the tied embedding's below.
+    if (L.sp && st.tp_replicated_params > 0)
+      sw.grad_sync.push_back(L.coll("tp.sp_replicated_grad_all_reduce", CollKind::AllReduce, GroupKind::TP, st.tp_replicated_params * gb));
     if (s.model.tied_embeddings && !ends_together && (st.pp_rank == 0 || st.pp_rank == last_rank))
       sw.grad_sync.push_back(L.coll("embedding.tied_grad_all_reduce", CollKind::AllReduce, GroupKind::PP,
                                     static_cast<double>(s.model.vocab) * s.model.hidden / p.tp * gb));

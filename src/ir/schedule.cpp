@@ -27,13 +27,17 @@ double weight_pass_held_bytes(const Chunk& c) {
   // Every weight-gradient GEMM (lowering's gemm_grads names them so), wherever lowering placed it:
   // a schedule that does not split the backward keeps some beside the input gradient (under TP
   // overlap), and the plan search's memory model lowers once for every schedule.
+  // The output head's logits gradient counts too (its op class is Logits; before 2026-12-03 only
+  // class Gemm was read, and ZB-H1's last rank held 1 GB less per deferred pass of Llama 3 8B's
+  // head than it does). A re-gathered input (SP) is held as its shard.
   for (const auto& b : c.blocks) {
     double one = 0;
     for (const StepList* list : {&b.backward_input, &b.backward_weight})
       for (const auto& step : *list)
-        if (const auto* op = std::get_if<ComputeOp>(&step); op && op->cls == OpClass::Gemm && std::strcmp(op->name, "gemm.wgrad") == 0)
-          one += static_cast<double>(op->batch) * (static_cast<double>(op->m) * static_cast<double>(op->k) +
-                                                    static_cast<double>(op->k) * static_cast<double>(op->n)) *
+        if (const auto* op = std::get_if<ComputeOp>(&step); op && std::strcmp(op->name, "gemm.wgrad") == 0)
+          one += static_cast<double>(op->batch) *
+                 (static_cast<double>(op->m) * static_cast<double>(op->k) / std::max(1, op->input_shards) +
+                  static_cast<double>(op->k) * static_cast<double>(op->n)) *
                  dtype_bytes(op->dtype);
     bytes += one * b.count;
   }

@@ -54,6 +54,10 @@ struct ComputeOp {
   // Attention: the kernel reaches at most this fraction of the 16-bit dense peak (the scenario's
   // training.attention_peak_fraction); 0: no cap beyond the accelerator's attention rate.
   double peak_fraction_cap = 0;
+  // A weight-gradient GEMM whose input is re-gathered over TP before it (a column-parallel linear
+  // under sequence parallelism): what is held for it until it runs is the input's sequence
+  // shard, 1/input_shards of its m x k operand (weight_pass_held_bytes).
+  int input_shards = 1;
 };
 
 // All-to-all traffic of one member, as multiples of the collective's `bytes`: the part sent to
@@ -80,6 +84,11 @@ struct Collective {
   // layer); the excess is exposed before that step ends. False: the whole pass can hide it.
   bool hides_behind_next = false;
 };
+
+// Once-per-step gradient reductions over DP and EDP go bucket by bucket as the gradients finish
+// (with overlap_grad_reduce); the other entries of StepWork::grad_sync (the tied embedding's
+// all-reduce over PP, the SP-replicated parameters' over TP) run after the backward.
+inline bool bucketed(const Collective& c) { return c.group == GroupKind::DP || c.group == GroupKind::EDP; }
 
 using Step = std::variant<ComputeOp, Collective>;
 
@@ -120,6 +129,9 @@ struct Block {
   StepList recompute;        // forward work redone in backward (recompute policy)
   double params = 0;                  // parameters held by this rank for one repetition
   double expert_params = 0;           // of which expert (EP-sharded) parameters
+  // Of which replicated across TP (norms, MoE routers, MLA's down projections): under sequence
+  // parallelism each TP rank's gradient covers its sequence shard, summed over TP once per step.
+  double tp_replicated_params = 0;
   double activation_bytes = 0;        // saved for backward per micro-batch per repetition
   // Activations rematerialised while this block's backward runs when it is recomputed in full
   // (the layer's whole saved set, held for one repetition at a time), per micro-batch; 0 when
@@ -139,6 +151,7 @@ struct Stage {
   std::vector<Chunk> chunks;  // vpp chunks; chunk c is virtual stage c*pp + pp_rank
   double params = 0;          // parameters on this rank (sum over blocks)
   double expert_params = 0;
+  double tp_replicated_params = 0;  // sum over blocks (Block::tp_replicated_params)
   double boundary_activation_bytes = 0;  // bytes sent to the next stage per micro-batch
 };
 

@@ -278,7 +278,7 @@ struct Builder {
     std::vector<uint8_t> bucket_group;
     const bool overlap_grad = s.plan.overlap_grad_reduce;
     for (const auto& c : sw.grad_sync) {
-      if (!active(c) || c.group == GroupKind::PP) continue;
+      if (!active(c) || !bucketed(c)) continue;
       Collective part = c;
       part.bytes = c.bytes / nb;
       bucket_info.push_back(describe_collective(part, w, est, f));
@@ -476,7 +476,7 @@ struct Builder {
     emit(Ins::WaitStep, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, 0, 0, 0, 1);
     for (const auto& c : sw.grad_sync) {
       if (!active(c)) continue;
-      if (overlap_grad && c.group != GroupKind::PP) continue;
+      if (overlap_grad && bucketed(c)) continue;
       coll(c, CollMode::Blocking, 0, 1);
     }
     for (const auto& op : sw.optimizer) emit(Ins::Compute, 0, CollMode::Blocking, 0, op_ref(op, true));

@@ -137,6 +137,31 @@ TEST(ClosedForms, SchedulesAreDeadlockFree) {
 // activations A and r pending weight passes' inputs W, and after a backward p - r - 1 and r + 1:
 // max((p - r) A + r W, (p - r - 1) A + (r + 1) W). Before 2026-12-02 the Ws were not counted and
 // ZB-H1 read as 1F1B's (p - r) A, which a heavier last stage (the loss head) exceeds.
+// Question: what does a deferred weight pass hold? Both operands of every weight-gradient GEMM,
+// the output head's logits gradient included (class Logits: it was skipped before 2026-12-03),
+// and a re-gathered input (SP) as its sequence shard (it was counted whole).
+TEST(ClosedForms, WeightPassHoldsTheHeadAndShardedInputs) {
+  ir::ComputeOp wg;
+  wg.name = "gemm.wgrad";
+  wg.m = 4096;   // input features
+  wg.k = 8192;   // tokens
+  wg.n = 14336;  // output features
+  wg.dtype = DType::BF16;
+  ir::ComputeOp head = wg;
+  head.cls = ir::OpClass::Logits;
+  head.n = 128256;
+  ir::ComputeOp sharded = wg;
+  sharded.input_shards = 4;
+  ir::Block b;
+  b.count = 2;
+  b.backward_weight = std::vector<ir::Step>{wg, head, sharded};
+  ir::Chunk c;
+  c.blocks.push_back(b);
+  const double expected = 2 * 2.0 * ((4096.0 * 8192 + 8192.0 * 14336) + (4096.0 * 8192 + 8192.0 * 128256) +
+                                     (4096.0 * 8192 / 4 + 8192.0 * 14336));
+  EXPECT_DOUBLE_EQ(ir::weight_pass_held_bytes(c), expected);
+}
+
 TEST(ClosedForms, ZeroBubbleHoldsTheInputsOfItsDeferredWeightPasses) {
   ir::ScheduleRegistry reg;
   const auto& zb = reg.get("zb-h1");
@@ -917,6 +942,77 @@ TEST(ClosedForms, MlaSavesItsLatentsKeysAndValues) {
   const double attn_params = down + split / 8 + qlat + kvlat + h;
   const double mlp_params = 3 * h * f / 8 + h;
   EXPECT_DOUBLE_EQ(dense(with_tp(8)).params, attn_params + mlp_params);
+}
+
+// Question: under TP with sequence parallelism, does an MLA layer gather its latents rather than
+// the hidden state, and run its duplicated down projections on its sequence shard? Megatron-Core's
+// MLASelfAttention (TE spec): the down projections are duplicated linears on the SP input, the up
+// projections column-parallel linears that gather the latents (and the rope key beside KV's).
+// The duplicated weights' gradients, like the norms' and routers', are summed over TP once per
+// step (finalize_model_grads). Before 2026-12-03 the hidden state was gathered and the down
+// projections ran on every token of the gathered sequence.
+TEST(ClosedForms, MlaUnderSequenceParallelGathersItsLatents) {
+  const std::string y = "model: deepseek-v3\nsystem: dgx-h100\nnum_gpus: 8\n"
+                        "parallel: {tp: 4, pp: 1, ep: 1, zero_stage: 1, sequence_parallel: SP}\n"
+                        "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+  auto scenario = [&](bool sp) {
+    std::string t = y;
+    t.replace(t.find("SP"), 2, sp ? "true" : "false");
+    return parse_scenario(t, "t.yaml", *frozen());
+  };
+  const double T = 4096, h = 7168, qlat = 1536, kvlat = 512, rope = 64, tp = 4;
+  for (bool sp : {true, false}) {
+    SCOPED_TRACE(sp ? "sp" : "no sp");
+    const auto s = scenario(sp);
+    const auto w = ir::lower(s);
+    const ir::Block* b = find_block(w, "dense_layer");
+    ASSERT_NE(b, nullptr);
+    std::map<std::string, double> coll_bytes, gemm_tokens;
+    for (const auto* pass : {&b->forward, &b->backward_input, &b->backward_weight})
+      for (const auto& st : *pass) {
+        if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::TP)
+          coll_bytes[std::string(c->name)] += c->bytes;
+        if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && pass == &b->forward) gemm_tokens[op->name] = op->m;
+      }
+    // Down projections on the local tokens, up projections on the whole sequence.
+    EXPECT_DOUBLE_EQ(gemm_tokens["attn.q_down"], sp ? T / tp : T);
+    EXPECT_DOUBLE_EQ(gemm_tokens["attn.kv_down"], sp ? T / tp : T);
+    EXPECT_DOUBLE_EQ(gemm_tokens["attn.q_up"], T);
+    // Each up projection gathers its latent (SP) and reduces its input gradient (reduce-scatter
+    // with SP, all-reduce without); the hidden state is gathered by no attention collective.
+    if (sp) {
+      EXPECT_DOUBLE_EQ(coll_bytes["attn.q_up.tp_all_gather"], T * qlat * 2);
+      EXPECT_DOUBLE_EQ(coll_bytes["attn.kv_up.tp_all_gather"], T * (kvlat + rope) * 2);
+      EXPECT_DOUBLE_EQ(coll_bytes["attn.q_up.tp_regather.bwd"], T * qlat * 2);
+      EXPECT_DOUBLE_EQ(coll_bytes["attn.q_up.tp_reduce_scatter.bwd"], T * qlat * 2);
+      EXPECT_DOUBLE_EQ(coll_bytes["attn.kv_up.tp_reduce_scatter.bwd"], T * (kvlat + rope) * 2);
+      EXPECT_EQ(coll_bytes.count("attn.tp_all_gather"), 0u);
+      EXPECT_EQ(coll_bytes.count("attn.tp_reduce_scatter.bwd"), 0u);
+    } else {
+      EXPECT_DOUBLE_EQ(coll_bytes["attn.q_up.tp_all_reduce.bwd_in"], T * qlat * 2);
+      EXPECT_DOUBLE_EQ(coll_bytes["attn.kv_up.tp_all_reduce.bwd_in"], T * (kvlat + rope) * 2);
+      EXPECT_EQ(coll_bytes.count("attn.tp_all_reduce.bwd_in"), 0u);
+    }
+    // Saved activations: with SP every term is divided by t, the latents included (each rank
+    // keeps its sequence shard of them; the up projections re-gather theirs in the backward).
+    if (sp) {
+      const double heads = 128, qk = 192, v = 128, f = 18432;
+      const double attention = 2 * h * 2 + (qlat + kvlat) * 2 * 2 + (2 * heads * qk + heads * v) * 2 + heads * v * 2 + 4 * heads;
+      const double mlp = 2 * h * 2 + 3 * f * 2;
+      EXPECT_DOUBLE_EQ(b->activation_bytes, T * (attention + mlp) / tp);
+    }
+    // The layer's TP-replicated parameters: the down projections, the latent norms and two norms.
+    EXPECT_DOUBLE_EQ(b->tp_replicated_params, h * qlat + h * (kvlat + rope) + qlat + kvlat + 2 * h);
+    // Summed over TP once per step under SP only, in the gradients' precision (fp32 main grads).
+    double step_ar = -1;
+    for (const auto& c : w.step.grad_sync)
+      if (std::string_view(c.name) == "tp.sp_replicated_grad_all_reduce") step_ar = c.bytes;
+    if (sp) {
+      EXPECT_DOUBLE_EQ(step_ar, w.stages[0].tp_replicated_params * 4);
+    } else {
+      EXPECT_EQ(step_ar, -1);
+    }
+  }
 }
 
 // Question: are shared experts split over the layer's TP group, with their own TP collectives,
