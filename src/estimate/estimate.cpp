@@ -446,23 +446,22 @@ StepEstimate Estimator::run(const Workload& w) const {
     settle_dp(c, fwd[r]);
     settle_dp(c, bwd[r], wgt[r]);
     // Pipeline point-to-point: activations forward and gradients backward, once per chunk.
+    // Forward sends go to the next rank, backward ones to the previous (each inside the scale-up
+    // domain or across it, ir::pp_send).
     if (p > 1) {
-      Collective send;
-      send.kind = CollKind::SendRecv;
-      send.group = GroupKind::PP;
-      send.bytes = w.stages[r].boundary_activation_bytes;
-      const double hop = collective_time_s(send, w, c.fabric);
-      const double t = hop * chunk_transfers(w, r);
-      hop_s = std::max(hop_s, hop);
+      const double bytes = w.stages[r].boundary_activation_bytes;
+      const double hop_f = collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + 1) % p), w, c.fabric);
+      const double hop_b = collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + p - 1) % p), w, c.fabric);
+      const double n = chunk_transfers(w, r);
+      hop_s = std::max({hop_s, hop_f, hop_b});
       // Interleaved schedules overlap these transfers with the other chunks' work, except in the
       // fill and the drain (below).
-      const double exposed = p2p_hidden ? 0.0 : t;
-      fwd[r].blocking_comm_s += exposed;
-      bwd[r].blocking_comm_s += exposed;
-      fwd[r].add_comm(GroupKind::PP, t);
-      bwd[r].add_comm(GroupKind::PP, t);
-      fwd[r].add_exposed(GroupKind::PP, exposed);
-      bwd[r].add_exposed(GroupKind::PP, exposed);
+      fwd[r].blocking_comm_s += p2p_hidden ? 0.0 : hop_f * n;
+      bwd[r].blocking_comm_s += p2p_hidden ? 0.0 : hop_b * n;
+      fwd[r].add_comm(GroupKind::PP, hop_f * n);
+      bwd[r].add_comm(GroupKind::PP, hop_b * n);
+      fwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : hop_f * n);
+      bwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : hop_b * n);
     }
     times.forward_s.push_back(fwd[r].total());
     times.backward_s.push_back(bwd[r].total() + wgt[r].total());
@@ -726,17 +725,20 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
         }
     }
   if (p > 1) {  // activations forward and gradients backward, once per chunk and micro-batch (as run())
-    Collective send;
-    send.name = "pp.send_recv";
-    send.kind = CollKind::SendRecv;
-    send.group = GroupKind::PP;
-    send.bytes = stage.boundary_activation_bytes;
-    OpStat r;
-    r.block = "pipeline";
-    r.pass = "pipeline";
-    collective_row(r, send);
-    r.count = static_cast<int64_t>(2 * chunk_transfers(w, pp_rank)) * m;
-    rows.push_back(std::move(r));
+    const int p_ranks = static_cast<int>(w.stages.size());
+    for (int to : {(pp_rank + 1) % p_ranks, (pp_rank + p_ranks - 1) % p_ranks}) {
+      OpStat r;
+      r.block = "pipeline";
+      r.pass = "pipeline";
+      collective_row(r, pp_send(w, "pp.send_recv", stage.boundary_activation_bytes, pp_rank, to));
+      r.count = static_cast<int64_t>(chunk_transfers(w, pp_rank)) * m;
+      // One row when both directions cost the same (both inside the domain, or both across it).
+      if (!rows.empty() && rows.back().block == "pipeline" && rows.back().time_s == r.time_s) {
+        rows.back().count += r.count;
+        continue;
+      }
+      rows.push_back(std::move(r));
+    }
   }
   const auto& sw = w.step_per_stage[static_cast<size_t>(pp_rank)];
   for (const auto* list : {&sw.grad_sync, &sw.param_gather})
@@ -986,15 +988,13 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     settle_dp(c, fwd);
     settle_dp(c, bwd, wgt);
     if (p > 1 && w.schedule != "interleaved-1f1b") {  // blocking transfers, as run() charges them
-      Collective send;
-      send.kind = CollKind::SendRecv;
-      send.group = GroupKind::PP;
-      send.bytes = stage.boundary_activation_bytes;
-      const double t = est.collective_time_s(send, w, c.fabric) * chunk_transfers(w, r);
-      fwd.blocking_comm_s += t;
-      bwd.blocking_comm_s += t;
-      fwd.add_exposed(GroupKind::PP, t);
-      bwd.add_exposed(GroupKind::PP, t);
+      const double n = chunk_transfers(w, r), bytes = stage.boundary_activation_bytes;
+      const double tf = est.collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + 1) % p), w, c.fabric) * n;
+      const double tb = est.collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + p - 1) % p), w, c.fabric) * n;
+      fwd.blocking_comm_s += tf;
+      bwd.blocking_comm_s += tb;
+      fwd.add_exposed(GroupKind::PP, tf);
+      bwd.add_exposed(GroupKind::PP, tb);
     }
     st.forward_s = fwd.total();
     st.backward_s = bwd.total() + wgt.total();  // as run() gives the schedule

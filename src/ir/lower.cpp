@@ -43,6 +43,17 @@ double bus_factor(CollKind k, int n) {
   return 1;
 }
 
+Collective pp_send(const Workload& w, const char* name, double bytes, int from, int to) {
+  Collective c;
+  c.name = name;
+  c.kind = CollKind::SendRecv;
+  c.group = GroupKind::PP;
+  c.bytes = bytes;
+  const Group& g = w.group(GroupKind::PP);
+  if (g.domains > 1 && g.per_domain > 1 && from / g.per_domain == to / g.per_domain) c.traffic = A2ATraffic{1.0, 0.0};
+  return c;
+}
+
 const Group& Workload::group(GroupKind k) const {
   for (const auto& g : groups)
     if (g.kind == k) return g;

@@ -183,4 +183,11 @@ Workload lower(const Scenario& s);
 // Bus-bandwidth factor of a collective on n ranks (nccl-tests): AR 2(n-1)/n, AG/RS/A2A (n-1)/n.
 double bus_factor(CollKind k, int n);
 
+// The pipeline send of `bytes` from pipeline rank `from` to pipeline rank `to`. The PP group's
+// members sit per_domain to a scale-up domain in rank order (Group), so a send between two ranks
+// of one domain stays on its links: its traffic is marked {intra 1, inter 0} and the p2p
+// algorithm costs it there; otherwise it is left uniform (across domains when the group spans
+// several). Before 2026-12-03 every send of a group spanning domains was charged at the NIC rate.
+Collective pp_send(const Workload& w, const char* name, double bytes, int from, int to);
+
 }  // namespace sextant::ir

@@ -44,7 +44,7 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
       break;
     }
     case CollKind::SendRecv:
-      if (g.domains <= 1) nv_t = c.bytes / up;
+      if (g.domains <= 1 || (!c.traffic.uniform() && c.traffic.inter <= 0)) nv_t = c.bytes / up;
       else nic_t = c.bytes / out;
       up_t = nic_t * f.ring_uplink_ratio(g);
       break;
@@ -354,12 +354,13 @@ struct Builder {
       if ((split && it.kind == ScheduleItem::Weight) || (!split && it.kind == ScheduleItem::Backward))
         last_grad_mb[static_cast<size_t>(it.chunk)] = std::max(last_grad_mb[static_cast<size_t>(it.chunk)], it.microbatch);
 
-    Collective p2p;
-    p2p.name = "pp.send_recv";
-    p2p.kind = CollKind::SendRecv;
-    p2p.group = GroupKind::PP;
-    p2p.bytes = st.boundary_activation_bytes;
-    const int p2p_ref = p > 1 ? own_coll(describe_collective(p2p, w, est, f)) : 0;
+    // One transfer per destination rank (ir::pp_send: inside the scale-up domain or across it).
+    std::vector<int> p2p_ref_to(static_cast<size_t>(p), -1);
+    auto p2p_ref = [&](int to) {
+      int& ref = p2p_ref_to[static_cast<size_t>(to)];
+      if (ref < 0) ref = own_coll(describe_collective(pp_send(w, "pp.send_recv", st.boundary_activation_bytes, r, to), w, est, f));
+      return ref;
+    };
 
     // One item in four parts (its marker, receive, compute, send), so that an overlapped pair
     // (ScheduleItem::with_next: DualPipe's forward beside a backward) receives both inputs before
@@ -395,8 +396,8 @@ struct Builder {
     auto send = [&](const ScheduleItem& it) {
       const Where x = where(it);
       const CollMode mode = p2p_async ? CollMode::AsyncPass : CollMode::Blocking;
-      if (it.kind == ScheduleItem::Forward && x.vs < nvs - 1 && x.r_next != r) emit(Ins::Send, 0, mode, 0, p2p_ref, 0, x.dir_next);
-      if (it.kind == ScheduleItem::Backward && x.vs > 0 && x.r_prev != r) emit(Ins::Send, 1, mode, 0, p2p_ref, 0, x.dir_prev);
+      if (it.kind == ScheduleItem::Forward && x.vs < nvs - 1 && x.r_next != r) emit(Ins::Send, 0, mode, 0, p2p_ref(x.r_next), 0, x.dir_next);
+      if (it.kind == ScheduleItem::Backward && x.vs > 0 && x.r_prev != r) emit(Ins::Send, 1, mode, 0, p2p_ref(x.r_prev), 0, x.dir_prev);
     };
     auto compute = [&](const ScheduleItem& it) {
       const int c = it.chunk;

@@ -239,6 +239,49 @@ TEST(ClosedForms, RingAllReduceTime) {
   EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), 7.0 / 8 * S / 200e9 + 7 * 5e-6, 1e-12);
 }
 
+// Question: does the tree cost what NCCL's tuning model says, and does the registry then pick
+// the ring for large all-reduces and the tree for small ones across many domains? NCCL
+// (tuning.cc): tree bus bandwidth 0.92 of the ring's, algorithm bandwidth half of it; latency
+// 2 (log2 domains inter-domain steps + the chain inside a domain). Before 2026-12-03 the tree had
+// the ring's bandwidth and won at every size.
+TEST(ClosedForms, TreeAllReduceAgainstTheRing) {
+  CollectiveRegistry reg;
+  Fabric f;
+  f.up_busbw_bytes_per_s = 200e9;
+  f.up_latency_s = 3e-6;
+  f.out_busbw_bytes_per_s = 25e9;
+  f.out_latency_s = 5e-6;
+  ir::Group g{ir::GroupKind::DP, 128, 8, 1, 128};  // one member per domain, 128 domains
+  const double S = 25e6;
+  EXPECT_NEAR(reg.get("tree").time_s(ir::CollKind::AllReduce, S, g, f), 2 * S / (0.92 * 25e9) + 2 * 7 * 5e-6, 1e-12);
+  const double ring_small = reg.get("ring").time_s(ir::CollKind::AllReduce, S, g, f);
+  EXPECT_NEAR(ring_small, 2.0 * 127 / 128 * S / 25e9 + 2.0 * 127 * 5e-6, 1e-12);
+  EXPECT_EQ(reg.best(ir::CollKind::AllReduce, S, g, f).algorithm->name(), "tree");
+  // 4 GB: the ring's bandwidth wins over its latency steps.
+  EXPECT_EQ(reg.best(ir::CollKind::AllReduce, 4e9, g, f).algorithm->name(), "ring");
+}
+
+// Question: does a pipeline send between two ranks of one scale-up domain cost the domain's link,
+// and one leaving it the NIC's? tp 2 pp 4 on 2 DGX nodes (dp 2): stages 0-1 on node 0, 2-3 on
+// node 1. Before 2026-12-03 every send was charged at the NIC rate.
+TEST(ClosedForms, PipelineSendsInsideADomainUseItsLinks) {
+  std::string y = gpt_yaml(2, true, "none", false, 4);
+  y.replace(y.find("num_gpus: 32"), 12, "num_gpus: 16");
+  const auto s = parse_scenario(y, "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto& g = w.group(ir::GroupKind::PP);
+  ASSERT_EQ(g.per_domain, 2);
+  ASSERT_EQ(g.domains, 2);
+  const Fabric f = make_fabric(s);
+  const Estimator est;
+  const double bytes = 64e6;
+  const double in = est.collective_time_s(ir::pp_send(w, "pp.send_recv", bytes, 0, 1), w, f);
+  const double out = est.collective_time_s(ir::pp_send(w, "pp.send_recv", bytes, 1, 2), w, f);
+  EXPECT_NEAR(in, bytes / f.up_busbw_bytes_per_s + f.up_latency_s, 1e-12);
+  EXPECT_NEAR(out, bytes / f.out_busbw_bytes_per_s + f.out_latency_s, 1e-9 * out);
+  EXPECT_LT(in * 4, out);
+}
+
 TEST(ClosedForms, MixedPrecisionAdamBytesPerParameter) {
   // ZeRO paper (Rajbhandari et al. 2020): 2 (fp16 weights) + 2 (fp16 grads) + 12 (fp32 master, m, v) = 16.
   auto yaml = gpt_yaml(8, true, "none") + "";

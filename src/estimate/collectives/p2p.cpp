@@ -9,8 +9,9 @@ class P2P final : public CollectiveAlgorithm {
  public:
   std::string name() const override { return "p2p"; }
   bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override { return k == ir::CollKind::SendRecv; }
-  double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& = {}) const override {
-    if (g.domains <= 1) return bytes / f.up_busbw_bytes_per_s + f.up_latency_s;
+  double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& traffic = {}) const override {
+    // Inside the domain: the group fits one, or the send is marked as staying in one (ir::pp_send).
+    if (g.domains <= 1 || (!traffic.uniform() && traffic.inter <= 0)) return bytes / f.up_busbw_bytes_per_s + f.up_latency_s;
     // Between leaves: the uplink share of the send (Fabric::ring_uplink_ratio) when it is slower.
     return bytes * std::max(1.0, f.ring_uplink_ratio(g)) / f.out_busbw_bytes_per_s + f.out_latency_s;
   }
