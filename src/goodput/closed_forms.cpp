@@ -67,6 +67,11 @@ double daly_higher_order_interval_s(double checkpoint_s, double mttf) {
 double lambert_w_interval_s(double checkpoint_s, double mttf) {
   check_positive(checkpoint_s, "checkpoint time");
   check_positive(mttf, "MTTF");
+  // Near the branch point (delta << M) 1 + W0(-e^-(x+1)) cancels: with p = sqrt(2 (1 - e^-x)) the
+  // branch-point series 1 + W0 = p - p^2/3 + 11 p^3/72 - 43 p^4/540 keeps the digits (x below
+  // ~1e-12 had rounded away, 1.2% high at rate_scale 1e-10; Corless et al. 1996, eq. 4.22).
+  const double pb = std::sqrt(-2.0 * std::expm1(-checkpoint_s / mttf));
+  if (pb < 1e-3) return mttf * (pb - pb * pb / 3.0 + 11.0 * pb * pb * pb / 72.0 - 43.0 * pb * pb * pb * pb / 540.0);
   return mttf * (1.0 + lambert_w0(-std::exp(-(checkpoint_s / mttf + 1.0))));
 }
 

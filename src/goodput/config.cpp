@@ -709,6 +709,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     el.enabled = em->boolean("enabled", true);
     el.reconfigure_s = nonneg(*em, "reconfigure_s", el.reconfigure_s);
     el.min_replica_fraction = nonneg(*em, "min_replica_fraction", el.min_replica_fraction);
+    if (el.min_replica_fraction > 1)
+      em->fail("min_replica_fraction", "must be within [0, 1] (the fraction of the data-parallel replicas the job needs to continue)",
+               "got " + format_double(el.min_replica_fraction));
     const std::string tp = em->choice("throughput", {"estimate", "proportional"}, train ? "estimate" : "proportional");
     if (el.enabled) {
       if (j.dp < 2) em->fail("enabled", "elastic continuation needs data parallelism (dp >= 2)");

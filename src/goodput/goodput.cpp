@@ -270,7 +270,26 @@ Result run_goodput(const GoodputConfig& c) {
   // Daly's and Meta's own. Intervals are floored at min_cycle - delta, as the engine would.
   double min_cycle = 0;
   for (const auto& l : sched.levels) min_cycle = std::max(min_cycle, (l.persist_s + sched.blocking_s) / double(l.every_count));
-  const double persist_at_risk = sched.levels.empty() ? 0.0 : sched.remote().persist_s;
+  // The persist at risk is that of the level each failure restores from (the mapping of the
+  // multi-level table below: the lowest level that survives it; SDC and preemptions the remote
+  // one), weighted by the processes' rates. Before 2026-12-03 it was the remote level's for every
+  // failure: NVMe saved in 20 s beside an 800 s remote save read 0.893 where the simulation and
+  // Daly with P = 20 s give 0.926.
+  double persist_at_risk = 0;
+  if (!sched.levels.empty()) {
+    double wsum = 0, psum = 0;
+    for (const auto& p : c.processes) {
+      if (p.kind == EventKind::FailSlow || c.graceful(p)) continue;
+      const int64_t f = p.node_lost ? std::max<int64_t>(1, p.nodes_per_domain) : 0;
+      size_t l = 0;
+      while (l + 1 < sched.levels.size() && f > sched.levels[l].survives_lost_nodes) ++l;
+      if (p.kind == EventKind::Sdc || p.kind == EventKind::Preemption) l = sched.levels.size() - 1;
+      const double w = c.process_rate_per_s(p);
+      wsum += w;
+      psum += w * sched.levels[l].persist_s;
+    }
+    persist_at_risk = wsum > 0 ? psum / wsum : sched.remote().persist_s;
+  }
   const double restart_eff = restart + persist_at_risk;
   auto delta_eff = [&](double tau) { return std::max(delta, min_cycle - tau); };
   auto daly_at = [&](double tau) {

@@ -55,6 +55,19 @@ TEST(LambertWInterval, MinimisesDalyWallClock) {
   }
 }
 
+// Near the branch point (delta << M) the exact optimum is Young's sqrt(2 delta M) to first order:
+// computed as 1 + W0(-e^-(x+1)) it rounded away x below ~1e-12 (1.2% high at delta/M = 1e-11
+// before 2026-12-03); the branch-point series keeps it.
+TEST(LambertWInterval, KeepsItsDigitsAtVeryLowFailureRates) {
+  for (double M : {1e10, 1e13, 1e15}) {
+    const double delta = 300;
+    const double x = delta / M, young = std::sqrt(2 * delta * M);
+    // Daly's first correction: T = sqrt(2 delta M) (1 + sqrt(x/2)/3 + ...) - delta.
+    const double expect = young * (1 + std::sqrt(x / 2) / 3 + x / 18) - delta;
+    EXPECT_NEAR(lambert_w_interval_s(delta, M) / expect, 1.0, 1e-6) << M;
+  }
+}
+
 // Kokolis et al.: 6.50 failures per 1000 node-days, 8 GPUs per node.
 TEST(MetaProjection, MttfAtScale) {
   const double r = 6.50 / 1000.0 / kDay;

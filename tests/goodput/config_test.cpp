@@ -66,6 +66,25 @@ TEST(Input, UnknownKeyIsAnErrorNamingIt) {
   }
 }
 
+// A fraction outside [0, 1] is refused (a min_replica_fraction of 3 silently turned elastic
+// continuation off before 2026-12-03); a synchronous save of 0 s is floored at 1 ms, as every
+// strategy's stall (it gave a Young interval of 6.6 ms).
+TEST(Input, ElasticFractionAboveOneIsRefusedAndAFreeSaveIsFloored) {
+  const std::string y = "job: {num_gpus: 64, gpus_per_node: 8, dp: 8, nodes_per_replica: 1, duration_days: 10}\n"
+                        "failures: {processes: [{name: crash, mtbf_hours: 6, node_lost: true}]}\n"
+                        "checkpoint: {strategy: sync-remote, write_s: 0, read_s: 0, interval_minutes: 30}\n";
+  try {
+    parse_goodput(y + "elastic: {enabled: true, min_replica_fraction: 3}\n", "el.yaml");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("min_replica_fraction"), std::string::npos) << w;
+    EXPECT_NE(w.find("el.yaml:4"), std::string::npos) << w;
+  }
+  const auto c = parse_goodput(y, "g.yaml");
+  EXPECT_DOUBLE_EQ(c.checkpoint.impl->schedule(c.checkpoint.env).blocking_s, 1e-3);
+}
+
 TEST(Input, UnknownStrategyListsTheValidOnes) {
   std::string y = kBase;
   y.replace(y.find("sync-remote"), 11, "async-remot");
