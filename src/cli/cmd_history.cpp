@@ -32,7 +32,8 @@ Result list(const HistoryArgs& h) {
   Result r;
   r.command = "history list";
   r.set("db", db.path());
-  r.set("schema_version", int64_t{db.schema_version()});
+  // The database's own schema, not the result's (schema_version, top level): named apart since 2026-12-03.
+  r.set("db_schema_version", int64_t{db.schema_version()});
   r.set("run_count", db.run_count());
   Table& t = r.add_table("runs", "newest first");
   t.add_i64("run_id");

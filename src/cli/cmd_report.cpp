@@ -1,5 +1,6 @@
 // sextant report RESULT.json -o FILE.html: the HTML report of a saved result (any command's --json).
 // This file also installs the report writer behind every command's --report option.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -22,15 +23,29 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("result", a->input, "Result JSON written by any command's --json")->required();
   cmd->add_option("-o,--out", a->output, "HTML file to write")->required();
   cmd->callback([a] {
+    if (std::filesystem::is_directory(a->input)) throw Error(SourceLocation{a->input, 0, 0, ""}, "is a directory", "give the JSON file a command wrote with --json");
     std::ifstream in(a->input);
     if (!in) throw Error(SourceLocation{a->input, 0, 0, ""}, "cannot read the result file");
     std::stringstream ss;
     ss << in.rdbuf();
+    const std::string text = ss.str();
     nlohmann::ordered_json j;
     try {
-      j = nlohmann::ordered_json::parse(ss.str());
+      j = nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
-      throw Error(SourceLocation{a->input, 0, 0, ""}, std::string("not JSON: ") + e.what());
+      // file:line:col and the parser's reason, without the library's prefix.
+      int line = 1, col = 1;
+      for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+          ++line;
+          col = 1;
+        } else {
+          ++col;
+        }
+      }
+      std::string why = e.what();
+      if (const auto k = why.find(": "); k != std::string::npos && why.find("parse error") != std::string::npos) why = why.substr(k + 2);
+      throw Error(SourceLocation{a->input, line, col, ""}, "not JSON: " + why, "give the JSON file a command wrote with --json");
     }
     Result res;
     try {

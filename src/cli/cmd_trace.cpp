@@ -28,7 +28,7 @@ void add_trace_command(CLI::App& app) {
   s->add_option("--ranks", a->o.ranks, "Number of ranks (default 2)")->check(positive_number());
   s->add_option("--size-mb", a->size_mb, "Approximate uncompressed size per rank in MB (default 1)")
       ->check(positive_number());
-  s->add_option("--steps", a->o.steps, "ProfilerSteps per rank (overrides --size-mb)");
+  s->add_option("--steps", a->o.steps, "ProfilerSteps per rank (overrides --size-mb)")->check(positive_number());
   s->add_option("--layers", a->o.layers, "Compute kernels per step (default 40)")->check(positive_number());
   s->add_option("--straggler", a->o.straggler_ranks, "Rank that starts every step late (repeatable)");
   s->add_option("--straggler-delay-us", a->o.straggler_delay_us, "Lateness of stragglers (default 2000 us)");

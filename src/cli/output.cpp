@@ -20,14 +20,17 @@ ReportHolder& report_holder() {
 void set_report_writer(ReportWriter w) { report_holder().writer = std::move(w); }
 
 void add_output_options(CLI::App& cmd, OutputOptions& o) {
-  cmd.add_option("--json", o.json, "Write the result as JSON to FILE ('-' for standard output)");
+  // An empty path is refused (it wrote nothing and exited 0 before 2026-12-03).
+  auto not_empty = [](const std::string& path) -> std::string { return path.empty() ? "an empty path: give a file or folder name" : std::string(); };
+  cmd.add_option("--json", o.json, "Write the result as JSON to FILE ('-' for standard output)")->check(not_empty);
   cmd.add_option("--csv", o.csv_dir, "Write one CSV per result table (and scalars.csv, notes.csv) into DIR")
+      ->check(not_empty)
       ->check([](const std::string& dir) -> std::string {
         // Several tables cannot share standard output (a folder named '-' was created before 2026-12-02).
         return dir == "-" ? "--csv writes a folder of CSV files, not to standard output: give a folder, or --json - for standard output"
                           : std::string();
       });
-  cmd.add_option("--report", o.report, "Write a self-contained HTML report to FILE");
+  cmd.add_option("--report", o.report, "Write a self-contained HTML report to FILE")->check(not_empty);
   cmd.add_flag("-q,--quiet", o.quiet, "Do not print the result table");
 }
 

@@ -73,16 +73,47 @@ Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
   };
   need(!a.model.empty(), "--model");
   need(!a.system.empty(), "--system");
-  need(a.num_gpus > 0, "--num-gpus");
-  need(a.global_batch > 0, "--global-batch");
-  need(a.seq_len > 0, "--seq-len");
+  // A count given but not positive is its own error (it read "missing --num-gpus" before 2026-12-03).
+  auto positive = [&](int64_t v, const char* key) {
+    if (v == 0) need(false, key);
+    if (v < 0) throw Error(SourceLocation{"command line", 0, 0, key}, "must be a positive integer", "got " + std::to_string(v));
+  };
+  positive(a.num_gpus, "--num-gpus");
+  positive(a.global_batch, "--global-batch");
+  positive(a.seq_len, "--seq-len");
   // The scenario is parsed over one GPU with a placeholder plan (the search ignores it), then
-  // given the GPU count: the placeholder need not fit the batch or the GPU count.
-  const std::string yaml = "name: plan\nmodel: " + a.model + "\nsystem: " + a.system +
+  // given the GPU count: the placeholder need not fit the batch or the GPU count. The option
+  // values are written as quoted YAML strings (a comma, brace or '#' in one was read as YAML
+  // before 2026-12-03), and an error about one of them names its option, not the generated text.
+  auto quoted = [](const std::string& v) {
+    std::string q = "\"";
+    for (char ch : v) {
+      if (ch == '"' || ch == '\\') q += '\\';
+      if (static_cast<unsigned char>(ch) < 0x20) {
+        q += ' ';
+        continue;
+      }
+      q += ch;
+    }
+    return q + "\"";
+  };
+  const std::string yaml = "name: plan\nmodel: " + quoted(a.model) + "\nsystem: " + quoted(a.system) +
                            "\nnum_gpus: 1\nparallel: {tp: 1, pp: 1, dp: 1, zero_stage: 1}\n" +
                            "training: {global_batch: " + std::to_string(a.global_batch) + ", seq_len: " + std::to_string(a.seq_len) +
-                           ", precision: " + a.precision + "}\n";
-  Scenario s = parse_scenario(yaml, "command line", cat, sets);
+                           ", precision: " + quoted(a.precision) + "}\n";
+  Scenario s = [&] {
+    try {
+      return parse_scenario(yaml, "command line", cat, sets);
+    } catch (const Error& e) {
+      const std::string& key = e.where().key;
+      const char* option = key == "model" || key.starts_with("model.") ? "--model"
+                           : key == "system" || key.starts_with("system.") ? "--system"
+                           : key == "training.precision" ? "--precision"
+                                                         : nullptr;
+      if (option == nullptr || e.where().file != "command line") throw;
+      throw Error(SourceLocation{"command line", 0, 0, option}, e.message(), e.hint());
+    }
+  }();
   s.num_gpus = a.num_gpus;
   s.plan.dp = a.num_gpus;
   return s;

@@ -405,14 +405,44 @@ static std::string value_text(const Value& v) {
   return std::get<std::string>(v);
 }
 
+// The readable table's columns line up by characters, not bytes (a kernel name with arrows sat
+// 12 columns left of its row before 2026-12-03): the width of UTF-8 text is its code points.
+static size_t display_width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// Control characters in a text cell would break its row across lines: written as escapes (\n,
+// \t, \xNN) in the readable table; JSON and CSV keep the text as it is.
+static std::string printable(std::string s) {
+  if (std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; })) return s;
+  std::string o;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') o += "\\n";
+    else if (c == '\t') o += "\\t";
+    else if (c == '\r') o += "\\r";
+    else if (u < 0x20 || u == 0x7F) {
+      static const char* hex = "0123456789abcdef";
+      o += "\\x";
+      o += hex[u >> 4];
+      o += hex[u & 15];
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
 std::string render_text(const Result& r) {
   std::string out;
   size_t w = 0;
-  for (const auto& [k, _] : r.scalars) w = std::max(w, k.size());
+  for (const auto& [k, _] : r.scalars) w = std::max(w, display_width(k));
   for (const auto& [k, v] : r.scalars) {
     out += k;
-    out.append(w + 2 - k.size(), ' ');
-    out += value_text(v) + "\n";
+    out.append(w + 2 - display_width(k), ' ');
+    out += printable(value_text(v)) + "\n";
   }
   for (const auto& t : r.tables) {
     out += "\n== " + t.name();
@@ -425,7 +455,7 @@ std::string render_text(const Result& r) {
       const auto& col = t.columns()[c];
       widths[c] = col.name.size();
       for (size_t i = 0; i < nrows; ++i) {
-        std::string s = col.type == Column::Type::F64 ? pretty_number(col.f64[i]) : col.cell_text(i);
+        std::string s = col.type == Column::Type::F64 ? pretty_number(col.f64[i]) : printable(col.cell_text(i));
         // A readable table: text cells (a CUDA kernel's full signature runs to 1,800 characters)
         // are cut to 120 characters in the middle, on UTF-8 boundaries, keeping the head and the tail
         // that tell rows apart (a template's arguments, a path's file name); JSON and CSV keep them whole.
@@ -435,13 +465,13 @@ std::string render_text(const Result& r) {
           while (tail < s.size() && (static_cast<unsigned char>(s[tail]) & 0xC0) == 0x80) ++tail;
           s = s.substr(0, head) + "..." + s.substr(tail);
         }
-        widths[c] = std::max(widths[c], s.size());
+        widths[c] = std::max(widths[c], display_width(s));
         cells[c].push_back(std::move(s));
       }
     }
     for (size_t c = 0; c < widths.size(); ++c) {
       const auto& name = t.columns()[c].name;
-      out += (c ? "  " : "") + name + std::string(widths[c] - name.size(), ' ');
+      out += (c ? "  " : "") + name + std::string(widths[c] - display_width(name), ' ');
     }
     out += "\n";
     for (size_t i = 0; i < nrows; ++i) {
@@ -449,8 +479,8 @@ std::string render_text(const Result& r) {
         const auto& s = cells[c][i];
         const bool right = t.columns()[c].type != Column::Type::Str;
         out += c ? "  " : "";
-        if (right) out += std::string(widths[c] - s.size(), ' ') + s;
-        else out += s + std::string(widths[c] - s.size(), ' ');
+        if (right) out += std::string(widths[c] - display_width(s), ' ') + s;
+        else out += s + std::string(widths[c] - display_width(s), ' ');
       }
       out += "\n";
     }

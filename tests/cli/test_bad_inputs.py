@@ -648,10 +648,23 @@ class BadInputs(unittest.TestCase):
             (["analyze", SCENARIO, "--top", "0"], ["--top"], ["number > 0"]),
             (["analyze", SCENARIO, "--stragglers", "0"], ["--stragglers"], ["number > 0"]),
             (["simulate"], ["scenario"], ["required"]),
+            # Option values are not pasted into YAML (a comma or brace was read as YAML before
+            # 2026-12-03), and the error names the option; a negative count is not "missing".
+            (["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096",
+              "--precision", "fp8, seq_len: 128"], ["--precision"], ["not a valid choice"]),
+            (["plan", "--model", "llama3-8b, x: 1", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096"],
+             ["--model"], ["unknown model"]),
+            (["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "-8", "--global-batch", "64", "--seq-len", "4096"],
+             ["--num-gpus"], ["positive integer", "-8"]),
+            (["trace", "synth", "--out", os.path.join(self.tmp, "synth"), "--steps", "0"], ["--steps"], ["number > 0"]),
         ]
         for args, names, what in cases:
             with self.subTest(args=args):
                 self.assert_fails(args, names, what)
+        # An empty output path wrote nothing and exited 0 (before 2026-12-03).
+        for opt in ("--json", "--csv", "--report"):
+            with self.subTest(opt=opt):
+                self.assert_fails(["estimate", SCENARIO, opt, ""], [opt], ["empty path"], with_outputs=False)
 
     def test_simulation_budget_names_the_line_of_the_batch(self):
         y = os.path.join(self.tmp, "big.yaml")

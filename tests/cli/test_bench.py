@@ -66,7 +66,7 @@ class BenchCli(unittest.TestCase):
         self.assertIn("working_set_bytes", {p["key"] for p in params})
         _, listed = as_json("history", "list", "--db", self.db)
         self.assertEqual(listed["scalars"]["run_count"], 1)
-        self.assertEqual(listed["scalars"]["schema_version"], 3)
+        self.assertEqual(listed["scalars"]["db_schema_version"], 3)
 
     def test_bench_run_measures_a_command_and_rejects_a_failing_one(self):
         r = json.loads(sextant("bench", "run", "--reps", "3", "--db", self.db, "--json", "-", "--", "/bin/sh", "-c", "exit 0").stdout)

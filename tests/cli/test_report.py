@@ -94,6 +94,18 @@ class ReportCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("ragged.json", p.stderr)
             self.assertIn("tables.temporal_breakdown", p.stderr)
+            # A truncated file: file:line:col and the parser's reason, not the library's prefix;
+            # a folder: "is a directory" (before 2026-12-03 "not JSON ... end of input").
+            cut = os.path.join(d, "cut.json")
+            with open(cut, "w") as f:
+                f.write('{"schema_version":1,\n')
+            p = fx.run("report", cut, "-o", os.path.join(d, "x.html"), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("cut.json:2:1: not JSON", p.stderr)
+            self.assertNotIn("json.exception", p.stderr)
+            p = fx.run("report", d, "-o", os.path.join(d, "x.html"), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("is a directory", p.stderr)
 
     def test_missing_library_is_a_clear_error(self):
         env = dict(os.environ, SEXTANT_ECHARTS_JS="/nonexistent/echarts.min.js")

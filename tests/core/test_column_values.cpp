@@ -217,3 +217,30 @@ TEST(ColumnValues, TableRendersTheStoredValues) {
 
 }  // namespace
 }  // namespace sextant
+
+// Question: does the readable table keep its columns aligned with non-ASCII text and one line per
+// row with control characters? Widths are counted in UTF-8 code points and a newline or tab in a
+// cell is written as an escape (before 2026-12-03 a name with arrows shifted its row's numbers
+// and a name with a newline split its row); JSON and CSV keep the text as it is.
+TEST(RenderText, AlignsUtf8AndEscapesControlCharacters) {
+  sextant::Result r;
+  r.command = "test";
+  auto& t = r.add_table("kernels", "test");
+  t.add_str("name");
+  t.add_f64("time_us");
+  t.add_row({std::string("gemm_\u2192\u2192\u2192"), 1.5});
+  t.add_row({std::string("ab\ncd\te"), 22.25});
+  t.add_row({std::string("plain"), 333.0});
+  const std::string text = sextant::render_text(r);
+  std::vector<std::string> lines;
+  for (size_t a = text.find("== kernels"), b; a != std::string::npos && (b = text.find('\n', a)) != std::string::npos; a = b + 1)
+    lines.push_back(text.substr(a, b - a));
+  ASSERT_EQ(lines.size(), 5u) << text;  // title, header, three rows
+  auto width = [](const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  for (size_t i = 2; i < lines.size(); ++i) EXPECT_EQ(width(lines[i]), width(lines[1])) << lines[i];
+  EXPECT_NE(text.find("ab\\ncd\\te"), std::string::npos) << text;
+}
