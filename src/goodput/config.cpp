@@ -455,9 +455,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       const std::string path = resolve_near(t.Scalar(), base_dir);
       train = training_from_file(path, root.loc("training"));
     } else if (t.IsMap()) {
-      YAML::Emitter e;
-      e << t;
-      train = training_from_text(e.c_str(), name + ":training", root.loc("training"));
+      // Read in place: a re-emitted copy lost the quoting ("8192" read as a number) and named its
+      // own lines and keys (before 2026-12-03).
+      train = training_from_node(t, name);
     } else {
       root.fail("training", "expected a scenario file path or an inline scenario mapping");
     }

@@ -52,14 +52,9 @@ TrainingInfo training_from_file(const std::string& path, const SourceLocation& w
   }
 }
 
-TrainingInfo training_from_text(const std::string& text, const std::string& name, const SourceLocation& where) {
+TrainingInfo training_from_node(const YAML::Node& node, const std::string& file) {
   auto cat = Catalog::load_default();
-  try {
-    return training_from_scenario(parse_scenario(text, name, *cat), name);
-  } catch (const Error& e) {
-    if (!e.where().file.empty()) throw;
-    throw Error(where, "training scenario: " + e.message(), e.hint());
-  }
+  return training_from_scenario(parse_scenario_node(node, file, "training", *cat), file);
 }
 
 double train_step_time_s(const TrainingInfo& t, const SourceLocation& where) {

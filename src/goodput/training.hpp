@@ -29,7 +29,8 @@ struct TrainingInfo {
 
 TrainingInfo training_from_scenario(Scenario s, const std::string& file);
 TrainingInfo training_from_file(const std::string& path, const SourceLocation& where);
-TrainingInfo training_from_text(const std::string& yaml_text, const std::string& name, const SourceLocation& where);
+// An inline `training:` mapping of the goodput file `file`, read in place (its lines and keys).
+TrainingInfo training_from_node(const YAML::Node& node, const std::string& file);
 
 // Step time from `estimate` of the scenario.
 double train_step_time_s(const TrainingInfo& t, const SourceLocation& where);

@@ -312,6 +312,13 @@ Scenario parse_scenario(const std::string& text, const std::string& name, const 
   return parse_root(YamlMap(n, name), cat);
 }
 
+Scenario parse_scenario_node(const YAML::Node& node, const std::string& file, const std::string& key_path, const Catalog& cat) {
+  if (!node.IsMap())
+    throw Error(SourceLocation{file, node.Mark().line + 1, node.Mark().column + 1, key_path},
+                "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
+  return parse_root(YamlMap(node, file, key_path), cat);
+}
+
 Scenario load_scenario(const std::string& path, const Catalog& cat,
                        const std::vector<std::pair<std::string, std::string>>& overrides) {
   const std::string resolved = resolve_data_path(path);

@@ -12,6 +12,10 @@
 
 #include "catalog/catalog.hpp"
 
+namespace YAML {
+class Node;
+}
+
 namespace sextant {
 
 enum class Recompute { None, Selective, Full };
@@ -159,6 +163,9 @@ Scenario load_scenario(const std::string& path, const Catalog& cat,
 // Parse from YAML text (name is used in messages).
 Scenario parse_scenario(const std::string& yaml_text, const std::string& name, const Catalog& cat,
                         const std::vector<std::pair<std::string, std::string>>& overrides = {});
+// Parse a scenario mapping that sits inside another file (goodput's inline `training:`): its
+// errors name that file, the node's own lines and the key below `key_path` (training.num_gpus).
+Scenario parse_scenario_node(const YAML::Node& node, const std::string& file, const std::string& key_path, const Catalog& cat);
 // Set the plan's framework-dependent fields from a catalog framework entry.
 void apply_framework_defaults(ParallelPlan& p, const Framework& f);
 // Check the plan against the model and system; throws Error naming the rule broken.

@@ -186,6 +186,27 @@ class GoodputCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("duration_days and duration_s", p.stderr)
 
+    def test_an_inline_training_scenario_is_read_in_place(self):
+        """The inline training: mapping is read where it stands: a quoted number is refused as in
+        `estimate`, and errors name the goodput file's own line and the key below training (a
+        re-emitted copy accepted "8192" and named its own lines and bare keys before 2026-12-03)."""
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        with open(os.path.join(root, "data", EXAMPLE)) as f:
+            text = f.read()
+        cases = [(text.replace("seq_len: 8192", 'seq_len: "8192"'), "training.training.seq_len", "quoted"),
+                 (text.replace("pp: 16,", "pp: 15,"), "training.num_gpus", "not divisible")]
+        for bad, key, what in cases:
+            with self.subTest(key=key), tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "g.yaml")
+                with open(path, "w") as f:
+                    f.write(bad)
+                p = run(path, "--replicas", "10", check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(key, p.stderr)
+                self.assertIn(what, p.stderr)
+                self.assertRegex(p.stderr, re.escape(path) + r":\d+:\d+:")
+                self.assertNotIn(":training:", p.stderr)
+
     def test_the_multilevel_closed_form_agrees_with_the_simulation(self):
         # In-memory checkpoints every 300 s with a 1,800 s background persist to remote storage;
         # every failure loses one node, which the peer copy survives. The multi-level form read
