@@ -78,7 +78,17 @@ void add_infer_command(CLI::App& app) {
   est->add_option("--output", a->output, "Generated tokens")->capture_default_str();
   est->add_option("--batch", a->batch, "Sequences decoded together")->capture_default_str();
   add_output_options(*est, a->out);
-  est->callback([a, cat, data] { emit(infer::run_estimate(a->dep, *cat(), *data(), a->prompt, a->output, a->batch), a->out); });
+  est->callback([a, cat, data] {
+    // Errors about a field name the option that gave it (--weights, not weight_format).
+    for (const auto& [field, option] : std::initializer_list<std::pair<const char*, const char*>>{
+             {"model", "--model"}, {"accelerator", "--accelerator"}, {"engine", "--engine"}, {"system", "--system"},
+             {"tp", "--tp"}, {"pp", "--pp"}, {"ep", "--ep"}, {"weight_format", "--weights"},
+             {"activation_format", "--activations"}, {"kv_format", "--kv"}, {"kv_share_layers", "--kv-share-layers"},
+             {"expert_load_factor", "--expert-load-factor"}, {"memory_gib", "--memory-gib"},
+             {"memory_utilization_fraction", "--memory-utilization"}, {"max_model_len", "--max-model-len"}})
+      a->dep.given_at[field] = SourceLocation{"command line", 0, 0, option};
+    emit(infer::run_estimate(a->dep, *cat(), *data(), a->prompt, a->output, a->batch), a->out);
+  });
 
   auto* srv = cmd->add_subcommand("serve", "Discrete-event serving simulation: latency percentiles, throughput, SLO goodput, memory, energy, cost");
   srv->add_option("file", a->file, "Study YAML (see data/examples/infer-*.yaml)")->required();

@@ -39,8 +39,8 @@ void add_report_command(CLI::App& app) {
         if (text[i] == '\n') {
           ++line;
           col = 1;
-        } else {
-          ++col;
+        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+          ++col;  // columns count characters, not the bytes of UTF-8 text
         }
       }
       std::string why = e.what();

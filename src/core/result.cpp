@@ -453,17 +453,23 @@ std::string render_text(const Result& r) {
     std::vector<size_t> widths(t.columns().size());
     for (size_t c = 0; c < t.columns().size(); ++c) {
       const auto& col = t.columns()[c];
-      widths[c] = col.name.size();
+      widths[c] = display_width(col.name);
       for (size_t i = 0; i < nrows; ++i) {
         std::string s = col.type == Column::Type::F64 ? pretty_number(col.f64[i]) : printable(col.cell_text(i));
         // A readable table: text cells (a CUDA kernel's full signature runs to 1,800 characters)
         // are cut to 120 characters in the middle, on UTF-8 boundaries, keeping the head and the tail
         // that tell rows apart (a template's arguments, a path's file name); JSON and CSV keep them whole.
-        if (col.type == Column::Type::Str && s.size() > 120) {
-          size_t head = 60, tail = s.size() - 57;
-          while (head > 0 && (static_cast<unsigned char>(s[head]) & 0xC0) == 0x80) --head;
-          while (tail < s.size() && (static_cast<unsigned char>(s[tail]) & 0xC0) == 0x80) ++tail;
-          s = s.substr(0, head) + "..." + s.substr(tail);
+        // Counted in characters (code points), not bytes: 100 CJK characters showed as 39 before
+        // 2026-12-03.
+        if (col.type == Column::Type::Str && display_width(s) > 120) {
+          auto byte_of = [&s](size_t chars) {  // byte offset of the code point `chars`
+            size_t seen = 0;
+            for (size_t i = 0; i < s.size(); ++i)
+              if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == chars) return i;
+            return s.size();
+          };
+          const size_t n = display_width(s);
+          s = s.substr(0, byte_of(60)) + "..." + s.substr(byte_of(n - 57));
         }
         widths[c] = std::max(widths[c], display_width(s));
         cells[c].push_back(std::move(s));

@@ -162,6 +162,28 @@ double chunk_transfers(const Workload& w, int r) {
   return r == 0 || r == p - 1 ? 1.0 : 2.0;
 }
 
+// One of rank r's pipeline sends in each direction (ir::pp_send: inside the scale-up domain or
+// across it), priced by destination. Interleaved: to r+1 and r-1 with the wrap (chunk boundaries
+// pass from the last rank to the first). Single-chunk schedules: an end rank's transfer counted
+// in the direction it has no neighbour (chunk_transfers counts one per chunk each way) is priced
+// as its only neighbour's (before the review of 2026-12-03 it was priced to the far end of the
+// pipeline). V-shaped (dualpipev): chunk 0 runs down the ranks and chunk 1 back up, so each
+// direction is the mean of the two neighbours.
+struct PpHops {
+  double forward_s = 0, backward_s = 0;
+};
+PpHops pp_hop_times(const Estimator& est, const Workload& w, const Fabric& f, int r, double bytes) {
+  const int p = static_cast<int>(w.stages.size());
+  if (p <= 1) return {};
+  auto t = [&](int to) { return est.collective_time_s(pp_send(w, "pp.send_recv", bytes, r, to), w, f); };
+  if (w.schedule == "interleaved-1f1b") return {t((r + 1) % p), t((r + p - 1) % p)};
+  const double up = r + 1 < p ? t(r + 1) : t(r - 1), down = r > 0 ? t(r - 1) : t(r + 1);
+  const auto& chunks = w.stages[static_cast<size_t>(r)].chunks;
+  const bool v_shaped = chunks.size() == 2 && w.stages[0].chunks[1].virtual_stage != p;
+  if (v_shaped) return {(up + down) / 2, (up + down) / 2};
+  return {up, down};
+}
+
 struct Ctx {
   const Estimator& est;
   const Workload& w;
@@ -433,7 +455,6 @@ StepEstimate Estimator::run(const Workload& w) const {
     return bt;
   };
   const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work (w.schedule names sched)
-  double hop_s = 0;  // the slowest rank's transfer of one chunk boundary (interleaved fill and drain)
   for (int r = 0; r < p; ++r) {
     for (const auto& ch : w.stages[r].chunks)
       for (const auto& b : ch.blocks) {
@@ -449,11 +470,9 @@ StepEstimate Estimator::run(const Workload& w) const {
     // Forward sends go to the next rank, backward ones to the previous (each inside the scale-up
     // domain or across it, ir::pp_send).
     if (p > 1) {
-      const double bytes = w.stages[r].boundary_activation_bytes;
-      const double hop_f = collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + 1) % p), w, c.fabric);
-      const double hop_b = collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + p - 1) % p), w, c.fabric);
+      const PpHops hops = pp_hop_times(*this, w, c.fabric, r, w.stages[r].boundary_activation_bytes);
+      const double hop_f = hops.forward_s, hop_b = hops.backward_s;
       const double n = chunk_transfers(w, r);
-      hop_s = std::max({hop_s, hop_f, hop_b});
       // Interleaved schedules overlap these transfers with the other chunks' work, except in the
       // fill and the drain (below).
       fwd[r].blocking_comm_s += p2p_hidden ? 0.0 : hop_f * n;
@@ -471,7 +490,15 @@ StepEstimate Estimator::run(const Workload& w) const {
   // not on the path of the first micro-batch's forward through all p*v virtual stages (the
   // warm-up: rank 0 starts chunk c+1 of a group of p micro-batches just as chunk c of its first
   // one returns from rank p-1) nor of the last one's backward (the drain): 2 (p v - 1) hops.
-  const double fill_drain_p2p_s = p2p_hidden && p > 1 ? 2.0 * (static_cast<double>(p) * v - 1) * hop_s : 0.0;
+  // Each hop along the chain at its own price: virtual stage k sits on rank k mod p, and a hop
+  // may stay inside a scale-up domain or leave it (before 2026-12-03 every hop was priced as the
+  // slowest rank's send: 2.8% high at pp 8, vpp 3, tp 2 on 8-GPU nodes).
+  double fill_drain_p2p_s = 0;
+  if (p2p_hidden && p > 1)
+    for (int k = 0; k + 1 < p * v; ++k) {
+      const int from = k % p, to = (k + 1) % p;
+      fill_drain_p2p_s += 2.0 * collective_time_s(pp_send(w, "pp.send_recv", w.stages[from].boundary_activation_bytes, from, to), w, c.fabric);
+    }
   // Once-per-step work on each rank; the step ends when the slowest rank ends. A rank r
   // finishes its last backward (r) backward-times before rank 0 (1F1B drain order), or as timing
   // the order says where the schedule's drain differs (zb-h1, dualpipev). Where the order is
@@ -479,7 +506,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   // stages only, and was up to 9% low with uneven stages and few micro-batches (before 2026-12-03).
   std::vector<double> order_ends;
   double order_pipe = 0;
-  if (p > 1 && sched.drain_from_order()) order_pipe = order_makespan_s(sched, times, p, v, m, &order_ends);
+  if (p > 1 && sched.drain_from_order()) order_pipe = order_time_s(sched, times, p, v, m, &order_ends);
   const double pipe = (order_ends.empty() ? sched.pipeline_time_s(times, p, v, m) : order_pipe) + fill_drain_p2p_s;
   double step = 0;
   int critical = 0;
@@ -725,8 +752,12 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
         }
     }
   if (p > 1) {  // activations forward and gradients backward, once per chunk and micro-batch (as run())
+    // The destinations pp_hop_times prices: the wrap under interleaving, else the neighbours.
     const int p_ranks = static_cast<int>(w.stages.size());
-    for (int to : {(pp_rank + 1) % p_ranks, (pp_rank + p_ranks - 1) % p_ranks}) {
+    const bool wrap = w.schedule == "interleaved-1f1b";
+    const int up = wrap ? (pp_rank + 1) % p_ranks : (pp_rank + 1 < p_ranks ? pp_rank + 1 : pp_rank - 1);
+    const int down = wrap ? (pp_rank + p_ranks - 1) % p_ranks : (pp_rank > 0 ? pp_rank - 1 : pp_rank + 1);
+    for (int to : {up, down}) {
       OpStat r;
       r.block = "pipeline";
       r.pass = "pipeline";
@@ -988,9 +1019,9 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     settle_dp(c, fwd);
     settle_dp(c, bwd, wgt);
     if (p > 1 && w.schedule != "interleaved-1f1b") {  // blocking transfers, as run() charges them
-      const double n = chunk_transfers(w, r), bytes = stage.boundary_activation_bytes;
-      const double tf = est.collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + 1) % p), w, c.fabric) * n;
-      const double tb = est.collective_time_s(pp_send(w, "pp.send_recv", bytes, r, (r + p - 1) % p), w, c.fabric) * n;
+      const double n = chunk_transfers(w, r);
+      const PpHops hops = pp_hop_times(est, w, c.fabric, r, stage.boundary_activation_bytes);
+      const double tf = hops.forward_s * n, tb = hops.backward_s * n;
       fwd.blocking_comm_s += tf;
       bwd.blocking_comm_s += tb;
       fwd.add_exposed(GroupKind::PP, tf);

@@ -590,22 +590,32 @@ struct Sim {
         }
         // Recovery complete: resume.
         finish_plan();
+        // The newest checkpoint, durable or in flight.
+        auto newest = [&] {
+          double last = 0;
+          for (int l = 0; l < L; ++l) {
+            last = std::max(last, durable[l]);
+            if (pend_t[l] < kInf) last = std::max(last, pend_W[l]);
+          }
+          return last;
+        };
+        const double newest_before = newest();
         settle_pending(t, !plan.keeps_saves);
         if (std::min(slow_end, slow_evict) <= t) {  // the slow episode ended while the job was down
           slow_fs = 1.0;
           slow_end = slow_evict = kInf;
         }
         double left = m.tau_s;
+        int64_t n0 = ckpt_count;
         if (plan.continues_cycle) {
-          // The compute since the newest checkpoint (durable or in flight) counts towards the interval.
-          double last = 0;
-          for (int l = 0; l < L; ++l) {
-            last = std::max(last, durable[l]);
-            if (pend_t[l] < kInf) last = std::max(last, pend_W[l]);
-          }
+          // The compute since the newest checkpoint counts towards the interval. A save dropped
+          // here did not happen: the next checkpoint takes its number (its level, under a
+          // multi-level schedule), not the one after.
+          const double last = newest();
           left = std::clamp(m.tau_s - (plan.resume_W - last), 0.0, m.tau_s);
+          if (last < newest_before && n0 > 0) --n0;
         }
-        start_period(t, plan.resume_W, left, ckpt_count);
+        start_period(t, plan.resume_W, left, n0);
         continue;
       }
       if (t == sdc_detect && t <= std::min({tp, tr, t_slow})) {

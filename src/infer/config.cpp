@@ -100,6 +100,8 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.tp = d.i32("tp", 1);
     x.pp = d.i32("pp", 1);
     x.ep = d.i32("ep", 1);
+    for (const char* k : {"tp", "pp", "ep"})
+      if (d.i32(k, 1) < 1) d.fail(k, "must be >= 1", "got " + std::to_string(d.i32(k, 1)));
     x.kv_share_layers = d.i32("kv_share_layers", 1);
     x.memory_gib = d.f64("memory_gib", 0);
     x.memory_utilization_fraction = d.f64("memory_utilization_fraction", 0);
@@ -115,6 +117,9 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     x.weight_format = d.str("weight_format", "bf16");
     x.activation_format = d.str("activation_format", "bf16");
     x.kv_format = d.str("kv_format", "");  // "": make_deployment's default
+    // Errors found when the deployment is built (an unknown accelerator, tp not dividing the heads)
+    // name the key's own line.
+    for (const auto& k : d.keys()) x.given_at[k] = d.loc(k);
     d.finish();
   }
   auto& sv = s.serving;
@@ -129,6 +134,8 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
     sv.request_table = v->boolean("request_table", true);
     sv.limits.max_batch_seqs = v->i32("max_batch_seqs", 256);
     sv.limits.max_batch_tokens = v->i64("max_batch_tokens", 8192);
+    if (sv.limits.max_batch_seqs < 1) v->fail("max_batch_seqs", "must be >= 1", "got " + std::to_string(sv.limits.max_batch_seqs));
+    if (sv.limits.max_batch_tokens < 1) v->fail("max_batch_tokens", "must be >= 1", "got " + std::to_string(sv.limits.max_batch_tokens));
     sv.prefix_caching = v->boolean("prefix_caching", false);
     sv.kv_capacity_tokens = v->f64("kv_capacity_tokens", 0);
     sv.timeline_points = v->i32("timeline_points", 200);

@@ -28,6 +28,7 @@ std::string context_window_text(const Deployment& d) {
 Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s, const SourceLocation& where) {
   Deployment d;
   auto at = [&](const std::string& key) {
+    if (auto it = s.given_at.find(key); it != s.given_at.end()) return it->second;
     SourceLocation w = where;
     w.key = w.key.empty() ? key : w.key + "." + key;
     return w;
@@ -82,7 +83,17 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
                 "tp <= " + std::to_string(d.link.domain_devices) + ", with pp across nodes");
   if (d.par.devices() > 1 && d.link.bandwidth_bytes_per_s <= 0)
     throw Error(at("system"), "no scale-up link known for " + d.accel.id + " (give a system, or link_bandwidth_gb_per_s in data/infer/devices.yaml)");
-  d.check();
+  // The plan's own checks name parallel.tp and the like without a place: name the field where it
+  // was given (a study file's deployment.tp and its line, or --tp; before 2026-12-03 neither).
+  try {
+    d.check();
+  } catch (const Error& e) {
+    if (!e.where().file.empty() || e.where().line > 0) throw;
+    std::string key = e.where().key;
+    if (key.starts_with("parallel.")) key = key.substr(9);
+    else if (key == "parallel") key = s.tp < 1 ? "tp" : s.pp < 1 ? "pp" : "ep";
+    throw Error(at(key), e.message(), e.hint());
+  }
   return d;
 }
 

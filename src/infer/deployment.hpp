@@ -1,6 +1,7 @@
 #pragma once
 // Building a Deployment from names: model (catalog id, YAML or config.json), accelerator,
 // engine, system (optional), parallelism and formats.
+#include <map>
 #include <string>
 
 #include "infer/cost_model.hpp"
@@ -25,6 +26,10 @@ struct DeploymentSpec {
   // vLLM's max_model_len: the longest context (prompt + output) served; 0: the model's window
   // (max_position_embeddings). Longer than the model's window is an error, as in vLLM.
   int64_t max_model_len = 0;
+  // Where each field was given, by field name (tp, weight_format, ...): a study file's key with its
+  // line, or the command-line option (--tp, --weights). Errors about a field name it there; a field
+  // not listed is named by make_deployment's `where` and the field name.
+  std::map<std::string, SourceLocation> given_at;
 };
 
 // The scale-up link of a replica: the named system's, else that of the first catalog system

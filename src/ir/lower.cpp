@@ -49,8 +49,14 @@ Collective pp_send(const Workload& w, const char* name, double bytes, int from, 
   c.kind = CollKind::SendRecv;
   c.group = GroupKind::PP;
   c.bytes = bytes;
+  // Member r of the group sits at rank r * stride (plus the replica's offset): its domain is
+  // (r * stride) / domain_size, which is r / per_domain only when the stride divides the domain
+  // (GB200 NVL72 at stride 16: PP ranks 7 and 8 share a domain, 8 and 9 do not).
   const Group& g = w.group(GroupKind::PP);
-  if (g.domains > 1 && g.per_domain > 1 && from / g.per_domain == to / g.per_domain) c.traffic = A2ATraffic{1.0, 0.0};
+  if (g.domains > 1 && g.domain_size > 0) {
+    const int64_t a = static_cast<int64_t>(from) * g.stride / g.domain_size, b = static_cast<int64_t>(to) * g.stride / g.domain_size;
+    if (a == b) c.traffic = A2ATraffic{1.0, 0.0};
+  }
   return c;
 }
 
@@ -68,6 +74,7 @@ Group place(GroupKind kind, int size, int stride, int domain) {
   g.kind = kind;
   g.size = size;
   g.stride = stride;
+  g.domain_size = domain;
   if (size <= 1) return g;
   if (static_cast<int64_t>(stride) * size <= domain) {
     g.per_domain = size;
@@ -335,15 +342,17 @@ struct Lowerer {
                        const char* rs_name, const char* ar_name) const {
     column_backward(f, T * m.hidden * ab, bi, bw, regather_name, rs_name, ar_name);
   }
-  // bytes: the GEMM's gathered input per micro-batch (the hidden state, or an MLA latent).
+  // bytes: the input gradient reduced per micro-batch (the hidden state's, or an MLA latent's);
+  // regather_bytes, when >= 0, the input re-gathered for the weight gradient if it differs.
   void column_backward(const ComputeOp& f, double bytes, std::vector<Step>& bi, std::vector<Step>& bw,
-                       const char* regather_name, const char* rs_name, const char* ar_name) const {
+                       const char* regather_name, const char* rs_name, const char* ar_name, double regather_bytes = -1) const {
     auto [dx, dw] = gemm_grads(f);
     if (t > 1 && sp) dw.input_shards = t;
     const bool async = s.plan.tp_backward_overlap;
     std::optional<Collective> regather;
     if (t > 1 && sp) {
-      const Collective g = coll(regather_name, CollKind::AllGather, GroupKind::TP, bytes, s.plan.tp_comm_overlap);
+      const Collective g = coll(regather_name, CollKind::AllGather, GroupKind::TP, regather_bytes >= 0 ? regather_bytes : bytes,
+                                s.plan.tp_comm_overlap);
       regather = async ? beside_next(g) : g;
     }
     // A deferred weight gradient (ZB-H1, DualPipeV) gathers its input in its own pass, beside
@@ -500,8 +509,11 @@ struct Lowerer {
       // weight gradient; its input gradient reduce-scattered, all-reduced without SP); the
       // duplicated down projections then run their backward on the local tokens with no
       // collective (their weight gradients are summed over TP once per step, StepWork).
+      // KV's re-gather is of the KV latent alone (its GEMM's input); the rope key gathered beside
+      // it in the forward has its gradient reduced with the latent's.
       column_backward(mla_up[1], T * mla_up_input_elems(1) * ab, bi, bw, "attn.kv_up.tp_regather.bwd",
-                      "attn.kv_up.tp_reduce_scatter.bwd", "attn.kv_up.tp_all_reduce.bwd_in");
+                      "attn.kv_up.tp_reduce_scatter.bwd", "attn.kv_up.tp_all_reduce.bwd_in",
+                      T * static_cast<double>(m.mla->kv_lora_rank) * ab);
       column_backward(mla_up[0], T * mla_up_input_elems(0) * ab, bi, bw, "attn.q_up.tp_regather.bwd",
                       "attn.q_up.tp_reduce_scatter.bwd", "attn.q_up.tp_all_reduce.bwd_in");
       for (auto it = mla_down.rbegin(); it != mla_down.rend(); ++it) gemm_backward(*it, bi, bw);
@@ -609,13 +621,8 @@ struct Lowerer {
     const ComputeOp norm = mem("mlp.norm", OpClass::Norm, Tsp * h * ab * 2);
     fwd.push_back(norm);
     if (s.train.recomputes(kRecomputeLayerNorm)) rc.push_back(norm);
-    // mla_up_proj recomputes the up projections from the saved latents: under SP they gather
-    // their latents again (Megatron-Core checkpoints qkv_up_proj_and_rope_apply whole).
-    if (s.train.recomputes(kRecomputeMlaUpProj))
-      for (const auto& st : fwd) {
-        const char* name = std::visit([](const auto& x) { return x.name; }, st);
-        if (std::string_view(name).starts_with("attn.q_up") || std::string_view(name).starts_with("attn.kv_up")) rc.push_back(st);
-      }
+    // (MLA's up projections are recomputed by attention_block; this block scanned the layer's
+    // forward for them as well and recomputed them twice before 2026-12-03.)
     std::vector<Step> local;  // forward steps of this block (for the backward mirror)
     double act = h * ab / div_sp;  // norm input
     double remat = 0;              // rematerialised by selective recompute during the backward

@@ -150,6 +150,25 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
   return *std::max_element(free_at.begin(), free_at.end());
 }
 
+int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t m) {
+  const int64_t per_mb = static_cast<int64_t>(p) * v * (s.splits_weight_gradient() ? 3 : 2);
+  int64_t cap = std::max<int64_t>(4 * static_cast<int64_t>(p) + 2, kOrderWalkItems / std::max<int64_t>(1, per_mb));
+  cap += cap % 2;  // even (a V-shaped schedule pairs micro-batches)
+  return std::min(m, cap);
+}
+
+double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s) {
+  const int64_t walk = order_walk_microbatches(s, p, v, m);
+  const double x = order_makespan_s(s, t, p, v, walk, rank_end_s);
+  if (walk >= m) return x;
+  double pace = 0;
+  for (int r = 0; r < p; ++r) pace = std::max(pace, t.forward_s[static_cast<size_t>(r)] + t.backward_s[static_cast<size_t>(r)]);
+  const double tail = static_cast<double>(m - walk) * pace;
+  if (rank_end_s)
+    for (double& e : *rank_end_s) e += tail;
+  return x + tail;
+}
+
 void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m) {
   std::vector<std::vector<ScheduleItem>> orders(p);
   for (int r = 0; r < p; ++r) {

@@ -42,6 +42,7 @@ struct Group {
   int stride = 1;          // rank distance between consecutive members
   int per_domain = 1;      // members inside one scale-up (NVLink) domain
   int domains = 1;         // scale-up domains the group spans (size = per_domain * domains)
+  int domain_size = 0;     // GPUs per scale-up domain (0: not placed); member r sits at rank r * stride
 };
 
 struct ComputeOp {

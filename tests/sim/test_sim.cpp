@@ -512,6 +512,67 @@ TEST(SimAgreement, TiedEmbeddingAllReduceIsExposedInBoth) {
   EXPECT_GE(pp_exposed, tied * (1 - 1e-9));
 }
 
+// Question: does 1F1B's timing of its order without building it (the plan search's path when a
+// stage before the last is the slowest) equal the general walk of order()?
+TEST(SimPipeline, OneFOneBTimedOrderEqualsTheWalk) {
+  ir::ScheduleRegistry reg;
+  const auto& s = reg.get("1f1b");
+  uint64_t x = 12345;
+  auto next = [&x] {  // a fixed sequence in [0.5, 1.5)
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return 0.5 + static_cast<double>(x >> 11) / 9007199254740992.0;
+  };
+  for (int p : {2, 3, 4, 8, 16})
+    for (int64_t m : {int64_t{2}, int64_t{3}, int64_t{8}, int64_t{40}}) {
+      ir::StageTimes st;
+      for (int r = 0; r < p; ++r) {
+        st.forward_s.push_back(next());
+        st.backward_s.push_back(2 * next());
+        st.weight_s.push_back(0);
+      }
+      st.forward_s[0] += 3;  // a stage before the last is the slowest
+      const double walk = ir::order_makespan_s(s, st, p, 1, m);
+      EXPECT_NEAR(s.pipeline_time_s(st, p, 1, m), walk, 1e-12 * walk) << "p=" << p << " m=" << m;
+    }
+}
+
+// Question: how far is the bounded order timing (estimate's and the plan search's) from walking
+// every micro-batch? Exact up to order_walk_microbatches; beyond, the transient left after the
+// walk, small against the step. Random stage times, a stage before the last the slowest.
+TEST(SimPipeline, BoundedOrderTimingStaysWithinItsTransient) {
+  ir::ScheduleRegistry reg;
+  uint64_t x = 777;
+  auto next = [&x] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return 0.5 + static_cast<double>(x >> 11) / 9007199254740992.0;
+  };
+  for (const char* name : {"1f1b", "zb-h1"})
+    for (int p : {4, 8, 16})
+      for (int64_t m : {int64_t{40}, int64_t{200}, int64_t{600}}) {
+        const auto& s = reg.get(name);
+        ir::StageTimes st;
+        for (int r = 0; r < p; ++r) {
+          st.forward_s.push_back(next());
+          st.backward_s.push_back(2 * next());
+          st.weight_s.push_back(0.4 * st.forward_s.back());
+        }
+        st.forward_s[static_cast<size_t>(p / 2)] += 0.5;
+        std::vector<double> ends_full, ends;
+        const double full = ir::order_makespan_s(s, st, p, 1, m, &ends_full);
+        const double bounded = ir::order_time_s(s, st, p, 1, m, &ends);
+        const std::string at = std::string(name) + " p=" + std::to_string(p) + " m=" + std::to_string(m);
+        if (ir::order_walk_microbatches(s, p, 1, m) == m) {
+          EXPECT_DOUBLE_EQ(bounded, full) << at;
+        } else {
+          EXPECT_NEAR(bounded / full, 1.0, 0.002) << at;
+          for (size_t r = 0; r < ends.size(); ++r) EXPECT_NEAR(ends[r] / ends_full[r], 1.0, 0.003) << at << " rank " << r;
+        }
+        if (std::string(name) == "1f1b") {
+          EXPECT_NEAR(s.pipeline_time_s(st, p, 1, m) / full, 1.0, 0.002) << at;
+        }
+      }
+}
+
 // Do estimate and simulate agree when the stages are uneven? 1F1B with a heavier middle stage
 // (its closed form (m-1) max + sum was 12% high: the stages after the slow one fill in behind
 // it), ZB-H1 with few micro-batches and heavy later stages (its closed form was 8.8% low), and

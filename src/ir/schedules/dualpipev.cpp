@@ -91,7 +91,7 @@ class DualPipeV final : public PipelineSchedule {
 
   // Timed from the order itself (per chunk: the rank's times over 2), exact for the dependency
   // model simulate executes with free transfers.
-  double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const override { return order_makespan_s(*this, t, p, v, m); }
+  double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const override { return order_time_s(*this, t, p, v, m); }
 
   double inflight(int r, int p, int v, int64_t m) const override {
     return peak_activation_bytes(r, p, v, m, std::vector<double>(static_cast<size_t>(v), 1.0));

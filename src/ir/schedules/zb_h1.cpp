@@ -62,7 +62,7 @@ class ZBH1 final : public PipelineSchedule {
   double pipeline_time_s(const StageTimes& t, int p, int, int64_t m) const override {
     for (int r = 0; r < p; ++r) {
       const double w = t.weight_s[r], b = t.backward_s[r] - w;
-      if (w > t.forward_s[r] * (1 + 1e-12) || w > b * (1 + 1e-12)) return order_makespan_s(*this, t, p, 1, m);
+      if (w > t.forward_s[r] * (1 + 1e-12) || w > b * (1 + 1e-12)) return order_time_s(*this, t, p, 1, m);
     }
     double pass = 0, fb_max = 0, fbw_max = 0, arrive = 0, own = 0;
     for (int r = 0; r < p; ++r) {
