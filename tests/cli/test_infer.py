@@ -505,6 +505,32 @@ class InferCli(unittest.TestCase):
         # the FP8 checkpoints keep their embeddings and LM heads in bf16 (1.0009e6 when they were fp8)
         self.assertAlmostEqual(with_draft["kv_capacity_tokens_per_instance"] / 1.0e6, 0.9871, delta=0.002)
 
+    def test_deployment_errors_name_their_line_or_option(self):
+        """A deployment field refused when the deployment is built names the study file's line and
+        deployment.* key, or the option that gave it (before 2026-12-03: no file, no line, key
+        'parallel' or 'weight_format'); zero parallel degrees and batch limits are refused where read."""
+        src = os.path.join(ROOT, "data", "examples", "infer-llama3-8b-h100.yaml")
+        with open(src) as f:
+            text = f.read()
+        with tempfile.TemporaryDirectory() as d:
+            for extra, where, key in [("  tp: 3\n", ":8:7:", "deployment.tp"), ("  tp: 0\n", ":8:7:", "deployment.tp")]:
+                path = os.path.join(d, "s.yaml")
+                with open(path, "w") as f:
+                    f.write(text.replace("  engine: vllm\n", "  engine: vllm\n" + extra))
+                p = run("infer", "serve", path, "-q", ok=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(path + where, p.stderr)
+                self.assertIn(key, p.stderr)
+        p = run("infer", "serve", src, "--set", "serving.max_batch_tokens=0", "-q", ok=False)
+        self.assertIn("serving.max_batch_tokens", p.stderr)
+        for opt, val in [("--weights", "fp5"), ("--tp", "3"), ("--accelerator", "h100")]:
+            args = ["infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", opt, val, "-q"]
+            if opt == "--accelerator":
+                args = ["infer", "estimate", "--model", "llama3-8b", opt, val, "-q"]
+            p = run(*args, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("key '" + opt + "'", p.stderr)
+
     def test_windowed_layers_store_their_window(self):
         """GPT-OSS-120B keeps a 128-token window on 18 of its 36 layers, and vLLM's hybrid KV cache
         manager stores only the window there: every sequence at its last token holds 18 x 9,216 +
