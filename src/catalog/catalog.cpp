@@ -302,6 +302,8 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
   require_range(m, "achievable_fraction", n.achievable_fraction, Range::Fraction, "a fraction of the link bandwidth");
   n.in_network_reduction_fraction = src(m, "in_network_reduction_fraction", sources);
   require_range(m, "in_network_reduction_fraction", n.in_network_reduction_fraction, Range::Positive, "a ratio of in-switch reduction bandwidth");
+  n.topology = m.choice("topology", {"switch", "mesh"}, "switch");
+  if (n.topology == "mesh" && n.kind != "scale_up") m.fail("topology", "a mesh is a scale-up fabric's topology", "kind: scale_up");
   m.finish();
   return n;
 }

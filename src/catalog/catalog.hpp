@@ -131,6 +131,10 @@ struct NetworkTech {
   Sourced latency_s;                  // small-message one-way latency of a collective step
   Sourced achievable_fraction;        // nccl-tests bus bandwidth / line rate for ring collectives
   Sourced in_network_reduction_fraction;  // NVLS/SHARP all-reduce busbw / line rate; unknown = none
+  // How the scale-up devices connect: "switch" (NVSwitch: any group gets each member's whole
+  // bandwidth) or "mesh" (direct links to every peer, MI300X's Infinity Fabric, Gaudi's RoCE
+  // all-to-all: a group of n of the domain's D devices uses n-1 of its D-1 links).
+  std::string topology = "switch";
   std::map<std::string, std::string> sources;
   std::string file;
 };

@@ -16,6 +16,7 @@ Fabric make_fabric(const Scenario& s) {
     f.up_nvls_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * up.in_network_reduction_fraction.value;
   f.up_latency_s = known_or(up.latency_s, 3e-6);
   f.gpus_per_domain = s.system.scale_up_domain;
+  f.up_mesh = up.topology == "mesh";
   f.nic_aggregation = s.plan.collective_nic_aggregation;
   if (s.scale_out) {
     const auto& out = *s.scale_out;

@@ -27,6 +27,14 @@ struct Fabric {
   double out_busbw_bytes_per_s = 0;   // per GPU share of the node's scale-out bandwidth
   double out_latency_s = 0;
   int gpus_per_domain = 8;
+  // A point-to-point mesh (NetworkTech::topology): up_busbw_bytes_per_s is a member's bandwidth
+  // over all D-1 links, of which a group of n members uses n-1.
+  bool up_mesh = false;
+  // Scale-up bus bandwidth of a group with `members` in one domain (2: a point-to-point send).
+  double up_busbw(int members) const {
+    if (!up_mesh || gpus_per_domain <= 1 || members >= gpus_per_domain) return up_busbw_bytes_per_s;
+    return up_busbw_bytes_per_s * std::max(1, members - 1) / (gpus_per_domain - 1);
+  }
   // Inter-node traffic of a collective spread over all NICs of the node (NCCL channels), or
   // each GPU's over its own NIC only (plan.collective_nic_aggregation, from the framework).
   bool nic_aggregation = true;

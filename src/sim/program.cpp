@@ -27,7 +27,8 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
   // uplink is used only by groups spanning leaf switches (Fabric::crosses_leaves).
   const double n = g.size, k = g.per_domain;
   double nv_t = 0, nic_t = 0, up_t = 0;
-  const double up = f.up_busbw_bytes_per_s, out = f.out_busbw_bytes_per_s;
+  // Scale-up bandwidth the group uses (a mesh: the links to its own members; one link for a send).
+  const double up = f.up_busbw(c.kind == CollKind::SendRecv ? 2 : g.per_domain), out = f.out_busbw_bytes_per_s;
   switch (c.kind) {
     case CollKind::AllToAll: {
       // The destination split of the bytes: uniform, or a deduplicating MoE dispatcher's.

@@ -261,6 +261,34 @@ TEST(ClosedForms, TreeAllReduceAgainstTheRing) {
   EXPECT_EQ(reg.best(ir::CollKind::AllReduce, 4e9, g, f).algorithm->name(), "ring");
 }
 
+// Question: on a point-to-point mesh (MI300X's Infinity Fabric, Gaudi's RoCE all-to-all) does a
+// group of n of the domain's D devices get n-1 of its D-1 links? A switch gives any group the
+// whole per-device bandwidth. Before 2026-12-03 a mesh was modelled as a switch: a tp 2
+// all-gather on MI300X was 6.6x too fast.
+TEST(ClosedForms, AMeshGivesAGroupTheLinksToItsMembers) {
+  CollectiveRegistry reg;
+  Fabric f;
+  f.up_busbw_bytes_per_s = 7 * 64e9;  // 7 links of 64 GB/s
+  f.up_latency_s = 3e-6;
+  f.gpus_per_domain = 8;
+  const double S = 1e9;
+  for (bool mesh : {false, true}) {
+    f.up_mesh = mesh;
+    for (int n : {2, 4, 8}) {
+      ir::Group g{ir::GroupKind::TP, n, 1, n, 1};
+      const double bw = mesh ? (n - 1) * 64e9 : 7 * 64e9;
+      EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), (n - 1.0) / n * S / bw + (n - 1) * 3e-6, 1e-12)
+          << (mesh ? "mesh" : "switch") << " n=" << n;
+      EXPECT_NEAR(reg.get("all_to_all").time_s(ir::CollKind::AllToAll, S, g, f), (n - 1.0) / n * S / bw + 3e-6, 1e-12);
+    }
+    ir::Group pair{ir::GroupKind::PP, 2, 1, 2, 1};
+    EXPECT_NEAR(reg.get("p2p").time_s(ir::CollKind::SendRecv, S, pair, f), S / (mesh ? 64e9 : 7 * 64e9) + 3e-6, 1e-12);
+  }
+  // The bundled MI300X system is a mesh.
+  const auto cat = Catalog::load_default();
+  EXPECT_EQ(cat->network("infinity-fabric-mi300x").topology, "mesh");
+}
+
 // Question: does a pipeline send between two ranks of one scale-up domain cost the domain's link,
 // and one leaving it the NIC's? tp 2 pp 4 on 2 DGX nodes (dp 2): stages 0-1 on node 0, 2-3 on
 // node 1. Before 2026-12-03 every send was charged at the NIC rate.

@@ -16,7 +16,8 @@ class AllToAll final : public CollectiveAlgorithm {
   bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override { return k == ir::CollKind::AllToAll; }
   double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& tr = {}) const override {
     const double n = g.size, k = g.per_domain;
-    const double intra = tr.uniform() ? bytes * (k - 1) / n / f.up_busbw_bytes_per_s : bytes * tr.intra / f.up_busbw_bytes_per_s;
+    const double up = f.up_busbw(g.per_domain);  // a mesh: the links to the k-1 peers of the domain
+    const double intra = tr.uniform() ? bytes * (k - 1) / n / up : bytes * tr.intra / up;
     // Traffic leaving the leaf also crosses the uplinks (Fabric::all_to_all_uplink_weight); a
     // deduplicated exchange sends tr.inter of the uniform (n-k)/n there, and to the leaf alike.
     double inter = 0;

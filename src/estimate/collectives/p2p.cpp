@@ -11,7 +11,7 @@ class P2P final : public CollectiveAlgorithm {
   bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override { return k == ir::CollKind::SendRecv; }
   double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& traffic = {}) const override {
     // Inside the domain: the group fits one, or the send is marked as staying in one (ir::pp_send).
-    if (g.domains <= 1 || (!traffic.uniform() && traffic.inter <= 0)) return bytes / f.up_busbw_bytes_per_s + f.up_latency_s;
+    if (g.domains <= 1 || (!traffic.uniform() && traffic.inter <= 0)) return bytes / f.up_busbw(2) + f.up_latency_s;
     // Between leaves: the uplink share of the send (Fabric::ring_uplink_ratio) when it is slower.
     return bytes * std::max(1.0, f.ring_uplink_ratio(g)) / f.out_busbw_bytes_per_s + f.out_latency_s;
   }

@@ -10,10 +10,12 @@
 namespace sextant {
 
 double ring_busbw(const ir::Group& g, const Fabric& f) {
-  if (g.domains <= 1) return f.up_busbw_bytes_per_s;
+  // On a mesh a group uses the links to its own members only (Fabric::up_busbw).
+  if (g.domains <= 1) return f.up_busbw(g.size);
   const double out = f.domain_out_busbw(g.per_domain);
   const double uplink = f.ring_uplink_ratio(g);  // > 1: the leaf uplinks are the slower hop
-  return std::min(f.up_busbw_bytes_per_s, uplink > 1 ? out / uplink : out);
+  const double up = g.per_domain > 1 ? f.up_busbw(g.per_domain) : f.up_busbw_bytes_per_s;
+  return std::min(up, uplink > 1 ? out / uplink : out);
 }
 
 namespace {
