@@ -196,7 +196,7 @@ def test_simulate_timeline_file_and_ranks_match_the_cli(tmp_path):
 def test_goodput_matches_the_cli():
     r = sextant.goodput(GOODPUT, replicas=40, seed=3, search=False)
     assert r == cli_json("goodput", GOODPUT, "--replicas", "40", "--seed", "3", "--no-search")
-    assert 0 < r["scalars"]["ettr"] < 1
+    assert 0 < r["scalars"]["ettr_fraction"] < 1
     assert "lost_time_by_cause" in r["tables"]
     # Over the simulation budget: the error points at the file's `simulation` map, with its line.
     with pytest.raises(sextant.SextantError, match=r"goodput-llama3-405b-16k\.yaml:[1-9][0-9]*:[0-9]+: key 'simulation'"):

@@ -165,11 +165,11 @@ Result run_goodput(const GoodputConfig& c) {
   res.set("nodes_count", c.job.nodes());
   res.set("replicas_count", n);
   res.set("seed", int64_t(c.sim.seed));
-  res.set("ettr", se.mean);
-  res.set("ettr_ci_low", se.ci_low);
-  res.set("ettr_ci_high", se.ci_high);
-  res.set("ettr_p10", se.p10);
-  res.set("ettr_p90", se.p90);
+  res.set("ettr_fraction", se.mean);
+  res.set("ettr_ci_low_fraction", se.ci_low);
+  res.set("ettr_ci_high_fraction", se.ci_high);
+  res.set("ettr_p10_fraction", se.p10);
+  res.set("ettr_p90_fraction", se.p90);
   if (c.job.tokens_per_step > 0 && c.job.step_time_s > 0) {
     const double nominal = c.job.tokens_per_step / c.job.step_time_s;
     res.set("nominal_tokens_per_s", nominal);
@@ -325,14 +325,14 @@ Result run_goodput(const GoodputConfig& c) {
   res.set("young_interval_s", young);
   res.set("daly_interval_s", daly2);
   res.set("lambert_w_interval_s", lw);
-  res.set("daly_expected_ettr", daly_at(c.checkpoint.interval_s));
-  res.set("meta_expected_ettr", meta_at(c.checkpoint.interval_s));
+  res.set("daly_expected_ettr_fraction", daly_at(c.checkpoint.interval_s));
+  res.set("meta_expected_ettr_fraction", meta_at(c.checkpoint.interval_s));
   {
     Table& t = res.add_table("closed_forms", "closed-form models with the job's MTTF, blocking checkpoint time and mean restart");
     t.add_str("model");
     t.add_f64("interval_s");
-    t.add_f64("daly_model_ettr");
-    t.add_f64("meta_model_ettr");
+    t.add_f64("daly_model_ettr_fraction");
+    t.add_f64("meta_model_ettr_fraction");
     t.add_str("reference");
     auto row = [&](const std::string& name, double tau, const std::string& ref) {
       t.add_row({name, tau, daly_at(tau), meta_at(tau), ref});
@@ -381,7 +381,7 @@ Result run_goodput(const GoodputConfig& c) {
                           (std::isfinite(opt.interval_s[l]) ? format_double(std::round(opt.interval_s[l])) + " s" : std::string("never (no failure needs it)"));
                    return s;
                  }()});
-      res.set("multilevel_first_order_ettr", opt.ettr);
+      res.set("multilevel_first_order_ettr_fraction", opt.ettr);
       // The same model at the configured schedule: level l every every_count_l checkpoints. Daly's
       // and Meta's single-level forms recover every failure from the latest checkpoint, which a
       // failure that loses a node does not when only a higher level survives it.
@@ -396,17 +396,17 @@ Result run_goodput(const GoodputConfig& c) {
                                                           sched.blocking_s / c.checkpoint.interval_s);
       t.add_row({std::string("multi-level-configured"), c.checkpoint.interval_s, ml, std::nan(""),
                  "the multi-level first-order model at the configured interval and level periods"});
-      res.set("multilevel_expected_ettr", ml);
-      res.notes.push_back("multi-level checkpointing: daly_expected_ettr and meta_expected_ettr assume every failure restarts from the "
+      res.set("multilevel_expected_ettr_fraction", ml);
+      res.notes.push_back("multi-level checkpointing: daly_expected_ettr_fraction and meta_expected_ettr_fraction assume every failure restarts from the "
                           "latest checkpoint; failures only a higher level survives fall back further. The multi-level first-order "
-                          "model at the configured schedule gives " + fmt(ml) + " (multilevel_expected_ettr); compare the simulated ettr");
+                          "model at the configured schedule gives " + fmt(ml) + " (multilevel_expected_ettr_fraction); compare the simulated ettr_fraction");
     }
   }
   // ---- spares
   const double node_rate = c.node_loss_rate_per_node_s();
   const double p_fail = -std::expm1(-node_rate * c.recovery.repair_s);
   const int64_t spares_p99 = binomial_quantile(c.job.nodes(), std::clamp(p_fail, 0.0, 1.0), 0.99);
-  res.set("node_failure_probability_in_repair_window", p_fail);
+  res.set("node_failure_in_repair_window_probability", p_fail);
   res.set("spares_p99_count", spares_p99);
   res.set("spares_sim_p99_count", repair_p99);
   // The binomial quantile is a snapshot (nodes in repair at one instant); the pool must cover the
@@ -440,8 +440,8 @@ Result run_goodput(const GoodputConfig& c) {
     const double center = std::max({interrupted ? daly2 : c.checkpoint.interval_s, min_tau, c.job.step_time_s});
     Table& t = res.add_table("ettr_vs_interval", "simulated ETTR against the checkpoint interval (" + std::to_string(sn) + " replicas each)");
     t.add_f64("interval_s");
-    t.add_f64("ettr");
-    t.add_f64("daly_model_ettr");
+    t.add_f64("ettr_fraction");
+    t.add_f64("daly_model_ettr_fraction");
     const double factors[] = {0.25, 0.35, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0, 2.8, 4.0};
     double best_tau = c.checkpoint.interval_s, best_e = -1;
     std::vector<std::pair<double, double>> pts;
@@ -478,7 +478,7 @@ Result run_goodput(const GoodputConfig& c) {
       }
     }
     res.set("optimal_interval_sim_s", best_tau);
-    res.set("ettr_at_optimal_interval_sim", best_e);
+    res.set("ettr_at_optimal_interval_sim_fraction", best_e);
     if (!pts.empty() && best_tau >= pts.back().first)
       res.notes.push_back("the best simulated interval is the longest tried (" + fmt(best_tau) + " s, 4x " +
                           (interrupted ? std::string("the Daly interval") : std::string("the configured one")) + ")" +
@@ -490,7 +490,7 @@ Result run_goodput(const GoodputConfig& c) {
     st.add_str("strategy");
     st.add_f64("blocking_s");
     st.add_f64("interval_s");
-    st.add_f64("ettr");
+    st.add_f64("ettr_fraction");
     const auto reg = make_checkpoint_registry();
     std::string best_strategy;
     double best_strategy_e = -1, best_strategy_tau = std::nan("");
@@ -532,13 +532,13 @@ Result run_goodput(const GoodputConfig& c) {
     // Knobs for a target ETTR.
     if (c.sim.target_ettr > 0) {
       const double target = c.sim.target_ettr;
-      res.set("target_ettr", target);
+      res.set("target_ettr_fraction", target);
       Table& kt = res.add_table("knobs", "the value of each knob that alone reaches the target ETTR (others as given)");
       kt.add_str("knob");
       kt.add_str("current");
       kt.add_str("required");
       kt.add_str("reachable");
-      kt.add_f64("ettr_at_required");
+      kt.add_f64("ettr_at_required_fraction");
       const double cur = eval(c);
       auto add = [&](const std::string& knob, const std::string& current, const std::optional<std::pair<double, double>>& sol,
                      const std::function<std::string(double)>& show) {

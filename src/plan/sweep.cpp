@@ -661,8 +661,8 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     Table& el = r.add_table("elasticity", "d ln(step time) / d ln(parameter) at the design point (negative: more is faster)");
     el.add_str("parameter");
     el.add_f64("design_value");
-    el.add_f64("elasticity_fixed_plan");
-    el.add_f64("elasticity_replanned");
+    el.add_f64("elasticity_fixed_plan_ratio");
+    el.add_f64("elasticity_replanned_ratio");
     if (design.fits) {
       SearchOptions so = o.search;
       so.top = 1;

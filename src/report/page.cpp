@@ -59,7 +59,6 @@ Unit unit_of(const std::string& name) {
   if (name == "bytes") return {"GiB", 1.0 / (1024.0 * 1024 * 1024)};
   if (name == "gib") return {"GiB", 1.0};
   if (name == "count" || ends_with(name, "_count")) return {"count", 1.0};
-  if (name == "ettr" || ends_with(name, "_ettr")) return {"%", 100.0};
   return {};
 }
 

@@ -375,7 +375,7 @@ class AnalyzeCli(unittest.TestCase):
             doc = json.loads(run("analyze", path, "--only", "launch_stats", "--only", "queue_length", "--json", "-").stdout)
         self.assertEqual(doc["tables"]["launch_summary"]["columns"]["launches_count"], [2])
         q = doc["tables"]["queue_length_summary"]["columns"]
-        self.assertEqual(q["queue_length_max"], [4])  # the graph's three kernels and the plain launch queued before 100 us
+        self.assertEqual(q["queue_length_max_count"], [4])  # the graph's three kernels and the plain launch queued before 100 us
 
     def test_skewed_or_repeated_events_leave_the_queue_and_collectives_sound(self):
         """Review of 2026-12-02: a kernel the trace starts before its launch (clock skew), a second
@@ -392,7 +392,7 @@ class AnalyzeCli(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             ev = [launch(100, 1), kernel("early", 80, 1), launch(200, 2), kernel("a", 210, 2), kernel("b", 260, 2)]
             doc = json.loads(run("analyze", self.write_trace(d, "q.json", ev), "--only", "queue_length", "--json", "-").stdout)
-            self.assertEqual(doc["tables"]["queue_length_summary"]["columns"]["queue_length_min"], [0])
+            self.assertEqual(doc["tables"]["queue_length_summary"]["columns"]["queue_length_min_count"], [0])
             kinds = " | ".join(doc["tables"]["diagnostics"]["columns"]["name"])
             self.assertIn("starts at or before its launch", kinds)
             self.assertIn("beyond the first of one launch", kinds)

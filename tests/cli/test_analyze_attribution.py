@@ -78,8 +78,8 @@ class AttributionCli(unittest.TestCase):
             self.assertAlmostEqual(r["total_time_us"], sum(e["dur"] for e in evs), places=6)
             bw = [e["args"]["memory bandwidth (GB/s)"] for e in evs if e["dur"] > 0]
             self.assertAlmostEqual(r["median_bandwidth_gb_per_s"], statistics.median(bw), delta=1e-6 * max(bw), msg=name)
-            self.assertGreater(r["gpu_span_share"], 0.0)
-            self.assertLess(r["gpu_span_share"], 1.0)
+            self.assertGreater(r["gpu_span_share_fraction"], 0.0)
+            self.assertLess(r["gpu_span_share_fraction"], 1.0)
 
     def test_user_annotations_match_the_trace(self):
         doc = self.analyze("user_annotations")

@@ -26,14 +26,14 @@ class GoodputCli(unittest.TestCase):
         out = json.loads(run(EXAMPLE, "--replicas", "300", "--search-replicas", "40", "--json", "-").stdout)
         s = out["scalars"]
         self.assertEqual(out["command"], "goodput")
-        self.assertLess(s["ettr_ci_low"], s["ettr"])
-        self.assertLess(s["ettr"], s["ettr_ci_high"])
-        self.assertGreater(s["ettr"], 0.5)
-        self.assertLess(s["ettr"], 1.0)
+        self.assertLess(s["ettr_ci_low_fraction"], s["ettr_fraction"])
+        self.assertLess(s["ettr_fraction"], s["ettr_ci_high_fraction"])
+        self.assertGreater(s["ettr_fraction"], 0.5)
+        self.assertLess(s["ettr_fraction"], 1.0)
         self.assertEqual(s["replicas_count"], 300)
         lost = out["tables"]["lost_time_by_cause"]["columns"]
         total = sum(lost["mean_s"])
-        self.assertAlmostEqual(total / s["duration_s"], 1 - s["ettr"], places=9)
+        self.assertAlmostEqual(total / s["duration_s"], 1 - s["ettr_fraction"], places=9)
         for t in ("failures_by_process", "closed_forms", "ettr_vs_interval", "strategies", "knobs"):
             self.assertIn(t, out["tables"])
         knobs = out["tables"]["knobs"]["columns"]["knob"]
@@ -51,7 +51,7 @@ class GoodputCli(unittest.TestCase):
         if k["reachable"][row] == "yes":
             alone = json.loads(run(EXAMPLE, "--replicas", "200", "--no-search", "--set",
                                    f"checkpoint.strategy={k['required'][row]}", "--json", "-").stdout)
-            self.assertGreaterEqual(alone["scalars"]["ettr"], 0.91 - 0.005)
+            self.assertGreaterEqual(alone["scalars"]["ettr_fraction"], 0.91 - 0.005)
         interval = k["knob"].index("checkpoint_interval_s")
         self.assertEqual(k["reachable"][interval], "yes")
         # Where no strategy alone reaches it but one does at its own interval, that pair is named,
@@ -61,7 +61,7 @@ class GoodputCli(unittest.TestCase):
             strategy, rest = k["required"][pair].split(", ")
             both = json.loads(run(EXAMPLE, "--replicas", "200", "--no-search", "--set", f"checkpoint.strategy={strategy}",
                                   "--set", f"checkpoint.interval_minutes={float(rest.split(' ')[0]) / 60}", "--json", "-").stdout)
-            self.assertGreaterEqual(both["scalars"]["ettr"], 0.91 - 0.005)
+            self.assertGreaterEqual(both["scalars"]["ettr_fraction"], 0.91 - 0.005)
         # Knob values are printed to 6 significant digits at most (a bisection's precision).
         # (the value is the first word: a knob may name its factor and the keys it scales after it)
         for v in k["required"] + k["current"]:
@@ -77,7 +77,7 @@ class GoodputCli(unittest.TestCase):
                                  "--json", "-").stdout)
             st = out["tables"]["strategies"]["columns"]
             i = st["strategy"].index("multi-level")
-            return st["interval_s"][i], st["ettr"][i]
+            return st["interval_s"][i], st["ettr_fraction"][i]
         default, every = row(5), row(1)
         self.assertNotEqual(default, every)
 
@@ -87,9 +87,9 @@ class GoodputCli(unittest.TestCase):
         out = json.loads(run(EXAMPLE, "--replicas", "200", "--no-search", "--set", "checkpoint.strategy=multi-level",
                              "--json", "-").stdout)
         s = out["scalars"]
-        self.assertGreater(s["daly_expected_ettr"], s["ettr"] + 0.05)
-        self.assertLess(abs(s["multilevel_expected_ettr"] - s["ettr"]), 0.04)
-        self.assertTrue(any("multilevel_expected_ettr" in n for n in out["notes"]))
+        self.assertGreater(s["daly_expected_ettr_fraction"], s["ettr_fraction"] + 0.05)
+        self.assertLess(abs(s["multilevel_expected_ettr_fraction"] - s["ettr_fraction"]), 0.04)
+        self.assertTrue(any("multilevel_expected_ettr_fraction" in n for n in out["notes"]))
 
     def test_closed_form_intervals_are_at_least_one_step(self):
         with tempfile.TemporaryDirectory() as d:
@@ -111,7 +111,7 @@ class GoodputCli(unittest.TestCase):
         b = run(EXAMPLE, "--replicas", "200", "--no-search", "--threads", "2", "--json", "-").stdout
         self.assertEqual(a, b)
         c = run(EXAMPLE, "--replicas", "200", "--no-search", "--seed", "2", "--json", "-").stdout
-        self.assertNotEqual(json.loads(a)["scalars"]["ettr"], json.loads(c)["scalars"]["ettr"])
+        self.assertNotEqual(json.loads(a)["scalars"]["ettr_fraction"], json.loads(c)["scalars"]["ettr_fraction"])
 
     def test_csv_tables_with_units_in_column_names(self):
         with tempfile.TemporaryDirectory() as d:
@@ -226,8 +226,8 @@ class GoodputCli(unittest.TestCase):
         finally:
             os.unlink(path)
         s = j["scalars"]
-        self.assertAlmostEqual(s["multilevel_expected_ettr"], s["ettr"], delta=0.002)
-        self.assertGreater(s["multilevel_first_order_ettr"], s["multilevel_expected_ettr"])
+        self.assertAlmostEqual(s["multilevel_expected_ettr_fraction"], s["ettr_fraction"], delta=0.002)
+        self.assertGreater(s["multilevel_first_order_ettr_fraction"], s["multilevel_expected_ettr_fraction"])
         ref = j["tables"]["closed_forms"]["columns"]["reference"]
         self.assertTrue(any("remote never" in r for r in ref), ref)
         # Multi-level with node-losing failures only: the local NVMe level absorbs none (it is lost
@@ -246,8 +246,8 @@ class GoodputCli(unittest.TestCase):
                 s = json.loads(run(path, "--json", "-").stdout)["scalars"]
             finally:
                 os.unlink(path)
-            self.assertGreater(s["multilevel_first_order_ettr"], 0.9, snapshot)
-            self.assertAlmostEqual(s["multilevel_expected_ettr"], s["ettr"], delta=0.01, msg=snapshot)
+            self.assertGreater(s["multilevel_first_order_ettr_fraction"], 0.9, snapshot)
+            self.assertAlmostEqual(s["multilevel_expected_ettr_fraction"], s["ettr_fraction"], delta=0.01, msg=snapshot)
 
     def test_graceful_preemptions_lose_no_work_in_the_closed_forms(self):
         # Two preemptions a day with 1,800 s of notice (the 60 s save fits) and 600 s of downtime:
@@ -267,14 +267,14 @@ class GoodputCli(unittest.TestCase):
             s = json.loads(run(path, "--json", "-").stdout)["scalars"]
             # 2/day x (60 save + 600 down + 240 restart) = 1,800 s a day lost, and a 60 s save per 36,000 s.
             expect = (1 - 2 * 900 / 86400) * 36000 / 36060
-            self.assertAlmostEqual(s["daly_expected_ettr"], expect, delta=1e-4)
-            self.assertAlmostEqual(s["ettr"], s["daly_expected_ettr"], delta=0.003)
+            self.assertAlmostEqual(s["daly_expected_ettr_fraction"], expect, delta=1e-4)
+            self.assertAlmostEqual(s["ettr_fraction"], s["daly_expected_ettr_fraction"], delta=0.003)
             self.assertEqual(s["work_losing_interruption_rate_per_day"], 0)
             # With a notice shorter than the save, they lose work again: Daly failures.
             s = json.loads(run(path, "--set", "failures.processes=[{name: p, component: scheduler, kind: preemption, "
                                "rate_per_job_day: 2, notice_s: 10, downtime_s: 600}]", "--json", "-").stdout)["scalars"]
             self.assertAlmostEqual(s["work_losing_interruption_rate_per_day"], 2, places=9)
-            self.assertLess(s["daly_expected_ettr"], 0.7)
+            self.assertLess(s["daly_expected_ettr_fraction"], 0.7)
         finally:
             os.unlink(path)
 
@@ -298,7 +298,7 @@ class GoodputCli(unittest.TestCase):
             self.assertNotIn("checkpoint_strategy_and_interval", t["knob"])
             self.assertTrue(any("the fewer checkpoints the better" in n for n in j["notes"]), j["notes"])
             s = json.loads(run(path, "--set", "checkpoint.interval_s=2592000", "--no-search", "--json", "-").stdout)["scalars"]
-            self.assertGreater(s["ettr"], 0.97)
+            self.assertGreater(s["ettr_fraction"], 0.97)
             # A rate per GPU-hour counts the job's GPUs: 12 GPUs at 1e-4 per GPU-hour, 1/(12e-4) h.
             s = json.loads(run(path, "--no-search", "--set", "job.num_gpus=12", "--set",
                                "failures.processes=[{name: g, component: gpu, rate_per_gpu_hour: 1.0e-4}]", "--json", "-").stdout)["scalars"]
@@ -409,7 +409,7 @@ class GoodputCli(unittest.TestCase):
             "checkpoint: {strategy: sync-remote, write_s: 30, read_s: 30, interval_s: 1800}\n"
             "simulation: {replicas: 200, seed: 2, search: false}\n")
         sc = json.loads(run(path, "--json", "-").stdout)["scalars"]
-        self.assertAlmostEqual(sc["ettr"], sc["daly_expected_ettr"], delta=0.01)
+        self.assertAlmostEqual(sc["ettr_fraction"], sc["daly_expected_ettr_fraction"], delta=0.01)
 
     def test_a_preemption_rolls_back_to_the_remote_level(self):
         # In-memory checkpoints every 600 s, remote every 6,000 s; a preemption gives the nodes
@@ -422,8 +422,8 @@ class GoodputCli(unittest.TestCase):
             "simulation: {replicas: 100, seed: 3, search: false}\n")
         doc = json.loads(run(path, "--json", "-").stdout)
         sc = doc["scalars"]
-        self.assertLess(sc["ettr"], 0.87)  # 0.956 when it restored from memory
-        self.assertAlmostEqual(sc["ettr"], sc["multilevel_expected_ettr"], delta=0.04)
+        self.assertLess(sc["ettr_fraction"], 0.87)  # 0.956 when it restored from memory
+        self.assertAlmostEqual(sc["ettr_fraction"], sc["multilevel_expected_ettr_fraction"], delta=0.04)
 
     def test_a_set_strategy_leaves_out_the_file_strategys_own_options(self):
         # --set checkpoint.strategy=sync-remote on an in-memory file: copies and remote_every are
@@ -437,7 +437,7 @@ class GoodputCli(unittest.TestCase):
         plain = self.write(body % "sync-remote")
         switched = json.loads(run(mem, "--set", "checkpoint.strategy=sync-remote", "--json", "-").stdout)
         direct = json.loads(run(plain, "--json", "-").stdout)
-        self.assertEqual(switched["scalars"]["ettr"], direct["scalars"]["ettr"])
+        self.assertEqual(switched["scalars"]["ettr_fraction"], direct["scalars"]["ettr_fraction"])
         note = [n for n in switched["notes"] if "left out" in n]
         self.assertEqual(len(note), 1, switched["notes"])
         self.assertIn("checkpoint.copies", note[0])
@@ -468,7 +468,7 @@ class GoodputCli(unittest.TestCase):
             "simulation: {replicas: 50, seed: 7, search: true}\n")
         doc = json.loads(run(path, "--json", "-").stdout)
         st = doc["tables"]["strategies"]["columns"]
-        for name, e in zip(st["strategy"], st["ettr"]):
+        for name, e in zip(st["strategy"], st["ettr_fraction"]):
             if name == "sync-remote":
                 self.assertGreater(e, 0.85)
             else:

@@ -123,12 +123,12 @@ if sw.returncode == 0:
     # fitting on one side; never infinite, and the binding-resource note names a finite one.
     import math
     ec = sj["tables"]["elasticity"]["columns"]
-    vals = [v for col in ("elasticity_fixed_plan", "elasticity_replanned") for v in ec[col]]
+    vals = [v for col in ("elasticity_fixed_plan_ratio", "elasticity_replanned_ratio") for v in ec[col]]
     check("elasticities finite or undefined", all(v is None or (isinstance(v, (int, float)) and not math.isinf(v)) for v in vals), vals)
     notes = " ".join(sj.get("notes", []))
     check("binding note finite", "binding resource" in notes and "inf" not in notes.split("binding resource")[1].split(")")[0], notes[:400])
     mem = ec["parameter"].index("accelerator.memory_bytes")
-    fixed_mem = ec["elasticity_fixed_plan"][mem]
+    fixed_mem = ec["elasticity_fixed_plan_ratio"][mem]
     check("memory does not change a fitting plan's time", fixed_mem is None or (isinstance(fixed_mem, float) and math.isnan(fixed_mem)) or abs(fixed_mem) < 1e-12,
           fixed_mem)
     if fixed_mem is None or (isinstance(fixed_mem, float) and math.isnan(fixed_mem)):

@@ -14,11 +14,11 @@ TEST(RunGoodput, Llama3ExampleOutputsAreConsistent) {
   c.sim.replicas = 200;
   c.sim.search_replicas = 40;
   const auto r = run_goodput(c);
-  const double e = r.number("ettr");
+  const double e = r.number("ettr_fraction");
   EXPECT_GT(e, 0.5);
   EXPECT_LT(e, 1.0);
-  EXPECT_LT(r.number("ettr_ci_low"), e);
-  EXPECT_GT(r.number("ettr_ci_high"), e);
+  EXPECT_LT(r.number("ettr_ci_low_fraction"), e);
+  EXPECT_GT(r.number("ettr_ci_high_fraction"), e);
   // 419 + 47 interruptions expected in 54 days (minus a few merged into ongoing recoveries).
   EXPECT_NEAR(r.number("interruptions_mean_count"), 466, 25);
   // Lost time by cause adds up to the wall time not spent productively.
@@ -60,9 +60,9 @@ TEST(RunGoodput, ClosedFormsFollowTheAsynchronousPersist) {
     c.checkpoint.interval_s = interval;
     c.sim.search = false;
     const auto r = run_goodput(c);
-    const double sim = r.number("ettr");
-    EXPECT_NEAR(r.number("daly_expected_ettr") / sim, 1.0, 0.02) << interval << " s: simulated " << sim;
-    EXPECT_NEAR(r.number("meta_expected_ettr") / sim, 1.0, 0.02) << interval << " s: simulated " << sim;
+    const double sim = r.number("ettr_fraction");
+    EXPECT_NEAR(r.number("daly_expected_ettr_fraction") / sim, 1.0, 0.02) << interval << " s: simulated " << sim;
+    EXPECT_NEAR(r.number("meta_expected_ettr_fraction") / sim, 1.0, 0.02) << interval << " s: simulated " << sim;
   }
 }
 
@@ -158,7 +158,7 @@ TEST(RunGoodput, AFailSlowEpisodeThatSlowsNothingCostsNothing) {
   const std::string slow = "    - {name: slow, component: gpu, kind: fail-slow, rate_per_job_day: 50, duration_s: 600, slowdown_factor: 1.0}\n";
   const auto r0 = run_goodput(review_job("1200", ""));
   const auto r1 = run_goodput(review_job("1200", slow));
-  EXPECT_NEAR(r1.number("ettr"), r0.number("ettr"), 0.004);
+  EXPECT_NEAR(r1.number("ettr_fraction"), r0.number("ettr_fraction"), 0.004);
 }
 
 // Question: does an elastic continuation that costs nothing (no detection, no reconfiguration)
@@ -186,5 +186,5 @@ TEST(RunGoodput, ClosedFormsChargeThePersistOfTheLevelRestoredFrom) {
       "simulation: {replicas: 600, seed: 1, search: false}\n",
       "ml.yaml");
   const auto r = run_goodput(c);
-  EXPECT_NEAR(r.number("daly_expected_ettr"), r.number("ettr"), 0.003);
+  EXPECT_NEAR(r.number("daly_expected_ettr_fraction"), r.number("ettr_fraction"), 0.003);
 }

@@ -326,8 +326,8 @@ TEST(ReportRenderers, SweepParetoFrontAndTornado) {
   Table& e = r.add_table("elasticity");
   e.add_str("parameter");
   e.add_f64("design_value");
-  e.add_f64("elasticity_fixed_plan");
-  e.add_f64("elasticity_replanned");
+  e.add_f64("elasticity_fixed_plan_ratio");
+  e.add_f64("elasticity_replanned_ratio");
   e.add_row({std::string("accelerator.peak_flops"), 1e15, -0.7, -0.75});
   e.add_row({std::string("scale_up.latency_s"), 1e-6, 0.01, 0.0});
   const ReportPage page = build_page(r);

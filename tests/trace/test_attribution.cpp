@@ -111,13 +111,13 @@ TEST(MemcpyBandwidth, ByHand) {
   EXPECT_NEAR(num(*t, "p90_bandwidth_gb_per_s", p), 3.6, 1e-12);   // 2 + 0.8 * (4 - 2)
   EXPECT_NEAR(num(*t, "bytes_weighted_bandwidth_gb_per_s", p), 370000.0 / 110000.0, 1e-12);
   EXPECT_NEAR(num(*t, "aggregate_bandwidth_gb_per_s", p), 2.75, 1e-12);  // 110000 B / 40000 ns
-  EXPECT_NEAR(num(*t, "gpu_span_share", p), 0.1, 1e-12);             // 40 of 400 us
+  EXPECT_NEAR(num(*t, "gpu_span_share_fraction", p), 0.1, 1e-12);             // 40 of 400 us
   ASSERT_TRUE(m.count("0|HtoD|pinned|"));
   EXPECT_NEAR(num(*t, "median_bandwidth_gb_per_s", m["0|HtoD|pinned|"]), 25.0, 1e-12);
   EXPECT_NEAR(num(*t, "aggregate_bandwidth_gb_per_s", m["0|HtoD|pinned|"]), 25.0, 1e-12);  // 100000 B / 4000 ns
   EXPECT_EQ(num(*t, "calls_with_bandwidth_arg_count", m["0|HtoD|pinned|"]), 1);
   EXPECT_EQ(num(*t, "calls_with_bandwidth_arg_count", p), 0);
-  EXPECT_NEAR(num(*t, "gpu_span_share", m["0|HtoD|pinned|"]), 0.0125, 1e-12);
+  EXPECT_NEAR(num(*t, "gpu_span_share_fraction", m["0|HtoD|pinned|"]), 0.0125, 1e-12);
   ASSERT_TRUE(m.count("0|DtoH|pageable|"));
   size_t d = m["0|DtoH|pageable|"];
   EXPECT_EQ(num(*t, "calls_count", d), 1);
@@ -142,7 +142,7 @@ TEST(MemcpyBandwidth, AcrossRanksAndCache) {
   EXPECT_EQ(num(*t, "bytes", a), 220000);
   EXPECT_NEAR(num(*t, "median_bandwidth_gb_per_s", a), 2.0, 1e-12);
   EXPECT_NEAR(num(*t, "p10_bandwidth_gb_per_s", a), 1.0, 1e-12);  // position 0.5 between 1 and 1
-  EXPECT_NEAR(num(*t, "gpu_span_share", a), 0.1, 1e-12);
+  EXPECT_NEAR(num(*t, "gpu_span_share_fraction", a), 0.1, 1e-12);
 
   RankTrace tr;
   scan_trace_text(doc(memcpy_events()), "hand.json", tr);

@@ -50,10 +50,10 @@ void ettr_vs_interval(const Result& r, ReportPage& page) {
   const Table* t = r.table("ettr_vs_interval");
   if (!t || t->rows() == 0) return;
   const auto iv = numbers(*t, "interval_s");
-  const auto ettr = numbers(*t, "ettr");
+  const auto ettr = numbers(*t, "ettr_fraction");
   auto sim = nlohmann::ordered_json::array(), model = nlohmann::ordered_json::array();
-  const bool has_model = t->has_column("daly_model_ettr");
-  const auto daly = has_model ? numbers(*t, "daly_model_ettr") : std::vector<double>{};
+  const bool has_model = t->has_column("daly_model_ettr_fraction");
+  const auto daly = has_model ? numbers(*t, "daly_model_ettr_fraction") : std::vector<double>{};
   for (size_t i = 0; i < iv.size(); ++i) {
     sim.push_back({iv[i], ettr[i] * 100});
     if (has_model) model.push_back({iv[i], daly[i] * 100});
@@ -82,8 +82,8 @@ void ettr_vs_interval(const Result& r, ReportPage& page) {
   ch.option["series"] = series;
   const size_t best = static_cast<size_t>(std::max_element(ettr.begin(), ettr.end()) - ettr.begin());
   ch.takeaway = "best ETTR " + fmt_pct(ettr[best]) + " at a " + fmt_seconds(iv[best]) + " interval";
-  if (r.scalar("checkpoint_interval_s") && r.scalar("ettr"))
-    ch.takeaway += "; the configured " + fmt_seconds(r.number("checkpoint_interval_s")) + " gives " + fmt_pct(r.number("ettr"));
+  if (r.scalar("checkpoint_interval_s") && r.scalar("ettr_fraction"))
+    ch.takeaway += "; the configured " + fmt_seconds(r.number("checkpoint_interval_s")) + " gives " + fmt_pct(r.number("ettr_fraction"));
   page.charts.push_back(std::move(ch));
 }
 
@@ -91,7 +91,7 @@ void strategies(const Result& r, ReportPage& page) {
   const Table* t = r.table("strategies");
   if (!t || t->rows() == 0) return;
   const auto name = texts(*t, "strategy");
-  auto ettr = numbers(*t, "ettr");
+  auto ettr = numbers(*t, "ettr_fraction");
   for (double& x : ettr) x *= 100;
   Chart ch;
   ch.id = "strategies";
@@ -145,16 +145,16 @@ void render_goodput(const Result& r, ReportPage& page) {
   if (const Value* n = r.scalar("name"))
     if (auto s = std::get_if<std::string>(n)) page.subtitle = *s;
   if (r.scalar("num_gpus")) page.subtitle += (page.subtitle.empty() ? "" : " · ") + fmt_count(r.number("num_gpus")) + " GPUs";
-  if (r.scalar("ettr")) {
+  if (r.scalar("ettr_fraction")) {
     // One decimal: a confidence interval narrower than a percent point must not read "90% to 90%".
     auto pct1 = [](double f) {
       char b[32];
       std::snprintf(b, sizeof b, "%.1f%%", f * 100);
       return std::string(b);
     };
-    std::string line = "ETTR " + pct1(r.number("ettr"));
-    if (r.scalar("ettr_ci_low") && r.scalar("ettr_ci_high"))
-      line += " (95% CI " + pct1(r.number("ettr_ci_low")) + " to " + pct1(r.number("ettr_ci_high")) + ")";
+    std::string line = "ETTR " + pct1(r.number("ettr_fraction"));
+    if (r.scalar("ettr_ci_low_fraction") && r.scalar("ettr_ci_high_fraction"))
+      line += " (95% CI " + pct1(r.number("ettr_ci_low_fraction")) + " to " + pct1(r.number("ettr_ci_high_fraction")) + ")";
     if (r.scalar("job_mttf_s")) line += "; the job fails every " + fmt_seconds(r.number("job_mttf_s")) + " on average";
     page.takeaways.push_back(line);
   }

@@ -242,8 +242,8 @@ void tornado(const Result& r, ReportPage& page) {
   const Table* t = r.table("elasticity");
   if (!t || t->rows() == 0) return;
   const auto p = texts(*t, "parameter");
-  const auto fixed = numbers(*t, "elasticity_fixed_plan");
-  const auto re = t->has_column("elasticity_replanned") ? numbers(*t, "elasticity_replanned") : fixed;
+  const auto fixed = numbers(*t, "elasticity_fixed_plan_ratio");
+  const auto re = t->has_column("elasticity_replanned_ratio") ? numbers(*t, "elasticity_replanned_ratio") : fixed;
   std::vector<size_t> idx(p.size());
   std::iota(idx.begin(), idx.end(), size_t{0});
   auto mag = [&](size_t i) { return std::isfinite(fixed[i]) ? std::fabs(fixed[i]) : 0.0; };

@@ -109,7 +109,7 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
   t.add_f64("p90_bandwidth_gb_per_s");
   t.add_f64("bytes_weighted_bandwidth_gb_per_s");
   t.add_f64("aggregate_bandwidth_gb_per_s");
-  t.add_f64("gpu_span_share");
+  t.add_f64("gpu_span_share_fraction");
 
   auto emit = [&](int64_t rank, const std::map<std::pair<std::string, std::string>, Acc>& by, int64_t span_ns) {
     for (auto [key, a] : by) {

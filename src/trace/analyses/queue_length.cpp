@@ -23,6 +23,8 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
   Table& t = r.add_table("queue_length_summary", "launch-queue length per stream (statistics over change points)");
   t.add_i64("rank");
   t.add_i64("stream");
+  // HTA's names; outside --compat hta, stats.cpp gives them their unit (queue_length_mean_count:
+  // a number of queued launches; queue_length_samples_count: the number of change points).
   for (const char* c : {"count", "mean", "std", "min", "25%", "50%", "75%", "max"})
     t.add_f64(std::string("queue_length_") + c);
   Table* full = nullptr;
@@ -81,7 +83,7 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
     std::vector<uint8_t> launched(f.gpu.size(), 0);
     // Sextant: when each launched GPU event's launch was, so that a start the trace puts before
     // its launch (CPU/GPU clock skew) counts just after it; and one GPU event per plain launch. Both
-    // had made the queue negative (queue_length_min -1) without a word before 2026-12-02.
+    // had made the queue negative (queue_length_min_count -1) without a word before 2026-12-02.
     std::vector<int64_t> launch_ts(ctx.opt.hta ? 0 : f.gpu.size(), INT64_MIN);
     int64_t extra_per_launch = 0;
     {

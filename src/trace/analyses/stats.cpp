@@ -79,9 +79,14 @@ std::string sextant_column_name(const std::string& h) {
       {"cpu_duration", "cpu_duration_us"},
       {"gpu_duration", "gpu_duration_us"},
       {"launch_delay", "launch_delay_us"},
-      {"queue_length_25%", "queue_length_p25"},
-      {"queue_length_50%", "queue_length_p50"},
-      {"queue_length_75%", "queue_length_p75"},
+      {"queue_length_count", "queue_length_samples_count"},
+      {"queue_length_mean", "queue_length_mean_count"},
+      {"queue_length_std", "queue_length_std_count"},
+      {"queue_length_min", "queue_length_min_count"},
+      {"queue_length_25%", "queue_length_p25_count"},
+      {"queue_length_50%", "queue_length_p50_count"},
+      {"queue_length_75%", "queue_length_p75_count"},
+      {"queue_length_max", "queue_length_max_count"},
   };
   for (const auto& [a, b] : map)
     if (a == h) return b;
