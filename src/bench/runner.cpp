@@ -1,3 +1,5 @@
+#include <array>
+#include <set>
 #include "bench/runner.hpp"
 
 #include <cmath>
@@ -142,8 +144,12 @@ Result run_result(const RunRecord& run, const std::string& command, bool with_pa
     t.add_str("case");
     t.add_str("key");
     t.add_str("value");
+    // A case measured under several metrics (a command's wall, user, sys and RSS) stores its
+    // parameters with each: list each (suite, case, key, value) once, in first-seen order.
+    std::set<std::array<std::string, 4>> seen;
     for (const auto& m : run.measurements)
-      for (const auto& [k, v] : m.params) t.add_row({m.suite, m.name, k, v});
+      for (const auto& [k, v] : m.params)
+        if (seen.insert({m.suite, m.name, k, v}).second) t.add_row({m.suite, m.name, k, v});
   }
   res.notes = run.notes;
   return res;

@@ -72,6 +72,11 @@ class BenchCli(unittest.TestCase):
         r = json.loads(sextant("bench", "run", "--reps", "3", "--db", self.db, "--json", "-", "--", "/bin/sh", "-c", "exit 0").stdout)
         self.assertEqual(r["scalars"]["failed_run_count"], 0)
         self.assertGreater(r["scalars"]["wall_median_s"], 0)
+        # Its four metrics (wall, user, sys, RSS) share the command's parameters: listed once each.
+        _, shown = as_json("history", "show", "latest", "--params", "--db", self.db)
+        params = [(p["case"], p["key"], p["value"]) for p in rows(table(shown, "parameters"))]
+        self.assertEqual(len(params), len(set(params)))
+        self.assertEqual(sum(1 for _, k, _ in params if k == "repetition_count"), 1)
         p = sextant("bench", "run", "--reps", "2", "--db", self.db, "--", "/bin/sh", "-c", "exit 3", check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("exited with status 3", p.stderr)

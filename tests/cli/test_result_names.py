@@ -54,7 +54,7 @@ CATALOG_KEYS = {
     "mla_qk_rope_head_dim", "mla_v_head_dim", "moe_layer_freq",
 }
 # A column whose unit is named by another column of its row.
-UNIT_COLUMNS = {"unit", "parameter", "constant", "metric"}
+UNIT_COLUMNS = {"unit", "parameter", "constant", "metric", "counter"}
 ROW_VALUES = {"value", "predicted", "target", "lodo_predicted", "median_a", "median_b"}
 
 COMMANDS = [
