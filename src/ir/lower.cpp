@@ -3,6 +3,7 @@
 // FLOP and byte formulas are in docs/models.md.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <string_view>
 
@@ -69,23 +70,66 @@ const Group& Workload::group(GroupKind k) const {
 
 namespace {
 
-Group place(GroupKind kind, int size, int stride, int domain) {
+// A group of `size` members `stride` ranks apart; its instances sit at offsets i + j * L (L =
+// stride * size, i < stride from the dimensions inside it, j < world / L from those outside), and
+// a domain holds ranks [d D, (d + 1) D). Where every instance lies the same way on the domains
+// (the domain is a multiple of L, or L a multiple of the domain and of the stride) the group is
+// uniform. Otherwise some instances straddle a domain boundary unevenly (EP 16 or TP 16 on an
+// NVL72 rack: ranks 64-79 are 8 and 8; DP 256 at stride 8 on 29 racks: 4 in the last), and the
+// slowest instance sets the step: the group is placed as its worst instance, the fewest members
+// one domain holds (they alone carry the group's traffic in and out of it: ring hops through
+// their NICs, the all-to-all share leaving it) with the domains that instance spans. Then
+// per_domain * domains may differ from size.
+Group place(GroupKind kind, int size, int stride, int domain, int64_t world) {
   Group g;
   g.kind = kind;
   g.size = size;
   g.stride = stride;
   g.domain_size = domain;
   if (size <= 1) return g;
-  if (static_cast<int64_t>(stride) * size <= domain) {
-    g.per_domain = size;
-    g.domains = 1;
-  } else if (stride >= domain) {
+  const int64_t n = size, st = stride, D = domain, L = st * n;
+  if (D <= 0 || st >= D) {  // not placed, or every member in a domain of its own
     g.per_domain = 1;
     g.domains = size;
-  } else {
-    g.per_domain = std::max(1, domain / stride);
-    g.domains = (size + g.per_domain - 1) / g.per_domain;
+    return g;
   }
+  if (L <= D && D % L == 0) {
+    g.per_domain = size;
+    g.domains = 1;
+    return g;
+  }
+  if (L > D && L % D == 0 && D % st == 0) {
+    g.per_domain = static_cast<int>(D / st);
+    g.domains = static_cast<int>(L / D);
+    return g;
+  }
+  // Uneven: the offsets j L mod D repeat every D / gcd(L, D) instances; walk them with every i.
+  const int64_t classes = std::min(std::max<int64_t>(1, world / L), D / std::gcd(L, D));
+  const int64_t spans = (L + st) / D + 2;  // domains one instance can span
+  if (classes * st * spans > 200000) {     // far beyond real layouts: the aligned estimate
+    g.per_domain = static_cast<int>(std::max<int64_t>(1, std::min(n, D / st)));
+    g.domains = static_cast<int>((n + g.per_domain - 1) / g.per_domain);
+    return g;
+  }
+  int64_t worst_min = n + 1, worst_domains = 1;
+  for (int64_t j = 0; j < classes; ++j)
+    for (int64_t i = 0; i < st; ++i) {
+      const int64_t b = (j * L) % D + i;  // first member's rank, relative to its domain's start
+      const int64_t d0 = b / D, d1 = (b + (n - 1) * st) / D;
+      int64_t fewest = n;
+      for (int64_t d = d0; d <= d1 && d1 > d0; ++d) {
+        const int64_t lo = d * D - b, hi = (d + 1) * D - b;  // member offsets r st in [lo, hi)
+        const int64_t r0 = lo <= 0 ? 0 : (lo + st - 1) / st, r1 = std::min(n, (hi + st - 1) / st);
+        fewest = std::min(fewest, r1 - r0);
+      }
+      const int64_t spanned = d1 - d0 + 1;
+      if (fewest < worst_min || (fewest == worst_min && spanned > worst_domains)) {
+        worst_min = fewest;
+        worst_domains = spanned;
+      }
+    }
+  g.per_domain = static_cast<int>(worst_min);
+  g.domains = static_cast<int>(worst_domains);
   return g;
 }
 
@@ -142,7 +186,7 @@ struct Lowerer {
       quant_bytes = 2.0 + 2.0 * dtype_bytes(dt) + (sc.train.fp8_recipe == "current" ? 2.0 : 0.0);
     if (m.moe && ep > 1) {
       static const MoeDispatcherRegistry dispatchers;  // immutable: no per-plan allocation in plan search
-      const Group g = place(GroupKind::EP, ep, etp, sc.system.scale_up_domain);
+      const Group g = place(GroupKind::EP, ep, etp, sc.system.scale_up_domain, sc.num_gpus);
       moe_traffic = dispatchers.get(sc.plan.moe_dispatcher).traffic(MoeRoute{m.moe->num_experts, m.moe->topk}, g);
     }
   }
@@ -1005,17 +1049,17 @@ Workload lower(const Scenario& s) {
   const auto& p = s.plan;
   const int domain = s.system.scale_up_domain;
   w.groups.reserve(7);  // plan search lowers millions of plans: no regrowth
-  w.groups.push_back(place(GroupKind::TP, p.tp, 1, domain));
-  w.groups.push_back(place(GroupKind::CP, p.cp, p.tp, domain));
+  w.groups.push_back(place(GroupKind::TP, p.tp, 1, domain, s.num_gpus));
+  w.groups.push_back(place(GroupKind::CP, p.cp, p.tp, domain, s.num_gpus));
   // Gradients and ZeRO shards span the data- and context-parallel ranks.
-  w.groups.push_back(place(GroupKind::DP, p.dp * p.cp, p.tp, domain));
-  w.groups.push_back(place(GroupKind::PP, p.pp, p.tp * p.cp * p.dp, domain));
+  w.groups.push_back(place(GroupKind::DP, p.dp * p.cp, p.tp, domain, s.num_gpus));
+  w.groups.push_back(place(GroupKind::PP, p.pp, p.tp * p.cp * p.dp, domain, s.num_gpus));
   if (p.ep > 1 || s.model.moe) {
     const int etp = p.etp > 0 ? p.etp : p.tp;
-    w.groups.push_back(place(GroupKind::EP, p.ep, etp, domain));
-    w.groups.push_back(place(GroupKind::ETP, etp, 1, domain));
+    w.groups.push_back(place(GroupKind::EP, p.ep, etp, domain, s.num_gpus));
+    w.groups.push_back(place(GroupKind::ETP, etp, 1, domain, s.num_gpus));
     const int edp = std::max(1, p.tp * p.cp * p.dp / (p.ep * etp));
-    w.groups.push_back(place(GroupKind::EDP, edp, p.ep * etp, domain));
+    w.groups.push_back(place(GroupKind::EDP, edp, p.ep * etp, domain, s.num_gpus));
   }
   w.microbatches = s.num_microbatches();
   w.schedule = p.schedule;

@@ -310,6 +310,64 @@ TEST(ClosedForms, PipelineSendsInsideADomainUseItsLinks) {
   EXPECT_LT(in * 4, out);
 }
 
+// Question: does a group whose instances straddle a scale-up domain boundary pay for it? On two
+// GB200 NVL72 racks (144 GPUs), tp 16 puts ranks 64-79 in one group: 8 in each rack, so that
+// group's all-reduce crosses the scale-out network, and the slowest group sets the step. Before
+// 2026-12-03 every instance was taken to be placed like the first (tp 16 all inside NVLink).
+TEST(ClosedForms, AGroupStraddlingADomainBoundaryPaysForIt) {
+  auto nvl72 = [](int tp, int ep) {
+    return "model: {id: moe-test, source: test, layers: 4, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 51200,\n"
+           "        moe: {num_experts: 64, topk: 4, expert_ffn_hidden: 2048}}\n"
+           "system: gb200-nvl72\nnum_gpus: 144\n"
+           "parallel: {tp: " + std::to_string(tp) + ", pp: 1, ep: " + std::to_string(ep) + ", etp: 1, sequence_parallel: true}\n"
+           "training: {global_batch: 144, micro_batch: 1, seq_len: 4096, precision: bf16}\n";
+  };
+  const auto s16 = parse_scenario(nvl72(16, 16), "t.yaml", *frozen());
+  const auto w16 = ir::lower(s16);
+  const auto& tp = w16.group(ir::GroupKind::TP);
+  EXPECT_EQ(tp.per_domain, 8);  // ranks 64-71 | 72-79
+  EXPECT_EQ(tp.domains, 2);
+  const auto& ep = w16.group(ir::GroupKind::EP);  // stride 1, like tp: the same 8 | 8 split
+  EXPECT_EQ(ep.per_domain, 8);
+  EXPECT_EQ(ep.domains, 2);
+  // DP 9 at stride 16: members i + 16 r; at i = 8 the first rack holds 4 (8, 24, 40, 56), the
+  // second 5. The aligned formula had said 4 per domain over 3 domains.
+  const auto& dp = w16.group(ir::GroupKind::DP);
+  EXPECT_EQ(dp.per_domain, 4);
+  EXPECT_EQ(dp.domains, 2);
+  // The ring all-reduce of the straddling group runs at 8 NICs' rate, not NVLink's.
+  const Fabric f = make_fabric(s16);
+  const CollectiveRegistry reg;
+  const double S = 64e6;
+  EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllReduce, S, tp, f),
+              2.0 * 15 / 16 * S / std::min(f.up_busbw(8), f.domain_out_busbw(8)) + 2 * f.out_latency_s + 28 * f.up_latency_s, 1e-12);
+  // tp 8 divides the rack: every instance inside one domain, as before.
+  const auto s8 = parse_scenario(nvl72(8, 8), "t.yaml", *frozen());
+  const auto w8 = ir::lower(s8);
+  EXPECT_EQ(w8.group(ir::GroupKind::TP).per_domain, 8);
+  EXPECT_EQ(w8.group(ir::GroupKind::TP).domains, 1);
+  EXPECT_EQ(w8.group(ir::GroupKind::DP).per_domain, 9);  // stride 8 divides 72: 9 per rack, 2 racks
+  EXPECT_EQ(w8.group(ir::GroupKind::DP).domains, 2);
+  // On one rack's worth of GPUs (64 of 72) tp 16 never straddles.
+  auto one = nvl72(16, 16);
+  one.replace(one.find("num_gpus: 144"), 13, "num_gpus: 64");
+  one.replace(one.find("global_batch: 144"), 17, "global_batch: 64");
+  const auto s64 = parse_scenario(one, "t.yaml", *frozen());
+  const auto w64 = ir::lower(s64);
+  EXPECT_EQ(w64.group(ir::GroupKind::TP).domains, 1);
+  EXPECT_EQ(w64.group(ir::GroupKind::TP).per_domain, 16);
+  // The step pays: both run 16 micro-batches per rank, and the straddling group's TP traffic
+  // (8 NICs of 50 GB/s in and out of each rack) takes 1.4x as long as inside one rack's NVLink.
+  auto tp_comm = [](const StepEstimate& e) {
+    for (const auto& [group, t] : e.comm_by_group_s)
+      if (group == "tp") return t;
+    return 0.0;
+  };
+  const double t144 = tp_comm(estimate_step(w16)), t64 = tp_comm(estimate_step(w64));
+  EXPECT_GT(t64, 0);
+  EXPECT_GT(t144, 1.3 * t64);
+}
+
 TEST(ClosedForms, MixedPrecisionAdamBytesPerParameter) {
   // ZeRO paper (Rajbhandari et al. 2020): 2 (fp16 weights) + 2 (fp16 grads) + 12 (fp32 master, m, v) = 16.
   auto yaml = gpt_yaml(8, true, "none") + "";
