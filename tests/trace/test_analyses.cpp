@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "trace/analyses/analysis.hpp"
 #include "trace/analyze.hpp"
 #include "trace/ingest/scanner.hpp"
 #include "trace/synth.hpp"
@@ -171,6 +172,19 @@ TEST(Analyses, OverlappingKernelsOnOneStreamLeaveNoNegativeIdle) {
   EXPECT_EQ(idle(true, &mn, &diags), 10.0);  // HTA: -50 + 60
   EXPECT_EQ(mn, -50.0);
   EXPECT_EQ(diags, 0);
+}
+
+// Question: are step numbers read from ProfilerStep names as PyTorch writes them, and is a name
+// padded with 40,000 spaces an ordinary non-step (std::regex overflowed the stack on it)?
+TEST(Analyses, ProfilerStepNamesAreParsedWithoutRecursion) {
+  EXPECT_EQ(profiler_step_number("ProfilerStep#12"), 12);
+  EXPECT_EQ(profiler_step_number("ProfilerStep # 7"), 7);
+  EXPECT_EQ(profiler_step_number("ProfilerStep#"), -1);
+  EXPECT_EQ(profiler_step_number("ProfilerStep#1x"), -1);
+  EXPECT_EQ(profiler_step_number("ProfilerStep#1234567890123456789"), -1);  // 19 digits
+  EXPECT_EQ(profiler_step_number("ProfilerStep#123456789012345678"), 123456789012345678);
+  EXPECT_EQ(profiler_step_number("Optimizer.step#SGD.step"), -1);
+  EXPECT_EQ(profiler_step_number("ProfilerStep" + std::string(40000, ' ') + "#1"), 1);
 }
 
 TEST(Analyses, LaunchDelayAndQueueLength) {

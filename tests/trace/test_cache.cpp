@@ -68,6 +68,13 @@ TEST(Cache, RoundTripIsExact) {
   std::string bytes = serialize_rank(t);
   EXPECT_THROW(deserialize_rank(bytes.substr(0, bytes.size() / 2), "half"), Error);
   EXPECT_THROW(deserialize_rank("not a cache", "junk"), Error);
+  // A flipped bit anywhere in the events is caught by the checksum (before 2026-12-03 a flipped
+  // timestamp bit was read as data).
+  for (size_t at : {bytes.size() / 3, bytes.size() / 2, bytes.size() - 5}) {
+    std::string bad = bytes;
+    bad[at] = static_cast<char>(bad[at] ^ 1);
+    EXPECT_THROW(deserialize_rank(bad, "flipped"), Error) << "byte " << at;
+  }
 }
 
 TEST(Cache, SecondLoadHitsAndMatches) {

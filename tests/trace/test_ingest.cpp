@@ -232,6 +232,21 @@ TEST(Ingest, IntegerArgsOfEveryLengthAndEndAreReadExactly) {
   }
 }
 
+// Question: is an integer arg too large for the columns (stream 2^63) a counted non-integer, not
+// stream 0? 18 digits still fit as an integer even where x1000 (the µs -> ns reading) would not.
+TEST(Ingest, IntegerArgsBeyondTheColumnsAreNotReadAsZero) {
+  const std::string doc =
+      "[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1, \"args\": {\"stream\": 9223372036854775808, \"correlation\": 5}},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1, \"args\": {\"stream\": 7, \"correlation\": 123456789012345678}}]";
+  RankTrace t = scan(doc, 1u << 20);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.stream[0], -1);
+  EXPECT_EQ(t.correlation[1], 123456789012345678);
+  bool counted = false;
+  for (const auto& [k, d] : t.diagnostics.items()) counted = counted || k.find("non-integer stream") != std::string::npos;
+  EXPECT_TRUE(counted);
+}
+
 TEST(Ingest, NamesSharingLengthAndEndsAreInternedApart) {
   // Event names are interned through a cache keyed by length and the first and last 8 bytes:
   // names equal there but not in the middle, or differing in one byte of a short name, must keep

@@ -146,6 +146,33 @@ TEST(Findings, GapAfterHostSyncPageableCopyAndSyncInItem) {
   EXPECT_EQ(sev.front(), "high");
 }
 
+// Question: when the next kernel was launched before the GPU went idle, is the gap not blamed on
+// the host? gemm [0,100); the next launch at [50,55) queues a kernel that starts only at 400 (it
+// waited on something else): the CPU had issued the work 50 us before the gap began.
+TEST(Findings, AGapWhoseWorkWasAlreadyQueuedIsNotBlamedOnTheHost) {
+  auto set = one({
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 0, 5, -1, 1),
+      ev("kernel", "ampere_sgemm_128x64_nn", 7, 0, 100, 7, 1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 50, 5, -1, 2),
+      ev("kernel", "elementwise_kernel", 7, 400, 90, 7, 2),
+  });
+  AnalyzeRequest req;
+  req.only = {"findings"};
+  Result r = analyze_loaded(set, req);
+  const Table* t = r.table("findings");
+  ASSERT_NE(t, nullptr);
+  auto rules = column_str(*t, "rule");
+  auto evidence = column_str(*t, "evidence");
+  auto advice = column_str(*t, "advice");
+  size_t gap = rules.size();
+  for (size_t i = 0; i < rules.size(); ++i)
+    if (rules[i] == "gpu_idle_gap") gap = i;
+  ASSERT_LT(gap, rules.size());
+  EXPECT_NE(evidence[gap].find("next launch issued 50.0 us before the gap"), std::string::npos) << evidence[gap];
+  EXPECT_NE(advice[gap].find("already queued"), std::string::npos) << advice[gap];
+  EXPECT_EQ(advice[gap].find("did not issue GPU work fast enough"), std::string::npos);
+}
+
 TEST(Workload, RooflineOfAnMmByHand) {
   auto set = one(
       {

@@ -116,6 +116,54 @@ TEST(Replay, WhatIfByHand) {
   EXPECT_DOUBLE_EQ(predicted({"comm=2"}, true), 205.0);
 }
 
+// Question: does a cudaDeviceSynchronize wait for every stream in a what-if? Step [0,1720):
+// launches at 10, 20, 30 -> gemm on stream 7 [100,400), NCCL all-reduce on stream 20 [100,700),
+// gemm on stream 7 [400,500); cudaDeviceSynchronize [40,710); host work [710,1710). With the
+// all-reduce halved (ends 400) or removed, the sync still waits for stream 7's gemm (ends 500):
+// it returns at 510, and the step is 510 + 1000 + 10 = 1520 us. Before 2026-12-03 the sync
+// waited only for the last-ending event: 1420 and 1120 us were predicted.
+TEST(Replay, DeviceSynchronizeWaitsForEveryStream) {
+  std::vector<std::string> e = {
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 1720, -1, -1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, -1, 1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 20, 5, -1, 2),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 30, 5, -1, 3),
+      ev("cuda_runtime", "cudaDeviceSynchronize", 1, 40, 670, -1, 4),
+      ev("cpu_op", "aten::host_work", 1, 710, 1000, -1, -1),
+      ev("kernel", "sm90_xmma_gemm_bf16", 7, 100, 300, 7, 1),
+      ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 20, 100, 600, 20, 2),
+      ev("kernel", "sm90_xmma_gemm_bf16", 7, 400, 100, 7, 3),
+  };
+  std::string text = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+  for (size_t i = 0; i < e.size(); ++i) text += (i ? "," : "") + e[i];
+  text += "]}";
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(text, "sync.json", set.ranks.back());
+  auto predicted = [&](const std::string& scale) {
+    Result r = run(set, {scale});
+    const Table* w = r.table("whatif");
+    EXPECT_NE(w, nullptr);
+    EXPECT_DOUBLE_EQ(w->column("replay_us").f64[0], 1720.0);
+    return w->column("predicted_us").f64[0];
+  };
+  EXPECT_DOUBLE_EQ(predicted("comm=1"), 1720.0);
+  EXPECT_DOUBLE_EQ(predicted("comm=0.5"), 1520.0);
+  EXPECT_DOUBLE_EQ(predicted("comm=0"), 1520.0);
+  EXPECT_DOUBLE_EQ(predicted("compute=0.5"), 1720.0);  // the all-reduce still ends at 700
+}
+
+// Question: does a kernel-name pattern match a 50 KB templated name without exhausting the stack
+// (std::regex's depth-first matcher recursed once per character before 2026-12-03)?
+TEST(Replay, KernelPatternsMatchVeryLongNames) {
+  std::string name = "void cutlass::Kernel<";
+  for (int i = 0; i < 4000; ++i) name += "cutlass_80_tensorop_s1688gemm_";
+  name += ">";
+  const replay::Scale s = replay::parse_scale("kernel:.*gemm_>$=0.5");
+  EXPECT_TRUE(std::regex_search(name, s.re));
+  EXPECT_FALSE(std::regex_search(name, replay::parse_scale("kernel:^nccl=0.5").re));
+}
+
 namespace {
 // Main thread 1, ProfilerStep#1 [0,250), and PyTorch's autograd thread 2 running the backward pass
 // while thread 1 waits in loss.backward() (no runtime call on thread 1 in [15,200)):

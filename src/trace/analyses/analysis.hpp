@@ -10,6 +10,7 @@
 #include <map>
 #include <tuple>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -77,6 +78,11 @@ double round_to(double v, int decimals);  // numpy-style round half to even
 
 // Column name in Sextant's style for an HTA CSV column ("idle_time(us)" -> "idle_time_us").
 std::string sextant_column_name(const std::string& hta_name);
+
+// The N of a whole name "ProfilerStep#N" (whitespace allowed around '#', 1 to 18 digits), or -1.
+// Parsed by hand: std::regex (ProfilerStep\s*#\s*(\d{1,18})) recursed once per character and
+// overflowed the stack on a step name padded with 40,000 spaces (before 2026-12-03).
+int64_t profiler_step_number(std::string_view name);
 
 // The individual analyses (one file each).
 void run_temporal_breakdown(const AnalysisContext&, Result&);

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
 #include <set>
 #include <vector>
 #include <unordered_map>
@@ -99,7 +98,6 @@ void hta_stragglers(const AnalysisContext& ctx, Result& r) {
   Table& t = r.add_table("potential_stragglers", "HTA's potential straggler ranks");
   t.add_i64("potential_straggler_rank");
   // Iteration of each kernel: the ProfilerStep#N containing its launching call.
-  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d{1,18}))");
   struct Row {
     int64_t rank, stream, iter, ts, dur;
     uint32_t name;
@@ -113,9 +111,7 @@ void hta_stragglers(const AnalysisContext& ctx, Result& r) {
     for (const auto& c : f.cpu) {
       if (f.trace->cat[c.event] == Category::GpuUserAnnotation) continue;  // the GPU-side copy of the step
       const std::string& n = f.trace->name_of(c.event);
-      std::smatch m;
-      if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))
-        steps.emplace_back(c.ts, c.end, std::stoll(m[1].str()));
+      if (const int64_t k = profiler_step_number(n); k >= 0) steps.emplace_back(c.ts, c.end, k);
     }
     auto iter_of = [&](int64_t ts) -> int64_t {
       for (const auto& [a, b, it] : steps)

@@ -205,9 +205,19 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
         std::string ev = "GPU idle " + fmt_us(gap_us) + " at +" + fmt_us(f.us(g.a - busy.front().first)) +
                          " (before " + f.name(ge.name) + ")";
         std::string advice;
-        if (cx[q].sync_count > 0) {
+        // The next GPU event's launch came before the gap began: the CPU had queued it, so the
+        // gap is not the host's (before 2026-12-03 such gaps got the host-overhead advice, with
+        // "next launch issued -66324 us into the gap" as evidence).
+        const bool queued_before = cx[q].launch_ts != INT64_MIN && cx[q].launch_ts < g.a;
+        if (cx[q].sync_count > 0)
           ev += "; " + std::to_string(cx[q].sync_count) + " host sync call(s) in the gap (" +
                 fmt_us(f.us(cx[q].sync_ticks)) + ")";
+        if (queued_before) {
+          advice = "The next GPU work was already queued when the GPU went idle, so the CPU was not the limiter: "
+                   "the GPU waited on a dependency (a stream waiting on an event recorded later, a copy staged "
+                   "through pageable host memory, a peer rank) or the trace's CPU and GPU clocks disagree. Look at "
+                   "the stream waits and copies just before the gap.";
+        } else if (cx[q].sync_count > 0) {
           advice = "The CPU waited for the GPU and then had nothing queued: remove the synchronisation "
                    "(.item(), .cpu(), .tolist(), printing a tensor, torch.cuda.synchronize) from the loop or move "
                    "it after the next step's launches.";
@@ -220,7 +230,9 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
         }
         if (cx[q].op != UINT32_MAX)
           ev += "; launching thread busy in " + t.strings.str(cx[q].op) + " for " + fmt_us(f.us(cx[q].op_overlap));
-        if (cx[q].launch_ts != INT64_MIN)
+        if (queued_before)
+          ev += "; next launch issued " + fmt_us(f.us(g.a - cx[q].launch_ts)) + " before the gap";
+        else if (cx[q].launch_ts != INT64_MIN)
           ev += "; next launch issued " + fmt_us(f.us(cx[q].launch_ts - g.a)) + " into the gap";
         out.push_back(Finding{rank, severity_of(share(gap_us)), "gpu_idle_gap",
                               "rank " + std::to_string(rank) + ", +" + fmt_us(f.us(g.a - busy.front().first)), ev,

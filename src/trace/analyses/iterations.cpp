@@ -2,14 +2,12 @@
 // launched from inside it (kernel count, busy time as the union of GPU intervals, and the GPU
 // span from the first start to the last end).
 #include <algorithm>
-#include <regex>
 
 #include "trace/analyses/analysis.hpp"
 
 namespace sextant::trace {
 
 void run_iterations(const AnalysisContext& ctx, Result& r) {
-  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d{1,18}))");
   Table& t = r.add_table("iterations", "per ProfilerStep: CPU time and the GPU work it launched");
   t.add_i64("rank");
   t.add_i64("step");
@@ -27,9 +25,7 @@ void run_iterations(const AnalysisContext& ctx, Result& r) {
       // The GPU-side copy of a step range (gpu_user_annotation) is not a second iteration.
       if (f.trace->cat[c.event] == Category::GpuUserAnnotation) continue;
       const std::string& n = f.trace->name_of(c.event);
-      std::smatch m;
-      if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))
-        steps.push_back(Step{c.ts, c.end, std::stoll(m[1].str())});
+      if (const int64_t k = profiler_step_number(n); k >= 0) steps.push_back(Step{c.ts, c.end, k});
     }
     std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.ts < b.ts; });
     // Per step, merge_intervals of its GPU events' [ts, end) as they come: f.gpu is sorted by ts,

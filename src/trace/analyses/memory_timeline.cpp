@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
 
 #include "trace/analyses/analysis.hpp"
 
@@ -16,7 +15,6 @@ void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
     ctx.diagnostics.add("memory_timeline: no [memory] events in the trace (record with profile_memory=True)", "info", "");
     return;
   }
-  static const std::regex step_re(R"(ProfilerStep\s*#\s*(\d{1,18}))");
   Table& t = r.add_table("memory_summary", "device memory from [memory] events");
   t.add_i64("rank");
   t.add_i64("device");
@@ -36,10 +34,8 @@ void run_memory_timeline(const AnalysisContext& ctx, Result& r) {
     for (const auto& c : f.cpu) {
       if (f.trace->cat[c.event] == Category::GpuUserAnnotation) continue;  // the GPU-side copy of the step
       const std::string& n = f.trace->name_of(c.event);
-      std::smatch m;
-      if (n.rfind("ProfilerStep", 0) == 0 && std::regex_match(n, m, step_re))
-        steps.emplace_back(f.trace->ts_ns[c.event], f.trace->ts_ns[c.event] + f.trace->dur_ns[c.event],
-                           std::stoll(m[1].str()));
+      if (const int64_t k = profiler_step_number(n); k >= 0)
+        steps.emplace_back(f.trace->ts_ns[c.event], f.trace->ts_ns[c.event] + f.trace->dur_ns[c.event], k);
     }
     for (auto& [dev, v] : by_dev) {
       std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->ts_ns < b->ts_ns; });

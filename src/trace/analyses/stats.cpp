@@ -50,6 +50,25 @@ double round_to(double v, int decimals) {
 
 }  // namespace stats
 
+int64_t profiler_step_number(std::string_view n) {
+  static constexpr std::string_view kPrefix = "ProfilerStep";
+  if (n.substr(0, kPrefix.size()) != kPrefix) return -1;
+  size_t i = kPrefix.size();
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+  while (i < n.size() && space(n[i])) ++i;
+  if (i >= n.size() || n[i] != '#') return -1;
+  ++i;
+  while (i < n.size() && space(n[i])) ++i;
+  const size_t digits = n.size() - i;
+  if (digits < 1 || digits > 18) return -1;
+  int64_t v = 0;
+  for (; i < n.size(); ++i) {
+    if (n[i] < '0' || n[i] > '9') return -1;
+    v = v * 10 + (n[i] - '0');
+  }
+  return v;
+}
+
 std::string sextant_column_name(const std::string& h) {
   static const std::vector<std::pair<std::string, std::string>> map = {
       {"idle_time(us)", "idle_time_us"},

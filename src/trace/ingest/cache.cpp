@@ -1,10 +1,13 @@
 #include "trace/ingest/cache.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
+
+#include <zlib.h>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -37,7 +40,8 @@ class Writer {
 
 class Reader {
  public:
-  Reader(const std::string& b, const std::string& what) : b_(b), what_(what) {}
+  // Reads b up to end (the checksum trailer is not content).
+  Reader(const std::string& b, const std::string& what, size_t end) : b_(b), what_(what), end_(std::min(end, b.size())) {}
   template <class T>
   T pod() {
     need(sizeof(T));
@@ -56,24 +60,39 @@ class Reader {
   template <class T>
   void vec(std::vector<T>& v) {
     auto n = pod<uint64_t>();
-    if (n > (b_.size() - pos_) / sizeof(T)) fail();
+    if (n > (end_ - pos_) / sizeof(T)) fail();
     v.resize(n);
     if (n) std::memcpy(v.data(), b_.data() + pos_, n * sizeof(T));
     pos_ += n * sizeof(T);
   }
-  bool done() const { return pos_ == b_.size(); }
+  bool done() const { return pos_ == end_; }
   [[noreturn]] void fail() const {
     throw Error(SourceLocation{what_, 0, 0, ""}, "damaged trace cache (at byte " + std::to_string(pos_) + ")");
   }
 
  private:
   void need(uint64_t n) const {
-    if (n > b_.size() - pos_) fail();
+    if (n > end_ - pos_) fail();
   }
   const std::string& b_;
   std::string what_;
+  size_t end_ = 0;
   size_t pos_ = 0;
 };
+
+// CRC-32 (zlib) of the bytes after the header, appended to the cache: a flipped bit in the events
+// is a damaged cache, read again from the trace (before 2026-12-03 only the header was checked,
+// and a flipped timestamp bit changed the results without a word).
+constexpr size_t kHeaderBytes = 8 + sizeof(uint32_t) + sizeof(uint64_t) + sizeof(int64_t);
+uint32_t body_crc(const std::string& b, size_t end) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  for (size_t at = kHeaderBytes; at < end;) {  // zlib takes uInt lengths: chunks of 1 GiB
+    const size_t n = std::min<size_t>(end - at, size_t{1} << 30);
+    c = crc32(c, reinterpret_cast<const Bytef*>(b.data() + at), static_cast<uInt>(n));
+    at += n;
+  }
+  return static_cast<uint32_t>(c);
+}
 
 void write_header(Writer& w, uint64_t size, int64_t mtime) {
   w.out.append(kMagic, sizeof kMagic);
@@ -153,11 +172,18 @@ std::string serialize_rank(const RankTrace& t) {
     w.pod(d.count);
     w.str(d.example);
   }
+  w.pod<uint32_t>(body_crc(w.out, w.out.size()));
   return std::move(w.out);
 }
 
 RankTrace deserialize_rank(const std::string& bytes, const std::string& what) {
-  Reader r(bytes, what);
+  if (bytes.size() < kHeaderBytes + sizeof(uint32_t)) Reader(bytes, what, 0).fail();
+  const size_t end = bytes.size() - sizeof(uint32_t);
+  uint32_t stored = 0;
+  std::memcpy(&stored, bytes.data() + end, sizeof stored);
+  if (stored != body_crc(bytes, end))
+    throw Error(SourceLocation{what, 0, 0, ""}, "damaged trace cache (its checksum does not match its contents)");
+  Reader r(bytes, what, end);
   char magic[sizeof kMagic];
   for (char& c : magic) c = r.pod<char>();
   if (std::memcmp(magic, kMagic, sizeof kMagic) != 0) r.fail();

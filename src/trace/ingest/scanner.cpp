@@ -331,7 +331,10 @@ fraction_done:
   if (int_digits > 18 || ip > kMaxIntegral) {
     n.ok = true;
     n.out_of_range = true;
-    n.integral = frac_digits == 0;
+    // As an integer (a stream, a correlation id) up to 18 digits still fits; beyond, it is not an
+    // integer the columns can hold (before 2026-12-03 ival stayed 0: stream 2^63 became stream 0).
+    n.integral = frac_digits == 0 && int_digits <= 18;
+    n.ival = n.integral ? (neg ? -static_cast<int64_t>(ip) : static_cast<int64_t>(ip)) : 0;
     return s;
   }
   int64_t m = static_cast<int64_t>(ip) * 1000 + frac3 + (round_up ? 1 : 0);

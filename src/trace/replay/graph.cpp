@@ -964,10 +964,12 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       auto it = std::lower_bound(b, gr.resources.end(), s, [](const Resource& r, int64_t v) { return r.id < v; });
       return it != gr.resources.end() && it->id == s ? static_cast<int32_t>(it - gr.resources.begin()) : -1;
     };
+    std::vector<uint32_t> also_awaited;  // a device sync's other streams' last events (few streams: a list)
     for (const auto& ps : pending) {
       const CpuEvent& c = f.cpu[ps.cpu];
       const int64_t cts = c.ts - w0, cend = c.end - w0;
       uint32_t awaited = kNone;
+      also_awaited.clear();
       int64_t aw_end = INT64_MIN;
       if (ps.type == CallType::SyncMemcpy) {
         int64_t own = own_wait(ps.cpu);
@@ -985,21 +987,34 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           }
         }
         if (only_res != -2) {
+          // A device (context) synchronisation waits for every stream: besides the event that
+          // ended last, the last event launched before the call on each other stream binds it
+          // too (a what-if that shortens the former must not let the call return before the
+          // latter). Before 2026-12-03 only the last-ending event was an edge: --scale comm=0
+          // could return a cudaDeviceSynchronize before the GEMMs it waited for.
+          const bool every_stream = ps.type == CallType::DeviceSync;
           auto it = std::upper_bound(by_end.begin(), by_end.end(), std::make_pair(cend, UINT32_MAX));
           for (int back = 0; it != by_end.begin() && back < 256; ++back) {
             --it;
             const uint32_t xn = g0 + it->second;
             if (only_res >= 0 && gr.nodes[xn].resource != only_res) continue;
-            if (launch_start[it->second] < cts) {
+            if (launch_start[it->second] >= cts) continue;
+            if (awaited == kNone) {
               awaited = xn;
               aw_end = it->first;
-              break;
+              if (!every_stream) break;
+            } else if (std::none_of(also_awaited.begin(), also_awaited.end(),
+                                    [&](uint32_t y) { return gr.nodes[y].resource == gr.nodes[xn].resource; }) &&
+                       gr.nodes[xn].resource != gr.nodes[awaited].resource) {
+              also_awaited.push_back(xn);
             }
           }
         }
       }
       if (awaited != kNone) {
         sync_edges.emplace_back(ps.ret, Edge{awaited, 0, EdgeKind::Sync, false, false});
+        if (ps.type == CallType::DeviceSync)
+          for (const uint32_t xn : also_awaited) sync_edges.emplace_back(ps.ret, Edge{xn, 0, EdgeKind::Sync, false, false});
         gr.nodes[ps.ret].dur = cend - std::max(cts, aw_end);
         gr.nodes[ps.ret].measured_start = std::max(cts, aw_end);
       }
@@ -1166,7 +1181,11 @@ Scale parse_scale(const std::string& spec) {
     s.target = Scale::Target::KernelRegex;
     s.pattern = cls.substr(7);
     try {
-      s.re = std::regex(s.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+      // libstdc++'s breadth-first executor (__polynomial): its recursion follows the pattern, not
+      // the name. The default depth-first one recursed per character and overflowed the stack on
+      // a 50 KB kernel name (before 2026-12-03). Back-references are refused in this mode.
+      s.re = std::regex(s.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize |
+                                       std::regex_constants::__polynomial);
     } catch (const std::regex_error& e) {
       throw Error(where, "invalid regular expression '" + s.pattern + "': " + e.what());
     }
