@@ -667,6 +667,14 @@ void ModelConfig::validate(const SourceLocation& where) const {
     bad("kv_heads", "must divide heads (" + std::to_string(heads) + "), got " + std::to_string(kv_heads));
   if (head_dim <= 0) bad("head_dim", "must be positive");
   if (vocab <= 0) bad("vocab", "must be positive");
+  // The attention widths are ints (q_dim, kv_dim): heads 32768 x head_dim 65536 wrapped to a
+  // negative parameter count before 2026-12-03. 2^24 is 16x the widest published model's.
+  constexpr int64_t kMaxWidth = int64_t{1} << 24;
+  if (static_cast<int64_t>(heads) * head_dim > kMaxWidth)
+    bad("head_dim", "heads x head_dim = " + std::to_string(static_cast<int64_t>(heads) * head_dim) + " exceeds " +
+                        std::to_string(kMaxWidth) + " (the attention width is an element count of one token)");
+  if (hidden > kMaxWidth) bad("hidden", "must be at most " + std::to_string(kMaxWidth));
+  if (ffn_hidden > kMaxWidth) bad("ffn_hidden", "must be at most " + std::to_string(kMaxWidth));
   const bool all_moe = all_layers_moe();
   if (!all_moe && ffn_hidden <= 0) bad("ffn_hidden", "dense layers need ffn_hidden > 0");
   if (moe) {

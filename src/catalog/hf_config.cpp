@@ -88,8 +88,20 @@ std::string mlp_from_act(const std::string& act, bool gated, const std::string& 
 
 ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
   nlohmann::json j;
+  // A key twice in one object is an error, as in YAML: the parser kept the last silently
+  // (num_hidden_layers 32, then 320, read as 320) before 2026-12-03.
+  std::vector<std::set<std::string>> keys_at_depth;
+  const nlohmann::json::parser_callback_t no_duplicates = [&](int, nlohmann::json::parse_event_t ev, nlohmann::json& v) {
+    if (ev == nlohmann::json::parse_event_t::object_start) keys_at_depth.emplace_back();
+    else if (ev == nlohmann::json::parse_event_t::object_end && !keys_at_depth.empty()) keys_at_depth.pop_back();
+    else if (ev == nlohmann::json::parse_event_t::key && !keys_at_depth.empty() && v.is_string() &&
+             !keys_at_depth.back().insert(v.get<std::string>()).second)
+      throw Error(SourceLocation{file, 0, 0, v.get<std::string>()}, "duplicate key '" + v.get<std::string>() + "'",
+                  "a key may appear once in an object; remove one");
+    return true;
+  };
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text, no_duplicates);
   } catch (const nlohmann::json::parse_error& e) {
     throw Error(SourceLocation{file}, std::string("invalid JSON at byte ") + std::to_string(e.byte) + ": " + e.what());
   } catch (const nlohmann::json::exception& e) {

@@ -22,7 +22,12 @@ YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
   // so `tp: 8` then `tp: 4` would silently run tp 8.
   std::map<std::string, int> seen;  // key -> line of its first occurrence
   for (const auto& kv : node_) {
-    if (!kv.first.IsScalar()) continue;
+    // A key is a plain string: `? [1]: 2` or an empty `? :` reached the library's conversion as
+    // an "internal error" without the file (before 2026-12-03).
+    if (!kv.first.IsScalar())
+      throw Error(SourceLocation{file_, kv.first.Mark().line + 1, kv.first.Mark().column + 1, path_},
+                  std::string("keys must be plain strings, not ") + (kv.first.IsNull() ? "empty" : kv.first.IsSequence() ? "a list" : "a mapping"),
+                  "write key: value with a plain word as the key");
     const std::string k = kv.first.Scalar();
     const int line = kv.first.Mark().line + 1;
     auto [it, fresh] = seen.emplace(k, line);
@@ -383,8 +388,14 @@ std::vector<std::string> YamlMap::keys() const {
 }
 
 void YamlMap::finish() const {
-  for (const auto& kv : node_)
-    if (!used_->count(kv.first.as<std::string>())) unknown_key(kv.first);
+  for (const auto& kv : node_) {
+    const std::string k = kv.first.Scalar();
+    if (used_->count(k)) continue;
+    // A known key written without a value (`framework:`): the reader asked has() and took it as
+    // absent. It had been reported as unknown, suggesting itself (before 2026-12-03).
+    if (asked_->count(k) && kv.second.IsNull()) reject_blank(k);
+    unknown_key(kv.first);
+  }
 }
 
 namespace {

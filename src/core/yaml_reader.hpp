@@ -79,10 +79,12 @@ class YamlMap {
   // about but absent (`duration_dayz` for `duration_days`) is the cause more often than not: it is
   // reported first, as finish() would report it.
   [[noreturn]] void fail(const std::string& key, const std::string& message, const std::string& hint = {}) const;
+  // An error when the key is written without a value (`parallel:`): for optional keys a reader
+  // takes as a whole (raw) rather than through a typed getter.
+  void reject_blank(const std::string& key) const;
 
  private:
   YAML::Node node_for(const std::string& key) const;
-  void reject_blank(const std::string& key) const;
   [[noreturn]] void unknown_key(const YAML::Node& key_node, const std::string& meant = {}) const;
   void throw_if_typo() const;
   YAML::Node node_;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <numeric>
+#include <set>
 
 #include "core/atomic_file.hpp"
 #include "core/paths.hpp"
@@ -102,7 +103,11 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   // DualPipeV holds two chunks per rank (a V): vpp 2 unless stated (and checked below).
   if (p.schedule == "dualpipev" && !m.has("vpp")) p.vpp = 2;
   const auto layers = m.i64_list("stage_layers");
-  for (auto l : layers) p.stage_layers.push_back(static_cast<int>(l));
+  for (auto l : layers) {
+    // Beyond an int the value was truncated (4294967312 read as 16) before 2026-12-03.
+    if (l > INT32_MAX || l < INT32_MIN) m.fail("stage_layers", "entry " + std::to_string(l) + " is out of range (a layer count)");
+    p.stage_layers.push_back(static_cast<int>(l));
+  }
   p.stage_rule = m.choice("stage_rule", {"even", "fewer-first-last"}, "even");
   if (auto o = m.opt_map("overlap")) {
     p.overlap_grad_reduce = o->boolean("grad_reduce", true);
@@ -208,6 +213,11 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   if (t.global_batch < 1) m.fail("global_batch", "must be at least 1, got " + std::to_string(t.global_batch));
   if (t.micro_batch < 1) m.fail("micro_batch", "must be at least 1, got " + std::to_string(t.micro_batch));
   if (t.seq_len < 1) m.fail("seq_len", "must be at least 1, got " + std::to_string(t.seq_len));
+  // Tokens per step are int64 (global_batch x seq_len): 9.2e18 sequences wrapped to a negative
+  // throughput before 2026-12-03. 2^53 tokens is far beyond any run and exact in a double.
+  constexpr int64_t kMaxTokens = int64_t{1} << 53;
+  if (t.global_batch > kMaxTokens / t.seq_len)
+    m.fail("global_batch", "global_batch x seq_len exceeds 2^53 tokens per step");
   m.finish();
   return t;
 }
@@ -225,8 +235,18 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   // system: catalog id or inline mapping; inline accelerators and networks may come with it
   Catalog local = cat;
   if (auto hw = root.opt_map("hardware")) {
-    for (auto& a : hw->map_list("accelerators")) local.add(parse_accelerator(a, {}));
-    for (auto& n : hw->map_list("networks")) local.add(parse_network(n, {}));
+    // An id given twice in one list is an error (it had silently taken the last; docs/catalog.md).
+    std::set<std::string> acc_ids, net_ids;
+    for (auto& a : hw->map_list("accelerators")) {
+      Accelerator x = parse_accelerator(a, {});
+      if (!acc_ids.insert(x.id).second) a.fail("id", "accelerator '" + x.id + "' is given twice in hardware.accelerators");
+      local.add(std::move(x));
+    }
+    for (auto& n : hw->map_list("networks")) {
+      NetworkTech x = parse_network(n, {});
+      if (!net_ids.insert(x.id).second) n.fail("id", "network '" + x.id + "' is given twice in hardware.networks");
+      local.add(std::move(x));
+    }
     hw->finish();
   }
   if (root.has("system") && root.raw("system").IsMap()) {
@@ -268,6 +288,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
                   valid_choices_hint(s.framework, cat.framework_ids()));
     apply_framework_defaults(base, cat.framework(s.framework));
   }
+  root.reject_blank("parallel");  // `parallel:` without a value ran the default plan (before 2026-12-03)
   root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
   const bool fw_sp = s.framework.empty() || framework_has_sequence_parallel(cat.framework(s.framework));
   s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base, fw_sp)
@@ -279,13 +300,18 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   s.seed = static_cast<uint64_t>(seed);
   root.finish();
   // Derived dp.
-  const int inner = s.plan.tp * s.plan.pp * s.plan.cp;
+  // In 64 bits: tp 65536 x pp 65536 wrapped an int to 0 and divided by it (before 2026-12-03).
+  const int64_t inner = static_cast<int64_t>(s.plan.tp) * s.plan.pp * s.plan.cp;
   if (s.plan.dp == 0) {
+    if (inner > s.num_gpus)
+      throw Error(root.loc("parallel"),
+                  "tp*pp*cp = " + std::to_string(inner) + " exceeds num_gpus = " + std::to_string(s.num_gpus),
+                  "the product of the parallel degrees must equal the GPU count");
     if (s.num_gpus % inner != 0)
       throw Error(root.loc("num_gpus"),
                   "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner),
                   "choose num_gpus as a multiple of " + std::to_string(inner) + " or change the plan");
-    s.plan.dp = s.num_gpus / inner;
+    s.plan.dp = static_cast<int>(s.num_gpus / inner);
   }
   try {
     check_plan(s, root.loc("parallel"));
@@ -389,6 +415,17 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
            "expert parallelism is carved out of the data- (and tensor-) parallel ranks");
   }
   if (p.etp > p.tp) fail("etp", "etp must not exceed tp");
+  // Megatron-Core's initialize_model_parallel: world_size % (etp * ep * pp) == 0, i.e. the expert
+  // grid etp x ep tiles a stage's dp*tp*cp ranks (checked whatever ep is: etp 3 on 8 ranks had
+  // run with collectives over 3 ranks).
+  if (m.moe || p.ep > 1) {
+    const int etp = p.etp > 0 ? p.etp : p.tp;
+    const int64_t stage_ranks = static_cast<int64_t>(p.dp) * p.tp * p.cp, grid = static_cast<int64_t>(etp) * p.ep;
+    if (grid > 0 && stage_ranks % grid != 0)
+      fail("etp", "etp*ep = " + std::to_string(etp) + "*" + std::to_string(p.ep) + " does not divide the " +
+                      std::to_string(stage_ranks) + " ranks of a pipeline stage (dp*tp*cp)",
+           "the expert grid (etp x ep) must tile the stage's ranks, as Megatron-Core requires");
+  }
   // The busiest EP rank holds at most every token-expert pair, ep times the mean, and ep is at most
   // the expert count: beyond that no plan can have the load (1e300 gave an infinite step). Below
   // it, a plan with a smaller ep (the search's, or one given by --set after the job) is capped at
@@ -405,20 +442,21 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail_at("training.global_batch", "global_batch " + std::to_string(s.train.global_batch) + " is not divisible by micro_batch*dp = " +
                    std::to_string(s.train.micro_batch) + "*" + std::to_string(p.dp),
          "each data-parallel replica needs a whole number of micro-batches");
-  const int nstages = p.pp * p.vpp;
-  // Checked first: a stage without layers cannot be mended by stage_layers or a stage rule.
-  if (nstages > m.layers)
-    fail("pp", "pp*vpp = " + std::to_string(nstages) + " exceeds the " + std::to_string(m.layers) + " layers",
+  // Checked first, in 64 bits (pp 65536 x vpp 65536 wrapped to 0 before 2026-12-03): a stage
+  // without layers cannot be mended by stage_layers or a stage rule.
+  if (static_cast<int64_t>(p.pp) * p.vpp > m.layers)
+    fail("pp", "pp*vpp = " + std::to_string(static_cast<int64_t>(p.pp) * p.vpp) + " exceeds the " + std::to_string(m.layers) + " layers",
          "each pipeline stage (and each virtual stage) holds at least one layer: pp*vpp <= " + std::to_string(m.layers));
+  const int nstages = p.pp * p.vpp;
   if (!p.stage_layers.empty()) {
     if (static_cast<int>(p.stage_layers.size()) != nstages)
       fail("stage_layers", "has " + std::to_string(p.stage_layers.size()) + " entries, expected pp*vpp = " +
                                std::to_string(nstages));
-    const int sum = std::accumulate(p.stage_layers.begin(), p.stage_layers.end(), 0);
-    if (sum != m.layers)
-      fail("stage_layers", "sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(m.layers));
     for (int l : p.stage_layers)
       if (l < 0) fail("stage_layers", "a stage cannot have a negative layer count");
+    const int64_t sum = std::accumulate(p.stage_layers.begin(), p.stage_layers.end(), int64_t{0});
+    if (sum != m.layers)
+      fail("stage_layers", "sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(m.layers));
   } else if (p.stage_rule == "even") {
     if (m.layers % nstages != 0)
       fail("pp", "pp*vpp = " + std::to_string(nstages) + " does not divide the " + std::to_string(m.layers) + " layers" +

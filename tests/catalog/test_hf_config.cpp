@@ -358,3 +358,20 @@ TEST(HfConfig, GemmaWithoutAnActivationKeyIsGeglu) {
     "head_dim": 256, "num_hidden_layers": 42, "intermediate_size": 14336, "vocab_size": 256000})", "g.json");
   EXPECT_EQ(g.mlp, "geglu");
 }
+
+// Is a key given twice in a config.json an error, as in YAML (the parser kept the last silently:
+// num_hidden_layers 32 then 320 read as 320, before 2026-12-03)? The same key in two objects is fine.
+TEST(HfConfig, ADuplicateKeyIsAnError) {
+  const std::string text = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+    "intermediate_size": 14336, "vocab_size": 128256, "rope_scaling": {"factor": 8.0}, "num_hidden_layers": 320})";
+  try {
+    (void)parse_hf_config(text, "dup.json");
+    FAIL() << "a duplicate key must be rejected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("duplicate key 'num_hidden_layers'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("dup.json"), std::string::npos) << e.what();
+  }
+  const std::string nested = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+    "intermediate_size": 14336, "vocab_size": 128256, "rope_scaling": {"factor": 8.0}, "quantization_config": {"factor": 1}})";
+  EXPECT_EQ(parse_hf_config(nested, "ok.json").layers, 32);
+}

@@ -518,3 +518,56 @@ TEST(PlanErrors, AnInlineAcceleratorsMissingFieldIsPointedAtInTheFile) {
   EXPECT_NE(e.find("hardware.accelerators"), std::string::npos) << e;
   EXPECT_NE(e.find("memory_gib"), std::string::npos) << e;
 }
+
+// Question: are degrees, layer counts and batch sizes whose products overflow an int refused with
+// an error naming the key, instead of a division by zero or a negative throughput (2026-12-03)?
+TEST(PlanErrors, ProductsThatOverflowAreRefusedNotWrapped) {
+  auto e = error_of(kBase, {{"parallel.tp", "65536"}, {"parallel.pp", "65536"}});
+  EXPECT_NE(e.find("tp*pp*cp = 4294967296 exceeds num_gpus = 64"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.tp", "1"}, {"parallel.pp", "65536"}, {"parallel.vpp", "65536"}, {"num_gpus", "65536"},
+                       {"training.global_batch", "65536"}});
+  EXPECT_NE(e.find("exceeds the 80 layers"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.stage_layers", "[4294967312, 16]"}});
+  EXPECT_NE(e.find("entry 4294967312 is out of range"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.stage_layers", "[2147483647, -2147483567]"}});
+  EXPECT_NE(e.find("negative layer count"), std::string::npos) << e;
+  e = error_of(kBase, {{"training.global_batch", "9223372036854775800"}});
+  EXPECT_NE(e.find("global_batch x seq_len exceeds 2^53"), std::string::npos) << e;
+  e = error_of("model: {id: m, source: t, layers: 2, hidden: 4096, heads: 32768, kv_heads: 32768, head_dim: 65536, ffn_hidden: 16384, vocab: 32000}\n"
+               "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 128}\n");
+  EXPECT_NE(e.find("heads x head_dim"), std::string::npos) << e;
+}
+
+// Question: does the expert grid etp x ep have to tile a stage's ranks, as Megatron-Core's
+// initialize_model_parallel requires (etp 3 on 8 ranks had run with 3-rank collectives)?
+TEST(PlanErrors, TheExpertGridMustTileTheStage) {
+  const char* moe =
+      "model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 8\n"
+      "parallel: {tp: 4, etp: 3, ep: 2, sequence_parallel: true}\ntraining: {global_batch: 16, seq_len: 4096}\n";
+  auto e = error_of(moe);
+  EXPECT_NE(e.find("etp*ep = 3*2 does not divide the 8 ranks"), std::string::npos) << e;
+  e = error_of(moe, {{"parallel.ep", "1"}});
+  EXPECT_NE(e.find("etp*ep = 3*1 does not divide the 8 ranks"), std::string::npos) << e;
+  EXPECT_EQ(error_of(moe, {{"parallel.etp", "2"}}), "(no error)");
+}
+
+// Question: is a key written without a value, a key that is not a plain string, or an inline
+// accelerator given twice an error at its line, not a default, an "unknown key" or a crash?
+TEST(PlanErrors, BlankKeysListKeysAndRepeatedIdsAreErrors) {
+  std::string blank = kBase;
+  blank.replace(blank.find("parallel: {tp: 8, pp: 2, sequence_parallel: true}"), 49, "parallel:");
+  auto e = error_of(blank);
+  EXPECT_NE(e.find("plan.yaml:4:1: key 'parallel': no value given"), std::string::npos) << e;
+  e = error_of(std::string(kBase) + "framework:\n");
+  EXPECT_NE(e.find("key 'framework': no value given"), std::string::npos) << e;
+  e = error_of(std::string(kBase) + "? [1]\n: 2\n");
+  EXPECT_NE(e.find("keys must be plain strings, not a list"), std::string::npos) << e;
+  const std::string one =
+      "vendor: nvidia, kind: gpu, memory_gib: {value: 80, source: x}, memory_bandwidth_gb_per_s: {value: 3000, source: x}, "
+      "peak_tflops: {bf16: {value: 1000, source: x}}}\n";
+  const std::string hw = "model: llama3-8b\nsystem: dgx-h100\naccelerator: g\nnum_gpus: 8\nhardware:\n  accelerators:\n"
+                         "    - {id: g, name: a, " + one + "    - {id: g, name: b, " + one +
+                         "parallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n";
+  e = error_of(hw);
+  EXPECT_NE(e.find("accelerator 'g' is given twice in hardware.accelerators"), std::string::npos) << e;
+}
