@@ -153,6 +153,11 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
       g.decode_instances = dg->i32("decode_instances", 1);
       g.kv_link.bandwidth_bytes_per_s = dg->f64("link_gb_per_s", 50) * 1e9;
       g.kv_link.latency_s = dg->f64("link_latency_us", 10) * 1e-6;
+      // (0 or -50 GB/s made the KV transfer free before 2026-12-03)
+      if (!(g.kv_link.bandwidth_bytes_per_s > 0) || !std::isfinite(g.kv_link.bandwidth_bytes_per_s))
+        dg->fail("link_gb_per_s", "must be a positive, finite bandwidth in GB/s");
+      if (!(g.kv_link.latency_s >= 0) || !std::isfinite(g.kv_link.latency_s))
+        dg->fail("link_latency_us", "must be a finite latency of 0 us or more");
       if (g.prefill_instances < 1 || g.decode_instances < 1) dg->fail("prefill_instances", "instances must be >= 1");
       dg->finish();
       sv.disaggregation = g;
@@ -284,7 +289,15 @@ void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
   if (!s.draft_model.empty()) {
     DeploymentSpec ds = s.deployment;
     ds.model = s.draft_model;
-    sv.draft = make_deployment(cat, data, ds, SourceLocation{s.file, 0, 0, "serving.speculative.draft_model"});
+    const SourceLocation at{s.file, 0, 0, "serving.speculative.draft_model"};
+    sv.draft = make_deployment(cat, data, ds, at);
+    // Speculative sampling compares the draft's and the target's probabilities of the same token
+    // (Leviathan et al. 2023): the two share a vocabulary (Llama 3.1 8B drafting for Llama 2 7B
+    // had been accepted before 2026-12-03).
+    if (sv.draft->model.vocab != sv.deployment.model.vocab)
+      throw Error(at, "draft model " + sv.draft->model.id + " has a vocabulary of " + std::to_string(sv.draft->model.vocab) +
+                          " tokens, the target " + sv.deployment.model.id + " one of " + std::to_string(sv.deployment.model.vocab),
+                  "a draft model shares the target's tokenizer: choose a smaller model of the same family");
   }
 }
 
@@ -521,7 +534,10 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   if (busy > 0) {
     auto energy = [&](const IterationCost& c) {
       const double util = std::min(1.0, std::max(c.compute_s, c.memory_s) / c.total_s);
-      return d.par.devices() * (idle + (busy - idle) * util) * c.total_s;
+      // Every device idles through the pass; the dynamic part is the work, done once by the tp
+      // devices of each stage in turn (as serve charges it): not pp times over (before
+      // 2026-12-03 pp 4 printed 4x the dynamic energy).
+      return (d.par.devices() * idle + d.par.tp * (busy - idle) * util) * c.total_s;
     };
     const IterationCost mid = cm.iteration(cm.decode(batch, prompt + output / 2.0));
     r.set("energy_per_output_token_j", energy(mid) / batch);

@@ -321,6 +321,7 @@ Batch CostModel::decode(int64_t seqs, double context) const {
   b.decode_tokens = static_cast<double>(seqs);
   // The new token attends to the context and to itself.
   b.decode_context_tokens = static_cast<double>(seqs) * attended(context + 1);
+  b.decode_kv_read_tokens = b.decode_context_tokens;
   b.logits_tokens = seqs;
   return b;
 }
@@ -354,7 +355,7 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   }
   c.expert_load_factor = load;
   const double kv_layer_rank = kv_token_layer_bytes_rank_;
-  const double kv_read_tokens = b.decode_context_tokens + b.prefill_past_tokens;
+  const double kv_read_tokens = b.decode_kv_read_tokens + b.prefill_past_tokens;
   // What crosses a link is the hidden state in 16 bits at least: FP8 (W8A8) GEMMs write bf16
   // outputs, and vLLM's and TensorRT-LLM's all-reduces, pipeline sends and MoE combines move them
   // (sized in fp8 they were half: prefill 27% fast on a Llama 3 70B at TP8).

@@ -81,7 +81,11 @@ struct Deployment {
 struct Batch {
   int64_t decode_seqs = 0;           // sequences in their decode phase
   double decode_tokens = 0;          // their new tokens (decode_seqs, or more when verifying drafts)
-  double decode_context_tokens = 0;  // sum over decode sequences of the attended context (window-capped)
+  double decode_context_tokens = 0;  // sum over decode tokens of the attended context (window-capped): attention pairs
+  // Sum over decode sequences of the cached context they read: once per sequence, however many
+  // tokens it verifies (a k+1-token speculative verify reads each KV block once, as FlashAttention
+  // and FlashInfer tile the query tokens of a sequence together; it had been read k+1 times).
+  double decode_kv_read_tokens = 0;
   int64_t prefill_seqs = 0;          // sequences with prompt tokens in this pass
   double prefill_tokens = 0;         // new prompt tokens
   double prefill_attention_pairs = 0;// sum over new prompt tokens of the keys each attends to

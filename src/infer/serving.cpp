@@ -375,6 +375,7 @@ bool Instance::start(double now) {
       b.decode_tokens += w.new_tokens;
       const double ctx = cm_.attended(q.kv_tokens + 1);
       b.decode_context_tokens += w.new_tokens * ctx;
+      b.decode_kv_read_tokens += ctx;
       b.logits_tokens += w.new_tokens;
       spec_ctx += ctx;
     }
@@ -387,6 +388,7 @@ bool Instance::start(double now) {
     db.decode_seqs = b.decode_seqs;
     db.decode_tokens = static_cast<double>(b.decode_seqs);
     db.decode_context_tokens = spec_ctx;
+    db.decode_kv_read_tokens = spec_ctx;
     db.logits_tokens = b.decode_seqs;
     const IterationCost one = draft_->iteration(db);
     const double k = sim_.spec_.speculative.draft_tokens;
@@ -555,9 +557,17 @@ Result Simulation::run(ServingSummary* summary) {
     longest_fit = units.full_units == 0 ? (pool_units >= window_blocks ? std::numeric_limits<int32_t>::max() : 0)
                                         : std::max<int64_t>(0, (pool_units - window_blocks) / units.full_units) * bt;
   }
-  if (blocks <= 0)
+  if (blocks <= 0) {
+    // The draft's weights share the devices: name it when it is what leaves no room (the target
+    // alone had been blamed before 2026-12-03).
+    if (sp.draft)
+      throw Error(SourceLocation{"", 0, 0, "serving.speculative.draft_model"},
+                  "the weights of " + sp.deployment.model.id + " and of its draft " + sp.draft->model.id +
+                      " leave no room for a KV cache on " + std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id,
+                  "a smaller draft model, or more devices (deployment.tp)");
     throw Error(SourceLocation{"", 0, 0, "deployment"}, "the weights of " + sp.deployment.model.id + " leave no room for a KV cache on " +
                 std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id);
+  }
   if (sp.limits.max_batch_seqs < 1 || sp.limits.max_batch_tokens < 1)
     throw Error(SourceLocation{"", 0, 0, "batching"}, "max_batch_seqs and max_batch_tokens must be positive");
   const int pp = sp.deployment.par.pp;

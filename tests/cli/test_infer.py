@@ -400,6 +400,70 @@ class InferCli(unittest.TestCase):
         self.assertLessEqual(sc["throughput_requests_per_s"], 1.0 / per_request_gb * 1.02)
         self.assertGreater(sc["throughput_requests_per_s"], 1.0 / per_request_gb * 0.8)
 
+    def test_review_of_2026_12_03(self):
+        """A speculative verify pass reads each sequence's KV cache once (it was read k+1 times: a
+        100k-token context at k 4 gave a TPOT 38% too slow); a request that ends at the KV
+        capacity under speculation finishes (its k-token look-ahead had preempted it forever);
+        estimate's dynamic energy is the work's, not pp times it; a KV link of 0 GB/s, and a draft
+        with another vocabulary, are refused."""
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: __import__("shutil").rmtree(d))
+        with open(os.path.join(d, "long.csv"), "w") as f:
+            f.write("arrival_s,prompt_tokens,output_tokens\n0,100000,21\n")
+        spec = os.path.join(d, "spec.yaml")
+        with open(spec, "w") as f:
+            f.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, tp: 4}\n"
+                    "serving: {policy: continuous, speculative: {draft_model: llama3.1-8b, draft_tokens: 4, acceptance: 0.0}}\n"
+                    "workload: {arrival: trace, trace_file: long.csv}\n")
+        tpot = scalars(run_json("infer", "serve", spec))["tpot_p50_s"]
+        # At acceptance 0 a token costs 4 draft decode steps and one verify pass, which reads the
+        # weights and the 100k-token cache once, as a plain decode step does (to within the
+        # verify's 5 tokens of compute).
+        target = scalars(run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb",
+                                  "--engine", "vllm", "--tp", "4", "--prompt", "100000", "--output", "21"))
+        draft = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                                 "--engine", "vllm", "--tp", "4", "--prompt", "100000", "--output", "21"))
+        expected = 4 / draft["decode_tokens_per_s_per_sequence"] + 1 / target["decode_tokens_per_s_per_sequence"]
+        self.assertLess(abs(tpot / expected - 1), 0.08, (tpot, expected))
+
+        with open(os.path.join(d, "near.csv"), "w") as f:
+            f.write("arrival_s,prompt_tokens,output_tokens\n0,22000,528\n1,22000,528\n")
+        near = os.path.join(d, "near.yaml")
+        with open(near, "w") as f:
+            f.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, tp: 4, memory_utilization_fraction: 0.5}\n"
+                    "serving: {policy: chunked-prefill, speculative: {draft_model: llama3.1-8b, draft_tokens: 4, acceptance: 0.7}}\n"
+                    "workload: {arrival: trace, trace_file: near.csv}\n")
+        p = subprocess.run([BIN, "infer", "serve", near, "--json", "-"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(scalars(json.loads(p.stdout))["completed_count"], 2)
+
+        def energy(pp):
+            return scalars(run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb",
+                                    "--engine", "vllm", "--tp", "2", "--pp", str(pp), "--prompt", "1024", "--output", "256"))
+        e1, e4 = energy(1), energy(4)
+        step = 1 / e1["decode_tokens_per_s_per_sequence"]
+        self.assertLess(abs(step * e4["decode_tokens_per_s_per_sequence"] - 1), 1e-3)  # pp adds only its sends
+        # pp 4 adds 6 idle devices over the same time, and no dynamic energy.
+        idle_w = (e4["energy_per_output_token_j"] - e1["energy_per_output_token_j"]) / (6 * step)
+        self.assertGreater(idle_w, 10)
+        self.assertLess(idle_w, 300)  # an idle H100, not a busy one (700 W)
+
+        bad = self.study(
+            "deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+            "serving: {policy: chunked-prefill, disaggregation: {prefill_instances: 1, decode_instances: 1, link_gb_per_s: 0}}\n"
+            "workload: {arrival: poisson, rate_per_s: 1, requests: 3, prompt: {dist: fixed, mean: 100}, output: {dist: fixed, mean: 10}}\n")
+        p = run("infer", "serve", bad, ok=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("link_gb_per_s", p.stderr)
+        vocab = self.study(
+            "deployment: {model: llama-2-7b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+            "serving: {policy: continuous, speculative: {draft_model: llama3.1-8b}}\n"
+            "workload: {arrival: poisson, rate_per_s: 1, requests: 3, prompt: {dist: fixed, mean: 100}, output: {dist: fixed, mean: 10}}\n")
+        p = run("infer", "serve", vocab, ok=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("serving.speculative.draft_model", p.stderr)
+        self.assertIn("vocabulary", p.stderr)
+
     def test_a_request_within_a_block_of_the_capacity_is_refused_not_fatal(self):
         path = self.study(
             "deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "infer/batching/policy.hpp"
 
@@ -18,11 +20,16 @@ void schedule_running_decodes(SchedulerContext& ctx, std::vector<WorkItem>& out)
   while (i < ctx.running().size()) {
     const int32_t s = ctx.running()[i];
     if (ctx.prefill_remaining(s) > 0) { ++i; continue; }
-    bool ok = ctx.reserve(s, n);
+    // Room for the pass's tokens, but never beyond the tokens the sequence ends with: a
+    // speculative look-ahead of k tokens near the end of a request that fills the cache had
+    // preempted the sequence itself, forever (before 2026-12-03); the drafts past its last
+    // token are discarded, not kept.
+    const int32_t room = std::max(1, std::min(n, ctx.final_tokens(s) - ctx.context_tokens(s)));
+    bool ok = ctx.reserve(s, room);
     while (!ok) {
       const int32_t v = ctx.preempt_newest();
       if (v < 0 || v == s) break;
-      ok = ctx.reserve(s, n);
+      ok = ctx.reserve(s, room);
     }
     if (!ok) break;  // s itself was preempted: it was the newest
     if (static_cast<int>(out.size()) >= ctx.limits().max_batch_seqs) break;
