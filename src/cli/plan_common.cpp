@@ -122,13 +122,21 @@ Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
 plan::SearchOptions search_options(const SearchArgs& a) {
   plan::SearchOptions o;
   for (const auto& f : a.fix) plan::parse_fix(f, o);
-  if (!a.schedules.empty()) o.schedules = a.schedules;
+  // A value given twice is searched once (--zero 1,1 had doubled every plan and reported the
+  // winner tied with itself, before 2026-12-03).
+  auto add_once = [](auto& list, const auto& v) {
+    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+  };
+  if (!a.schedules.empty()) {
+    o.schedules.clear();
+    for (const auto& sc : a.schedules) add_once(o.schedules, sc);
+  }
   if (!a.recompute.empty()) {
     o.recompute.clear();
     for (const auto& r : a.recompute) {
-      if (r == "none") o.recompute.push_back(Recompute::None);
-      else if (r == "selective") o.recompute.push_back(Recompute::Selective);
-      else if (r == "full") o.recompute.push_back(Recompute::Full);
+      if (r == "none") add_once(o.recompute, Recompute::None);
+      else if (r == "selective") add_once(o.recompute, Recompute::Selective);
+      else if (r == "full") add_once(o.recompute, Recompute::Full);
       else throw Error(SourceLocation{"--recompute", 0, 0, r}, "unknown recompute mode '" + r + "'", valid_choices_hint(r, {"none", "selective", "full"}));
     }
   }
@@ -138,10 +146,11 @@ plan::SearchOptions search_options(const SearchArgs& a) {
     for (const auto& z : a.zero) {
       if (z != "0" && z != "1" && z != "2" && z != "3")
         throw Error(SourceLocation{"--zero", 0, 0, z}, "ZeRO stage must be 0, 1, 2 or 3, got '" + z + "'");
-      o.zero_stages.push_back(z[0] - '0');
+      add_once(o.zero_stages, z[0] - '0');
     }
   }
   if (a.max_micro_batch < 0) throw Error(SourceLocation{"--max-micro-batch", 0, 0, ""}, "must be positive");
+  if (a.max_vpp < 0) throw Error(SourceLocation{"--max-vpp", 0, 0, ""}, "must be positive (or 0: no limit)");
   if (a.headroom_gib < 0) throw Error(SourceLocation{"--headroom-gib", 0, 0, ""}, "must not be negative");
   if (a.tie_fraction && *a.tie_fraction < 0) throw Error(SourceLocation{"--tie-fraction", 0, 0, ""}, "must not be negative");
   o.max_micro_batch = a.max_micro_batch;

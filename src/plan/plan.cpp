@@ -1231,6 +1231,16 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
               " (ZeRO-2 with zero2_grad_sync: step moves ZeRO-1's bytes and holds its memory)");
     } else if (found < 0) {
       outside("outside the search space (constraints or enumeration rules, docs/plan.md)");
+    } else if (Scenario laid = base; (apply_candidate(laid, own, opt), laid.plan.stage_layers != base.plan.stage_layers ||
+                                                                           laid.plan.stage_rule != base.plan.stage_rule)) {
+      // The search lays out each (pp, vpp) one way; a scenario's own stage_layers or stage rule is
+      // another plan, estimated on its own (before 2026-12-03 the search's layout was reported as
+      // the scenario's: 3.684 s where its [4, 9, 9, 8] stages take 4.054 s).
+      std::string layout;
+      for (size_t k = 0; k < laid.plan.stage_layers.size(); ++k) layout += (k ? ", " : "") + std::to_string(laid.plan.stage_layers[k]);
+      outside("its stage layout is not the search's (the search uses " +
+              (layout.empty() ? "stage_rule " + laid.plan.stage_rule : "stage_layers [" + layout + "]") +
+              " for this pp and vpp): estimated on its own");
     } else {
       const auto& e = out.evals[static_cast<size_t>(found)];
       if (e.status == 1) {

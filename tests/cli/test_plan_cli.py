@@ -353,6 +353,27 @@ check("sweep records its Pareto axes", json.loads(sx("sweep", *J8, "--vary", "ac
                                                      "accelerator.power_limit_w,tokens_per_joule", "--json", "-").stdout)
       ["scalars"].get("pareto_x") == "accelerator.power_limit_w", "")
 
+# Review of 2026-12-03: a scenario's own stage_layers are its plan (the search's own layout had
+# been reported in its place); a value repeated in --zero is searched once; a negative --max-vpp
+# is refused.
+with tempfile.TemporaryDirectory() as d:
+    own = os.path.join(d, "own.yaml")
+    with open(own, "w") as f:
+        f.write("model: mcore-gpt-7.1b\nsystem: dgx-h100\nnum_gpus: 32\n"
+                "parallel: {tp: 2, pp: 4, zero_stage: 1, stage_layers: [4, 9, 9, 8]}\n"
+                "training: {global_batch: 256, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n")
+    est = json.loads(sx("estimate", own, "--json", "-").stdout)["scalars"]["step_time_s"]
+    b = sx("plan", own, "--fix", "tp=2", "--fix", "pp=4", "--threads", "2", "--json", "-")
+    ps = json.loads(b.stdout)["scalars"] if b.returncode == 0 else {}
+    check("own stage layout is estimated on its own", abs(ps.get("own_plan_step_time_s", 0) - est) < 1e-9 * est and
+          "stage layout is not the search's" in ps.get("own_plan_status", ""), (est, ps.get("own_plan_step_time_s"), ps.get("own_plan_status")))
+    once = json.loads(sx("plan", own, "--fix", "pp=1", "--zero", "1", "--threads", "2", "--json", "-").stdout)["scalars"]
+    twice = json.loads(sx("plan", own, "--fix", "pp=1", "--zero", "1,1", "--threads", "2", "--json", "-").stdout)["scalars"]
+    check("a repeated --zero value is searched once", once["plans_valid_count"] == twice["plans_valid_count"] and
+          twice["plans_with_best_step_time_count"] == once["plans_with_best_step_time_count"], (once["plans_valid_count"], twice["plans_valid_count"]))
+    b = sx("plan", own, "--fix", "pp=2", "--max-vpp", "-3")
+    check("a negative --max-vpp is refused", b.returncode == 2 and "--max-vpp" in b.stderr, b.stderr[-300:])
+
 for cmd in [["plan"], ["sweep"]]:
     h = sx(*cmd, "--help")
     check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)
