@@ -833,8 +833,15 @@ std::shared_ptr<const Catalog> Catalog::load_default_accelerators() {
 
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
   if (cat.has_model(ref)) return cat.model(ref);
+  // A relative path is read beside the scenario that names it, then from the working directory
+  // (the working directory had come first: a model.json where sextant ran shadowed the one beside
+  // the scenario, before 2026-12-03).
   fs::path p = ref;
-  if (!fs::exists(p) && !where.file.empty()) p = fs::path(where.file).parent_path() / ref;
+  std::error_code ec;
+  if (p.is_relative() && !where.file.empty() && fs::is_regular_file(where.file, ec)) {
+    const fs::path beside = fs::path(where.file).parent_path() / ref;
+    if (fs::exists(beside, ec)) p = beside;
+  }
   if (fs::exists(p)) {
     if (p.extension() == ".json") return parse_hf_config(read_file(p.string()), p.string());
     auto m = YamlMap::load_file(p.string());

@@ -109,6 +109,8 @@ Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
       const char* option = key == "model" || key.starts_with("model.") ? "--model"
                            : key == "system" || key.starts_with("system.") ? "--system"
                            : key == "training.precision" ? "--precision"
+                           : key == "training.seq_len"   ? "--seq-len"
+                           : key == "training.global_batch" ? "--global-batch"
                                                          : nullptr;
       if (option == nullptr || e.where().file != "command line") throw;
       throw Error(SourceLocation{"command line", 0, 0, option}, e.message(), e.hint());

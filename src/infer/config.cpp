@@ -338,7 +338,9 @@ Result run_serve(StudySpec s, const Catalog&, const InferData&) {
     auto check = [&](const LengthSpec& spec, bool prompt, const char* key) {
       if (spec.dist == "fixed" || spec.dist == "uniform") return;
       double sum = 0;
-      for (const auto& q : reqs) sum += prompt ? q.prompt_tokens : q.output_tokens;
+      // A shared prefix precedes the drawn prompt (arrivals/registry.cpp): it is not the draw's,
+      // so it is not counted (its 60% x 512 tokens were blamed on clamping before 2026-12-03).
+      for (const auto& q : reqs) sum += prompt ? q.prompt_tokens - q.prefix_tokens : q.output_tokens;
       const double mean = sum / static_cast<double>(reqs.size());
       if (std::fabs(mean / spec.mean - 1.0) > 0.05)
         r.notes.push_back(std::string("workload.") + key + ": the drawn lengths average " + format_double(std::round(mean * 10) / 10) +

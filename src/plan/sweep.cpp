@@ -569,8 +569,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         r.set("validated_mfu_max_row", vr.mfu_max->id);
         r.notes.push_back(std::to_string(above_rows) + " of " + std::to_string(row_mfu.size()) + " rows predict an MFU above " +
                           format_double(std::round(vr.mfu_max->mfu_fraction * 1000) / 1000) + ", the highest measured on " + base.accelerator.id +
-                          " in this precision (" + vr.mfu_max->id + "); up to " + format_double(std::round(mfu_max * 1000) / 1000) + " at " +
-                          point_text(mfu_row) + ": treat those rows as upper bounds (no published run has shown them)");
+                          " in this precision (" + vr.mfu_max->id + "); up to " + format_double(std::round(mfu_max * 1000) / 1000) +
+                          (point_text(mfu_row).empty() ? std::string() : " at " + point_text(mfu_row)) +
+                          ": treat those rows as upper bounds (no published run has shown them)");
       }
     } catch (const Error&) {
       // The bundled catalog or validation CSV is unreadable: no range to report.

@@ -437,6 +437,15 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                        std::to_string(m.moe->num_experts) + " experts",
                 "the busiest expert-parallel rank can hold at most every token-expert pair: ep times the mean, and ep <= experts");
   }
+  // A capacity beyond every token-expert pair of a rank pads to nothing real (1e300 with padding
+  // found no collective algorithm for its all-to-all, before 2026-12-03).
+  if (m.moe && s.train.moe_capacity_factor > m.moe->num_experts) {
+    SourceLocation w = where_in;
+    w.key = "training.moe_capacity_factor";
+    throw Error(w, "moe_capacity_factor " + format_double(s.train.moe_capacity_factor) + " exceeds the " +
+                       std::to_string(m.moe->num_experts) + " experts",
+                "an expert can take at most every token: a factor of at most the expert count (0: dropless)");
+  }
   const int64_t mb_dp = static_cast<int64_t>(s.train.micro_batch) * p.dp;
   if (s.train.global_batch % mb_dp != 0)
     fail_at("training.global_batch", "global_batch " + std::to_string(s.train.global_batch) + " is not divisible by micro_batch*dp = " +

@@ -178,5 +178,26 @@ with tempfile.TemporaryDirectory() as d:
         outs[v] = json.loads(r.stdout)["tables"]["validation_rows"]["columns"]["predicted_step_time_s"] if r.returncode == 0 else r.stderr
     check("sequence_parallel unknown is the empty cell's policy", outs["unknown"] == outs[""], outs)
 
+# A relative model path is read beside the scenario first (a model.json in the working directory
+# had shadowed it before 2026-12-03).
+with tempfile.TemporaryDirectory() as d:
+    os.makedirs(os.path.join(d, "sub"))
+    cfg = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+           "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 128256}
+    with open(os.path.join(d, "sub", "model.json"), "w") as f:
+        json.dump(cfg, f)
+    with open(os.path.join(d, "model.json"), "w") as f:
+        json.dump(dict(cfg, num_hidden_layers=8), f)
+    with open(os.path.join(d, "sub", "s.yaml"), "w") as f:
+        f.write("model: model.json\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\n"
+                "training: {global_batch: 8, seq_len: 4096}\n")
+    r = subprocess.run([os.path.abspath(BIN), "estimate", os.path.join("sub", "s.yaml"), "--json", "-"], capture_output=True, text=True, cwd=d)
+    layers = None
+    if r.returncode == 0:
+        layers = json.loads(r.stdout)["scalars"].get("model_flops_per_step")
+    beside = subprocess.run([os.path.abspath(BIN), "estimate", "s.yaml", "--json", "-"], capture_output=True, text=True, cwd=os.path.join(d, "sub"))
+    want = json.loads(beside.stdout)["scalars"]["model_flops_per_step"] if beside.returncode == 0 else -1
+    check("a relative model path is read beside the scenario", r.returncode == 0 and layers == want, (r.stderr, layers, want))
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -374,6 +374,9 @@ with tempfile.TemporaryDirectory() as d:
     b = sx("plan", own, "--fix", "pp=2", "--max-vpp", "-3")
     check("a negative --max-vpp is refused", b.returncode == 2 and "--max-vpp" in b.stderr, b.stderr[-300:])
 
+b = sx("plan", "--model", "gpt3-13b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "8", "--seq-len", "4096")
+check("a --seq-len error names the option", b.returncode == 2 and "key '--seq-len'" in b.stderr, b.stderr[-300:])
+
 for cmd in [["plan"], ["sweep"]]:
     h = sx(*cmd, "--help")
     check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)

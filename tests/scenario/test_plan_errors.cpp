@@ -571,3 +571,14 @@ TEST(PlanErrors, BlankKeysListKeysAndRepeatedIdsAreErrors) {
   e = error_of(hw);
   EXPECT_NE(e.find("accelerator 'g' is given twice in hardware.accelerators"), std::string::npos) << e;
 }
+
+// Question: is a capacity factor beyond the expert count refused (1e300 with padding had found no
+// collective algorithm for the all-to-all)?
+TEST(PlanErrors, ACapacityFactorBeyondTheExpertsIsRefused) {
+  const char* moe = "model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, ep: 8}\n"
+                    "training: {global_batch: 16, seq_len: 4096}\n";
+  const auto e = error_of(moe, {{"training.moe_capacity_factor", "1e300"}, {"training.moe_pad_to_capacity", "true"}});
+  EXPECT_NE(e.find("key 'training.moe_capacity_factor'"), std::string::npos) << e;
+  EXPECT_NE(e.find("exceeds the 128 experts"), std::string::npos) << e;
+  EXPECT_EQ(error_of(moe, {{"training.moe_capacity_factor", "1.25"}}), "(no error)");
+}
