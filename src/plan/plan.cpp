@@ -1314,6 +1314,14 @@ Placement place(const PracticeView& v, const Candidate& own, bool moe, double ow
     return p;
   }
   p.status = e.status == 0 ? "fits" : e.status == 1 ? "pruned (memory)" : "over memory after estimate";
+  // The job's search runs with its first row's unsearched settings (EP overlap, dispatcher): a row
+  // that differs in them has another time than the candidate's, and is ranked by its own (it had
+  // been given the candidate's rank beside its own faster time, before 2026-12-03).
+  if (e.status == 0 && std::fabs(e.step_time_s - own_step_time_s) > 1e-9 * std::max(e.step_time_s, own_step_time_s)) {
+    p.rank = 1;
+    for (uint32_t k : v.out.ranking) p.rank += v.out.evals[k].step_time_s < own_step_time_s;
+    return p;
+  }
   for (size_t k = 0; k < v.out.ranking.size(); ++k)
     if (v.out.ranking[k] == static_cast<uint32_t>(i)) p.rank = static_cast<int64_t>(k + 1);
   return p;

@@ -374,6 +374,24 @@ with tempfile.TemporaryDirectory() as d:
     b = sx("plan", own, "--fix", "pp=2", "--max-vpp", "-3")
     check("a negative --max-vpp is refused", b.returncode == 2 and "--max-vpp" in b.stderr, b.stderr[-300:])
 
+# Two rows of one job that differ in a setting the search does not vary (EP overlap): each is
+# ranked by its own time (the overlapped row had been given the other's rank 200 beside a time
+# faster than the best).
+with open(os.path.join(ROOT, "data", "validation", "training-qwen3-30b-a3b.csv")) as f:
+    lines = f.read().splitlines()
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "ep16.csv")
+    with open(path, "w") as f:
+        f.write("\n".join([lines[0]] + [l for l in lines if l.startswith("MBS-5225-H100-EP16")]) + "\n")
+    b = sx("plan", "--practice", path, "--threads", "2", "--no-progress", "--json", "-")
+    ok = b.returncode == 0
+    rows_ = json.loads(b.stdout)["tables"]["practice"]["columns"] if ok else {}
+    consistent = ok and len(rows_["id"]) == 2
+    for i in range(len(rows_.get("id", []))):
+        faster = rows_["published_step_time_s"][i] < rows_["best_step_time_s"][i]
+        consistent = consistent and (rows_["published_rank"][i] == 1 if faster else rows_["published_rank"][i] >= 1)
+    check("practice ranks each row by its own time", consistent, b.stderr[-300:] if not ok else rows_)
+
 b = sx("plan", "--model", "gpt3-13b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "8", "--seq-len", "4096")
 check("a --seq-len error names the option", b.returncode == 2 and "key '--seq-len'" in b.stderr, b.stderr[-300:])
 
