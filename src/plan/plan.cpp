@@ -1341,7 +1341,13 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
     Scenario s = scenario_from_training_row(t, r, cat);
     const std::string key = s.model.id + " | " + s.system.id + " | " + s.accelerator.id + " | " + std::to_string(s.num_gpus) +
                             " GPUs | batch " + std::to_string(s.train.global_batch) + " | seq " + std::to_string(s.train.seq_len) +
-                            " | " + to_string(s.train.precision);
+                            " | " + to_string(s.train.precision) +
+                            // Settings the search does not vary give a job of their own: each row is
+                            // then compared with plans that share them (the EP-overlap row of a job
+                            // had been compared with its sibling's plans, before 2026-12-03).
+                            (s.model.moe ? " | dispatcher " + s.plan.moe_dispatcher +
+                                               (s.plan.ep_comm_overlap_stated ? std::string(s.plan.ep_comm_overlap ? " | EP overlap" : " | no EP overlap") : std::string())
+                                         : std::string());
     if (!jobs.count(key)) order.push_back(key);
     jobs[key].push_back(Row{r, std::move(s)});
   }

@@ -391,6 +391,10 @@ with tempfile.TemporaryDirectory() as d:
         faster = rows_["published_step_time_s"][i] < rows_["best_step_time_s"][i]
         consistent = consistent and (rows_["published_rank"][i] == 1 if faster else rows_["published_rank"][i] >= 1)
     check("practice ranks each row by its own time", consistent, b.stderr[-300:] if not ok else rows_)
+    # ... and each is searched with its own EP overlap: the overlapped row is compared with
+    # overlapped plans (it had shown a speed-up ratio of 0.905 against its sibling's search).
+    check("practice searches each EP-overlap setting on its own", ok and len(set(rows_["job"])) == 2 and
+          all(r >= 1.0 for r in rows_["predicted_speedup_ratio"]), rows_)
 
 b = sx("plan", "--model", "gpt3-13b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "8", "--seq-len", "4096")
 check("a --seq-len error names the option", b.returncode == 2 and "key '--seq-len'" in b.stderr, b.stderr[-300:])
