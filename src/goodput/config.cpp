@@ -80,21 +80,35 @@ double GoodputConfig::graceful_cost_s() const {
 double GoodputConfig::node_loss_rate_per_node_s() const {
   double r = 0;
   for (const auto& p : processes)
-    if (p.kind == EventKind::Interrupt && p.node_lost)
-      r += process_rate_per_s(p) * double(std::max<int64_t>(1, p.nodes_per_domain));
+    if (p.kind == EventKind::Interrupt && p.node_lost) r += process_rate_per_s(p) * double(nodes_lost(p));
   return r / double(std::max<int64_t>(1, job.nodes()));
 }
 
-double GoodputConfig::mean_restart_s() const {
+int64_t GoodputConfig::nodes_lost(const FailureProcess& p) const {
+  if (!p.node_lost) return 0;
+  return std::min<int64_t>(std::max<int64_t>(1, p.nodes_per_domain), std::max<int64_t>(1, job.nodes()));
+}
+
+size_t GoodputConfig::restore_level(const FailureProcess& p, const CheckpointSchedule& sched) const {
+  if (sched.levels.empty()) return 0;
+  if (p.kind == EventKind::Sdc || p.kind == EventKind::Preemption) return sched.levels.size() - 1;
+  const int64_t f = nodes_lost(p);
+  size_t l = 0;
+  while (l + 1 < sched.levels.size() && f > sched.levels[l].survives_lost_nodes) ++l;
+  return l;
+}
+
+double GoodputConfig::mean_restart_s(bool with_restore) const {
   // Rate-weighted mean of the recovery timeline of unplanned interruptions, with a spare available
-  // (queueing is the simulation's business), restoring from remote storage.
+  // (queueing is the simulation's business), restoring from the level that survives each.
   double wsum = 0, tsum = 0;
   const auto sched = checkpoint.impl->schedule(checkpoint.env);
   for (const auto& p : processes) {
     if (p.kind == EventKind::FailSlow || graceful(p)) continue;
     const double w = process_rate_per_s(p);
-    double t = recovery.restart_s + recovery.rendezvous_s(job.nodes()) + sched.levels.front().restore_s + recovery.warmup_s;
-    if (p.kind == EventKind::Preemption) t += p.downtime_s + sched.remote().restore_s - sched.levels.front().restore_s;
+    double t = recovery.restart_s + recovery.rendezvous_s(job.nodes()) + recovery.warmup_s;
+    if (with_restore) t += sched.levels[restore_level(p, sched)].restore_s;
+    if (p.kind == EventKind::Preemption) t += p.downtime_s;
     if (p.kind == EventKind::Interrupt) t += p.detection_s >= 0 ? p.detection_s : recovery.detection_s;
     if (p.kind == EventKind::Interrupt && p.node_lost) {
       t += recovery.eviction_s;
@@ -198,19 +212,24 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   }
   p.node_lost = m.boolean("node_lost", p.kind == EventKind::Interrupt && p.component != "software" && p.component != "user");
   p.detection_s = m.has("detection_s") ? nonneg(m, "detection_s", 0) : -1;
+  // node_lost: true is refused where the engine does not read it (it was accepted and did nothing
+  // on preemptions and fail-slow episodes, as on SDC before).
+  auto no_node_loss = [&](const std::string& why, const std::string& instead) {
+    if (m.has("node_lost") && m.boolean("node_lost")) m.fail("node_lost", why, instead);
+    p.node_lost = false;
+  };
   if (p.kind == EventKind::Preemption) {
     p.notice_s = nonneg(m, "notice_s", 0);
     p.downtime_s = nonneg(m, "downtime_s", 0);
-    p.node_lost = false;
+    no_node_loss("a preemption gives its nodes back to the scheduler: the job waits its downtime_s and restarts on the same nodes",
+                 "model a lost node as an interrupt process with node_lost: true");
   }
   if (p.kind == EventKind::Sdc) {
     p.sdc_detection_latency_s = nonneg(m, "detection_latency_s", 3600);
     // The engine rolls an SDC back past the corruption and keeps the nodes: node_lost: true was
     // accepted and did nothing.
-    if (m.has("node_lost") && m.boolean("node_lost"))
-      m.fail("node_lost", "an sdc process rolls back to a checkpoint before the corruption and keeps its nodes",
-             "model the eviction of the faulty node as an interrupt process with node_lost: true");
-    p.node_lost = false;
+    no_node_loss("an sdc process rolls back to a checkpoint before the corruption and keeps its nodes",
+                 "model the eviction of the faulty node as an interrupt process with node_lost: true");
   }
   if (p.kind == EventKind::FailSlow) {
     p.slow_duration_s = positive(m, "duration_s");
@@ -224,7 +243,8 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
       p.slowdown_factor = number(m, "slowdown_factor");
       if (!(p.slowdown_factor >= 1)) m.fail("slowdown_factor", "a slowdown factor is a step-time multiplier >= 1");
     }
-    p.node_lost = false;
+    no_node_loss("a fail-slow episode slows the job and loses no node",
+                 "recovery.fail_slow_evict_after_s evicts a node slow for longer; a lost node is an interrupt process with node_lost: true");
   }
   std::string s = m.str("source", "");
   if (s.empty()) s = src;
@@ -370,8 +390,10 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   const double mttf = 1.0 / rate, restart = c.mean_restart_s();
   const double keep = 1.0 - c.graceful_rate_per_s() * c.graceful_cost_s();
   double wall = c.job.horizon_s;
+  // The job checkpoints at most once per its work (at its end): a longer interval is the work.
+  const double tau = c.job.work_s > 0 ? std::min(c.checkpoint.interval_s, c.job.work_s) : c.checkpoint.interval_s;
   if (c.job.work_s > 0) {
-    wall = losing > 0 ? daly_expected_wall_s(c.job.work_s, c.checkpoint.interval_s, 0.0, restart, 1.0 / losing) : c.job.work_s;
+    wall = losing > 0 ? daly_expected_wall_s(c.job.work_s, tau, 0.0, restart, 1.0 / losing) : c.job.work_s;
     wall = keep > 0 ? wall / keep : INFINITY;
   }
   const double per_replica = wall * rate;
@@ -382,11 +404,9 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   const double replicas = double(c.sim.replicas) + searches;
   if (per_replica * replicas <= kMaxInterruptions) return;
   // Daly's ETTR is the same for any length of work: the interval over its expected wall time.
-  const double ettr = std::max(0.0, keep) * (losing > 0 ? c.checkpoint.interval_s / daly_expected_wall_s(c.checkpoint.interval_s, c.checkpoint.interval_s,
-                                                                                                       0.0, restart, 1.0 / losing)
-                                                              : 1.0);
+  const double ettr = std::max(0.0, keep) * (losing > 0 ? tau / daly_expected_wall_s(tau, tau, 0.0, restart, 1.0 / losing) : 1.0);
   // An interval far beyond the time between work-losing interruptions is the likelier cause.
-  const bool long_interval = losing > 0 && c.job.work_s > 0 && c.checkpoint.interval_s > 1.0 / losing;
+  const bool long_interval = losing > 0 && c.job.work_s > 0 && tau > 1.0 / losing;
   throw Error(where,
               "the job is interrupted every " + g4(mttf) + " s on average and a restart takes " + g4(restart) +
                   " s: about " + (std::isfinite(per_replica) ? g4(per_replica) : std::string("unboundedly many")) +
@@ -481,11 +501,21 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
                "leave job.num_gpus out (the scenario gives it), or change the scenario's num_gpus");
     j.num_gpus = n;
   }
-  if (job.has("gpus_per_node")) j.gpus_per_node = job.i64("gpus_per_node");
+  // So do its nodes and replicas: 4 GPUs per node against the scenario's 8 had doubled the nodes
+  // (and the failures) with the checkpoint still split over the scenario's (before 2026-12-03).
+  auto shape_key = [&](const char* key, int64_t& field) {
+    if (!job.has(key)) return;
+    const int64_t v = job.i64(key);
+    if (train && v != field)
+      job.fail(key, std::string(key) + " " + std::to_string(v) + " differs from the training scenario's " + std::to_string(field),
+               std::string("leave job.") + key + " out (the scenario gives it), or change the scenario");
+    field = v;
+  };
+  shape_key("gpus_per_node", j.gpus_per_node);
   if (j.num_gpus <= 0) job.fail("num_gpus", "the job needs num_gpus (or a training: scenario)");
   if (j.gpus_per_node <= 0) job.fail("gpus_per_node", "must be >= 1");
-  if (job.has("dp")) j.dp = job.i64("dp");
-  if (job.has("nodes_per_replica")) j.nodes_per_replica = job.i64("nodes_per_replica");
+  shape_key("dp", j.dp);
+  shape_key("nodes_per_replica", j.nodes_per_replica);
   if (j.dp < 1) job.fail("dp", "must be >= 1");
   if (j.nodes_per_replica < 1) job.fail("nodes_per_replica", "must be >= 1");
   // Given replicas must tile the job's nodes: dp replicas of nodes_per_replica nodes each.
@@ -552,7 +582,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     c.preset = fm.str("preset");
     std::string path;
     try {
-      path = preset_path(c.preset);
+      // A relative path is read beside the input file first, as training: is (it was read from the
+      // current directory only).
+      const auto near = fs::path(base_dir) / c.preset;
+      path = !fs::path(c.preset).is_absolute() && fs::is_regular_file(near) ? near.string() : preset_path(c.preset);
     } catch (const Error& e) {
       throw Error(fm.loc("preset"), e.message(), e.hint());
     }
@@ -724,8 +757,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
                  "of each (state_copies " + std::to_string(env.state_copies) + (train ? ": ZeRO shards it over dp" : "") + ")",
                  "with HSDP-style replicated shard groups, give checkpoint.state_copies (their count); else elastic.enabled: false");
       // At most 16 replicas out at once are modelled (each needs an estimate of the re-planned job).
-      const int64_t max_lost = std::min<int64_t>(
-          16, std::max<int64_t>(0, j.dp - int64_t(std::ceil(el.min_replica_fraction * double(j.dp)))));
+      // At least one replica must survive (with none the state is gone: a global restart); a
+      // fraction of 0 had let the job run on with no replica at the speed floor (before 2026-12-03).
+      const int64_t need = std::max<int64_t>(1, int64_t(std::ceil(el.min_replica_fraction * double(j.dp))));
+      const int64_t max_lost = std::min<int64_t>(16, std::max<int64_t>(0, j.dp - need));
       if (tp == "estimate") {
         if (!train) em->fail("throughput", "throughput: estimate needs a training: scenario", "use throughput: proportional");
         el.throughput_fraction = elastic_throughput_fractions(*train, max_lost, em->loc("throughput"));

@@ -139,8 +139,20 @@ struct GoodputConfig {
   double graceful_cost_s() const;
   // Rate of node-losing failures per node (for spare sizing).
   double node_loss_rate_per_node_s() const;
-  // Mean recovery time of a work-losing interruption (closed forms' R), by rate-weighted average.
-  double mean_restart_s() const;
+  // Nodes a failure of p takes from the job: 0 when it loses none, else its domain's nodes (1
+  // without a domain), at most the job's (a 32-node domain failure takes all of an 8-node job's
+  // 8; it took 32 before 2026-12-03 and every such failure requeued for want of spares).
+  int64_t nodes_lost(const FailureProcess& p) const;
+  // The checkpoint level a work-losing failure of p restores from: the lowest that survives the
+  // nodes it loses; an SDC (rolled back past the corruption) and a preemption (nodes given back)
+  // the remote one. The engine's choice when every level holds a checkpoint.
+  size_t restore_level(const FailureProcess& p, const CheckpointSchedule& sched) const;
+  // Mean recovery time of a work-losing interruption (closed forms' R), by rate-weighted average,
+  // each restoring from its restore_level (before 2026-12-03 every failure was given the fastest
+  // level's restore: a node-losing failure under multi-level NVMe + remote read 1,100 s where it
+  // restores from remote in 108 s). `with_restore` false leaves the restore out (the multi-level
+  // closed form adds each level's own).
+  double mean_restart_s(bool with_restore = true) const;
 };
 
 // Throws Error (at `where`) when the expected interruptions over every replica, searches included,

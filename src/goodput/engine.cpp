@@ -13,7 +13,7 @@ namespace sextant::goodput {
 const char* cause_name(int c) {
   static const char* names[kCauseCount] = {"checkpoint_save", "restore",  "rework",  "detection",
                                            "eviction",        "replacement", "queueing", "restart",
-                                           "warmup",          "degraded", "downtime"};
+                                           "warmup",          "degraded", "downtime", "undetected_corruption"};
   return c >= 0 && c < kCauseCount ? names[c] : "?";
 }
 
@@ -57,7 +57,7 @@ SimModel build_model(const GoodputConfig& c) {
                                            : dists.create(p.distribution, {}, 1.0 / rate, nullptr);
     }
     q.node_lost = p.node_lost;
-    q.nodes_lost = p.nodes_per_domain > 0 ? p.nodes_per_domain : 1;
+    q.nodes_lost = std::max<int64_t>(1, c.nodes_lost(p));  // at most the job's nodes
     q.detection_s = p.detection_s >= 0 ? p.detection_s : r.detection_s;
     q.notice_s = p.notice_s;
     q.downtime_s = p.downtime_s;
@@ -162,7 +162,9 @@ struct Sim {
   int64_t lost_rep = 0;
   std::vector<std::pair<double, int64_t>> rejoins;  // (time, replicas)
   // SDC
-  double sdc_detect = kInf, sdc_target = 0;
+  // A silent corruption pending detection: when it will be found, the checkpoint to roll back
+  // to, and the progress at which the state went bad.
+  double sdc_detect = kInf, sdc_target = 0, sdc_progress = 0;
   // Processes behind the pending SDC and the running fail-slow episode (failures_by_process).
   int sdc_proc = -1, slow_proc = -1;
   // Spares
@@ -419,6 +421,7 @@ struct Sim {
       if (level == L - 1 && L > 1) ++res.remote_fallbacks;
     }
     rework(prev_target - target, k);
+    rolled_back_to(target);
     add_carried_wait(np);
     np.add(kRestart, m.restart_s);
     np.add(kRestore, m.sched.levels[size_t(level)].restore_s);
@@ -491,6 +494,7 @@ struct Sim {
       rework(plan.resume_W - target, k);
     }
     invalidate_local_levels();
+    rolled_back_to(target);
     np.add(kDowntime, q.downtime_s);
     add_carried_wait(np);
     np.add(kRestart, m.restart_s);
@@ -500,6 +504,24 @@ struct Sim {
     plan = np;
     up = false;
     ++res.interruptions;
+  }
+
+  // A rollback to state saved before a pending corruption erases it: nothing is left to detect
+  // (its detection had rolled back a second time, for nothing).
+  void rolled_back_to(double W) {
+    if (sdc_detect < kInf && W <= sdc_progress) sdc_detect = kInf;
+  }
+
+  // The useful part of progress P at the end of the job: with a corruption still undetected, the
+  // work since the last checkpoint before it is not (the detection would roll it back); it is
+  // counted as kCorrupted, so wall time still adds up. Before 2026-12-03 it counted as productive:
+  // a job whose corruptions surface after it ends read as unharmed.
+  double useful_at_end(double P) {
+    if (!(sdc_detect < kInf) || P <= sdc_target) return P;
+    res.lost_s[kCorrupted] += P - sdc_target;
+    if (sdc_proc >= 0) proc_lost[sdc_proc] += P - sdc_target;
+    res.undetected_sdc = true;
+    return sdc_target;
   }
 
   void on_sdc_detected(double t) {
@@ -572,10 +594,10 @@ struct Sim {
       if (t == horizon && horizon < kInf && t <= std::min({tp, tr, t_end, t_slow, sdc_detect})) {
         if (up) {
           const double P = close_period(horizon);
-          res.productive_s = P;
+          res.productive_s = useful_at_end(P);
         } else {
           abort_plan(horizon);
-          res.productive_s = plan.resume_W;
+          res.productive_s = useful_at_end(plan.resume_W);
           // Work restored but not yet resumed counts as productive (it is kept).
         }
         res.wall_s = horizon;
@@ -584,7 +606,7 @@ struct Sim {
       if (t == t_end && t <= std::min({tp, tr, t_slow, sdc_detect})) {
         if (up) {  // job complete
           close_period(t);
-          res.productive_s = m.work_s;
+          res.productive_s = useful_at_end(m.work_s);
           res.wall_s = t;
           break;
         }
@@ -696,6 +718,7 @@ struct Sim {
             if (jl >= 1) target = std::max(target, per.W0 + double(jl) * per.tau);
             if (pend_t[L - 1] <= t) target = std::max(target, pend_W[L - 1]);
             sdc_target = std::min(target, P);
+            sdc_progress = P;
             sdc_proc = int(k);
             sdc_detect = t + (q.sdc_latency_mean_s > 0 ? -std::log(rng.uniform_open()) * q.sdc_latency_mean_s : 0.0);
           }
@@ -760,9 +783,13 @@ Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads) {
 
 double mean_ettr(const SimModel& m, int64_t n, uint64_t seed, int threads) {
   const Batch b = simulate_batch(m, n, seed, threads);
-  double s = 0;
-  for (const auto& r : b.replicas) s += r.ettr();
-  return s / double(n);
+  // E[productive] / E[wall] (run_goodput's ettr_fraction), summed in replica order.
+  double p = 0, w = 0;
+  for (const auto& r : b.replicas) {
+    p += r.productive_s;
+    w += r.wall_s;
+  }
+  return w > 0 ? p / w : 0.0;
 }
 
 }  // namespace sextant::goodput

@@ -32,6 +32,7 @@ enum Cause : int {
   kWarmup,              // slower first steps after a restart
   kDegraded,            // time lost running slow (fail-slow, fewer elastic replicas)
   kDowntime,            // planned downtime after a preemption or maintenance notice
+  kCorrupted,           // work done since a silent data corruption still undetected when the job ends
   kCauseCount
 };
 const char* cause_name(int c);
@@ -78,6 +79,7 @@ struct ReplicaResult {
   int64_t requeues = 0;
   int64_t max_nodes_in_repair = 0;
   int64_t remote_fallbacks = 0;  // restores that could not use a faster level
+  bool undetected_sdc = false;   // the job ended with a silent data corruption not yet detected
   double ettr() const { return wall_s > 0 ? productive_s / wall_s : 0; }
 };
 
@@ -94,7 +96,7 @@ struct Batch {
 };
 // Replicas [0, n) with seed, on `threads` threads (0 = hardware concurrency).
 Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads);
-// Mean ETTR only (searches).
+// E[productive] / E[wall] over the replicas, as run_goodput's ettr_fraction (searches).
 double mean_ettr(const SimModel& m, int64_t n, uint64_t seed, int threads);
 
 }  // namespace sextant::goodput

@@ -3,6 +3,7 @@
 across thread counts, and messages for bad input."""
 import csv
 import json
+import math
 import os
 import re
 import subprocess
@@ -308,6 +309,107 @@ class GoodputCli(unittest.TestCase):
             self.assertTrue(any(n.startswith("checkpoint strategy on-failure: every optimizer-state shard exists once") for n in j["notes"]), j["notes"])
         finally:
             os.unlink(path)
+
+    def test_review_of_2026_12_03(self):
+        def doc(text, *args):
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "job.yaml")
+                with open(path, "w") as f:
+                    f.write(text)
+                return run(path, "--json", "-", *args, check=False)
+        ok = lambda p: json.loads(p.stdout) if p.returncode == 0 else self.fail(p.stderr)
+        # A node-losing failure under NVMe + remote restores from remote (100 s + 8 s), not from the
+        # NVMe level it cannot read (1,000 s): mean_restart_s and Daly follow the simulation.
+        ml = ("job: {num_gpus: 64, gpus_per_node: 8, work_days: 20}\n"
+              "failures: {processes: [{name: gpu, component: gpu, kind: interrupt, node_lost: true, rate_per_job_day: 4}]}\n"
+              "recovery: {detection_s: 0, eviction_s: 0, restart_s: 100, rendezvous_base_s: 0, warmup_s: 0, hot_spare_s: 0, spares: 1000}\n"
+              "checkpoint: {strategy: multi-level, fast_level: local-nvme, remote_every: 1, bytes: 8.0e12, storage_write_bytes_per_s: 1.0e12, "
+              "storage_read_bytes_per_s: 1.0e12, nvme_write_bytes_per_s: 1.0e10, nvme_read_bytes_per_s: 1.0e9, snapshot_s: 1, interval_s: 1800}\n"
+              "simulation: {replicas: 600, search: false}\n")
+        s = ok(doc(ml))["scalars"]
+        self.assertAlmostEqual(s["mean_restart_s"], 108.0, places=6)
+        tau, M, R = 1800.0, 21600.0, 108.0
+        daly = tau / (M * math.exp(R / M) * math.expm1((tau + 1) / M))
+        self.assertAlmostEqual(s["daly_expected_ettr_fraction"], daly, places=3)
+        self.assertAlmostEqual(s["ettr_fraction"], daly, delta=0.005)
+        self.assertAlmostEqual(s["multilevel_expected_ettr_fraction"], daly, delta=0.005)
+        # Run to completion: ETTR is the work over the expected wall time, so goodput x time to
+        # train is the work (the mean of the replicas' ratios had read 0.667 for 0.637).
+        short = ("job: {num_gpus: 64, gpus_per_node: 8, step_time_s: 2, tokens_per_step: 4.0e6, tokens: 1.728e11}\n"
+                 "failures: {processes: [{name: c, component: software, kind: interrupt, mtbf_hours: 6}]}\n"
+                 "recovery: {detection_s: 600, restart_s: 1200, rendezvous_base_s: 0, warmup_s: 0}\n"
+                 "checkpoint: {strategy: sync-remote, write_s: 120, read_s: 120, interval_s: 14400}\n"
+                 "simulation: {replicas: 1000, search: false}\n")
+        s = ok(doc(short))["scalars"]
+        self.assertAlmostEqual(s["ettr_fraction"], s["work_s"] / s["time_to_train_s"], places=9)
+        self.assertAlmostEqual(s["goodput_tokens_per_s"] * s["time_to_train_s"], 1.728e11, delta=1.728e11 * 1e-9)
+        self.assertLess(s["ettr_ci_low_fraction"], s["ettr_fraction"])
+        self.assertGreater(s["ettr_ci_high_fraction"], s["ettr_fraction"])
+        # Corruption still undetected at the end is not productive: it is its own lost cause.
+        sdc = ("job: {num_gpus: 64, gpus_per_node: 8, work_days: 3}\n"
+               "failures: {processes: [{name: s, component: gpu, kind: sdc, rate_per_job_day: 1, detection_latency_s: 864000}]}\n"
+               "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n"
+               "simulation: {replicas: 400, search: false}\n")
+        j = ok(doc(sdc))
+        s, lost = j["scalars"], j["tables"]["lost_time_by_cause"]["columns"]
+        self.assertGreater(s["undetected_sdc_at_end_fraction"], 0.8)
+        corrupt = lost["mean_s"][lost["cause"].index("undetected_corruption")]
+        self.assertGreater(corrupt, 0.3 * s["work_s"])
+        self.assertLess(s["ettr_fraction"], 0.7)
+        self.assertAlmostEqual(sum(lost["mean_s"]), s["time_to_train_s"] * (1 - s["ettr_fraction"]), delta=1e-6 * s["time_to_train_s"])
+        self.assertTrue(any(n.startswith("silent data corruption:") for n in j["notes"]), j["notes"])
+        # A domain larger than the job takes the job's nodes: 16 spares cover a failure of 8 nodes.
+        dom = ("job: {num_gpus: 64, gpus_per_node: 8, work_days: 2}\n"
+               "failures: {processes: [{name: rack, component: rack, kind: interrupt, rate_per_domain_day: 0.5, nodes_per_domain: 32}]}\n"
+               "recovery: {replacement: hot-spare, spares: 16, repair_days: 0.001}\n"
+               "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n"
+               "simulation: {replicas: 300, search: false}\n")
+        s = ok(doc(dom))["scalars"]
+        self.assertEqual(s["requeues_mean_count"], 0)
+        self.assertLessEqual(s["spares_sim_p99_count"], 16)
+        # Elastic continuation keeps at least one replica: with dp 2 and min_replica_fraction 0 a
+        # failure of both replicas restarts globally (no time at the 1e-6 speed floor).
+        el = ("job: {num_gpus: 16, gpus_per_node: 8, dp: 2, nodes_per_replica: 1, step_time_s: 5, work_days: 10}\n"
+              "failures: {processes: [{name: gpu, component: gpu, kind: interrupt, rate_per_job_day: 6}]}\n"
+              "recovery: {detection_s: 60, eviction_s: 300, replacement: warm-standby, warm_standby_s: 3600, spares: 100, restart_s: 60, "
+              "rendezvous_base_s: 0, warmup_s: 0}\n"
+              "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600, state_copies: 2}\n"
+              "elastic: {enabled: true, reconfigure_s: 30, min_replica_fraction: 0.0, throughput: proportional}\n"
+              "simulation: {replicas: 300, search: false}\n")
+        a = ok(doc(el))["scalars"]["ettr_fraction"]
+        b = ok(doc(el.replace("min_replica_fraction: 0.0", "min_replica_fraction: 0.5")))["scalars"]["ettr_fraction"]
+        self.assertEqual(a, b)
+        # An interval beyond the job's work is the work (one checkpoint, at the end) in Daly's form.
+        one = ("job: {num_gpus: 8, gpus_per_node: 8, work_days: 1}\n"
+               "failures: {processes: [{name: crash, component: software, kind: interrupt, mtbf_hours: 24}]}\n"
+               "recovery: {detection_s: 0, eviction_s: 0, restart_s: 600, rendezvous_base_s: 0, warmup_s: 0}\n"
+               "checkpoint: {strategy: sync-remote, write_s: 300, read_s: 0, interval_s: 3000000}\n"
+               "simulation: {replicas: 2000, search: false}\n")
+        s = ok(doc(one))["scalars"]
+        self.assertAlmostEqual(s["daly_expected_ettr_fraction"], 86400 / (86400 * math.exp(600 / 86400) * math.expm1((86400 + 300) / 86400)), places=3)
+        self.assertAlmostEqual(s["ettr_fraction"], s["daly_expected_ettr_fraction"], delta=0.03)
+        # node_lost where the engine ignores it is refused; a relative preset is read beside the file.
+        p = doc("job: {num_gpus: 64, gpus_per_node: 8, work_days: 2}\n"
+                "failures: {processes: [{name: p, component: ops, kind: preemption, rate_per_job_day: 1, node_lost: true}]}\n"
+                "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("node_lost", p.stderr)
+        self.assertIn("a preemption gives its nodes back", p.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "mine.yaml"), "w") as f:
+                f.write("name: mine\nprocesses: [{name: c, component: software, kind: interrupt, rate_per_job_day: 2}]\n")
+            with open(os.path.join(d, "job.yaml"), "w") as f:
+                f.write("job: {num_gpus: 64, gpus_per_node: 8, work_days: 2}\nfailures: {preset: mine.yaml}\n"
+                        "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n"
+                        "simulation: {replicas: 50, search: false}\n")
+            p = subprocess.run([os.path.abspath(BIN), "goodput", os.path.join(d, "job.yaml"), "--json", "-"], capture_output=True,
+                               text=True, timeout=300, cwd="/")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertAlmostEqual(json.loads(p.stdout)["scalars"]["work_losing_interruption_rate_per_day"], 2.0)
+        # Job-shape keys may not contradict the training scenario.
+        p = run(EXAMPLE, "--no-search", "--replicas", "50", "--set", "job.gpus_per_node=4", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("gpus_per_node 4 differs from the training scenario's 8", p.stderr)
 
     def test_a_weibull_process_keeps_its_rate_over_a_short_job(self):
         # One event a day, shape 0.5, over 5 days: 5 expected events (the process runs before the
