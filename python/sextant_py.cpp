@@ -165,10 +165,15 @@ PYBIND11_MODULE(_sextant, m) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             Scenario s = scenario_of(source, is_text, name, sets, *cat);
-            plan::SearchOptions opt = search_options(fix, top, threads);
+            plan::SearchOptions opt;
+            try {  // errors named as the arguments ("fix['foo=1']", "recompute_modules"), as sweep's
+              opt = search_options(fix, top, threads);
+              if (!recompute_modules.empty()) plan::parse_module_search(recompute_modules, opt);
+            } catch (const Error& e) {
+              rethrow_as_argument(e);
+            }
             restrict_to_framework(s, opt, *cat, any_framework_feature);
             opt.rerank_top = rerank_top;
-            if (!recompute_modules.empty()) plan::parse_module_search(recompute_modules, opt);
             const Estimator est;
             const plan::SearchOutcome out = plan::search(s, opt, est);
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
@@ -297,7 +302,11 @@ PYBIND11_MODULE(_sextant, m) {
             req.options.top_kernels = top;
             req.options.top_sequences = top;  // as the CLI's --top
             req.load.threads = threads;
-            return trace::analyze(req);
+            try {
+              return trace::analyze(req);
+            } catch (const Error& e) {
+              rethrow_as_argument(e);  // "only", not "--only"
+            }
           });
         },
         py::arg("paths"), py::arg("compat"), py::arg("only"), py::arg("top"), py::arg("threads"));
@@ -306,7 +315,15 @@ PYBIND11_MODULE(_sextant, m) {
         [](const std::string& kind, const std::string& name, const std::string& catalog_dir) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
-            return name.empty() ? cli::catalog_list(*cat, kind) : cli::catalog_show(*cat, name);
+            try {
+              return name.empty() ? cli::catalog_list(*cat, kind) : cli::catalog_show(*cat, name);
+            } catch (const Error& e) {
+              // The CLI's positional KIND and NAME are the arguments kind and name here.
+              const std::string& k = e.where().key;
+              if (e.where().file.empty() && (k == "KIND" || k == "NAME"))
+                throw Error(SourceLocation{"", 0, 0, k == "KIND" ? "kind" : "name"}, e.message(), e.hint());
+              throw;
+            }
           });
         },
         py::arg("kind"), py::arg("name"), py::arg("catalog_dir"));

@@ -89,7 +89,7 @@ def _scalar_text(v):
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (list, dict)):
-        return _json.dumps(v)  # a YAML flow collection
+        return _json.dumps(v, ensure_ascii=False)  # a YAML flow collection
     return str(v)
 
 
@@ -134,7 +134,9 @@ def _source(obj, what):
         # JSON is YAML: the C++ reader sees the dict as a document, one key per line.
         # numpy values and dates (yaml.safe_load's) are taken as their plain values; a raw
         # "Object of type int64 is not JSON serializable" escaped before 2026-12-02.
-        return _json.dumps(_plain(obj), indent=1, default=str), True, "<%s dict>" % what
+        # ensure_ascii=False: an escaped non-BMP character (a surrogate pair, "\\ud83d\\ude80") is
+        # refused by the YAML reader ("invalid unicode") where the text itself is read.
+        return _json.dumps(_plain(obj), indent=1, default=str, ensure_ascii=False), True, "<%s dict>" % what
     if isinstance(obj, _os.PathLike):
         return _os.fspath(obj), False, _os.fspath(obj)
     if isinstance(obj, str):
@@ -368,6 +370,20 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
                                              _int_in(max_model_len, "max_model_len", 0)))
     if mode == "estimate":
         raise SextantError("infer: mode 'estimate' takes no study (give model= and accelerator=); with a study: serve, plan")
+    # The deployment arguments are infer estimate's: a study gives its own (they were dropped
+    # without a word before 2026-12-03, and the result still named the study's model).
+    defaults = {"model": None, "accelerator": None, "engine": "generic", "system": "", "tp": 1, "pp": 1, "ep": 1,
+                "weights": "bf16", "activations": "bf16", "kv": None, "kv_share_layers": 1, "prompt": 1024, "output": 256,
+                "batch": 1, "expert_load_factor": 0, "memory_gib": None, "memory_utilization_fraction": None,
+                "max_model_len": 0}
+    given = dict(model=model, accelerator=accelerator, engine=engine, system=system, tp=tp, pp=pp, ep=ep, weights=weights,
+                 activations=activations, kv=kv, kv_share_layers=kv_share_layers, prompt=prompt, output=output, batch=batch,
+                 expert_load_factor=expert_load_factor, memory_gib=memory_gib,
+                 memory_utilization_fraction=memory_utilization_fraction, max_model_len=max_model_len)
+    ignored = sorted(k for k, v in given.items() if v is not defaults[k] and v != defaults[k])
+    if ignored:
+        raise SextantError("infer: %s apply to the estimate without a study; with a study give its keys as overrides "
+                           "(e.g. deployment__tp=8, or overrides={'deployment.tp': 8})" % ", ".join(ignored))
     mode = mode or "serve"
     src, is_text, name = _source(study, "study")
     sets = _overrides(overrides, kw)
@@ -401,6 +417,9 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0):
 
 def catalog(kind=None, *, name=None, catalog=None):
     """``catalog()``/``catalog("models")``: the listing; ``catalog(name="h100-sxm-80gb")``: one entry."""
+    if kind and name:
+        # One entry is found by its id in every kind (kind was ignored before 2026-12-03).
+        raise SextantError("catalog: give kind (a listing) or name (one entry), not both")
     return _done(_sextant.catalog(kind or "", name or "", _path(catalog, "catalog")))
 
 

@@ -454,3 +454,31 @@ def test_notebook_inputs_of_the_2026_12_02_review(tmp_path):
         sextant.simulate(SCENARIO, stragglers={10 ** 6: 1.5})
     with pytest.raises(sextant.SextantError, match="timeline_ranks.*outside the job"):
         sextant.simulate(SCENARIO, timeline_ranks=[10 ** 6])
+
+
+def test_review_of_2026_12_03(tmp_path):
+    """A study with deployment keywords, a dict holding an emoji, a misspelt or oversized saved
+    result, and errors named as the arguments."""
+    with pytest.raises(sextant.SextantError, match="accelerator, tp apply to the estimate without a study"):
+        sextant.infer(STUDY, accelerator="a100-sxm-80gb", tp=8, workload__requests=50)
+    a = sextant.infer(STUDY, workload__requests=50, deployment__accelerator="h200-sxm-141gb")
+    assert a["scalars"]["accelerator"] == "h200-sxm-141gb"
+    with open(SCENARIO) as f:
+        doc = yaml.safe_load(f)
+    doc["name"] = "run \U0001F680"
+    assert sextant.estimate(doc)["scalars"]["scenario"] == "run \U0001F680"
+    text = subprocess.run([BIN, "estimate", SCENARIO, "--json", "-"], capture_output=True, text=True, check=True).stdout
+    with pytest.raises(sextant.SextantError, match="tabels.*unknown key"):
+        sextant.report(text.replace('"tables"', '"tabels"'), tmp_path / "x.html")
+    big = json.loads(text)
+    big["scalars"]["huge"] = 2 ** 64 - 1
+    with pytest.raises(sextant.SextantError, match="beyond the signed 64-bit range"):
+        sextant.report(json.dumps(big), tmp_path / "y.html")
+    with pytest.raises(sextant.SextantError, match=r"fix\['foo=1'\]"):
+        sextant.plan(SCENARIO, fix={"foo": 1})
+    with pytest.raises(sextant.SextantError, match="key 'only'"):
+        sextant.analyze(TRACE, only="nope")
+    with pytest.raises(sextant.SextantError, match="key 'kind'"):
+        sextant.catalog("nope")
+    with pytest.raises(sextant.SextantError, match="not both"):
+        sextant.catalog("models", name="h100-sxm-80gb")

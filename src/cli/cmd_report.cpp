@@ -54,7 +54,15 @@ void add_report_command(CLI::App& app) {
       // Name the file: result_from_json knows the place in the document, not the document.
       throw Error(SourceLocation{a->input, 0, 0, e.where().key}, e.message(), e.hint());
     }
-    report::write_report(res, a->output);
+    try {
+      report::write_report(res, a->output);
+    } catch (const Error& e) {
+      // A renderer's complaint about the result (a column missing or of another type) names a
+      // key, not the file it came from: name the input (it named neither before 2026-12-03).
+      // Errors about another file (the output, the charting library) pass as they are.
+      if (!e.where().file.empty()) throw;
+      throw Error(SourceLocation{a->input, 0, 0, e.where().key}, e.message(), e.hint());
+    }
   });
 }
 

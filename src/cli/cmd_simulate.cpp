@@ -133,6 +133,8 @@ void add_simulate_command(CLI::App& app) {
       o.stragglers.emplace_back(parse_int(st.substr(0, eq), "--straggler"), f);
     }
     o.record_timeline = !a->timeline.empty();
+    // A timeline on standard output is the output: the printed result would run into it.
+    if (a->timeline == "-" || a->timeline == "/dev/stdout") a->out.quiet = true;
     if (!a->timeline_ranks.empty()) o.timeline_ranks = parse_rank_list(a->timeline_ranks);
     // Only an output file carries the table; a printed result needs no spans recorded for it.
     const bool files_out = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();

@@ -122,7 +122,27 @@ AtomicFileSet::~AtomicFileSet() {
   }
 }
 
+// Two outputs of one run at one place: the later overwrote the earlier (`--timeline t.json --json
+// t.json` kept only the trace), or two documents ran together on standard output. /dev/null may
+// take any number.
+void AtomicFileSet::check_distinct(const std::string& path) const {
+  auto key = [](const std::string& p) {
+    if (is_stdout(p)) return std::string("<standard output>");
+    std::error_code ec;
+    const auto c = std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec);
+    return ec ? p : c.string();
+  };
+  const std::string k = key(path);
+  if (k == "/dev/null") return;
+  for (const auto& e : entries_)
+    if (key(e.path) == k)
+      throw Error(SourceLocation{path}, "two outputs of this run are written to " + (is_stdout(path) ? std::string("standard output") : "the same file") +
+                                            ": one would overwrite or run into the other",
+                  "give each output (--json, --csv, --report, --timeline, ...) its own path");
+}
+
 std::string AtomicFileSet::reserve(const std::string& path) {
+  check_distinct(path);
   // An output creates its folder, as --csv DIR does (`--json out/r.json` failed where `--csv out/`
   // beside it would have made out/).
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
@@ -140,6 +160,7 @@ std::string AtomicFileSet::reserve(const std::string& path) {
 void AtomicFileSet::stage(const std::string& path, std::string_view content) {
   if (committed_) throw Error(SourceLocation{path}, "internal: file set already committed");
   if (is_special(path)) {
+    check_distinct(path);
     entries_.push_back(Entry{path, {}, std::string(content)});
     return;
   }

@@ -43,6 +43,9 @@ class AtomicFileSet {
   void commit();
 
  private:
+  // Throws Error when path is already an entry (standard output counted once, whatever its name;
+  // /dev/null exempt).
+  void check_distinct(const std::string& path) const;
   struct Entry {
     std::string path;
     std::string tmp;       // empty for special files

@@ -314,6 +314,26 @@ Result result_from_json(const nlohmann::ordered_json& j) {
     throw Error("result JSON has schema_version " +
                 (j.contains("schema_version") ? j["schema_version"].dump() : std::string("(none)")) +
                 ", this build reads " + std::to_string(kSchemaVersion));
+  // Keys the schema does not have are errors (a misspelt "tabels" read as a result without tables).
+  auto only_keys = [&](const nlohmann::ordered_json& o, const std::string& where, std::initializer_list<const char*> keys) {
+    for (const auto& [k, v] : o.items()) {
+      (void)v;
+      bool known = false;
+      std::string valid;
+      for (const char* x : keys) {
+        known = known || k == x;
+        valid += (valid.empty() ? "" : ", ") + std::string(x);
+      }
+      if (!known) throw bad(where.empty() ? k : where + "." + k, "unknown key (valid: " + valid + ")");
+    }
+  };
+  // Integers beyond int64 (read by nlohmann as unsigned) are refused, not wrapped to negatives.
+  auto i64_of = [&](const nlohmann::ordered_json& v, const std::string& where) {
+    if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+      throw bad(where, "the integer " + v.dump() + " is beyond the signed 64-bit range");
+    return v.get<int64_t>();
+  };
+  only_keys(j, "", {"schema_version", "command", "scalars", "tables", "notes"});
   Result r;
   try {
     r.command = j.value("command", "");
@@ -321,7 +341,7 @@ Result result_from_json(const nlohmann::ordered_json& j) {
       if (!j["scalars"].is_object()) throw bad("scalars", "not an object");
       for (const auto& [k, v] : j["scalars"].items()) {
         if (v.is_boolean()) r.set(k, v.get<bool>());
-        else if (v.is_number_integer()) r.set(k, v.get<int64_t>());
+        else if (v.is_number_integer()) r.set(k, i64_of(v, "scalars." + k));
         else if (v.is_number()) r.set(k, v.get<double>());
         else if (v.is_null()) r.set(k, std::nan(""));
         else if (v.is_string()) r.set(k, v.get<std::string>());
@@ -333,6 +353,7 @@ Result result_from_json(const nlohmann::ordered_json& j) {
       for (const auto& [name, tj] : j["tables"].items()) {
         if (!tj.is_object() || !tj.contains("columns") || !tj["columns"].is_object())
           throw bad("tables." + name, "a table needs an object of columns");
+        only_keys(tj, "tables." + name, {"description", "types", "columns"});
         Table& t = r.add_table(name, tj.value("description", ""));
         size_t rows = 0;
         bool first = true;
@@ -346,7 +367,7 @@ Result result_from_json(const nlohmann::ordered_json& j) {
             c.type = Column::Type::I64;
             for (const auto& v : arr) {
               if (!v.is_number_integer()) throw bad(where, "an i64 column holds " + v.dump());
-              c.i64.push_back(v.get<int64_t>());
+              c.i64.push_back(i64_of(v, where));
             }
           } else if (ty == "str") {
             c.type = Column::Type::Str;

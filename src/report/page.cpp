@@ -22,6 +22,11 @@ Unit unit_of(const std::string& name) {
     double scale;
   } kUnits[] = {
       {"_bytes_per_s", "GB/s", 1e-9},
+      // Rates already in GB/s or Gbit/s (the catalog's memory and link bandwidths): before
+      // 2026-12-03 they fell to "_per_s" and were labelled 1/s.
+      {"_gb_per_s", "GB/s", 1.0},
+      {"_gbit_per_s", "Gbit/s", 1.0},
+      {"_gbps", "Gbit/s", 1.0},
       {"_flops_per_s", "FLOP/s", 1.0},
       {"peak_flops", "FLOP/s", 1.0},  // sweep's accelerator.peak_flops: a rate
       {"_usd_per_hour", "USD/h", 1.0},

@@ -470,7 +470,10 @@ struct Builder {
       }
       marker(it), receive(it), compute(it), send(it);
     }
-    // Whatever remains of the buckets (rounding), then the step-level tail.
+    // Whatever remains of the buckets (rounding), then the step-level tail, marked as no item
+    // (micro-batch -1: the timeline's pass "step"; it had carried the last item's micro-batch and
+    // pass, so optimizer.step read as micro-batch 7's backward, before 2026-12-03).
+    emit(Ins::Item, 0, CollMode::Blocking, -1, 0, 0, 3);
     if (overlap_grad)
       for (; buckets_issued < nb; ++buckets_issued)
         for (size_t j = 0; j < bucket_refs.size(); ++j)

@@ -104,7 +104,11 @@ Units class_units(const Layout& L, const std::map<int64_t, double>& slow) {
     const int s = static_cast<int>(rank / L.per_stage());
     const int dpi = static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp));
     UnitSpec& sp = u.specs[static_cast<size_t>(u.kind_of_dp[static_cast<size_t>(dpi)] * p + s)];
-    sp.factor = std::max(sp.factor == 1 ? 0.0 : sp.factor, f);
+    // The unit runs at its slowest member's pace. With tp x cp > 1 it holds ranks at speed 1 beside
+    // the listed one, so a factor below 1 (a faster rank) leaves it at 1; before 2026-12-03 the
+    // whole TP group took it (0.073 s where --all-ranks gives 0.138 s at tp 2, factor 0.5).
+    const double floor = static_cast<int64_t>(L.tp) * L.cp > 1 ? 1.0 : 0.0;
+    sp.factor = std::max({sp.factor == 1 ? floor : sp.factor, f, floor});
   }
   return u;
 }

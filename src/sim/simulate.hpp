@@ -98,7 +98,7 @@ struct SimResult {
   std::vector<TimelineRow> timeline;
   int64_t timeline_spans_count = 0;    // spans recorded
   int64_t timeline_rows_limit = 0;     // the limit asked for
-  double timeline_merge_gap_s = std::nan("");  // spans closer than this were merged (NaN: none merged)
+  double timeline_merge_gap_s = std::nan("");  // the largest gap merged (NaN: none merged)
   int64_t timeline_dropped_count = 0;  // spans in no row (still over the limit after merging)
 };
 

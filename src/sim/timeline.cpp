@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <set>
 #include <string_view>
 
 #include "core/result.hpp"
@@ -55,20 +57,6 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
     first = false;
     out += s;
   };
-  // Metadata: process per recorded unit, thread per stream it used.
-  std::vector<std::vector<char>> used(units.size(), std::vector<char>(9, 0));
-  for (const auto& sp : eo.spans) used[static_cast<size_t>(sp.unit)][static_cast<size_t>(sp.tid)] = 1;
-  for (size_t u = 0; u < units.size(); ++u) {
-    if (!units[u].record) continue;
-    line("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": " + std::to_string(u) + ", \"args\": {\"name\": \"" +
-         esc(units[u].label) + "\"}}");
-    line("{\"name\": \"process_sort_index\", \"ph\": \"M\", \"pid\": " + std::to_string(u) + ", \"args\": {\"sort_index\": " +
-         std::to_string(u) + "}}");
-    for (int t = 0; t < 9; ++t)
-      if (used[u][static_cast<size_t>(t)] || t == 0)
-        line("{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": " + std::to_string(u) + ", \"tid\": " + std::to_string(t) +
-             ", \"args\": {\"name\": \"" + kTrack[t] + "\"}}");
-  }
   std::vector<size_t> idx(eo.spans.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
@@ -78,10 +66,45 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
     if (x.t0 != y.t0) return x.t0 < y.t0;
     return x.tid < y.tid;
   });
+  // Lanes. Slices on one thread must nest, but a stream's asynchronous work may overlap (interleaved
+  // 1F1B's forward and backward sends on the "pp send" stream: 9 partial overlaps on a slow NIC,
+  // which viewers flag, before 2026-12-03). Each span goes to the first lane of its stream where it
+  // starts after the lane's last end or nests inside it; lane 0 keeps the stream's tid, lane L > 0
+  // is tid 16 L + stream, named "<stream> (L + 1)". Output without overlaps is unchanged.
+  std::vector<int> tid_out(eo.spans.size(), 0);
+  std::map<std::pair<int, int>, std::vector<int64_t>> lane_end;  // (unit, stream) -> each lane's last end, ns
+  for (size_t i : idx) {
+    const Span& sp = eo.spans[i];
+    auto& ends = lane_end[{sp.unit, sp.tid}];
+    const int64_t a = ns(sp.t0), b = ns(sp.t1);
+    size_t lane = 0;
+    while (lane < ends.size() && !(ends[lane] <= a || b <= ends[lane])) ++lane;
+    if (lane == ends.size()) ends.push_back(b);
+    else ends[lane] = std::max(ends[lane], b);
+    tid_out[i] = lane == 0 ? sp.tid : 16 * static_cast<int>(lane) + sp.tid;
+  }
+  // A transfer's flow starts on the lane of its send span (unit, start).
+  std::map<std::pair<int, int64_t>, int> send_tid;
+  for (size_t i = 0; i < eo.spans.size(); ++i)
+    if (eo.spans[i].tid == 8) send_tid.emplace(std::pair<int, int64_t>{eo.spans[i].unit, ns(eo.spans[i].t0)}, tid_out[i]);
+  // Metadata: process per recorded unit, thread per stream (and lane) it used.
+  std::vector<std::set<int>> used(units.size());
+  for (size_t i = 0; i < eo.spans.size(); ++i) used[static_cast<size_t>(eo.spans[i].unit)].insert(tid_out[i]);
+  for (size_t u = 0; u < units.size(); ++u) {
+    if (!units[u].record) continue;
+    line("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": " + std::to_string(u) + ", \"args\": {\"name\": \"" +
+         esc(units[u].label) + "\"}}");
+    line("{\"name\": \"process_sort_index\", \"ph\": \"M\", \"pid\": " + std::to_string(u) + ", \"args\": {\"sort_index\": " +
+         std::to_string(u) + "}}");
+    used[u].insert(0);
+    for (const int t : used[u])
+      line("{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": " + std::to_string(u) + ", \"tid\": " + std::to_string(t) +
+           ", \"args\": {\"name\": \"" + std::string(kTrack[t % 16]) + (t >= 16 ? " (" + std::to_string(t / 16 + 1) + ")" : "") + "\"}}");
+  }
   for (size_t i : idx) {
     const Span& s = eo.spans[i];
     std::string ev = "{\"name\": \"" + esc(s.name) + "\", \"cat\": \"" + s.cat + "\", \"ph\": \"X\", \"pid\": " +
-                     std::to_string(s.unit) + ", \"tid\": " + std::to_string(s.tid) + ", \"ts\": " + us(s.t0) +
+                     std::to_string(s.unit) + ", \"tid\": " + std::to_string(tid_out[i]) + ", \"ts\": " + us(s.t0) +
                      ", \"dur\": " + us_of_ns(ns(s.t1) - ns(s.t0)) + ", \"args\": {";
     ev += "\"microbatch\": " + std::to_string(s.microbatch) + ", \"chunk\": " + std::to_string(s.chunk);
     // The schedule item's pass (a recomputed forward op runs in a backward item; a send carries
@@ -109,7 +132,10 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
   for (size_t i = 0; i < eo.arrows.size(); ++i) {
     const Arrow& a = eo.arrows[i];
     line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"s\", \"id\": " + std::to_string(i) + ", \"pid\": " +
-         std::to_string(a.src) + ", \"tid\": 8, \"ts\": " + us(a.t_src) + "}");
+         std::to_string(a.src) + ", \"tid\": " + [&] {
+           const auto it = send_tid.find({a.src, ns(a.t_src)});
+           return std::to_string(it != send_tid.end() ? it->second : 8);
+         }() + ", \"ts\": " + us(a.t_src) + "}");
     line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"f\", " + std::string(enclosed(a.dst, a.t_dst) ? "\"bp\": \"e\", " : "") +
          "\"id\": " + std::to_string(i) + ", \"pid\": " + std::to_string(a.dst) + ", \"tid\": 0, \"ts\": " + us(a.t_dst) + "}");
   }
@@ -140,21 +166,26 @@ void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, 
   auto mergeable = [&](const Span& a, const Span& b) {
     return a.unit == b.unit && a.tid == b.tid && pass_of(a) == pass_of(b) && std::string_view(a.cat) == std::string_view(b.cat);
   };
+  // Merge exactly the pairs needed to come down to `limit` rows: the smallest gaps, ties broken by
+  // position (earlier first). Merging every pair at or below the threshold gap collapsed all
+  // back-to-back pairs at once (gap 0): 122 rows where 1,000 were asked, before 2026-12-03.
   double gap = -1;
   const int64_t n = static_cast<int64_t>(sp.size());
+  std::vector<char> merge(idx.size(), 0);  // merge[k]: span idx[k] joins the row of idx[k - 1]
   if (n > limit) {
-    std::vector<double> gaps;
+    std::vector<std::pair<double, size_t>> gaps;
     for (size_t i = 1; i < idx.size(); ++i)
-      if (mergeable(sp[idx[i - 1]], sp[idx[i]])) gaps.push_back(std::max(0.0, sp[idx[i]].t0 - sp[idx[i - 1]].t1));
-    const int64_t need = n - limit;  // merges needed
-    if (static_cast<int64_t>(gaps.size()) >= need) {
-      std::nth_element(gaps.begin(), gaps.begin() + (need - 1), gaps.end());
-      gap = gaps[static_cast<size_t>(need - 1)];
-    } else if (!gaps.empty()) {
-      gap = *std::max_element(gaps.begin(), gaps.end());
+      if (mergeable(sp[idx[i - 1]], sp[idx[i]])) gaps.push_back({std::max(0.0, sp[idx[i]].t0 - sp[idx[i - 1]].t1), i});
+    const size_t need = static_cast<size_t>(std::min<int64_t>(n - limit, static_cast<int64_t>(gaps.size())));
+    if (need > 0) {
+      std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(need - 1), gaps.end());
+      for (size_t i = 0; i < need; ++i) {
+        merge[gaps[i].second] = 1;
+        gap = std::max(gap, gaps[i].first);
+      }
     }
   }
-  r.timeline_merge_gap_s = gap >= 0 ? gap : std::nan("");  // (it was -1: a negative time)
+  r.timeline_merge_gap_s = gap >= 0 ? gap : std::nan("");  // the largest gap merged (it was -1: a negative time)
   auto name_of = [](TimelineRow& row, bool same_name, int64_t mb_last) {
     if (same_name) return;  // merged spans of one op keep its name
     if (row.pass == "step") {
@@ -176,7 +207,7 @@ void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, 
   };
   for (size_t k = 0; k < idx.size(); ++k) {
     const Span& s = sp[idx[k]];
-    if (open && gap >= 0 && mergeable(sp[idx[k - 1]], s) && s.t0 - sp[idx[k - 1]].t1 <= gap) {
+    if (open && merge[k]) {
       cur.end_s = std::max(cur.end_s, s.t1);
       cur.busy_s += s.t1 - s.t0;
       cur.spans_count += 1;

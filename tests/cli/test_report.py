@@ -107,6 +107,64 @@ class ReportCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("is a directory", p.stderr)
 
+    def test_review_of_2026_12_03(self):
+        import json
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "est.json")
+            fx.run("estimate", "data/examples/llama3-70b-h100.yaml", "--json", j, "-q")
+            with open(j) as f:
+                doc = json.load(f)
+            # A renderer's complaint names the input file.
+            del doc["tables"]["communication"]["columns"]["exposed_s"]
+            del doc["tables"]["communication"]["types"]["exposed_s"]
+            bad = os.path.join(d, "nocol.json")
+            with open(bad, "w") as f:
+                json.dump(doc, f)
+            p = fx.run("report", bad, "-o", os.path.join(d, "x.html"), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("nocol.json", p.stderr)
+            self.assertIn("exposed_s", p.stderr)
+            # Misspelt keys and integers beyond int64 are refused, not read as empty or wrapped.
+            with open(j) as f:
+                text = f.read()
+            for name, body, msg in (("typo.json", text.replace('"tables"', '"tabels"', 1), "key 'tabels'"),
+                                    ("big.json", text.replace('"scalars": {', '"scalars": {"huge": 18446744073709551615, ', 1),
+                                     "beyond the signed 64-bit range")):
+                path = os.path.join(d, name)
+                with open(path, "w") as f:
+                    f.write(body)
+                p = fx.run("report", path, "-o", os.path.join(d, "x.html"), check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(name, p.stderr)
+                self.assertIn(msg, p.stderr)
+            # Bandwidths in GB/s are labelled so (they read "1/s").
+            c = os.path.join(d, "c.html")
+            fx.run("catalog", "list", "-q", "--report", c)
+            with open(c, encoding="utf-8") as f:
+                page = fx.embedded_data(f.read())["page"]
+            units = {ch.get("value_unit") for ch in page["charts"]}
+            self.assertIn("GB/s", units)
+            self.assertNotIn("1/s", units)
+            # The collective heatmap has a row per rank present, not per rank up to the largest.
+            a = os.path.join(d, "an.json")
+            fx.run("analyze", "tests/data/trace/param/dlrm_8rank", "--json", a, "-q")
+            with open(a) as f:
+                an = json.load(f)
+            for t in an["tables"].values():
+                for col in ("rank", "last_rank"):
+                    if col in t["columns"]:
+                        t["columns"][col] = [x + 16000 for x in t["columns"][col]]
+            path = os.path.join(d, "bigrank.json")
+            with open(path, "w") as f:
+                json.dump(an, f)
+            h = os.path.join(d, "an.html")
+            fx.run("report", path, "-o", h)
+            with open(h, encoding="utf-8") as f:
+                charts = {ch["id"]: ch for ch in fx.embedded_data(f.read())["page"]["charts"]}
+            skew = charts["collective-skew"]
+            self.assertLessEqual(len(skew["option"]["yAxis"]["data"]), 8)
+            self.assertLess(skew["height_px"], 1000)
+
     def test_missing_library_is_a_clear_error(self):
         env = dict(os.environ, SEXTANT_ECHARTS_JS="/nonexistent/echarts.min.js")
         with tempfile.TemporaryDirectory() as d:

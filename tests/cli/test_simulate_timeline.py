@@ -92,5 +92,69 @@ class SimulateTimeline(unittest.TestCase):
                 self.assertAlmostEqual(r["ts"], g["ts"], delta=1e-3, msg=precision)
 
 
+    def test_review_of_2026_12_03(self):
+        base = ("name: base\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 8\n"
+                "parallel: {tp: 1, pp: 1, zero_stage: 0, overlap: {grad_reduce: false, param_gather: false, tp_comm: false}}\n"
+                "training: {global_batch: 64, micro_batch: 1, seq_len: 2048, precision: bf16, recompute: none}\n")
+        path = os.path.join(self.tmp, "base.yaml")
+        with open(path, "w") as f:
+            f.write(base)
+
+        def run(*args, check=True):
+            p = subprocess.run([BIN, "simulate", path, *args], capture_output=True, text=True)
+            if check and p.returncode != 0:
+                self.fail(p.stderr)
+            return p
+
+        def step(*args):
+            return json.loads(run("--json", "-", "-q", "--timeline-rows", "0", *args).stdout)["scalars"]["step_time_s"]
+        # A faster rank in a TP group leaves the group at its other ranks' pace (class mode as --all-ranks).
+        tp2 = ("--set", "parallel.tp=2", "--set", "num_gpus=2", "--set", "training.global_batch=4")
+        plain = step(*tp2)
+        self.assertEqual(step(*tp2, "--straggler", "0=0.5"), plain)
+        self.assertAlmostEqual(step(*tp2, "--straggler", "0=0.5", "--all-ranks"), plain, delta=0.01 * plain)
+        # Step-level work is pass "step", micro-batch -1; the table holds as many rows as asked.
+        pp4 = ("--set", "parallel.pp=4", "--set", "training.global_batch=16")
+        for rows in (100, 1000, 3000):
+            d = json.loads(run("--json", "-", "-q", "--timeline-rows", str(rows), *pp4).stdout)
+            t = d["tables"]["timeline"]["columns"]
+            self.assertEqual(len(t["name"]), min(rows, d["scalars"]["timeline_spans_count"]))
+            self.assertEqual(sum(t["spans_count"]), d["scalars"]["timeline_spans_count"])
+        tail = {(n, p, m) for n, p, m in zip(t["name"], t["pass"], t["microbatch"]) if n in ("optimizer.step", "dp.grad_sync")}
+        self.assertEqual(tail, {("optimizer.step", "step", -1), ("dp.grad_sync", "step", -1)})
+        # Two outputs at one place are refused; a timeline on standard output is the only output there.
+        p = run("--timeline", os.path.join(self.tmp, "x.json"), "--json", os.path.join(self.tmp, "x.json"), "-q", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("two outputs of this run are written to the same file", p.stderr)
+        p = run("--timeline", "-", "--json", "-", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("standard output", p.stderr)
+        self.assertIn("traceEvents", json.loads(run("--timeline", "-").stdout))
+        # Interleaved sends that overlap on a slow NIC go to lanes of their stream: slices nest.
+        d = simulate("name: slow\nmodel: gpt3-1.3b\n"
+                     "system: {id: slow-h100, name: slow, accelerator: h100-sxm-80gb, gpus_per_node: 8,"
+                     " scale_up: {network: nvlink4, domain_gpus: 8}, scale_out: {network: ib-ndr, nics_per_node: 8,"
+                     " nic_bandwidth_gbit_per_s: {value: 10, estimated: test}, topology: fat-tree, oversubscription: 1}}\n"
+                     "num_gpus: 32\nparallel: {tp: 8, pp: 4, vpp: 2, schedule: interleaved-1f1b, zero_stage: 0,"
+                     " overlap: {grad_reduce: false, param_gather: false, tp_comm: false}}\n"
+                     "training: {global_batch: 8, micro_batch: 1, seq_len: 2048, precision: bf16}\n", self.tmp)
+        by = {}
+        for e in d["traceEvents"]:
+            if e.get("ph") == "X":
+                by.setdefault((e["pid"], e["tid"]), []).append((round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000)))
+        partial = 0
+        for v in by.values():
+            v.sort()
+            stack = []
+            for a, b in v:
+                while stack and stack[-1] <= a:
+                    stack.pop()
+                partial += bool(stack and b > stack[-1])
+                stack.append(b)
+        self.assertEqual(partial, 0)
+        lanes = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name" and e["tid"] >= 16}
+        self.assertEqual(lanes, {"pp send (2)"})
+
+
 if __name__ == "__main__":
     unittest.main()
