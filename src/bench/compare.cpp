@@ -20,6 +20,13 @@ const std::vector<std::string>& compare_correction_names() {
 }
 
 namespace {
+// The software a case ran on (the NCCL library of nccl-tests' version line, the BLAS of the
+// GEMMs): what a before/after comparison of an upgrade changes. It is not the case's
+// configuration: a change is named (Comparison::software_changes) and the case is judged as
+// usual; before 2026-12-03 it made the case parameters_differ, out of the gate, so a 2x slower
+// NCCL upgrade passed with exit 0.
+bool software(const std::string& key) { return key == "nccl_tests_version" || key == "blas"; }
+
 // Parameters that describe a measurement without configuring it: a peak read from the clock of
 // the moment, repetition counts the harness tuned, the command (the case itself), exit statuses.
 bool descriptive(const std::string& key) {
@@ -28,7 +35,7 @@ bool descriptive(const std::string& key) {
                                              "origin", "mpirun", "wrong_in_place", "max_rss_floor_bytes"};
   for (const char* k : kDescriptive)
     if (key == k) return true;
-  return false;
+  return software(key);
 }
 
 // The error count an nccl-tests row printed in its #wrong column ("0", "N/A", a count); 0 when
@@ -161,6 +168,12 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     cc.suite = ma.suite;
     cc.name = ma.name == mb.name ? ma.name : ma.name + " | " + mb.name;
     cc.parameter_changes = parameter_changes(ma, mb);
+    for (const auto& [k, v] : ma.params)
+      if (software(k) && mb.has_param(k) && mb.param(k) != v) {
+        const std::string change = k + " " + v + " -> " + mb.param(k);
+        if (std::find(c.software_changes.begin(), c.software_changes.end(), change) == c.software_changes.end())
+          c.software_changes.push_back(change);
+      }
     cc.metric = ma.metric;
     cc.higher_is_better = ma.higher_is_better;
     cc.count_a = static_cast<int64_t>(ma.samples.size());

@@ -65,6 +65,9 @@ struct Comparison {
   double family_alpha = 0;          // Holm with Tarone's rule: alpha / K, the level a case had to be able to reach
   std::vector<std::string> only_in_a, only_in_b;
   bool same_host = true;
+  // Software versions that differ between the runs ("blas OpenBLAS 0.3.21 -> 0.3.26"): the cases
+  // are judged as usual, the change named beside the verdicts.
+  std::vector<std::string> software_changes;
 };
 
 const std::vector<std::string>& compare_test_names();

@@ -114,7 +114,7 @@ void add_quality_notes(const Calibration& c, Result& r) {
                         " over " + std::to_string(f.fitted_count) +
                         " shapes (the written model misses the measured rates by that much; table gemm_fit shows which shapes): "
                         "read estimates on this entry as rough");
-    if (f.gemm_peak_fraction >= 0.995)
+    if (f.fraction_written && f.gemm_peak_fraction >= 0.995)
       r.notes.push_back(f.dtype + " gemm_peak_fraction " + format_double(std::round(f.gemm_peak_fraction * 1000) / 1000) +
                         " sits at its bound of 1: the measured rates reach the peak the fit divides by (a peak too low for this "
                         "device or clock, or burst rates): check the peak");
@@ -171,6 +171,15 @@ void run(CalibrateArgs& a) {
     }
     run_trace(a);
     return;
+  }
+  // One file each: the network entry, written second, replaced the accelerator's (before 2026-12-03).
+  if (!a.out.empty() && !a.network_out.empty()) {
+    std::error_code e1, e2;
+    const auto p1 = std::filesystem::weakly_canonical(std::filesystem::absolute(a.out, e1), e1);
+    const auto p2 = std::filesystem::weakly_canonical(std::filesystem::absolute(a.network_out, e2), e2);
+    if ((e1 || e2) ? a.out == a.network_out : p1 == p2)
+      throw Error(SourceLocation{"", 0, 0, "--network-out"}, "is the file of --out: the network entry would replace the accelerator's",
+                  "give each entry its own file (a catalog folder reads every .yaml in it)");
   }
   check_new_file(a.out, "--out", a.opt.id, a.force);
   check_new_file(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id, a.force);

@@ -110,6 +110,8 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                x.direction, int64_t{x.unchecked_failure ? 1 : 0}, int64_t{x.family_excluded ? 1 : 0}});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
+  for (const auto& sw : c.software_changes)
+    r.notes.push_back("software differs between the runs: " + sw + "; the verdicts are the change it brought (with the host's drift)");
   if (c.parameters_differ_count > 0)
     r.notes.push_back(std::to_string(c.parameters_differ_count) + " case(s) ran with different parameters (e.g. " + first_change +
                       "): their verdict is parameters_differ, not regression or improvement; compare runs of one configuration");

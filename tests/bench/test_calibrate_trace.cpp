@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <filesystem>
 
 #include "bench/calibrate/calibrate.hpp"
@@ -148,4 +150,49 @@ TEST(CalibrateTrace, TooFewShapesIsAClearError) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("record_shapes"), std::string::npos) << e.what();
   }
+}
+
+// Question: does a bench run with two dtypes whose shapes scale differently (fp32 of half-dimension
+// 500, fp64 of 20, both well below their peaks) calibrate, writing no fraction for the dtype that
+// cannot share the entry's half-dimensions? It was refused as "fp64 GEMMs fit 12.537 of the peak"
+// (before 2026-12-03).
+TEST(CalibrateBench, ADtypeThatCannotShareTheHalfDimensionIsLeftOutNotAnError) {
+  RunRecord run;
+  run.id = 7;
+  run.started_at = "2026-01-01T00:00:00.000Z";
+  auto factor = [](double m, double n, double k, double h) {
+    double r = 1;
+    for (double x : {m, n, k}) r *= std::min(1.0, (x / (x + h)) / (8192 / (8192 + h)));
+    return r;
+  };
+  for (const auto& [dt, f, h, peak] : {std::tuple{"fp32", 0.5, 500.0, 2e11}, std::tuple{"fp64", 0.6, 20.0, 1e11}})
+    for (double m : {64.0, 128.0, 256.0, 512.0})
+      for (double k : {64.0, 256.0, 512.0}) {
+        Measurement x;
+        x.suite = "gemm_cpu";
+        x.name = std::string(dt) + " " + std::to_string(m) + " " + std::to_string(k);
+        x.metric = "flops_per_s";
+        x.higher_is_better = true;
+        x.params = {{"dtype", dt}, {"m", std::to_string(m)}, {"n", std::to_string(m)}, {"k", std::to_string(k)},
+                    {"peak_flops_per_s", std::to_string(peak)}, {"peak_source", "test"}};
+        x.samples = {peak * f * factor(m, m, k, h)};
+        run.measurements.push_back(x);
+      }
+  CalibrateOptions o;
+  o.id = "two-dtypes";
+  Calibration cal;
+  ASSERT_NO_THROW(cal = calibrate_from_run(run, o));
+  ASSERT_EQ(cal.gemm.size(), 2u);
+  const GemmFit& f32 = cal.gemm[0].dtype == "fp32" ? cal.gemm[0] : cal.gemm[1];
+  const GemmFit& f64 = cal.gemm[0].dtype == "fp64" ? cal.gemm[0] : cal.gemm[1];
+  EXPECT_TRUE(f32.primary);
+  EXPECT_TRUE(f32.fraction_written);
+  EXPECT_NEAR(f32.gemm_peak_fraction, 0.5, 1e-3);
+  EXPECT_FALSE(f64.fraction_written);
+  EXPECT_NEAR(f64.symmetric_peak_fraction, 0.6, 1e-3);
+  EXPECT_LT(f64.fit_rms_error_fraction, 1e-3);  // its points predicted by its own fit
+  EXPECT_EQ(cal.accelerator_yaml.find("        fp64: {value"), std::string::npos) << cal.accelerator_yaml;
+  bool said = false;
+  for (const auto& n : cal.notes) said = said || n.find("no fp64 fraction is written") != std::string::npos;
+  EXPECT_TRUE(said);
 }

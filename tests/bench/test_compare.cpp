@@ -139,6 +139,20 @@ TEST(Compare, DifferentParametersAreNotARegression) {
   EXPECT_EQ(c.cases[0].parameter_changes, "");
 }
 
+// Is a library upgrade judged (a 2x slower NCCL fails the gate) and named, rather than made
+// parameters_differ and left out of the gate (before 2026-12-03)?
+TEST(Compare, ASoftwareVersionChangeIsJudgedAndNamed) {
+  auto a = run_with("busbw_bytes_per_s", true, 100, 1, 10, 1);
+  auto b = run_with("busbw_bytes_per_s", true, 50, 1, 10, 2);
+  a.measurements[0].params = {{"nccl_tests_version", "2.13.9 nccl-library=21903"}, {"bytes", "134217728"}};
+  b.measurements[0].params = {{"nccl_tests_version", "2.13.9 nccl-library=22005"}, {"bytes", "134217728"}};
+  const auto c = compare_runs(a, b, {});
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+  EXPECT_EQ(c.cases[0].parameter_changes, "");
+  ASSERT_EQ(c.software_changes.size(), 1u);
+  EXPECT_EQ(c.software_changes[0], "nccl_tests_version 2.13.9 nccl-library=21903 -> 2.13.9 nccl-library=22005");
+}
+
 // Do two runs of `bench run` compare whatever their labels or command lines? With --label the
 // case was named after the label, so runs labelled "base" and "slow" had nothing in common.
 TEST(Compare, OneCommandOnEachSideMatchesByMetric) {

@@ -183,6 +183,19 @@ class BenchCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2)
             self.assertIn("not a Sextant results database", p.stderr)
             self.assertEqual(open(path, "rb").read(), before)
+        # Nor by a write: bench refuses another application's SQLite file and leaves it as it was
+        # (it added its tables and switched it to WAL before 2026-12-03).
+        before = open(foreign, "rb").read()
+        p = sextant("bench", "run", "--reps", "2", "--db", foreign, "--", "true", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("a SQLite file of another application (tables foo)", p.stderr)
+        self.assertEqual(open(foreign, "rb").read(), before)
+        self.assertFalse(os.path.exists(foreign + "-wal"))
+        # calibrate's two entries go to two files.
+        p = sextant("calibrate", "--db", self.db, "--id", "x", "--out", os.path.join(self.dir, "same.yaml"),
+                    "--network-out", os.path.join(self.dir, "same.yaml"), check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("is the file of --out", p.stderr)
 
     def test_two_concurrent_bench_processes_both_store_their_runs(self):
         cmd = [BIN, "bench", "--quick", "--suite", "memory_latency", "--reps", "3", "--db", self.db, "-q"]

@@ -517,13 +517,28 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     TimeTerms written_terms = d.terms;
     written_terms.overhead_s = c.kernel_overhead_s > 0 ? c.kernel_overhead_s : 0;
     terms_model_log_rss(d.m, d.n, d.k, d.e, written, written_terms, &f.gemm_peak_fraction);
+    // A dtype that cannot share the primary's half-dimensions (its fraction under them leaves
+    // (0, 1]) is not an error unless its own fit is above the peak too: before 2026-12-03 a fp32 +
+    // fp64 CPU run was refused as "fp64 GEMMs fit 1.259 of the peak" with every rate below it.
+    GemmHalfDims model_h = written;
+    double model_f = f.gemm_peak_fraction;
+    if (!f.primary && !(f.gemm_peak_fraction > 0 && f.gemm_peak_fraction <= 1) && d.sym_f > 0 && d.sym_f <= 1) {
+      f.fraction_written = false;
+      c.notes.push_back(fmt::format("the {} GEMMs fit {:.3f} of the peak under the {} half-dimensions the entry carries ({:.1f} at their own "
+                                    "half-dimension {:.1f}): their shapes scale differently, so no {} fraction is written (the catalog's "
+                                    "default applies); write a separate entry from a {}-only run to model them",
+                                    dt, f.gemm_peak_fraction, primary, d.sym_f, d.sym_h, dt, dt));
+      model_h = GemmHalfDims{d.sym_h, d.sym_h, d.sym_h};
+      model_f = d.sym_f;
+      written_terms.overhead_s = d.terms.overhead_s;
+    }
     double ss = 0, ss_sym = 0, ss_role = 0;
     for (auto& p : pts) {
       if (!c.bandwidth_by_working_set.empty())
         p.operand_traffic_s = gemm_operand_traffic_s(p.m, p.n, p.k, dtype_bytes(parse_dtype(dt, SourceLocation{"", 0, 0, "dtype"})),
                                                      c.bandwidth_by_working_set, c.gemm_fitted_footprint_bytes);
       p.predicted_efficiency_fraction =
-          model_efficiency(p, f.gemm_peak_fraction * gemm_shape_factor(p.m, p.n, p.k, written), written_terms.overhead_s);
+          model_efficiency(p, model_f * gemm_shape_factor(p.m, p.n, p.k, model_h), written_terms.overhead_s);
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
       p.symmetric_predicted_efficiency_fraction = model_efficiency(p, d.sym_f * gemm_shape_factor(p.m, p.n, p.k, d.sym_h), d.terms.overhead_s);
       p.symmetric_error_fraction = p.symmetric_predicted_efficiency_fraction / p.efficiency_fraction - 1;
@@ -549,7 +564,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     if (f.held_out_count) f.held_out_rms_error_fraction = std::sqrt(f.held_out_rms_error_fraction / static_cast<double>(f.held_out_count));
     // Rates above the peak the fit divides by: the peak is wrong for this device or clock (a
     // derived CPU peak below a turbo clock, a --peak-from of another part), not the measurement.
-    if (f.gemm_peak_fraction > 1)
+    if (f.fraction_written && f.gemm_peak_fraction > 1)
       throw Error(SourceLocation{"", 0, 0, opt.peak_flops_by_dtype.count(dt) ? "--peak-from" : "peak_flops_per_s"},
                   fmt::format("the {} GEMMs fit {:.3f} of the peak {:.4g} TFLOP/s ({}): measured rates above the peak", dt, f.gemm_peak_fraction,
                               f.peak_flops_per_s / 1e12, f.peak_source),
@@ -704,6 +719,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   y += "    efficiency:\n";
   y += "      gemm_peak_fraction:\n";
   for (const auto& f : c.gemm)
+    if (f.fraction_written)
     y += "        " + f.dtype + ": " +
          sourced(f.gemm_peak_fraction, fmt::format("bench-run: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
   // The half-dimensions of the entry: the primary dtype's (bf16 where fitted, else the first).
@@ -768,7 +784,7 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
   r.set("id", opt.id);
   if (c.kernel_overhead_s >= 0) r.set("kernel_overhead_s", c.kernel_overhead_s);
   for (const auto& f : c.gemm) {
-    r.set("gemm_peak_fraction_" + f.dtype, f.gemm_peak_fraction);
+    r.set("gemm_peak_fraction_" + f.dtype, f.fraction_written ? f.gemm_peak_fraction : std::nan(""));
     r.set("gemm_half_dim_" + f.dtype, f.gemm_half_dim);
     r.set("half_dim_m_" + f.dtype, f.half_dim_m);
     r.set("half_dim_n_" + f.dtype, f.half_dim_n);

@@ -108,6 +108,10 @@ struct GemmFit {
   double symmetric_aicc = 0, role_aicc = 0;
   bool roles_written = false;  // the entry carries per-role half-dimensions (decided on the primary dtype)
   bool primary = false;        // this dtype's half-dimensions are the entry's
+  // False for a dtype whose fraction under the entry's half-dimensions leaves (0, 1] (its shapes
+  // scale differently: fp64 GEMMs of half-dimension 20 beside fp32 ones of 500): no fraction is
+  // written for it (the catalog's default applies), and its points are predicted by its own fit.
+  bool fraction_written = true;
   int64_t fitted_count = 0, held_out_count = 0;
   double fit_rms_error_fraction = 0;  // the written model over fitted shapes
   double symmetric_rms_error_fraction = 0, role_rms_error_fraction = 0;  // the two fits over fitted shapes

@@ -159,6 +159,22 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
                     "use a newer sextant or another --db");
       return;
     }
+    // Look before touching (as open_existing does): a database newer than this build, or a SQLite
+    // file of another application (tables, but no schema version of ours), is refused before the
+    // WAL switch and the migration. Before 2026-12-03 bench added its tables to another
+    // application's file, and switched a newer database to WAL before refusing it.
+    if (schema_version() > latest_schema_version())
+      throw Error(SourceLocation{path_, 0, 0, "--db"},
+                  fmt::format("results database has schema version {}, newer than this Sextant's {}", schema_version(), latest_schema_version()),
+                  "use a newer sextant or another --db");
+    if (schema_version() == 0) {
+      Stmt t(db_, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", path_);
+      std::string tables;
+      while (t.step()) tables += (tables.empty() ? "" : ", ") + t.str(0);
+      if (!tables.empty())
+        throw Error(SourceLocation{path_, 0, 0, "--db"}, "not a Sextant results database: a SQLite file of another application (tables " + tables + ")",
+                    "give a new file or the database sextant bench wrote (--db)");
+    }
     // WAL: readers never block the writer; a killed writer's uncommitted frames are ignored.
     // Setting it needs a moment without other connections mid-transaction; retry on BUSY.
     for (int attempt = 0;; ++attempt) {
