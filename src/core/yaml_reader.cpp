@@ -1,5 +1,6 @@
 #include "core/yaml_reader.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -434,13 +435,29 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
     }
   for (const auto& p : parts)
     if (p.empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component", "write KEY=VALUE with a dotted path, e.g. parallel.tp=4");
+  // An entry of a list is named by its index (failures.processes.0.shape=3; it was "'processes'
+  // is not a mapping" before 2026-12-03).
+  auto index_in = [&](const YAML::Node& seq, const std::string& part) {
+    size_t idx = 0;
+    const auto r = std::from_chars(part.data(), part.data() + part.size(), idx);
+    if (r.ec != std::errc() || r.ptr != part.data() + part.size())
+      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + part + "' is not an index: the key before it is a list",
+                  "name a list entry by its index, 0 to " + std::to_string(seq.size()) + " - 1 (e.g. failures.processes.0.shape=3)");
+    if (idx >= seq.size())
+      throw Error(SourceLocation{"--set", 0, 0, key}, "index " + part + " is beyond the list's " + std::to_string(seq.size()) + " entries",
+                  "indices run from 0");
+    return idx;
+  };
   YAML::Node cur = root;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node next = cur[parts[i]];
+    const bool in_list = cur.IsSequence();
+    const size_t idx = in_list ? index_in(cur, parts[i]) : 0;
+    YAML::Node next = in_list ? cur[idx] : cur[parts[i]];
     if (!next.IsDefined() || next.IsNull()) {
-      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      next = cur[parts[i]];
-    } else if (!next.IsMap()) {
+      if (in_list) cur[idx] = YAML::Node(YAML::NodeType::Map);
+      else cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = in_list ? cur[idx] : cur[parts[i]];
+    } else if (!next.IsMap() && !next.IsSequence()) {
       throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it");
     }
     cur.reset(next);
@@ -456,7 +473,8 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   if (!v.IsDefined() || v.IsNull())
     throw Error(SourceLocation{"--set", 0, 0, key}, "no value given for '" + key + "'",
                 "write KEY=VALUE; to take the default, leave the --set out");
-  cur[parts.back()] = without_marks(v);
+  if (cur.IsSequence()) cur[index_in(cur, parts.back())] = without_marks(v);
+  else cur[parts.back()] = without_marks(v);
 }
 
 }  // namespace sextant

@@ -701,10 +701,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   if (cm.has("write_s")) env.remote_write_s_override = nonneg(cm, "write_s", 0);
   if (cm.has("read_s")) env.remote_read_s_override = nonneg(cm, "read_s", 0);
   if (cm.has("snapshot_s")) {
-    // An explicit device-to-host snapshot time: expressed as the bandwidth that gives it.
-    const double s = positive(cm, "snapshot_s");
-    if (env.per_gpu_bytes <= 0) env.per_gpu_bytes = 1;
-    env.d2h_bytes_per_s = env.per_gpu_bytes / s;
+    // An explicit device-to-host snapshot time. (It was a bandwidth over the shard's size, and
+    // without a size the shard was set to 1 byte, which checkpoint_per_gpu_bytes then printed.)
+    env.snapshot_s_override = positive(cm, "snapshot_s");
   }
   if (env.remote_write_s_override < 0) {
     if (env.total_bytes <= 0)

@@ -649,6 +649,7 @@ Result run_goodput(const GoodputConfig& c) {
           cc.checkpoint.env.storage_write_bytes_per_s *= k;
           cc.checkpoint.env.node_storage_bytes_per_s *= k;
           cc.checkpoint.env.d2h_bytes_per_s *= k;
+          if (cc.checkpoint.env.snapshot_s_override >= 0) cc.checkpoint.env.snapshot_s_override /= k;
           resolve_interval(cc);
           return eval(cc);
         };
@@ -658,12 +659,14 @@ Result run_goodput(const GoodputConfig& c) {
         // kept the applied change short of the target).
         const auto& env = c.checkpoint.env;
         const double bw = env.storage_write_bytes_per_s, node = env.node_storage_bytes_per_s, d2h = env.d2h_bytes_per_s;
+        const double snap = env.snapshot_s_override;
         add("storage_write_bytes_per_s", fmt(bw), cur >= target ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, target, iters),
-            [bw, node, d2h](double k) {
+            [bw, node, d2h, snap](double k) {
               std::string v = fmt(bw * k);
               std::string with;
               if (node > 0) with += "node_storage_bytes_per_s " + fmt(node * k);
-              if (d2h > 0) with += std::string(with.empty() ? "" : ", ") + "d2h_bytes_per_s " + fmt(d2h * k);
+              if (snap >= 0) with += std::string(with.empty() ? "" : ", ") + "snapshot_s " + fmt(snap / k);
+              else if (d2h > 0) with += std::string(with.empty() ? "" : ", ") + "d2h_bytes_per_s " + fmt(d2h * k);
               char x[32];
               std::snprintf(x, sizeof x, "%.3g", k);
               return with.empty() ? v : v + " (x" + x + "; with " + with + ")";
@@ -747,6 +750,9 @@ Result run_goodput(const GoodputConfig& c) {
     }
   }
   for (const auto& note : c.notes) res.notes.push_back(note);
+  if (c.sim.target_ettr > 0 && !c.sim.search)
+    res.notes.push_back("target ETTR " + fmt(c.sim.target_ettr) + " not solved for: the searches are off (--no-search or simulation.search: "
+                        "false); the knobs table needs them");
   res.notes.push_back((c.job.step_time_s > 0 ? "step time " + format_double(c.job.step_time_s) + " s (" + c.job.step_time_source + ")"
                                               : std::string("no step time (work in seconds; checkpoints at any instant)")) +
                       "; checkpoint size: " +

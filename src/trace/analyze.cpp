@@ -31,13 +31,26 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   std::atomic<size_t> next{0};
   int threads = req.load.threads > 0 ? req.load.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::max(1, std::min<int>(threads, static_cast<int>(frames.size())));
+  // An exception on a worker (std::bad_alloc, a frame beyond its limits) is carried to this thread
+  // and rethrown after the join, the first by rank order; it ended the process through
+  // std::terminate (the Python interpreter with it) before 2026-12-03.
+  std::vector<std::exception_ptr> failed(frames.size());
   auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < frames.size();) frames[i] = build_frame(set.ranks[i], req.options.hta);
+    for (size_t i; (i = next.fetch_add(1)) < frames.size();) {
+      try {
+        frames[i] = build_frame(set.ranks[i], req.options.hta);
+      } catch (...) {
+        failed[i] = std::current_exception();
+        next.store(frames.size());  // the others stop at their next rank
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (int k = 1; k < threads; ++k) pool.push_back(start_worker(work));
   work();
   for (auto& th : pool) th.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
 
   Result r;
   r.command = "analyze";

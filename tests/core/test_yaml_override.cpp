@@ -185,3 +185,27 @@ TEST(YamlStrict, ASuggestionResemblesTheWord) {
   EXPECT_EQ(sextant::closest_match("tpp", {"dp", "pp", "tp", "vpp"}), "tp");
   EXPECT_EQ(sextant::edit_distance("modle", "model"), 1);
 }
+
+// Can a list entry be named by its index (failures.processes.0.shape), and is an index that is
+// not one, or beyond the list, an error naming the key?
+TEST(YamlOverride, ListEntriesAreNamedByTheirIndex) {
+  YAML::Node root = YAML::Load("failures: {processes: [{name: a, shape: 0.5}, {name: b}]}\nlayers: [1, 2, 3]\n");
+  apply_yaml_override(root, "failures.processes.0.shape", "3");
+  apply_yaml_override(root, "failures.processes.1.rate_per_job_day", "2");
+  apply_yaml_override(root, "layers.2", "7");
+  EXPECT_EQ(root["failures"]["processes"][0]["shape"].as<double>(), 3.0);
+  EXPECT_EQ(root["failures"]["processes"][0]["name"].as<std::string>(), "a");
+  EXPECT_EQ(root["failures"]["processes"][1]["rate_per_job_day"].as<int>(), 2);
+  EXPECT_TRUE(root["layers"].IsSequence());
+  EXPECT_EQ(root["layers"][2].as<int>(), 7);
+  for (const std::string key : {"failures.processes.2.shape", "failures.processes.x.shape", "layers.-1"}) {
+    try {
+      apply_yaml_override(root, key, "1");
+      ADD_FAILURE() << key << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().key, key);
+      EXPECT_TRUE(e.message().find("index") != std::string::npos) << e.message();
+    }
+  }
+  EXPECT_TRUE(root["failures"]["processes"].IsSequence());
+}

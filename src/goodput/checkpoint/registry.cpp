@@ -22,7 +22,9 @@ double CheckpointEnv::remote_read_s() const {
   if (node_storage_bytes_per_s > 0) t = std::max(t, per_node_bytes / node_storage_bytes_per_s);
   return t;
 }
-double CheckpointEnv::snapshot_s() const { return div_or_inf(per_gpu_bytes, d2h_bytes_per_s); }
+double CheckpointEnv::snapshot_s() const {
+  return snapshot_s_override >= 0 ? snapshot_s_override : div_or_inf(per_gpu_bytes, d2h_bytes_per_s);
+}
 double CheckpointEnv::peer_copy_s(int64_t copies) const { return div_or_inf(per_node_bytes * double(copies), peer_bytes_per_s); }
 double CheckpointEnv::peer_read_s() const { return div_or_inf(per_node_bytes, peer_bytes_per_s); }
 double CheckpointEnv::nvme_write_s() const { return div_or_inf(per_node_bytes, nvme_write_bytes_per_s); }

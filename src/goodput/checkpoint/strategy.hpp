@@ -39,6 +39,7 @@ struct CheckpointEnv {
   double peer_bytes_per_s = 0;           // per node, to peers over the back-end network
   double nvme_write_bytes_per_s = 0, nvme_read_bytes_per_s = 0;  // per node local SSD
   double remote_write_s_override = -1, remote_read_s_override = -1;  // explicit times (>= 0 wins)
+  double snapshot_s_override = -1;  // explicit device-to-host snapshot time (>= 0 wins)
 
   // Times derived from the above; every writer shares the aggregate bandwidth.
   double remote_write_s() const;
