@@ -235,6 +235,13 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     require_range(pc, "clock_mhz", p.clock_mhz, Range::Positive, "a clock (MHz)");
     p.bf16_tflops = src(pc, "bf16_tflops", sources, 1e12);
     require_range(pc, "bf16_tflops", p.bf16_tflops, Range::Positive, "a peak rate (TFLOP/s)", 1e12);
+    const auto bf16 = a.peak_flops.find(DType::BF16);
+    if (p.bf16_tflops.known && bf16 != a.peak_flops.end() && bf16->second.known && bf16->second.value > 0) {
+      p.clock_ratio = p.bf16_tflops.value / bf16->second.value;
+      if (p.clock_ratio > 1 + 1e-9)
+        pc.fail("bf16_tflops", format_double(p.bf16_tflops.value / 1e12) + " TFLOP/s under a power limit is above the bf16 peak of " +
+                                   format_double(bf16->second.value / 1e12));
+    }
     pc.finish();
     a.power_caps.push_back(p);
   }

@@ -28,7 +28,10 @@ inline bool full_precision(DType d) { return d == DType::FP32 || d == DType::TF3
 struct PowerCapPoint {  // throughput under a power limit, where published
   double power_w = 0;
   Sourced clock_mhz;
-  Sourced bf16_tflops;
+  Sourced bf16_tflops;  // FLOP/s (the catalog's TFLOP/s scaled on load)
+  // bf16_tflops over the entry's bf16 peak, fixed at load: the clock at this limit as a fraction of
+  // the full one (0 when either is unknown). A swept peak keeps the ratio, not the absolute rate.
+  double clock_ratio = 0;
 };
 
 // Half-dimension of each GEMM role (elements), for gemm_shape_factor below.

@@ -46,9 +46,17 @@ void add_trace_command(CLI::App& app) {
         throw sextant::Error(sextant::SourceLocation{"--straggler", 0, 0, ""}, "rank " + std::to_string(r) + " is not one of the " +
                                                                  std::to_string(a->o.ranks) + " ranks (0 to " +
                                                                  std::to_string(a->o.ranks - 1) + ")");
-    if (a->o.straggler_delay_us < 0) throw sextant::Error(sextant::SourceLocation{"--straggler-delay-us", 0, 0, ""}, "must not be negative");
-    if (!(a->o.allreduce_bytes > 0)) throw sextant::Error(sextant::SourceLocation{"--allreduce-bytes", 0, 0, ""}, "must be positive");
-    if (a->o.clock_skew_us < 0) throw sextant::Error(sextant::SourceLocation{"--clock-skew-us", 0, 0, ""}, "must not be negative");
+    // Bounded so that every timestamp fits the trace's 64-bit nanoseconds (1e20 us of skew wrote
+    // negative timestamps, 1e30 bytes a negative step, with exit 0, before 2026-12-03).
+    auto in_range = [](const char* opt, double v, double lo, double hi, const char* what) {
+      if (!(v >= lo && v <= hi))
+        throw sextant::Error(sextant::SourceLocation{opt, 0, 0, ""}, std::string("must be ") + what + ", got " + format_double(v));
+    };
+    in_range("--straggler-delay-us", a->o.straggler_delay_us, 0, 1e9, "from 0 to 1e9 us (1,000 s)");
+    in_range("--allreduce-bytes", a->o.allreduce_bytes, 1, 1e15, "from 1 to 1e15 bytes");
+    in_range("--clock-skew-us", a->o.clock_skew_us, 0, 1e12 / static_cast<double>(a->o.ranks), "from 0 to 1e12 us over the ranks (1e12 / ranks)");
+    if (a->o.ranks > 1000000)
+      throw sextant::Error(sextant::SourceLocation{"--ranks", 0, 0, ""}, "at most 1,000,000 ranks, got " + std::to_string(a->o.ranks));
     if (a->threads < 0) throw sextant::Error(sextant::SourceLocation{"--threads", 0, 0, ""}, "must not be negative (0: all cores)");
     a->o.target_bytes_per_rank = a->size_mb * 1e6;
     auto files = trace::write_synthetic_traces(a->out, a->o, a->threads);

@@ -961,7 +961,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     const auto& pl = s.plan;
     if (!s.model.moe) {
       if (pl.moe_dispatcher != "alltoall") idle.push_back("parallel.moe_dispatcher (" + pl.moe_dispatcher + ")");
-      if (pl.etp > 1) idle.push_back("parallel.etp (" + std::to_string(pl.etp) + ")");
+      if (pl.etp_stated && pl.etp > 1) idle.push_back("parallel.etp (" + std::to_string(pl.etp) + ")");
       if (pl.ep_comm_overlap_stated) idle.push_back("parallel.overlap.ep_comm");
     }
     if (s.train.fp8_recipe != "delayed" && s.train.precision != DType::FP8 && s.train.precision != DType::FP4)

@@ -848,7 +848,7 @@ struct Lowerer {
       // Frameworks gather either a layer at a time (FSDP flat parameters, coalesced prefetch:
       // one call) or tensor by tensor (plan.zero3_gather, from the framework catalog).
       const int tensors = s.plan.zero3_gather == "tensor" ? 4 + 2 + (m.mlp == "gelu" ? 6 : 0) : 1;
-      const double gather = (b.params - b.expert_params) * 2.0;  // bf16: the whole (TP-sharded) layer
+      const double gather = (b.params - b.expert_params) * param_bytes();  // the whole (TP-sharded) layer
       auto& g0 = std::get<Collective>(fwd.front());
       g0.bytes = gather;
       g0.calls = tensors;
@@ -856,18 +856,18 @@ struct Lowerer {
       gb.calls = tensors;
       bi_ordered.insert(bi_ordered.begin(), gb);
       Collective rs = coll("zero3.grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::DP,
-                           gather * grad_bytes() / 2.0, s.plan.overlap_grad_reduce);
+                           gather * grad_bytes() / param_bytes(), s.plan.overlap_grad_reduce);
       rs.calls = tensors;
       bw.push_back(rs);
       const bool expert_gather = moe && edp > 1;
-      const double expert_gather_bytes = b.expert_params * 2.0;  // bf16: this rank's experts
+      const double expert_gather_bytes = b.expert_params * param_bytes();  // this rank's experts
       if (expert_gather) {
         auto& e0 = std::get<Collective>(fwd[1]);
         e0.bytes = expert_gather_bytes;
         bi_ordered.insert(bi_ordered.begin() + 1,
                           coll("zero3.expert_param_all_gather.bwd", CollKind::AllGather, GroupKind::EDP, expert_gather_bytes, true));
         bw.push_back(coll("zero3.expert_grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::EDP,
-                          expert_gather_bytes * grad_bytes() / 2.0, s.plan.overlap_grad_reduce));
+                          expert_gather_bytes * grad_bytes() / param_bytes(), s.plan.overlap_grad_reduce));
       }
       if (full) {  // rc is a copy of fwd, whose first steps are the gathers
         if (s.plan.zero3_regather_for_recompute) {
@@ -912,6 +912,10 @@ struct Lowerer {
   }
 
   double grad_bytes() const { return dtype_bytes(s.train.grad_reduce_dtype); }
+  // The bytes of a parameter as the optimizer's gather moves it: 16-bit weights under mixed
+  // precision, fp32 ones in fp32/tf32 training (memory holds them so: estimate's weights_bytes).
+  // Before 2026-12-03 every gather moved 2 bytes a parameter, and fp32 ZeRO-3 half its traffic.
+  double param_bytes() const { return full_precision(dt) ? 4.0 : 2.0; }
 
   // ZeRO-2 keeps only its shard of the gradients, so every micro-batch's gradients are
   // reduce-scattered as the backward produces them (DeepSpeed stage 2 reduces each micro-step into
@@ -960,7 +964,7 @@ struct Lowerer {
   void zero3_root(double params, std::vector<Step>& fwd, std::vector<Step>& bw, const char* gather_name, const char* reduce_name,
                   bool first_unit) const {
     if (!zero3 || params <= 0) return;
-    fwd.insert(fwd.begin(), coll(gather_name, CollKind::AllGather, GroupKind::DP, params * 2.0, s.plan.overlap_param_gather && !first_unit));
+    fwd.insert(fwd.begin(), coll(gather_name, CollKind::AllGather, GroupKind::DP, params * param_bytes(), s.plan.overlap_param_gather && !first_unit));
     bw.push_back(coll(reduce_name, CollKind::ReduceScatter, GroupKind::DP, params * grad_bytes(), s.plan.overlap_grad_reduce));
   }
 
@@ -1185,9 +1189,9 @@ Workload lower(const Scenario& s) {
         sw.grad_sync.push_back(L.coll("edp.grad_sync", k, GroupKind::EDP, grad_expert, p.overlap_grad_reduce));
       if (p.zero_stage >= 1) {
         if (w.group(GroupKind::DP).size > 1)
-          sw.param_gather.push_back(L.coll("dp.param_all_gather", CollKind::AllGather, GroupKind::DP, dense_params * 2, p.overlap_param_gather));
+          sw.param_gather.push_back(L.coll("dp.param_all_gather", CollKind::AllGather, GroupKind::DP, dense_params * L.param_bytes(), p.overlap_param_gather));
         if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1)
-          sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * 2, p.overlap_param_gather));
+          sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * L.param_bytes(), p.overlap_param_gather));
       }
     }  // ZeRO-3: every layer reduce-scatters its own gradients, expert ones over EDP (Lowerer::layer)
     // Under SP the parameters replicated across TP (norms, routers, MLA's down projections) see

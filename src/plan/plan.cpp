@@ -480,7 +480,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                 for (bool sp : sps) {
                   if (!allowed(opt, "sp", sp)) continue;
                   if (sp && tp > 1 && (seq % cp != 0 || (seq / cp) % tp != 0)) continue;  // (scenario check_plan)
-                  if (!sp && tp > 1 && ep > 1) continue;  // Megatron-Core: EP with TP needs SP (scenario check_plan)
+                  if (!sp && tp > 1 && (ep > 1 || m.moe)) continue;  // Megatron-Core: MoE with TP needs SP (scenario check_plan)
                   for (bool tpo : tpos) {
                     if (!allowed(opt, "tp_overlap", tpo)) continue;
                     // TP communication overlap (userbuffers) needs sequence parallelism and a TP

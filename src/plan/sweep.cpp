@@ -222,22 +222,30 @@ PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double limit_w, c
     const double dyn = std::max(1e-9, (tdp - idle) * p.activity_fraction);
     // Published throughput at power limits (catalog power_caps, bf16 rate against the peak)
     // sets the clock where given; otherwise P_dyn ~ f^k.
-    double ratio = std::pow(std::max(0.0, limit_w - idle) / dyn, 1.0 / po.dynamic_power_clock_exponent);
-    if (!a.power_caps.empty() && a.has_peak(DType::BF16)) {
-      std::vector<std::pair<double, double>> pts;  // (power, clock ratio)
-      for (const auto& c : a.power_caps)
-        if (c.bf16_tflops.known) pts.emplace_back(c.power_w, c.bf16_tflops.value * 1e12 / a.peak(DType::BF16));
+    const double k = po.dynamic_power_clock_exponent;
+    double ratio = std::pow(std::max(0.0, limit_w - idle) / dyn, 1.0 / k);
+    // The caps' clock ratios were fixed at load (PowerCapPoint::clock_ratio). Before 2026-12-03
+    // the rate, already in FLOP/s, was scaled by 1e12 again: every ratio clamped to 1, a limit
+    // at a cap point ran at full clock while drawing the limit (perf/W inflated 25%).
+    std::vector<std::pair<double, double>> pts;  // (power, clock ratio)
+    for (const auto& c : a.power_caps)
+      if (c.clock_ratio > 0 && c.power_w < tdp) pts.emplace_back(c.power_w, c.clock_ratio);
+    if (!pts.empty()) {
       pts.emplace_back(tdp, 1.0);
       std::sort(pts.begin(), pts.end());
-      if (pts.size() >= 2 && limit_w >= pts.front().first) {
+      if (limit_w >= pts.front().first) {
         for (size_t i = 1; i < pts.size(); ++i)
           if (limit_w <= pts[i].first) {
             const double f = (limit_w - pts[i - 1].first) / std::max(1e-9, pts[i].first - pts[i - 1].first);
             ratio = pts[i - 1].second + f * (pts[i].second - pts[i - 1].second);
-            p.clock_from_caps = true;
             break;
           }
+      } else {
+        // Below the lowest published point, P_dyn ~ f^k from that point down (not from the TDP:
+        // 399 W ran faster than the 400 W point).
+        ratio = pts.front().second * std::pow(std::max(0.0, limit_w - idle) / std::max(1e-9, pts.front().first - idle), 1.0 / k);
       }
+      p.clock_from_caps = true;
     }
     p.clock_ratio = std::clamp(ratio, 0.05, 1.0);
   }
@@ -297,7 +305,9 @@ PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o,
         scale_peaks(sc.accelerator, ratio);
         x.e = est.run(ir::lower(sc));
         const double dyn = std::max(0.0, gpu_power(sc, x.e, 0, o.power).power_w - idle) * std::pow(ratio, k);
-        x.power.power_w = std::min(limit_w, idle + dyn);
+        // A clock from published caps is the rate measured with the board at the limit: it draws
+        // the limit (the f^k model below the measured clock read 321 W under a 400 W cap).
+        x.power.power_w = x.power.clock_from_caps ? limit_w : std::min(limit_w, idle + dyn);
         if (x.power.clock_from_caps || idle + dyn <= limit_w * (1 + 1e-6) || it == 8 || ratio <= 0.05) break;
         ratio = std::clamp(ratio * std::pow(std::max(0.0, limit_w - idle) / std::max(dyn, 1e-9), 1.0 / k), 0.05, 1.0);
       }

@@ -94,7 +94,11 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   p.dp = m.i32("dp", 0);
   p.cp = m.i32("cp", 1);
   p.ep = m.i32("ep", 1);
-  p.etp = m.i32("etp", 1);
+  // Megatron-Core's default: expert_tensor_parallel_size = tensor_model_parallel_size when unset
+  // (megatron/training/arguments.py). It was 1 before 2026-12-03: a tp 2 MoE plan held every
+  // expert whole on each TP rank (Mixtral at tp 2: 282 GiB where Megatron holds 157).
+  p.etp_stated = m.has("etp");
+  p.etp = p.etp_stated ? m.i32("etp") : p.tp;
   p.vpp = m.i32("vpp", 1);
   p.sequence_parallel = m.boolean("sequence_parallel", p.tp > 1 && framework_has_sp);
   p.zero_stage = m.i32("zero_stage", 1);
@@ -398,6 +402,14 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("sequence_parallel", "expert parallelism with tp > 1 needs sequence parallelism (Megatron-Core: \"When using expert "
                               "parallelism and tensor parallelism, sequence parallelism must be used\")",
          "set parallel.sequence_parallel: true");
+  // At ep 1 too: Megatron-Core's MoELayer raises "During training, performance may degrade if MoE
+  // and tensor parallelism are enabled without also enabling sequence parallelism", and the token
+  // split of the MoE layer assumes the sequence-parallel layout (the plan ran without the gather
+  // that would rebuild the tokens, before 2026-12-03).
+  if (m.moe && p.tp > 1 && !p.sequence_parallel)
+    fail("sequence_parallel", "an MoE model with tp > 1 needs sequence parallelism (Megatron-Core's MoELayer refuses to train "
+                              "\"MoE and tensor parallelism ... without also enabling sequence parallelism\")",
+         "set parallel.sequence_parallel: true");
   if (p.cp > 1 && s.train.seq_len % (2 * p.cp) != 0)
     fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * p.cp) +
                    " (load-balanced ring attention splits the sequence in 2*cp chunks)");
@@ -405,15 +417,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("sequence_parallel", "sequence parallelism splits the " + std::to_string(s.train.seq_len / std::max(1, p.cp)) +
                                   " tokens of a rank's sequence over tp = " + std::to_string(p.tp) + ", which does not divide them",
          "a seq_len that is a multiple of tp x cp, or sequence_parallel: false");
-  if (p.ep > 1) {
-    if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
-    if (m.moe->num_experts % p.ep != 0)
-      fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts");
-    const int64_t expert_domain = static_cast<int64_t>(p.dp) * p.tp * p.cp / p.etp;
-    if (expert_domain % p.ep != 0)
-      fail("ep", "ep = " + std::to_string(p.ep) + " must divide dp*tp*cp/etp = " + std::to_string(expert_domain),
-           "expert parallelism is carved out of the data- (and tensor-) parallel ranks");
-  }
+  if (p.ep > 1 && !m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
+  // The expert grid first: with etp not dividing the stage's ranks, dp*tp*cp/etp truncated and the
+  // message below reported a quotient that is not one (16/3 read as 5), before 2026-12-03.
   if (p.etp > p.tp) fail("etp", "etp must not exceed tp");
   // Megatron-Core's initialize_model_parallel: world_size % (etp * ep * pp) == 0, i.e. the expert
   // grid etp x ep tiles a stage's dp*tp*cp ranks (checked whatever ep is: etp 3 on 8 ranks had
@@ -426,6 +432,16 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                       std::to_string(stage_ranks) + " ranks of a pipeline stage (dp*tp*cp)",
            "the expert grid (etp x ep) must tile the stage's ranks, as Megatron-Core requires");
   }
+  if (p.ep > 1) {
+    if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
+    if (m.moe->num_experts % p.ep != 0)
+      fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts");
+    const int64_t expert_domain = static_cast<int64_t>(p.dp) * p.tp * p.cp / p.etp;
+    if (expert_domain % p.ep != 0)
+      fail("ep", "ep = " + std::to_string(p.ep) + " must divide dp*tp*cp/etp = " + std::to_string(expert_domain),
+           "expert parallelism is carved out of the data- (and tensor-) parallel ranks");
+  }
+
   // The busiest EP rank holds at most every token-expert pair, ep times the mean, and ep is at most
   // the expert count: beyond that no plan can have the load (1e300 gave an infinite step). Below
   // it, a plan with a smaller ep (the search's, or one given by --set after the job) is capped at

@@ -72,6 +72,7 @@ struct ParallelPlan {
   // MoE dispatch/combine all-to-alls overlapped with compute (Megatron-Core's
   // overlap_moe_expert_parallel_comm: one micro-batch's forward runs with another's backward).
   bool ep_comm_overlap = false;
+  bool etp_stated = false;  // etp was given; otherwise tp (Megatron-Core's default)
   bool ep_comm_overlap_stated = false;  // overlap.ep_comm was given; otherwise the schedule's default (on under dualpipev)
   double grad_bucket_bytes = 80e6;   // DP gradient bucket at 2 bytes/element (Megatron-core's 40M elements)
   // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry

@@ -170,14 +170,27 @@ class Writer {
     for (int64_t l = 0; l < o_.layers; ++l) {
       int64_t e = ++ext_;
       corr = ++corr_;
-      x("cpu_op", "aten::mm", pid, tid, cpu, kCpuPerLayerNs - 1000,
-        "\"External id\": " + std::to_string(e) + ", \"Input Dims\": [[4096, 4096], [4096, 4096]]");
+      // Every third kernel is a GELU, launched by its own aten::gelu (it ran under aten::mm, and
+      // analyze counted it as a cast or copy); a GEMM's shapes follow from its drawn duration at
+      // 60% of the H100's dense bf16 peak, with its dtype, so that no operator runs above the roof
+      // (4096^3 GEMMs of 100 us read as 1.2 PFLOP/s, an fp32 roofline fraction of 17.9, before
+      // 2026-12-03).
+      const int64_t kd = static_cast<int64_t>(kernel_ns(o_, rank_, s, l));
+      const bool gelu = l % 3 == 2;
+      std::string op_args = "\"External id\": " + std::to_string(e);
+      if (gelu) {
+        op_args += ", \"Input Dims\": [[4096, 1024]], \"Input type\": [\"c10::BFloat16\"]";
+      } else {
+        const double k = std::round(static_cast<double>(kd) * 1e-9 * 0.6 * 989.4e12 / (2.0 * 4096 * 4096) / 64) * 64;
+        const std::string K = std::to_string(static_cast<int64_t>(std::clamp(k, 64.0, 1048576.0)));
+        op_args += ", \"Input Dims\": [[4096, " + K + "], [" + K + ", 4096]], \"Input type\": [\"c10::BFloat16\", \"c10::BFloat16\"]";
+      }
+      x("cpu_op", gelu ? "aten::gelu" : "aten::mm", pid, tid, cpu, kCpuPerLayerNs - 1000, op_args);
       int64_t launch = cpu + 1000;
       x("cuda_runtime", "cudaLaunchKernel", pid, tid, launch, kLaunchNs,
         "\"External id\": " + std::to_string(e) + ", \"cbid\": 211, \"correlation\": " + std::to_string(corr));
       int64_t start = std::max(stream_free, launch + kLaunchNs + kLaunchLatencyNs);
-      int64_t kd = static_cast<int64_t>(kernel_ns(o_, rank_, s, l));
-      std::string kname = l % 3 == 2 ? "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>(int)"
+      std::string kname = gelu ? "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>(int)"
                                      : "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas";
       x("kernel", kname, 0, 7, start, kd,
         "\"External id\": " + std::to_string(e) +
@@ -266,6 +279,27 @@ std::vector<SynthFile> write_synthetic_traces(const std::string& dir, const Synt
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error(SourceLocation{dir, 0, 0, ""}, "cannot create output directory: " + ec.message());
+  // Rank files of an earlier run that this one would not overwrite would be read with it as one
+  // job (4 ranks of 2 steps beside 2 of 3, "ranks from different jobs?", before 2026-12-03).
+  {
+    std::vector<std::string> stale;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind("rank-", 0) != 0) continue;
+      const size_t dot = n.find('.', 5);
+      const std::string num = n.substr(5, dot == std::string::npos ? std::string::npos : dot - 5);
+      const std::string ext = dot == std::string::npos ? "" : n.substr(dot);
+      if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos || (ext != ".json" && ext != ".json.gz")) continue;
+      const bool overwritten = num.size() < 10 && std::stoll(num) < opt.ranks && ext == (opt.gzip ? ".json.gz" : ".json");
+      if (!overwritten) stale.push_back(n);
+    }
+    std::sort(stale.begin(), stale.end());
+    if (!stale.empty())
+      throw Error(SourceLocation{dir, 0, 0, "--out"},
+                  "holds rank files this run would not replace (" + stale.front() + (stale.size() > 1 ? " and " + std::to_string(stale.size() - 1) + " more" : "") +
+                      "): they would be read as ranks of the same job",
+                  "give an empty or new folder, or remove them");
+  }
   int64_t steps = synth_steps(opt);
   std::vector<int64_t> start, cend;
   timeline(opt, steps, start, cend);

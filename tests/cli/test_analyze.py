@@ -84,6 +84,29 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(strag["rank"][0], 3)
             self.assertEqual(strag["last_arrivals_count"][0], 4)
 
+    def test_synth_traces_sit_below_the_roof_of_the_part_they_name(self):
+        # "NVIDIA H100 80GB HBM3" is an H100 SXM (it tied the PCIe entry); the synthetic GEMMs
+        # carry their dtype and run at 60% of its bf16 peak (they read 17.9x the fp32 roof);
+        # a GELU runs under aten::gelu; stale rank files and out-of-range options are refused.
+        with tempfile.TemporaryDirectory() as d:
+            run("trace", "synth", "--out", d, "--ranks", "2", "--steps", "3", "--layers", "9", "--quiet")
+            doc = json.loads(run("analyze", d, "--only", "workload", "--json", "-").stdout)
+            self.assertEqual(doc["scalars"]["workload_device"], "h100-sxm-80gb")
+            roof = doc["tables"]["roofline"]["columns"]
+            mm = [i for i, op in enumerate(roof["op"]) if op == "aten::mm"]
+            self.assertTrue(mm)
+            for i in mm:
+                self.assertEqual(roof["dtype"][i], "bf16")
+                self.assertLess(roof["roofline_fraction"][i], 1.0)
+            self.assertNotIn("above the device roof", " ".join(doc["notes"]))
+            p = run("trace", "synth", "--out", d, "--ranks", "1", "--steps", "3", "--quiet", check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("rank files this run would not replace (rank-1.json)", p.stderr)
+            for opt, v in (("--clock-skew-us", "1e20"), ("--allreduce-bytes", "1e30"), ("--straggler-delay-us", "1e20"), ("--ranks", "3000000000")):
+                p = run("trace", "synth", "--out", os.path.join(d, "x"), opt, v, "--quiet", check=False)
+                self.assertEqual(p.returncode, 2, opt)
+                self.assertIn(opt, p.stderr)
+
     def test_ranks_of_different_jobs_are_flagged(self):
         # A synthetic job with one rank's clock moved two days: the traces no longer overlap in
         # time, which no job's ranks do (a rank 381 days away was "corrected" and named the worst

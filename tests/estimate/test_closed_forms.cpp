@@ -1045,7 +1045,7 @@ TEST(ClosedForms, ZeroThreeGathersAndReducesTheEmbeddingAndHead) {
 // projections are replicated across TP: their parameters are not divided by t.
 TEST(ClosedForms, MlaSavesItsLatentsKeysAndValues) {
   const std::string base = "model: deepseek-v3\nsystem: dgx-h100\nnum_gpus: 8\n"
-                           "parallel: {tp: TP, pp: 1, ep: 8, zero_stage: 1, sequence_parallel: true}\n"
+                           "parallel: {tp: TP, pp: 1, ep: 8, etp: 1, zero_stage: 1, sequence_parallel: true}\n"
                            "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
   auto with_tp = [&](int tp) {
     std::string y = base;
@@ -1082,12 +1082,14 @@ TEST(ClosedForms, MlaSavesItsLatentsKeysAndValues) {
 // projections ran on every token of the gathered sequence.
 TEST(ClosedForms, MlaUnderSequenceParallelGathersItsLatents) {
   const std::string y = "model: deepseek-v3\nsystem: dgx-h100\nnum_gpus: 8\n"
-                        "parallel: {tp: 4, pp: 1, ep: 1, zero_stage: 1, sequence_parallel: SP}\n"
+                        "parallel: {tp: 4, pp: 1, ep: 1, zero_stage: 1, sequence_parallel: true}\n"
                         "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+  // An MoE model with tp > 1 needs SP (scenario check); the attention block's lowering without it
+  // is what a dense MLA model would get, checked on the same layer with SP turned off after parsing.
   auto scenario = [&](bool sp) {
-    std::string t = y;
-    t.replace(t.find("SP"), 2, sp ? "true" : "false");
-    return parse_scenario(t, "t.yaml", *frozen());
+    Scenario s = parse_scenario(y, "t.yaml", *frozen());
+    s.plan.sequence_parallel = sp;
+    return s;
   };
   const double T = 4096, h = 7168, qlat = 1536, kvlat = 512, rope = 64, tp = 4;
   for (bool sp : {true, false}) {
@@ -1452,4 +1454,33 @@ TEST(ClosedForms, ZeroThreeHoldsTheRootUnitAndTwoLayers) {
   EXPECT_NEAR(fsdp, (root + 2 * layer) * 2.0, 1.0);
   const auto [ds, layer_ds] = buffers("deepspeed-zero3-2021");
   EXPECT_NEAR(ds, 2.0 * std::max(root, layer_ds) * 2.0, 1.0);
+}
+
+// Question (review of 2026-12-03): does fp32/tf32 training gather its parameters at 4 bytes each,
+// as memory holds them? Every gather moved 2 bytes a parameter before.
+TEST(ClosedForms, Fp32TrainingGathersFourBytesAParameter) {
+  const std::string y = "model: llama3-8b\nsystem: dgx-a100\nnum_gpus: 64\n"
+                        "parallel: {tp: 1, pp: 1, zero_stage: ZS}\n"
+                        "training: {global_batch: 64, micro_batch: 1, seq_len: 2048, precision: PREC, recompute: full}\n";
+  auto gather_bytes = [&](const char* prec, int zs) {
+    std::string t = y;
+    t.replace(t.find("ZS"), 2, std::to_string(zs));
+    t.replace(t.find("PREC"), 4, prec);
+    const auto w = ir::lower(parse_scenario(t, "t.yaml", *frozen()));
+    double bytes = 0;
+    for (const auto& st : w.stages)
+      for (const auto& b : st.chunks)
+        for (const auto& blk : b.blocks)
+          for (const auto& step : blk.forward)
+            if (const auto* c = std::get_if<ir::Collective>(&step); c && c->kind == ir::CollKind::AllGather && c->group == ir::GroupKind::DP)
+              bytes += c->bytes * blk.count;
+    for (const auto& c : w.step.param_gather) bytes += c.bytes;
+    return bytes;
+  };
+  for (int zs : {1, 3}) {
+    SCOPED_TRACE(zs);
+    const double bf16 = gather_bytes("bf16", zs), fp32 = gather_bytes("fp32", zs);
+    ASSERT_GT(bf16, 0);
+    EXPECT_DOUBLE_EQ(fp32, 2 * bf16);
+  }
 }

@@ -551,6 +551,25 @@ TEST(PlanErrors, TheExpertGridMustTileTheStage) {
   EXPECT_EQ(error_of(moe, {{"parallel.etp", "2"}}), "(no error)");
 }
 
+// Question (review of 2026-12-03): does etp default to tp as in Megatron-Core, is an MoE model
+// with tp > 1 refused without sequence parallelism at ep 1 too, and does a grid that etp does not
+// divide get the grid's message rather than a truncated quotient?
+TEST(PlanErrors, ExpertTensorParallelismFollowsMegatronCore) {
+  const char* moe =
+      "model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 16\n"
+      "parallel: {tp: 2, ep: 8, sequence_parallel: true}\ntraining: {global_batch: 16, seq_len: 4096}\n";
+  const Scenario sc = parse_scenario(moe, "plan.yaml", *frozen());
+  EXPECT_EQ(sc.plan.etp, 2);
+  EXPECT_FALSE(sc.plan.etp_stated);
+  auto e = error_of(moe, {{"parallel.ep", "1"}, {"parallel.sequence_parallel", "false"}});
+  EXPECT_NE(e.find("an MoE model with tp > 1 needs sequence parallelism"), std::string::npos) << e;
+  e = error_of(moe, {{"parallel.tp", "4"}, {"parallel.etp", "3"}, {"parallel.ep", "4"}});
+  EXPECT_NE(e.find("etp*ep = 3*4 does not divide the 16 ranks"), std::string::npos) << e;
+  EXPECT_EQ(e.find("= 5"), std::string::npos) << e;
+  // Written, etp is kept (the Megatron-Bridge recipes' expert_tensor_parallel_size: 1).
+  EXPECT_EQ(parse_scenario(std::string(moe) + "", "plan.yaml", *frozen(), {{"parallel.etp", "1"}}).plan.etp, 1);
+}
+
 // Question: is a key written without a value, a key that is not a plain string, or an inline
 // accelerator given twice an error at its line, not a default, an "unknown key" or a crash?
 TEST(PlanErrors, BlankKeysListKeysAndRepeatedIdsAreErrors) {

@@ -173,6 +173,11 @@ std::string match_device(const Catalog& cat, const std::string& dev, std::string
     if (model.empty() || !ct.count(model)) continue;
     int score = 0;
     for (const auto& t : dt) score += ct.count(t) ? 1 : 0;
+    // A form factor the name does not state is not this part: "NVIDIA H100 80GB HBM3" (what an
+    // H100 SXM reports) tied the PCIe entry, listed first, and the roofline took its 756 TFLOP/s
+    // (before 2026-12-03); "NVIDIA H100 PCIe" states its own.
+    for (const char* form : {"pcie", "nvl"})
+      if (ct.count(form) != dt.count(form)) score -= 2;
     if (score > best_score) {
       best_score = score;
       best = id;
