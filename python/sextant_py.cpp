@@ -122,7 +122,7 @@ PYBIND11_MODULE(_sextant, m) {
 
   m.def("simulate",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
-           bool all_ranks, bool contention, bool interference, uint64_t seed, double jitter,
+           bool all_ranks, bool contention, bool interference, int64_t seed, double jitter,
            const std::vector<std::pair<int64_t, double>>& stragglers, int64_t timeline_rows,
            const std::vector<int64_t>& timeline_ranks, const std::string& timeline_path) {
           return run([&] {
@@ -132,7 +132,7 @@ PYBIND11_MODULE(_sextant, m) {
             o.all_ranks = all_ranks;
             o.contention = contention;
             o.interference = interference;
-            o.seed = seed;
+            o.seed = seed >= 0 ? static_cast<uint64_t>(seed) : s.seed;  // -1: the scenario's seed:
             if (jitter < 0) throw Error(SourceLocation{"jitter", 0, 0, "jitter"}, "must not be negative");
             o.jitter_sigma = jitter;
             for (const auto& st : stragglers) o.stragglers.emplace_back(st.first, st.second);

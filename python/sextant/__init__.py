@@ -169,7 +169,7 @@ def estimate(scenario, *, overrides=None, catalog=None, **kw):
     return _done(_sextant.estimate(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog")))
 
 
-def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, stragglers=None, seed=0, jitter=0.0,
+def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, stragglers=None, seed=None, jitter=0.0,
              contention=True, interference=True, timeline_rows=5000, timeline_ranks=None, timeline=None, **kw):
     """Event-level simulation of one training step (``sextant simulate``); stragglers: {rank: factor}
     or [(rank, factor), ...].
@@ -189,7 +189,7 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
             raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (%s)" % (item, e))
     all_ranks, contention, interference = (_bool(all_ranks, "all_ranks"), _bool(contention, "contention"),
                                            _bool(interference, "interference"))
-    seed = _int_in(seed, "seed", 0, 2 ** 63 - 1)
+    seed = -1 if seed is None else _int_in(seed, "seed", 0, 2 ** 63 - 1)  # None: the scenario's seed:
     try:
         jitter = float(_plain(jitter))
         if not 0 <= jitter <= 10:

@@ -70,7 +70,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");
   cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)")
       ->check(non_negative_number());
-  cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)")->check(positive_number());
+  auto* o_stragglers = cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)")->check(positive_number());
   CLI::Option* o_top = cmd->add_option("--top", a->top, "Top kernels listed (default 10; with --diff, rows per table, default 50)")
                            ->check(positive_number());
   cmd->add_option("--max-inflate-bytes", a->max_inflate_bytes,
@@ -102,7 +102,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--device", a->device,
                   "Catalog device for the roofline (e.g. h100-sxm-80gb); default: from the trace's deviceProperties");
   add_output_options(*cmd, a->out);
-  cmd->callback([a, o_top] {
+  cmd->callback([a, o_top, o_stragglers] {
 #ifdef __GLIBC__
     // A fixed mmap threshold (glibc's default, 128 KiB) for this process: every large array
     // (columns, frames, per-analysis working sets, result columns) gets its own mapping that goes
@@ -126,6 +126,10 @@ void add_analyze_command(CLI::App& app) {
       emit(trace::diff_traces(A, B, d), a->out);
       return;
     }
+    // HTA's straggler count means nothing to Sextant's rules (it was ignored, exit 0).
+    if (o_stragglers->count() && a->compat != "hta")
+      throw Error(SourceLocation{"", 0, 0, "--stragglers"}, "applies with --compat hta (HTA's straggler candidates)",
+                  "add --compat hta, or leave it out (the stragglers table ranks every rank)");
     trace::AnalyzeRequest req;
     req.inputs = a->inputs;
     req.only = a->only;

@@ -243,10 +243,13 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--max-fit-dim", a->opt.max_fit_dim, "Hold out shapes whose largest dimension exceeds this");
   cmd->add_option("--max-fit-skew", a->opt.max_fit_skew, "Hold out shapes whose largest/smallest dimension ratio exceeds this");
   cmd->add_option("--memory-peak-gb-per-s", a->memory_peak_gb_per_s, "Published peak memory bandwidth (GB/s), for memory_bandwidth_fraction");
-  cmd->add_option("--memory-peak-source", a->opt.memory_peak_source, "Citation of that peak");
-  cmd->add_option("--network-id", a->opt.network_id, "Catalog id of the network entry (default <id>-mpi)");
-  cmd->add_option("--network-kind", a->opt.network_kind, "scale_up, scale_out or pcie (default scale_out)")
-      ->check(CLI::IsMember({"scale_up", "scale_out", "pcie"}));
+  // Options that qualify another are refused without it (they were ignored, exit 0, before 2026-12-03).
+  auto* o_net = cmd->get_option("--network-out");
+  cmd->add_option("--memory-peak-source", a->opt.memory_peak_source, "Citation of that peak (with --memory-peak-gb-per-s or --peak-from)");
+  cmd->add_option("--network-id", a->opt.network_id, "Catalog id of the network entry (default <id>-mpi; with --network-out)")->needs(o_net);
+  cmd->add_option("--network-kind", a->opt.network_kind, "scale_up, scale_out or pcie (default scale_out; with --network-out)")
+      ->check(CLI::IsMember({"scale_up", "scale_out", "pcie"}))
+      ->needs(o_net);
   cmd->add_option("--trace", a->traces, "Calibrate from these PyTorch/Kineto traces (files or folders) instead of a bench run: "
                                         "GEMM efficiency from operator shapes, collective bus bandwidth from NCCL kernels");
   cmd->add_option("--device", a->device, "With --trace: catalog accelerator the trace ran on (default: from deviceProperties)");
@@ -257,6 +260,9 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_flag("--force", a->force, "Replace an existing --out or --network-out file (default: refuse; its entries would be lost)");
   add_output_options(*cmd, a->output);
   cmd->callback([a, cmd] {
+    if (cmd->count("--memory-peak-source") && !cmd->count("--memory-peak-gb-per-s") && !cmd->count("--peak-from"))
+      throw Error(SourceLocation{"", 0, 0, "--memory-peak-source"}, "cites a memory peak, and none is given",
+                  "give --memory-peak-gb-per-s (or --peak-from ACCELERATOR), or leave it out");
     for (const char* o : {"--db", "--run", "--network-out", "--peak-from", "--suite", "--max-fit-dim", "--max-fit-skew",
                           "--memory-peak-gb-per-s", "--memory-peak-source", "--network-id", "--network-kind"})
       if (cmd->count(o) > 0) a->run_only_given.push_back(o);

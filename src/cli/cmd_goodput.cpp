@@ -94,12 +94,14 @@ void add_goodput_command(CLI::App& app) {
                        ->check(number_check(0, false, 1, "a fraction in [0, 1)", "FRACTION"));
   auto* o_search = cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving (>= 2)")
                        ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", "INT >= 2"));
-  cmd->add_flag("--no-search", args->no_search, "Skip the interval search, strategy comparison and knob solving");
+  auto* o_no_search = cmd->add_flag("--no-search", args->no_search, "Skip the interval search, strategy comparison and knob solving");
+  o_search->excludes(o_no_search);  // (the searches it sizes do not run: it was ignored, exit 0)
   cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");
-  cmd->add_option("--fit", args->fit_csv, "Fit failure processes from a CSV of incidents (time_h,category[,component][,node_lost])");
-  cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)");
-  cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)");
-  cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)");
+  auto* o_fit = cmd->add_option("--fit", args->fit_csv, "Fit failure processes from a CSV of incidents (time_h,category[,component][,node_lost])");
+  // Without --fit they did nothing and the run exited 0 (before 2026-12-03).
+  cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)")->needs(o_fit);
+  cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)")->needs(o_fit);
+  cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)")->needs(o_fit);
   cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)");
   add_output_options(*cmd, args->out);
   cmd->callback([args, o_replicas, o_seed, o_target, o_search] {

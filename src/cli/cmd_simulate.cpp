@@ -101,21 +101,23 @@ void add_simulate_command(CLI::App& app) {
                   "Rows of the result's timeline table (the report's per-rank Gantt chart; in --json, --csv and --report, not in the "
                   "printed text): spans of the --timeline-ranks units, closest ones merged beyond N (default 5000; 0: no table)")
       ->check(non_negative_number());
-  cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter): an integer from 0 to 2^63-1")->check(unsigned_64());
+  auto* o_seed = cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter): an integer from 0 to 2^63-1 "
+                                                   "(default: the scenario's seed:)")->check(unsigned_64());
   cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma, at most 10 (simulates every rank)")
       ->check(finite_in_range(0, 10));
   cmd->add_flag("--no-contention", a->no_contention, "Every collective runs at its idle-network speed (no link sharing)");
   cmd->add_flag("--no-interference", a->no_interference, "Overlapped communication does not slow compute");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*cmd, a->out);
-  cmd->callback([a] {
+  cmd->callback([a, o_seed] {
     auto cat = a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir);
     const Scenario s = load_scenario(a->scenario, *cat, parse_sets(a->sets));
     sim::SimOptions o;
     o.all_ranks = a->all_ranks;
     o.contention = !a->no_contention;
     o.interference = !a->no_interference;
-    o.seed = a->seed;
+    // The scenario's seed: applies unless --seed is given (it was never read, before 2026-12-03).
+    o.seed = o_seed->count() ? a->seed : s.seed;
     o.jitter_sigma = a->jitter;
     for (const auto& st : a->stragglers) {
       const auto eq = st.find('=');

@@ -37,7 +37,7 @@ void add_trace_command(CLI::App& app) {
                 "Injected clock skew: rank r's timestamps are shifted by r times this (default 0)");
   s->add_flag("--gzip", a->o.gzip, "Write .json.gz");
   s->add_flag("--float-ts", a->o.float_timestamps, "ns-resolution decimal timestamps instead of integer us");
-  s->add_option("--seed", a->o.seed, "Random seed (default 1)");
+  s->add_option("--seed", a->o.seed, "Random seed, 0 to 2^63-1 (default 1)")->check(unsigned_64());
   s->add_option("--threads", a->threads, "Writer threads (default: all cores)");
   add_output_options(*s, a->outopt);
   s->callback([a] {

@@ -20,13 +20,13 @@ void add_validate_command(CLI::App& app) {
   auto a = std::make_shared<ValidateArgs>();
   auto* cmd = app.add_subcommand("validate", "Predict every row of a validation CSV and report the errors");
   cmd->add_option("file", a->file, "Validation CSV (schema of data/validation/training.csv)")->required();
-  cmd->add_option("--engine", a->engine, "estimate (closed form) or simulate (event-level simulation of each row)")
+  auto* o_engine = cmd->add_option("--engine", a->engine, "Training CSVs: estimate (closed form) or simulate (event-level simulation of each row)")
       ->check(CLI::IsMember({"estimate", "simulate"}));
-  cmd->add_flag("--leave-one-source-out", a->loso, "Refit fitted constants without each source in turn");
-  cmd->add_flag("--fit", a->fit, "Fit the accelerators' fitted constants to these rows and report them");
+  auto* o_loso = cmd->add_flag("--leave-one-source-out", a->loso, "Training CSVs: refit fitted constants without each source in turn");
+  auto* o_fit = cmd->add_flag("--fit", a->fit, "Training CSVs: fit the accelerators' fitted constants to these rows and report them");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*cmd, a->out);
-  cmd->callback([a] {
+  cmd->callback([a, o_engine, o_loso, o_fit] {
     auto cat = a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir);
     const auto header = CsvTable::read_file(a->file).header();
     if (looks_like_training_csv(header)) {
@@ -38,6 +38,14 @@ void add_validate_command(CLI::App& app) {
       return;
     }
     if (looks_like_inference_csv(header)) {
+      // The inference validation has one engine and always reports its leave-one-device-out refit:
+      // these options were ignored with exit 0 (before 2026-12-03).
+      for (const auto* o : {o_engine, o_loso, o_fit})
+        if (o->count())
+          throw Error(SourceLocation{"", 0, 0, o->get_name()},
+                      "applies to training CSVs; an inference CSV is scored by infer estimate's closed form, with its "
+                      "leave-one-device-out refit always reported (lodo_* columns)",
+                      "leave it out");
       emit(validate_inference_csv(a->file, *cat), a->out);
       return;
     }

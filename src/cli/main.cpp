@@ -68,6 +68,32 @@ int main(int argc, char** argv) {
   // An interrupted run (Ctrl-C, kill) removes its temporary outputs; previous outputs stay intact.
   sextant::install_temp_cleanup_on_signals();
 
+  // A word where a subcommand is expected that names none ("estimat", "catalog lst") is named,
+  // with the closest subcommands: CLI11 said only "A subcommand is required" (before 2026-12-03).
+  {
+    CLI::App* at = &app;
+    std::string path = "sextant";
+    for (int i = 1; i < argc; ++i) {
+      const std::string w = argv[i];
+      if (w.empty() || w[0] == '-') break;  // an option: CLI11's business from here
+      const auto subs = at->get_subcommands({});
+      if (subs.empty()) break;
+      CLI::App* next = nullptr;
+      std::vector<std::string> names;
+      for (CLI::App* sc : subs) {
+        names.push_back(sc->get_name());
+        if (sc->check_name(w)) next = sc;
+      }
+      if (!next) {
+        if (at->get_require_subcommand_min() == 0) break;  // a positional argument of a command with optional subcommands
+        std::fprintf(stderr, "sextant: error: '%s' is not a subcommand of %s (%s)\nRun with --help for more information.\n", w.c_str(),
+                     path.c_str(), sextant::valid_choices_hint(w, names).c_str());
+        return 2;
+      }
+      at = next;
+      path += " " + w;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <cstdio>
 
 #include "cli/cli.hpp"
@@ -30,7 +31,15 @@ void add_output_options(CLI::App& cmd, OutputOptions& o) {
         return dir == "-" ? "--csv writes a folder of CSV files, not to standard output: give a folder, or --json - for standard output"
                           : std::string();
       });
-  cmd.add_option("--report", o.report, "Write a self-contained HTML report to FILE")->check(not_empty);
+  cmd.add_option("--report", o.report, "Write a self-contained HTML report to FILE")
+      ->check(not_empty)
+      ->check([](const std::string& path) -> std::string {
+        // (a file named '-' was written, where --json - writes to standard output; before 2026-12-03)
+        if (path == "-") return "--report writes an HTML file, not to standard output: give a file name";
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) return "'" + path + "' is a folder: --report takes the HTML file's name";
+        return std::string();
+      });
   cmd.add_flag("-q,--quiet", o.quiet, "Do not print the result table");
 }
 
@@ -40,6 +49,10 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
   // previous outputs, never a partial set. Names or strings that are not valid UTF-8 (from a
   // trace or a config) are written with U+FFFD in the JSON rather than failing the run.
   AtomicFileSet files;
+  // One path for two outputs: the CSV folder was created, then the JSON could not replace it.
+  if (!o.csv_dir.empty() && (o.csv_dir == o.json || o.csv_dir == o.report))
+    throw Error(SourceLocation{o.csv_dir, 0, 0, "--csv"}, "is also the path of --" + std::string(o.csv_dir == o.json ? "json" : "report"),
+                "give each output its own path");
   if (!o.json.empty())
     files.stage(o.json, render_json(r));
   if (!o.csv_dir.empty()) stage_csv_dir(r, o.csv_dir, files);

@@ -16,9 +16,12 @@ namespace fs = std::filesystem;
 
 std::string data_dir() {
   std::vector<std::string> tried;
+  // A SEXTANT_DATA_DIR that is set names the data to use: one without a catalog is an error, not
+  // a silent fallback to the bundled data (a typo ran on the bundled catalog, before 2026-12-03).
   if (const char* env = std::getenv("SEXTANT_DATA_DIR"); env && *env) {
     if (fs::is_directory(fs::path(env) / "catalog")) return env;
-    tried.push_back(std::string(env) + " ($SEXTANT_DATA_DIR)");
+    throw Error(SourceLocation{env, 0, 0, "SEXTANT_DATA_DIR"}, "is not a Sextant data folder (it has no catalog/ folder)",
+                "point SEXTANT_DATA_DIR at a folder holding catalog/ (the repository's data/), or unset it");
   }
   char buf[4096];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);

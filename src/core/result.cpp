@@ -551,7 +551,9 @@ void stage_csv_dir(const Result& r, const std::string& dir, AtomicFileSet& set) 
   // Render everything first so that a failing table leaves no partial set of files.
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& t : r.tables) files.emplace_back(dir + "/" + t.name() + ".csv", render_csv(t));
-  if (!r.scalars.empty()) {
+  // scalars.csv and notes.csv are written even when empty (a header only): a run into a folder of
+  // an earlier run kept that run's notes beside the new tables (before 2026-12-03).
+  {
     std::string s = "name,value\n";
     for (const auto& [k, v] : r.scalars) {
       std::string text = std::holds_alternative<double>(v) ? format_double(std::get<double>(v)) : value_text(v);
@@ -560,7 +562,7 @@ void stage_csv_dir(const Result& r, const std::string& dir, AtomicFileSet& set) 
     files.emplace_back(dir + "/scalars.csv", s);
   }
   // The notes, which tell how to read the numbers (caveats, what was left out), travel with them.
-  if (!r.notes.empty()) {
+  {
     std::string s = "note\n";
     for (const auto& n : r.notes) s += csv_escape(n) + "\n";
     files.emplace_back(dir + "/notes.csv", s);

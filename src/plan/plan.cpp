@@ -1118,7 +1118,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     // Largest contributors to the difference (excluding the total).
     std::vector<const Item*> order;
     for (const auto& it : items)
-      if (it.cat != "total") order.push_back(&it);
+      if (it.cat != "total" && std::round((it.b - it.a) * 1e4) != 0) order.push_back(&it);  // (zeros were listed as "largest")
     std::stable_sort(order.begin(), order.end(), [](const Item* x, const Item* y) { return std::fabs(x->b - x->a) > std::fabs(y->b - y->a); });
     const double gap = b.step_time_s / a.step_time_s - 1;
     std::string why = "winner (" + describe(out.candidates[wi], opt) + ") is " + format_double(std::round(gap * 1e4) / 1e2) +

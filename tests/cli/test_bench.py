@@ -85,10 +85,10 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(r["scalars"]["failed_run_count"], 2)
 
     def test_compare_exits_1_on_a_slowdown_and_0_otherwise(self):
-        for cmd in ("sleep 0.01", "sleep 0.15", "sleep 0.01"):
+        for cmd in ("sleep 0.01", "sleep 0.4", "sleep 0.01"):
             sextant("bench", "run", "--reps", "5", "--warmup", "0", "--label", "workload", "--db", self.db, "-q",
                     "--", "/bin/sh", "-c", cmd)
-        # run 2 (0.15 s: far beyond the jitter of a loaded machine) against run 1 (0.01 s): slower wall time is a regression.
+        # run 2 (0.4 s: far beyond the jitter of a loaded machine, where 0.01 s ran up to 0.15 s) against run 1 (0.01 s): slower wall time is a regression.
         p, r = as_json("history", "compare", "1", "2", "--metric", "wall_s", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 1, (p.stderr, rows(table(r, "cases")) if r else None, r.get("notes") if r else None))
         cases = {c["metric"]: c for c in rows(table(r, "cases"))}

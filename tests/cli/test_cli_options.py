@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""End-to-end tests of the command line's options (review of 2026-12-03).
+
+Questions: is a misspelt subcommand named with the closest ones; is an option that only qualifies
+another refused without it, rather than ignored with exit 0; are outputs that would collide (a CSV
+folder at the JSON's path, an HTML report to standard output or onto a folder) refused before
+anything is written; does a CSV folder reused by another run keep none of the earlier run's notes;
+is a SEXTANT_DATA_DIR without a catalog an error rather than a silent fallback; does simulate read
+the scenario's seed; are negative counts and seeds refused rather than wrapped?
+"""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+SCENARIO = os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")
+
+
+def run(*args, env=None, check=False):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    if check and p.returncode != 0:
+        raise AssertionError(f"sextant {' '.join(args)} failed ({p.returncode}):\n{p.stderr}")
+    return p
+
+
+class CliOptions(unittest.TestCase):
+    def refused(self, args, *words, env=None):
+        p = run(*args, env=env)
+        self.assertEqual(p.returncode, 2, f"{args}: {p.stdout[:200]} {p.stderr}")
+        for w in words:
+            self.assertIn(w, p.stderr, args)
+        return p
+
+    def test_a_misspelt_subcommand_is_named_with_the_closest(self):
+        self.refused(["estimat", SCENARIO], "'estimat' is not a subcommand of sextant", "did you mean 'estimate'?")
+        self.refused(["catalog", "lst"], "'lst' is not a subcommand of sextant catalog", "did you mean 'list'?")
+        self.refused(["infer", "serv", "x.yaml"], "did you mean 'serve'?")
+        self.refused(["history", "lsit"], "did you mean 'list'?")
+
+    def test_an_option_that_qualifies_another_is_refused_without_it(self):
+        self.refused(["goodput", "examples/goodput-llama3-405b-16k.yaml", "--fit-out", "x.yaml"], "--fit-out requires --fit")
+        self.refused(["goodput", "examples/goodput-llama3-405b-16k.yaml", "--no-search", "--search-replicas", "50"], "--search-replicas")
+        self.refused(["calibrate", "--network-kind", "pcie"], "--network-kind requires --network-out")
+        self.refused(["calibrate", "--memory-peak-source", "x"], "--memory-peak-source", "none is given")
+        self.refused(["validate", "data/validation/inference.csv", "--engine", "simulate"], "'--engine'", "applies to training CSVs")
+        self.refused(["validate", "data/validation/inference.csv", "--leave-one-source-out"], "applies to training CSVs")
+        self.refused(["analyze", "tests/data/trace/param/dlrm_8rank", "--stragglers", "3"], "--stragglers", "--compat hta")
+
+    def test_colliding_outputs_are_refused_before_writing(self):
+        with tempfile.TemporaryDirectory() as d:
+            x = os.path.join(d, "x")
+            self.refused(["estimate", SCENARIO, "--json", x, "--csv", x, "-q"], "is also the path of --json")
+            self.assertFalse(os.path.exists(x))
+            self.refused(["estimate", SCENARIO, "--report", "-"], "not to standard output")
+            self.assertFalse(os.path.exists(os.path.join(ROOT, "-")))
+            self.refused(["estimate", SCENARIO, "--report", d], "is a folder")
+
+    def test_a_reused_csv_folder_keeps_no_notes_of_the_earlier_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            run("estimate", "examples/llama3-405b-h100-16k.yaml", "--csv", d, "-q", check=True)
+            with open(os.path.join(d, "notes.csv")) as f:
+                self.assertGreater(len(f.read().splitlines()), 1)
+            run("estimate", SCENARIO, "--csv", d, "-q", check=True)
+            with open(os.path.join(d, "notes.csv")) as f:
+                self.assertEqual(f.read(), "note\n")
+
+    def test_a_data_folder_without_a_catalog_is_an_error(self):
+        env = dict(os.environ, SEXTANT_DATA_DIR="/nonexistent/sextant-data")
+        self.refused(["estimate", SCENARIO, "-q"], "SEXTANT_DATA_DIR", "not a Sextant data folder", env=env)
+
+    def test_simulate_reads_the_scenarios_seed(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        small = os.path.join(tmp.name, "small.yaml")
+        with open(small, "w") as f:
+            f.write("model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 2, pp: 2}\n"
+                    "training: {global_batch: 32, micro_batch: 1, seq_len: 2048}\n")
+
+        def step(*args):
+            p = run("simulate", small, "--jitter", "0.1", "--timeline-rows", "0", "--json", "-", "-q", *args, check=True)
+            return json.loads(p.stdout)["scalars"]["step_time_s"]
+        self.assertEqual(step("--set", "seed=5"), step("--seed", "5"))
+        self.assertNotEqual(step("--set", "seed=5"), step())
+        self.assertEqual(step("--set", "seed=5", "--seed", "0"), step())
+
+    def test_negative_counts_and_seeds_are_refused_not_wrapped(self):
+        self.refused(["plan", SCENARIO, "--rerank-top", "-5"], "--rerank-top")
+        self.refused(["plan", SCENARIO, "--top", "-1"], "--top")
+        with tempfile.TemporaryDirectory() as d:
+            self.refused(["trace", "synth", "--out", d, "--seed", "-1"], "--seed")
+
+
+if __name__ == "__main__":
+    unittest.main()
