@@ -283,8 +283,9 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--min-rep-s", a->min_rep_s, "Minimum duration of one repetition (inner loops; default 0.05, quick 0.01)")
       ->check(positive_number());
   cmd->add_option("--threads", a->threads,
-                  "Threads for GEMM and multi-threaded memory cases (default: the CPUs this process may use: affinity, cgroup quota)")
-      ->check(positive_number());
+                  "Threads for GEMM and multi-threaded memory cases (0, the default: the CPUs this process may use: affinity, "
+                  "cgroup quota; as --threads 0 of the other commands)")
+      ->check(non_negative_number());
   cmd->add_option("--timer", a->timer, "wall (default) or cpu: process CPU time, for single-threaded cases on a busy machine");
   cmd->add_option("--gemm-dtype", a->gemm_dtypes, "CPU GEMM dtype (repeatable): fp32, fp64, bf16");
   cmd->add_flag("--interleave", a->interleave,

@@ -26,7 +26,7 @@ void add_sweep_command(CLI::App& app) {
       "sweep",
       "Vary hardware parameters over a grid, re-plan at every point and report step time, tokens/s, time to train, power, "
       "perf/W and perf/$; elasticity per parameter and a Pareto front (docs/plan.md)");
-  add_job_options(*cmd, a->job);
+  add_job_options(*cmd, a->job, /*ranks_own_plan=*/false);
   add_search_options(*cmd, a->search);
   // A sweep keeps the best plan of every point: the ranked table's length and its tie band do
   // not apply (they were accepted and ignored before 2026-12-02).

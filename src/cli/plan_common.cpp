@@ -12,9 +12,10 @@
 
 namespace sextant::cli {
 
-void add_job_options(CLI::App& cmd, JobArgs& a) {
+void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan) {
   cmd.add_option("scenario", a.scenario,
-                 "Scenario YAML: its model, system, GPUs, batch and sequence are searched, and its own plan is ranked");
+                 ranks_own_plan ? "Scenario YAML: its model, system, GPUs, batch and sequence are searched, and its own plan is ranked"
+                                : "Scenario YAML: its model, system, GPUs, batch and sequence; the plan is searched at every point");
   cmd.add_option("--model", a.model, "Model (catalog id, YAML or config.json) when no scenario is given");
   cmd.add_option("--system", a.system, "System (catalog id) when no scenario is given");
   cmd.add_option("--num-gpus", a.num_gpus, "GPU count when no scenario is given");

@@ -31,7 +31,7 @@ struct SearchArgs {
   size_t top = 20;
 };
 
-void add_job_options(CLI::App& cmd, JobArgs& a);
+void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan = true);
 void add_search_options(CLI::App& cmd, SearchArgs& a);
 // The scenario of the job (its own plan kept when read from a file); `has_own_plan` tells.
 Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan);

@@ -11,6 +11,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
 
 namespace sextant::infer {
 namespace fs = std::filesystem;
@@ -69,9 +70,12 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
   return load_study(path, cat, data, {});
 }
 
-StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data,
+StudySpec load_study(const std::string& given, const Catalog& cat, const InferData& data,
                      const std::vector<std::pair<std::string, std::string>>& sets) {
-  if (!fs::exists(path)) throw Error(SourceLocation{path}, "study file not found");
+  // A relative path is also looked up in the data folder, as scenarios and goodput inputs are
+  // (`examples/infer-llama3-8b-h100.yaml` from any folder; it was "not found" before 2026-12-03).
+  const std::string path = resolve_data_path(given);
+  if (!fs::exists(path)) throw Error(SourceLocation{given}, "study file not found");
   YAML::Node root = parse_yaml_document(read_file(path), path);  // read_file names a directory or a read error
   for (const auto& [k, v] : sets) {
     // The request rate is given one way: a --set of rate_per_s or load_fraction replaces the
