@@ -33,6 +33,7 @@ struct AnalyzeArgs {
   int64_t kernel_delay_us = 30;
   int64_t max_inflate_bytes = trace::kDefaultInflateLimit;
   int stragglers = 2;
+  std::string catalog_dir;
   int top = 10;
   std::vector<std::string> scales;
   std::vector<std::string> drop_gaps;
@@ -99,6 +100,8 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--cache-dir", a->cache_dir, "Keep the per-rank caches in this directory (implies --cache)");
   cmd->add_flag("--no-clock-sync", a->no_clock_sync,
                 "Do not correct clock skew across ranks from the ends of matched collectives");
+  // A calibrated entry lives in a catalog folder of its own (calibrate --out): --device can name it.
+  cmd->add_option("--catalog", a->catalog_dir, "Catalog folder --device and the trace's device name are looked up in (default: the bundled one)");
   cmd->add_option("--device", a->device,
                   "Catalog device for the roofline (e.g. h100-sxm-80gb); default: from the trace's deviceProperties");
   add_output_options(*cmd, a->out);
@@ -137,6 +140,7 @@ void add_analyze_command(CLI::App& app) {
     req.options.per_launch_rows = a->per_launch;
     req.options.consecutive_kernel_delay_us = a->kernel_delay_us;
     req.options.straggler_candidates = a->stragglers;
+    req.options.catalog_dir = a->catalog_dir;
     req.options.top_kernels = a->top;
     req.load.threads = a->threads;
     req.load.scan.max_inflate_bytes = a->max_inflate_bytes;

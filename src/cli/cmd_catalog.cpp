@@ -280,9 +280,12 @@ void add_catalog_command(CLI::App& app) {
   cmd->add_option("--catalog", args->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   auto* ls = cmd->add_subcommand("list", "List entries, optionally of one KIND");
   ls->add_option("kind", args->kind, "accelerators | networks | systems | models | frameworks");
+  // --catalog after the subcommand too, as every other command takes it (it was refused there).
+  ls->add_option("--catalog", args->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*ls, args->out);
   auto* sh = cmd->add_subcommand("show", "Show one entry with the source of every value");
   sh->add_option("name", args->name, "Catalog id, or the path of a Hugging Face config.json or model YAML")->required();
+  sh->add_option("--catalog", args->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*sh, args->out);
   auto load = [args] { return args->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(args->catalog_dir); };
   ls->callback([args, load] { emit(catalog_list(*load(), args->kind), args->out); });

@@ -92,6 +92,16 @@ class CliOptions(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             self.refused(["trace", "synth", "--out", d, "--seed", "-1"], "--seed")
 
+    def test_catalog_is_taken_after_the_subcommand_and_by_analyze(self):
+        cat = os.path.join(ROOT, "data", "catalog")
+        run("catalog", "list", "accelerators", "--catalog", cat, "-q", check=True)
+        run("catalog", "show", "h100-sxm-80gb", "--catalog", cat, "-q", check=True)
+        p = run("analyze", "tests/data/trace/param/dlrm_8rank", "--only", "workload", "--catalog", cat, "--device", "h100-sxm-80gb",
+                "--json", "-", "-q", check=True)
+        self.assertEqual(json.loads(p.stdout)["scalars"]["workload_device"], "h100-sxm-80gb")
+        with tempfile.TemporaryDirectory() as d:
+            self.refused(["analyze", "tests/data/trace/param/dlrm_8rank", "--only", "workload", "--catalog", d, "--device",
+                          "h100-sxm-80gb", "-q"], "unknown device 'h100-sxm-80gb'")
 
 if __name__ == "__main__":
     unittest.main()

@@ -47,6 +47,7 @@ struct AnalyzeOptions {
   int top_sequences = 10;                   // sequences listed per rank (0: all)
   // Roofline.
   std::string device;                       // catalog device id; empty: from deviceProperties
+  std::string catalog_dir;                  // catalog folder for the device (--catalog); empty: the bundled one
 };
 
 struct AnalysisContext {

@@ -396,7 +396,7 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
   try {
     // The roofline needs one device: only the catalog files that mention it are parsed (an
     // accelerator file takes yaml-cpp several ms), all of them when --device names none.
-    const std::string dir = (std::filesystem::path(data_dir()) / "catalog").string();
+    const std::string dir = !ctx.opt.catalog_dir.empty() ? ctx.opt.catalog_dir : (std::filesystem::path(data_dir()) / "catalog").string();
     if (roofline_wanted && !ctx.opt.device.empty()) {
       cat = Catalog::load_accelerators_mentioning(dir, ctx.opt.device);
       if (!cat->has_accelerator(ctx.opt.device)) cat = Catalog::load_accelerators(dir);  // valid choices
