@@ -134,6 +134,8 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 }
 
 std::string valid_choices_hint(const std::string& word, const std::vector<std::string>& candidates) {
+  // An empty catalog folder has no entries to offer: say so rather than print "valid: ".
+  if (candidates.empty()) return "none are defined: is the catalog folder empty?";
   std::string out = "valid: ";
   const size_t shown = std::min<size_t>(candidates.size(), 40);
   for (size_t i = 0; i < shown; ++i) {

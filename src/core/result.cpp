@@ -407,6 +407,9 @@ Result result_from_json(const nlohmann::ordered_json& j) {
 
 // ---- text ----
 static std::string pretty_number(double v) {
+  // A missing value (NaN: unknown, not applicable; null in JSON) reads "-" in the readable
+  // table, as an empty cell would; CSV keeps "nan" so that readers parse the column as numbers.
+  if (std::isnan(v)) return "-";
   if (!std::isfinite(v)) return format_double(v);
   const double a = std::fabs(v);
   char buf[64];

@@ -1442,8 +1442,8 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
       if (v.best > 0) ratios.push_back(ratio);
       if (any.best > 0) u_ratios.push_back(u_ratio);
       out.add_row({t.at(row.row, "id"), order[j], std::string(fw.empty() ? "none named" : fw), describe(own, v.opt),
-                   std::string(ps.found ? "yes" : "no"), ps.status, ps.rank, static_cast<int64_t>(v.out.valid),
-                   static_cast<int64_t>(v.out.fit), pub, v.best, v.best_plan, ratio, std::string(pu.found ? "yes" : "no"), pu.status,
+                   std::string(ps.found ? "true" : "false"), ps.status, ps.rank, static_cast<int64_t>(v.out.valid),
+                   static_cast<int64_t>(v.out.fit), pub, v.best, v.best_plan, ratio, std::string(pu.found ? "true" : "false"), pu.status,
                    pu.rank, static_cast<int64_t>(any.out.valid), pub_u, any.best, any.best_plan, u_ratio,
                    target_step_time_of(t, row.row)});
     }

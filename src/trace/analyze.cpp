@@ -79,7 +79,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   ld.add_i64("world_size");
   for (const Frame& f : frames)
     ld.add_row({f.rank(), f.trace->rank_source, f.trace->file, static_cast<int64_t>(f.trace->json_events), f.rows,
-                static_cast<int64_t>(f.gpu.size()), f.profiler_steps, std::string(f.last_step_dropped ? "yes" : "no"),
+                static_cast<int64_t>(f.gpu.size()), f.profiler_steps, std::string(f.last_step_dropped ? "true" : "false"),
                 std::string(f.trace->float_timestamps ? "float (ns)" : "integer (us)"), f.trace->world_size});
 
   Diagnostics diag;

@@ -374,7 +374,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     const double err = (e.step_time_s - target) / target * 100.0;
     rows.add_row({t.at(i, "id"), t.at(i, "source"), t.at(i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
                   e.mfu_fraction, e.exposed_comm_s / e.step_time_s, e.bubble_s / e.step_time_s,
-                  std::string(e.fits ? "yes" : "no"), e.memory.total_bytes(), e.memory_capacity_bytes, known_issue_of(t, i)});
+                  std::string(e.fits ? "true" : "false"), e.memory.total_bytes(), e.memory_capacity_bytes, known_issue_of(t, i)});
     by_source[t.at(i, "source")].push_back(err);
     all.push_back(err);
     if (known_issue_of(t, i).empty())

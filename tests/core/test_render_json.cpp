@@ -93,5 +93,22 @@ TEST(RenderText, WholeNumbersInFullAndLongTextCutInTheMiddle) {
   EXPECT_NE(to_json(r).dump().find(a), std::string::npos) << "JSON keeps the whole text";
 }
 
+// Does a missing number (NaN: unknown or not applicable) read "-" in the text table, while CSV
+// keeps "nan" and JSON null? (catalog list printed "nan" for A100's fp8 before 2026-12-03.)
+TEST(RenderText, MissingNumbersReadAsDash) {
+  Result r;
+  r.set("gap_s", std::nan(""));
+  Table& t = r.add_table("t");
+  t.add_str("id");
+  t.add_f64("fp8_tflops");
+  t.add_row({std::string("a100"), std::nan("")});
+  const std::string text = render_text(r);
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+  EXPECT_NE(text.find("a100  "), std::string::npos) << text;
+  EXPECT_NE(text.find("-\n"), std::string::npos) << text;
+  EXPECT_EQ(t.column("fp8_tflops").cell_text(0), "nan");
+  EXPECT_TRUE(to_json(r)["tables"]["t"]["columns"]["fp8_tflops"][0].is_null());
+}
+
 }  // namespace
 }  // namespace sextant

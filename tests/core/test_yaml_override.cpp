@@ -184,6 +184,9 @@ TEST(YamlStrict, ASuggestionResemblesTheWord) {
   // At equal distance the shared start decides (review of 2026-12-02: "tpp" had suggested pp).
   EXPECT_EQ(sextant::closest_match("tpp", {"dp", "pp", "tp", "vpp"}), "tp");
   EXPECT_EQ(sextant::edit_distance("modle", "model"), 1);
+  // An empty catalog folder offers nothing: the hint says so instead of "valid: ".
+  EXPECT_EQ(sextant::valid_choices_hint("llama3-70b", {}).find("valid:"), std::string::npos);
+  EXPECT_NE(sextant::valid_choices_hint("llama3-70b", {}).find("catalog folder empty"), std::string::npos);
 }
 
 // Can a list entry be named by its index (failures.processes.0.shape), and is an index that is

@@ -46,8 +46,8 @@ TEST(PlanPracticeSlow, PublishedPlansAgainstBestFound) {
   size_t same_kernel = 0;
   size_t listed_seen = 0;
   for (size_t i = 0; i < t->rows(); ++i) {
-    EXPECT_EQ(found[i], "yes") << id[i] << " is not among the plans of its own stack " << framework[i];
-    EXPECT_EQ(u_found[i], "yes") << id[i];
+    EXPECT_EQ(found[i], "true") << id[i] << " is not among the plans of its own stack " << framework[i];
+    EXPECT_EQ(u_found[i], "true") << id[i];
     // The published plan is among the unrestricted plans, so the unrestricted best is at least as
     // fast as it. Where the stack runs today's attention kernel, the two views estimate every plan
     // alike and the stack's plans are a subset of all plans: the unrestricted speed-up is then at

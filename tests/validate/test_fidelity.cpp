@@ -108,7 +108,7 @@ TEST(Fidelity, PlansThatRanFitInMemory) {
   ASSERT_NE(rows, nullptr);
   std::vector<std::string> over;
   for (size_t i = 0; i < rows->column("id").size(); ++i)
-    if (rows->column("fits_memory").str[i] != "yes") over.push_back(rows->column("id").str[i]);
+    if (rows->column("fits_memory").str[i] != "true") over.push_back(rows->column("id").str[i]);
   EXPECT_EQ(over, (std::vector<std::string>{"MLM-SC21-T2-04", "MBRIDGE-ARCHIVE-26"}));
 
   const auto t = CsvTable::read_file(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training-qwen3-30b-a3b.csv");
