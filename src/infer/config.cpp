@@ -142,6 +142,8 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
     if (sv.limits.max_batch_tokens < 1) v->fail("max_batch_tokens", "must be >= 1", "got " + std::to_string(sv.limits.max_batch_tokens));
     sv.prefix_caching = v->boolean("prefix_caching", false);
     sv.kv_capacity_tokens = v->f64("kv_capacity_tokens", 0);
+    if (!(sv.kv_capacity_tokens >= 0) || !std::isfinite(sv.kv_capacity_tokens))
+      v->fail("kv_capacity_tokens", "must be a number of tokens >= 0 (0: what the device's memory holds)");
     sv.timeline_points = v->i32("timeline_points", 200);
     if (auto sp = v->opt_map("speculative")) {
       s.draft_model = sp->str("draft_model");
@@ -221,13 +223,23 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
     sv.slo.tpot_s = v->f64("tpot_s", 0);
     v->finish();
   }
+  // A given power or price must be one: a negative value had been dropped silently for the
+  // catalog's (2026-12-03 review); an idle power above the busy one is refused below.
   double busy_w = -1, idle_w = -1, usd = -1;
+  std::optional<SourceLocation> idle_at;
   if (auto v = m.opt_map("power")) {
+    if (v->has("busy_w") && !(v->f64("busy_w") > 0 && std::isfinite(v->f64("busy_w"))))
+      v->fail("busy_w", "must be a power in W > 0 (leave the key out for the accelerator's TDP)");
+    if (v->has("idle_w") && !(v->f64("idle_w") >= 0 && std::isfinite(v->f64("idle_w"))))
+      v->fail("idle_w", "must be a power in W >= 0 (leave the key out for the accelerator's idle power)");
     busy_w = v->f64("busy_w", -1);
     idle_w = v->f64("idle_w", -1);
+    if (v->has("idle_w")) idle_at = v->loc("idle_w");
     v->finish();
   }
   if (auto v = m.opt_map("cost")) {
+    if (v->has("usd_per_device_hour") && !(v->f64("usd_per_device_hour") >= 0 && std::isfinite(v->f64("usd_per_device_hour"))))
+      v->fail("usd_per_device_hour", "must be a price in USD >= 0 (leave the key out for the catalog's)");
     usd = v->f64("usd_per_device_hour", -1);
     v->finish();
   }
@@ -276,6 +288,10 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
   if (busy_w >= 0) sv.busy_power_w = busy_w;
   if (idle_w >= 0) sv.idle_power_w = idle_w;
   if (usd >= 0) sv.usd_per_device_hour = usd;
+  if (sv.idle_power_w > sv.busy_power_w && (busy_w >= 0 || idle_w >= 0))
+    throw Error(idle_at ? *idle_at : SourceLocation{path, 0, 0, "power.busy_w"},
+                "idle power " + format_double(sv.idle_power_w) + " W is above the busy power of " + format_double(sv.busy_power_w) +
+                    " W (the energy's dynamic part would be negative)");
   return s;
 }
 
@@ -326,7 +342,23 @@ double saturation_of(const StudySpec& s) {
 }
 }  // namespace
 
+static Result run_serve_in(StudySpec s);
+
+// Errors of the serving model name a key but no file (it is built from specs, not files): the
+// study's file is added here, so that "every request is refused" says where the study is.
 Result run_serve(StudySpec s, const Catalog&, const InferData&) {
+  const std::string file = s.file;
+  try {
+    return run_serve_in(std::move(s));
+  } catch (const Error& e) {
+    if (!e.where().file.empty() || e.where().key.empty() || file.empty()) throw;
+    SourceLocation w = e.where();
+    w.file = file;
+    throw Error(w, e.message(), e.hint());
+  }
+}
+
+static Result run_serve_in(StudySpec s) {
   const bool sweep = !s.sweep_load_fractions.empty() || !s.sweep_rates_per_s.empty();
   if (sweep && s.workload.arrival == "trace")
     throw Error(SourceLocation{s.file, 0, 0, "sweep"}, "a request-rate sweep needs generated arrivals (poisson or gamma), not a trace");
@@ -426,6 +458,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_format", d.kv.name);
   r.set("kv_share_layers", static_cast<int64_t>(d.kv_share_layers));
   r.set("compute_dtype", to_string(cm.compute_type()));
+  r.set("attention_dtype", to_string(cm.attention_type()));
   r.set("params_total_count", d.model.params_total());
   r.set("params_active_count", d.model.params_active());
   // Memory fit, by the same accounting as `infer serve` (kv_capacity_tokens): the engine's memory

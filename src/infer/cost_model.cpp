@@ -48,6 +48,12 @@ void Deployment::check() const {
   if (model.heads % p.tp != 0)
     throw Error(SourceLocation{"", 0, 0, "parallel.tp"}, "tp=" + std::to_string(p.tp) + " does not divide the " +
                 std::to_string(model.heads) + " attention heads of " + model.id);
+  // KV heads are split over TP, or replicated where TP exceeds them (tp a multiple of the KV
+  // heads, as vLLM does); any other layout is refused by the engines (6 KV heads over tp=4 had
+  // stored ceil(6/4) = 2 heads per rank, a third more cache than the model has).
+  if (!model.mla && model.kv_heads > 0 && model.kv_heads % p.tp != 0 && p.tp % model.kv_heads != 0)
+    throw Error(SourceLocation{"", 0, 0, "parallel.tp"}, "tp=" + std::to_string(p.tp) + " neither divides the " +
+                std::to_string(model.kv_heads) + " KV heads of " + model.id + " nor is a multiple of them (KV heads are split or replicated over TP)");
   if (p.pp > model.layers)
     throw Error(SourceLocation{"", 0, 0, "parallel.pp"}, "pp=" + std::to_string(p.pp) + " exceeds the layers of " + model.id);
   if (kv_share_layers < 1 || kv_share_layers > model.layers)
@@ -71,6 +77,7 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   if (!a.memory_bandwidth_bytes_per_s.known)
     throw Error(SourceLocation{a.file, 0, 0, a.id + ".memory_bandwidth_gb_per_s"}, "accelerator '" + a.id + "' has no memory bandwidth");
   cdtype_ = compute_dtype(d_.weight, d_.activation, a, d_.engine.matmul_dtypes);
+  adtype_ = attention_dtype(d_.kv, d_.activation, a, d_.engine.matmul_dtypes);
   apply_engine();
 
   const double wb = d_.weight.bytes();
@@ -193,7 +200,7 @@ void CostModel::apply_engine() {
   const bool widened = dtype_bytes(d_.weight.compute_dtype) <= 1 && dtype_bytes(d_.weight.compute_dtype) < dtype_bytes(cdtype_);
   const double dq = d_.weight.block_quantized || widened ? value_or(e.dequant_fraction, 1.0) : 1.0;
   compute_rate_ = a.peak(cdtype_) * gf * dq;
-  attn_rate_ = a.peak(cdtype_) * gf * value_or(a.attention_fraction, 1.0);
+  attn_rate_ = a.peak(adtype_) * value_or(e.gemm_fraction, a.gemm_fraction(adtype_)) * value_or(a.attention_fraction, 1.0);
   memory_rate_ = a.memory_bandwidth_bytes_per_s.value * bwf;
   overlap_ = value_or(e.overlap_fraction, 1.0);
   iter_overhead_s_ = value_or(e.iteration_overhead_s, 0.0);
@@ -362,13 +369,13 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   const double act = std::max(d_.activation.bytes(), 2.0);
   const double msg = tokens * m.hidden * act;
   const double bw = d_.link.bandwidth_bytes_per_s;
-  // Per-layer communication (per TP rank): two all-reduces per layer, dispatch + combine per MoE layer.
+  // Per-layer communication (per TP rank): two all-reduces per layer (after attention, after the MLP or MoE block).
   // An all-reduce is the faster of a ring (2(n-1)/n x msg over the link, 2(n-1) latency steps) and
   // a one-shot all-reduce (each rank reads the n-1 peers' buffers: (n-1) x msg, a barrier and the
   // read, 2 latency steps: vLLM's and TensorRT-LLM's custom all-reduce on a full NVLink domain,
   // used for the small messages of decode). Equal at n = 2; at TP8 decode the ring's 14 latency
   // steps made the all-reduces half of a Llama 3 70B token (before 2026-12-01).
-  double ar_bytes = 0, ar_s = 0, a2a_bytes = 0, a2a_s = 0;
+  double ar_bytes = 0, ar_s = 0;
   if (p.tp > 1) {
     const double n = p.tp;
     const double ring_s = 2.0 * (n - 1) / n * msg / bw + 2.0 * (n - 1) * d_.link.latency_s;
@@ -377,12 +384,13 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     ar_bytes = 2.0 * (one_shot ? (n - 1) * msg : 2.0 * (n - 1) / n * msg);
     ar_s = 2.0 * std::min(ring_s, one_shot_s);
   }
-  if (p.ep > 1 && m.moe) {
-    const double n = p.ep;
-    const double a2a = load * msg * m.moe->topk * (n - 1) / n;  // busiest rank's dispatch; combine is the same again
-    a2a_bytes = 2.0 * a2a;
-    a2a_s = 2.0 * (a2a / bw + (n - 1) * d_.link.latency_s);
-  }
+  // EP (ep divides tp, Deployment::check) moves no tokens of its own: attention is tensor
+  // parallel, so after its all-reduce every rank of the TP group holds all T tokens; a rank applies
+  // its E/ep experts (split tp/ep ways) to the tokens routed to them and the MoE block's
+  // all-reduce above combines the partial outputs (vLLM's TP+EP without data-parallel attention).
+  // Before 2026-12-03 a dispatch + combine all-to-all of load x T x hidden x topk was added on
+  // top: DeepSeek-V3 prefill at TP8 EP8 read 1.55 s against 0.50 s at EP1. What EP changes is the
+  // busiest rank's expert work (load, touched_factor).
   const double p2p_bytes = msg / tp;
   const double p2p_s = p.pp > 1 ? p2p_bytes / bw + d_.link.latency_s : 0.0;
   for (size_t si = 0; si < stages_.size(); ++si) {
@@ -398,8 +406,8 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     const double att = (attn_flops_pair_decode_layer_ * b.decode_context_tokens + attn_flops_pair_layer_ * b.prefill_attention_pairs) * st.layers;
     const double comp_s = lin / tp / compute_rate_ + att / tp / attn_rate_;
     // Communication of the stage's layers and the send to the next stage.
-    double comm_s = st.layers * ar_s + st.moe_layers * a2a_s;
-    double comm_bytes = st.layers * ar_bytes + st.moe_layers * a2a_bytes;
+    double comm_s = st.layers * ar_s;
+    double comm_bytes = st.layers * ar_bytes;
     if (si + 1 < stages_.size()) {
       comm_s += p2p_s;
       comm_bytes += p2p_bytes;

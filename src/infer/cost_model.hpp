@@ -168,6 +168,7 @@ class CostModel {
   double compute_rate_flops_per_s() const { return compute_rate_; }     // GEMM rate used
   double memory_rate_bytes_per_s() const { return memory_rate_; }       // bandwidth used
   DType compute_type() const { return cdtype_; }
+  DType attention_type() const { return adtype_; }
   double attended(double context) const;  // context capped at the sliding window (whole tokens)
 
   // Helpers building common batches.
@@ -182,6 +183,7 @@ class CostModel {
   void apply_engine();
   Deployment d_;
   DType cdtype_ = DType::FP16;
+  DType adtype_ = DType::FP16;  // attention's (attention_dtype)
   double compute_rate_ = 0, attn_rate_ = 0, memory_rate_ = 0;
   double overlap_ = 1, iter_overhead_s_ = 0, seq_overhead_s_ = 0;
   double weight_bytes_total_ = 0;

@@ -124,4 +124,14 @@ DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, 
                   (allowed.empty() ? std::string() : std::string(" the engine multiplies in")));
 }
 
+DType attention_dtype(const NumberFormat& kv, const NumberFormat& activation, const Accelerator& a,
+                      const std::vector<DType>& allowed) {
+  auto side = [](NumberFormat f) {
+    if (f.block_quantized || f.compute_dtype == DType::INT8 || f.compute_dtype == DType::INT4) f.compute_dtype = DType::FP16;
+    else if (f.compute_dtype == DType::FP4) f.compute_dtype = DType::FP8;
+    return f;
+  };
+  return compute_dtype(side(kv), side(activation), a, allowed);
+}
+
 }  // namespace sextant::infer

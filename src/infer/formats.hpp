@@ -44,4 +44,13 @@ NumberFormat parse_format(const std::string& name, const SourceLocation& where =
 DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a,
                     const std::vector<DType>& allowed = {});
 
+// The dtype attention (QK^T and PV over the KV cache) runs at: the wider of the activations' and
+// the KV cache's, where an integer or block-quantised side is dequantised to 16 bits in the
+// kernel and an fp4 cache to fp8 (FlashAttention-3's FP8 path needs both fp8 queries and an fp8
+// cache; W8A8 or NVFP4 weights with a 16-bit cache attend in 16 bits), then moved up as
+// compute_dtype does. Before 2026-12-03 attention ran at the GEMMs' dtype: an fp8 Llama 3.1 8B
+// with a bf16 cache read 2x the attention rate of bf16 at a 32k prompt.
+DType attention_dtype(const NumberFormat& kv, const NumberFormat& activation, const Accelerator& a,
+                      const std::vector<DType>& allowed = {});
+
 }  // namespace sextant::infer

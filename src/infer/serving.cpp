@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <limits>
 #include <map>
@@ -565,8 +566,18 @@ Result Simulation::run(ServingSummary* summary) {
                   "the weights of " + sp.deployment.model.id + " and of its draft " + sp.draft->model.id +
                       " leave no room for a KV cache on " + std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id,
                   "a smaller draft model, or more devices (deployment.tp)");
-    throw Error(SourceLocation{"", 0, 0, "deployment"}, "the weights of " + sp.deployment.model.id + " leave no room for a KV cache on " +
-                std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id);
+    {
+      // The figures behind the verdict (the message had named none: 2026-12-03 review).
+      const Deployment& d = sp.deployment;
+      const double gb = 1e9, avail = d.accel.memory_bytes.value * sp.memory_available_fraction;
+      const double work = static_cast<double>(sp.limits.max_batch_tokens) * d.model.hidden * d.activation.bytes() * 8;
+      char figures[200];
+      std::snprintf(figures, sizeof figures, " (per device: %.1f GB of weights and %.1f GB of activation workspace, %.1f GB usable of %.1f GB)",
+                    cm.weight_bytes_per_device() / gb, work / gb, avail / gb, d.accel.memory_bytes.value / gb);
+      throw Error(SourceLocation{"", 0, 0, "deployment"},
+                  "the weights of " + d.model.id + " leave no room for a KV cache on " + std::to_string(d.par.devices()) + " x " + d.accel.id + figures,
+                  "more devices (deployment.tp or pp), a narrower weight format, or a smaller serving.max_batch_tokens");
+    }
   }
   if (sp.limits.max_batch_seqs < 1 || sp.limits.max_batch_tokens < 1)
     throw Error(SourceLocation{"", 0, 0, "batching"}, "max_batch_seqs and max_batch_tokens must be positive");

@@ -623,6 +623,31 @@ class BadInputs(unittest.TestCase):
                             "slo: {ttft_s: 1.0, tpot_s: 0.05}\n")
                 self.assert_fails(["infer", "serve", study], [t], what)
 
+    def test_infer_study_values_out_of_range(self):
+        """A power, price or cache size that cannot be one is refused with its key; before
+        2026-12-03 a negative value was dropped for the catalog's (energy unchanged, exit 0), and
+        an idle power above the busy one gave a negative dynamic energy. KV heads that TP neither
+        splits nor replicates are refused too."""
+        study = os.path.join(DATA, "examples", "infer-llama3-8b-h100.yaml")
+        cases = [
+            ("power.busy_w=-300", ["power.busy_w"], ["> 0"]),
+            ("power.idle_w=-1", ["power.idle_w"], [">= 0"]),
+            ("power.idle_w=900", ["power.idle_w"], ["above the busy power of 700 w"]),
+            ("cost.usd_per_device_hour=-2", ["cost.usd_per_device_hour"], [">= 0"]),
+            ("serving.kv_capacity_tokens=-5", ["serving.kv_capacity_tokens"], [">= 0"]),
+            # The serving model's errors name the study's file and the figures of the verdict.
+            ("deployment.model=llama3.1-70b", ["deployment"], ["no room for a kv cache", "gb of weights", "usable of"]),
+        ]
+        for kv, names, what in cases:
+            with self.subTest(kv):
+                self.assert_fails(["infer", "serve", study, "--set", "workload.requests=20", "--set", kv], [study, *names], what)
+        cfg = os.path.join(self.tmp, "odd-kv.json")
+        with open(cfg, "w") as f:
+            json.dump({"model_type": "llama", "hidden_size": 3072, "num_attention_heads": 24, "num_key_value_heads": 6,
+                       "num_hidden_layers": 8, "intermediate_size": 8192, "vocab_size": 32000}, f)
+        self.assert_fails(["infer", "estimate", "--model", cfg, "--accelerator", "h100-sxm-80gb", "--tp", "4"],
+                          ["--tp"], ["6 kv heads", "split or replicated"])
+
     # ---------------------------------------------------------------- command-line options
     def test_option_values_are_input_errors(self):
         """An option value CLI11 refuses (range, conversion, a missing positional) is an input
