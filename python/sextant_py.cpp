@@ -14,6 +14,7 @@
 #include "catalog/catalog.hpp"
 #include "cli/catalog_results.hpp"
 #include "core/atomic_file.hpp"
+#include "core/c_locale.hpp"
 #include "core/error.hpp"
 #include "core/result.hpp"
 #include "estimate/estimate.hpp"
@@ -88,6 +89,7 @@ std::string run(F&& fn) {
   std::string out;
   {
     py::gil_scoped_release release;
+    const CNumericLocale c_numbers;  // the host program's LC_NUMERIC may use a decimal comma
     out = json_text(fn());
   }
   return out;
@@ -332,6 +334,7 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("report",
         [](const std::string& result_json, const std::string& path) {
           py::gil_scoped_release release;
+          const CNumericLocale c_numbers;
           nlohmann::ordered_json doc;
           try {
             doc = nlohmann::ordered_json::parse(result_json);

@@ -17,6 +17,9 @@ PKGS=(
 PKGS+=(chromium fonts-dejavu-core)
 # The Python module installs with pip from the source tree, without network (docs/python.md).
 PKGS+=(python3-pip python3-setuptools python3-wheel)
+# Locale definitions: python/tests/test_locale.py compiles a decimal-comma locale (de_DE) to check
+# that numbers are read and written the same under it (core/c_locale.hpp).
+PKGS+=(locales)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -482,3 +482,41 @@ def test_review_of_2026_12_03(tmp_path):
         sextant.catalog("nope")
     with pytest.raises(sextant.SextantError, match="not both"):
         sextant.catalog("models", name="h100-sxm-80gb")
+
+
+LOCALE_SCRIPT = r"""
+import json, locale, sys
+import sextant
+scenario, goodput, trace = sys.argv[1:4]
+def calls():
+    a = sextant.analyze(trace, threads=2)
+    a = dict(a)
+    a["scalars"] = {k: v for k, v in a["scalars"].items() if not k.endswith("wall_s") and "per_s" not in k and k != "cache_hits_count"}
+    return [sextant.estimate(scenario), sextant.goodput(goodput, replicas=40, seed=3, search=False, threads=2), a]
+before = calls()
+locale.setlocale(locale.LC_ALL, "de_DE.UTF-8")
+assert locale.localeconv()["decimal_point"] == ",", locale.localeconv()
+after = calls()
+# The library switched only its own threads, and back: the program keeps its decimal comma.
+assert locale.localeconv()["decimal_point"] == ","
+assert "%.1f" % 1.5 == "1.5"  # Python's own formatting is locale-free; the C library's is not
+print(json.dumps({"same": before == after, "device": after[2]["scalars"].get("workload_device")}))
+"""
+
+
+def test_numbers_read_the_same_under_a_decimal_comma_locale(tmp_path):
+    """Are results independent of the host program's LC_NUMERIC? Under de_DE (decimal comma) the C
+    library reads "95.7" as 95 and prints 1,5: before 2026-12-03 estimate failed on the catalog
+    and analyze lost its device (core/c_locale.hpp)."""
+    loc = tmp_path / "locale"
+    loc.mkdir()
+    p = subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", str(loc / "de_DE.UTF-8")], capture_output=True, text=True)
+    if p.returncode not in (0, 1) or not (loc / "de_DE.UTF-8").exists():
+        pytest.skip("no de_DE locale source to compile (Debian package `locales`): " + p.stderr[-200:])
+    env = dict(os.environ, LOCPATH=str(loc))
+    r = subprocess.run(["/usr/bin/python3", "-c", LOCALE_SCRIPT, SCENARIO, GOODPUT, TRACE], capture_output=True, text=True, env=env,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["device"] == "v100-sxm2-32gb"
+    assert out["same"]

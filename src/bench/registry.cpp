@@ -1,44 +1,23 @@
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "bench/suite.hpp"
 #include "core/error.hpp"
+#include "core/threads.hpp"
 
 namespace sextant::bench {
 
-namespace {
-// CPUs this process may run on: the affinity mask (taskset, numactl, Slurm's binding) and a
-// cgroup v2 CPU quota (containers), whichever is smaller; 0 when neither says.
-int usable_cpus() {
-  int n = 0;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
-  std::ifstream in("/sys/fs/cgroup/cpu.max");
-  std::string quota, period;
-  if (in >> quota >> period && quota != "max") {
-    const double q = std::atof(quota.c_str()), p = std::atof(period.c_str());
-    if (q > 0 && p > 0) {
-      const int c = std::max(1, static_cast<int>(std::ceil(q / p)));
-      n = n > 0 ? std::min(n, c) : c;
-    }
-  }
-  return n;
-}
-}  // namespace
 
 int SuiteConfig::effective_threads() const {
   if (threads > 0) return threads;
   int n = host.cpu.logical_cpus > 0 ? host.cpu.logical_cpus : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   // Under taskset or a container quota, "all CPUs" is what the process may use: a pinned run is
   // then a different configuration (threads 1 against 2, parameters_differ), not a regression.
-  if (const int u = usable_cpus(); u > 0 && (n <= 0 || u < n)) n = u;
+  if (const int u = sextant::usable_cpus(); u > 0 && (n <= 0 || u < n)) n = u;
   return n > 0 ? n : 1;
 }
 

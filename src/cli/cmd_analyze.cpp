@@ -65,7 +65,7 @@ void add_analyze_command(CLI::App& app) {
                   "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline, critical_path, whatif, "
                   "findings, workload, memcpy_bandwidth, kernel_sequences, user_annotations, clock_skew")
       ->delimiter(',');
-  cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default: all cores)")->check(non_negative_number());
+  cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default 0: the CPUs this process may use)")->check(non_negative_number());
   cmd->add_flag("--diff", a->diff,
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");

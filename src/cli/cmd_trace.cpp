@@ -38,7 +38,7 @@ void add_trace_command(CLI::App& app) {
   s->add_flag("--gzip", a->o.gzip, "Write .json.gz");
   s->add_flag("--float-ts", a->o.float_timestamps, "ns-resolution decimal timestamps instead of integer us");
   s->add_option("--seed", a->o.seed, "Random seed, 0 to 2^63-1 (default 1)")->check(unsigned_64());
-  s->add_option("--threads", a->threads, "Writer threads (default: all cores)");
+  s->add_option("--threads", a->threads, "Writer threads (default 0: the CPUs this process may use)");
   add_output_options(*s, a->outopt);
   s->callback([a] {
     for (int r : a->o.straggler_ranks)
@@ -57,7 +57,7 @@ void add_trace_command(CLI::App& app) {
     in_range("--clock-skew-us", a->o.clock_skew_us, 0, 1e12 / static_cast<double>(a->o.ranks), "from 0 to 1e12 us over the ranks (1e12 / ranks)");
     if (a->o.ranks > 1000000)
       throw sextant::Error(sextant::SourceLocation{"--ranks", 0, 0, ""}, "at most 1,000,000 ranks, got " + std::to_string(a->o.ranks));
-    if (a->threads < 0) throw sextant::Error(sextant::SourceLocation{"--threads", 0, 0, ""}, "must not be negative (0: all cores)");
+    if (a->threads < 0) throw sextant::Error(sextant::SourceLocation{"--threads", 0, 0, ""}, "must not be negative (0: the CPUs this process may use)");
     a->o.target_bytes_per_rank = a->size_mb * 1e6;
     auto files = trace::write_synthetic_traces(a->out, a->o, a->threads);
     Result r;

@@ -9,6 +9,7 @@
 
 #include "bench/suite.hpp"
 #include "cli/cli.hpp"
+#include "cli/mpi_world.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
@@ -93,6 +94,19 @@ int main(int argc, char** argv) {
       at = next;
       path += " " + w;
     }
+  }
+  // Under mpirun with several ranks only analyze, plan and sweep divide their work (MpiWorld);
+  // any other command ran whole on every rank, printing its result and writing its outputs N
+  // times (2026-12-03 review). Rank 0 runs it alone and says so; the others end at once. (An error
+  // of a distributed command is printed by every rank that meets it: one rank's own error, say a
+  // file only it cannot read, must not be lost.)
+  const bool mpi_many = MpiWorld::launched_by_mpirun();
+  const int mpi_rank = MpiWorld::launcher_rank();
+  if (mpi_many && named && std::strcmp(named->name, "analyze") != 0 && std::strcmp(named->name, "plan") != 0 &&
+      std::strcmp(named->name, "sweep") != 0) {
+    if (mpi_rank > 0) return 0;
+    std::fprintf(stderr, "sextant: note: '%s' does not divide its work across MPI ranks (analyze, plan and sweep do): rank 0 runs it alone\n",
+                 named->name);
   }
   try {
     app.parse(argc, argv);

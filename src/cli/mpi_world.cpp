@@ -73,6 +73,12 @@ bool MpiWorld::launched_by_mpirun() {
   return n && std::atoi(n) > 1;
 }
 
+int MpiWorld::launcher_rank() {
+  if (!launched_by_mpirun()) return 0;
+  const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
+  return r ? std::atoi(r) : 0;
+}
+
 MpiWorld::MpiWorld() {
   if (!launched_by_mpirun()) return;
 #ifdef SEXTANT_HAVE_MPI

@@ -28,6 +28,9 @@ class MpiWorld {
   // Whether the environment says we were launched by mpirun with more than one rank but this
   // build cannot talk MPI (an Error is raised then rather than running N copies).
   static bool launched_by_mpirun();
+  // This process's rank as mpirun says it (OMPI_COMM_WORLD_RANK), before MPI is initialised; 0
+  // when not launched by mpirun.
+  static int launcher_rank();
 
  private:
   int rank_ = 0, size_ = 1;

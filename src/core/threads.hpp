@@ -20,17 +20,26 @@
 #include <thread>
 #include <utility>
 
+#include "core/c_locale.hpp"
+
 namespace sextant {
 
 // Restricts t to the calling thread's CPUs minus the one the caller runs on now (see above).
 // Best effort: does nothing when the set has one CPU or the calls fail. t must not have ended.
 void place_away_from_caller(std::thread& t) noexcept;
 
+// The CPUs this process may run on: its affinity mask (taskset, numactl, Slurm's binding) and a
+// cgroup v2 CPU quota (containers), whichever is smaller; hardware_concurrency() when neither
+// says; at least 1. What `--threads 0` means for every command (before 2026-12-03 only bench
+// honoured affinity and quota; the others started one thread per CPU of the machine).
+int usable_cpus() noexcept;
+
 template <class F>
 std::thread start_worker(F&& f) {
   auto placed = std::make_shared<std::atomic<bool>>(false);
   std::thread t([placed, fn = std::forward<F>(f)]() mutable {
     while (!placed->load(std::memory_order_acquire)) std::this_thread::yield();
+    const CNumericLocale c_numbers;  // the caller's process may have another LC_NUMERIC (c_locale.hpp)
     fn();
   });
   place_away_from_caller(t);

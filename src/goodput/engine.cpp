@@ -5,8 +5,10 @@
 #include <limits>
 #include <thread>
 
+#include "core/c_locale.hpp"
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "core/threads.hpp"
 
 namespace sextant::goodput {
 
@@ -752,7 +754,7 @@ Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads) {
   b.replicas.resize(size_t(n));
   b.counts.assign(size_t(n) * b.procs, 0);
   b.proc_lost_s.assign(size_t(n) * b.procs, 0.0);
-  int T = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  int T = threads > 0 ? threads : usable_cpus();
   T = int(std::min<int64_t>(T, std::max<int64_t>(1, n / 16)));
   auto work = [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i)
@@ -767,6 +769,7 @@ Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads) {
     for (int t = 0; t < T; ++t) {
       const int64_t lo = n * t / T, hi = n * (t + 1) / T;
       pool.emplace_back([&, lo, hi, t] {
+        const CNumericLocale c_numbers;
         try {
           work(lo, hi);
         } catch (...) {

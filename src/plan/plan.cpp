@@ -11,9 +11,11 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/c_locale.hpp"
 #include "core/csv.hpp"
 #include "core/error.hpp"
 #include "core/paths.hpp"
+#include "core/threads.hpp"
 #include "ir/workload.hpp"
 #include "validate/training_validation.hpp"
 
@@ -740,7 +742,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   const size_t hi = n * static_cast<size_t>(rank + 1) / static_cast<size_t>(size);
   std::vector<PlanEval> local(hi - lo);
 
-  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = opt.threads > 0 ? opt.threads : usable_cpus();
   threads = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), std::max<size_t>(1, (hi - lo + 255) / 256)));
   out.threads = threads;
   std::atomic<size_t> next{lo}, done{0};
@@ -753,6 +755,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
   bool none_searched = false;
   for (const auto& c : out.candidates) none_searched = none_searched || c.recompute == static_cast<uint8_t>(Recompute::None);
   auto worker = [&] {
+    const CNumericLocale c_numbers;
     try {
       Scenario s = base;  // this thread's scratch copy: only the plan fields change
       std::optional<ir::Workload> w;

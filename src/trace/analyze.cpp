@@ -29,7 +29,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   // Frames in parallel, one rank per task.
   std::vector<Frame> frames(set.ranks.size());
   std::atomic<size_t> next{0};
-  int threads = req.load.threads > 0 ? req.load.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = req.load.threads > 0 ? req.load.threads : usable_cpus();
   threads = std::max(1, std::min<int>(threads, static_cast<int>(frames.size())));
   // An exception on a worker (std::bad_alloc, a frame beyond its limits) is carried to this thread
   // and rethrown after the join, the first by rank order; it ended the process through
@@ -174,7 +174,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
     }
   };
   int analysis_threads = req.load.threads > 0 ? req.load.threads
-                                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+                                              : usable_cpus();
   if (set.raw_bytes >= kConcurrentAnalysesMaxRawBytes) analysis_threads = 1;
   analysis_threads = std::max(1, std::min<int>(analysis_threads, static_cast<int>(jobs.size())));
   std::vector<std::thread> analysis_pool;

@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/c_locale.hpp"
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "core/threads.hpp"
 
 namespace sextant::trace {
 
@@ -306,9 +308,10 @@ std::vector<SynthFile> write_synthetic_traces(const std::string& dir, const Synt
   std::vector<SynthFile> files(static_cast<size_t>(opt.ranks));
   std::vector<std::exception_ptr> errs(files.size());
   std::atomic<size_t> next{0};
-  int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int n = threads > 0 ? threads : usable_cpus();
   n = std::min<int>(n, static_cast<int>(files.size()));
   auto work = [&] {
+    const CNumericLocale c_numbers;
     for (size_t i; (i = next.fetch_add(1)) < files.size();) {
       try {
         auto r = static_cast<int64_t>(i);

@@ -78,6 +78,18 @@ class MpiModule(unittest.TestCase):
         self.assertEqual(p.stdout.count('"command"'), 1, "each process printed: the ranks did not form one world")
         self.assertEqual(json.loads(p.stdout)["tables"], json.loads(single.stdout)["tables"])  # scalars hold wall times
 
+    @unittest.skipUnless(shutil.which("mpirun"), "mpirun not installed")
+    def test_a_command_that_does_not_divide_runs_once(self):
+        """estimate and goodput do not divide their work across ranks: rank 0 runs them alone and
+        says so, the others end at once (each rank had printed the whole result, 2026-12-03)."""
+        single = subprocess.run([BIN, "estimate", EX70, "--json", "-"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(single.returncode, 0, single.stderr)
+        p = subprocess.run([*MPIRUN, BIN, "estimate", EX70, "--json", "-"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.count('"command"'), 1, p.stdout[:500])
+        self.assertEqual(p.stdout, single.stdout)
+        self.assertEqual(p.stderr.count("does not divide its work across MPI ranks"), 1, p.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 
+#include "core/c_locale.hpp"
 #include "core/threads.hpp"
 
 #if defined(__linux__)
@@ -61,6 +63,41 @@ TEST(Threads, StartWorkerExcludesTheCallersCpuFromTheNewThreadsSet) {
   EXPECT_TRUE(CPU_EQUAL(&both, &set)) << "the thread may only lose CPUs, not gain any";
   ASSERT_GE(ran_on.load(), 0);
   EXPECT_TRUE(CPU_ISSET(ran_on.load(), &set));
+}
+
+// Does usable_cpus() (what --threads 0 means) follow the thread's affinity mask (taskset, Slurm's
+// binding)? Before 2026-12-03 the commands started one thread per CPU of the machine.
+TEST(Threads, UsableCpusFollowTheAffinityMask) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  EXPECT_GE(sextant::usable_cpus(), 1);
+  EXPECT_LE(sextant::usable_cpus(), CPU_COUNT(&allowed));
+  int pinned = -1;
+  std::thread t([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) {
+        CPU_SET(c, &one);
+        break;
+      }
+    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0) pinned = sextant::usable_cpus();
+  });
+  t.join();
+  EXPECT_EQ(pinned, 1);
+}
+
+// Does a library thread read numbers in the "C" locale whatever the thread's locale was, and
+// get its own locale back after? (c_locale.hpp; the Python test checks a decimal-comma locale.)
+TEST(Threads, CNumericLocaleIsPerThreadAndRestored) {
+  const locale_t before = uselocale(static_cast<locale_t>(0));
+  {
+    const sextant::CNumericLocale c;
+    EXPECT_EQ(std::strtod("95.7", nullptr), 95.7);
+    EXPECT_NE(uselocale(static_cast<locale_t>(0)), before);
+  }
+  EXPECT_EQ(uselocale(static_cast<locale_t>(0)), before);
 }
 #endif
 

@@ -180,7 +180,7 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
   std::atomic<int64_t> hits{0};
   std::atomic<size_t> next{0};
   std::vector<std::exception_ptr> internal(files.size());
-  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = opt.threads > 0 ? opt.threads : usable_cpus();
   // Threads left over when there are fewer files than threads go to each file's scan.
   ScanOptions scan = opt.scan;
   scan.threads = std::max(1, threads / static_cast<int>(std::max<size_t>(1, files.size())));
