@@ -79,7 +79,8 @@ std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<st
 
 // Report rendering hook: set by the report module's command file when it is linked.
 using ReportWriter = std::function<void(const Result&, const std::string& path)>;
-void set_report_writer(ReportWriter w);
+// preflight: run before a command with --report starts (throws when no report could be written).
+void set_report_writer(ReportWriter w, std::function<void()> preflight = {});
 
 // Subcommands.
 void add_catalog_command(CLI::App& app);

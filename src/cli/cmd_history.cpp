@@ -185,6 +185,8 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   if (!c.only_in_b.empty()) r.notes.push_back(std::to_string(c.only_in_b.size()) + " case(s) only in B");
   *regressions = c.regression_count + (h.allow_unchecked ? 0 : c.unchecked_failure_count);
   *missing = !c.only_in_a.empty() && !h.allow_missing;
+  // The gate's verdict, as the exit status gives it (the report's headline reads it).
+  r.set("gate_failed", *regressions > 0 || *missing);
   return r;
 }
 }  // namespace

@@ -17,7 +17,8 @@ struct ReportArgs {
 }  // namespace
 
 void add_report_command(CLI::App& app) {
-  set_report_writer([](const Result& r, const std::string& path) { report::write_report(r, path); });
+  set_report_writer([](const Result& r, const std::string& path) { report::write_report(r, path); },
+                    [] { (void)report::chart_library_path(); });
   auto a = std::make_shared<ReportArgs>();
   auto* cmd = app.add_subcommand("report", "Write the self-contained HTML report (charts, tables) of a saved --json result");
   cmd->add_option("result", a->input, "Result JSON written by any command's --json")->required();

@@ -1,5 +1,11 @@
-#include <filesystem>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
 
 #include "cli/cli.hpp"
 #include "core/atomic_file.hpp"
@@ -11,6 +17,7 @@ namespace sextant::cli {
 namespace {
 struct ReportHolder {
   ReportWriter writer;
+  std::function<void()> preflight;  // throws when the writer could not work (no charting library)
 };
 ReportHolder& report_holder() {
   static ReportHolder h;  // set once at start-up by main(), read-only afterwards
@@ -18,7 +25,49 @@ ReportHolder& report_holder() {
 }
 }  // namespace
 
-void set_report_writer(ReportWriter w) { report_holder().writer = std::move(w); }
+void set_report_writer(ReportWriter w, std::function<void()> preflight) {
+  report_holder().writer = std::move(w);
+  report_holder().preflight = std::move(preflight);
+}
+
+namespace {
+// The folder an output will be written into, or its nearest existing ancestor (the missing ones
+// are created): an Error naming the option when that is not a writable folder.
+void check_writable(const std::string& option, const std::string& path, bool is_folder) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path at = is_folder ? fs::path(path) : fs::path(path).parent_path();
+  if (at.empty()) at = ".";
+  while (!fs::exists(at, ec) && at.has_relative_path() && at.has_parent_path() && at != at.parent_path()) at = at.parent_path();
+  if (!fs::exists(at, ec)) return;  // a relative path whose first folder is missing: created in "."
+  if (!fs::is_directory(at, ec))
+    throw Error(SourceLocation{path, 0, 0, option}, "'" + at.string() + "' is a file, not a folder: the output cannot be written under it");
+  // A file made and removed at once: access(W_OK) says yes to root on /proc, where no file can be made.
+  std::string probe = (at / ".sextant-probe-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0)
+    throw Error(SourceLocation{path, 0, 0, option}, "cannot write into the folder '" + at.string() + "' (" + std::strerror(errno) + ")",
+                "give another path");
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+// Output problems that can be seen before the command runs are reported then, not after a search
+// of minutes whose result would be lost (2026-12-03 review: a missing charting library or an
+// unwritable --report folder failed plan after the whole search, writing no --json either).
+void preflight_outputs(const OutputOptions& o) {
+  if (!o.csv_dir.empty() && (o.csv_dir == o.json || o.csv_dir == o.report))
+    throw Error(SourceLocation{o.csv_dir, 0, 0, "--csv"}, "is also the path of --" + std::string(o.csv_dir == o.json ? "json" : "report"),
+                "give each output its own path");
+  if (!o.json.empty() && o.json != "-") check_writable("--json", o.json, false);
+  if (!o.csv_dir.empty()) check_writable("--csv", o.csv_dir, true);
+  if (!o.report.empty()) {
+    check_writable("--report", o.report, false);
+    if (!report_holder().writer) throw Error("--report: this build has no report writer");
+    if (report_holder().preflight) report_holder().preflight();
+  }
+}
+}  // namespace
 
 void add_output_options(CLI::App& cmd, OutputOptions& o) {
   // An empty path is refused (it wrote nothing and exited 0 before 2026-12-03).
@@ -41,6 +90,7 @@ void add_output_options(CLI::App& cmd, OutputOptions& o) {
         return std::string();
       });
   cmd.add_flag("-q,--quiet", o.quiet, "Do not print the result table");
+  cmd.parse_complete_callback([&o] { preflight_outputs(o); });
 }
 
 void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<std::string, std::string>>& extra_files) {

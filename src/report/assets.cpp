@@ -72,7 +72,14 @@ const char* const kPageScript = R"JS(
         if (typeof p.color === 'string') dot.style.background = p.color;
         row.appendChild(dot);
         var v = p.value, text;
-        if (c.kind === 'gantt' && Array.isArray(v)) {
+        // A point may carry its own text (a scatter on a category axis: [value, lane index]); a
+        // heatmap cell's value is [x index, y index, value]: only the value is shown (the indices
+        // were printed with the unit before 2026-12-03: "8.56762, 2 s", "4, 0, 76.5 us").
+        if (p.data && typeof p.data === 'object' && typeof p.data.tip === 'string') {
+          text = p.data.tip;
+        } else if (p.seriesType === 'heatmap' && Array.isArray(v)) {
+          text = withUnit(v[2], c.value_unit);
+        } else if (c.kind === 'gantt' && Array.isArray(v)) {
           text = 'start ' + withUnit(v[1], c.value_unit) + ', duration ' + withUnit(v[2] - v[1], c.value_unit);
         } else if (Array.isArray(v) && Array.isArray(c.value_labels)) {
           text = v.slice(0, c.value_labels.length).map(function (x, i) { return c.value_labels[i] + ' ' + fmt(x); }).join(', ');

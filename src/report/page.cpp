@@ -49,6 +49,7 @@ Unit unit_of(const std::string& name) {
       {"_tflops", "TFLOP/s", 1.0},
       {"_fraction", "%", 100.0},
       {"_percent", "%", 1.0},
+      {"_pct", "%", 1.0},  // validate's error_pct (the column name): no unit before 2026-12-03
       {"_ratio", "ratio", 1.0},
       {"_count", "count", 1.0},
       {"_us", "µs", 1.0},
@@ -224,7 +225,8 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
       if (c.name != cat_col && c.type == Column::Type::Str) extra.push_back(c.name);
     for (size_t i = 0; i < n; ++i) {
       std::string s = all[i];
-      for (const auto& e : extra) s += " / " + t.column(e).cell_text(i);
+      for (const auto& e : extra)
+        if (const std::string x = t.column(e).cell_text(i); !x.empty()) s += " / " + x;  // no trailing " / " for an empty cell
       cats.push_back(s);
     }
   } else {
@@ -284,7 +286,8 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
     }
     ch.option["series"] = series;
     if (std::isfinite(best))
-      ch.takeaway = "largest " + best_col + ": " + best_cat + " (" + fmt_num(best) + (label.empty() ? "" : " " + label) + ")" +
+      ch.takeaway = "largest " + best_col + ": " + best_cat + " (" + (label == "count" ? fmt_count(best) : fmt_num(best)) +
+                    (label.empty() || label == "count" ? "" : " " + label) + ")" +
                     (t.rows() > n ? "; first " + std::to_string(n) + " of " + std::to_string(t.rows()) + " rows shown" : "");
     page.charts.push_back(std::move(ch));
     ++made;

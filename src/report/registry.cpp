@@ -44,6 +44,7 @@ RendererRegistry make_renderer_registry() {
   register_plan_renderers(r);
   register_simulate_renderers(r);
   register_history_renderers(r);
+  register_validate_renderers(r);
   return r;
 }
 

@@ -31,6 +31,7 @@ void register_infer_renderers(RendererRegistry& r);
 void register_plan_renderers(RendererRegistry& r);      // plan and sweep
 void register_simulate_renderers(RendererRegistry& r);
 void register_history_renderers(RendererRegistry& r);   // history compare
+void register_validate_renderers(RendererRegistry& r);  // validate (training and inference CSVs)
 
 // The estimate page (headline, step breakdown, communication, memory, roofline); the simulate
 // page starts from it, since a simulate Result carries the estimate's tables.

@@ -4,7 +4,8 @@
 Questions: is a misspelt subcommand named with the closest ones; is an option that only qualifies
 another refused without it, rather than ignored with exit 0; are outputs that would collide (a CSV
 folder at the JSON's path, an HTML report to standard output or onto a folder) refused before
-anything is written; does a CSV folder reused by another run keep none of the earlier run's notes;
+anything is written, and outputs that cannot be written (no charting library, a folder that is a file
+or read-only) before the command runs; does a CSV folder reused by another run keep none of the earlier run's notes;
 is a SEXTANT_DATA_DIR without a catalog an error rather than a silent fallback; does simulate read
 the scenario's seed; are negative counts and seeds refused rather than wrapped?
 """
@@ -57,6 +58,27 @@ class CliOptions(unittest.TestCase):
             self.refused(["estimate", SCENARIO, "--report", "-"], "not to standard output")
             self.assertFalse(os.path.exists(os.path.join(ROOT, "-")))
             self.refused(["estimate", SCENARIO, "--report", d], "is a folder")
+
+    def test_outputs_that_cannot_be_written_are_refused_before_the_run(self):
+        """A missing charting library or an unwritable folder is found before the command runs:
+        plan had searched for minutes, then failed at --report and written no --json either."""
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "p.json")
+            env = dict(os.environ, SEXTANT_ECHARTS_JS=os.path.join(d, "missing.js"))
+            p = self.refused(["plan", SCENARIO, "--top", "3", "--no-progress", "--json", j, "--report", os.path.join(d, "p.html")],
+                             "SEXTANT_ECHARTS_JS", env=env)
+            self.assertEqual(p.stdout, "")
+            self.assertFalse(os.path.exists(j))
+            f = os.path.join(d, "file")
+            open(f, "w").close()
+            self.refused(["estimate", SCENARIO, "--json", os.path.join(f, "x.json")], "--json", "is a file, not a folder")
+            self.refused(["estimate", SCENARIO, "--csv", os.path.join(f, "csv")], "--csv", "is a file, not a folder")
+            if os.path.isdir("/proc"):
+                self.refused(["estimate", SCENARIO, "--report", "/proc/x.html"], "--report", "cannot write into the folder '/proc'")
+            # A folder that does not exist yet is made.
+            run("estimate", SCENARIO, "--csv", os.path.join(d, "a", "b"), "-q", check=True)
+            self.assertTrue(os.path.exists(os.path.join(d, "a", "b", "scalars.csv")))
+            self.assertEqual([x for x in os.listdir(d) if x.startswith(".sextant-probe")], [])
 
     def test_a_reused_csv_folder_keeps_no_notes_of_the_earlier_run(self):
         with tempfile.TemporaryDirectory() as d:

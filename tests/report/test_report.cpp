@@ -500,7 +500,97 @@ TEST(ReportRenderers, HistoryCompareShowsChangesByVerdict) {
   ASSERT_EQ(p.charts.size(), 1u);
   EXPECT_EQ(p.charts[0].id, "history-compare");
   EXPECT_EQ(p.charts[0].option["yAxis"]["data"][0], "gemm_cpu/fp64 512 flops_per_s");  // the regression first
-  EXPECT_EQ(p.charts[0].option["series"][0]["data"][0]["value"], -12.0);
-  EXPECT_EQ(p.charts[0].option["series"][0]["data"][0]["itemStyle"]["color"], "#c0392b");
+  // One series per verdict (the legend names the colours), stacked on each case's one bar.
+  EXPECT_EQ(p.charts[0].option["series"][0]["name"], "regression");
+  EXPECT_EQ(p.charts[0].option["series"][0]["data"][0], -12.0);
+  EXPECT_TRUE(p.charts[0].option["series"][0]["data"][1].is_null());
+  EXPECT_EQ(p.charts[0].option["series"][0]["itemStyle"]["color"], "#c0392b");
   EXPECT_EQ(p.charts[0].takeaway, "1 regression(s), 1 improvement(s) among 3 cases; worst: gemm_cpu/fp64 512 flops_per_s -12%");
+}
+
+// Does the per-rank headline of simulate --all-ranks name the latest and earliest over every rank
+// class, not only the 128 drawn, and do the points carry their own tooltip text? (It read "0%
+// after the earliest" where the classes spread 1.3%, and the tooltip "8.56762, 2 s".)
+TEST(ReportRenderers, SimulatePerRankHeadlineCoversEveryRankClass) {
+  Result r;
+  r.command = "simulate";
+  Table& t = r.add_table("rank_classes");
+  t.add_i64("unit");
+  t.add_i64("representative_rank");
+  t.add_i64("ranks_count");
+  t.add_f64("end_s");
+  t.add_f64("compute_s");
+  for (int64_t i = 0; i < 200; ++i) t.add_row({i, i * 4, int64_t{4}, i == 150 ? 8.64 : (i == 170 ? 8.50 : 8.60), 5.0});
+  const ReportPage p = build_page(r);
+  const Chart* c = nullptr;
+  for (const auto& ch : p.charts)
+    if (ch.id == "per-rank") c = &ch;
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->takeaway.rfind("rank 600 (x4) finishes last at 8.64 s", 0), 0u) << c->takeaway;
+  EXPECT_NE(c->takeaway.find("1.6% after the earliest (8.50 s)"), std::string::npos) << c->takeaway;
+  EXPECT_NE(c->title.find("the first 128 of 200 rank classes"), std::string::npos) << c->title;
+  const auto& pts = c->option["series"].back()["data"];
+  EXPECT_EQ(pts.size(), 128u);
+  EXPECT_EQ(pts[0]["tip"], "8.60 s");
+}
+
+// Does the validate report draw each row's signed error, worst first, coloured by size (grey for
+// a row of an acknowledged issue), and say the median, p90 and max with the worst row? (The
+// generic page drew num_gpus and left error_pct out: `_pct` had no unit.)
+TEST(ReportRenderers, ValidateShowsTheErrorOfEveryRow) {
+  Result r;
+  r.command = "validate";
+  r.set("median_abs_error_pct", 5.0);
+  r.set("p90_abs_error_pct", 12.0);
+  r.set("max_abs_error_pct", 56.4);
+  r.set("known_issue_rows_count", int64_t{1});
+  r.set("max_abs_error_excl_known_issue_pct", 20.0);
+  Table& t = r.add_table("validation_rows");
+  t.add_str("id");
+  t.add_f64("error_pct");
+  t.add_str("known_issue");
+  t.add_row({std::string("A"), 3.0, std::string()});
+  t.add_row({std::string("B"), -56.4, std::string("regression")});
+  t.add_row({std::string("C"), 20.0, std::string()});
+  const ReportPage p = build_page(r);
+  ASSERT_FALSE(p.charts.empty());
+  const Chart& c = p.charts[0];
+  EXPECT_EQ(c.id, "validation-error");
+  EXPECT_EQ(c.option["yAxis"]["data"][0], "B");
+  EXPECT_EQ(c.option["yAxis"]["data"][1], "C");
+  EXPECT_EQ(c.option["series"][0]["data"][0]["itemStyle"]["color"], "#95a5a6");
+  EXPECT_EQ(c.option["series"][0]["data"][1]["itemStyle"]["color"], "#e67e22");
+  EXPECT_EQ(c.option["series"][0]["data"][2]["itemStyle"]["color"], "#27ae60");
+  EXPECT_EQ(c.takeaway, "3 rows: median |error| 5.00%, p90 12.0%, max 56.4% (B, -56.4%); without the 1 row(s) of an acknowledged "
+                        "issue, max 20.0%");
+  EXPECT_EQ(unit_of("error_pct").label, "%");
+}
+
+// Does the headline of a comparison that fails the gate say so when no case is a regression but
+// an unchecked one is worse (it read "0 regression(s)" with grey bars for a run that exits 1)?
+TEST(ReportRenderers, HistoryCompareHeadlineFollowsTheGate) {
+  Result r;
+  r.command = "history compare";
+  r.set("run_a", int64_t{1});
+  r.set("run_b", int64_t{2});
+  r.set("regression_count", int64_t{0});
+  r.set("improvement_count", int64_t{0});
+  r.set("unchecked_count", int64_t{2});
+  r.set("unchecked_failure_count", int64_t{1});
+  r.set("gate_failed", true);
+  Table& t = r.add_table("cases");
+  t.add_str("suite");
+  t.add_str("case");
+  t.add_str("metric");
+  t.add_f64("change_fraction");
+  t.add_str("verdict");
+  t.add_i64("unchecked_failure_flag");
+  t.add_row({std::string("memory_latency"), std::string("16KiB"), std::string("latency_s"), 0.02, std::string("underpowered"), int64_t{0}});
+  t.add_row({std::string("memory_latency"), std::string("1MiB"), std::string("latency_s"), 0.58, std::string("underpowered"), int64_t{1}});
+  const ReportPage p = build_page(r);
+  ASSERT_EQ(p.charts.size(), 1u);
+  EXPECT_EQ(p.charts[0].takeaway.rfind("FAILS the gate (exit status 1): 0 regression(s)", 0), 0u) << p.charts[0].takeaway;
+  EXPECT_NE(p.charts[0].takeaway.find("worst: memory_latency/1MiB latency_s +58% (unchecked)"), std::string::npos) << p.charts[0].takeaway;
+  EXPECT_EQ(p.charts[0].option["series"][0]["name"], "unchecked failure");
+  EXPECT_EQ(p.charts[0].option["series"][1]["name"], "underpowered");
 }

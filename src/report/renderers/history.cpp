@@ -14,55 +14,90 @@ namespace {
 
 const char* verdict_colour(const std::string& v) {
   if (v == "regression") return "#c0392b";
+  if (v == "unchecked failure") return "#e74c3c";
+  if (v == "wrong_results" || v == "exit_status_differs") return "#8e44ad";
   if (v == "improvement") return "#27ae60";
   if (v == "parameters_differ") return "#e67e22";
+  if (v == "underpowered") return "#5dade2";
   if (v == "untestable") return "#bdc3c7";
-  return "#7f8c8d";
+  return "#7f8c8d";  // unchanged
 }
 
 void render_history_compare(const Result& r, ReportPage& page) {
   page.title = "Benchmark comparison";
   const Table* t = r.table("cases");
   if (!t || t->rows() == 0) return;
-  const auto suite = texts(*t, "suite"), name = texts(*t, "case"), metric = texts(*t, "metric"), verdict = texts(*t, "verdict");
+  const auto suite = texts(*t, "suite"), name = texts(*t, "case"), metric = texts(*t, "metric"), verdict_col = texts(*t, "verdict");
   const auto change = numbers(*t, "change_fraction");
+  const auto unchecked_failure = t->has_column("unchecked_failure_flag") ? numbers(*t, "unchecked_failure_flag") : std::vector<double>(t->rows(), 0.0);
+  // An unchecked case that is worse by the minimum effect fails the gate like a regression: it is
+  // drawn and counted as one (the page said "0 regression(s)" with all bars grey for a run that
+  // exits 1, before 2026-12-03).
+  std::vector<std::string> verdict = verdict_col;
+  for (size_t i = 0; i < verdict.size(); ++i)
+    if (unchecked_failure[i] > 0) verdict[i] = "unchecked failure";
   page.subtitle = "run " + std::to_string(static_cast<int64_t>(r.number("run_b"))) + " against run " +
                   std::to_string(static_cast<int64_t>(r.number("run_a")));
-  // Worst first: regressions by size, then the rest by change.
+  // Worst first: what fails the gate by size, then parameter changes, then the rest by change.
   std::vector<size_t> idx(t->rows());
   std::iota(idx.begin(), idx.end(), size_t{0});
-  auto rank = [&](size_t i) { return verdict[i] == "regression" ? 0 : verdict[i] == "parameters_differ" ? 1 : 2; };
+  auto rank = [&](size_t i) {
+    const std::string& v = verdict[i];
+    return v == "regression" || v == "unchecked failure" ? 0 : v == "wrong_results" || v == "exit_status_differs" ? 1 : v == "parameters_differ" ? 2 : 3;
+  };
   std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     return std::fabs(change[a]) > std::fabs(change[b]);
   });
-  if (idx.size() > 60) idx.resize(60);
+  const size_t shown = std::min<size_t>(idx.size(), 60);
   std::vector<std::string> cats;
-  auto data = nlohmann::ordered_json::array();
-  for (size_t i : idx) {
-    cats.push_back(suite[i] + "/" + name[i] + " " + metric[i]);
-    data.push_back({{"value", std::isfinite(change[i]) ? change[i] * 100 : 0.0},
-                    {"itemStyle", {{"color", verdict_colour(verdict[i])}}},
-                    {"name", verdict[i]}});
+  for (size_t k = 0; k < shown; ++k) cats.push_back(suite[idx[k]] + "/" + name[idx[k]] + " " + metric[idx[k]]);
+  // One series per verdict present, stacked on the one bar of each case, so that the legend names
+  // the colours (one series named "change" had a legend swatch of no bar's colour).
+  std::vector<std::string> kinds;
+  for (size_t k = 0; k < shown; ++k)
+    if (std::find(kinds.begin(), kinds.end(), verdict[idx[k]]) == kinds.end()) kinds.push_back(verdict[idx[k]]);
+  auto series = nlohmann::ordered_json::array();
+  for (const auto& kind : kinds) {
+    auto data = nlohmann::ordered_json::array();
+    for (size_t k = 0; k < shown; ++k) {
+      const size_t i = idx[k];
+      if (verdict[i] == kind) data.push_back(std::isfinite(change[i]) ? change[i] * 100 : 0.0);
+      else data.push_back(nullptr);
+    }
+    series.push_back({{"type", "bar"}, {"name", kind}, {"stack", "verdict"}, {"itemStyle", {{"color", verdict_colour(kind)}}}, {"data", data}});
   }
   Chart ch;
   ch.id = "history-compare";
-  ch.title = "Change of each case's median, B against A (colour: verdict)";
+  ch.title = "Change of each case's median, B against A (colour: verdict)" +
+             (shown < idx.size() ? " - the first " + std::to_string(shown) + " of " + std::to_string(idx.size()) + " cases, worst first" : std::string());
   ch.value_unit = "%";
-  ch.height_px = std::max(360, 22 * static_cast<int>(idx.size()) + 80);
+  ch.height_px = std::max(360, 22 * static_cast<int>(shown) + 80);
   ch.option = base_option();
+  ch.option["grid"]["containLabel"] = true;  // case names are long: the axis makes room (they were cut at 90 px)
+  ch.option["grid"]["left"] = 10;
   ch.option["yAxis"] = category_axis(cats);
   ch.option["yAxis"]["inverse"] = true;
   ch.option["xAxis"] = value_axis("change of the median (%)");
-  ch.option["series"] = {{{"type", "bar"}, {"name", "change"}, {"data", data}}};
+  ch.option["series"] = series;
   const int64_t reg = static_cast<int64_t>(r.number("regression_count")), imp = static_cast<int64_t>(r.number("improvement_count"));
-  std::string take = std::to_string(reg) + " regression(s), " + std::to_string(imp) + " improvement(s) among " +
-                     std::to_string(t->rows()) + " cases";
+  const int64_t unchecked = r.scalar("unchecked_count") ? static_cast<int64_t>(r.number("unchecked_count")) : 0;
+  const int64_t unchecked_fail = r.scalar("unchecked_failure_count") ? static_cast<int64_t>(r.number("unchecked_failure_count")) : 0;
+  const int64_t missing = r.scalar("missing_in_b_count") ? static_cast<int64_t>(r.number("missing_in_b_count")) : 0;
+  std::string take;
+  if (const Value* g = r.scalar("gate_failed"); g && std::get_if<bool>(g))
+    take = std::get<bool>(*g) ? "FAILS the gate (exit status 1): " : "passes the gate: ";
+  take += std::to_string(reg) + " regression(s), " + std::to_string(imp) + " improvement(s) among " + std::to_string(t->rows()) + " cases";
+  if (unchecked > 0)
+    take += "; " + std::to_string(unchecked) + " could not be checked (too few repetitions, wrong results or exit statuses), " +
+            std::to_string(unchecked_fail) + " of them worse by the minimum effect or wrong";
+  if (missing > 0) take += "; " + std::to_string(missing) + " case(s) of A missing from B";
   if (r.scalar("parameters_differ_count") && r.number("parameters_differ_count") > 0)
     take += ", " + fmt_count(r.number("parameters_differ_count")) + " with different parameters";
   for (size_t i : idx)
-    if (verdict[i] == "regression") {
-      take += "; worst: " + suite[i] + "/" + name[i] + " " + metric[i] + " " + (change[i] > 0 ? "+" : "") + fmt_pct(change[i]);
+    if (verdict[i] == "regression" || verdict[i] == "unchecked failure") {
+      take += "; worst: " + suite[i] + "/" + name[i] + " " + metric[i] + " " + (change[i] > 0 ? "+" : "") + fmt_pct(change[i]) +
+              (verdict[i] == "regression" ? "" : " (unchecked)");
       break;
     }
   ch.takeaway = take;

@@ -149,14 +149,19 @@ void per_rank(const Result& r, ReportPage& page) {
   }
   series.push_back({{"type", "scatter"}, {"name", "end of step"}, {"symbol", "diamond"}, {"symbolSize", 10}, {"data", [&] {
                       auto a = nlohmann::ordered_json::array();
-                      for (size_t i = 0; i < n; ++i) a.push_back({endv[i], static_cast<double>(i)});
+                      for (size_t i = 0; i < n; ++i)
+                        a.push_back({{"value", {endv[i], static_cast<double>(i)}}, {"tip", fmt_seconds(endv[i])}});
                       return a;
                     }()}});
   ch.option["series"] = series;
-  const auto mx = std::max_element(endv.begin(), endv.begin() + static_cast<long>(n));
-  const auto mn = std::min_element(endv.begin(), endv.begin() + static_cast<long>(n));
+  if (t->rows() > n) ch.title += " (the first " + std::to_string(n) + " of " + std::to_string(t->rows()) + " rank classes)";
+  // The latest and earliest over every rank class, drawn or not (the first 128 only, before
+  // 2026-12-03: "0% after the earliest" where the classes spread 1.3%).
+  const auto mx = std::max_element(endv.begin(), endv.end());
+  const auto mn = std::min_element(endv.begin(), endv.end());
   const size_t last = static_cast<size_t>(mx - endv.begin());
-  ch.takeaway = lanes[last] + " finishes last at " + fmt_seconds(*mx) +
+  const std::string last_name = "rank " + fmt_count(rep[last]) + (cnt[last] > 1 ? " (x" + fmt_count(cnt[last]) + ")" : "");
+  ch.takeaway = last_name + " finishes last at " + fmt_seconds(*mx) +
                 (*mn > 0 ? ", " + fmt_pct(*mx / *mn - 1) + " after the earliest (" + fmt_seconds(*mn) + ")" : "");
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
