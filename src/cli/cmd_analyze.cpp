@@ -104,6 +104,13 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder --device and the trace's device name are looked up in (default: the bundled one)");
   cmd->add_option("--device", a->device,
                   "Catalog device for the roofline (e.g. h100-sxm-80gb); default: from the trace's deviceProperties");
+  // --diff compares kernels and operators only: the options of the analyses are refused with it
+  // (`--diff --compat hta` said nothing and ran Sextant's rules, 2026-12-03 review).
+  if (CLI::Option* d = cmd->get_option_no_throw("--diff"))
+    for (const char* name : {"--compat", "--only", "--per-launch", "--kernel-delay-us", "--stragglers", "--scale", "--drop-gaps",
+                             "--unexplained-gap-us", "--critical-path-rows", "--sequence-depth", "--gap-threshold-us", "--cache",
+                             "--cache-dir", "--no-clock-sync", "--catalog", "--device"})
+      if (CLI::Option* o = cmd->get_option_no_throw(name)) d->excludes(o);
   add_output_options(*cmd, a->out);
   cmd->callback([a, o_top, o_stragglers] {
 #ifdef __GLIBC__

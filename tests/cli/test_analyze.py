@@ -436,6 +436,41 @@ class AnalyzeCli(unittest.TestCase):
         self.assertEqual(sorted(doc["tables"]["collective_arrivals"]["columns"]["rank"]), [0, 1])
         self.assertIn("repeats a (process group, operation, sequence)", " | ".join(doc["tables"]["diagnostics"]["columns"]["name"]))
 
+    def test_hta_compat_rounds_epoch_timestamps_in_float64_as_hta(self):
+        """HTA reads ts and dur as float64 and takes ceil(ts), floor(ts + dur) there. At epoch
+        microseconds (1.69e15) a double's step is 0.25 us: 957.104 is 957.0, so the kernel starts
+        at 957 (the exact decimal gives 958) and ends at floor(957.0 + 10.5) = 967 (2026-12-03
+        review: 9,614 of 82,026 starts of a synthetic trace rounded otherwise)."""
+        base = 1690000000000000
+        kernel = {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "args": {"stream": 7, "correlation": 1, "device": 0}}
+        text = json.dumps({"traceEvents": [dict(kernel, ts=0, dur=0)]})
+        # Written by hand: json.dumps would print the float, not the decimal a profiler writes.
+        text = text.replace('"ts": 0, "dur": 0', f'"ts": {base + 957}.104, "dur": 10.5')
+        self.assertIn("957.104", text)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "epoch.json")
+            with open(path, "w") as f:
+                f.write(text)
+            hta = json.loads(run("analyze", path, "--compat", "hta", "--only", "temporal_breakdown", "--json", "-").stdout)
+            exact = json.loads(run("analyze", path, "--only", "temporal_breakdown", "--json", "-").stdout)
+        self.assertEqual(hta["tables"]["temporal_breakdown"]["columns"]["kernel_time(us)"], [10])
+        self.assertAlmostEqual(exact["tables"]["temporal_breakdown"]["columns"]["gpu_span_us"][0], 10.5, places=6)
+
+    def test_a_nameless_event_is_kept_and_counted(self):
+        """An event without a string name is kept under the empty name, as HTA keeps it, and
+        counted in the diagnostics (it was kept silently, 2026-12-03 review)."""
+        ev = [{"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 10, "dur": 5, "args": {"stream": 7}},
+              {"ph": "X", "cat": "kernel", "name": {"x": 1}, "pid": 0, "tid": 7, "ts": 20, "dur": 5, "args": {"stream": 7}}]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "noname.json")
+            with open(path, "w") as f:
+                json.dump({"traceEvents": ev}, f)
+            doc = json.loads(run("analyze", path, "--only", "temporal_breakdown", "--json", "-").stdout)
+        diag = doc["tables"]["diagnostics"]["columns"]
+        i = diag["name"].index("complete event without a string name (kept under the empty name)")
+        self.assertEqual(diag["count"][i], 2)
+        self.assertEqual(doc["tables"]["temporal_breakdown"]["columns"]["gpu_span_us"], [15.0])
+
     def test_odd_but_readable_files_are_read(self):
         """Review of 2026-12-02: a UTF-8 BOM, NaN / Infinity / inf as an arg value (Python's json,
         older Kineto's zero-duration memcpy bandwidth), zero padding after a gzip stream, and the

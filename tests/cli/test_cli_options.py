@@ -49,6 +49,10 @@ class CliOptions(unittest.TestCase):
         self.refused(["validate", "data/validation/inference.csv", "--engine", "simulate"], "'--engine'", "applies to training CSVs")
         self.refused(["validate", "data/validation/inference.csv", "--leave-one-source-out"], "applies to training CSVs")
         self.refused(["analyze", "tests/data/trace/param/dlrm_8rank", "--stragglers", "3"], "--stragglers", "--compat hta")
+        # --diff compares kernels and operators: the analyses' options are refused with it (ignored before).
+        d = "tests/data/trace/param/dlrm_8rank/"
+        self.refused(["analyze", "--diff", d + "rank-0.json.gz", d + "rank-1.json.gz", "--compat", "hta"], "--compat", "--diff")
+        self.refused(["analyze", "--diff", d + "rank-0.json.gz", d + "rank-1.json.gz", "--only", "idle_time"], "--only", "--diff")
 
     def test_colliding_outputs_are_refused_before_writing(self):
         with tempfile.TemporaryDirectory() as d:

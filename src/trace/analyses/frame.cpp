@@ -1,6 +1,7 @@
 #include "trace/analyses/frame.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "core/error.hpp"
@@ -61,7 +62,6 @@ static int64_t floor_div(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
 static bool is_profiler_step(const std::string& n) {
   if (!starts_with(n, "ProfilerStep#")) return false;
@@ -81,9 +81,19 @@ Frame build_frame(const RankTrace& t, bool hta) {
     if (hta) return t.cat[i] != Category::GpuUserAnnotation && t.stream[i] != -1;
     return is_gpu_category(t.cat[i]);
   };
-  auto ts_of = [&](size_t i) { return hta ? ceil_div(t.ts_ns[i], 1000) : t.ts_ns[i]; };
+  // HTA reads ts and dur into float64 columns (json.load, then pandas) and rounds there:
+  // ceil(ts), floor(ts + dur) with the sum in float64. At epoch-microsecond timestamps (1.7e15
+  // us) a double's step is 0.25 us, so "...957.104" is 957.0 and rounds up to 957 where the exact
+  // decimal gives 958 (9,614 of 82,026 starts of a synthetic trace, 2026-12-03 review). The
+  // decimal's nearest double is q + r/1000 (q whole us, r ns, < 2^53: one rounding, ties to even
+  // as strtod), so compat mode computes as HTA does; whole microseconds are exact either way.
+  auto us_double = [](int64_t ns) {
+    const int64_t q = floor_div(ns, 1000);
+    return static_cast<double>(q) + static_cast<double>(ns - q * 1000) / 1000.0;
+  };
+  auto ts_of = [&](size_t i) { return hta ? static_cast<int64_t>(std::ceil(us_double(t.ts_ns[i]))) : t.ts_ns[i]; };
   auto end_of = [&](size_t i) {
-    return hta ? floor_div(t.ts_ns[i] + t.dur_ns[i], 1000) : t.ts_ns[i] + t.dur_ns[i];
+    return hta ? static_cast<int64_t>(std::floor(us_double(t.ts_ns[i]) + us_double(t.dur_ns[i]))) : t.ts_ns[i] + t.dur_ns[i];
   };
 
   // ProfilerStep names, as flags per string id (one lookup per event).

@@ -1346,10 +1346,10 @@ class Scanner {
 #undef KEY
 
   // Commits one parsed event: a row of the columns, a memory sample, or diagnostics. The common
-  // case (a complete event with a category and in-range ts and dur, which commit_checked would
+  // case (a complete event with a name, a category and in-range ts and dur, which commit_checked would
   // keep without a diagnostic) is tested inline; everything else takes commit_checked.
   void commit(EventFields& ev) {
-    if (ev.has_ph && ev.ph == 'X' && ev.has_cat && ev.ts.ok && ev.dur.ok && !ev.ts.out_of_range &&
+    if (ev.has_ph && ev.ph == 'X' && ev.has_cat && ev.has_name && ev.ts.ok && ev.dur.ok && !ev.ts.out_of_range &&
         !ev.dur.out_of_range && ev.ts.milli >= 0 && ev.dur.milli >= 0 && ev.ts.milli <= INT64_MAX - ev.dur.milli) {
       if (ev.ts.has_fraction || ev.dur.has_fraction) out_.float_timestamps = true;
       push_row(ev, category_from_string(ev.cat));
@@ -1442,6 +1442,11 @@ class Scanner {
     }
     Category c = ev.has_cat ? category_from_string(ev.cat) : Category::None;
     if (!ev.has_cat) t.diagnostics.add("complete event without cat", "info", std::string(ev.name));
+    // Kept (its time counts) under the empty name, and counted: it had been kept silently (review
+    // of 2026-12-03), where a missing ts, dur, ph or cat is a diagnostic.
+    if (!ev.has_name) [[unlikely]]
+      t.diagnostics.add("complete event without a string name (kept under the empty name)", "info",
+                        ev.has_cat ? "cat " + std::string(ev.cat) : std::string("(no cat)"));
     push_row(ev, c);
   }
 
