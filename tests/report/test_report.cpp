@@ -471,8 +471,9 @@ TEST(ReportRenderers, EstimateRooflinePlacesOpsUnderTheCeilings) {
   EXPECT_EQ(series[3]["data"][0]["value"], nlohmann::ordered_json({100.0, 100.0, 10.0}));
   // The larger share draws the larger point.
   EXPECT_GT(series[2]["data"][0]["symbolSize"].get<double>(), series[3]["data"][0]["symbolSize"].get<double>());
-  EXPECT_EQ(c->takeaway, "compute-bound ops take 60% of the step, memory-bound 15%, kernel overhead 0%, communication 20%; the largest "
-                         "op, mlp.up 8192x8192x8192 (60%), attains 500 TFLOP/s, 50% of its roof (ridge 500 FLOP/byte); 2 of 4 ops have "
+  // Communication is not a fourth share: it may run alongside compute (the shares had summed past 100%).
+  EXPECT_EQ(c->takeaway, "compute-bound ops take 60% of the step, memory-bound 15%, kernel overhead 0% (communication runs 20% of it, "
+                         "partly alongside them); the largest op, mlp.up 8192x8192x8192 (60%), attains 500 TFLOP/s, 50% of its roof (ridge 500 FLOP/byte); 2 of 4 ops have "
                          "FLOPs and are placed");
 }
 
@@ -564,6 +565,37 @@ TEST(ReportRenderers, ValidateShowsTheErrorOfEveryRow) {
   EXPECT_EQ(c.takeaway, "3 rows: median |error| 5.00%, p90 12.0%, max 56.4% (B, -56.4%); without the 1 row(s) of an acknowledged "
                         "issue, max 20.0%");
   EXPECT_EQ(unit_of("error_pct").label, "%");
+}
+
+// Does the plan headline place the scenario's own plan and call a best MFU above the validated
+// maximum an upper bound, with bars drawn from zero? (None of it was on the page.)
+TEST(ReportRenderers, PlanHeadlinePlacesTheOwnPlan) {
+  Result r;
+  r.command = "plan";
+  r.set("plans_fit_count", int64_t{100});
+  r.set("plans_tied_with_best_count", int64_t{3});
+  r.set("own_plan", std::string("tp8 pp4"));
+  r.set("own_plan_status", std::string("ranked"));
+  r.set("own_plan_rank", int64_t{42});
+  r.set("own_plan_step_time_s", 8.6);
+  r.set("own_plan_slower_than_best_fraction", 0.25);
+  r.set("best_mfu_fraction", 0.54);
+  r.set("validated_mfu_max_fraction", 0.47);
+  Table& t = r.add_table("ranking");
+  t.add_i64("rank");
+  t.add_str("tie");
+  t.add_i64("tp");
+  t.add_f64("step_time_s");
+  t.add_row({int64_t{1}, std::string("best"), int64_t{8}, 6.89});
+  t.add_row({int64_t{2}, std::string("tie"), int64_t{4}, 6.9});
+  const ReportPage p = build_page(r);
+  ASSERT_FALSE(p.charts.empty());
+  const Chart& c = p.charts[0];
+  EXPECT_EQ(c.id, "plan-ranking");
+  EXPECT_NE(c.takeaway.find("the scenario's own plan (tp8 pp4) ranks 42, 8.60 s, 25% slower than the best"), std::string::npos) << c.takeaway;
+  EXPECT_NE(c.takeaway.find("MFU of 54% is above the highest validated (47%): read its speed as an upper bound"), std::string::npos)
+      << c.takeaway;
+  EXPECT_FALSE(c.option["xAxis"].contains("scale"));
 }
 
 // Does the headline of a comparison that fails the gate say so when no case is a regression but

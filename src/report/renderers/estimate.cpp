@@ -206,7 +206,7 @@ void roofline(const Result& r, ReportPage& page) {
   const double top_tf = flops[top] / time[top];
   ch.takeaway = "compute-bound ops take " + fmt_pct(share_by_bound["compute"]) + " of the step, memory-bound " +
                 fmt_pct(share_by_bound["memory"]) + ", kernel overhead " + fmt_pct(share_by_bound["overhead"]) +
-                ", communication " + fmt_pct(share_by_bound["comm"]) + "; the largest op, " + op[top] +
+                " (communication runs " + fmt_pct(share_by_bound["comm"]) + " of it, partly alongside them)" + "; the largest op, " + op[top] +
                 (shape[top].empty() ? "" : " " + shape[top]) + " (" + fmt_pct(share[top]) + "), attains " +
                 fmt_num(top_tf / 1e12) + " TFLOP/s, " + fmt_pct(top_tf / std::min(peak, flops[top] / bytes[top] * bw)) +
                 " of its roof (ridge " + fmt_num(ridge) + " FLOP/byte); " + std::to_string(placed) + " of " +
