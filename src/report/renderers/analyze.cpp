@@ -38,6 +38,11 @@ void temporal(const Result& r, ReportPage& page) {
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
   ch.option["yAxis"] = value_axis("time over the GPU-active span (ms)");
+  // A thousand ranks are a thousand bars: a zoom window over the first 64, the slider for the rest
+  // (3,072 bars had shared 520 px, 2026-12-03 review).
+  if (ranks.size() > 64)
+    ch.option["dataZoom"] = {{{"type", "inside"}, {"xAxisIndex", 0}, {"startValue", 0}, {"endValue", 63}},
+                             {{"type", "slider"}, {"xAxisIndex", 0}, {"bottom", 8}, {"startValue", 0}, {"endValue", 63}}};
   ch.option["series"] = {
       {{"type", "bar"}, {"stack", "t"}, {"name", "compute"}, {"data", json_array(scaled(comp, 1e-3))}},
       {{"type", "bar"}, {"stack", "t"}, {"name", "non-compute (communication, memory)"}, {"data", json_array(scaled(non, 1e-3))}},
@@ -244,10 +249,14 @@ void skew_heatmap(const Result& r, ReportPage& page) {
   ch.title = arrivals ? "Collective arrival per rank: how much later than the earliest rank each rank started"
                      : "Collective start skew: which rank arrived last, and how late";
   ch.value_unit = "µs";
-  ch.height_px = std::max(280, static_cast<int>(rows.size()) * 22 + 120);
+  // At most 1,400 px: a row per rank of a 1,024-rank job had made the chart 22,648 px tall with
+  // its colour key at the very bottom; beyond 60 rows the axis labels thin themselves out and the
+  // colour key sits on the right.
+  ch.height_px = std::min(1400, std::max(280, static_cast<int>(rows.size()) * 22 + 120));
   ch.option = base_option();
   ch.option["tooltip"]["trigger"] = "item";
   ch.option["grid"]["bottom"] = 90;
+  if (rows.size() > 60) ch.option["grid"]["right"] = 110;
   ch.option["xAxis"] = category_axis(cols, "collective (process group, operation, sequence)");
   ch.option["xAxis"]["axisLabel"] = {{"show", false}};
   ch.option["xAxis"]["nameGap"] = 12;
@@ -255,6 +264,13 @@ void skew_heatmap(const Result& r, ReportPage& page) {
   ch.option["visualMap"] = {{"min", 0},      {"max", max_skew > 0 ? max_skew : 1}, {"calculable", true},
                             {"orient", "horizontal"}, {"left", "center"}, {"bottom", 0},
                             {"text", {"skew (µs)", ""}}};
+  if (rows.size() > 60) {
+    ch.option["visualMap"]["orient"] = "vertical";
+    ch.option["visualMap"].erase("left");
+    ch.option["visualMap"].erase("bottom");
+    ch.option["visualMap"]["right"] = 0;
+    ch.option["visualMap"]["top"] = 40;
+  }
   ch.option["series"] = {{{"type", "heatmap"}, {"name", arrivals ? "arrival delay (µs)" : "start skew (µs)"}, {"data", data}}};
   if (!by_rank.empty() && sum_skew > 0) {
     const auto w = std::max_element(by_rank.begin(), by_rank.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -291,10 +307,13 @@ void critical_path(const Result& r, ReportPage& page) {
     tot[attr[i]] += us[i];
     all += us[i];
   }
+  const size_t all_iters = iters.size();
   if (iters.size() > 64) iters.resize(64);
   Chart ch;
   ch.id = "critical-path";
-  ch.title = "Critical path of each iteration by attribution";
+  ch.title = "Critical path of each iteration by attribution" +
+             (all_iters > iters.size() ? " (the first " + std::to_string(iters.size()) + " of " + std::to_string(all_iters) + " drawn)"
+                                       : std::string());
   ch.value_unit = "ms";
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(iters, "iteration");
@@ -308,7 +327,9 @@ void critical_path(const Result& r, ReportPage& page) {
   }
   ch.option["series"] = series;
   const auto top = std::max_element(tot.begin(), tot.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  if (all > 0) ch.takeaway = top->first + " is " + fmt_pct(top->second / all) + " of the critical path over all iterations";
+  if (all > 0)
+    ch.takeaway = top->first + " is " + fmt_pct(top->second / all) + " of the critical path over all " + std::to_string(all_iters) +
+                  " iterations" + (all_iters > iters.size() ? " (the first " + std::to_string(iters.size()) + " drawn)" : std::string());
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 }
