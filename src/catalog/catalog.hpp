@@ -289,6 +289,12 @@ struct ModelConfig {
   std::optional<MoEConfig> moe;
   std::optional<MLAConfig> mla;
   std::vector<std::string> ignored_keys;  // from a Hugging Face config: keys with no effect
+  // From a Hugging Face config's quantization_config: the scheme as written ("fp8", "mxfp4",
+  // "awq 4-bit", ...; empty: none) and the weight format of `sextant infer` it maps to ("fp8",
+  // "fp4", "int4"; empty when none or not mapped). Inference costs a checkpoint in its own
+  // format unless told otherwise; training ignores both (its precision is the scenario's).
+  std::string checkpoint_quantization;
+  std::string checkpoint_weight_format;
   std::string file;
 
   int kv_dim() const { return kv_heads * head_dim; }

@@ -1,6 +1,7 @@
 // Hugging Face config.json -> ModelConfig. Each model_type maps its own key names; keys that
 // do not change the performance model (token ids, rope scaling, dropout, ...) are listed in
 // ModelConfig::ignored_keys so the user sees what was not used.
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -310,6 +311,30 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
                       ", and no head_dim is given",
                   "state head_dim in the config");
     c.head_dim = c.hidden / c.heads;
+  }
+  // The checkpoint's quantisation (the weights' stored format): gpt-oss's MXFP4 and DeepSeek-V3's
+  // FP8 had been costed in bf16 by `infer` without a word (2026-12-03 review).
+  if (r.has("quantization_config")) {
+    r.used.insert("quantization_config");
+    const nlohmann::json& q = j["quantization_config"];
+    if (q.is_object()) {
+      auto str = [&](const char* k) { return q.contains(k) && q[k].is_string() ? q[k].get<std::string>() : std::string(); };
+      std::string method = str("quant_method");
+      for (auto& ch : method) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const int bits = q.contains("bits") && q["bits"].is_number_integer() ? q["bits"].get<int>()
+                       : q.contains("w_bit") && q["w_bit"].is_number_integer() ? q["w_bit"].get<int>() : 0;
+      std::string algo = str("quant_algo");
+      if (algo.empty() && q.contains("quantization") && q["quantization"].is_object() && q["quantization"].contains("quant_algo") &&
+          q["quantization"]["quant_algo"].is_string())
+        algo = q["quantization"]["quant_algo"].get<std::string>();
+      for (auto& ch : algo) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      c.checkpoint_quantization = method.empty() ? "unnamed" : method;
+      if (!algo.empty()) c.checkpoint_quantization += " " + algo;
+      else if (bits > 0) c.checkpoint_quantization += " " + std::to_string(bits) + "-bit";
+      if (method == "fp8" || (method == "modelopt" && algo.rfind("FP8", 0) == 0) || method == "fbgemm_fp8") c.checkpoint_weight_format = "fp8";
+      else if (method == "mxfp4" || (method == "modelopt" && algo.find("FP4") != std::string::npos)) c.checkpoint_weight_format = "fp4";
+      else if ((method == "awq" || method == "gptq") && bits == 4) c.checkpoint_weight_format = "int4";
+    }
   }
   // A model routed in every layer has no dense FFN width (the catalog's entries say 0): Mixtral's
   // intermediate_size is its experts' width, read above.

@@ -58,7 +58,9 @@ inline CLI::Validator finite_in_range(double lo, double hi) {
 // A CLI11 check for a seed: an integer from 0 to 2^63-1 written in decimal digits (no sign, no
 // wrap). Seeds are reported in results as 64-bit signed integers, and scenario files take the same
 // range, so every seed a result shows can be given back.
-inline CLI::Validator unsigned_64() {
+// label: the type shown in --help ("SEED" for seeds, "COUNT" for --top; "UINT:SEED" on a count
+// read oddly).
+inline CLI::Validator unsigned_64(const char* label = "SEED") {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         bool digits = !text.empty() && text.size() <= 19;
@@ -66,7 +68,7 @@ inline CLI::Validator unsigned_64() {
         if (digits && (text.size() < 19 || text <= "9223372036854775807")) return {};
         return "must be an integer from 0 to 9223372036854775807 (2^63-1), got '" + text + "'";
       },
-      "SEED");
+      label);
 }
 
 // Renders r as the user asked: the table on stdout (unless --json - or --quiet), JSON, CSVs,

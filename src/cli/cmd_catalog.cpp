@@ -194,9 +194,14 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     }
     r.set("params_total_count", m.params_total());
     r.set("params_active_count", m.params_active());
+    if (!m.checkpoint_quantization.empty()) {
+      r.set("checkpoint_quantization", m.checkpoint_quantization);
+      r.set("checkpoint_weight_format", m.checkpoint_weight_format.empty() ? std::string("not mapped") : m.checkpoint_weight_format);
+    }
     if (!m.ignored_keys.empty()) {
-      // Keys of a Hugging Face config.json that do not affect performance (shown, not silently dropped).
-      Table& t = r.add_table("ignored_keys", "config.json keys with no effect on performance");
+      // Keys of a Hugging Face config.json this mapping does not read (shown, not silently dropped;
+      // `estimate` names those that could matter).
+      Table& t = r.add_table("ignored_keys", "config.json keys this model_type's mapping does not read");
       t.add_str("key");
       for (const auto& k : m.ignored_keys) t.add_row({k});
     }

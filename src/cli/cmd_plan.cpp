@@ -30,7 +30,7 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--practice", a->practice,
                   "Check against practice: search every job of a training.csv (data/validation/training.csv) and place its published plans");
   // (a negative value wrapped to 2^64 - 5 and re-ranked every fitting plan, before 2026-12-03)
-  cmd->add_option("--rerank-top", a->rerank_top, "Re-rank the best K plans with simulate (default 10; 0: off)")->check(unsigned_64());
+  cmd->add_option("--rerank-top", a->rerank_top, "Re-rank the best K plans with simulate (default 10; 0: off)")->check(unsigned_64("COUNT"));
   add_output_options(*cmd, a->out);
   cmd->callback([a] {
     const MpiWorld world;

@@ -46,7 +46,7 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
   cmd.add_flag("--sp-only", a.no_sp_off, "With tp > 1 only try sequence parallelism on");
   cmd.add_flag("--vary-dp-overlap", a.vary_dp_overlap, "Also try gradient-reduce and parameter-gather overlap off");
   cmd.add_option("--threads", a.threads, "Worker threads (default 0: the CPUs this process may use)")->check(non_negative_number());
-  cmd.add_option("--top", a.top, "Rows of the ranked table (0: all fitting plans; default 20)")->check(unsigned_64());
+  cmd.add_option("--top", a.top, "Rows of the ranked table (0: all fitting plans; default 20)")->check(unsigned_64("COUNT"));
   cmd.add_flag("--no-progress", a.no_progress, "Never draw the progress bar");
   cmd.add_flag("--any-framework-feature", a.any_framework_feature,
                "Search every plan feature, not only those the scenario's framework offers (its catalog capabilities)");

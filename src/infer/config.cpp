@@ -118,7 +118,7 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
     x.expert_load_factor = d.f64("expert_load_factor", 0);
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
-    x.weight_format = d.str("weight_format", "bf16");
+    x.weight_format = d.str("weight_format", "");  // "": the checkpoint's (quantization_config), else bf16
     x.activation_format = d.str("activation_format", "bf16");
     x.kv_format = d.str("kv_format", "");  // "": make_deployment's default
     // Errors found when the deployment is built (an unknown accelerator, tp not dividing the heads)
@@ -368,6 +368,7 @@ static Result run_serve_in(StudySpec s) {
   if (s.load_fraction > 0) s.workload.rate_per_s = s.load_fraction * cap;
   const auto reqs = generate_requests(s.workload);
   Result r = simulate_serving(s.serving, reqs);
+  for (const auto& n : weight_format_notes(s.serving.deployment)) r.notes.push_back(n);
   // Lengths are clamped to [min, max]: a bound inside the distribution's tail moves the mean the
   // workload asked for (exponential, mean 256, max 511: 224), which is said.
   if (s.workload.arrival != "trace" && !reqs.empty()) {
@@ -493,6 +494,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
   r.set("activation_workspace_bytes_per_device", workspace);
+  for (const auto& n : weight_format_notes(d)) r.notes.push_back(n);
   if (d.accel.kind == "soc" && ds.memory_gib == 0)
   {
     char gbs[64];

@@ -62,6 +62,9 @@ struct Deployment {
   EngineProfile engine;
   Parallelism par;
   NumberFormat weight = parse_format("fp16"), activation = parse_format("fp16"), kv = parse_format("fp16");
+  // Where the weight format came from, for the result's notes: "given", "checkpoint" (the
+  // config.json's quantization_config) or "default" (bf16).
+  std::string weight_format_source = "given";
   Link link;
   // Cross-layer KV sharing: groups of this many consecutive layers share one KV cache (as in
   // cross-layer attention and Apple's on-device models); 1 = every layer has its own.

@@ -25,6 +25,23 @@ std::string context_window_text(const Deployment& d) {
   return d.model.id + "'s context window of " + std::to_string(d.context_window_tokens) + " tokens";
 }
 
+std::vector<std::string> weight_format_notes(const Deployment& d) {
+  std::vector<std::string> out;
+  const auto& m = d.model;
+  if (m.checkpoint_quantization.empty()) return out;
+  if (d.weight_format_source == "checkpoint")
+    out.push_back("weights in " + d.weight.name + ", the format of the checkpoint (config.json quantization_config: " +
+                  m.checkpoint_quantization + "); give the weight format to cost another");
+  else if (m.checkpoint_weight_format.empty())
+    out.push_back("the checkpoint's quantization_config (" + m.checkpoint_quantization + ") names no format Sextant maps: weights costed in " +
+                  d.weight.name + (d.weight_format_source == "default" ? " (the default)" : "") +
+                  "; give the weight format that matches it (fp8, fp4, int4, int8, ...)");
+  else if (d.weight.name != m.checkpoint_weight_format)
+    out.push_back("weights costed in " + d.weight.name + " as given; the checkpoint stores " + m.checkpoint_weight_format + " (" +
+                  m.checkpoint_quantization + ")");
+  return out;
+}
+
 Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s, const SourceLocation& where) {
   Deployment d;
   auto at = [&](const std::string& key) {
@@ -62,7 +79,15 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   d.par = Parallelism{s.tp, s.pp, s.ep};
   d.kv_share_layers = s.kv_share_layers;
   d.expert_load_factor = s.expert_load_factor;
-  d.weight = parse_format(s.weight_format, at("weight_format"));
+  if (!s.weight_format.empty()) {
+    d.weight = parse_format(s.weight_format, at("weight_format"));
+  } else if (!d.model.checkpoint_weight_format.empty()) {
+    d.weight = parse_format(d.model.checkpoint_weight_format);
+    d.weight_format_source = "checkpoint";
+  } else {
+    d.weight = parse_format("bf16");
+    d.weight_format_source = "default";
+  }
   d.activation = parse_format(s.activation_format, at("activation_format"));
   // No KV format given: the activations' when they are 16-bit, else bf16 (vLLM's kv_cache_dtype
   // auto keeps the model's 16-bit dtype under FP8 W8A8; an fp8 cache is opt-in). Serve had taken

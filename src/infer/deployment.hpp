@@ -3,6 +3,7 @@
 // engine, system (optional), parallelism and formats.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "infer/cost_model.hpp"
 
@@ -13,7 +14,9 @@ struct DeploymentSpec {
   int tp = 1, pp = 1, ep = 1;
   int kv_share_layers = 1;  // cross-layer KV sharing (see Deployment)
   double expert_load_factor = 0;  // MoE under EP, busiest rank over mean (see Deployment); 0: default
-  std::string weight_format = "bf16", activation_format = "bf16";
+  // weight_format "": the checkpoint's own format when its config.json's quantization_config
+  // names one Sextant knows (ModelConfig::checkpoint_weight_format), else bf16.
+  std::string weight_format, activation_format = "bf16";
   std::string kv_format;  // "": the activation format when 16-bit, else bf16 (vLLM's kv_cache_dtype auto)
   // Device memory in GiB (2^30 bytes: the "GB" of Apple's and GPU vendors' memory sizes) when it
   // differs from the catalog entry's (an Apple SoC ships with several sizes; the catalog lists
@@ -39,6 +42,11 @@ Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& 
 // "the max_model_len of N tokens" when it shortens the model's window, else "MODEL's context
 // window of N tokens", for messages about requests beyond it.
 std::string context_window_text(const Deployment& d);
+
+// Notes on the weight format: taken from the checkpoint's quantization_config, or a
+// quantization_config that names a scheme Sextant does not map (costed as given or bf16), or a
+// given format other than the checkpoint's.
+std::vector<std::string> weight_format_notes(const Deployment& d);
 
 Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s,
                            const SourceLocation& where = {});

@@ -89,10 +89,29 @@ TEST(HfConfig, DeepSeekV3ArchitectureGives671B) {
   EXPECT_EQ(m.moe->shared_experts, 1);
   EXPECT_NEAR(m.params_total() / 1e9, 671, 0.01 * 671);
   EXPECT_NEAR(m.params_active() / 1e9, 37, 0.03 * 37);
-  // Quantisation, routing-score details and the MTP module do not change the step model.
-  for (const char* k : {"quantization_config", "rope_scaling", "n_group", "topk_group", "scoring_func",
-                        "routed_scaling_factor", "num_nextn_predict_layers"})
+  // Routing-score details and the MTP module do not change the step model.
+  for (const char* k : {"rope_scaling", "n_group", "topk_group", "scoring_func", "routed_scaling_factor", "num_nextn_predict_layers"})
     EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+  // The checkpoint's FP8 is read: inference costs its weights in fp8 unless told otherwise.
+  EXPECT_FALSE(has(m.ignored_keys, "quantization_config"));
+  EXPECT_EQ(m.checkpoint_quantization, "fp8");
+  EXPECT_EQ(m.checkpoint_weight_format, "fp8");
+}
+
+// Does a quantization_config name the format the checkpoint's weights are stored in (gpt-oss's
+// MXFP4, ModelOpt NVFP4, AWQ 4-bit), and is a scheme without a mapping named but not guessed?
+TEST(HfConfig, QuantizationConfigNamesTheCheckpointFormat) {
+  const std::string base = R"({"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 8,
+    "num_hidden_layers": 4, "intermediate_size": 8192, "vocab_size": 32000, "quantization_config": )";
+  auto q = [&](const std::string& qc) { return parse_hf_config(base + qc + "}", "config.json"); };
+  EXPECT_EQ(q(R"({"quant_method": "mxfp4"})").checkpoint_weight_format, "fp4");
+  EXPECT_EQ(q(R"({"quant_method": "modelopt", "quant_algo": "NVFP4"})").checkpoint_weight_format, "fp4");
+  EXPECT_EQ(q(R"({"quant_method": "modelopt", "quant_algo": "FP8"})").checkpoint_weight_format, "fp8");
+  EXPECT_EQ(q(R"({"quant_method": "awq", "bits": 4, "group_size": 128})").checkpoint_weight_format, "int4");
+  EXPECT_EQ(q(R"({"quant_method": "awq", "bits": 4})").checkpoint_quantization, "awq 4-bit");
+  const auto ct = q(R"({"quant_method": "compressed-tensors", "config_groups": {}})");
+  EXPECT_EQ(ct.checkpoint_quantization, "compressed-tensors");
+  EXPECT_EQ(ct.checkpoint_weight_format, "");
 }
 
 TEST(HfConfig, Gpt2SmallIs124M) {

@@ -38,6 +38,27 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_a_quantised_checkpoint_is_costed_in_its_format(self):
+        """A config.json whose quantization_config says MXFP4 is costed in fp4 unless --weights
+        says otherwise, with a note either way (its weights had been costed in bf16 silently:
+        gpt-oss-120b at 233.6 GB, "does not fit" one H100)."""
+        import tempfile
+        cfg = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+               "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 128256,
+               "quantization_config": {"quant_method": "mxfp4"}}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "config.json")
+            with open(path, "w") as f:
+                json.dump(cfg, f)
+            auto = run_json("infer", "estimate", "--model", path, "--accelerator", "h100-sxm-80gb")
+            bf16 = run_json("infer", "estimate", "--model", path, "--accelerator", "h100-sxm-80gb", "--weights", "bf16")
+        self.assertEqual(scalars(auto)["weight_format"], "fp4")
+        self.assertIn("the format of the checkpoint (config.json quantization_config: mxfp4)", " ".join(auto["notes"]))
+        self.assertEqual(scalars(bf16)["weight_format"], "bf16")
+        self.assertIn("the checkpoint stores fp4", " ".join(bf16["notes"]))
+        # 4.5 bits against 16, the embedding and LM head kept in 16 bits (formats.hpp)
+        self.assertLess(scalars(auto)["weights_bytes_per_device"], 0.4 * scalars(bf16)["weights_bytes_per_device"])
+
     def test_estimate_and_serve_agree_on_what_fits(self):
         """estimate's memory for a context is serve's KV capacity when the two have the same
         largest pass (estimate's prefill of 512 tokens, serve's max_batch_tokens 512): estimate

@@ -408,6 +408,33 @@ TEST(CostModel, AttentionRunsAtTheActivationAndCacheDtype) {
   EXPECT_LT(fp8_fp8kv, 0.55 * bf16);  // both halves at fp8
 }
 
+// Question: is a checkpoint costed in its own stored format when no weight format is given
+// (gpt-oss's MXFP4 had been costed in bf16: 233.6 GB, "does not fit" an H100), and in the given
+// one otherwise?
+TEST(CostModel, WeightsDefaultToTheCheckpointsFormat) {
+  DeploymentSpec s;
+  s.model = "llama3-8b";
+  s.accelerator = "h100-sxm-80gb";
+  s.engine = "vllm";
+  Deployment plain = make_deployment(catalog(), infer_data(), s);
+  EXPECT_EQ(plain.weight.name, "bf16");
+  EXPECT_EQ(plain.weight_format_source, "default");
+  EXPECT_TRUE(weight_format_notes(plain).empty());
+  ModelConfig m = catalog().model("llama3-8b");
+  m.checkpoint_quantization = "mxfp4";
+  m.checkpoint_weight_format = "fp4";
+  Deployment q = plain;
+  q.model = m;
+  // make_deployment resolves the format from the model it loads; here the same rule by hand.
+  q.weight = parse_format(m.checkpoint_weight_format);
+  q.weight_format_source = "checkpoint";
+  ASSERT_EQ(weight_format_notes(q).size(), 1u);
+  EXPECT_NE(weight_format_notes(q)[0].find("the format of the checkpoint"), std::string::npos);
+  q.weight = parse_format("bf16");
+  q.weight_format_source = "given";
+  EXPECT_NE(weight_format_notes(q)[0].find("the checkpoint stores fp4"), std::string::npos);
+}
+
 // Question: is a TP all-reduce the faster of a ring (2(n-1) latency steps) and a one-shot
 // all-reduce ((n-1) x the message, 2 steps), so that small decode messages at TP8 pay 2 steps,
 // not 14, while TP2 (where both forms are equal) is unchanged?
