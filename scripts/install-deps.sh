@@ -16,8 +16,9 @@ PKGS=(
 # (e.g. a NodeSource package, which bundles npm) keeps it.
 PKGS+=(chromium fonts-dejavu-core)
 # The Python module installs with pip from the source tree, without network (docs/python.md).
-PKGS+=(python3-pip python3-setuptools python3-wheel)
-# Locale definitions: python/tests/test_locale.py compiles a decimal-comma locale (de_DE) to check
+# (into a virtual environment with the system's packages: Debian's Python refuses pip installs).
+PKGS+=(python3-pip python3-setuptools python3-wheel python3-venv)
+# Locale definitions: python/tests/test_sextant.py compiles a decimal-comma locale (de_DE) to check
 # that numbers are read and written the same under it (core/c_locale.hpp).
 PKGS+=(locales)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)

@@ -45,8 +45,12 @@ Result list_presets() {
   return r;
 }
 Result fit(const GoodputArgs& a) {
-  if (a.fit_nodes <= 0 || a.fit_days <= 0)
+  // A value given but not positive is named as such ("--fit needs --fit-nodes" read oddly with
+  // --fit-nodes -5 on the line, 2026-12-03 review).
+  if (a.fit_nodes == 0 && a.fit_days == 0)
     throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "--fit needs --fit-nodes N and --fit-days D (the observation)");
+  if (!(a.fit_nodes > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "must be a number of nodes > 0, got " + format_double(a.fit_nodes));
+  if (!(a.fit_days > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "must be a number of days > 0, got " + format_double(a.fit_days));
   const auto f = goodput::fit_incidents(read_file(a.fit_csv), a.fit_csv, a.fit_nodes, a.fit_days);
   Result r;
   r.command = "goodput fit";

@@ -255,7 +255,9 @@ Candidate candidate_of(const Scenario& s, const SearchOptions& opt) {
   c.dp = p.dp;
   c.cp = p.cp;
   c.ep = p.ep;
-  c.etp = p.etp > 0 ? p.etp : p.tp;
+  // A dense model has no experts to split: etp 1, as the search enumerates it (the own-plan line
+  // of a dense Llama read "etp8", its default tp, 2026-12-03 review).
+  c.etp = !s.model.moe ? 1 : p.etp > 0 ? p.etp : p.tp;
   c.micro_batch = s.train.micro_batch;
   c.zero_stage = static_cast<uint8_t>(p.zero_stage);
   c.recompute = static_cast<uint8_t>(s.train.recompute);
@@ -277,7 +279,7 @@ std::string describe(const Candidate& c, const SearchOptions& opt) {
   out += " dp" + std::to_string(c.dp);
   if (c.cp > 1) out += " cp" + std::to_string(c.cp);
   if (c.ep > 1) out += " ep" + std::to_string(c.ep);
-  if (c.etp > 1) out += " etp" + std::to_string(c.etp);  // (only experts are split by it)
+  if (c.etp > 1) out += " etp" + std::to_string(c.etp);  // (only experts are split by it; 1 for a dense model)
   out += " mb" + std::to_string(c.micro_batch) + " zero" + std::to_string(c.zero_stage);
   if (c.sequence_parallel) out += " sp";
   if (c.tp_comm_overlap) out += " tpov";

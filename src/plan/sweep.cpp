@@ -638,7 +638,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     if (candidates == 0)
       r.notes.push_back("pareto: no point of the grid has both " + cx + " and " + cy +
                         (std::find(fits.begin(), fits.end(), true) == fits.end() ? " (no plan fits at any point)"
-                                                                                : " (an objective is unknown, NaN, everywhere: a price or power the catalog lacks)"));
+                                                                                : " (an objective is unknown everywhere: a price or power the catalog lacks)"));
   }
 
   // Elasticity of step time around the design point (the scenario as given): d ln T / d ln p,
@@ -711,11 +711,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         const std::string pct = format_double(std::round(h * 1000) / 10);
         if (std::isnan(tf[0]) || std::isnan(tf[1]))
           r.notes.push_back(k + ": the design plan does not fit at " + (std::isnan(tf[0]) ? "-" : "+") + pct +
-                            "%, so its fixed-plan elasticity is undefined (NaN); " +
+                            "%, so its fixed-plan elasticity is undefined; " +
                             (k == "accelerator.memory_bytes" ? "the plan has less than " + pct + "% of the capacity as headroom"
                                                              : std::string("the parameter changes the plan's memory")));
         if (std::isnan(tr[0]) || std::isnan(tr[1]))
-          r.notes.push_back(k + ": no plan fits at " + (std::isnan(tr[0]) ? "-" : "+") + pct + "%, so the re-planned elasticity is undefined (NaN)");
+          r.notes.push_back(k + ": no plan fits at " + (std::isnan(tr[0]) ? "-" : "+") + pct + "%, so the re-planned elasticity is undefined");
         if (!std::isnan(ef)) binds.emplace_back(k, ef);
         if (!std::isnan(er)) rebinds.emplace_back(k, er);
       }
@@ -750,13 +750,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   };
   if (!o.vary.empty() && o.price_usd_per_gpu_hour <= 0 && !base.system.node_price_usd_per_hour.known &&
       !varied_key("system.node_price_usd_per_hour"))
-    r.notes.push_back("system '" + base.system.id + "' has no node price in the catalog: tokens_per_usd is unknown (NaN); give "
+    r.notes.push_back("system '" + base.system.id + "' has no node price in the catalog: tokens_per_usd is unknown; give "
                       "--price-usd-per-gpu-hour, or vary system.node_price_usd_per_hour");
   if (!o.vary.empty() && !base.accelerator.price_usd.known && !varied_key("accelerator.price_usd"))
     r.notes.push_back("the purchase price of " + base.accelerator.id + " is not in the catalog: tokens_per_s_per_capex_usd is "
-                      "unknown (NaN); vary accelerator.price_usd to give one");
+                      "unknown; vary accelerator.price_usd to give one");
   if (!tdp_known)
-    r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown (NaN)");
+    r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown");
   else if (!idle_known)
     r.notes.push_back("idle power of " + base.accelerator.id + " is not in the catalog: estimated as " +
                       format_double(o.power.idle_fraction_of_tdp) + " x TDP; activity-based power, communication at " +

@@ -23,13 +23,20 @@ inline std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-// The validation folder: ../shared/data/validation when present, else the repository copy.
+// The repository's copy of a validation file (the same on every machine; a clone elsewhere had
+// read /work/shared's older copy first, 2026-12-03 review); empty when absent.
 inline std::string validation_file(const std::string& name) {
-  for (const std::string& dir : {source_dir() + "/../shared/data/validation", std::string("/work/shared/data/validation"),
-                                 source_dir() + "/data/validation"}) {
-    if (fs::exists(dir + "/" + name)) return dir + "/" + name;
-  }
-  return {};
+  const std::string f = source_dir() + "/data/validation/" + name;
+  return fs::exists(f) ? f : std::string();
+}
+
+// The repository's copy and, when present beside the clone, ../shared/data/validation's (the
+// published set, which may have rows the copy does not yet have).
+inline std::vector<std::string> validation_files(const std::string& name) {
+  std::vector<std::string> out;
+  for (const std::string& dir : {source_dir() + "/data/validation", source_dir() + "/../shared/data/validation"})
+    if (fs::exists(dir + "/" + name)) out.push_back(dir + "/" + name);
+  return out;
 }
 
 // Rows of a CSV file as maps column -> value (quoted fields with commas, doubled quotes, newlines).

@@ -207,24 +207,25 @@ TEST(CatalogData, AppleSiliconMatchesTheInferenceReadme) {
 
 TEST(CatalogData, EveryValidationAcceleratorAndSystemIdExists) {
   auto c = cat();
-  const std::string training = validation_file("training.csv");
-  if (training.empty()) GTEST_SKIP() << "validation set not found (../shared/data/validation or data/validation)";
+  const auto trainings = validation_files("training.csv");
+  ASSERT_FALSE(trainings.empty()) << "data/validation/training.csv is missing";
   std::set<std::string> acc, sys;
-  for (const auto& r : read_csv(training)) {
-    acc.insert(r.at("accelerator"));
-    sys.insert(r.at("system"));
-    // The system's node size is the row's.
-    EXPECT_EQ(c->system(r.at("system")).gpus_per_node, std::stoi(r.at("gpus_per_node"))) << r.at("id");
-  }
-  if (auto f = validation_file("components.csv"); !f.empty())
+  for (const auto& training : trainings)
+    for (const auto& r : read_csv(training)) {
+      acc.insert(r.at("accelerator"));
+      sys.insert(r.at("system"));
+      // The system's node size is the row's.
+      EXPECT_EQ(c->system(r.at("system")).gpus_per_node, std::stoi(r.at("gpus_per_node"))) << r.at("id");
+    }
+  for (const auto& f : validation_files("components.csv"))
     for (const auto& r : read_csv(f)) {
       if (!r.at("accelerator").empty()) acc.insert(r.at("accelerator"));
       if (!r.at("system").empty()) sys.insert(r.at("system"));
     }
-  if (auto f = validation_file("inference.csv"); !f.empty())
+  for (const auto& f : validation_files("inference.csv"))
     for (const auto& r : read_csv(f)) acc.insert(r.at("accelerator"));
   // Ids the README's schema defines even where no row uses them.
-  if (auto f = validation_file("README.md"); !f.empty()) {
+  for (const auto& f : validation_files("README.md")) {
     for (const auto& id : readme_ids(f, "Systems")) sys.insert(id);
     for (const auto& id : readme_ids(f, "Accelerators")) acc.insert(id);
   }

@@ -86,7 +86,7 @@ TEST(HtaParity, StragglersOfTheEightRankDlrmJobAreRanks2And7) {
 // The whole public corpus (../shared/data/traces): every cell of every reference CSV (HTA's
 // ordering of equal timestamps is reproduced, so no cell may differ).
 TEST(HtaParity, PublicCorpusMatchesHtaWhenPresent) {
-  std::string root = "/work/shared/data/traces";
+  std::string root = std::string(SEXTANT_SOURCE_DIR) + "/../shared/data/traces";  // beside the clone, wherever it is
   if (const char* e = std::getenv("SEXTANT_TRACE_CORPUS")) root = e;
   if (!fs::is_directory(root)) GTEST_SKIP() << "public trace corpus not present at " << root;
   auto cases = cases_under(root);

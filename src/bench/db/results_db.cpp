@@ -198,7 +198,8 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
 ResultsDb ResultsDb::open_existing(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec))
-    throw Error(SourceLocation{path, 0, 0, "--db"}, "no results database here", "sextant bench writes one; check the path");
+    throw Error(SourceLocation{path, 0, 0, "--db"}, "no results database at this path (--db, or its default when not given)",
+                "sextant bench writes one; check the path");
   // Look before touching: read-only, no WAL switch, no migration of a file that is not ours.
   sqlite3* raw = nullptr;
   bool ours = false;
