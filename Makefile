@@ -16,7 +16,12 @@ deps:
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja $(PRESET_FLAGS) -DSEXTANT_WERROR=$(WERROR)
 
+# Under CI, warnings are errors even in a build folder configured before without (WERROR is read
+# only when build.ninja is first made).
 configure: $(BUILD)/build.ninja
+ifneq ($(CI),)
+	@grep -q '^SEXTANT_WERROR:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DSEXTANT_WERROR=ON
+endif
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
