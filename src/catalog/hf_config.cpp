@@ -170,18 +170,27 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     c.layers = r.i("num_hidden_layers");
     c.hidden = r.i("hidden_size");
     c.heads = r.i("num_attention_heads");
-    c.kv_heads = r.i("num_key_value_heads", c.heads);
+    // Transformers' defaults where the key is left out: MistralConfig and MixtralConfig 8 KV heads
+    // (a trimmed config had read 32: four times the cache), the others multi-head.
+    c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" ? 8 : c.heads);
     c.head_dim = r.i("head_dim", 0);
     c.ffn_hidden = r.i("intermediate_size", 0);
     c.vocab = r.i("vocab_size");
     c.max_seq_len = r.i("max_position_embeddings", 0);
     c.tied_embeddings = r.b("tie_word_embeddings", type == "gemma" || type == "gemma2");
     const char* act_key = r.has("hidden_act") || !r.has("hidden_activation") ? "hidden_act" : "hidden_activation";
-    // Transformers' defaults: GemmaConfig and Gemma2Config gelu_pytorch_tanh, the others silu.
-    const std::string act = r.s("hidden_act", r.s("hidden_activation", type == "gemma" || type == "gemma2" ? "gelu_pytorch_tanh" : "silu"));
+    // Transformers' defaults: GemmaConfig and Gemma2Config gelu_pytorch_tanh, NemotronConfig relu2
+    // (squared ReLU, no gate; silu had made it "gelu"), the others silu.
+    const std::string act = r.s("hidden_act", r.s("hidden_activation", type == "gemma" || type == "gemma2" ? "gelu_pytorch_tanh"
+                                                                        : type == "nemotron"                  ? "relu2"
+                                                                                                              : "silu"));
     c.mlp = mlp_from_act(act, type != "nemotron", file, act_key);
     c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
-    if (r.has("sliding_window") && j["sliding_window"].is_number_integer()) {
+    // A window that is not a whole number is an error, as every integer key (4096.0 and "4096" had
+    // been dropped silently: full attention).
+    if (r.has("sliding_window") && !j["sliding_window"].is_number_integer())
+      throw Error(SourceLocation{file, 0, 0, "sliding_window"}, "expected an integer number of tokens (or null), got " + j["sliding_window"].dump());
+    if (r.has("sliding_window")) {
       // Transformers windows every layer of Mistral, Mixtral and Phi-3 (their attention reads
       // config.sliding_window); Gemma 2's even layers (layer_idx % 2 == 0: local, the odd ones
       // global); Qwen2/Qwen3 only with use_sliding_window and only from layer max_window_layers
@@ -203,6 +212,9 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
         }
       }
       if (use && type == "gemma2") windowed = (c.layers + 1) / 2;
+      // GptOssConfig without layer_types alternates too: layer i slides when (i + 1) % 2 (every
+      // layer had been windowed).
+      if (use && type == "gpt_oss" && !r.has("layer_types")) windowed = (c.layers + 1) / 2;
       if (use && r.has("layer_types")) {
         r.used.insert("layer_types");
         const auto& lt = j["layer_types"];
@@ -278,10 +290,15 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       m.num_experts = r.i("n_routed_experts");
       m.topk = r.i("num_experts_per_tok");
       m.expert_ffn_hidden = r.i("moe_intermediate_size");
-      m.shared_experts = r.i("n_shared_experts", 0);
+      // Transformers' defaults where a key is left out: DeepseekV3Config 1 shared expert, 3 dense
+      // layers first, q_lora_rank 1536; DeepseekV2Config none, 0, 1536 (a trimmed V3 config had
+      // read 709B / 42.5B instead of 671B / 37B). A key given as null means none (V2-Lite's
+      // q_lora_rank: no query compression).
+      const bool v3 = type == "deepseek_v3";
+      m.shared_experts = r.i("n_shared_experts", v3 && !(j.contains("n_shared_experts") && j["n_shared_experts"].is_null()) ? 1 : 0);
       // Transformers (DeepseekV3DecoderLayer): layer i is MoE when i >= first_k_dense_replace and
       // i % moe_layer_freq == 0.
-      const int first_dense = r.i("first_k_dense_replace", 0);
+      const int first_dense = r.i("first_k_dense_replace", v3 ? 3 : 0);
       const int freq = r.i("moe_layer_freq", 1);
       if (first_dense < 0 || first_dense > c.layers)
         throw Error(SourceLocation{file, 0, 0, "first_k_dense_replace"},
@@ -293,7 +310,7 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       set_layer_pattern(m, pattern);
       c.moe = m;
       MLAConfig a;
-      a.q_lora_rank = r.i("q_lora_rank", 0);
+      a.q_lora_rank = r.i("q_lora_rank", j.contains("q_lora_rank") && j["q_lora_rank"].is_null() ? 0 : 1536);
       a.kv_lora_rank = r.i("kv_lora_rank");
       a.qk_nope_head_dim = r.i("qk_nope_head_dim");
       a.qk_rope_head_dim = r.i("qk_rope_head_dim");

@@ -394,3 +394,37 @@ TEST(HfConfig, ADuplicateKeyIsAnError) {
     "intermediate_size": 14336, "vocab_size": 128256, "rope_scaling": {"factor": 8.0}, "quantization_config": {"factor": 1}})";
   EXPECT_EQ(parse_hf_config(nested, "ok.json").layers, 32);
 }
+
+// Are keys left out of a config read with Transformers' defaults for the model_type (MistralConfig
+// 8 KV heads, NemotronConfig relu2, DeepseekV3Config 1 shared expert / 3 dense layers / q_lora 1536,
+// GptOssConfig alternating windows), and is a window that is not a whole number an error?
+TEST(HfConfig, OmittedKeysTakeTransformersDefaults) {
+  const auto mistral = parse_hf_config(R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32768})", "config.json");
+  EXPECT_EQ(mistral.kv_heads, 8);
+  const auto nemotron = parse_hf_config(R"({"model_type": "nemotron", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "num_hidden_layers": 4, "intermediate_size": 16384, "vocab_size": 256000})", "config.json");
+  EXPECT_EQ(nemotron.mlp, "relu2");
+  const std::string ds = R"({"model_type": "deepseek_v3", "hidden_size": 7168, "num_attention_heads": 128,
+    "num_key_value_heads": 128, "num_hidden_layers": 61, "intermediate_size": 18432, "vocab_size": 129280,
+    "n_routed_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048, "kv_lora_rank": 512,
+    "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128)";
+  const auto v3 = parse_hf_config(ds + "}", "config.json");
+  EXPECT_EQ(v3.moe->shared_experts, 1);
+  EXPECT_EQ(v3.moe->dense_layers, 3);
+  EXPECT_EQ(v3.mla->q_lora_rank, 1536);
+  EXPECT_NEAR(v3.params_total() / 1e9, 671, 0.01 * 671);
+  EXPECT_EQ(parse_hf_config(ds + R"(, "q_lora_rank": null})", "config.json").mla->q_lora_rank, 0);  // null: none (V2-Lite)
+  const std::string oss = R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_attention_heads": 64, "num_key_value_heads": 8,
+    "head_dim": 64, "num_hidden_layers": 24, "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32,
+    "num_experts_per_tok": 4, "sliding_window": 128})";
+  EXPECT_EQ(parse_hf_config(oss, "config.json").sliding_window_layers, 12);
+  const std::string mistral_sw = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32768, "sliding_window": 4096.0})";
+  try {
+    (void)parse_hf_config(mistral_sw, "config.json");
+    ADD_FAILURE() << "a window of 4096.0 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sliding_window"), std::string::npos) << e.what();
+  }
+}
