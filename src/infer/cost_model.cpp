@@ -391,8 +391,24 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   // Before 2026-12-03 a dispatch + combine all-to-all of load x T x hidden x topk was added on
   // top: DeepSeek-V3 prefill at TP8 EP8 read 1.55 s against 0.50 s at EP1. What EP changes is the
   // busiest rank's expert work (load, touched_factor).
+  // A pipeline send: each TP rank sends its 1/tp of the hidden states to the same TP rank of the
+  // next stage (device s*tp + j to (s+1)*tp + j). When any of those pairs lies in different
+  // scale-up domains (replica devices numbered domain by domain) the send crosses the scale-out
+  // fabric; before 2026-12-03 every send was priced on the scale-up link (a Llama 3 405B at TP8
+  // PP2 over two H100 nodes: 6 us a send instead of about 42 us).
   const double p2p_bytes = msg / tp;
-  const double p2p_s = p.pp > 1 ? p2p_bytes / bw + d_.link.latency_s : 0.0;
+  const double p2p_up_s = p2p_bytes / bw + d_.link.latency_s;
+  const double p2p_out_s = d_.link.scale_out_bandwidth_bytes_per_s > 0
+                               ? p2p_bytes / d_.link.scale_out_bandwidth_bytes_per_s + d_.link.scale_out_latency_s
+                               : p2p_up_s;
+  const int domain = d_.link.domain_devices;
+  auto crosses_domain = [&](size_t stage) {
+    if (domain <= 0) return false;
+    const int64_t first = static_cast<int64_t>(stage) * p.tp;
+    for (int j = 0; j < p.tp; ++j)
+      if ((first + j) / domain != (first + p.tp + j) / domain) return true;
+    return false;
+  };
   for (size_t si = 0; si < stages_.size(); ++si) {
     const Stage& st = stages_[si];
     // Memory: weights (per TP rank) + KV read and write of the stage's layers.
@@ -409,7 +425,7 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     double comm_s = st.layers * ar_s;
     double comm_bytes = st.layers * ar_bytes;
     if (si + 1 < stages_.size()) {
-      comm_s += p2p_s;
+      comm_s += crosses_domain(si) ? p2p_out_s : p2p_up_s;
       comm_bytes += p2p_bytes;
     }
     const double t = std::max(mem_s, comp_s) + (1.0 - overlap_) * std::min(mem_s, comp_s) + comm_s;
@@ -437,6 +453,13 @@ Link scale_up_link(const Catalog& cat, const System& s) {
   l.bandwidth_bytes_per_s = n.bandwidth_bytes_per_s.value * value_or(n.achievable_fraction, 1.0);
   l.latency_s = value_or(n.latency_s, 0.0);
   l.domain_devices = s.scale_up_domain;
+  if (!s.scale_out_network.empty()) {
+    const auto& o = cat.network(s.scale_out_network);
+    const double port = s.nic_bandwidth_bytes_per_s.known ? s.nic_bandwidth_bytes_per_s.value : o.bandwidth_bytes_per_s.value;
+    // The defaults are training's (estimate/collective.cpp make_fabric): 0.9 of line rate, 6 us.
+    l.scale_out_bandwidth_bytes_per_s = port * s.nics_per_node * value_or(o.achievable_fraction, 0.9) / std::max(1, s.gpus_per_node);
+    l.scale_out_latency_s = value_or(o.latency_s, 6e-6);
+  }
   return l;
 }
 

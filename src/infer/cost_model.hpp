@@ -15,7 +15,8 @@
 //    needed, attention 4 x heads x head_dim per (query, key) pair per layer (MLA: 2 x heads x
 //    (qk_nope + qk_rope) + 2 x heads x v_head_dim);
 //  * communication: TP all-reduce twice per layer, EP all-to-all dispatch + combine per MoE layer,
-//    PP point-to-point between stages, as ring/latency-bandwidth costs on the scale-up link.
+//    PP point-to-point between stages, as ring/latency-bandwidth costs on the scale-up link; a
+//    send between stages in different scale-up domains on the system's scale-out fabric.
 // Time of pipeline stage s = max(memory_s, compute_s) + (1 - overlap) * min(memory_s, compute_s)
 //      + communication_s (its layers' TP/EP exchanges and the send to the next stage),
 // with memory at bandwidth x engine bandwidth fraction and compute at the peak of the compute
@@ -54,6 +55,11 @@ struct Link {  // scale-up link between the devices of a replica, per device, on
   double bandwidth_bytes_per_s = 0;  // achievable (line rate x achievable fraction)
   double latency_s = 0;
   int domain_devices = 0;  // devices the link joins (the system's scale-up domain); 0: unknown
+  // The scale-out fabric between scale-up domains, per device, one direction (the node's NICs x
+  // port rate x achievable fraction over its devices, as training's Fabric): what a pipeline send
+  // between stages in different domains crosses. 0: unknown (priced on the scale-up link).
+  double scale_out_bandwidth_bytes_per_s = 0;
+  double scale_out_latency_s = 0;
 };
 
 struct Deployment {

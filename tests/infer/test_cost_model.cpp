@@ -458,3 +458,40 @@ TEST(CostModel, TensorParallelAllReduceIsTheFasterOfRingAndOneShot) {
     }
   }
 }
+
+// Question: does a pipeline send between stages in different scale-up domains cross the
+// scale-out fabric (per device: the node's NICs x port rate x achievable fraction over its GPUs),
+// and a send within a domain the scale-up link?
+TEST(CostModel, PipelineSendsAcrossDomainsUseTheScaleOutFabric) {
+  const Catalog& cat = catalog();
+  const System& sys = cat.system("dgx-h100");
+  const Link link = scale_up_link(cat, sys);
+  const auto& out = cat.network(sys.scale_out_network);
+  const double per_gpu = sys.nic_bandwidth_bytes_per_s.value * sys.nics_per_node * value_or(out.achievable_fraction, 0.9) / sys.gpus_per_node;
+  EXPECT_NEAR(link.scale_out_bandwidth_bytes_per_s, per_gpu, 1e-9 * per_gpu);
+  EXPECT_LT(link.scale_out_bandwidth_bytes_per_s, link.bandwidth_bytes_per_s);
+  auto send_s = [&](int tp, int pp) {
+    DeploymentSpec s;
+    s.model = "llama3-70b";
+    s.accelerator = "h100-sxm-80gb";
+    s.engine = "vllm";
+    s.system = "dgx-h100";
+    s.weight_format = "bf16";
+    s.tp = tp;
+    s.pp = pp;
+    Deployment d = make_deployment(cat, infer_data(), s);
+    const CostModel cm(d);
+    const auto b = cm.prefill(1, 4096);
+    const double with = cm.iteration(b).comm_s;
+    // The same pass with one stage: the difference is the one send (all-reduces are per layer).
+    Deployment d1 = d;
+    d1.par.pp = 1;
+    const CostModel c1(d1);
+    return with - c1.iteration(c1.prefill(1, 4096)).comm_s;
+  };
+  const double msg_rank_bytes = 4096.0 * 8192 * 2;  // tokens x hidden x bf16, over tp below
+  // TP8 PP2 on 8-GPU domains: stage 1 is the next node.
+  EXPECT_NEAR(send_s(8, 2), msg_rank_bytes / 8 / link.scale_out_bandwidth_bytes_per_s + link.scale_out_latency_s, 1e-9);
+  // TP4 PP2: both stages in one domain.
+  EXPECT_NEAR(send_s(4, 2), msg_rank_bytes / 4 / link.bandwidth_bytes_per_s + link.latency_s, 1e-9);
+}
