@@ -34,6 +34,9 @@ inline bool parse_finite(const std::string& text, double* v) {
   }
 }
 
+// The labels --help shows after the type (INT:POSITIVE) come from one vocabulary: POSITIVE (> 0),
+// NONNEGATIVE (>= 0), an interval ([0, 1), (0, 1], [lo, hi]), a bound (>= 2), SEED, COUNT, or the
+// choices ({a,b}). A default is written in the description as "(default X)".
 // CLI11 checks whose message says what was given (CLI::NonNegativeNumber answers "abc" with
 // "Value abc not in range 0 to 1.797e308", and lets "nan" through). An integer option then
 // refuses a fraction in CLI11's conversion ("Could not convert").
@@ -46,13 +49,15 @@ inline CLI::Validator number_check(double lo, bool lo_strict, double hi, const s
       },
       name);
 }
-inline CLI::Validator finite_non_negative() { return number_check(0, false, HUGE_VAL, "a finite number >= 0", "FINITE >= 0"); }
+inline CLI::Validator finite_non_negative() { return number_check(0, false, HUGE_VAL, "a finite number >= 0", "NONNEGATIVE"); }
 inline CLI::Validator non_negative_number() { return number_check(0, false, HUGE_VAL, "a number >= 0", "NONNEGATIVE"); }
 inline CLI::Validator positive_number() { return number_check(0, true, HUGE_VAL, "a number > 0", "POSITIVE"); }
 inline CLI::Validator finite_in_range(double lo, double hi) {
   char buf[96];
+  char label[64];
   std::snprintf(buf, sizeof buf, "a finite number from %g to %g", lo, hi);
-  return number_check(lo, false, hi, buf, "FINITE");
+  std::snprintf(label, sizeof label, "[%g, %g]", lo, hi);
+  return number_check(lo, false, hi, buf, label);
 }
 
 // A CLI11 check for a seed: an integer from 0 to 2^63-1 written in decimal digits (no sign, no

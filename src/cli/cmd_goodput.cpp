@@ -91,13 +91,13 @@ void add_goodput_command(CLI::App& app) {
   // Given options are applied by whether they were given (count), never by a sentinel value: a
   // --replicas 0 or --seed -1 used to be ignored silently.
   auto* o_replicas = cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas, at least 2 (overrides simulation.replicas)")
-                         ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", "INT >= 2"));
+                         ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", ">= 2"));
   auto* o_seed = cmd->add_option("--seed", args->seed, "Random seed, 0 to 2^63-1 (overrides simulation.seed)")->check(unsigned_64());
   cmd->add_option("--threads", args->threads, "Worker threads (0: the CPUs this process may use, affinity and cgroup quota; results do not depend on it)")->check(non_negative_number());
   auto* o_target = cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR, in [0, 1) (overrides simulation.target_ettr)")
-                       ->check(number_check(0, false, 1, "a fraction in [0, 1)", "FRACTION"));
+                       ->check(number_check(0, false, 1, "a fraction in [0, 1)", "[0, 1)"));
   auto* o_search = cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving (>= 2)")
-                       ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", "INT >= 2"));
+                       ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", ">= 2"));
   auto* o_no_search = cmd->add_flag("--no-search", args->no_search, "Skip the interval search, strategy comparison and knob solving");
   o_search->excludes(o_no_search);  // (the searches it sizes do not run: it was ignored, exit 0)
   cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");

@@ -37,47 +37,32 @@ void add_infer_command(CLI::App& app) {
   auto* est = cmd->add_subcommand("estimate", "Memory fit, prefill/decode speed, energy and cost of one deployment (datacenter or on-device)");
   est->add_option("--model", a->dep.model, "Model: catalog id, YAML or config.json")->required();
   est->add_option("--accelerator", a->dep.accelerator, "Accelerator id (GPU, or SoC such as apple-m2-max-30c)")->required();
-  est->add_option("--engine", a->dep.engine, "Engine profile (data/infer/engines.yaml)")->capture_default_str();
+  est->add_option("--engine", a->dep.engine, "Engine profile (data/infer/engines.yaml; default generic)");
   est->add_option("--system", a->dep.system, "System id for the TP/PP link (default: one holding the accelerator)");
-  est->add_option("--tp", a->dep.tp, "Tensor-parallel degree")->capture_default_str();
-  est->add_option("--pp", a->dep.pp, "Pipeline-parallel degree")->capture_default_str();
-  est->add_option("--ep", a->dep.ep, "Expert-parallel degree (divides tp)")->capture_default_str();
+  est->add_option("--tp", a->dep.tp, "Tensor-parallel degree (default 1)");
+  est->add_option("--pp", a->dep.pp, "Pipeline-parallel degree (default 1)");
+  est->add_option("--ep", a->dep.ep, "Expert-parallel degree, divides tp (default 1)");
   est->add_option("--weights", a->dep.weight_format,
                   "Weight format: fp16 bf16 fp8 fp4 int8 int4 q8_0 q4_0 q4_k ... or mixed:A:B:F (default: the checkpoint's, from a "
                   "config.json's quantization_config, else bf16)");
-  est->add_option("--activations", a->dep.activation_format, "Activation format")->capture_default_str();
+  est->add_option("--activations", a->dep.activation_format, "Activation format (default bf16)");
   est->add_option("--kv", a->dep.kv_format, "KV-cache format (default: the activation format when 16-bit, else bf16, as vLLM's kv_cache_dtype auto)");
-  est->add_option("--kv-share-layers", a->dep.kv_share_layers, "Layers sharing one KV cache (cross-layer KV sharing)")
-      ->capture_default_str();
+  est->add_option("--kv-share-layers", a->dep.kv_share_layers, "Layers sharing one KV cache, cross-layer KV sharing (default 1)");
   est->add_option("--expert-load-factor", a->dep.expert_load_factor,
-                  "MoE under EP: busiest rank's routed tokens over the mean (>= 1; 0: catalog capacity_factor, else uniform top-k routing)")
-      ->capture_default_str();
+                  "MoE under EP: busiest rank's routed tokens over the mean, >= 1 (default 0: the catalog's capacity_factor, else uniform "
+                  "top-k routing)");
   // Both hold 0 for "not given": a 0 given is refused here (it was taken as not given).
-  const CLI::Validator positive_size(
-      [](std::string& v) {
-        char* end = nullptr;
-        const double x = std::strtod(v.c_str(), &end);
-        return end != v.c_str() && *end == '\0' && x > 0 && std::isfinite(x) ? std::string() : "must be a positive size in GiB (deployment.memory_gib), got " + v;
-      },
-      "GiB > 0");
-  const CLI::Validator fraction(
-      [](std::string& v) {
-        char* end = nullptr;
-        const double x = std::strtod(v.c_str(), &end);
-        return end != v.c_str() && *end == '\0' && x > 0 && x <= 1 ? std::string() : "must be in (0, 1] (deployment.memory_utilization_fraction), got " + v;
-      },
-      "(0, 1]");
   est->add_option("--memory-gib", a->dep.memory_gib,
                   "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several sizes; the catalog lists one)")
-      ->check(positive_size);
+      ->check(number_check(0, true, HUGE_VAL, "a positive size in GiB (deployment.memory_gib)", "POSITIVE"));
   est->add_option("--memory-utilization", a->dep.memory_utilization_fraction,
                   "Share of device memory the engine may use, in (0, 1] (vLLM's gpu_memory_utilization; default: the engine's)")
-      ->check(fraction);
+      ->check(number_check(0, true, 1, "in (0, 1] (deployment.memory_utilization_fraction)", "(0, 1]"));
   est->add_option("--max-model-len", a->dep.max_model_len,
                   "Longest prompt + output served (vLLM's max_model_len; default: the model's window)");
-  est->add_option("--prompt", a->prompt, "Prompt tokens")->capture_default_str();
-  est->add_option("--output", a->output, "Generated tokens")->capture_default_str();
-  est->add_option("--batch", a->batch, "Sequences decoded together")->capture_default_str();
+  est->add_option("--prompt", a->prompt, "Prompt tokens (default 1024)");
+  est->add_option("--output", a->output, "Generated tokens (default 256)");
+  est->add_option("--batch", a->batch, "Sequences decoded together (default 1)");
   add_output_options(*est, a->out);
   est->callback([a, cat, data] {
     // Errors about a field name the option that gave it (--weights, not weight_format).

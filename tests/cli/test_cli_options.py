@@ -7,10 +7,13 @@ folder at the JSON's path, an HTML report to standard output or onto a folder) r
 anything is written, and outputs that cannot be written (no charting library, a folder that is a file
 or read-only) before the command runs; does a CSV folder reused by another run keep none of the earlier run's notes;
 is a SEXTANT_DATA_DIR without a catalog an error rather than a silent fallback; does simulate read
-the scenario's seed; are negative counts and seeds refused rather than wrapped?
+the scenario's seed; are negative counts and seeds refused rather than wrapped; does every
+subcommand's --help label its values from one vocabulary (cli.hpp) and write defaults as
+"(default X)"?
 """
 import json
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -34,6 +37,35 @@ class CliOptions(unittest.TestCase):
         for w in words:
             self.assertIn(w, p.stderr, args)
         return p
+
+    def test_help_labels_and_defaults_read_alike_in_every_subcommand(self):
+        # INT:INT >= 2, FLOAT:FINITE >= 0, FLOAT:GiB > 0 and infer's CLI11-style "--tp INT=1" stood
+        # beside INT:POSITIVE and "(default 1)" elsewhere (review of 2026-12-03).
+        label = re.compile(r"^\s+(?:-\w,)?--[\w-]+ (?:TEXT|INT|UINT|FLOAT)(\S*)")
+        allowed = re.compile(r"^(|:POSITIVE|:NONNEGATIVE|:SEED|:COUNT|:\{[\w,.-]+\}|:[\[(].*|:>=|=.*)$")
+        seen = 0
+        pending = [[]]
+        while pending:
+            cmd = pending.pop()
+            h = run(*cmd, "--help", check=True).stdout
+            in_sub = False
+            for line in h.splitlines():
+                if line.startswith("Subcommands:"):
+                    in_sub = True
+                    continue
+                if in_sub:
+                    m = re.match(r"^  ([a-z][\w-]*)\s", line)
+                    if m:
+                        pending.append(cmd + [m.group(1)])
+                    continue
+                m = label.match(line)
+                if not m:
+                    continue
+                seen += 1
+                suffix = m.group(1)
+                self.assertNotRegex(suffix, r"^=", f"{cmd}: CLI11-style default in {line.strip()!r}: write (default X)")
+                self.assertRegex(suffix, allowed, f"{cmd}: label outside the vocabulary in {line.strip()!r}")
+        self.assertGreater(seen, 100)
 
     def test_a_misspelt_subcommand_is_named_with_the_closest(self):
         self.refused(["estimat", SCENARIO], "'estimat' is not a subcommand of sextant", "did you mean 'estimate'?")
