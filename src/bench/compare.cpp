@@ -297,6 +297,14 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
                 "nothing to compare: no case of run " + std::to_string(b.id) + " matches one of run " + std::to_string(a.id) + " (" +
                     std::to_string(c.only_in_a.size()) + " only in A, " + std::to_string(c.only_in_b.size()) + " only in B)",
                 "cases match by suite, case name and metric: compare two runs of the same suites");
+  // Every case in common ran with other parameters: nothing was judged, and a gate that judged
+  // nothing must not pass (before 2026-12-03 a 1-thread run against a 2-thread one, 52% slower,
+  // exited 0 with 17 parameters_differ cases).
+  if (c.parameters_differ_count == static_cast<int>(c.cases.size()))
+    throw Error(SourceLocation{"", 0, 0, "compare"},
+                "nothing compared: all " + std::to_string(c.cases.size()) + " case(s) in common ran with different parameters (e.g. " +
+                    c.cases.front().suite + "/" + c.cases.front().name + ": " + c.cases.front().parameter_changes + ")",
+                "compare two runs of one configuration (the same threads, dtype, timer, ranks)");
   return c;
 }
 

@@ -40,10 +40,23 @@ RunRecord run_suites(const std::vector<const Suite*>& suites, const SuiteConfig&
               {"min_rep_s", config.min_rep_s},
               {"mpi_ranks", config.mpi_ranks},
               {"suites", label}};
-  std::string ran, skipped;  // the label names the suites that measured something, then the skipped ones
+  std::string ran, skipped, failed;  // the label names the suites that measured something, then the skipped and failed ones
   for (const Suite* s : suites) {
     const double t0 = now_s();
-    SuiteOutput o = s->run(config);
+    SuiteOutput o;
+    // A suite that fails (mpirun exiting non-zero, a GPU lost mid-run) costs its own measurements
+    // only: before 2026-12-03 its error threw away every suite measured before it, and a full
+    // `sextant bench` whose comm_mpi failed stored nothing. The failure is a note and in
+    // config.failed_suites; `sextant bench` stores the run, then exits 2 naming it.
+    try {
+      o = s->run(config);
+    } catch (const std::exception& e) {
+      r.notes.push_back(s->name() + " failed: " + e.what());
+      r.config["failed_suites"][s->name()] = e.what();
+      failed += (failed.empty() ? "" : ",") + s->name();
+      r.config["suite_wall_s"][s->name()] = now_s() - t0;
+      continue;
+    }
     std::string& into = o.measurements.empty() ? skipped : ran;
     into += (into.empty() ? "" : ",") + s->name();
     for (auto& m : o.measurements) r.measurements.push_back(std::move(m));
@@ -51,7 +64,8 @@ RunRecord run_suites(const std::vector<const Suite*>& suites, const SuiteConfig&
     for (auto& [title, text] : o.text_blocks) r.notes.push_back(title + ":\n" + text);
     r.config["suite_wall_s"][s->name()] = now_s() - t0;
   }
-  r.label = (config.quick ? "quick: " : "") + ran + (skipped.empty() ? "" : " (skipped: " + skipped + ")");
+  r.label = (config.quick ? "quick: " : "") + ran + (skipped.empty() ? "" : " (skipped: " + skipped + ")") +
+            (failed.empty() ? "" : " (failed: " + failed + ")");
   r.finished_at = utc_now_iso();
   return r;
 }

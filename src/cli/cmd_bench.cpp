@@ -98,8 +98,22 @@ void run_bench(BenchArgs& a) {
       if (!std::filesystem::is_directory(a.storage_dir, ec))
         throw Error(SourceLocation{a.storage_dir, 0, 0, "--storage-dir"}, "not a directory", "an existing folder on the storage to measure");
     }
-    if (s->name() == "comm_mpi" && a.mpi_ranks < 2)
-      throw Error(SourceLocation{"", 0, 0, "--mpi-ranks"}, "the communication suite needs at least 2 ranks, got " + std::to_string(a.mpi_ranks));
+    if (s->name() == "comm_mpi") {
+      if (a.mpi_ranks < 2)
+        throw Error(SourceLocation{"", 0, 0, "--mpi-ranks"}, "the communication suite needs at least 2 ranks, got " + std::to_string(a.mpi_ranks));
+      // comm_mpi starts mpirun itself, which Open MPI refuses inside an mpirun job ("does not
+      // support recursive calls"): it failed after the other suites had run.
+      if (std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK"))
+        throw Error(SourceLocation{"", 0, 0, "comm_mpi"}, "the communication suite launches mpirun itself and cannot run under mpirun",
+                    "run `sextant bench --suite comm_mpi --mpi-ranks N` outside mpirun");
+      // An mpirun or helper given by name must exist (a missing --mpirun was a skip with the note
+      // "not found in PATH ... or pass --mpirun", exit 0; a bad --mpi-helper failed mid-run).
+      if (!a.mpirun.empty() && find_in_path(a.mpirun).empty())
+        throw Error(SourceLocation{a.mpirun, 0, 0, "--mpirun"}, "no such executable", "a path to mpirun, or a name found in PATH");
+      if (!a.mpi_helper.empty() && access(a.mpi_helper.c_str(), X_OK) != 0)
+        throw Error(SourceLocation{a.mpi_helper, 0, 0, "--mpi-helper"}, "not an executable file",
+                    "the path to sextant-mpi-bench (built beside sextant)");
+    }
   }
   const double expected = expected_duration_s(suites, c);
   const bool chatty = !a.out.quiet && a.out.json != "-";
@@ -138,6 +152,17 @@ void run_bench(BenchArgs& a) {
   }
   store(a, run, res);
   emit(res, a.out);
+  // Stored and shown first: a failed suite is an error (exit 2), not the loss of the others.
+  if (run.config.contains("failed_suites")) {
+    std::string what, first;
+    for (const auto& [name, msg] : run.config["failed_suites"].items()) {
+      if (first.empty()) first = name;
+      what += (what.empty() ? "" : "; ") + name + ": " + msg.get<std::string>();
+    }
+    throw Error(SourceLocation{"", 0, 0, first}, "suite(s) failed: " + what,
+                a.no_db ? std::string("the other suites' measurements are in the output above")
+                        : "the other suites' measurements are stored (run " + std::to_string(run.id) + ")");
+  }
 }
 
 void run_command(BenchArgs& a) {

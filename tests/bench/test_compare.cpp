@@ -122,17 +122,35 @@ TEST(Compare, MetricFilterRestrictsTheCases) {
 
 // Is a configuration change kept apart from a regression? Run 1 with 2 threads against run 2 with
 // 1 thread reported 13 regressions and exit 1 (2026-12-01). Descriptive parameters (the peak read
-// from the clock of the moment) do not count as a change.
+// from the clock of the moment) do not count as a change. And when every case in common differs,
+// nothing was judged: an error, not a passing gate (a 52% slower 1-thread run exited 0 before
+// 2026-12-03).
 TEST(Compare, DifferentParametersAreNotARegression) {
   auto a = run_with("flops_per_s", true, 100, 1, 10, 1);
   auto b = run_with("flops_per_s", true, 60, 1, 10, 2);
   a.measurements[0].params = {{"threads", "2"}, {"peak_flops_per_s", "2.6e11"}};
   b.measurements[0].params = {{"threads", "1"}, {"peak_flops_per_s", "2.5e11"}};
+  try {
+    compare_runs(a, b, {});
+    ADD_FAILURE() << "a comparison of only differing cases passed";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nothing compared: all 1 case(s) in common ran with different parameters"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("threads 2 -> 1"), std::string::npos) << e.what();
+  }
+  // A like-for-like case beside it: the differing one is parameters_differ, out of the gate.
+  auto same_a = run_with("bytes_per_s", true, 100, 1, 10, 3), same_b = run_with("bytes_per_s", true, 100, 1, 10, 4);
+  a.measurements.push_back(same_a.measurements[0]);
+  b.measurements.push_back(same_b.measurements[0]);
   auto c = compare_runs(a, b, {});
-  EXPECT_EQ(c.cases[0].verdict, "parameters_differ");
-  EXPECT_EQ(c.cases[0].parameter_changes, "threads 2 -> 1");
+  ASSERT_EQ(c.cases.size(), 2u);
+  const auto& differing = c.cases[0].metric == "flops_per_s" ? c.cases[0] : c.cases[1];
+  EXPECT_EQ(differing.verdict, "parameters_differ");
+  EXPECT_EQ(differing.parameter_changes, "threads 2 -> 1");
   EXPECT_EQ(c.regression_count, 0);
   EXPECT_EQ(c.parameters_differ_count, 1);
+  a.measurements.pop_back();
+  b.measurements.pop_back();
   b.measurements[0].params = {{"threads", "2"}, {"peak_flops_per_s", "2.5e11"}};
   c = compare_runs(a, b, {});
   EXPECT_EQ(c.cases[0].verdict, "regression");

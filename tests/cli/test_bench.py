@@ -197,6 +197,75 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("is the file of --out", p.stderr)
 
+    def test_a_failing_suite_keeps_the_others_and_exits_2(self):
+        # A failing comm_mpi threw away the suites measured before it: the run stored nothing
+        # (review of 2026-12-03). Now the others are stored, the run's label names the failure,
+        # and the exit status is 2.
+        helper = os.path.join(self.dir, "fails.sh")
+        with open(helper, "w") as f:
+            f.write("#!/bin/sh\nexit 3\n")
+        os.chmod(helper, 0o755)
+        if not shutil.which("mpirun"):
+            self.skipTest("no mpirun")
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--suite", "comm_mpi", "--mpi-helper", helper,
+                    "--db", self.db, "-q", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("suite(s) failed: comm_mpi", p.stderr)
+        self.assertIn("stored (run 1)", p.stderr)
+        _, listed = as_json("history", "list", "--db", self.db)
+        runs = rows(table(listed, "runs"))
+        self.assertEqual(len(runs), 1)
+        self.assertEqual(runs[0]["measurement_count"], 5)
+        self.assertIn("(failed: comm_mpi)", runs[0]["label"])
+        # Options of comm_mpi that cannot work are refused before anything runs.
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--suite", "comm_mpi", "--mpirun", "no-such-mpirun",
+                    "--db", self.db, "-q", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("'--mpirun': no such executable", p.stderr)
+        p = sextant("bench", "--quick", "--suite", "comm_mpi", "--mpi-helper", os.path.join(self.dir, "none"),
+                    "--db", self.db, "-q", check=False)
+        self.assertIn("'--mpi-helper': not an executable file", p.stderr)
+        env = dict(os.environ, OMPI_COMM_WORLD_SIZE="1")
+        p = subprocess.run([BIN, "bench", "--quick", "--suite", "comm_mpi", "--db", self.db, "-q"], capture_output=True,
+                           text=True, timeout=120, env=env)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("cannot run under mpirun", p.stderr)
+        _, listed = as_json("history", "list", "--db", self.db)
+        self.assertEqual(listed["scalars"]["run_count"], 1)
+
+    def test_a_database_in_a_read_only_folder_can_be_read(self):
+        # history and calibrate only read, but SQLite needs to create the WAL's -shm beside the
+        # file: "attempt to write a readonly database" (review of 2026-12-03).
+        sextant("bench", "--quick", "--suite", "memory_latency", "--reps", "2", "--db", self.db, "-q")
+        ro = os.path.join(self.dir, "ro")
+        os.mkdir(ro)
+        path = os.path.join(ro, "results.db")
+        shutil.copy(self.db, path)
+        os.chmod(path, 0o444)
+        os.chmod(ro, 0o555)
+        os.chmod(self.dir, 0o755)
+        cmd = [BIN, "history", "list", "--db", path, "--json", "-"]
+        if os.geteuid() == 0:  # root writes anywhere: read as nobody
+            if not shutil.which("setpriv"):
+                self.skipTest("running as root without setpriv")
+            cmd = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", *cmd]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        os.chmod(ro, 0o755)
+        if p.returncode != 0 and "Permission denied" in p.stderr:
+            self.skipTest("the build folder is not readable by another user")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["scalars"]["run_count"], 1)
+        self.assertEqual(sorted(os.listdir(ro)), ["results.db"])  # nothing written beside it
+
+    def test_compare_of_runs_whose_cases_all_differ_in_parameters_is_an_error(self):
+        # 1 thread against 2: every case parameters_differ, nothing judged; it exited 0.
+        for threads in ("1", "2"):
+            sextant("bench", "--quick", "--suite", "gemm_cpu", "--gemm-dtype", "fp64", "--threads", threads, "--reps", "2", "--db", self.db, "-q")
+        p = sextant("history", "compare", "1", "2", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("nothing compared", p.stderr)
+        self.assertIn("threads 1 -> 2", p.stderr)
+
     def test_two_concurrent_bench_processes_both_store_their_runs(self):
         cmd = [BIN, "bench", "--quick", "--suite", "memory_latency", "--reps", "3", "--db", self.db, "-q"]
         procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]

@@ -6,10 +6,12 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cctype>
 #include <ctime>
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "core/error.hpp"
 
@@ -130,6 +132,29 @@ std::string utc_now_iso() {
 
 int ResultsDb::latest_schema_version() { return static_cast<int>(migrations().size()); }
 
+// A database that only reads may lie where this process cannot write: a WAL database needs its
+// -shm file created beside it, and SQLite answered "attempt to write a readonly database" to
+// `history list` on a colleague's read-only results (before 2026-12-03). There it is opened
+// immutable: no lock and no -shm, which is safe because nothing here could write to it either.
+static bool writable_here(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return access(path.c_str(), W_OK) == 0 && access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
+}
+
+static std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (const unsigned char c : fs::absolute(path).string()) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') uri += static_cast<char>(c);
+    else uri += fmt::format("%{:02X}", c);
+  }
+  return uri + "?immutable=1";
+}
+
+static int open_for_reading(const std::string& path, sqlite3** db, int flags) {
+  if (writable_here(path)) return sqlite3_open_v2(path.c_str(), db, flags, nullptr);
+  return sqlite3_open_v2(immutable_uri(path).c_str(), db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | (flags & SQLITE_OPEN_FULLMUTEX), nullptr);
+}
+
 ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_timeout_s) : path_(path) {
   // kAsItIs (open_existing): no WAL switch and no migration, so that reading never rewrites a
   // database that an older Sextant shares.
@@ -141,7 +166,8 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
     fs::create_directories(parent, ec);
     if (ec) throw Error(SourceLocation{path, 0, 0, "--db"}, "cannot create folder " + parent.string() + ": " + ec.message());
   }
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  const int rc = as_it_is ? open_for_reading(path, &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX)
+                          : sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
@@ -204,7 +230,7 @@ ResultsDb ResultsDb::open_existing(const std::string& path) {
   sqlite3* raw = nullptr;
   bool ours = false;
   std::string failure;  // an error reading the file, as opposed to a readable file that is not ours
-  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+  if (open_for_reading(path, &raw, SQLITE_OPEN_READONLY) == SQLITE_OK) {
     sqlite3_busy_timeout(raw, 60000);  // a bench writing its first run holds the lock briefly
     sqlite3_stmt* st = nullptr;
     int rc = sqlite3_prepare_v2(raw, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", -1, &st, nullptr);
