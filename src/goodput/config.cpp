@@ -145,6 +145,15 @@ double positive(const YamlMap& m, const std::string& key, std::string* source = 
   return v;
 }
 
+// An optional positive number (a bandwidth divided by): absent, dflt, registered as known as nonneg does.
+double positive_or(const YamlMap& m, const std::string& key, double dflt) {
+  if (!m.has(key)) {
+    m.raw(key);
+    return dflt;
+  }
+  return positive(m, key);
+}
+
 double nonneg(const YamlMap& m, const std::string& key, double dflt) {
   if (!m.has(key)) {
     m.raw(key);
@@ -212,6 +221,12 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   }
   p.node_lost = m.boolean("node_lost", p.kind == EventKind::Interrupt && p.component != "software" && p.component != "user");
   p.detection_s = m.has("detection_s") ? nonneg(m, "detection_s", 0) : -1;
+  // Only a crash waits for a watchdog: a preemption is announced, an SDC has its own
+  // detection_latency_s, a slow node keeps running. It was accepted and ignored on them.
+  if (m.has("detection_s") && p.kind != EventKind::Interrupt)
+    m.fail("detection_s", "only an interrupt process is detected by a timeout (the engine reads it for no other kind)",
+           p.kind == EventKind::Sdc ? "an sdc process's delay until it is noticed is detection_latency_s"
+                                    : "leave it out (recovery.detection_s is the crash watchdog's)");
   // node_lost: true is refused where the engine does not read it (it was accepted and did nothing
   // on preemptions and fail-slow episodes, as on SDC before).
   auto no_node_loss = [&](const std::string& why, const std::string& instead) {
@@ -379,43 +394,110 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return std::string(buf);
   };
-  constexpr double kMaxInterruptions = 5e8;  // about 40 ns each: 20 s
+  // Replicas are kept in memory (about 500 bytes each, with their per-cause times): 1e6 is 0.5 GB
+  // and a confidence interval 30x narrower than at the default 1,000. Before 2026-12-03 a
+  // failure-free job (rate_scale 1e-9) took any count, and 5e6 ended in std::bad_alloc.
+  constexpr int64_t kMaxReplicas = 1000000;
+  if (c.sim.replicas > kMaxReplicas || c.sim.search_replicas > kMaxReplicas)
+    throw Error(where, (c.sim.replicas > kMaxReplicas ? "simulation.replicas " + std::to_string(c.sim.replicas)
+                                                       : "simulation.search_replicas " + std::to_string(c.sim.search_replicas)) +
+                           " is beyond the " + std::to_string(kMaxReplicas) + " replicas the simulation holds in memory",
+                "at most " + std::to_string(kMaxReplicas) + " (the interval at 1,000 replicas is already about +-0.003 of ETTR)");
+  // Events simulated, at about 150 ns each (measured 2026-12-03: 5.1e7 events in 6.6 s on one
+  // core): 2e8 is about half a minute of the main batch and searches.
+  constexpr double kMaxEvents = 2e8;
   const double rate = c.interruption_rate_per_s();
-  if (!(rate > 0)) return;
+  double slow_rate = 0;
+  for (const auto& p : c.processes)
+    if (p.kind == EventKind::FailSlow) slow_rate += c.process_rate_per_s(p);
+  if (!(rate > 0) && !(slow_rate > 0)) return;
   // Daly's wall time counts the work-losing interruptions only (mean_restart_s is theirs); graceful
   // preemptions lose no work and stretch the wall time by their own cost. Before 2026-12-02 they
   // were taken as Daly failures: a preemption-only job at a long interval was refused with 3e109
   // interruptions where it has 2 a day.
   const double losing = c.work_losing_rate_per_s();
-  const double mttf = 1.0 / rate, restart = c.mean_restart_s();
+  const double mttf = rate > 0 ? 1.0 / rate : INFINITY, restart = c.mean_restart_s();
   const double keep = 1.0 - c.graceful_rate_per_s() * c.graceful_cost_s();
-  double wall = c.job.horizon_s;
   // The job checkpoints at most once per its work (at its end): a longer interval is the work.
   const double tau = c.job.work_s > 0 ? std::min(c.checkpoint.interval_s, c.job.work_s) : c.checkpoint.interval_s;
-  if (c.job.work_s > 0) {
-    wall = losing > 0 ? daly_expected_wall_s(c.job.work_s, tau, 0.0, restart, 1.0 / losing) : c.job.work_s;
-    wall = keep > 0 ? wall / keep : INFINITY;
+  // The checkpoint's cost and the persist at risk, as the closed forms take them (goodput.cpp):
+  // blocking time (or the wait for the previous persist), and a restart that also loses the
+  // persist in flight. Before 2026-12-03 the budget took free checkpoints: a 2 h write against a
+  // 6 min MTBF was accepted and ran for ever.
+  const auto sched = c.checkpoint.impl->schedule(c.checkpoint.env);
+  double min_cycle = 0;
+  for (const auto& l : sched.levels) min_cycle = std::max(min_cycle, (l.persist_s + sched.blocking_s) / double(l.every_count));
+  const double delta = std::max(sched.blocking_s, min_cycle - tau);
+  double persist = 0;
+  if (!sched.levels.empty()) {
+    double wsum = 0, psum = 0;
+    for (const auto& p : c.processes) {
+      if (p.kind == EventKind::FailSlow || c.graceful(p)) continue;
+      const double w = c.process_rate_per_s(p);
+      wsum += w;
+      psum += w * sched.levels[c.restore_level(p, sched)].persist_s;
+    }
+    persist = wsum > 0 ? psum / wsum : 0.0;
   }
-  const double per_replica = wall * rate;
+  // Fail-slow episodes stretch the wall time: slow a share f = d / (1/r + d) of the time (arrivals
+  // during an episode are absorbed), progressing at 1/s there. An eviction after a cap a ends an
+  // episode at min(X, a), of mean d (1 - e^{-a/d}) for an exponential X.
+  double progress = 1.0;
+  for (const auto& p : c.processes) {
+    if (p.kind != EventKind::FailSlow) continue;
+    const double r = c.process_rate_per_s(p);
+    double d = p.slow_duration_s;
+    const double a = c.recovery.fail_slow_evict_after_s;
+    if (a > 0 && d > 0) d *= 1.0 - std::exp(-a / d);
+    const double f = r > 0 && d > 0 ? d / (1.0 / r + d) : 0.0;
+    const double s = std::max(1.0, p.slowdown_factor);
+    progress *= (1.0 - f) + f / s;
+  }
+  // Slow episodes taken at their mean: the work and each interval's compute take 1/progress as
+  // long, so an interval stretched beyond the time between failures never checkpoints (slowdown
+  // 1000 with a crash a day and a 1 h interval ran for ever).
+  const double stretch = progress > 0 ? 1.0 / progress : INFINITY;
+  double wall = c.job.horizon_s;
+  if (c.job.work_s > 0) {
+    const double w = c.job.work_s * stretch, t = tau * stretch;
+    wall = losing > 0 ? daly_expected_wall_s(w, t, delta, restart + persist, 1.0 / losing) : w * (t + delta) / t;
+    wall = keep > 0 ? wall / keep : INFINITY;
+    if (std::isnan(wall)) wall = INFINITY;
+  }
+  const double per_replica = wall * (rate + slow_rate);
   // Replicas simulated: the main batch, then (with the search) about 19 evaluations of the interval
   // sweep and the strategies. A target ETTR's knobs add up to 75 more, fewer when a knob cannot
   // reach the target (one evaluation): they are left out of the count.
   const double searches = c.sim.search ? double(std::min(c.sim.search_replicas, c.sim.replicas)) * 19.0 : 0.0;
   const double replicas = double(c.sim.replicas) + searches;
-  if (per_replica * replicas <= kMaxInterruptions) return;
+  if (per_replica * replicas <= kMaxEvents) return;
   // Daly's ETTR is the same for any length of work: the interval over its expected wall time.
-  const double ettr = std::max(0.0, keep) * (losing > 0 ? tau / daly_expected_wall_s(tau, tau, 0.0, restart, 1.0 / losing) : 1.0);
-  // An interval far beyond the time between work-losing interruptions is the likelier cause.
-  const bool long_interval = losing > 0 && c.job.work_s > 0 && tau > 1.0 / losing;
+  const double t_s = tau * stretch;
+  const double ettr = std::max(0.0, keep) * (losing > 0 ? tau / daly_expected_wall_s(t_s, t_s, delta, restart + persist, 1.0 / losing)
+                                                        : tau / (t_s + delta));
+  // The likelier cause: an interval far beyond the time between work-losing interruptions, or a
+  // checkpoint (blocking or persist) that takes longer than that time.
+  const bool long_interval = losing > 0 && c.job.work_s > 0 && tau * stretch > 1.0 / losing;
+  const bool long_checkpoint = losing > 0 && delta + persist > 1.0 / losing;
+  std::string hint;
+  if (long_checkpoint)
+    hint = "a checkpoint takes " + g4(delta + persist) + " s (blocking " + g4(sched.blocking_s) + " s, persist at risk " + g4(persist) +
+           " s), beyond the " + g4(1.0 / losing) + " s between work-losing interruptions: few checkpoints ever complete; a faster checkpoint "
+           "(storage bandwidth, strategy) or fewer failures. Else l";
+  else if (long_interval)
+    hint = "checkpoint.interval_s (" + g4(c.checkpoint.interval_s) + " s" +
+           (stretch > 1.0001 ? ", " + g4(tau * stretch) + " s of wall time with the fail-slow episodes' slowdown" : std::string()) +
+           ") is beyond the " + g4(1.0 / losing) + " s between work-losing interruptions: the job would redo most of its work for ever; shorten it. Else l";
+  else
+    hint = "L";
   throw Error(where,
-              "the job is interrupted every " + g4(mttf) + " s on average and a restart takes " + g4(restart) +
-                  " s: about " + (std::isfinite(per_replica) ? g4(per_replica) : std::string("unboundedly many")) +
-                  " interruptions per replica x " + g4(replicas) + " replicas (with the searches), beyond the simulation's budget of " +
-                  g4(kMaxInterruptions) + " (Daly's model, with free checkpoints, puts ETTR at " + g4(ettr) + ")",
-              (long_interval ? "checkpoint.interval_s (" + g4(c.checkpoint.interval_s) + " s) is beyond the " + g4(1.0 / losing) +
-                                   " s between work-losing interruptions: the job would redo most of its work for ever; shorten it. Else l"
-                             : std::string("L")) +
-                  "ower simulation.replicas (or search_replicas, or search: false), failures.rate_scale, or the job's length (job.duration_days, job.tokens, job.steps, job.work_s)");
+              "the job is interrupted every " + g4(mttf) + " s on average" + (slow_rate > 0 ? " (and slowed every " + g4(1.0 / slow_rate) + " s)" : "") +
+                  " and a restart takes " + g4(restart) + " s: about " +
+                  (std::isfinite(per_replica) ? g4(per_replica) : std::string("unboundedly many")) + " events per replica x " + g4(replicas) +
+                  " replicas (with the searches), beyond the simulation's budget of " + g4(kMaxEvents) + " (Daly's model puts ETTR at " +
+                  g4(ettr) + ")",
+              hint + "ower simulation.replicas (or search_replicas, or search: false), failures.rate_scale, or the job's length "
+                     "(job.duration_days, job.tokens, job.steps, job.work_s)");
 }
 
 GoodputConfig parse_goodput(const std::string& text, const std::string& name,
@@ -596,6 +678,14 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   if (fm.has("processes")) {
     std::map<std::string, std::string> sources;
     auto procs = parse_process_list(fm, "processes", Observed{}, sources, job_gpus_per_node);
+    // A listed process replaces a preset's of its name, but two of the file's own were one
+    // silently dropped (the first) before 2026-12-03.
+    for (size_t i = 0; i < procs.size(); ++i)
+      for (size_t j = i + 1; j < procs.size(); ++j)
+        if (procs[i].name == procs[j].name)
+          fm.fail("processes", "two failure processes are named '" + procs[i].name + "' (entries " + std::to_string(i + 1) + " and " +
+                                   std::to_string(j + 1) + ")",
+                  "give each process its own name (a process named as one of the preset's replaces that one)");
     for (auto& p : procs) {
       auto it = std::find_if(c.processes.begin(), c.processes.end(), [&](const FailureProcess& q) { return q.name == p.name; });
       if (it != c.processes.end()) *it = p;  // a listed process replaces the preset's of the same name
@@ -684,7 +774,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     j.checkpoint_size_source = format_double(params) + " parameters x " + format_double(ck.bytes_per_param) + " bytes";
   }
   env.state_copies = train ? train->state_copies : 1;
-  if (cm.has("state_copies")) env.state_copies = cm.i64("state_copies");
+  if (cm.has("state_copies")) {
+    env.state_copies = cm.i64("state_copies");
+    if (env.state_copies < 1) cm.fail("state_copies", "must be 1 or more (copies of the training state in the job), got " + std::to_string(env.state_copies));
+  }
   // Per node: shards spread over the writer nodes (every node writes when the optimizer state is
   // sharded over data parallelism; otherwise one replica's nodes write).
   const double writer_nodes = train ? train->writer_nodes : double(j.nodes());
@@ -694,10 +787,12 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   env.storage_write_bytes_per_s = nonneg(cm, "storage_write_bytes_per_s", 0);
   env.storage_read_bytes_per_s = nonneg(cm, "storage_read_bytes_per_s", env.storage_write_bytes_per_s);
   env.node_storage_bytes_per_s = nonneg(cm, "node_storage_bytes_per_s", 0);
-  env.d2h_bytes_per_s = nonneg(cm, "d2h_bytes_per_s", 25e9);
-  env.peer_bytes_per_s = nonneg(cm, "peer_bytes_per_s", 50e9);
-  env.nvme_write_bytes_per_s = nonneg(cm, "nvme_write_bytes_per_s", 5e9);
-  env.nvme_read_bytes_per_s = nonneg(cm, "nvme_read_bytes_per_s", env.nvme_write_bytes_per_s * 1.4);
+  // Bandwidths a strategy divides by: 0 given was an infinite copy ("gave no finite blocking time"
+  // with no key, or a budget error about an infinite restart) before 2026-12-03.
+  env.d2h_bytes_per_s = positive_or(cm, "d2h_bytes_per_s", 25e9);
+  env.peer_bytes_per_s = positive_or(cm, "peer_bytes_per_s", 50e9);
+  env.nvme_write_bytes_per_s = positive_or(cm, "nvme_write_bytes_per_s", 5e9);
+  env.nvme_read_bytes_per_s = positive_or(cm, "nvme_read_bytes_per_s", env.nvme_write_bytes_per_s * 1.4);
   if (cm.has("write_s")) env.remote_write_s_override = nonneg(cm, "write_s", 0);
   if (cm.has("read_s")) env.remote_read_s_override = nonneg(cm, "read_s", 0);
   if (cm.has("snapshot_s")) {

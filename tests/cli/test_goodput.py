@@ -23,6 +23,83 @@ def run(*args, check=True):
 
 
 class GoodputCli(unittest.TestCase):
+    def write(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_runs_that_would_never_end_are_refused_before_simulating(self):
+        # Review of 2026-12-03: the budget took free checkpoints and no fail-slow episodes, so a
+        # 2 h checkpoint write against a 6-minute MTBF, or a 1000x slowdown with a 1 h interval,
+        # ran for ever; 5e6 replicas ended in std::bad_alloc.
+        crash = "    - {name: crash, mtbf_hours: 0.1, node_lost: false}\n"
+        long_write = self.write("job: {num_gpus: 1024, work_days: 1}\nfailures:\n  processes:\n" + crash +
+                                "checkpoint: {strategy: sync-remote, write_s: 7200, read_s: 0, interval_s: 600}\n"
+                                "simulation: {replicas: 2}\n")
+        p = run(long_write, "--no-search", "-q", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("a checkpoint takes 7200 s", p.stderr)
+        self.assertIn("beyond the 360 s between work-losing interruptions", p.stderr)
+        slow = self.write("job: {num_gpus: 8, work_days: 1}\nfailures:\n  processes:\n"
+                          "    - {name: crash, rate_per_job_day: 1, node_lost: false}\n"
+                          "    - {name: slow, kind: fail-slow, mtbf_hours: 0.01, duration_s: 1.0e6, slowdown_factor: 1000}\n"
+                          "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n"
+                          "simulation: {replicas: 2}\n")
+        p = run(slow, "--no-search", "-q", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("slowed every 36 s", p.stderr)
+        self.assertIn("of wall time with the fail-slow episodes' slowdown", p.stderr)
+        # A slowdown of 2 for a second every 3.6 s is simulated at 20 replicas; at 1,000 and ten
+        # times the episodes it is refused (it ran for about 1.5 h).
+        flood = self.write("job: {num_gpus: 8, duration_days: 30}\nfailures:\n  processes:\n"
+                           "    - {name: crash, rate_per_job_day: 1, node_lost: false}\n"
+                           "    - {name: slow, kind: fail-slow, mtbf_hours: 0.001, duration_s: 1, slowdown_factor: 2}\n"
+                           "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 600}\n"
+                           "simulation: {replicas: 20}\n")
+        p = run(flood, "--replicas", "1000", "--set", "failures.processes.1.mtbf_hours=0.0001", "-q", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("slowed every 0.36 s", p.stderr)
+        p = run(EXAMPLE, "--replicas", "5000000", "--no-search", "-q", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("beyond the 1000000 replicas the simulation holds in memory", p.stderr)
+
+    def test_inputs_that_were_silently_dropped_or_ignored_are_refused(self):
+        base = ("job: {num_gpus: 1024, work_days: 10}\n"
+                "checkpoint: {strategy: async-remote, write_s: 60, read_s: 60, interval_minutes: 30}\n"
+                "simulation: {replicas: 50}\nfailures:\n  processes:\n")
+        dup = self.write(base + "    - {name: a, rate_per_node_day: 0.001}\n    - {name: a, rate_per_node_day: 0.002}\n")
+        p = run(dup, "--no-search", "-q", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertRegex(p.stderr, r":6:\d+: key 'failures.processes': two failure processes are named 'a' \(entries 1 and 2\)")
+        for kind in ("preemption", "sdc", "fail-slow"):
+            extra = ", duration_s: 60, slowdown_factor: 2" if kind == "fail-slow" else ""
+            f = self.write(base + "    - {name: p, rate_per_job_day: 2, kind: " + kind + extra + ", detection_s: 100}\n")
+            p = run(f, "--no-search", "-q", check=False)
+            self.assertEqual(p.returncode, 2, kind)
+            self.assertIn("detection_s': only an interrupt process is detected by a timeout", p.stderr)
+        ok = self.write(base + "    - {name: c, rate_per_node_day: 0.002}\n")
+        for key in ("d2h_bytes_per_s", "peer_bytes_per_s", "nvme_write_bytes_per_s"):
+            p = run(ok, "--no-search", "-q", "--set", f"checkpoint.{key}=0", check=False)
+            self.assertEqual(p.returncode, 2, key)
+            self.assertIn(f"key 'checkpoint.{key}': must be a positive number", p.stderr)
+        p = run(ok, "--no-search", "-q", "--set", "checkpoint.state_copies=0", check=False)
+        self.assertIn("key 'checkpoint.state_copies': must be 1 or more", p.stderr)
+
+    def test_lost_time_intervals_are_never_negative(self):
+        # A rare cause's normal interval went below 0 (rework -97.6 s on a preemption-only job).
+        f = self.write("job: {num_gpus: 1024, work_days: 10}\n"
+                       "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_minutes: 30}\n"
+                       "simulation: {replicas: 40}\nfailures:\n  processes:\n"
+                       "    - {name: p, rate_per_job_day: 0.05, kind: preemption, notice_s: 0, downtime_s: 60}\n")
+        out = json.loads(run(f, "--no-search", "--json", "-").stdout)
+        lost = out["tables"]["lost_time_by_cause"]["columns"]
+        self.assertTrue(any(m > 0 for m in lost["mean_s"]))
+        for lo, m in zip(lost["ci_low_s"], lost["mean_s"]):
+            self.assertGreaterEqual(lo, 0.0)
+            self.assertLessEqual(lo, m)
+
     def test_example_json_has_ettr_with_confidence_interval(self):
         out = json.loads(run(EXAMPLE, "--replicas", "300", "--search-replicas", "40", "--json", "-").stdout)
         s = out["scalars"]
@@ -450,7 +527,7 @@ class GoodputCli(unittest.TestCase):
         try:
             p = run(path, check=False)
             self.assertEqual(p.returncode, 2)
-            self.assertIn("interruptions per replica", p.stderr)
+            self.assertIn("events per replica", p.stderr)
             self.assertIn(path, p.stderr)
         finally:
             os.unlink(path)
