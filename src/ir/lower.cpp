@@ -1177,8 +1177,10 @@ Workload lower(const Scenario& s) {
     // 2026-12-02 only the dense buffer was counted: Mixtral 8x7B at ep 8 on 64 GPUs reduced in 26
     // buckets, not 167, and its last one, exposed after the backward, was 6x too large).
     const int edp_size = w.group(GroupKind::EDP).size;
-    if (st.expert_params > 0 && edp_size > 1 && p.zero_stage < 3)
-      sw.grad_buckets += static_cast<int>(std::ceil(grad_expert / std::max(p.grad_bucket_bytes * gb / 2, 1e6 * edp_size * gb)));
+    if (st.expert_params > 0 && edp_size > 1 && p.zero_stage < 3) {
+      sw.grad_buckets_expert = std::max(1, static_cast<int>(std::ceil(grad_expert / std::max(p.grad_bucket_bytes * gb / 2, 1e6 * edp_size * gb))));
+      sw.grad_buckets += sw.grad_buckets_expert;
+    }
     if (p.zero_stage < 3) {
       const CollKind k = p.zero_stage == 0 ? CollKind::AllReduce : CollKind::ReduceScatter;
       // ZeRO-2 with micro_batch sync reduce-scatters every micro-batch in the backward

@@ -162,6 +162,9 @@ struct StepWork {
   std::vector<Collective> param_gather;  // ZeRO-1/2 all-gather after the optimizer, ZeRO-3 per layer
   std::vector<ComputeOp> optimizer;
   int grad_buckets = 1;
+  // Of grad_buckets, those of the expert-gradient buffer (reduced over EDP); the rest are the dense
+  // buffer's. Each buffer's collectives go out in its own bucket count (simulate).
+  int grad_buckets_expert = 0;
 };
 
 struct Workload {

@@ -1,6 +1,7 @@
 #include "sim/program.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <functional>
 #include <cmath>
 #include <map>
@@ -253,52 +254,73 @@ struct Builder {
     // Parameter gather (ZeRO-1/2, once per step): with overlap, bucketed and issued at the
     // start of the step (the previous optimizer's gather dispatched ahead of the forward, as
     // Megatron's overlap_param_gather); a block's first forward waits for its bucket.
-    std::vector<std::vector<int>> gather_tokens;  // bucket -> tokens
+    // Each buffer in its own buckets: the dense one's over DP, the expert one's over EDP (before
+    // 2026-12-03 both were cut into their sum: Mixtral at ep 8 sent 182 dense buckets of 35 MB where
+    // Megatron sends 41 of 160 MB, and expert buckets 29% too large).
+    const int nb_expert = sw.grad_buckets_expert;
+    auto buckets_of = [&](const Collective& c) {
+      return c.group == GroupKind::EDP && nb_expert > 0 ? nb_expert : std::max(1, nb - nb_expert);
+    };
+    std::vector<std::vector<int>> gather_tokens;  // per param_gather collective: its buckets' tokens, in order
+    std::vector<int> gather_waited;               // per collective: buckets waited for
     const bool overlap_gather = s.plan.overlap_param_gather;
     if (overlap_gather) {
-      for (int k = 0; k < nb; ++k) {
-        std::vector<int> toks;
-        for (const auto& c : sw.param_gather) {
-          if (!active(c)) continue;
-          Collective part = c;
-          part.bytes = c.bytes / nb;
-          const CollInfo ci = describe_collective(part, w, est, f);
-          const int tok = prog.tokens++;
-          emit(Ins::Coll, static_cast<uint8_t>(c.group), CollMode::AsyncToken, tok, own_coll(ci), 0, 1);
-          toks.push_back(tok);
-        }
-        gather_tokens.push_back(std::move(toks));
+      // Issued in the order the forward needs them: bucket k of a collective of n covers the
+      // parameters up to (k + 1) / n of the stage's.
+      std::vector<std::tuple<double, size_t, int>> order;
+      std::vector<const Collective*> gathers;
+      for (const auto& c : sw.param_gather) {
+        if (!active(c)) continue;
+        const int n = buckets_of(c);
+        for (int k = 0; k < n; ++k) order.emplace_back((k + 1.0) / n, gathers.size(), k);
+        gathers.push_back(&c);
+      }
+      std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+      gather_tokens.resize(gathers.size());
+      gather_waited.assign(gathers.size(), 0);
+      for (const auto& [frac, j, k] : order) {
+        const Collective& c = *gathers[j];
+        Collective part = c;
+        part.bytes = c.bytes / buckets_of(c);
+        const CollInfo ci = describe_collective(part, w, est, f);
+        const int tok = prog.tokens++;
+        emit(Ins::Coll, static_cast<uint8_t>(c.group), CollMode::AsyncToken, tok, own_coll(ci), 0, 1);
+        gather_tokens[j].push_back(tok);
       }
     }
-    int gather_waited = 0;
     double fwd_params_done = 0;
     std::vector<char> chunk_seen(static_cast<size_t>(v), 0);
 
     // Gradient buckets: the last backward of each chunk issues buckets as its gradients finish.
     std::vector<CollInfo> bucket_info;
     std::vector<uint8_t> bucket_group;
+    std::vector<int> bucket_count;  // per collective: its buffer's buckets
     const bool overlap_grad = s.plan.overlap_grad_reduce;
     for (const auto& c : sw.grad_sync) {
       if (!active(c) || !bucketed(c)) continue;
       Collective part = c;
-      part.bytes = c.bytes / nb;
+      part.bytes = c.bytes / buckets_of(c);
       bucket_info.push_back(describe_collective(part, w, est, f));
       bucket_group.push_back(static_cast<uint8_t>(c.group));
+      bucket_count.push_back(buckets_of(c));
     }
     std::vector<int> bucket_refs;
     if (overlap_grad)
       for (const auto& ci : bucket_info) bucket_refs.push_back(own_coll(ci));
-    int buckets_issued = 0;
+    std::vector<int> buckets_issued(bucket_refs.size(), 0);
     double grad_params_done = 0;
+    auto issue_buckets = [&](double frac) {
+      for (size_t j = 0; j < bucket_refs.size(); ++j) {
+        const int n = bucket_count[j];
+        const int want = frac >= 1.0 ? n : std::min(n, static_cast<int>(std::floor(frac * n + 1e-9)));
+        for (; buckets_issued[j] < want; ++buckets_issued[j]) emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+      }
+    };
     auto grads_ready = [&](double params) {
       if (!(params > 0)) return;
       if (!overlap_grad || bucket_refs.empty()) return;
       grad_params_done += params;
-      const double frac = total_params > 0 ? grad_params_done / total_params : 1.0;
-      const int want = std::min(nb, static_cast<int>(std::floor(frac * nb + 1e-9)));
-      for (; buckets_issued < want; ++buckets_issued)
-        for (size_t j = 0; j < bucket_refs.size(); ++j)
-          emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+      issue_buckets(total_params > 0 ? grad_params_done / total_params : 1.0);
     };
 
     // A block's backward with its gradients released op by op: each weight-gradient GEMM frees
@@ -419,10 +441,13 @@ struct Builder {
               auto wait_for = [&](double params) {
                 fwd_params_done += params;
                 const double frac = total_params > 0 ? fwd_params_done / total_params : 1.0;
-                const int need = std::min(nb, static_cast<int>(std::ceil(frac * nb - 1e-9)));
-                for (; gather_waited < need; ++gather_waited)
-                  for (int tok : gather_tokens[static_cast<size_t>(gather_waited)])
-                    emit(Ins::WaitToken, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, tok, 0, 0, 1);
+                for (size_t j = 0; j < gather_tokens.size(); ++j) {
+                  const int n = static_cast<int>(gather_tokens[j].size());
+                  const int need = std::min(n, static_cast<int>(std::ceil(frac * n - 1e-9)));
+                  for (; gather_waited[j] < need; ++gather_waited[j])
+                    emit(Ins::WaitToken, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, gather_tokens[j][static_cast<size_t>(gather_waited[j])], 0,
+                         0, 1);
+                }
               };
               const double rest = std::max(0.0, b.params - gemm_weights);
               wait_for(rest);
@@ -474,10 +499,7 @@ struct Builder {
     // (micro-batch -1: the timeline's pass "step"; it had carried the last item's micro-batch and
     // pass, so optimizer.step read as micro-batch 7's backward, before 2026-12-03).
     emit(Ins::Item, 0, CollMode::Blocking, -1, 0, 0, 3);
-    if (overlap_grad)
-      for (; buckets_issued < nb; ++buckets_issued)
-        for (size_t j = 0; j < bucket_refs.size(); ++j)
-          emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+    if (overlap_grad) issue_buckets(1.0);
     emit(Ins::WaitStep, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, 0, 0, 0, 1);
     for (const auto& c : sw.grad_sync) {
       if (!active(c)) continue;

@@ -357,7 +357,7 @@ class BadInputs(unittest.TestCase):
                 f.write("previous\n")
             with open(os.path.join(csv_dir, "scalars.csv"), "w") as f:
                 f.write("name,value\nprevious,1\n")
-            p = subprocess.Popen([BIN, "goodput", example, "--replicas", "1000000", "--threads", "1", "--json", js,
+            p = subprocess.Popen([BIN, "goodput", example, "--replicas", "300000", "--no-search", "--threads", "1", "--json", js,
                                   "--csv", csv_dir, "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             time.sleep(1.0)
             self.assertIsNone(p.poll(), "the run finished before the signal: make it longer")
