@@ -567,8 +567,14 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double dp_slow = ((sync - (sync_exposed - sync_after)) + (gather - gather_exposed)) * c.slow_per_hidden_s() * dp_free;
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow;
     const double mr = static_cast<double>(m);
-    mean_compute += mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;
-    mean_exposed += mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed;
+    const double rank_compute = mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;
+    const double rank_exposed = mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed;
+    mean_compute += rank_compute;
+    mean_exposed += rank_exposed;
+    if (r == 0 || rank_compute > e.busiest_compute_s) {
+      e.busiest_compute_s = rank_compute;
+      e.busiest_exposed_comm_s = rank_exposed;
+    }
     if (end > step || r == 0) {
       step = std::max(step, end);
       if (end >= step) {
@@ -596,6 +602,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   if (e.bubble_s < 1e-12 * step) e.bubble_s = 0;
   e.mean_compute_s = mean_compute / p;
   e.mean_exposed_comm_s = mean_exposed / p + fill_drain_p2p_s;
+  e.busiest_exposed_comm_s += fill_drain_p2p_s;
   PassTime crit;  // the critical rank's passes, per step
   for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]}) crit.add(*pt, mf);
   if (fill_drain_p2p_s > 0) crit.add_exposed(GroupKind::PP, fill_drain_p2p_s);

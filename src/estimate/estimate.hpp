@@ -63,6 +63,9 @@ struct StepEstimate {
   // once-per-step work included): what an average GPU does, for power (sweep). Equal to compute_s
   // and exposed_comm_s without pipeline parallelism, up to the critical rank's bubble-free terms.
   double mean_compute_s = 0, mean_exposed_comm_s = 0;
+  // The busiest pipeline rank's (most compute per step, its exposed communication): a board power
+  // limit applies to each board, so it is the busiest board that meets it first (sweep).
+  double busiest_compute_s = 0, busiest_exposed_comm_s = 0;
   std::vector<std::pair<std::string, double>> compute_by_class_s;  // per OpClass
   std::vector<std::pair<std::string, double>> comm_by_group_s;     // total time per group
   std::vector<std::pair<std::string, double>> exposed_by_group_s;  // exposed time per group

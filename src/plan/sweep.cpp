@@ -210,16 +210,27 @@ PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double limit_w, c
   const double tdp = a.tdp_w.value;
   const double idle = a.idle_w.known ? a.idle_w.value : po.idle_fraction_of_tdp * tdp;
   const double step = std::max(e.step_time_s, 1e-30);
-  // An average GPU of the job: the means over the pipeline ranks (a rank of a heavier stage
-  // computes while the others wait on it; the critical rank alone undercounts an unbalanced pipeline).
-  const double busy = std::min(1.0, e.mean_compute_s / step);
-  const double comm_only = std::min(1.0 - busy, std::max(0.0, e.mean_exposed_comm_s / step));
-  p.activity_fraction = busy + po.comm_activity_fraction * comm_only;
+  auto activity = [&](double compute_s, double exposed_s) {
+    const double busy = std::min(1.0, compute_s / step);
+    const double comm_only = std::min(1.0 - busy, std::max(0.0, exposed_s / step));
+    return busy + po.comm_activity_fraction * comm_only;
+  };
+  // An average GPU of the job for energy: the means over the pipeline ranks (a rank of a heavier
+  // stage computes while the others wait on it; the critical rank alone undercounts an unbalanced
+  // pipeline). A limit applies to each board: the busiest rank's meets it first, and the step
+  // waits on it (before 2026-12-03 the mean was held against the limit: a 3-stage pipeline drawing
+  // 576.7 W on average ran uncapped under a 600 W limit while its busiest boards drew 654 W).
+  p.activity_fraction = activity(e.mean_compute_s, e.mean_exposed_comm_s);
+  const double busiest = e.busiest_compute_s > 0 ? std::max(p.activity_fraction, activity(e.busiest_compute_s, e.busiest_exposed_comm_s))
+                                                 : p.activity_fraction;
   p.power_w = idle + (tdp - idle) * p.activity_fraction;
-  if (limit_w > 0 && limit_w < p.power_w) {
+  p.busiest_board_w = idle + (tdp - idle) * busiest;
+  if (limit_w > 0 && limit_w < p.busiest_board_w) {
     p.capped = true;
-    p.power_w = limit_w;
-    const double dyn = std::max(1e-9, (tdp - idle) * p.activity_fraction);
+    const double dyn = std::max(1e-9, (tdp - idle) * busiest);
+    // The busiest board at the limit; the mean board in proportion to its activity.
+    p.power_w = idle + (limit_w - idle) * p.activity_fraction / std::max(busiest, 1e-12);
+    p.busiest_board_w = limit_w;
     // Published throughput at power limits (catalog power_caps, bf16 rate against the peak)
     // sets the clock where given; otherwise P_dyn ~ f^k.
     const double k = po.dynamic_power_clock_exponent;
@@ -231,19 +242,27 @@ PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double limit_w, c
     for (const auto& c : a.power_caps)
       if (c.clock_ratio > 0 && c.power_w < tdp) pts.emplace_back(c.power_w, c.clock_ratio);
     if (!pts.empty()) {
+      // A cap point is a board running flat out (a GEMM benchmark) at that limit. A board at
+      // activity u draws idle + (P - idle) u where the flat-out board draws P, so its limit reads
+      // as the flat-out power idle + (limit - idle) / u on the table (before 2026-12-03 the table
+      // was read at the limit itself: a plan drawing 356 W went from clock 1.0 at 357 W to 0.742
+      // at 355 W).
+      const double flat_out_w = idle + std::max(0.0, limit_w - idle) / std::max(busiest, 1e-12);
       pts.emplace_back(tdp, 1.0);
       std::sort(pts.begin(), pts.end());
-      if (limit_w >= pts.front().first) {
+      if (flat_out_w >= tdp) {
+        ratio = 1.0;
+      } else if (flat_out_w >= pts.front().first) {
         for (size_t i = 1; i < pts.size(); ++i)
-          if (limit_w <= pts[i].first) {
-            const double f = (limit_w - pts[i - 1].first) / std::max(1e-9, pts[i].first - pts[i - 1].first);
+          if (flat_out_w <= pts[i].first) {
+            const double f = (flat_out_w - pts[i - 1].first) / std::max(1e-9, pts[i].first - pts[i - 1].first);
             ratio = pts[i - 1].second + f * (pts[i].second - pts[i - 1].second);
             break;
           }
       } else {
         // Below the lowest published point, P_dyn ~ f^k from that point down (not from the TDP:
         // 399 W ran faster than the 400 W point).
-        ratio = pts.front().second * std::pow(std::max(0.0, limit_w - idle) / std::max(1e-9, pts.front().first - idle), 1.0 / k);
+        ratio = pts.front().second * std::pow(std::max(0.0, flat_out_w - idle) / std::max(1e-9, pts.front().first - idle), 1.0 / k);
       }
       p.clock_from_caps = true;
     }
@@ -304,10 +323,16 @@ PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o,
         Scenario sc = full;
         scale_peaks(sc.accelerator, ratio);
         x.e = est.run(ir::lower(sc));
-        const double dyn = std::max(0.0, gpu_power(sc, x.e, 0, o.power).power_w - idle) * std::pow(ratio, k);
-        // A clock from published caps is the rate measured with the board at the limit: it draws
-        // the limit (the f^k model below the measured clock read 321 W under a 400 W cap).
-        x.power.power_w = x.power.clock_from_caps ? limit_w : std::min(limit_w, idle + dyn);
+        const PowerPoint at = gpu_power(sc, x.e, 0, o.power);
+        const double dyn = std::max(0.0, at.busiest_board_w - idle) * std::pow(ratio, k);
+        const double dyn_mean = std::max(0.0, at.power_w - idle) * std::pow(ratio, k);
+        // A clock from published caps is the rate measured with the board at the limit: the
+        // busiest board draws the limit (the f^k model below the measured clock read 321 W under
+        // a 400 W cap), the mean board its share of it.
+        const double busiest = std::max(0.0, at.busiest_board_w - idle);
+        x.power.power_w = x.power.clock_from_caps ? idle + (limit_w - idle) * (busiest > 0 ? std::max(0.0, at.power_w - idle) / busiest : 1.0)
+                                                  : std::min(limit_w, idle + dyn_mean);
+        x.power.busiest_board_w = x.power.clock_from_caps ? limit_w : std::min(limit_w, idle + dyn);
         if (x.power.clock_from_caps || idle + dyn <= limit_w * (1 + 1e-6) || it == 8 || ratio <= 0.05) break;
         ratio = std::clamp(ratio * std::pow(std::max(0.0, limit_w - idle) / std::max(dyn, 1e-9), 1.0 / k), 0.05, 1.0);
       }

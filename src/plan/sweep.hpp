@@ -35,7 +35,9 @@ struct PowerOptions {
 
 // Power of one GPU for a step and the clock ratio a power limit imposes.
 struct PowerPoint {
-  double power_w = 0, clock_ratio = 1, activity_fraction = 0;
+  // power_w: the mean board's (energy, perf/W); busiest_board_w: the busiest pipeline rank's board,
+  // which a power limit (per board) caps first.
+  double power_w = 0, clock_ratio = 1, activity_fraction = 0, busiest_board_w = 0;
   bool capped = false;
   bool clock_from_caps = false;  // the clock came from the catalog's measured power_caps (else P_dyn ~ f^k)
 };

@@ -24,6 +24,15 @@ TEST(SweepPower, ActivityIsTheMeanOverPipelineRanks) {
   const double comm = std::min(1.0 - busy, e.mean_exposed_comm_s / e.step_time_s);
   const plan::PowerPoint pw = plan::gpu_power(s, e, 0, po);
   EXPECT_NEAR(pw.activity_fraction, busy + po.comm_activity_fraction * comm, 1e-12);
+  // A limit applies to each board: the 14-layer rank's board meets it first. A limit between the
+  // mean board's draw and the busiest one's caps the plan (the mean was held against it, and such
+  // a plan ran at full clock with its busiest boards above the limit, before 2026-12-03).
+  ASSERT_GT(pw.busiest_board_w, pw.power_w + 20);
+  const plan::PowerPoint capped = plan::gpu_power(s, e, (pw.power_w + pw.busiest_board_w) / 2, po);
+  EXPECT_TRUE(capped.capped);
+  EXPECT_LT(capped.clock_ratio, 1.0);
+  EXPECT_NEAR(capped.busiest_board_w, (pw.power_w + pw.busiest_board_w) / 2, 1e-9);
+  EXPECT_LT(capped.power_w, capped.busiest_board_w);
   // Without a pipeline the mean rank is the critical rank.
   const Scenario flat = parse_scenario("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 4}\n"
                                        "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n",
@@ -49,11 +58,21 @@ TEST(SweepPower, PublishedCapsSetTheClock) {
   EXPECT_NEAR(s.accelerator.power_caps[0].clock_ratio, 700 / 989.4, 1e-12);
   const StepEstimate e = Estimator{}.run(ir::lower(s));
   const plan::PowerOptions po;
-  const plan::PowerPoint at = plan::gpu_power(s, e, 400, po);
+  // A cap point is a board flat out at that limit: a board at activity u meets a limit L where a
+  // flat-out one draws 70 + (L - 70) / u, and the table is read there (before 2026-12-03 it was
+  // read at L, so a plan drawing 356 W went from clock 1.0 at 357 W to 0.742 at 355 W).
+  const double u = (plan::gpu_power(s, e, 0, po).busiest_board_w - 70) / (700 - 70);
+  ASSERT_GT(u, 0.3);
+  ASSERT_LT(u, 1.0);
+  const plan::PowerPoint at = plan::gpu_power(s, e, 70 + 330 * u, po);
   ASSERT_TRUE(at.capped);
   EXPECT_TRUE(at.clock_from_caps);
   EXPECT_NEAR(at.clock_ratio, 700 / 989.4, 1e-9);
-  EXPECT_NEAR(plan::gpu_power(s, e, 550, po).clock_ratio, (700 / 989.4 + 1) / 2, 1e-9);  // halfway to the TDP
+  EXPECT_NEAR(at.busiest_board_w, 70 + 330 * u, 1e-9);
+  EXPECT_LE(at.power_w, at.busiest_board_w + 1e-9);
+  EXPECT_NEAR(plan::gpu_power(s, e, 70 + 480 * u, po).clock_ratio, (700 / 989.4 + 1) / 2, 1e-9);  // halfway to the TDP
+  // Just below the plan's own draw the clock stays near 1 (no jump to the table's 400 W point).
+  EXPECT_GT(plan::gpu_power(s, e, plan::gpu_power(s, e, 0, po).busiest_board_w - 1, po).clock_ratio, 0.99);
   double last = 0;
   for (double w : {300.0, 350.0, 399.0, 400.0, 401.0, 500.0, 650.0}) {
     const double r = plan::gpu_power(s, e, w, po).clock_ratio;
