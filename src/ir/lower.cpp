@@ -1042,12 +1042,15 @@ Workload lower(const Scenario& s) {
   // A system without a scale-out network is one scale-up domain (one node, or one NVL rack):
   // more GPUs than it holds have no fabric between them. make_fabric would cost their traffic at
   // NVLink rates (Llama 3 70B on 1,024 "mosaic-h100" GPUs ran faster than on DGX H100).
-  if (!s.scale_out && s.num_gpus > std::max(s.system.gpus_per_node, s.system.scale_up_domain))
+  // The same for a domain smaller than its node (the node's other GPUs sit behind PCIe or a NIC).
+  if (!s.scale_out && s.num_gpus > s.system.scale_up_domain)
     throw Error(SourceLocation{"", 0, 0, "num_gpus"},
-                "system '" + s.system.id + "' has no scale-out network, so it holds at most " +
-                    std::to_string(std::max(s.system.gpus_per_node, s.system.scale_up_domain)) + " GPUs (one scale-up domain); got " +
-                    std::to_string(s.num_gpus),
-                "choose a system with a scale-out network (catalog list systems), or give the system a scale_out network");
+                "system '" + s.system.id + "' has no scale-out network, so it holds at most " + std::to_string(s.system.scale_up_domain) +
+                    " GPUs (one scale-up domain" +
+                    (s.system.scale_up_domain < s.system.gpus_per_node ? " of its " + std::to_string(s.system.gpus_per_node) + "-GPU node" : std::string()) +
+                    "); got " + std::to_string(s.num_gpus),
+                "choose a system with a scale-out network (catalog list systems), or give the system a scale_out network (a pcie one "
+                "for the GPUs of one node)");
   Workload w;
   w.scenario_ptr = &s;
   const auto& p = s.plan;

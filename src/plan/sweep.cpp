@@ -724,7 +724,10 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
           const StepEstimate ef = est.run(ir::lower(sf));
           // A side where the plan (or every plan) no longer fits has no step time: the elasticity
           // is undefined there (NaN, with a note), never an infinite number.
-          tf[side] = ef.fits ? ef.step_time_s : std::nan("");
+          // The headroom the search keeps (--headroom-gib) applies to the held plan too: it was
+          // held against the bare capacity, and read 0 where it no longer fitted (before 2026-12-03).
+          const bool fits_with_headroom = ef.fits && ef.memory.total_bytes() <= sf.accelerator.memory_bytes.value - so.min_headroom_bytes;
+          tf[side] = fits_with_headroom ? ef.step_time_s : std::nan("");
           const PointResult pr = best_point(s, 0, o, est, dist);
           tr[side] = pr.fits ? pr.e.step_time_s : std::nan("");
         }

@@ -279,7 +279,9 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   check_system_networks(s.system, s.scale_up, s.scale_out ? &*s.scale_out : nullptr, root.loc("system"));
   s.num_gpus = root.i32("num_gpus");
   if (s.num_gpus < 1) root.fail("num_gpus", "must be at least 1, got " + std::to_string(s.num_gpus));
-  if (const int domain = std::max(s.system.gpus_per_node, s.system.scale_up_domain); !s.scale_out && s.num_gpus > domain)
+  // Without a scale-out network the GPUs beyond one scale-up domain have no fabric, even within a
+  // node (a domain of 2 on an 8-GPU node was costed at NVLink rates before 2026-12-03).
+  if (const int domain = s.system.scale_up_domain; !s.scale_out && s.num_gpus > domain)
     root.fail("num_gpus",
               "system '" + s.system.id + "' has no scale-out network, so it holds at most " + std::to_string(domain) +
                   " GPUs (one scale-up domain); got " + std::to_string(s.num_gpus),

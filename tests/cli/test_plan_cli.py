@@ -314,6 +314,19 @@ q = sx("plan", os.path.join(ROOT, "examples", "llama3-405b-h100-16k.yaml"), "--f
 rk = json.loads(q.stdout)["tables"]["ranking"]["columns"]
 check("ZeRO-2 with step sync not ranked beside ZeRO-1", 2 not in rk["zero_stage"], sorted(set(rk["zero_stage"])))
 
+# The held plan's elasticity keeps the search's headroom: Llama 3 8B at zero2 on 16 H100 needs
+# 67.4e9 bytes, which fits 0.9 x 80 GiB but not with 12 GiB kept free; it read 0 (2026-12-03).
+b = sx("sweep", "--model", "llama3-8b", "--system", "aws-p5-efa", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+       "--fix", "tp=1", "--fix", "pp=1", "--fix", "mb=2", "--fix", "zero=2", "--fix", "recompute=none", "--elasticity",
+       "--headroom-gib", "12", "--threads", "1", "--no-progress", "--json", "-")
+if b.returncode == 0:
+    ec = json.loads(b.stdout)["tables"]["elasticity"]["columns"]
+    row = ec["parameter"].index("accelerator.memory_bytes")
+    check("held-plan elasticity keeps the headroom", ec["elasticity_fixed_plan_ratio"][row] is None,
+          (ec["elasticity_fixed_plan_ratio"][row], json.loads(b.stdout)["notes"]))
+else:
+    check("held-plan elasticity keeps the headroom", False, b.stderr[-300:])
+
 # Sweep inputs refused before any point is estimated, each naming its key (they gave rows that
 # dropped values, ran points the catalog refuses, or failed after the grid had run).
 J8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "64", "--global-batch", "256", "--seq-len", "4096",
@@ -330,7 +343,12 @@ for name, args, want in [
         ("a dtype's peak no op of the run reads", ["--vary", "accelerator.peak_flops.fp8=1e15,4e15"],
          "no op of this bf16 run reads the fp8 peak"),
         ("scale-out keys without a scale-out network", ["--system", "mosaic-h100", "--num-gpus", "8", "--vary", "scale_out.latency_s=1e-6,1e-2"],
-         "has no scale-out network")]:
+         "has no scale-out network"),
+        # a domain below the node without a scale-out network left GPUs with no fabric, costed at
+        # NVLink rates (domain 1 and 8 gave the same step, before 2026-12-03)
+        ("a domain below the node without a scale-out network",
+         ["--system", "mosaic-h100", "--num-gpus", "8", "--vary", "system.scale_up_domain=1,8"],
+         "holds at most 1 GPUs (one scale-up domain of its 8-GPU node)")]:
     base = J8
     if "--system" in args:  # the job's own system and GPU count replace J8's
         base = [x for i, x in enumerate(J8) if x not in ("--system", "--num-gpus") and J8[i - 1] not in ("--system", "--num-gpus")]
