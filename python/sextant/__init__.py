@@ -192,10 +192,10 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     seed = -1 if seed is None else _int_in(seed, "seed", 0, 2 ** 63 - 1)  # None: the scenario's seed:
     try:
         jitter = float(_plain(jitter))
-        if not 0 <= jitter <= 10:
+        if not 0 <= jitter <= 1:
             raise ValueError
     except (TypeError, ValueError):
-        raise SextantError("jitter: must be a finite number from 0 to 10, got %r" % (jitter,)) from None
+        raise SextantError("jitter: must be a finite number from 0 to 1, got %r" % (jitter,)) from None
     ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))

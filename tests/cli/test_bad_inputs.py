@@ -654,7 +654,8 @@ class BadInputs(unittest.TestCase):
         error like any other: "sextant: error:", exit 2, no output (it exited 105/106 with
         CLI11's own text before, "Value abc not in range 0.000000 to 1797693...")."""
         cases = [
-            (["simulate", SCENARIO, "--jitter", "1e300"], ["--jitter"], ["from 0 to 10"]),
+            (["simulate", SCENARIO, "--jitter", "1e300"], ["--jitter"], ["from 0 to 1"]),
+            (["simulate", SCENARIO, "--jitter", "2"], ["--jitter"], ["from 0 to 1", "--straggler"]),
             (["simulate", SCENARIO, "--seed", "-1"], ["--seed"], ["9223372036854775807", "'-1'"]),
             (["simulate", SCENARIO, "--seed", "18446744073709551616"], ["--seed"], ["from 0 to"]),
             # Seeds are reported as signed 64-bit integers: 2^63 printed as a negative number before.
