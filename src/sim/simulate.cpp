@@ -271,6 +271,11 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
 
   SimResult r;
   r.all_ranks = all;
+  r.contention = o.contention;
+  r.interference = o.interference;
+  r.jitter_sigma = o.jitter_sigma;
+  r.seed = o.seed;
+  for (const auto& [rank, f] : o.stragglers) r.stragglers += (r.stragglers.empty() ? "" : ",") + std::to_string(rank) + "=" + format_double(f);
   r.events_count = eo.events;
   r.units_count = static_cast<int64_t>(units.specs.size());
 
@@ -387,6 +392,11 @@ Result to_result(const SimResult& r, const Scenario& s) {
   out.command = "simulate";
   out.set("simulated_units_count", r.units_count);
   out.set("all_ranks", r.all_ranks);
+  out.set("contention", r.contention);
+  out.set("interference", r.interference);
+  out.set("jitter_sigma", r.jitter_sigma);
+  if (r.jitter_sigma > 0) out.set("seed", static_cast<int64_t>(r.seed));  // read by the jitter only
+  out.set("stragglers", r.stragglers.empty() ? std::string("none") : r.stragglers);
   out.set("events_count", r.events_count);
   out.set("peak_memory_time_s", r.peak_memory_time_s);
 

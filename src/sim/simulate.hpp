@@ -93,6 +93,12 @@ struct SimResult {
   int64_t events_count = 0;
   int64_t units_count = 0;
   bool all_ranks = false;
+  // The run's settings, recorded in its result so that a saved result says how it was made (none
+  // of them was, before 2026-12-03): contention, interference, jitter and its seed, stragglers.
+  bool contention = true, interference = true;
+  double jitter_sigma = 0;
+  uint64_t seed = 0;
+  std::string stragglers;  // "RANK=FACTOR,..." as given, "" when none
   std::string timeline_json;  // Chrome trace-event JSON when record_timeline (else empty)
   // Bounded timeline table (SimOptions::timeline_rows > 0), sorted by unit, stream, start.
   std::vector<TimelineRow> timeline;

@@ -143,6 +143,12 @@ class CliOptions(unittest.TestCase):
         self.assertEqual(step("--set", "seed=5"), step("--seed", "5"))
         self.assertNotEqual(step("--set", "seed=5"), step())
         self.assertEqual(step("--set", "seed=5", "--seed", "0"), step())
+        # The result records how it was made (none of it was before 2026-12-03).
+        p = run("simulate", small, "--jitter", "0.1", "--seed", "5", "--straggler", "3=1.5", "--no-contention", "--json", "-", "-q",
+                check=True)
+        sc = json.loads(p.stdout)["scalars"]
+        self.assertEqual((sc["jitter_sigma"], sc["seed"], sc["stragglers"], sc["contention"], sc["interference"]),
+                         (0.1, 5, "3=1.5", False, True))
 
     def test_negative_counts_and_seeds_are_refused_not_wrapped(self):
         self.refused(["plan", SCENARIO, "--rerank-top", "-5"], "--rerank-top")

@@ -45,7 +45,7 @@ IDENTIFIERS = {
     "m", "n", "k",
 }
 # Statistical terms that are probabilities by definition.
-STATISTICS = {"alpha", "p_value", "min_p_value"}
+STATISTICS = {"alpha", "p_value", "min_p_value", "jitter_sigma"}
 # `catalog show MODEL` echoes the model's structural keys under the catalog's own names.
 # Their sizes are in elements (hidden, head_dim, ffn_hidden, vocab, max_seq_len in tokens).
 CATALOG_KEYS = {
