@@ -583,7 +583,10 @@ Result run_goodput(const GoodputConfig& c) {
       kt.add_str("required");
       kt.add_str("reachable");
       kt.add_f64("ettr_at_required_fraction");
-      const double cur = eval(c);
+      // Whether the target is already met is the headline's answer (all replicas): the knobs'
+      // own evaluations use the search's replicas, and a headline of 0.79004 above a 0.7899
+      // target listed knobs to reach it from their 0.78972 (before 2026-12-03).
+      const double cur = se.mean;
       auto add = [&](const std::string& knob, const std::string& current, const std::optional<std::pair<double, double>>& sol,
                      const std::function<std::string(double)>& show) {
         if (cur >= target) {

@@ -87,6 +87,21 @@ class GoodputCli(unittest.TestCase):
         p = run(ok, "--no-search", "-q", "--set", "checkpoint.state_copies=0", check=False)
         self.assertIn("key 'checkpoint.state_copies': must be 1 or more", p.stderr)
 
+    def test_already_met_follows_the_headline(self):
+        # The knobs judged "already met" on the search's first replicas while the headline reads all
+        # of them: a target between the two listed changes to reach a target the headline meets, or
+        # called met one it misses (2026-12-03). The target is put between the two.
+        def ettr(replicas):
+            return json.loads(run(EXAMPLE, "--no-search", "--replicas", replicas, "--json", "-").stdout)["scalars"]["ettr_fraction"]
+        head, sub = ettr("300"), ettr("40")
+        self.assertNotEqual(head, sub)
+        target = (head + sub) / 2
+        out = json.loads(run(EXAMPLE, "--target-ettr", repr(target), "--replicas", "300", "--search-replicas", "40",
+                             "--json", "-").stdout)
+        self.assertAlmostEqual(out["scalars"]["ettr_fraction"], head, places=12)
+        met = set(out["tables"]["knobs"]["columns"]["reachable"]) == {"already met"}
+        self.assertEqual(met, head >= target, (head, sub, out["tables"]["knobs"]["columns"]["reachable"]))
+
     def test_lost_time_intervals_are_never_negative(self):
         # A rare cause's normal interval went below 0 (rework -97.6 s on a preemption-only job).
         f = self.write("job: {num_gpus: 1024, work_days: 10}\n"
