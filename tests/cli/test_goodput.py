@@ -102,6 +102,19 @@ class GoodputCli(unittest.TestCase):
         met = set(out["tables"]["knobs"]["columns"]["reachable"]) == {"already met"}
         self.assertEqual(met, head >= target, (head, sub, out["tables"]["knobs"]["columns"]["reachable"]))
 
+    def test_a_preemption_during_a_graceful_save_lets_it_finish(self):
+        # Graceful preemptions only (the notice covers the save): nothing is ever redone. A second
+        # preemption arriving during the first one's save threw that save away, and rework grew
+        # with the save time (2,794 s per job at a 600 s save, 2026-12-03).
+        f = self.write("job: {num_gpus: 1024, work_days: 10}\nfailures:\n  processes:\n"
+                       "    - {name: pre, rate_per_job_day: 2, kind: preemption, notice_s: 1800, downtime_s: 600}\n"
+                       "checkpoint: {strategy: async-remote, write_s: 600, read_s: 60, snapshot_s: 2, interval_s: 21600}\n"
+                       "simulation: {replicas: 400}\n")
+        out = json.loads(run(f, "--no-search", "--json", "-").stdout)
+        lost = out["tables"]["lost_time_by_cause"]["columns"]
+        self.assertEqual(lost["mean_s"][lost["cause"].index("rework")], 0.0)
+        self.assertAlmostEqual(sum(lost["mean_s"]) / out["scalars"]["time_to_train_s"], 1 - out["scalars"]["ettr_fraction"], places=9)
+
     def test_lost_time_intervals_are_never_negative(self):
         # A rare cause's normal interval went below 0 (rework -97.6 s on a preemption-only job).
         f = self.write("job: {num_gpus: 1024, work_days: 10}\n"
