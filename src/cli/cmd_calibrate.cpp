@@ -24,6 +24,7 @@ struct CalibrateArgs {
   std::string device;               // --device: the catalog accelerator the traces ran on
   TraceCalibrateOptions trace_opt;
   double memory_peak_gb_per_s = 0;
+  std::vector<std::string> peak_tflops;  // --peak-tflops DTYPE=X
   bool force = false;               // --force: replace existing --out / --network-out files
   std::vector<std::string> run_only_given;  // options of a bench-run calibration given with --trace
   CalibrateOptions opt;
@@ -188,6 +189,19 @@ void run(CalibrateArgs& a) {
   ResultsDb db = ResultsDb::open_existing(a.db.empty() ? default_db_path() : a.db);
   const RunRecord r = db.load_run(db.resolve_run(a.run));
   a.opt.memory_peak_bytes_per_s = a.memory_peak_gb_per_s * 1e9;
+  for (const auto& item : a.peak_tflops) {
+    const auto eq = item.find('=');
+    const std::string dt = eq == std::string::npos ? item : item.substr(0, eq);
+    static const std::vector<std::string> dtypes = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4"};
+    if (std::find(dtypes.begin(), dtypes.end(), dt) == dtypes.end())
+      throw Error(SourceLocation{"", 0, 0, "--peak-tflops"}, "'" + item + "': unknown dtype '" + dt + "'", valid_choices_hint(dt, dtypes));
+    double v = 0;
+    if (eq == std::string::npos || !parse_finite(item.substr(eq + 1), &v) || !(v > 0))
+      throw Error(SourceLocation{"", 0, 0, "--peak-tflops"}, "'" + item + "': give DTYPE=TFLOPS with a positive number", "e.g. --peak-tflops fp64=0.15");
+    if (a.opt.peak_override_by_dtype.count(dt))
+      throw Error(SourceLocation{"", 0, 0, "--peak-tflops"}, "dtype " + dt + " is given twice", "give each dtype once");
+    a.opt.peak_override_by_dtype[dt] = v * 1e12;
+  }
   if (!a.peak_from.empty()) {
     auto cat = a.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a.catalog_dir);
     if (!cat->has_accelerator(a.peak_from))
@@ -236,6 +250,8 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--out", a->out, "Write the accelerator catalog file here (e.g. data/catalog/accelerators/myhost.yaml)");
   cmd->add_option("--network-out", a->network_out, "Write a network catalog file from the MPI suite here");
   cmd->add_option("--peak-from", a->peak_from, "Catalog accelerator whose peaks to use where the run has none (GPU runs)");
+  cmd->add_option("--peak-tflops", a->peak_tflops,
+                  "Peak TFLOP/s of a dtype, DTYPE=X (repeatable): replaces the run's own peak, e.g. a CPU's at its sustained (turbo) clock");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder for --peak-from (default: the bundled one)");
   cmd->add_option("--id", a->opt.id, "Catalog id of the new entry (default host-calibrated)");
   cmd->add_option("--name", a->opt.name, "Display name (default: CPU model + (calibrated))");
@@ -263,7 +279,7 @@ void add_calibrate_command(CLI::App& app) {
     if (cmd->count("--memory-peak-source") && !cmd->count("--memory-peak-gb-per-s") && !cmd->count("--peak-from"))
       throw Error(SourceLocation{"", 0, 0, "--memory-peak-source"}, "cites a memory peak, and none is given",
                   "give --memory-peak-gb-per-s (or --peak-from ACCELERATOR), or leave it out");
-    for (const char* o : {"--db", "--run", "--network-out", "--peak-from", "--suite", "--max-fit-dim", "--max-fit-skew",
+    for (const char* o : {"--db", "--run", "--network-out", "--peak-from", "--peak-tflops", "--suite", "--max-fit-dim", "--max-fit-skew",
                           "--memory-peak-gb-per-s", "--memory-peak-source", "--network-id", "--network-kind"})
       if (cmd->count(o) > 0) a->run_only_given.push_back(o);
     run(*a);

@@ -519,7 +519,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     // bits, a 16-bit one (bf16 or fp16) for attention and the 16-bit activations (fp32/tf32
     // training runs everything in its own precision: a CPU calibrated in fp32 is usable).
     std::vector<std::string> have;
-    for (DType d : {DType::FP32, DType::TF32, DType::BF16, DType::FP16, DType::FP8, DType::FP4})
+    // (fp64 and int8 are listed too, though no training runs in them: a CPU entry calibrated
+    // from fp64 GEMMs read "its peaks: none" before 2026-12-03.)
+    for (DType d : {DType::FP64, DType::FP32, DType::TF32, DType::BF16, DType::FP16, DType::FP8, DType::FP4, DType::INT8})
       if (s.accelerator.has_peak(d)) have.push_back(to_string(d));
     std::string list;
     for (const auto& h : have) list += (list.empty() ? "" : ", ") + h;
@@ -535,12 +537,15 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     for (DType d : instead)
       if (d != s.train.precision && s.accelerator.has_peak(d) && any16) use += (use.empty() ? "" : " or ") + to_string(d);
     if (use.empty() && s.accelerator.has_peak(DType::FP32) && s.train.precision != DType::FP32) use = "fp32";
+    std::string advice = use.empty() ? "" : "; use " + use;
+    if (use.empty() && !have.empty() && !s.accelerator.has_peak(DType::FP32))
+      advice = "; none of them is a training precision (a calibrated CPU needs an fp32 GEMM run: sextant bench --gemm-dtype fp32)";
     if (!s.accelerator.has_peak(s.train.precision) || !has16)
       throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},
                   "accelerator '" + s.accelerator.id + "' has no published " +
                       (s.accelerator.has_peak(s.train.precision) ? std::string("16-bit (bf16 or fp16)") : to_string(s.train.precision)) +
                       " peak",
-                  "its peaks: " + (list.empty() ? std::string("none") : list) + (use.empty() ? "" : "; use " + use));
+                  "its peaks: " + (list.empty() ? std::string("none") : list) + advice);
   }
   // An accelerator written in the scenario (hardware.accelerators) is pointed at there, with its
   // field; a catalog one by the scenario's accelerator key.

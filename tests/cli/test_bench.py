@@ -233,6 +233,33 @@ class BenchCli(unittest.TestCase):
         _, listed = as_json("history", "list", "--db", self.db)
         self.assertEqual(listed["scalars"]["run_count"], 1)
 
+    def test_a_peak_below_the_measured_rate_names_its_source_and_can_be_given(self):
+        # A CPU at a turbo clock measures above the peak derived from /proc/cpuinfo's clock: the
+        # fit failed naming --peak-from, an option the run never read, and no peak could be given
+        # (review of 2026-12-03).
+        import sqlite3
+        sextant("bench", "--quick", "--suite", "gemm_cpu", "--gemm-dtype", "fp64", "--threads", "1", "--reps", "2",
+                "--db", self.db, "-q")
+        con = sqlite3.connect(self.db)
+        for mid, pj in con.execute("select id, params_json from measurements where suite = 'gemm_cpu'").fetchall():
+            params = [[k, "4e9" if k == "peak_flops_per_s" else v] for k, v in json.loads(pj)]
+            con.execute("update measurements set params_json = ? where id = ?", (json.dumps(params), mid))
+        con.commit()
+        con.close()
+        out = os.path.join(self.dir, "turbo.yaml")
+        p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--peak-from", "h100-sxm-80gb", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key 'peak_flops_per_s'", p.stderr)
+        self.assertIn("--peak-tflops fp64=X", p.stderr)
+        self.assertNotIn("key '--peak-from'", p.stderr)
+        p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--peak-tflops", "fp64=0.5", check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn('fp64: {value: 0.5, estimated: "given on the command line (--peak-tflops fp64)"}', open(out).read())
+        for bad, want in (("fp65=1", "unknown dtype 'fp65'"), ("fp64=-1", "positive number"), ("fp64", "DTYPE=TFLOPS")):
+            p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--force", "--peak-tflops", bad, check=False)
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertIn(want, p.stderr)
+
     def test_a_database_in_a_read_only_folder_can_be_read(self):
         # history and calibrate only read, but SQLite needs to create the WAL's -shm beside the
         # file: "attempt to write a readonly database" (review of 2026-12-03).

@@ -84,6 +84,12 @@ with tempfile.TemporaryDirectory() as d:
         "catalog file as model": ("model: " + os.path.join(ROOT, "data", "catalog", "models", "llama.yaml") +
                                   "\nsystem: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 8, seq_len: 128}\n",
                                   ["bad.yaml:1", "catalog file of several models", "llama3-70b"]),
+        # a CPU entry calibrated from fp64 GEMMs read "its peaks: none" (2026-12-03)
+        "fp64 peak only": ("model: llama3-8b\nhardware:\n  accelerators:\n    - {id: cpu64, name: cpu64, vendor: x, kind: cpu, "
+                           "peak_tflops: {fp64: {value: 1, source: x}}, memory_gib: {value: 64, source: x}, "
+                           "memory_bandwidth_gb_per_s: {value: 100, source: x}}\nsystem: dgx-h100\naccelerator: cpu64\nnum_gpus: 8\n"
+                           "training: {global_batch: 8, seq_len: 128}\n",
+                           ["training.precision", "its peaks: fp64", "none of them is a training precision", "--gemm-dtype fp32"]),
         # an unknown capacity was read as 0 GiB ("does not fit ... of 0 GiB")
         "unknown memory": ("model: llama3-8b\nhardware:\n  accelerators:\n    - {id: acc, name: acc, vendor: x, kind: gpu, "
                            "peak_tflops: {bf16: {value: 900, source: x}}, memory_gib: unknown, "

@@ -56,6 +56,10 @@ struct CalibrateOptions {
   // GPU's peak): taken from a catalog accelerator (`calibrate --peak-from ID`), with its source.
   std::map<std::string, double> peak_flops_by_dtype;
   std::string peak_source;
+  // Peaks given on the command line (`calibrate --peak-tflops DTYPE=X`): they replace the run's own
+  // (a CPU's peak derived from the clock of the moment is below its turbo clock's, and a fit above
+  // it could not be calibrated at all before 2026-12-03).
+  std::map<std::string, double> peak_override_by_dtype;
 };
 
 // Fit of the catalog GEMM model with one symmetric half-dimension: returns (gemm_peak_fraction,
