@@ -386,7 +386,7 @@ std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOp
   return out;
 }
 
-std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated) {
+void check_search_names(const SearchOptions& opt) {
   for (const auto& [k, v] : opt.fixed) {
     const auto& keys = fix_keys();
     if (std::find(keys.begin(), keys.end(), k) == keys.end())
@@ -397,6 +397,10 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     if (name != "1f1b" && name != "interleaved-1f1b" && name != "gpipe" && name != "zb-h1" && name != "dualpipev")
       throw Error(SourceLocation{"--schedules", 0, 0, name}, "unknown pipeline schedule '" + name + "'",
                   valid_choices_hint(name, {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev"}));
+}
+
+std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated) {
+  check_search_names(opt);
   const auto& m = base.model;
   const StackFeatures& st = opt.stack;
   const int64_t N = base.num_gpus, gb = base.train.global_batch;

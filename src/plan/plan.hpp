@@ -167,6 +167,9 @@ std::vector<int16_t> full_recompute_rungs(const Scenario& base, const SearchOpti
 // Index of the candidate that is `own` (a replaced candidate matches as the full recompute of
 // every layer it was enumerated as; *replaced then says so), or -1.
 int64_t find_plan(const SearchOutcome& out, const Candidate& own, bool moe, bool* replaced = nullptr);
+// The names a search is given (--fix dimensions, --schedules): an error naming the bad one and
+// the valid choices. enumerate_plans checks them; sweep checks them before its grid runs.
+void check_search_names(const SearchOptions& opt);
 std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions& opt, size_t* enumerated = nullptr);
 
 // Memory per GPU of the most loaded rank as the estimator computes it, from the memory-shape

@@ -356,6 +356,8 @@ bool maximise(const std::string& col) {
 }  // namespace
 
 Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, const Distribution& dist, const Progress& progress) {
+  // A misspelt --schedules or --fix is the command's error, not its first grid point's.
+  check_search_names(o.search);
   Result r;
   r.command = "sweep";
   r.set("scenario", base.name);
@@ -496,10 +498,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     r.set("pareto_x", cx);
     r.set("pareto_y", cy);
   }
+  // "the sweep point k=v, ..." or, without --vary, "the design point" (the messages read "the best
+  // plan at  leaves ..." before 2026-12-03).
   auto point_text = [&](size_t gi) {
     std::string p;
     for (size_t k = 0; k < o.vary.size(); ++k) p += (p.empty() ? "" : ", ") + o.vary[k].key + "=" + format_double(grid[gi][k]);
-    return p;
+    return p.empty() ? std::string("the design point") : "the sweep point " + p;
   };
   // The scenario of grid point gi and its power limit (0: none). A point the power model cannot
   // represent is an error, not a row: below idle power the board cannot run at any clock, and
@@ -542,6 +546,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   double mfu_max = -1, free_min = INFINITY;
   size_t mfu_row = 0, free_row = 0, above_rows = 0;
   std::vector<double> row_mfu;
+  size_t no_valid_points = 0;
   for (size_t gi = 0; gi < grid.size(); ++gi) {
     double limit = 0;
     const Scenario s = point_scenario(gi, limit);
@@ -551,16 +556,17 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     } catch (const Error& e) {
       // Say which point of the grid the model refused (a GPU count beyond the system, a link
       // too slow for any collective): the message alone named the scenario's key.
-      throw Error(e.where(), "at the sweep point " + point_text(gi) + ": " + e.message(), e.hint());
+      throw Error(e.where(), "at " + point_text(gi) + ": " + e.message(), e.hint());
     }
     if (pr.fits && !(std::isfinite(pr.e.step_time_s) && pr.e.step_time_s > 0))
       throw Error(SourceLocation{"--vary", 0, 0, o.vary.empty() ? std::string() : o.vary.front().key},
-                  "at the sweep point " + point_text(gi) + " the step time is " + format_double(pr.e.step_time_s) +
+                  "at " + point_text(gi) + " the step time is " + format_double(pr.e.step_time_s) +
                       ": a value out of the model's range (the step would take no time or for ever)",
                   "give values within a few orders of magnitude of real hardware");
     std::vector<Value> row;
     for (double x : grid[gi]) row.emplace_back(x);
     if (!pr.fits) {
+      no_valid_points += pr.valid == 0;
       row.emplace_back(std::string(pr.valid == 0 ? "no valid plan" : "none fits"));
       for (int k = 0; k < 10; ++k) row.emplace_back(std::nan(""));
     } else {
@@ -589,6 +595,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     fits.push_back(pr.fits);
     if (progress) progress(gi + 1, grid.size());
   }
+  // Why a point has no plan at all (a row said "no valid plan" with no reason before 2026-12-03).
+  if (no_valid_points > 0)
+    r.notes.push_back(std::to_string(no_valid_points) + " of " + std::to_string(grid.size()) +
+                      " point(s) have no valid plan: the --fix values (or the framework's capabilities) leave none for " + base.model.id +
+                      " on " + std::to_string(base.num_gpus) + " GPUs (tp must divide the attention heads and the GPUs, pp the layers, ...); "
+                      "`sextant plan` with the same --fix names the constraint");
 
   if (free_min < 1024.0 * 1024 * 1024)
     r.notes.push_back("the best plan at " + point_text(free_row) + " leaves " + format_double(std::round(free_min / 1073741824.0 * 1000) / 1000) +
@@ -605,7 +617,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         r.notes.push_back(std::to_string(above_rows) + " of " + std::to_string(row_mfu.size()) + " rows predict an MFU above " +
                           format_double(std::round(vr.mfu_max->mfu_fraction * 1000) / 1000) + ", the highest measured on " + base.accelerator.id +
                           " in this precision (" + vr.mfu_max->id + "); up to " + format_double(std::round(mfu_max * 1000) / 1000) +
-                          (point_text(mfu_row).empty() ? std::string() : " at " + point_text(mfu_row)) +
+                          (o.vary.empty() ? std::string() : " at " + point_text(mfu_row)) +
                           ": treat those rows as upper bounds (no published run has shown them)");
       }
     } catch (const Error&) {

@@ -327,6 +327,19 @@ if b.returncode == 0:
 else:
     check("held-plan elasticity keeps the headroom", False, b.stderr[-300:])
 
+# A sweep without --vary names its design point; a point with no valid plan says why; a misspelt
+# schedule is the command's error, not the first point's (2026-12-03).
+b = sx("sweep", EX70, "--elasticity", "--threads", "1", "--no-progress", "--json", "-")
+check("sweep names the design point", b.returncode == 0 and not any("at  " in n for n in json.loads(b.stdout)["notes"]), b.stderr[-300:])
+b = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+       "--vary", "accelerator.memory_bytes=8e10", "--fix", "tp=3", "--threads", "1", "--no-progress", "--json", "-")
+check("sweep says why no plan is valid", b.returncode == 0 and any("have no valid plan" in n for n in json.loads(b.stdout)["notes"]),
+      b.stderr[-300:])
+b = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+       "--vary", "accelerator.memory_bytes=8e10,9e10", "--schedules", "1f1x", "--threads", "1", "--no-progress")
+check("sweep refuses a misspelt schedule before its grid", b.returncode == 2 and "at the sweep point" not in b.stderr and
+      "did you mean '1f1b'" in b.stderr, b.stderr[-300:])
+
 # Sweep inputs refused before any point is estimated, each naming its key (they gave rows that
 # dropped values, ran points the catalog refuses, or failed after the grid had run).
 J8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "64", "--global-batch", "256", "--seq-len", "4096",
