@@ -25,6 +25,26 @@ double expected_duration_s(const std::vector<const Suite*>& suites, const SuiteC
   return t;
 }
 
+// Text with every byte that is not part of a well-formed UTF-8 sequence replaced by '?'.
+std::string valid_utf8(const std::string& in) {
+  std::string out;
+  out.reserve(in.size());
+  for (size_t i = 0; i < in.size();) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n > 0 && i + n <= in.size();
+    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(in[i + k]) >> 6) == 0x2;
+    if (ok) {
+      out.append(in, i, n);
+      i += n;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
+  return out;
+}
+
 RunRecord run_suites(const std::vector<const Suite*>& suites, const SuiteConfig& config) {
   RunRecord r;
   r.kind = "suite";
@@ -51,8 +71,11 @@ RunRecord run_suites(const std::vector<const Suite*>& suites, const SuiteConfig&
     try {
       o = s->run(config);
     } catch (const std::exception& e) {
-      r.notes.push_back(s->name() + " failed: " + e.what());
-      r.config["failed_suites"][s->name()] = e.what();
+      // Stored as JSON: an error quoting a tool's output cut mid-character must still be UTF-8
+      // (json::dump threw on it, and the run was lost after all).
+      const std::string what = valid_utf8(e.what());
+      r.notes.push_back(s->name() + " failed: " + what);
+      r.config["failed_suites"][s->name()] = what;
       failed += (failed.empty() ? "" : ",") + s->name();
       r.config["suite_wall_s"][s->name()] = now_s() - t0;
       continue;

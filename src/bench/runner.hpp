@@ -17,6 +17,8 @@ double expected_duration_s(const std::vector<const Suite*>& suites, const SuiteC
 // Runs the suites one after the other; the record holds the host, the configuration, all
 // measurements and the suites' notes (text blocks, such as the nccl-tests layout, become notes).
 RunRecord run_suites(const std::vector<const Suite*>& suites, const SuiteConfig& config);
+// Text with every byte outside a well-formed UTF-8 sequence replaced by '?' (for JSON).
+std::string valid_utf8(const std::string& in);
 
 // Tables: one per (suite, metric) named <suite>_<metric> with median, min, max, IQR, spread and
 // counts (GEMM tables add peak and efficiency); "counters" when any measurement has them;

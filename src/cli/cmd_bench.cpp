@@ -78,7 +78,20 @@ void run_bench(BenchArgs& a) {
     if (std::find(c.gemm_dtypes.begin(), c.gemm_dtypes.end(), d) == c.gemm_dtypes.end()) c.gemm_dtypes.push_back(d);
   c.interleave_repetitions = a.interleave;
   c.host = detect_host();
-  const auto suites = select_suites(reg, a.suites);
+  auto suites = select_suites(reg, a.suites);
+  // comm_mpi starts mpirun itself, which Open MPI refuses inside an mpirun job ("does not support
+  // recursive calls"), and a PMIx step (srun --mpi=pmix) is no place for it either: named, it is
+  // an error (below); in the default set it is left out with a note.
+  const bool in_mpi_job = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK");
+  const bool comm_named = std::find(a.suites.begin(), a.suites.end(), "comm_mpi") != a.suites.end();
+  std::vector<std::string> left_out_notes;
+  if (in_mpi_job && !comm_named) {
+    const auto before = suites.size();
+    suites.erase(std::remove_if(suites.begin(), suites.end(), [](const Suite* s) { return s->name() == "comm_mpi"; }), suites.end());
+    if (suites.size() != before)
+      left_out_notes.push_back("comm_mpi left out: this process runs inside an MPI job (it launches mpirun itself; run "
+                               "`sextant bench --suite comm_mpi` outside one)");
+  }
   // Options of the suites that run last are checked before the first runs (a bad --storage-dir
   // or --mpi-ranks threw away every suite measured before them).
   // --gemm-dtype is gemm_cpu's: checked before any suite runs (an fp16 after fp64 failed once
@@ -101,9 +114,8 @@ void run_bench(BenchArgs& a) {
     if (s->name() == "comm_mpi") {
       if (a.mpi_ranks < 2)
         throw Error(SourceLocation{"", 0, 0, "--mpi-ranks"}, "the communication suite needs at least 2 ranks, got " + std::to_string(a.mpi_ranks));
-      // comm_mpi starts mpirun itself, which Open MPI refuses inside an mpirun job ("does not
-      // support recursive calls"): it failed after the other suites had run.
-      if (std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK"))
+      // Named inside an MPI job (it failed after the other suites had run).
+      if (in_mpi_job)
         throw Error(SourceLocation{"", 0, 0, "comm_mpi"}, "the communication suite launches mpirun itself and cannot run under mpirun",
                     "run `sextant bench --suite comm_mpi --mpi-ranks N` outside mpirun");
       // An mpirun or helper given by name must exist (a missing --mpirun was a skip with the note
@@ -131,6 +143,7 @@ void run_bench(BenchArgs& a) {
   // Open (and migrate) the database before a long run, so a bad --db fails fast.
   if (!a.no_db) ResultsDb check(db_path(a));
   RunRecord run = run_suites(suites, c);
+  run.notes.insert(run.notes.begin(), left_out_notes.begin(), left_out_notes.end());
   if (run.measurements.empty()) {
     // Every requested suite was skipped (no BLAS, no bf16 GEMM, no GPU): an empty run stored as a
     // success would later compare as "nothing in common" or calibrate nothing.

@@ -499,9 +499,20 @@ struct Sim {
       if (plan.commit_after >= 0 && plan.commit_after < plan.n) save_end = end;
       const bool finish_save = save_end > t && q.notice_s >= save_end - t;
       const double commit_W = plan.commit_W;
+      // What remains of the old plan up to its save, each phase under its own cause (a wait
+      // before the save is not save time).
+      Plan rest;
+      if (finish_save) {
+        double from = plan.start;
+        for (int i = 0; i <= plan.commit_after; ++i) {
+          const double to = from + plan.ph[i].dur;
+          rest.add(plan.ph[i].cause, to - std::max(from, t));
+          from = to;
+        }
+      }
       abort_plan(t);
       if (finish_save) {
-        np.add(kCheckpointSave, save_end - t);
+        for (int i = 0; i < rest.n; ++i) np.add(rest.ph[i].cause, rest.ph[i].dur);
         np.commit_after = np.n - 1;
         np.commit_W = commit_W;
       }

@@ -587,10 +587,16 @@ Result run_goodput(const GoodputConfig& c) {
       // own evaluations use the search's replicas, and a headline of 0.79004 above a 0.7899
       // target listed knobs to reach it from their 0.78972 (before 2026-12-03).
       const double cur = se.mean;
+      // The other way round, the headline misses the target by less than the search's replicas
+      // can tell (they meet it): solving from there would answer "fewer spares" for a target the
+      // headline misses. Called within noise, not solved.
+      const double sub = cur < target ? eval(c) : cur;
+      const bool settled = cur >= target || sub >= target;
+      const std::string met_text = cur >= target ? "already met" : "within noise (the search's replicas meet it, the headline misses it)";
       auto add = [&](const std::string& knob, const std::string& current, const std::optional<std::pair<double, double>>& sol,
                      const std::function<std::string(double)>& show) {
-        if (cur >= target) {
-          kt.add_row({knob, current, current, std::string("already met"), cur});
+        if (settled) {
+          kt.add_row({knob, current, current, met_text, cur});
         } else if (sol) {
           kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second});
         } else {
@@ -632,7 +638,7 @@ Result run_goodput(const GoodputConfig& c) {
             // A strategy this job cannot run (the notes of the strategies table say why).
           }
         }
-        if (cur >= target) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, std::string("already met"), cur});
+        if (settled) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, met_text, cur});
         else if (knob_best_e >= target)
           kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, knob_best, std::string("yes"), knob_best_e});
         else kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), std::nan("")});
@@ -642,7 +648,7 @@ Result run_goodput(const GoodputConfig& c) {
         // said no).
         // Not when the interval alone already reaches it (a strategy within Monte Carlo noise of
         // the configured one was recommended beside it).
-        if (cur < target && knob_best_e < target && best_e < target && best_strategy_e >= target && best_strategy != c.checkpoint.strategy)
+        if (!settled && knob_best_e < target && best_e < target && best_strategy_e >= target && best_strategy != c.checkpoint.strategy)
           kt.add_row({std::string("checkpoint_strategy_and_interval"), c.checkpoint.strategy + ", " + fmt(c.checkpoint.interval_s) + " s",
                       best_strategy + ", " + fmt(best_strategy_tau) + " s (its Daly interval)", std::string("yes"), best_strategy_e});
       }
@@ -665,7 +671,7 @@ Result run_goodput(const GoodputConfig& c) {
         const auto& env = c.checkpoint.env;
         const double bw = env.storage_write_bytes_per_s, node = env.node_storage_bytes_per_s, d2h = env.d2h_bytes_per_s;
         const double snap = env.snapshot_s_override;
-        add("storage_write_bytes_per_s", fmt(bw), cur >= target ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, target, iters),
+        add("storage_write_bytes_per_s", fmt(bw), settled ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, target, iters),
             [bw, node, d2h, snap](double k) {
               std::string v = fmt(bw * k);
               std::string with;
@@ -684,7 +690,7 @@ Result run_goodput(const GoodputConfig& c) {
           return eval(cc);
         };
         const double w = c.checkpoint.env.remote_write_s();
-        add("checkpoint_write_s", fmt(w), cur >= target ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, target, iters),
+        add("checkpoint_write_s", fmt(w), settled ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, target, iters),
             [w](double k) { return fmt(w * k); });
       }
       // Restart time (scale on detection, eviction, replacement, restart, warm-up).
@@ -695,7 +701,7 @@ Result run_goodput(const GoodputConfig& c) {
           resolve_interval(cc);
           return eval(cc);
         };
-        add("mean_restart_s", fmt(restart), cur >= target ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
+        add("mean_restart_s", fmt(restart), settled ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
             [&](double k) {
               // mean_restart_s is a result: say what to change (the storage knob's form), every
               // recovery time scaled by k, the processes' own detection_s included.
@@ -715,7 +721,7 @@ Result run_goodput(const GoodputConfig& c) {
           return eval(cc);
         };
         std::optional<std::pair<double, double>> sol;
-        if (cur < target) {
+        if (!settled) {
           const double hi = double(std::max<int64_t>(4 * spares_p99 + 16, 2 * c.recovery.spares_count));
           const double fh = f(hi);
           if (fh >= target) {
@@ -749,7 +755,7 @@ Result run_goodput(const GoodputConfig& c) {
           resolve_interval(cc);
           return eval(cc);
         };
-        add("failure_rate_scale", fmt(c.failure_rate_scale), cur >= target ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, target, iters),
+        add("failure_rate_scale", fmt(c.failure_rate_scale), settled ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, target, iters),
             [&](double k) { return fmt(c.failure_rate_scale * k); });
       }
     }

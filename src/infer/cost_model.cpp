@@ -394,8 +394,8 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   // A pipeline send: each TP rank sends its 1/tp of the hidden states to the same TP rank of the
   // next stage (device s*tp + j to (s+1)*tp + j). When any of those pairs lies in different
   // scale-up domains (replica devices numbered domain by domain) the send crosses the scale-out
-  // fabric; before 2026-12-03 every send was priced on the scale-up link (a Llama 3 405B at TP8
-  // PP2 over two H100 nodes: 6 us a send instead of about 42 us).
+  // fabric; before 2026-12-03 every send was priced on the scale-up link (Llama 3 70B at TP8 PP2
+  // over two DGX H100, a 4,096-token prefill: 0.026 ms a send instead of 0.18 ms).
   const double p2p_bytes = msg / tp;
   const double p2p_up_s = p2p_bytes / bw + d_.link.latency_s;
   const double p2p_out_s = d_.link.scale_out_bandwidth_bytes_per_s > 0

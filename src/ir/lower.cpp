@@ -1049,8 +1049,7 @@ Workload lower(const Scenario& s) {
                     " GPUs (one scale-up domain" +
                     (s.system.scale_up_domain < s.system.gpus_per_node ? " of its " + std::to_string(s.system.gpus_per_node) + "-GPU node" : std::string()) +
                     "); got " + std::to_string(s.num_gpus),
-                "choose a system with a scale-out network (catalog list systems), or give the system a scale_out network (a pcie one "
-                "for the GPUs of one node)");
+                "choose a system with a scale-out network (catalog list systems), or give the system a scale_out network");
   Workload w;
   w.scenario_ptr = &s;
   const auto& p = s.plan;

@@ -1,5 +1,6 @@
 #include "scenario/scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <numeric>
@@ -538,7 +539,8 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
       if (d != s.train.precision && s.accelerator.has_peak(d) && any16) use += (use.empty() ? "" : " or ") + to_string(d);
     if (use.empty() && s.accelerator.has_peak(DType::FP32) && s.train.precision != DType::FP32) use = "fp32";
     std::string advice = use.empty() ? "" : "; use " + use;
-    if (use.empty() && !have.empty() && !s.accelerator.has_peak(DType::FP32))
+    const bool only_non_training = std::all_of(have.begin(), have.end(), [](const std::string& h) { return h == "fp64" || h == "int8"; });
+    if (use.empty() && !have.empty() && only_non_training)
       advice = "; none of them is a training precision (a calibrated CPU needs an fp32 GEMM run: sextant bench --gemm-dtype fp32)";
     if (!s.accelerator.has_peak(s.train.precision) || !has16)
       throw Error(SourceLocation{where_in.file, 0, 0, "training.precision"},

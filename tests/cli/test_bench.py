@@ -217,6 +217,16 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(len(runs), 1)
         self.assertEqual(runs[0]["measurement_count"], 5)
         self.assertIn("(failed: comm_mpi)", runs[0]["label"])
+        # An error quoting a tool's output cut mid-character is stored as valid UTF-8 (the JSON
+        # dump threw on it, exit 3, and the run was lost after all).
+        fake = os.path.join(self.dir, "fake-mpirun")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\nfor i in $(seq 1000); do printf '\\303\\251'; done\necho xy\nexit 1\n")
+        os.chmod(fake, 0o755)
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--suite", "comm_mpi", "--mpirun", fake, "--mpi-helper", helper,
+                    "--db", self.db, "-q", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("stored (run 2)", p.stderr)
         # Options of comm_mpi that cannot work are refused before anything runs.
         p = sextant("bench", "--quick", "--suite", "memory_latency", "--suite", "comm_mpi", "--mpirun", "no-such-mpirun",
                     "--db", self.db, "-q", check=False)
@@ -231,7 +241,7 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("cannot run under mpirun", p.stderr)
         _, listed = as_json("history", "list", "--db", self.db)
-        self.assertEqual(listed["scalars"]["run_count"], 1)
+        self.assertEqual(listed["scalars"]["run_count"], 2)
 
     def test_a_peak_below_the_measured_rate_names_its_source_and_can_be_given(self):
         # A CPU at a turbo clock measures above the peak derived from /proc/cpuinfo's clock: the

@@ -99,8 +99,11 @@ class GoodputCli(unittest.TestCase):
         out = json.loads(run(EXAMPLE, "--target-ettr", repr(target), "--replicas", "300", "--search-replicas", "40",
                              "--json", "-").stdout)
         self.assertAlmostEqual(out["scalars"]["ettr_fraction"], head, places=12)
-        met = set(out["tables"]["knobs"]["columns"]["reachable"]) == {"already met"}
-        self.assertEqual(met, head >= target, (head, sub, out["tables"]["knobs"]["columns"]["reachable"]))
+        reachable = set(out["tables"]["knobs"]["columns"]["reachable"])
+        # Met by the headline: "already met". Missed by it but met by the search's replicas: within
+        # noise, not solved (solving from there answered "fewer spares").
+        self.assertEqual(len(reachable), 1, reachable)
+        self.assertTrue(next(iter(reachable)).startswith("already met" if head >= target else "within noise"), (head, sub, reachable))
 
     def test_a_preemption_during_a_graceful_save_lets_it_finish(self):
         # Graceful preemptions only (the notice covers the save): nothing is ever redone. A second

@@ -367,6 +367,14 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     peak_source[p.dtype] = source;
     by_dtype[p.dtype].push_back(p);
   }
+  // A peak given for a dtype the run did not measure would be dropped without a word.
+  for (const auto& [dt, v] : opt.peak_override_by_dtype)
+    if (!by_dtype.count(dt)) {
+      std::string measured;
+      for (const auto& d : dtypes) measured += (measured.empty() ? "" : ", ") + d;
+      throw Error(SourceLocation{"", 0, 0, "--peak-tflops"}, "the run has no " + dt + " GEMMs to fit against that peak",
+                  measured.empty() ? std::string("measure them first (sextant bench --gemm-dtype ") + dt + ")" : "the run measured " + measured);
+    }
   if (dtypes.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, "the run's GEMM measurements carry no peak FLOP/s to fit efficiencies against",
                 "pass --peak-from ACCELERATOR_ID to take the peaks from the catalog");

@@ -135,7 +135,7 @@ int ResultsDb::latest_schema_version() { return static_cast<int>(migrations().si
 // A database that only reads may lie where this process cannot write: a WAL database needs its
 // -shm file created beside it, and SQLite answered "attempt to write a readonly database" to
 // `history list` on a colleague's read-only results (before 2026-12-03). There it is opened
-// immutable: no lock and no -shm, which is safe because nothing here could write to it either.
+// immutable (no lock, no -shm) when no change is pending in a -wal or -journal beside it.
 static bool writable_here(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   return access(path.c_str(), W_OK) == 0 && access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
@@ -152,6 +152,18 @@ static std::string immutable_uri(const std::string& path) {
 
 static int open_for_reading(const std::string& path, sqlite3** db, int flags) {
   if (writable_here(path)) return sqlite3_open_v2(path.c_str(), db, flags, nullptr);
+  // Immutable reads skip the -wal and a hot -journal: with changes still there (a bench running or
+  // killed, not yet checkpointed) they would serve old data, so then a plain read-only open,
+  // which reads the WAL when its -shm exists, and else an error.
+  std::error_code ec;
+  const auto size_of = [&](const std::string& p) { return fs::exists(p, ec) ? fs::file_size(p, ec) : 0; };
+  if (size_of(path + "-wal") > 0 || fs::exists(path + "-journal", ec)) {
+    if (!fs::exists(path + "-shm", ec))
+      throw Error(SourceLocation{path, 0, 0, "--db"},
+                  "the results database has changes not yet merged into it (its -wal file), and its folder is read-only",
+                  "ask its owner to run `sextant history list` on it once (which merges them), or read a copy");
+    return sqlite3_open_v2(path.c_str(), db, SQLITE_OPEN_READONLY | (flags & SQLITE_OPEN_FULLMUTEX), nullptr);
+  }
   return sqlite3_open_v2(immutable_uri(path).c_str(), db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | (flags & SQLITE_OPEN_FULLMUTEX), nullptr);
 }
 
