@@ -65,12 +65,23 @@ Result fit(const GoodputArgs& a) {
   t.add_f64("mean_interarrival_s");
   t.add_str("distribution");
   t.add_f64("weibull_shape");
+  t.add_f64("weibull_shape_ci95_low");
+  t.add_f64("weibull_shape_ci95_high");
+  t.add_f64("exponential_lr_p_value");
   int64_t total = 0;
+  bool any_kept_exponential = false;
   for (const auto& p : f) {
     total += p.count;
+    const double nan = std::nan("");
+    any_kept_exponential |= p.shape_fitted && !p.weibull_selected;
     t.add_row({p.process.name, p.process.component, p.count, p.process.rate_per_node_s * 86400.0 * 1000.0,
-               p.mean_interarrival_s, p.process.distribution, p.shape_fitted ? p.weibull_shape : std::nan("")});
+               p.mean_interarrival_s, p.process.distribution, p.shape_fitted ? p.weibull_shape : nan,
+               p.shape_fitted ? p.shape_ci_low : nan, p.shape_fitted ? p.shape_ci_high : nan, p.shape_fitted ? p.lr_p_value : nan});
   }
+  r.notes.push_back("a category with 10 or more incidents gets a maximum-likelihood Weibull shape with its 95% profile-likelihood "
+                    "interval; the Weibull is used only when the likelihood-ratio test rejects the exponential (p < 0.05)");
+  if (any_kept_exponential)
+    r.notes.push_back("exponential kept where the data give no evidence against shape 1 (p >= 0.05)");
   r.set("incidents_count", total);
   r.set("rate_per_1000_node_days", double(total) / (a.fit_nodes * a.fit_days) * 1000.0);
   if (!a.fit_out.empty()) {

@@ -95,6 +95,37 @@ double weibull_shape_mle(const std::vector<double>& x) {
   return std::sqrt(lo * hi);
 }
 
+double weibull_profile_loglik(const std::vector<double>& x, double k) {
+  // With the scale at its MLE for k, lambda^k = mean(x^k):
+  //   l(k) = n ln k - n ln mean(x^k) + (k - 1) sum ln x - n.
+  // mean(x^k) is summed in a scaled form (x / max x)^k so large k does not overflow.
+  const double n = double(x.size());
+  double mx = 0, sum_log = 0;
+  for (double v : x) mx = std::max(mx, std::log(v));
+  double s = 0;
+  for (double v : x) {
+    sum_log += std::log(v);
+    s += std::exp(k * (std::log(v) - mx));
+  }
+  const double log_mean_xk = std::log(s / n) + k * mx;
+  return n * std::log(k) - n * log_mean_xk + (k - 1) * sum_log - n;
+}
+
+namespace {
+// The shape where the profile log-likelihood has fallen by `drop` from its maximum at k_hat, on the
+// side towards `bound` (bisection in log k; the bound itself when the drop is not reached).
+double profile_bound(const std::vector<double>& x, double k_hat, double l_max, double drop, double bound) {
+  if (weibull_profile_loglik(x, bound) > l_max - drop) return bound;
+  double in = k_hat, out = bound;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = std::sqrt(in * out);
+    if (weibull_profile_loglik(x, mid) > l_max - drop) in = mid;
+    else out = mid;
+  }
+  return std::sqrt(in * out);
+}
+}  // namespace
+
 std::vector<FittedProcess> fit_incidents(const std::string& text, const std::string& name, double nodes, double days,
                                          int64_t min_events_for_shape) {
   if (!(nodes > 0) || !(days > 0)) throw Error(SourceLocation{name}, "fitting needs the observation's node count and length (> 0)");
@@ -178,8 +209,20 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     if (int64_t(gaps.size()) + 1 >= min_events_for_shape && gaps.size() >= 2) {
       fp.weibull_shape = weibull_shape_mle(gaps);
       fp.shape_fitted = true;
-      fp.process.distribution = "weibull";
-      fp.process.weibull_shape = fp.weibull_shape;
+      // Likelihood ratio of the Weibull (2 parameters) against the exponential (1): 2 (l_w - l_e)
+      // is chi-square with 1 degree of freedom under shape 1, whose survival is erfc(sqrt(lr / 2)).
+      const double l_w = weibull_profile_loglik(gaps, fp.weibull_shape), l_e = weibull_profile_loglik(gaps, 1.0);
+      const double lr = std::max(0.0, 2.0 * (l_w - l_e));
+      fp.lr_p_value = std::erfc(std::sqrt(lr / 2.0));
+      // 95% interval: where the profile log-likelihood is 3.841 / 2 below its maximum.
+      constexpr double kHalfChi2_95 = 1.920729;
+      fp.shape_ci_low = profile_bound(gaps, fp.weibull_shape, l_w, kHalfChi2_95, 0.06);
+      fp.shape_ci_high = profile_bound(gaps, fp.weibull_shape, l_w, kHalfChi2_95, 20.0);
+      fp.weibull_selected = fp.lr_p_value < 0.05;
+      if (fp.weibull_selected) {
+        fp.process.distribution = "weibull";
+        fp.process.weibull_shape = fp.weibull_shape;
+      }
     }
     fp.process.source = "fitted from " + name;
     out.push_back(fp);
@@ -199,7 +242,7 @@ std::string fitted_preset_yaml(const std::vector<FittedProcess>& f, const std::s
   for (const auto& p : f) {
     o << "  - {name: " << yaml_quoted(p.process.name) << ", component: " << yaml_quoted(p.process.component) << ", count: " << p.count
       << ", node_lost: " << (p.process.node_lost ? "true" : "false");
-    if (p.shape_fitted) o << ", distribution: weibull, shape: " << format_double(p.weibull_shape);
+    if (p.weibull_selected) o << ", distribution: weibull, shape: " << format_double(p.weibull_shape);
     o << ", source: incidents}\n";
   }
   return o.str();

@@ -4,8 +4,11 @@
 // CSV columns (header required): `time_h` (or `time_s`; incident time since the start of the
 // observation), `category` (becomes the process name), optional `component` and `node_lost`
 // (true/false). With the observation's node count and length, each category becomes a process
-// with rate = count / (nodes x days) per node-day; with at least `min_events_for_shape` incidents,
-// the Weibull shape of its inter-arrival times is fitted by maximum likelihood (else exponential).
+// with rate = count / (nodes x days) per node-day. With at least `min_events_for_shape` incidents,
+// the Weibull shape of its inter-arrival times is fitted by maximum likelihood, with a 95% profile-
+// likelihood interval; the Weibull is chosen over the exponential (shape 1, one parameter fewer)
+// only when a likelihood-ratio test rejects the exponential at the 5% level (chi-square, 1 degree
+// of freedom). Fewer incidents, or no evidence against shape 1, give an exponential process.
 #include <string>
 #include <vector>
 
@@ -18,8 +21,15 @@ struct FittedProcess {
   int64_t count = 0;
   double mean_interarrival_s = 0;
   double weibull_shape = 1;  // MLE (1 = not fitted)
-  bool shape_fitted = false;
+  bool shape_fitted = false;   // the shape was estimated (enough incidents)
+  double shape_ci_low = 1, shape_ci_high = 1;  // 95% profile-likelihood interval of the shape
+  double lr_p_value = 1;       // likelihood-ratio test of shape 1 (exponential) against the Weibull
+  bool weibull_selected = false;  // the process uses the Weibull (p < 0.05)
 };
+
+// The log-likelihood of positive samples under a Weibull of shape k with its scale at the MLE for
+// that k (the profile likelihood); k = 1 is the exponential's maximum.
+double weibull_profile_loglik(const std::vector<double>& x, double k);
 
 std::vector<FittedProcess> fit_incidents(const std::string& csv_text, const std::string& name, double nodes, double days,
                                          int64_t min_events_for_shape = 10);

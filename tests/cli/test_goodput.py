@@ -259,6 +259,11 @@ class GoodputCli(unittest.TestCase):
             self.assertEqual(t["process"], ["gpu", "bad config", 'quote " and back\\slash'])
             self.assertEqual(t["count"], [12, 1, 1])
             self.assertAlmostEqual(t["rate_per_1000_node_days"][0], 12 / (100 * 30) * 1000, places=9)
+            # Evenly spaced incidents reject the exponential; the Weibull is written with its interval.
+            self.assertEqual(t["distribution"][0], "weibull")
+            self.assertLess(t["exponential_lr_p_value"][0], 0.05)
+            self.assertLessEqual(t["weibull_shape_ci95_low"][0], t["weibull_shape"][0])
+            self.assertIsNone(t["weibull_shape"][1])  # one incident: no shape
             job = os.path.join(d, "job.yaml")
             with open(job, "w") as f:
                 f.write(f"job: {{num_gpus: 800, gpus_per_node: 8, work_days: 10}}\nfailures: {{preset: {preset}}}\n"

@@ -32,6 +32,15 @@ TEST(Fit, RecoversWeibullShapeAndRate) {
   EXPECT_NEAR(f[0].process.rate_per_node_s * nodes * days * 86400.0, double(n_gpu), 1e-6);
   ASSERT_TRUE(f[0].shape_fitted);
   EXPECT_NEAR(f[0].weibull_shape, shape, 0.03);
+  EXPECT_TRUE(f[0].weibull_selected);
+  EXPECT_LT(f[0].lr_p_value, 1e-6);
+  // The interval's width is the asymptotic one, 2 x 1.96 x k sqrt(6) / (pi sqrt(n)) (Fisher
+  // information of the Weibull shape), and this draw's MLE lies within 1.5 half-widths of the truth.
+  const double half = 1.959964 * f[0].weibull_shape * std::sqrt(6.0) / (M_PI * std::sqrt(double(n_gpu)));
+  EXPECT_NEAR((f[0].shape_ci_high - f[0].shape_ci_low) / (2 * half), 1.0, 0.05);
+  EXPECT_LT(f[0].shape_ci_low, f[0].weibull_shape);
+  EXPECT_GT(f[0].shape_ci_high, f[0].weibull_shape);
+  EXPECT_NEAR(f[0].weibull_shape, shape, 1.5 * half);
   EXPECT_TRUE(f[0].process.node_lost);
   EXPECT_EQ(f[1].process.name, "bad, config");
   EXPECT_FALSE(f[1].process.node_lost);
@@ -67,4 +76,52 @@ TEST(Fit, BadCsvIsAnErrorWithTheLine) {
   }
   EXPECT_THROW(fit_incidents("when,what\n1,gpu\n", "inc.csv", 10, 10), sextant::Error);
   EXPECT_THROW(fit_incidents("time_h,category\n1000,gpu\n", "inc.csv", 10, 10), sextant::Error);  // beyond 10 days
+}
+
+// Exponential incidents: the fitted shape is near 1, its 95% interval contains 1, and the
+// likelihood-ratio test finds no evidence against the exponential, which is kept (a Weibull of
+// shape 0.93 had been written from every category with 10 or more incidents).
+TEST(Fit, ExponentialIncidentsStayExponential) {
+  const double days = 90, nodes = 100;
+  sextant::RandomStream rng(11, 2);
+  std::ostringstream csv;
+  csv.precision(17);
+  csv << "time_h,category\n";
+  int n = 0;
+  for (double t = rng.exponential(1.0 / 20000.0); t < days * 86400; t += rng.exponential(1.0 / 20000.0), ++n) csv << t / 3600.0 << ",gpu\n";
+  ASSERT_GT(n, 100);
+  const auto f = fit_incidents(csv.str(), "inc.csv", nodes, days);
+  ASSERT_TRUE(f[0].shape_fitted);
+  EXPECT_LT(f[0].shape_ci_low, 1.0);
+  EXPECT_GT(f[0].shape_ci_high, 1.0);
+  EXPECT_LT(f[0].shape_ci_low, f[0].weibull_shape);
+  EXPECT_GT(f[0].shape_ci_high, f[0].weibull_shape);
+  EXPECT_GE(f[0].lr_p_value, 0.05);
+  EXPECT_FALSE(f[0].weibull_selected);
+  EXPECT_EQ(f[0].process.distribution, "exponential");
+  EXPECT_EQ(fitted_preset_yaml(f, "fitted", nodes, days, "inc.csv").find("weibull"), std::string::npos);
+}
+
+// The profile log-likelihood against its closed form at the exponential (k = 1: -n ln mean - n),
+// the MLE is its maximum, and the interval ends lie 1.92 below it (chi-square 3.84 / 2).
+TEST(Fit, ProfileLikelihoodAndInterval) {
+  const std::vector<double> x = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144};
+  double mean = 0;
+  for (double v : x) mean += v;
+  mean /= double(x.size());
+  EXPECT_NEAR(weibull_profile_loglik(x, 1.0), -double(x.size()) * (std::log(mean) + 1), 1e-9);
+  const double k = weibull_shape_mle(x), lmax = weibull_profile_loglik(x, k);
+  EXPECT_GT(lmax, weibull_profile_loglik(x, k * 1.01));
+  EXPECT_GT(lmax, weibull_profile_loglik(x, k / 1.01));
+  std::ostringstream csv;
+  csv << "time_s,category\n0,a\n";
+  double t = 0;
+  for (double v : x) csv << (t += v) << ",a\n";
+  const auto f = fit_incidents(csv.str(), "inc.csv", 1, 1);
+  ASSERT_TRUE(f[0].shape_fitted);
+  EXPECT_NEAR(f[0].weibull_shape, k, 1e-9);
+  EXPECT_NEAR(weibull_profile_loglik(x, f[0].shape_ci_low), lmax - 1.920729, 1e-6);
+  EXPECT_NEAR(weibull_profile_loglik(x, f[0].shape_ci_high), lmax - 1.920729, 1e-6);
+  const double lr = 2 * (lmax - weibull_profile_loglik(x, 1.0));
+  EXPECT_NEAR(f[0].lr_p_value, std::erfc(std::sqrt(lr / 2)), 1e-12);
 }
