@@ -323,7 +323,19 @@ std::vector<int64_t> YamlMap::i64_list(const std::string& key) const {
   if (!has(key)) return out;
   auto n = node_[key];
   if (!n.IsSequence()) fail(key, "expected a list of integers");
-  for (const auto& e : n) out.push_back(to_i64(*this, key, e));
+  for (size_t i = 0; i < n.size(); ++i) {
+    const YAML::Node e = n[i];
+    try {
+      out.push_back(to_i64(*this, key, e));
+    } catch (const Error& err) {
+      // At the entry itself: its own line, or "(--set)" for an entry an override wrote (it had
+      // named the list's line in the file, 2026-12-03 review).
+      const YAML::Mark m = e.Mark();
+      const std::string k = key_path(key) + "." + std::to_string(i);
+      throw Error(m.line < 0 ? SourceLocation{file_ + " (--set)", 0, 0, k} : SourceLocation{file_, m.line + 1, m.column + 1, k},
+                  err.message(), err.hint());
+    }
+  }
   return out;
 }
 
@@ -402,7 +414,7 @@ void YamlMap::finish() const {
 namespace {
 // A copy of a parsed --set value without source marks: errors about it then say "(--set)", not
 // the position of the value's text inside its own one-line document (which reads as FILE:1:1).
-YAML::Node without_marks(const YAML::Node& n) {
+YAML::Node without_marks(const YAML::Node& n, const std::string& key) {
   switch (n.Type()) {
     case YAML::NodeType::Scalar: {
       YAML::Node out(n.Scalar());
@@ -411,12 +423,22 @@ YAML::Node without_marks(const YAML::Node& n) {
     }
     case YAML::NodeType::Sequence: {
       YAML::Node out(YAML::NodeType::Sequence);
-      for (const auto& x : n) out.push_back(without_marks(x));
+      for (const auto& x : n) out.push_back(without_marks(x, key));
       return out;
     }
     case YAML::NodeType::Map: {
+      // A key twice (`--set 'parallel={tp: 2, tp: 8}'`) is refused as in a file; it had kept the
+      // last silently (2026-12-03 review).
       YAML::Node out(YAML::NodeType::Map);
-      for (const auto& kv : n) out[kv.first.Scalar()] = without_marks(kv.second);
+      for (const auto& kv : n) {
+        if (!kv.first.IsScalar())
+          throw Error(SourceLocation{"--set", 0, 0, key}, "keys must be plain strings", "write {key: value, ...} with plain words as keys");
+        const std::string k = kv.first.Scalar();
+        if (out[k].IsDefined())
+          throw Error(SourceLocation{"--set", 0, 0, key.empty() ? k : key + "." + k}, "duplicate key '" + k + "' in the value",
+                      "a key may appear once in a mapping; remove one");
+        out[k] = without_marks(kv.second, key.empty() ? k : key + "." + k);
+      }
       return out;
     }
     default:
@@ -473,8 +495,31 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   if (!v.IsDefined() || v.IsNull())
     throw Error(SourceLocation{"--set", 0, 0, key}, "no value given for '" + key + "'",
                 "write KEY=VALUE; to take the default, leave the --set out");
-  if (cur.IsSequence()) cur[index_in(cur, parts.back())] = without_marks(v);
-  else cur[parts.back()] = without_marks(v);
+  // The new value replaces the key's node, never writes into it: a value given once and used
+  // again through an alias (`tp: &t 2` ... `pp: *t`) shares its node, and assigning into it had
+  // changed every alias (`--set parallel.tp=4` gave tp4 pp4; 2026-12-03 review).
+  const YAML::Node fresh = without_marks(v, key);
+  if (cur.IsSequence()) {
+    const size_t idx = index_in(cur, parts.back());
+    YAML::Node rebuilt(YAML::NodeType::Sequence);
+    for (size_t i = 0; i < cur.size(); ++i) rebuilt.push_back(i == idx ? fresh : cur[i]);
+    // The list itself is replaced in its parent (a sequence has no remove by index).
+    YAML::Node parent = root;
+    for (size_t i = 0; i + 2 < parts.size(); ++i) {
+      YAML::Node next = parent.IsSequence() ? parent[index_in(parent, parts[i])] : parent[parts[i]];
+      parent.reset(next);
+    }
+    const std::string& list_key = parts[parts.size() - 2];
+    if (parent.IsSequence()) {
+      parent[index_in(parent, list_key)] = rebuilt;
+    } else {
+      parent.remove(list_key);
+      parent[list_key] = rebuilt;
+    }
+  } else {
+    cur.remove(parts.back());
+    cur[parts.back()] = fresh;
+  }
 }
 
 }  // namespace sextant

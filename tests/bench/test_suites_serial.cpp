@@ -67,11 +67,19 @@ TEST(CacheBandwidth, ReadSweepWalksTheHierarchyFromL1ToDram) {
       }
       EXPECT_GT(m.summary().max, 0.3e9);
       EXPECT_LT(m.summary().max, 2e12);
+      // The loads are as wide as the CPU's widest vectors (16-byte loads only had read L1 and
+      // L2 2-3x below what an AVX-512 core reaches).
+#if defined(__x86_64__) && defined(__GNUC__)
+      const double want = __builtin_cpu_supports("avx512f") ? 64 : __builtin_cpu_supports("avx2") ? 32 : 16;
+      EXPECT_EQ(m.param_f64("vector_bytes"), want) << m.param("vector_isa");
+#else
+      EXPECT_GE(m.param_f64("vector_bytes"), 16);
+#endif
     }
     // 32 KiB stays in L1/L2; 4x the last-level cache comes from DRAM. How much slower DRAM is
     // belongs to the host, not to the suite: here 60-95 against 7-13 GB/s, but a CI host delivered
-    // the largest working set at 90.5 GB/s, as fast as the kernel's own limit on L1 (86 GB/s; eight
-    // chains of 16-byte adds), as HBM-backed or very-large-cache servers can. What holds on every
+    // the largest working set at 90.5 GB/s, as fast as the then 16-byte kernel's own limit on L1
+    // (86 GB/s; eight chains of 16-byte adds), as HBM-backed or very-large-cache servers can. What holds on every
     // host is that the smallest working set is not slower than the largest beyond timing noise
     // (the best of three repetitions on each side).
     const double small_bps = out.measurements.front().summary().max;

@@ -212,3 +212,55 @@ TEST(YamlOverride, ListEntriesAreNamedByTheirIndex) {
   }
   EXPECT_TRUE(root["failures"]["processes"].IsSequence());
 }
+
+// Does an override change only the key it names when the file reuses a value through an anchor
+// and aliases? (It had written into the shared node: `--set parallel.tp=4` gave tp 4 and pp 4.)
+TEST(YamlOverride, AnAliasedValueChangesOnlyTheNamedKey) {
+  YAML::Node root = YAML::Load("num_gpus: &n 16\nparallel: {tp: &t 2, pp: *t}\ntraining: {global_batch: *n}\nlayers: &l [1, 2]\nother: *l\n");
+  apply_yaml_override(root, "parallel.tp", "4");
+  apply_yaml_override(root, "num_gpus", "32");
+  apply_yaml_override(root, "layers.1", "5");
+  EXPECT_EQ(root["parallel"]["tp"].as<int>(), 4);
+  EXPECT_EQ(root["parallel"]["pp"].as<int>(), 2);
+  EXPECT_EQ(root["num_gpus"].as<int>(), 32);
+  EXPECT_EQ(root["training"]["global_batch"].as<int>(), 16);
+  EXPECT_EQ(root["layers"][1].as<int>(), 5);
+  EXPECT_EQ(root["other"][1].as<int>(), 2);
+  // The untouched alias keeps its place in the file for error messages.
+  EXPECT_EQ(root["parallel"]["pp"].Mark().line, 1);
+}
+
+// Is a key given twice inside an override's mapping an error, as in a file?
+TEST(YamlOverride, ADuplicateKeyInTheValueIsAnError) {
+  YAML::Node root = YAML::Load("parallel: {tp: 8}\n");
+  try {
+    apply_yaml_override(root, "parallel", "{tp: 2, pp: 1, tp: 8}");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "parallel.tp");
+    EXPECT_NE(e.message().find("duplicate key 'tp'"), std::string::npos) << e.message();
+  }
+}
+
+// Is a bad entry of a list an error at the entry: its own line in the file, or "(--set)" when an
+// override wrote it?
+TEST(YamlOverride, ABadListEntryIsLocatedAtTheEntry) {
+  YAML::Node root = YAML::Load("parallel:\n  stage_layers:\n    - 16\n    - x\n");
+  YamlMap m(root, "s.yaml");
+  try {
+    (void)m.map("parallel").i64_list("stage_layers");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().file, "s.yaml");
+    EXPECT_EQ(e.where().line, 4);
+    EXPECT_EQ(e.where().key, "parallel.stage_layers.1");
+  }
+  apply_yaml_override(root, "parallel.stage_layers.1", "[1]");
+  try {
+    (void)YamlMap(root, "s.yaml").map("parallel").i64_list("stage_layers");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().file, "s.yaml (--set)");
+    EXPECT_EQ(e.where().key, "parallel.stage_layers.1");
+  }
+}
