@@ -845,8 +845,14 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
   // the scenario, before 2026-12-03).
   fs::path p = ref;
   std::error_code ec;
-  if (p.is_relative() && !where.file.empty() && fs::is_regular_file(where.file, ec)) {
-    const fs::path beside = fs::path(where.file).parent_path() / ref;
+  // A model given by --set is located at "SCENARIO (--set)": it is read beside that scenario too
+  // (it had been looked up in the working directory only, 2026-12-03 review).
+  std::string scenario_file = where.file;
+  static const std::string kSetSuffix = " (--set)";
+  if (scenario_file.size() > kSetSuffix.size() && scenario_file.compare(scenario_file.size() - kSetSuffix.size(), kSetSuffix.size(), kSetSuffix) == 0)
+    scenario_file.resize(scenario_file.size() - kSetSuffix.size());
+  if (p.is_relative() && !scenario_file.empty() && fs::is_regular_file(scenario_file, ec)) {
+    const fs::path beside = fs::path(scenario_file).parent_path() / ref;
     if (fs::exists(beside, ec)) p = beside;
   }
   if (fs::exists(p)) {

@@ -85,9 +85,54 @@ std::string mlp_from_act(const std::string& act, bool gated, const std::string& 
   throw Error(SourceLocation{file, 0, 0, key}, "activation '" + act + "' is not supported",
               "valid: silu, swish, gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu2");
 }
+// Line and column (1-based) of byte offset `at` of text.
+std::pair<int, int> line_column(const std::string& text, size_t at) {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < at && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+// Where key `key` is written in a config.json: the first `"key"` followed by a colon (the reader
+// takes top-level keys, and a config names each once there). Line 0 when it is not written.
+// With nth = 2, the second such place (a duplicate key's).
+SourceLocation json_key_location(const std::string& text, const std::string& file, const std::string& key, int nth = 1) {
+  const std::string quoted = "\"" + key + "\"";
+  int seen = 0;
+  for (size_t pos = text.find(quoted); pos != std::string::npos; pos = text.find(quoted, pos + 1)) {
+    size_t q = pos + quoted.size();
+    while (q < text.size() && (text[q] == ' ' || text[q] == '\t' || text[q] == '\r' || text[q] == '\n')) ++q;
+    if (q < text.size() && text[q] == ':' && ++seen == nth) {
+      const auto [line, column] = line_column(text, pos);
+      return SourceLocation{file, line, column, key};
+    }
+  }
+  return SourceLocation{file, 0, 0, key};
+}
+
+ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file);
 }  // namespace
 
+// Errors name the key's line and column in the file (nlohmann's tree keeps no positions: they
+// had named the file and key only, 2026-12-03 review).
 ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
+  try {
+    return parse_hf_config_unlocated(text, file);
+  } catch (const Error& e) {
+    if (e.where().file != file || e.where().line > 0 || e.where().key.empty()) throw;
+    const bool duplicate = e.message().rfind("duplicate key", 0) == 0;
+    throw Error(json_key_location(text, file, e.where().key, duplicate ? 2 : 1), e.message(), e.hint());
+  }
+}
+
+namespace {
+ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file) {
   nlohmann::json j;
   // A key twice in one object is an error, as in YAML: the parser kept the last silently
   // (num_hidden_layers 32, then 320, read as 320) before 2026-12-03.
@@ -104,7 +149,8 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
   try {
     j = nlohmann::json::parse(text, no_duplicates);
   } catch (const nlohmann::json::parse_error& e) {
-    throw Error(SourceLocation{file}, std::string("invalid JSON at byte ") + std::to_string(e.byte) + ": " + e.what());
+    const auto [line, column] = line_column(text, e.byte > 0 ? e.byte - 1 : 0);
+    throw Error(SourceLocation{file, line, column}, std::string("invalid JSON at byte ") + std::to_string(e.byte) + ": " + e.what());
   } catch (const nlohmann::json::exception& e) {
     // e.g. out_of_range 406, a number too large for a double ("1e999"): found by fuzz_hf_config.
     throw Error(SourceLocation{file}, std::string("invalid JSON: ") + e.what());
@@ -408,5 +454,6 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
   }
   return c;
 }
+}  // namespace
 
 }  // namespace sextant

@@ -69,6 +69,8 @@ const Group& Workload::group(GroupKind k) const {
 }
 
 namespace {
+// One pipeline stage and one chunk: every schedule is the same forward-backward sequence.
+bool one_stage_plan(const ParallelPlan& p) { return p.pp == 1 && p.vpp == 1; }
 
 // A group of `size` members `stride` ranks apart; its instances sit at offsets i + j * L (L =
 // stride * size, i < stride from the dimensions inside it, j < world / L from those outside), and
@@ -179,7 +181,7 @@ struct Lowerer {
         Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3), zero2(sc.plan.zero_stage == 2 && sc.plan.zero2_grad_sync == "micro_batch"),
         edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
     static const ScheduleRegistry schedules;  // immutable, as the dispatchers below
-    split_wgrad = schedules.get(sc.plan.schedule).splits_weight_gradient();
+    split_wgrad = !one_stage_plan(sc.plan) && schedules.get(sc.plan.schedule).splits_weight_gradient();
     if (full_precision(dt)) ab = 4;  // fp32/tf32 training keeps fp32 activations
     gb = std::min(ab, wb);
     if (low_precision())
@@ -1068,7 +1070,10 @@ Workload lower(const Scenario& s) {
     w.groups.push_back(place(GroupKind::EDP, edp, p.ep * etp, domain, s.num_gpus));
   }
   w.microbatches = s.num_microbatches();
-  w.schedule = p.schedule;
+  // On one pipeline stage every schedule runs the same forward-backward sequence: ZB-H1's deferred
+  // weight pass had kept its inputs and split its GEMMs there, 2% slower and 1.2% more memory,
+  // beside the note that the schedule is without effect (2026-12-03 review).
+  w.schedule = one_stage_plan(p) ? "1f1b" : p.schedule;
 
   const Lowerer L(s);
   // Layer templates: dense and MoE, each stored and (under full recompute) recomputed.

@@ -431,7 +431,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     if (!allowed(opt, "tp", tp)) continue;
     if (tp > 1 && !st.tp) continue;
     if (m.heads % tp != 0) continue;
-    if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0) continue;
+    if (m.kv_heads % tp != 0) continue;  // Megatron-Core splits the query groups over tp (scenario check_plan)
     if (dense_ffn && m.ffn_hidden % tp != 0) continue;  // Megatron's divide() (scenario check_plan)
     for (int cp : divisors(N / tp)) {
       if (!allowed(opt, "cp", cp)) continue;

@@ -13,6 +13,21 @@
 namespace sextant {
 namespace fs = std::filesystem;
 
+namespace {
+// A product of parallel degrees, computed in 128 bits so it cannot wrap, as decimal text.
+std::string int128_text(__int128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  unsigned __int128 u = neg ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
+  std::string out;
+  while (u > 0) {
+    out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  return neg ? "-" + out : out;
+}
+}  // namespace
+
 std::string recompute_modules_text(uint32_t modules) {
   const auto& names = recompute_module_names();
   std::string out;
@@ -308,12 +323,13 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   root.finish();
   // Derived dp.
   // In 64 bits: tp 65536 x pp 65536 wrapped an int to 0 and divided by it (before 2026-12-03).
-  const int64_t inner = static_cast<int64_t>(s.plan.tp) * s.plan.pp * s.plan.cp;
+  const __int128 inner128 = static_cast<__int128>(s.plan.tp) * s.plan.pp * s.plan.cp;
   if (s.plan.dp == 0) {
-    if (inner > s.num_gpus)
+    if (inner128 > s.num_gpus)
       throw Error(root.loc("parallel"),
-                  "tp*pp*cp = " + std::to_string(inner) + " exceeds num_gpus = " + std::to_string(s.num_gpus),
+                  "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus),
                   "the product of the parallel degrees must equal the GPU count");
+    const int64_t inner = static_cast<int64_t>(inner128);
     if (s.num_gpus % inner != 0)
       throw Error(root.loc("num_gpus"),
                   "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner),
@@ -369,16 +385,22 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     throw Error(w, msg, hint);
   };
   auto fail = [&](const std::string& key, const std::string& msg, const std::string& hint = {}) { fail_at("parallel." + key, msg, hint); };
-  const int64_t prod = static_cast<int64_t>(p.tp) * p.pp * p.dp * p.cp;
+  // In 128 bits: four degrees of up to 2^31 each wrapped 64 bits, and a product of 2^64 + 26 had
+  // passed as 26 GPUs (2026-12-03 review).
+  const __int128 prod = static_cast<__int128>(p.tp) * p.pp * p.dp * p.cp;
   if (prod != s.num_gpus)
     fail("dp", "tp*pp*dp*cp = " + std::to_string(p.tp) + "*" + std::to_string(p.pp) + "*" + std::to_string(p.dp) + "*" +
-                   std::to_string(p.cp) + " = " + std::to_string(prod) + " but num_gpus = " + std::to_string(s.num_gpus),
+                   std::to_string(p.cp) + " = " + int128_text(prod) + " but num_gpus = " + std::to_string(s.num_gpus),
          "the product of the parallel degrees must equal the GPU count");
   if (m.heads % p.tp != 0)
     fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.heads) + " attention heads");
-  if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
-    fail("tp", "tp = " + std::to_string(p.tp) + " and the " + std::to_string(m.kv_heads) +
-                   " key/value heads: one must divide the other");
+  // Megatron-Core splits the key/value heads (query groups) over tp: divide(num_query_groups,
+  // world_size) in its attention module. tp beyond the kv heads (replicating them) had been
+  // accepted (2026-12-03 review).
+  if (m.kv_heads % p.tp != 0)
+    fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.kv_heads) +
+                   " key/value heads (Megatron-Core splits the query groups over tp)",
+         "a tp that divides both the " + std::to_string(m.heads) + " heads and the " + std::to_string(m.kv_heads) + " key/value heads");
   // Megatron's divide() assertions: a column-parallel FFN splits its width over tp, the experts'
   // over etp, and sequence parallelism the sequence (of each CP rank) over tp. Llama-2-13B at tp 5
   // ran with a 5529.6-wide shard truncated.
@@ -413,15 +435,19 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("sequence_parallel", "an MoE model with tp > 1 needs sequence parallelism (Megatron-Core's MoELayer refuses to train "
                               "\"MoE and tensor parallelism ... without also enabling sequence parallelism\")",
          "set parallel.sequence_parallel: true");
-  if (p.cp > 1 && s.train.seq_len % (2 * p.cp) != 0)
-    fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * p.cp) +
+  if (p.cp > 1 && s.train.seq_len % (2 * static_cast<int64_t>(p.cp)) != 0)
+    fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * static_cast<int64_t>(p.cp)) +
                    " (load-balanced ring attention splits the sequence in 2*cp chunks)");
   if (p.sequence_parallel && p.tp > 1 && (s.train.seq_len % p.cp != 0 || (s.train.seq_len / p.cp) % p.tp != 0))
     fail("sequence_parallel", "sequence parallelism splits the " + std::to_string(s.train.seq_len / std::max(1, p.cp)) +
                                   " tokens of a rank's sequence over tp = " + std::to_string(p.tp) + ", which does not divide them",
          "a seq_len that is a multiple of tp x cp, or sequence_parallel: false");
   if (p.ep > 1 && !m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
-  // The expert grid first: with etp not dividing the stage's ranks, dp*tp*cp/etp truncated and the
+  // The experts first: an ep that does not divide them had been reported as an expert-grid
+  // problem of etp, a key the file never wrote (2026-12-03 review).
+  if (p.ep > 1 && m.moe && m.moe->num_experts % p.ep != 0)
+    fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts");
+  // The expert grid next: with etp not dividing the stage's ranks, dp*tp*cp/etp truncated and the
   // message below reported a quotient that is not one (16/3 read as 5), before 2026-12-03.
   if (p.etp > p.tp) fail("etp", "etp must not exceed tp");
   // Megatron-Core's initialize_model_parallel: world_size % (etp * ep * pp) == 0, i.e. the expert
@@ -429,19 +455,21 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // run with collectives over 3 ranks).
   if (m.moe || p.ep > 1) {
     const int etp = p.etp > 0 ? p.etp : p.tp;
-    const int64_t stage_ranks = static_cast<int64_t>(p.dp) * p.tp * p.cp, grid = static_cast<int64_t>(etp) * p.ep;
-    if (grid > 0 && stage_ranks % grid != 0)
-      fail("etp", "etp*ep = " + std::to_string(etp) + "*" + std::to_string(p.ep) + " does not divide the " +
-                      std::to_string(stage_ranks) + " ranks of a pipeline stage (dp*tp*cp)",
+    const __int128 stage_ranks = static_cast<__int128>(p.dp) * p.tp * p.cp, grid = static_cast<__int128>(etp) * p.ep;
+    if (grid > 0 && stage_ranks % grid != 0) {
+      // Named by what the user wrote: ep when etp is tp's default.
+      const bool etp_given = p.etp_stated;
+      fail(etp_given ? "etp" : "ep",
+           "etp*ep = " + std::to_string(etp) + "*" + std::to_string(p.ep) + " does not divide the " + int128_text(stage_ranks) +
+               " ranks of a pipeline stage (dp*tp*cp)",
            "the expert grid (etp x ep) must tile the stage's ranks, as Megatron-Core requires");
+    }
   }
   if (p.ep > 1) {
     if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
-    if (m.moe->num_experts % p.ep != 0)
-      fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts");
-    const int64_t expert_domain = static_cast<int64_t>(p.dp) * p.tp * p.cp / p.etp;
+    const __int128 expert_domain = static_cast<__int128>(p.dp) * p.tp * p.cp / p.etp;
     if (expert_domain % p.ep != 0)
-      fail("ep", "ep = " + std::to_string(p.ep) + " must divide dp*tp*cp/etp = " + std::to_string(expert_domain),
+      fail("ep", "ep = " + std::to_string(p.ep) + " must divide dp*tp*cp/etp = " + int128_text(expert_domain),
            "expert parallelism is carved out of the data- (and tensor-) parallel ranks");
   }
 
@@ -480,8 +508,16 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     if (static_cast<int>(p.stage_layers.size()) != nstages)
       fail("stage_layers", "has " + std::to_string(p.stage_layers.size()) + " entries, expected pp*vpp = " +
                                std::to_string(nstages));
-    for (int l : p.stage_layers)
+    for (size_t k = 0; k < p.stage_layers.size(); ++k) {
+      const int l = p.stage_layers[k];
       if (l < 0) fail("stage_layers", "a stage cannot have a negative layer count");
+      // An empty virtual stage is one that carries the embedding (the first) or the loss head (the
+      // last) alone, as Megatron-Core's pipeline layouts allow ("E|t*4|...|L"); an empty stage in
+      // between would relay activations and hold nothing (it was accepted, 2026-12-03 review).
+      if (l == 0 && k != 0 && k + 1 != p.stage_layers.size())
+        fail("stage_layers", "virtual stage " + std::to_string(k) + " has 0 layers",
+             "only the first and the last virtual stage may hold no transformer layer (the embedding or the loss head alone)");
+    }
     const int64_t sum = std::accumulate(p.stage_layers.begin(), p.stage_layers.end(), int64_t{0});
     if (sum != m.layers)
       fail("stage_layers", "sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(m.layers));

@@ -428,3 +428,41 @@ TEST(HfConfig, OmittedKeysTakeTransformersDefaults) {
     EXPECT_NE(std::string(e.what()).find("sliding_window"), std::string::npos) << e.what();
   }
 }
+
+// Does an error in a config.json name the line and column of the key (nlohmann keeps no
+// positions: errors had named the file and key only), the second place of a duplicate key, and
+// the line of a syntax error?
+TEST(HfConfig, ErrorsNameTheKeysLineAndColumn) {
+  const std::string text =
+      "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_attention_heads\": 32,\n"
+      "  \"num_key_value_heads\": 5,\n  \"num_hidden_layers\": 32,\n  \"intermediate_size\": 14336,\n  \"vocab_size\": 128256\n}\n";
+  try {
+    (void)parse_hf_config(text, "kv.json");
+    FAIL() << "5 key/value heads do not divide 32";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "num_key_value_heads");
+    EXPECT_EQ(e.where().line, 5);
+    EXPECT_EQ(e.where().column, 3);
+  }
+  std::string bad_type = text;
+  bad_type.replace(bad_type.find("\"num_hidden_layers\": 32"), 23, "\"num_hidden_layers\": \"32\"");
+  try {
+    (void)parse_hf_config(bad_type, "str.json");
+    FAIL() << "a string layer count must be rejected";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "num_hidden_layers");
+    EXPECT_EQ(e.where().line, 6);
+  }
+  try {
+    (void)parse_hf_config(text.substr(0, text.size() - 3) + ",\n  \"num_hidden_layers\": 320\n}\n", "dup.json");
+    FAIL() << "a duplicate key must be rejected";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().line, 9);  // the second occurrence, not line 6
+  }
+  try {
+    (void)parse_hf_config("{\n  \"model_type\": \"llama\",\n  , \"x\": 1\n}\n", "syntax.json");
+    FAIL() << "invalid JSON must be rejected";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().line, 3);
+  }
+}

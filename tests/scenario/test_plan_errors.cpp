@@ -44,8 +44,11 @@ TEST(PlanErrors, TpMustDivideHeads) {
 }
 
 TEST(PlanErrors, TpAndKvHeads) {
+  // 16 > 8 kv heads: Megatron-Core splits the query groups over tp (divide(num_query_groups,
+  // world_size)), so replicating them is refused, as the brief's "tp divides heads and kv heads".
   const auto e = error_of(kBase, {{"parallel.tp", "16"}, {"num_gpus", "32"}});
-  EXPECT_EQ(e, "(no error)");  // 16 > 8 kv heads: kv heads are replicated, allowed
+  EXPECT_NE(e.find("tp = 16 does not divide the 8 key/value heads"), std::string::npos) << e;
+  EXPECT_NE(e.find("parallel.tp"), std::string::npos) << e;
   const auto e2 = error_of(
       "model: {id: m, source: t, layers: 4, hidden: 1536, heads: 12, kv_heads: 3, ffn_hidden: 4096, vocab: 1000}\n"
       "system: dgx-h100\nnum_gpus: 2\nparallel: {tp: 2}\ntraining: {global_batch: 8, seq_len: 128}\n");
@@ -68,6 +71,13 @@ TEST(PlanErrors, EpMustDivideExperts) {
       " moe: {num_experts: 6, topk: 2, expert_ffn_hidden: 512}}\n"
       "system: dgx-h100\nnum_gpus: 8\nparallel: {ep: 4}\ntraining: {global_batch: 8, seq_len: 128}\n");
   EXPECT_NE(e.find("does not divide the 6 experts"), std::string::npos) << e;
+  // Before the expert grid: ep 16 on 8 experts is about the experts, named at parallel.ep (it had
+  // been an etp*ep grid error at a key the file never wrote).
+  const auto e2 = error_of("model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 32\n"
+                           "parallel: {tp: 2, pp: 2, ep: 8, sequence_parallel: true}\ntraining: {global_batch: 64, seq_len: 4096}\n",
+                           {{"parallel.ep", "16"}});
+  EXPECT_NE(e2.find("ep = 16 does not divide the 8 experts"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("plan.yaml (--set): key 'parallel.ep'"), std::string::npos) << e2;
 }
 
 // MoE routing-load keys: MoE models only, ratios >= 1, padding only with a capacity; each error
@@ -152,6 +162,17 @@ TEST(PlanErrors, StagesMustDivideLayersOrBeGiven) {
   EXPECT_NE(e.find("stage_layers"), std::string::npos) << e;
   const auto e2 = error_of(kBase, {{"parallel.stage_layers", "[40, 39]"}});
   EXPECT_NE(e2.find("sums to 79 layers"), std::string::npos) << e2;
+}
+
+// Question (review of 2026-12-03): may a virtual stage hold no layer? The first or last may (the
+// embedding or the loss head alone, Megatron-Core's "E|t*4|..." layouts); one in between may not.
+TEST(PlanErrors, OnlyAnEndStageMayHoldNoLayer) {
+  const std::string yaml = "model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 64\n"
+                           "parallel: {tp: 8, pp: 4, sequence_parallel: true}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+  EXPECT_EQ(error_of(yaml, {{"parallel.stage_layers", "[0, 27, 27, 26]"}}), "(no error)");
+  EXPECT_EQ(error_of(yaml, {{"parallel.stage_layers", "[27, 27, 26, 0]"}}), "(no error)");
+  const auto e = error_of(yaml, {{"parallel.stage_layers", "[27, 0, 27, 26]"}});
+  EXPECT_NE(e.find("virtual stage 1 has 0 layers"), std::string::npos) << e;
 }
 
 TEST(PlanErrors, UnevenStagesFewerFirstLast) {
@@ -536,6 +557,14 @@ TEST(PlanErrors, ProductsThatOverflowAreRefusedNotWrapped) {
   e = error_of("model: {id: m, source: t, layers: 2, hidden: 4096, heads: 32768, kv_heads: 32768, head_dim: 65536, ffn_hidden: 16384, vocab: 32000}\n"
                "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 128}\n");
   EXPECT_NE(e.find("heads x head_dim"), std::string::npos) << e;
+  // Four stated degrees whose product is 2^64 + 26 had wrapped to 26 GPUs and run (MFU 1536).
+  e = error_of("model: {id: m, source: t, layers: 809, hidden: 11357979, heads: 11357979, kv_heads: 11357979, head_dim: 1,"
+               " ffn_hidden: 11357979, vocab: 1000}\nsystem: dgx-h100\nnum_gpus: 26\n"
+               "parallel: {tp: 11357979, pp: 809, dp: 2007567422}\ntraining: {global_batch: 2007567422, seq_len: 1}\n");
+  EXPECT_NE(e.find("= 18446744073709551642 but num_gpus = 26"), std::string::npos) << e;
+  // 2*cp in 32 bits had wrapped to -2, which divides any sequence.
+  e = error_of(kBase, {{"parallel.tp", "1"}, {"parallel.pp", "1"}, {"parallel.cp", "2147483647"}, {"num_gpus", "2147483647"}});
+  EXPECT_NE(e.find("2*cp = 4294967294"), std::string::npos) << e;
 }
 
 // Question: does the expert grid etp x ep have to tile a stage's ranks, as Megatron-Core's
