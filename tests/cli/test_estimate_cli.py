@@ -204,6 +204,15 @@ with tempfile.TemporaryDirectory() as d:
     beside = subprocess.run([os.path.abspath(BIN), "estimate", "s.yaml", "--json", "-"], capture_output=True, text=True, cwd=os.path.join(d, "sub"))
     want = json.loads(beside.stdout)["scalars"]["model_flops_per_step"] if beside.returncode == 0 else -1
     check("a relative model path is read beside the scenario", r.returncode == 0 and layers == want, (r.stderr, layers, want))
+    # The same path given by --set (its location reads "s.yaml (--set)") is read beside the
+    # scenario too; it had been looked up in the working directory only (review of 2026-12-03).
+    with open(os.path.join(d, "sub", "s2.yaml"), "w") as f:
+        f.write("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\n"
+                "training: {global_batch: 8, seq_len: 4096}\n")
+    r2 = subprocess.run([os.path.abspath(BIN), "estimate", os.path.join(d, "sub", "s2.yaml"), "--set", "model=model.json", "--json", "-"],
+                        capture_output=True, text=True, cwd="/")
+    got = json.loads(r2.stdout)["scalars"].get("model_flops_per_step") if r2.returncode == 0 else None
+    check("a --set model path is read beside the scenario", got == want, (r2.stderr, got, want))
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
