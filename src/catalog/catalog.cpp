@@ -579,6 +579,15 @@ ModelConfig parse_model(const YamlMap& m) {
     e->finish();
     c.mla = x;
   }
+  // The format the published checkpoint stores its weights in (what a config.json's
+  // quantization_config says): inference costs the weights in it unless a format is given. The
+  // catalog's gpt-oss had been costed in bf16 (233.6 GB, "does not fit" one H100) where its MXFP4
+  // checkpoint holds 67 GB, and only the config.json route knew (2026-12-03 review).
+  if (auto q = m.opt_map("checkpoint")) {
+    c.checkpoint_weight_format = q->choice("weight_format", {"fp8", "fp4", "int4", "int8"});
+    c.checkpoint_quantization = q->str("quantization");
+    q->finish();
+  }
   m.finish();
   try {
     c.validate(m.loc());

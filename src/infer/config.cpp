@@ -145,6 +145,8 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
     if (!(sv.kv_capacity_tokens >= 0) || !std::isfinite(sv.kv_capacity_tokens))
       v->fail("kv_capacity_tokens", "must be a number of tokens >= 0 (0: what the device's memory holds)");
     sv.timeline_points = v->i32("timeline_points", 200);
+    if (sv.timeline_points < 1)
+      v->fail("timeline_points", "must be >= 1 (points of the KV-cache memory timeline)", "got " + std::to_string(sv.timeline_points));
     if (auto sp = v->opt_map("speculative")) {
       s.draft_model = sp->str("draft_model");
       sv.speculative.draft_tokens = sp->i32("draft_tokens", 4);
@@ -184,6 +186,13 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
       v->fail("rate_per_s", "give rate_per_s or load_fraction (share of the saturation throughput)");
     if (v->has("rate_per_s") && v->has("load_fraction"))
       v->fail("load_fraction", "give one of rate_per_s (requests/s) and load_fraction (share of the saturation throughput), not both");
+    // A trace brings its own arrival times: a rate or load beside it had been accepted and reported
+    // as if it applied (2026-12-03 review).
+    if (w.arrival == "trace")
+      for (const char* k : {"rate_per_s", "load_fraction"})
+        if (v->has(k))
+          v->fail(k, std::string(k) + " does not apply to trace arrivals (the trace gives each request's arrival_s)",
+                  "remove it, or use arrival: poisson or gamma");
     w.cv = v->f64("cv", 1);
     if (!(w.cv > 0)) v->fail("cv", "the inter-arrival coefficient of variation must be > 0 (1: Poisson)");
     w.trace_file = v->str("trace_file", "");
@@ -268,10 +277,24 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
   }
   if (auto v = m.opt_map("plan")) {
     auto& p = s.plan;
+    // Each list entry is checked here, at its key: an unknown accelerator, tp 0 or a bad policy had
+    // become a candidate row whose status held the error, without the file (2026-12-03 review).
     if (v->has("accelerators")) p.accelerators = v->str_list("accelerators");
+    for (const auto& a : p.accelerators)
+      if (!cat.has_accelerator(a)) v->fail("accelerators", "unknown accelerator '" + a + "'", valid_choices_hint(a, cat.accelerator_ids()));
     p.tp = int_list<int>(*v, "tp", p.tp);
+    for (int x : p.tp)
+      if (x < 1) v->fail("tp", "entries must be >= 1, got " + std::to_string(x));
     p.max_batch_seqs = int_list<int>(*v, "max_batch_seqs", p.max_batch_seqs);
+    for (int x : p.max_batch_seqs)
+      if (x < 1) v->fail("max_batch_seqs", "entries must be >= 1, got " + std::to_string(x));
     if (v->has("policies")) p.policies = v->str_list("policies");
+    {
+      const auto names = make_policy_registry().names();
+      for (const auto& x : p.policies)
+        if (std::find(names.begin(), names.end(), x) == names.end())
+          v->fail("policies", "unknown batching policy '" + x + "'", valid_choices_hint(x, names));
+    }
     p.max_devices = v->i32("max_devices", p.max_devices);
     p.slo_attainment_fraction = v->f64("slo_attainment_fraction", p.slo_attainment_fraction);
     if (!(p.slo_attainment_fraction > 0 && p.slo_attainment_fraction <= 1))
@@ -737,6 +760,23 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     r.set("found", false);
     r.notes.push_back("no candidate meets the SLO within max_devices");
   } else {
+    // A priced candidate ranks before every unpriced one (their costs cannot be compared): say so
+    // when an unpriced one also met the SLO, possibly on fewer devices (2026-12-03 review).
+    if (best.unpriced == 0) {
+      int64_t unpriced_ok = 0, fewest = 0;
+      const auto& st = t.column("status").str;
+      const auto& price = t.column("usd_per_hour").f64;
+      const auto& dev = t.column("devices_count").i64;
+      for (size_t i = 0; i < t.rows(); ++i)
+        if (st[i] == "ok" && std::isnan(price[i])) {
+          ++unpriced_ok;
+          fewest = fewest == 0 ? dev[i] : std::min(fewest, dev[i]);
+        }
+      if (unpriced_ok > 0)
+        r.notes.push_back(std::to_string(unpriced_ok) + " candidate(s) without a price also meet the SLO (the fewest on " +
+                          std::to_string(fewest) + " devices); priced candidates rank first, as costs cannot be compared: give "
+                          "serving.usd_per_device_hour or the accelerator's price to rank them");
+    }
     r.set("found", true);
     r.set("best_accelerator", std::get<std::string>(best.row[0]));
     r.set("best_tp", std::get<int64_t>(best.row[1]));

@@ -77,9 +77,13 @@ struct PrefixEntry {
 
 class Simulation;
 
-// The paged KV cache of one model replica: shared by the replica's pipeline slots.
+// The paged KV cache of one model replica: shared by the replica's pipeline slots, its cached
+// prefixes too (each slot had kept its own: an idle slot's unreferenced prefixes could not be
+// evicted by another, which then could not schedule, and slots missed each other's prefixes;
+// 2026-12-03 review).
 struct BlockPool {
   int64_t total = 0, free = 0;
+  std::map<int32_t, PrefixEntry> prefixes;  // prefix group -> its cached blocks
   int64_t used() const { return total - free; }
 };
 
@@ -117,7 +121,7 @@ class Instance final : public SchedulerContext {
   Instance(Simulation& sim, int index, Role role, const CostModel& cm, const CostModel* draft, BlockPool& pool,
            Pipeline* pipe, int block_tokens, KvUnits kv_units, const BatchLimits& lim, bool prefix_caching,
            std::unique_ptr<BatchingPolicy> policy)
-      : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), pipe_(pipe), total_blocks_(pool.total), free_blocks_(pool.free),
+      : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), pipe_(pipe), total_blocks_(pool.total), free_blocks_(pool.free), prefixes_(pool.prefixes),
         block_(block_tokens), units_(kv_units), limits_(lim), prefix_caching_(prefix_caching), policy_(std::move(policy)) {}
 
   // SchedulerContext
@@ -128,7 +132,7 @@ class Instance final : public SchedulerContext {
   int32_t context_tokens(int32_t s) const override;
   int32_t decode_tokens() const override;
   int32_t final_tokens(int32_t s) const override;
-  bool admit_front(int32_t tokens) override;
+  bool admit_front(int32_t tokens, int32_t pass_tokens = -1) override;
   bool reserve(int32_t s, int32_t tokens) override;
   int32_t preempt_newest() override;
 
@@ -158,6 +162,12 @@ class Instance final : public SchedulerContext {
   void release(Seq& q);
   bool evict_prefixes(int64_t needed);
   const PrefixEntry* ready_prefix(const Seq& q) const;
+  // Tokens of q's prompt the cached prefix p serves: the entry's, at most the request's own shared
+  // prefix in whole blocks (a row sharing 16 tokens of a 4,000-token entry had been served 3,999),
+  // and at most prompt - 1 (the last prompt token's pass produces the first output).
+  int32_t cached_tokens(const Seq& q, const PrefixEntry* p) const {
+    return p ? std::max(0, std::min({p->tokens, q.prefix_tokens / block_ * block_, q.prompt - 1})) : 0;
+  }
   void register_prefix(Seq& q, double now);
 
   Simulation& sim_;
@@ -176,7 +186,7 @@ class Instance final : public SchedulerContext {
   std::unique_ptr<BatchingPolicy> policy_;
   std::deque<int32_t> waiting_, kv_arrivals_;
   std::vector<int32_t> running_;
-  std::map<int32_t, PrefixEntry> prefixes_;
+  std::map<int32_t, PrefixEntry>& prefixes_;  // of the replica's pool
   std::vector<WorkItem> work_;
   bool busy_ = false;
   double busy_until_ = 0, pass_start_ = 0;
@@ -194,6 +204,7 @@ class Simulation {
   int64_t preemptions = 0, prefix_lookups = 0, prefix_hits = 0;
   int64_t rejected = 0, longest_rejected = 0;  // requests refused at arrival (longer than the KV cache)
   int64_t rejected_window = 0;                 // of which beyond the model's context window
+  int64_t rejected_pass = 0;                   // of which only the policy's largest pass (a recompute) is too big
   // Admitted prompts longer than max_batch_tokens, which a policy that never splits a prompt
   // prefills whole in one pass (vLLM refuses max_num_batched_tokens < max_model_len without
   // chunked prefill); said in a note, with the longest.
@@ -241,7 +252,7 @@ static int32_t prefill_target(const Seq& q) { return q.prompt + std::max(0, q.ge
 int32_t Instance::prefill_remaining(int32_t s) const {
   const Seq& q = seq(s);
   int32_t cached = q.kv_tokens;
-  if (const PrefixEntry* p = ready_prefix(q)) cached = std::min(p->tokens, q.prompt - 1);
+  if (const PrefixEntry* p = ready_prefix(q)) cached = cached_tokens(q, p);
   return std::max(0, prefill_target(q) - cached);
 }
 
@@ -288,16 +299,31 @@ void Instance::release(Seq& q) {
   q.shared_prefix = 0;
 }
 
-bool Instance::admit_front(int32_t tokens) {
+bool Instance::admit_front(int32_t tokens, int32_t pass_tokens) {
   if (waiting_.empty()) return false;
   const int32_t s = waiting_.front();
   Seq& q = seq(s);
   const PrefixEntry* p = ready_prefix(q);
-  const int32_t base = p ? std::min(p->tokens, q.prompt - 1) : 0;
+  const int32_t base = cached_tokens(q, p);
+  if (base == 0) p = nullptr;
   Seq trial = q;
   trial.shared_prefix = base;
-  const int32_t need = room_blocks_for(trial, base + tokens, tokens);
-  if (free_blocks_ < need && !evict_prefixes(need)) return false;
+  // A reservation beyond the next pass (static batching) holds, in windowed layers, the window
+  // and the larger of that pass and one decode token (it had held every token: 47,268 blocks
+  // where the request's peak is 39,546, and a request the arrival check admitted never ran).
+  const int32_t need = pass_tokens >= 0 && pass_tokens < tokens
+                           ? std::max(room_blocks_for(trial, base + pass_tokens, pass_tokens), room_blocks_for(trial, base + tokens, 1))
+                           : room_blocks_for(trial, base + tokens, tokens);
+  if (free_blocks_ < need) {
+    // The prefix this request reuses is pinned while others are evicted: it had been evicted to
+    // make room for the very request counted as its hit, which then held a 1,100-token context
+    // in 8 blocks (2026-12-03 review).
+    PrefixEntry* pinned = p ? &prefixes_.at(q.prefix_group) : nullptr;
+    if (pinned) ++pinned->refs;
+    const bool room = evict_prefixes(need);
+    if (pinned) --pinned->refs;
+    if (!room) return false;
+  }
   // Commit.
   if (prefix_caching_ && q.prefix_group >= 0 && q.generated == 0) {
     ++sim_.prefix_lookups;
@@ -528,7 +554,7 @@ Result Simulation::run(ServingSummary* summary) {
   const auto& sp = spec_;
   const auto policies = make_policy_registry();
   const SourceLocation policy_key{"", 0, 0, "policy"};
-  policies.create(sp.policy, policy_key);  // validate the name early
+  const std::unique_ptr<BatchingPolicy> arrival_policy = policies.create(sp.policy, policy_key);  // validates the name early; sizes arrivals
   models_.push_back(std::make_unique<CostModel>(sp.deployment));
   const CostModel* draft = nullptr;
   if (sp.draft) {
@@ -635,16 +661,23 @@ Result Simulation::run(ServingSummary* summary) {
     // 992 of 1,000 tokens; it was admitted and the run ended with 'cannot schedule').
     // With a window, the cache peaks at the end of the prompt's pass (whole, or a chunk) or at the
     // last token.
-    const bool over_pool =
-        units.window_units > 0
-            ? std::max(units.units(q.prompt, 0, sp.policy == "chunked-prefill" ? static_cast<int32_t>(std::min<int64_t>(q.prompt, sp.limits.max_batch_tokens)) : q.prompt, bt),
-                       units.units(q.prompt + q.output, 0, 1, bt)) > pool_units
-            : q.prompt + q.output > blocks * bt;
+    // With a window, the cache peaks at the end of the policy's largest pass (the prompt's, whole or
+    // a chunk, or a preempted request's recompute: BatchingPolicy::largest_pass) or at the last
+    // token. The recompute was not counted: a continuous-batching request preempted at 27,300
+    // tokens could never be re-prefilled, and the run stopped (2026-12-03 review).
+    const BatchingPolicy::Pass largest = arrival_policy->largest_pass(q.prompt, q.output, sp.limits);
+    const bool over_steady = units.window_units > 0
+                                 ? std::max(units.units(q.prompt, 0, std::min(q.prompt, largest.new_tokens), bt),
+                                            units.units(q.prompt + q.output, 0, 1, bt)) > pool_units
+                                 : q.prompt + q.output > blocks * bt;
+    const bool over_pass = units.window_units > 0 && units.units(largest.context_tokens, 0, largest.new_tokens, bt) > pool_units;
+    const bool over_pool = over_steady || over_pass;
     if (over_pool || beyond_window) {
       q.rejected = true;
       ++rejected;
       rejected_window += beyond_window;
-      if (!beyond_window) longest_rejected = std::max<int64_t>(longest_rejected, q.prompt + q.output);
+      rejected_pass += !beyond_window && !over_steady;
+      if (!beyond_window && over_steady) longest_rejected = std::max<int64_t>(longest_rejected, q.prompt + q.output);
     } else if (sp.policy != "chunked-prefill" && q.prompt > sp.limits.max_batch_tokens) {
       ++over_budget;
       longest_over_budget = std::max<int64_t>(longest_over_budget, q.prompt);
@@ -664,7 +697,11 @@ Result Simulation::run(ServingSummary* summary) {
                 "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format), or a smaller model");
   // Timeline.
   const double horizon = reqs_.empty() ? 0 : reqs_.back().arrival_s;
-  const double sample_dt = horizon > 0 ? horizon / std::max(1, sp.timeline_points) : 0;
+  // Arrivals all at one instant (a burst) give no horizon: every event is a point, and when the
+  // points reach twice timeline_points, neighbours merge (maxima kept) and the spacing doubles.
+  // The timeline had been empty (2026-12-03 review).
+  const bool adaptive_timeline = !(horizon > 0) && !reqs_.empty();
+  double sample_dt = horizon > 0 ? horizon / std::max(1, sp.timeline_points) : 0;
   double next_sample = 0;
   int64_t interval_used = 0, interval_run = 0, interval_wait = 0;  // maxima since the last timeline point
   std::vector<std::array<double, 4>> timeline;
@@ -728,7 +765,7 @@ Result Simulation::run(ServingSummary* summary) {
     std::sort(dirty.begin(), dirty.end());
     dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
     for (int i : dirty) try_start(*instances_[static_cast<size_t>(i)]);
-    if (sample_dt > 0) {
+    if (sample_dt > 0 || adaptive_timeline) {
       // Each point holds the maxima since the previous one, so a short peak between two points
       // is drawn (the chart read 45% where the run peaked at 48.5%).
       int64_t used = 0, run = 0, wait = 0;
@@ -744,6 +781,18 @@ Result Simulation::run(ServingSummary* summary) {
         timeline.push_back({t, static_cast<double>(interval_used), static_cast<double>(interval_run), static_cast<double>(interval_wait)});
         interval_used = interval_run = interval_wait = 0;
         next_sample = t + sample_dt;
+        if (adaptive_timeline && timeline.size() >= 2 * static_cast<size_t>(std::max(1, sp.timeline_points))) {
+          std::vector<std::array<double, 4>> merged;
+          for (size_t i = 0; i < timeline.size(); i += 2) {
+            auto pt = timeline[i + 1 < timeline.size() ? i + 1 : i];  // the later time: its maxima cover both
+            if (i + 1 < timeline.size())
+              for (int k = 1; k < 4; ++k) pt[static_cast<size_t>(k)] = std::max(timeline[i][static_cast<size_t>(k)], timeline[i + 1][static_cast<size_t>(k)]);
+            merged.push_back(pt);
+          }
+          timeline.swap(merged);
+          sample_dt = std::max(2 * sample_dt, (t - timeline.front()[0]) / std::max(1, sp.timeline_points));
+          next_sample = t + sample_dt;
+        }
       }
     }
     for (const auto& pl : pools_) peak_blocks = std::max(peak_blocks, pl.used());
@@ -814,8 +863,13 @@ Result Simulation::run(ServingSummary* summary) {
     r.notes.push_back(std::to_string(rejected_window) + " request(s) are longer than " + context_window_text(sp.deployment) +
                       " (prompt + output): refused at arrival, as vLLM refuses a " +
                       "request beyond max_model_len, and counted as SLO misses");
-  if (rejected > rejected_window)
-    r.notes.push_back(std::to_string(rejected - rejected_window) + " request(s) need more KV tokens than one instance holds (the longest " +
+  if (rejected_pass > 0)
+    r.notes.push_back(std::to_string(rejected_pass) + " request(s) fit the KV cache while decoding but not in the " + sp.policy +
+                      " policy's largest pass: with a sliding window a pass holds the window plus every token it writes, and a "
+                      "preempted request re-prefills prompt + output - 1 tokens in one pass; refused at arrival (it could not "
+                      "be re-run) and counted as SLO misses; chunked-prefill bounds the pass by max_batch_tokens");
+  if (rejected > rejected_window + rejected_pass)
+    r.notes.push_back(std::to_string(rejected - rejected_window - rejected_pass) + " request(s) need more KV tokens than one instance holds (the longest " +
                       std::to_string(longest_rejected) + " > " + std::to_string(longest_fit) +
                       "): refused at arrival, as an engine refuses a prompt beyond its max_model_len, and counted as SLO misses");
   if (over_budget > 0)

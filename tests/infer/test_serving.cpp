@@ -1,6 +1,7 @@
 // The serving simulator: closed-form limits, conservation, and the behaviour each mechanism exists for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -362,4 +363,103 @@ TEST(Serving, PerRequestTable) {
   EXPECT_NEAR(met / static_cast<double>(t->rows()), sum.slo_attainment_fraction, 1e-12);
   s.request_table = false;
   EXPECT_EQ(simulate_serving(s, reqs).table("requests"), nullptr);
+}
+
+// Question (review of 2026-12-03): do a replica's pipeline slots share its cached prefixes? Each
+// slot had kept its own: an idle slot's unreferenced prefixes could not be evicted by the other,
+// which then could not schedule (the run stopped), and slots missed each other's prefixes.
+TEST(Serving, PipelineSlotsShareTheCachedPrefixes) {
+  WorkloadSpec w = work(2, 400, "fixed");
+  w.prefix_share_fraction = 1.0;
+  w.prefix_tokens = 2048;
+  w.prefix_groups = 8;
+  w.prompt = {"fixed", 2304, 0.5, 1, 8192};
+  w.output = {"fixed", 64, 0.5, 1, 4096};
+  const auto reqs = generate_requests(w);
+  ServingSpec s = spec_8b();
+  s.prefix_caching = true;
+  s.kv_capacity_tokens = 6000;
+  ServingSummary one, two;
+  simulate_serving(s, reqs, &one);
+  s.deployment.par.pp = 2;
+  ASSERT_NO_THROW(simulate_serving(s, reqs, &two));
+  EXPECT_EQ(two.completed, 400);
+  EXPECT_LE(two.kv_peak_fraction, 1.0);
+  // One cache: the slots hit each other's prefixes as one scheduler does.
+  EXPECT_NEAR(two.prefix_hit_fraction, one.prefix_hit_fraction, 0.02);
+}
+
+// Question: is a prefix kept while the request reusing it is admitted, and is a hit bounded by
+// the request's own shared prefix? Eviction for room had freed the very prefix counted as the
+// hit (the request then held a 1,100-token context in 8 blocks), and a request sharing 16 tokens
+// of a 4,000-token entry had been served 3,999 from the cache.
+TEST(Serving, APrefixHitIsPinnedAndBoundedByTheRequestsOwnPrefix) {
+  ServingSpec s = spec_8b();
+  s.prefix_caching = true;
+  s.kv_capacity_tokens = 3200;  // 200 blocks of 16
+  const std::vector<Request> reqs{Request{0.0, 1100, 2, 0, 1024}, Request{1.0, 2100, 40, -1, 0}, Request{1.1, 1100, 300, 0, 1024}};
+  ServingSummary sum;
+  const Result r = simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.completed, 3);
+  EXPECT_LE(sum.kv_peak_fraction, 1.0);
+  const Table* t = r.table("requests");
+  ASSERT_NE(t, nullptr);
+  const auto arrival = t->column("arrival_s").f64.to_vector(), ttft = t->column("ttft_s").f64.to_vector(), e2e = t->column("e2e_s").f64.to_vector();
+  // The pinned prefix (64 blocks) + the 2,100-token request (134) leave no room for the third
+  // request's own blocks: it starts when the second finishes, not at once.
+  EXPECT_GE(arrival[2] + ttft[2], arrival[1] + e2e[1] - 1e-12);
+  // 16 shared tokens of a 4,000-token entry: one block is served from the cache, not 3,999 tokens.
+  s.kv_capacity_tokens = 0;  // what the device holds
+  const CostModel cm(s.deployment);
+  const std::vector<Request> partial{Request{0.0, 4000, 2, 0, 4000}, Request{1.0, 4000, 2, 0, 16}};
+  ServingSummary p;
+  const Result rp = simulate_serving(s, partial, &p);
+  const double ttft2 = rp.table("requests")->column("ttft_s").f64.to_vector()[1];
+  EXPECT_NEAR(ttft2, cm.iteration(cm.prefill(1, 4000 - 16)).total_s, 0.02 * ttft2);
+}
+
+// Question: with sliding-window layers, is a request the arrival check admits always served?
+// Static batching reserved every token in the windowed layers (more than the request's peak) and
+// a continuous-batching request preempted late could never be re-prefilled: both runs stopped
+// with "cannot schedule". Now the reservation holds the window and the largest pass, and a request
+// whose recompute pass cannot fit is refused at arrival with its own note.
+TEST(Serving, WindowedRequestsAdmittedAreAlwaysServed) {
+  ServingSpec s = spec_8b("static");
+  s.deployment.model.sliding_window = 128;
+  s.deployment.model.sliding_window_layers = 16;  // half the layers
+  s.kv_capacity_tokens = 20000;
+  ServingSummary st;
+  const Result rs = simulate_serving(s, {Request{0.0, 18000, 300, -1, 0}}, &st);
+  EXPECT_EQ(st.completed, 1);
+  s.policy = "continuous";
+  ServingSummary c;
+  Result rc;
+  ASSERT_NO_THROW(rc = simulate_serving(s, {Request{0.0, 100, 19000, -1, 0}, Request{0.1, 15000, 20000, -1, 0}}, &c));
+  EXPECT_EQ(c.completed, 1);
+  EXPECT_EQ(rc.number("rejected_count"), 1);
+  bool noted = false;
+  for (const auto& n : rc.notes) noted = noted || n.find("largest pass") != std::string::npos;
+  EXPECT_TRUE(noted);
+  // Chunked prefill bounds the pass: the same two requests are both served.
+  s.policy = "chunked-prefill";
+  s.limits.max_batch_tokens = 2048;
+  ServingSummary ch;
+  simulate_serving(s, {Request{0.0, 100, 19000, -1, 0}, Request{0.1, 15000, 20000, -1, 0}}, &ch);
+  EXPECT_EQ(ch.completed, 2);
+}
+
+// Question: do arrivals all at one instant (a burst) still draw the KV timeline? Its horizon was
+// the last arrival, 0, and the timeline came out empty while the cache peaked at a quarter.
+TEST(Serving, ABurstAtOneInstantHasATimeline) {
+  ServingSpec s = spec_8b();
+  s.timeline_points = 50;
+  std::vector<Request> reqs(64, Request{0.0, 1024, 256, -1, 0});
+  ServingSummary sum;
+  const Result r = simulate_serving(s, reqs, &sum);
+  const Table* t = r.table("memory_timeline");
+  ASSERT_NE(t, nullptr);
+  EXPECT_GT(t->rows(), 10u);
+  EXPECT_LE(t->rows(), 100u);
+  const auto frac = t->column("kv_used_fraction").f64.to_vector();
+  EXPECT_NEAR(*std::max_element(frac.begin(), frac.end()), sum.kv_peak_fraction, 1e-9);
 }

@@ -19,6 +19,28 @@ class TraceArrivals final : public ArrivalProcess {
     if (ct < 0) throw Error(SourceLocation{spec.trace_file, 1, 0, "arrival_s"}, "trace needs an arrival_s (or timestamp_s) column");
     const int cp = t.require("prompt_tokens"), co = t.require("output_tokens");
     const int cg = t.column("prefix_group"), cx = t.column("prefix_tokens");
+    // Other columns are read past (public traces carry more: model, log_type, ...), but a near miss
+    // of a column read here is an error: `prefix_grup` had been ignored.
+    {
+      static const char* const kRead[] = {"arrival_s", "timestamp_s", "prompt_tokens", "output_tokens", "prefix_group", "prefix_tokens"};
+      for (size_t c = 0; c < t.header.size(); ++c) {
+        const std::string& h = t.header[c];
+        bool known = false;
+        for (const char* k : kRead) known = known || h == k;
+        if (known) continue;
+        for (const char* k : kRead) {
+          const int d = edit_distance(h, k);
+          if (d <= 2 && 3 * d < static_cast<int>(std::max(h.size(), std::string(k).size())))
+            throw Error(SourceLocation{spec.trace_file, 1, static_cast<int>(c) + 1, h}, "unknown column '" + h + "'",
+                        std::string("did you mean '") + k + "'?");
+        }
+      }
+    }
+    // The prefix needs both columns: one alone had dropped the prefixes silently (2026-12-03 review).
+    if ((cg >= 0) != (cx >= 0))
+      throw Error(SourceLocation{spec.trace_file, 1, 0, cg >= 0 ? "prefix_tokens" : "prefix_group"},
+                  std::string("the trace has ") + (cg >= 0 ? "prefix_group but no prefix_tokens" : "prefix_tokens but no prefix_group") + " column",
+                  "a shared prefix is named by both: its group and its length in tokens");
     if (t.rows.empty())
       throw Error(SourceLocation{spec.trace_file, 1, 0, ""}, "the request trace has no requests (a header and no rows)");
     // Token counts are 32-bit: a larger value is an error, never a silent wrap.

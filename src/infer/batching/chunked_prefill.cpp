@@ -12,6 +12,11 @@ class ChunkedPrefill final : public BatchingPolicy {
  public:
   std::string name() const override { return "chunked-prefill"; }
   std::string description() const override { return "Sarathi-style: decodes first, prompt chunks fill the token budget"; }
+  // Prompts (and a preempted request's recompute) run in chunks of at most max_batch_tokens.
+  Pass largest_pass(int32_t prompt, int32_t output, const BatchLimits& lim) const override {
+    const int32_t context = prompt + output - 1;
+    return {context, static_cast<int32_t>(std::min<int64_t>(context, lim.max_batch_tokens))};
+  }
   void schedule(SchedulerContext& ctx, std::vector<WorkItem>& out) override {
     const auto& lim = ctx.limits();
     schedule_running_decodes(ctx, out);

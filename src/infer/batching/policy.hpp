@@ -55,8 +55,11 @@ class SchedulerContext {
   // Tokens the sequence will hold when finished (prompt + output), for up-front reservation.
   virtual int32_t final_tokens(int32_t seq) const = 0;
   // Moves the front of the waiting queue to running with KV room for `tokens` new tokens (after
-  // any cached prefix); false (and nothing changes) when the cache cannot hold them.
-  virtual bool admit_front(int32_t tokens) = 0;
+  // any cached prefix); false (and nothing changes) when the cache cannot hold them. With
+  // pass_tokens >= 0, `tokens` is a reservation of which the next pass writes pass_tokens (static
+  // batching reserves prompt + output and prefills the prompt): layers with a sliding window then
+  // hold their window and a pass, not every token.
+  virtual bool admit_front(int32_t tokens, int32_t pass_tokens = -1) = 0;
   // Makes the running sequence's KV room cover its cached tokens + `tokens` (room already reserved
   // counts); false when the cache is full.
   virtual bool reserve(int32_t seq, int32_t tokens) = 0;
@@ -70,6 +73,18 @@ class BatchingPolicy {
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
   virtual void schedule(SchedulerContext& ctx, std::vector<WorkItem>& out) = 0;
+  // The largest pass this policy may run for one request of this size: the context it reaches and
+  // the new tokens it writes. The simulator refuses at arrival a request whose largest pass cannot
+  // fit an empty KV cache (with a sliding window a pass holds its window plus its new tokens), so
+  // an admitted request can always be served. Default (whole prompts, recompute preemption): a
+  // preempted request re-prefills prompt + output - 1 tokens in one pass.
+  struct Pass {
+    int32_t context_tokens = 0, new_tokens = 0;
+  };
+  virtual Pass largest_pass(int32_t prompt, int32_t output, const BatchLimits& lim) const {
+    (void)lim;
+    return {prompt + output - 1, prompt + output - 1};
+  }
 };
 
 // Shared step of the policies that keep decoding sequences running: gives every running sequence

@@ -10,6 +10,12 @@ class StaticBatching final : public BatchingPolicy {
  public:
   std::string name() const override { return "static"; }
   std::string description() const override { return "request-level batches: admit when idle, run until all finish"; }
+  // A static batch is never preempted: its largest pass is the prompt's.
+  Pass largest_pass(int32_t prompt, int32_t output, const BatchLimits& lim) const override {
+    (void)output;
+    (void)lim;
+    return {prompt, prompt};
+  }
   void schedule(SchedulerContext& ctx, std::vector<WorkItem>& out) override {
     const auto& lim = ctx.limits();
     if (ctx.running().empty()) {
@@ -19,7 +25,7 @@ class StaticBatching final : public BatchingPolicy {
         const int32_t need = ctx.prefill_remaining(s);
         // Reserve the final size up front: a static batch is never preempted.
         const int32_t whole = ctx.final_tokens(s) - ctx.context_tokens(s) + need;
-        if (!ctx.admit_front(whole)) break;
+        if (!ctx.admit_front(whole, need)) break;
         out.push_back(WorkItem{s, need, true});
       }
       return;
