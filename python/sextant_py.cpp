@@ -206,7 +206,7 @@ PYBIND11_MODULE(_sextant, m) {
             restrict_to_framework(s, o.search, *cat, any_framework_feature);
             for (const auto& v : vary) o.vary.push_back(plan::parse_variation(v));
             if (o.vary.empty() && !elasticity)
-              throw Error(SourceLocation{"vary", 0, 0, "vary"}, "nothing to sweep", "give vary=[KEY=VALUES] and/or elasticity=True");
+              throw Error(SourceLocation{"", 0, 0, "vary"}, "nothing to sweep", "give vary=[KEY=VALUES] and/or elasticity=True");
             if (!(train_tokens > 0)) throw Error(SourceLocation{"train_tokens", 0, 0, ""}, "must be positive");
             o.train_tokens = train_tokens;
             o.elasticity = elasticity;
@@ -243,18 +243,19 @@ PYBIND11_MODULE(_sextant, m) {
         py::arg("threads"), py::arg("search"), py::arg("base_dir"));
 
   m.def("infer_study",
-        [](const std::string& path, const std::string& mode, const Overrides& sets, const std::string& catalog_dir,
-           const std::string& infer_dir) {
+        [](const std::string& source, bool is_text, const std::string& name, const std::string& mode, const Overrides& sets,
+           const std::string& catalog_dir, const std::string& infer_dir) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             auto data = infer_dir.empty() ? infer::InferData::load_default() : infer::InferData::load(infer_dir);
-            auto study = infer::load_study(path, *cat, *data, sets);
+            auto study = is_text ? infer::parse_study(source, name, *cat, *data, sets) : infer::load_study(source, *cat, *data, sets);
             if (mode == "serve") return infer::run_serve(std::move(study), *cat, *data);
             if (mode == "plan") return infer::run_plan(std::move(study), *cat, *data);
             throw Error(SourceLocation{"", 0, 0, "mode"}, "unknown infer mode '" + mode + "'", "valid with a study: serve, plan");
           });
         },
-        py::arg("path"), py::arg("mode"), py::arg("sets"), py::arg("catalog_dir"), py::arg("infer_dir"));
+        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("mode"), py::arg("sets"), py::arg("catalog_dir"),
+        py::arg("infer_dir"));
 
   m.def("infer_estimate",
         [](const std::string& model, const std::string& accelerator, const std::string& engine, const std::string& system,

@@ -16,7 +16,6 @@ concurrently and give the results they give one at a time.
 """
 import json as _json
 import os as _os
-import tempfile as _tempfile
 
 _here = _os.path.dirname(_os.path.abspath(__file__))
 # An installed package carries the catalogs and examples in sextant/data; the build tree finds the
@@ -37,6 +36,14 @@ __version__ = "0.1.0"
 def result_from_json(text):
     """The dict form of a Result from its JSON (``--json`` output or the library's)."""
     doc = _json.loads(text) if isinstance(text, (str, bytes)) else text
+    # A document of another shape is named as such: a bare KeyError had escaped (review of
+    # 2026-12-03), e.g. for a result dict (from result_from_json) given back to it.
+    if not isinstance(doc, dict) or not isinstance(doc.get("command"), str) or not isinstance(doc.get("scalars"), dict) \
+            or not isinstance(doc.get("tables"), dict) or not all(
+                isinstance(t, dict) and isinstance(t.get("columns"), dict) and isinstance(t.get("types"), dict)
+                for t in doc["tables"].values()):
+        raise SextantError("result_from_json: not a result's JSON (expected command, scalars and tables of "
+                           "{description, types, columns}, as --json writes)")
     return {
         "schema_version": doc.get("schema_version", _sextant.SCHEMA_VERSION),
         "command": doc["command"],
@@ -139,6 +146,9 @@ def _source(obj, what):
         return _json.dumps(_plain(obj), indent=1, default=str, ensure_ascii=False), True, "<%s dict>" % what
     if isinstance(obj, _os.PathLike):
         return _os.fspath(obj), False, _os.fspath(obj)
+    if isinstance(obj, str) and not obj.strip():
+        # "" had been read as the data folder's path: "is a directory, not a file".
+        raise SextantError("%s: empty; give a dict, a YAML path or YAML text" % what)
     if isinstance(obj, str):
         # One line of YAML (``"model: llama3-8b"``) is text too when no file of that name exists:
         # its parse error is then the one reported, not "file not found".
@@ -184,7 +194,7 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     for item in pairs:
         try:
             r, f = item
-            st.append((_whole(r, "stragglers: rank"), float(f)))
+            st.append((_int_in(r, "stragglers: rank", 0), float(f)))
         except (TypeError, ValueError) as e:
             raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (%s)" % (item, e))
     all_ranks, contention, interference = (_bool(all_ranks, "all_ranks"), _bool(contention, "contention"),
@@ -215,19 +225,20 @@ def _rank_list(v, what):
             part = part.strip()
             if "-" in part[1:]:
                 a, b = part.split("-", 1)
-                lo, hi = _whole(a, what), _whole(b, what)
+                lo, hi = _int_in(a, what, 0), _int_in(b, what, 0)
                 if hi < lo:
                     raise SextantError("%s: bad range %r: the end is below the start" % (what, part))
                 if hi - lo >= 100000 or len(out) + hi - lo >= 100000:
                     raise SextantError("%s: bad range %r: a range lists at most 100000 ranks" % (what, part))
                 out.extend(range(lo, hi + 1))
             else:
-                out.append(_whole(part, what))
+                out.append(_int_in(part, what, 0))
         return out
+    # Ranks are C++ ints: 2**70 had escaped as pybind11's "incompatible function arguments".
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return [_whole(v, what)]
+        return [_int_in(v, what, 0)]
     try:
-        return [_whole(r, what) for r in v]
+        return [_int_in(r, what, 0) for r in v]
     except TypeError:
         raise SextantError("%s: expected a rank, a list of ranks or text such as '0-7,12', got %r" % (what, v)) from None
 
@@ -360,6 +371,12 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
             given[k] = 0.0 if v is None else _number(v, k)
             if v is not None and not given[k] > 0:
                 raise SextantError("infer: %s must be positive, got %r (leave it out for the default)" % (k, v))
+        if isinstance(model, _os.PathLike):
+            model = _os.fspath(model)  # a config.json path
+        for k, v in (("model", model), ("accelerator", accelerator), ("engine", engine), ("system", system),
+                     ("weights", weights or ""), ("activations", activations), ("kv", kv or "")):
+            if not isinstance(v, str):
+                raise SextantError("infer: %s must be a string, got %r" % (k, v))
         ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights or "",
@@ -387,20 +404,11 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
     mode = mode or "serve"
     src, is_text, name = _source(study, "study")
     sets = _overrides(overrides, kw)
-    if not is_text:
-        return _done(_sextant.infer_study(src, mode, sets, _path(catalog, "catalog"), _path(infer_data, "infer_data")))
-    # The study reader takes a file: write the text to a private temporary one, and name the
-    # study as the caller gave it in messages (the temporary is gone when they are read).
-    fd, path = _tempfile.mkstemp(prefix="sextant-study-", suffix=".yaml")
-    try:
-        with _os.fdopen(fd, "w") as f:
-            f.write(src)
-        try:
-            return _done(_sextant.infer_study(path, mode, sets, _path(catalog, "catalog"), _path(infer_data, "infer_data")))
-        except SextantError as e:
-            raise SextantError(str(e).replace(path, name)) from None
-    finally:
-        _os.unlink(path)
+    # Text (or a dict) is read in place: relative files it names resolve from the working
+    # directory. It had been written to a temporary file, and a file of the same name in the
+    # temporary folder shadowed the caller's model (2026-12-03 review).
+    return _done(_sextant.infer_study(src, bool(is_text), name, mode, sets, _path(catalog, "catalog"),
+                                      _path(infer_data, "infer_data")))
 
 
 def analyze(paths, *, compat="sextant", only=None, top=10, threads=0):
@@ -434,5 +442,9 @@ def report(result, path):
         except ValueError as e:
             raise SextantError("report: the result is not JSON (%s); give a result dict or the text of --json" % e) from None
     else:
+        if not isinstance(result, dict) or not isinstance(result.get("tables"), dict) or not all(
+                isinstance(c, dict) for c in result["tables"].values()):
+            raise SextantError("report: expected a result dict (command, scalars, tables of columns) or the text of "
+                               "--json, got %s" % type(result).__name__)
         text = _json.dumps(_to_json_doc(result), allow_nan=False)
     _sextant.report(text, _os.fspath(path))

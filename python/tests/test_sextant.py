@@ -488,6 +488,57 @@ def test_review_of_2026_12_03(tmp_path):
         sextant.catalog("models", name="h100-sxm-80gb")
 
 
+def test_second_review_of_2026_12_03(tmp_path, monkeypatch):
+    """A study as text reads relative files from the working directory (it had been written to
+    the temporary folder, where a file of the same name shadowed the caller's model); a reference
+    line at a null value leaves the report's other charts; ranks beyond a C++ int, a None engine, a
+    malformed result and an empty input are SextantErrors; PyYAML's reading of the bundled goodput
+    example is accepted."""
+    import tempfile
+    model = {"id": "mine", "source": "test", "layers": 8, "hidden": 4096, "heads": 32, "kv_heads": 8,
+             "ffn_hidden": 14336, "vocab": 128256}
+    shadow = dict(model, id="shadow")
+    (tmp_path / "mymodel.yaml").write_text(yaml.safe_dump(model))
+    tmpdir = tempfile.gettempdir()
+    shadow_path = os.path.join(tmpdir, "mymodel.yaml")
+    planted = not os.path.exists(shadow_path)
+    if planted:
+        with open(shadow_path, "w") as f:
+            f.write(yaml.safe_dump(shadow))
+    try:
+        monkeypatch.chdir(tmp_path)
+        study = ("deployment:\n  model: mymodel.yaml\n  accelerator: h100-sxm-80gb\nworkload:\n  requests: 20\n"
+                 "  rate_per_s: 1\n")
+        assert sextant.infer(study)["scalars"]["model"] == "mine"
+        assert sextant.infer(yaml.safe_load(study))["scalars"]["model"] == "mine"
+    finally:
+        if planted:
+            os.unlink(shadow_path)
+    r = sextant.plan(SCENARIO, top=3)
+    sextant.report(r, tmp_path / "p0.html")
+    assert '"formatter":"capacity"' in (tmp_path / "p0.html").read_text()
+    r["scalars"]["memory_capacity_bytes"] = float("nan")  # null in the JSON
+    sextant.report(r, tmp_path / "p.html")
+    assert '"formatter":"capacity"' not in (tmp_path / "p.html").read_text()
+    with pytest.raises(sextant.SextantError, match="stragglers: rank"):
+        sextant.simulate(SCENARIO, stragglers={2 ** 70: 2.0})
+    with pytest.raises(sextant.SextantError, match="timeline_ranks"):
+        sextant.simulate(SCENARIO, timeline_ranks=[2 ** 70])
+    with pytest.raises(sextant.SextantError, match="engine must be a string"):
+        sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", engine=None)
+    with pytest.raises(sextant.SextantError, match="expected a result dict"):
+        sextant.report({"command": "estimate"}, tmp_path / "r.html")
+    with pytest.raises(sextant.SextantError, match="expected a result dict"):
+        sextant.report(5, tmp_path / "r.html")
+    with pytest.raises(sextant.SextantError, match="not a result's JSON"):
+        sextant.result_from_json(json.dumps(r))
+    with pytest.raises(sextant.SextantError, match="empty"):
+        sextant.estimate("")
+    with open(GOODPUT) as f:
+        g = sextant.goodput(yaml.safe_load(f), replicas=4, search=False)
+    assert g["scalars"]["ettr_fraction"] > 0
+
+
 LOCALE_SCRIPT = r"""
 import json, locale, sys
 import sextant

@@ -76,7 +76,16 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
   // (`examples/infer-llama3-8b-h100.yaml` from any folder; it was "not found" before 2026-12-03).
   const std::string path = resolve_data_path(given);
   if (!fs::exists(path)) throw Error(SourceLocation{given}, "study file not found");
-  YAML::Node root = parse_yaml_document(read_file(path), path);  // read_file names a directory or a read error
+  return parse_study(read_file(path), path, cat, data, sets);  // read_file names a directory or a read error
+}
+
+// `path` names the study in messages; relative files it names (model, trace) are read beside it
+// when it is a file, else from the working directory (a study given as text from Python: it had
+// been written to a temporary file, and a model file of the same name in the temporary folder
+// was read instead of the caller's, 2026-12-03 review).
+StudySpec parse_study(const std::string& text, const std::string& path, const Catalog& cat, const InferData& data,
+                      const std::vector<std::pair<std::string, std::string>>& sets) {
+  YAML::Node root = parse_yaml_document(text, path);
   for (const auto& [k, v] : sets) {
     // The request rate is given one way: a --set of rate_per_s or load_fraction replaces the
     // file's other one (before 2026-12-02 the file's load_fraction silently won over a --set
@@ -197,8 +206,11 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
     if (!(w.cv > 0)) v->fail("cv", "the inter-arrival coefficient of variation must be > 0 (1: Poisson)");
     w.trace_file = v->str("trace_file", "");
     if (!w.trace_file.empty() && !fs::exists(w.trace_file)) {
-      fs::path rel = fs::path(path).parent_path() / w.trace_file;
-      if (fs::exists(rel)) w.trace_file = rel.string();
+      std::error_code ec;
+      if (fs::is_regular_file(path, ec)) {
+        fs::path rel = fs::path(path).parent_path() / w.trace_file;
+        if (fs::exists(rel)) w.trace_file = rel.string();
+      }
     }
     w.requests = v->i64("requests", w.arrival == "trace" ? 0 : 1000);
     // The event simulation holds every request (its lengths, times and KV blocks): bound it so a

@@ -48,6 +48,10 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
 // Applies `key=value` overrides (dotted keys as in the file, e.g. deployment.tp=2) then loads.
 StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data,
                      const std::vector<std::pair<std::string, std::string>>& sets);
+// The same from the study's text; `name` is used in messages, and relative files it names are
+// read beside it when it is a file, else from the working directory.
+StudySpec parse_study(const std::string& text, const std::string& name, const Catalog& cat, const InferData& data,
+                      const std::vector<std::pair<std::string, std::string>>& sets);
 
 // Fills deployment-dependent serving fields: memory share, power, price, draft deployment.
 void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data);

@@ -124,8 +124,17 @@ const char* const kPageScript = R"JS(
       if (c.kind === 'gantt') {
         (opt.series || []).forEach(function (s) { if (s.type === 'custom') s.renderItem = ganttItem; });
       }
-      inst.setOption(opt);
-      instances.push(inst);
+      // One chart's failure (an option the library cannot draw) is said in its box and leaves the
+      // other charts, the figures and the tables in place: a reference line at a null value had
+      // stopped the page script and blanked everything after it (2026-12-03 review).
+      try {
+        inst.setOption(opt);
+        instances.push(inst);
+      } catch (e) {
+        inst.dispose();
+        box.textContent = 'this chart could not be drawn: ' + e;
+        box.className += ' error';
+      }
     });
     window.addEventListener('resize', function () { instances.forEach(function (i) { i.resize(); }); });
   }

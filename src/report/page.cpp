@@ -68,6 +68,13 @@ Unit unit_of(const std::string& name) {
   return {};
 }
 
+bool finite_scalar(const Result& r, const std::string& name) {
+  const Value* v = r.scalar(name);
+  if (!v) return false;
+  if (const double* d = std::get_if<double>(v)) return std::isfinite(*d);
+  return std::get_if<int64_t>(v) != nullptr;
+}
+
 std::string fmt_num(double v) {
   if (!std::isfinite(v)) return std::isnan(v) ? "n/a" : (v > 0 ? "inf" : "-inf");
   char buf[64];

@@ -49,6 +49,9 @@ Unit unit_of(const std::string& name);
 
 // Numbers for takeaways: 3 significant digits, thousands not grouped ("31.2", "0.0045", "1.2e+09").
 std::string fmt_num(double v);
+// Whether the result has scalar `name` with a finite numeric value (a reference line at a null,
+// i.e. NaN, value broke the page's charts).
+bool finite_scalar(const Result& r, const std::string& name);
 std::string fmt_count(double v);      // whole numbers without decimals ("4", "148"), else fmt_num
 std::string fmt_pct(double fraction);  // "31%" (one decimal below 10%)
 std::string fmt_seconds(double s);     // "9.39 s", "12.1 ms", "850 µs", "3.1 h", "2.4 d"

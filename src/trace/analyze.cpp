@@ -154,8 +154,10 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
       if (cpass) part_error[c] = std::current_exception();
       if (wpass) part_error[w] = std::current_exception();
     }
+    // The graphs were built once for both passes: their oddities are counted once (they had been
+    // merged into both parts' diagnostics and reported twice, 2026-12-03 review).
     if (cpass) part_diag[c].merge(build_diag);
-    if (wpass) part_diag[w].merge(build_diag);
+    else part_diag[w].merge(build_diag);
   };
   std::atomic<size_t> next_job{0};
   auto run_analyses = [&] {

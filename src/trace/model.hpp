@@ -75,6 +75,11 @@ class Diagnostics {
   // Adds count occurrences of one kind at once (restoring a cached rank).
   void add_count(const std::string& kind, const std::string& severity, const std::string& example, int64_t count);
   const std::map<std::string, Diagnostic>& items() const { return items_; }
+  // Withdraws one occurrence of a kind (a provisional diagnostic the set-level step replaced).
+  void withdraw(const std::string& kind) {
+    auto it = items_.find(kind);
+    if (it != items_.end() && --it->second.count <= 0) items_.erase(it);
+  }
 
  private:
   std::map<std::string, Diagnostic> items_;

@@ -177,7 +177,16 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(sorted(facts["rank"]), [0, 1, 2])
             diag = doc["tables"]["diagnostics"]["columns"]["name"]
             self.assertIn("rank not stated: numbered in file-name order after the stated ranks", diag)
+            # The files' provisional "rank 0 assumed" is withdrawn (both had been reported).
+            self.assertFalse([n for n in diag if "rank 0 assumed" in n], diag)
             self.assertIn("text after the top-level JSON value: ignored", diag)
+            # Other compressions are named, not a JSON syntax error at byte 0 (review of 2026-12-03).
+            bz = os.path.join(d, "x.json.bz2")
+            with open(bz, "wb") as f:
+                f.write(b"BZh91AY&SY")
+            p = run("analyze", bz, check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("compressed as bzip2", p.stderr)
             self.assertEqual(len(doc["tables"]["stragglers"]["columns"]["rank"]), 3)
 
     def test_recorded_stream_waits_are_the_cross_stream_dependencies(self):

@@ -129,6 +129,19 @@ TEST(MemcpyBandwidth, ByHand) {
   EXPECT_TRUE(has_diagnostic(r, "without an integer bytes arg"));
 }
 
+// Question (review of 2026-12-03): do copies running at once on two streams count their wall
+// time once in the span share? Two 100 us copies side by side had given a share of 2.
+TEST(MemcpyBandwidth, ConcurrentCopiesShareTheSpanOnce) {
+  Result r = run({doc({ev("gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", 1000, 100, 7, 1, "\"bytes\": 1000000"),
+                       ev("gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", 1000, 100, 8, 2, "\"bytes\": 1000000"),
+                       ev("gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", 1150, 50, 8, 3, "\"bytes\": 500000")})},
+                 "memcpy_bandwidth");
+  const Table* t = r.table("memcpy_bandwidth");
+  ASSERT_NE(t, nullptr);
+  EXPECT_DOUBLE_EQ(num(*t, "total_time_us", 0), 250.0);                // durations, as written
+  EXPECT_NEAR(num(*t, "gpu_span_share_fraction", 0), 150.0 / 200.0, 1e-12);  // [1000,1100) and [1150,1200) of [1000,1200)
+}
+
 TEST(MemcpyBandwidth, AcrossRanksAndCache) {
   // Rank 1 is a copy of rank 0: the all-ranks row (-1) doubles calls, bytes and time, and keeps
   // the quantiles of the pooled calls ([1,1,2,2,4,4]: median 2) and the span share (80 of 800).

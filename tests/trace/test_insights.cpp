@@ -384,3 +384,28 @@ TEST(ClockSkew, OffsetsAreExactWithNanosecondTimestamps) {
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(cs->column("offset_us").f64[i], 37.0 * static_cast<double>(i), 0.0015);
   fs::remove_all(dir);
 }
+
+// Question (review of 2026-12-03): is a host sync's severity measured against the rank's CPU and
+// GPU span? A 20 us sync beside a 2 us kernel, in 1 ms of host work, had read "1000% of the
+// GPU-active span" and ranked high (the triton example: 957%).
+TEST(Findings, HostSyncSeverityIsAgainstTheRanksWholeSpan) {
+  auto set = one({
+      ev("user_annotation", "ProfilerStep#1", 1, 0, 1000, -1, -1),
+      ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, -1, 1),
+      ev("kernel", "elementwise_kernel", 7, 20, 2, 7, 1),
+      ev("cuda_runtime", "cudaDeviceSynchronize", 1, 30, 20, -1, 2),
+  });
+  AnalyzeRequest req;
+  req.only = {"findings"};
+  const Result r = analyze_loaded(set, req);
+  const Table* t = r.table("findings");
+  ASSERT_NE(t, nullptr);
+  bool found = false;
+  for (size_t i = 0; i < t->rows(); ++i)
+    if (t->column("rule").str[i] == "host_sync") {
+      found = true;
+      EXPECT_EQ(t->column("severity").str[i], "low") << t->column("evidence").str[i];
+      EXPECT_NE(t->column("evidence").str[i].find("2.0% of the rank's CPU and GPU span"), std::string::npos) << t->column("evidence").str[i];
+    }
+  EXPECT_TRUE(found);
+}

@@ -71,9 +71,9 @@ void ettr_vs_interval(const Result& r, ReportPage& page) {
   auto series = nlohmann::ordered_json::array();
   nlohmann::ordered_json s1 = {{"type", "line"}, {"name", "simulated ETTR"}, {"data", sim}};
   auto marks = nlohmann::ordered_json::array();
-  if (r.scalar("checkpoint_interval_s"))
+  if (finite_scalar(r, "checkpoint_interval_s"))
     marks.push_back({{"name", "configured"}, {"xAxis", r.number("checkpoint_interval_s")}});
-  if (r.scalar("optimal_interval_sim_s"))
+  if (finite_scalar(r, "optimal_interval_sim_s"))
     marks.push_back({{"name", "optimal (simulated)"}, {"xAxis", r.number("optimal_interval_sim_s")}});
   if (!marks.empty())
     s1["markLine"] = {{"symbol", "none"}, {"label", {{"formatter", "{b}"}}}, {"lineStyle", {{"type", "dashed"}}}, {"data", marks}};

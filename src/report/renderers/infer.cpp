@@ -35,7 +35,7 @@ void latency(const Result& r, ReportPage& page) {
     for (const auto& c : pcols) v.push_back(numbers(*t, c)[i] * 1e3);
     nlohmann::ordered_json s = {{"type", "line"}, {"name", metric[i]}, {"data", json_array(v)}};
     const std::string slo = "slo_" + metric[i] + "_s";
-    if (r.scalar(slo))
+    if (finite_scalar(r, slo))
       s["markLine"] = {{"symbol", "none"},
                        {"label", {{"formatter", metric[i] + " SLO"}}},
                        {"lineStyle", {{"type", "dashed"}}},
@@ -291,7 +291,7 @@ void candidates(const Result& r, ReportPage& page) {
   auto series = nlohmann::ordered_json::array();
   series.push_back({{"type", "scatter"}, {"name", "meets the SLO"}, {"data", ok}});
   if (!bad.empty()) series.push_back({{"type", "scatter"}, {"name", "misses or does not fit"}, {"data", bad}});
-  if (r.scalar("required_slo_attainment_fraction"))
+  if (finite_scalar(r, "required_slo_attainment_fraction"))
     series[0]["markLine"] = {{"symbol", "none"},
                              {"label", {{"formatter", "required"}}},
                              {"lineStyle", {{"type", "dashed"}}},

@@ -114,7 +114,7 @@ void ranking(const Result& r, ReportPage& page) {
   sc.option["yAxis"] = value_axis("step time (s)");
   sc.option["yAxis"]["scale"] = true;
   nlohmann::ordered_json s = {{"type", "scatter"}, {"name", "plans"}, {"symbolSize", 6}, {"data", pts}};
-  if (r.scalar("memory_capacity_bytes"))
+  if (finite_scalar(r, "memory_capacity_bytes"))
     s["markLine"] = {{"symbol", "none"},
                      {"label", {{"formatter", "capacity"}}},
                      {"lineStyle", {{"type", "dashed"}, {"color", "#b00020"}}},

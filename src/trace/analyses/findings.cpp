@@ -12,7 +12,8 @@
 //  - straggler (two or more ranks): a rank the others wait for at collectives (its start after the
 //    median start, summed, at least 2x the median rank's and 1% of the GPU-active span): the fix
 //    is on that rank, not in overlap.
-// Severity is the time at stake against the rank's GPU-active span: high >= 10%, medium >= 3%, else low.
+// Severity is the time at stake against the rank's GPU-active span (host_sync: against the rank's
+// CPU and GPU span, as a host wait can lie outside the GPU's): high >= 10%, medium >= 3%, else low.
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -106,6 +107,16 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
     const double span_us = f.us(span);
     spans_us.push_back(span_us);
     auto share = [&](double us) { return span_us > 0 ? us / span_us : 0.0; };
+    // Host time (blocking calls) against the rank's whole span, CPU and GPU: a host wait can lie
+    // outside the GPU-active span, and a 16.8 us sync had read "957.2% of the GPU-active span"
+    // (2026-12-03 review).
+    int64_t wall_lo = busy.front().first, wall_hi = busy.back().second;
+    for (const auto& c : f.cpu) {
+      wall_lo = std::min(wall_lo, c.ts);
+      wall_hi = std::max(wall_hi, c.end);
+    }
+    const double wall_us = f.us(wall_hi - wall_lo);
+    auto host_share = [&](double us) { return wall_us > 0 ? us / wall_us : 0.0; };
 
     // --- GPU idle gaps ---
     const auto thr = static_cast<int64_t>(ctx.opt.gpu_gap_threshold_us * ticks_per_us);
@@ -308,9 +319,9 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
           else
             advice += "Synchronise once per step at most (or use torch.cuda.Event for timing) and only where the "
                       "host needs the result.";
-          out.push_back(Finding{rank, severity_of(share(us)), "host_sync", "rank " + std::to_string(rank) + ", " + key,
+          out.push_back(Finding{rank, severity_of(host_share(us)), "host_sync", "rank " + std::to_string(rank) + ", " + key,
                                 std::to_string(ag.count) + " call(s), CPU blocked " + fmt_us(us) + " (" +
-                                    pct(share(us)) + " of the GPU-active span)",
+                                    pct(host_share(us)) + " of the rank's CPU and GPU span)",
                                 advice, us});
         }
       }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/error.hpp"
+#include "trace/analyses/analysis.hpp"
 
 namespace sextant::trace {
 
@@ -63,7 +64,11 @@ static int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-static bool is_profiler_step(const std::string& n) {
+// HTA's rule (a name starting "ProfilerStep#" and longer) in --compat hta; otherwise the step
+// parser every analysis shares, so load_summary counts the steps the analyses use (it had counted
+// "ProfilerStep#99999999999999999999", which no analysis could number; 2026-12-03 review).
+static bool is_profiler_step(const std::string& n, bool hta) {
+  if (!hta) return profiler_step_number(n) >= 0;
   if (!starts_with(n, "ProfilerStep#")) return false;
   return n.size() > 13;
 }
@@ -100,7 +105,7 @@ Frame build_frame(const RankTrace& t, bool hta) {
   std::vector<char> step_id(t.strings.size(), 0);
   bool any_step_id = false;
   for (uint32_t id = 0; id < t.strings.size(); ++id)
-    if (is_profiler_step(t.strings.str(id))) step_id[id] = 1, any_step_id = true;
+    if (is_profiler_step(t.strings.str(id), hta)) step_id[id] = 1, any_step_id = true;
   std::vector<char> step_name(t.strings.size(), 0);  // a step name on an analysable CPU event
   int64_t step_names = 0;
   if (any_step_id)

@@ -2,7 +2,8 @@
 // transfer (HtoD, DtoH, DtoD, PtoP, HtoH, memset) and host memory (pageable, pinned, ...), the
 // number of calls, the bytes moved, the GPU time, the achieved bandwidth per call (median, p10,
 // p90), the bytes-weighted mean of the per-call bandwidths, the aggregate bandwidth (all bytes
-// over all time) and the share of the rank's GPU-active span spent in these transfers.
+// over all time) and the share of the rank's GPU-active span with at least one such transfer
+// running (the union of their intervals, so at most 1).
 //
 // Bytes come from the event's "bytes" arg (RankTrace::transfers). The bandwidth of a call is
 // Kineto's "memory bandwidth (GB/s)" arg when present (Kineto computes it from the exact ns
@@ -78,7 +79,10 @@ struct Acc {
   int64_t timed_bytes = 0;
   std::vector<double> gbps;      // per call with bytes and a non-zero duration
   double bytes_x_gbps = 0;
+  std::vector<std::pair<int64_t, int64_t>> spans;  // the calls' (start, end) in the frame's ticks
+  int64_t union_ns = 0;          // wall time with at least one call running (set per rank; summed across ranks)
   void add(const Acc& o) {
+    union_ns += o.union_ns;
     calls += o.calls;
     calls_with_bytes += o.calls_with_bytes;
     calls_with_arg += o.calls_with_arg;
@@ -120,7 +124,7 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
                  any ? stats::quantile_linear(a.gbps, 0.50) : std::nan(""), any ? stats::quantile_linear(a.gbps, 0.90) : std::nan(""),
                  a.timed_bytes > 0 ? a.bytes_x_gbps / static_cast<double>(a.timed_bytes) : std::nan(""),
                  a.timed_bytes_ns > 0 ? static_cast<double>(a.timed_bytes) / a.timed_bytes_ns : std::nan(""),
-                 span_ns > 0 ? static_cast<double>(a.time_ns) / static_cast<double>(span_ns) : 0.0});
+                 span_ns > 0 ? std::min(1.0, static_cast<double>(a.union_ns) / static_cast<double>(span_ns)) : 0.0});
     }
   };
 
@@ -152,6 +156,7 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
       const int64_t dur = tr.dur_ns[g.event];
       ++a.calls;
       a.time_ns += dur;
+      a.spans.emplace_back(g.ts, g.end);
       auto it = std::lower_bound(tr.transfers.begin(), tr.transfers.end(), g.event,
                                  [](const TransferArgs& x, uint32_t e) { return x.event < e; });
       const bool found = it != tr.transfers.end() && it->event == g.event;
@@ -180,6 +185,25 @@ void run_memcpy_bandwidth(const AnalysisContext& ctx, Result& r) {
       a.bytes_x_gbps += static_cast<double>(bytes) * gbps;
       a.timed_bytes += bytes;
       a.timed_bytes_ns += ns;
+    }
+    // The share of the span is the union of the calls' intervals: copies running at once on
+    // several streams had summed their durations (2 copies side by side: a share of 2; 2026-12-03
+    // review).
+    for (auto& [k, a] : by) {
+      std::sort(a.spans.begin(), a.spans.end());
+      int64_t ticks = 0, lo = INT64_MIN, hi = INT64_MIN;
+      for (const auto& [s0, e0] : a.spans) {
+        if (s0 > hi) {
+          if (hi > lo) ticks += hi - lo;
+          lo = s0;
+          hi = e0;
+        } else {
+          hi = std::max(hi, e0);
+        }
+      }
+      if (hi > lo) ticks += hi - lo;
+      a.union_ns = static_cast<int64_t>(f.us(ticks) * 1000.0 + 0.5);
+      a.spans.clear();
     }
     emit(f.rank(), by, span_ns);
     if (ctx.frames.size() > 1) {

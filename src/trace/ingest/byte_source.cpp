@@ -18,6 +18,7 @@
 #include <deque>
 #include <filesystem>
 #include <algorithm>
+#include <fstream>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -571,6 +572,24 @@ class GzipSource final : public ByteSource {
 
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path, int64_t max_inflate_bytes, bool progressive) {
   auto f = std::make_unique<FileHandle>(path);
+  {
+    // Compressions other than gzip are named (a .bz2 file had read as "expected a JSON object or
+    // array at byte offset 0", 2026-12-03 review).
+    std::ifstream peek(path, std::ios::binary);
+    char m[6] = {};
+    peek.read(m, sizeof m);
+    const auto n = static_cast<size_t>(peek.gcount());
+    auto is = [&](const char* magic, size_t len) { return n >= len && std::memcmp(m, magic, len) == 0; };
+    const char* kind = is("BZh", 3)                        ? "bzip2 (bunzip2 it)"
+                       : is("\xFD" "7zXZ\x00", 6)          ? "xz (unxz it)"
+                       : is("\x28\xB5\x2F\xFD", 4)         ? "zstd (unzstd it)"
+                       : is("PK\x03\x04", 4)               ? "a zip archive (unzip it)"
+                       : is("\x80\x02", 2) || is("\x80\x04", 2) ? "a Python pickle, not a JSON trace"
+                                                            : nullptr;
+    if (kind)
+      throw Error(SourceLocation{path}, std::string("the file is compressed as ") + kind,
+                  "Sextant reads Kineto traces as .json or .json.gz (gzip)");
+  }
   std::string head(2, '\0');
   head.resize(f->read(head.data(), 2));
   if (head.size() == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b) {

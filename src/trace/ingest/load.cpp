@@ -20,6 +20,10 @@
 
 namespace sextant::trace {
 
+namespace {
+const std::string kRankZeroAssumed = "rank not found (no usable distributedInfo.rank, no rank in the file name): rank 0 assumed";
+}  // namespace
+
 namespace fs = std::filesystem;
 
 static bool looks_like_trace(const std::string& name) {
@@ -164,8 +168,7 @@ RankTrace load_trace_file_unlocated(const std::string& path, const ScanOptions& 
     } else {
       t.rank = 0;
       t.rank_source = "default";
-      t.diagnostics.add("rank not found (no usable distributedInfo.rank, no rank in the file name): rank 0 assumed", "info",
-                        path);
+      t.diagnostics.add(kRankZeroAssumed, "info", path);
     }
   }
   return t;
@@ -326,6 +329,8 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       for (RankTrace* t : unstated) {
         t->rank = next++;
         t->rank_source = "file order";
+        // The file's provisional "rank 0 assumed" no longer holds (both had been reported).
+        t->diagnostics.withdraw(kRankZeroAssumed);
         set.diagnostics.add("rank not stated: numbered in file-name order after the stated ranks", "warning",
                             "rank " + std::to_string(t->rank) + ": " + t->file);
       }
