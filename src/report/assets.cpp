@@ -220,9 +220,10 @@ const char* const kPageScript = R"JS(
         cols.forEach(function (c) { tr.appendChild(el('td', t.types[c] === 'str' ? 'str' : 'num', fmt(t.columns[c][i]))); });
         tbody.appendChild(tr);
       });
-      info.textContent = idx.length > MAX_ROWS
+      var total = t.rows_total ? ' (of ' + t.rows_total + ' in the result; this page holds the first ' + n + ')' : '';
+      info.textContent = (idx.length > MAX_ROWS
         ? 'showing ' + MAX_ROWS + ' of ' + idx.length + ' rows (all rows are in --json and --csv output)'
-        : idx.length + ' rows';
+        : idx.length + ' rows') + total;
     }
     filter.addEventListener('input', draw);
     draw();

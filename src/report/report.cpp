@@ -154,6 +154,20 @@ std::string render_html(const Result& r, const ReportOptions& o) {
   nlohmann::ordered_json doc;
   doc["page"] = page_json(page);
   doc["result"] = to_json(r);
+  // A table embeds at most kMaxEmbeddedRows rows (the page shows 500 at a time, filtered and
+  // sorted over those embedded): a 204 MB result had made a 552 MB page, beyond the browser's
+  // longest string, which opened blank (2026-12-03 review). All rows stay in --json and --csv.
+  constexpr size_t kMaxEmbeddedRows = 50000;
+  for (auto& [name, t] : doc["result"]["tables"].items()) {
+    size_t rows = 0;
+    for (auto& [c, values] : t["columns"].items()) rows = std::max(rows, values.size());
+    if (rows <= kMaxEmbeddedRows) continue;
+    for (auto& [c, values] : t["columns"].items())
+      if (values.size() > kMaxEmbeddedRows) values.erase(values.begin() + static_cast<std::ptrdiff_t>(kMaxEmbeddedRows), values.end());
+    t["rows_total"] = rows;
+    doc["result"]["notes"].push_back("table " + name + ": the first " + std::to_string(kMaxEmbeddedRows) + " of " + std::to_string(rows) +
+                                     " rows are in this page; all rows are in the --json and --csv output");
+  }
   const std::string data = json_for_script(doc);
   const std::string script = script_safe(kPageScript);
   char nonce[32];

@@ -153,6 +153,23 @@ TEST(ReportPageTest, DeterministicBytes) {
   EXPECT_EQ(render_html(r, fake_lib()), render_html(r, fake_lib()));
 }
 
+// Question (review of 2026-12-03): does a very long table embed a bounded number of rows, say
+// so, and keep the rest of the result? A 204 MB result had made a 552 MB page that opened blank.
+TEST(ReportPageTest, LongTablesEmbedTheirFirstRowsAndSaySo) {
+  Result r = trace_result_with("k");
+  Table& t = r.add_table("launches", "every launch");
+  t.add_i64("id");
+  for (int64_t i = 0; i < 60000; ++i) t.add_row({i});
+  const auto doc = embedded(render_html(r, fake_lib()));
+  const auto& lt = doc["result"]["tables"]["launches"];
+  EXPECT_EQ(lt["columns"]["id"].size(), 50000u);
+  EXPECT_EQ(lt["rows_total"], 60000);
+  EXPECT_EQ(doc["result"]["tables"]["top_kernels"]["columns"]["name"].size(), 2u);  // short tables whole
+  bool noted = false;
+  for (const auto& n : doc["result"]["notes"]) noted = noted || n.get<std::string>().find("first 50000 of 60000 rows") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 TEST(ReportRegistry, ExactThenPrefixThenGeneric) {
   const RendererRegistry reg = make_renderer_registry();
   EXPECT_NE(reg.find("estimate"), nullptr);
