@@ -309,6 +309,13 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
   require_range(m, "achievable_fraction", n.achievable_fraction, Range::Fraction, "a fraction of the link bandwidth");
   n.in_network_reduction_fraction = src(m, "in_network_reduction_fraction", sources);
   require_range(m, "in_network_reduction_fraction", n.in_network_reduction_fraction, Range::Positive, "a ratio of in-switch reduction bandwidth");
+  n.in_network_reduction_measured_gpus = src(m, "in_network_reduction_measured_gpus", sources);
+  if (n.in_network_reduction_fraction.known && !n.in_network_reduction_measured_gpus.known)
+    m.fail("in_network_reduction_measured_gpus", "in_network_reduction_fraction needs the group size it was measured at",
+           "e.g. {value: 8, source: \"components.csv NCCL-H100x8-AR-NVLS\"}");
+  if (n.in_network_reduction_measured_gpus.known &&
+      !(n.in_network_reduction_measured_gpus.value >= 2 && n.in_network_reduction_measured_gpus.value == std::floor(n.in_network_reduction_measured_gpus.value)))
+    m.fail("in_network_reduction_measured_gpus", "must be a whole number of GPUs >= 2");
   n.topology = m.choice("topology", {"switch", "mesh"}, "switch");
   if (n.topology == "mesh" && n.kind != "scale_up") m.fail("topology", "a mesh is a scale-up fabric's topology", "kind: scale_up");
   m.finish();

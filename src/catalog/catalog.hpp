@@ -134,6 +134,10 @@ struct NetworkTech {
   Sourced latency_s;                  // small-message one-way latency of a collective step
   Sourced achievable_fraction;        // nccl-tests bus bandwidth / line rate for ring collectives
   Sourced in_network_reduction_fraction;  // NVLS/SHARP all-reduce busbw / line rate; unknown = none
+  // The group size that bus bandwidth was measured at (nccl-tests' busbw = algbw x 2(n-1)/n): an
+  // in-switch all-reduce moves each member's buffer up and the result down whatever the group
+  // size, so its algorithm bandwidth, busbw x n / (2(n-1)) at the measured n, holds for every n.
+  Sourced in_network_reduction_measured_gpus;
   // How the scale-up devices connect: "switch" (NVSwitch: any group gets each member's whole
   // bandwidth) or "mesh" (direct links to every peer, MI300X's Infinity Fabric, Gaudi's RoCE
   // all-to-all: a group of n of the domain's D devices uses n-1 of its D-1 links).

@@ -12,8 +12,10 @@ Fabric make_fabric(const Scenario& s) {
   Fabric f;
   const auto& up = s.scale_up;
   f.up_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * known_or(up.achievable_fraction, 0.8);
-  if (up.in_network_reduction_fraction.known)
+  if (up.in_network_reduction_fraction.known) {
     f.up_nvls_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * up.in_network_reduction_fraction.value;
+    f.up_nvls_measured_gpus = static_cast<int>(up.in_network_reduction_measured_gpus.value);
+  }
   f.up_latency_s = known_or(up.latency_s, 3e-6);
   f.gpus_per_domain = s.system.scale_up_domain;
   f.up_mesh = up.topology == "mesh";

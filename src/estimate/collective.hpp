@@ -23,6 +23,7 @@ namespace sextant {
 struct Fabric {
   double up_busbw_bytes_per_s = 0;    // ring bus bandwidth inside a scale-up domain
   double up_nvls_busbw_bytes_per_s = 0;  // all-reduce with in-switch reduction (0 = none)
+  int up_nvls_measured_gpus = 8;         // the group size that bus bandwidth was measured at
   double up_latency_s = 0;
   double out_busbw_bytes_per_s = 0;   // per GPU share of the node's scale-out bandwidth
   double out_latency_s = 0;

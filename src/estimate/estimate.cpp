@@ -270,8 +270,9 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
 // compute and its blocking communication on other links (a TP all-reduce on NVLink does not
 // stop an inter-node reduce-scatter). With equal layers (w = W / n, c = D / n) the last one ends
 // at max(n w + c, w + n c): exposed max(D / n, D - W (n - 1) / n), as ChunkedOverlap gives for the
-// step's buckets. The part hidden behind compute slows it (interference). The backward's (its
-// recompute, input and weight gradients) is charged to the weight pass.
+// step's buckets. The part hidden behind compute slows it (interference). The backward's
+// exposure (its recompute, input and weight gradients' traffic) is shared by the input- and
+// weight-gradient passes in proportion to the traffic each issues.
 void settle_dp(const Ctx& c, PassTime& a, PassTime& b) {
   const double D = a.deferred_dp_s + b.deferred_dp_s;
   if (!(D > 0)) return;
@@ -291,11 +292,22 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b) {
   const double slow = std::min(behind_compute, compute * (1.0 + c.interference)) * c.slow_per_hidden_s() * free_fraction;
   PassTime& wgt = b;
   PassTime& bwd = a;
+  // The exposure is shared by the two passes in proportion to the traffic each issues: the
+  // backward's ZeRO-3 gathers (for the recompute and the input gradient) must land before the
+  // input-gradient pass runs, the reduce-scatters trail the weight pass. All of it had been
+  // charged to the weight pass, which split schedules (ZB-H1, DualPipeV) time apart and defer
+  // into bubbles: 2.7-5% fast against simulate with ZeRO-3 and full recompute (2026-12-03 review).
+  // Schedules that run the two passes together see the same sum.
+  const double to_bwd = bwd.deferred_dp_s / D;
   for (int g = 0; g < kGroupKinds; ++g) {
     const double share = bwd.deferred_by_group[g] + wgt.deferred_by_group[g];
-    if (share > 0) wgt.add_exposed(static_cast<GroupKind>(g), exposed * share / D);
+    if (!(share > 0)) continue;
+    const double x = exposed * share / D, xb = bwd.deferred_by_group[g] > 0 ? x * bwd.deferred_by_group[g] / share : 0.0;
+    if (xb > 0) bwd.add_exposed(static_cast<GroupKind>(g), xb);
+    if (x - xb > 0) wgt.add_exposed(static_cast<GroupKind>(g), x - xb);
   }
-  wgt.blocking_comm_s += exposed;
+  bwd.blocking_comm_s += exposed * to_bwd;
+  wgt.blocking_comm_s += exposed * (1.0 - to_bwd);
   wgt.compute_s += slow;
   wgt.interference_s += slow;
   bwd.deferred_dp_s = wgt.deferred_dp_s = 0;
@@ -695,7 +707,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
     if (sched.splits_weight_gradient())
       for (size_t c = 0; c < st.chunks.size(); ++c) chunk_w[c] = weight_pass_held_bytes(st.chunks[c]);
-    const double act = peak_held_bytes(sched, rr, p, v, m, chunk_act, chunk_w) + recompute_peak;
+    const double act = peak_held_bytes(sched, rr, p, v, m, chunk_act, chunk_w, recompute_peak);
     const MemoryBreakdown mb = stage_memory(w, rr, act);
     if (mb.total_bytes() > worst) {
       worst = mb.total_bytes();
@@ -1070,7 +1082,7 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
     if (sched.splits_weight_gradient())
       for (size_t ci = 0; ci < stage.chunks.size(); ++ci) chunk_w[ci] = weight_pass_held_bytes(stage.chunks[ci]);
-    st.memory_bytes = stage_memory(w, r, peak_held_bytes(sched, r, p, v, m, chunk_act, chunk_w) + recompute_peak).total_bytes();
+    st.memory_bytes = stage_memory(w, r, peak_held_bytes(sched, r, p, v, m, chunk_act, chunk_w, recompute_peak)).total_bytes();
     rows.push_back(st);
   }
   return rows;

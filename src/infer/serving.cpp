@@ -121,8 +121,8 @@ class Instance final : public SchedulerContext {
   Instance(Simulation& sim, int index, Role role, const CostModel& cm, const CostModel* draft, BlockPool& pool,
            Pipeline* pipe, int block_tokens, KvUnits kv_units, const BatchLimits& lim, bool prefix_caching,
            std::unique_ptr<BatchingPolicy> policy)
-      : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), pipe_(pipe), total_blocks_(pool.total), free_blocks_(pool.free), prefixes_(pool.prefixes),
-        block_(block_tokens), units_(kv_units), limits_(lim), prefix_caching_(prefix_caching), policy_(std::move(policy)) {}
+      : sim_(sim), index_(index), role_(role), cm_(cm), draft_(draft), pipe_(pipe), total_blocks_(pool.total), free_blocks_(pool.free),
+        block_(block_tokens), units_(kv_units), limits_(lim), prefix_caching_(prefix_caching), policy_(std::move(policy)), prefixes_(pool.prefixes) {}
 
   // SchedulerContext
   const BatchLimits& limits() const override { return limits_; }

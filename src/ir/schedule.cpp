@@ -45,20 +45,25 @@ double weight_pass_held_bytes(const Chunk& c) {
 }
 
 double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
-                       const std::vector<double>& chunk_weight_bytes) {
-  if (!s.splits_weight_gradient()) return s.peak_activation_bytes(r, p, v, m, chunk_bytes);
-  return s.peak_with_weight_holds(r, p, v, m, chunk_bytes, chunk_weight_bytes);
+                       const std::vector<double>& chunk_weight_bytes, double recompute_bytes) {
+  if (!s.splits_weight_gradient()) return s.peak_activation_bytes(r, p, v, m, chunk_bytes) + recompute_bytes;
+  return s.peak_with_weight_holds(r, p, v, m, chunk_bytes, chunk_weight_bytes, recompute_bytes);
 }
 
 double PipelineSchedule::peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
-                                                const std::vector<double>& chunk_weight_bytes) const {
+                                                const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const {
   double held = 0, peak = 0;
   for (const auto& it : order(r, p, v, m)) {
     const auto c = static_cast<size_t>(it.chunk);
     const double a = c < chunk_bytes.size() ? chunk_bytes[c] : 0.0, w = c < chunk_weight_bytes.size() ? chunk_weight_bytes[c] : 0.0;
-    if (it.kind == ScheduleItem::Forward) held += a;
-    else if (it.kind == ScheduleItem::Backward) held += w - a;
-    else held -= w;
+    if (it.kind == ScheduleItem::Forward) {
+      held += a;
+    } else if (it.kind == ScheduleItem::Backward) {
+      peak = std::max(peak, held + recompute_bytes);  // while it runs: its chunk's inputs and the recomputed set
+      held += w - a;
+    } else {
+      held -= w;
+    }
     peak = std::max(peak, held);
   }
   return peak;

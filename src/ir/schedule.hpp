@@ -63,10 +63,11 @@ class PipelineSchedule {
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
   virtual double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const;
   // For a schedule that splits the backward: the peak with chunk_weight_bytes[c] held from each
-  // Backward to its Weight (see peak_held_bytes). Default: a walk over order(); a schedule may
-  // give it in closed form (the plan search evaluates it per candidate).
+  // Backward to its Weight, and recompute_bytes more while a Backward runs (see peak_held_bytes).
+  // Default: a walk over order(); a schedule may give it in closed form (the plan search
+  // evaluates it per candidate).
   virtual double peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
-                                        const std::vector<double>& chunk_weight_bytes) const;
+                                        const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const;
 };
 
 // The bytes a split backward keeps from a chunk-micro-batch's input-gradient pass to its
@@ -79,9 +80,14 @@ double weight_pass_held_bytes(const Chunk& c);
 // chunk c to its Backward and, for a schedule that splits the backward, chunk_weight_bytes[c] from
 // the Backward to its Weight (ZB-H1 and DualPipeV defer weight passes, whose inputs stay held:
 // before 2026-12-02 they were not counted, and ZB-H1 read as 1F1B's memory). For a schedule that
-// does not split, peak_activation_bytes().
+// does not split, peak_activation_bytes(). recompute_bytes (one layer's rematerialised set under
+// recompute) is held while a Backward runs, on top of what the rank holds then: for a split
+// schedule the peak after a Backward (its weight-pass inputs held) has no recompute set alive,
+// which had been added to it (ZB-H1 with full recompute read 5% above simulate's memory, more
+// than without recompute; 2026-12-03 review). For 1F1B-like schedules the peak is before a
+// Backward, so the two add.
 double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
-                       const std::vector<double>& chunk_weight_bytes);
+                       const std::vector<double>& chunk_weight_bytes, double recompute_bytes);
 
 // The built-in schedules by name (core/registry.hpp: get() throws Error at parallel.schedule
 // with the valid names).

@@ -690,7 +690,7 @@ double MemoryModel::bytes(const Candidate& c) const {
     const bool shard_grads = z >= 3 || (z == 2 && s.plan.zero2_grad_sync == "micro_batch");
     const double g = (shard_grads ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
-    const double act = (ir::peak_held_bytes(sched, r, p, v, m, st.chunk_act_per_mb, st.chunk_w_per_mb) + st.recompute_peak_per_mb) * act_scale;
+    const double act = ir::peak_held_bytes(sched, r, p, v, m, st.chunk_act_per_mb, st.chunk_w_per_mb, st.recompute_peak_per_mb) * act_scale;
     double gathered = 0;
     if (z >= 3) {
       double root = st.root, layer = eshard > 1 ? st.layer_all : st.layer_dense;

@@ -14,11 +14,14 @@ namespace sextant {
 namespace fs = std::filesystem;
 
 namespace {
-// A product of parallel degrees, computed in 128 bits so it cannot wrap, as decimal text.
-std::string int128_text(__int128 v) {
+// Products of parallel degrees are computed in 128 bits so they cannot wrap (GCC's extension).
+__extension__ typedef __int128 int128;
+// As decimal text.
+std::string int128_text(int128 v) {
   if (v == 0) return "0";
   const bool neg = v < 0;
-  unsigned __int128 u = neg ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
+  __extension__ typedef unsigned __int128 uint128;
+  uint128 u = neg ? static_cast<uint128>(-(v + 1)) + 1 : static_cast<uint128>(v);
   std::string out;
   while (u > 0) {
     out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
@@ -323,7 +326,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   root.finish();
   // Derived dp.
   // In 64 bits: tp 65536 x pp 65536 wrapped an int to 0 and divided by it (before 2026-12-03).
-  const __int128 inner128 = static_cast<__int128>(s.plan.tp) * s.plan.pp * s.plan.cp;
+  const int128 inner128 = static_cast<int128>(s.plan.tp) * s.plan.pp * s.plan.cp;
   if (s.plan.dp == 0) {
     if (inner128 > s.num_gpus)
       throw Error(root.loc("parallel"),
@@ -387,7 +390,7 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   auto fail = [&](const std::string& key, const std::string& msg, const std::string& hint = {}) { fail_at("parallel." + key, msg, hint); };
   // In 128 bits: four degrees of up to 2^31 each wrapped 64 bits, and a product of 2^64 + 26 had
   // passed as 26 GPUs (2026-12-03 review).
-  const __int128 prod = static_cast<__int128>(p.tp) * p.pp * p.dp * p.cp;
+  const int128 prod = static_cast<int128>(p.tp) * p.pp * p.dp * p.cp;
   if (prod != s.num_gpus)
     fail("dp", "tp*pp*dp*cp = " + std::to_string(p.tp) + "*" + std::to_string(p.pp) + "*" + std::to_string(p.dp) + "*" +
                    std::to_string(p.cp) + " = " + int128_text(prod) + " but num_gpus = " + std::to_string(s.num_gpus),
@@ -455,7 +458,7 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // run with collectives over 3 ranks).
   if (m.moe || p.ep > 1) {
     const int etp = p.etp > 0 ? p.etp : p.tp;
-    const __int128 stage_ranks = static_cast<__int128>(p.dp) * p.tp * p.cp, grid = static_cast<__int128>(etp) * p.ep;
+    const int128 stage_ranks = static_cast<int128>(p.dp) * p.tp * p.cp, grid = static_cast<int128>(etp) * p.ep;
     if (grid > 0 && stage_ranks % grid != 0) {
       // Named by what the user wrote: ep when etp is tp's default.
       const bool etp_given = p.etp_stated;
@@ -467,7 +470,7 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   }
   if (p.ep > 1) {
     if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
-    const __int128 expert_domain = static_cast<__int128>(p.dp) * p.tp * p.cp / p.etp;
+    const int128 expert_domain = static_cast<int128>(p.dp) * p.tp * p.cp / p.etp;
     if (expert_domain % p.ep != 0)
       fail("ep", "ep = " + std::to_string(p.ep) + " must divide dp*tp*cp/etp = " + int128_text(expert_domain),
            "expert parallelism is carved out of the data- (and tensor-) parallel ranks");

@@ -105,6 +105,29 @@ TEST(CatalogErrors, SystemWithUnknownAcceleratorNamesTheValidOnes) {
   EXPECT_NE(what.find("did you mean 'test-gpu'"), std::string::npos) << what;
 }
 
+// Question (review of 2026-12-03): does an in-switch reduction bandwidth need the group size it
+// was measured at (the all-reduce's algorithm bandwidth is taken from it for every group)?
+TEST(CatalogErrors, InSwitchReductionNeedsItsMeasuredGroupSize) {
+  TempDir d("nvls");
+  d.write("accelerators/a.yaml", kGoodAccelerator);
+  const std::string net = R"(entries:
+  - id: link
+    name: Link
+    kind: scale_up
+    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
+    in_network_reduction_fraction: {value: 1.0, estimated: "test"}
+)";
+  d.write("networks/n.yaml", net);
+  std::string what = load_error(d);
+  EXPECT_NE(what.find("in_network_reduction_measured_gpus"), std::string::npos) << what;
+  EXPECT_NE(what.find("measured at"), std::string::npos) << what;
+  d.write("networks/n.yaml", net + "    in_network_reduction_measured_gpus: {value: 1, estimated: \"test\"}\n");
+  what = load_error(d);
+  EXPECT_NE(what.find("whole number of GPUs >= 2"), std::string::npos) << what;
+  d.write("networks/n.yaml", net + "    in_network_reduction_measured_gpus: {value: 8, estimated: \"test\"}\n");
+  EXPECT_EQ(load_error(d), "");
+}
+
 TEST(CatalogErrors, DuplicateIdAcrossFilesRejected) {
   TempDir d("dup");
   d.write("accelerators/a.yaml", kGoodAccelerator);

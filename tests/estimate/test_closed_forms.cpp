@@ -171,17 +171,28 @@ TEST(ClosedForms, ZeroBubbleHoldsTheInputsOfItsDeferredWeightPasses) {
       for (int r = 0; r < p; ++r) {
         const double a = 10.0;
         const double want = std::max((p - r) * a + r * w, (p - r - 1) * a + (r + 1) * w);
-        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(zb, r, p, 1, 3 * p, {a}, {w}), want) << "p=" << p << " r=" << r << " W=" << w;
+        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(zb, r, p, 1, 3 * p, {a}, {w}, 0.0), want) << "p=" << p << " r=" << r << " W=" << w;
         // A schedule that does not split its backward holds no weight-pass inputs.
-        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(one, r, p, 1, 3 * p, {a}, {w}), (p - r) * a);
+        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(one, r, p, 1, 3 * p, {a}, {w}, 0.0), (p - r) * a);
+        // A recomputed set R is alive while a Backward runs: on top of 1F1B's peak (before a B),
+        // but for ZB-H1 only on the states before a B, not on the peak after one (W > A), where it
+        // had been added (2026-12-03 review).
+        const double R = 4.0;
+        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(one, r, p, 1, 3 * p, {a}, {w}, R), (p - r) * a + R);
+        EXPECT_DOUBLE_EQ(ir::peak_held_bytes(zb, r, p, 1, 3 * p, {a}, {w}, R),
+                         std::max((p - r) * a + r * w + R, (p - r - 1) * a + (r + 1) * w))
+            << "p=" << p << " r=" << r << " W=" << w;
       }
-  // ZB-H1's closed form against the walk over its order(), for few and many micro-batches.
+  // ZB-H1's closed form against the walk over its order(), for few and many micro-batches, with
+  // and without a recomputed set.
   for (int p : {1, 2, 3, 5, 8})
     for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}, int64_t{8}, int64_t{17}})
       for (const auto& [a, w] : std::vector<std::pair<double, double>>{{10, 7}, {10, 15}, {3, 20}, {5, 0}})
-        for (int r = 0; r < p; ++r)
-          EXPECT_DOUBLE_EQ(zb.peak_with_weight_holds(r, p, 1, m, {a}, {w}), zb.ir::PipelineSchedule::peak_with_weight_holds(r, p, 1, m, {a}, {w}))
-              << "p=" << p << " m=" << m << " r=" << r << " A=" << a << " W=" << w;
+        for (const double R : {0.0, 4.0, 30.0})
+          for (int r = 0; r < p; ++r)
+            EXPECT_DOUBLE_EQ(zb.peak_with_weight_holds(r, p, 1, m, {a}, {w}, R),
+                             zb.ir::PipelineSchedule::peak_with_weight_holds(r, p, 1, m, {a}, {w}, R))
+                << "p=" << p << " m=" << m << " r=" << r << " A=" << a << " W=" << w << " R=" << R;
 }
 
 // The memory accounting's peak of held activations against a walk over the schedule's own
@@ -237,6 +248,28 @@ TEST(ClosedForms, RingAllReduceTime) {
   // All-gather and reduce-scatter move half the bus bytes of an all-reduce.
   g = ir::Group{ir::GroupKind::TP, 8, 1, 8, 1};
   EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), 7.0 / 8 * S / 200e9 + 7 * 5e-6, 1e-12);
+}
+
+// Question (review of 2026-12-03): is NVLS's algorithm bandwidth the same for every group size
+// (each member's buffer goes up to the switch once and the result comes down once), the catalog's
+// bus bandwidth converted at the group size it was measured at? The ring's 2(n-1)/n had been
+// applied at every n: 480 GB/s at tp 2, above NVLink 4's 450 GB/s line rate.
+TEST(ClosedForms, NvlsAlgorithmBandwidthDoesNotDependOnTheGroupSize) {
+  CollectiveRegistry reg;
+  Fabric f;
+  f.up_busbw_bytes_per_s = 367e9;
+  f.up_nvls_busbw_bytes_per_s = 480e9;
+  f.up_nvls_measured_gpus = 8;
+  f.up_latency_s = 3e-6;
+  const double S = 33.55e6;
+  for (int n : {2, 4, 8}) {
+    const ir::Group g{ir::GroupKind::TP, n, 1, n, 1};
+    EXPECT_NEAR(reg.get("nvls").time_s(ir::CollKind::AllReduce, S, g, f), S * 14.0 / 8 / 480e9 + 2 * 3e-6, 1e-12) << n;
+  }
+  // At tp 8 as measured; at tp 2 the ring is faster (its 367 GB/s against NVLS's 274) and chosen.
+  const ir::Group two{ir::GroupKind::TP, 2, 1, 2, 1}, eight{ir::GroupKind::TP, 8, 1, 8, 1};
+  EXPECT_EQ(reg.best(ir::CollKind::AllReduce, S, two, f).algorithm->name(), "ring");
+  EXPECT_EQ(reg.best(ir::CollKind::AllReduce, S, eight, f).algorithm->name(), "nvls");
 }
 
 // Question: does the tree cost what NCCL's tuning model says, and does the registry then pick

@@ -1,5 +1,13 @@
 // NVLS (NVLink SHARP): all-reduce with the reduction done in the NVSwitch, inside one
-// scale-up domain. Bus bandwidth from the network's in_network_reduction_fraction.
+// scale-up domain. Each member pushes its whole buffer into the switch and reads the whole
+// result back, whatever the group size: the algorithm bandwidth is a constant, the catalog's bus
+// bandwidth (in_network_reduction_fraction x line rate, measured by nccl-tests at
+// in_network_reduction_measured_gpus n0) times n0 / (2(n0 - 1)), as NCCL's tuning model converts
+// a non-ring algorithm's bus bandwidth with a fixed ratio. The ring's 2(n-1)/n had been applied
+// at every n: at tp 2 it gave 480 GB/s algorithm bandwidth, above NVLink 4's 450 GB/s line rate
+// (2026-12-03 review); now 274 GB/s, and the ring (367 GB/s at n = 2) is chosen there.
+#include <algorithm>
+
 #include "estimate/collective.hpp"
 
 namespace sextant {
@@ -11,7 +19,8 @@ class NVLS final : public CollectiveAlgorithm {
     return k == ir::CollKind::AllReduce && g.domains == 1 && f.up_nvls_busbw_bytes_per_s > 0;
   }
   double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& = {}) const override {
-    return bytes * ir::bus_factor(k, g.size) / f.up_nvls_busbw_bytes_per_s + 2.0 * f.up_latency_s;
+    (void)g;
+    return bytes * ir::bus_factor(k, std::max(2, f.up_nvls_measured_gpus)) / f.up_nvls_busbw_bytes_per_s + 2.0 * f.up_latency_s;
   }
 };
 }  // namespace

@@ -85,16 +85,21 @@ class ZBH1 final : public PipelineSchedule {
   // (min(s - 1, r) + 1) W); the cool-down's first B, before its W, holds (warm - 1) A +
   // (min(s, r) + 1) W (the larger when W > A and s <= r). Checked against the walk
   // (ClosedForms.ZeroBubbleHoldsTheInputsOfItsDeferredWeightPasses).
+  // With recompute_bytes R alive while a B runs: the steady B runs holding (warm + 1) A + pend W,
+  // the cool-down's first B warm A + min(s, r) W (each + R).
   double peak_with_weight_holds(int r, int p, int, int64_t m, const std::vector<double>& chunk_bytes,
-                                const std::vector<double>& chunk_weight_bytes) const override {
+                                const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const override {
     const double a = chunk_bytes.empty() ? 0.0 : chunk_bytes[0], w = chunk_weight_bytes.empty() ? 0.0 : chunk_weight_bytes[0];
+    const double R = recompute_bytes;
     const int64_t warm = std::min<int64_t>(p - r - 1, m), steady = m - warm, rr = r;
     double peak = static_cast<double>(warm) * a;
     if (steady >= 1) {
       const auto pend = static_cast<double>(std::min(steady - 1, rr));
-      peak = std::max({peak, static_cast<double>(warm + 1) * a + pend * w, static_cast<double>(warm) * a + (pend + 1) * w});
+      peak = std::max({peak, static_cast<double>(warm + 1) * a + pend * w + R, static_cast<double>(warm) * a + (pend + 1) * w});
     }
-    if (warm >= 1) peak = std::max(peak, static_cast<double>(warm - 1) * a + static_cast<double>(std::min(steady, rr) + 1) * w);
+    if (warm >= 1)
+      peak = std::max({peak, static_cast<double>(warm) * a + static_cast<double>(std::min(steady, rr)) * w + R,
+                       static_cast<double>(warm - 1) * a + static_cast<double>(std::min(steady, rr) + 1) * w});
     return peak;
   }
 };
