@@ -375,7 +375,11 @@ std::shared_ptr<GpuBackend> make_cuda_backend(std::string* why_not) {
 
 namespace sextant::bench {
 std::shared_ptr<GpuBackend> make_cuda_backend(std::string* why_not) {
-  if (why_not) *why_not = "Sextant was built without CUDA (no CUDA toolkit found at configure time)";
+  // Either cause: with SEXTANT_WITH_CUDA=AUTO (the default) no GPU was visible to nvidia-smi at
+  // configure time, or no CUDA toolkit was found (the message had named the toolkit only).
+  if (why_not)
+    *why_not = "Sextant was built without CUDA (at configure time no GPU was visible to nvidia-smi, or no CUDA toolkit was "
+               "found; reconfigure with -DSEXTANT_WITH_CUDA=ON on a machine with the toolkit)";
   return nullptr;
 }
 }  // namespace sextant::bench
