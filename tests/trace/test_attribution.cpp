@@ -46,7 +46,11 @@ Result run(const std::vector<std::string>& docs, const std::string& only, int64_
     scan_trace_text(docs[i], "hand" + std::to_string(i) + ".json", set.ranks.back());
   }
   AnalyzeRequest req;
-  req.only = {only};
+  for (size_t a = 0, b; a <= only.size(); a = b + 1) {  // one analysis or a comma-separated list
+    b = only.find(',', a);
+    if (b == std::string::npos) b = only.size();
+    req.only.push_back(only.substr(a, b - a));
+  }
   req.options.sequence_depth = depth;
   return analyze_loaded(set, req);
 }
@@ -232,6 +236,21 @@ TEST(KernelSequences, ChildOperators) {
   EXPECT_EQ(num(*t, "operator_depth", 1), 1);
   const Table* s = r.table("kernel_sequences_summary");
   EXPECT_EQ(num(*s, "gpu_events_outside_operators_count", 0), 2);  // under bwd (depth 0) and the lone one
+}
+
+// Question (review of 2026-12-03): is a GPU event whose correlation id matches no launching call
+// named as such (not "launched outside any cpu_op"), and counted where iterations leaves it out?
+TEST(KernelSequences, EventsWithoutALaunchAreNamedAsSuch) {
+  auto e = sequence_events();
+  e.push_back(ev("user_annotation", "ProfilerStep#1", 0, 200, -1, -1));
+  e.push_back(ev("kernel", "orphan", 150, 5, 7, 999));  // correlation 999: no call
+  Result r = run({doc(e)}, "kernel_sequences,iterations", 0);
+  EXPECT_TRUE(has_diagnostic(r, "GPU events without a launching call in the trace (not attributed to an operator)"));
+  EXPECT_TRUE(has_diagnostic(r, "iterations: GPU events without a launching call in the trace (not placed in a step)"));
+  const Table* d = r.table("diagnostics");
+  ASSERT_NE(d, nullptr);
+  for (size_t i = 0; i < d->rows(); ++i)
+    if (d->column("name").str[i].find("without a launching call") != std::string::npos) EXPECT_EQ(d->column("count").i64[i], 1);
 }
 
 TEST(KernelSequences, DifferentOrderIsADifferentSequence) {

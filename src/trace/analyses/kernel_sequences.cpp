@@ -201,9 +201,14 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
     int64_t n_instances = 0;
     for (const auto& [n, c] : instances) n_instances += c;
     s.add_row({f.rank(), depth_wanted, n_instances, static_cast<int64_t>(groups.size()), attributed, outside});
-    if (outside > 0)
+    // Events with no launching call in the trace are not "launched outside" an operator: they have
+    // no launch at all, and are named as such (both had been one count, 2026-12-03 review).
+    if (outside > unlinked)
       ctx.diagnostics.add("GPU events launched outside any cpu_op at the sequence depth", "info",
-                          std::to_string(outside) + " on " + where);
+                          std::to_string(outside - unlinked) + " on " + where);
+    if (unlinked > 0)
+      ctx.diagnostics.add_count("GPU events without a launching call in the trace (not attributed to an operator)", "info", where,
+                                unlinked);
 
     struct Row {
       const std::pair<uint32_t, std::vector<uint32_t>>* key;
