@@ -250,7 +250,9 @@ TEST(KernelSequences, EventsWithoutALaunchAreNamedAsSuch) {
   const Table* d = r.table("diagnostics");
   ASSERT_NE(d, nullptr);
   for (size_t i = 0; i < d->rows(); ++i)
-    if (d->column("name").str[i].find("without a launching call") != std::string::npos) EXPECT_EQ(d->column("count").i64[i], 1);
+    if (d->column("name").str[i].find("without a launching call") != std::string::npos) {
+      EXPECT_EQ(d->column("count").i64[i], 1);
+    }
 }
 
 TEST(KernelSequences, DifferentOrderIsADifferentSequence) {
