@@ -73,7 +73,8 @@ TEST(ClosedForms, KorthikantiActivationMemoryPerLayer) {
   std::string y = gpt_yaml(8, true, "none");
   y.replace(y.find("num_gpus: 8"), 11, "num_gpus: 16");
   y.replace(y.find("tp: 8,"), 6, "tp: 8, cp: 2,");
-  const auto w = ir::lower(parse_scenario(y, "t.yaml", *frozen()));
+  const Scenario w_scenario = parse_scenario(y, "t.yaml", *frozen());  // outlives the workload, which points at it
+  const auto w = ir::lower(w_scenario);
   const double expect = sbh / 2 * (34 / t + 5 * a * s / (h * t));
   EXPECT_NEAR(dense_block(w).activation_bytes, expect, 1e-9 * expect);
 }
@@ -92,8 +93,10 @@ TEST(ClosedForms, Fp8GemmsSaveTheirInputsInOneByte) {
            prec + ", recompute: none, flash_attention: " + (flash ? "true" : "false") + "}\n";
   };
   for (bool flash : {true, false}) {
-    const auto w16 = ir::lower(parse_scenario(yaml("bf16", flash), "t.yaml", *frozen()));
-    const auto w8 = ir::lower(parse_scenario(yaml("fp8", flash), "t.yaml", *frozen()));
+    const Scenario w16_scenario = parse_scenario(yaml("bf16", flash), "t.yaml", *frozen());  // outlives the workload, which points at it
+    const auto w16 = ir::lower(w16_scenario);
+    const Scenario w8_scenario = parse_scenario(yaml("fp8", flash), "t.yaml", *frozen());  // outlives the workload, which points at it
+    const auto w8 = ir::lower(w8_scenario);
     const double saved = dense_block(w16).activation_bytes - dense_block(w8).activation_bytes;
     EXPECT_NEAR(saved, sbh * (flash ? 5 : 7) / t, 1e-9 * sbh) << "flash=" << flash;
   }
@@ -1080,10 +1083,11 @@ TEST(ClosedForms, MlaSavesItsLatentsKeysAndValues) {
   const std::string base = "model: deepseek-v3\nsystem: dgx-h100\nnum_gpus: 8\n"
                            "parallel: {tp: TP, pp: 1, ep: 8, etp: 1, zero_stage: 1, sequence_parallel: true}\n"
                            "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+  std::deque<Scenario> kept;  // the scenarios outlive their workloads, which point at them
   auto with_tp = [&](int tp) {
     std::string y = base;
     y.replace(y.find("TP"), 2, std::to_string(tp));
-    return ir::lower(parse_scenario(y, "t.yaml", *frozen()));
+    return ir::lower(kept.emplace_back(parse_scenario(y, "t.yaml", *frozen())));
   };
   auto dense = [](const ir::Workload& w) -> const ir::Block& {
     for (const auto& b : w.stages[0].chunks[0].blocks)
@@ -1215,7 +1219,8 @@ TEST(ClosedForms, SharedExpertsAreADenseMlpOnTheTensorParallelGroup) {
   // difference is the shared MLP, split 8 ways.
   auto y0 = y;
   y0.replace(y0.find("shared_experts: 2"), 17, "shared_experts: 0");
-  const auto w0 = ir::lower(parse_scenario(y0, "t.yaml", *frozen()));
+  const Scenario w0_scenario = parse_scenario(y0, "t.yaml", *frozen());  // outlives the workload, which points at it
+  const auto w0 = ir::lower(w0_scenario);
   shared_params = moe->params - find_block(w0, "moe_layer")->params;
   EXPECT_DOUBLE_EQ(shared_params, 3 * h * fs / 8);
 }
@@ -1502,7 +1507,8 @@ TEST(ClosedForms, Fp32TrainingGathersFourBytesAParameter) {
     std::string t = y;
     t.replace(t.find("ZS"), 2, std::to_string(zs));
     t.replace(t.find("PREC"), 4, prec);
-    const auto w = ir::lower(parse_scenario(t, "t.yaml", *frozen()));
+    const Scenario w_scenario = parse_scenario(t, "t.yaml", *frozen());  // outlives the workload, which points at it
+    const auto w = ir::lower(w_scenario);
     double bytes = 0;
     for (const auto& st : w.stages)
       for (const auto& b : st.chunks)
@@ -1528,7 +1534,9 @@ TEST(ClosedForms, OnOneStageEveryScheduleIsOneFOneB) {
   const Estimator est;
   const auto base = est.run(ir::lower(parse_scenario(gpt_yaml(8, true, "none"), "s.yaml", *frozen())));
   for (const std::string sched : {"gpipe", "zb-h1"}) {
-    const auto w = ir::lower(parse_scenario(gpt_yaml(8, true, "none"), "s.yaml", *frozen(), {{"parallel.schedule", sched}}));
+    // The scenario outlives the workload, which points at it.
+    const Scenario sc = parse_scenario(gpt_yaml(8, true, "none"), "s.yaml", *frozen(), {{"parallel.schedule", sched}});
+    const auto w = ir::lower(sc);
     EXPECT_EQ(w.schedule, "1f1b") << sched;
     const auto r = est.run(w);
     EXPECT_EQ(r.step_time_s, base.step_time_s) << sched;
