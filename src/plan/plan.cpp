@@ -437,6 +437,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
       if (!allowed(opt, "cp", cp)) continue;
       if (cp > 1 && !st.cp) continue;
       if (cp > 1 && seq % (2 * cp) != 0) continue;
+      if (cp > 1 && !base.train.flash_attention) continue;  // ring attention runs on flash attention (scenario check_plan)
       for (int pp : divisors(N / tp / cp)) {
         if (!allowed(opt, "pp", pp)) continue;
         if (pp > 1 && !st.pp) continue;

@@ -180,6 +180,52 @@ nlohmann::ordered_json json_array(const std::vector<double>& v) {
   return a;
 }
 
+namespace {
+bool is_log_axis(const nlohmann::ordered_json& option, const char* axis) {
+  if (!option.contains(axis)) return false;
+  const auto& a = option[axis];
+  return a.is_object() && a.contains("type") && a["type"] == "log";
+}
+// A coordinate a log axis can place: a positive number below the largest finite double's
+// neighbourhood (1e300 and beyond overflow ECharts' tick arithmetic).
+bool placeable(const nlohmann::ordered_json& v) { return v.is_number() && v.get<double>() > 0 && v.get<double>() < 1e300; }
+}  // namespace
+
+void drop_unplaceable_on_log_axes(nlohmann::ordered_json& option) {
+  const bool x_log = is_log_axis(option, "xAxis"), y_log = is_log_axis(option, "yAxis");
+  if (!x_log && !y_log) return;
+  for (const char* axis : {"xAxis", "yAxis"})
+    if (is_log_axis(option, axis))
+      for (const char* bound : {"min", "max"})
+        if (option[axis].contains(bound) && !placeable(option[axis][bound])) option[axis].erase(bound);
+  if (!option.contains("series") || !option["series"].is_array()) return;
+  // A value on its own is on the value axis: y, unless the x axis is the value axis (horizontal bars).
+  const bool x_is_category = option.contains("xAxis") && option["xAxis"].is_object() && option["xAxis"].contains("type") &&
+                             option["xAxis"]["type"] == "category";
+  const bool lone_on_log = x_is_category ? y_log : x_log;
+  auto bad_point = [&](const nlohmann::ordered_json& p) {
+    const nlohmann::ordered_json& v = p.is_object() && p.contains("value") ? p["value"] : p;
+    if (v.is_number()) return lone_on_log && !placeable(v);
+    if (v.is_array() && v.size() >= 2) return (x_log && v[0].is_number() && !placeable(v[0])) || (y_log && v[1].is_number() && !placeable(v[1]));
+    return false;
+  };
+  for (auto& s : option["series"]) {
+    if (!s.is_object()) continue;
+    if (s.contains("data") && s["data"].is_array())
+      for (auto& p : s["data"])
+        if (bad_point(p)) p = nullptr;
+    if (s.contains("markLine") && s["markLine"].is_object() && s["markLine"].contains("data") && s["markLine"]["data"].is_array()) {
+      auto kept = nlohmann::ordered_json::array();
+      for (const auto& m : s["markLine"]["data"]) {
+        const bool bad = (x_log && m.is_object() && m.contains("xAxis") && !placeable(m["xAxis"])) ||
+                         (y_log && m.is_object() && m.contains("yAxis") && !placeable(m["yAxis"]));
+        if (!bad) kept.push_back(m);
+      }
+      s["markLine"]["data"] = kept;
+    }
+  }
+}
+
 nlohmann::ordered_json json_array(const std::vector<std::string>& v) {
   auto a = nlohmann::ordered_json::array();
   for (const auto& s : v) a.push_back(s);

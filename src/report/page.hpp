@@ -69,6 +69,11 @@ nlohmann::ordered_json category_axis(const std::vector<std::string>& cats, const
 nlohmann::ordered_json base_option();  // tooltip, legend, grid, toolbox defaults
 nlohmann::ordered_json json_array(const std::vector<double>& v);
 nlohmann::ordered_json json_array(const std::vector<std::string>& v);
+// Removes from a chart option what a logarithmic axis cannot place: points whose coordinate on a
+// log axis is not a positive finite number become null (ECharts skips them; a zero TPOT of
+// one-token outputs had been drawn at log(0) with console errors), and reference lines and axis
+// bounds at such values are dropped. Charts without a log axis are returned unchanged.
+void drop_unplaceable_on_log_axes(nlohmann::ordered_json& option);
 
 // A renderer fills a page from a Result of its command. It may assume the tables its command
 // always writes; an absent table is skipped rather than an error (older results, filtered output).

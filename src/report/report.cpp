@@ -131,13 +131,15 @@ static nlohmann::ordered_json page_json(const ReportPage& p) {
   j["takeaways"] = p.takeaways;
   auto charts = nlohmann::ordered_json::array();
   for (const auto& c : p.charts) {
+    nlohmann::ordered_json option = c.option;
+    drop_unplaceable_on_log_axes(option);
     charts.push_back({{"id", c.id},
                       {"title", c.title},
                       {"takeaway", c.takeaway},
                       {"kind", c.kind},
                       {"value_unit", c.value_unit},
                       {"height_px", c.height_px},
-                      {"option", c.option}});
+                      {"option", option}});
     if (!c.value_labels.empty()) charts.back()["value_labels"] = c.value_labels;
     if (c.wide) charts.back()["wide"] = true;
   }

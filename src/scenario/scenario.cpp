@@ -441,6 +441,13 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (p.cp > 1 && s.train.seq_len % (2 * static_cast<int64_t>(p.cp)) != 0)
     fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * static_cast<int64_t>(p.cp)) +
                    " (load-balanced ring attention splits the sequence in 2*cp chunks)");
+  // Transformer Engine's DotProductAttention asserts "Context parallelism is only implemented
+  // with Flash Attention and Fused Attention!": ring attention exchanges key/value blocks between
+  // flash-attention passes, and the materialised-scores path has no such split.
+  if (p.cp > 1 && !s.train.flash_attention)
+    fail("cp", "context parallelism (ring attention) runs on flash attention, but training.flash_attention is false "
+               "(Transformer Engine: \"Context parallelism is only implemented with Flash Attention and Fused Attention!\")",
+         "set training.flash_attention: true, or parallel.cp: 1");
   if (p.sequence_parallel && p.tp > 1 && (s.train.seq_len % p.cp != 0 || (s.train.seq_len / p.cp) % p.tp != 0))
     fail("sequence_parallel", "sequence parallelism splits the " + std::to_string(s.train.seq_len / std::max(1, p.cp)) +
                                   " tokens of a rank's sequence over tp = " + std::to_string(p.tp) + ", which does not divide them",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <thread>
 
@@ -76,11 +77,14 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   ld.add_i64("profiler_steps_count");
   ld.add_str("last_step_dropped");
   ld.add_str("timestamps");
-  ld.add_i64("world_size");
+  // distributedInfo.world_size; unknown (no distributedInfo) is null in JSON and "-" in the table,
+  // not 0, which read as a world of no ranks.
+  ld.add_f64("world_size");
   for (const Frame& f : frames)
     ld.add_row({f.rank(), f.trace->rank_source, f.trace->file, static_cast<int64_t>(f.trace->json_events), f.rows,
                 static_cast<int64_t>(f.gpu.size()), f.profiler_steps, std::string(f.last_step_dropped ? "true" : "false"),
-                std::string(f.trace->float_timestamps ? "float (ns)" : "integer (us)"), f.trace->world_size});
+                std::string(f.trace->float_timestamps ? "float (ns)" : "integer (us)"),
+                f.trace->world_size > 0 ? static_cast<double>(f.trace->world_size) : std::nan("")});
 
   Diagnostics diag;
   diag.merge(set.diagnostics);

@@ -148,6 +148,36 @@ TEST(ReportEscaping, HtmlAndJsonHelpers) {
   EXPECT_NO_THROW(json_for_script(bad));
 }
 
+// Question: can a log axis be handed a point it cannot place? A zero TPOT (one-token outputs)
+// on the log latency axis had been drawn at log(0), with console errors in the browser.
+TEST(ReportPageTest, LogAxesDropPointsAndLinesTheyCannotPlace) {
+  nlohmann::ordered_json o = {
+      {"xAxis", {{"type", "category"}}},
+      {"yAxis", {{"type", "log"}, {"min", 0}, {"max", 100}}},
+      {"series", {{{"type", "line"}, {"data", {0.0, 2.0, -1.0, 1e308, nullptr}},
+                   {"markLine", {{"data", {{{"yAxis", 0.0}}, {{"yAxis", 5.0}}}}}}},
+                  {{"type", "scatter"}, {"data", {{{"name", "a"}, {"value", {1.0, 0.0}}}, {{"name", "b"}, {"value", {1.0, 3.0}}}}}}}}};
+  drop_unplaceable_on_log_axes(o);
+  EXPECT_FALSE(o["yAxis"].contains("min"));
+  EXPECT_EQ(o["yAxis"]["max"], 100);
+  EXPECT_EQ(o["series"][0]["data"].dump(), "[null,2.0,null,null,null]");
+  ASSERT_EQ(o["series"][0]["markLine"]["data"].size(), 1u);
+  EXPECT_EQ(o["series"][0]["markLine"]["data"][0]["yAxis"], 5.0);
+  EXPECT_TRUE(o["series"][1]["data"][0].is_null());
+  EXPECT_EQ(o["series"][1]["data"][1]["name"], "b");
+  // A log x axis with a value y axis: pairs are checked on x only; a lone value on the y axis is kept.
+  nlohmann::ordered_json x = {{"xAxis", {{"type", "log"}}}, {"yAxis", {{"type", "value"}}},
+                              {"series", {{{"type", "line"}, {"data", {{0.0, 5.0}, {10.0, 0.0}}}}}}};
+  drop_unplaceable_on_log_axes(x);
+  EXPECT_TRUE(x["series"][0]["data"][0].is_null());
+  EXPECT_EQ(x["series"][0]["data"][1].dump(), "[10.0,0.0]");
+  // Without a log axis nothing changes.
+  nlohmann::ordered_json v = {{"xAxis", {{"type", "category"}}}, {"yAxis", {{"type", "value"}}}, {"series", {{{"data", {0.0, -1.0}}}}}};
+  const std::string before = v.dump();
+  drop_unplaceable_on_log_axes(v);
+  EXPECT_EQ(v.dump(), before);
+}
+
 TEST(ReportPageTest, DeterministicBytes) {
   const Result r = trace_result_with("k");
   EXPECT_EQ(render_html(r, fake_lib()), render_html(r, fake_lib()));

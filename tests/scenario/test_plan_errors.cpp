@@ -227,6 +227,16 @@ TEST(PlanErrors, ContextParallelNeedsDivisibleSequence) {
   EXPECT_NE(e.find("2*cp"), std::string::npos) << e;
 }
 
+// Transformer Engine refuses context parallelism without flash or fused attention; it had been
+// accepted and priced as ring attention over materialised scores.
+TEST(PlanErrors, ContextParallelNeedsFlashAttention) {
+  const auto e = error_of(kBase, {{"parallel.cp", "2"}, {"parallel.pp", "1"}, {"training.flash_attention", "false"}});
+  EXPECT_NE(e.find("parallel.cp"), std::string::npos) << e;
+  EXPECT_NE(e.find("runs on flash attention"), std::string::npos) << e;
+  EXPECT_NE(e.find("set training.flash_attention: true, or parallel.cp: 1"), std::string::npos) << e;
+  EXPECT_EQ(error_of(kBase, {{"parallel.cp", "2"}, {"parallel.pp", "1"}}), "(no error)");
+}
+
 TEST(PlanErrors, Fp8NeedsFp8TensorCores) {
   const auto e = error_of(kBase, {{"system", "dgx-a100-selene"}, {"training.precision", "fp8"}});
   EXPECT_NE(e.find("no published fp8 peak"), std::string::npos) << e;

@@ -389,5 +389,16 @@ TEST(Analyses, CollectiveSizeAndOperationFromTheNcclAnnotation) {
       EXPECT_EQ(c->column("operation").str[0], "SendRecv");
       EXPECT_TRUE(std::isnan(c->column("size_bytes").f64[0]));
     }
+    // The unknown size is counted in the diagnostics, with the collective it concerns.
+    const Table* d = res.table("diagnostics");
+    ASSERT_NE(d, nullptr);
+    bool counted = false;
+    for (size_t i = 0; i < d->rows(); ++i)
+      if (d->column("name").str[i].find("no message size recorded") != std::string::npos) {
+        counted = true;
+        EXPECT_EQ(d->column("count").i64[i], 1);
+        EXPECT_NE(d->column("example").str[i].find("SendRecv sequence 0"), std::string::npos) << d->column("example").str[i];
+      }
+    EXPECT_EQ(counted, !annotated);
   }
 }

@@ -347,7 +347,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   for (const auto& [key, occ] : coll) ranks_max = std::max(ranks_max, occ.size());
   const int64_t arrival_rows =
       std::min<int64_t>(kArrivalCollectives, static_cast<int64_t>(kArrivalCells / std::max<size_t>(1, ranks_max)));
-  int64_t matched = 0, unmatched = 0;
+  int64_t matched = 0, unmatched = 0, unsized = 0;
+  std::string unsized_example;
   for (auto& [key, occ] : coll) {
     if (occ.size() < 2) {
       ++unmatched;
@@ -382,10 +383,17 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     double sync_ns = static_cast<double>(emin - smax);
     double n = static_cast<double>(occ.size());
     double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), members) : std::nan("");
+    if (bytes <= 0 && ++unsized == 1)
+      unsized_example = (std::get<0>(key).empty() ? std::string() : "process group " + std::get<0>(key) + ", ") +
+                        std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));
     t.add_row({std::get<0>(key), std::get<1>(key), std::get<2>(key), occ.front().algo, static_cast<int64_t>(occ.size()),
                bytes > 0 ? bytes : std::nan(""), dsum / n / 1000.0, sync_ns / 1000.0, static_cast<double>(smax - smin) / 1000.0,
                static_cast<double>(emax - emin) / 1000.0, last_rank, busbw});
   }
+  if (unsized > 0)
+    ctx.diagnostics.add_count("collectives: no message size recorded (no `In msg nelems` with a known dtype on the kernel, "
+                              "no nccl:* annotation with Input Dims); size_bytes and bus_bandwidth_bytes_per_s are unknown",
+                              "info", unsized_example, unsized);
   r.set("collectives_matched_count", matched);
   r.set("collective_arrivals_collectives_count", std::min(matched, arrival_rows));
   r.set("collectives_unmatched_count", unmatched);
