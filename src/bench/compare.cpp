@@ -223,6 +223,19 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     // A command that exits otherwise in B than in A (it crashed under --ignore-failure) did other
     // work: its times are no verdict on speed (a crash in 0.1 s compared as an improvement).
     if (exit_statuses(ma) != exit_statuses(mb)) cc.verdict = "exit_status_differs";
+    // A peak resident set within 25% of Sextant's own at the spawn (max_rss_floor_bytes, kept by
+    // Linux across exec) measured Sextant, not the command: no verdict on the command's memory.
+    // Before 2026-12-03 two such runs, Sextant's own memory grown between them, compared as a
+    // +279% regression of the command.
+    {
+      auto at_floor = [](const Measurement& m, double median) {
+        if (m.metric != "max_rss_bytes" || !m.has_param("max_rss_floor_bytes")) return false;
+        const double floor = std::atof(m.param("max_rss_floor_bytes").c_str());
+        return floor > 0 && median <= 1.25 * floor;
+      };
+      if ((cc.verdict.empty() || cc.verdict == "underpowered" || cc.verdict == "untestable") &&
+          (at_floor(ma, cc.median_a) || at_floor(mb, cc.median_b))) cc.verdict = "at_rss_floor";
+    }
     c.cases.push_back(std::move(cc));
   }
   // Verdicts, after the p-values of the testable cases are adjusted together.
@@ -264,6 +277,22 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     if (opt.correction != "none" && !p.empty()) {
       const auto q = adjust(p, opt.correction);
       for (size_t j = 0; j < idx.size(); ++j) c.cases[idx[j]].p_value = q[j];
+      // Under Benjamini-Hochberg a case's adjusted p depends on the others' p-values. A case that
+      // stays above alpha even with its smallest reachable p (the others unchanged) could not have
+      // been found whatever its change: it is underpowered in this family, as Tarone's rule makes
+      // it under Holm, and keeps its own p. Before 2026-12-03 a case of 5 repetitions a side whose
+      // bus bandwidth halved, among 20, read `unchanged` (adjusted p 0.159) and the gate passed.
+      if (opt.correction == "benjamini-hochberg")
+        for (size_t j = 0; j < idx.size(); ++j) {
+          auto& cc = c.cases[idx[j]];
+          if (!(cc.p_value >= opt.alpha)) continue;
+          std::vector<double> best = p;
+          best[j] = std::min(p[j], cc.min_p_value);
+          if (adjust(best, opt.correction)[j] < opt.alpha) continue;
+          cc.verdict = "underpowered";
+          cc.family_excluded = true;
+          cc.p_value = p[j];
+        }
     }
     for (auto& cc : c.cases) {
       // Direction from the medians; where they are equal (a change of 0, which only passes the
@@ -280,7 +309,8 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       if (!cc.verdict.empty()) {
         ++c.unchecked_count;
         cc.unchecked_failure = cc.verdict == "wrong_results" || cc.verdict == "exit_status_differs" ||
-                               (worse && large && cc.change_fraction != 0 && (!cc.family_excluded || cc.p_value < opt.alpha));
+                               (cc.verdict != "at_rss_floor" && worse && large && cc.change_fraction != 0 &&
+                                (!cc.family_excluded || cc.p_value < opt.alpha));
         c.unchecked_failure_count += cc.unchecked_failure;
         continue;
       }

@@ -50,9 +50,11 @@ struct CaseComparison {
   std::string method;          // exact | normal | welch
   std::string direction;       // worse | better | same: from the medians, or the means where the medians are equal
   std::string verdict;         // regression | improvement | unchanged | untestable | underpowered | wrong_results | parameters_differ
+                               // | exit_status_differs | at_rss_floor (a peak RSS that measured Sextant's own, not the command's)
   bool unchecked_failure = false;  // untestable / underpowered and worse by at least min_effect, or wrong_results
-  // Underpowered under Holm only: its test can reach alpha alone but not the family's share
-  // (Tarone's rule left it out). It fails a gate only when worse by min_effect AND its own p is
+  // Underpowered in the family only: its test can reach alpha alone but not the family's share
+  // (Holm: Tarone's rule left it out; Benjamini-Hochberg: its adjusted p stays above alpha even
+  // at its smallest reachable p; p_value is then its own, unadjusted). It fails a gate only when worse by min_effect AND its own p is
   // below alpha (before 2026-12-02 any such case 5% worse failed, p 0.69 included).
   bool family_excluded = false;
 };

@@ -66,6 +66,8 @@ CpuInfo parse_cpuinfo(const std::string& text) {
     if (key == "processor") ++c.logical_cpus;
     else if (key == "model name" && c.model.empty()) c.model = val;
     else if (key == "cpu MHz") c.max_mhz = std::max(c.max_mhz, std::atof(val.c_str()));
+    else if (key == "vendor_id" && c.vendor.empty()) c.vendor = val;
+    else if (key == "cpu family" && c.family == 0) c.family = std::atoi(val.c_str());
     else if (key == "physical id") phys = val;
     else if (key == "core id") cores.insert({phys, val});
     else if ((key == "flags" || key == "Features") && first_flags) {
@@ -87,7 +89,13 @@ CpuInfo parse_cpuinfo(const std::string& text) {
 CpuVectorPeak cpu_vector_peak(const CpuInfo& cpu) {
   CpuVectorPeak p;
   const bool fma = cpu.has("fma");
-  if (cpu.has("avx512f") && fma) {
+  const bool zen4 = cpu.vendor == "AuthenticAMD" && cpu.family == 25;
+  if (cpu.has("avx512f") && fma && zen4) {
+    // Zen 4 splits a 512-bit operation over its 256-bit pipes (before 2026-12-03 it was counted
+    // as 32 FLOP/cycle, twice its rate: an EPYC 9xx4's efficiency read half).
+    p.isa = "avx512+fma (zen4: 256-bit units)";
+    p.fp64_flops_per_cycle = 4 * 2 * 2;
+  } else if (cpu.has("avx512f") && fma) {
     p.isa = "avx512+fma";
     p.fp64_flops_per_cycle = 8 * 2 * 2;  // 8 lanes x FMA x 2 pipes
   } else if (cpu.has("avx2") && fma) {

@@ -16,6 +16,8 @@ struct CpuInfo {
   double max_mhz = 0;               // highest "cpu MHz" seen
   double model_ghz = 0;             // "@ 2.40GHz" in the model name; 0 when absent
   std::vector<std::string> flags;   // of the first processor
+  std::string vendor;               // "vendor_id": GenuineIntel, AuthenticAMD, ...
+  int family = 0;                   // "cpu family" (AMD Zen 4: 25, Zen 5: 26)
   bool has(const std::string& flag) const;
 };
 
@@ -25,7 +27,9 @@ CpuInfo parse_cpuinfo(const std::string& text);
 // Floating-point operations per cycle per core by vector ISA, from the flags. One FMA counts two
 // operations; two vector FMA pipes per core are assumed (true of Intel cores since Haswell
 // (server Skylake-SP Gold 6xxx/Platinum for AVX-512) and AMD Zen 2 and later; the assumption
-// is written into every peak's provenance).
+// is written into every peak's provenance). AMD Zen 4 (cpu family 25 with avx512f) executes
+// 512-bit instructions on its 256-bit units in two passes: its AVX-512 rate is the AVX2 rate
+// (16 fp64 FLOP/cycle), not 32.
 struct CpuVectorPeak {
   std::string isa;             // avx512+fma | avx2+fma | avx | sse2
   double fp64_flops_per_cycle = 0;

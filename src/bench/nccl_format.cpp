@@ -1,7 +1,9 @@
 #include "bench/nccl_format.hpp"
 
-#include <set>
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -88,7 +90,17 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
       const std::string op = t[1];
       const int64_t size = std::atoll(t[2].c_str());
       std::vector<double> s;
-      for (size_t i = 4; i < t.size(); ++i) s.push_back(std::atof(t[i].c_str()));
+      // Each sample is a duration in seconds: a positive finite number. Before 2026-12-03 atof read
+      // "abc" and "0" as 0 (stored as an infinite bus bandwidth) and "-1e-4" as a negative one.
+      for (size_t i = 4; i < t.size(); ++i) {
+        char* end = nullptr;
+        const double v = std::strtod(t[i].c_str(), &end);
+        if (end == t[i].c_str() || *end != '\0' || !std::isfinite(v) || !(v > 0))
+          throw Error(SourceLocation{file, lineno, 0, "#sextant-samples"},
+                      "sample " + std::to_string(i - 3) + " is '" + t[i] + "', not a positive duration in seconds",
+                      "write each repetition's time in seconds, e.g. 0.000123");
+        s.push_back(v);
+      }
       for (auto it = log.rows.rbegin(); it != log.rows.rend(); ++it)
         if (it->collective == op && it->size_bytes == size) {
           (t[3] == "in-place" ? it->ip_samples_s : it->oop_samples_s) = s;

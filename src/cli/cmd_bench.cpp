@@ -266,6 +266,13 @@ void import_nccl(BenchArgs& a) {
     NcclLog log = parse_nccl_log(text, f, coll);
     if (log.rows.empty())
       throw Error(SourceLocation{f}, "no nccl-tests result rows found", "expected the '#  size  count  type ...' header and rows");
+    // --ranks is for logs that list no ranks: where the log lists them, a different count would
+    // scale its bus bandwidth by another factor than nccl-tests used (8 against a 2-rank log read
+    // 1.75x, silently, before 2026-12-03).
+    if (a.ranks > 0 && log.ranks > 0 && a.ranks != log.ranks)
+      throw Error(SourceLocation{f, 0, 0, "--ranks"},
+                  "--ranks " + std::to_string(a.ranks) + " but the log lists " + std::to_string(log.ranks) + " ranks ('#  Rank N' lines)",
+                  "leave out --ranks: it is for logs that list none");
     if (a.ranks > 0) log.ranks = a.ranks;
     if (log.ranks == 0)
       throw Error(SourceLocation{f, 0, 0, "--ranks"}, "the log lists no '#  Rank N' lines, so the bus factor is unknown", "pass --ranks N");

@@ -225,7 +225,9 @@ void run(CalibrateArgs& a) {
   // Nothing is written when a requested file cannot be (before 2026-12-02 --out was written and
   // then --network-out failed).
   if (!a.network_out.empty() && c.network_yaml.empty())
-    throw Error(SourceLocation{"", 0, 0, "--network-out"}, "the run has no MPI ping-pong measurements", "run `sextant bench --suite comm_mpi`");
+    throw Error(SourceLocation{"", 0, 0, "--network-out"}, "the run has no MPI ping-pong measurements",
+                "the network entry comes from the run that is calibrated: run `sextant bench --suite gemm_cpu --suite comm_mpi` "
+                "(GPU: --suite gpu), both suites in one run");
   Result res = calibration_result(c, r, a.opt);
   add_quality_notes(c, res);
   if (!a.out.empty()) {
@@ -256,9 +258,12 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--id", a->opt.id, "Catalog id of the new entry (default host-calibrated)");
   cmd->add_option("--name", a->opt.name, "Display name (default: CPU model + (calibrated))");
   cmd->add_option("--suite", a->opt.suite, "GEMM suite to fit: gemm_cpu or gpu (default: the run's)");
-  cmd->add_option("--max-fit-dim", a->opt.max_fit_dim, "Hold out shapes whose largest dimension exceeds this");
-  cmd->add_option("--max-fit-skew", a->opt.max_fit_skew, "Hold out shapes whose largest/smallest dimension ratio exceeds this");
-  cmd->add_option("--memory-peak-gb-per-s", a->memory_peak_gb_per_s, "Published peak memory bandwidth (GB/s), for memory_bandwidth_fraction");
+  cmd->add_option("--max-fit-dim", a->opt.max_fit_dim, "Hold out shapes whose largest dimension exceeds this")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-fit-skew", a->opt.max_fit_skew, "Hold out shapes whose largest/smallest dimension ratio exceeds this")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--memory-peak-gb-per-s", a->memory_peak_gb_per_s, "Published peak memory bandwidth (GB/s), for memory_bandwidth_fraction")
+      ->check(CLI::PositiveNumber);
   // Options that qualify another are refused without it (they were ignored, exit 0, before 2026-12-03).
   auto* o_net = cmd->get_option("--network-out");
   cmd->add_option("--memory-peak-source", a->opt.memory_peak_source, "Citation of that peak (with --memory-peak-gb-per-s or --peak-from)");

@@ -139,7 +139,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
                       "trusting a verdict");
   if (c.unchecked_count > 0) {
-    int64_t underpowered = 0, excluded = 0, untestable = 0, wrong = 0, exits = 0;
+    int64_t underpowered = 0, excluded = 0, untestable = 0, wrong = 0, exits = 0, floor = 0;
     double min_p = 1, max_excluded_p = 0;
     for (const auto& x : c.cases) {
       underpowered += x.verdict == "underpowered" && !x.family_excluded;
@@ -147,6 +147,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
       untestable += x.verdict == "untestable";
       wrong += x.verdict == "wrong_results";
       exits += x.verdict == "exit_status_differs";
+      floor += x.verdict == "at_rss_floor";
       if (x.verdict == "underpowered" && !x.family_excluded) min_p = std::min(min_p, x.min_p_value);
       if (x.family_excluded) max_excluded_p = std::max(max_excluded_p, x.min_p_value);
     }
@@ -166,6 +167,10 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
     if (wrong) what += (what.empty() ? "" : ", ") + std::to_string(wrong) + " with wrong results (nccl-tests #wrong > 0)";
     if (exits)
       what += (what.empty() ? "" : ", ") + std::to_string(exits) + " whose command exited otherwise in one run than in the other (exit_statuses)";
+    if (floor)
+      what += (what.empty() ? "" : ", ") + std::to_string(floor) +
+              " whose peak resident set is within 25% of Sextant's own at the spawn (max_rss_floor_bytes): the command's memory "
+              "was not measured, and these never fail the gate";
     r.notes.push_back(std::to_string(c.unchecked_count) + " case(s) could not be checked: " + what + "; " +
                       std::to_string(c.unchecked_failure_count) + " of them worse by at least " + format_double(o.min_effect_fraction) +
                       " or wrong (unchecked_failure)" +

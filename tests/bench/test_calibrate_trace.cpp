@@ -115,6 +115,7 @@ TEST(CalibrateTrace, EntryCarriesTheBaseKernelOverheadInMicroseconds) {
   // The catalog reads kernel_overhead_us; a base entry's overhead must survive the round trip.
   Accelerator base = h100();
   base.kernel_overhead_s = Sourced{4.5e-6, "test", "", true};
+  base.tdp_w = Sourced{500, "", "a 500 W part: no published figure", true};
   Result a;
   Table& rt = a.add_table("roofline");
   for (const char* c : {"op", "input_dims", "dtype"}) rt.add_str(c);
@@ -136,6 +137,10 @@ TEST(CalibrateTrace, EntryCarriesTheBaseKernelOverheadInMicroseconds) {
   const Accelerator& cal = cat->accelerator("h100-test-overhead");
   EXPECT_TRUE(cal.kernel_overhead_s.known);
   EXPECT_NEAR(cal.kernel_overhead_s.value, 4.5e-6, 1e-12);
+  // An estimate of the base stays an estimate, with its basis; a cited value stays cited.
+  EXPECT_NE(cal.tdp_w.estimated.find("a 500 W part: no published figure"), std::string::npos) << c.accelerator_yaml;
+  EXPECT_TRUE(cal.kernel_overhead_s.estimated.empty());
+  EXPECT_EQ(cal.kernel_overhead_s.source.rfind("base", 0), 0u) << cal.kernel_overhead_s.source;
 }
 
 TEST(CalibrateTrace, TooFewShapesIsAClearError) {

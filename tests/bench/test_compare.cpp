@@ -343,4 +343,25 @@ TEST(Compare, TiesAndHolmRaiseTheSmallestReachableP) {
   EXPECT_TRUE(c.cases[1].unchecked_failure);
   EXPECT_EQ(c.unchecked_failure_count, 1);
   EXPECT_DOUBLE_EQ(c.family_alpha, 0.025);
+  // Benjamini-Hochberg over 20 cases of 5 repetitions: the halved case's p, 2 / C(10, 5) = 0.0079,
+  // adjusts to 0.159 and no change could do better. It is underpowered in the family and fails
+  // the gate; before 2026-12-03 it read `unchanged` and the gate passed. The 19 interleaved cases
+  // (p 0.69) are underpowered too, and fail nothing.
+  std::vector<std::vector<double>> sa, sb;
+  for (int i = 0; i < 20; ++i) {
+    sa.push_back({100, 102, 104, 106, 108});
+    sb.push_back(i == 7 ? std::vector<double>{50, 51, 52, 53, 54} : std::vector<double>{101, 103, 105, 107, 109});
+  }
+  CompareOptions bh;
+  bh.correction = "benjamini-hochberg";
+  c = compare_runs(with(sa), with(sb), bh);
+  EXPECT_EQ(c.cases[7].verdict, "underpowered");
+  EXPECT_TRUE(c.cases[7].family_excluded);
+  EXPECT_NEAR(c.cases[7].p_value, 2.0 / 252, 1e-12);
+  EXPECT_TRUE(c.cases[7].unchecked_failure);
+  EXPECT_EQ(c.unchecked_failure_count, 1);
+  EXPECT_FALSE(c.cases[0].unchecked_failure);
+  // Where the family lets it through (20 cases all halved: each adjusts to 0.0079), it is a regression.
+  c = compare_runs(with(sa), with(std::vector<std::vector<double>>(20, {50, 51, 52, 53, 54})), bh);
+  EXPECT_EQ(c.regression_count, 20);
 }

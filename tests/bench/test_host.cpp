@@ -38,6 +38,19 @@ TEST(CpuPeak, FlopsPerCycleByVectorIsa) {
   EXPECT_EQ(cpu_vector_peak(c).isa, "avx512+fma");
   EXPECT_EQ(cpu_vector_peak(c).fp64_flops_per_cycle, 32);
   EXPECT_EQ(cpu_vector_peak(c).bf16_flops_per_cycle, 128);
+  // AMD Zen 4 (family 25) runs AVX-512 on 256-bit units: the AVX2 rate. Zen 5 (26) has full width.
+  c.vendor = "AuthenticAMD";
+  c.family = 25;
+  EXPECT_EQ(cpu_vector_peak(c).fp64_flops_per_cycle, 16);
+  EXPECT_EQ(cpu_vector_peak(c).bf16_flops_per_cycle, 64);
+  c.family = 26;
+  EXPECT_EQ(cpu_vector_peak(c).fp64_flops_per_cycle, 32);
+  const CpuInfo genoa = parse_cpuinfo(
+      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+      "model name\t: AMD EPYC 9654 96-Core Processor\nflags\t\t: sse2 avx fma avx2 avx512f avx512_bf16\n");
+  EXPECT_EQ(genoa.vendor, "AuthenticAMD");
+  EXPECT_EQ(genoa.family, 25);
+  EXPECT_EQ(cpu_vector_peak(genoa).fp64_flops_per_cycle, 16);
 }
 
 TEST(CpuPeak, PeakIsCoresTimesClockTimesFlopsPerCycle) {

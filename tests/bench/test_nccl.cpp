@@ -88,6 +88,19 @@ TEST(NcclFormat, RenderedRowsParseBackAndSamplesAttach) {
   const auto ms = nccl_measurements(back, "comm_mpi", "sextant-mpi-bench");
   // 2 ranks: factor 2(n-1)/n = 1; busbw per repetition = size / time.
   EXPECT_DOUBLE_EQ(ms.back().samples[0], 1073741824 / 0.0063);
+  // A sample that is not a positive duration is an error at its line (0 had been stored as an
+  // infinite bus bandwidth, "abc" too, and a negative time as a negative bandwidth).
+  const std::string head = text.substr(0, text.rfind("#sextant-samples"));
+  for (const char* bad : {"0", "abc", "-1e-4", "nan", "0.001x"}) {
+    try {
+      parse_nccl_log(head + "#sextant-samples all_reduce 1073741824 out-of-place 0.0063 " + bad + "\n", "rendered");
+      ADD_FAILURE() << bad;
+    } catch (const sextant::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("not a positive duration"), std::string::npos) << e.what();
+      EXPECT_EQ(e.where().key, "#sextant-samples");
+      EXPECT_GT(e.where().line, 0);
+    }
+  }
 }
 
 TEST(NcclFormat, RowsWithoutAKnownCollectiveAreAnErrorNamingTheLine) {

@@ -115,8 +115,9 @@ class BenchCli(unittest.TestCase):
         def set_metric(run, metric, value):
             for (i,) in con.execute("select id from measurements where run_id = ? and metric = ?", (run, metric)).fetchall():
                 con.execute("update samples set value = ? where measurement_id = ?", (value, i))
-        set_metric(1, "max_rss_bytes", 5632000)
-        set_metric(2, "max_rss_bytes", 5947392)
+        # (above 1.25x Sextant's own RSS at the spawn, max_rss_floor_bytes: measured, judged)
+        set_metric(1, "max_rss_bytes", 56320000)
+        set_metric(2, "max_rss_bytes", 59473920)
         set_metric(1, "user_s", 0.0)
         set_metric(2, "user_s", 0.045)
         con.commit()
@@ -134,6 +135,17 @@ class BenchCli(unittest.TestCase):
         self.assertTrue(any("cannot give a p below 0.1" in n for n in r["notes"]), r["notes"])
         p, r = as_json("history", "compare", "1", "2", "--metric", "max_rss_bytes", "--allow-unchecked", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 0, p.stderr)
+        # At or below Sextant's own peak at the spawn the figure measured Sextant, not /bin/true:
+        # 4x more is no verdict and fails no gate (it read as a regression before 2026-12-03).
+        con = sqlite3.connect(self.db)
+        set_metric(1, "max_rss_bytes", 1000000)
+        set_metric(2, "max_rss_bytes", 4000000)
+        con.commit()
+        con.close()
+        p, r = as_json("history", "compare", "1", "2", "--metric", "max_rss_bytes", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(rows(table(r, "cases"))[0]["verdict"], "at_rss_floor")
+        self.assertTrue(any("within 25% of Sextant's own" in n for n in r["notes"]), r["notes"])
         # A baseline median of 0 against 0.045 s is a change, not "0%".
         p, r = as_json("history", "compare", "1", "2", "--metric", "user_s", "--db", self.db, check=False)
         case = rows(table(r, "cases"))[0]
@@ -141,6 +153,11 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(case["direction"], "worse")  # more user time; JSON writes the infinite change as null
         # A candidate that lacks cases of the baseline fails the gate, with the cases named.
         sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "--db", self.db, "-q")
+        # --ranks is for logs that list none: against the log's own 8 ranks it is an error.
+        p = sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"),
+                    "--ranks", "2", "--no-db", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--ranks 2 but the log lists 8 ranks", p.stderr)
         sextant("bench", "import-nccl", os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "--db", self.db, "-q")
         con = sqlite3.connect(self.db)
         con.execute("delete from samples where measurement_id in (select id from measurements where run_id = 4 and name like '%size=1073741824%')")
@@ -177,7 +194,13 @@ class BenchCli(unittest.TestCase):
         con.close()
         empty = os.path.join(self.dir, "empty.db")
         open(empty, "w").close()
-        for path in (foreign, empty):
+        # A foreign file with a runs table of its own (MLflow's has one) is not ours either.
+        mlflow = os.path.join(self.dir, "mlflow.db")
+        con = sqlite3.connect(mlflow)
+        con.execute("create table runs(x)")
+        con.commit()
+        con.close()
+        for path in (foreign, empty, mlflow):
             before = open(path, "rb").read()
             p = sextant("history", "list", "--db", path, check=False)
             self.assertEqual(p.returncode, 2)

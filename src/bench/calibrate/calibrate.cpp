@@ -314,7 +314,8 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   }
   if (suite.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, fmt::format("run {} has no GEMM measurements to calibrate from", run.id),
-                "run `sextant bench --suite gemm_cpu` first");
+                "calibrate fits the accelerator entry from one run, and writes the network entry (--network-out) beside it "
+                "from the same run: run `sextant bench --suite gemm_cpu --suite comm_mpi` (GPU: --suite gpu)");
   {
     // A --suite the run never measured is its own error (it read as a missing --peak-from).
     int64_t in_suite = 0;

@@ -20,6 +20,14 @@ namespace {
 
 std::string q(const std::string& s) { return nlohmann::json(s).dump(); }
 std::string sourced(double v, const std::string& source) { return fmt::format("{{value: {}, source: {}}}", format_double(v), q(source)); }
+// A value carried over from the base entry (v: in this file's units): an estimate stays an
+// estimate with the base's basis (before 2026-12-03 every carried value was written as
+// `source: base`, and the base's estimated 500 W peak read as a cited one).
+std::string carried(const Sourced& from, double v, const std::string& source = "base") {
+  if (!from.estimated.empty())
+    return fmt::format("{{value: {}, estimated: {}}}", format_double(v), q(source + " (estimated there: " + from.estimated + ")"));
+  return sourced(v, source);
+}
 
 double prod(const std::vector<double>& v, size_t from, size_t to) {
   double p = 1;
@@ -300,23 +308,23 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   if (base.year > 0) y += "    year: " + std::to_string(base.year) + "\n";
   y += "    peak_tflops:\n";
   for (const auto& [d, s] : base.peak_flops)
-    if (s.known) y += "      " + to_string(d) + ": " + sourced(s.value / 1e12, "base") + "\n";
-  if (base.memory_bytes.known) y += "    memory_gib: " + sourced(base.memory_bytes.value / (1024.0 * 1024 * 1024), "base") + "\n";
+    if (s.known) y += "      " + to_string(d) + ": " + carried(s, s.value / 1e12) + "\n";
+  if (base.memory_bytes.known) y += "    memory_gib: " + carried(base.memory_bytes, base.memory_bytes.value / (1024.0 * 1024 * 1024)) + "\n";
   if (base.memory_bandwidth_bytes_per_s.known)
-    y += "    memory_bandwidth_gb_per_s: " + sourced(base.memory_bandwidth_bytes_per_s.value / 1e9, "base") + "\n";
+    y += "    memory_bandwidth_gb_per_s: " + carried(base.memory_bandwidth_bytes_per_s, base.memory_bandwidth_bytes_per_s.value / 1e9) + "\n";
   // Everything the trace does not measure is the base's (power, cache, units, price, power caps).
   for (const auto& [key, v, scale] : {std::tuple<const char*, const Sourced*, double>{"cache_mib", &base.cache_bytes, 1.0 / (1024.0 * 1024)},
                                       {"compute_units", &base.compute_units, 1.0},
                                       {"tdp_w", &base.tdp_w, 1.0},
                                       {"idle_w", &base.idle_w, 1.0},
                                       {"price_usd", &base.price_usd, 1.0}})
-    if (v->known) y += std::string("    ") + key + ": " + sourced(v->value * scale, "base") + "\n";
+    if (v->known) y += std::string("    ") + key + ": " + carried(*v, v->value * scale) + "\n";
   if (!base.power_caps.empty()) {
     y += "    power_caps:\n";
     for (const auto& pc : base.power_caps) {
       y += "      - power_w: " + format_double(pc.power_w) + "\n";
-      if (pc.clock_mhz.known) y += "        clock_mhz: " + sourced(pc.clock_mhz.value, "base") + "\n";
-      if (pc.bf16_tflops.known) y += "        bf16_tflops: " + sourced(pc.bf16_tflops.value / 1e12, "base") + "\n";
+      if (pc.clock_mhz.known) y += "        clock_mhz: " + carried(pc.clock_mhz, pc.clock_mhz.value) + "\n";
+      if (pc.bf16_tflops.known) y += "        bf16_tflops: " + carried(pc.bf16_tflops, pc.bf16_tflops.value / 1e12) + "\n";
     }
   }
   y += "    efficiency:\n";
@@ -335,7 +343,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     for (const auto& f : c.gemm) fitted = fitted || f.dtype == to_string(d);
     if (!fitted && fr.known)
       y += "        " + to_string(d) + ": " +
-           sourced(fr.value * carry_scale, carry_scale != 1.0 ? "base, x the base's sustained_compute_fraction " + format_double(carry_scale) : "base") + "\n";
+           carried(fr, fr.value * carry_scale, carry_scale != 1.0 ? "base, x the base's sustained_compute_fraction " + format_double(carry_scale) : "base") + "\n";
   }
   std::string fitted_dtypes;
   for (const auto& f : c.gemm) fitted_dtypes += (fitted_dtypes.empty() ? "" : ", ") + f.dtype;
@@ -345,7 +353,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
        "\n";
   if (opt.trace_rates == "burst") {
     if (base.sustained_compute_fraction.known)
-      y += "      sustained_compute_fraction: " + sourced(base.sustained_compute_fraction.value, "base (the traced rates are burst rates, --trace-rates burst)") + "\n";
+      y += "      sustained_compute_fraction: " + carried(base.sustained_compute_fraction, base.sustained_compute_fraction.value, "base (the traced rates are burst rates, --trace-rates burst)") + "\n";
   } else {
     y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates (--trace-rates sustained)") + "\n";
   }
@@ -359,7 +367,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
                             Carried{"attention_fraction", &base.attention_fraction, 1.0},
                             Carried{"kernel_overhead_us", &base.kernel_overhead_s, 1e6},
                             Carried{"comm_compute_interference", &base.comm_compute_interference, 1.0}})
-    if (cr.value->known) y += std::string("      ") + cr.key + ": " + sourced(cr.value->value * cr.scale, "base") + "\n";
+    if (cr.value->known) y += std::string("      ") + cr.key + ": " + carried(*cr.value, cr.value->value * cr.scale) + "\n";
   c.accelerator_yaml = y;
   return c;
 }

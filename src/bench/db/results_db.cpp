@@ -250,13 +250,23 @@ ResultsDb ResultsDb::open_existing(const std::string& path) {
     if (rc == SQLITE_ROW) ours = sqlite3_column_int64(st, 0) == 1;
     else if (rc != SQLITE_NOTADB) failure = sqlite3_errmsg(raw);
     sqlite3_finalize(st);
+    // A runs table alone is not ours (MLflow's database has one): our schema version is set too.
+    // Before 2026-12-03 such a file passed, and `history list` failed with "no such table: hosts".
+    if (ours && failure.empty()) {
+      st = nullptr;
+      rc = sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &st, nullptr);
+      if (rc == SQLITE_OK) rc = sqlite3_step(st);
+      if (rc == SQLITE_ROW) ours = sqlite3_column_int64(st, 0) >= 1;
+      else failure = sqlite3_errmsg(raw);
+      sqlite3_finalize(st);
+    }
   } else {
     failure = raw ? sqlite3_errmsg(raw) : "out of memory";
   }
   sqlite3_close(raw);
   if (!failure.empty()) throw Error(SourceLocation{path, 0, 0, "--db"}, "cannot read results database: " + failure);
   if (!ours)
-    throw Error(SourceLocation{path, 0, 0, "--db"}, "not a Sextant results database (no runs table; empty, foreign or not SQLite)",
+    throw Error(SourceLocation{path, 0, 0, "--db"}, "not a Sextant results database (no runs table or no schema version of ours; empty, foreign or not SQLite)",
                 "give the database sextant bench wrote (--db), or run sextant bench to make one");
   return ResultsDb(path, kAsItIs);
 }
