@@ -57,7 +57,12 @@ void add_validate_command(CLI::App& app) {
     const auto& miss = training ? mt : mi;
     if (miss.size() * 2 < (training ? nt : ni)) {
       std::string list;
-      for (const auto& c : miss) list += (list.empty() ? "" : ", ") + c;
+      for (const auto& c : miss) {
+        list += (list.empty() ? "" : ", ") + c;
+        // A header column that is a near miss of the missing one ("target_step_time").
+        const std::string near = closest_match(c, header);
+        if (!near.empty()) list += " (the header has '" + near + "')";
+      }
       throw Error(SourceLocation{a->file, 1}, std::string("not a ") + (training ? "training" : "inference") +
                                                    " validation CSV: missing columns " + list,
                   training ? "the training schema: data/validation/README.md" : "the inference schema: data/validation/inference-README.md");

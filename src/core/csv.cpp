@@ -19,11 +19,18 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
   auto end_record = [&] {
     fields.push_back(cur);
     cur.clear();
-    // A blank line, or a row of empty fields only (",,,,": what spreadsheets export below the data).
+    // A blank line, or a row of empty fields only (",,,,": what spreadsheets export below the data),
+    // whitespace included (a last line of two spaces had stopped the run as "1 fields").
     bool blank = true;
-    for (const auto& f : fields) blank = blank && f.empty();
+    for (const auto& f : fields) blank = blank && f.find_first_not_of(" \t") == std::string::npos;
     if (!blank) {
       if (t.header_.empty()) {
+        // Column names without the spaces around them ("id, source, model" is a common export):
+        // with them, no column matched and the file "matched no known schema".
+        for (auto& f : fields) {
+          const size_t b = f.find_first_not_of(" \t"), e = f.find_last_not_of(" \t");
+          f = b == std::string::npos ? std::string() : f.substr(b, e - b + 1);
+        }
         t.header_ = fields;
         // A column named twice: which one a reader takes is arbitrary (the first was, silently).
         for (size_t a = 0; a < fields.size(); ++a)
@@ -104,18 +111,24 @@ size_t CsvTable::col(const std::string& name) const {
 }
 
 static double parse_f64(const CsvTable& t, size_t row, const std::string& name, const std::string& s) {
-  try {
-    size_t pos = 0;
-    const double v = std::stod(s, &pos);
-    if (pos == s.size() && std::isfinite(v)) return v;
-  } catch (const std::logic_error&) {
+  // A decimal number, spaces around it allowed: std::stod alone also read hexadecimal ("0x20"
+  // as 32) and "inf"/"nan" words.
+  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  if (b != std::string::npos) {
+    const std::string v_text = s.substr(b, e - b + 1);
+    if (v_text.find_first_not_of("0123456789+-.eE") == std::string::npos) try {
+        size_t pos = 0;
+        const double v = std::stod(v_text, &pos);
+        if (pos == v_text.size() && std::isfinite(v)) return v;
+      } catch (const std::logic_error&) {
+      }
   }
-  throw Error(SourceLocation{t.file(), t.line_of(row), 0, name}, "expected a finite number, got '" + s + "'");
+  throw Error(SourceLocation{t.file(), t.line_of(row), 0, name}, "expected a finite decimal number, got '" + s + "'");
 }
 
 double CsvTable::f64(size_t row, const std::string& name) const {
   const auto& s = at(row, name);
-  if (s.empty()) throw Error(SourceLocation{file_, line_of(row), 0, name}, "value is missing");
+  if (s.empty()) throw Error(SourceLocation{file_, line_of(row), 0, name}, "value is missing", "this column is required in every row");
   return parse_f64(*this, row, name, s);
 }
 double CsvTable::f64(size_t row, const std::string& name, double dflt) const {
@@ -124,7 +137,8 @@ double CsvTable::f64(size_t row, const std::string& name, double dflt) const {
 }
 int64_t CsvTable::i64(size_t row, const std::string& name) const {
   const double v = f64(row, name);
-  if (v != std::floor(v)) throw Error(SourceLocation{file_, line_of(row), 0, name}, "expected an integer");
+  if (v != std::floor(v))
+    throw Error(SourceLocation{file_, line_of(row), 0, name}, "expected an integer, got '" + at(row, name) + "'");
   // 2^53: beyond it a double no longer holds every integer (and beyond 2^63 the cast is undefined).
   if (std::fabs(v) > 9007199254740992.0)
     throw Error(SourceLocation{file_, line_of(row), 0, name}, "integer out of range: '" + at(row, name) + "'");

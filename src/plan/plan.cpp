@@ -1341,6 +1341,7 @@ Placement place(const PracticeView& v, const Candidate& own, bool moe, double ow
 Result check_against_practice(const std::string& training_csv, const Catalog& cat, const SearchOptions& opt,
                               const Estimator& est, const Progress& progress, const Distribution& dist) {
   const CsvTable t = CsvTable::read_file(training_csv);
+  check_training_columns(t);
   struct Row {
     size_t row;
     Scenario s;

@@ -28,6 +28,35 @@ double target_step_time_of(const CsvTable& t, size_t row) {
   return v;
 }
 
+// Optional columns the harness reads (docs/validation.md), and the descriptive columns of the
+// bundled file that it does not: a header column that is neither, but a near miss of one the
+// harness reads (`head_dims`, `frameworks`), is an error. It had been ignored as an extra column,
+// silently, and the row ran without it (the SC'21 rows went from +3% to -30% without their
+// framework; a misspelt known_issue put the regression row into --fit).
+static const std::vector<std::string> kOptional = {
+    "num_experts", "moe_topk", "moe_ffn_hidden", "shared_experts", "dense_layers", "gpus_per_node", "tp_comm_overlap",
+    "overlap_grad_reduce", "overlap_param_gather", "ep_comm_overlap", "framework", "head_dim", "fp8_recipe", "moe_dispatcher",
+    "known_issue"};
+static const std::vector<std::string> kDescriptive = {"target_tokens_per_s_per_gpu", "derivation", "confidence", "notes"};
+
+void check_training_columns(const CsvTable& t) {
+  std::vector<std::string> read = kRequired;
+  read.insert(read.end(), kOptional.begin(), kOptional.end());
+  std::vector<std::string> known = read;
+  known.insert(known.end(), kDescriptive.begin(), kDescriptive.end());
+  const auto& header = t.header();
+  for (size_t i = 0; i < header.size(); ++i) {
+    const std::string& h = header[i];
+    if (h.empty() || std::find(known.begin(), known.end(), h) != known.end()) continue;
+    const std::string near = closest_match(h, read);
+    if (!near.empty() && std::find(header.begin(), header.end(), near) == header.end())
+      throw Error(SourceLocation{t.file(), 1, static_cast<int>(i + 1), h},
+                  "column '" + h + "' is not one the harness reads, and it is close to '" + near +
+                      "', which it does read: as written the column would be ignored",
+                  "rename it to '" + near + "'; columns the harness does not read are accepted when they are not near misses");
+  }
+}
+
 std::vector<std::string> missing_training_columns(const std::vector<std::string>& header) {
   std::vector<std::string> out;
   for (const auto& c : kRequired)
@@ -36,6 +65,44 @@ std::vector<std::string> missing_training_columns(const std::vector<std::string>
 }
 
 bool looks_like_training_csv(const std::vector<std::string>& header) { return missing_training_columns(header).empty(); }
+
+namespace {
+// The CSV column a scenario key comes from, for errors raised by the scenario's own checks
+// (check_plan, ModelConfig::validate), which name scenario keys: `parallel.dp` is the column
+// `dp`, `moe.topk` is `moe_topk`. Keys without a column of their own (a plan product) name the
+// columns involved.
+std::string csv_column_of(const std::string& key) {
+  static const std::vector<std::pair<std::string, std::string>> kMap = {
+      {"moe.topk", "moe_topk"}, {"moe.num_experts", "num_experts"}, {"moe.expert_ffn_hidden", "moe_ffn_hidden"},
+      {"moe.shared_experts", "shared_experts"}, {"moe.dense_layers", "dense_layers"}, {"training.micro_batch", "micro_batch"},
+      {"training.global_batch", "global_batch"}, {"training.seq_len", "seq_len"}, {"training.precision", "precision"},
+      {"training.recompute", "recompute"}};
+  for (const auto& [k, c] : kMap)
+    if (key == k) return c;
+  for (const char* prefix : {"parallel.", "training.", "model.", "moe."})
+    if (key.rfind(prefix, 0) == 0) return key.substr(std::string(prefix).size());
+  return key;
+}
+
+// Runs a scenario check and re-raises its error at the row's line, under the CSV column.
+template <class F>
+void at_row(const CsvTable& t, size_t r, F&& check) {
+  try {
+    check();
+  } catch (const Error& e) {
+    std::string col = csv_column_of(e.where().key);
+    std::string msg = e.message();
+    // The plan's product has no key of its own in a scenario's derived dp; in the CSV every
+    // degree is a column.
+    if (col == "dp" && msg.find("tp*pp*dp*cp") != std::string::npos) col = "num_gpus";
+    if (!col.empty() && !t.has(col)) {
+      msg += " (scenario key " + e.where().key + ")";
+      col.clear();
+    }
+    throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, msg, e.hint());
+  }
+}
+}  // namespace
 
 Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& cat) {
   const SourceLocation where{t.file(), t.line_of(r)};
@@ -66,12 +133,20 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   m.layers = int_col("layers", 1);
   m.hidden = int_col("hidden", 1);
   m.heads = int_col("heads", 1);
-  m.kv_heads = int_col("kv_heads", 1, m.heads);
+  // Required columns have no default: an empty kv_heads, cp, ep, zero_stage or recompute had run
+  // as no GQA, 1, 1, 0 and none, silently (an empty ep moved GPT-OSS from -18% to +27%).
+  m.kv_heads = int_col("kv_heads", 1);
   // Optional `head_dim` column: models whose query width heads*head_dim differs from hidden
-  // (Qwen3, GPT-OSS) state it; empty or absent: hidden / heads.
-  m.head_dim = m.hidden / m.heads;
+  // (Qwen3, GPT-OSS) state it; empty or absent: hidden / heads, which must then divide.
   if (t.has("head_dim") && !t.at(r, "head_dim").empty()) {
     m.head_dim = int_col("head_dim", 1);
+  } else {
+    if (m.hidden % m.heads != 0)
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "hidden"},
+                  "hidden " + std::to_string(m.hidden) + " is not a multiple of heads " + std::to_string(m.heads) +
+                      ", and the row gives no head_dim",
+                  "state the model's head_dim (a column), or correct hidden or heads");
+    m.head_dim = m.hidden / m.heads;
   }
   m.ffn_hidden = int_col("ffn_hidden", 0, 0);
   m.vocab = int_col("vocab", 1);
@@ -89,7 +164,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     x.dense_layers = int_col("dense_layers", 0, 0);
     m.moe = x;
   }
-  m.validate(where);
+  at_row(t, r, [&] { m.validate(where); });
 
   const std::string sys = t.at(r, "system");
   if (!cat.has_system(sys))
@@ -111,14 +186,14 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   p.tp = int_col("tp", 1);
   p.pp = int_col("pp", 1);
   p.dp = int_col("dp", 1);
-  p.cp = int_col("cp", 1, 1);
-  p.ep = int_col("ep", 1, 1);
+  p.cp = int_col("cp", 1);
+  p.ep = int_col("ep", 1);
   p.etp = 1;
-  p.vpp = int_col("vpp", 1, 1);
+  p.vpp = int_col("vpp", 1, 1);  // empty: 1, which the schema reads as "not stated"
   // `unknown` (data/validation/README.md) is the empty cell's policy, not an error.
   std::string sp = t.at(r, "sequence_parallel") == "unknown" ? std::string() : choice_col("sequence_parallel", {"true", "false", "", "unknown"});
   p.sequence_parallel = sp == "true" || (sp != "false" && p.tp > 1);
-  p.zero_stage = int_col("zero_stage", 0, 0);
+  p.zero_stage = int_col("zero_stage", 0);
   if (p.zero_stage > 3)
     throw Error(SourceLocation{t.file(), t.line_of(r), 0, "zero_stage"}, "zero_stage must be 0, 1, 2 or 3, got '" + t.at(r, "zero_stage") + "'");
   p.schedule = p.vpp > 1 ? "interleaved-1f1b" : "1f1b";
@@ -156,7 +231,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     if (fw.attention_peak_fraction.known) tr.attention_peak_fraction = fw.attention_peak_fraction.value;
     tr.flash_attention = framework_has_flash_attention(fw);
   }
-  const std::string rc = choice_col("recompute", {"none", "selective", "full", ""});
+  const std::string rc = choice_col("recompute", {"none", "selective", "full"});
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
   // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient
   // reduction and parameter gathering overlapped, TP communication not).
@@ -200,7 +275,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     p.stage_layers.clear();
     p.stage_rule = m.layers % p.pp == 0 ? "even" : "fewer-first-last";
   }
-  check_plan(s, where);
+  at_row(t, r, [&] { check_plan(s, where); });
   return s;
 }
 
@@ -306,9 +381,14 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   if (!looks_like_training_csv(t.header())) {
     std::string missing;
     for (const auto& c : kRequired)
-      if (!t.has(c)) missing += (missing.empty() ? "" : ", ") + c;
+      if (!t.has(c)) {
+        missing += (missing.empty() ? "" : ", ") + c;
+        const std::string near = closest_match(c, t.header());
+        if (!near.empty()) missing += " (the header has '" + near + "')";
+      }
     throw Error(SourceLocation{path, 1}, "not a training validation CSV: missing columns " + missing);
   }
+  check_training_columns(t);
   if (t.rows() == 0) throw Error(SourceLocation{path, 1}, "no data rows: the file has a header only", "add rows below the header");
   if (opt.engine != "estimate" && opt.engine != "simulate")
     throw Error(SourceLocation{"", 0, 0, "--engine"}, "unknown engine '" + opt.engine + "'",

@@ -34,6 +34,10 @@ bool looks_like_training_csv(const std::vector<std::string>& header);
 // The training schema's required columns a header lacks (empty: it is a training CSV).
 std::vector<std::string> missing_training_columns(const std::vector<std::string>& header);
 
+// Refuses a header column that the harness does not read but that is a near miss of one it does
+// (`head_dims` for `head_dim`): the column would be ignored. Other extra columns are accepted.
+void check_training_columns(const CsvTable& t);
+
 // The scenario a row describes.
 Scenario scenario_from_training_row(const CsvTable& t, size_t row, const Catalog& cat);
 

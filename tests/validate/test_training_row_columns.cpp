@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -85,6 +86,97 @@ TEST(TrainingRowColumns, BadValuesNameFileLineColumnAndChoices) {
       EXPECT_NE(what.find(c.column), std::string::npos) << what;
       EXPECT_NE(what.find(c.hint), std::string::npos) << what;
     }
+  }
+}
+
+// Review of 2026-12-03: required columns have no silent default, a near-miss column name is not
+// ignored, and errors of the scenario's own checks name the CSV's column.
+TEST(TrainingRowColumns, EmptyRequiredCellsAreErrorsNotDefaults) {
+  const std::string good = row("", "", "");
+  const std::string cells = good.substr(good.find('\n') + 1);
+  // Column index of each required column in kHeader, emptied one at a time.
+  std::vector<std::string> header;
+  {
+    std::string h = kHeader;
+    h.pop_back();
+    size_t a = 0;
+    for (size_t b; (b = h.find(',', a)) != std::string::npos; a = b + 1) header.push_back(h.substr(a, b - a));
+    header.push_back(h.substr(a));
+  }
+  for (const char* col : {"kv_heads", "cp", "ep", "zero_stage", "recompute", "layers", "tp"}) {
+    std::vector<std::string> f;
+    size_t a = 0;
+    std::string line = cells.substr(0, cells.size() - 1);
+    for (size_t b; (b = line.find(',', a)) != std::string::npos; a = b + 1) f.push_back(line.substr(a, b - a));
+    f.push_back(line.substr(a));
+    const size_t i = static_cast<size_t>(std::find(header.begin(), header.end(), col) - header.begin());
+    ASSERT_LT(i, f.size()) << col;
+    f[i].clear();
+    std::string text = kHeader;
+    for (size_t k = 0; k < f.size(); ++k) text += (k ? "," : "") + f[k];
+    text += "\n";
+    try {
+      scenario(text);
+      ADD_FAILURE() << col << ": an empty cell was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().key, col) << e.what();
+      EXPECT_EQ(e.where().line, 2) << e.what();
+    }
+  }
+  // vpp stays optional: empty is 1, the schema's "not stated".
+  std::string text = good;
+  EXPECT_EQ(scenario(text).plan.vpp, 1);
+}
+
+TEST(TrainingRowColumns, NearMissColumnsAndHeadDimAreErrors) {
+  // `head_dims` beside no `head_dim`: would be ignored.
+  std::string text = row("128", "", "");
+  const std::string renamed = std::string(text).replace(text.find("head_dim"), 8, "head_dims");
+  try {
+    check_training_columns(CsvTable::parse(renamed, "rows.csv"));
+    ADD_FAILURE() << "head_dims accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "head_dims");
+    EXPECT_NE(std::string(e.what()).find("rename it to 'head_dim'"), std::string::npos) << e.what();
+  }
+  // Columns the harness does not read and that are no near miss are accepted (notes, a note of one's own).
+  EXPECT_NO_THROW(check_training_columns(CsvTable::parse(std::string(text).replace(text.find("head_dim"), 8, "reviewer"), "rows.csv")));
+  EXPECT_NO_THROW(check_training_columns(CsvTable::parse(text, "rows.csv")));
+  // hidden not a multiple of heads without a head_dim: an error, not a rounded-down head.
+  std::string odd = row("", "", "");
+  odd.replace(odd.find(",2048,32,"), 9, ",2300,32,");
+  try {
+    scenario(odd);
+    ADD_FAILURE() << "hidden 2300 / 32 heads accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "hidden");
+  }
+  // A header with spaces after the commas reads as the same columns.
+  std::string spaced = row("", "", "");
+  for (size_t at = 0; (at = spaced.find(',', at)) != std::string::npos && at < spaced.find('\n'); at += 2) spaced.insert(at + 1, " ");
+  EXPECT_EQ(scenario(spaced).model.heads, 32);
+}
+
+TEST(TrainingRowColumns, PlanErrorsNameTheCsvColumn) {
+  std::string text = row("", "", "");
+  // num_gpus 17 against tp*pp*dp*cp = 16: the CSV has num_gpus, not the scenario's derived dp.
+  text.replace(text.find("dgx-h100,16,"), 12, "dgx-h100,17,");
+  try {
+    scenario(text);
+    ADD_FAILURE() << "17 GPUs accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "num_gpus") << e.what();
+    EXPECT_EQ(e.where().line, 2);
+  }
+  // A hexadecimal number is not a number of this file.
+  std::string hex = row("", "", "");
+  hex.replace(hex.find("dgx-h100,16,"), 12, "dgx-h100,0x10,");
+  try {
+    scenario(hex);
+    ADD_FAILURE() << "0x10 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "num_gpus");
+    EXPECT_NE(std::string(e.what()).find("decimal"), std::string::npos) << e.what();
   }
 }
 
