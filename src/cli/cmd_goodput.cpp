@@ -68,16 +68,28 @@ Result fit(const GoodputArgs& a) {
   t.add_f64("weibull_shape_ci95_low");
   t.add_f64("weibull_shape_ci95_high");
   t.add_f64("exponential_lr_p_value");
+  t.add_f64("time_resolution_s");  // > 0: times at this resolution, with ties, fitted interval-censored
+  t.add_i64("tied_gaps_count");
   int64_t total = 0;
-  bool any_kept_exponential = false;
+  bool any_kept_exponential = false, any_censored = false, any_dropped_ties = false;
   for (const auto& p : f) {
     total += p.count;
     const double nan = std::nan("");
     any_kept_exponential |= p.shape_fitted && !p.weibull_selected;
     t.add_row({p.process.name, p.process.component, p.count, p.process.rate_per_node_s * 86400.0 * 1000.0,
                p.mean_interarrival_s, p.process.distribution, p.shape_fitted ? p.weibull_shape : nan,
-               p.shape_fitted ? p.shape_ci_low : nan, p.shape_fitted ? p.shape_ci_high : nan, p.shape_fitted ? p.lr_p_value : nan});
+               p.shape_fitted ? p.shape_ci_low : nan, p.shape_fitted ? p.shape_ci_high : nan, p.shape_fitted ? p.lr_p_value : nan,
+               p.time_resolution_s > 0 ? p.time_resolution_s : nan, p.tied_gaps});
+    any_censored |= p.time_resolution_s > 0;
+    any_dropped_ties |= p.shape_fitted && p.time_resolution_s == 0 && p.tied_gaps > 0;
   }
+  if (any_censored)
+    r.notes.push_back("incident times with ties at a common resolution (time_resolution_s, e.g. a log in whole hours) are fitted as "
+                      "interval-censored at that resolution: dropping the ties would leave out the short gaps and make the "
+                      "incidents look regular (shape above 1)");
+  if (any_dropped_ties)
+    r.notes.push_back("some categories have simultaneous incidents (tied_gaps_count) at no common resolution: their zero gaps are left "
+                      "out of the shape fit");
   r.notes.push_back("a category with 10 or more incidents gets a maximum-likelihood Weibull shape with its 95% profile-likelihood "
                     "interval; the Weibull is used only when the likelihood-ratio test rejects the exponential (p < 0.05)");
   if (any_kept_exponential)

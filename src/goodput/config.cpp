@@ -780,9 +780,17 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   }
   // Per node: shards spread over the writer nodes (every node writes when the optimizer state is
   // sharded over data parallelism; otherwise one replica's nodes write).
-  const double writer_nodes = train ? train->writer_nodes : double(j.nodes());
-  env.per_node_bytes = env.total_bytes / std::max(1.0, writer_nodes);
-  env.per_gpu_bytes = train ? train->per_gpu_state_bytes : env.per_node_bytes / double(j.gpus_per_node);
+  // Without a training scenario the state is spread evenly over the job's GPUs: a GPU holds
+  // total / num_gpus and the fullest node gpus_per_node of those shards (fewer on a job smaller
+  // than a node). Before 2026-12-03 a node's share was divided by gpus_per_node whatever the
+  // job: one GPU of an 8-GPU node held an eighth of the state, its snapshot 8x too short.
+  if (train) {
+    env.per_node_bytes = env.total_bytes / std::max(1.0, train->writer_nodes);
+    env.per_gpu_bytes = train->per_gpu_state_bytes;
+  } else {
+    env.per_gpu_bytes = env.total_bytes / double(std::max<int64_t>(1, j.num_gpus));
+    env.per_node_bytes = env.per_gpu_bytes * double(std::min(j.gpus_per_node, std::max<int64_t>(1, j.num_gpus)));
+  }
   if (cm.has("per_gpu_bytes")) env.per_gpu_bytes = positive(cm, "per_gpu_bytes");
   env.storage_write_bytes_per_s = nonneg(cm, "storage_write_bytes_per_s", 0);
   env.storage_read_bytes_per_s = nonneg(cm, "storage_read_bytes_per_s", env.storage_write_bytes_per_s);

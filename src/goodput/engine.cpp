@@ -162,7 +162,15 @@ struct Sim {
   double slow_fs = 1.0;
   double slow_end = kInf, slow_evict = kInf;
   int64_t lost_rep = 0;
-  std::vector<std::pair<double, int64_t>> rejoins;  // (time, replicas)
+  // Replicas coming back after an elastic continuation: (time, replicas, the process whose
+  // failure removed them). Their rejoin pause is charged to that process (it was charged to none
+  // before 2026-12-03: 19,600 s of the example went to no process).
+  struct Rejoin {
+    double first;
+    int64_t second;
+    int proc;
+  };
+  std::vector<Rejoin> rejoins;
   // SDC
   // A silent corruption pending detection: when it will be found, the checkpoint to roll back
   // to, and the progress at which the state went bad.
@@ -453,7 +461,7 @@ struct Sim {
           np.continues_cycle = true;
           Plan tmp;  // replacement timeline (not on the critical path)
           replace_nodes(tmp, t, q.nodes_lost);
-          rejoins.push_back({t + q.detection_s + m.eviction_s + tmp.total(), r});
+          rejoins.push_back({t + q.detection_s + m.eviction_s + tmp.total(), r, int(k)});
           lost_rep += r;
           plan = np;
           up = false;
@@ -673,6 +681,7 @@ struct Sim {
       }
       if (t == tr && t <= std::min(tp, t_slow)) {
         const int64_t r = rejoins[ir].second;
+        const int rejoin_proc = rejoins[ir].proc;
         rejoins.erase(rejoins.begin() + long(ir));
         if (up) {
           close_period(t);
@@ -680,6 +689,7 @@ struct Sim {
           lost_rep = std::max<int64_t>(0, lost_rep - r);
           Plan np;
           np.start = t;
+          np.proc = rejoin_proc;
           np.add(kRestart, m.reconfigure_s);
           np.resume_W = P;
           np.continues_cycle = true;

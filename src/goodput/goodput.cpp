@@ -136,6 +136,10 @@ Result run_goodput(const GoodputConfig& c) {
                         ": every optimizer-state shard exists once (state_copies " + std::to_string(c.checkpoint.env.state_copies) +
                         "), so no healthy replica can save a failed one's state: it runs as its fallback, async remote at the interval "
                         "(give checkpoint.state_copies for HSDP-style replicated shards)");
+  for (const auto& lv : sched.levels)
+    if (lv.name == "peer-memory" && c.checkpoint.env.nodes <= 1)
+      res.notes.push_back("peer-memory checkpoints of a 1-node job have no peer: the copies stay in the node's own host memory "
+                          "and a failure that loses the node restores from remote storage");
   const double delta = std::max(sched.blocking_s, 1e-9);
 
   const size_t N = static_cast<size_t>(n);
@@ -293,6 +297,13 @@ Result run_goodput(const GoodputConfig& c) {
   // Daly's and Meta's own. Intervals are floored at min_cycle - delta, as the engine would.
   double min_cycle = 0;
   for (const auto& l : sched.levels) min_cycle = std::max(min_cycle, (l.persist_s + sched.blocking_s) / double(l.every_count));
+  // A checkpoint waits for the previous one's persist: an interval shorter than that stretches
+  // every cycle, the wait charged as checkpoint time. Said (it was silent: ETTR 0.53 with 37% of
+  // the wall in checkpoint_save and no word why, review of 2026-12-03).
+  if (c.checkpoint.interval_s + delta < min_cycle * (1 - 1e-9))
+    res.notes.push_back("the checkpoint interval (" + format_double(c.checkpoint.interval_s) + " s) is shorter than a checkpoint's persist: each cycle waits " +
+                        format_double(min_cycle - c.checkpoint.interval_s - delta) + " s for the previous save (charged to checkpoint_save); an interval of at least " +
+                        format_double(min_cycle - delta) + " s avoids the wait");
   // The persist at risk is that of the level each failure restores from (the mapping of the
   // multi-level table below: the lowest level that survives it; SDC and preemptions the remote
   // one), weighted by the processes' rates. Before 2026-12-03 it was the remote level's for every

@@ -127,6 +127,18 @@ TEST(Input, CheckpointTimesFromSizeAndSharedBandwidth) {
   // Aggregate: 980 GB / 100 GB/s = 9.8 s; per node: 980 GB / 128 nodes / 1 GB/s = 7.66 s -> 9.8 s.
   EXPECT_NEAR(c.checkpoint.env.remote_write_s(), 9.8, 1e-9);
   EXPECT_NEAR(c.checkpoint.impl->schedule(c.checkpoint.env).blocking_s, 9.8, 1e-9);
+  // Shards over the GPUs the job has: 1 GPU holds the whole state (an eighth before 2026-12-03),
+  // and of 12 GPUs on two nodes the fuller node holds 8 / 12.
+  auto env_of = [](int gpus) {
+    return parse_goodput("job: {num_gpus: " + std::to_string(gpus) + ", gpus_per_node: 8, duration_days: 1}\nfailures: {preset: meta-rsc1}\n"
+                         "checkpoint: {strategy: async-remote, bytes: 1.2e10, storage_write_bytes_per_s: 1.0e10, interval_s: 600}\n",
+                         "t.yaml").checkpoint.env;
+  };
+  EXPECT_DOUBLE_EQ(env_of(1).per_gpu_bytes, 1.2e10);
+  EXPECT_DOUBLE_EQ(env_of(1).per_node_bytes, 1.2e10);
+  EXPECT_DOUBLE_EQ(env_of(12).per_gpu_bytes, 1e9);
+  EXPECT_DOUBLE_EQ(env_of(12).per_node_bytes, 8e9);
+  EXPECT_DOUBLE_EQ(env_of(8).per_gpu_bytes, 1.5e9);
 }
 
 // Do given replicas have to tile the job's nodes, and are --set errors placed at the override

@@ -143,6 +143,41 @@ TEST(InMemoryCheckpoint, FallbackToRemoteWhenAllReplicasOfAShardAreLost) {
   EXPECT_EQ(cross.first, 0);
 }
 
+// A failure that takes every node of the job takes every peer copy, whatever the placement: a
+// 1-node job restores from remote after losing its node, and a 2-node job after a domain failure
+// of both (before 2026-12-03 both restored from "peer" memory in 20 s, ETTR 0.989 for 0.934).
+TEST(InMemoryCheckpoint, LosingEveryNodeOfTheJobLosesEveryCopy) {
+  auto fallbacks = [](const std::string& job, const std::string& failure, const std::string& ckpt) {
+    const std::string y = "job: {" + job + ", gpus_per_node: 8, work_days: 10}\n"
+                          "failures: {processes: [" + failure + "]}\n"
+                          "recovery: {spares: 100}\n"
+                          "checkpoint: {" + ckpt + ", params: 7.0e9, storage_write_bytes_per_s: 1.0e10, interval_s: 1800}\n"
+                          "simulation: {replicas: 20, seed: 3, search: false}\n";
+    const Batch b = simulate_batch(build_model(parse_goodput(y, "mem.yaml")), 20, 3, 0);
+    int64_t f = 0, n = 0;
+    for (const auto& r : b.replicas) {
+      f += r.remote_fallbacks;
+      n += r.interruptions;
+    }
+    return std::make_pair(f, n);
+  };
+  const std::string node = "{name: node, rate_per_node_day: 0.5, node_lost: true}";
+  for (const std::string ckpt : {"strategy: in-memory, copies: 2", "strategy: in-memory, copies: 2, placement: cross-domain",
+                                 "strategy: multi-level, fast_level: peer-memory"}) {
+    const auto one = fallbacks("num_gpus: 8", node, ckpt);
+    EXPECT_GT(one.second, 10) << ckpt;
+    EXPECT_EQ(one.first, one.second) << ckpt;
+  }
+  const auto both = fallbacks("num_gpus: 16", "{name: rack, rate_per_domain_day: 0.5, nodes_per_domain: 2}",
+                              "strategy: in-memory, copies: 2, placement: cross-domain");
+  EXPECT_GT(both.second, 10);
+  EXPECT_EQ(both.first, both.second);
+  // One node of two lost: its peer holds the copy.
+  const auto one_of_two = fallbacks("num_gpus: 16", node, "strategy: in-memory, copies: 1");
+  EXPECT_GT(one_of_two.second, 10);
+  EXPECT_EQ(one_of_two.first, 0);
+}
+
 TEST(Spares, WithoutSparesEveryNodeLossIsRequeued) {
   const std::string y = "job: {num_gpus: 1024, gpus_per_node: 8, work_days: 10}\n"
                         "failures: {processes: [{name: hw, rate_per_1000_node_days: 5}, {name: sw, rate_per_1000_node_days: 5, node_lost: false}]}\n"

@@ -102,6 +102,52 @@ TEST(Fit, ExponentialIncidentsStayExponential) {
   EXPECT_EQ(fitted_preset_yaml(f, "fitted", nodes, days, "inc.csv").find("weibull"), std::string::npos);
 }
 
+// Incident logs in whole hours: Poisson incidents (mean gap 3.3 h) floored to the hour have many
+// ties. Dropping the zero gaps had fitted shape 1.34 and rejected the exponential at p = 4e-11;
+// as interval-censored gaps they stay exponential, and the same log's exact times agree.
+TEST(Fit, IncidentsLoggedInWholeHoursStayExponential) {
+  const double days = 54, nodes = 2048;
+  for (uint64_t seed : {3, 4, 5}) {
+    sextant::RandomStream rng(seed, 9);
+    std::ostringstream exact, hourly;
+    exact.precision(17);
+    exact << "time_h,category\n";
+    hourly << "time_h,category\n";
+    for (double t = rng.exponential(1.0 / 12000.0); t < days * 86400; t += rng.exponential(1.0 / 12000.0)) {
+      exact << t / 3600.0 << ",gpu\n";
+      hourly << std::floor(t / 3600.0) << ",gpu\n";
+    }
+    const auto fe = fit_incidents(exact.str(), "exact.csv", nodes, days);
+    const auto fh = fit_incidents(hourly.str(), "hourly.csv", nodes, days);
+    EXPECT_EQ(fe[0].time_resolution_s, 0);
+    EXPECT_DOUBLE_EQ(fh[0].time_resolution_s, 3600);
+    EXPECT_GT(fh[0].tied_gaps, 20) << seed;
+    EXPECT_FALSE(fh[0].weibull_selected) << seed << ": shape " << fh[0].weibull_shape << ", p " << fh[0].lr_p_value;
+    EXPECT_NEAR(fh[0].weibull_shape, fe[0].weibull_shape, 0.06) << seed;
+    EXPECT_LT(fh[0].shape_ci_low, 1.0);
+    EXPECT_GT(fh[0].shape_ci_high, 1.0);
+  }
+  // A Weibull of shape 0.6 logged in whole hours is still found, near its exact fit.
+  sextant::RandomStream rng(8, 1);
+  std::ostringstream exact, hourly;
+  exact.precision(17);
+  exact << "time_h,category\n";
+  hourly << "time_h,category\n";
+  const double scale = 20000;
+  for (double t = 0;;) {
+    t += scale * std::pow(-std::log(1 - rng.uniform()), 1 / 0.6);
+    if (t >= days * 86400) break;
+    exact << t / 3600.0 << ",gpu\n";
+    hourly << std::floor(t / 3600.0) << ",gpu\n";
+  }
+  const auto fe = fit_incidents(exact.str(), "exact.csv", nodes, days);
+  const auto fh = fit_incidents(hourly.str(), "hourly.csv", nodes, days);
+  ASSERT_GT(fh[0].time_resolution_s, 0);
+  EXPECT_TRUE(fh[0].weibull_selected);
+  EXPECT_NEAR(fh[0].weibull_shape, fe[0].weibull_shape, 0.05);
+  EXPECT_NEAR(fh[0].weibull_shape, 0.6, 0.1);
+}
+
 // The profile log-likelihood against its closed form at the exponential (k = 1: -n ln mean - n),
 // the MLE is its maximum, and the interval ends lie 1.92 below it (chi-square 3.84 / 2).
 TEST(Fit, ProfileLikelihoodAndInterval) {

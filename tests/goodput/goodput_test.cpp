@@ -172,6 +172,50 @@ TEST(RunGoodput, ElasticContinuationKeepsTheCheckpointCycle) {
   EXPECT_NEAR(crash_lost_s(r1) / crash_lost_s(r0), 1.0, 0.15);
 }
 
+// Question: is a checkpoint interval shorter than the persist said? Each cycle waits for the
+// previous save; a 3,000 s persist at a 30-minute interval waits 1,200 s a cycle.
+TEST(RunGoodput, AnIntervalShorterThanThePersistIsNoted) {
+  auto note_of = [](const sextant::Result& r) {
+    for (const auto& n : r.notes)
+      if (n.find("shorter than a checkpoint's persist") != std::string::npos) return n;
+    return std::string();
+  };
+  const std::string n = note_of(run_goodput(review_job("3000", "")));
+  EXPECT_NE(n.find("waits 1200 s"), std::string::npos) << n;
+  EXPECT_NE(n.find("at least 3000 s"), std::string::npos) << n;
+  EXPECT_EQ(note_of(run_goodput(review_job("1200", ""))), "");
+}
+
+// Question: is an elastic rejoin's pause charged to the process whose failure removed the
+// replica? Only the saves and the slower elastic compute go to no process (docs/goodput.md);
+// before 2026-12-03 every rejoin's reconfiguration was charged to none.
+TEST(RunGoodput, ElasticRejoinsAreChargedToTheFailureThatCausedThem) {
+  const auto c = parse_goodput(
+      "job: {num_gpus: 64, gpus_per_node: 8, dp: 8, nodes_per_replica: 1, duration_days: 30}\n"
+      "failures:\n  processes:\n"
+      "    - {name: node, component: gpu, kind: interrupt, rate_per_job_day: 5, node_lost: true, detection_s: 30}\n"
+      "recovery: {spares: 100000, repair_days: 0}\n"
+      "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_minutes: 30, state_copies: 8}\n"
+      "elastic: {enabled: true, reconfigure_s: 120, min_replica_fraction: 0.5, throughput: proportional}\n"
+      "simulation: {replicas: 100, seed: 5, search: false}\n",
+      "elastic.yaml");
+  const auto r = run_goodput(c);
+  const auto* procs = r.table("failures_by_process");
+  const auto* causes = r.table("lost_time_by_cause");
+  ASSERT_NE(procs, nullptr);
+  ASSERT_NE(causes, nullptr);
+  double by_process = 0, by_cause = 0, unattributed = 0;
+  for (size_t i = 0; i < procs->rows(); ++i) by_process += procs->column("lost_mean_s").f64[i];
+  for (size_t i = 0; i < causes->rows(); ++i) {
+    const std::string& cause = causes->column("cause").str[i];
+    by_cause += causes->column("mean_s").f64[i];
+    if (cause == "checkpoint_save" || cause == "degraded") unattributed += causes->column("mean_s").f64[i];
+  }
+  // About 150 node losses, each a continuation and a rejoin of 120 s: 36,000 s charged somewhere.
+  EXPECT_GT(by_cause - unattributed, 150 * 120);
+  EXPECT_NEAR(by_process + unattributed, by_cause, 1e-6 * by_cause);
+}
+
 // Question: do the closed forms charge each failure the persist of the level it restores from?
 // Multi-level on node storage (20 s) and remote storage (800 s every 5th checkpoint), software
 // crashes only, which the node level survives: Daly's ETTR with P = 20 s, as the simulation gives

@@ -23,7 +23,7 @@ class MultiLevel final : public CheckpointStrategy {
     if (nvme_)
       s.levels.push_back({"local-nvme", env.nvme_write_s(), 1, env.nvme_read_s(), 0});
     else
-      s.levels.push_back({"peer-memory", env.peer_copy_s(1), 1, env.peer_read_s(), 1});
+      s.levels.push_back({"peer-memory", env.peer_copy_s(1), 1, env.peer_read_s(), std::min<int64_t>(1, std::max<int64_t>(0, env.nodes - 1))});
     s.levels.push_back({"remote", env.remote_write_s(), remote_every_, env.remote_read_s(), kAlways});
     return s;
   }
