@@ -178,6 +178,12 @@ plan::SearchOptions search_options(const SearchArgs& a) {
     throw Error(SourceLocation{"--fix", 0, 0, "recompute"},
                 std::string("--fix recompute=") + (rc == 0 ? "none" : rc == 1 ? "selective" : "full") + " is not among the --recompute modes searched",
                 "add it to --recompute, or drop one of the two");
+  if (const int mb = fixed("mb"); mb > 0 && a.max_micro_batch > 0 && mb > a.max_micro_batch)
+    throw Error(SourceLocation{"--fix", 0, 0, "mb"},
+                "--fix mb=" + std::to_string(mb) + " contradicts --max-micro-batch " + std::to_string(a.max_micro_batch), "give one of the two");
+  if (const int v = fixed("vpp"); v > 0 && a.max_vpp > 0 && v > a.max_vpp)
+    throw Error(SourceLocation{"--fix", 0, 0, "vpp"}, "--fix vpp=" + std::to_string(v) + " contradicts --max-vpp " + std::to_string(a.max_vpp),
+                "give one of the two");
   o.vary_tp_comm_overlap = !a.no_tp_overlap;
   o.vary_sequence_parallel = !a.no_sp_off;
   o.vary_overlap_dp = a.vary_dp_overlap;

@@ -436,7 +436,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     for (int cp : divisors(N / tp)) {
       if (!allowed(opt, "cp", cp)) continue;
       if (cp > 1 && !st.cp) continue;
-      if (cp > 1 && seq % (2 * cp) != 0) continue;
+      if (cp > 1 && seq % (2 * static_cast<int64_t>(cp)) != 0) continue;  // in 64 bits: 2 * cp wraps for cp > 2^30
       if (cp > 1 && !base.train.flash_attention) continue;  // ring attention runs on flash attention (scenario check_plan)
       for (int pp : divisors(N / tp / cp)) {
         if (!allowed(opt, "pp", pp)) continue;
@@ -501,7 +501,11 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                       for (uint32_t mods : rc == Recompute::Selective ? selective : std::vector<uint32_t>{0})
                       for (int16_t layers : rc == Recompute::Full ? full_layers : std::vector<int16_t>{0})
                       for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
-                        for (int z : opt.zero_stages) {
+                        // Without a data-parallel group every stage is the same plan, searched as
+                        // ZeRO 0 whatever --zero lists (before 2026-12-03 `--zero 1,2,3` dropped every
+                        // such plan: "no valid plan" for a tp8 dp1 job).
+                        const std::vector<int> zs = !has_dp_group && !opt.fixed.count("zero") ? std::vector<int>{0} : opt.zero_stages;
+                        for (int z : zs) {
                           if (!allowed(opt, "zero", z)) continue;
                           // ZeRO-2 with step sync moves ZeRO-1's bytes and holds its memory: the
                           // same plan twice in the ranking (unless ZeRO-1 is not searched).
@@ -811,6 +815,19 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
           // (block N, the rungs of full_recompute_rungs) that fit: recomputing fewer layers never
           // takes more time. The scenario's own block form, enumerated on its own, is dominated
           // by a smaller rung that fits (and stands for the rung it equals).
+          // Full recompute (every layer or a block form) where the same plan fits without
+          // recompute: dominated, as a selective set is (before 2026-12-03 such twins were ranked:
+          // 4,547 of 19,189 fitting plans of a 64-GPU Llama 70B search, two of the top ten).
+          if (c.recompute == static_cast<uint8_t>(Recompute::Full) && none_searched) {
+            Candidate d = c;
+            d.recompute = static_cast<uint8_t>(Recompute::None);
+            d.recompute_modules = 0;
+            d.recompute_layers = 0;
+            if (mem.has(d) && mem.bytes(d) <= capacity * (1 - 1e-9)) {
+              e.status = 3;
+              continue;
+            }
+          }
           Candidate as = c;  // the plan costed for this candidate
           if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0) {
             // Fewest layers first: the rungs and, for the every-layer candidate, the scenario's

@@ -423,6 +423,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     throw Error(SourceLocation{"--vary", 0, 0, "accelerator.power_limit_w"},
                 "the board power (TDP) of " + base.accelerator.id + " is not in the catalog, so a power limit has no clock to lower",
                 "vary accelerator.tdp_w as well, or give the accelerator inline with tdp_w");
+  // Idle power enters the power model beside the board power: without a TDP every point's power
+  // is unknown whatever the idle power (the rows were identical, silently, before 2026-12-03).
+  if (!tdp_known && idle_varied)
+    throw Error(SourceLocation{"--vary", 0, 0, "accelerator.idle_w"},
+                "the board power (TDP) of " + base.accelerator.id + " is not in the catalog, so power is unknown and the idle power has no effect",
+                "vary accelerator.tdp_w as well, or give the accelerator inline with tdp_w");
   const bool idle_known = base.accelerator.idle_w.known || idle_varied;
   r.set("idle_power_source", std::string(idle_varied ? "varied (--vary accelerator.idle_w)"
                                          : idle_known ? "catalog"
@@ -547,6 +553,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   size_t mfu_row = 0, free_row = 0, above_rows = 0;
   std::vector<double> row_mfu;
   size_t no_valid_points = 0;
+  size_t first_no_valid = 0;
   for (size_t gi = 0; gi < grid.size(); ++gi) {
     double limit = 0;
     const Scenario s = point_scenario(gi, limit);
@@ -566,7 +573,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     std::vector<Value> row;
     for (double x : grid[gi]) row.emplace_back(x);
     if (!pr.fits) {
-      no_valid_points += pr.valid == 0;
+      if (pr.valid == 0 && no_valid_points++ == 0) first_no_valid = gi;
       row.emplace_back(std::string(pr.valid == 0 ? "no valid plan" : "none fits"));
       for (int k = 0; k < 10; ++k) row.emplace_back(std::nan(""));
     } else {
@@ -598,9 +605,10 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   // Why a point has no plan at all (a row said "no valid plan" with no reason before 2026-12-03).
   if (no_valid_points > 0)
     r.notes.push_back(std::to_string(no_valid_points) + " of " + std::to_string(grid.size()) +
-                      " point(s) have no valid plan: the --fix values (or the framework's capabilities) leave none for " + base.model.id +
-                      " on " + std::to_string(base.num_gpus) + " GPUs (tp must divide the attention heads and the GPUs, pp the layers, ...); "
-                      "`sextant plan` with the same --fix names the constraint");
+                      " point(s) have no valid plan, the first at " + point_text(first_no_valid) +
+                      ": the --fix values (or the framework's capabilities) leave none for " + base.model.id +
+                      " there (tp must divide the attention heads and the GPUs, pp the layers, ...); "
+                      "`sextant plan` with the same --fix at that point names the constraint");
 
   if (free_min < 1024.0 * 1024 * 1024)
     r.notes.push_back("the best plan at " + point_text(free_row) + " leaves " + format_double(std::round(free_min / 1073741824.0 * 1000) / 1000) +

@@ -265,6 +265,12 @@ for args, needle in [
     (["plan", EX70, "--no-tp-overlap", "--fix", "tp_overlap=true"], "contradicts --no-tp-overlap"),
     (["plan", EX70, "--recompute", "none", "--fix", "recompute=full"], "--fix recompute=full is not among the --recompute modes"),
     (["plan", EX70, "--zero", "1", "--fix", "zero=3"], "--fix zero=3 is not among the --zero stages"),
+    (["plan", EX70, "--fix", "mb=8", "--max-micro-batch", "4"], "--fix mb=8 contradicts --max-micro-batch 4"),
+    (["plan", EX70, "--fix", "vpp=4", "--max-vpp", "2"], "--fix vpp=4 contradicts --max-vpp 2"),
+    # Idle power without a board power changes nothing: refused like a power limit (rows were identical).
+    (["sweep", "--model", "llama3-8b", "--system", "tpu-v5e-pod", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+      "--vary", "accelerator.idle_w=20,60"],
+     "the idle power has no effect"),
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=8e10", "--pareto", "step_time_s,nonsense"], "nonsense"),
     (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.power_limit_w=50,300"], "below the idle power"),
     (["sweep", EX70, "--vary", "accelerator.idle_w=800"], "above the board power"),
@@ -335,6 +341,12 @@ b = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "1
        "--vary", "accelerator.memory_bytes=8e10", "--fix", "tp=3", "--threads", "1", "--no-progress", "--json", "-")
 check("sweep says why no plan is valid", b.returncode == 0 and any("have no valid plan" in n for n in json.loads(b.stdout)["notes"]),
       b.stderr[-300:])
+# ... and names the point without one, not the scenario's GPU count (it said "on 8 GPUs" of a
+# 12-GPU point).
+b = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "48", "--seq-len", "4096",
+       "--vary", "num_gpus=8,12", "--fix", "tp=8", "--threads", "1", "--no-progress", "--json", "-")
+notes = json.loads(b.stdout)["notes"] if b.returncode == 0 else []
+check("sweep names the point without a valid plan", any("the first at the sweep point num_gpus=12" in n for n in notes), str(notes)[:400] + b.stderr[-300:])
 b = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
        "--vary", "accelerator.memory_bytes=8e10,9e10", "--schedules", "1f1x", "--threads", "1", "--no-progress")
 check("sweep refuses a misspelt schedule before its grid", b.returncode == 2 and "at the sweep point" not in b.stderr and

@@ -57,6 +57,73 @@ TEST(PlanEnumeration, SmallCaseMatchesHandCount) {
   }
 }
 
+// Question (review of 2026-12-03): does a --zero list without 0 keep the plans that have no
+// data-parallel group (ZeRO is irrelevant there)? `--zero 1,2,3` had dropped all of them.
+TEST(PlanEnumeration, ZeroListWithoutZeroKeepsPlansWithoutADataParallelGroup) {
+  const Scenario s = tiny(4, 4);
+  SearchOptions o;
+  o.schedules = {"1f1b"};
+  o.recompute = {Recompute::None};
+  o.vary_tp_comm_overlap = false;
+  o.vary_sequence_parallel = false;
+  o.zero_stages = {0, 1};
+  const auto all = enumerate_plans(s, o);
+  o.zero_stages = {1};
+  const auto no_zero0 = enumerate_plans(s, o);
+  size_t without_dp = 0, with_dp_zero1 = 0;
+  for (const auto& x : all) {
+    const bool dp_group = x.dp * x.cp > 1;
+    without_dp += !dp_group;
+    with_dp_zero1 += dp_group && x.zero_stage == 1;
+  }
+  ASSERT_GT(without_dp, 0u);
+  EXPECT_EQ(no_zero0.size(), without_dp + with_dp_zero1);
+  for (const auto& x : no_zero0)
+    if (x.dp * x.cp == 1) EXPECT_EQ(x.zero_stage, 0) << describe(x, o);
+}
+
+// Question: a context-parallel degree beyond 2^30 (2 * cp wraps in 32 bits) is not accepted
+// against a sequence it does not divide.
+TEST(PlanEnumeration, HugeContextParallelDegreeDoesNotWrap) {
+  Scenario s = tiny(1, 64);
+  s.num_gpus = 2147483646;
+  SearchOptions o;
+  o.schedules = {"1f1b"};
+  o.recompute = {Recompute::None};
+  o.fixed["tp"] = 1;
+  o.fixed["pp"] = 1;
+  o.fixed["dp"] = 1;
+  EXPECT_TRUE(enumerate_plans(s, o).empty());
+}
+
+// Question (review of 2026-12-03): is a full-recompute plan ranked where the same plan fits
+// without recompute? Recomputing never takes less time: it is dominated, as a selective set is.
+TEST(PlanSearch, FullRecomputeIsDominatedWhereTheSamePlanFitsWithout) {
+  const Scenario s = llama70b_64();
+  SearchOptions o;
+  o.schedules = {"1f1b", "interleaved-1f1b"};
+  o.recompute = {Recompute::None, Recompute::Full};
+  o.threads = 1;
+  const Estimator est;
+  const auto out = search(s, o, est);
+  size_t full_ranked = 0;
+  for (uint32_t k : out.ranking) {
+    const Candidate& c = out.candidates[k];
+    if (c.recompute != static_cast<uint8_t>(Recompute::Full)) continue;
+    ++full_ranked;
+    for (size_t j = 0; j < out.candidates.size(); ++j) {
+      Candidate d = out.candidates[j];
+      if (d.recompute != static_cast<uint8_t>(Recompute::None)) continue;
+      d.recompute = c.recompute;
+      d.recompute_layers = c.recompute_layers;
+      d.recompute_modules = c.recompute_modules;
+      if (same_plan(c, d, false)) EXPECT_NE(out.evals[j].status, 0) << describe(c, o) << " ranked beside its fitting twin without recompute";
+    }
+  }
+  EXPECT_GT(out.dominated, 0u);
+  EXPECT_GT(out.ranking.size(), full_ranked);
+}
+
 TEST(PlanEnumeration, EqualsBruteForceOverCheckPlan) {
   // Every combination the scenario checks accept appears exactly once (canonical forms).
   const Scenario s = tiny(8, 8);

@@ -172,6 +172,9 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
   for (const char* f : {"tp=8", "pp=4", "mb=1", "zero=1"}) parse_fix(f, o);
   o.vary_tp_comm_overlap = false;
   o.vary_sequence_parallel = false;
+  // Full recompute only: where the same plan fits without recompute a full-recompute plan is
+  // dominated (PlanSearch.FullRecomputeIsDominatedWhereTheSamePlanFitsWithout), and this job's does.
+  o.recompute = {Recompute::Full};
   const Scenario b5 = job("llama3-70b", 64, "{tp: 8, pp: 4}", "");
   Scenario block = b5;
   block.train.recompute = Recompute::Full;
@@ -179,6 +182,14 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
   block.train.recompute_num_layers = 5;
   const auto out = search(block, o, est);
   const Result r = plan_result(block, o, est, out, true);
+  {
+    // With no recompute searched beside it, the own plan is placed as dominated, and says why.
+    SearchOptions with_none = o;
+    with_none.recompute = {Recompute::None, Recompute::Full};
+    const Result rn = plan_result(block, with_none, est, search(block, with_none, est), true);
+    EXPECT_EQ(std::get<std::string>(*rn.scalar("own_plan_status")).rfind("dominated", 0), 0u)
+        << std::get<std::string>(*rn.scalar("own_plan_status"));
+  }
   const std::string own = std::get<std::string>(*r.scalar("own_plan"));
   EXPECT_NE(own.find("rc:full(block 5)"), std::string::npos) << own;
   EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r.scalar("own_plan_status"));
