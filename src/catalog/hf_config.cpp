@@ -16,7 +16,8 @@ namespace sextant {
 const std::vector<std::string>& hf_model_types() {
   static const std::vector<std::string> t = {
       "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2",
-      "deepseek_v3", "gpt2", "gpt_neox", "gemma", "gemma2", "phi3", "nemotron", "olmo", "granite", "gpt_oss"};
+      "deepseek_v3", "gpt2", "gpt_neox", "gemma", "gemma2", "gemma3", "gemma3_text", "phi3", "nemotron", "olmo", "olmo2", "granite",
+      "gpt_oss"};
   return t;
 }
 
@@ -156,6 +157,20 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     throw Error(SourceLocation{file}, std::string("invalid JSON: ") + e.what());
   }
   if (!j.is_object()) throw Error(SourceLocation{file}, "a config.json must be a JSON object");
+  // Gemma 3's multimodal config (model_type gemma3) holds the language model in text_config; the
+  // vision tower and its projector are not modelled, and its keys are listed as ignored.
+  std::vector<std::string> outer_ignored;
+  if (j.contains("model_type") && j["model_type"] == "gemma3" && j.contains("text_config")) {
+    if (!j["text_config"].is_object())
+      throw Error(SourceLocation{file, 0, 0, "text_config"}, "expected the language model's config (an object), got " + j["text_config"].dump());
+    nlohmann::json text = j["text_config"];
+    if (!text.contains("model_type")) text["model_type"] = "gemma3_text";
+    if (!text.contains("_name_or_path") && j.contains("_name_or_path")) text["_name_or_path"] = j["_name_or_path"];
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (it.key() != "text_config" && it.key() != "model_type" && it.key() != "_name_or_path" && it.key() != "architectures")
+        outer_ignored.push_back(it.key());
+    j = std::move(text);
+  }
   Reader r{j, file, {}};
   const std::string type = r.s("model_type", "");
   const auto& types = hf_model_types();
@@ -219,15 +234,19 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // Transformers' defaults where the key is left out: MistralConfig and MixtralConfig 8 KV heads
     // (a trimmed config had read 32: four times the cache), the others multi-head.
     c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" ? 8 : c.heads);
-    c.head_dim = r.i("head_dim", 0);
+    // Transformers' defaults: Qwen3Config 128, GemmaConfig, Gemma2Config and Gemma3TextConfig 256;
+    // the others hidden / heads (a trimmed Qwen3 or Gemma config had read 64 and 192).
+    const bool gemma = type == "gemma" || type == "gemma2" || type == "gemma3_text";
+    c.head_dim = r.i("head_dim", type == "qwen3" ? 128 : gemma ? 256 : 0);
     c.ffn_hidden = r.i("intermediate_size", 0);
-    c.vocab = r.i("vocab_size");
+    // Gemma 3's published configs leave vocab_size to Gemma3TextConfig's default, 262,208.
+    c.vocab = type == "gemma3_text" ? r.i("vocab_size", 262208) : r.i("vocab_size");
     c.max_seq_len = r.i("max_position_embeddings", 0);
-    c.tied_embeddings = r.b("tie_word_embeddings", type == "gemma" || type == "gemma2");
+    c.tied_embeddings = r.b("tie_word_embeddings", gemma);
     const char* act_key = r.has("hidden_act") || !r.has("hidden_activation") ? "hidden_act" : "hidden_activation";
     // Transformers' defaults: GemmaConfig and Gemma2Config gelu_pytorch_tanh, NemotronConfig relu2
     // (squared ReLU, no gate; silu had made it "gelu"), the others silu.
-    const std::string act = r.s("hidden_act", r.s("hidden_activation", type == "gemma" || type == "gemma2" ? "gelu_pytorch_tanh"
+    const std::string act = r.s("hidden_act", r.s("hidden_activation", gemma ? "gelu_pytorch_tanh"
                                                                         : type == "nemotron"                  ? "relu2"
                                                                                                               : "silu"));
     c.mlp = mlp_from_act(act, type != "nemotron", file, act_key);
@@ -243,7 +262,8 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       // on; where the config lists layer_types (GPT-OSS, recent Transformers), its
       // "sliding_attention" layers. The windowed layers' count is kept (sliding_window_layers);
       // before 2026-12-02 only a window on every layer was modelled and the others were ignored.
-      const bool by_default = type == "mistral" || type == "mixtral" || type == "phi3" || type == "gemma2" || type == "gpt_oss";
+      const bool by_default = type == "mistral" || type == "mixtral" || type == "phi3" || type == "gemma2" || type == "gemma3_text" ||
+                              type == "gpt_oss";
       bool use = r.b("use_sliding_window", by_default);
       int windowed = c.layers;
       // Qwen's configs default max_window_layers to 28 (Qwen2Config ... Qwen3MoeConfig).
@@ -258,6 +278,14 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         }
       }
       if (use && type == "gemma2") windowed = (c.layers + 1) / 2;
+      // Gemma 3 without layer_types: every sliding_window_pattern-th layer is global (default 6:
+      // five local layers to one global).
+      if (use && type == "gemma3_text" && !r.has("layer_types")) {
+        const int pattern = r.i("sliding_window_pattern", 6);
+        if (pattern < 1)
+          throw Error(SourceLocation{file, 0, 0, "sliding_window_pattern"}, "must be 1 or more (every k-th layer global), got " + std::to_string(pattern));
+        windowed = c.layers - c.layers / pattern;
+      }
       // GptOssConfig without layer_types alternates too: layer i slides when (i + 1) % 2 (every
       // layer had been windowed).
       if (use && type == "gpt_oss" && !r.has("layer_types")) windowed = (c.layers + 1) / 2;
@@ -420,6 +448,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     }
     c.ignored_keys.push_back(k);
   }
+  for (const auto& k : outer_ignored) c.ignored_keys.push_back(k);
   try {
     c.validate(SourceLocation{file});
   } catch (const Error& e) {

@@ -973,7 +973,8 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
         "embd_pdrop", "eos_token_id", "hidden_dropout", "initializer_range", "layer_norm_eps", "layer_norm_epsilon",
         "max_window_layers", "mlp_bias", "norm_topk_prob", "output_router_logits", "pad_token_id", "pretraining_tp",
         "resid_pdrop", "rms_norm_eps", "rope_scaling", "rope_theta", "router_aux_loss_coef", "routed_scaling_factor",
-        "scoring_func", "topk_group", "topk_method", "n_group", "torch_dtype", "transformers_version", "use_cache",
+        "scoring_func", "topk_method", "torch_dtype", "transformers_version", "use_cache", "query_pre_attn_scalar",
+        "rope_local_base_freq", "cache_implementation", "rope_parameters",
         "quantization_config", "ep_size", "router_jitter_noise", "summary_type", "summary_use_proj", "summary_activation",
         "summary_proj_to_labels", "summary_first_dropout", "task_specific_params", "scale_attn_weights"};
     std::string keys;
@@ -981,6 +982,14 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       if (!kNoEffect.count(k)) keys += (keys.empty() ? "" : ", ") + k;
     if (!keys.empty())
       r.notes.push_back("config.json keys this model does not read (check none is a misspelt key it does read): " + keys);
+    // DeepSeek's node-limited routing bounds the groups (nodes) a token's experts come from; the
+    // all-to-all is costed as the routing spreads them over the expert-parallel ranks, so the
+    // bound's saving on a node-crossing EP group is not counted (it was listed as "no effect").
+    const auto& ig = s.model.ignored_keys;
+    if (std::find(ig.begin(), ig.end(), "topk_group") != ig.end() && std::find(ig.begin(), ig.end(), "n_group") != ig.end())
+      r.notes.push_back("node-limited routing (n_group, topk_group) is not modelled: the all-to-all sends each token to the ranks of "
+                        "its experts as if any group could be chosen, which overstates the inter-node traffic of an EP group "
+                        "spanning more than topk_group nodes");
   }
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(std::round(e.memory.total_bytes() / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB per GPU of " +

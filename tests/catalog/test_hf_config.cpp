@@ -466,3 +466,61 @@ TEST(HfConfig, ErrorsNameTheKeysLineAndColumn) {
     EXPECT_EQ(e.where().line, 3);
   }
 }
+
+// Question (review of 2026-12-03): are Gemma 3 (its multimodal config holds the language model in
+// text_config; the text-only 1B config is gemma3_text) and OLMo 2 read, with Transformers' defaults
+// (Gemma 3: vocabulary 262,208, head_dim 256, five local layers to one global), and do a Qwen3
+// or Gemma config without head_dim take 128 and 256 (they had read hidden / heads: 64 and 192)?
+TEST(HfConfig, Gemma3Olmo2AndHeadDimDefaults) {
+  // google/gemma-3-27b-it's config.json (text_config; vision_config abridged).
+  const auto g27 = parse_hf_config(R"({"architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999,
+    "eoi_token_index": 256000, "eos_token_id": [1, 106], "image_token_index": 262144, "initializer_range": 0.02,
+    "mm_tokens_per_image": 256, "model_type": "gemma3",
+    "text_config": {"head_dim": 128, "hidden_size": 5376, "intermediate_size": 21504, "model_type": "gemma3_text",
+      "num_attention_heads": 32, "num_hidden_layers": 62, "num_key_value_heads": 16, "query_pre_attn_scalar": 168,
+      "rope_scaling": {"factor": 8.0, "rope_type": "linear"}, "sliding_window": 1024},
+    "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0",
+    "vision_config": {"hidden_size": 1152, "image_size": 896, "intermediate_size": 4304, "model_type": "siglip_vision_model",
+      "num_attention_heads": 16, "num_hidden_layers": 27, "patch_size": 14, "vision_use_head": false}})",
+                                   "gemma-3-27b-it/config.json");
+  EXPECT_EQ(g27.layers, 62);
+  EXPECT_EQ(g27.vocab, 262208);
+  EXPECT_EQ(g27.head_dim, 128);
+  EXPECT_TRUE(g27.tied_embeddings);
+  EXPECT_EQ(g27.mlp, "geglu");
+  EXPECT_EQ(g27.sliding_window, 1024);
+  EXPECT_EQ(g27.sliding_window_layers, 62 - 62 / 6);  // 52 local, 10 global
+  EXPECT_NEAR(g27.params_total() / 1e9, 27.0, 0.01 * 27.0);  // the 27.4B less the 0.4B SigLIP tower
+  EXPECT_TRUE(has(g27.ignored_keys, "vision_config"));
+  EXPECT_TRUE(has(g27.ignored_keys, "mm_tokens_per_image"));
+  // google/gemma-3-1b-it (gemma3_text).
+  const auto g1 = parse_hf_config(R"({"model_type": "gemma3_text", "hidden_size": 1152, "intermediate_size": 6912,
+    "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 256, "num_hidden_layers": 26, "vocab_size": 262144,
+    "sliding_window": 512, "sliding_window_pattern": 6, "max_position_embeddings": 32768})", "gemma-3-1b-it/config.json");
+  EXPECT_NEAR(g1.params_total() / 1e9, 1.0, 0.02);
+  EXPECT_EQ(g1.sliding_window_layers, 26 - 26 / 6);
+  // allenai/OLMo-2-1124-7B: 7.30B.
+  const auto olmo2 = parse_hf_config(R"({"model_type": "olmo2", "hidden_size": 4096, "intermediate_size": 11008,
+    "num_attention_heads": 32, "num_key_value_heads": 32, "num_hidden_layers": 32, "vocab_size": 100352,
+    "max_position_embeddings": 4096, "hidden_act": "silu", "rms_norm_eps": 1e-06, "tie_word_embeddings": false})",
+                                     "OLMo-2-1124-7B/config.json");
+  EXPECT_NEAR(olmo2.params_total() / 1e9, 7.30, 0.01 * 7.30);
+  // Qwen3Config's head_dim 128 (Qwen3-8B: hidden 4096 / 32 heads would be 128 too; Qwen3-0.6B's
+  // 1024 / 16 = 64 is not); Gemma's 256 (gemma-7b: 3072 / 16 = 192).
+  const auto q = parse_hf_config(R"({"model_type": "qwen3", "hidden_size": 1024, "intermediate_size": 3072,
+    "num_attention_heads": 16, "num_key_value_heads": 8, "num_hidden_layers": 28, "vocab_size": 151936, "tie_word_embeddings": true})",
+                                 "Qwen3-0.6B/config.json");
+  EXPECT_EQ(q.head_dim, 128);
+  EXPECT_NEAR(q.params_total() / 1e9, 0.596, 0.01);  // Qwen3-0.6B: 0.6B (0.44B without embeddings)
+  const auto g7 = parse_hf_config(R"({"model_type": "gemma", "hidden_size": 3072, "intermediate_size": 24576,
+    "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 28, "vocab_size": 256000})", "gemma-7b/config.json");
+  EXPECT_EQ(g7.head_dim, 256);
+  EXPECT_NEAR(g7.params_total() / 1e9, 8.54, 0.01 * 8.54);
+  // The suggestion for a near-miss type is no longer another architecture.
+  try {
+    (void)parse_hf_config(R"({"model_type": "olmo3", "hidden_size": 64})", "x.json");
+    ADD_FAILURE() << "olmo3 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("olmo2"), std::string::npos) << e.what();
+  }
+}
