@@ -79,7 +79,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   ld.add_str("timestamps");
   // distributedInfo.world_size; unknown (no distributedInfo) is null in JSON and "-" in the table,
   // not 0, which read as a world of no ranks.
-  ld.add_f64("world_size");
+  ld.add_f64("world_size_ranks_count");
   for (const Frame& f : frames)
     ld.add_row({f.rank(), f.trace->rank_source, f.trace->file, static_cast<int64_t>(f.trace->json_events), f.rows,
                 static_cast<int64_t>(f.gpu.size()), f.profiler_steps, std::string(f.last_step_dropped ? "true" : "false"),

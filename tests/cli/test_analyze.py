@@ -176,7 +176,7 @@ class AnalyzeCli(unittest.TestCase):
             facts = doc["tables"]["load_summary"]["columns"]
             self.assertEqual(sorted(facts["rank"]), [0, 1, 2])
             # Without distributedInfo the world size is unknown: null, not a world of 0 ranks.
-            self.assertEqual(facts["world_size"], [None, None, None])
+            self.assertEqual(facts["world_size_ranks_count"], [None, None, None])
             diag = doc["tables"]["diagnostics"]["columns"]["name"]
             self.assertIn("rank not stated: numbered in file-name order after the stated ranks", diag)
             # The files' provisional "rank 0 assumed" is withdrawn (both had been reported).

@@ -67,16 +67,21 @@ TEST(ClosedForms, KorthikantiActivationMemoryPerLayer) {
     const auto w = ir::lower(sc);
     EXPECT_NEAR(dense_block(w).activation_bytes, c.expect, 1e-9 * c.expect) << "sp=" << c.sp << " recompute=" << c.rc;
   }
-  // Context parallelism over 2 ranks: s/2 local tokens, each scoring all s keys (ring attention),
-  // so the 34 sbh/t terms halve and the score terms 5 a s^2 b / t halve only once (they were
-  // halved twice before 2026-12-02).
-  std::string y = gpt_yaml(8, true, "none");
+  // Context parallelism over 2 ranks: s/2 local tokens. Ring attention runs on flash attention
+  // (Transformer Engine refuses it otherwise, and so does check_plan since 2026-12-03), which keeps
+  // no s x s scores: every term is per local token, so the layer's activations are exactly half
+  // of the same plan's without CP. (The materialised-scores form, 5 a s^2 b / t halved once, was
+  // checked here before CP without flash attention was refused.)
+  std::string y = gpt_yaml(8, true, "none", true);
+  const Scenario one_scenario = parse_scenario(y, "t.yaml", *frozen());  // outlives the workload, which points at it
+  const auto w1 = ir::lower(one_scenario);
   y.replace(y.find("num_gpus: 8"), 11, "num_gpus: 16");
   y.replace(y.find("tp: 8,"), 6, "tp: 8, cp: 2,");
   const Scenario w_scenario = parse_scenario(y, "t.yaml", *frozen());  // outlives the workload, which points at it
   const auto w = ir::lower(w_scenario);
-  const double expect = sbh / 2 * (34 / t + 5 * a * s / (h * t));
+  const double expect = dense_block(w1).activation_bytes / 2;
   EXPECT_NEAR(dense_block(w).activation_bytes, expect, 1e-9 * expect);
+  EXPECT_LT(dense_block(w1).activation_bytes, sbh * (34 / t + 1));  // flash: no score terms
 }
 
 TEST(ClosedForms, Fp8GemmsSaveTheirInputsInOneByte) {
