@@ -343,7 +343,7 @@ def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, s
 
 
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
-          engine="generic", system="", tp=1, pp=1, ep=1, weights=None, activations="bf16", kv=None,
+          engine="generic", system="", tp=1, pp=1, ep=1, weights=None, activations=None, kv=None,
           kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=None,
           memory_utilization_fraction=None, max_model_len=0, **kw):
     """LLM inference (``sextant infer``).
@@ -374,13 +374,13 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
         if isinstance(model, _os.PathLike):
             model = _os.fspath(model)  # a config.json path
         for k, v in (("model", model), ("accelerator", accelerator), ("engine", engine), ("system", system),
-                     ("weights", weights or ""), ("activations", activations), ("kv", kv or "")):
+                     ("weights", weights or ""), ("activations", activations or ""), ("kv", kv or "")):
             if not isinstance(v, str):
                 raise SextantError("infer: %s must be a string, got %r" % (k, v))
         ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights or "",
-                                             activations, kv or "", ints["kv_share_layers"], ints["prompt"], ints["output"],
+                                             activations or "", kv or "", ints["kv_share_layers"], ints["prompt"], ints["output"],
                                              ints["batch"], _path(catalog, "catalog"), _path(infer_data, "infer_data"),
                                              _number(expert_load_factor, "expert_load_factor"), given["memory_gib"],
                                              given["memory_utilization_fraction"],
@@ -390,7 +390,7 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
     # The deployment arguments are infer estimate's: a study gives its own (they were dropped
     # without a word before 2026-12-03, and the result still named the study's model).
     defaults = {"model": None, "accelerator": None, "engine": "generic", "system": "", "tp": 1, "pp": 1, "ep": 1,
-                "weights": None, "activations": "bf16", "kv": None, "kv_share_layers": 1, "prompt": 1024, "output": 256,
+                "weights": None, "activations": None, "kv": None, "kv_share_layers": 1, "prompt": 1024, "output": 256,
                 "batch": 1, "expert_load_factor": 0, "memory_gib": None, "memory_utilization_fraction": None,
                 "max_model_len": 0}
     given = dict(model=model, accelerator=accelerator, engine=engine, system=system, tp=tp, pp=pp, ep=ep, weights=weights,

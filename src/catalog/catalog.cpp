@@ -591,7 +591,11 @@ ModelConfig parse_model(const YamlMap& m) {
   // catalog's gpt-oss had been costed in bf16 (233.6 GB, "does not fit" one H100) where its MXFP4
   // checkpoint holds 67 GB, and only the config.json route knew (2026-12-03 review).
   if (auto q = m.opt_map("checkpoint")) {
-    c.checkpoint_weight_format = q->choice("weight_format", {"fp8", "fp4", "int4", "int8"});
+    c.checkpoint_weight_format = q->choice("weight_format", {"fp8", "fp4", "mxfp4", "int4", "int8"});
+    // The layers the checkpoint quantises: all its linear layers, or only the MoE experts (gpt-oss
+    // keeps attention, router, embedding and head in bf16).
+    c.checkpoint_quantized_experts_only = q->choice("quantized_layers", {"all", "experts"}, "all") == "experts";
+    if (c.checkpoint_quantized_experts_only && !c.moe) q->fail("quantized_layers", "'experts' needs a mixture-of-experts model; this one is dense");
     c.checkpoint_quantization = q->str("quantization");
     q->finish();
   }

@@ -299,6 +299,10 @@ struct ModelConfig {
   // format unless told otherwise; training ignores both (its precision is the scenario's).
   std::string checkpoint_quantization;
   std::string checkpoint_weight_format;
+  // The checkpoint quantises only the MoE experts (the other layers stay 16-bit): gpt-oss's MXFP4,
+  // from the catalog's checkpoint.quantized_layers or a quantization_config whose
+  // modules_to_not_convert names the attention.
+  bool checkpoint_quantized_experts_only = false;
   std::string file;
 
   int kv_dim() const { return kv_heads * head_dim; }

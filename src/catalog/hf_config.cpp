@@ -423,8 +423,15 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       if (!algo.empty()) c.checkpoint_quantization += " " + algo;
       else if (bits > 0) c.checkpoint_quantization += " " + std::to_string(bits) + "-bit";
       if (method == "fp8" || (method == "modelopt" && algo.rfind("FP8", 0) == 0) || method == "fbgemm_fp8") c.checkpoint_weight_format = "fp8";
-      else if (method == "mxfp4" || (method == "modelopt" && algo.find("FP4") != std::string::npos)) c.checkpoint_weight_format = "fp4";
+      else if (method == "mxfp4") c.checkpoint_weight_format = "mxfp4";
+      else if (method == "modelopt" && algo.find("FP4") != std::string::npos) c.checkpoint_weight_format = "fp4";
       else if ((method == "awq" || method == "gptq") && bits == 4) c.checkpoint_weight_format = "int4";
+      // Modules left unquantised: where the attention is among them (gpt-oss: self_attn, router,
+      // embed_tokens, lm_head), only the MoE experts are quantised.
+      if (c.moe && q.contains("modules_to_not_convert") && q["modules_to_not_convert"].is_array()) {
+        for (const auto& mod : q["modules_to_not_convert"])
+          if (mod.is_string() && mod.get<std::string>().find("attn") != std::string::npos) c.checkpoint_quantized_experts_only = true;
+      }
     }
   }
   // A model routed in every layer has no dense FFN width (the catalog's entries say 0): Mixtral's

@@ -45,7 +45,8 @@ void add_infer_command(CLI::App& app) {
   est->add_option("--weights", a->dep.weight_format,
                   "Weight format: fp16 bf16 fp8 fp4 int8 int4 q8_0 q4_0 q4_k ... or mixed:A:B:F (default: the checkpoint's, from a "
                   "config.json's quantization_config, else bf16)");
-  est->add_option("--activations", a->dep.activation_format, "Activation format (default bf16)");
+  est->add_option("--activations", a->dep.activation_format,
+                  "Activation format (default bf16; fp8 for an FP8 checkpoint on an accelerator with FP8 tensor cores)");
   est->add_option("--kv", a->dep.kv_format, "KV-cache format (default: the activation format when 16-bit, else bf16, as vLLM's kv_cache_dtype auto)");
   est->add_option("--kv-share-layers", a->dep.kv_share_layers, "Layers sharing one KV cache, cross-layer KV sharing (default 1)");
   est->add_option("--expert-load-factor", a->dep.expert_load_factor,

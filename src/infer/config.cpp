@@ -128,7 +128,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
     x.weight_format = d.str("weight_format", "");  // "": the checkpoint's (quantization_config), else bf16
-    x.activation_format = d.str("activation_format", "bf16");
+    x.activation_format = d.str("activation_format", "");  // "": make_deployment's default
     x.kv_format = d.str("kv_format", "");  // "": make_deployment's default
     // Errors found when the deployment is built (an unknown accelerator, tp not dividing the heads)
     // name the key's own line.

@@ -80,7 +80,11 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   adtype_ = attention_dtype(d_.kv, d_.activation, a, d_.engine.matmul_dtypes);
   apply_engine();
 
-  const double wb = d_.weight.bytes();
+  // Expert weights in the weight format; the other linear layers in it too, or in 16 bits where
+  // the checkpoint quantises its experts only (gpt-oss: before 2026-12-03 its attention was read
+  // in 4 bits, a third of the decode bytes missing).
+  const double wb_expert = d_.weight.bytes();
+  const double wb = d_.weight_experts_only ? 2.0 : wb_expert;
   // The vocabulary matrices in the formats a quantised checkpoint keeps them in (formats.hpp):
   // before 2026-12-02 an int4 Llama 3 8B held its 1.05 GB of embedding and head in 4 bits.
   const double head_b = output_format(d_.weight).bytes();
@@ -91,7 +95,7 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   const double embedding_bytes = vocab_matrix * (m.tied_embeddings ? head_b : embed_b) + positions * embed_b;
   const double attn = attn_params(m);
   const double norms = 2.0 * m.hidden;
-  double dense = 0, active = 0;
+  double dense = 0, active = 0, dense_bytes = 0;
   moe_layers_ = 0;
   head_params_ = static_cast<double>(m.vocab) * m.hidden;
   stages_.clear();
@@ -112,40 +116,48 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
     for (int j = 0; j < st.layers; ++j) {
       const int layer = l + j;
       resident += (attn + norms) * wb;
-      resident += (m.is_moe_layer(layer) ? (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) +
-                                               static_cast<double>(m.hidden) * m.moe->num_experts
-                                         : mlp_params(m, m.ffn_hidden)) *
-                  wb;
+      resident += m.is_moe_layer(layer) ? (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) * wb_expert +
+                                              static_cast<double>(m.hidden) * m.moe->num_experts * wb
+                                        : mlp_params(m, m.ffn_hidden) * wb;
     }
     max_stage_weight_bytes_ = std::max(max_stage_weight_bytes_, resident);
+    double st_dense_bytes = 0;  // the stage's weights read every iteration whatever the routing
     for (int j = 0; j < st.layers; ++j, ++l) {
       st_dense += attn + norms;
+      st_dense_bytes += (attn + norms) * wb;
       st.dense_params += attn;
       if (m.is_moe_layer(l)) {
         ++st.moe_layers;
         const double ex = mlp_params(m, m.moe->expert_ffn_hidden);
-        st_dense += m.moe->shared_experts * ex + static_cast<double>(m.hidden) * m.moe->num_experts;  // + router
-        st.dense_params += m.moe->shared_experts * ex + static_cast<double>(m.hidden) * m.moe->num_experts;
+        const double router = static_cast<double>(m.hidden) * m.moe->num_experts;
+        st_dense += m.moe->shared_experts * ex + router;
+        st_dense_bytes += m.moe->shared_experts * ex * wb_expert + router * wb;
+        st.dense_params += m.moe->shared_experts * ex + router;
         st.routed_params += m.moe->topk * ex;
       } else {
         st_dense += mlp_params(m, m.ffn_hidden);
+        st_dense_bytes += mlp_params(m, m.ffn_hidden) * wb;
         st.dense_params += mlp_params(m, m.ffn_hidden);
       }
     }
     // Streamed per iteration: layers + LM head (tied or not, the head matrix is read once).
-    st.dense_read_bytes = (st_dense + (st.head ? m.hidden : 0.0)) * wb + (st.head ? head_params_ * head_b : 0.0);
+    st.dense_read_bytes = st_dense_bytes + (st.head ? m.hidden * wb : 0.0) + (st.head ? head_params_ * head_b : 0.0);
+    dense_bytes += st_dense_bytes;
     dense += st_dense;
     active += st.dense_params + st.routed_params;
     moe_layers_ += st.moe_layers;
     stages_.push_back(st);
   }
-  expert_bytes_ = m.moe ? mlp_params(m, m.moe->expert_ffn_hidden) * wb : 0;
+  expert_bytes_ = m.moe ? mlp_params(m, m.moe->expert_ffn_hidden) * wb_expert : 0;
   linear_params_active_ = active;
-  dense_read_bytes_ = (dense + m.hidden) * wb + head_params_ * head_b;
+  dense_read_bytes_ = dense_bytes + m.hidden * wb + head_params_ * head_b;
   const int ep = d_.par.ep;
   z_ep_ = ep > 1 ? normal_quantile((ep - 0.375) / (ep + 0.25)) : 0.0;  // Blom (1958)
   uniform_routing_ = expert_load_source() == "uniform top-k routing";
-  weight_bytes_total_ = (m.params_total() - m.params_embedding()) * wb + embedding_bytes +
+  // Every expert of every MoE layer in the expert format, the rest of the linear layers in theirs.
+  const double all_expert_params =
+      m.moe ? static_cast<double>(m.num_moe_layers()) * (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) : 0.0;
+  weight_bytes_total_ = (m.params_total() - m.params_embedding() - all_expert_params) * wb + all_expert_params * wb_expert + embedding_bytes +
                         (m.tied_embeddings ? 0.0 : vocab_matrix * head_b);
 
   const double kvb = d_.kv.bytes();

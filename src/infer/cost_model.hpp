@@ -71,6 +71,11 @@ struct Deployment {
   // Where the weight format came from, for the result's notes: "given", "checkpoint" (the
   // config.json's quantization_config) or "default" (bf16).
   std::string weight_format_source = "given";
+  // The weight format applies to the MoE experts only; the other linear layers (attention, router,
+  // dense FFNs) are 16-bit (gpt-oss's MXFP4 checkpoint). False: to every linear layer.
+  bool weight_experts_only = false;
+  // "given", "default" (bf16) or "checkpoint" (fp8 activations of an FP8 checkpoint run W8A8).
+  std::string activation_format_source = "default";
   Link link;
   // Cross-layer KV sharing: groups of this many consecutive layers share one KV cache (as in
   // cross-layer attention and Apple's on-device models); 1 = every layer has its own.

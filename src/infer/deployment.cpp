@@ -30,8 +30,12 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
   const auto& m = d.model;
   if (m.checkpoint_quantization.empty()) return out;
   if (d.weight_format_source == "checkpoint")
-    out.push_back("weights in " + d.weight.name + ", the format of the checkpoint (config.json quantization_config: " +
-                  m.checkpoint_quantization + "); give the weight format to cost another");
+    out.push_back("weights in " + d.weight.name + (d.weight_experts_only ? " for the MoE experts (the other layers in bf16)" : "") +
+                  ", the format of the checkpoint (config.json quantization_config: " + m.checkpoint_quantization +
+                  "); give the weight format to cost another" +
+                  (d.activation_format_source == "checkpoint" ? "; activations in fp8 (W8A8, quantised on the fly as vLLM and SGLang run "
+                                                                "an FP8 checkpoint): give the activation format to cost another"
+                                                              : ""));
   else if (m.checkpoint_weight_format.empty())
     out.push_back("the checkpoint's quantization_config (" + m.checkpoint_quantization + ") names no format Sextant maps: weights costed in " +
                   d.weight.name + (d.weight_format_source == "default" ? " (the default)" : "") +
@@ -84,11 +88,22 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   } else if (!d.model.checkpoint_weight_format.empty()) {
     d.weight = parse_format(d.model.checkpoint_weight_format);
     d.weight_format_source = "checkpoint";
+    d.weight_experts_only = d.model.checkpoint_quantized_experts_only;
   } else {
     d.weight = parse_format("bf16");
     d.weight_format_source = "default";
   }
-  d.activation = parse_format(s.activation_format, at("activation_format"));
+  // No activation format given: bf16, except an FP8 checkpoint on an accelerator with FP8 tensor
+  // cores, which vLLM and SGLang run as W8A8 with activations quantised on the fly (DeepSeek-V3's
+  // block FP8, llm-compressor's FP8-dynamic); before 2026-12-03 its prefill was costed in bf16.
+  if (!s.activation_format.empty()) {
+    d.activation = parse_activation_format(s.activation_format, at("activation_format"));
+  } else if (d.weight_format_source == "checkpoint" && d.weight.name == "fp8" && d.accel.has_peak(DType::FP8)) {
+    d.activation = parse_format("fp8");
+    d.activation_format_source = "checkpoint";
+  } else {
+    d.activation = parse_format("bf16");
+  }
   // No KV format given: the activations' when they are 16-bit, else bf16 (vLLM's kv_cache_dtype
   // auto keeps the model's 16-bit dtype under FP8 W8A8; an fp8 cache is opt-in). Serve had taken
   // the activation format and estimate bf16: fp8 activations doubled serve's KV capacity.

@@ -16,7 +16,9 @@ struct DeploymentSpec {
   double expert_load_factor = 0;  // MoE under EP, busiest rank over mean (see Deployment); 0: default
   // weight_format "": the checkpoint's own format when its config.json's quantization_config
   // names one Sextant knows (ModelConfig::checkpoint_weight_format), else bf16.
-  std::string weight_format, activation_format = "bf16";
+  // activation_format "": bf16, or fp8 for an FP8 checkpoint on an accelerator with FP8 tensor
+  // cores (W8A8, as vLLM and SGLang run DeepSeek-V3's block FP8).
+  std::string weight_format, activation_format;
   std::string kv_format;  // "": the activation format when 16-bit, else bf16 (vLLM's kv_cache_dtype auto)
   // Device memory in GiB (2^30 bytes: the "GB" of Apple's and GPU vendors' memory sizes) when it
   // differs from the catalog entry's (an Apple SoC ships with several sizes; the catalog lists

@@ -18,6 +18,7 @@ struct Row {
 constexpr Row kFormats[] = {
     {"fp32", 32, DType::FP32, false},   {"fp16", 16, DType::FP16, false},   {"bf16", 16, DType::BF16, false},
     {"fp8", 8, DType::FP8, false},      {"fp4", 4.5, DType::FP4, false},    {"int8", 8, DType::INT8, false},
+    {"mxfp4", 4.25, DType::FP4, false},  // OCP MX: 32 x E2M1 + one E8M0 scale = 17 bytes / 32 (gpt-oss's experts)
     {"int4", 4.25, DType::FP16, true},  // weight-only int4: dequantised to fp16 (W4A16)
     {"q8_0", 8.5, DType::FP16, true},   // 32 x int8 + fp16 scale = 34 bytes / 32
     {"q4_0", 4.5, DType::FP16, true},   // 32 x 4 bit + fp16 scale = 18 bytes / 32
@@ -83,6 +84,15 @@ NumberFormat parse_format(const std::string& name_in, const SourceLocation& wher
   for (const auto& r : kFormats)
     if (name == r.name) return NumberFormat{r.name, r.bits, r.dt, r.block};
   throw Error(where, "unknown number format '" + name_in + "'", valid_choices_hint(name, format_names()));
+}
+
+NumberFormat parse_activation_format(const std::string& name, const SourceLocation& where) {
+  static const std::vector<std::string> valid = {"fp32", "fp16", "bf16", "fp8", "int8", "fp4", "mxfp4"};
+  const NumberFormat f = parse_format(name, where);
+  if (std::find(valid.begin(), valid.end(), f.name) == valid.end())
+    throw Error(where, "'" + name + "' is a weight-storage format, not one activations are multiplied in",
+                "valid activation formats: fp32, fp16, bf16, fp8, int8, fp4, mxfp4");
+  return f;
 }
 
 namespace {

@@ -4,7 +4,8 @@
 // A format has its real storage cost in bits per element including block scales: llama.cpp's
 // q4_0 stores 32 4-bit values with one fp16 scale (4.5 bits), q8_0 32 int8 values with one fp16
 // scale (8.5 bits); int4 is AWQ/GPTQ-style 4-bit with an fp16 scale and zero per group of 128
-// (4.25 bits); fp4 is NVFP4 (4-bit E2M1, one fp8 scale per 16 values: 4.5 bits); mixed formats
+// (4.25 bits); fp4 is NVFP4 (4-bit E2M1, one fp8 scale per 16 values: 4.5 bits); mxfp4 is the OCP
+// microscaling format (4-bit E2M1, one E8M0 scale per 32 values: 4.25 bits); mixed formats
 // are written "mixed:A:B:FRACTION_A" (e.g. "mixed:q2_k:q4_k:0.5" for a 2/4-bit mix).
 //
 // The compute path: a matrix multiply runs on the tensor/ALU rate of the wider of the weight's
@@ -37,6 +38,10 @@ NumberFormat output_format(const NumberFormat& weight);
 const std::vector<std::string>& format_names();
 // Parses a name (case-insensitive; "f16" = "fp16", "f32" = "fp32"); throws Error naming `where`.
 NumberFormat parse_format(const std::string& name, const SourceLocation& where = {});
+// An activation format: a number format activations are multiplied in (fp32, fp16, bf16, fp8,
+// int8, fp4, mxfp4); weight-storage formats (llama.cpp blocks, int4 groups, mixes) are refused
+// naming `where` (they had been accepted and run as fp16).
+NumberFormat parse_activation_format(const std::string& name, const SourceLocation& where = {});
 
 // The dtype a GEMM with these weight and activation formats runs at on `a`: the wider of the
 // two compute types, moved to the next wider dtype the accelerator has a peak for.

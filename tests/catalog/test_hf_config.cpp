@@ -104,7 +104,7 @@ TEST(HfConfig, QuantizationConfigNamesTheCheckpointFormat) {
   const std::string base = R"({"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 8,
     "num_hidden_layers": 4, "intermediate_size": 8192, "vocab_size": 32000, "quantization_config": )";
   auto q = [&](const std::string& qc) { return parse_hf_config(base + qc + "}", "config.json"); };
-  EXPECT_EQ(q(R"({"quant_method": "mxfp4"})").checkpoint_weight_format, "fp4");
+  EXPECT_EQ(q(R"({"quant_method": "mxfp4"})").checkpoint_weight_format, "mxfp4");
   EXPECT_EQ(q(R"({"quant_method": "modelopt", "quant_algo": "NVFP4"})").checkpoint_weight_format, "fp4");
   EXPECT_EQ(q(R"({"quant_method": "modelopt", "quant_algo": "FP8"})").checkpoint_weight_format, "fp8");
   EXPECT_EQ(q(R"({"quant_method": "awq", "bits": 4, "group_size": 128})").checkpoint_weight_format, "int4");
@@ -112,6 +112,15 @@ TEST(HfConfig, QuantizationConfigNamesTheCheckpointFormat) {
   const auto ct = q(R"({"quant_method": "compressed-tensors", "config_groups": {}})");
   EXPECT_EQ(ct.checkpoint_quantization, "compressed-tensors");
   EXPECT_EQ(ct.checkpoint_weight_format, "");
+  // A MoE checkpoint whose unconverted modules include the attention quantises its experts only
+  // (gpt-oss); a dense one, or one without the list, every linear layer.
+  const std::string moe = R"({"model_type": "mixtral", "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 8,
+    "num_hidden_layers": 4, "intermediate_size": 8192, "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 2,
+    "quantization_config": )";
+  EXPECT_TRUE(parse_hf_config(moe + R"({"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"]}})",
+                              "config.json").checkpoint_quantized_experts_only);
+  EXPECT_FALSE(parse_hf_config(moe + R"({"quant_method": "mxfp4"}})", "config.json").checkpoint_quantized_experts_only);
+  EXPECT_FALSE(q(R"({"quant_method": "mxfp4", "modules_to_not_convert": ["self_attn"]})").checkpoint_quantized_experts_only);
 }
 
 TEST(HfConfig, Gpt2SmallIs124M) {

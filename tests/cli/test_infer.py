@@ -39,7 +39,7 @@ def scalars(j):
 
 class InferCli(unittest.TestCase):
     def test_a_quantised_checkpoint_is_costed_in_its_format(self):
-        """A config.json whose quantization_config says MXFP4 is costed in fp4 unless --weights
+        """A config.json whose quantization_config says MXFP4 is costed in mxfp4 unless --weights
         says otherwise, with a note either way (its weights had been costed in bf16 silently:
         gpt-oss-120b at 233.6 GB, "does not fit" one H100)."""
         import tempfile
@@ -52,11 +52,11 @@ class InferCli(unittest.TestCase):
                 json.dump(cfg, f)
             auto = run_json("infer", "estimate", "--model", path, "--accelerator", "h100-sxm-80gb")
             bf16 = run_json("infer", "estimate", "--model", path, "--accelerator", "h100-sxm-80gb", "--weights", "bf16")
-        self.assertEqual(scalars(auto)["weight_format"], "fp4")
+        self.assertEqual(scalars(auto)["weight_format"], "mxfp4")
         self.assertIn("the format of the checkpoint (config.json quantization_config: mxfp4)", " ".join(auto["notes"]))
         self.assertEqual(scalars(bf16)["weight_format"], "bf16")
-        self.assertIn("the checkpoint stores fp4", " ".join(bf16["notes"]))
-        # 4.5 bits against 16, the embedding and LM head kept in 16 bits (formats.hpp)
+        self.assertIn("the checkpoint stores mxfp4", " ".join(bf16["notes"]))
+        # 4.25 bits against 16, the embedding and LM head kept in 16 bits (formats.hpp)
         self.assertLess(scalars(auto)["weights_bytes_per_device"], 0.4 * scalars(bf16)["weights_bytes_per_device"])
 
     def test_catalog_models_with_a_quantised_checkpoint_default_to_it(self):
@@ -64,7 +64,7 @@ class InferCli(unittest.TestCase):
         checkpoint's format like their config.json: the catalog route had costed gpt-oss in bf16
         (233.6 GB, "does not fit" one H100) with no note (review of 2026-12-03)."""
         oss = run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm")
-        self.assertEqual(scalars(oss)["weight_format"], "fp4")
+        self.assertEqual(scalars(oss)["weight_format"], "mxfp4")
         self.assertTrue(scalars(oss)["fits"])
         self.assertIn("the format of the checkpoint", " ".join(oss["notes"]))
         ds = run_json("catalog", "show", "deepseek-v3")
@@ -619,6 +619,45 @@ class InferCli(unittest.TestCase):
         self.assertAlmostEqual(ratio, whole / decode, places=6)
         self.assertGreater(ratio, 2)
 
+    def test_expert_only_checkpoints_fp8_w8a8_and_activation_formats(self):
+        """Review of 2026-12-03: gpt-oss's MXFP4 checkpoint quantises its experts only (attention,
+        router, embedding and head stay bf16), MXFP4 is 4.25 bits, and no decode step beats the
+        bytes it reads; an FP8 checkpoint runs W8A8 on FP8 tensor cores; weight-storage formats
+        are refused as activation formats; negative prefix groups in a trace are refused."""
+        g = scalars(run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "h100-sxm-80gb",
+                             "--engine", "vllm", "--prompt", "1024", "--output", "256"))
+        self.assertEqual(g["weight_format"], "mxfp4")
+        self.assertEqual(g["weight_bits_per_element"], 4.25)
+        # By hand: experts 128 x 36 x 3 x 2880^2 x 4.25/8 = 60.9 GB; attention 36 x 2880 x (4096 x 2 + 512 x 2)
+        # x 2 = 1.91 GB; embedding and head 2 x 201088 x 2880 x 2 = 2.32 GB; router and norms: 65.2 GB.
+        self.assertAlmostEqual(g["weights_bytes_per_device"] / 1e9, 65.2, delta=0.3)
+        # A batch-1 step reads 4 experts (1.90 GB), the attention (1.91 GB), the head (1.16 GB):
+        # about 5.0 GB at 3.35 TB/s is 1.49 ms.
+        self.assertAlmostEqual(g["decode_bandwidth_floor_s"], 1.49e-3, delta=0.03e-3)
+        self.assertGreaterEqual(g["time_per_output_token_s"], g["decode_bandwidth_floor_s"])
+        d = scalars(run_json("infer", "estimate", "--model", "deepseek-v3", "--accelerator", "h200-sxm-141gb", "--tp", "8",
+                             "--engine", "vllm", "--prompt", "8192", "--output", "256"))
+        self.assertEqual(d["compute_dtype"], "fp8")
+        b = scalars(run_json("infer", "estimate", "--model", "deepseek-v3", "--accelerator", "h200-sxm-141gb", "--tp", "8",
+                             "--engine", "vllm", "--prompt", "8192", "--output", "256", "--activations", "bf16"))
+        self.assertEqual(b["compute_dtype"], "bf16")
+        self.assertLess(d["prefill_time_s"], 0.8 * b["prefill_time_s"])
+        p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--activations", "q4_0", "-q", ok=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("weight-storage format", p.stderr)
+        self.assertIn("--activations", p.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            trace = os.path.join(tmp, "t.csv")
+            with open(trace, "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,100,10,-5,50\n")
+            study = os.path.join(tmp, "s.yaml")
+            with open(study, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                        f"workload: {{arrival: trace, trace_file: {trace}}}\n")
+            p = run("infer", "serve", study, "-q", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("prefix_group must be an id >= 0", p.stderr)
+
     def test_plan_ranks_unpriced_candidates_after_priced_ones(self):
         j = run_json("infer", "plan", os.path.join("data", "examples", "infer-plan-llama3-70b.yaml"),
                      "--set", "plan.accelerators=[h100-sxm-80gb, b200]", "--set", "plan.tp=[4,8]",
@@ -629,6 +668,10 @@ class InferCli(unittest.TestCase):
         for r in rows(j["tables"][next(iter(j["tables"]))]):
             if r.get("accelerator") == "b200":
                 self.assertIsNone(r["usd_per_hour"]) if r["usd_per_hour"] is None else self.assertNotEqual(r["usd_per_hour"], 0)
+        # The unpriced candidates that also meet the SLO are said, with the fewest devices among them.
+        notes = [n for n in j["notes"] if "without a price also meet the SLO" in n]
+        self.assertEqual(len(notes), 1, j["notes"])
+        self.assertIn("the fewest on 4 devices", notes[0])
 
     def test_a_draft_model_keeps_its_own_kv_cache(self):
         ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")

@@ -61,6 +61,13 @@ class TraceArrivals final : public ArrivalProcess {
         q.prefix_group = i32(i, cg);
         q.prefix_tokens = i32(i, cx);
       }
+      // A group is an id >= 0 and a shared prefix a token count >= 0 (negative ones had been
+      // accepted and served, 2026-12-03 review).
+      if (cg >= 0 && cx >= 0 && (q.prefix_group < 0 || q.prefix_tokens < 0))
+        throw Error(SourceLocation{spec.trace_file, t.lines[i], 0, q.prefix_group < 0 ? "prefix_group" : "prefix_tokens"},
+                    q.prefix_group < 0 ? "prefix_group must be an id >= 0, got " + std::to_string(q.prefix_group)
+                                       : "prefix_tokens must be >= 0, got " + std::to_string(q.prefix_tokens),
+                    "the shared prompt prefix of a group of requests: prefix_group an id, prefix_tokens its length");
       if (q.prompt_tokens < 1 || q.output_tokens < 1 || q.prefix_tokens > q.prompt_tokens)
         throw Error(SourceLocation{spec.trace_file, t.lines[i], 0, "prompt_tokens"},
                     "prompt_tokens and output_tokens must be >= 1 and prefix_tokens <= prompt_tokens");
