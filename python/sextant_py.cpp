@@ -105,7 +105,17 @@ PYBIND11_MODULE(_sextant, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      error_type(e.what());
+      // The message as UTF-8 with invalid bytes replaced: a file name or kernel name that is not
+      // UTF-8 had made the message undecodable, and the error read '' (review of 2026-12-03).
+      const std::string w = e.what();
+      PyObject* text = PyUnicode_DecodeUTF8(w.data(), static_cast<Py_ssize_t>(w.size()), "replace");
+      if (text) {
+        PyErr_SetObject(error_type.ptr(), text);
+        Py_DECREF(text);
+      } else {
+        PyErr_Clear();
+        error_type("(an error whose message could not be decoded)");
+      }
     }
   });
 

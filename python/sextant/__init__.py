@@ -35,7 +35,10 @@ __version__ = "0.1.0"
 
 def result_from_json(text):
     """The dict form of a Result from its JSON (``--json`` output or the library's)."""
-    doc = _json.loads(text) if isinstance(text, (str, bytes)) else text
+    try:
+        doc = _json.loads(text) if isinstance(text, (str, bytes)) else text
+    except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
+        raise SextantError("result_from_json: not JSON (%s)" % e) from None
     # A document of another shape is named as such: a bare KeyError had escaped (review of
     # 2026-12-03), e.g. for a result dict (from result_from_json) given back to it.
     if not isinstance(doc, dict) or not isinstance(doc.get("command"), str) or not isinstance(doc.get("scalars"), dict) \
@@ -62,11 +65,19 @@ def _to_json_doc(result):
 
 
 def _overrides(overrides, kwargs):
+    if overrides is not None and not isinstance(overrides, dict):
+        # The CLI's form ("parallel.tp=4") as a list had raised AttributeError (review of 2026-12-03).
+        raise SextantError("overrides: expected a dict {key: value} (e.g. {'parallel.tp': 4}), got %s; or give "
+                           "keyword arguments (parallel__tp=4)" % type(overrides).__name__)
     sets = []
-    for k, v in (overrides or {}).items():
-        sets.append((str(k), _scalar_text(v)))
-    for k, v in kwargs.items():
-        sets.append((k.replace("__", "."), _scalar_text(v)))
+    for k, v in list((overrides or {}).items()) + [(k.replace("__", "."), v) for k, v in kwargs.items()]:
+        if v is None:
+            # str(None) had set the text "None" (a scenario named 'None'; seed "expected an integer").
+            raise SextantError("override %s: None is not a value; leave the key out to keep the file's" % k)
+        try:
+            sets.append((str(k), _scalar_text(v)))
+        except RecursionError:
+            raise SextantError("override %s: nests too deeply" % k) from None
     return sets
 
 
@@ -143,7 +154,12 @@ def _source(obj, what):
         # "Object of type int64 is not JSON serializable" escaped before 2026-12-02.
         # ensure_ascii=False: an escaped non-BMP character (a surrogate pair, "\\ud83d\\ude80") is
         # refused by the YAML reader ("invalid unicode") where the text itself is read.
-        return _json.dumps(_plain(obj), indent=1, default=str, ensure_ascii=False), True, "<%s dict>" % what
+        try:
+            return _json.dumps(_plain(obj), indent=1, default=str, ensure_ascii=False), True, "<%s dict>" % what
+        except RecursionError:
+            # As YAML text the same input is refused as nesting too deeply; the dict had raised a bare
+            # RecursionError (review of 2026-12-03).
+            raise SextantError("%s: the dict nests too deeply" % what) from None
     if isinstance(obj, _os.PathLike):
         return _os.fspath(obj), False, _os.fspath(obj)
     if isinstance(obj, str) and not obj.strip():
@@ -156,7 +172,7 @@ def _source(obj, what):
         if "\n" in obj or obj.lstrip().startswith("{") or one_line_yaml:
             return obj, True, "<%s text>" % what
         return obj, False, obj
-    raise TypeError("%s: expected a dict, a YAML path or YAML text, got %s" % (what, type(obj).__name__))
+    raise SextantError("%s: expected a dict, a YAML path or YAML text, got %s" % (what, type(obj).__name__))
 
 
 def _done(text):
@@ -194,18 +210,17 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     for item in pairs:
         try:
             r, f = item
-            st.append((_int_in(r, "stragglers: rank", 0), float(f)))
+            st.append((_int_in(r, "stragglers: rank", 0), _number(f, "stragglers: factor of rank %r" % (r,))))
         except (TypeError, ValueError) as e:
             raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (%s)" % (item, e))
     all_ranks, contention, interference = (_bool(all_ranks, "all_ranks"), _bool(contention, "contention"),
                                            _bool(interference, "interference"))
     seed = -1 if seed is None else _int_in(seed, "seed", 0, 2 ** 63 - 1)  # None: the scenario's seed:
-    try:
-        jitter = float(_plain(jitter))
-        if not 0 <= jitter <= 1:
-            raise ValueError
-    except (TypeError, ValueError):
-        raise SextantError("jitter: must be a finite number from 0 to 1, got %r" % (jitter,)) from None
+    j = _plain(jitter)
+    # True had been read as sigma 1.0, the largest (review of 2026-12-03): a number, not a flag.
+    if isinstance(j, bool) or not isinstance(j, (int, float)) or not 0 <= j <= 1:
+        raise SextantError("jitter: must be a finite number from 0 to 1 (the lognormal sigma), got %r" % (jitter,))
+    jitter = float(j)
     ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
@@ -308,6 +323,8 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     elasticity_step are the CLI's --price-usd-per-gpu-hour, --idle-fraction and --elasticity-step.
     """
     items = []
+    if isinstance(vary, (list, tuple)) and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in vary):
+        vary = dict(vary)  # [(key, values), ...]: the dict's pairs
     if isinstance(vary, dict):
         for k, vals in vary.items():
             vals = _plain(vals)
@@ -317,6 +334,8 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
         items = [vary]
     else:
         items = list(vary or [])
+        if not all(isinstance(x, str) for x in items):
+            raise SextantError('vary: expected {key: [values]}, [(key, [values]), ...] or ["KEY=V1,V2", ...], got %r' % (vary,))
     if pareto is None:
         px, py = "", ""
     elif isinstance(pareto, (list, tuple)) and len(pareto) == 2 and all(isinstance(x, str) for x in pareto):
@@ -342,10 +361,25 @@ def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, s
                                   _bool(search, "search"), _os.getcwd()))
 
 
+class _Default:
+    """An argument left out (as distinct from one given with the default's value)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return repr(self.value)
+
+
+def _given(v):
+    return v.value if isinstance(v, _Default) else v
+
+
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
-          engine="generic", system="", tp=1, pp=1, ep=1, weights=None, activations=None, kv=None,
-          kv_share_layers=1, prompt=1024, output=256, batch=1, expert_load_factor=0, memory_gib=None,
-          memory_utilization_fraction=None, max_model_len=0, **kw):
+          engine=_Default("generic"), system=_Default(""), tp=_Default(1), pp=_Default(1), ep=_Default(1), weights=None,
+          activations=None, kv=None, kv_share_layers=_Default(1), prompt=_Default(1024), output=_Default(256),
+          batch=_Default(1), expert_load_factor=_Default(0), memory_gib=None, memory_utilization_fraction=None,
+          max_model_len=_Default(0), **kw):
     """LLM inference (``sextant infer``).
 
     With a study (dict, YAML path or text): ``mode="serve"`` (default) simulates serving,
@@ -353,6 +387,15 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
     the study (``workload__rate_per_s=20``). Without a study: the single-deployment estimate
     (``infer estimate``) of ``model`` on ``accelerator``.
     """
+    # The deployment arguments as given (a study refuses any, default value or not: engine="generic"
+    # beside a study of vllm had been accepted and ignored, review of 2026-12-03).
+    given = dict(model=model, accelerator=accelerator, engine=engine, system=system, tp=tp, pp=pp, ep=ep, weights=weights,
+                 activations=activations, kv=kv, kv_share_layers=kv_share_layers, prompt=prompt, output=output, batch=batch,
+                 expert_load_factor=expert_load_factor, memory_gib=memory_gib,
+                 memory_utilization_fraction=memory_utilization_fraction, max_model_len=max_model_len)
+    (engine, system, tp, pp, ep, kv_share_layers, prompt, output, batch, expert_load_factor, max_model_len) = (
+        _given(engine), _given(system), _given(tp), _given(pp), _given(ep), _given(kv_share_layers), _given(prompt),
+        _given(output), _given(batch), _given(expert_load_factor), _given(max_model_len))
     if study is None:
         if mode not in (None, "estimate"):
             raise SextantError("infer: mode '%s' needs a study (dict or YAML file)" % mode)
@@ -389,17 +432,9 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
         raise SextantError("infer: mode 'estimate' takes no study (give model= and accelerator=); with a study: serve, plan")
     # The deployment arguments are infer estimate's: a study gives its own (they were dropped
     # without a word before 2026-12-03, and the result still named the study's model).
-    defaults = {"model": None, "accelerator": None, "engine": "generic", "system": "", "tp": 1, "pp": 1, "ep": 1,
-                "weights": None, "activations": None, "kv": None, "kv_share_layers": 1, "prompt": 1024, "output": 256,
-                "batch": 1, "expert_load_factor": 0, "memory_gib": None, "memory_utilization_fraction": None,
-                "max_model_len": 0}
-    given = dict(model=model, accelerator=accelerator, engine=engine, system=system, tp=tp, pp=pp, ep=ep, weights=weights,
-                 activations=activations, kv=kv, kv_share_layers=kv_share_layers, prompt=prompt, output=output, batch=batch,
-                 expert_load_factor=expert_load_factor, memory_gib=memory_gib,
-                 memory_utilization_fraction=memory_utilization_fraction, max_model_len=max_model_len)
-    ignored = sorted(k for k, v in given.items() if v is not defaults[k] and v != defaults[k])
+    ignored = sorted(k for k, v in given.items() if v is not None and not isinstance(v, _Default))
     if ignored:
-        raise SextantError("infer: %s apply to the estimate without a study; with a study give its keys as overrides "
+        raise SextantError("infer: argument(s) %s apply to the estimate without a study; with a study give its keys as overrides "
                            "(e.g. deployment__tp=8, or overrides={'deployment.tp': 8})" % ", ".join(ignored))
     mode = mode or "serve"
     src, is_text, name = _source(study, "study")
@@ -446,5 +481,8 @@ def report(result, path):
                 isinstance(c, dict) for c in result["tables"].values()):
             raise SextantError("report: expected a result dict (command, scalars, tables of columns) or the text of "
                                "--json, got %s" % type(result).__name__)
-        text = _json.dumps(_to_json_doc(result), allow_nan=False)
+        try:
+            text = _json.dumps(_to_json_doc(result), allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise SextantError("report: the result holds a value JSON cannot write (%s)" % e) from None
     _sextant.report(text, _os.fspath(path))

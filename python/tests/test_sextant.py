@@ -108,7 +108,7 @@ def test_error_carries_the_cli_message():
     assert str(e.value) == cli_error("catalog", "show", "no-such-gpu")
     with pytest.raises(sextant.SextantError):
         sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", weights="q4_O")
-    with pytest.raises(TypeError):
+    with pytest.raises(sextant.SextantError, match="expected a dict, a YAML path or YAML text"):
         sextant.estimate(42)
 
 
@@ -537,6 +537,46 @@ def test_second_review_of_2026_12_03(tmp_path, monkeypatch):
     with open(GOODPUT) as f:
         g = sextant.goodput(yaml.safe_load(f), replicas=4, search=False)
     assert g["scalars"]["ettr_fraction"] > 0
+
+
+def test_third_review_of_2026_12_03(tmp_path):
+    """Errors whose text is not UTF-8 keep their message; a study refuses a deployment argument
+    even at its default value; a list of overrides, bytes, a deeply nested dict, text that is not
+    JSON and a result JSON cannot write are SextantErrors; jitter=True and None overrides are
+    refused; sweep takes vary as (key, values) pairs."""
+    bad = tmp_path / "tr"
+    bad.mkdir()
+    (bad / os.fsdecode(b"r\xe9.json")).write_bytes(b"not json")
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.analyze(str(bad))
+    assert "not a readable JSON trace" in str(e.value) and "\ufffd" in str(e.value)
+    with pytest.raises(sextant.SextantError, match="engine apply to the estimate without a study"):
+        sextant.infer(STUDY, engine="generic")
+    with pytest.raises(sextant.SextantError, match="tp apply"):
+        sextant.infer(STUDY, tp=1)
+    with pytest.raises(sextant.SextantError, match="expected a dict"):
+        sextant.estimate(SCENARIO, overrides=["parallel.tp=4"])
+    with pytest.raises(sextant.SextantError, match="expected a dict, a YAML path or YAML text"):
+        sextant.estimate(b"model: llama3-8b")
+    deep = cur = {}
+    for _ in range(100000):
+        cur["a"] = {}
+        cur = cur["a"]
+    with pytest.raises(sextant.SextantError, match="nests too deeply"):
+        sextant.estimate(deep)
+    with pytest.raises(sextant.SextantError, match="not JSON"):
+        sextant.result_from_json("not json")
+    with pytest.raises(sextant.SextantError, match="JSON cannot write"):
+        sextant.report({"command": "x", "scalars": {"a": object()}, "tables": {}}, tmp_path / "x.html")
+    with pytest.raises(sextant.SextantError, match="jitter"):
+        sextant.simulate(SCENARIO, jitter=True)
+    with pytest.raises(sextant.SextantError, match="stragglers"):
+        sextant.simulate(SCENARIO, stragglers={1: True})
+    with pytest.raises(sextant.SextantError, match="None is not a value"):
+        sextant.estimate(SCENARIO, name=None)
+    pairs = sextant.sweep(SCENARIO, vary=[("accelerator.memory_bandwidth_bytes_per_s", [2e12, 3e12])], fix={"tp": 8, "pp": 4})
+    as_dict = sextant.sweep(SCENARIO, vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]}, fix={"tp": 8, "pp": 4})
+    assert pairs["tables"] == as_dict["tables"]
 
 
 LOCALE_SCRIPT = r"""
