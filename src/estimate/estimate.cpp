@@ -858,13 +858,9 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   r.set("system", s.system.id);
   r.set("accelerator", s.accelerator.id);
   r.set("num_gpus", int64_t{s.num_gpus});
-  r.set("plan", "tp" + std::to_string(s.plan.tp) + " pp" + std::to_string(s.plan.pp) + " vpp" + std::to_string(s.plan.vpp) +
-                    " dp" + std::to_string(s.plan.dp) + " cp" + std::to_string(s.plan.cp) + " ep" + std::to_string(s.plan.ep) +
-                    " mb" + std::to_string(s.train.micro_batch) + " zero" + std::to_string(s.plan.zero_stage) +
-                    (s.plan.sequence_parallel ? " sp" : "") + " " + to_string(s.train.recompute) + " " + s.plan.schedule +
-                    // MoE dispatch, when it is not the default per-expert all-to-all or is overlapped.
-                    (s.plan.ep > 1 && s.plan.moe_dispatcher != "alltoall" ? " " + s.plan.moe_dispatcher : "") +
-                    (s.plan.ep > 1 && s.plan.ep_comm_overlap ? " ep-overlap" : ""));
+  // plan's notation (the two texts of one plan had differed, and TP overlap was not named: two
+  // plans 15% apart printed the same text, 2026-12-03 review).
+  r.set("plan", plan_text(s));
   r.set("step_time_s", e.step_time_s);
   r.set("tokens_per_s_per_gpu", e.tokens_per_s_per_gpu);
   r.set("model_flops_per_step", e.model_flops);

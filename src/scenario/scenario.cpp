@@ -60,6 +60,33 @@ const std::vector<std::string>& moe_dispatcher_names() {
   return names;
 }
 
+std::string plan_text(const Scenario& s) {
+  const auto& p = s.plan;
+  const auto& t = s.train;
+  std::string out = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp);
+  if (p.vpp > 1) out += " vpp" + std::to_string(p.vpp);
+  out += " dp" + std::to_string(p.dp);
+  if (p.cp > 1) out += " cp" + std::to_string(p.cp);
+  if (p.ep > 1) out += " ep" + std::to_string(p.ep);
+  if (const int etp = !s.model.moe ? 1 : p.etp > 0 ? p.etp : p.tp; etp > 1) out += " etp" + std::to_string(etp);
+  out += " mb" + std::to_string(t.micro_batch) + " zero" + std::to_string(p.zero_stage);
+  if (p.sequence_parallel && p.tp > 1) out += " sp";
+  if (p.tp_comm_overlap && p.tp > 1) out += " tpov";
+  if (!p.overlap_grad_reduce) out += " no-grad-overlap";
+  if (!p.overlap_param_gather) out += " no-gather-overlap";
+  out += " rc:" + to_string(t.recompute);
+  if (t.recompute == Recompute::Selective && t.recompute_modules != 0 && t.recompute_modules != kRecomputeCoreAttn)
+    out += "(" + recompute_modules_text(t.recompute_modules) + ")";
+  if (t.recompute == Recompute::Full && t.recompute_block) out += "(block " + std::to_string(t.recompute_num_layers) + ")";
+  else if (t.recompute == Recompute::Full && t.recompute_num_layers > 1) out += "(groups of " + std::to_string(t.recompute_num_layers) + ")";
+  if (p.pp > 1) out += " " + p.schedule;
+  if (s.model.moe) {
+    out += " " + p.moe_dispatcher;  // named for every MoE plan, the default all-to-all too
+    if (p.ep > 1 && p.ep_comm_overlap) out += " ep-overlap";
+  }
+  return out;
+}
+
 std::string to_string(Recompute r) {
   switch (r) {
     case Recompute::None: return "none";

@@ -169,6 +169,12 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& name, c
 Scenario parse_scenario_node(const YAML::Node& node, const std::string& file, const std::string& key_path, const Catalog& cat);
 // Set the plan's framework-dependent fields from a catalog framework entry.
 void apply_framework_defaults(ParallelPlan& p, const Framework& f);
+// The plan in `sextant plan`'s notation (tp8 pp4 vpp5 dp32 mb1 zero1 sp tpov rc:none
+// interleaved-1f1b ...), so that estimate's, simulate's and plan's texts of one plan are equal:
+// degrees of 1 for vpp, cp, ep and etp left out, TP overlap (tpov) and DP overlap turned off
+// (no-grad-overlap, no-gather-overlap) named, recompute as rc:MODE with its modules or layers, the
+// schedule where there is a pipeline, and an MoE model's dispatcher and EP overlap.
+std::string plan_text(const Scenario& s);
 // Check the plan against the model and system; throws Error naming the rule broken.
 void check_plan(const Scenario& s, const SourceLocation& where = {});
 
