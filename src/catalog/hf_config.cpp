@@ -192,6 +192,14 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     std::string stem = p.filename().string();
     if (stem == "config.json") {
       stem = p.parent_path().filename().string();
+      // The Hugging Face cache (hub/models--ORG--NAME/snapshots/COMMIT/config.json): the model's
+      // name, not the commit hash the folder is named after (2026-12-03 review).
+      const std::filesystem::path snapshots = p.parent_path().parent_path();
+      const std::string repo = snapshots.parent_path().filename().string();
+      if (snapshots.filename() == "snapshots" && repo.rfind("models--", 0) == 0 && repo.size() > 8) {
+        stem = repo.substr(8);
+        for (size_t at; (at = stem.find("--")) != std::string::npos;) stem.replace(at, 2, "/");
+      }
     } else {
       for (const char* ext : {".json", ".config"})
         if (stem.size() > std::strlen(ext) && stem.compare(stem.size() - std::strlen(ext), std::strlen(ext), ext) == 0)

@@ -44,12 +44,26 @@ std::string data_dir() {
 
 std::string resolve_data_path(const std::string& rel) {
   if (fs::exists(rel)) return rel;
+  if (fs::path(rel).is_absolute()) return rel;
   try {
-    auto p = fs::path(data_dir()) / rel;
-    if (fs::exists(p)) return p.string();
+    const fs::path d = data_dir();
+    if (auto p = d / rel; fs::exists(p)) return p.string();
+    // The README's paths are the repository's (data/examples/...): from another working directory
+    // they name the data folder's own files (they were "not found" outside the repository root).
+    if (rel.rfind("data/", 0) == 0)
+      if (auto p = d / rel.substr(5); fs::exists(p)) return p.string();
   } catch (const Error&) {
   }
   return rel;
+}
+
+std::string not_found_hint(const std::string& rel) {
+  std::string where = "looked in the working directory (" + fs::current_path().string() + ")";
+  try {
+    where += " and in the data folder (" + data_dir() + ")";
+  } catch (const Error&) {
+  }
+  return where + "; the bundled examples are data/examples/*.yaml";
 }
 
 }  // namespace sextant

@@ -9,7 +9,10 @@ namespace sextant {
 std::string data_dir();
 
 // Resolve a catalog-relative or user path: an existing path is returned as is; otherwise
-// data_dir()/rel when that exists; otherwise the path unchanged.
+// data_dir()/rel when that exists, or data_dir()/X for a rel of data/X (the repository's paths from
+// another working directory); otherwise the path unchanged.
 std::string resolve_data_path(const std::string& rel);
+// Where resolve_data_path looked for a file it did not find, for the error's hint.
+std::string not_found_hint(const std::string& rel);
 
 }  // namespace sextant

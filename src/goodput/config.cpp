@@ -903,7 +903,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
 GoodputConfig load_goodput(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides,
                            bool check_budget) {
   const std::string resolved = resolve_data_path(path);
-  if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "goodput input file not found");
+  if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "goodput input file not found", not_found_hint(path));
   return parse_goodput(read_file(resolved), resolved, overrides, fs::path(resolved).parent_path().string(), check_budget);
 }
 

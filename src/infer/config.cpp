@@ -75,7 +75,7 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
   // A relative path is also looked up in the data folder, as scenarios and goodput inputs are
   // (`examples/infer-llama3-8b-h100.yaml` from any folder; it was "not found" before 2026-12-03).
   const std::string path = resolve_data_path(given);
-  if (!fs::exists(path)) throw Error(SourceLocation{given}, "study file not found");
+  if (!fs::exists(path)) throw Error(SourceLocation{given}, "study file not found", not_found_hint(given));
   return parse_study(read_file(path), path, cat, data, sets);  // read_file names a directory or a read error
 }
 

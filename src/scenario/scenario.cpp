@@ -360,10 +360,19 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
                   "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus),
                   "the product of the parallel degrees must equal the GPU count");
     const int64_t inner = static_cast<int64_t>(inner128);
-    if (s.num_gpus % inner != 0)
+    if (s.num_gpus % inner != 0) {
+      // A tp that cannot split the attention heads is the plan's fault whatever the GPU count: say
+      // so first (the GPU count had been blamed, and after changing it the heads were, 2026-12-03).
+      if (s.model.heads % s.plan.tp != 0 || s.model.kv_heads % s.plan.tp != 0)
+        throw Error(root.loc("parallel"),
+                    "tp = " + std::to_string(s.plan.tp) + " does not divide the " + std::to_string(s.model.heads) + " attention heads and " +
+                        std::to_string(s.model.kv_heads) + " key/value heads of " + s.model.id + " (and num_gpus " +
+                        std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner) + ")",
+                    "choose parallel.tp among the common divisors of the heads");
       throw Error(root.loc("num_gpus"),
                   "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner),
                   "choose num_gpus as a multiple of " + std::to_string(inner) + " or change the plan");
+    }
     s.plan.dp = static_cast<int>(s.num_gpus / inner);
   }
   try {
@@ -401,7 +410,7 @@ Scenario parse_scenario_node(const YAML::Node& node, const std::string& file, co
 Scenario load_scenario(const std::string& path, const Catalog& cat,
                        const std::vector<std::pair<std::string, std::string>>& overrides) {
   const std::string resolved = resolve_data_path(path);
-  if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "scenario file not found");
+  if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "scenario file not found", not_found_hint(path));
   return parse_scenario(read_file(resolved), resolved, cat, overrides);
 }
 
@@ -562,7 +571,20 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     if (m.layers % nstages != 0)
       fail("pp", "pp*vpp = " + std::to_string(nstages) + " does not divide the " + std::to_string(m.layers) + " layers" +
                      (p.schedule == "dualpipev" ? std::string(" (dualpipev: vpp 2, two chunks per rank)") : std::string()),
-           "give parallel.stage_layers (a list of pp*vpp layer counts) or stage_rule: fewer-first-last");
+           [&] {
+             // Only the remedies that work for this model (fewer-first-last had been suggested where
+             // it fails too, 2026-12-03 review): the vpp values that divide, then the rule, then a list.
+             std::string h;
+             if (p.schedule != "dualpipev" && m.layers % p.pp == 0) {
+               std::string vs;
+               for (int v = 1; v <= m.layers / p.pp && v <= 64; ++v)
+                 if (m.layers % (p.pp * v) == 0) vs += (vs.empty() ? "" : ", ") + std::to_string(v);
+               h = "with pp = " + std::to_string(p.pp) + ", parallel.vpp among " + vs;
+             }
+             if ((m.layers + 2) % nstages == 0) h += (h.empty() ? "" : "; or ") + std::string("stage_rule: fewer-first-last");
+             return h + (h.empty() ? "" : "; or ") + "parallel.stage_layers (a list of pp*vpp layer counts summing to " +
+                    std::to_string(m.layers) + ")";
+           }());
   } else if (p.stage_rule == "fewer-first-last") {
     if ((m.layers + 2) % nstages != 0)
       fail("stage_rule", "fewer-first-last needs pp*vpp = " + std::to_string(nstages) + " to divide layers+2 = " +

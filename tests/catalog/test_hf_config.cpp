@@ -221,6 +221,9 @@ TEST(HfConfig, IdComesFromTheFileWhenTheConfigNamesNothing) {
   EXPECT_EQ(parse_hf_config(text, "/models/Qwen3-235B-A22B/config.json").id, "Qwen3-235B-A22B");
   EXPECT_EQ(parse_hf_config(text, "config.json").id, "qwen3_moe");
   EXPECT_EQ(parse_hf_config(text, "my-moe.json").id, "my-moe");
+  // In the Hugging Face cache the folder is a commit hash: the model's ORG/NAME instead.
+  EXPECT_EQ(parse_hf_config(text, "/root/.cache/huggingface/hub/models--Qwen--Qwen3-30B-A3B/snapshots/ad44e777bcd18fa416d9da3bd8f70d33ebb85d39/config.json").id,
+            "Qwen/Qwen3-30B-A3B");
 }
 
 // Is a misspelt optional key an error rather than "no effect on performance"? num_key_value_head

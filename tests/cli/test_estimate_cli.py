@@ -33,6 +33,16 @@ for k in ["step_time_s", "tokens_per_s_per_gpu", "mfu_fraction", "hfu_fraction",
 check("tables", set(j["tables"]) >= {"breakdown", "communication", "memory"}, list(j["tables"]))
 check("mfu plausible", 0.2 < j["scalars"]["mfu_fraction"] < 0.8, j["scalars"]["mfu_fraction"])
 
+# The README's paths work from any working directory (data/examples/... names the data folder's
+# file), and a missing file says where it was looked for (2026-12-03 review).
+with tempfile.TemporaryDirectory() as elsewhere:
+    r = subprocess.run([os.path.abspath(BIN), "estimate", "data/examples/llama3-70b-h100.yaml", "--json", "-"], capture_output=True, text=True,
+                       cwd=elsewhere)
+    check("README path from another folder", r.returncode == 0 and json.loads(r.stdout)["scalars"]["step_time_s"] > 0, r.stderr)
+    r = subprocess.run([os.path.abspath(BIN), "estimate", "data/examples/no-such.yaml"], capture_output=True, text=True, cwd=elsewhere)
+    check("missing scenario says where it looked", r.returncode == 2 and "looked in the working directory" in r.stderr and
+          "data folder" in r.stderr, r.stderr)
+
 # --set overrides change the plan; CSV output writes one file per table.
 r2 = sx("estimate", EX, "--set", "parallel.tp=4", "--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b",
         "--set", "parallel.pp=8", "--json", "-")

@@ -237,6 +237,24 @@ TEST(PlanErrors, ContextParallelNeedsFlashAttention) {
   EXPECT_EQ(error_of(kBase, {{"parallel.cp", "2"}, {"parallel.pp", "1"}}), "(no error)");
 }
 
+// Review of 2026-12-03: the remedies named are ones that work. A layer count pp*vpp does not
+// divide names the vpp values that do, and fewer-first-last only where it applies; a tp that
+// splits no heads is named before the GPU count it also does not divide.
+TEST(PlanErrors, RemediesNamedAreOnesThatWork) {
+  // llama3-70b: 80 layers; pp 2 x vpp 3 = 6 divides neither 80 nor 82.
+  const auto e = error_of(kBase, {{"parallel.vpp", "3"}, {"parallel.schedule", "interleaved-1f1b"}});
+  EXPECT_NE(e.find("with pp = 2, parallel.vpp among 1, 2, 4, 5, 8, 10, 20, 40;"), std::string::npos) << e;
+  EXPECT_EQ(e.find("fewer-first-last"), std::string::npos) << e;
+  // 30 layers on pp 4: 4 divides 30 + 2, so the rule is named.
+  const auto f = error_of(
+      "model: {id: m30, source: t, layers: 30, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256}\n"
+      "system: dgx-h100\nnum_gpus: 64\nparallel: {tp: 8, pp: 4, sequence_parallel: true}\n"
+      "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n");
+  EXPECT_NE(f.find("stage_rule: fewer-first-last"), std::string::npos) << f;
+  const auto g = error_of(kBase, {{"parallel.tp", "3"}});
+  EXPECT_NE(g.find("tp = 3 does not divide the 64 attention heads"), std::string::npos) << g;
+}
+
 TEST(PlanErrors, Fp8NeedsFp8TensorCores) {
   const auto e = error_of(kBase, {{"system", "dgx-a100-selene"}, {"training.precision", "fp8"}});
   EXPECT_NE(e.find("no published fp8 peak"), std::string::npos) << e;
