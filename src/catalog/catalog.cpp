@@ -893,4 +893,43 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
               valid_choices_hint(ref, cat.model_ids()));
 }
 
+Accelerator load_accelerator_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
+  if (cat.has_accelerator(ref)) return cat.accelerator(ref);
+  // FILE#ID picks one entry of a file of several.
+  std::string file = ref, want;
+  if (const size_t hash = ref.rfind('#'); hash != std::string::npos) {
+    file = ref.substr(0, hash);
+    want = ref.substr(hash + 1);
+  }
+  fs::path p = file;
+  std::error_code ec;
+  std::string scenario_file = where.file;
+  static const std::string kSetSuffix = " (--set)";
+  if (scenario_file.size() > kSetSuffix.size() && scenario_file.compare(scenario_file.size() - kSetSuffix.size(), kSetSuffix.size(), kSetSuffix) == 0)
+    scenario_file.resize(scenario_file.size() - kSetSuffix.size());
+  if (p.is_relative() && !scenario_file.empty() && fs::is_regular_file(scenario_file, ec)) {
+    const fs::path beside = fs::path(scenario_file).parent_path() / file;
+    if (fs::exists(beside, ec)) p = beside;
+  }
+  const std::string ext = p.extension().string();
+  if (!fs::is_regular_file(p, ec) || (ext != ".yaml" && ext != ".yml"))
+    throw Error(where, "unknown accelerator '" + ref + "' (not a catalog id, nor an accelerator catalog file)",
+                valid_choices_hint(ref, cat.accelerator_ids()));
+  auto m = YamlMap::load_file(p.string());
+  if (!m.has("entries")) return parse_accelerator(m, {});
+  const auto sources = read_sources(m);
+  std::vector<Accelerator> all;
+  for (auto& e : m.map_list("entries")) all.push_back(parse_accelerator(e, sources));
+  m.finish();
+  std::string ids;
+  for (const auto& a : all) {
+    if (!want.empty() && a.id == want) return a;
+    ids += (ids.empty() ? "" : ", ") + a.id;
+  }
+  if (want.empty() && all.size() == 1) return all.front();
+  throw Error(where, want.empty() ? "'" + file + "' holds " + std::to_string(all.size()) + " accelerators"
+                                  : "'" + file + "' holds no accelerator '" + want + "'",
+              "name one as " + file + "#ID: " + (ids.empty() ? std::string("(none)") : ids));
+}
+
 }  // namespace sextant

@@ -382,5 +382,9 @@ const std::vector<std::string>& hf_model_types();
 
 // A model given by catalog id, YAML file or config.json path.
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where);
+// An accelerator named by catalog id, or by the path of an accelerator catalog file (the file
+// `sextant calibrate --out` writes: one entry, or name the entry with FILE#ID), read beside the
+// scenario that names it, then from the working directory.
+Accelerator load_accelerator_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where);
 
 }  // namespace sextant

@@ -468,6 +468,7 @@ std::string render_text(const Result& r) {
     out.append(w + 2 - display_width(k), ' ');
     out += printable(value_text(v)) + "\n";
   }
+  size_t shortened = 0;
   for (const auto& t : r.tables) {
     out += "\n== " + t.name();
     if (!t.description().empty()) out += ": " + t.description();
@@ -481,11 +482,14 @@ std::string render_text(const Result& r) {
       for (size_t i = 0; i < nrows; ++i) {
         std::string s = col.type == Column::Type::F64 ? pretty_number(col.f64[i]) : printable(col.cell_text(i));
         // A readable table: text cells (a CUDA kernel's full signature runs to 1,800 characters)
-        // are cut to 120 characters in the middle, on UTF-8 boundaries, keeping the head and the tail
+        // are cut to 200 characters in the middle, on UTF-8 boundaries, keeping the head and the tail
         // that tell rows apart (a template's arguments, a path's file name); JSON and CSV keep them whole.
         // Counted in characters (code points), not bytes: 100 CJK characters showed as 39 before
         // 2026-12-03.
-        if (col.type == Column::Type::Str && display_width(s) > 120) {
+        // 200 since 2026-12-03 (120 had cut a row of refitted constants and a catalog source in
+        // their middle), and a note says that cells were shortened.
+        if (col.type == Column::Type::Str && display_width(s) > 200) {
+          ++shortened;
           auto byte_of = [&s](size_t chars) {  // byte offset of the code point `chars`
             size_t seen = 0;
             for (size_t i = 0; i < s.size(); ++i)
@@ -493,7 +497,7 @@ std::string render_text(const Result& r) {
             return s.size();
           };
           const size_t n = display_width(s);
-          s = s.substr(0, byte_of(60)) + "..." + s.substr(byte_of(n - 57));
+          s = s.substr(0, byte_of(100)) + "..." + s.substr(byte_of(n - 97));
         }
         widths[c] = std::max(widths[c], display_width(s));
         cells[c].push_back(std::move(s));
@@ -516,7 +520,10 @@ std::string render_text(const Result& r) {
     }
   }
   for (const auto& n : r.notes) out += "\nnote: " + n;
-  if (!r.notes.empty()) out += "\n";
+  if (shortened > 0)
+    out += "\nnote: " + std::to_string(shortened) +
+           " text cell(s) longer than 200 characters are shortened in the middle in this table view (--json and --csv keep them whole)";
+  if (!r.notes.empty() || shortened > 0) out += "\n";
   return out;
 }
 

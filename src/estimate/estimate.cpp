@@ -989,7 +989,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
   }
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(std::round(e.memory.total_bytes() / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB per GPU of " +
-                      format_double(e.memory_capacity_bytes / (1024.0 * 1024 * 1024)) + " GiB");
+                      format_double(std::round(e.memory_capacity_bytes / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB");
   // Settings that this scenario states but that do nothing in it (strict inputs would refuse
   // them, but a file is often reused with one key changed by --set): said, not silently ignored.
   {

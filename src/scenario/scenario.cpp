@@ -308,10 +308,10 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     s.system = local.system(id);
   }
   const std::string acc_id = root.str("accelerator", s.system.accelerator);
-  if (!local.has_accelerator(acc_id))
-    throw Error(root.loc(root.has("accelerator") ? "accelerator" : "system"), "unknown accelerator '" + acc_id + "'",
-                valid_choices_hint(acc_id, local.accelerator_ids()));
-  s.accelerator = local.accelerator(acc_id);
+  if (!local.has_accelerator(acc_id) && !root.has("accelerator"))
+    throw Error(root.loc("system"), "unknown accelerator '" + acc_id + "'", valid_choices_hint(acc_id, local.accelerator_ids()));
+  // A catalog id, or the path of an accelerator file (what `sextant calibrate --out` writes).
+  s.accelerator = load_accelerator_ref(local, acc_id, root.loc("accelerator"));
   if (!local.has_network(s.system.scale_up_network))
     throw Error(root.loc("system"), "unknown network '" + s.system.scale_up_network + "'",
                 valid_choices_hint(s.system.scale_up_network, local.network_ids()));

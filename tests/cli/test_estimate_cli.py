@@ -43,6 +43,20 @@ with tempfile.TemporaryDirectory() as elsewhere:
     check("missing scenario says where it looked", r.returncode == 2 and "looked in the working directory" in r.stderr and
           "data folder" in r.stderr, r.stderr)
 
+# A calibrated entry is used by path: --set accelerator=FILE (what calibrate --out writes), with
+# FILE#ID for a file of several; an unknown file names the valid ids (2026-12-03 review: the
+# README's calibrate output had no next step).
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "h200-mine.yaml")
+    r = sx("calibrate", "--trace", os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz"),
+           "--trace-rates", "burst", "--out", out, "-q")
+    check("trace calibration", r.returncode == 0, r.stderr)
+    r = sx("estimate", EX, "--set", "accelerator=" + out, "--json", "-")
+    ok = r.returncode == 0 and json.loads(r.stdout)["scalars"]["accelerator"] == "h200-sxm-141gb-trace-calibrated"
+    check("accelerator given as a calibrated file", ok, r.stderr[-300:])
+    r = sx("estimate", EX, "--set", "accelerator=" + out + "#nope")
+    check("FILE#ID names the ids", r.returncode == 2 and "h200-sxm-141gb-trace-calibrated" in r.stderr, r.stderr[-300:])
+
 # --set overrides change the plan; CSV output writes one file per table.
 r2 = sx("estimate", EX, "--set", "parallel.tp=4", "--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b",
         "--set", "parallel.pp=8", "--json", "-")
