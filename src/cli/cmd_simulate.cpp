@@ -162,7 +162,7 @@ void add_simulate_command(CLI::App& app) {
     std::vector<std::pair<std::string, std::string>> extra;
     if (!a->timeline.empty()) extra.emplace_back(a->timeline, r.timeline_json);
     Result res = sim::to_result(r, s);
-    add_validated_range(res, s, a->catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);
+    add_validated_range_for(res, s, *cat, a->catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);
     if (!res.table("timeline") || a->out.quiet || a->out.json == "-") {
       emit(res, a->out, extra);
       return;

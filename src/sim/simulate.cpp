@@ -108,7 +108,16 @@ Units class_units(const Layout& L, const std::map<int64_t, double>& slow) {
     // the listed one, so a factor below 1 (a faster rank) leaves it at 1; before 2026-12-03 the
     // whole TP group took it (0.073 s where --all-ranks gives 0.138 s at tp 2, factor 0.5).
     const double floor = static_cast<int64_t>(L.tp) * L.cp > 1 ? 1.0 : 0.0;
+    const double before = sp.factor;
     sp.factor = std::max({sp.factor == 1 ? floor : sp.factor, f, floor});
+    // The unit is represented by the rank that sets its pace (rank 2 had stood for a unit slowed by
+    // its member rank 3, in the table and the timeline, 2026-12-03 review).
+    if (f > 1 && f >= before && f == sp.factor && sp.representative_rank != rank) {
+      const std::string old_rep = " (rank " + std::to_string(sp.representative_rank) + ",";
+      sp.representative_rank = rank;
+      if (const size_t at = sp.label.find(old_rep); at != std::string::npos)
+        sp.label.replace(at, old_rep.size(), " (rank " + std::to_string(rank) + ",");
+    }
   }
   return u;
 }

@@ -699,6 +699,20 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
   return out;
 }
 
+void add_validated_range_for(Result& r, const Scenario& s, const Catalog& cat, const std::string& catalog_dir,
+                             double overall_median_abs_pct) {
+  if (catalog_dir.empty()) return add_validated_range(r, s, cat, overall_median_abs_pct);
+  std::shared_ptr<const Catalog> bundled;
+  try {
+    bundled = Catalog::load_default();
+  } catch (const Error& e) {
+    r.notes.push_back(std::string("validated-range check skipped: the bundled catalog, which holds the validated range, does not load (") +
+                      e.what() + ")");
+    return;
+  }
+  add_validated_range(r, s, *bundled, overall_median_abs_pct);
+}
+
 void add_validated_range(Result& r, const Scenario& s, const Catalog& bundled, double overall_median_abs_pct) {
   ValidatedRange vr;
   try {

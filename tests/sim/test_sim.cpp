@@ -754,6 +754,17 @@ TEST(SimStraggler, SlowRankSlowsTheStep) {
   EXPECT_NEAR(all.step.step_time_s / cls.step.step_time_s, 1.0, 0.01);
   o.stragglers = {{1000, 1.5}};
   EXPECT_THROW(sim::simulate(w, o), Error);
+  // The class a straggler slows is represented by the straggler (rank 25), not by the first
+  // rank of its replica (rank 24; 2026-12-03 review).
+  sim::SimOptions c;
+  c.stragglers = {{25, 1.5}};
+  bool found = false;
+  for (const auto& u : sim::simulate(w, c).units)
+    if (u.slowdown_factor > 1) {
+      EXPECT_EQ(u.representative_rank, 25);
+      found = true;
+    }
+  EXPECT_TRUE(found);
 }
 
 TEST(SimStraggler, JitterIsSeededAndDeterministic) {
