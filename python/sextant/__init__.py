@@ -287,6 +287,23 @@ def _fix_items(fix):
     raise SextantError('fix: expected a dict like {"tp": 8} or a list like ["tp=8"], got %r' % (fix,))
 
 
+# The CLI's search options that plan() and sweep() do not take (yet): given as keywords they would
+# be read as scenario overrides and refused as an unknown --set key (review of 2026-12-03).
+_CLI_ONLY_SEARCH_OPTIONS = {"headroom_gib": "--headroom-gib", "zero": "--zero", "schedules": "--schedules",
+                            "recompute": "--recompute", "max_micro_batch": "--max-micro-batch", "max_vpp": "--max-vpp",
+                            "tie_fraction": "--tie-fraction", "no_tp_overlap": "--no-tp-overlap", "sp_only": "--sp-only",
+                            "vary_dp_overlap": "--vary-dp-overlap"}
+
+
+def _refuse_cli_only(what, kw):
+    bad = sorted(k for k in kw if k in _CLI_ONLY_SEARCH_OPTIONS)
+    if bad:
+        raise SextantError("%s: %s %s the CLI's %s, which the Python module does not take; bound the search with fix= "
+                           "(e.g. fix={'zero': 1, 'mb': 2}) or run the CLI" %
+                           (what, ", ".join(bad), "is" if len(bad) == 1 else "are",
+                            ", ".join(_CLI_ONLY_SEARCH_OPTIONS[k] for k in bad)))
+
+
 def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
          any_framework_feature=False, **kw):
     """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}.
@@ -298,6 +315,7 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
     None or "ladder" (the model's modules added cheapest first), "scenario" (the scenario's set), or
     a list of sets, each a list of module names or a string joined by "+" ("core_attn+moe_act").
     """
+    _refuse_cli_only("plan", kw)
     if recompute_modules is None:
         sets = []
     elif isinstance(recompute_modules, str):
@@ -322,6 +340,7 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     pareto: ("step_time_s", "tokens_per_joule"); price_usd_per_gpu_hour, idle_fraction and
     elasticity_step are the CLI's --price-usd-per-gpu-hour, --idle-fraction and --elasticity-step.
     """
+    _refuse_cli_only("sweep", kw)
     items = []
     if isinstance(vary, (list, tuple)) and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in vary):
         vary = dict(vary)  # [(key, values), ...]: the dict's pairs

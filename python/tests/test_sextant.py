@@ -577,6 +577,11 @@ def test_third_review_of_2026_12_03(tmp_path):
     pairs = sextant.sweep(SCENARIO, vary=[("accelerator.memory_bandwidth_bytes_per_s", [2e12, 3e12])], fix={"tp": 8, "pp": 4})
     as_dict = sextant.sweep(SCENARIO, vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]}, fix={"tp": 8, "pp": 4})
     assert pairs["tables"] == as_dict["tables"]
+    # The CLI's search options the module does not take are named as such, not as an unknown --set key.
+    with pytest.raises(sextant.SextantError, match="headroom_gib is the CLI's --headroom-gib"):
+        sextant.plan(SCENARIO, headroom_gib=4)
+    with pytest.raises(sextant.SextantError, match="zero is the CLI's --zero"):
+        sextant.sweep(SCENARIO, zero=[1, 2])
 
 
 LOCALE_SCRIPT = r"""
