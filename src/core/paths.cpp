@@ -58,7 +58,7 @@ std::string resolve_data_path(const std::string& rel) {
 }
 
 std::string not_found_hint(const std::string& rel) {
-  std::string where = "looked in the working directory (" + fs::current_path().string() + ")";
+  std::string where = "looked for " + rel + " in the working directory (" + fs::current_path().string() + ")";
   try {
     where += " and in the data folder (" + data_dir() + ")";
   } catch (const Error&) {

@@ -79,7 +79,9 @@ TEST(PlanEnumeration, ZeroListWithoutZeroKeepsPlansWithoutADataParallelGroup) {
   ASSERT_GT(without_dp, 0u);
   EXPECT_EQ(no_zero0.size(), without_dp + with_dp_zero1);
   for (const auto& x : no_zero0)
-    if (x.dp * x.cp == 1) EXPECT_EQ(x.zero_stage, 0) << describe(x, o);
+    if (x.dp * x.cp == 1) {
+      EXPECT_EQ(x.zero_stage, 0) << describe(x, o);
+    }
 }
 
 // Question: a context-parallel degree beyond 2^30 (2 * cp wraps in 32 bits) is not accepted
@@ -117,7 +119,9 @@ TEST(PlanSearch, FullRecomputeIsDominatedWhereTheSamePlanFitsWithout) {
       d.recompute = c.recompute;
       d.recompute_layers = c.recompute_layers;
       d.recompute_modules = c.recompute_modules;
-      if (same_plan(c, d, false)) EXPECT_NE(out.evals[j].status, 0) << describe(c, o) << " ranked beside its fitting twin without recompute";
+      if (same_plan(c, d, false)) {
+        EXPECT_NE(out.evals[j].status, 0) << describe(c, o) << " ranked beside its fitting twin without recompute";
+      }
     }
   }
   EXPECT_GT(out.dominated, 0u);
