@@ -40,7 +40,7 @@ with tempfile.TemporaryDirectory() as elsewhere:
                        cwd=elsewhere)
     check("README path from another folder", r.returncode == 0 and json.loads(r.stdout)["scalars"]["step_time_s"] > 0, r.stderr)
     r = subprocess.run([os.path.abspath(BIN), "estimate", "data/examples/no-such.yaml"], capture_output=True, text=True, cwd=elsewhere)
-    check("missing scenario says where it looked", r.returncode == 2 and "looked in the working directory" in r.stderr and
+    check("missing scenario says where it looked", r.returncode == 2 and "in the working directory" in r.stderr and
           "data folder" in r.stderr, r.stderr)
 
 # A calibrated entry is used by path: --set accelerator=FILE (what calibrate --out writes), with
