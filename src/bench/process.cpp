@@ -77,6 +77,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, bool capture, bo
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (capture) {
+    // A helper (mpirun) reads nothing from the user: its stdin is /dev/null. mpirun forwards stdin
+    // to rank 0 and had consumed the rest of a shell loop's input (`while read c; do ... bench ...`),
+    // 2026-12-03.
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
   } else if (quiet) {

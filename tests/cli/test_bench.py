@@ -51,6 +51,13 @@ class BenchCli(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def test_the_mpi_helper_leaves_the_callers_stdin_alone(self):
+        # mpirun forwards stdin to rank 0: run as a helper it had consumed the rest of a shell
+        # loop's input (`while read c; do ...; done`), 2026-12-03. Its stdin is /dev/null now.
+        p = subprocess.run(["sh", "-c", '"$0" bench --quick --suite comm_mpi --no-db -q >/dev/null 2>&1; read x; echo "after: $x"',
+                            os.path.abspath(BIN)], input="kept\n", capture_output=True, text=True, timeout=300)
+        self.assertIn("after: kept", p.stdout, p.stderr)
+
     def test_quick_suite_is_stored_with_every_repetition(self):
         _, r = as_json("bench", "--quick", "--suite", "memory_latency", "--reps", "4", "--db", self.db)
         self.assertIn("run_id", r["scalars"])
