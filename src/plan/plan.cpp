@@ -273,7 +273,7 @@ Candidate candidate_of(const Scenario& s, const SearchOptions& opt) {
   return c;
 }
 
-std::string describe(const Candidate& c, const SearchOptions& opt) {
+std::string describe(const Candidate& c, const SearchOptions& opt, const Scenario& base) {
   std::string out = "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp);
   if (c.vpp > 1) out += " vpp" + std::to_string(c.vpp);
   out += " dp" + std::to_string(c.dp);
@@ -292,8 +292,26 @@ std::string describe(const Candidate& c, const SearchOptions& opt) {
   if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers != 0)
     out += c.recompute_layers > 0 ? "(block " + std::to_string(c.recompute_layers - 1) + ")"
                                   : "(groups of " + std::to_string(-c.recompute_layers) + ")";
-  if (c.pp > 1) out += " " + (c.schedule < opt.schedules.size() ? opt.schedules[c.schedule] : std::string("?"));
+  const std::string schedule = c.pp > 1 ? (c.schedule < opt.schedules.size() ? opt.schedules[c.schedule] : std::string("?")) : std::string("1f1b");
+  if (c.pp > 1) out += " " + schedule;
+  // An MoE plan names its dispatcher and EP overlap as plan_text (estimate's `plan`) does, so a
+  // row reads the same in plan's ranking and in estimate (apply_candidate's overlap rule).
+  if (base.model.moe) {
+    out += " " + base.plan.moe_dispatcher;
+    const bool ep_overlap = base.plan.ep_comm_overlap_stated ? base.plan.ep_comm_overlap : schedule == "dualpipev";
+    if (c.ep > 1 && ep_overlap) out += " ep-overlap";
+  }
   return out;
+}
+
+std::string describe_own(const Candidate& own, const SearchOptions& opt, const Scenario& base) {
+  if (own.pp == 1 || own.schedule < opt.schedules.size()) return describe(own, opt, base);
+  // A schedule outside --schedules: named through a copy of the options that lists it.
+  SearchOptions named = opt;
+  named.schedules.push_back(base.plan.schedule);
+  Candidate c = own;
+  c.schedule = static_cast<uint8_t>(named.schedules.size() - 1);
+  return describe(c, named, base);
 }
 
 bool same_plan(const Candidate& a, const Candidate& b, bool moe) {
@@ -671,7 +689,7 @@ bool MemoryModel::has(const Candidate& c) const { return impl_->shapes.count(imp
 double MemoryModel::bytes(const Candidate& c) const {
   const auto& I = *impl_;
   auto it = I.shapes.find(I.key(c));
-  if (it == I.shapes.end()) throw Error("plan: memory shape not prepared for " + describe(c, I.opt));
+  if (it == I.shapes.end()) throw Error("plan: memory shape not prepared for " + describe(c, I.opt, I.base));
   const auto& s = I.base;
   // Same accounting as Estimator::run (estimate.cpp, "Memory of the most loaded rank").
   const double act_scale = I.cp_in_key ? c.micro_batch : static_cast<double>(c.micro_batch) / c.cp;
@@ -965,8 +983,8 @@ void add_plan_columns(Table& t) {
   t.add_str("recompute_modules");
   t.add_str("schedule");
 }
-void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOptions& opt) {
-  row.emplace_back(describe(c, opt));
+void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOptions& opt, const Scenario& base) {
+  row.emplace_back(describe(c, opt, base));
   for (int v : {c.tp, c.pp, c.vpp, c.dp, c.cp, c.ep, c.etp, c.micro_batch, static_cast<int>(c.zero_stage)}) row.emplace_back(int64_t{v});
   row.emplace_back(std::string(c.sequence_parallel ? "true" : "false"));
   row.emplace_back(std::string(c.tp_comm_overlap ? "true" : "false"));
@@ -1017,7 +1035,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   std::string tie_basis = opt.tie_fraction_stated ? "stated" : "the validated median |error| of estimate (docs/validation.md)";
   if (!out.ranking.empty()) {
     const auto& w = out.evals[out.ranking.front()];
-    r.set("best_plan", describe(out.candidates[w.index], opt));
+    r.set("best_plan", describe(out.candidates[w.index], opt, base));
     r.set("best_step_time_s", w.step_time_s);
     r.set("best_tokens_per_s_per_gpu", w.tokens_per_s_per_gpu);
     r.set("best_mfu_fraction", w.mfu_fraction);
@@ -1088,7 +1106,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     std::vector<Value> row;
     row.emplace_back(static_cast<int64_t>(k + 1));
     row.emplace_back(std::string(e.step_time_s <= best * (1 + tie_fraction) ? "tie-best" : ""));
-    add_plan_values(row, out.candidates[e.index], opt);
+    add_plan_values(row, out.candidates[e.index], opt, base);
     row.emplace_back(e.step_time_s);
     row.emplace_back(e.tokens_per_s_per_gpu);
     row.emplace_back(e.mfu_fraction);
@@ -1148,8 +1166,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       if (it.cat != "total" && std::round((it.b - it.a) * 1e4) != 0) order.push_back(&it);  // (zeros were listed as "largest")
     std::stable_sort(order.begin(), order.end(), [](const Item* x, const Item* y) { return std::fabs(x->b - x->a) > std::fabs(y->b - y->a); });
     const double gap = b.step_time_s / a.step_time_s - 1;
-    std::string why = "winner (" + describe(out.candidates[wi], opt) + ") is " + format_double(std::round(gap * 1e4) / 1e2) +
-                      "% faster than the runner-up (" + describe(out.candidates[ri], opt) + ")";
+    std::string why = "winner (" + describe(out.candidates[wi], opt, base) + ") is " + format_double(std::round(gap * 1e4) / 1e2) +
+                      "% faster than the runner-up (" + describe(out.candidates[ri], opt, base) + ")";
     if (!order.empty()) {
       why += "; largest differences:";
       for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k) {
@@ -1205,23 +1223,19 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     rr.add_f64("difference_fraction");
     for (size_t i = 0; i < items.size(); ++i) {
       const double te = out.evals[items[i].idx].step_time_s;
-      rr.add_row({static_cast<int64_t>(i + 1), static_cast<int64_t>(items[i].est_rank), describe(out.candidates[items[i].idx], opt), te,
+      rr.add_row({static_cast<int64_t>(i + 1), static_cast<int64_t>(items[i].est_rank), describe(out.candidates[items[i].idx], opt, base), te,
                   items[i].t, items[i].t / te - 1});
     }
     if (!items.empty()) {
-      r.set("reranked_best_plan", describe(out.candidates[items.front().idx], opt));
+      r.set("reranked_best_plan", describe(out.candidates[items.front().idx], opt, base));
       r.set("reranked_best_step_time_s", items.front().t);
     }
   }
 
   if (rank_own_plan) {
     const Candidate own = candidate_of(base, opt);
-    std::string own_text = describe(own, opt);
     const bool schedule_listed = own.pp == 1 || own.schedule < opt.schedules.size();
-    if (!schedule_listed) {  // describe() cannot name a schedule outside --schedules
-      const auto q = own_text.rfind(" ?");
-      if (q != std::string::npos) own_text.replace(q, 2, " " + base.plan.schedule);
-    }
+    const std::string own_text = describe_own(own, opt, base);
     r.set("own_plan", own_text);
     bool replaced = false;
     const int64_t found = find_plan(out, own, base.model.moe.has_value(), &replaced);
@@ -1254,7 +1268,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       std::string where;
       for (size_t k = 0; z1_found >= 0 && k < out.ranking.size(); ++k)
         if (out.ranking[k] == static_cast<uint32_t>(z1_found)) where = ", ranked " + std::to_string(k + 1);
-      outside("searched as its ZeRO-1 twin " + describe(z1, opt) + where +
+      outside("searched as its ZeRO-1 twin " + describe(z1, opt, base) + where +
               " (ZeRO-2 with zero2_grad_sync: step moves ZeRO-1's bytes and holds its memory)");
     } else if (found < 0) {
       outside("outside the search space (constraints or enumeration rules, docs/plan.md)");
@@ -1419,7 +1433,7 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
     v.opt.stack = stack;
     v.out = search(stack_scenario(s, stack), v.opt, est, dist);
     v.best = v.out.ranking.empty() ? 0 : v.out.evals[v.out.ranking.front()].step_time_s;
-    v.best_plan = v.out.ranking.empty() ? std::string("none fits") : describe(v.out.candidates[v.out.ranking.front()], v.opt);
+    v.best_plan = v.out.ranking.empty() ? std::string("none fits") : describe(v.out.candidates[v.out.ranking.front()], v.opt, s);
     return v;
   };
   // The unrestricted view: every feature the search knows, flash attention and a current
@@ -1469,7 +1483,7 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
       if (u_ratio > 1.3) ++u_over13;
       if (v.best > 0) ratios.push_back(ratio);
       if (any.best > 0) u_ratios.push_back(u_ratio);
-      out.add_row({t.at(row.row, "id"), order[j], std::string(fw.empty() ? "none named" : fw), describe(own, v.opt),
+      out.add_row({t.at(row.row, "id"), order[j], std::string(fw.empty() ? "none named" : fw), describe_own(own, v.opt, row.s),
                    std::string(ps.found ? "true" : "false"), ps.status, ps.rank, static_cast<int64_t>(v.out.valid),
                    static_cast<int64_t>(v.out.fit), pub, v.best, v.best_plan, ratio, std::string(pu.found ? "true" : "false"), pu.status,
                    pu.rank, static_cast<int64_t>(any.out.valid), pub_u, any.best, any.best_plan, u_ratio,

@@ -141,7 +141,10 @@ struct SearchOutcome {
 // The scenario with the candidate's plan applied (stage layout by the rule in docs/plan.md).
 void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt);
 Candidate candidate_of(const Scenario& s, const SearchOptions& opt);  // the scenario's own plan
-std::string describe(const Candidate& c, const SearchOptions& opt);
+// The plan in estimate's notation (plan_text): an MoE plan names the scenario's dispatcher and EP
+// overlap. describe_own also names a schedule outside opt.schedules (a scenario's own plan).
+std::string describe(const Candidate& c, const SearchOptions& opt, const Scenario& base);
+std::string describe_own(const Candidate& own, const SearchOptions& opt, const Scenario& base);
 // The features of the plan that opt.stack does not offer, comma-separated ("" when none).
 std::string stack_violations(const Candidate& c, const Scenario& base, const SearchOptions& opt);
 // The scenario as the stack runs it: attention scores materialised when the stack has no flash

@@ -306,7 +306,7 @@ PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o,
     const StepEstimate ef = est.run(ir::lower(full));
     PointResult x;
     x.fits = true;
-    x.plan = describe(c, so);
+    x.plan = describe(c, so, s);
     x.power = gpu_power(full, ef, limit_w, o.power);
     x.e = ef;
     if (x.power.capped) {
@@ -724,7 +724,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       so.top = 1;
       const SearchOutcome dout = search(base, so, est, dist);
       const Candidate best = dout.candidates[dout.ranking.front()];
-      r.set("design_plan", describe(best, so));
+      r.set("design_plan", describe(best, so, base));
       r.set("design_step_time_s", design.e.step_time_s);
       const double h = o.elasticity_step_fraction;
       std::vector<std::pair<std::string, double>> binds, rebinds;  // finite fixed-plan / re-planned elasticities

@@ -53,7 +53,7 @@ TEST(PlanEnumeration, SmallCaseMatchesHandCount) {
   for (const auto& x : c) {
     Scenario t = s;
     apply_candidate(t, x, o);
-    EXPECT_NO_THROW(check_plan(t)) << describe(x, o);
+    EXPECT_NO_THROW(check_plan(t)) << describe(x, o, s);
   }
 }
 
@@ -80,7 +80,7 @@ TEST(PlanEnumeration, ZeroListWithoutZeroKeepsPlansWithoutADataParallelGroup) {
   EXPECT_EQ(no_zero0.size(), without_dp + with_dp_zero1);
   for (const auto& x : no_zero0)
     if (x.dp * x.cp == 1) {
-      EXPECT_EQ(x.zero_stage, 0) << describe(x, o);
+      EXPECT_EQ(x.zero_stage, 0) << describe(x, o, s);
     }
 }
 
@@ -120,7 +120,7 @@ TEST(PlanSearch, FullRecomputeIsDominatedWhereTheSamePlanFitsWithout) {
       d.recompute_layers = c.recompute_layers;
       d.recompute_modules = c.recompute_modules;
       if (same_plan(c, d, false)) {
-        EXPECT_NE(out.evals[j].status, 0) << describe(c, o) << " ranked beside its fitting twin without recompute";
+        EXPECT_NE(out.evals[j].status, 0) << describe(c, o, s) << " ranked beside its fitting twin without recompute";
       }
     }
   }
@@ -168,7 +168,7 @@ TEST(PlanEnumeration, EqualsBruteForceOverCheckPlan) {
                       ++brute;
                       size_t hits = 0;
                       for (const auto& y : c) hits += same_plan(x, y, s.model.moe.has_value());
-                      EXPECT_EQ(hits, 1u) << describe(x, o);
+                      EXPECT_EQ(hits, 1u) << describe(x, o, s);
                     }
   EXPECT_EQ(brute, c.size());
 }
@@ -189,7 +189,7 @@ TEST(PlanEnumeration, ExpertTensorParallelAtEpOneAndDenseOwnPlans) {
   parse_fix("etp=8", o);
   const auto c = enumerate_plans(moe, o);
   ASSERT_FALSE(c.empty());
-  for (const auto& x : c) EXPECT_EQ(x.etp, 8) << describe(x, o);
+  for (const auto& x : c) EXPECT_EQ(x.etp, 8) << describe(x, o, moe);
   const Candidate own = candidate_of(moe, o);
   size_t hits = 0;
   for (const auto& x : c) hits += same_plan(x, own, true);
@@ -201,7 +201,7 @@ TEST(PlanEnumeration, ExpertTensorParallelAtEpOneAndDenseOwnPlans) {
   Scenario t = moe;
   for (const auto& x : c) {
     apply_candidate(t, x, o);
-    EXPECT_NEAR(mem.bytes(x) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << describe(x, o);
+    EXPECT_NEAR(mem.bytes(x) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << describe(x, o, moe);
   }
   // Dense, tp 8 and nothing else: ZeRO-1 and ZeRO 0 are one plan.
   Scenario dense = llama70b_64();
@@ -215,7 +215,7 @@ TEST(PlanEnumeration, ExpertTensorParallelAtEpOneAndDenseOwnPlans) {
   ASSERT_EQ(own_dense.zero_stage, dense.plan.zero_stage);
   hits = 0;
   for (const auto& x : dc) hits += same_plan(x, own_dense, false);
-  EXPECT_EQ(hits, 1u) << describe(own_dense, d);
+  EXPECT_EQ(hits, 1u) << describe(own_dense, d, dense);
 }
 
 // Question: does the search's memory model follow the estimator for fp32/tf32 training, where
@@ -236,7 +236,7 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorInFullPrecision) {
     Scenario t = s;
     for (size_t i = 0; i < c.size(); i += 5) {
       apply_candidate(t, c[i], o);
-      EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << prec << " " << describe(c[i], o);
+      EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << prec << " " << describe(c[i], o, s);
     }
   }
 }
@@ -276,10 +276,10 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorAndPrunesOnlyPlansThatDoNotFit) {
     apply_candidate(t, c[i], o);
     const StepEstimate e = est.run(ir::lower(t));
     const double predicted = mem.bytes(c[i]);
-    EXPECT_NEAR(predicted / e.memory.total_bytes(), 1.0, 1e-9) << describe(c[i], o);
+    EXPECT_NEAR(predicted / e.memory.total_bytes(), 1.0, 1e-9) << describe(c[i], o, s);
     if (predicted > s.accelerator.memory_bytes.value) {
       ++pruned;
-      EXPECT_FALSE(e.fits) << describe(c[i], o);
+      EXPECT_FALSE(e.fits) << describe(c[i], o, s);
     } else {
       ++kept;
     }
@@ -295,7 +295,7 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorAndPrunesOnlyPlansThatDoNotFit) {
   for (size_t i = 0; i < out.candidates.size(); i += 11) {
     if (out.evals[i].status == 1 || out.evals[i].status == 3) continue;  // not costed
     apply_candidate(t, out.candidates[i], o);
-    EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o);
+    EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o, s);
   }
 }
 
@@ -401,7 +401,7 @@ TEST(PlanSearch, DualPipeVIsSearchedWhenListedWithItsOwnLowering) {
     apply_candidate(t, x, o);
     EXPECT_TRUE(t.plan.ep_comm_overlap);
     const StepEstimate e = est.run(ir::lower(t));
-    EXPECT_NEAR(mem.bytes(x) / e.memory.total_bytes(), 1.0, 1e-9) << describe(x, o);
+    EXPECT_NEAR(mem.bytes(x) / e.memory.total_bytes(), 1.0, 1e-9) << describe(x, o, s);
   }
   EXPECT_GT(dual, 0u);
   // One Scenario reused across candidates (as search's threads do): a dualpipev candidate's EP
@@ -409,7 +409,7 @@ TEST(PlanSearch, DualPipeVIsSearchedWhenListedWithItsOwnLowering) {
   for (const auto& x : c)
     if (o.schedules[x.schedule] != "dualpipev") {
       apply_candidate(t, x, o);
-      EXPECT_FALSE(t.plan.ep_comm_overlap) << describe(x, o);
+      EXPECT_FALSE(t.plan.ep_comm_overlap) << describe(x, o, s);
       Scenario stated = s;
       stated.plan.ep_comm_overlap = true;
       stated.plan.ep_comm_overlap_stated = true;
@@ -422,7 +422,7 @@ TEST(PlanSearch, DualPipeVIsSearchedWhenListedWithItsOwnLowering) {
   for (size_t i = 0; i < out.candidates.size(); ++i) {
     if (out.evals[i].status == 1 || out.evals[i].status == 3) continue;
     apply_candidate(t, out.candidates[i], o);
-    EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o);
+    EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o, s);
   }
 }
 
@@ -464,4 +464,42 @@ TEST(PlanResult, MoeTieMarginIsTheMoeRowsErrorUnlessStated) {
   const Result stated = plan_result(s, o, est, out, false);
   EXPECT_EQ(stated.number("tie_fraction"), 0.01);
   EXPECT_EQ(std::get<std::string>(*stated.scalar("tie_basis")), "stated");
+}
+
+// Question (review of 2026-12-03): does a plan read the same in plan's ranking and in estimate?
+// describe() of every enumerated candidate equals plan_text() (estimate's `plan` scalar) of the
+// scenario with that candidate applied, for a dense model and for an MoE one (whose dispatcher
+// and EP overlap estimate names; plan's rows had left them out).
+TEST(PlanNotation, EveryCandidateReadsAsEstimateNamesItsPlan) {
+  const Scenario moe = parse_scenario("model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 16\n"
+                                      "parallel: {tp: 1, pp: 2, ep: 8, zero_stage: 1}\n"
+                                      "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n",
+                                      "moe.yaml", *frozen());
+  for (const Scenario* base : {&moe}) {
+    SearchOptions o;
+    o.schedules = {"1f1b", "interleaved-1f1b", "dualpipev"};
+    o.max_micro_batch = 2;
+    o.max_vpp = 2;
+    const auto c = enumerate_plans(*base, o);
+    ASSERT_FALSE(c.empty());
+    size_t with_overlap = 0;
+    Scenario t = *base;
+    for (const auto& x : c) {
+      apply_candidate(t, x, o);
+      const std::string d = describe(x, o, *base);
+      EXPECT_EQ(d, plan_text(t));
+      with_overlap += d.find(" ep-overlap") != std::string::npos;
+    }
+    EXPECT_GT(with_overlap, 0u) << "dualpipev plans with ep > 1 name their EP overlap";
+  }
+  const Scenario dense = llama70b_64();
+  SearchOptions o;
+  parse_fix("tp=8", o);
+  const auto c = enumerate_plans(dense, o);
+  ASSERT_FALSE(c.empty());
+  Scenario t = dense;
+  for (const auto& x : c) {
+    apply_candidate(t, x, o);
+    EXPECT_EQ(describe(x, o, dense), plan_text(t));
+  }
 }

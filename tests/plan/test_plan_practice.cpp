@@ -23,7 +23,7 @@ TEST(PlanPractice, EveryPublishedPlanIsEnumerated) {
     const Candidate own = candidate_of(s, o);
     size_t hits = 0;
     for (const auto& c : cands) hits += same_plan(c, own, s.model.moe.has_value());
-    EXPECT_EQ(hits, 1u) << t.at(r, "id") << ": " << describe(own, o);
+    EXPECT_EQ(hits, 1u) << t.at(r, "id") << ": " << describe_own(own, o, s);
   }
 }
 

@@ -31,9 +31,9 @@ SearchOptions wide() {
   return o;
 }
 
-std::set<std::string> described(const std::vector<Candidate>& c, const SearchOptions& o) {
+std::set<std::string> described(const std::vector<Candidate>& c, const SearchOptions& o, const Scenario& s) {
   std::set<std::string> out;
-  for (const auto& x : c) out.insert(describe(x, o));
+  for (const auto& x : c) out.insert(describe(x, o, s));
   return out;
 }
 
@@ -79,12 +79,12 @@ TEST(PlanStack, RestrictedEnumerationIsTheUnrestrictedOneLessPlansTheStackCannot
     ASSERT_TRUE(o.stack.restricted());
     std::set<std::string> expected;
     for (const auto& c : all)
-      if (stack_violations(c, s, o).empty()) expected.insert(describe(c, o));
+      if (stack_violations(c, s, o).empty()) expected.insert(describe(c, o, s));
     const auto got = enumerate_plans(s, o);
     ASSERT_FALSE(got.empty()) << fw;
     EXPECT_LT(got.size(), all.size()) << fw << " restricts nothing on this job";
-    EXPECT_EQ(described(got, o), expected) << fw;
-    for (const auto& c : got) EXPECT_EQ(stack_violations(c, s, o), "") << fw << ": " << describe(c, o);
+    EXPECT_EQ(described(got, o, s), expected) << fw;
+    for (const auto& c : got) EXPECT_EQ(stack_violations(c, s, o), "") << fw << ": " << describe(c, o, s);
   }
 }
 
@@ -192,7 +192,7 @@ TEST(PlanStack, UnstatedCapabilitiesRestrictNothing) {
   f.id = "unstated";
   SearchOptions o = wide(), u = wide();
   o.stack = stack_features(f);
-  EXPECT_EQ(described(enumerate_plans(s, o), o), described(enumerate_plans(s, u), u));
+  EXPECT_EQ(described(enumerate_plans(s, o), o, s), described(enumerate_plans(s, u), u, s));
 }
 
 // A stack without the block method never has a plan costed as full recompute of some layers
