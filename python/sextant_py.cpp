@@ -23,6 +23,7 @@
 #include "infer/config.hpp"
 #include "infer/engine.hpp"
 #include "plan/plan.hpp"
+#include "plan/search_args.hpp"
 #include "plan/sweep.hpp"
 #include "report/report.hpp"
 #include "scenario/scenario.hpp"
@@ -46,20 +47,30 @@ Scenario scenario_of(const std::string& source, bool is_text, const std::string&
   return is_text ? parse_scenario(source, name, cat, sets) : load_scenario(source, cat, sets);
 }
 
-// As `sextant plan` and `sextant sweep` (cli/plan_common.cpp restrict_to_framework): a scenario
-// that names a framework is searched within that stack's plan features, unless lifted.
-void restrict_to_framework(Scenario& s, plan::SearchOptions& opt, const Catalog& cat, bool any_framework_feature) {
-  if (s.framework.empty() || any_framework_feature) return;
-  opt.stack = plan::stack_features(cat.framework(s.framework));
-  s = plan::stack_scenario(s, opt.stack);
-}
-
-plan::SearchOptions search_options(const std::vector<std::string>& fix, size_t top, int threads) {
-  plan::SearchOptions o;
-  for (const auto& f : fix) plan::parse_fix(f, o);
-  o.top = top;
-  o.threads = threads;
-  return o;
+// The search options of plan() and sweep() (sextant/__init__.py _search_args builds the dict of
+// plain values): read with the GIL held, checked by plan::search_options as the CLI's flags are.
+plan::SearchArgs search_args_of(const py::dict& d) {
+  plan::SearchArgs a;
+  for (const auto& [k, v] : d) {
+    const std::string key = py::cast<std::string>(k);
+    if (key == "fix") a.fix = py::cast<std::vector<std::string>>(v);
+    else if (key == "schedules") a.schedules = py::cast<std::vector<std::string>>(v);
+    else if (key == "recompute") a.recompute = py::cast<std::vector<std::string>>(v);
+    else if (key == "recompute_modules") a.recompute_modules = py::cast<std::vector<std::string>>(v);
+    else if (key == "zero") a.zero = py::cast<std::vector<std::string>>(v);
+    else if (key == "max_micro_batch") a.max_micro_batch = py::cast<int>(v);
+    else if (key == "max_vpp") a.max_vpp = py::cast<int>(v);
+    else if (key == "threads") a.threads = py::cast<int>(v);
+    else if (key == "top") a.top = py::cast<size_t>(v);
+    else if (key == "headroom_gib") a.headroom_gib = py::cast<double>(v);
+    else if (key == "tie_fraction") a.tie_fraction = v.is_none() ? std::optional<double>() : std::optional<double>(py::cast<double>(v));
+    else if (key == "no_tp_overlap") a.no_tp_overlap = py::cast<bool>(v);
+    else if (key == "sp_only") a.no_sp_off = py::cast<bool>(v);
+    else if (key == "vary_dp_overlap") a.vary_dp_overlap = py::cast<bool>(v);
+    else if (key == "any_framework_feature") a.any_framework_feature = py::cast<bool>(v);
+    else throw Error(SourceLocation{"", 0, 0, key}, "unknown search option '" + key + "'");
+  }
+  return a;
 }
 
 // An error the CLI locates at an option (SourceLocation file "--vary", key the parameter) named as
@@ -172,19 +183,18 @@ PYBIND11_MODULE(_sextant, m) {
   // the best plans are re-ranked by the simulator as the CLI does).
   m.def("plan",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
-           const std::vector<std::string>& fix, size_t top, int threads, size_t rerank_top,
-           const std::vector<std::string>& recompute_modules, bool any_framework_feature) {
+           const py::dict& search, size_t rerank_top) {
+          const plan::SearchArgs args = search_args_of(search);
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             Scenario s = scenario_of(source, is_text, name, sets, *cat);
             plan::SearchOptions opt;
-            try {  // errors named as the arguments ("fix['foo=1']", "recompute_modules"), as sweep's
-              opt = search_options(fix, top, threads);
-              if (!recompute_modules.empty()) plan::parse_module_search(recompute_modules, opt);
+            try {  // errors named as the arguments ("fix['foo=1']", "recompute_modules", "zero['4']"), as sweep's
+              opt = plan::search_options(args, plan::OptionStyle::Python);
             } catch (const Error& e) {
               rethrow_as_argument(e);
             }
-            restrict_to_framework(s, opt, *cat, any_framework_feature);
+            plan::restrict_to_framework(s, opt, *cat, args);
             opt.rerank_top = rerank_top;
             const Estimator est;
             const plan::SearchOutcome out = plan::search(s, opt, est);
@@ -192,14 +202,14 @@ PYBIND11_MODULE(_sextant, m) {
             return plan::plan_result(s, opt, est, out, true, simulate, "simulate");
           });
         },
-        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("fix"),
-        py::arg("top"), py::arg("threads"), py::arg("rerank_top"), py::arg("recompute_modules"), py::arg("any_framework_feature"));
+        py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("search"),
+        py::arg("rerank_top"));
 
   m.def("sweep",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            const std::vector<std::string>& vary, bool elasticity, const std::string& pareto_x, const std::string& pareto_y,
-           const std::vector<std::string>& fix, int threads, double train_tokens, bool any_framework_feature,
-           double price_usd_per_gpu_hour, double idle_fraction, double elasticity_step) {
+           const py::dict& search, double train_tokens, double price_usd_per_gpu_hour, double idle_fraction, double elasticity_step) {
+          const plan::SearchArgs args = search_args_of(search);
           return run([&] {
            try {
             auto cat = load_catalog(catalog_dir);
@@ -212,8 +222,8 @@ PYBIND11_MODULE(_sextant, m) {
             o.price_usd_per_gpu_hour = price_usd_per_gpu_hour;
             o.power.idle_fraction_of_tdp = idle_fraction;
             o.elasticity_step_fraction = elasticity_step;
-            o.search = search_options(fix, 20, threads);
-            restrict_to_framework(s, o.search, *cat, any_framework_feature);
+            o.search = plan::search_options(args, plan::OptionStyle::Python);
+            plan::restrict_to_framework(s, o.search, *cat, args);
             for (const auto& v : vary) o.vary.push_back(plan::parse_variation(v));
             if (o.vary.empty() && !elasticity)
               throw Error(SourceLocation{"", 0, 0, "vary"}, "nothing to sweep", "give vary=[KEY=VALUES] and/or elasticity=True");
@@ -230,8 +240,8 @@ PYBIND11_MODULE(_sextant, m) {
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("vary"),
-        py::arg("elasticity"), py::arg("pareto_x"), py::arg("pareto_y"), py::arg("fix"), py::arg("threads"),
-        py::arg("train_tokens"), py::arg("any_framework_feature"), py::arg("price_usd_per_gpu_hour"), py::arg("idle_fraction"),
+        py::arg("elasticity"), py::arg("pareto_x"), py::arg("pareto_y"), py::arg("search"),
+        py::arg("train_tokens"), py::arg("price_usd_per_gpu_hour"), py::arg("idle_fraction"),
         py::arg("elasticity_step"));
 
   m.def("goodput",

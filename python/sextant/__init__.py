@@ -287,35 +287,26 @@ def _fix_items(fix):
     raise SextantError('fix: expected a dict like {"tp": 8} or a list like ["tp=8"], got %r' % (fix,))
 
 
-# The CLI's search options that plan() and sweep() do not take (yet): given as keywords they would
-# be read as scenario overrides and refused as an unknown --set key (review of 2026-12-03).
-_CLI_ONLY_SEARCH_OPTIONS = {"headroom_gib": "--headroom-gib", "zero": "--zero", "schedules": "--schedules",
-                            "recompute": "--recompute", "max_micro_batch": "--max-micro-batch", "max_vpp": "--max-vpp",
-                            "tie_fraction": "--tie-fraction", "no_tp_overlap": "--no-tp-overlap", "sp_only": "--sp-only",
-                            "vary_dp_overlap": "--vary-dp-overlap"}
+def _text_list(v, what, kinds=(str,)):
+    """A list option of the CLI (--zero 0,1): None (the default), one value, a comma-joined string
+    or a list of values; each as text."""
+    v = _plain(v)
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return [x.strip() for x in v.split(",")]
+    items = list(v) if isinstance(v, (list, tuple, range)) else [v]
+    for x in items:
+        if isinstance(x, bool) or not isinstance(x, kinds):
+            raise SextantError("%s: expected %s or a list of them, got %r" %
+                               (what, " or ".join("text" if k is str else "an integer" for k in kinds), v))
+    return [str(x) for x in items]
 
 
-def _refuse_cli_only(what, kw):
-    bad = sorted(k for k in kw if k in _CLI_ONLY_SEARCH_OPTIONS)
-    if bad:
-        raise SextantError("%s: %s %s the CLI's %s, which the Python module does not take; bound the search with fix= "
-                           "(e.g. fix={'zero': 1, 'mb': 2}) or run the CLI" %
-                           (what, ", ".join(bad), "is" if len(bad) == 1 else "are",
-                            ", ".join(_CLI_ONLY_SEARCH_OPTIONS[k] for k in bad)))
-
-
-def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
-         any_framework_feature=False, **kw):
-    """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}.
-
-    A scenario that names a framework is searched within that stack's plan features, as the CLI
-    does; any_framework_feature=True lifts it (``--any-framework-feature``).
-
-    recompute_modules: the module sets selective recompute is searched with (``--recompute-modules``):
-    None or "ladder" (the model's modules added cheapest first), "scenario" (the scenario's set), or
-    a list of sets, each a list of module names or a string joined by "+" ("core_attn+moe_act").
-    """
-    _refuse_cli_only("plan", kw)
+def _search_args(fix, top, threads, recompute_modules, any_framework_feature, zero, schedules, recompute, max_micro_batch,
+                 max_vpp, headroom_gib, tie_fraction, no_tp_overlap, sp_only, vary_dp_overlap):
+    """The search options of plan() and sweep(), checked in C++ as the CLI's flags of the same
+    names (--zero, --schedules, ...; plan/search_args.hpp)."""
     if recompute_modules is None:
         sets = []
     elif isinstance(recompute_modules, str):
@@ -324,23 +315,56 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
         sets = [x if isinstance(x, str) else "+".join(x) for x in recompute_modules]
         if not sets:
             raise SextantError("recompute_modules: an empty list names no module set; use 'ladder', 'scenario' or a list of sets")
+    return {"fix": _fix_items(fix), "top": _int_in(top, "top", 0), "threads": _int_in(threads, "threads", 0),
+            "recompute_modules": sets, "any_framework_feature": _bool(any_framework_feature, "any_framework_feature"),
+            "zero": _text_list(zero, "zero", (int, str)), "schedules": _text_list(schedules, "schedules"),
+            "recompute": _text_list(recompute, "recompute"), "max_micro_batch": _int_in(max_micro_batch, "max_micro_batch", 0),
+            "max_vpp": _int_in(max_vpp, "max_vpp", 0), "headroom_gib": _number(headroom_gib, "headroom_gib"),
+            "tie_fraction": None if tie_fraction is None else _number(tie_fraction, "tie_fraction"),
+            "no_tp_overlap": _bool(no_tp_overlap, "no_tp_overlap"), "sp_only": _bool(sp_only, "sp_only"),
+            "vary_dp_overlap": _bool(vary_dp_overlap, "vary_dp_overlap")}
+
+
+def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
+         any_framework_feature=False, zero=None, schedules=None, recompute=None, max_micro_batch=0, max_vpp=0, headroom_gib=0,
+         tie_fraction=None, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, **kw):
+    """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}.
+
+    A scenario that names a framework is searched within that stack's plan features, as the CLI
+    does; any_framework_feature=True lifts it (``--any-framework-feature``).
+
+    recompute_modules: the module sets selective recompute is searched with (``--recompute-modules``):
+    None or "ladder" (the model's modules added cheapest first), "scenario" (the scenario's set), or
+    a list of sets, each a list of module names or a string joined by "+" ("core_attn+moe_act").
+
+    The other search options are the CLI's flags of the same name: zero=[0, 1] (``--zero``),
+    schedules=["1f1b", "dualpipev"], recompute=["none", "full"], max_micro_batch, max_vpp,
+    headroom_gib, tie_fraction, no_tp_overlap, sp_only, vary_dp_overlap. A list may also be given
+    as one value or as the CLI's comma-joined text ("0,1").
+    """
+    search = _search_args(fix, top, threads, recompute_modules, any_framework_feature, zero, schedules, recompute,
+                          max_micro_batch, max_vpp, headroom_gib, tie_fraction, no_tp_overlap, sp_only, vary_dp_overlap)
     src, is_text, name = _source(scenario, "scenario")
-    return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), _fix_items(fix), _int_in(top, "top", 0),
-                               _int_in(threads, "threads", 0), _int_in(rerank_top, "rerank_top", 0), sets,
-                               _bool(any_framework_feature, "any_framework_feature")))
+    return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), search,
+                               _int_in(rerank_top, "rerank_top", 0)))
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
           train_tokens=1e12, any_framework_feature=False, price_usd_per_gpu_hour=0, idle_fraction=0.10,
-          elasticity_step=0.1, **kw):
+          elasticity_step=0.1, recompute_modules=None, zero=None, schedules=None, recompute=None, max_micro_batch=0,
+          max_vpp=0, headroom_gib=0, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, **kw):
     """Hardware sweep with re-planning (``sextant sweep``); the scenario's framework restricts the
     plans searched at each point as in plan() (any_framework_feature=True lifts it).
 
     vary: {"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]} or ["KEY=V1,V2", ...];
     pareto: ("step_time_s", "tokens_per_joule"); price_usd_per_gpu_hour, idle_fraction and
     elasticity_step are the CLI's --price-usd-per-gpu-hour, --idle-fraction and --elasticity-step.
+    The search at each point takes plan()'s search options (fix, zero, schedules, recompute,
+    recompute_modules, max_micro_batch, max_vpp, headroom_gib, no_tp_overlap, sp_only,
+    vary_dp_overlap); a sweep keeps each point's best plan, so it has no tie_fraction (nor does the CLI's).
     """
-    _refuse_cli_only("sweep", kw)
+    search = _search_args(fix, 20, threads, recompute_modules, any_framework_feature, zero, schedules, recompute,
+                          max_micro_batch, max_vpp, headroom_gib, None, no_tp_overlap, sp_only, vary_dp_overlap)
     items = []
     if isinstance(vary, (list, tuple)) and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in vary):
         vary = dict(vary)  # [(key, values), ...]: the dict's pairs
@@ -364,9 +388,7 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     elasticity = _bool(elasticity, "elasticity")
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), items, elasticity,
-                                px, py, _fix_items(fix), _int_in(threads, "threads", 0), _number(train_tokens, "train_tokens"),
-                                _bool(any_framework_feature, "any_framework_feature"),
-                                _number(price_usd_per_gpu_hour, "price_usd_per_gpu_hour"), _number(idle_fraction, "idle_fraction"),
+                                px, py, search, _number(train_tokens, "train_tokens"), _number(price_usd_per_gpu_hour, "price_usd_per_gpu_hour"), _number(idle_fraction, "idle_fraction"),
                                 _number(elasticity_step, "elasticity_step")))
 
 

@@ -396,6 +396,31 @@ def test_plan_and_sweep_keep_the_scenarios_framework_as_the_cli(tmp_path):
                          "--threads", "1", "--no-progress")
 
 
+def test_plan_and_sweep_take_the_clis_search_options(tmp_path):
+    # Question (review of 2026-12-03): does plan() search as `sextant plan` with the same search
+    # options? They had been refused by name (fix= only); now each is the CLI flag of its name.
+    doc = small_scenario()
+    opts = dict(zero=[0, 1], schedules="1f1b,gpipe", recompute=["none", "full"], max_micro_batch=2, max_vpp=1, headroom_gib=2,
+                tie_fraction=0.01, no_tp_overlap=True, sp_only=True, vary_dp_overlap=True)
+    flags = ["--zero", "0,1", "--schedules", "1f1b,gpipe", "--recompute", "none,full", "--max-micro-batch", "2", "--max-vpp", "1",
+             "--headroom-gib", "2", "--tie-fraction", "0.01", "--no-tp-overlap", "--sp-only", "--vary-dp-overlap"]
+    path = tmp_path / "small.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    path = str(path)
+    p = sextant.plan(path, top=0, threads=1, **opts)
+    assert p == cli_json("plan", path, "--top", "0", "--threads", "1", "--no-progress", *flags)
+    plans = p["tables"]["ranking"]["plan"]
+    assert plans and all("zero2" not in x and "zero3" not in x and "rc:selective" not in x and "tpov" not in x for x in plans)
+    default = sextant.plan(path, top=0, threads=1)
+    assert len(default["tables"]["ranking"]["plan"]) > len(plans), "the options narrow the search"
+    # A sweep keeps each point's best plan: no tie fraction (the CLI's sweep has no --tie-fraction).
+    del opts["tie_fraction"]
+    flags = flags[:flags.index("--tie-fraction")] + flags[flags.index("--tie-fraction") + 2:]
+    w = sextant.sweep(path, vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 4e12]}, threads=1, **opts)
+    assert w == cli_json("sweep", path, "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12", "--threads", "1",
+                         "--no-progress", *flags)
+
+
 def test_bad_arguments_are_sextant_errors_not_crashes():
     with pytest.raises(sextant.SextantError, match="no trace given"):
         sextant.analyze([])  # was a segmentation fault of the interpreter
@@ -577,11 +602,15 @@ def test_third_review_of_2026_12_03(tmp_path):
     pairs = sextant.sweep(SCENARIO, vary=[("accelerator.memory_bandwidth_bytes_per_s", [2e12, 3e12])], fix={"tp": 8, "pp": 4})
     as_dict = sextant.sweep(SCENARIO, vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]}, fix={"tp": 8, "pp": 4})
     assert pairs["tables"] == as_dict["tables"]
-    # The CLI's search options the module does not take are named as such, not as an unknown --set key.
-    with pytest.raises(sextant.SextantError, match="headroom_gib is the CLI's --headroom-gib"):
-        sextant.plan(SCENARIO, headroom_gib=4)
-    with pytest.raises(sextant.SextantError, match="zero is the CLI's --zero"):
-        sextant.sweep(SCENARIO, zero=[1, 2])
+    # The search options are checked as the CLI's flags, named as the arguments.
+    with pytest.raises(sextant.SextantError, match=r"zero\['4'\].*ZeRO stage must be 0, 1, 2 or 3"):
+        sextant.plan(SCENARIO, zero=[1, 4])
+    with pytest.raises(sextant.SextantError, match="fix zero=2 is not among the zero stages searched"):
+        sextant.sweep(SCENARIO, vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12]}, fix={"zero": 2}, zero=[0, 1])
+    with pytest.raises(sextant.SextantError, match="headroom_gib: must not be negative"):
+        sextant.plan(SCENARIO, headroom_gib=-1)
+    with pytest.raises(sextant.SextantError, match="zero: expected text or an integer"):
+        sextant.plan(SCENARIO, zero=[True])
 
 
 LOCALE_SCRIPT = r"""

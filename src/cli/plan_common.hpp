@@ -11,6 +11,7 @@
 #include "cli/cli.hpp"
 #include "cli/mpi_world.hpp"
 #include "plan/plan.hpp"
+#include "plan/search_args.hpp"
 
 namespace sextant::cli {
 
@@ -21,25 +22,17 @@ struct JobArgs {
   std::vector<std::string> sets;
 };
 
-struct SearchArgs {
-  std::vector<std::string> fix, schedules, recompute, recompute_modules, zero;
-  int max_micro_batch = 0, max_vpp = 0, threads = 0;
-  double headroom_gib = 0;
-  std::optional<double> tie_fraction;  // unstated: the validated median error (the MoE rows' for an MoE model)
-  bool no_tp_overlap = false, no_sp_off = false, vary_dp_overlap = false, no_progress = false;
-  bool any_framework_feature = false;  // lift the scenario framework's capability restriction
-  size_t top = 20;
+// The search options (plan/search_args.hpp) and the CLI's own: the progress bar.
+struct SearchArgs : plan::SearchArgs {
+  bool no_progress = false;
 };
 
 void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan = true);
 void add_search_options(CLI::App& cmd, SearchArgs& a);
 // The scenario of the job (its own plan kept when read from a file); `has_own_plan` tells.
 Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan);
-plan::SearchOptions search_options(const SearchArgs& a);
-// The scenario's framework (when it names one) restricts the search to the plan features that
-// stack offers (catalog capabilities), unless --any-framework-feature; a stack without flash
-// attention is searched with attention scores materialised (plan::stack_scenario).
-void restrict_to_framework(Scenario& s, plan::SearchOptions& opt, const Catalog& cat, const SearchArgs& a);
+using plan::restrict_to_framework;
+using plan::search_options;
 plan::Distribution distribution(const MpiWorld& world);
 
 // Progress bar with ETA on stderr: drawn only when stderr is a terminal, the run has lasted more
