@@ -101,8 +101,8 @@ ComputeTime compute_time(const ComputeOp& op, const Accelerator& acc) { return c
 double compute_time_s(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, acc).time_s; }
 
 double Estimator::collective_time_s(const Collective& c, const Workload& w, const Fabric& f) const {
-  if (c.calls <= 1) return collectives_.best(c.kind, c.bytes, w.group(c.group), f, c.traffic).time_s;
-  return c.calls * collectives_.best(c.kind, c.bytes / c.calls, w.group(c.group), f, c.traffic).time_s;
+  if (c.calls <= 1) return collectives_.best(c.kind, c.bytes, w.group_of(c), f, c.traffic).time_s;
+  return c.calls * collectives_.best(c.kind, c.bytes / c.calls, w.group_of(c), f, c.traffic).time_s;
 }
 
 namespace {

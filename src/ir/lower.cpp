@@ -791,9 +791,12 @@ struct Lowerer {
       // outputs when the router probabilities multiply them at the combine (the multiply saves
       // them for the probabilities' gradient; weighting inside the experts' activation saves
       // nothing more), and the expert activations (fc1 outputs; the activation output is the
-      // fc2 GEMM's saved input).
+      // fc2 GEMM's saved input). The combine's multiply (Megatron-Core's unpermute with probs)
+      // runs after the expert-TP reduce-scatter and the all-to-all, on this rank's own Tin
+      // tokens: before 2026-12-03 it was counted at the etp-times larger gathered count.
       const double weighted_out = s.train.moe_weighting_in_expert ? 0.0 : ab;
-      (rc_moe ? remat : act) += Tl / T * load * (x.topk * h * (weighted_out + gb) + x.topk * (mats - 1) * f * ab / etp);
+      (rc_moe ? remat : act) += Tl / T * load * (x.topk * h * gb + x.topk * (mats - 1) * f * ab / etp) +
+                                Tin / T * load * x.topk * h * weighted_out;
       (rc_moe || rc_act ? remat : act) += Tl / T * load * x.topk * f * gb / etp;  // activation output = fc2 input
     }
     fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));
@@ -1062,6 +1065,7 @@ Workload lower(const Scenario& s) {
   // Gradients and ZeRO shards span the data- and context-parallel ranks.
   w.groups.push_back(place(GroupKind::DP, p.dp * p.cp, p.tp, domain, s.num_gpus));
   w.groups.push_back(place(GroupKind::PP, p.pp, p.tp * p.cp * p.dp, domain, s.num_gpus));
+  w.pipeline_ends = p.pp > 1 ? place(GroupKind::PP, 2, (p.pp - 1) * p.tp * p.cp * p.dp, domain, s.num_gpus) : Group{GroupKind::PP};
   if (p.ep > 1 || s.model.moe) {
     const int etp = p.etp > 0 ? p.etp : p.tp;
     w.groups.push_back(place(GroupKind::EP, p.ep, etp, domain, s.num_gpus));
@@ -1210,8 +1214,14 @@ Workload lower(const Scenario& s) {
     if (L.sp && st.tp_replicated_params > 0)
       sw.grad_sync.push_back(L.coll("tp.sp_replicated_grad_all_reduce", CollKind::AllReduce, GroupKind::TP, st.tp_replicated_params * gb));
     if (s.model.tied_embeddings && !ends_together && (st.pp_rank == 0 || st.pp_rank == last_rank))
-      sw.grad_sync.push_back(L.coll("embedding.tied_grad_all_reduce", CollKind::AllReduce, GroupKind::PP,
-                                    static_cast<double>(s.model.vocab) * s.model.hidden / p.tp * gb));
+    {
+      // On the embedding group, the first and the last stage alone (Megatron's embedding group):
+      // before 2026-12-03 it was costed as a ring over all pp ranks, 2(p-1)/p where 1 is right.
+      Collective c = L.coll("embedding.tied_grad_all_reduce", CollKind::AllReduce, GroupKind::PP,
+                            static_cast<double>(s.model.vocab) * s.model.hidden / p.tp * gb);
+      c.pipeline_ends = true;
+      sw.grad_sync.push_back(c);
+    }
     // Optimizer: Adam reads fp32 master, grad, m, v and writes master, m, v and the 16-bit copy.
     const double shard_dense = p.zero_stage >= 1 ? dense_params / w.group(GroupKind::DP).size : dense_params;
     const double shard_expert = p.zero_stage >= 1 ? st.expert_params / std::max(1, w.group(GroupKind::EDP).size) : st.expert_params;

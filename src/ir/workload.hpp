@@ -84,6 +84,10 @@ struct Collective {
   // exchange runs beside the attention of the chunk already present, not beside the GEMMs of the
   // layer); the excess is exposed before that step ends. False: the whole pass can hide it.
   bool hides_behind_next = false;
+  // PP only: the group's first and last members alone (Megatron's embedding group, which sums the
+  // tied word embedding's gradient between the first and the last stage), placed as
+  // Workload::pipeline_ends; false: the whole group.
+  bool pipeline_ends = false;
 };
 
 // Once-per-step gradient reductions over DP and EDP go bucket by bucket as the gradients finish
@@ -177,7 +181,14 @@ struct Workload {
   int64_t microbatches = 1;   // per pipeline per step
   std::string schedule;
 
+  // The first and last pipeline ranks (size 2 with pp > 1, stride (pp - 1) x the PP stride).
+  Group pipeline_ends;
+
   const Group& group(GroupKind k) const;  // size-1 group when unused
+  // The members a collective runs on: its group, or pipeline_ends for Collective::pipeline_ends.
+  const Group& group_of(const Collective& c) const {
+    return c.pipeline_ends && c.group == GroupKind::PP ? pipeline_ends : group(c.group);
+  }
   double model_flops_per_step() const;    // 6*N*tokens-style model FLOPs (docs/models.md)
 };
 

@@ -17,7 +17,7 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
   ci.kind = c.kind;
   ci.group = c.group;
   ci.bytes = c.bytes;
-  const Group& g = w.group(c.group);
+  const Group& g = w.group_of(c);
   if (g.size <= 1 || c.bytes <= 0) return ci;
   const int calls = std::max(1, c.calls);
   const double per_call = c.bytes / calls;
@@ -120,7 +120,7 @@ struct Builder {
     prog.colls.push_back(ci);
     return static_cast<int>(prog.colls.size()) - 1;
   }
-  bool active(const Collective& c) const { return w.group(c.group).size > 1 && c.bytes > 0; }
+  bool active(const Collective& c) const { return w.group_of(c).size > 1 && c.bytes > 0; }
   // An overlapped TP reduction in the middle of a pass whose input comes from the step before
   // (the GEMM): it runs as a pipelined GEMM + reduce-scatter. At the end of a pass it keeps the
   // step-level AsyncStep handling (nothing in the pass waits for it).

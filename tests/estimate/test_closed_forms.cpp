@@ -531,6 +531,19 @@ TEST(ClosedForms, MoeRouterWeightingSavesTheExpertOutputsOnlyAtTheCombine) {
   EXPECT_NEAR(moe_block(wc).activation_bytes - moe_block(we).activation_bytes, expect, 1e-9 * expect);
   // Time is not affected: the same work runs either way.
   EXPECT_DOUBLE_EQ(estimate_step(wc).step_time_s, estimate_step(we).step_time_s);
+  // With expert-TP the multiply runs after the expert-TP reduce-scatter and the all-to-all, on
+  // this rank's own tokens (the sequence-parallel shard): tp 2 and etp 2 save half the tp-1
+  // amount, not the etp-times-larger gathered count (review of 2026-12-03: it was 2x this).
+  for (const char* etp : {"1", "2"}) {
+    auto tp2 = [&](const std::string& weighting) {
+      std::string y = yaml(weighting);
+      y.replace(y.find("{tp: 1, pp: 1, ep: 8,"), std::string("{tp: 1, pp: 1, ep: 8,").size(),
+                std::string("{tp: 2, pp: 1, ep: 4, etp: ") + etp + ", sequence_parallel: true,");
+      return parse_scenario(y, "t.yaml", *frozen());
+    };
+    const auto c2 = tp2("at_combine"), e2 = tp2("in_expert");
+    EXPECT_NEAR(moe_block(ir::lower(c2)).activation_bytes - moe_block(ir::lower(e2)).activation_bytes, expect / 2, 1e-9 * expect) << "etp " << etp;
+  }
   // Without the key the scenario default is at_combine; a framework's catalog value is the default.
   std::string none = yaml("at_combine");
   none.replace(none.find(", moe_router_weighting: at_combine"), std::string(", moe_router_weighting: at_combine").size(), "");
