@@ -551,6 +551,7 @@ ModelConfig parse_model(const YamlMap& m) {
   c.norm = m.choice("norm", {"rmsnorm", "layernorm"}, "rmsnorm");
   c.tied_embeddings = m.boolean("tied_embeddings", false);
   c.learned_position = m.boolean("learned_position", false);
+  c.qk_norm = m.boolean("qk_norm", false);
   c.max_seq_len = to_int(m, "max_seq_len", m.i64("max_seq_len", 0));
   c.sliding_window = to_int(m, "sliding_window", m.i64("sliding_window", 0));
   if (m.has("sliding_window_layers")) {

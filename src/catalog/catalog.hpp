@@ -280,6 +280,9 @@ struct ModelConfig {
   std::string norm = "rmsnorm";
   bool tied_embeddings = false;
   bool learned_position = false;  // learned absolute positions (GPT-2/MPT)
+  // An RMSNorm of each head's query and key before RoPE (Qwen3, OLMo 2, Gemma 3; Megatron-Core's
+  // qk_layernorm): its kernels, its saved input and its weights.
+  bool qk_norm = false;
   int max_seq_len = 0;
   int sliding_window = 0;  // 0 = full attention
   // Layers that attend within the window (Gemma 2's alternate local layers, GPT-OSS's alternate

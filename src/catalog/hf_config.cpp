@@ -251,6 +251,9 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     c.vocab = type == "gemma3_text" ? r.i("vocab_size", 262208) : r.i("vocab_size");
     c.max_seq_len = r.i("max_position_embeddings", 0);
     c.tied_embeddings = r.b("tie_word_embeddings", gemma);
+    // Query and key norms are in the architecture, not the config: Qwen3(Moe)Attention,
+    // Olmo2Attention (over the whole projection: the same bytes) and Gemma3Attention build them.
+    c.qk_norm = type == "qwen3" || type == "qwen3_moe" || type == "olmo2" || type == "gemma3_text";
     const char* act_key = r.has("hidden_act") || !r.has("hidden_activation") ? "hidden_act" : "hidden_activation";
     // Transformers' defaults: GemmaConfig and Gemma2Config gelu_pytorch_tanh, NemotronConfig relu2
     // (squared ReLU, no gate; silu had made it "gelu"), the others silu.

@@ -166,6 +166,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     // every field the models read (a config.json's window could not be checked before)
     r.set("norm", m.norm);
     r.set("learned_position", m.learned_position);
+    r.set("qk_norm", m.qk_norm);
     r.set("max_seq_len", int64_t{m.max_seq_len});
     r.set("sliding_window", int64_t{m.sliding_window});
     if (m.sliding_window > 0)

@@ -475,6 +475,9 @@ struct Lowerer {
       tp_enter(fwd, "attn.tp_all_gather");
       qkv = gemm("attn.qkv", T, (q + 2 * kv_local * t) / t, h);
       fwd.push_back(qkv);
+      // QK-norm (Qwen3, OLMo 2, Gemma 3; Megatron-Core's qk_layernorm): an RMSNorm of each head's
+      // query and key before RoPE, which reads and writes this rank's Q and K.
+      if (m.qk_norm) fwd.push_back(mem("attn.qk_norm", OpClass::Norm, T * (q / t + kv_local) * ab * 2));
     }
     ComputeOp core;
     core.name = "attn.core";
@@ -549,6 +552,7 @@ struct Lowerer {
     if (cp_merge_b) bi.push_back(*cp_merge_b);
     if (!flash_attention()) bi.push_back(scores_b);
     if (!m.mla) {
+      if (m.qk_norm) bi.push_back(mem("attn.qk_norm.bwd", OpClass::Norm, T * (q / t + kv_local) * ab * 3));
       column_backward(qkv, bi, bw, "attn.tp_regather.bwd", "attn.tp_reduce_scatter.bwd", "attn.tp_all_reduce.bwd_in");
     } else {
       // MLA: each up projection is column-parallel on its latent (re-gathered under SP for its
@@ -600,6 +604,10 @@ struct Lowerer {
       b.tp_replicated_params += down + a.q_lora_rank + a.kv_lora_rank;
     } else {
       p_attn = (h * q + 2 * h * kv_local * t + q * h) / t;
+      if (m.qk_norm) {  // one weight vector of head_dim each for the query and the key norm
+        p_attn += 2.0 * m.head_dim;
+        b.tp_replicated_params += 2.0 * m.head_dim;
+      }
     }
     b.params += p_attn + h;  // + norm
     b.tp_replicated_params += h;
@@ -623,6 +631,7 @@ struct Lowerer {
       (s.train.recomputes(kRecomputeMlaUpProj) ? remat : act) += (2 * q + static_cast<double>(m.heads) * a.v_head_dim) / t * ab;
     } else {
       act += (q + 2 * kv_local * t) / t * ab;   // Q, K, V
+      if (m.qk_norm) act += (q / t + kv_local) * ab;  // the QK-norm's input: Q and K before the norm
     }
     if (!flash_attention()) {  // full recompute: in the recomputed set
       // softmax output (+ dropout mask of 1 byte and dropout output) per score, scores per token:

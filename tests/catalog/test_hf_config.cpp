@@ -27,6 +27,7 @@ void expect_same_structure(const ModelConfig& a, const ModelConfig& b) {
   EXPECT_EQ(a.mlp, b.mlp);
   EXPECT_EQ(a.norm, b.norm);
   EXPECT_EQ(a.tied_embeddings, b.tied_embeddings);
+  EXPECT_EQ(a.qk_norm, b.qk_norm);
   EXPECT_EQ(a.moe.has_value(), b.moe.has_value());
   if (a.moe && b.moe) {
     EXPECT_EQ(a.moe->num_experts, b.moe->num_experts);
@@ -72,6 +73,7 @@ TEST(HfConfig, Qwen3MoeMapsToTheCatalogEntry) {
   const auto m = hf("qwen3-30b-a3b.config.json");
   expect_same_structure(m, c->model("qwen3-30b-a3b"));
   EXPECT_EQ(m.head_dim, 128);  // not hidden/heads = 64
+  EXPECT_TRUE(m.qk_norm);      // Qwen3MoeAttention's q_norm and k_norm (in the architecture, not the config)
   EXPECT_NEAR(m.params_total() / 1e9, 30.5, 0.01 * 30.5);
   EXPECT_NEAR(m.params_active() / 1e9, 3.3, 0.02 * 3.3);
   EXPECT_FALSE(has(m.ignored_keys, "moe_intermediate_size"));

@@ -47,6 +47,30 @@ TEST(ClosedForms, DenseModelFlopsAreSixNTokensPlusAttention) {
   EXPECT_NEAR(w.model_flops_per_step(), 6.0 * matmul_params * tokens + attn, 1e-9 * w.model_flops_per_step());
 }
 
+// Question (review of 2026-12-03): does a model with QK-norm (Qwen3, OLMo 2, Gemma 3) save the
+// norm's input, Q and K of this rank's heads, once more per token, and run the norm's kernels?
+TEST(ClosedForms, QkNormSavesQAndKOnceMoreAndRunsItsKernels) {
+  auto scenario = [](bool qk, int tp) {
+    return parse_scenario(std::string("model: {id: qk-test, source: test, layers: 4, hidden: 4096, heads: 32, kv_heads: 4, head_dim: 128,"
+                                      " ffn_hidden: 12288, vocab: 32000, mlp: swiglu, qk_norm: ") + (qk ? "true" : "false") +
+                              "}\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: " + std::to_string(tp) +
+                              ", pp: 1, sequence_parallel: true, zero_stage: 1}\n"
+                              "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16}\n",
+                          "t.yaml", *frozen());
+  };
+  for (int tp : {1, 2, 4}) {
+    const Scenario with = scenario(true, tp), without = scenario(false, tp);
+    const auto w1 = ir::lower(with), w0 = ir::lower(without);
+    // Tokens of a micro-batch x (query heads + kv heads) / tp x head_dim x 2 bytes.
+    const double tokens = 2.0 * 4096, expect = tokens * (32.0 + 4) / tp * 128 * 2;
+    EXPECT_NEAR(dense_block(w1).activation_bytes - dense_block(w0).activation_bytes, expect, 1e-9 * expect) << "tp " << tp;
+    EXPECT_DOUBLE_EQ(dense_block(w1).tp_replicated_params - dense_block(w0).tp_replicated_params, 2.0 * 128);
+    const Estimator est;
+    EXPECT_GT(est.run(w1).step_time_s, est.run(w0).step_time_s) << "the norm's kernels take time";
+    EXPECT_DOUBLE_EQ(w1.model_flops_per_step(), w0.model_flops_per_step()) << "memory-bound: no model FLOPs";
+  }
+}
+
 TEST(ClosedForms, KorthikantiActivationMemoryPerLayer) {
   const double s = 2048, b = 2, h = 4096, a = 32, t = 8;
   const double sbh = s * b * h;
