@@ -5,6 +5,7 @@
 #include <functional>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <exception>
 
 #include "bench/suite.hpp"
@@ -121,6 +122,11 @@ int main(int argc, char** argv) {
   } catch (const sextant::Error& e) {
     std::fprintf(stderr, "sextant: error: %s\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    // The machine's or the process's memory (ulimit -v, a cgroup) is exhausted: not a bug, not a
+    // refused input (docs/robustness.md, exit status 4).
+    std::fprintf(stderr, "sextant: out of memory: lower --threads or the size of the problem, or raise the process's memory limit\n");
+    return 4;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sextant: internal error: %s\n", e.what());
     return 3;

@@ -16,9 +16,12 @@
 // the thread is placed: placing a thread that has already ended would apply to no thread (glibc
 // then passes thread id 0 to the kernel, which means the caller itself).
 #include <atomic>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "core/c_locale.hpp"
 
@@ -45,6 +48,74 @@ std::thread start_worker(F&& f) {
   place_away_from_caller(t);
   placed->store(true, std::memory_order_release);
   return t;
+}
+
+// Runs fn(k) for every k in [first, n), each on a thread of its own (start_worker), and joins
+// them. A thread that cannot be started (a process, thread or memory limit: std::thread throws
+// std::system_error, or the allocation fails) is not an error and never std::terminate: its
+// fn(k) runs on the calling thread in join(), after the others were started. So work split by k
+// is all done, and work taken from a shared counter is done by the threads that run. Contract:
+// join() (or the destructor, which joins without running anything) is called before the state
+// fn uses goes away; join() rethrows the first exception of an fn(k) it ran itself (fn(k) on a
+// thread of its own must catch its own: an exception leaving a thread terminates the process).
+class Workers {
+ public:
+  Workers(int first, int n, std::function<void(int)> fn) : fn_(std::move(fn)) {
+    if (n > first) threads_.reserve(static_cast<size_t>(n - first));  // push_back never throws with a thread to lose
+    for (int k = first; k < n; ++k) {
+      try {
+        threads_.push_back(start_worker([this, k] { fn_(k); }));
+      } catch (const std::exception&) {  // std::system_error (EAGAIN), std::bad_alloc
+        unstarted_.push_back(k);
+      }
+    }
+  }
+  Workers(const Workers&) = delete;
+  Workers& operator=(const Workers&) = delete;
+  ~Workers() { join_threads(); }
+
+  size_t started() const { return threads_.size(); }
+
+  void join() {
+    std::exception_ptr err;
+    for (int k : unstarted_) {
+      try {
+        fn_(k);
+      } catch (...) {
+        if (!err) err = std::current_exception();
+      }
+    }
+    unstarted_.clear();
+    join_threads();
+    if (err) std::rethrow_exception(err);
+  }
+
+ private:
+  void join_threads() noexcept {
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
+  }
+  std::function<void(int)> fn_;
+  std::vector<std::thread> threads_;
+  std::vector<int> unstarted_;
+};
+
+// fn(0) on the calling thread and fn(1) .. fn(n-1) on Workers; joins them all, also when fn(0)
+// throws (rethrown after the join).
+inline void run_workers(int n, const std::function<void(int)>& fn) {
+  Workers w(1, n, fn);
+  std::exception_ptr err;
+  try {
+    fn(0);
+  } catch (...) {
+    err = std::current_exception();
+  }
+  try {
+    w.join();
+  } catch (...) {
+    if (!err) err = std::current_exception();
+  }
+  if (err) std::rethrow_exception(err);
 }
 
 }  // namespace sextant

@@ -799,20 +799,17 @@ Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads) {
   if (T <= 1) {
     work(0, n);
   } else {
-    std::vector<std::thread> pool;
+    // Slice t of the replicas on worker t; a worker whose thread cannot be started runs its slice
+    // on this thread (Workers): the same replicas, the same bytes.
     std::vector<std::exception_ptr> errs(static_cast<size_t>(T));
-    for (int t = 0; t < T; ++t) {
-      const int64_t lo = n * t / T, hi = n * (t + 1) / T;
-      pool.emplace_back([&, lo, hi, t] {
-        const CNumericLocale c_numbers;
-        try {
-          work(lo, hi);
-        } catch (...) {
-          errs[size_t(t)] = std::current_exception();
-        }
-      });
-    }
-    for (auto& th : pool) th.join();
+    run_workers(T, [&](int t) {
+      const CNumericLocale c_numbers;
+      try {
+        work(n * t / T, n * (t + 1) / T);
+      } catch (...) {
+        errs[size_t(t)] = std::current_exception();
+      }
+    });
     for (auto& e : errs)
       if (e) std::rethrow_exception(e);
   }

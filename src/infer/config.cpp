@@ -20,6 +20,12 @@ namespace {
 // At most this many requests in one serving simulation (about 200 bytes of state each, plus the
 // percentile samples): 10 million is 2 GB at most.
 constexpr int64_t kMaxServingRequests = 10'000'000;
+// Bounds of the serving sizes, far above practice (vLLM's max_num_seqs is 256 by default; a
+// deployment of 100,000 instances), so that a typo is an error, not hours of simulation or an
+// allocation failure (before 2026-12-03 only a minimum was checked).
+constexpr int kMaxBatchSeqs = 65536;
+constexpr int kMaxInstances = 100000;
+constexpr int kMaxTimelinePoints = 1000000;
 
 LengthSpec read_length(const YamlMap& m, LengthSpec d) {
   d.dist = m.choice("dist", make_length_registry().names(), d.dist);
@@ -140,22 +146,25 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     sv.policy = v->choice("policy", make_policy_registry().names(), "continuous");
     sv.replicas = v->i32("replicas", 1);
     // before the saturation estimate multiplies by it (0 replicas was reported as a non-positive rate)
-    if (sv.replicas < 1) v->fail("replicas", "replicas must be >= 1");
+    if (sv.replicas < 1 || sv.replicas > kMaxInstances)
+      v->fail("replicas", "replicas must be from 1 to " + std::to_string(kMaxInstances), "got " + std::to_string(sv.replicas));
     sv.pipeline_batches = v->i32("pipeline_batches", 0);
     if (sv.pipeline_batches < 0) v->fail("pipeline_batches", "must be >= 0 (0: one pass in flight per pipeline stage)");
     s.request_table_given = v->has("request_table");
     sv.request_table = v->boolean("request_table", true);
     sv.limits.max_batch_seqs = v->i32("max_batch_seqs", 256);
     sv.limits.max_batch_tokens = v->i64("max_batch_tokens", 8192);
-    if (sv.limits.max_batch_seqs < 1) v->fail("max_batch_seqs", "must be >= 1", "got " + std::to_string(sv.limits.max_batch_seqs));
+    if (sv.limits.max_batch_seqs < 1 || sv.limits.max_batch_seqs > kMaxBatchSeqs)
+      v->fail("max_batch_seqs", "must be from 1 to " + std::to_string(kMaxBatchSeqs), "got " + std::to_string(sv.limits.max_batch_seqs));
     if (sv.limits.max_batch_tokens < 1) v->fail("max_batch_tokens", "must be >= 1", "got " + std::to_string(sv.limits.max_batch_tokens));
     sv.prefix_caching = v->boolean("prefix_caching", false);
     sv.kv_capacity_tokens = v->f64("kv_capacity_tokens", 0);
     if (!(sv.kv_capacity_tokens >= 0) || !std::isfinite(sv.kv_capacity_tokens))
       v->fail("kv_capacity_tokens", "must be a number of tokens >= 0 (0: what the device's memory holds)");
     sv.timeline_points = v->i32("timeline_points", 200);
-    if (sv.timeline_points < 1)
-      v->fail("timeline_points", "must be >= 1 (points of the KV-cache memory timeline)", "got " + std::to_string(sv.timeline_points));
+    if (sv.timeline_points < 1 || sv.timeline_points > kMaxTimelinePoints)
+      v->fail("timeline_points", "must be from 1 to " + std::to_string(kMaxTimelinePoints) + " (points of the KV-cache memory timeline)",
+              "got " + std::to_string(sv.timeline_points));
     if (auto sp = v->opt_map("speculative")) {
       s.draft_model = sp->str("draft_model");
       sv.speculative.draft_tokens = sp->i32("draft_tokens", 4);
@@ -175,7 +184,8 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
         dg->fail("link_gb_per_s", "must be a positive, finite bandwidth in GB/s");
       if (!(g.kv_link.latency_s >= 0) || !std::isfinite(g.kv_link.latency_s))
         dg->fail("link_latency_us", "must be a finite latency of 0 us or more");
-      if (g.prefill_instances < 1 || g.decode_instances < 1) dg->fail("prefill_instances", "instances must be >= 1");
+      for (const auto& [key, n] : {std::pair<const char*, int>{"prefill_instances", g.prefill_instances}, {"decode_instances", g.decode_instances}})
+        if (n < 1 || n > kMaxInstances) dg->fail(key, "instances must be from 1 to " + std::to_string(kMaxInstances), "got " + std::to_string(n));
       dg->finish();
       sv.disaggregation = g;
     }
@@ -299,7 +309,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       if (x < 1) v->fail("tp", "entries must be >= 1, got " + std::to_string(x));
     p.max_batch_seqs = int_list<int>(*v, "max_batch_seqs", p.max_batch_seqs);
     for (int x : p.max_batch_seqs)
-      if (x < 1) v->fail("max_batch_seqs", "entries must be >= 1, got " + std::to_string(x));
+      if (x < 1 || x > kMaxBatchSeqs) v->fail("max_batch_seqs", "entries must be from 1 to " + std::to_string(kMaxBatchSeqs) + ", got " + std::to_string(x));
     if (v->has("policies")) p.policies = v->str_list("policies");
     {
       const auto names = make_policy_registry().names();
@@ -372,7 +382,7 @@ double saturation_of(const StudySpec& s) {
   if (!one.disaggregation) one.replicas = 1;
   const int slots = one.deployment.par.pp > 1 ? (one.pipeline_batches > 0 ? one.pipeline_batches : one.deployment.par.pp) : 1;
   // Sixteen full batches: the steady window then outweighs the first batch's synchronised start.
-  const int64_t n = std::max<int64_t>(2000, 16 * static_cast<int64_t>(one.limits.max_batch_seqs) * slots);
+  const int64_t n = std::min<int64_t>(kMaxServingRequests, std::max<int64_t>(2000, 16 * static_cast<int64_t>(one.limits.max_batch_seqs) * slots));
   return saturation_requests_per_s(one, s.workload, n) * copies;
 }
 }  // namespace
@@ -719,13 +729,16 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           }
           // Replicas: start from the saturation estimate, grow until the SLO is met.
           const double cap = saturation_requests_per_s(c.serving, w, std::max<int64_t>(200, 2 * mbs));
-          int rep = std::max(1, static_cast<int>(std::ceil(w.rate_per_s / std::max(cap, 1e-9))));
+          // In 64 bits, capped: a rate of 2^31 requests/s overflowed the int and simulated ~4e8
+          // replicas (before 2026-12-03); beyond max_devices nothing is simulated.
+          const int per_replica = c.serving.deployment.par.devices();
+          const double need = std::ceil(w.rate_per_s / std::max(cap, 1e-9));
+          const int64_t needed = std::max<int64_t>(1, static_cast<int64_t>(std::min(need, 1e12)));
+          int rep = needed * per_replica > P.max_devices ? P.max_devices / per_replica + 1 : static_cast<int>(needed);
           ServingSummary sum;
           bool ok = false;
           int tried = 0;  // the last replica count simulated (0: none within max_devices)
-          const int per_replica = c.serving.deployment.par.devices();
-          const int needed = rep;
-          while (rep * per_replica <= P.max_devices) {
+          while (static_cast<int64_t>(rep) * per_replica <= P.max_devices) {
             c.serving.replicas = rep;
             try {
               simulate_serving(c.serving, reqs, &sum);
@@ -739,7 +752,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           }
           if (tried == 0 && status.empty()) {
             // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
-            t.add_row({acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{needed}, int64_t{needed * per_replica}, std::nan(""), std::nan(""),
+            t.add_row({acc, int64_t{tp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
                        std::nan(""), c.serving.usd_per_device_hour > 0 ? c.serving.usd_per_device_hour * needed * per_replica : std::nan(""),
                        std::nan(""),
                        "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +

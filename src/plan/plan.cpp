@@ -904,19 +904,20 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
       failed.store(true);
     }
   };
-  std::vector<std::thread> pool;
+  // Workers take candidates from one counter: a thread that cannot be started (a process or
+  // memory limit) leaves its share to the others, and runs on this thread in join() if none
+  // started (before 2026-12-03 a failed start terminated the process, a Python one too).
   if (progress) {
     // All workers on threads; the calling thread reports progress until they are done.
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-    while (done.load() < hi - lo && !failed.load()) {
+    Workers pool(0, threads, [&](int) { worker(); });
+    while (pool.started() > 0 && done.load() < hi - lo && !failed.load()) {
       progress(done.load(), hi - lo);
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    pool.join();
   } else {
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
+    run_workers(threads, [&](int) { worker(); });
   }
-  for (auto& t : pool) t.join();
   if (err) std::rethrow_exception(err);
   if (progress) progress(hi - lo, hi - lo);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -46,10 +46,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.push_back(start_worker(work));
-  work();
-  for (auto& th : pool) th.join();
+  run_workers(threads, [&](int) { work(); });
   for (const auto& e : failed)
     if (e) std::rethrow_exception(e);
 
@@ -183,10 +180,7 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
                                               : usable_cpus();
   if (set.raw_bytes >= kConcurrentAnalysesMaxRawBytes) analysis_threads = 1;
   analysis_threads = std::max(1, std::min<int>(analysis_threads, static_cast<int>(jobs.size())));
-  std::vector<std::thread> analysis_pool;
-  for (int k = 1; k < analysis_threads; ++k) analysis_pool.push_back(start_worker(run_analyses));
-  run_analyses();
-  for (auto& th : analysis_pool) th.join();
+  run_workers(analysis_threads, [&](int) { run_analyses(); });
   for (size_t i = 0; i < selected.size(); ++i) {
     if (part_error[i]) std::rethrow_exception(part_error[i]);  // the first in registry order, as run serially
     diag.merge(part_diag[i]);

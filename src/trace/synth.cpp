@@ -71,7 +71,15 @@ class FileSink final : public Sink {
     }
     buf_.reserve(1 << 20);
   }
-  ~FileSink() override { close(); }
+  // Not closed (an error on the way): the partial file is removed, and nothing here throws (a
+  // flush that threw again while the stack unwound terminated the process before 2026-12-03).
+  ~FileSink() override {
+    if (!g_ && !f_) return;
+    buf_.clear();
+    if (g_) gzclose(g_);
+    if (f_) std::fclose(f_);
+    std::remove(path_.c_str());
+  }
   uint64_t written = 0;
   void write(const std::string& s) override {
     written += s.size();
@@ -80,10 +88,14 @@ class FileSink final : public Sink {
   }
   void close() {
     flush();
-    if (g_) gzclose(g_);
-    if (f_) std::fclose(f_);
+    // Closing writes what the library still buffers: its failure is a failed write too.
+    const bool ok = g_ ? gzclose(g_) == Z_OK : std::fclose(f_) == 0;
     g_ = nullptr;
     f_ = nullptr;
+    if (!ok) {
+      std::remove(path_.c_str());
+      throw Error(SourceLocation{path_, 0, 0, ""}, "write failed (disk full?)");
+    }
   }
 
  private:
@@ -328,12 +340,15 @@ std::vector<SynthFile> write_synthetic_traces(const std::string& dir, const Synt
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (int k = 1; k < n; ++k) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  run_workers(n, [&](int) { work(); });
   for (auto& e : errs)
-    if (e) std::rethrow_exception(e);
+    if (e) {
+      // No partial job: the ranks written before the failure go too (they would read as a job
+      // with ranks missing).
+      for (const auto& f : files)
+        if (!f.path.empty()) std::remove(f.path.c_str());
+      std::rethrow_exception(e);
+    }
   return files;
 }
 

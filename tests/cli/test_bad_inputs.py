@@ -19,6 +19,12 @@ BIN = os.path.abspath(os.environ.get("SEXTANT_BIN", "build/sextant"))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.environ.get("SEXTANT_DATA_DIR", os.path.join(ROOT, "data"))
 SCENARIO = os.path.join(DATA, "examples", "llama3-70b-h100.yaml")
+GOODPUT = os.path.join(DATA, "examples", "goodput-llama3-405b-16k.yaml")
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
 TRAINING_CSV = os.path.join(DATA, "validation", "training.csv")
 CRASH_MARKERS = ("Traceback", "internal error", "terminate called", "AddressSanitizer", "runtime error:",
                  "Segmentation fault", "core dumped", "LeakSanitizer")
@@ -330,6 +336,48 @@ class BadInputs(unittest.TestCase):
             self.assertEqual(r.returncode, 2, r.stderr.decode())
             self.assertIn("No space left on device", r.stderr.decode())
 
+    def test_threads_that_cannot_start_are_not_fatal(self):
+        """--threads far above what the process's memory limit lets start: the threads that start
+        do the work, with the same bytes as --threads 2 (before 2026-12-03 std::terminate, exit
+        134, a Python interpreter too). A sanitizer build reserves more address space than the
+        limit: skipped there."""
+        with open(BIN, "rb") as f:
+            if b"AddressSanitizer" in f.read():
+                self.skipTest("a sanitizer build cannot run under an address-space limit")
+        import resource
+
+        def limited():
+            resource.setrlimit(resource.RLIMIT_AS, (1500 << 20, 1500 << 20))
+
+        outs = []
+        for threads, pre in (("400", limited), ("2", None)):
+            out = os.path.join(self.out, f"goodput-{threads}.json")
+            p = subprocess.run([BIN, "goodput", GOODPUT, "--replicas", "20000", "--threads", threads, "--no-search", "--json", out, "-q"],
+                               capture_output=True, timeout=300, preexec_fn=pre)
+            self.assertEqual(p.returncode, 0, p.stderr.decode()[:2000])
+            outs.append(read_bytes(out))
+        self.assertEqual(outs[0], outs[1])
+
+    def test_trace_synth_write_failure_leaves_no_rank_files(self):
+        """A write that fails (here a file-size limit, as a full disk) is an error naming the file,
+        and no rank file is left (a partial job would read as ranks missing); before 2026-12-03 the
+        writer threw again while unwinding: std::terminate, truncated files left."""
+        import resource
+        import signal
+
+        def limited():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (200 << 10, 200 << 10))
+
+        out = os.path.join(self.tmp, "synth-full")
+        p = subprocess.run([BIN, "trace", "synth", "--out", out, "--ranks", "2", "--steps", "20", "-q"], capture_output=True,
+                           timeout=120, preexec_fn=limited)
+        err = p.stderr.decode()
+        self.assertEqual(p.returncode, 2, err[:2000])
+        self.assertIn("write failed", err)
+        self.assertIn("rank-", err)
+        self.assertEqual([n for n in os.listdir(out) if n.startswith("rank-")] if os.path.isdir(out) else [], [])
+
     def test_previous_outputs_survive_a_failed_run(self):
         p = self.write("rank0.json", good_trace_text())
         js = os.path.join(self.out, "r.json")
@@ -635,6 +683,11 @@ class BadInputs(unittest.TestCase):
             ("power.idle_w=900", ["power.idle_w"], ["above the busy power of 700 w"]),
             ("cost.usd_per_device_hour=-2", ["cost.usd_per_device_hour"], [">= 0"]),
             ("serving.kv_capacity_tokens=-5", ["serving.kv_capacity_tokens"], [">= 0"]),
+            # Sizes far beyond practice are typos: refused, not hours of simulation or an allocation
+            # failure (exit 3, std::bad_alloc, before 2026-12-03).
+            ("serving.max_batch_seqs=2147483647", ["serving.max_batch_seqs"], ["from 1 to 65536"]),
+            ("serving.replicas=2147483647", ["serving.replicas"], ["from 1 to 100000"]),
+            ("serving.timeline_points=2147483647", ["serving.timeline_points"], ["from 1 to 1000000"]),
             # The serving model's errors name the study's file and the figures of the verdict.
             ("deployment.model=llama3.1-70b", ["deployment"], ["no room for a kv cache", "gb of weights", "usable of"]),
         ]

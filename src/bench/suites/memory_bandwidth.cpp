@@ -4,6 +4,7 @@
 // counted as STREAM counts them (2, 2, 3 and 3 arrays per element; write-allocate traffic is not
 // counted), so figures compare with published STREAM results.
 #include <algorithm>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -44,10 +45,18 @@ void parallel_chunks(int threads, size_t n, F f) {
   }
   std::vector<std::thread> ts;
   ts.reserve(static_cast<size_t>(threads));
-  for (int t = 0; t < threads; ++t) {
-    const size_t lo = n * static_cast<size_t>(t) / static_cast<size_t>(threads);
-    const size_t hi = n * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
-    ts.emplace_back([=] { f(t, lo, hi); });
+  try {
+    for (int t = 0; t < threads; ++t) {
+      const size_t lo = n * static_cast<size_t>(t) / static_cast<size_t>(threads);
+      const size_t hi = n * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
+      ts.emplace_back([=] { f(t, lo, hi); });
+    }
+  } catch (const std::system_error& e) {
+    // A measurement on fewer threads than asked would be misread: an error, after the started
+    // threads are joined (a vector of joinable threads destroyed terminates the process).
+    for (auto& th : ts) th.join();
+    throw Error("memory_bandwidth: cannot start thread " + std::to_string(ts.size() + 1) + " of " + std::to_string(threads) + " (" +
+                e.what() + "): lower --threads or the process limits");
   }
   for (auto& th : ts) th.join();
 }

@@ -214,10 +214,7 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.push_back(start_worker(work));
-  work();
-  for (auto& th : pool) th.join();
+  run_workers(threads, [&](int) { work(); });
   for (const auto& e : internal)
     if (e) std::rethrow_exception(e);
   if (cache_hits) *cache_hits = hits.load();
