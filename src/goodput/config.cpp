@@ -278,10 +278,24 @@ std::vector<FailureProcess> parse_process_list(const YamlMap& root, const std::s
 }
 
 std::string preset_path(const std::string& name_or_path) {
-  if (fs::exists(name_or_path) && fs::is_regular_file(name_or_path)) return name_or_path;
-  const std::string rel = "goodput/" + name_or_path + (name_or_path.size() > 5 && name_or_path.ends_with(".yaml") ? "" : ".yaml");
-  const std::string r = resolve_data_path(rel);
-  if (fs::exists(r)) return r;
+  // A bare name (no folder, no .yaml) is a bundled preset first: a file of that name, or a
+  // goodput/ folder, in the working directory had replaced it (before 2026-12-03), so the same
+  // input gave another result from another directory. A path is a file first.
+  const bool yaml = name_or_path.size() > 5 && name_or_path.ends_with(".yaml");
+  const bool bare = name_or_path.find('/') == std::string::npos && !yaml;
+  auto bundled = [&]() -> std::string {
+    try {
+      const fs::path p = fs::path(data_dir()) / "goodput" / (name_or_path + (yaml ? "" : ".yaml"));
+      if (fs::is_regular_file(p)) return p.string();
+    } catch (const Error&) {
+    }
+    return {};
+  };
+  if (bare)
+    if (std::string b = bundled(); !b.empty()) return b;
+  if (fs::is_regular_file(name_or_path)) return name_or_path;
+  if (!bare && name_or_path.find('/') == std::string::npos)
+    if (std::string b = bundled(); !b.empty()) return b;
   throw Error(SourceLocation{"", 0, 0, "failures.preset"}, "no failure preset '" + name_or_path + "'",
               valid_choices_hint(name_or_path, failure_preset_names()));
 }
@@ -306,10 +320,14 @@ std::vector<FailureProcess> parse_preset(const YamlMap& m, double gpus_per_node,
   return procs;
 }
 
+// A file named inside an input: beside that input first, then the working directory, then the
+// data folder (the working directory came first before 2026-12-03: the same input file gave
+// another job from another directory).
 std::string resolve_near(const std::string& ref, const std::string& base_dir) {
-  if (fs::path(ref).is_absolute() || fs::exists(ref)) return ref;
+  if (fs::path(ref).is_absolute()) return ref;
   const auto near = fs::path(base_dir) / ref;
-  if (fs::exists(near)) return near.string();
+  if (!base_dir.empty() && fs::exists(near)) return near.string();
+  if (fs::exists(ref)) return ref;
   return resolve_data_path(ref);
 }
 

@@ -215,7 +215,9 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     w.cv = v->f64("cv", 1);
     if (!(w.cv > 0)) v->fail("cv", "the inter-arrival coefficient of variation must be > 0 (1: Poisson)");
     w.trace_file = v->str("trace_file", "");
-    if (!w.trace_file.empty() && !fs::exists(w.trace_file)) {
+    // Beside the study first, then the working directory (the working directory came first
+    // before 2026-12-03: the same study read another trace from another directory).
+    if (!w.trace_file.empty() && !fs::path(w.trace_file).is_absolute()) {
       std::error_code ec;
       if (fs::is_regular_file(path, ec)) {
         fs::path rel = fs::path(path).parent_path() / w.trace_file;

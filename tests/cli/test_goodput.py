@@ -300,6 +300,38 @@ class GoodputCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("duration_days and duration_s", p.stderr)
 
+    def test_files_named_inside_the_input_do_not_depend_on_the_working_directory(self):
+        """Question (review of 2026-12-03): does the same input give the same job from any
+        directory? `training: scen.yaml` is read beside the input before the working directory,
+        and a bundled preset name is the bundled preset even where the working directory holds a
+        goodput/ folder with a file of that name (both had been read from the working directory)."""
+        import shutil
+        root = tempfile.mkdtemp(prefix="sextant-near-")
+        self.addCleanup(shutil.rmtree, root, True)
+        scen = ("model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 1024\nparallel: {tp: 8, pp: 4, vpp: 5, sequence_parallel: true}\n"
+                "training: {global_batch: %d, micro_batch: 1, seq_len: 8192}\n")
+        os.makedirs(os.path.join(root, "A"))
+        os.makedirs(os.path.join(root, "cwd", "goodput"))
+        with open(os.path.join(root, "A", "scen.yaml"), "w") as f:
+            f.write(scen % 1024)
+        with open(os.path.join(root, "cwd", "scen.yaml"), "w") as f:
+            f.write(scen % 2048)
+        with open(os.path.join(root, "cwd", "goodput", "llama3-54day.yaml"), "w") as f:
+            f.write("name: not the bundled preset\nprocesses: []\n")
+        with open(os.path.join(root, "A", "gp.yaml"), "w") as f:
+            f.write("name: t\ntraining: scen.yaml\njob: {duration_days: 10}\nfailures: {preset: llama3-54day}\n"
+                    "checkpoint: {strategy: sync-remote, interval_minutes: 30, storage_write_bytes_per_s: 1.0e+11, "
+                    "storage_read_bytes_per_s: 1.0e+11}\nsimulation: {replicas: 20}\n")
+        outs = []
+        for cwd, arg in ((os.path.join(root, "A"), "gp.yaml"), (os.path.join(root, "cwd"), os.path.join("..", "A", "gp.yaml"))):
+            p = subprocess.run([os.path.abspath(BIN), "goodput", arg, "--no-search", "--json", "-", "-q"], capture_output=True,
+                               text=True, timeout=300, cwd=cwd)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            outs.append(json.loads(p.stdout)["scalars"])
+        self.assertEqual(outs[0]["step_time_s"], outs[1]["step_time_s"])
+        self.assertEqual(outs[0]["ettr_fraction"], outs[1]["ettr_fraction"])
+        self.assertLess(outs[1]["ettr_fraction"], 0.999, "the bundled preset's failures, not an empty list")
+
     def test_an_inline_training_scenario_is_read_in_place(self):
         """The inline training: mapping is read where it stands: a quoted number is refused as in
         `estimate`, and errors name the goodput file's own line and the key below training (a

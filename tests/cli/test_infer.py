@@ -38,6 +38,29 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_a_trace_named_in_a_study_is_read_beside_it_first(self):
+        """Question (review of 2026-12-03): does the same study read the same request trace from
+        any directory? workload.trace_file is read beside the study before the working directory
+        (the working directory's file of that name had been read first)."""
+        import shutil
+        import tempfile
+        root = tempfile.mkdtemp(prefix="sextant-trace-near-")
+        self.addCleanup(shutil.rmtree, root, True)
+        for d, prompt in (("A", 512), ("cwd", 4096)):
+            os.makedirs(os.path.join(root, d))
+            with open(os.path.join(root, d, "req.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n" + "".join("%d.0,%d,64\n" % (i, prompt) for i in range(4)))
+        with open(os.path.join(root, "A", "study.yaml"), "w") as f:
+            f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\nserving: {policy: continuous}\n"
+                    "workload: {arrival: trace, trace_file: req.csv}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+        got = []
+        for cwd, arg in ((os.path.join(root, "A"), "study.yaml"), (os.path.join(root, "cwd"), os.path.join("..", "A", "study.yaml"))):
+            p = subprocess.run([os.path.abspath(BIN), "infer", "serve", arg, "--json", "-", "-q"], capture_output=True, text=True,
+                               timeout=300, cwd=cwd)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            got.append(json.loads(p.stdout)["scalars"]["ttft_p50_s"])
+        self.assertEqual(got[0], got[1])
+
     def test_a_quantised_checkpoint_is_costed_in_its_format(self):
         """A config.json whose quantization_config says MXFP4 is costed in mxfp4 unless --weights
         says otherwise, with a note either way (its weights had been costed in bf16 silently:
