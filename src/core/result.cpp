@@ -527,7 +527,17 @@ std::string render_text(const Result& r) {
   return out;
 }
 
-static std::string csv_escape(const std::string& s) {
+// Invalid UTF-8 replaced by U+FFFD exactly as the JSON writes it (nlohmann's replace handler),
+// so a kernel or file name with stray bytes reads the same in --csv as in --json; its raw bytes
+// made the CSV undecodable as UTF-8 before 2026-12-03. ASCII text is returned as is.
+static std::string utf8_as_json_writes_it(const std::string& s) {
+  if (std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return s;
+  const std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json::parse(quoted).get<std::string>();
+}
+
+static std::string csv_escape(const std::string& raw) {
+  const std::string s = utf8_as_json_writes_it(raw);
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string o = "\"";
   for (char c : s) {
@@ -564,7 +574,11 @@ void stage_csv_dir(const Result& r, const std::string& dir, AtomicFileSet& set) 
   // scalars.csv and notes.csv are written even when empty (a header only): a run into a folder of
   // an earlier run kept that run's notes beside the new tables (before 2026-12-03).
   {
+    // The result's command and schema version first, as the JSON carries them: a folder of CSVs
+    // says what wrote it (review of 2026-12-03: it had neither).
     std::string s = "name,value\n";
+    s += "command," + csv_escape(r.command) + "\n";
+    s += "schema_version," + std::to_string(kSchemaVersion) + "\n";
     for (const auto& [k, v] : r.scalars) {
       std::string text = std::holds_alternative<double>(v) ? format_double(std::get<double>(v)) : value_text(v);
       s += csv_escape(k) + "," + csv_escape(text) + "\n";

@@ -287,12 +287,23 @@ class BadInputs(unittest.TestCase):
         with open(name, "wb") as f:
             f.write(raw)
         js = os.path.join(self.out, "r.json")
-        p = subprocess.run([BIN.encode(), b"analyze", name, b"--json", js.encode(), b"-q"], capture_output=True,
+        cs = os.path.join(self.out, "csv")
+        p = subprocess.run([BIN.encode(), b"analyze", name, b"--json", js.encode(), b"--csv", cs.encode(), b"-q"], capture_output=True,
                            timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr.decode("utf-8", "replace"))
         with open(js, "rb") as f:
             doc = json.loads(f.read().decode("utf-8"))  # strict: raises on invalid UTF-8
         self.assertEqual(doc["command"], "analyze")
+        # The CSVs are valid UTF-8 too, with the names as the JSON writes them (raw bytes before
+        # 2026-12-03), and scalars.csv opens with the command and the schema version.
+        kernels = [k for k in doc["tables"]["gpu_kernel_breakdown_by_kernel"]["columns"]["name"] if k.startswith("gemm_")]
+        self.assertTrue(kernels and "\ufffd" in kernels[0], kernels)
+        with open(os.path.join(cs, "gpu_kernel_breakdown_by_kernel.csv"), "rb") as f:
+            text = f.read().decode("utf-8")  # strict
+        self.assertIn(kernels[0], text)
+        with open(os.path.join(cs, "scalars.csv"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[:3], ["name,value", "command,analyze", "schema_version,%d" % doc["schema_version"]])
         # A 1 MB kernel name is kept whole; a path longer than PATH_MAX is refused by name.
         long_kernel = "k" * (1 << 20)
         p2 = self.write("long.json", good_trace_text().replace("gemm_kernel", long_kernel))
