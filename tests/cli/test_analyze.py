@@ -386,13 +386,58 @@ class AnalyzeCli(unittest.TestCase):
                                           "Device Id": 0, "Device Type": 1}}
         ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
               {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+              # Step 3 has no sample of its own: it holds the 1,000 B carried in (it had no row
+              # before 2026-12-03).
+              {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 300, "dur": 100},
               mem(150, 3000), mem(250, 1000),
               {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 120, "dur": 10, "args": {"stream": 7}}]
         with tempfile.TemporaryDirectory() as d:
             path = self.write_trace(d, "rank-0.json", ev)
             doc = json.loads(run("analyze", path, "--only", "memory_timeline", "--json", "-").stdout)
         it = doc["tables"]["memory_per_iteration"]["columns"]
-        self.assertEqual(dict(zip(it["step"], it["peak_allocated_bytes"])), {1: 3000, 2: 3000})
+        self.assertEqual(dict(zip(it["step"], it["peak_allocated_bytes"])), {1: 3000, 2: 3000, 3: 1000})
+
+    def test_hta_queue_length_counts_a_launch_once_per_gpu_event_of_its_correlation(self):
+        """Question (review of 2026-12-03): with two kernels on one correlation, does --compat hta
+        count the launch twice as HTA's join of calls and kernels does? One +1 for two -1s made the
+        queue negative (min -1, 11 change points where HTA has 12)."""
+        ev = []
+        for i in range(5):
+            ev.append({"ph": "X", "name": "cudaLaunchKernel", "cat": "cuda_runtime", "pid": 1, "tid": 1, "ts": 1000 + 100 * i, "dur": 5,
+                       "args": {"correlation": i + 1}})
+            ev.append({"ph": "X", "name": "k%d" % (i % 2), "cat": "kernel", "pid": 0, "tid": 7, "ts": 1010 + 100 * i, "dur": 20,
+                       "args": {"stream": 7, "correlation": i + 1, "device": 0}})
+        ev.append({"ph": "X", "name": "k0", "cat": "kernel", "pid": 0, "tid": 7, "ts": 1050, "dur": 10,
+                   "args": {"stream": 7, "correlation": 1, "device": 0}})
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "rank-0.json", ev)
+            doc = json.loads(run("analyze", path, "--compat", "hta", "--only", "queue_length", "--json", "-").stdout)
+        q = doc["tables"]["queue_length_summary"]["columns"]
+        self.assertEqual(q["queue_length_count"], [12])
+        self.assertEqual(q["queue_length_min"], [0])
+
+    def test_communication_on_one_gpu_is_not_hidden_by_computation_on_another(self):
+        """Question (review of 2026-12-03): a process drives two GPUs, NCCL on device 0 and GEMMs on
+        device 1 at the same times. Is device 0's communication exposed? It read 100% overlapped
+        (the union of both devices' busy time); --compat hta keeps HTA's union."""
+        nccl = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"
+        ev = []
+        for i in range(5):
+            for dev, name in ((0, nccl), (1, "gemm_kernel")):
+                corr = 2 * i + dev + 1
+                ev.append({"ph": "X", "name": "cudaLaunchKernel", "cat": "cuda_runtime", "pid": 100, "tid": 100, "ts": 200 * i + dev,
+                           "dur": 5, "args": {"correlation": corr}})
+                ev.append({"ph": "X", "name": name, "cat": "kernel", "pid": dev, "tid": 7, "ts": 200 * i + 10, "dur": 100,
+                           "args": {"stream": 7, "correlation": corr, "device": dev}})
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "rank-0.json", ev)
+            doc = json.loads(run("analyze", path, "--only", "comm_comp_overlap", "--only", "temporal_breakdown", "--json", "-").stdout)
+            hta = json.loads(run("analyze", path, "--compat", "hta", "--only", "comm_comp_overlap", "--json", "-").stdout)
+        self.assertEqual(doc["tables"]["comm_comp_overlap"]["columns"]["comp_comm_overlap_percent"], [0])
+        ex = doc["tables"]["exposed_time"]["columns"]
+        self.assertEqual(ex["exposed_communication_us"], ex["communication_us"])
+        self.assertTrue(any("several GPUs" in n for n in doc["tables"]["diagnostics"]["columns"]["name"]))
+        self.assertEqual(hta["tables"]["comm_comp_overlap"]["columns"]["comp_comm_overlap_pctg"], [100])
 
     def test_a_cuda_graph_launch_is_one_launch_of_all_its_kernels(self):
         ev = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "ts": 0, "dur": 10, "pid": 1, "tid": 1,

@@ -278,7 +278,8 @@ TEST(Workload, Tf32KernelsOfFp32OperatorsAreHeldToTheTf32Peak) {
 // fills 5-9. Two low windows, the worst the first idle one (+400 us). Then a kernel of 1e12 us
 // (11.6 days) followed by a short one: 10,000,000,011 windows, counted without allocating them.
 TEST(Findings, LowUtilizationWindowsAreCountedWithoutAWindowPerSpan) {
-  auto low_finding = [](const TraceSet& set) {
+  double at_stake_us = -1;
+  auto low_finding = [&at_stake_us](const TraceSet& set) {
     AnalyzeRequest req;
     req.only = {"findings"};
     req.options.low_utilization_window_us = 100;
@@ -290,7 +291,10 @@ TEST(Findings, LowUtilizationWindowsAreCountedWithoutAWindowPerSpan) {
     auto rules = column_str(*t, "rule");
     auto evidence = column_str(*t, "evidence");
     for (size_t i = 0; i < rules.size(); ++i)
-      if (rules[i] == "low_gpu_utilization") out = evidence[i];
+      if (rules[i] == "low_gpu_utilization") {
+        out = evidence[i];
+        at_stake_us = t->column("time_at_stake_us").f64[i];
+      }
     return out;
   };
   const std::string small = low_finding(one({
@@ -303,6 +307,8 @@ TEST(Findings, LowUtilizationWindowsAreCountedWithoutAWindowPerSpan) {
   }));
   EXPECT_NE(small.find("2 of 10 windows"), std::string::npos) << small;
   EXPECT_NE(small.find("at +400"), std::string::npos) << small;
+  // At stake: the idle time of the two low windows (80 + 100 us), not their length (200 us).
+  EXPECT_DOUBLE_EQ(at_stake_us, 180.0);
   const std::string huge = low_finding(one({
       ev("cuda_runtime", "cudaLaunchKernel", 1, 0, 5, -1, 1),
       ev("kernel", "gemm_a", 7, 0, 1000000000000, 7, 1),

@@ -24,27 +24,7 @@
 namespace sextant::trace {
 
 namespace {
-using Iv = std::vector<std::pair<int64_t, int64_t>>;
-
-int64_t length(const Iv& m) {
-  int64_t s = 0;
-  for (const auto& [a, b] : m) s += b - a;
-  return s;
-}
-int64_t intersection(const Iv& a, const Iv& b) {
-  int64_t s = 0;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
-    if (hi > lo) s += hi - lo;
-    if (a[i].second < b[j].second) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return s;
-}
+using Iv = Intervals;
 bool contains(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
 bool is_sync_call(const std::string& n) {
   return contains(n, "DeviceSynchronize") || contains(n, "StreamSynchronize") || contains(n, "EventSynchronize") ||
@@ -374,9 +354,11 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
         const int64_t nwin = span / w;
         const double threshold = ctx.opt.low_utilization_fraction * static_cast<double>(w);
         int64_t next_k = 0, high = 0, first_gap = -1, worst_k = -1, worst_b = INT64_MAX;
+        int64_t busy_in_low = 0;  // busy time inside the low windows (untouched windows: none)
         auto close_run = [&](int64_t k, int64_t count, int64_t b) {  // windows k .. k+count-1, busy b each
           if (first_gap < 0 && k > next_k) first_gap = next_k;
           if (!(static_cast<double>(b) < threshold)) high += count;
+          else busy_in_low += b * count;
           if (b < worst_b) {
             worst_b = b;
             worst_k = k;
@@ -412,7 +394,9 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
         const int64_t worst = first_gap >= 0 ? first_gap : worst_k;
         const int64_t worst_busy = first_gap >= 0 ? 0 : worst_b;
         if (low > 0) {
-          const double low_us = f.us(static_cast<int64_t>(low) * w);
+          // At stake: the GPU's idle time inside the low windows, not their whole length (a window
+          // 49% busy had counted in full, about twice its idle time, before 2026-12-03).
+          const double low_us = f.us(static_cast<int64_t>(low) * w - busy_in_low);
           out.push_back(Finding{
               rank, severity_of(share(low_us)), "low_gpu_utilization", "rank " + std::to_string(rank),
               std::to_string(low) + " of " + std::to_string(nwin) + " windows of " +
@@ -429,11 +413,10 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
 
     // --- exposed communication ---
     {
-      const auto mc = merge_gpu_intervals(f, gpu_of_kind(KernelKind::Computation));
-      const auto mm = merge_gpu_intervals(f, gpu_of_kind(KernelKind::Communication));
-      const int64_t comm_len = length(mm);
+      const CoveredTime comm = covered_per_device(f, KernelKind::Communication, KernelKind::Computation);
+      const int64_t comm_len = comm.total;
       if (comm_len > 0) {
-        const int64_t exposed = comm_len - intersection(mc, mm);
+        const int64_t exposed = comm_len - comm.covered;
         const double us = f.us(exposed);
         // Does communication share streams with computation (then it cannot overlap)?
         std::map<int64_t, std::pair<int64_t, int64_t>> per_stream;  // stream -> (comm, comp) counts

@@ -295,4 +295,25 @@ std::pair<const uint32_t*, const uint32_t*> GpuByCorrelation::find(int64_t corr)
   return {base + (lo - corr_.begin()), base + (hi - corr_.begin())};
 }
 
+std::vector<int64_t> devices_of(const Frame& f) {
+  std::vector<int64_t> out;
+  if (f.device_stride == 0) return {0};
+  for (const auto& g : f.gpu) out.push_back(device_of(f, g));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (out.empty()) out.push_back(0);
+  return out;
+}
+
+CoveredTime covered_per_device(const Frame& f, KernelKind a, KernelKind b) {
+  CoveredTime out;
+  for (const int64_t d : devices_of(f)) {
+    const auto ma = merge_gpu_intervals(f, [&](const GpuEvent& g) { return g.kind == a && device_of(f, g) == d; });
+    const auto mb = merge_gpu_intervals(f, [&](const GpuEvent& g) { return g.kind == b && device_of(f, g) == d; });
+    out.total += length(ma);
+    out.covered += intersection(mb, ma);
+  }
+  return out;
+}
+
 }  // namespace sextant::trace

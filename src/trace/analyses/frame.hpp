@@ -129,4 +129,43 @@ inline auto gpu_of_kind(KernelKind k) {
   return [k](const GpuEvent& g) { return g.kind == k; };
 }
 
+using Intervals = std::vector<std::pair<int64_t, int64_t>>;
+// Total length of merged (sorted, disjoint) intervals.
+inline int64_t length(const Intervals& m) {
+  int64_t s = 0;
+  for (const auto& [a, b] : m) s += b - a;
+  return s;
+}
+// Length of the intersection of two merged (sorted, disjoint) interval lists.
+inline int64_t intersection(const Intervals& a, const Intervals& b) {
+  int64_t s = 0;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (hi > lo) s += hi - lo;
+    if (a[i].second < b[j].second) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return s;
+}
+
+// The device of a GPU event of f (0 when the frame's GPU work is on one device, and in HTA mode).
+inline int64_t device_of(const Frame& f, const GpuEvent& g) {
+  return f.device_stride > 0 && g.stream >= 0 ? g.stream / f.device_stride : 0;
+}
+// The devices of f's GPU events, ascending (one, 0, unless the rank drives several GPUs).
+std::vector<int64_t> devices_of(const Frame& f);
+
+// Busy time of kernels of kind `a`, and the part of it during which kernels of kind `b` run on the
+// same device, summed over the frame's devices. Communication on one GPU is not hidden by
+// computation on another: before 2026-12-03 a process driving two GPUs was measured on the union
+// of their busy time (all-exposed NCCL on device 0 read 100% overlapped by GEMMs on device 1).
+struct CoveredTime {
+  int64_t total = 0, covered = 0;
+};
+CoveredTime covered_per_device(const Frame& f, KernelKind a, KernelKind b);
+
 }  // namespace sextant::trace

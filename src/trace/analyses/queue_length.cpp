@@ -94,7 +94,11 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
         if (corr == -1) continue;
         auto [first, last] = gpu_by_corr.find(corr);
         if (first == last) continue;
-        if (is_launch[f.trace->name[c.event]] == 2) {
+        // A graph launch enqueues each of its kernels. Under --compat hta so does any launch with
+        // several GPU events of its correlation: HTA's inner join of runtime calls and kernels on
+        // correlation repeats the call once per event, +1 each (one +1 for several -1s had made
+        // the queue negative under --compat hta, before 2026-12-03).
+        if (is_launch[f.trace->name[c.event]] == 2 || ctx.opt.hta) {
           for (const uint32_t* p = first; p != last; ++p) {
             changes.push_back(Change{c.ts, stream_index(f.gpu[*p].stream), static_cast<uint32_t>(changes.size())});
             launched[*p] = 1;
@@ -103,13 +107,9 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
           continue;
         }
         changes.push_back(Change{c.ts, stream_index(f.gpu[*first].stream), static_cast<uint32_t>(changes.size())});
-        if (ctx.opt.hta) {
-          for (const uint32_t* p = first; p != last; ++p) launched[*p] = 1;
-        } else {
-          launched[*first] = 1;
-          launch_ts[*first] = c.ts;
-          extra_per_launch += (last - first) - 1;
-        }
+        launched[*first] = 1;
+        launch_ts[*first] = c.ts;
+        extra_per_launch += (last - first) - 1;
       }
     }
     if (ctx.opt.hta) {

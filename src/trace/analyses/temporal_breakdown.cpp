@@ -43,6 +43,10 @@ void run_temporal_breakdown(const AnalysisContext& ctx, Result& r) {
       t.add_row({f.rank(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0});
       continue;
     }
+    if (const size_t nd = devices_of(f).size(); nd > 1)
+      ctx.diagnostics.add("a rank drives several GPUs: its temporal breakdown and GPU-utilisation windows take the union of their "
+                          "busy time; communication overlap and exposure are per device",
+                          "info", "rank " + std::to_string(f.rank()) + " (" + std::to_string(nd) + " devices)");
     int64_t kernel_time = merged.back().second - merged.front().first;
     int64_t idle = kernel_time - union_length(merged);
     int64_t compute = union_length(merge_gpu_intervals(f, gpu_of_kind(KernelKind::Computation)));
