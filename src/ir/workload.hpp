@@ -14,6 +14,7 @@
 //    compute stream unless a collective is `overlappable`, in which case it runs on its group's
 //    stream and only the step named by `waits_for` (an index in the same list, -1 = none)
 //    must finish first, and the compute stream continues.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -170,6 +171,14 @@ struct StepWork {
   // buffer's. Each buffer's collectives go out in its own bucket count (simulate).
   int grad_buckets_expert = 0;
 };
+
+// The buckets a bucketed collective of sw goes out in (Megatron-Core: each buffer its own): the
+// expert buffer's over EDP, the dense buffer's over DP. Both engines issue (simulate) or price
+// (estimate) one call per bucket when the reduction or gather overlaps the passes.
+inline int buckets_of(const StepWork& sw, const Collective& c) {
+  const int nb = std::max(1, sw.grad_buckets), nb_expert = sw.grad_buckets_expert;
+  return c.group == GroupKind::EDP && nb_expert > 0 ? nb_expert : std::max(1, nb - nb_expert);
+}
 
 struct Workload {
   const Scenario* scenario_ptr = nullptr;  // not owned: the scenario must outlive the workload

@@ -257,10 +257,7 @@ struct Builder {
     // Each buffer in its own buckets: the dense one's over DP, the expert one's over EDP (before
     // 2026-12-03 both were cut into their sum: Mixtral at ep 8 sent 182 dense buckets of 35 MB where
     // Megatron sends 41 of 160 MB, and expert buckets 29% too large).
-    const int nb_expert = sw.grad_buckets_expert;
-    auto buckets_of = [&](const Collective& c) {
-      return c.group == GroupKind::EDP && nb_expert > 0 ? nb_expert : std::max(1, nb - nb_expert);
-    };
+    auto buckets_of = [&](const Collective& c) { return ir::buckets_of(sw, c); };
     std::vector<std::vector<int>> gather_tokens;  // per param_gather collective: its buckets' tokens, in order
     std::vector<int> gather_waited;               // per collective: buckets waited for
     const bool overlap_gather = s.plan.overlap_param_gather;

@@ -599,6 +599,40 @@ TEST(SimAgreement, TiedEmbeddingAllReduceRunsBetweenTheFirstAndLastStage) {
   EXPECT_NEAR(ratio, 1.0, 0.03);
 }
 
+// Question (review of 2026-12-03): are overlapped DP gradient reductions and parameter gathers
+// priced as simulate issues them, one call per Megatron-Core bucket each with its latency? The DP
+// totals agree, and estimate's op table lists the buckets as calls; with overlap off both issue
+// one call per collective. Before, estimate priced one call always (8B over dp 16: DP total
+// below simulate's by the buckets' latencies).
+TEST(SimAgreement, DataParallelTrafficIsPricedPerBucketInBoth) {
+  const std::string model =
+      "{id: bucket-test, source: test, layers: 16, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256, mlp: swiglu}";
+  for (const bool overlap : {true, false}) {
+    const std::string ov = overlap ? "true" : "false";
+    const auto s = parse_scenario(yaml(model, 16, "{tp: 1, pp: 1, dp: 16, zero_stage: 1, overlap: {grad_reduce: " + ov + ", param_gather: " + ov + "}}",
+                                       "{global_batch: 32, micro_batch: 1, seq_len: 2048}"),
+                                  "t.yaml", *frozen());
+    const auto w = ir::lower(s);
+    ASSERT_GT(w.step_per_stage[0].grad_buckets, 4);
+    const Estimator est;
+    const auto e = est.run(w);
+    const auto r = sim::simulate(w, plain());
+    auto dp_of = [](const std::vector<std::pair<std::string, double>>& v) {
+      for (const auto& [g, t] : v)
+        if (g == "dp") return t;
+      return 0.0;
+    };
+    EXPECT_NEAR(dp_of(e.comm_by_group_s) / dp_of(r.step.comm_by_group_s), 1.0, 1e-6) << "overlap " << ov;
+    size_t seen = 0;
+    for (const auto& row : op_table(w, 0, est))
+      if (row.name == "dp.grad_sync") {
+        ++seen;
+        EXPECT_EQ(row.count, overlap ? w.step_per_stage[0].grad_buckets : 1) << "overlap " << ov;
+      }
+    EXPECT_EQ(seen, 1u);
+  }
+}
+
 // Question: does 1F1B's timing of its order without building it (the plan search's path when a
 // stage before the last is the slowest) equal the general walk of order()?
 TEST(SimPipeline, OneFOneBTimedOrderEqualsTheWalk) {
