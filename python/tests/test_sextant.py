@@ -607,9 +607,9 @@ def test_third_review_of_2026_12_03(tmp_path):
         sextant.plan(SCENARIO, zero=[1, 4])
     with pytest.raises(sextant.SextantError, match="fix zero=2 is not among the zero stages searched"):
         sextant.sweep(SCENARIO, vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12]}, fix={"zero": 2}, zero=[0, 1])
-    with pytest.raises(sextant.SextantError, match="headroom_gib: must not be negative"):
+    with pytest.raises(sextant.SextantError, match="headroom_gib.*must not be negative"):
         sextant.plan(SCENARIO, headroom_gib=-1)
-    with pytest.raises(sextant.SextantError, match="zero: expected text or an integer"):
+    with pytest.raises(sextant.SextantError, match="zero: expected an integer or text"):
         sextant.plan(SCENARIO, zero=[True])
 
 
