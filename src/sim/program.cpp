@@ -235,7 +235,6 @@ struct Builder {
     prog.stage = r;
     const Stage& st = w.stages[static_cast<size_t>(r)];
     const StepWork& sw = w.step_per_stage[static_cast<size_t>(r)];
-    const int nb = std::max(1, sw.grad_buckets);
     const int nvs = p * v;
     // Which rank holds each virtual stage (the lowering placed them: chunk.virtual_stage).
     std::vector<int> rank_of(static_cast<size_t>(nvs), -1);
