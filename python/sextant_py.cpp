@@ -189,15 +189,19 @@ PYBIND11_MODULE(_sextant, m) {
             auto cat = load_catalog(catalog_dir);
             Scenario s = scenario_of(source, is_text, name, sets, *cat);
             plan::SearchOptions opt;
-            try {  // errors named as the arguments ("fix['foo=1']", "recompute_modules", "zero['4']"), as sweep's
+            plan::SearchOutcome out;
+            const Estimator est;
+            // Errors named as the arguments ("fix['foo=1']", "zero['4']", "schedules['foo']"), as
+            // sweep's: the search itself checks the schedule and module names (plan() had named
+            // them as the CLI's --schedules and --recompute-modules before 2026-12-03).
+            try {
               opt = plan::search_options(args, plan::OptionStyle::Python);
+              plan::restrict_to_framework(s, opt, *cat, args);
+              opt.rerank_top = rerank_top;
+              out = plan::search(s, opt, est);
             } catch (const Error& e) {
               rethrow_as_argument(e);
             }
-            plan::restrict_to_framework(s, opt, *cat, args);
-            opt.rerank_top = rerank_top;
-            const Estimator est;
-            const plan::SearchOutcome out = plan::search(s, opt, est);
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
             return plan::plan_result(s, opt, est, out, true, simulate, "simulate");
           });

@@ -611,6 +611,11 @@ def test_third_review_of_2026_12_03(tmp_path):
         sextant.plan(SCENARIO, headroom_gib=-1)
     with pytest.raises(sextant.SextantError, match="zero: expected an integer or text"):
         sextant.plan(SCENARIO, zero=[True])
+    # Names the search itself checks are named as the arguments too (plan() had said --schedules).
+    with pytest.raises(sextant.SextantError, match=r"schedules\['foo'\]"):
+        sextant.plan(SCENARIO, schedules="1f1b,foo")
+    with pytest.raises(sextant.SextantError, match=r"recompute_modules\['mla_up_proj'\]"):
+        sextant.plan(SCENARIO, recompute_modules=["mla_up_proj"])
 
 
 LOCALE_SCRIPT = r"""

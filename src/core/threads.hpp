@@ -61,7 +61,12 @@ std::thread start_worker(F&& f) {
 class Workers {
  public:
   Workers(int first, int n, std::function<void(int)> fn) : fn_(std::move(fn)) {
-    if (n > first) threads_.reserve(static_cast<size_t>(n - first));  // push_back never throws with a thread to lose
+    // Both reserved first: neither push_back may throw once a thread runs (a vector of joinable
+    // threads destroyed while unwinding terminates the process).
+    if (n > first) {
+      threads_.reserve(static_cast<size_t>(n - first));
+      unstarted_.reserve(static_cast<size_t>(n - first));
+    }
     for (int k = first; k < n; ++k) {
       try {
         threads_.push_back(start_worker([this, k] { fn_(k); }));

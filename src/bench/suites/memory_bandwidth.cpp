@@ -51,7 +51,7 @@ void parallel_chunks(int threads, size_t n, F f) {
       const size_t hi = n * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
       ts.emplace_back([=] { f(t, lo, hi); });
     }
-  } catch (const std::system_error& e) {
+  } catch (const std::exception& e) {  // std::system_error (EAGAIN) or std::bad_alloc
     // A measurement on fewer threads than asked would be misread: an error, after the started
     // threads are joined (a vector of joinable threads destroyed terminates the process).
     for (auto& th : ts) th.join();
