@@ -431,12 +431,15 @@ class AnalyzeCli(unittest.TestCase):
                            "args": {"stream": 7, "correlation": corr, "device": dev}})
         with tempfile.TemporaryDirectory() as d:
             path = self.write_trace(d, "rank-0.json", ev)
-            doc = json.loads(run("analyze", path, "--only", "comm_comp_overlap", "--only", "temporal_breakdown", "--json", "-").stdout)
+            doc = json.loads(run("analyze", path, "--only", "comm_comp_overlap", "--only", "temporal_breakdown", "--only", "kernel_breakdown",
+                                 "--json", "-").stdout)
             hta = json.loads(run("analyze", path, "--compat", "hta", "--only", "comm_comp_overlap", "--json", "-").stdout)
         self.assertEqual(doc["tables"]["comm_comp_overlap"]["columns"]["comp_comm_overlap_percent"], [0])
         ex = doc["tables"]["exposed_time"]["columns"]
         self.assertEqual(ex["exposed_communication_us"], ex["communication_us"])
         self.assertTrue(any("several GPUs" in n for n in doc["tables"]["diagnostics"]["columns"]["name"]))
+        kinds = doc["tables"]["gpu_kernel_breakdown_by_type"]["columns"]["kernel_type"]
+        self.assertFalse(any("overlapping" in k for k in kinds), kinds)  # per device: no overlap of types
         self.assertEqual(hta["tables"]["comm_comp_overlap"]["columns"]["comp_comm_overlap_pctg"], [100])
 
     def test_a_cuda_graph_launch_is_one_launch_of_all_its_kernels(self):

@@ -46,21 +46,26 @@ void run_kernel_breakdown(const AnalysisContext& ctx, Result& r) {
   // (1) overlap combinations, bit 1<<k for kinds[k].
   std::map<int, int64_t> by_mask;
   double tick_us = ctx.frames.empty() ? 1.0 : ctx.frames.front().us_per_tick;
-  for (const Frame& f : ctx.frames) {
-    std::vector<std::pair<int64_t, int>> edges;
-    for (int k = 0; k < 3; ++k) {
-      for (const auto& [a, b] : merge_gpu_intervals(f, gpu_of_kind(kinds[k]))) {
-        edges.emplace_back(a, 1 << k);
-        edges.emplace_back(b, -(1 << k));
+  // Per device of a rank that drives several GPUs (one device, as HTA, otherwise), summed: one
+  // GPU's GEMMs do not overlap another's NCCL kernels, as in comm_comp_overlap (the union of the
+  // devices had read them as overlapping before 2026-12-03).
+  for (const Frame& f : ctx.frames)
+    for (const int64_t d : devices_of(f)) {
+      std::vector<std::pair<int64_t, int>> edges;
+      for (int k = 0; k < 3; ++k) {
+        const KernelKind kind = kinds[k];
+        for (const auto& [a, b] : merge_gpu_intervals(f, [&](const GpuEvent& g) { return g.kind == kind && device_of(f, g) == d; })) {
+          edges.emplace_back(a, 1 << k);
+          edges.emplace_back(b, -(1 << k));
+        }
+      }
+      std::stable_sort(edges.begin(), edges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      int running = 0;
+      for (size_t i = 0; i + 1 < edges.size(); ++i) {
+        running += edges[i].second;
+        if (running > 0) by_mask[running] += edges[i + 1].first - edges[i].first;
       }
     }
-    std::stable_sort(edges.begin(), edges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    int running = 0;
-    for (size_t i = 0; i + 1 < edges.size(); ++i) {
-      running += edges[i].second;
-      if (running > 0) by_mask[running] += edges[i + 1].first - edges[i].first;
-    }
-  }
   std::vector<std::pair<std::string, int64_t>> type_rows;
   int64_t total = 0;
   for (const auto& [mask, d] : by_mask) {
