@@ -368,6 +368,23 @@ class BadInputs(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr.decode()[:2000])
             outs.append(read_bytes(out))
         self.assertEqual(outs[0], outs[1])
+        # Trace loading's own threads (the second scanner, the inflater of a .json.gz): a 4 GB
+        # stack per thread under a 3 GB address space leaves none to start; the trace is read on
+        # the calling thread (an internal error, exit 3, before 2026-12-03).
+        synth = os.path.join(self.tmp, "synth-threads")
+        p = subprocess.run([BIN, "trace", "synth", "--out", synth, "--ranks", "1", "--steps", "200", "-q"], capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr.decode()[:2000])
+        subprocess.run(["gzip", "-k", os.path.join(synth, "rank-0.json")], check=True)
+        os.makedirs(synth + "-gz")
+        os.rename(os.path.join(synth, "rank-0.json.gz"), os.path.join(synth + "-gz", "rank-0.json.gz"))
+
+        def no_threads():
+            resource.setrlimit(resource.RLIMIT_STACK, (4 << 30, 4 << 30))
+            resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+        for d, threads in ((synth, "2"), (synth + "-gz", "1")):
+            p = subprocess.run([BIN, "analyze", d, "--threads", threads, "-q"], capture_output=True, timeout=300, preexec_fn=no_threads)
+            self.assertEqual(p.returncode, 0, p.stderr.decode()[:2000])
 
     def test_trace_synth_write_failure_leaves_no_rank_files(self):
         """A write that fails (here a file-size limit, as a full disk) is an error naming the file,

@@ -256,7 +256,12 @@ std::unique_ptr<ByteSource> inflate_whole(const FileHandle& f, uint64_t limit_by
   // somewhere in the buffer instead of one core doing both (prefault_backwards).
   std::atomic<bool> inflated{false};
   std::thread prefault;
-  if (isize >= kPrefaultMinBytes) prefault = start_worker([&] { prefault_backwards(out, isize, inflated); });
+  if (isize >= kPrefaultMinBytes) {
+    try {
+      prefault = start_worker([&] { prefault_backwards(out, isize, inflated); });
+    } catch (const std::exception&) {  // no second thread: the inflate faults its pages in itself
+    }
+  }
   libdeflate_decompressor* d = libdeflate_alloc_decompressor();
   size_t in_used = 0, out_used = 0;
   const libdeflate_result rc =
@@ -286,7 +291,7 @@ class ProgressiveInflateSource final : public ByteSource {
   // Takes the input; `out` is a map_text_buffer of `size` + 1 bytes, owned from here on.
   ProgressiveInflateSource(std::unique_ptr<CompressedInput> in, char* out, size_t size)
       : in_(std::move(in)), out_(out), size_(size) {
-    worker_ = start_worker([this] {
+    auto work = [this] {
       run();
       std::function<void()> then;
       {
@@ -295,7 +300,12 @@ class ProgressiveInflateSource final : public ByteSource {
         then.swap(then_);
       }
       if (then) then();
-    });
+    };
+    try {
+      worker_ = start_worker(work);
+    } catch (const std::exception&) {
+      work();  // no thread of its own (a thread or memory limit): inflated whole before the scan
+    }
   }
   ~ProgressiveInflateSource() override {
     stop_.store(true, std::memory_order_relaxed);
@@ -398,7 +408,13 @@ class GzipSource final : public ByteSource {
 
   GzipSource(std::unique_ptr<FileHandle> f, std::string head, uint64_t limit_bytes)
       : f_(std::move(f)), head_(std::move(head)), limit_bytes_(limit_bytes) {
-    worker_ = start_worker([this] { run(); });
+    try {
+      worker_ = start_worker([this] { run(); });
+    } catch (const std::exception& e) {
+      // The inflater feeds a bounded queue the scanner drains: it needs a thread of its own.
+      throw Error(SourceLocation{f_->path(), 0, 0, ""}, std::string("cannot start the thread that inflates this file (") + e.what() + ")",
+                  "lower --threads, or raise the process's thread and memory limits");
+    }
   }
   ~GzipSource() override {
     {

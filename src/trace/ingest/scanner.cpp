@@ -823,14 +823,22 @@ class Scanner {
     tail.reserve((end_ - split) / kMinEventBytes + 1024);
     size_t tail_end = 0;
     bool tail_ok = false;
-    std::thread reader = start_worker([&] {
-      try {
-        Scanner s(src_, std::string_view(data_, end_), split, file_, tail);
-        tail_end = s.events_tail();
-        tail_ok = true;
-      } catch (...) {  // SyntaxError, Error, bad_alloc: this scanner reads that part itself
-      }
-    });
+    std::thread reader;
+    try {
+      reader = start_worker([&] {
+        try {
+          Scanner s(src_, std::string_view(data_, end_), split, file_, tail);
+          tail_end = s.events_tail();
+          tail_ok = true;
+        } catch (...) {  // SyntaxError, Error, bad_alloc: this scanner reads that part itself
+        }
+      });
+    } catch (const std::exception&) {
+      // No second thread (a thread or memory limit): one scanner reads the whole array, the
+      // same RankTrace (it had ended the run as an internal error before 2026-12-03).
+      events_elements(kNoSplit);
+      return;
+    }
     struct Join {
       std::thread& t;
       ~Join() {
@@ -889,7 +897,13 @@ class Scanner {
     // On the inflating thread once it has written the text (ByteSource::run_when_written), else on
     // a thread of its own.
     std::thread reader;
-    if (!src_.run_when_written(second)) reader = start_worker(std::move(second));
+    if (!src_.run_when_written(second)) {
+      try {
+        reader = start_worker(std::move(second));
+      } catch (const std::exception&) {  // no second thread: its part is this scanner's (tail_ok stays false)
+        done.store(true, std::memory_order_release);
+      }
+    }
     struct Join {  // also when this scanner throws: the second one's work refers to this frame
       std::thread& t;
       std::atomic<bool>& done;
