@@ -320,13 +320,24 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     w.prev_on_stream.resize(G);
     auto& lat = w.lat;
     lat.clear();
+    // A start within kWaitTolerance of another stream's end, that end after the launch, is a
+    // cross-stream wait, not launch latency: left out (gemm -> NCCL -> gemm on two streams had
+    // taken the NCCL kernel's 400 us wait as the median launch latency, review of 2026-12-03).
+    const auto wait_tolerance = static_cast<int64_t>(std::ceil(2.0 / f.us_per_tick));  // 2 us
     for (uint32_t k = 0; k < G; ++k) {
       const auto& g = f.gpu[k];
       const uint32_t s = w.stream_rank[k];
       const int64_t prev_end = w.stream_last_end[s];
       if (g.runtime >= 0) {
         const CpuEvent& c = f.cpu[static_cast<size_t>(g.runtime)];
-        if (prev_end <= c.ts && g.ts >= c.ts) lat.push_back(g.ts - c.ts);
+        if (prev_end <= c.ts && g.ts >= c.ts) {
+          bool waited = false;
+          for (uint32_t o = 0; o < S && !waited; ++o) {
+            const int64_t e = w.stream_last_end[o];
+            waited = o != s && e != INT64_MIN && e > c.ts && e <= g.ts && g.ts - e <= wait_tolerance;
+          }
+          if (!waited) lat.push_back(g.ts - c.ts);
+        }
       }
       w.stream_last_end[s] = std::max(prev_end, g.end);
       w.prev_on_stream[k] = w.stream_last[s];
