@@ -350,46 +350,118 @@ double chunk_params(const Chunk& ch) {
   return x;
 }
 
+// One block's repetitions as a pass meets them: their parameters and the compute of one pass over
+// them (forward; backward: what ends with their weight gradients).
+struct BlockShare {
+  double params = 0, forward_s = 0, backward_s = 0;
+  int count = 1;
+};
+
 // The once-per-step DP traffic of one pipeline rank that overlaps compute, chunk by chunk. Each
 // chunk's share (by its parameters) goes out in n_c = round(nb * share) buckets, one stream, in
-// order. `after_passes(c)` is the number of chunk passes of the same direction that the rank runs
-// after (gradients) or before (parameters) chunk c's own pass: under interleaved 1F1B the cooldown
+// order, beside the chunk passes of the same direction that the rank runs after (gradients) or
+// before (parameters) chunk c's own pass: under interleaved 1F1B the cooldown
 // drains the chunks v-1 .. 0, p micro-batches each, so chunk c's last backward is followed by c*p
 // chunk-backwards (its gradients are reduced while they run), and the warm-up runs chunk c's
 // first forward after c*p chunk-forwards (its parameters are gathered meanwhile). Megatron-Core
 // launches a chunk's reduction when that chunk's last backward ends
-// (forward_backward_pipelining_with_interleaving). With v = 1 these reduce to
-// max(sync / nb, sync - backward * (1 - 1/nb)) and max(gather / nb, gather - forward).
+// (forward_backward_pipelining_with_interleaving).
+//
+// Within a chunk's pass the parameters are met block by block (BlockShare, in pass order), each
+// block taking its share of the pass's time by its compute. A repeated block (the layers)
+// releases its gradients over its backward and needs its parameters over its forward, one weight
+// after another as simulate's op-by-op release and wait do; a block run once (the embedding, the
+// output head: one weight each) releases them when its backward ends and needs them when its
+// forward starts. Bucket k of n goes out when k/n of the chunk's gradients are
+// released (simulate's issue rule) and must have landed when the forward first needs more than
+// (k-1)/n of the parameters (simulate's wait rule); the latest finish (gradients) or landing
+// (parameters) over the buckets is at a block's first or last bucket, as both are linear in k
+// within a block. So the input embedding, met last by the backward and first by the forward,
+// holds its buckets to the end of the backward and the start of the forward (8 of Llama 3 8B's
+// 126 buckets over dp 64), and the output head, met first by the backward, issues none before its
+// backward ends. Before 2026-12-04 the release and need were smooth over the chunk: estimate read
+// 0.2316 s where simulate reads 0.2453 s. With repeated blocks alone and v = 1 these reduce to
+// max(sync / nb, sync - backward * (1 - 1/nb)) and max(gather / nb, gather - forward (1 - 1/nb)).
 struct ChunkedOverlap {
   const Stage& st;
+  const BlockShare* blocks;  // the rank's blocks, chunk by chunk in forward order
   int v, p, nb;
   double total_params;
-  ChunkedOverlap(const Stage& s, int v_, int p_, int nb_) : st(s), v(v_), p(p_), nb(nb_), total_params(0) {
+  ChunkedOverlap(const Stage& s, const BlockShare* b, int v_, int p_, int nb_) : st(s), blocks(b), v(v_), p(p_), nb(nb_), total_params(0) {
     for (const auto& ch : st.chunks) total_params += chunk_params(ch);
+  }
+  double fraction(int c) const {
+    return total_params > 0 ? chunk_params(st.chunks[static_cast<size_t>(c)]) / total_params : 1.0 / v;
+  }
+  // Calls f(f0, f1, t0, t1) for each block of chunk c in pass order: its share of the chunk's
+  // parameters [f0, f1] and the part of the pass's time [t0, t1] over which they are released
+  // (backward) or needed (forward). `first` indexes the chunk's blocks.
+  template <class F>
+  void segments(int c, size_t first, bool backward, F&& f) const {
+    const size_t nblk = st.chunks[static_cast<size_t>(c)].blocks.size();
+    double ptot = 0, ttot = 0;
+    for (size_t i = 0; i < nblk; ++i) {
+      ptot += blocks[first + i].params;
+      ttot += backward ? blocks[first + i].backward_s : blocks[first + i].forward_s;
+    }
+    double f0 = 0, t0 = 0;
+    for (size_t j = 0; j < nblk; ++j) {
+      const BlockShare& b = blocks[first + (backward ? nblk - 1 - j : j)];
+      const double t = ttot > 0 ? (backward ? b.backward_s : b.forward_s) / ttot : 1.0 / static_cast<double>(nblk);
+      const double f1 = j + 1 == nblk ? 1.0 : f0 + (ptot > 0 ? b.params / ptot : 1.0 / static_cast<double>(nblk));
+      const double t1 = j + 1 == nblk ? 1.0 : t0 + t;
+      if (b.count > 1) f(f0, f1, t0, t1);
+      else if (backward) f(f0, f1, t1, t1);
+      else f(f0, f1, t0, t0);
+      f0 = f1;
+      t0 = t1;
+    }
   }
   // Gradient reduction of sync_s in all, chunk backward pass chunk_s (per micro-batch).
   double grad_exposed_s(double sync_s, double chunk_s) const {
     const double t_end = (static_cast<double>(v - 1) * p + 1) * chunk_s;
     double prefix = 0, finish = 0;
+    size_t first = 0;
     for (int c = 0; c < v; ++c) {
-      const double frac = total_params > 0 ? chunk_params(st.chunks[static_cast<size_t>(c)]) / total_params : 1.0 / v;
+      const double frac = fraction(c);
       prefix += frac;
-      const double n = std::max(1.0, std::round(nb * frac));
+      const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
       const double start = static_cast<double>(v - 1 - c) * p * chunk_s;  // chunk c's last backward
       const double share = sync_s * frac, rest = sync_s * prefix;        // chunks c, c-1, .., 0 follow
-      finish = std::max({finish, start + chunk_s / n + rest, start + chunk_s + rest - share + share / n});
+      segments(c, first, true, [&](double f0, double f1, double t0, double t1) {
+        // Buckets k with f0 < k/n <= f1 go out in this block, at the time k/n is released.
+        const int lo = static_cast<int>(std::floor(f0 * n + 1e-9)) + 1;
+        const int hi = f1 >= 1.0 ? n : std::min(n, static_cast<int>(std::floor(f1 * n + 1e-9)));
+        for (const int k : {lo, hi}) {
+          if (k < lo || k > hi) continue;
+          const double at = f1 > f0 && t1 > t0 ? std::clamp(t0 + (static_cast<double>(k) / n - f0) / (f1 - f0) * (t1 - t0), t0, t1) : t1;
+          finish = std::max(finish, start + at * chunk_s + share * (n - k + 1) / n + rest - share);
+        }
+      });
+      first += st.chunks[static_cast<size_t>(c)].blocks.size();
     }
     return std::max(0.0, finish - t_end);
   }
   // Parameter gathering of gather_s in all, issued at the start, chunk forward pass chunk_s.
   double gather_exposed_s(double gather_s, double chunk_s) const {
     double prefix = 0, late = 0;
+    size_t first = 0;
     for (int c = 0; c < v; ++c) {
-      const double frac = total_params > 0 ? chunk_params(st.chunks[static_cast<size_t>(c)]) / total_params : 1.0 / v;
-      const double n = std::max(1.0, std::round(nb * frac));
+      const double frac = fraction(c);
+      const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
       const double need = static_cast<double>(c) * p * chunk_s;  // chunk c's first forward starts
-      late = std::max({late, gather_s * (prefix + frac / n) - need, gather_s * (prefix + frac) - need - chunk_s});
+      segments(c, first, false, [&](double f0, double f1, double t0, double t1) {
+        // Buckets k with f0 <= (k-1)/n < f1 are first needed in this block.
+        const int lo = static_cast<int>(std::ceil(f0 * n - 1e-9)) + 1;
+        const int hi = std::min(n, static_cast<int>(std::ceil(f1 * n - 1e-9)));
+        for (const int k : {lo, hi}) {
+          if (k < lo || k > hi) continue;
+          const double at = f1 > f0 && t1 > t0 ? std::clamp(t0 + (static_cast<double>(k - 1) / n - f0) / (f1 - f0) * (t1 - t0), t0, t1) : t0;
+          late = std::max(late, gather_s * (prefix + frac * k / n) - need - at * chunk_s);
+        }
+      });
       prefix += frac;
+      first += st.chunks[static_cast<size_t>(c)].blocks.size();
     }
     return std::max(0.0, late);
   }
@@ -479,6 +551,16 @@ StepEstimate Estimator::run(const Workload& w) const {
     units_of_backward(bt.recompute, bt.backward_input, bt.backward_weight);
     return bt;
   };
+  // Each block's parameters and pass times, for the once-per-step DP traffic (ChunkedOverlap).
+  const bool split_weight = sched.splits_weight_gradient();
+  std::vector<BlockShare> shares;
+  std::vector<size_t> share_start(static_cast<size_t>(p), 0);
+  {
+    size_t nblocks = 0;
+    for (const auto& st : w.stages)
+      for (const auto& ch : st.chunks) nblocks += ch.blocks.size();
+    shares.reserve(nblocks);
+  }
   const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work (w.schedule names sched)
   for (int r = 0; r < p; ++r) {
     // Each chunk's pass settles its own DP traffic (settle_dp): under interleaving and DualPipeV a
@@ -486,10 +568,13 @@ StepEstimate Estimator::run(const Workload& w) const {
     // reduce-scatter, as simulate's timeline shows. Before 2026-12-03 the rank's chunks were
     // settled as one pass: ZeRO-3 at vpp 8 read 0.487 s against simulate's 0.732 s, and plan
     // chose vpp 8 from it.
+    share_start[static_cast<size_t>(r)] = shares.size();
     for (const auto& ch : w.stages[r].chunks) {
       PassTime cf, cb, cw;
       for (const auto& b : ch.blocks) {
         const BlockTimes& bt = block_times(b);
+        const double grad_pass_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
+        shares.push_back(BlockShare{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, b.count});
         cf.add(bt.forward, b.count);
         cb.add(bt.recompute, b.count);
         cb.add(bt.backward_input, b.count);
@@ -556,12 +641,12 @@ StepEstimate Estimator::run(const Workload& w) const {
     for (const auto& col : sw.grad_sync) (col.overlappable ? sync : sync_after) += collective_time_s(as_issued(col, sw, s.plan, true), w, c.fabric);
     const int nb = std::max(1, sw.grad_buckets);
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
-    const ChunkedOverlap overlap(w.stages[r], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
+    const ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
     double sync_exposed = sync;
     // Gradients are complete when the weight-gradient work ends: under schedules that split it
     // off (ZB-H1, DualPipeV) the reduction hides behind the deferred weight passes only, not the
     // input-gradient passes (before 2026-12-02 the whole backward: ZB-H1 at m = 2 came out 4% fast).
-    const double grad_window_s = sched.splits_weight_gradient() ? times.weight_s[r] : times.backward_s[r];
+    const double grad_window_s = split_weight ? times.weight_s[r] : times.backward_s[r];
     if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, grad_window_s / v);
     sync_exposed += sync_after;
     double gather = 0;

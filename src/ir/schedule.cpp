@@ -158,7 +158,9 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
 int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t m) {
   const int64_t per_mb = static_cast<int64_t>(p) * v * (s.splits_weight_gradient() ? 3 : 2);
   int64_t cap = std::max<int64_t>(4 * static_cast<int64_t>(p) + 2, kOrderWalkItems / std::max<int64_t>(1, per_mb));
-  cap += cap % 2;  // even (a V-shaped schedule pairs micro-batches)
+  // Even (a V-shaped schedule pairs micro-batches) and a count order() accepts.
+  const int64_t g = std::max<int64_t>(1, s.microbatch_multiple(p)), unit = g % 2 == 0 ? g : 2 * g;
+  cap = (cap + unit - 1) / unit * unit;
   return std::min(m, cap);
 }
 

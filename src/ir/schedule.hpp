@@ -58,6 +58,12 @@ class PipelineSchedule {
     (void)v;
     return c * p + r;
   }
+  // The micro-batch counts order() accepts are multiples of this (interleaved 1F1B: p, as
+  // Megatron's interleaving needs; the scenario checks it); order_time_s walks such a count.
+  virtual int64_t microbatch_multiple(int p) const {
+    (void)p;
+    return 1;
+  }
   virtual std::vector<ScheduleItem> order(int r, int p, int v, int64_t m) const = 0;
   virtual double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const = 0;
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
@@ -118,7 +124,8 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
                         std::vector<double>* rank_end_s = nullptr);
 
 // order_makespan_s with its work bounded, as estimate and the plan search use it: the order of
-// m_walk = max(4p + 2, kOrderWalkItems / items per micro-batch) micro-batches is timed and each
+// m_walk = max(4p + 2, kOrderWalkItems / items per micro-batch) micro-batches (even, and a multiple
+// of microbatch_multiple) is timed and each
 // further micro-batch adds the steady state's pace, the slowest rank's forward + backward (the
 // pipeline's critical cycle; ranks' ends shift alike). Exact for m <= m_walk; beyond it the
 // transient left after m_walk micro-batches is the error: 0.14% at most over random stage times
