@@ -66,7 +66,10 @@ def main():
             check_schema(name, got, errors)
             exp_json = os.path.join(GOLDEN, f"simulate-{name}.json")
             exp_tl = os.path.join(GOLDEN, f"simulate-{name}.timeline-head.txt")
-            if update or not os.path.exists(exp_json) or not os.path.exists(exp_tl):
+            if not update and not (os.path.exists(exp_json) and os.path.exists(exp_tl)):
+                # A missing golden fails (it had been written and counted as passed).
+                errors.append(f"{name}: no expected output {exp_json} or {exp_tl} (review it, then run with --update)")
+            elif update:
                 with open(exp_json, "w") as f:
                     json.dump(got, f, indent=2)
                     f.write("\n")
