@@ -822,10 +822,13 @@ struct Lowerer {
       // nothing more), and the expert activations (fc1 outputs; the activation output is the
       // fc2 GEMM's saved input). The combine's multiply (Megatron-Core's unpermute with probs)
       // runs after the expert-TP reduce-scatter and the all-to-all, on this rank's own Tin
-      // tokens: before 2026-12-03 it was counted at the etp-times larger gathered count.
+      // tokens: before 2026-12-03 it was counted at the etp-times larger gathered count. Those are
+      // the rank's own Tin x topk token copies whatever the busiest expert rank processed (padded
+      // rows are dropped before it): not scaled by the load factor, as it was before 2026-12-04
+      // (moe_load_imbalance 1.5 held 1.07 GB too much on Mixtral at 4,096 tokens).
       const double weighted_out = s.train.moe_weighting_in_expert ? 0.0 : ab;
       (rc_moe ? remat : act) += Tl / T * load * (x.topk * h * gb + x.topk * (mats - 1) * f * ab / etp) +
-                                Tin / T * load * x.topk * h * weighted_out;
+                                Tin / T * x.topk * h * weighted_out;
       (rc_moe || rc_act ? remat : act) += Tl / T * load * x.topk * f * gb / etp;  // activation output = fc2 input
     }
     fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));

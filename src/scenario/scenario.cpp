@@ -14,6 +14,14 @@ namespace sextant {
 namespace fs = std::filesystem;
 
 namespace {
+// The divisors of n, in order ("1, 2, 4, 8"): the valid choices of a degree that must divide n.
+std::string divisors_text(int64_t n) {
+  std::string out;
+  for (int64_t d = 1; d <= n && d <= (int64_t{1} << 20); ++d)
+    if (n % d == 0) out += (out.empty() ? "" : ", ") + std::to_string(d);
+  return out.empty() ? "none" : out;
+}
+
 // Products of parallel degrees are computed in 128 bits so they cannot wrap (GCC's extension).
 __extension__ typedef __int128 int128;
 // As decimal text.
@@ -364,11 +372,11 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
       // A tp that cannot split the attention heads is the plan's fault whatever the GPU count: say
       // so first (the GPU count had been blamed, and after changing it the heads were, 2026-12-03).
       if (s.model.heads % s.plan.tp != 0 || s.model.kv_heads % s.plan.tp != 0)
-        throw Error(root.loc("parallel"),
+        throw Error(root.locate("parallel.tp"),
                     "tp = " + std::to_string(s.plan.tp) + " does not divide the " + std::to_string(s.model.heads) + " attention heads and " +
                         std::to_string(s.model.kv_heads) + " key/value heads of " + s.model.id + " (and num_gpus " +
                         std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner) + ")",
-                    "choose parallel.tp among the common divisors of the heads");
+                    "choose parallel.tp among the common divisors of the heads: " + divisors_text(std::gcd(s.model.heads, s.model.kv_heads)));
       throw Error(root.loc("num_gpus"),
                   "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner),
                   "choose num_gpus as a multiple of " + std::to_string(inner) + " or change the plan");
@@ -439,13 +447,15 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (m.kv_heads % p.tp != 0)
     fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.kv_heads) +
                    " key/value heads (Megatron-Core splits the query groups over tp)",
-         "a tp that divides both the " + std::to_string(m.heads) + " heads and the " + std::to_string(m.kv_heads) + " key/value heads");
+         "a tp that divides both the " + std::to_string(m.heads) + " heads and the " + std::to_string(m.kv_heads) +
+             " key/value heads: " + divisors_text(std::gcd(m.heads, m.kv_heads)));
   // Megatron's divide() assertions: a column-parallel FFN splits its width over tp, the experts'
   // over etp, and sequence parallelism the sequence (of each CP rank) over tp. Llama-2-13B at tp 5
   // ran with a 5529.6-wide shard truncated.
   const bool dense_ffn = !m.all_layers_moe();
   if (dense_ffn && m.ffn_hidden % p.tp != 0)
-    fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the FFN width " + std::to_string(m.ffn_hidden));
+    fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the FFN width " + std::to_string(m.ffn_hidden),
+         "a tp that divides it and the heads: " + divisors_text(std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn_hidden)));
   if (m.moe && m.moe->expert_ffn_hidden % (p.etp > 0 ? p.etp : p.tp) != 0)
     fail(p.etp > 0 ? "etp" : "tp", "the expert tensor-parallel degree " + std::to_string(p.etp > 0 ? p.etp : p.tp) +
                                        " does not divide the expert width " + std::to_string(m.moe->expert_ffn_hidden));
@@ -495,7 +505,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts");
   // The expert grid next: with etp not dividing the stage's ranks, dp*tp*cp/etp truncated and the
   // message below reported a quotient that is not one (16/3 read as 5), before 2026-12-03.
-  if (p.etp > p.tp) fail("etp", "etp must not exceed tp");
+  if (p.etp > p.tp)
+    fail("etp", "etp = " + std::to_string(p.etp) + " must not exceed tp = " + std::to_string(p.tp),
+         "an etp from 1 to " + std::to_string(p.tp) + " that divides the expert width, or leave it unset (etp = tp)");
   // Megatron-Core's initialize_model_parallel: world_size % (etp * ep * pp) == 0, i.e. the expert
   // grid etp x ep tiles a stage's dp*tp*cp ranks (checked whatever ep is: etp 3 on 8 ranks had
   // run with collectives over 3 ranks).

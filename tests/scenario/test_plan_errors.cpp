@@ -80,6 +80,33 @@ TEST(PlanErrors, EpMustDivideExperts) {
   EXPECT_NE(e2.find("plan.yaml (--set): key 'parallel.ep'"), std::string::npos) << e2;
 }
 
+// Messages no test had read (review of 2026-12-04): etp above tp, a scenario seed below 0, a
+// checkpoint quantising the experts of a dense model, and a tp that divides neither the heads
+// nor the GPU count, named at parallel.tp (not at the parallel section's first key) with the
+// common divisors of the heads listed.
+TEST(PlanErrors, EtpSeedQuantisedExpertsAndTpMessages) {
+  const std::string mix = "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 32\n"
+                          "parallel: {tp: 2, pp: 2, ep: 8, sequence_parallel: true}\ntraining: {global_batch: 64, seq_len: 4096}\n";
+  const auto e = error_of(mix, {{"parallel.etp", "4"}});
+  EXPECT_NE(e.find("plan.yaml (--set): key 'parallel.etp': etp = 4 must not exceed tp = 2"), std::string::npos) << e;
+  EXPECT_NE(e.find("an etp from 1 to 2"), std::string::npos) << e;
+  const auto e2 = error_of(std::string(kBase) + "seed: -3\n");
+  EXPECT_NE(e2.find("plan.yaml:6:7: key 'seed': must be an integer from 0 to 2^63-1"), std::string::npos) << e2;
+  const auto e3 = error_of(
+      "model: {id: m, source: t, layers: 4, hidden: 1024, heads: 8, ffn_hidden: 4096, vocab: 1000,\n"
+      "        checkpoint: {weight_format: mxfp4, quantized_layers: experts, quantization: test}}\n"
+      "system: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 8, seq_len: 128}\n");
+  EXPECT_NE(e3.find("key 'model.checkpoint.quantized_layers': 'experts' needs a mixture-of-experts model; this one is dense"),
+            std::string::npos)
+      << e3;
+  const auto e4 = error_of("model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 1024\nparallel:\n  pp: 4\n  vpp: 5\n  tp: 3\n"
+                           "training: {global_batch: 1024, micro_batch: 1, seq_len: 8192}\n");
+  EXPECT_NE(e4.find("plan.yaml:7:7: key 'parallel.tp': tp = 3 does not divide the 64 attention heads"), std::string::npos) << e4;
+  EXPECT_NE(e4.find("common divisors of the heads: 1, 2, 4, 8"), std::string::npos) << e4;
+  const auto e5 = error_of(kBase, {{"parallel.tp", "16"}, {"num_gpus", "32"}});
+  EXPECT_NE(e5.find("key/value heads: 1, 2, 4, 8"), std::string::npos) << e5;
+}
+
 // MoE routing-load keys: MoE models only, ratios >= 1, padding only with a capacity; each error
 // names the key.
 TEST(PlanErrors, MoeLoadKeysAreCheckedAndNamed) {
