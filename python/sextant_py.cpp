@@ -137,6 +137,7 @@ PYBIND11_MODULE(_sextant, m) {
             auto cat = load_catalog(catalog_dir);
             const Scenario s = scenario_of(source, is_text, name, sets, *cat);
             Result r = estimate(s);
+            plan::add_framework_note(r, s, *cat);
             add_validated_range(r, s, catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
             return r;
           });
@@ -171,6 +172,7 @@ PYBIND11_MODULE(_sextant, m) {
             }
             if (!timeline_path.empty()) write_file_atomic(timeline_path, r.timeline_json);
             Result res = sim::to_result(r, s);
+            plan::add_framework_note(res, s, *cat);
             add_validated_range(res, s, catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
             return res;
           });

@@ -28,6 +28,7 @@ void add_estimate_command(CLI::App& app) {
     auto cat = a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir);
     const Scenario s = load_scenario(a->scenario, *cat, parse_sets(a->sets));
     Result r = estimate(s);
+    plan::add_framework_note(r, s, *cat);
     add_validated_range_for(r, s, *cat, a->catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);
     emit(r, a->out);
   });

@@ -162,6 +162,7 @@ void add_simulate_command(CLI::App& app) {
     std::vector<std::pair<std::string, std::string>> extra;
     if (!a->timeline.empty()) extra.emplace_back(a->timeline, r.timeline_json);
     Result res = sim::to_result(r, s);
+    plan::add_framework_note(res, s, *cat);
     add_validated_range_for(res, s, *cat, a->catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);
     if (!res.table("timeline") || a->out.quiet || a->out.json == "-") {
       emit(res, a->out, extra);

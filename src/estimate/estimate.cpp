@@ -513,7 +513,10 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
     }
     gathered = (root + 2.0 * layer) * wbytes;
   }
-  mb.comm_buffers_bytes = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 + gathered;
+  // Two gradient buckets in flight, none larger than the rank's gradients (grad_bucket_mb 1e5 had
+  // put 372 GiB of buffers beside 8.5 GiB of gradients; review of 2026-12-04).
+  const double bucket_elements = std::min(s.plan.grad_bucket_bytes / 2, dense + expert);
+  mb.comm_buffers_bytes = 2.0 * bucket_elements * gbytes + gathered;
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;
 }
@@ -1109,6 +1112,13 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       idle.push_back("training.moe_fp8_dispatch (without expert parallelism there is no all-to-all)");
     if (pl.zero2_grad_sync != "micro_batch" && pl.zero_stage != 2)
       idle.push_back("parallel.zero2_grad_sync (" + pl.zero2_grad_sync + ", with zero_stage " + std::to_string(pl.zero_stage) + ")");
+    if (pl.zero3_keys_stated && pl.zero_stage < 3)
+      idle.push_back("parallel.zero3_gather / zero3_regather_for_recompute (with zero_stage " + std::to_string(pl.zero_stage) + ")");
+    if (s.model.moe && pl.ep <= 1) {
+      if (pl.moe_dispatcher != "alltoall") idle.push_back("parallel.moe_dispatcher (" + pl.moe_dispatcher + ", with ep 1: no all-to-all)");
+      if (pl.ep_comm_overlap_stated && pl.ep_comm_overlap) idle.push_back("parallel.overlap.ep_comm (with ep 1: no all-to-all)");
+    }
+    if (pl.pp == 1 && pl.stage_rule != "even") idle.push_back("parallel.stage_rule (" + pl.stage_rule + ", without pipeline parallelism)");
     if (pl.sequence_parallel && pl.tp == 1) idle.push_back("parallel.sequence_parallel (with tp 1: no tensor-parallel group to split the sequence over)");
     if (pl.pp == 1 && (pl.schedule != "1f1b" || pl.vpp > 1))
       idle.push_back("parallel.schedule / vpp (" + pl.schedule + ", vpp " + std::to_string(pl.vpp) + ", without pipeline parallelism)");

@@ -141,6 +141,18 @@ std::string stack_violations(const Candidate& c, const Scenario& base, const Sea
   return out;
 }
 
+void add_framework_note(Result& r, const Scenario& s, const Catalog& cat) {
+  if (s.framework.empty() || !cat.has_framework(s.framework)) return;
+  SearchOptions opt;
+  opt.stack = stack_features(cat.framework(s.framework));
+  opt.schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev"};
+  std::string lacks = stack_violations(candidate_of(s, opt), s, opt);
+  if (s.train.flash_attention && !opt.stack.flash_attention) lacks += (lacks.empty() ? "" : ", ") + std::string("flash attention");
+  if (!lacks.empty())
+    r.notes.push_back("framework " + s.framework + " does not offer " + lacks +
+                      " (its catalog capabilities): this is the plan as written, which that stack could not run");
+}
+
 void parse_fix(const std::string& item, SearchOptions& opt) {
   const auto eq = item.find('=');
   const SourceLocation where{"--fix", 0, 0, item};

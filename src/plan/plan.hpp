@@ -147,6 +147,11 @@ std::string describe(const Candidate& c, const SearchOptions& opt, const Scenari
 std::string describe_own(const Candidate& own, const SearchOptions& opt, const Scenario& base);
 // The features of the plan that opt.stack does not offer, comma-separated ("" when none).
 std::string stack_violations(const Candidate& c, const Scenario& base, const SearchOptions& opt);
+// A note on r when the scenario names a framework whose catalog capabilities lack features its
+// plan uses (ZeRO-3 with a pipeline under DeepSpeed, sequence parallelism under FSDP): estimate
+// and simulate price the plan as written, but that stack could not run it (review of 2026-12-04:
+// such a plan was estimated without a word). Nothing when no framework is named.
+void add_framework_note(Result& r, const Scenario& s, const Catalog& cat);
 // The scenario as the stack runs it: attention scores materialised when the stack has no flash
 // attention (a memory difference only); otherwise the scenario unchanged.
 Scenario stack_scenario(const Scenario& s, const StackFeatures& stack);

@@ -160,7 +160,12 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
                         p.vpp > 1 ? "interleaved-1f1b" : "1f1b");
   // DualPipeV holds two chunks per rank (a V): vpp 2 unless stated (and checked below).
   if (p.schedule == "dualpipev" && !m.has("vpp")) p.vpp = 2;
+  // The stage sizes or a rule, not both (the rule was dropped silently), and sizes when given.
+  if (m.has("stage_layers") && m.has("stage_rule"))
+    m.fail("stage_rule", "is given with stage_layers, which sets the stage sizes itself", "give stage_layers or stage_rule, not both");
   const auto layers = m.i64_list("stage_layers");
+  if (m.has("stage_layers") && layers.empty())
+    m.fail("stage_layers", "is empty", "list the layers of each of the pp*vpp virtual stages, or leave it out for stage_rule");
   for (auto l : layers) {
     // Beyond an int the value was truncated (4294967312 read as 16) before 2026-12-03.
     if (l > INT32_MAX || l < INT32_MIN) m.fail("stage_layers", "entry " + std::to_string(l) + " is out of range (a layer count)");
@@ -180,9 +185,12 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   } else if (p.schedule == "dualpipev") {
     p.ep_comm_overlap = true;
   }
-  p.grad_bucket_bytes = m.f64("grad_bucket_mb", 80.0) * 1e6;
-  if (!(p.grad_bucket_bytes > 0) || !std::isfinite(p.grad_bucket_bytes))
-    m.fail("grad_bucket_mb", "must be a positive, finite size in MB at 2 bytes per element (default 80: Megatron-core's 40M elements)");
+  const double bucket_mb = m.f64("grad_bucket_mb", 80.0);
+  // Bounded before the conversion (1e308 MB overflowed to infinity and read as "not finite").
+  if (!(bucket_mb > 0) || !(bucket_mb <= 1e9))
+    m.fail("grad_bucket_mb", "must be a size in MB from above 0 to 1e9, at 2 bytes per element (default 80: Megatron-core's 40M elements)");
+  p.grad_bucket_bytes = bucket_mb * 1e6;
+  p.zero3_keys_stated = m.has("zero3_gather") || m.has("zero3_regather_for_recompute");
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
@@ -223,7 +231,9 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
       const auto it = std::find(names.begin(), names.end(), name);
       if (it == names.end())
         m.fail("recompute_modules", "unknown module '" + name + "'", valid_choices_hint(name, names));
-      t.recompute_modules |= 1u << static_cast<uint32_t>(it - names.begin());
+      const uint32_t bit = 1u << static_cast<uint32_t>(it - names.begin());
+      if (t.recompute_modules & bit) m.fail("recompute_modules", "names '" + name + "' twice");
+      t.recompute_modules |= bit;
     }
     if (t.recompute_modules == 0) m.fail("recompute_modules", "is empty", "list at least one module, or set recompute: none");
     if ((t.recompute_modules & (kRecomputeMoeAct | kRecomputeSharedExperts | kRecomputeMoe)) && !moe_model)
@@ -256,7 +266,7 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   t.moe_weighting_in_expert = m.choice("moe_router_weighting", {"in_expert", "at_combine"}, fw_weighting) == "in_expert";
   t.fp8_recipe = m.choice("fp8_recipe", fp8_recipe_names(), "delayed");
   // MoE routing load (docs/models.md, MoE load): dropless by default, balanced by default.
-  for (const char* key : {"moe_load_imbalance", "moe_capacity_factor", "moe_pad_to_capacity", "moe_fp8_dispatch"})
+  for (const char* key : {"moe_load_imbalance", "moe_capacity_factor", "moe_pad_to_capacity", "moe_fp8_dispatch", "moe_router_weighting"})
     if (m.has(key) && !moe_model) m.fail(key, "the model has no experts: this key applies to MoE models only");
   t.moe_load_imbalance = m.f64("moe_load_imbalance", 1.0);
   t.moe_capacity_factor = m.f64("moe_capacity_factor", 0.0);
@@ -298,16 +308,28 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     for (auto& a : hw->map_list("accelerators")) {
       Accelerator x = parse_accelerator(a, {});
       if (!acc_ids.insert(x.id).second) a.fail("id", "accelerator '" + x.id + "' is given twice in hardware.accelerators");
+      // An inline entry with a catalog id would replace the catalog's silently, and the result
+      // would carry the catalog part's name and validated figures (review of 2026-12-04).
+      if (cat.has_accelerator(x.id))
+        a.fail("id", "accelerator '" + x.id + "' is already in the catalog; an inline entry needs an id of its own",
+               "name it, e.g., '" + x.id + "-custom', and refer to it with accelerator: or from an inline system");
       local.add(std::move(x));
     }
     for (auto& n : hw->map_list("networks")) {
       NetworkTech x = parse_network(n, {});
       if (!net_ids.insert(x.id).second) n.fail("id", "network '" + x.id + "' is given twice in hardware.networks");
+      if (cat.has_network(x.id))
+        n.fail("id", "network '" + x.id + "' is already in the catalog; an inline entry needs an id of its own",
+               "name it, e.g., '" + x.id + "-custom', and refer to it from an inline system");
       local.add(std::move(x));
     }
     hw->finish();
   }
-  if (root.has("system") && root.raw("system").IsMap()) {
+  // Where a system's reference is written: its own key in an inline system (system.scale_up.network),
+  // the system: line for a catalog one (errors had pointed at an inline system's first key).
+  const bool inline_system = root.has("system") && root.raw("system").IsMap();
+  auto system_loc = [&](const std::string& sub) { return inline_system ? root.locate("system." + sub) : root.loc("system"); };
+  if (inline_system) {
     s.system = parse_system(root.map("system"), {});
   } else {
     const auto id = root.str("system");
@@ -317,16 +339,16 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   }
   const std::string acc_id = root.str("accelerator", s.system.accelerator);
   if (!local.has_accelerator(acc_id) && !root.has("accelerator"))
-    throw Error(root.loc("system"), "unknown accelerator '" + acc_id + "'", valid_choices_hint(acc_id, local.accelerator_ids()));
+    throw Error(system_loc("accelerator"), "unknown accelerator '" + acc_id + "'", valid_choices_hint(acc_id, local.accelerator_ids()));
   // A catalog id, or the path of an accelerator file (what `sextant calibrate --out` writes).
   s.accelerator = load_accelerator_ref(local, acc_id, root.loc("accelerator"));
   if (!local.has_network(s.system.scale_up_network))
-    throw Error(root.loc("system"), "unknown network '" + s.system.scale_up_network + "'",
+    throw Error(system_loc("scale_up.network"), "unknown network '" + s.system.scale_up_network + "'",
                 valid_choices_hint(s.system.scale_up_network, local.network_ids()));
   s.scale_up = local.network(s.system.scale_up_network);
   if (!s.system.scale_out_network.empty()) {
     if (!local.has_network(s.system.scale_out_network))
-      throw Error(root.loc("system"), "unknown network '" + s.system.scale_out_network + "'",
+      throw Error(system_loc("scale_out.network"), "unknown network '" + s.system.scale_out_network + "'",
                   valid_choices_hint(s.system.scale_out_network, local.network_ids()));
     s.scale_out = local.network(s.system.scale_out_network);
   }

@@ -73,6 +73,7 @@ struct ParallelPlan {
   // overlap_moe_expert_parallel_comm: one micro-batch's forward runs with another's backward).
   bool ep_comm_overlap = false;
   bool etp_stated = false;  // etp was given; otherwise tp (Megatron-Core's default)
+  bool zero3_keys_stated = false;  // zero3_gather or zero3_regather_for_recompute was given
   bool ep_comm_overlap_stated = false;  // overlap.ep_comm was given; otherwise the schedule's default (on under dualpipev)
   double grad_bucket_bytes = 80e6;   // DP gradient bucket at 2 bytes/element (Megatron-core's 40M elements)
   // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry

@@ -176,11 +176,35 @@ for sets, idle in [(["training.moe_fp8_dispatch=true"], "training.moe_fp8_dispat
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+# More idle settings (review of 2026-12-04): ZeRO-3 keys below stage 3, a dispatcher or EP
+# overlap without EP, a stage rule without a pipeline.
+for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_gather / zero3_regather_for_recompute (with zero_stage 1)"),
+                         (QW, ["parallel.ep=1", "parallel.moe_dispatcher=deepep"], "parallel.moe_dispatcher (deepep, with ep 1"),
+                         (QW, ["parallel.ep=1", "parallel.overlap.ep_comm=true"], "parallel.overlap.ep_comm (with ep 1"),
+                         (EX, ["parallel.pp=1", "parallel.vpp=1", "parallel.schedule=1f1b", "parallel.stage_rule=fewer-first-last",
+                               "num_gpus=256"], "parallel.stage_rule (fewer-first-last, without pipeline parallelism)")]:
+    args = [a for kv in sets for a in ("--set", kv)]
+    r = sx("estimate", scen, *args, "--json", "-")
+    notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+    hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
+    check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+# A plan the named framework's capabilities lack is estimated as written, with a note naming
+# what that stack does not offer (it was estimated without a word).
+r = sx("estimate", EX, "--set", "framework=deepspeed-zero3-2021", "--set", "parallel.zero_stage=3", "--json", "-")
+notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+hit = [n for n in notes if n.startswith("framework deepspeed-zero3-2021 does not offer ")]
+check("framework capabilities noted", len(hit) == 1 and "ZeRO stage 3 with a pipeline" in hit[0] and
+      "schedule interleaved-1f1b" in hit[0] and "sequence parallelism" in hit[0], notes)
+r = sx("estimate", EX, "--json", "-")
+check("no framework note without a framework", r.returncode == 0 and
+      not any(n.startswith("framework ") for n in json.loads(r.stdout)["notes"]), r.stderr)
 r = sx("estimate", QW, "--set", "training.moe_fp8_dispatch=true", "--set", "training.precision=fp8", "--json", "-")
 check("fp8 dispatch is not idle with fp8 and ep", r.returncode == 0 and
       not any("moe_fp8_dispatch" in n for n in json.loads(r.stdout)["notes"]), r.stdout[-600:] + r.stderr)
 r = sx("estimate", EX, "--set", "training.moe_fp8_dispatch=true")
 check("MoE-only key on a dense model", r.returncode == 2 and "moe_fp8_dispatch" in r.stderr and "MoE models only" in r.stderr, r.stderr)
+r = sx("estimate", EX, "--set", "training.moe_router_weighting=in_expert")
+check("router weighting on a dense model", r.returncode == 2 and "moe_router_weighting" in r.stderr and "MoE models only" in r.stderr, r.stderr)
 
 # validate reads any CSV of the training schema as a spreadsheet writes it: a byte-order mark, CR
 # line endings and rows of empty fields are accepted; a column named twice, an id given twice and

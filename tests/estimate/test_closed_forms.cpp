@@ -100,6 +100,16 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     EXPECT_NEAR(m.gradients_bytes / n, z >= 2 ? 2 / d : 2.0, 1e-12) << "zero " << z;
     EXPECT_NEAR(m.optimizer_bytes / n, z >= 1 ? 12 / d : 12.0, 1e-12) << "zero " << z;
   }
+  // Two gradient buckets in flight (2 x 40M elements by default), never more than the rank's
+  // gradients however large grad_bucket_mb is (1e5 MB had held 372 GiB of buffers).
+  for (const char* mb : {"80", "100000"}) {
+    auto y = gpt_yaml(1, false, "none");
+    y.replace(y.find("precision: fp16"), 15, "precision: fp16, grad_reduce_dtype: fp16");
+    const Scenario sb = parse_scenario(y, "t.yaml", *frozen(), {{"parallel.grad_bucket_mb", mb}});
+    const auto wb = ir::lower(sb);
+    const double n = wb.stages[0].params, bucket = std::min(std::stod(mb) * 1e6 / 2, n);
+    EXPECT_NEAR(stage_memory(wb, 0, 0.0).comm_buffers_bytes, 2 * bucket * 2, 1e-9 * n) << mb << " MB";
+  }
 }
 
 // Question (review of 2026-12-03): does a model with QK-norm (Qwen3, OLMo 2, Gemma 3) save the

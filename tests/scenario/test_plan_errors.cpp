@@ -107,6 +107,24 @@ TEST(PlanErrors, EtpSeedQuantisedExpertsAndTpMessages) {
   EXPECT_NE(e5.find("key/value heads: 1, 2, 4, 8"), std::string::npos) << e5;
 }
 
+// Question (review of 2026-12-04): are contradictory or empty plan keys refused rather than
+// silently dropped? stage_layers with a stage_rule (the rule was ignored), an empty stage_layers
+// (read as absent), a recompute module named twice.
+TEST(PlanErrors, StageSizesAndRuleTogetherEmptySizesAndRepeatedModules) {
+  const std::string pp4 = "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\n"
+                          "parallel: {tp: 2, pp: 4, stage_rule: fewer-first-last, stage_layers: [6, 10, 10, 6]}\n"
+                          "training: {global_batch: 8, seq_len: 4096}\n";
+  auto e = error_of(pp4);
+  EXPECT_NE(e.find("key 'parallel.stage_rule': is given with stage_layers"), std::string::npos) << e;
+  EXPECT_NE(e.find("give stage_layers or stage_rule, not both"), std::string::npos) << e;
+  std::string empty = pp4;
+  empty.replace(empty.find("stage_rule: fewer-first-last, stage_layers: [6, 10, 10, 6]"), 58, "stage_layers: []");
+  e = error_of(empty);
+  EXPECT_NE(e.find("key 'parallel.stage_layers': is empty"), std::string::npos) << e;
+  e = error_of(kBase, {{"training.recompute", "selective"}, {"training.recompute_modules", "[core_attn, mlp, core_attn]"}});
+  EXPECT_NE(e.find("key 'training.recompute_modules': names 'core_attn' twice"), std::string::npos) << e;
+}
+
 // MoE routing-load keys: MoE models only, ratios >= 1, padding only with a capacity; each error
 // names the key.
 TEST(PlanErrors, MoeLoadKeysAreCheckedAndNamed) {
@@ -136,10 +154,12 @@ TEST(PlanErrors, MoeLoadKeysAreCheckedAndNamed) {
   EXPECT_NE(d.find("exceeds the 8 experts"), std::string::npos) << d;
   EXPECT_NO_THROW(parse_scenario(moe, "plan.yaml", *frozen(), {{"training.moe_load_imbalance", "6"}}));
   // A DDP bucket of no bytes (or fewer) is not a size.
-  for (const char* v : {"0", "-1", "inf"}) {
+  EXPECT_NE(error_of(moe, {{"parallel.grad_bucket_mb", "inf"}}).find("parallel.grad_bucket_mb': expected a finite number"), std::string::npos);
+  for (const char* v : {"0", "-1", "1e308", "2e9"}) {
     const auto g = error_of(moe, {{"parallel.grad_bucket_mb", v}});
-    EXPECT_NE(g.find("parallel.grad_bucket_mb"), std::string::npos) << g;
+    EXPECT_NE(g.find("parallel.grad_bucket_mb': must be a size in MB from above 0 to 1e9"), std::string::npos) << v << ": " << g;
   }
+  EXPECT_NO_THROW(parse_scenario(moe, "plan.yaml", *frozen(), {{"parallel.grad_bucket_mb", "1e9"}}));
 }
 
 // training.recompute_modules: only with selective recompute, known names (closest suggested), MoE
@@ -673,6 +693,27 @@ TEST(PlanErrors, BlankKeysListKeysAndRepeatedIdsAreErrors) {
                          "parallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n";
   e = error_of(hw);
   EXPECT_NE(e.find("accelerator 'g' is given twice in hardware.accelerators"), std::string::npos) << e;
+  // An inline entry may not take a catalog id: it replaced the catalog's H100 silently, and the
+  // result still read as an H100 with its validated MFU (review of 2026-12-04).
+  std::string shadow = hw;
+  shadow.replace(shadow.find("{id: g, name: b, " + one), 17 + one.size(), "");
+  shadow.replace(shadow.find("id: g,"), 6, "id: h100-sxm-80gb,");
+  shadow.replace(shadow.find("accelerator: g\n"), 15, "");
+  e = error_of(shadow);
+  EXPECT_NE(e.find("key 'hardware.accelerators[0].id': accelerator 'h100-sxm-80gb' is already in the catalog"), std::string::npos) << e;
+  EXPECT_NE(e.find("h100-sxm-80gb-custom"), std::string::npos) << e;
+  e = error_of(std::string(kBase) + "hardware:\n  networks:\n    - {id: ib-ndr, name: x, kind: scale_out, bandwidth_gbit_per_s: {value: 400, source: x}, latency_us: {value: 5, source: x}}\n");
+  EXPECT_NE(e.find("network 'ib-ndr' is already in the catalog"), std::string::npos) << e;
+  // A reference inside an inline system is pointed at where it is written.
+  const std::string inl = "model: llama3-8b\nnum_gpus: 8\nsystem:\n  id: s\n  name: s\n  accelerator: h100-sxm-80gb\n"
+                          "  gpus_per_node: 8\n  scale_up: {network: nvlink9}\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n";
+  e = error_of(inl);
+  EXPECT_NE(e.find("plan.yaml:8:23: key 'system.scale_up.network': unknown network 'nvlink9'"), std::string::npos) << e;
+  std::string inl_acc = inl;
+  inl_acc.replace(inl_acc.find("nvlink9"), 7, "nvlink4");
+  inl_acc.replace(inl_acc.find("h100-sxm-80gb"), 13, "h100-sxm-81gb");
+  e = error_of(inl_acc);
+  EXPECT_NE(e.find("plan.yaml:6:16: key 'system.accelerator': unknown accelerator 'h100-sxm-81gb'"), std::string::npos) << e;
 }
 
 // Question: is a capacity factor beyond the expert count refused (1e300 with padding had found no
