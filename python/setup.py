@@ -20,7 +20,19 @@ ROOT = os.path.dirname(HERE)
 
 
 def cmake_build_dir():
-    return os.environ.get("SEXTANT_CMAKE_BUILD_DIR") or os.path.join(ROOT, "build-python")
+    d = os.environ.get("SEXTANT_CMAKE_BUILD_DIR")
+    if not d:
+        return os.path.join(ROOT, "build-python")
+    if os.path.isabs(d):
+        return d
+    # pip runs this with python/ as the working directory: a relative folder is the caller's
+    # ($PWD, set by the shell pip was started from), else the repository root's. It had resolved
+    # to python/build, so `SEXTANT_CMAKE_BUILD_DIR=build pip install ./python` configured a fresh
+    # tree there and rebuilt everything.
+    for base in (os.environ.get("PWD"), ROOT):
+        if base and os.path.exists(os.path.join(base, d, "CMakeCache.txt")):
+            return os.path.join(base, d)
+    return os.path.join(os.environ.get("PWD") or ROOT, d)
 
 
 class CMakeBuild(build_ext):
