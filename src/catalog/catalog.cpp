@@ -861,6 +861,8 @@ std::shared_ptr<const Catalog> Catalog::load_default_accelerators() {
 
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
   if (cat.has_model(ref)) return cat.model(ref);
+  if (ref.find_first_not_of(" \t") == std::string::npos)
+    throw Error(where, "is empty", "a catalog model id (sextant catalog list models), a config.json or a model YAML file");
   // A relative path is read beside the scenario that names it, then from the working directory
   // (the working directory had come first: a model.json where sextant ran shadowed the one beside
   // the scenario, before 2026-12-03).
@@ -877,6 +879,12 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
     if (fs::exists(beside, ec)) p = beside;
   }
   if (fs::exists(p)) {
+    // A model folder (a Hugging Face snapshot) is read through its config.json; a folder without
+    // one is named as such at the model key (it had been "is a directory, not a file" without it).
+    if (fs::is_directory(p, ec)) {
+      if (fs::is_regular_file(p / "config.json", ec)) p /= "config.json";
+      else throw Error(where, "'" + ref + "' is a folder without a config.json", "name the config.json, a model YAML file or a catalog id");
+    }
     if (p.extension() == ".json") return parse_hf_config(read_file(p.string()), p.string());
     auto m = YamlMap::load_file(p.string());
     if (m.has("entries")) {

@@ -28,9 +28,18 @@ struct Reader {
   std::set<std::string> used;
 
   bool has(const std::string& k) const { return j.contains(k) && !j[k].is_null(); }
+  // A key of the file that is plausibly k misspelt ("did you mean"), for a missing required key:
+  // num_local_expert for num_local_experts had been reported as missing without a word.
+  std::string near_miss(const std::string& k) const {
+    std::vector<std::string> keys;
+    if (j.is_object())
+      for (const auto& [key, v] : j.items()) keys.push_back(key);
+    const std::string m = closest_match(k, keys);
+    return m.empty() ? std::string() : "the file has '" + m + "': did you mean '" + k + "'?";
+  }
   int i(const std::string& k) {
     used.insert(k);
-    if (!has(k)) throw Error(SourceLocation{file, 0, 0, k}, "required key is missing for this model_type");
+    if (!has(k)) throw Error(SourceLocation{file, 0, 0, k}, "required key is missing for this model_type", near_miss(k));
     if (!j[k].is_number_integer()) throw Error(SourceLocation{file, 0, 0, k}, "expected an integer, got " + j[k].dump());
     // Unsigned values above INT64_MAX and anything outside int: an error, never a truncation.
     if (j[k].is_number_unsigned() && j[k].get<uint64_t>() > static_cast<uint64_t>(INT32_MAX))
@@ -165,6 +174,12 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       throw Error(SourceLocation{file, 0, 0, "text_config"}, "expected the language model's config (an object), got " + j["text_config"].dump());
     nlohmann::json text = j["text_config"];
     if (!text.contains("model_type")) text["model_type"] = "gemma3_text";
+    // Gemma 3's language model is gemma3_text (its QK-norm and sliding windows); another type here
+    // had been mapped as that type, losing both.
+    if (text["model_type"] != "gemma3_text")
+      throw Error(SourceLocation{file, 0, 0, "text_config.model_type"},
+                  "a gemma3 config's language model is gemma3_text, not " + text["model_type"].dump(),
+                  "set text_config.model_type to gemma3_text or leave it out");
     if (!text.contains("_name_or_path") && j.contains("_name_or_path")) text["_name_or_path"] = j["_name_or_path"];
     for (auto it = j.begin(); it != j.end(); ++it)
       if (it.key() != "text_config" && it.key() != "model_type" && it.key() != "_name_or_path" && it.key() != "architectures")
@@ -305,7 +320,16 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         const auto& lt = j["layer_types"];
         if (!lt.is_array()) throw Error(SourceLocation{file, 0, 0, "layer_types"}, "expected a list of layer kinds, got " + lt.dump());
         int n = 0;
-        for (const auto& k : lt) n += k.is_string() && k.get<std::string>() == "sliding_attention" ? 1 : 0;
+        for (size_t idx = 0; idx < lt.size(); ++idx) {
+          const auto& k = lt[idx];
+          const std::string kind = k.is_string() ? k.get<std::string>() : k.dump();
+          // Each entry a known kind: a typo or a number had been read as full attention.
+          if (!k.is_string() || (kind != "sliding_attention" && kind != "full_attention"))
+            throw Error(SourceLocation{file, 0, 0, "layer_types"},
+                        "entry " + std::to_string(idx) + " is '" + kind + "', not a layer kind",
+                        valid_choices_hint(kind, {"sliding_attention", "full_attention"}));
+          n += kind == "sliding_attention" ? 1 : 0;
+        }
         if (static_cast<int>(lt.size()) != c.layers)
           throw Error(SourceLocation{file, 0, 0, "layer_types"},
                       "lists " + std::to_string(lt.size()) + " layers for num_hidden_layers " + std::to_string(c.layers));

@@ -480,16 +480,31 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
       else cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
       next = in_list ? cur[idx] : cur[parts[i]];
     } else if (!next.IsMap() && !next.IsSequence()) {
-      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it");
+      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it",
+                  i == 0 && (parts[0] == "model" || parts[0] == "system")
+                      ? "'" + parts[0] + "' names a catalog entry here; to change its fields, write the entry inline in the scenario "
+                        "(`sextant catalog show NAME` prints them) or give a file of your own"
+                      : std::string());
     }
     cur.reset(next);
   }
   YAML::Node v;
+  const auto first = value.find_first_not_of(" \t");
+  const std::string trimmed = first == std::string::npos ? std::string() : value.substr(first, value.find_last_not_of(" \t") - first + 1);
   try {
     v = YAML::Load(value);
-  } catch (const YAML::Exception&) {
+  } catch (const YAML::Exception& e) {
+    // A flow mapping or list that does not parse is a mistake, not a string ('{a: 1' had become
+    // the text "{a: 1"); other text that is not YAML is taken as written.
+    if (!trimmed.empty() && (trimmed[0] == '{' || trimmed[0] == '['))
+      throw Error(SourceLocation{"--set", 0, 0, key}, "the value '" + value + "' is not valid YAML: " + e.msg,
+                  "close the mapping or list, or quote the whole value for a string");
     v = YAML::Node(value);
   }
+  // Text that YAML reads as nothing but is not a null (a directive '%x', a lone tag '!x' or
+  // anchor '&x') is the text itself: it had been refused as "no value given".
+  if ((!v.IsDefined() || v.IsNull()) && !trimmed.empty() && trimmed != "~" && trimmed != "null" && trimmed != "Null" && trimmed != "NULL")
+    v = YAML::Node(value);
   // An empty or null value would silently put the key back to its default (a shell variable that
   // was never set, `--set parallel.tp=$TP`): say so instead.
   if (!v.IsDefined() || v.IsNull())

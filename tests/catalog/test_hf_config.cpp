@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <unistd.h>
 
 #include "catalog/catalog.hpp"
 #include "catalog_test_util.hpp"
@@ -160,6 +162,27 @@ TEST(HfConfig, CatalogLoadsAConfigJsonByPath) {
   EXPECT_EQ(m.moe->num_experts, 8);
   EXPECT_EQ(load_model_ref(*c, "llama3-70b", SourceLocation{}).layers, 80);
   EXPECT_THROW(load_model_ref(*c, "llama3-71b", SourceLocation{}), Error);
+  // A model folder (a Hugging Face snapshot) is read through its config.json; a folder without
+  // one, and an empty reference, are named at the model key (review of 2026-12-04: "is a
+  // directory, not a file" without the key).
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("sextant-hf-folder-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "Mixtral-8x7B");
+  fs::copy_file(test_data("mixtral-8x7b.config.json"), dir / "Mixtral-8x7B" / "config.json", fs::copy_options::overwrite_existing);
+  EXPECT_EQ(load_model_ref(*c, (dir / "Mixtral-8x7B").string(), SourceLocation{}).moe->num_experts, 8);
+  auto error_of = [&](const std::string& ref) -> std::string {
+    try {
+      (void)load_model_ref(*c, ref, SourceLocation{"s.yaml", 3, 8, "model"});
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  std::string e = error_of(dir.string());
+  EXPECT_NE(e.find("s.yaml:3:8: key 'model': '" + dir.string() + "' is a folder without a config.json"), std::string::npos) << e;
+  e = error_of("");
+  EXPECT_NE(e.find("key 'model': is empty"), std::string::npos) << e;
+  fs::remove_all(dir);
 }
 
 // Fuzz regression (fuzz_hf_config, tests/data/fuzz-regressions/): a number too large for a double
@@ -285,6 +308,47 @@ TEST(HfConfig, GptOssMapsToTheCatalogEntry) {
   EXPECT_EQ(cat.sliding_window, 128);
   EXPECT_EQ(cat.sliding_window_layers, 18);
   EXPECT_FALSE(has(c.ignored_keys, "layer_types"));
+  // A layer kind that is neither (a typo, a number) is an error naming the entry and the kinds;
+  // it had been read as full attention (review of 2026-12-04).
+  auto with_types = [&](const std::string& t) -> std::string {
+    try {
+      (void)parse_hf_config(R"({"model_type": "gpt_oss", "head_dim": 64, "hidden_size": 2880, "intermediate_size": 2880,
+        "layer_types": [)" + t + R"(], "num_attention_heads": 64, "num_experts_per_tok": 4, "num_hidden_layers": 2,
+        "num_key_value_heads": 8, "num_local_experts": 128, "sliding_window": 128, "vocab_size": 201088})", "g.json");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(with_types(R"("sliding_attention", "full_attention")"), "(no error)");
+  std::string e = with_types(R"("sliding_atention", "full_attention")");
+  EXPECT_NE(e.find("key 'layer_types': entry 0 is 'sliding_atention', not a layer kind"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'sliding_attention'?"), std::string::npos) << e;
+  e = with_types(R"("full_attention", 1)");
+  EXPECT_NE(e.find("entry 1 is '1', not a layer kind"), std::string::npos) << e;
+}
+
+// Question (review of 2026-12-04): a required key misspelt in a config.json is named with the key
+// the file has; a gemma3 config whose language model is not gemma3_text is refused (it had been
+// mapped as that type, without Gemma 3's QK-norm and windows).
+TEST(HfConfig, AMisspeltRequiredKeyIsSuggestedAndGemma3TextIsChecked) {
+  std::string e;
+  try {
+    (void)parse_hf_config(R"({"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+      "num_hidden_layers": 32, "num_key_value_heads": 8, "num_local_expert": 8, "num_experts_per_tok": 2, "vocab_size": 32000})",
+                          "m.json");
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("key 'num_local_experts': required key is missing for this model_type"), std::string::npos) << e;
+  EXPECT_NE(e.find("the file has 'num_local_expert': did you mean 'num_local_experts'?"), std::string::npos) << e;
+  e.clear();
+  try {
+    (void)parse_hf_config(R"({"model_type": "gemma3", "text_config": {"model_type": "llama", "hidden_size": 1024}})", "g.json");
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("key 'text_config.model_type': a gemma3 config's language model is gemma3_text, not \"llama\""), std::string::npos) << e;
 }
 
 // Shapes that were rounded or accepted silently (2026-12-02 review): a hidden size the heads do not

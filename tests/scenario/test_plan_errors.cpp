@@ -383,6 +383,19 @@ TEST(PlanErrors, SetErrorsNameTheOverrideAndEmptyValuesAreErrors) {
     const auto e = error_of(kBase, {{"parallel.tp", empty}});
     EXPECT_NE(e.find("no value given for 'parallel.tp'"), std::string::npos) << "'" << empty << "': " << e;
   }
+  // Text YAML reads as nothing but a directive, tag or anchor is the text itself (it had been
+  // "no value given"); an unclosed flow mapping or list is an error (it had become a string).
+  for (const char* text : {"%x", "!x", "&x"}) {
+    const auto s = parse_scenario(kBase, "plan.yaml", *frozen(), {{"name", text}});
+    EXPECT_EQ(s.name, text);
+  }
+  for (const char* bad : {"{a: 1", "[1, 2"}) {
+    const auto e = error_of(kBase, {{"name", bad}});
+    EXPECT_NE(e.find("--set: key 'name': the value '" + std::string(bad) + "' is not valid YAML"), std::string::npos) << e;
+  }
+  // A key inside a catalog model says how to change it.
+  const auto e = error_of(kBase, {{"model.layers", "40"}});
+  EXPECT_NE(e.find("'model' names a catalog entry here; to change its fields, write the entry inline"), std::string::npos) << e;
 }
 
 // Is an integer too large for its field an error, never truncated to 32 bits (4294967304 GPUs
