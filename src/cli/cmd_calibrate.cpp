@@ -247,7 +247,7 @@ void run(CalibrateArgs& a) {
 void add_calibrate_command(CLI::App& app) {
   auto a = std::make_shared<CalibrateArgs>();
   auto* cmd = app.add_subcommand("calibrate", "Fit this host's efficiency model from a bench run and write a catalog entry");
-  cmd->add_option("--db", a->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db)");
+  cmd->add_option("--db", a->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)");
   cmd->add_option("--run", a->run, "Bench run to calibrate from (id, latest, latest~N; default latest)");
   cmd->add_option("--out", a->out, "Write the accelerator catalog file here (e.g. data/catalog/accelerators/myhost.yaml)");
   cmd->add_option("--network-out", a->network_out, "Write a network catalog file from the MPI suite here");
