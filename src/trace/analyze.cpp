@@ -197,6 +197,20 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
       for (auto& c : t.columns()) c.name = sextant_column_name(c.name);
   }
 
+  // Events dropped for corrupt values (severity "error"): the analyses ran without them, which the
+  // reader should know before trusting a total.
+  {
+    int64_t dropped = 0;
+    std::string kinds;
+    for (const auto& [k, d] : diag.items())
+      if (d.severity == "error") {
+        dropped += d.count;
+        kinds += (kinds.empty() ? "" : "; ") + k;
+      }
+    if (dropped > 0)
+      r.notes.push_back(std::to_string(dropped) + " event" + (dropped == 1 ? "" : "s") +
+                        " with corrupt times dropped (" + kinds + "): the analyses ran without them; see the diagnostics table");
+  }
   Table& dt = r.add_table("diagnostics", "recoverable oddities found in the traces (never fatal)");
   dt.add_str("name");
   dt.add_str("severity");

@@ -169,19 +169,35 @@ class BadInputs(unittest.TestCase):
                 self.assertIn(lit, text)
                 p = self.write(f"{name}.json", text)
                 self.assert_fails(["analyze", p], [p], ["byte offset"])
-        # A number that parses but does not fit: 1e999 is infinite as a double.
-        p = self.write("huge-exp.json", good_trace_text().replace('"ts": 1020', '"ts": 1e999'))
-        self.assert_fails(["analyze", p], [p, "ts"], ["out of range"])
-
     def test_analyze_negative_and_overflowing_timestamps(self):
-        for name, lit, what in (("negative", "-1020", "negative"),
-                                ("overflow", "99999999999999999999", "out of range"),
+        """An event whose time no profiler writes (negative, beyond 64-bit nanoseconds, infinite
+        as a double) is dropped and counted, with a note, and the rest of the file analysed: one
+        such event had rejected the whole file (before 2026-12-04)."""
+        for name, lit, what in (("negative", "-1020", "negative ts: event dropped"),
+                                ("overflow", "99999999999999999999", "ts out of range"),
                                 ("overflow-ns", "9223372036854776", "out of range"),
-                                ("overflow-frac", "9223372036854775807.5", "out of range")):
+                                ("overflow-frac", "9223372036854775807.5", "ts out of range"),
+                                ("huge-exp", "1e999", "ts out of range")):
             with self.subTest(name):
                 text = good_trace_text().replace('"ts": 1020', f'"ts": {lit}')
                 p = self.write(f"{name}.json", text)
-                self.assert_fails(["analyze", p], [p], [what])
+                out = os.path.join(self.out, f"{name}.json")
+                r = self.run_cli(["analyze", p, "--json", out, "-q"])
+                self.assertEqual(r.returncode, 0, r.stderr.decode()[:2000])
+                with open(out) as f:
+                    res = json.load(f)
+                diag = res["tables"]["diagnostics"]["columns"]
+                rows = [i for i, k in enumerate(diag["name"]) if what in k]
+                self.assertEqual(len(rows), 1, diag["name"])
+                self.assertEqual(diag["severity"][rows[0]], "error")
+                self.assertEqual(diag["count"][rows[0]], 1)
+                self.assertTrue(any(n.startswith("1 event with corrupt times dropped") for n in res["notes"]), res["notes"])
+        # A file whose every event is corrupt has nothing to analyse: an error naming why.
+        text = good_trace_text()
+        for ts in ("1000", "1010", "1020"):
+            text = text.replace(f'"ts": {ts}', '"ts": -5')
+        p = self.write("all-negative.json", text)
+        self.assert_fails(["analyze", p], [p], ["no usable events", "negative ts"])
 
     def test_analyze_negative_duration_is_a_counted_diagnostic(self):
         """PyTorch writes dur -1 for a CPU event unfinished when the profiler stopped
@@ -531,7 +547,7 @@ class BadInputs(unittest.TestCase):
                 self.assert_fails(["catalog", "show", q], [q], what)
         d = os.path.join(self.tmp, "dir.json")
         os.mkdir(d)
-        self.assert_fails(["catalog", "show", d], [d], ["directory"])
+        self.assert_fails(["catalog", "show", d], [d], ["is a folder without a config.json"])
 
     # ---------------------------------------------------------------- validate (training CSV)
     def test_validate_bad_csvs(self):

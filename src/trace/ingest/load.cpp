@@ -249,21 +249,15 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
   std::vector<std::exception_ptr> rejected(loaded.size());
   size_t readable = 0;
 
-  // Corrupt values (severity "error": overflowing or non-finite times, a negative ts) reject the file:
-  // analysing around them would silently mis-report.
+  // A file that cannot be read (its load_error) is rejected. Events with corrupt values (severity
+  // "error": a negative ts, a time beyond 64-bit nanoseconds) were dropped and counted by the
+  // scanner, and the rest of the file is analysed: one such event had rejected the whole file
+  // before 2026-12-04 (the brief: bad events are counted diagnostics). analyze notes them.
   for (size_t i = 0; i < loaded.size(); ++i) {
     const RankTrace& t = loaded[i];
     if (t.load_error) {
       rejected[i] = t.load_error;
       continue;
-    }
-    for (const auto& [kind, d] : t.diagnostics.items()) {
-      if (d.severity != "error") continue;
-      rejected[i] = std::make_exception_ptr(Error(SourceLocation{t.file.empty() ? files[i] : t.file, 0, 0, ""},
-                                                  kind + ": " + std::to_string(d.count) + " event" +
-                                                      (d.count == 1 ? "" : "s") + ", first: " + d.example.substr(0, 200),
-                                                  "the file is corrupt or not written by a profiler; fix or drop these events"));
-      break;
     }
     // Readable: a Kineto trace (a file without traceEvents, such as an execution trace beside the
     // ranks, is skipped anyway and leaves a damaged rank's own error the one to report).

@@ -1426,23 +1426,24 @@ class Scanner {
       t.diagnostics.add("complete event without numeric dur", "warning", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
       return;
     }
-    // Values no profiler writes (overflowing, non-finite, a negative ts) mean a corrupt file:
-    // severity "error", which load_traces turns into an Error naming the file (the event is not
-    // kept). A negative dur is written by PyTorch itself (below).
+    // Values no profiler writes (overflowing, non-finite, a negative ts) mark a corrupt event:
+    // severity "error", dropped and counted; the rest of the file is analysed and analyze notes
+    // the loss (the whole file had been rejected before 2026-12-04). A negative dur is written by
+    // PyTorch itself (below).
     if (ev.ts.out_of_range || ev.dur.out_of_range) {
       t.diagnostics.add(std::string(ev.ts.out_of_range ? "ts" : "dur") +
-                            " out of range (does not fit in 64-bit nanoseconds, or not finite)",
+                            " out of range (does not fit in 64-bit nanoseconds, or not finite): event dropped",
                         "error", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
       return;
     }
     if (ev.ts.milli < 0) {
-      t.diagnostics.add("negative ts", "error",
+      t.diagnostics.add("negative ts: event dropped", "error",
                         (ev.has_name ? std::string(ev.name) : std::string("(no name)")) +
                             " ts=" + std::to_string(ev.ts.milli / 1000) + " us");
       return;
     }
     if (ev.ts.milli > INT64_MAX - (ev.dur.milli > 0 ? ev.dur.milli : 0)) {
-      t.diagnostics.add("ts + dur out of range (does not fit in 64-bit nanoseconds)", "error",
+      t.diagnostics.add("ts + dur out of range (does not fit in 64-bit nanoseconds): event dropped", "error",
                         ev.has_name ? std::string(ev.name) : std::string("(no name)"));
       return;
     }
