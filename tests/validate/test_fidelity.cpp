@@ -23,9 +23,11 @@ TEST(Fidelity, PublicTrainingSetMedianError) {
   // Issue 2's target is median <= 10% and max <= 35%. One row is beyond 35% (docs/validation.md
   // says which and why): MBRIDGE-ARCHIVE-27, a run its publisher's maintainers call a 2x
   // regression of that software release (Megatron-Bridge issue #1998, cited in the row's
-  // `known_issue` column). Held here: the median and p90 (17.2% measured) cannot regress, a row
-  // beyond 35% must carry such a citation, and the bundled file carries exactly one, so a new
-  // citation is a reviewed change of this test, never a quiet way out of the bound.
+  // `known_issue` column). So the overall maximum (56.4% measured) misses the issue's bound, and
+  // this test does not pretend otherwise: it holds the median (4.5%) and p90 (14.3%) within the
+  // issue's 10% and a 20% bound, every other row within 35%, exactly that one row cited (by id,
+  // so that moving the citation is a reviewed change) and that row within 60%, so that it cannot
+  // drift further unseen.
   EXPECT_LE(r.number("median_abs_error_pct"), 10.0);
   EXPECT_LE(r.number("p90_abs_error_pct"), 20.0);
   EXPECT_EQ(r.number("known_issue_rows_count"), 1);
@@ -33,13 +35,49 @@ TEST(Fidelity, PublicTrainingSetMedianError) {
   const Table* rows = r.table("validation_rows");
   ASSERT_NE(rows, nullptr);
   for (size_t i = 0; i < rows->column("error_pct").size(); ++i) {
-    if (std::fabs(rows->column("error_pct").f64[i]) > 35.0) {
-      EXPECT_NE(rows->column("known_issue").str[i], "") << rows->column("id").str[i] << " is beyond 35% without a citation";
+    const std::string& id = rows->column("id").str[i];
+    const double err = std::fabs(rows->column("error_pct").f64[i]);
+    if (!rows->column("known_issue").str[i].empty()) {
+      EXPECT_EQ(id, "MBRIDGE-ARCHIVE-27") << "a new known_issue citation";
+      EXPECT_LE(err, 60.0) << id;
+    } else {
+      EXPECT_LE(err, 35.0) << id << " is beyond 35% without a citation";
     }
   }
   // `plan` shows differences below the validated median error as ties: its constant must be the
   // median measured here (within a quarter of a percentage point), not a figure of an older model.
   EXPECT_NEAR(plan::kValidatedMedianAbsErrorFraction * 100.0, r.number("median_abs_error_pct"), 0.25);
+}
+
+// Question (2026-12-04 audit): does leave-one-source-out refit the constants without the held-out
+// source, and does it say which rows could not be held out? Every row is predicted once; the rows
+// of an accelerator no other source has (MPT-LLMFOUNDRY's A100-40GB) keep the catalog's constants,
+// are named in the table, and are left out of the held-out figures, which are then no kinder than
+// the in-sample ones.
+TEST(Fidelity, LeaveOneSourceOutRefitsAndSaysWhatItCouldNot) {
+  ValidationOptions opt;
+  opt.leave_one_source_out = true;
+  const auto r = validate_training_csv(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training.csv", *bundled(), opt);
+  const Table* lo = r.table("leave_one_source_out");
+  ASSERT_NE(lo, nullptr);
+  int64_t rows = 0;
+  bool named = false, refitted_differs = false;
+  for (size_t i = 0; i < lo->column("held_out_source").size(); ++i) {
+    rows += lo->column("rows_count").i64[i];
+    const std::string& c = lo->column("refitted_constants").str[i];
+    named = named || (lo->column("held_out_source").str[i] == "MPT-LLMFOUNDRY" && c.find("a100-sxm-40gb not refitted") != std::string::npos);
+    // Without MBRIDGE-ARCHIVE the H100 fit moves (its rows pin the H100 constants).
+    refitted_differs = refitted_differs || (lo->column("held_out_source").str[i] == "MBRIDGE-ARCHIVE" &&
+                                            c.find("h100-sxm-80gb sustained=0.86 ") == std::string::npos);
+  }
+  EXPECT_EQ(rows, 124);
+  EXPECT_TRUE(named);
+  EXPECT_TRUE(refitted_differs);
+  const double held = r.number("loso_held_out_rows_count");
+  EXPECT_GT(held, 0);
+  EXPECT_LT(held, 124);
+  EXPECT_GE(r.number("loso_held_out_median_abs_error_pct"), r.number("median_abs_error_pct"));
+  EXPECT_GE(r.number("loso_median_abs_error_pct"), r.number("median_abs_error_pct"));
 }
 
 TEST(Fidelity, GemmRatesOfComponentsWithinTenPercent) {
@@ -92,6 +130,36 @@ TEST(Fidelity, SingleNodeCollectiveBusBandwidthWithinTenPercent) {
     ++checked;
   }
   EXPECT_GE(checked, 8);
+}
+
+// Question (2026-12-04 audit): do the inter-node all-reduce rates of components.csv come out of
+// the ring over the scale-out network? (Only the single-node rows had been checked.) The NICs'
+// achievable fractions of these fabrics come from these rows or their sources (docs/catalog.md),
+// so this checks that the ring's composition of NVLink and NICs is consistent with them.
+TEST(Fidelity, MultiNodeAllReduceBusBandwidthWithinTenPercent) {
+  const auto t = CsvTable::read_file(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/components.csv");
+  CollectiveRegistry reg;
+  int checked = 0;
+  for (size_t i = 0; i < t.rows(); ++i) {
+    if (t.at(i, "kind") != "collective" || t.at(i, "num_gpus").empty() || t.at(i, "num_gpus") == "8") continue;
+    if (t.at(i, "op").rfind("all_reduce", 0) != 0) continue;
+    const auto& sys = bundled()->system(t.at(i, "system"));
+    Scenario s;
+    s.system = sys;
+    s.accelerator = bundled()->accelerator(sys.accelerator);
+    s.scale_up = bundled()->network(sys.scale_up_network);
+    s.scale_out = bundled()->network(sys.scale_out_network);
+    s.num_gpus = std::stoi(t.at(i, "num_gpus"));
+    const Fabric f = make_fabric(s);
+    const int n = s.num_gpus, per = sys.gpus_per_node;
+    ir::Group g{ir::GroupKind::DP, n, 1, per, n / per, per};
+    const double bytes = t.at(i, "message_bytes").empty() ? 16e9 : t.f64(i, "message_bytes");
+    const double time = reg.get("ring").time_s(ir::CollKind::AllReduce, bytes, g, f);
+    const double busbw = bytes * ir::bus_factor(ir::CollKind::AllReduce, n) / time / 1e9;
+    EXPECT_NEAR(busbw / t.f64(i, "value"), 1.0, 0.10) << t.at(i, "id") << ": model " << busbw;
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
 }
 
 // Question: does the memory accounting admit the plans that ran? Every published run of the
