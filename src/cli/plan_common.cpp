@@ -55,7 +55,7 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
 Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
   const auto sets = parse_sets(a.sets);
   if (!a.scenario.empty()) {
-    if (!a.model.empty() || !a.system.empty() || a.num_gpus || a.global_batch || a.seq_len)
+    if (!a.model.empty() || !a.system.empty() || a.num_gpus != kUnsetCount || a.global_batch != kUnsetCount || a.seq_len != kUnsetCount)
       throw Error(SourceLocation{"--model", 0, 0, "scenario"}, "give either a scenario file or --model/--system/--num-gpus/--global-batch/--seq-len, not both",
                   "use --set to change a key of the scenario");
     if (has_own_plan) *has_own_plan = true;
@@ -69,9 +69,11 @@ Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
   need(!a.model.empty(), "--model");
   need(!a.system.empty(), "--system");
   // A count given but not positive is its own error (it read "missing --num-gpus" before 2026-12-03).
+  // Unset options hold -1 (sentinel below); 0 given is "must be positive", not "missing" (it read
+  // "missing --num-gpus" for --num-gpus 0; review of 2026-12-04).
   auto positive = [&](int64_t v, const char* key) {
-    if (v == 0) need(false, key);
-    if (v < 0) throw Error(SourceLocation{"command line", 0, 0, key}, "must be a positive integer", "got " + std::to_string(v));
+    if (v == kUnsetCount) need(false, key);
+    if (v <= 0) throw Error(SourceLocation{"command line", 0, 0, key}, "must be a positive integer", "got " + std::to_string(v));
   };
   positive(a.num_gpus, "--num-gpus");
   positive(a.global_batch, "--global-batch");

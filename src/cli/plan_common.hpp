@@ -15,10 +15,13 @@
 
 namespace sextant::cli {
 
+// The counts' value when the option is not given (0 given is an error of its own).
+inline constexpr int kUnsetCount = -1;
+
 struct JobArgs {
   std::string scenario, catalog_dir, model, system, precision = "bf16";
-  int num_gpus = 0, seq_len = 0;
-  int64_t global_batch = 0;
+  int num_gpus = kUnsetCount, seq_len = kUnsetCount;
+  int64_t global_batch = kUnsetCount;
   std::vector<std::string> sets;
 };
 

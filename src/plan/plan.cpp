@@ -62,6 +62,14 @@ Layout layout_for(int layers, int n, int vpp) {
   return Layout::None;
 }
 
+// The layers of each of n virtual stages under Layout::Spread / None: L / n each, the remainder
+// one more each from the second stage on.
+std::vector<int> spread_layers(int L, int n) {
+  std::vector<int> v(static_cast<size_t>(n), L / n);
+  for (int i = 0; i < L % n; ++i) v[static_cast<size_t>(i + 1) % v.size()]++;
+  return v;
+}
+
 template <class T>
 bool contains(const std::vector<T>& v, const T& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -252,8 +260,7 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
     case Layout::Spread:
     case Layout::None:
       p.stage_rule = "even";
-      p.stage_layers.assign(static_cast<size_t>(n), L / n);
-      for (int i = 0; i < L % n; ++i) p.stage_layers[static_cast<size_t>(i + 1) % p.stage_layers.size()]++;
+      p.stage_layers = spread_layers(L, n);
       break;
   }
 }
@@ -306,6 +313,17 @@ std::string describe(const Candidate& c, const SearchOptions& opt, const Scenari
                                   : "(groups of " + std::to_string(-c.recompute_layers) + ")";
   const std::string schedule = c.pp > 1 ? (c.schedule < opt.schedules.size() ? opt.schedules[c.schedule] : std::string("?")) : std::string("1f1b");
   if (c.pp > 1) out += " " + schedule;
+  // The stage layout where it is not the even split, as apply_candidate lays it out: an uneven
+  // plan's text had not said it, and estimate refused the plan without it (review of 2026-12-04).
+  {
+    const int n = c.pp * c.vpp, L = base.model.layers;
+    switch (layout_for(L, n, c.vpp)) {
+      case Layout::Even: break;
+      case Layout::FewerFirstLast: out += stage_layout_text({}, "fewer-first-last"); break;
+      case Layout::Spread:
+      case Layout::None: out += stage_layout_text(spread_layers(L, n), "even"); break;
+    }
+  }
   // An MoE plan names its dispatcher and EP overlap as plan_text (estimate's `plan`) does, so a
   // row reads the same in plan's ranking and in estimate (apply_candidate's overlap rule).
   if (base.model.moe) {

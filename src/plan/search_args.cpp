@@ -77,6 +77,16 @@ SearchOptions search_options(const SearchArgs& a, OptionStyle style) {
   if (const int v = fixed("vpp"); v > 0 && a.max_vpp > 0 && v > a.max_vpp)
     throw Error(SourceLocation{"--fix", 0, 0, "vpp"}, nm("--fix") + " vpp=" + std::to_string(v) + " contradicts " + nm("--max-vpp") + " " + std::to_string(a.max_vpp),
                 "give one of the two");
+  // vpp > 1 needs a schedule that holds several chunks per rank (interleaved-1f1b, or dualpipev's 2).
+  if (const int v = fixed("vpp"); v > 1) {
+    const bool inter = std::find(o.schedules.begin(), o.schedules.end(), "interleaved-1f1b") != o.schedules.end();
+    const bool dual = v == 2 && std::find(o.schedules.begin(), o.schedules.end(), "dualpipev") != o.schedules.end();
+    if (!inter && !dual)
+      throw Error(SourceLocation{"--fix", 0, 0, "vpp"},
+                  nm("--fix") + " vpp=" + std::to_string(v) + " needs interleaved-1f1b" + (v == 2 ? " or dualpipev" : "") + ", which " + nm("--schedules") +
+                      " leaves out",
+                  "add it to " + nm("--schedules") + ", or drop one of the two");
+  }
   o.vary_tp_comm_overlap = !a.no_tp_overlap;
   o.vary_sequence_parallel = !a.no_sp_off;
   o.vary_overlap_dp = a.vary_dp_overlap;

@@ -164,6 +164,10 @@ Variation parse_variation(const std::string& text) {
     const double nf = parse_number(parts[2], v.key);
     const int n = static_cast<int>(nf);
     if (n < 1 || n != nf || n > 10000) throw Error(SourceLocation{"--vary", 0, 0, v.key}, "COUNT must be an integer from 1 to 10000");
+    // One point of a range from START to STOP is START alone: STOP silently unused (review of 2026-12-04).
+    if (n == 1 && a != b)
+      throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a range of COUNT 1 is START alone, and STOP " + parts[1] + " would go unused",
+                  "give COUNT 2 or more, or the single value as KEY=" + parts[0]);
     const bool log = parts.size() == 4 && parts[3] == "log";
     if (log && (a <= 0 || b <= 0)) throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a log range needs positive ends");
     for (int i = 0; i < n; ++i) {

@@ -88,11 +88,21 @@ std::string plan_text(const Scenario& s) {
   if (t.recompute == Recompute::Full && t.recompute_block) out += "(block " + std::to_string(t.recompute_num_layers) + ")";
   else if (t.recompute == Recompute::Full && t.recompute_num_layers > 1) out += "(groups of " + std::to_string(t.recompute_num_layers) + ")";
   if (p.pp > 1) out += " " + p.schedule;
+  out += stage_layout_text(p.stage_layers, p.stage_rule);
   if (s.model.moe) {
     out += " " + p.moe_dispatcher;  // named for every MoE plan, the default all-to-all too
     if (p.ep > 1 && p.ep_comm_overlap) out += " ep-overlap";
   }
   return out;
+}
+
+std::string stage_layout_text(const std::vector<int>& stage_layers, const std::string& stage_rule) {
+  if (!stage_layers.empty()) {
+    std::string out = " layers ";
+    for (size_t k = 0; k < stage_layers.size(); ++k) out += (k ? "/" : "") + std::to_string(stage_layers[k]);
+    return out;
+  }
+  return stage_rule == "fewer-first-last" ? " fewer-first-last" : "";
 }
 
 std::string to_string(Recompute r) {

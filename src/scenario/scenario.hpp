@@ -176,6 +176,9 @@ void apply_framework_defaults(ParallelPlan& p, const Framework& f);
 // (no-grad-overlap, no-gather-overlap) named, recompute as rc:MODE with its modules or layers, the
 // schedule where there is a pipeline, and an MoE model's dispatcher and EP overlap.
 std::string plan_text(const Scenario& s);
+// The stage layout in plan_text: "" for the even split, " fewer-first-last" for that rule,
+// " layers 26/27/27" for stated stage sizes (so that a plan text says how to reproduce it).
+std::string stage_layout_text(const std::vector<int>& stage_layers, const std::string& stage_rule);
 // Check the plan against the model and system; throws Error naming the rule broken.
 void check_plan(const Scenario& s, const SourceLocation& where = {});
 

@@ -503,3 +503,31 @@ TEST(PlanNotation, EveryCandidateReadsAsEstimateNamesItsPlan) {
     EXPECT_EQ(describe(x, o, dense), plan_text(t));
   }
 }
+
+// Question (review of 2026-12-04): does an uneven plan's text say its stage layout, so that it can
+// be reproduced (estimate refuses pp 3 on 80 layers without stage_layers)? The spread layout reads
+// "layers 26/27/27" in plan's text and in estimate's, and fewer-first-last names its rule.
+TEST(PlanNotation, UnevenPlansNameTheirStageLayout) {
+  const Scenario base = parse_scenario("model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 24\nparallel: {tp: 8, pp: 3, stage_layers: [26, 27, 27]}\n"
+                                       "training: {global_batch: 48, micro_batch: 1, seq_len: 4096}\n",
+                                       "u.yaml", *frozen());
+  SearchOptions o;
+  for (const char* f : {"tp=8", "pp=3", "mb=1", "zero=1", "recompute=0"}) parse_fix(f, o);
+  const auto c = enumerate_plans(base, o);
+  ASSERT_FALSE(c.empty());
+  Scenario t = base;
+  for (const auto& x : c) {
+    apply_candidate(t, x, o);
+    const std::string d = describe(x, o, base);
+    EXPECT_NE(d.find(" layers 26/27/27"), std::string::npos) << d;
+    EXPECT_EQ(d, plan_text(t));
+  }
+  EXPECT_NE(plan_text(base).find(" layers 26/27/27"), std::string::npos);
+  // 126 layers on 16 stages: one fewer on the first and last.
+  const Scenario ffl = parse_scenario("model: llama3.1-405b\nsystem: dgx-h100\nnum_gpus: 128\n"
+                                      "parallel: {tp: 8, pp: 16, stage_rule: fewer-first-last}\n"
+                                      "training: {global_batch: 32, micro_batch: 1, seq_len: 8192}\n",
+                                      "f.yaml", *frozen());
+  EXPECT_NE(plan_text(ffl).find(" 1f1b fewer-first-last"), std::string::npos) << plan_text(ffl);
+  EXPECT_EQ(plan_text(llama70b_64()).find("layers"), std::string::npos) << "an even split says nothing";
+}
