@@ -300,6 +300,42 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   return t;
 }
 
+// The keys of the parallel: and training: sections, as their readers ask for them (an empty
+// section: every optional key is asked about; training's required keys given placeholders).
+static std::vector<std::string> section_keys(const std::string& section) {
+  YAML::Node n(YAML::NodeType::Map);
+  if (section == "training") {
+    n["global_batch"] = 1;
+    n["seq_len"] = 1;
+  }
+  YamlMap m(n, "(keys)", section);
+  try {
+    if (section == "parallel") (void)parse_plan(m, ParallelPlan{}, true);
+    else (void)parse_training(m, nullptr, true, true);
+  } catch (const Error&) {
+    // a reader stopping early leaves the keys asked so far
+  }
+  return m.known_keys();
+}
+
+// Rethrows e; an "unknown key" error whose key belongs to another section (or the top level)
+// gets a hint naming where it goes.
+[[noreturn]] static void rethrow_with_section_hint(const Error& e, const std::string& here, const YamlMap& root) {
+  if (e.message() != "unknown key") throw e;
+  const std::string& path = e.where().key;
+  const std::string key = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
+  auto has = [&](const std::vector<std::string>& keys) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
+  for (const std::string other : {"parallel", "training", ""}) {
+    if (other == here) continue;
+    if (other.empty() ? has(root.known_keys()) : has(section_keys(other))) {
+      const std::string where = other.empty() ? "the top level" : other + ":";
+      throw Error(e.where(), "unknown key", "'" + key + "' is a key of " + where + ", not of " + (here.empty() ? "the top level" : here + ":") +
+                                                " (" + (other.empty() ? key : other + "." + key) + ")");
+    }
+  }
+  throw e;
+}
+
 static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   Scenario s;
   s.file = root.file();
@@ -383,14 +419,27 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   root.reject_blank("parallel");  // `parallel:` without a value ran the default plan (before 2026-12-03)
   root.raw("parallel");  // an optional key: known to the unknown-key check even when absent
   const bool fw_sp = s.framework.empty() || framework_has_sequence_parallel(cat.framework(s.framework));
-  s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base, fw_sp)
-                                : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base, fw_sp);
-  s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value(),
-                           s.model.mla.has_value());
+  // A key unknown in its section but known in another (`training: {tp: 8}`, a top-level `tp`) is
+  // named with the section it belongs to (it listed only its own section's keys).
+  auto in_section = [&](const char* here, auto&& parse) {
+    try {
+      parse();
+    } catch (const Error& e) {
+      rethrow_with_section_hint(e, here, root);
+    }
+  };
+  in_section("parallel", [&] {
+    s.plan = root.has("parallel") ? parse_plan(root.map("parallel"), base, fw_sp)
+                                  : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base, fw_sp);
+  });
+  in_section("training", [&] {
+    s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value(),
+                             s.model.mla.has_value());
+  });
   const int64_t seed = root.i64("seed", 0);
   if (seed < 0) root.fail("seed", "must be an integer from 0 to 2^63-1");
   s.seed = static_cast<uint64_t>(seed);
-  root.finish();
+  in_section("", [&] { root.finish(); });
   // Derived dp.
   // In 64 bits: tp 65536 x pp 65536 wrapped an int to 0 and divided by it (before 2026-12-03).
   const int128 inner128 = static_cast<int128>(s.plan.tp) * s.plan.pp * s.plan.cp;

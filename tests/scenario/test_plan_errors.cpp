@@ -125,6 +125,22 @@ TEST(PlanErrors, StageSizesAndRuleTogetherEmptySizesAndRepeatedModules) {
   EXPECT_NE(e.find("key 'training.recompute_modules': names 'core_attn' twice"), std::string::npos) << e;
 }
 
+// Question (review of 2026-12-04): a key written in the wrong section is named with the section it
+// belongs to (the error had listed only its own section's keys).
+TEST(PlanErrors, AKeyInTheWrongSectionNamesItsSection) {
+  auto e = error_of("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096, pp: 2}\n");
+  EXPECT_NE(e.find("key 'training.pp': unknown key ('pp' is a key of parallel:, not of training: (parallel.pp))"), std::string::npos) << e;
+  e = error_of("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\ntp: 8\ntraining: {global_batch: 8, seq_len: 4096}\n");
+  EXPECT_NE(e.find("key 'tp': unknown key ('tp' is a key of parallel:, not of the top level (parallel.tp))"), std::string::npos) << e;
+  e = error_of("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8, seq_len: 2048}\ntraining: {global_batch: 8, seq_len: 4096}\n");
+  EXPECT_NE(e.find("'seq_len' is a key of training:, not of parallel: (training.seq_len)"), std::string::npos) << e;
+  e = error_of("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8, num_gpus: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n");
+  EXPECT_NE(e.find("'num_gpus' is a key of the top level, not of parallel: (num_gpus)"), std::string::npos) << e;
+  // A misspelt key keeps its suggestion.
+  e = error_of("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096, micro_bach: 1}\n");
+  EXPECT_NE(e.find("did you mean 'micro_batch'?"), std::string::npos) << e;
+}
+
 // MoE routing-load keys: MoE models only, ratios >= 1, padding only with a capacity; each error
 // names the key.
 TEST(PlanErrors, MoeLoadKeysAreCheckedAndNamed) {
