@@ -90,7 +90,23 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& name)
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "the YAML nests too deeply for its parser",
                 "a scenario nests a few levels; look for an unclosed '[' or '{'");
   } catch (const YAML::Exception& e) {
-    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
+    // A tab in a line's indentation is the usual cause, and the parser's message does not say so.
+    int tab_line = 0, line = 1;
+    bool at_indent = true;
+    for (const char ch : text) {
+      if (ch == '\n') {
+        ++line;
+        at_indent = true;
+        continue;
+      }
+      if (at_indent && ch == '\t') {
+        tab_line = line;
+        break;
+      }
+      if (ch != ' ') at_indent = false;
+    }
+    throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg,
+                tab_line > 0 ? "line " + std::to_string(tab_line) + " is indented with a tab; YAML indents with spaces only" : std::string());
   }
 }
 

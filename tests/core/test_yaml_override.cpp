@@ -264,3 +264,25 @@ TEST(YamlOverride, ABadListEntryIsLocatedAtTheEntry) {
     EXPECT_EQ(e.where().key, "parallel.stage_layers.1");
   }
 }
+
+// Question (review of 2026-12-04): a syntax error caused by a tab in a line's indentation says so
+// (the parser's "illegal map value" did not); other syntax errors get no such hint.
+TEST(YamlDocument, ATabInTheIndentationIsNamed) {
+  std::string what, hint;
+  try {
+    (void)parse_yaml_document("parallel:\n  tp: 8\n\tpp: 2\n", "t.yaml");
+  } catch (const Error& e) {
+    what = e.what();
+    hint = e.hint();
+  }
+  EXPECT_NE(what.find("t.yaml:"), std::string::npos) << what;
+  EXPECT_NE(what.find("YAML syntax error"), std::string::npos) << what;
+  EXPECT_EQ(hint, "line 3 is indented with a tab; YAML indents with spaces only") << what;
+  hint = "(none)";
+  try {
+    (void)parse_yaml_document("parallel: {tp: 8\n", "t.yaml");
+  } catch (const Error& e) {
+    hint = e.hint();
+  }
+  EXPECT_EQ(hint, "");
+}
