@@ -3,8 +3,12 @@
 #include "cli/catalog_results.hpp"
 #include "cli/cli.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
+
+#include <filesystem>
 
 namespace sextant::cli {
+namespace fs = std::filesystem;
 
 namespace {
 std::string sourced_text(const Sourced& s) {
@@ -32,6 +36,19 @@ bool is_model_file(const std::string& name) {
   return name.find('/') != std::string::npos || ends(".json") || ends(".yaml") || ends(".yml");
 }
 
+// Where an entry's file lies, relative to its catalog folder (accelerators/nvidia-hopper.yaml), and
+// the folder itself as "bundled" for the catalog shipped with Sextant: the same catalog prints the
+// same bytes on every machine (the absolute paths of the checkout had been printed).
+std::string file_in(const Catalog& cat, const std::string& file) {
+  std::error_code ec;
+  const fs::path rel = fs::relative(fs::path(file), fs::path(cat.dir()), ec);
+  if (ec || rel.empty() || rel.native().rfind("..", 0) == 0) return file;
+  return rel.generic_string();
+}
+std::string folder_of(const Catalog& cat) {
+  std::error_code ec;
+  return fs::equivalent(fs::path(cat.dir()), fs::path(data_dir()) / "catalog", ec) ? std::string("bundled") : cat.dir();
+}
 }  // namespace
 
 // Also used by the Python module (catalog()).
@@ -43,7 +60,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("kind", std::string("accelerator"));
     r.set("id", a.id);
     r.set("name", a.name);
-    r.set("file", a.file);
+    r.set("file", file_in(cat, a.file));
     Table& t = field_table(r);
     for (const auto& [d, s] : a.peak_flops) add_sourced(t, "peak_" + to_string(d), s, "TFLOP/s", 1e12);
     add_sourced(t, "memory", a.memory_bytes, "GiB", 1024.0 * 1024 * 1024);
@@ -78,7 +95,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("id", s.id);
     r.set("name", s.name);
     r.set("description", s.description);
-    r.set("file", s.file);
+    r.set("file", file_in(cat, s.file));
     r.set("accelerator", s.accelerator);
     r.set("gpus_per_node", int64_t{s.gpus_per_node});
     r.set("scale_up_network", s.scale_up_network);
@@ -98,7 +115,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("id", n.id);
     r.set("name", n.name);
     r.set("network_kind", n.kind);
-    r.set("file", n.file);
+    r.set("file", file_in(cat, n.file));
     Table& t = field_table(r);
     add_sourced(t, "bandwidth", n.bandwidth_bytes_per_s, "GB/s per direction", 1e9);
     add_sourced(t, "latency", n.latency_s, "us", 1e-6);
@@ -109,7 +126,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("kind", std::string("framework"));
     r.set("id", f.id);
     r.set("name", f.name);
-    r.set("file", f.file);
+    r.set("file", file_in(cat, f.file));
     Table& t = r.add_table("properties", "implementation choices the framework sets as plan defaults, with their sources");
     t.add_str("property");
     t.add_str("value");
@@ -153,7 +170,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("id", m.id);
     r.set("name", m.name);
     r.set("source", m.source);
-    r.set("file", m.file);
+    r.set("file", file_in(cat, m.file));
     r.set("layers", int64_t{m.layers});
     r.set("hidden", int64_t{m.hidden});
     r.set("heads", int64_t{m.heads});
@@ -220,7 +237,7 @@ Result catalog_list(const Catalog& cat, const std::string& kind) {
   const std::vector<std::string> kinds = {"accelerators", "networks", "systems", "models", "frameworks"};
   if (!kind.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
     throw Error(SourceLocation{"", 0, 0, "KIND"}, "unknown catalog kind '" + kind + "'", valid_choices_hint(kind, kinds));
-  r.set("catalog_dir", cat.dir());
+  r.set("catalog_dir", folder_of(cat));
   if (kind.empty() || kind == "accelerators") {
     Table& t = r.add_table("accelerators");
     t.add_str("id"); t.add_str("name"); t.add_f64("bf16_tflops"); t.add_f64("fp8_tflops");

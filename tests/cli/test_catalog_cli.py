@@ -51,6 +51,14 @@ check(p.returncode != 0, "unknown model_type accepted")
 check("unknown-model-type.config.json" in p.stderr and "model_type" in p.stderr, f"message: {p.stderr}")
 check("llama" in p.stderr, f"valid choices not listed: {p.stderr}")
 
+# The bundled catalog prints the same bytes on every machine: entry files relative to the catalog
+# folder, the folder as "bundled" (the checkout's absolute paths had been printed).
+sh = subprocess.run([BIN, "catalog", "show", "h100-sxm-80gb", "--json", "-"], capture_output=True, text=True)
+check(sh.returncode == 0 and json.loads(sh.stdout)["scalars"]["file"] == "accelerators/nvidia-hopper.yaml", sh.stdout[:300] + sh.stderr)
+ls = subprocess.run([BIN, "catalog", "list", "models", "--json", "-"], capture_output=True, text=True)
+check(ls.returncode == 0 and json.loads(ls.stdout)["scalars"]["catalog_dir"] == "bundled", ls.stdout[:300] + ls.stderr)
+check(os.path.abspath(ROOT) not in sh.stdout + ls.stdout, "an absolute path of the checkout in catalog output")
+
 if failures:
     print("FAIL:\n  " + "\n  ".join(failures))
     sys.exit(1)
