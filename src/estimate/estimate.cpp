@@ -354,7 +354,7 @@ double chunk_params(const Chunk& ch) {
 // them (forward; backward: what ends with their weight gradients).
 struct BlockShare {
   double params = 0, forward_s = 0, backward_s = 0;
-  int count = 1;
+  bool one_weight = false;  // the embedding or the output head: one weight, released / needed at once
 };
 
 // The once-per-step DP traffic of one pipeline rank that overlaps compute, chunk by chunk. Each
@@ -368,11 +368,11 @@ struct BlockShare {
 // (forward_backward_pipelining_with_interleaving).
 //
 // Within a chunk's pass the parameters are met block by block (BlockShare, in pass order), each
-// block taking its share of the pass's time by its compute. A repeated block (the layers)
-// releases its gradients over its backward and needs its parameters over its forward, one weight
-// after another as simulate's op-by-op release and wait do; a block run once (the embedding, the
-// output head: one weight each) releases them when its backward ends and needs them when its
-// forward starts. Bucket k of n goes out when k/n of the chunk's gradients are
+// block taking its share of the pass's time by its compute. The layers release their gradients
+// over their backward and need their parameters over their forward, one weight after another as
+// simulate's op-by-op release and wait do (a single layer too: deciding by the repeat count had
+// lumped a one-layer chunk, 2026-12-04 review); the embedding and the output head (one weight
+// each) release theirs when their backward ends and need them when their forward starts. Bucket k of n goes out when k/n of the chunk's gradients are
 // released (simulate's issue rule) and must have landed when the forward first needs more than
 // (k-1)/n of the parameters (simulate's wait rule); the latest finish (gradients) or landing
 // (parameters) over the buckets is at a block's first or last bucket, as both are linear in k
@@ -410,7 +410,7 @@ struct ChunkedOverlap {
       const double t = ttot > 0 ? (backward ? b.backward_s : b.forward_s) / ttot : 1.0 / static_cast<double>(nblk);
       const double f1 = j + 1 == nblk ? 1.0 : f0 + (ptot > 0 ? b.params / ptot : 1.0 / static_cast<double>(nblk));
       const double t1 = j + 1 == nblk ? 1.0 : t0 + t;
-      if (b.count > 1) f(f0, f1, t0, t1);
+      if (!b.one_weight) f(f0, f1, t0, t1);
       else if (backward) f(f0, f1, t1, t1);
       else f(f0, f1, t0, t0);
       f0 = f1;
@@ -537,6 +537,9 @@ StepEstimate Estimator::run(const Workload& w) const {
   times.forward_s.reserve(p);
   times.backward_s.reserve(p);
   times.weight_s.reserve(p);
+  times.chunk_forward_s.reserve(static_cast<size_t>(p) * v);
+  times.chunk_backward_s.reserve(static_cast<size_t>(p) * v);
+  times.chunk_weight_s.reserve(static_cast<size_t>(p) * v);
   e.compute_by_class_s.reserve(kOpClasses);
   e.comm_by_group_s.reserve(kGroupKinds);
   e.exposed_by_group_s.reserve(kGroupKinds);
@@ -577,7 +580,9 @@ StepEstimate Estimator::run(const Workload& w) const {
       for (const auto& b : ch.blocks) {
         const BlockTimes& bt = block_times(b);
         const double grad_pass_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
-        shares.push_back(BlockShare{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, b.count});
+        // The embedding and the head are their lowering's names (ir/lower.cpp); a layer is "*_layer".
+        const bool one_weight = b.name == "embedding" || b.name == "head";
+        shares.push_back(BlockShare{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, one_weight});
         cf.add(bt.forward, b.count);
         cb.add(bt.recompute, b.count);
         cb.add(bt.backward_input, b.count);
@@ -588,6 +593,9 @@ StepEstimate Estimator::run(const Workload& w) const {
       fwd[r].add(cf, 1);
       bwd[r].add(cb, 1);
       wgt[r].add(cw, 1);
+      times.chunk_forward_s.push_back(cf.total());
+      times.chunk_backward_s.push_back(cb.total() + cw.total());
+      times.chunk_weight_s.push_back(cw.total());
     }
     // Pipeline point-to-point: activations forward and gradients backward, once per chunk.
     // Forward sends go to the next rank, backward ones to the previous (each inside the scale-up
@@ -608,6 +616,22 @@ StepEstimate Estimator::run(const Workload& w) const {
     times.forward_s.push_back(fwd[r].total());
     times.backward_s.push_back(bwd[r].total() + wgt[r].total());
     times.weight_s.push_back(wgt[r].total());
+    // The rank's chunks sum to its totals: what the rank adds beyond its chunks' passes (blocking
+    // pipeline transfers) is spread over them evenly.
+    {
+      const size_t first = static_cast<size_t>(r) * static_cast<size_t>(v);
+      double sf = 0, sb = 0, sw = 0;
+      for (size_t k = first; k < first + static_cast<size_t>(v); ++k) {
+        sf += times.chunk_forward_s[k];
+        sb += times.chunk_backward_s[k];
+        sw += times.chunk_weight_s[k];
+      }
+      for (size_t k = first; k < first + static_cast<size_t>(v); ++k) {
+        times.chunk_forward_s[k] += (times.forward_s.back() - sf) / v;
+        times.chunk_backward_s[k] += (times.backward_s.back() - sb) / v;
+        times.chunk_weight_s[k] += (times.weight_s.back() - sw) / v;
+      }
+    }
   }
   // Interleaved 1F1B hides the transfers behind other chunks' passes in the steady state, but
   // not on the path of the first micro-batch's forward through all p*v virtual stages (the

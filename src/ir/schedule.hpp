@@ -39,6 +39,11 @@ struct ScheduleItem {
 
 struct StageTimes {  // per micro-batch, per pipeline rank (all chunks of that rank)
   std::vector<double> forward_s, backward_s, weight_s;  // weight_s: backward-weight part of backward
+  // Optional, per chunk (index r * v + c), summing to the rank's: a rank's chunks differ where one
+  // carries the embedding or the loss head or the stages are uneven. order_makespan_s times each
+  // chunk at its own time when given, at the rank's over v otherwise (the closed forms read the
+  // rank totals only).
+  std::vector<double> chunk_forward_s, chunk_backward_s, chunk_weight_s;
 };
 
 class PipelineSchedule {

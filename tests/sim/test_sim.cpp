@@ -728,8 +728,22 @@ TEST(SimPipeline, InterleavedTimesItsOrderWhenAnEarlierRankIsSlowest) {
         }
       }
   // The published counter-example: p 4, v 2, m 8, rank 0 at twice the others' time.
-  ir::StageTimes st{{2, 1, 1, 1}, {4, 2, 2, 2}, {0, 0, 0, 0}};
+  ir::StageTimes st{{2, 1, 1, 1}, {4, 2, 2, 2}, {0, 0, 0, 0}, {}, {}, {}};
   EXPECT_NEAR(s.pipeline_time_s(st, 4, 2, 8), 48.0, 1e-9) << "the closed form read 52.5";
+  // Per-chunk times equal to the rank's over v time the order alike; a rank's chunks unequal
+  // (the same totals) time it differently.
+  ir::StageTimes even = st, uneven = st;
+  for (size_t r = 0; r < 4; ++r)
+    for (int c = 0; c < 2; ++c) {
+      even.chunk_forward_s.push_back(st.forward_s[r] / 2);
+      even.chunk_backward_s.push_back(st.backward_s[r] / 2);
+      even.chunk_weight_s.push_back(0);
+      uneven.chunk_forward_s.push_back(st.forward_s[r] * (c == 0 ? 0.25 : 0.75));
+      uneven.chunk_backward_s.push_back(st.backward_s[r] * (c == 0 ? 0.25 : 0.75));
+      uneven.chunk_weight_s.push_back(0);
+    }
+  EXPECT_DOUBLE_EQ(ir::order_makespan_s(s, even, 4, 2, 8), ir::order_makespan_s(s, st, 4, 2, 8));
+  EXPECT_NE(ir::order_makespan_s(s, uneven, 4, 2, 8), ir::order_makespan_s(s, st, 4, 2, 8));
 }
 
 // Question: how far is the bounded order timing (estimate's and the plan search's) from walking
@@ -790,6 +804,12 @@ TEST(SimAgreement, UnevenStagesAgreeAcrossSchedules) {
       // 2026-12-04: 0.698 s against 0.654 s); the order is timed instead.
       {8, "{tp: 2, pp: 4, vpp: 2, zero_stage: 1, schedule: interleaved-1f1b, stage_layers: [4, 6, 4, 2, 4, 6, 4, 2]}",
        "{global_batch: 16, micro_batch: 1, seq_len: 4096}", 0.015},
+      // ... and its order timed with each chunk at its own time, the head's chunk the last rank's
+      // heaviest (at the rank's mean chunk time the walk read 7.4% low at m = 4, 3.2% at m = 16).
+      {8, "{tp: 2, pp: 4, vpp: 2, zero_stage: 1, schedule: interleaved-1f1b, stage_layers: [5, 4, 4, 3, 5, 4, 4, 3]}",
+       "{global_batch: 4, micro_batch: 1, seq_len: 4096}", 0.01},
+      {8, "{tp: 2, pp: 4, vpp: 2, zero_stage: 1, schedule: interleaved-1f1b, stage_layers: [5, 4, 4, 3, 5, 4, 4, 3]}",
+       "{global_batch: 16, micro_batch: 1, seq_len: 4096}", 0.01},
   };
   for (const auto& c : cases) {
     const auto s = parse_scenario(yaml("llama3-8b", c.gpus, c.parallel, c.training), "t.yaml", *frozen());
