@@ -31,6 +31,7 @@ struct Reader {
   // A key of the file that is plausibly k misspelt ("did you mean"), for a missing required key:
   // num_local_expert for num_local_experts had been reported as missing without a word.
   std::string near_miss(const std::string& k) const {
+    if (j.contains(k)) return "it is null; give the value";  // present but null: no near miss to name
     std::vector<std::string> keys;
     if (j.is_object())
       for (const auto& [key, v] : j.items()) keys.push_back(key);

@@ -90,10 +90,13 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& name)
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "the YAML nests too deeply for its parser",
                 "a scenario nests a few levels; look for an unclosed '[' or '{'");
   } catch (const YAML::Exception& e) {
-    // A tab in a line's indentation is the usual cause, and the parser's message does not say so.
+    // A tab in a line's indentation is the usual cause, and the parser's message does not say so:
+    // the last such line at or before the error's.
     int tab_line = 0, line = 1;
     bool at_indent = true;
+    const int error_line = e.mark.line + 1;
     for (const char ch : text) {
+      if (line > error_line && error_line > 0) break;
       if (ch == '\n') {
         ++line;
         at_indent = true;
@@ -101,7 +104,8 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& name)
       }
       if (at_indent && ch == '\t') {
         tab_line = line;
-        break;
+        at_indent = false;
+        continue;
       }
       if (ch != ' ') at_indent = false;
     }

@@ -292,7 +292,9 @@ Candidate candidate_of(const Scenario& s, const SearchOptions& opt) {
   return c;
 }
 
-std::string describe(const Candidate& c, const SearchOptions& opt, const Scenario& base) {
+namespace {
+// describe(); `layout` replaces the search's stage layout text where given (the scenario's own).
+std::string describe_impl(const Candidate& c, const SearchOptions& opt, const Scenario& base, const std::string* layout) {
   std::string out = "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp);
   if (c.vpp > 1) out += " vpp" + std::to_string(c.vpp);
   out += " dp" + std::to_string(c.dp);
@@ -315,7 +317,9 @@ std::string describe(const Candidate& c, const SearchOptions& opt, const Scenari
   if (c.pp > 1) out += " " + schedule;
   // The stage layout where it is not the even split, as apply_candidate lays it out: an uneven
   // plan's text had not said it, and estimate refused the plan without it (review of 2026-12-04).
-  {
+  if (layout) {
+    out += *layout;
+  } else {
     const int n = c.pp * c.vpp, L = base.model.layers;
     switch (layout_for(L, n, c.vpp)) {
       case Layout::Even: break;
@@ -333,15 +337,22 @@ std::string describe(const Candidate& c, const SearchOptions& opt, const Scenari
   }
   return out;
 }
+}  // namespace
+
+std::string describe(const Candidate& c, const SearchOptions& opt, const Scenario& base) { return describe_impl(c, opt, base, nullptr); }
 
 std::string describe_own(const Candidate& own, const SearchOptions& opt, const Scenario& base) {
-  if (own.pp == 1 || own.schedule < opt.schedules.size()) return describe(own, opt, base);
+  // The scenario's own stage layout (stage_layers or its rule), which the search may lay out
+  // otherwise: the own plan's text had named the search's layout beside a step time of its own
+  // (review of 2026-12-04).
+  const std::string layout = stage_layout_text(base.plan.stage_layers, base.plan.stage_rule);
+  if (own.pp == 1 || own.schedule < opt.schedules.size()) return describe_impl(own, opt, base, &layout);
   // A schedule outside --schedules: named through a copy of the options that lists it.
   SearchOptions named = opt;
   named.schedules.push_back(base.plan.schedule);
   Candidate c = own;
   c.schedule = static_cast<uint8_t>(named.schedules.size() - 1);
-  return describe(c, named, base);
+  return describe_impl(c, named, base, &layout);
 }
 
 bool same_plan(const Candidate& a, const Candidate& b, bool moe) {

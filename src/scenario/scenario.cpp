@@ -170,18 +170,25 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
                         p.vpp > 1 ? "interleaved-1f1b" : "1f1b");
   // DualPipeV holds two chunks per rank (a V): vpp 2 unless stated (and checked below).
   if (p.schedule == "dualpipev" && !m.has("vpp")) p.vpp = 2;
-  // The stage sizes or a rule, not both (the rule was dropped silently), and sizes when given.
-  if (m.has("stage_layers") && m.has("stage_rule"))
+  // The stage sizes or a rule, not both in one place (the rule was dropped silently). A --set of one
+  // replaces the file's other (`--set parallel.stage_layers=[...]` on a file with a stage_rule, as
+  // docs/scenario.md shows), and stage_layers [] means no sizes: the rule lays the stages out.
+  auto from_set = [&](const char* k) { return m.has(k) && m.raw(k).Mark().line < 0; };
+  const bool both = m.has("stage_layers") && m.has("stage_rule");
+  if (both && from_set("stage_layers") == from_set("stage_rule"))
     m.fail("stage_rule", "is given with stage_layers, which sets the stage sizes itself", "give stage_layers or stage_rule, not both");
-  const auto layers = m.i64_list("stage_layers");
-  if (m.has("stage_layers") && layers.empty())
-    m.fail("stage_layers", "is empty", "list the layers of each of the pp*vpp virtual stages, or leave it out for stage_rule");
+  const bool rule_replaced = both && from_set("stage_layers");
+  const bool layers_replaced = both && from_set("stage_rule");
+  std::vector<int64_t> layers;
+  if (!layers_replaced) layers = m.i64_list("stage_layers");
+  else (void)m.raw("stage_layers");  // read, replaced by the --set rule
   for (auto l : layers) {
     // Beyond an int the value was truncated (4294967312 read as 16) before 2026-12-03.
     if (l > INT32_MAX || l < INT32_MIN) m.fail("stage_layers", "entry " + std::to_string(l) + " is out of range (a layer count)");
     p.stage_layers.push_back(static_cast<int>(l));
   }
   p.stage_rule = m.choice("stage_rule", {"even", "fewer-first-last"}, "even");
+  if (rule_replaced) p.stage_rule = "even";  // the --set stage sizes replace the file's rule
   if (auto o = m.opt_map("overlap")) {
     p.overlap_grad_reduce = o->boolean("grad_reduce", true);
     p.overlap_param_gather = o->boolean("param_gather", true);

@@ -138,7 +138,15 @@ Result diff_traces(const TraceSet& a, const TraceSet& b, const DiffOptions& opt)
     Diagnostics diag;
     diag.merge(set->diagnostics);
     for (const auto& rt : set->ranks) diag.merge(rt.diagnostics);
-    for (const auto& [k, d] : diag.items()) dt.add_row({std::string(side), k, d.severity, d.count, d.example});
+    int64_t dropped = 0;
+    for (const auto& [k, d] : diag.items()) {
+      dt.add_row({std::string(side), k, d.severity, d.count, d.example});
+      if (d.severity == "error") dropped += d.count;
+    }
+    // As analyze notes it: events dropped for corrupt times are missing from this side's totals.
+    if (dropped > 0)
+      r.notes.push_back("side " + std::string(side) + ": " + std::to_string(dropped) + " event" + (dropped == 1 ? "" : "s") +
+                        " with corrupt times dropped: its totals ran without them; see the diagnostics table");
   }
   return r;
 }

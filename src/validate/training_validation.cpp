@@ -144,7 +144,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   m.kv_heads = int_col("kv_heads", 1);
   // Optional `head_dim` column: models whose query width heads*head_dim differs from hidden
   // (Qwen3, GPT-OSS) state it; empty or absent: hidden / heads, which must then divide.
-  if (t.has("head_dim") && !t.at(r, "head_dim").empty()) {
+  if (t.has("head_dim") && !trimmed("head_dim").empty()) {
     m.head_dim = int_col("head_dim", 1);
   } else {
     if (m.hidden % m.heads != 0)
@@ -161,7 +161,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     throw Error(SourceLocation{t.file(), t.line_of(r), 0, "mlp"}, "unknown mlp '" + mlp + "'",
                 valid_choices_hint(mlp, {"gelu", "relu2", "swiglu", "geglu"}));
   m.mlp = mlp;
-  if (t.has("num_experts") && !t.at(r, "num_experts").empty()) {
+  if (t.has("num_experts") && !trimmed("num_experts").empty()) {
     MoEConfig x;
     x.num_experts = int_col("num_experts", 1);
     x.topk = int_col("moe_topk", 1);
@@ -184,7 +184,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   s.accelerator = cat.accelerator(acc);
   s.scale_up = cat.network(s.system.scale_up_network);
   if (!s.system.scale_out_network.empty()) s.scale_out = cat.network(s.system.scale_out_network);
-  if (t.has("gpus_per_node") && !t.at(r, "gpus_per_node").empty())
+  if (t.has("gpus_per_node") && !trimmed("gpus_per_node").empty())
     s.system.gpus_per_node = int_col("gpus_per_node", 1);
 
   s.num_gpus = int_col("num_gpus", 1);
@@ -222,7 +222,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   }
   auto& tr = s.train;
   tr.global_batch = int_col("global_batch", 1);
-  tr.micro_batch_given = !t.at(r, "micro_batch").empty();
+  tr.micro_batch_given = !trimmed("micro_batch").empty();
   tr.micro_batch = int_col("micro_batch", 1, 1);
   tr.seq_len = int_col("seq_len", 1);
   tr.precision = parse_dtype(trimmed("precision"), SourceLocation{t.file(), t.line_of(r), 0, "precision"});
@@ -243,7 +243,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   // reduction and parameter gathering overlapped, TP communication not).
   auto flag = [&](const char* col, bool& field) {
     if (!t.has(col)) return;
-    const std::string v = t.at(r, col);
+    const std::string v = trimmed(col);
     if (v.empty()) return;
     if (v != "true" && v != "false")
       throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a boolean", "valid: true, false, or empty (not stated)");
@@ -253,7 +253,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   flag("overlap_grad_reduce", p.overlap_grad_reduce);
   flag("overlap_param_gather", p.overlap_param_gather);
   flag("ep_comm_overlap", p.ep_comm_overlap);
-  p.ep_comm_overlap_stated = t.has("ep_comm_overlap") && !t.at(r, "ep_comm_overlap").empty();
+  p.ep_comm_overlap_stated = t.has("ep_comm_overlap") && !trimmed("ep_comm_overlap").empty();
   // Optional `fp8_recipe` column (delayed | current | blockwise | mxfp8; empty or absent:
   // delayed, Transformer Engine's default).
   if (t.has("fp8_recipe") && !trimmed("fp8_recipe").empty()) {
@@ -318,7 +318,9 @@ double predict(const Estimator& est, const Scenario& s) { return est.run(ir::low
 
 std::string known_issue_of(const CsvTable& t, size_t row) {
   if (!t.has("known_issue")) return {};
-  const std::string v = t.at(row, "known_issue");
+  const std::string& raw = t.at(row, "known_issue");
+  const auto a = raw.find_first_not_of(" \t"), b = raw.find_last_not_of(" \t");
+  const std::string v = a == std::string::npos ? std::string() : raw.substr(a, b - a + 1);  // trimmed, as every cell
   if (v.empty()) return v;
   // A citation, not a free-text excuse: the address of the publisher's own acknowledgement.
   if (v.rfind("https://", 0) != 0 || v.size() <= 8 || v.find_first_of(" \t\"") != std::string::npos)

@@ -343,6 +343,15 @@ TEST(HfConfig, AMisspeltRequiredKeyIsSuggestedAndGemma3TextIsChecked) {
   EXPECT_NE(e.find("key 'num_local_experts': required key is missing for this model_type"), std::string::npos) << e;
   EXPECT_NE(e.find("the file has 'num_local_expert': did you mean 'num_local_experts'?"), std::string::npos) << e;
   e.clear();
+  try {  // present but null: said so, not "did you mean" itself
+    (void)parse_hf_config(R"({"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+      "num_hidden_layers": null, "num_key_value_heads": 8, "vocab_size": 32000})",
+                          "l.json");
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("key 'num_hidden_layers': required key is missing for this model_type (it is null; give the value)"), std::string::npos) << e;
+  e.clear();
   try {
     (void)parse_hf_config(R"({"model_type": "gemma3", "text_config": {"model_type": "llama", "hidden_size": 1024}})", "g.json");
   } catch (const Error& x) {

@@ -192,6 +192,15 @@ class BadInputs(unittest.TestCase):
                 self.assertEqual(diag["severity"][rows[0]], "error")
                 self.assertEqual(diag["count"][rows[0]], 1)
                 self.assertTrue(any(n.startswith("1 event with corrupt times dropped") for n in res["notes"]), res["notes"])
+        # --diff notes the dropped events of the side that had them.
+        good = self.write("good.json", good_trace_text())
+        bad = self.write("bad-side.json", good_trace_text().replace('"ts": 1020', '"ts": -1020'))
+        out = os.path.join(self.out, "diff.json")
+        r = self.run_cli(["analyze", "--diff", good, bad, "--json", out, "-q"])
+        self.assertEqual(r.returncode, 0, r.stderr.decode()[:2000])
+        with open(out) as f:
+            notes = json.load(f)["notes"]
+        self.assertTrue(any(n.startswith("side b: 1 event with corrupt times dropped") for n in notes), notes)
         # A file whose every event is corrupt has nothing to analyse: an error naming why.
         text = good_trace_text()
         for ts in ("1000", "1010", "1020"):

@@ -225,6 +225,18 @@ with tempfile.TemporaryDirectory() as d:
         r = run_csv(name, text)
         ok = r.returncode == 0 and json.loads(r.stdout)["tables"]["validation_rows"]["columns"]["predicted_step_time_s"] == preds
         check(f"validate reads {name}", ok, r.stderr[-300:])
+    # Every cell padded with spaces reads as written without them (' 8' was read, ' false' and
+    # ' true' were refused; 2026-12-04 audit).
+    import io
+    padded_rows = list(csv.reader(io.StringIO("\n".join([head] + body) + "\n")))
+    out_text = io.StringIO()
+    w = csv.writer(out_text, lineterminator="\n")
+    w.writerow(padded_rows[0])
+    for row in padded_rows[1:]:
+        w.writerow([f" {c} " if c else c for c in row])
+    r = run_csv("padded.csv", out_text.getvalue())
+    ok = r.returncode == 0 and json.loads(r.stdout)["tables"]["validation_rows"]["columns"]["predicted_step_time_s"] == preds
+    check("validate reads padded cells", ok, r.stderr[-300:])
     cols = head.split(",")
     r = run_csv("dupcol.csv", "\n".join([head + ",tp"] + [b + ",8" for b in body]) + "\n")
     check("a column named twice", r.returncode == 2 and "column 'tp' is named twice" in r.stderr, r.stderr)

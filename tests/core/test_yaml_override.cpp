@@ -285,4 +285,12 @@ TEST(YamlDocument, ATabInTheIndentationIsNamed) {
     hint = e.hint();
   }
   EXPECT_EQ(hint, "");
+  // A tab-indented line after the error's is not blamed.
+  hint = "(none)";
+  try {
+    (void)parse_yaml_document("parallel: {tp: 8\nx:\n\ty: 2\n", "t.yaml");
+  } catch (const Error& e) {
+    hint = e.hint();
+  }
+  EXPECT_EQ(hint.find("indented with a tab"), std::string::npos) << hint;
 }

@@ -530,4 +530,12 @@ TEST(PlanNotation, UnevenPlansNameTheirStageLayout) {
                                       "f.yaml", *frozen());
   EXPECT_NE(plan_text(ffl).find(" 1f1b fewer-first-last"), std::string::npos) << plan_text(ffl);
   EXPECT_EQ(plan_text(llama70b_64()).find("layers"), std::string::npos) << "an even split says nothing";
+  // The scenario's own plan reads with its own layout, which the search lays out otherwise.
+  Scenario own = base;
+  own.plan.stage_layers = {28, 26, 26};
+  const Estimator est;
+  const Result r = plan_result(own, o, est, search(own, o, est), true);
+  const std::string own_text = std::get<std::string>(*r.scalar("own_plan"));
+  EXPECT_NE(own_text.find(" layers 28/26/26"), std::string::npos) << own_text;
+  EXPECT_EQ(own_text, plan_text(own));
 }

@@ -108,8 +108,8 @@ TEST(PlanErrors, EtpSeedQuantisedExpertsAndTpMessages) {
 }
 
 // Question (review of 2026-12-04): are contradictory or empty plan keys refused rather than
-// silently dropped? stage_layers with a stage_rule (the rule was ignored), an empty stage_layers
-// (read as absent), a recompute module named twice.
+// silently dropped? stage_layers with a stage_rule in one place (the rule was ignored), a recompute
+// module named twice.
 TEST(PlanErrors, StageSizesAndRuleTogetherEmptySizesAndRepeatedModules) {
   const std::string pp4 = "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\n"
                           "parallel: {tp: 2, pp: 4, stage_rule: fewer-first-last, stage_layers: [6, 10, 10, 6]}\n"
@@ -117,10 +117,23 @@ TEST(PlanErrors, StageSizesAndRuleTogetherEmptySizesAndRepeatedModules) {
   auto e = error_of(pp4);
   EXPECT_NE(e.find("key 'parallel.stage_rule': is given with stage_layers"), std::string::npos) << e;
   EXPECT_NE(e.find("give stage_layers or stage_rule, not both"), std::string::npos) << e;
+  // stage_layers [] is no sizes: the rule lays the stages out (a file's sizes reset with --set).
   std::string empty = pp4;
   empty.replace(empty.find("stage_rule: fewer-first-last, stage_layers: [6, 10, 10, 6]"), 58, "stage_layers: []");
-  e = error_of(empty);
-  EXPECT_NE(e.find("key 'parallel.stage_layers': is empty"), std::string::npos) << e;
+  EXPECT_TRUE(parse_scenario(empty, "plan.yaml", *frozen()).plan.stage_layers.empty());
+  // A --set of one replaces the file's other: sizes over a rule, a rule over sizes (the docs'
+  // `--set parallel.stage_layers=[...]` had been refused on a file with a stage_rule).
+  std::string rule_file = pp4, sizes_file = pp4;
+  rule_file.replace(rule_file.find(", stage_layers: [6, 10, 10, 6]"), 30, "");
+  sizes_file.replace(sizes_file.find("stage_rule: fewer-first-last, "), 30, "");
+  const Scenario a = parse_scenario(rule_file, "plan.yaml", *frozen(), {{"parallel.stage_layers", "[7, 9, 9, 7]"}});
+  EXPECT_EQ(a.plan.stage_layers, (std::vector<int>{7, 9, 9, 7}));
+  EXPECT_EQ(a.plan.stage_rule, "even");
+  const Scenario b = parse_scenario(sizes_file, "plan.yaml", *frozen(), {{"parallel.stage_rule", "fewer-first-last"}, {"parallel.pp", "2"}});
+  EXPECT_TRUE(b.plan.stage_layers.empty());
+  EXPECT_EQ(b.plan.stage_rule, "fewer-first-last");
+  e = error_of(kBase, {{"parallel.stage_rule", "fewer-first-last"}, {"parallel.stage_layers", "[40, 40]"}});
+  EXPECT_NE(e.find("give stage_layers or stage_rule, not both"), std::string::npos) << e;
   e = error_of(kBase, {{"training.recompute", "selective"}, {"training.recompute_modules", "[core_attn, mlp, core_attn]"}});
   EXPECT_NE(e.find("key 'training.recompute_modules': names 'core_attn' twice"), std::string::npos) << e;
 }

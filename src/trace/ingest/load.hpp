@@ -44,8 +44,9 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
                                        int64_t* cache_hits = nullptr);
 
 // The job from its files and their loaded ranks (same order): files that could not be read
-// (load_error) or hold corrupt values (diagnostics of severity "error") are skipped with a warning
-// while another file is readable, else the first one's error is thrown; files that are not traces
+// (load_error) are skipped with a warning while another file is readable, else the first one's
+// error is thrown (events with corrupt values were dropped and counted by the scanner, severity
+// "error"; their file is kept); files that are not traces
 // skipped with a diagnostic, ranks sorted, duplicate ranks checked.
 TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<RankTrace> loaded);
 
