@@ -106,6 +106,11 @@ void add_infer_command(CLI::App& app) {
   val->add_option("file", a->file, "CSV with the schema of data/validation/inference.csv")->required();
   add_output_options(*val, a->out);
   val->callback([a, cat, data] { emit(infer::validate_inference_csv(a->file, *cat(), *data()), a->out); });
+  // infer's own options, taken after any subcommand too: said in each subcommand's --help, which
+  // had not listed them.
+  for (auto* sub : cmd->get_subcommands({}))
+    sub->footer("Also, from `infer`: --catalog DIR (catalog folder, default the bundled data/catalog) and --infer-data DIR "
+                "(engine/device profile folder, default the bundled data/infer), before or after the subcommand.");
 }
 
 }  // namespace sextant::cli

@@ -221,7 +221,8 @@ YAML::Node YamlMap::raw(const std::string& key) const {
 
 // A quoted scalar is a string in YAML ("8192" is not 8192): a number or a boolean written in
 // quotes is an error, not converted.
-static bool quoted(const YAML::Node& n) { return n.Tag() == "!"; }
+// An explicit string tag (`!!str 8`) is a string too (it had been read as the integer 8).
+static bool quoted(const YAML::Node& n) { return n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str"; }
 
 static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node& n) {
   if (!n.IsScalar()) m.fail(key, "expected a number");

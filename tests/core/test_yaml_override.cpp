@@ -294,3 +294,17 @@ TEST(YamlDocument, ATabInTheIndentationIsNamed) {
   }
   EXPECT_EQ(hint.find("indented with a tab"), std::string::npos) << hint;
 }
+
+// Question (review of 2026-12-04): a value tagged as a string (`!!str 8`) is a string, as a quoted
+// one is: refused where a number is expected (it had been read as 8).
+TEST(YamlDocument, AStringTaggedNumberIsAString) {
+  const YamlMap m = YamlMap::load_string("tp: !!str 8\npp: 8\n", "t.yaml");
+  std::string what;
+  try {
+    (void)m.i64("tp");
+  } catch (const Error& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("expected an integer, got the quoted string \"8\""), std::string::npos) << what;
+  EXPECT_EQ(m.i64("pp"), 8);
+}
