@@ -72,6 +72,16 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   // An id the word begins is the likeliest intent, before any near spelling ("h100" is
   // "h100-sxm-80gb", not "b200").
   if (const auto pre = prefix_matches(word, candidates); !pre.empty()) return pre.front();
+  // The same letters and digits with other separators ("llama-3-70b" for "llama3-70b", which one
+  // edit also takes to "llama-2-70b", another model) is the intent before any spelling.
+  auto bare = [](const std::string& x) {
+    std::string out;
+    for (const char ch : x)
+      if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  for (const auto& c : candidates)
+    if (bare(c) == bare(word) && !bare(word).empty()) return c;
   // Tokens naming a part or a size ("h200", "mi300x", "70b"): one changed character is another
   // product ("dgx-h200" is not "dgx-b200"), so a candidate without such a token of the word pays
   // for it, and among candidates holding them all the nearest is the intent ("hgx-h200-8gpu").

@@ -183,6 +183,10 @@ TEST(YamlStrict, ASuggestionResemblesTheWord) {
   EXPECT_NE(sextant::valid_choices_hint("sytem", {"model", "system"}).find("did you mean 'system'"), std::string::npos);
   // At equal distance the shared start decides (review of 2026-12-02: "tpp" had suggested pp).
   EXPECT_EQ(sextant::closest_match("tpp", {"dp", "pp", "tp", "vpp"}), "tp");
+  // The same letters with other separators win (review of 2026-12-04: "llama-3-70b" had suggested
+  // llama-2-70b, one substitution away, as near as llama3-70b).
+  EXPECT_EQ(sextant::closest_match("llama-3-70b", {"llama-2-70b", "llama3-70b", "llama3-8b"}), "llama3-70b");
+  EXPECT_EQ(sextant::closest_match("Qwen3_30B_A3B", {"qwen3-235b-a22b", "qwen3-30b-a3b"}), "qwen3-30b-a3b");
   EXPECT_EQ(sextant::edit_distance("modle", "model"), 1);
   // An empty catalog folder offers nothing: the hint says so instead of "valid: ".
   EXPECT_EQ(sextant::valid_choices_hint("llama3-70b", {}).find("valid:"), std::string::npos);
