@@ -19,9 +19,53 @@ std::string format_error(const SourceLocation& where, const std::string& message
   if (!where.key.empty()) out += "key '" + where.key + "': ";
   out += message;
   if (!hint.empty()) out += " (" + hint + ")";
-  // what() is a C string: a NUL from an input (a YAML "\u0000") would cut the message there,
-  // hiding the valid choices. Show it escaped.
-  for (size_t at = out.find('\0'); at != std::string::npos; at = out.find('\0', at + 6)) out.replace(at, 1, "\\u0000");
+  return printable_message(out);
+}
+
+// what() is a C string: a NUL from an input (a YAML "\u0000") would cut the message there,
+// hiding the valid choices; a byte that is not UTF-8 (a config.json in Latin-1, echoed by the
+// JSON parser's "last read") or a control character would reach the terminal raw. Show them
+// escaped; valid UTF-8 (a model name in any script), newlines and tabs stay.
+std::string printable_message(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  auto hex = [&](unsigned char b) {
+    static constexpr char digits[] = "0123456789abcdef";
+    out += "\\x";
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  };
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b == 0) {
+      out += "\\u0000";
+      ++i;
+    } else if (b < 0x80) {
+      if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f) hex(b);
+      else out += static_cast<char>(b);
+      ++i;
+    } else {
+      // The length of a well-formed sequence starting here (RFC 3629: no overlongs, no
+      // surrogates, nothing above U+10FFFF); 0 if it is not one.
+      size_t n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+      if (n > 0 && i + n <= text.size()) {
+        const auto b1 = static_cast<unsigned char>(text[i + 1]);
+        const bool first_ok = (b == 0xe0 ? b1 >= 0xa0 : b == 0xed ? b1 <= 0x9f : b == 0xf0 ? b1 >= 0x90 : b == 0xf4 ? b1 <= 0x8f : true);
+        bool ok = first_ok;
+        for (size_t k = 1; k < n && ok; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+        if (!ok) n = 0;
+      } else {
+        n = 0;
+      }
+      if (n == 0) {
+        hex(b);
+        ++i;
+      } else {
+        out.append(text.substr(i, n));
+        i += n;
+      }
+    }
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 //    errors: they are counted as diagnostics in the command's result.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sextant {
@@ -17,9 +18,13 @@ struct SourceLocation {
   std::string key;   // dotted key path (e.g. "parallel.tp"); empty when not applicable
 };
 
+// The text with NUL, control characters (but newline and tab) and bytes that are not UTF-8
+// escaped (\u0000, \xNN), so an error message echoing an input prints as text.
+std::string printable_message(std::string_view text);
+
 class Error : public std::runtime_error {
  public:
-  explicit Error(std::string message) : std::runtime_error(message), message_(std::move(message)) {}
+  explicit Error(std::string message) : std::runtime_error(printable_message(message)), message_(std::move(message)) {}
   Error(SourceLocation where, std::string message, std::string hint = {});
 
   const SourceLocation& where() const { return where_; }

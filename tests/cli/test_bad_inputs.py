@@ -630,6 +630,16 @@ class BadInputs(unittest.TestCase):
         self.assertEqual(p.returncode, 2, err)
         self.assertIn("\\u0000x", err)
         self.assertIn("valid", err)
+        # A config.json byte that is not UTF-8, echoed by the JSON parser, prints escaped: the
+        # message is text (valid UTF-8 in it stays).
+        hf = os.path.join(self.tmp, "latin1.json")
+        with open(hf, "wb") as f:
+            f.write(b'{"model_type": "llama\xff", "name": "\xc3\xa9"}')
+        p = self.run_cli(["estimate", SCENARIO, "--set", "model=" + hf])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        p.stderr.decode("utf-8")  # strict: raises on a raw byte
+        self.assertIn(b"\\xff", p.stderr)
+        self.assertNotIn(b"\xff", p.stderr)
 
     # ---------------------------------------------------------------- validate (inference CSV)
     def test_validate_bad_inference_csvs(self):
