@@ -110,26 +110,32 @@ void add_goodput_command(CLI::App& app) {
       "goodput",
       "Goodput and resiliency planner: simulate a training job under failures, checkpoints and recovery\n"
       "(ETTR with confidence intervals, lost time by cause, optimal checkpoint interval, spares, knobs)");
-  cmd->add_option("file", args->file, "Goodput input YAML (path, or relative to the data folder, e.g. examples/goodput-llama3-405b-16k.yaml)");
+  auto* o_file = cmd->add_option("file", args->file, "Goodput input YAML (path, or relative to the data folder, e.g. examples/goodput-llama3-405b-16k.yaml)");
   // Given options are applied by whether they were given (count), never by a sentinel value: a
   // --replicas 0 or --seed -1 used to be ignored silently.
   auto* o_replicas = cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas, at least 2 (overrides simulation.replicas)")
                          ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", ">= 2"));
   auto* o_seed = cmd->add_option("--seed", args->seed, "Random seed, 0 to 2^63-1 (overrides simulation.seed)")->check(unsigned_64());
-  cmd->add_option("--threads", args->threads, "Worker threads (0: the CPUs this process may use, affinity and cgroup quota; results do not depend on it)")->check(non_negative_number());
-  auto* o_target = cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR, in [0, 1) (overrides simulation.target_ettr)")
+  auto* o_threads = cmd->add_option("--threads", args->threads, "Worker threads (0: the CPUs this process may use, affinity and cgroup quota; results do not depend on it)")->check(non_negative_number());
+  auto* o_target = cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR, in [0, 1); 0 solves none (overrides simulation.target_ettr)")
                        ->check(number_check(0, false, 1, "a fraction in [0, 1)", "[0, 1)"));
   auto* o_search = cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving (>= 2)")
                        ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", ">= 2"));
   auto* o_no_search = cmd->add_flag("--no-search", args->no_search, "Skip the interval search, strategy comparison and knob solving");
   o_search->excludes(o_no_search);  // (the searches it sizes do not run: it was ignored, exit 0)
-  cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");
+  auto* o_list = cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");
   auto* o_fit = cmd->add_option("--fit", args->fit_csv, "Fit failure processes from a CSV of incidents (time_h,category[,component][,node_lost])");
   // Without --fit they did nothing and the run exited 0 (before 2026-12-03).
   cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)")->needs(o_fit);
   cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)")->needs(o_fit);
   cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)")->needs(o_fit);
-  cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)");
+  auto* o_set = cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)");
+  // --list-presets and --fit read no input file and run no simulation: an input, a --set or a
+  // simulation option beside them was dropped without a word, exit 0 (before 2026-12-04).
+  for (auto* mode : {o_list, o_fit})
+    for (auto* o : {o_file, o_set, o_replicas, o_seed, o_threads, o_target, o_search, static_cast<CLI::Option*>(o_no_search)})
+      mode->excludes(o);
+  o_list->excludes(o_fit);
   add_output_options(*cmd, args->out);
   cmd->callback([args, o_replicas, o_seed, o_target, o_search] {
     if (args->list_presets) {

@@ -99,8 +99,11 @@ size_t GoodputConfig::restore_level(const FailureProcess& p, const CheckpointSch
 }
 
 double GoodputConfig::mean_restart_s(bool with_restore) const {
-  // Rate-weighted mean of the recovery timeline of unplanned interruptions, with a spare available
-  // (queueing is the simulation's business), restoring from the level that survives each.
+  // Rate-weighted mean of the recovery timeline of unplanned interruptions, restoring from the
+  // level that survives each. A node loss takes a spare when the pool holds enough for it
+  // (whether an earlier loss emptied it is the simulation's business: queueing); a pool smaller
+  // than the loss, or replacement requeue, waits requeue_s every time (before 2026-12-04 spares
+  // 0 was costed as a hot spare: Daly 0.906 against a simulated 0.692).
   double wsum = 0, tsum = 0;
   const auto sched = checkpoint.impl->schedule(checkpoint.env);
   for (const auto& p : processes) {
@@ -112,9 +115,9 @@ double GoodputConfig::mean_restart_s(bool with_restore) const {
     if (p.kind == EventKind::Interrupt) t += p.detection_s >= 0 ? p.detection_s : recovery.detection_s;
     if (p.kind == EventKind::Interrupt && p.node_lost) {
       t += recovery.eviction_s;
-      if (recovery.replacement == "hot-spare") t += recovery.hot_spare_s;
-      else if (recovery.replacement == "warm-standby") t += recovery.warm_standby_s;
-      else t += recovery.requeue_s;
+      if (recovery.replacement == "requeue" || recovery.spares_count < nodes_lost(p)) t += recovery.requeue_s;
+      else if (recovery.replacement == "hot-spare") t += recovery.hot_spare_s;
+      else t += recovery.warm_standby_s;
     }
     wsum += w;
     tsum += w * t;
@@ -234,12 +237,17 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
     p.node_lost = false;
   };
   if (p.kind == EventKind::Preemption) {
+    p.preemption_defaulted_keys = !m.has("notice_s") && !m.has("downtime_s") ? "notice_s and downtime_s"
+                                  : !m.has("notice_s")                        ? "notice_s"
+                                  : !m.has("downtime_s")                      ? "downtime_s"
+                                                                              : "";
     p.notice_s = nonneg(m, "notice_s", 0);
     p.downtime_s = nonneg(m, "downtime_s", 0);
     no_node_loss("a preemption gives its nodes back to the scheduler: the job waits its downtime_s and restarts on the same nodes",
                  "model a lost node as an interrupt process with node_lost: true");
   }
   if (p.kind == EventKind::Sdc) {
+    p.sdc_latency_defaulted = !m.has("detection_latency_s");
     p.sdc_detection_latency_s = nonneg(m, "detection_latency_s", 3600);
     // The engine rolls an SDC back past the corruption and keeps the nodes: node_lost: true was
     // accepted and did nothing.
@@ -633,6 +641,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     j.step_time_s = train_step_time_s(*train, root.loc("training"));
     j.step_time_source = "estimate of " + train->file;
   }
+  // tokens_per_step is read with the step time (the token rate); alone it did nothing, exit 0.
+  if (job.has("tokens_per_step") && !(j.step_time_s > 0))
+    job.fail("tokens_per_step", "needs the step time for a token rate", "add job.step_time_s or a training: scenario");
   // Job length: work (tokens, steps, work_s) or wall-clock horizon (duration).
   one_of(job, {"duration_days", "duration_s"}, "job.duration_days=2");
   one_of(job, {"work_days", "work_s"}, "job.work_days=30");
@@ -644,6 +655,11 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     if (job.has("steps") || job.has("work_s") || job.has("work_days"))
       job.fail("duration_days", "give the job either as work (tokens, steps, work_s) or as a duration, not both",
                "tokens: may accompany a duration (for the time-to-train estimate)");
+    // The time-to-train estimate needs the nominal token rate: tokens without it were dropped
+    // with no result and no note (before 2026-12-04).
+    if (job.has("tokens") && !(j.tokens_per_step > 0 && j.step_time_s > 0))
+      job.fail("tokens", "beside a duration, tokens are for the time-to-train estimate, which needs the token rate",
+               j.tokens_per_step > 0 ? "add job.step_time_s or a training: scenario" : "add job.tokens_per_step and job.step_time_s, or a training: scenario");
   } else if (has_work) {
     // The work is given once: a second measure of it was ignored (steps beside tokens) or refused
     // as an unknown key (steps beside work_days).
@@ -710,10 +726,23 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       else c.processes.push_back(p);
     }
   }
-  for (const auto& p : c.processes)
+  for (const auto& p : c.processes) {
     if (p.distribution == "weibull" && p.weibull_shape_defaulted)
       c.notes.push_back("failure process " + p.name + ": weibull without shape, 0.75 assumed (Schroeder & Gibson, DSN 2006: "
                         "0.7-0.8 in the failure logs of large systems)");
+    // Defaults that drive the result and have no published value: said, not silent.
+    if (p.sdc_latency_defaulted)
+      c.notes.push_back("failure process " + p.name + ": sdc without detection_latency_s, 3600 s assumed (an estimate, not a published "
+                        "figure: the time until loss or gradient-norm checks flag the run); the rework grows with it");
+    if (!p.preemption_defaulted_keys.empty())
+      c.notes.push_back("failure process " + p.name + ": preemption without " + p.preemption_defaulted_keys +
+                        ", 0 s assumed (" +
+                        (p.preemption_defaulted_keys == "downtime_s"  ? std::string("no downtime: the nodes return at once")
+                         : p.preemption_defaulted_keys == "notice_s" ? std::string("no notice: the work since the last checkpoint is lost")
+                                                                     : std::string("no notice: the work since the last checkpoint is lost; "
+                                                                                   "no downtime: the nodes return at once")) +
+                        ")");
+  }
   if (fm.has("rate_scale")) {
     c.failure_rate_scale = nonneg(fm, "rate_scale", 1.0);
     if (!(c.failure_rate_scale > 0))
@@ -785,6 +814,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   ck.bytes_per_param = train ? train->checkpoint_bytes_per_param : 14.0;
   if (cm.has("bytes_per_param")) ck.bytes_per_param = positive(cm, "bytes_per_param");
   if (cm.has("bytes")) {
+    for (const char* k : {"params", "bytes_per_param"})
+      if (cm.has(k))
+        cm.fail(k, std::string("is given with checkpoint.bytes, which sets the size by itself"),
+                "give bytes, or params and bytes_per_param, not both");
     env.total_bytes = positive(cm, "bytes");
     j.checkpoint_size_source = "given";
   } else if (params > 0) {
@@ -804,7 +837,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   // job: one GPU of an 8-GPU node held an eighth of the state, its snapshot 8x too short.
   if (train) {
     env.per_node_bytes = env.total_bytes / std::max(1.0, train->writer_nodes);
-    env.per_gpu_bytes = train->per_gpu_state_bytes;
+    // The plan's shard, scaled by the size given here (a checkpoint.params or bytes override
+    // keeps the plan's split: before 2026-12-04 the 405B shard stayed with an 8B checkpoint).
+    const double plan_total = train->params * train->checkpoint_bytes_per_param;
+    env.per_gpu_bytes = train->per_gpu_state_bytes * (plan_total > 0 ? env.total_bytes / plan_total : 1.0);
   } else {
     env.per_gpu_bytes = env.total_bytes / double(std::max<int64_t>(1, j.num_gpus));
     env.per_node_bytes = env.per_gpu_bytes * double(std::min(j.gpus_per_node, std::max<int64_t>(1, j.num_gpus)));

@@ -36,6 +36,8 @@ struct FailureProcess {
   std::string distribution = "exponential";
   double weibull_shape = 0.75;
   bool weibull_shape_defaulted = false;  // `distribution: weibull` without `shape:` (a note says so)
+  bool sdc_latency_defaulted = false;       // sdc without detection_latency_s (a note says so)
+  std::string preemption_defaulted_keys;    // "notice_s", "downtime_s" or both, left out of a preemption (a note says so)
   bool node_lost = true;          // the node(s) must be replaced (hardware), vs restart in place
   double detection_s = -1;        // < 0: recovery.detection_s
   // Preemption / maintenance

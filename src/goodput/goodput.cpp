@@ -456,7 +456,9 @@ Result run_goodput(const GoodputConfig& c) {
   // The binomial quantile is a snapshot (nodes in repair at one instant); the pool must cover the
   // most in repair at once over the whole job, which the simulation measures: a pool sized by the
   // snapshot requeues (the 405B example: 30 spares, 1.6 requeues per job; 38 by the simulation, 0.02).
-  if (repair_p99 > spares_p99)
+  // Only where the pool given is smaller than that: a pool already large enough was told to be
+  // sized (spares 100000, 2026-12-04 review).
+  if (repair_p99 > spares_p99 && c.recovery.replacement != "requeue" && c.recovery.spares_count < repair_p99)
     res.notes.push_back("spares: spares_p99_count (" + std::to_string(spares_p99) +
                         ") is the P99 of the nodes in repair at one instant; over the whole job the most in repair at once "
                         "reaches " + std::to_string(repair_p99) + " (spares_sim_p99_count, P99 over replicas): size the pool from "

@@ -705,6 +705,38 @@ class GoodputCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("differs from the training scenario", p.stderr)
 
+    def test_review_of_2026_12_04(self):
+        # --list-presets and --fit read no input and run no simulation: an input or a simulation
+        # option beside them is a usage error, not dropped.
+        for extra in (["--set", "bogus.key=1"], ["--seed", "3"], [EXAMPLE]):
+            p = run("--list-presets", *extra, check=False)
+            self.assertNotEqual(p.returncode, 0, extra)
+            self.assertIn("excludes", p.stderr)
+        # Tokens beside a duration need the token rate (they gave no time-to-train and no note).
+        base = ("job: {num_gpus: 64, gpus_per_node: 8, duration_days: 10%s}\n"
+                "failures: {preset: meta-rsc1}\n"
+                "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n"
+                "simulation: {replicas: 20, search: false}\n")
+        p = run(self.write(base % ", tokens: 1.0e12"), check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("job.tokens", p.stderr)
+        self.assertIn("tokens_per_step", p.stderr)
+        p = run(self.write(base % ", tokens_per_step: 1.0e6"), check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("step_time_s", p.stderr)
+        s = json.loads(run(self.write(base % ", tokens: 1.0e12, tokens_per_step: 1.0e6, step_time_s: 2"), "--json", "-").stdout)["scalars"]
+        self.assertGreater(s["time_to_train_tokens_s"], 1.0e12 / 1.0e6 * 2)
+        # A default with no published value is said: an sdc's detection latency, a preemption's
+        # notice and downtime.
+        p = run(self.write((base % "").replace("preset: meta-rsc1", "processes: [{name: s, kind: sdc, rate_per_job_day: 1}, "
+                                               "{name: m, kind: preemption, rate_per_job_day: 1, notice_s: 60}]")), "--json", "-")
+        notes = " ".join(json.loads(p.stdout)["notes"])
+        self.assertIn("s: sdc without detection_latency_s, 3600 s assumed", notes)
+        self.assertIn("m: preemption without downtime_s, 0 s assumed", notes)
+        # The spares advice is for a pool smaller than the simulated need only.
+        notes = " ".join(json.loads(run(EXAMPLE, "--no-search", "--replicas", "20", "--set", "recovery.spares=100000", "--json", "-").stdout)["notes"])
+        self.assertNotIn("size the pool", notes)
+
     def test_without_a_checkpoint_size_other_strategies_are_not_compared(self):
         # Their snapshot, peer copy and NVMe write cost nothing without a size: in-memory won at 0.993.
         path = self.write(

@@ -29,6 +29,42 @@ TEST(Training, CheckpointSizeAndShardingFromTheScenario) {
   EXPECT_DOUBLE_EQ(t.tokens_per_step, 1024.0 * 8192.0);
 }
 
+// With tp x pp different from dp, does the shard divide the parameters by tp x pp and only the
+// sharded state by dp? (The example has tp x pp = dp = 32, where swapping them cannot show.)
+TEST(Training, ShardDividesParametersByModelParallelismAndStateByDp) {
+  auto s = training_from_file(kScenario, {}).scenario;
+  s.plan.tp = 4;
+  s.plan.pp = 2;
+  s.plan.dp = 128;
+  s.plan.zero_stage = 1;
+  const auto t1 = training_from_scenario(s, "x.yaml");
+  EXPECT_NEAR(t1.per_gpu_state_bytes, t1.params / 8.0 * (2.0 + 12.0 / 128.0), 1e-9 * t1.per_gpu_state_bytes);
+  s.plan.zero_stage = 3;
+  const auto t3 = training_from_scenario(s, "x.yaml");
+  EXPECT_NEAR(t3.per_gpu_state_bytes, t3.params / 8.0 * (14.0 / 128.0), 1e-9 * t3.per_gpu_state_bytes);
+  s.plan.zero_stage = 0;
+  const auto t0 = training_from_scenario(s, "x.yaml");
+  EXPECT_NEAR(t0.per_gpu_state_bytes, t0.params / 8.0 * 14.0, 1e-9 * t0.per_gpu_state_bytes);
+  EXPECT_EQ(t0.state_copies, 128);
+}
+
+// Does a checkpoint size given beside a training scenario scale the plan's per-GPU shard with it,
+// and is a size given twice refused? (checkpoint.params 8e9 on the 70B plan kept the 70B shard.)
+TEST(Training, CheckpointSizeOverrideScalesTheShard) {
+  const std::string base = "training: " + kScenario + "\njob: {steps: 100}\nfailures: {preset: meta-rsc1}\n";
+  const auto plain = parse_goodput(base + "checkpoint: {strategy: sync-remote, storage_write_bytes_per_s: 1.0e11, interval_s: 600}\n", "t.yaml");
+  const auto small = parse_goodput(base + "checkpoint: {strategy: sync-remote, storage_write_bytes_per_s: 1.0e11, interval_s: 600, params: 7.0e9}\n", "t.yaml");
+  const double ratio = small.checkpoint.env.total_bytes / plain.checkpoint.env.total_bytes;
+  EXPECT_NEAR(ratio, 7.0e9 / plain.checkpoint.env.total_bytes * 14.0, 1e-12);
+  EXPECT_NEAR(small.checkpoint.env.per_gpu_bytes / plain.checkpoint.env.per_gpu_bytes, ratio, 1e-12);
+  try {
+    parse_goodput(base + "checkpoint: {strategy: sync-remote, storage_write_bytes_per_s: 1.0e11, bytes: 1.0e12, params: 7.0e9, interval_s: 600}\n", "t.yaml");
+    FAIL() << "bytes with params accepted";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("checkpoint.params"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Training, StepTimeFromEstimateAndJobFromTheScenario) {
   const std::string y = "training: " + kScenario +
                         "\njob: {steps: 1000}\nfailures: {preset: meta-rsc1}\n"

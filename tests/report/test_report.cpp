@@ -4,6 +4,7 @@
 // with units; does a missing charting library give an error naming the file?
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -672,4 +673,29 @@ TEST(ReportRenderers, HistoryCompareHeadlineFollowsTheGate) {
   EXPECT_NE(p.charts[0].takeaway.find("worst: memory_latency/1MiB latency_s +58% (unchecked)"), std::string::npos) << p.charts[0].takeaway;
   EXPECT_EQ(p.charts[0].option["series"][0]["name"], "unchecked failure");
   EXPECT_EQ(p.charts[0].option["series"][1]["name"], "underpowered");
+}
+
+// Does the goodput page name the best strategy among those evaluated, and leave out a job MTTF
+// that is not a number? (A NaN first strategy was "best (n/a%)"; a job with graceful preemptions
+// only "fails every n/a".)
+TEST(ReportRenderers, GoodputStrategiesSkipThoseNotEvaluated) {
+  Result r;
+  r.command = "goodput";
+  r.set("ettr_fraction", 0.82);
+  r.set("job_mttf_s", std::nan(""));
+  Table& t = r.add_table("strategies");
+  t.add_str("strategy");
+  t.add_f64("ettr_fraction");
+  t.add_row({std::string("async-remote"), std::nan("")});
+  t.add_row({std::string("sync-remote"), 0.82});
+  t.add_row({std::string("multi-level"), std::nan("")});
+  ReportPage p = build_page(r);
+  ASSERT_EQ(p.charts.size(), 1u);
+  EXPECT_EQ(p.charts[0].takeaway,
+            "sync-remote is the only strategy this input can run (82.0%); the others need bandwidths this input does not give");
+  ASSERT_FALSE(p.takeaways.empty());
+  EXPECT_EQ(p.takeaways[0].find("fails every"), std::string::npos) << p.takeaways[0];
+  t.add_row({std::string("two-level"), 0.85});
+  p = build_page(r);
+  EXPECT_EQ(p.charts[0].takeaway, "two-level is best (85.0%), sync-remote worst (82.0%); the others need bandwidths this input does not give");
 }

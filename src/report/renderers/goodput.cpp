@@ -95,16 +95,31 @@ void strategies(const Result& r, ReportPage& page) {
   for (double& x : ettr) x *= 100;
   Chart ch;
   ch.id = "strategies";
-  ch.title = "ETTR per checkpoint strategy (each at its best interval)";
+  ch.title = "ETTR per checkpoint strategy (each at its own Daly interval)";
   ch.value_unit = "%";
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(name, "checkpoint strategy");
   ch.option["yAxis"] = value_axis("ETTR (%)");
   ch.option["yAxis"]["scale"] = true;
   ch.option["series"] = {{{"type", "bar"}, {"name", "ETTR"}, {"data", json_array(ettr)}}};
-  const size_t b = static_cast<size_t>(std::max_element(ettr.begin(), ettr.end()) - ettr.begin());
-  const size_t w = static_cast<size_t>(std::min_element(ettr.begin(), ettr.end()) - ettr.begin());
-  ch.takeaway = name[b] + " is best (" + fmt_num(ettr[b]) + "%), " + name[w] + " worst (" + fmt_num(ettr[w]) + "%)";
+  // Best and worst among the strategies evaluated: one the input cannot run (a strategy without
+  // its bandwidths) is NaN, and max_element kept a leading NaN ("async-remote is best (n/a%)",
+  // 2026-12-04 review).
+  std::vector<size_t> ok;
+  for (size_t i = 0; i < ettr.size(); ++i)
+    if (std::isfinite(ettr[i])) ok.push_back(i);
+  if (ok.empty()) {
+    ch.takeaway = "no strategy could be evaluated with this input's bandwidths";
+  } else {
+    size_t b = ok.front(), w = ok.front();
+    for (size_t i : ok) {
+      if (ettr[i] > ettr[b]) b = i;
+      if (ettr[i] < ettr[w]) w = i;
+    }
+    ch.takeaway = ok.size() == 1 ? name[b] + " is the only strategy this input can run (" + fmt_num(ettr[b]) + "%)"
+                                 : name[b] + " is best (" + fmt_num(ettr[b]) + "%), " + name[w] + " worst (" + fmt_num(ettr[w]) + "%)";
+    if (ok.size() < ettr.size()) ch.takeaway += "; the others need bandwidths this input does not give";
+  }
   page.charts.push_back(std::move(ch));
 }
 
@@ -155,7 +170,7 @@ void render_goodput(const Result& r, ReportPage& page) {
     std::string line = "ETTR " + pct1(r.number("ettr_fraction"));
     if (r.scalar("ettr_ci_low_fraction") && r.scalar("ettr_ci_high_fraction"))
       line += " (95% CI " + pct1(r.number("ettr_ci_low_fraction")) + " to " + pct1(r.number("ettr_ci_high_fraction")) + ")";
-    if (r.scalar("job_mttf_s")) line += "; the job fails every " + fmt_seconds(r.number("job_mttf_s")) + " on average";
+    if (r.scalar("job_mttf_s") && std::isfinite(r.number("job_mttf_s"))) line += "; the job fails every " + fmt_seconds(r.number("job_mttf_s")) + " on average";
     page.takeaways.push_back(line);
   }
   lost_time(r, page);
