@@ -36,6 +36,11 @@ LengthSpec read_length(const YamlMap& m, LengthSpec d) {
       if (m.has(k))
         m.fail(k, std::string("a uniform length is drawn from [min, max], with mean (min + max) / 2: ") + k + " is not used",
                "give min and max");
+  // An exponential length has cv 1 and a fixed one cv 0 by definition: a cv given with them was
+  // accepted and drew the same lengths (2026-12-04 review).
+  if ((d.dist == "exponential" || d.dist == "fixed") && m.has("cv"))
+    m.fail("cv", "a" + std::string(d.dist == "exponential" ? "n exponential length has cv 1" : " fixed length has cv 0") + " by definition: cv is not used",
+           "use dist: lognormal for another spread, or leave cv out");
   d.mean = m.f64("mean", d.mean);
   d.cv = m.f64("cv", d.cv);
   d.min = m.i32("min", d.min);
@@ -189,6 +194,12 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       dg->finish();
       sv.disaggregation = g;
     }
+    // Read only by a pipeline and by colocated replicas: accepted and ignored before 2026-12-04.
+    if (v->has("pipeline_batches") && s.deployment.pp <= 1)
+      v->fail("pipeline_batches", "passes in flight are a pipeline's: the deployment has pp 1", "give deployment.pp > 1, or leave it out");
+    if (v->has("replicas") && sv.disaggregation)
+      v->fail("replicas", "a disaggregated deployment is sized by disaggregation.prefill_instances and decode_instances, not replicas",
+              "leave replicas out");
     v->finish();
   }
   auto& w = s.workload;
@@ -211,6 +222,22 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       for (const char* k : {"rate_per_s", "load_fraction"})
         if (v->has(k))
           v->fail(k, std::string(k) + " does not apply to trace arrivals (the trace gives each request's arrival_s)",
+                  "remove it, or use arrival: poisson or gamma");
+    // Keys the chosen arrival process does not read were accepted and did nothing (2026-12-04
+    // review): the inter-arrival cv is gamma's, the trace_file the trace's, and a trace brings its
+    // own lengths and prefixes.
+    if (v->has("cv") && w.arrival != "gamma")
+      v->fail("cv", "the inter-arrival coefficient of variation is read by gamma arrivals only (" + w.arrival + " arrivals " +
+                        (w.arrival == "poisson" ? "have cv 1" : "give their own times") + ")",
+              "use arrival: gamma for burstier or smoother arrivals, or leave cv out");
+    if (v->has("trace_file") && w.arrival != "trace")
+      v->fail("trace_file", "a trace file is read by trace arrivals only (arrival is " + w.arrival + ")", "add arrival: trace, or leave trace_file out");
+    if (w.arrival == "trace")
+      for (const char* k : {"prompt", "output", "prefix"})
+        if (v->has(k))
+          v->fail(k, std::string("the trace gives each request's ") +
+                         (std::string(k) == "prefix" ? "shared prefix (prefix_group, prefix_tokens columns)" : std::string(k) + "_tokens") +
+                         ": " + k + " is not used with trace arrivals",
                   "remove it, or use arrival: poisson or gamma");
     w.cv = v->f64("cv", 1);
     if (!(w.cv > 0)) v->fail("cv", "the inter-arrival coefficient of variation must be > 0 (1: Poisson)");
@@ -588,10 +615,20 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
         d.context_window_tokens > 0 ? std::min(memory_context, static_cast<double>(d.context_window_tokens)) : memory_context);
   // Speeds.
   const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));
-  double dec_sum = 0;
+  // Under pipeline parallelism pp batches are in flight (serve's default pipeline_batches): a
+  // batch holds the devices for the pipeline's period, not the pass's latency. Cost and idle
+  // energy per token are charged per period (before 2026-12-04 per latency: pp 4 read 4x the
+  // $/token of pp 1 where serve gives 1.8x).
+  const int in_flight = d.par.pp > 1 ? d.par.pp : 1;
+  auto held_s = [&](const IterationCost& c) { return in_flight > 1 ? c.pipeline_period_s(in_flight) : c.total_s; };
+  double dec_sum = 0, dec_held_sum = 0;
   const int n = static_cast<int>(std::min<int64_t>(output, 16));
-  for (int k = 0; k < n; ++k) dec_sum += cm.iteration(cm.decode(batch, prompt + (k + 0.5) * output / n - 0.5)).total_s;
-  const double tpot = dec_sum / n;
+  for (int k = 0; k < n; ++k) {
+    const IterationCost c = cm.iteration(cm.decode(batch, prompt + (k + 0.5) * output / n - 0.5));
+    dec_sum += c.total_s;
+    dec_held_sum += held_s(c);
+  }
+  const double tpot = dec_sum / n, tpot_held = dec_held_sum / n;
   r.set("prefill_time_s", pre.total_s);
   r.set("prefill_tokens_per_s", static_cast<double>(prompt * batch) / pre.total_s);
   r.set("time_per_output_token_s", tpot);
@@ -611,6 +648,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     r.set("pipeline_stages_count", static_cast<int64_t>(d.par.pp));
     r.set("decode_stage_max_s", mid.stage_max_s);
     r.set("pipeline_decode_tokens_per_s", batch / mid.pipeline_period_s(d.par.pp));
+    r.notes.push_back("pp " + std::to_string(d.par.pp) + ": energy and cost per token assume " + std::to_string(d.par.pp) +
+                      " batches in flight (the pipeline full, serve's default pipeline_batches), each holding the devices for "
+                      "the pipeline period, not the pass's latency");
   }
   if (!cm.expert_load_source().empty()) {
     r.set("expert_load_factor_decode", cm.expert_load_factor(static_cast<double>(batch)));
@@ -625,7 +665,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       // Every device idles through the pass; the dynamic part is the work, done once by the tp
       // devices of each stage in turn (as serve charges it): not pp times over (before
       // 2026-12-03 pp 4 printed 4x the dynamic energy).
-      return (d.par.devices() * idle + d.par.tp * (busy - idle) * util) * c.total_s;
+      return d.par.devices() * idle * held_s(c) + d.par.tp * (busy - idle) * util * c.total_s;
     };
     const IterationCost mid = cm.iteration(cm.decode(batch, prompt + output / 2.0));
     r.set("energy_per_output_token_j", energy(mid) / batch);
@@ -636,8 +676,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
     const double per_s = d.par.devices() * usd / 3600.0;
-    r.set("usd_per_million_output_tokens", per_s * (pre.total_s + (output - 1) * tpot) / static_cast<double>(batch * output) * 1e6);
-    r.set("usd_per_million_decode_tokens", per_s * tpot / batch * 1e6);
+    r.set("usd_per_million_output_tokens", per_s * (held_s(pre) + (output - 1) * tpot_held) / static_cast<double>(batch * output) * 1e6);
+    r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);
   }
   // flops_per_device and memory_bytes_per_device: one device's, the pipeline stage with the most
   // (before 2026-12-02 the sum over the stages, pp times one device's at pp > 1).
@@ -693,6 +733,11 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
   const auto reqs = generate_requests(w);
   Result r;
   r.command = "infer plan";
+  // The search is over colocated replicas: a disaggregated study was costed as one of them with
+  // no word (2026-12-04 review).
+  if (s.serving.disaggregation)
+    r.notes.push_back("serving.disaggregation is not planned: every candidate is colocated replicas (prefill and decode on the "
+                      "same devices); compare the disaggregated deployment with `sextant infer serve` of this file");
   Table& t = r.add_table("candidates", "every deployment tried: replicas needed to meet the SLO at the request rate");
   t.add_str("accelerator"); t.add_i64("tp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
   t.add_i64("devices_count"); t.add_f64("slo_attainment_fraction"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p99_s");
@@ -730,7 +775,12 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             continue;
           }
           // Replicas: start from the saturation estimate, grow until the SLO is met.
-          const double cap = saturation_requests_per_s(c.serving, w, std::max<int64_t>(200, 2 * mbs));
+          // Measured as serve measures it (sixteen full batches): a 512-request burst read its
+          // start-up transient, 2 H100s were planned for 44 req/s where serve gives them 42.9
+          // and a long run met the SLO for 13% of the requests (2026-12-04 review). The replica
+          // count starts at rate / saturation, so no candidate runs above its saturation.
+          c.serving.replicas = 1;
+          const double cap = saturation_of(c);
           // In 64 bits, capped: a rate of 2^31 requests/s overflowed the int and simulated ~4e8
           // replicas (before 2026-12-03); beyond max_devices nothing is simulated.
           const int per_replica = c.serving.deployment.par.devices();

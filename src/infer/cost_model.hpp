@@ -76,6 +76,9 @@ struct Deployment {
   bool weight_experts_only = false;
   // "given", "default" (bf16) or "checkpoint" (fp8 activations of an FP8 checkpoint run W8A8).
   std::string activation_format_source = "default";
+  // The activation format given when the device has no peak for it (activation then holds the
+  // 16-bit format it runs in); empty otherwise.
+  std::string activation_fallback_from;
   Link link;
   // Cross-layer KV sharing: groups of this many consecutive layers share one KV cache (as in
   // cross-layer attention and Apple's on-device models); 1 = every layer has its own.

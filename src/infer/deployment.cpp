@@ -28,6 +28,10 @@ std::string context_window_text(const Deployment& d) {
 std::vector<std::string> weight_format_notes(const Deployment& d) {
   std::vector<std::string> out;
   const auto& m = d.model;
+  if (!d.activation_fallback_from.empty())
+    out.push_back("activations " + d.activation_fallback_from + " given, but " + d.accel.id + " has no " + d.activation_fallback_from +
+                  " peak: activations costed in " + d.activation.name + " (weights " + d.weight.name +
+                  ", dequantised to it, as vLLM runs an FP8 checkpoint on Ampere: W8A16)");
   if (m.checkpoint_quantization.empty()) return out;
   if (d.weight_format_source == "checkpoint")
     out.push_back("weights in " + d.weight.name + (d.weight_experts_only ? " for the MoE experts (the other layers in bf16)" : "") +
@@ -83,6 +87,13 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   d.par = Parallelism{s.tp, s.pp, s.ep};
   d.kv_share_layers = s.kv_share_layers;
   d.expert_load_factor = s.expert_load_factor;
+  // The factor scales the busiest expert-parallel rank: a dense model or ep 1 has none, and the
+  // factor was accepted and did nothing (2026-12-04 review).
+  if (s.expert_load_factor != 0 && (!d.model.moe || s.ep <= 1))
+    throw Error(at("expert_load_factor"),
+                !d.model.moe ? d.model.id + " is dense: it has no experts whose load could be uneven"
+                             : "ep is 1: every device holds every expert, and no expert-parallel rank is busier than another",
+                !d.model.moe ? "leave it out" : "give ep > 1 (expert parallelism), or leave it out");
   if (!s.weight_format.empty()) {
     d.weight = parse_format(s.weight_format, at("weight_format"));
   } else if (!d.model.checkpoint_weight_format.empty()) {
@@ -98,6 +109,19 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   // block FP8, llm-compressor's FP8-dynamic); before 2026-12-03 its prefill was costed in bf16.
   if (!s.activation_format.empty()) {
     d.activation = parse_activation_format(s.activation_format, at("activation_format"));
+    d.activation_format_source = "given";
+    // Activations in a format the device cannot multiply in run 16-bit, as vLLM runs an FP8
+    // checkpoint on Ampere (W8A16): costed so, with a note. Before 2026-12-04 the compute moved
+    // to fp16 while the workspace stayed sized at 1 byte per activation, with no word.
+    if (!d.accel.has_peak(d.activation.compute_dtype))
+      for (const char* wide : {"bf16", "fp16", "fp32"}) {
+        const NumberFormat f = parse_format(wide);
+        if (d.accel.has_peak(f.compute_dtype)) {
+          d.activation_fallback_from = d.activation.name;
+          d.activation = f;
+          break;
+        }
+      }
   } else if (d.weight_format_source == "checkpoint" && d.weight.name == "fp8" && d.accel.has_peak(DType::FP8)) {
     d.activation = parse_format("fp8");
     d.activation_format_source = "checkpoint";

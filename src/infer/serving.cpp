@@ -539,8 +539,11 @@ Instance& Simulation::least_loaded(Role r) {
 void Simulation::finished_prefill(Instance& from, int32_t s, double t) {
   const auto& d = *spec_.disaggregation;
   Seq& q = seqs[static_cast<size_t>(s)];
-  // Windowed layers send the window they hold.
-  const double bytes = models_.front()->kv_bytes(q.kv_tokens);
+  // Windowed layers send the window they hold. A draft model's cache travels with the target's:
+  // the decode instance's draft passes read it (it was left out before 2026-12-04, while the
+  // decode pool's capacity budgeted it).
+  double bytes = 0;
+  for (const auto& m : models_) bytes += m->kv_bytes(q.kv_tokens);
   // The prefill replica's link carries one transfer at a time, first come first served: each had
   // taken bytes / bandwidth as if alone (7.4 requests/s through a 0.05 GB/s link).
   double& free_at = link_free_[static_cast<size_t>(from.index() / slots_)];
