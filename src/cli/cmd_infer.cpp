@@ -102,7 +102,7 @@ void add_infer_command(CLI::App& app) {
     emit(infer::run_plan(infer::load_study(a->file, *c, *d, parse_sets(a->sets)), *c, *d), a->out);
   });
 
-  auto* val = cmd->add_subcommand("validate", "Score the model against an inference validation CSV (per row, per source, leave-one-device-out)");
+  auto* val = cmd->add_subcommand("validate", "Score the model against an inference validation CSV (per row, per source, leave-one-chip-out)");
   val->add_option("file", a->file, "CSV with the schema of data/validation/inference.csv")->required();
   add_output_options(*val, a->out);
   val->callback([a, cat, data] { emit(infer::validate_inference_csv(a->file, *cat(), *data()), a->out); });

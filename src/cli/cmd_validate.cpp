@@ -38,13 +38,13 @@ void add_validate_command(CLI::App& app) {
       return;
     }
     if (looks_like_inference_csv(header)) {
-      // The inference validation has one engine and always reports its leave-one-device-out refit:
+      // The inference validation has one engine and always reports its leave-one-chip-out refit:
       // these options were ignored with exit 0 (before 2026-12-03).
       for (const auto* o : {o_engine, o_loso, o_fit})
         if (o->count())
           throw Error(SourceLocation{"", 0, 0, o->get_name()},
                       "applies to training CSVs; an inference CSV is scored by infer estimate's closed form, with its "
-                      "leave-one-device-out refit always reported (lodo_* columns)",
+                      "leave-one-chip-out refit always reported (lodo_* columns)",
                       "leave it out");
       emit(validate_inference_csv(a->file, *cat), a->out);
       return;

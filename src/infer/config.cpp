@@ -584,7 +584,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   else if (d.engine.measured_on_kinds.empty() && d.accel.kind == "gpu")
     r.notes.push_back("engine " + d.engine.id + ": no measured run of it is in the validation set. The only datacenter rows "
                       "(Llama-2-70B on 2 x A100) come out with 17-27% too little time per output token (median 20%) and up to 19% "
-                      "too little prompt time when the fit leaves them out (sextant infer validate, leave-one-device-out): read "
+                      "too little prompt time when the fit leaves them out (sextant infer validate, leave-one-chip-out): read "
                       "these speeds as optimistic by about that much");
   if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
     r.notes.push_back("the activation workspace is sized for one pass of 8192 tokens (serve's default max_batch_tokens): the prefill of " +

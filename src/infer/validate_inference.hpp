@@ -7,8 +7,8 @@
 //   prompt_time_ms            time of the prompt pass of `batch` prompts of prompt_len tokens
 //   time_per_output_token_ms  mean decode iteration of `batch` sequences over contexts prompt_len .. +gen_len
 // Predictions use the engine constants of data/infer/engines.yaml. Those constants were fitted to
-// this file (see fit_engine); the leave-one-device-out error refits them without each device's
-// rows (an engine with no rows left falls back to the `generic` prior) and predicts that device.
+// this file (see fit_engine); the leave-one-chip-out error refits them without each chip's (a device and its
+// binned variants; an engine with no rows left falls back to the `generic` prior) and predicts it.
 #include <map>
 #include <string>
 #include <vector>
@@ -28,7 +28,7 @@ std::vector<std::string> missing_inference_columns(const std::vector<std::string
 // Predicts every row and scores it: table `validation_rows` (id, source, accelerator, metric,
 // predicted, target, error_pct (signed, (predicted - target) / target), lodo_predicted,
 // lodo_error_pct, unit), table `per_source`, table `per_device`, table `fitted_constants`, and
-// scalars median/p90/max |error| overall (and leave-one-device-out). Uses data_dir()/infer.
+// scalars median/p90/max |error| overall (and leave-one-chip-out). Uses data_dir()/infer.
 Result validate_inference_csv(const std::string& csv_path, const Catalog& cat);
 
 namespace infer {

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <map>
 
 #include "common.hpp"
 #include "core/result.hpp"
@@ -96,4 +98,34 @@ TEST(Validation, BadInputsAreErrors) {
   const Result r = infer::validate_inference_csv(
       write("c.csv", hdr + "r1,llama-2-7b,no-such-chip,1,llama.cpp,q4_0,f32,f16,1,0,128,decode_tokens_per_s,14\n"), catalog(), infer_data());
   EXPECT_EQ(r.number("rows_unpredicted_count"), 1);
+}
+
+// Question: does the out-of-sample (lodo) refit leave a whole chip out, its binned variants with
+// it? The M2 Ultra 60c rows predicted with the 76c rows in the file equal those predicted from a
+// file without them: in both fits neither bin is present.
+TEST(Validation, LeaveOneChipOutDropsTheBinnedVariantsToo) {
+  const auto lines = [] {
+    std::ifstream f(kCsv);
+    std::vector<std::string> out;
+    for (std::string l; std::getline(f, l);) out.push_back(l);
+    return out;
+  }();
+  const std::string path = ::testing::TempDir() + "/inference-no-76c.csv";
+  {
+    std::ofstream o(path);
+    for (const auto& l : lines)
+      if (l.find("apple-m2-ultra-76c") == std::string::npos) o << l << "\n";
+  }
+  const Result without = infer::validate_inference_csv(path, catalog(), infer_data());
+  auto lodo_of = [](const Result& r, const std::string& device) {
+    std::map<std::string, double> out;
+    const Table* t = r.table("validation_rows");
+    for (size_t i = 0; i < t->rows(); ++i)
+      if (t->column("accelerator").str[i] == device) out[t->column("id").str[i]] = t->column("lodo_predicted").f64[i];
+    return out;
+  };
+  const auto a = lodo_of(validation(), "apple-m2-ultra-60c"), b = lodo_of(without, "apple-m2-ultra-60c");
+  ASSERT_EQ(a.size(), 5u);
+  ASSERT_EQ(b.size(), 5u);
+  for (const auto& [id, v] : a) EXPECT_NEAR(v / b.at(id), 1.0, 1e-9) << id;
 }

@@ -58,7 +58,7 @@ void error_per_row(const Result& r, ReportPage& page) {
     take += "; without the " + fmt_count(r.number("known_issue_rows_count")) + " row(s) of an acknowledged issue, max " +
             pct(r.number("max_abs_error_excl_known_issue_pct"));
   if (r.scalar("lodo_median_abs_error_pct"))
-    take += "; refitted without each device: median " + pct(r.number("lodo_median_abs_error_pct")) + ", max " +
+    take += "; refitted without each chip: median " + pct(r.number("lodo_median_abs_error_pct")) + ", max " +
             pct(r.number("lodo_max_abs_error_pct"));
   ch.takeaway = take;
   page.takeaways.push_back(take);
