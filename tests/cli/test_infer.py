@@ -192,7 +192,7 @@ class InferCli(unittest.TestCase):
         sized = run_json(*plan, "--set", "deployment.memory_gib=40")["tables"]["candidates"]["columns"]
         self.assertEqual(as_given["devices_count"], sized["devices_count"])
         generic = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb")
-        self.assertTrue(any("leave-one-device-out" in n for n in generic["notes"]), generic["notes"])
+        self.assertTrue(any("leave-one-chip-out" in n for n in generic["notes"]), generic["notes"])
 
     def test_serve_rate_is_given_one_way_and_the_context_window_is_enforced(self):
         with open(os.path.join(ROOT, "data/examples/infer-llama3-8b-h100.yaml")) as f:
