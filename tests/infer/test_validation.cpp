@@ -37,7 +37,7 @@ TEST(Validation, MedianAndMaxErrorWithinBounds) {
   EXPECT_EQ(r.number("rows_unpredicted_count"), 0);
   EXPECT_LE(r.number("median_abs_error_pct"), 10.0);
   EXPECT_LE(r.number("max_abs_error_pct"), 35.0);
-  // The leave-one-device-out error is reported and stays within the same row bound.
+  // The leave-one-chip-out error is reported and stays within the same row bound.
   EXPECT_TRUE(std::isfinite(r.number("lodo_median_abs_error_pct")));
   EXPECT_LE(r.number("lodo_max_abs_error_pct"), 35.0);
 }
