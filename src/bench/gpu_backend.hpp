@@ -75,6 +75,8 @@ struct FakeGpuSpec {
   int collective_ranks = 0;
   double collective_latency_s = 20e-6;
   double collective_busbw_bytes_per_s = 300e9;
+  // When set, the iterations of every gemm_s call in order (for tests of the suite's warm-up).
+  std::shared_ptr<std::vector<int>> gemm_calls;
 };
 std::shared_ptr<GpuBackend> make_fake_gpu_backend(const FakeGpuSpec& spec);
 

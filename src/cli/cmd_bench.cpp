@@ -1,4 +1,5 @@
 // sextant bench [--quick] [--suite NAME...] | bench run -- CMD... | bench import-nccl FILE...
+#include <optional>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,19 +32,54 @@ struct BenchArgs {
   std::string storage_dir, mpirun, mpi_helper, db, label, collective, timer = "wall";
   int ranks = 0;
   OutputOptions out;
+  std::vector<std::string> given;  // the suite options given on the command line (by name)
 };
+
+// The suites that read each suite option: one given without any of them did nothing, exit 0
+// (before 2026-12-04; --gemm-dtype was already refused so).
+const std::vector<std::pair<std::string, std::vector<std::string>>>& suite_options() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> k = {
+      {"--timer", {"gemm_cpu", "memory_bandwidth", "memory_latency", "cache_bandwidth"}},
+      {"--min-rep-s", {"gemm_cpu", "memory_bandwidth", "memory_latency", "cache_bandwidth", "gpu"}},
+      {"--interleave", {"gemm_cpu", "cache_bandwidth"}},
+      {"--threads", {"gemm_cpu", "memory_bandwidth"}},
+      {"--storage-dir", {"storage"}},
+      {"--mpi-ranks", {"comm_mpi"}},
+      {"--mpirun", {"comm_mpi"}},
+      {"--mpi-helper", {"comm_mpi"}},
+  };
+  return k;
+}
 
 std::string db_path(const BenchArgs& a) { return a.db.empty() ? default_db_path() : a.db; }
 
-void store(BenchArgs& a, RunRecord& run, Result& res) {
+// Stores the run; a database that cannot take it (locked past the busy timeout, a full disk) does
+// not lose the measurements: the error is returned, the caller shows the result (table, --json,
+// --csv) and then fails with it (before 2026-12-04 a locked database threw away a finished run
+// before anything was printed).
+std::optional<Error> store(BenchArgs& a, RunRecord& run, Result& res) {
   if (a.no_db) {
     res.notes.push_back("not stored (--no-db)");
-    return;
+    return std::nullopt;
   }
-  ResultsDb db(db_path(a));
-  run.id = db.insert_run(run);
-  res.set("run_id", run.id);
-  res.set("db", db.path());
+  try {
+    ResultsDb db(db_path(a));
+    run.id = db.insert_run(run);
+    res.set("run_id", run.id);
+    res.set("db", db.path());
+  } catch (const Error& e) {
+    res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
+    return Error(e.where(), "the run was measured but not stored: " + e.message(),
+                 "its measurements are in the output above; free the database and run again to store one");
+  }
+  return std::nullopt;
+}
+
+// Shows the result, then fails if the store did.
+void store_and_emit(BenchArgs& a, RunRecord& run, Result& res) {
+  const auto failed = store(a, run, res);
+  emit(res, a.out);
+  if (failed) throw *failed;
 }
 
 void run_bench(BenchArgs& a) {
@@ -79,6 +115,24 @@ void run_bench(BenchArgs& a) {
   c.interleave_repetitions = a.interleave;
   c.host = detect_host();
   auto suites = select_suites(reg, a.suites);
+  for (const auto& [option, readers] : suite_options()) {
+    if (std::find(a.given.begin(), a.given.end(), option) == a.given.end()) continue;
+    if (std::none_of(suites.begin(), suites.end(), [&](const Suite* s) {
+          return std::find(readers.begin(), readers.end(), s->name()) != readers.end();
+        })) {
+      std::string names;
+      for (const auto& r : readers) names += (names.empty() ? "" : ", ") + r;
+      throw Error(SourceLocation{"", 0, 0, option}, "no selected suite reads it (read by " + names + ")",
+                  "add one of those suites, or leave " + option + " out");
+    }
+  }
+  // The cpu timer sums every thread's CPU time: gemm_cpu refused it mid-run, after the suites
+  // before it had run (2026-12-04 review).
+  if (c.timer == Timer::ProcessCpu && c.effective_threads() != 1 &&
+      std::any_of(suites.begin(), suites.end(), [](const Suite* s) { return s->name() == "gemm_cpu"; }))
+    throw Error(SourceLocation{"", 0, 0, "--timer"}, "the cpu timer sums the CPU time of all threads, and gemm_cpu runs " +
+                                                         std::to_string(c.effective_threads()),
+                "use --threads 1 with --timer cpu, or the wall timer");
   // comm_mpi starts mpirun itself, which Open MPI refuses inside an mpirun job ("does not support
   // recursive calls"), and a PMIx step (srun --mpi=pmix) is no place for it either: named, it is
   // an error (below); in the default set it is left out with a note.
@@ -163,8 +217,7 @@ void run_bench(BenchArgs& a) {
       res.notes.push_back("--threads " + std::to_string(c.threads) + " is above the " + std::to_string(all.effective_threads()) +
                           " CPU(s) this process may use: threads share cores, and the rates are not the host's");
   }
-  store(a, run, res);
-  emit(res, a.out);
+  store_and_emit(a, run, res);
   // Stored and shown first: a failed suite is an error (exit 2), not the loss of the others.
   if (run.config.contains("failed_suites")) {
     std::string what, first;
@@ -243,8 +296,7 @@ void run_command(BenchArgs& a) {
                                     "spawned command's ru_maxrss: the command's own peak is at most that, not measured",
                                     static_cast<double>(rss_floor) / 1e6));
   res.set("failed_run_count", failures);
-  store(a, run, res);
-  emit(res, a.out);
+  store_and_emit(a, run, res);
 }
 
 void import_nccl(BenchArgs& a) {
@@ -304,8 +356,7 @@ void import_nccl(BenchArgs& a) {
   run.finished_at = utc_now_iso();
   run.config = {{"files", a.files}};
   Result res = run_result(run, "bench import-nccl", a.params);
-  store(a, run, res);
-  emit(res, a.out);
+  store_and_emit(a, run, res);
 }
 
 void add_db_option(CLI::App* c, BenchArgs& a) {
@@ -358,10 +409,27 @@ void add_bench_command(CLI::App& app) {
   add_db_option(imp, *a);
   add_output_options(*imp, a->out);
 
-  run->callback([a] { run_command(*a); });
-  imp->callback([a] { import_nccl(*a); });
+  // The suites' options are not read by `bench run` or `bench import-nccl` (they were ignored,
+  // exit 0, before 2026-12-04). Checked before the subcommand runs its command.
+  auto refuse_suite_options = [a, cmd](const std::string& sub) {
+    for (const char* o : {"--quick", "--suite", "--list", "--min-rep-s", "--threads", "--timer", "--gemm-dtype", "--interleave",
+                          "--storage-dir", "--mpi-ranks", "--mpirun", "--mpi-helper", "--no-counters"})
+      if (cmd->count(o) > 0)
+        throw Error(SourceLocation{"", 0, 0, o}, "is an option of the suites `sextant bench` runs; `bench " + sub + "` does not read it",
+                    "leave it out");
+  };
+  run->callback([a, refuse_suite_options] {
+    refuse_suite_options("run");
+    run_command(*a);
+  });
+  imp->callback([a, refuse_suite_options] {
+    refuse_suite_options("import-nccl");
+    import_nccl(*a);
+  });
   cmd->callback([a, cmd] {
     if (!cmd->get_subcommands().empty()) return;
+    for (const auto& [option, readers] : suite_options())
+      if (cmd->count(option) > 0) a->given.push_back(option);
     run_bench(*a);
   });
 }

@@ -273,17 +273,23 @@ void add_calibrate_command(CLI::App& app) {
       ->needs(o_net);
   cmd->add_option("--trace", a->traces, "Calibrate from these PyTorch/Kineto traces (files or folders) instead of a bench run: "
                                         "GEMM efficiency from operator shapes, collective bus bandwidth from NCCL kernels");
+  auto* o_trace = cmd->get_option("--trace");
   cmd->add_option("--device", a->device, "With --trace: catalog accelerator the trace ran on (default: from deviceProperties)");
   cmd->add_option("--trace-rates", a->trace_opt.trace_rates,
                   "With --trace: sustained (a training step's rates; default: sustained_compute_fraction 1) or burst (a short "
                   "benchmark's: the base entry's sustained fraction kept)")
-      ->check(CLI::IsMember({"sustained", "burst"}));
+      ->check(CLI::IsMember({"sustained", "burst"}))
+      ->needs(o_trace);  // (both were ignored beside a bench run, exit 0, before 2026-12-04)
+  cmd->get_option("--device")->needs(o_trace);
   cmd->add_flag("--force", a->force, "Replace an existing --out or --network-out file (default: refuse; its entries would be lost)");
   add_output_options(*cmd, a->output);
   cmd->callback([a, cmd] {
     if (cmd->count("--memory-peak-source") && !cmd->count("--memory-peak-gb-per-s") && !cmd->count("--peak-from"))
       throw Error(SourceLocation{"", 0, 0, "--memory-peak-source"}, "cites a memory peak, and none is given",
                   "give --memory-peak-gb-per-s (or --peak-from ACCELERATOR), or leave it out");
+    // The catalog is read for --peak-from and for a trace's device: alone it was ignored.
+    if (cmd->count("--catalog") && !cmd->count("--peak-from") && !cmd->count("--trace"))
+      throw Error(SourceLocation{"", 0, 0, "--catalog"}, "is read only with --peak-from or --trace, and neither is given", "leave it out");
     for (const char* o : {"--db", "--run", "--network-out", "--peak-from", "--peak-tflops", "--suite", "--max-fit-dim", "--max-fit-skew",
                           "--memory-peak-gb-per-s", "--memory-peak-source", "--network-id", "--network-kind"})
       if (cmd->count(o) > 0) a->run_only_given.push_back(o);

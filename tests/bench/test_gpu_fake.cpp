@@ -305,3 +305,22 @@ TEST(NetworkCalibration, AllReduceAbovePingPongIsCappedAtTheLinkRate) {
   EXPECT_DOUBLE_EQ(c.network.achievable_fraction, 1.0);
   EXPECT_NE(c.network_yaml.find("= 1.074, capped at 1"), std::string::npos) << c.network_yaml;
 }
+
+// Does each case run --warmup untimed repetitions at the timed size after the sizing call, then
+// the timed ones? (The sizing call of one iteration had counted as the first warm-up.)
+TEST(GpuSuite, WarmupRepetitionsRunAtTheTimedSize) {
+  for (int warmup : {0, 1, 3}) {
+    FakeGpuSpec spec;
+    spec.gemm_calls = std::make_shared<std::vector<int>>();
+    SuiteConfig c = fake_config(spec);
+    c.warmup_count = warmup;
+    const SuiteOutput out = make_gpu_suite()->run(c);
+    const auto& calls = *spec.gemm_calls;
+    const size_t per_case = 1 + static_cast<size_t>(warmup) + 3;
+    ASSERT_EQ(calls.size(), 21 * per_case) << warmup;
+    for (size_t i = 0; i < calls.size(); i += per_case) {
+      EXPECT_EQ(calls[i], 1);
+      for (size_t j = 1; j < per_case; ++j) EXPECT_EQ(calls[i + j], calls[i + 1]) << "warmup " << warmup << " case " << i / per_case;
+    }
+  }
+}

@@ -91,6 +91,38 @@ class BenchCli(unittest.TestCase):
                                "/bin/sh", "-c", "exit 3").stdout)
         self.assertEqual(r["scalars"]["failed_run_count"], 2)
 
+    def test_a_run_the_database_cannot_take_is_shown_before_the_error(self):
+        # The command itself spoils the database after the up-front check: the store fails at the
+        # end. The measurements still reach the table and --json, and the exit status says so.
+        db = os.path.join(self.dir, "spoiled.db")
+        out = os.path.join(self.dir, "kept.json")
+        spoil = f"rm -f {db} {db}-wal {db}-shm; echo not-a-database-file-at-all > {db}"
+        p = sextant("bench", "run", "--reps", "1", "--warmup", "0", "--db", db, "--json", out, "--", "/bin/sh", "-c", spoil, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("measured but not stored", p.stderr)
+        self.assertIn("wall_median_s", p.stdout)
+        with open(out) as f:
+            kept = json.load(f)
+        self.assertGreater(kept["scalars"]["wall_median_s"], 0)
+        self.assertTrue(any(n.startswith("NOT STORED") for n in kept["notes"]), kept["notes"])
+
+    def test_suite_options_no_selected_suite_reads_are_refused(self):
+        # Each was ignored, exit 0, before 2026-12-04; the cpu-timer conflict of gemm_cpu failed
+        # mid-run after the suites before it.
+        for args, option in (
+            (["--quick", "--suite", "memory_latency", "--storage-dir", self.dir, "--no-db"], "--storage-dir"),
+            (["--quick", "--suite", "memory_latency", "--mpi-ranks", "3", "--no-db"], "--mpi-ranks"),
+            (["--quick", "--suite", "memory_latency", "--interleave", "--no-db"], "--interleave"),
+            (["--quick", "--suite", "storage", "--timer", "cpu", "--no-db"], "--timer"),
+            (["--quick", "--suite", "memory_latency", "--suite", "gemm_cpu", "--timer", "cpu", "--threads", "2", "--no-db"], "--timer"),
+            (["--timer", "cpu", "run", "--reps", "1", "--no-db", "--", "/bin/true"], "--timer"),
+            (["--suite", "gemm_cpu", "run", "--reps", "1", "--no-db", "--", "/bin/true"], "--suite"),
+        ):
+            p = sextant("bench", *args, check=False)
+            self.assertEqual(p.returncode, 2, (args, p.stderr))
+            self.assertIn(f"key '{option}'", p.stderr)
+            self.assertNotIn("[1/", p.stderr)  # refused before any suite ran
+
     def test_compare_exits_1_on_a_slowdown_and_0_otherwise(self):
         for cmd in ("sleep 0.01", "sleep 0.4", "sleep 0.01"):
             sextant("bench", "run", "--reps", "5", "--warmup", "0", "--label", "workload", "--db", self.db, "-q",
@@ -287,11 +319,22 @@ class BenchCli(unittest.TestCase):
         con.commit()
         con.close()
         out = os.path.join(self.dir, "turbo.yaml")
-        p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--peak-from", "h100-sxm-80gb", check=False)
+        p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("key 'peak_flops_per_s'", p.stderr)
         self.assertIn("--peak-tflops fp64=X", p.stderr)
-        self.assertNotIn("key '--peak-from'", p.stderr)
+        # --peak-from is a GPU run's: on a CPU run it is refused (a GPU's memory bandwidth had been
+        # written into the CPU entry, 2026-12-04 review).
+        p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--peak-from", "h100-sxm-80gb", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key '--peak-from'", p.stderr)
+        self.assertIn("CPU run", p.stderr)
+        self.assertFalse(os.path.exists(out))
+        # Options of the other mode, or of no mode, are refused (they were ignored, exit 0).
+        for extra in (["--device", "h100-sxm-80gb"], ["--trace-rates", "burst"], ["--catalog", self.dir]):
+            p = sextant("calibrate", "--db", self.db, "--id", "turbo", *extra, check=False)
+            self.assertNotEqual(p.returncode, 0, extra)
+            self.assertIn(extra[0], p.stderr)
         p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--peak-tflops", "fp64=0.5", check=False)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn('fp64: {value: 0.5, estimated: "given on the command line (--peak-tflops fp64)"}', open(out).read())

@@ -330,6 +330,13 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
                   present.empty() ? std::string("run `sextant bench --suite gemm_cpu` (or gpu on a GPU host) first")
                                   : valid_choices_hint(suite, present));
   }
+  // --peak-from is for a GPU run, whose suite cannot read the device's peaks: a CPU run measures
+  // its host's, and the GPU's memory bandwidth had been written into the CPU entry (3,350 GB/s,
+  // memory_bandwidth_fraction 0.02) with its FLOP peaks silently unused (2026-12-04 review).
+  if (suite == "gemm_cpu" && (!opt.peak_flops_by_dtype.empty() || opt.memory_peak_option == "--peak-from"))
+    throw Error(SourceLocation{"", 0, 0, "--peak-from"},
+                fmt::format("run {} is a CPU run (gemm_cpu): it carries its host's own peaks, and a catalog device's do not apply", run.id),
+                "leave --peak-from out; to correct a CPU peak give --peak-tflops DTYPE=X, and the memory peak with --memory-peak-gb-per-s");
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::map<std::string, std::string> peak_source;
   std::vector<std::string> dtypes;
@@ -630,7 +637,9 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   std::vector<double> sizes, times;
   int64_t ar_size = 0;
   for (const auto& m : run.measurements) {
-    if (!m.has_param("collective")) continue;
+    // The MPI suite's own: a GPU suite's NCCL all-reduce in the same run (other ranks, another
+    // link) had been divided by the MPI ping-pong rate (14x, capped at 1; 2026-12-04 review).
+    if (m.suite != "comm_mpi" || !m.has_param("collective")) continue;
     const std::string coll = m.param("collective");
     if (coll == "pingpong" && m.metric == "latency_s") {
       sizes.push_back(m.param_f64("size_bytes"));

@@ -39,6 +39,7 @@ class FakeGpuBackend : public GpuBackend {
   double gemm_s(const std::string& dtype, int64_t m, int64_t n, int64_t k, int iterations) override {
     const double peak = peak_flops(dtype);
     if (peak <= 0) throw Error(SourceLocation{"", 0, 0, "dtype"}, "fake GPU has no " + dtype, valid_choices_hint(dtype, gemm_dtypes()));
+    if (s_.gemm_calls) s_.gemm_calls->push_back(iterations);
     // The GPU as a catalog entry describes it (the model estimate evaluates and calibrate fits).
     auto role = [this](double h) { return h > 0 ? h : s_.gemm_half_dim; };
     const GemmHalfDims h{role(s_.gemm_half_dim_m), role(s_.gemm_half_dim_n), role(s_.gemm_half_dim_k)};

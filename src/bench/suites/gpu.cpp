@@ -73,8 +73,11 @@ class GpuSuite : public Suite {
     for (const auto& dt : be->gemm_dtypes()) {
       for (const auto& s : shapes(c.quick)) {
         if (c.progress) c.progress(name(), fmt::format("{} {}x{}x{}", dt, s.m, s.n, s.k), done++ / cases);
+        // One call sizes the repetition; then --warmup repetitions of that size, untimed (the
+        // sizing call had counted as the first: --warmup 1 ran none at the timed size, before a
+        // GPU's clocks had ramped; 2026-12-04 review).
         const int iters = iterations_for(be->gemm_s(dt, s.m, s.n, s.k, 1), c.min_rep_s);
-        for (int w = 1; w < c.warmup_count; ++w) be->gemm_s(dt, s.m, s.n, s.k, iters);
+        for (int w = 0; w < c.warmup_count; ++w) be->gemm_s(dt, s.m, s.n, s.k, iters);
         Measurement m;
         const double flops = 2.0 * s.m * s.n * s.k;
         for (int r = 0; r < c.repetition_count; ++r) m.samples.push_back(flops * iters / be->gemm_s(dt, s.m, s.n, s.k, iters));
@@ -95,7 +98,7 @@ class GpuSuite : public Suite {
       for (int64_t bytes : copy_sizes(c.quick)) {
         if (c.progress) c.progress(name(), fmt::format("copy {} {} bytes", to_string(kind), bytes), done++ / cases);
         const int iters = iterations_for(be->copy_s(kind, bytes, 1), c.min_rep_s);
-        for (int w = 1; w < c.warmup_count; ++w) be->copy_s(kind, bytes, iters);
+        for (int w = 0; w < c.warmup_count; ++w) be->copy_s(kind, bytes, iters);
         Measurement m;
         for (int r = 0; r < c.repetition_count; ++r) m.samples.push_back(static_cast<double>(bytes) * iters / be->copy_s(kind, bytes, iters));
         m.name = fmt::format("copy_{} bytes={}", to_string(kind), bytes);
@@ -114,7 +117,7 @@ class GpuSuite : public Suite {
         if (bytes % (4 * static_cast<int64_t>(ranks)) != 0) continue;  // whole fp32 elements per rank
         if (c.progress) c.progress(name(), fmt::format("{} {} bytes on {} GPU(s)", op, bytes, ranks), done++ / cases);
         const int iters = iterations_for(be->collective_s(op, bytes, 1), c.min_rep_s);
-        for (int w = 1; w < c.warmup_count; ++w) be->collective_s(op, bytes, iters);
+        for (int w = 0; w < c.warmup_count; ++w) be->collective_s(op, bytes, iters);
         const double factor = nccl_bus_factor(op, ranks);
         const bool bus = ranks > 1;
         Measurement m;
