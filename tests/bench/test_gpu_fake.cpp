@@ -324,3 +324,27 @@ TEST(GpuSuite, WarmupRepetitionsRunAtTheTimedSize) {
     }
   }
 }
+
+// Does calibrate say so when the run's repetitions scatter (other work shared the host), and stay
+// quiet on a steady run?
+TEST(GpuCalibration, ANoisyRunIsNoted) {
+  FakeGpuSpec spec;
+  RunRecord run;
+  run.id = 11;
+  run.host.hostname = "gpuhost";
+  run.measurements = make_gpu_suite()->run(fake_config(spec)).measurements;
+  auto noisy_note = [](const Calibration& c) {
+    for (const auto& n : c.notes)
+      if (n.find("is noisy") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_FALSE(noisy_note(calibrate_from_run(run, {})));
+  // Every GEMM's first repetition at 60% and second at 80% of the rate: a 20% spread.
+  for (auto& m : run.measurements)
+    if (m.metric == "flops_per_s") {
+      m.samples[0] *= 0.6;
+      m.samples[1] *= 0.8;
+    }
+  const Calibration c = calibrate_from_run(run, {});
+  EXPECT_TRUE(noisy_note(c));
+}

@@ -339,6 +339,9 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
                 "leave --peak-from out; to correct a CPU peak give --peak-tflops DTYPE=X, and the memory peak with --memory-peak-gb-per-s");
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::map<std::string, std::string> peak_source;
+  std::vector<double> gemm_spreads;
+  double worst_spread = 0;
+  std::string worst_case;
   std::vector<std::string> dtypes;
   for (const auto& m : run.measurements) {
     if (m.suite != suite || m.metric != "flops_per_s") continue;
@@ -374,6 +377,24 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     if (!by_dtype.count(p.dtype)) dtypes.push_back(p.dtype);
     peak_source[p.dtype] = source;
     by_dtype[p.dtype].push_back(p);
+    if (m.samples.size() >= 2) {
+      const double sp = m.summary().spread_fraction;
+      gemm_spreads.push_back(sp);
+      if (sp > worst_spread) worst_spread = sp, worst_case = m.name;
+    }
+  }
+  // A run whose repetitions scatter was shared with other work (a compile beside a bench read
+  // fp32 gemm_peak_fraction 0.35 where a quiet run read 0.79, with spreads up to 50% and no word;
+  // 2026-12-04 review): the entry is still written, with a note.
+  if (!gemm_spreads.empty()) {
+    std::vector<double> sorted = gemm_spreads;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    if (median > 0.10 || worst_spread > 0.25)
+      c.notes.push_back(fmt::format("run {} is noisy: its GEMM repetitions spread {:.0f}% (interquartile range over median) in the median "
+                                    "case and {:.0f}% in the worst ({}): other work shared the host, and the rates it measured, so the "
+                                    "fractions written, may be low; run `sextant bench` again on an idle host",
+                                    run.id, 100 * median, 100 * worst_spread, worst_case));
   }
   // A peak given for a dtype the run did not measure would be dropped without a word.
   for (const auto& [dt, v] : opt.peak_override_by_dtype)
