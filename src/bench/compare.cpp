@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "bench/stats.hpp"
 #include "core/error.hpp"
 
 namespace sextant::bench {
@@ -188,6 +189,27 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
                                           : cc.median_b == 0 ? 0.0 : std::copysign(INFINITY, cc.median_b);
     cc.spread_a = ma.summary().spread_fraction;
     cc.spread_b = mb.summary().spread_fraction;
+    // Run-to-run drift from the history: the case's median in each earlier run of B's host that
+    // ran it with B's parameters, and A's.
+    if (!opt.history.empty() && cc.median_a > 0 && cc.median_b > 0) {
+      std::vector<double> logs = {std::log(cc.median_a)};
+      for (const RunRecord* h : opt.history) {
+        if (h->host.fingerprint() != b.host.fingerprint()) continue;
+        for (const auto& mh : h->measurements)
+          if (key(mh) == key(mb) && parameter_changes(mh, mb).empty() && !mh.samples.empty()) {
+            const double med = mh.summary().median;
+            if (med > 0) logs.push_back(std::log(med));
+            break;
+          }
+      }
+      cc.history_count = static_cast<int64_t>(logs.size()) - 1;
+      if (cc.history_count >= kMinHistoryRuns) {
+        const double center = quantile(logs, 0.5);
+        std::vector<double> dev;
+        for (double x : logs) dev.push_back(std::fabs(x - center));
+        cc.run_to_run_sd_log = 1.4826 * quantile(dev, 0.5);
+      }
+    }
     bool testable = cc.count_a >= 2 && cc.count_b >= 2;
     if (testable) {
       if (opt.test == "welch") {
@@ -294,6 +316,10 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
           cc.p_value = p[j];
         }
     }
+    auto within_drift = [&](const CaseComparison& cc) {
+      return std::isfinite(cc.run_to_run_sd_log) && cc.median_a > 0 && cc.median_b > 0 &&
+             std::fabs(std::log(cc.median_b / cc.median_a)) <= opt.history_z * std::sqrt(2.0) * cc.run_to_run_sd_log;
+    };
     for (auto& cc : c.cases) {
       // Direction from the medians; where they are equal (a change of 0, which only passes the
       // effect filter at --min-effect 0), from the means, so a shifted tail is not an improvement.
@@ -310,12 +336,18 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         ++c.unchecked_count;
         cc.unchecked_failure = cc.verdict == "wrong_results" || cc.verdict == "exit_status_differs" ||
                                (cc.verdict != "at_rss_floor" && worse && large && cc.change_fraction != 0 &&
-                                (!cc.family_excluded || cc.p_value < opt.alpha));
+                                (!cc.family_excluded || cc.p_value < opt.alpha) && !within_drift(cc));
         c.unchecked_failure_count += cc.unchecked_failure;
         continue;
       }
       if (cc.p_value < opt.alpha && large && direction != 0) cc.verdict = worse ? "regression" : "improvement";
       else cc.verdict = "unchanged";
+      // A change the test finds within a run but no larger than the case drifts between runs of
+      // this host: B's median against A's differs by a difference of two run medians, whose sd is
+      // sqrt(2) x the run-to-run sd. Within history_z of those it is the host's drift, not a
+      // verdict (two back-to-back runs of one build read a -7.6% "regression" at p 0.029, with
+      // 1% spreads within each run; 2026-12-04 review).
+      if ((cc.verdict == "regression" || cc.verdict == "improvement") && within_drift(cc)) cc.verdict = "within_run_noise";
       if (cc.verdict == "regression") ++c.regression_count;
       if (cc.verdict == "improvement") ++c.improvement_count;
     }

@@ -21,6 +21,7 @@
 // Multiple comparisons: `correction` holm (family-wise error) or benjamini-hochberg (false
 // discovery rate) adjusts the p-values over the testable cases before alpha; none (default)
 // tests each case at alpha, so about alpha x cases false alarms are expected among unchanged cases.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,14 @@ struct CompareOptions {
   std::string test = "mann-whitney";  // mann-whitney | welch
   std::string correction = "none";     // none | holm | benjamini-hochberg
   std::vector<std::string> suites, metrics;  // compare only these (empty: all)
+  // Earlier runs of the same host (not A or B): the medians of a case over them and A estimate
+  // the drift between runs, which the test within a run does not see. With at least
+  // kMinHistoryRuns medians, a change within history_z robust standard deviations of the
+  // difference of two run medians is within_run_noise, not a verdict (see compare.cpp).
+  std::vector<const RunRecord*> history;
+  double history_z = 3.0;
 };
+inline constexpr int kMinHistoryRuns = 3;
 
 struct CaseComparison {
   std::string suite, name, metric;
@@ -49,7 +57,7 @@ struct CaseComparison {
   std::string parameter_changes;  // "threads 2 -> 1; ..." (empty when like for like)
   std::string method;          // exact | normal | welch
   std::string direction;       // worse | better | same: from the medians, or the means where the medians are equal
-  std::string verdict;         // regression | improvement | unchanged | untestable | underpowered | wrong_results | parameters_differ
+  std::string verdict;         // regression | improvement | unchanged | within_run_noise | untestable | underpowered | wrong_results | parameters_differ
                                // | exit_status_differs | at_rss_floor (a peak RSS that measured Sextant's own, not the command's)
   bool unchecked_failure = false;  // untestable / underpowered and worse by at least min_effect, or wrong_results
   // Underpowered in the family only: its test can reach alpha alone but not the family's share
@@ -57,6 +65,11 @@ struct CaseComparison {
   // at its smallest reachable p; p_value is then its own, unadjusted). It fails a gate only when worse by min_effect AND its own p is
   // below alpha (before 2026-12-02 any such case 5% worse failed, p 0.69 included).
   bool family_excluded = false;
+  // Drift between runs: the robust standard deviation (1.4826 x MAD) of log(median) over the
+  // history runs and A that hold the case with its parameters; NaN with fewer than
+  // kMinHistoryRuns of them. history_count: how many.
+  double run_to_run_sd_log = std::nan("");
+  int64_t history_count = 0;
 };
 
 struct Comparison {

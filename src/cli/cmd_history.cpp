@@ -16,7 +16,7 @@ using namespace sextant::bench;
 
 struct HistoryArgs {
   std::string db, run, a, b, test = "mann-whitney", correction = "none";
-  int64_t limit = 0;
+  int64_t limit = 0, history = 10;
   std::vector<std::string> suites, metrics;
   double alpha = 0.05, min_effect = 0.05;
   bool params = false, allow_missing = false, allow_unchecked = false;
@@ -68,6 +68,15 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   o.correction = h.correction;
   o.suites = h.suites;
   o.metrics = h.metrics;
+  // The earlier runs of B's host (newest first, up to --history), for the drift between runs.
+  std::vector<RunRecord> earlier;
+  if (h.history > 0)
+    for (const auto& s : db.list_runs())
+      if (s.id < b.id && s.id != a.id && s.host_fingerprint == b.host.fingerprint()) {
+        earlier.push_back(db.load_run(s.id));
+        if (static_cast<int64_t>(earlier.size()) >= h.history) break;
+      }
+  for (const auto& e : earlier) o.history.push_back(&e);
   const Comparison c = compare_runs(a, b, o);
   Result r;
   r.command = "history compare";
@@ -84,6 +93,12 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   r.set("parameters_differ_count", int64_t{c.parameters_differ_count});
   r.set("unchecked_count", int64_t{c.unchecked_count});
   r.set("unchecked_failure_count", int64_t{c.unchecked_failure_count});
+  r.set("history_run_count", static_cast<int64_t>(earlier.size()));
+  {
+    int64_t within = 0;
+    for (const auto& x : c.cases) within += x.verdict == "within_run_noise";
+    r.set("within_run_noise_count", within);
+  }
   Table& t = r.add_table("cases", "B against A; regression = significant at alpha and worse by at least min_effect");
   t.add_str("suite");
   t.add_str("case");
@@ -103,11 +118,14 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_str("direction");  // worse | better | same: readable where change_fraction is infinite (JSON null)
   t.add_i64("unchecked_failure_flag");  // 1: an unchecked case that fails the gate (see the note)
   t.add_i64("family_excluded_flag");    // 1: left out of Holm's family by Tarone's rule (testable alone)
+  t.add_i64("history_count");           // earlier runs of B's host holding the case with B's parameters
+  t.add_f64("run_to_run_sd_fraction");  // robust sd of the case's median between runs (history and A), as a fraction
   std::string first_change;
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.min_p_value, x.method.empty() ? std::string("-") : x.method,
                x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b,
-               x.direction, int64_t{x.unchecked_failure ? 1 : 0}, int64_t{x.family_excluded ? 1 : 0}});
+               x.direction, int64_t{x.unchecked_failure ? 1 : 0}, int64_t{x.family_excluded ? 1 : 0}, x.history_count,
+               std::isfinite(x.run_to_run_sd_log) ? std::expm1(x.run_to_run_sd_log) : std::nan("")});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
   for (const auto& sw : c.software_changes)
@@ -138,6 +156,24 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       format_double(o.min_effect_fraction) + " (IQR / median): the host was not quiet, and the test counts noise within a "
                       "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
                       "trusting a verdict");
+  // Drift between runs: estimated from the history where the host has it, said where it has not.
+  {
+    int64_t with_drift = 0, within = 0;
+    for (const auto& x : c.cases) {
+      with_drift += std::isfinite(x.run_to_run_sd_log);
+      within += x.verdict == "within_run_noise";
+    }
+    const int64_t tested = static_cast<int64_t>(c.cases.size());
+    if (within > 0)
+      r.notes.push_back(std::to_string(within) + " case(s) changed significantly within the runs but by no more than " +
+                        format_double(o.history_z) + " standard deviations of the drift between runs of this host (the medians of " +
+                        "earlier runs, run_to_run_sd_fraction): within_run_noise, not a regression or an improvement");
+    if (with_drift < tested)
+      r.notes.push_back(std::to_string(tested - with_drift) + " of " + std::to_string(tested) + " case(s) have fewer than " +
+                        std::to_string(kMinHistoryRuns) + " earlier runs of this host with their parameters (--history " +
+                        std::to_string(h.history) + "): the drift between runs is not estimated for them, and their p-values count "
+                        "only the noise within a run, which two back-to-back runs of one build can exceed");
+  }
   if (c.unchecked_count > 0) {
     int64_t underpowered = 0, excluded = 0, untestable = 0, wrong = 0, exits = 0, floor = 0;
     double min_p = 1, max_excluded_p = 0;
@@ -217,6 +253,10 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--alpha", h->alpha, "Significance level (default 0.05)");
   cp->add_option("--min-effect", h->min_effect, "Smallest relative change of the median that counts (default 0.05)");
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
+  cp->add_option("--history", h->history,
+                 "Earlier runs of B's host to read for the drift between runs (default 10; 0: none). With 3 or more holding a case, "
+                 "a change within 3 standard deviations of that drift is within_run_noise")
+      ->check(CLI::NonNegativeNumber);
   cp->add_option("--correction", h->correction,
                  "Multiple-comparison adjustment of the p-values over the cases: none (default), holm (family-wise error) or "
                  "benjamini-hochberg (false discovery rate)");

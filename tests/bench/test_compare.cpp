@@ -365,3 +365,39 @@ TEST(Compare, TiesAndHolmRaiseTheSmallestReachableP) {
   c = compare_runs(with(sa), with(std::vector<std::vector<double>>(20, {50, 51, 52, 53, 54})), bh);
   EXPECT_EQ(c.regression_count, 20);
 }
+
+// Does a change no larger than the case's drift between earlier runs of the host read as
+// within_run_noise (and fail no gate), while one beyond it stays a regression? And without enough
+// history is the within-run test unchanged? (Two back-to-back runs read a -7.6% "regression" at
+// p 0.029 with 1% spreads within each run.)
+TEST(Compare, DriftBetweenRunsFromTheHistoryGatesTheVerdict) {
+  const auto a = run_with("flops_per_s", true, 100, 0.5, 5, 21);
+  const auto b = run_with("flops_per_s", true, 92.4, 0.5, 5, 22);
+  EXPECT_EQ(compare_runs(a, b, {}).cases[0].verdict, "regression");
+  // Earlier runs whose medians drift by about 5% (sd of log median ~0.05).
+  std::vector<RunRecord> earlier;
+  for (double mean : {95.0, 104.0, 99.0, 106.0, 97.0}) earlier.push_back(run_with("flops_per_s", true, mean, 0.5, 5, 30 + earlier.size()));
+  CompareOptions o;
+  for (const auto& e : earlier) o.history.push_back(&e);
+  const auto c = compare_runs(a, b, o);
+  EXPECT_EQ(c.cases[0].history_count, 5);
+  EXPECT_GT(c.cases[0].run_to_run_sd_log, 0.02);
+  EXPECT_LT(c.cases[0].run_to_run_sd_log, 0.08);
+  EXPECT_EQ(c.cases[0].verdict, "within_run_noise");
+  EXPECT_EQ(c.regression_count, 0);
+  EXPECT_EQ(c.unchecked_failure_count, 0);
+  // A 40% drop is far beyond that drift.
+  EXPECT_EQ(compare_runs(a, run_with("flops_per_s", true, 60, 0.5, 5, 23), o).cases[0].verdict, "regression");
+  // Two earlier runs are not enough to estimate the drift: the within-run verdict stands.
+  CompareOptions two;
+  two.history = {&earlier[0], &earlier[1]};
+  const auto t = compare_runs(a, b, two);
+  EXPECT_EQ(t.cases[0].verdict, "regression");
+  EXPECT_FALSE(std::isfinite(t.cases[0].run_to_run_sd_log));
+  // Runs of another host do not count.
+  std::vector<RunRecord> other = earlier;
+  for (auto& r : other) r.host.hostname = "elsewhere";
+  CompareOptions foreign;
+  for (const auto& e : other) foreign.history.push_back(&e);
+  EXPECT_EQ(compare_runs(a, b, foreign).cases[0].history_count, 0);
+}
