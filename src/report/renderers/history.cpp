@@ -19,6 +19,7 @@ const char* verdict_colour(const std::string& v) {
   if (v == "improvement") return "#27ae60";
   if (v == "parameters_differ") return "#e67e22";
   if (v == "underpowered") return "#5dade2";
+  if (v == "within_run_noise") return "#a9cce3";  // a change within the host's drift between runs
   if (v == "untestable" || v == "at_rss_floor") return "#bdc3c7";
   return "#7f8c8d";  // unchanged
 }
