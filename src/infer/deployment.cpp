@@ -145,8 +145,17 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     throw Error(at("tp"), "tp " + std::to_string(s.tp) + " is beyond the " + std::to_string(d.link.domain_devices) +
                               "-device scale-up domain: the model has tensor parallelism on the scale-up link only",
                 "tp <= " + std::to_string(d.link.domain_devices) + ", with pp across nodes");
-  if (d.par.devices() > 1 && d.link.bandwidth_bytes_per_s <= 0)
-    throw Error(at("system"), "no scale-up link known for " + d.accel.id + " (give a system, or link_bandwidth_gb_per_s in data/infer/devices.yaml)");
+  if (d.par.devices() > 1 && d.link.bandwidth_bytes_per_s <= 0) {
+    // Named at what asked for a second device (the error named --system, which was never given,
+    // for --tp 2 on an Apple SoC; 2026-12-04 review).
+    const std::string key = !s.system.empty() ? "system" : s.tp > 1 ? "tp" : s.pp > 1 ? "pp" : "ep";
+    const int n = key == "tp" ? s.tp : key == "pp" ? s.pp : s.ep;
+    throw Error(at(key),
+                (key == "system" ? std::string("system '") + s.system + "' gives" : key + " " + std::to_string(n) + " needs " + std::to_string(d.par.devices()) +
+                                                                                       " devices, and the catalog gives") +
+                    " no link between " + d.accel.id + " devices to carry their traffic",
+                "run it on one device, or give a system holding " + d.accel.id + " with a scale-up link (or link_bandwidth_gb_per_s in data/infer/devices.yaml)");
+  }
   // The plan's own checks name parallel.tp and the like without a place: name the field where it
   // was given (a study file's deployment.tp and its line, or --tp; before 2026-12-03 neither).
   try {

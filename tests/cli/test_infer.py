@@ -540,6 +540,11 @@ class InferCli(unittest.TestCase):
                 "--set", "serving.prefix_caching=false", "--set", "workload.prefix.share_fraction=0"]
         e2e = [scalars(run_json("infer", "serve", f, *slow, "-q"))["e2e_p50_s"] for f in (dis, nospec)]
         self.assertAlmostEqual(e2e[0] / e2e[1], (163840 + 65536) / 163840, delta=0.05)
+        # A second SoC has no link: the error names --tp, which was given, not --system.
+        p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "apple-m2-max-38c", "--tp", "2", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key '--tp'", p.stderr)
+        self.assertNotIn("--system'", p.stderr)
         # FP8 activations on an A100 run 16-bit, said.
         e = run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "a100-sxm-80gb", "--weights", "fp8", "--activations", "fp8")
         self.assertTrue(any("no fp8 peak" in n for n in e["notes"]), e["notes"])
