@@ -35,7 +35,8 @@ struct CompareOptions {
   std::string test = "mann-whitney";  // mann-whitney | welch
   std::string correction = "none";     // none | holm | benjamini-hochberg
   std::vector<std::string> suites, metrics;  // compare only these (empty: all)
-  // Earlier runs of the same host (not A or B): the medians of a case over them and A estimate
+  // Runs of B's host made before A and B (the caller's choice; one between them may hold the
+  // change itself): the medians of a case over them and A estimate
   // the drift between runs, which the test within a run does not see. With at least
   // kMinHistoryRuns medians, a change within history_z robust standard deviations of the
   // difference of two run medians is within_run_noise, not a verdict (see compare.cpp).

@@ -68,11 +68,14 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   o.correction = h.correction;
   o.suites = h.suites;
   o.metrics = h.metrics;
-  // The earlier runs of B's host (newest first, up to --history), for the drift between runs.
+  // The runs of B's host before A and B (newest first, up to --history), for the drift between runs.
   std::vector<RunRecord> earlier;
   if (h.history > 0)
     for (const auto& s : db.list_runs())
-      if (s.id < b.id && s.id != a.id && s.host_fingerprint == b.host.fingerprint()) {
+      // Before both runs only: a run between A and B may be the change itself (a step in the
+      // runs after A widened the "drift" until a 62% slow-down read within_run_noise, own
+      // review of 2026-12-04).
+      if (s.id < std::min(a.id, b.id) && s.host_fingerprint == b.host.fingerprint()) {
         earlier.push_back(db.load_run(s.id));
         if (static_cast<int64_t>(earlier.size()) >= h.history) break;
       }
@@ -254,7 +257,7 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--min-effect", h->min_effect, "Smallest relative change of the median that counts (default 0.05)");
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
   cp->add_option("--history", h->history,
-                 "Earlier runs of B's host to read for the drift between runs (default 10; 0: none). With 3 or more holding a case, "
+                 "Runs of B's host before A and B to read for the drift between runs (default 10; 0: none). With 3 or more holding a case, "
                  "a change within 3 standard deviations of that drift is within_run_noise")
       ->check(CLI::NonNegativeNumber);
   cp->add_option("--correction", h->correction,

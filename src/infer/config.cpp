@@ -195,7 +195,8 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       sv.disaggregation = g;
     }
     // Read only by a pipeline and by colocated replicas: accepted and ignored before 2026-12-04.
-    if (v->has("pipeline_batches") && s.deployment.pp <= 1)
+    // (1, the one pass a single stage holds, stays accepted at pp 1: a pp sweep sets both.)
+    if (v->has("pipeline_batches") && sv.pipeline_batches > 1 && s.deployment.pp <= 1)
       v->fail("pipeline_batches", "passes in flight are a pipeline's: the deployment has pp 1", "give deployment.pp > 1, or leave it out");
     if (v->has("replicas") && sv.disaggregation)
       v->fail("replicas", "a disaggregated deployment is sized by disaggregation.prefill_instances and decode_instances, not replicas",

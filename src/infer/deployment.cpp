@@ -29,9 +29,12 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
   std::vector<std::string> out;
   const auto& m = d.model;
   if (!d.activation_fallback_from.empty())
-    out.push_back("activations " + d.activation_fallback_from + " given, but " + d.accel.id + " has no " + d.activation_fallback_from +
-                  " peak: activations costed in " + d.activation.name + " (weights " + d.weight.name +
-                  ", dequantised to it, as vLLM runs an FP8 checkpoint on Ampere: W8A16)");
+    out.push_back("activations " + d.activation_fallback_from + " given, but " +
+                  (d.accel.has_peak(parse_format(d.activation_fallback_from).compute_dtype)
+                       ? "engine " + d.engine.id + " does not multiply in " + d.activation_fallback_from
+                       : d.accel.id + " has no " + d.activation_fallback_from + " peak") +
+                  ": activations costed in " + d.activation.name + " (the weights multiplied in it, as vLLM runs an FP8 checkpoint on "
+                  "Ampere: W8A16)");
   if (m.checkpoint_quantization.empty()) return out;
   if (d.weight_format_source == "checkpoint")
     out.push_back("weights in " + d.weight.name + (d.weight_experts_only ? " for the MoE experts (the other layers in bf16)" : "") +
@@ -113,10 +116,17 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     // Activations in a format the device cannot multiply in run 16-bit, as vLLM runs an FP8
     // checkpoint on Ampere (W8A16): costed so, with a note. Before 2026-12-04 the compute moved
     // to fp16 while the workspace stayed sized at 1 byte per activation, with no word.
-    if (!d.accel.has_peak(d.activation.compute_dtype))
+    // Only a format narrower than 16 bits widens (fp32 on a device without an fp32 peak stays the
+    // error compute_dtype gives); "can multiply in" is the device's peak and the engine's kernels
+    // (llama.cpp multiplies in fp16 on an H100 whatever fp8 peak it has).
+    auto usable = [&](DType t) {
+      return d.accel.has_peak(t) && (d.engine.matmul_dtypes.empty() ||
+                                     std::find(d.engine.matmul_dtypes.begin(), d.engine.matmul_dtypes.end(), t) != d.engine.matmul_dtypes.end());
+    };
+    if (d.activation.bits_per_element < 16 && !usable(d.activation.compute_dtype))
       for (const char* wide : {"bf16", "fp16", "fp32"}) {
         const NumberFormat f = parse_format(wide);
-        if (d.accel.has_peak(f.compute_dtype)) {
+        if (usable(f.compute_dtype)) {
           d.activation_fallback_from = d.activation.name;
           d.activation = f;
           break;

@@ -123,6 +123,21 @@ class BenchCli(unittest.TestCase):
             self.assertIn(f"key '{option}'", p.stderr)
             self.assertNotIn("[1/", p.stderr)  # refused before any suite ran
 
+    def test_drift_is_estimated_from_runs_before_both(self):
+        # Four quiet runs, then a 2x slow-down in the runs after A: the runs between A and B are
+        # the change itself, not drift (they had read it as within_run_noise and passed the gate).
+        ids = []
+        for d in (0.02, 0.021, 0.0205, 0.02, 0.04, 0.04, 0.04):
+            p = sextant("bench", "run", "--reps", "5", "--warmup", "0", "--db", self.db, "--json", "-", "--", "/bin/sleep", str(d))
+            ids.append(json.loads(p.stdout)["scalars"]["run_id"])
+        p = sextant("history", "compare", str(ids[3]), str(ids[6]), "--db", self.db, "--json", "-", check=False)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        r = json.loads(p.stdout)
+        self.assertEqual(r["scalars"]["history_run_count"], 3)
+        wall = [x for x in rows(table(r, "cases")) if x["metric"] == "wall_s"][0]
+        self.assertEqual(wall["verdict"], "regression")
+        self.assertEqual(wall["history_count"], 3)
+
     def test_compare_exits_1_on_a_slowdown_and_0_otherwise(self):
         for cmd in ("sleep 0.01", "sleep 0.4", "sleep 0.01"):
             sextant("bench", "run", "--reps", "5", "--warmup", "0", "--label", "workload", "--db", self.db, "-q",
@@ -328,7 +343,7 @@ class BenchCli(unittest.TestCase):
         p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--peak-from", "h100-sxm-80gb", check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("key '--peak-from'", p.stderr)
-        self.assertIn("CPU run", p.stderr)
+        self.assertIn("are the CPU's (gemm_cpu)", p.stderr)
         self.assertFalse(os.path.exists(out))
         # Options of the other mode, or of no mode, are refused (they were ignored, exit 0).
         for extra in (["--device", "h100-sxm-80gb"], ["--trace-rates", "burst"], ["--catalog", self.dir]):

@@ -540,6 +540,18 @@ class InferCli(unittest.TestCase):
                 "--set", "serving.prefix_caching=false", "--set", "workload.prefix.share_fraction=0"]
         e2e = [scalars(run_json("infer", "serve", f, *slow, "-q"))["e2e_p50_s"] for f in (dis, nospec)]
         self.assertAlmostEqual(e2e[0] / e2e[1], (163840 + 65536) / 163840, delta=0.05)
+        # Only a narrower format widens: fp32 on a device without an fp32 peak stays an error. An
+        # engine that does not multiply in fp8 widens it too (its workspace sized as fp16's).
+        p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "tpu-v5e", "--activations", "fp32", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no peak for fp32", p.stderr)
+        lc = ["infer", "estimate", "--model", "llama-2-7b", "--accelerator", "h100-sxm-80gb", "--engine", "llama.cpp", "--weights", "q4_0"]
+        e8 = run_json(*lc, "--activations", "fp8")
+        self.assertEqual(scalars(e8)["activation_workspace_bytes_per_device"],
+                         scalars(run_json(*lc, "--activations", "fp16"))["activation_workspace_bytes_per_device"])
+        self.assertTrue(any("does not multiply in fp8" in n for n in e8["notes"]), e8["notes"])
+        # pipeline_batches 1 at pp 1 (a pp sweep's first point) is accepted.
+        run("infer", "serve", ex, "--set", "workload.requests=50", "--set", "deployment.pp=1", "--set", "serving.pipeline_batches=1", "-q")
         # A second SoC has no link: the error names --tp, which was given, not --system.
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "apple-m2-max-38c", "--tp", "2", ok=False)
         self.assertEqual(p.returncode, 2)

@@ -333,10 +333,14 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   // --peak-from is for a GPU run, whose suite cannot read the device's peaks: a CPU run measures
   // its host's, and the GPU's memory bandwidth had been written into the CPU entry (3,350 GB/s,
   // memory_bandwidth_fraction 0.02) with its FLOP peaks silently unused (2026-12-04 review).
-  if (suite == "gemm_cpu" && (!opt.peak_flops_by_dtype.empty() || opt.memory_peak_option == "--peak-from"))
+  if (suite == "gemm_cpu" && (!opt.peak_flops_by_dtype.empty() || opt.memory_peak_option == "--peak-from")) {
+    const bool has_gpu = std::any_of(run.measurements.begin(), run.measurements.end(),
+                                     [](const Measurement& m) { return m.suite == "gpu" && m.metric == "flops_per_s"; });
     throw Error(SourceLocation{"", 0, 0, "--peak-from"},
-                fmt::format("run {} is a CPU run (gemm_cpu): it carries its host's own peaks, and a catalog device's do not apply", run.id),
-                "leave --peak-from out; to correct a CPU peak give --peak-tflops DTYPE=X, and the memory peak with --memory-peak-gb-per-s");
+                fmt::format("run {}'s GEMMs fitted here are the CPU's (gemm_cpu): they carry the host's own peaks, and a catalog device's do not apply", run.id),
+                has_gpu ? "the run also measured the GPU: add --suite gpu to calibrate the GPU from it with --peak-from"
+                        : "leave --peak-from out; to correct a CPU peak give --peak-tflops DTYPE=X, and the memory peak with --memory-peak-gb-per-s");
+  }
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::map<std::string, std::string> peak_source;
   std::vector<double> gemm_spreads;
