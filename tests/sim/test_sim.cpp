@@ -1247,3 +1247,21 @@ TEST(SimAgreement, PerLayerDataParallelTrafficOverlapsThePass) {
     EXPECT_NEAR(r.step.step_time_s / est, 1.0, 0.04) << parallel;
   }
 }
+
+// Question (review of 2026-12-04): on a point-to-point mesh (MI300X's 8 GPUs, each with a link to
+// each other), do a TP pair and a DP ring on other peers run side by side, as estimate prices
+// them, rather than contend as on one switch port? Each drives (members - 1) / 7 of a GPU's links.
+TEST(SimAgreement, CollectivesOnDisjointMeshLinksDoNotContend) {
+  const std::string s_yaml = "model: llama3-8b\nsystem: mi300x-8gpu\nnum_gpus: 8\n"
+                             "parallel: {tp: 2, pp: 1, zero_stage: 1, overlap: {grad_reduce: true, param_gather: true, tp_comm: false}}\n"
+                             "training: {global_batch: 4, micro_batch: 1, seq_len: 4096}\n";
+  // The bundled catalog: its Infinity Fabric entry is the one with topology: mesh.
+  const auto s = parse_scenario(s_yaml, "mesh.yaml", *sextant::test_catalogs::bundled());
+  const auto w = ir::lower(s);
+  const double est = estimate_step(w).step_time_s;
+  sim::SimOptions contended = plain();
+  contended.contention = true;
+  const double with = sim::simulate(w, contended).step.step_time_s, without = sim::simulate(w, plain()).step.step_time_s;
+  EXPECT_NEAR(with / without, 1.0, 0.01);  // it was +13%
+  EXPECT_NEAR(with / est, 1.0, 0.01);
+}
