@@ -150,7 +150,11 @@ struct Builder {
   }
   void coll(const Collective& c, CollMode mode, int32_t token = 0, uint8_t flag = 0) {
     emit(Ins::Coll, static_cast<uint8_t>(c.group), mode, token, coll_ref(c), 0, flag);
+    if (mode == CollMode::AsyncStep) last_step_group = static_cast<uint8_t>(c.group);
   }
+  // The group of the last step-level collective issued: the step's final wait is booked to it
+  // (it had been booked to DP always, EDP's included: 2026-12-04 review).
+  uint8_t last_step_group = static_cast<uint8_t>(GroupKind::DP);
 
   // One repetition of a pass; `prefetch` holds the tokens of this block's leading gathers (the
   // ZeRO-3 parameter gathers, dense then experts: each issued one repetition ahead), rep-major.
@@ -170,7 +174,11 @@ struct Builder {
     }
     if (lead == 0 && !steps.empty() && std::holds_alternative<Collective>(steps[0])) {
       const auto& c0 = std::get<Collective>(steps[0]);
-      if (c0.overlappable && !c0.hides_behind_next) lead = 1;  // any other overlapped first step, as before
+      // Any other overlapped first step, as before; not a gradient reduce-scatter, which is
+      // released, not prefetched (the head's ZeRO-2 reduce-scatter, alone in its weight pass under
+      // tp_backward overlap, was issued and waited for at once: 5.5 ms of idle compute, 2026-12-04).
+      const bool released = c0.kind == CollKind::ReduceScatter && (c0.group == GroupKind::DP || c0.group == GroupKind::EDP);
+      if (c0.overlappable && !c0.hides_behind_next && !released) lead = 1;
     }
     std::vector<std::pair<uint8_t, int32_t>> beside_next;  // exchanges the next compute step hides
     for (size_t i = 0; i < steps.size(); ++i) {
@@ -266,6 +274,7 @@ struct Builder {
     // Megatron sends 41 of 160 MB, and expert buckets 29% too large).
     auto buckets_of = [&](const Collective& c) { return ir::buckets_of(sw, c); };
     std::vector<std::vector<int>> gather_tokens;  // per param_gather collective: its buckets' tokens, in order
+    std::vector<uint8_t> gather_group;            // per param_gather collective: its group (DP or EDP)
     std::vector<int> gather_waited;               // per collective: buckets waited for
     const bool overlap_gather = s.plan.overlap_param_gather;
     if (overlap_gather) {
@@ -278,6 +287,7 @@ struct Builder {
         const int n = buckets_of(c);
         for (int k = 0; k < n; ++k) order.emplace_back((k + 1.0) / n, gathers.size(), k);
         gathers.push_back(&c);
+        gather_group.push_back(static_cast<uint8_t>(c.group));
       }
       std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
       gather_tokens.resize(gathers.size());
@@ -317,7 +327,10 @@ struct Builder {
       for (size_t j = 0; j < bucket_refs.size(); ++j) {
         const int n = bucket_count[j];
         const int want = frac >= 1.0 ? n : std::min(n, static_cast<int>(std::floor(frac * n + 1e-9)));
-        for (; buckets_issued[j] < want; ++buckets_issued[j]) emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+        for (; buckets_issued[j] < want; ++buckets_issued[j]) {
+          emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
+          last_step_group = bucket_group[j];
+        }
       }
     };
     auto grads_ready = [&](double params) {
@@ -449,7 +462,7 @@ struct Builder {
                   const int n = static_cast<int>(gather_tokens[j].size());
                   const int need = std::min(n, static_cast<int>(std::ceil(frac * n - 1e-9)));
                   for (; gather_waited[j] < need; ++gather_waited[j])
-                    emit(Ins::WaitToken, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, gather_tokens[j][static_cast<size_t>(gather_waited[j])], 0,
+                    emit(Ins::WaitToken, gather_group[j], CollMode::Blocking, gather_tokens[j][static_cast<size_t>(gather_waited[j])], 0,
                          0, 1);
                 }
               };
@@ -504,7 +517,7 @@ struct Builder {
     // pass, so optimizer.step read as micro-batch 7's backward, before 2026-12-03).
     emit(Ins::Item, 0, CollMode::Blocking, -1, 0, 0, 3);
     if (overlap_grad) issue_buckets(1.0);
-    emit(Ins::WaitStep, static_cast<uint8_t>(GroupKind::DP), CollMode::Blocking, 0, 0, 0, 1);
+    emit(Ins::WaitStep, last_step_group, CollMode::Blocking, 0, 0, 0, 1);
     for (const auto& c : sw.grad_sync) {
       if (!active(c)) continue;
       if (overlap_grad && bucketed(c)) continue;

@@ -1265,3 +1265,46 @@ TEST(SimAgreement, CollectivesOnDisjointMeshLinksDoNotContend) {
   EXPECT_NEAR(with / without, 1.0, 0.01);  // it was +13%
   EXPECT_NEAR(with / est, 1.0, 0.01);
 }
+
+// Question (review of 2026-12-04): is the output head's ZeRO-2 gradient reduce-scatter released
+// beside the rest of the backward when TP backward overlap moves the head's weight gradient into
+// its input-gradient pass (leaving the reduce-scatter alone in the weight pass)? It was taken for a
+// prefetch, issued and waited for at once: the compute sat idle for its whole transfer.
+TEST(SimAgreement, ALoneGradientReduceScatterIsReleasedNotPrefetched) {
+  auto exposed_dp = [](bool tp_backward) {
+    const std::string tb = tp_backward ? "true" : "false";
+    const auto s = parse_scenario(yaml("llama3-8b", 64, "{tp: 2, pp: 1, zero_stage: 2, overlap: {grad_reduce: true, param_gather: false, tp_comm: false, tp_backward: " + tb + "}}",
+                                       "{global_batch: 64, micro_batch: 1, seq_len: 4096}"),
+                                  "t.yaml", *frozen());
+    const auto w = ir::lower(s);
+    const auto r = sim::simulate(w, plain());
+    for (const auto& [g, t] : r.step.exposed_by_group_s)
+      if (g == "dp") return t;
+    return 0.0;
+  };
+  const double with = exposed_dp(true), without = exposed_dp(false);
+  EXPECT_GT(without, 0.0);
+  EXPECT_NEAR(with / without, 1.0, 0.02);  // it was 1.19
+}
+
+// Question (review of 2026-12-04): is the time spent waiting for the expert-data-parallel
+// gathers and reductions booked to EDP, as estimate books it, and not to DP? (Gather waits and
+// the step's final wait were booked to DP whatever group they waited for.)
+TEST(SimAgreement, ExpertDataParallelWaitsAreBookedToEdp) {
+  const auto s = parse_scenario(yaml("qwen3-30b-a3b", 16, "{tp: 1, pp: 1, ep: 4, zero_stage: 1, moe_dispatcher: alltoall, "
+                                                          "overlap: {grad_reduce: true, param_gather: true, tp_comm: false}}",
+                                     "{global_batch: 64, micro_batch: 1, seq_len: 4096}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  const auto e = estimate_step(w);
+  const auto r = sim::simulate(w, plain());
+  auto of = [](const std::vector<std::pair<std::string, double>>& v, const std::string& g) {
+    for (const auto& [k, t] : v)
+      if (k == g) return t;
+    return 0.0;
+  };
+  const double est_edp = of(e.exposed_by_group_s, "edp"), sim_edp = of(r.step.exposed_by_group_s, "edp");
+  ASSERT_GT(est_edp, 0.0);
+  EXPECT_GT(sim_edp, 0.5 * est_edp);  // it was 0, with the wait booked to DP
+  EXPECT_LT(of(r.step.exposed_by_group_s, "dp"), 0.5 * sim_edp);
+}
