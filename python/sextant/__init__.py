@@ -33,6 +33,9 @@ __all__ = ["estimate", "simulate", "plan", "sweep", "goodput", "infer", "analyze
 __version__ = "0.1.0"
 
 
+_NAN = float("nan")
+
+
 def result_from_json(text):
     """The dict form of a Result from its JSON (``--json`` output or the library's)."""
     try:
@@ -47,11 +50,20 @@ def result_from_json(text):
                 for t in doc["tables"].values()):
         raise SextantError("result_from_json: not a result's JSON (expected command, scalars and tables of "
                            "{description, types, columns}, as --json writes)")
+    # JSON writes an unknown number (NaN) as null: an f64 column keeps it as float("nan"), so a
+    # pandas column of it stays numeric (None made it dtype object, dropped by corr(); review of
+    # 2026-12-04).
+    # One NaN object for all: list and dict equality compare items by identity first, so two equal
+    # results still compare equal (a NaN is not equal to another NaN).
+    def column(values, kind):
+        if kind == "f64" and isinstance(values, list):
+            return [_NAN if v is None else v for v in values]
+        return values
     return {
         "schema_version": doc.get("schema_version", _sextant.SCHEMA_VERSION),
         "command": doc["command"],
         "scalars": dict(doc["scalars"]),
-        "tables": {name: dict(t["columns"]) for name, t in doc["tables"].items()},
+        "tables": {name: {c: column(v, t["types"].get(c)) for c, v in t["columns"].items()} for name, t in doc["tables"].items()},
         "table_types": {name: dict(t["types"]) for name, t in doc["tables"].items()},
         "table_descriptions": {name: t.get("description", "") for name, t in doc["tables"].items()},
         "notes": list(doc.get("notes", [])),
@@ -367,7 +379,13 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
                           max_micro_batch, max_vpp, headroom_gib, None, no_tp_overlap, sp_only, vary_dp_overlap)
     items = []
     if isinstance(vary, (list, tuple)) and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in vary):
-        vary = dict(vary)  # [(key, values), ...]: the dict's pairs
+        # [(key, values), ...]: the dict's pairs. A key given twice is the CLI's error, not the
+        # last pair silently kept (review of 2026-12-04).
+        keys = [k for k, _ in vary]
+        for k in keys:
+            if keys.count(k) > 1:
+                raise SextantError("sweep: vary: the key '%s' is varied twice (give all its values in one pair)" % (k,))
+        vary = dict(vary)
     if isinstance(vary, dict):
         for k, vals in vary.items():
             vals = _plain(vals)
@@ -527,3 +545,25 @@ def report(result, path):
         except (TypeError, ValueError) as e:
             raise SextantError("report: the result holds a value JSON cannot write (%s)" % e) from None
     _sextant.report(text, _os.fspath(path))
+
+
+def _typed_errors(fn):
+    """A wrong argument type is a SextantError naming the function, as every other bad input is
+    (docs/python.md): pybind11's TypeError showed the C++ signature, and None or a number where a
+    path was expected raised "'NoneType' object is not iterable" (review of 2026-12-04)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as e:
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise SextantError("sextant.%s: an argument has the wrong type (%s); see help(sextant.%s)"
+                               % (fn.__name__, first, fn.__name__)) from None
+    return wrapper
+
+
+for _name in ("estimate", "simulate", "plan", "sweep", "goodput", "infer", "analyze", "catalog", "report"):
+    globals()[_name] = _typed_errors(globals()[_name])
+del _name

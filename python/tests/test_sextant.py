@@ -655,3 +655,25 @@ def test_numbers_read_the_same_under_a_decimal_comma_locale(tmp_path):
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["device"] == "v100-sxm2-32gb"
     assert out["same"]
+
+
+def test_review_of_2026_12_04():
+    """An unknown number in an f64 column is NaN (a pandas column of it stays numeric); a key given
+    twice in vary's pairs is refused; a wrong argument type is a SextantError."""
+    import math
+    r = sextant.sweep(small_scenario(), vary={"accelerator.memory_bytes": [80e9, 96e9]})
+    t = r["tables"]["sweep"]
+    for col, kind in r["table_types"]["sweep"].items():
+        if kind == "f64":
+            assert all(isinstance(v, float) for v in t[col]), (col, t[col])
+    assert any(math.isnan(v) for v in t["tokens_per_usd"])  # dgx-h100 has no price
+    with pytest.raises(sextant.SextantError, match="varied twice"):
+        sextant.sweep(small_scenario(), vary=[("accelerator.memory_bytes", [80e9]), ("accelerator.memory_bytes", [96e9])])
+    for call in (lambda: sextant.catalog(5), lambda: sextant.analyze(None), lambda: sextant.report(r, 5)):
+        with pytest.raises(sextant.SextantError, match="wrong type"):
+            call()
+    # The report of a result with NaN columns still writes (NaN goes back to JSON null).
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        sextant.report(r, os.path.join(d, "r.html"))
+        assert os.path.getsize(os.path.join(d, "r.html")) > 1000
