@@ -214,7 +214,8 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("sweep",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            const std::vector<std::string>& vary, bool elasticity, const std::string& pareto_x, const std::string& pareto_y,
-           const py::dict& search, double train_tokens, double price_usd_per_gpu_hour, double idle_fraction, double elasticity_step) {
+           const py::dict& search, double train_tokens, double price_usd_per_gpu_hour, double idle_fraction, double elasticity_step,
+           int64_t max_points) {
           const plan::SearchArgs args = search_args_of(search);
           return run([&] {
            try {
@@ -228,6 +229,8 @@ PYBIND11_MODULE(_sextant, m) {
             o.price_usd_per_gpu_hour = price_usd_per_gpu_hour;
             o.power.idle_fraction_of_tdp = idle_fraction;
             o.elasticity_step_fraction = elasticity_step;
+            if (max_points < 1) throw Error(SourceLocation{"", 0, 0, "max_points"}, "must be at least 1");
+            o.max_points = max_points;
             o.search = plan::search_options(args, plan::OptionStyle::Python);
             plan::restrict_to_framework(s, o.search, *cat, args);
             for (const auto& v : vary) o.vary.push_back(plan::parse_variation(v));
@@ -248,7 +251,7 @@ PYBIND11_MODULE(_sextant, m) {
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("vary"),
         py::arg("elasticity"), py::arg("pareto_x"), py::arg("pareto_y"), py::arg("search"),
         py::arg("train_tokens"), py::arg("price_usd_per_gpu_hour"), py::arg("idle_fraction"),
-        py::arg("elasticity_step"));
+        py::arg("elasticity_step"), py::arg("max_points"));
 
   m.def("goodput",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, int64_t replicas,

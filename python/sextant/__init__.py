@@ -364,13 +364,14 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
           train_tokens=1e12, any_framework_feature=False, price_usd_per_gpu_hour=0, idle_fraction=0.10,
           elasticity_step=0.1, recompute_modules=None, zero=None, schedules=None, recompute=None, max_micro_batch=0,
-          max_vpp=0, headroom_gib=0, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, **kw):
+          max_vpp=0, headroom_gib=0, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, max_points=10000, **kw):
     """Hardware sweep with re-planning (``sextant sweep``); the scenario's framework restricts the
     plans searched at each point as in plan() (any_framework_feature=True lifts it).
 
     vary: {"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]} or ["KEY=V1,V2", ...];
     pareto: ("step_time_s", "tokens_per_joule"); price_usd_per_gpu_hour, idle_fraction and
-    elasticity_step are the CLI's --price-usd-per-gpu-hour, --idle-fraction and --elasticity-step.
+    elasticity_step are the CLI's --price-usd-per-gpu-hour, --idle-fraction and --elasticity-step;
+    max_points (default 10000) refuses a larger grid before it starts, as --max-points.
     The search at each point takes plan()'s search options (fix, zero, schedules, recompute,
     recompute_modules, max_micro_batch, max_vpp, headroom_gib, no_tp_overlap, sp_only,
     vary_dp_overlap); a sweep keeps each point's best plan, so it has no tie_fraction (nor does the CLI's).
@@ -407,7 +408,7 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), items, elasticity,
                                 px, py, search, _number(train_tokens, "train_tokens"), _number(price_usd_per_gpu_hour, "price_usd_per_gpu_hour"), _number(idle_fraction, "idle_fraction"),
-                                _number(elasticity_step, "elasticity_step")))
+                                _number(elasticity_step, "elasticity_step"), _int_in(max_points, "max_points", 1)))
 
 
 def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):

@@ -17,6 +17,7 @@ struct SweepArgs {
   std::vector<std::string> vary, pareto;
   double train_tokens = 1e12, price = 0, elasticity_step = 0.1, idle_fraction = 0.10;
   bool elasticity = false, list = false;
+  int64_t max_points = 10000;
 };
 }  // namespace
 
@@ -37,6 +38,8 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_flag("--list-parameters", a->list, "List the parameters that can be varied and exit");
   cmd->add_option("--train-tokens", a->train_tokens, "Tokens to train, for time_to_train_s (default 1e12)");
   cmd->add_option("--price-usd-per-gpu-hour", a->price, "Price of one GPU-hour (default: whole nodes at the system's node price when known: 12 GPUs of 8-GPU nodes pay for 16)");
+  cmd->add_option("--max-points", a->max_points, "Largest grid run (default 10000; a larger one is refused before it starts)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--elasticity", a->elasticity, "Elasticity of step time per parameter around the scenario's design point");
   cmd->add_option("--elasticity-step", a->elasticity_step, "Relative step of the central difference (default 0.1)");
   cmd->add_option("--pareto", a->pareto, "Two objectives (sweep-table columns, optional min:/max: prefix), e.g. --pareto step_time_s,tokens_per_joule")
@@ -71,6 +74,7 @@ void add_sweep_command(CLI::App& app) {
     if (!(a->idle_fraction >= 0 && a->idle_fraction < 1)) throw Error(SourceLocation{"--idle-fraction", 0, 0, ""}, "must be in [0, 1)");
     o.train_tokens = a->train_tokens;
     o.price_usd_per_gpu_hour = a->price;
+    o.max_points = a->max_points;
     o.elasticity = a->elasticity;
     o.elasticity_step_fraction = a->elasticity_step;
     o.power.idle_fraction_of_tdp = a->idle_fraction;

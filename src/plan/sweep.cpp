@@ -58,7 +58,13 @@ const std::vector<Accessor>& accessors() {
         [](const Scenario& s) { return s.accelerator.tdp_w.value; },
         [](Scenario&, double) {});  // applied by the power model, not to the scenario
     add("accelerator.tdp_w", "W", "board power at full activity", false, [](const Scenario& s) { return s.accelerator.tdp_w.value; },
-        [](Scenario& s, double x) { s.accelerator.tdp_w = set_known(x); });
+        [](Scenario& s, double x) {
+          // Published throughput at power caps was measured under the catalog's board power: at
+          // another TDP it no longer says the clock (a 500 W part varied to 700 W kept clock 1.0
+          // at its old 500 W cap point while drawing the limit: perf/W +33%; 2026-12-04 review).
+          if (!s.accelerator.tdp_w.known || x != s.accelerator.tdp_w.value) s.accelerator.power_caps.clear();
+          s.accelerator.tdp_w = set_known(x);
+        });
     add("accelerator.idle_w", "W", "board power when idle", false,
         [](const Scenario& s) { return s.accelerator.idle_w.known ? s.accelerator.idle_w.value : 0.0; },
         [](Scenario& s, double x) { s.accelerator.idle_w = set_known(x); });
@@ -423,6 +429,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   }
   // Without a board power there is no power model: power and tokens per joule are unknown (NaN).
   const bool tdp_known = base.accelerator.tdp_w.known || tdp_varied;
+  if (tdp_varied && !base.accelerator.power_caps.empty())
+    r.notes.push_back(base.accelerator.id + "'s published power caps were measured at its catalog TDP (" + format_double(base.accelerator.tdp_w.value) +
+                      " W): at a varied TDP other than that, the clock under a power limit follows the P ~ f^k model instead");
   if (!tdp_known && limit_varied)
     throw Error(SourceLocation{"--vary", 0, 0, "accelerator.power_limit_w"},
                 "the board power (TDP) of " + base.accelerator.id + " is not in the catalog, so a power limit has no clock to lower",
@@ -438,6 +447,36 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                                          : idle_known ? "catalog"
                                                       : "estimated: " + format_double(o.power.idle_fraction_of_tdp) + " x TDP"));
 
+  // A grid too large to finish is refused before it starts: 1,000 x 1,000 points ran for days
+  // and could not be interrupted from a notebook (2026-12-04 review).
+  {
+    double points = 1;
+    for (const auto& v : o.vary) points *= static_cast<double>(v.values.size());
+    if (points > static_cast<double>(o.max_points))
+      throw Error(SourceLocation{"--vary", 0, 0, "--max-points"},
+                  "the grid has " + format_double(points) + " points, above the limit of " + std::to_string(o.max_points) +
+                      " (each point is a plan search, about 0.1-1 s)",
+                  "use fewer values per key, or raise --max-points (Python: max_points=) if the run is meant to be that long");
+  }
+  // The price, power and purchase-price sources the per-dollar and per-watt columns rest on.
+  {
+    auto cite = [](const Sourced& v) { return !v.source.empty() ? v.source : !v.estimated.empty() ? "estimated: " + v.estimated : std::string("no source"); };
+    std::string price = o.price_usd_per_gpu_hour > 0 ? "flat " + format_double(o.price_usd_per_gpu_hour) + " USD per GPU-hour (--price-usd-per-gpu-hour)"
+                        : std::any_of(o.vary.begin(), o.vary.end(), [](const Variation& v) { return v.key == "system.node_price_usd_per_hour"; })
+                            ? std::string("varied (--vary system.node_price_usd_per_hour), whole nodes")
+                        : base.system.node_price_usd_per_hour.known
+                            ? "catalog " + base.system.id + " node price " + format_double(base.system.node_price_usd_per_hour.value) +
+                                  " USD/h, whole nodes (" + cite(base.system.node_price_usd_per_hour) + ")"
+                            : std::string("unknown");
+    r.set("price_source", price);
+    r.set("tdp_source", std::string(tdp_varied ? "varied (--vary accelerator.tdp_w)"
+                                    : base.accelerator.tdp_w.known ? "catalog " + base.accelerator.id + " " + format_double(base.accelerator.tdp_w.value) +
+                                                                         " W (" + cite(base.accelerator.tdp_w) + ")"
+                                                                   : "unknown"));
+    r.set("capex_source", std::string(base.accelerator.price_usd.known ? "catalog " + base.accelerator.id + " " + format_double(base.accelerator.price_usd.value) +
+                                                                             " USD (" + cite(base.accelerator.price_usd) + ")"
+                                                                       : "unknown"));
+  }
   // The grid: cartesian product of the variations, the first varying slowest.
   std::vector<std::vector<double>> grid = {{}};
   for (const auto& v : o.vary) {
@@ -483,6 +522,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   t.add_f64("tokens_per_s_per_capex_usd");
   t.add_i64("plans_valid_count");
   t.add_i64("plans_fit_count");
+  // The price tokens_per_usd divides by (whole nodes, or the flat GPU-hour price): shown, with its
+  // source in price_source (it was computed and never reported; 2026-12-04 review).
+  t.add_f64("job_usd_per_hour");
   // The Pareto objectives are checked before any point is estimated (a misspelt one was found
   // only after the whole grid had run).
   bool mx = false, my = false;
@@ -602,6 +644,10 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     }
     row.emplace_back(static_cast<int64_t>(pr.valid));
     row.emplace_back(static_cast<int64_t>(pr.fit));
+    {
+      const double price = job_usd_per_hour(s);
+      row.emplace_back(price > 0 ? price : std::nan(""));
+    }
     t.add_row(row);
     fits.push_back(pr.fits);
     if (progress) progress(gi + 1, grid.size());

@@ -53,6 +53,7 @@ struct SweepOptions {
   double elasticity_step_fraction = 0.1;  // +-10 % around the design point
   std::vector<std::string> elasticity_keys;  // empty: the varied keys and the default set
   std::string pareto_x, pareto_y;         // objectives ("min:"/"max:" prefix overrides the default sense)
+  int64_t max_points = 10000;             // a larger grid is refused before it starts
 };
 
 Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, const Distribution& dist = {},

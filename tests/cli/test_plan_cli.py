@@ -448,6 +448,28 @@ with tempfile.TemporaryDirectory() as d:
 b = sx("plan", "--model", "gpt3-13b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "8", "--seq-len", "4096")
 check("a --seq-len error names the option", b.returncode == 2 and "key '--seq-len'" in b.stderr, b.stderr[-300:])
 
+# Review of 2026-12-04: a grid too large is refused before it starts; the price each point is
+# charged is a column with its source; a varied TDP does not reuse the power caps measured at the
+# catalog's (a 500 W part at 700 W ran clock 1.0 at a 525-675 W limit, perf/W +33%).
+with tempfile.TemporaryDirectory() as d:
+    s96 = os.path.join(d, "s96.yaml")
+    with open(s96, "w") as f:
+        f.write("accelerator: h100-sxm-96gb-500w\nmodel: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\n"
+                "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n")
+    b = sx("sweep", s96, "--vary", "accelerator.memory_bandwidth_bytes_per_s=1e12:4e12:200", "--vary",
+           "accelerator.peak_flops.bf16=5e14:1.5e15:200")
+    check("a huge grid is refused before it starts", b.returncode == 2 and "key '--max-points'" in b.stderr and "40000" in b.stderr,
+          b.stderr[-300:])
+    b = sx("sweep", s96, "--vary", "accelerator.tdp_w=700", "--vary", "accelerator.power_limit_w=600,700", "--fix", "tp=2",
+           "--price-usd-per-gpu-hour", "3", "--json", "-")
+    ok = b.returncode == 0
+    jj = json.loads(b.stdout) if ok else {}
+    cols = jj["tables"]["sweep"]["columns"] if ok else {}
+    check("a lower limit at a varied TDP lowers the clock", ok and cols["clock_ratio"][0] < 1.0 and
+          cols["tokens_per_joule"][0] < 1.3 * cols["tokens_per_joule"][1], cols if ok else b.stderr[-300:])
+    check("the price is a column with its source", ok and cols["job_usd_per_hour"] == [48.0, 48.0] and
+          "flat 3 USD per GPU-hour" in jj["scalars"]["price_source"], jj.get("scalars"))
+
 for cmd in [["plan"], ["sweep"]]:
     h = sx(*cmd, "--help")
     check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)
