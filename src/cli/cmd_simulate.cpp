@@ -103,8 +103,9 @@ void add_simulate_command(CLI::App& app) {
       ->check(non_negative_number());
   auto* o_seed = cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter): an integer from 0 to 2^63-1 "
                                                    "(default: the scenario's seed:)")->check(unsigned_64());
-  cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma, at most 1: median factor 1, mean e^(sigma^2/2) (simulates every rank)")
+  auto* o_jitter = cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma, at most 1: median factor 1, mean e^(sigma^2/2) (simulates every rank)")
       ->check(finite_in_range(0, 1));
+  o_seed->needs(o_jitter);  // the seed draws the jitter only: alone it changed nothing, exit 0 (before 2026-12-04)
   cmd->add_flag("--no-contention", a->no_contention, "Every collective runs at its idle-network speed (no link sharing)");
   cmd->add_flag("--no-interference", a->no_interference, "Overlapped communication does not slow compute");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");

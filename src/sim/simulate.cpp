@@ -282,6 +282,7 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   r.all_ranks = all;
   r.contention = o.contention;
   r.interference = o.interference;
+  r.interference_fraction = cfg.interference;
   r.jitter_sigma = o.jitter_sigma;
   r.seed = o.seed;
   for (const auto& [rank, f] : o.stragglers) r.stragglers += (r.stragglers.empty() ? "" : ",") + std::to_string(rank) + "=" + format_double(f);
@@ -403,6 +404,10 @@ Result to_result(const SimResult& r, const Scenario& s) {
   out.set("all_ranks", r.all_ranks);
   out.set("contention", r.contention);
   out.set("interference", r.interference);
+  out.set("interference_fraction", r.interference_fraction);
+  if (!r.interference && known_or(s.accelerator.comm_compute_interference, 0.0) == 0)
+    out.notes.push_back("--no-interference changes nothing here: " + s.accelerator.id + " has no comm_compute_interference in the "
+                        "catalog, so overlapped communication never slows its compute (interference_fraction 0 either way)");
   out.set("jitter_sigma", r.jitter_sigma);
   if (r.jitter_sigma > 0) out.set("seed", static_cast<int64_t>(r.seed));  // read by the jitter only
   out.set("stragglers", r.stragglers.empty() ? std::string("none") : r.stragglers);

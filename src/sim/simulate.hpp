@@ -96,6 +96,10 @@ struct SimResult {
   // The run's settings, recorded in its result so that a saved result says how it was made (none
   // of them was, before 2026-12-03): contention, interference, jitter and its seed, stragglers.
   bool contention = true, interference = true;
+  // The slow-down applied to compute overlapped with communication: the accelerator's
+  // comm_compute_interference when interference is on (0 when the catalog gives none, so
+  // --no-interference then changes nothing, which the result says).
+  double interference_fraction = 0;
   double jitter_sigma = 0;
   uint64_t seed = 0;
   std::string stragglers;  // "RANK=FACTOR,..." as given, "" when none

@@ -149,6 +149,14 @@ class CliOptions(unittest.TestCase):
         sc = json.loads(p.stdout)["scalars"]
         self.assertEqual((sc["jitter_sigma"], sc["seed"], sc["stragglers"], sc["contention"], sc["interference"]),
                          (0.1, 5, "3=1.5", False, True))
+        self.assertEqual(sc["interference_fraction"], 0.0)  # no catalog H100 gives one
+        # --seed draws the jitter only: alone it is refused (it changed nothing, exit 0); and
+        # --no-interference on such a device says it changes nothing (2026-12-04 review).
+        p = run("simulate", small, "--seed", "5", "-q")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--jitter", p.stderr)
+        p = run("simulate", small, "--no-interference", "--json", "-", "-q", check=True)
+        self.assertTrue(any("--no-interference changes nothing" in n for n in json.loads(p.stdout)["notes"]))
 
     def test_negative_counts_and_seeds_are_refused_not_wrapped(self):
         self.refused(["plan", SCENARIO, "--rerank-top", "-5"], "--rerank-top")
