@@ -94,10 +94,18 @@ struct ActiveColl {
   std::vector<Member> members;
   double start = 0;
   bool used = false;
+  // The critical path of the last member to arrive, at the start (record_path; only when the
+  // members arrived at different times): a member that waited for it continues from that path.
+  bool late_path = false;
+  PathAcc path;
 };
 struct GroupInst {
   std::deque<int> pending;  // active colls waiting for members, by sequence
   int64_t base = 0;
+  // The critical path at the end of the group's last collective that had one (record_path): a
+  // collective starting at that instant, its members queued behind it, continues from it.
+  PathAcc end_path;
+  double end_s = -1;
 };
 struct Xfer {
   int src = 0, dst = 0;
@@ -267,6 +275,14 @@ class Engine {
     if (type == 3 && jump_ != nullptr && jump_sent_ < t1) {
       pa = *jump_;
       path_add(pa, key_transfer_, t1 - jump_sent_, t1);
+      pa.end_s = t1;
+      return;
+    }
+    // A wait that began before the collective that ends it started: the member waited for the
+    // last to arrive, so the critical path is that member's, then the collective.
+    if (type == 2 && coll_jump_ != nullptr && t0 < coll_jump_start_ && coll_jump_start_ < t1) {
+      pa = *coll_jump_;
+      path_add(pa, group_keys_[group], t1 - coll_jump_start_, t1);
       pa.end_s = t1;
       return;
     }
@@ -502,6 +518,26 @@ class Engine {
   void start_coll(int id) {
     ActiveColl& ac = colls_[static_cast<size_t>(id)];
     ac.start = now_;
+    // A rendezvous: the members that came early waited for the last, whose path is the critical
+    // one (a straggler's slow compute read as "comm dp" on the path before 2026-12-04).
+    ac.late_path = false;
+    if (cfg_.record_path && ac.members.size() > 1) {
+      size_t last = 0;
+      double first_arrive = ac.members[0].arrive;
+      for (size_t i = 1; i < ac.members.size(); ++i) {
+        if (ac.members[i].arrive > ac.members[last].arrive) last = i;
+        first_arrive = std::min(first_arrive, ac.members[i].arrive);
+      }
+      if (ac.members[last].arrive > first_arrive + 1e-12) {
+        ac.path = out_.paths[static_cast<size_t>(ac.members[last].unit)];
+        path_close(ac.path, now_);
+        ac.late_path = true;
+      } else if (const GroupInst& gi = groups_[static_cast<size_t>(ac.inst)]; gi.end_s == now_) {
+        // Queued behind the group's previous collective, which ended now: its path continues.
+        ac.path = gi.end_path;
+        ac.late_path = true;
+      }
+    }
     const CollInfo& ci = units_[static_cast<size_t>(ac.first_unit)].prog->colls[static_cast<size_t>(ac.ref)];
     const double work = ci.time_s - ci.latency_s;
     if (!cfg_.contention || work <= 0) {
@@ -567,6 +603,15 @@ class Engine {
     ActiveColl& ac = colls_[static_cast<size_t>(id)];
     const CollInfo& ci = units_[static_cast<size_t>(ac.first_unit)].prog->colls[static_cast<size_t>(ac.ref)];
     const int g = static_cast<int>(ci.group);
+    coll_jump_ = ac.late_path ? &ac.path : nullptr;
+    coll_jump_start_ = ac.start;
+    if (ac.late_path) {
+      GroupInst& gi = groups_[static_cast<size_t>(ac.inst)];
+      gi.end_path = ac.path;
+      path_add(gi.end_path, group_keys_[g], now_ - ac.start, now_);
+      gi.end_path.end_s = now_;
+      gi.end_s = now_;
+    }
     for (const auto& mb : ac.members) {
       Unit& u = units_[static_cast<size_t>(mb.unit)];
       out_.units[static_cast<size_t>(mb.unit)].comm_by_group_s[g] += now_ - ac.start;
@@ -600,6 +645,7 @@ class Engine {
           break;
       }
     }
+    coll_jump_ = nullptr;
     // Next queued collective on each member's stream.
     members_tmp_.clear();
     for (const auto& mb : ac.members) members_tmp_.push_back(mb.unit);
@@ -697,6 +743,8 @@ class Engine {
   int group_keys_[kGroupKinds] = {};
   int key_step_start_ = 0, key_idle_ = 0, key_pipeline_ = 0, key_transfer_ = 0;
   const PathAcc* jump_ = nullptr;  // the arriving transfer's path while its receiver wakes
+  const PathAcc* coll_jump_ = nullptr;  // the ending collective's late member's path while its members wake
+  double coll_jump_start_ = 0;
   double jump_sent_ = 0;
   std::vector<FlowOwner> owners_;
   std::vector<Network::Demand> demands_;

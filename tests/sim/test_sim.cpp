@@ -1308,3 +1308,33 @@ TEST(SimAgreement, ExpertDataParallelWaitsAreBookedToEdp) {
   EXPECT_GT(sim_edp, 0.5 * est_edp);  // it was 0, with the wait booked to DP
   EXPECT_LT(of(r.step.exposed_by_group_s, "dp"), 0.5 * sim_edp);
 }
+
+// Question (review of 2026-12-04): with a straggler, does the critical path run through its slow
+// compute, switching at each rendezvous to the member that arrived last (and along the chain of
+// collectives queued behind the late one), rather than book the others' wait as communication?
+TEST(SimCriticalPath, AStragglersComputeIsOnThePathNotTheWaitForIt) {
+  // pp 2 over 32 GPUs: rank 20 is a stage-1 rank; the critical unit is another stage-1 rank,
+  // which waits for rank 20 at every DP bucket.
+  const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 1, pp: 2, zero_stage: 1, overlap: {grad_reduce: true, param_gather: true, tp_comm: false}}",
+                                     "{global_batch: 64, micro_batch: 1, seq_len: 4096}"),
+                                "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  auto path = [&](double factor) {
+    sim::SimOptions o = plain();
+    if (factor != 1.0) o.stragglers = {{20, factor}};
+    const auto r = sim::simulate(w, o);
+    double compute = 0, dp = 0;
+    for (const auto& p : r.critical_path) {
+      if (p.category == "compute") compute += p.time_s;
+      if (p.category == "comm" && p.item == "dp") dp += p.time_s;
+    }
+    return std::tuple{r.step.step_time_s, compute, dp};
+  };
+  const auto [t1, c1, d1] = path(1.0);
+  const auto [t2, c2, d2] = path(1.5);
+  ASSERT_GT(t2, 1.3 * t1);
+  // The slower step is the straggler's compute: it grows on the path by about the slow-down, and
+  // the DP share of the path does not take the difference (it had: the others' wait for rank 3).
+  EXPECT_GT(c2, 1.3 * c1);
+  EXPECT_LT(d2, d1 + 0.1 * (t2 - t1));
+}
