@@ -118,7 +118,19 @@ using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>
 // A rank holds at most one occurrence of a (group, operation, sequence): a repeat (a malformed or
 // merged trace) is dropped, the earliest kept, and counted in *repeats when given (it had been
 // matched against its own rank: a negative sync time, the rank its own straggler).
-CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats = nullptr);
+// Point-to-point kernels (ncclKernel_SendRecv not named a collective by its nccl:* annotation:
+// pipeline sends and receives) in a group of more than two are not a rendezvous of the group and
+// are left out (a pair's two ends still match each other): matched by
+// (group, operation, sequence) they had paired one stage's send with another's receive, made up
+// clock offsets and named the wrong straggler (2026-12-04 review). Where a kernel has no sequence
+// number, occurrences are matched by their order on each rank; ranks with unequal counts of a
+// (group, operation) are reported in stats (that order is off from the first one missing).
+struct MatchStats {
+  int64_t point_to_point = 0;      // SendRecv kernels left out
+  int64_t unequal_count_keys = 0;  // (group, operation) pairs matched by order with unequal counts per rank
+  std::string unequal_example;     // the first such pair and its counts
+};
+CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats = nullptr, MatchStats* stats = nullptr);
 
 // Per-rank clock offsets from the ends of matched collectives (clock_skew.cpp): a collective ends
 // at nearly the same instant on all its ranks, so a rank whose ends are consistently late has a
@@ -134,7 +146,8 @@ std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m
 // The matched collectives of the frames with each rank's times moved back by its clock offset
 // (estimate_clock_offsets) when `clock_sync`; the collectives, straggler and findings analyses
 // read the same corrected times.
-CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats = nullptr);
+CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats = nullptr,
+                                      MatchStats* stats = nullptr);
 
 // Per rank, how it stood at the matched collectives (occurrences on >= 2 ranks):
 //  - last_arrivals: collectives it started last;

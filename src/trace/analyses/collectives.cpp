@@ -242,8 +242,10 @@ std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
 }
 }  // namespace
 
-CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats) {
+CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats, MatchStats* stats) {
   CollectiveMatches coll;
+  // Per (group, operation) matched by order: each rank's count.
+  std::map<std::pair<std::string, std::string>, std::map<int64_t, int64_t>> by_order;
   for (const Frame& f : frames) {
     std::unordered_map<uint32_t, const CollectiveArgs*> args;
     for (const auto& c : f.trace->collectives) args[c.event] = &c;
@@ -277,8 +279,20 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
       const NcclAnnotation* note = a && a->in_msg_nelems >= 0 ? nullptr : annotation_of(g);
       // An older NCCL runs all-to-all as SendRecv kernels: the annotation names the collective.
       if (note && !note->op.empty() && (ki.op == "SendRecv" || ki.op == "unknown")) ki.op = note->op;
+      // Point to point in a group of more than two (a pipeline's sends and receives): a pair's
+      // kernels carry no peer, so they cannot be told from another pair's. In a pair (a group of
+      // two, or two ranks loaded where the size is unknown) both ends are the group.
+      if (ki.op == "SendRecv") {
+        const int64_t members = a && a->group_size > 0 ? a->group_size : static_cast<int64_t>(frames.size());
+        if (members > 2) {
+          if (stats) ++stats->point_to_point;
+          continue;
+        }
+      }
       std::string pg = a ? a->pg_name : "";
-      int64_t seq = a && a->seq >= 0 ? a->seq : ordinal[{pg, ki.op}]++;
+      const bool by_seq = a && a->seq >= 0;
+      int64_t seq = by_seq ? a->seq : ordinal[{pg, ki.op}]++;
+      if (!by_seq) ++by_order[{pg, ki.op}][f.rank()];
       double bytes = -1;
       if (a && a->in_msg_nelems >= 0 && dtype_bytes(a->dtype) > 0)
         bytes = static_cast<double>(std::max(a->in_msg_nelems, a->out_msg_nelems)) * dtype_bytes(a->dtype);
@@ -302,6 +316,19 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
     occ.erase(end, occ.end());
   }
   if (repeats) *repeats = dropped;
+  if (stats)
+    for (const auto& [key, counts] : by_order) {
+      int64_t lo = INT64_MAX, hi = INT64_MIN, lo_rank = -1, hi_rank = -1;
+      for (const auto& [rank, n] : counts) {
+        if (n < lo) lo = n, lo_rank = rank;
+        if (n > hi) hi = n, hi_rank = rank;
+      }
+      if (lo == hi) continue;
+      if (stats->unequal_count_keys++ == 0)
+        stats->unequal_example = (key.first.empty() ? std::string() : "process group " + key.first + ", ") + key.second + ": rank " +
+                                 std::to_string(lo_rank) + " ran " + std::to_string(lo) + ", rank " + std::to_string(hi_rank) + " " +
+                                 std::to_string(hi);
+    }
   return coll;
 }
 
@@ -315,7 +342,17 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     return;
   }
   int64_t repeats = 0;
-  auto coll = matched_collectives(ctx.frames, ctx.opt.clock_sync, &repeats);
+  MatchStats stats;
+  auto coll = matched_collectives(ctx.frames, ctx.opt.clock_sync, &repeats, &stats);
+  if (stats.point_to_point > 0)
+    ctx.diagnostics.add_count("collectives: point-to-point SendRecv kernels (pipeline sends and receives) are not a rendezvous of "
+                              "their group: left out of matching, clock offsets and stragglers",
+                              "info", "", stats.point_to_point);
+  if (stats.unequal_count_keys > 0)
+    ctx.diagnostics.add_count("collectives: kernels without a sequence number are matched by their order on each rank, and the ranks "
+                              "ran different counts of them: from the first one a rank lacks, its occurrences pair with the others' "
+                              "next (wrong clock offsets, sync times and stragglers)",
+                              "warning", stats.unequal_example, stats.unequal_count_keys);
   if (repeats > 0)
     ctx.diagnostics.add_count("collectives: a kernel repeats a (process group, operation, sequence) its rank already ran "
                               "(left out; the earliest is matched)",
@@ -347,8 +384,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   for (const auto& [key, occ] : coll) ranks_max = std::max(ranks_max, occ.size());
   const int64_t arrival_rows =
       std::min<int64_t>(kArrivalCollectives, static_cast<int64_t>(kArrivalCells / std::max<size_t>(1, ranks_max)));
-  int64_t matched = 0, unmatched = 0, unsized = 0;
-  std::string unsized_example;
+  int64_t matched = 0, unmatched = 0, unsized = 0, overlapless = 0;
+  std::string unsized_example, overlapless_example;
   for (auto& [key, occ] : coll) {
     if (occ.size() < 2) {
       ++unmatched;
@@ -383,6 +420,9 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     double sync_ns = static_cast<double>(emin - smax);
     double n = static_cast<double>(occ.size());
     double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), members) : std::nan("");
+    if (sync_ns < 0 && ++overlapless == 1)
+      overlapless_example = (std::get<0>(key).empty() ? std::string() : "process group " + std::get<0>(key) + ", ") +
+                            std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));
     if (bytes <= 0 && ++unsized == 1)
       unsized_example = (std::get<0>(key).empty() ? std::string() : "process group " + std::get<0>(key) + ", ") +
                         std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));
@@ -390,6 +430,11 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
                bytes > 0 ? bytes : std::nan(""), dsum / n / 1000.0, sync_ns / 1000.0, static_cast<double>(smax - smin) / 1000.0,
                static_cast<double>(emax - emin) / 1000.0, last_rank, busbw});
   }
+  if (overlapless > 0)
+    ctx.diagnostics.add_count("collectives: matched kernels that do not overlap in time on all ranks (sync_duration_us < 0: the last "
+                              "started after the first ended), so they are not one rendezvous, or the clocks are far apart; their "
+                              "bus bandwidth is unknown",
+                              "warning", overlapless_example, overlapless);
   if (unsized > 0)
     ctx.diagnostics.add_count("collectives: no message size recorded (no `In msg nelems` with a known dtype on the kernel, "
                               "no nccl:* annotation with Input Dims); size_bytes and bus_bandwidth_bytes_per_s are unknown",
@@ -416,8 +461,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     s.add_row({rank, h.last_arrivals, h.caused_wait_us, h.held_back_us, h.waited_for_others_us, h.mean_late_vs_median_us()});
 }
 
-CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats) {
-  auto coll = match_collectives(frames, repeats);
+CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats, MatchStats* stats) {
+  auto coll = match_collectives(frames, repeats, stats);
   if (clock_sync) {
     const auto off = estimate_clock_offsets(coll);
     for (auto& [key, occ] : coll)
