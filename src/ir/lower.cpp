@@ -750,8 +750,16 @@ struct Lowerer {
       // (training.moe_load_imbalance, capped or fixed by a capacity factor; docs/models.md).
       // An imbalance across EP ranks is at most ep (every pair on one rank; 1 without EP), whatever
       // was asked; padding to capacity is per expert and applies at any ep.
+      // A rank holding e = E / ep experts receives at most min(topk, e) of a token's topk copies,
+      // so its share is at most ep x min(topk, e) / topk times the mean (DeepSeek-V3 at ep 64:
+      // 32, not 64; Mixtral at ep 8: 4, where 8 made 65,536 expert rows of 32,768 tokens;
+      // 2026-12-04 review).
       double load = s.train.moe_load_factor();
-      if (!s.train.moe_pad_to_capacity) load = std::min(load, static_cast<double>(std::max(1, ep)));
+      if (!s.train.moe_pad_to_capacity) {
+        const int eps = std::max(1, ep);
+        const double experts_here = static_cast<double>(x.num_experts) / eps;
+        load = std::min(load, eps * std::min(static_cast<double>(x.topk), experts_here) / x.topk);
+      }
       const double routed = Tl * x.topk * load;
       const double a2a = Tin * x.topk * load * h * ab;  // sent (and received) per rank: before 2026-12-01, etp x this
       // With FP8 dispatch (training.moe_fp8_dispatch, FP8/FP4 GEMMs only) the forward dispatch and

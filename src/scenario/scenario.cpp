@@ -582,6 +582,14 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("cp", "context parallelism (ring attention) runs on flash attention, but training.flash_attention is false "
                "(Transformer Engine: \"Context parallelism is only implemented with Flash Attention and Fused Attention!\")",
          "set training.flash_attention: true, or parallel.cp: 1");
+  // Sliding-window layers under ring (p2p) context parallelism: Transformer Engine refuses it
+  // ("assert not sliding_window_attn or cp_comm_type in [a2a, all_gather]"), and ring attention is
+  // the CP this model prices (a windowed layer would need only its neighbour's last keys, not
+  // cp - 1 full chunks; gpt-oss at cp 2 was priced a full ring on every layer, 2026-12-04 review).
+  if (p.cp > 1 && m.sliding_window > 0 && static_cast<int64_t>(m.sliding_window) < s.train.seq_len)
+    fail("cp", "context parallelism here is ring attention (p2p), which Transformer Engine does not run on sliding-window layers "
+               "(model '" + m.id + "' has a " + std::to_string(m.sliding_window) + "-token window)",
+         "parallel.cp: 1 (the all-to-all and all-gather CP variants it supports are not modelled)");
   if (p.sequence_parallel && p.tp > 1 && (s.train.seq_len % p.cp != 0 || (s.train.seq_len / p.cp) % p.tp != 0))
     fail("sequence_parallel", "sequence parallelism splits the " + std::to_string(s.train.seq_len / std::max(1, p.cp)) +
                                   " tokens of a rank's sequence over tp = " + std::to_string(p.tp) + ", which does not divide them",

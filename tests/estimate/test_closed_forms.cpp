@@ -780,9 +780,12 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
     EXPECT_EQ(w.model_flops_per_step(), w1.model_flops_per_step()) << load;
     EXPECT_GT(estimate_step(w).step_time_s, estimate_step(w1).step_time_s) << load;
   }
-  // No EP rank holds more than every pair: an imbalance beyond ep (8 here) is capped at ep, and
-  // padding to capacity (per expert) is not.
-  EXPECT_NEAR(measure(lowered(", moe_load_imbalance: 12")).expert_flops / base.expert_flops, 8.0, 1e-12);
+  // No EP rank receives more than min(topk, its experts) of a token's topk copies: with 16
+  // experts over ep 8 (2 a rank) and topk 4, at most 2 of 4, so an imbalance beyond
+  // ep x 2 / 4 = 4 is capped there (it was capped at ep = 8 before 2026-12-04); padding to
+  // capacity (per expert) is not.
+  EXPECT_NEAR(measure(lowered(", moe_load_imbalance: 12")).expert_flops / base.expert_flops, 4.0, 1e-12);
+  EXPECT_NEAR(measure(lowered(", moe_load_imbalance: 3.5")).expert_flops / base.expert_flops, 3.5, 1e-12);
   EXPECT_NEAR(measure(lowered(", moe_capacity_factor: 12, moe_pad_to_capacity: true")).expert_flops / base.expert_flops, 12.0, 1e-12);
   // An imbalance moves routed work between ranks and adds none: with the routed experts
   // recomputed (full recompute), the step's hardware FLOPs are the same at any dropless load
