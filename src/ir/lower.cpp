@@ -641,11 +641,14 @@ struct Lowerer {
       // MLA: the latents' norms save their inputs and the up projections theirs (the latents are
       // whole on every TP rank, sequence-sharded under SP like the hidden state: the up
       // projections re-gather theirs in the backward); attention saves Q and K (heads x qk dim)
-      // and V (heads x v dim) as built by the up projections.
+      // and V (heads x v dim) as built by the up projections. The latent norms are not
+      // Megatron-Core's "layernorm" recompute module (that is the layer's two input norms); their
+      // outputs go with mla_up_proj, whose checkpoint holds the norms (or the TE norm+linear
+      // fused into the up projection) and keeps only the pre-norm latents.
       const auto& a = *m.mla;
       const double latents = (a.q_lora_rank > 0 ? a.q_lora_rank : 0.0) + a.kv_lora_rank;
       act += latents * ab / div_sp;
-      (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += latents * gb / div_sp;
+      (s.train.recomputes(kRecomputeMlaUpProj) ? remat : act) += latents * gb / div_sp;
       // mla_up_proj (Megatron-Core's recompute module; DeepSeek-V3 Sec. 3.2.3 recomputes the MLA
       // up projections): Q, K and V are rebuilt from the latents during the backward.
       (s.train.recomputes(kRecomputeMlaUpProj) ? remat : act) += (2 * q + static_cast<double>(m.heads) * a.v_head_dim) / t * ab;

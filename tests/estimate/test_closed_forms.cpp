@@ -1481,9 +1481,17 @@ TEST(ClosedForms, MlaUpProjRecomputeRebuildsQkvFromTheLatents) {
   const ir::Block& base = layer("[core_attn]");
   const ir::Block& up = layer("[core_attn, mla_up_proj]");
   const double T = 2 * 4096.0, heads = 16, t = 2, ab = 2;
-  const double qkv = (2 * heads * (64 + 32) + heads * 64) / t * ab * T;
-  EXPECT_NEAR(base.activation_bytes - up.activation_bytes, qkv, 1e-6);
-  EXPECT_NEAR(up.recompute_bytes - base.recompute_bytes, qkv, 1e-6);
+  // Q, K, V at this rank's heads, and the latent norms' outputs (the up projections' inputs,
+  // q_lora + kv_lora, sequence-sharded under SP), which the module's checkpoint holds.
+  const double qkv = (2 * heads * (64 + 32) + heads * 64) / t * ab * T, latents = (512 + 256) * ab * T / t;
+  EXPECT_NEAR(base.activation_bytes - up.activation_bytes, qkv + latents, 1e-6);
+  EXPECT_NEAR(up.recompute_bytes - base.recompute_bytes, qkv + latents, 1e-6);
+  // "layernorm" is the layer's two input norms: it frees the QKV down projection's input, the
+  // hidden state (sequence-sharded), and nothing of the latents.
+  const ir::Block& norms = layer("[core_attn, layernorm]");
+  const ir::Block& norms_up = layer("[core_attn, layernorm, mla_up_proj]");
+  EXPECT_NEAR(norms.recompute_bytes - base.recompute_bytes, 2.0 * 2048 * ab * T / t, 1e-6);  // attention's and the MLP's
+  EXPECT_NEAR(norms_up.recompute_bytes - norms.recompute_bytes, qkv + latents, 1e-6);
   std::vector<std::string> names;
   for (const auto& st : up.recompute) std::visit([&](const auto& x) { names.emplace_back(x.name); }, st);
   for (const char* n : {"attn.q_up", "attn.kv_up"}) EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
