@@ -19,6 +19,8 @@ struct OutputOptions {
   std::string csv_dir;
   std::string report;  // HTML report file
   bool quiet = false;  // no table on stdout
+  // The JSON goes to standard output ('-', or /dev/stdout as the file writer takes it).
+  bool json_to_stdout() const { return json == "-" || json == "/dev/stdout"; }
 };
 
 void add_output_options(CLI::App& cmd, OutputOptions& o);

@@ -182,7 +182,7 @@ void run_bench(BenchArgs& a) {
     }
   }
   const double expected = expected_duration_s(suites, c);
-  const bool chatty = !a.out.quiet && a.out.json != "-";
+  const bool chatty = !a.out.quiet && !a.out.json_to_stdout();
   if (chatty) std::fprintf(stderr, "sextant bench: %zu suite(s), expected duration about %.0f s\n", suites.size(), expected);
   int index = 0;
   std::string current;

@@ -25,6 +25,16 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("-o,--out", a->output, "HTML file to write")->required();
   cmd->callback([a] {
     if (std::filesystem::is_directory(a->input)) throw Error(SourceLocation{a->input, 0, 0, ""}, "is a directory", "give the JSON file a command wrote with --json");
+    {
+      // The saved result replaced by its own report (`report r.json -o r.json` exited 0 with the
+      // JSON gone, 2026-12-04 review).
+      std::error_code ec;
+      if (std::filesystem::exists(a->output, ec) && std::filesystem::equivalent(a->input, a->output, ec))
+        throw Error(SourceLocation{a->output, 0, 0, "--out"}, "is the result file being read: the report would overwrite it",
+                    "give the HTML report another name");
+      if (!a->output.empty() && (a->output.back() == '/' || std::filesystem::is_directory(a->output, ec)))
+        throw Error(SourceLocation{a->output, 0, 0, "--out"}, "is a folder: --out takes the HTML file's name", "give a file name");
+    }
     std::ifstream in(a->input);
     if (!in) throw Error(SourceLocation{a->input, 0, 0, ""}, "cannot read the result file");
     std::stringstream ss;

@@ -165,7 +165,7 @@ void add_simulate_command(CLI::App& app) {
     Result res = sim::to_result(r, s);
     plan::add_framework_note(res, s, *cat);
     add_validated_range_for(res, s, *cat, a->catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);
-    if (!res.table("timeline") || a->out.quiet || a->out.json == "-") {
+    if (!res.table("timeline") || a->out.quiet || a->out.json_to_stdout()) {
       emit(res, a->out, extra);
       return;
     }

@@ -36,6 +36,20 @@ namespace {
 void check_writable(const std::string& option, const std::string& path, bool is_folder) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (!is_folder) {
+    // A file output that names a folder failed after the whole run ("rename failed: Is a
+    // directory"), and one ending in '/' left an empty folder behind (2026-12-04 review).
+    if (path.back() == '/' || fs::is_directory(path, ec))
+      throw Error(SourceLocation{path, 0, 0, option}, "'" + path + "' names a folder: " + option + " takes a file name", "give a file name");
+    // An existing special file (/dev/null, /dev/stdout, a pipe from the shell's >(...)) is
+    // written in place: what counts is that it can be opened for writing, not its folder.
+    const fs::file_status st = fs::status(path, ec);
+    if (!ec && fs::exists(st) && !fs::is_regular_file(st)) {
+      if (::access(path.c_str(), W_OK) != 0)
+        throw Error(SourceLocation{path, 0, 0, option}, std::string("cannot write to it (") + std::strerror(errno) + ")", "give another path");
+      return;
+    }
+  }
   fs::path at = is_folder ? fs::path(path) : fs::path(path).parent_path();
   if (at.empty()) at = ".";
   while (!fs::exists(at, ec) && at.has_relative_path() && at.has_parent_path() && at != at.parent_path()) at = at.parent_path();
@@ -52,14 +66,29 @@ void check_writable(const std::string& option, const std::string& path, bool is_
   ::unlink(probe.c_str());
 }
 
+// One place for --csv's folder and --json's or --report's file: the folder was created, then the
+// file could not replace it. Compared as places, not as text (`--csv res --json ./res` got by).
+bool same_place(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  namespace fs = std::filesystem;
+  std::error_code ec1, ec2;
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec1), ec1), cb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
+  return (ec1 || ec2) ? a == b : ca == cb;
+}
+void check_csv_apart(const OutputOptions& o) {
+  if (o.csv_dir.empty()) return;
+  const bool json = same_place(o.csv_dir, o.json);
+  if (json || same_place(o.csv_dir, o.report))
+    throw Error(SourceLocation{o.csv_dir, 0, 0, "--csv"}, "is also the path of --" + std::string(json ? "json" : "report"),
+                "give each output its own path");
+}
+
 // Output problems that can be seen before the command runs are reported then, not after a search
 // of minutes whose result would be lost (2026-12-03 review: a missing charting library or an
 // unwritable --report folder failed plan after the whole search, writing no --json either).
 void preflight_outputs(const OutputOptions& o) {
-  if (!o.csv_dir.empty() && (o.csv_dir == o.json || o.csv_dir == o.report))
-    throw Error(SourceLocation{o.csv_dir, 0, 0, "--csv"}, "is also the path of --" + std::string(o.csv_dir == o.json ? "json" : "report"),
-                "give each output its own path");
-  if (!o.json.empty() && o.json != "-") check_writable("--json", o.json, false);
+  check_csv_apart(o);
+  if (!o.json.empty() && !o.json_to_stdout()) check_writable("--json", o.json, false);
   if (!o.csv_dir.empty()) check_writable("--csv", o.csv_dir, true);
   if (!o.report.empty()) {
     check_writable("--report", o.report, false);
@@ -99,10 +128,7 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
   // previous outputs, never a partial set. Names or strings that are not valid UTF-8 (from a
   // trace or a config) are written with U+FFFD in the JSON rather than failing the run.
   AtomicFileSet files;
-  // One path for two outputs: the CSV folder was created, then the JSON could not replace it.
-  if (!o.csv_dir.empty() && (o.csv_dir == o.json || o.csv_dir == o.report))
-    throw Error(SourceLocation{o.csv_dir, 0, 0, "--csv"}, "is also the path of --" + std::string(o.csv_dir == o.json ? "json" : "report"),
-                "give each output its own path");
+  check_csv_apart(o);
   if (!o.json.empty())
     files.stage(o.json, render_json(r));
   if (!o.csv_dir.empty()) stage_csv_dir(r, o.csv_dir, files);
@@ -122,7 +148,9 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
   }
   for (const auto& [path, content] : extra_files) files.stage(path, content);
   files.commit();
-  if (!o.quiet && o.json != "-") {
+  // The table is not printed after a JSON document on standard output, however it is spelled
+  // (`--json /dev/stdout` printed both, 2026-12-04 review).
+  if (!o.quiet && !o.json_to_stdout()) {
     const std::string text = render_text(r);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

@@ -13,6 +13,7 @@ subcommand's --help label its values from one vocabulary (cli.hpp) and write def
 """
 import json
 import os
+import shutil
 import re
 import subprocess
 import tempfile
@@ -94,6 +95,30 @@ class CliOptions(unittest.TestCase):
             self.refused(["estimate", SCENARIO, "--report", "-"], "not to standard output")
             self.assertFalse(os.path.exists(os.path.join(ROOT, "-")))
             self.refused(["estimate", SCENARIO, "--report", d], "is a folder")
+            # The same place spelt two ways, and a file output naming a folder (existing, or to be
+            # made by a trailing '/'): refused before the run, leaving no empty folder behind.
+            self.refused(["estimate", SCENARIO, "--csv", x, "--json", os.path.join(d, ".", "x"), "-q"], "is also the path of --json")
+            self.refused(["estimate", SCENARIO, "--json", d, "-q"], "--json", "names a folder")
+            self.refused(["estimate", SCENARIO, "--json", os.path.join(d, "new") + "/", "-q"], "--json", "names a folder")
+            self.assertEqual(os.listdir(d), [])
+            # A saved result is not overwritten by its own report.
+            r = os.path.join(d, "r.json")
+            run("estimate", SCENARIO, "-q", "--json", r, check=True)
+            self.refused(["report", r, "-o", os.path.join(d, ".", "r.json")], "--out", "is the result file being read")
+            with open(r) as f:
+                self.assertEqual(f.read(1), "{")
+
+    def test_json_to_standard_output_by_any_name_prints_the_json_alone(self):
+        """`--json /dev/stdout` printed the document and then the table on the same stream, and a
+        special file (/dev/null, a shell pipe) was refused when its folder could not take a file."""
+        for target in ("-", "/dev/stdout"):
+            p = run("estimate", SCENARIO, "--json", target, check=True)
+            self.assertEqual(json.loads(p.stdout)["command"], "estimate", target)
+        if os.geteuid() == 0 and shutil.which("runuser"):
+            p = subprocess.run(["runuser", "-u", "nobody", "--", os.path.abspath(BIN), "estimate", SCENARIO, "-q", "--json", "/dev/null"],
+                               capture_output=True, text=True, timeout=300, cwd="/")
+            if "Permission denied" not in p.stderr or "/dev/null" in p.stderr:  # nobody may not read the repository
+                self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_outputs_that_cannot_be_written_are_refused_before_the_run(self):
         """A missing charting library or an unwritable folder is found before the command runs:
