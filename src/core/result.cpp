@@ -429,31 +429,102 @@ static std::string value_text(const Value& v) {
   return std::get<std::string>(v);
 }
 
-// The readable table's columns line up by characters, not bytes (a kernel name with arrows sat
-// 12 columns left of its row before 2026-12-03): the width of UTF-8 text is its code points.
+// UTF-8 decoding for the readable table: the code point at s[i] and its length in bytes (a stray
+// byte is taken as itself, one byte long).
+static char32_t code_point_at(const std::string& s, size_t i, size_t& len) {
+  const auto b = [&s](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  auto cont = [&](size_t n) {
+    for (size_t k = 1; k <= n; ++k)
+      if (i + k >= s.size() || (b(i + k) & 0xC0) != 0x80) return false;
+    return true;
+  };
+  if (c >= 0xC2 && c < 0xE0 && cont(1)) {
+    len = 2;
+    return static_cast<char32_t>(((c & 0x1F) << 6) | (b(i + 1) & 0x3F));
+  }
+  if (c >= 0xE0 && c < 0xF0 && cont(2)) {
+    len = 3;
+    return static_cast<char32_t>(((c & 0x0F) << 12) | ((b(i + 1) & 0x3F) << 6) | (b(i + 2) & 0x3F));
+  }
+  if (c >= 0xF0 && c < 0xF5 && cont(3)) {
+    len = 4;
+    return static_cast<char32_t>(((c & 0x07) << 18) | ((b(i + 1) & 0x3F) << 12) | ((b(i + 2) & 0x3F) << 6) | (b(i + 3) & 0x3F));
+  }
+  len = 1;
+  return c;
+}
+
+// Terminal columns of a code point: 2 for the East Asian wide and fullwidth blocks (CJK, kana,
+// Hangul, fullwidth forms, emoji), 0 for combining marks and variation selectors, 1 otherwise
+// (Unicode's EastAsianWidth W/F ranges, abridged to the blocks that hold them).
+static size_t columns_of(char32_t cp) {
+  if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) ||
+      (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xFE20 && cp <= 0xFE2F))
+    return 0;
+  if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF) ||
+      (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+      (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+      (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+// The readable table's columns line up by terminal columns, not bytes (a kernel name with arrows
+// sat 12 columns left of its row before 2026-12-03; a CJK source name, two columns a character,
+// 6 columns right of its header before 2026-12-04).
 static size_t display_width(const std::string& s) {
+  size_t n = 0, len = 1;
+  for (size_t i = 0; i < s.size(); i += len) n += columns_of(code_point_at(s, i, len));
+  return n;
+}
+
+// Characters (code points) of UTF-8 text: where a long cell is cut.
+static size_t code_points(const std::string& s) {
   size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
   return n;
 }
 
-// Control characters in a text cell would break its row across lines: written as escapes (\n,
-// \t, \xNN) in the readable table; JSON and CSV keep the text as it is.
-static std::string printable(std::string s) {
-  if (std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; })) return s;
+// Characters that would move the terminal or reorder the text: C0 and C1 controls, DEL, the
+// Unicode line and paragraph separators and the bidirectional controls (U+202E showed a kernel's
+// name reversed, 2026-12-04 review).
+static bool unprintable(char32_t cp) {
+  return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F || cp == 0x2028 ||
+         cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+// Such characters in a text cell, scalar or note would break its row across lines or rewrite the
+// screen (an ESC sequence in a process name cleared it): written as escapes (\n, \t, \xNN,
+// \uNNNN) in the readable table; JSON and CSV keep the text as it is. A note keeps its line
+// breaks (a catalog entry or an nccl-tests table printed under its title).
+static std::string printable(std::string s, bool keep_newlines = false) {
+  auto escaped = [keep_newlines](char32_t cp) { return unprintable(cp) && !(keep_newlines && cp == '\n'); };
+  bool any = false;
+  size_t len = 1;
+  for (size_t i = 0; i < s.size() && !any; i += len) any = escaped(code_point_at(s, i, len)) && (len > 1 || static_cast<unsigned char>(s[i]) < 0x80);
+  if (!any) return s;
+  static const char* hex = "0123456789abcdef";
   std::string o;
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') o += "\\n";
-    else if (c == '\t') o += "\\t";
-    else if (c == '\r') o += "\\r";
-    else if (u < 0x20 || u == 0x7F) {
-      static const char* hex = "0123456789abcdef";
+  for (size_t i = 0; i < s.size(); i += len) {
+    const char32_t cp = code_point_at(s, i, len);
+    const bool stray = len == 1 && static_cast<unsigned char>(s[i]) >= 0x80;  // not UTF-8: kept as it was
+    if (stray || !escaped(cp)) {
+      o.append(s, i, len);
+    } else if (cp == '\n') {
+      o += "\\n";
+    } else if (cp == '\t') {
+      o += "\\t";
+    } else if (cp == '\r') {
+      o += "\\r";
+    } else if (cp < 0x80) {
       o += "\\x";
-      o += hex[u >> 4];
-      o += hex[u & 15];
+      o += hex[cp >> 4];
+      o += hex[cp & 15];
     } else {
-      o += c;
+      o += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) o += hex[(cp >> shift) & 15];
     }
   }
   return o;
@@ -488,7 +559,7 @@ std::string render_text(const Result& r) {
         // 2026-12-03.
         // 200 since 2026-12-03 (120 had cut a row of refitted constants and a catalog source in
         // their middle), and a note says that cells were shortened.
-        if (col.type == Column::Type::Str && display_width(s) > 200) {
+        if (col.type == Column::Type::Str && code_points(s) > 200) {
           ++shortened;
           auto byte_of = [&s](size_t chars) {  // byte offset of the code point `chars`
             size_t seen = 0;
@@ -496,7 +567,7 @@ std::string render_text(const Result& r) {
               if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == chars) return i;
             return s.size();
           };
-          const size_t n = display_width(s);
+          const size_t n = code_points(s);
           s = s.substr(0, byte_of(100)) + "..." + s.substr(byte_of(n - 97));
         }
         widths[c] = std::max(widths[c], display_width(s));
@@ -519,7 +590,7 @@ std::string render_text(const Result& r) {
       out += "\n";
     }
   }
-  for (const auto& n : r.notes) out += "\nnote: " + n;
+  for (const auto& n : r.notes) out += "\nnote: " + printable(n, true);
   if (shortened > 0)
     out += "\nnote: " + std::to_string(shortened) +
            " text cell(s) longer than 200 characters are shortened in the middle in this table view (--json and --csv keep them whole)";

@@ -111,5 +111,31 @@ TEST(RenderText, MissingNumbersReadAsDash) {
   EXPECT_TRUE(to_json(r)["tables"]["t"]["columns"]["fp8_tflops"][0].is_null());
 }
 
+// Does a wide (CJK) cell keep its row lined up, counting two terminal columns a character? And
+// are escapes, C1 controls and bidirectional overrides written as escapes in cells and notes,
+// a note keeping its line breaks? (2026-12-04 review: a CJK source name sat 6 columns right of its
+// header; an ESC sequence in a process name cleared the terminal from a note; U+202E reversed a
+// kernel's name.)
+TEST(RenderText, WideTextLinesUpAndControlsAreEscaped) {
+  Result r;
+  Table& t = r.add_table("t");
+  t.add_str("source");
+  t.add_f64("error_pct");
+  t.add_row({std::string("\xe5\x85\xa8\xe8\xa7\x92"), 1.5});  // 全角: 2 characters, 4 columns
+  t.add_row({std::string("abcd"), 2.5});
+  t.add_row({std::string("rev\xe2\x80\xaeit\xc2\x9b"), 3.5});  // U+202E, U+009B
+  r.notes.push_back("rack\x1b[2J red\nsecond line");
+  const std::string text = render_text(r);
+  // The column is as wide as "rev\u202eit\u009b" (17): 4 columns of CJK, 13 of padding; then
+  // two spaces and "1.5" right-aligned under "error_pct" (9).
+  EXPECT_NE(text.find("\n\xe5\x85\xa8\xe8\xa7\x92" + std::string(13 + 2 + 6, ' ') + "1.5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nabcd" + std::string(13 + 2 + 6, ' ') + "2.5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("abcd"), std::string::npos) << text;
+  EXPECT_NE(text.find("rev\\u202eit\\u009b"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\x1b"), std::string::npos) << text;
+  EXPECT_NE(text.find("note: rack\\x1b[2J red\nsecond line"), std::string::npos) << text;
+  EXPECT_NE(to_json(r).dump().find("rev\xe2\x80\xaeit"), std::string::npos) << "JSON keeps the text";
+}
+
 }  // namespace
 }  // namespace sextant
