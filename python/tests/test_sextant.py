@@ -73,7 +73,7 @@ def test_estimate_returns_the_per_op_table_as_column_dicts():
     ops = r["tables"]["ops"]
     assert isinstance(ops, dict) and all(isinstance(v, list) for v in ops.values())
     df = pandas.DataFrame(ops)
-    for c in ("op", "op_class", "flops", "bytes", "flop_per_byte", "time_s", "flop_per_s", "count", "share_fraction", "bound"):
+    for c in ("op", "op_class", "flops", "bytes", "flops_per_byte", "time_s", "flops_per_s", "count", "share_fraction", "bound"):
         assert c in df.columns, c
     assert set(df["bound"]) <= {"compute", "memory", "overhead", "comm"}
     assert {"compute", "comm"} <= set(df["bound"])
@@ -84,7 +84,7 @@ def test_estimate_returns_the_per_op_table_as_column_dicts():
     assert (compute["time_s"] * compute["count"]).sum() == pytest.approx(
         breakdown[breakdown["category"] == "compute"]["time_s"].sum(), rel=1e-9)
     gemm = df[df["bound"] == "compute"]
-    assert (gemm["flop_per_s"] <= r["scalars"]["peak_flops_per_s"]).all()
+    assert (gemm["flops_per_s"] <= r["scalars"]["peak_flops_per_s"]).all()
 
 
 def test_simulate_timeline_table_is_bounded():

@@ -56,7 +56,7 @@ Result fit(const GoodputArgs& a) {
   r.command = "goodput fit";
   r.set("incidents_file", a.fit_csv);
   r.set("nodes_count", a.fit_nodes);
-  r.set("days", a.fit_days);
+  r.set("observed_days", a.fit_days);
   Table& t = r.add_table("fitted_processes", "one failure process per incident category");
   t.add_str("process");
   t.add_str("component");

@@ -1074,9 +1074,9 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     ops.add_str("shape");
     ops.add_f64("flops");
     ops.add_f64("bytes");
-    ops.add_f64("flop_per_byte");
+    ops.add_f64("flops_per_byte");
     ops.add_f64("time_s");
-    ops.add_f64("flop_per_s");
+    ops.add_f64("flops_per_s");
     ops.add_i64("count");
     ops.add_f64("step_time_s");
     ops.add_f64("share_fraction");

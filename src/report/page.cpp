@@ -28,6 +28,7 @@ Unit unit_of(const std::string& name) {
       {"_gbit_per_s", "Gbit/s", 1.0},
       {"_gbps", "Gbit/s", 1.0},
       {"_flops_per_s", "FLOP/s", 1.0},
+      {"_flops_per_byte", "FLOP/byte", 1.0},
       {"peak_flops", "FLOP/s", 1.0},  // sweep's accelerator.peak_flops: a rate
       {"_usd_per_hour", "USD/h", 1.0},
       {"tokens_per_s_per_capex_usd", "tokens/s per USD", 1.0},
@@ -60,11 +61,12 @@ Unit unit_of(const std::string& name) {
       {"_w", "W", 1.0},
   };
   if (name.rfind("accelerator.peak_flops.", 0) == 0) return {"FLOP/s", 1.0};  // a dtype's peak (accelerator.peak_flops.bf16)
+  // A name that is its unit alone (analyze's `fraction` and `percent`, the op table's
+  // `flops_per_s`) reads as "_" + name: a bare `fraction` was drawn unscaled with no unit and
+  // `flops_per_s` labelled 1/s before 2026-12-04.
+  const std::string joined = "_" + name;
   for (const auto& u : kUnits)
-    if (ends_with(name, u.suffix)) return {u.label, u.scale};
-  if (name == "bytes") return {"GiB", 1.0 / (1024.0 * 1024 * 1024)};
-  if (name == "gib") return {"GiB", 1.0};
-  if (name == "count" || ends_with(name, "_count")) return {"count", 1.0};
+    if (ends_with(joined, u.suffix)) return {u.label, u.scale};
   return {};
 }
 
@@ -255,42 +257,43 @@ nlohmann::ordered_json base_option() {
 
 void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_charts) {
   if (t.rows() == 0) return;
-  // Category axis: the first string column, else the first integer column (rank, step), else row number.
-  std::string cat_col;
-  for (const auto& c : t.columns())
-    if (c.type == Column::Type::Str) {
-      cat_col = c.name;
-      break;
-    }
-  if (cat_col.empty())
-    for (const auto& c : t.columns())
-      if (c.type == Column::Type::I64) {
-        cat_col = c.name;
-        break;
-      }
+  // Category axis: the text columns that tell the rows apart (rank + stream + category, joined),
+  // else the integer columns that do (a GEMM's m, n, k; rank, step), else the row number. A column
+  // with one value on every row names no bar: calibrate's 34 GEMM rows all read "bf16" before
+  // 2026-12-04. A single row takes the first text (else integer) column.
   const size_t n = std::min<size_t>(t.rows(), 60);
-  std::vector<std::string> cats;
-  if (!cat_col.empty()) {
-    auto all = texts(t, cat_col);
-    // Several string columns (rank + stream + category): join them so bars are distinguishable.
-    std::vector<std::string> extra;
+  auto varies = [&](const Column& c) {
+    for (size_t i = 1; i < n; ++i)
+      if (c.cell_text(i) != c.cell_text(0)) return true;
+    return false;
+  };
+  std::vector<std::string> key_cols;
+  for (const auto type : {Column::Type::Str, Column::Type::I64}) {
     for (const auto& c : t.columns())
-      if (c.name != cat_col && c.type == Column::Type::Str) extra.push_back(c.name);
-    for (size_t i = 0; i < n; ++i) {
-      std::string s = all[i];
-      for (const auto& e : extra)
-        if (const std::string x = t.column(e).cell_text(i); !x.empty()) s += " / " + x;  // no trailing " / " for an empty cell
-      cats.push_back(s);
-    }
-  } else {
-    for (size_t i = 0; i < n; ++i) cats.push_back(std::to_string(i));
+      if (c.type == type && (n <= 1 || varies(c))) {
+        key_cols.push_back(c.name);
+        if (n <= 1 || (type == Column::Type::I64 && key_cols.size() == 3)) break;
+      }
+    if (!key_cols.empty()) break;
+  }
+  const std::string cat_col = key_cols.empty() ? std::string() : key_cols.front();
+  std::vector<std::string> cats;
+  for (size_t i = 0; i < n; ++i) {
+    std::string c;
+    for (const auto& k : key_cols)
+      if (const std::string x = t.column(k).cell_text(i); !x.empty()) c += (c.empty() ? "" : " / ") + x;  // no " / " for an empty cell
+    cats.push_back(key_cols.empty() ? std::to_string(i) : c);
   }
   // Group numeric columns by unit so that one chart never mixes units on an axis.
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // unit label -> columns
   // A column whose name carries no unit is a quantity of its own (layers beside a hidden size
   // beside billions of parameters): a chart each, never one axis for all of them.
   for (const auto& c : t.columns()) {
-    if (!is_numeric(c) || c.name == cat_col) continue;
+    if (!is_numeric(c) || std::find(key_cols.begin(), key_cols.end(), c.name) != key_cols.end()) continue;
+    // A column with no number on any row (goodput --fit's Weibull shape of exponential processes)
+    // has nothing to draw: an empty chart before 2026-12-04.
+    const auto v = numbers(t, c.name);
+    if (std::none_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); })) continue;
     const std::string label = unit_of(c.name).label;
     auto it = label.empty() ? groups.end()
                             : std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
@@ -308,7 +311,10 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
       std::string rest;
       for (size_t g = made; g < groups.size(); ++g)
         for (const auto& c : groups[g].second) rest += (rest.empty() ? "" : ", ") + c;
-      if (!page.charts.empty() && !rest.empty()) page.charts.back().takeaway += "; not drawn (see the table): " + rest;
+      if (!page.charts.empty() && !rest.empty()) {
+        std::string& takeaway = page.charts.back().takeaway;
+        takeaway += (takeaway.empty() ? "not drawn (see the table): " : "; not drawn (see the table): ") + rest;
+      }
       break;
     }
     const std::string unit = label.empty() ? cols.front() : label;

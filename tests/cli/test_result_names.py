@@ -25,7 +25,7 @@ BIN = os.environ.get("SEXTANT_BIN", "build/sextant")
 # A name carries its unit when one of its underscore-separated words is one of these.
 UNIT_WORDS = {
     "s", "us", "ms", "ns", "bytes", "gib", "gb", "flops", "flop", "tflops", "w", "j", "joule", "usd",
-    "gbps", "ghz", "day", "hour", "billions",
+    "gbps", "ghz", "day", "days", "hour", "hours", "billions",
     # a size along a tensor dimension, in elements (gemm_half_dim_bf16)
     "dim",
     # a count may name what it counts
@@ -45,7 +45,9 @@ IDENTIFIERS = {
     "m", "n", "k",
 }
 # Statistical terms that are probabilities by definition.
-STATISTICS = {"alpha", "p_value", "min_p_value", "jitter_sigma"}
+STATISTICS = {"alpha", "p_value", "min_p_value", "jitter_sigma",
+              # a Weibull distribution's shape (its exponent) and its 95% interval
+              "weibull_shape", "weibull_shape_ci95_low", "weibull_shape_ci95_high"}
 # `catalog show MODEL` echoes the model's structural keys under the catalog's own names.
 # Their sizes are in elements (hidden, head_dim, ffn_hidden, vocab, max_seq_len in tokens).
 CATALOG_KEYS = {
@@ -89,6 +91,7 @@ COMMANDS = [
     ["history", "list", "--db", "{db}"],
     ["history", "show", "latest", "--params", "--db", "{db}"],
     ["history", "compare", "1", "2", "--db", "{db}"],
+    ["goodput", "--fit", "{tmp}/incidents.csv", "--fit-nodes", "100", "--fit-days", "30"],
     ["calibrate", "--trace", "tests/data/trace/h200/h200_linear_trace.json.gz", "--trace-rates", "burst",
      "--out", "{tmp}/h200.yaml"],
 ]
@@ -99,7 +102,7 @@ def unitless(name, value_kind, table_text_columns):
     words = name.replace(".", "_").split("_")
     if any(w in UNIT_WORDS for w in words):
         return None
-    if name in STATISTICS:
+    if name in STATISTICS or name.endswith("_p_value"):
         return None
     if name in IDENTIFIERS:
         return None if value_kind == "int" else "an identifier must be an integer"
@@ -125,6 +128,8 @@ class ResultNames(unittest.TestCase):
         bad = []
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "r.json")
+            with open(os.path.join(tmp, "incidents.csv"), "w") as f:  # goodput --fit's input
+                f.write("time_h,category\n" + "".join(f"{i * 50 + 7.5},gpu\n" for i in range(12)) + "100,network\n")
             for cmd in COMMANDS:
                 cmd = [a.format(db=os.path.join(tmp, "runs.db"), tmp=tmp) for a in cmd]
                 if "--" in cmd:

@@ -124,16 +124,16 @@ TEST(OpTable, EstimateResultCarriesTheTableAndThePeaks) {
   const Result r = estimate(s);
   const Table* t = r.table("ops");
   ASSERT_NE(t, nullptr);
-  for (const char* c : {"block", "pass", "op", "op_class", "group", "shape", "flops", "bytes", "flop_per_byte", "time_s", "flop_per_s",
+  for (const char* c : {"block", "pass", "op", "op_class", "group", "shape", "flops", "bytes", "flops_per_byte", "time_s", "flops_per_s",
                         "count", "step_time_s", "share_fraction", "bound"})
     EXPECT_TRUE(t->has_column(c)) << c;
   EXPECT_DOUBLE_EQ(r.number("peak_flops_per_s"), s.accelerator.peak(s.train.precision));
   EXPECT_DOUBLE_EQ(r.number("peak_memory_bytes_per_s"), s.accelerator.memory_bandwidth_bytes_per_s.value);
   const auto& flops = t->column("flops").f64;
   const auto& bytes = t->column("bytes").f64;
-  const auto& ai = t->column("flop_per_byte").f64;
+  const auto& ai = t->column("flops_per_byte").f64;
   const auto& time = t->column("time_s").f64;
-  const auto& rate = t->column("flop_per_s").f64;
+  const auto& rate = t->column("flops_per_s").f64;
   for (size_t i = 0; i < t->rows(); ++i) {
     if (bytes[i] > 0) {
       EXPECT_DOUBLE_EQ(ai[i], flops[i] / bytes[i]);

@@ -331,6 +331,14 @@ TEST(ReportUnits, SuffixesAndFormatting) {
   EXPECT_EQ(unit_of("bus_bandwidth_bytes_per_s").label, "GB/s");
   EXPECT_EQ(unit_of("memory_bytes").label, "GiB");
   EXPECT_EQ(unit_of("name").label, "");
+  // A name that is its unit alone (analyze's `fraction`, `percent`; the op table's rates).
+  EXPECT_EQ(unit_of("fraction").scale, 100.0);
+  EXPECT_EQ(unit_of("fraction").label, "%");
+  EXPECT_EQ(unit_of("percent").label, "%");
+  EXPECT_EQ(unit_of("flops_per_s").label, "FLOP/s");
+  EXPECT_EQ(unit_of("flops_per_byte").label, "FLOP/byte");
+  EXPECT_EQ(unit_of("bytes").label, "GiB");
+  EXPECT_EQ(unit_of("count").label, "count");
   EXPECT_EQ(fmt_pct(0.3112), "31%");
   EXPECT_EQ(fmt_pct(0.045), "4.5%");
   EXPECT_EQ(fmt_seconds(0.0121), "12.1 ms");
