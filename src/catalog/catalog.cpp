@@ -557,6 +557,9 @@ ModelConfig parse_model(const YamlMap& m) {
   if (m.has("sliding_window_layers")) {
     if (c.sliding_window <= 0) m.fail("sliding_window_layers", "names the layers of a window, but sliding_window is not set");
     c.sliding_window_layers = to_int(m, "sliding_window_layers", m.i64("sliding_window_layers"));
+    // -1 is the reader's "not given" (every layer): a written negative count meant that silently.
+    if (c.sliding_window_layers < 1)
+      m.fail("sliding_window_layers", "must be from 1 to the model's layers (leave it out: every layer), got " + std::to_string(c.sliding_window_layers));
   }
   if (auto e = m.opt_map("moe")) {
     MoEConfig x;
@@ -571,7 +574,12 @@ ModelConfig parse_model(const YamlMap& m) {
         if (e->has(rule))
           throw Error(e->loc("layer_pattern"), std::string("layer_pattern states every layer: it replaces ") + rule,
                       std::string("leave out ") + rule);
-      for (const int64_t v : e->i64_list("layer_pattern")) x.layer_pattern.push_back(static_cast<int>(std::clamp<int64_t>(v, -1, 2)));
+      // Each entry is 0 or 1; another is named as written (7 had been reported as 2, its clamp).
+      const auto pattern = e->i64_list("layer_pattern");
+      for (size_t l = 0; l < pattern.size(); ++l)
+        if (pattern[l] != 0 && pattern[l] != 1)
+          e->fail("layer_pattern", "entry " + std::to_string(l) + " is " + std::to_string(pattern[l]) + ": each layer is 0 (dense) or 1 (MoE)");
+      for (const int64_t v : pattern) x.layer_pattern.push_back(static_cast<int>(v));
     }
     x.capacity_factor = e->f64("capacity_factor", 0);
     e->finish();
@@ -724,6 +732,10 @@ void ModelConfig::validate(const SourceLocation& where) const {
           bad("moe.layer_pattern", "entry " + std::to_string(l) + " is " + std::to_string(moe->layer_pattern[l]) +
                                        ": each layer is 0 (dense) or 1 (MoE)");
       if (num_moe_layers() == 0) bad("moe.layer_pattern", "names no MoE layer: write the model without moe");
+    } else if (num_moe_layers() == 0) {
+      // (every layer dense ran with no MoE layer, its ep and load keys accepted, 2026-12-04 review)
+      bad("moe.dense_layers", "with dense_layers " + std::to_string(moe->dense_layers) + " and layer_freq " + std::to_string(moe->layer_freq) +
+                                  " no MoE layer is left of the " + std::to_string(layers) + ": write the model without moe, or fewer dense_layers");
     }
   }
   if (mla) {
@@ -819,6 +831,26 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
   load_kind(fs::path(dir) / "models", c->models_,
             [](const YamlMap& m, const std::map<std::string, std::string>&) { return parse_model(m); });
   load_kind(fs::path(dir) / "frameworks", c->frameworks_, parse_framework);
+  // An id appears once in the whole catalog (docs/catalog.md): a model named like an accelerator
+  // was loaded and could not be reached by `catalog show` (2026-12-04 review).
+  {
+    std::map<std::string, std::pair<std::string, std::string>> seen;  // id -> kind, file
+    auto claim = [&seen](const auto& entries, const char* kind) {
+      for (const auto& [id, e] : entries) {
+        const auto [it, fresh] = seen.emplace(id, std::make_pair(std::string(kind), e.file));
+        if (!fresh)
+          throw Error(SourceLocation{e.file, 0, 0, id},
+                      std::string("catalog id '") + id + "' names a " + kind + " here and " + (it->second.first == "accelerator" ? "an " : "a ") +
+                          it->second.first + " in " + it->second.second,
+                      "an id may appear once in the whole catalog: rename one");
+      }
+    };
+    claim(c->accelerators_, "accelerator");
+    claim(c->networks_, "network");
+    claim(c->systems_, "system");
+    claim(c->models_, "model");
+    claim(c->frameworks_, "framework");
+  }
   // Cross references.
   for (const auto& [id, s] : c->systems_) {
     SourceLocation w{s.file, 0, 0, id};
@@ -885,7 +917,17 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
       if (fs::is_regular_file(p / "config.json", ec)) p /= "config.json";
       else throw Error(where, "'" + ref + "' is a folder without a config.json", "name the config.json, a model YAML file or a catalog id");
     }
-    if (p.extension() == ".json") return parse_hf_config(read_file(p.string()), p.string());
+    // A config.json by its extension in any case (Mistral.JSON), or, without a YAML extension, by
+    // its first character (a saved "mistral_config"): both were read as a model YAML and refused
+    // for a missing 'id' (2026-12-04 review).
+    const std::string ext = ascii_lower(p.extension().string());
+    if (ext == ".json") return parse_hf_config(read_file(p.string()), p.string());
+    if (ext != ".yaml" && ext != ".yml") {
+      const std::string text = read_file(p.string());
+      const size_t first = text.find_first_not_of(" \t\r\n");
+      if (first != std::string::npos && text[first] == '{' && text.find("\"model_type\"") != std::string::npos)
+        return parse_hf_config(text, p.string());
+    }
     auto m = YamlMap::load_file(p.string());
     if (m.has("entries")) {
       // A catalog file of several models (data/catalog/models/*.yaml): it was read as one model

@@ -113,10 +113,12 @@ std::pair<int, int> line_column(const std::string& text, size_t at) {
 // Where key `key` is written in a config.json: the first `"key"` followed by a colon (the reader
 // takes top-level keys, and a config names each once there). Line 0 when it is not written.
 // With nth = 2, the second such place (a duplicate key's).
-SourceLocation json_key_location(const std::string& text, const std::string& file, const std::string& key, int nth = 1) {
+// Within [begin, end) of the text when given (a wrapper's text_config object).
+SourceLocation json_key_location(const std::string& text, const std::string& file, const std::string& key, int nth = 1, size_t begin = 0,
+                                 size_t end = std::string::npos) {
   const std::string quoted = "\"" + key + "\"";
   int seen = 0;
-  for (size_t pos = text.find(quoted); pos != std::string::npos; pos = text.find(quoted, pos + 1)) {
+  for (size_t pos = text.find(quoted, begin); pos != std::string::npos && pos < end; pos = text.find(quoted, pos + 1)) {
     size_t q = pos + quoted.size();
     while (q < text.size() && (text[q] == ' ' || text[q] == '\t' || text[q] == '\r' || text[q] == '\n')) ++q;
     if (q < text.size() && text[q] == ':' && ++seen == nth) {
@@ -127,23 +129,60 @@ SourceLocation json_key_location(const std::string& text, const std::string& fil
   return SourceLocation{file, 0, 0, key};
 }
 
-ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file);
+// The span of the object written as the value of top-level-looking key `key` ("text_config": {...}):
+// from its '{' to past its '}', strings skipped; npos, npos when it is not there.
+std::pair<size_t, size_t> json_object_span(const std::string& text, const std::string& key) {
+  const SourceLocation at = json_key_location(text, "", key);
+  if (at.line == 0) return {std::string::npos, std::string::npos};
+  const size_t open = text.find('{', text.find("\"" + key + "\""));
+  if (open == std::string::npos) return {std::string::npos, std::string::npos};
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = open; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '{') {
+      ++depth;
+    } else if (ch == '}' && --depth == 0) {
+      return {open, i + 1};
+    }
+  }
+  return {open, text.size()};
+}
+
+ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file, bool& wrapped);
 }  // namespace
 
 // Errors name the key's line and column in the file (nlohmann's tree keeps no positions: they
 // had named the file and key only, 2026-12-03 review).
 ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
+  bool wrapped = false;  // the language model was read from a multimodal config's text_config
   try {
-    return parse_hf_config_unlocated(text, file);
+    return parse_hf_config_unlocated(text, file, wrapped);
   } catch (const Error& e) {
     if (e.where().file != file || e.where().line > 0 || e.where().key.empty()) throw;
     const bool duplicate = e.message().rfind("duplicate key", 0) == 0;
-    throw Error(json_key_location(text, file, e.where().key, duplicate ? 2 : 1), e.message(), e.hint());
+    const std::string& key = e.where().key;
+    if (wrapped && key.rfind("text_config", 0) != 0) {
+      // A key of the language model is looked for inside text_config and named with its prefix:
+      // a missing one had been placed at the vision tower's key of the same name (2026-12-04
+      // review); one that is not written is placed at text_config itself.
+      const auto [begin, end] = json_object_span(text, "text_config");
+      SourceLocation at = json_key_location(text, file, key, duplicate ? 2 : 1, begin == std::string::npos ? 0 : begin, end);
+      if (at.line == 0) at = json_key_location(text, file, "text_config");
+      at.key = "text_config." + key;
+      throw Error(at, e.message(), e.hint());
+    }
+    throw Error(json_key_location(text, file, key, duplicate ? 2 : 1), e.message(), e.hint());
   }
 }
 
 namespace {
-ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file) {
+ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file, bool& wrapped) {
   nlohmann::json j;
   // A key twice in one object is an error, as in YAML: the parser kept the last silently
   // (num_hidden_layers 32, then 320, read as 320) before 2026-12-03.
@@ -182,10 +221,17 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
                   "a gemma3 config's language model is gemma3_text, not " + text["model_type"].dump(),
                   "set text_config.model_type to gemma3_text or leave it out");
     if (!text.contains("_name_or_path") && j.contains("_name_or_path")) text["_name_or_path"] = j["_name_or_path"];
+    // Quantized checkpoints (GPTQ, AWQ, FP8) write quantization_config at the top level: it
+    // describes the language model's weights (it was listed as ignored and the weights read as
+    // 16-bit, 2026-12-04 review).
+    const bool outer_quant = j.contains("quantization_config") && !text.contains("quantization_config");
+    if (outer_quant) text["quantization_config"] = j["quantization_config"];
     for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "text_config" && it.key() != "model_type" && it.key() != "_name_or_path" && it.key() != "architectures")
+      if (it.key() != "text_config" && it.key() != "model_type" && it.key() != "_name_or_path" && it.key() != "architectures" &&
+          !(outer_quant && it.key() == "quantization_config"))
         outer_ignored.push_back(it.key());
     j = std::move(text);
+    wrapped = true;
   }
   Reader r{j, file, {}};
   const std::string type = r.s("model_type", "");
@@ -217,9 +263,14 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         for (size_t at; (at = stem.find("--")) != std::string::npos;) stem.replace(at, 2, "/");
       }
     } else {
-      for (const char* ext : {".json", ".config"})
-        if (stem.size() > std::strlen(ext) && stem.compare(stem.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
-          stem.resize(stem.size() - std::strlen(ext));
+      // (in any case: Mistral.JSON had kept its extension in the id)
+      for (const char* ext : {".json", ".config"}) {
+        const size_t n = std::strlen(ext);
+        if (stem.size() <= n) continue;
+        std::string tail = stem.substr(stem.size() - n);
+        for (auto& ch : tail) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (tail == ext) stem.resize(stem.size() - n);
+      }
     }
     c.id = stem.empty() || stem == "." || stem == ".." ? type : stem;
     c.name = c.id;  // shown by catalog show and the results (it was empty)
@@ -254,15 +305,26 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // The llama family layout, shared by most decoder-only models.
     c.layers = r.i("num_hidden_layers");
     c.hidden = r.i("hidden_size");
-    c.heads = r.i("num_attention_heads");
-    // Transformers' defaults where the key is left out: MistralConfig and MixtralConfig 8 KV heads
-    // (a trimmed config had read 32: four times the cache), the others multi-head.
-    c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" ? 8 : c.heads);
+    // Transformers' defaults where a key is left out: Gemma2Config and Gemma3TextConfig 8 heads and
+    // 4 KV heads (google/gemma-3-4b-it's text_config writes neither: it was refused, then read as
+    // multi-head, twice the cache), MistralConfig and MixtralConfig 8 KV heads (a trimmed config
+    // had read 32: four times the cache), the others multi-head.
+    const bool gemma_gqa = type == "gemma2" || type == "gemma3_text";
+    c.heads = gemma_gqa ? r.i("num_attention_heads", 8) : r.i("num_attention_heads");
+    c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" ? 8 : gemma_gqa ? 4 : c.heads);
     // Transformers' defaults: Qwen3Config 128, GemmaConfig, Gemma2Config and Gemma3TextConfig 256;
     // the others hidden / heads (a trimmed Qwen3 or Gemma config had read 64 and 192).
     const bool gemma = type == "gemma" || type == "gemma2" || type == "gemma3_text";
     c.head_dim = r.i("head_dim", type == "qwen3" ? 128 : gemma ? 256 : 0);
-    c.ffn_hidden = r.i("intermediate_size", 0);
+    // Transformers' defaults: LlamaConfig 11008, MistralConfig and MixtralConfig 14336,
+    // Qwen2Config and Qwen3Config 22016, Gemma2Config and Gemma3TextConfig 9216 (a config that left
+    // it out was refused at an internal key, 2026-12-04 review); the others require it.
+    const int ffn_default = type == "llama"                         ? 11008
+                            : type == "mistral" || type == "mixtral" ? 14336
+                            : type == "qwen2" || type == "qwen3"     ? 22016
+                            : gemma_gqa                              ? 9216
+                                                                     : 0;
+    c.ffn_hidden = r.i("intermediate_size", ffn_default);
     // Gemma 3's published configs leave vocab_size to Gemma3TextConfig's default, 262,208.
     c.vocab = type == "gemma3_text" ? r.i("vocab_size", 262208) : r.i("vocab_size");
     c.max_seq_len = r.i("max_position_embeddings", 0);
@@ -312,6 +374,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         if (pattern < 1)
           throw Error(SourceLocation{file, 0, 0, "sliding_window_pattern"}, "must be 1 or more (every k-th layer global), got " + std::to_string(pattern));
         windowed = c.layers - c.layers / pattern;
+        if (windowed == 0) use = false;  // pattern 1: every layer global (Transformers runs full attention)
       }
       // GptOssConfig without layer_types alternates too: layer i slides when (i + 1) % 2 (every
       // layer had been windowed).

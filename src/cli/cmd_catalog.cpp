@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/paths.hpp"
 
+#include <cctype>
 #include <filesystem>
 
 namespace sextant::cli {
@@ -30,10 +31,15 @@ Table& field_table(Result& r) {
 }
 
 bool is_model_file(const std::string& name) {
+  std::string lower = name;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   auto ends = [&](const std::string& suf) {
-    return name.size() >= suf.size() && name.compare(name.size() - suf.size(), suf.size(), suf) == 0;
+    return lower.size() >= suf.size() && lower.compare(lower.size() - suf.size(), suf.size(), suf) == 0;
   };
-  return name.find('/') != std::string::npos || ends(".json") || ends(".yaml") || ends(".yml");
+  // (Mistral.JSON, or a file in the working folder without an extension, had been looked up as a
+  // catalog id: "no catalog entry of that name" for a file that exists)
+  std::error_code ec;
+  return name.find('/') != std::string::npos || ends(".json") || ends(".yaml") || ends(".yml") || std::filesystem::is_regular_file(name, ec);
 }
 
 // Where an entry's file lies, relative to its catalog folder (accelerators/nvidia-hopper.yaml), and

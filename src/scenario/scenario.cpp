@@ -226,7 +226,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
 
 // fw: the scenario's framework (nullptr when it names none): its gradient dtype and MoE router
 // weighting, where set, are the defaults.
-static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool moe_model, bool mla_model) {
+static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool moe_model, bool mla_model, double model_capacity_factor) {
   const std::string fw_grad_dtype = fw ? fw->grad_reduce_dtype.value : std::string();
   const std::string fw_weighting = fw && !fw->moe_router_weighting.value.empty() ? fw->moe_router_weighting.value : "at_combine";
   TrainingConfig t;
@@ -286,7 +286,10 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   for (const char* key : {"moe_load_imbalance", "moe_capacity_factor", "moe_pad_to_capacity", "moe_fp8_dispatch", "moe_router_weighting"})
     if (m.has(key) && !moe_model) m.fail(key, "the model has no experts: this key applies to MoE models only");
   t.moe_load_imbalance = m.f64("moe_load_imbalance", 1.0);
-  t.moe_capacity_factor = m.f64("moe_capacity_factor", 0.0);
+  // The model's own capacity factor (its catalog entry's moe.capacity_factor, which infer reads
+  // too) unless the training states one: a model entry's 1.0 had been accepted and left unused
+  // by estimate, 2026-12-04 review. Below 1 it is no capacity a training run can take.
+  t.moe_capacity_factor = m.f64("moe_capacity_factor", model_capacity_factor >= 1.0 ? model_capacity_factor : 0.0);
   t.moe_pad_to_capacity = m.boolean("moe_pad_to_capacity", false);
   t.moe_fp8_dispatch = m.boolean("moe_fp8_dispatch", false);
   if (!(t.moe_load_imbalance >= 1.0) || !std::isfinite(t.moe_load_imbalance))
@@ -318,7 +321,7 @@ static std::vector<std::string> section_keys(const std::string& section) {
   YamlMap m(n, "(keys)", section);
   try {
     if (section == "parallel") (void)parse_plan(m, ParallelPlan{}, true);
-    else (void)parse_training(m, nullptr, true, true);
+    else (void)parse_training(m, nullptr, true, true, 0.0);
   } catch (const Error&) {
     // a reader stopping early leaves the keys asked so far
   }
@@ -441,7 +444,7 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   });
   in_section("training", [&] {
     s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value(),
-                             s.model.mla.has_value());
+                             s.model.mla.has_value(), s.model.moe ? s.model.moe->capacity_factor : 0.0);
   });
   const int64_t seed = root.i64("seed", 0);
   if (seed < 0) root.fail("seed", "must be an integer from 0 to 2^63-1");

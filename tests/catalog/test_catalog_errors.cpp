@@ -137,6 +137,43 @@ TEST(CatalogErrors, DuplicateIdAcrossFilesRejected) {
   EXPECT_NE(what.find(second), std::string::npos) << what;
 }
 
+// An id is one entry of the whole catalog: a model named like an accelerator was loaded and could
+// not be reached by `catalog show` (2026-12-04 review).
+TEST(CatalogErrors, DuplicateIdAcrossKindsRejected) {
+  TempDir d("dupkind");
+  d.write("accelerators/a.yaml", kGoodAccelerator);
+  d.write("models/m.yaml", R"(entries:
+  - id: test-gpu
+    source: test
+    layers: 2
+    hidden: 256
+    heads: 8
+    ffn_hidden: 1024
+    vocab: 1000
+)");
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find("catalog id 'test-gpu' names a model here and an accelerator in"), std::string::npos) << what;
+}
+
+// Model entries that describe no model Sextant can run are refused naming the key and the value
+// written: every layer dense under moe, a negative count of windowed layers (it meant every layer),
+// a layer pattern entry of 7 (reported as 2, its clamp).
+TEST(CatalogErrors, MoeWithoutMoeLayersAndNegativeWindowLayersRejected) {
+  const std::string base = "entries:\n  - id: m\n    source: test\n    layers: 4\n    hidden: 256\n    heads: 8\n"
+                           "    ffn_hidden: 1024\n    vocab: 1000\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"    moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 512, dense_layers: 4}\n", "no MoE layer is left of the 4"},
+      {"    sliding_window: 128\n    sliding_window_layers: -7\n", "got -7"},
+      {"    moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 512, layer_pattern: [1, 7, 1, 1]}\n", "entry 1 is 7"},
+  };
+  for (const auto& [extra, words] : cases) {
+    TempDir d("model-shape");
+    d.write("models/m.yaml", base + extra);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(words), std::string::npos) << extra << ": " << what;
+  }
+}
+
 TEST(CatalogErrors, InconsistentModelRejected) {
   TempDir d("model");
   d.write("models/m.yaml", R"(entries:

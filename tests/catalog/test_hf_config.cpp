@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 #include "catalog/catalog.hpp"
@@ -610,4 +611,77 @@ TEST(HfConfig, Gemma3Olmo2AndHeadDimDefaults) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("olmo2"), std::string::npos) << e.what();
   }
+}
+
+// Question (review of 2026-12-04): is google/gemma-3-4b-it's published config read (its
+// text_config leaves heads, KV heads and vocabulary to Gemma3TextConfig's defaults: 8, 4 and
+// 262,208; it was refused, and with heads written, read as multi-head: twice the KV cache)? Is a
+// quantized multimodal checkpoint's top-level quantization_config applied to the language model,
+// and is a key missing from text_config named there, not at the vision tower's key of that name?
+TEST(HfConfig, Gemma3MultimodalDefaultsQuantizationAndErrorPlaces) {
+  const std::string text_config = R"("text_config": {
+    "hidden_size": 2560,
+    "intermediate_size": 10240,
+    "model_type": "gemma3_text",
+    "num_hidden_layers": 34,
+    "sliding_window": 1024
+  })";
+  const std::string vision = R"("vision_config": {
+    "hidden_size": 1152,
+    "num_attention_heads": 16,
+    "num_hidden_layers": 27
+  })";
+  const std::string head = "{\n  \"architectures\": [\"Gemma3ForConditionalGeneration\"],\n  \"model_type\": \"gemma3\",\n  ";
+  const auto g4 = parse_hf_config(head + text_config + ",\n  " + vision + "\n}\n", "gemma-3-4b-it/config.json");
+  EXPECT_EQ(g4.heads, 8);
+  EXPECT_EQ(g4.kv_heads, 4);
+  EXPECT_EQ(g4.vocab, 262208);
+  EXPECT_NEAR(g4.params_total() / 1e9, 3.88, 0.02);  // 4.3B published with the 0.4B vision tower
+  // Gemma 2 without num_key_value_heads: Gemma2Config's 4, not multi-head.
+  const auto g2 = parse_hf_config(R"({"model_type": "gemma2", "hidden_size": 3584, "num_attention_heads": 16, "head_dim": 256,
+    "num_hidden_layers": 42, "intermediate_size": 14336, "vocab_size": 256000})", "g2.json");
+  EXPECT_EQ(g2.kv_heads, 4);
+  // A llama config without intermediate_size takes LlamaConfig's 11008.
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+    "vocab_size": 32000})", "l.json").ffn_hidden, 11008);
+  // Top-level quantization_config of the wrapper: the checkpoint format of the language model.
+  const auto quant = parse_hf_config(head + text_config + ",\n  \"quantization_config\": {\"quant_method\": \"fp8\"}\n}\n", "q.json");
+  const auto plain = parse_hf_config(head + text_config + "\n}\n", "p.json");
+  EXPECT_EQ(quant.checkpoint_weight_format, "fp8");
+  EXPECT_EQ(plain.checkpoint_weight_format, "");
+  EXPECT_EQ(std::find(quant.ignored_keys.begin(), quant.ignored_keys.end(), "quantization_config"), quant.ignored_keys.end());
+  // hidden_size left out of text_config: named text_config.hidden_size at text_config's line (4),
+  // not at vision_config's hidden_size (line 11).
+  std::string no_hidden = head + text_config + ",\n  " + vision + "\n}\n";
+  no_hidden.erase(no_hidden.find("\"hidden_size\": 2560,"), std::string("\"hidden_size\": 2560,").size());
+  try {
+    (void)parse_hf_config(no_hidden, "nh.json");
+    FAIL() << "a language model without hidden_size was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "text_config.hidden_size") << e.what();
+    EXPECT_EQ(e.where().line, 4) << e.what();
+  }
+  // sliding_window_pattern 1: every layer global, full attention (it was refused).
+  std::string pattern1 = head + text_config + "\n}\n";
+  pattern1.replace(pattern1.find("\"sliding_window\": 1024"), 22, "\"sliding_window\": 1024, \"sliding_window_pattern\": 1");
+  EXPECT_EQ(parse_hf_config(pattern1, "p1.json").sliding_window, 0);
+}
+
+// Are a config.json named in capitals (Mistral.JSON) and one without an extension read as a
+// config.json (both were read as a model YAML and refused for a missing 'id'), with the id of the
+// file without its extension?
+TEST(HfConfig, AConfigJsonIsKnownByItsExtensionInAnyCaseOrItsText) {
+  const auto dir = std::filesystem::temp_directory_path() / ("sextant-hf-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string cfg = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+    "intermediate_size": 14336, "vocab_size": 32768})";
+  for (const char* name : {"Mistral.JSON", "mistral_config"}) {
+    {
+      std::ofstream(dir / name) << cfg;
+    }
+    const auto m = load_model_ref(*Catalog::load(catalog_dir()), (dir / name).string(), SourceLocation{"s.yaml", 1, 1, "model"});
+    EXPECT_EQ(m.kv_heads, 8) << name;
+    EXPECT_EQ(m.id, std::string(name) == "Mistral.JSON" ? "Mistral" : "mistral_config");
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -181,6 +181,7 @@ for sets, idle in [(["training.moe_fp8_dispatch=true"], "training.moe_fp8_dispat
 for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_gather / zero3_regather_for_recompute (with zero_stage 1)"),
                          (QW, ["parallel.ep=1", "parallel.moe_dispatcher=deepep"], "parallel.moe_dispatcher (deepep, with ep 1"),
                          (QW, ["parallel.ep=1", "parallel.overlap.ep_comm=true"], "parallel.overlap.ep_comm (with ep 1"),
+                         (QW, ["parallel.overlap.tp_comm=true"], "parallel.overlap.tp_comm (with tp 1"),
                          (EX, ["parallel.pp=1", "parallel.vpp=1", "parallel.schedule=1f1b", "parallel.stage_rule=fewer-first-last",
                                "num_gpus=256"], "parallel.stage_rule (fewer-first-last, without pipeline parallelism)")]:
     args = [a for kv in sets for a in ("--set", kv)]
@@ -188,6 +189,20 @@ for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+# A model entry's moe.capacity_factor is the training's default capacity (it was accepted and left
+# unused by estimate, 2026-12-04 review); the training's own key wins.
+with tempfile.TemporaryDirectory() as d:
+    mdl = os.path.join(d, "m.yaml")
+    open(mdl, "w").write("id: mix-cf\nsource: test\nlayers: 8\nhidden: 4096\nheads: 32\nkv_heads: 8\nvocab: 32000\n"
+                         "moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 14336, capacity_factor: 1.0}\n")
+    sc = os.path.join(d, "s.yaml")
+    open(sc, "w").write(f"model: {mdl}\nsystem: dgx-h100\nnum_gpus: 64\nparallel: {{tp: 1, pp: 1, ep: 8}}\n"
+                        "training: {global_batch: 256, micro_batch: 1, seq_len: 4096, moe_load_imbalance: 2.0}\n")
+    times = []
+    for sets in ([], ["training.moe_capacity_factor=0"], ["training.moe_capacity_factor=1.0"]):
+        r = sx("estimate", sc, *[a for kv in sets for a in ("--set", kv)], "--json", "-")
+        times.append(json.loads(r.stdout)["scalars"]["step_time_s"] if r.returncode == 0 else r.stderr)
+    check("model capacity factor is the training default", times[0] == times[2] and times[1] > times[0] * 1.2, times)
 # A plan the named framework's capabilities lack is estimated as written, with a note naming
 # what that stack does not offer (it was estimated without a word).
 r = sx("estimate", EX, "--set", "framework=deepspeed-zero3-2021", "--set", "parallel.zero_stage=3", "--json", "-")
