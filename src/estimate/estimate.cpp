@@ -1145,8 +1145,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     if (pl.pp == 1 && pl.stage_rule != "even") idle.push_back("parallel.stage_rule (" + pl.stage_rule + ", without pipeline parallelism)");
     if (pl.sequence_parallel && pl.tp == 1) idle.push_back("parallel.sequence_parallel (with tp 1: no tensor-parallel group to split the sequence over)");
     if (pl.tp_comm_overlap && pl.tp == 1) idle.push_back("parallel.overlap.tp_comm (with tp 1: no tensor-parallel communication to overlap)");
-    if (pl.pp == 1 && (pl.schedule != "1f1b" || pl.vpp > 1))
-      idle.push_back("parallel.schedule / vpp (" + pl.schedule + ", vpp " + std::to_string(pl.vpp) + ", without pipeline parallelism)");
+    if (!pl.idle_pipeline.empty()) idle.push_back("parallel.schedule / vpp (" + pl.idle_pipeline + ", without pipeline parallelism)");
     if (!idle.empty()) {
       std::string list;
       for (const auto& x : idle) list += (list.empty() ? "" : ", ") + x;

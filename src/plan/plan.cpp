@@ -142,7 +142,7 @@ std::string stack_violations(const Candidate& c, const Scenario& base, const Sea
     const std::string& sched = opt.schedules[c.schedule];
     if (!contains(st.schedules, sched)) v.push_back("schedule " + sched);
   }
-  if (c.overlap_grad_reduce && !st.overlap_grad_reduce) v.push_back("gradient-reduce overlap");
+  if (c.overlap_grad_reduce && has_dp_group && !st.overlap_grad_reduce) v.push_back("gradient-reduce overlap");
   if (c.overlap_param_gather && c.zero_stage >= 1 && !st.overlap_param_gather) v.push_back("parameter-gather overlap");
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
@@ -362,7 +362,10 @@ bool same_plan(const Candidate& a, const Candidate& b, bool moe) {
   // tp 8, dp 1 plan had an expert group of 8 here and kept its ZeRO stage, so a scenario's own
   // plan (ZeRO-1 by default) matched none of the enumerated ones (ZeRO 0) before 2026-12-02.
   auto canon = [moe](Candidate c) {
-    if (c.pp == 1) c.schedule = 0;
+    if (c.pp == 1) {
+      c.schedule = 0;
+      c.vpp = 1;
+    }
     if (c.tp == 1) {
       c.sequence_parallel = false;
       c.tp_comm_overlap = false;
@@ -370,7 +373,11 @@ bool same_plan(const Candidate& a, const Candidate& b, bool moe) {
     if (!moe) c.etp = 1;
     const int64_t edp =
         moe ? std::max<int64_t>(1, static_cast<int64_t>(c.tp) * c.cp * c.dp / (static_cast<int64_t>(c.ep) * std::max(1, c.etp))) : 1;
-    if (static_cast<int64_t>(c.dp) * c.cp == 1 && edp == 1) c.zero_stage = 0;
+    const bool no_dp_group = static_cast<int64_t>(c.dp) * c.cp == 1 && edp == 1;
+    if (no_dp_group) c.zero_stage = 0;
+    // Overlap switches without effect (the enumeration's canonical form: on).
+    if (no_dp_group) c.overlap_grad_reduce = true;
+    if (no_dp_group || c.zero_stage == 0) c.overlap_param_gather = true;
     return c;
   };
   const Candidate x = canon(a), y = canon(b);
@@ -501,6 +508,9 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
       if (cp > 1 && !st.cp) continue;
       if (cp > 1 && seq % (2 * static_cast<int64_t>(cp)) != 0) continue;  // in 64 bits: 2 * cp wraps for cp > 2^30
       if (cp > 1 && !base.train.flash_attention) continue;  // ring attention runs on flash attention (scenario check_plan)
+      // Ring attention does not run on sliding-window layers (scenario check_plan): gpt-oss's best
+      // plan had been a cp 4 plan that estimate refuses (2026-12-04 review).
+      if (cp > 1 && m.sliding_window > 0 && static_cast<int64_t>(m.sliding_window) < seq) continue;
       for (int pp : divisors(N / tp / cp)) {
         if (!allowed(opt, "pp", pp)) continue;
         if (pp > 1 && !st.pp) continue;
@@ -582,7 +592,13 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                           if (has_dp_group && pp > 1 && !contains(st.pipeline_zero_stages, z)) continue;
                           // Overlap the stack lacks is off; under --vary-dp-overlap the variants
                           // that would turn it on are the same plan and skipped.
-                          const int ovs = ov | (st.overlap_grad_reduce ? 0 : 1) | (st.overlap_param_gather || z == 0 ? 0 : 2);
+                          // A switch that does nothing is searched in one form, on, whatever the
+                          // stack (which lacks nothing it cannot use): the gradient overlap without
+                          // a data-parallel group, the gather overlap without one or at ZeRO 0
+                          // (--vary-dp-overlap had ranked each such plan twice, 2026-12-04 review).
+                          const int idle_bits = (has_dp_group ? 0 : 3) | (z == 0 ? 2 : 0);
+                          const int forced = (st.overlap_grad_reduce ? 0 : 1) | (st.overlap_param_gather ? 0 : 2);
+                          const int ovs = (ov | forced) & ~idle_bits;
                           if (opt.vary_overlap_dp && ovs != ov) continue;
                           for (int sc : scheds) {
                             ++considered;
@@ -768,7 +784,9 @@ double MemoryModel::bytes(const Candidate& c) const {
       }
       gathered = (root + 2.0 * layer) * wbytes;
     }
-    const double comm = 2.0 * s.plan.grad_bucket_bytes * gbytes / 2 + gathered;
+    // Two buckets in flight, none larger than the rank's gradients (as estimate; a full bucket
+    // here had pruned small stages that fit, 2026-12-04 review).
+    const double comm = 2.0 * std::min(s.plan.grad_bucket_bytes / 2, st.dense + st.expert) * gbytes + gathered;
     const double reserve = 2.0 * 1024 * 1024 * 1024;
     worst = std::max(worst, w + g + o + act + comm + reserve);
   }
@@ -1358,9 +1376,33 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   if (out.ranking.empty() && out.valid == 0)
     r.notes.push_back("no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " +
                       std::to_string(base.num_gpus) + " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads, micro-batch x dp divides the batch" +
-                      std::string(opt.fixed.empty() ? "" : "; check the --fix values") + ")");
-  else if (out.ranking.empty())
-    r.notes.push_back("no plan fits in memory: lower --headroom-gib, allow more recompute/ZeRO, or add GPUs");
+                      std::string(opt.fixed.empty() ? "" : "; check the --fix values") +
+                      // (a --fix the stack lacks, tp 2 under pytorch-fsdp, was blamed on the constraints alone)
+                      std::string(opt.stack.restricted() ? "; and framework " + opt.stack.framework +
+                                                               "'s features, which may lack a fixed value: --any-framework-feature lifts them"
+                                                         : "") +
+                      ")");
+  else if (out.ranking.empty()) {
+    // How far off the job is: the least memory any valid plan needs against what a GPU offers
+    // (the note had named remedies only, some already in use, 2026-12-04 review).
+    size_t least = out.evals.size();
+    for (size_t i = 0; i < out.evals.size(); ++i)
+      if (out.evals[i].memory_bytes > 0 && (least == out.evals.size() || out.evals[i].memory_bytes < out.evals[least].memory_bytes)) least = i;
+    std::string how_far;
+    if (least < out.evals.size()) {
+      const double usable = base.accelerator.memory_bytes.value - opt.min_headroom_bytes;
+      how_far = ": the least any plan needs is " + format_double(std::round(gib(out.evals[least].memory_bytes) * 100) / 100) + " GiB per GPU (" +
+                describe(out.candidates[least], opt, base) + ") against " + format_double(std::round(gib(usable) * 100) / 100) + " GiB usable";
+    }
+    std::vector<std::string> remedies;
+    if (opt.min_headroom_bytes > 0) remedies.push_back("lower --headroom-gib");
+    if (!contains(opt.zero_stages, 3)) remedies.push_back("allow ZeRO 3 (--zero)");
+    if (!contains(opt.recompute, Recompute::Full)) remedies.push_back("allow full recompute");
+    remedies.push_back("add GPUs or shorten the sequence");
+    std::string list;
+    for (size_t k = 0; k < remedies.size(); ++k) list += (k ? (k + 1 == remedies.size() ? " or " : ", ") : "") + remedies[k];
+    r.notes.push_back("no plan fits in memory" + how_far + "; " + list);
+  }
   return r;
 }
 

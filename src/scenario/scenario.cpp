@@ -476,6 +476,12 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   }
   try {
     check_plan(s, root.loc("parallel"));
+    if (s.plan.pp == 1 && (s.plan.schedule != "1f1b" || s.plan.vpp > 1)) {
+      s.plan.idle_pipeline = s.plan.schedule + ", vpp " + std::to_string(s.plan.vpp);
+      s.plan.schedule = "1f1b";
+      s.plan.vpp = 1;
+      s.plan.stage_layers.clear();
+    }
   } catch (const Error& e) {
     // check_plan knows the key, not where it was written: point at the key's own line (or at
     // "FILE (--set)" when an override set it), falling back to its section's.

@@ -60,6 +60,10 @@ struct ParallelPlan {
   int zero_stage = 0;  // 0 plain DP, 1 distributed optimizer, 2 + gradients, 3 + parameters (FSDP)
   std::string schedule = "1f1b";  // pipeline schedule (registry name): gpipe, 1f1b, interleaved-1f1b, zb-h1
   std::vector<int> stage_layers;  // layers per pipeline stage (pp*vpp entries); empty = rule
+  // A schedule or vpp stated for a plan without pipeline parallelism (pp 1): "SCHEDULE, vpp V" as
+  // written, noted as without effect; the plan itself runs 1f1b at vpp 1 (the lowering had cut
+  // the layers into vpp chunks anyway: 13.54 s where 1f1b gave 13.12 s, 2026-12-04 review).
+  std::string idle_pipeline;
   std::string stage_rule = "even";  // even | fewer-first-last (one layer fewer on the first and last stage)
   bool overlap_grad_reduce = true;   // DP gradient reduction overlaps backward
   bool overlap_param_gather = true;  // ZeRO/FSDP parameter all-gather overlaps forward

@@ -189,6 +189,19 @@ for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+# A schedule and vpp stated without a pipeline are noted and have no effect: the plan runs 1f1b at
+# vpp 1 (the lowering had cut the layers into vpp chunks: 13.54 s against 13.12 s, 2026-12-04 review).
+EX1K = os.path.join(ROOT, "examples", "llama3-70b-h100-1k.yaml")
+pp1 = ["--set", "parallel.pp=1", "--set", "parallel.zero_stage=3"]
+a = sx("estimate", EX1K, *pp1, "--json", "-")
+b = sx("estimate", EX1K, *pp1, "--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b", "--json", "-")
+if a.returncode == 0 and b.returncode == 0:
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    check("idle vpp at pp 1 has no effect", ja["scalars"]["step_time_s"] == jb["scalars"]["step_time_s"] and
+          any("parallel.schedule / vpp (interleaved-1f1b, vpp 5, without pipeline parallelism)" in n for n in ja["notes"]) and
+          not any("parallel.schedule / vpp" in n for n in jb["notes"]), (ja["notes"], ja["scalars"]["step_time_s"], jb["scalars"]["step_time_s"]))
+else:
+    check("idle vpp at pp 1 has no effect", False, a.stderr + b.stderr)
 # A model entry's moe.capacity_factor is the training's default capacity (it was accepted and left
 # unused by estimate, 2026-12-04 review); the training's own key wins.
 with tempfile.TemporaryDirectory() as d:

@@ -539,3 +539,49 @@ TEST(PlanNotation, UnevenPlansNameTheirStageLayout) {
   EXPECT_NE(own_text.find(" layers 28/26/26"), std::string::npos) << own_text;
   EXPECT_EQ(own_text, plan_text(own));
 }
+
+// Question (review of 2026-12-04): does --vary-dp-overlap enumerate each plan once, the overlap
+// switches that do nothing (gradient overlap without a data-parallel group, the gather overlap at
+// ZeRO 0) in their one canonical form (identical ZeRO-0 plans had been ranked twice)? And does the
+// search leave out context parallelism on a sliding-window model, which estimate refuses?
+TEST(PlanEnumeration, IdleOverlapSwitchesAndWindowedCpAreNotEnumerated) {
+  const Scenario s = tiny(4, 4);
+  SearchOptions o;
+  o.schedules = {"1f1b"};
+  o.recompute = {Recompute::None};
+  o.zero_stages = {0, 1};
+  o.vary_tp_comm_overlap = false;
+  o.vary_sequence_parallel = false;
+  o.vary_overlap_dp = true;
+  const auto c = enumerate_plans(s, o);
+  for (size_t i = 0; i < c.size(); ++i) {
+    const bool dp_group = c[i].dp * c[i].cp > 1;
+    if (!dp_group) EXPECT_TRUE(c[i].overlap_grad_reduce) << describe(c[i], o, s);
+    if (!dp_group || c[i].zero_stage == 0) EXPECT_TRUE(c[i].overlap_param_gather) << describe(c[i], o, s);
+    for (size_t j = 0; j < i; ++j) EXPECT_FALSE(same_plan(c[i], c[j], false)) << describe(c[i], o, s);
+  }
+  // 41 plans without the variants (SmallCaseMatchesHandCount); with them, ZeRO 0 adds the
+  // gradient-overlap twin of each plan with a data-parallel group, ZeRO 1 all four variants.
+  size_t dp_zero0 = 0, dp_zero1 = 0, none = 0;
+  for (const auto& x : c)
+    (x.dp * x.cp > 1 ? (x.zero_stage == 0 ? dp_zero0 : dp_zero1) : none) += 1;
+  EXPECT_EQ(none, 9u);  // dp 1, cp 1 (3 layouts x 3 micro-batches): one form each
+  EXPECT_EQ(dp_zero0, 2 * 16u);
+  EXPECT_EQ(dp_zero1, 4 * 16u);
+
+  const std::string y =
+      "model: {id: windowed, source: test, layers: 4, hidden: 256, heads: 4, kv_heads: 4, ffn_hidden: 1024, vocab: 1000, mlp: swiglu,"
+      " sliding_window: 32}\n"
+      "system: dgx-h100\nnum_gpus: 1\nparallel: {tp: 1, pp: 1, dp: 1}\ntraining: {global_batch: 4, seq_len: 64}\n";
+  Scenario w = parse_scenario(y, "w.yaml", *frozen());
+  w.num_gpus = 4;
+  o.vary_overlap_dp = false;
+  const auto wc = enumerate_plans(w, o);
+  EXPECT_FALSE(wc.empty());
+  for (const auto& x : wc) {
+    EXPECT_EQ(x.cp, 1) << describe(x, o, w);
+    Scenario t = w;
+    apply_candidate(t, x, o);
+    EXPECT_NO_THROW(check_plan(t)) << describe(x, o, w);
+  }
+}

@@ -124,7 +124,8 @@ TEST(PlanStack, AStackWithoutAFeatureNeverYieldsAPlanThatUsesIt) {
          return c.pp > 1 && (o.schedules[c.schedule] == "zb-h1" || o.schedules[c.schedule] == "interleaved-1f1b" || c.vpp > 1);
        }},
       {"gradient-reduce overlap", framework_with({{"overlap_grad_reduce", "false"}}, all_rc, all_z, all_z, all_sched),
-       [](const Candidate& c, const SearchOptions&) { return c.overlap_grad_reduce; }},
+       // (used where there is a data-parallel group to reduce over; without one the switch does nothing)
+       [](const Candidate& c, const SearchOptions&) { return c.overlap_grad_reduce && c.dp * c.cp > 1; }},
       {"parameter-gather overlap", framework_with({{"overlap_param_gather", "false"}}, all_rc, all_z, all_z, all_sched),
        [](const Candidate& c, const SearchOptions&) { return c.overlap_param_gather && c.zero_stage >= 1; }},
   };
