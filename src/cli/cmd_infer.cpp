@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
+#include "core/paths.hpp"
 #include "core/error.hpp"
 #include "infer/config.hpp"
 #include "infer/engine.hpp"
@@ -105,7 +106,7 @@ void add_infer_command(CLI::App& app) {
   auto* val = cmd->add_subcommand("validate", "Score the model against an inference validation CSV (per row, per source, leave-one-chip-out)");
   val->add_option("file", a->file, "CSV with the schema of data/validation/inference.csv")->required();
   add_output_options(*val, a->out);
-  val->callback([a, cat, data] { emit(infer::validate_inference_csv(a->file, *cat(), *data()), a->out); });
+  val->callback([a, cat, data] { emit(infer::validate_inference_csv(resolve_data_path(a->file), *cat(), *data()), a->out); });
   // infer's own options, taken after any subcommand too: said in each subcommand's --help, which
   // had not listed them.
   for (auto* sub : cmd->get_subcommands({}))

@@ -2,6 +2,7 @@
 // columns say which model it validates (training step times or inference speeds).
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
+#include "core/paths.hpp"
 #include "core/csv.hpp"
 #include "infer/validate_inference.hpp"
 #include "validate/training_validation.hpp"
@@ -27,6 +28,9 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*cmd, a->out);
   cmd->callback([a, o_engine, o_loso, o_fit] {
+    // Looked for in the working directory, then the data folder, as scenarios are (the README's
+    // `validate data/validation/training.csv` failed from another directory, 2026-12-04 review).
+    a->file = resolve_data_path(a->file);
     auto cat = a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir);
     const auto header = CsvTable::read_file(a->file).header();
     if (looks_like_training_csv(header)) {

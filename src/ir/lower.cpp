@@ -768,7 +768,9 @@ struct Lowerer {
       // With FP8 dispatch (training.moe_fp8_dispatch, FP8/FP4 GEMMs only) the forward dispatch and
       // the backward combine, with the permutes beside them, move one byte per element plus one
       // scale byte per 32 (fp32 per 128 or E8M0 per 32): the tokens are cast before they are sent.
-      const double a2a_fp8 = s.train.moe_fp8_dispatch && low_precision() ? Tin * x.topk * load * h * (1.0 + 1.0 / 32) : a2a;
+      // Without EP there is no dispatch to cast for: the permutes move the 16-bit tokens (the
+      // setting is noted as without effect; it had shortened them, 2026-12-04 review).
+      const double a2a_fp8 = s.train.moe_fp8_dispatch && low_precision() && ep > 1 ? Tin * x.topk * load * h * (1.0 + 1.0 / 32) : a2a;
       if (ep > 1) fwd.push_back(moe_a2a("moe.dispatch", a2a_fp8));
       fwd.push_back(mem("moe.permute", OpClass::Memcpy, 2 * a2a_fp8));
       const double etp_bytes = routed * h * ab;  // the gathered tokens (output of the all-gather)

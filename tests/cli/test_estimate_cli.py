@@ -39,6 +39,10 @@ with tempfile.TemporaryDirectory() as elsewhere:
     r = subprocess.run([os.path.abspath(BIN), "estimate", "data/examples/llama3-70b-h100.yaml", "--json", "-"], capture_output=True, text=True,
                        cwd=elsewhere)
     check("README path from another folder", r.returncode == 0 and json.loads(r.stdout)["scalars"]["step_time_s"] > 0, r.stderr)
+    # ... validation CSVs too (they were read from the working directory only, 2026-12-04 review).
+    for argv in (["validate", "data/validation/training.csv"], ["infer", "validate", "data/validation/inference.csv"]):
+        r = subprocess.run([os.path.abspath(BIN), *argv, "-q", "--json", "-"], capture_output=True, text=True, cwd=elsewhere)
+        check(f"README {' '.join(argv)} from another folder", r.returncode == 0 and json.loads(r.stdout)["command"] == "validate", r.stderr)
     r = subprocess.run([os.path.abspath(BIN), "estimate", "data/examples/no-such.yaml"], capture_output=True, text=True, cwd=elsewhere)
     check("missing scenario says where it looked", r.returncode == 2 and "in the working directory" in r.stderr and
           "data folder" in r.stderr, r.stderr)
@@ -189,6 +193,12 @@ for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+# FP8 dispatch without EP is without effect, as its note says (the permutes had moved FP8 tokens:
+# 34.40 s against 34.68 s, 2026-12-04 review).
+fp8_ep1 = ["--set", "training.precision=fp8", "--set", "parallel.ep=1"]
+t = [json.loads(sx("estimate", QW, *fp8_ep1, "--set", f"training.moe_fp8_dispatch={v}", "--json", "-").stdout)["scalars"]["step_time_s"]
+     for v in ("true", "false")]
+check("moe_fp8_dispatch without EP has no effect", t[0] == t[1], t)
 # A schedule and vpp stated without a pipeline are noted and have no effect: the plan runs 1f1b at
 # vpp 1 (the lowering had cut the layers into vpp chunks: 13.54 s against 13.12 s, 2026-12-04 review).
 EX1K = os.path.join(ROOT, "examples", "llama3-70b-h100-1k.yaml")
