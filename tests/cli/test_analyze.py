@@ -72,6 +72,13 @@ class AnalyzeCli(unittest.TestCase):
             p = run("analyze", os.path.join(d, "missing.json"), check=False)
             self.assertNotEqual(p.returncode, 0)
             self.assertIn("missing.json", p.stderr)
+            # Every file of a job unreadable: the error names the others too, not the first alone.
+            bad1 = os.path.join(d, "rank-1.json")
+            with open(bad1, "w") as f:
+                f.write('{"traceEvents": [')
+            p = run("analyze", d, check=False)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("and 1 other file could not be read: " + bad1, p.stderr)
 
     def test_synth_straggler_is_found(self):
         with tempfile.TemporaryDirectory() as d:

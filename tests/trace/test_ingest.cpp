@@ -693,3 +693,23 @@ TEST(Ingest, ProgressiveInflateEqualsWholeInflate) {
   }
   std::filesystem::remove_all(dir);
 }
+
+// Is a rank at or beyond the world size its file states reported (a file of another job, or a
+// renumbered one), beside the ranks of that world without a file? (2026-12-04 review: passed over.)
+TEST(Ingest, ARankBeyondTheWorldSizeIsReported) {
+  std::vector<RankTrace> loaded;
+  std::vector<std::string> files;
+  for (const int rank : {0, 9}) {
+    const std::string doc = R"({"distributedInfo": {"rank": )" + std::to_string(rank) + R"(, "world_size": 8}, "traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 100, "dur": 10, "args": {"stream": 7}}]})";
+    RankTrace t = scan(doc, 1 << 20);
+    t.file = "rank-" + std::to_string(rank) + ".json";
+    files.push_back(t.file);
+    loaded.push_back(std::move(t));
+  }
+  const TraceSet set = assemble_trace_set(files, std::move(loaded));
+  const auto& d = set.diagnostics.items();
+  const auto it = d.find("ranks beyond distributedInfo.world_size (a file from another job, or a rank renumbered?)");
+  ASSERT_NE(it, d.end());
+  EXPECT_NE(it->second.example.find("rank 9 (rank-9.json)"), std::string::npos) << it->second.example;
+}

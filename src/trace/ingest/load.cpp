@@ -263,9 +263,30 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
     // ranks, is skipped anyway and leaves a damaged rank's own error the one to report).
     if (!rejected[i] && t.has_trace_events) ++readable;
   }
-  if (readable == 0)
-    for (const auto& e : rejected)
-      if (e) std::rethrow_exception(e);
+  if (readable == 0) {
+    // The first file's error, naming the others that failed too (only the first was named, so a
+    // job of damaged files was mended one file per run; 2026-12-04 review).
+    std::string others;
+    size_t n_others = 0, first = rejected.size();
+    for (size_t i = 0; i < rejected.size(); ++i) {
+      if (!rejected[i]) continue;
+      if (first == rejected.size()) {
+        first = i;
+      } else if (++n_others <= 5) {
+        others += (others.empty() ? "" : ", ") + files[i];
+      }
+    }
+    if (first < rejected.size()) {
+      if (n_others == 0) std::rethrow_exception(rejected[first]);
+      try {
+        std::rethrow_exception(rejected[first]);
+      } catch (const Error& e) {
+        throw Error(e.where(), e.message() + " (and " + std::to_string(n_others) + " other file" + (n_others > 1 ? "s" : "") +
+                                   " could not be read: " + others + (n_others > 5 ? ", ..." : "") + ")",
+                    e.hint());
+      }
+    }
+  }
 
   TraceSet set;
   // A rank file without one usable event is left out of a job of several files, as a corrupt one
@@ -428,6 +449,14 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
     int64_t n_missing = 0;
     for (int64_t r = 0; r < world; ++r)
       if (!seen[static_cast<size_t>(r)] && ++n_missing <= 10) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    // A rank at or beyond the world size its own file states is a renamed or mixed-up file (it
+    // was passed over in silence; found in the 2026-12-04 review).
+    std::string outside;
+    for (const auto& t : set.ranks)
+      if (t.rank >= world && t.world_size > 0) outside += (outside.empty() ? "" : ", ") + std::to_string(t.rank) + " (" + t.file + ")";
+    if (!outside.empty())
+      set.diagnostics.add("ranks beyond distributedInfo.world_size (a file from another job, or a rank renumbered?)", "warning",
+                          "world_size " + std::to_string(world) + ": rank " + outside);
     if (n_missing > 0)
       set.diagnostics.add("ranks of distributedInfo.world_size without a trace (cross-rank analyses cover the ranks read)",
                           set.ranks.size() > 1 ? "warning" : "info",
