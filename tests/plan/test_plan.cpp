@@ -556,8 +556,12 @@ TEST(PlanEnumeration, IdleOverlapSwitchesAndWindowedCpAreNotEnumerated) {
   const auto c = enumerate_plans(s, o);
   for (size_t i = 0; i < c.size(); ++i) {
     const bool dp_group = c[i].dp * c[i].cp > 1;
-    if (!dp_group) EXPECT_TRUE(c[i].overlap_grad_reduce) << describe(c[i], o, s);
-    if (!dp_group || c[i].zero_stage == 0) EXPECT_TRUE(c[i].overlap_param_gather) << describe(c[i], o, s);
+    if (!dp_group) {
+      EXPECT_TRUE(c[i].overlap_grad_reduce) << describe(c[i], o, s);
+    }
+    if (!dp_group || c[i].zero_stage == 0) {
+      EXPECT_TRUE(c[i].overlap_param_gather) << describe(c[i], o, s);
+    }
     for (size_t j = 0; j < i; ++j) EXPECT_FALSE(same_plan(c[i], c[j], false)) << describe(c[i], o, s);
   }
   // 41 plans without the variants (SmallCaseMatchesHandCount); with them, ZeRO 0 adds the
