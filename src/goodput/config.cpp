@@ -820,6 +820,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
                 "give bytes, or params and bytes_per_param, not both");
     env.total_bytes = positive(cm, "bytes");
     j.checkpoint_size_source = "given";
+  } else if (cm.has("bytes_per_param") && !(params > 0)) {
+    // (accepted and ignored: a checkpoint of 0 bytes, 2026-12-04 review)
+    cm.fail("bytes_per_param", "needs the parameters it multiplies: give checkpoint.params or a training scenario",
+            "or give checkpoint.bytes");
   } else if (params > 0) {
     env.total_bytes = params * ck.bytes_per_param;
     j.checkpoint_size_source = format_double(params) + " parameters x " + format_double(ck.bytes_per_param) + " bytes";
@@ -828,6 +832,12 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   if (cm.has("state_copies")) {
     env.state_copies = cm.i64("state_copies");
     if (env.state_copies < 1) cm.fail("state_copies", "must be 1 or more (copies of the training state in the job), got " + std::to_string(env.state_copies));
+    // The copies are held by data-parallel replicas: at most dp of them (2 copies at dp 1 had
+    // saved from a "healthy replica" after the only one was lost, 2026-12-04 review).
+    if (env.state_copies > j.dp)
+      cm.fail("state_copies", "is " + std::to_string(env.state_copies) + ", more copies of the training state than the job's " + std::to_string(j.dp) +
+                                  " data-parallel replica(s) can hold",
+              "at most job.dp (" + std::to_string(j.dp) + ")");
   }
   // Per node: shards spread over the writer nodes (every node writes when the optimizer state is
   // sharded over data parallelism; otherwise one replica's nodes write).

@@ -181,10 +181,22 @@ double weibull_integrated_survival(double x, double k, double lambda) {
 
 double quantized_loglik(const Quantized& q, double k, double lambda) {
   double l = 0;
+  // At a resolution far finer than the scale (milliseconds against hours), the second difference
+  // below is of order (r / lambda)^2 and cancels in double precision: one tie in a log kept to the
+  // millisecond had turned the likelihood into noise and chosen the exponential at p = 1
+  // (2026-12-04 review). There the bin's probability is r f(x) (a gap of m >= 1 steps) and, for
+  // the tied gaps, (1/r) * integral of F over [0, r] = (r / lambda)^k / (k + 1).
+  const double rel = q.r / lambda;
   for (const auto& [m, c] : q.counts) {
     const double x = double(m) * q.r;
-    const double p = lambda / q.r * (2 * weibull_integrated_survival(x, k, lambda) - weibull_integrated_survival(x - q.r, k, lambda) -
-                                     weibull_integrated_survival(x + q.r, k, lambda));
+    double p;
+    if (rel < 1e-4) {
+      const double z = x / lambda;
+      p = m == 0 ? std::pow(rel, k) / (k + 1) : rel * k * std::pow(z, k - 1) * std::exp(-std::pow(z, k));
+    } else {
+      p = lambda / q.r * (2 * weibull_integrated_survival(x, k, lambda) - weibull_integrated_survival(x - q.r, k, lambda) -
+                          weibull_integrated_survival(x + q.r, k, lambda));
+    }
     l += double(c) * std::log(std::max(p, 1e-300));
   }
   return l;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -11,6 +12,35 @@
 #include "goodput/fit.hpp"
 
 using namespace sextant::goodput;
+
+// A log kept to the millisecond with one duplicated line (a tie: the interval-censored fit at
+// r = 1 ms): the shape is recovered and the Weibull chosen, as without the tie (the likelihood had
+// cancelled to noise: shape 0.58 in [0.5785, 0.5789], p = 1, exponential; 2026-12-04 review).
+TEST(Fit, AFineResolutionLogWithOneTieKeepsItsShape) {
+  const double days = 90, nodes = 100, mean_s = 3380.0, shape = 0.5;
+  auto d = make_weibull_shape(mean_s, shape);
+  sextant::RandomStream rng(2, 0);
+  std::ostringstream csv;
+  csv << "time_s,category\n";
+  char line[64];
+  bool tied = false;
+  for (double t = d->sample(rng); t < days * 86400; t += d->sample(rng)) {
+    std::snprintf(line, sizeof line, "%.3f,gpu\n", t);  // to the millisecond
+    csv << line;
+    if (!tied && t > 86400) {
+      csv << line;  // one line twice
+      tied = true;
+    }
+  }
+  const auto f = fit_incidents(csv.str(), "inc.csv", nodes, days);
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_TRUE(f[0].shape_fitted);
+  EXPECT_GT(f[0].time_resolution_s, 0);
+  EXPECT_NEAR(f[0].weibull_shape, shape, 0.04);
+  EXPECT_GT(f[0].shape_ci_high - f[0].shape_ci_low, 0.01);
+  EXPECT_TRUE(f[0].weibull_selected);
+  EXPECT_LT(f[0].lr_p_value, 1e-6);
+}
 
 // Incidents drawn from a Weibull renewal process of known shape: the fit recovers the shape and the rate.
 TEST(Fit, RecoversWeibullShapeAndRate) {
