@@ -217,7 +217,8 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     table and in the trace file (``--timeline-ranks``; a list of ints, e.g. list(range(8)) + [64]).
     timeline: a path to write the Chrome trace-event JSON to (``--timeline``), for Perfetto."""
     src, is_text, name = _source(scenario, "scenario")
-    pairs = stragglers.items() if isinstance(stragglers, dict) else (stragglers or [])
+    # (a pandas Series or numpy array: `x or []` had raised "truth value ... is ambiguous")
+    pairs = stragglers.items() if hasattr(stragglers, "items") else ([] if stragglers is None else stragglers)
     st = []
     for item in pairs:
         try:
@@ -233,6 +234,10 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     if isinstance(j, bool) or not isinstance(j, (int, float)) or not 0 <= j <= 1:
         raise SextantError("jitter: must be a finite number from 0 to 1 (the lognormal sigma), got %r" % (jitter,))
     jitter = float(j)
+    # A seed draws the jitter: without it the seed changes nothing (refused, as the CLI's --seed
+    # without --jitter; it was ignored in silence, review of 2026-12-04).
+    if seed >= 0 and jitter == 0:
+        raise SextantError("seed: draws the per-kernel jitter, which is 0 here: give jitter as well (or leave seed out)")
     ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
@@ -290,6 +295,8 @@ def _fix_items(fix):
     if isinstance(fix, dict):
         def text(v):
             v = _plain(v)
+            if isinstance(v, bool):
+                return "true" if v else "false"  # (True had been sent as 'True', not a boolean)
             if isinstance(v, float) and v.is_integer():
                 return str(int(v))  # a whole float is an integer, as elsewhere (np.float64(4.0))
             return str(v)
@@ -395,7 +402,7 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     elif isinstance(vary, str):
         items = [vary]
     else:
-        items = list(vary or [])
+        items = [] if vary is None else list(vary)
         if not all(isinstance(x, str) for x in items):
             raise SextantError('vary: expected {key: [values]}, [(key, [values]), ...] or ["KEY=V1,V2", ...], got %r' % (vary,))
     if pareto is None:
@@ -512,7 +519,7 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0):
         paths = [paths]
     # One name, a list of names, or the CLI's comma-separated text (a string was split into its
     # characters before 2026-12-02: "unknown analysis 't'").
-    names = [only] if isinstance(only, str) else list(only or [])
+    names = [only] if isinstance(only, str) else ([] if only is None else list(only))
     names = [n.strip() for x in names for n in str(x).split(",") if n.strip()]
     return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, names, _int_in(top, "top", 1),
                                   _int_in(threads, "threads", 0)))

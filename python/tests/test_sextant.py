@@ -677,3 +677,17 @@ def test_review_of_2026_12_04():
     with tempfile.TemporaryDirectory() as d:
         sextant.report(r, os.path.join(d, "r.html"))
         assert os.path.getsize(os.path.join(d, "r.html")) > 1000
+
+
+def test_numpy_pandas_containers_booleans_in_fix_and_a_seed_without_jitter():
+    """Review of 2026-12-04: pandas/numpy containers raised "truth value is ambiguous"; True in
+    fix= was sent as 'True' and refused; a seed without jitter was ignored in silence."""
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    a = sextant.simulate(SCENARIO, stragglers={3: 1.2})
+    b = sextant.simulate(SCENARIO, stragglers=pd.Series({3: 1.2}))
+    assert a["scalars"]["step_time_s"] == b["scalars"]["step_time_s"]
+    with pytest.raises(sextant.SextantError, match="jitter"):
+        sextant.simulate(SCENARIO, seed=1)
+    p = sextant.plan(SCENARIO, fix={"sp": True, "tp": np.int64(8)}, top=1, rerank_top=0)
+    assert p["scalars"]["best_plan"].startswith("tp8") and " sp" in p["scalars"]["best_plan"]
