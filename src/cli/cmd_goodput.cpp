@@ -32,16 +32,29 @@ Result list_presets() {
   Table& t = r.add_table("presets", "bundled failure presets (data/goodput/)");
   t.add_str("preset");
   t.add_i64("processes_count");
-  t.add_f64("rate_per_1000_node_days");
+  // One rate per kind: a fail-slow episode or an SDC does not stop the job the way a crash does,
+  // and a single sum read as "failures per 1000 node-days" (2026-12-03 review).
+  t.add_f64("interrupt_rate_per_1000_node_days");
+  t.add_f64("sdc_rate_per_1000_node_days");
+  t.add_f64("fail_slow_rate_per_1000_node_days");
+  t.add_f64("preemption_rate_per_1000_node_days");
+  t.add_i64("per_domain_or_job_processes_count");
   t.add_str("description");
   for (const auto& name : goodput::failure_preset_names()) {
     std::string desc;
     const auto procs = goodput::load_failure_preset(name, &desc);
-    double rate = 0;
-    for (const auto& p : procs) rate += p.rate_per_node_s;
-    t.add_row({name, int64_t(procs.size()), rate * 86400.0 * 1000.0, desc});
+    double rate[4] = {0, 0, 0, 0};
+    int64_t other = 0;
+    for (const auto& p : procs) {
+      rate[static_cast<int>(p.kind)] += p.rate_per_node_s * 86400.0 * 1000.0;
+      other += (p.rate_per_domain_s > 0 || p.rate_per_job_s > 0) ? 1 : 0;
+    }
+    t.add_row({name, int64_t(procs.size()), rate[static_cast<int>(goodput::EventKind::Interrupt)],
+               rate[static_cast<int>(goodput::EventKind::Sdc)], rate[static_cast<int>(goodput::EventKind::FailSlow)],
+               rate[static_cast<int>(goodput::EventKind::Preemption)], other, desc});
   }
-  r.notes.push_back("rate_per_1000_node_days sums the per-node processes (domain and per-job processes excluded)");
+  r.notes.push_back("the rates sum the per-node processes of each kind; processes with a per-domain or per-job rate "
+                    "are counted apart (their rate depends on the job's size)");
   return r;
 }
 Result fit(const GoodputArgs& a) {

@@ -492,6 +492,10 @@ struct Sim {
         np.commit_W = P;
         target = P;
       } else {
+        // Too short for a final save, the notice still lets a periodic remote persist already in
+        // flight land: it is the state the job restarts from (before 2026-12-04 it was dropped, and
+        // a notice short of the final save was worth nothing).
+        if (pend_t[L - 1] <= t + q.notice_s) durable[L - 1] = std::max(durable[L - 1], pend_W[L - 1]);
         settle_pending(t, true);
         invalidate_local_levels();
         target = durable[L - 1];

@@ -478,6 +478,17 @@ Result run_goodput(const GoodputConfig& c) {
       res.notes.push_back("silent data corruption: " + fmt(100.0 * u) + "% of the replicas end with a corruption not yet detected (detection "
                           "latency beyond the job's end); the work since the last remote checkpoint before it is counted as lost "
                           "(undetected_corruption), not productive");
+    // Run to completion, such a replica stops with its tokens trained but part of them corrupted:
+    // its wall time is not the time to train them correctly (2026-12-04 review).
+    if (u > 0 && c.job.work_s > 0) {
+      double lost = 0;
+      for (const auto& r : batch.replicas) lost += r.lost_s[kCorrupted];
+      lost /= double(n);
+      res.set("undetected_corruption_rework_mean_s", lost);
+      res.notes.push_back("time_to_train_s counts the replicas ending with an undetected corruption as finished; retraining "
+                          "their corrupted work would add a mean " + fmt(lost) + " s per job (undetected_corruption_rework_mean_s) "
+                          "plus a restart, not included");
+    }
   }
 
   // ---- searches on the simulation (common random numbers: same seed, same replicas)

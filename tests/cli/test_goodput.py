@@ -242,6 +242,14 @@ class GoodputCli(unittest.TestCase):
         names = out["tables"]["presets"]["columns"]["preset"]
         for n in ("llama3-54day", "meta-rsc1", "meta-rsc2", "generic"):
             self.assertIn(n, names)
+        # The generic mix's fail-slow episodes (1.0) and SDCs (0.05) are not interruptions: the
+        # interruption rate is its five per-node crash processes, 1.72+0.65+0.38+0.42+0.57.
+        cols = out["tables"]["presets"]["columns"]
+        i = names.index("generic")
+        self.assertAlmostEqual(cols["interrupt_rate_per_1000_node_days"][i], 3.74, places=9)
+        self.assertAlmostEqual(cols["fail_slow_rate_per_1000_node_days"][i], 1.0, places=9)
+        self.assertAlmostEqual(cols["sdc_rate_per_1000_node_days"][i], 0.05, places=9)
+        self.assertEqual(cols["per_domain_or_job_processes_count"][i], 2)
 
     def test_fit_incidents_and_use_the_fitted_preset(self):
         with tempfile.TemporaryDirectory() as d:
@@ -503,6 +511,10 @@ class GoodputCli(unittest.TestCase):
         self.assertLess(s["ettr_fraction"], 0.7)
         self.assertAlmostEqual(sum(lost["mean_s"]), s["time_to_train_s"] * (1 - s["ettr_fraction"]), delta=1e-6 * s["time_to_train_s"])
         self.assertTrue(any(n.startswith("silent data corruption:") for n in j["notes"]), j["notes"])
+        # Run to completion, those replicas stop with corrupted tokens: the rework their time to
+        # train leaves out is the undetected corruption's lost time, and a note says so.
+        self.assertAlmostEqual(s["undetected_corruption_rework_mean_s"], corrupt, delta=1e-9 * corrupt)
+        self.assertTrue(any(n.startswith("time_to_train_s counts the replicas ending") for n in j["notes"]), j["notes"])
         # A domain larger than the job takes the job's nodes: 16 spares cover a failure of 8 nodes.
         dom = ("job: {num_gpus: 64, gpus_per_node: 8, work_days: 2}\n"
                "failures: {processes: [{name: rack, component: rack, kind: interrupt, rate_per_domain_day: 0.5, nodes_per_domain: 32}]}\n"
