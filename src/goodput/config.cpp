@@ -929,7 +929,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       const int64_t max_lost = std::min<int64_t>(16, std::max<int64_t>(0, j.dp - need));
       if (tp == "estimate") {
         if (!train) em->fail("throughput", "throughput: estimate needs a training: scenario", "use throughput: proportional");
-        el.throughput_fraction = elastic_throughput_fractions(*train, max_lost, em->loc("throughput"));
+        std::string fallback;
+        el.throughput_fraction = elastic_throughput_fractions(*train, max_lost, em->loc("throughput"), &fallback);
+        if (!fallback.empty()) c.notes.push_back(fallback);
         el.throughput_source = "estimate";
       } else {
         for (int64_t k = 0; k <= max_lost; ++k) el.throughput_fraction.push_back(double(j.dp - k) / double(j.dp));

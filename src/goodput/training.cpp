@@ -81,7 +81,10 @@ double fail_slow_step_multiplier(const TrainingInfo& t, double rank_slowdown_fac
   return std::max(1.0, sum / stages);
 }
 
-std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t max_lost, const SourceLocation& where) {
+std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t max_lost, const SourceLocation& where,
+                                                 std::string* fallback_note) {
+  std::vector<int64_t> fell_back;
+  std::string first_reason;
   std::vector<double> f{1.0};
   const double base_step = train_step_time_s(t, where);
   const double base_rate = t.tokens_per_step / base_step;
@@ -97,10 +100,19 @@ std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t 
       check_plan(s);
       const double step = estimate_step(ir::lower(s)).step_time_s;
       frac = (double(s.tokens_per_step()) / step) / base_rate;
-    } catch (const Error&) {
+    } catch (const Error& e) {
       frac = double(t.dp - k) / double(t.dp);  // the re-planned job is not valid: proportional
+      if (fell_back.empty()) first_reason = e.message();
+      fell_back.push_back(k);
     }
     f.push_back(std::clamp(frac, 0.0, 1.0));
+  }
+  // Said, not silent (2026-12-04 review): the fractions of those k are the proportional ones.
+  if (fallback_note && !fell_back.empty()) {
+    std::string ks;
+    for (size_t i = 0; i < fell_back.size(); ++i) ks += (i ? ", " : "") + std::to_string(fell_back[i]);
+    *fallback_note = "elastic throughput: estimate: with " + ks + " replica(s) lost the re-planned job is not valid (" +
+                     first_reason + "); its throughput fraction is the proportional one, (dp - k) / dp";
   }
   return f;
 }

@@ -44,6 +44,9 @@ double fail_slow_step_multiplier(const TrainingInfo& t, double rank_slowdown_fac
 // Throughput (tokens/s) of the job with k data-parallel replicas lost, as a fraction of the full
 // job's, for k = 0..max_lost: each from `estimate` of the re-planned job (dp - k replicas, same
 // global batch rounded down to a multiple of the new dp x micro-batch).
-std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t max_lost, const SourceLocation& where);
+// A re-planned job that is not valid (a global batch no longer divisible, a memory limit) falls
+// back to the proportional fraction; *fallback_note (when given) then says for which k and why.
+std::vector<double> elastic_throughput_fractions(const TrainingInfo& t, int64_t max_lost, const SourceLocation& where,
+                                                 std::string* fallback_note = nullptr);
 
 }  // namespace sextant::goodput

@@ -86,6 +86,21 @@ TEST(Training, StepTimeFromEstimateAndJobFromTheScenario) {
   }
 }
 
+// An EP16 job that loses a replica cannot be re-planned (EP must divide the remaining ranks): its
+// throughput fractions are the proportional ones, and a note says so (silent before 2026-12-04).
+TEST(Training, ElasticEstimateThatCannotReplanSaysSo) {
+  const std::string y = "training: " + std::string(SEXTANT_SOURCE_DIR) + "/data/examples/qwen3-30b-a3b-h100-hybridep.yaml" +
+                        "\njob: {steps: 1000}\nfailures: {preset: meta-rsc1}\n"
+                        "checkpoint: {strategy: async-remote, storage_write_bytes_per_s: 1.0e11, interval: daly, state_copies: 2}\n"
+                        "elastic: {enabled: true, throughput: estimate, min_replica_fraction: 0.75}\n";
+  const auto c = parse_goodput(y, "t.yaml");
+  ASSERT_EQ(c.elastic.throughput_fraction.size(), 5u);  // dp 16, at most 4 out
+  for (size_t k = 0; k < 5; ++k) EXPECT_DOUBLE_EQ(c.elastic.throughput_fraction[k], (16.0 - double(k)) / 16.0);
+  bool noted = false;
+  for (const auto& n : c.notes) noted |= n.find("with 1, 2, 3, 4 replica(s) lost the re-planned job is not valid") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 // Question: does a fail-slow episode given as one slow GPU cost what `simulate --straggler` says a
 // slow rank costs this plan (not a guessed step multiplier)?
 TEST(Training, FailSlowOfOneGpuCostsWhatTheSimulatedStragglerCosts) {
