@@ -588,8 +588,14 @@ struct Sim {
     ++res.interruptions;
   }
 
+  // Run to completion, the work is done and the final save is being written: a change of speed,
+  // a rejoin or a slow-node eviction no longer matters (each had restarted the final save, charged
+  // twice, before 2026-12-04).
+  bool finishing(double t) const { return up && m.work_s > 0 && t >= t_done; }
+
   // Change of speed while running (fail-slow start/end, elastic re-join): split the period.
   void change_speed(double t) {
+    if (finishing(t)) return;
     const double P = close_period(t);
     const double u = t - per.s;
     const double j = std::floor(u / per.C);
@@ -687,7 +693,7 @@ struct Sim {
         const int64_t r = rejoins[ir].second;
         const int rejoin_proc = rejoins[ir].proc;
         rejoins.erase(rejoins.begin() + long(ir));
-        if (up) {
+        if (up && !finishing(t)) {
           close_period(t);
           const double P = progress_at(t);
           lost_rep = std::max<int64_t>(0, lost_rep - r);
@@ -706,7 +712,7 @@ struct Sim {
         continue;
       }
       if (t == t_slow && t <= tp) {
-        if (t == slow_evict) {
+        if (t == slow_evict && !finishing(t)) {
           // Evict the slow node gracefully: checkpoint, replace, restart.
           slow_evict = kInf;
           slow_end = kInf;
@@ -729,7 +735,7 @@ struct Sim {
           up = false;
           ++res.interruptions;
         } else {
-          slow_end = kInf;
+          slow_end = slow_evict = kInf;
           slow_fs = 1.0;
           change_speed(t);
         }

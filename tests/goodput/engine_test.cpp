@@ -262,6 +262,24 @@ TEST(Preemption, ShortNoticeKeepsThePersistInFlight) {
   EXPECT_NEAR(none - some, 1000, 0.1 * 1000);
 }
 
+// Run to completion, a fail-slow episode that starts or ends while the final save is written does
+// not restart that save: with a barely slow rank (x1.001) the wall time is the failure-free one
+// (each episode in the final hour had rewritten up to an hour of save before 2026-12-04).
+TEST(FinalSave, ASpeedChangeDuringItDoesNotRestartIt) {
+  auto wall = [&](const std::string& procs) {
+    const std::string y = "job: {num_gpus: 8, gpus_per_node: 8, work_s: 36000}\n"
+                          "failures: {processes: [" + procs + "]}\n"
+                          "checkpoint: {strategy: sync-remote, write_s: 3600, read_s: 0, interval_s: 7200}\n"
+                          "simulation: {replicas: 32, seed: 3, search: false}\n";
+    const auto cfg = parse_goodput(y, "final.yaml");
+    return mean_wall(simulate_batch(build_model(cfg), 32, 3, 0));
+  };
+  const double calm = wall("{name: never, kind: interrupt, rate_per_job_day: 1.0e-9}");
+  const double slow = wall("{name: s, kind: fail-slow, rate_per_job_day: 48, duration_s: 600, slowdown_factor: 1.001}");
+  EXPECT_GT(slow, calm);
+  EXPECT_LT(slow - calm, 0.001 * 36000 + 1e-6);
+}
+
 // Replica i uses stream i and reductions run in replica order: results do not depend on threads.
 TEST(Determinism, SameResultsWithOneOrTwoThreads) {
   const auto cfg = load_goodput(std::string(SEXTANT_SOURCE_DIR) + "/data/examples/goodput-llama3-405b-16k.yaml");
