@@ -4,6 +4,7 @@
 // call, so two Python threads run two computations concurrently; sextant::Error becomes
 // sextant.SextantError carrying the CLI's message.
 #include <algorithm>
+#include <filesystem>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -365,6 +366,15 @@ PYBIND11_MODULE(_sextant, m) {
         [](const std::string& result_json, const std::string& path) {
           py::gil_scoped_release release;
           const CNumericLocale c_numbers;
+          // Refused before the report is rendered, as the CLI's report -o does ("dir/" failed at the
+          // final rename with "Not a directory", 2026-12-04 review).
+          {
+            std::error_code ec;
+            if (path.empty()) throw Error(SourceLocation{"", 0, 0, "path"}, "an empty path", "give the HTML file's name");
+            if (path.back() == '/' || std::filesystem::is_directory(path, ec))
+              throw Error(SourceLocation{path, 0, 0, "path"}, "is a folder: report() takes the HTML file's name",
+                          "give a file name, e.g. " + (path.back() == '/' ? path : path + "/") + "report.html");
+          }
           nlohmann::ordered_json doc;
           try {
             doc = nlohmann::ordered_json::parse(result_json);

@@ -559,12 +559,28 @@ def _typed_errors(fn):
     """A wrong argument type is a SextantError naming the function, as every other bad input is
     (docs/python.md): pybind11's TypeError showed the C++ signature, and None or a number where a
     path was expected raised "'NoneType' object is not iterable" (review of 2026-12-04)."""
+    import difflib
     import functools
+    import inspect
+    import re
+
+    params = [n for n, p in inspect.signature(fn).parameters.items()
+              if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and n not in ("scenario", "config", "study")]
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except SextantError as e:
+            # A misspelt argument (threds=2) is taken as an input key and refused as such; the
+            # message now names the function's arguments too (review of 2026-12-04).
+            m = re.search(r"\(--set\): key '([^'.]+)': unknown key", str(e))
+            if not m or m.group(1) not in kwargs:
+                raise
+            near = difflib.get_close_matches(m.group(1), params, n=1)
+            raise SextantError("%s; or, as an argument of sextant.%s(): its arguments are %s%s"
+                               % (e, fn.__name__, ", ".join(params),
+                                  "; did you mean %s=?" % near[0] if near else "")) from None
         except TypeError as e:
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise SextantError("sextant.%s: an argument has the wrong type (%s); see help(sextant.%s)"

@@ -691,3 +691,24 @@ def test_numpy_pandas_containers_booleans_in_fix_and_a_seed_without_jitter():
         sextant.simulate(SCENARIO, seed=1)
     p = sextant.plan(SCENARIO, fix={"sp": True, "tp": np.int64(8)}, top=1, rerank_top=0)
     assert p["scalars"]["best_plan"].startswith("tp8") and " sp" in p["scalars"]["best_plan"]
+
+
+def test_misspelt_argument_names_the_functions_arguments():
+    """A misspelt keyword argument is an input key to the library; the error also lists the
+    function's own arguments and the nearest one (review of 2026-12-04)."""
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.goodput(GOODPUT, replica=10)
+    assert "key 'replica': unknown key" in str(e.value)
+    assert "as an argument of sextant.goodput()" in str(e.value) and "did you mean replicas=?" in str(e.value)
+    # A dotted override stays an input key only.
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.estimate(SCENARIO, parallel__tpp=4)
+    assert "as an argument" not in str(e.value)
+
+
+def test_report_to_a_folder_is_refused_before_rendering(tmp_path):
+    r = sextant.estimate(SCENARIO)
+    for p in (str(tmp_path), str(tmp_path) + "/", str(tmp_path / "new") + "/"):
+        with pytest.raises(sextant.SextantError, match="is a folder: report\\(\\) takes the HTML file's name"):
+            sextant.report(r, p)
+    assert not (tmp_path / "new").exists()
