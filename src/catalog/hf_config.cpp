@@ -327,7 +327,17 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     c.ffn_hidden = r.i("intermediate_size", ffn_default);
     // Gemma 3's published configs leave vocab_size to Gemma3TextConfig's default, 262,208.
     c.vocab = type == "gemma3_text" ? r.i("vocab_size", 262208) : r.i("vocab_size");
-    c.max_seq_len = r.i("max_position_embeddings", 0);
+    // Transformers' defaults where it is left out: Gemma3TextConfig 131,072 (google/gemma-3-*'s
+    // text_config writes none: the context limit was lost and a 250k-token prompt "fit", 2026-12-04
+    // review), GemmaConfig and Gemma2Config 8,192, MistralConfig and MixtralConfig 4096 x 32,
+    // Qwen2Config and Qwen3Config 32,768, LlamaConfig 2,048; the others unknown (0: no limit).
+    const int ctx_default = type == "gemma3_text"                    ? 131072
+                            : type == "gemma" || type == "gemma2"    ? 8192
+                            : type == "mistral" || type == "mixtral" ? 131072
+                            : type == "qwen2" || type == "qwen3"     ? 32768
+                            : type == "llama"                        ? 2048
+                                                                     : 0;
+    c.max_seq_len = r.i("max_position_embeddings", ctx_default);
     c.tied_embeddings = r.b("tie_word_embeddings", gemma);
     // Query and key norms are in the architecture, not the config: Qwen3(Moe)Attention,
     // Olmo2Attention (over the whole projection: the same bytes) and Gemma3Attention build them.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <tuple>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -520,6 +521,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                     int64_t batch) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
     if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
+  // Token counts far beyond any context or batch are refused: their products (batch x prompt,
+  // prompt + output) are int64 and had wrapped to negative speeds and energies (2026-12-04 review).
+  constexpr int64_t kMaxTokens = int64_t{1} << 32, kMaxBatch = int64_t{1} << 24;
+  for (const auto& [name, v, lim] : {std::tuple<const char*, int64_t, int64_t>{"--prompt", prompt, kMaxTokens},
+                                     {"--output", output, kMaxTokens}, {"--batch", batch, kMaxBatch}})
+    if (v > lim) throw Error(SourceLocation{"", 0, 0, name}, "must be at most " + std::to_string(lim) + ", got " + std::to_string(v));
   const Deployment d = make_deployment(cat, data, ds);
   const CostModel cm(d);
   const DeviceProfile p = data.device(d.accel);
@@ -601,6 +608,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("fits_memory", fits_memory);
   r.set("fits_context", fits_context);
   r.set("fits", fits_memory && fits_context);
+  if (d.context_window_tokens <= 0)
+    r.notes.push_back(d.model.id + " states no context window (max_position_embeddings): fits_context does not check the "
+                      "prompt + output of " + std::to_string(prompt + output) + " tokens against one");
   // The longest context: the one memory holds for a single sequence beside this run's workspace,
   // capped by the model's own context window where it states one (max_position_embeddings); both
   // are reported.

@@ -97,6 +97,17 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
     if (std::find(ms.begin(), ms.end(), x.metric) == ms.end())
       throw Error(SourceLocation{csv_path, x.line, cm + 1, "metric"}, "unknown metric '" + x.metric + "'",
                   valid_choices_hint(x.metric, ms));
+    // The metric's name carries its unit: a unit column that says otherwise (0.007 with unit s for
+    // time_per_output_token_ms was scored at face value, an error of 83,198%; 2026-12-04 review)
+    // is refused rather than guessed at.
+    if (!x.unit.empty()) {
+      const bool rate = x.metric.size() > 6 && x.metric.compare(x.metric.size() - 6, 6, "_per_s") == 0;
+      const std::vector<std::string> ok = rate ? std::vector<std::string>{"tok/s", "tokens/s"} : std::vector<std::string>{"ms"};
+      if (std::find(ok.begin(), ok.end(), x.unit) == ok.end())
+        throw Error(SourceLocation{csv_path, x.line, cunit + 1, "unit"},
+                    "unit '" + x.unit + "' is not the unit of " + x.metric + " (" + ok.front() + ")",
+                    "convert the value to " + ok.front() + " or leave the unit empty");
+    }
     if (x.prompt_len < 1 && (x.metric == "prefill_tokens_per_s" || x.metric == "prompt_time_ms"))
       throw Error(SourceLocation{csv_path, x.line, cp + 1, "prompt_len"}, "a " + x.metric + " row needs prompt_len >= 1");
     if (x.gen_len < 1 && (x.metric == "decode_tokens_per_s" || x.metric == "time_per_output_token_ms"))

@@ -578,6 +578,8 @@ TEST(HfConfig, Gemma3Olmo2AndHeadDimDefaults) {
   EXPECT_EQ(g27.mlp, "geglu");
   EXPECT_EQ(g27.sliding_window, 1024);
   EXPECT_EQ(g27.sliding_window_layers, 62 - 62 / 6);  // 52 local, 10 global
+  // No max_position_embeddings: Gemma3TextConfig's 131,072 (the limit had been lost: a 250k prompt "fit").
+  EXPECT_EQ(g27.max_seq_len, 131072);
   EXPECT_NEAR(g27.params_total() / 1e9, 27.0, 0.01 * 27.0);  // the 27.4B less the 0.4B SigLIP tower
   EXPECT_TRUE(has(g27.ignored_keys, "vision_config"));
   EXPECT_TRUE(has(g27.ignored_keys, "mm_tokens_per_image"));
@@ -587,6 +589,7 @@ TEST(HfConfig, Gemma3Olmo2AndHeadDimDefaults) {
     "sliding_window": 512, "sliding_window_pattern": 6, "max_position_embeddings": 32768})", "gemma-3-1b-it/config.json");
   EXPECT_NEAR(g1.params_total() / 1e9, 1.0, 0.02);
   EXPECT_EQ(g1.sliding_window_layers, 26 - 26 / 6);
+  EXPECT_EQ(g1.max_seq_len, 32768);  // given: the file's
   // allenai/OLMo-2-1124-7B: 7.30B.
   const auto olmo2 = parse_hf_config(R"({"model_type": "olmo2", "hidden_size": 4096, "intermediate_size": 11008,
     "num_attention_heads": 32, "num_key_value_heads": 32, "num_hidden_layers": 32, "vocab_size": 100352,

@@ -38,6 +38,25 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_token_counts_and_kv_capacity_are_bounded(self):
+        """Counts whose products overflow are refused (a prefill of -2.4e18 tokens had printed
+        negative speeds), and a given KV capacity must lie between one block and what the memory
+        holds (1e8 tokens had run on one H100; 10 tokens had blamed the weights). Review 2026-12-04."""
+        p = run("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--batch", "4000000000",
+                "--prompt", "4000000000", "--output", "1", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("must be at most", p.stderr)
+        study = "data/examples/infer-llama3-8b-h100.yaml"
+        big = run("infer", "serve", study, "--set", "serving.kv_capacity_tokens=100000000", "-q", ok=False)
+        self.assertEqual(big.returncode, 2)
+        self.assertIn("key 'serving.kv_capacity_tokens': is more than the memory holds", big.stderr)
+        small = run("infer", "serve", study, "--set", "serving.kv_capacity_tokens=10", "-q", ok=False)
+        self.assertEqual(small.returncode, 2)
+        self.assertIn("is less than one KV block", small.stderr)
+        # Within the bounds it is the capacity used.
+        s = scalars(run_json("infer", "serve", study, "--set", "serving.kv_capacity_tokens=50000"))
+        self.assertEqual(s["kv_capacity_tokens_per_instance"], 50000)
+
     def test_a_trace_named_in_a_study_is_read_beside_it_first(self):
         """Question (review of 2026-12-03): does the same study read the same request trace from
         any directory? workload.trace_file is read beside the study before the working directory
@@ -220,6 +239,19 @@ class InferCli(unittest.TestCase):
             j = run_json("infer", "serve", path, "--set", "workload.load_fraction=0.1")
             self.assertGreater(j["scalars"]["rejected_count"], 0)
             self.assertTrue(any("context window of 131072" in n for n in j["notes"]), j["notes"])
+
+    def test_validate_refuses_a_unit_the_metric_does_not_have(self):
+        """0.007 s for time_per_output_token_ms was scored as 0.007 ms (review of 2026-12-04)."""
+        with open(os.path.join(ROOT, "data", "validation", "inference.csv")) as f:
+            head, first = f.readline(), f.readline()
+        self.assertIn(",tok/s,", first)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "v.csv")
+            with open(path, "w") as f:
+                f.write(head + first.replace(",tok/s,", ",ms,"))
+            p = run("infer", "validate", path, "-q", ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(path + ":2:17: key 'unit': unit 'ms' is not the unit of", p.stderr)
 
     def test_validate_meets_the_bar_and_writes_rows_csv(self):
         with tempfile.TemporaryDirectory() as d:
