@@ -15,6 +15,20 @@
 #include "core/paths.hpp"
 
 namespace sextant::infer {
+
+namespace {
+// A system-on-chip's int8 peak in the catalog is its NPU's (Apple's Neural Engine TOPS; vendors
+// state no GPU int8 rate), while the generic engine reads weights at the memory bandwidth as a GPU
+// would: int8 activations there cost the prefill at the NPU's rate, 10x the fp16 GPU's on an A17
+// Pro, unsaid before 2026-12-04.
+void npu_peak_note(const Deployment& d, DType compute, std::vector<std::string>& notes) {
+  if (d.accel.kind != "soc" || compute != DType::INT8) return;
+  notes.push_back("int8: " + d.accel.id + "'s int8 peak (" + format_double(d.accel.peak(DType::INT8) / 1e12) +
+                  " TOPS) is its neural engine's, and the matrix multiplies are costed at it beside the GPU's memory bandwidth; "
+                  "an engine running on the GPU multiplies in fp16 (--activations fp16)");
+}
+}  // namespace
+
 namespace fs = std::filesystem;
 namespace {
 
@@ -445,6 +459,7 @@ static Result run_serve_in(StudySpec s) {
   const auto reqs = generate_requests(s.workload);
   Result r = simulate_serving(s.serving, reqs);
   for (const auto& n : weight_format_notes(s.serving.deployment)) r.notes.push_back(n);
+  npu_peak_note(s.serving.deployment, CostModel(s.serving.deployment).compute_type(), r.notes);
   // Lengths are clamped to [min, max]: a bound inside the distribution's tail moves the mean the
   // workload asked for (exponential, mean 256, max 511: 224), which is said.
   if (s.workload.arrival != "trace" && !reqs.empty()) {
@@ -577,6 +592,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_device", kv);
   r.set("activation_workspace_bytes_per_device", workspace);
   for (const auto& n : weight_format_notes(d)) r.notes.push_back(n);
+  npu_peak_note(d, cm.compute_type(), r.notes);
   if (d.accel.kind == "soc" && ds.memory_gib == 0)
   {
     char gbs[64];

@@ -240,6 +240,14 @@ class InferCli(unittest.TestCase):
             self.assertGreater(j["scalars"]["rejected_count"], 0)
             self.assertTrue(any("context window of 131072" in n for n in j["notes"]), j["notes"])
 
+    def test_int8_on_a_soc_names_the_neural_engine_peak(self):
+        """A SoC's int8 peak is its NPU's: costing int8 matrix multiplies at it is said (review of 2026-12-04)."""
+        args = ("infer", "estimate", "--model", "gpt3-1.3b", "--accelerator", "apple-a17-pro", "--weights", "int8")
+        npu = run_json(*args, "--activations", "int8")
+        self.assertTrue(any(n.startswith("int8: apple-a17-pro's int8 peak (35 TOPS) is its neural engine's") for n in npu["notes"]), npu["notes"])
+        gpu = run_json(*args, "--activations", "fp16")
+        self.assertFalse(any(n.startswith("int8: ") for n in gpu["notes"]), gpu["notes"])
+
     def test_validate_refuses_a_unit_the_metric_does_not_have(self):
         """0.007 s for time_per_output_token_ms was scored as 0.007 ms (review of 2026-12-04)."""
         with open(os.path.join(ROOT, "data", "validation", "inference.csv")) as f:
