@@ -381,6 +381,10 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
 // A Hugging Face config.json (text) as a model. Keys are mapped per model_type; keys that do not
 // affect performance are listed in ignored_keys; an unknown model_type is an Error.
 ModelConfig parse_hf_config(const std::string& json_text, const std::string& file);
+// The note that lists a config.json's unread keys (those Transformers uses for something other than
+// the cost left out), so that a misspelt key that is read shows where results are read; "" when
+// none. Shared by estimate, simulate and infer.
+std::string ignored_keys_note(const ModelConfig& m);
 const std::vector<std::string>& hf_model_types();
 
 // A model given by catalog id, YAML file or config.json path.

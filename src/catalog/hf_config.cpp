@@ -601,4 +601,21 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
 }
 }  // namespace
 
+std::string ignored_keys_note(const ModelConfig& m) {
+  // Transformers' keys that never change a step's cost are left out of the note.
+  static const std::set<std::string> kNoEffect = {
+      "_name_or_path", "architectures", "attention_bias", "attention_dropout", "attn_pdrop", "auto_map", "bos_token_id",
+      "embd_pdrop", "eos_token_id", "hidden_dropout", "initializer_range", "layer_norm_eps", "layer_norm_epsilon",
+      "max_window_layers", "mlp_bias", "norm_topk_prob", "output_router_logits", "pad_token_id", "pretraining_tp",
+      "resid_pdrop", "rms_norm_eps", "rope_scaling", "rope_theta", "router_aux_loss_coef", "routed_scaling_factor",
+      "scoring_func", "topk_method", "torch_dtype", "transformers_version", "use_cache", "query_pre_attn_scalar",
+      "rope_local_base_freq", "cache_implementation", "rope_parameters",
+      "quantization_config", "ep_size", "router_jitter_noise", "summary_type", "summary_use_proj", "summary_activation",
+      "summary_proj_to_labels", "summary_first_dropout", "task_specific_params", "scale_attn_weights"};
+  std::string keys;
+  for (const auto& k : m.ignored_keys)
+    if (!kNoEffect.count(k)) keys += (keys.empty() ? "" : ", ") + k;
+  return keys.empty() ? std::string() : "config.json keys this model does not read (check none is a misspelt key it does read): " + keys;
+}
+
 }  // namespace sextant

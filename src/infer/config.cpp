@@ -460,6 +460,7 @@ static Result run_serve_in(StudySpec s) {
   Result r = simulate_serving(s.serving, reqs);
   for (const auto& n : weight_format_notes(s.serving.deployment)) r.notes.push_back(n);
   npu_peak_note(s.serving.deployment, CostModel(s.serving.deployment).compute_type(), r.notes);
+  if (const std::string note = ignored_keys_note(s.serving.deployment.model); !note.empty()) r.notes.push_back(note);
   // Lengths are clamped to [min, max]: a bound inside the distribution's tail moves the mean the
   // workload asked for (exponential, mean 256, max 511: 224), which is said.
   if (s.workload.arrival != "trace" && !reqs.empty()) {
@@ -593,6 +594,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("activation_workspace_bytes_per_device", workspace);
   for (const auto& n : weight_format_notes(d)) r.notes.push_back(n);
   npu_peak_note(d, cm.compute_type(), r.notes);
+  if (const std::string note = ignored_keys_note(d.model); !note.empty()) r.notes.push_back(note);
   if (d.accel.kind == "soc" && ds.memory_gib == 0)
   {
     char gbs[64];

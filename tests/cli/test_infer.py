@@ -248,6 +248,20 @@ class InferCli(unittest.TestCase):
         gpu = run_json(*args, "--activations", "fp16")
         self.assertFalse(any(n.startswith("int8: ") for n in gpu["notes"]), gpu["notes"])
 
+    def test_unread_config_json_keys_are_noted(self):
+        """A misspelt num_key_value_heads made the model multi-head (4x the KV cache) without a
+        word in infer, where estimate already said it (review of 2026-12-04)."""
+        cfg = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+               "num_kv_heads": 8, "num_hidden_layers": 32, "vocab_size": 128256, "max_position_embeddings": 131072,
+               "rms_norm_eps": 1e-5}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "config.json")
+            with open(path, "w") as f:
+                json.dump(cfg, f)
+            j = run_json("infer", "estimate", "--model", path, "--accelerator", "h100-sxm-80gb")
+            self.assertIn("config.json keys this model does not read (check none is a misspelt key it does read): num_kv_heads",
+                          j["notes"])
+
     def test_validate_refuses_a_unit_the_metric_does_not_have(self):
         """0.007 s for time_per_output_token_ms was scored as 0.007 ms (review of 2026-12-04)."""
         with open(os.path.join(ROOT, "data", "validation", "inference.csv")) as f:
