@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -195,10 +196,13 @@ std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string
   // A log of several data types or reductions (nccl-tests -d all, -o all) has one row per size
   // and type: the case names say the type and reduction then (they collided before 2026-12-02,
   // and the import failed), and stay "COLLECTIVE size=N" for a log of one.
-  std::set<std::pair<std::string, std::string>> kinds;
-  for (const auto& r : log.rows) kinds.emplace(r.type, r.redop);
-  const bool qualify = kinds.size() > 1;
+  // The types and reductions are counted per collective: an all_gather section in the same file
+  // had renamed the all_reduce cases, and a comparison with a log of all_reduce alone found
+  // nothing in common (2026-12-04 review).
+  std::map<std::string, std::set<std::pair<std::string, std::string>>> kinds;
+  for (const auto& r : log.rows) kinds[r.collective].emplace(r.type, r.redop);
   for (const auto& r : log.rows) {
+    const bool qualify = kinds[r.collective].size() > 1;
     Measurement m;
     m.suite = suite;
     m.params = {{"collective", r.collective},
@@ -218,7 +222,15 @@ std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string
       if (qualify) m.name += " type=" + r.type + (r.redop.empty() ? std::string() : " redop=" + r.redop);
       m.metric = "busbw_bytes_per_s";
       m.higher_is_better = true;
-      const double f = nccl_bus_factor(r.collective, log.ranks);
+      double f = nccl_bus_factor(r.collective, log.ranks);
+      if (!(f > 0)) {
+        // One rank: nccl-tests' bus bandwidth is 0 by convention, and a store of zeros hid a 2x
+        // slow-down from the regression gate (2026-12-04 review): algbw = size / time, as the gpu
+        // suite stores a one-GPU collective.
+        f = 1;
+        m.metric = "algbw_bytes_per_s";
+        m.set_param("note", "one rank: busbw is 0 by nccl-tests' convention, so this is algbw = size / time");
+      }
       // Bus bandwidth from the time column (nccl-tests: algbw = size / time, busbw = algbw x
       // factor): the printed busbw has two decimals in GB/s, 0 for every row below ~10 KiB,
       // where the time keeps about four significant digits.
@@ -229,8 +241,9 @@ std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string
         for (double s : r.oop_samples_s) m.samples.push_back(static_cast<double>(r.size_bytes) / s * f);
         m.set_param("samples", "out-of-place repetitions");
       } else {
-        m.samples.push_back(busbw(r.oop_time_us, r.oop_busbw_gb_per_s));
-        if (r.has_in_place) m.samples.push_back(busbw(r.ip_time_us, r.ip_busbw_gb_per_s));
+        const bool alg = m.metric == "algbw_bytes_per_s";
+        m.samples.push_back(busbw(r.oop_time_us, alg ? r.oop_algbw_gb_per_s : r.oop_busbw_gb_per_s));
+        if (r.has_in_place) m.samples.push_back(busbw(r.ip_time_us, alg ? r.ip_algbw_gb_per_s : r.ip_busbw_gb_per_s));
         m.set_param("samples", r.has_in_place ? "out-of-place and in-place time of nccl-tests, as busbw = size / time x bus_factor"
                                               : "time of nccl-tests, as busbw = size / time x bus_factor");
       }

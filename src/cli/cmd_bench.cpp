@@ -327,7 +327,8 @@ void import_nccl(BenchArgs& a) {
                   "leave out --ranks: it is for logs that list none");
     if (a.ranks > 0) log.ranks = a.ranks;
     if (log.ranks == 0)
-      throw Error(SourceLocation{f, 0, 0, "--ranks"}, "the log lists no '#  Rank N' lines, so the bus factor is unknown", "pass --ranks N");
+      throw Error(SourceLocation{f, 0, 0, "--ranks"}, "the log lists no '#  Rank N' lines, so the bus factor is unknown",
+                  "pass --ranks N, the number of ranks the test ran on");
     auto ms = nccl_measurements(log, "nccl_tests", "nccl-tests");
     // nccl-tests checks every result (-c 1, the default): a row with #wrong > 0 measured a broken
     // collective. It is stored, and compares as wrong_results.
@@ -345,6 +346,12 @@ void import_nccl(BenchArgs& a) {
       run.notes.push_back(f + ": nccl-tests counted wrong results in " + wrong_rows +
                           ": these rows time a collective that returned wrong data; `history compare` reports them as wrong_results");
     for (auto& m : ms) {
+      // Two files of one case (a log per node) cannot share a run: said here, naming both files
+      // (the store had failed after the run, blaming the database; 2026-12-04 review).
+      for (const auto& prev : run.measurements)
+        if (prev.name == m.name && prev.suite == m.suite)
+          throw Error(SourceLocation{f, 0, 0, ""}, "case '" + m.name + "' is also in " + prev.param("file") + ": one run holds one measurement per case",
+                      "import each file into its own run, one bench import-nccl per file");
       m.set_param("file", f);
       if (!log.version.empty()) m.set_param("nccl_tests_version", log.version);
       run.measurements.push_back(std::move(m));
@@ -405,7 +412,7 @@ void add_bench_command(CLI::App& app) {
   auto* imp = cmd->add_subcommand("import-nccl", "Import nccl-tests output files into the results database");
   imp->add_option("files", a->files, "nccl-tests output files")->required()->check(CLI::ExistingFile);
   imp->add_option("--collective", a->collective, "Collective of rows before any 'Collective test starting' line");
-  imp->add_option("--ranks", a->ranks, "Number of ranks (when the log lists none)");
+  imp->add_option("--ranks", a->ranks, "Number of ranks (when the log lists none)")->check(positive_number());
   add_db_option(imp, *a);
   add_output_options(*imp, a->out);
 

@@ -143,6 +143,8 @@ void run_trace(CalibrateArgs& a) {
     throw Error(SourceLocation{"", 0, 0, "--device"}, "the GPU the trace ran on is not known ('" + dev + "')",
                 valid_choices_hint(dev, cat->accelerator_ids()));
   const Accelerator& base = cat->accelerator(dev);
+  std::string traced;
+  if (const Value* v = analysis.scalar("workload_trace_device"); v && std::holds_alternative<std::string>(*v)) traced = std::get<std::string>(*v);
   a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
   check_new_file(a.out, "--out", a.trace_opt.id, a.force);
   check_id_free(a.out, "--out", a.trace_opt.id);
@@ -152,6 +154,9 @@ void run_trace(CalibrateArgs& a) {
   check_loads(c.accelerator_yaml, "calibrated accelerator", true);
   Result res = trace_calibration_result(c, base, a.trace_opt);
   res.set("trace_rates", a.trace_opt.trace_rates);
+  if (!traced.empty() && traced != dev)
+    res.notes.push_back("--device " + dev + " is not the GPU the trace names (" + traced +
+                        ", from its deviceProperties): the entry's fractions are of " + dev + "'s peaks");
   add_quality_notes(c, res);
   if (!a.out.empty()) {
     write_file_atomic(a.out, c.accelerator_yaml);
@@ -259,11 +264,11 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--name", a->opt.name, "Display name (default: CPU model + (calibrated))");
   cmd->add_option("--suite", a->opt.suite, "GEMM suite to fit: gemm_cpu or gpu (default: the run's)");
   cmd->add_option("--max-fit-dim", a->opt.max_fit_dim, "Hold out shapes whose largest dimension exceeds this")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--max-fit-skew", a->opt.max_fit_skew, "Hold out shapes whose largest/smallest dimension ratio exceeds this")
-      ->check(CLI::PositiveNumber);
+      ->check(number_check(1, false, HUGE_VAL, "a ratio of dimensions >= 1 (largest / smallest)", ">= 1"));  // below 1 held out every shape
   cmd->add_option("--memory-peak-gb-per-s", a->memory_peak_gb_per_s, "Published peak memory bandwidth (GB/s), for memory_bandwidth_fraction")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   // Options that qualify another are refused without it (they were ignored, exit 0, before 2026-12-03).
   auto* o_net = cmd->get_option("--network-out");
   cmd->add_option("--memory-peak-source", a->opt.memory_peak_source, "Citation of that peak (with --memory-peak-gb-per-s or --peak-from)");

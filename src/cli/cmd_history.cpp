@@ -169,8 +169,9 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
     const int64_t tested = static_cast<int64_t>(c.cases.size());
     if (within > 0)
       r.notes.push_back(std::to_string(within) + " case(s) changed significantly within the runs but by no more than " +
-                        format_double(o.history_z) + " standard deviations of the drift between runs of this host (the medians of " +
-                        "earlier runs, run_to_run_sd_fraction): within_run_noise, not a regression or an improvement");
+                        format_double(o.history_z) + " x sqrt(2) standard deviations of the drift between runs of this host (the medians of " +
+                        "earlier runs, run_to_run_sd_fraction; sqrt(2): the spread of a difference of two run medians): "
+                        "within_run_noise, not a regression or an improvement");
     if (with_drift < tested)
       r.notes.push_back(std::to_string(tested - with_drift) + " of " + std::to_string(tested) + " case(s) have fewer than " +
                         std::to_string(kMinHistoryRuns) + " earlier runs of this host with their parameters (--history " +
@@ -258,8 +259,8 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
   cp->add_option("--history", h->history,
                  "Runs of B's host before A and B to read for the drift between runs (default 10; 0: none). With 3 or more holding a case, "
-                 "a change within 3 standard deviations of that drift is within_run_noise")
-      ->check(CLI::NonNegativeNumber);
+                 "a change within 3 x sqrt(2) standard deviations of that drift (that of a difference of two run medians) is within_run_noise")
+      ->check(non_negative_number());
   cp->add_option("--correction", h->correction,
                  "Multiple-comparison adjustment of the p-values over the cases: none (default), holm (family-wise error) or "
                  "benjamini-hochberg (false discovery rate)");

@@ -39,7 +39,7 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--train-tokens", a->train_tokens, "Tokens to train, for time_to_train_s (default 1e12)");
   cmd->add_option("--price-usd-per-gpu-hour", a->price, "Price of one GPU-hour (default: whole nodes at the system's node price when known: 12 GPUs of 8-GPU nodes pay for 16)");
   cmd->add_option("--max-points", a->max_points, "Largest grid run (default 10000; a larger one is refused before it starts)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_flag("--elasticity", a->elasticity, "Elasticity of step time per parameter around the scenario's design point");
   cmd->add_option("--elasticity-step", a->elasticity_step, "Relative step of the central difference (default 0.1)");
   cmd->add_option("--pareto", a->pareto, "Two objectives (sweep-table columns, optional min:/max: prefix), e.g. --pareto step_time_s,tokens_per_joule")

@@ -512,6 +512,20 @@ class BenchCli(unittest.TestCase):
         self.assertIn("--max-fit-dim", p.stderr)
         self.assertIn("--db", p.stderr)
 
+    def test_trace_calibration_against_another_gpu_is_refused_or_said(self):
+        """An H200 trace calibrated as an H100 PCIe had 30 of its 34 shapes dropped above the peak
+        in silence (review of 2026-12-04): refused, naming the device; a device whose peak the
+        shapes stay under is used, with a note that the trace names another GPU."""
+        trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
+        p = sextant("calibrate", "--trace", trace, "--device", "h100-pcie-80gb", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key '--device': 30 of the trace's 34 bf16 GEMM shapes run faster than h100-pcie-80gb's bf16 peak", p.stderr)
+        _, r = as_json("calibrate", "--trace", trace, "--device", "h100-sxm-80gb")
+        self.assertTrue(any(n.startswith("--device h100-sxm-80gb is not the GPU the trace names (h200-sxm-141gb") for n in r["notes"]),
+                        r["notes"])
+        _, r = as_json("calibrate", "--trace", trace)
+        self.assertFalse(any("is not the GPU the trace names" in n for n in r["notes"]), r["notes"])
+
     def test_trace_calibration_keeps_what_the_trace_does_not_measure(self):
         trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
         cat = os.path.join(self.dir, "catalog")
@@ -604,8 +618,11 @@ class BenchCli(unittest.TestCase):
         shutil.copy(log, copy)
         p = sextant("bench", "import-nccl", log, copy, "--db", self.db, check=False)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("twice", p.stderr)
+        # Said at the import, naming both files (the store had failed after it, blaming the
+        # database: "free the database and run again"; review of 2026-12-04).
+        self.assertIn("case 'all_reduce size=8' is also in " + log, p.stderr)
         self.assertIn(copy, p.stderr)
+        self.assertNotIn("database", p.stderr)
         # A bad --storage-dir is refused before the first suite runs, not after.
         p = sextant("bench", "--quick", "--suite", "cache_bandwidth", "--suite", "storage", "--storage-dir", "/no/such/dir",
                     "--db", self.db, check=False)

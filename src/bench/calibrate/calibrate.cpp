@@ -485,8 +485,10 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
           d.terms.memory_units.push_back(memory_units(p));
         }
       }
+    // The option that held the shapes out is named (--max-fit-skew alone had been reported as
+    // --max-fit-dim, 2026-12-04 review).
     if (d.e.size() < 4)
-      throw Error(SourceLocation{"", 0, 0, "--max-fit-dim"},
+      throw Error(SourceLocation{"", 0, 0, opt.max_fit_skew > 0 && !(opt.max_fit_dim > 0) ? "--max-fit-skew" : "--max-fit-dim"},
                   fmt::format("{}: only {} shape(s) left to fit after the hold-out (4 needed)", dt, d.e.size()),
                   "loosen --max-fit-dim / --max-fit-skew");
     if (gpu_terms) {

@@ -422,6 +422,24 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       if (!note.empty()) ctx.diagnostics.add("workload: device match ambiguous (use --device)", "info", note);
       if (id.empty()) ctx.diagnostics.add("workload: device not in the catalog (use --device)", "info", dev_name);
     }
+    if (!id.empty() && !ctx.opt.device.empty() && !dev_name.empty()) {
+      // --device given: the GPU the trace names is matched too, and a different one is said (an
+      // H200 trace read as an H100 PCIe put most GEMMs above the peak; 2026-12-04 review).
+      try {
+        const std::string dir2 = !ctx.opt.catalog_dir.empty() ? ctx.opt.catalog_dir : (std::filesystem::path(data_dir()) / "catalog").string();
+        const auto named = Catalog::load_accelerators_mentioning(dir2, device_model_token(name_tokens(dev_name)));
+        std::string note;
+        const std::string traced = match_device(*named, dev_name, note);
+        if (!traced.empty()) {
+          r.set("workload_trace_device", traced);
+          if (traced != id)
+            ctx.diagnostics.add("workload: --device is not the trace's GPU", "warning",
+                                "--device " + id + ", the trace's deviceProperties name " + dev_name + " (" + traced + ")");
+        }
+      } catch (const Error&) {
+        // No match to compare with: --device stands.
+      }
+    }
     if (!id.empty()) acc = &cat->accelerator(id);
     r.set("workload_device", id.empty() ? std::string("(unknown)") : id);
     r.set("workload_trace_device_name", dev_name.empty() ? std::string("(none)") : dev_name);
