@@ -306,38 +306,54 @@ struct Builder {
     std::vector<char> chunk_seen(static_cast<size_t>(v), 0);
 
     // Gradient buckets: the last backward of each chunk issues buckets as its gradients finish.
-    std::vector<CollInfo> bucket_info;
-    std::vector<uint8_t> bucket_group;
-    std::vector<int> bucket_count;  // per collective: its buffer's buckets
+    // Each model chunk has its own buckets, as Megatron-Core keeps a gradient buffer per model
+    // chunk: max(1, round(n x the chunk's share of the parameters)) of the buffer's n, as the
+    // estimate counts them (one set cut over the whole stage by cumulative fraction left a chunk
+    // that finishes early with no bucket when n <= vpp, its reduction exposed after the last
+    // backward: 2.5-6% apart, 2026-12-04 review).
+    std::vector<double> chunk_params(static_cast<size_t>(v), 0.0);
+    for (int c = 0; c < v; ++c)
+      for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) chunk_params[static_cast<size_t>(c)] += b.params * b.count;
+    auto chunk_fraction = [&](int c) { return total_params > 0 ? chunk_params[static_cast<size_t>(c)] / total_params : 1.0 / v; };
+    struct ChunkBuckets {
+      int ref = -1, count = 0, issued = 0;
+      uint8_t group = 0;
+    };
+    std::vector<std::vector<ChunkBuckets>> chunk_buckets(static_cast<size_t>(v));  // [chunk][collective]
     const bool overlap_grad = s.plan.overlap_grad_reduce;
-    for (const auto& c : sw.grad_sync) {
-      if (!active(c) || !bucketed(c)) continue;
-      Collective part = c;
-      part.bytes = c.bytes / buckets_of(c);
-      bucket_info.push_back(describe_collective(part, w, est, f));
-      bucket_group.push_back(static_cast<uint8_t>(c.group));
-      bucket_count.push_back(buckets_of(c));
-    }
-    std::vector<int> bucket_refs;
     if (overlap_grad)
-      for (const auto& ci : bucket_info) bucket_refs.push_back(own_coll(ci));
-    std::vector<int> buckets_issued(bucket_refs.size(), 0);
-    double grad_params_done = 0;
-    auto issue_buckets = [&](double frac) {
-      for (size_t j = 0; j < bucket_refs.size(); ++j) {
-        const int n = bucket_count[j];
-        const int want = frac >= 1.0 ? n : std::min(n, static_cast<int>(std::floor(frac * n + 1e-9)));
-        for (; buckets_issued[j] < want; ++buckets_issued[j]) {
-          emit(Ins::Coll, bucket_group[j], CollMode::AsyncStep, 0, bucket_refs[j], 0, 1);
-          last_step_group = bucket_group[j];
+      for (const auto& c : sw.grad_sync) {
+        if (!active(c) || !bucketed(c)) continue;
+        const int n = buckets_of(c);
+        for (int k = 0; k < v; ++k) {
+          const double frac = v == 1 ? 1.0 : chunk_fraction(k);
+          ChunkBuckets cb;
+          cb.count = v == 1 ? n : std::max(1, static_cast<int>(std::lround(n * frac)));
+          Collective part = c;
+          part.bytes = c.bytes * frac / cb.count;
+          cb.ref = own_coll(describe_collective(part, w, est, f));
+          cb.group = static_cast<uint8_t>(c.group);
+          chunk_buckets[static_cast<size_t>(k)].push_back(cb);
+        }
+      }
+    int grad_chunk = 0;  // the chunk whose backward is being emitted
+    std::vector<double> chunk_grads_done(static_cast<size_t>(v), 0.0);
+    auto issue_buckets = [&](int k, double frac) {
+      for (auto& cb : chunk_buckets[static_cast<size_t>(k)]) {
+        const int want = frac >= 1.0 ? cb.count : std::min(cb.count, static_cast<int>(std::floor(frac * cb.count + 1e-9)));
+        for (; cb.issued < want; ++cb.issued) {
+          emit(Ins::Coll, cb.group, CollMode::AsyncStep, 0, cb.ref, 0, 1);
+          last_step_group = cb.group;
         }
       }
     };
     auto grads_ready = [&](double params) {
       if (!(params > 0)) return;
-      if (!overlap_grad || bucket_refs.empty()) return;
-      grad_params_done += params;
-      issue_buckets(total_params > 0 ? grad_params_done / total_params : 1.0);
+      if (!overlap_grad || chunk_buckets[static_cast<size_t>(grad_chunk)].empty()) return;
+      double& done = chunk_grads_done[static_cast<size_t>(grad_chunk)];
+      done += params;
+      const double cp = chunk_params[static_cast<size_t>(grad_chunk)];
+      issue_buckets(grad_chunk, cp > 0 ? done / cp : 1.0);
     };
 
     // A block's backward with its gradients released op by op: each weight-gradient GEMM frees
@@ -441,6 +457,7 @@ struct Builder {
     };
     auto compute = [&](const ScheduleItem& it) {
       const int c = it.chunk;
+      grad_chunk = c;
       const auto& ch = st.chunks[static_cast<size_t>(c)];
       if (it.kind == ScheduleItem::Forward) {
         emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, chunk_act[static_cast<size_t>(c)]);
@@ -516,7 +533,8 @@ struct Builder {
     // (micro-batch -1: the timeline's pass "step"; it had carried the last item's micro-batch and
     // pass, so optimizer.step read as micro-batch 7's backward, before 2026-12-03).
     emit(Ins::Item, 0, CollMode::Blocking, -1, 0, 0, 3);
-    if (overlap_grad) issue_buckets(1.0);
+    if (overlap_grad)
+      for (int k = 0; k < v; ++k) issue_buckets(k, 1.0);
     emit(Ins::WaitStep, last_step_group, CollMode::Blocking, 0, 0, 0, 1);
     for (const auto& c : sw.grad_sync) {
       if (!active(c)) continue;
