@@ -39,7 +39,9 @@ Summary summarize(const std::vector<double>& x) {
   for (double d : v) dev.push_back(std::fabs(d - s.median));
   s.mad = quantile(dev, 0.5);
   s.iqr = quantile(v, 0.75) - quantile(v, 0.25);
-  s.spread_fraction = s.median != 0 ? s.iqr / std::fabs(s.median) : 0;
+  // A scatter around a median of 0 has no relative size: infinite (null in JSON), not 0, which
+  // had hidden it from noisy_case_count (2026-12-04 review). No scatter at all is 0.
+  s.spread_fraction = s.median != 0 ? s.iqr / std::fabs(s.median) : s.iqr > 0 ? HUGE_VAL : 0.0;
   return s;
 }
 

@@ -13,7 +13,7 @@ struct Summary {
   double stddev = 0;           // sample standard deviation (n-1); 0 for one sample
   double mad = 0;              // median absolute deviation (unscaled)
   double iqr = 0;              // interquartile range (linear interpolation, type 7)
-  double spread_fraction = 0;  // iqr / |median| (0 when the median is 0)
+  double spread_fraction = 0;  // iqr / |median|; infinite when the median is 0 and the iqr is not, 0 without scatter
 };
 
 // Throws Error on an empty sample.

@@ -21,6 +21,11 @@ TEST(Summary, MedianQuartilesAndMadOfASmallSample) {
   EXPECT_NEAR(s.stddev, std::sqrt((18 * 18 + 21 * 21 + 19 * 19 + 20 * 20 + 78 * 78) / 4.0), 1e-12);
   EXPECT_DOUBLE_EQ(quantile({1, 2, 3, 4}, 0.5), 2.5);
   EXPECT_THROW(summarize({}), sextant::Error);
+  EXPECT_DOUBLE_EQ(s.spread_fraction, 2.0 / 3.0);
+  // Around a median of 0 a scatter is unbounded relative to it (it read 0: not noisy), and no
+  // scatter is 0.
+  EXPECT_TRUE(std::isinf(summarize({0, 0, 0, 0.002, 0.003}).spread_fraction));
+  EXPECT_DOUBLE_EQ(summarize({0, 0, 0}).spread_fraction, 0.0);
 }
 
 TEST(MannWhitney, CompletelySeparatedSamplesHaveTheSmallestExactP) {

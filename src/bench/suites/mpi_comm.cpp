@@ -42,8 +42,12 @@ class MpiSuite : public Suite {
     }
     const std::string helper = helper_path(c);
     if (helper.empty()) {
-      out.notes.push_back("comm_mpi skipped: sextant-mpi-bench not found beside sextant (Sextant was built without MPI; "
-                          "install libopenmpi-dev and rebuild)");
+      // Not "built without MPI" for certain: a sextant copied away from its build folder has no
+      // helper beside it either (2026-12-04 review).
+      out.notes.push_back("comm_mpi skipped: sextant-mpi-bench is neither beside sextant (" +
+                          (executable_dir().empty() ? std::string("its folder unknown") : executable_dir()) +
+                          ") nor in PATH: it is built with Sextant where Open MPI's development files are installed "
+                          "(libopenmpi-dev); a sextant copied elsewhere needs the helper copied beside it");
       return out;
     }
     if (c.mpi_ranks < 2) throw Error(SourceLocation{"", 0, 0, "--mpi-ranks"}, "the communication suite needs at least 2 ranks");
