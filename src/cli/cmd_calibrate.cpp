@@ -37,6 +37,9 @@ struct CalibrateArgs {
 // it (it was, before 2026-12-02) left the catalog unloadable.
 void check_new_file(const std::string& path, const char* option, const std::string& id, bool force) {
   std::error_code ec;
+  if (!path.empty() && (path.back() == '/' || std::filesystem::is_directory(path, ec)))
+    throw Error(SourceLocation{path, 0, 0, option}, "is a folder: " + std::string(option) + " takes the catalog file's name",
+                "give a file name, e.g. " + (path.back() == '/' ? path : path + "/") + id + ".yaml");
   if (path.empty() || force || !std::filesystem::exists(path, ec)) return;
   std::vector<std::string> ids;
   bool readable = true;
@@ -78,12 +81,22 @@ void check_id_free(const std::string& path, const char* option, const std::strin
     try {
       const YAML::Node doc = YAML::LoadFile(f.string());
       if (!doc.IsMap() || !doc["entries"] || !doc["entries"].IsSequence()) continue;
-      for (const auto& e : doc["entries"])
-        if (e.IsMap() && e["id"] && e["id"].IsScalar() && e["id"].Scalar() == id)
-          throw Error(SourceLocation{path, 0, 0, option},
-                      "the id '" + id + "' is already in " + f.string() +
-                          ", and the catalog loads every file of this folder: a second entry of one id stops it loading",
-                      "give another id (--id, --network-id), or recalibrate into that file (--out " + f.string() + ")");
+      bool has = false, only = true;
+      for (const auto& e : doc["entries"]) {
+        const bool same = e.IsMap() && e["id"] && e["id"].IsScalar() && e["id"].Scalar() == id;
+        has |= same;
+        only &= same;
+      }
+      // Recalibrating into that file is suggested only where it would be taken: a file holding
+      // this id alone (a bundled file of several entries is refused by check_new_file; it was
+      // suggested anyway before 2026-12-04).
+      if (has)
+        throw Error(SourceLocation{path, 0, 0, option},
+                    "the id '" + id + "' is already in " + f.string() +
+                        ", and the catalog loads every file of this folder: a second entry of one id stops it loading",
+                    only ? "give another id (--id, --network-id), or recalibrate into that file (--out " + f.string() + ")"
+                         : "give another id (--id, --network-id): " + f.string() + " holds other entries too, and calibration "
+                           "does not edit such a file");
     } catch (const YAML::Exception&) {
       // A file the catalog cannot read either: the catalog's own error names it.
     }

@@ -526,6 +526,21 @@ class BenchCli(unittest.TestCase):
         _, r = as_json("calibrate", "--trace", trace)
         self.assertFalse(any("is not the GPU the trace names" in n for n in r["notes"]), r["notes"])
 
+    def test_calibrate_out_suggestions_are_ones_it_takes(self):
+        """--out a folder is named as such (it read "holds no readable YAML ... or --force", then
+        "Is a directory"), and a bundled id is not answered with "recalibrate into" a file of
+        several entries that is then refused (review of 2026-12-04)."""
+        trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
+        p = sextant("calibrate", "--trace", trace, "--out", self.dir, "--force", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key '--out': is a folder", p.stderr)
+        cat = os.path.join(self.dir, "catalog-ids")
+        shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+        p = sextant("calibrate", "--trace", trace, "--id", "h100-sxm-80gb", "--out", os.path.join(cat, "accelerators", "h.yaml"), check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("holds other entries too", p.stderr)
+        self.assertNotIn("recalibrate into", p.stderr)
+
     def test_trace_calibration_keeps_what_the_trace_does_not_measure(self):
         trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
         cat = os.path.join(self.dir, "catalog")
