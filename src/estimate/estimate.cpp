@@ -286,14 +286,50 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
 // step's buckets. The part hidden behind compute slows it (interference). The backward's
 // exposure (its recompute, input and weight gradients' traffic) is shared by the input- and
 // weight-gradient passes in proportion to the traffic each issues.
-void settle_dp(const Ctx& c, PassTime& a, PassTime& b) {
+//
+// Where the pass's blocks are known (units), their sizes are not taken as equal: the DP stream is
+// run unit by unit as simulate runs it (FIFO; unit i+1's gather issued when unit i starts, unit
+// i's reduce-scatter when it ends, the pass ending when both streams are done). An embedding or
+// a head several layers in size, gathered or reduced beside one layer, had been priced as D / n:
+// ZeRO-3 with a pipeline 8-12% and without one 5% faster than simulate (before 2026-12-04).
+struct DpUnit {
+  double gather_s = 0, window_s = 0, reduce_s = 0;  // one repetition
+  int count = 1;
+};
+// Exposed DP time of a pass of units in execution order: end of both streams less the windows.
+double dp_units_exposed_s(const std::vector<DpUnit>& units) {
+  double free = 0, ce = 0, windows = 0;
+  // The first gather goes out at the pass's start; each later one when the unit before it starts.
+  bool first = true;
+  double next_gather_end = 0;
+  for (size_t u = 0; u < units.size(); ++u) {
+    const DpUnit& x = units[u];
+    for (int rep = 0; rep < x.count; ++rep) {
+      if (first) {
+        next_gather_end = free = free + x.gather_s;
+        first = false;
+      }
+      const double cs = std::max(ce, next_gather_end);
+      // The next unit's gather, issued as this one starts.
+      const DpUnit* nx = rep + 1 < x.count ? &x : (u + 1 < units.size() ? &units[u + 1] : nullptr);
+      if (nx && nx->gather_s > 0) next_gather_end = free = std::max(free, cs) + nx->gather_s;
+      else next_gather_end = cs;
+      ce = cs + x.window_s;
+      windows += x.window_s;
+      if (x.reduce_s > 0) free = std::max(free, ce) + x.reduce_s;
+    }
+  }
+  return std::max(0.0, std::max(ce, free) - windows);
+}
+
+void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>* units = nullptr) {
   const double D = a.deferred_dp_s + b.deferred_dp_s;
   if (!(D > 0)) return;
   // The per-layer units: one per block execution that has such traffic (units_of_backward).
   const double n = std::max({1.0, a.deferred_count, b.deferred_count});
   const double compute = a.compute_s + b.compute_s;
   const double W = compute + a.blocking_comm_s + b.blocking_comm_s;
-  const double exposed = std::max(D / n, D - W * (n - 1) / n);
+  const double exposed = units && !units->empty() ? std::min(D, dp_units_exposed_s(*units)) : std::max(D / n, D - W * (n - 1) / n);
   const double hidden = std::max(0.0, D - exposed);
   const double behind_compute = W > 0 ? hidden * compute / W : 0.0;
   // Compute already slowed by the pass's own overlapped communication (a TP collective beside its
@@ -326,9 +362,9 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b) {
   bwd.deferred_dp_s = wgt.deferred_dp_s = 0;
   bwd.deferred_count = wgt.deferred_count = 0;
 }
-void settle_dp(const Ctx& c, PassTime& fwd) {
+void settle_dp(const Ctx& c, PassTime& fwd, const std::vector<DpUnit>* units = nullptr) {
   PassTime none;
-  settle_dp(c, none, fwd);
+  settle_dp(c, none, fwd, units);
 }
 
 // A chunk's backward: schedules that run the weight pass apart (ZB-H1, DualPipeV) issue its
@@ -336,14 +372,34 @@ void settle_dp(const Ctx& c, PassTime& fwd) {
 // input-gradient pass only: each is settled on its own window, over the same per-layer units
 // (before 2026-12-04 both hid behind the two passes' compute: ZeRO-2 under ZB-H1 read 0.603 s
 // against simulate's 0.642 s, under DualPipeV 0.580 s against 0.644 s). Others run them together.
-void settle_backward_dp(const Ctx& c, PassTime& bwd, PassTime& wgt, bool split_weight) {
+// A chunk's DP units, pass by pass, from its blocks' unit times (forward order in; the backward
+// passes' lists reversed by finish()).
+struct ChunkDpUnits {
+  std::vector<DpUnit> f, b, w;
+  void add(const PassTime& fw, const PassTime& rc, const PassTime& bi, const PassTime& bw, int count, bool split_weight) {
+    auto window = [](const PassTime& x) { return x.compute_s + x.blocking_comm_s; };
+    f.push_back({fw.deferred_dp_s, window(fw), 0.0, count});
+    if (split_weight) {
+      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi), 0.0, count});
+      w.push_back({0.0, window(bw), bw.deferred_dp_s, count});
+    } else {
+      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi) + window(bw), bw.deferred_dp_s, count});
+    }
+  }
+  void finish() {
+    std::reverse(b.begin(), b.end());
+    std::reverse(w.begin(), w.end());
+  }
+};
+
+void settle_backward_dp(const Ctx& c, PassTime& bwd, PassTime& wgt, bool split_weight, const ChunkDpUnits* units = nullptr) {
   if (!split_weight) {
-    settle_dp(c, bwd, wgt);
+    settle_dp(c, bwd, wgt, units ? &units->b : nullptr);
     return;
   }
   bwd.deferred_count = wgt.deferred_count;
-  settle_dp(c, bwd);
-  settle_dp(c, wgt);
+  settle_dp(c, bwd, units ? &units->b : nullptr);
+  settle_dp(c, wgt, units ? &units->w : nullptr);
 }
 
 // Unit times of one block's passes, cached per template (Block::template_id) within a run.
@@ -592,8 +648,10 @@ StepEstimate Estimator::run(const Workload& w) const {
     share_start[static_cast<size_t>(r)] = shares.size();
     for (const auto& ch : w.stages[r].chunks) {
       PassTime cf, cb, cw;
+      ChunkDpUnits units;
       for (const auto& b : ch.blocks) {
         const BlockTimes& bt = block_times(b);
+        units.add(bt.forward, bt.recompute, bt.backward_input, bt.backward_weight, b.count, split_weight);
         const double grad_pass_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
         // The embedding and the head are their lowering's names (ir/lower.cpp); a layer is "*_layer".
         const bool one_weight = b.name == "embedding" || b.name == "head";
@@ -603,8 +661,9 @@ StepEstimate Estimator::run(const Workload& w) const {
         cb.add(bt.backward_input, b.count);
         cw.add(bt.backward_weight, b.count);
       }
-      settle_dp(c, cf);
-      settle_backward_dp(c, cb, cw, split_weight);
+      units.finish();
+      settle_dp(c, cf, &units.f);
+      settle_backward_dp(c, cb, cw, split_weight, &units);
       fwd[r].add(cf, 1);
       bwd[r].add(cb, 1);
       wgt[r].add(cw, 1);
@@ -1179,19 +1238,22 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     const auto& stage = w.stages[static_cast<size_t>(r)];
     for (size_t ci = 0; ci < stage.chunks.size(); ++ci) {
       PassTime cf, cb, cw;  // settled per chunk pass, as run() does
+      ChunkDpUnits units;
       for (const auto& b : stage.chunks[ci].blocks) {
         if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) st.layers += b.count;
         cf.add(eval_steps(c, b.forward), b.count);
         PassTime rc = eval_steps(c, b.recompute), bi = eval_steps(c, b.backward_input), bw = eval_steps(c, b.backward_weight);
         units_of_backward(rc, bi, bw);
+        units.add(eval_steps(c, b.forward), rc, bi, bw, b.count, split_weight);
         cb.add(rc, b.count);
         cb.add(bi, b.count);
         cw.add(bw, b.count);
         chunk_act[ci] += b.activation_bytes * b.count;
         recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
-      settle_dp(c, cf);
-      settle_backward_dp(c, cb, cw, split_weight);
+      units.finish();
+      settle_dp(c, cf, &units.f);
+      settle_backward_dp(c, cb, cw, split_weight, &units);
       fwd.add(cf, 1);
       bwd.add(cb, 1);
       wgt.add(cw, 1);

@@ -452,8 +452,9 @@ TEST(SimAgreement, ColumnParallelBackwardAgreesAcrossSchedules) {
 }
 
 // ZeRO-2 under schedules that run the weight pass apart: its reduce-scatters hide behind the
-// weight compute only, in both engines (the estimate had hidden them behind the input-gradient
-// pass too: 6.5% fast under ZB-H1 and 11% under DualPipeV, 2026-12-04 review).
+// weight compute only, in both engines, and the embedding's (2.4 layers' worth) is not an equal
+// unit (the estimate had hidden them behind the input-gradient pass too and priced the units as
+// equal: 6.5% fast under ZB-H1 and 11% under DualPipeV, 2026-12-04 review; now within 1%).
 TEST(SimAgreement, SplitWeightPassHidesZero2ReduceScattersBehindItsOwnComputeOnly) {
   for (const char* sched : {"zb-h1", "dualpipev"}) {
     const std::string plan = std::string("{tp: 2, pp: 4, zero_stage: 2, schedule: ") + sched +
@@ -462,7 +463,7 @@ TEST(SimAgreement, SplitWeightPassHidesZero2ReduceScattersBehindItsOwnComputeOnl
     const auto w = ir::lower(s);
     const double est = estimate_step(w).step_time_s;
     const double sim = sim::simulate(w, plain()).step.step_time_s;
-    EXPECT_NEAR(sim / est, 1.0, 0.035) << sched << ": estimate " << est << " s, simulate " << sim << " s";
+    EXPECT_NEAR(sim / est, 1.0, 0.012) << sched << ": estimate " << est << " s, simulate " << sim << " s";
   }
 }
 
