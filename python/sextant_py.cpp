@@ -30,6 +30,7 @@
 #include "scenario/scenario.hpp"
 #include "sim/simulate.hpp"
 #include "trace/analyze.hpp"
+#include "trace/replay/graph.hpp"
 #include "validate/training_validation.hpp"
 
 namespace py = pybind11;
@@ -321,9 +322,14 @@ PYBIND11_MODULE(_sextant, m) {
         py::arg("expert_load_factor"), py::arg("memory_gib"), py::arg("memory_utilization_fraction"),
         py::arg("max_model_len"));
 
+  // The CLI's analysis options too (device, catalog, what-if scales, dropped gaps, thresholds,
+  // clock sync, the per-rank cache); a bare five-argument analyze() had none (2026-12-04 review).
   m.def("analyze",
         [](const std::vector<std::string>& paths, const std::string& compat, const std::vector<std::string>& only,
-           int top, int threads) {
+           int top, int threads, const std::string& device, const std::string& catalog_dir, const std::vector<std::string>& scales,
+           const std::vector<std::string>& drop_gaps, int stragglers, bool per_launch, int64_t kernel_delay_us,
+           double unexplained_gap_us, int critical_path_rows, int64_t sequence_depth, double gap_threshold_us, bool clock_sync,
+           bool cache, const std::string& cache_dir) {
           return run([&] {
             if (paths.empty()) throw Error(SourceLocation{"", 0, 0, "paths"}, "no trace given", "give a trace file or a folder of per-rank files");
             if (compat != "sextant" && compat != "hta")
@@ -335,6 +341,34 @@ PYBIND11_MODULE(_sextant, m) {
             req.options.top_kernels = top;
             req.options.top_sequences = top;  // as the CLI's --top
             req.load.threads = threads;
+            if (stragglers >= 0 && compat != "hta")
+              throw Error(SourceLocation{"", 0, 0, "stragglers"}, "applies with compat='hta' (HTA's straggler candidates)",
+                          "add compat='hta', or leave it out (the stragglers table ranks every rank)");
+            if (stragglers >= 0) req.options.straggler_candidates = stragglers;
+            req.options.device = device;
+            req.options.catalog_dir = catalog_dir;
+            for (const auto& sc : scales) {
+              try {
+                (void)trace::replay::parse_scale(sc);  // errors before loading
+              } catch (const Error& e) {
+                throw Error(SourceLocation{"", 0, 0, "scale"}, e.message(), e.hint());
+              }
+            }
+            req.options.scales = scales;
+            for (const auto& d : drop_gaps) {
+              if (d != "host" && d != "gpu")
+                throw Error(SourceLocation{"", 0, 0, "drop_gaps"}, "unknown gap kind '" + d + "'", "valid: host, gpu");
+              (d == "host" ? req.options.drop_host_gaps : req.options.drop_gpu_gaps) = true;
+            }
+            req.options.per_launch_rows = per_launch;
+            req.options.consecutive_kernel_delay_us = kernel_delay_us;
+            req.options.unexplained_gap_us = unexplained_gap_us;
+            req.options.critical_path_rows = critical_path_rows;
+            req.options.sequence_depth = sequence_depth;
+            req.options.gpu_gap_threshold_us = gap_threshold_us;
+            req.options.clock_sync = clock_sync;
+            req.load.cache = cache || !cache_dir.empty();
+            req.load.cache_dir = cache_dir;
             try {
               return trace::analyze(req);
             } catch (const Error& e) {
@@ -342,7 +376,10 @@ PYBIND11_MODULE(_sextant, m) {
             }
           });
         },
-        py::arg("paths"), py::arg("compat"), py::arg("only"), py::arg("top"), py::arg("threads"));
+        py::arg("paths"), py::arg("compat"), py::arg("only"), py::arg("top"), py::arg("threads"), py::arg("device"),
+        py::arg("catalog_dir"), py::arg("scales"), py::arg("drop_gaps"), py::arg("stragglers"), py::arg("per_launch"),
+        py::arg("kernel_delay_us"), py::arg("unexplained_gap_us"), py::arg("critical_path_rows"), py::arg("sequence_depth"),
+        py::arg("gap_threshold_us"), py::arg("clock_sync"), py::arg("cache"), py::arg("cache_dir"));
 
   m.def("catalog",
         [](const std::string& kind, const std::string& name, const std::string& catalog_dir) {

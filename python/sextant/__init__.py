@@ -513,16 +513,35 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
                                       _path(infer_data, "infer_data")))
 
 
-def analyze(paths, *, compat="sextant", only=None, top=10, threads=0):
-    """Analysis of PyTorch profiler traces: files or directories of per-rank files (``sextant analyze``)."""
+def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=None, catalog=None, scale=None, drop_gaps=None,
+            stragglers=None, per_launch=False, kernel_delay_us=30, unexplained_gap_us=10.0, critical_path_rows=40,
+            sequence_depth=0, gap_threshold_us=100.0, clock_sync=True, cache=False, cache_dir=None):
+    """Analysis of PyTorch profiler traces: files or directories of per-rank files (``sextant analyze``).
+
+    The CLI's options, by the same names: device (catalog id for the roofline; default from the
+    trace's deviceProperties), catalog (a catalog folder), scale (what-if factors, "CLASS=FACTOR"
+    or a list of them, or a dict {class: factor}), drop_gaps ("host", "gpu" or both), stragglers
+    (with compat="hta"), per_launch, kernel_delay_us, unexplained_gap_us, critical_path_rows,
+    sequence_depth, gap_threshold_us, clock_sync (False: --no-clock-sync), cache and cache_dir."""
     if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
     # One name, a list of names, or the CLI's comma-separated text (a string was split into its
     # characters before 2026-12-02: "unknown analysis 't'").
     names = [only] if isinstance(only, str) else ([] if only is None else list(only))
     names = [n.strip() for x in names for n in str(x).split(",") if n.strip()]
+    if hasattr(scale, "items"):
+        scales = ["%s=%s" % (k, _number(v, "scale: factor of %s" % k)) for k, v in scale.items()]
+    else:
+        scales = _text_list(scale, "scale") if scale is not None else []
+    gaps = _text_list(drop_gaps, "drop_gaps") if drop_gaps is not None else []
     return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, names, _int_in(top, "top", 1),
-                                  _int_in(threads, "threads", 0)))
+                                  _int_in(threads, "threads", 0), "" if device is None else str(device),
+                                  _path(catalog, "catalog"), scales, gaps,
+                                  -1 if stragglers is None else _int_in(stragglers, "stragglers", 1),
+                                  _bool(per_launch, "per_launch"), _int_in(kernel_delay_us, "kernel_delay_us", 0),
+                                  _number(unexplained_gap_us, "unexplained_gap_us"), _int_in(critical_path_rows, "critical_path_rows", 0),
+                                  _int_in(sequence_depth, "sequence_depth", 0), _number(gap_threshold_us, "gap_threshold_us"),
+                                  _bool(clock_sync, "clock_sync"), _bool(cache, "cache"), _path(cache_dir, "cache_dir")))
 
 
 def catalog(kind=None, *, name=None, catalog=None):

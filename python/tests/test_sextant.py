@@ -244,6 +244,20 @@ def test_analyze_matches_the_cli():
     assert len(top) > 0 and top["total_us"].is_monotonic_decreasing
 
 
+def test_analyze_takes_the_clis_options():
+    """device, scale, drop_gaps and the thresholds as the CLI's --device, --scale, --drop-gaps and
+    --gap-threshold-us (analyze() took five arguments before 2026-12-04), with the CLI's checks."""
+    h200 = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
+    r = sextant.analyze(h200, device="h100-sxm-80gb", scale={"compute": 0.5}, drop_gaps="host", gap_threshold_us=50)
+    assert r["scalars"]["workload_device"] == "h100-sxm-80gb"
+    assert without_timing(r) == without_timing(cli_json("analyze", h200, "--device", "h100-sxm-80gb", "--scale", "compute=0.5",
+                                                         "--drop-gaps", "host", "--gap-threshold-us", "50"))
+    for kw, text in ((dict(stragglers=3), "applies with compat='hta'"), (dict(drop_gaps="cpu"), "unknown gap kind 'cpu'"),
+                     (dict(scale="compute"), "expected CLASS=FACTOR")):
+        with pytest.raises(sextant.SextantError, match=text):
+            sextant.analyze(h200, **kw)
+
+
 def test_catalog():
     r = sextant.catalog()
     assert {"accelerators", "systems", "networks", "models"} <= set(r["tables"])
