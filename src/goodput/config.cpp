@@ -441,7 +441,19 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   // preemptions lose no work and stretch the wall time by their own cost. Before 2026-12-02 they
   // were taken as Daly failures: a preemption-only job at a long interval was refused with 3e109
   // interruptions where it has 2 a day.
-  const double losing = c.work_losing_rate_per_s();
+  // Interruptions that roll nothing back are left out of Daly's rollbacks here (a budget, not the
+  // result): an elastic job continues past a node-losing crash, and checkpoint-on-failure saves
+  // the state at a crash its copies survive. Both had been priced as Daly rollbacks, refusing an
+  // elastic job whose interval exceeds the time between node failures (2026-12-04).
+  const auto budget_sched = c.checkpoint.impl->schedule(c.checkpoint.env);
+  double no_rollback = 0;
+  for (const auto& p : c.processes) {
+    if (p.kind != EventKind::Interrupt) continue;
+    const bool continues = c.elastic.enabled && p.node_lost;
+    const bool saved = budget_sched.on_failure && (!p.node_lost || c.nodes_lost(p) <= budget_sched.on_failure_survives_lost_nodes);
+    if (continues || saved) no_rollback += c.process_rate_per_s(p);
+  }
+  const double losing = std::max(0.0, c.work_losing_rate_per_s() - no_rollback);
   const double mttf = rate > 0 ? 1.0 / rate : INFINITY, restart = c.mean_restart_s();
   const double keep = 1.0 - c.graceful_rate_per_s() * c.graceful_cost_s();
   // The job checkpoints at most once per its work (at its end): a longer interval is the work.

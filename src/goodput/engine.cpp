@@ -49,6 +49,7 @@ SimModel build_model(const GoodputConfig& c) {
   m.elastic = c.elastic.enabled && c.elastic.throughput_fraction.size() > 1;
   m.reconfigure_s = c.elastic.reconfigure_s;
   m.elastic_throughput = c.elastic.throughput_fraction;
+  m.state_copies = std::max<int64_t>(1, c.checkpoint.env.state_copies);
   const auto dists = make_distribution_registry();
   for (const auto& p : c.processes) {
     SimModel::Proc q;
@@ -169,8 +170,36 @@ struct Sim {
     double first;
     int64_t second;
     int proc;
+    std::vector<int64_t> which;  // the replicas coming back
   };
   std::vector<Rejoin> rejoins;
+  // Which data-parallel replicas are out, and the stream that places a failure on one. A stream
+  // of its own: drawing placements from rng would move every later failure of elastic jobs.
+  std::vector<char> out;
+  RandomStream place_rng;
+
+  // Takes r replicas out at random among those in; false (nothing taken) when that leaves some
+  // optimizer-state shard with no copy on a replica still in (elastic continuation allowed any
+  // number out with state_copies 2, before 2026-12-04).
+  bool take_out(int64_t r, std::vector<int64_t>& which) {
+    if (out.empty()) out.assign(size_t(m.dp), 0);
+    which.clear();
+    for (int64_t i = 0; i < r; ++i) {
+      int64_t x;
+      do x = int64_t(place_rng.below(uint64_t(m.dp)));
+      while (out[size_t(x)] || std::find(which.begin(), which.end(), x) != which.end());
+      which.push_back(x);
+    }
+    const int64_t shards = std::max<int64_t>(1, m.dp / std::min(m.state_copies, m.dp));
+    for (const int64_t x : which) {
+      bool kept = false;
+      for (int64_t y = x % shards; y < m.dp && !kept; y += shards)
+        kept = !out[size_t(y)] && std::find(which.begin(), which.end(), y) == which.end();
+      if (!kept) return false;
+    }
+    for (const int64_t x : which) out[size_t(x)] = 1;
+    return true;
+  }
   // SDC
   // A silent corruption pending detection: when it will be found, the checkpoint to roll back
   // to, and the progress at which the state went bad.
@@ -185,7 +214,7 @@ struct Sim {
   std::vector<double> next;  // next arrival per process
 
   Sim(const SimModel& model, uint64_t seed, uint64_t replica, int64_t* c, double* pl)
-      : m(model), rng(seed, replica), counts(c), proc_lost(pl) {
+      : m(model), rng(seed, replica), counts(c), proc_lost(pl), place_rng(seed ^ 0x5851f42d4c957f2dULL, replica) {
     L = int(std::min<size_t>(m.sched.levels.size(), kMaxLevels));
     for (int l = 0; l < L; ++l) {
       durable[l] = 0;
@@ -448,7 +477,8 @@ struct Sim {
       const double P = close_period(t);
       if (m.elastic && q.node_lost) {
         const int64_t r = std::min<int64_t>(m.dp, (q.nodes_lost + m.nodes_per_replica - 1) / m.nodes_per_replica);
-        if (lost_rep + r < int64_t(m.elastic_throughput.size())) {
+        std::vector<int64_t> which;
+        if (lost_rep + r < int64_t(m.elastic_throughput.size()) && take_out(r, which)) {
           // Continue without the lost replica(s): detect, reconfigure, resume at the last whole step.
           const double keep = m.step_time_s > 0 ? std::floor(P / m.step_time_s + 1e-9) * m.step_time_s : P;
           rework(P - keep, k);
@@ -461,7 +491,7 @@ struct Sim {
           np.continues_cycle = true;
           Plan tmp;  // replacement timeline (not on the critical path)
           replace_nodes(tmp, t, q.nodes_lost);
-          rejoins.push_back({t + q.detection_s + m.eviction_s + tmp.total(), r, int(k)});
+          rejoins.push_back({t + q.detection_s + m.eviction_s + tmp.total(), r, int(k), std::move(which)});
           lost_rep += r;
           plan = np;
           up = false;
@@ -692,6 +722,7 @@ struct Sim {
       if (t == tr && t <= std::min(tp, t_slow)) {
         const int64_t r = rejoins[ir].second;
         const int rejoin_proc = rejoins[ir].proc;
+        for (const int64_t x : rejoins[ir].which) out[size_t(x)] = 0;
         rejoins.erase(rejoins.begin() + long(ir));
         if (up && !finishing(t)) {
           close_period(t);

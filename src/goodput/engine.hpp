@@ -62,6 +62,10 @@ struct SimModel {
   bool elastic = false;
   double reconfigure_s = 0;
   std::vector<double> elastic_throughput;  // index: replicas lost
+  // Copies of each optimizer-state shard (HSDP: dp = state_copies groups x dp / state_copies
+  // shards; replica i holds shard i mod that): a continuation that loses every copy of a shard
+  // is a global restart.
+  int64_t state_copies = 1;
   std::vector<Proc> procs;
   // Exponential processes are pooled: one Poisson stream of the summed rate, the process drawn by
   // its share (exact by memorylessness; one draw per event instead of one per process).

@@ -280,6 +280,28 @@ TEST(FinalSave, ASpeedChangeDuringItDoesNotRestartIt) {
   EXPECT_LT(slow - calm, 0.001 * 36000 + 1e-6);
 }
 
+// Elastic continuation needs a copy of every optimizer-state shard on a replica still in: with 2
+// copies (HSDP, dp 8 = 2 groups x 4 shards) a second replica out while the first is being
+// replaced takes the last copy of its shard one time in seven, and the job restarts globally;
+// with a copy on every replica (DDP) it never does. Before 2026-12-04 both continued alike.
+TEST(Elastic, LosingEveryCopyOfAShardIsAGlobalRestart) {
+  auto run = [&](int copies) {
+    const std::string y = "job: {num_gpus: 64, gpus_per_node: 8, dp: 8, nodes_per_replica: 1, step_time_s: 2, work_days: 20}\n"
+                          "failures: {processes: [{name: node, rate_per_1000_node_days: 400}]}\n"
+                          "recovery: {replacement: requeue, requeue_s: 21600, spares: 0}\n"
+                          "elastic: {enabled: true, throughput: proportional, min_replica_fraction: 0.5}\n"
+                          "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600, state_copies: " +
+                          std::to_string(copies) + "}\nsimulation: {replicas: 64, seed: 11, search: false}\n";
+    const auto cfg = parse_goodput(y, "copies.yaml");
+    const Batch b = simulate_batch(build_model(cfg), 64, 11, 0);
+    double rework = 0;
+    for (const auto& r : b.replicas) rework += r.lost_s[kRework];
+    return rework / 64;
+  };
+  const double ddp = run(8), hsdp = run(2);
+  EXPECT_GT(hsdp, ddp * 1.5) << "rework per job: copies 2 " << hsdp << " s, copies 8 " << ddp << " s";
+}
+
 // Replica i uses stream i and reductions run in replica order: results do not depend on threads.
 TEST(Determinism, SameResultsWithOneOrTwoThreads) {
   const auto cfg = load_goodput(std::string(SEXTANT_SOURCE_DIR) + "/data/examples/goodput-llama3-405b-16k.yaml");
