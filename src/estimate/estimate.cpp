@@ -453,6 +453,7 @@ struct BlockShare {
 // backward ends. Before 2026-12-04 the release and need were smooth over the chunk: estimate read
 // 0.2316 s where simulate reads 0.2453 s. With repeated blocks alone and v = 1 these reduce to
 // max(sync / nb, sync - backward * (1 - 1/nb)) and max(gather / nb, gather - forward (1 - 1/nb)).
+constexpr int kMaxLeadChunks = 64;  // chunks per rank with order-timed leads (DualPipeV has 2)
 struct ChunkedOverlap {
   const Stage& st;
   const BlockShare* blocks;  // the rank's blocks, chunk by chunk in forward order
@@ -488,16 +489,24 @@ struct ChunkedOverlap {
       t0 = t1;
     }
   }
+  // Where the schedule's order is timed (DualPipeV): lead[c], the time from chunk c's last
+  // gradient pass to the rank's end, in place of interleaving's c p chunk passes (p = 0 had given
+  // every chunk none: DualPipeV with ZeRO-0/1 read 3-5% slow against simulate, 2026-12-04).
+  const double* lead = nullptr;
   // Gradient reduction of sync_s in all, chunk backward pass chunk_s (per micro-batch).
   double grad_exposed_s(double sync_s, double chunk_s) const {
-    const double t_end = (static_cast<double>(v - 1) * p + 1) * chunk_s;
+    double lead_max = 0;
+    if (lead)
+      for (int c = 0; c < v; ++c) lead_max = std::max(lead_max, lead[c]);
+    const double t_end = lead ? lead_max + chunk_s : (static_cast<double>(v - 1) * p + 1) * chunk_s;
     double prefix = 0, finish = 0;
     size_t first = 0;
     for (int c = 0; c < v; ++c) {
       const double frac = fraction(c);
       prefix += frac;
       const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
-      const double start = static_cast<double>(v - 1 - c) * p * chunk_s;  // chunk c's last backward
+      // chunk c's last backward
+      const double start = lead ? t_end - lead[c] - chunk_s : static_cast<double>(v - 1 - c) * p * chunk_s;
       const double share = sync_s * frac, rest = sync_s * prefix;        // chunks c, c-1, .., 0 follow
       segments(c, first, true, [&](double f0, double f1, double t0, double t1) {
         // Buckets k with f0 < k/n <= f1 go out in this block, at the time k/n is released.
@@ -727,7 +736,8 @@ StepEstimate Estimator::run(const Workload& w) const {
   // stages only, and was up to 9% low with uneven stages and few micro-batches (before 2026-12-03).
   std::vector<double> order_ends;
   double order_pipe = 0;
-  if (p > 1 && sched.drain_from_order()) order_pipe = order_time_s(sched, times, p, v, m, &order_ends);
+  std::vector<double> chunk_grad_ends;
+  if (p > 1 && sched.drain_from_order()) order_pipe = order_time_s(sched, times, p, v, m, &order_ends, &chunk_grad_ends);
   const double pipe = (order_ends.empty() ? sched.pipeline_time_s(times, p, v, m) : order_pipe) + fill_drain_p2p_s;
   double step = 0;
   int critical = 0;
@@ -742,7 +752,13 @@ StepEstimate Estimator::run(const Workload& w) const {
     for (const auto& col : sw.grad_sync) (col.overlappable ? sync : sync_after) += collective_time_s(as_issued(col, sw, s.plan, true), w, c.fabric);
     const int nb = std::max(1, sw.grad_buckets);
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
-    const ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
+    ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
+    double lead[kMaxLeadChunks];
+    if (v > 1 && v <= kMaxLeadChunks && w.schedule != "interleaved-1f1b" && chunk_grad_ends.size() == static_cast<size_t>(p) * v) {
+      for (int cc = 0; cc < v; ++cc)
+        lead[cc] = std::max(0.0, order_ends[static_cast<size_t>(r)] - chunk_grad_ends[static_cast<size_t>(r) * v + cc]);
+      overlap.lead = lead;
+    }
     double sync_exposed = sync;
     // Gradients are complete when the weight-gradient work ends: under schedules that split it
     // off (ZB-H1, DualPipeV) the reduction hides behind the deferred weight passes only, not the

@@ -75,7 +75,8 @@ double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, c
   return inflight(r, p, v, m) * sum / v;
 }
 
-double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s) {
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
+                        std::vector<double>* chunk_grad_end_s) {
   const bool split = s.splits_weight_gradient();
   const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
   const int nvs = p * v;
@@ -91,6 +92,7 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
   // End times per (virtual stage, micro-batch); -1 until done.
   std::vector<double> f_end(static_cast<size_t>(nvs) * M, -1.0), b_end(static_cast<size_t>(nvs) * M, -1.0);
   std::vector<double> free_at(P, 0.0);
+  std::vector<double> grad_end(P * V, 0.0);
   std::vector<size_t> pos(P, 0);
   const double per_chunk = 1.0 / v;
   // A chunk's times: its own where given (StageTimes::chunk_*), else the rank's over v. Before
@@ -130,6 +132,7 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
           const double end = std::max(free_at[R], dep) + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk);
           f_end[VF * M + i] = end;
           b_end[VB * M + j] = end;
+          if (!split) grad_end[R * V + static_cast<size_t>(nb.chunk)] = end;
           free_at[R] = end;
           pos[R] += 2;
           remaining -= 2;
@@ -152,6 +155,7 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
         const double end = std::max(free_at[R], dep) + dur;
         if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
         if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
+        if (it.kind == (split ? ScheduleItem::Weight : ScheduleItem::Backward)) grad_end[R * V + static_cast<size_t>(it.chunk)] = end;
         free_at[R] = end;
         ++pos[R];
         --remaining;
@@ -161,6 +165,7 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
     if (!progress) throw Error("schedule '" + s.name() + "': its order deadlocks (order_makespan_s)");
   }
   if (rank_end_s) *rank_end_s = free_at;
+  if (chunk_grad_end_s) *chunk_grad_end_s = grad_end;
   return *std::max_element(free_at.begin(), free_at.end());
 }
 
@@ -173,15 +178,18 @@ int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t
   return std::min(m, cap);
 }
 
-double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s) {
+double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
+                    std::vector<double>* chunk_grad_end_s) {
   const int64_t walk = order_walk_microbatches(s, p, v, m);
-  const double x = order_makespan_s(s, t, p, v, walk, rank_end_s);
+  const double x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s);
   if (walk >= m) return x;
   double pace = 0;
   for (int r = 0; r < p; ++r) pace = std::max(pace, t.forward_s[static_cast<size_t>(r)] + t.backward_s[static_cast<size_t>(r)]);
   const double tail = static_cast<double>(m - walk) * pace;
   if (rank_end_s)
     for (double& e : *rank_end_s) e += tail;
+  if (chunk_grad_end_s)
+    for (double& e : *chunk_grad_end_s) e += tail;
   return x + tail;
 }
 
