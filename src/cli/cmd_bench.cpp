@@ -296,6 +296,16 @@ void run_command(BenchArgs& a) {
                                     "spawned command's ru_maxrss: the command's own peak is at most that, not measured",
                                     static_cast<double>(rss_floor) / 1e6));
   res.set("failed_run_count", failures);
+  // Said beside the figures (a run whose every repetition crashed had exited 0 with no word,
+  // 2026-12-04 review): with --ignore-failure the times are those of failing runs.
+  if (failures > 0) {
+    std::string sigs;
+    for (auto c : exit_codes)
+      if (c != 0 && sigs.find(std::to_string(c)) == std::string::npos) sigs += (sigs.empty() ? "" : ", ") + std::to_string(c);
+    res.notes.push_back(fmt::format("{} of {} measured run(s) failed (exit statuses {}; negative: killed by that signal): the times are "
+                                    "those of failing runs{}",
+                                    failures, reps, sigs, failures == reps ? ", every one of them" : ""));
+  }
   store_and_emit(a, run, res);
 }
 

@@ -90,6 +90,7 @@ class BenchCli(unittest.TestCase):
         r = json.loads(sextant("bench", "run", "--reps", "2", "--ignore-failure", "--db", self.db, "--json", "-", "--",
                                "/bin/sh", "-c", "exit 3").stdout)
         self.assertEqual(r["scalars"]["failed_run_count"], 2)
+        self.assertTrue(any(n.startswith("2 of 2 measured run(s) failed (exit statuses 3;") for n in r["notes"]), r["notes"])
 
     def test_a_run_the_database_cannot_take_is_shown_before_the_error(self):
         # The command itself spoils the database after the up-front check: the store fails at the
