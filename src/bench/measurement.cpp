@@ -6,6 +6,12 @@
 
 namespace sextant::bench {
 
+Summary Measurement::summary() const {
+  if (samples.empty())
+    throw Error("suite " + suite + ", case '" + name + "' (" + metric + "): no samples: no repetition was measured or stored");
+  return summarize(samples);
+}
+
 const std::string& Measurement::param(const std::string& key) const {
   for (const auto& [k, v] : params)
     if (k == key) return v;

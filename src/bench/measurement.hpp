@@ -31,7 +31,9 @@ struct Measurement {
   int64_t warmup_count = 0;
   std::vector<CounterValue> counters;
 
-  Summary summary() const { return summarize(samples); }
+  // Throws Error naming the suite and case when there are no samples (a bare "summary of an
+  // empty sample" had named neither, 2026-12-04 review).
+  Summary summary() const;
   // Parameter value; throws Error naming the measurement when absent.
   const std::string& param(const std::string& key) const;
   bool has_param(const std::string& key) const;
