@@ -581,7 +581,9 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
     double root = 0, layer = 0;
     for (const auto& ch : st.chunks)
       for (const auto& b : ch.blocks) {
-        const double g = (b.params - b.expert_params) + (eshard > 1 ? b.expert_params : 0.0);
+        // Only what is sharded is gathered: with dp x cp 1 the dense weights are whole already
+        // (they had been counted a second time, 0.69 GB for Llama 3 70B; 2026-12-04 review).
+        const double g = (dshard > 1 ? b.params - b.expert_params : 0.0) + (eshard > 1 ? b.expert_params : 0.0);
         if (b.name == "embedding" || b.name == "head") root += g;
         else layer = std::max(layer, g);
       }
@@ -591,12 +593,15 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
       layer = std::max(layer, root);
       root = 0;
     }
-    gathered = (root + 2.0 * layer) * wbytes;
+    // The layer in use and, with overlapped gathers, the prefetched one (a blocking gather has
+    // none in flight: it had counted two either way).
+    gathered = (root + (s.plan.overlap_param_gather ? 2.0 : 1.0) * layer) * wbytes;
   }
-  // Two gradient buckets in flight, none larger than the rank's gradients (grad_bucket_mb 1e5 had
-  // put 372 GiB of buffers beside 8.5 GiB of gradients; review of 2026-12-04).
-  const double bucket_elements = std::min(s.plan.grad_bucket_bytes / 2, dense + expert);
-  mb.comm_buffers_bytes = 2.0 * bucket_elements * gbytes + gathered;
+  // Two gradient buckets in flight, together no more than the rank's gradients (grad_bucket_mb 1e5
+  // had put 372 GiB of buffers beside 8.5 GiB of gradients, then twice the gradients; reviews of
+  // 2026-12-04).
+  const double bucket_elements = std::min(s.plan.grad_bucket_bytes, dense + expert);  // two of grad_bucket_bytes / 2
+  mb.comm_buffers_bytes = bucket_elements * gbytes + gathered;
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;
 }

@@ -662,7 +662,7 @@ struct StageMem {
   double dense = 0, expert = 0, recompute_peak_per_mb = 0;
   // ZeRO-3's gathered parameters (estimate.cpp stage_memory): the root unit's, and the largest
   // layer's without and with its experts.
-  double root = 0, layer_dense = 0, layer_all = 0;
+  double root = 0, layer_dense = 0, layer_all = 0, layer_expert = 0;
   std::vector<double> chunk_act_per_mb;  // one micro-batch's saved activations per chunk
   std::vector<double> chunk_w_per_mb;    // one micro-batch's weight-pass inputs per chunk (ir::weight_pass_held_bytes)
 };
@@ -716,6 +716,7 @@ struct MemoryModel::Impl {
           } else {
             sm.layer_dense = std::max(sm.layer_dense, dense);
             sm.layer_all = std::max(sm.layer_all, dense + b.expert_params);
+            sm.layer_expert = std::max(sm.layer_expert, b.expert_params);
           }
         }
       out.push_back(sm);
@@ -777,16 +778,18 @@ double MemoryModel::bytes(const Candidate& c) const {
     const double act = ir::peak_held_bytes(sched, r, p, v, m, st.chunk_act_per_mb, st.chunk_w_per_mb, st.recompute_peak_per_mb) * act_scale;
     double gathered = 0;
     if (z >= 3) {
-      double root = st.root, layer = eshard > 1 ? st.layer_all : st.layer_dense;
+      // What is sharded is gathered (estimate.cpp stage_memory).
+      double root = dshard > 1 ? st.root : 0.0;
+      double layer = dshard > 1 ? (eshard > 1 ? st.layer_all : st.layer_dense) : (eshard > 1 ? st.layer_expert : 0.0);
       if (s.plan.zero3_regather_for_recompute) {
         layer = std::max(layer, root);
         root = 0;
       }
-      gathered = (root + 2.0 * layer) * wbytes;
+      gathered = (root + (s.plan.overlap_param_gather ? 2.0 : 1.0) * layer) * wbytes;
     }
-    // Two buckets in flight, none larger than the rank's gradients (as estimate; a full bucket
-    // here had pruned small stages that fit, 2026-12-04 review).
-    const double comm = 2.0 * std::min(s.plan.grad_bucket_bytes / 2, st.dense + st.expert) * gbytes + gathered;
+    // Two buckets in flight, together no more than the rank's gradients (as estimate; a full
+    // bucket here had pruned small stages that fit, 2026-12-04 review).
+    const double comm = std::min(s.plan.grad_bucket_bytes, st.dense + st.expert) * gbytes + gathered;
     const double reserve = 2.0 * 1024 * 1024 * 1024;
     worst = std::max(worst, w + g + o + act + comm + reserve);
   }

@@ -100,15 +100,32 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     EXPECT_NEAR(m.gradients_bytes / n, z >= 2 ? 2 / d : 2.0, 1e-12) << "zero " << z;
     EXPECT_NEAR(m.optimizer_bytes / n, z >= 1 ? 12 / d : 12.0, 1e-12) << "zero " << z;
   }
-  // Two gradient buckets in flight (2 x 40M elements by default), never more than the rank's
-  // gradients however large grad_bucket_mb is (1e5 MB had held 372 GiB of buffers).
+  // Two gradient buckets in flight (2 x 40M elements by default), together never more than the
+  // rank's gradients however large grad_bucket_mb is (1e5 MB had held 372 GiB of buffers, then
+  // twice the gradients; reviews of 2026-12-04).
   for (const char* mb : {"80", "100000"}) {
     auto y = gpt_yaml(1, false, "none");
     y.replace(y.find("precision: fp16"), 15, "precision: fp16, grad_reduce_dtype: fp16");
     const Scenario sb = parse_scenario(y, "t.yaml", *frozen(), {{"parallel.grad_bucket_mb", mb}});
     const auto wb = ir::lower(sb);
-    const double n = wb.stages[0].params, bucket = std::min(std::stod(mb) * 1e6 / 2, n);
-    EXPECT_NEAR(stage_memory(wb, 0, 0.0).comm_buffers_bytes, 2 * bucket * 2, 1e-9 * n) << mb << " MB";
+    const double n = wb.stages[0].params, both = std::min(2 * std::stod(mb) * 1e6 / 2, n);
+    EXPECT_NEAR(stage_memory(wb, 0, 0.0).comm_buffers_bytes, both * 2, 1e-9 * n) << mb << " MB";
+    EXPECT_LE(stage_memory(wb, 0, 0.0).comm_buffers_bytes, stage_memory(wb, 0, 0.0).gradients_bytes * (1 + 1e-12)) << mb << " MB";
+  }
+  // ZeRO-3 gathers what is sharded, one layer ahead only when gathers overlap: with dp x cp 1 it
+  // adds nothing to ZeRO-2's memory (0.69 GB more for Llama 3 70B before 2026-12-04), and without
+  // overlap it holds one layer, not two.
+  {
+    auto y = gpt_yaml(1, false, "none");
+    const auto one = [&](const std::vector<std::pair<std::string, std::string>>& sets) {
+      return stage_memory(ir::lower(parse_scenario(y, "t.yaml", *frozen(), sets)), 0, 0.0);
+    };
+    const auto z2 = one({{"num_gpus", "1"}, {"training.global_batch", "8"}, {"parallel.zero_stage", "2"}});
+    const auto z3 = one({{"num_gpus", "1"}, {"training.global_batch", "8"}, {"parallel.zero_stage", "3"}});
+    EXPECT_NEAR(z3.comm_buffers_bytes, z2.comm_buffers_bytes, 1e-6 * z2.comm_buffers_bytes);
+    const auto on = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "true"}});
+    const auto off = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "false"}});
+    EXPECT_LT(off.comm_buffers_bytes, on.comm_buffers_bytes);
   }
 }
 
