@@ -240,6 +240,22 @@ class InferCli(unittest.TestCase):
             self.assertGreater(j["scalars"]["rejected_count"], 0)
             self.assertTrue(any("context window of 131072" in n for n in j["notes"]), j["notes"])
 
+    def test_chunked_prefill_slots_sharing_a_pool_do_not_block_each_other(self):
+        """Two pipeline slots, each with a half-prefilled 6,000-token prompt in a 10,000-token
+        cache, had waited for each other's blocks: 'cannot schedule' (review of 2026-12-04). The
+        slot with nothing else to run preempts its own prompt (recompute), and every request ends."""
+        study = ("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, pp: 2}\n"
+                 "serving: {policy: chunked-prefill, max_batch_tokens: 2048, kv_capacity_tokens: 10000, request_table: false}\n"
+                 "workload: {arrival: poisson, rate_per_s: 100, requests: 20, prompt: {dist: fixed, mean: 6000}, "
+                 "output: {dist: fixed, mean: 100}}\n")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "slots.yaml")
+            with open(path, "w") as f:
+                f.write(study)
+            s = scalars(run_json("infer", "serve", path))
+            self.assertEqual(s["completed_count"], 20)
+            self.assertGreater(s["preemptions_count"], 0)
+
     def test_int8_on_a_soc_names_the_neural_engine_peak(self):
         """A SoC's int8 peak is its NPU's: costing int8 matrix multiplies at it is said (review of 2026-12-04)."""
         args = ("infer", "estimate", "--model", "gpt3-1.3b", "--accelerator", "apple-a17-pro", "--weights", "int8")

@@ -29,7 +29,17 @@ class ChunkedPrefill final : public BatchingPolicy {
       if (rem <= 0) continue;
       if (static_cast<int>(out.size()) >= lim.max_batch_seqs) return;
       const int32_t chunk = static_cast<int32_t>(std::min<int64_t>(rem, budget));
-      if (!ctx.reserve(s, chunk)) return;
+      // Pipeline slots share one block pool: two half-prefilled prompts, one per slot, could each
+      // wait for the other's blocks for ever. A slot with nothing else to run preempts its newest
+      // sequence (vLLM's recompute preemption), itself last, and admits nothing more this pass
+      // (it had waited: 'cannot schedule', 2026-12-04 review).
+      bool ok = ctx.reserve(s, chunk);
+      while (!ok && out.empty()) {
+        const int32_t v = ctx.preempt_newest();
+        if (v < 0 || v == s) return;
+        ok = ctx.reserve(s, chunk);
+      }
+      if (!ok) return;
       out.push_back(WorkItem{s, chunk, true});
       budget -= chunk;
     }
