@@ -216,6 +216,13 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     if (v->has("replicas") && sv.disaggregation)
       v->fail("replicas", "a disaggregated deployment is sized by disaggregation.prefill_instances and decode_instances, not replicas",
               "leave replicas out");
+    // Static batching admits whole requests into a batch run to its end; a decode pool receives
+    // prefilled sequences one by one, outside any batch (they had joined the running set as under
+    // continuous batching, then been preempted and recomputed until the run stalled: 'cannot
+    // schedule', 2026-12-04 review).
+    if (sv.disaggregation && sv.policy == "static")
+      v->fail("policy", "static batching has no meaning for a disaggregated decode pool, which receives prefilled sequences one by one",
+              "continuous or chunked-prefill");
     v->finish();
   }
   auto& w = s.workload;
@@ -334,7 +341,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       }
       if (out.empty()) v->fail(key, "must not be empty");
       for (double x : out)
-        if (!(x > 0)) v->fail(key, "values must be > 0");
+        if (!(x > 0) || !std::isfinite(x)) v->fail(key, "values must be finite and > 0");  // (inf ran, with null rows)
     };
     read("load_fractions", s.sweep_load_fractions);
     read("rates_per_s", s.sweep_rates_per_s);

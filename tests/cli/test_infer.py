@@ -256,6 +256,17 @@ class InferCli(unittest.TestCase):
             self.assertEqual(s["completed_count"], 20)
             self.assertGreater(s["preemptions_count"], 0)
 
+    def test_static_batching_of_a_disaggregated_pool_and_infinite_sweep_rates_are_refused(self):
+        """Static batching stalled a disaggregated decode pool ('cannot schedule'); an infinite
+        sweep rate ran with null rows (review of 2026-12-04)."""
+        study = "data/examples/infer-llama3-70b-disagg.yaml"
+        p = run("infer", "serve", study, "--set", "serving.policy=static", "-q", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key 'serving.policy': static batching has no meaning for a disaggregated decode pool", p.stderr)
+        p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "sweep.rates_per_s=[inf]", "-q", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("values must be finite and > 0", p.stderr)
+
     def test_int8_on_a_soc_names_the_neural_engine_peak(self):
         """A SoC's int8 peak is its NPU's: costing int8 matrix multiplies at it is said (review of 2026-12-04)."""
         args = ("infer", "estimate", "--model", "gpt3-1.3b", "--accelerator", "apple-a17-pro", "--weights", "int8")
