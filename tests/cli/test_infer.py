@@ -267,6 +267,17 @@ class InferCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("values must be finite and > 0", p.stderr)
 
+    def test_load_fraction_counts_accepted_requests_only(self):
+        """With 19% of the requests refused at arrival, load_fraction 1.0 had run the server at 81%
+        of its saturation throughput (review of 2026-12-04): the accepted requests now arrive at it."""
+        s = scalars(run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "serving.kv_capacity_tokens=2000",
+                             "--set", "workload.load_fraction=0.8", "--set", "workload.requests=6000",
+                             "--set", "serving.request_table=false"))
+        accepted = 1 - s["rejected_count"] / s["requests_count"]
+        self.assertGreater(s["rejected_count"], 0)
+        self.assertAlmostEqual(s["rate_per_s"] * accepted, 0.8 * s["saturation_requests_per_s"], delta=1e-9 * s["rate_per_s"])
+        self.assertAlmostEqual(s["throughput_requests_per_s"] / s["saturation_requests_per_s"], 0.8, delta=0.06)
+
     def test_int8_on_a_soc_names_the_neural_engine_peak(self):
         """A SoC's int8 peak is its NPU's: costing int8 matrix multiplies at it is said (review of 2026-12-04)."""
         args = ("infer", "estimate", "--model", "gpt3-1.3b", "--accelerator", "apple-a17-pro", "--weights", "int8")
