@@ -390,6 +390,11 @@ struct ChunkDpUnits {
     std::reverse(b.begin(), b.end());
     std::reverse(w.begin(), w.end());
   }
+  void clear() {
+    f.clear();
+    b.clear();
+    w.clear();
+  }
 };
 
 void settle_backward_dp(const Ctx& c, PassTime& bwd, PassTime& wgt, bool split_weight, const ChunkDpUnits* units = nullptr) {
@@ -653,6 +658,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     shares.reserve(nblocks);
   }
   const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work (w.schedule names sched)
+  ChunkDpUnits units;  // one chunk's at a time; its capacity reused (the plan search's hot path)
   for (int r = 0; r < p; ++r) {
     // Each chunk's pass settles its own DP traffic (settle_dp): under interleaving and DualPipeV a
     // rank runs its v chunks' passes apart, each exposing its first gather and last
@@ -662,7 +668,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     share_start[static_cast<size_t>(r)] = shares.size();
     for (const auto& ch : w.stages[r].chunks) {
       PassTime cf, cb, cw;
-      ChunkDpUnits units;
+      units.clear();
       for (const auto& b : ch.blocks) {
         const BlockTimes& bt = block_times(b);
         units.add(bt.forward, bt.recompute, bt.backward_input, bt.backward_weight, b.count, split_weight);
