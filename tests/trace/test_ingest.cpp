@@ -314,6 +314,31 @@ TEST(Ingest, NumbersOfEveryLengthAreReadExactly) {
   }
 }
 
+// Question (review of 2026-12-05): is a NaN or infinite time (Python's json writes them) one
+// corrupt event, dropped and counted, rather than a refused file (which drops a whole rank of a
+// job)? "-Infinity" had been "invalid number". A null time stays "without numeric dur".
+TEST(Ingest, NonFiniteTimesDropTheEventNotTheFile) {
+  std::string doc = "{\"traceEvents\": [";
+  const char* bad[] = {"NaN", "Infinity", "-Infinity", "inf", "-inf", "nan", "-nan"};
+  for (const char* v : bad) {
+    doc += std::string("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"bad_dur\", \"ts\": 5, \"dur\": ") + v + "},";
+    doc += std::string("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"bad_ts\", \"ts\": ") + v + ", \"dur\": 3},";
+  }
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"null_dur\", \"ts\": 5, \"dur\": null},";
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"good\", \"ts\": 7, \"dur\": 11}]}";
+  for (size_t chunk : {7u, 16u, 1u << 20}) {
+    RankTrace t;
+    ASSERT_NO_THROW(t = scan(doc, chunk)) << "chunk " << chunk;
+    ASSERT_EQ(t.size(), 1u) << "chunk " << chunk;
+    EXPECT_EQ(t.ts_ns[0], 7000);
+    EXPECT_EQ(t.dur_ns[0], 11000);
+    const auto& d = t.diagnostics.items();
+    EXPECT_EQ(d.at("dur out of range (does not fit in 64-bit nanoseconds, or not finite): event dropped").count, 7);
+    EXPECT_EQ(d.at("ts out of range (does not fit in 64-bit nanoseconds, or not finite): event dropped").count, 7);
+    EXPECT_EQ(d.at("complete event without numeric dur").count, 1);
+  }
+}
+
 TEST(Ingest, ChunkBoundariesDoNotChangeTheResult) {
   RankTrace a = scan(kDoc, 1 << 20);
   for (size_t chunk : {7u, 16u, 61u, 257u}) {

@@ -116,6 +116,48 @@ TEST(Replay, WhatIfByHand) {
   EXPECT_DOUBLE_EQ(predicted({"comm=2"}, true), 205.0);
 }
 
+// Question (review of 2026-12-05): is a launch latency far above the median, which the critical
+// path calls unexplained, GPU slack rather than launch cost? Launches (10 us each) at 1000, 1100,
+// 1200 and 1300 -> kernels 20 us later (50 us each), but the fourth starts at 2000 (700 us after
+// its launch, on an idle stream) and runs 100 us; cudaDeviceSynchronize [1320, 2110). Measured
+// 1110 us. `launch=0`: the calls take nothing (the fourth at 1270) and the latency's median part
+// (20 us) goes, its 680 us excess stays: 1270 + 680 + 100 + 10 (the sync's return) = 2060, 1060
+// us (before the fix 380: all 700 us were taken as launch cost). `--drop-gaps gpu`: the excess
+// goes, the kernel starts 20 us after its call (1320) and the sync returns at 1430: 430 us (before
+// the fix 1110). Both: 1270 + 100 + 10: 380 us.
+TEST(Replay, AnUnexplainedLaunchLatencyIsGpuSlackNotLaunchCost) {
+  std::vector<std::string> e;
+  for (int i = 0; i < 4; ++i) {
+    e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, 1000 + 100 * i, 10, -1, i + 1));
+    e.push_back(ev("kernel", ("k" + std::to_string(i)).c_str(), 7, i < 3 ? 1020 + 100 * i : 2000, i < 3 ? 50 : 100, 7, i + 1));
+  }
+  e.push_back(ev("cuda_runtime", "cudaDeviceSynchronize", 1, 1320, 790, -1, 5));
+  std::string text = "{\"traceEvents\": [";
+  for (size_t i = 0; i < e.size(); ++i) text += (i ? "," : "") + e[i];
+  text += "]}";
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(text, "lat.json", set.ranks.back());
+  auto predicted = [&](std::vector<std::string> sc, bool drop_gpu) -> double {
+    AnalyzeRequest req;
+    req.only = {"critical_path", "whatif"};
+    req.options.scales = std::move(sc);
+    req.options.drop_gpu_gaps = drop_gpu;
+    Result r = analyze_loaded(set, req);
+    const Table* w = r.table("whatif");
+    EXPECT_NE(w, nullptr);
+    if (!w) return NAN;
+    EXPECT_DOUBLE_EQ(w->column("measured_us").f64[0], 1110.0);
+    EXPECT_DOUBLE_EQ(w->column("replay_us").f64[0], 1110.0);
+    EXPECT_DOUBLE_EQ(w->column("unexplained_on_path_us").f64[0], 700.0);
+    return w->column("predicted_us").f64[0];
+  };
+  EXPECT_DOUBLE_EQ(predicted({"launch=0"}, false), 1060.0);
+  EXPECT_DOUBLE_EQ(predicted({"launch=0.5"}, false), 1085.0);
+  EXPECT_DOUBLE_EQ(predicted({}, true), 430.0);
+  EXPECT_DOUBLE_EQ(predicted({"launch=0"}, true), 380.0);
+}
+
 // Question: does a cudaDeviceSynchronize wait for every stream in a what-if? Step [0,1720):
 // launches at 10, 20, 30 -> gemm on stream 7 [100,400), NCCL all-reduce on stream 20 [100,700),
 // gemm on stream 7 [400,500); cudaDeviceSynchronize [40,710); host work [710,1710). With the

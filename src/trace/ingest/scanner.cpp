@@ -1090,10 +1090,23 @@ class Scanner {
   static const char* num_value(const char* p, const char* e, Number& n) {
     p = skip_ws(p, e);
     if (p >= e) return nullptr;
+    // A time that is NaN or infinite (Python's json writes them) is corrupt like an overflowing
+    // one: read as out of range, so that the event is dropped and counted with severity error
+    // (before 2026-12-05 the file was refused, and with it a whole rank of a job; "-Infinity" was
+    // "invalid number").
+    const bool minus = *p == '-' && p + 1 < e;
+    const char c = minus ? p[1] : *p;
+    const char* after = p + (minus ? 2 : 1);
+    if (c == 'N' || c == 'I' || c == 'i' || (c == 'n' && after < e && *after == 'a')) {  // not null
+      const char* r = skip_value(p, e);
+      if (r) {
+        n = Number{};
+        n.ok = true;
+        n.out_of_range = true;
+      }
+      return r;
+    }
     if (*p == '-' || (*p >= '0' && *p <= '9')) return parse_number(p, e, n);
-    // A time that is NaN or infinite is corrupt like a negative one: the file is refused (skipped
-    // values elsewhere may be NaN or Infinity).
-    if (*p == 'N' || *p == 'I' || *p == 'i') throw SyntaxError{p, "a non-finite number (NaN or Infinity) as a time"};
     n.ok = false;
     return skip_value(p, e);
   }

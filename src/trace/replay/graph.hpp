@@ -182,7 +182,7 @@ Scale parse_scale(const std::string& spec);
 struct ReplayOptions {
   std::vector<Scale> scales;  // factors multiply where several apply
   bool drop_host_gaps = false;   // host gaps take no time
-  bool drop_gpu_gaps = false;    // slack on GPU ordering edges is removed
+  bool drop_gpu_gaps = false;    // slack on GPU ordering edges is removed, and a launch latency's excess over the median
 };
 
 struct ReplayResult {
