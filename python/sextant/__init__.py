@@ -130,6 +130,16 @@ def _bool(v, what):
     return v
 
 
+def _price(v):
+    """sweep's price_usd_per_gpu_hour: None (the system's node price) or a positive number."""
+    if v is None:
+        return 0.0
+    f = _number(v, "price_usd_per_gpu_hour")
+    if not f > 0:
+        raise SextantError("price_usd_per_gpu_hour: must be positive, got %r (None: the system's node price)" % (v,))
+    return f
+
+
 def _number(v, what):
     """v as a finite float (numbers and numpy scalars; not bool or text), as the CLI's options."""
     v = _plain(v)
@@ -369,7 +379,7 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
-          train_tokens=1e12, any_framework_feature=False, price_usd_per_gpu_hour=0, idle_fraction=0.10,
+          train_tokens=1e12, any_framework_feature=False, price_usd_per_gpu_hour=None, idle_fraction=0.10,
           elasticity_step=0.1, recompute_modules=None, zero=None, schedules=None, recompute=None, max_micro_batch=0,
           max_vpp=0, headroom_gib=0, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, max_points=10000, **kw):
     """Hardware sweep with re-planning (``sextant sweep``); the scenario's framework restricts the
@@ -414,7 +424,7 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     elasticity = _bool(elasticity, "elasticity")
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), items, elasticity,
-                                px, py, search, _number(train_tokens, "train_tokens"), _number(price_usd_per_gpu_hour, "price_usd_per_gpu_hour"), _number(idle_fraction, "idle_fraction"),
+                                px, py, search, _number(train_tokens, "train_tokens"), _price(price_usd_per_gpu_hour), _number(idle_fraction, "idle_fraction"),
                                 _number(elasticity_step, "elasticity_step"), _int_in(max_points, "max_points", 1)))
 
 

@@ -37,7 +37,8 @@ void add_sweep_command(CLI::App& app) {
                   "KEY=V1,V2,... or KEY=START:STOP:COUNT[:log] (repeatable; the grid is their product); --list-parameters shows the keys");
   cmd->add_flag("--list-parameters", a->list, "List the parameters that can be varied and exit");
   cmd->add_option("--train-tokens", a->train_tokens, "Tokens to train, for time_to_train_s (default 1e12)");
-  cmd->add_option("--price-usd-per-gpu-hour", a->price, "Price of one GPU-hour (default: whole nodes at the system's node price when known: 12 GPUs of 8-GPU nodes pay for 16)");
+  CLI::Option* price_opt =
+      cmd->add_option("--price-usd-per-gpu-hour", a->price, "Price of one GPU-hour (default: whole nodes at the system's node price when known: 12 GPUs of 8-GPU nodes pay for 16)");
   cmd->add_option("--max-points", a->max_points, "Largest grid run (default 10000; a larger one is refused before it starts)")
       ->check(positive_number());
   cmd->add_flag("--elasticity", a->elasticity, "Elasticity of step time per parameter around the scenario's design point");
@@ -47,7 +48,7 @@ void add_sweep_command(CLI::App& app) {
       ->expected(2);
   cmd->add_option("--idle-fraction", a->idle_fraction, "Idle power as a fraction of TDP when the catalog has no idle_w (default 0.10, estimated)");
   add_output_options(*cmd, a->out);
-  cmd->callback([a] {
+  cmd->callback([a, price_opt] {
     if (a->list) {
       Result r;
       r.command = "sweep parameters";
@@ -69,7 +70,10 @@ void add_sweep_command(CLI::App& app) {
     if (o.vary.empty() && !a->elasticity)
       throw Error(SourceLocation{"--vary", 0, 0, "vary"}, "nothing to sweep", "give --vary KEY=VALUES and/or --elasticity");
     if (!(a->train_tokens > 0)) throw Error(SourceLocation{"--train-tokens", 0, 0, ""}, "must be positive");
-    if (a->price < 0) throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""}, "must not be negative");
+    // Given, it must be a price: 0 had been taken as not given, the catalog's node price used instead
+    // and, without one, the user told to give the option they had just given (2026-12-05 review).
+    if (price_opt->count() > 0 && !(a->price > 0))
+      throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""}, "must be positive", "leave it out to use the system's node price");
     if (!(a->elasticity_step > 0 && a->elasticity_step < 1)) throw Error(SourceLocation{"--elasticity-step", 0, 0, ""}, "must be in (0, 1)");
     if (!(a->idle_fraction >= 0 && a->idle_fraction < 1)) throw Error(SourceLocation{"--idle-fraction", 0, 0, ""}, "must be in [0, 1)");
     o.train_tokens = a->train_tokens;

@@ -35,7 +35,7 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
                  "scenario's set), 'scenario' (training.recompute_modules only), or sets of modules joined by '+', e.g. "
                  "core_attn core_attn+moe_act (modules: core_attn layernorm mlp moe_act shared_experts moe mla_up_proj)");
   cmd.add_option("--zero", a.zero, "ZeRO stages to try (default: 0,1,2,3)")->delimiter(',');
-  cmd.add_option("--max-micro-batch", a.max_micro_batch, "Largest micro-batch to try (default: no limit)");
+  cmd.add_option("--max-micro-batch", a.max_micro_batch, "Largest micro-batch to try (default 0: no limit)");
   cmd.add_option("--max-vpp", a.max_vpp, "Largest virtual pipeline degree to try (default: layers/pp)");
   cmd.add_option("--headroom-gib", a.headroom_gib, "Memory to leave free on every GPU, GiB (default 0)");
   cmd.add_option("--tie-fraction", a.tie_fraction,

@@ -45,7 +45,7 @@ SearchOptions search_options(const SearchArgs& a, OptionStyle style) {
       add_once(o.zero_stages, z[0] - '0');
     }
   }
-  if (a.max_micro_batch < 0) throw Error(SourceLocation{"--max-micro-batch", 0, 0, ""}, "must be positive");
+  if (a.max_micro_batch < 0) throw Error(SourceLocation{"--max-micro-batch", 0, 0, ""}, "must be positive (or 0: no limit)");
   if (a.max_vpp < 0) throw Error(SourceLocation{"--max-vpp", 0, 0, ""}, "must be positive (or 0: no limit)");
   if (a.headroom_gib < 0) throw Error(SourceLocation{"--headroom-gib", 0, 0, ""}, "must not be negative");
   if (a.tie_fraction && *a.tie_fraction < 0) throw Error(SourceLocation{"--tie-fraction", 0, 0, ""}, "must not be negative");

@@ -668,6 +668,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     try {
       const auto cat = Catalog::load_default();
       const ValidatedRange vr = validated_range(default_validation_csvs(), *cat, base, mfu_max, kValidatedMedianAbsErrorFraction * 100);
+      // The range's other caveats, as plan prints them (no validation row on the part or in the
+      // precision, the MoE rows' error, an unvalidated framework): sweep had kept only the MFU
+      // one (2026-12-05 review: a Gaudi 3 sweep at MFU 0.61 said nothing). The MFU note is
+      // per row below.
+      for (const auto& n : vr.notes)
+        if (n.rfind("the predicted MFU", 0) != 0) r.notes.push_back(n);
       if (vr.mfu_max && mfu_max > vr.mfu_max->mfu_fraction) {
         for (double m : row_mfu) above_rows += m > vr.mfu_max->mfu_fraction;
         r.set("validated_mfu_max_fraction", vr.mfu_max->mfu_fraction);

@@ -292,6 +292,11 @@ for args, needle in [
     (["plan", EX70, "--fix", "tp=0"], "at least 1"),
     (["plan", EX70, "--fix", "tp=4", "--fix", "tp=8"], "fixed twice"),
     (["sweep", EX70, "--price-usd-per-gpu-hour", "5", "--vary", "system.node_price_usd_per_hour=30,100"], "overrides the varied"),
+    # Review of 2026-12-05: a price of 0 had been taken as none given (the catalog's used instead),
+    # a headroom above the GPU's memory searched against negative memory.
+    (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "num_gpus=1024", "--price-usd-per-gpu-hour", "0"], "must be positive"),
+    (["plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--headroom-gib", "100"], "leaves no memory"),
+    (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "num_gpus=1024", "--headroom-gib", "90"], "leaves no memory"),
 ]:
     b = sx(*args)
     check(f"bad input {' '.join(args[1:])}", b.returncode != 0 and needle in b.stderr, b.stderr[:300])
@@ -314,6 +319,19 @@ if q.returncode == 0:
           "own_plan_slower_than_best_fraction" not in qs, qs)
 else:
     check("deepseek plan runs", False, q.stderr[:300])
+# Review of 2026-12-05: a scenario plan outside the search is judged against the usable memory
+# (capacity less --headroom-gib), as the search judges plans, and the option that left it out is
+# named. Llama 3 70B's tp8 pp4 vpp5 plan needs about 40 GiB: with 60 GiB of headroom it does not fit.
+q = sx("plan", EX70, "--fix", "tp=4", "--fix", "pp=4", "--headroom-gib", "60", "--threads", "1", "--no-progress", "--rerank-top", "0",
+       "--top", "3", "--json", "-")
+qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
+check("own plan outside: the --fix named", "--fix tp=4 (the plan has tp 8)" in qs.get("own_plan_status", ""), qs or q.stderr[-300:])
+check("own plan outside: headroom counts in fitting", "does not fit" in qs.get("own_plan_status", "") and
+      "usable with --headroom-gib" in qs.get("own_plan_status", "") and "own_plan_slower_than_best_fraction" not in qs, qs)
+q = sx("plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--set", "parallel.overlap.grad_reduce=false", "--threads", "1", "--no-progress",
+       "--rerank-top", "0", "--top", "3", "--json", "-")
+qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
+check("own plan outside: DP overlap off needs --vary-dp-overlap", "--vary-dp-overlap" in qs.get("own_plan_status", ""), qs or q.stderr[-300:])
 q = sx("plan", EX70, "--threads", "1", "--no-progress", "--rerank-top", "0", "--top", "0", "--json", "-")
 rk = json.loads(q.stdout)["tables"]["ranking"]["columns"]
 def without_rc(plan):
@@ -398,6 +416,12 @@ b = sx("sweep", *J8, "--vary", "accelerator.memory_bandwidth_bytes_per_s=3e12", 
 notes = json.loads(b.stdout)["notes"] if b.returncode == 0 else []
 check("sweep names the missing prices", any("--price-usd-per-gpu-hour" in n for n in notes) and
       any("accelerator.price_usd" in n for n in notes), notes)
+# Review of 2026-12-05: sweep prints the validated-range caveats plan prints (an accelerator no
+# validation row ran on), not only the MFU one.
+g = sx("sweep", "--model", "llama3-8b", "--system", "gaudi3-8", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096",
+       "--fix", "tp=1", "--fix", "pp=1", "--vary", "num_gpus=8", "--no-progress", "--json", "-")
+gn = json.loads(g.stdout).get("notes", []) if g.returncode == 0 else [g.stderr[-300:]]
+check("sweep says the accelerator is outside the validated range", any("no validation row ran on gaudi3" in n for n in gn), gn)
 check("sweep records its Pareto axes", json.loads(sx("sweep", *J8, "--vary", "accelerator.power_limit_w=400,700", "--pareto",
                                                      "accelerator.power_limit_w,tokens_per_joule", "--json", "-").stdout)
       ["scalars"].get("pareto_x") == "accelerator.power_limit_w", "")
