@@ -322,10 +322,14 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
   if (ct < 0 || (th < 0 && ts < 0))
     throw Error(SourceLocation{name, lineno, 1}, "the incident CSV needs columns category and time_h (or time_s)",
                 "header: time_h,category[,component][,node_lost]");
+  // A category is one failure process: one component and one node_lost for all its rows. A row
+  // that contradicts an earlier one is an error (the last row had silently decided for all:
+  // three gpu incidents became node-losing software failures, 2026-12-05 review).
   struct Acc {
     std::vector<double> t;
     std::string component;
     int node_lost = -1;
+    int64_t component_line = 0, node_lost_line = 0;
   };
   std::map<std::string, Acc> by;
   std::vector<std::string> order;
@@ -352,12 +356,29 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     if (!by.count(cat)) order.push_back(cat);
     Acc& a = by[cat];
     a.t.push_back(t);
-    if (cc >= 0 && !f[size_t(cc)].empty()) a.component = f[size_t(cc)];
+    if (cc >= 0 && !f[size_t(cc)].empty()) {
+      const std::string& v = f[size_t(cc)];
+      if (!a.component.empty() && a.component != v)
+        throw Error(SourceLocation{name, lineno, 1, "component"},
+                    "category '" + cat + "' has component '" + a.component + "' on line " + std::to_string(a.component_line) + " and '" + v +
+                        "' here: a category is one failure process",
+                    "give each category one component, or split it into two categories");
+      if (a.component.empty()) a.component_line = lineno;
+      a.component = v;
+    }
     if (cn >= 0 && !f[size_t(cn)].empty()) {
       const std::string& v = f[size_t(cn)];
-      if (v == "true" || v == "1" || v == "yes") a.node_lost = 1;
-      else if (v == "false" || v == "0" || v == "no") a.node_lost = 0;
+      int lost;
+      if (v == "true" || v == "1" || v == "yes") lost = 1;
+      else if (v == "false" || v == "0" || v == "no") lost = 0;
       else throw Error(SourceLocation{name, lineno, 1, "node_lost"}, "expected true or false, got '" + v + "'");
+      if (a.node_lost >= 0 && a.node_lost != lost)
+        throw Error(SourceLocation{name, lineno, 1, "node_lost"},
+                    "category '" + cat + "' has node_lost " + (a.node_lost ? "true" : "false") + " on line " + std::to_string(a.node_lost_line) +
+                        " and " + (lost ? "true" : "false") + " here: a category is one failure process",
+                    "give each category one node_lost, or split it into two categories");
+      if (a.node_lost < 0) a.node_lost_line = lineno;
+      a.node_lost = lost;
     }
   }
   if (order.empty()) throw Error(SourceLocation{name}, "no incidents in the CSV");

@@ -240,6 +240,9 @@ nlohmann::ordered_json value_axis(const std::string& name_with_unit) {
 
 nlohmann::ordered_json category_axis(const std::vector<std::string>& cats, const std::string& name) {
   nlohmann::ordered_json a = {{"type", "category"}, {"data", json_array(cats)}};
+  // Every category labelled where they can be read: ECharts otherwise hides labels it expects to
+  // overlap (two of five checkpoint strategies had no name, 2026-12-05 review).
+  if (cats.size() <= 40) a["axisLabel"] = {{"interval", 0}};
   if (!name.empty()) {
     a["name"] = name;
     a["nameLocation"] = "middle";
@@ -324,7 +327,7 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
     ch.value_unit = label;
     ch.option = base_option();
     ch.option["xAxis"] = category_axis(cats, cat_col.empty() ? "row" : cat_col);
-    ch.option["xAxis"]["axisLabel"] = {{"rotate", cats.size() > 8 ? 30 : 0}, {"width", 140}, {"overflow", "truncate"}};
+    ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"rotate", cats.size() > 8 ? 30 : 0}, {"width", 140}, {"overflow", "truncate"}});
     ch.option["yAxis"] = value_axis(unit);
     auto series = nlohmann::ordered_json::array();
     double best = -INFINITY;

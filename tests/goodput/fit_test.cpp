@@ -108,6 +108,29 @@ TEST(Fit, BadCsvIsAnErrorWithTheLine) {
   EXPECT_THROW(fit_incidents("time_h,category\n1000,gpu\n", "inc.csv", 10, 10), sextant::Error);  // beyond 10 days
 }
 
+// Question (review of 2026-12-05): is a category whose rows disagree on component or node_lost an
+// error naming both lines? The last row had silently decided for all (three gpu incidents became
+// node-losing software failures).
+TEST(Fit, ACategoryWithTwoComponentsIsAnError) {
+  try {
+    fit_incidents("time_h,category,component,node_lost\n1,xid,gpu,false\n2,xid,gpu,false\n3,xid,software,true\n", "inc.csv", 10, 10);
+    FAIL();
+  } catch (const sextant::Error& e) {
+    EXPECT_EQ(e.where().line, 4);
+    EXPECT_EQ(e.where().key, "component");
+    EXPECT_NE(e.message().find("line 2"), std::string::npos) << e.message();
+  }
+  try {
+    fit_incidents("time_h,category,component,node_lost\n1,xid,gpu,false\n3,xid,gpu,true\n", "inc.csv", 10, 10);
+    FAIL();
+  } catch (const sextant::Error& e) {
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.where().key, "node_lost");
+  }
+  // Rows that leave the field empty agree with any.
+  EXPECT_NO_THROW(fit_incidents("time_h,category,component,node_lost\n1,xid,gpu,false\n3,xid,,\n", "inc.csv", 10, 10));
+}
+
 // Exponential incidents: the fitted shape is near 1, its 95% interval contains 1, and the
 // likelihood-ratio test finds no evidence against the exponential, which is kept (a Weibull of
 // shape 0.93 had been written from every category with 10 or more incidents).

@@ -127,7 +127,7 @@ void top_kernels(const Result& r, ReportPage& page) {
   ch.option["grid"]["left"] = 260;
   ch.option["xAxis"] = value_axis("total time (ms)");
   ch.option["yAxis"] = category_axis(names);
-  ch.option["yAxis"]["axisLabel"] = {{"width", 240}, {"overflow", "truncate"}};
+  ch.option["yAxis"]["axisLabel"].update(nlohmann::ordered_json{{"width", 240}, {"overflow", "truncate"}});
   ch.option["series"] = {{{"type", "bar"}, {"name", "total time"}, {"data", json_array(scaled(total, 1e-3))}}};
   const double top_share = share.empty() ? 0 : share.front();
   const double all_share = std::accumulate(share.begin(), share.end(), 0.0);
@@ -258,7 +258,7 @@ void skew_heatmap(const Result& r, ReportPage& page) {
   ch.option["grid"]["bottom"] = 90;
   if (rows.size() > 60) ch.option["grid"]["right"] = 110;
   ch.option["xAxis"] = category_axis(cols, "collective (process group, operation, sequence)");
-  ch.option["xAxis"]["axisLabel"] = {{"show", false}};
+  ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"show", false}});
   ch.option["xAxis"]["nameGap"] = 12;
   ch.option["yAxis"] = category_axis(rows);
   ch.option["visualMap"] = {{"min", 0},      {"max", max_skew > 0 ? max_skew : 1}, {"calculable", true},
@@ -317,7 +317,7 @@ void critical_path(const Result& r, ReportPage& page) {
   ch.value_unit = "ms";
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(iters, "iteration");
-  ch.option["xAxis"]["axisLabel"] = {{"rotate", iters.size() > 6 ? 30 : 0}};
+  ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"rotate", iters.size() > 6 ? 30 : 0}});
   ch.option["yAxis"] = value_axis("critical path time (ms)");
   auto series = nlohmann::ordered_json::array();
   for (const auto& a : attrs) {

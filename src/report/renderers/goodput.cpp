@@ -80,9 +80,12 @@ void ettr_vs_interval(const Result& r, ReportPage& page) {
   series.push_back(s1);
   if (has_model) series.push_back({{"type", "line"}, {"name", "Daly model"}, {"lineStyle", {{"type", "dotted"}}}, {"data", model}});
   ch.option["series"] = series;
-  const size_t best = static_cast<size_t>(std::max_element(ettr.begin(), ettr.end()) - ettr.begin());
-  ch.takeaway = "best ETTR " + fmt_pct(ettr[best]) + " at a " + fmt_seconds(iv[best]) + " interval";
-  if (r.scalar("checkpoint_interval_s") && r.scalar("ettr_fraction"))
+  // The best among the finite points (a leading NaN had been "best ETTR n/a", 2026-12-05 review).
+  size_t best = ettr.size();
+  for (size_t i = 0; i < ettr.size(); ++i)
+    if (std::isfinite(ettr[i]) && (best == ettr.size() || ettr[i] > ettr[best])) best = i;
+  ch.takeaway = best < ettr.size() ? "best ETTR " + fmt_pct(ettr[best]) + " at a " + fmt_seconds(iv[best]) + " interval" : "no interval evaluated";
+  if (finite_scalar(r, "checkpoint_interval_s") && finite_scalar(r, "ettr_fraction"))
     ch.takeaway += "; the configured " + fmt_seconds(r.number("checkpoint_interval_s")) + " gives " + fmt_pct(r.number("ettr_fraction"));
   page.charts.push_back(std::move(ch));
 }
@@ -100,7 +103,10 @@ void strategies(const Result& r, ReportPage& page) {
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(name, "checkpoint strategy");
   ch.option["yAxis"] = value_axis("ETTR (%)");
-  ch.option["yAxis"]["scale"] = true;
+  // Bars from zero, within 0-100%: `scale` on one finite bar had drawn an axis from 40 to 140%
+  // (2026-12-05 review).
+  ch.option["yAxis"]["min"] = 0;
+  ch.option["yAxis"]["max"] = 100;
   ch.option["series"] = {{{"type", "bar"}, {"name", "ETTR"}, {"data", json_array(ettr)}}};
   // Best and worst among the strategies evaluated: one the input cannot run (a strategy without
   // its bandwidths) is NaN, and max_element kept a leading NaN ("async-remote is best (n/a%)",
@@ -148,10 +154,14 @@ void processes(const Result& r, ReportPage& page) {
   ch.option["grid"]["left"] = 180;
   ch.option["xAxis"] = value_axis("lost time (hours)");
   ch.option["yAxis"] = category_axis(names);
-  ch.option["yAxis"]["axisLabel"] = {{"width", 170}, {"overflow", "truncate"}};
+  ch.option["yAxis"]["axisLabel"].update(nlohmann::ordered_json{{"width", 170}, {"overflow", "truncate"}});
   ch.option["series"] = {{{"type", "bar"}, {"name", "lost time"}, {"data", json_array(h)}}};
   const size_t top = idx.back();
-  ch.takeaway = proc[top] + " costs the most: " + fmt_seconds(lost[top]) + " over " + fmt_num(count[top]) + " events on average";
+  // Nothing to single out when no process costs anything ("nccl costs the most: 0 s over 0
+  // events", 2026-12-05 review).
+  ch.takeaway = std::isfinite(lost[top]) && lost[top] > 0
+                    ? proc[top] + " costs the most: " + fmt_seconds(lost[top]) + " over " + fmt_num(count[top]) + " events on average"
+                    : "no failure process costs any time on average";
   page.charts.push_back(std::move(ch));
 }
 
@@ -160,7 +170,7 @@ void render_goodput(const Result& r, ReportPage& page) {
   if (const Value* n = r.scalar("name"))
     if (auto s = std::get_if<std::string>(n)) page.subtitle = *s;
   if (r.scalar("num_gpus")) page.subtitle += (page.subtitle.empty() ? "" : " · ") + fmt_count(r.number("num_gpus")) + " GPUs";
-  if (r.scalar("ettr_fraction")) {
+  if (finite_scalar(r, "ettr_fraction")) {
     // One decimal: a confidence interval narrower than a percent point must not read "90% to 90%".
     auto pct1 = [](double f) {
       char b[32];
@@ -168,7 +178,7 @@ void render_goodput(const Result& r, ReportPage& page) {
       return std::string(b);
     };
     std::string line = "ETTR " + pct1(r.number("ettr_fraction"));
-    if (r.scalar("ettr_ci_low_fraction") && r.scalar("ettr_ci_high_fraction"))
+    if (finite_scalar(r, "ettr_ci_low_fraction") && finite_scalar(r, "ettr_ci_high_fraction"))
       line += " (95% CI " + pct1(r.number("ettr_ci_low_fraction")) + " to " + pct1(r.number("ettr_ci_high_fraction")) + ")";
     if (r.scalar("job_mttf_s") && std::isfinite(r.number("job_mttf_s"))) line += "; the job fails every " + fmt_seconds(r.number("job_mttf_s")) + " on average";
     page.takeaways.push_back(line);

@@ -67,7 +67,7 @@ void ranking(const Result& r, ReportPage& page) {
   // gap look ten times larger (2026-12-03 review).
   ch.option["xAxis"] = value_axis("step time (s)");
   ch.option["yAxis"] = category_axis(labels);
-  ch.option["yAxis"]["axisLabel"] = {{"width", 320}, {"overflow", "truncate"}};
+  ch.option["yAxis"]["axisLabel"].update(nlohmann::ordered_json{{"width", 320}, {"overflow", "truncate"}});
   ch.option["series"] = {{{"type", "bar"}, {"stack", "p"}, {"name", "tied with the best (within the model's error)"}, {"data", tied}},
                          {{"type", "bar"}, {"stack", "p"}, {"name", "slower"}, {"data", other}}};
   // Counts of the whole search (the ranked table may be cut to --top rows).
@@ -148,7 +148,7 @@ void winner_vs_runner_up(const Result& r, ReportPage& page) {
   ch.value_unit = "s";
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(labels, "item");
-  ch.option["xAxis"]["axisLabel"] = {{"rotate", labels.size() > 5 ? 30 : 0}, {"width", 120}, {"overflow", "truncate"}};
+  ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"rotate", labels.size() > 5 ? 30 : 0}, {"width", 120}, {"overflow", "truncate"}});
   ch.option["yAxis"] = value_axis("time per step (s)");
   ch.option["series"] = {{{"type", "bar"}, {"name", "best"}, {"data", json_array(a)}},
                          {{"type", "bar"}, {"name", "runner-up"}, {"data", json_array(b)}}};
@@ -277,7 +277,7 @@ void tornado(const Result& r, ReportPage& page) {
   ch.option["grid"]["left"] = 260;
   ch.option["xAxis"] = value_axis("elasticity of step time (ratio; negative: more is faster)");
   ch.option["yAxis"] = category_axis(names);
-  ch.option["yAxis"]["axisLabel"] = {{"width", 250}, {"overflow", "truncate"}};
+  ch.option["yAxis"]["axisLabel"].update(nlohmann::ordered_json{{"width", 250}, {"overflow", "truncate"}});
   ch.option["series"] = {{{"type", "bar"}, {"name", "plan held"}, {"data", json_array(f)}},
                          {{"type", "bar"}, {"name", "re-planned"}, {"data", json_array(g)}}};
   const size_t top = idx.back();

@@ -92,7 +92,7 @@ void gantt(const Result& r, ReportPage& page) {
   ch.option["grid"]["bottom"] = 90;
   ch.option["xAxis"] = value_axis("time in the step (s)");
   ch.option["xAxis"]["nameGap"] = 24;
-  ch.option["xAxis"]["axisLabel"] = {{"showMaxLabel", false}};  // the step's end is not a round number
+  ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"showMaxLabel", false}});  // the step's end is not a round number
   ch.option["xAxis"]["min"] = 0;
   ch.option["xAxis"]["max"] = end;
   ch.option["yAxis"] = category_axis(lane_names);
@@ -191,7 +191,7 @@ void critical_path(const Result& r, ReportPage& page) {
   ch.option["grid"]["left"] = 240;
   ch.option["xAxis"] = value_axis("time on the critical path (s)");
   ch.option["yAxis"] = category_axis(labels);
-  ch.option["yAxis"]["axisLabel"] = {{"width", 230}, {"overflow", "truncate"}};
+  ch.option["yAxis"]["axisLabel"].update(nlohmann::ordered_json{{"width", 230}, {"overflow", "truncate"}});
   ch.option["series"] = {{{"type", "bar"}, {"name", "time"}, {"data", json_array(v)}}};
   std::map<std::string, double> by_cat;
   double all = 0;
