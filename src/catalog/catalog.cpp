@@ -69,16 +69,24 @@ static Sourced resolve(Sourced s, const std::map<std::string, std::string>& sour
 static Sourced src(const YamlMap& m, const std::string& key, const std::map<std::string, std::string>& sources,
                    double scale = 1.0) {
   Sourced v = m.sourced(key);
-  // In a file that lists citations, a source written as one id-like word that is none of them is
-  // a misspelt id (`h100-wpp` for `h100-wp`), not free text: it was kept as the provenance.
+  // In a file that lists citations, a source written as one word that is none of them is a
+  // misspelt id (`h100-wpp` for `h100-wp`), not free text: it was kept as the provenance. So is
+  // the word before the colon of "ID: arithmetic" (the form for a citation with the arithmetic
+  // applied). Until 2026-12-05 only lower-case words were checked: `IEEE8023`, `ieee8O23`,
+  // `ieee8023;` and `"ieee8032: per port"` were kept unresolved. A URL is free text.
   if (!sources.empty() && !v.source.empty() && !sources.count(v.source)) {
-    const bool id_like = std::all_of(v.source.begin(), v.source.end(), [](char c) {
-      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-    });
-    if (id_like) {
+    auto one_word = [](const std::string& w) {
+      return !w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+    };
+    const size_t colon = v.source.find(':');
+    const bool url = v.source.find("://") != std::string::npos;
+    std::string word;
+    if (colon == std::string::npos && one_word(v.source)) word = v.source;
+    else if (colon != std::string::npos && !url && one_word(v.source.substr(0, colon))) word = v.source.substr(0, colon);
+    if (!url && !word.empty() && !sources.count(word)) {
       std::vector<std::string> ids;
       for (const auto& [k, _] : sources) ids.push_back(k);
-      m.fail(key, "source '" + v.source + "' is not one of this file's citations", valid_choices_hint(v.source, ids));
+      m.fail(key, "source '" + v.source + "' names '" + word + "', which is not one of this file's citations", valid_choices_hint(word, ids));
     }
   }
   return resolve(scaled(v, scale), sources);
@@ -328,8 +336,11 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
 static std::string property_source(const YamlMap& p, const std::map<std::string, std::string>& sources) {
   const bool has_src = p.has("source"), has_est = p.has("estimated");
   if (has_src == has_est) p.fail("source", "give exactly one of source: (citation) or estimated: (basis)");
-  if (!has_src) return "estimated: " + p.str("estimated");
-  const std::string id = p.str("source");
+  const std::string text = p.str(has_src ? "source" : "estimated");
+  if (text.find_first_not_of(" \t") == std::string::npos)
+    p.fail(has_src ? "source" : "estimated", "is empty", has_src ? "name the citation" : "say how the value was obtained");
+  if (!has_src) return "estimated: " + text;
+  const std::string id = text;
   auto it = sources.find(id);
   return it != sources.end() ? it->second : id;
 }
@@ -534,6 +545,9 @@ ModelConfig parse_model(const YamlMap& m) {
   c.id = m.str("id");
   c.name = m.str("name", c.id);
   c.source = m.str("source");
+  // An empty provenance is none (it loaded, 2026-12-05 review), as for a catalog number.
+  if (c.source.find_first_not_of(" \t") == std::string::npos)
+    m.fail("source", "is empty: a model needs its provenance", "name the paper, model card or config.json its numbers come from");
   c.layers = to_int(m, "layers", m.i64("layers"));
   c.hidden = to_int(m, "hidden", m.i64("hidden"));
   c.heads = to_int(m, "heads", m.i64("heads"));
@@ -787,9 +801,12 @@ std::vector<std::string> Catalog::framework_ids() const { return ids_of(framewor
 static std::vector<std::string> yaml_files(const fs::path& dir) {
   std::vector<std::string> out;
   if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.is_regular_file() && (e.path().extension() == ".yaml" || e.path().extension() == ".yml"))
-      out.push_back(e.path().string());
+  // The extension in any case: models/llama.YAML had been skipped without a word (2026-12-05).
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::string ext = e.path().extension().string();
+    for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml")) out.push_back(e.path().string());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -823,6 +840,15 @@ static void load_kind(const fs::path& dir, std::map<std::string, T>& into, F par
 
 std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
   if (!fs::is_directory(dir)) throw Error(SourceLocation{dir}, "catalog folder not found");
+  // A folder with none of the kinds is not a catalog (it read as "unknown model ... is the catalog
+  // folder empty?", 2026-12-05 review).
+  {
+    bool any = false;
+    for (const char* kind : {"accelerators", "networks", "systems", "models", "frameworks"}) any = any || fs::is_directory(fs::path(dir) / kind);
+    if (!any)
+      throw Error(SourceLocation{dir}, "not a catalog folder: it has none of accelerators/, networks/, systems/, models/, frameworks/",
+                  "give the folder that holds them (the bundled one is data/catalog), or a folder written by `sextant calibrate --out`");
+  }
   auto c = std::make_shared<Catalog>();
   c->dir_ = dir;
   load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator);
@@ -873,6 +899,15 @@ std::shared_ptr<const Catalog> Catalog::load_default() { return load((fs::path(d
 
 std::shared_ptr<const Catalog> Catalog::load_accelerators(const std::string& dir) {
   if (!fs::is_directory(dir)) throw Error(SourceLocation{dir}, "catalog folder not found");
+  // A folder with none of the kinds is not a catalog (it read as "unknown model ... is the catalog
+  // folder empty?", 2026-12-05 review).
+  {
+    bool any = false;
+    for (const char* kind : {"accelerators", "networks", "systems", "models", "frameworks"}) any = any || fs::is_directory(fs::path(dir) / kind);
+    if (!any)
+      throw Error(SourceLocation{dir}, "not a catalog folder: it has none of accelerators/, networks/, systems/, models/, frameworks/",
+                  "give the folder that holds them (the bundled one is data/catalog), or a folder written by `sextant calibrate --out`");
+  }
   auto c = std::make_shared<Catalog>();
   c->dir_ = dir;
   load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator);
@@ -881,6 +916,15 @@ std::shared_ptr<const Catalog> Catalog::load_accelerators(const std::string& dir
 
 std::shared_ptr<const Catalog> Catalog::load_accelerators_mentioning(const std::string& dir, const std::string& text) {
   if (!fs::is_directory(dir)) throw Error(SourceLocation{dir}, "catalog folder not found");
+  // A folder with none of the kinds is not a catalog (it read as "unknown model ... is the catalog
+  // folder empty?", 2026-12-05 review).
+  {
+    bool any = false;
+    for (const char* kind : {"accelerators", "networks", "systems", "models", "frameworks"}) any = any || fs::is_directory(fs::path(dir) / kind);
+    if (!any)
+      throw Error(SourceLocation{dir}, "not a catalog folder: it has none of accelerators/, networks/, systems/, models/, frameworks/",
+                  "give the folder that holds them (the bundled one is data/catalog), or a folder written by `sextant calibrate --out`");
+  }
   auto c = std::make_shared<Catalog>();
   c->dir_ = dir;
   if (!text.empty()) load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator, text);

@@ -78,6 +78,33 @@ Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
   positive(a.num_gpus, "--num-gpus");
   positive(a.global_batch, "--global-batch");
   positive(a.seq_len, "--seq-len");
+  // Without a scenario there is no plan of the job's own: a --set of a key the options give, or of
+  // a dimension the search chooses, is refused by name (before 2026-12-05 it was applied to the
+  // one-GPU placeholder below: "--set parallel.tp=2" read "tp*pp*dp*cp = 2 but num_gpus = 1" at
+  // line 5 of text the user never wrote, and --set training.global_batch=128 beat --global-batch 64).
+  for (const auto& [key, value] : sets) {
+    static const std::pair<const char*, const char*> given[] = {{"model", "--model"},
+                                                                {"system", "--system"},
+                                                                {"num_gpus", "--num-gpus"},
+                                                                {"training.global_batch", "--global-batch"},
+                                                                {"training.seq_len", "--seq-len"},
+                                                                {"training.precision", "--precision"}};
+    for (const auto& [k, option] : given)
+      if (key == k)
+        throw Error(SourceLocation{"--set", 0, 0, key}, "given by " + std::string(option) + " in a job without a scenario file",
+                    "change " + std::string(option) + " instead");
+    static const std::pair<const char*, const char*> searched[] = {
+        {"parallel.tp", "--fix tp=N"},          {"parallel.pp", "--fix pp=N"},       {"parallel.vpp", "--fix vpp=N"},
+        {"parallel.dp", "--fix dp=N"},          {"parallel.cp", "--fix cp=N"},       {"parallel.ep", "--fix ep=N"},
+        {"parallel.etp", "--fix etp=N"},        {"training.micro_batch", "--fix mb=N"}, {"parallel.zero_stage", "--fix zero=N"},
+        {"parallel.sequence_parallel", "--fix sp=0|1"}, {"training.recompute", "--fix recompute=none|selective|full"},
+        {"parallel.schedule", "--schedules"},   {"parallel.stage_layers", "a scenario file (the search lays stages out by its rule)"},
+        {"parallel.stage_rule", "a scenario file (the search lays stages out by its rule)"}};
+    for (const auto& [k, instead] : searched)
+      if (key == k)
+        throw Error(SourceLocation{"--set", 0, 0, key}, "the plan search chooses " + key + " in a job without a scenario file",
+                    std::string("use ") + instead);
+  }
   // The scenario is parsed over one GPU with a placeholder plan (the search ignores it), then
   // given the GPU count: the placeholder need not fit the batch or the GPU count. The option
   // values are written as quoted YAML strings (a comma, brace or '#' in one was read as YAML

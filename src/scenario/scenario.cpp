@@ -174,7 +174,11 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   // replaces the file's other (`--set parallel.stage_layers=[...]` on a file with a stage_rule, as
   // docs/scenario.md shows), and stage_layers [] means no sizes: the rule lays the stages out.
   auto from_set = [&](const char* k) { return m.has(k) && m.raw(k).Mark().line < 0; };
-  const bool both = m.has("stage_layers") && m.has("stage_rule");
+  // An empty list states no sizes: beside a rule (in the file, or from a --set) it is no conflict
+  // and the rule stays (before 2026-12-05 the two were refused together in a file, and a --set []
+  // reset the file's fewer-first-last to even).
+  const bool no_sizes = m.has("stage_layers") && m.raw("stage_layers").IsSequence() && m.raw("stage_layers").size() == 0;
+  const bool both = m.has("stage_layers") && !no_sizes && m.has("stage_rule");
   if (both && from_set("stage_layers") == from_set("stage_rule"))
     m.fail("stage_rule", "is given with stage_layers, which sets the stage sizes itself", "give stage_layers or stage_rule, not both");
   const bool rule_replaced = both && from_set("stage_layers");
@@ -536,8 +540,10 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("dp", "tp*pp*dp*cp = " + std::to_string(p.tp) + "*" + std::to_string(p.pp) + "*" + std::to_string(p.dp) + "*" +
                    std::to_string(p.cp) + " = " + int128_text(prod) + " but num_gpus = " + std::to_string(s.num_gpus),
          "the product of the parallel degrees must equal the GPU count");
+  // Each divisibility error lists the valid values (some listed none, 2026-12-05 review).
   if (m.heads % p.tp != 0)
-    fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.heads) + " attention heads");
+    fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.heads) + " attention heads",
+         "a tp that divides the heads and the " + std::to_string(m.kv_heads) + " key/value heads: " + divisors_text(std::gcd(m.heads, m.kv_heads)));
   // Megatron-Core splits the key/value heads (query groups) over tp: divide(num_query_groups,
   // world_size) in its attention module. tp beyond the kv heads (replicating them) had been
   // accepted (2026-12-03 review).
@@ -555,7 +561,8 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
          "a tp that divides it and the heads: " + divisors_text(std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn_hidden)));
   if (m.moe && m.moe->expert_ffn_hidden % (p.etp > 0 ? p.etp : p.tp) != 0)
     fail(p.etp > 0 ? "etp" : "tp", "the expert tensor-parallel degree " + std::to_string(p.etp > 0 ? p.etp : p.tp) +
-                                       " does not divide the expert width " + std::to_string(m.moe->expert_ffn_hidden));
+                                       " does not divide the expert width " + std::to_string(m.moe->expert_ffn_hidden),
+         "a divisor of it: " + divisors_text(m.moe->expert_ffn_hidden));
   if (m.learned_position && m.max_seq_len > 0 && s.train.seq_len > m.max_seq_len) {
     SourceLocation w = where_in;
     w.key = "training.seq_len";
@@ -583,7 +590,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
          "set parallel.sequence_parallel: true");
   if (p.cp > 1 && s.train.seq_len % (2 * static_cast<int64_t>(p.cp)) != 0)
     fail("cp", "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * static_cast<int64_t>(p.cp)) +
-                   " (load-balanced ring attention splits the sequence in 2*cp chunks)");
+                   " (load-balanced ring attention splits the sequence in 2*cp chunks)",
+         s.train.seq_len % 2 == 0 ? "a cp that divides " + std::to_string(s.train.seq_len / 2) + ": " + divisors_text(s.train.seq_len / 2)
+                                  : std::string("an even seq_len"));
   // Transformer Engine's DotProductAttention asserts "Context parallelism is only implemented
   // with Flash Attention and Fused Attention!": ring attention exchanges key/value blocks between
   // flash-attention passes, and the materialised-scores path has no such split.
@@ -607,7 +616,8 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // The experts first: an ep that does not divide them had been reported as an expert-grid
   // problem of etp, a key the file never wrote (2026-12-03 review).
   if (p.ep > 1 && m.moe && m.moe->num_experts % p.ep != 0)
-    fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts");
+    fail("ep", "ep = " + std::to_string(p.ep) + " does not divide the " + std::to_string(m.moe->num_experts) + " experts",
+         "a divisor of the experts: " + divisors_text(m.moe->num_experts));
   // The expert grid next: with etp not dividing the stage's ranks, dp*tp*cp/etp truncated and the
   // message below reported a quotient that is not one (16/3 read as 5), before 2026-12-03.
   if (p.etp > p.tp)
@@ -663,9 +673,15 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
          "each data-parallel replica needs a whole number of micro-batches");
   // Checked first, in 64 bits (pp 65536 x vpp 65536 wrapped to 0 before 2026-12-03): a stage
   // without layers cannot be mended by stage_layers or a stage rule.
-  if (static_cast<int64_t>(p.pp) * p.vpp > m.layers)
-    fail("pp", "pp*vpp = " + std::to_string(static_cast<int64_t>(p.pp) * p.vpp) + " exceeds the " + std::to_string(m.layers) + " layers",
-         "each pipeline stage (and each virtual stage) holds at least one layer: pp*vpp <= " + std::to_string(m.layers));
+  // Stated sizes may leave the first and the last virtual stage empty (the embedding or the loss
+  // head alone, checked below): two stages more than the layers (pp 34 over Llama 3 8B's 32 layers
+  // as [0, 1 x 32, 0] had been refused, 2026-12-05 review).
+  const int64_t most_stages = m.layers + (p.stage_layers.empty() ? 0 : 2);
+  if (static_cast<int64_t>(p.pp) * p.vpp > most_stages)
+    fail("pp", "pp*vpp = " + std::to_string(static_cast<int64_t>(p.pp) * p.vpp) + " exceeds the " + std::to_string(m.layers) + " layers" +
+                   (p.stage_layers.empty() ? std::string() : " and the two ends"),
+         p.stage_layers.empty() ? "each pipeline stage (and each virtual stage) holds at least one layer: pp*vpp <= " + std::to_string(m.layers)
+                                : "each virtual stage holds at least one layer, the first and the last aside: pp*vpp <= " + std::to_string(most_stages));
   const int nstages = p.pp * p.vpp;
   if (!p.stage_layers.empty()) {
     if (static_cast<int>(p.stage_layers.size()) != nstages)

@@ -191,6 +191,40 @@ TEST(CatalogErrors, InconsistentModelRejected) {
   EXPECT_NE(what.find("must divide heads (8)"), std::string::npos) << what;
 }
 
+// Review of 2026-12-05: a folder with no catalog kind in it is not a catalog (it read as "unknown
+// model"), and a file's extension counts in any case (models/m.YAML was skipped without a word).
+TEST(CatalogErrors, NotACatalogFolderAndUpperCaseExtensions) {
+  {
+    TempDir d("notcatalog");
+    d.write("README.md", "hello\n");
+    EXPECT_NE(load_error(d).find("not a catalog folder"), std::string::npos) << load_error(d);
+  }
+  {
+    TempDir d("upper");
+    d.write("accelerators/a.YAML", kGoodAccelerator);
+    d.write("accelerators/b.yaml", kGoodAccelerator);
+    EXPECT_NE(load_error(d).find("duplicate catalog id"), std::string::npos) << load_error(d);
+  }
+}
+
+// Review of 2026-12-05: a model with an empty source loaded without provenance.
+TEST(CatalogErrors, AModelNeedsANonEmptySource) {
+  TempDir d("model-source");
+  d.write("models/m.yaml", R"(entries:
+  - id: nosource
+    source: ""
+    layers: 2
+    hidden: 256
+    heads: 8
+    kv_heads: 8
+    ffn_hidden: 1024
+    vocab: 1000
+)");
+  const std::string what = load_error(d);
+  EXPECT_NE(what.find("source"), std::string::npos) << what;
+  EXPECT_NE(what.find("is empty"), std::string::npos) << what;
+}
+
 TEST(CatalogErrors, FrameworkPropertyMustBeValidAndSourced) {
   const char* good = R"(sources:
   doc: "a framework's documentation"
@@ -508,7 +542,20 @@ TEST(CatalogErrors, ProvenanceAndBlankValuesAreStrict) {
     TempDir d("misspelt");
     d.write("accelerators/a.yaml", with("bf16: {value: 100, source: ds}", "bf16: {value: 100, source: dss}"));
     const auto e = load_error(d);
-    EXPECT_NE(e.find("'dss' is not one of this file's citations"), std::string::npos) << e;
+    EXPECT_NE(e.find("'dss', which is not one of this file's citations"), std::string::npos) << e;
+  }
+  // Review of 2026-12-05: an id with capitals, a trailing semicolon, or before the colon of the
+  // "ID: arithmetic" form had been kept unresolved; a URL stays free text.
+  for (const char* bad : {"DS", "ds;", "\"dss: halved\""}) {
+    TempDir d("misspelt2");
+    d.write("accelerators/a.yaml", with("bf16: {value: 100, source: ds}", std::string("bf16: {value: 100, source: ") + bad + "}"));
+    const auto e = load_error(d);
+    EXPECT_NE(e.find("not one of this file's citations"), std::string::npos) << bad << ": " << e;
+  }
+  for (const char* good : {"\"ds: halved\"", "\"https://example.com/spec\""}) {
+    TempDir d("cited");
+    d.write("accelerators/a.yaml", with("bf16: {value: 100, source: ds}", std::string("bf16: {value: 100, source: ") + good + "}"));
+    EXPECT_EQ(load_error(d), "") << good;
   }
   {
     TempDir d("freetext");  // a sentence is free text, as before

@@ -197,6 +197,10 @@ class CliOptions(unittest.TestCase):
                 "--json", "-", "-q", check=True)
         self.assertEqual(json.loads(p.stdout)["scalars"]["workload_device"], "h100-sxm-80gb")
         with tempfile.TemporaryDirectory() as d:
+            # An empty folder is no catalog (2026-12-05); one with an accelerators/ folder lacks the device.
+            self.refused(["analyze", "tests/data/trace/param/dlrm_8rank", "--only", "workload", "--catalog", d, "--device",
+                          "h100-sxm-80gb", "-q"], "not a catalog folder")
+            os.mkdir(os.path.join(d, "accelerators"))
             self.refused(["analyze", "tests/data/trace/param/dlrm_8rank", "--only", "workload", "--catalog", d, "--device",
                           "h100-sxm-80gb", "-q"], "unknown device 'h100-sxm-80gb'")
 

@@ -296,6 +296,12 @@ for args, needle in [
     # a headroom above the GPU's memory searched against negative memory.
     (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "num_gpus=1024", "--price-usd-per-gpu-hour", "0"], "must be positive"),
     (["plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--headroom-gib", "100"], "leaves no memory"),
+    # Without a scenario file, a --set of what the options give or the search chooses is refused by
+    # name (it had been applied to a hidden one-GPU placeholder plan, 2026-12-05 review).
+    (["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096",
+      "--set", "parallel.tp=2"], "use --fix tp=N"),
+    (["sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096",
+      "--set", "training.global_batch=128", "--vary", "num_gpus=8"], "given by --global-batch"),
     (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "num_gpus=1024", "--headroom-gib", "90"], "leaves no memory"),
 ]:
     b = sx(*args)

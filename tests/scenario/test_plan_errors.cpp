@@ -105,6 +105,13 @@ TEST(PlanErrors, EtpSeedQuantisedExpertsAndTpMessages) {
   EXPECT_NE(e4.find("common divisors of the heads: 1, 2, 4, 8"), std::string::npos) << e4;
   const auto e5 = error_of(kBase, {{"parallel.tp", "16"}, {"num_gpus", "32"}});
   EXPECT_NE(e5.find("key/value heads: 1, 2, 4, 8"), std::string::npos) << e5;
+  // Review of 2026-12-05: with the GPU count fitting, tp over the heads, cp over the sequence and
+  // ep over the experts listed no valid values.
+  const auto e6 = error_of(kBase, {{"parallel.tp", "3"}, {"num_gpus", "3"}, {"parallel.pp", "1"}, {"training.global_batch", "1"}});
+  EXPECT_NE(e6.find("does not divide the 64 attention heads"), std::string::npos) << e6;
+  EXPECT_NE(e6.find("1, 2, 4, 8"), std::string::npos) << e6;
+  const auto e7 = error_of(kBase, {{"parallel.cp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "2"}});
+  EXPECT_NE(e7.find("a cp that divides 2048: 1, 2, 4"), std::string::npos) << e7;
 }
 
 // Question (review of 2026-12-04): are contradictory or empty plan keys refused rather than
@@ -121,6 +128,13 @@ TEST(PlanErrors, StageSizesAndRuleTogetherEmptySizesAndRepeatedModules) {
   std::string empty = pp4;
   empty.replace(empty.find("stage_rule: fewer-first-last, stage_layers: [6, 10, 10, 6]"), 58, "stage_layers: []");
   EXPECT_TRUE(parse_scenario(empty, "plan.yaml", *frozen()).plan.stage_layers.empty());
+  // Beside a rule, [] is no conflict and the rule stays, in the file or from a --set (review of
+  // 2026-12-05: refused together in a file; a --set [] reset the file's rule to even).
+  std::string empty_and_rule = pp4;
+  empty_and_rule.replace(empty_and_rule.find("stage_layers: [6, 10, 10, 6]"), 28, "stage_layers: []");
+  const Scenario er = parse_scenario(empty_and_rule, "plan.yaml", *frozen(), {{"parallel.pp", "2"}});
+  EXPECT_TRUE(er.plan.stage_layers.empty());
+  EXPECT_EQ(er.plan.stage_rule, "fewer-first-last");
   // A --set of one replaces the file's other: sizes over a rule, a rule over sizes (the docs'
   // `--set parallel.stage_layers=[...]` had been refused on a file with a stage_rule).
   std::string rule_file = pp4, sizes_file = pp4;
@@ -129,11 +143,24 @@ TEST(PlanErrors, StageSizesAndRuleTogetherEmptySizesAndRepeatedModules) {
   const Scenario a = parse_scenario(rule_file, "plan.yaml", *frozen(), {{"parallel.stage_layers", "[7, 9, 9, 7]"}});
   EXPECT_EQ(a.plan.stage_layers, (std::vector<int>{7, 9, 9, 7}));
   EXPECT_EQ(a.plan.stage_rule, "even");
+  EXPECT_EQ(parse_scenario(rule_file, "plan.yaml", *frozen(), {{"parallel.stage_layers", "[]"}, {"parallel.pp", "2"}}).plan.stage_rule,
+            "fewer-first-last");
   const Scenario b = parse_scenario(sizes_file, "plan.yaml", *frozen(), {{"parallel.stage_rule", "fewer-first-last"}, {"parallel.pp", "2"}});
   EXPECT_TRUE(b.plan.stage_layers.empty());
   EXPECT_EQ(b.plan.stage_rule, "fewer-first-last");
   e = error_of(kBase, {{"parallel.stage_rule", "fewer-first-last"}, {"parallel.stage_layers", "[40, 40]"}});
   EXPECT_NE(e.find("give stage_layers or stage_rule, not both"), std::string::npos) << e;
+  // Stated sizes may leave both ends empty: pp 34 over 32 layers as [0, 1 x 32, 0] (refused as
+  // "exceeds the layers" before 2026-12-05); pp 35 cannot be laid out.
+  {
+    std::string sizes = "[0";
+    for (int i = 0; i < 32; ++i) sizes += ", 1";
+    const std::string base34 = "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 34\nparallel: {tp: 1, pp: 34, stage_layers: " + sizes +
+                               ", 0]}\ntraining: {global_batch: 68, seq_len: 4096}\n";
+    EXPECT_EQ(parse_scenario(base34, "plan.yaml", *frozen()).plan.stage_layers.size(), 34u);
+    const auto e35 = error_of(base34, {{"parallel.pp", "35"}, {"num_gpus", "35"}, {"training.global_batch", "70"}});
+    EXPECT_NE(e35.find("pp*vpp <= 34"), std::string::npos) << e35;
+  }
   e = error_of(kBase, {{"training.recompute", "selective"}, {"training.recompute_modules", "[core_attn, mlp, core_attn]"}});
   EXPECT_NE(e.find("key 'training.recompute_modules': names 'core_attn' twice"), std::string::npos) << e;
 }

@@ -404,6 +404,9 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       cat = Catalog::load_accelerators_mentioning(dir, device_model_token(name_tokens(dev_name)));
     }
   } catch (const Error& e) {
+    // A --catalog the user gave that does not load is their input's error; the bundled one
+    // failing leaves the analysis without a roofline.
+    if (!ctx.opt.catalog_dir.empty()) throw;
     ctx.diagnostics.add("workload: catalog not loaded, no roofline", "warning", e.what());
   }
   const Accelerator* acc = nullptr;
