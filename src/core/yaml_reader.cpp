@@ -228,6 +228,9 @@ static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node&
   if (!n.IsScalar()) m.fail(key, "expected a number");
   const std::string s = n.Scalar();
   if (quoted(n)) m.fail(key, "expected a number, got the quoted string \"" + s + "\"", "write it without quotes");
+  // A decimal number as YAML writes one: strtod also reads hexadecimal ("0x10" was 16 where an
+  // integer key refuses 0x8; 2026-12-05 review).
+  if (s.find_first_of("xXpP") != std::string::npos) m.fail(key, "expected a decimal number, got '" + s + "'");
   try {
     size_t pos = 0;
     double v = std::stod(s, &pos);
