@@ -608,6 +608,12 @@ ModelConfig parse_model(const YamlMap& m) {
     x.v_head_dim = to_int(*e, "v_head_dim", e->i64("v_head_dim"));
     e->finish();
     c.mla = x;
+    // Under MLA the head widths are the mla block's: a head_dim that disagrees would be ignored
+    // (56, 192 or none gave one estimate without a word, 2026-12-05 review).
+    if (m.has("head_dim") && c.head_dim != x.qk_nope_head_dim + x.qk_rope_head_dim)
+      m.fail("head_dim", "is " + std::to_string(c.head_dim) + ", but with mla the query/key head width is qk_nope_head_dim + qk_rope_head_dim = " +
+                             std::to_string(x.qk_nope_head_dim + x.qk_rope_head_dim) + " (and the value head width v_head_dim)",
+             "leave head_dim out, or give " + std::to_string(x.qk_nope_head_dim + x.qk_rope_head_dim));
   }
   // The format the published checkpoint stores its weights in (what a config.json's
   // quantization_config says): inference costs the weights in it unless a format is given. The

@@ -616,6 +616,13 @@ TEST(PlanErrors, NegativeOrZeroMoeAndMlaFieldsAreRefused) {
     const auto e = error_of(inline_model(extra));
     EXPECT_NE(e.find(key), std::string::npos) << extra << ": " << e;
   }
+  // Under MLA a head_dim other than qk_nope + qk_rope would be ignored (2026-12-05 review); the
+  // consistent one (DeepSeek-V3's 192) is accepted.
+  const std::string mla = ", mla: {q_lora_rank: 512, kv_lora_rank: 256, qk_nope_head_dim: 96, qk_rope_head_dim: 32, v_head_dim: 96}";
+  const auto e = error_of(inline_model(", head_dim: 56" + mla));
+  EXPECT_NE(e.find("qk_nope_head_dim + qk_rope_head_dim = 128"), std::string::npos) << e;
+  EXPECT_EQ(error_of(inline_model(", head_dim: 128" + mla)), "(no error)");
+  EXPECT_EQ(error_of(inline_model(mla)), "(no error)");
 }
 
 TEST(PlanErrors, SystemScaleOutRangesAndNetworkKinds) {
