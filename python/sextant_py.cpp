@@ -329,7 +329,7 @@ PYBIND11_MODULE(_sextant, m) {
            int top, int threads, const std::string& device, const std::string& catalog_dir, const std::vector<std::string>& scales,
            const std::vector<std::string>& drop_gaps, int stragglers, bool per_launch, int64_t kernel_delay_us,
            double unexplained_gap_us, int critical_path_rows, int64_t sequence_depth, double gap_threshold_us, bool clock_sync,
-           bool cache, const std::string& cache_dir) {
+           bool cache, const std::string& cache_dir, int64_t max_inflate_bytes) {
           return run([&] {
             if (paths.empty()) throw Error(SourceLocation{"", 0, 0, "paths"}, "no trace given", "give a trace file or a folder of per-rank files");
             if (compat != "sextant" && compat != "hta")
@@ -360,6 +360,14 @@ PYBIND11_MODULE(_sextant, m) {
                 throw Error(SourceLocation{"", 0, 0, "drop_gaps"}, "unknown gap kind '" + d + "'", "valid: host, gpu");
               (d == "host" ? req.options.drop_host_gaps : req.options.drop_gpu_gaps) = true;
             }
+            // The CLI's bounds (its validators): a negative threshold had changed the critical
+            // path through Python only (2026-12-05 review).
+            if (!(unexplained_gap_us >= 0))
+              throw Error(SourceLocation{"", 0, 0, "unexplained_gap_us"}, "must be a finite number >= 0");
+            if (!(gap_threshold_us >= 0)) throw Error(SourceLocation{"", 0, 0, "gap_threshold_us"}, "must be a finite number >= 0");
+            if (max_inflate_bytes < trace::kDefaultInflateLimit)
+              throw Error(SourceLocation{"", 0, 0, "max_inflate_bytes"}, "must be >= 0 (0: no limit), or None for the default rule");
+            req.load.scan.max_inflate_bytes = max_inflate_bytes;
             req.options.per_launch_rows = per_launch;
             req.options.consecutive_kernel_delay_us = kernel_delay_us;
             req.options.unexplained_gap_us = unexplained_gap_us;
@@ -379,7 +387,7 @@ PYBIND11_MODULE(_sextant, m) {
         py::arg("paths"), py::arg("compat"), py::arg("only"), py::arg("top"), py::arg("threads"), py::arg("device"),
         py::arg("catalog_dir"), py::arg("scales"), py::arg("drop_gaps"), py::arg("stragglers"), py::arg("per_launch"),
         py::arg("kernel_delay_us"), py::arg("unexplained_gap_us"), py::arg("critical_path_rows"), py::arg("sequence_depth"),
-        py::arg("gap_threshold_us"), py::arg("clock_sync"), py::arg("cache"), py::arg("cache_dir"));
+        py::arg("gap_threshold_us"), py::arg("clock_sync"), py::arg("cache"), py::arg("cache_dir"), py::arg("max_inflate_bytes"));
 
   m.def("catalog",
         [](const std::string& kind, const std::string& name, const std::string& catalog_dir) {

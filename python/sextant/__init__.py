@@ -525,14 +525,15 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
 
 def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=None, catalog=None, scale=None, drop_gaps=None,
             stragglers=None, per_launch=False, kernel_delay_us=30, unexplained_gap_us=10.0, critical_path_rows=40,
-            sequence_depth=0, gap_threshold_us=100.0, clock_sync=True, cache=False, cache_dir=None):
+            sequence_depth=0, gap_threshold_us=100.0, clock_sync=True, cache=False, cache_dir=None, max_inflate_bytes=None):
     """Analysis of PyTorch profiler traces: files or directories of per-rank files (``sextant analyze``).
 
     The CLI's options, by the same names: device (catalog id for the roofline; default from the
     trace's deviceProperties), catalog (a catalog folder), scale (what-if factors, "CLASS=FACTOR"
     or a list of them, or a dict {class: factor}), drop_gaps ("host", "gpu" or both), stragglers
     (with compat="hta"), per_launch, kernel_delay_us, unexplained_gap_us, critical_path_rows,
-    sequence_depth, gap_threshold_us, clock_sync (False: --no-clock-sync), cache and cache_dir."""
+    sequence_depth, gap_threshold_us, clock_sync (False: --no-clock-sync), cache, cache_dir and
+    max_inflate_bytes (None: the default gzip-bomb guard; 0: no limit)."""
     if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
     # One name, a list of names, or the CLI's comma-separated text (a string was split into its
@@ -551,7 +552,8 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=Non
                                   _bool(per_launch, "per_launch"), _int_in(kernel_delay_us, "kernel_delay_us", 0),
                                   _number(unexplained_gap_us, "unexplained_gap_us"), _int_in(critical_path_rows, "critical_path_rows", 0),
                                   _int_in(sequence_depth, "sequence_depth", 0), _number(gap_threshold_us, "gap_threshold_us"),
-                                  _bool(clock_sync, "clock_sync"), _bool(cache, "cache"), _path(cache_dir, "cache_dir")))
+                                  _bool(clock_sync, "clock_sync"), _bool(cache, "cache"), _path(cache_dir, "cache_dir"),
+                                  -1 if max_inflate_bytes is None else _int_in(max_inflate_bytes, "max_inflate_bytes", 0)))
 
 
 def catalog(kind=None, *, name=None, catalog=None):
@@ -612,6 +614,14 @@ def _typed_errors(fn):
                                   "; did you mean %s=?" % near[0] if near else "")) from None
         except TypeError as e:
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            # A misspelt argument of a function that takes no input keys (analyze, catalog): named
+            # with the nearest argument, not as a "wrong type" (2026-12-05 review).
+            m = re.search(r"unexpected keyword argument '([^']+)'", first)
+            if m and m.group(1) in kwargs:
+                near = difflib.get_close_matches(m.group(1), params, n=1)
+                raise SextantError("sextant.%s: unknown argument '%s'; its arguments are %s%s"
+                                   % (fn.__name__, m.group(1), ", ".join(params),
+                                      "; did you mean %s=?" % near[0] if near else "")) from None
             raise SextantError("sextant.%s: an argument has the wrong type (%s); see help(sextant.%s)"
                                % (fn.__name__, first, fn.__name__)) from None
     return wrapper

@@ -76,9 +76,13 @@ std::optional<Error> store(BenchArgs& a, RunRecord& run, Result& res) {
 }
 
 // Shows the result, then fails if the store did.
+// With -q and no file output nothing would be shown: then the table is printed anyway (a refused
+// database had lost the run while the error pointed to "the output above", 2026-12-05 review).
 void store_and_emit(BenchArgs& a, RunRecord& run, Result& res) {
   const auto failed = store(a, run, res);
-  emit(res, a.out);
+  OutputOptions out = a.out;
+  if (failed && out.quiet && out.json.empty() && out.csv_dir.empty() && out.report.empty()) out.quiet = false;
+  emit(res, out);
   if (failed) throw *failed;
 }
 

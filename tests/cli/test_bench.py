@@ -106,6 +106,11 @@ class BenchCli(unittest.TestCase):
             kept = json.load(f)
         self.assertGreater(kept["scalars"]["wall_median_s"], 0)
         self.assertTrue(any(n.startswith("NOT STORED") for n in kept["notes"]), kept["notes"])
+        # With -q and no file output the table is printed anyway: nothing had been shown while the
+        # error pointed to "the output above" (2026-12-05 review).
+        p = sextant("bench", "run", "--reps", "1", "--warmup", "0", "--db", db, "-q", "--", "/bin/sh", "-c", spoil, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("wall_median_s", p.stdout)
 
     def test_suite_options_no_selected_suite_reads_are_refused(self):
         # Each was ignored, exit 0, before 2026-12-04; the cpu-timer conflict of gemm_cpu failed

@@ -4,6 +4,7 @@
 #include <tuple>
 #include <sqlite3.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cctype>
@@ -492,8 +493,9 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
     if (ref.size() > 6) {
       if (ref[6] != '~') throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "use an id, latest or latest~N");
       char* e = nullptr;
+      errno = 0;
       back = std::strtoll(ref.c_str() + 7, &e, 10);
-      if (e == ref.c_str() + 7 || *e || back < 0)
+      if (e == ref.c_str() + 7 || *e || back < 0 || errno == ERANGE)
         throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "latest~N counts back N >= 0 runs from the newest");
     }
     Stmt s(db_, "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", path_);
@@ -502,8 +504,11 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
     return s.i64(0);
   }
   char* end = nullptr;
+  errno = 0;
   const long long id = std::strtoll(ref.c_str(), &end, 10);
   if (end == ref.c_str() || *end) throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "use an id, latest or latest~N");
+  // Beyond 64 bits strtoll clamps: "no run 9223372036854775807" named an id nobody gave (2026-12-05).
+  if (errno == ERANGE) throw Error(SourceLocation{path_, 0, 0, "RUN"}, "no run '" + ref + "' in the results database (beyond any run id)");
   return id;
 }
 
