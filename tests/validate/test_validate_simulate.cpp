@@ -15,8 +15,10 @@ TEST(ValidateSimulate, AtLeastAsAccurateAsEstimate) {
   const Result sim = validate_training_csv(csv, *cat, o);
   EXPECT_EQ(std::get<std::string>(*sim.scalar("engine")), "simulate");
   EXPECT_EQ(sim.number("rows_count"), est.number("rows_count"));
-  EXPECT_LE(sim.number("median_abs_error_pct"), est.number("median_abs_error_pct"));
-  EXPECT_LE(sim.number("p90_abs_error_pct"), est.number("p90_abs_error_pct"));
+  // Where the engines agree on the median (or p90) row the two figures are one number up to
+  // rounding (4.545325712555 against 4.545325712577 since 2026-12-05): a billionth of a point is a tie.
+  EXPECT_LE(sim.number("median_abs_error_pct"), est.number("median_abs_error_pct") + 1e-9);
+  EXPECT_LE(sim.number("p90_abs_error_pct"), est.number("p90_abs_error_pct") + 1e-9);
   // The engines differ (the simulation overlaps, queues and contends), but not wildly.
   const Table* a = est.table("validation_rows");
   const Table* b = sim.table("validation_rows");
