@@ -340,6 +340,7 @@ PYBIND11_MODULE(_sextant, m) {
             req.options.hta = compat == "hta";
             req.options.top_kernels = top;
             req.options.top_sequences = top;  // as the CLI's --top
+            req.options.num_kernels = top;
             req.load.threads = threads;
             if (stragglers >= 0 && compat != "hta")
               throw Error(SourceLocation{"", 0, 0, "stragglers"}, "applies with compat='hta' (HTA's straggler candidates)",

@@ -149,6 +149,9 @@ void add_analyze_command(CLI::App& app) {
     req.options.straggler_candidates = a->stragglers;
     req.options.catalog_dir = a->catalog_dir;
     req.options.top_kernels = a->top;
+    // HTA's num_kernels (get_gpu_kernel_breakdown) too: --top had no effect under --compat hta,
+    // whose tables keep the named kernels of each type (2026-12-05 review).
+    req.options.num_kernels = a->top;
     req.load.threads = a->threads;
     req.load.scan.max_inflate_bytes = a->max_inflate_bytes;
     for (const auto& sc : a->scales) (void)trace::replay::parse_scale(sc);  // errors before loading

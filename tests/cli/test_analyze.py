@@ -52,6 +52,16 @@ class AnalyzeCli(unittest.TestCase):
             st = [int(float(r["potential_straggler_rank"])) for r in read_csv(os.path.join(out, "potential_stragglers.csv"))]
             self.assertEqual(sorted(st), [2, 7])
 
+    def test_top_is_htas_num_kernels(self):
+        """Question (review of 2026-12-05): does --top bound the named kernels of HTA's kernel
+        breakdown (its num_kernels) under --compat hta? It had no effect there."""
+        rows = {}
+        for top in ("2", "10"):
+            doc = json.loads(run("analyze", os.path.join(DATA, "param", "dlrm_8rank"), "--compat", "hta", "--only", "kernel_breakdown",
+                                 "--top", top, "--json", "-").stdout)
+            rows[top] = len(doc["tables"]["gpu_kernel_breakdown_by_kernel"]["columns"]["name"])
+        self.assertLess(rows["2"], rows["10"], rows)
+
     def test_json_output_and_diagnostics(self):
         p = run("analyze", os.path.join(DATA, "hta", "cpu_only", "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"),
                 "--json", "-")
