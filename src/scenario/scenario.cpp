@@ -354,6 +354,8 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   Scenario s;
   s.file = root.file();
   s.name = root.str("name", fs::path(root.file()).stem().string());
+  // A blank name labels nothing (the result's scenario read as empty, 2026-12-05 review).
+  if (s.name.find_first_not_of(" \t") == std::string::npos) root.fail("name", "is empty", "leave it out to use the file's name");
   // model: catalog id, file path or inline mapping
   if (root.has("model") && root.raw("model").IsMap()) {
     s.model = parse_model(root.map("model"));

@@ -211,6 +211,8 @@ TEST(PlanErrors, MoeLoadKeysAreCheckedAndNamed) {
   EXPECT_NO_THROW(parse_scenario(moe, "plan.yaml", *frozen(), {{"training.moe_load_imbalance", "6"}}));
   // A DDP bucket of no bytes (or fewer) is not a size.
   EXPECT_NE(error_of(moe, {{"parallel.grad_bucket_mb", "inf"}}).find("parallel.grad_bucket_mb': expected a finite number"), std::string::npos);
+  // A blank scenario name labels nothing (2026-12-05 review).
+  EXPECT_NE(error_of(std::string("name: ' '\n") + moe).find("key 'name': is empty"), std::string::npos);
   // Hexadecimal is no YAML decimal (strtod read 0x10 as 16; 2026-12-05 review).
   EXPECT_NE(error_of(moe, {{"parallel.grad_bucket_mb", "0x10"}}).find("expected a decimal number"), std::string::npos);
   for (const char* v : {"0", "-1", "1e308", "2e9"}) {
