@@ -799,7 +799,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     r.notes.push_back("serving.disaggregation is not planned: every candidate is colocated replicas (prefill and decode on the "
                       "same devices); compare the disaggregated deployment with `sextant infer serve` of this file");
   Table& t = r.add_table("candidates", "every deployment tried: replicas needed to meet the SLO at the request rate");
-  t.add_str("accelerator"); t.add_i64("tp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
+  t.add_str("accelerator"); t.add_i64("tp"); t.add_i64("pp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
   t.add_i64("devices_count"); t.add_f64("slo_attainment_fraction"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p99_s");
   t.add_f64("usd_per_hour"); t.add_f64("usd_per_million_output_tokens"); t.add_str("status");
   // Ranked by (unpriced, $/h or devices): a priced candidate before any unpriced one, the cheapest
@@ -813,9 +813,13 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           StudySpec c = s;
           // deployment.memory_gib describes the deployment's own accelerator, not the others
           // the plan tries (an H200 planned as 80 GB before the session-21 review).
-          if (acc != s.deployment.accelerator) c.deployment.memory_gib = 0;
+          // So do its system and the study's price and power overrides (cost:, power:): the plan
+          // had priced the study's own accelerator from the catalog, and run it on the default
+          // system, where serve of the same file honours them (2026-12-05 review).
+          const bool own = acc == s.deployment.accelerator;
+          if (!own) c.deployment.memory_gib = 0;
           c.deployment.accelerator = acc;
-          c.deployment.system.clear();
+          if (!own) c.deployment.system.clear();
           c.deployment.tp = tp;
           c.serving.policy = pol;
           c.serving.limits.max_batch_seqs = mbs;
@@ -825,12 +829,17 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           try {
             c.serving.deployment = make_deployment(cat, data, c.deployment);
             resolve_serving(c, cat, data);
+            if (own) {
+              c.serving.usd_per_device_hour = s.serving.usd_per_device_hour;
+              c.serving.busy_power_w = s.serving.busy_power_w;
+              c.serving.idle_power_w = s.serving.idle_power_w;
+            }
             if (kv_capacity_tokens(c.serving, c.serving.deployment) < w.prompt.mean + w.output.mean) status = "does not fit";
           } catch (const Error& e) {
             status = e.message();
           }
           if (!status.empty()) {
-            t.add_row({acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
+            t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
                        std::nan(""), std::nan(""), status});
             continue;
           }
@@ -864,7 +873,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           }
           if (tried == 0 && status.empty()) {
             // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
-            t.add_row({acc, int64_t{tp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
+            t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
                        std::nan(""), c.serving.usd_per_device_hour > 0 ? c.serving.usd_per_device_hour * needed * per_replica : std::nan(""),
                        std::nan(""),
                        "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
@@ -876,7 +885,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           const double usd_h = priced ? c.serving.usd_per_device_hour * rep * per_replica : std::nan("");
           if (!ok && status.empty()) status = "SLO not met within max_devices";
           const bool measured = tried > 0;
-          std::vector<Value> row = {acc, int64_t{tp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
+          std::vector<Value> row = {acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
                                     measured ? sum.slo_attainment_fraction : std::nan(""), measured ? sum.ttft_p99_s : std::nan(""),
                                     measured ? sum.tpot_p99_s : std::nan(""), usd_h,
                                     measured && priced ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
@@ -912,17 +921,18 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
       if (unpriced_ok > 0)
         r.notes.push_back(std::to_string(unpriced_ok) + " candidate(s) without a price also meet the SLO (the fewest on " +
                           std::to_string(fewest) + " devices); priced candidates rank first, as costs cannot be compared: give "
-                          "serving.usd_per_device_hour or the accelerator's price to rank them");
+                          "cost.usd_per_device_hour (the study's own accelerator) or the accelerator's price in the catalog to rank them");
     }
     r.set("found", true);
     r.set("best_accelerator", std::get<std::string>(best.row[0]));
     r.set("best_tp", std::get<int64_t>(best.row[1]));
-    r.set("best_policy", std::get<std::string>(best.row[2]));
-    r.set("best_max_batch_seqs", std::get<int64_t>(best.row[3]));
-    r.set("best_replicas", std::get<int64_t>(best.row[4]));
-    r.set("best_devices_count", std::get<int64_t>(best.row[5]));
-    r.set("best_slo_attainment_fraction", std::get<double>(best.row[6]));
-    r.set("best_usd_per_hour", std::get<double>(best.row[9]));
+    r.set("best_pp", std::get<int64_t>(best.row[2]));
+    r.set("best_policy", std::get<std::string>(best.row[3]));
+    r.set("best_max_batch_seqs", std::get<int64_t>(best.row[4]));
+    r.set("best_replicas", std::get<int64_t>(best.row[5]));
+    r.set("best_devices_count", std::get<int64_t>(best.row[6]));
+    r.set("best_slo_attainment_fraction", std::get<double>(best.row[7]));
+    r.set("best_usd_per_hour", std::get<double>(best.row[10]));
   }
   return r;
 }

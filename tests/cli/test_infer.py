@@ -859,6 +859,18 @@ class InferCli(unittest.TestCase):
         notes = [n for n in j["notes"] if "without a price also meet the SLO" in n]
         self.assertEqual(len(notes), 1, j["notes"])
         self.assertIn("the fewest on 4 devices", notes[0])
+        self.assertIn("cost.usd_per_device_hour", notes[0])  # the key that exists (it named serving.usd_per_device_hour)
+
+    def test_plan_keeps_the_studys_price_and_system_for_its_own_accelerator(self):
+        """Question (review of 2026-12-05): does infer plan price the study's own accelerator at the
+        study's cost.usd_per_device_hour and run it on the study's system, as serve does? It priced it
+        from the catalog (10 USD/h for 4 H100 where the study said 100 per device) and dropped the system."""
+        ex = os.path.join("data", "examples", "infer-plan-llama3-70b.yaml")
+        base = ("--set", "plan.accelerators=[h100-sxm-80gb]", "--set", "plan.max_batch_seqs=[128]", "--set", "plan.tp=[4]",
+                "--set", "plan.requests=300", "--set", "cost.usd_per_device_hour=100")
+        sc = scalars(run_json("infer", "plan", ex, *base))
+        self.assertAlmostEqual(sc["best_usd_per_hour"], 100 * sc["best_devices_count"], places=6)
+        self.assertEqual(sc["best_pp"], 1)
 
     def test_a_draft_model_keeps_its_own_kv_cache(self):
         ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")
