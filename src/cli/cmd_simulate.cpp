@@ -67,7 +67,9 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item.empty()) continue;
+    // An empty entry lists nothing: "," or "0,,1" had been read as the default, every unit (2026-12-05).
+    if (item.empty())
+      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "empty entry in '" + text + "'", "ranks and ranges separated by commas, e.g. 0-7,64");
     const auto dash = item.find('-', 1);
     if (dash == std::string::npos) {
       out.push_back(parse_int(item, "--timeline-ranks"));
@@ -96,11 +98,11 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--straggler", a->stragglers, "RANK=FACTOR: that rank's compute takes FACTOR times as long (repeatable)");
   cmd->add_flag("--all-ranks", a->all_ranks, "Simulate every rank instead of one unit per class of equivalent ranks");
   cmd->add_option("--timeline", a->timeline, "Write a Chrome trace-event JSON (Perfetto, chrome://tracing) to FILE");
-  cmd->add_option("--timeline-ranks", a->timeline_ranks, "Ranks to put in the timeline, e.g. 0-7,64 (default: every class, or the first pipeline replica with --all-ranks)");
+  auto* o_ranks = cmd->add_option("--timeline-ranks", a->timeline_ranks, "Ranks to put in the timeline, e.g. 0-7,64 (default: every class, or the first pipeline replica with --all-ranks)");
   cmd->add_option("--timeline-rows", a->timeline_rows,
                   "Rows of the result's timeline table (the report's per-rank Gantt chart; in --json, --csv and --report, not in the "
                   "printed text): spans of the --timeline-ranks units, closest ones merged beyond N (default 5000; 0: no table)")
-      ->check(non_negative_number());
+      ->check(unsigned_64("COUNT"));  // a whole count: "must be a number >= 0" had refused 1e3 as no number
   auto* o_seed = cmd->add_option("--seed", a->seed, "Seed of the random slow-downs (--jitter): an integer from 0 to 2^63-1 "
                                                    "(default: the scenario's seed:)")->check(unsigned_64());
   auto* o_jitter = cmd->add_option("--jitter", a->jitter, "Per-rank lognormal slow-down of compute with this sigma, at most 1: median factor 1, mean e^(sigma^2/2) (simulates every rank)")
@@ -110,7 +112,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--no-interference", a->no_interference, "Overlapped communication does not slow compute");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*cmd, a->out);
-  cmd->callback([a, o_seed] {
+  cmd->callback([a, o_seed, o_ranks] {
     auto cat = a->catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->catalog_dir);
     const Scenario s = load_scenario(a->scenario, *cat, parse_sets(a->sets));
     sim::SimOptions o;
@@ -120,6 +122,9 @@ void add_simulate_command(CLI::App& app) {
     // The scenario's seed: applies unless --seed is given (it was never read, before 2026-12-03).
     o.seed = o_seed->count() ? a->seed : s.seed;
     o.jitter_sigma = a->jitter;
+    // The seed draws the jitter only: at sigma 0 it draws nothing (as --seed alone, refused).
+    if (o_seed->count() && !(a->jitter > 0))
+      throw Error(SourceLocation{"", 0, 0, "--seed"}, "draws the --jitter slow-downs, and --jitter 0 draws none", "give --jitter > 0, or leave --seed out");
     for (const auto& st : a->stragglers) {
       const auto eq = st.find('=');
       if (eq == std::string::npos || eq == 0)
@@ -138,6 +143,8 @@ void add_simulate_command(CLI::App& app) {
     o.record_timeline = !a->timeline.empty();
     // A timeline on standard output is the output: the printed result would run into it.
     if (a->timeline == "-" || a->timeline == "/dev/stdout") a->out.quiet = true;
+    if (o_ranks->count() && a->timeline_ranks.empty())
+      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "lists no rank", "ranks and ranges separated by commas, e.g. 0-7,64");
     if (!a->timeline_ranks.empty()) o.timeline_ranks = parse_rank_list(a->timeline_ranks);
     // Only an output file carries the table; a printed result needs no spans recorded for it.
     const bool files_out = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();

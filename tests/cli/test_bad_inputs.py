@@ -779,7 +779,12 @@ class BadInputs(unittest.TestCase):
             (["simulate", SCENARIO, "--set", "training.global_batch=102400000"], [SCENARIO + " (--set)"], ["budget"]),
             (["plan", SCENARIO, "--headroom-gib", "inf"], ["--headroom-gib"], ["finite"]),
             (["simulate", SCENARIO, "--straggler", "17=1.3x"], ["--straggler"], ["'1.3x' is not a number"]),
-            (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["number >= 0", "'abc'"]),
+            (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["an integer from 0", "'abc'"]),
+            # review of 2026-12-05: a whole count (1e3 was refused as "no number >= 0"), an empty
+            # rank list (read as every unit), a seed with nothing to draw
+            (["simulate", SCENARIO, "--timeline-rows", "1e3"], ["--timeline-rows"], ["an integer from 0", "'1e3'"]),
+            (["simulate", SCENARIO, "--timeline-ranks", "0,,1"], ["--timeline-ranks"], ["empty entry"]),
+            (["simulate", SCENARIO, "--jitter", "0", "--seed", "5"], ["--seed"], ["--jitter 0 draws none"]),
             (["simulate", SCENARIO, "--timeline-ranks", "0-200000"], ["--timeline-ranks"], ["at most 100000"]),
             # Out of the job without --timeline or --json too (it was accepted silently).
             (["simulate", SCENARIO, "--timeline-ranks", "5000"], ["--timeline-ranks"], ["outside the job"]),
