@@ -40,7 +40,7 @@ IDENTIFIERS = {
     "collective_row", "last_rank", "representative_rank", "estimate_rank", "runner_up_rank",
     "critical_stage", "operator_depth", "world_size", "seed", "tp", "dp", "pp", "cp", "ep", "etp",
     "vpp", "zero_stage", "micro_batch", "global_batch", "seq_len", "schema_version", "db_schema_version",
-    "run_id", "run_a", "run_b", "best_tp",
+    "run_id", "run_a", "run_b", "best_tp", "best_pp",
     # a GEMM's shape, in elements
     "m", "n", "k",
 }
