@@ -1242,6 +1242,9 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     if (pl.pp == 1 && pl.stage_rule != "even") idle.push_back("parallel.stage_rule (" + pl.stage_rule + ", without pipeline parallelism)");
     if (pl.sequence_parallel && pl.tp == 1) idle.push_back("parallel.sequence_parallel (with tp 1: no tensor-parallel group to split the sequence over)");
     if (pl.tp_comm_overlap && pl.tp == 1) idle.push_back("parallel.overlap.tp_comm (with tp 1: no tensor-parallel communication to overlap)");
+    if (pl.tp_backward_overlap_stated && pl.tp == 1)
+      idle.push_back(std::string("parallel.overlap.tp_backward (") + (pl.tp_backward_overlap ? "true" : "false") +
+                     ", with tp 1: no tensor-parallel communication in the backward)");
     // ZeRO-0 gathers no parameters: turning the gather's overlap off changes nothing (2026-12-05
     // review: the plan text said no-gather-overlap without a word).
     if (!pl.overlap_param_gather && pl.zero_stage == 0) idle.push_back("parallel.overlap.param_gather (false, with zero_stage 0: no parameter gather)");

@@ -197,6 +197,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
     p.overlap_grad_reduce = o->boolean("grad_reduce", true);
     p.overlap_param_gather = o->boolean("param_gather", true);
     p.tp_comm_overlap = o->boolean("tp_comm", false);
+    p.tp_backward_overlap_stated = o->has("tp_backward");
     p.tp_backward_overlap = o->boolean("tp_backward", base.tp_backward_overlap);
     // DualPipe runs each forward beside a backward of the other chunk, one micro-batch's expert
     // all-to-all under the other's compute: overlapped by default under dualpipev.

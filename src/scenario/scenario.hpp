@@ -79,6 +79,7 @@ struct ParallelPlan {
   bool etp_stated = false;  // etp was given; otherwise tp (Megatron-Core's default)
   bool zero3_keys_stated = false;  // zero3_gather or zero3_regather_for_recompute was given
   bool ep_comm_overlap_stated = false;  // overlap.ep_comm was given; otherwise the schedule's default (on under dualpipev)
+  bool tp_backward_overlap_stated = false;  // overlap.tp_backward was given; otherwise the framework's default
   double grad_bucket_bytes = 80e6;   // DP gradient bucket at 2 bytes/element (Megatron-core's 40M elements)
   // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry
   // of the catalog when named; see data/catalog/frameworks/):

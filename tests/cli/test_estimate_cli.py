@@ -186,6 +186,7 @@ for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_
                          (QW, ["parallel.ep=1", "parallel.moe_dispatcher=deepep"], "parallel.moe_dispatcher (deepep, with ep 1"),
                          (QW, ["parallel.ep=1", "parallel.overlap.ep_comm=true"], "parallel.overlap.ep_comm (with ep 1"),
                          (QW, ["parallel.overlap.tp_comm=true"], "parallel.overlap.tp_comm (with tp 1"),
+                         (QW, ["parallel.overlap.tp_backward=false"], "parallel.overlap.tp_backward (false, with tp 1"),
                          (EX, ["parallel.zero_stage=0", "parallel.overlap.param_gather=false"],
                           "parallel.overlap.param_gather (false, with zero_stage 0"),
                          (EX, ["parallel.pp=1", "parallel.vpp=1", "parallel.schedule=1f1b", "parallel.stage_rule=fewer-first-last",
