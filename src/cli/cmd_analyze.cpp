@@ -2,6 +2,7 @@
 #include <memory>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -125,6 +126,14 @@ void add_analyze_command(CLI::App& app) {
       if (a->inputs.size() != 2)
         throw Error(SourceLocation{"", 0, 0, "--diff"}, "--diff takes exactly two traces (A B), got " +
                                                           std::to_string(a->inputs.size()));
+      // A diff is not divided across MPI ranks: rank 0 runs it alone, as main() does for the
+      // commands that do not divide their work (every rank had printed and written it: 2026-12-04).
+#ifdef SEXTANT_ANALYZE_MPI
+      if (MpiWorld::launched_by_mpirun()) {
+        if (MpiWorld::launcher_rank() > 0) return;
+        std::fprintf(stderr, "sextant: note: 'analyze --diff' does not divide its work across MPI ranks: rank 0 runs it alone\n");
+      }
+#endif
       trace::LoadOptions lo;
       lo.threads = a->threads;
       lo.scan.max_inflate_bytes = a->max_inflate_bytes;

@@ -41,7 +41,7 @@ void add_trace_command(CLI::App& app) {
   s->add_option("--threads", a->threads, "Writer threads (default 0: the CPUs this process may use)");
   add_output_options(*s, a->outopt);
   s->callback([a] {
-    for (int r : a->o.straggler_ranks)
+    for (int64_t r : a->o.straggler_ranks)  // not cut to an int: 4294967296 had read as rank 0 (2026-12-04)
       if (r < 0 || r >= a->o.ranks)
         throw sextant::Error(sextant::SourceLocation{"--straggler", 0, 0, ""}, "rank " + std::to_string(r) + " is not one of the " +
                                                                  std::to_string(a->o.ranks) + " ranks (0 to " +

@@ -1,5 +1,6 @@
 #include "cli/mpi_world.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/error.hpp"
@@ -101,15 +102,19 @@ MpiWorld::~MpiWorld() {
 std::string MpiWorld::all_gather(const std::string& mine) const {
   if (size_ == 1) return mine;
 #ifdef SEXTANT_HAVE_MPI
-  const int n = static_cast<int>(mine.size());
+  // A share of 2 GiB or more is sent as -1, so that every rank sees it and refuses together (the
+  // size had been cut to an int before the check; one rank throwing alone would hang the rest).
+  const int n = mine.size() > 2147483647u ? -1 : static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<size_t>(size_)), displs(static_cast<size_t>(size_));
   check_mpi(module_, module_->all_gather_int(n, counts.data()), "MPI_Allgather");
   int64_t total = 0;
   for (int i = 0; i < size_; ++i) {
-    displs[static_cast<size_t>(i)] = static_cast<int>(total);
-    total += counts[static_cast<size_t>(i)];
+    displs[static_cast<size_t>(i)] = static_cast<int>(std::min<int64_t>(total, 2147483647));
+    total += counts[static_cast<size_t>(i)] < 0 ? int64_t{1} << 40 : counts[static_cast<size_t>(i)];
   }
-  if (total > 2147483647) throw Error("MPI gather of more than 2 GiB: fix some plan dimensions with --fix");
+  if (total > 2147483647)
+    throw Error(SourceLocation{"mpirun", 0, 0, ""}, "MPI gather of more than 2 GiB (MPI counts are ints)",
+                "plan and sweep: fix some plan dimensions with --fix; analyze: run without mpirun, or analyse fewer rank files per run");
   std::string all(static_cast<size_t>(total), '\0');
   check_mpi(module_, module_->all_gather_bytes(mine.data(), n, all.data(), counts.data(), displs.data()), "MPI_Allgatherv");
   return all;

@@ -24,8 +24,14 @@ const char* const kPageScript = R"JS(
     if (typeof v === 'number') {
       if (!isFinite(v)) return String(v);
       var a = Math.abs(v);
+      // Whole numbers in full (a count of 9789089 us had read 9789090, as if exact: 2026-12-04
+      // review); other values to 6 significant digits, in exponent form where the digits would
+      // otherwise be padded with zeros that look exact.
+      if (Number.isInteger(v) && a < 1e15) return String(v);
       if (a !== 0 && (a >= 1e7 || a < 1e-3)) return v.toExponential(3);
-      return String(Number(v.toPrecision(6)));
+      var p = v.toPrecision(6);
+      if (p.indexOf('e') >= 0) return p;
+      return p.indexOf('.') >= 0 ? p.replace(/0+$/, '').replace(/\.$/, '') : p;
     }
     return String(v);
   }

@@ -160,7 +160,8 @@ std::vector<double> numbers(const Table& t, const std::string& column) {
     case Column::Type::I64: return std::vector<double>(c.i64.begin(), c.i64.end());
     case Column::Type::Str: break;
   }
-  throw Error(SourceLocation{"", 0, 0, column}, "table '" + t.name() + "': column is text, a number was expected");
+  // Named at its place in the saved result, as docs/reports.md says (2026-12-04 review).
+  throw Error(SourceLocation{"", 0, 0, "tables." + t.name() + ".columns." + column}, "column is text, a number was expected");
 }
 
 std::vector<std::string> texts(const Table& t, const std::string& column) {

@@ -1,5 +1,6 @@
 #include "report/report.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -117,6 +118,10 @@ ReportPage build_page(const Result& r) {
   // No renderer, or none of the tables it knows (a sibling command such as "goodput fit", a
   // CPU-only trace): every table is still charted.
   if (page.charts.empty()) render_generic(r, page);
+  // A renderer that found nothing to say leaves no blank headline bullet (2026-12-04 review).
+  page.takeaways.erase(std::remove_if(page.takeaways.begin(), page.takeaways.end(),
+                                      [](const std::string& t) { return t.find_first_not_of(" \t") == std::string::npos; }),
+                       page.takeaways.end());
   // Ids must be unique within the page: the browser test and the DOM rely on it.
   for (size_t i = 0; i < page.charts.size(); ++i)
     for (size_t j = 0; j < i; ++j)

@@ -189,7 +189,8 @@ class AnalyzeCli(unittest.TestCase):
             p = run("trace", "synth", "--out", d, "--ranks", "1", "--steps", "3", "--quiet", check=False)
             self.assertEqual(p.returncode, 2)
             self.assertIn("rank files this run would not replace (rank-1.json)", p.stderr)
-            for opt, v in (("--clock-skew-us", "1e20"), ("--allreduce-bytes", "1e30"), ("--straggler-delay-us", "1e20"), ("--ranks", "3000000000")):
+            for opt, v in (("--clock-skew-us", "1e20"), ("--allreduce-bytes", "1e30"), ("--straggler-delay-us", "1e20"), ("--ranks", "3000000000"),
+                           ("--straggler", "4294967296")):
                 p = run("trace", "synth", "--out", os.path.join(d, "x"), opt, v, "--quiet", check=False)
                 self.assertEqual(p.returncode, 2, opt)
                 self.assertIn(opt, p.stderr)

@@ -90,6 +90,19 @@ class MpiModule(unittest.TestCase):
         self.assertEqual(p.stdout, single.stdout)
         self.assertEqual(p.stderr.count("does not divide its work across MPI ranks"), 1, p.stderr)
 
+    @unittest.skipUnless(shutil.which("mpirun"), "mpirun not installed")
+    def test_analyze_diff_runs_once(self):
+        """analyze divides its rank files across MPI ranks, but --diff does not: rank 0 runs it
+        alone (every rank had printed the diff, 2026-12-04)."""
+        d = os.path.join(ROOT, "tests", "data", "trace", "param", "dlrm_8rank")
+        args = ["analyze", "--diff", os.path.join(d, "rank-0.json.gz"), os.path.join(d, "rank-1.json.gz"), "--top", "2", "--json", "-"]
+        single = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120)
+        self.assertEqual(single.returncode, 0, single.stderr)
+        p = subprocess.run([*MPIRUN, BIN, *args], capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, single.stdout)
+        self.assertEqual(p.stderr.count("does not divide its work across MPI ranks"), 1, p.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -165,6 +165,48 @@ class ReportCli(unittest.TestCase):
             self.assertLessEqual(len(skew["option"]["yAxis"]["data"]), 8)
             self.assertLess(skew["height_px"], 1000)
 
+    def test_review_of_2026_12_04(self):
+        import json
+        with tempfile.TemporaryDirectory() as d:
+            # A serving run without an SLO claims none ("SLO 0 s; 100% of requests meet the SLO").
+            with open(os.path.join(fx.ROOT, "data", "examples", "infer-llama3-8b-h100.yaml")) as f:
+                lines = f.read().splitlines()
+            start = lines.index("slo:")
+            end = start + 1
+            while end < len(lines) and lines[end].startswith(" "):
+                end += 1
+            scen = os.path.join(d, "noslo.yaml")
+            with open(scen, "w") as f:
+                f.write("\n".join(lines[:start] + lines[end:]) + "\n")
+            h = os.path.join(d, "noslo.html")
+            fx.run("infer", "serve", scen, "--report", h, "-q")
+            with open(h, encoding="utf-8") as f:
+                page = fx.embedded_data(f.read())["page"]
+            self.assertTrue(page["takeaways"])
+            for t in page["takeaways"] + [c["takeaway"] for c in page["charts"]]:
+                self.assertNotIn("SLO", t)
+            # A text cell where a number belongs is named at its place in the saved result.
+            j = os.path.join(d, "an.json")
+            fx.run("analyze", "tests/data/trace/param/dlrm_8rank", "--json", j, "-q")
+            with open(j) as f:
+                an = json.load(f)
+            tb = an["tables"]["temporal_breakdown"]
+            tb["columns"]["rank"] = [str(x) for x in tb["columns"]["rank"]]
+            tb["types"]["rank"] = "str"
+            bad = os.path.join(d, "strrank.json")
+            with open(bad, "w") as f:
+                json.dump(an, f)
+            p = fx.run("report", bad, "-o", os.path.join(d, "x.html"), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("tables.temporal_breakdown.columns.rank", p.stderr)
+            # No headline bullet is blank, whatever the renderers found (a trace without
+            # communication had an empty bullet and an overlap chart of zeros).
+            for kind, (path, _) in self.reports.items():
+                with open(path, encoding="utf-8") as f:
+                    pg = fx.embedded_data(f.read())["page"]
+                for t in pg["takeaways"]:
+                    self.assertTrue(t.strip(), kind)
+
     def test_missing_library_is_a_clear_error(self):
         env = dict(os.environ, SEXTANT_ECHARTS_JS="/nonexistent/echarts.min.js")
         with tempfile.TemporaryDirectory() as d:

@@ -25,6 +25,15 @@ std::vector<double> scaled(std::vector<double> v, double s) {
   return v;
 }
 
+// A thousand ranks are a thousand bars: a zoom window over the first 64, the slider for the rest
+// (3,072 bars had shared 520 px, 2026-12-03 review; the idle-cause, overlap and straggler charts
+// had none until 2026-12-04).
+void zoom_ranks(Chart& ch, size_t ranks) {
+  if (ranks > 64)
+    ch.option["dataZoom"] = {{{"type", "inside"}, {"xAxisIndex", 0}, {"startValue", 0}, {"endValue", 63}},
+                             {{"type", "slider"}, {"xAxisIndex", 0}, {"bottom", 8}, {"startValue", 0}, {"endValue", 63}}};
+}
+
 void temporal(const Result& r, ReportPage& page) {
   const Table* t = r.table("temporal_breakdown");
   if (!t || t->rows() == 0) return;
@@ -38,11 +47,7 @@ void temporal(const Result& r, ReportPage& page) {
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
   ch.option["yAxis"] = value_axis("time over the GPU-active span (ms)");
-  // A thousand ranks are a thousand bars: a zoom window over the first 64, the slider for the rest
-  // (3,072 bars had shared 520 px, 2026-12-03 review).
-  if (ranks.size() > 64)
-    ch.option["dataZoom"] = {{{"type", "inside"}, {"xAxisIndex", 0}, {"startValue", 0}, {"endValue", 63}},
-                             {{"type", "slider"}, {"xAxisIndex", 0}, {"bottom", 8}, {"startValue", 0}, {"endValue", 63}}};
+  zoom_ranks(ch, ranks.size());
   ch.option["series"] = {
       {{"type", "bar"}, {"stack", "t"}, {"name", "compute"}, {"data", json_array(scaled(comp, 1e-3))}},
       {{"type", "bar"}, {"stack", "t"}, {"name", "non-compute (communication, memory)"}, {"data", json_array(scaled(non, 1e-3))}},
@@ -59,8 +64,10 @@ void temporal(const Result& r, ReportPage& page) {
       wi = i;
     }
   }
-  if (all_sum > 0)
-    ch.takeaway = "GPUs are idle " + fmt_pct(idle_sum / all_sum) + " of the time across " + std::to_string(ranks.size()) +
+  // A trace without GPU time (CPU only) has nothing to chart: no chart of zeros and no blank
+  // headline bullet (2026-12-04 review).
+  if (!(all_sum > 0)) return;
+  ch.takeaway = "GPUs are idle " + fmt_pct(idle_sum / all_sum) + " of the time across " + std::to_string(ranks.size()) +
                   " ranks; most idle: rank " + std::to_string(static_cast<long long>(ranks[wi])) + " (" + fmt_pct(worst) + ")";
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
@@ -94,6 +101,7 @@ void idle_causes(const Result& r, ReportPage& page) {
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
   ch.option["yAxis"] = value_axis("idle time (ms)");
+  zoom_ranks(ch, ranks.size());
   auto series = nlohmann::ordered_json::array();
   for (const auto& c : cats) {
     std::vector<double> v;
@@ -102,8 +110,8 @@ void idle_causes(const Result& r, ReportPage& page) {
   }
   ch.option["series"] = series;
   const auto top = std::max_element(by_cat.begin(), by_cat.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  if (total > 0)
-    ch.takeaway = "largest idle cause: " + top->first + " (" + fmt_pct(top->second / total) + " of " + fmt_seconds(total * 1e-6) +
+  if (!(total > 0)) return;
+  ch.takeaway = "largest idle cause: " + top->first + " (" + fmt_pct(top->second / total) + " of " + fmt_seconds(total * 1e-6) +
                   " idle)";
   page.charts.push_back(std::move(ch));
 }
@@ -151,6 +159,7 @@ void overlap(const Result& r, ReportPage& page) {
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
   ch.option["yAxis"] = value_axis("communication time (ms)");
+  zoom_ranks(ch, ranks.size());
   ch.option["series"] = {{{"type", "bar"}, {"stack", "c"}, {"name", "exposed"}, {"data", json_array(scaled(exp, 1e-3))}},
                          {{"type", "bar"}, {"stack", "c"}, {"name", "overlapped"}, {"data", json_array(hidden)}}};
   double c = 0, x = 0;
@@ -158,14 +167,14 @@ void overlap(const Result& r, ReportPage& page) {
     c += comm[i];
     x += exp[i];
   }
-  if (c > 0) {
-    ch.takeaway = fmt_pct(x / c) + " of communication time is exposed (not hidden under computation)";
-    if (o && o->rows()) {
-      const auto pct = numbers(*o, "comp_comm_overlap_percent");
-      const auto orank = numbers(*o, "rank");
-      const size_t lo = static_cast<size_t>(std::min_element(pct.begin(), pct.end()) - pct.begin());
-      ch.takeaway += "; least overlap: rank " + std::to_string(static_cast<long long>(orank[lo])) + " (" + fmt_num(pct[lo]) + "%)";
-    }
+  // No communication recorded (one GPU, or a trace without collectives): no chart of zeros.
+  if (!(c > 0)) return;
+  ch.takeaway = fmt_pct(x / c) + " of communication time is exposed (not hidden under computation)";
+  if (o && o->rows()) {
+    const auto pct = numbers(*o, "comp_comm_overlap_percent");
+    const auto orank = numbers(*o, "rank");
+    const size_t lo = static_cast<size_t>(std::min_element(pct.begin(), pct.end()) - pct.begin());
+    ch.takeaway += "; least overlap: rank " + std::to_string(static_cast<long long>(orank[lo])) + " (" + fmt_num(pct[lo]) + "%)";
   }
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
@@ -357,6 +366,7 @@ void stragglers(const Result& r, ReportPage& page) {
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(rank_labels(rk), "rank");
   ch.option["yAxis"] = value_axis("time (µs)");
+  zoom_ranks(ch, rk.size());
   ch.option["series"] = {{{"type", "bar"}, {"name", "held others back"}, {"data", json_array(h)}},
                          {{"type", "bar"}, {"name", "mean lateness vs median"}, {"data", json_array(l)}}};
   ch.takeaway = "rank " + std::to_string(static_cast<long long>(rank.front())) + " held the others back longest (" +

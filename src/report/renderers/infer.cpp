@@ -11,6 +11,15 @@ namespace sextant::report {
 
 namespace {
 
+// Whether the run had a latency SLO: a bound of 0 s is none (every request meets it). A result
+// without either scalar is taken as having one (its attainment column is what it says).
+bool has_slo(const Result& r) {
+  if (!r.scalar("slo_ttft_s") && !r.scalar("slo_tpot_s")) return true;
+  for (const char* k : {"slo_ttft_s", "slo_tpot_s"})
+    if (r.scalar(k) && r.number(k) > 0) return true;
+  return false;
+}
+
 void latency(const Result& r, ReportPage& page) {
   const Table* t = r.table("latency");
   if (!t || t->rows() == 0) return;
@@ -51,9 +60,11 @@ void latency(const Result& r, ReportPage& page) {
     std::string up = m;
     std::transform(up.begin(), up.end(), up.begin(), ::toupper);
     take += "p99 " + up + " " + fmt_seconds(r.number(p99));
-    if (r.scalar(slo)) take += " (SLO " + fmt_seconds(r.number(slo)) + ")";
+    if (r.scalar(slo) && r.number(slo) > 0) take += " (SLO " + fmt_seconds(r.number(slo)) + ")";
   }
-  if (r.scalar("slo_attainment_fraction")) take += "; " + fmt_pct(r.number("slo_attainment_fraction")) + " of requests meet the SLO";
+  // A run without an SLO (both bounds 0) meets it trivially: not claimed (it had read "SLO 0 s;
+  // 100% of requests meet the SLO", 2026-12-04 review).
+  if (has_slo(r) && r.scalar("slo_attainment_fraction")) take += "; " + fmt_pct(r.number("slo_attainment_fraction")) + " of requests meet the SLO";
   ch.takeaway = take;
   page.takeaways.push_back(take);
   page.charts.push_back(std::move(ch));
@@ -145,12 +156,18 @@ void load_sweep(const Result& r, ReportPage& page) {
   ch.option["yAxis"] = {value_axis("achieved (requests/s)"), value_axis("SLO attainment (%)")};
   ch.option["yAxis"][1]["max"] = 100;
   const double hi = offered.empty() ? 0 : *std::max_element(offered.begin(), offered.end());
+  const bool slo_set = has_slo(r);
   ch.option["series"] = {
       {{"type", "line"}, {"name", "throughput"}, {"data", pairs(thr, 1)}},
-      {{"type", "line"}, {"name", "goodput (meets the SLO)"}, {"data", pairs(good, 1)}},
       {{"type", "line"}, {"name", "offered = achieved"}, {"showSymbol", false}, {"lineStyle", {{"type", "dotted"}}},
-       {"data", {{0, 0}, {hi, hi}}}},
-      {{"type", "line"}, {"name", "SLO attainment (%)"}, {"yAxisIndex", 1}, {"data", pairs(slo, 100)}}};
+       {"data", {{0, 0}, {hi, hi}}}}};
+  if (slo_set) {
+    ch.option["series"].push_back({{"type", "line"}, {"name", "goodput (meets the SLO)"}, {"data", pairs(good, 1)}});
+    ch.option["series"].push_back({{"type", "line"}, {"name", "SLO attainment (%)"}, {"yAxisIndex", 1}, {"data", pairs(slo, 100)}});
+  } else {
+    ch.title = "Throughput against offered load (requests/s); no SLO set";
+    ch.option["yAxis"] = value_axis("achieved (requests/s)");
+  }
   // Takeaway: the highest throughput reached, and the highest offered rate at which the SLO still
   // holds for 90% of requests (the sweep's own points).
   size_t best = 0;
@@ -159,9 +176,10 @@ void load_sweep(const Result& r, ReportPage& page) {
   double ok_rate = -1;
   for (size_t i = 0; i < offered.size(); ++i)
     if (slo[i] >= 0.9) ok_rate = std::max(ok_rate, offered[i]);
-  ch.takeaway = "throughput peaks at " + fmt_num(thr[best]) + " requests/s (offered " + fmt_num(offered[best]) + "); " +
-                (ok_rate > 0 ? "90% of requests meet the SLO up to " + fmt_num(ok_rate) + " requests/s offered"
-                             : "fewer than 90% of requests meet the SLO at every rate swept");
+  ch.takeaway = "throughput peaks at " + fmt_num(thr[best]) + " requests/s (offered " + fmt_num(offered[best]) + ")";
+  if (slo_set)
+    ch.takeaway += std::string("; ") + (ok_rate > 0 ? "90% of requests meet the SLO up to " + fmt_num(ok_rate) + " requests/s offered"
+                                                    : "fewer than 90% of requests meet the SLO at every rate swept");
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 
