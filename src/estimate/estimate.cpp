@@ -912,7 +912,9 @@ StepEstimate Estimator::run(const Workload& w) const {
     // counted on every rank: moe_load_imbalance 2 raised Mixtral's HFU from 0.285 to 0.345.
     double routed_scale = 1.0;
     if (s.model.moe && !s.train.moe_pad_to_capacity) {
-      const double load = std::min(s.train.moe_load_factor(), static_cast<double>(std::max(1, s.plan.ep)));
+      // The lowering's capped load (the cap at ep had stayed here: HFU fell with an imbalance
+      // the IR no longer ran, 2026-12-04 review).
+      const double load = s.moe_rank_load();
       if (load > 0) routed_scale = 1.0 / load;
     }
     for (const auto& st : w.stages)
@@ -1231,6 +1233,13 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       idle.push_back("training.moe_fp8_dispatch (with precision " + to_string(s.train.precision) + ": the experts' GEMMs take 16-bit tokens)");
     else if (s.train.moe_fp8_dispatch && pl.ep <= 1)
       idle.push_back("training.moe_fp8_dispatch (without expert parallelism there is no all-to-all)");
+    // A capacity at or above the busiest rank's imbalance drops nothing in this model (the load
+    // is min(imbalance, capacity)): it had run as dropless without a word (2026-12-04 review).
+    if (s.model.moe && s.train.moe_capacity_factor_stated && s.train.moe_capacity_factor > 0 && !s.train.moe_pad_to_capacity &&
+        s.train.moe_load_imbalance <= s.train.moe_capacity_factor)
+      idle.push_back("training.moe_capacity_factor (" + format_double(s.train.moe_capacity_factor) + ", with moe_load_imbalance " +
+                     format_double(s.train.moe_load_imbalance) + ": no rank's load reaches the capacity, so no token is dropped; "
+                     "moe_pad_to_capacity: true runs every expert at it)");
     if (pl.zero2_grad_sync != "micro_batch" && pl.zero_stage != 2)
       idle.push_back("parallel.zero2_grad_sync (" + pl.zero2_grad_sync + ", with zero_stage " + std::to_string(pl.zero_stage) + ")");
     if (pl.zero3_keys_stated && pl.zero_stage < 3)
@@ -1256,10 +1265,11 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     }
   }
   // The lowering caps an EP-rank imbalance at ep (ir/lower.cpp): say so when it applied.
-  if (s.model.moe && !s.train.moe_pad_to_capacity && s.train.moe_load_factor() > std::max(1, s.plan.ep))
-    r.notes.push_back("moe_load_imbalance " + format_double(s.train.moe_load_factor()) + " is above ep = " + std::to_string(s.plan.ep) +
-                      ": the busiest expert-parallel rank holds at most every token-expert pair, so the load used is " +
-                      std::to_string(std::max(1, s.plan.ep)));
+  if (s.model.moe && !s.train.moe_pad_to_capacity && s.train.moe_load_factor() > s.moe_rank_load())
+    r.notes.push_back("moe_load_imbalance " + format_double(s.train.moe_load_factor()) + " is above what routing can produce at ep " +
+                      std::to_string(std::max(1, s.plan.ep)) + ": a rank holding " + format_double(static_cast<double>(s.model.moe->num_experts) / std::max(1, s.plan.ep)) +
+                      " of " + std::to_string(s.model.moe->num_experts) + " experts receives at most min(topk, its experts) of a token's " +
+                      std::to_string(s.model.moe->topk) + " copies, so the load used is " + format_double(s.moe_rank_load()));
   return r;
 }
 

@@ -757,12 +757,7 @@ struct Lowerer {
       // so its share is at most ep x min(topk, e) / topk times the mean (DeepSeek-V3 at ep 64:
       // 32, not 64; Mixtral at ep 8: 4, where 8 made 65,536 expert rows of 32,768 tokens;
       // 2026-12-04 review).
-      double load = s.train.moe_load_factor();
-      if (!s.train.moe_pad_to_capacity) {
-        const int eps = std::max(1, ep);
-        const double experts_here = static_cast<double>(x.num_experts) / eps;
-        load = std::min(load, eps * std::min(static_cast<double>(x.topk), experts_here) / x.topk);
-      }
+      const double load = s.moe_rank_load();
       const double routed = Tl * x.topk * load;
       const double a2a = Tin * x.topk * load * h * ab;  // sent (and received) per rank: before 2026-12-01, etp x this
       // With FP8 dispatch (training.moe_fp8_dispatch, FP8/FP4 GEMMs only) the forward dispatch and

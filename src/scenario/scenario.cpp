@@ -114,6 +114,16 @@ std::string to_string(Recompute r) {
   return "none";
 }
 
+double Scenario::moe_rank_load() const {
+  double load = train.moe_load_factor();
+  if (!model.moe || train.moe_pad_to_capacity) return load;
+  const int eps = std::max(1, plan.ep);
+  const auto& x = *model.moe;
+  if (x.topk <= 0) return load;
+  const double experts_here = static_cast<double>(x.num_experts) / eps;
+  return std::min(load, eps * std::min(static_cast<double>(x.topk), experts_here) / x.topk);
+}
+
 int64_t Scenario::num_microbatches() const {
   const int64_t denom = static_cast<int64_t>(plan.dp) * train.micro_batch;
   return denom > 0 ? train.global_batch / denom : 0;
@@ -295,6 +305,7 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
   // too) unless the training states one: a model entry's 1.0 had been accepted and left unused
   // by estimate, 2026-12-04 review. Below 1 it is no capacity a training run can take.
   t.moe_capacity_factor = m.f64("moe_capacity_factor", model_capacity_factor >= 1.0 ? model_capacity_factor : 0.0);
+  t.moe_capacity_factor_stated = m.has("moe_capacity_factor");
   t.moe_pad_to_capacity = m.boolean("moe_pad_to_capacity", false);
   t.moe_fp8_dispatch = m.boolean("moe_fp8_dispatch", false);
   if (!(t.moe_load_imbalance >= 1.0) || !std::isfinite(t.moe_load_imbalance))

@@ -131,6 +131,7 @@ struct TrainingConfig {
   // padding to capacity makes every expert process exactly its capacity.
   double moe_load_imbalance = 1.0;
   double moe_capacity_factor = 0.0;
+  bool moe_capacity_factor_stated = false;  // given in the training (otherwise the model's, or 0)
   bool moe_pad_to_capacity = false;
   // MoE: the tokens of the forward dispatch and the output gradients of the backward combine travel
   // in FP8 with one scale per 128 elements (DeepSeek-V3 Sec. 3.3.2; DeepEP's FP8 dispatch,
@@ -162,6 +163,11 @@ struct Scenario {
   int64_t num_microbatches() const;  // per pipeline per step = global_batch / (dp * micro_batch)
   int64_t tokens_per_step() const { return train.global_batch * train.seq_len; }
   std::vector<int> stage_layout() const;              // pp*vpp entries, in virtual-stage order
+  // MoE: the load factor the busiest expert-parallel rank runs at (train.moe_load_factor()),
+  // capped dropless at what routing can produce: a rank holding e = E / ep experts receives at
+  // most min(topk, e) of a token's topk copies, so at most ep x min(topk, e) / topk times the mean
+  // (docs/models.md). The lowering, the hardware FLOPs and the capping note all read this one.
+  double moe_rank_load() const;
 };
 
 // Load a scenario file; overrides are (dotted key, value) pairs applied before parsing.

@@ -196,6 +196,35 @@ for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+# A routing load beyond what routing can produce (ep x min(topk, E/ep) / topk: 32 for DeepSeek-V3
+# at ep 64) runs at that cap, and the hardware FLOPs use it too (HFU had fallen with a load the IR
+# no longer ran, and the note had said the cap was ep; 2026-12-04 review).
+MIX_YAML = """name: mix
+model: mixtral-8x7b
+system: dgx-h100
+num_gpus: 64
+parallel: {tp: 1, pp: 1, ep: 8, zero_stage: 1}
+training: {global_batch: 256, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: full}
+"""
+with tempfile.TemporaryDirectory() as d:
+    mix = os.path.join(d, "mix.yaml")
+    with open(mix, "w") as f:
+        f.write(MIX_YAML)
+    # Mixtral at ep 8: a rank holds 1 of 8 experts and gets at most 1 of a token's 2 copies: cap 4.
+    runs = {L: sx("estimate", mix, "--set", "training.moe_load_imbalance=" + L, "--json", "-") for L in ("4", "6")}
+if all(p.returncode == 0 for p in runs.values()):
+    j4, j6 = (json.loads(runs[L].stdout) for L in ("4", "6"))
+    same = all(j4["scalars"][k] == j6["scalars"][k] for k in ("step_time_s", "hardware_flops_per_step", "hfu_fraction"))
+    capped = [n for n in j6["notes"] if n.startswith("moe_load_imbalance 6 is above what routing can produce")]
+    check("a load above the routing cap runs at the cap, HFU included, and says so",
+          same and len(capped) == 1 and capped[0].endswith("the load used is 4") and
+          not any("above what routing" in n for n in j4["notes"]), (capped, [j["scalars"]["hfu_fraction"] for j in (j4, j6)]))
+else:
+    check("mixtral load runs", False, [p.stderr for p in runs.values()])
+r = sx("estimate", QW, "--set", "training.moe_capacity_factor=1.25", "--json", "-")
+notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+check("a capacity no rank's load reaches is noted as without effect",
+      any("training.moe_capacity_factor (1.25, with moe_load_imbalance 1" in n for n in notes), notes)
 # FP8 dispatch without EP is without effect, as its note says (the permutes had moved FP8 tokens:
 # 34.40 s against 34.68 s, 2026-12-04 review).
 fp8_ep1 = ["--set", "training.precision=fp8", "--set", "parallel.ep=1"]
