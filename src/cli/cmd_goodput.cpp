@@ -172,6 +172,12 @@ void add_goodput_command(CLI::App& app) {
       if (args->target_ettr >= 1) throw Error(SourceLocation{"--target-ettr", 0, 0, "--target-ettr"}, "an ETTR target is a fraction below 1");
       c.sim.target_ettr = args->target_ettr;
     }
+    // Replicas for searches the file turned off would do nothing (exit 0 without a word before
+    // 2026-12-04), as --no-search with it is refused.
+    if (o_search->count() && !c.sim.search)
+      throw Error(SourceLocation{args->file, 0, 0, "simulation.search"},
+                  "--search-replicas sizes the interval search and knob solving, which this file turns off (simulation.search: false)",
+                  "add --set simulation.search=true, or leave --search-replicas out");
     if (o_search->count()) c.sim.search_replicas = args->search_replicas;
     if (args->no_search) c.sim.search = false;
     goodput::check_simulation_budget(c, c.simulation_loc);

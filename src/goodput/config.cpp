@@ -532,7 +532,7 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
               "the job is interrupted every " + g4(mttf) + " s on average" + (slow_rate > 0 ? " (and slowed every " + g4(1.0 / slow_rate) + " s)" : "") +
                   " and a restart takes " + g4(restart) + " s: about " +
                   (std::isfinite(per_replica) ? g4(per_replica) : std::string("unboundedly many")) + " events per replica x " + g4(replicas) +
-                  " replicas (with the searches), beyond the simulation's budget of " + g4(kMaxEvents) + " (Daly's model puts ETTR at " +
+                  " replicas" + (c.sim.search ? " (with the searches)" : "") + ", beyond the simulation's budget of " + g4(kMaxEvents) + " (Daly's model puts ETTR at " +
                   g4(ettr) + ")",
               hint + "ower simulation.replicas (or search_replicas, or search: false), failures.rate_scale, or the job's length "
                      "(job.duration_days, job.tokens, job.steps, job.work_s)");
@@ -937,8 +937,16 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       // At most 16 replicas out at once are modelled (each needs an estimate of the re-planned job).
       // At least one replica must survive (with none the state is gone: a global restart); a
       // fraction of 0 had let the job run on with no replica at the speed floor (before 2026-12-03).
-      const int64_t need = std::max<int64_t>(1, int64_t(std::ceil(el.min_replica_fraction * double(j.dp))));
+      // (A rounding error of the product is not a replica: 0.56 x 25 is 14.000000000000002.)
+      const int64_t need = std::max<int64_t>(1, int64_t(std::ceil(el.min_replica_fraction * double(j.dp) - 1e-9)));
       const int64_t max_lost = std::min<int64_t>(16, std::max<int64_t>(0, j.dp - need));
+      // A floor that keeps every replica leaves nothing to continue on: elastic mode would be off
+      // without a word (ETTR as with enabled: false, 2026-12-04 review).
+      if (max_lost == 0)
+        em->fail("min_replica_fraction",
+                 "min_replica_fraction " + format_double(el.min_replica_fraction) + " of dp " + std::to_string(j.dp) + " keeps all " +
+                     std::to_string(j.dp) + " replicas: no replica can be lost, so the job never continues elastically",
+                 "at most " + format_double(double(j.dp - 1) / double(j.dp)) + " lets one replica go; or elastic.enabled: false");
       if (tp == "estimate") {
         if (!train) em->fail("throughput", "throughput: estimate needs a training: scenario", "use throughput: proportional");
         std::string fallback;
@@ -960,8 +968,10 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     const int64_t seed = sm->i64("seed", int64_t(s.seed));
     if (seed < 0) sm->fail("seed", "must be an integer from 0 to 2^63-1");
     s.seed = uint64_t(seed);
-    s.threads = int(sm->i64("threads", s.threads));
-    if (s.threads < 0) sm->fail("threads", "must be >= 0 (0: all cores)");
+    // Checked before the narrowing (2147483648 had read "must be >= 0", 4294967297 as 1).
+    const int64_t threads = sm->i64("threads", s.threads);
+    if (threads < 0 || threads > 4096) sm->fail("threads", "must be from 0 (all cores) to 4096, got " + std::to_string(threads));
+    s.threads = int(threads);
     s.target_ettr = sm->has("target_ettr") ? nonneg(*sm, "target_ettr", 0) : 0;
     s.search_replicas = sm->i64("search_replicas", s.search_replicas);
     s.search = sm->boolean("search", s.search);

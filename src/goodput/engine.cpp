@@ -400,7 +400,10 @@ struct Sim {
       if (el <= 0) continue;
       const double d = std::min(el, plan.ph[i].dur);
       res.lost_s[plan.ph[i].cause] += d;
-      if (plan.proc >= 0) proc_lost[plan.proc] += d;
+      // A save a process triggers (a preemption's final save, a save at a failure or before an
+      // eviction) is a checkpoint save, charged to no process as the periodic ones are: it had
+      // been counted in both, the process sums exceeding the lost time (2026-12-04 review).
+      if (plan.proc >= 0 && plan.ph[i].cause != kCheckpointSave) proc_lost[plan.proc] += d;
       if (i == plan.commit_after && d >= plan.ph[i].dur) durable[L - 1] = std::max(durable[L - 1], plan.commit_W);
       el -= d;
     }
@@ -416,7 +419,7 @@ struct Sim {
   void finish_plan() {
     for (int i = 0; i < plan.n; ++i) {
       res.lost_s[plan.ph[i].cause] += plan.ph[i].dur;
-      if (plan.proc >= 0) proc_lost[plan.proc] += plan.ph[i].dur;
+      if (plan.proc >= 0 && plan.ph[i].cause != kCheckpointSave) proc_lost[plan.proc] += plan.ph[i].dur;
     }
     if (plan.commit_after >= 0) durable[L - 1] = std::max(durable[L - 1], plan.commit_W);
   }
@@ -525,11 +528,20 @@ struct Sim {
         // Too short for a final save, the notice still lets a periodic remote persist already in
         // flight land: it is the state the job restarts from (before 2026-12-04 it was dropped, and
         // a notice short of the final save was worth nothing).
-        if (pend_t[L - 1] <= t + q.notice_s) durable[L - 1] = std::max(durable[L - 1], pend_W[L - 1]);
+        // The job holds its nodes until that persist lands (the nodes hold the data it sends),
+        // then gives them back: the wait is wall time, charged as checkpoint save (it had cost
+        // nothing, the downtime starting at the notice, 2026-12-04 review). Without a persist to
+        // wait for, the job gives the nodes back at once, as a graceful one does after its save.
+        double wait = 0;
+        if (pend_t[L - 1] <= t + q.notice_s) {
+          if (pend_t[L - 1] > t) wait = pend_t[L - 1] - t;
+          durable[L - 1] = std::max(durable[L - 1], pend_W[L - 1]);
+        }
         settle_pending(t, true);
         invalidate_local_levels();
         target = durable[L - 1];
         rework(P - target, k);
+        if (wait > 0) np.add(kCheckpointSave, wait);
       }
     } else {
       // Down, possibly saving for an earlier graceful preemption: a notice that covers the rest of

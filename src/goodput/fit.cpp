@@ -312,6 +312,9 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
   }
   if (!have_header)
     throw Error(SourceLocation{name}, "empty incident CSV (no header row)", "header: time_h,category[,component][,node_lost]");
+  // A spreadsheet's UTF-8 byte-order mark is not part of the first column's name (it had read
+  // "needs columns category and time_h" of a header that has them, 2026-12-04 review).
+  if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   header = split_csv_line(line);
   auto col = [&](const std::string& n) -> int {
     for (size_t i = 0; i < header.size(); ++i)
@@ -350,7 +353,9 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     }
     if (th >= 0) t *= 3600.0;
     if (!std::isfinite(t) || t < 0 || t > days * 86400.0 * (1 + 1e-9))
-      throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "incident time outside the observation (0 .. days)");
+      throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "incident time " + format_double(th >= 0 ? t / 3600.0 : t) + (th >= 0 ? " h" : " s") +
+                      " is outside the observation (0 to --fit-days " + format_double(days) + " = " +
+                      format_double(th >= 0 ? days * 24.0 : days * 86400.0) + (th >= 0 ? " h)" : " s)"));
     const std::string cat = f[size_t(ct)];
     if (cat.empty()) throw Error(SourceLocation{name, lineno, 1, "category"}, "empty category");
     if (!by.count(cat)) order.push_back(cat);

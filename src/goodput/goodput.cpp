@@ -364,6 +364,12 @@ Result run_goodput(const GoodputConfig& c) {
   res.set("lambert_w_interval_s", lw);
   res.set("daly_expected_ettr_fraction", daly_at(c.checkpoint.interval_s));
   res.set("meta_expected_ettr_fraction", meta_at(c.checkpoint.interval_s));
+  // An interval beyond the job's work is no periodic checkpoint at all: said, as the formulas'
+  // values are reported as they come (a 432,000 s job had been given 614,768 s, unsaid).
+  if (interrupted && c.job.work_s > 0 && std::min({young, daly2, lw}) > c.job.work_s)
+    res.notes.push_back("the Young/Daly intervals (" + fmt(std::min({young, daly2, lw}), "s") + " and up) exceed the job's work (" +
+                        fmt(c.job.work_s, "s") + "): failures are rare enough that no periodic checkpoint pays for itself; one at the end "
+                        "(or checkpoints for other reasons, such as evaluation) is the rule's answer");
   {
     Table& t = res.add_table("closed_forms", "closed-form models with the job's MTTF, blocking checkpoint time and mean restart");
     t.add_str("model");
@@ -445,6 +451,19 @@ Result run_goodput(const GoodputConfig& c) {
                         "intervals) take every failure to lose the work since the last periodic checkpoint; failures of at most " +
                         std::to_string(sched.on_failure_survives_lost_nodes) +
                         " lost node(s) lose only the interrupted step here: the simulated ettr_fraction and optimal_interval_sim_s apply");
+  // Nor do they know an elastic job, which continues past a node-losing crash on fewer replicas
+  // instead of rolling back (the 405B example: Daly 0.90 at a 250 s interval where the simulation
+  // gives 0.956 and its best interval 590 s, unsaid before 2026-12-04).
+  if (c.elastic.enabled && rate > 0) {
+    double continued = 0;
+    for (const auto& p : c.processes)
+      if (p.kind == EventKind::Interrupt && p.node_lost) continued += c.process_rate_per_s(p);
+    if (continued > 0 && model.elastic)
+      res.notes.push_back("elastic training: the closed forms (daly_expected_ettr_fraction, meta_expected_ettr_fraction, the Young/Daly "
+                          "intervals) take every node-losing crash (" + fmt(std::round(100.0 * continued / rate)) +
+                          "% of the work-losing rate) to roll back to the last checkpoint; the elastic job continues past it on "
+                          "fewer replicas: the simulated ettr_fraction and optimal_interval_sim_s apply");
+  }
 
   // ---- spares
   const double node_rate = c.node_loss_rate_per_node_s();
@@ -552,11 +571,17 @@ Result run_goodput(const GoodputConfig& c) {
     }
     res.set("optimal_interval_sim_s", best_tau);
     res.set("ettr_at_optimal_interval_sim_fraction", best_e);
+    // The longest point is the job's length where the sweep reached it: no longer interval
+    // exists (the note had said "4x the Daly interval: a longer one may be better" of a point
+    // capped at the job, 0.7x the Daly interval, 2026-12-04 review).
+    const bool capped = !pts.empty() && job_len > 0 && pts.back().first >= std::max(whole_steps(job_len), min_tau) * (1 - 1e-9);
     if (!pts.empty() && best_tau >= pts.back().first)
-      res.notes.push_back("the best simulated interval is the longest tried (" + fmt(best_tau) + " s, 4x " +
-                          (interrupted ? std::string("the Daly interval") : std::string("the configured one")) + ")" +
-                          (interrupted ? std::string(": a longer one may be better") :
-                                         std::string(": no interruption loses work, so the fewer checkpoints the better")));
+      res.notes.push_back(capped ? "the best simulated interval is the longest tried, the job's length (" + fmt(best_tau) +
+                                       " s): no periodic checkpoint pays for itself"
+                                 : "the best simulated interval is the longest tried (" + fmt(best_tau) + " s, 4x " +
+                                       (interrupted ? std::string("the Daly interval") : std::string("the configured one")) + ")" +
+                                       (interrupted ? std::string(": a longer one may be better") :
+                                                      std::string(": no interruption loses work, so the fewer checkpoints the better")));
 
     // Strategies, each at its own Daly interval.
     Table& st = res.add_table("strategies", "every checkpoint strategy at its own Daly interval (" + std::to_string(sn) + " replicas)");

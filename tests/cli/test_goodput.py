@@ -749,6 +749,56 @@ class GoodputCli(unittest.TestCase):
         notes = " ".join(json.loads(run(EXAMPLE, "--no-search", "--replicas", "20", "--set", "recovery.spares=100000", "--json", "-").stdout)["notes"])
         self.assertNotIn("size the pool", notes)
 
+    def test_review_of_2026_12_04_engine(self):
+        # Elastic: the closed forms take node losses as rollbacks, and say so; a floor that keeps
+        # every replica is refused (elastic mode had been off without a word).
+        el = ["--no-search", "--replicas", "20", "--set", "elastic.enabled=true", "--set", "elastic.throughput=proportional",
+              "--set", "checkpoint.state_copies=2"]
+        notes = json.loads(run(EXAMPLE, *el, "--json", "-").stdout)["notes"]
+        self.assertTrue(any(n.startswith("elastic training: the closed forms") for n in notes), notes)
+        p = run(EXAMPLE, *el, "--set", "elastic.min_replica_fraction=1", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("elastic.min_replica_fraction", p.stderr)
+        self.assertIn("no replica can be lost", p.stderr)
+        # --search-replicas for searches the file turns off is refused, not ignored.
+        off = self.write("job: {num_gpus: 64, gpus_per_node: 8, work_days: 30}\nfailures: {preset: meta-rsc1}\n"
+                         "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 3600}\n"
+                         "simulation: {replicas: 20, search: false}\n")
+        p = run(off, "--search-replicas", "50", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("simulation.search", p.stderr)
+        # Threads are range-checked before narrowing (4294967297 had run as 1).
+        for v in ("2147483648", "4294967297"):
+            p = run(off, "--set", "simulation.threads=" + v, check=False)
+            self.assertEqual(p.returncode, 2, v)
+            self.assertIn("simulation.threads", p.stderr)
+        # A spreadsheet's byte-order mark before the header is not part of a column name, and a time
+        # outside the observation names itself and the bound.
+        with tempfile.TemporaryDirectory() as d:
+            csv = os.path.join(d, "inc.csv")
+            with open(csv, "w", encoding="utf-8-sig") as f:
+                f.write("time_h,category,component\n1.5,gpu,gpu\n30,gpu,gpu\n")
+            fit = json.loads(run("--fit", csv, "--fit-nodes", "8", "--fit-days", "2", "--json", "-").stdout)
+            self.assertEqual(fit["scalars"]["incidents_count"], 2)
+            p = run("--fit", csv, "--fit-nodes", "8", "--fit-days", "1", check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("incident time 30 h is outside the observation (0 to --fit-days 1 = 24 h)", p.stderr)
+
+    def test_a_save_a_short_notice_waits_for_costs_its_wall_time(self):
+        # A notice too short for the final save still lets the in-flight async persist land; the
+        # job holds its nodes until it does: that wait is wall time (it had cost nothing, the
+        # downtime starting at the notice), so a longer notice costs more save time.
+        body = ("job: {num_gpus: 64, gpus_per_node: 8, step_time_s: 10, work_days: 20}\nfailures:\n  processes:\n"
+                "    - {name: pre, component: scheduler, kind: preemption, rate_per_job_day: 4, notice_s: %s, downtime_s: 1800}\n"
+                "checkpoint: {strategy: async-remote, write_s: 600, read_s: 300, interval_s: 3600}\n"
+                "simulation: {replicas: 100, seed: 1, search: false}\n")
+        saves = []
+        for notice in ("0", "500"):
+            doc = json.loads(run(self.write(body % notice), "--json", "-").stdout)
+            t = doc["tables"]["lost_time_by_cause"]["columns"]
+            saves.append(dict(zip(t["cause"], t["mean_s"]))["checkpoint_save"])
+        self.assertGreater(saves[1], saves[0] + 100, saves)
+
     def test_without_a_checkpoint_size_other_strategies_are_not_compared(self):
         # Their snapshot, peer copy and NVMe write cost nothing without a size: in-memory won at 0.993.
         path = self.write(

@@ -126,6 +126,7 @@ TEST(RunGoodput, EveryProcessIsChargedItsLostTime) {
         "    - {name: sdc, component: gpu, kind: sdc, rate_per_job_day: 1, detection_latency_s: 3600}\n"
         "    - {name: slow, component: gpu, kind: fail-slow, rate_per_job_day: 1, duration_s: 7200, slowdown_factor: 1.5}\n"
         "    - {name: crash, component: software, rate_per_job_day: 0.5, node_lost: false}\n"
+
         "checkpoint: {strategy: sync-remote, interval_minutes: 30, write_s: 60, read_s: 60}\n"
         "elastic: {enabled: false}\n"
         "simulation: {replicas: 100, seed: 1, search: false}\n",
@@ -159,6 +160,41 @@ TEST(RunGoodput, EveryProcessIsChargedItsLostTime) {
   ASSERT_LT(slow, names.size());
   EXPECT_NEAR(procs->column("lost_mean_s").f64[slow], degraded, 1e-6 * degraded);
   EXPECT_NEAR(degraded, 30 * 7200 * (1 - 1 / 1.5), 0.15 * 30 * 7200 / 3);
+}
+
+// A save a process triggers (a preemption's final save, the save before a slow node's eviction)
+// is a checkpoint save and charged to no process: the process sums and the saves add up to the
+// lost time (the triggered saves had been counted in both, 2026-12-04 review).
+TEST(RunGoodput, ASaveAProcessTriggersIsChargedOnce) {
+  const std::string path = ::testing::TempDir() + "/goodput-triggered-saves.yaml";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(
+        "name: triggered-saves\n"
+        "job: {num_gpus: 1024, gpus_per_node: 8, step_time_s: 5, tokens_per_step: 1, duration_days: 30}\n"
+        "failures:\n  processes:\n"
+        "    - {name: pre, kind: preemption, rate_per_job_day: 1, notice_s: 1800, downtime_s: 600}\n"
+        "    - {name: slow, component: gpu, kind: fail-slow, rate_per_job_day: 1, duration_s: 7200, slowdown_factor: 1.5}\n"
+        "recovery: {fail_slow_evict_after_s: 1800}\n"
+        "checkpoint: {strategy: sync-remote, interval_minutes: 30, write_s: 60, read_s: 60}\n"
+        "simulation: {replicas: 100, seed: 1, search: false}\n",
+        f);
+    std::fclose(f);
+  }
+  const auto r = run_goodput(load_goodput(path));
+  const auto* procs = r.table("failures_by_process");
+  const auto* causes = r.table("lost_time_by_cause");
+  ASSERT_NE(procs, nullptr);
+  ASSERT_NE(causes, nullptr);
+  double by_process = 0, by_cause = 0, saves = 0;
+  for (size_t i = 0; i < procs->rows(); ++i) by_process += procs->column("lost_mean_s").f64[i];
+  for (size_t i = 0; i < causes->rows(); ++i) {
+    by_cause += causes->column("mean_s").f64[i];
+    if (causes->column("cause").str[i] == "checkpoint_save") saves = causes->column("mean_s").f64[i];
+  }
+  EXPECT_GT(saves, 0);
+  EXPECT_NEAR(by_process + saves, by_cause, 1e-6 * by_cause);
 }
 
 namespace {
