@@ -181,7 +181,10 @@ Result run_goodput(const GoodputConfig& c) {
   const int64_t repair_p99 = [&] {
     std::vector<double> v = repair;
     std::sort(v.begin(), v.end());
-    return v.empty() ? int64_t{0} : static_cast<int64_t>(std::llround(v[static_cast<size_t>(std::ceil(0.99 * double(v.size() - 1)))]));
+    // Rank ceil(0.99 n), 1-based (ceil(0.99 (n - 1)) 0-based had taken the rank above it).
+    if (v.empty()) return int64_t{0};
+    const size_t rank = static_cast<size_t>(std::ceil(0.99 * double(v.size()) - 1e-9));
+    return static_cast<int64_t>(std::llround(v[std::min(v.size(), std::max<size_t>(rank, 1)) - 1]));
   }();
 
   res.set("name", c.name);
