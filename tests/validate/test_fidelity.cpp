@@ -156,7 +156,18 @@ TEST(Fidelity, MultiNodeAllReduceBusBandwidthWithinTenPercent) {
     const double bytes = t.at(i, "message_bytes").empty() ? 16e9 : t.f64(i, "message_bytes");
     const double time = reg.get("ring").time_s(ir::CollKind::AllReduce, bytes, g, f);
     const double busbw = bytes * ir::bus_factor(ir::CollKind::AllReduce, n) / time / 1e9;
-    EXPECT_NEAR(busbw / t.f64(i, "value"), 1.0, 0.10) << t.at(i, "id") << ": model " << busbw;
+    if (t.at(i, "metric") == "busbw_avg") {
+      // nccl-tests' "Avg bus bandwidth" averages every size of the sweep, latency-bound ones
+      // included: a floor for the large-message rate, not that rate (ib-hdr had taken its
+      // fraction from one, 0.848, and charged the latency a second time; 2026-12-04 audit). The
+      // large-message rate lies between it and the NICs' line rate.
+      const double port = sys.nic_bandwidth_bytes_per_s.known ? sys.nic_bandwidth_bytes_per_s.value : s.scale_out->bandwidth_bytes_per_s.value;
+      const double line_gbps = port * sys.nics_per_node / 1e9;  // a ring's bus bandwidth: the node's NICs together
+      EXPECT_GE(busbw, t.f64(i, "value")) << t.at(i, "id");
+      EXPECT_LE(busbw, line_gbps) << t.at(i, "id");
+    } else {
+      EXPECT_NEAR(busbw / t.f64(i, "value"), 1.0, 0.10) << t.at(i, "id") << ": model " << busbw;
+    }
     ++checked;
   }
   EXPECT_GE(checked, 3);
