@@ -324,8 +324,16 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
   if (n.in_network_reduction_measured_gpus.known &&
       !(n.in_network_reduction_measured_gpus.value >= 2 && n.in_network_reduction_measured_gpus.value == std::floor(n.in_network_reduction_measured_gpus.value)))
     m.fail("in_network_reduction_measured_gpus", "must be a whole number of GPUs >= 2");
-  n.topology = m.choice("topology", {"switch", "mesh"}, "switch");
-  if (n.topology == "mesh" && n.kind != "scale_up") m.fail("topology", "a mesh is a scale-up fabric's topology", "kind: scale_up");
+  n.topology = m.choice("topology", {"switch", "mesh", "torus"}, "switch");
+  if (n.topology != "switch" && n.kind != "scale_up")
+    m.fail("topology", "a " + n.topology + " is a scale-up fabric's topology", "kind: scale_up");
+  if (n.topology == "torus") {
+    const int64_t d = m.i64("torus_dims", 0);
+    if (d != 2 && d != 3) m.fail("torus_dims", "a torus needs its number of axes: 2 or 3", "e.g. torus_dims: 2 (TPU v5e), 3 (TPU v5p)");
+    n.torus_dims = static_cast<int>(d);
+  } else if (m.has("torus_dims")) {
+    m.fail("torus_dims", "applies to topology: torus only (this network's topology is " + n.topology + ")");
+  }
   m.finish();
   return n;
 }

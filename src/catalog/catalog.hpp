@@ -140,8 +140,11 @@ struct NetworkTech {
   Sourced in_network_reduction_measured_gpus;
   // How the scale-up devices connect: "switch" (NVSwitch: any group gets each member's whole
   // bandwidth) or "mesh" (direct links to every peer, MI300X's Infinity Fabric, Gaudi's RoCE
-  // all-to-all: a group of n of the domain's D devices uses n-1 of its D-1 links).
+  // all-to-all: a group of n of the domain's D devices uses n-1 of its D-1 links) or "torus" (TPU
+  // ICI: each chip links to its two neighbours along each of torus_dims axes; the bandwidth is the
+  // chip's total over all 2 x torus_dims ports, of which a group confined to k axes uses k/dims).
   std::string topology = "switch";
+  int torus_dims = 0;  // axes of a torus (2 or 3); 0 otherwise
   std::map<std::string, std::string> sources;
   std::string file;
 };

@@ -19,6 +19,7 @@ Fabric make_fabric(const Scenario& s) {
   f.up_latency_s = known_or(up.latency_s, 3e-6);
   f.gpus_per_domain = s.system.scale_up_domain;
   f.up_mesh = up.topology == "mesh";
+  f.up_torus_dims = up.topology == "torus" ? up.torus_dims : 0;
   f.nic_aggregation = s.plan.collective_nic_aggregation;
   if (s.scale_out) {
     const auto& out = *s.scale_out;

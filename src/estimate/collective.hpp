@@ -9,6 +9,7 @@
 //    destination split of an all-to-all's bytes (ir::A2ATraffic: uniform unless a MoE
 //    dispatcher deduplicates tokens); the other kinds ignore it. Pure function.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -31,11 +32,27 @@ struct Fabric {
   // A point-to-point mesh (NetworkTech::topology): up_busbw_bytes_per_s is a member's bandwidth
   // over all D-1 links, of which a group of n members uses n-1.
   bool up_mesh = false;
-  // Scale-up bus bandwidth of a group with `members` in one domain (2: a point-to-point send).
-  double up_busbw(int members) const {
-    if (!up_mesh || gpus_per_domain <= 1 || members >= gpus_per_domain) return up_busbw_bytes_per_s;
-    return up_busbw_bytes_per_s * std::max(1, members - 1) / (gpus_per_domain - 1);
+  // A torus of this many axes (NetworkTech::torus_dims; 0: not a torus): up_busbw_bytes_per_s is a
+  // chip's bandwidth over the links of all its axes. The domain is taken as a cube of side
+  // D^(1/dims); a group of n members fills whole axes in order (first one axis, then a plane) and
+  // its rings run over the links of the k axes it spans, both ways: k/dims of the total; a pair
+  // (a pipeline send, a group of two) over the one link between neighbours, 1/(2 dims).
+  int up_torus_dims = 0;
+  // Share of a member's scale-up bandwidth a group of `members` in one domain drives.
+  double up_share(int members) const {
+    if (gpus_per_domain <= 1 || members >= gpus_per_domain) return 1.0;
+    if (up_mesh) return static_cast<double>(std::max(1, members - 1)) / (gpus_per_domain - 1);
+    if (up_torus_dims > 1) {
+      if (members <= 2) return 0.5 / up_torus_dims;  // a pair of neighbours: the one link between them
+      const double side = std::pow(static_cast<double>(gpus_per_domain), 1.0 / up_torus_dims);
+      int k = 1;
+      for (double span = side; members > span * (1 + 1e-9) && k < up_torus_dims; span *= side) ++k;
+      return static_cast<double>(k) / up_torus_dims;
+    }
+    return 1.0;
   }
+  // Scale-up bus bandwidth of a group with `members` in one domain (2: a point-to-point send).
+  double up_busbw(int members) const { return up_busbw_bytes_per_s * up_share(members); }
   // Inter-node traffic of a collective spread over all NICs of the node (NCCL channels), or
   // each GPU's over its own NIC only (plan.collective_nic_aggregation, from the framework).
   bool nic_aggregation = true;

@@ -68,9 +68,9 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
   // resource: its demand is that share, so a TP pair and a DP ring on other peers run side by
   // side as on the hardware (they had contended as if on one switch port: +13% against estimate
   // for 8B tp2 dp4 on mi300x-8gpu, 2026-12-04 review).
+  // A torus likewise: a group confined to k of its axes drives k/dims of the chip's links.
   const int members = c.kind == CollKind::SendRecv ? 2 : g.per_domain;
-  if (f.up_mesh && f.gpus_per_domain > 1 && members < f.gpus_per_domain)
-    ci.nvlink_fraction *= static_cast<double>(std::max(1, members - 1)) / (f.gpus_per_domain - 1);
+  ci.nvlink_fraction *= f.up_share(members);
   return ci;
 }
 

@@ -280,6 +280,29 @@ entries:
   }
 }
 
+// A torus states its number of axes (2 or 3), and only a torus takes one (2026-12-04).
+TEST(CatalogErrors, ATorusNeedsItsAxesAndOnlyATorusTakesThem) {
+  TempDir d("torus");
+  d.write("accelerators/a.yaml", kGoodAccelerator);
+  const std::string net = R"(entries:
+  - id: link
+    name: Link
+    kind: scale_up
+    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
+)";
+  d.write("networks/n.yaml", net + "    topology: torus\n");
+  std::string what = load_error(d);
+  EXPECT_NE(what.find("torus_dims"), std::string::npos) << what;
+  EXPECT_NE(what.find("2 or 3"), std::string::npos) << what;
+  d.write("networks/n.yaml", net + "    topology: torus\n    torus_dims: 4\n");
+  EXPECT_NE(load_error(d).find("2 or 3"), std::string::npos);
+  d.write("networks/n.yaml", net + "    torus_dims: 2\n");
+  what = load_error(d);
+  EXPECT_NE(what.find("applies to topology: torus only"), std::string::npos) << what;
+  d.write("networks/n.yaml", net + "    topology: torus\n    torus_dims: 3\n");
+  EXPECT_EQ(load_error(d), "");
+}
+
 // The leaf/spine level of a system's scale-out block: leaf_nodes is a sourced whole number of
 // nodes (absent = unknown), oversubscription a ratio >= 1; anything else names the key.
 TEST(CatalogErrors, LeafNodesAndOversubscriptionAreCheckedAndSourced) {

@@ -440,6 +440,31 @@ TEST(ClosedForms, AMeshGivesAGroupTheLinksToItsMembers) {
   EXPECT_EQ(cat->network("infinity-fabric-mi300x").topology, "mesh");
 }
 
+// Question: on a torus (TPU ICI) does a group get the links of the axes it spans? The bandwidth is
+// a chip's total over its 2 x dims ports; a ring within one axis drives 2 of them (1/dims), a plane
+// 2/dims, a pair of neighbours one link (1/(2 dims)). Before 2026-12-04 TPU ICI was a switch: a tp 8
+// group on v5p had 3x its axis's bandwidth.
+TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
+  CollectiveRegistry reg;
+  Fabric f;
+  f.up_busbw_bytes_per_s = 600e9;  // v5p: 6 ports x 100 GB/s per direction
+  f.up_latency_s = 2e-6;
+  f.gpus_per_domain = 4096;  // a 16 x 16 x 16 cube
+  f.up_torus_dims = 3;
+  const double S = 1e9;
+  for (auto [n, share] : std::vector<std::pair<int, double>>{{2, 1.0 / 6}, {8, 1.0 / 3}, {16, 1.0 / 3}, {64, 2.0 / 3}, {256, 2.0 / 3},
+                                                             {512, 1.0}, {4096, 1.0}}) {
+    EXPECT_NEAR(f.up_share(n), share, 1e-12) << n;
+    ir::Group g{ir::GroupKind::TP, n, 1, n, 1};
+    EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), (n - 1.0) / n * S / (600e9 * share) + (n - 1) * 2e-6, 1e-12) << n;
+  }
+  // The bundled TPU ICI networks are tori of their generations' dimensions.
+  const auto cat = Catalog::load_default();
+  EXPECT_EQ(cat->network("tpu-ici-v5e").topology, "torus");
+  EXPECT_EQ(cat->network("tpu-ici-v5e").torus_dims, 2);
+  EXPECT_EQ(cat->network("tpu-ici-v5p").torus_dims, 3);
+}
+
 // Question: does a pipeline send between two ranks of one scale-up domain cost the domain's link,
 // and one leaving it the NIC's? tp 2 pp 4 on 2 DGX nodes (dp 2): stages 0-1 on node 0, 2-3 on
 // node 1. Before 2026-12-03 every send was charged at the NIC rate.
