@@ -77,10 +77,14 @@ struct PrefixEntry {
 
 class Simulation;
 
-// The paged KV cache of one model replica: shared by the replica's pipeline slots, its cached
-// prefixes too (each slot had kept its own: an idle slot's unreferenced prefixes could not be
-// evicted by another, which then could not schedule, and slots missed each other's prefixes;
-// 2026-12-03 review).
+// The paged KV cache of one scheduler slot, its cached prefixes included. A replica of pp > 1
+// stages runs `slots` passes at once, one per slot (vLLM's virtual engines), and splits its blocks
+// evenly between them, as vLLM V0 does (num_gpu_blocks //= pipeline_parallel_size, one block
+// manager and prefix cache per virtual engine). The slots had shared one pool (2026-12-03), each
+// preempting only its own sequences: a slot short of a block preempted its own sequence while the
+// other slot's held the blocks, re-admitted it, and preempted it again, for ever (two 900-token
+// requests in a 2,000-token cache never finished; a 70B chunked-prefill run at pp 2 preempted
+// 52,000 times and served 5.5x fewer requests than at pipeline_batches 1; 2026-12-04 review).
 struct BlockPool {
   int64_t total = 0, free = 0;
   std::map<int32_t, PrefixEntry> prefixes;  // prefix group -> its cached blocks
@@ -219,15 +223,23 @@ class Simulation {
  private:
   const std::vector<Request>& reqs_;
   std::vector<std::unique_ptr<Instance>> instances_;
-  std::vector<BlockPool> pools_;      // one per replica (colocated) or per pool instance (disaggregated)
+  std::vector<BlockPool> pools_;      // one per scheduler slot: slots_ per replica, replica-major
   std::vector<Pipeline> pipes_;       // one per replica when pp > 1
   std::vector<std::unique_ptr<CostModel>> models_;
   std::priority_queue<std::pair<double, int32_t>, std::vector<std::pair<double, int32_t>>, std::greater<>> transfers_;
   std::vector<double> link_free_;  // per replica: when its KV link is free (disaggregated prefill)
   int slots_ = 1;                  // scheduler slots (instances) per replica
+  int replicas_ = 0;               // model replicas (colocated) or pool instances (disaggregated)
   int64_t completed_ = 0;
   Instance& least_loaded(Role r);
 };
+
+// Who holds a request's KV cache, for the messages: an instance, or one of its pipeline batches.
+static std::string holder_text(int slots) {
+  return slots > 1 ? "one of an instance's " + std::to_string(slots) + " pipeline batches holds (each has 1/" + std::to_string(slots) +
+                         " of its KV cache)"
+                   : std::string("one instance holds");
+}
 
 // ------------------------------------------------------------------ Instance
 Seq& Instance::seq(int32_t s) { return sim_.seqs[static_cast<size_t>(s)]; }
@@ -579,9 +591,15 @@ Result Simulation::run(ServingSummary* summary) {
     units.window_units = win;
     units.window = sp.deployment.model.sliding_window;
   }
-  const int64_t pool_units = units.window_units > 0 ? static_cast<int64_t>(cap_tokens / bt * units.per_block()) : blocks;
-  // The longest context one instance holds for a single sequence (in whole blocks).
-  int64_t longest_fit = blocks * bt;
+  const int64_t replica_units = units.window_units > 0 ? static_cast<int64_t>(cap_tokens / bt * units.per_block()) : blocks;
+  // Each scheduler slot of a pipelined replica holds its share of the blocks (BlockPool).
+  const int pp = sp.deployment.par.pp;
+  if (sp.pipeline_batches < 0) throw Error(SourceLocation{"", 0, 0, "pipeline_batches"}, "pipeline_batches must be >= 0 (0: pp)");
+  const int slots = pp > 1 ? (sp.pipeline_batches > 0 ? sp.pipeline_batches : pp) : 1;
+  const int64_t pool_units = replica_units / slots;
+  const int64_t slot_blocks = blocks / slots;
+  // The longest context one slot holds for a single sequence (in whole blocks).
+  int64_t longest_fit = slot_blocks * bt;
   if (units.window_units > 0) {
     const int64_t window_blocks = static_cast<int64_t>(units.window_units) * ((units.window - 1) / bt + 2);
     longest_fit = units.full_units == 0 ? (pool_units >= window_blocks ? std::numeric_limits<int32_t>::max() : 0)
@@ -608,11 +626,13 @@ Result Simulation::run(ServingSummary* summary) {
                   "more devices (deployment.tp or pp), a narrower weight format, or a smaller serving.max_batch_tokens");
     }
   }
+  if (slots > 1 && slot_blocks <= 0)
+    throw Error(SourceLocation{"", 0, 0, "serving.pipeline_batches"},
+                "the KV cache (" + std::to_string(blocks) + " blocks) cannot be split between " + std::to_string(slots) +
+                    " pipeline batches: each holds its share of the blocks",
+                "fewer pipeline batches (serving.pipeline_batches), or more memory per replica");
   if (sp.limits.max_batch_seqs < 1 || sp.limits.max_batch_tokens < 1)
     throw Error(SourceLocation{"", 0, 0, "batching"}, "max_batch_seqs and max_batch_tokens must be positive");
-  const int pp = sp.deployment.par.pp;
-  const int slots = pp > 1 ? (sp.pipeline_batches > 0 ? sp.pipeline_batches : pp) : 1;
-  if (sp.pipeline_batches < 0) throw Error(SourceLocation{"", 0, 0, "pipeline_batches"}, "pipeline_batches must be >= 0 (0: pp)");
   int replicas = 0;
   if (sp.disaggregation) {
     if (sp.disaggregation->prefill_instances < 1 || sp.disaggregation->decode_instances < 1)
@@ -623,16 +643,17 @@ Result Simulation::run(ServingSummary* summary) {
     replicas = sp.replicas;
   }
   // Reserved up front: instances keep references to their pool and pipeline.
-  pools_.assign(static_cast<size_t>(replicas), BlockPool{pool_units, pool_units});
+  pools_.assign(static_cast<size_t>(replicas) * static_cast<size_t>(slots), BlockPool{pool_units, pool_units});
+  replicas_ = replicas;
   link_free_.assign(static_cast<size_t>(replicas), 0.0);
   slots_ = slots;
   pipes_.assign(pp > 1 ? static_cast<size_t>(replicas) : 0, Pipeline{0.0, std::vector<double>(static_cast<size_t>(pp), 0.0)});
   int idx = 0, rep = 0;
   // A replica of pp > 1 stages runs `slots` passes at once (vLLM's virtual engines): one scheduler
-  // slot each, sharing the replica's KV pool and pipeline.
+  // slot each, with its share of the replica's KV blocks, sharing the replica's pipeline.
   auto add = [&](Role r) {
     for (int k = 0; k < slots; ++k)
-      instances_.push_back(std::make_unique<Instance>(*this, idx++, r, cm, draft, pools_[static_cast<size_t>(rep)],
+      instances_.push_back(std::make_unique<Instance>(*this, idx++, r, cm, draft, pools_[static_cast<size_t>(rep * slots + k)],
                                                       pp > 1 ? &pipes_[static_cast<size_t>(rep)] : nullptr, bt, units, sp.limits,
                                                       sp.prefix_caching, policies.create(sp.policy, policy_key)));
     ++rep;
@@ -672,7 +693,7 @@ Result Simulation::run(ServingSummary* summary) {
     const bool over_steady = units.window_units > 0
                                  ? std::max(units.units(q.prompt, 0, std::min(q.prompt, largest.new_tokens), bt),
                                             units.units(q.prompt + q.output, 0, 1, bt)) > pool_units
-                                 : q.prompt + q.output > blocks * bt;
+                                 : q.prompt + q.output > slot_blocks * bt;
     const bool over_pass = units.window_units > 0 && units.units(largest.context_tokens, 0, largest.new_tokens, bt) > pool_units;
     const bool over_pool = over_steady || over_pass;
     if (over_pool || beyond_window) {
@@ -686,16 +707,17 @@ Result Simulation::run(ServingSummary* summary) {
       longest_over_budget = std::max<int64_t>(longest_over_budget, q.prompt);
     }
   }
+  const std::string holder = holder_text(slots);
   if (!reqs_.empty() && rejected_window == static_cast<int64_t>(reqs_.size()))
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is longer than " + context_window_text(sp.deployment) +
                 " (prompt + output)", "shorter prompts or outputs, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()) && rejected_window > 0)
     throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is refused: " + std::to_string(rejected_window) +
-                " longer than " + context_window_text(sp.deployment) + ", " + std::to_string(rejected - rejected_window) + " needing more KV tokens than one instance holds (" +
+                " longer than " + context_window_text(sp.deployment) + ", " + std::to_string(rejected - rejected_window) + " needing more KV tokens than " + holder + " (" +
                 std::to_string(longest_fit) + ")",
                 "shorter prompts or outputs, more memory per instance, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
-    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than one instance holds (" +
+    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than " + holder + " (" +
                 std::to_string(longest_fit) + "; the shortest request needs more)",
                 "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format), or a smaller model");
   // Timeline.
@@ -810,7 +832,11 @@ Result Simulation::run(ServingSummary* summary) {
         }
       }
     }
-    for (const auto& pl : pools_) peak_blocks = std::max(peak_blocks, pl.used());
+    for (size_t rp = 0; rp < pools_.size(); rp += static_cast<size_t>(slots_)) {  // a replica's slots together
+      int64_t used = 0;
+      for (size_t k = rp; k < rp + static_cast<size_t>(slots_); ++k) used += pools_[k].used();
+      peak_blocks = std::max(peak_blocks, used);
+    }
     if (busy.empty() && transfers_.empty() && next_arrival >= reqs_.size()) {
       for (const auto& in : instances_)
         if (in->has_work())
@@ -850,10 +876,10 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("engine", d.engine.id);
   r.set("policy", sp.policy);
   const int per_inst = d.par.devices();
-  const int devices = per_inst * static_cast<int>(pools_.size());
+  const int devices = per_inst * replicas_;
   r.set("devices_count", static_cast<int64_t>(devices));
-  r.set("instances_count", static_cast<int64_t>(pools_.size()));
-  if (d.par.pp > 1) r.set("pipeline_batches_count", static_cast<int64_t>(instances_.size() / pools_.size()));
+  r.set("instances_count", static_cast<int64_t>(replicas_));
+  if (d.par.pp > 1) r.set("pipeline_batches_count", static_cast<int64_t>(slots_));
   r.set("requests_count", static_cast<int64_t>(reqs_.size()));
   r.set("completed_count", completed_);
   r.set("duration_s", dur);
@@ -884,9 +910,13 @@ Result Simulation::run(ServingSummary* summary) {
                       "preempted request re-prefills prompt + output - 1 tokens in one pass; refused at arrival (it could not "
                       "be re-run) and counted as SLO misses; chunked-prefill bounds the pass by max_batch_tokens");
   if (rejected > rejected_window + rejected_pass)
-    r.notes.push_back(std::to_string(rejected - rejected_window - rejected_pass) + " request(s) need more KV tokens than one instance holds (the longest " +
+    r.notes.push_back(std::to_string(rejected - rejected_window - rejected_pass) + " request(s) need more KV tokens than " + holder_text(slots_) + " (the longest " +
                       std::to_string(longest_rejected) + " > " + std::to_string(longest_fit) +
                       "): refused at arrival, as an engine refuses a prompt beyond its max_model_len, and counted as SLO misses");
+  if (slots_ > 1)
+    r.notes.push_back("pipeline parallelism: each of the " + std::to_string(slots_) + " batches in flight per replica holds 1/" +
+                      std::to_string(slots_) + " of its KV cache (" + std::to_string(slot_blocks * bt) +
+                      " tokens), as vLLM V0's virtual engines split the blocks: the longest request one slot takes");
   if (over_budget > 0)
     r.notes.push_back(std::to_string(over_budget) + " prompt(s) longer than max_batch_tokens (" + std::to_string(sp.limits.max_batch_tokens) +
                       "; the longest " + std::to_string(longest_over_budget) + ") were prefilled whole in one pass: the " + sp.policy +
@@ -908,7 +938,7 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("iterations_count", iters);
   r.set("mean_batch_seqs", iters > 0 ? static_cast<double>(bsum) / iters : 0.0);
   r.set("kv_capacity_tokens_per_instance", std::floor(cap_tokens / bt) * bt);
-  r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / pool_units);
+  r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / (pool_units * slots_));
   r.set("weights_bytes_per_device", cm.weight_bytes_per_device());
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   if (sp.busy_power_w > 0 && out_tokens > 0) {
@@ -941,7 +971,7 @@ Result Simulation::run(ServingSummary* summary) {
   }
   Table& mt = r.add_table("memory_timeline", "KV cache use over time, all instances: each point the maxima since the previous point");
   mt.add_f64("time_s"); mt.add_f64("kv_used_bytes"); mt.add_f64("kv_used_fraction"); mt.add_i64("running_count"); mt.add_i64("waiting_count");
-  const double total_blocks = static_cast<double>(pool_units) * pools_.size();
+  const double total_blocks = static_cast<double>(pool_units) * static_cast<double>(pools_.size());
   for (const auto& p : timeline)
     mt.add_row({p[0], p[1] * bt * kv_tok_bytes / units.per_block(), p[1] / total_blocks, static_cast<int64_t>(p[2]), static_cast<int64_t>(p[3])});
   if (summary) {

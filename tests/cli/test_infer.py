@@ -240,12 +240,12 @@ class InferCli(unittest.TestCase):
             self.assertGreater(j["scalars"]["rejected_count"], 0)
             self.assertTrue(any("context window of 131072" in n for n in j["notes"]), j["notes"])
 
-    def test_chunked_prefill_slots_sharing_a_pool_do_not_block_each_other(self):
-        """Two pipeline slots, each with a half-prefilled 6,000-token prompt in a 10,000-token
-        cache, had waited for each other's blocks: 'cannot schedule' (review of 2026-12-04). The
-        slot with nothing else to run preempts its own prompt (recompute), and every request ends."""
+    def test_chunked_prefill_slots_do_not_block_each_other(self):
+        """Two pipeline slots, each with a half-prefilled 6,000-token prompt, had waited for each
+        other's blocks of one shared pool: 'cannot schedule' (review of 2026-12-04). Each slot now
+        holds its half of the cache (6,500 tokens of 13,000): every request ends."""
         study = ("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, pp: 2}\n"
-                 "serving: {policy: chunked-prefill, max_batch_tokens: 2048, kv_capacity_tokens: 10000, request_table: false}\n"
+                 "serving: {policy: chunked-prefill, max_batch_tokens: 2048, kv_capacity_tokens: 13000, request_table: false}\n"
                  "workload: {arrival: poisson, rate_per_s: 100, requests: 20, prompt: {dist: fixed, mean: 6000}, "
                  "output: {dist: fixed, mean: 100}}\n")
         with tempfile.TemporaryDirectory() as d:
@@ -254,7 +254,6 @@ class InferCli(unittest.TestCase):
                 f.write(study)
             s = scalars(run_json("infer", "serve", path))
             self.assertEqual(s["completed_count"], 20)
-            self.assertGreater(s["preemptions_count"], 0)
 
     def test_static_batching_of_a_disaggregated_pool_and_infinite_sweep_rates_are_refused(self):
         """Static batching stalled a disaggregated decode pool ('cannot schedule'); an infinite
@@ -547,9 +546,33 @@ class InferCli(unittest.TestCase):
         finally:
             os.unlink(f.name)
 
+    def test_pipelined_slots_split_the_kv_cache(self):
+        """Each pipeline batch in flight holds its share of the replica's KV blocks (vLLM V0's
+        virtual engines). Sharing one pool, a slot short of a block preempted its own sequence while
+        the other slot's held the blocks, re-admitted it and preempted it again: two 900-token
+        requests in a 2,000-token cache never finished (2026-12-04 review)."""
+        with tempfile.TemporaryDirectory() as d:
+            trace = os.path.join(d, "t.csv")
+            with open(trace, "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n0,900,200\n0,900,200\n")
+            path = os.path.join(d, "pp.yaml")
+            with open(path, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, pp: 2}\n"
+                        "serving: {policy: continuous, kv_capacity_tokens: 2400}\n"
+                        "workload: {arrival: trace, trace_file: t.csv}\n")
+            p = subprocess.run([BIN, "infer", "serve", path, "--json", "-"], capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            j = json.loads(p.stdout)
+            self.assertEqual(scalars(j)["completed_count"], 2)
+            self.assertTrue(any("each of the 2 batches in flight per replica holds 1/2 of its KV cache" in n for n in j["notes"]), j["notes"])
+            # A request beyond one slot's share is refused, and the message says why.
+            p = subprocess.run([BIN, "infer", "serve", path, "--set", "serving.kv_capacity_tokens=2000"], capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("pipeline batches holds (each has 1/2 of its KV cache)", p.stderr)
+
     def test_pipelined_slots_wait_for_each_others_kv_blocks(self):
-        """Two pipeline slots share one KV pool: a slot refused for want of blocks is retried when
-        its sibling frees them (it was not, and the run ended with 'cannot schedule')."""
+        """Two pipeline slots under memory pressure keep serving (a slot refused for want of blocks
+        had ended the run with 'cannot schedule')."""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "pp.yaml")
             with open(path, "w") as f:
