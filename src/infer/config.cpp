@@ -63,6 +63,8 @@ LengthSpec read_length(const YamlMap& m, LengthSpec d) {
   if (d.dist == "uniform") d.mean = (static_cast<double>(d.min) + static_cast<double>(d.max)) / 2.0;
   if (!(d.mean >= 1)) m.fail("mean", "mean length must be >= 1 token");
   if (d.min < 1 || d.max < d.min) m.fail("max", "need 1 <= min <= max");
+  if (d.max > kMaxRequestTokens)
+    m.fail("max", "a request length is at most " + std::to_string(kMaxRequestTokens) + " tokens, got " + std::to_string(d.max));
   if (!(d.cv >= 0)) m.fail("cv", "the coefficient of variation must be >= 0");
   // Lengths are clipped to [min, max]: a mean outside it would silently become the bound.
   if (d.mean > d.max || d.mean < d.min)
@@ -187,6 +189,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
               "got " + std::to_string(sv.timeline_points));
     if (auto sp = v->opt_map("speculative")) {
       s.draft_model = sp->str("draft_model");
+      s.draft_model_at = sp->loc("draft_model");
       sv.speculative.draft_tokens = sp->i32("draft_tokens", 4);
       sv.speculative.acceptance = sp->f64("acceptance", 0.7);
       if (sv.speculative.draft_tokens < 1) sp->fail("draft_tokens", "must be >= 1");
@@ -290,6 +293,8 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       if (!(w.prefix_share_fraction >= 0 && w.prefix_share_fraction <= 1))
         p->fail("share_fraction", "the share of requests opening with a shared prefix is a fraction from 0 to 1");
       if (w.prefix_tokens < 1) p->fail("tokens", "a shared prefix is at least 1 token");
+      if (w.prefix_tokens > kMaxRequestTokens)
+        p->fail("tokens", "a shared prefix is at most " + std::to_string(kMaxRequestTokens) + " tokens, got " + std::to_string(w.prefix_tokens));
       if (w.prefix_groups < 1) p->fail("groups", "at least 1 group of requests shares a prefix");
       p->finish();
     }
@@ -406,7 +411,12 @@ void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
   if (!s.draft_model.empty()) {
     DeploymentSpec ds = s.deployment;
     ds.model = s.draft_model;
-    const SourceLocation at{s.file, 0, 0, "serving.speculative.draft_model"};
+    // The draft's own key, not the target's `model` line (an unknown draft had been reported at
+    // deployment.model, 2026-12-04 review).
+    SourceLocation at = s.draft_model_at;
+    if (at.file.empty()) at = SourceLocation{s.file, 0, 0, ""};
+    at.key = "serving.speculative.draft_model";
+    ds.given_at["model"] = at;
     sv.draft = make_deployment(cat, data, ds, at);
     // Speculative sampling compares the draft's and the target's probabilities of the same token
     // (Leviathan et al. 2023): the two share a vocabulary (Llama 3.1 8B drafting for Llama 2 7B

@@ -570,6 +570,41 @@ class InferCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("pipeline batches holds (each has 1/2 of its KV cache)", p.stderr)
 
+    def test_review_of_2026_12_04_serve(self):
+        """A token count near 2^31 had wrapped prompt + output and been served holding no KV cache;
+        the prefix hit rate counted re-admissions; an unknown draft model was reported at the
+        target's line."""
+        with tempfile.TemporaryDirectory() as d:
+            trace = os.path.join(d, "t.csv")
+            with open(trace, "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n0,2147483647,1\n1,100,10\n")
+            path = os.path.join(d, "s.yaml")
+            with open(path, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                        "serving: {policy: continuous}\nworkload: {arrival: trace, trace_file: t.csv}\n")
+            p = run("infer", "serve", path, "-q", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("t.csv:2:2: key 'prompt_tokens': a request length is at most 100000000 tokens", p.stderr)
+            # 200 requests sharing a prefix in 2 groups: at most 198 hits of 200 lookups, however
+            # often a partial prefill is preempted and re-admitted.
+            rows_ = ["arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens"]
+            for i in range(200):
+                rows_.append(f"{i * 0.01:.2f},{2000 + (i * 37) % 2500},{100 + (i * 13) % 300},{i % 2},1024")
+            with open(trace, "w") as f:
+                f.write("\n".join(rows_) + "\n")
+            j = run_json("infer", "serve", path, "--set", "serving.policy=chunked-prefill", "--set", "serving.prefix_caching=true",
+                         "--set", "serving.kv_capacity_tokens=20000", "--set", "serving.max_batch_tokens=512")
+            self.assertGreater(scalars(j)["preemptions_count"], 0)
+            self.assertLessEqual(scalars(j)["prefix_cache_hit_fraction"], 198 / 200)
+            with open(path, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                        "serving:\n  policy: continuous\n  speculative: {draft_model: llama3.2-1b}\n"
+                        "workload: {arrival: poisson, rate_per_s: 1, requests: 10}\n")
+            p = run("infer", "serve", path, "-q", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("s.yaml:4:", p.stderr)
+            self.assertIn("key 'serving.speculative.draft_model': unknown model 'llama3.2-1b'", p.stderr)
+
     def test_pipelined_slots_wait_for_each_others_kv_blocks(self):
         """Two pipeline slots under memory pressure keep serving (a slot refused for want of blocks
         had ended the run with 'cannot schedule')."""

@@ -27,6 +27,12 @@ struct Request {
   int32_t prefix_tokens = 0;
 };
 
+// The longest prompt, output or shared prefix a request may state, in tokens: beyond any model's
+// context window (10M at most in 2026), and small enough that a request's prompt + output and its
+// KV blocks stay within 32-bit counts (2^31 - 1 had wrapped: a 2.1e9-token prompt was served in 55
+// simulated years holding no KV cache, 2026-12-04 review).
+constexpr int32_t kMaxRequestTokens = 100000000;
+
 struct LengthSpec {
   std::string dist = "fixed";  // fixed | uniform | exponential | lognormal
   double mean = 256;

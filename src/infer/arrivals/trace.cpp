@@ -51,15 +51,24 @@ class TraceArrivals final : public ArrivalProcess {
                     "integer out of range: " + std::to_string(v));
       return static_cast<int32_t>(v);
     };
+    // A token count is at most kMaxRequestTokens (prompt + output had wrapped at 2^31 - 1).
+    auto tokens = [&](size_t i, int col) {
+      const int32_t v = i32(i, col);
+      if (v > kMaxRequestTokens)
+        throw Error(SourceLocation{spec.trace_file, t.lines[i], col + 1, t.header[static_cast<size_t>(col)]},
+                    "a request length is at most " + std::to_string(kMaxRequestTokens) + " tokens, got " + std::to_string(v),
+                    "beyond any model's context window");
+      return v;
+    };
     std::vector<Request> r;
     for (size_t i = 0; i < t.rows.size(); ++i) {
       Request q;
       q.arrival_s = cell_f64(t, i, ct);
-      q.prompt_tokens = i32(i, cp);
-      q.output_tokens = i32(i, co);
+      q.prompt_tokens = tokens(i, cp);
+      q.output_tokens = tokens(i, co);
       if (cg >= 0 && cx >= 0) {
         q.prefix_group = i32(i, cg);
-        q.prefix_tokens = i32(i, cx);
+        q.prefix_tokens = tokens(i, cx);
       }
       // A group is an id >= 0 and a shared prefix a token count >= 0 (negative ones had been
       // accepted and served, 2026-12-03 review).
