@@ -799,7 +799,12 @@ StepEstimate Estimator::run(const Workload& w) const {
       // and the ranks below it each run that chunk after it: 1/v of their backward per
       // micro-batch (before 2026-12-03 the whole of it, which placed a later rank's end v times
       // too early and hid a heavy last rank's once-per-step work).
-      for (int j = 0; j < r; ++j) slack += times.backward_s[j] / v;
+      // Chunk 0's own backward where the chunks' times are known: the mean chunk had placed a
+      // rank whose chunk 0 holds only the embedding a chunk's backward early, and named the wrong
+      // rank critical (0.9% low, 2026-12-04 review).
+      const bool by_chunk = times.chunk_backward_s.size() == static_cast<size_t>(p) * static_cast<size_t>(v);
+      for (int j = 0; j < r; ++j)
+        slack += by_chunk ? times.chunk_backward_s[static_cast<size_t>(j) * static_cast<size_t>(v)] : times.backward_s[j] / v;
     } else {
       slack = order_pipe - order_ends[static_cast<size_t>(r)];
     }
