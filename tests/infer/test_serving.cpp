@@ -368,7 +368,13 @@ TEST(Serving, PerRequestTable) {
 // Question (review of 2026-12-03): do a replica's pipeline slots share its cached prefixes? Each
 // slot had kept its own: an idle slot's unreferenced prefixes could not be evicted by the other,
 // which then could not schedule (the run stopped), and slots missed each other's prefixes.
-TEST(Serving, PipelineSlotsShareTheCachedPrefixes) {
+// Question: does each pipeline batch in flight keep its own share of the cache and its own
+// prefixes (vLLM V0's virtual engines: the blocks split evenly, a block manager each)? With twice
+// the memory at pp 2 each slot holds what the single scheduler held; each slot misses a group's
+// prefix the first time it sees it, so the hit rate is at most the single scheduler's, and about
+// it with 400 requests over 8 groups. (The slots had shared one pool, preempting only their own
+// sequences: two requests that fit never finished, 2026-12-04 review.)
+TEST(Serving, PipelineSlotsKeepTheirShareOfTheCacheAndItsPrefixes) {
   WorkloadSpec w = work(2, 400, "fixed");
   w.prefix_share_fraction = 1.0;
   w.prefix_tokens = 2048;
@@ -382,11 +388,14 @@ TEST(Serving, PipelineSlotsShareTheCachedPrefixes) {
   ServingSummary one, two;
   simulate_serving(s, reqs, &one);
   s.deployment.par.pp = 2;
+  // Half the cache per slot: a request of 4,416 tokens no longer fits a slot of 3,000.
+  EXPECT_THROW(simulate_serving(s, reqs, &two), Error);
+  s.kv_capacity_tokens = 12000;
   ASSERT_NO_THROW(simulate_serving(s, reqs, &two));
   EXPECT_EQ(two.completed, 400);
   EXPECT_LE(two.kv_peak_fraction, 1.0);
-  // One cache: the slots hit each other's prefixes as one scheduler does.
-  EXPECT_NEAR(two.prefix_hit_fraction, one.prefix_hit_fraction, 0.02);
+  EXPECT_LE(two.prefix_hit_fraction, one.prefix_hit_fraction + 1e-12);
+  EXPECT_NEAR(two.prefix_hit_fraction, one.prefix_hit_fraction, 0.05);
 }
 
 // Question: is a prefix kept while the request reusing it is admitted, and is a hit bounded by
