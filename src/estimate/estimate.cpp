@@ -593,19 +593,25 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   // layers: Llama 3 8B's 2.1 GB of embedding and head counted as a fraction of a layer).
   double gathered = 0;
   if (z >= 3) {
-    double root = 0, layer = 0;
+    double root = 0, root_max = 0, layer = 0;
     for (const auto& ch : st.chunks)
       for (const auto& b : ch.blocks) {
         // Only what is sharded is gathered: with dp x cp 1 the dense weights are whole already
         // (they had been counted a second time, 0.69 GB for Llama 3 70B; 2026-12-04 review).
         const double g = (dshard > 1 ? b.params - b.expert_params : 0.0) + (eshard > 1 ? b.expert_params : 0.0);
-        if (b.name == "embedding" || b.name == "head") root += g;
-        else layer = std::max(layer, g);
+        if (b.name == "embedding" || b.name == "head") {
+          root += g;
+          root_max = std::max(root_max, g);
+        } else {
+          layer = std::max(layer, g);
+        }
       }
     // A stack that releases parameters after each use (DeepSpeed's ZeRO-3, which also re-gathers
-    // for the recompute) holds the root unit only while it runs, like a layer.
+    // for the recompute) holds the embedding and the head each only while it runs, like a layer
+    // (their sum had been taken as one unit and counted twice: 2.1 GB too much for Llama 3 8B at
+    // pp 1, more than the stack that keeps them; 2026-12-04 review).
     if (s.plan.zero3_regather_for_recompute) {
-      layer = std::max(layer, root);
+      layer = std::max(layer, root_max);
       root = 0;
     }
     // The layer in use and, with overlapped gathers, the prefetched one (a blocking gather has

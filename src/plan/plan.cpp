@@ -696,6 +696,7 @@ struct StageMem {
   // ZeRO-3's gathered parameters (estimate.cpp stage_memory): the root unit's, and the largest
   // layer's without and with its experts.
   double root = 0, layer_dense = 0, layer_all = 0, layer_expert = 0;
+  double root_max = 0;  // the larger of the embedding and the head (released one at a time)
   std::vector<double> chunk_act_per_mb;  // one micro-batch's saved activations per chunk
   std::vector<double> chunk_w_per_mb;    // one micro-batch's weight-pass inputs per chunk (ir::weight_pass_held_bytes)
 };
@@ -746,6 +747,7 @@ struct MemoryModel::Impl {
           const double dense = b.params - b.expert_params;
           if (b.name == "embedding" || b.name == "head") {
             sm.root += dense;
+            sm.root_max = std::max(sm.root_max, dense);
           } else {
             sm.layer_dense = std::max(sm.layer_dense, dense);
             sm.layer_all = std::max(sm.layer_all, dense + b.expert_params);
@@ -815,7 +817,7 @@ double MemoryModel::bytes(const Candidate& c) const {
       double root = dshard > 1 ? st.root : 0.0;
       double layer = dshard > 1 ? (eshard > 1 ? st.layer_all : st.layer_dense) : (eshard > 1 ? st.layer_expert : 0.0);
       if (s.plan.zero3_regather_for_recompute) {
-        layer = std::max(layer, root);
+        layer = std::max(layer, dshard > 1 ? st.root_max : 0.0);
         root = 0;
       }
       gathered = (root + (s.plan.overlap_param_gather ? 2.0 : 1.0) * layer) * wbytes;

@@ -126,6 +126,22 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     const auto on = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "true"}});
     const auto off = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "false"}});
     EXPECT_LT(off.comm_buffers_bytes, on.comm_buffers_bytes);
+    // A stack that releases parameters after use holds the embedding and the head one at a time,
+    // each like a layer: two of the largest of them in flight, never their sum twice (2.1 GB too
+    // much for Llama 3 8B at pp 1, more than the stack that keeps them; 2026-12-04 review).
+    const auto wk = ir::lower(parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", "3"}}));
+    const auto keep = stage_memory(wk, 0, 0.0);
+    const auto rel = one({{"parallel.zero_stage", "3"}, {"parallel.zero3_regather_for_recompute", "true"}});
+    double emb = 0, head = 0, layer = 0;
+    for (const auto& ch : wk.stages[0].chunks)
+      for (const auto& b : ch.blocks) {
+        if (b.name == "embedding") emb = b.params;
+        else if (b.name == "head") head = b.params;
+        else layer = std::max(layer, b.params);
+      }
+    const double buckets = keep.comm_buffers_bytes - (emb + head + 2 * layer) * 2;  // 2-byte weights
+    EXPECT_GT(emb, layer);
+    EXPECT_NEAR(rel.comm_buffers_bytes - buckets, 2 * std::max({emb, head, layer}) * 2, 1e-6 * rel.comm_buffers_bytes);
   }
 }
 
