@@ -7,6 +7,7 @@
 
 #include "bench/stats.hpp"
 #include "core/error.hpp"
+#include "core/result.hpp"
 
 namespace sextant::bench {
 
@@ -83,6 +84,24 @@ std::string parameter_changes(const Measurement& a, const Measurement& b) {
   return out;
 }
 
+// What makes two measurements of one case unlike beyond their parameters: the settings of their
+// runs that change what is measured (warm-up repetitions, the minimum repetition time) and the
+// machine (CPU or GPU model). Before 2026-12-04 a run without warm-up was judged against one with
+// it (-58%, "regression") and a run on another CPU model was judged case by case, flagged only by
+// same_host false.
+std::string run_changes(const RunRecord& ra, const Measurement& a, const RunRecord& rb, const Measurement& b) {
+  std::string out = parameter_changes(a, b);
+  auto add = [&](const std::string& what, const std::string& va, const std::string& vb) {
+    if (va != vb) out += (out.empty() ? "" : "; ") + what + " " + va + " -> " + vb;
+  };
+  add("warmup_count", std::to_string(a.warmup_count), std::to_string(b.warmup_count));
+  if (ra.config.contains("min_rep_s") && rb.config.contains("min_rep_s"))
+    add("min_rep_s", ra.config["min_rep_s"].dump(), rb.config["min_rep_s"].dump());
+  if (!ra.host.cpu.model.empty() && !rb.host.cpu.model.empty()) add("cpu_model", ra.host.cpu.model, rb.host.cpu.model);
+  add("gpu", ra.host.gpu.empty() ? "(none)" : ra.host.gpu, rb.host.gpu.empty() ? "(none)" : rb.host.gpu);
+  return out;
+}
+
 // Adjusted p-values, in the input order (Holm 1979 step-down; Benjamini-Hochberg 1995 step-up).
 std::vector<double> adjust(const std::vector<double>& p, const std::string& method) {
   const size_t m = p.size();
@@ -116,7 +135,10 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
   if (std::find(tests.begin(), tests.end(), opt.test) == tests.end())
     throw Error(SourceLocation{"", 0, 0, "--test"}, "unknown test '" + opt.test + "'", valid_choices_hint(opt.test, tests));
   if (!(opt.alpha > 0 && opt.alpha < 1)) throw Error(SourceLocation{"", 0, 0, "--alpha"}, "alpha must lie in (0, 1)");
-  if (opt.min_effect_fraction < 0) throw Error(SourceLocation{"", 0, 0, "--min-effect"}, "minimum effect must be >= 0");
+  // A fraction: 5 meant as 5% had made a gate that no throughput metric can fail (2026-12-04).
+  if (!(opt.min_effect_fraction >= 0 && opt.min_effect_fraction < 1))
+    throw Error(SourceLocation{"", 0, 0, "--min-effect"}, "the minimum effect is a fraction from 0 to below 1, got " + format_double(opt.min_effect_fraction),
+                "e.g. 0.05 for 5%");
   // A --suite or --metric that neither run has is a typo, not "nothing changed": a CI gate that
   // compares nothing must not pass.
   for (const auto& [flag, wanted_values, field] :
@@ -168,7 +190,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     CaseComparison cc;
     cc.suite = ma.suite;
     cc.name = ma.name == mb.name ? ma.name : ma.name + " | " + mb.name;
-    cc.parameter_changes = parameter_changes(ma, mb);
+    cc.parameter_changes = run_changes(a, ma, b, mb);
     for (const auto& [k, v] : ma.params)
       if (software(k) && mb.has_param(k) && mb.param(k) != v) {
         const std::string change = k + " " + v + " -> " + mb.param(k);
@@ -196,7 +218,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       for (const RunRecord* h : opt.history) {
         if (h->host.fingerprint() != b.host.fingerprint()) continue;
         for (const auto& mh : h->measurements)
-          if (key(mh) == key(mb) && parameter_changes(mh, mb).empty() && !mh.samples.empty()) {
+          if (key(mh) == key(mb) && run_changes(*h, mh, b, mb).empty() && !mh.samples.empty()) {
             const double med = mh.summary().median;
             if (med > 0) logs.push_back(std::log(med));
             break;

@@ -443,8 +443,14 @@ void add_bench_command(CLI::App& app) {
     refuse_suite_options("run");
     run_command(*a);
   });
-  imp->callback([a, refuse_suite_options] {
+  imp->callback([a, refuse_suite_options, cmd] {
     refuse_suite_options("import-nccl");
+    // An import measures nothing: repetitions and warm-ups are the log's own (they were ignored,
+    // exit 0, before 2026-12-04).
+    for (const char* o : {"--reps", "--warmup"})
+      if (cmd->count(o) > 0)
+        throw Error(SourceLocation{"", 0, 0, o}, "`bench import-nccl` reads measurements from nccl-tests logs: it runs nothing to repeat",
+                    "leave it out (nccl-tests' own -n and -w set its iterations)");
     import_nccl(*a);
   });
   cmd->callback([a, cmd] {

@@ -1,8 +1,10 @@
 // sextant calibrate [--run RUN] --out FILE.yaml: fit this host's efficiency model from a bench
 // run and write a catalog accelerator entry (and a network entry from the MPI suite).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "bench/calibrate/calibrate.hpp"
 #include "bench/db/results_db.hpp"
@@ -35,6 +37,14 @@ struct CalibrateArgs {
 // it holds nothing but an earlier calibration of the same id (recalibrating a host), or with
 // --force. A bundled catalog file holds several entries that other files refer to: writing over
 // it (it was, before 2026-12-02) left the catalog unloadable.
+// A YAML file as the catalog loader takes one: .yaml or .yml in any case (Mine.YAML is loaded; it
+// had been skipped here, and a duplicate id in it then stopped the catalog loading, 2026-12-04).
+bool is_yaml_name(const std::filesystem::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".yaml" || ext == ".yml";
+}
+
 void check_new_file(const std::string& path, const char* option, const std::string& id, bool force) {
   std::error_code ec;
   if (!path.empty() && (path.back() == '/' || std::filesystem::is_directory(path, ec)))
@@ -51,7 +61,20 @@ void check_new_file(const std::string& path, const char* option, const std::stri
   } catch (const std::exception&) {
     readable = false;
   }
-  if (readable && !ids.empty() && std::all_of(ids.begin(), ids.end(), [&](const std::string& x) { return x == id; })) return;
+  // Only an earlier calibration is replaced: a hand-written file holding the same id had been
+  // overwritten without --force (2026-12-04 review). Calibrations start with their header.
+  bool calibrated = false;
+  if (std::ifstream in(path); in) {
+    std::string first;
+    std::getline(in, first);
+    calibrated = first.rfind("# Written by `sextant calibrate", 0) == 0;
+  }
+  if (readable && calibrated && !ids.empty() && std::all_of(ids.begin(), ids.end(), [&](const std::string& x) { return x == id; })) return;
+  if (readable && !calibrated && !ids.empty() && std::all_of(ids.begin(), ids.end(), [&](const std::string& x) { return x == id; }))
+    throw Error(SourceLocation{path, 0, 0, option},
+                "the file holds the entry '" + id + "' but was not written by sextant calibrate (no `# Written by` header): "
+                "calibration replaces only an earlier calibration",
+                "give a new path, or --force to replace the file (its contents are lost)");
   std::string held;
   for (const auto& x : ids) held += (held.empty() ? "" : ", ") + x;
   throw Error(SourceLocation{path, 0, 0, option},
@@ -73,7 +96,7 @@ void check_id_free(const std::string& path, const char* option, const std::strin
   if (!fs::is_directory(dir, ec)) return;
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_regular_file(ec) && (e.path().extension() == ".yaml" || e.path().extension() == ".yml") &&
+    if (e.is_regular_file(ec) && is_yaml_name(e.path()) &&
         !fs::equivalent(e.path(), out, ec))
       files.push_back(e.path());
   std::sort(files.begin(), files.end());
@@ -273,7 +296,18 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--peak-tflops", a->peak_tflops,
                   "Peak TFLOP/s of a dtype, DTYPE=X (repeatable): replaces the run's own peak, e.g. a CPU's at its sustained (turbo) clock");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder for --peak-from (default: the bundled one)");
-  cmd->add_option("--id", a->opt.id, "Catalog id of the new entry (default host-calibrated)");
+  cmd->add_option("--id", a->opt.id, "Catalog id of the new entry (default host-calibrated)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            // An id is referred to from scenarios and --accelerator: not empty, no spaces or
+            // quotes ('' had been written as id: "", an entry nothing could name; 2026-12-04).
+            if (v.empty()) return "an id cannot be empty";
+            for (unsigned char ch : v)
+              if (!(std::isalnum(ch) || ch == '-' || ch == '_' || ch == '.'))
+                return "an id is letters, digits, '-', '_' and '.', got '" + v + "'";
+            return {};
+          },
+          "ID"));
   cmd->add_option("--name", a->opt.name, "Display name (default: CPU model + (calibrated))");
   cmd->add_option("--suite", a->opt.suite, "GEMM suite to fit: gemm_cpu or gpu (default: the run's)");
   cmd->add_option("--max-fit-dim", a->opt.max_fit_dim, "Hold out shapes whose largest dimension exceeds this")

@@ -163,6 +163,25 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("did you mean 'wall_s'", p.stderr)
 
+    def test_runs_made_differently_are_not_judged_alike(self):
+        """Review of 2026-12-04: a run without warm-up had been judged against one with it (a
+        'regression' of -58%); --min-effect 5 (meant as 5%) made a gate nothing could fail."""
+        for w in ("0", "2"):
+            sextant("bench", "run", "--reps", "3", "--warmup", w, "--db", self.db, "-q", "--", "/bin/true")
+        p = sextant("history", "compare", "1", "2", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)  # every case differs in its settings: nothing to judge
+        self.assertIn("warmup_count 0 -> 2", p.stderr)
+        p = sextant("history", "compare", "1", "2", "--min-effect", "5", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--min-effect", p.stderr)
+        self.assertIn("fraction", p.stderr)
+        log = os.path.join(self.dir, "nccl.log")
+        with open(log, "w") as f:
+            f.write("# Collective test starting: all_reduce_perf\n")
+        p = sextant("bench", "--reps", "7", "import-nccl", log, "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--reps", p.stderr)
+
     def test_compare_with_ties_missing_cases_and_a_zero_baseline(self):
         # Three constant repetitions against three other constant ones (an integer metric such
         # as RSS): the exact test's smallest p is 0.1, so no regression at alpha 0.05 (the normal
@@ -453,6 +472,28 @@ class BenchCli(unittest.TestCase):
         shown_bw = fields["read_bandwidth_at_%dKiB" % (first["working_set_bytes"] // 1024)]
         self.assertAlmostEqual(float(shown_bw["value"]), first["bytes_per_s"] / 1e9, places=6)
         self.assertIn("cache_bandwidth suite", shown_bw["source"])
+        # A CPU entry carries no per-call overhead, so estimate adds none to what the fit predicts
+        # (its default 4 us had put a 64^3 GEMM at 0.20 of peak where it measured 0.48; 2026-12-04).
+        self.assertEqual(float(fields["kernel_overhead"]["value"]) if "kernel_overhead" in fields else
+                         float(fields["kernel_overhead_us"]["value"]), 0.0)
+        # Review of 2026-12-04: calibrate replaces only an earlier calibration (a hand-written file
+        # of the same id had been overwritten), sees ids in *.YAML as the loader does, and refuses
+        # an empty id.
+        mine = os.path.join(cat, "accelerators", "mine.yaml")
+        with open(out) as f:
+            body = f.read()
+        with open(mine, "w") as f:
+            f.write(body.split("\n", 1)[1].replace("my-host", "labbox"))
+        p = sextant("calibrate", "--db", self.db, "--id", "labbox", "--out", mine, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("was not written by sextant calibrate", p.stderr)
+        os.rename(mine, os.path.join(cat, "accelerators", "Mine.YAML"))
+        p = sextant("calibrate", "--db", self.db, "--id", "labbox", "--out", os.path.join(cat, "accelerators", "lab2.yaml"), check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("already in", p.stderr)
+        p = sextant("calibrate", "--db", self.db, "--id", "", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("an id cannot be empty", p.stderr)
 
     def test_a_cpu_calibrated_in_fp32_runs_an_fp32_estimate(self):
         # bench -> calibrate -> estimate on this host: an fp32 entry (no 16-bit peak measured)

@@ -809,6 +809,12 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
          sourced(c.kernel_overhead_s * 1e6, fmt::format("bench-run: fitted with the {} GEMM model over {} shapes (0 to the shortest GEMM time)",
                                                         g->dtype, g->fitted_count)) +
          "\n";
+  } else if (pr) {
+    // A CPU fit has no separate per-call term: the shape factors carry the small GEMMs' cost, as the
+    // predictions above take them. Without this line estimate added its default 4 us per op, and
+    // the entry's 64^3 GEMM ran at 0.20 of peak where it measured 0.48 (2026-12-04 review).
+    y += "      kernel_overhead_us: " +
+         estimated(0.0, "CPU GEMMs are fitted without a per-call term: the shape factors above include the small calls' cost") + "\n";
   }
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
