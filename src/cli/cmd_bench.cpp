@@ -237,6 +237,9 @@ void run_bench(BenchArgs& a) {
 
 void run_command(BenchArgs& a) {
   if (a.command.empty()) throw Error(SourceLocation{"", 0, 0, "COMMAND"}, "no command given", "sextant bench run -- CMD ARGS...");
+  // The database is opened (and migrated) first, as for the suites: a bad --db had failed only
+  // after every repetition had run (2026-12-04 review).
+  if (!a.no_db) ResultsDb check(db_path(a));
   const int reps = a.reps > 0 ? a.reps : 10;
   const int warmup = a.warmup >= 0 ? a.warmup : 1;
   std::string cmdline;
@@ -314,6 +317,7 @@ void run_command(BenchArgs& a) {
 }
 
 void import_nccl(BenchArgs& a) {
+  if (!a.no_db) ResultsDb check(db_path(a));  // a bad --db fails before the logs are read
   RunRecord run;
   run.kind = "import";
   run.host = detect_host();

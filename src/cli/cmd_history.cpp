@@ -76,7 +76,21 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
       // runs after A widened the "drift" until a 62% slow-down read within_run_noise, own
       // review of 2026-12-04).
       if (s.id < std::min(a.id, b.id) && s.host_fingerprint == b.host.fingerprint()) {
-        earlier.push_back(db.load_run(s.id));
+        // Only runs that measured one of B's cases count towards --history: ten `bench run`
+        // commands after five GEMM runs had used up the default ten and turned the drift check
+        // off without a word (2026-12-04 review).
+        RunRecord e = db.load_run(s.id);
+        bool shares = false;
+        for (const auto& me : e.measurements) {
+          for (const auto& mb : b.measurements)
+            if (me.suite == mb.suite && me.name == mb.name && me.metric == mb.metric) {
+              shares = true;
+              break;
+            }
+          if (shares) break;
+        }
+        if (!shares) continue;
+        earlier.push_back(std::move(e));
         if (static_cast<int64_t>(earlier.size()) >= h.history) break;
       }
   for (const auto& e : earlier) o.history.push_back(&e);
