@@ -83,7 +83,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
         bool shares = false;
         for (const auto& me : e.measurements) {
           for (const auto& mb : b.measurements)
-            if (me.suite == mb.suite && me.name == mb.name && me.metric == mb.metric) {
+            if (me.suite == mb.suite && me.metric == mb.metric) {  // names of `bench run` cases are their command lines
               shares = true;
               break;
             }

@@ -107,7 +107,13 @@ class BenchCli(unittest.TestCase):
         self.assertGreater(kept["scalars"]["wall_median_s"], 0)
         self.assertTrue(any(n.startswith("NOT STORED") for n in kept["notes"]), kept["notes"])
         # With -q and no file output the table is printed anyway: nothing had been shown while the
-        # error pointed to "the output above" (2026-12-05 review).
+        # error pointed to "the output above" (2026-12-05 review). A database already spoiled is
+        # refused before anything runs (2026-12-04 review): a fresh one is spoiled by the command.
+        p = sextant("bench", "run", "--reps", "1", "--warmup", "0", "--db", db, "-q", "--", "/bin/true", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn("wall_median_s", p.stdout)
+        db = os.path.join(self.dir, "spoiled2.db")
+        spoil = f"rm -f {db} {db}-wal {db}-shm; echo not-a-database-file-at-all > {db}"
         p = sextant("bench", "run", "--reps", "1", "--warmup", "0", "--db", db, "-q", "--", "/bin/sh", "-c", spoil, check=False)
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("wall_median_s", p.stdout)
