@@ -307,7 +307,7 @@ void add_calibrate_command(CLI::App& app) {
                 return "an id is letters, digits, '-', '_' and '.', got '" + v + "'";
             return {};
           },
-          "ID"));
+          ""));
   cmd->add_option("--name", a->opt.name, "Display name (default: CPU model + (calibrated))");
   cmd->add_option("--suite", a->opt.suite, "GEMM suite to fit: gemm_cpu or gpu (default: the run's)");
   cmd->add_option("--max-fit-dim", a->opt.max_fit_dim, "Hold out shapes whose largest dimension exceeds this")
