@@ -178,6 +178,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     auto in = [](const std::vector<std::string>& v, const std::string& x) { return v.empty() || std::find(v.begin(), v.end(), x) != v.end(); };
     return in(opt.suites, m.suite) && in(opt.metrics, m.metric);
   };
+  std::map<std::string, std::vector<double>> drift_pool;  // suite + metric -> |log median - case centre|
   for (const auto& ma : a.measurements) {
     if (!wanted(ma)) continue;
     auto it = in_b.find(key(ma));
@@ -230,6 +231,8 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         std::vector<double> dev;
         for (double x : logs) dev.push_back(std::fabs(x - center));
         cc.run_to_run_sd_log = 1.4826 * quantile(dev, 0.5);
+        auto& pool = drift_pool[ma.suite + "\n" + ma.metric];
+        pool.insert(pool.end(), dev.begin(), dev.end());
       }
     }
     bool testable = cc.count_a >= 2 && cc.count_b >= 2;
@@ -281,6 +284,17 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
           (at_floor(ma, cc.median_a) || at_floor(mb, cc.median_b))) cc.verdict = "at_rss_floor";
     }
     c.cases.push_back(std::move(cc));
+  }
+  // The run-to-run drift of a case from its own 4-6 medians is a MAD of a handful of points, as
+  // likely to read 1% as 6%: 15% slow-downs had been taken for drift in one case while identical
+  // runs failed in the next (2026-12-04 review). The cases of one suite and metric on one host
+  // drift alike (the host's clock, its memory, its load), so their deviations are pooled: one
+  // robust sd per suite and metric, from every case that has enough history.
+  for (auto& cc : c.cases) {
+    if (!std::isfinite(cc.run_to_run_sd_log)) continue;
+    const auto it = drift_pool.find(cc.suite + "\n" + cc.metric);
+    if (it != drift_pool.end() && it->second.size() > static_cast<size_t>(kMinHistoryRuns + 1))
+      cc.run_to_run_sd_log = 1.4826 * quantile(it->second, 0.5);
   }
   // Verdicts, after the p-values of the testable cases are adjusted together.
   {
