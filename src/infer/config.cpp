@@ -844,7 +844,10 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
               c.serving.busy_power_w = s.serving.busy_power_w;
               c.serving.idle_power_w = s.serving.idle_power_w;
             }
-            if (kv_capacity_tokens(c.serving, c.serving.deployment) < w.prompt.mean + w.output.mean) status = "does not fit";
+            // Each pipeline batch in flight holds its share of the cache (serving.cpp, BlockPool).
+            const int pp = c.serving.deployment.par.pp;
+            const int slots = pp > 1 ? (c.serving.pipeline_batches > 0 ? c.serving.pipeline_batches : pp) : 1;
+            if (kv_capacity_tokens(c.serving, c.serving.deployment) / slots < w.prompt.mean + w.output.mean) status = "does not fit";
           } catch (const Error& e) {
             status = e.message();
           }

@@ -605,6 +605,18 @@ class InferCli(unittest.TestCase):
             self.assertIn("s.yaml:4:", p.stderr)
             self.assertIn("key 'serving.speculative.draft_model': unknown model 'llama3.2-1b'", p.stderr)
 
+    def test_plan_checks_a_pipelined_candidate_against_one_batchs_share(self):
+        """infer plan's fit check takes each pipeline batch's share of the cache, as serve does."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "ipp.yaml")
+            with open(path, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, pp: 2}\n"
+                        "serving: {policy: continuous, kv_capacity_tokens: 2000}\n"
+                        "workload: {arrival: poisson, rate_per_s: 1, requests: 50, prompt: {dist: fixed, mean: 900}, "
+                        "output: {dist: fixed, mean: 200}}\n")
+            j = run_json("infer", "plan", path)
+            self.assertEqual({r["status"] for r in rows(j["tables"]["candidates"])}, {"does not fit"})
+
     def test_pipelined_slots_wait_for_each_others_kv_blocks(self):
         """Two pipeline slots under memory pressure keep serving (a slot refused for want of blocks
         had ended the run with 'cannot schedule')."""

@@ -19,9 +19,10 @@
 // to-all under the other's compute). Sextant executes the pair in sequence; the overlap of their
 // communication is what parallel.overlap.ep_comm grants, which this schedule turns on by default
 // (docs/models.md). Published per-device figures for PP = 2p stages on p ranks (DeepSeek-V3
-// report, Table 2, and DualPipe's README): bubble (PP/2 - 1)(F&B + B - 3W), parameters 2x (two
-// chunks), activations PP + 1 chunk-micro-batches; tests/sim/test_sim.cpp (SimPipeline.DualPipeV*) checks the
-// order against them.
+// report, Table 2, and DualPipe's README): bubble (PP/2 - 1)(F&B + B - 3W), activations PP + 1
+// chunk-micro-batches; tests/sim/test_sim.cpp (SimPipeline.DualPipeV*) checks the order against
+// them. The table's 2x parameters are DualPipe's (two copies of the model, one per direction);
+// DualPipeV's V layout gives each rank two chunks of one copy, 1x.
 #include <algorithm>
 #include <deque>
 #include <utility>
