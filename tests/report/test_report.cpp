@@ -275,6 +275,45 @@ TEST(ReportRenderers, AnalyzeIdleTakeawayNamesTheWorstRank) {
             "GPUs are idle 20% of the time across 2 ranks; most idle: rank 1 (30%)");
 }
 
+// Does the stragglers chart lead with the ranking measure? Two ranks equally late each caused the
+// others to wait, but neither holds anyone back beyond the other (held_back_us 0): the chart and its
+// takeaway must name the wait caused, not zero.
+TEST(ReportRenderers, AnalyzeStragglersChartDrawsTheWaitCaused) {
+  Result r = trace_result_with("k");
+  Table& t = r.add_table("stragglers");
+  t.add_i64("rank");
+  t.add_i64("last_arrivals_count");
+  t.add_f64("caused_wait_us");
+  t.add_f64("held_back_us");
+  t.add_f64("mean_lateness_vs_median_us");
+  t.add_row({int64_t{5}, int64_t{10}, 4000.0, 0.0, 200.0});
+  t.add_row({int64_t{2}, int64_t{10}, 4200.0, 0.0, 210.0});
+  t.add_row({int64_t{0}, int64_t{0}, 0.0, 0.0, -5.0});
+  const ReportPage p = build_page(r);
+  EXPECT_EQ(takeaway_of(p, "stragglers"), "rank 2 caused the others the most waiting at collectives (4.20 ms in total)");
+  for (const auto& c : p.charts)
+    if (c.id == "stragglers") EXPECT_EQ(c.option["series"][0]["data"], nlohmann::ordered_json::array({0.0, 4200.0, 4000.0}));
+}
+
+// Is a rank without communication (overlap percentage NaN) left out of "least overlap"?
+TEST(ReportRenderers, AnalyzeLeastOverlapSkipsRanksWithoutCommunication) {
+  Result r = trace_result_with("k");
+  Table& e = r.add_table("exposed_time");
+  e.add_i64("rank");
+  e.add_f64("communication_us");
+  e.add_f64("exposed_communication_us");
+  e.add_row({int64_t{0}, 0.0, 0.0});
+  e.add_row({int64_t{1}, 100.0, 100.0});
+  e.add_row({int64_t{2}, 100.0, 40.0});
+  Table& o = r.add_table("comm_comp_overlap");
+  o.add_i64("rank");
+  o.add_f64("comp_comm_overlap_percent");
+  o.add_row({int64_t{0}, std::nan("")});
+  o.add_row({int64_t{1}, 0.0});
+  o.add_row({int64_t{2}, 60.0});
+  EXPECT_EQ(takeaway_of(build_page(r), "overlap"), "70% of communication time is exposed (not hidden under computation); least overlap: rank 1 (0%)");
+}
+
 // Does a result saved by `analyze --compat hta` (HTA's column names, "idle_time(us)") draw the
 // same chart as one with Sextant's names?
 TEST(ReportRenderers, AnalyzeWithHtaColumnNamesDrawsTheSameChart) {

@@ -208,6 +208,44 @@ TEST(Analyses, LaunchDelayAndQueueLength) {
     }
 }
 
+// Question: is the launch queue's limit counted in entries, where a CUDA graph launch is one entry
+// however many kernels it holds? The queue length (kernels pending) still counts each graph kernel,
+// but 1,100 kernels of one graph launch leave the CPU free to launch; 1,100 plain launches ahead
+// of their kernels fill the 1,024-entry queue.
+TEST(Analyses, AGraphLaunchIsOneEntryOfTheLaunchQueue) {
+  const auto full_time_us = [](bool graph, double* max_len) {
+    std::vector<std::string> ev;
+    const int n = 1100;
+    if (graph) ev.push_back(x("cuda_runtime", "cudaGraphLaunch", 0, 5, -1, 1));
+    for (int i = 0; i < n; ++i) {
+      if (!graph) ev.push_back(x("cuda_runtime", "cudaLaunchKernel", i, 1, -1, i + 1));
+      ev.push_back(x("kernel", "k", 2000 + 10 * i, 10, 7, graph ? 1 : i + 1));
+    }
+    std::string d = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+    for (size_t i = 0; i < ev.size(); ++i) d += (i ? "," : "") + ev[i];
+    d += "]}";
+    TraceSet set;
+    set.ranks.emplace_back();
+    scan_trace_text(d, "q.json", set.ranks.back());
+    AnalyzeRequest req;
+    req.only = {"queue_length"};
+    Result r = analyze_loaded(set, req);
+    const Table* q = r.table("queue_length_summary");
+    const Table* f = r.table("queue_full_time");
+    EXPECT_TRUE(q && f);
+    if (!q || !f) return std::nan("");
+    *max_len = q->column("queue_length_max_count").f64[0];
+    return f->column("time_at_limit_us").f64[0];
+  };
+  double max_len = 0;
+  EXPECT_DOUBLE_EQ(full_time_us(true, &max_len), 0.0);
+  EXPECT_EQ(max_len, 1100);
+  // Plain launches: at 1,024 pending from the 1,024th launch (t=1023) until the 77th kernel
+  // starts (t=2760, 1,023 pending after it).
+  EXPECT_DOUBLE_EQ(full_time_us(false, &max_len), 2760.0 - 1023.0);
+  EXPECT_EQ(max_len, 1100);
+}
+
 TEST(Analyses, CollectivesFindTheInjectedStragglerAndBusBandwidth) {
   auto dir = std::filesystem::temp_directory_path() / "sextant_coll_test";
   std::filesystem::remove_all(dir);

@@ -511,6 +511,21 @@ TEST(Replay, ClockSkewIsHeldNotNegativeAndCountedOnce) {
   EXPECT_EQ(p.diagnostic_count(r, "replay: GPU event starts before its launching call"), 1);
 }
 
+// Question: is the wait before a GPU event that no call in the trace launched, on an otherwise idle
+// stream, `unexplained` rather than `previous_iteration` (which means a stream still busy with the
+// previous iteration's work)? An NCCL SendRecv with no launch had been called 33% previous-iteration
+// time on a real trace.
+TEST(Replay, AnUnlaunchedKernelOnAnIdleStreamIsUnexplainedNotPreviousIteration) {
+  const std::string doc = doc_of({ev("cuda_runtime", "cudaLaunchKernel", 1, 1000, 5, -1, 1),
+                                  ev("kernel", "gemm", 7, 1020, 100, 7, 1),
+                                  ev("kernel", "ncclKernel_SendRecv", 9, 1400, 150, 9, 77)});
+  Result r;
+  const PathRun p = path_of(doc, {}, &r);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "previous_iteration"), 0.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "unexplained"), 400.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "communication"), 150.0);
+}
+
 // Question: without ProfilerStep, does the path end with the GPU work rather than a host gap
 // after the last call, so that faster GPU work shortens the prediction? The gap had made the path
 // 98% cpu_bound and compute=0.5 predict no change.

@@ -173,8 +173,12 @@ void overlap(const Result& r, ReportPage& page) {
   if (o && o->rows()) {
     const auto pct = numbers(*o, "comp_comm_overlap_percent");
     const auto orank = numbers(*o, "rank");
-    const size_t lo = static_cast<size_t>(std::min_element(pct.begin(), pct.end()) - pct.begin());
-    ch.takeaway += "; least overlap: rank " + std::to_string(static_cast<long long>(orank[lo])) + " (" + fmt_num(pct[lo]) + "%)";
+    // A rank without communication has no overlap percentage (NaN): it is not the least-overlapped one.
+    size_t lo = pct.size();
+    for (size_t i = 0; i < pct.size(); ++i)
+      if (std::isfinite(pct[i]) && (lo == pct.size() || pct[i] < pct[lo])) lo = i;
+    if (lo < pct.size())
+      ch.takeaway += "; least overlap: rank " + std::to_string(static_cast<long long>(orank[lo])) + " (" + fmt_num(pct[lo]) + "%)";
   }
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
@@ -347,30 +351,38 @@ void stragglers(const Result& r, ReportPage& page) {
   const Table* t = r.table("stragglers");
   if (!t || t->rows() == 0) return;
   const auto rank = numbers(*t, "rank");
-  const auto held = numbers(*t, "held_back_us");
+  // The ranking measure (docs/trace-analysis.md): the wait a rank caused the typical rank, summed over
+  // the matched collectives. held_back_us (the marginal hold beyond the second-latest arrival) reads 0
+  // when two ranks are equally late, so it is not what the chart leads with.
+  const auto caused = numbers(*t, "caused_wait_us");
   const auto late = numbers(*t, "mean_lateness_vs_median_us");
-  // Rank order on the axis (the table is sorted by time held back).
   std::vector<size_t> idx(rank.size());
   std::iota(idx.begin(), idx.end(), size_t{0});
   std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return rank[a] < rank[b]; });
-  std::vector<double> rk, h, l;
+  std::vector<double> rk, c, l;
   for (size_t i : idx) {
     rk.push_back(rank[i]);
-    h.push_back(held[i]);
+    c.push_back(caused[i]);
     l.push_back(late[i]);
   }
   Chart ch;
   ch.id = "stragglers";
-  ch.title = "Stragglers: time each rank held the others back at collectives";
+  ch.title = "Stragglers: wait each rank caused the others at collectives";
   ch.value_unit = "µs";
   ch.option = base_option();
   ch.option["xAxis"] = category_axis(rank_labels(rk), "rank");
   ch.option["yAxis"] = value_axis("time (µs)");
   zoom_ranks(ch, rk.size());
-  ch.option["series"] = {{{"type", "bar"}, {"name", "held others back"}, {"data", json_array(h)}},
+  ch.option["series"] = {{{"type", "bar"}, {"name", "wait caused"}, {"data", json_array(c)}},
                          {{"type", "bar"}, {"name", "mean lateness vs median"}, {"data", json_array(l)}}};
-  ch.takeaway = "rank " + std::to_string(static_cast<long long>(rank.front())) + " held the others back longest (" +
-                fmt_seconds(held.front() * 1e-6) + " in total)";
+  size_t top = 0;
+  for (size_t i = 1; i < caused.size(); ++i)
+    if (caused[i] > caused[top]) top = i;
+  if (caused[top] > 0)
+    ch.takeaway = "rank " + std::to_string(static_cast<long long>(rank[top])) + " caused the others the most waiting at collectives (" +
+                  fmt_seconds(caused[top] * 1e-6) + " in total)";
+  else
+    ch.takeaway = "no rank made the others wait at collectives";
   page.charts.push_back(std::move(ch));
 }
 

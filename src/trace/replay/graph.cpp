@@ -1002,14 +1002,19 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           // without a known launch (a negative launch edge had made a -5 us launch_overhead
           // segment, 2026-12-03 review); the measured replay stays exact.
           diag.add("replay: GPU event starts before its launching call (held at its measured start)", "warning", rank_s);
-          add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, false});
+          add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > slack_t});
         } else {
           add_edge(n, Edge{call, actual, EdgeKind::Launch, true, actual - median_latency > slack_t});
         }
         if (pred_node != kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
         else if (pred_const) add_edge(n, Edge{kNone, r_p, EdgeKind::Start, false, false});
       } else {
-        add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, false});
+        // Nothing in the trace explains when it started: no launching call, nothing before it on
+        // its stream, no producer on another. Held at its measured start; the time before it is
+        // `unexplained` on the path, not `previous_iteration` (the stream was idle: an NCCL
+        // SendRecv with no launch had been called 33% previous-iteration time, 2026-12-04 review).
+        // No scale moves it.
+        add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > slack_t});
       }
       for (uint32_t xn : producers)
         if (xn != cross) add_edge(n, Edge{xn, 0, EdgeKind::CrossStream, false, false});
