@@ -56,7 +56,10 @@ class BuildPyWithData(build_py):
     def run(self):
         super().run()
         pkg = os.path.join(self.build_lib, "sextant")
-        for sub in ("catalog", "examples", "goodput", "infer"):
+        # Every data folder the library reads (the validation CSVs give the validated range and the
+        # plan's tie fraction: without them an installed package's numbers and notes differed from
+        # the build tree's, 2026-12-04 review).
+        for sub in sorted(os.listdir(os.path.join(ROOT, "data"))):
             src = os.path.join(ROOT, "data", sub)
             if os.path.isdir(src):
                 shutil.copytree(src, os.path.join(pkg, "data", sub), dirs_exist_ok=True)

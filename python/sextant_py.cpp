@@ -79,8 +79,9 @@ plan::SearchArgs search_args_of(const py::dict& d) {
 // the Python argument: "vary['accelerator.peak_flops']", "price_usd_per_gpu_hour".
 [[noreturn]] void rethrow_as_argument(const Error& e) {
   const SourceLocation& w = e.where();
-  // An option named as the key alone (simulate's "--straggler", "--timeline-ranks"): the argument.
-  if (w.file.empty() && w.key.size() > 2 && w.key.compare(0, 2, "--") == 0) {
+  // An option named as the key (simulate's "--straggler", "--timeline-ranks"; sweep's "--max-points"
+  // beside "--vary"): the argument ("vary['--max-points']" before 2026-12-04).
+  if (w.key.size() > 2 && w.key.compare(0, 2, "--") == 0) {
     std::string arg = w.key.substr(2);
     std::replace(arg.begin(), arg.end(), '-', '_');
     if (arg == "straggler") arg = "stragglers";
@@ -140,7 +141,7 @@ PYBIND11_MODULE(_sextant, m) {
             const Scenario s = scenario_of(source, is_text, name, sets, *cat);
             Result r = estimate(s);
             plan::add_framework_note(r, s, *cat);
-            add_validated_range(r, s, catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
+            add_validated_range_for(r, s, *cat, catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
             return r;
           });
         },
@@ -170,12 +171,20 @@ PYBIND11_MODULE(_sextant, m) {
             try {
               r = sim::simulate(s, o);
             } catch (const Error& e) {
+              // A scenario value the simulation refuses, at its line (or "FILE (--set)"), as the
+              // CLI says it (the file's name alone before 2026-12-04).
+              if (e.where().line == 0 && !e.where().key.empty() && e.where().file == s.file) {
+                std::vector<std::string> keys;
+                for (const auto& kv : sets) keys.push_back(kv.first);
+                if (const auto at = scenario_key_location(s.file, is_text ? &source : nullptr, e.where().key, keys))
+                  throw Error(*at, e.message(), e.hint());
+              }
               rethrow_as_argument(e);  // "stragglers", not "--straggler"
             }
             if (!timeline_path.empty()) write_file_atomic(timeline_path, r.timeline_json);
             Result res = sim::to_result(r, s);
             plan::add_framework_note(res, s, *cat);
-            add_validated_range(res, s, catalog_dir.empty() ? *cat : *Catalog::load_default(), plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
+            add_validated_range_for(res, s, *cat, catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI
             return res;
           });
         },
@@ -220,9 +229,11 @@ PYBIND11_MODULE(_sextant, m) {
            int64_t max_points) {
           const plan::SearchArgs args = search_args_of(search);
           return run([&] {
-           try {
+            // The scenario's errors as estimate's and plan's (--set: key 'parallel.vpp'); the
+            // sweep's own, named by the argument.
             auto cat = load_catalog(catalog_dir);
             Scenario s = scenario_of(source, is_text, name, sets, *cat);
+           try {
             plan::SweepOptions o;
             // The CLI's checks, named by the argument.
             if (!(price_usd_per_gpu_hour >= 0)) throw Error(SourceLocation{"", 0, 0, "price_usd_per_gpu_hour"}, "must not be negative");
@@ -313,6 +324,15 @@ PYBIND11_MODULE(_sextant, m) {
             d.activation_format = activations;
             d.kv_format = kv;
             d.kv_share_layers = kv_share_layers;
+            // Errors about a field name this function's argument (weights, not weight_format), as
+            // the CLI's name its options.
+            for (const auto& [field, arg] : std::initializer_list<std::pair<const char*, const char*>>{
+                     {"model", "model"}, {"accelerator", "accelerator"}, {"engine", "engine"}, {"system", "system"},
+                     {"tp", "tp"}, {"pp", "pp"}, {"ep", "ep"}, {"weight_format", "weights"},
+                     {"activation_format", "activations"}, {"kv_format", "kv"}, {"kv_share_layers", "kv_share_layers"},
+                     {"expert_load_factor", "expert_load_factor"}, {"memory_gib", "memory_gib"},
+                     {"memory_utilization_fraction", "memory_utilization_fraction"}, {"max_model_len", "max_model_len"}})
+              d.given_at[field] = SourceLocation{"", 0, 0, arg};
             return infer::run_estimate(d, *cat, *data, prompt, output, batch);
           });
         },

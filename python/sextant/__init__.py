@@ -163,7 +163,9 @@ def _int_in(v, what, lo, hi=None):
         raise SextantError("%s: must be an integer %s, got %r" % (what, bound, v))
     if n < lo:
         raise SextantError("%s: must be an integer >= %d, got %r" % (what, lo, v))
-    if n > 2 ** 31 - 1:
+    # With hi given, hi is the cap (seeds and byte counts take int64; the 2^31-1 cap had refused
+    # seed=2**31, which the CLI takes, before 2026-12-04).
+    if hi is None and n > 2 ** 31 - 1:
         raise SextantError("%s: must be an integer at most 2147483647, got %r" % (what, v))
     return n
 
@@ -542,6 +544,10 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=Non
     names = [n.strip() for x in names for n in str(x).split(",") if n.strip()]
     if hasattr(scale, "items"):
         scales = ["%s=%s" % (k, _number(v, "scale: factor of %s" % k)) for k, v in scale.items()]
+    elif isinstance(scale, str):
+        # One spec, as the CLI's --scale takes one: a kernel pattern may hold commas
+        # ('kernel:gemm{1,2}=0.5' had been split at them before 2026-12-04).
+        scales = [scale.strip()]
     else:
         scales = _text_list(scale, "scale") if scale is not None else []
     gaps = _text_list(drop_gaps, "drop_gaps") if drop_gaps is not None else []
@@ -553,7 +559,7 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=Non
                                   _number(unexplained_gap_us, "unexplained_gap_us"), _int_in(critical_path_rows, "critical_path_rows", 0),
                                   _int_in(sequence_depth, "sequence_depth", 0), _number(gap_threshold_us, "gap_threshold_us"),
                                   _bool(clock_sync, "clock_sync"), _bool(cache, "cache"), _path(cache_dir, "cache_dir"),
-                                  -1 if max_inflate_bytes is None else _int_in(max_inflate_bytes, "max_inflate_bytes", 0)))
+                                  -1 if max_inflate_bytes is None else _int_in(max_inflate_bytes, "max_inflate_bytes", 0, 2 ** 63 - 1)))
 
 
 def catalog(kind=None, *, name=None, catalog=None):

@@ -352,13 +352,20 @@ def test_pip_installs_from_the_source_tree_without_network(tmp_path):
     site = next((venv / "lib").glob("python3*/site-packages"))
     assert (site / "sextant" / "data" / "catalog").is_dir()
     clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SEXTANT_DATA_DIR", "SEXTANT_ECHARTS_JS")}
+    assert (site / "sextant" / "data" / "validation" / "training.csv").is_file()
     code = ("import sextant, json; r = sextant.estimate(%r); "
-            "print(json.dumps([sextant.__file__, r['scalars']['step_time_s']]))" % SCENARIO)
+            "print(json.dumps([sextant.__file__, r['scalars'], r['notes']]))" % SCENARIO)
     q = subprocess.run([str(venv / "bin" / "python"), "-c", code], capture_output=True, text=True, env=clean, cwd=str(tmp_path))
     assert q.returncode == 0, q.stderr
-    where, step = json.loads(q.stdout)
+    where, scalars, notes = json.loads(q.stdout)
     assert where.startswith(str(venv))
-    assert step == sextant.estimate(SCENARIO)["scalars"]["step_time_s"]
+    # The whole result, not only the step time: the validated range (read from the validation
+    # CSVs) had been missing from an installed package, with a false "outside the validated
+    # range" note.
+    here = json.loads(json.dumps(sextant.estimate(SCENARIO)))
+    assert scalars == here["scalars"]
+    assert "validated_mfu_max_fraction" in scalars
+    assert notes == here["notes"]
 
 
 def small_scenario():
@@ -738,3 +745,40 @@ def test_report_to_a_folder_is_refused_before_rendering(tmp_path):
         with pytest.raises(sextant.SextantError, match="is a folder: report\\(\\) takes the HTML file's name"):
             sextant.report(r, p)
     assert not (tmp_path / "new").exists()
+
+
+def test_second_review_of_2026_12_04(tmp_path):
+    """Seeds and byte counts above 2^31-1 are taken, as the CLI takes them; a scale string is one
+    spec (a kernel pattern may hold commas); simulate's refusal of a scenario value names its line
+    (or "(--set)"), as the CLI; infer() names its own arguments; sweep() names the scenario's
+    errors as estimate() does and its own by the argument."""
+    a = sextant.simulate(SCENARIO, jitter=0.1, seed=2 ** 31)
+    cli = json.loads(subprocess.run([BIN, "simulate", SCENARIO, "--jitter", "0.1", "--seed", str(2 ** 31), "--json", "-"],
+                                    capture_output=True, text=True, check=True).stdout)
+    assert a["scalars"]["step_time_s"] == cli["scalars"]["step_time_s"]
+    sextant.analyze(TRACE, only="critical_path", max_inflate_bytes=4 * 2 ** 30)
+    r = sextant.analyze(TRACE, only="whatif", scale="kernel:gemm{1,2}=0.5")
+    assert "whatif" in r["tables"]
+    big = tmp_path / "big.yaml"
+    big.write_text(open(SCENARIO).read().replace("global_batch: 1024", "global_batch: 100000000"))
+    line = next(i + 1 for i, l in enumerate(big.read_text().splitlines()) if "global_batch" in l)
+    with pytest.raises(sextant.SextantError, match=r"big\.yaml:%d:\d+: key 'training\.global_batch'" % line):
+        sextant.simulate(str(big), jitter=0.1)
+    with pytest.raises(sextant.SextantError, match=r"yaml \(--set\): key 'training\.global_batch'"):
+        sextant.simulate(SCENARIO, jitter=0.1, training__global_batch=100000000)
+    with pytest.raises(sextant.SextantError, match=r"key 'weights': unknown number format"):
+        sextant.infer(model="llama3-8b", accelerator="h100-sxm-80gb", weights="fp9")
+    with pytest.raises(sextant.SextantError, match=r"^--set: key 'parallel\.vpp'"):
+        sextant.sweep(SCENARIO, vary={"num_gpus": [512]}, parallel__vpp="null")
+    with pytest.raises(sextant.SextantError, match=r"key 'max_points': the grid has 2 points"):
+        sextant.sweep(SCENARIO, vary={"num_gpus": [512, 1024]}, max_points=1)
+
+
+def test_a_catalog_folder_without_the_bundled_data_still_estimates(tmp_path, monkeypatch):
+    """estimate()/simulate() with catalog= where the bundled data does not load: a note, as the
+    CLI's --catalog gives, not an error."""
+    monkeypatch.setenv("SEXTANT_DATA_DIR", str(tmp_path))
+    cat = os.path.join(ROOT, "data", "catalog")
+    for f in (sextant.estimate, sextant.simulate):
+        r = f(SCENARIO, catalog=cat)
+        assert any(n.startswith("validated-range check skipped") for n in r["notes"]), r["notes"]

@@ -1,6 +1,5 @@
 // sextant simulate SCENARIO [--set k=v] [--straggler R=F] [--all-ranks] [--timeline FILE.json]
 //                           [--timeline-ranks LIST] [--seed S] [--jitter SIGMA] [--no-contention]
-#include <yaml-cpp/yaml.h>
 
 #include <cstdio>
 #include <optional>
@@ -38,28 +37,11 @@ int64_t parse_int(const std::string& text, const std::string& key) {
   throw Error(SourceLocation{"", 0, 0, key}, "'" + text + "' is not an integer");
 }
 
-// Where a dotted key is written in a scenario file: its line and column, or "FILE (--set)" when an
-// override set it; nullopt when neither holds it.
-std::optional<SourceLocation> key_location(const std::string& file, const std::string& dotted, const std::vector<std::string>& sets) {
-  for (const auto& kv : sets)
-    if (kv.rfind(dotted + "=", 0) == 0) return SourceLocation{file + " (--set)", 0, 0, dotted};
-  try {
-    YAML::Node n = YAML::LoadFile(file);
-    std::string rest = dotted;
-    while (true) {
-      const auto dot = rest.find('.');
-      const std::string part = rest.substr(0, dot);
-      if (!n.IsMap() || !n[part]) return std::nullopt;
-      n = n[part];
-      if (dot == std::string::npos) break;
-      rest = rest.substr(dot + 1);
-    }
-    const YAML::Mark m = n.Mark();
-    if (m.line < 0) return std::nullopt;
-    return SourceLocation{file, m.line + 1, m.column + 1, dotted};
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+// The keys of --set KEY=VALUE overrides.
+std::vector<std::string> set_keys(const std::vector<std::string>& sets) {
+  std::vector<std::string> keys;
+  for (const auto& kv : sets) keys.push_back(kv.substr(0, kv.find('=')));
+  return keys;
 }
 
 std::vector<int64_t> parse_rank_list(const std::string& text) {
@@ -162,7 +144,8 @@ void add_simulate_command(CLI::App& app) {
       // The simulation knows the key of a scenario value it refuses, not where it was written:
       // point at its line (the budget's error named training.global_batch at line 0).
       if (e.where().line == 0 && !e.where().key.empty() && e.where().file == s.file)
-        if (const auto at = key_location(s.file, e.where().key, a->sets)) throw Error(*at, e.message(), e.hint());
+        if (const auto at = scenario_key_location(s.file, nullptr, e.where().key, set_keys(a->sets)))
+          throw Error(*at, e.message(), e.hint());
       throw;
     }
     // The timeline file is one of the run's outputs: staged with --json, --csv and --report and

@@ -216,7 +216,12 @@ YAML::Node YamlMap::node_for(const std::string& key) const {
 
 YAML::Node YamlMap::raw(const std::string& key) const {
   used_->insert(key);
-  return node_[key];
+  // A missing key: an undefined node (IsMap(), IsScalar() false), not yaml-cpp's invalid node,
+  // whose type queries throw "invalid node" (a goodput process without duration_s, a catalog
+  // framework property without value, had ended as internal errors before 2026-12-04).
+  YAML::Node n = node_[key];
+  if (!n.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+  return n;
 }
 
 // A quoted scalar is a string in YAML ("8192" is not 8192): a number or a boolean written in

@@ -130,6 +130,9 @@ namespace {
 
 // A number written plainly or as {value: X, source: S} / {value: X, estimated: B}.
 double number(const YamlMap& m, const std::string& key, std::string* source = nullptr) {
+  // A missing key is f64's "required" error at the mapping's line (raw() of a missing key is an
+  // invalid node, whose IsMap() had thrown yaml-cpp's "invalid node" as an internal error).
+  if (!m.has(key)) return m.f64(key);
   YAML::Node n = m.raw(key);
   if (n.IsMap()) {
     YamlMap s(n, m.file(), m.key_path(key));

@@ -514,6 +514,29 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   return s;
 }
 
+std::optional<SourceLocation> scenario_key_location(const std::string& file, const std::string* text, const std::string& dotted,
+                                                    const std::vector<std::string>& set_keys) {
+  for (const auto& k : set_keys)
+    if (k == dotted) return SourceLocation{file + " (--set)", 0, 0, dotted};
+  try {
+    YAML::Node n = text ? YAML::Load(*text) : YAML::LoadFile(file);
+    std::string rest = dotted;
+    while (true) {
+      const auto dot = rest.find('.');
+      const std::string part = rest.substr(0, dot);
+      if (!n.IsMap() || !n[part]) return std::nullopt;
+      n = n[part];
+      if (dot == std::string::npos) break;
+      rest = rest.substr(dot + 1);
+    }
+    const YAML::Mark m = n.Mark();
+    if (m.line < 0) return std::nullopt;
+    return SourceLocation{file, m.line + 1, m.column + 1, dotted};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 Scenario parse_scenario(const std::string& text, const std::string& name, const Catalog& cat,
                         const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node n;

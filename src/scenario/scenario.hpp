@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -190,6 +191,12 @@ std::string plan_text(const Scenario& s);
 // The stage layout in plan_text: "" for the even split, " fewer-first-last" for that rule,
 // " layers 26/27/27" for stated stage sizes (so that a plan text says how to reproduce it).
 std::string stage_layout_text(const std::vector<int>& stage_layers, const std::string& stage_rule);
+// Where a dotted scenario key (training.global_batch) is written: its line and column in the file
+// (or in `text` when the scenario was given as text under the name `file`), or "FILE (--set)" when
+// one of the override keys `set_keys` set it; nullopt when neither holds it. For errors raised
+// after parsing that know the key only (the simulator's budget checks).
+std::optional<SourceLocation> scenario_key_location(const std::string& file, const std::string* text, const std::string& dotted,
+                                                    const std::vector<std::string>& set_keys);
 // Check the plan against the model and system; throws Error naming the rule broken.
 void check_plan(const Scenario& s, const SourceLocation& where = {});
 

@@ -66,6 +66,27 @@ TEST(Input, UnknownKeyIsAnErrorNamingIt) {
   }
 }
 
+// A required number left out of a process (a fail-slow episode without duration_s or
+// slowdown_factor) is an error naming the file and key, not yaml-cpp's "invalid node" internal error.
+TEST(Input, AMissingRequiredNumberIsAnErrorNamingTheKey) {
+  for (const char* missing : {"duration_s", "slowdown_factor"}) {
+    std::string proc = "{name: slow, kind: fail-slow, rate_per_job_day: 1, duration_s: 600, slowdown_factor: 1.5}";
+    const std::string cut = std::string(missing) + (std::string(missing) == "duration_s" ? ": 600, " : ": 1.5");
+    proc.erase(proc.find(cut), cut.size());
+    try {
+      parse_goodput("job: {num_gpus: 16, gpus_per_node: 8, duration_days: 1, step_time_s: 1}\n"
+                    "failures: {processes: [" + proc + "]}\n"
+                    "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 1800}\n", "slow.yaml");
+      ADD_FAILURE() << "no error without " << missing;
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      EXPECT_NE(w.find("slow.yaml"), std::string::npos) << w;
+      EXPECT_NE(w.find(missing), std::string::npos) << w;
+      EXPECT_NE(w.find("required"), std::string::npos) << w;
+    }
+  }
+}
+
 // A fraction outside [0, 1] is refused (a min_replica_fraction of 3 silently turned elastic
 // continuation off before 2026-12-03); a synchronous save of 0 s is floored at 1 ms, as every
 // strategy's stall (it gave a Young interval of 6.6 ms).
