@@ -382,19 +382,24 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
           train_tokens=1e12, any_framework_feature=False, price_usd_per_gpu_hour=None, idle_fraction=0.10,
-          elasticity_step=0.1, recompute_modules=None, zero=None, schedules=None, recompute=None, max_micro_batch=0,
+          elasticity_step=None, recompute_modules=None, zero=None, schedules=None, recompute=None, max_micro_batch=0,
           max_vpp=0, headroom_gib=0, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, max_points=10000, **kw):
     """Hardware sweep with re-planning (``sextant sweep``); the scenario's framework restricts the
     plans searched at each point as in plan() (any_framework_feature=True lifts it).
 
     vary: {"accelerator.memory_bandwidth_bytes_per_s": [2e12, 3e12]} or ["KEY=V1,V2", ...];
     pareto: ("step_time_s", "tokens_per_joule"); price_usd_per_gpu_hour, idle_fraction and
-    elasticity_step are the CLI's --price-usd-per-gpu-hour, --idle-fraction and --elasticity-step;
+    elasticity_step (None: 0.1; only with elasticity=True) are the CLI's --price-usd-per-gpu-hour,
+    --idle-fraction and --elasticity-step;
     max_points (default 10000) refuses a larger grid before it starts, as --max-points.
     The search at each point takes plan()'s search options (fix, zero, schedules, recompute,
     recompute_modules, max_micro_batch, max_vpp, headroom_gib, no_tp_overlap, sp_only,
     vary_dp_overlap); a sweep keeps each point's best plan, so it has no tie_fraction (nor does the CLI's).
     """
+    if elasticity_step is not None and not _bool(elasticity, "elasticity"):
+        raise SextantError("elasticity_step: is the step of elasticity's central difference; give elasticity=True too, or leave it out")
+    if elasticity_step is None:
+        elasticity_step = 0.1
     search = _search_args(fix, 20, threads, recompute_modules, any_framework_feature, zero, schedules, recompute,
                           max_micro_batch, max_vpp, headroom_gib, None, no_tp_overlap, sp_only, vary_dp_overlap)
     items = []

@@ -354,7 +354,17 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // been dropped silently: full attention).
     if (r.has("sliding_window") && !j["sliding_window"].is_number_integer())
       throw Error(SourceLocation{file, 0, 0, "sliding_window"}, "expected an integer number of tokens (or null), got " + j["sliding_window"].dump());
-    if (r.has("sliding_window")) {
+    // A window left out (not null) takes the type's Transformers default, as every key: MistralConfig,
+    // Gemma2Config, Gemma3TextConfig and the Qwen2/Qwen3 configs 4096 (Qwen's only with
+    // use_sliding_window), GptOssConfig 128; Mixtral and Phi-3 none. A trimmed Gemma 2 config had
+    // been given full attention (2026-12-04 review).
+    const int default_window = type == "gpt_oss" ? 128
+                               : (type == "mistral" || type == "gemma2" || type == "gemma3_text" || type == "qwen2" || type == "qwen3" ||
+                                  type == "qwen2_moe" || type == "qwen3_moe")
+                                   ? 4096
+                                   : 0;
+    const bool window_default = !j.contains("sliding_window") && default_window > 0;
+    if (r.has("sliding_window") || window_default) {
       // Transformers windows every layer of Mistral, Mixtral and Phi-3 (their attention reads
       // config.sliding_window); Gemma 2's even layers (layer_idx % 2 == 0: local, the odd ones
       // global); Qwen2/Qwen3 only with use_sliding_window and only from layer max_window_layers
@@ -411,7 +421,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         if (n == 0) use = false;
       }
       if (use) {
-        const int w = r.i("sliding_window");
+        const int w = window_default ? default_window : r.i("sliding_window");
         if (w <= 0)
           throw Error(SourceLocation{file, 0, 0, "sliding_window"}, "sliding_window must be a positive number of tokens, got " + std::to_string(w),
                       "or null / use_sliding_window: false for full attention");

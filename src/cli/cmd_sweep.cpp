@@ -42,13 +42,13 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--max-points", a->max_points, "Largest grid run (default 10000; a larger one is refused before it starts)")
       ->check(positive_number());
   cmd->add_flag("--elasticity", a->elasticity, "Elasticity of step time per parameter around the scenario's design point");
-  cmd->add_option("--elasticity-step", a->elasticity_step, "Relative step of the central difference (default 0.1)");
+  auto* step_opt = cmd->add_option("--elasticity-step", a->elasticity_step, "Relative step of the central difference (default 0.1)");
   cmd->add_option("--pareto", a->pareto, "Two objectives (sweep-table columns, optional min:/max: prefix), e.g. --pareto step_time_s,tokens_per_joule")
       ->delimiter(',')
       ->expected(2);
   cmd->add_option("--idle-fraction", a->idle_fraction, "Idle power as a fraction of TDP when the catalog has no idle_w (default 0.10, estimated)");
   add_output_options(*cmd, a->out);
-  cmd->callback([a, price_opt] {
+  cmd->callback([a, price_opt, step_opt] {
     if (a->list) {
       Result r;
       r.command = "sweep parameters";
@@ -75,6 +75,9 @@ void add_sweep_command(CLI::App& app) {
     if (price_opt->count() > 0 && !(a->price > 0))
       throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""}, "must be positive", "leave it out to use the system's node price");
     if (!(a->elasticity_step > 0 && a->elasticity_step < 1)) throw Error(SourceLocation{"--elasticity-step", 0, 0, ""}, "must be in (0, 1)");
+    // Accepted and ignored otherwise (review of 2026-12-04).
+    if (step_opt->count() > 0 && !a->elasticity)
+      throw Error(SourceLocation{"--elasticity-step", 0, 0, ""}, "is the step of --elasticity's central difference", "give --elasticity too, or leave it out");
     if (!(a->idle_fraction >= 0 && a->idle_fraction < 1)) throw Error(SourceLocation{"--idle-fraction", 0, 0, ""}, "must be in [0, 1)");
     o.train_tokens = a->train_tokens;
     o.price_usd_per_gpu_hour = a->price;

@@ -130,6 +130,9 @@ struct PassTime {
   // Of blocking_comm_s: DP/EDP collectives before the pass's first compute (the embedding's ZeRO-3
   // gather), which the DP stream runs before anything issued during the pass (not summed by add).
   double lead_blocking_dp_s = 0;
+  // Of blocking_comm_s: all DP/EDP collectives (a ZeRO-3 reduce-scatter with grad_reduce off). They
+  // run on the DP stream, which the overlapped DP traffic shares: no window for that traffic.
+  double blocking_dp_s = 0;
   double overlap_comm_s = 0;  // collectives that may overlap compute
   double interference_s = 0;  // of compute_s: compute slowed by the communication it overlaps
   // Backward passes: the layers' overlapped DP/EDP collectives (ZeRO-2/3 gradient reduce-scatters,
@@ -149,6 +152,7 @@ struct PassTime {
   void add(const PassTime& o, double times) {
     compute_s += times * o.compute_s;
     blocking_comm_s += times * o.blocking_comm_s;
+    blocking_dp_s += times * o.blocking_dp_s;
     overlap_comm_s += times * o.overlap_comm_s;
     interference_s += times * o.interference_s;
     deferred_dp_s += times * o.deferred_dp_s;
@@ -260,7 +264,10 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
       } else {
         local.blocking_comm_s += t;
         local.add_exposed(col.group, t);
-        if (!computed && (col.group == GroupKind::DP || col.group == GroupKind::EDP)) local.lead_blocking_dp_s += t;
+        if (col.group == GroupKind::DP || col.group == GroupKind::EDP) {
+          local.blocking_dp_s += t;
+          if (!computed) local.lead_blocking_dp_s += t;
+        }
       }
     }
   }
@@ -301,10 +308,17 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
 // A unit opening with a blocking DP gather (the embedding's, which nothing precedes to hide it)
 // issues the next unit's gather after that one: the stream runs them in order (before 2026-12-05
 // the next gather hid behind it, 1.2 ms per micro-batch short of simulate for Llama 3 8B at dp 32).
+//
+// Blocking DP traffic after a unit's compute (a ZeRO-3 reduce-scatter with grad_reduce off) is the
+// unit's tail on the DP stream: it starts when the compute has ended and the stream has drained
+// what was issued before it (the next unit's gather, prefetched as the unit started), and the
+// unit ends with it. It is no window for that gather (before 2026-12-04 it was: ZeRO-3 with
+// grad_reduce off read 11.7% faster than simulate, and faster than with it on).
 struct DpUnit {
   double gather_s = 0, window_s = 0, reduce_s = 0;  // one repetition
   int count = 1;
   double lead_blocking_s = 0;  // of window_s: blocking DP traffic before the unit's compute
+  double tail_blocking_s = 0;  // of window_s: blocking DP traffic after it
 };
 // Exposed DP time of a pass of units in execution order: end of both streams less the windows.
 double dp_units_exposed_s(const std::vector<DpUnit>& units) {
@@ -324,7 +338,12 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units) {
       const DpUnit* nx = rep + 1 < x.count ? &x : (u + 1 < units.size() ? &units[u + 1] : nullptr);
       if (nx && nx->gather_s > 0) next_gather_end = free = std::max(free, cs + x.lead_blocking_s) + nx->gather_s;
       else next_gather_end = cs;
-      ce = cs + x.window_s;
+      if (x.tail_blocking_s > 0) {
+        ce = std::max(cs + x.window_s - x.tail_blocking_s, free) + x.tail_blocking_s;
+        free = ce;
+      } else {
+        ce = cs + x.window_s;
+      }
       windows += x.window_s;
       if (x.reduce_s > 0) free = std::max(free, ce) + x.reduce_s;
     }
@@ -338,7 +357,8 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
   // The per-layer units: one per block execution that has such traffic (units_of_backward).
   const double n = std::max({1.0, a.deferred_count, b.deferred_count});
   const double compute = a.compute_s + b.compute_s;
-  const double W = compute + a.blocking_comm_s + b.blocking_comm_s;
+  // Blocking DP traffic shares the DP stream with D: no window for it.
+  const double W = compute + a.blocking_comm_s + b.blocking_comm_s - a.blocking_dp_s - b.blocking_dp_s;
   const double exposed = units && !units->empty() ? std::min(D, dp_units_exposed_s(*units)) : std::max(D / n, D - W * (n - 1) / n);
   const double hidden = std::max(0.0, D - exposed);
   const double behind_compute = W > 0 ? hidden * compute / W : 0.0;
@@ -388,12 +408,16 @@ struct ChunkDpUnits {
   std::vector<DpUnit> f, b, w;
   void add(const PassTime& fw, const PassTime& rc, const PassTime& bi, const PassTime& bw, int count, bool split_weight) {
     auto window = [](const PassTime& x) { return x.compute_s + x.blocking_comm_s; };
-    f.push_back({fw.deferred_dp_s, window(fw), 0.0, count, fw.lead_blocking_dp_s});
+    // Blocking DP traffic other than a lead is placed after the unit's compute (its tail).
+    auto tail = [](double blocking_dp, double lead) { return std::max(0.0, blocking_dp - lead); };
+    f.push_back({fw.deferred_dp_s, window(fw), 0.0, count, fw.lead_blocking_dp_s, tail(fw.blocking_dp_s, fw.lead_blocking_dp_s)});
     if (split_weight) {
-      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi), 0.0, count, rc.lead_blocking_dp_s});
-      w.push_back({0.0, window(bw), bw.deferred_dp_s, count, bw.lead_blocking_dp_s});
+      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi), 0.0, count, rc.lead_blocking_dp_s,
+                   tail(rc.blocking_dp_s + bi.blocking_dp_s, rc.lead_blocking_dp_s)});
+      w.push_back({0.0, window(bw), bw.deferred_dp_s, count, bw.lead_blocking_dp_s, tail(bw.blocking_dp_s, bw.lead_blocking_dp_s)});
     } else {
-      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi) + window(bw), bw.deferred_dp_s, count, rc.lead_blocking_dp_s});
+      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi) + window(bw), bw.deferred_dp_s, count, rc.lead_blocking_dp_s,
+                   tail(rc.blocking_dp_s + bi.blocking_dp_s + bw.blocking_dp_s, rc.lead_blocking_dp_s)});
     }
   }
   void finish() {
@@ -537,6 +561,9 @@ struct ChunkedOverlap {
     }
     return std::max(0.0, finish - t_end);
   }
+  // Where the schedule's order is timed (DualPipeV): need[c], when chunk c's first forward starts
+  // on the rank from the step's start, in place of interleaving's c p chunk passes.
+  const double* need_at = nullptr;
   // Parameter gathering of gather_s in all, issued at the start, chunk forward pass chunk_s.
   double gather_exposed_s(double gather_s, double chunk_s) const {
     double prefix = 0, late = 0;
@@ -544,7 +571,8 @@ struct ChunkedOverlap {
     for (int c = 0; c < v; ++c) {
       const double frac = fraction(c);
       const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
-      const double need = static_cast<double>(c) * p * chunk_s;  // chunk c's first forward starts
+      // chunk c's first forward starts
+      const double need = need_at ? need_at[c] : static_cast<double>(c) * p * chunk_s;
       segments(c, first, false, [&](double f0, double f1, double t0, double t1) {
         // Buckets k with f0 <= (k-1)/n < f1 are first needed in this block.
         const int lo = static_cast<int>(std::ceil(f0 * n - 1e-9)) + 1;
@@ -763,13 +791,45 @@ StepEstimate Estimator::run(const Workload& w) const {
   // stages only, and was up to 9% low with uneven stages and few micro-batches (before 2026-12-03).
   std::vector<double> order_ends;
   double order_pipe = 0;
-  std::vector<double> chunk_grad_ends;
-  if (p > 1 && sched.drain_from_order()) order_pipe = order_time_s(sched, times, p, v, m, &order_ends, &chunk_grad_ends);
+  std::vector<double> chunk_grad_ends, chunk_fwd_starts;
+  if (p > 1 && sched.drain_from_order()) order_pipe = order_time_s(sched, times, p, v, m, &order_ends, &chunk_grad_ends, &chunk_fwd_starts);
   const double pipe = (order_ends.empty() ? sched.pipeline_time_s(times, p, v, m) : order_pipe) + fill_drain_p2p_s;
   double step = 0;
   int critical = 0;
   double crit_sync = 0, crit_opt = 0, crit_gather = 0, crit_dp_slow = 0;
   double mean_compute = 0, mean_exposed = 0;  // sums over the ranks here, means below
+  // Where the order is timed (DualPipeV) and the parameter gathers overlap: each rank's gathers go
+  // out at the step's start and each chunk needs its share by its first forward at the order's
+  // time, so a rank that first waits for its input hides them behind that wait; a rank that
+  // starts late delays the pipeline as a whole (its successors wait for it, its predecessors for
+  // its gradients). Every rank's end moves by the largest lateness over the ranks. Interleaving's
+  // closed form (chunk c needed c p chunk passes after the rank's own first forward) had been
+  // used with p = 0 here: every chunk needed at once, and DualPipeV's gather overlap worth 1.8% of
+  // the step where simulate gives 7.3% (2026-12-04 review).
+  double order_gather_late = -1;  // < 0: not this case
+  if (s.plan.overlap_param_gather && v > 1 && v <= kMaxLeadChunks && w.schedule != "interleaved-1f1b" &&
+      chunk_fwd_starts.size() == static_cast<size_t>(p) * v) {
+    order_gather_late = 0;
+    for (int r = 0; r < p; ++r) {
+      const auto& sw = w.step_per_stage[r];
+      double gather = 0;
+      for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, s.plan, false), w, c.fabric);
+      if (!(gather > 0)) continue;
+      ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, 0, std::max(1, sw.grad_buckets));
+      double need[kMaxLeadChunks];
+      bool known = true;
+      for (int cc = 0; cc < v; ++cc) {
+        need[cc] = chunk_fwd_starts[static_cast<size_t>(r) * v + cc];
+        known = known && need[cc] >= 0;
+      }
+      if (!known) {  // not timed: the closed form's worst case, every chunk needed at the start
+        order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.forward_s[r] / v));
+        continue;
+      }
+      overlap.need_at = need;
+      order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.forward_s[r] / v));
+    }
+  }
   for (int r = 0; r < p; ++r) {
     const auto& sw = w.step_per_stage[r];
     // Bucketed gradient reductions overlap the backward (with overlap_grad_reduce); the others
@@ -796,7 +856,8 @@ StepEstimate Estimator::run(const Workload& w) const {
     double gather = 0;
     for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, s.plan, false), w, c.fabric);
     double gather_exposed = gather;
-    if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.forward_s[r] / v);
+    if (order_gather_late >= 0) gather_exposed = order_gather_late;
+    else if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.forward_s[r] / v);
     double opt = 0;
     for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
     double slack = 0;
@@ -823,7 +884,7 @@ StepEstimate Estimator::run(const Workload& w) const {
                                                               (1.0 + c.interference) / c.interference
                                                         : 0.0;
     const double dp_free = stage_compute > 0 ? std::clamp(1.0 - stage_slowed_wall / stage_compute, 0.0, 1.0) : 0.0;
-    const double dp_slow = ((sync - (sync_exposed - sync_after)) + (gather - gather_exposed)) * c.slow_per_hidden_s() * dp_free;
+    const double dp_slow = ((sync - (sync_exposed - sync_after)) + std::max(0.0, gather - gather_exposed)) * c.slow_per_hidden_s() * dp_free;
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow;
     const double mr = static_cast<double>(m);
     const double rank_compute = mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;

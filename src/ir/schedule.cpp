@@ -76,7 +76,7 @@ double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, c
 }
 
 double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
-                        std::vector<double>* chunk_grad_end_s) {
+                        std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
   const bool split = s.splits_weight_gradient();
   const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
   const int nvs = p * v;
@@ -93,6 +93,7 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
   std::vector<double> f_end(static_cast<size_t>(nvs) * M, -1.0), b_end(static_cast<size_t>(nvs) * M, -1.0);
   std::vector<double> free_at(P, 0.0);
   std::vector<double> grad_end(P * V, 0.0);
+  std::vector<double> first_fwd(P * V, -1.0);  // start of each chunk's first forward on its rank
   std::vector<size_t> pos(P, 0);
   const double per_chunk = 1.0 / v;
   // A chunk's times: its own where given (StageTimes::chunk_*), else the rank's over v. Before
@@ -129,7 +130,8 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
             if (d < 0) break;
             dep = std::max(dep, d);
           }
-          const double end = std::max(free_at[R], dep) + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk);
+          const double begin = std::max(free_at[R], dep), end = begin + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk);
+          if (first_fwd[R * V + static_cast<size_t>(it.chunk)] < 0) first_fwd[R * V + static_cast<size_t>(it.chunk)] = begin;
           f_end[VF * M + i] = end;
           b_end[VB * M + j] = end;
           if (!split) grad_end[R * V + static_cast<size_t>(nb.chunk)] = end;
@@ -153,6 +155,8 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
           dur = wgt_of(R, it.chunk);
         }
         const double end = std::max(free_at[R], dep) + dur;
+        if (it.kind == ScheduleItem::Forward && first_fwd[R * V + static_cast<size_t>(it.chunk)] < 0)
+          first_fwd[R * V + static_cast<size_t>(it.chunk)] = end - dur;
         if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
         if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
         if (it.kind == (split ? ScheduleItem::Weight : ScheduleItem::Backward)) grad_end[R * V + static_cast<size_t>(it.chunk)] = end;
@@ -166,6 +170,7 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
   }
   if (rank_end_s) *rank_end_s = free_at;
   if (chunk_grad_end_s) *chunk_grad_end_s = grad_end;
+  if (chunk_first_fwd_start_s) *chunk_first_fwd_start_s = first_fwd;
   return *std::max_element(free_at.begin(), free_at.end());
 }
 
@@ -179,9 +184,10 @@ int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t
 }
 
 double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
-                    std::vector<double>* chunk_grad_end_s) {
+                    std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
   const int64_t walk = order_walk_microbatches(s, p, v, m);
-  const double x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s);
+  // The first forwards are in the walk (the warm-up): no tail moves them.
+  const double x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
   if (walk >= m) return x;
   // Past the walk, the pace of the order's own steady state: the growth of its makespan over the
   // walk's second half, and never below the busiest rank's work per micro-batch. With interleaving

@@ -127,9 +127,11 @@ int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v);
 // rank_end_s, when given, receives each rank's end time (a schedule whose drain is not 1F1B's);
 // chunk_grad_end_s (p x v, rank-major) the end of each chunk's last gradient pass on its rank
 // (its last backward, or its last weight pass where the schedule splits them): where its
-// gradient reduction can start.
+// gradient reduction can start; chunk_first_fwd_start_s (p x v, rank-major) the start of each
+// chunk's first forward on its rank: by when its gathered parameters are needed.
 double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m,
-                        std::vector<double>* rank_end_s = nullptr, std::vector<double>* chunk_grad_end_s = nullptr);
+                        std::vector<double>* rank_end_s = nullptr, std::vector<double>* chunk_grad_end_s = nullptr,
+                        std::vector<double>* chunk_first_fwd_start_s = nullptr);
 
 // order_makespan_s with its work bounded, as estimate and the plan search use it: the order of
 // m_walk = max(4p + 2, kOrderWalkItems / items per micro-batch) micro-batches (even, and a multiple
@@ -141,7 +143,8 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
 // the plan search walked every micro-batch, four times a plan's closed-form cost.
 inline constexpr int64_t kOrderWalkItems = 2048;
 double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m,
-                    std::vector<double>* rank_end_s = nullptr, std::vector<double>* chunk_grad_end_s = nullptr);
+                    std::vector<double>* rank_end_s = nullptr, std::vector<double>* chunk_grad_end_s = nullptr,
+                    std::vector<double>* chunk_first_fwd_start_s = nullptr);
 // The micro-batches order_time_s walks before extrapolating (m itself when no more).
 int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t m);
 

@@ -1450,6 +1450,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     for (size_t k = 0; k < remedies.size(); ++k) list += (k ? (k + 1 == remedies.size() ? " or " : ", ") : "") + remedies[k];
     r.notes.push_back("no plan fits in memory" + how_far + "; " + list);
   }
+  // A config.json's keys the model does not read, as estimate says them (review of 2026-12-04).
+  if (const std::string note = ignored_keys_note(base.model); !note.empty()) r.notes.push_back(note);
   return r;
 }
 

@@ -306,7 +306,10 @@ PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o,
   so.top = limit_w > 0 ? kCappedCandidates : 1;
   const SearchOutcome out = search(s, so, est, dist);
   pr.valid = out.valid;
-  pr.fit = out.fit;
+  // Every plan that fits: the costed ones and those dominated before costing (the same plan fits
+  // with less recompute, so this one fits too). The costed ones alone fell as memory grew, where a
+  // plan with less recompute came to fit and dominate (14,783 to 14,759 plans, 2026-12-04 review).
+  pr.fit = out.fit + out.dominated;
   if (out.ranking.empty()) return pr;
   bool have = false;
   for (size_t k = 0; k < out.ranking.size() && k < so.top; ++k) {
@@ -458,12 +461,19 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                       " (each point is a plan search, about 0.1-1 s)",
                   "use fewer values per key, or raise --max-points (Python: max_points=) if the run is meant to be that long");
   }
+  // A system's node price is for its own accelerator: with another in its place (accelerator: in
+  // the scenario) the rental price of those nodes is not known (B200s had been charged at the
+  // H100 instance's 55.04 USD/h, and tokens_per_usd read 2.5x the H100's, 2026-12-04 review).
+  const bool node_price_varied = std::any_of(o.vary.begin(), o.vary.end(), [](const Variation& v) { return v.key == "system.node_price_usd_per_hour"; });
+  const bool node_price_of_other = base.system.node_price_usd_per_hour.known && !base.system.accelerator.empty() &&
+                                   base.accelerator.id != base.system.accelerator && !node_price_varied && o.price_usd_per_gpu_hour <= 0;
   // The price, power and purchase-price sources the per-dollar and per-watt columns rest on.
   {
     auto cite = [](const Sourced& v) { return !v.source.empty() ? v.source : !v.estimated.empty() ? "estimated: " + v.estimated : std::string("no source"); };
     std::string price = o.price_usd_per_gpu_hour > 0 ? "flat " + format_double(o.price_usd_per_gpu_hour) + " USD per GPU-hour (--price-usd-per-gpu-hour)"
-                        : std::any_of(o.vary.begin(), o.vary.end(), [](const Variation& v) { return v.key == "system.node_price_usd_per_hour"; })
-                            ? std::string("varied (--vary system.node_price_usd_per_hour), whole nodes")
+                        : node_price_varied ? std::string("varied (--vary system.node_price_usd_per_hour), whole nodes")
+                        : node_price_of_other ? "unknown: catalog " + base.system.id + " node price is for its " + base.system.accelerator +
+                                                    " nodes, not " + base.accelerator.id
                         : base.system.node_price_usd_per_hour.known
                             ? "catalog " + base.system.id + " node price " + format_double(base.system.node_price_usd_per_hour.value) +
                                   " USD/h, whole nodes (" + cite(base.system.node_price_usd_per_hour) + ")"
@@ -473,7 +483,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                                     : base.accelerator.tdp_w.known ? "catalog " + base.accelerator.id + " " + format_double(base.accelerator.tdp_w.value) +
                                                                          " W (" + cite(base.accelerator.tdp_w) + ")"
                                                                    : "unknown"));
-    r.set("capex_source", std::string(base.accelerator.price_usd.known ? "catalog " + base.accelerator.id + " " + format_double(base.accelerator.price_usd.value) +
+    const bool capex_varied = std::any_of(o.vary.begin(), o.vary.end(), [](const Variation& v) { return v.key == "accelerator.price_usd"; });
+    r.set("capex_source", std::string(capex_varied ? "varied (--vary accelerator.price_usd)"
+                                      : base.accelerator.price_usd.known ? "catalog " + base.accelerator.id + " " + format_double(base.accelerator.price_usd.value) +
                                                                              " USD (" + cite(base.accelerator.price_usd) + ")"
                                                                        : "unknown"));
   }
@@ -502,6 +514,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   // paid for 12, and 2 GPUs for a quarter of an instance).
   auto job_usd_per_hour = [&](const Scenario& s) {
     if (o.price_usd_per_gpu_hour > 0) return o.price_usd_per_gpu_hour * s.num_gpus;
+    if (node_price_of_other) return 0.0;
     if (s.system.node_price_usd_per_hour.known && s.system.gpus_per_node > 0)
       return s.system.node_price_usd_per_hour.value * std::ceil(static_cast<double>(s.num_gpus) / s.system.gpus_per_node);
     return 0.0;
@@ -546,6 +559,8 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     };
     cx = parse_obj(o.pareto_x, mx);
     cy = parse_obj(o.pareto_y, my);
+    if (cx == cy)
+      throw Error(SourceLocation{"--pareto", 0, 0, cy}, "the two objectives are the same column", "give two different columns, e.g. step_time_s,tokens_per_joule");
     // The report's chart reads its axes from these.
     r.set("pareto_x", cx);
     r.set("pareto_y", cy);
@@ -568,6 +583,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       set_parameter(s, o.vary[k].key, grid[gi][k]);
       if (o.vary[k].key == "accelerator.power_limit_w") limit = grid[gi][k];
     }
+    // The search's headroom must leave memory at every point (the grid had run up to such a point
+    // and then ended with no rows, 2026-12-04 review).
+    if (o.search.min_headroom_bytes > 0 && !(s.accelerator.memory_bytes.value - o.search.min_headroom_bytes > 0))
+      throw Error(SourceLocation{"--headroom-gib", 0, 0, ""},
+                  "leaves no memory at " + point_text(gi) + ": " + format_double(std::round(o.search.min_headroom_bytes / 1073741824.0 * 100) / 100) +
+                      " GiB of headroom on " + format_double(std::round(s.accelerator.memory_bytes.value / 1073741824.0 * 100) / 100) + " GiB",
+                  "give less headroom than the smallest memory swept, or sweep larger memories");
     {
       const double tdp = s.accelerator.tdp_w.value;
       const double idle = s.accelerator.idle_w.known ? s.accelerator.idle_w.value : o.power.idle_fraction_of_tdp * tdp;
@@ -852,13 +874,19 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   auto varied_key = [&](const char* k) {
     return std::any_of(o.vary.begin(), o.vary.end(), [&](const Variation& v) { return v.key == k; });
   };
-  if (!o.vary.empty() && o.price_usd_per_gpu_hour <= 0 && !base.system.node_price_usd_per_hour.known &&
+  if (node_price_of_other)
+    r.notes.push_back("system '" + base.system.id + "' has a node price for its " + base.system.accelerator + " nodes, not for " +
+                      base.accelerator.id + " in their place: tokens_per_usd is unknown; give --price-usd-per-gpu-hour, or vary "
+                      "system.node_price_usd_per_hour");
+  else if (!o.vary.empty() && o.price_usd_per_gpu_hour <= 0 && !base.system.node_price_usd_per_hour.known &&
       !varied_key("system.node_price_usd_per_hour"))
     r.notes.push_back("system '" + base.system.id + "' has no node price in the catalog: tokens_per_usd is unknown; give "
                       "--price-usd-per-gpu-hour, or vary system.node_price_usd_per_hour");
   if (!o.vary.empty() && !base.accelerator.price_usd.known && !varied_key("accelerator.price_usd"))
     r.notes.push_back("the purchase price of " + base.accelerator.id + " is not in the catalog: tokens_per_s_per_capex_usd is "
                       "unknown; vary accelerator.price_usd to give one");
+  // A config.json's keys the model does not read, as estimate says them (review of 2026-12-04).
+  if (const std::string note = ignored_keys_note(base.model); !note.empty()) r.notes.push_back(note);
   if (!tdp_known)
     r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown");
   else if (!idle_known)

@@ -507,6 +507,23 @@ TEST(HfConfig, OmittedKeysTakeTransformersDefaults) {
     "head_dim": 64, "num_hidden_layers": 24, "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32,
     "num_experts_per_tok": 4, "sliding_window": 128})";
   EXPECT_EQ(parse_hf_config(oss, "config.json").sliding_window_layers, 12);
+  // A window left out takes the class's default (GptOssConfig 128, MistralConfig and Gemma2Config
+  // 4096); null means none; Mixtral has none by default (review of 2026-12-04).
+  std::string oss_trim = oss;
+  oss_trim.erase(oss_trim.find(R"(, "sliding_window": 128)"), std::string(R"(, "sliding_window": 128)").size());
+  EXPECT_EQ(parse_hf_config(oss_trim, "config.json").sliding_window, 128);
+  EXPECT_EQ(parse_hf_config(oss_trim, "config.json").sliding_window_layers, 12);
+  EXPECT_EQ(mistral.sliding_window, 4096);
+  EXPECT_EQ(mistral.sliding_window_layers, -1);  // every layer
+  const auto gemma2 = parse_hf_config(R"({"model_type": "gemma2", "hidden_size": 3584, "num_attention_heads": 16,
+    "num_key_value_heads": 8, "num_hidden_layers": 42, "intermediate_size": 14336, "vocab_size": 256000})", "config.json");
+  EXPECT_EQ(gemma2.sliding_window, 4096);
+  EXPECT_EQ(gemma2.sliding_window_layers, 21);
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32768, "sliding_window": null})", "config.json").sliding_window, 0);
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "mixtral", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 8,
+    "num_experts_per_tok": 2})", "config.json").sliding_window, 0);
   const std::string mistral_sw = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32,
     "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32768, "sliding_window": 4096.0})";
   try {

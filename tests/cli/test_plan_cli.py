@@ -500,6 +500,64 @@ with tempfile.TemporaryDirectory() as d:
     check("the price is a column with its source", ok and cols["job_usd_per_hour"] == [48.0, 48.0] and
           "flat 3 USD per GPU-hour" in jj["scalars"]["price_source"], jj.get("scalars"))
 
+# Second review of 2026-12-04: a system's node price is for its own accelerator (B200s in an H100
+# instance had been charged its price); a varied purchase price is said to be varied; a headroom
+# above a swept memory, the same Pareto objective twice and --elasticity-step without --elasticity
+# are refused before any point runs; plans_fit_count counts the dominated plans too (it fell as
+# memory grew); plan and sweep say the config.json keys the model does not read.
+with tempfile.TemporaryDirectory() as d:
+    sb = os.path.join(d, "b200.yaml")
+    with open(sb, "w") as f:
+        f.write("model: llama3-8b\nsystem: aws-p5-efa\naccelerator: b200\nnum_gpus: 16\n"
+                "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n")
+    b = sx("sweep", sb, "--vary", "accelerator.memory_bandwidth_bytes_per_s=8e12", "--fix", "tp=1", "--json", "-")
+    jj = json.loads(b.stdout) if b.returncode == 0 else {}
+    cols = jj["tables"]["sweep"]["columns"] if jj else {}
+    check("another accelerator in a priced system has no known price", jj and cols["tokens_per_usd"] == [None] and
+          jj["scalars"]["price_source"].startswith("unknown: catalog aws-p5-efa node price is for its") and
+          any("not for b200" in n for n in jj["notes"]), jj.get("scalars", b.stderr[-300:]))
+    b = sx("sweep", sb, "--vary", "accelerator.memory_bandwidth_bytes_per_s=8e12", "--fix", "tp=1", "--price-usd-per-gpu-hour", "6",
+           "--json", "-")
+    jj = json.loads(b.stdout) if b.returncode == 0 else {}
+    check("a flat price still prices it", jj and jj["tables"]["sweep"]["columns"]["job_usd_per_hour"] == [96.0], b.stderr[-300:])
+    b = sx("sweep", sb, "--vary", "accelerator.price_usd=30000,40000", "--fix", "tp=1", "--json", "-")
+    jj = json.loads(b.stdout) if b.returncode == 0 else {}
+    check("a varied purchase price is said to be varied", jj and jj["scalars"]["capex_source"].startswith("varied"), jj.get("scalars"))
+    b = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--headroom-gib", "40", "--vary", "accelerator.memory_bytes=2e11,4e10")
+    check("a headroom above a swept memory is refused before any point", b.returncode == 2 and "--headroom-gib" in b.stderr and
+          "accelerator.memory_bytes=4e+10" in b.stderr, b.stderr[-300:])
+    b = sx("sweep", EX70, *SMALL[1:], "--vary", "accelerator.memory_bytes=8e10", "--pareto", "step_time_s,step_time_s")
+    check("the same Pareto objective twice is refused", b.returncode == 2 and "the two objectives are the same column" in b.stderr,
+          b.stderr[-300:])
+    b = sx("sweep", EX70, *SMALL[1:], "--vary", "accelerator.memory_bytes=8e10", "--elasticity-step", "0.2")
+    check("--elasticity-step without --elasticity is refused", b.returncode == 2 and "--elasticity-step" in b.stderr, b.stderr[-300:])
+    counts = []
+    for mem in ("113.56e9", "116.44e9", str(80 * 2 ** 30)):
+        b = sx("sweep", EX70, "--set", "num_gpus=64", "--set", "training.global_batch=64", "--fix", "tp=8",
+               "--vary", "accelerator.memory_bytes=" + mem, "--json", "-")
+        jj = json.loads(b.stdout) if b.returncode == 0 else {}
+        counts.append(jj["tables"]["sweep"]["columns"]["plans_fit_count"][0] if jj else None)
+    p = sx("plan", EX70, "--set", "num_gpus=64", "--set", "training.global_batch=64", "--fix", "tp=8", "--top", "1",
+           "--rerank-top", "0", "--json", "-")
+    pj = json.loads(p.stdout) if p.returncode == 0 else {}
+    check("sweep's plans_fit_count is plan's fit + dominated, and does not fall with memory",
+          None not in counts and counts[1] >= counts[0] and pj and
+          counts[2] == pj["scalars"]["plans_fit_count"] + pj["scalars"]["plans_dominated_recompute_count"], (counts, pj.get("scalars")))
+    cfg = os.path.join(d, "config.json")
+    with open(os.path.join(ROOT, "tests", "data", "catalog", "llama3-8b-instruct.config.json")) as f:
+        c = json.load(f)
+    c["attention_sink_bias_xyz"] = 1
+    with open(cfg, "w") as f:
+        json.dump(c, f)
+    for cmd in (["plan", "--model", cfg, "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "8", "--seq-len", "2048",
+                 "--fix", "tp=8", "--json", "-"],
+                ["sweep", "--model", cfg, "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "8", "--seq-len", "2048",
+                 "--fix", "tp=8", "--vary", "accelerator.memory_bytes=8e10", "--json", "-"]):
+        b = sx(*cmd)
+        jj = json.loads(b.stdout) if b.returncode == 0 else {}
+        check(cmd[0] + " says the config.json keys it does not read",
+              any("attention_sink_bias_xyz" in n for n in jj.get("notes", [])), jj.get("notes", b.stderr[-300:]))
+
 for cmd in [["plan"], ["sweep"]]:
     h = sx(*cmd, "--help")
     check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)
