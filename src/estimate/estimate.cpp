@@ -1330,6 +1330,24 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     // review: the plan text said no-gather-overlap without a word).
     if (!pl.overlap_param_gather && pl.zero_stage == 0) idle.push_back("parallel.overlap.param_gather (false, with zero_stage 0: no parameter gather)");
     if (!pl.idle_pipeline.empty()) idle.push_back("parallel.schedule / vpp (" + pl.idle_pipeline + ", without pipeline parallelism)");
+    // Review of 2026-12-04: four more settings that changed nothing without a word.
+    if (pl.zero_stage_stated && pl.zero_stage > 0 && pl.dp == 1)
+      idle.push_back("parallel.zero_stage (" + std::to_string(pl.zero_stage) + ", with a data-parallel group of 1: nothing to shard)");
+    if (pl.grad_bucket_stated && pl.zero_stage == 3)
+      idle.push_back("parallel.grad_bucket_mb (with zero_stage 3: gradients are reduce-scattered layer by layer, not in buckets)");
+    if (s.train.recompute == Recompute::Selective) {
+      const uint32_t none_here = s.train.recompute_modules & ~applicable_recompute_modules(s.model);
+      if (none_here != 0)
+        idle.push_back("training.recompute_modules (" + recompute_modules_text(none_here) + ": the model's layers have no such part)");
+    }
+    if (s.train.recompute == Recompute::Full && s.train.recompute_block) {
+      int chunk_max = 0;
+      for (int x : s.stage_layout()) chunk_max = std::max(chunk_max, x);
+      if (s.train.recompute_num_layers > chunk_max)
+        idle.push_back("training.recompute_num_layers beyond " + std::to_string(chunk_max) + " (" +
+                       std::to_string(s.train.recompute_num_layers) + ", with recompute_method block: a model chunk has at most " +
+                       std::to_string(chunk_max) + " layers, every one recomputed)");
+    }
     if (!idle.empty()) {
       std::string list;
       for (const auto& x : idle) list += (list.empty() ? "" : ", ") + x;

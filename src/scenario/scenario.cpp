@@ -175,6 +175,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   p.etp = p.etp_stated ? m.i32("etp") : p.tp;
   p.vpp = m.i32("vpp", 1);
   p.sequence_parallel = m.boolean("sequence_parallel", p.tp > 1 && framework_has_sp);
+  p.zero_stage_stated = m.has("zero_stage");
   p.zero_stage = m.i32("zero_stage", 1);
   p.schedule = m.choice("schedule", {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1", "dualpipev"},
                         p.vpp > 1 ? "interleaved-1f1b" : "1f1b");
@@ -217,6 +218,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   } else if (p.schedule == "dualpipev") {
     p.ep_comm_overlap = true;
   }
+  p.grad_bucket_stated = m.has("grad_bucket_mb");
   const double bucket_mb = m.f64("grad_bucket_mb", 80.0);
   // Bounded before the conversion (1e308 MB overflowed to infinity and read as "not finite").
   if (!(bucket_mb > 0) || !(bucket_mb <= 1e9))

@@ -88,6 +88,7 @@ struct PathItem {  // critical path, aggregated by (category, item)
 struct SimResult {
   StepEstimate step;  // same fields and meaning as estimate's, from the simulated critical unit
   std::vector<ClassStats> units;
+  int critical_unit = 0;  // index in units of the unit that ends the step (step fields are its)
   std::vector<PathItem> critical_path;
   double peak_memory_time_s = 0;
   int64_t events_count = 0;

@@ -190,7 +190,16 @@ for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_
                          (EX, ["parallel.zero_stage=0", "parallel.overlap.param_gather=false"],
                           "parallel.overlap.param_gather (false, with zero_stage 0"),
                          (EX, ["parallel.pp=1", "parallel.vpp=1", "parallel.schedule=1f1b", "parallel.stage_rule=fewer-first-last",
-                               "num_gpus=256"], "parallel.stage_rule (fewer-first-last, without pipeline parallelism)")]:
+                               "num_gpus=256"], "parallel.stage_rule (fewer-first-last, without pipeline parallelism)"),
+                         # Review of 2026-12-04 (second): ZeRO over a DP group of 1, a bucket size under ZeRO-3, a
+                         # selective module the model's layers lack, a block recompute beyond the chunk.
+                         (EX, ["num_gpus=32", "training.global_batch=32", "parallel.zero_stage=2"],
+                          "parallel.zero_stage (2, with a data-parallel group of 1"),
+                         (EX, ["parallel.zero_stage=3", "parallel.grad_bucket_mb=40"], "parallel.grad_bucket_mb (with zero_stage 3"),
+                         (QW, ["training.recompute=selective", "training.recompute_modules=[core_attn,mlp]"],
+                          "training.recompute_modules (mlp: the model's layers have no such part)"),
+                         (EX, ["training.recompute=full", "training.recompute_method=block", "training.recompute_num_layers=9"],
+                          "training.recompute_num_layers beyond 4 (9, with recompute_method block")]:
     args = [a for kv in sets for a in ("--set", kv)]
     r = sx("estimate", scen, *args, "--json", "-")
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]

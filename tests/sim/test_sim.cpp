@@ -1153,6 +1153,35 @@ TEST(SimMemory, PartialFullRecomputeAgreesWithEstimate) {
   }
 }
 
+// Question (review of 2026-12-04): with a straggler, is the breakdown the straggler's replica's
+// (its pipeline wait), not a normal replica's that ends at the same time (which had shown the
+// delay as exposed DP communication), and does the ops table run the compute at the critical
+// unit's slow-down, so that its compute rows sum to the breakdown's compute?
+TEST(SimStraggler, BreakdownAndOpsTableAreTheStragglersReplicas) {
+  const auto s = parse_scenario(yaml("llama3-8b", 64, "{tp: 2, pp: 4, schedule: 1f1b}", "{global_batch: 256, micro_batch: 1, seq_len: 2048}"),
+                                "t.yaml", *frozen());
+  for (const std::pair<int64_t, double> st : {std::pair<int64_t, double>{5, 1.5}, {60, 2.0}}) {
+    sim::SimOptions o;
+    o.stragglers = {st};
+    const auto r = sim::simulate(s, o);
+    const auto& cu = r.units[static_cast<size_t>(r.critical_unit)];
+    EXPECT_NEAR(cu.end_s, r.step.step_time_s, 1e-12 * r.step.step_time_s);
+    const Result res = sim::to_result(r, s);
+    const Table* ops = res.table("ops");
+    ASSERT_NE(ops, nullptr);
+    double compute = 0;
+    for (size_t i = 0; i < ops->rows(); ++i)
+      if (ops->column("group").str[i].empty() && ops->column("pass").str[i] != "step") compute += ops->column("step_time_s").f64[i];
+    EXPECT_NEAR(compute / r.step.compute_s, 1.0, 0.02) << "straggler " << st.first;
+    // The critical unit's replica has the slowest rank: its pipeline wait, not exposed DP time, is
+    // where the step goes on the stages the straggler waits for.
+    double dp_exposed = 0;
+    for (const auto& [g, t] : r.step.exposed_by_group_s)
+      if (g == "dp") dp_exposed += t;
+    EXPECT_LT(dp_exposed, 0.2 * r.step.step_time_s) << "straggler " << st.first;
+  }
+}
+
 TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
   const auto s = parse_scenario(yaml("llama3-8b", 32, "{tp: 2, pp: 4, vpp: 2, schedule: interleaved-1f1b}",
                                      "{global_batch: 32, micro_batch: 1, seq_len: 2048}"),
