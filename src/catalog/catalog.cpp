@@ -318,6 +318,8 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
   n.in_network_reduction_fraction = src(m, "in_network_reduction_fraction", sources);
   require_range(m, "in_network_reduction_fraction", n.in_network_reduction_fraction, Range::Positive, "a ratio of in-switch reduction bandwidth");
   n.in_network_reduction_measured_gpus = src(m, "in_network_reduction_measured_gpus", sources);
+  n.in_network_reduction_latency_s = src(m, "in_network_reduction_latency_us", sources, 1e-6);
+  require_range(m, "in_network_reduction_latency_us", n.in_network_reduction_latency_s, Range::NonNegative, "a latency (us)", 1e-6);
   if (n.in_network_reduction_fraction.known && !n.in_network_reduction_measured_gpus.known)
     m.fail("in_network_reduction_measured_gpus", "in_network_reduction_fraction needs the group size it was measured at",
            "e.g. {value: 8, source: \"components.csv NCCL-H100x8-AR-NVLS\"}");

@@ -138,6 +138,9 @@ struct NetworkTech {
   // in-switch all-reduce moves each member's buffer up and the result down whatever the group
   // size, so its algorithm bandwidth, busbw x n / (2(n-1)) at the measured n, holds for every n.
   Sourced in_network_reduction_measured_gpus;
+  // The fixed time of one in-switch all-reduce (NCCL's tuning model: NVLS on NVLink 25 us); unknown:
+  // two scale-up steps (latency_s each).
+  Sourced in_network_reduction_latency_s;
   // How the scale-up devices connect: "switch" (NVSwitch: any group gets each member's whole
   // bandwidth) or "mesh" (direct links to every peer, MI300X's Infinity Fabric, Gaudi's RoCE
   // all-to-all: a group of n of the domain's D devices uses n-1 of its D-1 links) or "torus" (TPU

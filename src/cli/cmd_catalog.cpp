@@ -127,6 +127,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "latency", n.latency_s, "us", 1e-6);
     add_sourced(t, "achievable_fraction", n.achievable_fraction, "fraction");
     add_sourced(t, "in_network_reduction_fraction", n.in_network_reduction_fraction, "fraction");
+    add_sourced(t, "in_network_reduction_latency", n.in_network_reduction_latency_s, "us", 1e-6);
   } else if (cat.has_framework(name)) {
     const auto& f = cat.framework(name);
     r.set("kind", std::string("framework"));

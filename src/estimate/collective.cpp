@@ -15,11 +15,13 @@ Fabric make_fabric(const Scenario& s) {
   if (up.in_network_reduction_fraction.known) {
     f.up_nvls_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * up.in_network_reduction_fraction.value;
     f.up_nvls_measured_gpus = static_cast<int>(up.in_network_reduction_measured_gpus.value);
+    if (up.in_network_reduction_latency_s.known) f.up_nvls_latency_s = up.in_network_reduction_latency_s.value;
   }
   f.up_latency_s = known_or(up.latency_s, 3e-6);
   f.gpus_per_domain = s.system.scale_up_domain;
   f.up_mesh = up.topology == "mesh";
   f.up_torus_dims = up.topology == "torus" ? up.torus_dims : 0;
+  f.up_torus_slice = static_cast<int>(std::min<int64_t>(s.system.scale_up_domain, s.num_gpus));
   f.nic_aggregation = s.plan.collective_nic_aggregation;
   if (s.scale_out) {
     const auto& out = *s.scale_out;

@@ -25,6 +25,7 @@ struct Fabric {
   double up_busbw_bytes_per_s = 0;    // ring bus bandwidth inside a scale-up domain
   double up_nvls_busbw_bytes_per_s = 0;  // all-reduce with in-switch reduction (0 = none)
   int up_nvls_measured_gpus = 8;         // the group size that bus bandwidth was measured at
+  double up_nvls_latency_s = -1;         // fixed time of one in-switch all-reduce (< 0: 2 x up_latency_s)
   double up_latency_s = 0;
   double out_busbw_bytes_per_s = 0;   // per GPU share of the node's scale-out bandwidth
   double out_latency_s = 0;
@@ -39,12 +40,17 @@ struct Fabric {
   // (a pipeline send, a group of two) over the one link between neighbours, 1/(2 dims).
   int up_torus_dims = 0;
   // Share of a member's scale-up bandwidth a group of `members` in one domain drives.
+  int up_torus_slice = 0;  // torus: the chips of the job's slice (min of the domain and the job), 0 unknown
   double up_share(int members) const {
     if (gpus_per_domain <= 1 || members >= gpus_per_domain) return 1.0;
     if (up_mesh) return static_cast<double>(std::max(1, members - 1)) / (gpus_per_domain - 1);
     if (up_torus_dims > 1) {
       if (members <= 2) return 0.5 / up_torus_dims;  // a pair of neighbours: the one link between them
-      const double side = std::pow(static_cast<double>(gpus_per_domain), 1.0 / up_torus_dims);
+      // The job's slice of the pod sets the axes (a 64-chip job on a pod declared at 6,144 chips
+      // had placed a 16-member group on one axis of an 18-chip side, half the bandwidth it gets on
+      // a 64-chip pod; 2026-12-04 review).
+      const int chips = up_torus_slice > 1 ? std::min(up_torus_slice, gpus_per_domain) : gpus_per_domain;
+      const double side = std::pow(static_cast<double>(chips), 1.0 / up_torus_dims);
       int k = 1;
       for (double span = side; members > span * (1 + 1e-9) && k < up_torus_dims; span *= side) ++k;
       return static_cast<double>(k) / up_torus_dims;
@@ -53,6 +59,21 @@ struct Fabric {
   }
   // Scale-up bus bandwidth of a group with `members` in one domain (2: a point-to-point send).
   double up_busbw(int members) const { return up_busbw_bytes_per_s * up_share(members); }
+  // All-to-all on a torus: a member's bytes to a peer travel its hop distance, each hop on a
+  // link, so the links carry sum(distances) / (n - 1) times what a switch's would (1 elsewhere).
+  // The group is taken as a sub-torus of k axes with a = n^(1/k) members along each (k as in
+  // up_share): sum(distances) = k n/a floor(a^2/4) over a wrapped ring of a. 16 members on one
+  // v5e axis: 64 / 15 = 4.3 (they had been priced as one hop from every peer, 2026-12-04 review).
+  double up_all_to_all_hop_factor(int members) const {
+    if (up_torus_dims <= 1 || members <= 2 || gpus_per_domain <= 1) return 1.0;
+    const int chips = up_torus_slice > 1 ? std::min(up_torus_slice, gpus_per_domain) : gpus_per_domain;
+    const double side = std::pow(static_cast<double>(chips), 1.0 / up_torus_dims);
+    int k = 1;
+    for (double span = side; members > span * (1 + 1e-9) && k < up_torus_dims; span *= side) ++k;
+    const double n = members, a = std::pow(n, 1.0 / k);
+    const double ring = std::abs(a - std::round(a)) < 1e-9 ? std::floor(std::round(a) * std::round(a) / 4.0) : a * a / 4.0;
+    return std::max(1.0, k * n / a * ring / (n - 1));
+  }
   // Inter-node traffic of a collective spread over all NICs of the node (NCCL channels), or
   // each GPU's over its own NIC only (plan.collective_nic_aggregation, from the framework).
   bool nic_aggregation = true;

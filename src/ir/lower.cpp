@@ -53,10 +53,30 @@ Collective pp_send(const Workload& w, const char* name, double bytes, int from, 
   // Member r of the group sits at rank r * stride (plus the replica's offset): its domain is
   // (r * stride) / domain_size, which is r / per_domain only when the stride divides the domain
   // (GB200 NVL72 at stride 16: PP ranks 7 and 8 share a domain, 8 and 9 do not).
+  // The hop stays in a domain only if it does for every instance of the group (every data-
+  // parallel replica): the slowest sets the step. Instance offsets are i + j L (i < stride, L =
+  // stride x size); member r of offset o sits at o + r stride. With a = min(from, to) stride and
+  // d = |to - from| stride < D, offset o's hop crosses a boundary iff (o + a) mod D >= D - d; over
+  // i < stride that is r_j + stride - 1 >= D - d with r_j = (j L + a) mod D, which repeats after
+  // D / gcd(L, D) values of j. Replica 0 alone had been checked: on GB200 NVL72 at tp 8 pp 4, 24
+  // of 32 replicas send stage 1 -> 2 across racks and were priced at NVLink rates (2026-12-04).
   const Group& g = w.group(GroupKind::PP);
   if (g.domains > 1 && g.domain_size > 0) {
-    const int64_t a = static_cast<int64_t>(from) * g.stride / g.domain_size, b = static_cast<int64_t>(to) * g.stride / g.domain_size;
-    if (a == b) c.traffic = A2ATraffic{1.0, 0.0};
+    const int64_t D = g.domain_size, stride = g.stride;
+    const int64_t a = static_cast<int64_t>(std::min(from, to)) * stride, d = static_cast<int64_t>(std::abs(to - from)) * stride;
+    bool inside = d < D;
+    if (inside) {
+      const int64_t L = stride * std::max(1, g.size);
+      const int64_t world = std::max<int64_t>(L, w.scenario().num_gpus);
+      const int64_t instances_j = std::max<int64_t>(1, world / L);
+      const int64_t period = D / std::gcd(L, D);
+      const int64_t n = std::min(instances_j, period);
+      for (int64_t j = 0; j < n && inside; ++j) {
+        const int64_t r = (j * (L % D) + a) % D;
+        if (r + stride - 1 >= D - d) inside = false;
+      }
+    }
+    if (inside) c.traffic = A2ATraffic{1.0, 0.0};
   }
   return c;
 }

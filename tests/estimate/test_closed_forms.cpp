@@ -474,6 +474,28 @@ TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
     ir::Group g{ir::GroupKind::TP, n, 1, n, 1};
     EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), (n - 1.0) / n * S / (600e9 * share) + (n - 1) * 2e-6, 1e-12) << n;
   }
+  // The job's slice sets the axes, not the pod's declared size: 64 chips of a 4,096-chip pod are a
+  // 4 x 4 x 4 cube, where 16 members span a plane (before 2026-12-04 they were placed on one axis
+  // of the pod's 16-chip side, and a larger pod made the same job slower).
+  f.up_torus_slice = 64;
+  EXPECT_NEAR(f.up_share(16), 2.0 / 3, 1e-12);
+  EXPECT_NEAR(f.up_share(4), 1.0 / 3, 1e-12);
+  EXPECT_NEAR(f.up_share(64), 1.0, 1e-12);
+  // An all-to-all on a torus carries each byte over its hop distance: 16 members on one wrapped
+  // axis are 64 hops from their 15 peers in all (2 x (1 + ... + 7) + 8), so the axis's links carry
+  // 64 / 15 of a one-hop exchange; a 4 x 4 plane 32 / 15 (review of 2026-12-04: all-to-all on TPU
+  // had been priced as if every peer were a neighbour).
+  Fabric t2;
+  t2.up_busbw_bytes_per_s = 160e9;
+  t2.up_latency_s = 0;
+  t2.gpus_per_domain = 256;  // v5e: 16 x 16
+  t2.up_torus_dims = 2;
+  t2.up_torus_slice = 256;
+  ir::Group a16{ir::GroupKind::EP, 16, 1, 16, 1};
+  const double x16 = reg.get("all_to_all").time_s(ir::CollKind::AllToAll, S, a16, t2);
+  EXPECT_NEAR(x16, 15.0 / 16 * S / (160e9 / 2) * 64.0 / 15, 1e-9 * x16);
+  t2.up_torus_slice = 16;  // a 4 x 4 slice: the same 16 members span a plane
+  EXPECT_NEAR(reg.get("all_to_all").time_s(ir::CollKind::AllToAll, S, a16, t2), 15.0 / 16 * S / 160e9 * 32.0 / 15, 1e-9 * x16);
   // The bundled TPU ICI networks are tori of their generations' dimensions.
   const auto cat = Catalog::load_default();
   EXPECT_EQ(cat->network("tpu-ici-v5e").topology, "torus");
@@ -500,6 +522,27 @@ TEST(ClosedForms, PipelineSendsInsideADomainUseItsLinks) {
   EXPECT_NEAR(in, bytes / f.up_busbw_bytes_per_s + f.up_latency_s, 1e-12);
   EXPECT_NEAR(out, bytes / f.out_busbw_bytes_per_s + f.out_latency_s, 1e-9 * out);
   EXPECT_LT(in * 4, out);
+}
+
+// Question (review of 2026-12-04): is a pipeline hop priced inside a domain only when it stays
+// inside for every data-parallel replica? GB200 NVL72, 128 GPUs at tp 8 pp 4 (dp 4): stage r is
+// ranks 32r..32r+31, the rack boundary at 72. Replica 0 (ranks 0, 32, 64, 96) sends 1 -> 2 inside
+// rack 0, but replicas at offsets 8..31 (ranks 40-63 -> 72-95) cross; 0 -> 1 (ranks 0-31 -> 32-63)
+// never crosses; 2 -> 3 (64-95 -> 96-127) crosses for offsets 0..7. Replica 0 alone had been checked.
+TEST(ClosedForms, APipelineHopCrossingADomainForAnyReplicaPaysTheNic) {
+  const auto s = parse_scenario(
+      "model: llama3-70b\nsystem: gb200-nvl72\nnum_gpus: 128\nparallel: {tp: 8, pp: 4, schedule: 1f1b}\n"
+      "training: {global_batch: 128, micro_batch: 1, seq_len: 4096}\n", "t.yaml", *frozen());
+  const auto w = ir::lower(s);
+  auto inside = [&](int from, int to) {
+    const auto c = ir::pp_send(w, "pp.send_recv", 1e6, from, to);
+    return !c.traffic.uniform() && c.traffic.inter == 0.0;
+  };
+  EXPECT_TRUE(inside(0, 1));
+  EXPECT_TRUE(inside(1, 0));
+  EXPECT_FALSE(inside(1, 2));
+  EXPECT_FALSE(inside(2, 1));
+  EXPECT_FALSE(inside(2, 3));
 }
 
 // Question: does a group whose instances straddle a scale-up domain boundary pay for it? On two

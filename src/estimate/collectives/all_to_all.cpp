@@ -2,7 +2,8 @@
 // over the scale-up links and (n-k)/n to other domains through its scale-out share; the two
 // proceed concurrently. A MoE dispatcher that deduplicates tokens states its own split
 // (ir::A2ATraffic, ir/moe_dispatch.hpp). The share addressed outside the member's leaf switch
-// also crosses the leaf uplinks, at 1 / oversubscription of the NIC rate. Latency: one step per
+// also crosses the leaf uplinks, at 1 / oversubscription of the NIC rate. On a torus the
+// scale-up bytes travel their hop distance (Fabric::up_all_to_all_hop_factor). Latency: one step per
 // peer domain plus one inside the domain.
 #include <algorithm>
 
@@ -16,7 +17,9 @@ class AllToAll final : public CollectiveAlgorithm {
   bool supports(ir::CollKind k, const ir::Group&, const Fabric&) const override { return k == ir::CollKind::AllToAll; }
   double time_s(ir::CollKind, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& tr = {}) const override {
     const double n = g.size, k = g.per_domain;
-    const double up = f.up_busbw(g.per_domain);  // a mesh: the links to the k-1 peers of the domain
+    // A mesh: the links to the k-1 peers of the domain; a torus: the links of the axes the group
+    // spans, each byte over its hop distance (Fabric::up_all_to_all_hop_factor).
+    const double up = f.up_busbw(g.per_domain) / f.up_all_to_all_hop_factor(g.per_domain);
     const double intra = tr.uniform() ? bytes * (k - 1) / n / up : bytes * tr.intra / up;
     // Traffic leaving the leaf also crosses the uplinks (Fabric::all_to_all_uplink_weight); a
     // deduplicated exchange sends tr.inter of the uniform (n-k)/n there, and to the leaf alike.

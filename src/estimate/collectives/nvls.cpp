@@ -20,7 +20,11 @@ class NVLS final : public CollectiveAlgorithm {
   }
   double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& = {}) const override {
     (void)g;
-    return bytes * ir::bus_factor(k, std::max(2, f.up_nvls_measured_gpus)) / f.up_nvls_busbw_bytes_per_s + 2.0 * f.up_latency_s;
+    // The fixed time: the catalog's (NCCL's tuning model puts NVLS on NVLink at 25 us, against a
+    // ring step's 3.4; two ring steps, 6 us, had made a 8.4 MB all-reduce cheaper than an all-gather
+    // of the same buffer, 2026-12-04 review), else two scale-up steps.
+    const double fixed = f.up_nvls_latency_s >= 0 ? f.up_nvls_latency_s : 2.0 * f.up_latency_s;
+    return bytes * ir::bus_factor(k, std::max(2, f.up_nvls_measured_gpus)) / f.up_nvls_busbw_bytes_per_s + fixed;
   }
 };
 }  // namespace
