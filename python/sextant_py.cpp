@@ -130,6 +130,17 @@ PYBIND11_MODULE(_sextant, m) {
         PyErr_Clear();
         error_type("(an error whose message could not be decoded)");
       }
+    } catch (const std::filesystem::filesystem_error& e) {
+      // A path the system refuses (too long, a loop of links): the input's error, as the CLI's.
+      const std::string w = e.path1().string() + ": " + e.code().message();
+      PyObject* text = PyUnicode_DecodeUTF8(w.data(), static_cast<Py_ssize_t>(w.size()), "replace");
+      if (text) {
+        PyErr_SetObject(error_type.ptr(), text);
+        Py_DECREF(text);
+      } else {
+        PyErr_Clear();
+        error_type("(a path the system refuses)");
+      }
     }
   });
 

@@ -970,7 +970,7 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
     const fs::path beside = fs::path(scenario_file).parent_path() / ref;
     if (fs::exists(beside, ec)) p = beside;
   }
-  if (fs::exists(p)) {
+  if (fs::exists(p, ec)) {
     // A model folder (a Hugging Face snapshot) is read through its config.json; a folder without
     // one is named as such at the model key (it had been "is a directory, not a file" without it).
     if (fs::is_directory(p, ec)) {

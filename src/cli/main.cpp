@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <functional>
 #include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <new>
 #include <exception>
@@ -127,6 +128,12 @@ int main(int argc, char** argv) {
     // refused input (docs/robustness.md, exit status 4).
     std::fprintf(stderr, "sextant: out of memory: lower --threads or the size of the problem, or raise the process's memory limit\n");
     return 4;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the system refuses (a name too long, a loop of symbolic links, no permission): an
+    // input error naming the path, not an internal one (2026-12-04 review: exit 3 on a 300-char
+    // model name).
+    std::fprintf(stderr, "sextant: error: %s: %s\n", e.path1().string().c_str(), e.code().message().c_str());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sextant: internal error: %s\n", e.what());
     return 3;

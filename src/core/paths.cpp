@@ -43,15 +43,18 @@ std::string data_dir() {
 }
 
 std::string resolve_data_path(const std::string& rel) {
-  if (fs::exists(rel)) return rel;
+  // A path the system refuses (too long, a loop of links) is taken as not there: the caller's
+  // "not found" names it (it had ended as an internal error, 2026-12-04 review).
+  std::error_code ec;
+  if (fs::exists(rel, ec)) return rel;
   if (fs::path(rel).is_absolute()) return rel;
   try {
     const fs::path d = data_dir();
-    if (auto p = d / rel; fs::exists(p)) return p.string();
+    if (auto p = d / rel; fs::exists(p, ec)) return p.string();
     // The README's paths are the repository's (data/examples/...): from another working directory
     // they name the data folder's own files (they were "not found" outside the repository root).
     if (rel.rfind("data/", 0) == 0)
-      if (auto p = d / rel.substr(5); fs::exists(p)) return p.string();
+      if (auto p = d / rel.substr(5); fs::exists(p, ec)) return p.string();
   } catch (const Error&) {
   }
   return rel;

@@ -443,7 +443,14 @@ void YamlMap::finish() const {
 namespace {
 // A copy of a parsed --set value without source marks: errors about it then say "(--set)", not
 // the position of the value's text inside its own one-line document (which reads as FILE:1:1).
-YAML::Node without_marks(const YAML::Node& n, const std::string& key) {
+// Aliases are copied out, so a short value can expand without bound (`[&a [1,1,...], &b [*a,*a,...],
+// ...]`, 404 bytes, had run past 2.7 GB): the copy is capped at kMaxOverrideNodes nodes.
+constexpr size_t kMaxOverrideNodes = 100000;
+YAML::Node without_marks(const YAML::Node& n, const std::string& key, size_t& budget) {
+  if (budget == 0)
+    throw Error(SourceLocation{"--set", 0, 0, key}, "the value expands to more than " + std::to_string(kMaxOverrideNodes) + " YAML nodes",
+                "a scenario value is small; look for aliases (*name) that repeat large parts");
+  --budget;
   switch (n.Type()) {
     case YAML::NodeType::Scalar: {
       YAML::Node out(n.Scalar());
@@ -452,7 +459,7 @@ YAML::Node without_marks(const YAML::Node& n, const std::string& key) {
     }
     case YAML::NodeType::Sequence: {
       YAML::Node out(YAML::NodeType::Sequence);
-      for (const auto& x : n) out.push_back(without_marks(x, key));
+      for (const auto& x : n) out.push_back(without_marks(x, key, budget));
       return out;
     }
     case YAML::NodeType::Map: {
@@ -466,7 +473,7 @@ YAML::Node without_marks(const YAML::Node& n, const std::string& key) {
         if (out[k].IsDefined())
           throw Error(SourceLocation{"--set", 0, 0, key.empty() ? k : key + "." + k}, "duplicate key '" + k + "' in the value",
                       "a key may appear once in a mapping; remove one");
-        out[k] = without_marks(kv.second, key.empty() ? k : key + "." + k);
+        out[k] = without_marks(kv.second, key.empty() ? k : key + "." + k, budget);
       }
       return out;
     }
@@ -520,8 +527,15 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   YAML::Node v;
   const auto first = value.find_first_not_of(" \t");
   const std::string trimmed = first == std::string::npos ? std::string() : value.substr(first, value.find_last_not_of(" \t") - first + 1);
+  // The checks a file's text gets: no control characters or invalid UTF-8, one document (a
+  // '---' in a value had dropped what followed it; 2026-12-04 review).
+  reject_bad_bytes(value, "--set " + key);
   try {
-    v = YAML::Load(value);
+    std::vector<YAML::Node> docs = YAML::LoadAll(value);
+    if (docs.size() > 1)
+      throw Error(SourceLocation{"--set", 0, 0, key}, "the value holds " + std::to_string(docs.size()) + " YAML documents",
+                  "give one value; quote it if '---' is part of a string");
+    v = docs.empty() ? YAML::Node() : docs.front();
   } catch (const YAML::Exception& e) {
     // A flow mapping or list that does not parse is a mistake, not a string ('{a: 1' had become
     // the text "{a: 1"); other text that is not YAML is taken as written.
@@ -542,7 +556,8 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   // The new value replaces the key's node, never writes into it: a value given once and used
   // again through an alias (`tp: &t 2` ... `pp: *t`) shares its node, and assigning into it had
   // changed every alias (`--set parallel.tp=4` gave tp4 pp4; 2026-12-03 review).
-  const YAML::Node fresh = without_marks(v, key);
+  size_t budget = kMaxOverrideNodes;
+  const YAML::Node fresh = without_marks(v, key, budget);
   if (cur.IsSequence()) {
     const size_t idx = index_in(cur, parts.back());
     YAML::Node rebuilt(YAML::NodeType::Sequence);

@@ -886,6 +886,12 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double dp_free = stage_compute > 0 ? std::clamp(1.0 - stage_slowed_wall / stage_compute, 0.0, 1.0) : 0.0;
     const double dp_slow = ((sync - (sync_exposed - sync_after)) + std::max(0.0, gather - gather_exposed)) * c.slow_per_hidden_s() * dp_free;
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow;
+    // A hardware value far outside real hardware (a bandwidth or peak of 1e-307) makes times
+    // infinite and their differences NaN, which max() had dropped: a step of 0 s and an MFU of
+    // inf, ranked best by plan (2026-12-04 review).
+    if (!std::isfinite(end))
+      throw Error(SourceLocation{s.file, 0, 0, ""}, "pipeline rank " + std::to_string(r) + "'s step time is not finite (" + format_double(end) + ")",
+                  "a rate of the accelerator, network or system is far outside real hardware (a bandwidth or peak near 0)");
     const double mr = static_cast<double>(m);
     const double rank_compute = mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;
     const double rank_exposed = mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed;
@@ -1330,15 +1336,35 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     // review: the plan text said no-gather-overlap without a word).
     if (!pl.overlap_param_gather && pl.zero_stage == 0) idle.push_back("parallel.overlap.param_gather (false, with zero_stage 0: no parameter gather)");
     if (!pl.idle_pipeline.empty()) idle.push_back("parallel.schedule / vpp (" + pl.idle_pipeline + ", without pipeline parallelism)");
+    for (const auto& h : s.unused_inline_hardware)
+      idle.push_back("hardware: " + h + (h.rfind("network", 0) == 0 ? " (nothing refers to it: name it in an inline system's scale_up or scale_out)"
+                                                                     : " (nothing refers to it: name it with accelerator:, or from an inline system)"));
     // Review of 2026-12-04: four more settings that changed nothing without a word.
     if (pl.zero_stage_stated && pl.zero_stage > 0 && pl.dp == 1)
       idle.push_back("parallel.zero_stage (" + std::to_string(pl.zero_stage) + ", with a data-parallel group of 1: nothing to shard)");
+    if (pl.dp == 1 && pl.overlap_grad_reduce_stated)
+      idle.push_back(std::string("parallel.overlap.grad_reduce (") + (pl.overlap_grad_reduce ? "true" : "false") +
+                     ", with a data-parallel group of 1: no gradient reduction)");
+    if (pl.dp == 1 && s.train.grad_reduce_dtype_stated)
+      idle.push_back("training.grad_reduce_dtype (" + to_string(s.train.grad_reduce_dtype) + ", with a data-parallel group of 1: no gradient reduction)");
+    if (pl.zero3_keys_stated && pl.zero_stage == 3 && pl.zero3_regather_for_recompute && s.train.recompute == Recompute::None)
+      idle.push_back("parallel.zero3_regather_for_recompute (without recompute: nothing is recomputed)");
     if (pl.grad_bucket_stated && pl.zero_stage == 3)
       idle.push_back("parallel.grad_bucket_mb (with zero_stage 3: gradients are reduce-scattered layer by layer, not in buckets)");
     if (s.train.recompute == Recompute::Selective) {
       const uint32_t none_here = s.train.recompute_modules & ~applicable_recompute_modules(s.model);
       if (none_here != 0)
         idle.push_back("training.recompute_modules (" + recompute_modules_text(none_here) + ": the model's layers have no such part)");
+    }
+    if (s.train.recompute == Recompute::Full && s.train.recompute_block && s.train.recompute_num_layers == 0)
+      idle.push_back("training.recompute: full (with recompute_method block and recompute_num_layers 0: no layer is recomputed, as recompute: none)");
+    if (s.train.recompute == Recompute::Full && !s.train.recompute_block && s.train.recompute_num_layers > 1) {
+      int chunk_max = 0;
+      for (int x : s.stage_layout()) chunk_max = std::max(chunk_max, x);
+      if (s.train.recompute_num_layers > chunk_max)
+        idle.push_back("training.recompute_num_layers beyond " + std::to_string(chunk_max) + " (" + std::to_string(s.train.recompute_num_layers) +
+                       ", with recompute_method uniform: a group never spans model chunks, so the groups are the chunks' " +
+                       std::to_string(chunk_max) + " layers)");
     }
     if (s.train.recompute == Recompute::Full && s.train.recompute_block) {
       int chunk_max = 0;

@@ -205,6 +205,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   p.stage_rule = m.choice("stage_rule", {"even", "fewer-first-last"}, "even");
   if (rule_replaced) p.stage_rule = "even";  // the --set stage sizes replace the file's rule
   if (auto o = m.opt_map("overlap")) {
+    p.overlap_grad_reduce_stated = o->has("grad_reduce");
     p.overlap_grad_reduce = o->boolean("grad_reduce", true);
     p.overlap_param_gather = o->boolean("param_gather", true);
     p.tp_comm_overlap = o->boolean("tp_comm", false);
@@ -295,6 +296,7 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
     t.attention_peak_fraction = fw_attention;
   }
   const std::string grad_default = !fw_grad_dtype.empty() ? fw_grad_dtype : t.precision == DType::FP16 ? "fp16" : "fp32";
+  t.grad_reduce_dtype_stated = m.has("grad_reduce_dtype");
   const auto grad = m.choice("grad_reduce_dtype", {"fp32", "bf16", "fp16"}, grad_default);
   t.grad_reduce_dtype = parse_dtype(grad, m.loc("grad_reduce_dtype"));
   t.moe_weighting_in_expert = m.choice("moe_router_weighting", {"in_expert", "at_combine"}, fw_weighting) == "in_expert";
@@ -378,9 +380,9 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   }
   // system: catalog id or inline mapping; inline accelerators and networks may come with it
   Catalog local = cat;
+  std::set<std::string> acc_ids, net_ids;  // inline hardware ids
   if (auto hw = root.opt_map("hardware")) {
     // An id given twice in one list is an error (it had silently taken the last; docs/catalog.md).
-    std::set<std::string> acc_ids, net_ids;
     for (auto& a : hw->map_list("accelerators")) {
       Accelerator x = parse_accelerator(a, {});
       if (!acc_ids.insert(x.id).second) a.fail("id", "accelerator '" + x.id + "' is given twice in hardware.accelerators");
@@ -429,6 +431,10 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     s.scale_out = local.network(s.system.scale_out_network);
   }
   check_system_networks(s.system, s.scale_up, s.scale_out ? &*s.scale_out : nullptr, root.loc("system"));
+  for (const auto& id : acc_ids)
+    if (id != s.accelerator.id) s.unused_inline_hardware.push_back("accelerator " + id);
+  for (const auto& id : net_ids)
+    if (id != s.system.scale_up_network && id != s.system.scale_out_network) s.unused_inline_hardware.push_back("network " + id);
   s.num_gpus = root.i32("num_gpus");
   if (s.num_gpus < 1) root.fail("num_gpus", "must be at least 1, got " + std::to_string(s.num_gpus));
   // Without a scale-out network the GPUs beyond one scale-up domain have no fabric, even within a
@@ -495,13 +501,16 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     s.plan.dp = static_cast<int>(s.num_gpus / inner);
   }
   try {
-    check_plan(s, root.loc("parallel"));
+    // Without a pipeline a schedule or vpp runs as one stage, with a note: normalised before the
+    // plan's checks (interleaved-1f1b's vpp >= 2 and pp x vpp dividing the layers had refused
+    // `--set parallel.pp=1 --set parallel.vpp=1` on an interleaved file; 2026-12-04 review).
     if (s.plan.pp == 1 && (s.plan.schedule != "1f1b" || s.plan.vpp > 1)) {
       s.plan.idle_pipeline = s.plan.schedule + ", vpp " + std::to_string(s.plan.vpp);
       s.plan.schedule = "1f1b";
       s.plan.vpp = 1;
       s.plan.stage_layers.clear();
     }
+    check_plan(s, root.loc("parallel"));
   } catch (const Error& e) {
     // check_plan knows the key, not where it was written: point at the key's own line (or at
     // "FILE (--set)" when an override set it), falling back to its section's.
@@ -558,7 +567,8 @@ Scenario parse_scenario_node(const YAML::Node& node, const std::string& file, co
 Scenario load_scenario(const std::string& path, const Catalog& cat,
                        const std::vector<std::pair<std::string, std::string>>& overrides) {
   const std::string resolved = resolve_data_path(path);
-  if (!fs::exists(resolved)) throw Error(SourceLocation{path}, "scenario file not found", not_found_hint(path));
+  std::error_code ec;
+  if (!fs::exists(resolved, ec)) throw Error(SourceLocation{path}, "scenario file not found" + (ec ? " (" + ec.message() + ")" : std::string()), not_found_hint(path));
   return parse_scenario(read_file(resolved), resolved, cat, overrides);
 }
 

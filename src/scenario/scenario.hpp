@@ -67,6 +67,7 @@ struct ParallelPlan {
   std::string idle_pipeline;
   std::string stage_rule = "even";  // even | fewer-first-last (one layer fewer on the first and last stage)
   bool overlap_grad_reduce = true;   // DP gradient reduction overlaps backward
+  bool overlap_grad_reduce_stated = false;  // overlap.grad_reduce was given
   bool overlap_param_gather = true;  // ZeRO/FSDP parameter all-gather overlaps forward
   bool tp_comm_overlap = false;      // TP communication overlapped with GEMMs (userbuffers)
   // The backward of a column-parallel GEMM runs its input gradient's reduction (reduce-scatter
@@ -121,6 +122,7 @@ struct TrainingConfig {
   // the accelerator's attention rate. docs/models.md, Compute.
   double attention_peak_fraction = 0;
   DType grad_reduce_dtype = DType::FP32;  // Megatron accumulates and reduces bf16 gradients in fp32
+  bool grad_reduce_dtype_stated = false;
   // MoE: router probabilities applied inside the experts' activation (true) or on the expert
   // outputs at the combine (false: those outputs are saved for the probabilities' gradient).
   bool moe_weighting_in_expert = false;
@@ -151,6 +153,9 @@ struct TrainingConfig {
 
 struct Scenario {
   std::string file;  // where it was read from ("" for programmatic scenarios)
+  // Inline hardware entries nothing refers to ("accelerator my-gpu"): said in a note, as a user who
+  // forgot `accelerator: my-gpu` would otherwise run on the catalog's part without a word.
+  std::vector<std::string> unused_inline_hardware;
   std::string name;
   std::string framework;  // catalog framework id ("" = none named: the plan's own defaults)
   ModelConfig model;

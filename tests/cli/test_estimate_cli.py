@@ -205,6 +205,52 @@ for scen, sets, idle in [(EX, ["parallel.zero3_gather=tensor"], "parallel.zero3_
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+# Review of 2026-12-04 (scenario strictness): a path the system refuses is an input error (exit 2),
+# not an internal one; an override that expands without bound, holds two documents or a control
+# character is refused; a rate near 0 that makes the step not finite is an error (it printed 0 s
+# and an MFU of inf); pp 1 with an interleaved file's vpp runs with a note; unused inline hardware
+# and more idle settings are noted.
+r = sx("estimate", EX, "--set", "model=" + "a" * 300)
+check("a too-long model name is an input error", r.returncode == 2 and "internal error" not in r.stderr, r.stderr[-300:])
+r = sx("estimate", "b" * 300 + ".yaml")
+check("a too-long scenario name is an input error", r.returncode == 2 and "internal error" not in r.stderr, r.stderr[-300:])
+bomb = "[" + ", ".join(["&a0 [" + ", ".join(["1"] * 10) + "]"] + ["&a%d [%s]" % (i, ", ".join(["*a%d" % (i - 1)] * 10)) for i in range(1, 9)]) + "]"
+r = sx("estimate", EX, "--set", "name=" + bomb)
+check("an override that expands without bound is refused", r.returncode == 2 and "more than 100000 YAML nodes" in r.stderr, r.stderr[-300:])
+r = sx("estimate", EX, "--set", "parallel.tp=4\n---\n8")
+check("an override of two documents is refused", r.returncode == 2 and "2 YAML documents" in r.stderr, r.stderr[-300:])
+r = sx("estimate", EX, "--set", "name=a\x01b")
+check("an override with a control character is refused", r.returncode == 2 and "control character" in r.stderr, r.stderr[-300:])
+r = sx("estimate", EX, "--set", "parallel.pp=1", "--set", "parallel.vpp=1", "--set", "num_gpus=256", "--json", "-")
+notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+check("pp 1 on an interleaved file runs with a note", any("parallel.schedule / vpp (interleaved-1f1b" in n for n in notes), notes)
+with tempfile.TemporaryDirectory() as d:
+    hw = os.path.join(d, "hw.yaml")
+    with open(hw, "w") as f:
+        f.write("model: llama3-8b\nhardware:\n  accelerators:\n    - id: my-gpu\n      name: My GPU\n      vendor: me\n      kind: gpu\n"
+                "      peak_tflops: {bf16: {value: 1000, estimated: guess}}\n      memory_gib: {value: 80, estimated: guess}\n"
+                "      memory_bandwidth_gb_per_s: {value: 3000, estimated: guess}\n"
+                "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 64, seq_len: 4096}\n")
+    r = sx("estimate", hw, "--json", "-")
+    notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+    check("unused inline hardware is noted", any("hardware: accelerator my-gpu (nothing refers to it" in n for n in notes), notes)
+    r = sx("estimate", hw, "--set", "accelerator=my-gpu", "--set", "hardware.accelerators.0.memory_bandwidth_gb_per_s.value=1e-307",
+           "--set", "parallel.tp=1", "--set", "parallel.zero_stage=2")
+    check("a step that is not finite is an error", r.returncode == 2 and "not finite" in r.stderr, (r.returncode, r.stderr[-300:]))
+for scen, sets, idle in [(EX, ["num_gpus=32", "training.global_batch=32", "parallel.overlap.grad_reduce=false"],
+                          "parallel.overlap.grad_reduce (false, with a data-parallel group of 1"),
+                         (EX, ["parallel.zero_stage=3", "parallel.zero3_regather_for_recompute=true"],
+                          "parallel.zero3_regather_for_recompute (without recompute"),
+                         (EX, ["training.recompute=full", "training.recompute_method=block", "training.recompute_num_layers=0"],
+                          "training.recompute: full (with recompute_method block and recompute_num_layers 0"),
+                         (EX, ["training.recompute=full", "training.recompute_num_layers=100"],
+                          "training.recompute_num_layers beyond 4 (100, with recompute_method uniform")]:
+    args = [a for kv in sets for a in ("--set", kv)]
+    r = sx("estimate", scen, *args, "--json", "-")
+    notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+    hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
+    check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+
 # A routing load beyond what routing can produce (ep x min(topk, E/ep) / topk: 32 for DeepSeek-V3
 # at ep 64) runs at that cap, and the hardware FLOPs use it too (HFU had fallen with a load the IR
 # no longer ran, and the note had said the cap was ep; 2026-12-04 review).
