@@ -727,6 +727,10 @@ void ModelConfig::validate(const SourceLocation& where) const {
     throw Error(w, "model '" + id + "': " + msg);
   };
   if (layers <= 0) bad("layers", "must be positive");
+  // Bounded: simulate builds every layer's ops and the plan search its stage splits (2e9 layers
+  // had run past 300 s in plan and 12 GB in simulate; 2026-12-04 review). The deepest published
+  // transformers have a few hundred layers.
+  if (layers > 10000) bad("layers", "must be at most 10000, got " + std::to_string(layers));
   if (hidden <= 0) bad("hidden", "must be positive");
   if (heads <= 0) bad("heads", "must be positive");
   if (kv_heads <= 0 || heads % kv_heads != 0)

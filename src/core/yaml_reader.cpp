@@ -210,7 +210,21 @@ YAML::Node YamlMap::node_for(const std::string& key) const {
   used_->insert(key);
   YAML::Node n = node_[key];
   if (n.IsDefined() && n.IsNull()) fail(key, "no value given", "write a value");
-  if (!n.IsDefined()) fail(key, "required key is missing");
+  if (!n.IsDefined()) {
+    // A key of the mapping that no one reads and that shares most of its start with the missing
+    // one (Megatron's seq_length, global_batch_size for seq_len, global_batch) is named: the near-
+    // miss rule (two edits) does not reach them (2026-12-04 review).
+    for (const auto& kv : node_) {
+      if (!kv.first.IsScalar()) continue;
+      const std::string k = kv.first.Scalar();
+      if (used_->count(k) || asked_->count(k)) continue;
+      size_t common = 0;
+      while (common < k.size() && common < key.size() && k[common] == key[common]) ++common;
+      const size_t shorter = std::min(k.size(), key.size());
+      if (common >= 4 && 5 * common >= 3 * shorter) fail(key, "required key is missing", "the mapping has '" + k + "': did you mean '" + key + "'?");
+    }
+    fail(key, "required key is missing");
+  }
   return n;
 }
 

@@ -810,3 +810,20 @@ TEST(PlanErrors, ACapacityFactorBeyondTheExpertsIsRefused) {
   EXPECT_NE(e.find("exceeds the 128 experts"), std::string::npos) << e;
   EXPECT_EQ(error_of(moe, {{"training.moe_capacity_factor", "1.25"}}), "(no error)");
 }
+
+// Review of 2026-12-04: a required key written under Megatron's name (seq_length,
+// global_batch_size) is named in the error, which the two-edit near-miss rule did not reach; a model
+// deeper than 10,000 layers is refused (simulate and the plan search build every layer).
+TEST(PlanErrors, AMissingKeyNamesTheMappingsLikeKeyAndLayersAreBounded) {
+  std::string y = kBase;
+  const auto at = y.find("seq_len:");
+  ASSERT_NE(at, std::string::npos);
+  y.replace(at, 8, "seq_length:");
+  const std::string e = error_of(y);
+  EXPECT_NE(e.find("key 'training.seq_len': required key is missing"), std::string::npos) << e;
+  EXPECT_NE(e.find("the mapping has 'seq_length': did you mean 'seq_len'?"), std::string::npos) << e;
+  const std::string deep = error_of(
+      "model: {id: deep, source: test, layers: 20000, hidden: 1024, heads: 8, ffn_hidden: 4096, vocab: 1000}\n"
+      "system: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 8, seq_len: 1024}\n");
+  EXPECT_NE(deep.find("must be at most 10000"), std::string::npos) << deep;
+}
