@@ -22,6 +22,7 @@ Fabric make_fabric(const Scenario& s) {
   f.up_mesh = up.topology == "mesh";
   f.up_torus_dims = up.topology == "torus" ? up.torus_dims : 0;
   f.up_torus_slice = static_cast<int>(std::min<int64_t>(s.system.scale_up_domain, s.num_gpus));
+  f.world_gpus = s.num_gpus;
   f.nic_aggregation = s.plan.collective_nic_aggregation;
   if (s.scale_out) {
     const auto& out = *s.scale_out;

@@ -108,6 +108,16 @@ struct Fabric {
     if (oversubscription <= 1 || !crosses_leaves(g)) return 0;
     return oversubscription / leaf_domains(g);
   }
+  // A pipeline send (its hop known, ir::pp_send): the uplink share only when the hop leaves its
+  // leaf for some replica; a send between two domains of one leaf stays off the uplinks (every
+  // send had paid ring_uplink_ratio, doubling the in-leaf hops at oversubscription 4; 2026-12-04).
+  int64_t world_gpus = 0;  // the job's GPUs (0: unknown)
+  double send_uplink_ratio(const ir::Group& g, const ir::A2ATraffic& tr) const {
+    const double ring = ring_uplink_ratio(g);
+    if (ring <= 0 || tr.hop_from < 0 || tr.hop_to < 0 || world_gpus <= 0) return ring;
+    const int64_t leaf_block = static_cast<int64_t>(domains_per_leaf) * std::max(1, gpus_per_domain);
+    return ir::hop_crosses_blocks(leaf_block, g.stride, g.size, world_gpus, tr.hop_from, tr.hop_to) ? ring : 0.0;
+  }
   // All-to-all: the fraction (n - m) / n of each member's traffic addressed outside its leaf
   // (m = members of the group in one leaf) crosses the uplinks at out_busbw / oversubscription
   // per GPU. Returns that fraction times the oversubscription (0 inside one leaf): uplink time =

@@ -54,31 +54,38 @@ Collective pp_send(const Workload& w, const char* name, double bytes, int from, 
   // (r * stride) / domain_size, which is r / per_domain only when the stride divides the domain
   // (GB200 NVL72 at stride 16: PP ranks 7 and 8 share a domain, 8 and 9 do not).
   // The hop stays in a domain only if it does for every instance of the group (every data-
-  // parallel replica): the slowest sets the step. Instance offsets are i + j L (i < stride, L =
-  // stride x size); member r of offset o sits at o + r stride. With a = min(from, to) stride and
-  // d = |to - from| stride < D, offset o's hop crosses a boundary iff (o + a) mod D >= D - d; over
-  // i < stride that is r_j + stride - 1 >= D - d with r_j = (j L + a) mod D, which repeats after
-  // D / gcd(L, D) values of j. Replica 0 alone had been checked: on GB200 NVL72 at tp 8 pp 4, 24
-  // of 32 replicas send stage 1 -> 2 across racks and were priced at NVLink rates (2026-12-04).
+  // parallel replica): the slowest sets the step (hop_crosses_blocks). Replica 0 alone had been
+  // checked: on GB200 NVL72 at tp 8 pp 4, 24 of 32 replicas send stage 1 -> 2 across racks and
+  // were priced at NVLink rates (2026-12-04).
   const Group& g = w.group(GroupKind::PP);
+  c.traffic.hop_from = from;
+  c.traffic.hop_to = to;
   if (g.domains > 1 && g.domain_size > 0) {
-    const int64_t D = g.domain_size, stride = g.stride;
-    const int64_t a = static_cast<int64_t>(std::min(from, to)) * stride, d = static_cast<int64_t>(std::abs(to - from)) * stride;
-    bool inside = d < D;
+    const bool inside = !hop_crosses_blocks(g.domain_size, g.stride, g.size, w.scenario().num_gpus, from, to);
     if (inside) {
-      const int64_t L = stride * std::max(1, g.size);
-      const int64_t world = std::max<int64_t>(L, w.scenario().num_gpus);
-      const int64_t instances_j = std::max<int64_t>(1, world / L);
-      const int64_t period = D / std::gcd(L, D);
-      const int64_t n = std::min(instances_j, period);
-      for (int64_t j = 0; j < n && inside; ++j) {
-        const int64_t r = (j * (L % D) + a) % D;
-        if (r + stride - 1 >= D - d) inside = false;
-      }
+      c.traffic.intra = 1.0;
+      c.traffic.inter = 0.0;
     }
-    if (inside) c.traffic = A2ATraffic{1.0, 0.0};
   }
   return c;
+}
+
+bool hop_crosses_blocks(int64_t block, int stride, int size, int64_t world, int from, int to) {
+  // With a = min(from, to) stride and d = |to - from| stride < block, offset o's hop crosses iff
+  // (o + a) mod block >= block - d; over i < stride that is r_j + stride - 1 >= block - d with r_j =
+  // (j L + a) mod block, which repeats after block / gcd(L, block) values of j.
+  if (block <= 0) return false;
+  const int64_t st = std::max(1, stride);
+  const int64_t a = static_cast<int64_t>(std::min(from, to)) * st, d = static_cast<int64_t>(std::abs(to - from)) * st;
+  if (d == 0) return false;
+  if (d >= block) return true;
+  const int64_t L = st * std::max(1, size);
+  const int64_t instances_j = std::max<int64_t>(1, std::max(L, world) / L);
+  const int64_t period = block / std::gcd(L, block);
+  const int64_t n = std::min(instances_j, period);
+  for (int64_t j = 0; j < n; ++j)
+    if ((j * (L % block) + a) % block + st - 1 >= block - d) return true;
+  return false;
 }
 
 const Group& Workload::group(GroupKind k) const {

@@ -70,6 +70,9 @@ struct A2ATraffic {
   double intra = -1;
   double inter = -1;
   bool uniform() const { return intra < 0 || inter < 0; }
+  // A pipeline send (pp_send): the group members it connects, so that the leaf level can be
+  // judged per hop (-1: not a send, or unknown).
+  int hop_from = -1, hop_to = -1;
 };
 
 struct Collective {
@@ -213,5 +216,11 @@ double bus_factor(CollKind k, int n);
 // algorithm costs it there; otherwise it is left uniform (across domains when the group spans
 // several). Before 2026-12-03 every send of a group spanning domains was charged at the NIC rate.
 Collective pp_send(const Workload& w, const char* name, double bytes, int from, int to);
+
+// Whether the hop between members `from` and `to` of a group of `size` members `stride` ranks
+// apart crosses a boundary of blocks of `block` consecutive ranks (a scale-up domain, a leaf
+// switch's domains) for any of the group's instances in a world of `world` ranks (instances at
+// offsets i + j stride size, i < stride): the slowest instance sets the step.
+bool hop_crosses_blocks(int64_t block, int stride, int size, int64_t world, int from, int to);
 
 }  // namespace sextant::ir

@@ -48,7 +48,7 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
     case CollKind::SendRecv:
       if (g.domains <= 1 || (!c.traffic.uniform() && c.traffic.inter <= 0)) nv_t = c.bytes / up;
       else nic_t = c.bytes / out;
-      up_t = nic_t * f.ring_uplink_ratio(g);
+      up_t = nic_t * f.send_uplink_ratio(g, c.traffic);
       break;
     default: {
       const double v = c.bytes * bus_factor(c.kind, g.size);

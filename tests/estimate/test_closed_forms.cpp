@@ -545,6 +545,34 @@ TEST(ClosedForms, APipelineHopCrossingADomainForAnyReplicaPaysTheNic) {
   EXPECT_FALSE(inside(2, 3));
 }
 
+// Question (review of 2026-12-04): does a pipeline send pay the leaf uplinks only when its hop
+// leaves the leaf? Two nodes per leaf, oversubscription 4, tp 8 pp 8 (one stage per node): the
+// hops 0-1, 2-3, 4-5, 6-7 stay in a leaf; 1-2, 3-4, 5-6 cross at 2 x 47 / 4 GB/s of uplink per GPU.
+// Every inter-node send had paid the uplink share.
+TEST(ClosedForms, APipelineSendPaysTheLeafUplinksOnlyWhenItLeavesTheLeaf) {
+  auto yaml = [](int oversub) {
+    return "model: llama3-70b\nsystem:\n  id: tsys\n  name: test\n  accelerator: h100-sxm-80gb\n  gpus_per_node: 8\n"
+           "  scale_up: {network: nvlink4, domain_gpus: 8}\n"
+           "  scale_out: {network: ib-ndr, nics_per_node: 8, topology: rail-optimized-fat-tree, leaf_nodes: {value: 2, source: x}, "
+           "oversubscription: " + std::to_string(oversub) + "}\n  storage_bandwidth_gb_per_s: unknown\n  node_price_usd_per_hour: unknown\n"
+           "num_gpus: 64\nparallel: {tp: 8, pp: 8, schedule: 1f1b}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+  };
+  const Estimator est;
+  const double bytes = 64e6;
+  double t[2][2];
+  for (int k = 0; k < 2; ++k) {
+    const auto s = parse_scenario(yaml(k == 0 ? 1 : 4), "t.yaml", *frozen());
+    const auto w = ir::lower(s);
+    const Fabric f = make_fabric(s);
+    t[k][0] = est.collective_time_s(ir::pp_send(w, "pp.send_recv", bytes, 0, 1), w, f);
+    t[k][1] = est.collective_time_s(ir::pp_send(w, "pp.send_recv", bytes, 2, 1), w, f);
+  }
+  EXPECT_NEAR(t[1][0], t[0][0], 1e-12 * t[0][0]);  // inside the leaf: no uplink
+  EXPECT_GT(t[1][1], 1.8 * t[0][1]);               // across leaves: the uplink's 2 / 4 of the NIC rate
+  EXPECT_FALSE(ir::hop_crosses_blocks(16, 8, 8, 64, 0, 1));
+  EXPECT_TRUE(ir::hop_crosses_blocks(16, 8, 8, 64, 1, 2));
+}
+
 // Question: does a group whose instances straddle a scale-up domain boundary pay for it? On two
 // GB200 NVL72 racks (144 GPUs), tp 16 puts ranks 64-79 in one group: 8 in each rack, so that
 // group's all-reduce crosses the scale-out network, and the slowest group sets the step. Before

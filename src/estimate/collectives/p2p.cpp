@@ -13,7 +13,7 @@ class P2P final : public CollectiveAlgorithm {
     // Inside the domain: the group fits one, or the send is marked as staying in one (ir::pp_send).
     if (g.domains <= 1 || (!traffic.uniform() && traffic.inter <= 0)) return bytes / f.up_busbw(2) + f.up_latency_s;
     // Between leaves: the uplink share of the send (Fabric::ring_uplink_ratio) when it is slower.
-    return bytes * std::max(1.0, f.ring_uplink_ratio(g)) / f.out_busbw_bytes_per_s + f.out_latency_s;
+    return bytes * std::max(1.0, f.send_uplink_ratio(g, traffic)) / f.out_busbw_bytes_per_s + f.out_latency_s;
   }
 };
 }  // namespace
