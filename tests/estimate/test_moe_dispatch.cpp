@@ -117,6 +117,33 @@ TEST(MoeDispatch, DeduplicatedTrafficMatchesSampledRouting) {
   EXPECT_TRUE(reg.get("alltoall").traffic(ir::MoeRoute{128, 8}, ir::Group{}).uniform());
 }
 
+// Question (review of 2026-12-04): for a group placed unevenly over two domains (8 of its 32
+// members in one, 24 in the other: ep 32 across GB200 NVL72 racks), is the limiting member's
+// chance of needing the other domain that domain's 24 ranks' (sampled), not its own 8's?
+TEST(MoeDispatch, AnUnevenlyPlacedGroupsPeerDomainHoldsTheOtherMembers) {
+  const ir::MoeDispatcherRegistry reg;
+  ir::Group g;
+  g.kind = ir::GroupKind::EP;
+  g.size = 32;
+  g.per_domain = 8;  // the fewest one domain holds
+  g.domains = 2;
+  const int E = 128, K = 8, e = E / 32;
+  const ir::A2ATraffic tr = reg.get("hybridep").traffic(ir::MoeRoute{E, K}, g);
+  // Source: a member of the 8-rank part (ranks 0-7); the other domain holds ranks 8-31.
+  uint64_t state = 7;
+  double inter = 0;
+  const int tokens = 200000;
+  for (int t = 0; t < tokens; ++t) {
+    std::set<int> experts;
+    while (static_cast<int>(experts.size()) < K) experts.insert(static_cast<int>(splitmix(state) % E));
+    bool other = false;
+    for (int x : experts) other = other || x / e >= 8;
+    inter += other ? 1 : 0;
+  }
+  inter /= static_cast<double>(tokens) * K;
+  EXPECT_NEAR(tr.inter, inter, 0.01 * inter);
+}
+
 // The all-to-all time follows the split: on two 8-GPU nodes the dedup dispatch sends
 // 1 - q(64) of a copy per token over the NIC, against (n-k)/n * K copies.
 TEST(MoeDispatch, CollectiveTimeFollowsTheDestinationSplit) {

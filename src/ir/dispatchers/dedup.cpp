@@ -12,6 +12,8 @@
 // ("NVLink and RDMA forwarding", normal kernels), Megatron-Core HybridEP dispatcher docs.
 #include "ir/moe_dispatch.hpp"
 
+#include <cmath>
+
 namespace sextant::ir {
 namespace {
 class DedupDispatcher final : public MoeDispatcher {
@@ -23,8 +25,15 @@ class DedupDispatcher final : public MoeDispatcher {
     if (n <= 1 || E <= 0 || K <= 0) return A2ATraffic{0, 0};
     const int e = E / n;  // experts per member
     const double rank_hit = 1 - moe_miss_probability(E, e, K);
-    const double domain_hit = 1 - moe_miss_probability(E, e * k, K);
-    return A2ATraffic{static_cast<double>(D) * (k - 1) * rank_hit / K, (D - 1) * domain_hit / K};
+    // A group placed unevenly over its domains (k: the fewest members one domain holds, the
+    // limiting ones; Group): the other domains hold the other n - k members, (n - k) / (D - 1) each,
+    // and a token needs such a domain with the chance that it holds one of its experts (the
+    // member's own k had been used: on GB200 NVL72 at ep 32 placed 8 + 24, 0.907 where it is
+    // 1.000; 2026-12-04 review). The scale-up copies, own domain and forwarded in the others, are
+    // (k - 1) + (D - 1)(peer - 1) = n - D in either case.
+    const double peer = D > 1 ? static_cast<double>(n - k) / (D - 1) : static_cast<double>(k);
+    const double domain_hit = 1 - moe_miss_probability(E, static_cast<int>(std::lround(e * peer)), K);
+    return A2ATraffic{static_cast<double>(n - D) * rank_hit / K, (D - 1) * domain_hit / K};
   }
 
  private:
