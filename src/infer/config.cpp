@@ -740,8 +740,14 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     const IterationCost mid = cm.iteration(cm.decode(batch, prompt + output / 2.0));
     r.set("energy_per_output_token_j", energy(mid) / batch);
     r.set("energy_per_prompt_token_j", energy(pre) / static_cast<double>(prompt * batch));
+  } else {
+    // Said, not left out silently (TPU v5p's energy scalars had just been missing; 2026-12-04 review).
+    r.notes.push_back("no energy per token: " + d.accel.id + " has no board power (TDP) in the catalog");
   }
   const double usd = value_or(p.usd_per_hour, 0.0);
+  if (!(usd > 0))
+    r.notes.push_back("no cost per token: " + d.accel.id + " has no device-hour price (data/infer/devices.yaml usd_per_hour, or the "
+                      "catalog's); give one in a study's serving.usd_per_device_hour");
   if (usd > 0) {
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).

@@ -263,7 +263,11 @@ double CostModel::kv_bytes_per_token_per_device() const {
 int CostModel::kv_windowed_layers_per_device() const {
   if (d_.model.sliding_window <= 0) return 0;
   const int stage = kv_layers_per_device();
-  return std::clamp(static_cast<int>(std::lround(d_.model.windowed_fraction() * stage)), 0, stage);
+  // The busiest stage: layers are counted, not placed, so a stage takes the fewest windowed layers
+  // its share allows (floor), and so the most full-attention ones. Rounding to nearest had put a
+  // GPT-OSS stage of one layer at pp 36 on the windowed side, "memory bounds no context", where 18
+  // of the 36 stages hold a full layer (2026-12-04 review).
+  return std::clamp(static_cast<int>(std::floor(d_.model.windowed_fraction() * stage + 1e-9)), 0, stage);
 }
 
 double CostModel::kv_window_held(double context, double new_tokens) const {

@@ -800,6 +800,26 @@ class InferCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("every request needs more KV tokens than one instance holds (992", p.stderr)
 
+    def test_review_of_2026_12_04_estimate(self):
+        """Gaudi (kind npu) takes a datacenter memory share, not an iPhone's 50%; naming the
+        checkpoint's own format with --weights is the checkpoint (experts-only mxfp4 for GPT-OSS);
+        a one-layer pipeline stage counts its full-attention layer (GPT-OSS at pp 36 had no memory
+        bound); missing energy and cost are said."""
+        g = run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "gaudi2", "--tp", "2")
+        self.assertGreaterEqual(g["scalars"]["memory_available_fraction"], 0.9)
+        self.assertTrue(g["scalars"]["fits"])
+        base = run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "h100-sxm-80gb")
+        named = run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "h100-sxm-80gb", "--weights", "mxfp4")
+        for k in ("weights_bytes_per_device", "time_per_output_token_s"):
+            self.assertEqual(base["scalars"][k], named["scalars"][k], k)
+        pp = run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "h100-sxm-80gb", "--pp", "36",
+                      "--prompt", "100000", "--output", "1000")
+        self.assertLess(pp["scalars"]["max_context_tokens_by_memory"], 1e9)
+        self.assertGreater(pp["scalars"]["kv_bytes_per_device"], 1.5e8)
+        self.assertFalse(any("memory bounds no context" in n for n in pp["notes"]), pp["notes"])
+        tpu = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "tpu-v5p")
+        self.assertTrue(any(n.startswith("no energy per token: tpu-v5p") for n in tpu["notes"]), tpu["notes"])
+
     def test_inputs_that_were_silently_accepted(self):
         base = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
         for setting, key in (("workload.prefix={share_fraction: 1.5, tokens: 512}", "share_fraction"),

@@ -292,7 +292,9 @@ TEST(ReportRenderers, AnalyzeStragglersChartDrawsTheWaitCaused) {
   const ReportPage p = build_page(r);
   EXPECT_EQ(takeaway_of(p, "stragglers"), "rank 2 caused the others the most waiting at collectives (4.20 ms in total)");
   for (const auto& c : p.charts)
-    if (c.id == "stragglers") EXPECT_EQ(c.option["series"][0]["data"], nlohmann::ordered_json::array({0.0, 4200.0, 4000.0}));
+    if (c.id == "stragglers") {
+      EXPECT_EQ(c.option["series"][0]["data"], nlohmann::ordered_json::array({0.0, 4200.0, 4000.0}));
+    }
 }
 
 // Is a rank without communication (overlap percentage NaN) left out of "least overlap"?

@@ -1160,7 +1160,7 @@ TEST(SimMemory, PartialFullRecomputeAgreesWithEstimate) {
 TEST(SimStraggler, BreakdownAndOpsTableAreTheStragglersReplicas) {
   const auto s = parse_scenario(yaml("llama3-8b", 64, "{tp: 2, pp: 4, schedule: 1f1b}", "{global_batch: 256, micro_batch: 1, seq_len: 2048}"),
                                 "t.yaml", *frozen());
-  for (const std::pair<int64_t, double> st : {std::pair<int64_t, double>{5, 1.5}, {60, 2.0}}) {
+  for (const std::pair<int64_t, double>& st : {std::pair<int64_t, double>{5, 1.5}, {60, 2.0}}) {
     sim::SimOptions o;
     o.stragglers = {st};
     const auto r = sim::simulate(s, o);
