@@ -191,7 +191,14 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   // over the layers (a last, smaller group still holds a whole cache).
   const double caches_per_layer = std::ceil(static_cast<double>(m.layers) / d_.kv_share_layers) / m.layers;
   kv_token_layer_bytes_ *= caches_per_layer;
-  kv_token_layer_bytes_rank_ *= caches_per_layer;
+  // A device's stage of S layers holds the caches of the groups that start in it, at most
+  // ceil(S / k): one shared cache sits on one stage, not spread over them (pp 4 with one cache
+  // for 32 layers had put a quarter of it on each stage; 2026-12-04 review).
+  const int stage_layers = kv_layers_per_device();
+  const double caches_per_stage_layer =
+      std::min(std::ceil(static_cast<double>(stage_layers) / d_.kv_share_layers), std::ceil(static_cast<double>(m.layers) / d_.kv_share_layers)) /
+      stage_layers;
+  kv_token_layer_bytes_rank_ *= caches_per_stage_layer;
 }
 
 void CostModel::set_engine(const EngineProfile& e) {

@@ -817,6 +817,10 @@ class InferCli(unittest.TestCase):
         self.assertLess(pp["scalars"]["max_context_tokens_by_memory"], 1e9)
         self.assertGreater(pp["scalars"]["kv_bytes_per_device"], 1.5e8)
         self.assertFalse(any("memory bounds no context" in n for n in pp["notes"]), pp["notes"])
+        # One cache shared by all 32 layers lives on one stage: a device at pp 4 holds all of it.
+        one = [run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--kv-share-layers", "32",
+                        "--pp", pp)["scalars"]["kv_bytes_per_device"] for pp in ("1", "4")]
+        self.assertEqual(one[0], one[1])
         tpu = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "tpu-v5p")
         self.assertTrue(any(n.startswith("no energy per token: tpu-v5p") for n in tpu["notes"]), tpu["notes"])
 
