@@ -231,3 +231,20 @@ TEST(ResultsDb, WriterKilledMidTransactionLeavesNoPartialRun) {
   const int64_t id = db.insert_run(make_run(2, 2, 3));
   EXPECT_EQ(db.load_run(id).measurements.size(), 2u);
 }
+
+// Question (review of 2026-12-04): is a relative XDG_DATA_HOME ignored, as the XDG specification
+// says, so that the default database does not depend on the working directory?
+TEST(ResultsDb, ARelativeXdgDataHomeIsIgnored) {
+  const char* old_xdg = std::getenv("XDG_DATA_HOME");
+  const char* old_home = std::getenv("HOME");
+  const std::string saved = old_xdg ? old_xdg : "", saved_home = old_home ? old_home : "";
+  ::setenv("HOME", "/home/tester", 1);
+  ::setenv("XDG_DATA_HOME", "rel", 1);
+  EXPECT_EQ(default_db_path(), "/home/tester/.local/share/sextant/results.db");
+  ::setenv("XDG_DATA_HOME", "/data/x", 1);
+  EXPECT_EQ(default_db_path(), "/data/x/sextant/results.db");
+  if (old_xdg) ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
+  else ::unsetenv("XDG_DATA_HOME");
+  if (old_home) ::setenv("HOME", saved_home.c_str(), 1);
+  else ::unsetenv("HOME");
+}

@@ -112,3 +112,22 @@ TEST(Cache, SecondLoadHitsAndMatches) {
   EXPECT_EQ(load_traces(req.inputs, beside).cache_hits, 1);
   fs::remove_all(dir);
 }
+
+// Question (review of 2026-12-04): does a cached rank still pass the decompression limit the run
+// asks for? A cache written without a limit had let `--max-inflate-bytes 1000` through a file the
+// scan refuses, so the same command's result depended on an earlier run.
+TEST(Cache, ACachedRankIsHeldToTheRunsInflateLimit) {
+  fs::path dir = fs::temp_directory_path() / "sextant_test_cache_limit";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::path trace = dir / "rank-3.json.gz";
+  fs::copy_file(kTrace, trace);
+  LoadOptions opt;
+  opt.cache = true;
+  EXPECT_EQ(load_traces({trace.string()}, opt).cache_hits, 0);  // writes the cache
+  LoadOptions tight = opt;
+  tight.scan.max_inflate_bytes = 1000;
+  EXPECT_THROW(load_traces({trace.string()}, tight), Error);
+  EXPECT_EQ(load_traces({trace.string()}, opt).cache_hits, 1);  // the default limit: the cache serves
+  fs::remove_all(dir);
+}

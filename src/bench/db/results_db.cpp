@@ -113,11 +113,14 @@ nlohmann::json params_json(const Measurement& m) {
 }  // namespace
 
 std::string default_db_path() {
+  // A relative XDG_DATA_HOME is invalid (XDG Base Directory specification: "all paths set in
+  // these environment variables must be absolute ... the path is invalid and should be ignored"):
+  // taken as given it made the default database depend on the working directory (2026-12-04).
   const char* xdg = std::getenv("XDG_DATA_HOME");
-  if (xdg && *xdg) return (fs::path(xdg) / "sextant" / "results.db").string();
+  if (xdg && *xdg && fs::path(xdg).is_absolute()) return (fs::path(xdg) / "sextant" / "results.db").string();
   const char* home = std::getenv("HOME");
   if (!home || !*home)
-    throw Error(SourceLocation{"", 0, 0, "--db"}, "neither XDG_DATA_HOME nor HOME is set", "pass --db PATH");
+    throw Error(SourceLocation{"", 0, 0, "--db"}, "neither an absolute XDG_DATA_HOME nor HOME is set", "pass --db PATH");
   return (fs::path(home) / ".local" / "share" / "sextant" / "results.db").string();
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -25,6 +26,31 @@ const std::string kRankZeroAssumed = "rank not found (no usable distributedInfo.
 }  // namespace
 
 namespace fs = std::filesystem;
+
+namespace {
+// Whether a cached rank's inflated size is within the decompression limit the scan would apply to
+// its file now (open_byte_source's rule: gzip files only; kDefaultInflateLimit, 0 or a byte
+// count). A cache written without a limit had let `--max-inflate-bytes` pass a file it refuses
+// (2026-12-04 review): the same command's result depended on an earlier run.
+bool within_inflate_limit(const std::string& path, uint64_t raw_bytes, int64_t max_inflate_bytes) {
+  if (max_inflate_bytes == 0) return true;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;  // unreadable now: the scan says why
+  unsigned char head[2] = {0, 0};
+  const size_t got = std::fread(head, 1, 2, f);
+  std::fclose(f);
+  if (got != 2 || head[0] != 0x1f || head[1] != 0x8b) return true;  // not gzip: no limit applies
+  uint64_t limit = 0;
+  if (max_inflate_bytes > 0) {
+    limit = static_cast<uint64_t>(max_inflate_bytes);
+  } else {
+    std::error_code ec;
+    const uint64_t compressed = fs::file_size(path, ec);
+    limit = std::max(kInflateFloorBytes, ec ? 0 : compressed * kInflateRatio);
+  }
+  return raw_bytes <= limit;
+}
+}  // namespace
 
 static bool looks_like_trace(const std::string& name) {
   auto ends = [&](const char* suf) {
@@ -194,7 +220,7 @@ std::vector<RankTrace> load_rank_files(const std::vector<std::string>& files, co
       if (i >= files.size()) return;
       try {
         if (use_cache) {
-          if (auto c = read_rank_cache(files[i], opt.cache_dir)) {
+          if (auto c = read_rank_cache(files[i], opt.cache_dir); c && within_inflate_limit(files[i], c->raw_bytes, scan.max_inflate_bytes)) {
             loaded[i] = std::move(*c);
             hits.fetch_add(1);
             continue;
