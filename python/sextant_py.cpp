@@ -226,6 +226,7 @@ PYBIND11_MODULE(_sextant, m) {
             } catch (const Error& e) {
               rethrow_as_argument(e);
             }
+            plan::refuse_no_valid_plan(s, opt, out);
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
             return plan::plan_result(s, opt, est, out, true, simulate, "simulate");
           });

@@ -1004,6 +1004,12 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
     }
     return parse_model(m);
   }
+  // A reference written as a path (a '/' or a file extension) that names no file: "not found",
+  // not a list of catalog ids (2026-12-04 review: a mistyped config.json path read as an unknown id).
+  const std::string ext = fs::path(ref).extension().string();
+  if (ref.find('/') != std::string::npos || ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".JSON")
+    throw Error(where, "model file '" + ref + "' not found" + (where.file.empty() ? std::string() : " (looked beside the scenario and in the working directory)"),
+                "check the path, or name a catalog model id (sextant catalog list models)");
   throw Error(where, "unknown model '" + ref + "' (not a catalog id, nor a config.json or YAML file)",
               valid_choices_hint(ref, cat.model_ids()));
 }
@@ -1027,6 +1033,8 @@ Accelerator load_accelerator_ref(const Catalog& cat, const std::string& ref, con
     if (fs::exists(beside, ec)) p = beside;
   }
   const std::string ext = p.extension().string();
+  if (!fs::is_regular_file(p, ec) && (file.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml"))
+    throw Error(where, "accelerator file '" + file + "' not found", "check the path, or name a catalog accelerator id (sextant catalog list accelerators)");
   if (!fs::is_regular_file(p, ec) || (ext != ".yaml" && ext != ".yml"))
     throw Error(where, "unknown accelerator '" + ref + "' (not a catalog id, nor an accelerator catalog file)",
                 valid_choices_hint(ref, cat.accelerator_ids()));

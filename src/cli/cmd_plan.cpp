@@ -52,9 +52,10 @@ void add_plan_command(CLI::App& app) {
     const Estimator est;
     ProgressBar bar(!a->search.no_progress && world.rank() == 0);
     const plan::SearchOutcome out = plan::search(s, opt, est, distribution(world), bar.callback("plan "));
+    bar.finish();
+    plan::refuse_no_valid_plan(s, opt, out);
     const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
     const Result r = plan::plan_result(s, opt, est, out, own, simulate, "simulate");
-    bar.finish();
     if (world.rank() == 0) emit(r, a->out);
   });
 }

@@ -1108,6 +1108,23 @@ std::string fixed3(double v) {
 }
 }  // namespace
 
+std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
+  return "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
+         " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads, micro-batch x dp divides the batch" +
+         std::string(opt.fixed.empty() ? "" : "; check the --fix values") +
+         // (a --fix the stack lacks, tp 2 under pytorch-fsdp, was blamed on the constraints alone)
+         std::string(opt.stack.restricted() ? "; and framework " + opt.stack.framework +
+                                                  "'s features, which may lack a fixed value: --any-framework-feature lifts them"
+                                            : "") +
+         ")";
+}
+
+void refuse_no_valid_plan(const Scenario& base, const SearchOptions& opt, const SearchOutcome& out) {
+  if (out.valid > 0) return;
+  throw Error(SourceLocation{"", 0, 0, opt.fixed.empty() ? "" : "--fix"}, no_valid_plan_text(base, opt),
+              "estimate the plan you meant: its error names the constraint it breaks");
+}
+
 Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
                    bool rank_own_plan, const Reranker& rerank, const std::string& rerank_name) {
   Result r;
@@ -1264,7 +1281,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     items.push_back({"pipeline_bubble", "bubble", a.bubble_s, b.bubble_s});
     items.push_back({"optimizer", "optimizer", a.optimizer_s, b.optimizer_s});
     items.push_back({"total", "step", a.step_time_s, b.step_time_s});
-    for (const auto& it : items) d.add_row({it.cat, it.item, it.a, it.b, it.b - it.a});
+    // A difference at the rounding of the sums is no difference (2.22e-16 s had been printed).
+    const double noise = 1e-12 * std::max(a.step_time_s, b.step_time_s);
+    for (const auto& it : items) d.add_row({it.cat, it.item, it.a, it.b, std::fabs(it.b - it.a) <= noise ? 0.0 : it.b - it.a});
     // Largest contributors to the difference (excluding the total).
     std::vector<const Item*> order;
     for (const auto& it : items)
@@ -1329,7 +1348,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     for (size_t i = 0; i < items.size(); ++i) {
       const double te = out.evals[items[i].idx].step_time_s;
       rr.add_row({static_cast<int64_t>(i + 1), static_cast<int64_t>(items[i].est_rank), describe(out.candidates[items[i].idx], opt, base), te,
-                  items[i].t, items[i].t / te - 1});
+                  items[i].t, std::fabs(items[i].t / te - 1) <= 1e-9 ? 0.0 : items[i].t / te - 1});
     }
     if (!items.empty()) {
       r.set("reranked_best_plan", describe(out.candidates[items.front().idx], opt, base));
@@ -1421,14 +1440,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
                       " offers (catalog capabilities; docs/plan.md); --any-framework-feature searches every feature" +
                       (opt.stack.flash_attention ? std::string() : std::string(". It has no flash attention: plans are searched with attention scores materialised")));
   if (out.ranking.empty() && out.valid == 0)
-    r.notes.push_back("no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " +
-                      std::to_string(base.num_gpus) + " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads, micro-batch x dp divides the batch" +
-                      std::string(opt.fixed.empty() ? "" : "; check the --fix values") +
-                      // (a --fix the stack lacks, tp 2 under pytorch-fsdp, was blamed on the constraints alone)
-                      std::string(opt.stack.restricted() ? "; and framework " + opt.stack.framework +
-                                                               "'s features, which may lack a fixed value: --any-framework-feature lifts them"
-                                                         : "") +
-                      ")");
+    r.notes.push_back(no_valid_plan_text(base, opt));
   else if (out.ranking.empty()) {
     // How far off the job is: the least memory any valid plan needs against what a GPU offers
     // (the note had named remedies only, some already in use, 2026-12-04 review).

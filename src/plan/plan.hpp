@@ -207,6 +207,11 @@ using Reranker = std::function<double(const Scenario&)>;
 // The full Result of `sextant plan`: ranked table, counts, winner vs runner-up, and (when
 // `rank_own_plan`) where the scenario's own plan ranks. With a reranker and rerank_top > 0,
 // table `reranked` holds the best rerank_top plans ordered by the reranker's step time.
+// The search found no valid plan at all (every combination breaks a plan constraint): the command
+// refuses the run (exit 2) with the constraints and the fixed values to check, as `plan` and
+// Python's plan() do (an empty ranking with exit 0 had hidden it from scripts; 2026-12-04 review).
+std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt);
+void refuse_no_valid_plan(const Scenario& base, const SearchOptions& opt, const SearchOutcome& out);
 Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
                    bool rank_own_plan, const Reranker& rerank = {}, const std::string& rerank_name = {});
 

@@ -251,6 +251,13 @@ for scen, sets, idle in [(EX, ["num_gpus=32", "training.global_batch=32", "paral
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
 
+# A model or accelerator reference written as a path that names no file is "not found", not an
+# unknown catalog id with the list of ids (review of 2026-12-04).
+r = sx("estimate", EX, "--set", "model=/nonexistent/dir/config.json")
+check("a missing model file is not found", r.returncode == 2 and "model file '/nonexistent/dir/config.json' not found" in r.stderr, r.stderr[-300:])
+r = sx("estimate", EX, "--set", "accelerator=/nonexistent/acc.yaml")
+check("a missing accelerator file is not found", r.returncode == 2 and "accelerator file '/nonexistent/acc.yaml' not found" in r.stderr, r.stderr[-300:])
+
 # A routing load beyond what routing can produce (ep x min(topk, E/ep) / topk: 32 for DeepSeek-V3
 # at ep 64) runs at that cap, and the hardware FLOPs use it too (HFU had fallen with a load the IR
 # no longer ran, and the note had said the cap was ep; 2026-12-04 review).

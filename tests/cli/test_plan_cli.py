@@ -558,6 +558,11 @@ with tempfile.TemporaryDirectory() as d:
         check(cmd[0] + " says the config.json keys it does not read",
               any("attention_sink_bias_xyz" in n for n in jj.get("notes", [])), jj.get("notes", b.stderr[-300:]))
 
+# No valid plan at all is an input error (exit 2) naming the constraints, not an empty ranking
+# with exit 0 (review of 2026-12-04).
+b = sx("plan", EX70, "--fix", "tp=3")
+check("no valid plan is exit 2", b.returncode == 2 and "no valid plan" in b.stderr and "--fix" in b.stderr, (b.returncode, b.stderr[-300:]))
+
 for cmd in [["plan"], ["sweep"]]:
     h = sx(*cmd, "--help")
     check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)
