@@ -1,4 +1,5 @@
 // sextant: performance toolkit for machine-learning systems. Command-line front end.
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -95,6 +96,36 @@ int main(int argc, char** argv) {
       }
       at = next;
       path += " " + w;
+    }
+    // A long option the command does not have ("--sett", "--all-rank") is named with the closest
+    // ones: CLI11 listed it among "arguments not expected" without a suggestion (2026-12-04).
+    if (at != &app) {
+      // The command's options, its parents' and its subcommands' (an option may come before the
+      // subcommand word that owns it), each once.
+      std::vector<std::string> longs;
+      auto add_options = [&](CLI::App* a) {
+        for (const CLI::Option* o : a->get_options())
+          for (const auto& n : o->get_lnames())
+            if (std::find(longs.begin(), longs.end(), "--" + n) == longs.end()) longs.push_back("--" + n);
+      };
+      for (CLI::App* a = at; a; a = a->get_parent()) add_options(a);
+      std::function<void(CLI::App*)> below = [&](CLI::App* a) {
+        for (CLI::App* sc : a->get_subcommands({})) {
+          add_options(sc);
+          below(sc);
+        }
+      };
+      below(at);
+      for (int i = 1; i < argc; ++i) {
+        const std::string w = argv[i];
+        if (w == "--") break;  // what follows is another program's (bench run -- CMD)
+        if (w.size() < 3 || w.compare(0, 2, "--") != 0) continue;
+        const std::string name = w.substr(0, w.find('='));
+        if (std::find(longs.begin(), longs.end(), name) != longs.end()) continue;
+        std::fprintf(stderr, "sextant: error: %s has no option '%s' (%s)\nRun with --help for more information.\n", path.c_str(), name.c_str(),
+                     sextant::valid_choices_hint(name, longs).c_str());
+        return 2;
+      }
     }
   }
   // Under mpirun with several ranks only analyze, plan and sweep divide their work (MpiWorld);

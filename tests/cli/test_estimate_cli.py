@@ -258,6 +258,12 @@ check("a missing model file is not found", r.returncode == 2 and "model file '/n
 r = sx("estimate", EX, "--set", "accelerator=/nonexistent/acc.yaml")
 check("a missing accelerator file is not found", r.returncode == 2 and "accelerator file '/nonexistent/acc.yaml' not found" in r.stderr, r.stderr[-300:])
 
+# A misspelt long option is named with the closest ones (CLI11 said only "arguments were not
+# expected", with the arguments in reverse order; review of 2026-12-04).
+r = sx("estimate", EX, "--sett", "parallel.tp=4")
+check("a misspelt option suggests the right one", r.returncode == 2 and "has no option '--sett'" in r.stderr and "did you mean '--set'?" in r.stderr,
+      r.stderr[-300:])
+
 # A routing load beyond what routing can produce (ep x min(topk, E/ep) / topk: 32 for DeepSeek-V3
 # at ep 64) runs at that cap, and the hardware FLOPs use it too (HFU had fallen with a load the IR
 # no longer ran, and the note had said the cap was ep; 2026-12-04 review).
