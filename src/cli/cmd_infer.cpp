@@ -90,7 +90,24 @@ void add_infer_command(CLI::App& app) {
     // (serving.request_table in the file decides when given).
     if (!study.request_table_given)
       study.serving.request_table = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();
-    emit(infer::run_serve(std::move(study), *c, *d), a->out);
+    const Result res = infer::run_serve(std::move(study), *c, *d);
+    if (!res.table("memory_timeline") || a->out.quiet || a->out.json_to_stdout()) {
+      emit(res, a->out);
+      return;
+    }
+    // The memory timeline (hundreds of rows) goes to --json, --csv and --report only; the
+    // terminal gets the summary and the load sweep, as simulate keeps its timeline table out of
+    // the text (2026-12-04 review: ~200 rows had sat between the latency summary and the sweep).
+    OutputOptions files = a->out;
+    files.quiet = true;
+    emit(res, files);
+    Result shown = res;
+    for (auto it = shown.tables.begin(); it != shown.tables.end();)
+      it = it->name() == "memory_timeline" ? shown.tables.erase(it) : it + 1;
+    shown.notes.push_back("memory_timeline table: in --json, --csv and --report output, not printed here");
+    const std::string text = render_text(shown);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
   });
 
   auto* pl = cmd->add_subcommand("plan", "Cheapest deployment (accelerator, TP, replicas, batch limit, policy) meeting the SLO at the request rate");

@@ -824,6 +824,15 @@ class InferCli(unittest.TestCase):
         tpu = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "tpu-v5p")
         self.assertTrue(any(n.startswith("no energy per token: tpu-v5p") for n in tpu["notes"]), tpu["notes"])
 
+    def test_serve_text_leaves_the_memory_timeline_to_the_files(self):
+        """The memory timeline (hundreds of rows) is in --json, not in the printed text (review of
+        2026-12-04), as simulate's timeline."""
+        base = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
+        text = run("infer", "serve", base).stdout
+        self.assertNotIn("== memory_timeline", text)
+        self.assertIn("== load_sweep", text)
+        self.assertIn("memory_timeline", run_json("infer", "serve", base)["tables"])
+
     def test_inputs_that_were_silently_accepted(self):
         base = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
         for setting, key in (("workload.prefix={share_fraction: 1.5, tokens: 512}", "share_fraction"),
