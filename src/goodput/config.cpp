@@ -635,7 +635,16 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     field = v;
   };
   shape_key("gpus_per_node", j.gpus_per_node);
-  if (j.num_gpus <= 0) job.fail("num_gpus", "the job needs num_gpus (or a training: scenario)");
+  if (j.num_gpus <= 0) {
+    // A key the job does not have is named first (`job: {scenario: FILE}` where the top-level
+    // `training:` was meant had read as a missing num_gpus; 2026-12-04 review): the job's keys are
+    // marked known and the mapping checked before the missing key is reported.
+    for (const char* k : {"num_gpus", "gpus_per_node", "dp", "nodes_per_replica", "tokens_per_step", "step_time_s", "tokens", "steps",
+                          "work_s", "work_days", "duration_days", "duration_s"})
+      job.raw(k);
+    job.finish();
+    job.fail("num_gpus", "the job needs num_gpus (or a training: scenario)");
+  }
   if (j.gpus_per_node <= 0) job.fail("gpus_per_node", "must be >= 1");
   shape_key("dp", j.dp);
   shape_key("nodes_per_replica", j.nodes_per_replica);

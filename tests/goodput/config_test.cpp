@@ -183,3 +183,16 @@ TEST(Input, ReplicasMustTileTheNodesAndOverrideErrorsSayTheirSource) {
   EXPECT_EQ(neg.find("g.yaml:1:1"), std::string::npos) << neg;
   EXPECT_NE(error_of({{"failures.rate_scale", "0"}}).find("rate_scale"), std::string::npos);
 }
+
+// A key the job does not have is named before the missing num_gpus (`job: {scenario: FILE}` where
+// the top-level `training:` was meant had read as "the job needs num_gpus"; 2026-12-04 review).
+TEST(Input, AnUnknownJobKeyIsNamedBeforeTheMissingGpuCount) {
+  try {
+    parse_goodput("job: {scenario: x.yaml, tokens: 1e11}\nfailures: {preset: llama3-54day}\n"
+                  "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 1800}\n", "job.yaml");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("key 'job.scenario': unknown key"), std::string::npos) << w;
+  }
+}
