@@ -21,6 +21,14 @@ struct InferArgs {
   int64_t prompt = 1024, output = 256, batch = 1;
   OutputOptions out;
 };
+
+// Whether the deployment option named `name` (--model) was left out.
+template <class Fields>
+bool est_option_missing(const Fields& fields, const std::string& name) {
+  for (const auto& f : fields)
+    if (f.opt->get_name() == name) return f.opt->count() == 0;
+  return false;
+}
 }  // namespace
 
 void add_infer_command(CLI::App& app) {
@@ -36,46 +44,94 @@ void add_infer_command(CLI::App& app) {
   auto data = [a] { return a->infer_dir.empty() ? infer::InferData::load_default() : infer::InferData::load(a->infer_dir); };
 
   auto* est = cmd->add_subcommand("estimate", "Memory fit, prefill/decode speed, energy and cost of one deployment (datacenter or on-device)");
-  est->add_option("--model", a->dep.model, "Model: catalog id, YAML or config.json")->required();
-  est->add_option("--accelerator", a->dep.accelerator, "Accelerator id (GPU, or SoC such as apple-m2-max-30c)")->required();
-  est->add_option("--engine", a->dep.engine, "Engine profile (data/infer/engines.yaml; default generic)");
-  est->add_option("--system", a->dep.system, "System id for the TP/PP link (default: one holding the accelerator)");
-  est->add_option("--tp", a->dep.tp, "Tensor-parallel degree (default 1)");
-  est->add_option("--pp", a->dep.pp, "Pipeline-parallel degree (default 1)");
-  est->add_option("--ep", a->dep.ep, "Expert-parallel degree, divides tp (default 1)");
-  est->add_option("--weights", a->dep.weight_format,
-                  "Weight format: fp16 bf16 fp8 fp4 int8 int4 q8_0 q4_0 q4_k ... or mixed:A:B:F (default: the checkpoint's, from a "
-                  "config.json's quantization_config, else bf16)");
-  est->add_option("--activations", a->dep.activation_format,
-                  "Activation format (default bf16; fp8 for an FP8 checkpoint on an accelerator with FP8 tensor cores)");
-  est->add_option("--kv", a->dep.kv_format, "KV-cache format (default: the activation format when 16-bit, else bf16, as vLLM's kv_cache_dtype auto)");
-  est->add_option("--kv-share-layers", a->dep.kv_share_layers, "Layers sharing one KV cache, cross-layer KV sharing (default 1)");
-  est->add_option("--expert-load-factor", a->dep.expert_load_factor,
-                  "MoE under EP: busiest rank's routed tokens over the mean, >= 1 (default 0: the catalog's capacity_factor, else uniform "
-                  "top-k routing)");
+  // An optional study file gives the deployment (its deployment: section) and the mean prompt
+  // and output lengths (its workload:); the options override it (2026-12-04 review: `infer
+  // estimate data/examples/infer-on-device.yaml` had answered "--model is required").
+  est->add_option("file", a->file,
+                  "Study YAML (as infer serve's): its deployment: section, and its workload's mean prompt and output lengths; the "
+                  "options below override it");
+  est->add_option("--set", a->sets, "Override a key of the study file: --set deployment.tp=2");
+  // Options as (field, option, copy into the study's deployment): with a file, only those given
+  // replace the file's.
+  using Copy = void (*)(const infer::DeploymentSpec&, infer::DeploymentSpec&);
+  struct Field {
+    const char* field;
+    CLI::Option* opt;
+    Copy copy;
+  };
+  auto fields = std::make_shared<std::vector<Field>>();
+  auto add_field = [est, fields](const char* field, CLI::Option* opt, Copy copy) {
+    fields->push_back({field, opt, copy});
+    return opt;
+  };
+#define SEXTANT_DEP_FIELD(FIELD, NAME, TEXT)                     \
+  add_field(#FIELD, est->add_option(NAME, a->dep.FIELD, TEXT), \
+            [](const infer::DeploymentSpec& from, infer::DeploymentSpec& to) { to.FIELD = from.FIELD; })
+  SEXTANT_DEP_FIELD(model, "--model", "Model: catalog id, YAML or config.json (required without a study file)");
+  SEXTANT_DEP_FIELD(accelerator, "--accelerator", "Accelerator id (GPU, or SoC such as apple-m2-max-30c; required without a study file)");
+  SEXTANT_DEP_FIELD(engine, "--engine", "Engine profile (data/infer/engines.yaml; default generic)");
+  SEXTANT_DEP_FIELD(system, "--system", "System id for the TP/PP link (default: one holding the accelerator)");
+  SEXTANT_DEP_FIELD(tp, "--tp", "Tensor-parallel degree (default 1)");
+  SEXTANT_DEP_FIELD(pp, "--pp", "Pipeline-parallel degree (default 1)");
+  SEXTANT_DEP_FIELD(ep, "--ep", "Expert-parallel degree, divides tp (default 1)");
+  SEXTANT_DEP_FIELD(weight_format, "--weights",
+                    "Weight format: fp16 bf16 fp8 fp4 int8 int4 q8_0 q4_0 q4_k ... or mixed:A:B:F (default: the checkpoint's, from a "
+                    "config.json's quantization_config, else bf16)");
+  SEXTANT_DEP_FIELD(activation_format, "--activations",
+                    "Activation format (default bf16; fp8 for an FP8 checkpoint on an accelerator with FP8 tensor cores)");
+  SEXTANT_DEP_FIELD(kv_format, "--kv", "KV-cache format (default: the activation format when 16-bit, else bf16, as vLLM's kv_cache_dtype auto)");
+  SEXTANT_DEP_FIELD(kv_share_layers, "--kv-share-layers", "Layers sharing one KV cache, cross-layer KV sharing (default 1)");
+  SEXTANT_DEP_FIELD(expert_load_factor, "--expert-load-factor",
+                    "MoE under EP: busiest rank's routed tokens over the mean, >= 1 (default 0: the catalog's capacity_factor, else uniform "
+                    "top-k routing)");
   // Both hold 0 for "not given": a 0 given is refused here (it was taken as not given).
-  est->add_option("--memory-gib", a->dep.memory_gib,
-                  "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several sizes; the catalog lists one)")
+  SEXTANT_DEP_FIELD(memory_gib, "--memory-gib",
+                    "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several "
+                    "sizes; the catalog lists one)")
       ->check(number_check(0, true, HUGE_VAL, "a positive size in GiB (deployment.memory_gib)", "POSITIVE"));
-  est->add_option("--memory-utilization", a->dep.memory_utilization_fraction,
-                  "Share of device memory the engine may use, in (0, 1] (vLLM's gpu_memory_utilization; default: the engine's)")
+  SEXTANT_DEP_FIELD(memory_utilization_fraction, "--memory-utilization",
+                    "Share of device memory the engine may use, in (0, 1] (vLLM's gpu_memory_utilization; default: the engine's)")
       ->check(number_check(0, true, 1, "in (0, 1] (deployment.memory_utilization_fraction)", "(0, 1]"));
-  est->add_option("--max-model-len", a->dep.max_model_len,
-                  "Longest prompt + output served (vLLM's max_model_len; default: the model's window)");
-  est->add_option("--prompt", a->prompt, "Prompt tokens (default 1024)");
-  est->add_option("--output", a->output, "Generated tokens (default 256)");
+  SEXTANT_DEP_FIELD(max_model_len, "--max-model-len", "Longest prompt + output served (vLLM's max_model_len; default: the model's window)");
+#undef SEXTANT_DEP_FIELD
+  auto* prompt_opt = est->add_option("--prompt", a->prompt, "Prompt tokens (default: the study's mean prompt, else 1024)");
+  auto* output_opt = est->add_option("--output", a->output, "Generated tokens (default: the study's mean output, else 256)");
   est->add_option("--batch", a->batch, "Sequences decoded together (default 1)");
   add_output_options(*est, a->out);
-  est->callback([a, cat, data] {
-    // Errors about a field name the option that gave it (--weights, not weight_format).
-    for (const auto& [field, option] : std::initializer_list<std::pair<const char*, const char*>>{
-             {"model", "--model"}, {"accelerator", "--accelerator"}, {"engine", "--engine"}, {"system", "--system"},
-             {"tp", "--tp"}, {"pp", "--pp"}, {"ep", "--ep"}, {"weight_format", "--weights"},
-             {"activation_format", "--activations"}, {"kv_format", "--kv"}, {"kv_share_layers", "--kv-share-layers"},
-             {"expert_load_factor", "--expert-load-factor"}, {"memory_gib", "--memory-gib"},
-             {"memory_utilization_fraction", "--memory-utilization"}, {"max_model_len", "--max-model-len"}})
-      a->dep.given_at[field] = SourceLocation{"command line", 0, 0, option};
-    emit(infer::run_estimate(a->dep, *cat(), *data(), a->prompt, a->output, a->batch), a->out);
+  est->callback([a, cat, data, fields, prompt_opt, output_opt] {
+    if (a->file.empty()) {
+      if (!a->sets.empty()) throw CLI::ValidationError("--set", "overrides a key of a study file, and none was given");
+      for (const char* required : {"--model", "--accelerator"})
+        if (est_option_missing(*fields, required))
+          throw CLI::RequiredError(std::string(required) + " is required (or a study YAML whose deployment: section names it)",
+                                 CLI::ExitCodes::RequiredError);
+    }
+    auto c = cat();
+    auto d = data();
+    infer::DeploymentSpec dep = a->dep;
+    int64_t prompt = a->prompt, output = a->output;
+    std::vector<std::string> notes;
+    if (!a->file.empty()) {
+      const infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets));
+      dep = study.deployment;
+      for (const Field& f : *fields)
+        if (f.opt->count() > 0) {
+          f.copy(a->dep, dep);
+          dep.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
+        }
+      // The workload's mean lengths (a trace's, over its requests); the options override them.
+      const auto mean_lengths = infer::mean_request_lengths(study.workload);
+      if (prompt_opt->count() == 0) prompt = mean_lengths.first;
+      if (output_opt->count() == 0) output = mean_lengths.second;
+      if (prompt_opt->count() == 0 || output_opt->count() == 0)
+        notes.push_back("prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths of " +
+                        a->file + "'s workload (--prompt and --output override them)");
+    } else {
+      for (const Field& f : *fields) dep.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
+    }
+    Result res = infer::run_estimate(dep, *c, *d, prompt, output, a->batch);
+    res.notes.insert(res.notes.end(), notes.begin(), notes.end());
+    emit(res, a->out);
   });
 
   auto* srv = cmd->add_subcommand("serve", "Discrete-event serving simulation: latency percentiles, throughput, SLO goodput, memory, energy, cost");

@@ -574,6 +574,22 @@ static Result run_serve_in(StudySpec s) {
   return r;
 }
 
+std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& workload) {
+  // The lengths do not depend on the rate, which a load_fraction sets only against a deployment's
+  // saturation throughput (0 until then).
+  WorkloadSpec w = workload;
+  if (!(w.rate_per_s > 0)) w.rate_per_s = 1;
+  const std::vector<Request> reqs = generate_requests(w);
+  if (reqs.empty()) return {1024, 256};
+  double prompt = 0, output = 0;  // in request order: the same sums on every run
+  for (const Request& r : reqs) {
+    prompt += r.prompt_tokens;
+    output += r.output_tokens;
+  }
+  const double n = static_cast<double>(reqs.size());
+  return {std::max<int64_t>(1, std::llround(prompt / n)), std::max<int64_t>(1, std::llround(output / n))};
+}
+
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})

@@ -63,6 +63,11 @@ Result run_serve(StudySpec s, const Catalog& cat, const InferData& data);
 // `sextant infer estimate`: single-stream and batched costs of one deployment: memory fit (with
 // the device's OS reserve), prefill and decode speeds at the given prompt/output lengths and
 // batch, the breakdown of a decode step, energy per token and cost per million tokens.
+// The mean prompt and output lengths in tokens, rounded, over the requests the workload generates
+// (a trace's own requests, or the synthetic ones drawn with its seed): `infer estimate FILE`'s
+// lengths.
+std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
+
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
                     int64_t output_tokens, int64_t batch);
 

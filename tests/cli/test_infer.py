@@ -38,6 +38,39 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_estimate_reads_a_study_files_deployment(self):
+        # A study file gives estimate its deployment and the workload's mean lengths; options
+        # and --set override it; without a file --model and --accelerator are required.
+        study = "data/examples/infer-llama3-8b-h100.yaml"
+        j = run_json("infer", "estimate", study, "--set", "deployment.tp=2")
+        s = scalars(j)
+        self.assertEqual(s["model"], "llama3.1-8b")
+        self.assertEqual(s["devices_count"], 2)
+        self.assertTrue(any("mean lengths of " + study in n for n in j["notes"]), j["notes"])
+        prefill = [r for r in rows(j["tables"]["iterations"]) if r["phase"] == "prefill"][0]
+        # Exponential prompts of mean 1024 clamped at 8192, over the file's requests.
+        self.assertGreater(prefill["context_tokens"], 950)
+        self.assertLess(prefill["context_tokens"], 1100)
+        # The same deployment and lengths by options give the same numbers.
+        m = [n for n in j["notes"] if "mean lengths of" in n][0].split()
+        prompt, output = m[1], m[4]
+        opts = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm",
+                                "--tp", "2", "--prompt", prompt, "--output", output))
+        for k in ("time_per_output_token_s", "usd_per_million_output_tokens", "decode_bandwidth_floor_s"):
+            self.assertEqual(opts[k], s[k], k)
+        self.assertEqual(int(prompt), prefill["context_tokens"])
+        over = scalars(run_json("infer", "estimate", study, "--tp", "4", "--prompt", "100"))
+        self.assertEqual(over["devices_count"], 4)
+        p = run("infer", "estimate", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--model is required (or a study YAML", p.stderr)
+        p = run("infer", "estimate", "--model", "llama-2-7b", "--accelerator", "h100-sxm-80gb", "--set", "deployment.tp=2", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--set", p.stderr)
+        p = run("infer", "estimate", study, "--set", "deployment.tpp=2", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("tpp", p.stderr)
+
     def test_token_counts_and_kv_capacity_are_bounded(self):
         """Counts whose products overflow are refused (a prefill of -2.4e18 tokens had printed
         negative speeds), and a given KV capacity must lie between one block and what the memory
