@@ -2,10 +2,13 @@
 // pp (outermost); experts carved out of the tp*cp*dp ranks (ep consecutive with stride etp).
 // FLOP and byte formulas are in docs/models.md.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 #include "ir/moe_dispatch.hpp"
 #include "ir/schedule.hpp"
@@ -265,7 +268,7 @@ struct Lowerer {
     for (auto& st : steps) {
       if (const auto* op = std::get_if<ComputeOp>(&st);
           op && op->cls == OpClass::Gemm && (op->dtype == DType::FP8 || op->dtype == DType::FP4) &&
-          (!backward || std::string_view(op->name) == "gemm.dgrad")) {
+          (!backward || op->grad == ComputeOp::Grad::Input)) {
         // Forward: the m x k input; dgrad (n and k swapped): the m x n output gradient.
         double elements = static_cast<double>(op->m) * static_cast<double>(op->k) * static_cast<double>(op->batch);
         const char* name = backward ? "fp8.quantize_grad" : "fp8.quantize";
@@ -402,12 +405,37 @@ struct Lowerer {
     return s.plan.tp_comm_overlap ? beside_next(ag) : ag;
   }
 
+  // The names of a forward GEMM's input- and weight-gradient GEMMs (static strings: the IR is
+  // built per plan in plan search). Before 2026-12-04 every one was gemm.dgrad / gemm.wgrad, and
+  // the ops table's rows of different layers' gradients could not be told apart.
+  static std::pair<const char*, const char*> grad_names(const char* forward) {
+    static constexpr std::array<std::array<const char*, 3>, 14> names = {{
+        {"attn.qkv", "attn.qkv.dgrad", "attn.qkv.wgrad"},
+        {"attn.out_proj", "attn.out_proj.dgrad", "attn.out_proj.wgrad"},
+        {"attn.q_down", "attn.q_down.dgrad", "attn.q_down.wgrad"},
+        {"attn.kv_down", "attn.kv_down.dgrad", "attn.kv_down.wgrad"},
+        {"attn.q_up", "attn.q_up.dgrad", "attn.q_up.wgrad"},
+        {"attn.kv_up", "attn.kv_up.dgrad", "attn.kv_up.wgrad"},
+        {"mlp.up", "mlp.up.dgrad", "mlp.up.wgrad"},
+        {"mlp.down", "mlp.down.dgrad", "mlp.down.wgrad"},
+        {"moe.router", "moe.router.dgrad", "moe.router.wgrad"},
+        {"moe.expert_up", "moe.expert_up.dgrad", "moe.expert_up.wgrad"},
+        {"moe.expert_down", "moe.expert_down.dgrad", "moe.expert_down.wgrad"},
+        {"moe.shared_up", "moe.shared_up.dgrad", "moe.shared_up.wgrad"},
+        {"moe.shared_down", "moe.shared_down.dgrad", "moe.shared_down.wgrad"},
+        {"head.logits", "head.logits.dgrad", "head.logits.wgrad"},
+    }};
+    for (const auto& n : names)
+      if (std::strcmp(n[0], forward) == 0) return {n[1], n[2]};
+    return {"gemm.dgrad", "gemm.wgrad"};
+  }
   // Backward of a GEMM: input gradient and weight gradient (same FLOPs each).
   static std::pair<ComputeOp, ComputeOp> gemm_grads(const ComputeOp& f) {
     ComputeOp dx = f, dw = f;
-    dx.name = "gemm.dgrad";
+    std::tie(dx.name, dw.name) = grad_names(f.name);
+    dx.grad = ComputeOp::Grad::Input;
+    dw.grad = ComputeOp::Grad::Weight;
     std::swap(dx.n, dx.k);  // dX = dY W^T: (m x n)(n x k)
-    dw.name = "gemm.wgrad";
     dw.m = f.k;  // dW = X^T dY: (k x m)(m x n)
     dw.k = f.m;
     return {dx, dw};

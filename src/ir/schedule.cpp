@@ -24,7 +24,7 @@ int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v) {
 
 double weight_pass_held_bytes(const Chunk& c) {
   double bytes = 0;
-  // Every weight-gradient GEMM (lowering's gemm_grads names them so), wherever lowering placed it:
+  // Every weight-gradient GEMM (lowering's gemm_grads marks them so), wherever lowering placed it:
   // a schedule that does not split the backward keeps some beside the input gradient (under TP
   // overlap), and the plan search's memory model lowers once for every schedule.
   // The output head's logits gradient counts too (its op class is Logits; before 2026-12-03 only
@@ -34,7 +34,7 @@ double weight_pass_held_bytes(const Chunk& c) {
     double one = 0;
     for (const StepList* list : {&b.backward_input, &b.backward_weight})
       for (const auto& step : *list)
-        if (const auto* op = std::get_if<ComputeOp>(&step); op && std::strcmp(op->name, "gemm.wgrad") == 0)
+        if (const auto* op = std::get_if<ComputeOp>(&step); op && op->grad == ComputeOp::Grad::Weight)
           one += static_cast<double>(op->batch) *
                  (static_cast<double>(op->m) * static_cast<double>(op->k) / std::max(1, op->input_shards) +
                   static_cast<double>(op->k) * static_cast<double>(op->n)) *

@@ -60,6 +60,11 @@ struct ComputeOp {
   // under sequence parallelism): what is held for it until it runs is the input's sequence
   // shard, 1/input_shards of its m x k operand (weight_pass_held_bytes).
   int input_shards = 1;
+  // A GEMM's part in training: its forward product, or the input or weight gradient of one
+  // (lowering's gemm_grads). Passes and memory holds are found by this, not by the name, which
+  // names the forward GEMM (mlp.up.wgrad).
+  enum class Grad : uint8_t { None, Input, Weight };
+  Grad grad = Grad::None;
 };
 
 // All-to-all traffic of one member, as multiples of the collective's `bytes`: the part sent to

@@ -76,13 +76,13 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
 
 namespace {
 // The weight elements a GEMM step reads (forward: n x k per batch entry) or produces the gradient
-// of (gemm.wgrad: its m x n); 0 for any other step. Gradient buckets are released, and gathered
+// of (a weight gradient: its m x n); 0 for any other step. Gradient buckets are released, and gathered
 // parameters awaited, by these.
 double weight_elements(const ComputeOp& op) {
   if (op.cls != OpClass::Gemm) return 0.0;
   const double batch = static_cast<double>(std::max<int64_t>(1, op.batch));
-  if (std::string_view(op.name) == "gemm.wgrad") return static_cast<double>(op.m) * static_cast<double>(op.n) * batch;
-  if (std::string_view(op.name) == "gemm.dgrad") return 0.0;
+  if (op.grad == ir::ComputeOp::Grad::Weight) return static_cast<double>(op.m) * static_cast<double>(op.n) * batch;
+  if (op.grad == ir::ComputeOp::Grad::Input) return 0.0;
   return static_cast<double>(op.n) * static_cast<double>(op.k) * batch;
 }
 

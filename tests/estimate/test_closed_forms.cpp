@@ -276,7 +276,8 @@ TEST(ClosedForms, SchedulesAreDeadlockFree) {
 // and a re-gathered input (SP) as its sequence shard (it was counted whole).
 TEST(ClosedForms, WeightPassHoldsTheHeadAndShardedInputs) {
   ir::ComputeOp wg;
-  wg.name = "gemm.wgrad";
+  wg.name = "mlp.up.wgrad";
+  wg.grad = ir::ComputeOp::Grad::Weight;
   wg.m = 4096;   // input features
   wg.k = 8192;   // tokens
   wg.n = 14336;  // output features
@@ -1697,11 +1698,11 @@ TEST(ClosedForms, ColumnParallelBackwardHidesItsReductionBesideTheWeightGradient
       EXPECT_TRUE(c->overlappable);
       if (c->kind == ir::CollKind::AllGather) {
         ++regather;
-        EXPECT_EQ(std::string(next->name), "gemm.dgrad") << c->name;
+        EXPECT_EQ(next->grad, ir::ComputeOp::Grad::Input) << c->name << " before " << next->name;
       } else {
         ++beside_wgrad;
         EXPECT_EQ(c->kind, ir::CollKind::ReduceScatter) << c->name;
-        EXPECT_EQ(std::string(next->name), "gemm.wgrad") << c->name;
+        EXPECT_EQ(next->grad, ir::ComputeOp::Grad::Weight) << c->name << " before " << next->name;
       }
       // Interference is 0 in the frozen catalog: exposed is what outlasts the GEMM beside it.
       const double t = est.collective_time_s(*c, w, make_fabric(on));

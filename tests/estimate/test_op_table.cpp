@@ -189,3 +189,33 @@ TEST(StageTable, RowsRebuildThePipelineTheStepModelCharges) {
   }
   EXPECT_GE(one_f_one_b, 1);
 }
+
+// Question (review of 2026-12-04): can a reader tell which GEMM each gradient row of the ops table
+// belongs to? Every input- and weight-gradient GEMM is named after its forward GEMM
+// (mlp.up.wgrad), in dense, MoE (routed, shared, router) and MLA models with TP and SP; before,
+// all were gemm.dgrad / gemm.wgrad and rows of different layers' GEMMs read alike.
+TEST(OpTable, GradientGemmsAreNamedAfterTheirForwardGemm) {
+  std::vector<Scenario> cases;
+  for (const char* path : kScenarios) cases.push_back(golden(path));
+  cases.push_back(parse_scenario(
+      "model: deepseek-v3\nsystem: h800-ib-400g\nnum_gpus: 128\nparallel: {tp: 2, pp: 1, ep: 64, sequence_parallel: true, zero_stage: 1}\n"
+      "training: {seq_len: 4096, global_batch: 1024, micro_batch: 1}\n",
+      "dsv3.yaml", *frozen()));
+  for (const Scenario& s : cases) {
+    SCOPED_TRACE(s.name);
+    const ir::Workload w = ir::lower(s);
+    const Estimator est;
+    const StepEstimate e = est.run(w);
+    std::set<std::string> forward, grads;
+    for (const auto& o : op_table(w, e.critical_stage, est)) {
+      if (o.op_class != "gemm" && o.op_class != "logits" && o.op_class != "router") continue;
+      EXPECT_NE(o.name, "gemm.dgrad");
+      EXPECT_NE(o.name, "gemm.wgrad");
+      const bool grad = o.name.size() > 6 && (o.name.ends_with(".dgrad") || o.name.ends_with(".wgrad"));
+      (grad ? grads : forward).insert(grad ? o.name.substr(0, o.name.size() - 6) : o.name);
+      if (!grad) EXPECT_TRUE(o.pass == "forward" || o.pass == "recompute") << o.name << " in " << o.pass;
+    }
+    ASSERT_FALSE(grads.empty());
+    EXPECT_EQ(grads, forward);  // each forward GEMM has its gradients, and each gradient a forward GEMM
+  }
+}
