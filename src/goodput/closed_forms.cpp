@@ -133,21 +133,38 @@ MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels) 
   return r;
 }
 
-int64_t binomial_quantile(int64_t n, double p, double quantile) {
-  if (n < 0 || !(p >= 0 && p <= 1) || !(quantile > 0 && quantile < 1))
-    throw Error("binomial_quantile: need n >= 0, 0 <= p <= 1, 0 < quantile < 1");
-  if (p == 0 || n == 0) return 0;
-  if (p == 1) return n;
-  // Sum the pmf in log space from k = 0 upwards.
-  const double lq = std::log1p(-p), lp = std::log(p);
-  double cdf = 0;
-  for (int64_t k = 0; k <= n; ++k) {
-    const double lpmf = std::lgamma(double(n) + 1) - std::lgamma(double(k) + 1) - std::lgamma(double(n - k) + 1) +
-                        double(k) * lp + double(n - k) * lq;
-    cdf += std::exp(lpmf);
-    if (cdf >= quantile) return k;
+int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantile) {
+  if (!(quantile > 0 && quantile < 1)) throw Error("nodes_lost_quantile: need 0 < quantile < 1");
+  // The pmf of the nodes in repair, convolved group by group. Each group's Poisson is cut where
+  // its upper tail is below 1e-15 (mean + about 8 standard deviations + 40 terms).
+  std::vector<double> pmf = {1.0};
+  for (const LossGroup& g : groups) {
+    if (!(g.mean_events >= 0) || !std::isfinite(g.mean_events) || g.nodes_per_event < 1)
+      throw Error("nodes_lost_quantile: need a finite mean >= 0 and nodes_per_event >= 1");
+    if (g.mean_events == 0) continue;
+    std::vector<double> count;  // P(Poisson(mean) = j)
+    double cdf = 0;
+    const double lm = std::log(g.mean_events);
+    for (int64_t j = 0;; ++j) {
+      const double pm = std::exp(double(j) * lm - g.mean_events - std::lgamma(double(j) + 1));
+      count.push_back(pm);
+      cdf += pm;
+      if (double(j) > g.mean_events && (1 - cdf < 1e-15 || pm < 1e-300)) break;
+    }
+    const size_t step = size_t(g.nodes_per_event);
+    std::vector<double> next(pmf.size() + (count.size() - 1) * step, 0.0);
+    for (size_t a = 0; a < pmf.size(); ++a) {
+      if (pmf[a] == 0) continue;
+      for (size_t j = 0; j < count.size(); ++j) next[a + j * step] += pmf[a] * count[j];
+    }
+    pmf = std::move(next);
   }
-  return n;
+  double cdf = 0;
+  for (size_t k = 0; k < pmf.size(); ++k) {
+    cdf += pmf[k];
+    if (cdf >= quantile - 1e-12) return static_cast<int64_t>(k);
+  }
+  return static_cast<int64_t>(pmf.size()) - 1;
 }
 
 }  // namespace sextant::goodput

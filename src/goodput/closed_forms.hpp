@@ -52,7 +52,17 @@ struct MultiLevelOptimum {
 MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels);
 double multilevel_overhead_fraction(const std::vector<LevelModel>& levels, const std::vector<double>& interval_s);
 
-// Smallest k with P(Binomial(n, p) <= k) >= quantile (P99 spare sizing).
-int64_t binomial_quantile(int64_t n, double p, double quantile);
+// One failure class of the nodes in repair: events arriving at a Poisson rate, each taking
+// nodes_per_event nodes into repair for the repair time R. The nodes in repair at an instant are
+// then an M/G/infinity queue's occupancy: nodes_per_event x Poisson(rate x R) per class, the
+// classes independent.
+struct LossGroup {
+  double mean_events = 0;  // rate x R
+  int64_t nodes_per_event = 1;
+};
+// Smallest k with P(sum over groups of nodes_per_event x Poisson(mean_events) <= k) >= quantile:
+// the P99 of the nodes in repair at one instant, failures that take a whole rack or domain at
+// once included (a binomial over the nodes treats them as independent and undercounts).
+int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantile);
 
 }  // namespace sextant::goodput

@@ -172,7 +172,16 @@ double nonneg(const YamlMap& m, const std::string& key, double dflt) {
 
 struct Observed {
   double nodes = 0, days = 0;
+  // GPUs per node of the fleet a preset's per-node rates were observed on (0: not stated). The
+  // rates of GPU-resident components (gpu, hbm: a node of 4 GPUs has half the GPUs of one of 8)
+  // scale with the job's GPUs per node over it; the others (host, NIC, switch, PSU, software)
+  // stay per node. Before 2026-12-04 a 4-GPU-node job took Llama 3's 8-GPU-node rates per node:
+  // 16,384 GPUs on 4-GPU nodes had twice the faulty GPUs of the same GPUs on 8-GPU nodes.
+  double gpus_per_node = 0;
 };
+
+// Whether a component sits on a GPU, so that its failures grow with the GPUs, not the nodes.
+bool gpu_resident(const std::string& component) { return component == "gpu" || component == "hbm"; }
 
 const std::vector<std::string> kRateKeys = {"rate_per_1000_node_days", "rate_per_node_day", "rate_per_gpu_hour",
                                             "rate_per_job_day", "rate_per_domain_day", "mtbf_hours", "count"};
@@ -209,6 +218,12 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
     if (obs.nodes <= 0 || obs.days <= 0)
       m.fail("count", "a count needs the observation it came from", "add observed: {nodes: N, days: D} to the preset");
     p.rate_per_node_s = positive(m, "count", &src) / (obs.nodes * obs.days * day);
+  }
+  // A per-node rate of a GPU-resident component, observed on nodes of another size (not a rate
+  // per GPU-hour, which counts the job's GPUs already).
+  if (obs.gpus_per_node > 0 && gpu_resident(p.component) && p.rate_per_node_s > 0 && !m.has("rate_per_gpu_hour")) {
+    p.gpu_rate_scale = gpus_per_node / obs.gpus_per_node;
+    p.rate_per_node_s *= p.gpu_rate_scale;
   }
   if (m.has("nodes_per_domain")) {
     p.nodes_per_domain = m.i64("nodes_per_domain");
@@ -320,8 +335,14 @@ std::vector<FailureProcess> parse_preset(const YamlMap& m, double gpus_per_node,
   if (description) *description = desc;
   Observed obs;
   if (auto o = m.opt_map("observed")) {
-    obs.nodes = o->f64("nodes");
-    obs.days = o->f64("days");
+    // nodes and days turn counts into rates (required by a count); gpus_per_node scales the
+    // GPU-resident rates (optional).
+    obs.nodes = o->f64("nodes", 0);
+    obs.days = o->f64("days", 0);
+    obs.gpus_per_node = o->f64("gpus_per_node", 0);
+    if (o->has("nodes") && !(obs.nodes > 0)) o->fail("nodes", "must be > 0");
+    if (o->has("days") && !(obs.days > 0)) o->fail("days", "must be > 0");
+    if (o->has("gpus_per_node") && !(obs.gpus_per_node >= 1)) o->fail("gpus_per_node", "must be >= 1");
     o->str("source", "");
     o->str("note", "");
     o->finish();
@@ -731,6 +752,18 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
     }
     std::string desc;
     auto procs = parse_preset(YamlMap::load_file(path), job_gpus_per_node, &desc);
+    std::string scaled;
+    double scale = 1;
+    for (const auto& p : procs)
+      if (p.gpu_rate_scale != 1) {
+        scaled += (scaled.empty() ? "" : ", ") + p.name;
+        scale = p.gpu_rate_scale;
+      }
+    if (!scaled.empty())
+      c.notes.push_back("failures: preset " + c.preset + "'s per-node rates of GPU and HBM failures (" + scaled +
+                        ") were observed on nodes of " + format_double(job_gpus_per_node / scale) + " GPUs: scaled by " +
+                        format_double(scale) + " to the job's " + format_double(job_gpus_per_node) +
+                        " GPUs per node (the other components stay per node)");
     c.processes.insert(c.processes.end(), procs.begin(), procs.end());
   }
   if (fm.has("processes")) {

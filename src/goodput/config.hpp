@@ -51,6 +51,9 @@ struct FailureProcess {
   // multiplier is then simulated for the job's plan (needs a training: scenario).
   double rank_slowdown_factor = 0;
   std::string source;          // provenance text
+  // A preset's per-node rate of a GPU-resident component (gpu, hbm) observed on nodes of another
+  // size is scaled by the job's GPUs per node over the observation's: this factor (1: not scaled).
+  double gpu_rate_scale = 1;
 };
 
 struct RecoveryConfig {

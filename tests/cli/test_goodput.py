@@ -827,6 +827,29 @@ class GoodputCli(unittest.TestCase):
         j = k["knob"].index("mean_restart_s")
         self.assertEqual(k["reachable"][j], "yes")
 
+    def test_gpu_failures_scale_with_gpus_and_domain_failures_take_their_nodes_together(self):
+        # The same 16,384 GPUs on 4-GPU nodes have Llama 3's GPU and HBM failures (a per-GPU
+        # count observed on 8-GPU nodes), and twice its host, network and software ones (per node):
+        # 268 + 2 x 151 work-losing interruptions in 54 days, where 8-GPU nodes have the 419.
+        base = "job: {num_gpus: 16384, gpus_per_node: %d, dp: %d, step_time_s: 6, duration_days: 54}\n" \
+               "failures: {preset: llama3-54day}\ncheckpoint: {strategy: sync-remote, interval_minutes: 30, write_s: 60}\n"
+        out = {}
+        for gpn, dp in ((8, 2048), (4, 4096)):
+            out[gpn] = json.loads(run(self.write(base % (gpn, dp)), "--no-search", "--replicas", "20", "--json", "-").stdout)
+        self.assertAlmostEqual(out[8]["scalars"]["job_mttf_s"], 54 * 86400 / 419, delta=1e-6)
+        self.assertAlmostEqual(out[4]["scalars"]["job_mttf_s"], 54 * 86400 / (268 + 2 * 151), delta=1e-6)
+        self.assertTrue(any("scaled by 0.5 to the job's 4 GPUs per node" in n for n in out[4]["notes"]), out[4]["notes"])
+        self.assertFalse(any("scaled by" in n for n in out[8]["notes"]))
+        # A domain of 200 nodes fails 0.2 times a day and takes all 128 of the job's nodes: over a
+        # 3-day repair the failures in repair are Poisson(0.6), P(<= 2) = 0.977, P(<= 3) = 0.997,
+        # so 3 x 128 nodes at P99 (a binomial over independent nodes had said 71).
+        dom = self.write("job: {num_gpus: 1024, gpus_per_node: 8, dp: 128, step_time_s: 6, duration_days: 30}\n"
+                         "failures:\n  processes:\n    - {name: big, component: rack, rate_per_domain_day: 0.2, nodes_per_domain: 200}\n"
+                         "recovery: {repair_days: 3, replacement: hot-spare, spares: 0}\n"
+                         "checkpoint: {strategy: sync-remote, interval_minutes: 30, write_s: 300}\n")
+        s = json.loads(run(dom, "--no-search", "--replicas", "20", "--json", "-").stdout)["scalars"]
+        self.assertEqual(s["spares_p99_count"], 384)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

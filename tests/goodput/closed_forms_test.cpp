@@ -129,21 +129,25 @@ TEST(MultiLevel, BackgroundLevelsCostNoStallAndUnusedLevelsNoOverhead) {
   EXPECT_NEAR(opt.overhead_fraction, 10 / 1800.0 + lam * (1800 / 2.0 + 600), 1e-12);
 }
 
-// P99 of Binomial(1024, 0.001) asks for 4 spares.
-TEST(Spares, BinomialP99) {
-  EXPECT_EQ(binomial_quantile(1024, 0.001, 0.99), 4);
-  EXPECT_EQ(binomial_quantile(1024, 0.0, 0.99), 0);
-  // Against a direct sum: P(X <= k) for the answer and k - 1.
-  const int64_t n = 2048;
-  const double p = 0.01;
-  const int64_t k = binomial_quantile(n, p, 0.99);
+// Question: how many nodes are in repair at P99 when failures take one node or a whole domain?
+// The occupancy of an M/G/infinity queue per class: nodes x Poisson(rate x repair time).
+TEST(Spares, NodesInRepairArePoissonPerFailureClass) {
+  // One node per failure, mean 2.5 in repair: the Poisson(2.5) P99 is 7 (cdf 0.9858 at 6, 0.9958 at 7).
+  EXPECT_EQ(nodes_lost_quantile({{2.5, 1}}, 0.99), 7);
+  // A 128-node domain failing 0.6 times per repair window: P(N <= 2) = 0.9769, P(N <= 3) = 0.9966.
+  EXPECT_EQ(nodes_lost_quantile({{0.6, 128}}, 0.99), 3 * 128);
+  EXPECT_EQ(nodes_lost_quantile({}, 0.99), 0);
+  // Two classes: their sum, against a direct double sum of the joint pmf.
+  const double a = 1.2, b = 0.3;
+  const int64_t k = nodes_lost_quantile({{a, 1}, {b, 4}}, 0.99);
+  auto pois = [](double m, int j) { return std::exp(j * std::log(m) - m - std::lgamma(j + 1.0)); };
   auto cdf = [&](int64_t kk) {
     double s = 0;
-    for (int64_t i = 0; i <= kk; ++i)
-      s += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(double(n - i) + 1) + i * std::log(p) +
-                    double(n - i) * std::log1p(-p));
+    for (int i = 0; i <= kk; ++i)
+      for (int j = 0; i + 4 * j <= kk; ++j) s += pois(a, i) * pois(b, j);
     return s;
   };
   EXPECT_GE(cdf(k), 0.99);
   EXPECT_LT(cdf(k - 1), 0.99);
 }
+
