@@ -1005,6 +1005,24 @@ StepEstimate Estimator::run(const Workload& w) const {
           hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
         }
   }
+  if (s.model.moe && s.train.moe_pad_to_capacity) {
+    // Tokens padded to the capacity: every EP rank runs the IR's routed-expert GEMMs (the
+    // capacity's rows) forward and backward, where the model FLOPs count the routed tokens. The
+    // padding rows are hardware work too (before 2026-12-04 only their recompute was counted:
+    // Mixtral at capacity 2 read HFU 0.29 where the GPUs ran 0.53).
+    const double load = s.moe_rank_load();
+    const double ranks_per_stage = static_cast<double>(s.num_gpus) / p;
+    if (load > 1)
+      for (const auto& st : w.stages)
+        for (const auto& ch : st.chunks)
+          for (const auto& b : ch.blocks) {
+            double f = 0;
+            for (const StepList* list : {&b.forward, &b.backward_input, &b.backward_weight})
+              for (const auto& step : *list)
+                if (const auto* op = std::get_if<ComputeOp>(&step); op && std::strncmp(op->name, "moe.expert_", 11) == 0) f += op->flops;
+            hw += f * (1 - 1 / load) * b.count * static_cast<double>(m) * ranks_per_stage;
+          }
+  }
   e.hardware_flops = hw;
   const double peak = acc.peak(acc.has_peak(s.train.precision) ? s.train.precision : DType::BF16);
   e.mfu_fraction = e.model_flops / (step * s.num_gpus * peak);

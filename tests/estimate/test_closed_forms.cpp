@@ -924,7 +924,17 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
     return estimate_step(lowered(", recompute: full" + load)).hardware_flops;
   };
   EXPECT_NEAR(hw(", moe_load_imbalance: 2"), hw(""), 1e-9 * hw(""));
-  EXPECT_GT(hw(", moe_capacity_factor: 2, moe_pad_to_capacity: true"), 1.01 * hw(""));
+  // Padded to capacity c, every rank runs c x the routed rows forward, backward and in the
+  // recompute: (c - 1) x the routed experts' 6 x tokens x topk x 3hf x layers more without
+  // recompute, and 8 where the forward is run again. (Before 2026-12-04 only the recompute's
+  // padding was counted: HFU 0.29 for Mixtral at c = 2 where the GPUs ran 0.53.)
+  const double routed_train = 6.0 * 65536 * 4 * (3.0 * 2048 * 1024) * 4;
+  auto hw_none = [&lowered](const std::string& load) { return estimate_step(lowered(", recompute: none" + load)).hardware_flops; };
+  for (const double c : {2.0, 3.0}) {
+    const std::string pad = ", moe_capacity_factor: " + std::to_string(c) + ", moe_pad_to_capacity: true";
+    EXPECT_NEAR(hw_none(pad) - hw_none(""), (c - 1) * routed_train, 1e-9 * routed_train) << c;
+    EXPECT_NEAR(hw(pad) - hw(""), (c - 1) * routed_train * 4 / 3, 1e-9 * routed_train) << c;
+  }
 }
 
 // Question: does selective recompute of named modules (Megatron-Core's --recompute-modules) leave
