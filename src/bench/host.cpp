@@ -144,15 +144,21 @@ std::string HostInfo::peak_provenance(const std::string& dtype, int threads) con
                      : dtype == "fp32" ? v.fp32_flops_per_cycle
                                        : v.bf16_flops_per_cycle;
   const int cores = cores_for(cpu, threads);
-  const std::string on = cores == threads ? fmt::format("{} cores", cores)
-                                          : fmt::format("{} cores ({} threads on {} physical cores: SMT siblings share a core's vector units)",
-                                                        cores, threads, cpu.physical_cores);
+  // Threads beyond the cores: SMT siblings where the host has them, else more threads than CPUs
+  // (time-shared; called SMT siblings on a host of one thread per core before 2026-12-04).
+  const bool oversubscribed = cpu.logical_cpus > 0 && threads > cpu.logical_cpus;
+  const std::string on =
+      cores == threads ? fmt::format("{} cores", cores)
+      : oversubscribed ? fmt::format("{} cores ({} threads on {} logical CPUs: oversubscribed, the threads time-share them)", cores, threads,
+                                     cpu.logical_cpus)
+                       : fmt::format("{} cores ({} threads on {} physical cores: SMT siblings share a core's vector units)", cores, threads,
+                                     cpu.physical_cores);
   if (dtype == "bf16" && per_cycle == 0)
     return fmt::format("{} x {} GHz ({}) x {} fp32 FLOP/cycle ({}; no bf16 instructions in /proc/cpuinfo flags, "
                        "so bf16 GEMMs convert to fp32 and run at the fp32 FMA rate; 2 vector FMA pipes assumed)",
-                       on, cpu_ghz, cpu_ghz_source, v.fp32_flops_per_cycle, v.isa);
+                       on, fmt::format("{:g}", cpu_ghz), cpu_ghz_source, v.fp32_flops_per_cycle, v.isa);
   return fmt::format("{} x {} GHz ({}) x {} {} FLOP/cycle ({}, from /proc/cpuinfo flags; 2 vector FMA pipes assumed)",
-                     on, cpu_ghz, cpu_ghz_source, per_cycle, dtype, dtype == "bf16" ? v.bf16_isa : v.isa);
+                     on, fmt::format("{:g}", cpu_ghz), cpu_ghz_source, per_cycle, dtype, dtype == "bf16" ? v.bf16_isa : v.isa);
 }
 
 std::string HostInfo::fingerprint() const {

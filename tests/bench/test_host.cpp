@@ -63,7 +63,13 @@ TEST(CpuPeak, PeakIsCoresTimesClockTimesFlopsPerCycle) {
   // Four threads on the two physical cores: SMT siblings share a core's vector units, so the peak
   // is two cores' (it was four's before 2026-12-02), and the provenance says why.
   EXPECT_DOUBLE_EQ(h.peak_flops("fp32", 4), 2 * 2.1e9 * 64);
-  EXPECT_NE(h.peak_provenance("fp32", 4).find("4 threads on 2 physical cores"), std::string::npos) << h.peak_provenance("fp32", 4);
+  // The test's cpuinfo lists 2 logical CPUs: 4 threads time-share them (they were called SMT
+  // siblings before 2026-12-04); on a host of 4 logical CPUs over 2 cores they are SMT siblings.
+  EXPECT_NE(h.peak_provenance("fp32", 4).find("4 threads on 2 logical CPUs: oversubscribed"), std::string::npos) << h.peak_provenance("fp32", 4);
+  HostInfo smt = h;
+  smt.cpu.logical_cpus = 4;
+  EXPECT_DOUBLE_EQ(smt.peak_flops("fp32", 4), 2 * 2.1e9 * 64);
+  EXPECT_NE(smt.peak_provenance("fp32", 4).find("4 threads on 2 physical cores: SMT siblings"), std::string::npos) << smt.peak_provenance("fp32", 4);
   HostInfo unknown = h;
   unknown.cpu.physical_cores = 0;  // no core ids listed (some VMs): the threads are the cores
   EXPECT_DOUBLE_EQ(unknown.peak_flops("fp32", 4), 4 * 2.1e9 * 64);

@@ -384,10 +384,34 @@ class BenchCli(unittest.TestCase):
         p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--peak-tflops", "fp64=0.5", check=False)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn('fp64: {value: 0.5, estimated: "given on the command line (--peak-tflops fp64)"}', open(out).read())
+        # A peak below the fastest GEMM measured is refused naming the option (the fit had kept its
+        # fraction at 1 and bent the half-dimension to fit, exit 0: 2026-12-04 review).
+        _, doc = as_json("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--force", "--peak-tflops", "fp64=0.5")
+        fit = [t for name, t in doc["tables"].items() if "achieved_flops_per_s" in t["columns"]][0]["columns"]
+        top = max(fit["achieved_flops_per_s"])
+        p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--force", "--peak-tflops", "fp64=%g" % (0.9 * top / 1e12),
+                    check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("key '--peak-tflops'", p.stderr)
+        self.assertIn("a measured rate above the peak", p.stderr)
         for bad, want in (("fp65=1", "unknown dtype 'fp65'"), ("fp64=-1", "positive number"), ("fp64", "DTYPE=TFLOPS")):
             p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, "--force", "--peak-tflops", bad, check=False)
             self.assertEqual(p.returncode, 2, bad)
             self.assertIn(want, p.stderr)
+
+    def test_an_oversubscribed_run_is_calibrated_with_a_note(self):
+        # More GEMM threads than logical CPUs measure contention: the entry was written without a
+        # word and its peak source called the extra threads SMT siblings (2026-12-04 review).
+        cpus = sum(1 for line in open("/proc/cpuinfo") if line.startswith("processor"))
+        sextant("bench", "--quick", "--suite", "gemm_cpu", "--gemm-dtype", "fp64", "--threads", str(cpus + 1), "--reps", "2",
+                "--db", self.db, "-q")
+        out = os.path.join(self.dir, "over.yaml")
+        _, doc = as_json("calibrate", "--db", self.db, "--id", "over", "--out", out)
+        self.assertTrue(any("ran %d threads on the host's %d logical CPUs: oversubscribed" % (cpus + 1, cpus) in n for n in doc["notes"]),
+                        doc["notes"])
+        text = open(out).read()
+        self.assertIn("%d threads on %d logical CPUs: oversubscribed" % (cpus + 1, cpus), text)
+        self.assertNotIn("SMT siblings", text)
 
     def test_a_database_in_a_read_only_folder_can_be_read(self):
         # history and calibrate only read, but SQLite needs to create the WAL's -shm beside the

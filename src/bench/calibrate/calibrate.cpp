@@ -411,6 +411,28 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (dtypes.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, "the run's GEMM measurements carry no peak FLOP/s to fit efficiencies against",
                 "pass --peak-from ACCELERATOR_ID to take the peaks from the catalog");
+  // A GEMM measured above the peak the fit divides by: the peak is wrong for this device or clock
+  // (a --peak-tflops below the measured rate, a --peak-from of another part, a derived CPU peak
+  // below a turbo clock). Checked on the measurements: the fit cannot report it, as it keeps its
+  // fraction at 1 and bends the half-dimension to fit (--peak-tflops fp32=0.1 against 0.153 TFLOP/s
+  // measured wrote fraction 1.0 and half-dimension 7.4, 2026-12-04 review).
+  for (const auto& dt : dtypes) {
+    const auto& pts = by_dtype[dt];
+    const auto top = std::max_element(pts.begin(), pts.end(),
+                                      [](const GemmPoint& a, const GemmPoint& b) { return a.efficiency_fraction < b.efficiency_fraction; });
+    if (top == pts.end() || !(top->efficiency_fraction > 1)) continue;
+    const bool forced = opt.peak_override_by_dtype.count(dt) > 0;
+    const bool from_catalog = !forced && peak_source[dt] == opt.peak_source && opt.peak_flops_by_dtype.count(dt) > 0;
+    throw Error(SourceLocation{"", 0, 0, forced ? "--peak-tflops" : from_catalog ? "--peak-from" : "peak_flops_per_s"},
+                fmt::format("the {} GEMM {:g}x{:g}x{:g} ran at {:.4g} TFLOP/s, {:.3f} of the peak {:.4g} TFLOP/s ({}): a measured rate "
+                            "above the peak",
+                            dt, top->m, top->n, top->k, top->achieved_flops_per_s / 1e12, top->efficiency_fraction, top->peak_flops_per_s / 1e12,
+                            peak_source[dt]),
+                forced         ? "give the peak of the clock the run ran at, or above"
+                : from_catalog ? "give --peak-from the accelerator the run measured"
+                               : "the run's peak, derived from the CPU's clock of the moment and its vector width, is below what it "
+                                 "measured (a turbo clock): give --peak-tflops " + dt + "=X, the peak at the sustained clock");
+  }
   // Operand traffic: the cache_bandwidth sweep (CPU runs) and the fitted shapes' largest footprint.
   for (const auto& dt : dtypes) {
     const double element_bytes = dtype_bytes(parse_dtype(dt, SourceLocation{"", 0, 0, "dtype"}));
@@ -707,6 +729,14 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   const bool partial = suite == "gemm_cpu" && c.gemm_threads > 0 && host_cpus > 0 && c.gemm_threads < host_cpus;
   std::string name = opt.name.empty() ? device_name + " (calibrated)" : opt.name;
   if (partial && opt.name.empty()) name = device_name + fmt::format(" (calibrated, {} of {} CPUs)", c.gemm_threads, host_cpus);
+  // More threads than CPUs time-share them: the rates measured contention, and the fractions fitted
+  // to them are low for the host (a 3-thread run on 2 CPUs was written without a word, its peak
+  // source calling the third thread an SMT sibling: 2026-12-04 review).
+  if (suite == "gemm_cpu" && host_cpus > 0 && c.gemm_threads > host_cpus)
+    c.notes.push_back(fmt::format("the GEMMs ran {} threads on the host's {} logical CPUs: oversubscribed threads time-share the CPUs, so "
+                                  "the rates and the fractions fitted to them describe that contention, not the host; bench again with "
+                                  "--threads {} or fewer",
+                                  c.gemm_threads, host_cpus, host_cpus));
   if (partial)
     c.notes.push_back(fmt::format("the GEMMs ran on {} of the host's {} logical CPUs: the entry's peaks, fractions and compute_units "
                                   "describe {} CPUs, not the whole host (bench without --threads, CPU affinity or a CPU quota for the host)",
