@@ -127,9 +127,16 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
     }
     if (cols.empty()) continue;
     auto t = split_ws(line);
-    if (t.size() != cols.size()) continue;  // NCCL INFO lines and other noise
     double first = 0;
-    if (!parse_num(t[0], &first)) continue;
+    if (t.empty() || !parse_num(t[0], &first)) continue;  // NCCL INFO lines and other noise
+    if (t.size() != cols.size()) {
+      // A result row (it starts with a size) of another width: a log cut off mid-row or two rows
+      // run together. Skipped, and said (it vanished without a word before 2026-12-04, and a later
+      // compare reported its size as missing).
+      log.diagnostics.push_back(fmt::format("line {}: a row of {} columns where the header has {}: not stored", lineno, t.size(),
+                                            cols.size()));
+      continue;
+    }
     if (collective.empty())
       throw Error(SourceLocation{file, lineno, 0, "collective"},
                   "data row before any 'Collective test starting' line and no collective known",
@@ -157,6 +164,12 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
       else if (c == "#wrong" || c == "error" || c == "#") { (seen_wrong++ ? r.ip_wrong : r.oop_wrong) = v; }
     }
     r.has_in_place = seen_time > 1;
+    for (const double time_us : {r.oop_time_us, r.has_in_place ? r.ip_time_us : 1.0})
+      if (seen_time > 0 && !(time_us > 0)) {
+        log.diagnostics.push_back(fmt::format("line {}: a time of {} us is not a duration: the row's printed bandwidth is stored instead",
+                                              lineno, time_us));
+        break;
+      }
     if (std::find(log.collectives.begin(), log.collectives.end(), collective) == log.collectives.end())
       log.collectives.push_back(collective);
     log.rows.push_back(std::move(r));

@@ -34,6 +34,10 @@ struct NcclLog {
   double avg_busbw_gb_per_s = 0;
   std::vector<NcclRow> rows;
   std::vector<std::string> collectives;  // in order of appearance
+  // Rows not stored or not stored as printed, one line each ("line 42: ..."): a result row cut
+  // short or run long (a column count other than its header's), a time that is not positive (its
+  // printed bandwidth is stored instead). Said by the import, not dropped silently.
+  std::vector<std::string> diagnostics;
 };
 
 // The collective named by a "Collective test starting: X_perf" line or by a file name containing

@@ -374,6 +374,7 @@ void import_nccl(BenchArgs& a) {
       if (!log.version.empty()) m.set_param("nccl_tests_version", log.version);
       run.measurements.push_back(std::move(m));
     }
+    for (const auto& d : log.diagnostics) run.notes.push_back(f + ": " + d);
     run.notes.push_back(f + " (nccl-tests layout):\n" + render_nccl_rows(log.rows));
     label += (label.empty() ? "" : ",") + f;
   }

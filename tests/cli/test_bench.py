@@ -688,6 +688,24 @@ class BenchCli(unittest.TestCase):
         verdicts = {c["case"]: c["verdict"] for c in rows(table(r, "cases"))}
         self.assertEqual(verdicts["all_reduce size=1073741824"], "wrong_results")
         self.assertEqual(p.returncode, 1)
+        # A row cut short is not stored and a non-positive time is not used, each said with its
+        # line (the row vanished, and the time was replaced, without a word before 2026-12-04).
+        cut = max(i for i, l in enumerate(lines) if "  134217728  " in l)
+        neg = max(i for i, l in enumerate(lines) if "  16777216  " in l)
+        fields = lines[neg].split()
+        fields[6] = "-5.00"  # the out-of-place time (after the [1,0]<stdout>: tag)
+        edited = list(lines)
+        edited[cut] = "  ".join(lines[cut].split()[:8])  # the tag and 7 columns
+        edited[neg] = "  ".join(fields)
+        trunc = os.path.join(self.dir, "all_reduce_trunc.txt")
+        with open(trunc, "w") as f:
+            f.write("\n".join(edited) + "\n")
+        _, r = as_json("bench", "import-nccl", trunc, "--no-db")
+        cases = [c["case"] for c in rows(table(r, "nccl_tests_busbw_bytes_per_s"))]
+        self.assertEqual(len(cases), 9)
+        self.assertNotIn("all_reduce size=134217728", cases)
+        self.assertTrue(any("line %d: a row of 7 columns where the header has 13: not stored" % (cut + 1) in n for n in r["notes"]), r["notes"])
+        self.assertTrue(any("line %d: a time of -5 us is not a duration" % (neg + 1) in n for n in r["notes"]), r["notes"])
 
     def test_cases_of_one_name_in_one_run(self):
         # nccl-tests -d all prints a row per size and type: the cases say the type then (the import
