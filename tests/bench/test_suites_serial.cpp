@@ -46,6 +46,31 @@ TEST(MemoryLatency, PointerChaseWalksTheCacheHierarchy) {
   }
 }
 
+// Question (review of 2026-12-04): does the latency sweep reach DRAM on a host whose last-level
+// cache is larger than its largest working set, or say that it does not? A full run extends to
+// twice the cache (8 KiB .. 1 GiB: 18 sizes where a 32 MiB cache has 8 KiB .. 512 MiB, 17); a
+// quick run stops at 64 MiB and notes it on a 480 MiB cache, not on a 32 MiB one.
+TEST(MemoryLatency, TheSweepReachesPastTheLastLevelCache) {
+  SuiteConfig c = quick();
+  c.quick = false;
+  c.host.l3_bytes = 32 << 20;
+  const double small = make_memory_latency_suite()->expected_duration_s(c);
+  c.host.l3_bytes = int64_t{480} << 20;
+  EXPECT_NEAR(make_memory_latency_suite()->expected_duration_s(c) / small, 18.0 / 17.0, 1e-12);
+  c.quick = true;
+  c.repetition_count = 1;
+  c.warmup_count = 0;
+  c.min_rep_s = 0.0005;
+  auto noted = [](const SuiteOutput& out) {
+    for (const auto& n : out.notes)
+      if (n.find("within twice the 480 MiB last-level cache") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(noted(make_memory_latency_suite()->run(c)));
+  c.host.l3_bytes = 32 << 20;
+  EXPECT_FALSE(noted(make_memory_latency_suite()->run(c)));
+}
+
 TEST(CacheBandwidth, ReadSweepWalksTheHierarchyFromL1ToDram) {
   for (bool interleave : {false, true}) {
     SuiteConfig c = quick();
