@@ -140,8 +140,11 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
     if (collective.empty())
       throw Error(SourceLocation{file, lineno, 0, "collective"},
                   "data row before any 'Collective test starting' line and no collective known",
-                  "name the file after the test (all_reduce_perf.txt) or pass --collective; valid: all_reduce, all_gather, "
-                  "reduce_scatter, alltoall, broadcast, reduce, sendrecv");
+                  [] {
+                    std::string v;
+                    for (const auto& n : known_collectives()) v += (v.empty() ? "" : ", ") + n;
+                    return "name the file after the test (all_reduce_perf.txt) or pass --collective; valid: " + v;
+                  }());
     NcclRow r;
     r.collective = collective;
     int seen_time = 0, seen_algbw = 0, seen_busbw = 0, seen_wrong = 0;

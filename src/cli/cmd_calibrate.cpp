@@ -227,8 +227,22 @@ void run(CalibrateArgs& a) {
   check_new_file(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id, a.force);
   check_id_free(a.out, "--out", a.opt.id);
   check_id_free(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id);
-  ResultsDb db = ResultsDb::open_existing(a.db.empty() ? default_db_path() : a.db);
-  const RunRecord r = db.load_run(db.resolve_run(a.run));
+  const std::string db_path = a.db.empty() ? default_db_path() : a.db;
+  ResultsDb db = ResultsDb::open_existing(db_path);
+  // A run reference is calibrate's --run (the history commands' RUN argument had been named,
+  // 2026-12-04 review), and an unusable run names the database it came from.
+  auto as_run_option = [&](const Error& e) {
+    SourceLocation at = e.where();
+    if (at.key == "RUN") at.key = "--run";
+    if (at.file.empty()) at.file = db_path;
+    return Error(at, e.message(), e.hint());
+  };
+  RunRecord r;
+  try {
+    r = db.load_run(db.resolve_run(a.run));
+  } catch (const Error& e) {
+    throw as_run_option(e);
+  }
   a.opt.memory_peak_bytes_per_s = a.memory_peak_gb_per_s * 1e9;
   for (const auto& item : a.peak_tflops) {
     const auto eq = item.find('=');
@@ -260,7 +274,14 @@ void run(CalibrateArgs& a) {
     }
     if (acc.memory_bytes.known) a.opt.device_memory_bytes = acc.memory_bytes.value;
   }
-  const Calibration c = calibrate_from_run(r, a.opt);
+  const Calibration c = [&] {
+    try {
+      return calibrate_from_run(r, a.opt);
+    } catch (const Error& e) {
+      if (e.where().key != "RUN") throw;
+      throw as_run_option(e);
+    }
+  }();
   check_loads(c.accelerator_yaml, "calibrated accelerator", true);
   if (!c.network_yaml.empty()) check_loads(c.network_yaml, "calibrated network", false);
   // Nothing is written when a requested file cannot be (before 2026-12-02 --out was written and

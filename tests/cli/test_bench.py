@@ -412,6 +412,11 @@ class BenchCli(unittest.TestCase):
         text = open(out).read()
         self.assertIn("%d threads on %d logical CPUs: oversubscribed" % (cpus + 1, cpus), text)
         self.assertNotIn("SMT siblings", text)
+        # A run reference calibrate cannot use names its option and the database (it named the
+        # history commands' RUN argument, and no file).
+        p = sextant("calibrate", "--db", self.db, "--run", "latest~9", "--id", "x", "--out", os.path.join(self.dir, "x.yaml"), check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(self.db + ": key '--run': no run 'latest~9'", p.stderr)
 
     def test_a_database_in_a_read_only_folder_can_be_read(self):
         # history and calibrate only read, but SQLite needs to create the WAL's -shm beside the
