@@ -472,6 +472,7 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
   if (m.has("moe_router_weighting"))
     f.moe_router_weighting = framework_property(m, "moe_router_weighting", {"in_expert", "at_combine"}, sources);
   if (m.has("tp_backward_overlap")) f.tp_backward_overlap = framework_property(m, "tp_backward_overlap", {"true", "false"}, sources);
+  if (m.has("dropout")) f.dropout = framework_property(m, "dropout", {"true", "false"}, sources);
   if (m.has("attention_peak_fraction")) {
     f.attention_peak_fraction = src(m, "attention_peak_fraction", sources);
     require_range(m, "attention_peak_fraction", f.attention_peak_fraction, Range::Fraction, "a fraction of the dense 16-bit peak");
@@ -576,6 +577,7 @@ ModelConfig parse_model(const YamlMap& m) {
   c.tied_embeddings = m.boolean("tied_embeddings", false);
   c.learned_position = m.boolean("learned_position", false);
   c.qk_norm = m.boolean("qk_norm", false);
+  if (m.has("dropout")) c.dropout = m.boolean("dropout") ? 1 : 0;
   c.max_seq_len = to_int(m, "max_seq_len", m.i64("max_seq_len", 0));
   c.sliding_window = to_int(m, "sliding_window", m.i64("sliding_window", 0));
   if (m.has("sliding_window_layers")) {

@@ -234,6 +234,9 @@ struct Framework {
   // gradient and re-gathers a sequence-parallel input beside the input gradient (the plan's
   // overlap.tp_backward). Optional in the catalog; empty: the scenario default (true).
   FrameworkProperty tp_backward_overlap;  // "" | "true" | "false"
+  // Whether the stack's training recipes apply dropout (LLM Foundry's MPT: none). Optional in the
+  // catalog; empty: the model's, else yes for a GELU model (TrainingConfig::dropout).
+  FrameworkProperty dropout;  // "" | "true" | "false"
   // The FLOP rate the stack's attention kernel reaches at most, as a fraction of the
   // accelerator's dense 16-bit peak: a stack built on an older kernel (FlashAttention 1 and its
   // Triton port reach 25-40% of an A100's peak, FlashAttention-2 50-73%) runs attention slower
@@ -289,6 +292,11 @@ struct ModelConfig {
   // An RMSNorm of each head's query and key before RoPE (Qwen3, OLMo 2, Gemma 3; Megatron-Core's
   // qk_layernorm): its kernels, its saved input and its weights.
   bool qk_norm = false;
+  // Whether training applies dropout (attention-probability and hidden dropout, which save 1-byte
+  // masks and run their kernels): 1 yes, 0 no, -1 not stated (the framework's, else the GPT-2/3
+  // convention of a GELU model: TrainingConfig::dropout). A config.json's dropout probabilities
+  // state it (any > 0).
+  int dropout = -1;
   int max_seq_len = 0;
   int sliding_window = 0;  // 0 = full attention
   // Layers that attend within the window (Gemma 2's alternate local layers, GPT-OSS's alternate
@@ -392,6 +400,16 @@ ModelConfig parse_hf_config(const std::string& json_text, const std::string& fil
 // none. Shared by estimate, simulate and infer.
 std::string ignored_keys_note(const ModelConfig& m);
 const std::vector<std::string>& hf_model_types();
+
+// Whether training applies dropout when the scenario does not say (training.dropout): the model's
+// statement (its catalog entry's dropout, a config.json's dropout probabilities), else the
+// framework's (fw may be null), else yes for a GELU model (GPT-2/GPT-3 and Megatron's GPT recipes
+// train with dropout 0.1; LLaMA-style models without).
+inline bool dropout_default(const ModelConfig& m, const Framework* fw) {
+  if (m.dropout >= 0) return m.dropout == 1;
+  if (fw && !fw->dropout.value.empty()) return fw->dropout.value == "true";
+  return m.mlp == "gelu";
+}
 
 // A model given by catalog id, YAML file or config.json path.
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where);

@@ -553,6 +553,20 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       }
     }
   }
+  // Dropout probabilities, under any model_type's names: a model trained without dropout (MPT,
+  // BLOOM, Pythia: all 0.0) saves no masks and runs no dropout kernels; GELU models had been given
+  // them whatever the config said (2026-12-04 review).
+  {
+    bool stated = false, on = false;
+    for (const char* k : {"attention_dropout", "hidden_dropout", "attn_pdrop", "resid_pdrop", "embd_pdrop", "emb_pdrop", "dropout",
+                          "hidden_dropout_prob", "attention_probs_dropout_prob", "activation_dropout"})
+      if (j.contains(k) && j[k].is_number()) {
+        r.used.insert(k);
+        stated = true;
+        if (j[k].get<double>() > 0) on = true;
+      }
+    if (stated) c.dropout = on ? 1 : 0;
+  }
   // A model routed in every layer has no dense FFN width (the catalog's entries say 0): Mixtral's
   // intermediate_size is its experts' width, read above.
   if (c.all_layers_moe()) c.ffn_hidden = 0;

@@ -146,6 +146,8 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     t.add_row({std::string("moe_router_weighting"),
                f.moe_router_weighting.value.empty() ? std::string("scenario default (at_combine)") : f.moe_router_weighting.value,
                f.moe_router_weighting.source});
+    t.add_row({std::string("dropout"), f.dropout.value.empty() ? std::string("the model's (yes for a GELU model)") : f.dropout.value,
+               f.dropout.source});
     t.add_row({std::string("tp_backward_overlap"),
                f.tp_backward_overlap.value.empty() ? std::string("scenario default (true)") : f.tp_backward_overlap.value,
                f.tp_backward_overlap.source});
@@ -191,6 +193,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("norm", m.norm);
     r.set("learned_position", m.learned_position);
     r.set("qk_norm", m.qk_norm);
+    r.set("dropout", m.dropout < 0 ? std::string("not stated (the framework's, else yes for a GELU model)") : m.dropout ? std::string("yes") : std::string("no"));
     r.set("max_seq_len", int64_t{m.max_seq_len});
     r.set("sliding_window", int64_t{m.sliding_window});
     if (m.sliding_window > 0)

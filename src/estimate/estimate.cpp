@@ -638,13 +638,17 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
     // for the recompute) holds the embedding and the head each only while it runs, like a layer
     // (their sum had been taken as one unit and counted twice: 2.1 GB too much for Llama 3 8B at
     // pp 1, more than the stack that keeps them; 2026-12-04 review).
-    if (s.plan.zero3_regather_for_recompute) {
-      layer = std::max(layer, root_max);
-      root = 0;
-    }
-    // The layer in use and, with overlapped gathers, the prefetched one (a blocking gather has
+    // The unit in use and, with overlapped gathers, the prefetched one (a blocking gather has
     // none in flight: it had counted two either way).
-    gathered = (root + (s.plan.overlap_param_gather ? 2.0 : 1.0) * layer) * wbytes;
+    const double in_flight = s.plan.overlap_param_gather ? 2.0 : 1.0;
+    if (s.plan.zero3_regather_for_recompute) {
+      // The embedding or the head with at most a layer in flight beside it: never the two
+      // together, nor the largest of them twice (it was taken as the layer and doubled: 0.6 GB too
+      // much for Llama 3 8B, whose embedding is 2.4 of its layers; 2026-12-04 review).
+      gathered = std::max(in_flight * layer, root_max + (in_flight - 1) * layer) * wbytes;
+    } else {
+      gathered = (root + in_flight * layer) * wbytes;
+    }
   }
   // Two gradient buckets in flight, together no more than the rank's gradients (grad_bucket_mb 1e5
   // had put 372 GiB of buffers beside 8.5 GiB of gradients, then twice the gradients; reviews of

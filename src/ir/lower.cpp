@@ -228,7 +228,7 @@ struct Lowerer {
         etp(sc.plan.etp > 0 ? sc.plan.etp : sc.plan.tp), sp(sc.plan.sequence_parallel && sc.plan.tp > 1),
         dt(sc.train.precision), wb(dtype_bytes(sc.train.precision)),
         T(static_cast<double>(sc.train.micro_batch) * sc.train.seq_len / sc.plan.cp),
-        Tsp(sp ? T / sc.plan.tp : T), dropout(m.mlp == "gelu"), zero3(sc.plan.zero_stage == 3), zero2(sc.plan.zero_stage == 2 && sc.plan.zero2_grad_sync == "micro_batch"),
+        Tsp(sp ? T / sc.plan.tp : T), dropout(sc.train.dropout), zero3(sc.plan.zero_stage == 3), zero2(sc.plan.zero_stage == 2 && sc.plan.zero2_grad_sync == "micro_batch"),
         edp(std::max(1, sc.plan.tp * sc.plan.cp * sc.plan.dp / (sc.plan.ep * etp))) {
     static const ScheduleRegistry schedules;  // immutable, as the dispatchers below
     split_wgrad = !one_stage_plan(sc.plan) && schedules.get(sc.plan.schedule).splits_weight_gradient();

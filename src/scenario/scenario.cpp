@@ -244,7 +244,8 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
 
 // fw: the scenario's framework (nullptr when it names none): its gradient dtype and MoE router
 // weighting, where set, are the defaults.
-static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool moe_model, bool mla_model, double model_capacity_factor) {
+static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool moe_model, bool mla_model, double model_capacity_factor,
+                                     bool dropout_default) {
   const std::string fw_grad_dtype = fw ? fw->grad_reduce_dtype.value : std::string();
   const std::string fw_weighting = fw && !fw->moe_router_weighting.value.empty() ? fw->moe_router_weighting.value : "at_combine";
   TrainingConfig t;
@@ -286,6 +287,7 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
                                                      : "must be >= 1 (layers per recomputed group)");
   t.optimizer = m.choice("optimizer", {"adam", "sgd"}, "adam");
   t.flash_attention = m.boolean("flash_attention", fw ? framework_has_flash_attention(*fw) : true);
+  t.dropout = m.boolean("dropout", dropout_default);
   const double fw_attention = fw && fw->attention_peak_fraction.known ? fw->attention_peak_fraction.value : 0.0;
   if (m.has("attention_peak_fraction")) {
     t.attention_peak_fraction = m.f64("attention_peak_fraction");
@@ -341,7 +343,7 @@ static std::vector<std::string> section_keys(const std::string& section) {
   YamlMap m(n, "(keys)", section);
   try {
     if (section == "parallel") (void)parse_plan(m, ParallelPlan{}, true);
-    else (void)parse_training(m, nullptr, true, true, 0.0);
+    else (void)parse_training(m, nullptr, true, true, 0.0, false);
   } catch (const Error&) {
     // a reader stopping early leaves the keys asked so far
   }
@@ -469,8 +471,9 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
                                   : parse_plan(YamlMap(YAML::Node(YAML::NodeType::Map), root.file(), "parallel"), base, fw_sp);
   });
   in_section("training", [&] {
-    s.train = parse_training(root.map("training"), s.framework.empty() ? nullptr : &cat.framework(s.framework), s.model.moe.has_value(),
-                             s.model.mla.has_value(), s.model.moe ? s.model.moe->capacity_factor : 0.0);
+    const Framework* fw = s.framework.empty() ? nullptr : &cat.framework(s.framework);
+    s.train = parse_training(root.map("training"), fw, s.model.moe.has_value(), s.model.mla.has_value(),
+                             s.model.moe ? s.model.moe->capacity_factor : 0.0, dropout_default(s.model, fw));
   });
   const int64_t seed = root.i64("seed", 0);
   if (seed < 0) root.fail("seed", "must be an integer from 0 to 2^63-1");

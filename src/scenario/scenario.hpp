@@ -117,6 +117,11 @@ struct TrainingConfig {
   int recompute_num_layers = 1;    // uniform: layers per group; block: layers recomputed per chunk
   std::string optimizer = "adam";  // adam | sgd
   bool flash_attention = true;     // attention without materialised scores (FlashAttention)
+  // Attention-probability and hidden dropout: 1-byte masks saved per element and their kernels.
+  // Default (dropout_default): the model's statement, else the framework's, else yes for a GELU
+  // model (GPT-2/GPT-3 and Megatron's GPT recipes train with dropout 0.1; LLaMA-style models
+  // without). Before 2026-12-04 it was the GELU rule alone: MPT, trained without, saved masks.
+  bool dropout = false;
   // The attention kernel reaches at most this fraction of the accelerator's dense 16-bit peak
   // (training.attention_peak_fraction; default: the framework's, where it sets one). 0: no cap,
   // the accelerator's attention rate. docs/models.md, Compute.

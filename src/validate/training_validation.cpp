@@ -237,6 +237,9 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     if (fw.attention_peak_fraction.known) tr.attention_peak_fraction = fw.attention_peak_fraction.value;
     tr.flash_attention = framework_has_flash_attention(fw);
   }
+  // Dropout as a scenario naming the framework takes it: the row's model states none (no column),
+  // so the framework's recipes decide (LLM Foundry's MPT: none), else the GELU convention.
+  tr.dropout = dropout_default(s.model, s.framework.empty() ? nullptr : &cat.framework(s.framework));
   const std::string rc = choice_col("recompute", {"none", "selective", "full"});
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
   // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient

@@ -139,8 +139,23 @@ TEST(HfConfig, Gpt2SmallIs124M) {
   EXPECT_TRUE(m.learned_position);
   // Hugging Face counts 124,439,808 with biases; the catalog model counts weights only (biases are 0.07%).
   EXPECT_NEAR(m.params_total(), 124439808.0, 0.005 * 124439808.0);
-  EXPECT_TRUE(has(m.ignored_keys, "attn_pdrop"));
   EXPECT_TRUE(has(m.ignored_keys, "task_specific_params"));
+  // Its dropout probabilities (0.1) are read: GPT-2 trains with dropout.
+  EXPECT_FALSE(has(m.ignored_keys, "attn_pdrop"));
+  EXPECT_EQ(m.dropout, 1);
+}
+
+// Question (review of 2026-12-04): does a config.json's dropout decide whether training saves
+// dropout masks? Any probability above 0 under a name some model_type uses says yes, all 0 says
+// no (Llama's attention_dropout 0.0), none leaves it to the framework or the GELU convention.
+TEST(HfConfig, DropoutProbabilitiesStateWhetherTrainingDropsOut) {
+  EXPECT_EQ(hf("llama3-8b-instruct.config.json").dropout, 0);
+  const std::string neox =
+      R"({"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4, "intermediate_size": 1024,
+          "vocab_size": 1000)";
+  EXPECT_EQ(parse_hf_config(neox + "}", "config.json").dropout, -1);
+  EXPECT_EQ(parse_hf_config(neox + R"(, "hidden_dropout": 0.0, "attention_dropout": 0.0})", "config.json").dropout, 0);
+  EXPECT_EQ(parse_hf_config(neox + R"(, "hidden_dropout": 0.0, "attention_dropout": 0.1})", "config.json").dropout, 1);
 }
 
 TEST(HfConfig, UnknownModelTypeNamesTheValidTypes) {

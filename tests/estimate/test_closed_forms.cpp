@@ -127,8 +127,9 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     const auto off = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "false"}});
     EXPECT_LT(off.comm_buffers_bytes, on.comm_buffers_bytes);
     // A stack that releases parameters after use holds the embedding and the head one at a time,
-    // each like a layer: two of the largest of them in flight, never their sum twice (2.1 GB too
-    // much for Llama 3 8B at pp 1, more than the stack that keeps them; 2026-12-04 review).
+    // with at most the prefetched layer beside it: max(2 layers, the larger of them + a layer),
+    // never their sum twice (2.1 GB too much for Llama 3 8B at pp 1) nor the larger of them twice
+    // (0.6 GB too much; reviews of 2026-12-04).
     const auto wk = ir::lower(parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", "3"}}));
     const auto keep = stage_memory(wk, 0, 0.0);
     const auto rel = one({{"parallel.zero_stage", "3"}, {"parallel.zero3_regather_for_recompute", "true"}});
@@ -141,7 +142,10 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
       }
     const double buckets = keep.comm_buffers_bytes - (emb + head + 2 * layer) * 2;  // 2-byte weights
     EXPECT_GT(emb, layer);
-    EXPECT_NEAR(rel.comm_buffers_bytes - buckets, 2 * std::max({emb, head, layer}) * 2, 1e-6 * rel.comm_buffers_bytes);
+    EXPECT_NEAR(rel.comm_buffers_bytes - buckets, std::max(2 * layer, std::max(emb, head) + layer) * 2, 1e-6 * rel.comm_buffers_bytes);
+    const auto rel1 = one({{"parallel.zero_stage", "3"}, {"parallel.zero3_regather_for_recompute", "true"},
+                           {"parallel.overlap.param_gather", "false"}});
+    EXPECT_NEAR(rel1.comm_buffers_bytes - buckets, std::max({emb, head, layer}) * 2, 1e-6 * rel1.comm_buffers_bytes);
   }
 }
 
@@ -208,6 +212,40 @@ TEST(ClosedForms, KorthikantiActivationMemoryPerLayer) {
   // bounded by sbh (34 / t + 1), which let 8 sbh / t go unnoticed).
   const double flash = sbh * 34 / t + 4 * a * s * b / t;
   EXPECT_NEAR(dense_block(w1).activation_bytes, flash, 1e-9 * flash);
+}
+
+// Question (review of 2026-12-04): does a model trained without dropout save no masks? Korthikanti
+// et al.'s 34 sbh/t counts two 1-byte hidden-dropout masks (2 sbh/t) and their 5 a s^2 b / t the
+// attention-dropout mask and output (3 of the 5 bytes per score): without dropout the layer saves
+// 32 sbh/t + 2 a s^2 b / t (materialised scores) or 32 sbh/t + 4 a s b / t (flash). Who decides: the
+// scenario's training.dropout, else the model's statement (catalog dropout, a config.json's
+// probabilities), else the framework's (LLM Foundry: none), else yes for a GELU model.
+TEST(ClosedForms, ATrainingWithoutDropoutSavesNoMasks) {
+  const double s = 2048, b = 2, h = 4096, a = 32, t = 8;
+  const double sbh = s * b * h;
+  auto act = [&](const std::string& yaml, bool bundled = false) {
+    const Scenario sc = parse_scenario(yaml, "t.yaml", bundled ? *test_catalogs::bundled() : *frozen());
+    return dense_block(ir::lower(sc)).activation_bytes;
+  };
+  auto with = [](std::string y, const std::string& what, const std::string& by) { return y.replace(y.find(what), what.size(), by); };
+  const std::string scores = gpt_yaml(8, true, "none"), flash = gpt_yaml(8, true, "none", true);
+  EXPECT_NEAR(act(with(scores, "flash_attention: false", "flash_attention: false, dropout: false")), sbh * (32 / t + 2 * a * s / (h * t)),
+              1e-9 * sbh);
+  EXPECT_NEAR(act(with(flash, "flash_attention: true", "flash_attention: true, dropout: false")), sbh * 32 / t + 4 * a * s * b / t, 1e-9 * sbh);
+  const double on = act(flash), off = sbh * 32 / t + 4 * a * s * b / t;
+  EXPECT_NEAR(on, sbh * 34 / t + 4 * a * s * b / t, 1e-9 * sbh);  // GELU, nothing stated: dropout
+  // The model says none; the training can still say yes.
+  EXPECT_NEAR(act(with(flash, "mlp: gelu}", "mlp: gelu, dropout: false}")), off, 1e-9 * sbh);
+  EXPECT_NEAR(act(with(with(flash, "mlp: gelu}", "mlp: gelu, dropout: false}"), "flash_attention: true", "flash_attention: true, dropout: true")),
+              on, 1e-9 * sbh);
+  // A framework whose recipes train without dropout (LLM Foundry's MPT), unless the model says.
+  const std::string fsdp = with(with(with(flash, "system:", "framework: llm-foundry\nsystem:"), "tp: 8", "tp: 1"), "sequence_parallel: true",
+                                "sequence_parallel: false");
+  const double fsdp_on = act(with(fsdp, "mlp: gelu}", "mlp: gelu, dropout: true}"), true);
+  EXPECT_NEAR(fsdp_on - act(fsdp, true), 2 * sbh, 1e-9 * sbh);
+  // The bundled MPT and BLOOM entries state none; GPT-3 states nothing and is GELU.
+  for (const char* id : {"mpt-7b", "mpt-30b", "bloom-176b"}) EXPECT_EQ(test_catalogs::bundled()->model(id).dropout, 0) << id;
+  EXPECT_EQ(test_catalogs::bundled()->model("gpt3-175b").dropout, -1);
 }
 
 TEST(ClosedForms, Fp8GemmsSaveTheirInputsInOneByte) {
