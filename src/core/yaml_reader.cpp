@@ -505,6 +505,27 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
       parts.push_back(key.substr(start, i - start));
       start = i + 1;
     }
+  // An index may also be written as the error messages name list entries: processes[0] is
+  // processes.0 (the form the messages use had been refused as an unknown key, 2026-12-04 review).
+  {
+    std::vector<std::string> split;
+    for (const auto& p : parts) {
+      std::string rest = p;
+      std::vector<std::string> indices;
+      while (!rest.empty() && rest.back() == ']') {
+        const size_t open = rest.rfind('[');
+        if (open == std::string::npos) break;
+        indices.insert(indices.begin(), rest.substr(open + 1, rest.size() - open - 2));
+        rest.resize(open);
+      }
+      if (rest.find_first_of("[]") != std::string::npos || (!indices.empty() && rest.empty()))
+        throw Error(SourceLocation{"--set", 0, 0, key}, "'" + p + "' is not a key or a key with list indices",
+                    "name a list entry as key[N] or key.N, e.g. failures.processes[0].shape=3");
+      split.push_back(rest);
+      split.insert(split.end(), indices.begin(), indices.end());
+    }
+    parts = std::move(split);
+  }
   for (const auto& p : parts)
     if (p.empty()) throw Error(SourceLocation{"--set", 0, 0, key}, "empty key component", "write KEY=VALUE with a dotted path, e.g. parallel.tp=4");
   // An entry of a list is named by its index (failures.processes.0.shape=3; it was "'processes'

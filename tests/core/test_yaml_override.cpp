@@ -215,6 +215,20 @@ TEST(YamlOverride, ListEntriesAreNamedByTheirIndex) {
     }
   }
   EXPECT_TRUE(root["failures"]["processes"].IsSequence());
+  // The form the error messages use, key[N], names the same entry (it was an unknown key,
+  // 2026-12-04 review); a bracket that is not an index suffix is an error naming the key.
+  apply_yaml_override(root, "failures.processes[1].shape", "0.6");
+  apply_yaml_override(root, "layers[0]", "5");
+  EXPECT_EQ(root["failures"]["processes"][1]["shape"].as<double>(), 0.6);
+  EXPECT_EQ(root["layers"][0].as<int>(), 5);
+  for (const std::string key : {"failures.proc]esses.shape", "failures.[0].shape", "failures.processes[9].shape"}) {
+    try {
+      apply_yaml_override(root, key, "1");
+      ADD_FAILURE() << key << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().key, key);
+    }
+  }
 }
 
 // Does an override change only the key it names when the file reuses a value through an anchor
