@@ -62,6 +62,9 @@ Result fit(const GoodputArgs& a) {
   // --fit-nodes -5 on the line, 2026-12-03 review).
   if (a.fit_nodes == 0 && a.fit_days == 0)
     throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "--fit needs --fit-nodes N and --fit-days D (the observation)");
+  // One left out is said to be missing (it read "got 0", a value nobody gave).
+  if (a.fit_nodes == 0) throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "--fit needs --fit-nodes N, the nodes observed");
+  if (a.fit_days == 0) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "--fit needs --fit-days D, the days observed");
   if (!(a.fit_nodes > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "must be a number of nodes > 0, got " + format_double(a.fit_nodes));
   if (!(a.fit_days > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "must be a number of days > 0, got " + format_double(a.fit_days));
   const auto f = goodput::fit_incidents(read_file(a.fit_csv), a.fit_csv, a.fit_nodes, a.fit_days);
@@ -180,7 +183,12 @@ void add_goodput_command(CLI::App& app) {
                   "add --set simulation.search=true, or leave --search-replicas out");
     if (o_search->count()) c.sim.search_replicas = args->search_replicas;
     if (args->no_search) c.sim.search = false;
-    goodput::check_simulation_budget(c, c.simulation_loc);
+    // A replica count over the limit is named where it was given: the option, not the file's
+    // simulation key (it was, whatever the file said; 2026-12-04 review).
+    SourceLocation budget_at = c.simulation_loc;
+    if (o_replicas->count() && c.sim.replicas > goodput::kMaxReplicas) budget_at = SourceLocation{"", 0, 0, "--replicas"};
+    else if (o_search->count() && c.sim.search_replicas > goodput::kMaxReplicas) budget_at = SourceLocation{"", 0, 0, "--search-replicas"};
+    goodput::check_simulation_budget(c, budget_at);
     emit(goodput::run_goodput(c), args->out);
   });
 }

@@ -447,7 +447,6 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   // Replicas are kept in memory (about 500 bytes each, with their per-cause times): 1e6 is 0.5 GB
   // and a confidence interval 30x narrower than at the default 1,000. Before 2026-12-03 a
   // failure-free job (rate_scale 1e-9) took any count, and 5e6 ended in std::bad_alloc.
-  constexpr int64_t kMaxReplicas = 1000000;
   if (c.sim.replicas > kMaxReplicas || c.sim.search_replicas > kMaxReplicas)
     throw Error(where, (c.sim.replicas > kMaxReplicas ? "simulation.replicas " + std::to_string(c.sim.replicas)
                                                        : "simulation.search_replicas " + std::to_string(c.sim.search_replicas)) +
@@ -698,7 +697,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   if (has_horizon) {
     j.horizon_s = job.has("duration_days") ? positive(job, "duration_days") * 86400.0 : positive(job, "duration_s");
     if (job.has("steps") || job.has("work_s") || job.has("work_days"))
-      job.fail("duration_days", "give the job either as work (tokens, steps, work_s) or as a duration, not both",
+      job.fail("duration_days", "give the job either as work (tokens, steps, work_s, work_days) or as a duration, not both",
                "tokens: may accompany a duration (for the time-to-train estimate)");
     // The time-to-train estimate needs the nominal token rate: tokens without it were dropped
     // with no result and no note (before 2026-12-04).
@@ -801,8 +800,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
                         ")");
   }
   if (fm.has("rate_scale")) {
-    c.failure_rate_scale = nonneg(fm, "rate_scale", 1.0);
-    if (!(c.failure_rate_scale > 0))
+    // One message for any value not > 0 (-1 had been told ">= 0", and 0 then "> 0").
+    c.failure_rate_scale = number(fm, "rate_scale");
+    if (!(c.failure_rate_scale > 0) || !std::isfinite(c.failure_rate_scale))
       fm.fail("rate_scale", "must be > 0: a job without failures has no mean time to failure to plan against",
               "a tiny scale (e.g. 1e-9) approximates a failure-free job; failures.remove drops single processes");
   }

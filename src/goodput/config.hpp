@@ -162,6 +162,8 @@ struct GoodputConfig {
 
 // Throws Error (at `where`) when the expected interruptions over every replica, searches included,
 // exceed the simulation's budget (docs/goodput.md, Engine).
+// Replicas are held in memory (about 500 bytes each): more than this is refused.
+inline constexpr int64_t kMaxReplicas = 1000000;
 void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where);
 
 // Load from a YAML file (path as given, or relative to data/). `overrides` are dotted key=value

@@ -644,7 +644,7 @@ Result run_goodput(const GoodputConfig& c) {
     if (c.sim.target_ettr > 0) {
       const double target = c.sim.target_ettr;
       res.set("target_ettr_fraction", target);
-      Table& kt = res.add_table("knobs", "the value of each knob that alone reaches the target ETTR (others as given)");
+      Table& kt = res.add_table("knobs", "the value of each knob that alone reaches the target ETTR, nearest its current value (others as given)");
       kt.add_str("knob");
       kt.add_str("current");
       kt.add_str("required");
@@ -670,10 +670,33 @@ Result run_goodput(const GoodputConfig& c) {
           kt.add_row({knob, current, std::string("-"), std::string("no"), std::nan("")});
         }
       };
-      // Checkpoint interval: best simulated interval.
+      // Checkpoint interval: the one nearest the configured interval that reaches the target,
+      // bisected in log(interval) between the two (ETTR rises monotonically from the configured
+      // interval to the best one, and common random numbers keep the comparisons paired), as the
+      // other knobs are solved to just meet it. The best simulated interval had been given:
+      // 78 s for a 0.91 target that 305 s already met, 3.9x the checkpoints (2026-12-04 review).
       {
         std::optional<std::pair<double, double>> sol;
-        if (best_e >= target) sol = std::make_pair(best_tau, best_e);
+        if (best_e >= target && !settled) {
+          double lo = c.checkpoint.interval_s, hi = best_tau, e_hi = best_e;
+          for (int it = 0; it < 14; ++it) {
+            const double mid = whole_steps(std::sqrt(lo * hi));
+            if (std::fabs(std::log(mid / lo)) < 1e-3 || std::fabs(std::log(hi / mid)) < 1e-3) break;
+            GoodputConfig cc = base;
+            cc.checkpoint.interval_s = mid;
+            const double e = eval(cc);
+            if (e >= target) {
+              hi = mid;
+              e_hi = e;
+            } else {
+              lo = mid;
+            }
+            if (std::fabs(std::log(hi / lo)) < 0.02) break;  // within 2%
+          }
+          sol = std::make_pair(hi, e_hi);
+        } else if (best_e >= target) {
+          sol = std::make_pair(best_tau, best_e);
+        }
         // The configured strategy at its own Daly interval (the strategies table) is an interval
         // change too: beyond the sweep's 0.25-4x it was offered as "strategy and interval" with the
         // same strategy.
@@ -840,7 +863,7 @@ Result run_goodput(const GoodputConfig& c) {
   if (c.sim.target_ettr > 0 && !c.sim.search)
     res.notes.push_back("target ETTR " + fmt(c.sim.target_ettr) + " not solved for: the searches are off (--no-search or simulation.search: "
                         "false); the knobs table needs them");
-  res.notes.push_back((c.job.step_time_s > 0 ? "step time " + format_double(c.job.step_time_s) + " s (" + c.job.step_time_source + ")"
+  res.notes.push_back((c.job.step_time_s > 0 ? "step time " + fmt(c.job.step_time_s, "s") + " (" + c.job.step_time_source + ")"
                                               : std::string("no step time (work in seconds; checkpoints at any instant)")) +
                       "; checkpoint size: " +
                       (c.job.checkpoint_size_source.empty() ? std::string("write/read times given") : c.job.checkpoint_size_source));
