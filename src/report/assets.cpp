@@ -36,6 +36,24 @@ const char* const kPageScript = R"JS(
     return String(v);
   }
   function withUnit(v, unit) { return unit ? fmt(v) + ' ' + unit : fmt(v); }
+  // Value-axis ticks in SI form (1.5e11 FLOP/s reads 150G): ECharts writes them in full with
+  // thousands separators, and twelve-digit ticks were cut at the chart's edge and ran into the
+  // axis name (a calibrate report's FLOP/s axis, 2026-12-04 review).
+  function tick(v) {
+    var a = Math.abs(v);
+    if (a < 1e4) return fmt(v);
+    var pre = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+    for (var i = 0; i < pre.length; i++)
+      if (a >= pre[i][0]) return String(+(v / pre[i][0]).toPrecision(4)) + pre[i][1];
+    return fmt(v);
+  }
+  function siTicks(axis) {
+    (Array.isArray(axis) ? axis : axis ? [axis] : []).forEach(function (ax) {
+      if (!ax || ax.type !== 'value') return;
+      ax.axisLabel = Object.assign({}, ax.axisLabel || {});
+      if (!ax.axisLabel.formatter) ax.axisLabel.formatter = tick;
+    });
+  }
 
   // ---- header ----
   var header = el('header');
@@ -127,6 +145,8 @@ const char* const kPageScript = R"JS(
       var inst = echarts.init(box, null, { renderer: 'svg' });
       var opt = c.option;
       opt.tooltip = Object.assign({}, opt.tooltip || {}, { formatter: tooltip(c) });
+      siTicks(opt.xAxis);
+      siTicks(opt.yAxis);
       if (c.kind === 'gantt') {
         (opt.series || []).forEach(function (s) { if (s.type === 'custom') s.renderItem = ganttItem; });
       }

@@ -1,6 +1,7 @@
 #include "report/page.hpp"
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <cstdio>
 
@@ -271,16 +272,29 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
       if (c.cell_text(i) != c.cell_text(0)) return true;
     return false;
   };
+  // Text columns that do not tell the rows apart on their own are followed by integer columns
+  // until they do (calibrate's GEMM rows read "fp32 / fitted", 17 alike, before 2026-12-04: the
+  // shape m / n / k now follows).
   std::vector<std::string> key_cols;
+  auto distinct = [&] {
+    std::set<std::string> seen;
+    for (size_t i = 0; i < n; ++i) {
+      std::string c;
+      for (const auto& k : key_cols) c += t.column(k).cell_text(i) + '\x1f';
+      if (!seen.insert(c).second) return false;
+    }
+    return true;
+  };
   for (const auto type : {Column::Type::Str, Column::Type::I64}) {
+    size_t added = 0;
     for (const auto& c : t.columns())
       if (c.type == type && (n <= 1 || varies(c))) {
         key_cols.push_back(c.name);
-        if (n <= 1 || (type == Column::Type::I64 && key_cols.size() == 3)) break;
+        ++added;
+        if (n <= 1 || (type == Column::Type::I64 && added == 3)) break;
       }
-    if (!key_cols.empty()) break;
+    if (!key_cols.empty() && (n <= 1 || distinct())) break;
   }
-  const std::string cat_col = key_cols.empty() ? std::string() : key_cols.front();
   std::vector<std::string> cats;
   for (size_t i = 0; i < n; ++i) {
     std::string c;
@@ -327,8 +341,24 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
     ch.title = t.name() + (groups.size() > 1 ? " (" + unit + ")" : "");
     ch.value_unit = label;
     ch.option = base_option();
-    ch.option["xAxis"] = category_axis(cats, cat_col.empty() ? "row" : cat_col);
-    ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"rotate", cats.size() > 8 ? 30 : 0}, {"width", 140}, {"overflow", "truncate"}});
+    std::string cat_name;  // the columns the labels join (dtype / m / n / k)
+    for (const auto& k : key_cols) cat_name += (cat_name.empty() ? "" : " / ") + k;
+    ch.option["xAxis"] = category_axis(cats, cat_name.empty() ? "row" : cat_name);
+    // Many categories stand upright, and the chart makes room for them below the axis; the axis
+    // name then goes to the axis's end (rotated labels had run into one another and into the name,
+    // 34 GEMM shapes of a calibrate report, 2026-12-04 review).
+    const int rotate = cats.size() > 16 ? 90 : cats.size() > 8 ? 30 : 0;
+    ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"rotate", rotate}, {"width", 140}, {"overflow", "truncate"}});
+    if (rotate > 0) {
+      ch.option["grid"]["containLabel"] = true;
+      ch.option["grid"]["left"] = 40;
+      ch.option["grid"]["right"] = 110;
+      ch.option["grid"]["bottom"] = 10;
+      ch.option["xAxis"]["nameLocation"] = "end";
+      ch.option["xAxis"]["nameGap"] = 8;
+      ch.option["yAxis"]["nameGap"] = 44;
+      ch.height_px = 360 + (rotate == 90 ? 100 : 40);
+    }
     ch.option["yAxis"] = value_axis(unit);
     auto series = nlohmann::ordered_json::array();
     double best = -INFINITY;

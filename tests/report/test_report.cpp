@@ -748,3 +748,54 @@ TEST(ReportRenderers, GoodputStrategiesSkipThoseNotEvaluated) {
   p = build_page(r);
   EXPECT_EQ(p.charts[0].takeaway, "two-level is best (85.0%), sync-remote worst (82.0%); the others need bandwidths this input does not give");
 }
+
+// Question (review of 2026-12-04): does a change from 0 (no fraction) show as a bar of its own
+// and in the takeaway, not as an empty 0% bar and "+n/a"?
+TEST(ReportRenderers, HistoryCompareDrawsAChangeFromZero) {
+  Result r;
+  r.command = "history compare";
+  r.set("run_a", int64_t{1});
+  r.set("run_b", int64_t{2});
+  r.set("regression_count", int64_t{1});
+  r.set("improvement_count", int64_t{0});
+  Table& t = r.add_table("cases");
+  t.add_str("suite");
+  t.add_str("case");
+  t.add_str("metric");
+  t.add_f64("change_fraction");
+  t.add_str("verdict");
+  t.add_row({std::string("command"), std::string("a"), std::string("wall_s"), 0.3, std::string("regression")});
+  t.add_row({std::string("command"), std::string("a"), std::string("sys_s"), std::nan(""), std::string("regression")});
+  const ReportPage p = build_page(r);
+  ASSERT_EQ(p.charts.size(), 1u);
+  EXPECT_EQ(p.charts[0].option["yAxis"]["data"][0], "command/a sys_s");  // the unbounded change first
+  const auto& bar = p.charts[0].option["series"][0]["data"][0];
+  EXPECT_EQ(bar["value"], 100.0);  // as long as the longest bar (100% at least)
+  EXPECT_EQ(bar["label"]["formatter"], "from 0");
+  EXPECT_NE(p.charts[0].takeaway.find("worst: command/a sys_s up from 0"), std::string::npos) << p.charts[0].takeaway;
+}
+
+// Question (review of 2026-12-04): does a generic chart name each bar by what tells the rows
+// apart? Text columns that repeat (calibrate's dtype, 17 rows each) are followed by the integer
+// columns (the GEMM shape); a whole-number size names its bar; many bars stand upright; value
+// ticks are the page script's SI form.
+TEST(ReportPageTest, GenericBarsAreNamedByTheColumnsThatTellRowsApart) {
+  Result r;
+  r.command = "calibrate";
+  Table& t = r.add_table("gemm_fit");
+  t.add_str("dtype");
+  t.add_i64("m");
+  t.add_i64("n");
+  t.add_i64("k");
+  t.add_f64("achieved_flops_per_s");
+  for (const char* dt : {"fp32", "fp64"})
+    for (int64_t s = 64; s <= 1024; s *= 2) t.add_row({std::string(dt), s, s, s, 1e9 * static_cast<double>(s)});
+  const ReportPage p = build_page(r);
+  ASSERT_FALSE(p.charts.empty());
+  const auto& x = p.charts[0].option["xAxis"];
+  EXPECT_EQ(x["data"][0], "fp32 / 64 / 64 / 64");
+  EXPECT_EQ(x["data"][9], "fp64 / 1024 / 1024 / 1024");
+  EXPECT_EQ(x["name"], "dtype / m / n / k");
+  EXPECT_EQ(x["axisLabel"]["rotate"], 30);  // 10 bars
+  EXPECT_NE(p.charts[0].takeaway.find("fp32 / 1024 / 1024 / 1024"), std::string::npos) << p.charts[0].takeaway;  // the first of the largest
+}

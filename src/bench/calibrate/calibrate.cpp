@@ -906,9 +906,9 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
     Table& bt = r.add_table("bandwidth_by_working_set",
                             "read bandwidth of one thread per working set (best repetition), written into the entry for the GEMM "
                             "operand-traffic term");
-    bt.add_f64("working_set_bytes");
+    bt.add_i64("working_set_bytes");  // a whole size: the report's bars are named by it
     bt.add_f64("bytes_per_s");
-    for (const auto& p : c.bandwidth_by_working_set) bt.add_row({p.working_set_bytes, p.bytes_per_s});
+    for (const auto& p : c.bandwidth_by_working_set) bt.add_row({static_cast<int64_t>(std::llround(p.working_set_bytes)), p.bytes_per_s});
   }
   if (c.network.present) {
     r.set("network_latency_s", c.network.latency_s);

@@ -48,7 +48,10 @@ void render_history_compare(const Result& r, ReportPage& page) {
   };
   std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
-    return std::fabs(change[a]) > std::fabs(change[b]);
+    // A change from 0 (no fraction, NaN) ranks as the largest: NaN in the comparison broke the
+    // sort's ordering.
+    auto size = [&](size_t i) { return std::isfinite(change[i]) ? std::fabs(change[i]) : INFINITY; };
+    return size(a) > size(b);
   });
   const size_t shown = std::min<size_t>(idx.size(), 60);
   std::vector<std::string> cats;
@@ -63,8 +66,20 @@ void render_history_compare(const Result& r, ReportPage& page) {
     auto data = nlohmann::ordered_json::array();
     for (size_t k = 0; k < shown; ++k) {
       const size_t i = idx[k];
-      if (verdict[i] == kind) data.push_back(std::isfinite(change[i]) ? change[i] * 100 : 0.0);
-      else data.push_back(nullptr);
+      if (verdict[i] != kind) {
+        data.push_back(nullptr);
+      } else if (std::isfinite(change[i])) {
+        data.push_back(change[i] * 100);
+      } else {
+        // A change from 0 (a time or count that was 0 in A) has no fraction: drawn as long as the
+        // longest bar, in its direction, and labelled, not as an empty 0% bar (2026-12-04 review).
+        double longest = 100;
+        for (size_t j = 0; j < shown; ++j)
+          if (std::isfinite(change[idx[j]])) longest = std::max(longest, std::fabs(change[idx[j]]) * 100);
+        const bool worse = verdict[i] == "regression" || verdict[i] == "unchecked failure";
+        data.push_back({{"value", worse ? longest : -longest},
+                        {"label", {{"show", true}, {"position", "insideRight"}, {"formatter", "from 0"}}}});
+      }
     }
     series.push_back({{"type", "bar"}, {"name", kind}, {"stack", "verdict"}, {"itemStyle", {{"color", verdict_colour(kind)}}}, {"data", data}});
   }
@@ -90,14 +105,15 @@ void render_history_compare(const Result& r, ReportPage& page) {
     take = std::get<bool>(*g) ? "FAILS the gate (exit status 1): " : "passes the gate: ";
   take += std::to_string(reg) + " regression(s), " + std::to_string(imp) + " improvement(s) among " + std::to_string(t->rows()) + " cases";
   if (unchecked > 0)
-    take += "; " + std::to_string(unchecked) + " could not be checked (too few repetitions, wrong results or exit statuses), " +
+    take += "; " + std::to_string(unchecked) + " could not be checked (too few repetitions, wrong results or exit statuses, or memory at the RSS floor), " +
             std::to_string(unchecked_fail) + " of them worse by the minimum effect or wrong";
   if (missing > 0) take += "; " + std::to_string(missing) + " case(s) of A missing from B";
   if (r.scalar("parameters_differ_count") && r.number("parameters_differ_count") > 0)
     take += ", " + fmt_count(r.number("parameters_differ_count")) + " with different parameters";
   for (size_t i : idx)
     if (verdict[i] == "regression" || verdict[i] == "unchecked failure") {
-      take += "; worst: " + suite[i] + "/" + name[i] + " " + metric[i] + " " + (change[i] > 0 ? "+" : "") + fmt_pct(change[i]) +
+      take += "; worst: " + suite[i] + "/" + name[i] + " " + metric[i] + " " +
+              (std::isfinite(change[i]) ? (change[i] > 0 ? "+" : "") + fmt_pct(change[i]) : std::string("up from 0")) +
               (verdict[i] == "regression" ? "" : " (unchecked)");
       break;
     }
