@@ -608,6 +608,10 @@ ModelConfig parse_model(const YamlMap& m) {
       for (const int64_t v : pattern) x.layer_pattern.push_back(static_cast<int>(v));
     }
     x.capacity_factor = e->f64("capacity_factor", 0);
+    if (e->has("router_groups") || e->has("router_groups_per_token")) {
+      x.router_groups = to_int(*e, "router_groups", e->i64("router_groups"));
+      x.router_groups_per_token = to_int(*e, "router_groups_per_token", e->i64("router_groups_per_token"));
+    }
     e->finish();
     c.moe = x;
   }
@@ -759,6 +763,15 @@ void ModelConfig::validate(const SourceLocation& where) const {
     if (moe->shared_experts < 0) bad("moe.shared_experts", "must be 0 or more, got " + std::to_string(moe->shared_experts));
     if (moe->layer_freq < 1) bad("moe.layer_freq", "every k-th layer is MoE: k must be 1 or more, got " + std::to_string(moe->layer_freq));
     if (!(moe->capacity_factor >= 0)) bad("moe.capacity_factor", "must be 0 (dropless) or positive");
+    if (moe->router_groups != 0 || moe->router_groups_per_token != 0) {
+      const int g = moe->router_groups, m = moe->router_groups_per_token;
+      if (g < 1 || moe->num_experts % g != 0)
+        bad("moe.router_groups", "must divide the " + std::to_string(moe->num_experts) + " experts into equal groups, got " + std::to_string(g));
+      if (m < 1 || m > g) bad("moe.router_groups_per_token", "must be in 1..router_groups (" + std::to_string(g) + "), got " + std::to_string(m));
+      if (g >= 1 && m >= 1 && moe->num_experts % g == 0 && moe->topk > m * (moe->num_experts / g))
+        bad("moe.router_groups_per_token", std::to_string(m) + " groups of " + std::to_string(moe->num_experts / g) +
+                                               " experts hold fewer than the topk " + std::to_string(moe->topk));
+    }
     if (!moe->layer_pattern.empty()) {
       if (static_cast<int>(moe->layer_pattern.size()) != layers)
         bad("moe.layer_pattern", "has " + std::to_string(moe->layer_pattern.size()) + " entries for " + std::to_string(layers) +

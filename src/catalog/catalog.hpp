@@ -276,6 +276,10 @@ struct MoEConfig {
   // rules above. A Hugging Face config whose layers fit the rules gets them, not a pattern.
   std::vector<int> layer_pattern;
   double capacity_factor = 0;  // 0 = dropless
+  // Group-limited routing (DeepSeek-V3's node-limited routing; config.json n_group, topk_group):
+  // the experts form router_groups equal groups and a token's topk experts come from at most
+  // router_groups_per_token of them. 0: unrestricted.
+  int router_groups = 0, router_groups_per_token = 0;
 };
 
 struct MLAConfig {  // DeepSeek multi-head latent attention

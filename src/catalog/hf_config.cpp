@@ -501,6 +501,20 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       std::vector<int> pattern(static_cast<size_t>(std::max(0, c.layers)));
       for (int l = 0; l < c.layers; ++l) pattern[static_cast<size_t>(l)] = l >= first_dense && l % freq == 0;
       set_layer_pattern(m, pattern);
+      // Group-limited routing: DeepSeek-V3's router (Transformers' DeepseekV3TopkRouter) picks the
+      // topk_group best of n_group expert groups, then its experts within them (defaults 8 and 4);
+      // V2's only under topk_method group_limited_greedy. 1 group is no limit.
+      const std::string method = r.s("topk_method", v3 ? "noaux_tc" : "greedy");
+      if (v3 || method == "group_limited_greedy") {
+        const int groups = r.i("n_group", v3 ? 8 : 1), per_token = r.i("topk_group", v3 ? 4 : 1);
+        if (groups > 1 && per_token < groups) {
+          m.router_groups = groups;
+          m.router_groups_per_token = per_token;
+        }
+      } else {
+        r.used.insert("n_group");  // read and without effect under greedy routing
+        r.used.insert("topk_group");
+      }
       c.moe = m;
       MLAConfig a;
       a.q_lora_rank = r.i("q_lora_rank", j.contains("q_lora_rank") && j["q_lora_rank"].is_null() ? 0 : 1536);

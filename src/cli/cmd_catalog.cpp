@@ -212,6 +212,10 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
       }
       r.set("moe_layers_count", int64_t{m.num_moe_layers()});
       r.set("moe_capacity_factor", m.moe->capacity_factor);
+      if (m.moe->router_groups > 0) {
+        r.set("moe_router_groups_count", int64_t{m.moe->router_groups});
+        r.set("moe_router_groups_per_token_count", int64_t{m.moe->router_groups_per_token});
+      }
     }
     if (m.mla) {
       r.set("mla_kv_lora_rank", int64_t{m.mla->kv_lora_rank});

@@ -1305,14 +1305,6 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     // Said where the result is read, not only by `catalog show` (a mistyped num_kv_heads made a GQA
     // model multi-head without a word).
     if (const std::string note = ignored_keys_note(s.model); !note.empty()) r.notes.push_back(note);
-    // DeepSeek's node-limited routing bounds the groups (nodes) a token's experts come from; the
-    // all-to-all is costed as the routing spreads them over the expert-parallel ranks, so the
-    // bound's saving on a node-crossing EP group is not counted (it was listed as "no effect").
-    const auto& ig = s.model.ignored_keys;
-    if (std::find(ig.begin(), ig.end(), "topk_group") != ig.end() && std::find(ig.begin(), ig.end(), "n_group") != ig.end())
-      r.notes.push_back("node-limited routing (n_group, topk_group) is not modelled: the all-to-all sends each token to the ranks of "
-                        "its experts as if any group could be chosen, which overstates the inter-node traffic of an EP group "
-                        "spanning more than topk_group nodes");
   }
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(std::round(e.memory.total_bytes() / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB per GPU of " +

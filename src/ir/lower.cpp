@@ -239,7 +239,7 @@ struct Lowerer {
     if (m.moe && ep > 1) {
       static const MoeDispatcherRegistry dispatchers;  // immutable: no per-plan allocation in plan search
       const Group g = place(GroupKind::EP, ep, etp, sc.system.scale_up_domain, sc.num_gpus);
-      moe_traffic = dispatchers.get(sc.plan.moe_dispatcher).traffic(MoeRoute{m.moe->num_experts, m.moe->topk}, g);
+      moe_traffic = dispatchers.get(sc.plan.moe_dispatcher).traffic(MoeRoute{m.moe->num_experts, m.moe->topk, m.moe->router_groups, m.moe->router_groups_per_token}, g);
     }
   }
 

@@ -21,6 +21,9 @@ namespace sextant::ir {
 struct MoeRoute {
   int experts = 0;  // routed experts of the layer (all EP ranks)
   int topk = 0;     // experts per token
+  // Group-limited routing (DeepSeek-V3): the experts form `groups` equal groups, a token's topk
+  // come from `groups_per_token` of them, chosen uniformly. 0: unrestricted.
+  int groups = 0, groups_per_token = 0;
 };
 
 class MoeDispatcher {
@@ -40,6 +43,14 @@ class MoeDispatcherRegistry : public InstanceRegistry<MoeDispatcher> {
 // Probability that a token's topk experts (distinct, uniformly drawn from `experts`) all miss a
 // given set of `held` experts: C(experts - held, topk) / C(experts, topk).
 double moe_miss_probability(int experts, int held, int topk);
+
+// Under group-limited routing, the probability that a token needs a given member of an EP group of
+// n members placed k per domain over D domains (experts held contiguously, e = experts / n per
+// member), and that it needs a given domain: each averaged over the members or domains, over the
+// token's group choices (enumerated) and over its topk experts within them. False where routing is
+// unrestricted, the placement uneven, or the group choices too many to enumerate (the caller then
+// takes unrestricted routing, which needs more members and domains: an upper bound).
+bool moe_grouped_hits(const MoeRoute& r, int n, int k, int D, double* member_hit, double* domain_hit);
 
 std::unique_ptr<MoeDispatcher> make_alltoall_dispatcher();
 // DeepEP and HybridEP: one implementation of the traffic, registered under both names.

@@ -94,9 +94,17 @@ TEST(HfConfig, DeepSeekV3ArchitectureGives671B) {
   EXPECT_EQ(m.moe->shared_experts, 1);
   EXPECT_NEAR(m.params_total() / 1e9, 671, 0.01 * 671);
   EXPECT_NEAR(m.params_active() / 1e9, 37, 0.03 * 37);
-  // Routing-score details and the MTP module do not change the step model.
-  for (const char* k : {"rope_scaling", "n_group", "topk_group", "scoring_func", "routed_scaling_factor", "num_nextn_predict_layers"})
+  // Routing-score details and the MTP module do not change the step model (the MTP module is
+  // not modelled: docs/models.md).
+  for (const char* k : {"rope_scaling", "scoring_func", "routed_scaling_factor", "num_nextn_predict_layers"})
     EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+  // Node-limited routing does (the nodes a token needs under a deduplicating dispatcher): read,
+  // as the catalog entry states it.
+  for (const char* k : {"n_group", "topk_group"}) EXPECT_FALSE(has(m.ignored_keys, k)) << k;
+  EXPECT_EQ(m.moe->router_groups, 8);
+  EXPECT_EQ(m.moe->router_groups_per_token, 4);
+  EXPECT_EQ(c->model("deepseek-v3").moe->router_groups, 8);
+  EXPECT_EQ(c->model("deepseek-v3").moe->router_groups_per_token, 4);
   // The checkpoint's FP8 is read: inference costs its weights in fp8 unless told otherwise.
   EXPECT_FALSE(has(m.ignored_keys, "quantization_config"));
   EXPECT_EQ(m.checkpoint_quantization, "fp8");

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <set>
+#include <vector>
 
 #include "estimate/collective.hpp"
 #include "estimate/estimate.hpp"
@@ -115,6 +116,66 @@ TEST(MoeDispatch, DeduplicatedTrafficMatchesSampledRouting) {
   }
   // The all-to-all dispatcher is the uniform exchange.
   EXPECT_TRUE(reg.get("alltoall").traffic(ir::MoeRoute{128, 8}, ir::Group{}).uniform());
+}
+
+// Question (review of 2026-12-04): with group-limited routing (DeepSeek-V3: 256 experts in 8
+// groups, a token's 8 experts from the 4 groups it picks), does the deduplicating dispatcher send
+// what sampled routing sends? Each token picks M of G groups uniformly, then K of their experts;
+// at EP 64 over 8 nodes a group is a node, so no token needs more than 4 of them (the
+// unrestricted form had said 4.6 other nodes of 7 on average).
+TEST(MoeDispatch, GroupLimitedRoutingBoundsTheDomainsATokenNeeds) {
+  const ir::MoeDispatcherRegistry reg;
+  struct Case {
+    int n, k, G, M;
+  };
+  for (const Case c : {Case{64, 8, 8, 4}, Case{32, 8, 8, 4}, Case{16, 8, 8, 3}, Case{64, 4, 8, 2}}) {
+    ir::Group g;
+    g.kind = ir::GroupKind::EP;
+    g.size = c.n;
+    g.per_domain = c.k;
+    g.domains = c.n / c.k;
+    const int E = 256, K = 8, e = E / c.n, s = E / c.G;
+    const ir::A2ATraffic tr = reg.get("deepep").traffic(ir::MoeRoute{E, K, c.G, c.M}, g);
+    const ir::A2ATraffic free = reg.get("deepep").traffic(ir::MoeRoute{E, K}, g);
+    // Sampled from each source member's point of view, averaged over the members (the model takes
+    // the mean over ranks and domains: a member's own domain is one of the D).
+    uint64_t state = 7;
+    double intra = 0, inter = 0;
+    const int tokens = 100000;
+    for (int t = 0; t < tokens; ++t) {
+      const int src = t % c.n;
+      std::set<int> groups;
+      while (static_cast<int>(groups.size()) < c.M) groups.insert(static_cast<int>(splitmix(state) % c.G));
+      const std::vector<int> gv(groups.begin(), groups.end());
+      std::set<int> experts;
+      while (static_cast<int>(experts.size()) < K) {
+        const int grp = gv[splitmix(state) % gv.size()];
+        experts.insert(grp * s + static_cast<int>(splitmix(state) % s));
+      }
+      std::set<int> ranks, domains;
+      for (int x : experts) ranks.insert(x / e);
+      for (int r : ranks) domains.insert(r / c.k);
+      const int sd = src / c.k, sl = src % c.k;
+      for (int r : ranks)
+        if ((r / c.k == sd && r != src) || (r / c.k != sd && r % c.k != sl)) intra += 1;
+      for (int d : domains) inter += d != sd ? 1 : 0;
+      // A group spans max(1, D / G) domains: a token needs at most M of those sets.
+      ASSERT_LE(static_cast<int>(domains.size()), std::min(g.domains, c.M * std::max(1, g.domains / c.G)));
+    }
+    intra /= static_cast<double>(tokens) * K;
+    inter /= static_cast<double>(tokens) * K;
+    EXPECT_NEAR(tr.intra, intra, 0.02 * intra) << c.n << " " << c.G << " " << c.M;
+    EXPECT_NEAR(tr.inter, inter, 0.02 * inter) << c.n << " " << c.G << " " << c.M;
+    EXPECT_LT(tr.inter, free.inter) << "the limit only removes destinations";
+  }
+  // DeepSeek-V3 at EP 64 over 8 nodes: under 4 other nodes of 7 per token (at most 4 nodes, its
+  // own among them), the unrestricted routing 4.63.
+  ir::Group g;
+  g.size = 64;
+  g.per_domain = 8;
+  g.domains = 8;
+  EXPECT_LT(reg.get("deepep").traffic(ir::MoeRoute{256, 8, 8, 4}, g).inter * 8, 3.5);
+  EXPECT_NEAR(reg.get("deepep").traffic(ir::MoeRoute{256, 8}, g).inter * 8, 4.63, 0.01);
 }
 
 // Question (review of 2026-12-04): for a group placed unevenly over two domains (8 of its 32

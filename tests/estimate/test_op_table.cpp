@@ -213,7 +213,9 @@ TEST(OpTable, GradientGemmsAreNamedAfterTheirForwardGemm) {
       EXPECT_NE(o.name, "gemm.wgrad");
       const bool grad = o.name.size() > 6 && (o.name.ends_with(".dgrad") || o.name.ends_with(".wgrad"));
       (grad ? grads : forward).insert(grad ? o.name.substr(0, o.name.size() - 6) : o.name);
-      if (!grad) EXPECT_TRUE(o.pass == "forward" || o.pass == "recompute") << o.name << " in " << o.pass;
+      if (!grad) {
+        EXPECT_TRUE(o.pass == "forward" || o.pass == "recompute") << o.name << " in " << o.pass;
+      }
     }
     ASSERT_FALSE(grads.empty());
     EXPECT_EQ(grads, forward);  // each forward GEMM has its gradients, and each gradient a forward GEMM

@@ -32,7 +32,12 @@ class DedupDispatcher final : public MoeDispatcher {
     // 1.000; 2026-12-04 review). The scale-up copies, own domain and forwarded in the others, are
     // (k - 1) + (D - 1)(peer - 1) = n - D in either case.
     const double peer = D > 1 ? static_cast<double>(n - k) / (D - 1) : static_cast<double>(k);
-    const double domain_hit = 1 - moe_miss_probability(E, static_cast<int>(std::lround(e * peer)), K);
+    double domain_hit = 1 - moe_miss_probability(E, static_cast<int>(std::lround(e * peer)), K);
+    // Group-limited routing (DeepSeek-V3: 4 of 8 groups, one group a node at EP 64 over 8 nodes)
+    // bounds the domains a token needs: without it, 4.63 other nodes of 7 per token where the
+    // routing allows at most 4 (2026-12-04 review; the example had claimed the bound was modelled).
+    double member = rank_hit;
+    if (moe_grouped_hits(r, n, k, D, &member, &domain_hit)) return A2ATraffic{static_cast<double>(n - D) * member / K, (D - 1) * domain_hit / K};
     return A2ATraffic{static_cast<double>(n - D) * rank_hit / K, (D - 1) * domain_hit / K};
   }
 
