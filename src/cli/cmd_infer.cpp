@@ -147,7 +147,7 @@ void add_infer_command(CLI::App& app) {
     if (!study.request_table_given)
       study.serving.request_table = !a->out.json.empty() || !a->out.csv_dir.empty() || !a->out.report.empty();
     const Result res = infer::run_serve(std::move(study), *c, *d);
-    if (!res.table("memory_timeline") || a->out.quiet || a->out.json_to_stdout()) {
+    if ((!res.table("memory_timeline") && !res.table("requests")) || a->out.quiet || a->out.json_to_stdout()) {
       emit(res, a->out);
       return;
     }
@@ -157,10 +157,20 @@ void add_infer_command(CLI::App& app) {
     OutputOptions files = a->out;
     files.quiet = true;
     emit(res, files);
+    // The requests table too (one row per request: 5,000 rows had been printed with --json FILE,
+    // 2026-12-04 review), as docs/inference.md says.
     Result shown = res;
-    for (auto it = shown.tables.begin(); it != shown.tables.end();)
-      it = it->name() == "memory_timeline" ? shown.tables.erase(it) : it + 1;
-    shown.notes.push_back("memory_timeline table: in --json, --csv and --report output, not printed here");
+    std::string left_out;
+    for (auto it = shown.tables.begin(); it != shown.tables.end();) {
+      if (it->name() == "memory_timeline" || it->name() == "requests") {
+        left_out += (left_out.empty() ? "" : " and ") + it->name();
+        it = shown.tables.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    shown.notes.push_back(left_out + " table" + (left_out.find(" and ") != std::string::npos ? "s" : "") +
+                          ": in --json, --csv and --report output, not printed here");
     const std::string text = render_text(shown);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

@@ -693,11 +693,15 @@ Result Simulation::run(ServingSummary* summary) {
     // a chunk, or a preempted request's recompute: BatchingPolicy::largest_pass) or at the last
     // token. The recompute was not counted: a continuous-batching request preempted at 27,300
     // tokens could never be re-prefilled, and the run stopped (2026-12-03 review).
+    // The cache ends at prompt + output - 1 tokens: the last token's KV is never written, no pass
+    // consuming it (prompt + output had refused a request that fits by one token; 2026-12-04
+    // review).
     const BatchingPolicy::Pass largest = arrival_policy->largest_pass(q.prompt, q.output, sp.limits);
+    const int64_t final_kv = q.prompt + q.output - 1;
     const bool over_steady = units.window_units > 0
                                  ? std::max(units.units(q.prompt, 0, std::min(q.prompt, largest.new_tokens), bt),
-                                            units.units(q.prompt + q.output, 0, 1, bt)) > pool_units
-                                 : q.prompt + q.output > slot_blocks * bt;
+                                            units.units(final_kv, 0, 1, bt)) > pool_units
+                                 : final_kv > slot_blocks * bt;
     const bool over_pass = units.window_units > 0 && units.units(largest.context_tokens, 0, largest.new_tokens, bt) > pool_units;
     const bool over_pool = over_steady || over_pass;
     if (over_pool || beyond_window) {
@@ -705,7 +709,7 @@ Result Simulation::run(ServingSummary* summary) {
       ++rejected;
       rejected_window += beyond_window;
       rejected_pass += !beyond_window && !over_steady;
-      if (!beyond_window && over_steady) longest_rejected = std::max<int64_t>(longest_rejected, q.prompt + q.output);
+      if (!beyond_window && over_steady) longest_rejected = std::max<int64_t>(longest_rejected, final_kv);
     } else if (sp.policy != "chunked-prefill" && q.prompt > sp.limits.max_batch_tokens) {
       ++over_budget;
       longest_over_budget = std::max<int64_t>(longest_over_budget, q.prompt);
@@ -713,15 +717,15 @@ Result Simulation::run(ServingSummary* summary) {
   }
   const std::string holder = holder_text(slots);
   if (!reqs_.empty() && rejected_window == static_cast<int64_t>(reqs_.size()))
-    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is longer than " + context_window_text(sp.deployment) +
+    throw Error(SourceLocation{"", 0, 0, "workload"}, "every request is longer than " + context_window_text(sp.deployment) +
                 " (prompt + output)", "shorter prompts or outputs, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()) && rejected_window > 0)
-    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request is refused: " + std::to_string(rejected_window) +
+    throw Error(SourceLocation{"", 0, 0, "workload"}, "every request is refused: " + std::to_string(rejected_window) +
                 " longer than " + context_window_text(sp.deployment) + ", " + std::to_string(rejected - rejected_window) + " needing more KV tokens than " + holder + " (" +
                 std::to_string(longest_fit) + ")",
                 "shorter prompts or outputs, more memory per instance, or a model with a longer window");
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
-    throw Error(SourceLocation{"", 0, 0, "requests"}, "every request needs more KV tokens than " + holder + " (" +
+    throw Error(SourceLocation{"", 0, 0, "workload"}, "every request needs more KV tokens than " + holder + " (" +
                 std::to_string(longest_fit) + "; the shortest request needs more)",
                 "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format), or a smaller model");
   // Timeline.

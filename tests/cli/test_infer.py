@@ -38,6 +38,24 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_a_request_that_ends_at_the_capacity_fits(self):
+        # The last token's KV is never written: 600 + 393 tokens need 992 entries, exactly the 62
+        # blocks of 16 that 1,000 tokens of capacity hold; one token more does not fit (it had been
+        # refused one token early, 2026-12-04 review).
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "kv.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: continuous, max_batch_seqs: 256, max_batch_tokens: 8192, kv_capacity_tokens: 1000}\n"
+                         "workload: {arrival: poisson, rate_per_s: 100, requests: 20, prompt: {dist: fixed, mean: 600},"
+                         " output: {dist: fixed, mean: 393}}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+            for policy in ("continuous", "chunked-prefill", "static"):
+                s = scalars(run_json("infer", "serve", f, "--set", "serving.policy=" + policy))
+                self.assertEqual(s["completed_count"], 20, policy)
+            p = run("infer", "serve", f, "--set", "workload.output.mean=394", ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("key 'workload': every request needs more KV tokens than one instance holds (992", p.stderr)
+
     def test_estimate_reads_a_study_files_deployment(self):
         # A study file gives estimate its deployment and the workload's mean lengths; options
         # and --set override it; without a file --model and --accelerator are required.
@@ -461,6 +479,16 @@ class InferCli(unittest.TestCase):
         p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "sweep.load_fractions=[0.5,x]", ok=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("sweep.load_fractions", p.stderr)
+        # With --json FILE the terminal gets the summary, not a row per request (5,000 rows had been
+        # printed, 2026-12-04 review); the file has them.
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=300", "--json", out)
+            self.assertNotIn("== requests", p.stdout)
+            self.assertIn("requests and memory_timeline tables: in --json", p.stdout)
+            self.assertLess(len(p.stdout.splitlines()), 150)
+            with open(out) as f:
+                self.assertEqual(len(json.load(f)["tables"]["requests"]["columns"]["ttft_s"]), 300)
 
     def test_estimate_pipeline_and_expert_load(self):
         one = scalars(run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb",

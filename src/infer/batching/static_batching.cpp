@@ -23,8 +23,9 @@ class StaticBatching final : public BatchingPolicy {
       while (!ctx.waiting().empty() && static_cast<int>(out.size()) < lim.max_batch_seqs) {
         const int32_t s = ctx.waiting().front();
         const int32_t need = ctx.prefill_remaining(s);
-        // Reserve the final size up front: a static batch is never preempted.
-        const int32_t whole = ctx.final_tokens(s) - ctx.context_tokens(s) + need;
+        // Reserve the final size up front: a static batch is never preempted. The last token's KV
+        // is never written (no pass consumes it): prompt + output - 1.
+        const int32_t whole = ctx.final_tokens(s) - 1 - ctx.context_tokens(s) + need;
         if (!ctx.admit_front(whole, need)) break;
         out.push_back(WorkItem{s, need, true});
       }
