@@ -38,6 +38,25 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_saturation_of_static_batches_is_a_batch_per_batch_time(self):
+        # Fixed lengths in static batches of 64: every batch takes the same time T, so the server
+        # sustains 64 / T. The window had counted the batch completing at its start: +3% (2026-12-04
+        # review).
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "st.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: static, max_batch_seqs: 64, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: poisson, rate_per_s: 1.0e+9, requests: 640, prompt: {dist: fixed, mean: 64},"
+                         " output: {dist: fixed, mean: 512}}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+            j = run_json("infer", "serve", f)
+            req = j["tables"]["requests"]["columns"]
+            # The batch time from the simulation itself: the gap between full batches' completions.
+            ends = sorted(set(round(a + e, 9) for a, e in zip(req["arrival_s"], req["e2e_s"])))
+            gaps = sorted(b - a for a, b in zip(ends, ends[1:]))
+            batch_s = gaps[len(gaps) // 2]
+            self.assertAlmostEqual(scalars(j)["saturation_requests_per_s"] * batch_s / 64, 1.0, delta=0.005)
+
     def test_a_request_that_ends_at_the_capacity_fits(self):
         # The last token's KV is never written: 600 + 393 tokens need 992 entries, exactly the 62
         # blocks of 16 that 1,000 tokens of capacity hold; one token more does not fit (it had been
