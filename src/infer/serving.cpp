@@ -65,6 +65,9 @@ struct Seq {
   int32_t blocks = 0;         // private blocks
   int32_t preemptions = 0;
   int32_t instance = -1;
+  // Disaggregated serving: the decode instance that has reserved room for the KV in flight, and
+  // those blocks (the prefill instance keeps its own until the transfer has read them).
+  int32_t handoff_to = -1, incoming_blocks = 0;
   bool prefix_hit = false;
   bool prefix_looked_up = false;  // counted in the request-level hit rate (first admission only)
   bool rejected = false;      // longer than one instance's KV cache: refused at arrival
@@ -145,9 +148,16 @@ class Instance final : public SchedulerContext {
   Role role() const { return role_; }
   bool busy() const { return busy_; }
   double busy_until() const { return busy_until_; }
-  size_t load() const { return waiting_.size() + running_.size() + kv_arrivals_.size(); }
+  size_t load() const { return waiting_.size() + running_.size() + kv_arrivals_.size() + incoming_; }
   void enqueue(int32_t s) { waiting_.push_back(s); }
-  void enqueue_with_kv(int32_t s) { kv_arrivals_.push_back(s); }
+  void enqueue_with_kv(int32_t s) {
+    kv_arrivals_.push_back(s);
+    incoming_ -= incoming_ > 0 ? 1 : 0;
+  }
+  // Reserves this decode instance's blocks for a sequence's KV (its prompt and the next token)
+  // before the transfer starts, as a disaggregated engine's decode side accepts KV only into room
+  // it has (DistServe, Splitwise, vLLM's KV connectors); false when the cache cannot hold it.
+  bool reserve_arrival(Seq& q);
   bool has_work() const { return !waiting_.empty() || !running_.empty() || !kv_arrivals_.empty(); }
   // Starts a pass at time now when there is work; returns false when nothing could be scheduled.
   bool start(double now);
@@ -190,6 +200,7 @@ class Instance final : public SchedulerContext {
   bool prefix_caching_;
   std::unique_ptr<BatchingPolicy> policy_;
   std::deque<int32_t> waiting_, kv_arrivals_;
+  size_t incoming_ = 0;  // sequences whose KV is on its way here (reserved)
   std::vector<int32_t> running_;
   std::map<int32_t, PrefixEntry>& prefixes_;  // of the replica's pool
   std::vector<WorkItem> work_;
@@ -220,6 +231,9 @@ class Simulation {
   void emitted(Seq& q, int tokens, double t);  // records tokens produced at time t
   void finished_prefill(Instance& from, int32_t s, double t);
   void finished(int32_t s, double t);
+  // Starts the transfers of finished prefills, in order, while a decode instance has room for
+  // them; returns the instances touched.
+  void start_handoffs(double t, std::vector<int>& touched);
 
  private:
   const std::vector<Request>& reqs_;
@@ -229,6 +243,7 @@ class Simulation {
   std::vector<std::unique_ptr<CostModel>> models_;
   std::priority_queue<std::pair<double, int32_t>, std::vector<std::pair<double, int32_t>>, std::greater<>> transfers_;
   std::vector<double> link_free_;  // per replica: when its KV link is free (disaggregated prefill)
+  std::deque<int32_t> handoffs_;   // finished prefills waiting for room on a decode instance
   int slots_ = 1;                  // scheduler slots (instances) per replica
   int replicas_ = 0;               // model replicas (colocated) or pool instances (disaggregated)
   int64_t completed_ = 0;
@@ -310,6 +325,22 @@ void Instance::release(Seq& q) {
     if (it != prefixes_.end()) it->second.refs = std::max(0, it->second.refs - 1);
   }
   q.shared_prefix = 0;
+}
+
+bool Instance::reserve_arrival(Seq& q) {
+  // Sequences this instance preempted wait for room first (vLLM puts them at the head of its
+  // queue): new KV is taken in only when none waits, else the decode pool's backlog would move
+  // into its own recompute queue and the prefill pool would never fill.
+  if (!waiting_.empty()) return false;
+  Seq trial = q;
+  trial.shared_prefix = 0;
+  const int32_t need = room_blocks_for(trial, q.kv_tokens + 1, 1);
+  if (free_blocks_ < need && !evict_prefixes(need)) return false;
+  free_blocks_ -= need;
+  q.incoming_blocks = need;
+  q.handoff_to = index_;
+  ++incoming_;
+  return true;
 }
 
 bool Instance::admit_front(int32_t tokens, int32_t pass_tokens) {
@@ -553,20 +584,48 @@ Instance& Simulation::least_loaded(Role r) {
 }
 
 void Simulation::finished_prefill(Instance& from, int32_t s, double t) {
+  (void)from;
+  (void)t;
+  // The prefill instance keeps the sequence's blocks until a decode instance has room for them
+  // and the transfer has read them: above the decode pool's rate the prefill pool fills and
+  // prefill stalls, so TTFT grows. (The blocks had been freed at the transfer's end and the
+  // sequence parked on the decode side with none: 1,780 sequences' KV, 7.7x the decode pool, held
+  // by no pool, and TTFT stayed flat above saturation; 2026-12-04 review.)
+  handoffs_.push_back(s);
+}
+
+void Simulation::start_handoffs(double t, std::vector<int>& touched) {
   const auto& d = *spec_.disaggregation;
-  Seq& q = seqs[static_cast<size_t>(s)];
-  // Windowed layers send the window they hold. A draft model's cache travels with the target's:
-  // the decode instance's draft passes read it (it was left out before 2026-12-04, while the
-  // decode pool's capacity budgeted it).
-  double bytes = 0;
-  for (const auto& m : models_) bytes += m->kv_bytes(q.kv_tokens);
-  // The prefill replica's link carries one transfer at a time, first come first served: each had
-  // taken bytes / bandwidth as if alone (7.4 requests/s through a 0.05 GB/s link).
-  double& free_at = link_free_[static_cast<size_t>(from.index() / slots_)];
-  const double start = std::max(t, free_at);
-  const double xfer = d.kv_link.bandwidth_bytes_per_s > 0 ? bytes / d.kv_link.bandwidth_bytes_per_s : 0;
-  free_at = start + xfer;
-  transfers_.emplace(start + xfer + d.kv_link.latency_s, s);
+  while (!handoffs_.empty()) {
+    const int32_t s = handoffs_.front();
+    Seq& q = seqs[static_cast<size_t>(s)];
+    // The least loaded decode instance that has room, ties by index.
+    std::vector<Instance*> decode;
+    for (auto& in : instances_)
+      if (in->role() == Role::Decode) decode.push_back(in.get());
+    std::stable_sort(decode.begin(), decode.end(), [](const Instance* a, const Instance* b) { return a->load() < b->load(); });
+    bool placed = false;
+    for (Instance* in : decode)
+      if (in->reserve_arrival(q)) {
+        placed = true;
+        touched.push_back(in->index());
+        break;
+      }
+    if (!placed) return;  // first come first served: the next waits behind it
+    handoffs_.pop_front();
+    // Windowed layers send the window they hold. A draft model's cache travels with the target's:
+    // the decode instance's draft passes read it (it was left out before 2026-12-04, while the
+    // decode pool's capacity budgeted it).
+    double bytes = 0;
+    for (const auto& m : models_) bytes += m->kv_bytes(q.kv_tokens);
+    // The prefill replica's link carries one transfer at a time, first come first served: each had
+    // taken bytes / bandwidth as if alone (7.4 requests/s through a 0.05 GB/s link).
+    double& free_at = link_free_[static_cast<size_t>(q.instance / slots_)];
+    const double start = std::max(t, free_at);
+    const double xfer = d.kv_link.bandwidth_bytes_per_s > 0 ? bytes / d.kv_link.bandwidth_bytes_per_s : 0;
+    free_at = start + xfer;
+    transfers_.emplace(start + xfer + d.kv_link.latency_s, s);
+  }
 }
 
 Result Simulation::run(ServingSummary* summary) {
@@ -770,14 +829,20 @@ Result Simulation::run(ServingSummary* summary) {
     while (!transfers_.empty() && transfers_.top().first <= t) {
       const int32_t s = transfers_.top().second;
       transfers_.pop();
-      const int from = seqs[static_cast<size_t>(s)].instance;
+      Seq& q = seqs[static_cast<size_t>(s)];
+      const int from = q.instance;
       instances_[static_cast<size_t>(from)]->release_sent(s);
       dirty.push_back(from);  // its freed blocks may admit waiting prompts
-      Instance& in = least_loaded(Role::Decode);
-      seqs[static_cast<size_t>(s)].instance = in.index();
-      in.enqueue_with_kv(s);
-      dirty.push_back(in.index());
+      // The decode side's reserved blocks become the sequence's.
+      q.blocks = q.incoming_blocks;
+      q.incoming_blocks = 0;
+      q.instance = q.handoff_to;
+      q.handoff_to = -1;
+      instances_[static_cast<size_t>(q.instance)]->enqueue_with_kv(s);
+      dirty.push_back(q.instance);
     }
+    // Prefills finished by the passes that just ended, and room freed on the decode side.
+    if (sp.disaggregation) start_handoffs(t, dirty);
     while (next_arrival < reqs_.size() && reqs_[next_arrival].arrival_s <= t) {
       if (seqs[next_arrival].rejected) {
         ++next_arrival;
@@ -846,6 +911,9 @@ Result Simulation::run(ServingSummary* summary) {
       peak_blocks = std::max(peak_blocks, used);
     }
     if (busy.empty() && transfers_.empty() && next_arrival >= reqs_.size()) {
+      if (!handoffs_.empty())
+        throw Error(SourceLocation{"", 0, 0, "disaggregation"}, std::to_string(handoffs_.size()) +
+                    " finished prefills wait for KV room that no idle decode instance has (decode pool too small for one request?)");
       for (const auto& in : instances_)
         if (in->has_work())
           throw Error(SourceLocation{"", 0, 0, "policy"}, "instance " + std::to_string(in->index()) + " cannot schedule its " +

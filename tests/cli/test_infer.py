@@ -57,6 +57,31 @@ class InferCli(unittest.TestCase):
             batch_s = gaps[len(gaps) // 2]
             self.assertAlmostEqual(scalars(j)["saturation_requests_per_s"] * batch_s / 64, 1.0, delta=0.005)
 
+    def test_disaggregated_kv_waits_on_the_prefill_side_for_decode_room(self):
+        # Above the decode pool's rate, finished prefills keep their KV until a decode instance has
+        # room: the prefill pool fills, prefill stalls and TTFT grows with the run's length. The KV
+        # had been parked on the decode side in no pool, and TTFT stayed at 0.2 s (2026-12-04 review).
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "dl.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: chunked-prefill, max_batch_seqs: 256, max_batch_tokens: 8192,"
+                         " disaggregation: {prefill_instances: 1, decode_instances: 1, link_gb_per_s: 50, link_latency_us: 20}}\n"
+                         "workload: {arrival: poisson, rate_per_s: 10, requests: 4000, prompt: {dist: fixed, mean: 2000},"
+                         " output: {dist: fixed, mean: 1000}}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+            def ttft_p99(*sets):
+                j = run_json("infer", "serve", f, *sets)
+                lat = j["tables"]["latency"]["columns"]
+                return lat["p99_s"][lat["metric"].index("ttft")], scalars(j)
+            short, s = ttft_p99("--set", "workload.requests=1000")
+            long, _ = ttft_p99()
+            self.assertLess(s["saturation_requests_per_s"], 10)
+            self.assertGreater(long, 5 * short)
+            self.assertGreater(long, 60)
+            # Below saturation nothing waits.
+            calm, _ = ttft_p99("--set", "workload.rate_per_s=3")
+            self.assertLess(calm, 0.5)
+
     def test_a_request_that_ends_at_the_capacity_fits(self):
         # The last token's KV is never written: 600 + 393 tokens need 992 entries, exactly the 62
         # blocks of 16 that 1,000 tokens of capacity hold; one token more does not fit (it had been
