@@ -82,6 +82,21 @@ class InferCli(unittest.TestCase):
             calm, _ = ttft_p99("--set", "workload.rate_per_s=3")
             self.assertLess(calm, 0.5)
 
+    def test_static_batches_keep_to_the_token_budget(self):
+        # A static batch prefills its prompts in one pass: at most max_batch_tokens of them (57
+        # prompts of 8,000 had run in one pass sized for 8,192 tokens, 2026-12-04 review).
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "st.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: static, max_batch_seqs: 256, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: poisson, rate_per_s: 1000, requests: 200, prompt: {dist: fixed, mean: 8000},"
+                         " output: {dist: fixed, mean: 10}}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+            self.assertEqual(scalars(run_json("infer", "serve", f))["mean_batch_seqs"], 1.0)
+            two = scalars(run_json("infer", "serve", f, "--set", "workload.prompt.mean=4000"))["mean_batch_seqs"]
+            self.assertGreater(two, 1.5)
+            self.assertLessEqual(two, 2.0)
+
     def test_a_request_that_ends_at_the_capacity_fits(self):
         # The last token's KV is never written: 600 + 393 tokens need 992 entries, exactly the 62
         # blocks of 16 that 1,000 tokens of capacity hold; one token more does not fit (it had been

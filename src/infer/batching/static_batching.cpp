@@ -19,10 +19,17 @@ class StaticBatching final : public BatchingPolicy {
   void schedule(SchedulerContext& ctx, std::vector<WorkItem>& out) override {
     const auto& lim = ctx.limits();
     if (ctx.running().empty()) {
-      // The batch is bounded by max_batch_seqs only: static engines prefill the whole batch at once.
+      // The batch is bounded by max_batch_seqs and by max_batch_tokens, since it prefills all its
+      // prompts in one pass and the activation memory is sized for that many tokens (a lone
+      // prompt beyond it still runs, with a note). It had been bounded by max_batch_seqs only: 57
+      // prompts of 8,000 tokens in one 456,000-token pass where memory was held for 8,192
+      // (2026-12-04 review).
+      int64_t batch_tokens = 0;
       while (!ctx.waiting().empty() && static_cast<int>(out.size()) < lim.max_batch_seqs) {
         const int32_t s = ctx.waiting().front();
         const int32_t need = ctx.prefill_remaining(s);
+        if (!out.empty() && batch_tokens + need > lim.max_batch_tokens) break;
+        batch_tokens += need;
         // Reserve the final size up front: a static batch is never preempted. The last token's KV
         // is never written (no pass consumes it): prompt + output - 1.
         const int32_t whole = ctx.final_tokens(s) - 1 - ctx.context_tokens(s) + need;
