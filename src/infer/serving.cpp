@@ -684,6 +684,13 @@ Result Simulation::run(ServingSummary* summary) {
       char figures[200];
       std::snprintf(figures, sizeof figures, " (per device: %.1f GB of weights and %.1f GB of activation workspace, %.1f GB usable of %.1f GB)",
                     cm.weight_bytes_per_device() / gb, work / gb, avail / gb, d.accel.memory_bytes.value / gb);
+      // The larger of the two is named: a workspace beyond the weights is the token budget's
+      // doing (--set serving.max_batch_tokens=1e8 had been blamed on the deployment).
+      if (work > cm.weight_bytes_per_device())
+        throw Error(SourceLocation{"", 0, 0, "serving.max_batch_tokens"},
+                    "the activation workspace of " + std::to_string(sp.limits.max_batch_tokens) + " tokens per pass leaves no room for a KV cache on " +
+                        std::to_string(d.par.devices()) + " x " + d.accel.id + figures,
+                    "a smaller serving.max_batch_tokens (8,192 is vLLM's usual budget)");
       throw Error(SourceLocation{"", 0, 0, "deployment"},
                   "the weights of " + d.model.id + " leave no room for a KV cache on " + std::to_string(d.par.devices()) + " x " + d.accel.id + figures,
                   "more devices (deployment.tp or pp), a narrower weight format, or a smaller serving.max_batch_tokens");

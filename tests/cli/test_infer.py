@@ -97,6 +97,23 @@ class InferCli(unittest.TestCase):
             self.assertGreater(two, 1.5)
             self.assertLessEqual(two, 2.0)
 
+    def test_errors_name_the_key_at_fault(self):
+        # A trace row's zero output names output_tokens (it named prompt_tokens), and a token budget
+        # whose workspace leaves no room names serving.max_batch_tokens (it named the deployment).
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "t.csv"), "w") as fh:
+                fh.write("arrival_s,prompt_tokens,output_tokens\n0,100,10\n1,100,0\n")
+            f = os.path.join(d, "t.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "workload: {arrival: trace, trace_file: t.csv}\n")
+            p = run("infer", "serve", f, ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("t.csv:3: key 'output_tokens': output_tokens must be >= 1, got 0", p.stderr)
+        p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "serving.max_batch_tokens=100000000", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key 'serving.max_batch_tokens': the activation workspace of 100000000 tokens", p.stderr)
+
     def test_a_request_that_ends_at_the_capacity_fits(self):
         # The last token's KV is never written: 600 + 393 tokens need 992 entries, exactly the 62
         # blocks of 16 that 1,000 tokens of capacity hold; one token more does not fit (it had been

@@ -77,9 +77,15 @@ class TraceArrivals final : public ArrivalProcess {
                     q.prefix_group < 0 ? "prefix_group must be an id >= 0, got " + std::to_string(q.prefix_group)
                                        : "prefix_tokens must be >= 0, got " + std::to_string(q.prefix_tokens),
                     "the shared prompt prefix of a group of requests: prefix_group an id, prefix_tokens its length");
-      if (q.prompt_tokens < 1 || q.output_tokens < 1 || q.prefix_tokens > q.prompt_tokens)
-        throw Error(SourceLocation{spec.trace_file, t.lines[i], 0, "prompt_tokens"},
-                    "prompt_tokens and output_tokens must be >= 1 and prefix_tokens <= prompt_tokens");
+      // The column at fault is named (output_tokens 0 had been reported as prompt_tokens).
+      if (q.prompt_tokens < 1 || q.output_tokens < 1 || q.prefix_tokens > q.prompt_tokens) {
+        const char* col = q.prompt_tokens < 1 ? "prompt_tokens" : q.output_tokens < 1 ? "output_tokens" : "prefix_tokens";
+        throw Error(SourceLocation{spec.trace_file, t.lines[i], 0, col},
+                    q.prefix_tokens > q.prompt_tokens && q.prompt_tokens >= 1 && q.output_tokens >= 1
+                        ? "prefix_tokens " + std::to_string(q.prefix_tokens) + " is more than the prompt's " + std::to_string(q.prompt_tokens)
+                        : std::string(col) + " must be >= 1, got " + std::to_string(q.prompt_tokens < 1 ? q.prompt_tokens : q.output_tokens),
+                    "prompt_tokens and output_tokens are >= 1, and prefix_tokens at most prompt_tokens");
+      }
       r.push_back(q);
     }
     std::stable_sort(r.begin(), r.end(), [](const Request& a, const Request& b) { return a.arrival_s < b.arrival_s; });
