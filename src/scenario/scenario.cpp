@@ -728,6 +728,11 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // Stated sizes may leave the first and the last virtual stage empty (the embedding or the loss
   // head alone, checked below): two stages more than the layers (pp 34 over Llama 3 8B's 32 layers
   // as [0, 1 x 32, 0] had been refused, 2026-12-05 review).
+  // DualPipeV's two chunks per rank first: a vpp of 3 had been told its pp*vpp does not divide
+  // the layers, a remedy that leads only to this (2026-12-04 review).
+  if (p.schedule == "dualpipev" && p.vpp != 2)
+    fail("vpp", "dualpipev holds two model chunks per rank (a V), so vpp must be 2, got " + std::to_string(p.vpp),
+         "set parallel.vpp: 2 or leave it out");
   const int64_t most_stages = m.layers + (p.stage_layers.empty() ? 0 : 2);
   if (static_cast<int64_t>(p.pp) * p.vpp > most_stages)
     fail("pp", "pp*vpp = " + std::to_string(static_cast<int64_t>(p.pp) * p.vpp) + " exceeds the " + std::to_string(m.layers) + " layers" +
@@ -789,9 +794,15 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   } else if (p.vpp > 1 && p.schedule != "interleaved-1f1b") {
     fail("schedule", "vpp = " + std::to_string(p.vpp) + " needs the interleaved-1f1b (or, with vpp 2, dualpipev) schedule");
   }
-  if (p.schedule == "interleaved-1f1b" && p.pp > 1 && s.num_microbatches() % p.pp != 0)
-    fail("schedule", "interleaved-1f1b needs the micro-batch count (" + std::to_string(s.num_microbatches()) +
-                         ") to be a multiple of pp (" + std::to_string(p.pp) + ")");
+  if (p.schedule == "interleaved-1f1b" && p.pp > 1 && s.num_microbatches() % p.pp != 0) {
+    // The remedy with its numbers (the message had none, and named a key the file may not hold).
+    const int64_t per_mb = static_cast<int64_t>(p.dp) * s.train.micro_batch;
+    const int64_t up = (s.num_microbatches() / p.pp + 1) * p.pp * per_mb;
+    fail("schedule", "interleaved-1f1b (vpp " + std::to_string(p.vpp) + ") needs the micro-batch count (" + std::to_string(s.num_microbatches()) +
+                         " = global_batch / (micro_batch x dp)) to be a multiple of pp (" + std::to_string(p.pp) + ")",
+         "set training.global_batch to a multiple of pp x micro_batch x dp = " + std::to_string(p.pp * per_mb) + " (e.g. " + std::to_string(up) +
+             "), or parallel.vpp: 1 with schedule 1f1b");
+  }
   if (p.zero_stage > 0 && p.dp == 1) {
     // ZeRO over one replica shards nothing; allowed.
   }

@@ -327,6 +327,8 @@ TEST(PlanErrors, InterleavedNeedsVppAndMicrobatchMultiple) {
   const auto e2 = error_of(kBase, {{"parallel.vpp", "2"}, {"training.global_batch", "18"}, {"parallel.pp", "4"},
                                    {"num_gpus", "32"}});
   EXPECT_NE(e2.find("multiple of pp"), std::string::npos) << e2;
+  // With the remedy in numbers: pp x micro_batch x dp (review of 2026-12-04: none was given).
+  EXPECT_NE(e2.find("set training.global_batch to a multiple of pp x micro_batch x dp"), std::string::npos) << e2;
 }
 
 TEST(PlanErrors, ContextParallelNeedsDivisibleSequence) {
@@ -543,6 +545,10 @@ TEST(PlanErrors, DualPipeVNeedsTwoChunksAPipelineAndTwoPpMicroBatches) {
   EXPECT_EQ(ok.plan.vpp, 2);
   EXPECT_TRUE(ok.plan.ep_comm_overlap) << "DualPipe's forward-beside-backward pairs overlap the expert all-to-all";
   auto e = error_of(kBase, {{"parallel.schedule", "dualpipev"}, {"parallel.vpp", "4"}});
+  EXPECT_NE(e.find("parallel.vpp"), std::string::npos) << e;
+  EXPECT_NE(e.find("vpp must be 2"), std::string::npos) << e;
+  // A vpp whose pp*vpp does not divide the layers names vpp too, not the layer split (2026-12-04).
+  e = error_of(kBase, {{"parallel.schedule", "dualpipev"}, {"parallel.vpp", "3"}});
   EXPECT_NE(e.find("parallel.vpp"), std::string::npos) << e;
   EXPECT_NE(e.find("vpp must be 2"), std::string::npos) << e;
   e = error_of(kBase, {{"parallel.schedule", "dualpipev"}, {"training.global_batch", "12"}});
