@@ -119,9 +119,11 @@ struct TransferArgs {
 // A recorded cross-stream wait (a cuda_sync "Stream Wait Event", with the profiler's CUDA sync
 // events on): the stream in its `stream` column waits for the CUDA event recorded on
 // `wait_stream` by the runtime call whose correlation id is `record_correlation` (cudaEventRecord).
+// An "Event Sync" (cudaEventSynchronize) is kept the same way, with `host_waits` 1: the host
+// thread, not a stream, waits for the event recorded on `wait_stream`.
 struct StreamWait {
   uint32_t event = 0;  // index into the event columns (the cuda_sync event)
-  uint32_t zero = 0;   // explicit padding (the cache writes the struct's bytes)
+  uint32_t host_waits = 0;  // 0: a stream waits (Stream Wait Event); 1: the host (Event Sync)
   int64_t wait_stream = -1;
   int64_t record_correlation = -1;
 };

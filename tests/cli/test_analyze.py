@@ -101,6 +101,40 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(strag["rank"][0], 3)
             self.assertEqual(strag["last_arrivals_count"][0], 4)
 
+    def test_the_wait_a_straggler_causes_is_the_others_wait(self):
+        # Review of 2026-12-04: with two ranks the median start is their midpoint, and the wait rank 1
+        # caused read half the 1,000 us per collective rank 0 waited; a start shared by every rank
+        # made the lowest rank "last".
+        def job(d, n, late_at):
+            for r in range(n):
+                ev = []
+                for c in range(3):
+                    base = c * 10000
+                    st = base + (1100 if (r, c) in late_at else 100)
+                    ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % c, "pid": 1, "tid": 1, "ts": base,
+                               "dur": 5000, "args": {}})
+                    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": st - 10, "dur": 5,
+                               "args": {"correlation": c + 1}})
+                    ev.append({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 9,
+                               "ts": st, "dur": base + 1200 - st,
+                               "args": {"stream": 9, "correlation": c + 1, "Collective name": "allreduce", "In msg nelems": 1000000,
+                                        "Out msg nelems": 1000000, "Group size": n, "dtype": "Float", "Process Group Name": "0",
+                                        "Seq": c}})
+                with open(os.path.join(d, f"rank-{r}.json"), "w") as f:
+                    json.dump({"traceEvents": ev, "distributedInfo": {"rank": r, "world_size": n}}, f)
+        with tempfile.TemporaryDirectory() as d:
+            job(d, 2, {(1, 0), (1, 1), (1, 2)})
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-", "-q").stdout)
+            st = doc["tables"]["stragglers"]["columns"]
+            self.assertEqual((st["rank"][0], st["caused_wait_us"][0], st["last_arrivals_count"][0]), (1, 3000, 3))
+            self.assertEqual(st["waited_for_others_us"][st["rank"].index(0)], 3000)
+        with tempfile.TemporaryDirectory() as d:
+            job(d, 4, {(3, 0)})
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-", "-q").stdout)
+            st = doc["tables"]["stragglers"]["columns"]
+            self.assertEqual(dict(zip(st["rank"], st["last_arrivals_count"])), {0: 0, 1: 0, 2: 0, 3: 1})
+            self.assertEqual(doc["tables"]["collectives"]["columns"]["last_rank"], [3, -1, -1])
+
     def test_pipeline_sends_are_not_matched_as_collectives(self):
         # Review of 2026-12-04: a 4-stage pipeline (SendRecv kernels with a Seq and a process group,
         # as PyTorch writes them) with perfect clocks and rank 2 late 500 us at every all-reduce.

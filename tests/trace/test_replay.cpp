@@ -563,3 +563,87 @@ TEST(Replay, StepNamesAreReadByOneParser) {
     EXPECT_EQ(r.table("load_summary")->column("profiler_steps_count").i64[0], step >= 0 ? 1 : 0) << name;
   }
 }
+
+namespace {
+// An event with arbitrary extra args (a JSON fragment, e.g. the CUDA sync events' wait fields).
+std::string ev_args(const char* cat, const char* name, int64_t tid, int64_t ts, int64_t dur, const std::string& args) {
+  return std::string("{\"ph\":\"X\",\"cat\":\"") + cat + "\",\"name\":\"" + name + "\",\"pid\":1,\"tid\":" + std::to_string(tid) +
+         ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur) + ",\"args\":{" + args + "}}";
+}
+TraceSet one_rank(const std::vector<std::string>& e, const char* name) {
+  std::string text = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+  for (size_t i = 0; i < e.size(); ++i) text += (i ? "," : "") + e[i];
+  text += "]}";
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(text, name, set.ranks.back());
+  return set;
+}
+double predicted_us(const TraceSet& set, const std::string& scale, double* replay = nullptr) {
+  Result r = run(set, {scale});
+  const Table* w = r.table("whatif");
+  EXPECT_NE(w, nullptr);
+  if (!w) return NAN;
+  if (replay) *replay = w->column("replay_us").f64[0];
+  return w->column("predicted_us").f64[0];
+}
+}  // namespace
+
+// Question (review of 2026-12-04): does a device synchronisation still wait for a stream whose last
+// event ended long before, behind 400 short kernels of another stream? The NCCL kernel on stream 9
+// ends at 1000; 400 kernels of 10 us run on stream 7 from 400; the sync [300, 4405) returns, then
+// 1000 us of host work. At compute x0.1 the kernels end by 800 and the sync waits for the NCCL
+// kernel: 1000 + 5 + 1000 = 2005 (the search had stopped 256 events back: 1805, and 1604 at x0).
+TEST(Replay, ASyncBehindManyEventsOfAnotherStreamStillWaitsForIt) {
+  std::vector<std::string> e = {ev("user_annotation", "ProfilerStep#1", 1, 0, 5405, -1, -1),
+                                ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 1, -1, 1),
+                                ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 9, 20, 980, 9, 1)};
+  for (int i = 0; i < 400; ++i) {
+    e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, 20 + i / 2, 0, -1, 2 + i));
+    e.push_back(ev("kernel", "elementwise_kernel", 7, 400 + 10 * i, 10, 7, 2 + i));
+  }
+  e.push_back(ev("cuda_runtime", "cudaDeviceSynchronize", 1, 300, 4405 - 300, -1, 5000));
+  const TraceSet set = one_rank(e, "many.json");
+  double replay = 0;
+  EXPECT_DOUBLE_EQ(predicted_us(set, "compute=0.1", &replay), 2005.0);
+  EXPECT_DOUBLE_EQ(replay, 5405.0);
+  EXPECT_DOUBLE_EQ(predicted_us(set, "compute=0"), 2005.0);
+}
+
+// Question (review of 2026-12-04): does a cudaEventSynchronize wait for the event it names (the
+// trace's Event Sync: the work recorded on stream 7 before cudaEventRecord), not for whatever GPU
+// work ends last? GEMM on stream 7 [20, 100), recorded at 16; NCCL on stream 9 [25, 120); the sync
+// at [121, 123), then 77 us of host work to 200. GEMM x2: ends at 180, the sync returns at 182, the
+// step ends at 259. Communication x3: the NCCL kernel ends at 310 and the host never waits for it.
+TEST(Replay, AnEventSynchronizeWaitsForTheRecordedEvent) {
+  const TraceSet set = one_rank(
+      {ev("user_annotation", "ProfilerStep#1", 1, 0, 200, -1, -1), ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, -1, 1),
+       ev("cuda_runtime", "cudaEventRecord", 1, 16, 2, -1, 2), ev("cuda_runtime", "cudaLaunchKernel", 1, 20, 4, -1, 3),
+       ev("cuda_runtime", "cudaEventSynchronize", 1, 121, 2, -1, 4),
+       ev_args("cuda_sync", "Event Sync", 1, 121, 2, "\"stream\": -1, \"correlation\": 4, \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2"),
+       ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 80, 7, 1),
+       ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 9, 25, 95, 9, 3)},
+      "event_sync.json");
+  double replay = 0;
+  EXPECT_DOUBLE_EQ(predicted_us(set, "compute=2", &replay), 259.0);
+  EXPECT_DOUBLE_EQ(replay, 200.0);
+  EXPECT_DOUBLE_EQ(predicted_us(set, "comm=3"), 310.0);
+}
+
+// Question (review of 2026-12-04): does a recorded stream wait whose producer ends a microsecond
+// after its consumer starts (the trace's rounding) replay at the measured time? GEMM on stream 7
+// [20, 121), recorded at 16; stream 9 waits on it and runs NCCL from 120 to 220; a device sync to
+// 230. The replay had pinned the consumer to the producer's end: 231, and +38 us over 20 waits.
+TEST(Replay, ARecordedWaitRoundedAcrossItsProducersEndReplaysAtItsMeasuredTime) {
+  const TraceSet set = one_rank(
+      {ev("user_annotation", "ProfilerStep#1", 1, 0, 230, -1, -1), ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, -1, 1),
+       ev("cuda_runtime", "cudaEventRecord", 1, 16, 2, -1, 2), ev("cuda_runtime", "cudaStreamWaitEvent", 1, 19, 2, -1, 3),
+       ev("cuda_runtime", "cudaLaunchKernel", 1, 22, 5, -1, 4), ev("cuda_runtime", "cudaDeviceSynchronize", 1, 34, 191, -1, 6),
+       ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 101, 7, 1),
+       ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 9, 120, 100, 9, 4),
+       ev_args("cuda_sync", "Stream Wait Event", 9, 19, 0, "\"stream\": 9, \"correlation\": 3, \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2")},
+      "rounded_wait.json");
+  double replay = 0;
+  EXPECT_DOUBLE_EQ(predicted_us(set, "compute=1", &replay), 230.0);
+  EXPECT_DOUBLE_EQ(replay, 230.0);
+}

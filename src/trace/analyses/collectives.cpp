@@ -415,6 +415,9 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       bytes = std::max(bytes, o.shard_bytes ? o.bytes * members : o.bytes);
       starts.push_back(o.start_ns);
     }
+    // No rank is last where the latest start is shared (all together): -1, not the lowest of them
+    // (rank 0 had been "last" at every collective that started in step; 2026-12-04 review).
+    if (std::count(starts.begin(), starts.end(), smax) > 1) last_rank = -1;
     if (row < arrival_rows)
       for (const auto& o : occ) a.add_row({row, o.rank, static_cast<double>(o.start_ns - smin) / 1000.0});
     double sync_ns = static_cast<double>(emin - smax);
@@ -498,15 +501,27 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
     // Relative to the earliest start in integer ns, then in double.
     const double median_rel = n % 2 ? static_cast<double>(starts[n / 2] - s0)
                                     : 0.5 * static_cast<double>((starts[n / 2 - 1] - s0) + (starts[n / 2] - s0));
+    // The others' median start, without the rank itself: the typical other rank waits that long
+    // for it (with two ranks the median of both is their midpoint, and the wait read half the real
+    // one; 2026-12-04 review).
+    auto others_median = [&](int64_t own) {
+      const size_t at = static_cast<size_t>(std::lower_bound(starts.begin(), starts.end(), own) - starts.begin());
+      auto nth = [&](size_t i) { return static_cast<double>(starts[i < at ? i : i + 1] - s0); };  // i-th of the others
+      const size_t k = n - 1;
+      return k % 2 ? nth(k / 2) : 0.5 * (nth(k / 2 - 1) + nth(k / 2));
+    };
     for (const auto& o : occ) {
       auto& h = out[o.rank];
       const double late = static_cast<double>(o.start_ns - s0) - median_rel;
       h.late_sum_us += late / 1000.0;
-      if (late > 0) h.caused_wait_us += late / 1000.0;
+      const double behind_others = static_cast<double>(o.start_ns - s0) - others_median(o.start_ns);
+      if (behind_others > 0) h.caused_wait_us += behind_others / 1000.0;
       const int64_t wait = std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns));
       h.waited_for_others_us += static_cast<double>(wait) / 1000.0;
       ++h.collectives;
     }
+    // A shared latest start has no last rank (it had counted for the lowest of them).
+    if (starts[n - 2] == smax) continue;
     auto& l = out[last_rank];
     ++l.last_arrivals;
     l.held_back_us += static_cast<double>(smax - starts[n - 2]) / 1000.0;

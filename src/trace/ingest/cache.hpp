@@ -14,7 +14,7 @@
 
 namespace sextant::trace {
 
-inline constexpr uint32_t kCacheFormatVersion = 5;  // 2: memcpy/memset byte counts (transfers); 3: nccl:* shapes; 4: stream waits; 5: CRC-32 trailer
+inline constexpr uint32_t kCacheFormatVersion = 6;  // 2: memcpy/memset byte counts (transfers); 3: nccl:* shapes; 4: stream waits; 5: CRC-32 trailer; 6: event syncs among the waits
 
 std::string serialize_rank(const RankTrace& t);
 // Throws Error naming `what` when the bytes are not a serialized rank of this version.

@@ -1504,6 +1504,11 @@ class Scanner {
     if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferArgs{idx, 0, ev.bytes, ev.bandwidth_gbps});
     if (c == Category::CudaSync && ev.wait_stream >= 0 && ev.wait_record_corr >= 0 && ev.stream >= 0 && ev.name == "Stream Wait Event")
       t.stream_waits.push_back(StreamWait{idx, 0, ev.wait_stream, ev.wait_record_corr});
+    // cudaEventSynchronize: the host waits for the event recorded on wait_stream (Kineto's
+    // "Event Sync"); the replay binds the call to the work recorded before it (2026-12-04 review:
+    // it had waited on whatever GPU work ended last).
+    if (c == Category::CudaSync && ev.wait_stream >= 0 && ev.wait_record_corr >= 0 && ev.name == "Event Sync")
+      t.stream_waits.push_back(StreamWait{idx, 1, ev.wait_stream, ev.wait_record_corr});
     // Shapes of GEMM-like operators (the roofline) and of PyTorch's `nccl:*` record_function
     // annotations (a collective's message size where the kernel has no `In msg nelems`).
     if (!ev.dims.empty() &&

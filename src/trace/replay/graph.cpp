@@ -155,6 +155,7 @@ struct Workspace::Impl {
   LargeVector<uint32_t> gk, gk_tmp;
   LargeVector<uint32_t> runs;
   LargeVector<std::pair<int64_t, uint32_t>> by_end, by_end_tmp;
+  std::vector<std::vector<std::pair<int64_t, uint32_t>>> by_res;  // by_end split by resource
   LargeVector<int64_t> launch_start;
   LargeVector<std::pair<uint32_t, Edge>> sync_edges;
   // Fork/join of a secondary thread inside a host gap of the step's thread (see the host nodes).
@@ -363,6 +364,9 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   // recorded_waits: at least one wait of the trace was bound; otherwise (no usable correlation,
   // the record outside the trace) the dependencies are inferred as without recorded waits.
   std::vector<std::pair<uint32_t, uint32_t>> waits;
+  // Event syncs: (the sync's correlation, the GPU event it waits for: the last one launched on the
+  // recorded stream before the cudaEventRecord).
+  std::vector<std::pair<int64_t, uint32_t>> event_sync_waits;
   if (!t.stream_waits.empty()) {
     auto rank_of_stream = [&](int64_t s) -> int64_t {
       auto it = std::lower_bound(w.streams.begin(), w.streams.end(), s);
@@ -373,6 +377,16 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       if (f.gpu[k].correlation >= 0) by_corr[w.stream_rank[k]].emplace_back(f.gpu[k].correlation, k);
     for (auto& v : by_corr) std::sort(v.begin(), v.end());
     for (const auto& sw : t.stream_waits) {
+      if (sw.host_waits) {
+        const int64_t from = rank_of_stream(f.stream_key(sw.wait_stream, t.pid[sw.event]));
+        const int64_t sync_corr = t.correlation[sw.event];
+        if (from < 0 || sync_corr < 0) continue;
+        const auto& prod = by_corr[static_cast<size_t>(from)];
+        auto p = std::lower_bound(prod.begin(), prod.end(), std::make_pair(sw.record_correlation, uint32_t{0}));
+        if (p == prod.begin()) continue;  // nothing launched on the recorded stream before the record
+        event_sync_waits.emplace_back(sync_corr, std::prev(p)->second);
+        continue;
+      }
       // (both streams on the waiting event's device: a wait is within one device)
       const int64_t to = rank_of_stream(f.stream_key(t.stream[sw.event], t.pid[sw.event]));
       const int64_t from = rank_of_stream(f.stream_key(sw.wait_stream, t.pid[sw.event]));
@@ -388,6 +402,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     }
     std::sort(waits.begin(), waits.end());
     waits.erase(std::unique(waits.begin(), waits.end()), waits.end());
+    std::sort(event_sync_waits.begin(), event_sync_waits.end());
   }
   const bool recorded_waits = !waits.empty();
 
@@ -398,6 +413,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     if (t.cat[i] == Category::CudaSync && t.correlation[i] != -1 && t.stream[i] != -1)
       sync_stream.emplace_back(t.correlation[i], f.stream_key(t.stream[i], t.pid[i]));
   std::sort(sync_stream.begin(), sync_stream.end());
+  auto event_sync_wait = [&](int64_t corr) -> uint32_t {
+    auto it = std::lower_bound(event_sync_waits.begin(), event_sync_waits.end(), std::make_pair(corr, uint32_t{0}));
+    return it != event_sync_waits.end() && it->first == corr ? it->second : kNone;
+  };
   auto stream_of_sync = [&](int64_t corr) -> int64_t {
     auto it = std::lower_bound(sync_stream.begin(), sync_stream.end(), std::make_pair(corr, INT64_MIN));
     return it != sync_stream.end() && it->first == corr ? it->second : -1;
@@ -876,6 +895,14 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       if (!std::is_sorted(by_end.begin() + runs[r], by_end.begin() + runs[r + 1]))
         std::sort(by_end.begin() + runs[r], by_end.begin() + runs[r + 1]);
     merge_sorted_runs(by_end, runs, w.by_end_tmp);
+    // The same per resource (stream), for the synchronisation searches.
+    auto& by_res = w.by_res;
+    for (auto& l : by_res) l.clear();
+    by_res.resize(gr.resources.size());
+    for (const auto& e : by_end) {
+      const int32_t r = gr.nodes[g0 + e.second].resource;
+      if (r >= 0 && static_cast<size_t>(r) < by_res.size()) by_res[static_cast<size_t>(r)].push_back(e);
+    }
     auto& launch_start = w.launch_start;  // per gk index: launch call start (relative), or its own ts
     launch_start.resize(gk.size());
     for (uint32_t q = 0; q < gk.size(); ++q) {
@@ -969,7 +996,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
             r_x = end;
           }
         }
-        if (cross != kNone) r_x = std::min(r_x, ts);
+        // A producer ending up to the tolerance after the consumer started (the trace's
+        // microsecond rounding) keeps its negative gap: the replay then starts the consumer at its
+        // measured time, not at the producer's end (that had added 1 us per wait, 38 us over 20
+        // waits; 2026-12-04 review).
       } else if (base != INT64_MIN && ts - base > opt.cross_stream_min_gap_ticks) {
         auto it = std::upper_bound(by_end.begin(), by_end.end(), std::make_pair(ts, UINT32_MAX));
         for (int steps_back = 0; it != by_end.begin() && steps_back < 32; ++steps_back) {
@@ -1017,7 +1047,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > slack_t});
       }
       for (uint32_t xn : producers)
-        if (xn != cross) add_edge(n, Edge{xn, 0, EdgeKind::CrossStream, false, false});
+        if (xn != cross) add_edge(n, Edge{xn, std::min<int64_t>(0, ts - (gr.nodes[xn].measured_start + gr.nodes[xn].dur)), EdgeKind::CrossStream, false, false});
     }
 
     if (overlapping > 0)
@@ -1043,6 +1073,16 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           awaited = gpu_node[static_cast<size_t>(own)];
           aw_end = gr.nodes[awaited].measured_start + gr.nodes[awaited].dur;
         }
+      } else if (const uint32_t ev = ps.type == CallType::EventSync ? event_sync_wait(t.correlation[c.event]) : kNone;
+                 ev != kNone) {
+        // The recorded event: the call returns when the work recorded before it ends, whatever
+        // else runs (it had waited for the last GPU event to end: a 3x slower NCCL kernel on
+        // another stream delayed a sync that never waited for it).
+        if (gpu_node[ev] != kNone) {
+          awaited = gpu_node[ev];
+          aw_end = gr.nodes[awaited].measured_start + gr.nodes[awaited].dur;
+          if (aw_end > cend) awaited = kNone;  // not consistent with the call's return: ignored
+        }
       } else {
         int32_t only_res = -1;
         if (ps.type == CallType::StreamSync) {
@@ -1058,23 +1098,29 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           // too (a what-if that shortens the former must not let the call return before the
           // latter). Before 2026-12-03 only the last-ending event was an edge: --scale comm=0
           // could return a cudaDeviceSynchronize before the GEMMs it waited for.
+          // Searched stream by stream (by_res): the search over every stream's events had stopped
+          // 256 events back, and a sync behind 316 short kernels of another stream lost its
+          // NCCL kernel (a what-if 10-20% low; 2026-12-04 review).
           const bool every_stream = ps.type == CallType::DeviceSync;
-          auto it = std::upper_bound(by_end.begin(), by_end.end(), std::make_pair(cend, UINT32_MAX));
-          for (int back = 0; it != by_end.begin() && back < 256; ++back) {
-            --it;
-            const uint32_t xn = g0 + it->second;
-            if (only_res >= 0 && gr.nodes[xn].resource != only_res) continue;
-            if (launch_start[it->second] >= cts) continue;
-            if (awaited == kNone) {
-              awaited = xn;
-              aw_end = it->first;
-              if (!every_stream) break;
-            } else if (std::none_of(also_awaited.begin(), also_awaited.end(),
-                                    [&](uint32_t y) { return gr.nodes[y].resource == gr.nodes[xn].resource; }) &&
-                       gr.nodes[xn].resource != gr.nodes[awaited].resource) {
-              also_awaited.push_back(xn);
+          for (size_t r = 0; r < by_res.size(); ++r) {
+            if (only_res >= 0 && static_cast<int32_t>(r) != only_res) continue;
+            const auto& list = by_res[r];
+            auto it = std::upper_bound(list.begin(), list.end(), std::make_pair(cend, UINT32_MAX));
+            while (it != list.begin()) {
+              --it;
+              if (launch_start[it->second] >= cts) continue;  // launched after the call: not awaited
+              const uint32_t xn = g0 + it->second;
+              if (awaited == kNone || it->first > aw_end) {
+                if (awaited != kNone) also_awaited.push_back(awaited);
+                awaited = xn;
+                aw_end = it->first;
+              } else {
+                also_awaited.push_back(xn);
+              }
+              break;
             }
           }
+          if (!every_stream) also_awaited.clear();
         }
       }
       if (awaited != kNone) {
