@@ -337,6 +337,22 @@ struct Lowerer {
     c.hides_behind_next = true;
     return c;
   }
+  // Ring attention (Transformer Engine's AttnFuncWithCPAndKVP2P) step by step: cp steps, each the
+  // attention of one K/V chunk (1/cp of the work), with the exchange for the next step beside it.
+  // Forward: a K/V send beside each step but the last. Backward: K/V at the first step, K/V and the
+  // accumulated dK/dV at the middle ones, dK/dV at the last. Each step hides only its own exchange
+  // (the exchange had been pooled against the whole attention: max(0, (cp-1)X - A) where a step
+  // leaves (cp-1) max(0, X - A/cp) exposed, up to A/cp too little; 2026-12-04 review).
+  void ring_attention(std::vector<Step>& v, const ComputeOp& core, const char* name, double kv_bytes, bool backward) const {
+    ComputeOp piece = core;
+    piece.flops /= cp;
+    piece.bytes /= cp;
+    for (int i = 0; i < cp; ++i) {
+      const double sends = backward ? (i == 0 || i == cp - 1 ? 1.0 : 2.0) : (i + 1 < cp ? 1.0 : 0.0);
+      if (sends > 0) v.push_back(ring_beside_attention(coll(name, CollKind::SendRecv, GroupKind::CP, sends * kv_bytes, true)));
+      v.push_back(piece);
+    }
+  }
   // A collective issued just before the compute step that follows it and run beside that step only.
   static Collective beside_next(Collective c) {
     c.overlappable = true;
@@ -563,12 +579,8 @@ struct Lowerer {
     // its attention in its own precision.
     core.dtype = full_precision(dt) ? dt : DType::BF16;
     core.peak_fraction_cap = s.train.attention_peak_fraction;
-    if (cp > 1) {
-      // Ring attention: cp-1 exchanges of this rank's K and V chunk, overlapped with the
-      // attention of the chunk already present.
-      const double kv_bytes = T * ring_kv_elems() * ab;
-      fwd.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP, (cp - 1) * kv_bytes, true)));
-    }
+    // Ring attention: cp-1 exchanges of this rank's K and V chunk, each overlapped with the
+    // attention of the chunk already present (ring_attention, below).
     // Without flash attention the scores are materialised: QK^T and PV run over every key (the
     // causal mask is applied to the whole score matrix, not skipped), and the b x a/t x s x s
     // matrix passes through HBM between the kernels (docs/models.md, Attention without flash).
@@ -584,7 +596,8 @@ struct Lowerer {
       scores_f = mem("attn.scores", OpClass::Elementwise, n * (ab * (4.0 + 2.0 * d) + d));
       scores_b = mem("attn.scores.bwd", OpClass::Elementwise, n * (ab * (7.0 + 2.0 * d) + d));
     }
-    fwd.push_back(core);
+    if (cp > 1) ring_attention(fwd, core, "attn.cp_ring_kv", T * ring_kv_elems() * ab, false);
+    else fwd.push_back(core);
     if (!flash_attention()) fwd.push_back(scores_f);
     const double o_dim = static_cast<double>(m.heads) * attn_v_dim();
     // Ring attention computes one partial output per ring step and folds it into the running
@@ -619,11 +632,8 @@ struct Lowerer {
     // Flash attention's backward recomputes QK^T: 5 matmuls against 2; materialised scores: 4.
     core_b.flops = (flash_attention() ? 2.5 : 2.0) * core.flops;
     core_b.bytes = 2 * core.bytes;
-    if (cp > 1) {
-      const double kv_bytes = T * ring_kv_elems() * ab;
-      bi.push_back(ring_beside_attention(coll("attn.cp_ring_dkv.bwd", CollKind::SendRecv, GroupKind::CP, 2 * (cp - 1) * kv_bytes, true)));
-    }
-    bi.push_back(core_b);
+    if (cp > 1) ring_attention(bi, core_b, "attn.cp_ring_dkv.bwd", T * ring_kv_elems() * ab, true);
+    else bi.push_back(core_b);
     if (cp_merge_b) bi.push_back(*cp_merge_b);
     if (!flash_attention()) bi.push_back(scores_b);
     if (!m.mla) {
@@ -655,10 +665,8 @@ struct Lowerer {
       }
     if (s.train.recomputes(kRecomputeCoreAttn)) {
       // Recomputing the attention of a context-parallel layer exchanges K and V around the ring again.
-      if (cp > 1)
-        rc.push_back(ring_beside_attention(coll("attn.cp_ring_kv", CollKind::SendRecv, GroupKind::CP,
-                                                (cp - 1) * T * ring_kv_elems() * ab, true)));
-      rc.push_back(core);
+      if (cp > 1) ring_attention(rc, core, "attn.cp_ring_kv", T * ring_kv_elems() * ab, false);
+      else rc.push_back(core);
       if (cp_merge) rc.push_back(*cp_merge);
       if (!flash_attention()) rc.push_back(scores_f);
     }

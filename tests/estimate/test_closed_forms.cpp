@@ -1157,6 +1157,8 @@ TEST(ClosedForms, BlockRecomputeTakesTheFirstLayersByPosition) {
 // exchange is exposed by what the attention core after it does not cover, and never hidden by the
 // layer's GEMMs (which wait for the attention output): the step's exposed CP time is that excess,
 // per layer and micro-batch, forward and backward.
+// Question: does ring attention's exchange hide only behind the attention step it feeds, so that
+// what outlasts each step is exposed?
 TEST(ClosedForms, ContextParallelRingHidesOnlyBehindItsAttention) {
   const std::string y =
       "model: {id: gpt-test, source: test, layers: 8, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 51200, mlp: gelu}\n"
@@ -1182,7 +1184,22 @@ TEST(ClosedForms, ContextParallelRingHidesOnlyBehindItsAttention) {
       excess += std::max(0.0, est.collective_time_s(*c, w, f) - compute_time_s(next, s.accelerator));
     }
   }
-  EXPECT_EQ(rings, 2);
+  // Step by step (review of 2026-12-04): cp - 1 forward exchanges and cp backward ones (K/V first,
+  // K/V and dK/dV in the middle, dK/dV last), each beside one ring step's attention, 1/cp of it;
+  // the forward's last step has no exchange beside it. In all 2 (cp - 1) K/V chunks backward.
+  EXPECT_EQ(rings, 3 + 4);
+  double fwd_attn = 0, steps = 0;
+  for (const auto& st : b.forward)
+    if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && op->cls == ir::OpClass::Attention) {
+      fwd_attn += op->flops;
+      ++steps;
+    }
+  EXPECT_EQ(steps, 4);
+  EXPECT_NEAR(fwd_attn, 4 * [&] {
+    for (const auto& st : b.forward)
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && op->cls == ir::OpClass::Attention) return op->flops;
+    return 0.0;
+  }(), 1e-9 * fwd_attn);
   ASSERT_GT(excess, 0) << "this plan's ring (over the scale-out network) must outlast its attention";
   const auto e = est.run(w);
   double exposed_cp = -1;
