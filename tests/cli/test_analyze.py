@@ -135,6 +135,26 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(dict(zip(st["rank"], st["last_arrivals_count"])), {0: 0, 1: 0, 2: 0, 3: 1})
             self.assertEqual(doc["tables"]["collectives"]["columns"]["last_rank"], [3, -1, -1])
 
+    def test_overlapping_and_repeated_steps_are_diagnostics(self):
+        # Review of 2026-12-04: ProfilerSteps overlapping the next, or a step number twice, had
+        # passed without a word (GPU work moves between the rows; one step gets two rows).
+        def x(cat, name, ts, dur, **args):
+            return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 7 if cat == "kernel" else 1, "ts": ts, "dur": dur,
+                    "args": args}
+        ev = [x("user_annotation", "ProfilerStep#1", 0, 200), x("user_annotation", "ProfilerStep#2", 100, 200),
+              x("user_annotation", "ProfilerStep#2", 400, 100),
+              x("cuda_runtime", "cudaLaunchKernel", 10, 5, correlation=1), x("kernel", "gemm", 20, 100, stream=7, correlation=1)]
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "t.json")
+            with open(f, "w") as fh:
+                json.dump({"traceEvents": ev}, fh)
+            doc = json.loads(run("analyze", f, "--only", "iterations", "--json", "-", "-q").stdout)
+            diags = dict(zip(doc["tables"]["diagnostics"]["columns"]["name"], doc["tables"]["diagnostics"]["columns"]["count"]))
+            self.assertEqual(diags.get("iterations: ProfilerSteps overlapping the next one (GPU work launched in the overlap is placed "
+                                       "in the later step)"), 1, diags)
+            self.assertEqual(diags.get("iterations: ProfilerStep numbers seen more than once (each occurrence is a row of its own)"), 1,
+                             diags)
+
     def test_pipeline_sends_are_not_matched_as_collectives(self):
         # Review of 2026-12-04: a 4-stage pipeline (SendRecv kernels with a Seq and a process group,
         # as PyTorch writes them) with perfect clocks and rank 2 late 500 us at every all-reduce.

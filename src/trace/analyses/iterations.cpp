@@ -28,6 +28,26 @@ void run_iterations(const AnalysisContext& ctx, Result& r) {
       if (const int64_t k = profiler_step_number(n); k >= 0) steps.push_back(Step{c.ts, c.end, k});
     }
     std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.ts < b.ts; });
+    // Steps that overlap the next one, or a step number seen twice: each GPU event is placed in the
+    // latest step that started before its launch, so an overlap moves work between steps, and a
+    // repeated number gives two rows of one step. Counted, as the trace's oddity it is (they had
+    // passed without a word, 2026-12-04 review).
+    {
+      int64_t overlapping = 0, repeated = 0;
+      std::vector<int64_t> numbers;
+      for (size_t i = 0; i < steps.size(); ++i) {
+        if (i + 1 < steps.size() && steps[i].end > steps[i + 1].ts) ++overlapping;
+        numbers.push_back(steps[i].n);
+      }
+      std::sort(numbers.begin(), numbers.end());
+      for (size_t i = 1; i < numbers.size(); ++i) repeated += numbers[i] == numbers[i - 1] ? 1 : 0;
+      if (overlapping > 0)
+        ctx.diagnostics.add_count("iterations: ProfilerSteps overlapping the next one (GPU work launched in the overlap is placed in the later step)",
+                                  "warning", "rank " + std::to_string(f.rank()), overlapping);
+      if (repeated > 0)
+        ctx.diagnostics.add_count("iterations: ProfilerStep numbers seen more than once (each occurrence is a row of its own)", "warning",
+                                  "rank " + std::to_string(f.rank()), repeated);
+    }
     // Per step, merge_intervals of its GPU events' [ts, end) as they come: f.gpu is sorted by ts,
     // the order merge_intervals would sort them into, so the union is kept as a running state
     // (the open interval, the running maximum end, the closed length) instead of a list per step.
