@@ -234,6 +234,16 @@ class Writer {
           std::to_string(static_cast<int64_t>(o_.allreduce_bytes / 2)) + ", \"Group size\": " +
           std::to_string(o_.ranks) + ", \"dtype\": \"BFloat16\", \"Process Group Name\": \"0\", \"Seq\": " +
           std::to_string(s));
+    // The step waits for the GPU before it ends (the loss read back, the optimizer's clip-norm
+    // check), as a training step does: a cudaStreamSynchronize returning 5 us after the all-reduce.
+    // Without it the host ran on past the GPU and every step's path was a trailing host gap, so no
+    // what-if on these traces could show a change (2026-12-04 review).
+    const int64_t sync_at = cpu + 2000 + kLaunchNs + 1000;
+    if (cend + 5000 > sync_at) {
+      corr = ++corr_;
+      x("cuda_runtime", "cudaStreamSynchronize", pid, tid, sync_at, cend + 5000 - sync_at,
+        "\"External id\": " + std::to_string(e) + ", \"cbid\": 131, \"correlation\": " + std::to_string(corr));
+    }
   }
 
   const SynthOptions& o_;
