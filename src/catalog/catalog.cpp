@@ -578,6 +578,7 @@ ModelConfig parse_model(const YamlMap& m) {
   c.learned_position = m.boolean("learned_position", false);
   c.qk_norm = m.boolean("qk_norm", false);
   if (m.has("dropout")) c.dropout = m.boolean("dropout") ? 1 : 0;
+  c.mtp_layers = to_int(m, "mtp_layers", m.i64("mtp_layers", 0));
   c.max_seq_len = to_int(m, "max_seq_len", m.i64("max_seq_len", 0));
   c.sliding_window = to_int(m, "sliding_window", m.i64("sliding_window", 0));
   if (m.has("sliding_window_layers")) {
@@ -753,6 +754,7 @@ void ModelConfig::validate(const SourceLocation& where) const {
   if (ffn_hidden > kMaxWidth) bad("ffn_hidden", "must be at most " + std::to_string(kMaxWidth));
   const bool all_moe = all_layers_moe();
   if (!all_moe && ffn_hidden <= 0) bad("ffn_hidden", "dense layers need ffn_hidden > 0");
+  if (mtp_layers < 0 || mtp_layers > 8) bad("mtp_layers", "must be from 0 to 8 multi-token-prediction modules, got " + std::to_string(mtp_layers));
   if (moe) {
     if (moe->num_experts <= 0) bad("moe.num_experts", "must be positive");
     if (moe->topk <= 0 || moe->topk > moe->num_experts)

@@ -301,6 +301,12 @@ struct ModelConfig {
   // convention of a GELU model: TrainingConfig::dropout). A config.json's dropout probabilities
   // state it (any > 0).
   int dropout = -1;
+  // Multi-token prediction modules (DeepSeek-V3's MTP; config.json num_nextn_predict_layers): each
+  // a projection of the normed hidden state and next token's embedding (2h -> h), one transformer
+  // layer and the shared output head, run in training after the last layer. Not in the model's
+  // parameter count nor its model FLOPs (DeepSeek's 671B / 37B leave them out); in the hardware
+  // FLOPs, the last stage's time and memory.
+  int mtp_layers = 0;
   int max_seq_len = 0;
   int sliding_window = 0;  // 0 = full attention
   // Layers that attend within the window (Gemma 2's alternate local layers, GPT-OSS's alternate

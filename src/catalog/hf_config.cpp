@@ -501,6 +501,8 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       std::vector<int> pattern(static_cast<size_t>(std::max(0, c.layers)));
       for (int l = 0; l < c.layers; ++l) pattern[static_cast<size_t>(l)] = l >= first_dense && l % freq == 0;
       set_layer_pattern(m, pattern);
+      // The multi-token-prediction modules trained beside the model (V3: 1).
+      c.mtp_layers = r.i("num_nextn_predict_layers", 0);
       // Group-limited routing: DeepSeek-V3's router (Transformers' DeepseekV3TopkRouter) picks the
       // topk_group best of n_group expert groups, then its experts within them (defaults 8 and 4);
       // V2's only under topk_method group_limited_greedy. 1 group is no limit.

@@ -193,6 +193,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("norm", m.norm);
     r.set("learned_position", m.learned_position);
     r.set("qk_norm", m.qk_norm);
+    if (m.mtp_layers > 0) r.set("mtp_layers_count", int64_t{m.mtp_layers});
     r.set("dropout", m.dropout < 0 ? std::string("not stated (the framework's, else yes for a GELU model)") : m.dropout ? std::string("yes") : std::string("no"));
     r.set("max_seq_len", int64_t{m.max_seq_len});
     r.set("sliding_window", int64_t{m.sliding_window});

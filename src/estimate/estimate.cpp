@@ -1026,6 +1026,21 @@ StepEstimate Estimator::run(const Workload& w) const {
           hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
         }
   }
+  if (s.model.mtp_layers > 0) {
+    // Multi-token prediction modules run on the last stage's ranks; the model FLOPs leave them out
+    // (as DeepSeek's 37B active parameters do), the hardware runs them forward and backward.
+    const double ranks_per_stage = static_cast<double>(s.num_gpus) / p;
+    for (const auto& st : w.stages)
+      for (const auto& ch : st.chunks)
+        for (const auto& b : ch.blocks) {
+          if (b.name.rfind("mtp", 0) != 0) continue;
+          double f = 0;
+          for (const StepList* list : {&b.forward, &b.backward_input, &b.backward_weight})
+            for (const auto& step : *list)
+              if (const auto* op = std::get_if<ComputeOp>(&step)) f += op->flops;
+          hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
+        }
+  }
   if (s.model.moe && s.train.moe_pad_to_capacity) {
     // Tokens padded to the capacity: every EP rank runs the IR's routed-expert GEMMs (the
     // capacity's rows) forward and backward, where the model FLOPs count the routed tokens. The

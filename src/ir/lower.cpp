@@ -1076,9 +1076,39 @@ struct Lowerer {
     bw.push_back(coll(reduce_name, CollKind::ReduceScatter, GroupKind::DP, params * grad_bytes(), s.plan.overlap_grad_reduce));
   }
 
-  Block head() const {
+  // A multi-token-prediction module's input: RMSNorm of the hidden state and of the next token's
+  // embedding, concatenated and projected 2h -> h (Megatron-Core's MultiTokenPredictionLayer
+  // eh_proj, tensor-parallel over its input: a row-parallel GEMM whose output is reduced over TP).
+  Block mtp_projection() const {
     Block b;
-    b.name = "head";
+    b.name = "mtp_proj";
+    const double h = m.hidden;
+    std::vector<Step> fwd, bi, bw;
+    fwd.push_back(mem("mtp.norms", OpClass::Norm, 2 * Tsp * h * ab * 2));
+    tp_enter(fwd, "mtp.tp_all_gather");
+    ComputeOp proj = gemm("mtp.eh_proj", T, h, 2 * h / t);
+    fwd.push_back(proj);
+    tp_leave(fwd, "mtp.tp_reduce_scatter", "mtp.tp_all_reduce");
+    if (t > 1 && sp) bi.push_back(tp_leave_grad("mtp.tp_all_gather.bwd"));
+    gemm_backward(proj, bi, bw);
+    bi.push_back(mem("mtp.norms.bwd", OpClass::Norm, 2 * Tsp * h * ab * 3));
+    b.params = 2 * h * h / t + 2 * h;
+    b.tp_replicated_params = 2 * h;
+    if (zero2) zero2_reduce(b.params, 0.0, bw);
+    b.forward = std::move(fwd);
+    b.backward_input = std::move(bi);
+    b.backward_weight = std::move(bw);
+    b.activation_bytes = T * 2 * h * ab / (sp ? t : 1) * 2;  // the norms' inputs and the GEMM's input
+    return b;
+  }
+
+  // The output head; `shared`: a multi-token-prediction module's, which shares the main head's
+  // weights (DeepSeek-V3: "MTP modules share the embedding layer and output head with the main
+  // model"): its work and activations, no parameters of its own, its gradient accumulated into
+  // the main head's.
+  Block head(bool shared = false) const {
+    Block b;
+    b.name = shared ? "mtp_head" : "head";
     const double h = m.hidden, V = m.vocab;
     std::vector<Step> fwd, bi, bw;
     fwd.push_back(mem("head.final_norm", OpClass::Norm, Tsp * h * ab * 2));
@@ -1094,8 +1124,13 @@ struct Lowerer {
     // pipeline, or dualpipev's V, which puts both ends on rank 0).
     b.params = (m.tied_embeddings && ends_on_one_rank(s)) ? h : V * h / t + h;
     b.tp_replicated_params = h;  // the final norm
-    zero3_root(b.params, fwd, bw, "head.zero3.param_all_gather", "head.zero3.grad_reduce_scatter", false);
-    if (zero2) zero2_reduce(b.params, 0.0, bw);
+    if (shared) {
+      b.params = h;  // its own final norm
+      b.tp_replicated_params = h;
+    } else {
+      zero3_root(b.params, fwd, bw, "head.zero3.param_all_gather", "head.zero3.grad_reduce_scatter", false);
+      if (zero2) zero2_reduce(b.params, 0.0, bw);
+    }
     b.forward = std::move(fwd);
     b.backward_input = std::move(bi);
     b.backward_weight = std::move(bw);
@@ -1256,7 +1291,20 @@ Workload lower(const Scenario& s) {
         add(moe_rc, rc_moe);
         add(moe, n_moe - rc_moe);
       }
-      if (vs == nvs - 1) ch.blocks.push_back(L.head());
+      if (vs == nvs - 1) {
+        ch.blocks.push_back(L.head());
+        // Multi-token prediction after the last layer and the head: per module a projection,
+        // one transformer layer (an MoE one where the model's last layer is), and the shared head.
+        for (int d = 0; d < s.model.mtp_layers; ++d) {
+          ch.blocks.push_back(L.mtp_projection());
+          const bool moe_last = s.model.moe.has_value() && s.model.is_moe_layer(s.model.layers - 1);
+          Block mtp = L.layer(moe_last, full && !s.train.recompute_block);
+          mtp.name = "mtp_layer";
+          mtp.template_id = -1;
+          ch.blocks.push_back(std::move(mtp));
+          ch.blocks.push_back(L.head(true));
+        }
+      }
       for (const auto& b : ch.blocks) {
         st.params += b.params * b.count;
         st.expert_params += b.expert_params * b.count;

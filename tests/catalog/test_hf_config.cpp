@@ -94,10 +94,12 @@ TEST(HfConfig, DeepSeekV3ArchitectureGives671B) {
   EXPECT_EQ(m.moe->shared_experts, 1);
   EXPECT_NEAR(m.params_total() / 1e9, 671, 0.01 * 671);
   EXPECT_NEAR(m.params_active() / 1e9, 37, 0.03 * 37);
-  // Routing-score details and the MTP module do not change the step model (the MTP module is
-  // not modelled: docs/models.md).
-  for (const char* k : {"rope_scaling", "scoring_func", "routed_scaling_factor", "num_nextn_predict_layers"})
-    EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+  // Routing-score details do not change the step model.
+  for (const char* k : {"rope_scaling", "scoring_func", "routed_scaling_factor"}) EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+  // The multi-token-prediction module does (its work on the last stage), outside the 671B / 37B.
+  EXPECT_FALSE(has(m.ignored_keys, "num_nextn_predict_layers"));
+  EXPECT_EQ(m.mtp_layers, 1);
+  EXPECT_EQ(c->model("deepseek-v3").mtp_layers, 1);
   // Node-limited routing does (the nodes a token needs under a deduplicating dispatcher): read,
   // as the catalog entry states it.
   for (const char* k : {"n_group", "topk_group"}) EXPECT_FALSE(has(m.ignored_keys, k)) << k;

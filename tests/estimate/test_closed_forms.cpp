@@ -1910,3 +1910,37 @@ TEST(ClosedForms, InterleavedTransfersCannotOutrunTheRanksPort) {
     }
   }
 }
+
+// Question (review of 2026-12-04): does a multi-token-prediction module (DeepSeek-V3's MTP) run on
+// the last stage as one more transformer layer, a 2h -> h projection and a second pass through the
+// shared output head, counted in the hardware FLOPs but not in the model FLOPs (DeepSeek's 37B
+// active parameters leave it out)? Per token, forward x3 for training: the layer's, 2 x 2h x h for
+// the projection, and 2 x h x V for the logits.
+TEST(ClosedForms, MultiTokenPredictionRunsOnTheLastStageOutsideTheModelFlops) {
+  auto lowered = [](int mtp) {
+    std::string y = gpt_yaml(1, false, "none", true);
+    y.replace(y.find("mlp: gelu}"), 10, "mlp: gelu, mtp_layers: " + std::to_string(mtp) + "}");
+    return parse_scenario(y, "mtp.yaml", *frozen());
+  };
+  const Scenario s0 = lowered(0), s1 = lowered(1);
+  const auto w0 = ir::lower(s0), w1 = ir::lower(s1);
+  EXPECT_EQ(w1.model_flops_per_step(), w0.model_flops_per_step());
+  const auto e0 = estimate_step(w0), e1 = estimate_step(w1);
+  const double tokens = static_cast<double>(s0.tokens_per_step()), h = 4096, V = 51200;
+  // One layer's hardware FLOPs: the lowered dense layer's forward and backward over the step's
+  // micro-batches and data-parallel ranks (its attention as the kernel runs it).
+  double layer_mb = 0;
+  const auto& layer = dense_block(w0);
+  for (const ir::StepList* list : {&layer.forward, &layer.backward_input, &layer.backward_weight})
+    for (const auto& st : *list)
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st)) layer_mb += op->flops;
+  const double layer_flops = layer_mb * static_cast<double>(w0.microbatches) * s0.num_gpus;
+  const double extra = layer_flops + 6.0 * (2 * h * h) * tokens + 6.0 * h * V * tokens;
+  EXPECT_NEAR(e1.hardware_flops - e0.hardware_flops, extra, 1e-6 * extra);
+  EXPECT_GT(e1.step_time_s, e0.step_time_s);
+  std::vector<std::string> names;
+  for (const auto& b : w1.stages.back().chunks.back().blocks) names.push_back(b.name);
+  EXPECT_EQ(names.back(), "mtp_head");
+  EXPECT_NE(std::find(names.begin(), names.end(), "mtp_layer"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "mtp_proj"), names.end());
+}
