@@ -109,11 +109,12 @@ void add_infer_command(CLI::App& app) {
     auto c = cat();
     auto d = data();
     infer::DeploymentSpec dep = a->dep;
-    int64_t prompt = a->prompt, output = a->output;
+    int64_t prompt = a->prompt, output = a->output, pass_tokens = 0;
     std::vector<std::string> notes;
     if (!a->file.empty()) {
       const infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets));
       dep = study.deployment;
+      pass_tokens = study.serving.limits.max_batch_tokens;
       for (const Field& f : *fields)
         if (f.opt->count() > 0) {
           f.copy(a->dep, dep);
@@ -129,7 +130,7 @@ void add_infer_command(CLI::App& app) {
     } else {
       for (const Field& f : *fields) dep.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
     }
-    Result res = infer::run_estimate(dep, *c, *d, prompt, output, a->batch);
+    Result res = infer::run_estimate(dep, *c, *d, prompt, output, a->batch, pass_tokens);
     res.notes.insert(res.notes.end(), notes.begin(), notes.end());
     emit(res, a->out);
   });

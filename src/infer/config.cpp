@@ -591,7 +591,7 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& workload) {
 }
 
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
-                    int64_t batch) {
+                    int64_t batch, int64_t serving_pass_tokens) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
     if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
   // Token counts far beyond any context or batch are refused: their products (batch x prompt,
@@ -631,8 +631,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // requests beyond a pass wait for the next). Before 2026-12-02 it was sized for all batch x
   // prompt tokens at once: 40 prompts of 8,192 tokens of Llama 3.1 8B on an H100 needed 21 GB of
   // workspace and "did not fit", where vLLM runs them.
-  constexpr double kPassTokens = 8192;
-  const double pass_tokens = std::min(static_cast<double>(prompt) * static_cast<double>(batch), kPassTokens);
+  // With a study's serving limits (`infer estimate FILE`), the workspace is serve's: its whole
+  // max_batch_tokens, as an engine profiles and reserves its token budget whatever the prompt (the
+  // on-device example had fitted by estimate and been refused by serve, 2026-12-04 review).
+  const double kPassTokens = serving_pass_tokens > 0 ? static_cast<double>(serving_pass_tokens) : 8192.0;
+  const double pass_tokens = serving_pass_tokens > 0 ? kPassTokens
+                                                     : std::min(static_cast<double>(prompt) * static_cast<double>(batch), kPassTokens);
   const double workspace = pass_tokens * d.model.hidden * d.activation.bytes() * 8;
   // Layers under a sliding window hold the window only, and a prefill pass also the keys of its
   // new tokens beyond the window while it runs: every sequence at its last token, plus one pass of
@@ -670,7 +674,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "too little prompt time when the fit leaves them out (sextant infer validate, leave-one-chip-out): read "
                       "these speeds as optimistic by about that much");
   if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
-    r.notes.push_back("the activation workspace is sized for one pass of 8192 tokens (serve's default max_batch_tokens): the prefill of " +
+    r.notes.push_back("the activation workspace is sized for one pass of " + format_double(kPassTokens) +
+                      (serving_pass_tokens > 0 ? " tokens (the study's serving.max_batch_tokens)" : " tokens (serve's default max_batch_tokens)") +
+                      ": the prefill of " +
                       std::to_string(batch * prompt) + " tokens runs in several passes, its time is the same work" +
                       (prompt > kPassTokens ? "; a " + std::to_string(prompt) + "-token prompt fits such passes only with chunked prefill (vLLM V1's "
                                               "default); an engine without it needs the whole prompt's workspace, " +

@@ -68,8 +68,10 @@ Result run_serve(StudySpec s, const Catalog& cat, const InferData& data);
 // lengths.
 std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 
+// serving_pass_tokens > 0: a study's serving.max_batch_tokens, for which the activation workspace
+// is reserved whole (as `infer serve` does); 0: one pass of the run's prefill, at most 8,192 tokens.
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
-                    int64_t output_tokens, int64_t batch);
+                    int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0);
 
 // `sextant infer plan`: the cheapest deployment (accelerator, TP, replicas, batch limit, policy)
 // whose simulated SLO attainment at the workload's rate reaches plan.slo_attainment_fraction.

@@ -155,6 +155,11 @@ class InferCli(unittest.TestCase):
         self.assertEqual(int(prompt), prefill["context_tokens"])
         over = scalars(run_json("infer", "estimate", study, "--tp", "4", "--prompt", "100"))
         self.assertEqual(over["devices_count"], 4)
+        # With a study, the workspace is serve's: the study's whole max_batch_tokens (512 on the
+        # on-device example, fp32 activations of Llama-2-7B), so both agree on what fits (the A17
+        # Pro had fitted by estimate and been refused by serve, 2026-12-04 review).
+        dev = scalars(run_json("infer", "estimate", "data/examples/infer-on-device.yaml", "--prompt", "10"))
+        self.assertEqual(dev["activation_workspace_bytes_per_device"], 512 * 4096 * 4 * 8)
         p = run("infer", "estimate", ok=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("--model is required (or a study YAML", p.stderr)
