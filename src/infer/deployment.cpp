@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/result.hpp"
 
 namespace sextant::infer {
 
@@ -68,6 +69,14 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   if (s.memory_gib != 0) {
     if (!(s.memory_gib > 0) || !std::isfinite(s.memory_gib))
       throw Error(at("memory_gib"), "must be a positive size in GiB", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");
+    // A SoC's catalog entry lists the largest memory it ships with: more is a machine that does not
+    // exist (an M3 Pro with 128 GB had been costed, 2026-12-04 review). A GPU's larger memory is a
+    // hypothetical part, as sweep varies it.
+    const double listed_gib = d.accel.memory_bytes.value / 1073741824.0;
+    if (d.accel.kind == "soc" && s.memory_gib > listed_gib * (1 + 1e-9))
+      throw Error(at("memory_gib"), s.accelerator + " ships with at most " + format_double(std::round(listed_gib * 100) / 100) +
+                                        " GB (its catalog memory_gib), not " + format_double(s.memory_gib),
+                  "a size it is sold with, at most " + format_double(std::round(listed_gib * 100) / 100) + " (or a SoC that offers more)");
     d.accel.memory_bytes = Sourced{s.memory_gib * 1073741824.0, "given (memory_gib)", "", true};
   }
   if (!data.has_engine(s.engine))

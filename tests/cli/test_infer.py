@@ -333,6 +333,11 @@ class InferCli(unittest.TestCase):
         p = run(*args, "--memory-gib", "-4", ok=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("memory_gib", p.stderr)
+        # More than the largest configuration a SoC ships with is a machine that does not exist (a
+        # 128 GB M2 Max had been costed, 2026-12-04 review).
+        p = run(*args, "--memory-gib", "128", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("apple-m2-max-38c ships with at most 96 GB", p.stderr)
         cuda = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "llama.cpp",
                         "--weights", "q4_0", "--activations", "fp32")
         self.assertTrue(any("fitted on soc runs" in n for n in cuda["notes"]), cuda["notes"])
