@@ -118,7 +118,9 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     d.weight_format_source = "checkpoint";
     d.weight_experts_only = d.model.checkpoint_quantized_experts_only;
   } else {
-    d.weight = parse_format("bf16");
+    // bf16, or fp16 for an engine without bf16 weights (llama.cpp of 2023).
+    const auto& wf = d.engine.weight_formats;
+    d.weight = parse_format(!wf.empty() && std::find(wf.begin(), wf.end(), "bf16") == wf.end() ? "fp16" : "bf16");
     d.weight_format_source = "default";
   }
   // No activation format given: bf16, except an FP8 checkpoint on an accelerator with FP8 tensor
@@ -157,6 +159,31 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   // the activation format and estimate bf16: fp8 activations doubled serve's KV capacity.
   d.kv = s.kv_format.empty() ? (d.activation.bits_per_element == 16 && !d.activation.block_quantized ? d.activation : parse_format("bf16"))
                              : parse_format(s.kv_format, at("kv_format"));
+  // Not given, and not a cache the engine has: its fp16 (llama.cpp's default f16 cache).
+  if (s.kv_format.empty() && !d.engine.kv_formats.empty() &&
+      std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())
+    d.kv = parse_format(std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), "fp16") != d.engine.kv_formats.end()
+                            ? std::string("fp16")
+                            : d.engine.kv_formats.front());
+  // What the engine can run: its accelerator kinds, weight formats and KV-cache formats.
+  auto listed = [](const std::vector<std::string>& v) {
+    std::string t;
+    for (const auto& x : v) t += (t.empty() ? "" : ", ") + x;
+    return t;
+  };
+  if (!d.engine.runs_on_kinds.empty() &&
+      std::find(d.engine.runs_on_kinds.begin(), d.engine.runs_on_kinds.end(), d.accel.kind) == d.engine.runs_on_kinds.end())
+    throw Error(at("engine"), "engine " + d.engine.id + " does not run on a " + d.accel.kind + " (" + d.accel.id + "): it runs on " +
+                                  listed(d.engine.runs_on_kinds) + " (" + d.engine.runs_on_source + ")",
+                "an engine for this device (data/infer/engines.yaml: llama.cpp on Apple SoCs), or generic");
+  if (!d.engine.weight_formats.empty() && d.weight.name.rfind("mixed:", 0) != 0 &&
+      std::find(d.engine.weight_formats.begin(), d.engine.weight_formats.end(), d.weight.name) == d.engine.weight_formats.end())
+    throw Error(at("weight_format"), "engine " + d.engine.id + " has no " + d.weight.name + " weights (" + d.engine.formats_source + ")",
+                "one of " + listed(d.engine.weight_formats));
+  if (!d.engine.kv_formats.empty() &&
+      std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())
+    throw Error(at("kv_format"), "engine " + d.engine.id + " has no " + d.kv.name + " KV cache (" + d.engine.formats_source + ")",
+                "one of " + listed(d.engine.kv_formats));
   if (!s.system.empty() && !cat.has_system(s.system))
     throw Error(at("system"), "unknown system '" + s.system + "'", valid_choices_hint(s.system, cat.system_ids()));
   if (!s.system.empty() && cat.system(s.system).accelerator != d.accel.id)

@@ -75,6 +75,25 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
         if (e.matmul_dtypes_source.empty()) e.matmul_dtypes_source = "estimated: " + basis;
         md->finish();
       }
+      // Lists with their provenance: {value: [...], source: ID | estimated: "basis"}.
+      auto sourced_list = [&](const char* key, std::vector<std::string>& out, std::string& source) {
+        auto lm = m.opt_map(key);
+        if (!lm) return;
+        out = lm->str_list("value");
+        if (out.empty()) lm->fail("value", "lists nothing", std::string("leave ") + key + " out: any");
+        const std::string src_id = lm->str("source", ""), basis = lm->str("estimated", "");
+        if (src_id.empty() == basis.empty()) lm->fail("value", "needs its provenance: source: ID or estimated: \"basis\" (one of the two)");
+        source = src_id.empty() ? "estimated: " + basis : src_id;
+        lm->finish();
+      };
+      std::string kv_source;
+      sourced_list("weight_formats", e.weight_formats, e.formats_source);
+      sourced_list("kv_formats", e.kv_formats, kv_source);
+      if (e.formats_source.empty()) e.formats_source = kv_source;
+      sourced_list("runs_on_kinds", e.runs_on_kinds, e.runs_on_source);
+      for (const auto& k : e.runs_on_kinds)
+        if (k != "gpu" && k != "soc" && k != "tpu" && k != "npu" && k != "cpu")
+          m.fail("runs_on_kinds", "unknown accelerator kind '" + k + "' (valid: gpu, tpu, npu, soc, cpu)");
       m.finish();
       if (d->engines_.count(e.id)) throw Error(m.loc("id"), "duplicate engine id '" + e.id + "'");
       d->engines_[e.id] = std::move(e);

@@ -37,6 +37,12 @@ struct EngineProfile {
   // which they never use).
   std::vector<DType> matmul_dtypes;
   std::string matmul_dtypes_source;
+  // The weight and KV-cache formats it can run (weight_formats / kv_formats: {value: [...],
+  // source: ...}), and the accelerator kinds it runs on (runs_on_kinds); empty: any. A deployment
+  // outside them is an error naming the valid ones (llama.cpp had been costed in NVFP4 and an fp8
+  // cache, vLLM on an Apple GPU it does not run on; 2026-12-04 review).
+  std::vector<std::string> weight_formats, kv_formats, runs_on_kinds;
+  std::string formats_source, runs_on_source;
   std::map<std::string, std::string> sources;
   std::string file;
 };

@@ -114,6 +114,20 @@ class InferCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("key 'serving.max_batch_tokens': the activation workspace of 100000000 tokens", p.stderr)
 
+    def test_an_engine_runs_only_its_formats_and_devices(self):
+        # llama.cpp (2023) has no NVFP4, AWQ int4 or fp8 cache, and vLLM does not run on an Apple GPU;
+        # each was costed without a word (2026-12-04 review). Left out, the cache is llama.cpp's f16.
+        base = ("infer", "estimate", "--model", "llama-2-7b", "--accelerator", "apple-m2-max-38c")
+        for extra, key in ((("--engine", "llama.cpp", "--weights", "fp4"), "--weights"),
+                           (("--engine", "llama.cpp", "--weights", "int4"), "--weights"),
+                           (("--engine", "llama.cpp", "--weights", "q4_0", "--kv", "fp8"), "--kv"),
+                           (("--engine", "vllm", "--weights", "q4_0"), "--engine")):
+            p = run(*base, *extra, ok=False)
+            self.assertEqual(p.returncode, 2, extra)
+            self.assertIn("key '%s'" % key, p.stderr)
+        s = scalars(run_json(*base, "--engine", "llama.cpp", "--weights", "q4_0"))
+        self.assertEqual(s["kv_format"], "fp16")
+
     def test_a_request_that_ends_at_the_capacity_fits(self):
         # The last token's KV is never written: 600 + 393 tokens need 992 entries, exactly the 62
         # blocks of 16 that 1,000 tokens of capacity hold; one token more does not fit (it had been
@@ -1004,9 +1018,10 @@ class InferCli(unittest.TestCase):
         s = scalars(run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "apple-m2-max-38c",
                              "--engine", "llama.cpp", "--weights", "q4_0"))
         self.assertAlmostEqual(s["weights_bytes_per_device"], body * 4.5 / 8 + vocab * 4.5 / 8 + vocab * 6.5625 / 8, delta=1e6)
-        # int8 activations on llama.cpp (Metal) run at the GPU's rate, as q8_0 with f16 activations.
+        # int8 activations on llama.cpp (Metal) run at the GPU's rate, as q8_0 with f16 activations
+        # (its 8-bit weights are q8_0: plain int8 weights are refused since 2026-12-04).
         a = scalars(run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "apple-m4-pro-20c", "--engine", "llama.cpp",
-                             "--weights", "int8", "--activations", "int8", "--prompt", "512", "--output", "2"))
+                             "--weights", "q8_0", "--activations", "int8", "--prompt", "512", "--output", "2"))
         self.assertNotEqual(a["compute_dtype"], "int8")
         b = scalars(run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "apple-m4-pro-20c", "--engine", "llama.cpp",
                              "--weights", "q8_0", "--activations", "fp16", "--prompt", "512", "--output", "2"))

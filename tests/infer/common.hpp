@@ -25,7 +25,7 @@ inline Deployment deployment(const std::string& model, const std::string& accel,
   s.engine = engine;
   s.weight_format = wfmt;
   s.activation_format = "bf16";
-  s.kv_format = "bf16";
+  s.kv_format = engine == "llama.cpp" ? "fp16" : "bf16";  // llama.cpp's caches are f16 / f32
   s.tp = tp;
   s.ep = ep;
   return make_deployment(catalog(), infer_data(), s);
