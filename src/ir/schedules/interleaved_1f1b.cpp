@@ -50,17 +50,30 @@ class Interleaved final : public PipelineSchedule {
       sum += x;
     }
     const double last = t.forward_s[p - 1] + t.backward_s[p - 1];
-    if (p > 1 && m > 1 && (mx > last * (1 + 1e-9) || chunks_differ(t, p, v))) return order_time_s(*this, t, p, v, m);
-    return (static_cast<double>(m) - 1.0 / v) * mx + sum / v;
+    const double form = (static_cast<double>(m) - 1.0 / v) * mx + sum / v;
+    if (p < 2 || m < 2) return form;
+    // A slowest rank before the last: the order's time, which the form equals where the last rank
+    // is the slowest (continuous there). Chunks of a rank spreading apart: from the form to the
+    // order's time by degrees, between a 2.5% and a 5% spread; switching at 5% had made the step
+    // jump 1.3% when a bandwidth rose by 2e-9 of itself, slower with faster hardware (2026-12-04
+    // review). (Always timing the order would be exact and monotone, at 2.4x an estimate's time.)
+    if (mx > last * (1 + 1e-9)) return order_time_s(*this, t, p, v, m);
+    const double w = std::clamp((chunk_spread(t, p, v) - kChunkSpread / 2) / (kChunkSpread / 2), 0.0, 1.0);
+    if (w <= 0) return form;
+    const double ordered = order_time_s(*this, t, p, v, m);
+    return w >= 1 ? ordered : (1 - w) * form + w * ordered;
   }
   // Whether some rank's chunks (the last virtual stage's aside) differ by more than
   // kChunkSpread in forward + backward time. The closed form's error grows with the spread: over
   // the interleaved rows of the validation set, under 0.1% below 5% and 0.3% at 8% (an embedding
   // chunk); 3.7% at 25% (above). Timing the order costs about as much as the rest of an estimate.
   static constexpr double kChunkSpread = 0.05;
-  static bool chunks_differ(const StageTimes& t, int p, int v) {
+  // The largest spread of a rank's chunks, hi / lo - 1 (the last rank's last chunk aside where it
+  // is the rank's heaviest, below); 0 when alike.
+  static double chunk_spread(const StageTimes& t, int p, int v) {
+    double spread = 0;
     if (v < 2 || t.chunk_forward_s.size() != static_cast<size_t>(p) * v || t.chunk_backward_s.size() != t.chunk_forward_s.size())
-      return false;
+      return 0;
     auto chunk_time = [&](int r, int c) {
       const size_t k = static_cast<size_t>(r) * v + c;
       return t.chunk_forward_s[k] + t.chunk_backward_s[k];
@@ -82,9 +95,10 @@ class Interleaved final : public PipelineSchedule {
         lo = c == 0 ? x : std::min(lo, x);
         hi = c == 0 ? x : std::max(hi, x);
       }
-      if (hi > lo * (1.0 + kChunkSpread)) return true;
+      if (lo > 0) spread = std::max(spread, hi / lo - 1.0);
+      else if (hi > 0) spread = std::max(spread, 1.0);
     }
-    return false;
+    return spread;
   }
   static int64_t warmup(int r, int p, int v, int64_t m) {
     return std::min<int64_t>(static_cast<int64_t>(p - r - 1) * 2 + static_cast<int64_t>(v - 1) * p, m * v);
