@@ -217,6 +217,10 @@ if fw.returncode == 0:
     check("lifted", ja["scalars"]["framework_features"].startswith("unrestricted"), ja["scalars"])
     check("lifted: more plans", ja["scalars"]["plans_valid_count"] > jf["scalars"]["plans_valid_count"], "")
     check("lifted: SP plans again", "true" in ja["tables"]["ranking"]["columns"]["sequence_parallel"], "")
+    # Lifted means the stack's default of materialised attention too (2026-12-04 review): the same
+    # plans with flash attention are faster, and context parallelism is searched.
+    check("lifted: flash attention", ja["tables"]["ranking"]["columns"]["step_time_s"][0] < jf["tables"]["ranking"]["columns"]["step_time_s"][0],
+          (ja["tables"]["ranking"]["columns"]["step_time_s"][0], jf["tables"]["ranking"]["columns"]["step_time_s"][0]))
 
 # An own plan of ZeRO-2 with step sync is searched as its ZeRO-1 twin, and its status says so
 # (it said "outside the search space (constraints or enumeration rules)").
