@@ -1110,7 +1110,8 @@ std::string fixed3(double v) {
 
 std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
   return "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
-         " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads, micro-batch x dp divides the batch" +
+         " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads and the KV heads, ep the experts and etp x ep the ranks, pp x vpp "
+         "the layers or a stage rule, micro-batch x dp divides the batch" +
          std::string(opt.fixed.empty() ? "" : "; check the --fix values") +
          // (a --fix the stack lacks, tp 2 under pytorch-fsdp, was blamed on the constraints alone)
          std::string(opt.stack.restricted() ? "; and framework " + opt.stack.framework +

@@ -674,6 +674,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     fits.push_back(pr.fits);
     if (progress) progress(gi + 1, grid.size());
   }
+  // No valid plan at any point: the constraints, which no hardware value changes, rule out every
+  // plan; refused as `plan` refuses it (exit 2), not a grid of "no valid plan" rows with exit 0
+  // (2026-12-04 review).
+  if (!grid.empty() && no_valid_points == grid.size())
+    throw Error(SourceLocation{"", 0, 0, o.search.fixed.empty() ? "" : "--fix"}, no_valid_plan_text(base, o.search) + ", at every point of the sweep",
+                "estimate the plan you meant: its error names the constraint it breaks");
   // Why a point has no plan at all (a row said "no valid plan" with no reason before 2026-12-03).
   if (no_valid_points > 0)
     r.notes.push_back(std::to_string(no_valid_points) + " of " + std::to_string(grid.size()) +
