@@ -68,7 +68,7 @@ void add_sweep_command(CLI::App& app) {
     restrict_to_framework(s, o.search, *cat, a->search);
     for (const auto& v : a->vary) o.vary.push_back(plan::parse_variation(v));
     if (o.vary.empty() && !a->elasticity)
-      throw Error(SourceLocation{"--vary", 0, 0, "vary"}, "nothing to sweep", "give --vary KEY=VALUES and/or --elasticity");
+      throw Error(SourceLocation{"", 0, 0, "--vary"}, "nothing to sweep", "give --vary KEY=VALUES and/or --elasticity");
     if (!(a->train_tokens > 0)) throw Error(SourceLocation{"--train-tokens", 0, 0, ""}, "must be positive");
     // Given, it must be a price: 0 had been taken as not given, the catalog's node price used instead
     // and, without one, the user told to give the option they had just given (2026-12-05 review).

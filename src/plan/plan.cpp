@@ -1087,6 +1087,10 @@ void add_plan_columns(Table& t) {
   t.add_str("recompute");
   t.add_str("recompute_modules");
   t.add_str("schedule");
+  // The DP overlaps, which --vary-dp-overlap varies (rows had differed only in their plan text,
+  // 2026-12-04 review).
+  t.add_str("grad_reduce_overlap");
+  t.add_str("param_gather_overlap");
 }
 void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOptions& opt, const Scenario& base) {
   row.emplace_back(describe(c, opt, base));
@@ -1096,6 +1100,8 @@ void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOp
   row.emplace_back(to_string(static_cast<Recompute>(c.recompute)));
   row.emplace_back(recompute_modules_text(c.recompute_modules));
   row.emplace_back(c.pp > 1 ? opt.schedules[c.schedule] : std::string("none"));
+  row.emplace_back(std::string(c.overlap_grad_reduce ? "true" : "false"));
+  row.emplace_back(std::string(c.overlap_param_gather ? "true" : "false"));
 }
 }  // namespace
 

@@ -456,7 +456,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     double points = 1;
     for (const auto& v : o.vary) points *= static_cast<double>(v.values.size());
     if (points > static_cast<double>(o.max_points))
-      throw Error(SourceLocation{"--vary", 0, 0, "--max-points"},
+      throw Error(SourceLocation{"", 0, 0, "--max-points"},
                   "the grid has " + format_double(points) + " points, above the limit of " + std::to_string(o.max_points) +
                       " (each point is a plan search, about 0.1-1 s)",
                   "use fewer values per key, or raise --max-points (Python: max_points=) if the run is meant to be that long");

@@ -342,6 +342,17 @@ q = sx("plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--set", "parallel.overla
        "--rerank-top", "0", "--top", "3", "--json", "-")
 qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
 check("own plan outside: DP overlap off needs --vary-dp-overlap", "--vary-dp-overlap" in qs.get("own_plan_status", ""), qs or q.stderr[-300:])
+# With --vary-dp-overlap the ranking says each row's DP overlaps in columns (rows had differed only
+# in their plan text, 2026-12-04 review).
+q = sx("plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary-dp-overlap", "--threads", "1", "--no-progress", "--rerank-top", "0",
+       "--top", "0", "--json", "-")
+if q.returncode == 0:
+    rk = json.loads(q.stdout)["tables"]["ranking"]["columns"]
+    agree = all((g == "false") == ("no-grad-overlap" in p) and (pg == "false") == ("no-gather-overlap" in p)
+                for p, g, pg in zip(rk["plan"], rk["grad_reduce_overlap"], rk["param_gather_overlap"]))
+    check("DP overlap columns match the plan text", agree and "false" in rk["grad_reduce_overlap"], set(rk["grad_reduce_overlap"]))
+else:
+    check("DP overlap columns match the plan text", False, q.stderr[-300:])
 q = sx("plan", EX70, "--threads", "1", "--no-progress", "--rerank-top", "0", "--top", "0", "--json", "-")
 rk = json.loads(q.stdout)["tables"]["ranking"]["columns"]
 def without_rc(plan):

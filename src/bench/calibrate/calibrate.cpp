@@ -423,6 +423,17 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     if (top == pts.end() || !(top->efficiency_fraction > 1)) continue;
     const bool forced = opt.peak_override_by_dtype.count(dt) > 0;
     const bool from_catalog = !forced && peak_source[dt] == opt.peak_source && opt.peak_flops_by_dtype.count(dt) > 0;
+    // The run's own peak, derived from the clock /proc/cpuinfo read at that moment, is below a
+    // turbo clock on many hosts: said in a note (the fit keeps its fraction at 1), not refused, so
+    // that a calibration on such a host still runs; a peak the user gave is refused.
+    if (!forced && !from_catalog) {
+      c.notes.push_back(fmt::format("the {} GEMM {:g}x{:g}x{:g} ran at {:.4g} TFLOP/s, {:.3f} of the run's derived peak {:.4g} TFLOP/s "
+                                    "({}): the CPU ran above the clock read (a turbo clock), so the fitted fraction is held at 1; give "
+                                    "--peak-tflops {}=X, the peak at the sustained clock, for a fraction against it",
+                                    dt, top->m, top->n, top->k, top->achieved_flops_per_s / 1e12, top->efficiency_fraction,
+                                    top->peak_flops_per_s / 1e12, peak_source[dt], dt));
+      continue;
+    }
     throw Error(SourceLocation{"", 0, 0, forced ? "--peak-tflops" : from_catalog ? "--peak-from" : "peak_flops_per_s"},
                 fmt::format("the {} GEMM {:g}x{:g}x{:g} ran at {:.4g} TFLOP/s, {:.3f} of the peak {:.4g} TFLOP/s ({}): a measured rate "
                             "above the peak",
