@@ -1351,8 +1351,9 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       if (pl.etp_stated && pl.etp > 1) idle.push_back("parallel.etp (" + std::to_string(pl.etp) + ")");
       if (pl.ep_comm_overlap_stated) idle.push_back("parallel.overlap.ep_comm");
     }
-    if (s.train.fp8_recipe != "delayed" && s.train.precision != DType::FP8 && s.train.precision != DType::FP4)
-      idle.push_back("training.fp8_recipe (" + s.train.fp8_recipe + ", with precision " + to_string(s.train.precision) + ")");
+    if (s.train.fp8_recipe != "delayed" && s.train.precision != DType::FP8)
+      idle.push_back("training.fp8_recipe (" + s.train.fp8_recipe + ", with precision " + to_string(s.train.precision) +
+                     (s.train.precision == DType::FP4 ? ": NVFP4 is its own recipe, a per-tensor amax and E4M3 scales per 16 elements)" : ")"));
     if (s.train.moe_fp8_dispatch && s.train.precision != DType::FP8 && s.train.precision != DType::FP4)
       idle.push_back("training.moe_fp8_dispatch (with precision " + to_string(s.train.precision) + ": the experts' GEMMs take 16-bit tokens)");
     else if (s.train.moe_fp8_dispatch && pl.ep <= 1)

@@ -234,8 +234,12 @@ struct Lowerer {
     split_wgrad = !one_stage_plan(sc.plan) && schedules.get(sc.plan.schedule).splits_weight_gradient();
     if (full_precision(dt)) ab = 4;  // fp32/tf32 training keeps fp32 activations
     gb = std::min(ab, wb);
+    // NVFP4's two-level scaling needs the tensor's own amax for its per-tensor scale every time
+    // (TE's NVFP4BlockScaling; TensorRT-LLM's fp4Quantize: global scale 448 * 6 / amax): one more
+    // read pass whatever training.fp8_recipe says (before 2026-12-05 FP4 casts were charged it only
+    // under fp8_recipe current).
     if (low_precision())
-      quant_bytes = 2.0 + 2.0 * dtype_bytes(dt) + (sc.train.fp8_recipe == "current" ? 2.0 : 0.0);
+      quant_bytes = 2.0 + 2.0 * dtype_bytes(dt) + (sc.train.fp8_recipe == "current" || dt == DType::FP4 ? 2.0 : 0.0);
     if (m.moe && ep > 1) {
       static const MoeDispatcherRegistry dispatchers;  // immutable: no per-plan allocation in plan search
       const Group g = place(GroupKind::EP, ep, etp, sc.system.scale_up_domain, sc.num_gpus);
@@ -254,6 +258,34 @@ struct Lowerer {
       op.bytes = mm * kk * ab + kk * nn * 2.0 + mm * nn * ab;
     }
     return op;
+  }
+  // Bytes per element of a tensor gathered in the GEMMs' low precision: FP8 (one byte; MXFP8 and
+  // blockwise scaling add a scale byte per 32 elements: E8M0 per 32, fp32 per 1x128) and NVFP4
+  // (half a byte and an FP8 scale per 16 elements).
+  double lowp_element_bytes() const {
+    if (dt == DType::FP4) return 0.5 + 1.0 / 16;
+    return 1.0 + (s.train.fp8_recipe == "mxfp8" || s.train.fp8_recipe == "blockwise" ? 1.0 / 32 : 0.0);
+  }
+  // Transformer Engine casts a GEMM operand before its sequence-parallel TP all-gather and gathers
+  // the low-precision copy (layernorm_linear: ln_out allocated as FP8 and gathered; backward:
+  // "FP8 case with gather: ... cast, transpose for efficient gather" of the output gradient, and
+  // the saved FP8 input re-gathered for the weight gradient). So every TP all-gather written
+  // right before an FP8/FP4 GEMM moves the low-precision width; the reduce-scatters and
+  // all-reduces of GEMM outputs stay in 16 bits. Before 2026-12-05 these gathers moved 16 bits
+  // while their casts already ran on the shard (review of 2026-12-05: 0.65 s of the 70B
+  // example's 2.2 s of TP traffic).
+  void lowp_gathers(std::vector<Step>& steps) const {
+    if (quant_bytes <= 0) return;
+    const double scale = lowp_element_bytes() / ab;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const auto* op = std::get_if<ComputeOp>(&steps[i]);
+      if (!op || op->cls != OpClass::Gemm || (op->dtype != DType::FP8 && op->dtype != DType::FP4)) continue;
+      for (size_t j = i; j > 0; --j) {
+        auto* c = std::get_if<Collective>(&steps[j - 1]);
+        if (!c || c->group != GroupKind::TP) break;
+        if (c->kind == CollKind::AllGather) c->bytes *= scale;
+      }
+    }
   }
   // Insert the quantisation of each FP8/FP4 GEMM's 16-bit operand before it: the input of a
   // forward GEMM, the output gradient before a data-gradient GEMM (the weight-gradient GEMM uses
@@ -1009,6 +1041,7 @@ struct Lowerer {
       }
     }
     if (zero2) zero2_reduce(b.params - b.expert_params, moe ? b.expert_params : 0.0, bw);
+    for (auto* v : {&fwd, &rc, &bi_ordered, &bw}) lowp_gathers(*v);
     add_quantize(fwd, false);
     add_quantize(rc, false);
     add_quantize(bi_ordered, true);
@@ -1023,7 +1056,14 @@ struct Lowerer {
   // The bytes of a parameter as the optimizer's gather moves it: 16-bit weights under mixed
   // precision, fp32 ones in fp32/tf32 training (memory holds them so: estimate's weights_bytes).
   // Before 2026-12-03 every gather moved 2 bytes a parameter, and fp32 ZeRO-3 half its traffic.
-  double param_bytes() const { return full_precision(dt) ? 4.0 : 2.0; }
+  // FP8 training holds FP8 parameters (Megatron's fp8_param_gather, which the memory accounting
+  // assumes: estimate's stage_memory, docs/models.md "FP8"), and those are what the gather moves:
+  // "conducts the parameter all-gather in fp8, reducing the all-gather overhead by half"
+  // (Megatron-Bridge performance guide). Before 2026-12-05 it moved 16 bits while memory held
+  // FP8 parameters. NVFP4 training keeps 16-bit parameters (Megatron has no FP4 parameter gather).
+  double param_bytes() const { return full_precision(dt) ? 4.0 : dt == DType::FP8 ? lowp_element_bytes() : 2.0; }
+  // The embedding's and the head's parameters: 16-bit in every mixed precision.
+  double root_param_bytes() const { return full_precision(dt) ? 4.0 : 2.0; }
 
   // ZeRO-2 keeps only its shard of the gradients, so every micro-batch's gradients are
   // reduce-scattered as the backward produces them (DeepSpeed stage 2 reduces each micro-step into
@@ -1072,7 +1112,7 @@ struct Lowerer {
   void zero3_root(double params, std::vector<Step>& fwd, std::vector<Step>& bw, const char* gather_name, const char* reduce_name,
                   bool first_unit) const {
     if (!zero3 || params <= 0) return;
-    fwd.insert(fwd.begin(), coll(gather_name, CollKind::AllGather, GroupKind::DP, params * param_bytes(), s.plan.overlap_param_gather && !first_unit));
+    fwd.insert(fwd.begin(), coll(gather_name, CollKind::AllGather, GroupKind::DP, params * root_param_bytes(), s.plan.overlap_param_gather && !first_unit));
     bw.push_back(coll(reduce_name, CollKind::ReduceScatter, GroupKind::DP, params * grad_bytes(), s.plan.overlap_grad_reduce));
   }
 
@@ -1352,8 +1392,17 @@ Workload lower(const Scenario& s) {
       if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1 && !L.zero2)
         sw.grad_sync.push_back(L.coll("edp.grad_sync", k, GroupKind::EDP, grad_expert, p.overlap_grad_reduce));
       if (p.zero_stage >= 1) {
-        if (w.group(GroupKind::DP).size > 1)
-          sw.param_gather.push_back(L.coll("dp.param_all_gather", CollKind::AllGather, GroupKind::DP, dense_params * L.param_bytes(), p.overlap_param_gather));
+        if (w.group(GroupKind::DP).size > 1) {
+          // The embedding and the head are no FP8 parameters (outside Transformer Engine's
+          // modules): gathered at 16 bits whatever the layers' width.
+          double root = 0;
+          for (const auto& ch : st.chunks)
+            for (const auto& b : ch.blocks)
+              if (b.name == "embedding" || b.name == "head") root += (b.params - b.expert_params) * b.count;
+          root = std::min(root, dense_params);
+          sw.param_gather.push_back(L.coll("dp.param_all_gather", CollKind::AllGather, GroupKind::DP,
+                                           root * L.root_param_bytes() + (dense_params - root) * L.param_bytes(), p.overlap_param_gather));
+        }
         if (st.expert_params > 0 && w.group(GroupKind::EDP).size > 1)
           sw.param_gather.push_back(L.coll("edp.param_all_gather", CollKind::AllGather, GroupKind::EDP, st.expert_params * L.param_bytes(), p.overlap_param_gather));
       }

@@ -432,8 +432,13 @@ std::vector<int16_t> full_recompute_rungs(const Scenario& base, const SearchOpti
   if (opt.module_search != ModuleSearch::Ladder || !opt.stack.recompute_block) return out;
   const int chunks = std::max(1, pp * vpp);
   const int n = (base.model.layers + chunks - 1) / chunks;  // layers of the largest chunk
-  for (int q = 1; q <= 3; ++q) {
-    const int N = (q * n + 3) / 4;
+  // Every count of layers below the chunk's size, or kMaxRungs evenly spaced counts in a larger
+  // chunk (quarters only before 2026-12-05: a block-10 plan of Llama 3 70B on one stage, 3.7%
+  // faster than block 20 and fitting, was never tried).
+  constexpr int kMaxRungs = 24;
+  const int rungs = std::min(n - 1, kMaxRungs);
+  for (int q = 1; q <= rungs; ++q) {
+    const int N = n - 1 <= kMaxRungs ? q : (q * n + kMaxRungs) / (kMaxRungs + 1);  // ceil(q n / (kMaxRungs + 1))
     if (N >= 1 && N < n && (out.empty() || out.back() != N + 1)) out.push_back(static_cast<int16_t>(N + 1));
   }
   return out;

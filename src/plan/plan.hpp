@@ -30,7 +30,7 @@ namespace sextant::plan {
 
 // The median absolute error of `estimate` against the published step times
 // (docs/validation.md, "all rows, fitted constants"). Differences below it are ties.
-inline constexpr double kValidatedMedianAbsErrorFraction = 0.0454;  // 4.54% (2026-12-02, session 21); tests/validate/test_fidelity.cpp holds it to the measured median
+inline constexpr double kValidatedMedianAbsErrorFraction = 0.0421;  // 4.21% (2026-12-05, session 43: FP8 gathers); tests/validate/test_fidelity.cpp holds it to the measured median
 
 // One candidate plan, compact (the search holds hundreds of thousands).
 struct Candidate {
@@ -170,7 +170,8 @@ int16_t full_recompute_layers(const TrainingConfig& t);
 std::vector<int16_t> full_recompute_candidates(const Scenario& base, const SearchOptions& opt);
 // The block forms a full-recompute-of-every-layer plan with pp * vpp chunks may be costed as
 // instead, fewest layers first (with ModuleSearch::Ladder and a stack that offers the block
-// method): N a quarter, a half and three quarters of the largest chunk's layers.
+// method): every N from 1 to the largest chunk's layers - 1, or 24 evenly spaced N
+// (ceil(q n / 25), q = 1..24) in a chunk of more than 25 layers.
 std::vector<int16_t> full_recompute_rungs(const Scenario& base, const SearchOptions& opt, int pp, int vpp);
 // Index of the candidate that is `own` (a replaced candidate matches as the full recompute of
 // every layer it was enumerated as; *replaced then says so), or -1.

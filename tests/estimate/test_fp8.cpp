@@ -49,7 +49,7 @@ Quantize quantize_of(const ir::Block& b, double per_element, int tp) {
         ++j;
       }
       const auto& g = std::get<ir::ComputeOp>(steps[j]);
-      EXPECT_EQ(g.dtype, DType::FP8) << g.name;
+      EXPECT_TRUE(g.dtype == DType::FP8 || g.dtype == DType::FP4) << g.name;
       if (backward) {
         EXPECT_EQ(g.grad, ir::ComputeOp::Grad::Input) << g.name;
       }
@@ -129,4 +129,73 @@ TEST(Fp8, OutputLayerAndRouterStayIn16Bits) {
     EXPECT_NE(what.find("fp8_recipe"), std::string::npos) << what;
     EXPECT_NE(what.find("current"), std::string::npos) << what;
   }
+}
+
+// Transformer Engine gathers the low-precision copy: a sequence-parallel TP all-gather that feeds
+// an FP8 GEMM (the operand's gather, the output gradient's, the saved input's re-gather) moves one
+// byte an element, the reductions of GEMM outputs and the 16-bit head's gather stay 16-bit; the
+// DP parameter all-gather moves FP8 layer parameters and 16-bit embedding/head ones.
+TEST(Fp8, GathersMoveTheLowPrecisionCopy) {
+  std::deque<Scenario> keep;
+  auto lowered = [&keep](const std::string& p, const std::string& r) {
+    return ir::lower(keep.emplace_back(parse_scenario(yaml(p, r, 2), "t.yaml", *frozen())));
+  };
+  const auto w16 = lowered("bf16", "delayed"), w8 = lowered("fp8", "delayed"), wb = lowered("fp8", "blockwise");
+  ASSERT_TRUE(w16.scenario().plan.sequence_parallel);
+  auto tp_colls = [](const ir::Block& b) {
+    std::vector<const ir::Collective*> out;
+    for (const auto* pass : {&b.forward, &b.backward_input, &b.backward_weight, &b.recompute})
+      for (const auto& st : *pass)
+        if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::TP) out.push_back(c);
+    return out;
+  };
+  for (const char* name : {"dense_layer", "head"}) {
+    const auto a = tp_colls(block(w16, name)), b = tp_colls(block(w8, name)), c = tp_colls(block(wb, name));
+    ASSERT_EQ(a.size(), b.size()) << name;
+    ASSERT_EQ(a.size(), c.size()) << name;
+    int gathers = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(std::string_view(a[i]->name), std::string_view(b[i]->name));
+      const bool lowp = a[i]->kind == ir::CollKind::AllGather && std::string_view(name) == "dense_layer";
+      gathers += lowp;
+      EXPECT_DOUBLE_EQ(b[i]->bytes, a[i]->bytes * (lowp ? 0.5 : 1.0)) << name << " " << a[i]->name;
+      EXPECT_DOUBLE_EQ(c[i]->bytes, a[i]->bytes * (lowp ? (1 + 1.0 / 32) / 2 : 1.0)) << name << " " << a[i]->name;
+    }
+    if (std::string_view(name) == "dense_layer") {
+      EXPECT_EQ(gathers, 6);  // attn, mlp: forward, gradient, re-gather
+    }
+  }
+  // The optimizer's parameter all-gather (ZeRO-1, dp 4).
+  const auto& g16 = w16.step_per_stage[0].param_gather, &g8 = w8.step_per_stage[0].param_gather;
+  ASSERT_EQ(g16.size(), 1u);
+  ASSERT_EQ(g8.size(), 1u);
+  const auto& st = w16.stages[0];
+  double root = 0;
+  for (const auto& ch : st.chunks)
+    for (const auto& b : ch.blocks)
+      if (b.name == "embedding" || b.name == "head") root += b.params * b.count;
+  const double dense = st.params - st.expert_params;
+  ASSERT_GT(root, 0);
+  EXPECT_DOUBLE_EQ(g16[0].bytes, dense * 2);
+  EXPECT_DOUBLE_EQ(g8[0].bytes, root * 2 + (dense - root) * 1);
+}
+
+// NVFP4 takes its per-tensor scale from the tensor's amax every time: its casts read the operand
+// once more whatever training.fp8_recipe says, and the recipe is reported as without effect.
+TEST(Fp8, Fp4CastsAlwaysPayTheAmaxPass) {
+  auto fp4 = [](const std::string& recipe) {
+    std::string y = yaml("fp4", recipe, 1);
+    y.replace(y.find("dgx-h100"), 8, "dgx-b200");
+    return parse_scenario(y, "t.yaml", *frozen());
+  };
+  const Scenario d = fp4("delayed"), c = fp4("current"), b = fp4("blockwise");
+  // Read 2 bytes, write two 0.5-byte copies, read 2 more for the amax: 5 bytes an element.
+  const auto wd = ir::lower(d);
+  const Quantize q = quantize_of(block(wd, "dense_layer"), 5.0, 1);
+  EXPECT_EQ(q.forward, 4);
+  EXPECT_EQ(Estimator{}.run(ir::lower(c)).step_time_s, Estimator{}.run(wd).step_time_s);
+  const Result r = estimate(b);
+  bool said = false;
+  for (const auto& n : r.notes) said = said || (n.find("training.fp8_recipe (blockwise, with precision fp4") != std::string::npos);
+  EXPECT_TRUE(said);
 }

@@ -212,19 +212,30 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
   block.train.recompute = Recompute::Full;
   block.train.recompute_block = true;
   block.train.recompute_num_layers = 5;
+  {
+    // Room for block 5 and not block 4: the own form is the fewest layers that fit (block 1 to 4
+    // would dominate it otherwise).
+    Scenario b4 = block;
+    b4.train.recompute_num_layers = 4;
+    const double m4 = est.run(ir::lower(b4)).memory.total_bytes(), m5 = est.run(ir::lower(block)).memory.total_bytes();
+    ASSERT_GT(m4, m5);
+    ASSERT_LT(m4, block.accelerator.memory_bytes.value);
+    o.min_headroom_bytes = block.accelerator.memory_bytes.value - (m4 + m5) / 2;
+  }
   const auto out = search(block, o, est);
   const Result r = plan_result(block, o, est, out, true);
   {
     // With no recompute searched beside it, the own plan is placed as dominated, and says why.
     SearchOptions with_none = o;
     with_none.recompute = {Recompute::None, Recompute::Full};
+    with_none.min_headroom_bytes = 0;  // where the plan fits without recompute
     const Result rn = plan_result(block, with_none, est, search(block, with_none, est), true);
     EXPECT_EQ(std::get<std::string>(*rn.scalar("own_plan_status")).rfind("dominated", 0), 0u)
         << std::get<std::string>(*rn.scalar("own_plan_status"));
   }
   const std::string own = std::get<std::string>(*r.scalar("own_plan"));
   EXPECT_NE(own.find("rc:full(block 5)"), std::string::npos) << own;
-  EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r.scalar("own_plan_status"));
+  EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r.scalar("own_plan_status")) << " " << own;
   size_t full_all = 0, full_block5 = 0;
   for (const auto& c : enumerate_plans(block, o))
     if (c.recompute == static_cast<uint8_t>(Recompute::Full)) {
@@ -255,14 +266,23 @@ TEST(RecomputeModules, OwnPartialFullRecomputeAndInapplicableModulesArePlaced) {
 }
 
 // Full recompute of only the first N layers of each chunk (Megatron's block method): a plan with
-// full recompute of every layer is costed as the fewest of a quarter, a half and three quarters
+// full recompute of every layer is costed as the fewest of every count below the chunk's size
 // of a chunk's layers that fit, and reads so in the ranking.
-TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedByQuarters) {
+TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedLayerByLayer) {
   const Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 4}");  // 80 layers: 20 per stage
   SearchOptions o;
-  EXPECT_EQ(full_recompute_rungs(s, o, 4, 1), (std::vector<int16_t>{5 + 1, 10 + 1, 15 + 1}));
+  std::vector<int16_t> each_count;
+  for (int n = 1; n < 20; ++n) each_count.push_back(static_cast<int16_t>(n + 1));
+  EXPECT_EQ(full_recompute_rungs(s, o, 4, 1), each_count);                                         // block 1 .. 19
   EXPECT_EQ(full_recompute_rungs(s, o, 4, 5), (std::vector<int16_t>{1 + 1, 2 + 1, 3 + 1}));  // 4 layers per chunk
   EXPECT_TRUE(full_recompute_rungs(s, o, 80, 1).empty());                                   // one layer per chunk
+  // A chunk of 80 layers: 24 evenly spaced counts, ceil(q 80 / 25).
+  const std::vector<int16_t> spaced = full_recompute_rungs(s, o, 1, 1);
+  ASSERT_EQ(spaced.size(), 24u);
+  EXPECT_EQ(spaced.front(), 4 + 1);
+  EXPECT_EQ(spaced[2], 10 + 1);
+  EXPECT_EQ(spaced.back(), 77 + 1);
+  for (size_t i = 1; i < spaced.size(); ++i) EXPECT_LE(spaced[i] - spaced[i - 1], 4);
   SearchOptions sc;
   sc.module_search = ModuleSearch::Scenario;
   EXPECT_TRUE(full_recompute_rungs(s, sc, 4, 1).empty());
@@ -272,7 +292,7 @@ TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedByQuarters) {
   EXPECT_TRUE(full_recompute_rungs(s, s21, 4, 1).empty());
   EXPECT_EQ(full_recompute_candidates(s, o), (std::vector<int16_t>{0}));
 
-  // Memory between block 5 and block 10: the plan is costed and ranked as block 10.
+  // Memory between block 9 and block 10: the plan is costed and ranked as block 10.
   for (const char* f : {"tp=8", "pp=4", "vpp=1", "cp=1", "dp=2", "mb=1", "zero=1", "recompute=2"}) parse_fix(f, o);
   o.vary_sequence_parallel = false;
   o.vary_tp_comm_overlap = false;
@@ -284,14 +304,14 @@ TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedByQuarters) {
     t.train.recompute_num_layers = n;
     return Estimator{}.run(ir::lower(t));
   };
-  const double m5 = with(true, 5).memory.total_bytes(), m10 = with(true, 10).memory.total_bytes();
+  const double m9 = with(true, 9).memory.total_bytes(), m10 = with(true, 10).memory.total_bytes();
   const double m15 = with(true, 15).memory.total_bytes(), all = with(false, 1).memory.total_bytes();
-  ASSERT_GT(m5, m10);
+  ASSERT_GT(m9, m10);
   ASSERT_GT(m10, m15);
   ASSERT_GT(m15, all);
   const double capacity = s.accelerator.memory_bytes.value;
-  ASSERT_LT(m5, capacity);
-  o.min_headroom_bytes = capacity - (m5 + m10) / 2;  // room for block 10, not block 5
+  ASSERT_LT(m9, capacity);
+  o.min_headroom_bytes = capacity - (m9 + m10) / 2;  // room for block 10, not block 9
   const Estimator est;
   const SearchOutcome out = search(s, o, est);
   ASSERT_EQ(out.candidates.size(), 1u);
@@ -315,12 +335,17 @@ TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedByQuarters) {
 // The scenario's own block form off the rungs stands for the plan when it is the fewest layers
 // that fit: recomputing every layer is then dominated, and the plan is ranked once.
 TEST(RecomputeModules, OwnBlockFormOffTheRungsIsRankedOnce) {
-  Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 4}");  // 20 layers per stage: rungs 5, 10, 15
+  Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 2}");  // 40 layers per stage: rungs ceil(q 40 / 25), 18 then 20
   s.train.recompute = Recompute::Full;
   s.train.recompute_block = true;
-  s.train.recompute_num_layers = 18;
+  s.train.recompute_num_layers = 19;
   SearchOptions o;
-  for (const char* f : {"tp=8", "pp=4", "vpp=1", "cp=1", "dp=2", "mb=1", "zero=1", "recompute=2"}) parse_fix(f, o);
+  {
+    const auto rungs = full_recompute_rungs(s, o, 2, 1);
+    ASSERT_EQ(std::find(rungs.begin(), rungs.end(), 19 + 1), rungs.end());
+    ASSERT_NE(std::find(rungs.begin(), rungs.end(), 18 + 1), rungs.end());
+  }
+  for (const char* f : {"tp=8", "pp=2", "vpp=1", "cp=1", "dp=4", "mb=1", "zero=1", "recompute=2"}) parse_fix(f, o);
   o.vary_sequence_parallel = false;
   o.vary_tp_comm_overlap = false;
   o.schedules = {"1f1b"};
@@ -329,15 +354,16 @@ TEST(RecomputeModules, OwnBlockFormOffTheRungsIsRankedOnce) {
     t.train.recompute_num_layers = n;
     return Estimator{}.run(ir::lower(t)).memory.total_bytes();
   };
-  const double m15 = memory(15), m18 = memory(18);
-  ASSERT_GT(m15, m18);
-  o.min_headroom_bytes = s.accelerator.memory_bytes.value - (m15 + m18) / 2;  // block 18 fits, block 15 does not
+  const double m18 = memory(18), m19 = memory(19);
+  ASSERT_GT(m18, m19);
+  ASSERT_LT(m18, s.accelerator.memory_bytes.value);
+  o.min_headroom_bytes = s.accelerator.memory_bytes.value - (m18 + m19) / 2;  // block 19 fits, block 18 does not
   const Estimator est;
   const SearchOutcome out = search(s, o, est);
-  ASSERT_EQ(out.candidates.size(), 2u);  // every layer, and block 18
+  ASSERT_EQ(out.candidates.size(), 2u);  // every layer, and block 19
   ASSERT_EQ(out.ranking.size(), 1u);
   const Candidate& best = out.candidates[out.ranking.front()];
-  EXPECT_EQ(best.recompute_layers, 18 + 1);
+  EXPECT_EQ(best.recompute_layers, 19 + 1);
   size_t dominated = 0;
   for (const auto& e : out.evals) dominated += e.status == 3;
   EXPECT_EQ(dominated, 1u);
