@@ -223,10 +223,10 @@ PYBIND11_MODULE(_sextant, m) {
               plan::restrict_to_framework(s, opt, *cat, args);
               opt.rerank_top = rerank_top;
               out = plan::search(s, opt, est);
+              plan::refuse_no_valid_plan(s, opt, out);  // "fix", not "--fix" (review of 2026-12-05)
             } catch (const Error& e) {
               rethrow_as_argument(e);
             }
-            plan::refuse_no_valid_plan(s, opt, out);
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
             return plan::plan_result(s, opt, est, out, true, simulate, "simulate");
           });
@@ -298,18 +298,23 @@ PYBIND11_MODULE(_sextant, m) {
 
   m.def("infer_study",
         [](const std::string& source, bool is_text, const std::string& name, const std::string& mode, const Overrides& sets,
-           const std::string& catalog_dir, const std::string& infer_dir) {
+           const std::string& catalog_dir, const std::string& infer_dir, int64_t prompt, int64_t output, int64_t batch) {
           return run([&] {
             auto cat = load_catalog(catalog_dir);
             auto data = infer_dir.empty() ? infer::InferData::load_default() : infer::InferData::load(infer_dir);
             auto study = is_text ? infer::parse_study(source, name, *cat, *data, sets) : infer::load_study(source, *cat, *data, sets);
             if (mode == "serve") return infer::run_serve(std::move(study), *cat, *data);
             if (mode == "plan") return infer::run_plan(std::move(study), *cat, *data);
-            throw Error(SourceLocation{"", 0, 0, "mode"}, "unknown infer mode '" + mode + "'", "valid with a study: serve, plan");
+            // infer estimate FILE: prompt/output < 0 take the workload's mean lengths.
+            if (mode == "estimate")
+              return infer::run_study_estimate(study, is_text ? name : source, *cat, *data,
+                                               prompt >= 0 ? std::optional<int64_t>(prompt) : std::nullopt,
+                                               output >= 0 ? std::optional<int64_t>(output) : std::nullopt, batch);
+            throw Error(SourceLocation{"", 0, 0, "mode"}, "unknown infer mode '" + mode + "'", "valid with a study: serve, plan, estimate");
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("mode"), py::arg("sets"), py::arg("catalog_dir"),
-        py::arg("infer_dir"));
+        py::arg("infer_dir"), py::arg("prompt") = -1, py::arg("output") = -1, py::arg("batch") = 1);
 
   m.def("infer_estimate",
         [](const std::string& model, const std::string& accelerator, const std::string& engine, const std::string& system,

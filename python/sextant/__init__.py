@@ -467,9 +467,11 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
     """LLM inference (``sextant infer``).
 
     With a study (dict, YAML path or text): ``mode="serve"`` (default) simulates serving,
-    ``mode="plan"`` searches the cheapest deployment meeting the SLO; keyword overrides apply to
-    the study (``workload__rate_per_s=20``). Without a study: the single-deployment estimate
-    (``infer estimate``) of ``model`` on ``accelerator``.
+    ``mode="plan"`` searches the cheapest deployment meeting the SLO, ``mode="estimate"`` is
+    ``infer estimate FILE`` (the study's deployment at its workload's mean prompt and output
+    lengths; ``prompt``, ``output`` and ``batch`` may be given); keyword overrides apply to the
+    study (``workload__rate_per_s=20``, ``deployment__tp=2``). Without a study: the
+    single-deployment estimate (``infer estimate``) of ``model`` on ``accelerator``.
     """
     # The deployment arguments as given (a study refuses any, default value or not: engine="generic"
     # beside a study of vllm had been accepted and ignored, review of 2026-12-03).
@@ -512,22 +514,32 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
                                              _number(expert_load_factor, "expert_load_factor"), given["memory_gib"],
                                              given["memory_utilization_fraction"],
                                              _int_in(max_model_len, "max_model_len", 0)))
-    if mode == "estimate":
-        raise SextantError("infer: mode 'estimate' takes no study (give model= and accelerator=); with a study: serve, plan")
     # The deployment arguments are infer estimate's: a study gives its own (they were dropped
-    # without a word before 2026-12-03, and the result still named the study's model).
-    ignored = sorted(k for k, v in given.items() if v is not None and not isinstance(v, _Default))
+    # without a word before 2026-12-03, and the result still named the study's model). With
+    # mode="estimate" the run's lengths and batch are arguments, as infer estimate FILE's options.
+    lengths = ("prompt", "output", "batch") if mode == "estimate" else ()
+    ignored = sorted(k for k, v in given.items() if v is not None and not isinstance(v, _Default) and k not in lengths)
     if ignored:
         raise SextantError("infer: argument(s) %s apply to the estimate without a study; with a study give its keys as overrides "
                            "(e.g. deployment__tp=8, or overrides={'deployment.tp': 8})" % ", ".join(ignored))
     mode = mode or "serve"
+    if mode not in ("serve", "plan", "estimate"):
+        raise SextantError("infer: unknown mode '%s' (valid with a study: serve, plan, estimate)" % mode)
     src, is_text, name = _source(study, "study")
     sets = _overrides(overrides, kw)
+    run_lengths = {}
+    if mode == "estimate":
+        # given[] holds the arguments as passed (a _Default where left out).
+        for k in ("prompt", "output"):
+            v = given[k]
+            run_lengths[k] = -1 if v is None or isinstance(v, _Default) else _int_in(v, k, 1)
+        v = given["batch"]
+        run_lengths["batch"] = 1 if v is None or isinstance(v, _Default) else _int_in(v, "batch", 1)
     # Text (or a dict) is read in place: relative files it names resolve from the working
     # directory. It had been written to a temporary file, and a file of the same name in the
     # temporary folder shadowed the caller's model (2026-12-03 review).
     return _done(_sextant.infer_study(src, bool(is_text), name, mode, sets, _path(catalog, "catalog"),
-                                      _path(infer_data, "infer_data")))
+                                      _path(infer_data, "infer_data"), **run_lengths))
 
 
 def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=None, catalog=None, scale=None, drop_gaps=None,
@@ -619,9 +631,19 @@ def _typed_errors(fn):
             m = re.search(r"\(--set\): key '([^'.]+)': unknown key", str(e))
             if not m or m.group(1) not in kwargs:
                 raise
-            near = difflib.get_close_matches(m.group(1), params, n=1)
+            names = params
+            if fn.__name__ == "infer" and (args or kwargs.get("study") is not None):
+                # With a study the deployment keywords are refused (tp= had been suggested for
+                # tpp=): only these arguments apply, the study's keys go as overrides.
+                names = ["mode", "overrides", "catalog", "infer_data"] + (
+                    ["prompt", "output", "batch"] if kwargs.get("mode") == "estimate" else [])
+                near = difflib.get_close_matches(m.group(1), [n for n in params if n not in names], n=1)
+                raise SextantError("%s; or, as an argument of sextant.infer() with a study: %s%s"
+                                   % (e, ", ".join(names), "; a deployment key goes as deployment__%s=" % near[0]
+                                      if near else "")) from None
+            near = difflib.get_close_matches(m.group(1), names, n=1)
             raise SextantError("%s; or, as an argument of sextant.%s(): its arguments are %s%s"
-                               % (e, fn.__name__, ", ".join(params),
+                               % (e, fn.__name__, ", ".join(names),
                                   "; did you mean %s=?" % near[0] if near else "")) from None
         except TypeError as e:
             first = str(e).splitlines()[0] if str(e) else type(e).__name__

@@ -119,8 +119,10 @@ def test_other_arguments_are_checked_not_dropped():
         sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", promt=100)
     with pytest.raises(sextant.SextantError, match="overrides"):
         sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", overrides={"deployment.tp": 8})
-    with pytest.raises(sextant.SextantError, match="takes no study"):
-        sextant.infer(STUDY, mode="estimate")
+    with pytest.raises(sextant.SextantError, match="unknown mode 'estimat'"):
+        sextant.infer(STUDY, mode="estimat")
+    with pytest.raises(sextant.SextantError, match="deployment__tp"):
+        sextant.infer(STUDY, mode="estimate", tp=2)
     for kw, msg in [({"seed": -5}, "seed: must be an integer from 0 to 2^63-1"), ({"replicas": 1}, "replicas: must be an integer >= 2"),
                     ({"search": "no"}, "search: expected True or False")]:
         with pytest.raises(sextant.SextantError) as e:
@@ -209,6 +211,11 @@ def test_infer_study_dict_overrides_and_estimate():
     r = sextant.infer(study, workload__requests=300)
     assert r["command"] == "infer serve"
     assert r == cli_json("infer", "serve", STUDY, "--set", "workload.requests=300")
+    # infer estimate FILE: the study's deployment at its workload's mean lengths (review of
+    # 2026-12-05: refused from Python), with overrides and given lengths as the CLI's.
+    assert sextant.infer(STUDY, mode="estimate") == cli_json("infer", "estimate", STUDY)
+    assert sextant.infer(STUDY, mode="estimate", deployment__tp=2, prompt=700, batch=4) == \
+        cli_json("infer", "estimate", STUDY, "--set", "deployment.tp=2", "--prompt", "700", "--batch", "4")
     e = sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", prompt=512, output=128)
     assert e == cli_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
                          "--prompt", "512", "--output", "128")

@@ -108,31 +108,22 @@ void add_infer_command(CLI::App& app) {
     }
     auto c = cat();
     auto d = data();
-    infer::DeploymentSpec dep = a->dep;
-    int64_t prompt = a->prompt, output = a->output, pass_tokens = 0;
-    std::vector<std::string> notes;
     if (!a->file.empty()) {
-      const infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets));
-      dep = study.deployment;
-      pass_tokens = study.serving.limits.max_batch_tokens;
+      infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets));
       for (const Field& f : *fields)
         if (f.opt->count() > 0) {
-          f.copy(a->dep, dep);
-          dep.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
+          f.copy(a->dep, study.deployment);
+          study.deployment.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
         }
-      // The workload's mean lengths (a trace's, over its requests); the options override them.
-      const auto mean_lengths = infer::mean_request_lengths(study.workload);
-      if (prompt_opt->count() == 0) prompt = mean_lengths.first;
-      if (output_opt->count() == 0) output = mean_lengths.second;
-      if (prompt_opt->count() == 0 || output_opt->count() == 0)
-        notes.push_back("prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths of " +
-                        a->file + "'s workload (--prompt and --output override them)");
-    } else {
-      for (const Field& f : *fields) dep.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
+      emit(infer::run_study_estimate(study, a->file, *c, *d,
+                                     prompt_opt->count() > 0 ? std::optional<int64_t>(a->prompt) : std::nullopt,
+                                     output_opt->count() > 0 ? std::optional<int64_t>(a->output) : std::nullopt, a->batch),
+           a->out);
+      return;
     }
-    Result res = infer::run_estimate(dep, *c, *d, prompt, output, a->batch, pass_tokens);
-    res.notes.insert(res.notes.end(), notes.begin(), notes.end());
-    emit(res, a->out);
+    infer::DeploymentSpec dep = a->dep;
+    for (const Field& f : *fields) dep.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
+    emit(infer::run_estimate(dep, *c, *d, a->prompt, a->output, a->batch), a->out);
   });
 
   auto* srv = cmd->add_subcommand("serve", "Discrete-event serving simulation: latency percentiles, throughput, SLO goodput, memory, energy, cost");

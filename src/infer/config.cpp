@@ -590,6 +590,19 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& workload) {
   return {std::max<int64_t>(1, std::llround(prompt / n)), std::max<int64_t>(1, std::llround(output / n))};
 }
 
+Result run_study_estimate(const StudySpec& s, const std::string& study_name, const Catalog& cat, const InferData& data,
+                          std::optional<int64_t> prompt_given, std::optional<int64_t> output_given, int64_t batch) {
+  // The workload's mean lengths (a trace's, over its requests); given lengths override them.
+  const auto mean_lengths = mean_request_lengths(s.workload);
+  const bool own_prompt = !prompt_given, own_output = !output_given;
+  const int64_t prompt = prompt_given.value_or(mean_lengths.first), output = output_given.value_or(mean_lengths.second);
+  Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens);
+  if (own_prompt || own_output)
+    res.notes.push_back("prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths of " +
+                        study_name + "'s workload (--prompt and --output override them)");
+  return res;
+}
+
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch, int64_t serving_pass_tokens) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})

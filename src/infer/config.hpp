@@ -12,6 +12,7 @@
 //               rate and adds the table load_sweep (throughput and latency against load)
 //   power / cost overrides; plan: the search space of `sextant infer plan`
 // Unknown keys are errors naming file, line and the valid keys.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,13 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 // is reserved whole (as `infer serve` does); 0: one pass of the run's prefill, at most 8,192 tokens.
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
                     int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0);
+
+// `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
+// applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when
+// given, replace them) and its serving.max_batch_tokens; a note says where the lengths came from
+// (study_name: the file, in it).
+Result run_study_estimate(const StudySpec& s, const std::string& study_name, const Catalog& cat, const InferData& data,
+                          std::optional<int64_t> prompt_tokens, std::optional<int64_t> output_tokens, int64_t batch);
 
 // `sextant infer plan`: the cheapest deployment (accelerator, TP, replicas, batch limit, policy)
 // whose simulated SLO attainment at the workload's rate reaches plan.slo_attainment_fraction.

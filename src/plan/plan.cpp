@@ -1123,17 +1123,17 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
   return "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
          " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads and the KV heads, ep the experts and etp x ep the ranks, pp x vpp "
          "the layers or a stage rule, micro-batch x dp divides the batch" +
-         std::string(opt.fixed.empty() ? "" : "; check the --fix values") +
+         std::string(opt.fixed.empty() ? "" : opt.python_names ? "; check the fix values" : "; check the --fix values") +
          // (a --fix the stack lacks, tp 2 under pytorch-fsdp, was blamed on the constraints alone)
-         std::string(opt.stack.restricted() ? "; and framework " + opt.stack.framework +
-                                                  "'s features, which may lack a fixed value: --any-framework-feature lifts them"
+         std::string(opt.stack.restricted() ? "; and framework " + opt.stack.framework + "'s features, which may lack a fixed value: " +
+                                                  (opt.python_names ? "any_framework_feature=True" : "--any-framework-feature") + " lifts them"
                                             : "") +
          ")";
 }
 
 void refuse_no_valid_plan(const Scenario& base, const SearchOptions& opt, const SearchOutcome& out) {
   if (out.valid > 0) return;
-  throw Error(SourceLocation{"", 0, 0, opt.fixed.empty() ? "" : "--fix"}, no_valid_plan_text(base, opt),
+  throw Error(SourceLocation{"", 0, 0, opt.fixed.empty() ? "" : opt.python_names ? "fix" : "--fix"}, no_valid_plan_text(base, opt),
               "estimate the plan you meant: its error names the constraint it breaks");
 }
 

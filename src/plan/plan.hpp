@@ -93,6 +93,9 @@ struct SearchOptions {
   bool vary_sequence_parallel = true;  // try SP on and off when tp > 1 (off only when false)
   bool vary_overlap_dp = false;        // also try gradient-reduce / parameter-gather overlap off
   double tie_fraction = kValidatedMedianAbsErrorFraction;
+  // Messages name the options as Python's keyword arguments (fix, any_framework_feature) rather
+  // than the CLI's flags (search_options with OptionStyle::Python sets it).
+  bool python_names = false;
   // Unstated (false): plan_result widens tie_fraction for an MoE model to the median |error| of
   // the MoE validation rows in the model's precision class (ValidatedRange), which is the margin
   // its step times are known to.

@@ -17,6 +17,7 @@ std::string option_name(OptionStyle style, const std::string& cli_flag) {
 SearchOptions search_options(const SearchArgs& a, OptionStyle style) {
   auto nm = [style](const char* cli) { return option_name(style, cli); };
   SearchOptions o;
+  o.python_names = style == OptionStyle::Python;
   for (const auto& f : a.fix) parse_fix(f, o);
   // A value given twice is searched once (--zero 1,1 had doubled every plan and reported the
   // winner tied with itself, before 2026-12-03).

@@ -216,7 +216,7 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
     if (!(f >= 0.01 && f <= 1e6) || !std::isfinite(f))
       throw Error(SourceLocation{"", 0, 0, "--straggler"},
                   "slow-down factor of rank " + std::to_string(rank) + " must be a finite number from 0.01 to 1e6, got " + format_double(f),
-                  "e.g. --straggler 17=1.3 for 30% slower compute");
+                  "e.g. --straggler 17=1.3 for 30% slower compute (Python: stragglers={17: 1.3})");
     if (slow.count(rank))
       throw Error(SourceLocation{"", 0, 0, "--straggler"}, "rank " + std::to_string(rank) + " is given twice",
                   "give each straggling rank once");

@@ -500,7 +500,7 @@ class GzipSource final : public ByteSource {
         if (limit_bytes_ > 0 && inflated > limit_bytes_) {
           err = "decompression limit reached: more than " + std::to_string(limit_bytes_) +
                 " bytes inflated from " + std::to_string(consumed + (in_len - zs.avail_in)) +
-                " compressed bytes (a gzip bomb?); raise the limit with --max-inflate-bytes BYTES (0: no limit)";
+                " compressed bytes (a gzip bomb?); raise the limit with --max-inflate-bytes BYTES (Python: max_inflate_bytes=; 0: no limit)";
           end = true;
           break;
         }
