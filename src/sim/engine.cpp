@@ -70,6 +70,16 @@ struct Unit {
   // resource carried both, so a send out of a GPU slowed to half while two transfers arrived.
   int link_nv = -1, link_nic = -1, link_up = -1;           // out
   int link_nv_in = -1, link_nic_in = -1, link_up_in = -1;  // in
+  // Pipeline sends in one direction (forward to the next stage, backward to the previous) run one
+  // after another, as NCCL runs the point-to-point operations it is given on one stream: a send
+  // issued while the direction's previous one is on the wire waits in send_queue (before
+  // 2026-12-05 interleaved 1F1B had up to four sends to one neighbour sharing the link at once,
+  // and the first micro-batch's activation arrived after all of them). Both directions overlap.
+  bool send_busy[2] = {false, false};
+  std::deque<int> send_queue[2];  // xfer ids, issued but not started
+  // The timeline arrow of the transfer into each receive slot (-1: none): its end moves to the
+  // moment the receiver takes the data (its Recv), where the consuming pass starts.
+  std::vector<int32_t> arrow_of;
   // The compute op in progress: work left (seconds at this unit's interference-free speed),
   // progressing at `rate` (1, or 1 / (1 + interference) while its communication is in flight).
   bool computing = false;
@@ -120,6 +130,7 @@ struct Xfer {
   int chunk = -1;
   uint8_t pass = 0;
   double bytes = 0;
+  const CollInfo* ci = nullptr;  // the transfer's costs (the stage program's, alive for the run)
 };
 struct FlowOwner {
   int kind = 0;  // 0 coll, 1 xfer
@@ -146,6 +157,7 @@ class Engine {
       u.prog = &programs_[static_cast<size_t>(specs_[i].stage)];
       u.token_done.assign(static_cast<size_t>(u.prog->tokens), 0);
       u.arrival.assign(slots, -1.0);
+      u.arrow_of.assign(slots, -1);
       for (int g = 0; g < kGroupKinds; ++g) u.grp[g].inst = specs_[i].group_instance[g];
       if (cfg_.contention) {
         u.link_nv = net_.add_link();
@@ -389,6 +401,7 @@ class Engine {
             block(u, Blocked::Recv, slot, 0, 0);
             return;
           }
+          if (const int32_t a = u.arrow_of[static_cast<size_t>(slot)]; a >= 0) out_.arrows[static_cast<size_t>(a)].t_dst = now_;
           break;
         }
         case Ins::Send: {
@@ -680,7 +693,8 @@ class Engine {
     x.start = now_;
     x.latency = ci.latency_s;
     x.used = true;
-    const Unit& su = units_[static_cast<size_t>(src)];
+    x.ci = &ci;
+    Unit& su = units_[static_cast<size_t>(src)];
     x.microbatch = su.cur_mb;
     x.chunk = su.cur_chunk;
     x.pass = su.cur_pass;
@@ -689,6 +703,22 @@ class Engine {
       x.path = out_.paths[static_cast<size_t>(src)];
       path_close(x.path, now_);
     }
+    const int dir = slot < cfg_.microbatches * cfg_.vpp ? 0 : 1;
+    if (su.send_busy[dir]) {
+      su.send_queue[dir].push_back(id);  // starts when the direction's stream is free (xfer_end)
+      return;
+    }
+    su.send_busy[dir] = true;
+    launch_xfer(id);
+  }
+
+  // Puts transfer id on the wire now.
+  void launch_xfer(int id) {
+    Xfer& x = xfers_[static_cast<size_t>(id)];
+    const CollInfo& ci = *x.ci;
+    const int src = x.src, dst = x.dst;
+    if (cfg_.record_path && now_ > x.start) path_close(x.path, now_);  // waited in the queue
+    x.start = now_;
     const double work = ci.time_s - ci.latency_s;
     if (!cfg_.contention || work <= 0) {
       push(now_ + ci.time_s, kXferEnd, id, 0);
@@ -713,8 +743,20 @@ class Engine {
       out_.spans.back().chunk = x.chunk;
       out_.spans.back().pass = x.pass;
     }
-    if (s.spec->record && d.spec->record) out_.arrows.push_back(Arrow{x.src, x.dst, x.start, now_});
+    if (s.spec->record && d.spec->record) {
+      d.arrow_of[static_cast<size_t>(x.slot)] = static_cast<int32_t>(out_.arrows.size());
+      out_.arrows.push_back(Arrow{x.src, x.dst, x.start, now_, x.microbatch, x.pass});
+    }
     d.arrival[static_cast<size_t>(x.slot)] = now_;
+    // The direction's next send goes on the wire.
+    const int dir = x.slot < cfg_.microbatches * cfg_.vpp ? 0 : 1;
+    if (!s.send_queue[dir].empty()) {
+      const int next = s.send_queue[dir].front();
+      s.send_queue[dir].pop_front();
+      launch_xfer(next);
+    } else {
+      s.send_busy[dir] = false;
+    }
     if (d.blocked == Blocked::Recv && d.block_arg == x.slot) {
       jump_ = cfg_.record_path ? &x.path : nullptr;
       jump_sent_ = x.start;

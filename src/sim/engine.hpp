@@ -41,7 +41,9 @@ struct Span {  // timeline record
 };
 struct Arrow {
   int src = 0, dst = 0;
-  double t_src = 0, t_dst = 0;
+  double t_src = 0, t_dst = 0;  // t_dst: when the receiver takes the data (its receive)
+  int64_t microbatch = -1;      // of the transfer (its consumer's): the arrow ends on that pass's op
+  uint8_t pass = 0;
 };
 
 // The critical path ending at a unit's current time, aggregated by (category, item) key:

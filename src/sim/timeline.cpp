@@ -77,8 +77,12 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
     const Span& sp = eo.spans[i];
     auto& ends = lane_end[{sp.unit, sp.tid}];
     const int64_t a = ns(sp.t0), b = ns(sp.t1);
+    // Pipeline sends are separate transfers, never calls inside one another: one held inside
+    // another goes to a lane of its own too (Perfetto had drawn a backward send as a sub-call of a
+    // forward one, review of 2026-12-05).
+    const bool may_nest = sp.tid != 8;
     size_t lane = 0;
-    while (lane < ends.size() && !(ends[lane] <= a || b <= ends[lane])) ++lane;
+    while (lane < ends.size() && !(ends[lane] <= a || (may_nest && b <= ends[lane]))) ++lane;
     if (lane == ends.size()) ends.push_back(b);
     else ends[lane] = std::max(ends[lane], b);
     tid_out[i] = lane == 0 ? sp.tid : 16 * static_cast<int>(lane) + sp.tid;
@@ -115,20 +119,17 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
     ev += "}}";
     line(ev);
   }
-  // A flow's end binds to the receiver's compute slice that encloses it ("bp": "e"); where the
-  // receiver's compute stream is idle at that moment (waiting in a collective on another track),
-  // to the next compute slice (the default binding), so that viewers draw every arrow (66 of
-  // 1,216 on the 70B example bound to nothing before 2026-12-02).
-  std::vector<std::vector<std::pair<double, double>>> compute(units.size());
+  // A flow ends on the receiver's first compute slice at or after the moment it takes the data
+  // (its receive, where the consuming pass starts): placed just inside that slice and bound to it
+  // ("bp": "e"). Before 2026-12-05 it ended at the arrival time, often inside another
+  // micro-batch's op or in an idle gap, and Perfetto bound it to that op or dropped it (flow_no_
+  // enclosing_slice): 16 of 48 arrows on a 4-stage 1F1B bound to an unrelated op, 2 dropped.
+  // Under DualPipeV a rank's item runs one micro-batch's forward beside another's backward: the
+  // arrow goes to the first op of its own micro-batch and pass (a forward send feeds a forward).
+  std::vector<std::vector<const Span*>> compute(units.size());
   for (const auto& sp : eo.spans)
-    if (sp.tid == 0 && sp.unit >= 0 && static_cast<size_t>(sp.unit) < units.size()) compute[static_cast<size_t>(sp.unit)].push_back({sp.t0, sp.t1});
-  for (auto& v : compute) std::sort(v.begin(), v.end());
-  auto enclosed = [&](int unit, double t) {
-    if (unit < 0 || static_cast<size_t>(unit) >= compute.size()) return false;
-    const auto& v = compute[static_cast<size_t>(unit)];
-    auto it = std::upper_bound(v.begin(), v.end(), std::pair<double, double>{t, INFINITY});
-    return it != v.begin() && std::prev(it)->second >= t;
-  };
+    if (sp.tid == 0 && sp.unit >= 0 && static_cast<size_t>(sp.unit) < units.size()) compute[static_cast<size_t>(sp.unit)].push_back(&sp);
+  for (auto& v : compute) std::stable_sort(v.begin(), v.end(), [](const Span* x, const Span* y) { return x->t0 < y->t0; });
   for (size_t i = 0; i < eo.arrows.size(); ++i) {
     const Arrow& a = eo.arrows[i];
     line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"s\", \"id\": " + std::to_string(i) + ", \"pid\": " +
@@ -136,8 +137,28 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
            const auto it = send_tid.find({a.src, ns(a.t_src)});
            return std::to_string(it != send_tid.end() ? it->second : 8);
          }() + ", \"ts\": " + us(a.t_src) + "}");
-    line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"f\", " + std::string(enclosed(a.dst, a.t_dst) ? "\"bp\": \"e\", " : "") +
-         "\"id\": " + std::to_string(i) + ", \"pid\": " + std::to_string(a.dst) + ", \"tid\": 0, \"ts\": " + us(a.t_dst) + "}");
+    const Span* to = nullptr;
+    if (a.dst >= 0 && static_cast<size_t>(a.dst) < compute.size()) {
+      const auto& v = compute[static_cast<size_t>(a.dst)];
+      auto it = std::lower_bound(v.begin(), v.end(), a.t_dst - 1e-12, [](const Span* x, double t) { return x->t0 < t; });
+      if (it != v.end()) to = *it;
+      // A pass's ops follow its receive closely: look a little way on for the transfer's own.
+      for (auto j = it; j != v.end() && j - it < 256; ++j)
+        if ((*j)->microbatch == a.microbatch && (*j)->pass == a.pass) {
+          to = *j;
+          break;
+        }
+    }
+    if (to) {
+      // 1 ns inside the slice (half of it if shorter): enclosed, whatever order a viewer reads
+      // events of the same timestamp in.
+      const double t = to->t0 + std::min(1e-9, (to->t1 - to->t0) / 2);
+      line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"f\", \"bp\": \"e\", \"id\": " + std::to_string(i) + ", \"pid\": " +
+           std::to_string(a.dst) + ", \"tid\": 0, \"ts\": " + us(t) + "}");
+    } else {
+      line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"f\", \"id\": " + std::to_string(i) + ", \"pid\": " +
+           std::to_string(a.dst) + ", \"tid\": 0, \"ts\": " + us(a.t_dst) + "}");
+    }
   }
   out += "\n]}\n";
   return out;

@@ -1219,19 +1219,74 @@ TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
     for (size_t i = 1; i < spans.size(); ++i) overlaps += spans[i].first < spans[i - 1].second;
   }
   EXPECT_EQ(overlaps, 0);
-  // Every arrow's end binds to a compute slice: the one enclosing it ("bp": "e") or, where the
-  // compute track is idle at that moment, the next one (the default binding).
-  int unbound = 0;
+  // Every arrow ends strictly inside ("bp": "e") a compute op of the micro-batch and pass its
+  // send carried: the consuming pass's first op (before 2026-12-05 it ended at the arrival time,
+  // often inside another micro-batch's op or in an idle gap, where Perfetto dropped it).
+  std::map<std::pair<int, int64_t>, std::pair<int64_t, std::string>> send_of;  // (pid, ts ns) -> (microbatch, pass)
+  for (const auto& ev : j["traceEvents"])
+    if (ev["ph"] == "X" && ev["name"] == "pp.send_recv")
+      send_of[{ev["pid"].get<int>(), std::llround(ev["ts"].get<double>() * 1000)}] = {ev["args"]["microbatch"].get<int64_t>(),
+                                                                                         ev["args"]["pass"].get<std::string>()};
+  std::map<int64_t, std::pair<int64_t, std::string>> carried;  // flow id -> what its send carried
+  for (const auto& ev : j["traceEvents"])
+    if (ev["ph"] == "s") {
+      const auto it = send_of.find({ev["pid"].get<int>(), std::llround(ev["ts"].get<double>() * 1000)});
+      ASSERT_NE(it, send_of.end());
+      carried[ev["id"].get<int64_t>()] = it->second;
+    }
+  int unbound = 0, bound = 0;
   for (const auto& ev : j["traceEvents"]) {
     if (ev["ph"] != "f") continue;
+    EXPECT_TRUE(ev.contains("bp") && ev["bp"] == "e");
     const auto t = std::llround(ev["ts"].get<double>() * 1000);
-    const auto& spans = tracks[{ev["pid"].get<int>(), ev["tid"].get<int>()}];
-    const bool enclosing = ev.contains("bp") && ev["bp"] == "e";
+    const auto& want = carried.at(ev["id"].get<int64_t>());
     bool ok = false;
-    for (const auto& [a, b] : spans) ok = ok || (enclosing ? (a <= t && t <= b) : a >= t);
+    for (const auto& x : j["traceEvents"])
+      if (x["ph"] == "X" && x["pid"] == ev["pid"] && x["tid"] == 0) {
+        const auto a = std::llround(x["ts"].get<double>() * 1000), b = a + std::llround(x["dur"].get<double>() * 1000);
+        ok = ok || (a < t && t < b && x["args"]["microbatch"].get<int64_t>() == want.first && x["args"]["pass"] == want.second);
+      }
     unbound += !ok;
+    bound += ok;
   }
   EXPECT_EQ(unbound, 0);
+  EXPECT_GT(bound, 10);
+}
+
+// A rank's pipeline sends of one direction run one after another (one NCCL stream), even where
+// interleaved 1F1B issues several while the link is busy: up to four forward sends to one
+// neighbour had shared a 10 Gb/s link at once before 2026-12-05.
+TEST(SimPipeline, SendsOfOneDirectionQueueOnOneStream) {
+  const std::string y =
+      "model: gpt3-1.3b\nsystem: {id: slow, name: slow, accelerator: h100-sxm-80gb, gpus_per_node: 1, scale_up: {network: nvlink4, "
+      "domain_gpus: 1}, scale_out: {network: ib-ndr, nics_per_node: 1, nic_bandwidth_gbit_per_s: {value: 10, estimated: test}, "
+      "topology: fat-tree, oversubscription: 1}}\nnum_gpus: 4\nparallel: {tp: 1, pp: 4, vpp: 3, schedule: interleaved-1f1b}\n"
+      "training: {global_batch: 8, micro_batch: 1, seq_len: 2048}\n";
+  const auto s = parse_scenario(y, "t.yaml", *frozen());
+  sim::SimOptions o;
+  o.record_timeline = true;
+  const auto r = sim::simulate(s, o);
+  const auto j = nlohmann::json::parse(r.timeline_json);
+  std::map<std::pair<int, std::string>, std::vector<std::pair<int64_t, int64_t>>> sends;  // (unit, pass) -> spans
+  for (const auto& ev : j["traceEvents"])
+    if (ev["ph"] == "X" && ev["name"] == "pp.send_recv") {
+      const auto t0 = std::llround(ev["ts"].get<double>() * 1000), d = std::llround(ev["dur"].get<double>() * 1000);
+      sends[{ev["pid"].get<int>(), ev["args"]["pass"].get<std::string>()}].emplace_back(t0, t0 + d);
+    }
+  size_t count = 0, overlaps = 0;
+  for (auto& [key, v] : sends) {
+    std::sort(v.begin(), v.end());
+    count += v.size();
+    for (size_t i = 1; i < v.size(); ++i) overlaps += v[i].first < v[i - 1].second;
+  }
+  EXPECT_GE(count, 48u);
+  EXPECT_EQ(overlaps, 0u);
+  // The first micro-batch's activation arrives at the link's speed: one 8 MB send, not four at once.
+  const double send_s = 2048.0 * 2048 * 2 / (10e9 / 8);
+  double first_end = 1e30;
+  for (const auto& [key, v] : sends)
+    if (key.first == 0 && key.second == "forward") first_end = std::min(first_end, (v.front().second - v.front().first) * 1e-9);
+  EXPECT_LT(first_end, 1.5 * send_s);
 }
 
 TEST(SimErrors, DeadlockIsReportedNotHung) {
