@@ -176,8 +176,10 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     throw Error(at("engine"), "engine " + d.engine.id + " does not run on a " + d.accel.kind + " (" + d.accel.id + "): it runs on " +
                                   listed(d.engine.runs_on_kinds) + " (" + d.engine.runs_on_source + ")",
                 "an engine for this device (data/infer/engines.yaml: llama.cpp on Apple SoCs), or generic");
+  // A GGUF file type runs where its block types do (K-quant files came with the K-quant blocks).
+  const std::string& stored = d.weight.gguf_base.empty() ? d.weight.name : d.weight.gguf_base;
   if (!d.engine.weight_formats.empty() && d.weight.name.rfind("mixed:", 0) != 0 &&
-      std::find(d.engine.weight_formats.begin(), d.engine.weight_formats.end(), d.weight.name) == d.engine.weight_formats.end())
+      std::find(d.engine.weight_formats.begin(), d.engine.weight_formats.end(), stored) == d.engine.weight_formats.end())
     throw Error(at("weight_format"), "engine " + d.engine.id + " has no " + d.weight.name + " weights (" + d.engine.formats_source + ")",
                 "one of " + listed(d.engine.weight_formats));
   if (!d.engine.kv_formats.empty() &&

@@ -13,6 +13,7 @@ struct Row {
   double bits;
   DType dt;
   bool block;
+  const char* base = "";  // a GGUF file type: the block type most of its tensors are stored in
 };
 // Bits per element including scales (ggml-common.h block layouts; AWQ/GPTQ group 128; NVFP4).
 constexpr Row kFormats[] = {
@@ -30,6 +31,21 @@ constexpr Row kFormats[] = {
     {"q4_k", 4.5, DType::FP16, true},   // 144 bytes / 256
     {"q5_k", 5.5, DType::FP16, true},   // 176 bytes / 256
     {"q6_k", 6.5625, DType::FP16, true},// 210 bytes / 256
+    // llama.cpp's file types (llama_ftype): mixes of block types chosen tensor by tensor
+    // (llama_tensor_get_type: attn_v and ffn_down in Q6_K on half the layers under Q4_K_M, ...).
+    // Bits: the transformer layers' mean, from the file sizes llama-quantize prints for
+    // Llama-3-8B (tools/quantize/quantize.cpp QUANT_OPTIONS: Q4_K_M 4.58G, Q4_K_S 4.37G, ...),
+    // less the embedding in the base type and the output matrix in q6_k (the same arithmetic
+    // gives 6.569 for Q6_K, 4.509 for Q4_0 and 5.504 for Q5_0, whose layers are pure). Other
+    // models mix in other proportions (the share of attn_v and ffn_down): within a few percent.
+    {"q2_k_s", 2.952, DType::FP16, true, "q2_k"},  // 2.96G
+    {"q3_k_s", 3.444, DType::FP16, true, "q3_k"},  // 3.41G
+    {"q3_k_m", 3.850, DType::FP16, true, "q3_k"},  // 3.74G
+    {"q3_k_l", 4.207, DType::FP16, true, "q3_k"},  // 4.03G
+    {"q4_k_s", 4.546, DType::FP16, true, "q4_k"},  // 4.37G
+    {"q4_k_m", 4.804, DType::FP16, true, "q4_k"},  // 4.58G
+    {"q5_k_s", 5.504, DType::FP16, true, "q5_k"},  // 5.21G
+    {"q5_k_m", 5.652, DType::FP16, true, "q5_k"},  // 5.33G
 };
 
 std::string lower(std::string s) {
@@ -82,7 +98,7 @@ NumberFormat parse_format(const std::string& name_in, const SourceLocation& wher
     return m;
   }
   for (const auto& r : kFormats)
-    if (name == r.name) return NumberFormat{r.name, r.bits, r.dt, r.block};
+    if (name == r.name) return NumberFormat{r.name, r.bits, r.dt, r.block, r.base};
   throw Error(where, "unknown number format '" + name_in + "'", valid_choices_hint(name, format_names()));
 }
 
@@ -102,6 +118,7 @@ bool gguf_format(const std::string& name) {
 }  // namespace
 
 NumberFormat embedding_format(const NumberFormat& weight) {
+  if (!weight.gguf_base.empty()) return parse_format(weight.gguf_base);  // a file type's embedding: its base block type
   if (weight.bits_per_element >= 16 || gguf_format(weight.name)) return weight;
   return parse_format("bf16");
 }

@@ -6,7 +6,10 @@
 // scale (8.5 bits); int4 is AWQ/GPTQ-style 4-bit with an fp16 scale and zero per group of 128
 // (4.25 bits); fp4 is NVFP4 (4-bit E2M1, one fp8 scale per 16 values: 4.5 bits); mxfp4 is the OCP
 // microscaling format (4-bit E2M1, one E8M0 scale per 32 values: 4.25 bits); mixed formats
-// are written "mixed:A:B:FRACTION_A" (e.g. "mixed:q2_k:q4_k:0.5" for a 2/4-bit mix).
+// are written "mixed:A:B:FRACTION_A" (e.g. "mixed:q2_k:q4_k:0.5" for a 2/4-bit mix). llama.cpp's
+// file types (q4_k_m, q4_k_s, q5_k_m, q5_k_s, q3_k_s/m/l, q2_k_s) mix block types tensor by
+// tensor: their bits are the layers' mean in the files llama-quantize writes for Llama-3-8B
+// (q4_k_m 4.80 where its base q4_k block is 4.5); q2_k ... q6_k name the block types.
 //
 // The compute path: a matrix multiply runs on the tensor/ALU rate of the wider of the weight's
 // compute type and the activation format (W4A16 dequantises to fp16; W8A8 runs int8; W4A8 and
@@ -23,6 +26,9 @@ struct NumberFormat {
   double bits_per_element = 16;
   DType compute_dtype = DType::FP16;  // the arithmetic type its values are multiplied in
   bool block_quantized = false;       // dequantised on the fly by the kernel (llama.cpp blocks, int4 groups)
+  // A llama.cpp file type (q4_k_m, q5_k_s, ...): the block type most of its tensors are in (its
+  // embedding's, and what an engine must support); bits_per_element is then the layers' mean.
+  std::string gguf_base;
   double bytes() const { return bits_per_element / 8.0; }
 };
 

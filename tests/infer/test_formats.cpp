@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common.hpp"
+#include "infer/cost_model.hpp"
 #include "infer/formats.hpp"
 
 using namespace sextant;
@@ -74,4 +75,25 @@ TEST(DeviceProfiles, EveryAppleSocGetsTheLimitOfItsPlatformAndSize) {
   }
   EXPECT_GE(phones, 4);
   EXPECT_GE(macs, 30);
+}
+
+// Question: do llama.cpp's file types (tensor-by-tensor mixes) cost what their files weigh? The
+// weights of Llama 3 8B in each file type equal the size llama-quantize prints for Llama-3-8B
+// (tools/quantize/quantize.cpp), within the file's metadata; a file type runs where its base
+// block type does (llama.cpp of 2023), and its embedding is stored in that base type.
+TEST(Formats, GgufFileTypesWeighTheirFiles) {
+  const std::pair<const char*, double> published_gib[] = {{"q4_k_m", 4.58}, {"q4_k_s", 4.37}, {"q5_k_m", 5.33}, {"q5_k_s", 5.21},
+                                                          {"q3_k_m", 3.74}, {"q3_k_l", 4.03}, {"q3_k_s", 3.41}, {"q2_k_s", 2.96},
+                                                          {"q6_k", 6.14},   {"q4_0", 4.34},   {"q8_0", 7.96}};
+  for (const auto& [name, gib] : published_gib) {
+    const Deployment d = fixtures::deployment("llama3-8b", "apple-m2-max-38c", "llama.cpp", name);
+    const CostModel cm(d);
+    // Within 16 MiB: a GGUF file also holds the tokenizer (128,256 tokens and their merges) and
+    // the f32 norms.
+    EXPECT_NEAR(cm.weight_bytes() / (1024.0 * 1024 * 1024), gib, 0.016) << name;
+  }
+  EXPECT_EQ(parse_format("q4_k_m").gguf_base, "q4_k");
+  EXPECT_EQ(embedding_format(parse_format("q4_k_m")).name, "q4_k");
+  EXPECT_EQ(output_format(parse_format("q4_k_m")).name, "q6_k");
+  EXPECT_GT(parse_format("q4_k_m").bits_per_element, parse_format("q4_k").bits_per_element * 1.06);
 }
