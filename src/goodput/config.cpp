@@ -234,6 +234,9 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   if (!dists.has(p.distribution))
     throw Error(m.loc("distribution"), "unknown inter-arrival distribution '" + p.distribution + "'",
                 valid_choices_hint(p.distribution, dists.names()));
+  if (m.has("shape") && p.distribution != "weibull")
+    m.fail("shape", "shape belongs to the Weibull distribution; this process is " + p.distribution,
+           "add distribution: weibull, or leave the shape out");
   if (p.distribution == "weibull") {
     p.weibull_shape = m.f64("shape", 0.75);
     p.weibull_shape_defaulted = !m.has("shape");

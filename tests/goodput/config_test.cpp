@@ -132,6 +132,21 @@ TEST(Input, UnknownPresetAndDistributionAreErrors) {
                sextant::Error);
 }
 
+// A shape on a process of another distribution says what it belongs to (it read as an unknown
+// key before 2026-12-05).
+TEST(Input, AShapeWithoutTheWeibullDistributionSaysSo) {
+  try {
+    parse_goodput("job: {num_gpus: 8, work_s: 100}\nfailures: {processes: [{name: a, mtbf_hours: 1, shape: 0.5}]}\n"
+                  "checkpoint: {write_s: 1, read_s: 1, interval_s: 10}\n",
+                  "bad.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("bad.yaml:2"), std::string::npos) << w;
+    EXPECT_NE(w.find("distribution: weibull"), std::string::npos) << w;
+  }
+}
+
 TEST(Input, OverridesApplyBeforeReading) {
   const auto c = parse_goodput(kBase, "t.yaml", {{"checkpoint.interval_s", "900"}, {"recovery.spares", "3"}});
   EXPECT_DOUBLE_EQ(c.checkpoint.interval_s, 900);

@@ -224,3 +224,38 @@ TEST(Fit, ProfileLikelihoodAndInterval) {
   const double lr = 2 * (lmax - weibull_profile_loglik(x, 1.0));
   EXPECT_NEAR(f[0].lr_p_value, std::erfc(std::sqrt(lr / 2)), 1e-12);
 }
+
+// An hourly log whose smallest positive gap is 15 h: the ties are at the gaps' common divisor,
+// 1 h, and are fitted as such (the resolution had been sought as the smallest gap / 1..12 only:
+// none found, the ties dropped, and a bursty log fitted as regular, shape 1.52 for 0.31).
+TEST(Fit, TiesInAnHourlyLogAreFoundAtTheGapsCommonDivisor) {
+  std::ostringstream csv;
+  csv << "time_h,category\n";
+  double t = 1;
+  for (double gap : {15, 16, 40, 22, 17, 55, 19, 33, 26, 18, 0}) {
+    csv << t << ",gpu\n" << t << ",gpu\n";  // two incidents logged at the same hour
+    t += gap;
+  }
+  const auto f = fit_incidents(csv.str(), "inc.csv", 10, 30);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_DOUBLE_EQ(f[0].time_resolution_s, 3600);
+  EXPECT_EQ(f[0].tied_gaps, 11);
+  ASSERT_TRUE(f[0].shape_fitted);
+  EXPECT_LT(f[0].weibull_shape, 0.7);  // half the gaps are ties: bursty
+}
+
+// The incident CSV is strict: an unknown column (a misspelt node_lost had been ignored with its
+// values) and two time columns are errors naming the file, line 1 and the column.
+TEST(Fit, UnknownOrDoubledColumnsAreErrors) {
+  for (const auto& [header, key] : std::vector<std::pair<std::string, std::string>>{
+           {"time_h,category,node_lsot", "node_lsot"}, {"time_h,time_s,category", "time_s"}, {"time_h,category,category", "category"}}) {
+    try {
+      fit_incidents(header + "\n1,gpu,x\n", "inc.csv", 10, 1);
+      ADD_FAILURE() << header;
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      EXPECT_NE(w.find("inc.csv:1"), std::string::npos) << w;
+      EXPECT_NE(w.find(key), std::string::npos) << w;
+    }
+  }
+}
