@@ -284,6 +284,9 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     require_range(*e, "comm_compute_interference", a.comm_compute_interference, Range::UnitInterval, "a fractional slow-down");
     a.sustained_compute_fraction = src(*e, "sustained_compute_fraction", sources);
     require_range(*e, "sustained_compute_fraction", a.sustained_compute_fraction, Range::Fraction, "a fraction of the burst rate");
+    a.fp8_block_scaled_gemm_fraction = src(*e, "fp8_block_scaled_gemm_fraction", sources);
+    require_range(*e, "fp8_block_scaled_gemm_fraction", a.fp8_block_scaled_gemm_fraction, Range::Fraction,
+                  "a fraction of the per-tensor-scaled FP8 GEMM rate");
     e->finish();
     if (a.gemm_fitted_footprint_bytes.known != a.bandwidth_by_working_set.known())
       e->fail("gemm_fitted_footprint_mib",

@@ -74,6 +74,10 @@ struct Accelerator {
   Sourced kernel_overhead_s;           // fixed cost per kernel launch
   Sourced comm_compute_interference;   // fractional slow-down of compute overlapped with comm
   Sourced sustained_compute_fraction;  // sustained (training, power- and clock-limited) / burst MAMF rate
+  // Rate of an FP8 GEMM with block scales (DeepSeek-style 1x128 / 128x128, Transformer Engine's
+  // Float8BlockScaling) over a per-tensor-scaled one, on tensor cores without native block scales
+  // (Hopper applies them in the main loop); unknown: 1 (Blackwell's MX formats scale natively).
+  Sourced fp8_block_scaled_gemm_fraction;
   std::map<std::string, std::string> sources;  // citation id -> text (from its file)
   std::string file;
 

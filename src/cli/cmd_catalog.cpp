@@ -95,6 +95,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "kernel_overhead", a.kernel_overhead_s, "us", 1e-6);
     add_sourced(t, "comm_compute_interference", a.comm_compute_interference, "fraction");
     add_sourced(t, "sustained_compute_fraction", a.sustained_compute_fraction, "fraction");
+    add_sourced(t, "fp8_block_scaled_gemm_fraction", a.fp8_block_scaled_gemm_fraction, "fraction");
   } else if (cat.has_system(name)) {
     const auto& s = cat.system(name);
     r.set("kind", std::string("system"));

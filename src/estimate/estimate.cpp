@@ -60,7 +60,8 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
       const DType d = *peak_dtype_of(op, acc);
       // gemm_fraction x sustained x the shape factor (catalog.hpp: gemm_shape_factor with the
       // entry's per-role half-dimensions, 128 where it gives none; also fitted by calibrate).
-      const double eff = gemm_efficiency(acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0), static_cast<double>(op.m),
+      const double block = op.block_scaled && d == DType::FP8 ? known_or(acc.fp8_block_scaled_gemm_fraction, 1.0) : 1.0;
+      const double eff = gemm_efficiency(acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) * block, static_cast<double>(op.m),
                                          static_cast<double>(op.n), static_cast<double>(op.k), acc.gemm_half_dims(128));
       ct.compute_s = op.flops / (acc.peak(d) * eff);
       // Operands re-streamed from a slower memory level than the fitted shapes' (calibrated CPU

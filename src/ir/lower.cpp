@@ -222,6 +222,7 @@ struct Lowerer {
   // read it (2), write the row-wise and the transposed copy (2 x the low-precision width), and
   // with current scaling read it once more for its amax (2). docs/models.md, "FP8".
   double quant_bytes = 0;
+  bool block_scaled_fp8 = false;  // FP8 GEMMs with block scales (training.fp8_recipe: blockwise)
 
   explicit Lowerer(const Scenario& sc)
       : s(sc), m(sc.model), t(sc.plan.tp), cp(sc.plan.cp), ep(sc.plan.ep),
@@ -240,6 +241,7 @@ struct Lowerer {
     // under fp8_recipe current).
     if (low_precision())
       quant_bytes = 2.0 + 2.0 * dtype_bytes(dt) + (sc.train.fp8_recipe == "current" || dt == DType::FP4 ? 2.0 : 0.0);
+    block_scaled_fp8 = dt == DType::FP8 && sc.train.fp8_recipe == "blockwise";
     if (m.moe && ep > 1) {
       static const MoeDispatcherRegistry dispatchers;  // immutable: no per-plan allocation in plan search
       const Group g = place(GroupKind::EP, ep, etp, sc.system.scale_up_domain, sc.num_gpus);
@@ -255,6 +257,7 @@ struct Lowerer {
     ComputeOp op = gemm(name, mm, nn, kk);
     if (low_precision()) {
       op.dtype = DType::BF16;
+      op.block_scaled = false;
       op.bytes = mm * kk * ab + kk * nn * 2.0 + mm * nn * ab;
     }
     return op;
@@ -345,6 +348,7 @@ struct Lowerer {
     op.flops = 2.0 * mm * nn * kk * batch;
     op.bytes = batch * (mm * kk * ab + kk * nn * wb + mm * nn * ab);
     op.dtype = dt;
+    op.block_scaled = block_scaled_fp8;
     return op;
   }
   static ComputeOp mem(const char* name, OpClass cls, double bytes, double flops = 0) {

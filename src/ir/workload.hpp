@@ -65,6 +65,9 @@ struct ComputeOp {
   // names the forward GEMM (mlp.up.wgrad).
   enum class Grad : uint8_t { None, Input, Weight };
   Grad grad = Grad::None;
+  // An FP8 GEMM with block scales (training.fp8_recipe: blockwise): timed at the accelerator's
+  // fp8_block_scaled_gemm_fraction of the per-tensor rate.
+  bool block_scaled = false;
 };
 
 // All-to-all traffic of one member, as multiples of the collective's `bytes`: the part sent to

@@ -199,3 +199,37 @@ TEST(Fp8, Fp4CastsAlwaysPayTheAmaxPass) {
   for (const auto& n : r.notes) said = said || (n.find("training.fp8_recipe (blockwise, with precision fp4") != std::string::npos);
   EXPECT_TRUE(said);
 }
+
+// Block-scaled FP8 GEMMs (fp8_recipe: blockwise) run at the accelerator's
+// fp8_block_scaled_gemm_fraction of the per-tensor rate (Hopper applies the scales in the GEMM's
+// main loop); the casts and every other op are untouched, and an accelerator without the value
+// (Blackwell's native MX scales) runs them at the per-tensor rate.
+TEST(Fp8, BlockScaledGemmsRunAtTheirFraction) {
+  Scenario d = parse_scenario(yaml("fp8", "delayed", 1), "t.yaml", *frozen());
+  Scenario b = parse_scenario(yaml("fp8", "blockwise", 1), "t.yaml", *frozen());
+  const auto time_of = [](const Scenario& s) {
+    double gemm = 0, other = 0;
+    const auto w = ir::lower(s);
+    for (const auto& c : w.stages[0].chunks)
+      for (const auto& blk : c.blocks)
+        for (const auto* pass : {&blk.forward, &blk.backward_input, &blk.backward_weight})
+          for (const auto& st : *pass)
+            if (const auto* op = std::get_if<ir::ComputeOp>(&st))
+              (op->cls == ir::OpClass::Gemm ? gemm : other) += compute_time_s(*op, s.accelerator) * blk.count;
+    return std::pair<double, double>{gemm, other};
+  };
+  ASSERT_FALSE(b.accelerator.fp8_block_scaled_gemm_fraction.known);
+  EXPECT_EQ(time_of(b), time_of(d));  // unknown: the per-tensor rate
+  b.accelerator.fp8_block_scaled_gemm_fraction = Sourced{0.855, "test", "", true};
+  d.accelerator.fp8_block_scaled_gemm_fraction = b.accelerator.fp8_block_scaled_gemm_fraction;
+  const auto [gb, ob] = time_of(b);
+  const auto [gd, od] = time_of(d);
+  EXPECT_DOUBLE_EQ(ob, od);  // casts (the same bytes under both recipes) and memory-bound ops
+  // Compute-bound GEMMs slow by 1/0.855; the few memory-bound ones (none at this size) would not.
+  EXPECT_NEAR(gb / gd, 1 / 0.855, 0.01);
+  EXPECT_GT(gb, gd);
+  // The live catalog holds it for Hopper, from Transformer Engine's GEMM guide.
+  const auto live = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  EXPECT_NEAR(live->accelerator("h100-sxm-80gb").fp8_block_scaled_gemm_fraction.value, 0.855, 1e-12);
+  EXPECT_FALSE(live->accelerator("b200").fp8_block_scaled_gemm_fraction.known);
+}
