@@ -509,6 +509,10 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     // `--set parallel.pp=1 --set parallel.vpp=1` on an interleaved file; 2026-12-04 review).
     if (s.plan.pp == 1 && (s.plan.schedule != "1f1b" || s.plan.vpp > 1)) {
       s.plan.idle_pipeline = s.plan.schedule + ", vpp " + std::to_string(s.plan.vpp);
+      // DualPipeV's default EP overlap comes from its paired forward and backward: without a
+      // pipeline there is none (a dualpipev file at pp 1 had kept it, 2.6% faster than the 1F1B
+      // it says it runs as; review of 2026-12-05). A stated ep_comm stays.
+      if (s.plan.schedule == "dualpipev" && !s.plan.ep_comm_overlap_stated) s.plan.ep_comm_overlap = false;
       s.plan.schedule = "1f1b";
       s.plan.vpp = 1;
       s.plan.stage_layers.clear();

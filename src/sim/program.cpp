@@ -198,6 +198,10 @@ struct Builder {
     }
     std::vector<int> carried;  // this block's first gathers, issued by the block before
     if (rep == 0) carried.swap(pf.ahead);
+    // Sized before the loop: the first leading gather may be inactive (a dense DP group of one
+    // beside an expert-data-parallel group: the EDP gather indexed an empty vector and simulate
+    // crashed, review of 2026-12-05).
+    if (rep == 0 && lead > 0) pf.tokens.assign(static_cast<size_t>(count) * lead, -1);
     // The next block's gathers go out as this block's last repetition starts computing (after its
     // own gathers are waited for and any blocking collective before its compute, so that the
     // stream runs them in order).
@@ -252,7 +256,6 @@ struct Builder {
         const size_t L = lead;
         auto& tok = pf.tokens;
         if (rep == 0) {
-          if (i == 0) tok.assign(static_cast<size_t>(count) * L, -1);
           if (i < carried.size() && carried[i] >= 0) {
             tok[i] = carried[i];
           } else {

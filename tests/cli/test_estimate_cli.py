@@ -426,5 +426,31 @@ with tempfile.TemporaryDirectory() as d:
     got = json.loads(r2.stdout)["scalars"].get("model_flops_per_step") if r2.returncode == 0 else None
     check("a --set model path is read beside the scenario", got == want, (r2.stderr, got, want))
 
+# Review of 2026-12-05 (property fuzz): "a data-parallel group of 1" only when dp x cp and the
+# expert-data-parallel group are 1; a dualpipev file at pp 1 runs as 1F1B, EP overlap included;
+# the pipeline's exposed time never exceeds its total; simulate runs an MoE ZeRO-3 plan whose
+# dense DP group is 1 beside an EDP group of 2 (it crashed).
+cp4 = ["--set", "model=llama3-8b", "--set", "num_gpus=32", "--set", "parallel.tp=8", "--set", "parallel.pp=1", "--set", "parallel.vpp=1",
+       "--set", "parallel.schedule=1f1b", "--set", "parallel.dp=1", "--set", "parallel.cp=4", "--set", "training.global_batch=8"]
+r = sx("estimate", EX, *cp4, "--set", "parallel.zero_stage=1", "--json", "-")
+notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+check("cp 4 at dp 1 is data parallelism", not any("data-parallel group of 1" in n for n in notes), notes)
+mx = ["--set", "model=mixtral-8x7b", "--set", "system=dgx-h100", "--set", "num_gpus=16", "--set", "parallel.tp=2", "--set", "parallel.pp=1",
+      "--set", "parallel.dp=8", "--set", "parallel.ep=8", "--set", "parallel.etp=1", "--set", "training.global_batch=64", "--set", "training.seq_len=4096"]
+t = [json.loads(sx("estimate", EX, *mx, *extra, "--json", "-").stdout)["scalars"]["step_time_s"]
+     for extra in (["--set", "parallel.schedule=dualpipev", "--set", "parallel.vpp=2"], ["--set", "parallel.schedule=1f1b"])]
+check("dualpipev without a pipeline is 1F1B, EP overlap included", t[0] == t[1], t)
+r = sx("estimate", EX, "--set", "model=llama3-8b", "--set", "system=gb200-nvl72", "--set", "num_gpus=128", "--set", "parallel.tp=1",
+       "--set", "parallel.pp=4", "--set", "parallel.vpp=2", "--set", "parallel.dp=8", "--set", "parallel.cp=4",
+       "--set", "parallel.schedule=interleaved-1f1b", "--set", "training.seq_len=8192", "--set", "parallel.sequence_parallel=false",
+       "--set", "training.global_batch=32", "--json", "-")
+cm = json.loads(r.stdout)["tables"]["communication"]["columns"]
+bad = [(g, tot, ex) for g, tot, ex in zip(cm["group"], cm["total_s"], cm["exposed_s"]) if ex > tot * (1 + 1e-12)]
+check("no group exposes more than its total", r.returncode == 0 and not bad, bad)
+r = sx("simulate", EX, "--set", "model=qwen3-30b-a3b", "--set", "num_gpus=2", "--set", "parallel.tp=2", "--set", "parallel.pp=1",
+       "--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b", "--set", "parallel.etp=1", "--set", "parallel.zero_stage=3",
+       "--set", "training.global_batch=1", "--json", "-")
+check("simulate runs MoE ZeRO-3 with a dense DP group of 1", r.returncode == 0, r.stderr[-300:])
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
