@@ -506,6 +506,32 @@ TEST(Ingest, InPlaceAndStreamingReadsAgree) {
   gz(two, {doc.substr(0, doc.size() / 3), doc.substr(doc.size() / 3)});
   same(load_trace_file(one), "one gzip member");
   same(load_trace_file(two), "two gzip members");
+  // A byte damaged inside a streamed member inflates to bad JSON before its checksum fails: the
+  // corruption is what is named, not the JSON (review of 2026-12-05). Stored (level 0) members
+  // hold the text as it is, so the damage is a byte of it.
+  {
+    const std::string stored = (dir / "stored.json.gz").string();
+    for (size_t m = 0; m < 2; ++m) {
+      gzFile f = gzopen(stored.c_str(), m == 0 ? "wb0" : "ab0");
+      ASSERT_NE(f, nullptr);
+      const std::string part = m == 0 ? doc.substr(0, doc.size() / 3) : doc.substr(doc.size() / 3);
+      ASSERT_EQ(gzwrite(f, part.data(), static_cast<unsigned>(part.size())), static_cast<int>(part.size()));
+      gzclose(f);
+    }
+    std::ifstream in(stored, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    const size_t at = bytes.find("\"traceEvents\"");
+    ASSERT_NE(at, std::string::npos);
+    bytes[at] = '#';
+    std::ofstream(stored, std::ios::binary | std::ios::trunc) << bytes;
+    try {
+      load_trace_file(stored);
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("corrupt gzip data"), std::string::npos) << e.what();
+    }
+  }
   const std::string cut = (dir / "cut.json").string();
   std::ofstream(cut, std::ios::binary) << doc.substr(0, doc.size() / 2);
   try {

@@ -208,18 +208,28 @@ Frame build_frame(const RankTrace& t, bool hta) {
   const auto range = static_cast<uint64_t>(cmax) - static_cast<uint64_t>(cmin);
   if (range < 8 * static_cast<uint64_t>(with_corr) + 65536) {
     std::vector<int32_t> first(static_cast<size_t>(range) + 1, -1);
+    bool repeated = false;
     for (int prio = 0; prio < 2; ++prio)
       for (uint32_t k = 0; k < f.cpu.size(); ++k) {
         const uint32_t i = f.cpu[k].event;
         if (t.correlation[i] == -1 || is_call(i) != (prio == 0)) continue;
         int32_t& slot = first[static_cast<size_t>(t.correlation[i] - cmin)];
         if (slot < 0) slot = static_cast<int32_t>(k);
+        else if (prio == 0 && is_call(f.cpu[static_cast<size_t>(slot)].event)) repeated = true;
       }
-    for (auto& g : f.gpu)
-      if (g.correlation != -1 && g.correlation >= cmin && g.correlation <= cmax)
-        g.runtime = first[static_cast<size_t>(g.correlation - cmin)];
-    return f;
+    if (!repeated) {
+      for (auto& g : f.gpu)
+        if (g.correlation != -1 && g.correlation >= cmin && g.correlation <= cmax)
+          g.runtime = first[static_cast<size_t>(g.correlation - cmin)];
+      return f;
+    }
+    // Some id is carried by several calls: the general path below picks by time.
   }
+  // By (id, priority, start): a GPU event goes to the latest call of its id (of the better
+  // priority) that started at or before it, else the first (clock skew). Before 2026-12-05 it went
+  // to the first call of its id, and launch statistics paired every call of a repeated id with
+  // every GPU event of it: two processes merged into one file doubled the launches and read a
+  // 12.5 ms mean launch delay for 61 us; one id on every event made 1.2e8 pairs of 11k launches.
   struct Key {
     int64_t corr;
     int prio;
@@ -232,18 +242,58 @@ Frame build_frame(const RankTrace& t, bool hta) {
     if (t.correlation[i] == -1) continue;
     keys.push_back(Key{t.correlation[i], is_call(i) ? 0 : 1, k});
   }
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+  const auto ts_of_key = [&](const Key& k) { return f.cpu[k.pos].ts; };
+  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
     if (a.corr != b.corr) return a.corr < b.corr;
     if (a.prio != b.prio) return a.prio < b.prio;
+    if (ts_of_key(a) != ts_of_key(b)) return ts_of_key(a) < ts_of_key(b);
     return a.pos < b.pos;
   });
+  for (size_t i = 1; i < keys.size(); ++i)
+    if (keys[i].corr == keys[i - 1].corr && keys[i].prio == 0 && keys[i - 1].prio == 0 &&
+        (i == 1 || keys[i - 2].corr != keys[i].corr || keys[i - 2].prio != 0))
+      ++f.repeated_correlation_ids;
   for (auto& g : f.gpu) {
     if (g.correlation == -1) continue;
     auto it = std::lower_bound(keys.begin(), keys.end(), g.correlation,
                                [](const Key& k, int64_t c) { return k.corr < c; });
-    if (it != keys.end() && it->corr == g.correlation) g.runtime = static_cast<int32_t>(it->pos);
+    if (it == keys.end() || it->corr != g.correlation) continue;
+    // The best priority's calls of this id: [it, end).
+    auto end = it;
+    while (end != keys.end() && end->corr == g.correlation && end->prio == it->prio) ++end;
+    // The latest that started at or before the GPU event, else the first.
+    auto after = std::upper_bound(it, end, g.ts, [&](int64_t ts, const Key& k) { return ts < ts_of_key(k); });
+    g.runtime = static_cast<int32_t>((after == it ? it : std::prev(after))->pos);
   }
   return f;
+}
+
+void check_hta_join(const Frame& f, const GpuByCorrelation& g, const std::vector<char>& is_launch, const char* analysis) {
+  const double limit = std::max(1e7, 20.0 * static_cast<double>(f.gpu.size()));
+  double rows = 0;
+  for (const CpuEvent& c : f.cpu) {
+    if (!is_launch[f.trace->name[c.event]]) continue;
+    const int64_t corr = f.trace->correlation[c.event];
+    if (corr == -1) continue;
+    const auto [first, last] = g.find(corr);
+    rows += static_cast<double>(last - first);
+    if (rows > limit)
+      throw Error(SourceLocation{f.trace->file, 0, 0, "correlation"},
+                  std::string(analysis) + ": HTA's join on the correlation id would pair more than " + std::to_string(static_cast<int64_t>(limit)) +
+                      " launches with GPU events: correlation ids are repeated by several calls (merged processes, a broken exporter)",
+                  "run without --compat hta: Sextant pairs each GPU event with its own launching call");
+  }
+}
+
+GpuByLaunch::GpuByLaunch(const Frame& f) {
+  at_.assign(f.cpu.size() + 1, 0);
+  for (const GpuEvent& g : f.gpu)
+    if (g.runtime >= 0) ++at_[static_cast<size_t>(g.runtime) + 1];
+  for (size_t k = 1; k < at_.size(); ++k) at_[k] += at_[k - 1];
+  pos_.resize(at_.back());
+  std::vector<uint32_t> fill(at_.begin(), at_.end() - 1);
+  for (uint32_t p = 0; p < f.gpu.size(); ++p)
+    if (f.gpu[p].runtime >= 0) pos_[fill[static_cast<size_t>(f.gpu[p].runtime)]++] = p;
 }
 
 GpuByCorrelation::GpuByCorrelation(const Frame& f) {

@@ -67,6 +67,9 @@ struct Frame {
   int64_t profiler_steps = 0;      // distinct ProfilerStep#N names
   bool last_step_dropped = false;
   int64_t rows = 0;                // events kept (HTA's "rows after load")
+  // Correlation ids that several launching calls carry (two processes merged into one file, a
+  // broken exporter): each GPU event then goes to the latest of them that started at or before it.
+  int64_t repeated_correlation_ids = 0;
   // A process that drives several GPUs records each device's kernels under its own pid (the
   // device index) with stream ids that repeat across devices: their streams are kept apart as
   // device x kDeviceStreamStride + stream (Sextant rules; 0 when the rank's GPU work is on one
@@ -89,6 +92,21 @@ Frame build_frame(const RankTrace& t, bool hta);
 // GPU events by correlation id, giving for a correlation id the positions in Frame::gpu of its
 // events, in Frame::gpu order: when the ids form a compact range (they are counters), an offset
 // array indexed by id (CSR); otherwise a sorted array (16 bytes per event, no hash-map nodes).
+// The GPU events of each launching call (GpuEvent::runtime), for Sextant's rules: a correlation
+// id carried by several calls no longer pairs every call with every event (HTA's join does).
+class GpuByLaunch {
+ public:
+  explicit GpuByLaunch(const Frame& f);
+  // [first, last) of positions in f.gpu whose launching call is f.cpu[k].
+  std::pair<const uint32_t*, const uint32_t*> find(size_t k) const {
+    if (k + 1 >= at_.size()) return {nullptr, nullptr};
+    return {pos_.data() + at_[k], pos_.data() + at_[k + 1]};
+  }
+
+ private:
+  std::vector<uint32_t> at_, pos_;
+};
+
 class GpuByCorrelation {
  public:
   explicit GpuByCorrelation(const Frame& f);
@@ -101,6 +119,12 @@ class GpuByCorrelation {
   std::vector<int64_t> corr_; // otherwise: sorted ids, parallel to pos_
   std::vector<uint32_t> pos_;
 };
+
+// Under --compat hta, launch statistics join calls and GPU events on the correlation id as HTA
+// does, every call of a repeated id with every event of it: where that join would exceed
+// max(1e7, 20 x the GPU events) rows (one id on every event: 1.2e8 rows, 13.7 GB), an error naming
+// the file says so instead (review of 2026-12-05). is_launch: by string id, nonzero for a launch.
+void check_hta_join(const Frame& f, const GpuByCorrelation& g, const std::vector<char>& is_launch, const char* analysis);
 
 // Merges intervals the way HTA does (sorted by start; an interval starting at or before the
 // running maximum end joins the group). Returns [start, end) pairs sorted by start.

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <optional>
+
 #include "trace/analyses/analysis.hpp"
 
 namespace sextant::trace {
@@ -42,7 +44,20 @@ void run_launch_stats(const AnalysisContext& ctx, Result& r) {
     sum->add_f64("max_launch_delay_us");
   }
   for (const Frame& f : ctx.frames) {
-    GpuByCorrelation gpu_by_corr(f);
+    // HTA joins calls and GPU events on the correlation id (every call of a repeated id with every
+    // event of it); Sextant pairs each GPU event with its own launching call (Frame::gpu runtime).
+    const std::optional<GpuByCorrelation> gpu_by_corr = ctx.opt.hta ? std::optional<GpuByCorrelation>(std::in_place, f) : std::nullopt;
+    const std::optional<GpuByLaunch> gpu_by_launch = ctx.opt.hta ? std::nullopt : std::optional<GpuByLaunch>(std::in_place, f);
+    if (gpu_by_corr) {
+      std::vector<char> launches(f.trace->strings.size(), 0);
+      for (const auto& n : launch)
+        if (uint32_t id = f.trace->strings.find(n); id != UINT32_MAX) launches[id] = 1;
+      check_hta_join(f, *gpu_by_corr, launches, "launch_stats");
+    }
+    if (!ctx.opt.hta && f.repeated_correlation_ids > 0)
+      ctx.diagnostics.add_count("launch_stats: correlation ids carried by several launching calls (merged processes?): each GPU event "
+                                "paired with the latest call of its id before it",
+                                "warning", f.trace->file, f.repeated_correlation_ids);
     std::vector<char> is_launch(f.trace->strings.size(), 0);  // by string id: 1 a launch, 2 a graph launch
     for (const auto& n : launch) {
       uint32_t id = f.trace->strings.find(n);
@@ -61,11 +76,12 @@ void run_launch_stats(const AnalysisContext& ctx, Result& r) {
     double cpu_sum = 0;
     const double cut_rt = static_cast<double>(ctx.opt.runtime_cutoff_us);
     const double cut_ld = static_cast<double>(ctx.opt.launch_delay_cutoff_us);
-    for (const auto& c : f.cpu) {
+    for (size_t k = 0; k < f.cpu.size(); ++k) {
+      const CpuEvent& c = f.cpu[k];
       if (!is_launch[f.trace->name[c.event]]) continue;
       int64_t corr = f.trace->correlation[c.event];
       if (corr == -1) continue;
-      auto [first, last] = gpu_by_corr.find(corr);
+      auto [first, last] = gpu_by_corr ? gpu_by_corr->find(corr) : gpu_by_launch->find(k);
       if (is_launch[f.trace->name[c.event]] == 2) {
         if (first == last) continue;
         int64_t g0 = f.gpu[*first].ts, g1 = f.gpu[*first].end;

@@ -9,6 +9,8 @@
 #include <unordered_set>
 
 #include "core/error.hpp"
+#include <optional>
+
 #include "trace/analyses/analysis.hpp"
 #include "trace/analyze.hpp"
 
@@ -93,12 +95,16 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
     // blocked" while the launches around them took their usual 7 us (2026-12-04 review).
     std::vector<uint32_t> slot_skip_launch, slot_skip_start;
     {
-      const GpuByCorrelation gpu_by_corr(f);
-      for (const auto& c : f.cpu) {
+      // HTA: its join on the correlation id; Sextant: each GPU event's own launching call.
+      const std::optional<GpuByCorrelation> gpu_by_corr = ctx.opt.hta ? std::optional<GpuByCorrelation>(std::in_place, f) : std::nullopt;
+      const std::optional<GpuByLaunch> gpu_by_launch = ctx.opt.hta ? std::nullopt : std::optional<GpuByLaunch>(std::in_place, f);
+      if (gpu_by_corr) check_hta_join(f, *gpu_by_corr, is_launch, "queue_length");
+      for (size_t k = 0; k < f.cpu.size(); ++k) {
+        const CpuEvent& c = f.cpu[k];
         if (!is_launch[f.trace->name[c.event]]) continue;
         int64_t corr = f.trace->correlation[c.event];
         if (corr == -1) continue;
-        auto [first, last] = gpu_by_corr.find(corr);
+        auto [first, last] = gpu_by_corr ? gpu_by_corr->find(corr) : gpu_by_launch->find(k);
         if (first == last) continue;
         // A graph launch enqueues each of its kernels. Under --compat hta so does any launch with
         // several GPU events of its correlation: HTA's inner join of runtime calls and kernels on

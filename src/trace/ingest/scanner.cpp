@@ -559,6 +559,15 @@ class Scanner {
       top_level();
     } catch (const SyntaxError& se) {
       uint64_t off = base_ + static_cast<uint64_t>(se.at - data_);
+      // A gzip member damaged mid-stream inflates to garbage before its checksum fails at the end:
+      // read the rest, and name the corruption where zlib finds it rather than the first byte of
+      // garbage (a flipped byte in a 9 MB .json.gz had read as "expected a key in args at byte
+      // offset 5891624", where a 1 MB file named the bad gzip data; review of 2026-12-05).
+      if (src_.compressed() && !in_place_) {
+        std::vector<char> sink(1 << 16);
+        while (src_.read(sink.data(), sink.size()) > 0) {
+        }  // throws the source's Error (corrupt or truncated gzip data) if it finds one
+      }
       throw JsonSyntaxError(SourceLocation{file_, 0, 0, ""},
                             "not a readable JSON trace: " + se.what + " at byte offset " + std::to_string(off),
                             "the file must be a PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzip", off);
