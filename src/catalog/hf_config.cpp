@@ -236,10 +236,45 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   Reader r{j, file, {}};
   const std::string type = r.s("model_type", "");
   const auto& types = hf_model_types();
-  if (std::find(types.begin(), types.end(), type) == types.end())
-    throw Error(SourceLocation{file, 0, 0, "model_type"},
-                type.empty() ? "config.json has no model_type" : "unsupported model_type '" + type + "'",
-                valid_choices_hint(type, types));
+  // Routed experts under any model_type's name: an MoE config.
+  const auto experts_in = [&]() -> std::pair<std::string, int64_t> {
+    for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts"})
+      if (j.contains(k) && j[k].is_number_integer() && j[k].get<int64_t>() > 1) return {k, j[k].get<int64_t>()};
+    return {"", 0};
+  };
+  if (std::find(types.begin(), types.end(), type) == types.end()) {
+    // The hint: the supported type its `architectures` class belongs to (Kimi K2's kimi_k2 is a
+    // DeepseekV3ForCausalLM), else a near name of the same kind only. A near name had sent MoE and
+    // hybrid models to dense types (olmoe -> olmo, granitemoe -> granite), which then read
+    // silently wrong; an MoE config is pointed at MoE types only. Review of 2026-12-05.
+    static const std::map<std::string, std::string> by_class = {
+        {"LlamaForCausalLM", "llama"},       {"MistralForCausalLM", "mistral"},     {"MixtralForCausalLM", "mixtral"},
+        {"Qwen2ForCausalLM", "qwen2"},       {"Qwen2MoeForCausalLM", "qwen2_moe"},  {"Qwen3ForCausalLM", "qwen3"},
+        {"Qwen3MoeForCausalLM", "qwen3_moe"}, {"DeepseekV2ForCausalLM", "deepseek_v2"}, {"DeepseekV3ForCausalLM", "deepseek_v3"},
+        {"GPT2LMHeadModel", "gpt2"},         {"GPTNeoXForCausalLM", "gpt_neox"},     {"GemmaForCausalLM", "gemma"},
+        {"Gemma2ForCausalLM", "gemma2"},     {"Gemma3ForCausalLM", "gemma3_text"},   {"Phi3ForCausalLM", "phi3"},
+        {"NemotronForCausalLM", "nemotron"}, {"OlmoForCausalLM", "olmo"},            {"Olmo2ForCausalLM", "olmo2"},
+        {"GraniteForCausalLM", "granite"},   {"GptOssForCausalLM", "gpt_oss"}};
+    std::string hint;
+    if (j.contains("architectures") && j["architectures"].is_array())
+      for (const auto& a : j["architectures"])
+        if (a.is_string())
+          if (auto it = by_class.find(a.get<std::string>()); it != by_class.end()) {
+            hint = "its architectures name " + it->first + ", which is model_type " + it->second + ": set model_type to " + it->second;
+            break;
+          }
+    if (hint.empty()) {
+      const bool moe = !experts_in().first.empty();
+      static const std::set<std::string> moe_types = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
+      std::vector<std::string> same_kind;
+      for (const auto& t : types)
+        if (!moe || moe_types.count(t)) same_kind.push_back(t);
+      hint = valid_choices_hint(type, same_kind);
+      if (moe) hint = "a mixture-of-experts config (" + experts_in().first + "); the supported MoE types: " + hint;
+    }
+    throw Error(SourceLocation{file, 0, 0, "model_type"}, type.empty() ? "config.json has no model_type" : "unsupported model_type '" + type + "'",
+                hint);
+  }
   ModelConfig c;
   c.file = file;
   c.source = "Hugging Face config.json " + file;
@@ -446,7 +481,10 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       m.num_experts = r.i("num_experts");
       m.topk = r.i("num_experts_per_tok");
       m.expert_ffn_hidden = r.i("moe_intermediate_size");
-      const int shared = r.i("shared_expert_intermediate_size", 0);
+      // Transformers' default where the key is left out: Qwen2MoeConfig 5632 (four experts of its
+      // default 1408); Qwen3MoeConfig has no shared expert (a trimmed Qwen1.5-MoE config had read
+      // 13.5B / 1.9B for 14.3B / 2.7B; review of 2026-12-05).
+      const int shared = r.i("shared_expert_intermediate_size", type == "qwen2_moe" ? 5632 : 0);
       // The shared expert is modelled as whole experts of the routed width (Qwen2-57B: 20480 =
       // 8 x 2560): a width that is not a multiple was rounded silently (1000 became 2560).
       if (shared > 0 && m.expert_ffn_hidden > 0 && shared % m.expert_ffn_hidden != 0)
@@ -484,11 +522,13 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       m.topk = r.i("num_experts_per_tok");
       m.expert_ffn_hidden = r.i("moe_intermediate_size");
       // Transformers' defaults where a key is left out: DeepseekV3Config 1 shared expert, 3 dense
-      // layers first, q_lora_rank 1536; DeepseekV2Config none, 0, 1536 (a trimmed V3 config had
-      // read 709B / 42.5B instead of 671B / 37B). A key given as null means none (V2-Lite's
-      // q_lora_rank: no query compression).
+      // layers first, q_lora_rank 1536; DeepseekV2Config 2 shared experts, 0, 1536 (a trimmed V3
+      // config had read 709B / 42.5B instead of 671B / 37B; V2's shared experts had defaulted to
+      // none, 15.3B for V2-Lite's 15.7B, review of 2026-12-05). A key given as null means none
+      // (V2-Lite's q_lora_rank: no query compression).
       const bool v3 = type == "deepseek_v3";
-      m.shared_experts = r.i("n_shared_experts", v3 && !(j.contains("n_shared_experts") && j["n_shared_experts"].is_null()) ? 1 : 0);
+      const bool shared_null = j.contains("n_shared_experts") && j["n_shared_experts"].is_null();
+      m.shared_experts = r.i("n_shared_experts", shared_null ? 0 : v3 ? 1 : 2);
       // Transformers (DeepseekV3DecoderLayer): layer i is MoE when i >= first_k_dense_replace and
       // i % moe_layer_freq == 0.
       const int first_dense = r.i("first_k_dense_replace", v3 ? 3 : 0);
@@ -563,10 +603,19 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       else if ((method == "awq" || method == "gptq") && bits == 4) c.checkpoint_weight_format = "int4";
       // Modules left unquantised: where the attention is among them (gpt-oss: self_attn, router,
       // embed_tokens, lm_head), only the MoE experts are quantised.
-      if (c.moe && q.contains("modules_to_not_convert") && q["modules_to_not_convert"].is_array()) {
-        for (const auto& mod : q["modules_to_not_convert"])
-          if (mod.is_string() && mod.get<std::string>().find("attn") != std::string::npos) c.checkpoint_quantized_experts_only = true;
-      }
+      // The list has three names: Transformers' modules_to_not_convert, ModelOpt's and
+      // llm-compressor's ignore, ModelOpt's hf_quant_config exclude_modules (an NVFP4 DeepSeek
+      // checkpoint lists its self_attn there: its attention had been costed in FP4, 12% fast per
+      // output token; review of 2026-12-05).
+      if (c.moe)
+        for (const char* key : {"modules_to_not_convert", "ignore", "exclude_modules"}) {
+          const nlohmann::json* list = q.contains(key) ? &q[key] : nullptr;
+          if (!list && q.contains("quantization") && q["quantization"].is_object() && q["quantization"].contains(key))
+            list = &q["quantization"][key];
+          if (!list || !list->is_array()) continue;
+          for (const auto& mod : *list)
+            if (mod.is_string() && mod.get<std::string>().find("attn") != std::string::npos) c.checkpoint_quantized_experts_only = true;
+        }
     }
   }
   // Dropout probabilities, under any model_type's names: a model trained without dropout (MPT,
@@ -605,6 +654,13 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     c.ignored_keys.push_back(k);
   }
   for (const auto& k : outer_ignored) c.ignored_keys.push_back(k);
+  // Routed experts in a config read as dense: an error, not an ignored key (OLMoE written as
+  // olmo had read as a 0.6B dense model; review of 2026-12-05).
+  if (!c.moe)
+    if (const auto [k, n] = experts_in(); !k.empty())
+      throw Error(SourceLocation{file, 0, 0, k}, "model_type '" + type + "' is a dense architecture, but the config has " + k + " " +
+                                                     std::to_string(n) + " (routed experts)",
+                  "give the model's own model_type; the supported MoE types: mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss");
   try {
     c.validate(SourceLocation{file});
   } catch (const Error& e) {

@@ -136,6 +136,15 @@ TEST(HfConfig, QuantizationConfigNamesTheCheckpointFormat) {
                               "config.json").checkpoint_quantized_experts_only);
   EXPECT_FALSE(parse_hf_config(moe + R"({"quant_method": "mxfp4"}})", "config.json").checkpoint_quantized_experts_only);
   EXPECT_FALSE(q(R"({"quant_method": "mxfp4", "modules_to_not_convert": ["self_attn"]})").checkpoint_quantized_experts_only);
+  // ModelOpt's and llm-compressor's `ignore`, and hf_quant_config's exclude_modules, are the same
+  // list (an NVFP4 DeepSeek checkpoint's attention had been costed in FP4; review of 2026-12-05).
+  for (const char* key : {"ignore", "exclude_modules"}) {
+    const auto m = parse_hf_config(moe + R"({"quant_method": "modelopt", "quant_algo": "NVFP4", ")" + key +
+                                       R"(": ["model.layers.0.self_attn*", "lm_head"]}})",
+                                   "config.json");
+    EXPECT_EQ(m.checkpoint_weight_format, "fp4") << key;
+    EXPECT_TRUE(m.checkpoint_quantized_experts_only) << key;
+  }
 }
 
 TEST(HfConfig, Gpt2SmallIs124M) {
@@ -729,4 +738,45 @@ TEST(HfConfig, AConfigJsonIsKnownByItsExtensionInAnyCaseOrItsText) {
     EXPECT_EQ(m.id, std::string(name) == "Mistral.JSON" ? "Mistral" : "mistral_config");
   }
   std::filesystem::remove_all(dir);
+}
+
+// An unsupported MoE type is pointed at MoE types only, and a config's `architectures` class names
+// its supported type; routed experts under a dense type are an error (OLMoE written as olmo had
+// read as a 0.6B dense model, review of 2026-12-05). Transformers' defaults fill left-out MoE
+// keys: DeepseekV2Config's 2 shared experts, Qwen2MoeConfig's 5632-wide shared expert.
+TEST(HfConfig, MoeTypesAreNotSentToDenseOnes) {
+  const std::string olmoe = R"({"model_type": "olmoe", "hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 16,
+      "intermediate_size": 1024, "vocab_size": 50304, "num_experts": 64, "num_experts_per_tok": 8})";
+  try {
+    parse_hf_config(olmoe, "olmoe.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.hint().find("'olmo'"), std::string::npos) << e.hint();
+    EXPECT_NE(e.hint().find("mixture-of-experts"), std::string::npos) << e.hint();
+  }
+  std::string as_olmo = olmoe;
+  as_olmo.replace(as_olmo.find("olmoe"), 5, "olmo");
+  try {
+    parse_hf_config(as_olmo, "olmo.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "num_experts");
+  }
+  try {
+    parse_hf_config(R"({"model_type": "kimi_k2", "architectures": ["DeepseekV3ForCausalLM"]})", "kimi.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(e.hint().find("set model_type to deepseek_v3"), std::string::npos) << e.hint();
+  }
+  const ModelConfig v2 = parse_hf_config(R"({"model_type": "deepseek_v2", "hidden_size": 2048, "num_hidden_layers": 27,
+      "num_attention_heads": 16, "intermediate_size": 10944, "vocab_size": 102400, "n_routed_experts": 64, "num_experts_per_tok": 6,
+      "moe_intermediate_size": 1408, "first_k_dense_replace": 1, "kv_lora_rank": 512, "q_lora_rank": null, "qk_nope_head_dim": 128,
+      "qk_rope_head_dim": 64, "v_head_dim": 128})", "v2lite.json");
+  ASSERT_TRUE(v2.moe);
+  EXPECT_EQ(v2.moe->shared_experts, 2);
+  const ModelConfig q2 = parse_hf_config(R"({"model_type": "qwen2_moe", "hidden_size": 2048, "num_hidden_layers": 24,
+      "num_attention_heads": 16, "num_key_value_heads": 16, "intermediate_size": 5632, "vocab_size": 151936, "num_experts": 60,
+      "num_experts_per_tok": 4, "moe_intermediate_size": 1408})", "q15moe.json");
+  ASSERT_TRUE(q2.moe);
+  EXPECT_EQ(q2.moe->shared_experts, 4);  // 5632 / 1408
 }
