@@ -78,8 +78,10 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
   // not 0, which read as a world of no ranks.
   ld.add_f64("world_size_ranks_count");
   for (const Frame& f : frames)
+    // Under --compat hta the GPU rows are HTA's (stream != -1): its cuda_sync waits too (98 where
+    // HTA's load_facts says 139 on the alexnet trace, review of 2026-12-05).
     ld.add_row({f.rank(), f.trace->rank_source, f.trace->file, static_cast<int64_t>(f.trace->json_events), f.rows,
-                static_cast<int64_t>(f.gpu.size()), f.profiler_steps, std::string(f.last_step_dropped ? "true" : "false"),
+                static_cast<int64_t>(f.gpu.size() + (f.hta ? f.sync.size() : 0)), f.profiler_steps, std::string(f.last_step_dropped ? "true" : "false"),
                 std::string(f.trace->float_timestamps ? "float (ns)" : "integer (us)"),
                 f.trace->world_size > 0 ? static_cast<double>(f.trace->world_size) : std::nan("")});
 

@@ -52,6 +52,22 @@ class AnalyzeCli(unittest.TestCase):
             st = [int(float(r["potential_straggler_rank"])) for r in read_csv(os.path.join(out, "potential_stragglers.csv"))]
             self.assertEqual(sorted(st), [2, 7])
 
+    def test_load_summary_counts_htas_rows(self):
+        """Under --compat hta the load summary counts HTA's load_facts rows: rows after load, and
+        GPU rows as HTA's stream != -1, cuda_sync waits included (they had been left out)."""
+        refdir = os.path.join(DATA, "hta", "hta-reference")
+        checked = 0
+        for group, name in [("critical_path/cuda_event_sync", "event_sync_trace"), ("timeline_analysis", "sampled_rank-0"),
+                            ("amd_trace", "mi250_minitoy_train_ROCm6_2_kineto"), ("triton_example", "triton_example")]:
+            ref = read_csv(os.path.join(refdir, group.replace("/", "__") + "__" + name, "load_facts.csv"))[0]
+            out = json.loads(run("analyze", os.path.join(DATA, "hta", group, name + ".json.gz"), "--compat", "hta",
+                                 "--only", "iterations", "--json", "-", "--quiet").stdout)
+            ls = out["tables"]["load_summary"]["columns"]
+            self.assertEqual(ls["rows_after_load"][0], int(ref["rows_after_load"]), name)
+            self.assertEqual(ls["gpu_rows"][0], int(ref["gpu_rows(stream!=-1)"]), name)
+            checked += 1
+        self.assertEqual(checked, 4)
+
     def test_top_is_htas_num_kernels(self):
         """Question (review of 2026-12-05): does --top bound the named kernels of HTA's kernel
         breakdown (its num_kernels) under --compat hta? It had no effect there."""
