@@ -249,7 +249,11 @@ double tie_resolution(const std::vector<double>& t) {
     bool whole = true;
     for (double x : t) {
       const double n = x / u;
-      if (!(n < 9e15) || std::fabs(n - std::round(n)) > 1e-2) {
+      // Whole to the rounding of the text's conversion (64 ulps of x, in units of u), not a
+      // fraction of the unit: a 1% tolerance had read a millisecond log whose times lay within
+      // 10 ms of whole seconds as whole seconds (review of 2026-12-05).
+      const double ax = std::fabs(x), tol = 64.0 * (std::nextafter(ax, INFINITY) - ax) / u + 1e-9;
+      if (!(n < 9e15) || std::fabs(n - std::round(n)) > tol) {
         whole = false;
         break;
       }
@@ -336,6 +340,7 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     static const std::vector<std::string> known = {"category", "time_h", "time_s", "component", "node_lost"};
     std::set<std::string> seen;
     for (const auto& h : header) {
+      if (h.empty()) continue;  // a blank column (a spreadsheet's trailing comma) holds nothing
       if (std::find(known.begin(), known.end(), h) == known.end())
         throw Error(SourceLocation{name, lineno, 1, h}, "unknown column '" + h + "'", valid_choices_hint(h, known));
       if (!seen.insert(h).second) throw Error(SourceLocation{name, lineno, 1, h}, "column '" + h + "' appears twice");

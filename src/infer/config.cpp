@@ -597,9 +597,12 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   const bool own_prompt = !prompt_given, own_output = !output_given;
   const int64_t prompt = prompt_given.value_or(mean_lengths.first), output = output_given.value_or(mean_lengths.second);
   Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens);
-  if (own_prompt || own_output)
-    res.notes.push_back("prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths of " +
-                        study_name + "'s workload (--prompt and --output override them)");
+  if (own_prompt || own_output) {
+    const std::string what = own_prompt && own_output ? "prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths"
+                             : own_prompt            ? "prompt " + std::to_string(prompt) + " tokens: the mean length"
+                                                     : "output " + std::to_string(output) + " tokens: the mean length";
+    res.notes.push_back(what + " of " + study_name + "'s workload (--prompt and --output, Python prompt= and output=, override them)");
+  }
   return res;
 }
 

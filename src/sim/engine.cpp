@@ -703,7 +703,10 @@ class Engine {
       x.path = out_.paths[static_cast<size_t>(src)];
       path_close(x.path, now_);
     }
-    const int dir = slot < cfg_.microbatches * cfg_.vpp ? 0 : 1;
+    // By the link it leaves on (to the next rank or to the previous), not by what it carries: under
+    // DualPipeV chunk 1's forward sends go to the previous rank (review of 2026-12-05). With two
+    // stages both neighbours are one peer, one stream.
+    const int dir = dst == su.spec->next ? 0 : 1;
     if (su.send_busy[dir]) {
       su.send_queue[dir].push_back(id);  // starts when the direction's stream is free (xfer_end)
       return;
@@ -749,7 +752,7 @@ class Engine {
     }
     d.arrival[static_cast<size_t>(x.slot)] = now_;
     // The direction's next send goes on the wire.
-    const int dir = x.slot < cfg_.microbatches * cfg_.vpp ? 0 : 1;
+    const int dir = x.dst == s.spec->next ? 0 : 1;
     if (!s.send_queue[dir].empty()) {
       const int next = s.send_queue[dir].front();
       s.send_queue[dir].pop_front();

@@ -259,3 +259,35 @@ TEST(Fit, UnknownOrDoubledColumnsAreErrors) {
     }
   }
 }
+
+// The resolution does not depend on where time zero is: a millisecond log whose times lie within
+// 10 ms of whole seconds is still a millisecond log (a 1% tolerance had read it as whole seconds,
+// shape 1.23 where the same gaps shifted by 0.5 s gave 0.72), and a blank column (a spreadsheet's
+// trailing comma) is no unknown one.
+TEST(Fit, ResolutionIsTheSameWhereverTimeZeroIs) {
+  const double gaps[] = {700.001, 1500.001, 700.001, 0, 4000.001, 900.001, 2200.001, 1100.001, 3000.001, 800.001, 1700.001, 600.001,
+                         2500.001, 1300.001, 900.001};
+  auto csv = [&](double t0, const char* header) {
+    std::ostringstream o;
+    o.precision(17);
+    o << header << "\n";
+    char line[64];
+    double t = t0;
+    std::snprintf(line, sizeof line, "%.3f,gpu%s\n", t, std::string(header).back() == ',' ? "," : "");
+    o << line;
+    for (double g : gaps) {
+      t += g;
+      std::snprintf(line, sizeof line, "%.3f,gpu%s\n", t, std::string(header).back() == ',' ? "," : "");
+      o << line;
+    }
+    return o.str();
+  };
+  const auto a = fit_incidents(csv(1500, "time_s,category"), "a.csv", 10, 2);
+  const auto b = fit_incidents(csv(1500.5, "time_s,category"), "b.csv", 10, 2);
+  const auto c = fit_incidents(csv(1500, "time_s,category,"), "c.csv", 10, 2);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_NEAR(a[0].time_resolution_s, 0.001, 1e-12);
+  EXPECT_NEAR(b[0].time_resolution_s, 0.001, 1e-12);
+  EXPECT_DOUBLE_EQ(a[0].weibull_shape, b[0].weibull_shape);
+  EXPECT_DOUBLE_EQ(c[0].weibull_shape, a[0].weibull_shape);
+}

@@ -389,7 +389,11 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   for (const Carried& cr : {Carried{"memory_bandwidth_fraction", &base.memory_bandwidth_fraction, 1.0},
                             Carried{"attention_fraction", &base.attention_fraction, 1.0},
                             Carried{"kernel_overhead_us", &base.kernel_overhead_s, 1e6},
-                            Carried{"comm_compute_interference", &base.comm_compute_interference, 1.0}})
+                            Carried{"comm_compute_interference", &base.comm_compute_interference, 1.0},
+                            // The tensor cores' block-scale cost rides with the base's FP8 rate (it was
+                            // dropped, and block-scaled FP8 ran at the per-tensor rate on a calibrated
+                            // H200; review of 2026-12-05).
+                            Carried{"fp8_block_scaled_gemm_fraction", &base.fp8_block_scaled_gemm_fraction, 1.0}})
     if (cr.value->known) y += std::string("      ") + cr.key + ": " + carried(*cr.value, cr.value->value * cr.scale) + "\n";
   c.accelerator_yaml = y;
   return c;

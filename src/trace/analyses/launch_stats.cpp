@@ -56,7 +56,7 @@ void run_launch_stats(const AnalysisContext& ctx, Result& r) {
     }
     if (!ctx.opt.hta && f.repeated_correlation_ids > 0)
       ctx.diagnostics.add_count("launch_stats: correlation ids carried by several launching calls (merged processes?): each GPU event "
-                                "paired with the latest call of its id before it",
+                                "paired with the latest call of its id before it (processes running at once can still be mispaired)",
                                 "warning", f.trace->file, f.repeated_correlation_ids);
     std::vector<char> is_launch(f.trace->strings.size(), 0);  // by string id: 1 a launch, 2 a graph launch
     for (const auto& n : launch) {

@@ -563,10 +563,21 @@ class Scanner {
       // read the rest, and name the corruption where zlib finds it rather than the first byte of
       // garbage (a flipped byte in a 9 MB .json.gz had read as "expected a key in args at byte
       // offset 5891624", where a 1 MB file named the bad gzip data; review of 2026-12-05).
+      // At most 64 MiB further: a multi-GB trace broken near its start is not inflated whole to
+      // say so, and only the gzip stream's own damage replaces the JSON error (the decompression
+      // limit, reached while looking, had been reported as a gzip bomb).
       if (src_.compressed() && !in_place_) {
         std::vector<char> sink(1 << 16);
-        while (src_.read(sink.data(), sink.size()) > 0) {
-        }  // throws the source's Error (corrupt or truncated gzip data) if it finds one
+        try {
+          for (uint64_t more = 0; more < (uint64_t{64} << 20);) {
+            const size_t got = src_.read(sink.data(), sink.size());
+            if (got == 0) break;
+            more += got;
+          }
+        } catch (const Error& e) {
+          const std::string m = e.message();
+          if (m.rfind("corrupt gzip data", 0) == 0 || m.rfind("truncated gzip data", 0) == 0) throw;
+        }
       }
       throw JsonSyntaxError(SourceLocation{file_, 0, 0, ""},
                             "not a readable JSON trace: " + se.what + " at byte offset " + std::to_string(off),
