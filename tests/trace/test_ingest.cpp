@@ -145,6 +145,31 @@ TEST(Ingest, OddEventsAreCountedNotFatal) {
   EXPECT_EQ(t.json_events, 11u);
 }
 
+// Question (2026-12-05): is a string escape that JSON does not allow counted and kept as
+// written, not decoded silently ("\uZZZZ" had become a NUL byte)? Valid escapes, a surrogate
+// pair included, decode as before and add no diagnostic.
+TEST(Ingest, InvalidStringEscapesAreCountedAndKeptAsWritten) {
+  const std::string doc = R"JSON({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k\uZZZZ", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "args": {"stream": 7}},
+    {"ph": "X", "cat": "kernel", "name": "lone \ud800 high", "pid": 0, "tid": 7, "ts": 3, "dur": 1, "args": {"stream": 7}},
+    {"ph": "X", "cat": "kernel", "name": "bad \q letter", "pid": 0, "tid": 7, "ts": 5, "dur": 1, "args": {"st\xream": 7}},
+    {"ph": "X", "cat": "kernel", "name": "ok \ud83d\ude00 \u00e9 \" \\ \/ \n", "pid": 0, "tid": 7, "ts": 7, "dur": 1, "args": {"stream": 7}}
+  ]})JSON";
+  for (const size_t chunk : {size_t{1} << 20, size_t{7}}) {
+    RankTrace t = scan(doc, chunk);
+    ASSERT_EQ(t.size(), 4u) << "chunk " << chunk;
+    const auto& d = t.diagnostics.items();
+    const auto it = std::find_if(d.begin(), d.end(), [](const auto& kv) { return kv.first.rfind("string escape that is not JSON", 0) == 0; });
+    ASSERT_NE(it, d.end()) << "chunk " << chunk;
+    EXPECT_EQ(it->second.count, 3) << "chunk " << chunk;
+    EXPECT_EQ(it->second.example, "k\\uZZZZ");
+    EXPECT_EQ(t.strings.str(t.name[0]), "k\\uZZZZ");
+    EXPECT_EQ(t.strings.str(t.name[1]), "lone \xEF\xBF\xBD high");  // U+FFFD
+    EXPECT_EQ(t.strings.str(t.name[2]), "bad \\q letter");
+    EXPECT_EQ(t.strings.str(t.name[3]), "ok \xF0\x9F\x98\x80 \xC3\xA9 \" \\ / \n");
+  }
+}
+
 TEST(Ingest, FloatBaseTimeIsReadAndAnOutOfRangeOneIsADiagnostic) {
   // A float baseTimeNanoseconds is rounded; one outside int64 (found by fuzz_kineto_json: the
   // conversion overflowed) is ignored with a warning instead of undefined behaviour.

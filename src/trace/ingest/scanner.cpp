@@ -65,53 +65,95 @@ inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\
   return skip_ws_run(p, e);
 }
 
-// Decodes JSON escapes of [b, q) into out.
-void unescape(const char* b, const char* q, std::string& out) {
+// Four hex digits at s (the caller has checked they are in the buffer) as a code unit, or -1.
+inline int hex4(const char* s) {
+  int v = 0;
+  for (int i = 0; i < 4; ++i) {
+    const char c = s[i];
+    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+// Decodes JSON escapes of [b, q) into out. Returns false when an escape is not JSON (an unknown
+// letter, \u without four hex digits, an unpaired surrogate): such an escape is kept as written
+// (a lone surrogate as U+FFFD), and the caller counts a diagnostic. (Before 2026-12-05 "\uZZZZ"
+// decoded silently as a NUL byte.)
+bool unescape(const char* b, const char* q, std::string& out) {
   out.clear();
+  bool ok = true;
+  auto put = [&out](unsigned cp) {
+    if (cp < 0x80) {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  };
   for (const char* s = b; s < q; ++s) {
     if (*s != '\\') {
       out.push_back(*s);
       continue;
     }
     ++s;
-    if (s >= q) break;
+    if (s >= q) {
+      out.push_back('\\');
+      return false;
+    }
     switch (*s) {
       case 'n': out.push_back('\n'); break;
       case 't': out.push_back('\t'); break;
       case 'r': out.push_back('\r'); break;
       case 'b': out.push_back('\b'); break;
       case 'f': out.push_back('\f'); break;
+      case '"':
+      case '\\':
+      case '/': out.push_back(*s); break;
       case 'u': {
-        if (q - s < 5) return;
-        unsigned cp = static_cast<unsigned>(std::strtoul(std::string(s + 1, 4).c_str(), nullptr, 16));
+        const int hi = q - s >= 5 ? hex4(s + 1) : -1;
+        if (hi < 0) {  // kept as written
+          out.push_back('\\');
+          out.push_back('u');
+          ok = false;
+          break;
+        }
         s += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF && q - s >= 7 && s[1] == '\\' && s[2] == 'u') {
-          unsigned lo = static_cast<unsigned>(std::strtoul(std::string(s + 3, 4).c_str(), nullptr, 16));
+        unsigned cp = static_cast<unsigned>(hi);
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          const int lo = q - s >= 7 && s[1] == '\\' && s[2] == 'u' ? hex4(s + 3) : -1;
           if (lo >= 0xDC00 && lo <= 0xDFFF) {
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<unsigned>(lo) - 0xDC00);
             s += 6;
+          } else {
+            cp = 0xFFFD;
+            ok = false;
           }
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+          cp = 0xFFFD;
+          ok = false;
         }
-        if (cp < 0x80) {
-          out.push_back(static_cast<char>(cp));
-        } else if (cp < 0x800) {
-          out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else if (cp < 0x10000) {
-          out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-          out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else {
-          out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-          out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-          out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        }
+        put(cp);
         break;
       }
-      default: out.push_back(*s); break;  // \" \\ \/
+      default:  // not a JSON escape: kept as written
+        out.push_back('\\');
+        out.push_back(*s);
+        ok = false;
+        break;
     }
   }
+  return ok;
 }
 
 // Structural search, 16 bytes at a time with SSE2 (part of the x86-64 baseline, so no runtime
@@ -157,7 +199,8 @@ inline const char* find_structural(const char* p, const char* e) {
 
 // p at '"'. Returns the position after the closing quote, or nullptr when the buffer ends first.
 // `out` views the raw text, or `scratch` when escapes had to be decoded.
-inline const char* parse_string(const char* p, const char* e, std::string_view& out, std::string& scratch) {
+// *bad_escape (when given) is set when an escape was not JSON (unescape).
+inline const char* parse_string(const char* p, const char* e, std::string_view& out, std::string& scratch, bool* bad_escape = nullptr) {
   const char* b = p + 1;
   const char* s = find_quote_or_backslash(b, e);
   if (s >= e) return nullptr;
@@ -174,7 +217,7 @@ inline const char* parse_string(const char* p, const char* e, std::string_view& 
     }
     break;
   }
-  unescape(b, s, scratch);
+  if (!unescape(b, s, scratch) && bad_escape) *bad_escape = true;
   out = scratch;
   return s + 1;
 }
@@ -429,6 +472,7 @@ struct EventScalars {
   int64_t pid = kNoInt, tid = kNoInt;
   int64_t stream = -1;
   bool stream_not_int = false;
+  bool bad_escape = false;  // a key or string of the event had an escape that is not JSON
   int64_t correlation = -1, external_id = -1, bytes = -1, device = -1;
   double bandwidth_gbps = -1;  // "memory bandwidth (GB/s)" of memcpy/memset events
   int64_t wait_stream = -1, wait_record_corr = -1;  // a cuda_sync Stream Wait Event's producer
@@ -462,6 +506,7 @@ struct EventFields : EventScalars {
     pid = tid = kNoInt;
     stream = -1;
     stream_not_int = false;
+    bad_escape = false;
     correlation = external_id = bytes = device = -1;
     bandwidth_gbps = -1;
     wait_stream = wait_record_corr = -1;
@@ -1147,7 +1192,7 @@ class Scanner {
       // k may view scratch (a key with escapes): no value below is read through scratch (str_value
       // has its own), so it stays valid while the value is read.
       std::string_view k;
-      p = parse_string(p, e, k, scratch);
+      p = parse_string(p, e, k, scratch, &ev.bad_escape);
       if (!p) return nullptr;
       p = skip_ws(p, e);
       if (p >= e) return nullptr;
@@ -1320,10 +1365,10 @@ class Scanner {
   // A string value of an event (name, cat) into v, copied into storage when it had escapes (the
   // decoded text is in scratch, which the next string overwrites).
   static const char* event_string(const char* p, const char* e, std::string_view& v, bool& has,
-                                  std::string& storage, std::string& scratch) {
+                                  std::string& storage, std::string& scratch, bool& bad_escape) {
     if (*p != '"') return skip_value(p, e);
     std::string_view sv;
-    p = parse_string(p, e, sv, scratch);
+    p = parse_string(p, e, sv, scratch, &bad_escape);
     if (p) {
       if (sv.data() == scratch.data()) {
         storage.assign(sv);
@@ -1346,7 +1391,7 @@ class Scanner {
       if (p >= e) return nullptr;
       if (*p != '"') throw SyntaxError{p, "expected a key in an event"};
       std::string_view k;
-      p = parse_string(p, e, k, scratch);
+      p = parse_string(p, e, k, scratch, &ev.bad_escape);
       if (!p) return nullptr;
       const EventKey key = event_key(k);  // k (maybe in scratch) is not used after this
       p = skip_ws(p, e);
@@ -1359,7 +1404,7 @@ class Scanner {
         case EventKey::Ph:
           if (*p == '"') {
             std::string_view v;
-            p = parse_string(p, e, v, scratch);
+            p = parse_string(p, e, v, scratch, &ev.bad_escape);
             if (p && !v.empty()) {
               // A phase is one character; "Xjunk" is no phase (its first letter had made it a
               // complete event: a 400 us phantom kernel before 2026-12-02).
@@ -1372,8 +1417,8 @@ class Scanner {
           break;
         case EventKey::Ts: p = num_value(p, e, ev.ts); break;
         case EventKey::Dur: p = num_value(p, e, ev.dur); break;
-        case EventKey::Name: p = event_string(p, e, ev.name, ev.has_name, ev.name_storage, scratch); break;
-        case EventKey::Cat: p = event_string(p, e, ev.cat, ev.has_cat, ev.cat_storage, scratch); break;
+        case EventKey::Name: p = event_string(p, e, ev.name, ev.has_name, ev.name_storage, scratch, ev.bad_escape); break;
+        case EventKey::Cat: p = event_string(p, e, ev.cat, ev.has_cat, ev.cat_storage, scratch, ev.bad_escape); break;
         case EventKey::Pid: p = int_value(p, e, ev.pid); break;
         case EventKey::Tid: p = int_value(p, e, ev.tid); break;
         case EventKey::Args: p = parse_args(p, e, ev); break;
@@ -1396,6 +1441,9 @@ class Scanner {
   // case (a complete event with a name, a category and in-range ts and dur, which commit_checked would
   // keep without a diagnostic) is tested inline; everything else takes commit_checked.
   void commit(EventFields& ev) {
+    if (ev.bad_escape) [[unlikely]]
+      out_.diagnostics.add("string escape that is not JSON (an unknown letter, \\u without four hex digits or an unpaired surrogate): kept as written",
+                           "warning", ev.has_name ? std::string(ev.name) : std::string("(no name)"));
     if (ev.has_ph && ev.ph == 'X' && ev.has_cat && ev.has_name && ev.ts.ok && ev.dur.ok && !ev.ts.out_of_range &&
         !ev.dur.out_of_range && ev.ts.milli >= 0 && ev.dur.milli >= 0 && ev.ts.milli <= INT64_MAX - ev.dur.milli) {
       if (ev.ts.has_fraction || ev.dur.has_fraction) out_.float_timestamps = true;
