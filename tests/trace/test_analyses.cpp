@@ -441,6 +441,33 @@ TEST(Analyses, CollectiveSizeAndOperationFromTheNcclAnnotation) {
   }
 }
 
+// Question (review of 2026-12-05): is a collective whose kernel name does not say which it is
+// (NCCL 2.19's ncclDevKernel_Generic_N, RCCL's rcclGenericKernel) matched by its `Collective name`
+// arg, at its operation's bus factor? Both had been "Generic" or "unknown" at a factor of 1.
+TEST(Analyses, GenericKernelsTakeTheirOperationFromTheCollectiveNameArg) {
+  for (const std::string kernel : {"ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)", "void rcclGenericKernel<1, false>(ncclDevKernelArgsStorage<4096ul>)"}) {
+    TraceSet set;
+    for (int r = 0; r < 4; ++r) {
+      const std::string e = std::string("{\"distributedInfo\": {\"rank\": ") + std::to_string(r) + ", \"world_size\": 4}, \"traceEvents\": [" +
+                            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":90,\"dur\":5,\"args\":{\"correlation\": 7}}," +
+                            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" + kernel + "\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":300,\"args\":{\"stream\": 7, " +
+                            "\"correlation\": 7, \"Collective name\": \"allreduce\", \"In msg nelems\": 1048576, \"Out msg nelems\": 1048576, " +
+                            "\"dtype\": \"Float\", \"Group size\": 4, \"Process Group Name\": \"0\", \"Seq\": 0}}]}";
+      set.ranks.emplace_back();
+      scan_trace_text(e, "rank-" + std::to_string(r) + ".json", set.ranks.back());
+    }
+    AnalyzeRequest req;
+    req.only = {"collectives"};
+    const Result res = analyze_loaded(set, req);
+    const Table* c = res.table("collectives");
+    ASSERT_NE(c, nullptr);
+    ASSERT_EQ(c->rows(), 1u) << kernel;
+    EXPECT_EQ(c->column("operation").str[0], "AllReduce") << kernel;
+    // 4 MiB in 300 us, NCCL's all-reduce factor 2 (n - 1) / n at n = 4.
+    EXPECT_NEAR(c->column("bus_bandwidth_bytes_per_s").f64[0], 4194304.0 / 300e-6 * 1.5, 1e3) << kernel;
+  }
+}
+
 // Question: when several launching calls carry one correlation id (two processes merged into one
 // file), is each GPU event paired with its own launch, the latest call of its id before it? The
 // launch count stays the kernels' count and the delay each kernel's own (HTA's join paired every

@@ -204,13 +204,22 @@ struct NcclAnnotation {
   std::string op;        // AllReduce, AllToAll, ... ("" when the name is not a known collective)
   double bytes = -1;
 };
-std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
+// NCCL's operation name of a PyTorch collective name (the `nccl:*` annotation's suffix, or a
+// kernel's `Collective name` arg): "" when it names none of them.
+std::string nccl_op_of(const std::string& name) {
   static const std::map<std::string, std::string> ops = {
-      {"all_reduce", "AllReduce"},         {"allreduce", "AllReduce"},       {"all_gather", "AllGather"},
-      {"_allgather_base", "AllGather"},    {"allgather", "AllGather"},       {"reduce_scatter", "ReduceScatter"},
-      {"_reduce_scatter_base", "ReduceScatter"}, {"reduce_scatter_base", "ReduceScatter"},
+      {"all_reduce", "AllReduce"},         {"allreduce", "AllReduce"},       {"allreduce_coalesced", "AllReduce"},
+      {"all_gather", "AllGather"},         {"_allgather_base", "AllGather"}, {"allgather", "AllGather"},
+      {"all_gather_into_tensor", "AllGather"}, {"allgather_into_tensor_coalesced", "AllGather"}, {"allgather_coalesced", "AllGather"},
+      {"reduce_scatter", "ReduceScatter"}, {"_reduce_scatter_base", "ReduceScatter"}, {"reduce_scatter_base", "ReduceScatter"},
+      {"reduce_scatter_tensor", "ReduceScatter"}, {"reduce_scatter_tensor_coalesced", "ReduceScatter"},
       {"all_to_all", "AllToAll"},          {"alltoall", "AllToAll"},         {"alltoall_base", "AllToAll"},
-      {"broadcast", "Broadcast"},          {"reduce", "Reduce"}};
+      {"all_to_allv", "AllToAll"},         {"broadcast", "Broadcast"},       {"reduce", "Reduce"}};
+  auto it = ops.find(name);
+  return it == ops.end() ? std::string() : it->second;
+}
+
+std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
   std::vector<NcclAnnotation> out;
   for (const auto& s : t.op_shapes) {
     const std::string& name = t.strings.str(t.name[s.event]);
@@ -219,8 +228,7 @@ std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
     a.key = (static_cast<int64_t>(t.pid[s.event]) << 32) ^ static_cast<int64_t>(static_cast<uint32_t>(t.tid[s.event]));
     a.ts = t.ts_ns[s.event];
     a.end = a.ts + t.dur_ns[s.event];
-    auto it = ops.find(name.substr(5));
-    if (it != ops.end()) a.op = it->second;
+    a.op = nccl_op_of(name.substr(5));
     try {
       const auto dims = nlohmann::json::parse(t.dims_of(s));
       const auto types = nlohmann::json::parse(t.types_of(s));
@@ -279,6 +287,13 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
       const NcclAnnotation* note = a && a->in_msg_nelems >= 0 ? nullptr : annotation_of(g);
       // An older NCCL runs all-to-all as SendRecv kernels: the annotation names the collective.
       if (note && !note->op.empty() && (ki.op == "SendRecv" || ki.op == "unknown")) ki.op = note->op;
+      // NCCL 2.19 on names its LL128/SIMPLE collectives ncclDevKernel_Generic_N, and RCCL
+      // rcclGenericKernel: the kernel's `Collective name` arg says which collective ran (they were
+      // matched as "Generic" or "unknown", at a bus factor of 1; review of 2026-12-05).
+      if (a && (ki.op == "Generic" || ki.op == "unknown" || ki.op == "SendRecv")) {
+        const std::string op = nccl_op_of(a->collective_name);
+        if (!op.empty()) ki.op = op;
+      }
       // Point to point in a group of more than two (a pipeline's sends and receives): a pair's
       // kernels carry no peer, so they cannot be told from another pair's. In a pair (a group of
       // two, or two ranks loaded where the size is unknown) both ends are the group.
