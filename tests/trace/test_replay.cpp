@@ -509,6 +509,10 @@ TEST(Replay, ClockSkewIsHeldNotNegativeAndCountedOnce) {
   const PathRun p = path_of(doc, {}, &r);
   for (double s : p.seg_us) EXPECT_GE(s, 0.0);
   EXPECT_EQ(p.diagnostic_count(r, "replay: GPU event starts before its launching call"), 1);
+  // The 5 us before it, on a stream that ran nothing before, are unexplained, below the gap
+  // threshold too: not previous_iteration (review of 2026-12-05).
+  EXPECT_DOUBLE_EQ(attribution_us(r, "previous_iteration"), 0.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "unexplained"), 5.0);
 }
 
 // Question: is the wait before a GPU event that no call in the trace launched, on an otherwise idle
@@ -524,6 +528,13 @@ TEST(Replay, AnUnlaunchedKernelOnAnIdleStreamIsUnexplainedNotPreviousIteration) 
   EXPECT_DOUBLE_EQ(attribution_us(r, "previous_iteration"), 0.0);
   EXPECT_DOUBLE_EQ(attribution_us(r, "unexplained"), 400.0);
   EXPECT_DOUBLE_EQ(attribution_us(r, "communication"), 150.0);
+  // A wait shorter than the gap threshold is unexplained too.
+  const std::string near = doc_of({ev("cuda_runtime", "cudaLaunchKernel", 1, 1000, 5, -1, 1), ev("kernel", "gemm", 7, 1020, 100, 7, 1),
+                                   ev("kernel", "ncclKernel_SendRecv", 9, 1010, 150, 9, 77)});
+  Result rn;
+  path_of(near, {}, &rn);
+  EXPECT_DOUBLE_EQ(attribution_us(rn, "previous_iteration"), 0.0);
+  EXPECT_DOUBLE_EQ(attribution_us(rn, "unexplained"), 10.0);
 }
 
 // Question: without ProfilerStep, does the path end with the GPU work rather than a host gap

@@ -1032,7 +1032,9 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           // without a known launch (a negative launch edge had made a -5 us launch_overhead
           // segment, 2026-12-03 review); the measured replay stays exact.
           diag.add("replay: GPU event starts before its launching call (held at its measured start)", "warning", rank_s);
-          add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > slack_t});
+          // Where this start binds, nothing in the trace explains it: `unexplained` whatever its
+          // length, not `previous_iteration` (below the gap threshold it had been; 2026-12-05 review).
+          add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > 0});
         } else {
           add_edge(n, Edge{call, actual, EdgeKind::Launch, true, actual - median_latency > slack_t});
         }
@@ -1043,8 +1045,8 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         // its stream, no producer on another. Held at its measured start; the time before it is
         // `unexplained` on the path, not `previous_iteration` (the stream was idle: an NCCL
         // SendRecv with no launch had been called 33% previous-iteration time, 2026-12-04 review).
-        // No scale moves it.
-        add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > slack_t});
+        // No scale moves it. Below the gap threshold too (it had been previous_iteration there).
+        add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > 0});
       }
       for (uint32_t xn : producers)
         if (xn != cross) add_edge(n, Edge{xn, std::min<int64_t>(0, ts - (gr.nodes[xn].measured_start + gr.nodes[xn].dur)), EdgeKind::CrossStream, false, false});
