@@ -59,8 +59,13 @@ Result show(const HistoryArgs& h) {
 
 Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   ResultsDb db = ResultsDb::open_existing(path_of(h));
-  const RunRecord a = db.load_run(db.resolve_run(h.a));
-  const RunRecord b = db.load_run(db.resolve_run(h.b));
+  const int64_t ida = db.resolve_run(h.a), idb = db.resolve_run(h.b);
+  // A run against itself compares nothing: a CI gate given the same id twice always passed.
+  if (ida == idb)
+    throw Error(SourceLocation{db.path(), 0, 0, "B"}, "runs A ('" + h.a + "') and B ('" + h.b + "') are both run " + std::to_string(ida) + ": nothing to compare",
+                "compare two different runs, e.g. latest~1 latest");
+  const RunRecord a = db.load_run(ida);
+  const RunRecord b = db.load_run(idb);
   CompareOptions o;
   o.alpha = h.alpha;
   o.min_effect_fraction = h.min_effect;

@@ -402,6 +402,32 @@ TEST(Compare, DriftBetweenRunsFromTheHistoryGatesTheVerdict) {
   EXPECT_EQ(compare_runs(a, b, foreign).cases[0].history_count, 0);
 }
 
+// Question (review of 2026-12-05): does the drift of a `bench run` command come from earlier runs
+// of that command only? Its cases match A and B by metric whatever the command, and earlier runs
+// of four other commands (5 to 100 ms) had made a 64% slower command read within_run_noise.
+TEST(Compare, CommandHistoryIsTheCommandsOwn) {
+  auto cmd = [](const std::string& name, double mean, uint64_t seed) {
+    auto r = run_with("wall_s", false, mean, mean * 0.01, 5, seed);
+    r.measurements[0].suite = "command";
+    r.measurements[0].name = name;
+    return r;
+  };
+  const auto a = cmd("sleep 0.03", 0.030, 1), b = cmd("sleep 0.03", 0.0494, 2);
+  std::vector<RunRecord> others = {cmd("sleep 0.005", 0.005, 3), cmd("sleep 0.06", 0.06, 4), cmd("sleep 0.1", 0.1, 5), cmd("sleep 0.012", 0.012, 6)};
+  CompareOptions o;
+  for (const auto& e : others) o.history.push_back(&e);
+  const auto c = compare_runs(a, b, o);
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.cases[0].history_count, 0);
+  EXPECT_EQ(c.cases[0].verdict, "regression");
+  // Its own earlier runs count.
+  std::vector<RunRecord> own = {cmd("sleep 0.03", 0.0301, 7), cmd("sleep 0.03", 0.0299, 8), cmd("sleep 0.03", 0.0302, 9)};
+  CompareOptions o2;
+  for (const auto& e : own) o2.history.push_back(&e);
+  EXPECT_EQ(compare_runs(a, b, o2).cases[0].history_count, 3);
+  EXPECT_EQ(compare_runs(a, b, o2).cases[0].verdict, "regression");
+}
+
 // Question (review of 2026-12-04): is the drift between runs estimated from all the cases of a
 // suite and metric together? Eight cases whose host drifts by about 1% between runs, one of which
 // happened to read two far medians in its short history (a MAD of 6% alone): a 15% slow-down of

@@ -158,6 +158,38 @@ TEST(ResultsDb, RefusesADatabaseFromANewerSextant) {
   }
 }
 
+// Question (review of 2026-12-05): is a run whose stored JSON or samples were damaged an error
+// naming the database, the run and the column (it was the JSON parser's internal error, exit 3)?
+TEST(ResultsDb, ADamagedRunNamesTheDatabaseRunAndColumn) {
+  TempDir t;
+  const std::string path = (t.path / "damaged.db").string();
+  int64_t id = 0;
+  {
+    ResultsDb db(path);
+    id = db.insert_run(make_run(2, 3, 1.0));
+  }
+  for (const auto& [sql, column] : std::vector<std::pair<std::string, std::string>>{
+           {"UPDATE runs SET config_json='['", "runs.config_json"},
+           {"UPDATE runs SET config_json='{}', host_json='{bad'", "runs.host_json"},
+           {"UPDATE runs SET host_json=NULL; UPDATE measurements SET params_json='not json{'", "measurements.params_json"},
+           {"UPDATE measurements SET params_json='[]'; DELETE FROM samples", "samples"}}) {
+    sqlite3* raw = nullptr;
+    sqlite3_open(path.c_str(), &raw);
+    ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+    sqlite3_close(raw);
+    const ResultsDb db = ResultsDb::open_existing(path);
+    try {
+      db.load_run(id);
+      FAIL() << "loaded a run after " << sql;
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      EXPECT_NE(w.find(path), std::string::npos) << w;
+      EXPECT_NE(w.find(column), std::string::npos) << w;
+      EXPECT_NE(w.find("run " + std::to_string(id)), std::string::npos) << w;
+    }
+  }
+}
+
 TEST(ResultsDb, TwoConcurrentWriterProcessesLoseNothing) {
   TempDir t;
   const std::string path = (t.path / "concurrent.db").string();

@@ -168,6 +168,15 @@ class BenchCli(unittest.TestCase):
         p = sextant("history", "compare", "1", "2", "--metric", "wall_sec", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("did you mean 'wall_s'", p.stderr)
+        # A run against itself compares nothing (a CI gate given one id twice had passed).
+        for a, b in (("latest", "latest"), ("3", "latest")):
+            p = sextant("history", "compare", a, b, "--db", self.db, check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("both run 3", p.stderr)
+        # latest~N beyond the runs says how many there are.
+        p = sextant("history", "show", "latest~10", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("latest to latest~2", p.stderr)
 
     def test_runs_made_differently_are_not_judged_alike(self):
         """Review of 2026-12-04: a run without warm-up had been judged against one with it (a

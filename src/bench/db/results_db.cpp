@@ -438,6 +438,20 @@ int64_t ResultsDb::run_count() const {
 
 RunRecord ResultsDb::load_run(int64_t id) const {
   RunRecord r;
+  // A column sextant wrote as JSON that no longer parses (the file was edited or damaged): an
+  // error naming the database, the run and the column, not a parser's internal error (review of
+  // 2026-12-05).
+  auto damaged = [&](const std::string& column, const std::string& what) {
+    return Error(SourceLocation{path_, 0, 0, column}, fmt::format("run {}: {} is not what sextant writes ({})", id, column, what),
+                 "the database was edited or damaged; `sextant history list` shows the other runs, which can still be compared");
+  };
+  auto parse = [&](const std::string& text, const std::string& column) {
+    try {
+      return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+      throw damaged(column, e.what());
+    }
+  };
   {
     // The host as it was at the run (schema 3), else the host row's first description.
     Stmt s(db_, std::string("SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, r.config_json, r.notes_json, ") +
@@ -451,9 +465,17 @@ RunRecord ResultsDb::load_run(int64_t id) const {
     r.label = s.str(2);
     r.started_at = s.str(3);
     r.finished_at = s.str(4);
-    r.config = nlohmann::json::parse(s.str(5));
-    for (const auto& n : nlohmann::json::parse(s.str(6))) r.notes.push_back(n.get<std::string>());
-    r.host = HostInfo::from_json(nlohmann::json::parse(s.str(7)));
+    r.config = parse(s.str(5), "runs.config_json");
+    try {
+      for (const auto& n : parse(s.str(6), "runs.notes_json")) r.notes.push_back(n.get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+      throw damaged("runs.notes_json", e.what());
+    }
+    try {
+      r.host = HostInfo::from_json(parse(s.str(7), "runs.host_json"));
+    } catch (const nlohmann::json::exception& e) {
+      throw damaged("runs.host_json", e.what());
+    }
   }
   Stmt s(db_, "SELECT id, suite, name, metric, higher_is_better, params_json, warmup_count FROM measurements WHERE run_id=? ORDER BY id", path_);
   s.bind(1, id);
@@ -468,7 +490,11 @@ RunRecord ResultsDb::load_run(int64_t id) const {
     m.name = s.str(2);
     m.metric = s.str(3);
     m.higher_is_better = s.i64(4) != 0;
-    for (const auto& kv : nlohmann::json::parse(s.str(5))) m.params.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+    try {
+      for (const auto& kv : parse(s.str(5), "measurements.params_json")) m.params.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+      throw damaged("measurements.params_json", "case " + m.suite + "/" + m.name + ": " + e.what());
+    }
     m.warmup_count = s.i64(6);
     ss.reset();
     ss.bind(1, mid);
@@ -485,6 +511,8 @@ RunRecord ResultsDb::load_run(int64_t id) const {
         m.counters.push_back(c);
       }
     }
+    if (m.samples.empty())
+      throw damaged("samples", "case " + m.suite + "/" + m.name + " (" + m.metric + ") has no samples; sextant stores every repetition");
     r.measurements.push_back(std::move(m));
   }
   return r;
@@ -503,7 +531,14 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
     }
     Stmt s(db_, "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", path_);
     s.bind(1, back);
-    if (!s.step()) throw Error(SourceLocation{path_, 0, 0, "RUN"}, "no run '" + ref + "' in the results database");
+    if (!s.step()) {
+      Stmt c(db_, "SELECT COUNT(*) FROM runs", path_);
+      c.step();
+      const int64_t n = c.i64(0);
+      throw Error(SourceLocation{path_, 0, 0, "RUN"}, "no run '" + ref + "' in the results database",
+                  n == 0 ? std::string("the database holds no runs yet") :
+                           "it holds " + std::to_string(n) + " run(s): latest to latest~" + std::to_string(n - 1) + "; see `sextant history list`");
+    }
     return s.i64(0);
   }
   char* end = nullptr;
