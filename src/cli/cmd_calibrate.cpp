@@ -50,6 +50,15 @@ void check_new_file(const std::string& path, const char* option, const std::stri
   if (!path.empty() && (path.back() == '/' || std::filesystem::is_directory(path, ec)))
     throw Error(SourceLocation{path, 0, 0, option}, "is a folder: " + std::string(option) + " takes the catalog file's name",
                 "give a file name, e.g. " + (path.back() == '/' ? path : path + "/") + id + ".yaml");
+  // A catalog folder loads .yaml and .yml files only: an entry written as d2.txt was ignored there
+  // without a word (review of 2026-12-05).
+  if (!path.empty()) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (ext != ".yaml" && ext != ".yml")
+      throw Error(SourceLocation{path, 0, 0, option}, "a catalog file ends in .yaml or .yml (a catalog folder loads no other file)",
+                  "e.g. " + (std::filesystem::path(path).parent_path() / (std::filesystem::path(path).stem().string() + ".yaml")).string());
+  }
   if (path.empty() || force || !std::filesystem::exists(path, ec)) return;
   std::vector<std::string> ids;
   bool readable = true;

@@ -4,6 +4,7 @@
 #include "cli/cli.hpp"
 #include "core/error.hpp"
 #include "core/paths.hpp"
+#include "core/yaml_reader.hpp"
 
 #include <cctype>
 #include <filesystem>
@@ -58,11 +59,32 @@ std::string folder_of(const Catalog& cat) {
 }  // namespace
 
 // Also used by the Python module (catalog()).
+// An accelerator catalog file given by path (FILE, or FILE#ID for one of several entries), as
+// `calibrate` writes and `accelerator: FILE` reads: its entries (or the file) give peak_tflops.
+// It had been read as a model file ("a catalog file of several models"; review of 2026-12-05).
+bool is_accelerator_file(const std::string& name) {
+  const std::string file = name.substr(0, name.rfind('#'));
+  std::error_code ec;
+  std::string ext = fs::path(file).extension().string();
+  for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (!fs::is_regular_file(file, ec) || (ext != ".yaml" && ext != ".yml")) return false;
+  try {
+    const YamlMap m = YamlMap::load_file(file);
+    if (m.has("peak_tflops")) return true;
+    if (!m.has("entries")) return false;
+    for (const auto& e : m.map_list("entries"))
+      if (e.has("peak_tflops")) return true;
+  } catch (const Error&) {
+    // Not readable as a catalog file: left to the model reader, whose error names the problem.
+  }
+  return false;
+}
+
 Result catalog_show(const Catalog& cat, const std::string& name) {
   Result r;
   r.command = "catalog show";
-  if (cat.has_accelerator(name)) {
-    const auto& a = cat.accelerator(name);
+  if (cat.has_accelerator(name) || is_accelerator_file(name)) {
+    const Accelerator a = cat.has_accelerator(name) ? cat.accelerator(name) : load_accelerator_ref(cat, name, SourceLocation{});
     r.set("kind", std::string("accelerator"));
     r.set("id", a.id);
     r.set("name", a.name);

@@ -191,7 +191,10 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                         format_double(o.history_z) + " x sqrt(2) standard deviations of the drift between runs of this host (the medians of " +
                         "earlier runs, run_to_run_sd_fraction; sqrt(2): the spread of a difference of two run medians): "
                         "within_run_noise, not a regression or an improvement");
-    if (with_drift < tested)
+    if (with_drift < tested && h.history <= 0)
+      r.notes.push_back("the drift between runs is not estimated (--history 0 turns it off): the p-values count only the noise within a run, "
+                        "which two back-to-back runs of one build can exceed");
+    else if (with_drift < tested)
       r.notes.push_back(std::to_string(tested - with_drift) + " of " + std::to_string(tested) + " case(s) have fewer than " +
                         std::to_string(kMinHistoryRuns) + " earlier runs of this host with their parameters (--history " +
                         std::to_string(h.history) + "): the drift between runs is not estimated for them, and their p-values count "

@@ -488,6 +488,14 @@ class BenchCli(unittest.TestCase):
         fields = {f["field"]: f for f in rows(table(shown, "fields"))}
         self.assertAlmostEqual(float(fields["gemm_peak_fraction_fp64"]["value"]), r["scalars"]["gemm_peak_fraction_fp64"], places=5)
         self.assertNotEqual(fields["gemm_half_dim"]["value"], "unknown")
+        # The written file is shown by its path as well (it had been read as a model file), and a
+        # file name a catalog folder would not load is refused.
+        _, by_path = as_json("catalog", "show", out)
+        self.assertEqual(by_path["scalars"]["kind"], "accelerator")
+        self.assertEqual(rows(table(by_path, "fields")), rows(table(shown, "fields")))
+        p = sextant("calibrate", "--db", self.db, "--id", "my-host2", "--out", os.path.join(cat, "accelerators", "host2.txt"), check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(".yaml or .yml", p.stderr)
         # --threads 1 measured one CPU: the entry says so rather than passing for the host.
         if (os.cpu_count() or 1) > 1:
             self.assertEqual(float(fields["compute_units"]["value"]), 1)

@@ -177,6 +177,8 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
   const bool as_it_is = target_version == kAsItIs;
   if (target_version <= 0) target_version = latest_schema_version();
   std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw Error(SourceLocation{path, 0, 0, "--db"}, "the results database path is a folder", "give a file path, e.g. " + (fs::path(path) / "results.db").string());
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty() && !fs::exists(parent, ec)) {
     fs::create_directories(parent, ec);
@@ -192,6 +194,17 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
   }
   try {
     sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout_s * 1000));
+    {
+      // A file that is not SQLite at all is refused as a foreign file is (it read "SQLite: file is
+      // not a database" without the key or what to give; review of 2026-12-05).
+      sqlite3_stmt* st = nullptr;
+      int prc = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &st, nullptr);
+      if (prc == SQLITE_OK) prc = sqlite3_step(st);
+      sqlite3_finalize(st);
+      if (prc == SQLITE_NOTADB)
+        throw Error(SourceLocation{path_, 0, 0, "--db"}, "not a Sextant results database (not a SQLite file)",
+                    "give a new file or the database sextant bench wrote (--db)");
+    }
     exec("PRAGMA foreign_keys=ON");
     if (as_it_is) {
       if (schema_version() > latest_schema_version())
@@ -242,6 +255,8 @@ ResultsDb ResultsDb::open_existing(const std::string& path) {
   if (!fs::exists(path, ec))
     throw Error(SourceLocation{path, 0, 0, "--db"}, "no results database at this path (--db, or its default when not given)",
                 "sextant bench writes one; check the path");
+  if (fs::is_directory(path, ec))
+    throw Error(SourceLocation{path, 0, 0, "--db"}, "the results database path is a folder", "give the database file sextant bench wrote (--db)");
   // Look before touching: read-only, no WAL switch, no migration of a file that is not ours.
   sqlite3* raw = nullptr;
   bool ours = false;
