@@ -649,7 +649,10 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                             c.ep = ep;
                             c.etp = etp;
                             c.micro_batch = mb;
-                            c.zero_stage = static_cast<uint8_t>(z);
+                            // Without a data-parallel group every stage is ZeRO 0's plan, written
+                            // in its canonical form under a --fix zero too (they had been ranked as
+                            // "dp1 zero1", for a stack without ZeRO-1 as well; review of 2026-12-05).
+                            c.zero_stage = static_cast<uint8_t>(has_dp_group ? z : 0);
                             c.recompute = static_cast<uint8_t>(rc);
                             c.recompute_modules = static_cast<uint8_t>(mods);
                             c.recompute_layers = layers;
@@ -1451,6 +1454,13 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     r.notes.push_back("plans restricted to the features framework " + opt.stack.framework +
                       " offers (catalog capabilities; docs/plan.md); --any-framework-feature searches every feature" +
                       (opt.stack.flash_attention ? std::string() : std::string(". It has no flash attention: plans are searched with attention scores materialised")));
+  if (auto fz = opt.fixed.find("zero"); fz != opt.fixed.end() && fz->second != 0) {
+    bool canonical = false;
+    for (uint32_t k : out.ranking) canonical = canonical || out.candidates[k].zero_stage == 0;
+    if (canonical)
+      r.notes.push_back("--fix zero=" + std::to_string(fz->second) +
+                        ": plans without a data-parallel group are listed as ZeRO 0, which every stage is for them (nothing to shard over)");
+  }
   if (out.ranking.empty() && out.valid == 0)
     r.notes.push_back(no_valid_plan_text(base, opt));
   else if (out.ranking.empty()) {

@@ -84,6 +84,28 @@ TEST(PlanEnumeration, ZeroListWithoutZeroKeepsPlansWithoutADataParallelGroup) {
     }
 }
 
+// Question (review of 2026-12-05): under --fix zero=1, are the plans without a data-parallel group
+// listed in their canonical form, ZeRO 0 (every stage is that plan for them), once each? They had
+// been ranked as "dp1 zero1", for a stack without ZeRO-1 too.
+TEST(PlanEnumeration, FixedZeroListsPlansWithoutADataParallelGroupAsZeroZero) {
+  const Scenario s = tiny(4, 4);
+  SearchOptions o;
+  o.schedules = {"1f1b"};
+  o.recompute = {Recompute::None};
+  o.vary_tp_comm_overlap = false;
+  o.vary_sequence_parallel = false;
+  o.zero_stages = {0, 1};
+  o.fixed["zero"] = 1;
+  const auto fixed = enumerate_plans(s, o);
+  size_t without_dp = 0;
+  for (const auto& x : fixed) {
+    const bool dp_group = x.dp * x.cp > 1;
+    without_dp += !dp_group;
+    EXPECT_EQ(x.zero_stage, dp_group ? 1 : 0) << describe(x, o, s);
+  }
+  EXPECT_EQ(without_dp, 3u * 3u);  // (tp, pp) in (4, 1), (2, 2), (1, 4) x micro-batch {1, 2, 4}, once each
+}
+
 // Question: a context-parallel degree beyond 2^30 (2 * cp wraps in 32 bits) is not accepted
 // against a sequence it does not divide.
 TEST(PlanEnumeration, HugeContextParallelDegreeDoesNotWrap) {
