@@ -677,9 +677,19 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   // No valid plan at any point: the constraints, which no hardware value changes, rule out every
   // plan; refused as `plan` refuses it (exit 2), not a grid of "no valid plan" rows with exit 0
   // (2026-12-04 review).
-  if (!grid.empty() && no_valid_points == grid.size())
-    throw Error(SourceLocation{"", 0, 0, o.search.fixed.empty() ? "" : "--fix"}, no_valid_plan_text(base, o.search) + ", at every point of the sweep",
+  // The text is the first point's (a swept num_gpus replaces the base's count, which the message
+  // had named; review of 2026-12-05), and a swept job key is named as the key to look at.
+  if (!grid.empty() && no_valid_points == grid.size()) {
+    double limit = 0;
+    const Scenario first = point_scenario(0, limit);
+    std::string job_keys;
+    for (const auto& v : o.vary)
+      if (v.key == "num_gpus" || v.key.rfind("training.", 0) == 0) job_keys += (job_keys.empty() ? "" : ", ") + v.key;
+    throw Error(SourceLocation{"", 0, 0, !job_keys.empty() ? "--vary" : o.search.fixed.empty() ? "" : "--fix"},
+                no_valid_plan_text(first, o.search) + ", at every point of the sweep (the first: " + point_text(0) + ")" +
+                    (job_keys.empty() ? std::string() : "; the sweep varies " + job_keys),
                 "estimate the plan you meant: its error names the constraint it breaks");
+  }
   // Why a point has no plan at all (a row said "no valid plan" with no reason before 2026-12-03).
   if (no_valid_points > 0)
     r.notes.push_back(std::to_string(no_valid_points) + " of " + std::to_string(grid.size()) +
