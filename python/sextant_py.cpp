@@ -49,6 +49,12 @@ Scenario scenario_of(const std::string& source, bool is_text, const std::string&
   return is_text ? parse_scenario(source, name, cat, sets) : load_scenario(source, cat, sets);
 }
 
+// plan() and sweep(), as the CLI's: a plan not valid for the job is placed as invalid, the search runs.
+Scenario search_scenario_of(const std::string& source, bool is_text, const std::string& name, const Overrides& sets,
+                            const Catalog& cat) {
+  return is_text ? parse_scenario_for_search(source, name, cat, sets) : load_scenario_for_search(source, cat, sets);
+}
+
 // The search options of plan() and sweep() (sextant/__init__.py _search_args builds the dict of
 // plain values): read with the GIL held, checked by plan::search_options as the CLI's flags are.
 plan::SearchArgs search_args_of(const py::dict& d) {
@@ -211,7 +217,7 @@ PYBIND11_MODULE(_sextant, m) {
           const plan::SearchArgs args = search_args_of(search);
           return run([&] {
             auto cat = load_catalog(catalog_dir);
-            Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            Scenario s = search_scenario_of(source, is_text, name, sets, *cat);
             plan::SearchOptions opt;
             plan::SearchOutcome out;
             const Estimator est;
@@ -228,7 +234,7 @@ PYBIND11_MODULE(_sextant, m) {
               rethrow_as_argument(e);
             }
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
-            return plan::plan_result(s, opt, est, out, true, simulate, "simulate");
+            return plan::plan_result(s, opt, est, out, s.invalid_plan.empty(), simulate, "simulate");
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("search"),
@@ -244,7 +250,7 @@ PYBIND11_MODULE(_sextant, m) {
             // The scenario's errors as estimate's and plan's (--set: key 'parallel.vpp'); the
             // sweep's own, named by the argument.
             auto cat = load_catalog(catalog_dir);
-            Scenario s = scenario_of(source, is_text, name, sets, *cat);
+            Scenario s = search_scenario_of(source, is_text, name, sets, *cat);
            try {
             plan::SweepOptions o;
             // The CLI's checks, named by the argument.

@@ -58,8 +58,9 @@ Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
     if (!a.model.empty() || !a.system.empty() || a.num_gpus != kUnsetCount || a.global_batch != kUnsetCount || a.seq_len != kUnsetCount)
       throw Error(SourceLocation{"--model", 0, 0, "scenario"}, "give either a scenario file or --model/--system/--num-gpus/--global-batch/--seq-len, not both",
                   "use --set to change a key of the scenario");
-    if (has_own_plan) *has_own_plan = true;
-    return load_scenario(a.scenario, cat, sets);
+    Scenario s = load_scenario_for_search(a.scenario, cat, sets);
+    if (has_own_plan) *has_own_plan = s.invalid_plan.empty();
+    return s;
   }
   if (has_own_plan) *has_own_plan = false;
   auto need = [](bool ok, const char* key) {

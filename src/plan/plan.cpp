@@ -1371,6 +1371,10 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     }
   }
 
+  if (!rank_own_plan && !base.invalid_plan.empty()) {
+    r.set("own_plan", std::string("(not valid for this job)"));
+    r.set("own_plan_status", "invalid: " + base.invalid_plan);
+  }
   if (rank_own_plan) {
     const Candidate own = candidate_of(base, opt);
     const bool schedule_listed = own.pp == 1 || own.schedule < opt.schedules.size();

@@ -368,7 +368,9 @@ static std::vector<std::string> section_keys(const std::string& section) {
   throw e;
 }
 
-static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
+static void check_own_plan(Scenario& s, const YamlMap& root);
+
+static Scenario parse_root(const YamlMap& root, const Catalog& cat, bool for_search = false) {
   Scenario s;
   s.file = root.file();
   s.name = root.str("name", fs::path(root.file()).stem().string());
@@ -479,6 +481,38 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
   if (seed < 0) root.fail("seed", "must be an integer from 0 to 2^63-1");
   s.seed = static_cast<uint64_t>(seed);
   in_section("", [&] { root.finish(); });
+  if (for_search) {
+    try {
+      check_own_plan(s, root);
+    } catch (const Error& e) {
+      // Only the plan's own faults (its degrees against the GPUs and the model, its micro-batch
+      // against the batch); the job's (a sequence beyond the model's positions) stay errors.
+      const std::string& key = e.where().key;
+      const bool plan_key = key == "parallel" || key.rfind("parallel.", 0) == 0 || key == "num_gpus" || key == "training.micro_batch" ||
+                            key == "training.global_batch";
+      if (!plan_key) throw;
+      s.invalid_plan = e.what();
+      ParallelPlan& p = s.plan;
+      p.tp = p.pp = p.cp = p.ep = p.etp = p.vpp = 1;
+      p.dp = s.num_gpus;
+      p.schedule = "1f1b";
+      p.stage_layers.clear();
+      p.idle_pipeline.clear();
+      // The job's own checks, over one GPU with the placeholder, as for a job without a file.
+      Scenario one = s;
+      one.num_gpus = 1;
+      one.plan.dp = 1;
+      one.train.micro_batch = 1;
+      check_plan(one, root.loc("parallel"));
+    }
+    return s;
+  }
+  check_own_plan(s, root);
+  return s;
+}
+
+// The derived data-parallel degree and the plan's checks, errors at the keys' own lines.
+static void check_own_plan(Scenario& s, const YamlMap& root) {
   // Derived dp.
   // In 64 bits: tp 65536 x pp 65536 wrapped an int to 0 and divided by it (before 2026-12-03).
   const int128 inner128 = static_cast<int128>(s.plan.tp) * s.plan.pp * s.plan.cp;
@@ -529,7 +563,6 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat) {
     if ((section != "parallel" && section != "training" && section != "hardware") || !root.has(section)) throw;
     throw Error(root.locate(key), e.message(), e.hint());
   }
-  return s;
 }
 
 std::optional<SourceLocation> scenario_key_location(const std::string& file, const std::string* text, const std::string& dotted,
@@ -562,6 +595,22 @@ Scenario parse_scenario(const std::string& text, const std::string& name, const 
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
   for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
   return parse_root(YamlMap(n, name), cat);
+}
+
+Scenario load_scenario_for_search(const std::string& path, const Catalog& cat,
+                                  const std::vector<std::pair<std::string, std::string>>& overrides) {
+  const std::string resolved = resolve_data_path(path);
+  std::error_code ec;
+  if (!fs::exists(resolved, ec)) throw Error(SourceLocation{path}, "scenario file not found" + (ec ? " (" + ec.message() + ")" : std::string()), not_found_hint(path));
+  return parse_scenario_for_search(read_file(resolved), resolved, cat, overrides);
+}
+
+Scenario parse_scenario_for_search(const std::string& text, const std::string& name, const Catalog& cat,
+                                   const std::vector<std::pair<std::string, std::string>>& overrides) {
+  YAML::Node n = parse_yaml_document(text, name);
+  if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
+  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
+  return parse_root(YamlMap(n, name), cat, /*for_search=*/true);
 }
 
 Scenario parse_scenario_node(const YAML::Node& node, const std::string& file, const std::string& key_path, const Catalog& cat) {

@@ -172,6 +172,10 @@ struct Scenario {
   ParallelPlan plan;
   TrainingConfig train;
   uint64_t seed = 0;
+  // Read for a plan search (load_scenario_for_search): why the file's own plan is not a valid plan
+  // for this job (its error, with where), "" when it is. The plan is then a placeholder (tp = pp =
+  // cp = 1, dp = num_gpus) that the search ignores.
+  std::string invalid_plan;
 
   int64_t num_microbatches() const;  // per pipeline per step = global_batch / (dp * micro_batch)
   int64_t tokens_per_step() const { return train.global_batch * train.seq_len; }
@@ -186,6 +190,14 @@ struct Scenario {
 // Load a scenario file; overrides are (dotted key, value) pairs applied before parsing.
 Scenario load_scenario(const std::string& path, const Catalog& cat,
                        const std::vector<std::pair<std::string, std::string>>& overrides = {});
+// As load_scenario, for a plan search: a plan that is not valid for the job (a GPU count below its
+// degrees, a batch its micro-batches do not divide, ...) is no error; it is said in
+// Scenario::invalid_plan and replaced by a placeholder (plan and sweep search the plan anyway;
+// they had refused a --set num_gpus that `sweep --vary num_gpus` accepted; review of 2026-12-05).
+Scenario load_scenario_for_search(const std::string& path, const Catalog& cat,
+                                  const std::vector<std::pair<std::string, std::string>>& overrides = {});
+Scenario parse_scenario_for_search(const std::string& yaml_text, const std::string& name, const Catalog& cat,
+                                   const std::vector<std::pair<std::string, std::string>>& overrides = {});
 // Parse from YAML text (name is used in messages).
 Scenario parse_scenario(const std::string& yaml_text, const std::string& name, const Catalog& cat,
                         const std::vector<std::pair<std::string, std::string>>& overrides = {});

@@ -338,6 +338,19 @@ qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
 check("own plan outside: the --fix named", "--fix tp=4 (the plan has tp 8)" in qs.get("own_plan_status", ""), qs or q.stderr[-300:])
 check("own plan outside: headroom counts in fitting", "does not fit" in qs.get("own_plan_status", "") and
       "usable with --headroom-gib" in qs.get("own_plan_status", "") and "own_plan_slower_than_best_fraction" not in qs, qs)
+# Review of 2026-12-05: a --set that makes the file's own plan invalid for the job (16 GPUs under a
+# tp8 pp4 plan) is no error for a search: the plan is said to be invalid and the search runs, as a
+# sweep over num_gpus runs it; the job's own faults stay errors.
+q = sx("plan", EX70, "--set", "num_gpus=16", "--set", "training.global_batch=32", "--fix", "tp=8", "--threads", "1", "--no-progress",
+       "--rerank-top", "0", "--top", "3", "--json", "-")
+qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
+check("own plan invalid for the job: searched anyway", qs.get("own_plan_status", "").startswith("invalid:") and
+      "exceeds num_gpus = 16" in qs.get("own_plan_status", "") and qs.get("best_step_time_s", 0) > 0, qs or q.stderr[-300:])
+q = sx("sweep", EX70, "--set", "num_gpus=16", "--set", "training.global_batch=32", "--fix", "tp=8", "--vary", "accelerator.memory_bytes=8.59e10",
+       "--threads", "1", "--no-progress", "--json", "-")
+check("sweep of a job its file's plan does not fit: runs", q.returncode == 0, q.stderr[-300:])
+q = sx("plan", EX70, "--set", "num_gpus=16", "--set", "training.seq_len=0", "--threads", "1", "--no-progress")
+check("a job fault under an invalid own plan stays an error", q.returncode == 2 and "seq_len" in q.stderr, q.stderr[-300:])
 q = sx("plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--set", "parallel.overlap.grad_reduce=false", "--threads", "1", "--no-progress",
        "--rerank-top", "0", "--top", "3", "--json", "-")
 qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
