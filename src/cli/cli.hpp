@@ -84,7 +84,8 @@ inline CLI::Validator unsigned_64(const char* label = "SEED") {
 void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<std::string, std::string>>& extra_files = {});
 
 // Parses repeated --set key=value options into pairs; throws Error on a malformed one.
-std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets);
+// --set KEY=VALUE pairs; `example` is the command's own key shown when one lacks its '='.
+std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets, const std::string& example = "parallel.tp=4");
 
 // Report rendering hook: set by the report module's command file when it is linked.
 using ReportWriter = std::function<void(const Result&, const std::string& path)>;

@@ -164,7 +164,7 @@ void add_goodput_command(CLI::App& app) {
     }
     if (args->file.empty()) throw Error(SourceLocation{"", 0, 0, "FILE"}, "a goodput input file is required",
                                         "e.g. sextant goodput examples/goodput-llama3-405b-16k.yaml");
-    auto sets = parse_sets(args->sets);
+    auto sets = parse_sets(args->sets, "checkpoint.interval_minutes=30");
     // The budget is checked once the options are applied: --replicas or --no-search may bring a
     // file over budget within it (before 2026-12-02 the file's own values were refused first).
     auto c = goodput::load_goodput(args->file, sets, /*check_budget=*/false);

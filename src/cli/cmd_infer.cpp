@@ -109,7 +109,7 @@ void add_infer_command(CLI::App& app) {
     auto c = cat();
     auto d = data();
     if (!a->file.empty()) {
-      infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets));
+      infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets, "deployment.tp=4"));
       for (const Field& f : *fields)
         if (f.opt->count() > 0) {
           f.copy(a->dep, study.deployment);
@@ -133,7 +133,7 @@ void add_infer_command(CLI::App& app) {
   srv->callback([a, cat, data] {
     auto c = cat();
     auto d = data();
-    auto study = infer::load_study(a->file, *c, *d, parse_sets(a->sets));
+    auto study = infer::load_study(a->file, *c, *d, parse_sets(a->sets, "deployment.tp=4"));
     // The per-request table goes to --json, --csv and --report; the terminal gets the summary
     // (serving.request_table in the file decides when given).
     if (!study.request_table_given)
@@ -175,7 +175,7 @@ void add_infer_command(CLI::App& app) {
   pl->callback([a, cat, data] {
     auto c = cat();
     auto d = data();
-    emit(infer::run_plan(infer::load_study(a->file, *c, *d, parse_sets(a->sets)), *c, *d), a->out);
+    emit(infer::run_plan(infer::load_study(a->file, *c, *d, parse_sets(a->sets, "deployment.tp=4")), *c, *d), a->out);
   });
 
   auto* val = cmd->add_subcommand("validate", "Score the model against an inference validation CSV (per row, per source, leave-one-chip-out)");

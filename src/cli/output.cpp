@@ -157,12 +157,12 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
   }
 }
 
-std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets) {
+std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets, const std::string& example) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& s : sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw Error(SourceLocation{"--set", 0, 0, s}, "expected KEY=VALUE, e.g. --set parallel.tp=4");
+      throw Error(SourceLocation{"--set", 0, 0, s}, "expected KEY=VALUE, e.g. --set " + example);
     out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
   }
   return out;

@@ -21,6 +21,22 @@ namespace {
 // state no GPU int8 rate), while the generic engine reads weights at the memory bandwidth as a GPU
 // would: int8 activations there cost the prefill at the NPU's rate, 10x the fp16 GPU's on an A17
 // Pro, unsaid before 2026-12-04.
+// How far the engine's constants are from a measurement of this kind of device: said by estimate
+// and serve alike (serve had left them out; review of 2026-12-05).
+void engine_caveat_notes(const Deployment& d, std::vector<std::string>& notes) {
+  if (!d.engine.measured_on_kinds.empty() &&
+      std::find(d.engine.measured_on_kinds.begin(), d.engine.measured_on_kinds.end(), d.accel.kind) == d.engine.measured_on_kinds.end())
+    notes.push_back("engine " + d.engine.id + ": its constants were fitted on " + d.engine.measured_on_kinds.front() +
+                    " runs (data/infer/engines.yaml) and are carried over to this " + d.accel.kind +
+                    " unmeasured; its kernels differ by backend (llama.cpp on CUDA runs its matrix multiplies on tensor cores)");
+  else if (d.engine.measured_on_kinds.empty() && d.accel.kind == "gpu")
+    notes.push_back("engine " + d.engine.id + ": no measured run of it is in the validation set. The only datacenter rows "
+                    "(Llama-2-70B on 2 x A100) come out with 17-27% too little time per output token (median 20%) and up to 19% "
+                    "too little prompt time when the fit leaves them out (sextant infer validate, leave-one-chip-out): read "
+                    "these speeds as optimistic by about that much, and prefill-bound work (long prompts, short outputs) by more: "
+                    "the fit has no datacenter prefill-heavy throughput row");
+}
+
 void npu_peak_note(const Deployment& d, DType compute, std::vector<std::string>& notes) {
   if (d.accel.kind != "soc" || compute != DType::INT8) return;
   notes.push_back("int8: " + d.accel.id + "'s int8 peak (" + format_double(d.accel.peak(DType::INT8) / 1e12) +
@@ -493,6 +509,7 @@ static Result run_serve_in(StudySpec s) {
   }
   for (const auto& n : weight_format_notes(s.serving.deployment)) r.notes.push_back(n);
   npu_peak_note(s.serving.deployment, CostModel(s.serving.deployment).compute_type(), r.notes);
+  engine_caveat_notes(s.serving.deployment, r.notes);
   if (const std::string note = ignored_keys_note(s.serving.deployment.model); !note.empty()) r.notes.push_back(note);
   // Lengths are clamped to [min, max]: a bound inside the distribution's tail moves the mean the
   // workload asked for (exponential, mean 256, max 511: 224), which is said.
@@ -661,7 +678,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double kv = cm.kv_bytes_per_device(static_cast<double>(prompt + output)) * batch +
                     std::max(0.0, cm.kv_bytes_per_device(static_cast<double>(prompt), pass_prompt) -
                                       cm.kv_bytes_per_device(static_cast<double>(prompt)));
-  r.set("memory_bytes_per_device", mem);
+  r.set("memory_capacity_bytes_per_device", mem);  // the device's memory (the iterations table's column of that name is bytes moved)
   r.set("memory_available_fraction", avail_frac);
   r.set("memory_usable_bytes_per_device", usable);
   r.set("weights_bytes_per_device", w);
@@ -679,16 +696,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     r.notes.push_back("memory: " + d.accel.id + " as the catalog lists it, " + gbs +
                       "; a chip may ship with other sizes: give the machine's with --memory-gib (deployment.memory_gib)");
   }
-  if (!d.engine.measured_on_kinds.empty() &&
-      std::find(d.engine.measured_on_kinds.begin(), d.engine.measured_on_kinds.end(), d.accel.kind) == d.engine.measured_on_kinds.end())
-    r.notes.push_back("engine " + d.engine.id + ": its constants were fitted on " + d.engine.measured_on_kinds.front() +
-                      " runs (data/infer/engines.yaml) and are carried over to this " + d.accel.kind +
-                      " unmeasured; its kernels differ by backend (llama.cpp on CUDA runs its matrix multiplies on tensor cores)");
-  else if (d.engine.measured_on_kinds.empty() && d.accel.kind == "gpu")
-    r.notes.push_back("engine " + d.engine.id + ": no measured run of it is in the validation set. The only datacenter rows "
-                      "(Llama-2-70B on 2 x A100) come out with 17-27% too little time per output token (median 20%) and up to 19% "
-                      "too little prompt time when the fit leaves them out (sextant infer validate, leave-one-chip-out): read "
-                      "these speeds as optimistic by about that much");
+  engine_caveat_notes(d, r.notes);
   if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
     r.notes.push_back("the activation workspace is sized for one pass of " + format_double(kPassTokens) +
                       (serving_pass_tokens > 0 ? " tokens (the study's serving.max_batch_tokens)" : " tokens (serve's default max_batch_tokens)") +
@@ -785,7 +793,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double usd = value_or(p.usd_per_hour, 0.0);
   if (!(usd > 0))
     r.notes.push_back("no cost per token: " + d.accel.id + " has no device-hour price (data/infer/devices.yaml usd_per_hour, or the "
-                      "catalog's); give one in a study's serving.usd_per_device_hour");
+                      "catalog's); give one in a study's cost.usd_per_device_hour (`infer estimate STUDY` or `infer serve STUDY --set cost.usd_per_device_hour=2`)");
   if (usd > 0) {
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
@@ -860,6 +868,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
   // per hour first; unpriced ones by device count (a 4-device B200 without a price had ranked
   // against an H100's $10/h as "4" and won, with best_usd_per_hour 0).
   struct Best { int unpriced = 2; double key = std::numeric_limits<double>::infinity(); int devices = 0; std::vector<Value> row; } best;
+  bool simulated_any = false;  // some candidate was simulated (the note on none found says which failure it was)
   for (const auto& acc : accels)
     for (int tp : P.tp)
       for (const auto& pol : policies)
@@ -891,7 +900,16 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             // Each pipeline batch in flight holds its share of the cache (serving.cpp, BlockPool).
             const int pp = c.serving.deployment.par.pp;
             const int slots = pp > 1 ? (c.serving.pipeline_batches > 0 ? c.serving.pipeline_batches : pp) : 1;
-            if (kv_capacity_tokens(c.serving, c.serving.deployment) / slots < w.prompt.mean + w.output.mean) status = "does not fit";
+            // With the figures (it had said "does not fit" alone; review of 2026-12-05).
+            const int64_t holds = kv_capacity_tokens(c.serving, c.serving.deployment) / slots;
+            if (holds <= 0) {
+              const Deployment& dd = c.serving.deployment;
+              status = "does not fit: " + format_double(std::round(CostModel(dd).weight_bytes_per_device() / 1e8) / 10) +
+                       " GB of weights per device leave no room for a KV cache on " + std::to_string(dd.par.devices()) + " x " + dd.accel.id +
+                       " (" + format_double(std::round(dd.accel.memory_bytes.value / 1e8) / 10) + " GB each)";
+            } else if (holds < w.prompt.mean + w.output.mean)
+              status = "does not fit: the KV cache holds " + std::to_string(holds) + " tokens" + (slots > 1 ? " per pipeline batch" : "") +
+                       ", under the mean request's " + format_double(std::round(w.prompt.mean + w.output.mean)) + " (prompt + output)";
           } catch (const Error& e) {
             status = e.message();
           }
@@ -928,6 +946,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             if (sum.slo_attainment_fraction >= P.slo_attainment_fraction) { ok = true; break; }
             ++rep;
           }
+          if (tried > 0) simulated_any = true;
           if (tried == 0 && status.empty()) {
             // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
             t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
@@ -961,7 +980,9 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
   r.set("required_slo_attainment_fraction", P.slo_attainment_fraction);
   if (best.row.empty()) {
     r.set("found", false);
-    r.notes.push_back("no candidate meets the SLO within max_devices");
+    r.notes.push_back(simulated_any ? "no candidate meets the SLO within max_devices"
+                                    : "no candidate could be served: each was refused or needs more than max_devices (the status column says why); "
+                                      "nothing was simulated");
   } else {
     // A priced candidate ranks before every unpriced one (their costs cannot be compared): say so
     // when an unpriced one also met the SLO, possibly on fewer devices (2026-12-03 review).

@@ -1,8 +1,10 @@
 #include "infer/engine.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/paths.hpp"
+#include "core/result.hpp"
 
 namespace sextant::infer {
 namespace fs = std::filesystem;
@@ -30,6 +32,19 @@ Sourced src(const YamlMap& m, const std::string& key, const std::map<std::string
 void check_fraction(const YamlMap& m, const std::string& key, const Sourced& s, double hi = 1.0) {
   if (s.known && !(s.value >= 0 && s.value <= hi))
     m.fail(key, "must be in [0, " + std::to_string(hi) + "], got " + std::to_string(s.value));
+}
+// A share of a rate or of memory that the times divide by: 0 made a decode take for ever and a
+// serve complete nothing without an error (review of 2026-12-05).
+void check_rate_fraction(const YamlMap& m, const std::string& key, const Sourced& s) {
+  if (s.known && !(s.value > 0 && s.value <= 1)) m.fail(key, "must be in (0, 1], got " + std::to_string(s.value), "a share of the peak the engine reaches");
+}
+// A time or a price: never negative (-20000 us of overhead per iteration had made a negative TPOT).
+// (scale: what the file's value was multiplied by when read, undone in the message.)
+void check_not_negative(const YamlMap& m, const std::string& key, const Sourced& s, const std::string& unit, double scale = 1) {
+  if (s.known && !(s.value >= 0 && std::isfinite(s.value))) m.fail(key, "must be a " + unit + " >= 0, got " + format_double(s.value / scale));
+}
+void check_positive(const YamlMap& m, const std::string& key, const Sourced& s, const std::string& unit, double scale = 1) {
+  if (s.known && !(s.value > 0 && std::isfinite(s.value))) m.fail(key, "must be a " + unit + " > 0, got " + format_double(s.value / scale));
 }
 }  // namespace
 
@@ -59,11 +74,13 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       for (const auto& k : e.measured_on_kinds)
         if (k != "gpu" && k != "soc" && k != "tpu" && k != "npu" && k != "cpu")
           m.fail("measured_on_kinds", "unknown accelerator kind '" + k + "' (valid: gpu, tpu, npu, soc, cpu)");
-      check_fraction(m, "bandwidth_fraction", e.bandwidth_fraction);
-      check_fraction(m, "gemm_fraction", e.gemm_fraction);
+      check_rate_fraction(m, "bandwidth_fraction", e.bandwidth_fraction);
+      check_rate_fraction(m, "gemm_fraction", e.gemm_fraction);
       check_fraction(m, "dequant_fraction", e.dequant_fraction);
       check_fraction(m, "overlap_fraction", e.overlap_fraction);
-      check_fraction(m, "memory_utilization_fraction", e.memory_utilization_fraction);
+      check_rate_fraction(m, "memory_utilization_fraction", e.memory_utilization_fraction);
+      check_not_negative(m, "iteration_overhead_us", e.iteration_overhead_s, "time in us", 1e-6);
+      check_not_negative(m, "sequence_overhead_us", e.sequence_overhead_s, "time in us", 1e-6);
       if (e.kv_block_tokens <= 0) m.fail("kv_block_tokens", "must be positive");
       if (auto md = m.opt_map("matmul_dtypes")) {
         for (const auto& name : md->str_list("value")) e.matmul_dtypes.push_back(parse_dtype(name, md->loc("value")));
@@ -114,8 +131,11 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       p.usd_per_hour = src(m, "usd_per_hour", sources);
       p.link_bandwidth_bytes_per_s = src(m, "link_bandwidth_gb_per_s", sources, 1e9);
       p.link_latency_s = src(m, "link_latency_us", sources, 1e-6);
-      check_fraction(m, "memory_available_fraction", p.memory_available_fraction);
+      check_rate_fraction(m, "memory_available_fraction", p.memory_available_fraction);
       check_fraction(m, "idle_power_fraction", p.idle_power_fraction);
+      check_positive(m, "usd_per_hour", p.usd_per_hour, "price in USD per device-hour");
+      check_positive(m, "link_bandwidth_gb_per_s", p.link_bandwidth_bytes_per_s, "bandwidth in GB/s", 1e9);
+      check_not_negative(m, "link_latency_us", p.link_latency_s, "time in us", 1e-6);
       m.finish();
       d->devices_[p.match] = std::move(p);
     }

@@ -1022,7 +1022,11 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("mean_batch_seqs", iters > 0 ? static_cast<double>(bsum) / iters : 0.0);
   r.set("kv_capacity_tokens_per_instance", std::floor(cap_tokens / bt) * bt);
   r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / (pool_units * slots_));
-  r.set("weights_bytes_per_device", cm.weight_bytes_per_device());
+  // A draft model's weights share the devices (the KV capacity already left them out; the weights
+  // shown had been the target's alone, review of 2026-12-05).
+  const double draft_weights = sp.draft ? CostModel(*sp.draft).weight_bytes_per_device() : 0.0;
+  r.set("weights_bytes_per_device", cm.weight_bytes_per_device() + draft_weights);
+  if (sp.draft) r.set("draft_weights_bytes_per_device", draft_weights);
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   if (sp.busy_power_w > 0 && out_tokens > 0) {
     r.set("energy_j", energy);

@@ -303,7 +303,7 @@ std::string chip_of(const std::string& id) {
 Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, const InferData& data) {
   const auto rows = read_inference_rows(csv_path);
   Result r;
-  r.command = "validate";
+  r.command = "infer validate";  // as the other infer commands name theirs (it read "validate")
   r.set("schema", std::string("inference"));
   r.set("file", csv_path);
   const EngineProfile& prior = data.engine("generic");

@@ -339,7 +339,7 @@ class InferCli(unittest.TestCase):
         self.assertTrue(any(n.startswith("memory: apple-m2-max-38c") and "--memory-gib" in n for n in big["notes"]), big["notes"])
         small = run_json(*args, "--memory-gib", "32")
         self.assertFalse(small["scalars"]["fits"])
-        self.assertEqual(small["scalars"]["memory_bytes_per_device"], 32 * 2**30)
+        self.assertEqual(small["scalars"]["memory_capacity_bytes_per_device"], 32 * 2**30)
         # macOS wires 67% of 36 GB or less, 75% above: the smaller machine takes the smaller share.
         self.assertEqual(small["scalars"]["memory_available_fraction"], 0.67)
         self.assertEqual(big["scalars"]["memory_available_fraction"], 0.75)
@@ -506,7 +506,7 @@ class InferCli(unittest.TestCase):
                              "--engine", "llama.cpp", "--weights", "q4_0", "--activations", "fp32", "--kv", "fp16",
                              "--prompt", "512", "--output", "128"))
         self.assertTrue(s["fits"])
-        self.assertLess(s["memory_usable_bytes_per_device"], s["memory_bytes_per_device"])
+        self.assertLess(s["memory_usable_bytes_per_device"], s["memory_capacity_bytes_per_device"])
         self.assertGreater(s["decode_tokens_per_s"], 40)   # published tg128: 61 tok/s
         self.assertLess(s["decode_tokens_per_s"], 90)
         self.assertIn("energy_per_output_token_j", s)
@@ -658,6 +658,52 @@ class InferCli(unittest.TestCase):
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--infer-data", "/no/such", ok=False)
         self.assertIn("/no/such", p.stderr)
 
+    def test_engine_and_device_constants_out_of_range_are_refused(self):
+        """Review of 2026-12-05: a negative overhead, a zero rate share or a negative price in the
+        infer data files had given negative TPOTs, infinite times or a silently missing cost."""
+        import re
+        import shutil
+        src = os.path.join(ROOT, "data", "infer")
+        with open(os.path.join(src, "engines.yaml")) as f:
+            engines = f.read()
+        with open(os.path.join(src, "devices.yaml")) as f:
+            devices = f.read()
+        cases = [("engines.yaml", r"(iteration_overhead_us: \{value: )[0-9.]+", r"\g<1>-20000", "iteration_overhead_us", "-20000"),
+                 ("engines.yaml", r"(bandwidth_fraction: \{value: )[0-9.]+", r"\g<1>0", "bandwidth_fraction", "(0, 1]"),
+                 ("engines.yaml", r"(gemm_fraction: \{value: )[0-9.]+", r"\g<1>0", "gemm_fraction", "(0, 1]"),
+                 ("devices.yaml", r"(usd_per_hour: \{value: )[0-9.]+", r"\g<1>-2.5", "usd_per_hour", "-2.5")]
+        for name, pattern, repl, key, shown in cases:
+            with tempfile.TemporaryDirectory() as d:
+                shutil.copy(os.path.join(src, "engines.yaml"), d)
+                shutil.copy(os.path.join(src, "devices.yaml"), d)
+                text = engines if name == "engines.yaml" else devices
+                bad, n = re.subn(pattern, repl, text, count=1)
+                self.assertEqual(n, 1, pattern)
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(bad)
+                p = run("infer", "--infer-data", d, "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", ok=False)
+                self.assertEqual(p.returncode, 2, (key, p.stderr))
+                self.assertIn(name, p.stderr)
+                self.assertIn(key, p.stderr)
+                self.assertIn(shown, p.stderr)
+
+    def test_serve_says_the_engines_calibration_caveat_and_counts_a_drafts_weights(self):
+        """Review of 2026-12-05: serve gives the engine caveats estimate gives, and its weights
+        include a draft model's; infer validate names its command as the others do."""
+        ex = os.path.join(ROOT, "data", "examples", "infer-llama3-8b-h100.yaml")
+        est = run_json("infer", "estimate", ex)
+        srv = run_json("infer", "serve", ex, "--set", "workload.requests=50")
+        caveat = [n for n in est["notes"] if n.startswith("engine vllm:")]
+        self.assertTrue(caveat, est["notes"])
+        self.assertIn(caveat[0], srv["notes"])
+        spec = run_json("infer", "serve", ex, "--set", "workload.requests=50", "--set",
+                        "serving.speculative={draft_model: llama3-8b, draft_tokens: 4, acceptance: 0.7}")
+        s, t = scalars(spec), scalars(srv)
+        self.assertGreater(s["draft_weights_bytes_per_device"], 0)
+        self.assertAlmostEqual(s["weights_bytes_per_device"], t["weights_bytes_per_device"] + s["draft_weights_bytes_per_device"], delta=1)
+        v = run_json("infer", "validate", os.path.join(ROOT, "data", "validation", "inference.csv"))
+        self.assertEqual(v["command"], "infer validate")
+
     def test_vllm_memory_utilization_and_max_model_len(self):
         """vLLM's gpu_memory_utilization and max_model_len (deployment keys, estimate options, Python
         arguments): the usable memory is the given share of the device, and max_model_len is the
@@ -776,7 +822,10 @@ class InferCli(unittest.TestCase):
                         "workload: {arrival: poisson, rate_per_s: 1, requests: 50, prompt: {dist: fixed, mean: 900}, "
                         "output: {dist: fixed, mean: 200}}\n")
             j = run_json("infer", "plan", path)
-            self.assertEqual({r["status"] for r in rows(j["tables"]["candidates"])}, {"does not fit"})
+            # With the figures: 2,000 tokens over 2 pipeline batches against 900 + 200.
+            self.assertEqual({r["status"] for r in rows(j["tables"]["candidates"])},
+                             {"does not fit: the KV cache holds 1000 tokens per pipeline batch, under the mean request's 1100 (prompt + output)"})
+            self.assertIn("nothing was simulated", " ".join(j["notes"]))
 
     def test_pipelined_slots_wait_for_each_others_kv_blocks(self):
         """Two pipeline slots under memory pressure keep serving (a slot refused for want of blocks

@@ -12,9 +12,8 @@
 //  * a prefill item's new_tokens never exceeds the sequence's prefill_remaining(); a decode item
 //    has exactly decode_tokens() new tokens (1, or 1 + draft tokens with speculative decoding);
 //  * the KV cache holds room for every item's new tokens (reserve() or admit() succeeded);
-//  * the total new tokens respect limits().max_batch_tokens (a policy may document that it
-//    ignores it, as static batching does, and a pass always admits at least one prompt), and at
-//    most limits().max_batch_seqs sequences are in the pass;
+//  * the total new tokens respect limits().max_batch_tokens (a pass always admits at least one
+//    prompt, even one beyond it), and at most limits().max_batch_seqs sequences are in the pass;
 //  * returning no items while sequences are running or waiting and nothing else is in flight
 //    means the instance cannot make progress (the simulator reports it as an error).
 #include <cstdint>

@@ -1,7 +1,8 @@
 // Static (request-level) batching, as in FasterTransformer-era servers: when the instance is idle
 // it takes up to max_batch_seqs waiting requests, reserves KV for their whole prompt + output,
 // prefills them together and decodes until every one has finished; requests arriving meanwhile
-// wait for the next batch. The batch is bounded by max_batch_seqs, not by max_batch_tokens.
+// wait for the next batch. The batch is bounded by max_batch_seqs and by max_batch_tokens (its
+// prompts prefill in one pass; a lone prompt beyond max_batch_tokens still runs).
 #include "infer/batching/policy.hpp"
 
 namespace sextant::infer {

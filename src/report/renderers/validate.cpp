@@ -107,6 +107,9 @@ void render_validate(const Result& r, ReportPage& page) {
 
 }  // namespace
 
-void register_validate_renderers(RendererRegistry& reg) { reg.add("validate", render_validate); }
+void register_validate_renderers(RendererRegistry& reg) {
+  reg.add("validate", render_validate);
+  reg.add("infer validate", render_validate);  // the same tables (errors per row and per source)
+}
 
 }  // namespace sextant::report
