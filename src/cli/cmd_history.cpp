@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "bench/compare.hpp"
 #include "bench/db/results_db.hpp"
@@ -75,6 +76,10 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   o.metrics = h.metrics;
   // The runs of B's host before A and B (newest first, up to --history), for the drift between runs.
   std::vector<RunRecord> earlier;
+  std::vector<std::string> damaged_history;
+  std::set<std::string> a_commands;
+  for (const auto& m : a.measurements)
+    if (m.suite == "command") a_commands.insert(m.name);
   if (h.history > 0)
     for (const auto& s : db.list_runs())
       // Before both runs only: a run between A and B may be the change itself (a step in the
@@ -84,11 +89,21 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
         // Only runs that measured one of B's cases count towards --history: ten `bench run`
         // commands after five GEMM runs had used up the default ten and turned the drift check
         // off without a word (2026-12-04 review).
-        RunRecord e = db.load_run(s.id);
+        // A damaged earlier run is left out of the history, with a note: it had stopped the
+        // comparison of two intact runs (review of 2026-12-05).
+        RunRecord e;
+        try {
+          e = db.load_run(s.id);
+        } catch (const Error& err) {
+          damaged_history.push_back(std::to_string(s.id));
+          continue;
+        }
         bool shares = false;
         for (const auto& me : e.measurements) {
           for (const auto& mb : b.measurements)
-            if (me.suite == mb.suite && me.metric == mb.metric) {  // names of `bench run` cases are their command lines
+            // A `bench run` case is its command line: A's or B's (runs of other commands had used
+            // up --history and left the drift unestimated; review of 2026-12-05).
+            if (me.suite == mb.suite && me.metric == mb.metric && (me.suite != "command" || me.name == mb.name || a_commands.count(me.name))) {
               shares = true;
               break;
             }
@@ -102,6 +117,11 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   const Comparison c = compare_runs(a, b, o);
   Result r;
   r.command = "history compare";
+  if (!damaged_history.empty()) {
+    std::string ids;
+    for (const auto& id : damaged_history) ids += (ids.empty() ? "" : ", ") + id;
+    r.notes.push_back("earlier run(s) " + ids + " of this host could not be read (damaged) and are left out of the drift history");
+  }
   r.set("run_a", a.id);
   r.set("run_b", b.id);
   r.set("test", o.test);

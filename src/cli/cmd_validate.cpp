@@ -50,7 +50,9 @@ void add_validate_command(CLI::App& app) {
                       "applies to training CSVs; an inference CSV is scored by infer estimate's closed form, with its "
                       "leave-one-chip-out refit always reported (lodo_* columns)",
                       "leave it out");
-      emit(validate_inference_csv(a->file, *cat), a->out);
+      Result r = validate_inference_csv(a->file, *cat);
+      r.command = "validate";  // the command typed (`infer validate` names its own)
+      emit(r, a->out);
       return;
     }
     // Name what is missing from the schema the header is closer to (a dropped `tp` or target

@@ -613,7 +613,7 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   const auto mean_lengths = mean_request_lengths(s.workload);
   const bool own_prompt = !prompt_given, own_output = !output_given;
   const int64_t prompt = prompt_given.value_or(mean_lengths.first), output = output_given.value_or(mean_lengths.second);
-  Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens);
+  Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens, s.serving.usd_per_device_hour);
   if (own_prompt || own_output) {
     const std::string what = own_prompt && own_output ? "prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths"
                              : own_prompt            ? "prompt " + std::to_string(prompt) + " tokens: the mean length"
@@ -624,7 +624,7 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
 }
 
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
-                    int64_t batch, int64_t serving_pass_tokens) {
+                    int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
     if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
   // Token counts far beyond any context or batch are refused: their products (batch x prompt,
@@ -790,7 +790,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     // Said, not left out silently (TPU v5p's energy scalars had just been missing; 2026-12-04 review).
     r.notes.push_back("no energy per token: " + d.accel.id + " has no board power (TDP) in the catalog");
   }
-  const double usd = value_or(p.usd_per_hour, 0.0);
+  // A study's stated price (cost.usd_per_device_hour) is the one serve charges: estimate of the
+  // file charges it too (it read the device's only; review of 2026-12-05).
+  const double usd = usd_per_device_hour >= 0 ? usd_per_device_hour : value_or(p.usd_per_hour, 0.0);
   if (!(usd > 0))
     r.notes.push_back("no cost per token: " + d.accel.id + " has no device-hour price (data/infer/devices.yaml usd_per_hour, or the "
                       "catalog's); give one in a study's cost.usd_per_device_hour (`infer estimate STUDY` or `infer serve STUDY --set cost.usd_per_device_hour=2`)");
@@ -833,7 +835,10 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
               std::string("the smaller of engine.memory_utilization_fraction (0.9 when unknown) and "
                           "device.memory_available_fraction (1 when unknown)")});
   prov("device.tdp_w", d.accel.tdp_w, 1);
-  prov("device.usd_per_hour", p.usd_per_hour, 1);
+  if (usd_per_device_hour >= 0 && !(p.usd_per_hour.known && p.usd_per_hour.value == usd_per_device_hour))
+    prov("device.usd_per_hour", Sourced{usd_per_device_hour, "given (the study's cost.usd_per_device_hour)", "", true}, 1);
+  else
+    prov("device.usd_per_hour", p.usd_per_hour, 1);
   auto gb = [](double b) { return format_double(std::round(b / 1e7) / 100); };
   if (!fits_memory)
     r.notes.push_back("does not fit: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " + gb(workspace) +

@@ -71,8 +71,10 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 
 // serving_pass_tokens > 0: a study's serving.max_batch_tokens, for which the activation workspace
 // is reserved whole (as `infer serve` does); 0: one pass of the run's prefill, at most 8,192 tokens.
+// usd_per_device_hour >= 0: the price to cost tokens at (a study's cost.usd_per_device_hour, or
+// the device's as the study resolved it); < 0: the device's from the infer data.
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
-                    int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0);
+                    int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1);
 
 // `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
 // applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when

@@ -369,6 +369,7 @@ static std::vector<std::string> section_keys(const std::string& section) {
 }
 
 static void check_own_plan(Scenario& s, const YamlMap& root);
+[[noreturn]] static void rethrow_at_key_line(const Error& e, const YamlMap& root);
 
 static Scenario parse_root(const YamlMap& root, const Catalog& cat, bool for_search = false) {
   Scenario s;
@@ -503,7 +504,11 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat, bool for_sea
       one.num_gpus = 1;
       one.plan.dp = 1;
       one.train.micro_batch = 1;
-      check_plan(one, root.loc("parallel"));
+      try {
+        check_plan(one, root.loc("parallel"));
+      } catch (const Error& job) {
+        rethrow_at_key_line(job, root);  // at its own line, as estimate names it
+      }
     }
     return s;
   }
@@ -553,16 +558,20 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
     }
     check_plan(s, root.loc("parallel"));
   } catch (const Error& e) {
-    // check_plan knows the key, not where it was written: point at the key's own line (or at
-    // "FILE (--set)" when an override set it), falling back to its section's.
-    // A nested key (parallel.overlap.tp_comm) is found in its own mapping.
-    const std::string& key = e.where().key;
-    const auto dot = key.find('.');
-    if (dot == std::string::npos) throw;
-    const std::string section = key.substr(0, dot);
-    if ((section != "parallel" && section != "training" && section != "hardware") || !root.has(section)) throw;
-    throw Error(root.locate(key), e.message(), e.hint());
+    rethrow_at_key_line(e, root);
   }
+}
+
+// check_plan knows the key, not where it was written: point at the key's own line (or at
+// "FILE (--set)" when an override set it), falling back to its section's.
+// A nested key (parallel.overlap.tp_comm) is found in its own mapping.
+[[noreturn]] static void rethrow_at_key_line(const Error& e, const YamlMap& root) {
+  const std::string& key = e.where().key;
+  const auto dot = key.find('.');
+  if (dot == std::string::npos) throw e;
+  const std::string section = key.substr(0, dot);
+  if ((section != "parallel" && section != "training" && section != "hardware") || !root.has(section)) throw e;
+  throw Error(root.locate(key), e.message(), e.hint());
 }
 
 std::optional<SourceLocation> scenario_key_location(const std::string& file, const std::string* text, const std::string& dotted,

@@ -136,19 +136,38 @@ class BenchCli(unittest.TestCase):
             self.assertNotIn("[1/", p.stderr)  # refused before any suite ran
 
     def test_drift_is_estimated_from_runs_before_both(self):
-        # Four quiet runs, then a 2x slow-down in the runs after A: the runs between A and B are
+        # Four quiet runs, then a 4x slow-down in the runs after A: the runs between A and B are
         # the change itself, not drift (they had read it as within_run_noise and passed the gate).
+        # One command line throughout (the drift history of a `bench run` case is its command's own
+        # runs): the sleep it runs is read from a file.
         ids = []
-        for d in (0.02, 0.021, 0.0205, 0.02, 0.04, 0.04, 0.04):
-            p = sextant("bench", "run", "--reps", "5", "--warmup", "0", "--db", self.db, "--json", "-", "--", "/bin/sleep", str(d))
+        length = os.path.join(self.dir, "length")
+        for i, d in enumerate((0.02, 0.021, 0.0205, 0.02, 0.08, 0.08, 0.08)):
+            if i == 2:
+                # Runs of another command in between do not count towards --history (they had used it up).
+                for _ in range(2):
+                    sextant("bench", "run", "--reps", "3", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+            with open(length, "w") as f:
+                f.write(str(d))
+            p = sextant("bench", "run", "--reps", "5", "--warmup", "0", "--db", self.db, "--json", "-", "--", "/bin/sh", "-c",
+                        "sleep $(cat %s)" % length)
             ids.append(json.loads(p.stdout)["scalars"]["run_id"])
-        p = sextant("history", "compare", str(ids[3]), str(ids[6]), "--db", self.db, "--json", "-", check=False)
+        p = sextant("history", "compare", str(ids[3]), str(ids[6]), "--db", self.db, "--history", "3", "--json", "-", check=False)
         self.assertEqual(p.returncode, 1, p.stderr)
         r = json.loads(p.stdout)
         self.assertEqual(r["scalars"]["history_run_count"], 3)
         wall = [x for x in rows(table(r, "cases")) if x["metric"] == "wall_s"][0]
         self.assertEqual(wall["verdict"], "regression")
         self.assertEqual(wall["history_count"], 3)
+        # A damaged earlier run is left out of the history with a note; A and B still compare.
+        import sqlite3
+        con = sqlite3.connect(self.db)
+        con.execute("UPDATE runs SET config_json='[' WHERE id=?", (ids[0],))
+        con.commit()
+        con.close()
+        p = sextant("history", "compare", str(ids[3]), str(ids[6]), "--db", self.db, "--json", "-", check=False)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertTrue(any("could not be read" in n and str(ids[0]) in n for n in json.loads(p.stdout)["notes"]), p.stdout[-500:])
 
     def test_compare_exits_1_on_a_slowdown_and_0_otherwise(self):
         for cmd in ("sleep 0.01", "sleep 0.4", "sleep 0.01"):

@@ -42,7 +42,7 @@ with tempfile.TemporaryDirectory() as elsewhere:
     # ... validation CSVs too (they were read from the working directory only, 2026-12-04 review).
     for argv in (["validate", "data/validation/training.csv"], ["infer", "validate", "data/validation/inference.csv"]):
         r = subprocess.run([os.path.abspath(BIN), *argv, "-q", "--json", "-"], capture_output=True, text=True, cwd=elsewhere)
-        check(f"README {' '.join(argv)} from another folder", r.returncode == 0 and json.loads(r.stdout)["command"] == "validate", r.stderr)
+        check(f"README {' '.join(argv)} from another folder", r.returncode == 0 and json.loads(r.stdout)["command"] == " ".join(argv[:-1]), r.stderr)
     r = subprocess.run([os.path.abspath(BIN), "estimate", "data/examples/no-such.yaml"], capture_output=True, text=True, cwd=elsewhere)
     check("missing scenario says where it looked", r.returncode == 2 and "in the working directory" in r.stderr and
           "data folder" in r.stderr, r.stderr)

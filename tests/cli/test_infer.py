@@ -703,6 +703,18 @@ class InferCli(unittest.TestCase):
         self.assertAlmostEqual(s["weights_bytes_per_device"], t["weights_bytes_per_device"] + s["draft_weights_bytes_per_device"], delta=1)
         v = run_json("infer", "validate", os.path.join(ROOT, "data", "validation", "inference.csv"))
         self.assertEqual(v["command"], "infer validate")
+        # A study's cost.usd_per_device_hour prices estimate's tokens as serve's (it was ignored).
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "priced.yaml")
+            with open(path, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-pcie-80gb, engine: vllm}\n"
+                        "cost: {usd_per_device_hour: 2}\n"
+                        "workload: {arrival: poisson, rate_per_s: 1, requests: 50, prompt: {dist: fixed, mean: 512}, "
+                        "output: {dist: fixed, mean: 128}}\n")
+            e = scalars(run_json("infer", "estimate", path))
+            self.assertGreater(e["usd_per_million_output_tokens"], 0)
+            e3 = scalars(run_json("infer", "estimate", path, "--set", "cost.usd_per_device_hour=6"))
+            self.assertAlmostEqual(e3["usd_per_million_output_tokens"] / e["usd_per_million_output_tokens"], 3.0, places=6)
 
     def test_vllm_memory_utilization_and_max_model_len(self):
         """vLLM's gpu_memory_utilization and max_model_len (deployment keys, estimate options, Python

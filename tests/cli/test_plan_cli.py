@@ -349,8 +349,16 @@ check("own plan invalid for the job: searched anyway", qs.get("own_plan_status",
 q = sx("sweep", EX70, "--set", "num_gpus=16", "--set", "training.global_batch=32", "--fix", "tp=8", "--vary", "accelerator.memory_bytes=8.59e10",
        "--threads", "1", "--no-progress", "--json", "-")
 check("sweep of a job its file's plan does not fit: runs", q.returncode == 0, q.stderr[-300:])
-q = sx("plan", EX70, "--set", "num_gpus=16", "--set", "training.seq_len=0", "--threads", "1", "--no-progress")
-check("a job fault under an invalid own plan stays an error", q.returncode == 2 and "seq_len" in q.stderr, q.stderr[-300:])
+# A job fault that only the plan's checks find (a sequence beyond GPT-3's 2,048 learned positions),
+# behind an own plan made invalid by --set num_gpus: still an error, at the key's own line.
+with tempfile.TemporaryDirectory() as d:
+    g = os.path.join(d, "g.yaml")
+    with open(g, "w") as f:
+        f.write("name: g\nmodel: gpt3-1.3b\nsystem: dgx-a100\nnum_gpus: 16\nparallel:\n  tp: 8\n  pp: 2\n"
+                "training:\n  global_batch: 32\n  micro_batch: 1\n  seq_len: 4096\n")
+    q = sx("plan", g, "--set", "num_gpus=8", "--threads", "1", "--no-progress")
+    check("a job fault under an invalid own plan stays an error", q.returncode == 2 and "g.yaml:11:12: key 'training.seq_len'" in q.stderr and
+          "learned positions" in q.stderr, q.stderr[-300:])
 q = sx("plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--set", "parallel.overlap.grad_reduce=false", "--threads", "1", "--no-progress",
        "--rerank-top", "0", "--top", "3", "--json", "-")
 qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}

@@ -728,8 +728,10 @@ class Scanner {
     step([&](const char* p, const char* e) -> const char* {
       std::string_view sv;
       std::string scratch;
-      const char* r = parse_string(p, e, sv, scratch);
+      bool bad = false;
+      const char* r = parse_string(p, e, sv, scratch, &bad);
       if (r) key.assign(sv);
+      if (r && bad) out_.diagnostics.add("string escape that is not JSON in a top-level key: kept as written", "warning", key);
       return r;
     });
     expect(':');
@@ -1139,13 +1141,13 @@ class Scanner {
     return skip_value(p, e);
   }
 
-  static const char* str_value(const char* p, const char* e, std::string& out) {
+  static const char* str_value(const char* p, const char* e, std::string& out, bool* bad_escape = nullptr) {
     p = skip_ws(p, e);
     if (p >= e) return nullptr;
     if (*p == '"') {
       std::string_view sv;
       std::string scratch;
-      const char* r = parse_string(p, e, sv, scratch);
+      const char* r = parse_string(p, e, sv, scratch, bad_escape);
       if (r) out.assign(sv);
       return r;
     }
@@ -1205,7 +1207,7 @@ class Scanner {
           } else if (KEY(k, "Bytes")) {
             p = int_value(p, e, ev.mem_bytes);
           } else if (KEY(k, "dtype")) {
-            p = str_value(p, e, ev.coll.dtype);
+            p = str_value(p, e, ev.coll.dtype, &ev.bad_escape);
             ev.coll_dirty = true;
             ev.has_coll = true;
           } else {
@@ -1280,7 +1282,7 @@ class Scanner {
           break;
         case 15:
           if (KEY(k, "Collective name")) {
-            p = str_value(p, e, ev.coll.collective_name);
+            p = str_value(p, e, ev.coll.collective_name, &ev.bad_escape);
             ev.coll_dirty = true;
             ev.has_coll = true;
           } else if (KEY(k, "Total Allocated")) {
@@ -1313,7 +1315,7 @@ class Scanner {
           break;
         case 18:
           if (KEY(k, "Process Group Name")) {
-            p = str_value(p, e, ev.coll.pg_name);
+            p = str_value(p, e, ev.coll.pg_name, &ev.bad_escape);
             ev.coll_dirty = true;
           } else {
             p = skip_value(p, e);
