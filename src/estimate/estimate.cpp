@@ -673,7 +673,11 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   // Two gradient buckets in flight, together no more than the rank's gradients (grad_bucket_mb 1e5
   // had put 372 GiB of buffers beside 8.5 GiB of gradients, then twice the gradients; reviews of
   // 2026-12-04).
-  const double bucket_elements = std::min(s.plan.grad_bucket_bytes, dense + expert);  // two of grad_bucket_bytes / 2
+  // Each bucket is max(grad_bucket_mb / 2 bytes, 1M x DP size) elements, as the lowering sizes them
+  // (Megatron's floor): the memory had taken the stated size below the floor (1 MB buckets held 4 MB
+  // where the traffic ran 64 MB buckets; review of 2026-12-05).
+  const double bucket_floor = 1e6 * w.group(GroupKind::DP).size;
+  const double bucket_elements = std::min(2.0 * std::max(s.plan.grad_bucket_bytes / 2, bucket_floor), dense + expert);  // two in flight
   mb.comm_buffers_bytes = bucket_elements * gbytes + gathered;
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;
@@ -1379,8 +1383,10 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     const auto& pl = s.plan;
     if (!s.model.moe) {
       if (pl.moe_dispatcher != "alltoall") idle.push_back("parallel.moe_dispatcher (" + pl.moe_dispatcher + ")");
-      if (pl.etp_stated && pl.etp > 1) idle.push_back("parallel.etp (" + std::to_string(pl.etp) + ")");
-      if (pl.ep_comm_overlap_stated) idle.push_back("parallel.overlap.ep_comm");
+      // Values other than the ones they take anyway (etp = tp; the schedule's EP overlap): a file
+      // stating the defaults had them named (review of 2026-12-05).
+      if (pl.etp_stated && pl.etp != pl.tp) idle.push_back("parallel.etp (" + std::to_string(pl.etp) + ")");
+      if (pl.ep_comm_overlap_stated && pl.ep_comm_overlap != (pl.schedule == "dualpipev")) idle.push_back("parallel.overlap.ep_comm");
     }
     if (s.train.fp8_recipe != "delayed" && s.train.precision != DType::FP8)
       idle.push_back("training.fp8_recipe (" + s.train.fp8_recipe + ", with precision " + to_string(s.train.precision) +
@@ -1398,7 +1404,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
                      "moe_pad_to_capacity: true runs every expert at it)");
     if (pl.zero2_grad_sync != "micro_batch" && pl.zero_stage != 2)
       idle.push_back("parallel.zero2_grad_sync (" + pl.zero2_grad_sync + ", with zero_stage " + std::to_string(pl.zero_stage) + ")");
-    if (pl.zero3_keys_stated && pl.zero_stage < 3)
+    if (pl.zero3_keys_changed && pl.zero_stage < 3)
       idle.push_back("parallel.zero3_gather / zero3_regather_for_recompute (with zero_stage " + std::to_string(pl.zero_stage) + ")");
     if (s.model.moe && pl.ep <= 1) {
       if (pl.moe_dispatcher != "alltoall") idle.push_back("parallel.moe_dispatcher (" + pl.moe_dispatcher + ", with ep 1: no all-to-all)");
@@ -1407,7 +1413,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     if (pl.pp == 1 && pl.stage_rule != "even") idle.push_back("parallel.stage_rule (" + pl.stage_rule + ", without pipeline parallelism)");
     if (pl.sequence_parallel && pl.tp == 1) idle.push_back("parallel.sequence_parallel (with tp 1: no tensor-parallel group to split the sequence over)");
     if (pl.tp_comm_overlap && pl.tp == 1) idle.push_back("parallel.overlap.tp_comm (with tp 1: no tensor-parallel communication to overlap)");
-    if (pl.tp_backward_overlap_stated && pl.tp == 1)
+    if (pl.tp_backward_overlap_changed && pl.tp == 1)
       idle.push_back(std::string("parallel.overlap.tp_backward (") + (pl.tp_backward_overlap ? "true" : "false") +
                      ", with tp 1: no tensor-parallel communication in the backward)");
     // ZeRO-0 gathers no parameters: turning the gather's overlap off changes nothing (2026-12-05
@@ -1432,8 +1438,8 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
                      ", with a data-parallel group of 1: no gradient reduction)");
     if (no_dp && s.train.grad_reduce_dtype_stated)
       idle.push_back("training.grad_reduce_dtype (" + to_string(s.train.grad_reduce_dtype) + ", with a data-parallel group of 1: no gradient reduction)");
-    if (pl.zero3_keys_stated && pl.zero_stage == 3 && pl.zero3_regather_for_recompute && s.train.recompute == Recompute::None)
-      idle.push_back("parallel.zero3_regather_for_recompute (without recompute: nothing is recomputed)");
+    // (zero3_regather_for_recompute without recompute is not idle: a stack that re-gathers releases
+    // the embedding and the head after each use, which the memory counts; review of 2026-12-05.)
     if (pl.grad_bucket_stated && pl.zero_stage == 3)
       idle.push_back("parallel.grad_bucket_mb (with zero_stage 3: gradients are reduce-scattered layer by layer, not in buckets)");
     if (s.train.recompute == Recompute::Selective) {

@@ -211,6 +211,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
     p.tp_comm_overlap = o->boolean("tp_comm", false);
     p.tp_backward_overlap_stated = o->has("tp_backward");
     p.tp_backward_overlap = o->boolean("tp_backward", base.tp_backward_overlap);
+    p.tp_backward_overlap_changed = p.tp_backward_overlap != base.tp_backward_overlap;
     // DualPipe runs each forward beside a backward of the other chunk, one micro-batch's expert
     // all-to-all under the other's compute: overlapped by default under dualpipev.
     p.ep_comm_overlap_stated = o->has("ep_comm");
@@ -228,6 +229,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   p.zero3_keys_stated = m.has("zero3_gather") || m.has("zero3_regather_for_recompute");
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
+  p.zero3_keys_changed = p.zero3_gather != base.zero3_gather || p.zero3_regather_for_recompute != base.zero3_regather_for_recompute;
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
   p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
   p.moe_dispatcher = m.choice("moe_dispatcher", moe_dispatcher_names(), base.moe_dispatcher);

@@ -80,10 +80,12 @@ struct ParallelPlan {
   bool ep_comm_overlap = false;
   bool etp_stated = false;  // etp was given; otherwise tp (Megatron-Core's default)
   bool zero3_keys_stated = false;  // zero3_gather or zero3_regather_for_recompute was given
+  bool zero3_keys_changed = false;  // ... at a value other than the framework's (or the built-in) default
   bool zero_stage_stated = false;   // zero_stage was given (not the framework's or the default)
   bool grad_bucket_stated = false;  // grad_bucket_mb was given
   bool ep_comm_overlap_stated = false;  // overlap.ep_comm was given; otherwise the schedule's default (on under dualpipev)
   bool tp_backward_overlap_stated = false;  // overlap.tp_backward was given; otherwise the framework's default
+  bool tp_backward_overlap_changed = false;  // ... at the other value than that default
   double grad_bucket_bytes = 80e6;   // DP gradient bucket at 2 bytes/element (Megatron-core's 40M elements)
   // Framework-dependent implementation choices (defaults from the scenario's `framework:` entry
   // of the catalog when named; see data/catalog/frameworks/):

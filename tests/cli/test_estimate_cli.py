@@ -239,8 +239,7 @@ with tempfile.TemporaryDirectory() as d:
     check("a step that is not finite is an error", r.returncode == 2 and "not finite" in r.stderr, (r.returncode, r.stderr[-300:]))
 for scen, sets, idle in [(EX, ["num_gpus=32", "training.global_batch=32", "parallel.overlap.grad_reduce=false"],
                           "parallel.overlap.grad_reduce (false, with a data-parallel group of 1"),
-                         (EX, ["parallel.zero_stage=3", "parallel.zero3_regather_for_recompute=true"],
-                          "parallel.zero3_regather_for_recompute (without recompute"),
+                         (EX, ["parallel.etp=4"], "parallel.etp (4)"),
                          (EX, ["training.recompute=full", "training.recompute_method=block", "training.recompute_num_layers=0"],
                           "training.recompute: full (with recompute_method block and recompute_num_layers 0"),
                          (EX, ["training.recompute=full", "training.recompute_num_layers=100"],
@@ -250,6 +249,14 @@ for scen, sets, idle in [(EX, ["num_gpus=32", "training.global_batch=32", "paral
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
     hit = [n for n in notes if n.startswith("stated but without effect in this scenario: ") and idle in n]
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
+
+# Settings at the value they take anyway are not named (etp = tp, ep_comm off outside dualpipev,
+# tp_backward at its default); zero3_regather_for_recompute without recompute is not idle (it
+# releases the embedding and head after use, which the memory counts). Review of 2026-12-05.
+r = sx("estimate", EX, "--set", "parallel.etp=8", "--set", "parallel.overlap.ep_comm=false", "--set", "parallel.zero_stage=3",
+       "--set", "parallel.zero3_regather_for_recompute=true", "--json", "-")
+notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
+check("defaults and memory-changing keys are not named idle", not any(n.startswith("stated but without effect") for n in notes), notes)
 
 # A model or accelerator reference written as a path that names no file is "not found", not an
 # unknown catalog id with the list of ids (review of 2026-12-04).
