@@ -982,8 +982,14 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
   // A relative path is read beside the scenario that names it, then from the working directory
   // (the working directory had come first: a model.json where sextant ran shadowed the one beside
   // the scenario, before 2026-12-03).
+  // FILE#ID picks one entry of a catalog file of several models, as for accelerators.
+  std::string want;
   fs::path p = ref;
   std::error_code ec;
+  if (const size_t hash = ref.rfind('#'); hash != std::string::npos && hash > 0 && !fs::exists(ref, ec)) {
+    want = ref.substr(hash + 1);
+    p = ref.substr(0, hash);
+  }
   // A model given by --set is located at "SCENARIO (--set)": it is read beside that scenario too
   // (it had been looked up in the working directory only, 2026-12-03 review).
   std::string scenario_file = where.file;
@@ -1014,14 +1020,24 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
     }
     auto m = YamlMap::load_file(p.string());
     if (m.has("entries")) {
-      // A catalog file of several models (data/catalog/models/*.yaml): it was read as one model
-      // and refused for a missing 'id'. Name its entries.
+      // A catalog file of models (data/catalog/models/*.yaml): its one entry, or the one FILE#ID
+      // names (it was refused as "a catalog file of several models" with one entry too, and the
+      // ids it named were not catalog ids; review of 2026-12-05).
       std::string ids;
-      for (const auto& e : m.map_list("entries"))
-        if (e.has("id")) ids += (ids.empty() ? "" : ", ") + e.str("id");
-      throw Error(where, "'" + ref + "' is a catalog file of several models, not one model",
-                  "name one of its entries by id: " + (ids.empty() ? std::string("(none)") : ids));
+      size_t count = 0;
+      for (const auto& e : m.map_list("entries")) {
+        ++count;
+        const std::string id = e.has("id") ? e.str("id") : std::string();
+        if (!want.empty() && id == want) return parse_model(e);
+        if (!id.empty()) ids += (ids.empty() ? "" : ", ") + id;
+      }
+      if (want.empty() && count == 1) return parse_model(m.map_list("entries").front());
+      const std::string file = p.string();
+      throw Error(where, want.empty() ? "'" + file + "' is a catalog file of " + std::to_string(count) + " models, not one model"
+                                      : "'" + file + "' holds no model '" + want + "'",
+                  "name one as " + file + "#ID: " + (ids.empty() ? std::string("(none)") : ids));
     }
+    if (!want.empty()) throw Error(where, "'" + p.string() + "' is one model, not a catalog file of several", "name the file without #" + want);
     return parse_model(m);
   }
   // A reference written as a path (a '/' or a file extension) that names no file: "not found",

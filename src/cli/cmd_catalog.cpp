@@ -31,7 +31,8 @@ Table& field_table(Result& r) {
   return t;
 }
 
-bool is_model_file(const std::string& name) {
+bool is_model_file(const std::string& name_in) {
+  const std::string name = name_in.substr(0, name_in.rfind('#'));  // FILE#ID: one entry of a file of several
   std::string lower = name;
   for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   auto ends = [&](const std::string& suf) {

@@ -125,7 +125,7 @@ with tempfile.TemporaryDirectory() as d:
         # a catalog file of several models was read as one and refused for a missing 'id'
         "catalog file as model": ("model: " + os.path.join(ROOT, "data", "catalog", "models", "llama.yaml") +
                                   "\nsystem: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 8, seq_len: 128}\n",
-                                  ["bad.yaml:1", "catalog file of several models", "llama3-70b"]),
+                                  ["bad.yaml:1", "catalog file of 8 models", "llama3-70b"]),
         # a CPU entry calibrated from fp64 GEMMs read "its peaks: none" (2026-12-03)
         "fp64 peak only": ("model: llama3-8b\nhardware:\n  accelerators:\n    - {id: cpu64, name: cpu64, vendor: x, kind: cpu, "
                            "peak_tflops: {fp64: {value: 1, source: x}}, memory_gib: {value: 64, source: x}, "
@@ -257,6 +257,13 @@ r = sx("estimate", EX, "--set", "parallel.etp=8", "--set", "parallel.overlap.ep_
        "--set", "parallel.zero3_regather_for_recompute=true", "--json", "-")
 notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
 check("defaults and memory-changing keys are not named idle", not any(n.startswith("stated but without effect") for n in notes), notes)
+
+# A catalog file of models is a model by FILE#ID, or as a whole when it holds one entry (it had been
+# "a catalog file of several models" either way; review of 2026-12-05).
+r = sx("estimate", EX, "--set", "model=" + os.path.join(ROOT, "data", "catalog", "models", "llama.yaml") + "#llama3-70b", "--json", "-")
+check("model FILE#ID", r.returncode == 0 and json.loads(r.stdout)["scalars"]["model"] == "llama3-70b", r.stderr[-300:])
+r = sx("estimate", EX, "--set", "model=" + os.path.join(ROOT, "data", "catalog", "models", "llama.yaml"))
+check("a model file of several names FILE#ID", r.returncode == 2 and "llama.yaml#ID" in r.stderr, r.stderr[-300:])
 
 # A model or accelerator reference written as a path that names no file is "not found", not an
 # unknown catalog id with the list of ids (review of 2026-12-04).
