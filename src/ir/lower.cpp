@@ -653,10 +653,14 @@ struct Lowerer {
     ComputeOp proj = gemm("attn.out_proj", T, h, o_dim / t);
     fwd.push_back(proj);
     tp_leave(fwd, "attn.tp_reduce_scatter", "attn.tp_all_reduce");
-    fwd.push_back(mem("attn.residual", OpClass::Elementwise, Tsp * h * ab * 3));
+    // With dropout, the residual add is Megatron's fused bias-dropout-add: it writes the 1-byte
+    // mask (which the memory holds) and its backward reads it (the kernel had moved no mask bytes:
+    // dropout changed no time with flash attention; review of 2026-12-05).
+    const double hidden_mask = dropout ? Tsp * h : 0.0;
+    fwd.push_back(mem("attn.residual", OpClass::Elementwise, Tsp * h * ab * 3 + hidden_mask));
 
     // Backward (reverse order).
-    bi.push_back(mem("attn.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
+    bi.push_back(mem("attn.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3 + hidden_mask));
     // The gradient of a leaving RS is an AG, and of an entering AG an RS. Without SP, Megatron's
     // g (all-reduce forward) has an identity backward and f (identity forward) all-reduces in
     // backward: one all-reduce per region each way (Shoeybi et al. 2019, Sec. 3; before
@@ -815,7 +819,7 @@ struct Lowerer {
       fwd.push_back(mem("mlp.act", OpClass::Elementwise, T * (mats - 1) * f / t * ab + T * f / t * ab));
       fwd.push_back(down);
       tp_leave(fwd, "mlp.tp_reduce_scatter", "mlp.tp_all_reduce");
-      bi.push_back(mem("mlp.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
+      bi.push_back(mem("mlp.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3 + (dropout ? Tsp * h : 0.0)));
       if (t > 1 && sp) bi.push_back(tp_leave_grad("mlp.tp_all_gather.bwd"));
       gemm_backward(down, bi, bw);
       bi.push_back(mem("mlp.act.bwd", OpClass::Elementwise, 2 * T * (mats - 1) * f / t * ab + T * f / t * ab));
@@ -902,7 +906,7 @@ struct Lowerer {
       }
       if (rc_moe) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(moe_begin), fwd.end());
       // Backward.
-      bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3));
+      bi.push_back(mem("moe.residual.bwd", OpClass::Elementwise, Tsp * h * ab * 3 + (dropout ? Tsp * h : 0.0)));
       if (shared) {
         if (t > 1 && sp) bi.push_back(tp_leave_grad("moe.shared.tp_all_gather.bwd"));
         gemm_backward(sdown, bi, bw);
@@ -938,7 +942,7 @@ struct Lowerer {
                                 Tin / T * x.topk * h * weighted_out;
       (rc_moe || rc_act ? remat : act) += Tl / T * load * x.topk * f * gb / etp;  // activation output = fc2 input
     }
-    fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3));
+    fwd.push_back(mem("mlp.residual", OpClass::Elementwise, Tsp * h * ab * 3 + (dropout ? Tsp * h : 0.0)));  // bias-dropout-add's mask
     bi.push_back(mem("mlp.norm.bwd", OpClass::Norm, Tsp * h * ab * 3));
     if (dropout) act += h * 1.0 / div_sp;
     b.activation_bytes += act * T;
