@@ -1006,6 +1006,8 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
     if (fs::is_directory(p, ec)) {
       if (fs::is_regular_file(p / "config.json", ec)) p /= "config.json";
       else throw Error(where, "'" + ref + "' is a folder without a config.json", "name the config.json, a model YAML file or a catalog id");
+    } else if (!fs::is_regular_file(p, ec)) {
+      throw Error(where, "'" + ref + "' is not a regular file (a device or a pipe)", "name a config.json, a model YAML file or a catalog id");
     }
     // A config.json by its extension in any case (Mistral.JSON), or, without a YAML extension, by
     // its first character (a saved "mistral_config"): both were read as a model YAML and refused
@@ -1069,6 +1071,8 @@ Accelerator load_accelerator_ref(const Catalog& cat, const std::string& ref, con
     if (fs::exists(beside, ec)) p = beside;
   }
   const std::string ext = p.extension().string();
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+    throw Error(where, "'" + file + "' is not a regular file (a folder, a device or a pipe)", "name an accelerator catalog file or a catalog accelerator id");
   if (!fs::is_regular_file(p, ec) && (file.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml"))
     throw Error(where, "accelerator file '" + file + "' not found", "check the path, or name a catalog accelerator id (sextant catalog list accelerators)");
   if (!fs::is_regular_file(p, ec) || (ext != ".yaml" && ext != ".yml"))
