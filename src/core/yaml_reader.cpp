@@ -76,6 +76,44 @@ void reject_bad_bytes(const std::string& text, const std::string& name) {
 }
 }  // namespace
 
+namespace {
+// yaml-cpp accepts a quoted scalar that the file never closes: it runs to the end of the text (a
+// last line `name: "oops` read as the name "oops ", a first one swallowed the rest of the file and
+// blamed a missing key; review of 2026-12-05). Each quoted scalar's opening quote, where the parser
+// says the scalar starts, must have its closing one.
+void check_quotes_closed(const YAML::Node& n, const std::string& text, const std::string& name, int depth = 0) {
+  if (depth > 200 || !n.IsDefined()) return;
+  if (n.IsScalar()) {
+    const YAML::Mark m = n.Mark();
+    if (m.pos < 0 || static_cast<size_t>(m.pos) >= text.size()) return;
+    const char q = text[static_cast<size_t>(m.pos)];
+    if (q != '"' && q != '\'') return;
+    for (size_t i = static_cast<size_t>(m.pos) + 1; i < text.size(); ++i) {
+      if (q == '"' && text[i] == '\\') {
+        ++i;
+        continue;
+      }
+      if (text[i] != q) continue;
+      if (q == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar
+        continue;
+      }
+      return;
+    }
+    throw Error(SourceLocation{name, m.line + 1, m.column + 1}, std::string("YAML syntax error: a ") + (q == '"' ? "double" : "single") +
+                                                              "-quoted string that is never closed",
+                std::string("close it with ") + q);
+  }
+  if (n.IsSequence())
+    for (const auto& x : n) check_quotes_closed(x, text, name, depth + 1);
+  if (n.IsMap())
+    for (const auto& kv : n) {
+      check_quotes_closed(kv.first, text, name, depth + 1);
+      check_quotes_closed(kv.second, text, name, depth + 1);
+    }
+}
+}  // namespace
+
 YAML::Node parse_yaml_document(const std::string& text, const std::string& name) {
   reject_bad_bytes(text, name);
   try {
@@ -85,6 +123,7 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& name)
       throw Error(SourceLocation{name, docs[1].Mark().line + 1, 0},
                   "the file holds " + std::to_string(docs.size()) + " YAML documents; Sextant reads one",
                   "remove the documents after the first '---', or split them into files");
+    if (!docs.empty()) check_quotes_closed(docs.front(), text, name);
     return docs.empty() ? YAML::Node() : docs.front();
   } catch (const YAML::DeepRecursion& e) {
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "the YAML nests too deeply for its parser",

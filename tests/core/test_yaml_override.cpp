@@ -108,6 +108,27 @@ TEST(YamlStrict, DuplicateKeysAndSecondDocumentsAreErrors) {
   EXPECT_NO_THROW(sextant::YamlMap::load_string("---\na: {x: 1}\nb: {x: 2}\n", "ok.yaml"));
 }
 
+// Question (review of 2026-12-05): is a quoted string the file never closes a syntax error at its
+// opening quote? yaml-cpp ran it to the end of the text (the last line's `name: "oops` read as
+// "oops "; a first line's swallowed the file and a required key was blamed).
+TEST(YamlStrict, AQuotedStringNeverClosedIsAnError) {
+  for (const auto& [text, where] : std::vector<std::pair<std::string, std::string>>{
+           {"model: llama3-8b\nname: \"oops\n", "u.yaml:2:7"},
+           {"name: \"oops\nmodel: llama3-8b\nnum_gpus: 8\n", "u.yaml:1:7"},
+           {"model: llama3-8b\nname: 'it''s\n", "u.yaml:2:7"}}) {
+    try {
+      sextant::parse_yaml_document(text, "u.yaml");
+      FAIL() << "no error for " << text;
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      EXPECT_NE(w.find(where), std::string::npos) << w;
+      EXPECT_NE(w.find("never closed"), std::string::npos) << w;
+    }
+  }
+  // Closed ones, escapes, doubled single quotes and quotes inside plain scalars are fine.
+  EXPECT_NO_THROW(sextant::parse_yaml_document("a: \"x \\\" y\"\nb: 'it''s'\nc: it's\nd: [\"p\", 'q']\n", "ok.yaml"));
+}
+
 namespace {
 std::string what_of(const std::function<void()>& f) {
   try {
