@@ -673,11 +673,11 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   // Two gradient buckets in flight, together no more than the rank's gradients (grad_bucket_mb 1e5
   // had put 372 GiB of buffers beside 8.5 GiB of gradients, then twice the gradients; reviews of
   // 2026-12-04).
-  // Each bucket is max(grad_bucket_mb / 2 bytes, 1M x DP size) elements, as the lowering sizes them
-  // (Megatron's floor): the memory had taken the stated size below the floor (1 MB buckets held 4 MB
-  // where the traffic ran 64 MB buckets; review of 2026-12-05).
-  const double bucket_floor = 1e6 * w.group(GroupKind::DP).size;
-  const double bucket_elements = std::min(2.0 * std::max(s.plan.grad_bucket_bytes / 2, bucket_floor), dense + expert);  // two in flight
+  // The stated size, not the traffic's floor of 1M elements per DP rank: Megatron's buckets are
+  // views into its contiguous gradient buffer, so the floor (2 GB of "buckets" at dp 256) is no
+  // memory of its own; these two stand for what a stack that copies into buckets holds (estimated;
+  // tried and reverted on 2026-12-05, where it pruned plans that Megatron runs).
+  const double bucket_elements = std::min(s.plan.grad_bucket_bytes, dense + expert);  // two of grad_bucket_bytes / 2
   mb.comm_buffers_bytes = bucket_elements * gbytes + gathered;
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;

@@ -832,8 +832,7 @@ double MemoryModel::bytes(const Candidate& c) const {
     }
     // Two buckets in flight, together no more than the rank's gradients (as estimate; a full
     // bucket here had pruned small stages that fit, 2026-12-04 review).
-    // Each bucket at least 1M elements per rank of the dp x cp group (Megatron's floor, as estimate).
-    const double comm = std::min(2.0 * std::max(s.plan.grad_bucket_bytes / 2, 1e6 * dshard), st.dense + st.expert) * gbytes + gathered;
+    const double comm = std::min(s.plan.grad_bucket_bytes, st.dense + st.expert) * gbytes + gathered;
     const double reserve = 2.0 * 1024 * 1024 * 1024;
     worst = std::max(worst, w + g + o + act + comm + reserve);
   }
