@@ -196,7 +196,14 @@ void add_analyze_command(CLI::App& app) {
       auto put_u64 = [](std::string& b, uint64_t v) { b.append(reinterpret_cast<const char*>(&v), sizeof v); };
       std::string blob;
       try {
-        auto loaded = trace::load_rank_files(mine, req.load);
+        int64_t my_hits = 0;
+        auto loaded = trace::load_rank_files(mine, req.load, &my_hits);
+        // This process's cache hits, summed by process 0 (they were dropped: 0 hits where a plain
+        // run reads 8; review of 2026-12-05).
+        blob.push_back('H');
+        put_u64(blob, 0);
+        put_u64(blob, sizeof(uint64_t));
+        put_u64(blob, static_cast<uint64_t>(my_hits));
         for (size_t k = 0; k < loaded.size(); ++k) {
           if (loaded[k].load_error) {
             // The file's own error travels as text: process 0 decides as one process would.
@@ -236,6 +243,7 @@ void add_analyze_command(CLI::App& app) {
       const std::string all = world.all_gather(blob);
       std::vector<trace::RankTrace> loaded(files.size());
       std::vector<char> have(files.size(), 0);
+      int64_t cache_hits = 0;
       size_t pos = 0;
       auto get_u64 = [&](uint64_t& v) {
         if (all.size() - pos < sizeof v) throw Error("mpirun: damaged gather buffer");
@@ -251,6 +259,13 @@ void add_analyze_command(CLI::App& app) {
         std::string payload = all.substr(pos, len);
         pos += len;
         if (tag == 'E') throw Error(payload);
+        if (tag == 'H') {
+          if (payload.size() != sizeof(uint64_t)) throw Error("mpirun: damaged gather buffer");
+          uint64_t h = 0;
+          std::memcpy(&h, payload.data(), sizeof h);
+          cache_hits += static_cast<int64_t>(h);
+          continue;
+        }
         if (tag == 'F') {
           loaded[idx] = trace::RankTrace{};
           loaded[idx].file = files[idx];
@@ -265,6 +280,7 @@ void add_analyze_command(CLI::App& app) {
       for (size_t i = 0; i < files.size(); ++i)
         if (!have[i]) throw Error(SourceLocation{files[i], 0, 0, ""}, "mpirun: rank file not gathered");
       trace::TraceSet set = trace::assemble_trace_set(files, std::move(loaded));
+      set.cache_hits = cache_hits;
       set.load_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       Result r = trace::analyze_loaded(set, req);
       if (world.rank() == 0) emit(r, a->out);

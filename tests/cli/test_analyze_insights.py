@@ -181,6 +181,14 @@ class InsightsCli(unittest.TestCase):
         multi = json.loads(p.stdout)  # only process 0 prints
         self.assertEqual(single["tables"], multi["tables"])
         self.assertEqual(single["scalars"]["ranks_count"], multi["scalars"]["ranks_count"])
+        # Every process's cache hits are counted (process 0 said 0; review of 2026-12-05).
+        with tempfile.TemporaryDirectory() as d:
+            for want in (0, multi["scalars"]["ranks_count"]):
+                p = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "-x", "ASAN_OPTIONS=detect_leaks=0", "-np", "2", BIN,
+                                    "analyze", job, "--only", "temporal_breakdown", "--cache-dir", d, "--json", "-"],
+                                   capture_output=True, text=True, timeout=120)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(json.loads(p.stdout)["scalars"]["cache_hits_count"], want)
 
 
 if __name__ == "__main__":
