@@ -537,6 +537,13 @@ YAML::Node without_marks(const YAML::Node& n, const std::string& key, size_t& bu
 }  // namespace
 
 void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value) {
+  apply_yaml_override(root, key, value, std::string());
+}
+
+// `file` ("" when unknown) names where the errors that depend on the document's content are: a
+// malformed override itself (an empty key component, a value that is not YAML) stays "--set".
+void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value, const std::string& file) {
+  const std::string in_file = file.empty() ? std::string("--set") : file + " (--set)";
   std::vector<std::string> parts;
   size_t start = 0;
   for (size_t i = 0; i <= key.size(); ++i)
@@ -573,10 +580,10 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
     size_t idx = 0;
     const auto r = std::from_chars(part.data(), part.data() + part.size(), idx);
     if (r.ec != std::errc() || r.ptr != part.data() + part.size())
-      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + part + "' is not an index: the key before it is a list",
+      throw Error(SourceLocation{in_file, 0, 0, key}, "'" + part + "' is not an index: the key before it is a list",
                   "name a list entry by its index, 0 to " + std::to_string(seq.size()) + " - 1 (e.g. failures.processes.0.shape=3)");
     if (idx >= seq.size())
-      throw Error(SourceLocation{"--set", 0, 0, key}, "index " + part + " is beyond the list's " + std::to_string(seq.size()) + " entries",
+      throw Error(SourceLocation{in_file, 0, 0, key}, "index " + part + " is beyond the list's " + std::to_string(seq.size()) + " entries",
                   "indices run from 0");
     return idx;
   };
@@ -590,7 +597,7 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
       else cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
       next = in_list ? cur[idx] : cur[parts[i]];
     } else if (!next.IsMap() && !next.IsSequence()) {
-      throw Error(SourceLocation{"--set", 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it",
+      throw Error(SourceLocation{in_file, 0, 0, key}, "'" + parts[i] + "' is not a mapping, cannot set a key inside it",
                   i == 0 && (parts[0] == "model" || parts[0] == "system")
                       ? "'" + parts[0] + "' names a catalog entry here; to change its fields, write the entry inline in the scenario "
                         "(`sextant catalog show NAME` prints them) or give a file of your own"

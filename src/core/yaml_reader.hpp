@@ -98,5 +98,9 @@ class YamlMap {
 // VALUE is parsed as YAML (a plain string when it is not valid YAML). An empty path component or a
 // path through a non-mapping is an error located at `--set` and the key.
 void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value);
+// As above, for an override of the file `file`: an error that needed the file's content (an index
+// beyond its list, a key under a scalar) names "FILE (--set)" as the other --set errors after the
+// read do (it said a bare "--set:").
+void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value, const std::string& file);
 
 }  // namespace sextant

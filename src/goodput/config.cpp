@@ -578,7 +578,7 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   bool strategy_set = false;
   if (n["checkpoint"].IsMap() && n["checkpoint"]["strategy"].IsScalar()) file_strategy = n["checkpoint"]["strategy"].Scalar();
   for (const auto& [k, v] : overrides) strategy_set |= k == "checkpoint.strategy";
-  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
+  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v, name);
   std::vector<std::string> left_out;
   if (strategy_set && n["checkpoint"].IsMap() && n["checkpoint"]["strategy"].IsScalar() &&
       n["checkpoint"]["strategy"].Scalar() != file_strategy) {

@@ -140,7 +140,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       for (const auto& [k2, v2] : sets) other_set |= k2 == std::string("workload.") + other;
       if (k == key && !other_set && root["workload"].IsMap() && root["workload"][other]) root["workload"].remove(other);
     }
-    apply_yaml_override(root, k, v);
+    apply_yaml_override(root, k, v, path);
   }
   YamlMap m(root, path);
   StudySpec s;

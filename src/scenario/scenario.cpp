@@ -604,7 +604,7 @@ Scenario parse_scenario(const std::string& text, const std::string& name, const 
   YAML::Node n;
   n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
-  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
+  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v, name);
   return parse_root(YamlMap(n, name), cat);
 }
 
@@ -620,7 +620,7 @@ Scenario parse_scenario_for_search(const std::string& text, const std::string& n
                                    const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)");
-  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v);
+  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v, name);
   return parse_root(YamlMap(n, name), cat, /*for_search=*/true);
 }
 

@@ -43,6 +43,19 @@ TEST(YamlOverride, BadPathsNameSetAndTheKey) {
       EXPECT_NE(what.find(key), std::string::npos) << what;
     }
   }
+  // With the file known, an error that depends on its content names it ("FILE (--set)"); one of
+  // the override itself stays "--set" (review of 2026-12-05).
+  for (const auto& [key, where] : std::vector<std::pair<std::string, std::string>>{
+           {"name.inner", "job.yaml (--set): key 'name.inner'"}, {"list.5", "job.yaml (--set): key 'list.5'"}, {"parallel..tp", "--set: key 'parallel..tp'"}}) {
+    YAML::Node root = YAML::Load("parallel: {tp: 8}\nname: a\nlist: [1, 2]\n");
+    try {
+      apply_yaml_override(root, key, "1", "job.yaml");
+      ADD_FAILURE() << key << ": no error";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(where, 0), 0u) << what;
+    }
+  }
 }
 
 // Does a typo surface as itself? `has()` did not count as reading a key, so the valid keys an
