@@ -983,27 +983,40 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
   // (the working directory had come first: a model.json where sextant ran shadowed the one beside
   // the scenario, before 2026-12-03).
   // FILE#ID picks one entry of a catalog file of several models, as for accelerators.
-  std::string want;
-  fs::path p = ref;
   std::error_code ec;
-  if (const size_t hash = ref.rfind('#'); hash != std::string::npos && hash > 0 && !fs::exists(ref, ec)) {
-    want = ref.substr(hash + 1);
-    p = ref.substr(0, hash);
-  }
   // A model given by --set is located at "SCENARIO (--set)": it is read beside that scenario too
   // (it had been looked up in the working directory only, 2026-12-03 review).
   std::string scenario_file = where.file;
   static const std::string kSetSuffix = " (--set)";
   if (scenario_file.size() > kSetSuffix.size() && scenario_file.compare(scenario_file.size() - kSetSuffix.size(), kSetSuffix.size(), kSetSuffix) == 0)
     scenario_file.resize(scenario_file.size() - kSetSuffix.size());
-  if (p.is_relative() && !scenario_file.empty() && fs::is_regular_file(scenario_file, ec)) {
-    const fs::path beside = fs::path(scenario_file).parent_path() / ref;
-    if (fs::exists(beside, ec)) p = beside;
+  const bool has_scenario = !scenario_file.empty() && fs::is_regular_file(scenario_file, ec);
+  // The file a reference names: beside the scenario first, then from the working directory.
+  auto located = [&](const std::string& file) -> fs::path {
+    const fs::path f = file;
+    if (f.is_relative() && has_scenario) {
+      const fs::path beside = fs::path(scenario_file).parent_path() / f;
+      if (fs::exists(beside, ec)) return beside;
+    }
+    return f;
+  };
+  // A file whose own name holds '#' is that file; otherwise FILE#ID (review of 2026-12-05: the
+  // part before '#' was not looked for beside the scenario).
+  std::string want;
+  fs::path p = located(ref);
+  if (const size_t hash = ref.rfind('#'); hash != std::string::npos && hash > 0 && !fs::exists(p, ec)) {
+    want = ref.substr(hash + 1);
+    p = located(ref.substr(0, hash));
   }
+  // A config.json or a model folder holds one model: an #ID there is a mistake, not ignored.
+  auto no_id = [&](const std::string& what) {
+    if (!want.empty()) throw Error(where, "'" + p.string() + "' is " + what + ", one model: there is no entry '" + want + "' to pick", "name it without #" + want);
+  };
   if (fs::exists(p, ec)) {
     // A model folder (a Hugging Face snapshot) is read through its config.json; a folder without
     // one is named as such at the model key (it had been "is a directory, not a file" without it).
     if (fs::is_directory(p, ec)) {
+      no_id("a model folder");
       if (fs::is_regular_file(p / "config.json", ec)) p /= "config.json";
       else throw Error(where, "'" + ref + "' is a folder without a config.json", "name the config.json, a model YAML file or a catalog id");
     } else if (!fs::is_regular_file(p, ec)) {
@@ -1013,12 +1026,17 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
     // its first character (a saved "mistral_config"): both were read as a model YAML and refused
     // for a missing 'id' (2026-12-04 review).
     const std::string ext = ascii_lower(p.extension().string());
-    if (ext == ".json") return parse_hf_config(read_file(p.string()), p.string());
+    if (ext == ".json") {
+      no_id("a config.json");
+      return parse_hf_config(read_file(p.string()), p.string());
+    }
     if (ext != ".yaml" && ext != ".yml") {
       const std::string text = read_file(p.string());
       const size_t first = text.find_first_not_of(" \t\r\n");
-      if (first != std::string::npos && text[first] == '{' && text.find("\"model_type\"") != std::string::npos)
+      if (first != std::string::npos && text[first] == '{' && text.find("\"model_type\"") != std::string::npos) {
+        no_id("a config.json");
         return parse_hf_config(text, p.string());
+      }
     }
     auto m = YamlMap::load_file(p.string());
     if (m.has("entries")) {

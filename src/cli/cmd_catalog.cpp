@@ -32,7 +32,9 @@ Table& field_table(Result& r) {
 }
 
 bool is_model_file(const std::string& name_in) {
-  const std::string name = name_in.substr(0, name_in.rfind('#'));  // FILE#ID: one entry of a file of several
+  // FILE#ID: one entry of a file of several, unless the whole name is a file (one#model.yaml).
+  std::error_code ec0;
+  const std::string name = std::filesystem::exists(name_in, ec0) ? name_in : name_in.substr(0, name_in.rfind('#'));
   std::string lower = name;
   for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   auto ends = [&](const std::string& suf) {

@@ -405,7 +405,10 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
   resolve_serving(s, cat, data);
   if (busy_w >= 0) sv.busy_power_w = busy_w;
   if (idle_w >= 0) sv.idle_power_w = idle_w;
-  if (usd >= 0) sv.usd_per_device_hour = usd;
+  if (usd >= 0) {
+    sv.usd_per_device_hour = usd;
+    sv.usd_per_device_hour_stated = true;
+  }
   if (sv.idle_power_w > sv.busy_power_w && (busy_w >= 0 || idle_w >= 0))
     throw Error(idle_at ? *idle_at : SourceLocation{path, 0, 0, "power.busy_w"},
                 "idle power " + format_double(sv.idle_power_w) + " W is above the busy power of " + format_double(sv.busy_power_w) +
@@ -613,7 +616,8 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   const auto mean_lengths = mean_request_lengths(s.workload);
   const bool own_prompt = !prompt_given, own_output = !output_given;
   const int64_t prompt = prompt_given.value_or(mean_lengths.first), output = output_given.value_or(mean_lengths.second);
-  Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens, s.serving.usd_per_device_hour);
+  Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
+                            s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0);
   if (own_prompt || own_output) {
     const std::string what = own_prompt && own_output ? "prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths"
                              : own_prompt            ? "prompt " + std::to_string(prompt) + " tokens: the mean length"

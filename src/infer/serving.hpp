@@ -63,6 +63,7 @@ struct ServingSpec {
   double kv_capacity_tokens = 0;       // > 0 overrides the capacity computed from memory
   double idle_power_w = 0, busy_power_w = 0;  // per device; 0 busy power: no energy figures
   double usd_per_device_hour = 0;      // 0: no cost figures
+  bool usd_per_device_hour_stated = false;  // the study's cost.usd_per_device_hour, not the device's
   int timeline_points = 200;
   bool request_table = true;           // the per-request table "requests" in the Result
   uint64_t seed = 1;                   // speculative acceptance draws

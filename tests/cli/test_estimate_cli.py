@@ -251,12 +251,15 @@ for scen, sets, idle in [(EX, ["num_gpus=32", "training.global_batch=32", "paral
     check(f"idle setting noted: {sets}", len(hit) == 1, notes)
 
 # Settings at the value they take anyway are not named (etp = tp, ep_comm off outside dualpipev,
-# tp_backward at its default); zero3_regather_for_recompute without recompute is not idle (it
-# releases the embedding and head after use, which the memory counts). Review of 2026-12-05.
-r = sx("estimate", EX, "--set", "parallel.etp=8", "--set", "parallel.overlap.ep_comm=false", "--set", "parallel.zero_stage=3",
-       "--set", "parallel.zero3_regather_for_recompute=true", "--json", "-")
-notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
-check("defaults and memory-changing keys are not named idle", not any(n.startswith("stated but without effect") for n in notes), notes)
+# tp_backward at its default at tp 1); zero3_regather_for_recompute without recompute is not idle
+# (it releases the embedding and head after use, which the memory counts). Review of 2026-12-05.
+for sets in (["parallel.etp=8", "parallel.overlap.ep_comm=false", "parallel.zero_stage=3", "parallel.zero3_regather_for_recompute=true"],
+             ["parallel.tp=1", "parallel.pp=1", "parallel.vpp=1", "parallel.schedule=1f1b", "num_gpus=64", "parallel.sequence_parallel=false",
+             "parallel.overlap.tp_backward=true"]):
+    r = sx("estimate", EX, *[a for kv in sets for a in ("--set", kv)], "--json", "-")
+    notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else None
+    check(f"defaults and memory-changing keys are not named idle: {sets}",
+          notes is not None and not any(n.startswith("stated but without effect") for n in notes), notes or r.stderr[-300:])
 
 # A catalog file of models is a model by FILE#ID, or as a whole when it holds one entry (it had been
 # "a catalog file of several models" either way; review of 2026-12-05).
@@ -264,6 +267,21 @@ r = sx("estimate", EX, "--set", "model=" + os.path.join(ROOT, "data", "catalog",
 check("model FILE#ID", r.returncode == 0 and json.loads(r.stdout)["scalars"]["model"] == "llama3-70b", r.stderr[-300:])
 r = sx("estimate", EX, "--set", "model=" + os.path.join(ROOT, "data", "catalog", "models", "llama.yaml"))
 check("a model file of several names FILE#ID", r.returncode == 2 and "llama.yaml#ID" in r.stderr, r.stderr[-300:])
+with tempfile.TemporaryDirectory() as d:
+    # FILE#ID beside the scenario, read from another folder; an #ID on a config.json is an error.
+    sub = os.path.join(d, "sub")
+    os.makedirs(sub)
+    shutil.copy(os.path.join(ROOT, "data", "catalog", "models", "llama.yaml"), os.path.join(sub, "mymodels.yaml"))
+    with open(os.path.join(sub, "s.yaml"), "w") as f:
+        f.write("model: mymodels.yaml#llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\n"
+                "training: {global_batch: 8, micro_batch: 1, seq_len: 4096}\n")
+    r = subprocess.run([os.path.abspath(BIN), "estimate", os.path.join(sub, "s.yaml"), "--json", "-"], capture_output=True, text=True, cwd=d)
+    check("model FILE#ID beside the scenario", r.returncode == 0 and json.loads(r.stdout)["scalars"]["model"] == "llama3-8b", r.stderr[-300:])
+    with open(os.path.join(sub, "config.json"), "w") as f:
+        f.write('{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, '
+                '"intermediate_size": 14336, "vocab_size": 128256, "max_position_embeddings": 8192}')
+    r = sx("estimate", os.path.join(sub, "s.yaml"), "--set", "model=config.json#x")
+    check("an #ID on a config.json is an error", r.returncode == 2 and "there is no entry 'x' to pick" in r.stderr, r.stderr[-300:])
 
 # A model or accelerator reference written as a path that names no file is "not found", not an
 # unknown catalog id with the list of ids (review of 2026-12-04).

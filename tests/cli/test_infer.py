@@ -715,6 +715,12 @@ class InferCli(unittest.TestCase):
             self.assertGreater(e["usd_per_million_output_tokens"], 0)
             e3 = scalars(run_json("infer", "estimate", path, "--set", "cost.usd_per_device_hour=6"))
             self.assertAlmostEqual(e3["usd_per_million_output_tokens"] / e["usd_per_million_output_tokens"], 3.0, places=6)
+        # A study that states no price is not credited with one (the device's 0 read as "given").
+        dev = run_json("infer", "estimate", os.path.join(ROOT, "data", "examples", "infer-on-device.yaml"))
+        prov = {r["constant"]: r for r in rows(dev["tables"]["provenance"])}
+        self.assertIn("device.usd_per_hour", prov)
+        for r in prov.values():
+            self.assertNotIn("given (the study's", str(r), r)
 
     def test_vllm_memory_utilization_and_max_model_len(self):
         """vLLM's gpu_memory_utilization and max_model_len (deployment keys, estimate options, Python

@@ -128,7 +128,10 @@ TEST(YamlStrict, AQuotedStringNeverClosedIsAnError) {
   for (const auto& [text, where] : std::vector<std::pair<std::string, std::string>>{
            {"model: llama3-8b\nname: \"oops\n", "u.yaml:2:7"},
            {"name: \"oops\nmodel: llama3-8b\nnum_gpus: 8\n", "u.yaml:1:7"},
-           {"model: llama3-8b\nname: 'it''s\n", "u.yaml:2:7"}}) {
+           {"model: llama3-8b\nname: 'it''s\n", "u.yaml:2:7"},
+           {"model: llama3-8b\nname: &a \"x\n", "u.yaml:2:7"},      // the mark is on the anchor
+           {"model: llama3-8b\nname: !!str \"x\n", "u.yaml:2:7"},   // ... or on the tag
+           {"\xEF\xBB\xBFmodel: m\nname: \"oops\n", "u.yaml:2:7"}}) {  // a byte-order mark the marks do not count
     try {
       sextant::parse_yaml_document(text, "u.yaml");
       FAIL() << "no error for " << text;
@@ -140,6 +143,15 @@ TEST(YamlStrict, AQuotedStringNeverClosedIsAnError) {
   }
   // Closed ones, escapes, doubled single quotes and quotes inside plain scalars are fine.
   EXPECT_NO_THROW(sextant::parse_yaml_document("a: \"x \\\" y\"\nb: 'it''s'\nc: it's\nd: [\"p\", 'q']\n", "ok.yaml"));
+  EXPECT_NO_THROW(sextant::parse_yaml_document("\xEF\xBB\xBF'name': \"x\"\nb: &a 'y'\nc: *a\n", "bom.yaml"));
+  // Nested aliases are walked once each: 10^8 paths through 9 levels are a few nodes.
+  std::string bomb = "x0: &a0 ['q', 'q', 'q', 'q', 'q', 'q', 'q', 'q', 'q', 'q']\n";
+  for (int i = 1; i <= 8; ++i) {
+    bomb += "x" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) bomb += std::string(k ? ", " : "") + "*a" + std::to_string(i - 1);
+    bomb += "]\n";
+  }
+  EXPECT_NO_THROW(sextant::parse_yaml_document(bomb, "bomb.yaml"));
 }
 
 namespace {
