@@ -484,6 +484,10 @@ std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOp
                            kRecomputeMlp, kRecomputeMoe}) {
         if ((offered & mod) == 0) continue;
         if (mod == kRecomputeCoreAttn && base.train.flash_attention) continue;
+        // The experts' activation also without the norms: it holds most of an MoE layer's
+        // recomputable memory, so {moe_act} can fit where {layernorm} does not, without the
+        // norms' cost (the cumulative ladder had only {layernorm, moe_act}; review of 2026-12-05).
+        if (mod == kRecomputeMoeAct && (set & kRecomputeLayerNorm) != 0) add((set & ~kRecomputeLayerNorm) | mod);
         set |= mod;
         add(set);
       }

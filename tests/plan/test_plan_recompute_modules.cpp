@@ -38,17 +38,18 @@ TEST(RecomputeModules, LadderHoldsTheModelsModulesCheapestFirst) {
   // With flash attention (these jobs) the attention core saves nothing: the ladder starts at the norms.
   // The scenario's own set (Megatron's default, the attention core) comes last, off the ladder.
   EXPECT_EQ(selective_module_sets(job("llama3-70b", 64, "{tp: 8, pp: 4}"), o), (std::vector<uint32_t>{LN, LN | MLP, CA}));
-  EXPECT_EQ(selective_module_sets(job("qwen3-30b-a3b", 8, "{ep: 8}"), o), (std::vector<uint32_t>{LN, LN | ACT, LN | ACT | MOE, CA}));
+  // The experts' activation is tried alone as well as after the norms.
+  EXPECT_EQ(selective_module_sets(job("qwen3-30b-a3b", 8, "{ep: 8}"), o), (std::vector<uint32_t>{LN, ACT, LN | ACT, LN | ACT | MOE, CA}));
   // DeepSeek-V3: shared experts, three dense layers and MLA (its up projections after the
   // memory-bound modules: two small GEMMs per layer).
   EXPECT_EQ(selective_module_sets(job("deepseek-v3", 256, "{tp: 8, ep: 8}"), o),
-            (std::vector<uint32_t>{LN, LN | ACT, LN | ACT | UP, LN | ACT | UP | SH, LN | ACT | UP | SH | MLP, LN | ACT | UP | SH | MLP | MOE, CA}));
+            (std::vector<uint32_t>{LN, ACT, LN | ACT, LN | ACT | UP, LN | ACT | UP | SH, LN | ACT | UP | SH | MLP, LN | ACT | UP | SH | MLP | MOE, CA}));
   // With the scores materialised (no flash attention) the attention core comes first, as Megatron's default.
   EXPECT_EQ(selective_module_sets(job("llama3-70b", 64, "{tp: 8, pp: 4}", ", flash_attention: false"), o),
             (std::vector<uint32_t>{CA, CA | LN, CA | LN | MLP}));
   // The scenario's own set, off the ladder, is searched too; alone under ModuleSearch::Scenario.
   const Scenario own = job("qwen3-30b-a3b", 8, "{ep: 8}", ", recompute_modules: [core_attn, moe_act]");
-  EXPECT_EQ(selective_module_sets(own, o), (std::vector<uint32_t>{LN, LN | ACT, LN | ACT | MOE, CA | ACT}));
+  EXPECT_EQ(selective_module_sets(own, o), (std::vector<uint32_t>{LN, ACT, LN | ACT, LN | ACT | MOE, CA | ACT}));
   o.module_search = ModuleSearch::Scenario;
   EXPECT_EQ(selective_module_sets(own, o), (std::vector<uint32_t>{CA | ACT}));
   // A stack of 2022 recomputes the attention core only (catalog capabilities.recompute_modules),
@@ -62,8 +63,9 @@ TEST(RecomputeModules, LadderHoldsTheModelsModulesCheapestFirst) {
   EXPECT_EQ(mc.stack.recompute_modules, kAllRecomputeModules);
 }
 
-// What the dominance rule relies on: along the ladder, each added module saves memory and costs
-// time (never less), on a dense model, an MoE model, and one with shared experts and dense layers.
+// What the dominance rule relies on: of two sets on the ladder, the one holding the other saves
+// memory and costs time (never less), and every set saves memory against no recompute, on a dense
+// model, an MoE model, and one with shared experts and dense layers.
 TEST(RecomputeModules, EveryRungSavesMemoryAndCostsTime) {
   const std::string ln = ", recompute_modules: [layernorm]";  // the scenario's own set on the ladder
   for (const Scenario& s : {job("llama3-70b", 64, "{tp: 8, pp: 4}", ln), job("qwen3-30b-a3b", 8, "{ep: 8}", ln),
@@ -74,20 +76,29 @@ TEST(RecomputeModules, EveryRungSavesMemoryAndCostsTime) {
     // saved nothing and had been the first rung).
     Scenario none = s;
     none.train.recompute = Recompute::None;
-    StepEstimate prev = Estimator{}.run(ir::lower(none));
+    const StepEstimate base = Estimator{}.run(ir::lower(none));
+    std::vector<StepEstimate> est;
+    for (uint32_t set : ladder) est.push_back(estimate_with(s, set));
+    size_t pairs = 0;
     for (size_t k = 0; k < ladder.size(); ++k) {
-      const StepEstimate e = estimate_with(s, ladder[k]);
       const std::string what = s.model.id + " " + recompute_modules_text(ladder[k]);
-      EXPECT_LT(e.memory.total_bytes(), prev.memory.total_bytes()) << what;
-      EXPECT_GE(e.step_time_s, prev.step_time_s) << what;
-      prev = e;
+      EXPECT_LT(est[k].memory.total_bytes(), base.memory.total_bytes()) << what;
+      EXPECT_GE(est[k].step_time_s, base.step_time_s) << what;
+      for (size_t j = 0; j < ladder.size(); ++j) {
+        if (j == k || (ladder[j] & ~ladder[k]) != 0) continue;  // ladder[j] is a proper subset of ladder[k]
+        ++pairs;
+        EXPECT_LT(est[k].memory.total_bytes(), est[j].memory.total_bytes()) << what << " against " << recompute_modules_text(ladder[j]);
+        EXPECT_GE(est[k].step_time_s, est[j].step_time_s) << what << " against " << recompute_modules_text(ladder[j]);
+      }
     }
+    EXPECT_GE(pairs, ladder.size() - 1) << s.model.id;
   }
 }
 
-// With memory for the third rung but not the second, the search ranks the third, prunes the
-// first two for memory and marks the fourth dominated (it fits, but recomputes more for nothing).
-// Scores materialised (no flash attention), so that the ladder starts at the attention core.
+// With memory for the fourth set but not the third, the search ranks the fourth, prunes the
+// first three for memory and marks the fifth dominated (it fits, but recomputes more for nothing).
+// Scores materialised (no flash attention), so that the ladder starts at the attention core; the
+// third set is the attention core and the experts' activation without the norms.
 TEST(RecomputeModules, SearchRanksTheCheapestSetThatFits) {
   const Scenario s = job("qwen3-30b-a3b", 32, "{ep: 8}", ", flash_attention: false");
   SearchOptions o;
@@ -95,26 +106,28 @@ TEST(RecomputeModules, SearchRanksTheCheapestSetThatFits) {
   o.vary_sequence_parallel = false;
   o.vary_tp_comm_overlap = false;
   const auto ladder = selective_module_sets(s, o);
-  ASSERT_EQ(ladder.size(), 4u);
+  ASSERT_EQ(ladder, (std::vector<uint32_t>{CA, CA | LN, CA | ACT, CA | LN | ACT, CA | LN | ACT | MOE}));
   std::vector<double> mem;
   for (uint32_t set : ladder) mem.push_back(estimate_with(s, set).memory.total_bytes());
   const double capacity = s.accelerator.memory_bytes.value;
-  ASSERT_LT(mem[2], capacity);
+  ASSERT_LT(mem[3], capacity);
   ASSERT_GT(mem[1], mem[2]);
-  o.min_headroom_bytes = capacity - (mem[1] + mem[2]) / 2;  // room for rungs 3 and 4 only
+  ASSERT_GT(mem[2], mem[3]);
+  o.min_headroom_bytes = capacity - (mem[2] + mem[3]) / 2;  // room for sets 4 and 5 only
   ASSERT_GT(o.min_headroom_bytes, 0);
   const Estimator est;
   const SearchOutcome out = search(s, o, est);
-  ASSERT_EQ(out.candidates.size(), 4u);
+  ASSERT_EQ(out.candidates.size(), 5u);
   std::map<uint32_t, uint8_t> status;
   for (size_t i = 0; i < out.candidates.size(); ++i) status[out.candidates[i].recompute_modules] = out.evals[i].status;
   EXPECT_EQ(status.at(ladder[0]), 1);  // over memory
   EXPECT_EQ(status.at(ladder[1]), 1);
-  EXPECT_EQ(status.at(ladder[2]), 0);  // ranked
-  EXPECT_EQ(status.at(ladder[3]), 3);  // dominated
+  EXPECT_EQ(status.at(ladder[2]), 1);
+  EXPECT_EQ(status.at(ladder[3]), 0);  // ranked
+  EXPECT_EQ(status.at(ladder[4]), 3);  // dominated
   EXPECT_EQ(out.dominated, 1u);
   ASSERT_EQ(out.ranking.size(), 1u);
-  EXPECT_EQ(out.candidates[out.ranking.front()].recompute_modules, ladder[2]);
+  EXPECT_EQ(out.candidates[out.ranking.front()].recompute_modules, ladder[3]);
   const Result r = plan_result(s, o, est, out, true);
   const Table& t = *r.table("ranking");
   EXPECT_EQ(t.column("recompute_modules").str[0], "core_attn,layernorm,moe_act");
@@ -125,7 +138,7 @@ TEST(RecomputeModules, SearchRanksTheCheapestSetThatFits) {
 
   // Own plan with more modules than it needs: dominated, with its step time.
   Scenario more = s;
-  more.train.recompute_modules = ladder[3];
+  more.train.recompute_modules = ladder[4];
   const SearchOutcome out2 = search(more, o, est);
   const Result r2 = plan_result(more, o, est, out2, true);
   EXPECT_NE(std::get<std::string>(*r2.scalar("own_plan_status")).find("dominated"), std::string::npos);
@@ -152,6 +165,32 @@ TEST(RecomputeModules, UnderFlashAttentionTheNormsAloneAreSearched) {
   Scenario none = s;
   none.train.recompute = Recompute::None;
   EXPECT_NEAR(estimate_with(s, CA).memory.total_bytes(), Estimator{}.run(ir::lower(none)).memory.total_bytes(), 1.0);
+}
+
+// Question (review of 2026-12-05): where the experts' activation alone lets an MoE plan fit and
+// the norms alone do not, does the search rank {moe_act} rather than {layernorm, moe_act}? The
+// cumulative ladder had only the latter, which recomputes the norms for nothing.
+TEST(RecomputeModules, TheExpertsActivationAloneIsSearched) {
+  const Scenario s = job("qwen3-30b-a3b", 32, "{ep: 8}");
+  ASSERT_TRUE(s.train.flash_attention);
+  SearchOptions o;
+  for (const char* f : {"tp=1", "pp=1", "cp=1", "dp=32", "ep=8", "mb=1", "zero=1", "recompute=1"}) parse_fix(f, o);
+  o.vary_sequence_parallel = false;
+  o.vary_tp_comm_overlap = false;
+  const StepEstimate ln = estimate_with(s, LN), act = estimate_with(s, ACT), both = estimate_with(s, LN | ACT);
+  ASSERT_LT(act.memory.total_bytes(), ln.memory.total_bytes());
+  ASSERT_LT(act.step_time_s, both.step_time_s);
+  const double capacity = s.accelerator.memory_bytes.value;
+  o.min_headroom_bytes = capacity - (act.memory.total_bytes() + ln.memory.total_bytes()) / 2;  // {moe_act} fits, {layernorm} not
+  ASSERT_GT(o.min_headroom_bytes, 0);
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_FALSE(out.ranking.empty());
+  EXPECT_EQ(out.candidates[out.ranking.front()].recompute_modules, ACT);
+  std::map<uint32_t, uint8_t> status;
+  for (size_t i = 0; i < out.candidates.size(); ++i) status[out.candidates[i].recompute_modules] = out.evals[i].status;
+  EXPECT_EQ(status.at(LN), 1);       // over memory
+  EXPECT_EQ(status.at(LN | ACT), 3);  // dominated by {moe_act}
 }
 
 // --recompute-modules: 'ladder' or 'scenario' alone, or sets joined by '+'; each error names the
