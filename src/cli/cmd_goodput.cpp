@@ -132,7 +132,7 @@ void add_goodput_command(CLI::App& app) {
   auto* o_replicas = cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas, at least 2 (overrides simulation.replicas)")
                          ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", ">= 2"));
   auto* o_seed = cmd->add_option("--seed", args->seed, "Random seed, 0 to 2^63-1 (overrides simulation.seed)")->check(unsigned_64());
-  auto* o_threads = cmd->add_option("--threads", args->threads, "Worker threads (0: the CPUs this process may use, affinity and cgroup quota; results do not depend on it)")->check(non_negative_number());
+  auto* o_threads = cmd->add_option("--threads", args->threads, "Worker threads (0: the CPUs this process may use, affinity and cgroup quota; results do not depend on it)")->check(number_check(0, false, 4096, "from 0 (all cores) to 4096, as simulation.threads", "[0, 4096]"));
   auto* o_target = cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR, in [0, 1); 0 solves none (overrides simulation.target_ettr)")
                        ->check(number_check(0, false, 1, "a fraction in [0, 1)", "[0, 1)"));
   auto* o_search = cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving (>= 2)")

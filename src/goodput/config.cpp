@@ -543,8 +543,15 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   // checkpoint (blocking or persist) that takes longer than that time.
   const bool long_interval = losing > 0 && c.job.work_s > 0 && tau * stretch > 1.0 / losing;
   const bool long_checkpoint = losing > 0 && delta + persist > 1.0 / losing;
+  // A restart longer than the time between interruptions: the job spends most of its time
+  // restarting, whatever its checkpoints (a restart 600x the MTBF was met with "a faster
+  // checkpoint"; review of 2026-12-05).
+  const bool long_restart = std::isfinite(mttf) && restart > mttf && restart >= delta + persist;
   std::string hint;
-  if (long_checkpoint)
+  if (long_restart)
+    hint = "a restart takes " + g4(restart) + " s, beyond the " + g4(mttf) + " s between interruptions: the job would spend most of its time "
+           "restarting; a faster recovery (recovery.*: detection, replacement, restart, warm-up) or fewer failures. Else l";
+  else if (long_checkpoint)
     hint = "a checkpoint takes " + g4(delta + persist) + " s (blocking " + g4(sched.blocking_s) + " s, persist at risk " + g4(persist) +
            " s), beyond the " + g4(1.0 / losing) + " s between work-losing interruptions: few checkpoints ever complete; a faster checkpoint "
            "(storage bandwidth, strategy) or fewer failures. Else l";
@@ -898,6 +905,24 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
       cm.fail("state_copies", "is " + std::to_string(env.state_copies) + ", more copies of the training state than the job's " + std::to_string(j.dp) +
                                   " data-parallel replica(s) can hold",
               "at most job.dp (" + std::to_string(j.dp) + ")");
+    // Shard i is held by the replicas i mod (dp / c) (HSDP's replicated shard groups): the copies
+    // split the replicas into equal groups (3 copies at dp 128 had been taken without a word).
+    if (j.dp % env.state_copies != 0) {
+      std::string near;
+      for (int64_t d = env.state_copies; d >= 1; --d)
+        if (j.dp % d == 0) {
+          near = std::to_string(d);
+          break;
+        }
+      for (int64_t d = env.state_copies + 1; d <= j.dp; ++d)
+        if (j.dp % d == 0) {
+          near += " or " + std::to_string(d);
+          break;
+        }
+      cm.fail("state_copies", "is " + std::to_string(env.state_copies) + ", which does not divide the job's " + std::to_string(j.dp) +
+                                  " data-parallel replicas into equal shard groups",
+              "a divisor of job.dp, e.g. " + near);
+    }
   }
   // Per node: shards spread over the writer nodes (every node writes when the optimizer state is
   // sharded over data parallelism; otherwise one replica's nodes write).

@@ -74,25 +74,44 @@ namespace {
 
 // Monotone search: smallest x in [lo, hi] (geometric when log_scale) with f(x) >= target, f
 // increasing in x; or largest x with f(x) >= target when decreasing. Returns nullopt when even
-// the best end misses the target.
+// the best end misses the target. The far end (the current value, which misses) is where the
+// answer usually lies: the search first brackets it there (an eighth, then a sixty-fourth of the
+// way, geometric when log_scale) and then bisects to 0.1% of x (of the range when linear), at
+// most `iters` steps. Nine plain bisections over 1000x had left 1.36% steps: the answer
+// overshot (a 5.3% cut in failure rate asked where 4.5% reached the target; review of 2026-12-05).
 template <typename F>
 std::optional<std::pair<double, double>> solve_monotone(F f, double lo, double hi, bool increasing, bool log_scale,
                                                         double target, int iters) {
-  const double best_x = increasing ? hi : lo;
+  const double best_x = increasing ? hi : lo, far_x = increasing ? lo : hi;
   const double fb = f(best_x);
   if (fb < target) return std::nullopt;
-  double good = best_x, good_f = fb, bad = increasing ? lo : hi;
-  for (int i = 0; i < iters; ++i) {
-    const double mid = log_scale ? std::sqrt(good * bad) : 0.5 * (good + bad);
-    const double fm = f(mid);
+  // x at fraction u of the way from the far end to the best end.
+  auto at = [&](double u) { return log_scale ? far_x * std::pow(best_x / far_x, u) : far_x + (best_x - far_x) * u; };
+  double good_u = 1, good_f = fb, bad_u = 0;
+  for (const double u : {1.0 / 8, 1.0 / 64}) {
+    const double fm = f(at(u));
+    if (fm < target) {
+      bad_u = u;
+      break;
+    }
+    good_u = u;
+    good_f = fm;
+  }
+  auto resolved = [&] {
+    const double g = at(good_u), b = at(bad_u);
+    return log_scale ? std::abs(std::log(g / b)) <= 1e-3 : std::abs(g - b) <= 1e-3 * std::abs(best_x - far_x);
+  };
+  for (int i = 0; i < iters && !resolved(); ++i) {
+    const double mid = 0.5 * (good_u + bad_u);
+    const double fm = f(at(mid));
     if (fm >= target) {
-      good = mid;
+      good_u = mid;
       good_f = fm;
     } else {
-      bad = mid;
+      bad_u = mid;
     }
   }
-  return std::make_pair(good, good_f);
+  return std::make_pair(at(good_u), good_f);
 }
 
 void scale_restart(GoodputConfig& c, double k) {
@@ -329,7 +348,17 @@ Result run_goodput(const GoodputConfig& c) {
   // A job of W seconds of work checkpoints at most every W (once, at its end): an interval beyond
   // it is W. Before 2026-12-03 a 1-day job at a 200,000 s interval read Daly 0.251 where the
   // simulation gives 0.70 and Daly with the interval at the work 0.69.
-  auto capped = [&](double tau) { return c.job.work_s > 0 ? std::min(tau, c.job.work_s) : tau; };
+  // A job of a fixed wall time likewise checkpoints at most once in it: an interval beyond its
+  // duration is the duration (a 1-day job at 1,440, 2,880 and 14,400 min had read Daly 0.235,
+  // 0.039 and 9e-10, where the simulation, which takes no checkpoint at any of them, gives one
+  // figure; review of 2026-12-05).
+  const double job_len_s = c.job.work_s > 0 ? c.job.work_s : c.job.horizon_s;
+  auto capped = [&](double tau) { return job_len_s > 0 ? std::min(tau, job_len_s) : tau; };
+  if (c.job.work_s <= 0 && c.job.horizon_s > 0 && c.checkpoint.interval_s >= c.job.horizon_s)
+    res.notes.push_back("checkpoint.interval_s (" + fmt(c.checkpoint.interval_s, "s") + ") is at least the job's duration (" +
+                        fmt(c.job.horizon_s, "s") + "): no periodic checkpoint is taken within it, so every work-losing failure rolls "
+                        "back to the job's start; the closed forms take the interval as the duration. The work since the last restart "
+                        "counts as productive at the end of the window (a fixed-duration job is a window of a run that goes on)");
   auto daly_at = [&](double tau_in) {
     if (std::isnan(tau_in)) return tau_in;
     const double tau = capped(tau_in);
@@ -669,6 +698,11 @@ Result run_goodput(const GoodputConfig& c) {
       kt.add_str("required");
       kt.add_str("reachable");
       kt.add_f64("ettr_at_required_fraction");
+      // The same values as numbers (the text columns round to 6 digits and explain): null where
+      // the knob is not a number (the strategy) or the target cannot be reached.
+      kt.add_f64("current_value");
+      kt.add_f64("required_value");
+      const double nan = std::nan("");
       // Whether the target is already met is the headline's answer (all replicas): the knobs'
       // own evaluations use the search's replicas, and a headline of 0.79004 above a 0.7899
       // target listed knobs to reach it from their 0.78972 (before 2026-12-03).
@@ -679,16 +713,19 @@ Result run_goodput(const GoodputConfig& c) {
       const double sub = cur < target ? eval(c) : cur;
       const bool settled = cur >= target || sub >= target;
       const std::string met_text = cur >= target ? "already met" : "within noise (the search's replicas meet it, the headline misses it)";
-      auto add = [&](const std::string& knob, const std::string& current, const std::optional<std::pair<double, double>>& sol,
-                     const std::function<std::string(double)>& show) {
+      // value(x): the knob's value at the solution x (a multiplier, or the value itself).
+      auto add = [&](const std::string& knob, const std::string& current, double current_value,
+                     const std::optional<std::pair<double, double>>& sol, const std::function<std::string(double)>& show,
+                     const std::function<double(double)>& value) {
         if (settled) {
-          kt.add_row({knob, current, current, met_text, cur});
+          kt.add_row({knob, current, current, met_text, cur, current_value, current_value});
         } else if (sol) {
-          kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second});
+          kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second, current_value, value(sol->first)});
         } else {
-          kt.add_row({knob, current, std::string("-"), std::string("no"), std::nan("")});
+          kt.add_row({knob, current, std::string("-"), std::string("no"), nan, current_value, nan});
         }
       };
+      const auto same = [](double v) { return v; };
       // Checkpoint interval: the one nearest the configured interval that reaches the target,
       // bisected in log(interval) between the two (ETTR rises monotonically from the configured
       // interval to the best one, and common random numbers keep the comparisons paired), as the
@@ -721,7 +758,7 @@ Result run_goodput(const GoodputConfig& c) {
         // same strategy.
         else if (best_strategy == c.checkpoint.strategy && best_strategy_e >= target)
           sol = std::make_pair(best_strategy_tau, best_strategy_e);
-        add("checkpoint_interval_s", fmt(c.checkpoint.interval_s), sol, [](double v) { return fmt(v); });
+        add("checkpoint_interval_s", fmt(c.checkpoint.interval_s), c.checkpoint.interval_s, sol, [](double v) { return fmt(v); }, same);
       }
       // Strategy, alone: each strategy at the configured interval (or the configured interval
       // rule), not at its own Daly interval as in the strategies table, which also moves the
@@ -747,10 +784,10 @@ Result run_goodput(const GoodputConfig& c) {
             // A strategy this job cannot run (the notes of the strategies table say why).
           }
         }
-        if (settled) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, met_text, cur});
+        if (settled) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, met_text, cur, nan, nan});
         else if (knob_best_e >= target)
-          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, knob_best, std::string("yes"), knob_best_e});
-        else kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), std::nan("")});
+          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, knob_best, std::string("yes"), knob_best_e, nan, nan});
+        else kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), nan, nan, nan});
         // Two knobs together: a strategy that reaches the target only at its own interval (the
         // strategies table) is named with that interval, so that "no" above does not read as
         // "changing the strategy cannot help" (before 2026-12-02 the table showed it and the knobs
@@ -759,9 +796,10 @@ Result run_goodput(const GoodputConfig& c) {
         // the configured one was recommended beside it).
         if (!settled && knob_best_e < target && best_e < target && best_strategy_e >= target && best_strategy != c.checkpoint.strategy)
           kt.add_row({std::string("checkpoint_strategy_and_interval"), c.checkpoint.strategy + ", " + fmt(c.checkpoint.interval_s) + " s",
-                      best_strategy + ", " + fmt(best_strategy_tau) + " s (its Daly interval)", std::string("yes"), best_strategy_e});
+                      best_strategy + ", " + fmt(best_strategy_tau) + " s (its Daly interval)", std::string("yes"), best_strategy_e,
+                      c.checkpoint.interval_s, best_strategy_tau});
       }
-      const int iters = 9;
+      const int iters = 14;
       // Write bandwidth (multiplier on storage write bandwidth).
       if (c.checkpoint.env.remote_write_s_override < 0 && c.checkpoint.env.storage_write_bytes_per_s > 0) {
         auto f = [&](double k) {
@@ -780,7 +818,7 @@ Result run_goodput(const GoodputConfig& c) {
         const auto& env = c.checkpoint.env;
         const double bw = env.storage_write_bytes_per_s, node = env.node_storage_bytes_per_s, d2h = env.d2h_bytes_per_s;
         const double snap = env.snapshot_s_override;
-        add("storage_write_bytes_per_s", fmt(bw), settled ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, target, iters),
+        add("storage_write_bytes_per_s", fmt(bw), bw, settled ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, target, iters),
             [bw, node, d2h, snap](double k) {
               std::string v = fmt(bw * k);
               std::string with;
@@ -790,7 +828,8 @@ Result run_goodput(const GoodputConfig& c) {
               char x[32];
               std::snprintf(x, sizeof x, "%.6g", k);  // as solved: x0.848 for 0.84765625 missed the target
               return with.empty() ? v : v + " (x" + x + "; with " + with + ")";
-            });
+            },
+            [bw](double k) { return bw * k; });
       } else {
         auto f = [&](double k) {
           GoodputConfig cc = c;
@@ -799,8 +838,8 @@ Result run_goodput(const GoodputConfig& c) {
           return eval(cc);
         };
         const double w = c.checkpoint.env.remote_write_s();
-        add("checkpoint_write_s", fmt(w), settled ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, target, iters),
-            [w](double k) { return fmt(w * k); });
+        add("checkpoint_write_s", fmt(w), w, settled ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, target, iters),
+            [w](double k) { return fmt(w * k); }, [w](double k) { return w * k; });
       }
       // Restart time (scale on detection, eviction, replacement, restart, warm-up).
       {
@@ -810,7 +849,7 @@ Result run_goodput(const GoodputConfig& c) {
           resolve_interval(cc);
           return eval(cc);
         };
-        add("mean_restart_s", fmt(restart), settled ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
+        add("mean_restart_s", fmt(restart), restart, settled ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
             [&](double k) {
               // mean_restart_s is a result: say what to change (the storage knob's form), every
               // recovery time scaled by k, the processes' own detection_s included.
@@ -819,6 +858,11 @@ Result run_goodput(const GoodputConfig& c) {
               char x[32];
               std::snprintf(x, sizeof x, "%.6g", k);  // as solved: x0.848 for 0.84765625 missed the target
               return fmt(cc.mean_restart_s()) + " (x" + x + " on every recovery.* time and each process's detection_s)";
+            },
+            [&](double k) {
+              GoodputConfig cc = c;
+              scale_restart(cc, k);
+              return cc.mean_restart_s();
             });
       }
       // Spares.
@@ -855,8 +899,8 @@ Result run_goodput(const GoodputConfig& c) {
         // (it had switched silently and printed a spare count beside a requeue job's 32).
         const bool requeue = c.recovery.replacement == "requeue";
         add(requeue ? "spares_count (with replacement: hot-spare)" : "spares_count",
-            requeue ? std::string("0 (replacement: requeue)") : std::to_string(c.recovery.spares_count), sol,
-            [](double v) { return std::to_string(int64_t(v)); });
+            requeue ? std::string("0 (replacement: requeue)") : std::to_string(c.recovery.spares_count),
+            requeue ? 0.0 : double(c.recovery.spares_count), sol, [](double v) { return std::to_string(int64_t(v)); }, same);
       }
       // Failure rate (scale on every process).
       {
@@ -866,8 +910,9 @@ Result run_goodput(const GoodputConfig& c) {
           resolve_interval(cc);
           return eval(cc);
         };
-        add("failure_rate_scale", fmt(c.failure_rate_scale), settled ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, target, iters),
-            [&](double k) { return fmt(c.failure_rate_scale * k); });
+        add("failure_rate_scale", fmt(c.failure_rate_scale), c.failure_rate_scale,
+            settled ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, target, iters), [&](double k) { return fmt(c.failure_rate_scale * k); },
+            [&](double k) { return c.failure_rate_scale * k; });
       }
       // The knobs are solved on the search's replicas (common random numbers): re-run at the
       // headline's, a value solved to meet the target exactly can fall short by the noise (0.89978
