@@ -158,7 +158,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   // auto keeps the model's 16-bit dtype under FP8 W8A8; an fp8 cache is opt-in). Serve had taken
   // the activation format and estimate bf16: fp8 activations doubled serve's KV capacity.
   d.kv = s.kv_format.empty() ? (d.activation.bits_per_element == 16 && !d.activation.block_quantized ? d.activation : parse_format("bf16"))
-                             : parse_format(s.kv_format, at("kv_format"));
+                             : parse_kv_format(s.kv_format, at("kv_format"));
   // Not given, and not a cache the engine has: its fp16 (llama.cpp's default f16 cache).
   if (s.kv_format.empty() && !d.engine.kv_formats.empty() &&
       std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())

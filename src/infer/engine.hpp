@@ -51,7 +51,7 @@ struct DeviceProfile {
   std::string match;                   // accelerator id, or "kind:<kind>" for a default
   Sourced memory_available_fraction;   // share of device memory an application may use (OS reserve)
   // The entry's memory_available_fraction holds only for a device with more memory than this
-  // (macOS wires 75% above 36 GB, 67% below): a smaller configuration of the same chip
+  // (macOS wires 3/4 from 36 GB, 2/3 up to 32 GB): a smaller configuration of the same chip
   // (--memory-gib) takes its kind's default. 0: any size.
   double above_memory_bytes = 0;
   Sourced idle_power_fraction;         // idle / TDP power when the catalog has no idle_w

@@ -111,6 +111,17 @@ NumberFormat parse_activation_format(const std::string& name, const SourceLocati
   return f;
 }
 
+NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where) {
+  const NumberFormat f = parse_format(name, where);
+  // A llama.cpp file type is a per-tensor mix of block types (its bits are those of one model's
+  // weights), and a mixed: format a share of two: neither is a cache type of any engine (--kv
+  // q4_k_m had been costed at 4.804 bits; review of 2026-12-05).
+  if (!f.gguf_base.empty() || f.name.rfind("mixed:", 0) == 0)
+    throw Error(where, "'" + name + "' is a mix of weight formats across tensors, not a KV-cache format",
+                "a single format: fp32, fp16, bf16, fp8, int8, fp4, q8_0, q4_0, q4_1, q5_0, q5_1 (the engine's kv_formats, data/infer/engines.yaml)");
+  return f;
+}
+
 namespace {
 bool gguf_format(const std::string& name) {
   return name.rfind("mixed:", 0) == 0 || (name.size() >= 2 && name[0] == 'q' && std::isdigit(static_cast<unsigned char>(name[1])));

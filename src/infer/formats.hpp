@@ -48,6 +48,8 @@ NumberFormat parse_format(const std::string& name, const SourceLocation& where =
 // int8, fp4, mxfp4); weight-storage formats (llama.cpp blocks, int4 groups, mixes) are refused
 // naming `where` (they had been accepted and run as fp16).
 NumberFormat parse_activation_format(const std::string& name, const SourceLocation& where = {});
+// A KV-cache format: one element format (a GGUF file type or a mixed: format is refused).
+NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where = {});
 
 // The dtype a GEMM with these weight and activation formats runs at on `a`: the wider of the
 // two compute types, moved to the next wider dtype the accelerator has a peak for.

@@ -127,6 +127,14 @@ class InferCli(unittest.TestCase):
             self.assertIn("key '%s'" % key, p.stderr)
         s = scalars(run_json(*base, "--engine", "llama.cpp", "--weights", "q4_0"))
         self.assertEqual(s["kv_format"], "fp16")
+        # A llama.cpp file type (a per-tensor mix of block types) or a mixed: format is no cache
+        # type of any engine: refused with the engine left out too (costed at 4.804 bits before
+        # 2026-12-05).
+        for kv in ("q4_k_m", "mixed:q4_0:q8_0:0.5"):
+            p = run(*base, "--weights", "q4_0", "--kv", kv, ok=False)
+            self.assertEqual(p.returncode, 2, kv)
+            self.assertIn("key '--kv': '%s' is a mix of weight formats across tensors, not a KV-cache format" % kv, p.stderr)
+        self.assertEqual(scalars(run_json(*base, "--weights", "q4_0", "--kv", "q8_0"))["kv_format"], "q8_0")
 
     def test_a_request_that_ends_at_the_capacity_fits(self):
         # The last token's KV is never written: 600 + 393 tokens need 992 entries, exactly the 62
@@ -340,9 +348,17 @@ class InferCli(unittest.TestCase):
         small = run_json(*args, "--memory-gib", "32")
         self.assertFalse(small["scalars"]["fits"])
         self.assertEqual(small["scalars"]["memory_capacity_bytes_per_device"], 32 * 2**30)
-        # macOS wires 67% of 36 GB or less, 75% above: the smaller machine takes the smaller share.
-        self.assertEqual(small["scalars"]["memory_available_fraction"], 0.67)
+        # macOS wires 2/3 of 32 GB or less, 3/4 from 36 GB: the smaller machine takes the smaller share.
+        self.assertEqual(small["scalars"]["memory_available_fraction"], 0.66667)
         self.assertEqual(big["scalars"]["memory_available_fraction"], 0.75)
+        # A 36 GB Mac wires 27 GiB (llama.cpp's log of a 36 GB M4 Max: 28991.03 MB): Mixtral at Q4_0,
+        # 26.3 GB of weights, fits (it was refused at 2/3 before 2026-12-05).
+        m4 = run_json("infer", "estimate", "--model", "mixtral-8x7b", "--accelerator", "apple-m4-max-32c", "--weights", "q4_0",
+                      "--engine", "llama.cpp")
+        self.assertEqual(m4["scalars"]["memory_available_fraction"], 0.75)
+        self.assertTrue(m4["scalars"]["fits"])
+        self.assertEqual(run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "apple-m3-max-30c", "--weights", "q4_0",
+                                  "--memory-gib", "36")["scalars"]["memory_available_fraction"], 0.75)
         self.assertFalse(any(n.startswith("memory:") for n in small["notes"]))
         p = run(*args, "--memory-gib", "-4", ok=False)
         self.assertEqual(p.returncode, 2)
