@@ -822,8 +822,10 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     if (sum != m.layers)
       fail("stage_layers", "sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(m.layers));
   } else if (p.stage_rule == "even") {
+    // Where pp alone divides the layers, the vpp is what breaks it: its key is named (a --set
+    // parallel.vpp=3 had been pointed at the file's pp line; review of 2026-12-05).
     if (m.layers % nstages != 0)
-      fail("pp", "pp*vpp = " + std::to_string(nstages) + " does not divide the " + std::to_string(m.layers) + " layers" +
+      fail(p.vpp > 1 && p.schedule != "dualpipev" && m.layers % p.pp == 0 ? "vpp" : "pp", "pp*vpp = " + std::to_string(nstages) + " does not divide the " + std::to_string(m.layers) + " layers" +
                      (p.schedule == "dualpipev" ? std::string(" (dualpipev: vpp 2, two chunks per rank)") : std::string()),
            [&] {
              // Only the remedies that work for this model (fewer-first-last had been suggested where

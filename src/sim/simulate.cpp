@@ -438,6 +438,19 @@ Result to_result(const SimResult& r, const Scenario& s) {
   if (!r.interference && known_or(s.accelerator.comm_compute_interference, 0.0) == 0)
     out.notes.push_back("--no-interference changes nothing here: " + s.accelerator.id + " has no comm_compute_interference in the "
                         "catalog, so overlapped communication never slows its compute (interference_fraction 0 either way)");
+  // Class mode runs the replicas without a straggler in lock step: where an expert-parallel group
+  // spans several replicas, those sharing the straggler's fall behind and the rest run ahead, and
+  // under contention their DP traffic overlaps otherwise (2-4% apart on Mixtral at tp 2, ep 8;
+  // review of 2026-12-05).
+  {
+    const int64_t etp = s.plan.etp > 0 ? s.plan.etp : s.plan.tp;
+    if (!r.all_ranks && r.contention && !r.stragglers.empty() && static_cast<int64_t>(s.plan.ep) * etp > static_cast<int64_t>(s.plan.tp) * s.plan.cp)
+      out.notes.push_back("stragglers in class mode: an expert-parallel group here spans " +
+                          std::to_string(static_cast<int64_t>(s.plan.ep) * etp / (static_cast<int64_t>(s.plan.tp) * s.plan.cp)) +
+                          " data-parallel replicas, and the classes run the replicas without a straggler in lock step, where those "
+                          "sharing its expert group fall behind and the others run ahead: with contention the step can read a few "
+                          "percent fast; --all-ranks simulates every rank");
+  }
   out.set("jitter_sigma", r.jitter_sigma);
   if (r.jitter_sigma > 0) out.set("seed", static_cast<int64_t>(r.seed));  // read by the jitter only
   out.set("stragglers", r.stragglers.empty() ? std::string("none") : r.stragglers);

@@ -92,6 +92,25 @@ class SimulateTimeline(unittest.TestCase):
                 self.assertAlmostEqual(r["ts"], g["ts"], delta=1e-3, msg=precision)
 
 
+    def test_timeline_options_without_a_timeline_output_are_noted(self):
+        # Review of 2026-12-05: --timeline-rows and --timeline-ranks with no --json, --csv,
+        # --report or --timeline changed nothing, silently.
+        path = os.path.join(self.tmp, "n.yaml")
+        with open(path, "w") as f:
+            f.write("name: n\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 4\nparallel: {tp: 1, pp: 4, zero_stage: 0}\n"
+                    "training: {global_batch: 8, micro_batch: 1, seq_len: 2048, precision: bf16}\n")
+        p = subprocess.run([BIN, "simulate", path, "--timeline-rows", "5", "--timeline-ranks", "1"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("--timeline-rows shapes the timeline table", p.stdout)
+        self.assertIn("--timeline-ranks picks the ranks", p.stdout)
+        d = json.loads(subprocess.run([BIN, "simulate", path, "--timeline-rows", "5", "--timeline-ranks", "1", "--json", "-"],
+                                      capture_output=True, text=True, check=True).stdout)
+        self.assertFalse(any("changes nothing here" in n and "--timeline" in n for n in d["notes"]), d["notes"])
+        p = subprocess.run([BIN, "simulate", path, "--timeline-ranks", "1", "--timeline", os.path.join(self.tmp, "n.json")],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("--timeline-ranks picks", p.stdout + p.stderr)
+
     def test_review_of_2026_12_03(self):
         base = ("name: base\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 8\n"
                 "parallel: {tp: 1, pp: 1, zero_stage: 0, overlap: {grad_reduce: false, param_gather: false, tp_comm: false}}\n"

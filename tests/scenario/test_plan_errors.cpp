@@ -269,6 +269,12 @@ TEST(PlanErrors, StagesMustDivideLayersOrBeGiven) {
   EXPECT_NE(e.find("stage_layers"), std::string::npos) << e;
   const auto e2 = error_of(kBase, {{"parallel.stage_layers", "[40, 39]"}});
   EXPECT_NE(e2.find("sums to 79 layers"), std::string::npos) << e2;
+  // Where pp alone divides the layers, the vpp is named (review of 2026-12-05: a --set of vpp had
+  // been pointed at the file's pp line); where pp does not, pp is.
+  const auto e3 = error_of(kBase, {{"parallel.vpp", "3"}, {"parallel.schedule", "interleaved-1f1b"}});
+  EXPECT_NE(e3.find("key 'parallel.vpp': pp*vpp = 6 does not divide the 80 layers"), std::string::npos) << e3;
+  EXPECT_NE(e3.find("(--set)"), std::string::npos) << e3;
+  EXPECT_NE(e.find("key 'parallel.pp'"), std::string::npos) << e;
 }
 
 // Question (review of 2026-12-03): may a virtual stage hold no layer? The first or last may (the
