@@ -560,7 +560,9 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=Non
     names = [only] if isinstance(only, str) else ([] if only is None else list(only))
     names = [n.strip() for x in names for n in str(x).split(",") if n.strip()]
     if hasattr(scale, "items"):
-        scales = ["%s=%s" % (k, _number(v, "scale: factor of %s" % k)) for k, v in scale.items()]
+        # The factor as written on the command line: 2, not 2.0 (whatif_scenario had differed from the
+        # CLI's and from the list form; review of 2026-12-05).
+        scales = ["%s=%s" % (k, _plain(_number(v, "scale: factor of %s" % k))) for k, v in scale.items()]
     elif isinstance(scale, str):
         # One spec, as the CLI's --scale takes one: a kernel pattern may hold commas
         # ('kernel:gemm{1,2}=0.5' had been split at them before 2026-12-04).
@@ -655,9 +657,37 @@ def _typed_errors(fn):
                 raise SextantError("sextant.%s: unknown argument '%s'; its arguments are %s%s"
                                    % (fn.__name__, m.group(1), ", ".join(params),
                                       "; did you mean %s=?" % near[0] if near else "")) from None
+            # A str that cannot become UTF-8 (a lone surrogate, as surrogateescape decoding leaves
+            # in text read from a non-UTF-8 file) is refused by the binding as a wrong type, though
+            # it is a str: named as what it is (review of 2026-12-05).
+            bad = _not_utf8(list(args) + list(kwargs.values()))
+            if bad is not None:
+                raise SextantError("sextant.%s: an argument's text is not valid UTF-8 (%s at character %d: a lone surrogate, "
+                                   "as text decoded with errors='surrogateescape' holds); read the file as UTF-8 or pass its path"
+                                   % (fn.__name__, bad[0], bad[1])) from None
             raise SextantError("sextant.%s: an argument has the wrong type (%s); see help(sextant.%s)"
                                % (fn.__name__, first, fn.__name__)) from None
     return wrapper
+
+
+def _not_utf8(values, depth=0):
+    """(repr of the first code point, its index) of the first str in values (lists, tuples and
+    dicts looked into) that cannot be encoded as UTF-8, else None."""
+    for v in values:
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError as e:
+                return repr(v[e.start]), e.start
+        elif depth < 4 and isinstance(v, (list, tuple)):
+            r = _not_utf8(v, depth + 1)
+            if r is not None:
+                return r
+        elif depth < 4 and isinstance(v, dict):
+            r = _not_utf8(list(v.keys()) + list(v.values()), depth + 1)
+            if r is not None:
+                return r
+    return None
 
 
 for _name in ("estimate", "simulate", "plan", "sweep", "goodput", "infer", "analyze", "catalog", "report"):

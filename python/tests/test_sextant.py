@@ -259,6 +259,11 @@ def test_analyze_takes_the_clis_options():
     assert r["scalars"]["workload_device"] == "h100-sxm-80gb"
     assert without_timing(r) == without_timing(cli_json("analyze", h200, "--device", "h100-sxm-80gb", "--scale", "compute=0.5",
                                                          "--drop-gaps", "host", "--gap-threshold-us", "50"))
+    # A whole factor in the dict form is written as the CLI's (2, not 2.0) in whatif_scenario
+    # (review of 2026-12-05), the same as the list form.
+    d = sextant.analyze(h200, scale={"comm": 0.5, "compute": 2.0}, drop_gaps=["host"])
+    assert d["scalars"]["whatif_scenario"] == "--scale comm=0.5 --scale compute=2 --drop-gaps host"
+    assert without_timing(d) == without_timing(sextant.analyze(h200, scale=["comm=0.5", "compute=2"], drop_gaps=["host"]))
     for kw, text in ((dict(stragglers=3), "applies with compat='hta'"), (dict(drop_gaps="cpu"), "unknown gap kind 'cpu'"),
                      (dict(scale="compute"), "expected CLASS=FACTOR"),
                      # the CLI's bounds (negative thresholds had changed the path through Python only, 2026-12-05)
@@ -789,3 +794,12 @@ def test_a_catalog_folder_without_the_bundled_data_still_estimates(tmp_path, mon
     for f in (sextant.estimate, sextant.simulate):
         r = f(SCENARIO, catalog=cat)
         assert any(n.startswith("validated-range check skipped") for n in r["notes"]), r["notes"]
+
+
+def test_text_that_is_not_utf8_is_named_as_such():
+    """A str holding a lone surrogate (surrogateescape decoding) had been called a wrong type
+    (review of 2026-12-05)."""
+    with pytest.raises(sextant.SextantError, match="not valid UTF-8.*'\\\\udcff' at character 7"):
+        sextant.estimate("model: \udcff\n")
+    with pytest.raises(sextant.SextantError, match="not valid UTF-8"):
+        sextant.estimate(SCENARIO, overrides={"name": "\udcff"})

@@ -97,10 +97,18 @@ uint64_t fnv1a(const std::string& s) {
 
 std::string chart_library_path() {
   const char* env = std::getenv("SEXTANT_ECHARTS_JS");
+  const std::string install = "run scripts/install-npm-deps.sh (or scripts/install-deps.sh), or set SEXTANT_ECHARTS_JS to echarts.min.js";
   if (env && *env) {
     if (!file_exists(env))
       throw Error(SourceLocation{env, 0, 0, "SEXTANT_ECHARTS_JS"},
-                  "charting library not found (SEXTANT_ECHARTS_JS names echarts.min.js)");
+                  "charting library not found (SEXTANT_ECHARTS_JS names echarts.min.js)", install);
+    // An empty or foreign file made a page whose every chart said "charting library missing"
+    // (review of 2026-12-05): the file must be Apache ECharts (it defines `echarts`).
+    const std::string lib = read_all(env);
+    if (lib.find("echarts") == std::string::npos)
+      throw Error(SourceLocation{env, 0, 0, "SEXTANT_ECHARTS_JS"},
+                  lib.empty() ? "the charting library file is empty" : "the charting library file is not Apache ECharts (it never names echarts)",
+                  install);
     return env;
   }
   const std::string def = SEXTANT_ECHARTS_JS_DEFAULT;

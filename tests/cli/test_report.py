@@ -214,7 +214,19 @@ class ReportCli(unittest.TestCase):
             p = fx.run("estimate", "data/examples/llama3-70b-h100.yaml", "--report", out, "-q", env=env, check=False)
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("/nonexistent/echarts.min.js", p.stderr)
+            self.assertIn("scripts/install-npm-deps.sh", p.stderr)
             self.assertFalse(os.path.exists(out))
+            # An empty or foreign file is no charting library (review of 2026-12-05: accepted, and
+            # every chart of the page said "charting library missing").
+            for content, says in (("", "is empty"), ("var x = 1;\n", "is not Apache ECharts")):
+                lib = os.path.join(d, "lib.js")
+                with open(lib, "w") as f:
+                    f.write(content)
+                p = fx.run("estimate", "data/examples/llama3-70b-h100.yaml", "--report", out, "-q",
+                           env=dict(os.environ, SEXTANT_ECHARTS_JS=lib), check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(says, p.stderr)
+                self.assertFalse(os.path.exists(out))
 
 
 if __name__ == "__main__":

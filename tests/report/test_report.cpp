@@ -400,6 +400,74 @@ TEST(ReportLibrary, MissingLibraryNamesTheFile) {
   EXPECT_THROW(render_html(Result{}, ReportOptions{"/nonexistent/lib.js"}), Error);
 }
 
+// Question (review of 2026-12-05): does an `analyze --compat hta` result draw the charts its HTA
+// tables support (the per-kernel table, the overlap percentages) and name HTA's potential
+// stragglers, as Sextant's own tables would be drawn? Only the temporal and idle charts had been.
+TEST(ReportRenderers, HtaCompatResultDrawsItsKernelAndOverlapTables) {
+  Result r;
+  r.command = "analyze";
+  Table& k = r.add_table("gpu_kernel_breakdown_by_kernel");
+  k.add_str("name");
+  k.add_f64("sum (us)");
+  k.add_i64("rank");
+  k.add_row({std::string("gemm"), 300.0, int64_t{0}});
+  k.add_row({std::string("gemm"), 300.0, int64_t{1}});
+  k.add_row({std::string("nccl"), 400.0, int64_t{0}});
+  Table& o = r.add_table("comm_comp_overlap");
+  o.add_i64("rank");
+  o.add_f64("comp_comm_overlap_pctg");
+  o.add_row({int64_t{0}, 10.0});
+  o.add_row({int64_t{1}, 30.0});
+  Table& st = r.add_table("potential_stragglers");
+  st.add_i64("potential_straggler_rank");
+  st.add_row({int64_t{1}});
+  const ReportPage page = build_page(r);
+  std::map<std::string, const Chart*> by_id;
+  for (const auto& c : page.charts) by_id[c.id] = &c;
+  ASSERT_TRUE(by_id.count("top-kernels"));
+  ASSERT_TRUE(by_id.count("overlap"));
+  // gemm summed over its two ranks (600 of 1000 us), the largest at the top (the last category).
+  EXPECT_EQ(by_id["top-kernels"]->option["yAxis"]["data"].back(), "gemm");
+  EXPECT_EQ(by_id["top-kernels"]->takeaway, "the top kernel takes 60% of the kernel time HTA lists; these 2 take 100%");
+  EXPECT_NE(by_id["overlap"]->takeaway.find("overlaps 20.0% of communication time on average; least: rank 0 (10.0%)"), std::string::npos)
+      << "[" << by_id["overlap"]->takeaway << "]";
+  bool named = false;
+  for (const auto& t : page.takeaways) named = named || t == "HTA's straggler rule flags rank 1 as potential stragglers";
+  EXPECT_TRUE(named);
+}
+
+// Question (review of 2026-12-05): does a sweep where some values fit no plan keep the sweep page
+// and its varied key (it had fallen back to the generic page below two fitting values), and does
+// the takeaway name the values that fit none?
+TEST(ReportRenderers, SweepWithValuesThatFitNoPlanKeepsItsChart) {
+  Result r;
+  r.command = "sweep";
+  Table& s = r.add_table("sweep");
+  s.add_f64("num_gpus");
+  s.add_str("best_plan");
+  s.add_f64("step_time_s");
+  s.add_row({8.0, std::string("none fits"), std::nan("")});
+  s.add_row({16.0, std::string("tp8 pp2"), 576.0});
+  const ReportPage page = build_page(r);
+  const Chart* line = nullptr;
+  for (const auto& c : page.charts)
+    if (c.id == "sweep-step-time") line = &c;
+  ASSERT_NE(line, nullptr);
+  EXPECT_EQ(page.title, "Hardware and plan sweep");
+  EXPECT_EQ(line->option["series"][0]["data"].size(), 1u);
+  EXPECT_NE(line->takeaway.find("only at 16 of num_gpus does a plan fit"), std::string::npos) << line->takeaway;
+  EXPECT_NE(line->takeaway.find("no plan fits at 8 of num_gpus"), std::string::npos) << line->takeaway;
+  // Two fitting values and one that fits none: the line and both parts of the takeaway.
+  s.add_row({32.0, std::string("tp8 pp4"), 300.0});
+  const ReportPage p2 = build_page(r);
+  for (const auto& c : p2.charts)
+    if (c.id == "sweep-step-time") {
+      EXPECT_EQ(c.option["series"][0]["data"].size(), 2u);
+      EXPECT_NE(c.takeaway.find("from 16 to 32 of num_gpus"), std::string::npos) << c.takeaway;
+      EXPECT_NE(c.takeaway.find("no plan fits at 8"), std::string::npos) << c.takeaway;
+    }
+}
+
 TEST(ReportRenderers, SweepParetoFrontAndTornado) {
   Result r;
   r.command = "sweep";

@@ -116,9 +116,54 @@ void idle_causes(const Result& r, ReportPage& page) {
   page.charts.push_back(std::move(ch));
 }
 
+// HTA's per-kernel table (`analyze --compat hta`: gpu_kernel_breakdown_by_kernel, one row per
+// kernel and rank): the kernels summed over the ranks, the largest 15, their share of the table's
+// kernel time (it had drawn no kernel chart; review of 2026-12-05).
+void hta_top_kernels(const Result& r, ReportPage& page) {
+  const Table* t = r.table("gpu_kernel_breakdown_by_kernel");
+  if (!t || t->rows() == 0 || !t->has_column("name") || !t->has_column("sum (us)")) return;
+  const auto names = texts(*t, "name");
+  const auto sum = numbers(*t, "sum (us)");
+  std::map<std::string, double> by_name;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (std::isfinite(sum[i])) by_name[names[i]] += sum[i];
+  std::vector<std::pair<double, std::string>> top;
+  for (const auto& [n, us] : by_name) top.push_back({us, n});
+  std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  if (top.size() > 15) top.resize(15);
+  if (top.empty() || !(top.front().first > 0)) return;
+  // The denominator is the table's own kernel time (its type breakdown counts overlapping kernels
+  // once, so shares of it could pass 100%).
+  double all = 0;
+  for (const auto& [n, us] : by_name) all += us;
+  std::vector<std::string> cats;
+  std::vector<double> ms;
+  double shown = 0;
+  for (auto it = top.rbegin(); it != top.rend(); ++it) {  // largest at the top of the bars
+    cats.push_back(it->second);
+    ms.push_back(it->first * 1e-3);
+    shown += it->first;
+  }
+  Chart ch;
+  ch.id = "top-kernels";
+  ch.title = "Top GPU kernels by total time (all ranks; HTA's per-kernel table)";
+  ch.value_unit = "ms";
+  ch.height_px = std::max(260, static_cast<int>(cats.size()) * 28 + 80);
+  ch.option = base_option();
+  ch.option["tooltip"]["trigger"] = "item";
+  ch.option["grid"]["left"] = 260;
+  ch.option["xAxis"] = value_axis("total time (ms)");
+  ch.option["yAxis"] = category_axis(cats);
+  ch.option["yAxis"]["axisLabel"].update(nlohmann::ordered_json{{"width", 240}, {"overflow", "truncate"}});
+  ch.option["series"] = {{{"type", "bar"}, {"name", "total time"}, {"data", json_array(ms)}}};
+  ch.takeaway = "the top kernel takes " + fmt_pct(top.front().first / all) + " of the kernel time HTA lists; these " +
+                std::to_string(top.size()) + " take " + fmt_pct(shown / all);
+  page.charts.push_back(std::move(ch));
+}
+
 void top_kernels(const Result& r, ReportPage& page) {
   const Table* t = r.table("top_kernels");
-  if (!t || t->rows() == 0) return;
+  if (!t || t->rows() == 0) return hta_top_kernels(r, page);
   auto names = texts(*t, "name");
   auto total = numbers(*t, "total_us");
   const auto share = numbers(*t, "share_of_gpu_time_fraction");
@@ -144,10 +189,41 @@ void top_kernels(const Result& r, ReportPage& page) {
   page.charts.push_back(std::move(ch));
 }
 
+// HTA's overlap table alone (`analyze --compat hta` has no exposed_time): the share of each rank's
+// communication time that computation overlaps (review of 2026-12-05: no chart had been drawn).
+void hta_overlap(const Result& r, ReportPage& page) {
+  const Table* o = r.table("comm_comp_overlap");
+  if (!o || o->rows() == 0 || !o->has_column("rank") || !o->has_column("comp_comm_overlap_pctg")) return;
+  const auto ranks = numbers(*o, "rank");
+  const auto pct = numbers(*o, "comp_comm_overlap_pctg");
+  size_t lo = pct.size(), n = 0;
+  double sum = 0;
+  for (size_t i = 0; i < pct.size(); ++i)
+    if (std::isfinite(pct[i])) {
+      sum += pct[i];
+      ++n;
+      if (lo == pct.size() || pct[i] < pct[lo]) lo = i;
+    }
+  if (n == 0) return;
+  Chart ch;
+  ch.id = "overlap";
+  ch.title = "Communication overlapped with computation per rank (HTA's comm_comp_overlap)";
+  ch.value_unit = "%";
+  ch.option = base_option();
+  ch.option["xAxis"] = category_axis(rank_labels(ranks), "rank");
+  ch.option["yAxis"] = value_axis("overlap (% of communication time)");
+  zoom_ranks(ch, ranks.size());
+  ch.option["series"] = {{{"type", "bar"}, {"name", "overlap"}, {"data", json_array(pct)}}};
+  ch.takeaway = "computation overlaps " + fmt_num(sum / static_cast<double>(n)) + "% of communication time on average; least: rank " +
+                std::to_string(static_cast<long long>(ranks[lo])) + " (" + fmt_num(pct[lo]) + "%)";
+  page.takeaways.push_back(ch.takeaway);
+  page.charts.push_back(std::move(ch));
+}
+
 void overlap(const Result& r, ReportPage& page) {
   const Table* o = r.table("comm_comp_overlap");
   const Table* e = r.table("exposed_time");
-  if (!e || e->rows() == 0) return;
+  if (!e || e->rows() == 0) return hta_overlap(r, page);
   const auto ranks = numbers(*e, "rank");
   const auto comm = numbers(*e, "communication_us"), exp = numbers(*e, "exposed_communication_us");
   std::vector<double> hidden(comm.size());
@@ -349,7 +425,20 @@ void critical_path(const Result& r, ReportPage& page) {
 
 void stragglers(const Result& r, ReportPage& page) {
   const Table* t = r.table("stragglers");
-  if (!t || t->rows() == 0) return;
+  // HTA's potential_stragglers lists ranks without a measure to chart: a headline names them.
+  if ((!t || t->rows() == 0)) {
+    const Table* h = r.table("potential_stragglers");
+    if (h && h->has_column("potential_straggler_rank")) {
+      const auto ranks = numbers(*h, "potential_straggler_rank");
+      std::string list;
+      for (double x : ranks)
+        if (std::isfinite(x)) list += (list.empty() ? "" : ", ") + std::to_string(static_cast<long long>(x));
+      page.takeaways.push_back(list.empty() ? std::string("HTA's straggler rule flags no rank")
+                                            : "HTA's straggler rule flags rank" + std::string(ranks.size() > 1 ? "s " : " ") + list +
+                                                  " as potential stragglers");
+    }
+    return;
+  }
   const auto rank = numbers(*t, "rank");
   // The ranking measure (docs/trace-analysis.md): the wait a rank caused the typical rank, summed over
   // the matched collectives. held_back_us (the marginal hold beyond the second-latest arrival) reads 0

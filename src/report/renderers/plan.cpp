@@ -298,8 +298,14 @@ void sweep_line(const Result& r, ReportPage& page) {
   // Best step time along the first varied key (minimum over the other keys).
   const auto x = numbers(*t, keys[0]);
   const auto y = numbers(*t, "step_time_s");
+  // A value where no plan fits (no step time) is a point of the sweep too: the chart keeps the
+  // values that have one and the takeaway names the others (a sweep with fewer than two fitting
+  // values had fallen back to the generic page, which hid the varied key; review of 2026-12-05).
   std::vector<std::pair<double, double>> best;
+  std::vector<double> values, none_fits;
   for (size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) continue;
+    if (std::find(values.begin(), values.end(), x[i]) == values.end()) values.push_back(x[i]);
     if (!std::isfinite(y[i])) continue;
     auto it = std::find_if(best.begin(), best.end(), [&](const auto& b) { return b.first == x[i]; });
     if (it == best.end())
@@ -307,8 +313,11 @@ void sweep_line(const Result& r, ReportPage& page) {
     else
       it->second = std::min(it->second, y[i]);
   }
-  if (best.size() < 2) return;
+  for (double v : values)
+    if (std::find_if(best.begin(), best.end(), [&](const auto& b) { return b.first == v; }) == best.end()) none_fits.push_back(v);
+  if (best.empty() || values.size() < 2) return;
   std::sort(best.begin(), best.end());
+  std::sort(none_fits.begin(), none_fits.end());
   // The axis is in the key's display unit (GiB, GB/s): the values are scaled to it.
   const Unit ux = unit_of(keys[0]);
   auto data = nlohmann::ordered_json::array();
@@ -324,10 +333,19 @@ void sweep_line(const Result& r, ReportPage& page) {
   ch.option["xAxis"]["scale"] = true;
   ch.option["yAxis"] = value_axis("step time (s)");
   ch.option["series"] = {{{"type", "line"}, {"name", "best step time"}, {"data", data}}};
-  ch.takeaway = "from " + fmt_key_value(best.front().first * ux.scale) + " to " + fmt_key_value(best.back().first * ux.scale) +
-                (ux.label.empty() ? "" : " " + ux.label) + " of " + keys[0] + ", the best step time goes from " +
-                fmt_seconds(best.front().second) + " to " + fmt_seconds(best.back().second) +
-                (keys.size() > 1 ? " (the best over the other varied keys at each value)" : "");
+  const std::string unit = ux.label.empty() ? "" : " " + ux.label;
+  ch.takeaway = best.size() > 1 ? "from " + fmt_key_value(best.front().first * ux.scale) + " to " + fmt_key_value(best.back().first * ux.scale) +
+                                      unit + " of " + keys[0] + ", the best step time goes from " + fmt_seconds(best.front().second) + " to " +
+                                      fmt_seconds(best.back().second) +
+                                      (keys.size() > 1 ? " (the best over the other varied keys at each value)" : "")
+                                : "only at " + fmt_key_value(best.front().first * ux.scale) + unit + " of " + keys[0] +
+                                      " does a plan fit: best step time " + fmt_seconds(best.front().second);
+  if (!none_fits.empty()) {
+    std::string list;
+    for (size_t i = 0; i < none_fits.size() && i < 8; ++i) list += (i ? ", " : "") + fmt_key_value(none_fits[i] * ux.scale);
+    if (none_fits.size() > 8) list += ", ...";
+    ch.takeaway += "; no plan fits at " + list + unit + " of " + keys[0] + " (not drawn)";
+  }
   page.charts.push_back(std::move(ch));
 }
 
