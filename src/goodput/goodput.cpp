@@ -702,7 +702,19 @@ Result run_goodput(const GoodputConfig& c) {
       // the knob is not a number (the strategy) or the target cannot be reached.
       kt.add_f64("current_value");
       kt.add_f64("required_value");
+      kt.add_str("unit");  // of current_value and required_value (the knob's name carries it too)
       const double nan = std::nan("");
+      auto knob_unit = [](const std::string& knob) -> std::string {
+        auto ends = [&](const char* x) {
+          const std::string e(x);
+          return knob.size() >= e.size() && knob.compare(knob.size() - e.size(), e.size(), e) == 0;
+        };
+        if (knob.rfind("spares_count", 0) == 0) return "count";
+        if (ends("_bytes_per_s")) return "bytes/s";
+        if (ends("_s") || knob == "checkpoint_strategy_and_interval") return "s";
+        if (ends("_scale")) return "ratio";
+        return "-";
+      };
       // Whether the target is already met is the headline's answer (all replicas): the knobs'
       // own evaluations use the search's replicas, and a headline of 0.79004 above a 0.7899
       // target listed knobs to reach it from their 0.78972 (before 2026-12-03).
@@ -718,11 +730,11 @@ Result run_goodput(const GoodputConfig& c) {
                      const std::optional<std::pair<double, double>>& sol, const std::function<std::string(double)>& show,
                      const std::function<double(double)>& value) {
         if (settled) {
-          kt.add_row({knob, current, current, met_text, cur, current_value, current_value});
+          kt.add_row({knob, current, current, met_text, cur, current_value, current_value, knob_unit(knob)});
         } else if (sol) {
-          kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second, current_value, value(sol->first)});
+          kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second, current_value, value(sol->first), knob_unit(knob)});
         } else {
-          kt.add_row({knob, current, std::string("-"), std::string("no"), nan, current_value, nan});
+          kt.add_row({knob, current, std::string("-"), std::string("no"), nan, current_value, nan, knob_unit(knob)});
         }
       };
       const auto same = [](double v) { return v; };
@@ -784,10 +796,10 @@ Result run_goodput(const GoodputConfig& c) {
             // A strategy this job cannot run (the notes of the strategies table say why).
           }
         }
-        if (settled) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, met_text, cur, nan, nan});
+        if (settled) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, met_text, cur, nan, nan, std::string("-")});
         else if (knob_best_e >= target)
-          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, knob_best, std::string("yes"), knob_best_e, nan, nan});
-        else kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), nan, nan, nan});
+          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, knob_best, std::string("yes"), knob_best_e, nan, nan, std::string("-")});
+        else kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), nan, nan, nan, std::string("-")});
         // Two knobs together: a strategy that reaches the target only at its own interval (the
         // strategies table) is named with that interval, so that "no" above does not read as
         // "changing the strategy cannot help" (before 2026-12-02 the table showed it and the knobs
@@ -797,7 +809,7 @@ Result run_goodput(const GoodputConfig& c) {
         if (!settled && knob_best_e < target && best_e < target && best_strategy_e >= target && best_strategy != c.checkpoint.strategy)
           kt.add_row({std::string("checkpoint_strategy_and_interval"), c.checkpoint.strategy + ", " + fmt(c.checkpoint.interval_s) + " s",
                       best_strategy + ", " + fmt(best_strategy_tau) + " s (its Daly interval)", std::string("yes"), best_strategy_e,
-                      c.checkpoint.interval_s, best_strategy_tau});
+                      c.checkpoint.interval_s, best_strategy_tau, std::string("s")});
       }
       const int iters = 14;
       // Write bandwidth (multiplier on storage write bandwidth).
