@@ -141,6 +141,13 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "leaf_nodes", s.leaf_nodes, "nodes per leaf switch (per rail)");
     add_sourced(t, "storage_bandwidth", s.storage_bandwidth_bytes_per_s, "GB/s", 1e9);
     add_sourced(t, "node_price", s.node_price_usd_per_hour, "USD/h");
+    // The counts that shape the system (GPUs per node, scale-up domain, NICs per node) and its
+    // oversubscription are plain values whose provenance the description gives, citing the file's
+    // sources: listed here so that it reads on its own (review of 2026-12-05).
+    Table& src = r.add_table("sources", "citations of the system's file, which the description and the fields name");
+    src.add_str("id");
+    src.add_str("citation");
+    for (const auto& [id, text] : s.sources) src.add_row({id, text});
   } else if (cat.has_network(name)) {
     const auto& n = cat.network(name);
     r.set("kind", std::string("network"));
@@ -154,6 +161,11 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "achievable_fraction", n.achievable_fraction, "fraction");
     add_sourced(t, "in_network_reduction_fraction", n.in_network_reduction_fraction, "fraction");
     add_sourced(t, "in_network_reduction_latency", n.in_network_reduction_latency_s, "us", 1e-6);
+    // Inputs of the collective models that had not been shown (review of 2026-12-05): NVLS's
+    // measured group size and the fabric's shape (a mesh or torus scales the bandwidth a group gets).
+    add_sourced(t, "in_network_reduction_measured_gpus", n.in_network_reduction_measured_gpus, "GPUs");
+    r.set("topology", n.topology);
+    if (n.torus_dims > 0) r.set("torus_dims", int64_t{n.torus_dims});
   } else if (cat.has_framework(name)) {
     const auto& f = cat.framework(name);
     r.set("kind", std::string("framework"));

@@ -59,6 +59,24 @@ ls = subprocess.run([BIN, "catalog", "list", "models", "--json", "-"], capture_o
 check(ls.returncode == 0 and json.loads(ls.stdout)["scalars"]["catalog_dir"] == "bundled", ls.stdout[:300] + ls.stderr)
 check(os.path.abspath(ROOT) not in sh.stdout + ls.stdout, "an absolute path of the checkout in catalog output")
 
+# A system's shape (GPUs per node, NICs per node, oversubscription) is plain values whose
+# provenance the description gives, citing the file's sources: `show` lists those citations; a
+# network shows its topology and NVLS's measured group size (review of 2026-12-05).
+sy = subprocess.run([BIN, "catalog", "show", "dgx-h100", "--json", "-"], capture_output=True, text=True)
+if sy.returncode == 0:
+    src = json.loads(sy.stdout)["tables"]["sources"]["columns"]
+    check("dgxh100" in src["id"] and any("ConnectX-7 400 Gb/s" in c for c in src["citation"]), str(src)[:300])
+else:
+    check(False, sy.stderr)
+nw = subprocess.run([BIN, "catalog", "show", "nvlink4", "--json", "-"], capture_output=True, text=True)
+if nw.returncode == 0:
+    j = json.loads(nw.stdout)
+    check(j["scalars"]["topology"] == "switch", str(j["scalars"]))
+    f = j["tables"]["fields"]["columns"]
+    check("in_network_reduction_measured_gpus" in f["field"], str(f["field"]))
+else:
+    check(False, nw.stderr)
+
 if failures:
     print("FAIL:\n  " + "\n  ".join(failures))
     sys.exit(1)
