@@ -263,6 +263,25 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
             hint = "its architectures name " + it->first + ", which is model_type " + it->second + ": set model_type to " + it->second;
             break;
           }
+    // Hugging Face model types of other architectures (hybrid linear attention, multimodal,
+    // parallel blocks, ...): a near supported name would build a different model (qwen3_next had
+    // been pointed at qwen3_moe, olmo3 at olmo, phi at phi3; review of 2026-12-05).
+    static const std::set<std::string> other_archs = {
+        "qwen3_next", "qwen2_vl", "qwen2_5_vl", "qwen2_5_omni", "qwen3_vl", "qwen3_vl_moe", "qwen3_omni_moe", "olmo3",
+        "phi", "phi4_multimodal", "glm", "glm4", "glm4_moe", "glm4v", "chatglm", "llava", "mllama", "gemma3", "gemma3n",
+        "jamba", "mamba", "mamba2", "falcon", "falcon_h1", "falcon_mamba", "bamba", "nemotron_h", "granitemoehybrid",
+        "granitemoeshared", "cohere", "cohere2", "starcoder2", "dbrx", "exaone", "exaone4", "internlm2", "minimax", "hunyuan_v1_dense",
+        "hunyuan_v1_moe", "ernie4_5", "ernie4_5_moe", "deepseek_vl", "deepseek_vl_hybrid", "kimi_vl", "bloom", "opt", "gptj",
+        "gpt_neo", "codegen", "gpt_bigcode", "t5", "mt5", "bart", "bert", "roberta", "mpt", "persimmon", "stablelm", "recurrent_gemma",
+        "zamba", "zamba2", "lfm2", "smollm3", "seed_oss", "arcee", "apertus", "dots1", "llama4", "llama4_text", "mistral3",
+        "pixtral", "mixtral_vision", "bitnet", "helium", "xlstm"};
+    if (hint.empty() && other_archs.count(type))
+      hint = "'" + type + "' is a Hugging Face architecture whose layers no supported type has (a near name would build a different model): "
+             "describe it as a catalog YAML entry (docs/models.md); supported: " + [&] {
+               std::string t;
+               for (const auto& x : types) t += (t.empty() ? "" : ", ") + x;
+               return t;
+             }();
     if (hint.empty()) {
       const bool moe = !experts_in().first.empty();
       static const std::set<std::string> moe_types = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
@@ -324,7 +343,12 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", true);
     c.learned_position = true;
-    r.s("activation_function", "gelu_new");
+    // GPT2MLP applies ACT2FN[activation_function]: the GELU forms cost alike; another activation
+    // is an error, as hidden_act's of the other types (it was read and dropped: "relu" and "foo"
+    // modelled GELU; review of 2026-12-05).
+    const std::string act = r.s("activation_function", "gelu_new");
+    static const std::set<std::string> gelus = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "gelu_python", "gelu_accurate"};
+    if (!gelus.count(act)) c.mlp = mlp_from_act(act, false, file, "activation_function");
   } else if (type == "gpt_neox") {
     c.layers = r.i("num_hidden_layers");
     c.hidden = r.i("hidden_size");
@@ -346,11 +370,16 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // had read 32: four times the cache), the others multi-head.
     const bool gemma_gqa = type == "gemma2" || type == "gemma3_text";
     c.heads = gemma_gqa ? r.i("num_attention_heads", 8) : r.i("num_attention_heads");
-    c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" ? 8 : gemma_gqa ? 4 : c.heads);
+    // GptOssConfig 8 and Qwen3MoeConfig 4 KV heads (they had read as multi-head: 8x and 8x the
+    // cache; review of 2026-12-05).
+    c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" || type == "gpt_oss" ? 8
+                                            : gemma_gqa || type == "qwen3_moe"                          ? 4
+                                                                                                        : c.heads);
     // Transformers' defaults: Qwen3Config 128, GemmaConfig, Gemma2Config and Gemma3TextConfig 256;
     // the others hidden / heads (a trimmed Qwen3 or Gemma config had read 64 and 192).
     const bool gemma = type == "gemma" || type == "gemma2" || type == "gemma3_text";
-    c.head_dim = r.i("head_dim", type == "qwen3" ? 128 : gemma ? 256 : 0);
+    // (GptOssConfig 64: 2880 / 64 heads is 45; review of 2026-12-05.)
+    c.head_dim = r.i("head_dim", type == "qwen3" ? 128 : gemma ? 256 : type == "gpt_oss" ? 64 : 0);
     // Transformers' defaults: LlamaConfig 11008, MistralConfig and MixtralConfig 14336,
     // Qwen2Config and Qwen3Config 22016, Gemma2Config and Gemma3TextConfig 9216 (a config that left
     // it out was refused at an internal key, 2026-12-04 review); the others require it.
@@ -410,8 +439,11 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
                               type == "gpt_oss";
       bool use = r.b("use_sliding_window", by_default);
       int windowed = c.layers;
-      // Qwen's configs default max_window_layers to 28 (Qwen2Config ... Qwen3MoeConfig).
-      if (use && (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe")) {
+      // Qwen's configs default max_window_layers to 28 (Qwen2Config ... Qwen3MoeConfig). An explicit
+      // layer_types is what Transformers uses (it derives the list from max_window_layers only when
+      // none is given): then it decides below (a list had been dropped where max_window_layers
+      // reached the last layer; review of 2026-12-05).
+      if (use && (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe") && !r.has("layer_types")) {
         const int from = r.i("max_window_layers", 28);
         if (from >= c.layers) {
           use = false;  // no layer reaches the window: listed as ignored with the keys that would have applied it
@@ -484,7 +516,12 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       // Transformers' default where the key is left out: Qwen2MoeConfig 5632 (four experts of its
       // default 1408); Qwen3MoeConfig has no shared expert (a trimmed Qwen1.5-MoE config had read
       // 13.5B / 1.9B for 14.3B / 2.7B; review of 2026-12-05).
-      const int shared = r.i("shared_expert_intermediate_size", type == "qwen2_moe" ? 5632 : 0);
+      // Qwen3MoeConfig has no shared expert at all: the key is not read there (listed as ignored; a
+      // Qwen3-Next config written as qwen3_moe had been given one).
+      const int shared = type == "qwen2_moe" ? r.i("shared_expert_intermediate_size", 5632) : 0;
+      if (shared < 0)
+        throw Error(SourceLocation{file, 0, 0, "shared_expert_intermediate_size"},
+                    "must be 0 (no shared expert) or a width, got " + std::to_string(shared));
       // The shared expert is modelled as whole experts of the routed width (Qwen2-57B: 20480 =
       // 8 x 2560): a width that is not a multiple was rounded silently (1000 became 2560).
       if (shared > 0 && m.expert_ffn_hidden > 0 && shared % m.expert_ffn_hidden != 0)
@@ -549,6 +586,17 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       const std::string method = r.s("topk_method", v3 ? "noaux_tc" : "greedy");
       if (v3 || method == "group_limited_greedy") {
         const int groups = r.i("n_group", v3 ? 8 : 1), per_token = r.i("topk_group", v3 ? 4 : 1);
+        // Checked at the config's keys (the model's checks named moe.router_groups; a topk_group
+        // beyond n_group had dropped the group limit silently; review of 2026-12-05).
+        if (groups < 1 || m.num_experts % groups != 0)
+          throw Error(SourceLocation{file, 0, 0, "n_group"}, "must divide the " + std::to_string(m.num_experts) + " routed experts (n_routed_experts) into equal groups, got " +
+                                                                 std::to_string(groups));
+        if (per_token < 1 || per_token > groups)
+          throw Error(SourceLocation{file, 0, 0, "topk_group"}, "must be from 1 to n_group (" + std::to_string(groups) + "), got " + std::to_string(per_token));
+        if (groups > 1 && static_cast<int64_t>(per_token) * (m.num_experts / groups) < m.topk)
+          throw Error(SourceLocation{file, 0, 0, "topk_group"},
+                      std::to_string(per_token) + " groups of " + std::to_string(m.num_experts / groups) + " experts hold fewer than the " +
+                          std::to_string(m.topk) + " experts each token picks (num_experts_per_tok)");
         if (groups > 1 && per_token < groups) {
           m.router_groups = groups;
           m.router_groups_per_token = per_token;
@@ -686,12 +734,22 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         {"mla.v_head_dim", {"v_head_dim"}},
         {"max_seq_len", {"max_position_embeddings", "n_positions"}},
         {"sliding_window", {"sliding_window"}},
+        {"mtp_layers", {"num_nextn_predict_layers"}},
+        {"moe.router_groups", {"n_group"}},
+        {"moe.router_groups_per_token", {"topk_group"}},
+        {"moe.layer_pattern", {"first_k_dense_replace", "mlp_only_layers", "decoder_sparse_step", "moe_layer_freq"}},
     };
     const auto it = hf_keys.find(e.where().key);
     if (it == hf_keys.end()) throw;
+    // A YAML remedy does not apply to a config.json: where no layer is routed, say so in its terms.
+    const std::string hint = e.where().key == "moe.layer_pattern"
+                                 ? "no layer is routed with these keys (Transformers would build a dense model): route some layers, or give a "
+                                   "dense model_type"
+                                 : e.hint();
+    const std::string msg = e.where().key == "moe.layer_pattern" ? "model '" + c.id + "': no layer is routed (every layer dense)" : e.message();
     for (const auto& k : it->second)
-      if (j.contains(k)) throw Error(SourceLocation{file, 0, 0, k}, e.message(), e.hint());
-    throw;
+      if (j.contains(k)) throw Error(SourceLocation{file, 0, 0, k}, msg, hint);
+    throw Error(SourceLocation{file, 0, 0, it->second.front()}, msg, hint);
   }
   return c;
 }

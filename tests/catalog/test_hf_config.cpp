@@ -780,3 +780,67 @@ TEST(HfConfig, MoeTypesAreNotSentToDenseOnes) {
   ASSERT_TRUE(q2.moe);
   EXPECT_EQ(q2.moe->shared_experts, 4);  // 5632 / 1408
 }
+
+// Question (review of 2026-12-05): do the mappings take Transformers' defaults and refuse what
+// Transformers would not build, at the config's own keys?
+TEST(HfConfig, DefaultsChecksAndHintsOfTheReviewOf20261205) {
+  auto error_of = [](const std::string& text) -> Error {
+    try {
+      parse_hf_config(text, "c.json");
+    } catch (const Error& e) {
+      return e;
+    }
+    ADD_FAILURE() << "no error for " << text;
+    return Error(SourceLocation{}, "");
+  };
+  // GPT-2's activation_function: the GELU forms cost alike; another is an error at its key.
+  const std::string gpt2 = R"({"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12, "vocab_size": 50257, "n_positions": 1024, "activation_function": "ACT"})";
+  auto with_act = [&](const std::string& a) { return std::string(gpt2).replace(gpt2.find("ACT"), 3, a); };
+  EXPECT_EQ(parse_hf_config(with_act("gelu_new"), "g.json").mlp, "gelu");
+  const Error relu = error_of(with_act("relu"));
+  EXPECT_EQ(relu.where().key, "activation_function");
+  EXPECT_NE(relu.message().find("'relu' is not supported"), std::string::npos) << relu.message();
+  // GptOssConfig: head_dim 64 and 8 KV heads where the config leaves them out.
+  const ModelConfig oss = parse_hf_config(R"({"model_type": "gpt_oss", "num_hidden_layers": 36, "hidden_size": 2880,
+      "num_attention_heads": 64, "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 128, "num_experts_per_tok": 4})",
+                                          "oss.json");
+  EXPECT_EQ(oss.head_dim, 64);
+  EXPECT_EQ(oss.kv_heads, 8);
+  // Qwen3MoeConfig: 4 KV heads, and no shared expert whatever the config says (the key is ignored).
+  const ModelConfig q3 = parse_hf_config(R"({"model_type": "qwen3_moe", "num_hidden_layers": 48, "hidden_size": 2048,
+      "num_attention_heads": 32, "intermediate_size": 6144, "vocab_size": 151936, "num_experts": 128, "num_experts_per_tok": 8,
+      "moe_intermediate_size": 768, "shared_expert_intermediate_size": 512})",
+                                         "q3.json");
+  EXPECT_EQ(q3.kv_heads, 4);
+  ASSERT_TRUE(q3.moe);
+  EXPECT_EQ(q3.moe->shared_experts, 0);
+  EXPECT_NE(std::find(q3.ignored_keys.begin(), q3.ignored_keys.end(), "shared_expert_intermediate_size"), q3.ignored_keys.end());
+  // DeepSeek-V3's group routing: topk_group beyond n_group, or an n_group that does not divide the
+  // experts, is an error at the config's key (it had dropped the limit, or named moe.router_groups).
+  const std::string ds = R"({"model_type": "deepseek_v3", "num_hidden_layers": 61, "hidden_size": 7168, "num_attention_heads": 128,
+      "intermediate_size": 18432, "vocab_size": 129280, "n_routed_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048,
+      "kv_lora_rank": 512, "q_lora_rank": 1536, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128, GROUPS})";
+  auto with_groups = [&](const std::string& g) { return std::string(ds).replace(ds.find("GROUPS"), 6, g); };
+  EXPECT_EQ(error_of(with_groups(R"("n_group": 8, "topk_group": 9)")).where().key, "topk_group");
+  EXPECT_EQ(error_of(with_groups(R"("n_group": 7, "topk_group": 4)")).where().key, "n_group");
+  EXPECT_EQ(error_of(with_groups(R"("n_group": 64, "topk_group": 1)")).where().key, "topk_group");
+  EXPECT_EQ(error_of(with_groups(R"("n_group": 8, "topk_group": 4, "num_nextn_predict_layers": 9)")).where().key, "num_nextn_predict_layers");
+  const Error dense = error_of(with_groups(R"("n_group": 8, "topk_group": 4, "first_k_dense_replace": 61)"));
+  EXPECT_EQ(dense.where().key, "first_k_dense_replace");
+  EXPECT_EQ(dense.hint().find("without moe"), std::string::npos) << dense.hint();
+  // A type of another architecture is not pointed at a near supported name.
+  const Error next = error_of(R"({"model_type": "qwen3_next", "num_experts": 512, "num_experts_per_tok": 10})");
+  EXPECT_EQ(next.hint().find("did you mean"), std::string::npos) << next.hint();
+  EXPECT_NE(next.hint().find("catalog YAML entry"), std::string::npos) << next.hint();
+  EXPECT_EQ(error_of(R"({"model_type": "olmo3"})").hint().find("did you mean"), std::string::npos);
+  // Qwen2's explicit layer_types is what Transformers uses, whatever max_window_layers says.
+  std::string lt = "[";
+  for (int i = 0; i < 28; ++i) lt += std::string(i ? ", " : "") + (i < 20 ? "\"full_attention\"" : "\"sliding_attention\"");
+  lt += "]";
+  const ModelConfig q2 = parse_hf_config(R"({"model_type": "qwen2", "num_hidden_layers": 28, "hidden_size": 3584, "num_attention_heads": 28,
+      "num_key_value_heads": 4, "intermediate_size": 18944, "vocab_size": 152064, "use_sliding_window": true, "sliding_window": 4096,
+      "max_window_layers": 28, "layer_types": )" + lt + "}",
+                                         "q2.json");
+  EXPECT_EQ(q2.sliding_window, 4096);
+  EXPECT_EQ(q2.sliding_window_layers, 8);
+}
