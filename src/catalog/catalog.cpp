@@ -476,6 +476,11 @@ Framework parse_framework(const YamlMap& m, const std::map<std::string, std::str
     f.moe_router_weighting = framework_property(m, "moe_router_weighting", {"in_expert", "at_combine"}, sources);
   if (m.has("tp_backward_overlap")) f.tp_backward_overlap = framework_property(m, "tp_backward_overlap", {"true", "false"}, sources);
   if (m.has("dropout")) f.dropout = framework_property(m, "dropout", {"true", "false"}, sources);
+  if (m.has("zero3_max_live_params")) {
+    f.zero3_max_live_params = src(m, "zero3_max_live_params", sources);
+    if (f.zero3_max_live_params.known && !(f.zero3_max_live_params.value >= 1 && f.zero3_max_live_params.value <= 1e15))
+      m.fail("zero3_max_live_params", "must be a number of parameters from 1 to 1e15 (or unknown: whole layers)");
+  }
   if (m.has("attention_peak_fraction")) {
     f.attention_peak_fraction = src(m, "attention_peak_fraction", sources);
     require_range(m, "attention_peak_fraction", f.attention_peak_fraction, Range::Fraction, "a fraction of the dense 16-bit peak");

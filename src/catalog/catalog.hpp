@@ -247,6 +247,9 @@ struct Framework {
   // than the accelerator's own attention rate (docs/models.md, Compute). Optional in the catalog;
   // unknown: the accelerator's rate. The scenario default of training.attention_peak_fraction.
   Sourced attention_peak_fraction;
+  // ZeRO-3's most gathered parameters resident at once, in elements (DeepSpeed's
+  // stage3_max_live_parameters); unknown: whole units (a layer in use and the prefetched one).
+  Sourced zero3_max_live_params;
   FrameworkCapabilities capabilities;   // plan features offered (a search restriction only)
   std::map<std::string, std::string> sources;
   std::string file;

@@ -178,6 +178,11 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     t.add_str("source");
     t.add_row({std::string("zero3_gather"), f.zero3_gather.value, f.zero3_gather.source});
     t.add_row({std::string("zero3_regather_for_recompute"), f.zero3_regather_for_recompute.value, f.zero3_regather_for_recompute.source});
+    {
+      const auto& l = f.zero3_max_live_params;
+      t.add_row({std::string("zero3_max_live_params"), l.known ? format_double(l.value) : std::string("whole layers (scenario default)"),
+                 l.known ? sourced_text(l) : std::string("not set")});
+    }
     t.add_row({std::string("collective_nic_aggregation"), f.collective_nic_aggregation.value, f.collective_nic_aggregation.source});
     t.add_row({std::string("grad_reduce_dtype"), f.grad_reduce_dtype.value.empty() ? std::string("scenario default") : f.grad_reduce_dtype.value,
                f.grad_reduce_dtype.source});

@@ -665,12 +665,13 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   // layers: Llama 3 8B's 2.1 GB of embedding and head counted as a fraction of a layer).
   double gathered = 0;
   if (z >= 3) {
-    double root = 0, root_max = 0, layer = 0;
+    double root = 0, root_max = 0, layer = 0, tensor = 0;
     for (const auto& ch : st.chunks)
       for (const auto& b : ch.blocks) {
         // Only what is sharded is gathered: with dp x cp 1 the dense weights are whole already
         // (they had been counted a second time, 0.69 GB for Llama 3 70B; 2026-12-04 review).
         const double g = (dshard > 1 ? b.params - b.expert_params : 0.0) + (eshard > 1 ? b.expert_params : 0.0);
+        if (g > 0) tensor = std::max(tensor, std::min(g, ir::largest_weight_elements(b)));
         if (b.name == "embedding" || b.name == "head") {
           root += g;
           root_max = std::max(root_max, g);
@@ -689,10 +690,15 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
       // The embedding or the head with at most a layer in flight beside it: never the two
       // together, nor the largest of them twice (it was taken as the layer and doubled: 0.6 GB too
       // much for Llama 3 8B, whose embedding is 2.4 of its layers; 2026-12-04 review).
-      gathered = std::max(in_flight * layer, root_max + (in_flight - 1) * layer) * wbytes;
+      gathered = std::max(in_flight * layer, root_max + (in_flight - 1) * layer);
     } else {
-      gathered = (root + in_flight * layer) * wbytes;
+      gathered = root + in_flight * layer;
     }
+    // A stack that holds at most so many gathered parameters (DeepSpeed's
+    // stage3_max_live_parameters, 1e9 by default) keeps that many, or the largest tensor: two whole
+    // layers had been held, 20 GB for GPT-530B on 640 A100 with DeepSpeed ZeRO-3 (SC'21), which
+    // then did not fit where it ran (review of 2026-12-05).
+    gathered = ir::zero3_resident_elements(gathered, tensor, s.plan.zero3_max_live_params) * wbytes;
   }
   // Two gradient buckets in flight, together no more than the rank's gradients (grad_bucket_mb 1e5
   // had put 372 GiB of buffers beside 8.5 GiB of gradients, then twice the gradients; reviews of

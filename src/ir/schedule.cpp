@@ -22,6 +22,19 @@ int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v) {
   return schedule == "dualpipev" ? (c == 0 ? r : 2 * p - 1 - r) : c * p + r;
 }
 
+double largest_weight_elements(const Block& b) {
+  double largest = 0;
+  for (const auto& step : b.forward)
+    if (const auto* op = std::get_if<ComputeOp>(&step); op && op->cls == OpClass::Gemm && op->grad == ComputeOp::Grad::None)
+      largest = std::max(largest, static_cast<double>(op->n) * static_cast<double>(op->k));
+  return largest > 0 ? std::min(largest, b.params) : b.params;
+}
+
+double zero3_resident_elements(double units, double largest_tensor, double max_live) {
+  if (!(max_live > 0)) return units;
+  return std::min(units, std::max(largest_tensor, max_live));
+}
+
 double weight_pass_held_bytes(const Chunk& c) {
   double bytes = 0;
   // Every weight-gradient GEMM (lowering's gemm_grads marks them so), wherever lowering placed it:

@@ -87,6 +87,16 @@ class PipelineSchedule {
 // 32 sbh of a GPT layer's 34 sbh; the output head's gradient of the logits).
 double weight_pass_held_bytes(const Chunk& c);
 
+// The largest weight tensor of a block on this rank, in elements: its forward GEMMs' n x k (one
+// expert's for a grouped GEMM), or, for a block without a forward GEMM (the embedding), its
+// parameters. What a stack that gathers ZeRO-3 parameters tensor by tensor must hold at least.
+double largest_weight_elements(const Block& b);
+
+// ZeRO-3's gathered parameters resident at once, in elements: `units` (whole layers in flight)
+// where max_live is 0, else at most max_live and never below the largest tensor (DeepSpeed's
+// stage3_max_live_parameters: it releases parameters after use and holds at most that many).
+double zero3_resident_elements(double units, double largest_tensor, double max_live);
+
 // The largest activation memory rank r holds under order(): chunk_bytes[c] from each Forward of
 // chunk c to its Backward and, for a schedule that splits the backward, chunk_weight_bytes[c] from
 // the Backward to its Weight (ZB-H1 and DualPipeV defer weight passes, whose inputs stay held:

@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/paths.hpp"
 #include "core/threads.hpp"
+#include "ir/schedule.hpp"
 #include "ir/workload.hpp"
 #include "validate/training_validation.hpp"
 
@@ -709,6 +710,9 @@ struct StageMem {
   // layer's without and with its experts.
   double root = 0, layer_dense = 0, layer_all = 0, layer_expert = 0;
   double root_max = 0;  // the larger of the embedding and the head (released one at a time)
+  // The largest weight tensor (ir::largest_weight_elements) of the dense blocks, and with the
+  // experts: the least a stack that releases gathered parameters after use must hold.
+  double tensor_dense = 0, tensor_all = 0, tensor_expert = 0;
   std::vector<double> chunk_act_per_mb;  // one micro-batch's saved activations per chunk
   std::vector<double> chunk_w_per_mb;    // one micro-batch's weight-pass inputs per chunk (ir::weight_pass_held_bytes)
 };
@@ -757,6 +761,10 @@ struct MemoryModel::Impl {
           sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;
           sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, b.recompute_bytes);
           const double dense = b.params - b.expert_params;
+          const double t = ir::largest_weight_elements(b);
+          if (dense > 0) sm.tensor_dense = std::max(sm.tensor_dense, std::min(t, dense));
+          if (b.expert_params > 0) sm.tensor_expert = std::max(sm.tensor_expert, std::min(t, b.expert_params));
+          sm.tensor_all = std::max(sm.tensor_all, std::min(t, b.params));
           if (b.name == "embedding" || b.name == "head") {
             sm.root += dense;
             sm.root_max = std::max(sm.root_max, dense);
@@ -832,7 +840,9 @@ double MemoryModel::bytes(const Candidate& c) const {
         layer = std::max(layer, dshard > 1 ? st.root_max : 0.0);
         root = 0;
       }
-      gathered = (root + (s.plan.overlap_param_gather ? 2.0 : 1.0) * layer) * wbytes;
+      const double tensor = dshard > 1 ? (eshard > 1 ? st.tensor_all : st.tensor_dense) : (eshard > 1 ? st.tensor_expert : 0.0);
+      gathered = ir::zero3_resident_elements(root + (s.plan.overlap_param_gather ? 2.0 : 1.0) * layer, tensor, s.plan.zero3_max_live_params) *
+                 wbytes;
     }
     // Two buckets in flight, together no more than the rank's gradients (as estimate; a full
     // bucket here had pruned small stages that fit, 2026-12-04 review).

@@ -157,6 +157,7 @@ std::vector<int> Scenario::stage_layout() const {
 void apply_framework_defaults(ParallelPlan& p, const Framework& f) {
   p.zero3_gather = f.zero3_gather.value;
   p.zero3_regather_for_recompute = f.zero3_regather_for_recompute.value == "true";
+  p.zero3_max_live_params = f.zero3_max_live_params.known ? f.zero3_max_live_params.value : 0.0;
   p.collective_nic_aggregation = f.collective_nic_aggregation.value == "true";
   if (!f.tp_backward_overlap.value.empty()) p.tp_backward_overlap = f.tp_backward_overlap.value == "true";
 }
@@ -226,10 +227,14 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   if (!(bucket_mb > 0) || !(bucket_mb <= 1e9))
     m.fail("grad_bucket_mb", "must be a size in MB from above 0 to 1e9, at 2 bytes per element (default 80: Megatron-core's 40M elements)");
   p.grad_bucket_bytes = bucket_mb * 1e6;
-  p.zero3_keys_stated = m.has("zero3_gather") || m.has("zero3_regather_for_recompute");
+  p.zero3_keys_stated = m.has("zero3_gather") || m.has("zero3_regather_for_recompute") || m.has("zero3_max_live_params");
+  p.zero3_max_live_params = m.f64("zero3_max_live_params", base.zero3_max_live_params);
+  if (!(p.zero3_max_live_params >= 0) || !(p.zero3_max_live_params <= 1e15))
+    m.fail("zero3_max_live_params", "must be a number of parameters from 0 (whole layers) to 1e15 (DeepSpeed's stage3_max_live_parameters)");
   p.zero3_gather = m.choice("zero3_gather", {"layer", "tensor"}, base.zero3_gather);
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
-  p.zero3_keys_changed = p.zero3_gather != base.zero3_gather || p.zero3_regather_for_recompute != base.zero3_regather_for_recompute;
+  p.zero3_keys_changed = p.zero3_gather != base.zero3_gather || p.zero3_regather_for_recompute != base.zero3_regather_for_recompute ||
+                         p.zero3_max_live_params != base.zero3_max_live_params;
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
   p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
   p.moe_dispatcher = m.choice("moe_dispatcher", moe_dispatcher_names(), base.moe_dispatcher);

@@ -91,6 +91,10 @@ struct ParallelPlan {
   // of the catalog when named; see data/catalog/frameworks/):
   std::string zero3_gather = "layer";        // layer | tensor: one ZeRO-3 gather per layer or per tensor
   bool zero3_regather_for_recompute = false;  // full recompute gathers the parameters once more
+  // The most ZeRO-3-gathered parameters resident at once (elements; DeepSpeed's
+  // stage3_max_live_parameters), never below the largest tensor; 0: whole units (the layer in use
+  // and the prefetched one).
+  double zero3_max_live_params = 0;
   // ZeRO-2 gradient synchronisation: micro_batch (DeepSpeed stage 2, FSDP SHARD_GRAD_OP: every
   // micro-batch's gradients reduce-scattered into the shard, only the shard held) | step (FSDP
   // under pipelining, no_sync: gradients accumulate unsharded in the reduction dtype and are

@@ -146,6 +146,20 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     const auto rel1 = one({{"parallel.zero_stage", "3"}, {"parallel.zero3_regather_for_recompute", "true"},
                            {"parallel.overlap.param_gather", "false"}});
     EXPECT_NEAR(rel1.comm_buffers_bytes - buckets, std::max({emb, head, layer}) * 2, 1e-6 * rel1.comm_buffers_bytes);
+    // A cap on what is held gathered (DeepSpeed's stage3_max_live_parameters): at most the cap,
+    // never below the largest tensor, never above the whole units (review of 2026-12-05: two whole
+    // layers had been held under DeepSpeed). A layer's largest tensor is fc1, h x 4h; the
+    // embedding (51200 x h, no GEMM) is the largest of all.
+    const double h = 4096, fc1 = h * 4 * h;
+    ASSERT_NEAR(ir::largest_weight_elements(dense_block(wk)), fc1, 1e-9 * fc1);
+    ASSERT_NEAR(ir::largest_weight_elements(wk.stages[0].chunks[0].blocks[0]), emb, 1e-9 * emb);
+    auto capped = [&](const std::string& live) {
+      return one({{"parallel.zero_stage", "3"}, {"parallel.zero3_regather_for_recompute", "true"}, {"parallel.zero3_max_live_params", live}});
+    };
+    EXPECT_NEAR(capped("1").comm_buffers_bytes - buckets, std::max(emb, head) * 2, 1e-6 * rel.comm_buffers_bytes);  // the head with its final norm
+    EXPECT_NEAR(capped("3e8").comm_buffers_bytes - buckets, 3e8 * 2, 1e-6 * rel.comm_buffers_bytes);
+    EXPECT_NEAR(capped("1e12").comm_buffers_bytes, rel.comm_buffers_bytes, 1e-9 * rel.comm_buffers_bytes);
+    EXPECT_NEAR(capped("0").comm_buffers_bytes, rel.comm_buffers_bytes, 1e-9 * rel.comm_buffers_bytes);
   }
 }
 

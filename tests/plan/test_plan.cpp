@@ -263,6 +263,32 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorInFullPrecision) {
   }
 }
 
+// Question (review of 2026-12-05): with a cap on ZeRO-3's gathered parameters (DeepSpeed's
+// stage3_max_live_parameters), dense and MoE, does the search's memory model still equal the
+// estimator's, so that it prunes what the estimator would call too large and nothing else?
+TEST(PlanPruning, MemoryModelEqualsEstimatorUnderAZeroThreeLiveCap) {
+  for (const char* model : {"llama3-8b", "mixtral-8x7b"}) {
+    const std::string y = std::string("model: ") + model +
+                          "\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 1, pp: 1, zero_stage: 3, zero3_max_live_params: 2e8}\n"
+                          "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16}\n";
+    const Scenario s = parse_scenario(y, "z3.yaml", *frozen());
+    ASSERT_EQ(s.plan.zero3_max_live_params, 2e8);
+    SearchOptions o;
+    o.vary_tp_comm_overlap = false;
+    parse_fix("zero=3", o);
+    const Estimator est;
+    const auto c = enumerate_plans(s, o);
+    ASSERT_FALSE(c.empty());
+    MemoryModel mem(s, o, est);
+    mem.prepare(c);
+    Scenario t = s;
+    for (size_t i = 0; i < c.size(); i += 3) {
+      apply_candidate(t, c[i], o);
+      EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << model << " " << describe(c[i], o, s);
+    }
+  }
+}
+
 TEST(PlanEnumeration, FixedDimensionsAndLimitsAreHonoured) {
   const Scenario s = llama70b_64();
   SearchOptions o;

@@ -174,9 +174,10 @@ TEST(Fidelity, MultiNodeAllReduceBusBandwidthWithinTenPercent) {
 }
 
 // Question: does the memory accounting admit the plans that ran? Every published run of the
-// fidelity set fits by the model's accounting except MBRIDGE-ARCHIVE-26 (GPT-OSS-120B) and
-// MLM-SC21-T2-04 (its 2021 stack's materialised attention scores in a recomputed layer: 1.045 of
-// 80 GB), both documented model weaknesses (docs/plan.md, Memory). A user's 16xH100 Qwen3-30B-A3B run
+// fidelity set fits by the model's accounting except MBRIDGE-ARCHIVE-26 (GPT-OSS-120B), a
+// documented model weakness (docs/plan.md, Memory). MLM-SC21-T2-04 (DeepSpeed ZeRO-3, GPT-530B)
+// fits since its stack holds at most stage3_max_live_parameters gathered (review of 2026-12-05;
+// two whole layers had put it at 1.045 of 80 GB). A user's 16xH100 Qwen3-30B-A3B run
 // (Megatron-Bridge issue #949: pp2 vpp2 ep2, 8 x 4096-token micro-batches, full recompute) ran
 // on 80 GB; the model admitted it only once interleaved 1F1B held one micro-batch of the last
 // chunk's fp32 logits (it had counted 10 GB more) and the Megatron-Bridge stack reduced in bf16
@@ -188,7 +189,7 @@ TEST(Fidelity, PlansThatRanFitInMemory) {
   std::vector<std::string> over;
   for (size_t i = 0; i < rows->column("id").size(); ++i)
     if (rows->column("fits_memory").str[i] != "true") over.push_back(rows->column("id").str[i]);
-  EXPECT_EQ(over, (std::vector<std::string>{"MLM-SC21-T2-04", "MBRIDGE-ARCHIVE-26"}));
+  EXPECT_EQ(over, (std::vector<std::string>{"MBRIDGE-ARCHIVE-26"}));
 
   const auto t = CsvTable::read_file(std::string(SEXTANT_SOURCE_DIR) + "/data/validation/training-qwen3-30b-a3b.csv");
   const Estimator est;
