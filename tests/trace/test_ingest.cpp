@@ -79,6 +79,41 @@ TEST(Ingest, ReadsTimestampsExactlyInNanoseconds) {
   EXPECT_EQ(t.name_of(0), "aten::mm \"quoted\" \xc3\xa9");
 }
 
+// Question (review of 2026-12-05): is a timestamp in exponent form (Python's json writes floats
+// from 1e16 so) read as exactly as the plain form, digit by digit? It had gone through a double,
+// which at 1.69e15 µs steps every 256 ns.
+TEST(Ingest, TimestampsWithAnExponentAreReadExactly) {
+  const std::vector<std::pair<std::string, int64_t>> cases = {
+      {"1.6941282014266745e15", 1694128201426674500LL}, {"1694128201426674.5", 1694128201426674500LL},
+      {"16941282014266745e-1", 1694128201426674500LL},   {"1.5e3", 1500000},
+      {"2.0004e0", 2000},                                 {"2.0005e0", 2001},  // ns rounding: half up, as the plain form
+      {"0e0", 0},                                         {"1E2", 100000},
+      {"9.2e15", 9200000000000000000LL}};
+  for (const auto& [text, ns] : cases) {
+    RankTrace t = scan("[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": " + text + ", \"dur\": 1}]", 1u << 20);
+    ASSERT_EQ(t.size(), 1u) << text;
+    EXPECT_EQ(t.ts_ns[0], ns) << text;
+  }
+  // Beyond 64-bit nanoseconds: dropped and counted, as the plain form.
+  RankTrace big = scan("[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 9.3e15, \"dur\": 1}]", 1u << 20);
+  EXPECT_EQ(big.size(), 0u);
+}
+
+// Question (review of 2026-12-05): is an event name that is not UTF-8 counted (once per distinct
+// name), while valid multi-byte names are not?
+TEST(Ingest, NamesThatAreNotUtf8AreCounted) {
+  RankTrace t = scan("[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"bad\xff\xfe\", \"ts\": 1, \"dur\": 1},"
+                     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"bad\xff\xfe\", \"ts\": 3, \"dur\": 1},"
+                     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"cut\xc3\", \"ts\": 5, \"dur\": 1},"
+                     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\", \"ts\": 7, \"dur\": 1}]",
+                     1u << 20);
+  ASSERT_EQ(t.size(), 4u);
+  int64_t count = -1;
+  for (const auto& [k, d] : t.diagnostics.items())
+    if (k.find("not valid UTF-8") != std::string::npos) count = d.count;
+  EXPECT_EQ(count, 2);  // "bad..." once, "cut..." once; the valid one not at all
+}
+
 TEST(Ingest, ReadsMetadataArgsAndCategories) {
   RankTrace t = scan(kDoc, 1 << 20);
   EXPECT_EQ(t.rank, 5);
