@@ -10,7 +10,9 @@
 #include "core/paths.hpp"
 #include "core/result.hpp"
 #include "goodput/closed_forms.hpp"
+#include "estimate/estimate.hpp"
 #include "goodput/training.hpp"
+#include "ir/workload.hpp"
 
 namespace fs = std::filesystem;
 
@@ -694,6 +696,15 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   } else if (train) {
     j.step_time_s = train_step_time_s(*train, root.loc("training"));
     j.step_time_source = "estimate of " + train->file;
+    // A plan that does not fit is a job that does not run: its step time is still the rate used,
+    // and said so (it had been taken without a word; review of 2026-12-05).
+    const StepEstimate e = estimate_step(ir::lower(train->scenario));
+    if (!e.fits) {
+      char need[64];
+      std::snprintf(need, sizeof need, "%.1f GiB per GPU of %.0f", e.memory.total_bytes() / 1073741824.0, e.memory_capacity_bytes / 1073741824.0);
+      c.notes.push_back("training: " + train->file + "'s plan does not fit in memory by the model's accounting (" + need +
+                        "): its step time is used, but that job would not run as planned (sextant plan finds one that fits)");
+    }
   }
   // tokens_per_step is read with the step time (the token rate); alone it did nothing, exit 0.
   if (job.has("tokens_per_step") && !(j.step_time_s > 0))

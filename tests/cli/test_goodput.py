@@ -883,6 +883,18 @@ class GoodputCli(unittest.TestCase):
         self.assertIn("a restart takes 691.7 s, beyond the 1.001 s between interruptions", p.stderr)
         self.assertNotIn("a faster checkpoint", p.stderr)
 
+    def test_a_training_plan_that_does_not_fit_is_said(self):
+        # Review of 2026-12-05: a training: plan over the GPU's memory gave its step time silently.
+        f = self.write("job: {duration_days: 1}\n"
+                       "training:\n  model: llama3.1-405b\n  system: dgx-h100\n  num_gpus: 16384\n"
+                       "  parallel: {tp: 8, pp: 2}\n  training: {global_batch: 2048, micro_batch: 1, seq_len: 8192}\n"
+                       "failures: {preset: llama3-54day}\ncheckpoint: {strategy: sync-remote, interval_minutes: 30, write_s: 60, read_s: 60}\n"
+                       "simulation: {replicas: 20}\n")
+        d = json.loads(run(f, "--no-search", "--json", "-").stdout)
+        self.assertTrue(any("plan does not fit in memory" in n for n in d["notes"]), d["notes"])
+        d = json.loads(run(EXAMPLE, "--no-search", "--replicas", "20", "--json", "-").stdout)
+        self.assertFalse(any("does not fit in memory" in n for n in d["notes"]))
+
     def test_knobs_of_a_requeue_job_say_what_they_change(self):
         doc = json.loads(run(EXAMPLE, "--replicas", "20", "--set", "simulation.search_replicas=10", "--set",
                              "recovery.replacement=requeue", "--target-ettr", "0.95", "--json", "-").stdout)

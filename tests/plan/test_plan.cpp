@@ -267,12 +267,17 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorInFullPrecision) {
 // stage3_max_live_parameters), dense and MoE, does the search's memory model still equal the
 // estimator's, so that it prunes what the estimator would call too large and nothing else?
 TEST(PlanPruning, MemoryModelEqualsEstimatorUnderAZeroThreeLiveCap) {
-  for (const char* model : {"llama3-8b", "mixtral-8x7b"}) {
-    const std::string y = std::string("model: ") + model +
-                          "\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 1, pp: 1, zero_stage: 3, zero3_max_live_params: 2e8}\n"
-                          "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16}\n";
+  // With and without DeepSpeed's release after use (regather: the embedding or the head with at
+  // most a layer beside it), caps below and above a layer (plan had taken 2 x max(layer, root)).
+  for (const char* model : {"llama3-8b", "mixtral-8x7b", "llama3-8b/regather", "llama3-8b/regather/1e9"}) {
+    const std::string m = std::string(model).substr(0, std::string(model).find('/'));
+    const bool regather = std::string(model).find("regather") != std::string::npos;
+    const std::string live = std::string(model).find("1e9") != std::string::npos ? "1e9" : "2e8";
+    const std::string y = "model: " + m + "\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 1, pp: 1, zero_stage: 3, zero3_max_live_params: " + live +
+                          (regather ? ", zero3_regather_for_recompute: true" : "") + "}\n"
+                          "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: full}\n";
     const Scenario s = parse_scenario(y, "z3.yaml", *frozen());
-    ASSERT_EQ(s.plan.zero3_max_live_params, 2e8);
+    ASSERT_EQ(s.plan.zero3_max_live_params, std::stod(live));
     SearchOptions o;
     o.vary_tp_comm_overlap = false;
     parse_fix("zero=3", o);

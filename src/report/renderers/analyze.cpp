@@ -124,9 +124,12 @@ void hta_top_kernels(const Result& r, ReportPage& page) {
   if (!t || t->rows() == 0 || !t->has_column("name") || !t->has_column("sum (us)")) return;
   const auto names = texts(*t, "name");
   const auto sum = numbers(*t, "sum (us)");
+  // HTA folds each kernel type's tail into a row named "others": an aggregate, not a kernel. It
+  // counts in the kernel time but is not ranked (it had headed the chart; review of 2026-12-05).
   std::map<std::string, double> by_name;
+  double others = 0;
   for (size_t i = 0; i < names.size(); ++i)
-    if (std::isfinite(sum[i])) by_name[names[i]] += sum[i];
+    if (std::isfinite(sum[i])) (names[i] == "others" ? others : by_name[names[i]]) += sum[i];
   std::vector<std::pair<double, std::string>> top;
   for (const auto& [n, us] : by_name) top.push_back({us, n});
   std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
@@ -134,7 +137,7 @@ void hta_top_kernels(const Result& r, ReportPage& page) {
   if (top.empty() || !(top.front().first > 0)) return;
   // The denominator is the table's own kernel time (its type breakdown counts overlapping kernels
   // once, so shares of it could pass 100%).
-  double all = 0;
+  double all = others;
   for (const auto& [n, us] : by_name) all += us;
   std::vector<std::string> cats;
   std::vector<double> ms;
