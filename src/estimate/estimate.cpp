@@ -1435,7 +1435,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     if (pl.zero2_grad_sync != "micro_batch" && pl.zero_stage != 2)
       idle.push_back("parallel.zero2_grad_sync (" + pl.zero2_grad_sync + ", with zero_stage " + std::to_string(pl.zero_stage) + ")");
     if (pl.zero3_keys_changed && pl.zero_stage < 3)
-      idle.push_back("parallel.zero3_gather / zero3_regather_for_recompute / zero3_max_live_params (with zero_stage " + std::to_string(pl.zero_stage) + ")");
+      idle.push_back("parallel." + pl.zero3_changed_keys + " (with zero_stage " + std::to_string(pl.zero_stage) + ")");
     if (s.model.moe && pl.ep <= 1) {
       if (pl.moe_dispatcher != "alltoall") idle.push_back("parallel.moe_dispatcher (" + pl.moe_dispatcher + ", with ep 1: no all-to-all)");
       if (pl.ep_comm_overlap_stated && pl.ep_comm_overlap) idle.push_back("parallel.overlap.ep_comm (with ep 1: no all-to-all)");

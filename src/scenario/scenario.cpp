@@ -235,6 +235,11 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   p.zero3_regather_for_recompute = m.boolean("zero3_regather_for_recompute", base.zero3_regather_for_recompute);
   p.zero3_keys_changed = p.zero3_gather != base.zero3_gather || p.zero3_regather_for_recompute != base.zero3_regather_for_recompute ||
                          p.zero3_max_live_params != base.zero3_max_live_params;
+  p.zero3_changed_keys.clear();
+  for (const auto& [key, changed] : {std::pair<const char*, bool>{"zero3_gather", p.zero3_gather != base.zero3_gather},
+                                     {"zero3_regather_for_recompute", p.zero3_regather_for_recompute != base.zero3_regather_for_recompute},
+                                     {"zero3_max_live_params", p.zero3_max_live_params != base.zero3_max_live_params}})
+    if (changed) p.zero3_changed_keys += (p.zero3_changed_keys.empty() ? "" : " / ") + std::string(key);
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
   p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
   p.moe_dispatcher = m.choice("moe_dispatcher", moe_dispatcher_names(), base.moe_dispatcher);

@@ -81,6 +81,7 @@ struct ParallelPlan {
   bool etp_stated = false;  // etp was given; otherwise tp (Megatron-Core's default)
   bool zero3_keys_stated = false;  // zero3_gather or zero3_regather_for_recompute was given
   bool zero3_keys_changed = false;  // ... at a value other than the framework's (or the built-in) default
+  std::string zero3_changed_keys;   // which of them, "zero3_gather / zero3_max_live_params" (for the idle note)
   bool zero_stage_stated = false;   // zero_stage was given (not the framework's or the default)
   bool grad_bucket_stated = false;  // grad_bucket_mb was given
   bool ep_comm_overlap_stated = false;  // overlap.ep_comm was given; otherwise the schedule's default (on under dualpipev)

@@ -659,6 +659,36 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
     const DType d = s.accelerator.has_peak(s.train.precision) ? s.train.precision : DType::BF16;
     if (b.has_peak(d) && s.accelerator.has_peak(d) && b.peak(d) > 0) mfu_at_bundled_peak = predicted_mfu * s.accelerator.peak(d) / b.peak(d);
   }
+  // An accelerator without efficiency terms (an inline or hypothetical part) runs its GEMMs at
+  // the datasheet peak with the uncalibrated shape terms: it reads faster than fitted silicon,
+  // said rather than silent (an H100 copied inline without them came out 18% faster than the
+  // catalog's H100; review of 2026-12-05).
+  {
+    const Accelerator& a = s.accelerator;
+    const DType d = a.has_peak(s.train.precision) ? s.train.precision : DType::BF16;
+    // The GEMM rate is the one that matters most (0.7-0.8 of peak on the fitted parts); the others
+    // (sustained rate 0.84-0.9, the shape term) are named with it when they are missing too.
+    std::vector<std::string> missing;
+    auto known_fraction = [&](DType x) {
+      const auto g = a.gemm_peak_fraction.find(x);
+      return g != a.gemm_peak_fraction.end() && g->second.known;
+    };
+    // (Accelerator::gemm_fraction falls back to the bf16 fraction.)
+    const bool no_gemm = !known_fraction(d) && !known_fraction(DType::BF16);
+    if (no_gemm) missing.push_back("gemm_peak_fraction");
+    if (!a.sustained_compute_fraction.known) missing.push_back("sustained_compute_fraction");
+    if (!a.gemm_half_dim.known) missing.push_back("gemm_half_dim");
+    if (no_gemm) {
+      std::string keys;
+      for (const auto& k : missing) keys += (keys.empty() ? "" : ", ") + k;
+      out.notes.push_back("accelerator " + acc + " states no efficiency." + (missing.size() > 1 ? "{" + keys + "}" : keys) +
+                          ": uncalibrated defaults are used (GEMMs at 0.75 of peak" +
+                          (a.sustained_compute_fraction.known ? std::string() : ", sustained at the burst rate") +
+                          (a.gemm_half_dim.known ? std::string() : ", the shape term's half-dimension 128") +
+                          "), which reads faster than the catalog's fitted parts (an H100 described so is about 18% faster than the "
+                          "catalog's); give them from a benchmark of the part (sextant calibrate) or copy a similar part's (docs/catalog.md)");
+    }
+  }
   if (out.accelerator_rows == 0) {
     std::string list;
     for (const auto& a : accelerators) list += (list.empty() ? "" : ", ") + a;
