@@ -468,6 +468,20 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
     for (const auto& [rank, l] : late) {
       const double share = span_us > 0 ? l.caused_wait_us / span_us : 0.0;
       if (share < 0.01 || l.caused_wait_us < 2 * typical) continue;
+      // A rank that is late against the median but never the last to arrive holds nobody up on
+      // its own: a later rank starts each collective (review of 2026-12-05: such ranks had been
+      // told that the others wait for them). Said so, and ranked as information.
+      if (l.last_arrivals == 0) {
+        out.push_back(Finding{rank, "info", "straggler", "rank " + std::to_string(rank),
+                              "starts its matched collectives " + fmt_us(l.mean_late_vs_median_us()) +
+                                  " after the median rank on average (" + fmt_us(l.caused_wait_us) + " in total, " + pct(share) +
+                                  " of the median GPU-active span), but was never the last of " + std::to_string(l.collectives) +
+                                  " to arrive: another rank holds each collective longer",
+                              "Late but not the bottleneck: fix the ranks that arrive last first (the findings above, the "
+                              "collectives table's last_rank); this rank's lateness matters once they are fixed.",
+                              0.0});
+        continue;
+      }
       out.push_back(Finding{
           rank, severity_of(share), "straggler", "rank " + std::to_string(rank),
           "started " + std::to_string(l.last_arrivals) + " of " + std::to_string(l.collectives) +
