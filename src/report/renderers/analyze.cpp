@@ -112,7 +112,7 @@ void idle_causes(const Result& r, ReportPage& page) {
   const auto top = std::max_element(by_cat.begin(), by_cat.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   if (!(total > 0)) return;
   ch.takeaway = "largest idle cause: " + top->first + " (" + fmt_pct(top->second / total) + " of " + fmt_seconds(total * 1e-6) +
-                  " idle)";
+                  " of idle time, summed over the streams and ranks)";
   page.charts.push_back(std::move(ch));
 }
 

@@ -169,8 +169,15 @@ void render_plan(const Result& r, ReportPage& page) {
   page.subtitle = text_scalar(r, "model") + " · " + text_scalar(r, "system") + " · " + text_scalar(r, "num_gpus") + " GPUs";
   if (r.scalar("best_plan")) page.takeaways.push_back("best: " + text_scalar(r, "best_plan"));
   if (r.scalar("plans_enumerated_count"))
+    // plans_fit_count counts the ranked plans; those dominated by a smaller recompute set fit too
+    // (the headline had called the ranked ones all that fit; review of 2026-12-05).
     page.takeaways.push_back(text_scalar(r, "plans_enumerated_count") + " plans enumerated, " + text_scalar(r, "plans_valid_count") +
-                             " valid, " + text_scalar(r, "plans_fit_count") + " fit in memory");
+                             " valid, " + text_scalar(r, "plans_fit_count") + " ranked (fit in memory" +
+                             (r.scalar("plans_dominated_recompute_count") && r.number("plans_dominated_recompute_count") > 0
+                                  ? "; " + text_scalar(r, "plans_dominated_recompute_count") +
+                                        " more fit but recompute more than needed, not ranked"
+                                  : std::string()) +
+                             ")");
   ranking(r, page);
   winner_vs_runner_up(r, page);
 }
