@@ -1403,6 +1403,13 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     // model multi-head without a word).
     if (const std::string note = ignored_keys_note(s.model); !note.empty()) r.notes.push_back(note);
   }
+  // A sequence beyond a rotary model's stated context (learned positions refuse it: scenario.cpp)
+  // is a context-extension run; costed as given, and said (it passed without a word; review of
+  // 2026-12-05).
+  if (!s.model.learned_position && s.model.max_seq_len > 0 && s.train.seq_len > s.model.max_seq_len)
+    r.notes.push_back("training.seq_len " + std::to_string(s.train.seq_len) + " is beyond model " + s.model.id + "'s context of " +
+                      std::to_string(s.model.max_seq_len) + " tokens (max_seq_len): costed as a context-extension run (rotary "
+                      "positions scaled), with attention over the whole sequence");
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(std::round(e.memory.total_bytes() / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB per GPU of " +
                       format_double(std::round(e.memory_capacity_bytes / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB");

@@ -504,5 +504,10 @@ r = sx("estimate", EX, "--json", "-")
 check("a catalog accelerator with fitted terms has no such note", r.returncode == 0 and
       not any("states no efficiency" in n for n in json.loads(r.stdout)["notes"]), r.stderr[-300:])
 
+# A sequence beyond a rotary model's context is costed with a note (review of 2026-12-05: silent).
+r = sx("estimate", EX, "--set", "training.seq_len=32768", "--json", "-")
+check("a sequence beyond the model's context is noted", r.returncode == 0 and
+      any("beyond model llama3-70b's context of 8192" in n for n in json.loads(r.stdout)["notes"]), r.stderr[-300:])
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
