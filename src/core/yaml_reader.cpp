@@ -618,6 +618,11 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
                   i == 0 && (parts[0] == "model" || parts[0] == "system")
                       ? "'" + parts[0] + "' names a catalog entry here; to change its fields, write the entry inline in the scenario "
                         "(`sextant catalog show NAME` prints them) or give a file of your own"
+                  : next.IsScalar() && !next.Scalar().empty()
+                      // A key that names a file (goodput's training: scenario.yaml): its keys are
+                      // that file's (the message had said only "not a mapping"; review of 2026-12-05).
+                      ? "'" + parts[i] + "' is '" + next.Scalar() + "' here (a name or a file, not a mapping): write its content inline " +
+                            "under '" + parts[i] + ":' to set keys inside it, or edit that file"
                       : std::string());
     }
     cur.reset(next);
