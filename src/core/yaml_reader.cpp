@@ -618,7 +618,15 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
                   i == 0 && (parts[0] == "model" || parts[0] == "system")
                       ? "'" + parts[0] + "' names a catalog entry here; to change its fields, write the entry inline in the scenario "
                         "(`sextant catalog show NAME` prints them) or give a file of your own"
-                  : next.IsScalar() && !next.Scalar().empty()
+                  : next.IsScalar() && [&] {
+                      // A file name (goodput's training: scenario.yaml), not a number or a choice.
+                      const std::string v = next.Scalar();
+                      auto ends = [&](const char* x) {
+                        const std::string e(x);
+                        return v.size() > e.size() && v.compare(v.size() - e.size(), e.size(), e) == 0;
+                      };
+                      return v.find('/') != std::string::npos || ends(".yaml") || ends(".yml") || ends(".json");
+                    }()
                       // A key that names a file (goodput's training: scenario.yaml): its keys are
                       // that file's (the message had said only "not a mapping"; review of 2026-12-05).
                       ? "'" + parts[i] + "' is '" + next.Scalar() + "' here (a name or a file, not a mapping): write its content inline " +

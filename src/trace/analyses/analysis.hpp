@@ -151,6 +151,8 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
 
 // Per rank, how it stood at the matched collectives (occurrences on >= 2 ranks):
 //  - last_arrivals: collectives it started last;
+//  - latest_arrivals: collectives it started at the latest start, ties included (two ranks always
+//    late together are the ones the others wait for, though neither is "last");
 //  - held_back_us: at those, its start after the second-latest start (the marginal hold: what the
 //    others would have gained had only this rank been on time; two equally late ranks cancel);
 //  - caused_wait_us: the sum of max(0, its start - the collective's median start): how long the
@@ -161,7 +163,7 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
 // Integer nanoseconds are subtracted before any conversion to double (epoch-based times of 1.7e18 ns
 // would keep only 256 ns in a double).
 struct RankLateness {
-  int64_t last_arrivals = 0, collectives = 0;
+  int64_t last_arrivals = 0, latest_arrivals = 0, collectives = 0;
   double held_back_us = 0, caused_wait_us = 0, waited_for_others_us = 0, late_sum_us = 0;
   double mean_late_vs_median_us() const { return collectives ? late_sum_us / static_cast<double>(collectives) : 0.0; }
 };

@@ -533,6 +533,7 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
       if (behind_others > 0) h.caused_wait_us += behind_others / 1000.0;
       const int64_t wait = std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns));
       h.waited_for_others_us += static_cast<double>(wait) / 1000.0;
+      if (o.start_ns == smax) ++h.latest_arrivals;
       ++h.collectives;
     }
     // A shared latest start has no last rank (it had counted for the lowest of them).

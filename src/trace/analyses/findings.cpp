@@ -62,9 +62,11 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
   int64_t top_straggler = -1;
   if (ctx.frames.size() >= 2 && !ctx.opt.hta) {
     late = rank_lateness(matched_collectives(ctx.frames, ctx.opt.clock_sync));
+    // Among the ranks that arrive latest somewhere (ties included): a rank late against the median
+    // but never the latest holds nobody up on its own (its finding says so; review of 2026-12-05).
     double top = 0;
     for (const auto& [rank, l] : late)
-      if (l.caused_wait_us > top) {
+      if (l.latest_arrivals > 0 && l.caused_wait_us > top) {
         top = l.caused_wait_us;
         top_straggler = rank;
       }
@@ -471,12 +473,12 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
       // A rank that is late against the median but never the last to arrive holds nobody up on
       // its own: a later rank starts each collective (review of 2026-12-05: such ranks had been
       // told that the others wait for them). Said so, and ranked as information.
-      if (l.last_arrivals == 0) {
+      if (l.latest_arrivals == 0) {
         out.push_back(Finding{rank, "info", "straggler", "rank " + std::to_string(rank),
                               "starts its matched collectives " + fmt_us(l.mean_late_vs_median_us()) +
                                   " after the median rank on average (" + fmt_us(l.caused_wait_us) + " in total, " + pct(share) +
-                                  " of the median GPU-active span), but was never the last of " + std::to_string(l.collectives) +
-                                  " to arrive: another rank holds each collective longer",
+                                  " of the median GPU-active span), but arrived latest at none of its " + std::to_string(l.collectives) +
+                                  ": another rank holds each collective longer",
                               "Late but not the bottleneck: fix the ranks that arrive last first (the findings above, the "
                               "collectives table's last_rank); this rank's lateness matters once they are fixed.",
                               0.0});
