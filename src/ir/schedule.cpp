@@ -1,6 +1,7 @@
 #include "ir/schedule.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 #include <tuple>
@@ -198,23 +199,39 @@ int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t
 
 double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
                     std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
-  const int64_t walk = order_walk_microbatches(s, p, v, m);
+  int64_t walk = order_walk_microbatches(s, p, v, m);
   // The first forwards are in the walk (the warm-up): no tail moves them.
-  const double x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
+  double x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
   if (walk >= m) return x;
   // Past the walk, the pace of the order's own steady state: the growth of its makespan over the
-  // walk's second half, and never below the busiest rank's work per micro-batch. With interleaving
+  // walk's last quarter, and never below the busiest rank's work per micro-batch. With interleaving
   // and chunks that differ the steady cycle is longer than any rank's total (p 4, v 2, stages
   // [15,10,10,5,5,10,10,15]: 0.0973 s per micro-batch against 0.0865; the busiest rank's total
   // alone had put m = 512 8.3% low, 2026-12-04 review).
-  double pace = 0;
-  for (int r = 0; r < p; ++r) pace = std::max(pace, t.forward_s[static_cast<size_t>(r)] + t.backward_s[static_cast<size_t>(r)]);
+  double busiest = 0;
+  for (int r = 0; r < p; ++r) busiest = std::max(busiest, t.forward_s[static_cast<size_t>(r)] + t.backward_s[static_cast<size_t>(r)]);
+  double pace = busiest;
   if (v > 1) {
+    // The walk is steady when its last two quarters grow alike and no slower than the busiest
+    // rank; until then it is doubled (at most to 32 x kOrderWalkItems items). A V whose ranks
+    // differ little absorbs the fill and drain idle over about 1/imbalance micro-batches: DualPipeV
+    // at p 16, m 192, with the first rank 0.4% heavier, had kept the idle of a 66 micro-batch walk
+    // and read 0.9% (a bubble 5x) above simulate (2026-12-06 review).
     const int64_t g = std::max<int64_t>(1, s.microbatch_multiple(p)), unit = g % 2 == 0 ? g : 2 * g;
-    const int64_t d = std::max<int64_t>(unit, (walk / 2) / unit * unit);
-    if (walk - d >= unit) {
-      const double x0 = order_makespan_s(s, t, p, v, walk - d, nullptr, nullptr);
-      pace = std::max(pace, (x - x0) / static_cast<double>(d));
+    const int64_t per_mb = static_cast<int64_t>(p) * v * (s.splits_weight_gradient() ? 3 : 2);
+    const int64_t max_walk = std::max(walk, 32 * kOrderWalkItems / std::max<int64_t>(1, per_mb));
+    for (;;) {
+      const int64_t q = std::max<int64_t>(unit, (walk / 4) / unit * unit);
+      if (walk - 2 * q < unit) break;
+      const double x1 = order_makespan_s(s, t, p, v, walk - q, nullptr, nullptr);
+      const double x2 = order_makespan_s(s, t, p, v, walk - 2 * q, nullptr, nullptr);
+      const double recent = (x - x1) / static_cast<double>(q), before = (x1 - x2) / static_cast<double>(q);
+      pace = std::max(busiest, recent);
+      const bool steady = std::abs(recent - before) <= 1e-4 * pace && recent >= busiest * (1 - 1e-4);
+      if (steady || walk >= max_walk) break;
+      walk = std::min(m, (std::min(2 * walk, max_walk) + unit - 1) / unit * unit);
+      x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
+      if (walk >= m) return x;
     }
   }
   const double tail = static_cast<double>(m - walk) * pace;

@@ -871,10 +871,12 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("schedule", "vpp = " + std::to_string(p.vpp) + " needs the interleaved-1f1b (or, with vpp 2, dualpipev) schedule");
   }
   if (p.schedule == "interleaved-1f1b" && p.pp > 1 && s.num_microbatches() % p.pp != 0) {
-    // The remedy with its numbers (the message had none, and named a key the file may not hold).
+    // The remedy with its numbers (the message had none), at the global batch: the schedule may
+    // be no key of the file but follow from vpp (it had pointed at parallel.schedule on the line of
+    // the file's first parallel key; 2026-12-06 review).
     const int64_t per_mb = static_cast<int64_t>(p.dp) * s.train.micro_batch;
     const int64_t up = (s.num_microbatches() / p.pp + 1) * p.pp * per_mb;
-    fail("schedule", "interleaved-1f1b (vpp " + std::to_string(p.vpp) + ") needs the micro-batch count (" + std::to_string(s.num_microbatches()) +
+    fail_at("training.global_batch", "interleaved-1f1b (vpp " + std::to_string(p.vpp) + ") needs the micro-batch count (" + std::to_string(s.num_microbatches()) +
                          " = global_batch / (micro_batch x dp)) to be a multiple of pp (" + std::to_string(p.pp) + ")",
          "set training.global_batch to a multiple of pp x micro_batch x dp = " + std::to_string(p.pp * per_mb) + " (e.g. " + std::to_string(up) +
              "), or parallel.vpp: 1 with schedule 1f1b");

@@ -335,6 +335,12 @@ TEST(PlanErrors, InterleavedNeedsVppAndMicrobatchMultiple) {
   EXPECT_NE(e2.find("multiple of pp"), std::string::npos) << e2;
   // With the remedy in numbers: pp x micro_batch x dp (review of 2026-12-04: none was given).
   EXPECT_NE(e2.find("set training.global_batch to a multiple of pp x micro_batch x dp"), std::string::npos) << e2;
+  // At the key that sets the count, where it was written: the schedule follows from vpp and is in
+  // no file here (it had named parallel.schedule at the line of the first parallel key).
+  EXPECT_NE(e2.find("plan.yaml (--set): key 'training.global_batch'"), std::string::npos) << e2;
+  const auto e3 = error_of(kBase, {{"parallel.vpp", "2"}, {"parallel.pp", "5"}, {"num_gpus", "40"}});
+  EXPECT_NE(e3.find("plan.yaml:5:"), std::string::npos) << e3;
+  EXPECT_NE(e3.find("key 'training.global_batch'"), std::string::npos) << e3;
 }
 
 TEST(PlanErrors, ContextParallelNeedsDivisibleSequence) {
