@@ -604,6 +604,13 @@ def report(result, path):
                 isinstance(c, dict) for c in result["tables"].values()):
             raise SextantError("report: expected a result dict (command, scalars, tables of columns) or the text of "
                                "--json, got %s" % type(result).__name__)
+        # The other mappings of the schema (a None or a number there had raised AttributeError
+        # from inside the conversion; 2026-12-06 review).
+        for key in ("scalars", "table_types", "table_descriptions"):
+            if key in result and not isinstance(result[key], dict):
+                raise SextantError("report: the result's %r must be a dict, got %s" % (key, type(result[key]).__name__))
+        if "table_types" in result and not all(isinstance(t, dict) for t in result["table_types"].values()):
+            raise SextantError("report: the result's 'table_types' must map each table to a dict of column types")
         try:
             text = _json.dumps(_to_json_doc(result), allow_nan=False)
         except (TypeError, ValueError) as e:

@@ -600,6 +600,11 @@ def test_second_review_of_2026_12_03(tmp_path, monkeypatch):
         sextant.report({"command": "estimate"}, tmp_path / "r.html")
     with pytest.raises(sextant.SextantError, match="expected a result dict"):
         sextant.report(5, tmp_path / "r.html")
+    # The schema's other mappings of the wrong type (they had raised AttributeError).
+    for bad in ({"scalars": None}, {"scalars": 5}, {"table_types": 5}, {"table_descriptions": 3}, {"table_types": {"t": 1}}):
+        with pytest.raises(sextant.SextantError, match="must be a dict|must map each table"):
+            sextant.report(dict({"schema_version": 1, "command": "estimate", "scalars": {}, "tables": {"t": {"a": [1]}}}, **bad),
+                           tmp_path / "r.html")
     with pytest.raises(sextant.SextantError, match="not a result's JSON"):
         sextant.result_from_json(json.dumps(r))
     with pytest.raises(sextant.SextantError, match="empty"):

@@ -178,7 +178,9 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     auto in = [](const std::vector<std::string>& v, const std::string& x) { return v.empty() || std::find(v.begin(), v.end(), x) != v.end(); };
     return in(opt.suites, m.suite) && in(opt.metrics, m.metric);
   };
-  std::map<std::string, std::vector<double>> drift_pool;  // suite + metric -> |log median - case centre|
+  // suite + metric -> the sum of squared deviations of log(median) from each case's mean, and its
+  // degrees of freedom (the points less one per case), over the cases with enough history.
+  std::map<std::string, std::pair<double, int64_t>> drift_pool;
   for (const auto& ma : a.measurements) {
     if (!wanted(ma)) continue;
     auto it = in_b.find(key(ma));
@@ -231,12 +233,20 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       }
       cc.history_count = static_cast<int64_t>(logs.size()) - 1;
       if (cc.history_count >= kMinHistoryRuns) {
-        const double center = quantile(logs, 0.5);
-        std::vector<double> dev;
-        for (double x : logs) dev.push_back(std::fabs(x - center));
-        cc.run_to_run_sd_log = 1.4826 * quantile(dev, 0.5);
+        // The sample standard deviation, with n - 1 degrees of freedom. A MAD of 4-6 medians
+        // about their own median (one deviation of which is always 0) read 2.3% for a 3.0% drift,
+        // and with a normal cut-off 24% of identical runs failed the gate (2026-12-06 review).
+        double mean = 0;
+        for (double x : logs) mean += x;
+        mean /= static_cast<double>(logs.size());
+        double ss = 0;
+        for (double x : logs) ss += (x - mean) * (x - mean);
+        const int64_t dof = static_cast<int64_t>(logs.size()) - 1;
+        cc.run_to_run_sd_log = std::sqrt(ss / static_cast<double>(dof));
+        cc.run_to_run_dof = dof;
         auto& pool = drift_pool[ma.suite + "\n" + ma.metric];
-        pool.insert(pool.end(), dev.begin(), dev.end());
+        pool.first += ss;
+        pool.second += dof;
       }
     }
     bool testable = cc.count_a >= 2 && cc.count_b >= 2;
@@ -245,6 +255,10 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         const Welch w = welch_t_test(ma.samples, mb.samples);
         cc.p_value = w.p_two_sided;
         cc.method = "welch";
+        // No scatter on either side: the t statistic is infinite and p = 0 whatever the counts
+        // (two repetitions a side read a regression at p = 0 where Mann-Whitney gives 0.33;
+        // 2026-12-06 review). Without a variance the test has nothing to weigh the change against.
+        if (ma.summary().stddev == 0 && mb.summary().stddev == 0) testable = false;
       } else {
         const MannWhitney u = mann_whitney_u(ma.samples, mb.samples);
         cc.p_value = u.p_two_sided;
@@ -289,16 +303,18 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     }
     c.cases.push_back(std::move(cc));
   }
-  // The run-to-run drift of a case from its own 4-6 medians is a MAD of a handful of points, as
-  // likely to read 1% as 6%: 15% slow-downs had been taken for drift in one case while identical
-  // runs failed in the next (2026-12-04 review). The cases of one suite and metric on one host
-  // drift alike (the host's clock, its memory, its load), so their deviations are pooled: one
-  // robust sd per suite and metric, from every case that has enough history.
+  // The run-to-run drift of a case from its own 4-6 medians is as likely to read 1% as 6%: 15%
+  // slow-downs had been taken for drift in one case while identical runs failed in the next
+  // (2026-12-04 review). The cases of one suite and metric on one host drift alike (the host's
+  // clock, its memory, its load), so their variances are pooled: one standard deviation per suite
+  // and metric, with the degrees of freedom of every case that has enough history.
   for (auto& cc : c.cases) {
     if (!std::isfinite(cc.run_to_run_sd_log)) continue;
     const auto it = drift_pool.find(cc.suite + "\n" + cc.metric);
-    if (it != drift_pool.end() && it->second.size() > static_cast<size_t>(kMinHistoryRuns + 1))
-      cc.run_to_run_sd_log = 1.4826 * quantile(it->second, 0.5);
+    if (it != drift_pool.end() && it->second.second > cc.run_to_run_dof) {
+      cc.run_to_run_sd_log = std::sqrt(it->second.first / static_cast<double>(it->second.second));
+      cc.run_to_run_dof = it->second.second;
+    }
   }
   // Verdicts, after the p-values of the testable cases are adjusted together.
   {
@@ -356,9 +372,12 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
           cc.p_value = p[j];
         }
     }
+    // history_z standard deviations of a known drift, as a Student t cut-off of the same tail
+    // for a deviation estimated from run_to_run_dof degrees of freedom (3 of them: 5.84 for z 3).
     auto within_drift = [&](const CaseComparison& cc) {
       return std::isfinite(cc.run_to_run_sd_log) && cc.median_a > 0 && cc.median_b > 0 &&
-             std::fabs(std::log(cc.median_b / cc.median_a)) <= opt.history_z * std::sqrt(2.0) * cc.run_to_run_sd_log;
+             std::fabs(std::log(cc.median_b / cc.median_a)) <=
+                 student_t_cutoff(opt.history_z, static_cast<double>(cc.run_to_run_dof)) * std::sqrt(2.0) * cc.run_to_run_sd_log;
     };
     for (auto& cc : c.cases) {
       // Direction from the medians; where they are equal (a change of 0, which only passes the

@@ -38,8 +38,9 @@ struct CompareOptions {
   // Runs of B's host made before A and B (the caller's choice; one between them may hold the
   // change itself): the medians of a case over them and A estimate
   // the drift between runs, which the test within a run does not see. With at least
-  // kMinHistoryRuns medians, a change within history_z robust standard deviations of the
-  // difference of two run medians is within_run_noise, not a verdict (see compare.cpp).
+  // kMinHistoryRuns medians, a change within history_z standard deviations of the difference of
+  // two run medians (a Student t cut-off of the same tail, the deviation being estimated) is
+  // within_run_noise, not a verdict (see compare.cpp).
   std::vector<const RunRecord*> history;
   double history_z = 3.0;
 };
@@ -66,10 +67,12 @@ struct CaseComparison {
   // at its smallest reachable p; p_value is then its own, unadjusted). It fails a gate only when worse by min_effect AND its own p is
   // below alpha (before 2026-12-02 any such case 5% worse failed, p 0.69 included).
   bool family_excluded = false;
-  // Drift between runs: the robust standard deviation (1.4826 x MAD) of log(median) over the
-  // history runs and A that hold the case with its parameters; NaN with fewer than
-  // kMinHistoryRuns of them. history_count: how many.
+  // Drift between runs: the sample standard deviation of log(median) over the history runs and A
+  // that hold the case with its parameters, pooled over the cases of its suite and metric; NaN
+  // with fewer than kMinHistoryRuns of them. history_count: how many; run_to_run_dof: the degrees
+  // of freedom of the (pooled) deviation.
   double run_to_run_sd_log = std::nan("");
+  int64_t run_to_run_dof = 0;
   int64_t history_count = 0;
 };
 

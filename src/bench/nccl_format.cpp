@@ -118,7 +118,20 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
       }
       if (line.find("nccl-tests version") != std::string::npos) log.version = line.substr(line.find("version") + 8);
       auto t = split_ws(line.substr(1));
-      if (t.size() >= 2 && t[0] == "Rank") log.ranks = std::max(log.ranks, std::atoi(t[1].c_str()) + 1);
+      if (t.size() >= 2 && t[0] == "Rank") {
+        log.ranks = std::max(log.ranks, std::atoi(t[1].c_str()) + 1);
+        auto add_once = [](std::vector<std::string>& v, const std::string& x) {
+          if (!x.empty() && std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+        };
+        const auto on = std::find(t.begin(), t.end(), "on");
+        if (on != t.end() && on + 1 != t.end()) add_once(log.hosts, *(on + 1));
+        const auto bus = std::find_if(on == t.end() ? t.end() : on, t.end(), [](const std::string& w) { return w.size() > 2 && w.front() == '[' && w.back() == ']'; });
+        if (bus != t.end()) {
+          std::string gpu;
+          for (auto w = bus + 1; w != t.end(); ++w) gpu += (gpu.empty() ? "" : " ") + *w;
+          add_once(log.gpus, gpu);
+        }
+      }
       if (!t.empty() && t[0] == "size" && std::find(t.begin(), t.end(), "busbw") != t.end()) cols = t;
       if (!t.empty() && t[0] == "size" && std::find(t.begin(), t.end(), "algbw") != t.end()) cols = t;
       pos = line.find("Avg bus bandwidth");

@@ -30,6 +30,9 @@ struct NcclRow {
 
 struct NcclLog {
   int ranks = 0;             // "#  Rank N" lines; 0 when not listed
+  // From the "#  Rank N Group G Pid P on HOST device D [BUS] GPU NAME" lines: the hosts and the
+  // GPU models the test ran on, each once, in order of appearance (empty when not listed).
+  std::vector<std::string> hosts, gpus;
   std::string version;       // "# nccl-tests version ..." when present
   double avg_busbw_gb_per_s = 0;
   std::vector<NcclRow> rows;

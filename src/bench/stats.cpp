@@ -189,6 +189,21 @@ MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<doubl
   return r;
 }
 
+double student_t_cutoff(double z, double dof) {
+  if (!(z >= 0) || !(dof > 0)) throw Error("student_t_cutoff needs z >= 0 and dof > 0");
+  if (!std::isfinite(dof) || z == 0) return z;
+  const double tail = 2 * normal_sf(z);
+  if (!(tail > 0)) return INFINITY;
+  // The t tail falls monotonically in c, and is no smaller than the normal's: c >= z.
+  double lo = z, hi = 2 * z + 1;
+  for (int k = 0; k < 2048 && student_t_two_sided(hi, dof) > tail; ++k) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (student_t_two_sided(mid, dof) > tail ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 Welch welch_t_test(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() < 2 || b.size() < 2) throw Error("Welch t test needs at least two samples on each side");
   const Summary sa = summarize(a), sb = summarize(b);

@@ -45,5 +45,8 @@ Welch welch_t_test(const std::vector<double>& a, const std::vector<double>& b);
 double normal_sf(double z);
 // Student t two-sided tail P(|T| > |t|) with dof degrees of freedom.
 double student_t_two_sided(double t, double dof);
+// The Student t cut-off with dof degrees of freedom of the two-sided tail that z has under the
+// normal: P(|T| > c) = P(|Z| > z). z itself for infinite dof; needs z >= 0 and dof > 0.
+double student_t_cutoff(double z, double dof);
 
 }  // namespace sextant::bench

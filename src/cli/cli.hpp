@@ -51,6 +51,16 @@ inline CLI::Validator number_check(double lo, bool lo_strict, double hi, const s
       },
       name);
 }
+// A path that must name something: an empty one (`--db "$DB"` with DB unset) had silently taken
+// the default database, the user's own (2026-12-06 review).
+inline CLI::Validator non_empty_path() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (!text.empty()) return {};
+        return "is empty: give a path (leave the option out for the default)";
+      },
+      "PATH");
+}
 inline CLI::Validator finite_non_negative() { return number_check(0, false, HUGE_VAL, "a finite number >= 0", "NONNEGATIVE"); }
 inline CLI::Validator non_negative_number() { return number_check(0, false, HUGE_VAL, "a number >= 0", "NONNEGATIVE"); }
 inline CLI::Validator positive_number() { return number_check(0, true, HUGE_VAL, "a number > 0", "POSITIVE"); }

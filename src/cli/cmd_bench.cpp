@@ -320,7 +320,13 @@ void import_nccl(BenchArgs& a) {
   if (!a.no_db) ResultsDb check(db_path(a));  // a bad --db fails before the logs are read
   RunRecord run;
   run.kind = "import";
-  run.host = detect_host();
+  // The host is the log's, not this machine's: a log of node01's GPUs filed under the importing
+  // host had compared as the same host and taken this machine's history for its drift (2026-12-06
+  // review). Its hosts and GPUs are the log's "#  Rank" lines'; what the log does not say is
+  // unknown.
+  run.host.hostname = "unknown (imported log)";
+  run.host.sextant_version = sextant_version();
+  std::vector<std::string> log_hosts, log_gpus;
   run.started_at = utc_now_iso();
   std::string label;
   if (!a.collective.empty()) {
@@ -334,6 +340,11 @@ void import_nccl(BenchArgs& a) {
     // The file's own name, not its folder's: all_reduce_sweeps/all_gather_perf.log is all_gather.
     std::string coll = a.collective.empty() ? nccl_collective_from_name(std::filesystem::path(f).filename().string()) : a.collective;
     NcclLog log = parse_nccl_log(text, f, coll);
+    for (const auto* pair : {&log.hosts, &log.gpus})
+      for (const auto& x : *pair) {
+        auto& into = pair == &log.hosts ? log_hosts : log_gpus;
+        if (std::find(into.begin(), into.end(), x) == into.end()) into.push_back(x);
+      }
     if (log.rows.empty())
       throw Error(SourceLocation{f}, "no nccl-tests result rows found", "expected the '#  size  count  type ...' header and rows");
     // --ranks is for logs that list no ranks: where the log lists them, a different count would
@@ -378,6 +389,16 @@ void import_nccl(BenchArgs& a) {
     run.notes.push_back(f + " (nccl-tests layout):\n" + render_nccl_rows(log.rows));
     label += (label.empty() ? "" : ",") + f;
   }
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& x : v) out += (out.empty() ? "" : ",") + x;
+    return out;
+  };
+  if (!log_hosts.empty()) run.host.hostname = joined(log_hosts);
+  run.host.gpu = joined(log_gpus);
+  if (log_hosts.empty())
+    run.notes.push_back("the log names no host ('#  Rank N ... on HOST' lines): the run is filed under host '" + run.host.hostname +
+                        "', not this machine, and compares with other runs of it only");
   run.label = a.label.empty() ? "nccl-tests: " + label : a.label;
   run.finished_at = utc_now_iso();
   run.config = {{"files", a.files}};
@@ -386,7 +407,7 @@ void import_nccl(BenchArgs& a) {
 }
 
 void add_db_option(CLI::App* c, BenchArgs& a) {
-  c->add_option("--db", a.db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)");
+  c->add_option("--db", a.db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)")->check(non_empty_path());
   c->add_flag("--no-db", a.no_db, "Do not store the run");
   c->add_option("--label", a.label, "Label stored with the run");
   c->add_flag("--params", a.params, "Add a table of every case's parameters");

@@ -135,6 +135,24 @@ void check_id_free(const std::string& path, const char* option, const std::strin
   }
 }
 
+// A catalog folder reads its accelerators from accelerators/ and its networks from networks/: an
+// entry written into the folder of another kind stops the whole catalog loading (a calibrated CPU
+// under networks/ had been written, and `estimate --catalog` then failed at its kind; 2026-12-06
+// review).
+void check_kind_folder(const std::string& path, const char* option, const std::string& kind) {
+  if (path.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string dir = fs::absolute(path, ec).parent_path().filename().string();
+  for (const char* k : {"accelerators", "networks", "systems", "models", "frameworks"})
+    if (dir == k && dir != kind)
+      throw Error(SourceLocation{path, 0, 0, option},
+                  "the file is in a catalog's " + dir + "/ folder, but the entry is one of " + kind +
+                      ": the catalog would read it as one of " + dir + " and refuse to load",
+                  "write it under the catalog's " + kind + "/ folder (e.g. " +
+                      (fs::absolute(path, ec).parent_path().parent_path() / kind / fs::path(path).filename()).string() + ")");
+}
+
 // The written text must load as the catalog loads it; a file that does not is a bug here.
 void check_loads(const std::string& text, const std::string& what, bool accelerator) {
   auto file = YamlMap::load_string(text, what);
@@ -191,6 +209,7 @@ void run_trace(CalibrateArgs& a) {
   std::string traced;
   if (const Value* v = analysis.scalar("workload_trace_device"); v && std::holds_alternative<std::string>(*v)) traced = std::get<std::string>(*v);
   a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
+  check_kind_folder(a.out, "--out", "accelerators");
   check_new_file(a.out, "--out", a.trace_opt.id, a.force);
   check_id_free(a.out, "--out", a.trace_opt.id);
   a.trace_opt.name = a.opt.name;
@@ -232,6 +251,8 @@ void run(CalibrateArgs& a) {
       throw Error(SourceLocation{"", 0, 0, "--network-out"}, "is the file of --out: the network entry would replace the accelerator's",
                   "give each entry its own file (a catalog folder reads every .yaml in it)");
   }
+  check_kind_folder(a.out, "--out", "accelerators");
+  check_kind_folder(a.network_out, "--network-out", "networks");
   check_new_file(a.out, "--out", a.opt.id, a.force);
   check_new_file(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id, a.force);
   check_id_free(a.out, "--out", a.opt.id);
@@ -318,7 +339,7 @@ void run(CalibrateArgs& a) {
 void add_calibrate_command(CLI::App& app) {
   auto a = std::make_shared<CalibrateArgs>();
   auto* cmd = app.add_subcommand("calibrate", "Fit this host's efficiency model from a bench run and write a catalog entry");
-  cmd->add_option("--db", a->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)");
+  cmd->add_option("--db", a->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)")->check(non_empty_path());
   cmd->add_option("--run", a->run, "Bench run to calibrate from (id, latest, latest~N; default latest)");
   cmd->add_option("--out", a->out, "Write the accelerator catalog file here (e.g. data/catalog/accelerators/myhost.yaml)");
   cmd->add_option("--network-out", a->network_out, "Write a network catalog file from the MPI suite here");

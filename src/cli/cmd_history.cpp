@@ -161,13 +161,14 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_i64("unchecked_failure_flag");  // 1: an unchecked case that fails the gate (see the note)
   t.add_i64("family_excluded_flag");    // 1: left out of Holm's family by Tarone's rule (testable alone)
   t.add_i64("history_count");           // earlier runs of B's host holding the case with B's parameters
-  t.add_f64("run_to_run_sd_fraction");  // robust sd of the case's median between runs (history and A), as a fraction
+  t.add_f64("run_to_run_sd_fraction");  // sd of the case's median between runs (history and A, pooled over its suite and metric), as a fraction
+  t.add_i64("run_to_run_dof_count");    // its degrees of freedom (0: not estimated)
   std::string first_change;
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.min_p_value, x.method.empty() ? std::string("-") : x.method,
                x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b,
                x.direction, int64_t{x.unchecked_failure ? 1 : 0}, int64_t{x.family_excluded ? 1 : 0}, x.history_count,
-               std::isfinite(x.run_to_run_sd_log) ? std::expm1(x.run_to_run_sd_log) : std::nan("")});
+               std::isfinite(x.run_to_run_sd_log) ? std::expm1(x.run_to_run_sd_log) : std::nan(""), x.run_to_run_dof});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
   for (const auto& sw : c.software_changes)
@@ -209,7 +210,8 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
     if (within > 0)
       r.notes.push_back(std::to_string(within) + " case(s) changed significantly within the runs but by no more than " +
                         format_double(o.history_z) + " x sqrt(2) standard deviations of the drift between runs of this host (the medians of " +
-                        "earlier runs, run_to_run_sd_fraction; sqrt(2): the spread of a difference of two run medians): "
+                        "earlier runs, run_to_run_sd_fraction; sqrt(2): the spread of a difference of two run medians; a Student t "
+                        "cut-off of the same tail for a deviation estimated with run_to_run_dof_count degrees of freedom): "
                         "within_run_noise, not a regression or an improvement");
     if (with_drift < tested && h.history <= 0)
       r.notes.push_back("the drift between runs is not estimated (--history 0 turns it off): the p-values count only the noise within a run, "
@@ -283,7 +285,7 @@ void add_history_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("history", "Runs in the results database: list, show, compare (exit 1 on a regression)");
   cmd->require_subcommand(1);
   auto db_opt = [h](CLI::App* c) {
-    c->add_option("--db", h->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)");
+    c->add_option("--db", h->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)")->check(non_empty_path());
     add_output_options(*c, h->out);
   };
   auto* ls = cmd->add_subcommand("list", "List runs, newest first");

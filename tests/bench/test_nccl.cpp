@@ -26,6 +26,9 @@ TEST(NcclFormat, BusFactorsOfNcclTests) {
 TEST(NcclFormat, ParsesATaggedLogColumnByColumn) {
   const NcclLog log = parse_nccl_log(sextant::read_file(fixture()), fixture());
   EXPECT_EQ(log.ranks, 8);
+  // The host and the GPU of the "#  Rank" lines: an import is filed under them, not the importer.
+  EXPECT_EQ(log.hosts, std::vector<std::string>{"node01"});
+  EXPECT_EQ(log.gpus, std::vector<std::string>{"Example GPU"});
   EXPECT_EQ(log.version.rfind("2.13.9", 0), 0u);
   ASSERT_EQ(log.rows.size(), 10u);
   EXPECT_EQ(log.collectives, std::vector<std::string>{"all_reduce"});

@@ -162,3 +162,23 @@ TEST(Timing, InnerLoopIsSizedOnWarmCallsNotTheColdFirstOne) {
     for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.5) << warmup;
   }
 }
+
+TEST(Timing, ASizingBatchSlowedByLoadDoesNotShortenTheRepetitions) {
+  // Calls 3 to 5 are slow (the host was busy while the loop was sized): the batch that holds them
+  // lasts min_rep_s with a loop 50x too short. The warm-up confirms the size and grows it (the
+  // timed repetitions had lasted 0.2 ms against 10; 2026-12-06 review).
+  for (int warmup : {0, 2}) {
+    int calls = 0;
+    auto body = [&calls] {
+      ++calls;
+      if (calls >= 3 && calls <= 5) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      const double t0 = now_s();
+      while (now_s() - t0 < 20e-6) {
+      }
+    };
+    const double min_rep_s = 0.01;
+    const Timed t = time_repeated(body, warmup, 3, min_rep_s);
+    EXPECT_GE(t.inner_count, 100) << warmup;
+    for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.5) << warmup;
+  }
+}

@@ -617,6 +617,46 @@ class BenchCli(unittest.TestCase):
             self.assertIn(holder, p.stderr)
             self.assertFalse(os.path.exists(second))
         sextant("catalog", "--catalog", cat, "list", "-q")
+        # An entry written into the catalog folder of another kind would stop the catalog loading
+        # (a CPU under networks/ had been written, exit 0; 2026-12-06 review).
+        wrong = os.path.join(cat, "networks", "this-cpu-2.yaml")
+        p = sextant("calibrate", "--db", self.db, "--id", "this-cpu-2", "--out", wrong, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("networks/ folder", p.stderr)
+        self.assertIn(os.path.join(cat, "accelerators", "this-cpu-2.yaml"), p.stderr)
+        self.assertFalse(os.path.exists(wrong))
+        # An empty --db is refused, not the user's default database (2026-12-06 review).
+        for cmd in (["calibrate"], ["history", "list"], ["bench", "--quick", "--suite", "memory_latency"]):
+            p = sextant(*cmd, "--db", "", check=False)
+            self.assertEqual(p.returncode, 2, cmd)
+            self.assertIn("--db", p.stderr)
+            self.assertIn("is empty", p.stderr)
+        # Memory bandwidth: the best triad over the thread counts (a loaded host's all-thread triad
+        # below the one-thread one had been taken), and a peak is checked against every kernel.
+        import sqlite3
+        con = sqlite3.connect(self.db)
+        cases = {name: mid for mid, name in con.execute(
+            "select id, name from measurements where suite = 'memory_bandwidth' and metric = 'bytes_per_s'")}
+        med = {n: sorted(v for (v,) in con.execute("select value from samples where measurement_id = ?", (m,)))
+               for n, m in cases.items()}
+        one = [n for n in cases if n.startswith("triad") and "threads=1" in n][0]
+        many = [n for n in cases if n.startswith("triad") and n != one][0]
+        con.execute("update samples set value = value * 0.5 where measurement_id = ?", (cases[many],))
+        import statistics
+        top = max(statistics.median(v) for n, v in med.items() if n != many)
+        triad_one = statistics.median(med[one])
+        con.commit()
+        con.close()
+        _, r = as_json("calibrate", "--db", self.db, "--id", "this-cpu")
+        entry = [n for n in r["notes"] if n.startswith("catalog entry")][0]
+        import re
+        written = float(re.search(r"memory_bandwidth_gb_per_s: \{value: ([0-9.eE+-]+)", entry).group(1))
+        self.assertAlmostEqual(written, triad_one / 1e9, delta=triad_one / 1e9 * 1e-3)
+        self.assertTrue(any("the host was loaded" in n for n in r["notes"]), r["notes"])
+        if top > triad_one:
+            p = sextant("calibrate", "--db", self.db, "--memory-peak-gb-per-s", "%.6g" % (0.5 * (top + triad_one) / 1e9), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("below the", p.stderr)
         # A --network-out the run cannot fill is refused before --out is written.
         fresh = os.path.join(self.dir, "fresh.yaml")
         p = sextant("calibrate", "--db", self.db, "--out", fresh, "--network-out", os.path.join(self.dir, "net.yaml"), check=False)
@@ -702,6 +742,8 @@ class BenchCli(unittest.TestCase):
         self.assertAlmostEqual(bw[-1]["max_busbw_bytes_per_s"], 300.06e9, delta=300.06e9 * 2e-3)  # from the time column
         _, listed = as_json("history", "list", "--db", self.db)
         self.assertEqual(rows(table(listed, "runs"))[0]["kind"], "import")
+        # Filed under the log's host, not the importing machine (2026-12-06 review).
+        self.assertEqual(rows(table(listed, "runs"))[0]["hostname"], "node01")
         # The collective comes from the file's name, not its folder's; a --collective must be one.
         text = open(log).read().replace("all_reduce_perf", "gather_perf").replace("Collective test starting: all_reduce", "x")
         folder = os.path.join(self.dir, "all_reduce_sweeps")

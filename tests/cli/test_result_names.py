@@ -33,6 +33,8 @@ UNIT_WORDS = {
     "kernels", "rows", "replicas",
     # dimensionless kinds
     "fraction", "percent", "pct", "ratio", "count", "probability", "factor", "flag",
+    # an information criterion (corrected Akaike: 2k - 2 ln L + ...), a dimensionless statistic
+    "aicc",
 }
 # Identifiers (indices, plan degrees, scenario sizes echoed as given): integers with no unit.
 IDENTIFIERS = {
@@ -94,6 +96,9 @@ COMMANDS = [
     ["goodput", "--fit", "{tmp}/incidents.csv", "--fit-nodes", "100", "--fit-days", "30"],
     ["calibrate", "--trace", "tests/data/trace/h200/h200_linear_trace.json.gz", "--trace-rates", "burst",
      "--out", "{tmp}/h200.yaml"],
+    # A bench run's calibration (its scalars had not been checked: only --trace's were).
+    ["calibrate", "--db", "tests/data/bench/h200/h200-gpu-bench.db", "--peak-from", "h200-sxm-141gb",
+     "--out", "{tmp}/h200-bench.yaml"],
 ]
 
 
