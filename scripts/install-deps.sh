@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev libtbb-dev
+  libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev libtbb-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-dev python3-pybind11 pybind11-dev python3-pytest python3-yaml python3-pandas
   libopenblas-dev libopenmpi-dev openmpi-bin

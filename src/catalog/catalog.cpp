@@ -74,21 +74,7 @@ static Sourced src(const YamlMap& m, const std::string& key, const std::map<std:
   // the word before the colon of "ID: arithmetic" (the form for a citation with the arithmetic
   // applied). Until 2026-12-05 only lower-case words were checked: `IEEE8023`, `ieee8O23`,
   // `ieee8023;` and `"ieee8032: per port"` were kept unresolved. A URL is free text.
-  if (!sources.empty() && !v.source.empty() && !sources.count(v.source)) {
-    auto one_word = [](const std::string& w) {
-      return !w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
-    };
-    const size_t colon = v.source.find(':');
-    const bool url = v.source.find("://") != std::string::npos;
-    std::string word;
-    if (colon == std::string::npos && one_word(v.source)) word = v.source;
-    else if (colon != std::string::npos && !url && one_word(v.source.substr(0, colon))) word = v.source.substr(0, colon);
-    if (!url && !word.empty() && !sources.count(word)) {
-      std::vector<std::string> ids;
-      for (const auto& [k, _] : sources) ids.push_back(k);
-      m.fail(key, "source '" + v.source + "' names '" + word + "', which is not one of this file's citations", valid_choices_hint(word, ids));
-    }
-  }
+  check_citation_word(m, key, v.source, sources);
   return resolve(scaled(v, scale), sources);
 }
 
@@ -353,6 +339,9 @@ static std::string property_source(const YamlMap& p, const std::map<std::string,
   if (text.find_first_not_of(" \t") == std::string::npos)
     p.fail(has_src ? "source" : "estimated", "is empty", has_src ? "name the citation" : "say how the value was obtained");
   if (!has_src) return "estimated: " + text;
+  // A misspelt citation id is refused as in the other catalog files (`mcore-argz` had been kept as
+  // the provenance; 2026-12-06 review).
+  check_citation_word(p, "source", text, sources);
   const std::string id = text;
   auto it = sources.find(id);
   return it != sources.end() ? it->second : id;

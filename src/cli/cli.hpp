@@ -59,7 +59,7 @@ inline CLI::Validator non_empty_path() {
         if (!text.empty()) return {};
         return "is empty: give a path (leave the option out for the default)";
       },
-      "PATH");
+      "");
 }
 inline CLI::Validator finite_non_negative() { return number_check(0, false, HUGE_VAL, "a finite number >= 0", "NONNEGATIVE"); }
 inline CLI::Validator non_negative_number() { return number_check(0, false, HUGE_VAL, "a number >= 0", "NONNEGATIVE"); }

@@ -308,8 +308,12 @@ void run(CalibrateArgs& a) {
     try {
       return calibrate_from_run(r, a.opt);
     } catch (const Error& e) {
-      if (e.where().key != "RUN") throw;
-      throw as_run_option(e);
+      if (e.where().key == "RUN") throw as_run_option(e);
+      // An error of the fit that names no place (values the database holds: a corrupted sample)
+      // names the database and the run (it had named neither; 2026-12-06 review).
+      if (e.where().file.empty() && e.where().key.empty())
+        throw Error(SourceLocation{db_path, 0, 0, "--run"}, "run " + std::to_string(r.id) + ": " + e.message(), e.hint());
+      throw;
     }
   }();
   check_loads(c.accelerator_yaml, "calibrated accelerator", true);

@@ -2,6 +2,8 @@
 
 #include <unordered_set>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -689,6 +691,46 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   } else {
     cur.remove(parts.back());
     cur[parts.back()] = fresh;
+  }
+}
+
+void check_citation_word(const YamlMap& m, const std::string& key, const std::string& source,
+                         const std::map<std::string, std::string>& sources) {
+  if (sources.empty() || source.empty() || sources.count(source)) return;
+  auto one_word = [](const std::string& w) {
+    return !w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  };
+  const size_t colon = source.find(':');
+  const bool url = source.find("://") != std::string::npos;
+  std::string word;
+  if (colon == std::string::npos && one_word(source)) word = source;
+  else if (colon != std::string::npos && !url && one_word(source.substr(0, colon))) word = source.substr(0, colon);
+  if (url || word.empty() || sources.count(word)) return;
+  std::vector<std::string> ids;
+  for (const auto& [k, _] : sources) ids.push_back(k);
+  m.fail(key, "source '" + source + "' names '" + word + "', which is not one of this file's citations", valid_choices_hint(word, ids));
+}
+
+void reject_null_values(const YAML::Node& root, const std::string& file, const std::string& path) {
+  // An explicit stack: a deeply nested document must not recurse the C stack.
+  std::vector<std::pair<YAML::Node, std::string>> todo = {{root, path}};
+  while (!todo.empty()) {
+    auto [n, at] = todo.back();
+    todo.pop_back();
+    if (n.IsMap()) {
+      for (const auto& kv : n) {
+        const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+        const std::string full = at.empty() ? k : at + "." + k;
+        if (kv.second.IsNull()) {
+          const YAML::Mark m = kv.first.Mark();
+          throw Error(m.line < 0 ? SourceLocation{file + " (--set)", 0, 0, full} : SourceLocation{file, m.line + 1, m.column + 1, full},
+                      "no value given", "write a value, or leave the key out for its default");
+        }
+        todo.emplace_back(kv.second, full);
+      }
+    } else if (n.IsSequence()) {
+      for (size_t i = 0; i < n.size(); ++i) todo.emplace_back(n[i], at + "[" + std::to_string(i) + "]");
+    }
   }
 }
 

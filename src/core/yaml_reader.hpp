@@ -7,6 +7,7 @@
 // allows unsourced values) or as {value: X, source: ID-or-text} / {value: X, estimated: basis}.
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -102,5 +103,16 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
 // beyond its list, a key under a scalar) names "FILE (--set)" as the other --set errors after the
 // read do (it said a bare "--set:").
 void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value, const std::string& file);
+
+// In a file that lists citations (sources: {ID: text}), a source written as one word that is none of
+// them is a misspelt id (`h100-wpp` for `h100-wp`), not free text; so is the word before the colon
+// of "ID: arithmetic". Throws at key naming the closest id. A URL is free text; no citations, no check.
+void check_citation_word(const YamlMap& m, const std::string& key, const std::string& source,
+                         const std::map<std::string, std::string>& sources);
+
+// Throws at the first key of a mapping (at any depth of root) written without a value (`restart_s:`,
+// `~`, `null`): for documents where no key means "null" and a reader's optional key would otherwise
+// take its default as if the key were absent. Names the key's line, or "FILE (--set)".
+void reject_null_values(const YAML::Node& root, const std::string& file, const std::string& path = {});
 
 }  // namespace sextant

@@ -135,12 +135,36 @@ MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels) 
 
 int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantile) {
   if (!(quantile > 0 && quantile < 1)) throw Error("nodes_lost_quantile: need 0 < quantile < 1");
+  double mean = 0, var = 0, work = 0, length = 1;
+  for (const LossGroup& g : groups) {
+    if (!(g.mean_events >= 0) || g.nodes_per_event < 1)
+      throw Error("nodes_lost_quantile: need a mean >= 0 and nodes_per_event >= 1");
+    const double n = double(g.nodes_per_event);
+    mean += n * g.mean_events;
+    var += n * n * g.mean_events;
+    const double terms = g.mean_events + 8.0 * std::sqrt(g.mean_events) + 40.0;
+    work += length * terms;
+    length += (terms - 1) * n;
+  }
+  if (!(mean <= 1e15))
+    throw Error(SourceLocation{}, "the mean number of nodes in repair at once, " + format_double(mean) + ", is beyond counting",
+                "the repair time or a failure rate is far beyond real clusters (repair_days is in days)");
+  // Where the exact convolution would take more than 1e8 multiply-adds (several classes of
+  // thousands in repair: a repair of 1e6 days had convolved tables of millions of terms for hours,
+  // 2026-12-06 review), the sum of the classes is normal to well within a node at such means:
+  // mean + z sd, z the quantile of the standard normal.
+  if (work > 1e8) {
+    double lo = -10, hi = 10;  // z with P(Z <= z) = quantile, by bisection on erfc
+    for (int i = 0; i < 100; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (0.5 * std::erfc(-mid / std::sqrt(2.0)) < quantile ? lo : hi) = mid;
+    }
+    return static_cast<int64_t>(std::ceil(mean + 0.5 * (lo + hi) * std::sqrt(var)));
+  }
   // The pmf of the nodes in repair, convolved group by group. Each group's Poisson is cut where
   // its upper tail is below 1e-15 (mean + about 8 standard deviations + 40 terms).
   std::vector<double> pmf = {1.0};
   for (const LossGroup& g : groups) {
-    if (!(g.mean_events >= 0) || !std::isfinite(g.mean_events) || g.nodes_per_event < 1)
-      throw Error("nodes_lost_quantile: need a finite mean >= 0 and nodes_per_event >= 1");
     if (g.mean_events == 0) continue;
     std::vector<double> count;  // P(Poisson(mean) = j)
     double cdf = 0;

@@ -63,6 +63,8 @@ struct LossGroup {
 // Smallest k with P(sum over groups of nodes_per_event x Poisson(mean_events) <= k) >= quantile:
 // the P99 of the nodes in repair at one instant, failures that take a whole rack or domain at
 // once included (a binomial over the nodes treats them as independent and undercounts).
+// Exact where the convolution takes at most 1e8 multiply-adds, else the normal approximation of the
+// sum (mean + z sd). Throws Error where the mean is beyond 1e15 nodes or not finite.
 int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantile);
 
 }  // namespace sextant::goodput

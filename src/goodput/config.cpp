@@ -154,7 +154,10 @@ double positive(const YamlMap& m, const std::string& key, std::string* source = 
 }
 
 // An optional positive number (a bandwidth divided by): absent, dflt, registered as known as nonneg does.
+// A key written without a value (`restart_s:`) is an error, not the default (it had been taken for
+// absent; 2026-12-06 review).
 double positive_or(const YamlMap& m, const std::string& key, double dflt) {
+  m.reject_blank(key);
   if (!m.has(key)) {
     m.raw(key);
     return dflt;
@@ -163,6 +166,7 @@ double positive_or(const YamlMap& m, const std::string& key, double dflt) {
 }
 
 double nonneg(const YamlMap& m, const std::string& key, double dflt) {
+  m.reject_blank(key);
   if (!m.has(key)) {
     m.raw(key);
     return dflt;
@@ -293,6 +297,12 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
                  "recovery.fail_slow_evict_after_s evicts a node slow for longer; a lost node is an interrupt process with node_lost: true");
   }
   std::string s = m.str("source", "");
+  // A misspelt citation id of the file is refused, as in the catalog (2026-12-06 review): the
+  // process's source and its rate's.
+  if (!s.empty()) check_citation_word(m, "source", s, sources);
+  if (!src.empty() && src.rfind("estimated: ", 0) != 0)
+    for (const auto& k : kRateKeys)
+      if (m.has(k)) check_citation_word(m, k, src, sources);
   if (s.empty()) s = src;
   auto it = sources.find(s);
   p.source = it != sources.end() ? it->second : s;
@@ -348,7 +358,7 @@ std::vector<FailureProcess> parse_preset(const YamlMap& m, double gpus_per_node,
     if (o->has("nodes") && !(obs.nodes > 0)) o->fail("nodes", "must be > 0");
     if (o->has("days") && !(obs.days > 0)) o->fail("days", "must be > 0");
     if (o->has("gpus_per_node") && !(obs.gpus_per_node >= 1)) o->fail("gpus_per_node", "must be >= 1");
-    o->str("source", "");
+    check_citation_word(*o, "source", o->str("source", ""), sources);
     o->str("note", "");
     o->finish();
   }
@@ -615,6 +625,9 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
                   " does not read are left out: " + list};
     }
   }
+  // A key written without a value is an error: readers of optional keys had taken `restart_s:`
+  // for an absent key and used its default (2026-12-06 review).
+  reject_null_values(n, name);
   YamlMap root(n, name);
   GoodputConfig c;
   c.file = name;

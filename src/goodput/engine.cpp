@@ -30,11 +30,20 @@ SimModel build_model(const GoodputConfig& c) {
   m.tau_s = c.checkpoint.interval_s;
   if (!(m.tau_s > 0)) throw Error("goodput: the checkpoint interval must be positive");
   m.sched = c.checkpoint.impl->schedule(c.checkpoint.env);
+  // At the file and the checkpoint section, naming the rates (a bandwidth of 1e-300 had been
+  // called 0, with neither file nor key; 2026-12-06 review).
+  const char* rates = "checkpoint.storage_write_bytes_per_s, storage_read_bytes_per_s, node_storage_bytes_per_s and d2h_bytes_per_s are "
+                      "in bytes per second (e.g. 2.0e12)";
   if (!(m.sched.blocking_s >= 0) || !std::isfinite(m.sched.blocking_s))
-    throw Error("goodput: checkpoint strategy '" + c.checkpoint.strategy + "' gave no finite blocking time (check the bandwidths)");
+    throw Error(SourceLocation{c.file, 0, 0, "checkpoint"},
+                "checkpoint strategy '" + c.checkpoint.strategy + "' blocks the training for no finite time: a bandwidth is too small for the checkpoint's bytes",
+                rates);
   for (const auto& l : m.sched.levels)
     if (!std::isfinite(l.persist_s) || !std::isfinite(l.restore_s))
-      throw Error("goodput: checkpoint level '" + l.name + "' has no finite write/read time (a bandwidth is 0)");
+      throw Error(SourceLocation{c.file, 0, 0, "checkpoint"},
+                  "checkpoint level '" + l.name + "' takes no finite time to " + (std::isfinite(l.persist_s) ? "read" : "write") +
+                      ": a bandwidth is too small for the checkpoint's bytes",
+                  rates);
   const auto& r = c.recovery;
   m.eviction_s = r.eviction_s;
   m.hot_spare_s = r.hot_spare_s;

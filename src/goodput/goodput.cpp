@@ -249,7 +249,13 @@ Result run_goodput(const GoodputConfig& c) {
   res.set("checkpoint_per_node_bytes", c.checkpoint.env.per_node_bytes);
   res.set("checkpoint_per_gpu_bytes", c.checkpoint.env.per_gpu_bytes);
   res.set("checkpoint_interval_s", c.checkpoint.interval_s);
-  if (c.job.step_time_s > 0) res.set("checkpoint_interval_steps", static_cast<int64_t>(std::llround(c.checkpoint.interval_s / c.job.step_time_s)));
+  // An interval beyond 2^62 steps (1e18 minutes) had overflowed llround (undefined; it wrote
+  // INT64_MIN, 2026-12-06 review): the count is written where it fits, said otherwise.
+  if (c.job.step_time_s > 0) {
+    const double steps = std::round(c.checkpoint.interval_s / c.job.step_time_s);
+    if (steps < 4.6e18) res.set("checkpoint_interval_steps", static_cast<int64_t>(steps));
+    else res.notes.push_back("the checkpoint interval is " + fmt(steps) + " steps, beyond what checkpoint_interval_steps can hold: it is left out");
+  }
   res.set("checkpoint_blocking_s", sched.blocking_s);
   res.set("checkpoint_remote_write_s", c.checkpoint.env.remote_write_s());
   res.set("checkpoint_remote_read_s", c.checkpoint.env.remote_read_s());
@@ -529,7 +535,11 @@ Result run_goodput(const GoodputConfig& c) {
     for (const auto& p : c.processes)
       if (p.kind == EventKind::Interrupt && p.node_lost)
         groups.push_back({c.process_rate_per_s(p) * c.recovery.repair_s, c.nodes_lost(p)});
-    return nodes_lost_quantile(groups, 0.99);
+    try {
+      return nodes_lost_quantile(groups, 0.99);
+    } catch (const Error& e) {
+      throw Error(SourceLocation{c.file, 0, 0, "recovery.repair_days"}, e.message(), e.hint());
+    }
   }();
   res.set("node_failure_in_repair_window_probability", p_fail);
   res.set("spares_p99_count", spares_p99);

@@ -92,6 +92,7 @@ LengthSpec read_length(const YamlMap& m, LengthSpec d) {
 
 template <class T>
 std::vector<T> int_list(const YamlMap& m, const std::string& key, std::vector<T> d) {
+  m.reject_blank(key);
   if (!m.has(key)) return d;
   std::vector<T> out;
   for (auto v : m.i64_list(key)) out.push_back(static_cast<T>(v));

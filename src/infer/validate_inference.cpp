@@ -354,7 +354,7 @@ Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, c
         lodo[i] = predict_inference_row(rows[i], cat, data, fits.at(rows[i].engine));
   }
 
-  auto err = [](double p, double t) { return 100.0 * (p - t) / t; };
+  auto err = [](double p, double t) { return 100.0 * (p / t - 1.0); };  // (p - t) x 100 overflowed at t = 1e308 (2026-12-06 review)
   Table& t = r.add_table("validation_rows", "one row per measurement: predicted vs target, signed error");
   t.add_str("id"); t.add_str("source"); t.add_str("accelerator"); t.add_str("engine"); t.add_str("metric");
   t.add_f64("predicted"); t.add_f64("target"); t.add_f64("error_pct"); t.add_f64("lodo_predicted");

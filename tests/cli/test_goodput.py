@@ -883,6 +883,44 @@ class GoodputCli(unittest.TestCase):
         self.assertIn("a restart takes 691.7 s, beyond the 1.001 s between interruptions", p.stderr)
         self.assertNotIn("a faster checkpoint", p.stderr)
 
+    def test_review_of_2026_12_06(self):
+        with open(os.path.join(os.environ.get("SEXTANT_DATA_DIR", "data"), EXAMPLE)) as f:
+            text = f.read()
+        # A key without a value is an error, not its default (restart_s: had read as absent).
+        for key in ("restart_s", "detection_s", "storage_read_bytes_per_s"):
+            lines = [l if not l.strip().startswith(key + ":") else l[:l.index(key)] + key + ":" for l in text.splitlines()]
+            self.assertNotEqual(lines, text.splitlines(), key)
+            p = run(self.write("\n".join(lines) + "\n"), "--no-search", "--replicas", "2", check=False)
+            self.assertEqual(p.returncode, 2, key)
+            self.assertIn("." + key + "': no value given", p.stderr)
+        # A bandwidth too small for the checkpoint names the file and the checkpoint keys.
+        p = run(EXAMPLE, "--set", "checkpoint.storage_write_bytes_per_s=1e-300", "--no-search", "--replicas", "2", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("key 'checkpoint': checkpoint level 'remote' takes no finite time to write", p.stderr)
+        self.assertIn("storage_write_bytes_per_s", p.stderr)
+        # A repair of a million days is answered (it had run for hours), one beyond counting is an
+        # error at the key.
+        d = json.loads(run(EXAMPLE, "--set", "recovery.repair_days=1e6", "--no-search", "--replicas", "2", "--json", "-").stdout)
+        self.assertGreater(d["scalars"]["spares_p99_count"], 1e5)
+        p = run(EXAMPLE, "--set", "recovery.repair_days=1e305", "--no-search", "--replicas", "2", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("key 'recovery.repair_days'", p.stderr)
+        # A preset's misspelt citation id is refused, at the process's source and at a rate's.
+        with open(os.path.join(os.environ.get("SEXTANT_DATA_DIR", "data"), "goodput", "generic.yaml")) as f:
+            preset = f.read()
+        for old, new in (("  source: llama3\n", "  source: llama4\n"), ("{value: 1.72, source: llama3}", "{value: 1.72, source: llama4}")):
+            self.assertIn(old, preset)
+            bad = self.write(preset.replace(old, new, 1))
+            job = self.write("job: {num_gpus: 64, work_days: 1}\nfailures: {preset: %s}\n"
+                             "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_s: 600}\n" % bad)
+            p = run(job, "--no-search", "--replicas", "2", check=False)
+            self.assertEqual(p.returncode, 2, (new, p.stderr))
+            self.assertIn("'llama4', which is not one of this file's citations", p.stderr)
+        # An interval of more steps than an int64 holds is left out, with a note (it wrote INT64_MIN).
+        d = json.loads(run(EXAMPLE, "--set", "checkpoint.interval_minutes=1e18", "--no-search", "--replicas", "2", "--json", "-").stdout)
+        self.assertNotIn("checkpoint_interval_steps", d["scalars"])
+        self.assertTrue(any("beyond what checkpoint_interval_steps can hold" in n for n in d["notes"]), d["notes"])
+
     def test_a_training_plan_that_does_not_fit_is_said(self):
         # Review of 2026-12-05: a training: plan over the GPU's memory gave its step time silently.
         f = self.write("job: {duration_days: 1}\n"

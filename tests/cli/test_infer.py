@@ -479,6 +479,24 @@ class InferCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2)
             self.assertIn(path + ":2:17: key 'unit': unit 'ms' is not the unit of", p.stderr)
 
+    def test_validate_errors_of_a_huge_target_are_finite(self):
+        """A target of 1e308 gave null errors: (p - t) x 100 overflowed (review of 2026-12-06)."""
+        import csv
+        with open(os.path.join(ROOT, "data", "validation", "inference.csv")) as f:
+            head, first = f.readline(), f.readline()
+        row = next(csv.DictReader([head, first]))
+        row["value"] = "1e308"
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "v.csv")
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=list(row))
+                w.writeheader()
+                w.writerow(row)
+            j = run_json("infer", "validate", path)
+            errs = [v for t in j["tables"].values() for c, v in t["columns"].items() if c == "error_pct"]
+            self.assertTrue(errs and errs[0], j["tables"].keys())
+            self.assertAlmostEqual(errs[0][0], -100.0, places=3)
+
     def test_validate_meets_the_bar_and_writes_rows_csv(self):
         with tempfile.TemporaryDirectory() as d:
             run("infer", "validate", "data/validation/inference.csv", "--csv", d, "--quiet")

@@ -137,6 +137,15 @@ TEST(Spares, NodesInRepairArePoissonPerFailureClass) {
   // A 128-node domain failing 0.6 times per repair window: P(N <= 2) = 0.9769, P(N <= 3) = 0.9966.
   EXPECT_EQ(nodes_lost_quantile({{0.6, 128}}, 0.99), 3 * 128);
   EXPECT_EQ(nodes_lost_quantile({}, 0.99), 0);
+  // Means of millions (a repair of 1e6 days had convolved tables of that many terms for hours,
+  // 2026-12-06 review): exact for one class, the normal sum for several, both at once; a mean
+  // beyond counting is an error.
+  const double z99 = 2.3263478740408408;
+  EXPECT_NEAR(double(nodes_lost_quantile({{3e6, 1}}, 0.99)), 3e6 + z99 * std::sqrt(3e6), 3.0);
+  const int64_t three = nodes_lost_quantile({{1e6, 1}, {1e6, 2}, {1e5, 8}}, 0.99);
+  EXPECT_EQ(three, static_cast<int64_t>(std::ceil(1e6 + 2e6 + 8e5 + z99 * std::sqrt(1e6 + 4e6 + 64e5))));
+  EXPECT_THROW(nodes_lost_quantile({{INFINITY, 1}}, 0.99), sextant::Error);
+  EXPECT_THROW(nodes_lost_quantile({{1e300, 1}}, 0.99), sextant::Error);
   // Two classes: their sum, against a direct double sum of the joint pmf.
   const double a = 1.2, b = 0.3;
   const int64_t k = nodes_lost_quantile({{a, 1}, {b, 4}}, 0.99);

@@ -116,7 +116,9 @@ void check_gemm_points(const std::vector<double>& m, const std::vector<double>& 
     throw Error("GEMM efficiency fit needs at least one shape (and m, n, k for each)");
   for (size_t i = 0; i < e.size(); ++i)
     if (!(e[i] > 0) || !(m[i] > 0) || !(n[i] > 0) || !(k[i] > 0))
-      throw Error("GEMM efficiency fit: non-positive efficiency or dimension");
+      throw Error("GEMM efficiency fit: shape " + format_double(m[i]) + " x " + format_double(n[i]) + " x " + format_double(k[i]) +
+                  " has efficiency " + format_double(e[i]) +
+                  ": the efficiencies and dimensions must be positive (a measured rate that is 0, negative or not a number)");
 }
 
 // Nelder-Mead minimisation of f over R^3 from x0 with initial step `step` per coordinate

@@ -1,5 +1,7 @@
 #include "trace/replay/graph.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -1271,6 +1273,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   }
 }
 
+bool scale_matches(const Scale& s, std::string_view name) {
+  return s.re && RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *s.re);
+}
+
 Scale parse_scale(const std::string& spec) {
   static const std::vector<std::string> kinds = {"comm", "communication", "compute", "memcpy", "gpu", "host",
                                                  "cpu", "launch", "kernel:REGEX"};
@@ -1294,15 +1300,19 @@ Scale parse_scale(const std::string& spec) {
   if (cls.rfind("kernel:", 0) == 0) {
     s.target = Scale::Target::KernelRegex;
     s.pattern = cls.substr(7);
-    try {
-      // libstdc++'s breadth-first executor (__polynomial): its recursion follows the pattern, not
-      // the name. The default depth-first one recursed per character and overflowed the stack on
-      // a 50 KB kernel name (before 2026-12-03). Back-references are refused in this mode.
-      s.re = std::regex(s.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize |
-                                       std::regex_constants::__polynomial);
-    } catch (const std::regex_error& e) {
-      throw Error(where, "invalid regular expression '" + s.pattern + "': " + e.what());
-    }
+    // RE2 (linear in the name, bounded memory, no recursion). std::regex had overflowed the stack
+    // on a 50 KB kernel name with its depth-first matcher (before 2026-12-03) and, breadth-first,
+    // on a pattern of 20,000 nested groups; it took minutes on a 40,000-character name
+    // (quadratic search; 2026-12-06 review).
+    RE2::Options o;
+    o.set_case_sensitive(false);
+    o.set_log_errors(false);
+    o.set_max_mem(64 << 20);
+    auto re = std::make_shared<const RE2>(s.pattern, o);
+    if (!re->ok())
+      throw Error(where, "invalid regular expression '" + (s.pattern.size() > 200 ? s.pattern.substr(0, 200) + "..." : s.pattern) + "': " + re->error(),
+                  "RE2 syntax (https://github.com/google/re2/wiki/Syntax), case-insensitive, e.g. 'kernel:gemm|cutlass=0.8'");
+    s.re = std::move(re);
   } else if (cls == "comm" || cls == "communication") {
     s.target = Scale::Target::Communication;
   } else if (cls == "compute") {
@@ -1362,7 +1372,7 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
         case Scale::Target::KernelRegex:
           if (nd.kind == NodeKind::Gpu) {
             auto it = match[s].find(nd.name);
-            if (it == match[s].end()) it = match[s].emplace(nd.name, std::regex_search(f.name(nd.name), sc.re)).first;
+            if (it == match[s].end()) it = match[s].emplace(nd.name, scale_matches(sc, f.name(nd.name))).first;
             hit = it->second;
           }
           break;

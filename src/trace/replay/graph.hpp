@@ -30,11 +30,15 @@
 #include <functional>
 #include <memory>
 #include <new>
-#include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trace/analyses/frame.hpp"
+
+namespace re2 {
+class RE2;
+}  // namespace re2
 
 namespace sextant::trace::replay {
 
@@ -173,8 +177,10 @@ struct Scale {
   Target target = Target::Gpu;
   double factor = 1.0;
   std::string pattern;  // for KernelRegex
-  std::regex re;
+  std::shared_ptr<const re2::RE2> re;  // its compiled form (RE2: linear in the name, no recursion)
 };
+// Whether a KernelRegex scale's pattern matches (anywhere in) a kernel name.
+bool scale_matches(const Scale& s, std::string_view name);
 // Parses "comm=0.5", "compute=0.8", "memcpy=2", "gpu=0.9", "host=0.5", "launch=0",
 // "kernel:REGEX=0.8". Throws sextant::Error naming the valid choices.
 Scale parse_scale(const std::string& spec);
