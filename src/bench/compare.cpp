@@ -373,7 +373,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         }
     }
     // history_z standard deviations of a known drift, as a Student t cut-off of the same tail
-    // for a deviation estimated from run_to_run_dof degrees of freedom (3 of them: 5.84 for z 3).
+    // for a deviation estimated from run_to_run_dof degrees of freedom (3 of them: 9.22 for z 3).
     auto within_drift = [&](const CaseComparison& cc) {
       return std::isfinite(cc.run_to_run_sd_log) && cc.median_a > 0 && cc.median_b > 0 &&
              std::fabs(std::log(cc.median_b / cc.median_a)) <=

@@ -143,7 +143,13 @@ void check_kind_folder(const std::string& path, const char* option, const std::s
   if (path.empty()) return;
   namespace fs = std::filesystem;
   std::error_code ec;
-  const std::string dir = fs::absolute(path, ec).parent_path().filename().string();
+  const fs::path parent = fs::absolute(path, ec).parent_path();
+  const std::string dir = parent.filename().string();
+  // A catalog: a folder of one kind beside another kind's (a lone models/ folder is no catalog).
+  bool catalog = false;
+  for (const char* k : {"accelerators", "networks", "systems", "models", "frameworks"})
+    catalog = catalog || (dir != k && fs::is_directory(parent.parent_path() / k, ec));
+  if (!catalog) return;
   for (const char* k : {"accelerators", "networks", "systems", "models", "frameworks"})
     if (dir == k && dir != kind)
       throw Error(SourceLocation{path, 0, 0, option},

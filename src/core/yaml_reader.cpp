@@ -700,11 +700,14 @@ void check_citation_word(const YamlMap& m, const std::string& key, const std::st
   auto one_word = [](const std::string& w) {
     return !w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
   };
+  // "ID: arithmetic" has a space after its colon; "arXiv:2407.21783" or "doi:10.1145/..." is a
+  // reference written as free text (it had been refused as a misspelt id; 2026-12-06 review).
   const size_t colon = source.find(':');
   const bool url = source.find("://") != std::string::npos;
+  const bool id_colon = colon != std::string::npos && (colon + 1 == source.size() || source[colon + 1] == ' ');
   std::string word;
   if (colon == std::string::npos && one_word(source)) word = source;
-  else if (colon != std::string::npos && !url && one_word(source.substr(0, colon))) word = source.substr(0, colon);
+  else if (id_colon && !url && one_word(source.substr(0, colon))) word = source.substr(0, colon);
   if (url || word.empty() || sources.count(word)) return;
   std::vector<std::string> ids;
   for (const auto& [k, _] : sources) ids.push_back(k);

@@ -106,7 +106,8 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
 
 // In a file that lists citations (sources: {ID: text}), a source written as one word that is none of
 // them is a misspelt id (`h100-wpp` for `h100-wp`), not free text; so is the word before the colon
-// of "ID: arithmetic". Throws at key naming the closest id. A URL is free text; no citations, no check.
+// of "ID: arithmetic" (a colon and a space). Throws at key naming the closest id. A URL, or a
+// reference such as "arXiv:2407.21783", is free text; no citations, no check.
 void check_citation_word(const YamlMap& m, const std::string& key, const std::string& source,
                          const std::map<std::string, std::string>& sources);
 

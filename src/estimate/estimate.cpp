@@ -1094,6 +1094,12 @@ StepEstimate Estimator::run(const Workload& w) const {
   if (s.model.mtp_layers > 0) {
     // Multi-token prediction modules run on the last stage's ranks; the model FLOPs leave them out
     // (as DeepSeek's 37B active parameters do), the hardware runs them forward and backward.
+    // Their routed-expert ops are the busiest EP rank's, as the layers' are: the ranks together run
+    // the balanced share (the padding to the capacity is added below with the layers'). Counted
+    // whole, an imbalance of 2 had added one MoE layer's expert FLOPs per step, and padding
+    // counted the module's twice (2026-12-06 review).
+    const double load = s.model.moe ? s.moe_rank_load() : 1.0;
+    const double expert_scale = load > 0 ? 1.0 / load : 1.0;
     const double ranks_per_stage = static_cast<double>(s.num_gpus) / p;
     for (const auto& st : w.stages)
       for (const auto& ch : st.chunks)
@@ -1102,7 +1108,8 @@ StepEstimate Estimator::run(const Workload& w) const {
           double f = 0;
           for (const StepList* list : {&b.forward, &b.backward_input, &b.backward_weight})
             for (const auto& step : *list)
-              if (const auto* op = std::get_if<ComputeOp>(&step)) f += op->flops;
+              if (const auto* op = std::get_if<ComputeOp>(&step))
+                f += op->flops * (std::strncmp(op->name, "moe.expert_", 11) == 0 ? expert_scale : 1.0);
           hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
         }
   }

@@ -135,24 +135,29 @@ MultiLevelOptimum multilevel_first_order(const std::vector<LevelModel>& levels) 
 
 int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantile) {
   if (!(quantile > 0 && quantile < 1)) throw Error("nodes_lost_quantile: need 0 < quantile < 1");
-  double mean = 0, var = 0, work = 0, length = 1;
+  // The convolution's work: each group's terms times the nonzero entries so far, at most the
+  // table's length and at most the product of the earlier groups' term counts (a domain class
+  // of 10,000 nodes per event spreads few entries over a long table).
+  double mean = 0, var = 0, work = 0, length = 1, nonzero = 1;
   for (const LossGroup& g : groups) {
     if (!(g.mean_events >= 0) || g.nodes_per_event < 1)
       throw Error("nodes_lost_quantile: need a mean >= 0 and nodes_per_event >= 1");
+    if (g.mean_events == 0) continue;
     const double n = double(g.nodes_per_event);
     mean += n * g.mean_events;
     var += n * n * g.mean_events;
     const double terms = g.mean_events + 8.0 * std::sqrt(g.mean_events) + 40.0;
-    work += length * terms;
+    work += std::min(length, nonzero) * terms;
     length += (terms - 1) * n;
+    nonzero = std::min(length, nonzero * terms);
   }
   if (!(mean <= 1e15))
     throw Error(SourceLocation{}, "the mean number of nodes in repair at once, " + format_double(mean) + ", is beyond counting",
                 "the repair time or a failure rate is far beyond real clusters (repair_days is in days)");
   // Where the exact convolution would take more than 1e8 multiply-adds (several classes of
   // thousands in repair: a repair of 1e6 days had convolved tables of millions of terms for hours,
-  // 2026-12-06 review), the sum of the classes is normal to well within a node at such means:
-  // mean + z sd, z the quantile of the standard normal.
+  // 2026-12-06 review), the classes' means are in the thousands and their sum is normal to within
+  // a few nodes: mean + z sd, z the quantile of the standard normal.
   if (work > 1e8) {
     double lo = -10, hi = 10;  // z with P(Z <= z) = quantile, by bisection on erfc
     for (int i = 0; i < 100; ++i) {

@@ -583,9 +583,9 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
                      "(job.duration_days, job.tokens, job.steps, job.work_s)");
 }
 
-GoodputConfig parse_goodput(const std::string& text, const std::string& name,
-                            const std::vector<std::pair<std::string, std::string>>& overrides, const std::string& base_dir,
-                            bool check_budget) {
+static GoodputConfig parse_goodput_document(const std::string& text, const std::string& name,
+                                            const std::vector<std::pair<std::string, std::string>>& overrides, const std::string& base_dir,
+                                            bool check_budget) {
   YAML::Node n;
   n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a goodput input must be a YAML mapping (job:, failures:, recovery:, checkpoint:)");
@@ -625,9 +625,6 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
                   " does not read are left out: " + list};
     }
   }
-  // A key written without a value is an error: readers of optional keys had taken `restart_s:`
-  // for an absent key and used its default (2026-12-06 review).
-  reject_null_values(n, name);
   YamlMap root(n, name);
   GoodputConfig c;
   c.file = name;
@@ -1082,6 +1079,30 @@ GoodputConfig parse_goodput(const std::string& text, const std::string& name,
   c.simulation_loc = root.loc("simulation");
   if (check_budget) check_simulation_budget(c, c.simulation_loc);
   if (train) c.notes.insert(c.notes.end(), train->notes.begin(), train->notes.end());
+  return c;
+}
+
+GoodputConfig parse_goodput(const std::string& text, const std::string& name,
+                            const std::vector<std::pair<std::string, std::string>>& overrides, const std::string& base_dir,
+                            bool check_budget) {
+  // A key written without a value is an error: readers of optional keys had taken `restart_s:`
+  // for an absent key and used its default (2026-12-06 review). It is looked for after the parse,
+  // so that a misspelt key keeps its "did you mean" (`restart_ss:` had read "no value given"); and
+  // where the parse failed otherwise, a key without a value is the likelier cause.
+  auto reject_nulls = [&] {
+    YAML::Node n = parse_yaml_document(text, name);
+    if (!n.IsMap()) return;
+    for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v, name);
+    reject_null_values(n, name);
+  };
+  GoodputConfig c;
+  try {
+    c = parse_goodput_document(text, name, overrides, base_dir, check_budget);
+  } catch (const Error& e) {
+    if (e.message() != "unknown key") reject_nulls();
+    throw;
+  }
+  reject_nulls();
   return c;
 }
 

@@ -219,7 +219,9 @@ double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v
     // and read 0.9% (a bubble 5x) above simulate (2026-12-06 review).
     const int64_t g = std::max<int64_t>(1, s.microbatch_multiple(p)), unit = g % 2 == 0 ? g : 2 * g;
     const int64_t per_mb = static_cast<int64_t>(p) * v * (s.splits_weight_gradient() ? 3 : 2);
-    const int64_t max_walk = std::max(walk, 32 * kOrderWalkItems / std::max<int64_t>(1, per_mb));
+    // At least four times the first walk (a pipeline of 48 stages or more had its first walk above
+    // the item bound and was never doubled: +0.65% at p 64; 2026-12-06 review).
+    const int64_t max_walk = std::max(4 * walk, 32 * kOrderWalkItems / std::max<int64_t>(1, per_mb));
     for (;;) {
       const int64_t q = std::max<int64_t>(unit, (walk / 4) / unit * unit);
       if (walk - 2 * q < unit) break;

@@ -149,7 +149,8 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
 // further micro-batch adds the steady state's pace, the slowest rank's forward + backward (the
 // pipeline's critical cycle; ranks' ends shift alike). With interleaving (v > 1) the pace is the
 // order's own growth over the walk's last quarter, and the walk is doubled (up to 32 x
-// kOrderWalkItems items) until its last two quarters grow alike, no slower than the busiest rank.
+// kOrderWalkItems items, or 4 times the first walk) until its last two quarters grow alike, no
+// slower than the busiest rank.
 // Exact for m <= m_walk; beyond it the transient left after m_walk micro-batches is the error:
 // 0.14% at most over random stage times with m_walk = 6p, 0.3% with interleaving and near-equal
 // DualPipeV ranks (SimPipeline.BoundedOrderTimingStaysWithinItsTransient). Before 2026-12-03

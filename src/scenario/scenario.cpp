@@ -785,12 +785,16 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   }
   // A capacity beyond every token-expert pair of a rank pads to nothing real (1e300 with padding
   // found no collective algorithm for its all-to-all, before 2026-12-03).
-  if (m.moe && s.train.moe_capacity_factor > m.moe->num_experts) {
+  // An expert's capacity is factor x tokens x topk / experts, and it takes each token at most once:
+  // the factor is at most experts / topk (the bound was the expert count, and Mixtral at 6 of its
+  // 8 / 2 = 4 padded an expert past every token; 2026-12-06 review).
+  if (m.moe && s.train.moe_capacity_factor * std::max(1, m.moe->topk) > m.moe->num_experts) {
     SourceLocation w = where_in;
     w.key = "training.moe_capacity_factor";
     throw Error(w, "moe_capacity_factor " + format_double(s.train.moe_capacity_factor) + " exceeds the " +
-                       std::to_string(m.moe->num_experts) + " experts",
-                "an expert can take at most every token: a factor of at most the expert count (0: dropless)");
+                       std::to_string(m.moe->num_experts) + " experts over top-" + std::to_string(m.moe->topk) + " routing (" +
+                       format_double(static_cast<double>(m.moe->num_experts) / std::max(1, m.moe->topk)) + ")",
+                "an expert's capacity (factor x tokens x topk / experts) can hold at most every token: a factor of at most experts / topk (0: dropless)");
   }
   const int64_t mb_dp = static_cast<int64_t>(s.train.micro_batch) * p.dp;
   if (s.train.global_batch % mb_dp != 0)

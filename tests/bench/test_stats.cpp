@@ -182,3 +182,15 @@ TEST(Timing, ASizingBatchSlowedByLoadDoesNotShortenTheRepetitions) {
     for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.5) << warmup;
   }
 }
+
+// Question: is the Student t cut-off the one that leaves the normal's tail? Closed form for 1
+// degree of freedom (Cauchy: P(|T| > c) = 1 - 2 atan(c) / pi) and published t tables.
+TEST(Stats, StudentTCutoffLeavesTheNormalsTail) {
+  const double tail = 2 * normal_sf(3.0);  // 0.0026998
+  EXPECT_NEAR(student_t_cutoff(3.0, 1.0), std::tan(M_PI / 2 * (1 - tail)), 1e-6 * std::tan(M_PI / 2 * (1 - tail)));
+  EXPECT_NEAR(student_t_cutoff(3.0, 3.0), 9.219, 2e-3);
+  EXPECT_NEAR(student_t_cutoff(1.959963985, 10.0), 2.228, 1e-3);  // the 5% two-sided t(10)
+  EXPECT_NEAR(student_t_cutoff(3.0, 1e9), 3.0, 1e-6);
+  EXPECT_DOUBLE_EQ(student_t_cutoff(3.0, INFINITY), 3.0);
+  EXPECT_THROW(student_t_cutoff(3.0, 0.0), sextant::Error);
+}

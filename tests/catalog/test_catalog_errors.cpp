@@ -591,7 +591,7 @@ TEST(CatalogErrors, ProvenanceAndBlankValuesAreStrict) {
     const auto e = load_error(d);
     EXPECT_NE(e.find("not one of this file's citations"), std::string::npos) << bad << ": " << e;
   }
-  for (const char* good : {"\"ds: halved\"", "\"https://example.com/spec\""}) {
+  for (const char* good : {"\"ds: halved\"", "\"https://example.com/spec\"", "\"arXiv:2407.21783\"", "\"doi:10.1145/3458817\""}) {
     TempDir d("cited");
     d.write("accelerators/a.yaml", with("bf16: {value: 100, source: ds}", std::string("bf16: {value: 100, source: ") + good + "}"));
     EXPECT_EQ(load_error(d), "") << good;

@@ -893,6 +893,11 @@ class GoodputCli(unittest.TestCase):
             p = run(self.write("\n".join(lines) + "\n"), "--no-search", "--replicas", "2", check=False)
             self.assertEqual(p.returncode, 2, key)
             self.assertIn("." + key + "': no value given", p.stderr)
+        # A misspelt key without a value keeps its "did you mean".
+        p = run(self.write(text.replace("  restart_s: 60", "  restart_ss:\n  restart_s: 60", 1)), "--no-search", "--replicas", "2", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("'recovery.restart_ss': unknown key", p.stderr)
+        self.assertIn("did you mean 'restart_s'?", p.stderr)
         # A bandwidth too small for the checkpoint names the file and the checkpoint keys.
         p = run(EXAMPLE, "--set", "checkpoint.storage_write_bytes_per_s=1e-300", "--no-search", "--replicas", "2", check=False)
         self.assertEqual(p.returncode, 2, p.stderr)

@@ -968,7 +968,8 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
   // capacity (per expert) is not.
   EXPECT_NEAR(measure(lowered(", moe_load_imbalance: 12")).expert_flops / base.expert_flops, 4.0, 1e-12);
   EXPECT_NEAR(measure(lowered(", moe_load_imbalance: 3.5")).expert_flops / base.expert_flops, 3.5, 1e-12);
-  EXPECT_NEAR(measure(lowered(", moe_capacity_factor: 12, moe_pad_to_capacity: true")).expert_flops / base.expert_flops, 12.0, 1e-12);
+  // (a factor of at most experts / topk = 4: an expert's capacity then holds every token)
+  EXPECT_NEAR(measure(lowered(", moe_capacity_factor: 3.75, moe_pad_to_capacity: true")).expert_flops / base.expert_flops, 3.75, 1e-12);
   // An imbalance moves routed work between ranks and adds none: with the routed experts
   // recomputed (full recompute), the step's hardware FLOPs are the same at any dropless load
   // (they counted the busiest rank's on every rank before 2026-12-02); padded tokens are executed.
@@ -987,6 +988,20 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
     EXPECT_NEAR(hw_none(pad) - hw_none(""), (c - 1) * routed_train, 1e-9 * routed_train) << c;
     EXPECT_NEAR(hw(pad) - hw(""), (c - 1) * routed_train * 4 / 3, 1e-9 * routed_train) << c;
   }
+  // With a multi-token-prediction module (an MoE layer of its own): an imbalance adds nothing
+  // there either, and padding adds the module's padding once, a fifth layer's (it had added one
+  // layer's expert FLOPs per unit of imbalance, and counted the module's padding twice; 2026-12-06).
+  std::deque<Scenario> mtp_scenarios;
+  auto hw_mtp = [&mtp_scenarios](const std::string& load) {
+    const std::string y =
+        "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, vocab: 32000,"
+        " mlp: swiglu, mtp_layers: 1, moe: {num_experts: 16, topk: 4, expert_ffn_hidden: 1024}}\n"
+        "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, ep: 8, zero_stage: 1}\n"
+        "training: {global_batch: 16, micro_batch: 2, seq_len: 4096, precision: bf16, recompute: none" + load + "}\n";
+    return estimate_step(ir::lower(mtp_scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen())))).hardware_flops;
+  };
+  EXPECT_NEAR(hw_mtp(", moe_load_imbalance: 2"), hw_mtp(""), 1e-9 * hw_mtp(""));
+  EXPECT_NEAR(hw_mtp(", moe_capacity_factor: 2, moe_pad_to_capacity: true") - hw_mtp(""), routed_train * 5 / 4, 1e-9 * routed_train);
 }
 
 // Question: does selective recompute of named modules (Megatron-Core's --recompute-modules) leave

@@ -825,8 +825,11 @@ TEST(PlanErrors, ACapacityFactorBeyondTheExpertsIsRefused) {
                     "training: {global_batch: 16, seq_len: 4096}\n";
   const auto e = error_of(moe, {{"training.moe_capacity_factor", "1e300"}, {"training.moe_pad_to_capacity", "true"}});
   EXPECT_NE(e.find("key 'training.moe_capacity_factor'"), std::string::npos) << e;
-  EXPECT_NE(e.find("exceeds the 128 experts"), std::string::npos) << e;
+  EXPECT_NE(e.find("exceeds the 128 experts over top-8 routing (16)"), std::string::npos) << e;
   EXPECT_EQ(error_of(moe, {{"training.moe_capacity_factor", "1.25"}}), "(no error)");
+  // At most experts / topk: beyond it an expert's capacity exceeds every token (Qwen3 30B: 128 / 8).
+  EXPECT_EQ(error_of(moe, {{"training.moe_capacity_factor", "16"}, {"training.moe_pad_to_capacity", "true"}}), "(no error)");
+  EXPECT_NE(error_of(moe, {{"training.moe_capacity_factor", "17"}}).find("exceeds the 128 experts"), std::string::npos);
 }
 
 // Review of 2026-12-04: a required key written under Megatron's name (seq_length,
