@@ -149,8 +149,24 @@ class Instance final : public SchedulerContext {
   bool busy() const { return busy_; }
   double busy_until() const { return busy_until_; }
   size_t load() const { return waiting_.size() + running_.size() + kv_arrivals_.size() + incoming_; }
-  void enqueue(int32_t s) { waiting_.push_back(s); }
+  // Every call that can change the instance's queues or its pool's blocks logs the instance once:
+  // the simulation's totals (blocks used, sequences running and waiting) are updated from the
+  // logged instances only. Summed over every instance at every event, they had made the run
+  // quadratic in the replicas (1,024 replicas: 12 s, 4,096: minutes; 2026-12-06 review).
+  void set_touch_log(std::vector<int>* log) { touch_log_ = log; }
+  void touch() {
+    if (!touched_ && touch_log_) {
+      touched_ = true;
+      touch_log_->push_back(index_);
+    }
+  }
+  void clear_touch() { touched_ = false; }
+  void enqueue(int32_t s) {
+    touch();
+    waiting_.push_back(s);
+  }
   void enqueue_with_kv(int32_t s) {
+    touch();
     kv_arrivals_.push_back(s);
     incoming_ -= incoming_ > 0 ? 1 : 0;
   }
@@ -163,7 +179,10 @@ class Instance final : public SchedulerContext {
   bool start(double now);
   void complete(double now);
   // The KV blocks of a sequence sent to a decode instance, freed once the transfer has read them.
-  void release_sent(int32_t s) { release(seq(s)); }
+  void release_sent(int32_t s) {
+    touch();
+    release(seq(s));
+  }
   double dynamic_energy_j = 0;  // above idle power
   int64_t iterations = 0, batch_seq_sum = 0;
 
@@ -201,6 +220,8 @@ class Instance final : public SchedulerContext {
   std::unique_ptr<BatchingPolicy> policy_;
   std::deque<int32_t> waiting_, kv_arrivals_;
   size_t incoming_ = 0;  // sequences whose KV is on its way here (reserved)
+  std::vector<int>* touch_log_ = nullptr;
+  bool touched_ = false;
   std::vector<int32_t> running_;
   std::map<int32_t, PrefixEntry>& prefixes_;  // of the replica's pool
   std::vector<WorkItem> work_;
@@ -292,6 +313,7 @@ int32_t Instance::final_tokens(int32_t s) const {
 }
 
 bool Instance::evict_prefixes(int64_t needed) {
+  touch();
   while (free_blocks_ < needed) {
     // Least recently used unreferenced prefix; ties by group id (map order).
     auto victim = prefixes_.end();
@@ -305,6 +327,7 @@ bool Instance::evict_prefixes(int64_t needed) {
 }
 
 bool Instance::allocate(Seq& q, int32_t target_tokens) {
+  touch();
   const int32_t need = room_blocks_for(q, target_tokens, target_tokens - q.kv_tokens) - q.blocks;
   if (need < 0 && units_.window_units > 0) {  // the window has passed some blocks: freed
     free_blocks_ -= need;
@@ -318,6 +341,7 @@ bool Instance::allocate(Seq& q, int32_t target_tokens) {
 }
 
 void Instance::release(Seq& q) {
+  touch();
   free_blocks_ += q.blocks;
   q.blocks = 0;
   if (q.shared_prefix > 0) {
@@ -328,6 +352,7 @@ void Instance::release(Seq& q) {
 }
 
 bool Instance::reserve_arrival(Seq& q) {
+  touch();
   // Sequences this instance preempted wait for room first (vLLM puts them at the head of its
   // queue): new KV is taken in only when none waits, else the decode pool's backlog would move
   // into its own recompute queue and the prefill pool would never fill.
@@ -344,6 +369,7 @@ bool Instance::reserve_arrival(Seq& q) {
 }
 
 bool Instance::admit_front(int32_t tokens, int32_t pass_tokens) {
+  touch();
   if (waiting_.empty()) return false;
   const int32_t s = waiting_.front();
   Seq& q = seq(s);
@@ -393,6 +419,7 @@ bool Instance::admit_front(int32_t tokens, int32_t pass_tokens) {
 bool Instance::reserve(int32_t s, int32_t tokens) { return allocate(seq(s), seq(s).kv_tokens + tokens); }
 
 int32_t Instance::preempt_newest() {
+  touch();
   if (running_.empty()) return -1;
   const int32_t s = running_.back();
   running_.pop_back();
@@ -406,6 +433,7 @@ int32_t Instance::preempt_newest() {
 }
 
 void Instance::register_prefix(Seq& q, double now) {
+  touch();
   if (!prefix_caching_ || q.prefix_group < 0 || q.shared_prefix > 0 || q.prefix_tokens < block_) return;
   if (prefixes_.count(q.prefix_group)) return;
   // The prefix's blocks of the full layers move to the cache (windowed layers keep their own; with
@@ -424,6 +452,7 @@ void Instance::register_prefix(Seq& q, double now) {
 }
 
 bool Instance::start(double now) {
+  touch();
   work_.clear();
   // Sequences whose KV arrived from a prefill instance join without recomputation.
   while (!kv_arrivals_.empty() && static_cast<int>(running_.size()) < limits_.max_batch_seqs) {
@@ -510,6 +539,7 @@ bool Instance::start(double now) {
 }
 
 void Instance::complete(double now) {
+  touch();
   busy_ = false;
   const int k = sim_.spec_.speculative.draft_tokens;
   const double acc = sim_.spec_.speculative.acceptance;
@@ -819,6 +849,17 @@ Result Simulation::run(ServingSummary* summary) {
     return true;
   };
   int64_t peak_blocks = 0;
+  // Running totals over the instances, updated from the ones logged as touched at each event.
+  std::vector<int> touch_log;
+  for (auto& in : instances_) in->set_touch_log(&touch_log);
+  std::vector<int64_t> cached_used(instances_.size(), 0), cached_run(instances_.size(), 0), cached_wait(instances_.size(), 0);
+  std::vector<int64_t> replica_used(static_cast<size_t>(replicas_), 0);
+  int64_t total_used = 0, total_run = 0, total_wait = 0;
+  for (size_t i = 0; i < instances_.size(); ++i) {
+    cached_used[i] = pools_[i].used();
+    total_used += cached_used[i];
+    replica_used[i / static_cast<size_t>(slots_)] += cached_used[i];
+  }
   while (true) {
     const double ta = next_arrival < reqs_.size() ? reqs_[next_arrival].arrival_s : INFINITY;
     const double tb = busy.empty() ? INFINITY : busy.top().first;
@@ -882,18 +923,28 @@ Result Simulation::run(ServingSummary* summary) {
         for (int i : dirty) started |= try_start(*instances_[static_cast<size_t>(i)]);
         if (!started) break;
       }
+    for (int i : touch_log) {
+      const size_t k = static_cast<size_t>(i);
+      Instance& in = *instances_[k];
+      in.clear_touch();
+      const int64_t u = pools_[k].used(), r = static_cast<int64_t>(in.running().size()), w = static_cast<int64_t>(in.waiting().size());
+      total_used += u - cached_used[k];
+      int64_t& ru = replica_used[k / static_cast<size_t>(slots_)];
+      ru += u - cached_used[k];
+      peak_blocks = std::max(peak_blocks, ru);  // a replica's slots together
+      cached_used[k] = u;
+      total_run += r - cached_run[k];
+      cached_run[k] = r;
+      total_wait += w - cached_wait[k];
+      cached_wait[k] = w;
+    }
+    touch_log.clear();
     if (sample_dt > 0 || adaptive_timeline) {
       // Each point holds the maxima since the previous one, so a short peak between two points
       // is drawn (the chart read 45% where the run peaked at 48.5%).
-      int64_t used = 0, run = 0, wait = 0;
-      for (const auto& pl : pools_) used += pl.used();
-      for (const auto& in : instances_) {
-        run += static_cast<int64_t>(in->running().size());
-        wait += static_cast<int64_t>(in->waiting().size());
-      }
-      interval_used = std::max(interval_used, used);
-      interval_run = std::max(interval_run, run);
-      interval_wait = std::max(interval_wait, wait);
+      interval_used = std::max(interval_used, total_used);
+      interval_run = std::max(interval_run, total_run);
+      interval_wait = std::max(interval_wait, total_wait);
       if (t >= next_sample) {
         timeline.push_back({t, static_cast<double>(interval_used), static_cast<double>(interval_run), static_cast<double>(interval_wait)});
         interval_used = interval_run = interval_wait = 0;
@@ -911,11 +962,6 @@ Result Simulation::run(ServingSummary* summary) {
           next_sample = t + sample_dt;
         }
       }
-    }
-    for (size_t rp = 0; rp < pools_.size(); rp += static_cast<size_t>(slots_)) {  // a replica's slots together
-      int64_t used = 0;
-      for (size_t k = rp; k < rp + static_cast<size_t>(slots_); ++k) used += pools_[k].used();
-      peak_blocks = std::max(peak_blocks, used);
     }
     if (busy.empty() && transfers_.empty() && next_arrival >= reqs_.size()) {
       if (!handoffs_.empty())
