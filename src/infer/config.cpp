@@ -196,6 +196,12 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     if (sv.limits.max_batch_seqs < 1 || sv.limits.max_batch_seqs > kMaxBatchSeqs)
       v->fail("max_batch_seqs", "must be from 1 to " + std::to_string(kMaxBatchSeqs), "got " + std::to_string(sv.limits.max_batch_seqs));
     if (sv.limits.max_batch_tokens < 1) v->fail("max_batch_tokens", "must be >= 1", "got " + std::to_string(sv.limits.max_batch_tokens));
+    // A pass of max_batch_seqs decoding sequences needs a token each: vLLM refuses
+    // max_num_batched_tokens < max_num_seqs at start-up (it had been capped silently; 2026-12-06 review).
+    if (sv.limits.max_batch_tokens < sv.limits.max_batch_seqs)
+      v->fail("max_batch_tokens", "max_batch_tokens " + std::to_string(sv.limits.max_batch_tokens) + " is below max_batch_seqs " +
+                                      std::to_string(sv.limits.max_batch_seqs) + ": a pass of that many decoding sequences needs a token each",
+              "raise max_batch_tokens to at least max_batch_seqs, or lower max_batch_seqs (vLLM refuses the same)");
     sv.prefix_caching = v->boolean("prefix_caching", false);
     sv.kv_capacity_tokens = v->f64("kv_capacity_tokens", 0);
     if (!(sv.kv_capacity_tokens >= 0) || !std::isfinite(sv.kv_capacity_tokens))

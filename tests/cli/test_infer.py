@@ -479,6 +479,13 @@ class InferCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2)
             self.assertIn(path + ":2:17: key 'unit': unit 'ms' is not the unit of", p.stderr)
 
+    def test_a_token_budget_below_the_batch_size_is_refused(self):
+        """chunked-prefill with max_batch_tokens 64 and max_batch_seqs 256 ran, capped silently (2026-12-06)."""
+        p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "serving.policy=chunked-prefill",
+                "--set", "serving.max_batch_tokens=64", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key 'serving.max_batch_tokens': max_batch_tokens 64 is below max_batch_seqs 256", p.stderr)
+
     def test_validate_errors_of_a_huge_target_are_finite(self):
         """A target of 1e308 gave null errors: (p - t) x 100 overflowed (review of 2026-12-06)."""
         import csv
@@ -1139,7 +1146,8 @@ class InferCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2, opt)
             self.assertIn(opt, p.stderr)
         base = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
-        j = run_json("infer", "serve", base, "--set", "serving.max_batch_tokens=100", "--set", "workload.requests=50")
+        j = run_json("infer", "serve", base, "--set", "serving.max_batch_tokens=100", "--set", "serving.max_batch_seqs=64",
+                     "--set", "workload.requests=50")
         self.assertTrue(any("longer than max_batch_tokens (100;" in n for n in j["notes"]), j["notes"])
 
     def test_a_clamped_length_distribution_says_its_mean_moved(self):
