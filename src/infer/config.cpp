@@ -692,6 +692,11 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("memory_capacity_bytes_per_device", mem);  // the device's memory (the iterations table's column of that name is bytes moved)
   r.set("memory_available_fraction", avail_frac);
   r.set("memory_usable_bytes_per_device", usable);
+  // Metal's recommended working set is advisory: beyond it llama.cpp warns and allocates (the
+  // measured 8 GB M1 runs of Q8_0 are there). Reported, with a note when the run is beyond it.
+  const double recommended = p.memory_recommended_fraction.known && p.memory_recommended_fraction.value < avail_frac
+                                 ? mem * p.memory_recommended_fraction.value : 0.0;
+  if (recommended > 0) r.set("memory_recommended_bytes_per_device", recommended);
   r.set("weights_bytes_per_device", w);
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
@@ -740,6 +745,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("max_context_tokens_by_memory", memory_context);
   r.set("max_context_tokens",
         d.context_window_tokens > 0 ? std::min(memory_context, static_cast<double>(d.context_window_tokens)) : memory_context);
+  // Within the recommended working set (where it is below the usable memory): the context that
+  // leaves the OS its recommended share.
+  if (recommended > 0 && !std::isnan(memory_context)) {
+    double rec_context = recommended > w + workspace ? cm.kv_max_context_per_device(recommended - w - workspace) : 0.0;
+    if (std::isinf(rec_context)) rec_context = memory_context;
+    r.set("max_context_tokens_by_recommended_memory", std::min(rec_context, memory_context));
+  }
   // Speeds.
   const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));
   // Under pipeline parallelism pp batches are in flight (serve's default pipeline_batches): a
@@ -842,6 +854,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   prov("engine.sequence_overhead_us", d.engine.sequence_overhead_s, 1e6);
   prov("engine.memory_utilization_fraction", d.engine.memory_utilization_fraction, 1);
   prov("device.memory_available_fraction", p.memory_available_fraction, 1);
+  if (recommended > 0) prov("device.memory_recommended_fraction", p.memory_recommended_fraction, 1);
   pv.add_row({std::string("memory_available_fraction"), avail_frac,
               std::string("the smaller of engine.memory_utilization_fraction (0.9 when unknown) and "
                           "device.memory_available_fraction (1 when unknown)")});
@@ -851,6 +864,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   else
     prov("device.usd_per_hour", p.usd_per_hour, 1);
   auto gb = [](double b) { return format_double(std::round(b / 1e7) / 100); };
+  if (fits_memory && recommended > 0 && w + kv + workspace > recommended)
+    r.notes.push_back("beyond the recommended working set: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " +
+                      gb(workspace) + " GB > " + gb(recommended) + " GB (" + format_double(p.memory_recommended_fraction.value) +
+                      " of memory: Metal's recommendedMaxWorkingSetSize, data/infer/devices.yaml): the engine warns and allocates (8 GB M1 Macs run Llama-2-7B Q8_0 so, at 83% of their memory bandwidth); " +
+                      gb(mem - (w + kv + workspace)) + " GB of the " + gb(mem) +
+                      " GB are left to the OS and other applications, which page if they need more");
   if (!fits_memory)
     r.notes.push_back("does not fit: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " + gb(workspace) +
                       " GB > usable " + gb(usable) + " GB per device");

@@ -36,6 +36,16 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
                        : d.accel.id + " has no " + d.activation_fallback_from + " peak") +
                   ": activations costed in " + d.activation.name + " (the weights multiplied in it, as vLLM runs an FP8 checkpoint on "
                   "Ampere: W8A16)");
+  // llama-quantize names its file types Q2_K, Q3_K, Q4_K and Q5_K too (the last three aliases of
+  // the _M mixes): a user costing a *.Q4_K.gguf file with --weights q4_k had the pure block type,
+  // 5% lighter than the file, unsaid (2026-12-05 review).
+  for (const auto& [block, file] : {std::pair<const char*, const char*>{"q3_k", "q3_k_m"}, {"q4_k", "q4_k_m"}, {"q5_k", "q5_k_m"}})
+    if (d.weight.name == block)
+      out.push_back(std::string("weights: ") + block + " is llama.cpp's block type, every matrix in it; llama-quantize's file type of that "
+                    "name is " + file + " (its alias), a mix of block types across tensors: give --weights " + file + " to cost such a file");
+  if (d.weight.name == "q2_k")
+    out.push_back("weights: q2_k is llama.cpp's block type, every matrix in it; llama-quantize's Q2_K file type keeps some tensors in "
+                  "heavier blocks (2.96 GiB for Llama-3-8B, as Q2_K_S): give --weights q2_k_s to cost such a file");
   if (m.checkpoint_quantization.empty()) return out;
   if (d.weight_format_source == "checkpoint")
     out.push_back("weights in " + d.weight.name + (d.weight_experts_only ? " for the MoE experts (the other layers in bf16)" : "") +
@@ -76,7 +86,8 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     if (d.accel.kind == "soc" && s.memory_gib > listed_gib * (1 + 1e-9))
       throw Error(at("memory_gib"), s.accelerator + " ships with at most " + format_double(std::round(listed_gib * 100) / 100) +
                                         " GB (its catalog memory_gib), not " + format_double(s.memory_gib),
-                  "a size it is sold with, at most " + format_double(std::round(listed_gib * 100) / 100) + " (or a SoC that offers more)");
+                  "the machine's size, at most " + format_double(std::round(listed_gib * 100) / 100) +
+                      " (smaller sizes are not checked against the ones sold: the catalog lists the largest), or a SoC that offers more");
     d.accel.memory_bytes = Sourced{s.memory_gib * 1073741824.0, "given (memory_gib)", "", true};
   }
   if (!data.has_engine(s.engine))

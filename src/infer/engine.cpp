@@ -125,6 +125,7 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       p.file = df.string();
       p.match = m.str("match");
       p.memory_available_fraction = src(m, "memory_available_fraction", sources);
+      p.memory_recommended_fraction = src(m, "memory_recommended_fraction", sources);
       p.above_memory_bytes = m.f64("above_memory_gib", 0) * 1073741824.0;
       if (!(p.above_memory_bytes >= 0)) m.fail("above_memory_gib", "must be a size in GiB >= 0");
       p.idle_power_fraction = src(m, "idle_power_fraction", sources);
@@ -132,6 +133,7 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       p.link_bandwidth_bytes_per_s = src(m, "link_bandwidth_gb_per_s", sources, 1e9);
       p.link_latency_s = src(m, "link_latency_us", sources, 1e-6);
       check_rate_fraction(m, "memory_available_fraction", p.memory_available_fraction);
+      check_rate_fraction(m, "memory_recommended_fraction", p.memory_recommended_fraction);
       check_fraction(m, "idle_power_fraction", p.idle_power_fraction);
       check_positive(m, "usd_per_hour", p.usd_per_hour, "price in USD per device-hour");
       check_positive(m, "link_bandwidth_gb_per_s", p.link_bandwidth_bytes_per_s, "bandwidth in GB/s", 1e9);
@@ -170,8 +172,9 @@ DeviceProfile InferData::device(const Accelerator& a) const {
     auto it = devices_.find(key);
     if (it == devices_.end()) continue;
     const auto& p = it->second;
-    if (!out.memory_available_fraction.known && !(p.above_memory_bytes > 0 && a.memory_bytes.value <= p.above_memory_bytes))
-      out.memory_available_fraction = p.memory_available_fraction;
+    const bool size_applies = !(p.above_memory_bytes > 0 && a.memory_bytes.value <= p.above_memory_bytes);
+    if (!out.memory_available_fraction.known && size_applies) out.memory_available_fraction = p.memory_available_fraction;
+    if (!out.memory_recommended_fraction.known && size_applies) out.memory_recommended_fraction = p.memory_recommended_fraction;
     if (!out.idle_power_fraction.known) out.idle_power_fraction = p.idle_power_fraction;
     if (!out.usd_per_hour.known) out.usd_per_hour = p.usd_per_hour;
     if (!out.link_bandwidth_bytes_per_s.known) out.link_bandwidth_bytes_per_s = p.link_bandwidth_bytes_per_s;

@@ -50,7 +50,10 @@ struct EngineProfile {
 struct DeviceProfile {
   std::string match;                   // accelerator id, or "kind:<kind>" for a default
   Sourced memory_available_fraction;   // share of device memory an application may use (OS reserve)
-  // The entry's memory_available_fraction holds only for a device with more memory than this
+  // Advisory share beyond which the platform warns but allocates (Metal's
+  // recommendedMaxWorkingSetSize): a run above it still fits, with a note; unknown: none.
+  Sourced memory_recommended_fraction;
+  // The entry's memory_available_fraction and memory_recommended_fraction hold only for a device with more memory than this
   // (macOS wires 3/4 from 36 GB, 2/3 up to 32 GB): a smaller configuration of the same chip
   // (--memory-gib) takes its kind's default. 0: any size.
   double above_memory_bytes = 0;

@@ -20,7 +20,7 @@ constexpr Row kFormats[] = {
     {"fp32", 32, DType::FP32, false},   {"fp16", 16, DType::FP16, false},   {"bf16", 16, DType::BF16, false},
     {"fp8", 8, DType::FP8, false},      {"fp4", 4.5, DType::FP4, false},    {"int8", 8, DType::INT8, false},
     {"mxfp4", 4.25, DType::FP4, false},  // OCP MX: 32 x E2M1 + one E8M0 scale = 17 bytes / 32 (gpt-oss's experts)
-    {"int4", 4.25, DType::FP16, true},  // weight-only int4: dequantised to fp16 (W4A16)
+    {"int4", 4.15625, DType::FP16, true},  // weight-only int4 (W4A16): 128 x 4 bit + fp16 scale + 4-bit zero = 532 bits / 128
     {"q8_0", 8.5, DType::FP16, true},   // 32 x int8 + fp16 scale = 34 bytes / 32
     {"q4_0", 4.5, DType::FP16, true},   // 32 x 4 bit + fp16 scale = 18 bytes / 32
     {"q4_1", 5.0, DType::FP16, true},   // + fp16 min = 20 bytes / 32
@@ -119,6 +119,14 @@ NumberFormat parse_kv_format(const std::string& name, const SourceLocation& wher
   if (!f.gguf_base.empty() || f.name.rfind("mixed:", 0) == 0)
     throw Error(where, "'" + name + "' is a mix of weight formats across tensors, not a KV-cache format",
                 "a single format: fp32, fp16, bf16, fp8, int8, fp4, q8_0, q4_0, q4_1, q5_0, q5_1 (the engine's kv_formats, data/infer/engines.yaml)");
+  // The cache types engines offer (llama.cpp's --cache-type-k/v: f32, f16, bf16, q8_0, q4_0, q4_1,
+  // q5_0, q5_1; vLLM's fp8; NVFP4 and int8 caches of TensorRT-LLM); the K-quants and weight-only
+  // int4/mxfp4 are weight formats no engine caches in (--kv q2_k was costed on the generic engine,
+  // 2026-12-05 review).
+  static const std::vector<std::string> cache = {"fp32", "fp16", "bf16", "fp8", "int8", "fp4", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1"};
+  if (std::find(cache.begin(), cache.end(), f.name) == cache.end())
+    throw Error(where, "'" + name + "' is a weight format no engine keeps a KV cache in",
+                "a cache format: fp32, fp16, bf16, fp8, int8, fp4, q8_0, q4_0, q4_1, q5_0, q5_1 (the engine's kv_formats, data/infer/engines.yaml)");
   return f;
 }
 

@@ -3,8 +3,9 @@
 //
 // A format has its real storage cost in bits per element including block scales: llama.cpp's
 // q4_0 stores 32 4-bit values with one fp16 scale (4.5 bits), q8_0 32 int8 values with one fp16
-// scale (8.5 bits); int4 is AWQ/GPTQ-style 4-bit with an fp16 scale and zero per group of 128
-// (4.25 bits); fp4 is NVFP4 (4-bit E2M1, one fp8 scale per 16 values: 4.5 bits); mxfp4 is the OCP
+// scale (8.5 bits); int4 is AWQ/GPTQ-style 4-bit with an fp16 scale and a 4-bit zero point
+// per group of 128 (4.15625 bits: AutoAWQ's and GPTQ's qzeros pack eight 4-bit zeros in an
+// int32; 4.25 before 2026-12-05, which took the zero for fp16); fp4 is NVFP4 (4-bit E2M1, one fp8 scale per 16 values: 4.5 bits); mxfp4 is the OCP
 // microscaling format (4-bit E2M1, one E8M0 scale per 32 values: 4.25 bits); mixed formats
 // are written "mixed:A:B:FRACTION_A" (e.g. "mixed:q2_k:q4_k:0.5" for a 2/4-bit mix). llama.cpp's
 // file types (q4_k_m, q4_k_s, q5_k_m, q5_k_s, q3_k_s/m/l, q2_k_s) mix block types tensor by

@@ -58,6 +58,23 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
             ckv = t.require("kv_format"), cb = t.require("batch"), cp = t.require("prompt_len"), cg = t.require("gen_len"),
             cm = t.require("metric"), cv = t.require("value");
   const int csrc = t.column("source"), cnd = t.column("num_devices"), cunit = t.column("unit");
+  // Columns it does not read are accepted (params_b, confidence, notes, a user's own), but not a
+  // near miss of one it reads: a misspelt num_devices had silently costed every row on one device
+  // (2026-12-05 review), as the training harness already refused.
+  {
+    std::vector<std::string> read = required_columns();
+    for (const char* c : {"source", "num_devices", "unit"}) read.push_back(c);
+    for (size_t i = 0; i < t.header.size(); ++i) {
+      const std::string& h = t.header[i];
+      if (h.empty() || std::find(read.begin(), read.end(), h) != read.end()) continue;
+      const std::string near = closest_match(h, read);
+      if (!near.empty() && std::find(t.header.begin(), t.header.end(), near) == t.header.end())
+        throw Error(SourceLocation{csv_path, 1, static_cast<int>(i + 1), h},
+                    "column '" + h + "' is not one the harness reads, and it is close to '" + near +
+                        "', which it does read: as written the column would be ignored",
+                    "rename it to '" + near + "'; columns the harness does not read are accepted when they are not near misses");
+    }
+  }
   std::vector<InferenceRow> out;
   if (t.rows.empty()) throw Error(SourceLocation{csv_path, 1, 0, ""}, "no data rows: the file has a header only", "add rows below the header");
   for (size_t i = 0; i < t.rows.size(); ++i) {

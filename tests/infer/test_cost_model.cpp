@@ -197,9 +197,9 @@ TEST(CostModel, QuantisedWeightsShortenDecode) {
   const CostModel f16(deployment("llama3.1-8b", "h100-sxm-80gb", "vllm", "bf16"));
   const CostModel q4(deployment("llama3.1-8b", "h100-sxm-80gb", "vllm", "int4"));
   const double w16 = f16.iteration(f16.decode(1, 0)).memory_bytes, w4 = q4.iteration(q4.decode(1, 0)).memory_bytes;
-  // The LM head stays in bf16 in an AWQ/GPTQ checkpoint (read whole by both); the rest shrinks to 4.25 bits.
+  // The LM head stays in bf16 in an AWQ/GPTQ checkpoint (read whole by both); the rest shrinks to 4.15625 bits.
   const double head = 128256.0 * 4096 * 2;
-  EXPECT_NEAR((w4 - 2 * q4.kv_bytes_per_token() - head) / (w16 - 2 * f16.kv_bytes_per_token() - head), 4.25 / 16, 1e-9);
+  EXPECT_NEAR((w4 - 2 * q4.kv_bytes_per_token() - head) / (w16 - 2 * f16.kv_bytes_per_token() - head), 4.15625 / 16, 1e-9);
   EXPECT_LT(q4.iteration(q4.decode(1, 0)).total_s, f16.iteration(f16.decode(1, 0)).total_s);
   EXPECT_EQ(q4.compute_type(), DType::BF16);  // W4A16 multiplies in bf16
 }

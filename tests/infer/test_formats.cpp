@@ -14,7 +14,8 @@ TEST(Formats, BlockFormatsCountTheirScales) {
   EXPECT_DOUBLE_EQ(parse_format("q8_0").bits_per_element, 8.5);   // 34 bytes per 32 weights
   EXPECT_DOUBLE_EQ(parse_format("q4_k").bits_per_element, 4.5);   // 144 bytes per 256
   EXPECT_DOUBLE_EQ(parse_format("q6_k").bits_per_element, 6.5625);
-  EXPECT_DOUBLE_EQ(parse_format("int4").bits_per_element, 4.25);
+  // AWQ/GPTQ group 128: an fp16 scale and a 4-bit zero (packed eight to an int32 in qzeros).
+  EXPECT_DOUBLE_EQ(parse_format("int4").bits_per_element, 4 + 16.0 / 128 + 4.0 / 128);
   EXPECT_DOUBLE_EQ(parse_format("fp8").bits_per_element, 8);
   EXPECT_DOUBLE_EQ(parse_format("fp4").bits_per_element, 4.5);
   EXPECT_DOUBLE_EQ(parse_format("F16").bits_per_element, 16);  // GGUF spelling
@@ -63,14 +64,20 @@ TEST(DeviceProfiles, EveryAppleSocGetsTheLimitOfItsPlatformAndSize) {
   for (const auto& id : cat.accelerator_ids()) {
     if (id.rfind("apple-", 0) != 0) continue;
     const auto& a = cat.accelerator(id);
-    const double frac = data.device(a).memory_available_fraction.value;
+    const DeviceProfile p = data.device(a);
+    const double frac = p.memory_available_fraction.value;
     if (id.rfind("apple-a", 0) == 0) {
+      // iOS ends an application beyond about half of the memory: a hard limit.
       EXPECT_DOUBLE_EQ(frac, 0.5) << id;
       ++phones;
     } else {
       const double gib = a.memory_bytes.value / (1024.0 * 1024 * 1024);
-      // 3/4 from 36 GB (a 36 GB M4 Max wires 27 GiB), 2/3 up to 32 GB.
-      EXPECT_NEAR(frac, gib >= 36 ? 0.75 : 2.0 / 3.0, 1e-4) << id << " with " << gib << " GiB";
+      // A Mac's application may allocate the whole memory (llama.cpp warns beyond Metal's
+      // recommended working set and runs: 8 GB M1s run a 7.16 GB Q8_0 model); the recommendation
+      // is 3/4 from 36 GB (a 36 GB M4 Max: 27 GiB), 2/3 up to 32 GB.
+      EXPECT_DOUBLE_EQ(frac, 1.0) << id;
+      ASSERT_TRUE(p.memory_recommended_fraction.known) << id;
+      EXPECT_NEAR(p.memory_recommended_fraction.value, gib >= 36 ? 0.75 : 2.0 / 3.0, 1e-4) << id << " with " << gib << " GiB";
       ++macs;
     }
   }
