@@ -905,7 +905,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   if (const std::string note = ignored_keys_note(base.model); !note.empty()) r.notes.push_back(note);
   if (!tdp_known)
     r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown");
-  else if (!idle_known)
+  // The scope of perf/W beside perf/$ (a reader had compared a GPU-only figure with a whole-node
+  // price; 2026-12-05 review).
+  if (tdp_known)
+    r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone (the catalog has their TDP, not a system's "
+                      "power): host CPUs, memory, NICs, switches, fans and cooling are left out (a DGX H100's datasheet maximum is "
+                      "10.2 kW beside its 8 x 700 W of boards), while job_usd_per_hour prices whole nodes where the catalog has their price");
+  if (tdp_known && !idle_known)
     r.notes.push_back("idle power of " + base.accelerator.id + " is not in the catalog: estimated as " +
                       format_double(o.power.idle_fraction_of_tdp) + " x TDP; activity-based power, communication at " +
                       format_double(o.power.comm_activity_fraction) + " of dynamic power (estimated, docs/plan.md)");

@@ -128,6 +128,8 @@ if sw.returncode == 0:
     vals = [v for col in ("elasticity_fixed_plan_ratio", "elasticity_replanned_ratio") for v in ec[col]]
     check("elasticities finite or undefined", all(v is None or (isinstance(v, (int, float)) and not math.isinf(v)) for v in vals), vals)
     notes = " ".join(sj.get("notes", []))
+    # perf/W counts the GPU boards alone while perf/$ may price whole nodes: said (2026-12-05 review).
+    check("perf/W scope said", "power_per_gpu_w and tokens_per_joule count the GPU boards alone" in notes, notes[:400])
     check("binding note finite", "binding resource" in notes and "inf" not in notes.split("binding resource")[1].split(")")[0], notes[:400])
     mem = ec["parameter"].index("accelerator.memory_bytes")
     fixed_mem = ec["elasticity_fixed_plan_ratio"][mem]
@@ -190,6 +192,7 @@ if tp.returncode == 0:
     c = tj["tables"]["sweep"]["columns"]
     check("unknown power is null", c["power_per_gpu_w"] == [None, None] and c["tokens_per_joule"] == [None, None], c)
     check("empty front explained", any("an objective is unknown everywhere" in n for n in tj["notes"]), tj["notes"])
+    check("no perf/W scope without power", not any("count the GPU boards alone" in n for n in tj["notes"]), tj["notes"])
 # A count column is an objective too (it was refused as an unknown objective).
 ic = sx("sweep", *SMALL8, "--vary", "accelerator.memory_bytes=4e10,8e10", "--pareto", "step_time_s,max:plans_fit_count", "--json", "-")
 check("pareto over a count", ic.returncode == 0 and "plans_fit_count" in json.loads(ic.stdout)["tables"]["pareto"]["columns"], ic.stderr)
