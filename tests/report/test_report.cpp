@@ -297,6 +297,23 @@ TEST(ReportRenderers, AnalyzeStragglersChartDrawsTheWaitCaused) {
     }
 }
 
+// Does the critical-path takeaway count what it covers? Eight ranks of one step are eight
+// rank-iterations of one iteration ("over all 8 iterations" before 2026-12-05).
+TEST(ReportRenderers, AnalyzeCriticalPathCountsRanksAndSteps) {
+  Result r = trace_result_with("k");
+  Table& t = r.add_table("critical_path_attribution");
+  t.add_i64("rank");
+  t.add_i64("step");
+  t.add_str("attribution");
+  t.add_f64("time_us");
+  for (int64_t rank = 0; rank < 4; ++rank)
+    for (int64_t step : {10, 11}) {
+      t.add_row({rank, step, std::string("cpu_bound"), 300.0});
+      t.add_row({rank, step, std::string("gpu_compute"), 100.0});
+    }
+  EXPECT_EQ(takeaway_of(build_page(r), "critical-path"), "cpu_bound is 75% of the critical path over all 8 rank-iterations (4 ranks x 2 steps)");
+}
+
 // Is a rank without communication (overlap percentage NaN) left out of "least overlap"?
 TEST(ReportRenderers, AnalyzeLeastOverlapSkipsRanksWithoutCommunication) {
   Result r = trace_result_with("k");
@@ -592,6 +609,16 @@ TEST(ReportRenderers, SimulateTimelineIsAGantt) {
                          "rest; spans closer than 500 ms drawn as one bar");
   // The estimate's charts come first: a simulate page is an estimate page plus the simulation.
   EXPECT_EQ(page.charts.front().id, "step-breakdown");
+  // A table cut at its row limit ends before the step: said as the first part of the step, not as
+  // its length ("16 ranks over 4.71 s" of an 18.5 s step; 2026-12-05 review).
+  r.set("step_time_s", 20.0);
+  r.set("timeline_dropped_count", int64_t{7});
+  const ReportPage cut = build_page(r);
+  for (const auto& c : cut.charts) {
+    if (c.id == "timeline") {
+      EXPECT_EQ(c.takeaway.substr(0, 49), "2 ranks over the first 10.0 s of the 20.0 s step;") << c.takeaway;
+    }
+  }
 }
 
 TEST(ReportRenderers, EstimateRooflinePlacesOpsUnderTheCeilings) {

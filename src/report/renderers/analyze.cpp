@@ -400,6 +400,11 @@ void critical_path(const Result& r, ReportPage& page) {
     all += us[i];
   }
   const size_t all_iters = iters.size();
+  // Rank-iterations, not iterations: 8 ranks of one step had read "over all 8 iterations".
+  std::set<double> rank_set(rank.begin(), rank.end()), step_set(step.begin(), step.end());
+  const std::string over = std::to_string(all_iters) + " rank-iterations (" + std::to_string(rank_set.size()) +
+                           (rank_set.size() == 1 ? " rank" : " ranks") + " x " + std::to_string(step_set.size()) +
+                           (step_set.size() == 1 ? " step" : " steps") + ")";
   if (iters.size() > 64) iters.resize(64);
   Chart ch;
   ch.id = "critical-path";
@@ -420,8 +425,7 @@ void critical_path(const Result& r, ReportPage& page) {
   ch.option["series"] = series;
   const auto top = std::max_element(tot.begin(), tot.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   if (all > 0)
-    ch.takeaway = top->first + " is " + fmt_pct(top->second / all) + " of the critical path over all " + std::to_string(all_iters) +
-                  " iterations" + (all_iters > iters.size() ? " (the first " + std::to_string(iters.size()) + " drawn)" : std::string());
+    ch.takeaway = top->first + " is " + fmt_pct(top->second / all) + " of the critical path over all " + over + (all_iters > iters.size() ? " (the first " + std::to_string(iters.size()) + " drawn)" : std::string());
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 }

@@ -105,7 +105,13 @@ void gantt(const Result& r, ReportPage& page) {
   ch.option["series"] = series;
   // Takeaway: how busy the compute stream is over the shown ranks, and what the table left out.
   const double lane_time = end * static_cast<double>(lanes_shown);
-  ch.takeaway = std::to_string(lanes_shown) + (lanes_shown == 1 ? " rank" : " ranks") + " over " + fmt_seconds(end) +
+  // A table cut at its row limit ends before the step does: "over 4.71 s" had read as the length of
+  // an 18.5 s step (2026-12-05 review).
+  const bool cut = r.scalar("timeline_dropped_count") && r.number("timeline_dropped_count") > 0 && r.scalar("step_time_s") &&
+                   end < r.number("step_time_s") * (1 - 1e-9);
+  ch.takeaway = std::to_string(lanes_shown) + (lanes_shown == 1 ? " rank" : " ranks") +
+                (cut ? " over the first " + fmt_seconds(end) + " of the " + fmt_seconds(r.number("step_time_s")) + " step"
+                     : " over " + fmt_seconds(end)) +
                 "; compute streams are busy " + fmt_pct(lane_time > 0 ? compute_busy / lane_time : 0) +
                 " of the time, idle (bubbles, waits for communication) the rest";
   if (r.scalar("timeline_merge_gap_s") && r.number("timeline_merge_gap_s") > 0)
