@@ -533,6 +533,9 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
   }
   s.storage_bandwidth_bytes_per_s = src(m, "storage_bandwidth_gb_per_s", sources, 1e9);
   s.node_price_usd_per_hour = src(m, "node_price_usd_per_hour", sources);
+  s.node_power_w = src(m, "node_power_w", sources);
+  if (s.node_power_w.known && !(s.node_power_w.value > 0 && std::isfinite(s.node_power_w.value)))
+    m.fail("node_power_w", "must be a positive power in W (or unknown)");
   if (s.storage_bandwidth_bytes_per_s.known && !(s.storage_bandwidth_bytes_per_s.value > 0 && std::isfinite(s.storage_bandwidth_bytes_per_s.value)))
     m.fail("storage_bandwidth_gb_per_s", "must be a positive bandwidth (or unknown)");
   if (s.node_price_usd_per_hour.known && !(s.node_price_usd_per_hour.value >= 0 && std::isfinite(s.node_price_usd_per_hour.value)))
@@ -925,6 +928,14 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
                   valid_choices_hint(s.scale_out_network, c->network_ids()));
     check_system_networks(s, c->networks_.at(s.scale_up_network),
                           s.scale_out_network.empty() ? nullptr : &c->networks_.at(s.scale_out_network), w);
+    // A node draws at least its boards: a node power below gpus_per_node x TDP is a typo or
+    // another configuration's figure.
+    const Accelerator& a = c->accelerators_.at(s.accelerator);
+    if (s.node_power_w.known && a.tdp_w.known && s.node_power_w.value < s.gpus_per_node * a.tdp_w.value)
+      throw Error(SourceLocation{s.file, 0, 0, id + ".node_power_w"},
+                  "node power " + format_double(s.node_power_w.value) + " W is below its " + std::to_string(s.gpus_per_node) + " x " +
+                      format_double(a.tdp_w.value) + " W of " + a.id + " boards",
+                  "the node's maximum input power, GPUs included (its datasheet's system power), or unknown");
   }
   return c;
 }

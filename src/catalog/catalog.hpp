@@ -175,6 +175,9 @@ struct System {
   double oversubscription = 1.0;
   Sourced storage_bandwidth_bytes_per_s;  // shared checkpoint storage, aggregate
   Sourced node_price_usd_per_hour;
+  // Maximum input power of one node, GPUs included (the datasheet's "system power usage ... max"):
+  // beyond its GPUs' TDP it is the host, NICs, switches and fans that whole-node perf/W counts.
+  Sourced node_power_w;
   std::map<std::string, std::string> sources;
   std::string description;
   std::string file;

@@ -141,6 +141,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "leaf_nodes", s.leaf_nodes, "nodes per leaf switch (per rail)");
     add_sourced(t, "storage_bandwidth", s.storage_bandwidth_bytes_per_s, "GB/s", 1e9);
     add_sourced(t, "node_price", s.node_price_usd_per_hour, "USD/h");
+    add_sourced(t, "node_power", s.node_power_w, "W");
     // The counts that shape the system (GPUs per node, scale-up domain, NICs per node) and its
     // oversubscription are plain values whose provenance the description gives, citing the file's
     // sources: listed here so that it reads on its own (review of 2026-12-05).

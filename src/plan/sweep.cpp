@@ -467,6 +467,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   const bool node_price_varied = std::any_of(o.vary.begin(), o.vary.end(), [](const Variation& v) { return v.key == "system.node_price_usd_per_hour"; });
   const bool node_price_of_other = base.system.node_price_usd_per_hour.known && !base.system.accelerator.empty() &&
                                    base.accelerator.id != base.system.accelerator && !node_price_varied && o.price_usd_per_gpu_hour <= 0;
+  // The rest of a node beyond its boards, per GPU: the datasheet's maximum node power less the
+  // catalog TDP of its GPUs, for the system's own accelerator only (another in its place makes
+  // another node). -1: unknown.
+  const bool node_power_own = base.system.node_power_w.known && base.accelerator.tdp_w.known && base.system.gpus_per_node > 0 &&
+                              (base.system.accelerator.empty() || base.accelerator.id == base.system.accelerator);
+  const double node_rest_w_per_gpu =
+      node_power_own ? (base.system.node_power_w.value - base.system.gpus_per_node * base.accelerator.tdp_w.value) / base.system.gpus_per_node : -1.0;
   // The price, power and purchase-price sources the per-dollar and per-watt columns rest on.
   {
     auto cite = [](const Sourced& v) { return !v.source.empty() ? v.source : !v.estimated.empty() ? "estimated: " + v.estimated : std::string("no source"); };
@@ -479,6 +486,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                                   " USD/h, whole nodes (" + cite(base.system.node_price_usd_per_hour) + ")"
                             : std::string("unknown");
     r.set("price_source", price);
+    r.set("node_power_source", std::string(node_rest_w_per_gpu >= 0 ? "catalog " + base.system.id + " " + format_double(base.system.node_power_w.value) +
+                                                                          " W per node (" + cite(base.system.node_power_w) + ")"
+                                                                    : "unknown"));
     r.set("tdp_source", std::string(tdp_varied ? "varied (--vary accelerator.tdp_w)"
                                     : base.accelerator.tdp_w.known ? "catalog " + base.accelerator.id + " " + format_double(base.accelerator.tdp_w.value) +
                                                                          " W (" + cite(base.accelerator.tdp_w) + ")"
@@ -531,6 +541,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   t.add_f64("power_per_gpu_w");
   t.add_f64("clock_ratio");
   t.add_f64("tokens_per_joule");
+  // The whole node's share per GPU: the boards plus the rest of the node at the datasheet's maximum
+  // (system.node_power_w less its boards' TDP, held at that maximum: an upper bound), where the
+  // catalog has it for this accelerator's node.
+  t.add_f64("system_power_per_gpu_w");
+  t.add_f64("tokens_per_joule_system");
   t.add_f64("tokens_per_usd");
   t.add_f64("tokens_per_s_per_capex_usd");
   t.add_i64("plans_valid_count");
@@ -643,7 +658,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     if (!pr.fits) {
       if (pr.valid == 0 && no_valid_points++ == 0) first_no_valid = gi;
       row.emplace_back(std::string(pr.valid == 0 ? "no valid plan" : "none fits"));
-      for (int k = 0; k < 10; ++k) row.emplace_back(std::nan(""));
+      for (int k = 0; k < 12; ++k) row.emplace_back(std::nan(""));
     } else {
       const double tps = pr.e.tokens_per_s_per_gpu * s.num_gpus;
       const double price = job_usd_per_hour(s);
@@ -661,6 +676,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       row.emplace_back(tdp_known ? pr.power.power_w : std::nan(""));
       row.emplace_back(pr.power.clock_ratio);
       row.emplace_back(tdp_known ? pr.e.tokens_per_s_per_gpu / pr.power.power_w : std::nan(""));
+      const double system_w = tdp_known && node_rest_w_per_gpu >= 0 ? pr.power.power_w + node_rest_w_per_gpu : std::nan("");
+      row.emplace_back(system_w);
+      row.emplace_back(pr.e.tokens_per_s_per_gpu / system_w);
       row.emplace_back(price > 0 ? tps * 3600.0 / price : std::nan(""));
       row.emplace_back(s.accelerator.price_usd.known ? pr.e.tokens_per_s_per_gpu / s.accelerator.price_usd.value : std::nan(""));
     }
@@ -907,10 +925,19 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown");
   // The scope of perf/W beside perf/$ (a reader had compared a GPU-only figure with a whole-node
   // price; 2026-12-05 review).
-  if (tdp_known)
-    r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone (the catalog has their TDP, not a system's "
-                      "power): host CPUs, memory, NICs, switches, fans and cooling are left out (a DGX H100's datasheet maximum is "
-                      "10.2 kW beside its 8 x 700 W of boards), while job_usd_per_hour prices whole nodes where the catalog has their price");
+  if (tdp_known && node_rest_w_per_gpu >= 0)
+    r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone; system_power_per_gpu_w and tokens_per_joule_system "
+                      "add the rest of the " + base.system.id + " node (host, NICs, switches, fans) at its datasheet maximum, " +
+                      format_double(std::round(node_rest_w_per_gpu * 10) / 10) + " W per GPU (node_power_w " +
+                      format_double(base.system.node_power_w.value) + " W less " + std::to_string(base.system.gpus_per_node) + " x " +
+                      format_double(base.accelerator.tdp_w.value) + " W of boards), an upper bound; cooling and the data centre's PUE are not counted");
+  else if (tdp_known)
+    r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone: host CPUs, memory, NICs, switches, fans and cooling "
+                      "are left out (a DGX H100's datasheet maximum is 10.2 kW beside its 8 x 700 W of boards), while job_usd_per_hour prices "
+                      "whole nodes where the catalog has their price; the catalog has no node_power_w for " +
+                      (base.system.id.empty() ? std::string("this system") : base.system.id) +
+                      (node_power_own || !base.system.node_power_w.known ? std::string() : std::string(" with ") + base.accelerator.id) +
+                      ": tokens_per_joule_system is unknown");
   if (tdp_known && !idle_known)
     r.notes.push_back("idle power of " + base.accelerator.id + " is not in the catalog: estimated as " +
                       format_double(o.power.idle_fraction_of_tdp) + " x TDP; activity-based power, communication at " +

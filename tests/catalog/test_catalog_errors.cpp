@@ -379,6 +379,54 @@ TEST(CatalogErrors, LeafNodesAndOversubscriptionAreCheckedAndSourced) {
   }
 }
 
+// A node's power (its datasheet maximum, GPUs included) is sourced, positive, and at least its
+// boards' TDP: whole-node perf/W adds the difference.
+TEST(CatalogErrors, NodePowerIsSourcedAndCoversItsBoards) {
+  auto with = [](const std::string& node_power) {
+    TempDir d("node-power");
+    std::string acc = kGoodAccelerator;
+    acc += "    tdp_w: {value: 700, source: ds}\n";
+    d.write("accelerators/a.yaml", acc);
+    d.write("networks/n.yaml", R"(entries:
+  - id: link
+    name: Link
+    kind: scale_up
+    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
+)");
+    d.write("systems/s.yaml", "sources:\n  ds: \"a datasheet\"\nentries:\n  - id: box\n    name: Box\n"
+                              "    accelerator: test-gpu\n    gpus_per_node: 8\n    scale_up: {network: link}\n" + node_power);
+    std::string what;
+    std::shared_ptr<const Catalog> c;
+    try {
+      c = Catalog::load(d.path.string());
+    } catch (const Error& e) {
+      what = e.what();
+    }
+    return std::make_pair(c, what);
+  };
+  {
+    const auto [c, what] = with("    node_power_w: {value: 10200, source: ds}\n");
+    ASSERT_TRUE(c) << what;
+    EXPECT_DOUBLE_EQ(c->system("box").node_power_w.value, 10200);
+    EXPECT_EQ(c->system("box").node_power_w.source, "ds: a datasheet");
+  }
+  {
+    const auto [c, what] = with("");
+    ASSERT_TRUE(c) << what;
+    EXPECT_FALSE(c->system("box").node_power_w.known);  // absent = unknown
+  }
+  for (const std::string bad : {"    node_power_w: 10200\n", "    node_power_w: {value: -5, source: ds}\n"}) {
+    const auto [c, what] = with(bad);
+    EXPECT_FALSE(c) << bad;
+    EXPECT_NE(what.find("node_power_w"), std::string::npos) << bad << ": " << what;
+  }
+  {
+    const auto [c, what] = with("    node_power_w: {value: 5000, source: ds}\n");
+    EXPECT_FALSE(c);
+    EXPECT_NE(what.find("key 'box.node_power_w': node power 5000 W is below its 8 x 700 W of test-gpu boards"), std::string::npos) << what;
+  }
+}
+
 // A framework's `capabilities:` (the plan features the stack offers): every key required and
 // sourced, list items from the valid set, no unknown keys (file, line, key and the valid keys
 // named), and the flags consistent with one another.

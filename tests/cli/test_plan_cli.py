@@ -128,8 +128,17 @@ if sw.returncode == 0:
     vals = [v for col in ("elasticity_fixed_plan_ratio", "elasticity_replanned_ratio") for v in ec[col]]
     check("elasticities finite or undefined", all(v is None or (isinstance(v, (int, float)) and not math.isinf(v)) for v in vals), vals)
     notes = " ".join(sj.get("notes", []))
-    # perf/W counts the GPU boards alone while perf/$ may price whole nodes: said (2026-12-05 review).
-    check("perf/W scope said", "power_per_gpu_w and tokens_per_joule count the GPU boards alone" in notes, notes[:400])
+    # perf/W counts the GPU boards alone while perf/$ may price whole nodes: said, and the whole
+    # node's share added where the catalog has its power (DGX H100: 10.2 kW less 8 x 700 W, 575 W
+    # per GPU; 2026-12-05 review).
+    check("perf/W scope said", "power_per_gpu_w and tokens_per_joule count the GPU boards alone" in notes and
+          "575 W per GPU (node_power_w 10200 W less 8 x 700 W of boards)" in notes, notes[:600])
+    sc = sj["tables"]["sweep"]["columns"]
+    check("system power is the boards plus the node's rest",
+          all(abs(s - (b + 575.0)) < 1e-9 for s, b in zip(sc["system_power_per_gpu_w"], sc["power_per_gpu_w"])), sc["system_power_per_gpu_w"])
+    check("tokens per joule of the system",
+          all(abs(j - t / s) < 1e-12 for j, t, s in zip(sc["tokens_per_joule_system"], sc["tokens_per_s_per_gpu"], sc["system_power_per_gpu_w"])),
+          sc["tokens_per_joule_system"])
     check("binding note finite", "binding resource" in notes and "inf" not in notes.split("binding resource")[1].split(")")[0], notes[:400])
     mem = ec["parameter"].index("accelerator.memory_bytes")
     fixed_mem = ec["elasticity_fixed_plan_ratio"][mem]
@@ -193,6 +202,7 @@ if tp.returncode == 0:
     check("unknown power is null", c["power_per_gpu_w"] == [None, None] and c["tokens_per_joule"] == [None, None], c)
     check("empty front explained", any("an objective is unknown everywhere" in n for n in tj["notes"]), tj["notes"])
     check("no perf/W scope without power", not any("count the GPU boards alone" in n for n in tj["notes"]), tj["notes"])
+    check("no system power without board power", c["system_power_per_gpu_w"] == [None, None], c)
 # A count column is an objective too (it was refused as an unknown objective).
 ic = sx("sweep", *SMALL8, "--vary", "accelerator.memory_bytes=4e10,8e10", "--pareto", "step_time_s,max:plans_fit_count", "--json", "-")
 check("pareto over a count", ic.returncode == 0 and "plans_fit_count" in json.loads(ic.stdout)["tables"]["pareto"]["columns"], ic.stderr)
