@@ -498,6 +498,16 @@ void check_system_networks(const System& s, const NetworkTech& up, const Network
                 "give the network's bandwidth_gb_per_s or the system's scale_out.nic_bandwidth_gbit_per_s");
 }
 
+// A node draws at least its boards: a node power below gpus_per_node x TDP is a typo or another
+// configuration's figure.
+void check_node_power(const System& s, const Accelerator& a, const SourceLocation& where) {
+  if (s.node_power_w.known && a.tdp_w.known && s.node_power_w.value < s.gpus_per_node * a.tdp_w.value)
+    throw Error(where,
+                "node power " + format_double(s.node_power_w.value) + " W is below its " + std::to_string(s.gpus_per_node) + " x " +
+                    format_double(a.tdp_w.value) + " W of " + a.id + " boards",
+                "the node's maximum input power, GPUs included (its datasheet's system power), or unknown");
+}
+
 System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources) {
   System s;
   s.sources = sources;
@@ -928,14 +938,7 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
                   valid_choices_hint(s.scale_out_network, c->network_ids()));
     check_system_networks(s, c->networks_.at(s.scale_up_network),
                           s.scale_out_network.empty() ? nullptr : &c->networks_.at(s.scale_out_network), w);
-    // A node draws at least its boards: a node power below gpus_per_node x TDP is a typo or
-    // another configuration's figure.
-    const Accelerator& a = c->accelerators_.at(s.accelerator);
-    if (s.node_power_w.known && a.tdp_w.known && s.node_power_w.value < s.gpus_per_node * a.tdp_w.value)
-      throw Error(SourceLocation{s.file, 0, 0, id + ".node_power_w"},
-                  "node power " + format_double(s.node_power_w.value) + " W is below its " + std::to_string(s.gpus_per_node) + " x " +
-                      format_double(a.tdp_w.value) + " W of " + a.id + " boards",
-                  "the node's maximum input power, GPUs included (its datasheet's system power), or unknown");
+    check_node_power(s, c->accelerators_.at(s.accelerator), SourceLocation{s.file, 0, 0, id + ".node_power_w"});
   }
   return c;
 }

@@ -409,6 +409,9 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
 // scale-out network not of kind scale_out.
 void check_system_networks(const System& s, const NetworkTech& up, const NetworkTech* out, const SourceLocation& where);
 System parse_system(const YamlMap& m, const std::map<std::string, std::string>& sources);
+// Throws Error at `where` when a system's node_power_w is below its gpus_per_node boards of `a`'s
+// TDP (a node draws at least its boards); nothing when either is unknown.
+void check_node_power(const System& s, const Accelerator& a, const SourceLocation& where);
 ModelConfig parse_model(const YamlMap& m);
 Framework parse_framework(const YamlMap& m, const std::map<std::string, std::string>& sources);
 

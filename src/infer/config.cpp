@@ -430,6 +430,8 @@ void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
   const auto& d = sv.deployment;
   const DeviceProfile p = data.device(d.accel);
   sv.memory_available_fraction = memory_share(d, p);
+  sv.memory_recommended_fraction = p.memory_recommended_fraction.known && p.memory_recommended_fraction.value < sv.memory_available_fraction
+                                       ? p.memory_recommended_fraction.value : 0.0;
   sv.busy_power_w = device_power_busy(d.accel);
   sv.idle_power_w = device_power_idle(d.accel, p);
   sv.usd_per_device_hour = value_or(p.usd_per_hour, 0.0);

@@ -165,10 +165,12 @@ std::vector<std::string> InferData::engine_ids() const {
 }
 
 DeviceProfile InferData::device(const Accelerator& a) const {
-  // Field-wise: the accelerator's own entry, then its kind's, then "kind:any".
+  // Field-wise: the accelerator's own entry, then its vendor's of its kind ("kind:soc vendor:apple":
+  // the Macs' Metal limits, which a Jetson in a user catalog had taken as a kind:soc default),
+  // then its kind's, then "kind:any".
   DeviceProfile out;
   out.match = a.id;
-  for (const std::string& key : std::vector<std::string>{a.id, "kind:" + a.kind, "kind:any"}) {
+  for (const std::string& key : std::vector<std::string>{a.id, "kind:" + a.kind + " vendor:" + a.vendor, "kind:" + a.kind, "kind:any"}) {
     auto it = devices_.find(key);
     if (it == devices_.end()) continue;
     const auto& p = it->second;

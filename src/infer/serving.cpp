@@ -16,6 +16,7 @@
 
 namespace sextant::infer {
 namespace {
+double kv_capacity_tokens_by_memory(const ServingSpec& spec, const Deployment& d);  // below
 
 // Log-spaced histogram (0.1% bins from 1 us) for inter-token latencies: exact counts,
 // percentiles within 0.1%, O(1) memory in the number of tokens.
@@ -1067,6 +1068,24 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("iterations_count", iters);
   r.set("mean_batch_seqs", iters > 0 ? static_cast<double>(bsum) / iters : 0.0);
   r.set("kv_capacity_tokens_per_instance", std::floor(cap_tokens / bt) * bt);
+  // Beyond an advisory share (a Mac's Metal recommended working set), as infer estimate says it
+  // (serve had sized the cache from the whole memory and said nothing; 2026-12-05 review).
+  if (sp.memory_recommended_fraction > 0) {
+    const double rec_bytes = sp.deployment.accel.memory_bytes.value * sp.memory_recommended_fraction;
+    r.set("memory_recommended_bytes_per_device", rec_bytes);
+    ServingSpec within = sp;
+    within.memory_available_fraction = sp.memory_recommended_fraction;
+    within.kv_capacity_tokens = 0;
+    const double rec_cap = std::floor(std::max(0.0, kv_capacity_tokens_by_memory(within, sp.deployment)) / bt) * bt;
+    if (cap_tokens > rec_cap)
+      r.notes.push_back("beyond the recommended working set: the KV cache of " + format_double(std::floor(cap_tokens / bt) * bt) +
+                        " tokens per instance, with the weights and the workspace, reaches beyond the " +
+                        format_double(std::round(rec_bytes / 1e7) / 100) + " GB (" + format_double(sp.memory_recommended_fraction) +
+                        " of memory: Metal's recommendedMaxWorkingSetSize, data/infer/devices.yaml) that leave the OS and other "
+                        "applications their share; the engine warns and allocates (8 GB M1 Macs run Llama-2-7B Q8_0 so); " +
+                        (rec_cap >= bt ? "serving.kv_capacity_tokens: " + format_double(rec_cap) + " keeps within it"
+                                       : std::string("the weights and the workspace alone reach beyond it")));
+  }
   r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / (pool_units * slots_));
   // A draft model's weights share the devices (the KV capacity already left them out; the weights
   // shown had been the target's alone, review of 2026-12-05).

@@ -61,6 +61,9 @@ struct ServingSpec {
   SloSpec slo;
   double memory_available_fraction = 0.9;  // of device memory (engine x OS limits, resolved by the caller)
   double kv_capacity_tokens = 0;       // > 0 overrides the capacity computed from memory
+  // Advisory share of device memory (Metal's recommended working set) below the usable one: a
+  // note when the KV cache reaches beyond it (the engine warns and allocates). 0: none.
+  double memory_recommended_fraction = 0;
   double idle_power_w = 0, busy_power_w = 0;  // per device; 0 busy power: no energy figures
   double usd_per_device_hour = 0;      // 0: no cost figures
   bool usd_per_device_hour_stated = false;  // the study's cost.usd_per_device_hour, not the device's

@@ -472,8 +472,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   // another node). -1: unknown.
   const bool node_power_own = base.system.node_power_w.known && base.accelerator.tdp_w.known && base.system.gpus_per_node > 0 &&
                               (base.system.accelerator.empty() || base.accelerator.id == base.system.accelerator);
-  const double node_rest_w_per_gpu =
-      node_power_own ? (base.system.node_power_w.value - base.system.gpus_per_node * base.accelerator.tdp_w.value) / base.system.gpus_per_node : -1.0;
+  if (node_power_own) check_node_power(base.system, base.accelerator, SourceLocation{"", 0, 0, "system.node_power_w"});
+  // Per node; a job charged for whole nodes draws their hosts whole too (a 4-GPU job on an 8-GPU
+  // node had been given half the host's power while paying for all of it; 2026-12-05 review).
+  const double node_rest_w = node_power_own ? base.system.node_power_w.value - base.system.gpus_per_node * base.accelerator.tdp_w.value : -1.0;
+  const double node_rest_w_per_gpu = node_power_own ? node_rest_w / base.system.gpus_per_node : -1.0;
   // The price, power and purchase-price sources the per-dollar and per-watt columns rest on.
   {
     auto cite = [](const Sourced& v) { return !v.source.empty() ? v.source : !v.estimated.empty() ? "estimated: " + v.estimated : std::string("no source"); };
@@ -545,7 +548,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   // (system.node_power_w less its boards' TDP, held at that maximum: an upper bound), where the
   // catalog has it for this accelerator's node.
   t.add_f64("system_power_per_gpu_w");
-  t.add_f64("tokens_per_joule_system");
+  t.add_f64("system_tokens_per_joule");
   t.add_f64("tokens_per_usd");
   t.add_f64("tokens_per_s_per_capex_usd");
   t.add_i64("plans_valid_count");
@@ -676,7 +679,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       row.emplace_back(tdp_known ? pr.power.power_w : std::nan(""));
       row.emplace_back(pr.power.clock_ratio);
       row.emplace_back(tdp_known ? pr.e.tokens_per_s_per_gpu / pr.power.power_w : std::nan(""));
-      const double system_w = tdp_known && node_rest_w_per_gpu >= 0 ? pr.power.power_w + node_rest_w_per_gpu : std::nan("");
+      // The hosts of the whole nodes the job occupies, shared by its GPUs (the job's own system
+      // layout: a varied gpus_per_node changes the count of nodes, the host's power stays).
+      const int gpn = s.system.gpus_per_node > 0 ? s.system.gpus_per_node : base.system.gpus_per_node;
+      const double nodes = std::ceil(static_cast<double>(s.num_gpus) / gpn);
+      const double system_w = tdp_known && node_rest_w >= 0 ? pr.power.power_w + node_rest_w * nodes / s.num_gpus : std::nan("");
       row.emplace_back(system_w);
       row.emplace_back(pr.e.tokens_per_s_per_gpu / system_w);
       row.emplace_back(price > 0 ? tps * 3600.0 / price : std::nan(""));
@@ -926,18 +933,19 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   // The scope of perf/W beside perf/$ (a reader had compared a GPU-only figure with a whole-node
   // price; 2026-12-05 review).
   if (tdp_known && node_rest_w_per_gpu >= 0)
-    r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone; system_power_per_gpu_w and tokens_per_joule_system "
-                      "add the rest of the " + base.system.id + " node (host, NICs, switches, fans) at its datasheet maximum, " +
-                      format_double(std::round(node_rest_w_per_gpu * 10) / 10) + " W per GPU (node_power_w " +
-                      format_double(base.system.node_power_w.value) + " W less " + std::to_string(base.system.gpus_per_node) + " x " +
-                      format_double(base.accelerator.tdp_w.value) + " W of boards), an upper bound; cooling and the data centre's PUE are not counted");
+    r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone; system_power_per_gpu_w and system_tokens_per_joule "
+                      "add the rest of each " + base.system.id + " node the job occupies (host, NICs, switches, fans) at its datasheet maximum, " +
+                      format_double(std::round(node_rest_w * 10) / 10) + " W per node, " + format_double(std::round(node_rest_w_per_gpu * 10) / 10) +
+                      " W per GPU of a full node (node_power_w " + format_double(base.system.node_power_w.value) + " W less " +
+                      std::to_string(base.system.gpus_per_node) + " x " + format_double(base.accelerator.tdp_w.value) +
+                      " W of boards), shared by the job's GPUs of whole nodes as the price is, an upper bound; cooling and the data centre's PUE are not counted");
   else if (tdp_known)
     r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone: host CPUs, memory, NICs, switches, fans and cooling "
                       "are left out (a DGX H100's datasheet maximum is 10.2 kW beside its 8 x 700 W of boards), while job_usd_per_hour prices "
                       "whole nodes where the catalog has their price; the catalog has no node_power_w for " +
                       (base.system.id.empty() ? std::string("this system") : base.system.id) +
                       (node_power_own || !base.system.node_power_w.known ? std::string() : std::string(" with ") + base.accelerator.id) +
-                      ": tokens_per_joule_system is unknown");
+                      ": system_tokens_per_joule is unknown");
   if (tdp_known && !idle_known)
     r.notes.push_back("idle power of " + base.accelerator.id + " is not in the catalog: estimated as " +
                       format_double(o.power.idle_fraction_of_tdp) + " x TDP; activity-based power, communication at " +

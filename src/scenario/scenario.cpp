@@ -437,6 +437,9 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat, bool for_sea
     throw Error(system_loc("accelerator"), "unknown accelerator '" + acc_id + "'", valid_choices_hint(acc_id, local.accelerator_ids()));
   // A catalog id, or the path of an accelerator file (what `sextant calibrate --out` writes).
   s.accelerator = load_accelerator_ref(local, acc_id, root.loc("accelerator"));
+  // An inline system's node power is checked against its boards as a catalog one is (a node of
+  // 3,000 W for eight 700 W boards had been taken for an unknown power, 2026-12-05 review).
+  if (inline_system && s.accelerator.id == s.system.accelerator) check_node_power(s.system, s.accelerator, system_loc("node_power_w"));
   if (!local.has_network(s.system.scale_up_network))
     throw Error(system_loc("scale_up.network"), "unknown network '" + s.system.scale_up_network + "'",
                 valid_choices_hint(s.system.scale_up_network, local.network_ids()));

@@ -629,6 +629,25 @@ class InferCli(unittest.TestCase):
         # F16 (13.5 GB) is beyond the 8 GiB itself.
         f16 = run_json(*args[:-10], "--weights", "fp16", "--activations", "fp32", "--kv", "fp16", "--prompt", "512", "--output", "128")
         self.assertFalse(f16["scalars"]["fits"])
+        # serve sizes the same cache and says the same (it had said nothing, 2026-12-05 review); the
+        # capacity that keeps within the recommendation is estimate's context within it.
+        with tempfile.TemporaryDirectory() as d:
+            study = os.path.join(d, "mac8.yaml")
+            for fmt, within in (("q8_0", None), ("q4_0", q4["scalars"]["max_context_tokens_by_recommended_memory"])):
+                with open(study, "w") as f:
+                    f.write("deployment: {model: llama-2-7b, accelerator: apple-m1-8c, engine: llama.cpp, weight_format: %s,\n"
+                            "             activation_format: fp32, kv_format: fp16, memory_gib: 8}\n"
+                            "serving: {max_batch_seqs: 4, max_batch_tokens: 512}\n"
+                            "workload: {rate_per_s: 0.05, requests: 20, prompt: {dist: fixed, mean: 300, min: 1, max: 300},\n"
+                            "           output: {dist: fixed, mean: 100, min: 1, max: 100}}\n" % fmt)
+                sv = run_json("infer", "serve", study)
+                self.assertAlmostEqual(sv["scalars"]["memory_recommended_bytes_per_device"], 8 * 2**30 * 0.66667, delta=1)
+                note = [n for n in sv["notes"] if n.startswith("beyond the recommended working set")]
+                self.assertEqual(len(note), 1, sv["notes"])
+                if within is None:
+                    self.assertIn("the weights and the workspace alone reach beyond it", note[0])
+                else:
+                    self.assertIn("serving.kv_capacity_tokens: %d keeps within it" % within, note[0])
 
     def test_serve_example(self):
         j = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=800")

@@ -132,13 +132,22 @@ if sw.returncode == 0:
     # node's share added where the catalog has its power (DGX H100: 10.2 kW less 8 x 700 W, 575 W
     # per GPU; 2026-12-05 review).
     check("perf/W scope said", "power_per_gpu_w and tokens_per_joule count the GPU boards alone" in notes and
-          "575 W per GPU (node_power_w 10200 W less 8 x 700 W of boards)" in notes, notes[:600])
+          "4600 W per node, 575 W per GPU of a full node (node_power_w 10200 W less 8 x 700 W of boards)" in notes, notes[:600])
     sc = sj["tables"]["sweep"]["columns"]
     check("system power is the boards plus the node's rest",
           all(abs(s - (b + 575.0)) < 1e-9 for s, b in zip(sc["system_power_per_gpu_w"], sc["power_per_gpu_w"])), sc["system_power_per_gpu_w"])
+    # A 4-GPU job on an 8-GPU DGX H100 pays for the whole node and draws its whole host: 4600 W
+    # over 4 GPUs (it had been given half, 575 W per GPU; 2026-12-05 review).
+    p4 = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "4", "--global-batch", "32", "--seq-len", "4096",
+            "--vary", "system.node_price_usd_per_hour=100", "--json", "-")
+    check("partial node exit", p4.returncode == 0, p4.stderr)
+    if p4.returncode == 0:
+        c4 = json.loads(p4.stdout)["tables"]["sweep"]["columns"]
+        check("partial node draws its whole host", abs(c4["system_power_per_gpu_w"][0] - (c4["power_per_gpu_w"][0] + 4600.0 / 4)) < 1e-9,
+              (c4["system_power_per_gpu_w"], c4["power_per_gpu_w"]))
     check("tokens per joule of the system",
-          all(abs(j - t / s) < 1e-12 for j, t, s in zip(sc["tokens_per_joule_system"], sc["tokens_per_s_per_gpu"], sc["system_power_per_gpu_w"])),
-          sc["tokens_per_joule_system"])
+          all(abs(j - t / s) < 1e-12 for j, t, s in zip(sc["system_tokens_per_joule"], sc["tokens_per_s_per_gpu"], sc["system_power_per_gpu_w"])),
+          sc["system_tokens_per_joule"])
     check("binding note finite", "binding resource" in notes and "inf" not in notes.split("binding resource")[1].split(")")[0], notes[:400])
     mem = ec["parameter"].index("accelerator.memory_bytes")
     fixed_mem = ec["elasticity_fixed_plan_ratio"][mem]

@@ -83,6 +83,14 @@ TEST(DeviceProfiles, EveryAppleSocGetsTheLimitOfItsPlatformAndSize) {
   }
   EXPECT_GE(phones, 4);
   EXPECT_GE(macs, 30);
+  // Another vendor's SoC (a user catalog's Jetson) takes no Metal figure: a conservative 2/3 limit
+  // and no recommendation (it had taken the Macs' whole memory, 2026-12-05 review).
+  Accelerator jetson = cat.accelerator("apple-m2-max-38c");
+  jetson.id = "jetson-agx-orin-64gb";
+  jetson.vendor = "nvidia";
+  const DeviceProfile pj = data.device(jetson);
+  EXPECT_NEAR(pj.memory_available_fraction.value, 2.0 / 3.0, 1e-4);
+  EXPECT_FALSE(pj.memory_recommended_fraction.known);
 }
 
 // Question: do llama.cpp's file types (tensor-by-tensor mixes) cost what their files weigh? The

@@ -816,6 +816,15 @@ TEST(PlanErrors, BlankKeysListKeysAndRepeatedIdsAreErrors) {
   inl_acc.replace(inl_acc.find("h100-sxm-80gb"), 13, "h100-sxm-81gb");
   e = error_of(inl_acc);
   EXPECT_NE(e.find("plan.yaml:6:16: key 'system.accelerator': unknown accelerator 'h100-sxm-81gb'"), std::string::npos) << e;
+  // An inline node's power below its boards is refused as a catalog one is (it had been taken for
+  // an unknown power, 2026-12-05 review); at or above them it loads.
+  std::string inl_power = inl;
+  inl_power.replace(inl_power.find("nvlink9}"), 8, "nvlink4}\n  node_power_w: {value: 3000, source: x}");
+  e = error_of(inl_power);
+  EXPECT_NE(e.find("plan.yaml:9:17: key 'system.node_power_w': node power 3000 W is below its 8 x 700 W of h100-sxm-80gb boards"),
+            std::string::npos) << e;
+  inl_power.replace(inl_power.find("3000"), 4, "10200");
+  EXPECT_EQ(error_of(inl_power), "(no error)");
 }
 
 // Question: is a capacity factor beyond the expert count refused (1e300 with padding had found no
