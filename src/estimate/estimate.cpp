@@ -1460,6 +1460,9 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     if (pl.tp_backward_overlap_changed && pl.tp == 1)
       idle.push_back(std::string("parallel.overlap.tp_backward (") + (pl.tp_backward_overlap ? "true" : "false") +
                      ", with tp 1: no tensor-parallel communication in the backward)");
+    else if (!pl.tp_backward_overlap && (pl.tp_backward_overlap_stated || pl.tp_backward_overlap_changed) && pl.tp_comm_overlap && pl.tp > 1)
+      idle.push_back("parallel.overlap.tp_backward (false, with overlap.tp_comm: TE's userbuffers overlap the backward's "
+                     "re-gather and reduction with the GEMMs beside them whatever it says)");
     // ZeRO-0 gathers no parameters: turning the gather's overlap off changes nothing (2026-12-05
     // review: the plan text said no-gather-overlap without a word).
     if (!pl.overlap_param_gather && pl.zero_stage == 0) idle.push_back("parallel.overlap.param_gather (false, with zero_stage 0: no parameter gather)");

@@ -521,7 +521,11 @@ struct Lowerer {
                        const char* regather_name, const char* rs_name, const char* ar_name, double regather_bytes = -1) const {
     auto [dx, dw] = gemm_grads(f);
     if (t > 1 && sp) dw.input_shards = t;
-    const bool async = s.plan.tp_backward_overlap;
+    // TE's userbuffers (overlap.tp_comm) overlap both in bulk with the GEMMs beside them
+    // (ub_bulk_dgrad, ub_bulk_wgrad) whatever the framework's own asynchronous backward says: with
+    // tp_comm and not tp_backward, estimate had hidden the reduction behind the input-gradient
+    // GEMM and simulate had blocked on it, 13% apart (2026-12-05 review).
+    const bool async = s.plan.tp_backward_overlap || s.plan.tp_comm_overlap;
     std::optional<Collective> regather;
     if (t > 1 && sp) {
       const Collective g = coll(regather_name, CollKind::AllGather, GroupKind::TP, regather_bytes >= 0 ? regather_bytes : bytes,
