@@ -13,6 +13,7 @@
 #include "estimate/estimate.hpp"
 #include "goodput/training.hpp"
 #include "ir/workload.hpp"
+#include "validate/training_validation.hpp"
 
 namespace fs = std::filesystem;
 
@@ -714,6 +715,18 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
       std::snprintf(need, sizeof need, "%.1f GiB per GPU of %.0f", e.memory.total_bytes() / 1073741824.0, e.memory_capacity_bytes / 1073741824.0);
       c.notes.push_back("training: " + train->file + "'s plan does not fit in memory by the model's accounting (" + need +
                         "): its step time is used, but that job would not run as planned (sextant plan finds one that fits)");
+    }
+    // An estimate beyond every measured MFU on its part is an upper bound, and so is what rests on
+    // its step time: said here as estimate says it (a 16k-GPU job took a 51% MFU step and its
+    // ETTR and time to train read 20% optimistic without a word; 2026-12-05 review).
+    try {
+      const auto bundled = Catalog::load_default();
+      for (const auto& n : validated_range(default_validation_csvs(), *bundled, train->scenario, e.mfu_fraction, 0.0).notes)
+        if (n.rfind("the predicted MFU ", 0) == 0)
+          c.notes.push_back("training: " + train->file + ": " + n + "; the step time, time to train and goodput figures that rest on it are "
+                            "optimistic alike (give job.step_time_s from a measured step to use it)");
+    } catch (const Error&) {
+      // Without the bundled catalog or validation rows there is no range to compare with.
     }
   }
   // tokens_per_step is read with the step time (the token rate); alone it did nothing, exit 0.

@@ -432,6 +432,14 @@ static Scenario parse_root(const YamlMap& root, const Catalog& cat, bool for_sea
       throw Error(root.loc("system"), "unknown system '" + id + "'", valid_choices_hint(id, local.system_ids()));
     s.system = local.system(id);
   }
+  // `--set accelerator.memory_bandwidth_bytes_per_s=...` (sweep's key) makes the id a map: say how
+  // to change one figure of a part (it read "expected a string"; 2026-12-05 review).
+  if (root.has("accelerator") && root.raw("accelerator").IsMap())
+    root.fail("accelerator", "is a catalog id or an accelerator file, not a set of figures: " +
+                                 std::string("one figure of a catalog part cannot be changed in place"),
+              "vary it with `sextant sweep SCENARIO --vary accelerator.<key>=V` (one value is a one-point sweep; "
+              "`sextant sweep --help` lists the keys), or describe the part inline under hardware.accelerators with an id of its own "
+              "and name it with accelerator: (docs/scenario.md)");
   const std::string acc_id = root.str("accelerator", s.system.accelerator);
   if (!local.has_accelerator(acc_id) && !root.has("accelerator"))
     throw Error(system_loc("accelerator"), "unknown accelerator '" + acc_id + "'", valid_choices_hint(acc_id, local.accelerator_ids()));

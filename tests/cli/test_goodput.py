@@ -87,6 +87,25 @@ class GoodputCli(unittest.TestCase):
         p = run(ok, "--no-search", "-q", "--set", "checkpoint.state_copies=0", check=False)
         self.assertIn("key 'checkpoint.state_copies': must be 1 or more", p.stderr)
 
+    def test_a_step_estimated_beyond_every_measured_mfu_is_said_to_be_optimistic(self):
+        """A training scenario whose estimate reads above the highest MFU measured on its part gives
+        goodput an upper-bound step time: said, as estimate says it (a 16k-GPU job took a 0.51 MFU
+        step and read 20% optimistic without a word; 2026-12-05 review). A given step time is not."""
+        training = ("training:\n  model: llama3.1-405b\n  system: dgx-h100\n  num_gpus: 16384\n"
+                    "  parallel: {tp: 8, pp: 8, vpp: 8, cp: 2, sequence_parallel: true, zero_stage: 1, schedule: interleaved-1f1b,\n"
+                    "             stage_rule: fewer-first-last, overlap: {grad_reduce: true, param_gather: true, tp_comm: true}}\n"
+                    "  training: {global_batch: 2048, micro_batch: 1, seq_len: 8192, precision: bf16, recompute: none}\n")
+        rest = ("failures: {preset: llama3-54day}\nrecovery: {detection_s: 60, restart_s: 120}\n"
+                "checkpoint: {strategy: async-remote, interval_minutes: 30, storage_write_bytes_per_s: 1.0e12, storage_read_bytes_per_s: 1.0e12}\n")
+        f = self.write("name: t\n" + training + "job: {tokens: 15e12}\n" + rest)
+        out = json.loads(run(f, "--replicas", "20", "--json", "-").stdout)
+        hits = [n for n in out["notes"] if "the predicted MFU" in n and "is above the highest measured on h100-sxm-80gb" in n]
+        self.assertEqual(len(hits), 1, out["notes"])
+        self.assertIn("optimistic alike", hits[0])
+        f = self.write("name: t\n" + training + "job: {tokens: 15e12, step_time_s: 6.5}\n" + rest)
+        out = json.loads(run(f, "--replicas", "20", "--json", "-").stdout)
+        self.assertFalse(any("the predicted MFU" in n for n in out["notes"]), out["notes"])
+
     def test_already_met_follows_the_headline(self):
         # The knobs judged "already met" on the search's first replicas while the headline reads all
         # of them: a target between the two listed changes to reach a target the headline meets, or

@@ -827,6 +827,16 @@ TEST(PlanErrors, BlankKeysListKeysAndRepeatedIdsAreErrors) {
   EXPECT_EQ(error_of(inl_power), "(no error)");
 }
 
+// Question: does `--set accelerator.<key>=V` (sweep's keys) say how to change one figure of a
+// catalog part? It read "expected a string" (2026-12-05 review).
+TEST(PlanErrors, SettingOneFigureOfACatalogAcceleratorPointsToSweepAndInlineParts) {
+  const char* y = "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n";
+  const auto e = error_of(y, {{"accelerator.memory_bandwidth_bytes_per_s", "6.7e12"}});
+  EXPECT_NE(e.find("key 'accelerator': is a catalog id or an accelerator file, not a set of figures"), std::string::npos) << e;
+  EXPECT_NE(e.find("--vary accelerator.<key>=V"), std::string::npos) << e;
+  EXPECT_NE(e.find("hardware.accelerators"), std::string::npos) << e;
+}
+
 // Question: is a capacity factor beyond the expert count refused (1e300 with padding had found no
 // collective algorithm for the all-to-all)?
 TEST(PlanErrors, ACapacityFactorBeyondTheExpertsIsRefused) {
