@@ -1186,12 +1186,7 @@ struct Lowerer {
     b.forward = std::move(fwd);
     b.backward_input = std::move(bi);
     b.backward_weight = std::move(bw);
-    // The loss holds the logits in the activation type and their fp32 copy at once (Megatron's
-    // vocab_parallel_cross_entropy casts with .float() while the caller keeps the bf16 logits; its
-    // backward casts the fp32 gradient back before freeing it): ab + 4 bytes per logit below fp32,
-    // 4 in fp32 (before 2026-12-05 the fp32 copy alone: 2 bytes x tokens x vocab / tp short).
-    const double logit_bytes = ab < 4 ? ab + 4 : ab;
-    b.activation_bytes = T * (V / t * logit_bytes + 2 * h * ab / (sp ? t : 1));
+    b.activation_bytes = T * (V / t * 4 + 2 * h * ab / (sp ? t : 1));  // fp32 logits for the loss
     return b;
   }
 };
