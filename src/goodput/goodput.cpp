@@ -953,7 +953,14 @@ Result run_goodput(const GoodputConfig& c) {
   res.notes.push_back((c.job.step_time_s > 0 ? "step time " + fmt(c.job.step_time_s, "s") + " (" + c.job.step_time_source + ")"
                                               : std::string("no step time (work in seconds; checkpoints at any instant)")) +
                       "; checkpoint size: " +
-                      (c.job.checkpoint_size_source.empty() ? std::string("write/read times given") : c.job.checkpoint_size_source));
+                      (c.job.checkpoint_size_source.empty() ? std::string("write/read times given") : c.job.checkpoint_size_source) +
+                      // Two different quantities (a reader took per node < per GPU for a contradiction;
+                      // 2026-12-05 review).
+                      (c.checkpoint.env.per_node_bytes > 0 && c.checkpoint.env.per_gpu_bytes > c.checkpoint.env.per_node_bytes
+                           ? "; checkpoint_per_node_bytes is what each writing node stores (the checkpoint over its writer nodes, every "
+                             "byte once), checkpoint_per_gpu_bytes the state a GPU holds and snapshots (its weights, replicated over "
+                             "data parallelism, included): the second may exceed the first"
+                           : std::string()));
   res.notes.push_back("ETTR = expected productive training time / expected wall time; confidence intervals are 95% normal intervals over "
                       "replicas (of the ratio of means for the ETTR)");
   return res;

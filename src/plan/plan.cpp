@@ -2,6 +2,7 @@
 #include "plan/plan.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -1139,7 +1140,38 @@ std::string fixed3(double v) {
 }  // namespace
 
 std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
-  return "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
+  // A fixed value that breaks a rule on its own is named first (--fix tp=16 on a model of 8 KV
+  // heads had read as the generic list; 2026-12-05 review).
+  std::string why;
+  const auto& m = base.model;
+  auto divisors = [](int64_t n) {
+    std::string d;
+    for (int64_t k = 1; k <= n; ++k)
+      if (n % k == 0) d += (d.empty() ? "" : ", ") + std::to_string(k);
+    return d;
+  };
+  const std::string fix = opt.python_names ? "fix " : "--fix ";
+  if (auto it = opt.fixed.find("tp"); it != opt.fixed.end() && it->second > 0) {
+    const int tp = it->second;
+    if (m.heads % tp != 0)
+      why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s " + std::to_string(m.heads) + " attention heads (valid: " +
+            divisors(m.heads) + ")";
+    else if (m.kv_heads > 0 && m.kv_heads % tp != 0)
+      why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s " + std::to_string(m.kv_heads) +
+            " KV heads (valid: the common divisors of its heads and KV heads, " + divisors(std::gcd(m.heads, m.kv_heads)) + ")";
+  }
+  if (why.empty()) {
+    int64_t prod = 1;
+    std::string keys;
+    for (const char* k : {"tp", "pp", "dp", "cp"})
+      if (auto it = opt.fixed.find(k); it != opt.fixed.end() && it->second > 0) {
+        prod *= it->second;
+        keys += (keys.empty() ? "" : " x ") + std::string(k) + " " + std::to_string(it->second);
+      }
+    if (prod > 1 && base.num_gpus % prod != 0)
+      why = "the fixed " + keys + " = " + std::to_string(prod) + " does not divide the " + std::to_string(base.num_gpus) + " GPUs";
+  }
+  return (why.empty() ? std::string() : why + "; ") + "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
          " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads and the KV heads, ep the experts and etp x ep the ranks, pp x vpp "
          "the layers or a stage rule, micro-batch x dp divides the batch" +
          std::string(opt.fixed.empty() ? "" : opt.python_names ? "; check the fix values" : "; check the --fix values") +

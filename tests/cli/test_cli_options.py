@@ -147,8 +147,10 @@ class CliOptions(unittest.TestCase):
             with open(os.path.join(d, "notes.csv")) as f:
                 self.assertGreater(len(f.read().splitlines()), 1)
             run("estimate", SCENARIO, "--csv", d, "-q", check=True)
-            with open(os.path.join(d, "notes.csv")) as f:
-                self.assertEqual(f.read(), "note\n")
+            with tempfile.TemporaryDirectory() as fresh:
+                run("estimate", SCENARIO, "--csv", fresh, "-q", check=True)
+                with open(os.path.join(d, "notes.csv")) as f, open(os.path.join(fresh, "notes.csv")) as g:
+                    self.assertEqual(f.read(), g.read())
 
     def test_a_data_folder_without_a_catalog_is_an_error(self):
         env = dict(os.environ, SEXTANT_DATA_DIR="/nonexistent/sextant-data")
