@@ -102,6 +102,11 @@ class GoodputCli(unittest.TestCase):
         hits = [n for n in out["notes"] if "the predicted MFU" in n and "is above the highest measured on h100-sxm-80gb" in n]
         self.assertEqual(len(hits), 1, out["notes"])
         self.assertIn("optimistic alike", hits[0])
+        # Per node (what each writing node stores) and per GPU (the state a GPU holds, replicated
+        # weights included) are two quantities: said where the second exceeds the first.
+        s = out["scalars"]
+        self.assertGreater(s["checkpoint_per_gpu_bytes"], s["checkpoint_per_node_bytes"])  # 13.3 GB against 2.8 GB here
+        self.assertTrue(any("checkpoint_per_gpu_bytes the state a GPU holds" in n for n in out["notes"]), out["notes"])
         f = self.write("name: t\n" + training + "job: {tokens: 15e12, step_time_s: 6.5}\n" + rest)
         out = json.loads(run(f, "--replicas", "20", "--json", "-").stdout)
         self.assertFalse(any("the predicted MFU" in n for n in out["notes"]), out["notes"])

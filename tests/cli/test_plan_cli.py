@@ -627,5 +627,17 @@ for cmd in [["plan"], ["sweep"]]:
     h = sx(*cmd, "--help")
     check(f"help {' '.join(cmd)}", h.returncode == 0 and "Usage" in h.stdout, h.stderr)
 
+# A fixed value that breaks a rule on its own is named (--fix tp=16 on 8 KV heads had read as the
+# generic list of constraints; 2026-12-05 review).
+fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "32", "--seq-len", "4096",
+        "--fix", "tp=16")
+check("fixed tp beyond the KV heads named", fx.returncode == 2 and
+      "--fix tp=16 does not divide llama3-8b's 8 KV heads (valid: the common divisors of its heads and KV heads, 1, 2, 4, 8)" in fx.stderr,
+      fx.stderr)
+fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "24", "--global-batch", "48", "--seq-len", "4096",
+        "--fix", "tp=8", "--fix", "pp=2")
+check("fixed product not dividing the GPUs named", fx.returncode == 2 and "the fixed tp 8 x pp 2 = 16 does not divide the 24 GPUs" in fx.stderr,
+      fx.stderr)
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
