@@ -16,6 +16,7 @@
 #include "cli/catalog_results.hpp"
 #include "core/atomic_file.hpp"
 #include "core/c_locale.hpp"
+#include "core/paths.hpp"
 #include "core/error.hpp"
 #include "core/result.hpp"
 #include "estimate/estimate.hpp"
@@ -23,6 +24,7 @@
 #include "goodput/goodput.hpp"
 #include "infer/config.hpp"
 #include "infer/engine.hpp"
+#include "plan/job.hpp"
 #include "plan/plan.hpp"
 #include "plan/search_args.hpp"
 #include "plan/sweep.hpp"
@@ -213,11 +215,30 @@ PYBIND11_MODULE(_sextant, m) {
   // the best plans are re-ranked by the simulator as the CLI does).
   m.def("plan",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
-           const py::dict& search, size_t rerank_top) {
+           const py::dict& search, size_t rerank_top, const py::dict& job, const std::string& write_scenario, int64_t write_rank) {
           const plan::SearchArgs args = search_args_of(search);
+          // The job without a scenario (plan(None, model=..., system=..., ...)), read with the GIL held.
+          plan::JobSpec spec;
+          const bool from_job = source.empty();  // plan(None, ...): the job's keywords (missing ones are refused by name)
+          for (const auto& [k, v] : job) {
+            const std::string key = py::cast<std::string>(k);
+            if (key == "model") spec.model = py::cast<std::string>(v);
+            else if (key == "system") spec.system = py::cast<std::string>(v);
+            else if (key == "precision") spec.precision = py::cast<std::string>(v);
+            else if (key == "num_gpus") spec.num_gpus = py::cast<int64_t>(v);
+            else if (key == "global_batch") spec.global_batch = py::cast<int64_t>(v);
+            else if (key == "seq_len") spec.seq_len = py::cast<int64_t>(v);
+          }
           return run([&] {
             auto cat = load_catalog(catalog_dir);
-            Scenario s = search_scenario_of(source, is_text, name, sets, *cat);
+            Scenario s = [&] {
+              if (!from_job) return search_scenario_of(source, is_text, name, sets, *cat);
+              try {
+                return plan::job_scenario(spec, *cat, sets, plan::OptionStyle::Python);
+              } catch (const Error& e) {
+                rethrow_as_argument(e);  // "seq_len", "overrides['parallel.tp']"
+              }
+            }();
             plan::SearchOptions opt;
             plan::SearchOutcome out;
             const Estimator est;
@@ -234,11 +255,34 @@ PYBIND11_MODULE(_sextant, m) {
               rethrow_as_argument(e);
             }
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
-            return plan::plan_result(s, opt, est, out, s.invalid_plan.empty(), simulate, "simulate");
+            Result r = plan::plan_result(s, opt, est, out, !from_job && s.invalid_plan.empty(), simulate, "simulate");
+            if (!write_scenario.empty()) {
+              // As `plan --write-scenario`: the scenario that runs plan `write_rank` of the ranking.
+              uint32_t index = 0;
+              try {
+                index = plan::ranked_index(out, write_rank, "--write-rank");
+              } catch (const Error& e) {
+                rethrow_as_argument(e);
+              }
+              const std::string job_name = from_job ? "plan()" : is_text ? name : resolve_data_path(source);
+              const std::string job_text = from_job ? plan::job_scenario_text(spec) : is_text ? source : read_file(job_name);
+              const std::string plan_words = plan::describe(out.candidates[index], opt, s);
+              char step[64];
+              std::snprintf(step, sizeof step, "%.6g", out.evals[index].step_time_s);
+              const std::vector<std::string> header = {
+                  "Written by sextant.plan(): plan " + std::to_string(write_rank) + " of " + std::to_string(out.ranking.size()) +
+                      " fitting plans, estimated at " + step + " s per step.",
+                  "Plan: " + plan_words, "Job: " + (from_job ? std::string("plan() keyword arguments") : name) + "."};
+              const std::string yaml = plan::plan_scenario_text(job_text, job_name, sets, s, opt, out, index, *cat, est, header);
+              write_file_atomic(write_scenario, yaml);
+              r.notes.push_back("plan " + std::to_string(write_rank) + " (" + plan_words + ") written to " + write_scenario +
+                                ": estimate() of it gives its " + step + " s per step.");
+            }
+            return r;
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("search"),
-        py::arg("rerank_top"));
+        py::arg("rerank_top"), py::arg("job"), py::arg("write_scenario"), py::arg("write_rank"));
 
   m.def("sweep",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,

@@ -356,10 +356,13 @@ def _search_args(fix, top, threads, recompute_modules, any_framework_feature, ze
             "vary_dp_overlap": _bool(vary_dp_overlap, "vary_dp_overlap")}
 
 
-def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
+def plan(scenario=None, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
          any_framework_feature=False, zero=None, schedules=None, recompute=None, max_micro_batch=0, max_vpp=0, headroom_gib=0,
-         tie_fraction=None, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, **kw):
+         tie_fraction=None, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, write_scenario=None, write_rank=1, **kw):
     """Search every valid parallel plan of the scenario's job (``sextant plan``); fix: {"tp": 8, ...}.
+
+    Without a scenario the job is given as the CLI's options are, by keyword: model, system,
+    num_gpus, global_batch, seq_len and precision (default "bf16"); overrides then set other keys.
 
     A scenario that names a framework is searched within that stack's plan features, as the CLI
     does; any_framework_feature=True lifts it (``--any-framework-feature``).
@@ -368,6 +371,10 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
     None or "ladder" (the model's modules added cheapest first), "scenario" (the scenario's set), or
     a list of sets, each a list of module names or a string joined by "+" ("core_attn+moe_act").
 
+    write_scenario: a path; the scenario that runs plan ``write_rank`` of the ranking (1: the
+    fastest) is written there, as ``--write-scenario`` does; estimate() of it gives that plan's step
+    time.
+
     The other search options are the CLI's flags of the same name: zero=[0, 1] (``--zero``),
     schedules=["1f1b", "dualpipev"], recompute=["none", "full"], max_micro_batch, max_vpp,
     headroom_gib, tie_fraction, no_tp_overlap, sp_only, vary_dp_overlap. A list may also be given
@@ -375,9 +382,23 @@ def plan(scenario, *, overrides=None, catalog=None, fix=None, top=20, threads=0,
     """
     search = _search_args(fix, top, threads, recompute_modules, any_framework_feature, zero, schedules, recompute,
                           max_micro_batch, max_vpp, headroom_gib, tie_fraction, no_tp_overlap, sp_only, vary_dp_overlap)
-    src, is_text, name = _source(scenario, "scenario")
+    job = {}
+    if scenario is None:
+        for k in ("model", "system", "precision"):
+            if k in kw:
+                v = _plain(kw.pop(k))
+                if not isinstance(v, str):
+                    raise SextantError("%s: expected a string, got %s" % (k, type(v).__name__))
+                job[k] = v
+        for k in ("num_gpus", "global_batch", "seq_len"):
+            if k in kw:
+                job[k] = _int_in(kw.pop(k), k, 1, 2 ** 62)
+        src, is_text, name = "", True, "plan()"
+    else:
+        src, is_text, name = _source(scenario, "scenario")
+    out_path = "" if write_scenario is None else _path(write_scenario, "write_scenario")
     return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), search,
-                               _int_in(rerank_top, "rerank_top", 0)))
+                               _int_in(rerank_top, "rerank_top", 0), job, out_path, _int_in(write_rank, "write_rank", 1, 2 ** 63 - 1)))
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,

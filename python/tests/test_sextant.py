@@ -466,6 +466,36 @@ def test_plan_and_sweep_take_the_clis_search_options(tmp_path):
                          "--no-progress", *flags)
 
 
+def test_plan_without_a_scenario_and_writing_the_best_plan_as_the_cli(tmp_path):
+    # Questions (new-user review of 2026-12-05): does plan() take the job as the CLI's options
+    # (no scenario), and does write_scenario write what --write-scenario writes, a scenario that
+    # estimate() reads back as the plan at its step time?
+    job = dict(model="llama3-8b", system="dgx-h100", num_gpus=16, global_batch=32, seq_len=4096, precision="fp8")
+    flags = ["--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "32", "--seq-len", "4096",
+             "--precision", "fp8", "--top", "3", "--threads", "1", "--no-progress"]
+    p = sextant.plan(None, top=3, threads=1, training__dropout=False, **job)
+    assert p == cli_json("plan", *flags, "--set", "training.dropout=false")
+    out = tmp_path / "second.yaml"
+    w = sextant.plan(SCENARIO, fix={"tp": 8, "pp": 4}, top=3, threads=1, write_scenario=out, write_rank=2)
+    ranking = w["tables"]["ranking"]
+    e = sextant.estimate(str(out))
+    assert e["scalars"]["plan"] == ranking["plan"][1]
+    assert e["scalars"]["step_time_s"] == pytest.approx(ranking["step_time_s"][1], rel=1e-9)
+    cli_out = tmp_path / "cli.yaml"
+    c = cli_json("plan", SCENARIO, "--fix", "tp=8", "--fix", "pp=4", "--top", "3", "--threads", "1", "--no-progress",
+                 "--write-scenario", str(cli_out), "--write-rank", "2")
+    # The same plan written (the header names the front end and the note its own call).
+    body = lambda path: "\n".join(l for l in open(path).read().splitlines() if not l.startswith("#"))
+    assert body(out) == body(cli_out)
+    assert c["tables"] == w["tables"]
+    with pytest.raises(sextant.SextantError, match="seq_len"):
+        sextant.plan(None, model="llama3-8b", system="dgx-h100", num_gpus=16, global_batch=32)
+    with pytest.raises(sextant.SextantError, match=r"fix=\{'tp': \.\.\.\}"):
+        sextant.plan(None, parallel__tp=2, **job)
+    with pytest.raises(sextant.SextantError, match="write_rank"):
+        sextant.plan(SCENARIO, fix={"tp": 8, "pp": 4}, write_scenario=out, write_rank=10 ** 9)
+
+
 def test_bad_arguments_are_sextant_errors_not_crashes():
     with pytest.raises(sextant.SextantError, match="no trace given"):
         sextant.analyze([])  # was a segmentation fault of the interpreter

@@ -4,6 +4,8 @@
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
 #include "cli/plan_common.hpp"
+#include "core/atomic_file.hpp"
+#include "core/paths.hpp"
 #include "plan/plan.hpp"
 #include "sim/simulate.hpp"
 
@@ -16,7 +18,36 @@ struct PlanArgs {
   OutputOptions out;
   std::string practice;
   size_t rerank_top = 10;
+  std::string write_scenario;
+  int64_t write_rank = 1;
 };
+
+// plan --write-scenario FILE: the scenario that runs the chosen plan (plan/job.hpp's contract),
+// written atomically; a note on the result says what was written.
+void write_plan_scenario(const PlanArgs& a, const Scenario& searched, const plan::SearchOptions& opt, const plan::SearchOutcome& out,
+                         const Catalog& cat, const Estimator& est, Result& r) {
+  const uint32_t index = plan::ranked_index(out, a.write_rank, "--write-rank");
+  const bool from_file = !a.job.scenario.empty();
+  const std::string name = from_file ? resolve_data_path(a.job.scenario) : "command line";
+  const std::string text = from_file ? read_file(name) : plan::job_scenario_text(job_spec(a.job));
+  const plan::PlanEval& e = out.evals[index];
+  const std::string plan_words = plan::describe(out.candidates[index], opt, searched);
+  char step[64];
+  std::snprintf(step, sizeof step, "%.6g", e.step_time_s);
+  std::vector<std::string> header = {
+      "Written by `sextant plan`: plan " + std::to_string(a.write_rank) + " of " +
+          std::to_string(out.ranking.size()) + " fitting plans, estimated at " + step + " s per step.",
+      "Plan: " + plan_words,
+      from_file ? "Job: " + a.job.scenario + (a.job.sets.empty() ? std::string() : " with its --set overrides") +
+                      " (its comments are not carried over)."
+                : "Job: --model " + a.job.model + " --system " + a.job.system + " --num-gpus " + std::to_string(a.job.num_gpus) +
+                      " --global-batch " + std::to_string(a.job.global_batch) + " --seq-len " + std::to_string(a.job.seq_len) +
+                      " --precision " + a.job.precision + "."};
+  const std::string yaml = plan::plan_scenario_text(text, name, parse_sets(a.job.sets), searched, opt, out, index, cat, est, header);
+  write_file_atomic(a.write_scenario, yaml);
+  r.notes.push_back("plan " + std::to_string(a.write_rank) + " (" + plan_words + ") written to " + a.write_scenario + ": `sextant estimate " +
+                    a.write_scenario + "` gives its " + step + " s per step.");
+}
 }  // namespace
 
 void add_plan_command(CLI::App& app) {
@@ -31,8 +62,16 @@ void add_plan_command(CLI::App& app) {
                   "Check against practice: search every job of a training.csv (data/validation/training.csv) and place its published plans");
   // (a negative value wrapped to 2^64 - 5 and re-ranked every fitting plan, before 2026-12-03)
   cmd->add_option("--rerank-top", a->rerank_top, "Re-rank the best K plans with simulate (default 10; 0: off)")->check(unsigned_64("COUNT"));
+  cmd->add_option("--write-scenario", a->write_scenario,
+                  "Write the scenario that runs the best plan (or the --write-rank one) to FILE: the job's own scenario, "
+                  "--set overrides applied, with the plan's keys; `estimate FILE` gives the plan's step time");
+  cmd->add_option("--write-rank", a->write_rank, "Which plan of the ranked table --write-scenario writes (default 1: the fastest)")
+      ->check(CLI::PositiveNumber);
   add_output_options(*cmd, a->out);
   cmd->callback([a] {
+    if (!a->practice.empty() && !a->write_scenario.empty())
+      throw Error(SourceLocation{"--write-scenario", 0, 0, ""}, "writes the plan of one job; --practice searches many",
+                  "run plan on one job (a scenario, or --model --system --num-gpus --global-batch --seq-len)");
     const MpiWorld world;
     auto cat = a->job.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->job.catalog_dir);
     if (!a->practice.empty()) {
@@ -55,7 +94,8 @@ void add_plan_command(CLI::App& app) {
     bar.finish();
     plan::refuse_no_valid_plan(s, opt, out);
     const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
-    const Result r = plan::plan_result(s, opt, est, out, own, simulate, "simulate");
+    Result r = plan::plan_result(s, opt, est, out, own, simulate, "simulate");
+    if (!a->write_scenario.empty() && world.rank() == 0) write_plan_scenario(*a, s, opt, out, *cat, est, r);
     if (world.rank() == 0) emit(r, a->out);
   });
 }

@@ -63,87 +63,18 @@ Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan) {
     return s;
   }
   if (has_own_plan) *has_own_plan = false;
-  auto need = [](bool ok, const char* key) {
-    if (!ok) throw Error(SourceLocation{"command line", 0, 0, key}, std::string("missing ") + key,
-                         "give a scenario file or all of --model --system --num-gpus --global-batch --seq-len");
-  };
-  need(!a.model.empty(), "--model");
-  need(!a.system.empty(), "--system");
-  // A count given but not positive is its own error (it read "missing --num-gpus" before 2026-12-03).
-  // Unset options hold -1 (sentinel below); 0 given is "must be positive", not "missing" (it read
-  // "missing --num-gpus" for --num-gpus 0; review of 2026-12-04).
-  auto positive = [&](int64_t v, const char* key) {
-    if (v == kUnsetCount) need(false, key);
-    if (v <= 0) throw Error(SourceLocation{"command line", 0, 0, key}, "must be a positive integer", "got " + std::to_string(v));
-  };
-  positive(a.num_gpus, "--num-gpus");
-  positive(a.global_batch, "--global-batch");
-  positive(a.seq_len, "--seq-len");
-  // Without a scenario there is no plan of the job's own: a --set of a key the options give, or of
-  // a dimension the search chooses, is refused by name (before 2026-12-05 it was applied to the
-  // one-GPU placeholder below: "--set parallel.tp=2" read "tp*pp*dp*cp = 2 but num_gpus = 1" at
-  // line 5 of text the user never wrote, and --set training.global_batch=128 beat --global-batch 64).
-  for (const auto& [key, value] : sets) {
-    static const std::pair<const char*, const char*> given[] = {{"model", "--model"},
-                                                                {"system", "--system"},
-                                                                {"num_gpus", "--num-gpus"},
-                                                                {"training.global_batch", "--global-batch"},
-                                                                {"training.seq_len", "--seq-len"},
-                                                                {"training.precision", "--precision"}};
-    for (const auto& [k, option] : given)
-      if (key == k)
-        throw Error(SourceLocation{"--set", 0, 0, key}, "given by " + std::string(option) + " in a job without a scenario file",
-                    "change " + std::string(option) + " instead");
-    static const std::pair<const char*, const char*> searched[] = {
-        {"parallel.tp", "--fix tp=N"},          {"parallel.pp", "--fix pp=N"},       {"parallel.vpp", "--fix vpp=N"},
-        {"parallel.dp", "--fix dp=N"},          {"parallel.cp", "--fix cp=N"},       {"parallel.ep", "--fix ep=N"},
-        {"parallel.etp", "--fix etp=N"},        {"training.micro_batch", "--fix mb=N"}, {"parallel.zero_stage", "--fix zero=N"},
-        {"parallel.sequence_parallel", "--fix sp=0|1"}, {"training.recompute", "--fix recompute=none|selective|full"},
-        {"parallel.schedule", "--schedules"},   {"parallel.stage_layers", "a scenario file (the search lays stages out by its rule)"},
-        {"parallel.stage_rule", "a scenario file (the search lays stages out by its rule)"}};
-    for (const auto& [k, instead] : searched)
-      if (key == k)
-        throw Error(SourceLocation{"--set", 0, 0, key}, "the plan search chooses " + key + " in a job without a scenario file",
-                    std::string("use ") + instead);
-  }
-  // The scenario is parsed over one GPU with a placeholder plan (the search ignores it), then
-  // given the GPU count: the placeholder need not fit the batch or the GPU count. The option
-  // values are written as quoted YAML strings (a comma, brace or '#' in one was read as YAML
-  // before 2026-12-03), and an error about one of them names its option, not the generated text.
-  auto quoted = [](const std::string& v) {
-    std::string q = "\"";
-    for (char ch : v) {
-      if (ch == '"' || ch == '\\') q += '\\';
-      if (static_cast<unsigned char>(ch) < 0x20) {
-        q += ' ';
-        continue;
-      }
-      q += ch;
-    }
-    return q + "\"";
-  };
-  const std::string yaml = "name: plan\nmodel: " + quoted(a.model) + "\nsystem: " + quoted(a.system) +
-                           "\nnum_gpus: 1\nparallel: {tp: 1, pp: 1, dp: 1, zero_stage: 1}\n" +
-                           "training: {global_batch: " + std::to_string(a.global_batch) + ", seq_len: " + std::to_string(a.seq_len) +
-                           ", precision: " + quoted(a.precision) + "}\n";
-  Scenario s = [&] {
-    try {
-      return parse_scenario(yaml, "command line", cat, sets);
-    } catch (const Error& e) {
-      const std::string& key = e.where().key;
-      const char* option = key == "model" || key.starts_with("model.") ? "--model"
-                           : key == "system" || key.starts_with("system.") ? "--system"
-                           : key == "training.precision" ? "--precision"
-                           : key == "training.seq_len"   ? "--seq-len"
-                           : key == "training.global_batch" ? "--global-batch"
-                                                         : nullptr;
-      if (option == nullptr || e.where().file != "command line") throw;
-      throw Error(SourceLocation{"command line", 0, 0, option}, e.message(), e.hint());
-    }
-  }();
-  s.num_gpus = a.num_gpus;
-  s.plan.dp = a.num_gpus;
-  return s;
+  return plan::job_scenario(job_spec(a), cat, sets);
+}
+
+plan::JobSpec job_spec(const JobArgs& a) {
+  plan::JobSpec j;
+  j.model = a.model;
+  j.system = a.system;
+  j.precision = a.precision;
+  j.num_gpus = a.num_gpus;
+  j.global_batch = a.global_batch;
+  j.seq_len = a.seq_len;
+  return j;
 }
 
 plan::Distribution distribution(const MpiWorld& world) {

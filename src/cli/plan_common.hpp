@@ -11,6 +11,7 @@
 #include "cli/cli.hpp"
 #include "cli/mpi_world.hpp"
 #include "plan/plan.hpp"
+#include "plan/job.hpp"
 #include "plan/search_args.hpp"
 
 namespace sextant::cli {
@@ -34,6 +35,8 @@ void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan = true);
 void add_search_options(CLI::App& cmd, SearchArgs& a);
 // The scenario of the job (its own plan kept when read from a file); `has_own_plan` tells.
 Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan);
+// The job without a scenario file, as plan::job_scenario takes it.
+plan::JobSpec job_spec(const JobArgs& a);
 using plan::restrict_to_framework;
 using plan::search_options;
 plan::Distribution distribution(const MpiWorld& world);

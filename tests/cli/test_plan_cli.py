@@ -639,5 +639,39 @@ fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "2
 check("fixed product not dividing the GPUs named", fx.returncode == 2 and "the fixed tp 8 x pp 2 = 16 does not divide the 24 GPUs" in fx.stderr,
       fx.stderr)
 
+# --write-scenario writes the scenario that runs the chosen plan: `estimate` of it names the plan
+# and gives its step time (the new user translated the plan text by hand before 2026-12-05).
+with tempfile.TemporaryDirectory() as wd:
+    out = os.path.join(wd, "best.yaml")
+    w = sx("plan", *SMALL, "--set", "training.seq_len=4096", "--write-scenario", out, "--write-rank", "2", "--json", "-")
+    check("write-scenario exit", w.returncode == 0, w.stderr[-500:])
+    wj = json.loads(w.stdout) if w.returncode == 0 else {"tables": {"ranking": {"columns": {"plan": ["?", "?"], "step_time_s": [0, 0]}}}}
+    cols = wj["tables"]["ranking"]["columns"]
+    e = sx("estimate", out, "--json", "-")
+    ej = json.loads(e.stdout) if e.returncode == 0 else {"scalars": {}}
+    check("written scenario estimates to plan 2", ej["scalars"].get("plan") == cols["plan"][1] and
+          abs(ej["scalars"].get("step_time_s", 0) - cols["step_time_s"][1]) <= 1e-9 * cols["step_time_s"][1],
+          (ej["scalars"].get("plan"), cols["plan"][1], ej["scalars"].get("step_time_s"), cols["step_time_s"][1], e.stderr[-300:]))
+    check("written scenario keeps the --set", ej["scalars"].get("seq_len") == 4096 or "seq_len: 4096" in open(out).read(), open(out).read()[:500])
+    check("note says what was written", any("plan 2 (" in n and out in n for n in wj.get("notes", [])), wj.get("notes"))
+    text = open(out).read()
+    check("header names the job", text.startswith("# Written by `sextant plan`: plan 2 of ") and "llama3-70b-h100-1k.yaml" in text, text[:400])
+    b = sx("plan", *SMALL, "--write-scenario", out, "--write-rank", "100000000")
+    check("a rank beyond the fitting plans is refused", b.returncode == 2 and "--write-rank" in b.stderr and "valid: 1 to" in b.stderr,
+          (b.returncode, b.stderr[-300:]))
+    b = sx("plan", "--practice", os.path.join(ROOT, "data", "validation", "training.csv"), "--write-scenario", out)
+    check("--practice with --write-scenario refused", b.returncode == 2 and "--write-scenario" in b.stderr, (b.returncode, b.stderr[-300:]))
+    # The job without a scenario file: the written file carries the options.
+    out2 = os.path.join(wd, "flags.yaml")
+    w = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "32", "--seq-len", "4096",
+           "--precision", "fp8", "--write-scenario", out2, "--json", "-")
+    check("flag-only write exit", w.returncode == 0, w.stderr[-500:])
+    if w.returncode == 0:
+        best = json.loads(w.stdout)["tables"]["ranking"]["columns"]
+        ej = json.loads(sx("estimate", out2, "--json", "-").stdout)
+        check("flag-only written scenario estimates to the best plan", ej["scalars"]["plan"] == best["plan"][0] and
+              ej["scalars"]["num_gpus"] == 16 and abs(ej["scalars"]["step_time_s"] - best["step_time_s"][0]) <= 1e-9 * best["step_time_s"][0],
+              (ej["scalars"].get("plan"), best["plan"][0]))
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

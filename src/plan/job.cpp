@@ -1,0 +1,259 @@
+#include "plan/job.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+
+#include "catalog/catalog.hpp"
+#include "core/error.hpp"
+#include "core/yaml_reader.hpp"
+#include "estimate/estimate.hpp"
+#include "ir/workload.hpp"
+
+namespace sextant::plan {
+
+namespace {
+// A YAML double-quoted string of an option's value (a comma, brace or '#' in one was read as YAML
+// before 2026-12-03); control characters become spaces.
+std::string quoted(const std::string& v) {
+  std::string q = "\"";
+  for (char ch : v) {
+    if (ch == '"' || ch == '\\') q += '\\';
+    if (static_cast<unsigned char>(ch) < 0x20) {
+      q += ' ';
+      continue;
+    }
+    q += ch;
+  }
+  return q + "\"";
+}
+}  // namespace
+
+std::string job_scenario_text(const JobSpec& j) {
+  return "name: plan\nmodel: " + quoted(j.model) + "\nsystem: " + quoted(j.system) +
+         "\nnum_gpus: 1\nparallel: {tp: 1, pp: 1, dp: 1, zero_stage: 1}\n" + "training: {global_batch: " + std::to_string(j.global_batch) +
+         ", seq_len: " + std::to_string(j.seq_len) + ", precision: " + quoted(j.precision) + "}\n";
+}
+
+Scenario job_scenario(const JobSpec& j, const Catalog& cat, const Overrides& sets, OptionStyle style) {
+  auto nm = [style](const char* cli) { return option_name(style, cli); };
+  const std::string scenario_word = style == OptionStyle::Cli ? "scenario file" : "scenario";
+  auto need = [&](bool ok, const char* key) {
+    if (!ok)
+      throw Error(SourceLocation{"command line", 0, 0, key}, "missing " + nm(key),
+                  "give a " + scenario_word + " or all of " + nm("--model") + " " + nm("--system") + " " + nm("--num-gpus") + " " +
+                      nm("--global-batch") + " " + nm("--seq-len"));
+  };
+  need(!j.model.empty(), "--model");
+  need(!j.system.empty(), "--system");
+  // A count given but not positive is its own error (it read "missing --num-gpus" before
+  // 2026-12-03); unset counts hold -1.
+  auto positive = [&](int64_t v, const char* key) {
+    if (v == -1) need(false, key);
+    if (v <= 0) throw Error(SourceLocation{"command line", 0, 0, key}, "must be a positive integer", "got " + std::to_string(v));
+  };
+  positive(j.num_gpus, "--num-gpus");
+  positive(j.global_batch, "--global-batch");
+  positive(j.seq_len, "--seq-len");
+  if (j.num_gpus > (int64_t{1} << 30))
+    throw Error(SourceLocation{"command line", 0, 0, "--num-gpus"}, "must be at most 2^30", "got " + std::to_string(j.num_gpus));
+  // Without a scenario there is no plan of the job's own: a --set of a key the options give, or of
+  // a dimension the search chooses, is refused by name (before 2026-12-05 it was applied to the
+  // one-GPU placeholder: "--set parallel.tp=2" read "tp*pp*dp*cp = 2 but num_gpus = 1" at line 5
+  // of text the user never wrote, and --set training.global_batch=128 beat --global-batch 64).
+  const std::string set_file = style == OptionStyle::Cli ? "--set" : "--overrides";
+  for (const auto& [key, value] : sets) {
+    static const std::pair<const char*, const char*> given[] = {{"model", "--model"},
+                                                                {"system", "--system"},
+                                                                {"num_gpus", "--num-gpus"},
+                                                                {"training.global_batch", "--global-batch"},
+                                                                {"training.seq_len", "--seq-len"},
+                                                                {"training.precision", "--precision"}};
+    for (const auto& [k, option] : given)
+      if (key == k)
+        throw Error(SourceLocation{set_file, 0, 0, key}, "given by " + nm(option) + " in a job without a " + scenario_word,
+                    "change " + nm(option) + " instead");
+    static const std::pair<const char*, const char*> searched[] = {
+        {"parallel.tp", "--fix tp=N"},          {"parallel.pp", "--fix pp=N"},       {"parallel.vpp", "--fix vpp=N"},
+        {"parallel.dp", "--fix dp=N"},          {"parallel.cp", "--fix cp=N"},       {"parallel.ep", "--fix ep=N"},
+        {"parallel.etp", "--fix etp=N"},        {"training.micro_batch", "--fix mb=N"}, {"parallel.zero_stage", "--fix zero=N"},
+        {"parallel.sequence_parallel", "--fix sp=0|1"}, {"training.recompute", "--fix recompute=none|selective|full"},
+        {"parallel.schedule", "--schedules"},   {"parallel.stage_layers", "a scenario file (the search lays stages out by its rule)"},
+        {"parallel.stage_rule", "a scenario file (the search lays stages out by its rule)"}};
+    for (const auto& [k, instead] : searched)
+      if (key == k) {
+        std::string use = instead;
+        if (style == OptionStyle::Python && use.compare(0, 6, "--fix ") == 0) use = "fix={'" + use.substr(6, use.find('=') - 6) + "': ...}";
+        else if (style == OptionStyle::Python && use == "--schedules") use = "schedules=[...]";
+        throw Error(SourceLocation{set_file, 0, 0, key}, "the plan search chooses " + key + " in a job without a " + scenario_word, "use " + use);
+      }
+  }
+  // Parsed over one GPU with a placeholder plan (the search ignores it), then given the GPU
+  // count. An error about an option's value names the option, not the generated text.
+  Scenario s = [&] {
+    try {
+      return parse_scenario(job_scenario_text(j), "command line", cat, sets);
+    } catch (const Error& e) {
+      const std::string& key = e.where().key;
+      const char* option = key == "model" || key.starts_with("model.")     ? "--model"
+                           : key == "system" || key.starts_with("system.") ? "--system"
+                           : key == "training.precision"                   ? "--precision"
+                           : key == "training.seq_len"                     ? "--seq-len"
+                           : key == "training.global_batch"                ? "--global-batch"
+                                                                           : nullptr;
+      if (option == nullptr || e.where().file != "command line") throw;
+      throw Error(SourceLocation{"command line", 0, 0, option}, e.message(), e.hint());
+    }
+  }();
+  s.num_gpus = static_cast<int>(j.num_gpus);
+  s.plan.dp = static_cast<int>(j.num_gpus);
+  return s;
+}
+
+uint32_t ranked_index(const SearchOutcome& out, int64_t rank, const std::string& option) {
+  if (rank < 1 || static_cast<uint64_t>(rank) > out.ranking.size())
+    throw Error(SourceLocation{option, 0, 0, ""},
+                "rank " + std::to_string(rank) + " is not a fitting plan of this search",
+                out.ranking.empty() ? std::string("no plan fits in memory") : "valid: 1 to " + std::to_string(out.ranking.size()));
+  return out.ranking[static_cast<size_t>(rank - 1)];
+}
+
+namespace {
+// Node at a dotted path, creating mappings on the way (the job's document is a mapping).
+YAML::Node child_map(YAML::Node parent, const char* key) {
+  YAML::Node n = parent[key];
+  if (!n.IsDefined() || n.IsNull()) {
+    parent[key] = YAML::Node(YAML::NodeType::Map);
+    n = parent[key];
+  }
+  return n;
+}
+
+// A collection written on one line (a JSON document, as Python's dict arrives) that holds other
+// collections is written as a block, recursively; one of scalars keeps its style.
+void block_style(YAML::Node n) {
+  if (!n.IsMap() && !n.IsSequence()) return;
+  bool nested = false;
+  if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it)
+      if (it->second.IsMap() || it->second.IsSequence()) {
+        nested = true;
+        block_style(it->second);
+      }
+  } else {
+    for (auto it = n.begin(); it != n.end(); ++it)
+      if (it->IsMap() || it->IsSequence()) {
+        nested = true;
+        block_style(*it);
+      }
+  }
+  if (nested) n.SetStyle(YAML::EmitterStyle::Block);
+}
+
+// Relative difference of two step times (the search may share a lowering between plans that
+// lower alike: the sums then differ in their last bits).
+bool same_time(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1e-12, std::abs(a), std::abs(b)}); }
+}  // namespace
+
+std::string plan_scenario_text(const std::string& job_text, const std::string& job_name, const Overrides& sets,
+                               const Scenario& searched, const SearchOptions& opt, const SearchOutcome& out, uint32_t index,
+                               const Catalog& cat, const Estimator& est, const std::vector<std::string>& header) {
+  const Candidate& c = out.candidates.at(index);
+  const PlanEval& e = out.evals.at(index);
+  Scenario s = searched;
+  apply_candidate(s, c, opt);
+  const auto& p = s.plan;
+  const auto& t = s.train;
+
+  YAML::Node root = parse_yaml_document(job_text, job_name);
+  for (const auto& [k, v] : sets) apply_yaml_override(root, k, v, job_name);
+  root["num_gpus"] = s.num_gpus;
+  YAML::Node par = child_map(root, "parallel");
+  par["tp"] = p.tp;
+  par["pp"] = p.pp;
+  par["vpp"] = p.vpp;
+  par["dp"] = p.dp;
+  par["cp"] = p.cp;
+  if (s.model.moe) {
+    par["ep"] = p.ep;
+    par["etp"] = p.etp;
+  } else {
+    if (par["ep"]) par.remove("ep");
+    if (par["etp"]) par.remove("etp");
+  }
+  par["sequence_parallel"] = p.sequence_parallel;
+  par["zero_stage"] = p.zero_stage;
+  par["schedule"] = p.schedule;
+  if (!p.stage_layers.empty()) {
+    if (par["stage_rule"]) par.remove("stage_rule");  // stage sizes stated: no rule beside them
+    YAML::Node layers(YAML::NodeType::Sequence);
+    for (int n : p.stage_layers) layers.push_back(n);
+    layers.SetStyle(YAML::EmitterStyle::Flow);
+    par["stage_layers"] = layers;
+  } else {
+    par["stage_rule"] = p.stage_rule;
+    if (par["stage_layers"]) par.remove("stage_layers");
+  }
+  YAML::Node ov = child_map(par, "overlap");
+  ov["grad_reduce"] = p.overlap_grad_reduce;
+  ov["param_gather"] = p.overlap_param_gather;
+  ov["tp_comm"] = p.tp_comm_overlap;
+
+  YAML::Node tr = child_map(root, "training");
+  tr["micro_batch"] = t.micro_batch;
+  tr["recompute"] = to_string(t.recompute);
+  if (t.recompute == Recompute::Selective) {
+    YAML::Node mods(YAML::NodeType::Sequence);
+    const auto& names = recompute_module_names();
+    for (size_t i = 0; i < names.size(); ++i)
+      if (t.recompute_modules & (1u << i)) mods.push_back(names[i]);
+    mods.SetStyle(YAML::EmitterStyle::Flow);
+    tr["recompute_modules"] = mods;
+  } else if (tr["recompute_modules"]) {
+    tr.remove("recompute_modules");
+  }
+  if (t.recompute == Recompute::Full) {
+    tr["recompute_method"] = t.recompute_block ? "block" : "uniform";
+    tr["recompute_num_layers"] = t.recompute_num_layers;
+  } else {
+    if (tr["recompute_method"]) tr.remove("recompute_method");
+    if (tr["recompute_num_layers"]) tr.remove("recompute_num_layers");
+  }
+
+  block_style(root);
+  auto emit = [&] {
+    YAML::Emitter em;
+    em << root;
+    std::string text;
+    for (const auto& line : header) text += line.empty() ? "#\n" : "# " + line + "\n";
+    return text + em.c_str() + "\n";
+  };
+  // The search may have run the job's stack with its attention changed (restrict_to_framework:
+  // flash attention and the kernel's cap of a current stack under --any-framework-feature): said
+  // in the text where a parse of it reads otherwise.
+  std::string text = emit();
+  {
+    const Scenario back = parse_scenario(text, "the written scenario", cat);
+    bool changed = false;
+    if (back.train.flash_attention != t.flash_attention) {
+      tr["flash_attention"] = t.flash_attention;
+      changed = true;
+    }
+    if (back.train.attention_peak_fraction != t.attention_peak_fraction) {
+      tr["attention_peak_fraction"] = t.attention_peak_fraction;
+      changed = true;
+    }
+    if (changed) text = emit();
+  }
+  // The contract: the text runs the plan the search costed, at the step time it gave.
+  const Scenario back = parse_scenario(text, "the written scenario", cat);
+  const Candidate again = candidate_of(back, opt);
+  const double step_s = est.run(ir::lower(back)).step_time_s;
+  if (!same_plan(again, c, s.model.moe.has_value()) || !same_time(step_s, e.step_time_s))
+    throw Error("internal error: the scenario written for plan '" + describe(c, opt, searched) + "' reads back as '" +
+                describe_own(again, opt, searched) + "' at " + std::to_string(step_s) + " s per step, not " +
+                std::to_string(e.step_time_s) + " s; please report it with the command line");
+  return text;
+}
+
+}  // namespace sextant::plan

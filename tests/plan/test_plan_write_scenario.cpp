@@ -1,0 +1,208 @@
+// Question: does the scenario `plan --write-scenario` writes for a plan run that plan, at the step
+// time the search gave it, whatever the plan (pipeline schedules, uneven stages, CP, EP, ZeRO,
+// selective and partial full recompute, overlap switches) and whatever the job's document held?
+// And is a job without a scenario file (plan --model ...) read and refused as before?
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "catalog/catalog.hpp"
+#include "core/error.hpp"
+#include "ir/workload.hpp"
+#include "plan/job.hpp"
+#include "plan/plan.hpp"
+#include "test_catalogs.hpp"
+
+using namespace sextant;
+using namespace sextant::plan;
+
+namespace {
+std::shared_ptr<const Catalog> frozen() { return sextant::test_catalogs::frozen(); }
+
+// Writes every fitting plan of the search (at most `limit`, spread over the ranking) and checks
+// each text independently of plan_scenario_text's own check: it parses, names the plan's text,
+// and estimates to the search's step time. Returns the number written.
+size_t write_all(const std::string& text, const Overrides& sets, const Scenario& searched, const SearchOptions& opt, const Catalog& cat,
+                 size_t limit, std::set<std::string>* kinds = nullptr) {
+  const Estimator est;
+  const SearchOutcome out = search(searched, opt, est);
+  EXPECT_GT(out.ranking.size(), 0u);
+  const size_t n = out.ranking.size();
+  const size_t stride = n > limit ? n / limit : 1;
+  size_t written = 0;
+  for (size_t r = 0; r < n; r += stride) {
+    const uint32_t i = out.ranking[r];
+    const std::string what = describe(out.candidates[i], opt, searched);
+    std::string yaml;
+    try {
+      yaml = plan_scenario_text(text, "job.yaml", sets, searched, opt, out, i, cat, est, {"test"});
+    } catch (const Error& e) {
+      ADD_FAILURE() << what << ": " << e.what();
+      continue;
+    }
+    const Scenario back = parse_scenario(yaml, "written.yaml", cat);
+    EXPECT_EQ(plan_text(back), what) << yaml;
+    const double step_s = est.run(ir::lower(back)).step_time_s;
+    EXPECT_NEAR(step_s, out.evals[i].step_time_s, 1e-9 * step_s) << what;
+    EXPECT_EQ(yaml.rfind("# test\n", 0), 0u);
+    if (kinds) {
+      const auto& p = back.plan;
+      if (p.pp > 1) kinds->insert(p.schedule);
+      if (!p.stage_layers.empty()) kinds->insert("stage_layers");
+      if (p.stage_rule == "fewer-first-last") kinds->insert("fewer-first-last");
+      if (p.cp > 1) kinds->insert("cp");
+      if (p.ep > 1) kinds->insert("ep");
+      if (back.train.recompute == Recompute::Selective) kinds->insert("selective");
+      if (back.train.recompute == Recompute::Full && back.train.recompute_block) kinds->insert("full-block");
+      if (p.zero_stage == 3) kinds->insert("zero3");
+      if (!p.overlap_grad_reduce) kinds->insert("no-grad-overlap");
+    }
+    ++written;
+  }
+  return written;
+}
+}  // namespace
+
+TEST(PlanWriteScenario, EveryFittingPlanOfADenseJobReadsBackAsItself) {
+  // 20 layers on up to 8 stages: even splits, the fewer-first-last rule and spread layouts; a
+  // document that states what the plans replace (a stage list, selective modules, a block recompute,
+  // flow-style mappings) and a --set; every schedule, dp overlap off too.
+  const std::string text =
+      "# a comment the writer drops\n"
+      "model: {id: mid, source: test, layers: 20, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256, mlp: swiglu}\n"
+      "system: dgx-h100\nnum_gpus: 32\n"
+      "parallel: {tp: 2, pp: 4, dp: 4, stage_layers: [4, 5, 6, 5], overlap: {tp_comm: true}}\n"
+      "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: selective, recompute_modules: [core_attn]}\n";
+  const Overrides sets = {{"training.seq_len", "8192"}};
+  const Scenario s = parse_scenario_for_search(text, "job.yaml", *frozen(), sets);
+  SearchOptions o;
+  o.max_vpp = 3;
+  o.max_micro_batch = 2;
+  o.vary_overlap_dp = true;
+  o.schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev"};
+  std::set<std::string> kinds;
+  EXPECT_GT(write_all(text, sets, s, o, *frozen(), 800, &kinds), 500u);
+  o.min_headroom_bytes = 60.0 * (1 << 30);  // a tight memory, where recompute plans fit and others do not
+  EXPECT_GT(write_all(text, sets, s, o, *frozen(), 800, &kinds), 500u);
+  for (const char* k : {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev", "stage_layers", "cp", "selective", "full-block", "zero3",
+                        "no-grad-overlap"})
+    EXPECT_TRUE(kinds.count(k)) << "no written plan had " << k;
+}
+
+TEST(PlanWriteScenario, MoePlansWithExpertParallelismReadBackAsThemselves) {
+  const std::string text =
+      "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 64\nparallel: {tp: 2, pp: 4, ep: 8}\n"
+      "training: {global_batch: 256, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: full, recompute_method: block, "
+      "recompute_num_layers: 2}\n";
+  const Scenario s = parse_scenario_for_search(text, "job.yaml", *frozen());
+  SearchOptions o;
+  o.max_vpp = 2;
+  o.max_micro_batch = 2;
+  std::set<std::string> kinds;
+  EXPECT_GT(write_all(text, {}, s, o, *frozen(), 400, &kinds), 100u);
+  EXPECT_TRUE(kinds.count("ep"));
+}
+
+TEST(PlanWriteScenario, AStackSearchedWithEveryFeatureWritesTheAttentionItRan) {
+  // --any-framework-feature runs a 2021 stack with flash attention: the written scenario says so,
+  // or `estimate` of it would run materialised scores (more memory) at another step time.
+  const auto cat = sextant::test_catalogs::bundled();
+  const std::string text =
+      "model: gpt3-1.3b\nsystem: dgx-a100\nnum_gpus: 16\nframework: megatron-lm-2021\n"
+      "parallel: {tp: 1, pp: 1}\ntraining: {global_batch: 64, seq_len: 2048, precision: bf16}\n";
+  Scenario s = parse_scenario_for_search(text, "job.yaml", *cat);
+  ASSERT_FALSE(s.train.flash_attention);
+  SearchArgs a;
+  a.any_framework_feature = true;
+  SearchOptions o = search_options(a);
+  o.max_micro_batch = 2;
+  restrict_to_framework(s, o, *cat, a);
+  ASSERT_TRUE(s.train.flash_attention);
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_FALSE(out.ranking.empty());
+  const std::string yaml = plan_scenario_text(text, "job.yaml", {}, s, o, out, out.ranking[0], *cat, est, {});
+  EXPECT_NE(yaml.find("flash_attention: true"), std::string::npos) << yaml;
+  EXPECT_TRUE(parse_scenario(yaml, "w.yaml", *cat).train.flash_attention);
+  // Within the stack (no lifting), nothing is added: the framework's default is the stack's own.
+  Scenario s2 = parse_scenario_for_search(text, "job.yaml", *cat);
+  SearchOptions o2 = search_options(SearchArgs{});
+  o2.max_micro_batch = 2;
+  restrict_to_framework(s2, o2, *cat, SearchArgs{});
+  const SearchOutcome out2 = search(s2, o2, est);
+  ASSERT_FALSE(out2.ranking.empty());
+  const std::string yaml2 = plan_scenario_text(text, "job.yaml", {}, s2, o2, out2, out2.ranking[0], *cat, est, {});
+  EXPECT_EQ(yaml2.find("flash_attention"), std::string::npos) << yaml2;
+}
+
+TEST(PlanWriteScenario, AJobWithoutAScenarioFileIsWrittenWithItsOptions) {
+  JobSpec j;
+  j.model = "llama3-8b";
+  j.system = "dgx-h100";
+  j.num_gpus = 16;
+  j.global_batch = 32;
+  j.seq_len = 4096;
+  j.precision = "fp8";
+  const Overrides sets = {{"training.dropout", "false"}};
+  const Scenario s = job_scenario(j, *frozen(), sets);
+  EXPECT_EQ(s.num_gpus, 16);
+  SearchOptions o;
+  o.max_micro_batch = 2;
+  o.max_vpp = 2;
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_FALSE(out.ranking.empty());
+  const std::string yaml = plan_scenario_text(job_scenario_text(j), "command line", sets, s, o, out, out.ranking[0], *frozen(), est, {});
+  const Scenario back = parse_scenario(yaml, "w.yaml", *frozen());
+  EXPECT_EQ(back.num_gpus, 16);
+  EXPECT_EQ(back.train.global_batch, 32);
+  EXPECT_EQ(back.train.seq_len, 4096);
+  EXPECT_FALSE(back.train.dropout);
+  EXPECT_EQ(yaml.find("command line"), std::string::npos);
+  EXPECT_EQ(write_all(job_scenario_text(j), sets, s, o, *frozen(), 200) > 50, true);
+}
+
+TEST(PlanWriteScenario, RanksOutsideTheFittingPlansAreRefusedByName) {
+  SearchOutcome out;
+  out.ranking = {4, 2, 7};
+  EXPECT_EQ(ranked_index(out, 1, "--write-rank"), 4u);
+  EXPECT_EQ(ranked_index(out, 3, "--write-rank"), 7u);
+  try {
+    ranked_index(out, 4, "--write-rank");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().file, "--write-rank");
+    EXPECT_NE(std::string(e.what()).find("valid: 1 to 3"), std::string::npos) << e.what();
+  }
+  out.ranking.clear();
+  EXPECT_THROW(ranked_index(out, 1, "--write-rank"), Error);
+}
+
+TEST(PlanJob, OptionsAreCheckedAndNamedInEachStyle) {
+  JobSpec j;
+  j.model = "llama3-8b";
+  j.system = "dgx-h100";
+  j.num_gpus = 16;
+  j.global_batch = 32;
+  auto message = [&](const JobSpec& spec, const Overrides& sets, OptionStyle st) {
+    try {
+      job_scenario(spec, *frozen(), sets, st);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(j, {}, OptionStyle::Cli).find("missing --seq-len"), std::string::npos);
+  EXPECT_NE(message(j, {}, OptionStyle::Python).find("missing seq_len"), std::string::npos);
+  j.seq_len = 0;
+  EXPECT_NE(message(j, {}, OptionStyle::Cli).find("must be a positive integer"), std::string::npos);
+  j.seq_len = 4096;
+  EXPECT_NE(message(j, {{"parallel.tp", "2"}}, OptionStyle::Cli).find("use --fix tp=N"), std::string::npos);
+  EXPECT_NE(message(j, {{"parallel.tp", "2"}}, OptionStyle::Python).find("use fix={'tp': ...}"), std::string::npos);
+  EXPECT_NE(message(j, {{"training.seq_len", "2"}}, OptionStyle::Cli).find("change --seq-len instead"), std::string::npos);
+  j.model = "llama3-8x";
+  const std::string m = message(j, {}, OptionStyle::Cli);
+  EXPECT_NE(m.find("--model"), std::string::npos) << m;
+  EXPECT_NE(m.find("llama3-8b"), std::string::npos) << m;  // the closest catalog id
+}
