@@ -87,6 +87,12 @@ struct Comparison {
   // Software versions that differ between the runs ("blas OpenBLAS 0.3.21 -> 0.3.26"): the cases
   // are judged as usual, the change named beside the verdicts.
   std::vector<std::string> software_changes;
+  // The drift estimate's exclusions (compare.cpp, estimate_drift): history runs whose cases ran as
+  // a whole far from the other runs' (their id and shift as a fraction), and cases whose history
+  // varied far beyond their suite's, left out of its pooled deviation.
+  std::vector<int64_t> history_runs_left_out;
+  std::vector<double> history_runs_left_out_shift_fraction;
+  int64_t drift_cases_left_out = 0;
 };
 
 const std::vector<std::string>& compare_test_names();

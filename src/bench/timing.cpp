@@ -41,7 +41,7 @@ int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double m
   // size: a sizing batch slowed by load had stopped the growth early, and the timed repetitions
   // of 128^3 lasted 7 ms against 10 (2026-12-06 review). One shorter than min_rep_s grows the
   // loop by its shortfall and the warm-ups start again, at most four times.
-  for (int w = 0, grown = 0; w < std::max(warmup, 1); ++w) {
+  for (int w = 0, grown = 0; w < warmups_run(warmup); ++w) {
     const double t = time_repetition(body, inner, timer);
     if (t < min_rep_s && inner < max_inner && grown < 4) {
       const double grow = t > 0 ? std::clamp(1.2 * min_rep_s / t, 1.1, 10.0) : 10.0;

@@ -35,6 +35,12 @@ struct Timed {
 Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s,
                     int64_t max_inner = 1 << 20, Timer timer = Timer::Wall);
 
+// The untimed warm-up repetitions time_repeated and warm_up_and_size run for `warmup` asked:
+// at least one (it also confirms the loop's size), so that `--warmup 0` runs one and a suite
+// records that count (it recorded 0, and compare refused it against a run of --warmup 1 that
+// did the same work; review of 2026-12-05).
+inline int warmups_run(int warmup) { return warmup > 1 ? warmup : 1; }
+
 // The two halves of time_repeated, for suites that interleave the repetitions of several cases:
 // warm-up and inner-loop sizing (returns the inner count), and one timed repetition (seconds).
 int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner, Timer timer);

@@ -213,6 +213,23 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                         "earlier runs, run_to_run_sd_fraction; sqrt(2): the spread of a difference of two run medians; a Student t "
                         "cut-off of the same tail for a deviation estimated with run_to_run_dof_count degrees of freedom): "
                         "within_run_noise, not a regression or an improvement");
+    if (!c.history_runs_left_out.empty()) {
+      std::string runs;
+      for (size_t i = 0; i < c.history_runs_left_out.size(); ++i) {
+        char shift[32];
+        std::snprintf(shift, sizeof shift, "%+.0f%%", 100 * c.history_runs_left_out_shift_fraction[i]);
+        runs += (i ? ", run " : "run ") + std::to_string(c.history_runs_left_out[i]) + " (" + shift + ")";
+      }
+      r.notes.push_back("left out of the drift between runs: " + runs + ", whose cases ran as a whole more than max(5 robust deviations, 10%) " +
+                        "from the other runs' (a run under load or at another clock is no sample of the drift; it had widened the drift " +
+                        "enough to pass a uniform slow-down as within_run_noise)");
+    }
+    if (c.drift_cases_left_out > 0)
+      r.notes.push_back(std::to_string(c.drift_cases_left_out) + " case(s) whose medians varied between runs far beyond the others of their " +
+                        "suite and metric (beyond the 99.9th percentile of the pooled variance's spread) are left out of the pooled drift " +
+                        "and judged with it");
+    r.set("drift_history_runs_left_out_count", static_cast<int64_t>(c.history_runs_left_out.size()));
+    r.set("drift_cases_left_out_count", c.drift_cases_left_out);
     if (with_drift < tested && h.history <= 0)
       r.notes.push_back("the drift between runs is not estimated (--history 0 turns it off): the p-values count only the noise within a run, "
                         "which two back-to-back runs of one build can exceed");

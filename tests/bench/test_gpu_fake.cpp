@@ -11,6 +11,7 @@
 
 #include "bench/calibrate/calibrate.hpp"
 #include "catalog/catalog.hpp"
+#include "core/error.hpp"
 #include "estimate/estimate.hpp"
 #include "bench/gpu_backend.hpp"
 #include "bench/suite.hpp"
@@ -347,4 +348,31 @@ TEST(GpuCalibration, ANoisyRunIsNoted) {
     }
   const Calibration c = calibrate_from_run(run, {});
   EXPECT_TRUE(noisy_note(c));
+}
+
+// Question (review of 2026-12-05): is a run whose stored rates are damaged (a copy bandwidth of
+// -1 in the database) refused, naming the case, as a damaged GEMM rate is? A bandwidth case had
+// been dropped without a word and the entry written without it.
+TEST(GpuCalibration, ADamagedRateIsRefusedNamingItsCase) {
+  FakeGpuSpec spec;
+  RunRecord run;
+  run.id = 11;
+  run.host.hostname = "gpuhost";
+  run.measurements = make_gpu_suite()->run(fake_config(spec)).measurements;
+  ASSERT_NO_THROW(calibrate_from_run(run, {}));
+  for (double bad : {-1.0, 0.0, std::nan("")}) {
+    RunRecord damaged = run;
+    Measurement* copy = nullptr;
+    for (auto& m : damaged.measurements)
+      if (m.metric == "bytes_per_s" && m.has_param("copy")) copy = &m;
+    ASSERT_NE(copy, nullptr);
+    copy->samples[0] = bad;
+    try {
+      calibrate_from_run(damaged, {});
+      ADD_FAILURE() << "a sample of " << bad << " was taken";
+    } catch (const sextant::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("run 11: case gpu/" + copy->name), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("must be positive and finite"), std::string::npos) << e.what();
+    }
+  }
 }

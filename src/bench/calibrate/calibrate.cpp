@@ -332,6 +332,19 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
                   present.empty() ? std::string("run `sextant bench --suite gemm_cpu` (or gpu on a GPU host) first")
                                   : valid_choices_hint(suite, present));
   }
+  // A rate of 0, below 0 or not a number is no measurement (a damaged or edited database): refused
+  // naming the case, for every rate the entries are fitted from. Bandwidth cases had been dropped
+  // without a word: a working set missing from bandwidth_by_working_set, or no memory bandwidth
+  // written at all with a note blaming the host's load (review of 2026-12-05).
+  for (const auto& m : run.measurements) {
+    if (m.metric != "bytes_per_s" && m.metric != "flops_per_s") continue;
+    for (double v : m.samples)
+      if (!(v > 0) || !std::isfinite(v))
+        throw Error(SourceLocation{"", 0, 0, "RUN"},
+                    fmt::format("run {}: case {}/{} holds a {} sample of {}: a rate must be positive and finite", run.id, m.suite, m.name,
+                                m.metric, format_double(v)),
+                    "the run's stored measurements are damaged or were edited; bench again and calibrate the new run");
+  }
   // --peak-from is for a GPU run, whose suite cannot read the device's peaks: a CPU run measures
   // its host's, and the GPU's memory bandwidth had been written into the CPU entry (3,350 GB/s,
   // memory_bandwidth_fraction 0.02) with its FLOP peaks silently unused (2026-12-04 review).

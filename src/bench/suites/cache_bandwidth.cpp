@@ -156,7 +156,7 @@ class CacheBandwidthSuite : public Suite {
       m.metric = "bytes_per_s";
       m.higher_is_better = true;
       for (size_t r = 0; r < t.rep_s.size(); ++r) m.samples.push_back(static_cast<double>(bytes) / t.per_call_s(r));
-      m.warmup_count = c.warmup_count;
+      m.warmup_count = warmups_run(c.warmup_count);  // (at least one runs)
       m.params = {{"kernel", "read"},
                   {"working_set_bytes", std::to_string(bytes)},
                   {"threads", "1"},

@@ -280,7 +280,7 @@ class GemmCpuSuite : public Suite {
     m.higher_is_better = true;
     const double flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
     for (size_t i = 0; i < t.rep_s.size(); ++i) m.samples.push_back(flops / t.per_call_s(i));
-    m.warmup_count = c.warmup_count;
+    m.warmup_count = warmups_run(c.warmup_count);  // (at least one runs)
     m.params = {{"dtype", dt},
                 {"m", std::to_string(s.m)},
                 {"n", std::to_string(s.n)},

@@ -129,7 +129,7 @@ class MemoryBandwidthSuite : public Suite {
         m.higher_is_better = true;
         const double bytes = static_cast<double>(kKernels[k].arrays) * static_cast<double>(n) * sizeof(double);
         for (size_t i = 0; i < t.rep_s.size(); ++i) m.samples.push_back(bytes / t.per_call_s(i));
-        m.warmup_count = c.warmup_count;
+        m.warmup_count = warmups_run(c.warmup_count);  // (at least one runs)
         m.params = {{"kernel", kKernels[k].name},
                     {"threads", std::to_string(threads)},
                     {"array_bytes", std::to_string(n * sizeof(double))},

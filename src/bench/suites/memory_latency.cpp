@@ -79,7 +79,7 @@ class MemoryLatencySuite : public Suite {
       m.metric = "latency_s";
       m.higher_is_better = false;
       for (size_t i = 0; i < t.rep_s.size(); ++i) m.samples.push_back(t.per_call_s(i) / static_cast<double>(steps));
-      m.warmup_count = c.warmup_count;
+      m.warmup_count = warmups_run(c.warmup_count);  // (at least one runs)
       m.params = {{"working_set_bytes", std::to_string(bytes)},
                   {"line_bytes", std::to_string(kLine)},
                   {"steps_per_call", std::to_string(steps)},
