@@ -26,6 +26,9 @@ struct Reader {
   const nlohmann::json& j;
   std::string file;
   std::set<std::string> used;
+  // Keys this mapping reads only in some configurations (a window's keys where the type has one):
+  // near misses of them are errors too, though a config may leave them out or not apply them.
+  std::set<std::string> may_read;
 
   bool has(const std::string& k) const { return j.contains(k) && !j[k].is_null(); }
   // A key of the file that is plausibly k misspelt ("did you mean"), for a missing required key:
@@ -209,6 +212,11 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   // Gemma 3's multimodal config (model_type gemma3) holds the language model in text_config; the
   // vision tower and its projector are not modelled, and its keys are listed as ignored.
   std::vector<std::string> outer_ignored;
+  // Without text_config a gemma3 config has no language model to read: said at text_config (the
+  // error had named vision_config's num_hidden_layers as a missing key; review of 2026-12-05).
+  if (j.contains("model_type") && j["model_type"] == "gemma3" && !j.contains("text_config"))
+    throw Error(json_key_location(text, file, "model_type"), "a gemma3 config holds its language model in text_config, which this file lacks",
+                "give the checkpoint's whole config.json, or write the language model's keys at the top level with model_type gemma3_text");
   if (j.contains("model_type") && j["model_type"] == "gemma3" && j.contains("text_config")) {
     if (!j["text_config"].is_object())
       throw Error(SourceLocation{file, 0, 0, "text_config"}, "expected the language model's config (an object), got " + j["text_config"].dump());
@@ -274,7 +282,11 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         "hunyuan_v1_moe", "ernie4_5", "ernie4_5_moe", "deepseek_vl", "deepseek_vl_hybrid", "kimi_vl", "bloom", "opt", "gptj",
         "gpt_neo", "codegen", "gpt_bigcode", "t5", "mt5", "bart", "bert", "roberta", "mpt", "persimmon", "stablelm", "recurrent_gemma",
         "zamba", "zamba2", "lfm2", "smollm3", "seed_oss", "arcee", "apertus", "dots1", "llama4", "llama4_text", "mistral3",
-        "pixtral", "mixtral_vision", "bitnet", "helium", "xlstm"};
+        "pixtral", "mixtral_vision", "bitnet", "helium", "xlstm",
+        // DeepSeek-V3.2's sparse attention (its lightning indexer) and Gemma 3n's per-layer
+        // embeddings and AltUp: named as other architectures, not pointed at deepseek_v3 or
+        // gemma3_text (review of 2026-12-05).
+        "deepseek_v32", "gemma3n_text", "gemma3n_audio", "gemma3n_vision"};
     if (hint.empty() && other_archs.count(type))
       hint = "'" + type + "' is a Hugging Face architecture whose layers no supported type has (a near name would build a different model): "
              "describe it as a catalog YAML entry (docs/models.md); supported: " + [&] {
@@ -372,8 +384,12 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     c.heads = gemma_gqa ? r.i("num_attention_heads", 8) : r.i("num_attention_heads");
     // GptOssConfig 8 and Qwen3MoeConfig 4 KV heads (they had read as multi-head: 8x and 8x the
     // cache; review of 2026-12-05).
+    // Qwen2Config and Qwen3Config 32, Qwen2MoeConfig 16 (a Qwen2.5-72B config without the key had
+    // read 64, twice the cache; review of 2026-12-05).
     c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" || type == "gpt_oss" ? 8
                                             : gemma_gqa || type == "qwen3_moe"                          ? 4
+                                            : type == "qwen2" || type == "qwen3"                        ? 32
+                                            : type == "qwen2_moe"                                       ? 16
                                                                                                         : c.heads);
     // Transformers' defaults: Qwen3Config 128, GemmaConfig, Gemma2Config and Gemma3TextConfig 256;
     // the others hidden / heads (a trimmed Qwen3 or Gemma config had read 64 and 192).
@@ -406,12 +422,17 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // Query and key norms are in the architecture, not the config: Qwen3(Moe)Attention,
     // Olmo2Attention (over the whole projection: the same bytes) and Gemma3Attention build them.
     c.qk_norm = type == "qwen3" || type == "qwen3_moe" || type == "olmo2" || type == "gemma3_text";
-    const char* act_key = r.has("hidden_act") || !r.has("hidden_activation") ? "hidden_act" : "hidden_activation";
-    // Transformers' defaults: GemmaConfig and Gemma2Config gelu_pytorch_tanh, NemotronConfig relu2
-    // (squared ReLU, no gate; silu had made it "gelu"), the others silu.
-    const std::string act = r.s("hidden_act", r.s("hidden_activation", gemma ? "gelu_pytorch_tanh"
-                                                                        : type == "nemotron"                  ? "relu2"
-                                                                                                              : "silu"));
+    // The activation's key: Gemma's MLPs read hidden_activation (GemmaMLP, Gemma2MLP, Gemma3MLP),
+    // the others hidden_act; the other key is read only when the first is absent, and is listed as
+    // ignored when both are written (a llama config's hidden_activation beside hidden_act had been
+    // neither applied nor listed; review of 2026-12-05). Transformers' defaults: GemmaConfig and
+    // Gemma2Config gelu_pytorch_tanh, NemotronConfig relu2 (squared ReLU, no gate; silu had made it
+    // "gelu"), the others silu.
+    const char* first = gemma ? "hidden_activation" : "hidden_act";
+    const char* second = gemma ? "hidden_act" : "hidden_activation";
+    const char* act_key = r.has(first) || !r.has(second) ? first : second;
+    const std::string act = r.s(act_key, gemma ? "gelu_pytorch_tanh" : type == "nemotron" ? "relu2" : "silu");
+    r.may_read.insert(first);
     c.mlp = mlp_from_act(act, type != "nemotron", file, act_key);
     c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
     // A window that is not a whole number is an error, as every integer key (4096.0 and "4096" had
@@ -428,6 +449,13 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
                                    ? 4096
                                    : 0;
     const bool window_default = !j.contains("sliding_window") && default_window > 0;
+    // The window's keys of a type that has one are near-miss candidates whether or not the config
+    // writes them: "sliding_windows": 8192 in a Mistral config had been listed as ignored and the
+    // default 4096 used, a misspelt layer_types had left every layer windowed (2026-12-05 review).
+    if (default_window > 0 || type == "mixtral" || type == "phi3") r.may_read.insert("sliding_window");
+    if (default_window > 0) r.may_read.insert({"use_sliding_window", "layer_types"});
+    if (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe") r.may_read.insert("max_window_layers");
+    if (type == "gemma3_text") r.may_read.insert("sliding_window_pattern");
     if (r.has("sliding_window") || window_default) {
       // Transformers windows every layer of Mistral, Mixtral and Phi-3 (their attention reads
       // config.sliding_window); Gemma 2's even layers (layer_idx % 2 == 0: local, the odd ones
@@ -677,6 +705,9 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         r.used.insert(k);
         stated = true;
         if (j[k].get<double>() > 0) on = true;
+      } else if (j.contains(k) && !j[k].is_null()) {
+        // "0.1" as a string had been listed as ignored and the dropout left unstated (2026-12-05 review).
+        throw Error(SourceLocation{file, 0, 0, k}, "expected a dropout probability (a number), got " + j[k].dump());
       }
     if (stated) c.dropout = on ? 1 : 0;
   }
@@ -689,7 +720,12 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& k = it.key();
     if (r.used.count(k)) continue;
-    for (const auto& a : r.used) {
+    std::set<std::string> candidates = r.used;
+    candidates.insert(r.may_read.begin(), r.may_read.end());
+    // A key the mapping knows but did not apply (a window with use_sliding_window false) is
+    // ignored, not the near miss of a longer one (sliding_window of sliding_window_pattern).
+    if (r.may_read.count(k)) candidates.clear();
+    for (const auto& a : candidates) {
       if (j.contains(a)) continue;
       const int d = edit_distance(k, a);
       const bool near = d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()));

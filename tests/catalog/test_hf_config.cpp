@@ -844,3 +844,68 @@ TEST(HfConfig, DefaultsChecksAndHintsOfTheReviewOf20261205) {
   EXPECT_EQ(q2.sliding_window, 4096);
   EXPECT_EQ(q2.sliding_window_layers, 8);
 }
+
+// Question (review of 2026-12-05, second): are the keys a type reads only in some configurations
+// (a window's) checked for near misses, do Qwen's configs take Transformers' KV-head defaults, is
+// a dropout given as text an error, is the activation key the MLP reads the one applied, and are
+// newer architectures and a gemma3 wrapper without its language model refused at the right key?
+TEST(HfConfig, ConditionalKeysDefaultsAndErrorsOfTheSecondReviewOf20261205) {
+  auto error_of = [](const std::string& text) -> Error {
+    try {
+      parse_hf_config(text, "c.json");
+    } catch (const Error& e) {
+      return e;
+    }
+    ADD_FAILURE() << "no error for " << text;
+    return Error(SourceLocation{}, "");
+  };
+  const std::string mistral = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32768 EXTRA})";
+  auto with = [](std::string base, const std::string& extra) { return base.replace(base.find(" EXTRA"), 6, extra); };
+  // A misspelt window had been ignored and the type's default 4096 used.
+  const Error sw = error_of(with(mistral, R"(, "sliding_windows": 8192)"));
+  EXPECT_EQ(sw.where().key, "sliding_windows");
+  EXPECT_NE(sw.hint().find("did you mean 'sliding_window'"), std::string::npos) << sw.hint();
+  EXPECT_EQ(parse_hf_config(with(mistral, R"(, "sliding_window": 8192)"), "c.json").sliding_window, 8192);
+  // A misspelt layer_types had left every layer windowed.
+  std::string lt = "[";
+  for (int i = 0; i < 24; ++i) lt += std::string(i ? ", " : "") + "\"full_attention\"";
+  lt += "]";
+  const std::string oss = R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_attention_heads": 64, "num_key_value_heads": 8,
+    "head_dim": 64, "num_hidden_layers": 24, "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32,
+    "num_experts_per_tok": 4, "sliding_window": 128, KEY: )" + lt + "}";
+  auto key = [&](const std::string& k) { return std::string(oss).replace(oss.find("KEY"), 3, "\"" + k + "\""); };
+  EXPECT_EQ(parse_hf_config(key("layer_types"), "c.json").sliding_window, 0);
+  EXPECT_EQ(error_of(key("layer_type")).where().key, "layer_type");
+  // A window the config writes but does not apply is ignored, not a near miss of a longer key.
+  const std::string g3 = R"({"model_type": "gemma3_text", "hidden_size": 1152, "num_attention_heads": 4, "num_key_value_heads": 1,
+    "num_hidden_layers": 26, "intermediate_size": 6912, "vocab_size": 262144, "sliding_window": 512, "sliding_window_pattern": 1})";
+  const ModelConfig g3c = parse_hf_config(g3, "c.json");
+  EXPECT_EQ(g3c.sliding_window, 0);
+  EXPECT_NE(std::find(g3c.ignored_keys.begin(), g3c.ignored_keys.end(), "sliding_window"), g3c.ignored_keys.end());
+  // Qwen2Config and Qwen3Config default to 32 KV heads, Qwen2MoeConfig to 16.
+  const std::string q = R"({"model_type": "TYPE", "num_hidden_layers": 80, "hidden_size": 8192, "num_attention_heads": 64,
+    "intermediate_size": 29568, "vocab_size": 152064})";
+  auto typed = [&](const std::string& t) { return std::string(q).replace(q.find("TYPE"), 4, t); };
+  EXPECT_EQ(parse_hf_config(typed("qwen2"), "c.json").kv_heads, 32);
+  EXPECT_EQ(parse_hf_config(typed("qwen3"), "c.json").kv_heads, 32);
+  EXPECT_EQ(parse_hf_config(typed("llama"), "c.json").kv_heads, 64);
+  // A dropout probability given as text is an error at its key (it had been ignored).
+  const Error drop = error_of(with(mistral, R"(, "attention_dropout": "0.1")"));
+  EXPECT_EQ(drop.where().key, "attention_dropout");
+  // The activation key the MLP reads is applied; the other, when both are written, is listed as ignored.
+  const ModelConfig both = parse_hf_config(with(mistral, R"(, "hidden_act": "silu", "hidden_activation": "gelu_pytorch_tanh")"), "c.json");
+  EXPECT_EQ(both.mlp, "swiglu");
+  EXPECT_NE(std::find(both.ignored_keys.begin(), both.ignored_keys.end(), "hidden_activation"), both.ignored_keys.end());
+  EXPECT_EQ(parse_hf_config(with(mistral, R"(, "hidden_activation": "gelu_pytorch_tanh")"), "c.json").mlp, "geglu");
+  // Newer architectures are named as such, not pointed at a near supported type.
+  for (const char* t : {"deepseek_v32", "gemma3n_text"}) {
+    const Error e = error_of(std::string(R"({"model_type": ")") + t + R"("})");
+    EXPECT_EQ(e.hint().find("did you mean"), std::string::npos) << e.hint();
+    EXPECT_NE(e.hint().find("catalog YAML entry"), std::string::npos) << e.hint();
+  }
+  // A gemma3 wrapper without text_config: said at model_type, not at vision_config's keys.
+  const Error wrap = error_of(R"({"model_type": "gemma3", "vision_config": {"num_hidden_layers": 27, "hidden_size": 1152}})");
+  EXPECT_EQ(wrap.where().key, "model_type");
+  EXPECT_NE(wrap.message().find("text_config"), std::string::npos) << wrap.message();
+}
