@@ -144,11 +144,12 @@ double chi2_over_k(double k, double z) {
 // and the history runs (`logs`, parallel to c.cases), robust to the two faults one disturbed
 // measurement brings (review of 2026-12-05: a uniform 30% slow-down passed the gate as
 // within_run_noise after one run in the history had run under load):
-//  - A history run whose cases ran, as a whole, far from the others (another process on the
-//    host, a throttled clock) is left out: its shift is the median over the cases of its log median
-//    less the case's median over the runs; it is left out when that shift lies further from the
-//    median shift than max(5 robust deviations (1.4826 x MAD), 10%). A drift shared by the runs is
-//    kept; a run that moved every case at once is no sample of it. Needs 4 runs with shifts.
+//  - A history run whose cases of one suite and metric ran, as a whole, far from the others
+//    (another process on the host, a throttled clock) is left out of their drift: its shift is the
+//    median over those cases of its log median less the case's median over the runs; it is left
+//    out when that shift lies further from the median shift than max(5 robust deviations (1.4826 x
+//    MAD), 10%). A drift shared by the runs is kept; a run that moved every case at once is no
+//    sample of it. Needs 5 cases with history and 4 runs with shifts.
 //  - Within a suite and metric, whose cases drift alike and are pooled, a case whose variance
 //    exceeds the pool's median variance by more than the 99.9th over the 50th percentile of its
 //    chi-square is left out of the pool (one case that dipped 2x in one run had raised the pooled
@@ -159,19 +160,26 @@ double chi2_over_k(double k, double z) {
 // is used, not a MAD: a MAD of 4-6 medians about their own median read 2.3% for a 3.0% drift and
 // 24% of identical runs failed the gate (2026-12-06 review).
 void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, double>>>& logs, const CompareOptions& opt) {
-  // Shift of each run (index -1: A) over the cases that have history.
-  std::map<int, std::vector<double>> deviations;
-  for (const auto& pts : logs) {
-    if (pts.size() < 2) continue;
-    std::vector<double> v;
-    for (const auto& p : pts) v.push_back(p.second);
-    const double ref = median_of(v);
-    for (const auto& p : pts) deviations[p.first].push_back(p.second - ref);
-  }
-  std::map<int, double> shift;
-  for (const auto& [run, d] : deviations) shift[run] = median_of(d);
-  std::set<int> left_out;
-  if (shift.size() >= 4) {
+  // The cases of each suite and metric (those whose drift is pooled), and the runs each group
+  // leaves out: a run's shift is judged among cases that drift alike, with at least 5 of them (a
+  // `bench run` command's wall, CPU and memory cases are three metrics of one case each, and the
+  // CPU time of a sleep scatters by 35%: judged together they had left a quiet run out).
+  std::map<std::string, std::vector<size_t>> groups;
+  for (size_t i = 0; i < c.cases.size(); ++i)
+    if (logs[i].size() >= 2) groups[c.cases[i].suite + "\n" + c.cases[i].metric].push_back(i);
+  std::map<std::string, std::set<int>> left_out;
+  for (const auto& [key, members] : groups) {
+    if (members.size() < 5) continue;
+    std::map<int, std::vector<double>> deviations;
+    for (size_t i : members) {
+      std::vector<double> v;
+      for (const auto& p : logs[i]) v.push_back(p.second);
+      const double ref = median_of(v);
+      for (const auto& p : logs[i]) deviations[p.first].push_back(p.second - ref);
+    }
+    std::map<int, double> shift;
+    for (const auto& [run, d] : deviations) shift[run] = median_of(d);
+    if (shift.size() < 4) continue;
     std::vector<double> all;
     for (const auto& [run, x] : shift) all.push_back(x);
     const double center = median_of(all);
@@ -181,9 +189,11 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
     const double limit = std::max(5 * scale, std::log(1.10));
     for (const auto& [run, x] : shift)
       if (run >= 0 && std::fabs(x - center) > limit) {
-        left_out.insert(run);
-        c.history_runs_left_out.push_back(opt.history[static_cast<size_t>(run)]->id);
+        left_out[key].insert(run);
+        const int64_t id = opt.history[static_cast<size_t>(run)]->id;
+        c.history_runs_left_out.push_back(id);
         c.history_runs_left_out_shift_fraction.push_back(std::expm1(x - center));
+        c.history_runs_left_out_cases.push_back(c.cases[members.front()].suite + " " + c.cases[members.front()].metric);
       }
   }
   // Each case's sum of squared deviations over the runs kept.
@@ -195,9 +205,10 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
   std::map<std::string, std::vector<size_t>> pools;  // suite + metric -> cases with a deviation
   for (size_t i = 0; i < c.cases.size(); ++i) {
     auto& cc = c.cases[i];
+    const auto lo = left_out.find(cc.suite + "\n" + cc.metric);
     std::vector<double> v;
     for (const auto& p : logs[i])
-      if (!left_out.count(p.first)) v.push_back(p.second);
+      if (lo == left_out.end() || !lo->second.count(p.first)) v.push_back(p.second);
     cc.history_count = static_cast<int64_t>(v.empty() ? 0 : v.size() - 1);
     if (cc.history_count < kMinHistoryRuns) continue;
     double mean = 0;

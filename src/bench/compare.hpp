@@ -87,11 +87,13 @@ struct Comparison {
   // Software versions that differ between the runs ("blas OpenBLAS 0.3.21 -> 0.3.26"): the cases
   // are judged as usual, the change named beside the verdicts.
   std::vector<std::string> software_changes;
-  // The drift estimate's exclusions (compare.cpp, estimate_drift): history runs whose cases ran as
-  // a whole far from the other runs' (their id and shift as a fraction), and cases whose history
+  // The drift estimate's exclusions (compare.cpp, estimate_drift): history runs whose cases of one
+  // suite and metric ran as a whole far from the other runs' (their id, shift as a fraction and
+  // the cases' suite and metric; a run can be named once per suite and metric), and cases whose history
   // varied far beyond their suite's, left out of its pooled deviation.
   std::vector<int64_t> history_runs_left_out;
   std::vector<double> history_runs_left_out_shift_fraction;
+  std::vector<std::string> history_runs_left_out_cases;  // "SUITE METRIC" of the cases it was left out of
   int64_t drift_cases_left_out = 0;
 };
 

@@ -218,10 +218,10 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
       for (size_t i = 0; i < c.history_runs_left_out.size(); ++i) {
         char shift[32];
         std::snprintf(shift, sizeof shift, "%+.0f%%", 100 * c.history_runs_left_out_shift_fraction[i]);
-        runs += (i ? ", run " : "run ") + std::to_string(c.history_runs_left_out[i]) + " (" + shift + ")";
+        runs += (i ? ", run " : "run ") + std::to_string(c.history_runs_left_out[i]) + " (" + shift + " in " + c.history_runs_left_out_cases[i] + ")";
       }
-      r.notes.push_back("left out of the drift between runs: " + runs + ", whose cases ran as a whole more than max(5 robust deviations, 10%) " +
-                        "from the other runs' (a run under load or at another clock is no sample of the drift; it had widened the drift " +
+      r.notes.push_back("left out of the drift between runs: " + runs + ", whose cases of that suite and metric ran as a whole more than max(5 robust deviations, " +
+                        "10%) from the other runs' (a run under load or at another clock is no sample of the drift; it had widened the drift " +
                         "enough to pass a uniform slow-down as within_run_noise)");
     }
     if (c.drift_cases_left_out > 0)

@@ -45,15 +45,24 @@ void Deployment::check() const {
   SourceLocation w{"", 0, 0, "parallel"};
   const auto& p = par;
   if (p.tp < 1 || p.pp < 1 || p.ep < 1) throw Error(w, "tp, pp and ep must be >= 1");
+  // The valid tensor-parallel degrees, for the messages: the divisors of the heads that divide the
+  // KV heads or are a multiple of them (the errors had named no valid value; review of 2026-12-05).
+  auto valid_tp = [&] {
+    std::string out;
+    for (int t = 1; t <= model.heads && t <= 1024; ++t)
+      if (model.heads % t == 0 && (model.mla || model.kv_heads <= 0 || model.kv_heads % t == 0 || t % model.kv_heads == 0))
+        out += (out.empty() ? "valid: " : ", ") + std::to_string(t);
+    return out;
+  };
   if (model.heads % p.tp != 0)
     throw Error(SourceLocation{"", 0, 0, "parallel.tp"}, "tp=" + std::to_string(p.tp) + " does not divide the " +
-                std::to_string(model.heads) + " attention heads of " + model.id);
+                std::to_string(model.heads) + " attention heads of " + model.id, valid_tp());
   // KV heads are split over TP, or replicated where TP exceeds them (tp a multiple of the KV
   // heads, as vLLM does); any other layout is refused by the engines (6 KV heads over tp=4 had
   // stored ceil(6/4) = 2 heads per rank, a third more cache than the model has).
   if (!model.mla && model.kv_heads > 0 && model.kv_heads % p.tp != 0 && p.tp % model.kv_heads != 0)
     throw Error(SourceLocation{"", 0, 0, "parallel.tp"}, "tp=" + std::to_string(p.tp) + " neither divides the " +
-                std::to_string(model.kv_heads) + " KV heads of " + model.id + " nor is a multiple of them (KV heads are split or replicated over TP)");
+                std::to_string(model.kv_heads) + " KV heads of " + model.id + " nor is a multiple of them (KV heads are split or replicated over TP)", valid_tp());
   if (p.pp > model.layers)
     throw Error(SourceLocation{"", 0, 0, "parallel.pp"}, "pp=" + std::to_string(p.pp) + " exceeds the layers of " + model.id);
   if (kv_share_layers < 1 || kv_share_layers > model.layers)

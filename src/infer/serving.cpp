@@ -358,6 +358,14 @@ bool Instance::reserve_arrival(Seq& q) {
   // queue): new KV is taken in only when none waits, else the decode pool's backlog would move
   // into its own recompute queue and the prefill pool would never fill.
   if (!waiting_.empty()) return false;
+  // KV is taken in only for a sequence the instance can run next: while its running and arrived
+  // sequences (and those on their way) fill max_batch_seqs, the next waits on its prefill instance.
+  // Reservations beyond it had taken every block, so that a running sequence could not grow, was
+  // preempted, and waited for ever behind arrivals that could not start (max_batch_seqs 1 under a
+  // burst: "459 finished prefills wait"; with chunked prefill a run that never ended; review of
+  // 2026-12-05). vLLM's disaggregated decode side likewise allocates a remote request's blocks when
+  // its scheduler takes the request, within max_num_seqs.
+  if (running_.size() + kv_arrivals_.size() + incoming_ >= static_cast<size_t>(limits_.max_batch_seqs)) return false;
   Seq trial = q;
   trial.shared_prefix = 0;
   const int32_t need = room_blocks_for(trial, q.kv_tokens + 1, 1);

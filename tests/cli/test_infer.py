@@ -113,6 +113,10 @@ class InferCli(unittest.TestCase):
         p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "serving.max_batch_tokens=100000000", ok=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("key 'serving.max_batch_tokens': the activation workspace of 100000000 tokens", p.stderr)
+        # A tensor-parallel degree the heads refuse names the valid ones (review of 2026-12-05).
+        p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--tp", "3", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("does not divide the 32 attention heads of llama3.1-8b (valid: 1, 2, 4, 8, 16, 32)", p.stderr)
 
     def test_an_engine_runs_only_its_formats_and_devices(self):
         # llama.cpp (2023) has no NVFP4, AWQ int4 or fp8 cache, and vLLM does not run on an Apple GPU;

@@ -472,3 +472,66 @@ TEST(Serving, ABurstAtOneInstantHasATimeline) {
   const auto frac = t->column("kv_used_fraction").f64.to_vector();
   EXPECT_NEAR(*std::max_element(frac.begin(), frac.end()), sum.kv_peak_fraction, 1e-9);
 }
+
+// Question (review of 2026-12-05): does a disaggregated decode pool with a narrow batch serve a
+// burst? Its instances had reserved KV for every arriving sequence whatever max_batch_seqs, so a
+// running sequence could not grow, was preempted, and waited for ever behind arrivals that could
+// not start: "459 finished prefills wait for KV room" (continuous), a run that never ended
+// (chunked prefill), "instance 2 cannot schedule its 3 sequences" (a small cache).
+TEST(Serving, DisaggregatedNarrowBatchesServeABurst) {
+  // A 50,000-token decode cache under a burst of 300 requests (1,000-token prompts, outputs of
+  // mean 100): before, the reservations took the whole cache and the running sequence could not grow.
+  WorkloadSpec burst = work(1e9, 300);
+  burst.prompt = {"fixed", 1000, 0, 1, 1000};
+  burst.output = {"exponential", 100, 0, 1, 1000};
+  const auto reqs = generate_requests(burst);
+  int64_t decode_tokens = 0;
+  for (const auto& q : reqs) decode_tokens += q.output_tokens - 1;
+  for (const char* policy : {"continuous", "chunked-prefill"}) {
+    ServingSpec s = spec_8b(policy);
+    s.limits.max_batch_seqs = 1;
+    s.kv_capacity_tokens = 50000;
+    DisaggregationSpec d;
+    d.prefill_instances = 1;
+    d.decode_instances = 1;
+    d.kv_link = {25e9, 0};
+    s.disaggregation = d;
+    ServingSummary sum;
+    ASSERT_NO_THROW(simulate_serving(s, reqs, &sum)) << policy;
+    EXPECT_EQ(sum.completed, 300) << policy;
+    // One sequence decodes at a time: a decode pass per generated token after the first.
+    EXPECT_GE(sum.iterations, decode_tokens) << policy;
+  }
+  ServingSpec s = spec_8b("chunked-prefill");
+  s.deployment = deployment("llama3.1-8b", "h100-sxm-80gb", "vllm", "bf16", 2);
+  s.limits.max_batch_seqs = 2;
+  s.kv_capacity_tokens = 3000;
+  DisaggregationSpec d;
+  d.prefill_instances = 1;
+  d.decode_instances = 2;
+  d.kv_link = {25e9, 0};
+  s.disaggregation = d;
+  WorkloadSpec w = work(50, 300);
+  w.prompt = {"exponential", 600, 0.5, 1, 2000};
+  w.output = {"exponential", 100, 0.5, 1, 800};
+  ServingSummary sum;
+  ASSERT_NO_THROW(simulate_serving(s, generate_requests(w), &sum));
+  EXPECT_EQ(sum.completed, 300);
+}
+
+// Question (review of 2026-12-05): does a speculative decode pass keep the token budget? Each
+// decoding sequence writes 1 + draft tokens; 132 sequences x 5 tokens had run in passes of a
+// 256-token budget. Within it, a decode pass holds at most 256 / 5 = 51 sequences.
+TEST(Serving, SpeculativeDecodePassesKeepTheTokenBudget) {
+  ServingSpec s = spec_8b("continuous");
+  s.draft = deployment("llama3.1-8b", "h100-sxm-80gb");
+  s.speculative = {4, 0.7};
+  s.limits.max_batch_tokens = 256;
+  s.limits.max_batch_seqs = 256;
+  std::vector<Request> burst(400, Request{0.0, 100, 60, -1, 0});
+  ServingSummary sum;
+  simulate_serving(s, burst, &sum);
+  EXPECT_EQ(sum.completed, 400);
+  EXPECT_LE(sum.mean_batch_seqs, 51.0);
+  EXPECT_GT(sum.mean_batch_seqs, 20.0);  // the budget is used, not left idle
+}

@@ -15,11 +15,17 @@ PolicyRegistry make_policy_registry() {
 
 void schedule_running_decodes(SchedulerContext& ctx, std::vector<WorkItem>& out) {
   const int32_t n = ctx.decode_tokens();
+  // The pass's new tokens stay within max_batch_tokens (the contract): with speculative decoding a
+  // decode writes 1 + draft tokens, and the sequences beyond the budget wait for the next pass, as
+  // vLLM's scheduler counts spec tokens against max_num_batched_tokens (132 sequences x 5 tokens
+  // had run in passes of a 256-token budget; review of 2026-12-05). At least one decodes.
+  int64_t tokens = 0;
   // Oldest first; preemption takes the newest, so a snapshot index walk stays valid.
   size_t i = 0;
   while (i < ctx.running().size()) {
     const int32_t s = ctx.running()[i];
     if (ctx.prefill_remaining(s) > 0) { ++i; continue; }
+    if (!out.empty() && tokens + n > ctx.limits().max_batch_tokens) break;
     // Room for the pass's tokens, but never beyond the tokens the sequence ends with: a
     // speculative look-ahead of k tokens near the end of a request that fills the cache had
     // preempted the sequence itself, forever (before 2026-12-03); the drafts past its last
@@ -34,6 +40,7 @@ void schedule_running_decodes(SchedulerContext& ctx, std::vector<WorkItem>& out)
     if (!ok) break;  // s itself was preempted: it was the newest
     if (static_cast<int>(out.size()) >= ctx.limits().max_batch_seqs) break;
     out.push_back(WorkItem{s, n, false});
+    tokens += n;
     ++i;
   }
 }
