@@ -396,7 +396,14 @@ def plan(scenario=None, *, overrides=None, catalog=None, fix=None, top=20, threa
         src, is_text, name = "", True, "plan()"
     else:
         src, is_text, name = _source(scenario, "scenario")
-    out_path = "" if write_scenario is None else _path(write_scenario, "write_scenario")
+    if write_scenario is None:
+        if write_rank != 1:
+            raise SextantError("write_rank: names the plan write_scenario writes, and no write_scenario is given")
+        out_path = ""
+    elif isinstance(write_scenario, (str, _os.PathLike)) and _os.fspath(write_scenario):
+        out_path = _os.fspath(write_scenario)
+    else:
+        raise SextantError("write_scenario: expected the path of the file to write, got %r" % (write_scenario,))
     return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), search,
                                _int_in(rerank_top, "rerank_top", 0), job, out_path, _int_in(write_rank, "write_rank", 1, 2 ** 63 - 1)))
 

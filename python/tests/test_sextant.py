@@ -494,6 +494,11 @@ def test_plan_without_a_scenario_and_writing_the_best_plan_as_the_cli(tmp_path):
         sextant.plan(None, parallel__tp=2, **job)
     with pytest.raises(sextant.SextantError, match="write_rank"):
         sextant.plan(SCENARIO, fix={"tp": 8, "pp": 4}, write_scenario=out, write_rank=10 ** 9)
+    with pytest.raises(sextant.SextantError, match="no write_scenario"):
+        sextant.plan(SCENARIO, fix={"tp": 8, "pp": 4}, write_rank=2)
+    for bad in ("", 123):
+        with pytest.raises(sextant.SextantError, match="write_scenario: expected the path"):
+            sextant.plan(SCENARIO, fix={"tp": 8, "pp": 4}, write_scenario=bad)
 
 
 def test_bad_arguments_are_sextant_errors_not_crashes():

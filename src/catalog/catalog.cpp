@@ -551,7 +551,7 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
   if (s.node_price_usd_per_hour.known && !(s.node_price_usd_per_hour.value >= 0 && std::isfinite(s.node_price_usd_per_hour.value)))
     m.fail("node_price_usd_per_hour", "must be a price of 0 or more (or unknown)");
   if (s.gpus_per_node <= 0) m.fail("gpus_per_node", "must be positive");
-  if (s.scale_up_domain < 1) m.fail("scale_up", "domain_gpus must be positive");
+  if (s.scale_up_domain < 1) up.fail("domain_gpus", "must be positive, got " + std::to_string(s.scale_up_domain));
   // A domain is whole nodes (an NVL72 rack: 18 of 4) or part of one (PCIe pairs): 3 of 8 is neither.
   if (s.scale_up_domain % s.gpus_per_node != 0 && s.gpus_per_node % s.scale_up_domain != 0)
     up.fail("domain_gpus", "a scale-up domain of " + std::to_string(s.scale_up_domain) + " GPUs is neither whole nodes of " +
@@ -774,7 +774,10 @@ void ModelConfig::validate(const SourceLocation& where) const {
     // (-3 shared experts gave negative FLOPs and MFU; a layer frequency of 0 divides by zero)
     if (moe->shared_experts < 0) bad("moe.shared_experts", "must be 0 or more, got " + std::to_string(moe->shared_experts));
     if (moe->layer_freq < 1) bad("moe.layer_freq", "every k-th layer is MoE: k must be 1 or more, got " + std::to_string(moe->layer_freq));
-    if (!(moe->capacity_factor >= 0)) bad("moe.capacity_factor", "must be 0 (dropless) or positive");
+    // Below 1 is refused as training.moe_capacity_factor is (0.5 had been accepted here and then
+    // ignored by training and raised to 1 by inference, without a word; review of 2026-12-05).
+    if (!(moe->capacity_factor == 0 || (moe->capacity_factor >= 1 && std::isfinite(moe->capacity_factor))))
+      bad("moe.capacity_factor", "must be 0 (dropless) or a finite factor >= 1 (each expert takes at most this multiple of its mean share)");
     if (moe->router_groups != 0 || moe->router_groups_per_token != 0) {
       const int g = moe->router_groups, m = moe->router_groups_per_token;
       if (g < 1 || moe->num_experts % g != 0)

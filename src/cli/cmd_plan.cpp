@@ -65,10 +65,18 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--write-scenario", a->write_scenario,
                   "Write the scenario that runs the best plan (or the --write-rank one) to FILE: the job's own scenario, "
                   "--set overrides applied, with the plan's keys; `estimate FILE` gives the plan's step time");
-  cmd->add_option("--write-rank", a->write_rank, "Which plan of the ranked table --write-scenario writes (default 1: the fastest)")
-      ->check(CLI::PositiveNumber);
+  auto* write_rank = cmd->add_option("--write-rank", a->write_rank, "Which plan of the ranked table --write-scenario writes (default 1: the fastest)")
+                         ->check(CLI::PositiveNumber);
+  auto* write_scenario = cmd->get_option("--write-scenario");
   add_output_options(*cmd, a->out);
-  cmd->callback([a] {
+  cmd->callback([a, write_rank, write_scenario] {
+    // An empty path or a rank without a file to write had been accepted and nothing written
+    // (review of 2026-12-05).
+    if (write_scenario->count() > 0 && a->write_scenario.empty())
+      throw Error(SourceLocation{"--write-scenario", 0, 0, ""}, "an empty path", "give the file to write the scenario to");
+    if (write_rank->count() > 0 && a->write_scenario.empty())
+      throw Error(SourceLocation{"--write-rank", 0, 0, ""}, "names the plan --write-scenario writes, and no --write-scenario is given",
+                  "add --write-scenario FILE");
     if (!a->practice.empty() && !a->write_scenario.empty())
       throw Error(SourceLocation{"--write-scenario", 0, 0, ""}, "writes the plan of one job; --practice searches many",
                   "run plan on one job (a scenario, or --model --system --num-gpus --global-batch --seq-len)");

@@ -167,8 +167,11 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& name)
       }
       if (ch != ' ') at_indent = false;
     }
+    // Lines that end in a carriage return alone (classic Mac OS) read as one line (review of 2026-12-05).
+    const bool cr_only = text.find('\r') != std::string::npos && text.find('\n') == std::string::npos;
     throw Error(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg,
-                tab_line > 0 ? "line " + std::to_string(tab_line) + " is indented with a tab; YAML indents with spaces only" : std::string());
+                cr_only ? "the file's lines end in a carriage return alone (CR), which YAML does not read as a line break: convert them to LF or CRLF"
+                : tab_line > 0 ? "line " + std::to_string(tab_line) + " is indented with a tab; YAML indents with spaces only" : std::string());
   }
 }
 
@@ -200,6 +203,10 @@ SourceLocation YamlMap::loc(const std::string& key) const {
     if (node_[key].IsNull())
       for (const auto& kv : node_)
         if (kv.first.IsScalar() && kv.first.Scalar() == key) m = kv.first.Mark();
+    // A sourced value ({value: X, source: ...}) is judged by its number: where an override wrote
+    // it, the error is the override's (it had named the file's line of the mapping, which held a
+    // valid value; review of 2026-12-05).
+    if (node_[key].IsMap() && node_[key]["value"].IsDefined() && node_[key]["value"].Mark().line < 0) m = node_[key]["value"].Mark();
   }
   // Nodes created by --set overrides have no position in the file.
   if (m.line < 0) return SourceLocation{file_ + " (--set)", 0, 0, key.empty() ? path_ : key_path(key)};
@@ -264,6 +271,11 @@ void YamlMap::throw_if_typo() const {
   }
 }
 
+void YamlMap::check_typos(const std::vector<std::string>& expected) const {
+  for (const auto& k : expected) asked_->insert(k);
+  throw_if_typo();
+}
+
 YAML::Node YamlMap::node_for(const std::string& key) const {
   used_->insert(key);
   YAML::Node n = node_[key];
@@ -279,7 +291,15 @@ YAML::Node YamlMap::node_for(const std::string& key) const {
       size_t common = 0;
       while (common < k.size() && common < key.size() && k[common] == key[common]) ++common;
       const size_t shorter = std::min(k.size(), key.size());
-      if (common >= 4 && 5 * common >= 3 * shorter) fail(key, "required key is missing", "the mapping has '" + k + "': did you mean '" + key + "'?");
+      if (common >= 4 && 5 * common >= 3 * shorter) {
+        // At the key the mapping has (the mapping's first line had been named, which held another
+        // key; review of 2026-12-05).
+        throw_if_typo();
+        const YAML::Mark m = kv.first.Mark();
+        SourceLocation at = m.line < 0 ? SourceLocation{file_ + " (--set)", 0, 0, key_path(key)}
+                                       : SourceLocation{file_, m.line + 1, m.column + 1, key_path(key)};
+        throw Error(at, "required key is missing", "the mapping has '" + k + "': did you mean '" + key + "'?");
+      }
     }
     fail(key, "required key is missing");
   }

@@ -83,6 +83,10 @@ class YamlMap {
   // An error when the key is written without a value (`parallel:`): for optional keys a reader
   // takes as a whole (raw) rather than through a typed getter.
   void reject_blank(const std::string& key) const;
+  // Throws the near-miss error of a key of this map that is likely a typo of one of `expected`
+  // (or of a key asked about so far) and is absent: for an error raised elsewhere (a catalog
+  // lookup) that a misspelt key may have caused (`hardwre:` left an inline accelerator unknown).
+  void check_typos(const std::vector<std::string>& expected) const;
 
  private:
   YAML::Node node_for(const std::string& key) const;

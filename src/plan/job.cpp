@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <filesystem>
+#include <optional>
 
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
@@ -150,6 +152,72 @@ void block_style(YAML::Node n) {
   if (nested) n.SetStyle(YAML::EmitterStyle::Block);
 }
 
+// A copy of the document in which no two places share a node: an anchor's aliases had been
+// changed with the key the plan replaced (`tp: &one 1, pp: *one` wrote pp 2 with tp 2; review of
+// 2026-12-05).
+YAML::Node unshared(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: {
+      YAML::Node c(YAML::NodeType::Map);
+      for (auto it = n.begin(); it != n.end(); ++it) c[unshared(it->first)] = unshared(it->second);
+      c.SetStyle(n.Style());
+      return c;
+    }
+    case YAML::NodeType::Sequence: {
+      YAML::Node c(YAML::NodeType::Sequence);
+      for (const auto& x : n) c.push_back(unshared(x));
+      c.SetStyle(n.Style());
+      return c;
+    }
+    case YAML::NodeType::Scalar: {
+      YAML::Node c(n.Scalar());
+      c.SetTag(n.Tag());
+      return c;
+    }
+    default:
+      return YAML::Node(n.Type());
+  }
+}
+
+// A file the job names by a relative path (model: models/x.config.json, accelerator: mine.yaml#id)
+// is found beside the job's file, then in the working directory, as the loaders look: it is written
+// as an absolute path, so that the written scenario reads it from wherever it is written (it had
+// kept the relative path, which the written file could not resolve; review of 2026-12-05).
+void absolute_file_ref(YAML::Node root, const char* key, const std::string& job_name) {
+  YAML::Node v = root[key];
+  if (!v.IsDefined() || !v.IsScalar()) return;
+  const std::string ref = v.Scalar();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool has_job = fs::is_regular_file(job_name, ec);
+  auto located = [&](const std::string& file) -> std::optional<fs::path> {
+    if (file.empty()) return std::nullopt;
+    const fs::path f = file;
+    if (f.is_relative() && has_job) {
+      const fs::path beside = fs::path(job_name).parent_path() / f;
+      if (fs::is_regular_file(beside, ec)) return fs::absolute(beside, ec).lexically_normal();
+    }
+    if (fs::is_regular_file(f, ec)) return fs::absolute(f, ec).lexically_normal();
+    return std::nullopt;
+  };
+  if (fs::path(ref).is_absolute()) return;
+  if (auto whole = located(ref)) {
+    root[key] = whole->string();
+    return;
+  }
+  const size_t hash = ref.rfind('#');
+  if (hash == std::string::npos || hash == 0) return;
+  if (auto file = located(ref.substr(0, hash))) root[key] = file->string() + ref.substr(hash);
+}
+
+// A header line as a YAML comment: control characters (a newline in a file's name) as spaces.
+std::string comment_line(const std::string& line) {
+  std::string out = line;
+  for (char& ch : out)
+    if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+  return out;
+}
+
 // Relative difference of two step times (the search may share a lowering between plans that
 // lower alike: the sums then differ in their last bits).
 bool same_time(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1e-12, std::abs(a), std::abs(b)}); }
@@ -167,6 +235,12 @@ std::string plan_scenario_text(const std::string& job_text, const std::string& j
 
   YAML::Node root = parse_yaml_document(job_text, job_name);
   for (const auto& [k, v] : sets) apply_yaml_override(root, k, v, job_name);
+  root = unshared(root);
+  // A catalog id stays as written; a file is named by its absolute path.
+  if (root["model"].IsDefined() && root["model"].IsScalar() && !cat.has_model(root["model"].Scalar()))
+    absolute_file_ref(root, "model", job_name);
+  if (root["accelerator"].IsDefined() && root["accelerator"].IsScalar() && !cat.has_accelerator(root["accelerator"].Scalar()))
+    absolute_file_ref(root, "accelerator", job_name);
   root["num_gpus"] = s.num_gpus;
   YAML::Node par = child_map(root, "parallel");
   par["tp"] = p.tp;
@@ -225,7 +299,7 @@ std::string plan_scenario_text(const std::string& job_text, const std::string& j
     YAML::Emitter em;
     em << root;
     std::string text;
-    for (const auto& line : header) text += line.empty() ? "#\n" : "# " + line + "\n";
+    for (const auto& line : header) text += line.empty() ? "#\n" : "# " + comment_line(line) + "\n";
     return text + em.c_str() + "\n";
   };
   // The search may have run the job's stack with its attention changed (restrict_to_framework:
@@ -233,7 +307,10 @@ std::string plan_scenario_text(const std::string& job_text, const std::string& j
   // in the text where a parse of it reads otherwise.
   std::string text = emit();
   {
-    const Scenario back = parse_scenario(text, "the written scenario", cat);
+    // Read as a search reads a job: the plan's own rules (context parallelism needs flash
+    // attention) are not checked before the attention is written (a cp plan of a 2021 stack under
+    // --any-framework-feature had failed here; review of 2026-12-05).
+    const Scenario back = parse_scenario_for_search(text, "the written scenario", cat);
     bool changed = false;
     if (back.train.flash_attention != t.flash_attention) {
       tr["flash_attention"] = t.flash_attention;

@@ -659,6 +659,11 @@ with tempfile.TemporaryDirectory() as wd:
     b = sx("plan", *SMALL, "--write-scenario", out, "--write-rank", "100000000")
     check("a rank beyond the fitting plans is refused", b.returncode == 2 and "--write-rank" in b.stderr and "valid: 1 to" in b.stderr,
           (b.returncode, b.stderr[-300:]))
+    b = sx("plan", *SMALL, "--write-scenario", "")
+    check("an empty --write-scenario is refused", b.returncode == 2 and "an empty path" in b.stderr, (b.returncode, b.stderr[-300:]))
+    b = sx("plan", *SMALL, "--write-rank", "2")
+    check("--write-rank without --write-scenario is refused", b.returncode == 2 and "no --write-scenario" in b.stderr,
+          (b.returncode, b.stderr[-300:]))
     b = sx("plan", "--practice", os.path.join(ROOT, "data", "validation", "training.csv"), "--write-scenario", out)
     check("--practice with --write-scenario refused", b.returncode == 2 and "--write-scenario" in b.stderr, (b.returncode, b.stderr[-300:]))
     # The job without a scenario file: the written file carries the options.

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "catalog/catalog.hpp"
@@ -205,4 +207,59 @@ TEST(PlanJob, OptionsAreCheckedAndNamedInEachStyle) {
   const std::string m = message(j, {}, OptionStyle::Cli);
   EXPECT_NE(m.find("--model"), std::string::npos) << m;
   EXPECT_NE(m.find("llama3-8b"), std::string::npos) << m;  // the closest catalog id
+}
+
+// Questions (review of 2026-12-05): are anchors' aliases left alone when the plan replaces the
+// anchored key, is a model file the job names by a relative path still found from the written
+// file, and is a context-parallel plan of a stack without flash attention written under
+// --any-framework-feature (the attention is written before the plan's rules are checked)?
+TEST(PlanWriteScenario, AnchorsRelativeFilesAndLiftedStacksAreWrittenSoTheyReadBack) {
+  const std::string anchors =
+      "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\n"
+      "parallel: {tp: &one 1, pp: *one, cp: *one, overlap: {grad_reduce: &t true, param_gather: *t}}\n"
+      "training: {global_batch: 32, micro_batch: *one, seq_len: 4096}\n";
+  const Scenario s = parse_scenario_for_search(anchors, "job.yaml", *frozen());
+  SearchOptions o;
+  o.max_micro_batch = 2;
+  o.max_vpp = 2;
+  o.vary_overlap_dp = true;
+  EXPECT_GT(write_all(anchors, {}, s, o, *frozen(), 300), 100u);
+
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "write_scenario_rel";
+  fs::create_directories(dir / "models");
+  {
+    std::ofstream(dir / "models" / "m.yaml") << "id: small-rel\nsource: test\nlayers: 8\nhidden: 1024\nheads: 16\nkv_heads: 8\n"
+                                                 "ffn_hidden: 4096\nvocab: 32000\nmlp: swiglu\n";
+  }
+  const std::string rel = "model: models/m.yaml\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1}\n"
+                          "training: {global_batch: 16, seq_len: 2048}\n";
+  const std::string job = (dir / "job.yaml").string();
+  { std::ofstream(job) << rel; }
+  const Scenario r = parse_scenario_for_search(rel, job, *frozen());
+  SearchOptions ro;
+  ro.max_micro_batch = 2;
+  const Estimator est;
+  const SearchOutcome out = search(r, ro, est);
+  ASSERT_FALSE(out.ranking.empty());
+  const std::string yaml = plan_scenario_text(rel, job, {}, r, ro, out, out.ranking[0], *frozen(), est, {});
+  EXPECT_NE(yaml.find("model: " + (dir / "models" / "m.yaml").lexically_normal().string()), std::string::npos) << yaml;
+  EXPECT_EQ(parse_scenario(yaml, "/nonexistent/elsewhere.yaml", *frozen()).model.id, "small-rel");
+
+  const auto cat = sextant::test_catalogs::bundled();
+  const std::string old_stack = "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\nframework: megatron-lm-2022\n"
+                                "parallel: {tp: 1, pp: 1}\ntraining: {global_batch: 32, seq_len: 8192, precision: bf16}\n";
+  Scenario ls = parse_scenario_for_search(old_stack, "job.yaml", *cat);
+  SearchArgs a;
+  a.any_framework_feature = true;
+  a.fix = {"cp=2"};
+  SearchOptions lo = search_options(a);
+  lo.max_micro_batch = 2;
+  restrict_to_framework(ls, lo, *cat, a);
+  const SearchOutcome lout = search(ls, lo, est);
+  ASSERT_FALSE(lout.ranking.empty());
+  const std::string cp_yaml = plan_scenario_text(old_stack, "job.yaml", {}, ls, lo, lout, lout.ranking[0], *cat, est, {});
+  const Scenario back = parse_scenario(cp_yaml, "w.yaml", *cat);
+  EXPECT_EQ(back.plan.cp, 2);
+  EXPECT_TRUE(back.train.flash_attention);
 }

@@ -111,7 +111,14 @@ TEST(PlanErrors, EtpSeedQuantisedExpertsAndTpMessages) {
   EXPECT_NE(e6.find("does not divide the 64 attention heads"), std::string::npos) << e6;
   EXPECT_NE(e6.find("1, 2, 4, 8"), std::string::npos) << e6;
   const auto e7 = error_of(kBase, {{"parallel.cp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "2"}});
-  EXPECT_NE(e7.find("a cp that divides 2048: 1, 2, 4"), std::string::npos) << e7;
+  // Only the cp values that also divide the GPUs tp*pp leave (48 / 16 = 3: cp 2 and 4 had been offered).
+  EXPECT_NE(e7.find("a cp that divides 2048 and the 3 GPUs left by tp*pp: 1)"), std::string::npos) << e7;
+  // Review of 2026-12-05 (second): an ep whose expert grid does not tile the stage's ranks is not
+  // offered (8 experts, a stage of 8 ranks at etp 2: ep 8 had been offered, then refused).
+  const std::string mix8 = "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1, ep: 3, sequence_parallel: true}\n"
+                          "training: {global_batch: 8, seq_len: 4096}\n";
+  const auto e8 = error_of(mix8);
+  EXPECT_NE(e8.find("tiles the 8 ranks of a stage: 1, 2, 4)"), std::string::npos) << e8;
 }
 
 // Question (review of 2026-12-04): are contradictory or empty plan keys refused rather than
@@ -364,7 +371,8 @@ TEST(PlanErrors, ContextParallelNeedsFlashAttention) {
 TEST(PlanErrors, RemediesNamedAreOnesThatWork) {
   // llama3-70b: 80 layers; pp 2 x vpp 3 = 6 divides neither 80 nor 82.
   const auto e = error_of(kBase, {{"parallel.vpp", "3"}, {"parallel.schedule", "interleaved-1f1b"}});
-  EXPECT_NE(e.find("with pp = 2, parallel.vpp among 1, 2, 4, 5, 8, 10, 20, 40;"), std::string::npos) << e;
+  // (vpp 1 is not offered to the interleaved schedule, which refuses it.)
+  EXPECT_NE(e.find("with pp = 2, parallel.vpp among 2, 4, 5, 8, 10, 20, 40;"), std::string::npos) << e;
   EXPECT_EQ(e.find("fewer-first-last"), std::string::npos) << e;
   // 30 layers on pp 4: 4 divides 30 + 2, so the rule is named.
   const auto f = error_of(
@@ -862,8 +870,50 @@ TEST(PlanErrors, AMissingKeyNamesTheMappingsLikeKeyAndLayersAreBounded) {
   const std::string e = error_of(y);
   EXPECT_NE(e.find("key 'training.seq_len': required key is missing"), std::string::npos) << e;
   EXPECT_NE(e.find("the mapping has 'seq_length': did you mean 'seq_len'?"), std::string::npos) << e;
+  // ... at the line of the key written (the mapping's first line had been named; 2026-12-05 review).
+  const auto line = 1 + std::count(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+  const auto column = at - y.rfind('\n', at);  // 1-based
+  const std::string place = "plan.yaml:" + std::to_string(line) + ":" + std::to_string(column) + ":";
+  EXPECT_NE(e.find(place), std::string::npos) << e << " (expected " << place << ")";
   const std::string deep = error_of(
       "model: {id: deep, source: test, layers: 20000, hidden: 1024, heads: 8, ffn_hidden: 4096, vocab: 1000}\n"
       "system: dgx-h100\nnum_gpus: 8\ntraining: {global_batch: 8, seq_len: 1024}\n");
   EXPECT_NE(deep.find("must be at most 10000"), std::string::npos) << deep;
+}
+
+// Review of 2026-12-05 (second): an override of a sourced value ({value: X, source: ...}) is
+// reported at "(--set)", not at the file's line of the mapping (which held a valid value); a
+// misspelt top-level key is reported before the catalog error it causes ("hardwre:" had left the
+// inline accelerator unknown, "num_gpu" had been hidden by a misspelt system); a scale-up domain
+// of 0 is reported at its own key.
+TEST(PlanErrors, OverridesOfSourcedValuesAndTyposBeforeCatalogErrors) {
+  const std::string hw =
+      "model: llama3-8b\nhardware:\n  accelerators:\n"
+      "    - {id: my-acc, name: My acc, vendor: nvidia, kind: gpu, year: 2022, peak_tflops: {bf16: {value: 989.4, source: x}},\n"
+      "       memory_gib: {value: 80, source: x}, memory_bandwidth_gb_per_s: {value: 3350, source: x}}\n"
+      "accelerator: my-acc\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n";
+  EXPECT_EQ(error_of(hw), "(no error)");
+  const auto e = error_of(hw, {{"hardware.accelerators.0.memory_gib.value", "0"}});
+  EXPECT_NE(e.find("plan.yaml (--set): key 'hardware.accelerators[0].memory_gib'"), std::string::npos) << e;
+  std::string typo = hw;
+  typo.replace(typo.find("hardware:"), 9, "hardwre:");
+  const auto t = error_of(typo);
+  EXPECT_NE(t.find("key 'hardwre': unknown key (did you mean 'hardware'?)"), std::string::npos) << t;
+  std::string two = kBase;
+  two.replace(two.find("num_gpus:"), 9, "num_gpu:");
+  two.replace(two.find("dgx-h100"), 8, "dgx-h10");
+  const auto n = error_of(two);
+  EXPECT_NE(n.find("key 'num_gpu': unknown key (did you mean 'num_gpus'?)"), std::string::npos) << n;
+  const std::string sys = "model: llama3-8b\nsystem: {id: s, name: s, gpus_per_node: 8, accelerator: h100-sxm-80gb,\n"
+                          "  scale_up: {network: nvlink4, domain_gpus: 8}}\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n";
+  const auto d = error_of(sys, {{"system.scale_up.domain_gpus", "0"}});
+  EXPECT_NE(d.find("(--set): key 'system.scale_up.domain_gpus': must be positive"), std::string::npos) << d;
+}
+
+TEST(PlanErrors, AFileOfCarriageReturnsAloneIsNamedAsSuch) {
+  std::string cr = kBase;
+  for (char& ch : cr)
+    if (ch == '\n') ch = '\r';
+  const auto e = error_of(cr);
+  EXPECT_NE(e.find("carriage return alone"), std::string::npos) << e;
 }
