@@ -321,10 +321,28 @@ YAML::Node YamlMap::raw(const std::string& key) const {
 // An explicit string tag (`!!str 8`) is a string too (it had been read as the integer 8).
 static bool quoted(const YAML::Node& n) { return n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str"; }
 
+// A scalar's explicit tag other than the plain ("?"), quoted ("!") and string ones: YAML's core
+// !!int, !!float, !!bool are what they say (`tp: !!float 8` is the float 8.0, which an integer key
+// refuses as it refuses `8.0`), and a tag of no schema (`!foo 8`) is refused (both had been read as
+// the integer 8; review of 2026-12-05).
+static void check_tag(const YamlMap& m, const std::string& key, const YAML::Node& n, const char* want) {
+  const std::string& t = n.Tag();
+  if (t.empty() || t == "?" || t == "!" || t == "tag:yaml.org,2002:str") return;
+  static const std::string core = "tag:yaml.org,2002:";
+  if (t.compare(0, core.size(), core) != 0)
+    m.fail(key, "the tag '" + t + "' is not one Sextant reads", "write the value without a tag");
+  const std::string kind = t.substr(core.size());
+  if (kind != want && !(std::string(want) == "float" && kind == "int"))
+    m.fail(key, "is tagged !!" + kind + " where " + (std::string(want) == "int" ? "an integer" : std::string(want) == "float" ? "a number" : "true or false") +
+                    " is expected",
+           "write the value without a tag");
+}
+
 static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node& n) {
   if (!n.IsScalar()) m.fail(key, "expected a number");
   const std::string s = n.Scalar();
   if (quoted(n)) m.fail(key, "expected a number, got the quoted string \"" + s + "\"", "write it without quotes");
+  check_tag(m, key, n, "float");
   // A decimal number as YAML writes one: strtod also reads hexadecimal ("0x10" was 16 where an
   // integer key refuses 0x8; 2026-12-05 review).
   if (s.find_first_of("xXpP") != std::string::npos) m.fail(key, "expected a decimal number, got '" + s + "'");
@@ -343,6 +361,7 @@ static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node
   if (!n.IsScalar()) m.fail(key, "expected an integer");
   const std::string s = n.Scalar();
   if (quoted(n)) m.fail(key, "expected an integer, got the quoted string \"" + s + "\"", "write it without quotes");
+  check_tag(m, key, n, "int");
   try {
     size_t pos = 0;
     long long v = std::stoll(s, &pos);
@@ -357,6 +376,7 @@ static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node
 // accepted in part (yes and on, not y), which no message could say.
 static bool to_bool(const YamlMap& m, const std::string& key, const YAML::Node& n) {
   if (n.IsScalar() && !quoted(n)) {
+    check_tag(m, key, n, "bool");
     const std::string s = n.Scalar();
     if (s == "true" || s == "True" || s == "TRUE") return true;
     if (s == "false" || s == "False" || s == "FALSE") return false;

@@ -917,3 +917,19 @@ TEST(PlanErrors, AFileOfCarriageReturnsAloneIsNamedAsSuch) {
   const auto e = error_of(cr);
   EXPECT_NE(e.find("carriage return alone"), std::string::npos) << e;
 }
+
+// Review of 2026-12-05 (second): a value is what its YAML tag says: `!!float 8` is refused by an
+// integer key as `8.0` is, a tag of no schema is refused, and `!!int 8` is the integer 8.
+TEST(PlanErrors, TaggedValuesAreWhatTheirTagSays) {
+  auto with_tp = [](const std::string& v) {
+    std::string y = kBase;
+    y.replace(y.find("tp: 8"), 5, "tp: " + v);
+    return y;
+  };
+  EXPECT_EQ(error_of(with_tp("!!int 8")), "(no error)");
+  const auto f = error_of(with_tp("!!float 8"));
+  EXPECT_NE(f.find("key 'parallel.tp': is tagged !!float where an integer is expected"), std::string::npos) << f;
+  const auto x = error_of(with_tp("!foo 8"));
+  EXPECT_NE(x.find("the tag '!foo' is not one Sextant reads"), std::string::npos) << x;
+  EXPECT_EQ(error_of(kBase, {{"training.seq_len", "!!int 4096"}}), "(no error)");
+}
