@@ -193,11 +193,13 @@ void absolute_file_ref(YAML::Node root, const char* key, const std::string& job_
   auto located = [&](const std::string& file) -> std::optional<fs::path> {
     if (file.empty()) return std::nullopt;
     const fs::path f = file;
+    // As the loaders look: beside the job if it exists there (a Hugging Face snapshot folder
+    // with its config.json too), else from the working directory.
     if (f.is_relative() && has_job) {
       const fs::path beside = fs::path(job_name).parent_path() / f;
-      if (fs::is_regular_file(beside, ec)) return fs::absolute(beside, ec).lexically_normal();
+      if (fs::exists(beside, ec)) return fs::absolute(beside, ec).lexically_normal();
     }
-    if (fs::is_regular_file(f, ec)) return fs::absolute(f, ec).lexically_normal();
+    if (fs::exists(f, ec)) return fs::absolute(f, ec).lexically_normal();
     return std::nullopt;
   };
   if (fs::path(ref).is_absolute()) return;

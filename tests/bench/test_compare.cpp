@@ -581,3 +581,45 @@ TEST(Compare, ADisturbedRunOrCaseInTheHistoryDoesNotWidenTheDrift) {
   EXPECT_TRUE(w.history_runs_left_out.empty());
   EXPECT_EQ(w.regression_count + w.unchecked_failure_count, 0);
 }
+
+// Question (code review of 2026-12-05): where most cases of a pool never move between runs (a
+// peak RSS), the pool's median variance is 0: a case that does drift is no outlier of it and
+// keeps a positive deviation (it had read 0, and a change within its drift a regression).
+TEST(Compare, APoolOfConstantCasesLeavesNoCaseOut) {
+  auto run = [](double drift, double shift, int64_t id) {
+    RunRecord r;
+    r.id = id;
+    r.host.hostname = "h";
+    for (int k = 0; k < 5; ++k) {
+      Measurement m;
+      m.suite = "s";
+      m.name = "c" + std::to_string(k);
+      m.metric = "flops_per_s";
+      m.higher_is_better = true;
+      const double med = 100 * shift * (k >= 3 ? drift : 1.0);
+      for (int i = 0; i < 5; ++i) m.samples.push_back(med * (1 + 0.001 * i));
+      r.measurements.push_back(m);
+    }
+    return r;
+  };
+  std::vector<RunRecord> earlier;
+  const double d[] = {1.07, 0.93, 1.07, 0.93, 1.07};
+  for (int i = 0; i < 5; ++i) earlier.push_back(run(d[i], 1.0, 10 + i));
+  CompareOptions o;
+  for (const auto& e : earlier) o.history.push_back(&e);
+  const auto c = compare_runs(run(1.0, 1.0, 20), run(1.0, 1.0, 21), o);
+  EXPECT_EQ(c.drift_cases_left_out, 0);
+  for (const auto& cc : c.cases) EXPECT_GT(cc.run_to_run_sd_log, 0.0) << cc.name;
+}
+
+// Question (code review of 2026-12-05): does a run stored before the warm-up fix (--warmup 0
+// recorded as 0, though one warm-up ran) compare with a run stored after (recorded as 1)?
+TEST(Compare, AtLeastOneWarmupRanWhatEverWasStored) {
+  auto a = run_with("flops_per_s", true, 100, 0.5, 5, 1), b = run_with("flops_per_s", true, 100, 0.5, 5, 2);
+  a.measurements[0].suite = b.measurements[0].suite = "gemm_cpu";
+  a.measurements[0].warmup_count = 0;
+  b.measurements[0].warmup_count = 1;
+  EXPECT_NE(compare_runs(a, b, {}).cases[0].verdict, "parameters_differ");
+  a.measurements[0].suite = b.measurements[0].suite = "storage";  // its --warmup 0 runs none
+  EXPECT_THROW(compare_runs(a, b, {}), sextant::Error);  // every case in common differs: nothing compared
+}

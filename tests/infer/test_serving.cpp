@@ -501,6 +501,11 @@ TEST(Serving, DisaggregatedNarrowBatchesServeABurst) {
     EXPECT_EQ(sum.completed, 300) << policy;
     // One sequence decodes at a time: a decode pass per generated token after the first.
     EXPECT_GE(sum.iterations, decode_tokens) << policy;
+    // serve's saturation probe, a burst of 2,000 of these requests, is where the reservations
+    // outgrew the cache ("finished prefills wait"; chunked prefill never ended).
+    double sat = 0;
+    ASSERT_NO_THROW(sat = saturation_requests_per_s(s, burst, 2000)) << policy;
+    EXPECT_GT(sat, 0) << policy;
   }
   ServingSpec s = spec_8b("chunked-prefill");
   s.deployment = deployment("llama3.1-8b", "h100-sxm-80gb", "vllm", "bf16", 2);
@@ -528,10 +533,12 @@ TEST(Serving, SpeculativeDecodePassesKeepTheTokenBudget) {
   s.speculative = {4, 0.7};
   s.limits.max_batch_tokens = 256;
   s.limits.max_batch_seqs = 256;
-  std::vector<Request> burst(400, Request{0.0, 100, 60, -1, 0});
+  // Long outputs, so that decode passes outnumber the 200 prefill passes of two prompts each and
+  // the mean over passes is the decode passes' (before, they held up to 256 sequences).
+  std::vector<Request> burst(400, Request{0.0, 100, 600, -1, 0});
   ServingSummary sum;
   simulate_serving(s, burst, &sum);
   EXPECT_EQ(sum.completed, 400);
   EXPECT_LE(sum.mean_batch_seqs, 51.0);
-  EXPECT_GT(sum.mean_batch_seqs, 20.0);  // the budget is used, not left idle
+  EXPECT_GT(sum.mean_batch_seqs, 40.0);  // the budget is used, not left idle
 }

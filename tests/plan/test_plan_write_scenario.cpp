@@ -245,6 +245,21 @@ TEST(PlanWriteScenario, AnchorsRelativeFilesAndLiftedStacksAreWrittenSoTheyReadB
   const std::string yaml = plan_scenario_text(rel, job, {}, r, ro, out, out.ranking[0], *frozen(), est, {});
   EXPECT_NE(yaml.find("model: " + (dir / "models" / "m.yaml").lexically_normal().string()), std::string::npos) << yaml;
   EXPECT_EQ(parse_scenario(yaml, "/nonexistent/elsewhere.yaml", *frozen()).model.id, "small-rel");
+  // A Hugging Face snapshot folder (its config.json inside) is a model reference too.
+  fs::create_directories(dir / "snap");
+  {
+    std::ofstream(dir / "snap" / "config.json")
+        << R"({"model_type": "llama", "hidden_size": 1024, "num_attention_heads": 16, "num_key_value_heads": 8,
+               "num_hidden_layers": 8, "intermediate_size": 4096, "vocab_size": 32000})";
+  }
+  std::string snap = rel;
+  snap.replace(snap.find("models/m.yaml"), 13, "snap");
+  { std::ofstream(job) << snap; }
+  const Scenario sn = parse_scenario_for_search(snap, job, *frozen());
+  const SearchOutcome sout = search(sn, ro, est);
+  ASSERT_FALSE(sout.ranking.empty());
+  const std::string snap_yaml = plan_scenario_text(snap, job, {}, sn, ro, sout, sout.ranking[0], *frozen(), est, {});
+  EXPECT_NE(snap_yaml.find("model: " + (dir / "snap").lexically_normal().string()), std::string::npos) << snap_yaml;
 
   const auto cat = sextant::test_catalogs::bundled();
   const std::string old_stack = "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\nframework: megatron-lm-2022\n"
