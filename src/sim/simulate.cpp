@@ -100,23 +100,37 @@ Units class_units(const Layout& L, const std::map<int64_t, double>& slow) {
                  std::to_string(sp.representative_rank) + ", " + std::to_string(sp.ranks_count) + " ranks)";
     }
   }
+  // The unit runs at its slowest member's pace: the largest listed factor, or 1 while a member of
+  // its tp x cp ranks is not listed (a faster rank beside ranks at speed 1 leaves it at 1; before
+  // 2026-12-03 the whole TP group took it: 0.073 s where --all-ranks gives 0.138 s at tp 2, factor
+  // 0.5). With every member listed, the largest of their factors, below 1 too (a TP group of eight
+  // ranks at 0.8 had run at 1 here and at 0.8 under --all-ranks; review of 2026-12-05).
+  struct Listed {
+    double max_factor = 0;
+    int64_t count = 0, pace_rank = -1;
+  };
+  std::map<size_t, Listed> listed;
   for (const auto& [rank, f] : slow) {
     const int s = static_cast<int>(rank / L.per_stage());
     const int dpi = static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp));
-    UnitSpec& sp = u.specs[static_cast<size_t>(u.kind_of_dp[static_cast<size_t>(dpi)] * p + s)];
-    // The unit runs at its slowest member's pace. With tp x cp > 1 it holds ranks at speed 1 beside
-    // the listed one, so a factor below 1 (a faster rank) leaves it at 1; before 2026-12-03 the
-    // whole TP group took it (0.073 s where --all-ranks gives 0.138 s at tp 2, factor 0.5).
-    const double floor = static_cast<int64_t>(L.tp) * L.cp > 1 ? 1.0 : 0.0;
-    const double before = sp.factor;
-    sp.factor = std::max({sp.factor == 1 ? floor : sp.factor, f, floor});
+    Listed& e = listed[static_cast<size_t>(u.kind_of_dp[static_cast<size_t>(dpi)] * p + s)];
+    if (e.count == 0 || f >= e.max_factor) {  // (ties: the last listed, as before)
+      e.max_factor = f;
+      e.pace_rank = rank;
+    }
+    ++e.count;
+  }
+  for (const auto& [idx, e] : listed) {
+    UnitSpec& sp = u.specs[idx];
+    const bool all_listed = e.count >= static_cast<int64_t>(L.tp) * L.cp;
+    sp.factor = all_listed ? e.max_factor : std::max(e.max_factor, 1.0);
     // The unit is represented by the rank that sets its pace (rank 2 had stood for a unit slowed by
     // its member rank 3, in the table and the timeline, 2026-12-03 review).
-    if (f > 1 && f >= before && f == sp.factor && sp.representative_rank != rank) {
+    if (sp.factor == e.max_factor && sp.factor != 1.0 && sp.representative_rank != e.pace_rank) {
       const std::string old_rep = " (rank " + std::to_string(sp.representative_rank) + ",";
-      sp.representative_rank = rank;
+      sp.representative_rank = e.pace_rank;
       if (const size_t at = sp.label.find(old_rep); at != std::string::npos)
-        sp.label.replace(at, old_rep.size(), " (rank " + std::to_string(rank) + ",");
+        sp.label.replace(at, old_rep.size(), " (rank " + std::to_string(e.pace_rank) + ",");
     }
   }
   return u;
