@@ -75,6 +75,12 @@ static Sourced src(const YamlMap& m, const std::string& key, const std::map<std:
   // applied). Until 2026-12-05 only lower-case words were checked: `IEEE8023`, `ieee8O23`,
   // `ieee8023;` and `"ieee8032: per port"` were kept unresolved. A URL is free text.
   check_citation_word(m, key, v.source, sources);
+  // A finite value that its unit's scale carries past a double's range (1e308 Gbit/s) is said as
+  // such: the range checks after it had read "must be a positive bandwidth" or "got inf" (review
+  // of 2026-12-05).
+  if (v.known && std::isfinite(v.value) && !std::isfinite(v.value * scale))
+    m.fail(key, "the value " + format_double(v.value) + " overflows a double once converted to base units (x " + format_double(scale) + ")",
+           "give a value in the range of real hardware");
   return resolve(scaled(v, scale), sources);
 }
 

@@ -893,6 +893,9 @@ TEST(PlanErrors, OverridesOfSourcedValuesAndTyposBeforeCatalogErrors) {
       "       memory_gib: {value: 80, source: x}, memory_bandwidth_gb_per_s: {value: 3350, source: x}}\n"
       "accelerator: my-acc\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096}\n";
   EXPECT_EQ(error_of(hw), "(no error)");
+  // A value its unit carries past a double's range is named as overflowing (it had read "got inf").
+  const auto big = error_of(hw, {{"hardware.accelerators.0.peak_tflops.bf16.value", "1e308"}});
+  EXPECT_NE(big.find("overflows a double once converted"), std::string::npos) << big;
   const auto e = error_of(hw, {{"hardware.accelerators.0.memory_gib.value", "0"}});
   EXPECT_NE(e.find("plan.yaml (--set): key 'hardware.accelerators[0].memory_gib'"), std::string::npos) << e;
   std::string typo = hw;
