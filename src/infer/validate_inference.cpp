@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <algorithm>
+#include <map>
 #include <limits>
 #include <array>
 #include <cmath>
@@ -76,6 +77,7 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
     }
   }
   std::vector<InferenceRow> out;
+  std::map<std::string, int> first_line;  // id -> its line (an id given twice is an error, as in validate)
   if (t.rows.empty()) throw Error(SourceLocation{csv_path, 1, 0, ""}, "no data rows: the file has a header only", "add rows below the header");
   for (size_t i = 0; i < t.rows.size(); ++i) {
     const auto& r = t.rows[i];
@@ -91,16 +93,31 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
                         std::to_string(std::numeric_limits<int>::max()) + ", got '" + r[static_cast<size_t>(col)] + "'");
       return static_cast<int>(v);
     };
-    x.id = r[cid];
-    x.source = csrc >= 0 ? r[csrc] : "";
-    x.model = r[cmodel];
-    x.accelerator = r[cacc];
-    x.engine = r[ceng];
-    x.weight_format = r[cw];
-    x.activation_format = r[ca];
-    x.kv_format = r[ckv];
-    x.metric = r[cm];
-    x.unit = cunit >= 0 ? r[cunit] : "";
+    // Text cells without the blanks around them, as numbers are read; a required one empty is an
+    // error at its column (an empty weight_format had run the checkpoint's f16 at -68% without a
+    // word, a padded source had made a source of its own; review of 2026-12-05).
+    auto text = [&](int col, const char* name, bool required) {
+      if (col < 0) return std::string();
+      const std::string& raw = r[static_cast<size_t>(col)];
+      const auto a = raw.find_first_not_of(" \t"), b = raw.find_last_not_of(" \t");
+      std::string v = a == std::string::npos ? std::string() : raw.substr(a, b - a + 1);
+      if (required && v.empty())
+        throw Error(SourceLocation{csv_path, x.line, col + 1, name}, std::string(name) + " is empty", "every row states it");
+      return v;
+    };
+    x.id = text(cid, "id", true);
+    x.source = text(csrc, "source", true);
+    x.model = text(cmodel, "model", true);
+    x.accelerator = text(cacc, "accelerator", true);
+    x.engine = text(ceng, "engine", true);
+    x.weight_format = text(cw, "weight_format", true);
+    x.activation_format = text(ca, "activation_format", true);
+    x.kv_format = text(ckv, "kv_format", true);
+    x.metric = text(cm, "metric", true);
+    x.unit = text(cunit, "unit", false);
+    if (const auto [it, fresh] = first_line.emplace(x.id, x.line); !fresh)
+      throw Error(SourceLocation{csv_path, x.line, cid + 1, "id"}, "id '" + x.id + "' is given twice (first at line " + std::to_string(it->second) + ")",
+                  "each row is one measurement: remove or rename one");
     x.tp = int_col(ctp, "tp", 1);
     x.num_devices = cnd >= 0 ? int_col(cnd, "num_devices", 1) : x.tp;
     x.batch = int_col(cb, "batch", 1);
@@ -129,8 +146,11 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
       throw Error(SourceLocation{csv_path, x.line, cp + 1, "prompt_len"}, "a " + x.metric + " row needs prompt_len >= 1");
     if (x.gen_len < 1 && (x.metric == "decode_tokens_per_s" || x.metric == "time_per_output_token_ms"))
       throw Error(SourceLocation{csv_path, x.line, cg + 1, "gen_len"}, "a " + x.metric + " row needs gen_len >= 1");
-    if (x.batch < 1 || x.tp < 1 || x.num_devices % x.tp != 0)
-      throw Error(SourceLocation{csv_path, x.line, 0, "batch"}, "batch and tp must be >= 1 and tp must divide num_devices");
+    // (batch and tp are >= 1 by int_col) The tp named at its column (the message had named batch).
+    if (x.num_devices % x.tp != 0)
+      throw Error(SourceLocation{csv_path, x.line, ctp + 1, "tp"},
+                  "tp " + std::to_string(x.tp) + " does not divide num_devices " + std::to_string(x.num_devices),
+                  "a tp that divides the devices the row ran on");
     out.push_back(std::move(x));
   }
   return out;

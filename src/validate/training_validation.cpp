@@ -37,6 +37,15 @@ static const std::vector<std::string> kOptional = {
     "num_experts", "moe_topk", "moe_ffn_hidden", "shared_experts", "dense_layers", "gpus_per_node", "tp_comm_overlap",
     "overlap_grad_reduce", "overlap_param_gather", "ep_comm_overlap", "framework", "head_dim", "fp8_recipe", "moe_dispatcher",
     "known_issue"};
+// A text cell as every other cell is read: without the blanks around it (a padded id or source
+// had made a second row of the same id, and a third group of one source that leave-one-source-out
+// then held out alone; review of 2026-12-05).
+static std::string cell_text(const CsvTable& t, size_t row, const char* col) {
+  const std::string& raw = t.at(row, col);
+  const auto a = raw.find_first_not_of(" \t"), b = raw.find_last_not_of(" \t");
+  return a == std::string::npos ? std::string() : raw.substr(a, b - a + 1);
+}
+
 static const std::vector<std::string> kDescriptive = {"target_tokens_per_s_per_gpu", "derivation", "confidence", "notes"};
 
 void check_training_columns(const CsvTable& t) {
@@ -184,8 +193,17 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   s.accelerator = cat.accelerator(acc);
   s.scale_up = cat.network(s.system.scale_up_network);
   if (!s.system.scale_out_network.empty()) s.scale_out = cat.network(s.system.scale_out_network);
-  if (t.has("gpus_per_node") && !trimmed("gpus_per_node").empty())
-    s.system.gpus_per_node = int_col("gpus_per_node", 1);
+  // The node the run used is the named system's: a different count (3 GPUs in a node of an
+  // 8-GPU NVLink domain, 1,000) had been applied to that system without a check, moving the
+  // prediction by up to 506% (review of 2026-12-05).
+  if (t.has("gpus_per_node") && !trimmed("gpus_per_node").empty()) {
+    const int gpn = int_col("gpus_per_node", 1);
+    if (gpn != s.system.gpus_per_node)
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "gpus_per_node"},
+                  "gpus_per_node " + std::to_string(gpn) + " is not system '" + sys + "''s " + std::to_string(s.system.gpus_per_node) +
+                      " GPUs per node",
+                  "name a catalog system whose nodes the run used, or leave the cell empty");
+  }
 
   s.num_gpus = int_col("num_gpus", 1);
   auto& p = s.plan;
@@ -339,7 +357,7 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
   // A run its publisher calls a regression measures that software's defect, not the hardware:
   // it does not calibrate the hardware's constants.
   for (size_t i = 0; i < rows.size(); ++i)
-    if ((exclude_source.empty() || t.at(i, "source") != exclude_source) && known_issue_of(t, i).empty())
+    if ((exclude_source.empty() || cell_text(t, i, "source") != exclude_source) && known_issue_of(t, i).empty())
       by_acc[rows[i].accelerator.id].push_back(i);
   const Estimator est;
   std::vector<FittedConstants> out;
@@ -432,7 +450,11 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   std::map<std::string, int> id_line;  // an id given twice counted twice in every statistic
   std::string vpp_dropped;
   for (size_t i = 0; i < t.rows(); ++i) {
-    const std::string& id = t.at(i, "id");
+    const std::string id = cell_text(t, i, "id");
+    for (const char* col : {"id", "source"})
+      if (cell_text(t, i, col).empty())
+        throw Error(SourceLocation{t.file(), t.line_of(i), 0, col}, std::string("the row's ") + col + " is empty",
+                    std::string("every row names its ") + (std::string(col) == "id" ? "run (a unique id)" : "source (the publication it comes from)"));
     if (const auto [it, fresh] = id_line.emplace(id, t.line_of(i)); !fresh)
       throw Error(SourceLocation{t.file(), t.line_of(i), 0, "id"}, "id '" + id + "' is given twice (first at line " + std::to_string(it->second) + ")",
                   "each row is one published run: remove or rename one");
@@ -463,10 +485,10 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     const StepEstimate e = opt.engine == "simulate" ? sim::simulate(w).step : est.run(w);
     const double target = target_step_time_of(t, i);
     const double err = (e.step_time_s - target) / target * 100.0;
-    rows.add_row({t.at(i, "id"), t.at(i, "source"), t.at(i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
+    rows.add_row({cell_text(t, i, "id"), cell_text(t, i, "source"), cell_text(t, i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
                   e.mfu_fraction, e.exposed_comm_s / e.step_time_s, e.bubble_s / e.step_time_s,
                   std::string(e.fits ? "true" : "false"), e.memory.total_bytes(), e.memory_capacity_bytes, known_issue_of(t, i)});
-    by_source[t.at(i, "source")].push_back(err);
+    by_source[cell_text(t, i, "source")].push_back(err);
     all.push_back(err);
     if (known_issue_of(t, i).empty())
       unflagged.push_back(err);
@@ -514,7 +536,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
         desc += (desc.empty() ? "" : "; ") + f.accelerator + " sustained=" + format_double(f.sustained_compute_fraction) +
                 " half_dim=" + format_double(f.gemm_half_dim);
       for (size_t i = 0; i < t.rows(); ++i) {
-        if (t.at(i, "source") != src) continue;
+        if (cell_text(t, i, "source") != src) continue;
         Scenario s = scen[i];
         for (const auto& f : fitted)
           if (f.accelerator == s.accelerator.id) apply(s, f);
@@ -547,9 +569,14 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     // them (2026-12-04 audit: 124 rows 5.14% median, the 81 held out 6.06%).
     const auto ho = summarize_errors(refitted_all);
     r.set("loso_held_out_rows_count", static_cast<int64_t>(refitted_all.size()));
-    r.set("loso_held_out_median_abs_error_pct", ho.median_abs_pct);
-    r.set("loso_held_out_p90_abs_error_pct", ho.p90_abs_pct);
-    r.set("loso_held_out_max_abs_error_pct", ho.max_abs_pct);
+    // No row held out (one source, or no accelerator shared between sources): no figure, not 0%
+    // (which read as a perfect score; review of 2026-12-05).
+    const double none = std::nan("");
+    r.set("loso_held_out_median_abs_error_pct", refitted_all.empty() ? none : ho.median_abs_pct);
+    r.set("loso_held_out_p90_abs_error_pct", refitted_all.empty() ? none : ho.p90_abs_pct);
+    r.set("loso_held_out_max_abs_error_pct", refitted_all.empty() ? none : ho.max_abs_pct);
+    if (refitted_all.empty())
+      r.notes.push_back("leave-one-source-out held no row out: no accelerator of one source has rows of another to refit its constants from");
   }
   return r;
 }
@@ -572,7 +599,7 @@ std::optional<MeasuredMfu> highest_measured_mfu(const std::string& csv_path, con
       const StepEstimate e = est.run(ir::lower(s));
       const double mfu = e.mfu_fraction * e.step_time_s / target;  // MFU scales as 1 / step time
       ++rows;
-      if (!best || mfu > best->mfu_fraction) best = MeasuredMfu{mfu, t.at(i, "id"), 0};
+      if (!best || mfu > best->mfu_fraction) best = MeasuredMfu{mfu, cell_text(t, i, "id"), 0};
     } catch (const Error&) {
       continue;  // a row this catalog cannot describe says nothing about the range
     }
@@ -634,7 +661,7 @@ ValidatedRange validated_range(const std::vector<std::string>& csv_paths, const 
             if (row_moe == moe) {
               ++out.kind_rows;
               const double mfu = e.mfu_fraction * e.step_time_s / target;  // MFU scales as 1 / step time
-              if (!out.mfu_max || mfu > out.mfu_max->mfu_fraction) out.mfu_max = MeasuredMfu{mfu, t.at(i, "id"), 0};
+              if (!out.mfu_max || mfu > out.mfu_max->mfu_fraction) out.mfu_max = MeasuredMfu{mfu, cell_text(t, i, "id"), 0};
             }
           }
         }

@@ -596,6 +596,12 @@ class BadInputs(unittest.TestCase):
             ("sequence-parallel-unknown", with_cell("abc", "sequence_parallel"), ["sequence_parallel", "true"]),
             ("target-zero", with_cell("0", "target_step_time_s"), ["target_step_time_s", "positive"]),
             ("target-negative", with_cell("-1", "target_step_time_s"), ["target_step_time_s", "positive"]),
+            # Review of 2026-12-05: a node size other than the system's, and an empty id or source.
+            ("gpus-per-node-other", with_cell("3", "gpus_per_node"), ["gpus_per_node 3", "8 GPUs per node"]),
+            ("id-empty", with_cell(" ", "id"), ["key 'id'", "empty"]),
+            ("source-empty", with_cell("", "source"), ["key 'source'", "empty"]),
+            # An id padded with blanks is the same id (it had made a second row of it).
+            ("id-padded-twice", with_cell(" " + next(__import__("csv").reader([row]))[0] + " ", "id") + row, ["given twice"]),
         ]
         for name, text, what in cases:
             with self.subTest(name):
@@ -656,6 +662,12 @@ class BadInputs(unittest.TestCase):
             csv.writer(s, lineterminator="\n").writerow(rec)
             return header + s.getvalue()
 
+        def with_cells(base, **cells):
+            rec = list(base)
+            for k, v in cells.items():
+                rec[cols.index(k)] = v
+            return rec
+
         cases = [
             ("header-only", header, ["no data rows"]),
             ("prompt-negative", with_cell(prefill, "prompt_len", "-1"), ["prompt_len", "from 0"]),
@@ -664,6 +676,11 @@ class BadInputs(unittest.TestCase):
             ("tp-wraps", with_cell(prefill, "tp", "4294967297"), ["tp", "2147483647"]),
             ("value-negative", with_cell(prefill, "value", "-1"), ["value", "positive"]),
             ("engine-unknown", with_cell(prefill, "engine", "abc"), ["engine", "llama.cpp"]),
+            # Review of 2026-12-05: an empty format had run the checkpoint's own at -68%; an id given
+            # twice; tp not dividing the devices is named at tp.
+            ("weight-format-empty", with_cell(prefill, "weight_format", " "), ["key 'weight_format'", "empty"]),
+            ("id-twice", with_cell(prefill, "value", "1") + with_cell(prefill, "value", "2").split("\n", 1)[1], ["given twice"]),
+            ("tp-not-dividing", with_cell(with_cells(prefill, tp="4"), "num_devices", "2"), ["key 'tp'", "does not divide num_devices 2"]),
         ]
         for name, text, what in cases:
             with self.subTest(name):

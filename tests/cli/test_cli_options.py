@@ -87,6 +87,19 @@ class CliOptions(unittest.TestCase):
         self.refused(["analyze", "--diff", d + "rank-0.json.gz", d + "rank-1.json.gz", "--compat", "hta"], "--compat", "--diff")
         self.refused(["analyze", "--diff", d + "rank-0.json.gz", d + "rank-1.json.gz", "--only", "idle_time"], "--only", "--diff")
 
+    def test_leave_one_source_out_with_nothing_held_out_gives_no_figure(self):
+        # One source: no row can be refitted from another, so no held-out figure (it read 0%, a
+        # perfect score; review of 2026-12-05).
+        with tempfile.TemporaryDirectory() as d:
+            lines = open(os.path.join(ROOT, "data", "validation", "training.csv")).read().splitlines(keepends=True)
+            path = os.path.join(d, "one.csv")
+            open(path, "w").write(lines[0] + lines[1])
+            p = run("validate", path, "--leave-one-source-out", "--json", "-", check=True)
+            j = json.loads(p.stdout)
+            self.assertEqual(j["scalars"]["loso_held_out_rows_count"], 0)
+            self.assertIsNone(j["scalars"]["loso_held_out_median_abs_error_pct"])
+            self.assertTrue(any("held no row out" in n for n in j["notes"]), j["notes"])
+
     def test_colliding_outputs_are_refused_before_writing(self):
         with tempfile.TemporaryDirectory() as d:
             x = os.path.join(d, "x")
