@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 
 #include "core/error.hpp"
 
@@ -80,7 +81,7 @@ int MpiWorld::launcher_rank() {
   return r ? std::atoi(r) : 0;
 }
 
-MpiWorld::MpiWorld() {
+MpiWorld::MpiWorld() : uncaught_(std::uncaught_exceptions()) {
   if (!launched_by_mpirun()) return;
 #ifdef SEXTANT_HAVE_MPI
   module_ = open_mpi_module();
@@ -95,7 +96,7 @@ MpiWorld::MpiWorld() {
 
 MpiWorld::~MpiWorld() {
 #ifdef SEXTANT_HAVE_MPI
-  if (initialised_) module_->finalize();
+  if (initialised_ && std::uncaught_exceptions() == uncaught_) module_->finalize();
 #endif
 }
 

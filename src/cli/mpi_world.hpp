@@ -18,7 +18,11 @@ class MpiWorld {
   // Under mpirun (OMPI_COMM_WORLD_SIZE > 1): opens the MPI module beside the executable and
   // initialises MPI; an Error (naming the module and why) when it is missing or the build has no MPI.
   MpiWorld();
-  ~MpiWorld();  // finalises it
+  // Finalises it, unless an exception is leaving the command: MPI_Finalize waits for every rank,
+  // and a rank whose error was its own (a file only it cannot read) then hung with the others in
+  // their next collective, its message never printed (review of 2026-12-05). Without finalising,
+  // main prints the error and exits 2, and mpirun ends the job's other ranks.
+  ~MpiWorld();
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
   int rank() const { return rank_; }
@@ -35,6 +39,7 @@ class MpiWorld {
  private:
   int rank_ = 0, size_ = 1;
   bool initialised_ = false;
+  int uncaught_ = 0;  // std::uncaught_exceptions() at construction
   const SextantMpiModule* module_ = nullptr;
 };
 

@@ -110,6 +110,23 @@ if mpirun:
     ss = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",
             "--json", "-")
     check("mpirun sweep identical", ms.returncode == 0 and ms.stdout == ss.stdout, ms.stderr[:500])
+    # An error of one rank alone (a file only it cannot find: each rank runs in its own folder and
+    # only rank 0's holds the scenario) ends the job with its message and exit 2; it had hung every
+    # rank, the failing one in MPI_Finalize and the others in their gather (review of 2026-12-05).
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "r0"))
+        os.makedirs(os.path.join(d, "r1"))
+        shutil.copy(EX70, os.path.join(d, "r0", "job.yaml"))
+        for cmd in (["plan", "job.yaml", "--fix", "tp=8", "--fix", "pp=4"], ["sweep", "job.yaml", "--fix", "tp=8", "--fix", "pp=4",
+                                                                               "--vary", "num_gpus=512,1024"]):
+            try:
+                lone = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-x", "ASAN_OPTIONS=detect_leaks=0", "-np", "2",
+                                       "sh", "-c", 'cd "%s/r$OMPI_COMM_WORLD_RANK" && exec "$0" "$@"' % d, BIN, *cmd, "-q"],
+                                      capture_output=True, text=True, timeout=120)
+                check(cmd[0] + ": one rank's own error ends the job with its message",
+                      lone.returncode != 0 and "sextant: error: job.yaml: scenario file not found" in lone.stderr, (lone.returncode, lone.stderr[-500:]))
+            except subprocess.TimeoutExpired:
+                check(cmd[0] + ": one rank's own error ends the job with its message", False, "hung for 120 s")
 else:
     check("mpirun installed (scripts/install-deps.sh installs openmpi-bin)", False, "mpirun not found")
 
