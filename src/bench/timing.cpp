@@ -25,6 +25,20 @@ Timer parse_timer(const std::string& name) {
 }
 
 int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner, Timer timer) {
+  return warm_up_and_size(body, warmup, min_rep_s, max_inner, Clock([timer] { return timer_now_s(timer); }));
+}
+
+double time_repetition(const std::function<void()>& body, int64_t inner_count, Timer timer) {
+  return time_repetition(body, inner_count, Clock([timer] { return timer_now_s(timer); }));
+}
+
+Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s, int64_t max_inner,
+                    Timer timer) {
+  return time_repeated(body, warmup, reps, min_rep_s, max_inner, Clock([timer] { return timer_now_s(timer); }));
+}
+
+int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner,
+                         const Clock& timer) {
   // Sizing, untimed: one cold call (first touch, lazy initialisation, a BLAS's thread start-up),
   // then batches of inner calls, each timed as a whole and grown by the measured shortfall (at
   // least 2x, at most 10x) until one batch lasts min_rep_s. Extrapolating from a single call sized
@@ -53,14 +67,14 @@ int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double m
   return inner;
 }
 
-double time_repetition(const std::function<void()>& body, int64_t inner_count, Timer timer) {
-  const double t0 = timer_now_s(timer);
+double time_repetition(const std::function<void()>& body, int64_t inner_count, const Clock& now) {
+  const double t0 = now();
   for (int64_t i = 0; i < inner_count; ++i) body();
-  return timer_now_s(timer) - t0;
+  return now() - t0;
 }
 
 Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s, int64_t max_inner,
-                    Timer timer) {
+                    const Clock& timer) {
   if (reps < 1) throw Error(SourceLocation{"", 0, 0, "repetitions"}, "need at least one repetition");
   Timed t;
   t.inner_count = warm_up_and_size(body, warmup, min_rep_s, max_inner, timer);

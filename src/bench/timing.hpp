@@ -46,4 +46,14 @@ inline int warmups_run(int warmup) { return warmup > 1 ? warmup : 1; }
 int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner, Timer timer);
 double time_repetition(const std::function<void()>& body, int64_t inner_count, Timer timer);
 
+// The same three on a clock given as a function returning seconds: the Timer forms call these
+// with timer_now_s. Tests pass a simulated clock that the body advances, so the sizing and
+// warm-up logic is checked on exact durations whatever the load of the machine running them.
+using Clock = std::function<double()>;
+Timed time_repeated(const std::function<void()>& body, int warmup, int reps, double min_rep_s, int64_t max_inner,
+                    const Clock& now);
+int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner,
+                         const Clock& now);
+double time_repetition(const std::function<void()>& body, int64_t inner_count, const Clock& now);
+
 }  // namespace sextant::bench

@@ -136,30 +136,34 @@ TEST(Welch, ClosedFormTStatisticAndStudentTail) {
   EXPECT_NEAR(normal_sf(1.959963985), 0.025, 1e-9);
 }
 
-#include <chrono>
-#include <thread>
-
 #include "bench/timing.hpp"
 
+// The timing driver runs on a simulated clock here: the body advances it by exact durations, so
+// these tests check the sizing and warm-up logic, not the load of the machine running them (they
+// had busy-waited on the steady clock and failed under heavy external load).
+struct SimClock {
+  double t_s = 0;
+  Clock clock() { return [this] { return t_s; }; }
+};
+
 TEST(Timing, InnerLoopIsSizedOnWarmCallsNotTheColdFirstOne) {
-  // A body whose first call is slow (lazy initialisation) and the others fast: sizing from the
-  // first call made repetitions far shorter than min_rep_s. Every timed repetition must last at
-  // least min_rep_s, with --warmup 0 too.
+  // A body whose first call is slow (lazy initialisation: 30 ms) and the others 20 us: sizing
+  // from the first call made repetitions far shorter than min_rep_s. Every timed repetition must
+  // last at least min_rep_s, with --warmup 0 too.
   for (int warmup : {0, 1}) {
+    SimClock sim;
     int calls = 0;
-    auto body = [&calls] {
-      if (calls++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(30));
-      const double t0 = now_s();
-      while (now_s() - t0 < 20e-6) {
-      }
-    };
+    auto body = [&] { sim.t_s += calls++ == 0 ? 30e-3 : 20e-6; };
     const double min_rep_s = 0.01;
-    const Timed t = time_repeated(body, warmup, 3, min_rep_s);
-    // 10 ms / 20 us = 500 on an idle machine; sized on the cold call it would be 1. The bounds
-    // leave room for a loaded machine (the busy loop preempted while the loop is sized): a CI run
-    // beside another build measured fewer than 400.
-    EXPECT_GE(t.inner_count, 50) << warmup;
-    for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.5) << warmup;
+    const Timed t = time_repeated(body, warmup, 3, min_rep_s, 1 << 20, sim.clock());
+    // 10 ms / 20 us = 500 calls at least; sized on the cold call it would be 1.
+    EXPECT_GE(t.inner_count, 500) << warmup;
+    EXPECT_LE(t.inner_count, 5000) << warmup;  // grown at most 10x past the need
+    ASSERT_EQ(t.rep_s.size(), 3u);
+    for (double r : t.rep_s) {
+      EXPECT_GE(r, min_rep_s) << warmup;
+      EXPECT_NEAR(r, static_cast<double>(t.inner_count) * 20e-6, 1e-9) << warmup;
+    }
   }
 }
 
@@ -168,19 +172,27 @@ TEST(Timing, ASizingBatchSlowedByLoadDoesNotShortenTheRepetitions) {
   // lasts min_rep_s with a loop 50x too short. The warm-up confirms the size and grows it (the
   // timed repetitions had lasted 0.2 ms against 10; 2026-12-06 review).
   for (int warmup : {0, 2}) {
+    SimClock sim;
     int calls = 0;
-    auto body = [&calls] {
+    auto body = [&] {
       ++calls;
-      if (calls >= 3 && calls <= 5) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      const double t0 = now_s();
-      while (now_s() - t0 < 20e-6) {
-      }
+      sim.t_s += calls >= 3 && calls <= 5 ? 5e-3 : 20e-6;
     };
     const double min_rep_s = 0.01;
-    const Timed t = time_repeated(body, warmup, 3, min_rep_s);
-    EXPECT_GE(t.inner_count, 100) << warmup;
-    for (double r : t.rep_s) EXPECT_GE(r, min_rep_s * 0.5) << warmup;
+    const Timed t = time_repeated(body, warmup, 3, min_rep_s, 1 << 20, sim.clock());
+    EXPECT_GE(t.inner_count, 500) << warmup;
+    for (double r : t.rep_s) EXPECT_GE(r, min_rep_s) << warmup;
   }
+}
+
+TEST(Timing, TheLoopStopsGrowingAtMaxInner) {
+  // A body too fast to fill min_rep_s within max_inner calls: the loop stops at max_inner and the
+  // warm-ups do not grow it further.
+  SimClock sim;
+  auto body = [&] { sim.t_s += 1e-9; };
+  const Timed t = time_repeated(body, 1, 2, 0.01, 4096, sim.clock());
+  EXPECT_EQ(t.inner_count, 4096);
+  for (double r : t.rep_s) EXPECT_NEAR(r, 4096e-9, 1e-15);
 }
 
 // Question: is the Student t cut-off the one that leaves the normal's tail? Closed form for 1
