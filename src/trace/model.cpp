@@ -40,6 +40,27 @@ uint32_t StringTable::find(std::string_view s) const {
   return it == index_.end() ? UINT32_MAX : it->second;
 }
 
+int32_t RankTrace::id_code(std::string_view label) {
+  const uint32_t k = id_labels.find(label);
+  if (k != UINT32_MAX) return kIdCodeBase + static_cast<int32_t>(k);
+  if (id_labels.size() >= static_cast<size_t>(kIdCodeEnd - kIdCodeBase)) return INT32_MIN;
+  return kIdCodeBase + static_cast<int32_t>(id_labels.intern(label));
+}
+
+int32_t RankTrace::id_of_int(int64_t v) {
+  if (v <= INT32_MAX && v >= kIdCodeEnd) return static_cast<int32_t>(v);
+  return id_code("i:" + std::to_string(v));
+}
+
+std::string RankTrace::id_text(int32_t v) const {
+  if (v == INT32_MIN) return "-";
+  if (is_id_code(v)) {
+    const auto k = static_cast<uint32_t>(v - kIdCodeBase);
+    if (k < id_labels.size()) return id_labels.str(k).substr(2);
+  }
+  return std::to_string(v);
+}
+
 void RankTrace::reserve(size_t n) {
   ts_ns.reserve(n);
   dur_ns.reserve(n);

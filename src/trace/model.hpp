@@ -171,7 +171,7 @@ struct RankTrace {
   std::vector<int64_t> dur_ns;
   std::vector<uint32_t> name;
   std::vector<Category> cat;
-  std::vector<int32_t> pid;         // INT32_MIN when not an integer
+  std::vector<int32_t> pid;         // INT32_MIN when absent; a code (below) when not a 32-bit integer
   std::vector<int32_t> tid;
   std::vector<int64_t> stream;      // integer "stream" arg, -1 otherwise (4294967295 occurs)
   std::vector<int64_t> correlation; // -1 when absent
@@ -197,6 +197,23 @@ struct RankTrace {
 
   size_t size() const { return ts_ns.size(); }
   const std::string& name_of(size_t i) const { return strings.str(name[i]); }
+
+  // A pid or tid that is not an integer of 32 bits (a text, such as the legacy exports' "CPU
+  // functions" or a "stream 7", or an integer beyond 32 bits) is kept apart under a code
+  // kIdCodeBase + k, k the index of its label in id_labels ("i:<decimal>" or "s:<text>");
+  // integers in [INT32_MIN, kIdCodeEnd) are coded too, so that no code is also a plain id.
+  // INT32_MIN stands for no value. Before 2026-12-05 every such id read INT32_MIN, so that two
+  // threads with tids 2^40+1 and 2^40+2 merged into one, and so did two GPU streams named by text.
+  static constexpr int32_t kIdCodeBase = INT32_MIN + 1;
+  static constexpr int32_t kIdCodeEnd = INT32_MIN + (1 << 24);
+  StringTable id_labels;
+  // The code of label (interned), or INT32_MIN once kIdCodeEnd - kIdCodeBase labels are taken.
+  int32_t id_code(std::string_view label);
+  // The column value of an integer id.
+  int32_t id_of_int(int64_t v);
+  static bool is_id_code(int32_t v) { return v >= kIdCodeBase && v < kIdCodeEnd; }
+  // An id as the trace wrote it: the decimal integer, the coded text, or "-" for no value.
+  std::string id_text(int32_t v) const;
 };
 
 }  // namespace sextant::trace

@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "trace/ingest/byte_source.hpp"
+#include "trace/ingest/cache.hpp"
 #include "trace/ingest/load.hpp"
 #include "trace/ingest/scanner.hpp"
 #include "trace/synth.hpp"
@@ -308,6 +309,62 @@ TEST(Ingest, IntegerArgsBeyondTheColumnsAreNotReadAsZero) {
   EXPECT_TRUE(counted);
 }
 
+// Question: are threads and streams whose ids are not 32-bit integers kept apart? A tid beyond
+// 32 bits and a tid given as text each get their own code (before 2026-12-05 all read INT32_MIN:
+// two threads with tids 2^40+1 and 2^40+2, or two kernel streams "stream 7" and "stream 20",
+// merged into one), shown as written, and counted.
+TEST(Ingest, IdsThatAreNot32BitIntegersAreKeptApart) {
+  const std::string doc =
+      "[{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1099511627777, \"ts\": 1, \"dur\": 1},"
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1099511627778, \"ts\": 1, \"dur\": 1},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 1, \"dur\": 1},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": \"stream 20\", \"ts\": 1, \"dur\": 1},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 3, \"dur\": 1},"
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": \"CPU functions\", \"tid\": -2147483647, \"ts\": 1, \"dur\": 1},"
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"d\", \"pid\": 1, \"tid\": 12, \"ts\": 1, \"dur\": 1},"
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"e\", \"ts\": 1, \"dur\": 1}]";
+  for (size_t chunk : {size_t{1} << 20, size_t{64}}) {
+    RankTrace t = scan(doc, chunk);
+    ASSERT_EQ(t.size(), 8u);
+    EXPECT_NE(t.tid[0], t.tid[1]) << chunk;
+    EXPECT_NE(t.tid[2], t.tid[3]) << chunk;
+    EXPECT_EQ(t.tid[2], t.tid[4]) << chunk;
+    EXPECT_EQ(t.tid[6], 12);
+    EXPECT_EQ(t.pid[7], INT32_MIN);  // absent: no value
+    EXPECT_EQ(t.tid[7], INT32_MIN);
+    for (int i : {0, 1, 2, 3, 5}) EXPECT_TRUE(RankTrace::is_id_code(t.tid[i])) << i;
+    EXPECT_TRUE(RankTrace::is_id_code(t.pid[5]));
+    EXPECT_EQ(t.id_text(t.tid[0]), "1099511627777");
+    EXPECT_EQ(t.id_text(t.tid[3]), "stream 20");
+    EXPECT_EQ(t.id_text(t.pid[5]), "CPU functions");
+    EXPECT_EQ(t.id_text(t.tid[5]), "-2147483647");  // an integer in the codes' range is coded too
+    EXPECT_EQ(t.id_text(t.tid[6]), "12");
+    EXPECT_EQ(t.id_text(t.tid[7]), "-");
+    int64_t coded = 0;
+    for (const auto& [k, d] : t.diagnostics.items())
+      if (k.find("not a 32-bit integer") != std::string::npos) coded = d.count;
+    EXPECT_EQ(coded, 7) << chunk;  // 2 wide tids, 3 text tids, 1 text pid, 1 tid in the code range
+    // The codes survive the cache.
+    RankTrace u = deserialize_rank(serialize_rank(t), "mem");
+    EXPECT_EQ(u.tid, t.tid);
+    EXPECT_EQ(u.id_text(u.tid[3]), "stream 20");
+  }
+}
+
+// Question: does -Infinity (Python's json writes it) in an integer field skip the value like
+// Infinity does? It had been parsed as a number and refused the whole file.
+TEST(Ingest, MinusInfinityInAnIntegerFieldIsSkippedNotFatal) {
+  for (const char* key : {"bytes", "stream", "correlation", "Bytes"})
+    for (const char* v : {"-Infinity", "-inf", "Infinity", "NaN"}) {
+      const std::string doc = std::string("[{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"m\", \"pid\": ") + v +
+                              ", \"tid\": " + v + ", \"ts\": 1, \"dur\": 1, \"args\": {\"" + key + "\": " + v + "}}]";
+      RankTrace t;
+      ASSERT_NO_THROW(t = scan(doc, 1u << 20)) << key << " " << v;
+      ASSERT_EQ(t.size(), 1u) << key << " " << v;
+      EXPECT_EQ(t.pid[0], INT32_MIN) << v;
+    }
+}
+
 TEST(Ingest, NamesSharingLengthAndEndsAreInternedApart) {
   // Event names are interned through a cache keyed by length and the first and last 8 bytes:
   // names equal there but not in the middle, or differing in one byte of a short name, must keep
@@ -523,6 +580,56 @@ TEST(Ingest, RankFallsBackToTheFileName) {
   EXPECT_EQ(rank_from_file_name("rank99999999999999999999.json"), -1);  // no rank (stoll threw out_of_range)
 }
 
+// Question: does a rank number that a host name puts in the file names (PyTorch's default
+// <host>_<pid>.<ts>.pt.trace.json on a pod named trainer-worker-0) refuse the job? Two such files
+// had been "the same rank 0", an error; a file-name rank that repeats another file's rank now
+// drops every file-name rank, with a warning, and the files are numbered in file-name order.
+// Two files that state one rank in distributedInfo are still refused.
+TEST(Ingest, FileNameRanksThatRepeatAreDroppedNotFatal) {
+  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_host_ranks";
+  std::filesystem::remove_all(dir);
+  const std::string body = R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}]})";
+  auto stated = [](int r) {
+    return R"({"distributedInfo": {"rank": )" + std::to_string(r) +
+           R"(, "world_size": 2}, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}]})";
+  };
+  auto job = [&](const std::string& name, const std::vector<std::pair<std::string, std::string>>& files) {
+    const auto d = dir / name;
+    std::filesystem::create_directories(d);
+    for (const auto& [f, text] : files) std::ofstream((d / f).string(), std::ios::binary) << text;
+    return d.string();
+  };
+  auto warned = [](const TraceSet& s) {
+    for (const auto& [k, d] : s.diagnostics.items())
+      if (k.find("file names repeat") != std::string::npos) return d.count;
+    return int64_t{0};
+  };
+  // Two processes on one host named worker-0.
+  TraceSet a = load_traces({job("host", {{"trainer-worker-0_111.1700.pt.trace.json", body},
+                                         {"trainer-worker-0_222.1700.pt.trace.json", body}})});
+  ASSERT_EQ(a.ranks.size(), 2u);
+  EXPECT_EQ(a.ranks[0].rank, 0);
+  EXPECT_EQ(a.ranks[1].rank, 1);
+  EXPECT_NE(a.ranks[0].file, a.ranks[1].file);
+  EXPECT_EQ(a.ranks[0].rank_source, "file order");
+  EXPECT_EQ(warned(a), 2);
+  // A file-name rank that repeats a stated one: the stated rank holds, the other is numbered after it.
+  TraceSet b = load_traces({job("mixed", {{"a.json", stated(0)}, {"node-worker-0_5.pt.trace.json", body}})});
+  ASSERT_EQ(b.ranks.size(), 2u);
+  EXPECT_EQ(b.ranks[0].rank_source, "distributedInfo");
+  EXPECT_EQ(b.ranks[1].rank, 1);
+  EXPECT_EQ(warned(b), 1);
+  // Distinct file-name ranks stay as they are, without the warning.
+  TraceSet c = load_traces({job("ranks", {{"rank-1.json", body}, {"rank-0.json", body}})});
+  ASSERT_EQ(c.ranks.size(), 2u);
+  EXPECT_EQ(c.ranks[0].rank_source, "file name");
+  EXPECT_TRUE(c.ranks[0].file.find("rank-0") != std::string::npos);
+  EXPECT_EQ(warned(c), 0);
+  // Two files stating one rank in distributedInfo: still an error.
+  EXPECT_THROW(load_traces({job("twice", {{"x.json", stated(1)}, {"y.json", stated(1)}})}), Error);
+  std::filesystem::remove_all(dir);
+}
+
 // The in-place paths (a mapped plain file, a gzip member inflated whole by libdeflate) and the
 // streaming ones (the scanner's window over a zlib stream of several gzip members) read the same
 // events, escapes and long strings included; a truncated file on disk still names the offset.
@@ -616,6 +723,8 @@ void expect_same_trace(const RankTrace& a, const RankTrace& b, const std::string
   EXPECT_EQ(a.cat, b.cat) << what;
   EXPECT_EQ(a.pid, b.pid) << what;
   EXPECT_EQ(a.tid, b.tid) << what;
+  ASSERT_EQ(a.id_labels.size(), b.id_labels.size()) << what;
+  for (uint32_t i = 0; i < a.id_labels.size(); ++i) EXPECT_EQ(a.id_labels.str(i), b.id_labels.str(i)) << what;
   EXPECT_EQ(a.stream, b.stream) << what;
   EXPECT_EQ(a.correlation, b.correlation) << what;
   ASSERT_EQ(a.strings.size(), b.strings.size()) << what;
@@ -724,6 +833,13 @@ TEST(Ingest, TwoThreadScanEqualsOneThread) {
         R"({"traceEvents": [)" + events + ", " + events + R"(, {"ph": "X", "ts": 1 "dur": 2}, )" + events + "]}");
   write("truncated_tail.json", R"({"traceEvents": [)" + events + ", " + events.substr(0, events.size() / 2));
   write("kdoc.json", kDoc);
+  // Text and wide ids in both halves, some shared: the second scanner's codes are renumbered.
+  std::string ids;
+  for (int i = 0; i < 400; ++i)
+    ids += std::string(i ? ",\n  " : "") + R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": "stream )" +
+           std::to_string(i % 3 == 0 ? i : 1) + R"(", "ts": 1, "dur": 2}, {"ph": "X", "cat": "cpu_op", "name": "c", "pid": )" +
+           std::to_string(1099511627776LL + (i % 5 == 0 ? i : 2)) + R"(, "tid": 3, "ts": 1, "dur": 2})";
+  write("coded_ids.json", R"({"traceEvents": [)" + ids + "]}");
   for (const auto& f : files) {
     const std::string err = load_error(f, one);
     if (!err.empty()) {

@@ -14,10 +14,13 @@
 namespace sextant::trace {
 
 namespace {
-std::string resource_label(const replay::Graph& g, int32_t r) {
+// A thread is named by its tid as the trace wrote it (a text, a wide integer, a negative one:
+// the resource holds the tid column's 32 bits).
+std::string resource_label(const RankTrace& t, const replay::Graph& g, int32_t r) {
   if (r < 0 || static_cast<size_t>(r) >= g.resources.size()) return "-";
   const auto& res = g.resources[static_cast<size_t>(r)];
-  return (res.gpu ? "stream " : "thread ") + std::to_string(res.id);
+  if (res.gpu) return "stream " + std::to_string(res.id);
+  return "thread " + t.id_text(static_cast<int32_t>(static_cast<uint32_t>(res.id & 0xffffffff)));
 }
 
 class CriticalPathPass final : public ReplayPass {
@@ -96,7 +99,7 @@ class CriticalPathPass final : public ReplayPass {
     for (size_t i : keep) {
       const Seg& s = segs[i];
       seg_.add_row({f.rank(), g.step, static_cast<int64_t>(i), std::string(replay::attribution_name(s.attr)),
-                   resource_label(g, s.resource), f.us(s.start), f.us(s.ticks), s.count,
+                   resource_label(*f.trace, g, s.resource), f.us(s.start), f.us(s.ticks), s.count,
                    s.longest == UINT32_MAX ? std::string("(gap)") : f.name(s.longest)});
     }
     const double len = static_cast<double>(rr.makespan);

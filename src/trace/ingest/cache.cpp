@@ -143,6 +143,8 @@ std::string serialize_rank(const RankTrace& t) {
   w.vec(t.cat);
   w.vec(t.pid);
   w.vec(t.tid);
+  w.pod<uint64_t>(t.id_labels.size());
+  for (size_t i = 0; i < t.id_labels.size(); ++i) w.str(t.id_labels.str(static_cast<uint32_t>(i)));
   w.vec(t.stream);
   w.vec(t.correlation);
   w.pod<uint64_t>(t.collectives.size());
@@ -226,6 +228,11 @@ RankTrace deserialize_rank(const std::string& bytes, const std::string& what) {
   r.vec(t.cat);
   r.vec(t.pid);
   r.vec(t.tid);
+  auto nl = r.pod<uint64_t>();
+  for (uint64_t i = 0; i < nl; ++i) {
+    std::string s = r.str();
+    if (t.id_labels.intern(s) != i) r.fail();
+  }
   r.vec(t.stream);
   r.vec(t.correlation);
   const size_t n = t.ts_ns.size();

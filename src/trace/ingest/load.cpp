@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <mutex>
+#include <map>
 #include <regex>
 #include <thread>
 #include <utility>
@@ -350,6 +351,26 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       continue;
     }
     set.ranks.push_back(std::move(loaded[i]));
+  }
+  // A rank read from a file name is a guess: PyTorch's default name <host>_<pid>.pt.trace.json
+  // holds the host's name, and a pod named trainer-worker-0 reads as worker 0. When a file-name
+  // rank is also another file's (by its name or its distributedInfo), the names do not number
+  // the ranks: every file-name rank is dropped, with a warning, and those files are numbered
+  // with the unstated ones below (two such files had been refused as "the same rank 0").
+  {
+    std::map<int64_t, int> by_name, stated;
+    for (const auto& t : set.ranks)
+      if (t.rank_source != "default") (t.rank_source == "file name" ? by_name : stated)[t.rank]++;
+    bool clash = false;
+    for (const auto& [r, n] : by_name) clash = clash || n > 1 || stated.count(r) > 0;
+    if (clash)
+      for (auto& t : set.ranks)
+        if (t.rank_source == "file name") {
+          set.diagnostics.add("rank numbers in the file names repeat (a host name such as worker-0?): ranks read from file names dropped",
+                              "warning", "rank " + std::to_string(t.rank) + ": " + t.file);
+          t.rank = 0;
+          t.rank_source = "default";
+        }
   }
   // Files that state no rank (no distributedInfo, no rank in the name: PyTorch's default
   // <host>_<pid>.pt.trace.json) are distinct processes: numbered after the highest stated rank in

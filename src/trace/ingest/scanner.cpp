@@ -510,6 +510,8 @@ struct EventScalars {
   bool has_name = false;
   Number ts, dur;
   int64_t pid = kNoInt, tid = kNoInt;
+  std::string_view pid_text, tid_text;  // a pid or tid given as a string (then pid/tid stay kNoInt)
+  bool pid_is_text = false, tid_is_text = false;
   int64_t stream = -1;
   bool stream_not_int = false;
   bool bad_escape = false;  // a key or string of the event had an escape that is not JSON
@@ -526,6 +528,7 @@ struct EventScalars {
 struct EventFields : EventScalars {
   std::string name_storage;  // name / cat with escapes, decoded
   std::string cat_storage;
+  std::string pid_storage, tid_storage;  // pid / tid texts with escapes, decoded
   CollectiveArgs coll;
   bool coll_dirty = false;  // a field of coll was written (or coll moved from) since the last reset
 
@@ -534,7 +537,7 @@ struct EventFields : EventScalars {
   // stos`), which takes longer to start than the stores, once per event. The size check below
   // fails when a field is added to EventScalars: add it here too, then update the size.
   void reset() {
-    static_assert(sizeof(void*) != 8 || sizeof(EventScalars) == 280, "a field was added to EventScalars: reset it in EventFields::reset");
+    static_assert(sizeof(void*) != 8 || sizeof(EventScalars) == 320, "a field was added to EventScalars: reset it in EventFields::reset");
     ph = 0;
     has_ph = false;
     cat = {};
@@ -544,6 +547,8 @@ struct EventFields : EventScalars {
     ts = Number{};
     dur = Number{};
     pid = tid = kNoInt;
+    pid_text = tid_text = {};
+    pid_is_text = tid_is_text = false;
     stream = -1;
     stream_not_int = false;
     bad_escape = false;
@@ -1122,6 +1127,13 @@ class Scanner {
     t.cat.insert(t.cat.end(), p.cat.begin(), p.cat.end());
     t.pid.insert(t.pid.end(), p.pid.begin(), p.pid.end());
     t.tid.insert(t.tid.end(), p.tid.begin(), p.tid.end());
+    if (p.id_labels.size() > 0) [[unlikely]] {  // the part's codes renumbered into this trace's
+      std::vector<int32_t> code(p.id_labels.size());
+      for (uint32_t k = 0; k < p.id_labels.size(); ++k) code[k] = t.id_code(p.id_labels.str(k));
+      for (auto* col : {&t.pid, &t.tid})
+        for (size_t i = first; i < col->size(); ++i)
+          if (RankTrace::is_id_code((*col)[i])) (*col)[i] = code[static_cast<size_t>((*col)[i] - RankTrace::kIdCodeBase)];
+    }
     t.stream.insert(t.stream.end(), p.stream.begin(), p.stream.end());
     t.correlation.insert(t.correlation.end(), p.correlation.begin(), p.correlation.end());
     for (auto& c : p.collectives) {
@@ -1166,7 +1178,10 @@ class Scanner {
         return p + k;
       }
     }
-    if (*p == '-' || (*p >= '0' && *p <= '9')) {
+    // A '-' not followed by a digit starts no JSON number: "-Infinity" (Python's json writes it),
+    // skipped like "Infinity" below (it had been parsed as a number, which refused the whole file).
+    if (*p == '-' && p + 1 >= e) return nullptr;
+    if ((*p == '-' && p[1] >= '0' && p[1] <= '9') || (*p >= '0' && *p <= '9')) {
       Number n;
       const char* r = parse_number(p, e, n);
       if (!r) return nullptr;
@@ -1461,8 +1476,14 @@ class Scanner {
         case EventKey::Dur: p = num_value(p, e, ev.dur); break;
         case EventKey::Name: p = event_string(p, e, ev.name, ev.has_name, ev.name_storage, scratch, ev.bad_escape); break;
         case EventKey::Cat: p = event_string(p, e, ev.cat, ev.has_cat, ev.cat_storage, scratch, ev.bad_escape); break;
-        case EventKey::Pid: p = int_value(p, e, ev.pid); break;
-        case EventKey::Tid: p = int_value(p, e, ev.tid); break;
+        case EventKey::Pid:
+          p = *p == '"' ? event_string(p, e, ev.pid_text, ev.pid_is_text, ev.pid_storage, scratch, ev.bad_escape)
+                        : int_value(p, e, ev.pid);
+          break;
+        case EventKey::Tid:
+          p = *p == '"' ? event_string(p, e, ev.tid_text, ev.tid_is_text, ev.tid_storage, scratch, ev.bad_escape)
+                        : int_value(p, e, ev.tid);
+          break;
         case EventKey::Args: p = parse_args(p, e, ev); break;
         case EventKey::Other: p = skip_value(p, e); break;
       }
@@ -1604,11 +1625,22 @@ class Scanner {
     t.dur_ns.push_back(ev.dur.milli);
     t.name.push_back(name_cache_.intern(t.strings, ev.name));
     t.cat.push_back(c);
-    auto narrow = [](int64_t v) {
-      return v == kNoInt || v > INT32_MAX || v < INT32_MIN + 1 ? INT32_MIN : static_cast<int32_t>(v);
+    // pid and tid: a 32-bit integer as it is, anything else under its own code (RankTrace::id_code).
+    auto id = [&t](int64_t v, bool is_text, std::string_view text) -> int32_t {
+      if (!is_text && v == kNoInt) return INT32_MIN;
+      if (!is_text && v <= INT32_MAX && v >= RankTrace::kIdCodeEnd) [[likely]]
+        return static_cast<int32_t>(v);
+      const int32_t c = is_text ? t.id_code("s:" + std::string(text)) : t.id_of_int(v);
+      if (c == INT32_MIN)
+        t.diagnostics.add("more distinct pid/tid texts and wide integers than codes (2^24 - 1): the rest read as no value", "warning",
+                          is_text ? std::string(text) : std::to_string(v));
+      else
+        t.diagnostics.add("pid or tid not a 32-bit integer (a text or a wide integer): kept apart under its own code", "info",
+                          (is_text ? "\"" + std::string(text) + "\"" : std::to_string(v)) + " reads as " + std::to_string(c));
+      return c;
     };
-    t.pid.push_back(narrow(ev.pid));
-    t.tid.push_back(narrow(ev.tid));
+    t.pid.push_back(id(ev.pid, ev.pid_is_text, ev.pid_text));
+    t.tid.push_back(id(ev.tid, ev.tid_is_text, ev.tid_text));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
     if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferArgs{idx, 0, ev.bytes, ev.bandwidth_gbps});
