@@ -541,7 +541,46 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
     wall = keep > 0 ? wall / keep : INFINITY;
     if (std::isnan(wall)) wall = INFINITY;
   }
-  const double per_replica = wall * (rate + slow_rate);
+  double per_replica = wall * (rate + slow_rate);
+  // Daly's wall time takes every process as Poisson. Weibull gaps of shape above 1 are more
+  // regular: a gap much longer than the mean is far rarer than an exponential's, and an interval
+  // that needs one is finished after very many failures (shape 5, a 1 h MTBF and a 2 h interval:
+  // about 7e9 per checkpoint, where Daly counts a few; the run hung, 2026-12-05 review). A lower
+  // bound of the failures of one process p alone (the others only interrupt more): each of its
+  // gaps g finishes floor((g - restart) / (interval + blocking)) intervals, so by Wald's identity
+  // the job's intervals take at least intervals / sum_j S_p(restart + j (interval + blocking))
+  // of its gaps, S_p the gap's survival. For an exponential this is Daly's growth e^{tau/M}.
+  double weibull_events = 0, weibull_shape = 0, weibull_needed_s = 0, weibull_p = 0;
+  if (c.job.work_s > 0) {
+    const double span = tau * stretch + sched.blocking_s;
+    const double intervals = std::ceil(c.job.work_s / tau);
+    for (const auto& p : c.processes) {
+      if (p.kind != EventKind::Interrupt || p.distribution != "weibull" || !(p.weibull_shape >= 1.0) || c.graceful(p)) continue;
+      const double r = c.process_rate_per_s(p);
+      if (!(r > 0) || !(span > 0)) continue;
+      const double k = p.weibull_shape, lambda = (1.0 / r) / std::tgamma(1.0 + 1.0 / k);
+      double sum = 0;
+      bool converged = false;
+      for (int64_t j = 1; j <= 1000000; ++j) {
+        const double x = restart + double(j) * span;
+        const double term = std::exp(-std::pow(x / lambda, k));
+        sum += term;
+        if (x > lambda && term <= 1e-16 * sum) {
+          converged = true;
+          break;
+        }
+      }
+      if (!converged) continue;  // many intervals per gap: the bound does not bind
+      const double events = sum > 0 ? intervals / sum : INFINITY;
+      if (events > weibull_events) {
+        weibull_events = events;
+        weibull_shape = k;
+        weibull_needed_s = restart + span;
+        weibull_p = std::exp(-std::pow((restart + span) / lambda, k));
+      }
+    }
+    if (weibull_events > per_replica) per_replica = weibull_events;
+  }
   // Replicas simulated: the main batch, then (with the search) about 19 evaluations of the interval
   // sweep and the strategies. A target ETTR's knobs add up to 75 more, fewer when a knob cannot
   // reach the target (one evaluation): they are left out of the count.
@@ -561,7 +600,11 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   // checkpoint"; review of 2026-12-05).
   const bool long_restart = std::isfinite(mttf) && restart > mttf && restart >= delta + persist;
   std::string hint;
-  if (long_restart)
+  if (weibull_events > 0 && per_replica == weibull_events)
+    hint = "the Weibull failures (shape " + g4(weibull_shape) + ") rarely leave a gap of " + g4(weibull_needed_s) +
+           " s, a restart and one checkpoint interval (probability " + g4(weibull_p) + " per failure): shorten checkpoint.interval_s "
+           "below the typical gap, or a faster recovery. Else l";
+  else if (long_restart)
     hint = "a restart takes " + g4(restart) + " s, beyond the " + g4(mttf) + " s between interruptions: the job would spend most of its time "
            "restarting; a faster recovery (recovery.*: detection, replacement, restart, warm-up) or fewer failures. Else l";
   else if (long_checkpoint)
@@ -693,6 +736,11 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   shape_key("nodes_per_replica", j.nodes_per_replica);
   if (j.dp < 1) job.fail("dp", "must be >= 1");
   if (j.nodes_per_replica < 1) job.fail("nodes_per_replica", "must be >= 1");
+  // Counts beyond any machine: their products overflowed (9.2e18 GPUs read -1.15e18 nodes).
+  constexpr int64_t kMaxCount = 1000000000;
+  for (const auto& [key, v] : {std::pair<const char*, int64_t>{"num_gpus", j.num_gpus}, {"gpus_per_node", j.gpus_per_node}, {"dp", j.dp},
+                               {"nodes_per_replica", j.nodes_per_replica}})
+    if (v > kMaxCount) job.fail(key, std::string(key) + " " + std::to_string(v) + " is beyond any machine", "at most 1e9");
   // Given replicas must tile the job's nodes: dp replicas of nodes_per_replica nodes each.
   if ((job.has("dp") || job.has("nodes_per_replica")) && j.dp * j.nodes_per_replica != j.nodes())
     job.fail(job.has("dp") ? "dp" : "nodes_per_replica",
@@ -740,9 +788,13 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   if (job.has("tokens")) j.tokens = positive(job, "tokens");
   if (has_horizon) {
     j.horizon_s = job.has("duration_days") ? positive(job, "duration_days") * 86400.0 : positive(job, "duration_s");
-    if (job.has("steps") || job.has("work_s") || job.has("work_days"))
-      job.fail("duration_days", "give the job either as work (tokens, steps, work_s, work_days) or as a duration, not both",
-               "tokens: may accompany a duration (for the time-to-train estimate)");
+    // Named at the work key given (and the duration key beside it): the message had named
+    // duration_days, at the mapping's first line, whatever the file and --set gave.
+    for (const char* w : {"steps", "work_s", "work_days"})
+      if (job.has(w))
+        job.fail(w, std::string("give the job either as work (tokens, steps, work_s, work_days) or as a duration, not both: ") + w +
+                        " and " + (job.has("duration_days") ? "duration_days" : "duration_s") + " are given",
+                 "tokens: may accompany a duration (for the time-to-train estimate)");
     // The time-to-train estimate needs the nominal token rate: tokens without it were dropped
     // with no result and no note (before 2026-12-04).
     if (job.has("tokens") && !(j.tokens_per_step > 0 && j.step_time_s > 0))
@@ -891,6 +943,8 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
     if (r.spares_count < 0) rm->fail("spares", "must be >= 0");
     one_of(*rm, {"repair_days", "repair_s"}, "recovery.repair_days=2");
     r.repair_s = rm->has("repair_days") ? nonneg(*rm, "repair_days", 0) * 86400.0 : nonneg(*rm, "repair_s", r.repair_s);
+    if (!std::isfinite(r.repair_s))
+      rm->fail(rm->has("repair_days") ? "repair_days" : "repair_s", "overflows a double in seconds", "a repair time of days to months");
     r.restart_s = nonneg(*rm, "restart_s", r.restart_s);
     r.rendezvous_base_s = nonneg(*rm, "rendezvous_base_s", r.rendezvous_base_s);
     r.rendezvous_per_node_s = nonneg(*rm, "rendezvous_per_node_s", r.rendezvous_per_node_s);
