@@ -201,6 +201,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
   a.name = m.str("name");
   a.vendor = m.str("vendor");
   a.kind = m.choice("kind", {"gpu", "tpu", "npu", "soc", "cpu"});
+  if (m.has("platform")) a.platform = m.choice("platform", {"macos", "ios", "android", "linux", "windows"});
   a.year = to_int(m, "year", m.i64("year", 0));
   if (auto p = m.opt_map("peak_tflops")) {
     for (const auto& k : p->keys()) {

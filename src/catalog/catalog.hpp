@@ -53,6 +53,10 @@ struct WorkingSetBandwidthTable {
 
 struct Accelerator {
   std::string id, name, vendor, kind;  // kind: gpu, tpu, npu, soc
+  // The operating system a SoC's applications run under (macos, ios, android, linux, windows),
+  // optional: it sets how much of the memory an application may take (data/infer/devices.yaml,
+  // `match: platform:ios`); "" when not stated.
+  std::string platform;
   int year = 0;
   std::map<DType, Sourced> peak_flops;  // dense FLOP/s (or OP/s for int) by dtype
   Sourced memory_bytes, memory_bandwidth_bytes_per_s, cache_bytes, compute_units;

@@ -91,6 +91,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     r.set("kind", std::string("accelerator"));
     r.set("id", a.id);
     r.set("name", a.name);
+    if (!a.platform.empty()) r.set("platform", a.platform);
     r.set("file", file_in(cat, a.file));
     Table& t = field_table(r);
     for (const auto& [d, s] : a.peak_flops) add_sourced(t, "peak_" + to_string(d), s, "TFLOP/s", 1e12);

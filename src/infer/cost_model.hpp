@@ -71,6 +71,7 @@ struct Deployment {
   // Where the weight format came from, for the result's notes: "given", "checkpoint" (the
   // config.json's quantization_config) or "default" (bf16).
   std::string weight_format_source = "given";
+  std::string weight_format_given;  // the name given, lower case ("" when not given)
   // The weight format applies to the MoE experts only; the other linear layers (attention, router,
   // dense FFNs) are 16-bit (gpt-oss's MXFP4 checkpoint). False: to every linear layer.
   bool weight_experts_only = false;

@@ -1,5 +1,6 @@
 #include "infer/deployment.hpp"
 
+#include <cctype>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -37,15 +38,15 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
                   ": activations costed in " + d.activation.name + " (the weights multiplied in it, as vLLM runs an FP8 checkpoint on "
                   "Ampere: W8A16)");
   // llama-quantize names its file types Q2_K, Q3_K, Q4_K and Q5_K too (the last three aliases of
-  // the _M mixes): a user costing a *.Q4_K.gguf file with --weights q4_k had the pure block type,
-  // 5% lighter than the file, unsaid (2026-12-05 review).
-  for (const auto& [block, file] : {std::pair<const char*, const char*>{"q3_k", "q3_k_m"}, {"q4_k", "q4_k_m"}, {"q5_k", "q5_k_m"}})
-    if (d.weight.name == block)
-      out.push_back(std::string("weights: ") + block + " is llama.cpp's block type, every matrix in it; llama-quantize's file type of that "
-                    "name is " + file + " (its alias), a mix of block types across tensors: give --weights " + file + " to cost such a file");
-  if (d.weight.name == "q2_k")
-    out.push_back("weights: q2_k is llama.cpp's block type, every matrix in it; llama-quantize's Q2_K file type keeps some tensors in "
-                  "heavier blocks (2.96 GiB for Llama-3-8B, as Q2_K_S): give --weights q2_k_s to cost such a file");
+  // the _M mixes), and a *.Q2_K.gguf file is one of them: the names mean those file types as
+  // weights (parse_weight_format); before 2026-12-05 they were the pure block types, 2-9% light.
+  for (const auto& [alias, file] : {std::pair<const char*, const char*>{"q3_k", "q3_k_m"}, {"q4_k", "q4_k_m"}, {"q5_k", "q5_k_m"}})
+    if (d.weight_format_given == alias)
+      out.push_back(std::string("weights: ") + alias + " is llama-quantize's alias of its " + file + " file type (a mix of block types "
+                    "across tensors): costed as " + file);
+  if (d.weight_format_given == "q2_k")
+    out.push_back("weights: q2_k is costed as llama-quantize's Q2_K file type (q2_k blocks, some tensors in heavier ones: 2.96 GiB for "
+                  "Llama-3-8B, as Q2_K_S), not every matrix in q2_k blocks");
   if (m.checkpoint_quantization.empty()) return out;
   if (d.weight_format_source == "checkpoint")
     out.push_back("weights in " + d.weight.name + (d.weight_experts_only ? " for the MoE experts (the other layers in bf16)" : "") +
@@ -76,6 +77,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   if (!cat.has_accelerator(s.accelerator))
     throw Error(at("accelerator"), "unknown accelerator '" + s.accelerator + "'", valid_choices_hint(s.accelerator, cat.accelerator_ids()));
   d.accel = cat.accelerator(s.accelerator);
+  data.check_matches(cat.accelerator_ids());
   if (s.memory_gib != 0) {
     if (!(s.memory_gib > 0) || !std::isfinite(s.memory_gib))
       throw Error(at("memory_gib"), "must be a positive size in GiB", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");
@@ -121,9 +123,10 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   // experts-only quantisation and FP8 activations hold as when it is left out (every layer had
   // been costed in 4-bit, 28% below the decode floor, without a note; 2026-12-04 review).
   const bool names_checkpoint = !s.weight_format.empty() && !d.model.checkpoint_weight_format.empty() &&
-                                parse_format(s.weight_format, at("weight_format")).name == d.model.checkpoint_weight_format;
+                                parse_weight_format(s.weight_format, at("weight_format")).name == d.model.checkpoint_weight_format;
   if (!s.weight_format.empty() && !names_checkpoint) {
-    d.weight = parse_format(s.weight_format, at("weight_format"));
+    d.weight = parse_weight_format(s.weight_format, at("weight_format"));
+    for (char ch : s.weight_format) d.weight_format_given += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   } else if (!d.model.checkpoint_weight_format.empty()) {
     d.weight = parse_format(d.model.checkpoint_weight_format);
     d.weight_format_source = "checkpoint";
@@ -187,12 +190,14 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     throw Error(at("engine"), "engine " + d.engine.id + " does not run on a " + d.accel.kind + " (" + d.accel.id + "): it runs on " +
                                   listed(d.engine.runs_on_kinds) + " (" + d.engine.runs_on_source + ")",
                 "an engine for this device (data/infer/engines.yaml: llama.cpp on Apple SoCs), or generic");
-  // A GGUF file type runs where its block types do (K-quant files came with the K-quant blocks).
-  const std::string& stored = d.weight.gguf_base.empty() ? d.weight.name : d.weight.gguf_base;
-  if (!d.engine.weight_formats.empty() && d.weight.name.rfind("mixed:", 0) != 0 &&
-      std::find(d.engine.weight_formats.begin(), d.engine.weight_formats.end(), stored) == d.engine.weight_formats.end())
-    throw Error(at("weight_format"), "engine " + d.engine.id + " has no " + d.weight.name + " weights (" + d.engine.formats_source + ")",
-                "one of " + listed(d.engine.weight_formats));
+  // A GGUF file type runs where its block types do (K-quant files came with the K-quant blocks),
+  // a mixed: format where both its parts do.
+  if (!d.engine.weight_formats.empty())
+    for (const auto& stored : d.weight.stored)
+      if (std::find(d.engine.weight_formats.begin(), d.engine.weight_formats.end(), stored) == d.engine.weight_formats.end())
+        throw Error(at("weight_format"), "engine " + d.engine.id + " has no " + (stored == d.weight.name ? stored : stored + " (in " + d.weight.name + ")") +
+                                             " weights (" + d.engine.formats_source + ")",
+                    "one of " + listed(d.engine.weight_formats));
   if (!d.engine.kv_formats.empty() &&
       std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())
     throw Error(at("kv_format"), "engine " + d.engine.id + " has no " + d.kv.name + " KV cache (" + d.engine.formats_source + ")",

@@ -1,8 +1,10 @@
 #include "infer/engine.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
+#include "core/error.hpp"
 #include "core/paths.hpp"
 #include "core/result.hpp"
 
@@ -22,6 +24,9 @@ Sourced src(const YamlMap& m, const std::string& key, const std::map<std::string
             double scale = 1.0) {
   Sourced s = m.sourced(key);
   s.value *= scale;
+  // A source id that is none of the file's citations is refused, as in the catalog (`source:
+  // iosx` had been printed bare; 2026-12-05 review).
+  check_citation_word(m, key, s.source, sources);
   if (!s.source.empty()) {
     auto it = sources.find(s.source);
     if (it != sources.end()) s.source = it->first + ": " + it->second;
@@ -86,6 +91,7 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
         for (const auto& name : md->str_list("value")) e.matmul_dtypes.push_back(parse_dtype(name, md->loc("value")));
         if (e.matmul_dtypes.empty()) md->fail("value", "lists no dtype", "leave matmul_dtypes out: any dtype the device has");
         e.matmul_dtypes_source = md->str("source", "");
+        check_citation_word(*md, "source", e.matmul_dtypes_source, sources);
         const std::string basis = md->str("estimated", "");
         if (e.matmul_dtypes_source.empty() == basis.empty())
           md->fail("value", "needs its provenance: source: ID or estimated: \"basis\" (one of the two)");
@@ -99,6 +105,7 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
         out = lm->str_list("value");
         if (out.empty()) lm->fail("value", "lists nothing", std::string("leave ") + key + " out: any");
         const std::string src_id = lm->str("source", ""), basis = lm->str("estimated", "");
+        check_citation_word(*lm, "source", src_id, sources);
         if (src_id.empty() == basis.empty()) lm->fail("value", "needs its provenance: source: ID or estimated: \"basis\" (one of the two)");
         source = src_id.empty() ? "estimated: " + basis : src_id;
         lm->finish();
@@ -124,6 +131,25 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       DeviceProfile p;
       p.file = df.string();
       p.match = m.str("match");
+      p.match_loc = m.loc("match");
+      // The forms of a match; an accelerator id is checked against the catalog when a deployment
+      // is resolved (InferData::check_matches). A misspelt form had been ignored without a word.
+      static const std::vector<std::string> kinds = {"gpu", "tpu", "npu", "soc", "cpu", "any"},
+                                            platforms = {"macos", "ios", "android", "linux", "windows"};
+      if (p.match.rfind("kind:", 0) == 0) {
+        const size_t sp = p.match.find(' ');
+        const std::string kind = p.match.substr(5, sp == std::string::npos ? std::string::npos : sp - 5);
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+          m.fail("match", "unknown kind '" + kind + "' in '" + p.match + "'", valid_choices_hint(kind, kinds));
+        if (sp != std::string::npos && (p.match.compare(sp + 1, 7, "vendor:") != 0 || p.match.size() <= sp + 8 || kind == "any"))
+          m.fail("match", "'" + p.match + "' is no match form", "kind:<kind>, kind:<kind> vendor:<vendor>, kind:any, platform:<os> or an accelerator id");
+      } else if (p.match.rfind("platform:", 0) == 0) {
+        const std::string os = p.match.substr(9);
+        if (std::find(platforms.begin(), platforms.end(), os) == platforms.end())
+          m.fail("match", "unknown platform '" + os + "'", valid_choices_hint(os, platforms));
+      } else if (p.match.empty() || p.match.find_first_of(" :") != std::string::npos) {
+        m.fail("match", "'" + p.match + "' is no match form", "kind:<kind>, kind:<kind> vendor:<vendor>, kind:any, platform:<os> or an accelerator id");
+      }
       p.memory_available_fraction = src(m, "memory_available_fraction", sources);
       p.memory_recommended_fraction = src(m, "memory_recommended_fraction", sources);
       p.above_memory_bytes = m.f64("above_memory_gib", 0) * 1073741824.0;
@@ -139,11 +165,25 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       check_positive(m, "link_bandwidth_gb_per_s", p.link_bandwidth_bytes_per_s, "bandwidth in GB/s", 1e9);
       check_not_negative(m, "link_latency_us", p.link_latency_s, "time in us", 1e-6);
       m.finish();
+      if (d->devices_.count(p.match)) m.fail("match", "a second entry for '" + p.match + "'", "merge the two entries");
       d->devices_[p.match] = std::move(p);
     }
     file.finish();
   }
   return d;
+}
+
+void InferData::check_matches(const std::vector<std::string>& accelerator_ids) const {
+  // An id that is no accelerator of the catalog but close to one is a typo: its entry would never
+  // apply (`match: apple-a17pro` had dropped the iPhone's limit silently). An id far from every
+  // one may belong to another catalog (a user's own) and is left alone.
+  for (const auto& [match, p] : devices_) {
+    if (match.rfind("kind:", 0) == 0 || match.rfind("platform:", 0) == 0) continue;
+    if (std::find(accelerator_ids.begin(), accelerator_ids.end(), match) != accelerator_ids.end()) continue;
+    const std::string near = closest_match(match, accelerator_ids);
+    if (!near.empty())
+      throw Error(p.match_loc, "'" + match + "' is no accelerator of the catalog, so this entry never applies", "did you mean '" + near + "'?");
+  }
 }
 
 std::shared_ptr<const InferData> InferData::load_default() {
@@ -170,7 +210,10 @@ DeviceProfile InferData::device(const Accelerator& a) const {
   // then its kind's, then "kind:any".
   DeviceProfile out;
   out.match = a.id;
-  for (const std::string& key : std::vector<std::string>{a.id, "kind:" + a.kind + " vendor:" + a.vendor, "kind:" + a.kind, "kind:any"}) {
+  std::vector<std::string> keys = {a.id};
+  if (!a.platform.empty()) keys.push_back("platform:" + a.platform);
+  for (const std::string& k : {"kind:" + a.kind + " vendor:" + a.vendor, "kind:" + a.kind, std::string("kind:any")}) keys.push_back(k);
+  for (const std::string& key : keys) {
     auto it = devices_.find(key);
     if (it == devices_.end()) continue;
     const auto& p = it->second;

@@ -49,6 +49,7 @@ struct EngineProfile {
 
 struct DeviceProfile {
   std::string match;                   // accelerator id, or "kind:<kind>" for a default
+  SourceLocation match_loc;
   Sourced memory_available_fraction;   // share of device memory an application may use (OS reserve)
   // Advisory share beyond which the platform warns but allocates (Metal's
   // recommendedMaxWorkingSetSize): a run above it still fits, with a note; unknown: none.
@@ -76,6 +77,9 @@ class InferData {
   std::vector<std::string> engine_ids() const;
   // The profile of accelerator a: its own entry, else its kind's default, else the "kind:any" one.
   DeviceProfile device(const Accelerator& a) const;
+  // Throws at the entry's `match` when it names no accelerator of accelerator_ids but one close
+  // to it (a misspelt id, whose entry would never apply).
+  void check_matches(const std::vector<std::string>& accelerator_ids) const;
 
   void add(EngineProfile e) { engines_[e.id] = std::move(e); }
 

@@ -75,8 +75,30 @@ const std::vector<std::string>& format_names() {
   return n;
 }
 
-NumberFormat parse_format(const std::string& name_in, const SourceLocation& where) {
+namespace {
+NumberFormat parse(const std::string& name_in, const SourceLocation& where, bool file_types);
+}
+
+NumberFormat parse_format(const std::string& name_in, const SourceLocation& where) { return parse(name_in, where, false); }
+
+NumberFormat parse_weight_format(const std::string& name_in, const SourceLocation& where) { return parse(name_in, where, true); }
+
+namespace {
+NumberFormat parse(const std::string& name_in, const SourceLocation& where, bool file_types) {
   std::string name = lower(name_in);
+  // llama-quantize's own names for its K-quant file types (tools/quantize/quantize.cpp
+  // QUANT_OPTIONS): Q3_K, Q4_K and Q5_K are aliases of Q3_K_M, Q4_K_M and Q5_K_M, and Q2_K is a
+  // file type of its own, 2.96G on Llama-3-8B like Q2_K_S (so the same bits per layer weight).
+  // A *.Q2_K.gguf file had been costed as pure q2_k blocks, 9% light (2026-12-05 review). The
+  // block types keep these names everywhere else (an engine's formats, a file type's base).
+  if (file_types) {
+    if (name == "q3_k" || name == "q4_k" || name == "q5_k") name += "_m";
+    if (name == "q2_k") {
+      NumberFormat f = parse("q2_k_s", where, false);
+      f.name = "q2_k";
+      return f;
+    }
+  }
   if (name == "f16") name = "fp16";
   if (name == "f32") name = "fp32";
   if (name.rfind("mixed:", 0) == 0) {
@@ -84,7 +106,7 @@ NumberFormat parse_format(const std::string& name_in, const SourceLocation& wher
     auto p1 = name.find(':', 6), p2 = p1 == std::string::npos ? p1 : name.find(':', p1 + 1);
     if (p2 == std::string::npos)
       throw Error(where, "malformed mixed format '" + name_in + "'", "write mixed:A:B:FRACTION_A, e.g. mixed:q2_k:q4_k:0.5");
-    NumberFormat a = parse_format(name.substr(6, p1 - 6), where), b = parse_format(name.substr(p1 + 1, p2 - p1 - 1), where);
+    NumberFormat a = parse(name.substr(6, p1 - 6), where, file_types), b = parse(name.substr(p1 + 1, p2 - p1 - 1), where, file_types);
     char* end = nullptr;
     const std::string fs = name.substr(p2 + 1);
     double f = std::strtod(fs.c_str(), &end);
@@ -92,15 +114,18 @@ NumberFormat parse_format(const std::string& name_in, const SourceLocation& wher
       throw Error(where, "mixed format fraction must be in [0, 1], got '" + fs + "'");
     NumberFormat m;
     m.name = name;
+    m.stored = a.stored;
+    m.stored.insert(m.stored.end(), b.stored.begin(), b.stored.end());
     m.bits_per_element = f * a.bits_per_element + (1 - f) * b.bits_per_element;
     m.compute_dtype = width_rank(a.compute_dtype) >= width_rank(b.compute_dtype) ? a.compute_dtype : b.compute_dtype;
     m.block_quantized = a.block_quantized || b.block_quantized;
     return m;
   }
   for (const auto& r : kFormats)
-    if (name == r.name) return NumberFormat{r.name, r.bits, r.dt, r.block, r.base};
+    if (name == r.name) return NumberFormat{r.name, r.bits, r.dt, r.block, r.base, {*r.base ? r.base : r.name}};
   throw Error(where, "unknown number format '" + name_in + "'", valid_choices_hint(name, format_names()));
 }
+}  // namespace
 
 NumberFormat parse_activation_format(const std::string& name, const SourceLocation& where) {
   static const std::vector<std::string> valid = {"fp32", "fp16", "bf16", "fp8", "int8", "fp4", "mxfp4"};
@@ -131,20 +156,26 @@ NumberFormat parse_kv_format(const std::string& name, const SourceLocation& wher
 }
 
 namespace {
-bool gguf_format(const std::string& name) {
-  return name.rfind("mixed:", 0) == 0 || (name.size() >= 2 && name[0] == 'q' && std::isdigit(static_cast<unsigned char>(name[1])));
+// A llama.cpp format: its block types (q4_0, q6_k, ...), a file type, or a mix of them only. A mix
+// of GPU formats (mixed:int4:fp8:0.5) keeps the GPU quantisers' 16-bit vocabulary matrices: every
+// mixed: name had been taken as llama.cpp's, a mix of int4 with itself 1.4 GB under int4 alone.
+bool gguf_format(const NumberFormat& f) {
+  if (f.stored.empty()) return false;
+  for (const auto& s : f.stored)
+    if (!(s.size() >= 2 && s[0] == 'q' && std::isdigit(static_cast<unsigned char>(s[1])))) return false;
+  return true;
 }
 }  // namespace
 
 NumberFormat embedding_format(const NumberFormat& weight) {
   if (!weight.gguf_base.empty()) return parse_format(weight.gguf_base);  // a file type's embedding: its base block type
-  if (weight.bits_per_element >= 16 || gguf_format(weight.name)) return weight;
+  if (weight.bits_per_element >= 16 || gguf_format(weight)) return weight;
   return parse_format("bf16");
 }
 
 NumberFormat output_format(const NumberFormat& weight) {
   if (weight.bits_per_element >= 16) return weight;
-  if (gguf_format(weight.name)) {
+  if (gguf_format(weight)) {
     const NumberFormat q6 = parse_format("q6_k");
     return weight.bits_per_element < q6.bits_per_element ? q6 : weight;
   }

@@ -30,6 +30,10 @@ struct NumberFormat {
   // A llama.cpp file type (q4_k_m, q5_k_s, ...): the block type most of its tensors are in (its
   // embedding's, and what an engine must support); bits_per_element is then the layers' mean.
   std::string gguf_base;
+  // The stored formats an engine must support: the format itself, a file type's base block type,
+  // or both parts of a mixed:A:B:F (each checked against the engine's weight_formats: a mix of fp4
+  // had run on llama.cpp, which refuses fp4 alone; review of 2026-12-05).
+  std::vector<std::string> stored;
   double bytes() const { return bits_per_element / 8.0; }
 };
 
@@ -45,6 +49,10 @@ NumberFormat output_format(const NumberFormat& weight);
 const std::vector<std::string>& format_names();
 // Parses a name (case-insensitive; "f16" = "fp16", "f32" = "fp32"); throws Error naming `where`.
 NumberFormat parse_format(const std::string& name, const SourceLocation& where = {});
+// A weight format as a user names it: parse_format, except that llama-quantize's names of its
+// file types mean those (q2_k the Q2_K file type; q3_k, q4_k, q5_k aliases of q3_k_m, q4_k_m,
+// q5_k_m), also inside a mixed: format; the block types keep the names in parse_format.
+NumberFormat parse_weight_format(const std::string& name, const SourceLocation& where = {});
 // An activation format: a number format activations are multiplied in (fp32, fp16, bf16, fp8,
 // int8, fp4, mxfp4); weight-storage formats (llama.cpp blocks, int4 groups, mixes) are refused
 // naming `where` (they had been accepted and run as fp16).

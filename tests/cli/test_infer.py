@@ -146,9 +146,16 @@ class InferCli(unittest.TestCase):
             p = run(*base, "--weights", "q4_0", "--kv", kv, ok=False)
             self.assertEqual(p.returncode, 2, kv)
             self.assertIn("key '--kv': '%s' is a weight format no engine keeps a KV cache in" % kv, p.stderr)
-        # The block type q4_k is no llama-quantize file type of that name (Q4_K is Q4_K_M): said.
-        notes = run_json(*base, "--engine", "llama.cpp", "--weights", "q4_k")["notes"]
-        self.assertTrue(any(n.startswith("weights: q4_k is llama.cpp's block type") and "q4_k_m" in n for n in notes), notes)
+        # llama-quantize's names of its file types mean those: Q4_K is its alias of Q4_K_M, Q2_K a
+        # file type of its own (2.96G for Llama-3-8B, as Q2_K_S); they had been the pure block
+        # types, 2-9% light (2026-12-05 review). Said in a note.
+        j = run_json(*base, "--engine", "llama.cpp", "--weights", "q4_k")
+        self.assertEqual(scalars(j)["weight_format"], "q4_k_m")
+        self.assertTrue(any(n.startswith("weights: q4_k is llama-quantize's alias of its q4_k_m") for n in j["notes"]), j["notes"])
+        self.assertEqual(scalars(j)["weights_bytes_per_device"],
+                         scalars(run_json(*base, "--engine", "llama.cpp", "--weights", "q4_k_m"))["weights_bytes_per_device"])
+        q2 = scalars(run_json(*base, "--engine", "llama.cpp", "--weights", "q2_k"))["weights_bytes_per_device"]
+        self.assertEqual(q2, scalars(run_json(*base, "--engine", "llama.cpp", "--weights", "q2_k_s"))["weights_bytes_per_device"])
         notes = run_json(*base, "--engine", "llama.cpp", "--weights", "q4_k_m")["notes"]
         self.assertFalse(any(n.startswith("weights: ") for n in notes), notes)
 
@@ -616,16 +623,18 @@ class InferCli(unittest.TestCase):
         j = run_json(*args)
         s = scalars(j)
         self.assertTrue(s["fits"])
-        self.assertEqual(s["memory_usable_bytes_per_device"], 8 * 2**30)
+        # macOS keeps its own memory: 90% is usable (the whole memory before 2026-12-05).
+        self.assertAlmostEqual(s["memory_usable_bytes_per_device"], 0.9 * 8 * 2**30, delta=1)
         self.assertAlmostEqual(s["memory_recommended_bytes_per_device"], 8 * 2**30 * 0.66667, delta=1)
         need = s["weights_bytes_per_device"] + s["kv_bytes_per_device"] + s["activation_workspace_bytes_per_device"]
         self.assertGreater(need, s["memory_recommended_bytes_per_device"])
         note = [n for n in j["notes"] if n.startswith("beyond the recommended working set")]
         self.assertEqual(len(note), 1, j["notes"])
         self.assertIn("%.2f GB of the 8.59 GB are left" % ((8 * 2**30 - need) / 1e9), note[0])
-        # The longest context within the recommendation is none here; by the memory, a few thousand.
+        # The longest context within the recommendation is none here; by the memory, more than the
+        # measured runs' 512 + 128 tokens.
         self.assertEqual(s["max_context_tokens_by_recommended_memory"], 0)
-        self.assertGreater(s["max_context_tokens_by_memory"], 2000)
+        self.assertGreater(s["max_context_tokens_by_memory"], 640)
         # Q4_0 stays within the recommendation: no note, and its context there is shorter than the memory's.
         q4 = run_json(*args[:-10], "--weights", "q4_0", "--activations", "fp32", "--kv", "fp16", "--prompt", "512", "--output", "128")
         self.assertFalse(any(n.startswith("beyond the recommended") for n in q4["notes"]), q4["notes"])

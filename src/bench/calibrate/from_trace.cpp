@@ -328,6 +328,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   y += "    name: " + q(name) + "\n";
   y += "    vendor: " + q(base.vendor) + "\n";
   y += "    kind: " + q(base.kind) + "\n";
+  if (!base.platform.empty()) y += "    platform: " + q(base.platform) + "\n";
   if (base.year > 0) y += "    year: " + std::to_string(base.year) + "\n";
   y += "    peak_tflops:\n";
   for (const auto& [d, s] : base.peak_flops)
