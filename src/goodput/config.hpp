@@ -158,6 +158,8 @@ struct GoodputConfig {
   // restores from remote in 108 s). `with_restore` false leaves the restore out (the multi-level
   // closed form adds each level's own).
   double mean_restart_s(bool with_restore = true) const;
+  // The recovery timeline of one unplanned interruption of process p (mean_restart_s's term).
+  double restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore = true) const;
 };
 
 // Throws Error (at `where`) when the expected interruptions over every replica, searches included,

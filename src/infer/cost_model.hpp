@@ -72,6 +72,7 @@ struct Deployment {
   // config.json's quantization_config) or "default" (bf16).
   std::string weight_format_source = "given";
   std::string weight_format_given;  // the name given, lower case ("" when not given)
+  std::vector<std::string> data_notes;  // about the inference data files (a devices.yaml entry that never applies)
   // The weight format applies to the MoE experts only; the other linear layers (attention, router,
   // dense FFNs) are 16-bit (gpt-oss's MXFP4 checkpoint). False: to every linear layer.
   bool weight_experts_only = false;

@@ -28,7 +28,7 @@ std::string context_window_text(const Deployment& d) {
 }
 
 std::vector<std::string> weight_format_notes(const Deployment& d) {
-  std::vector<std::string> out;
+  std::vector<std::string> out = d.data_notes;
   const auto& m = d.model;
   if (!d.activation_fallback_from.empty())
     out.push_back("activations " + d.activation_fallback_from + " given, but " +
@@ -40,11 +40,19 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
   // llama-quantize names its file types Q2_K, Q3_K, Q4_K and Q5_K too (the last three aliases of
   // the _M mixes), and a *.Q2_K.gguf file is one of them: the names mean those file types as
   // weights (parse_weight_format); before 2026-12-05 they were the pure block types, 2-9% light.
+  // The name given, or a part of a mixed: one (mixed:A:B:F).
+  std::vector<std::string> given_parts = {d.weight_format_given};
+  if (d.weight_format_given.rfind("mixed:", 0) == 0) {
+    const std::string& g = d.weight_format_given;
+    const size_t p1 = g.find(':', 6), p2 = p1 == std::string::npos ? p1 : g.find(':', p1 + 1);
+    if (p2 != std::string::npos) given_parts = {g.substr(6, p1 - 6), g.substr(p1 + 1, p2 - p1 - 1)};
+  }
+  auto given = [&](const char* name) { return std::find(given_parts.begin(), given_parts.end(), name) != given_parts.end(); };
   for (const auto& [alias, file] : {std::pair<const char*, const char*>{"q3_k", "q3_k_m"}, {"q4_k", "q4_k_m"}, {"q5_k", "q5_k_m"}})
-    if (d.weight_format_given == alias)
+    if (given(alias))
       out.push_back(std::string("weights: ") + alias + " is llama-quantize's alias of its " + file + " file type (a mix of block types "
                     "across tensors): costed as " + file);
-  if (d.weight_format_given == "q2_k")
+  if (given("q2_k"))
     out.push_back("weights: q2_k is costed as llama-quantize's Q2_K file type (q2_k blocks, some tensors in heavier ones: 2.96 GiB for "
                   "Llama-3-8B, as Q2_K_S), not every matrix in q2_k blocks");
   if (m.checkpoint_quantization.empty()) return out;
@@ -77,7 +85,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   if (!cat.has_accelerator(s.accelerator))
     throw Error(at("accelerator"), "unknown accelerator '" + s.accelerator + "'", valid_choices_hint(s.accelerator, cat.accelerator_ids()));
   d.accel = cat.accelerator(s.accelerator);
-  data.check_matches(cat.accelerator_ids());
+  d.data_notes = data.match_notes(d.accel, cat.accelerator_ids());
   if (s.memory_gib != 0) {
     if (!(s.memory_gib > 0) || !std::isfinite(s.memory_gib))
       throw Error(at("memory_gib"), "must be a positive size in GiB", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");

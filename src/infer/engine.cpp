@@ -173,17 +173,22 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
   return d;
 }
 
-void InferData::check_matches(const std::vector<std::string>& accelerator_ids) const {
-  // An id that is no accelerator of the catalog but close to one is a typo: its entry would never
-  // apply (`match: apple-a17pro` had dropped the iPhone's limit silently). An id far from every
-  // one may belong to another catalog (a user's own) and is left alone.
+std::vector<std::string> InferData::match_notes(const Accelerator& a, const std::vector<std::string>& accelerator_ids) const {
+  // An entry whose id is no accelerator of the catalog but close to this run's accelerator, which
+  // has no entry of its own, was probably meant for it (`match: apple-a17pro` had dropped the
+  // iPhone's limit without a word). Said, not refused: an entry of another catalog (a user's own
+  // chips, or the bundled ids under --catalog) is no error, and never blocks another device.
+  std::vector<std::string> out;
+  if (devices_.count(a.id)) return out;
   for (const auto& [match, p] : devices_) {
     if (match.rfind("kind:", 0) == 0 || match.rfind("platform:", 0) == 0) continue;
     if (std::find(accelerator_ids.begin(), accelerator_ids.end(), match) != accelerator_ids.end()) continue;
-    const std::string near = closest_match(match, accelerator_ids);
-    if (!near.empty())
-      throw Error(p.match_loc, "'" + match + "' is no accelerator of the catalog, so this entry never applies", "did you mean '" + near + "'?");
+    if (closest_match(match, {a.id}).empty()) continue;
+    out.push_back(p.match_loc.file + ":" + std::to_string(p.match_loc.line) + ": the entry for '" + match +
+                  "' names no accelerator of the catalog and does not apply to " + a.id + ", which has no entry of its own: if it was meant "
+                  "for " + a.id + ", correct its match (" + a.id + " takes its platform's and kind's defaults)");
   }
+  return out;
 }
 
 std::shared_ptr<const InferData> InferData::load_default() {
@@ -205,9 +210,9 @@ std::vector<std::string> InferData::engine_ids() const {
 }
 
 DeviceProfile InferData::device(const Accelerator& a) const {
-  // Field-wise: the accelerator's own entry, then its vendor's of its kind ("kind:soc vendor:apple":
-  // the Macs' Metal limits, which a Jetson in a user catalog had taken as a kind:soc default),
-  // then its kind's, then "kind:any".
+  // Field-wise: the accelerator's own entry, then its platform's ("platform:macos": the Macs' Metal
+  // limits, which a Jetson in a user catalog had taken as a kind:soc default), then its vendor's
+  // of its kind ("kind:soc vendor:V"), then its kind's, then "kind:any".
   DeviceProfile out;
   out.match = a.id;
   std::vector<std::string> keys = {a.id};

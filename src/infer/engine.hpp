@@ -75,11 +75,12 @@ class InferData {
   const EngineProfile& engine(const std::string& id) const;  // throws with valid choices
   bool has_engine(const std::string& id) const { return engines_.count(id) > 0; }
   std::vector<std::string> engine_ids() const;
-  // The profile of accelerator a: its own entry, else its kind's default, else the "kind:any" one.
+  // The profile of accelerator a, field by field: its own entry, its platform's ("platform:ios"),
+  // its vendor's of its kind, its kind's, "kind:any".
   DeviceProfile device(const Accelerator& a) const;
-  // Throws at the entry's `match` when it names no accelerator of accelerator_ids but one close
-  // to it (a misspelt id, whose entry would never apply).
-  void check_matches(const std::vector<std::string>& accelerator_ids) const;
+  // Notes for accelerator a, which has no entry of its own: the entries whose id names no
+  // accelerator of accelerator_ids but is close to a's (a misspelt id, which never applies).
+  std::vector<std::string> match_notes(const Accelerator& a, const std::vector<std::string>& accelerator_ids) const;
 
   void add(EngineProfile e) { engines_[e.id] = std::move(e); }
 

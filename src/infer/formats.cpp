@@ -77,6 +77,7 @@ const std::vector<std::string>& format_names() {
 
 namespace {
 NumberFormat parse(const std::string& name_in, const SourceLocation& where, bool file_types);
+bool gguf_format(const NumberFormat& f);
 }
 
 NumberFormat parse_format(const std::string& name_in, const SourceLocation& where) { return parse(name_in, where, false); }
@@ -105,7 +106,7 @@ NumberFormat parse(const std::string& name_in, const SourceLocation& where, bool
     // mixed:A:B:FRACTION_A
     auto p1 = name.find(':', 6), p2 = p1 == std::string::npos ? p1 : name.find(':', p1 + 1);
     if (p2 == std::string::npos)
-      throw Error(where, "malformed mixed format '" + name_in + "'", "write mixed:A:B:FRACTION_A, e.g. mixed:q2_k:q4_k:0.5");
+      throw Error(where, "malformed mixed format '" + name_in + "'", "write mixed:A:B:FRACTION_A, e.g. mixed:q2_k_s:q4_k_m:0.5");
     NumberFormat a = parse(name.substr(6, p1 - 6), where, file_types), b = parse(name.substr(p1 + 1, p2 - p1 - 1), where, file_types);
     char* end = nullptr;
     const std::string fs = name.substr(p2 + 1);
@@ -119,6 +120,7 @@ NumberFormat parse(const std::string& name_in, const SourceLocation& where, bool
     m.bits_per_element = f * a.bits_per_element + (1 - f) * b.bits_per_element;
     m.compute_dtype = width_rank(a.compute_dtype) >= width_rank(b.compute_dtype) ? a.compute_dtype : b.compute_dtype;
     m.block_quantized = a.block_quantized || b.block_quantized;
+    if (gguf_format(m)) m.embedding_bits = f * embedding_format(a).bits_per_element + (1 - f) * embedding_format(b).bits_per_element;
     return m;
   }
   for (const auto& r : kFormats)
@@ -169,6 +171,12 @@ bool gguf_format(const NumberFormat& f) {
 
 NumberFormat embedding_format(const NumberFormat& weight) {
   if (!weight.gguf_base.empty()) return parse_format(weight.gguf_base);  // a file type's embedding: its base block type
+  if (weight.embedding_bits > 0) {  // a mix of llama.cpp formats: its parts' embeddings, mixed
+    NumberFormat e = weight;
+    e.bits_per_element = weight.embedding_bits;
+    e.embedding_bits = 0;
+    return e;
+  }
   if (weight.bits_per_element >= 16 || gguf_format(weight)) return weight;
   return parse_format("bf16");
 }

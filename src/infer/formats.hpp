@@ -34,6 +34,9 @@ struct NumberFormat {
   // or both parts of a mixed:A:B:F (each checked against the engine's weight_formats: a mix of fp4
   // had run on llama.cpp, which refuses fp4 alone; review of 2026-12-05).
   std::vector<std::string> stored;
+  // A mix of llama.cpp formats: its input embedding's bits, the parts' embedding formats mixed in
+  // the same fraction (a file type's embedding is its base block type); 0 otherwise.
+  double embedding_bits = 0;
   double bytes() const { return bits_per_element / 8.0; }
 };
 

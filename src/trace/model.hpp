@@ -71,6 +71,14 @@ struct Diagnostic {
 class Diagnostics {
  public:
   void add(const std::string& kind, const std::string& severity, const std::string& example);
+  // Counts one more of a kind already present (true), or nothing (false: add it with its example).
+  // For per-event kinds whose example costs a string to build.
+  bool bump(const std::string& kind) {
+    auto it = items_.find(kind);
+    if (it == items_.end()) return false;
+    ++it->second.count;
+    return true;
+  }
   void merge(const Diagnostics& other);
   // Adds count occurrences of one kind at once (restoring a cached rank).
   void add_count(const std::string& kind, const std::string& severity, const std::string& example, int64_t count);

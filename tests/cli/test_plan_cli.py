@@ -135,6 +135,7 @@ sw = sx("sweep", EX70, "--fix", "tp=8", "--fix", "pp=4",
         "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12:4e12:3", "--vary", "accelerator.power_limit_w=400,700",
         "--pareto", "step_time_s,tokens_per_joule", "--elasticity", "--json", "-")
 check("sweep exit", sw.returncode == 0, sw.stderr)
+ej_el = json.loads(sw.stdout) if sw.returncode == 0 else None
 if sw.returncode == 0:
     sj = json.loads(sw.stdout)
     check("sweep tables", {"sweep", "pareto", "elasticity"} <= set(sj["tables"]), list(sj["tables"]))
@@ -694,6 +695,42 @@ with tempfile.TemporaryDirectory() as wd:
         check("flag-only written scenario estimates to the best plan", ej["scalars"]["plan"] == best["plan"][0] and
               ej["scalars"]["num_gpus"] == 16 and abs(ej["scalars"]["step_time_s"] - best["step_time_s"][0]) <= 1e-9 * best["step_time_s"][0],
               (ej["scalars"].get("plan"), best["plan"][0]))
+
+# Review of 2026-12-05. (1) The Pareto front maximises perf/W: system_tokens_per_joule had been
+# minimised (only names starting with "tokens" were maximised), keeping a point both slowest and
+# least efficient. The front is exactly the points no other point beats on both.
+pf = sx("sweep", *SMALL8, "--vary", "accelerator.power_limit_w=300,400,500,600,700", "--pareto", "step_time_s,system_tokens_per_joule",
+        "--json", "-")
+check("perf/W pareto exit", pf.returncode == 0, pf.stderr[-500:])
+if pf.returncode == 0:
+    pj = json.loads(pf.stdout)
+    c = pj["tables"]["sweep"]["columns"]
+    pts = list(zip(c["accelerator.power_limit_w"], c["step_time_s"], c["system_tokens_per_joule"]))
+    want = sorted(w for w, t, e in pts if not any((t2 <= t and e2 >= e) and (t2 < t or e2 > e) for _, t2, e2 in pts))
+    got = sorted(pj["tables"]["pareto"]["columns"]["accelerator.power_limit_w"])
+    check("perf/W front is the non-dominated set", got == want, (got, want, pts))
+# (2) A sweep where no value has a plan that fits keeps the sweep page, keyed on the varied key
+# (the generic charts had labelled the bars by plans_valid_count: "largest num_gpus: 1100").
+with tempfile.TemporaryDirectory() as wd:
+    rep = os.path.join(wd, "nf.html")
+    nf = sx("sweep", EX70, "--vary", "num_gpus=1,2", "--report", rep, "-q")
+    check("no-fit sweep report exit", nf.returncode == 0, nf.stderr[-500:])
+    if nf.returncode == 0:
+        html = open(rep).read()
+        check("no-fit sweep report says so on the varied key", "no plan fits at any value of num_gpus (1, 2)" in html, html[:300])
+        check("no-fit sweep report has no generic takeaway", "largest num_gpus" not in html)
+# (3) Scale-out keys of a job inside one scale-up domain change nothing: said in a note.
+so = sx("sweep", *SMALL8, "--vary", "system.nic_bandwidth_bytes_per_s=1e9,4e11", "--json", "-")
+check("scale-out sweep in one node exit", so.returncode == 0, so.stderr[-500:])
+if so.returncode == 0:
+    notes = json.loads(so.stdout)["notes"]
+    check("scale-out keys inside one domain are said to do nothing",
+          any(n.startswith("system.nic_bandwidth_bytes_per_s has no effect here") for n in notes), notes)
+# (4) The elasticity table's design value carries its unit in a column of its own.
+if ej_el is not None:
+    cols = ej_el["tables"]["elasticity"]["columns"]
+    check("elasticity design_value_unit", "design_value_unit" in cols and
+          cols["design_value_unit"][cols["parameter"].index("accelerator.memory_bytes")] == "bytes", list(cols))
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -502,3 +502,34 @@ TEST(Analyses, RepeatedCorrelationIdsPairEachKernelWithItsOwnLaunch) {
     }
   EXPECT_TRUE(said);
 }
+
+// Question: do GPU streams named by text stay apart per device, as integer ones do? A process
+// driving two GPUs writes each one's kernels under its device's pid; with the stream given only as
+// the tid "stream 7", both devices' streams had merged into one (the kernels' busy time halved,
+// one stream in the queue table), where integer tids kept them apart (2026-12-05 review).
+TEST(Analyses, TextNamedStreamsOfTwoDevicesStayApart) {
+  auto trace = [](const std::string& tid) {
+    std::string s = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+    for (int dev = 0; dev < 2; ++dev)
+      for (int k = 0; k < 3; ++k) {
+        const int corr = dev * 10 + k;
+        s += std::string(dev || k ? "," : "") + "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":" +
+             std::to_string(1 + 20 * k) + ",\"dur\":2,\"args\":{\"correlation\":" + std::to_string(corr) + "}}";
+        s += ",{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":" + std::to_string(dev) + ",\"tid\":" + tid + ",\"ts\":" +
+             std::to_string(10 + 20 * k) + ",\"dur\":15,\"args\":{\"correlation\":" + std::to_string(corr) + "}}";
+      }
+    return s + "]}";
+  };
+  auto analyze_text = [](const std::string& text) {
+    TraceSet set;
+    set.ranks.emplace_back();
+    scan_trace_text(text, "two.json", set.ranks.back());
+    AnalyzeRequest req;
+    return analyze_loaded(set, req);
+  };
+  const Result a = analyze_text(trace("7")), b = analyze_text(trace("\"stream 7\""));
+  EXPECT_EQ(a.table("queue_length_summary")->rows(), 2u);
+  EXPECT_EQ(b.table("queue_length_summary")->rows(), 2u);
+  EXPECT_DOUBLE_EQ(cell(a, "gpu_kernel_breakdown_by_type", "sum_us"), 90.0);
+  EXPECT_DOUBLE_EQ(cell(b, "gpu_kernel_breakdown_by_type", "sum_us"), 90.0);
+}

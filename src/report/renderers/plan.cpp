@@ -322,11 +322,42 @@ void sweep_line(const Result& r, ReportPage& page) {
   }
   for (double v : values)
     if (std::find_if(best.begin(), best.end(), [&](const auto& b) { return b.first == v; }) == best.end()) none_fits.push_back(v);
+  const Unit ux = unit_of(keys[0]);
+  const std::string unit = ux.label.empty() ? "" : " " + ux.label;
+  if (best.empty() && !values.empty() && t->has_column("plans_valid_count")) {
+    // No value has a plan that fits: the plans searched at each value (most over the other
+    // keys), none fitting. The page had fallen back to the generic charts, which label bars by
+    // an integer column: "largest num_gpus: 1100" where 1100 was plans_valid_count (2026-12-05
+    // review).
+    std::sort(values.begin(), values.end());
+    const auto valid = numbers(*t, "plans_valid_count");
+    std::vector<std::string> cats;
+    std::vector<double> most(values.size(), 0.0);
+    for (size_t k = 0; k < values.size(); ++k) {
+      cats.push_back(fmt_key_value(values[k] * ux.scale) + unit);
+      for (size_t i = 0; i < x.size(); ++i)
+        if (x[i] == values[k] && std::isfinite(valid[i])) most[k] = std::max(most[k], valid[i]);
+    }
+    Chart ch;
+    ch.id = "sweep-no-fit";
+    ch.title = "Plans searched along " + keys[0] + ": none fits";
+    ch.value_unit = "";
+    ch.option = base_option();
+    ch.option["xAxis"] = category_axis(cats, axis_name(keys[0]));
+    ch.option["yAxis"] = value_axis("valid plans (count)");
+    ch.option["series"] = {{{"type", "bar"}, {"name", "valid plans, none fitting"}, {"data", json_array(most)}}};
+    std::string list;
+    for (size_t i = 0; i < values.size() && i < 8; ++i) list += (i ? ", " : "") + fmt_key_value(values[i] * ux.scale);
+    if (values.size() > 8) list += ", ...";
+    ch.takeaway = "no plan fits at any value of " + keys[0] + " (" + list + unit + "): every valid plan is beyond the memory";
+    page.takeaways.push_back(ch.takeaway);
+    page.charts.push_back(std::move(ch));
+    return;
+  }
   if (best.empty() || values.size() < 2) return;
   std::sort(best.begin(), best.end());
   std::sort(none_fits.begin(), none_fits.end());
   // The axis is in the key's display unit (GiB, GB/s): the values are scaled to it.
-  const Unit ux = unit_of(keys[0]);
   auto data = nlohmann::ordered_json::array();
   for (const auto& [a, b] : best) data.push_back({a * ux.scale, b});
   Chart ch;
@@ -340,7 +371,6 @@ void sweep_line(const Result& r, ReportPage& page) {
   ch.option["xAxis"]["scale"] = true;
   ch.option["yAxis"] = value_axis("step time (s)");
   ch.option["series"] = {{{"type", "line"}, {"name", "best step time"}, {"data", data}}};
-  const std::string unit = ux.label.empty() ? "" : " " + ux.label;
   ch.takeaway = best.size() > 1 ? "from " + fmt_key_value(best.front().first * ux.scale) + " to " + fmt_key_value(best.back().first * ux.scale) +
                                       unit + " of " + keys[0] + ", the best step time goes from " + fmt_seconds(best.front().second) + " to " +
                                       fmt_seconds(best.back().second) +

@@ -78,8 +78,15 @@ struct Frame {
   int64_t device_stride = 0;
   // The stream key of a GPU-side event's stream (kernels, memcpys, cuda_sync waits) recorded
   // under pid `pid`.
+  // A stream named by text (a coded tid, RankTrace::id_code) is kept apart per device too: its
+  // code less pid x 2^25 (the codes span 2^24), below every plain key (two devices' "stream 7"
+  // had merged into one stream, 2026-12-05 review).
   int64_t stream_key(int64_t stream, int32_t pid) const {
-    return device_stride > 0 && pid >= 0 && stream >= 0 ? static_cast<int64_t>(pid) * device_stride + stream : stream;
+    if (device_stride <= 0 || pid < 0) return stream;
+    if (stream >= 0) return static_cast<int64_t>(pid) * device_stride + stream;
+    if (stream >= INT32_MIN && stream <= INT32_MAX && RankTrace::is_id_code(static_cast<int32_t>(stream)))
+      return stream - static_cast<int64_t>(pid) * (int64_t{1} << 25);
+    return stream;
   }
 
   int64_t rank() const { return trace->rank; }
@@ -178,7 +185,15 @@ inline int64_t intersection(const Intervals& a, const Intervals& b) {
 
 // The device of a GPU event of f (0 when the frame's GPU work is on one device, and in HTA mode).
 inline int64_t device_of(const Frame& f, const GpuEvent& g) {
-  return f.device_stride > 0 && g.stream >= 0 ? g.stream / f.device_stride : 0;
+  if (f.device_stride <= 0) return 0;
+  if (g.stream >= 0) return g.stream / f.device_stride;
+  // A text-named stream's key (Frame::stream_key): code - pid x 2^25, code - kIdCodeBase in [0, 2^24).
+  if (g.stream < RankTrace::kIdCodeEnd) {
+    const int64_t x = g.stream - RankTrace::kIdCodeBase;
+    const int64_t q = x >= 0 ? x / (int64_t{1} << 25) : -((-x + (int64_t{1} << 25) - 1) / (int64_t{1} << 25));
+    return -q;
+  }
+  return 0;
 }
 // The devices of f's GPU events, ascending (one, 0, unless the rank drives several GPUs).
 std::vector<int64_t> devices_of(const Frame& f);
