@@ -101,6 +101,20 @@ plan::SearchArgs search_args_of(const py::dict& d) {
   throw Error(SourceLocation{"", 0, 0, w.key.empty() ? arg : arg + "['" + w.key + "']"}, e.message(), e.hint());
 }
 
+// run_estimate names its token counts as the CLI's options (--prompt, --output, --batch): here
+// they are this function's arguments (review of 2026-12-05: "key '--batch'" in Python).
+template <class F>
+Result naming_token_arguments(F&& fn) {
+  try {
+    return fn();
+  } catch (const Error& e) {
+    const std::string& k = e.where().key;
+    if (e.where().file.empty() && (k == "--prompt" || k == "--output" || k == "--batch"))
+      throw Error(SourceLocation{"", 0, 0, k.substr(2)}, e.message(), e.hint());
+    throw;
+  }
+}
+
 std::string json_text(const Result& r) {
   return to_json(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
@@ -339,7 +353,11 @@ PYBIND11_MODULE(_sextant, m) {
             if (seed >= 0) c.sim.seed = static_cast<uint64_t>(seed);
             if (threads >= 0) c.sim.threads = threads;
             if (!search) c.sim.search = false;
-            goodput::check_simulation_budget(c, c.simulation_loc);
+            // The argument that asked for more replicas than the simulation holds is named, as the
+            // CLI names --replicas (the file's `simulation` map had been blamed, 2026-12-05 review).
+            SourceLocation budget_at = c.simulation_loc;
+            if (replicas > 0 && c.sim.replicas > goodput::kMaxReplicas) budget_at = SourceLocation{"", 0, 0, "replicas"};
+            goodput::check_simulation_budget(c, budget_at);
             return goodput::run_goodput(c);
           });
         },
@@ -357,9 +375,11 @@ PYBIND11_MODULE(_sextant, m) {
             if (mode == "plan") return infer::run_plan(std::move(study), *cat, *data);
             // infer estimate FILE: prompt/output < 0 take the workload's mean lengths.
             if (mode == "estimate")
-              return infer::run_study_estimate(study, is_text ? name : source, *cat, *data,
-                                               prompt >= 0 ? std::optional<int64_t>(prompt) : std::nullopt,
-                                               output >= 0 ? std::optional<int64_t>(output) : std::nullopt, batch);
+              return naming_token_arguments([&] {
+                return infer::run_study_estimate(study, is_text ? name : source, *cat, *data,
+                                                 prompt >= 0 ? std::optional<int64_t>(prompt) : std::nullopt,
+                                                 output >= 0 ? std::optional<int64_t>(output) : std::nullopt, batch);
+              });
             throw Error(SourceLocation{"", 0, 0, "mode"}, "unknown infer mode '" + mode + "'", "valid with a study: serve, plan, estimate");
           });
         },
@@ -400,7 +420,7 @@ PYBIND11_MODULE(_sextant, m) {
                      {"expert_load_factor", "expert_load_factor"}, {"memory_gib", "memory_gib"},
                      {"memory_utilization_fraction", "memory_utilization_fraction"}, {"max_model_len", "max_model_len"}})
               d.given_at[field] = SourceLocation{"", 0, 0, arg};
-            return infer::run_estimate(d, *cat, *data, prompt, output, batch);
+            return naming_token_arguments([&] { return infer::run_estimate(d, *cat, *data, prompt, output, batch); });
           });
         },
         py::arg("model"), py::arg("accelerator"), py::arg("engine"), py::arg("system"), py::arg("tp"), py::arg("pp"),

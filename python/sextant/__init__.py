@@ -47,7 +47,8 @@ def result_from_json(text):
     if not isinstance(doc, dict) or not isinstance(doc.get("command"), str) or not isinstance(doc.get("scalars"), dict) \
             or not isinstance(doc.get("tables"), dict) or not all(
                 isinstance(t, dict) and isinstance(t.get("columns"), dict) and isinstance(t.get("types"), dict)
-                for t in doc["tables"].values()):
+                for t in doc["tables"].values()) \
+            or not (isinstance(doc.get("notes", []), list) and all(isinstance(n, str) for n in doc.get("notes", []))):
         raise SextantError("result_from_json: not a result's JSON (expected command, scalars and tables of "
                            "{description, types, columns}, as --json writes)")
     # JSON writes an unknown number (NaN) as null: an f64 column keeps it as float("nan"), so a
@@ -184,6 +185,9 @@ def _source(obj, what):
             # As YAML text the same input is refused as nesting too deeply; the dict had raised a bare
             # RecursionError (review of 2026-12-03).
             raise SextantError("%s: the dict nests too deeply" % what) from None
+    if isinstance(obj, (str, _os.PathLike)) and ("\0" if isinstance(_os.fspath(obj), str) else b"\0") in _os.fspath(obj):
+        # The C++ file layer would cut the path at the NUL and read another file (2026-12-05 review).
+        raise SextantError("%s: embedded null byte in the path" % what)
     if isinstance(obj, _os.PathLike):
         return _os.fspath(obj), False, _os.fspath(obj)
     if isinstance(obj, str) and not obj.strip():
@@ -467,7 +471,8 @@ def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, s
     """Goodput under failures, checkpoints and recovery (``sextant goodput``)."""
     replicas = 0 if replicas is None else _int_in(replicas, "replicas", 2)
     seed = -1 if seed is None else _int_in(seed, "seed", 0, 2 ** 63 - 1)
-    threads = -1 if threads is None else _int_in(threads, "threads", 0)
+    # The CLI's bound (--threads 0 to 4096, as simulation.threads); 5000 had been taken.
+    threads = -1 if threads is None else _int_in(threads, "threads", 0, 4096)
     src, is_text, name = _source(config, "goodput")
     return _done(_sextant.goodput(src, is_text, name, _overrides(overrides, kw), replicas, seed, threads,
                                   _bool(search, "search"), _os.getcwd()))

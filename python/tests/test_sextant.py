@@ -843,3 +843,32 @@ def test_text_that_is_not_utf8_is_named_as_such():
         sextant.estimate("model: \udcff\n")
     with pytest.raises(sextant.SextantError, match="not valid UTF-8"):
         sextant.estimate(SCENARIO, overrides={"name": "\udcff"})
+
+
+def test_review_of_2026_12_07_arguments_are_named_and_bounded():
+    """Errors about an argument name the argument, bounds are the CLI's, and bad shapes or paths
+    are SextantErrors (review of 2026-12-05)."""
+    # replicas beyond the simulation's: named as the argument, not the file's simulation map.
+    with pytest.raises(sextant.SextantError, match="^key 'replicas': simulation.replicas 2000000 is beyond"):
+        sextant.goodput(GOODPUT, replicas=2_000_000)
+    # threads: the CLI's bound (0 to 4096).
+    with pytest.raises(sextant.SextantError, match="threads"):
+        sextant.goodput(GOODPUT, threads=5000, replicas=10, search=False)
+    # infer's token counts: named as the arguments, not --batch.
+    with pytest.raises(sextant.SextantError, match="^key 'batch': must be at most 16777216"):
+        sextant.infer(model="llama3-8b", accelerator="h100-sxm-80gb", batch=2 ** 24 + 1)
+    with pytest.raises(sextant.SextantError, match="^key 'batch': must be at most"):
+        sextant.infer(STUDY, mode="estimate", batch=2 ** 24 + 1)
+    # A path with a NUL byte is refused (it had read the file named by its first part).
+    with pytest.raises(sextant.SextantError, match="null byte"):
+        sextant.estimate(SCENARIO + "\0garbage")
+    # result_from_json checks notes too (a TypeError had escaped).
+    with pytest.raises(sextant.SextantError, match="not a result's JSON"):
+        sextant.result_from_json('{"command":"x","scalars":{},"tables":{},"notes":5}')
+
+
+def test_a_huge_critical_path_cap_does_not_allocate_it():
+    """critical_path_rows is an upper bound: a cap of 2^31-2 had been reserved and raised
+    MemoryError (review of 2026-12-05)."""
+    r = sextant.analyze(TRACE, critical_path_rows=2147483646, only=["critical_path"])
+    assert len(r["tables"]["critical_path"]["rank"]) > 0

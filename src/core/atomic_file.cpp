@@ -208,6 +208,10 @@ void write_file_atomic(const std::string& path, std::string_view content) {
 }
 
 std::string read_file(const std::string& path) {
+  // A NUL inside the path would cut it short at the system call: another file than the one named
+  // was read (Python's "PATH\0garbage", 2026-12-05 review). Refused, as Python's open() does.
+  if (path.find('\0') != std::string::npos)
+    throw Error(SourceLocation{path.substr(0, path.find('\0'))}, "the path holds a NUL byte (\\0): no file has such a name");
   // O_NONBLOCK: opening a FIFO without a writer must not hang; only regular files are read
   // (a FIFO, /dev/zero or /dev/urandom would block or never end).
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);

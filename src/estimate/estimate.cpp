@@ -1142,11 +1142,10 @@ StepEstimate Estimator::run(const Workload& w) const {
     const auto& st = w.stages[rr];
     double recompute_peak = 0;
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
-    for (size_t c = 0; c < st.chunks.size(); ++c)
-      for (const auto& b : st.chunks[c].blocks) {
-        chunk_act[c] += b.activation_bytes * b.count;
-        recompute_peak = std::max(recompute_peak, b.recompute_bytes);
-      }
+    for (size_t c = 0; c < st.chunks.size(); ++c) {
+      for (const auto& b : st.chunks[c].blocks) chunk_act[c] += b.activation_bytes * b.count;
+      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(st.chunks[c]));
+    }
     // Full recompute: one layer's whole activation set is rematerialised while its backward runs
     // (34 sbh for a GPT layer against its stored 2 sbh input, Korthikanti et al.).
     std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
@@ -1568,8 +1567,8 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
         cb.add(bi, b.count);
         cw.add(bw, b.count);
         chunk_act[ci] += b.activation_bytes * b.count;
-        recompute_peak = std::max(recompute_peak, b.recompute_bytes);
       }
+      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(stage.chunks[ci]));
       units.finish();
       settle_dp(c, cf, &units.f);
       settle_backward_dp(c, cb, cw, split_weight, &units);

@@ -58,6 +58,19 @@ double weight_pass_held_bytes(const Chunk& c) {
   return bytes;
 }
 
+double chunk_recompute_peak_bytes(const Chunk& c) {
+  // The blocks are grouped by template, not by position: only what is known to be freed first is
+  // taken off, the layers that rematerialise nothing (the block method stores the chunk's last
+  // layers, whose backward runs before any recomputed one's).
+  double set = 0, stored_layers = 0;
+  for (const Block& b : c.blocks) {
+    if (b.count <= 0) continue;
+    if (b.recompute_bytes > 0) set = std::max(set, b.recompute_bytes);
+    else if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) stored_layers += b.activation_bytes * b.count;
+  }
+  return std::max(0.0, set - stored_layers);
+}
+
 double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
                        const std::vector<double>& chunk_weight_bytes, double recompute_bytes) {
   if (!s.splits_weight_gradient()) return s.peak_activation_bytes(r, p, v, m, chunk_bytes) + recompute_bytes;

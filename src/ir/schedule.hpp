@@ -110,6 +110,15 @@ double zero3_resident_elements(double units, double largest_tensor, double max_l
 double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
                        const std::vector<double>& chunk_weight_bytes, double recompute_bytes);
 
+// The rematerialised set a chunk's backward holds beyond what it held when the backward began:
+// the backward runs the layers in reverse, freeing each one's saved activations, so a recompute
+// set weighs on top only for what exceeds the activations freed before it. Uniform and selective
+// recompute rematerialise from the chunk's last layer on (nothing freed yet: the largest set);
+// the block method stores the chunk's last layers, whose activations are freed before its first
+// N layers are recomputed (recomputing 1 of 32 layers had raised the peak by its checkpoint,
+// where it lowers it; 2026-12-05 review). At least 0.
+double chunk_recompute_peak_bytes(const Chunk& c);
+
 // The built-in schedules by name (core/registry.hpp: get() throws Error at parallel.schedule
 // with the valid names).
 class ScheduleRegistry : public InstanceRegistry<PipelineSchedule> {

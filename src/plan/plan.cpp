@@ -757,10 +757,10 @@ struct MemoryModel::Impl {
       sm.chunk_act_per_mb.assign(st.chunks.size(), 0.0);
       sm.chunk_w_per_mb.assign(st.chunks.size(), 0.0);
       for (size_t c = 0; c < st.chunks.size(); ++c) sm.chunk_w_per_mb[c] = ir::weight_pass_held_bytes(st.chunks[c]);
+      for (size_t c = 0; c < st.chunks.size(); ++c) sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, ir::chunk_recompute_peak_bytes(st.chunks[c]));
       for (size_t c = 0; c < st.chunks.size(); ++c)
         for (const auto& b : st.chunks[c].blocks) {
           sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;
-          sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, b.recompute_bytes);
           const double dense = b.params - b.expert_params;
           const double t = ir::largest_weight_elements(b);
           if (dense > 0) sm.tensor_dense = std::max(sm.tensor_dense, std::min(t, dense));

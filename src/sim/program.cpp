@@ -436,11 +436,10 @@ struct Builder {
 
     double recompute_peak = 0;  // one layer's rematerialised set while its backward runs (full or selective recompute)
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
-    for (int c = 0; c < v; ++c)
-      for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) {
-        chunk_act[static_cast<size_t>(c)] += b.activation_bytes * b.count;
-        recompute_peak = std::max(recompute_peak, b.recompute_bytes);
-      }
+    for (int c = 0; c < v; ++c) {
+      for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) chunk_act[static_cast<size_t>(c)] += b.activation_bytes * b.count;
+      recompute_peak = std::max(recompute_peak, ir::chunk_recompute_peak_bytes(st.chunks[static_cast<size_t>(c)]));
+    }
     const bool split = sched.splits_weight_gradient();
     // A split backward keeps its weight pass's inputs from the Backward to the Weight
     // (ir::weight_pass_held_bytes; estimate counts the same through ir::peak_held_bytes).

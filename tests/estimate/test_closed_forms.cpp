@@ -1157,6 +1157,28 @@ TEST(ClosedForms, FullRecomputeOfSomeLayers) {
   EXPECT_NEAR(act(wu), per_stage / 4 * input, 1e-6 * input);
   EXPECT_EQ(peak(wu), 4 * set);
   EXPECT_NEAR(est.run(wu).step_time_s, t_full, 1e-12 * t_full);
+  // Memory falls as the block method recomputes more layers, from no recompute's to full's: the
+  // stored layers' activations are freed before the first recomputed layer's set is rebuilt, so
+  // recomputing 1 layer takes off one stored set and adds back its input (it had added the input
+  // on top, 2026-12-05 review). Uniform groups keep their whole set on top.
+  double prev = est.run(wn).memory.total_bytes();
+  for (int n : {1, 2, 5, 15}) {
+    const Scenario sb = with({{"training.recompute", "full"}, {"training.recompute_method", "block"},
+                              {"training.recompute_num_layers", std::to_string(n)}});
+    const ir::Workload wb = ir::lower(sb);  // (a workload refers to its scenario: keep it alive)
+    const double mem = est.run(wb).memory.total_bytes();
+    EXPECT_LT(mem, prev) << n;
+    // At least one micro-batch's stored set less its input, held in flight.
+    if (n == 1) {
+      EXPECT_GE(prev - mem, (stored - input) * (1 - 1e-9));
+    }
+    EXPECT_EQ(ir::chunk_recompute_peak_bytes(wb.stages[0].chunks[0]), 0.0) << n;
+    prev = mem;
+  }
+  // Every layer recomputed is full recompute: the last layer's set on top of the inputs.
+  const ir::Workload w99 = ir::lower(b99);
+  EXPECT_EQ(ir::chunk_recompute_peak_bytes(w99.stages[0].chunks[0]), set);
+  EXPECT_EQ(ir::chunk_recompute_peak_bytes(wu.stages[0].chunks[0]), 4 * set);
 }
 
 // Under the block method the recomputed layers are those at the chunk's first positions, dense or

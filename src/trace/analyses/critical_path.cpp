@@ -57,10 +57,16 @@ class CriticalPathPass final : public ReplayPass {
     // At most --critical-path-rows segments per iteration, one iteration per ProfilerStep (or one
     // per rank without steps): reserved, so that a table of 10^5-10^6 rows grows without each
     // column being copied at every doubling (untouched capacity costs no memory).
+    // The cap is an upper bound, not a size: a path has at most a segment per event and one per
+    // gap between them, so no more is reserved (a cap of 2^31 had reserved it and run out of
+    // memory, 2026-12-05 review).
     if (ctx.opt.critical_path_rows > 0) {
-      size_t iterations = 0;
-      for (const Frame& f : ctx.frames) iterations += static_cast<size_t>(std::max<int64_t>(1, f.profiler_steps));
-      seg_.reserve(iterations * static_cast<size_t>(ctx.opt.critical_path_rows));
+      size_t iterations = 0, events = 0;
+      for (const Frame& f : ctx.frames) {
+        iterations += static_cast<size_t>(std::max<int64_t>(1, f.profiler_steps));
+        events += f.gpu.size() + f.cpu.size();
+      }
+      seg_.reserve(std::min(iterations * static_cast<size_t>(ctx.opt.critical_path_rows), 2 * events + iterations));
       sum_.reserve(iterations);
     }
   }
