@@ -1113,6 +1113,23 @@ StepEstimate Estimator::run(const Workload& w) const {
           hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
         }
   }
+  if (s.model.moe) {
+    // The MoE router's gating GEMM (hidden x experts, forward and both backward GEMMs) is work the
+    // model FLOPs leave out (docs/models.md) and the GPUs run: counted here, as its recompute is
+    // above (it had been left out, HFU 0.33% low for Qwen3-30B-A3B; 2026-12-05 review). The MTP
+    // modules' routers are in their own count above.
+    const double ranks_per_stage = static_cast<double>(s.num_gpus) / p;
+    for (const auto& st : w.stages)
+      for (const auto& ch : st.chunks)
+        for (const auto& b : ch.blocks) {
+          if (b.name.rfind("mtp", 0) == 0) continue;
+          double f = 0;
+          for (const StepList* list : {&b.forward, &b.backward_input, &b.backward_weight})
+            for (const auto& step : *list)
+              if (const auto* op = std::get_if<ComputeOp>(&step); op && std::strncmp(op->name, "moe.router", 10) == 0) f += op->flops;
+          hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
+        }
+  }
   if (s.model.moe && s.train.moe_pad_to_capacity) {
     // Tokens padded to the capacity: every EP rank runs the IR's routed-expert GEMMs (the
     // capacity's rows) forward and backward, where the model FLOPs count the routed tokens. The

@@ -2034,3 +2034,18 @@ TEST(ClosedForms, InterleavedStepIsContinuousAsChunksDriftApart) {
     prev = s;
   }
 }
+
+// Question: are the MoE router's GEMMs in the hardware FLOPs? The model FLOPs leave out the
+// hidden x experts gating GEMM (docs/models.md); the GPUs run it forward and in both backward
+// GEMMs: 6 x tokens x hidden x experts per MoE layer (it had been left out of HFU).
+TEST(ClosedForms, TheRouterIsInTheHardwareFlops) {
+  const std::string y =
+      "model: {id: alt, source: test, layers: 8, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096, vocab: 32000, mlp: swiglu,\n"
+      "        moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 1024, layer_freq: 2}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {dp: 8, ep: 8}\n"
+      "training: {global_batch: 16, micro_batch: 1, seq_len: 1024}\n";
+  const Scenario s = parse_scenario(y, "alt.yaml", *frozen());
+  const StepEstimate e = Estimator().run(ir::lower(s));
+  const double tokens = 16.0 * 1024, moe_layers = 4;
+  EXPECT_NEAR(e.hardware_flops - e.model_flops, 6 * tokens * 1024 * 8 * moe_layers, 1e-9 * e.model_flops);
+}
