@@ -185,10 +185,13 @@ def _source(obj, what):
             # As YAML text the same input is refused as nesting too deeply; the dict had raised a bare
             # RecursionError (review of 2026-12-03).
             raise SextantError("%s: the dict nests too deeply" % what) from None
-    if isinstance(obj, (str, _os.PathLike)) and ("\0" if isinstance(_os.fspath(obj), str) else b"\0") in _os.fspath(obj):
+    def no_nul(path):
         # The C++ file layer would cut the path at the NUL and read another file (2026-12-05 review).
-        raise SextantError("%s: embedded null byte in the path" % what)
+        if ("\0" if isinstance(path, str) else b"\0") in path:
+            raise SextantError("%s: embedded null byte in the path" % what)
+        return path
     if isinstance(obj, _os.PathLike):
+        no_nul(_os.fspath(obj))
         return _os.fspath(obj), False, _os.fspath(obj)
     if isinstance(obj, str) and not obj.strip():
         # "" had been read as the data folder's path: "is a directory, not a file".
@@ -199,7 +202,7 @@ def _source(obj, what):
         one_line_yaml = ": " in obj and not _os.path.exists(obj)
         if "\n" in obj or obj.lstrip().startswith("{") or one_line_yaml:
             return obj, True, "<%s text>" % what
-        return obj, False, obj
+        return no_nul(obj), False, obj
     raise SextantError("%s: expected a dict, a YAML path or YAML text, got %s" % (what, type(obj).__name__))
 
 

@@ -862,6 +862,10 @@ def test_review_of_2026_12_07_arguments_are_named_and_bounded():
     # A path with a NUL byte is refused (it had read the file named by its first part).
     with pytest.raises(sextant.SextantError, match="null byte"):
         sextant.estimate(SCENARIO + "\0garbage")
+    # Nor is one written: the report would have gone to the path's first part.
+    r = sextant.estimate(SCENARIO)
+    with pytest.raises(sextant.SextantError, match="NUL byte"):
+        sextant.report(r, os.path.join(os.path.dirname(SCENARIO), "..", "x.html\0y"))
     # result_from_json checks notes too (a TypeError had escaped).
     with pytest.raises(sextant.SextantError, match="not a result's JSON"):
         sextant.result_from_json('{"command":"x","scalars":{},"tables":{},"notes":5}')

@@ -159,6 +159,9 @@ std::string AtomicFileSet::reserve(const std::string& path) {
 
 void AtomicFileSet::stage(const std::string& path, std::string_view content) {
   if (committed_) throw Error(SourceLocation{path}, "internal: file set already committed");
+  // As read_file: a NUL would cut the path short and write another file than the one named.
+  if (path.find('\0') != std::string::npos)
+    throw Error(SourceLocation{path.substr(0, path.find('\0'))}, "the path holds a NUL byte (\\0): no file has such a name");
   if (is_special(path)) {
     check_distinct(path);
     entries_.push_back(Entry{path, {}, std::string(content)});

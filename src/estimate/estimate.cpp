@@ -1161,7 +1161,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
     for (size_t c = 0; c < st.chunks.size(); ++c) {
       for (const auto& b : st.chunks[c].blocks) chunk_act[c] += b.activation_bytes * b.count;
-      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(st.chunks[c]));
+      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(st.chunks[c], s.train.recompute == Recompute::Full && s.train.recompute_block));
     }
     // Full recompute: one layer's whole activation set is rematerialised while its backward runs
     // (34 sbh for a GPT layer against its stored 2 sbh input, Korthikanti et al.).
@@ -1585,7 +1585,7 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
         cw.add(bw, b.count);
         chunk_act[ci] += b.activation_bytes * b.count;
       }
-      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(stage.chunks[ci]));
+      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(stage.chunks[ci], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block));
       units.finish();
       settle_dp(c, cf, &units.f);
       settle_backward_dp(c, cb, cw, split_weight, &units);

@@ -892,6 +892,11 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
   const auto reqs = generate_requests(w);
   Result r;
   r.command = "infer plan";
+  // A devices.yaml entry that never applies, for an accelerator searched (serve and estimate say it
+  // through the deployment's notes; plan had said nothing, 2026-12-05 review).
+  for (const auto& acc : accels)
+    if (cat.has_accelerator(acc))
+      for (const auto& n : data.match_notes(cat.accelerator(acc), cat.accelerator_ids())) r.notes.push_back(n);
   // The search is over colocated replicas: a disaggregated study was costed as one of them with
   // no word (2026-12-04 review).
   if (s.serving.disaggregation)

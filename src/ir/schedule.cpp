@@ -58,17 +58,19 @@ double weight_pass_held_bytes(const Chunk& c) {
   return bytes;
 }
 
-double chunk_recompute_peak_bytes(const Chunk& c) {
+double chunk_recompute_peak_bytes(const Chunk& c, bool block_method) {
   // The blocks are grouped by template, not by position: only what is known to be freed first is
-  // taken off, the layers that rematerialise nothing (the block method stores the chunk's last
-  // layers, whose backward runs before any recomputed one's).
+  // taken off. Under the block method, the layers that rematerialise nothing are the chunk's last,
+  // whose backward runs before any recomputed one's. Under selective recompute a layer without a
+  // set may come first (DeepSeek-V3's dense layers under recompute_modules [moe]): nothing is
+  // taken off (it had dropped the MoE layers' whole set, 2026-12-05 review).
   double set = 0, stored_layers = 0;
   for (const Block& b : c.blocks) {
     if (b.count <= 0) continue;
     if (b.recompute_bytes > 0) set = std::max(set, b.recompute_bytes);
     else if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) stored_layers += b.activation_bytes * b.count;
   }
-  return std::max(0.0, set - stored_layers);
+  return std::max(0.0, block_method ? set - stored_layers : set);
 }
 
 double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,

@@ -117,7 +117,8 @@ double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m
 // the block method stores the chunk's last layers, whose activations are freed before its first
 // N layers are recomputed (recomputing 1 of 32 layers had raised the peak by its checkpoint,
 // where it lowers it; 2026-12-05 review). At least 0.
-double chunk_recompute_peak_bytes(const Chunk& c);
+// block_method: the chunk's recompute is Megatron's block method (training.recompute_method block).
+double chunk_recompute_peak_bytes(const Chunk& c, bool block_method);
 
 // The built-in schedules by name (core/registry.hpp: get() throws Error at parallel.schedule
 // with the valid names).

@@ -757,7 +757,7 @@ struct MemoryModel::Impl {
       sm.chunk_act_per_mb.assign(st.chunks.size(), 0.0);
       sm.chunk_w_per_mb.assign(st.chunks.size(), 0.0);
       for (size_t c = 0; c < st.chunks.size(); ++c) sm.chunk_w_per_mb[c] = ir::weight_pass_held_bytes(st.chunks[c]);
-      for (size_t c = 0; c < st.chunks.size(); ++c) sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, ir::chunk_recompute_peak_bytes(st.chunks[c]));
+      for (size_t c = 0; c < st.chunks.size(); ++c) sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, ir::chunk_recompute_peak_bytes(st.chunks[c], s.train.recompute == Recompute::Full && s.train.recompute_block));
       for (size_t c = 0; c < st.chunks.size(); ++c)
         for (const auto& b : st.chunks[c].blocks) {
           sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;

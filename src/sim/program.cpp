@@ -438,7 +438,7 @@ struct Builder {
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
     for (int c = 0; c < v; ++c) {
       for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) chunk_act[static_cast<size_t>(c)] += b.activation_bytes * b.count;
-      recompute_peak = std::max(recompute_peak, ir::chunk_recompute_peak_bytes(st.chunks[static_cast<size_t>(c)]));
+      recompute_peak = std::max(recompute_peak, ir::chunk_recompute_peak_bytes(st.chunks[static_cast<size_t>(c)], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block));
     }
     const bool split = sched.splits_weight_gradient();
     // A split backward keeps its weight pass's inputs from the Backward to the Weight

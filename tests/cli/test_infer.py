@@ -5,6 +5,7 @@ import csv
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,6 +39,31 @@ def scalars(j):
 
 
 class InferCli(unittest.TestCase):
+    def test_a_devices_entry_that_never_applies_is_said_by_every_command(self):
+        """A devices.yaml entry whose id is no catalog accelerator but close to the run's (which has
+        no entry of its own) is named in a note by estimate, serve and plan (it had been ignored
+        without a word; then an error for every deployment; then plan alone said nothing;
+        2026-12-05 reviews). An unrelated device is not blocked."""
+        with tempfile.TemporaryDirectory() as d:
+            idata = os.path.join(d, "infer")
+            shutil.copytree(os.path.join(ROOT, "data", "infer"), idata)
+            dev = os.path.join(idata, "devices.yaml")
+            text = open(dev).read()
+            self.assertIn("match: apple-m1-max-24c\n", text)
+            open(dev, "w").write(text.replace("match: apple-m1-max-24c\n", "match: apple-m1-max-24core\n", 1))
+            study = os.path.join(d, "od.yaml")
+            open(study, "w").write(
+                "deployment: {model: llama-2-7b, accelerator: apple-m1-max-24c, engine: llama.cpp, weight_format: q4_0,\n"
+                "             activation_format: fp32, kv_format: fp16}\n"
+                "serving: {policy: continuous, max_batch_seqs: 4, max_batch_tokens: 512}\n"
+                "workload: {arrival: poisson, rate_per_s: 0.033, requests: 30, prompt: {dist: fixed, mean: 400}, output: {dist: fixed, mean: 100}}\n"
+                "slo: {ttft_s: 3.0, tpot_s: 0.05}\n")
+            for mode in ("estimate", "serve", "plan"):
+                notes = run_json("infer", "--infer-data", idata, mode, study)["notes"]
+                self.assertTrue(any("the entry for 'apple-m1-max-24core' names no accelerator" in n for n in notes), (mode, notes))
+            notes = run_json("infer", "estimate", "--infer-data", idata, "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb")["notes"]
+            self.assertFalse(any("apple-m1-max-24core" in n for n in notes), notes)
+
     def test_saturation_of_static_batches_is_a_batch_per_batch_time(self):
         # Fixed lengths in static batches of 64: every batch takes the same time T, so the server
         # sustains 64 / T. The window had counted the batch completing at its start: +3% (2026-12-04

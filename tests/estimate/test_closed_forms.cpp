@@ -1172,13 +1172,13 @@ TEST(ClosedForms, FullRecomputeOfSomeLayers) {
     if (n == 1) {
       EXPECT_GE(prev - mem, (stored - input) * (1 - 1e-9));
     }
-    EXPECT_EQ(ir::chunk_recompute_peak_bytes(wb.stages[0].chunks[0]), 0.0) << n;
+    EXPECT_EQ(ir::chunk_recompute_peak_bytes(wb.stages[0].chunks[0], true), 0.0) << n;
     prev = mem;
   }
   // Every layer recomputed is full recompute: the last layer's set on top of the inputs.
   const ir::Workload w99 = ir::lower(b99);
-  EXPECT_EQ(ir::chunk_recompute_peak_bytes(w99.stages[0].chunks[0]), set);
-  EXPECT_EQ(ir::chunk_recompute_peak_bytes(wu.stages[0].chunks[0]), 4 * set);
+  EXPECT_EQ(ir::chunk_recompute_peak_bytes(w99.stages[0].chunks[0], true), set);
+  EXPECT_EQ(ir::chunk_recompute_peak_bytes(wu.stages[0].chunks[0], false), 4 * set);
 }
 
 // Under the block method the recomputed layers are those at the chunk's first positions, dense or
@@ -2048,4 +2048,26 @@ TEST(ClosedForms, TheRouterIsInTheHardwareFlops) {
   const StepEstimate e = Estimator().run(ir::lower(s));
   const double tokens = 16.0 * 1024, moe_layers = 4;
   EXPECT_NEAR(e.hardware_flops - e.model_flops, 6 * tokens * 1024 * 8 * moe_layers, 1e-9 * e.model_flops);
+}
+
+// Question: under selective recompute, is a layer without a recompute set (a dense layer among MoE
+// layers under recompute_modules [moe]) left on top of the rebuilt set? It may come first in the
+// chunk, so its backward runs last: nothing of it is freed before the MoE layers rebuild theirs
+// (the stored-layers rule of the block method had dropped the MoE set; 2026-12-05 review).
+TEST(ClosedForms, SelectiveRecomputeOfSomeLayersKeepsItsWholeSet) {
+  const std::string y =
+      "model: {id: alt, source: test, layers: 8, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096, vocab: 32000, mlp: swiglu,\n"
+      "        moe: {num_experts: 8, topk: 2, expert_ffn_hidden: 1024, layer_freq: 2}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {dp: 8, ep: 8}\n"
+      "training: {global_batch: 16, micro_batch: 1, seq_len: 1024, recompute: selective, recompute_modules: [moe]}\n";
+  const Scenario s = parse_scenario(y, "alt.yaml", *frozen());
+  const ir::Workload w = ir::lower(s);
+  double set = 0, without = 0;
+  for (const auto& b : w.stages[0].chunks[0].blocks) {
+    set = std::max(set, b.recompute_bytes);
+    if (b.name == "dense_layer" && b.recompute_bytes == 0) without += b.count;
+  }
+  ASSERT_GT(set, 0);
+  ASSERT_GT(without, 0);
+  EXPECT_EQ(ir::chunk_recompute_peak_bytes(w.stages[0].chunks[0], false), set);
 }

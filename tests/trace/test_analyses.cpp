@@ -508,14 +508,14 @@ TEST(Analyses, RepeatedCorrelationIdsPairEachKernelWithItsOwnLaunch) {
 // the tid "stream 7", both devices' streams had merged into one (the kernels' busy time halved,
 // one stream in the queue table), where integer tids kept them apart (2026-12-05 review).
 TEST(Analyses, TextNamedStreamsOfTwoDevicesStayApart) {
-  auto trace = [](const std::string& tid) {
+  auto trace = [](const std::string& tid, const std::vector<std::string>& pids = {"0", "1"}) {
     std::string s = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
     for (int dev = 0; dev < 2; ++dev)
       for (int k = 0; k < 3; ++k) {
         const int corr = dev * 10 + k;
         s += std::string(dev || k ? "," : "") + "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":" +
              std::to_string(1 + 20 * k) + ",\"dur\":2,\"args\":{\"correlation\":" + std::to_string(corr) + "}}";
-        s += ",{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":" + std::to_string(dev) + ",\"tid\":" + tid + ",\"ts\":" +
+        s += ",{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":" + pids[static_cast<size_t>(dev)] + ",\"tid\":" + tid + ",\"ts\":" +
              std::to_string(10 + 20 * k) + ",\"dur\":15,\"args\":{\"correlation\":" + std::to_string(corr) + "}}";
       }
     return s + "]}";
@@ -532,4 +532,12 @@ TEST(Analyses, TextNamedStreamsOfTwoDevicesStayApart) {
   EXPECT_EQ(b.table("queue_length_summary")->rows(), 2u);
   EXPECT_DOUBLE_EQ(cell(a, "gpu_kernel_breakdown_by_type", "sum_us"), 90.0);
   EXPECT_DOUBLE_EQ(cell(b, "gpu_kernel_breakdown_by_type", "sum_us"), 90.0);
+  // Devices named by text or by a pid beyond 32 bits are kept apart the same way.
+  for (const std::vector<std::string>& pids : {std::vector<std::string>{"\"GPU 0\"", "\"GPU 1\""},
+                                               std::vector<std::string>{"2147483648", "2147483649"}})
+    for (const std::string tid : {"7", "\"stream 7\""}) {
+      const Result c = analyze_text(trace(tid, pids));
+      EXPECT_EQ(c.table("queue_length_summary")->rows(), 2u) << pids[0] << " " << tid;
+      EXPECT_DOUBLE_EQ(cell(c, "gpu_kernel_breakdown_by_type", "sum_us"), 90.0) << pids[0] << " " << tid;
+    }
 }

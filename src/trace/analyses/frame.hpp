@@ -78,14 +78,23 @@ struct Frame {
   int64_t device_stride = 0;
   // The stream key of a GPU-side event's stream (kernels, memcpys, cuda_sync waits) recorded
   // under pid `pid`.
-  // A stream named by text (a coded tid, RankTrace::id_code) is kept apart per device too: its
-  // code less pid x 2^25 (the codes span 2^24), below every plain key (two devices' "stream 7"
-  // had merged into one stream, 2026-12-05 review).
+  // A stream or a device named by text or a wide integer (a coded tid or pid, RankTrace::id_code)
+  // is kept apart too (two devices' "stream 7", or the streams of pids "GPU 0" and "GPU 1", had
+  // merged; 2026-12-05 reviews). The device is the pid, or 2^31 + the code's index for a coded
+  // pid; a plain stream's key is device x stride + stream (from kCodedPidKeyBase for a coded
+  // pid's), a coded stream's its code less device x 2^25 (the codes span 2^24), below every
+  // plain key.
+  static constexpr int64_t kCodedPidKeyBase = int64_t{1} << 52;
   int64_t stream_key(int64_t stream, int32_t pid) const {
-    if (device_stride <= 0 || pid < 0) return stream;
-    if (stream >= 0) return static_cast<int64_t>(pid) * device_stride + stream;
+    if (device_stride <= 0) return stream;
+    int64_t dev;
+    if (pid >= 0) dev = pid;
+    else if (RankTrace::is_id_code(pid)) dev = (int64_t{1} << 31) + (pid - RankTrace::kIdCodeBase);
+    else return stream;
+    if (stream >= 0)
+      return dev < (int64_t{1} << 31) ? dev * device_stride + stream : kCodedPidKeyBase + (dev - (int64_t{1} << 31)) * device_stride + stream;
     if (stream >= INT32_MIN && stream <= INT32_MAX && RankTrace::is_id_code(static_cast<int32_t>(stream)))
-      return stream - static_cast<int64_t>(pid) * (int64_t{1} << 25);
+      return stream - dev * (int64_t{1} << 25);
     return stream;
   }
 
@@ -186,6 +195,7 @@ inline int64_t intersection(const Intervals& a, const Intervals& b) {
 // The device of a GPU event of f (0 when the frame's GPU work is on one device, and in HTA mode).
 inline int64_t device_of(const Frame& f, const GpuEvent& g) {
   if (f.device_stride <= 0) return 0;
+  if (g.stream >= Frame::kCodedPidKeyBase) return (int64_t{1} << 31) + (g.stream - Frame::kCodedPidKeyBase) / f.device_stride;
   if (g.stream >= 0) return g.stream / f.device_stride;
   // A text-named stream's key (Frame::stream_key): code - pid x 2^25, code - kIdCodeBase in [0, 2^24).
   if (g.stream < RankTrace::kIdCodeEnd) {
