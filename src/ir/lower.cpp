@@ -234,7 +234,10 @@ struct Lowerer {
     static const ScheduleRegistry schedules;  // immutable, as the dispatchers below
     split_wgrad = !one_stage_plan(sc.plan) && schedules.get(sc.plan.schedule).splits_weight_gradient();
     if (full_precision(dt)) ab = 4;  // fp32/tf32 training keeps fp32 activations
-    gb = std::min(ab, wb);
+    // The saved quantised copy carries its scales: MXFP8's E8M0 per 32 elements, blockwise FP8's
+    // fp32 per 1x128 tile (both 1/32 byte per element), NVFP4's E4M3 per 16 (before 2026-12-05
+    // they were left out: 3% of an MXFP8 set's GEMM inputs, 12.5% of an NVFP4 one's).
+    gb = low_precision() ? std::min(ab, lowp_element_bytes()) : std::min(ab, wb);
     // NVFP4's two-level scaling needs the tensor's own amax for its per-tensor scale every time
     // (TE's NVFP4BlockScaling; TensorRT-LLM's fp4Quantize: global scale 448 * 6 / amax): one more
     // read pass whatever training.fp8_recipe says (before 2026-12-05 FP4 casts were charged it only

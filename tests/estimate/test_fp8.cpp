@@ -233,3 +233,21 @@ TEST(Fp8, BlockScaledGemmsRunAtTheirFraction) {
   EXPECT_NEAR(live->accelerator("h100-sxm-80gb").fp8_block_scaled_gemm_fraction.value, 0.855, 1e-12);
   EXPECT_FALSE(live->accelerator("b200").fp8_block_scaled_gemm_fraction.known);
 }
+
+// A saved GEMM input is the quantised copy with its scales: MXFP8 and blockwise FP8 add 1/32 byte
+// an element to the FP8 byte, NVFP4 saves half a byte and an E4M3 scale per 16 elements. Per token
+// of a dense layer without TP the saved GEMM inputs are QKV's (h), the projection's (q width), fc1's
+// (h) and fc2's (ffn) (before 2026-12-05 the scales were left out).
+TEST(Fp8, SavedInputsCarryTheirScales) {
+  std::deque<Scenario> keep;
+  auto act = [&keep](const std::string& p, const std::string& r, bool b200) {
+    std::string y = yaml(p, r, 1);
+    if (b200) y.replace(y.find("dgx-h100"), 8, "dgx-b200");
+    return block(ir::lower(keep.emplace_back(parse_scenario(y, "t.yaml", *frozen()))), "dense_layer").activation_bytes;
+  };
+  const double T = 4096, per_token = 4096 + 4096 + 4096 + 14336;
+  EXPECT_NEAR(act("fp8", "blockwise", false) - act("fp8", "delayed", false), T * per_token / 32, 1e-6);
+  EXPECT_NEAR(act("fp8", "mxfp8", true) - act("fp8", "delayed", true), T * per_token / 32, 1e-6);
+  EXPECT_NEAR(act("fp8", "delayed", true) - act("fp4", "delayed", true), T * per_token * (1 - 0.5 - 1.0 / 16), 1e-6);
+  EXPECT_DOUBLE_EQ(act("fp8", "current", false), act("fp8", "delayed", false));  // one per-tensor scale
+}
