@@ -286,7 +286,11 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         // DeepSeek-V3.2's sparse attention (its lightning indexer) and Gemma 3n's per-layer
         // embeddings and AltUp: named as other architectures, not pointed at deepseek_v3 or
         // gemma3_text (review of 2026-12-05).
-        "deepseek_v32", "gemma3n_text", "gemma3n_audio", "gemma3n_vision"};
+        "deepseek_v32", "gemma3n_text", "gemma3n_audio", "gemma3n_vision",
+        // Qwen3.5's hybrid Gated DeltaNet layers (layer_types "linear_attention") and Qwen2-Audio's
+        // encoder: they had been pointed at qwen3 / qwen3_moe / qwen2_moe, and the hint followed
+        // built 40 softmax layers of a model that has 10 (review of 2026-12-05).
+        "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "qwen2_audio", "qwen2_audio_encoder"};
     if (hint.empty() && other_archs.count(type))
       hint = "'" + type + "' is a Hugging Face architecture whose layers no supported type has (a near name would build a different model): "
              "describe it as a catalog YAML entry (docs/models.md); supported: " + [&] {
@@ -386,7 +390,16 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // cache; review of 2026-12-05).
     // Qwen2Config and Qwen3Config 32, Qwen2MoeConfig 16 (a Qwen2.5-72B config without the key had
     // read 64, twice the cache; review of 2026-12-05).
-    c.kv_heads = r.i("num_key_value_heads", type == "mistral" || type == "mixtral" || type == "gpt_oss" ? 8
+    // An explicit null is what Transformers' configs map to multi-head attention (LlamaConfig,
+    // MistralConfig, Qwen2Config...: "if num_key_value_heads is None: num_key_value_heads =
+    // num_attention_heads"); it had read as the class default (Mistral 8 where Transformers runs
+    // 32: a quarter of the cache). Gemma's configs have no such rule: refused there.
+    const bool kv_null = j.contains("num_key_value_heads") && j["num_key_value_heads"].is_null();
+    if (kv_null && gemma_gqa)
+      throw Error(SourceLocation{file, 0, 0, "num_key_value_heads"}, "is null; give the number of key/value heads",
+                  "Gemma's configs take no null here (the others read it as num_attention_heads)");
+    if (kv_null) r.used.insert("num_key_value_heads");
+    c.kv_heads = kv_null ? c.heads : r.i("num_key_value_heads", type == "mistral" || type == "mixtral" || type == "gpt_oss" ? 8
                                             : gemma_gqa || type == "qwen3_moe"                          ? 4
                                             : type == "qwen2" || type == "qwen3"                        ? 32
                                             : type == "qwen2_moe"                                       ? 16
@@ -396,6 +409,11 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     const bool gemma = type == "gemma" || type == "gemma2" || type == "gemma3_text";
     // (GptOssConfig 64: 2880 / 64 heads is 45; review of 2026-12-05.)
     c.head_dim = r.i("head_dim", type == "qwen3" ? 128 : gemma ? 256 : type == "gpt_oss" ? 64 : 0);
+    // 0 is the model's "derive it" value: a config that writes head_dim 0 (or less) had been given
+    // hidden / heads without a word.
+    if (r.has("head_dim") && c.head_dim <= 0)
+      throw Error(SourceLocation{file, 0, 0, "head_dim"}, "must be a positive number of channels per head, got " + std::to_string(c.head_dim),
+                  "or leave it out (hidden_size / num_attention_heads)");
     // Transformers' defaults: LlamaConfig 11008, MistralConfig and MixtralConfig 14336,
     // Qwen2Config and Qwen3Config 22016, Gemma2Config and Gemma3TextConfig 9216 (a config that left
     // it out was refused at an internal key, 2026-12-04 review); the others require it.
@@ -456,6 +474,30 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     if (default_window > 0) r.may_read.insert({"use_sliding_window", "layer_types"});
     if (type == "qwen2" || type == "qwen3" || type == "qwen2_moe" || type == "qwen3_moe") r.may_read.insert("max_window_layers");
     if (type == "gemma3_text") r.may_read.insert("sliding_window_pattern");
+    // Whatever applies a window: a layer kind other than softmax attention (Qwen3.5's and
+    // Qwen3-Next's "linear_attention", a Mamba layer) is a layer this model_type cannot build. It
+    // had been listed as ignored where no window applied, and every layer modelled as softmax
+    // attention with its KV cache (review of 2026-12-05).
+    if (j.contains("layer_types") && j["layer_types"].is_array()) {
+      const auto& lt = j["layer_types"];
+      for (size_t idx = 0; idx < lt.size(); ++idx)
+        if (lt[idx].is_string() && lt[idx] != "sliding_attention" && lt[idx] != "full_attention") {
+          const std::string kind = lt[idx].get<std::string>();
+          // The other layer kinds of Transformers' hybrid models get no near name (linear_attention
+          // is not a misspelt sliding_attention); a typo of a softmax kind does.
+          bool other = closest_match(kind, {"sliding_attention", "full_attention"}).empty();
+          for (const char* o : {"linear", "mamba", "conv", "ssm", "delta", "recurrent", "rwkv", "mlp"})
+            other = other || kind.find(o) != std::string::npos;
+          if (!other)
+            throw Error(SourceLocation{file, 0, 0, "layer_types"}, "entry " + std::to_string(idx) + " is '" + kind + "', not a layer kind",
+                        valid_choices_hint(kind, {"sliding_attention", "full_attention"}));
+          throw Error(SourceLocation{file, 0, 0, "layer_types"},
+                      "entry " + std::to_string(idx) + " is '" + kind + "': model_type " + type +
+                          " builds softmax attention layers only (sliding_attention, full_attention)",
+                      "a model with other layers (linear attention, state-space) is another architecture: describe it as a catalog YAML "
+                      "entry (docs/models.md)");
+        }
+    }
     if (r.has("sliding_window") || window_default) {
       // Transformers windows every layer of Mistral, Mixtral and Phi-3 (their attention reads
       // config.sliding_window); Gemma 2's even layers (layer_idx % 2 == 0: local, the odd ones
@@ -704,13 +746,21 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       if (j.contains(k) && j[k].is_number()) {
         r.used.insert(k);
         stated = true;
-        if (j[k].get<double>() > 0) on = true;
+        const double p = j[k].get<double>();
+        // A probability: -0.5 had read as no dropout and 1.5 as dropout (torch refuses both).
+        if (!(p >= 0 && p <= 1))
+          throw Error(SourceLocation{file, 0, 0, k}, "a dropout probability must lie in [0, 1], got " + j[k].dump());
+        if (p > 0) on = true;
       } else if (j.contains(k) && !j[k].is_null()) {
         // "0.1" as a string had been listed as ignored and the dropout left unstated (2026-12-05 review).
         throw Error(SourceLocation{file, 0, 0, k}, "expected a dropout probability (a number), got " + j[k].dump());
       }
     if (stated) c.dropout = on ? 1 : 0;
   }
+  // rope_scaling changes no cost (listed as without effect) but is an object or null in every
+  // Transformers config: "yes" had passed without a word.
+  if (j.contains("rope_scaling") && !j["rope_scaling"].is_null() && !j["rope_scaling"].is_object())
+    throw Error(SourceLocation{file, 0, 0, "rope_scaling"}, "expected an object (rope_type, factor, ...) or null, got " + j["rope_scaling"].dump());
   // A model routed in every layer has no dense FFN width (the catalog's entries say 0): Mixtral's
   // intermediate_size is its experts' width, read above.
   if (c.all_layers_moe()) c.ffn_hidden = 0;
@@ -754,7 +804,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         {"hidden", {"hidden_size", "n_embd"}},
         {"heads", {"num_attention_heads", "n_head"}},
         {"kv_heads", {"num_key_value_heads", "num_attention_heads", "n_head"}},
-        {"head_dim", {"head_dim"}},
+        {"head_dim", {"head_dim", "hidden_size", "n_embd"}},  // derived from hidden_size where head_dim is not given
         {"vocab", {"vocab_size"}},
         {"ffn_hidden", {"intermediate_size", "n_inner"}},
         {"moe.num_experts", {"num_local_experts", "num_experts", "n_routed_experts"}},

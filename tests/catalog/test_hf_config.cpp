@@ -909,3 +909,58 @@ TEST(HfConfig, ConditionalKeysDefaultsAndErrorsOfTheSecondReviewOf20261205) {
   EXPECT_EQ(wrap.where().key, "model_type");
   EXPECT_NE(wrap.message().find("text_config"), std::string::npos) << wrap.message();
 }
+
+// Question (review of 2026-12-05, third): are Qwen3.5's hybrid types refused without a near-name
+// hint, is a layer kind no supported type builds an error whatever the window, does an explicit
+// null num_key_value_heads mean multi-head as in Transformers, and are impossible dropout,
+// head_dim and rope_scaling values refused at their keys?
+TEST(HfConfig, HybridLayersNullKvHeadsAndRangesOfTheThirdReviewOf20261205) {
+  auto error_of = [](const std::string& text) -> Error {
+    try {
+      parse_hf_config(text, "c.json");
+    } catch (const Error& e) {
+      return e;
+    }
+    ADD_FAILURE() << "no error for " << text;
+    return Error(SourceLocation{}, "");
+  };
+  for (const char* t : {"qwen3_5", "qwen3_5_moe", "qwen2_audio"}) {
+    const Error e = error_of(std::string(R"({"model_type": ")") + t + R"(", "num_experts": 256, "num_experts_per_tok": 8})");
+    EXPECT_EQ(e.hint().find("did you mean"), std::string::npos) << t << ": " << e.hint();
+    EXPECT_NE(e.hint().find("catalog YAML entry"), std::string::npos) << e.hint();
+  }
+  // Qwen3.5's layer_types written under qwen3_moe: 3 of 4 layers are linear attention.
+  std::string lt = "[";
+  for (int i = 0; i < 8; ++i) lt += std::string(i ? ", " : "") + (i % 4 == 3 ? "\"full_attention\"" : "\"linear_attention\"");
+  lt += "]";
+  const std::string q35 = R"({"model_type": "qwen3_moe", "num_hidden_layers": 8, "hidden_size": 2048, "num_attention_heads": 16,
+    "num_key_value_heads": 2, "head_dim": 256, "intermediate_size": 6144, "vocab_size": 248320, "num_experts": 256,
+    "num_experts_per_tok": 8, "moe_intermediate_size": 512, "layer_types": )" + lt + "}";
+  const Error hybrid = error_of(q35);
+  EXPECT_EQ(hybrid.where().key, "layer_types");
+  EXPECT_NE(hybrid.message().find("linear_attention"), std::string::npos) << hybrid.message();
+  EXPECT_EQ(hybrid.hint().find("did you mean"), std::string::npos) << hybrid.hint();
+  // null KV heads: multi-head (Mistral's class default 8 had been used), refused for Gemma.
+  const std::string mistral = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": null,
+    "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32768})";
+  EXPECT_EQ(parse_hf_config(mistral, "c.json").kv_heads, 32);
+  const std::string qwen2 = R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "num_key_value_heads": null,
+    "num_hidden_layers": 28, "intermediate_size": 18944, "vocab_size": 152064})";
+  EXPECT_EQ(parse_hf_config(qwen2, "c.json").kv_heads, 28);
+  EXPECT_EQ(error_of(R"({"model_type": "gemma2", "hidden_size": 3584, "num_attention_heads": 16, "num_key_value_heads": null,
+    "num_hidden_layers": 42, "intermediate_size": 14336, "vocab_size": 256000})")
+                .where()
+                .key,
+            "num_key_value_heads");
+  auto with = [&](const std::string& extra) { return std::string(mistral).insert(mistral.size() - 1, ", " + extra); };
+  EXPECT_EQ(error_of(with(R"("attention_dropout": 1.5)")).where().key, "attention_dropout");
+  EXPECT_EQ(error_of(with(R"("attention_dropout": -0.5)")).where().key, "attention_dropout");
+  EXPECT_EQ(parse_hf_config(with(R"("attention_dropout": 1.0)"), "c.json").dropout, 1);
+  EXPECT_EQ(error_of(with(R"("head_dim": 0)")).where().key, "head_dim");
+  EXPECT_EQ(error_of(with(R"("rope_scaling": "yes")")).where().key, "rope_scaling");
+  EXPECT_NO_THROW(parse_hf_config(with(R"("rope_scaling": {"rope_type": "llama3", "factor": 8.0})"), "c.json"));
+  // A width beyond the element limit derived from hidden_size is named at hidden_size.
+  const Error huge = error_of(R"({"model_type": "llama", "hidden_size": 2000000000, "num_attention_heads": 1,
+    "num_hidden_layers": 2, "intermediate_size": 64, "vocab_size": 100})");
+  EXPECT_EQ(huge.where().key, "hidden_size") << huge.message();
+}
