@@ -168,6 +168,13 @@ void run_bench(BenchArgs& a) {
       std::error_code ec;
       if (!std::filesystem::is_directory(a.storage_dir, ec))
         throw Error(SourceLocation{a.storage_dir, 0, 0, "--storage-dir"}, "not a directory", "an existing folder on the storage to measure");
+      // A folder the suite cannot write into (/proc, a read-only mount) fails here, not after the
+      // other suites ran, and at its own option (it had been reported at --suite).
+      const auto probe = std::filesystem::path(a.storage_dir) / (".sextant-bench-probe-" + std::to_string(::getpid()));
+      if (!std::filesystem::create_directory(probe, ec) || ec)
+        throw Error(SourceLocation{a.storage_dir, 0, 0, "--storage-dir"}, "cannot create a folder in it" + (ec ? ": " + ec.message() : std::string()),
+                    "a writable folder on the storage to measure");
+      std::filesystem::remove(probe, ec);
     }
     if (s->name() == "comm_mpi") {
       if (a.mpi_ranks < 2)
@@ -407,9 +414,15 @@ void import_nccl(BenchArgs& a) {
 }
 
 void add_db_option(CLI::App* c, BenchArgs& a) {
-  c->add_option("--db", a.db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)")->check(non_empty_path());
-  c->add_flag("--no-db", a.no_db, "Do not store the run");
-  c->add_option("--label", a.label, "Label stored with the run");
+  auto* db = c->add_option("--db", a.db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)")
+                 ->check(non_empty_path());
+  // --no-db with --db is a contradiction: --db had been dropped without a word.
+  c->add_flag("--no-db", a.no_db, "Do not store the run")->excludes(db);
+  // A label that reads as an option ("--label --suite memory_latency" had stored a run labelled
+  // "--suite" and measured every suite) is refused.
+  c->add_option("--label", a.label, "Label stored with the run")->check(CLI::Validator(
+      [](std::string& v) { return v.rfind("--", 0) == 0 ? "a label may not start with '--' (it reads as an option): got '" + v + "'" : std::string(); },
+      "TEXT", "label"));
   c->add_flag("--params", a.params, "Add a table of every case's parameters");
 }
 }  // namespace

@@ -822,6 +822,19 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("--storage-dir", p.stderr)
         self.assertNotIn("cache_bandwidth", p.stderr)
+        # So is a folder nothing can be created in (/proc: it had failed after the other suites,
+        # reported at --suite), a --db beside --no-db, and a label that reads as an option.
+        p = sextant("bench", "--quick", "--suite", "cache_bandwidth", "--suite", "storage", "--storage-dir", "/proc",
+                    "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key '--storage-dir': cannot create a folder in it", p.stderr)
+        self.assertNotIn("cache_bandwidth", p.stderr)
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--no-db", "--db", self.db, check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("excludes", p.stderr)
+        p = sextant("bench", "--quick", "--suite", "memory_latency", "--label", "--suite", "--db", self.db, check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("a label may not start with '--'", p.stderr)
 
     def test_bad_inputs_name_the_problem(self):
         p = sextant("bench", "--suite", "gemm", "--db", self.db, check=False)

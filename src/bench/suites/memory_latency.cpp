@@ -46,7 +46,7 @@ class MemoryLatencySuite : public Suite {
   SuiteOutput run(const SuiteConfig& c) const override {
     SuiteOutput out;
     const auto sizes = working_sets(c);
-    if (c.host.l3_bytes > 0 && static_cast<double>(sizes.back()) < 2.0 * static_cast<double>(c.host.l3_bytes))
+    if (c.host.l3_bytes > 0 && static_cast<double>(sizes.back()) <= 2.0 * static_cast<double>(c.host.l3_bytes))
       out.notes.push_back(fmt::format("memory_latency: the largest working set ({} MiB) is within twice the {} MiB last-level cache, so "
                                       "its latency is partly the cache's, not DRAM's{}",
                                       sizes.back() >> 20, c.host.l3_bytes >> 20, c.quick ? ": run without --quick to reach DRAM" : ""));
