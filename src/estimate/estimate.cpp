@@ -116,10 +116,12 @@ constexpr int kOpClasses = static_cast<int>(OpClass::Memcpy) + 1;
 // call each. Before 2026-12-03 estimate priced one call always (the 70B example's DP traffic
 // 0.28 s where simulate's buckets took 0.30 s; Llama 3 8B over dp 64, 125 buckets: 0.13 s
 // against 0.18 s).
-Collective as_issued(const Collective& col, const StepWork& sw, const ParallelPlan& plan, bool grad) {
+// Gradient reductions go out per model chunk (ir::grad_calls_of: at least one bucket a chunk), the
+// parameter gathers in the buffer's buckets.
+Collective as_issued(const Collective& col, const StepWork& sw, const Stage& st, const ParallelPlan& plan, bool grad) {
   if (!bucketed(col) || !(grad ? plan.overlap_grad_reduce : plan.overlap_param_gather)) return col;
   Collective b = col;
-  b.calls = std::max(1, col.calls) * buckets_of(sw, col);
+  b.calls = std::max(1, col.calls) * (grad ? grad_calls_of(st, sw, col) : buckets_of(sw, col));
   return b;
 }
 constexpr int kGroupKinds = static_cast<int>(GroupKind::PP) + 1;
@@ -888,7 +890,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     for (int r = 0; r < p; ++r) {
       const auto& sw = w.step_per_stage[r];
       double gather = 0;
-      for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, s.plan, false), w, c.fabric);
+      for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, false), w, c.fabric);
       if (!(gather > 0)) continue;
       ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, 0, std::max(1, sw.grad_buckets));
       double need[kMaxLeadChunks];
@@ -911,7 +913,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     // (the tied embedding's all-reduce between the first and last stage, which Megatron runs
     // after the backward, in finalize_model_grads) are exposed whole.
     double sync = 0, sync_after = 0;
-    for (const auto& col : sw.grad_sync) (col.overlappable ? sync : sync_after) += collective_time_s(as_issued(col, sw, s.plan, true), w, c.fabric);
+    for (const auto& col : sw.grad_sync) (col.overlappable ? sync : sync_after) += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, true), w, c.fabric);
     const int nb = std::max(1, sw.grad_buckets);
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
     ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
@@ -929,7 +931,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, grad_window_s / v);
     sync_exposed += sync_after;
     double gather = 0;
-    for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, s.plan, false), w, c.fabric);
+    for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, false), w, c.fabric);
     double gather_exposed = gather;
     if (order_gather_late >= 0) gather_exposed = order_gather_late;
     else if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.forward_s[r] / v);
@@ -1016,7 +1018,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     const auto& sw = w.step_per_stage[r];
     double sync_total = 0;
     auto issued_s = [&](const Collective& col, const std::vector<Collective>* list) {
-      return collective_time_s(as_issued(col, sw, s.plan, list == &sw.grad_sync), w, c.fabric);
+      return collective_time_s(as_issued(col, sw, w.stages[r], s.plan, list == &sw.grad_sync), w, c.fabric);
     };
     for (const auto* list : {&sw.grad_sync, &sw.param_gather})
       for (const auto& col : *list) {
@@ -1269,7 +1271,7 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
       OpStat r;
       r.block = "step";
       r.pass = "step";
-      r.count = collective_row(r, as_issued(col, sw, w.scenario().plan, list == &sw.grad_sync));
+      r.count = collective_row(r, as_issued(col, sw, w.stages[static_cast<size_t>(pp_rank)], w.scenario().plan, list == &sw.grad_sync));
       rows.push_back(std::move(r));
     }
   for (const auto& op : sw.optimizer) {

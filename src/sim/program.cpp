@@ -368,11 +368,10 @@ struct Builder {
     if (overlap_grad)
       for (const auto& c : sw.grad_sync) {
         if (!active(c) || !bucketed(c)) continue;
-        const int n = buckets_of(c);
         for (int k = 0; k < v; ++k) {
           const double frac = v == 1 ? 1.0 : chunk_fraction(k);
           ChunkBuckets cb;
-          cb.count = v == 1 ? n : std::max(1, static_cast<int>(std::lround(n * frac)));
+          cb.count = ir::chunk_grad_buckets(st, sw, c, static_cast<size_t>(k));  // the count estimate prices (grad_calls_of)
           Collective part = c;
           part.bytes = c.bytes * frac / cb.count;
           cb.ref = own_coll(describe_collective(part, w, est, f));
