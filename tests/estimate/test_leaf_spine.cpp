@@ -169,3 +169,23 @@ TEST(LeafSpine, PipelineSendAcrossLeavesRunsAtTheUplinkShare) {
   const double t = make_p2p()->time_s(ir::CollKind::SendRecv, bytes, g, f);
   EXPECT_NEAR(t, bytes * 3 / f.out_busbw_bytes_per_s + f.out_latency_s, 1e-15);
 }
+
+// Question (review of 2026-12-05): does a ring with one member a domain (a DP ring of a tp 8 plan)
+// run at the network's rate whatever the scale-up bandwidth? Every hop leaves its domain; a
+// scale-up link slower than the NIC had capped it.
+TEST(LeafSpine, ARingWithOneMemberADomainIgnoresTheScaleUpLinks) {
+  const auto s = scenario(kFlat, 64, "{tp: 8, pp: 1}");
+  const auto w = ir::lower(s);
+  Fabric f = make_fabric(s);
+  const auto& g = w.group(ir::GroupKind::DP);
+  ASSERT_EQ(g.per_domain, 1);
+  const double net = ring_busbw(g, f);
+  EXPECT_DOUBLE_EQ(net, f.domain_out_busbw(1));
+  f.up_busbw_bytes_per_s = net / 100;  // scale-up far below the NIC
+  EXPECT_DOUBLE_EQ(ring_busbw(g, f), net);
+  // A group with two members a domain still takes the slower of the two.
+  ir::Group two = g;
+  two.per_domain = 2;
+  two.domains = g.size / 2;
+  EXPECT_DOUBLE_EQ(ring_busbw(two, f), f.up_busbw(2));
+}

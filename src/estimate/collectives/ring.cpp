@@ -14,8 +14,13 @@ double ring_busbw(const ir::Group& g, const Fabric& f) {
   if (g.domains <= 1) return f.up_busbw(g.size);
   const double out = f.domain_out_busbw(g.per_domain);
   const double uplink = f.ring_uplink_ratio(g);  // > 1: the leaf uplinks are the slower hop
-  const double up = g.per_domain > 1 ? f.up_busbw(g.per_domain) : f.up_busbw_bytes_per_s;
-  return std::min(up, uplink > 1 ? out / uplink : out);
+  const double net = uplink > 1 ? out / uplink : out;
+  // One member a domain: every hop leaves its domain (GPU -> NIC -> the next domain's GPU), no
+  // scale-up link is on the ring (it had been capped by the scale-up bandwidth: a sweep taking
+  // NVLink below the NIC rate slowed a dp ring of tp8 plans, or of one-GPU domains; review of
+  // 2026-12-05). simulate's contention model draws no NVLink share for it either.
+  if (g.per_domain <= 1) return net;
+  return std::min(f.up_busbw(g.per_domain), net);
 }
 
 namespace {
