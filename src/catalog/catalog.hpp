@@ -6,6 +6,8 @@
 // model entries carry one `source` (the config they were read from).
 //
 // A Catalog is immutable after load and safe to share between threads.
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -159,6 +161,26 @@ struct NetworkTech {
   std::map<std::string, std::string> sources;
   std::string file;
 };
+
+// Share of a member's scale-up bandwidth that a group of `members` in one domain of `domain`
+// devices drives (NetworkTech::topology): 1 on a switch or for the whole domain; on a mesh the
+// links to its own members, (members - 1) / (domain - 1); on a torus of `torus_dims` axes whose
+// job slice holds `slice` chips (0: the domain), taken as a cube of side slice^(1/dims), a group
+// filling k axes in order drives k / dims of the chip's links, a pair of neighbours the one link
+// between them, 1 / (2 dims). One rule for training's Fabric::up_share and inference's links.
+inline double scale_up_group_share(bool mesh, int torus_dims, int domain, int slice, int members) {
+  if (domain <= 1 || members >= domain) return 1.0;
+  if (mesh) return static_cast<double>(std::max(1, members - 1)) / (domain - 1);
+  if (torus_dims > 1) {
+    if (members <= 2) return 0.5 / torus_dims;
+    const int chips = slice > 1 ? std::min(slice, domain) : domain;
+    const double side = std::pow(static_cast<double>(chips), 1.0 / torus_dims);
+    int k = 1;
+    for (double span = side; members > span * (1 + 1e-9) && k < torus_dims; span *= side) ++k;
+    return static_cast<double>(k) / torus_dims;
+  }
+  return 1.0;
+}
 
 struct System {
   std::string id, name;

@@ -41,21 +41,11 @@ struct Fabric {
   int up_torus_dims = 0;
   // Share of a member's scale-up bandwidth a group of `members` in one domain drives.
   int up_torus_slice = 0;  // torus: the chips of the job's slice (min of the domain and the job), 0 unknown
+  // (catalog's scale_up_group_share. The job's slice of the pod sets a torus's axes: a 64-chip job
+  // on a pod declared at 6,144 chips had placed a 16-member group on one axis of an 18-chip side,
+  // half the bandwidth it gets on a 64-chip pod; 2026-12-04 review.)
   double up_share(int members) const {
-    if (gpus_per_domain <= 1 || members >= gpus_per_domain) return 1.0;
-    if (up_mesh) return static_cast<double>(std::max(1, members - 1)) / (gpus_per_domain - 1);
-    if (up_torus_dims > 1) {
-      if (members <= 2) return 0.5 / up_torus_dims;  // a pair of neighbours: the one link between them
-      // The job's slice of the pod sets the axes (a 64-chip job on a pod declared at 6,144 chips
-      // had placed a 16-member group on one axis of an 18-chip side, half the bandwidth it gets on
-      // a 64-chip pod; 2026-12-04 review).
-      const int chips = up_torus_slice > 1 ? std::min(up_torus_slice, gpus_per_domain) : gpus_per_domain;
-      const double side = std::pow(static_cast<double>(chips), 1.0 / up_torus_dims);
-      int k = 1;
-      for (double span = side; members > span * (1 + 1e-9) && k < up_torus_dims; span *= side) ++k;
-      return static_cast<double>(k) / up_torus_dims;
-    }
-    return 1.0;
+    return scale_up_group_share(up_mesh, up_torus_dims, gpus_per_domain, up_torus_slice, members);
   }
   // Scale-up bus bandwidth of a group with `members` in one domain (2: a point-to-point send).
   double up_busbw(int members) const { return up_busbw_bytes_per_s * up_share(members); }

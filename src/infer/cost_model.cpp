@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 
@@ -400,7 +401,12 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   // (sized in fp8 they were half: prefill 27% fast on a Llama 3 70B at TP8).
   const double act = std::max(d_.activation.bytes(), 2.0);
   const double msg = tokens * m.hidden * act;
-  const double bw = d_.link.bandwidth_bytes_per_s;
+  // The TP group's and a pipeline pair's share of the scale-up links: on a mesh a TP pair has the
+  // one link between them (MI300X: 64 of 448 GB/s), on a torus the axes it spans; before
+  // 2026-12-05 every group had the device's whole bandwidth, as training's Fabric::up_share does
+  // not (Llama 3 70B at TP2 on MI300X: prefill communication 6x short, TTFT 29% optimistic).
+  const double bw = d_.link.group_bandwidth_bytes_per_s(p.tp, p.devices());
+  const double bw_pair = d_.link.group_bandwidth_bytes_per_s(2, p.devices());
   // Per-layer communication (per TP rank): two all-reduces per layer (after attention, after the MLP or MoE block).
   // An all-reduce is the faster of a ring (2(n-1)/n x msg over the link, 2(n-1) latency steps) and
   // a one-shot all-reduce (each rank reads the n-1 peers' buffers: (n-1) x msg, a barrier and the
@@ -411,7 +417,10 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   if (p.tp > 1) {
     const double n = p.tp;
     const double ring_s = 2.0 * (n - 1) / n * msg / bw + 2.0 * (n - 1) * d_.link.latency_s;
-    const double one_shot_s = (n - 1) * msg / bw + 2.0 * d_.link.latency_s;
+    // One-shot reads every peer's buffer directly: a switch or a mesh (vLLM's custom all-reduce on
+    // NVLink and on MI300X's xGMI); on a torus most peers are hops away: ring only.
+    const double one_shot_s = d_.link.torus_dims > 1 ? std::numeric_limits<double>::infinity()
+                                                     : (n - 1) * msg / bw + 2.0 * d_.link.latency_s;
     const bool one_shot = one_shot_s < ring_s;
     ar_bytes = 2.0 * (one_shot ? (n - 1) * msg : 2.0 * (n - 1) / n * msg);
     ar_s = 2.0 * std::min(ring_s, one_shot_s);
@@ -429,7 +438,7 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   // fabric; before 2026-12-03 every send was priced on the scale-up link (Llama 3 70B at TP8 PP2
   // over two DGX H100, a 4,096-token prefill: 0.026 ms a send instead of 0.18 ms).
   const double p2p_bytes = msg / tp;
-  const double p2p_up_s = p2p_bytes / bw + d_.link.latency_s;
+  const double p2p_up_s = p2p_bytes / bw_pair + d_.link.latency_s;
   const double p2p_out_s = d_.link.scale_out_bandwidth_bytes_per_s > 0
                                ? p2p_bytes / d_.link.scale_out_bandwidth_bytes_per_s + d_.link.scale_out_latency_s
                                : p2p_up_s;
@@ -485,6 +494,8 @@ Link scale_up_link(const Catalog& cat, const System& s) {
   l.bandwidth_bytes_per_s = n.bandwidth_bytes_per_s.value * value_or(n.achievable_fraction, 1.0);
   l.latency_s = value_or(n.latency_s, 0.0);
   l.domain_devices = s.scale_up_domain;
+  l.mesh = n.topology == "mesh";
+  l.torus_dims = n.topology == "torus" ? n.torus_dims : 0;
   if (!s.scale_out_network.empty()) {
     const auto& o = cat.network(s.scale_out_network);
     const double port = s.nic_bandwidth_bytes_per_s.known ? s.nic_bandwidth_bytes_per_s.value : o.bandwidth_bytes_per_s.value;

@@ -55,6 +55,15 @@ struct Link {  // scale-up link between the devices of a replica, per device, on
   double bandwidth_bytes_per_s = 0;  // achievable (line rate x achievable fraction)
   double latency_s = 0;
   int domain_devices = 0;  // devices the link joins (the system's scale-up domain); 0: unknown
+  // The scale-up topology (NetworkTech::topology): a switch gives any group each device's whole
+  // bandwidth; a mesh (MI300X's Infinity Fabric, Gaudi) only the links to the group's own members;
+  // a torus (TPU ICI) the links of the axes the group spans (catalog's scale_up_group_share).
+  bool mesh = false;
+  int torus_dims = 0;
+  // What a group of `members` of a replica of `slice` devices drives, per device, one direction.
+  double group_bandwidth_bytes_per_s(int members, int slice) const {
+    return bandwidth_bytes_per_s * scale_up_group_share(mesh, torus_dims, domain_devices, slice, members);
+  }
   // The scale-out fabric between scale-up domains, per device, one direction (the node's NICs x
   // port rate x achievable fraction over its devices, as training's Fabric): what a pipeline send
   // between stages in different domains crosses. 0: unknown (priced on the scale-up link).

@@ -495,3 +495,31 @@ TEST(CostModel, PipelineSendsAcrossDomainsUseTheScaleOutFabric) {
   // TP4 PP2: both stages in one domain.
   EXPECT_NEAR(send_s(4, 2), msg_rank_bytes / 4 / link.bandwidth_bytes_per_s + link.latency_s, 1e-9);
 }
+
+// Question (review of 2026-12-05): does a TP group on a point-to-point mesh (MI300X's Infinity
+// Fabric) get only the links to its own members, (n - 1) / (D - 1) of the device's bandwidth, as
+// training's Fabric::up_share gives it, and a torus (TPU ICI) a ring over the axes it spans with no
+// one-shot form? Every group had the device's whole bandwidth (TP2 on MI300X: comm 6x short).
+TEST(CostModel, TensorParallelGroupsDriveTheirShareOfAMeshOrTorus) {
+  for (int tp : {2, 4, 8}) {
+    const Deployment d = deployment("llama3-70b", "mi300x", "vllm", "bf16", tp);
+    ASSERT_TRUE(d.link.mesh);
+    ASSERT_EQ(d.link.domain_devices, 8);
+    const CostModel cm(d);
+    const double n = tp, L = d.link.latency_s, bw = d.link.bandwidth_bytes_per_s * (n - 1) / 7.0;
+    const double msg = 4096.0 * d.model.hidden * d.activation.bytes();
+    const double ring = 2 * (n - 1) / n * msg / bw + 2 * (n - 1) * L;
+    const double one_shot = (n - 1) * msg / bw + 2 * L;
+    const auto c = cm.iteration(cm.prefill(1, 4096));
+    EXPECT_NEAR(c.comm_s / (2.0 * d.model.layers * std::min(ring, one_shot)), 1.0, 1e-9) << tp;
+  }
+  const Deployment t = deployment("llama3-8b", "tpu-v5e", "vllm", "bf16", 16);
+  ASSERT_GT(t.link.torus_dims, 1);
+  const CostModel ct(t);
+  const double n = 16, L = t.link.latency_s;
+  const double bw = t.link.bandwidth_bytes_per_s * scale_up_group_share(false, t.link.torus_dims, t.link.domain_devices, 16, 16);
+  EXPECT_DOUBLE_EQ(bw, t.link.bandwidth_bytes_per_s);  // the group is the replica's whole 4 x 4 slice: both axes
+  const double msg = 1.0 * t.model.hidden * t.activation.bytes();
+  const double ring = 2 * (n - 1) / n * msg / bw + 2 * (n - 1) * L;  // decode: no one-shot on a torus
+  EXPECT_NEAR(ct.iteration(ct.decode(1, 1024)).comm_s / (2.0 * t.model.layers * ring), 1.0, 1e-9);
+}
