@@ -57,6 +57,11 @@ void add_report_command(CLI::App& app) {
       std::string why = e.what();
       if (const auto k = why.find(": "); k != std::string::npos && why.find("parse error") != std::string::npos) why = why.substr(k + 2);
       throw Error(SourceLocation{a->input, line, col, ""}, "not JSON: " + why, "give the JSON file a command wrote with --json");
+    } catch (const nlohmann::json::exception& e) {
+      // Valid JSON the reader cannot hold (1e999: "number overflow") had been an internal error.
+      std::string why = e.what();
+      if (const auto k = why.find("] "); k != std::string::npos) why = why.substr(k + 2);
+      throw Error(SourceLocation{a->input, 0, 0, ""}, "not a result: " + why, "give the JSON file a command wrote with --json");
     }
     Result res;
     try {

@@ -336,7 +336,13 @@ Result result_from_json(const nlohmann::ordered_json& j) {
   only_keys(j, "", {"schema_version", "command", "scalars", "tables", "notes"});
   Result r;
   try {
-    r.command = j.value("command", "");
+    // Every text field checked with its key (a number there had been a library type error naming none).
+    auto text_of = [&](const nlohmann::ordered_json& obj, const char* key, const std::string& where) -> std::string {
+      if (!obj.contains(key)) return "";
+      if (!obj[key].is_string()) throw bad(where, "must be text, got " + obj[key].dump());
+      return obj[key].get<std::string>();
+    };
+    r.command = text_of(j, "command", "command");
     if (j.contains("scalars")) {
       if (!j["scalars"].is_object()) throw bad("scalars", "not an object");
       for (const auto& [k, v] : j["scalars"].items()) {
@@ -354,13 +360,16 @@ Result result_from_json(const nlohmann::ordered_json& j) {
         if (!tj.is_object() || !tj.contains("columns") || !tj["columns"].is_object())
           throw bad("tables." + name, "a table needs an object of columns");
         only_keys(tj, "tables." + name, {"description", "types", "columns"});
-        Table& t = r.add_table(name, tj.value("description", ""));
+        Table& t = r.add_table(name, text_of(tj, "description", "tables." + name + ".description"));
+        if (tj.contains("types") && !tj["types"].is_object()) throw bad("tables." + name + ".types", "must be an object of column types");
         size_t rows = 0;
         bool first = true;
         for (const auto& [cname, arr] : tj["columns"].items()) {
           const std::string where = "tables." + name + ".columns." + cname;
           if (!arr.is_array()) throw bad(where, "a column must be an array");
-          const std::string ty = tj.contains("types") && tj["types"].is_object() ? tj["types"].value(cname, "f64") : "f64";
+          const std::string ty = tj.contains("types") && tj["types"].contains(cname)
+                                     ? text_of(tj["types"], cname.c_str(), "tables." + name + ".types." + cname)
+                                     : "f64";
           Column c;
           c.name = cname;
           if (ty == "i64") {

@@ -308,6 +308,13 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
   // beside billions of parameters): a chart each, never one axis for all of them.
   for (const auto& c : t.columns()) {
     if (!is_numeric(c) || std::find(key_cols.begin(), key_cols.end(), c.name) != key_cols.end()) continue;
+    // Identifiers (docs/architecture.md's unitless exceptions: rank, run_id, seed, ...) are not
+    // quantities: "largest run_id" and a chart of "files (rank)" had been drawn (review of 2026-12-05).
+    {
+      static const std::set<std::string> ids = {"rank", "step", "seed", "run_id", "pid", "tid", "device", "stream", "id"};
+      const std::string& nm = c.name;
+      if (ids.count(nm) || (nm.size() > 3 && nm.compare(nm.size() - 3, 3, "_id") == 0)) continue;
+    }
     // A column with no number on any row (goodput --fit's Weibull shape of exponential processes)
     // has nothing to draw: an empty chart before 2026-12-04.
     const auto v = numbers(t, c.name);

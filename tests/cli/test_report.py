@@ -106,6 +106,24 @@ class ReportCli(unittest.TestCase):
             p = fx.run("report", d, "-o", os.path.join(d, "x.html"), check=False)
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("is a directory", p.stderr)
+            # Valid JSON the reader cannot hold (1e999) and fields of the wrong type: exit 2 naming
+            # the file and the key, not an internal error or a library message without the key
+            # (review of 2026-12-05).
+            with open(j) as f:
+                text = f.read()
+            cases = [("huge.json", text.replace('"schema_version":', '"x_overflow": 1e999, "schema_version":', 1), "number overflow"),
+                     ("cmd.json", json.dumps(dict(doc, command=5)), "key 'command'"),
+                     ("desc.json", json.dumps(dict(doc, tables=dict(doc["tables"], temporal_breakdown=dict(
+                         doc["tables"]["temporal_breakdown"], description=5)))), "key 'tables.temporal_breakdown.description'")]
+            for name, body, want in cases:
+                path = os.path.join(d, name)
+                with open(path, "w") as f:
+                    f.write(body)
+                p = fx.run("report", path, "-o", os.path.join(d, "x.html"), check=False)
+                self.assertEqual(p.returncode, 2, name + ": " + p.stderr)
+                self.assertIn(name, p.stderr)
+                self.assertIn(want, p.stderr)
+                self.assertNotIn("internal error", p.stderr)
 
     def test_review_of_2026_12_03(self):
         import json

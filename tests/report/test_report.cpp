@@ -872,6 +872,19 @@ TEST(ReportRenderers, HistoryCompareDrawsAChangeFromZero) {
   EXPECT_EQ(bar["value"], 100.0);  // as long as the longest bar (100% at least)
   EXPECT_EQ(bar["label"]["formatter"], "from 0");
   EXPECT_NE(p.charts[0].takeaway.find("worst: command/a sys_s up from 0"), std::string::npos) << p.charts[0].takeaway;
+  // An improvement from 0 (a rate that was 0 in A) grows too: drawn to the right, not at -100%
+  // beside the regressions (review of 2026-12-05).
+  t.add_row({std::string("gpu"), std::string("b"), std::string("flops_per_s"), std::nan(""), std::string("improvement")});
+  const ReportPage q = build_page(r);
+  bool seen = false;
+  for (const auto& s : q.charts[0].option["series"])
+    if (s["name"] == "improvement")
+      for (const auto& d : s["data"])
+        if (d.is_object()) {
+          EXPECT_GT(d["value"].get<double>(), 0);
+          seen = true;
+        }
+  EXPECT_TRUE(seen);
 }
 
 // Question (review of 2026-12-04): does a generic chart name each bar by what tells the rows
@@ -897,4 +910,26 @@ TEST(ReportPageTest, GenericBarsAreNamedByTheColumnsThatTellRowsApart) {
   EXPECT_EQ(x["name"], "dtype / m / n / k");
   EXPECT_EQ(x["axisLabel"]["rotate"], 30);  // 10 bars
   EXPECT_NE(p.charts[0].takeaway.find("fp32 / 1024 / 1024 / 1024"), std::string::npos) << p.charts[0].takeaway;  // the first of the largest
+}
+
+// Question (review of 2026-12-05): does a generic chart leave identifiers (run_id, rank) out of
+// its quantities? `history list` had drawn "runs (run_id)" with "largest run_id", `trace synth`
+// "files (rank)".
+TEST(ReportRenderers, GenericChartsDrawNoIdentifiers) {
+  Table t("runs");
+  t.add_i64("run_id");
+  t.add_str("label");
+  t.add_i64("rank");
+  t.add_f64("duration_s");
+  t.add_row({int64_t{1}, std::string("a"), int64_t{0}, 1.5});
+  t.add_row({int64_t{2}, std::string("b"), int64_t{1}, 2.5});
+  ReportPage page;
+  add_generic_table_charts(t, page);
+  ASSERT_EQ(page.charts.size(), 1u);
+  EXPECT_NE(page.charts[0].title.find("runs"), std::string::npos) << page.charts[0].title;
+  EXPECT_EQ(page.charts[0].option["series"].size(), 1u);  // duration_s alone
+  for (const auto& c : page.charts) {
+    EXPECT_EQ(c.title.find("run_id"), std::string::npos) << c.title;
+    EXPECT_EQ(c.title.find("rank"), std::string::npos) << c.title;
+  }
 }

@@ -76,8 +76,10 @@ void render_history_compare(const Result& r, ReportPage& page) {
         double longest = 100;
         for (size_t j = 0; j < shown; ++j)
           if (std::isfinite(change[idx[j]])) longest = std::max(longest, std::fabs(change[idx[j]]) * 100);
-        const bool worse = verdict[i] == "regression" || verdict[i] == "unchecked failure";
-        data.push_back({{"value", worse ? longest : -longest},
+        // The bar is the change of the value, whatever the verdict: from 0 it can only grow (an
+        // improvement of a higher-is-better rate had been drawn at -100%, beside the regressions).
+        const bool up = !(change[i] < 0);
+        data.push_back({{"value", up ? longest : -longest},
                         {"label", {{"show", true}, {"position", "insideRight"}, {"formatter", "from 0"}}}});
       }
     }
