@@ -1160,6 +1160,23 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
       why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s " + std::to_string(m.kv_heads) +
             " KV heads (valid: the common divisors of its heads and KV heads, " + divisors(std::gcd(m.heads, m.kv_heads)) + ")";
   }
+  // The expert dimensions (review of 2026-12-05: --fix ep=3 on Mixtral's 8 experts, ep on a dense
+  // model, etp neither 1 nor tp, and tp > 1 without SP on an MoE model read as the generic list).
+  auto fixed_of = [&](const char* k) {
+    const auto it = opt.fixed.find(k);
+    return it != opt.fixed.end() ? it->second : 0;
+  };
+  const int ep = fixed_of("ep"), etp = fixed_of("etp"), tpf = fixed_of("tp");
+  if (why.empty() && ep > 1 && !m.moe)
+    why = fix + "ep=" + std::to_string(ep) + ": " + m.id + " is a dense model (no experts to spread): only ep=1";
+  if (why.empty() && ep > 0 && m.moe && m.moe->num_experts % ep != 0)
+    why = fix + "ep=" + std::to_string(ep) + " does not divide " + m.id + "'s " + std::to_string(m.moe->num_experts) +
+          " experts (valid: " + divisors(m.moe->num_experts) + ")";
+  if (why.empty() && etp > 1 && tpf > 0 && etp != tpf)
+    why = fix + "etp=" + std::to_string(etp) + " with tp " + std::to_string(tpf) + ": the expert tensor parallelism is 1 or tp";
+  if (why.empty() && m.moe && tpf > 1)
+    if (auto it = opt.fixed.find("sp"); it != opt.fixed.end() && it->second == 0)
+      why = fix + "sp=false with tp " + std::to_string(tpf) + ": an MoE model needs sequence parallelism when tp > 1 (Megatron-Core)";
   if (why.empty()) {
     int64_t prod = 1;
     std::string keys;
@@ -1169,7 +1186,8 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
         keys += (keys.empty() ? "" : " x ") + std::string(k) + " " + std::to_string(it->second);
       }
     if (prod > 1 && base.num_gpus % prod != 0)
-      why = "the fixed " + keys + " = " + std::to_string(prod) + " does not divide the " + std::to_string(base.num_gpus) + " GPUs";
+      why = "the fixed " + keys + (keys.find(" x ") != std::string::npos ? " = " + std::to_string(prod) : std::string()) +
+            " does not divide the " + std::to_string(base.num_gpus) + " GPUs";
   }
   return (why.empty() ? std::string() : why + "; ") + "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
          " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads and the KV heads, ep the experts and etp x ep the ranks, pp x vpp "

@@ -656,6 +656,19 @@ fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "2
         "--fix", "tp=8", "--fix", "pp=2")
 check("fixed product not dividing the GPUs named", fx.returncode == 2 and "the fixed tp 8 x pp 2 = 16 does not divide the 24 GPUs" in fx.stderr,
       fx.stderr)
+# The expert dimensions too (review of 2026-12-05: they read as the generic list).
+MIX = ["--model", "mixtral-8x7b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+       "--threads", "2", "-q", "--rerank-top", "0"]
+for fixes, want in [(["ep=3"], "--fix ep=3 does not divide mixtral-8x7b's 8 experts (valid: 1, 2, 4, 8)"),
+                    (["etp=2", "tp=1"], "--fix etp=2 with tp 1: the expert tensor parallelism is 1 or tp"),
+                    (["tp=2", "sp=false"], "an MoE model needs sequence parallelism when tp > 1"),
+                    (["cp=3"], "the fixed cp 3 does not divide the 16 GPUs")]:
+    args = [a for f in fixes for a in ("--fix", f)]
+    fx = sx("plan", *MIX, *args)
+    check("fixed " + " ".join(fixes) + " named", fx.returncode == 2 and want in fx.stderr, fx.stderr)
+fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096",
+        "-q", "--fix", "ep=2")
+check("fixed ep on a dense model named", fx.returncode == 2 and "llama3-8b is a dense model" in fx.stderr, fx.stderr)
 
 # --write-scenario writes the scenario that runs the chosen plan: `estimate` of it names the plan
 # and gives its step time (the new user translated the plan text by hand before 2026-12-05).
