@@ -887,6 +887,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
           // held against the bare capacity, and read 0 where it no longer fitted (before 2026-12-03).
           const bool fits_with_headroom = ef.fits && ef.memory.total_bytes() <= sf.accelerator.memory_bytes.value - so.min_headroom_bytes;
           tf[side] = fits_with_headroom ? ef.step_time_s : std::nan("");
+          // A memory side below the search's headroom has no plan that fits: undefined, with the
+          // note below (the search's "leaves no memory" error had ended the command; review of
+          // 2026-12-05).
+          if (!(s.accelerator.memory_bytes.value - so.min_headroom_bytes > 0)) {
+            tr[side] = std::nan("");
+            continue;
+          }
           const PointResult pr = best_point(s, 0, o, est, dist);
           tr[side] = pr.fits ? pr.e.step_time_s : std::nan("");
         }
