@@ -422,7 +422,7 @@ void add_db_option(CLI::App* c, BenchArgs& a) {
   // "--suite" and measured every suite) is refused.
   c->add_option("--label", a.label, "Label stored with the run")->check(CLI::Validator(
       [](std::string& v) { return v.rfind("--", 0) == 0 ? "a label may not start with '--' (it reads as an option): got '" + v + "'" : std::string(); },
-      "TEXT", "label"));
+      "", "label"));
   c->add_flag("--params", a.params, "Add a table of every case's parameters");
 }
 }  // namespace
