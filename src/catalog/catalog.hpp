@@ -164,20 +164,42 @@ struct NetworkTech {
 
 // Share of a member's scale-up bandwidth that a group of `members` in one domain of `domain`
 // devices drives (NetworkTech::topology): 1 on a switch or for the whole domain; on a mesh the
-// links to its own members, (members - 1) / (domain - 1); on a torus of `torus_dims` axes whose
-// job slice holds `slice` chips (0: the domain), taken as a cube of side slice^(1/dims), a group
-// filling k axes in order drives k / dims of the chip's links, a pair of neighbours the one link
-// between them, 1 / (2 dims). One rule for training's Fabric::up_share and inference's links.
+// links to its own members, (members - 1) / (domain - 1); on a torus of `torus_dims` axes, the
+// ports its members use of their 2 x dims. The job's slice of `slice` chips (0: the domain) is
+// shaped as TPU slices are, its prime factors spread over the axes, largest first, onto the
+// shortest axis (64 chips: 4x4x4; 4 chips on three axes: 2x2x1); the group fills the axes in
+// order, and along an axis it spans by 3 or more it uses both ports, by 2 one (its one
+// neighbour there), by 1 none. A pair of neighbours: the one link between them, 1 / (2 dims).
+// One rule for training's Fabric::up_share and inference's links. (Before 2026-12-05 the slice was
+// a cube of side slice^(1/dims) and a group filling k axes drove k / dims: a 4-chip group in a
+// 2x2 slice got all 4 ports where its ring has 2 neighbours, twice the bandwidth, and more than
+// the same group inside a larger slice.)
 inline double scale_up_group_share(bool mesh, int torus_dims, int domain, int slice, int members) {
   if (domain <= 1 || members >= domain) return 1.0;
   if (mesh) return static_cast<double>(std::max(1, members - 1)) / (domain - 1);
   if (torus_dims > 1) {
     if (members <= 2) return 0.5 / torus_dims;
-    const int chips = slice > 1 ? std::min(slice, domain) : domain;
-    const double side = std::pow(static_cast<double>(chips), 1.0 / torus_dims);
-    int k = 1;
-    for (double span = side; members > span * (1 + 1e-9) && k < torus_dims; span *= side) ++k;
-    return static_cast<double>(k) / torus_dims;
+    int chips = slice > 1 ? std::min(slice, domain) : domain;
+    // The slice's extents: prime factors, largest first, each onto the currently shortest axis.
+    int64_t ext[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    const int dims = std::min(torus_dims, 8);
+    std::vector<int> primes;
+    for (int f = 2; static_cast<int64_t>(f) * f <= chips; ++f)
+      while (chips % f == 0) {
+        primes.push_back(f);
+        chips /= f;
+      }
+    if (chips > 1) primes.push_back(chips);
+    for (auto it = primes.rbegin(); it != primes.rend(); ++it) *std::min_element(ext, ext + dims) *= *it;
+    std::sort(ext, ext + dims, [](int64_t a, int64_t b) { return a > b; });
+    // The group along each axis, filling them in order.
+    double left = members, ports = 0;
+    for (int a = 0; a < dims && left > 1 + 1e-9; ++a) {
+      const double along = std::min(left, static_cast<double>(ext[a]));
+      ports += along >= 3 - 1e-9 ? 2 : along >= 2 - 1e-9 ? 1 : 0;
+      left /= std::max(1.0, along);
+    }
+    return std::clamp(ports / (2.0 * torus_dims), 0.5 / torus_dims, 1.0);
   }
   return 1.0;
 }

@@ -395,7 +395,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // num_attention_heads"); it had read as the class default (Mistral 8 where Transformers runs
     // 32: a quarter of the cache). Gemma's configs have no such rule: refused there.
     const bool kv_null = j.contains("num_key_value_heads") && j["num_key_value_heads"].is_null();
-    if (kv_null && gemma_gqa)
+    if (kv_null && (gemma_gqa || type == "gemma"))
       throw Error(SourceLocation{file, 0, 0, "num_key_value_heads"}, "is null; give the number of key/value heads",
                   "Gemma's configs take no null here (the others read it as num_attention_heads)");
     if (kv_null) r.used.insert("num_key_value_heads");

@@ -909,7 +909,13 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
   // Ranked by (unpriced, $/h or devices): a priced candidate before any unpriced one, the cheapest
   // per hour first; unpriced ones by device count (a 4-device B200 without a price had ranked
   // against an H100's $10/h as "4" and won, with best_usd_per_hour 0).
-  struct Best { int unpriced = 2; double key = std::numeric_limits<double>::infinity(); int devices = 0; std::vector<Value> row; } best;
+  struct Best {
+    int unpriced = 2;
+    double key = std::numeric_limits<double>::infinity();
+    int devices = 0;
+    double attainment = 0, usd_per_mtok = std::numeric_limits<double>::infinity();
+    std::vector<Value> row;
+  } best;
   bool simulated_any = false;  // some candidate was simulated (the note on none found says which failure it was)
   for (const auto& acc : accels)
     for (int tp : P.tp)
@@ -1009,11 +1015,17 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
                                     measured && priced ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
           t.add_row(row);
           if (ok) {
-            // Cheapest per hour; without prices, fewest devices; ties keep the earlier candidate.
+            // Cheapest per hour; without prices, fewest devices. A tie goes to the higher SLO
+            // attainment, then the lower cost per token, then the earlier candidate (it had gone to
+            // the earlier one: TP4 x 2 over TP8 x 1 at the same price with worse attainment, TTFT
+            // and cost per token, and the other order of `tp` chose the other; review of 2026-12-05).
             const int unpriced = priced ? 0 : 1;
             const double key = priced ? usd_h : rep * per_replica;
-            if (unpriced < best.unpriced || (unpriced == best.unpriced && key < best.key))
-              best = {unpriced, key, rep * per_replica, row};
+            const double att = sum.slo_attainment_fraction, per_mtok = priced ? sum.usd_per_million_output_tokens : 0.0;
+            const bool tie = unpriced == best.unpriced && std::fabs(key - best.key) <= 1e-9 * std::max(1.0, std::fabs(key));
+            if (unpriced < best.unpriced || (unpriced == best.unpriced && !tie && key < best.key) ||
+                (tie && (att > best.attainment + 1e-12 || (std::fabs(att - best.attainment) <= 1e-12 && per_mtok < best.usd_per_mtok - 1e-12))))
+              best = {unpriced, key, rep * per_replica, att, per_mtok, row};
           }
         }
   r.set("rate_per_s", w.rate_per_s);

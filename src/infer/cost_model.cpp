@@ -491,7 +491,9 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
 Link scale_up_link(const Catalog& cat, const System& s) {
   const auto& n = cat.network(s.scale_up_network);
   Link l;
-  l.bandwidth_bytes_per_s = n.bandwidth_bytes_per_s.value * value_or(n.achievable_fraction, 1.0);
+  // Unknown achievable fraction: training's 0.8 (estimate/collective.cpp make_fabric); it had been
+  // 1.0 here, the line rate, for every mesh and torus network (review of 2026-12-05).
+  l.bandwidth_bytes_per_s = n.bandwidth_bytes_per_s.value * value_or(n.achievable_fraction, 0.8);
   l.latency_s = value_or(n.latency_s, 0.0);
   l.domain_devices = s.scale_up_domain;
   l.mesh = n.topology == "mesh";

@@ -8,13 +8,28 @@
 
 namespace sextant::infer {
 
-Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system) {
-  if (!system.empty()) return scale_up_link(cat, cat.system(system));
+Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system,
+                  std::vector<std::string>* notes) {
+  const DeviceProfile p = data.device(a);
+  // A devices.yaml link is for accelerators no catalog system holds: where one does, its link is
+  // used and the entry's is said to be set aside (it had been ignored without a word; review of
+  // 2026-12-05).
+  auto set_aside = [&](const std::string& sys) {
+    if (notes && (p.link_bandwidth_bytes_per_s.known || p.link_latency_s.known))
+      notes->push_back("the devices.yaml link of " + a.id + " is not used: system " + sys +
+                       "'s scale-up network is (devices.yaml links apply to accelerators no catalog system holds)");
+  };
+  if (!system.empty()) {
+    set_aside(system);
+    return scale_up_link(cat, cat.system(system));
+  }
   for (const auto& id : cat.system_ids()) {
     const auto& s = cat.system(id);
-    if (s.accelerator == a.id) return scale_up_link(cat, s);
+    if (s.accelerator == a.id) {
+      set_aside(id);
+      return scale_up_link(cat, s);
+    }
   }
-  const DeviceProfile p = data.device(a);
   Link l;
   l.bandwidth_bytes_per_s = value_or(p.link_bandwidth_bytes_per_s, 0.0);
   l.latency_s = value_or(p.link_latency_s, 0.0);
@@ -215,13 +230,20 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   if (!s.system.empty() && cat.system(s.system).accelerator != d.accel.id)
     throw Error(at("system"), "system '" + s.system + "' holds " + cat.system(s.system).accelerator + ", not " + d.accel.id,
                 "leave the system out (the link of " + d.accel.id + "'s own system is used) or name one that holds it");
-  d.link = resolve_link(cat, data, d.accel, s.system);
+  d.link = resolve_link(cat, data, d.accel, s.system, &d.data_notes);
   // Tensor (and expert) parallelism is modelled on the scale-up link: a TP group larger than the
   // domain it joins would run over the network, which this model does not describe.
   if (d.link.domain_devices > 0 && s.tp > d.link.domain_devices)
     throw Error(at("tp"), "tp " + std::to_string(s.tp) + " is beyond the " + std::to_string(d.link.domain_devices) +
                               "-device scale-up domain: the model has tensor parallelism on the scale-up link only",
                 "tp <= " + std::to_string(d.link.domain_devices) + ", with pp across nodes");
+  // With stages, a TP group that does not divide the domain straddles two of them (devices fill
+  // one domain after another): its all-reduces would cross the network the model prices only for
+  // sends (tp 6 pp 2 on 8-GPU nodes had been priced on the mesh; review of 2026-12-05).
+  if (d.link.domain_devices > 0 && s.pp > 1 && d.link.domain_devices % s.tp != 0)
+    throw Error(at("tp"), "tp " + std::to_string(s.tp) + " does not divide the " + std::to_string(d.link.domain_devices) +
+                              "-device scale-up domain: with pp " + std::to_string(s.pp) + " a stage's TP group would straddle two domains",
+                "a tp that divides " + std::to_string(d.link.domain_devices));
   if (d.par.devices() > 1 && d.link.bandwidth_bytes_per_s <= 0) {
     // Named at what asked for a second device (the error named --system, which was never given,
     // for --tp 2 on an Apple SoC; 2026-12-04 review).

@@ -39,7 +39,9 @@ struct DeploymentSpec {
 
 // The scale-up link of a replica: the named system's, else that of the first catalog system
 // (by id) holding the accelerator, else the device profile's link; zero when none is known.
-Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system);
+// notes (when given) receives a note where a devices.yaml link is set aside for a catalog system's.
+Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system,
+                  std::vector<std::string>* notes = nullptr);
 
 // "the max_model_len of N tokens" when it shortens the model's window, else "MODEL's context
 // window of N tokens", for messages about requests beyond it.

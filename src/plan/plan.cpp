@@ -1167,8 +1167,9 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
     return it != opt.fixed.end() ? it->second : 0;
   };
   const int ep = fixed_of("ep"), etp = fixed_of("etp"), tpf = fixed_of("tp");
-  if (why.empty() && ep > 1 && !m.moe)
-    why = fix + "ep=" + std::to_string(ep) + ": " + m.id + " is a dense model (no experts to spread): only ep=1";
+  if (why.empty() && (ep > 1 || etp > 1) && !m.moe)
+    why = fix + (ep > 1 ? "ep=" + std::to_string(ep) : "etp=" + std::to_string(etp)) + ": " + m.id +
+          " is a dense model (no experts to spread): only " + (ep > 1 ? "ep" : "etp") + "=1";
   if (why.empty() && ep > 0 && m.moe && m.moe->num_experts % ep != 0)
     why = fix + "ep=" + std::to_string(ep) + " does not divide " + m.id + "'s " + std::to_string(m.moe->num_experts) +
           " experts (valid: " + divisors(m.moe->num_experts) + ")";

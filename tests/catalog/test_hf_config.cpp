@@ -952,6 +952,11 @@ TEST(HfConfig, HybridLayersNullKvHeadsAndRangesOfTheThirdReviewOf20261205) {
                 .where()
                 .key,
             "num_key_value_heads");
+  EXPECT_EQ(error_of(R"({"model_type": "gemma", "hidden_size": 2048, "num_attention_heads": 8, "num_key_value_heads": null,
+    "head_dim": 256, "num_hidden_layers": 18, "intermediate_size": 16384, "vocab_size": 256000})")
+                .where()
+                .key,
+            "num_key_value_heads");  // GemmaConfig has no null rule either
   auto with = [&](const std::string& extra) { return std::string(mistral).insert(mistral.size() - 1, ", " + extra); };
   EXPECT_EQ(error_of(with(R"("attention_dropout": 1.5)")).where().key, "attention_dropout");
   EXPECT_EQ(error_of(with(R"("attention_dropout": -0.5)")).where().key, "attention_dropout");

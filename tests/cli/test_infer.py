@@ -1359,6 +1359,36 @@ class InferCli(unittest.TestCase):
         self.assertIn("the fewest on 4 devices", notes[0])
         self.assertIn("cost.usd_per_device_hour", notes[0])  # the key that exists (it named serving.usd_per_device_hour)
 
+    def test_plan_breaks_a_price_tie_by_attainment_whatever_the_order(self):
+        # Review of 2026-12-05: TP4 x 2 and TP8 x 1 of MI300X cost the same per hour; the tie had
+        # gone to the earlier candidate in `tp`, though TP8 meets the SLO more often at a lower cost
+        # per token. Either order now picks the better one.
+        study = """deployment: {model: llama3.1-405b, weight_format: fp8, accelerator: mi300x, engine: vllm, pp: 1}
+serving: {policy: continuous}
+workload:
+  arrival: poisson
+  rate_per_s: 2
+  prompt: {dist: exponential, mean: 1024, max: 8192}
+  output: {dist: exponential, mean: 256, max: 2048}
+slo: {ttft_s: 2.0, tpot_s: 0.08}
+cost: {usd_per_device_hour: 2.0}
+plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices: 32, slo_attainment_fraction: 0.9, requests: 1000}
+"""
+        with tempfile.TemporaryDirectory() as d:
+            chosen = []
+            for tps in ("[1, 2, 4, 8]", "[8, 4, 2, 1]"):
+                path = os.path.join(d, "study.yaml")
+                with open(path, "w") as f:
+                    f.write(study.replace("TPS", tps))
+                j = run_json("infer", "plan", path)
+                sc = scalars(j)
+                table = rows(j["tables"][next(iter(j["tables"]))])
+                tied = [r for r in table if r.get("status") == "ok" and r["usd_per_hour"] == sc["best_usd_per_hour"]]
+                self.assertGreater(len(tied), 1, "the study must hold a tie to test")
+                self.assertEqual(sc["best_slo_attainment_fraction"], max(r["slo_attainment_fraction"] for r in tied))
+                chosen.append(sc["best_tp"])
+            self.assertEqual(chosen[0], chosen[1])
+
     def test_plan_keeps_the_studys_price_and_system_for_its_own_accelerator(self):
         """Question (review of 2026-12-05): does infer plan price the study's own accelerator at the
         study's cost.usd_per_device_hour and run it on the study's system, as serve does? It priced it

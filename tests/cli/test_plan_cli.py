@@ -682,6 +682,9 @@ for fixes, want in [(["ep=3"], "--fix ep=3 does not divide mixtral-8x7b's 8 expe
 fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096",
         "-q", "--fix", "ep=2")
 check("fixed ep on a dense model named", fx.returncode == 2 and "llama3-8b is a dense model" in fx.stderr, fx.stderr)
+fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
+        "-q", "--fix", "etp=2", "--fix", "tp=2")
+check("fixed etp on a dense model named", fx.returncode == 2 and "--fix etp=2: llama3-8b is a dense model" in fx.stderr, fx.stderr)
 
 # --write-scenario writes the scenario that runs the chosen plan: `estimate` of it names the plan
 # and gives its step time (the new user translated the plan text by hand before 2026-12-05).

@@ -522,7 +522,7 @@ TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
   f.up_torus_dims = 3;
   const double S = 1e9;
   for (auto [n, share] : std::vector<std::pair<int, double>>{{2, 1.0 / 6}, {8, 1.0 / 3}, {16, 1.0 / 3}, {64, 2.0 / 3}, {256, 2.0 / 3},
-                                                             {512, 1.0}, {4096, 1.0}}) {
+                                                             {512, 5.0 / 6}, {4096, 1.0}}) {  // 512: 16 x 16 x 2, one neighbour along z
     EXPECT_NEAR(f.up_share(n), share, 1e-12) << n;
     ir::Group g{ir::GroupKind::TP, n, 1, n, 1};
     EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), (n - 1.0) / n * S / (600e9 * share) + (n - 1) * 2e-6, 1e-12) << n;
@@ -534,6 +534,18 @@ TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
   EXPECT_NEAR(f.up_share(16), 2.0 / 3, 1e-12);
   EXPECT_NEAR(f.up_share(4), 1.0 / 3, 1e-12);
   EXPECT_NEAR(f.up_share(64), 1.0, 1e-12);
+  // A slice too small to wrap gives a group the neighbours it has (review of 2026-12-05): 4 chips
+  // of a v5p are 2 x 2 x 1, where a ring of 4 has two neighbours a chip, 2 of 6 ports (the cube of
+  // side 4^(1/3) had given all 6); on a 2-D torus a 2 x 2 slice gives 2 of 4, as the same group
+  // gets inside a 4 x 4 slice (trn2's fixed torus: the replica's pipeline depth had halved it).
+  f.up_torus_slice = 4;
+  EXPECT_NEAR(f.up_share(4), 1.0 / 3, 1e-12);
+  for (const int slice : {4, 16, 64}) {
+    EXPECT_NEAR(scale_up_group_share(false, 2, 256, slice, 4), 0.5, 1e-12) << slice;
+    EXPECT_NEAR(scale_up_group_share(false, 2, 256, slice, 2), 0.25, 1e-12) << slice;
+  }
+  EXPECT_NEAR(scale_up_group_share(false, 2, 256, 16, 16), 1.0, 1e-12);  // 4 x 4: both axes, both ways
+  EXPECT_NEAR(scale_up_group_share(false, 2, 256, 8, 8), 0.75, 1e-12);   // 4 x 2: both ways on one axis, one on the other
   // An all-to-all on a torus carries each byte over its hop distance: 16 members on one wrapped
   // axis are 64 hops from their 15 peers in all (2 x (1 + ... + 7) + 8), so the axis's links carry
   // 64 / 15 of a one-hop exchange; a 4 x 4 plane 32 / 15 (review of 2026-12-04: all-to-all on TPU

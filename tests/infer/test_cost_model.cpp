@@ -523,3 +523,32 @@ TEST(CostModel, TensorParallelGroupsDriveTheirShareOfAMeshOrTorus) {
   const double ring = 2 * (n - 1) / n * msg / bw + 2 * (n - 1) * L;  // decode: no one-shot on a torus
   EXPECT_NEAR(ct.iteration(ct.decode(1, 1024)).comm_s / (2.0 * t.model.layers * ring), 1.0, 1e-9);
 }
+
+// Question (review of 2026-12-05): does a scale-up network without a measured achievable fraction
+// run at training's 0.8 of its line rate (inference had used 1.0), and is a TP group that would
+// straddle two scale-up domains under pipeline stages refused (tp 6 pp 2 on 8-device nodes had
+// been priced on one mesh)?
+TEST(CostModel, UnmeasuredLinksRunAtTrainingsFractionAndTpGroupsStayInADomain) {
+  const Catalog& cat = catalog();
+  const Deployment d = deployment("llama3-70b", "mi300x", "vllm", "bf16", 8);
+  const auto& net = cat.network(cat.system("mi300x-8gpu").scale_up_network);
+  ASSERT_FALSE(net.achievable_fraction.known);
+  EXPECT_DOUBLE_EQ(d.link.bandwidth_bytes_per_s, 0.8 * net.bandwidth_bytes_per_s.value);
+  DeploymentSpec s;
+  s.model = "gpt3-175b";
+  s.accelerator = "mi300x";
+  s.engine = "vllm";
+  s.weight_format = "bf16";
+  s.activation_format = "bf16";
+  s.kv_format = "bf16";
+  s.tp = 6;
+  s.pp = 2;
+  try {
+    make_deployment(cat, infer_data(), s);
+    ADD_FAILURE() << "tp 6 pp 2 on 8-device domains accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("straddle"), std::string::npos) << e.what();
+  }
+  s.pp = 1;  // one replica of 6 inside one domain
+  EXPECT_NO_THROW(make_deployment(cat, infer_data(), s));
+}
