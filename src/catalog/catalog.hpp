@@ -162,46 +162,77 @@ struct NetworkTech {
   std::string file;
 };
 
+// The extents of a group of `members` chips on a torus of `dims` (<= 8) axes, written to
+// group[0..dims): the job's slice of `slice` chips (0: the domain's `domain`) is shaped as TPU
+// slices are, its prime factors, largest first, each onto the shortest axis (64 chips on three
+// axes: 4x4x4; 4 chips: 2x2x1; 6,144: 24x16x16); the group takes the most compact block the slice
+// holds, its own prime factors, largest first, each onto its shortest axis with room (8 of a v5e
+// pod: 4x2; 16 of a 4x4x4 slice: 4x2x2), as a device mesh maps a parallel axis onto physical ones.
+inline void torus_group_extents(int dims, int domain, int slice, int members, int64_t* group) {
+  auto primes_of = [](int64_t n) {
+    std::vector<int64_t> p;
+    for (int64_t f = 2; f * f <= n; ++f)
+      while (n % f == 0) {
+        p.push_back(f);
+        n /= f;
+      }
+    if (n > 1) p.push_back(n);
+    return p;
+  };
+  int64_t ext[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  const int64_t chips = slice > 1 ? std::min(slice, domain) : domain;
+  const auto sp = primes_of(std::max<int64_t>(1, chips));
+  for (auto it = sp.rbegin(); it != sp.rend(); ++it) *std::min_element(ext, ext + dims) *= *it;
+  for (int a = 0; a < dims; ++a) group[a] = 1;
+  const auto gp = primes_of(std::max(1, members));
+  for (auto it = gp.rbegin(); it != gp.rend(); ++it) {
+    int best = -1;
+    for (int a = 0; a < dims; ++a)
+      if (group[a] * *it <= ext[a] && (best < 0 || group[a] < group[best])) best = a;
+    if (best < 0)  // no axis has room for the factor: the one with the most room takes it
+      for (int a = 0; a < dims; ++a)
+        if (best < 0 || static_cast<double>(ext[a]) / group[a] > static_cast<double>(ext[best]) / group[best]) best = a;
+    group[best] *= *it;
+  }
+}
+
 // Share of a member's scale-up bandwidth that a group of `members` in one domain of `domain`
 // devices drives (NetworkTech::topology): 1 on a switch or for the whole domain; on a mesh the
 // links to its own members, (members - 1) / (domain - 1); on a torus of `torus_dims` axes, the
-// ports its members use of their 2 x dims. The job's slice of `slice` chips (0: the domain) is
-// shaped as TPU slices are, its prime factors spread over the axes, largest first, onto the
-// shortest axis (64 chips: 4x4x4; 4 chips on three axes: 2x2x1); the group fills the axes in
-// order, and along an axis it spans by 3 or more it uses both ports, by 2 one (its one
-// neighbour there), by 1 none. A pair of neighbours: the one link between them, 1 / (2 dims).
-// One rule for training's Fabric::up_share and inference's links. (Before 2026-12-05 the slice was
-// a cube of side slice^(1/dims) and a group filling k axes drove k / dims: a 4-chip group in a
-// 2x2 slice got all 4 ports where its ring has 2 neighbours, twice the bandwidth, and more than
-// the same group inside a larger slice.)
+// ports its members use of their 2 x dims in the group's block (torus_group_extents): along an
+// axis the block spans by 3 or more both, by 2 one (its one neighbour there), by 1 none; a pair of
+// neighbours the one link between them, 1 / (2 dims). One rule for training's Fabric::up_share
+// and inference's links. (Before 2026-12-05 the slice was a cube of side slice^(1/dims) filled
+// axis by axis, k axes giving k / dims: a 4-chip group in a 2x2 slice had all 4 ports where its
+// ring has 2 neighbours, and the same group got more bandwidth in a smaller slice.)
 inline double scale_up_group_share(bool mesh, int torus_dims, int domain, int slice, int members) {
   if (domain <= 1 || members >= domain) return 1.0;
   if (mesh) return static_cast<double>(std::max(1, members - 1)) / (domain - 1);
   if (torus_dims > 1) {
     if (members <= 2) return 0.5 / torus_dims;
-    int chips = slice > 1 ? std::min(slice, domain) : domain;
-    // The slice's extents: prime factors, largest first, each onto the currently shortest axis.
-    int64_t ext[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     const int dims = std::min(torus_dims, 8);
-    std::vector<int> primes;
-    for (int f = 2; static_cast<int64_t>(f) * f <= chips; ++f)
-      while (chips % f == 0) {
-        primes.push_back(f);
-        chips /= f;
-      }
-    if (chips > 1) primes.push_back(chips);
-    for (auto it = primes.rbegin(); it != primes.rend(); ++it) *std::min_element(ext, ext + dims) *= *it;
-    std::sort(ext, ext + dims, [](int64_t a, int64_t b) { return a > b; });
-    // The group along each axis, filling them in order.
-    double left = members, ports = 0;
-    for (int a = 0; a < dims && left > 1 + 1e-9; ++a) {
-      const double along = std::min(left, static_cast<double>(ext[a]));
-      ports += along >= 3 - 1e-9 ? 2 : along >= 2 - 1e-9 ? 1 : 0;
-      left /= std::max(1.0, along);
-    }
+    int64_t g[8];
+    torus_group_extents(dims, domain, slice, members, g);
+    double ports = 0;
+    for (int a = 0; a < dims; ++a) ports += g[a] >= 3 ? 2 : g[a] == 2 ? 1 : 0;
     return std::clamp(ports / (2.0 * torus_dims), 0.5 / torus_dims, 1.0);
   }
   return 1.0;
+}
+
+// All-to-all on a torus: a member's bytes to a peer travel its hop distance, each hop on a link,
+// so the links carry sum(distances) / (n - 1) times what a switch's would, over the group's block
+// (torus_group_extents) taken as wrapped rings: sum over its axes of (n / g) floor(g^2 / 4). 16
+// members on one v5e axis: 64 / 15 = 4.3; a 4x4 block 32 / 15; 1 off a torus.
+inline double torus_all_to_all_hop_factor(int torus_dims, int domain, int slice, int members) {
+  if (torus_dims <= 1 || members <= 2 || domain <= 1) return 1.0;
+  const int dims = std::min(torus_dims, 8);
+  int64_t g[8];
+  torus_group_extents(dims, domain, slice, members, g);
+  double sum = 0;
+  for (int a = 0; a < dims; ++a)
+    if (g[a] > 1) sum += static_cast<double>(members) / g[a] * std::floor(static_cast<double>(g[a]) * g[a] / 4.0);
+  return std::max(1.0, sum / (members - 1));
 }
 
 struct System {

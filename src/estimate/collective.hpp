@@ -34,10 +34,9 @@ struct Fabric {
   // over all D-1 links, of which a group of n members uses n-1.
   bool up_mesh = false;
   // A torus of this many axes (NetworkTech::torus_dims; 0: not a torus): up_busbw_bytes_per_s is a
-  // chip's bandwidth over the links of all its axes. The domain is taken as a cube of side
-  // D^(1/dims); a group of n members fills whole axes in order (first one axis, then a plane) and
-  // its rings run over the links of the k axes it spans, both ways: k/dims of the total; a pair
-  // (a pipeline send, a group of two) over the one link between neighbours, 1/(2 dims).
+  // chip's bandwidth over the links of all its axes; a group drives the ports of its block in the
+  // job's slice (catalog's torus_group_extents and scale_up_group_share); a pair (a pipeline send,
+  // a group of two) the one link between neighbours, 1/(2 dims).
   int up_torus_dims = 0;
   // Share of a member's scale-up bandwidth a group of `members` in one domain drives.
   int up_torus_slice = 0;  // torus: the chips of the job's slice (min of the domain and the job), 0 unknown
@@ -50,19 +49,11 @@ struct Fabric {
   // Scale-up bus bandwidth of a group with `members` in one domain (2: a point-to-point send).
   double up_busbw(int members) const { return up_busbw_bytes_per_s * up_share(members); }
   // All-to-all on a torus: a member's bytes to a peer travel its hop distance, each hop on a
-  // link, so the links carry sum(distances) / (n - 1) times what a switch's would (1 elsewhere).
-  // The group is taken as a sub-torus of k axes with a = n^(1/k) members along each (k as in
-  // up_share): sum(distances) = k n/a floor(a^2/4) over a wrapped ring of a. 16 members on one
-  // v5e axis: 64 / 15 = 4.3 (they had been priced as one hop from every peer, 2026-12-04 review).
+  // link, so the links carry sum(distances) / (n - 1) times what a switch's would (1 elsewhere),
+  // over the same block as up_share (catalog's torus_all_to_all_hop_factor; they had been priced
+  // as one hop from every peer before the 2026-12-04 review).
   double up_all_to_all_hop_factor(int members) const {
-    if (up_torus_dims <= 1 || members <= 2 || gpus_per_domain <= 1) return 1.0;
-    const int chips = up_torus_slice > 1 ? std::min(up_torus_slice, gpus_per_domain) : gpus_per_domain;
-    const double side = std::pow(static_cast<double>(chips), 1.0 / up_torus_dims);
-    int k = 1;
-    for (double span = side; members > span * (1 + 1e-9) && k < up_torus_dims; span *= side) ++k;
-    const double n = members, a = std::pow(n, 1.0 / k);
-    const double ring = std::abs(a - std::round(a)) < 1e-9 ? std::floor(std::round(a) * std::round(a) / 4.0) : a * a / 4.0;
-    return std::max(1.0, k * n / a * ring / (n - 1));
+    return torus_all_to_all_hop_factor(up_torus_dims, gpus_per_domain, up_torus_slice, members);
   }
   // Inter-node traffic of a collective spread over all NICs of the node (NCCL channels), or
   // each GPU's over its own NIC only (plan.collective_nic_aggregation, from the framework).

@@ -237,10 +237,12 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     throw Error(at("tp"), "tp " + std::to_string(s.tp) + " is beyond the " + std::to_string(d.link.domain_devices) +
                               "-device scale-up domain: the model has tensor parallelism on the scale-up link only",
                 "tp <= " + std::to_string(d.link.domain_devices) + ", with pp across nodes");
-  // With stages, a TP group that does not divide the domain straddles two of them (devices fill
-  // one domain after another): its all-reduces would cross the network the model prices only for
-  // sends (tp 6 pp 2 on 8-GPU nodes had been priced on the mesh; review of 2026-12-05).
-  if (d.link.domain_devices > 0 && s.pp > 1 && d.link.domain_devices % s.tp != 0)
+  // With stages beyond one domain, a TP group that does not divide the domain straddles two of them
+  // (devices fill one domain after another): its all-reduces would cross the network the model
+  // prices only for sends (tp 6 pp 2 on 8-GPU nodes had been priced on the mesh; review of
+  // 2026-12-05). A replica inside one domain (tp 16 pp 2 on an NVL72) straddles nothing.
+  if (d.link.domain_devices > 0 && s.pp > 1 && static_cast<int64_t>(s.tp) * s.pp > d.link.domain_devices &&
+      d.link.domain_devices % s.tp != 0)
     throw Error(at("tp"), "tp " + std::to_string(s.tp) + " does not divide the " + std::to_string(d.link.domain_devices) +
                               "-device scale-up domain: with pp " + std::to_string(s.pp) + " a stage's TP group would straddle two domains",
                 "a tp that divides " + std::to_string(d.link.domain_devices));

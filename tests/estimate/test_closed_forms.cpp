@@ -521,8 +521,10 @@ TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
   f.gpus_per_domain = 4096;  // a 16 x 16 x 16 cube
   f.up_torus_dims = 3;
   const double S = 1e9;
-  for (auto [n, share] : std::vector<std::pair<int, double>>{{2, 1.0 / 6}, {8, 1.0 / 3}, {16, 1.0 / 3}, {64, 2.0 / 3}, {256, 2.0 / 3},
-                                                             {512, 5.0 / 6}, {4096, 1.0}}) {  // 512: 16 x 16 x 2, one neighbour along z
+  // A group takes the most compact block: 2 x 2 x 2 for 8 (one neighbour on each axis: 3 of 6
+  // ports), 4 x 2 x 2 for 16 (4 of 6), 4 x 4 x 4 for 64 (all 6).
+  for (auto [n, share] : std::vector<std::pair<int, double>>{{2, 1.0 / 6}, {8, 1.0 / 2}, {16, 2.0 / 3}, {64, 1.0}, {256, 1.0},
+                                                             {512, 1.0}, {4096, 1.0}}) {
     EXPECT_NEAR(f.up_share(n), share, 1e-12) << n;
     ir::Group g{ir::GroupKind::TP, n, 1, n, 1};
     EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), (n - 1.0) / n * S / (600e9 * share) + (n - 1) * 2e-6, 1e-12) << n;
@@ -549,7 +551,9 @@ TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
   // An all-to-all on a torus carries each byte over its hop distance: 16 members on one wrapped
   // axis are 64 hops from their 15 peers in all (2 x (1 + ... + 7) + 8), so the axis's links carry
   // 64 / 15 of a one-hop exchange; a 4 x 4 plane 32 / 15 (review of 2026-12-04: all-to-all on TPU
-  // had been priced as if every peer were a neighbour).
+  // had been priced as if every peer were a neighbour). 16 members take a 4 x 4 block in a 16 x 16
+  // pod and in a 4 x 4 slice alike, with the share's block (review of 2026-12-05: the hop factor
+  // had kept the cube model, 29% apart from the share's block at 32 chips).
   Fabric t2;
   t2.up_busbw_bytes_per_s = 160e9;
   t2.up_latency_s = 0;
@@ -558,9 +562,15 @@ TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
   t2.up_torus_slice = 256;
   ir::Group a16{ir::GroupKind::EP, 16, 1, 16, 1};
   const double x16 = reg.get("all_to_all").time_s(ir::CollKind::AllToAll, S, a16, t2);
-  EXPECT_NEAR(x16, 15.0 / 16 * S / (160e9 / 2) * 64.0 / 15, 1e-9 * x16);
-  t2.up_torus_slice = 16;  // a 4 x 4 slice: the same 16 members span a plane
-  EXPECT_NEAR(reg.get("all_to_all").time_s(ir::CollKind::AllToAll, S, a16, t2), 15.0 / 16 * S / 160e9 * 32.0 / 15, 1e-9 * x16);
+  EXPECT_NEAR(x16, 15.0 / 16 * S / 160e9 * 32.0 / 15, 1e-9 * x16);
+  t2.up_torus_slice = 16;  // a 4 x 4 slice: the same block
+  EXPECT_NEAR(reg.get("all_to_all").time_s(ir::CollKind::AllToAll, S, a16, t2), x16, 1e-12 * x16);
+  t2.up_torus_slice = 32;  // 8 x 4: 8 members (4 x 2) carry (8/4) floor(16/4) + (8/2) floor(4/4) = 12 hops over 7 peers
+  EXPECT_NEAR(t2.up_all_to_all_hop_factor(8), 12.0 / 7, 1e-12);
+  t2.up_torus_slice = 256;
+  EXPECT_NEAR(t2.up_all_to_all_hop_factor(8), 12.0 / 7, 1e-12);
+  // 16 members in a 16 x 1 slice (a line of chips) have only the one axis: 64 / 15.
+  EXPECT_NEAR(torus_all_to_all_hop_factor(2, 256, 17, 16), 64.0 / 15, 1e-12);  // a 17 x 1 slice
   // The bundled TPU ICI networks are tori of their generations' dimensions.
   const auto cat = Catalog::load_default();
   EXPECT_EQ(cat->network("tpu-ici-v5e").topology, "torus");

@@ -552,3 +552,18 @@ TEST(CostModel, UnmeasuredLinksRunAtTrainingsFractionAndTpGroupsStayInADomain) {
   s.pp = 1;  // one replica of 6 inside one domain
   EXPECT_NO_THROW(make_deployment(cat, infer_data(), s));
 }
+
+// Question (review of 2026-12-05): is a replica inside one scale-up domain never refused for a tp
+// that does not divide the domain (tp 16 pp 2 on a 72-GPU NVL72 straddles nothing)?
+TEST(CostModel, AReplicaInsideOneDomainIsNotRefusedForItsTp) {
+  DeploymentSpec s;
+  s.model = "llama3.1-70b";
+  s.accelerator = "gb200";
+  s.engine = "vllm";
+  s.weight_format = "bf16";
+  s.activation_format = "bf16";
+  s.kv_format = "bf16";
+  s.tp = 16;
+  s.pp = 2;
+  EXPECT_NO_THROW(make_deployment(catalog(), infer_data(), s));
+}
