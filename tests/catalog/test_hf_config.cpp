@@ -20,6 +20,17 @@ ModelConfig hf(const std::string& name) { return parse_hf_config(read_text(test_
 
 bool has(const std::vector<std::string>& v, const std::string& k) { return std::find(v.begin(), v.end(), k) != v.end(); }
 
+// The error a config text raises (a test failure when it raises none).
+Error error_of(const std::string& text) {
+  try {
+    parse_hf_config(text, "c.json");
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for " << text;
+  return Error(SourceLocation{}, "");
+}
+
 void expect_same_structure(const ModelConfig& a, const ModelConfig& b) {
   EXPECT_EQ(a.layers, b.layers);
   EXPECT_EQ(a.hidden, b.hidden);
@@ -784,15 +795,6 @@ TEST(HfConfig, MoeTypesAreNotSentToDenseOnes) {
 // Question (review of 2026-12-05): do the mappings take Transformers' defaults and refuse what
 // Transformers would not build, at the config's own keys?
 TEST(HfConfig, DefaultsChecksAndHintsOfTheReviewOf20261205) {
-  auto error_of = [](const std::string& text) -> Error {
-    try {
-      parse_hf_config(text, "c.json");
-    } catch (const Error& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no error for " << text;
-    return Error(SourceLocation{}, "");
-  };
   // GPT-2's activation_function: the GELU forms cost alike; another is an error at its key.
   const std::string gpt2 = R"({"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12, "vocab_size": 50257, "n_positions": 1024, "activation_function": "ACT"})";
   auto with_act = [&](const std::string& a) { return std::string(gpt2).replace(gpt2.find("ACT"), 3, a); };
@@ -850,15 +852,6 @@ TEST(HfConfig, DefaultsChecksAndHintsOfTheReviewOf20261205) {
 // a dropout given as text an error, is the activation key the MLP reads the one applied, and are
 // newer architectures and a gemma3 wrapper without its language model refused at the right key?
 TEST(HfConfig, ConditionalKeysDefaultsAndErrorsOfTheSecondReviewOf20261205) {
-  auto error_of = [](const std::string& text) -> Error {
-    try {
-      parse_hf_config(text, "c.json");
-    } catch (const Error& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no error for " << text;
-    return Error(SourceLocation{}, "");
-  };
   const std::string mistral = R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
     "num_hidden_layers": 32, "intermediate_size": 14336, "vocab_size": 32768 EXTRA})";
   auto with = [](std::string base, const std::string& extra) { return base.replace(base.find(" EXTRA"), 6, extra); };
@@ -915,15 +908,6 @@ TEST(HfConfig, ConditionalKeysDefaultsAndErrorsOfTheSecondReviewOf20261205) {
 // null num_key_value_heads mean multi-head as in Transformers, and are impossible dropout,
 // head_dim and rope_scaling values refused at their keys?
 TEST(HfConfig, HybridLayersNullKvHeadsAndRangesOfTheThirdReviewOf20261205) {
-  auto error_of = [](const std::string& text) -> Error {
-    try {
-      parse_hf_config(text, "c.json");
-    } catch (const Error& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no error for " << text;
-    return Error(SourceLocation{}, "");
-  };
   for (const char* t : {"qwen3_5", "qwen3_5_moe", "qwen2_audio"}) {
     const Error e = error_of(std::string(R"({"model_type": ")") + t + R"(", "num_experts": 256, "num_experts_per_tok": 8})");
     EXPECT_EQ(e.hint().find("did you mean"), std::string::npos) << t << ": " << e.hint();

@@ -534,15 +534,7 @@ TEST(CostModel, UnmeasuredLinksRunAtTrainingsFractionAndTpGroupsStayInADomain) {
   const auto& net = cat.network(cat.system("mi300x-8gpu").scale_up_network);
   ASSERT_FALSE(net.achievable_fraction.known);
   EXPECT_DOUBLE_EQ(d.link.bandwidth_bytes_per_s, 0.8 * net.bandwidth_bytes_per_s.value);
-  DeploymentSpec s;
-  s.model = "gpt3-175b";
-  s.accelerator = "mi300x";
-  s.engine = "vllm";
-  s.weight_format = "bf16";
-  s.activation_format = "bf16";
-  s.kv_format = "bf16";
-  s.tp = 6;
-  s.pp = 2;
+  DeploymentSpec s = spec("gpt3-175b", "mi300x", "vllm", "bf16", 6, 1, 2);
   try {
     make_deployment(cat, infer_data(), s);
     ADD_FAILURE() << "tp 6 pp 2 on 8-device domains accepted";
@@ -556,14 +548,5 @@ TEST(CostModel, UnmeasuredLinksRunAtTrainingsFractionAndTpGroupsStayInADomain) {
 // Question (review of 2026-12-05): is a replica inside one scale-up domain never refused for a tp
 // that does not divide the domain (tp 16 pp 2 on a 72-GPU NVL72 straddles nothing)?
 TEST(CostModel, AReplicaInsideOneDomainIsNotRefusedForItsTp) {
-  DeploymentSpec s;
-  s.model = "llama3.1-70b";
-  s.accelerator = "gb200";
-  s.engine = "vllm";
-  s.weight_format = "bf16";
-  s.activation_format = "bf16";
-  s.kv_format = "bf16";
-  s.tp = 16;
-  s.pp = 2;
-  EXPECT_NO_THROW(make_deployment(catalog(), infer_data(), s));
+  EXPECT_NO_THROW(make_deployment(catalog(), infer_data(), spec("llama3.1-70b", "gb200", "vllm", "bf16", 16, 1, 2)));
 }

@@ -31,6 +31,13 @@ std::string yaml(const std::string& model, int gpus, const std::string& parallel
          "\ntraining: " + training + "\n";
 }
 
+// A group's entry of a per-group time list (comm_by_group_s, exposed_by_group_s); 0 when absent.
+double group_time_s(const std::string& group, const std::vector<std::pair<std::string, double>>& v) {
+  for (const auto& [g, t] : v)
+    if (g == group) return t;
+  return 0.0;
+}
+
 sim::SimOptions plain() {
   sim::SimOptions o;
   o.contention = false;
@@ -535,11 +542,6 @@ TEST(SimAgreement, EachModelChunkReducesItsOwnBuckets) {
 // it. The event simulation issues the buckets that way; the closed form must expose what it
 // exposes, not one chunk's backward worth of window (the estimate before 2026-12-01).
 TEST(SimAgreement, InterleavedCooldownHidesTheGradientReductionInBoth) {
-  auto dp_of = [](const std::vector<std::pair<std::string, double>>& v) {
-    for (const auto& [g, t] : v)
-      if (g == "dp") return t;
-    return 0.0;
-  };
   double exposed_v1 = 0;
   for (int vpp : {1, 5}) {
     const std::string par = "{tp: 8, pp: 4, vpp: " + std::to_string(vpp) + ", schedule: " +
@@ -550,10 +552,10 @@ TEST(SimAgreement, InterleavedCooldownHidesTheGradientReductionInBoth) {
     const auto e = estimate_step(w);
     const auto r = sim::simulate(w, plain());
     EXPECT_NEAR(r.step.step_time_s / e.step_time_s, 1.0, 0.02) << "vpp " << vpp;
-    const double total = dp_of(e.comm_by_group_s), exposed = dp_of(e.exposed_by_group_s);
+    const double total = group_time_s("dp", e.comm_by_group_s), exposed = group_time_s("dp", e.exposed_by_group_s);
     ASSERT_GT(total, 0.0);
     // Agreement on the DP exposure itself, within 2% of the step.
-    EXPECT_NEAR(exposed, dp_of(r.step.exposed_by_group_s), 0.02 * e.step_time_s) << "vpp " << vpp;
+    EXPECT_NEAR(exposed, group_time_s("dp", r.step.exposed_by_group_s), 0.02 * e.step_time_s) << "vpp " << vpp;
     if (vpp == 1) {
       exposed_v1 = exposed;
     } else {
@@ -784,12 +786,7 @@ TEST(SimAgreement, DataParallelTrafficIsPricedPerBucketInBoth) {
     const Estimator est;
     const auto e = est.run(w);
     const auto r = sim::simulate(w, plain());
-    auto dp_of = [](const std::vector<std::pair<std::string, double>>& v) {
-      for (const auto& [g, t] : v)
-        if (g == "dp") return t;
-      return 0.0;
-    };
-    EXPECT_NEAR(dp_of(e.comm_by_group_s) / dp_of(r.step.comm_by_group_s), 1.0, 1e-6) << "overlap " << ov;
+    EXPECT_NEAR(group_time_s("dp", e.comm_by_group_s) / group_time_s("dp", r.step.comm_by_group_s), 1.0, 1e-6) << "overlap " << ov;
     size_t seen = 0;
     for (const auto& row : op_table(w, 0, est))
       if (row.name == "dp.grad_sync") {
@@ -838,12 +835,7 @@ TEST(SimAgreement, GradientBucketsAreCountedPerModelChunkInBoth) {
       const Estimator est;
       const auto e = est.run(w);
       const auto r = sim::simulate(w, plain());
-      auto dp_of = [](const std::vector<std::pair<std::string, double>>& v) {
-        for (const auto& [g, t] : v)
-          if (g == "dp") return t;
-        return 0.0;
-      };
-      EXPECT_NEAR(dp_of(e.comm_by_group_s) / dp_of(r.step.comm_by_group_s), 1.0, 0.01) << sched << " dp " << dp;
+      EXPECT_NEAR(group_time_s("dp", e.comm_by_group_s) / group_time_s("dp", r.step.comm_by_group_s), 1.0, 0.01) << sched << " dp " << dp;
       for (const auto& row : op_table(w, 0, est))
         if (row.name == grad->name) {
           EXPECT_EQ(row.count, per_chunk) << sched << " dp " << dp;
@@ -871,14 +863,9 @@ TEST(SimAgreement, TheInputEmbeddingsBucketsAreExposedInBoth) {
   const Estimator est;
   const auto e = est.run(w);
   const auto r = sim::simulate(w, plain());
-  auto dp_of = [](const std::vector<std::pair<std::string, double>>& v) {
-    for (const auto& [g, t] : v)
-      if (g == "dp") return t;
-    return 0.0;
-  };
-  const double exposed_e = dp_of(e.exposed_by_group_s), exposed_r = dp_of(r.step.exposed_by_group_s);
+  const double exposed_e = group_time_s("dp", e.exposed_by_group_s), exposed_r = group_time_s("dp", r.step.exposed_by_group_s);
   // The embedding's buckets (13% of nb) at both ends: far more than one bucket each way.
-  const double per_bucket = dp_of(e.comm_by_group_s) / (2.0 * nb);
+  const double per_bucket = group_time_s("dp", e.comm_by_group_s) / (2.0 * nb);
   EXPECT_GT(exposed_e, 4.0 * per_bucket) << "estimate exposes the embedding's buckets, not one at each end";
   // Measured 2026-12-04: both 0.0884 s a step, 0.0451 s of it DP exposed (estimate 0.0837 s before).
   EXPECT_NEAR(exposed_e / exposed_r, 1.0, 0.02);
