@@ -116,12 +116,12 @@ constexpr int kOpClasses = static_cast<int>(OpClass::Memcpy) + 1;
 // call each. Before 2026-12-03 estimate priced one call always (the 70B example's DP traffic
 // 0.28 s where simulate's buckets took 0.30 s; Llama 3 8B over dp 64, 125 buckets: 0.13 s
 // against 0.18 s).
-// Gradient reductions go out per model chunk (ir::grad_calls_of: at least one bucket a chunk), the
-// parameter gathers in the buffer's buckets.
+// Both go out per model chunk (ir::chunk_calls_of: at least one bucket a chunk); before 2026-12-05
+// the parameter gathers were priced in the stage's buckets.
 Collective as_issued(const Collective& col, const StepWork& sw, const Stage& st, const ParallelPlan& plan, bool grad) {
   if (!bucketed(col) || !(grad ? plan.overlap_grad_reduce : plan.overlap_param_gather)) return col;
   Collective b = col;
-  b.calls = std::max(1, col.calls) * (grad ? grad_calls_of(st, sw, col) : buckets_of(sw, col));
+  b.calls = std::max(1, col.calls) * chunk_calls_of(st, sw, col);
   return b;
 }
 constexpr int kGroupKinds = static_cast<int>(GroupKind::PP) + 1;
@@ -1496,7 +1496,9 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     // ZeRO-0 gathers no parameters: turning the gather's overlap off changes nothing (2026-12-05
     // review: the plan text said no-gather-overlap without a word).
     if (!pl.overlap_param_gather && pl.zero_stage == 0) idle.push_back("parallel.overlap.param_gather (false, with zero_stage 0: no parameter gather)");
-    if (!pl.idle_pipeline.empty()) idle.push_back("parallel.schedule / vpp (" + pl.idle_pipeline + ", without pipeline parallelism)");
+    if (!pl.idle_pipeline.empty())
+      idle.push_back(std::string("parallel.schedule / vpp") + (pl.idle_pipeline.find("stage_layers") != std::string::npos ? " / stage_layers" : "") + " (" +
+                     pl.idle_pipeline + ", without pipeline parallelism)");
     for (const auto& h : s.unused_inline_hardware)
       idle.push_back("hardware: " + h + (h.rfind("network", 0) == 0 ? " (nothing refers to it: name it in an inline system's scale_up or scale_out)"
                                                                      : " (nothing refers to it: name it with accelerator:, or from an inline system)"));

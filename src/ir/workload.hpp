@@ -200,18 +200,20 @@ inline double chunk_param_share(const Stage& st, size_t chunk) {
   total += own;
   return total > 0 ? own / total : 1.0 / static_cast<double>(std::max<size_t>(1, st.chunks.size()));
 }
-// The gradient buckets model chunk `chunk` of st issues for a bucketed reduction of sw, with
-// overlap: Megatron-Core keeps a gradient buffer per model chunk, cut on its own, so each chunk
-// has max(1, round(n x its share of the parameters)) of the buffer's n (buckets_of), and a stage
-// of v chunks issues at least v calls. Simulate issues these; estimate prices their sum
-// (grad_calls_of). Before 2026-12-05 estimate priced n: at dp 16,384 with vpp 5 one bucket where
-// simulate issued 5, each paying its ring latency (8.5% apart at 131,072 GPUs).
-inline int chunk_grad_buckets(const Stage& st, const StepWork& sw, const Collective& c, size_t chunk) {
+// The buckets model chunk `chunk` of st issues for a bucketed collective of sw (gradient
+// reduction or parameter gather), with overlap: Megatron-Core keeps a gradient buffer per model
+// chunk (a DDP module each), cut on its own, so each chunk has max(1, round(n x its share of the
+// parameters)) of the buffer's n (buckets_of), and a stage of v chunks issues at least v calls.
+// Simulate issues these; estimate prices their sum (chunk_calls_of). Before 2026-12-05 estimate
+// priced n: at dp 16,384 with vpp 5 one bucket where simulate issued 5, each paying its ring
+// latency (8.5% apart at 131,072 GPUs); and simulate cut the gathers over the stage, one bucket
+// holding all five chunks' parameters (6.9% apart).
+inline int chunk_buckets(const Stage& st, const StepWork& sw, const Collective& c, size_t chunk) {
   const int n = buckets_of(sw, c);
   if (st.chunks.size() <= 1) return n;
   return std::max(1, static_cast<int>(std::lround(n * chunk_param_share(st, chunk))));
 }
-inline int grad_calls_of(const Stage& st, const StepWork& sw, const Collective& c) {
+inline int chunk_calls_of(const Stage& st, const StepWork& sw, const Collective& c) {
   const int n = buckets_of(sw, c);
   const size_t v = st.chunks.size();
   if (v <= 1) return n;
@@ -219,7 +221,7 @@ inline int grad_calls_of(const Stage& st, const StepWork& sw, const Collective& 
   for (const auto& ch : st.chunks)
     for (const auto& b : ch.blocks) total += b.params * b.count;
   int calls = 0;
-  for (const auto& ch : st.chunks) {  // as chunk_grad_buckets, with the total summed once (plan search)
+  for (const auto& ch : st.chunks) {  // as chunk_buckets, with the total summed once (plan search)
     double own = 0;
     for (const auto& b : ch.blocks) own += b.params * b.count;
     calls += std::max(1, static_cast<int>(std::lround(n * (total > 0 ? own / total : 1.0 / static_cast<double>(v)))));

@@ -305,10 +305,27 @@ struct Builder {
       for (int c = 0; c < v; ++c) v_shaped = v_shaped || w.stages[static_cast<size_t>(q)].chunks[static_cast<size_t>(c)].virtual_stage != c * p + q;
     prog.static_memory_bytes = stage_memory(w, r, 0.0).total_bytes();
 
-    // Parameters of the stage in forward order (chunk, block, repetition).
+    // Parameters of the stage, per model chunk.
     double total_params = 0;
-    for (const auto& ch : st.chunks)
-      for (const auto& b : ch.blocks) total_params += b.params * b.count;
+    std::vector<double> chunk_params(static_cast<size_t>(v), 0.0);
+    for (int c = 0; c < v; ++c)
+      for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) chunk_params[static_cast<size_t>(c)] += b.params * b.count;
+    for (const double cp : chunk_params) total_params += cp;
+    auto chunk_fraction = [&](int c) { return total_params > 0 ? chunk_params[static_cast<size_t>(c)] / total_params : 1.0 / v; };
+    const auto order = sched.order(r, p, v, m);
+    // The chunks in the order of their first forward on this rank (the order their parameters are
+    // first needed); a chunk the order never runs forward comes last.
+    std::vector<int> first_forward_chunks;
+    {
+      std::vector<char> seen(static_cast<size_t>(v), 0);
+      for (const auto& it : order)
+        if (it.kind == ScheduleItem::Forward && !seen[static_cast<size_t>(it.chunk)]) {
+          seen[static_cast<size_t>(it.chunk)] = 1;
+          first_forward_chunks.push_back(it.chunk);
+        }
+      for (int c = 0; c < v; ++c)
+        if (!seen[static_cast<size_t>(c)]) first_forward_chunks.push_back(c);
+    }
 
     // Parameter gather (ZeRO-1/2, once per step): with overlap, bucketed and issued at the
     // start of the step (the previous optimizer's gather dispatched ahead of the forward, as
@@ -316,37 +333,48 @@ struct Builder {
     // Each buffer in its own buckets: the dense one's over DP, the expert one's over EDP (before
     // 2026-12-03 both were cut into their sum: Mixtral at ep 8 sent 182 dense buckets of 35 MB where
     // Megatron sends 41 of 160 MB, and expert buckets 29% too large).
-    auto buckets_of = [&](const Collective& c) { return ir::buckets_of(sw, c); };
-    std::vector<std::vector<int>> gather_tokens;  // per param_gather collective: its buckets' tokens, in order
-    std::vector<uint8_t> gather_group;            // per param_gather collective: its group (DP or EDP)
-    std::vector<int> gather_waited;               // per collective: buckets waited for
+    // Each model chunk has its own buffers (Megatron-Core: a DDP module per chunk), cut into the
+    // chunk's buckets as the gradients are (ir::chunk_buckets), issued chunk by chunk in the
+    // order the chunks first run forward. Before 2026-12-05 one set of buckets was cut over the
+    // stage: at dp 4,096 with vpp 5 a single bucket held all five chunks' parameters, and the
+    // first forward waited for all of it (0.117 s) where estimate, per chunk, waited for a fifth
+    // (6.9% apart at 131,072 GPUs).
+    // [chunk][param_gather collective]: the buckets' tokens in order, and how many were waited for
+    std::vector<std::vector<std::vector<int>>> gather_tokens(static_cast<size_t>(v));
+    std::vector<std::vector<int>> gather_waited(static_cast<size_t>(v));
+    std::vector<uint8_t> gather_group;  // per param_gather collective: its group (DP or EDP)
     const bool overlap_gather = s.plan.overlap_param_gather;
     if (overlap_gather) {
-      // Issued in the order the forward needs them: bucket k of a collective of n covers the
-      // parameters up to (k + 1) / n of the stage's.
-      std::vector<std::tuple<double, size_t, int>> order;
       std::vector<const Collective*> gathers;
       for (const auto& c : sw.param_gather) {
         if (!active(c)) continue;
-        const int n = buckets_of(c);
-        for (int k = 0; k < n; ++k) order.emplace_back((k + 1.0) / n, gathers.size(), k);
         gathers.push_back(&c);
         gather_group.push_back(static_cast<uint8_t>(c.group));
       }
-      std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
-      gather_tokens.resize(gathers.size());
-      gather_waited.assign(gathers.size(), 0);
-      for (const auto& [frac, j, k] : order) {
-        const Collective& c = *gathers[j];
-        Collective part = c;
-        part.bytes = c.bytes / buckets_of(c);
-        const CollInfo ci = describe_collective(part, w, est, f);
-        const int tok = prog.tokens++;
-        emit(Ins::Coll, static_cast<uint8_t>(c.group), CollMode::AsyncToken, tok, own_coll(ci), 0, 1);
-        gather_tokens[j].push_back(tok);
+      for (const int ch : first_forward_chunks) {
+        auto& tokens = gather_tokens[static_cast<size_t>(ch)];
+        tokens.resize(gathers.size());
+        gather_waited[static_cast<size_t>(ch)].assign(gathers.size(), 0);
+        // Issued in the order the forward needs them: bucket k of a chunk's n covers the
+        // parameters up to (k + 1) / n of the chunk's.
+        std::vector<std::tuple<double, size_t, int>> seq;
+        std::vector<int> count(gathers.size());
+        for (size_t j = 0; j < gathers.size(); ++j) {
+          count[j] = ir::chunk_buckets(st, sw, *gathers[j], static_cast<size_t>(ch));
+          for (int k = 0; k < count[j]; ++k) seq.emplace_back((k + 1.0) / count[j], j, k);
+        }
+        std::stable_sort(seq.begin(), seq.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+        for (const auto& [frac, j, k] : seq) {
+          Collective part = *gathers[j];
+          part.bytes = gathers[j]->bytes * chunk_fraction(ch) / count[j];
+          const CollInfo ci = describe_collective(part, w, est, f);
+          const int tok = prog.tokens++;
+          emit(Ins::Coll, static_cast<uint8_t>(part.group), CollMode::AsyncToken, tok, own_coll(ci), 0, 1);
+          tokens[j].push_back(tok);
+        }
       }
     }
-    double fwd_params_done = 0;
+    std::vector<double> chunk_fwd_params_done(static_cast<size_t>(v), 0.0);
     std::vector<char> chunk_seen(static_cast<size_t>(v), 0);
 
     // Gradient buckets: the last backward of each chunk issues buckets as its gradients finish.
@@ -355,10 +383,6 @@ struct Builder {
     // estimate counts them (one set cut over the whole stage by cumulative fraction left a chunk
     // that finishes early with no bucket when n <= vpp, its reduction exposed after the last
     // backward: 2.5-6% apart, 2026-12-04 review).
-    std::vector<double> chunk_params(static_cast<size_t>(v), 0.0);
-    for (int c = 0; c < v; ++c)
-      for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) chunk_params[static_cast<size_t>(c)] += b.params * b.count;
-    auto chunk_fraction = [&](int c) { return total_params > 0 ? chunk_params[static_cast<size_t>(c)] / total_params : 1.0 / v; };
     struct ChunkBuckets {
       int ref = -1, count = 0, issued = 0;
       uint8_t group = 0;
@@ -371,7 +395,7 @@ struct Builder {
         for (int k = 0; k < v; ++k) {
           const double frac = v == 1 ? 1.0 : chunk_fraction(k);
           ChunkBuckets cb;
-          cb.count = ir::chunk_grad_buckets(st, sw, c, static_cast<size_t>(k));  // the count estimate prices (grad_calls_of)
+          cb.count = ir::chunk_buckets(st, sw, c, static_cast<size_t>(k));  // the count estimate prices (chunk_calls_of)
           Collective part = c;
           part.bytes = c.bytes * frac / cb.count;
           cb.ref = own_coll(describe_collective(part, w, est, f));
@@ -445,7 +469,6 @@ struct Builder {
     std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
     if (split)
       for (int c = 0; c < v; ++c) chunk_w[static_cast<size_t>(c)] = ir::weight_pass_held_bytes(st.chunks[static_cast<size_t>(c)]);
-    const auto order = sched.order(r, p, v, m);
     // The last pass producing weight gradients of each chunk.
     std::vector<int64_t> last_grad_mb(static_cast<size_t>(v), -1);
     for (const auto& it : order)
@@ -516,7 +539,7 @@ struct Builder {
           for (int rep = 0; rep < ch.blocks[k].count; ++rep) {
             const Block& b = ch.blocks[k];
             prefetch[0].next = next_of(k, true, &Block::forward);
-            if (first && !gather_tokens.empty()) {
+            if (first && !gather_group.empty()) {
               // The block's first forward waits, GEMM by GEMM, for the buckets holding the weights
               // it reads (its other parameters, norms first, before it starts): before 2026-12-02
               // it waited for all of its buckets at once (6 for a 218M-parameter layer).
@@ -524,14 +547,17 @@ struct Builder {
               for (const auto& st : b.forward)
                 if (const auto* op = std::get_if<ComputeOp>(&st)) gemm_weights += weight_elements(*op);
               auto wait_for = [&](double params) {
-                fwd_params_done += params;
-                const double frac = total_params > 0 ? fwd_params_done / total_params : 1.0;
-                for (size_t j = 0; j < gather_tokens.size(); ++j) {
-                  const int n = static_cast<int>(gather_tokens[j].size());
+                double& done = chunk_fwd_params_done[static_cast<size_t>(c)];
+                done += params;
+                const double cp = chunk_params[static_cast<size_t>(c)];
+                const double frac = cp > 0 ? done / cp : 1.0;
+                const auto& tokens = gather_tokens[static_cast<size_t>(c)];
+                auto& waited_count = gather_waited[static_cast<size_t>(c)];
+                for (size_t j = 0; j < tokens.size(); ++j) {
+                  const int n = static_cast<int>(tokens[j].size());
                   const int need = std::min(n, static_cast<int>(std::ceil(frac * n - 1e-9)));
-                  for (; gather_waited[j] < need; ++gather_waited[j])
-                    emit(Ins::WaitToken, gather_group[j], CollMode::Blocking, gather_tokens[j][static_cast<size_t>(gather_waited[j])], 0,
-                         0, 1);
+                  for (; waited_count[j] < need; ++waited_count[j])
+                    emit(Ins::WaitToken, gather_group[j], CollMode::Blocking, tokens[j][static_cast<size_t>(waited_count[j])], 0, 0, 1);
                 }
               };
               const double rest = std::max(0.0, b.params - gemm_weights);
