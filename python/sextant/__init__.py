@@ -186,10 +186,7 @@ def _source(obj, what):
             # RecursionError (review of 2026-12-03).
             raise SextantError("%s: the dict nests too deeply" % what) from None
     def no_nul(path):
-        # The C++ file layer would cut the path at the NUL and read another file (2026-12-05 review).
-        if ("\0" if isinstance(path, str) else b"\0") in path:
-            raise SextantError("%s: embedded null byte in the path" % what)
-        return path
+        return _no_nul(path, what)
     if isinstance(obj, _os.PathLike):
         no_nul(_os.fspath(obj))
         return _os.fspath(obj), False, _os.fspath(obj)
@@ -210,14 +207,31 @@ def _done(text):
     return result_from_json(text)
 
 
+def _no_nul(path, what):
+    """A path with a NUL byte is refused: the C++ file layer would cut it there and read or write
+    another file or folder (catalog=, cache_dir= and analyze's paths had been cut; 2026-12-05 review)."""
+    if ("\0" if isinstance(path, str) else b"\0") in path:
+        raise SextantError("%s: the path holds a NUL byte (\\0): no file has such a name" % what)
+    return path
+
+
 def _path(v, what):
     """A catalog or data directory: None, a str or a path-like object."""
     if v is None:
         return ""
     try:
-        return _os.fspath(v)
+        return _no_nul(_os.fspath(v), what)
     except TypeError:
         raise SextantError("%s: expected a directory path, got %s" % (what, type(v).__name__)) from None
+
+
+def _text(v, what, default=""):
+    """A text option: None (its default) or a str."""
+    if v is None:
+        return default
+    if not isinstance(v, str):
+        raise SextantError("%s: expected text, got %s" % (what, type(v).__name__))
+    return v
 
 
 def estimate(scenario, *, overrides=None, catalog=None, **kw):
@@ -256,7 +270,7 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     # A seed draws the jitter: without it the seed changes nothing (refused, as the CLI's --seed
     # without --jitter; it was ignored in silence, review of 2026-12-04).
     if seed >= 0 and jitter == 0:
-        raise SextantError("seed: draws the per-kernel jitter, which is 0 here: give jitter as well (or leave seed out)")
+        raise SextantError("seed: draws the per-rank jitter, which is 0 here: give jitter as well (or leave seed out)")
     ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
@@ -606,7 +620,11 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=Non
     else:
         scales = _text_list(scale, "scale") if scale is not None else []
     gaps = _text_list(drop_gaps, "drop_gaps") if drop_gaps is not None else []
-    return _done(_sextant.analyze([_os.fspath(p) for p in paths], compat, names, _int_in(top, "top", 1),
+    try:
+        files = [_no_nul(_os.fspath(p), "paths") for p in paths]
+    except TypeError:
+        raise SextantError("paths: expected a trace file or folder path, or a list of them, got %r" % (paths,)) from None
+    return _done(_sextant.analyze(files, _text(compat, "compat", "sextant"), names, _int_in(top, "top", 1),
                                   _int_in(threads, "threads", 0), "" if device is None else str(device),
                                   _path(catalog, "catalog"), scales, gaps,
                                   -1 if stragglers is None else _int_in(stragglers, "stragglers", 1),
@@ -622,7 +640,7 @@ def catalog(kind=None, *, name=None, catalog=None):
     if kind and name:
         # One entry is found by its id in every kind (kind was ignored before 2026-12-03).
         raise SextantError("catalog: give kind (a listing) or name (one entry), not both")
-    return _done(_sextant.catalog(kind or "", name or "", _path(catalog, "catalog")))
+    return _done(_sextant.catalog(_text(kind, "kind"), _text(name, "name"), _path(catalog, "catalog")))
 
 
 def report(result, path):

@@ -755,7 +755,7 @@ def test_review_of_2026_12_04():
     with pytest.raises(sextant.SextantError, match="varied twice"):
         sextant.sweep(small_scenario(), vary=[("accelerator.memory_bytes", [80e9]), ("accelerator.memory_bytes", [96e9])])
     for call in (lambda: sextant.catalog(5), lambda: sextant.analyze(None), lambda: sextant.report(r, 5)):
-        with pytest.raises(sextant.SextantError, match="wrong type"):
+        with pytest.raises(sextant.SextantError, match="wrong type|expected text|expected a trace file"):
             call()
     # The report of a result with NaN columns still writes (NaN goes back to JSON null).
     import tempfile
@@ -860,7 +860,7 @@ def test_review_of_2026_12_07_arguments_are_named_and_bounded():
     with pytest.raises(sextant.SextantError, match="^key 'batch': must be at most"):
         sextant.infer(STUDY, mode="estimate", batch=2 ** 24 + 1)
     # A path with a NUL byte is refused (it had read the file named by its first part).
-    with pytest.raises(sextant.SextantError, match="null byte"):
+    with pytest.raises(sextant.SextantError, match="NUL byte"):
         sextant.estimate(SCENARIO + "\0garbage")
     # Nor is one written: the report would have gone to the path's first part.
     r = sextant.estimate(SCENARIO)
@@ -876,3 +876,28 @@ def test_a_huge_critical_path_cap_does_not_allocate_it():
     MemoryError (review of 2026-12-05)."""
     r = sextant.analyze(TRACE, critical_path_rows=2147483646, only=["critical_path"])
     assert len(r["tables"]["critical_path"]["rank"]) > 0
+
+
+def test_paths_with_a_nul_and_text_options_of_the_wrong_type(tmp_path):
+    """Every path argument refuses a NUL byte: catalog= had listed an empty catalog, analyze read
+    the file named by the path's first part and cache_dir= made the truncated folder; and a text
+    option of the wrong type is named (review of 2026-12-05)."""
+    catalog_dir = os.path.join(ROOT, "data", "catalog")
+    with pytest.raises(sextant.SextantError, match="^catalog: the path holds a NUL byte"):
+        sextant.catalog("models", catalog=catalog_dir + "\0x")
+    with pytest.raises(sextant.SextantError, match="^catalog: the path holds a NUL byte"):
+        sextant.estimate(SCENARIO, catalog=catalog_dir + "\0x")
+    with pytest.raises(sextant.SextantError, match="^paths: the path holds a NUL byte"):
+        sextant.analyze(TRACE + "\0garbage")
+    with pytest.raises(sextant.SextantError, match="^cache_dir: the path holds a NUL byte"):
+        sextant.analyze(TRACE, cache=True, cache_dir=str(tmp_path / "c\0d"))
+    assert not (tmp_path / "c").exists()
+    with pytest.raises(sextant.SextantError, match="^kind: expected text, got int"):
+        sextant.catalog(5)
+    with pytest.raises(sextant.SextantError, match="^name: expected text, got int"):
+        sextant.catalog(name=5)
+    with pytest.raises(sextant.SextantError, match="^compat: expected text, got int"):
+        sextant.analyze(TRACE, compat=5)
+    with pytest.raises(sextant.SextantError, match="^paths: expected a trace file or folder path"):
+        sextant.analyze(5)
+    assert len(sextant.catalog("models", catalog=catalog_dir)["tables"]["models"]["id"]) > 0

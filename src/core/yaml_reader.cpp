@@ -367,6 +367,9 @@ static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node
     long long v = std::stoll(s, &pos);
     if (pos != s.size()) throw std::invalid_argument(s);
     return v;
+  } catch (const std::out_of_range&) {
+    // An integer beyond 64 bits had been told it is not an integer (2026-12-05 review).
+    m.fail(key, "integer " + s + " is out of range (at most " + std::to_string(std::numeric_limits<int64_t>::max()) + ")");
   } catch (const std::logic_error&) {
     m.fail(key, "expected an integer, got '" + s + "'");
   }

@@ -393,6 +393,7 @@ static std::vector<std::string> section_keys(const std::string& section) {
 
 static void check_own_plan(Scenario& s, const YamlMap& root);
 [[noreturn]] static void rethrow_at_key_line(const Error& e, const YamlMap& root);
+static void check_stage_layers(const std::vector<int>& stage_layers, int64_t nstages, int64_t layers, const SourceLocation& where_in);
 
 static Scenario parse_root_keys(const YamlMap& root, const Catalog& cat, bool for_search);
 
@@ -601,6 +602,15 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
       // pipeline there is none (a dualpipev file at pp 1 had kept it, 2.6% faster than the 1F1B
       // it says it runs as; review of 2026-12-05). A stated ep_comm stays.
       if (s.plan.schedule == "dualpipev" && !s.plan.ep_comm_overlap_stated) s.plan.ep_comm_overlap = false;
+      // A stated list is checked against the plan as written before it is set aside with the
+      // rest (an invalid list, [-5, 3] under zb-h1 at pp 1, had passed unchecked; 2026-12-05
+      // review), and named in the note.
+      if (!s.plan.stage_layers.empty()) {
+        check_stage_layers(s.plan.stage_layers, static_cast<int64_t>(s.plan.pp) * s.plan.vpp, s.model.layers, root.loc("parallel"));
+        std::string list;
+        for (const int l : s.plan.stage_layers) list += (list.empty() ? "" : ", ") + std::to_string(l);
+        s.plan.idle_pipeline += ", stage_layers [" + list + "]";
+      }
       s.plan.schedule = "1f1b";
       s.plan.vpp = 1;
       s.plan.stage_layers.clear();
@@ -617,7 +627,12 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
 [[noreturn]] static void rethrow_at_key_line(const Error& e, const YamlMap& root) {
   const std::string& key = e.where().key;
   const auto dot = key.find('.');
-  if (dot == std::string::npos) throw e;
+  // A top-level key (the accelerator a file names) at its own line: it had been named without
+  // one (2026-12-05 review).
+  if (dot == std::string::npos) {
+    if (e.where().line == 0 && !key.empty() && root.has(key)) throw Error(root.locate(key), e.message(), e.hint());
+    throw e;
+  }
   const std::string section = key.substr(0, dot);
   if ((section != "parallel" && section != "training" && section != "hardware") || !root.has(section)) throw e;
   throw Error(root.locate(key), e.message(), e.hint());
@@ -695,6 +710,30 @@ Scenario load_scenario(const std::string& path, const Catalog& cat,
 }
 
 // ---------------------------------------------------------------- plan checks
+// A stated list of virtual-stage sizes: pp*vpp entries, none negative, an empty one only at either
+// end, summing to the model's layers.
+static void check_stage_layers(const std::vector<int>& stage_layers, int64_t nstages, int64_t layers, const SourceLocation& where_in) {
+  auto fail = [&](const std::string& msg, const std::string& hint = {}) {
+    SourceLocation w = where_in;
+    w.key = "parallel.stage_layers";
+    throw Error(w, msg, hint);
+  };
+  if (static_cast<int64_t>(stage_layers.size()) != nstages)
+    fail("has " + std::to_string(stage_layers.size()) + " entries, expected pp*vpp = " + std::to_string(nstages));
+  for (size_t k = 0; k < stage_layers.size(); ++k) {
+    const int l = stage_layers[k];
+    if (l < 0) fail("a stage cannot have a negative layer count");
+    // An empty virtual stage is one that carries the embedding (the first) or the loss head (the
+    // last) alone, as Megatron-Core's pipeline layouts allow ("E|t*4|...|L"); an empty stage in
+    // between would relay activations and hold nothing (it was accepted, 2026-12-03 review).
+    if (l == 0 && k != 0 && k + 1 != stage_layers.size())
+      fail("virtual stage " + std::to_string(k) + " has 0 layers",
+           "only the first and the last virtual stage may hold no transformer layer (the embedding or the loss head alone)");
+  }
+  const int64_t sum = std::accumulate(stage_layers.begin(), stage_layers.end(), int64_t{0});
+  if (sum != layers) fail("sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(layers));
+}
+
 void check_plan(const Scenario& s, const SourceLocation& where_in) {
   const auto& p = s.plan;
   const auto& m = s.model;
@@ -768,8 +807,14 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                    " (load-balanced ring attention splits the sequence in 2*cp chunks)",
          s.train.seq_len % 2 == 0
              ? "a cp that divides " + std::to_string(s.train.seq_len / 2) + " and the " + std::to_string(s.num_gpus / (static_cast<int64_t>(p.tp) * p.pp)) +
-                   " GPUs left by tp*pp: " +
-                   divisors_text_where(s.train.seq_len / 2, [&](int64_t d) { return s.num_gpus % (static_cast<int64_t>(p.tp) * p.pp * d) == 0; })
+                   " GPUs left by tp*pp" + (p.sequence_parallel && p.tp > 1 ? " and leaves a sequence share tp divides" : "") + ": " +
+                   // With sequence parallelism tp splits each rank's seq_len / cp tokens (checked
+                   // below): a cp that breaks it is no remedy (2026-12-05 review: cp 4 and 8 were
+                   // offered for 8,208 tokens over tp 8, and both failed that check).
+                   divisors_text_where(s.train.seq_len / 2, [&](int64_t d) {
+                     return s.num_gpus % (static_cast<int64_t>(p.tp) * p.pp * d) == 0 &&
+                            (!(p.sequence_parallel && p.tp > 1) || (s.train.seq_len / d) % p.tp == 0);
+                   })
              : std::string("an even seq_len"));
   // Transformer Engine's DotProductAttention asserts "Context parallelism is only implemented
   // with Flash Attention and Fused Attention!": ring attention exchanges key/value blocks between
@@ -875,22 +920,7 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                                 : "each virtual stage holds at least one layer, the first and the last aside: pp*vpp <= " + std::to_string(most_stages));
   const int nstages = p.pp * p.vpp;
   if (!p.stage_layers.empty()) {
-    if (static_cast<int>(p.stage_layers.size()) != nstages)
-      fail("stage_layers", "has " + std::to_string(p.stage_layers.size()) + " entries, expected pp*vpp = " +
-                               std::to_string(nstages));
-    for (size_t k = 0; k < p.stage_layers.size(); ++k) {
-      const int l = p.stage_layers[k];
-      if (l < 0) fail("stage_layers", "a stage cannot have a negative layer count");
-      // An empty virtual stage is one that carries the embedding (the first) or the loss head (the
-      // last) alone, as Megatron-Core's pipeline layouts allow ("E|t*4|...|L"); an empty stage in
-      // between would relay activations and hold nothing (it was accepted, 2026-12-03 review).
-      if (l == 0 && k != 0 && k + 1 != p.stage_layers.size())
-        fail("stage_layers", "virtual stage " + std::to_string(k) + " has 0 layers",
-             "only the first and the last virtual stage may hold no transformer layer (the embedding or the loss head alone)");
-    }
-    const int64_t sum = std::accumulate(p.stage_layers.begin(), p.stage_layers.end(), int64_t{0});
-    if (sum != m.layers)
-      fail("stage_layers", "sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(m.layers));
+    check_stage_layers(p.stage_layers, nstages, m.layers, where_in);
   } else if (p.stage_rule == "even") {
     // Where pp alone divides the layers, the vpp is what breaks it: its key is named (a --set
     // parallel.vpp=3 had been pointed at the file's pp line; review of 2026-12-05).
@@ -985,15 +1015,18 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // field; a catalog one by the scenario's accelerator key.
   const bool inline_accel = !s.accelerator.file.empty() && s.accelerator.file == where_in.file;
   const SourceLocation accel_loc{where_in.file, 0, 0, inline_accel ? "hardware.accelerators" : "accelerator"};
+  // An entry defined in another file (accelerator: acc.yaml, or a catalog folder's) names that
+  // file, where the field is missing (2026-12-05 review: only the scenario was named).
+  const std::string accel_from = !inline_accel && !s.accelerator.file.empty() ? " (defined in " + s.accelerator.file + ")" : "";
   if (!(s.accelerator.memory_bandwidth_bytes_per_s.value > 0) || !std::isfinite(s.accelerator.memory_bandwidth_bytes_per_s.value))
     throw Error(accel_loc,
-                "accelerator '" + s.accelerator.id + "' has no memory bandwidth: every memory-bound op would take forever",
+                "accelerator '" + s.accelerator.id + "'" + accel_from + " has no memory bandwidth: every memory-bound op would take forever",
                 "a calibrated entry gets it from the memory_bandwidth suite (sextant bench --suite memory_bandwidth, then "
                 "calibrate), or give memory_bandwidth_gb_per_s");
   // (an unknown capacity was read as 0 GiB: "does not fit: needs 21.5 GiB per GPU of 0 GiB")
   if (!s.accelerator.memory_bytes.known || !(s.accelerator.memory_bytes.value > 0))
     throw Error(accel_loc,
-                "accelerator '" + s.accelerator.id + "' has no known memory capacity: the memory fit of a training step cannot be checked",
+                "accelerator '" + s.accelerator.id + "'" + accel_from + " has no known memory capacity: the memory fit of a training step cannot be checked",
                 "give the accelerator's memory_gib");
   if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !s.accelerator.has_peak(DType::FP4))
     throw Error(SourceLocation{where_in.file, 0, 0, "training.fp8_recipe"},

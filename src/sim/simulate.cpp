@@ -34,7 +34,13 @@ struct Units {
   std::vector<std::vector<int>> members;
   std::vector<int64_t> rank_to_unit;  // filled lazily by unit_of
   bool all_ranks = false;
-  std::vector<int> kind_of_dp;  // class mode: replica kind of each dp index
+  // Class mode: the replica kind of each dp index holding a straggler (the others are kind 0):
+  // sparse, as a dense list over dp had taken 8 GB at 2^31 GPUs (2026-12-05 review).
+  std::map<int, int> slow_kind_of_dp;
+  int kind_of_dp(int dpi) const {
+    const auto it = slow_kind_of_dp.find(dpi);
+    return it == slow_kind_of_dp.end() ? 0 : it->second;
+  }
   int kinds = 1;
 };
 
@@ -49,7 +55,6 @@ Units class_units(const Layout& L, const std::map<int64_t, double>& slow) {
   Units u;
   std::set<int> slow_dp;
   for (const auto& [rank, f] : slow) slow_dp.insert(static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp)));
-  u.kind_of_dp.assign(static_cast<size_t>(L.dp), 0);
   std::vector<int> rep_dp;  // representative dp index of each kind
   std::vector<int64_t> replicas;
   const bool has_normal = static_cast<int>(slow_dp.size()) < L.dp;
@@ -60,13 +65,10 @@ Units class_units(const Layout& L, const std::map<int64_t, double>& slow) {
     replicas.push_back(L.dp - static_cast<int64_t>(slow_dp.size()));
   }
   for (int d : slow_dp) {
-    u.kind_of_dp[static_cast<size_t>(d)] = static_cast<int>(rep_dp.size());
+    u.slow_kind_of_dp[d] = static_cast<int>(rep_dp.size());
     rep_dp.push_back(d);
     replicas.push_back(1);
   }
-  if (has_normal)
-    for (int d = 0; d < L.dp; ++d)
-      if (!slow_dp.count(d)) u.kind_of_dp[static_cast<size_t>(d)] = 0;
   u.kinds = static_cast<int>(rep_dp.size());
   const int K = u.kinds, p = L.pp;
   u.specs.resize(static_cast<size_t>(K * p));
@@ -113,7 +115,7 @@ Units class_units(const Layout& L, const std::map<int64_t, double>& slow) {
   for (const auto& [rank, f] : slow) {
     const int s = static_cast<int>(rank / L.per_stage());
     const int dpi = static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp));
-    Listed& e = listed[static_cast<size_t>(u.kind_of_dp[static_cast<size_t>(dpi)] * p + s)];
+    Listed& e = listed[static_cast<size_t>(u.kind_of_dp(dpi) * p + s)];
     if (e.count == 0 || f >= e.max_factor) {  // (ties: the last listed, as before)
       e.max_factor = f;
       e.pace_rank = rank;
@@ -189,7 +191,7 @@ int unit_of(const Units& u, const Layout& L, int64_t rank) {
   if (u.all_ranks) return static_cast<int>(rank);
   const int s = static_cast<int>(rank / L.per_stage());
   const int dpi = static_cast<int>((rank % L.per_stage()) / (static_cast<int64_t>(L.tp) * L.cp));
-  return u.kind_of_dp[static_cast<size_t>(dpi)] * L.pp + s;
+  return u.kind_of_dp(dpi) * L.pp + s;
 }
 
 const char* const kGroupName[kGroupKinds] = {"tp", "cp", "ep", "etp", "dp", "edp", "pp"};

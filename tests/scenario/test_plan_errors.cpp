@@ -1,6 +1,10 @@
 // Question: does every impossible plan or malformed scenario give an error that names the
 // file, the key and what would be valid?
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "scenario/scenario.hpp"
 #include "test_catalogs.hpp"
@@ -112,7 +116,12 @@ TEST(PlanErrors, EtpSeedQuantisedExpertsAndTpMessages) {
   EXPECT_NE(e6.find("1, 2, 4, 8"), std::string::npos) << e6;
   const auto e7 = error_of(kBase, {{"parallel.cp", "3"}, {"num_gpus", "48"}, {"training.global_batch", "2"}});
   // Only the cp values that also divide the GPUs tp*pp leave (48 / 16 = 3: cp 2 and 4 had been offered).
-  EXPECT_NE(e7.find("a cp that divides 2048 and the 3 GPUs left by tp*pp: 1)"), std::string::npos) << e7;
+  EXPECT_NE(e7.find("a cp that divides 2048 and the 3 GPUs left by tp*pp and leaves a sequence share tp divides: 1)"), std::string::npos) << e7;
+  // Nor those that break sequence parallelism's split of seq_len / cp over tp (2026-12-05 review:
+  // cp 4 and 8 were offered for 8,208 tokens over tp 8, then refused by that check).
+  const auto e7b = error_of("model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 1024\nparallel: {tp: 8, cp: 16}\n"
+                            "training: {global_batch: 1024, micro_batch: 1, seq_len: 8208}\n");
+  EXPECT_NE(e7b.find("the 128 GPUs left by tp*pp and leaves a sequence share tp divides: 1, 2)"), std::string::npos) << e7b;
   // Review of 2026-12-05 (second): an ep whose expert grid does not tile the stage's ranks is not
   // offered (8 experts, a stage of 8 ranks at etp 2: ep 8 had been offered, then refused).
   const std::string mix8 = "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1, ep: 3, sequence_parallel: true}\n"
@@ -489,6 +498,9 @@ TEST(PlanErrors, IntegersBeyondTheirFieldAreErrors) {
   EXPECT_NE(e2.find("out of range"), std::string::npos) << e2;
   const auto e3 = error_of(kBase, {{"parallel.tp", "4294967297"}});
   EXPECT_NE(e3.find("out of range"), std::string::npos) << e3;
+  // Beyond 64 bits too: it had been told "expected an integer" (2026-12-05 review).
+  const auto e4 = error_of(kBase, {{"parallel.tp", "99999999999999999999"}});
+  EXPECT_NE(e4.find("integer 99999999999999999999 is out of range"), std::string::npos) << e4;
 }
 
 // Does a precision the accelerator has no peak for name the peaks it has (not a catalog file and
@@ -579,6 +591,17 @@ TEST(PlanErrors, DualPipeVNeedsTwoChunksAPipelineAndTwoPpMicroBatches) {
   EXPECT_EQ(one.plan.schedule, "1f1b");
   EXPECT_EQ(one.plan.vpp, 1);
   EXPECT_EQ(one.plan.idle_pipeline, "dualpipev, vpp 2");
+  // A stated stage list set aside with them is checked against the plan as written, and named
+  // (an invalid one had passed unchecked under a schedule at pp 1; 2026-12-05 review).
+  e = error_of(kBase, {{"parallel.schedule", "zb-h1"}, {"parallel.pp", "1"}, {"parallel.dp", "8"}, {"parallel.stage_layers", "[-5]"}});
+  EXPECT_NE(e.find("negative layer count"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.vpp", "2"}, {"parallel.schedule", "interleaved-1f1b"}, {"parallel.pp", "1"}, {"parallel.dp", "8"},
+                       {"parallel.stage_layers", "[1, 2, 3]"}});
+  EXPECT_NE(e.find("has 3 entries, expected pp*vpp = 2"), std::string::npos) << e;
+  const auto listed = parse_scenario(kBase, "plan.yaml", *frozen(),
+                                     {{"parallel.schedule", "zb-h1"}, {"parallel.pp", "1"}, {"parallel.dp", "8"}, {"parallel.stage_layers", "[80]"}});
+  EXPECT_TRUE(listed.plan.stage_layers.empty());
+  EXPECT_EQ(listed.plan.idle_pipeline, "zb-h1, vpp 1, stage_layers [80]");
   e = error_of(kBase, {{"parallel.vpp", "2"}, {"parallel.schedule", "1f1b"}});
   EXPECT_NE(e.find("dualpipev"), std::string::npos) << e;
 }
@@ -723,6 +746,26 @@ TEST(PlanErrors, AnInlineAcceleratorsMissingFieldIsPointedAtInTheFile) {
   EXPECT_NE(e.find("plan.yaml:6:"), std::string::npos) << e;
   EXPECT_NE(e.find("hardware.accelerators"), std::string::npos) << e;
   EXPECT_NE(e.find("memory_gib"), std::string::npos) << e;
+}
+
+// Is an accelerator file that lacks a field the step needs named, with the scenario's line that
+// refers to it (2026-12-05 review: "plan.yaml: key 'accelerator'", no line, no accelerator file)?
+TEST(PlanErrors, AnAcceleratorFilesMissingFieldNamesThatFileAndTheLine) {
+  const auto dir = std::filesystem::temp_directory_path() / ("sextant-accfile-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto acc = (dir / "acc.yaml").string();
+  {
+    std::ofstream out(acc);
+    out << "sources: {me: test}\nentries:\n  - id: nobw\n    name: No bandwidth\n    vendor: me\n    kind: gpu\n"
+           "    peak_tflops: {bf16: {value: 500, source: me}}\n    memory_gib: {value: 80, source: me}\n";
+  }
+  const auto e = error_of("model: llama3-70b\nsystem: dgx-h100\naccelerator: " + acc +
+                          "\nnum_gpus: 64\nparallel: {tp: 8, pp: 1}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n");
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(e.find("plan.yaml:3:"), std::string::npos) << e;
+  EXPECT_NE(e.find("key 'accelerator'"), std::string::npos) << e;
+  EXPECT_NE(e.find("(defined in " + acc + ")"), std::string::npos) << e;
+  EXPECT_NE(e.find("no memory bandwidth"), std::string::npos) << e;
 }
 
 // Question: are degrees, layer counts and batch sizes whose products overflow an int refused with
