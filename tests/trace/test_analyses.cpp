@@ -441,6 +441,53 @@ TEST(Analyses, CollectiveSizeAndOperationFromTheNcclAnnotation) {
   }
 }
 
+// Question (review of 2026-12-05): does every dtype name PyTorch writes for a collective (the
+// kernel's `dtype` arg, c10::toString(ScalarType), with or without c10::) give its message size,
+// and is a dtype with no known element size named in a counted diagnostic? Bool, Short, the Float8
+// types, the complex types and UInt16-64 had lost their size behind a diagnostic that named none.
+TEST(Analyses, EveryC10DtypeNameGivesTheCollectiveSize) {
+  auto collectives = [](const std::string& dtype) {
+    TraceSet set;
+    for (int r = 0; r < 2; ++r) {
+      const std::string e = std::string("{\"distributedInfo\": {\"rank\": ") + std::to_string(r) + ", \"world_size\": 2}, \"traceEvents\": [" +
+                            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":90,\"dur\":5,\"args\":{\"correlation\": 7}}," +
+                            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":300," +
+                            "\"args\":{\"stream\": 7, \"correlation\": 7, \"Collective name\": \"allreduce\", \"In msg nelems\": 1000, \"Out msg nelems\": 1000, " +
+                            "\"dtype\": \"" + dtype + "\", \"Group size\": 2, \"Process Group Name\": \"0\", \"Seq\": 0}}]}";
+      set.ranks.emplace_back();
+      scan_trace_text(e, "rank-" + std::to_string(r) + ".json", set.ranks.back());
+    }
+    AnalyzeRequest req;
+    req.only = {"collectives"};
+    return analyze_loaded(set, req);
+  };
+  const std::vector<std::pair<std::string, double>> sizes = {
+      {"Byte", 1}, {"Char", 1}, {"Short", 2}, {"Int", 4}, {"Long", 8}, {"Half", 2}, {"Float", 4}, {"Double", 8},
+      {"ComplexHalf", 4}, {"ComplexFloat", 8}, {"ComplexDouble", 16}, {"Bool", 1}, {"QInt8", 1}, {"QUInt8", 1},
+      {"QInt32", 4}, {"BFloat16", 2}, {"QUInt4x2", 1}, {"QUInt2x4", 1}, {"Bits1x8", 1}, {"Bits2x4", 1}, {"Bits4x2", 1},
+      {"Bits8", 1}, {"Bits16", 2}, {"Float8_e5m2", 1}, {"Float8_e4m3fn", 1}, {"Float8_e5m2fnuz", 1},
+      {"Float8_e4m3fnuz", 1}, {"UInt16", 2}, {"UInt32", 4}, {"UInt64", 8}, {"UInt1", 1}, {"UInt7", 1}, {"Int1", 1},
+      {"Int7", 1}, {"Float8_e8m0fnu", 1}, {"Float4_e2m1fn_x2", 1}};
+  for (const auto& [name, elem_bytes] : sizes)
+    for (const std::string& spelled : {name, "c10::" + name}) {
+      const Result r = collectives(spelled);
+      const Table* c = r.table("collectives");
+      ASSERT_NE(c, nullptr);
+      ASSERT_EQ(c->rows(), 1u) << spelled;
+      EXPECT_EQ(c->column("size_bytes").f64[0], 1000 * elem_bytes) << spelled;
+    }
+  // An unknown name: no size, and a diagnostic that names it, counted per kernel (one on each rank).
+  const Result r = collectives("Float3_e1m1");
+  EXPECT_TRUE(std::isnan(r.table("collectives")->column("size_bytes").f64[0]));
+  const Table* d = r.table("diagnostics");
+  ASSERT_NE(d, nullptr);
+  int64_t named = -1;
+  for (size_t i = 0; i < d->rows(); ++i)
+    if (d->column("name").str[i].find("no message size recorded for dtype `Float3_e1m1`") != std::string::npos)
+      named = d->column("count").i64[i];
+  EXPECT_EQ(named, 2);
+}
+
 // Question (review of 2026-12-05): is a collective whose kernel name does not say which it is
 // (NCCL 2.19's ncclDevKernel_Generic_N, RCCL's rcclGenericKernel) matched by its `Collective name`
 // arg, at its operation's bus factor? Both had been "Generic" or "unknown" at a factor of 1.

@@ -159,6 +159,42 @@ TEST(Ingest, PyTorchMemoryEventsAreReadByName) {
   EXPECT_EQ(t.memory[1].device, 0);
 }
 
+// Question (review of 2026-12-05): is a [memory] sample with a negative ts dropped and counted as
+// the error a kernel at a negative ts is, rather than kept silently (and counted in memory_summary)?
+TEST(Ingest, AMemorySampleAtANegativeTsIsDroppedAsAnError) {
+  const std::string doc = R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": -50, "dur": 10, "args": {"stream": 7}},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 10, "tid": 11, "ts": -40,
+     "args": {"Device Type": 1, "Device Id": 0, "Bytes": 4096, "Total Allocated": 8192, "Total Reserved": 16384}},
+    {"ph": "i", "cat": "[memory]", "name": "alloc", "pid": 10, "tid": 11, "ts": -30.5, "args": {"Bytes": 8}},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 10, "tid": 11, "ts": 150,
+     "args": {"Device Type": 1, "Device Id": 0, "Bytes": 4096, "Total Allocated": 4096, "Total Reserved": 16384}}
+  ]})";
+  RankTrace t = scan(doc, 1 << 20);
+  ASSERT_EQ(t.memory.size(), 1u);
+  EXPECT_EQ(t.memory[0].ts_ns, 150000);
+  const auto& d = t.diagnostics.items();
+  ASSERT_EQ(d.count("negative ts: event dropped"), 1u);
+  EXPECT_EQ(d.at("negative ts: event dropped").count, 3);  // the kernel and both samples
+  EXPECT_EQ(d.at("negative ts: event dropped").severity, "error");
+}
+
+// Question (review of 2026-12-05): is a top-level object with traceEvents twice (Python's json and
+// HTA keep the last) said in a counted warning that names the key, rather than merged silently?
+TEST(Ingest, ARepeatedTraceEventsKeyIsSaid) {
+  const std::string k1 = R"({"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 100, "dur": 10, "args": {"stream": 7}})";
+  const std::string k2 = R"({"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 200, "dur": 10, "args": {"stream": 7}})";
+  const std::string kind =
+      "top-level key traceEvents repeated: the events of every copy are read (Python's json, and so HTA, keeps only the last)";
+  RankTrace t = scan(R"({"traceEvents": [)" + k1 + R"(], "traceName": "x", "traceEvents": [)" + k2 + R"(], "traceEvents": [)" + k2 + "]}", 1 << 20);
+  EXPECT_EQ(t.size(), 3u);  // read as documented: every copy
+  ASSERT_EQ(t.diagnostics.items().count(kind), 1u);
+  EXPECT_EQ(t.diagnostics.items().at(kind).count, 2);
+  EXPECT_EQ(t.diagnostics.items().at(kind).severity, "warning");
+  // One key: nothing said.
+  EXPECT_EQ(scan(R"({"traceEvents": [)" + k1 + "]}", 1 << 20).diagnostics.items().count(kind), 0u);
+}
+
 // Is a distributedInfo rank that is not a rank (negative, text, fractional, huge) reported rather
 // than taken as rank -1 (which collided with the pooled "all ranks" row)?
 TEST(Ingest, ARankThatIsNotARankIsReported) {

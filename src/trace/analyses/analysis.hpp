@@ -129,6 +129,10 @@ struct MatchStats {
   int64_t point_to_point = 0;      // SendRecv kernels left out
   int64_t unequal_count_keys = 0;  // (group, operation) pairs matched by order with unequal counts per rank
   std::string unequal_example;     // the first such pair and its counts
+  // Kernels whose size is unknown because their dtype (the `dtype` arg or the nccl:* annotation's
+  // `Input type`) has no known element size: per dtype name, the count and the first kernel's rank
+  // and operation.
+  std::map<std::string, std::pair<int64_t, std::string>> unknown_dtypes;
 };
 CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats = nullptr, MatchStats* stats = nullptr);
 

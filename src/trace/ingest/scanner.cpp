@@ -810,9 +810,17 @@ class Scanner {
       ++pos_;
       return;
     }
+    int64_t trace_events_keys = 0;
     for (;;) {
       std::string key = read_key();
       if (key == "traceEvents") {
+        // A repeated key: every copy's events are read, merged, as the scan streams them (Python's
+        // json, and so HTA, keeps only the last copy). Said, never silent (before 2026-12-05 the
+        // merge was; review of that day).
+        if (++trace_events_keys > 1)
+          out_.diagnostics.add("top-level key traceEvents repeated: the events of every copy are read (Python's json, and so HTA, "
+                               "keeps only the last)",
+                               "warning", "traceEvents copy " + std::to_string(trace_events_keys));
         if (peek_nonws() != '[') {
           out_.diagnostics.add("traceEvents is not an array", "warning", "top-level key traceEvents");
           step([](const char* p, const char* e) { return skip_value(p, e); });
@@ -1534,6 +1542,14 @@ class Scanner {
         if ((ev.has_name && ev.name == "[memory]") || (ev.has_cat && ev.cat == "[memory]")) {
           if (!ev.ts.ok || ev.ts.out_of_range) {
             t.diagnostics.add("memory event without ts", "warning", std::string(ev.name));
+            return;
+          }
+          // A negative ts is as corrupt here as on a complete event, and counted under the same
+          // name (before 2026-12-05 the sample was kept silently and counted in memory_summary;
+          // review of that day).
+          if (ev.ts.milli < 0) {
+            t.diagnostics.add("negative ts: event dropped", "error",
+                              (ev.has_name ? std::string(ev.name) : std::string(ev.cat)) + " ts=" + std::to_string(ev.ts.milli / 1000) + " us");
             return;
           }
           MemorySample m;

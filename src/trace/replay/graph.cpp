@@ -1178,8 +1178,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         old_end = old_begin;
       }
     }
-    for (const Edge& ed : gr.edges)
-      if (ed.unexplained) gr.unexplained_edge_ticks += ed.weight;
+    for (const Edge& ed : gr.edges) gr.unexplained_edge_ticks += unexplained_part(gr, ed);
 
     // Topological order (Kahn), ready nodes taken by measured start then index; a cycle is
     // broken at the earliest remaining node (counted).
@@ -1331,6 +1330,12 @@ Scale parse_scale(const std::string& spec) {
   return s;
 }
 
+int64_t unexplained_part(const Graph& g, const Edge& e) {
+  if (!e.unexplained) return 0;
+  if (e.kind != EdgeKind::Launch) return e.weight;
+  return e.weight - std::clamp<int64_t>(g.median_launch_latency, 0, std::max<int64_t>(0, e.weight));
+}
+
 ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt) {
   ReplayResult r;
   replay(g, f, opt, r);
@@ -1354,6 +1359,7 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
   }
   std::vector<std::unordered_map<uint32_t, bool>> match(has_regex ? opt.scales.size() : 0);
   r.scale_hits.assign(opt.scales.size(), 0);
+  r.gpu_gaps_dropped = opt.drop_gpu_gaps;
   auto factor_of = [&](const Node& nd) {
     double factor = 1.0;
     for (size_t s = 0; s < opt.scales.size(); ++s) {
@@ -1402,9 +1408,10 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
         // is the GPU slack the critical path calls unexplained, which `--drop-gaps gpu` removes
         // and `launch` leaves alone (before 2026-12-05 `launch=0` removed all of it, and
         // predicted -27% on a trace whose path had 1% of launch overhead; review of that day).
-        const int64_t typical = std::clamp<int64_t>(g.median_launch_latency, 0, w);
+        const int64_t excess = unexplained_part(g, e);
+        const int64_t typical = w - excess;
         const int64_t launch = launch_factor != 1.0 ? std::llround(static_cast<double>(typical) * launch_factor) : typical;
-        w = launch + (opt.drop_gpu_gaps ? 0 : w - typical);
+        w = launch + (opt.drop_gpu_gaps ? 0 : excess);
       } else if (e.kind == EdgeKind::Launch && launch_factor != 1.0) {
         w = std::llround(static_cast<double>(w) * launch_factor);
       }
@@ -1449,8 +1456,9 @@ Path critical_path(const Graph& g, const ReplayResult& r) {
 void critical_path(const Graph& g, const ReplayResult& r, Path& path) {
   path.clear();
   if (r.sink == UINT32_MAX) return;
-  // At most two elements (a node and its binding edge) per node on the path: no regrowth.
-  path.reserve(2 * g.nodes.size() + 2);
+  // At most three elements (a node and its binding edge, a slow launch's in two pieces) per node
+  // on the path: no regrowth.
+  path.reserve(3 * g.nodes.size() + 2);
   uint32_t cur = r.sink;
   bool at_finish = true;
   for (size_t guard = 0; guard < 4 * g.nodes.size() + 4; ++guard) {
@@ -1479,13 +1487,29 @@ void critical_path(const Graph& g, const ReplayResult& r, Path& path) {
     const Edge& e = g.edges[b];
     int64_t base = e.from == Edge::kNone ? 0 : (e.from_start ? r.start[e.from] : r.finish[e.from]);
     int64_t contrib = r.start[cur] - base;
+    // A slow launch's binding edge is two pieces, as the replay splits it: the median launch
+    // latency (launch_overhead, first) and the excess over it (unexplained, after it); the
+    // path is walked backwards, so the excess goes in first.
+    if (contrib > 0 && e.kind == EdgeKind::Launch && e.unexplained) {
+      const int64_t excess = r.gpu_gaps_dropped ? 0 : std::clamp<int64_t>(unexplained_part(g, e), 0, contrib);
+      if (excess > 0) {
+        PathElement p;
+        p.edge = b;
+        p.start = base + (contrib - excess);
+        p.ticks = excess;
+        p.resource = nd.resource;
+        p.attr = Attribution::Unexplained;
+        path.push_back(p);
+        contrib -= excess;
+      }
+    }
     if (contrib != 0) {
       PathElement p;
       p.edge = b;
       p.start = base;
       p.ticks = contrib;
       p.resource = nd.resource;
-      if (e.unexplained) {
+      if (e.unexplained && e.kind != EdgeKind::Launch) {
         p.attr = Attribution::Unexplained;
       } else {
         switch (e.kind) {

@@ -135,6 +135,14 @@ struct Graph {
   int64_t unexplained_edge_ticks = 0;  // total slack on unexplained edges (on the path or not)
 };
 
+// The unexplained part of an edge's measured weight: none unless the edge is flagged unexplained;
+// on a launch edge its excess over the rank's median launch latency (the median part is the
+// launch's, which `launch=` scales), on any other edge all of it. The replay, the critical path
+// and Graph::unexplained_edge_ticks split an edge by this one rule (before 2026-12-05 the path
+// called a whole slow launch latency unexplained while the replay kept its median part as launch
+// time; review of that day).
+int64_t unexplained_part(const Graph& g, const Edge& e);
+
 struct BuildOptions {
   int64_t unexplained_gap_ticks = 10000;  // slack above this on a GPU ordering edge is unexplained
   int64_t cross_stream_min_gap_ticks = 2000;  // look for a cross-stream dependency above this slack
@@ -197,6 +205,7 @@ struct ReplayResult {
   LargeVector<uint32_t> binding;        // per node: index of the binding incoming edge (UINT32_MAX: none)
   uint32_t sink = UINT32_MAX;
   std::vector<int64_t> scale_hits;      // per opt.scales entry: nodes it scaled in this replay
+  bool gpu_gaps_dropped = false;        // the replay's opt.drop_gpu_gaps (no unexplained slack left on its path)
 };
 ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt);
 // The same into r, whose buffers are reused (no allocation once they are large enough).
