@@ -453,33 +453,33 @@ void resolve_interval(GoodputConfig& c) {
   snap_to_steps(c);
 }
 
+namespace {
+// The expected events of one replica (interruptions and fail-slow episodes), and the figures the
+// budget's error names their likelier cause by. Apart from check_simulation_budget, so that the
+// searches price each of their evaluations with it (before 2026-12-05 only the configured
+// interval was priced, and the sweep's 4x point hung a run that --no-search finished in 0.05 s;
+// review).
+struct EventEstimate {
+  double per_replica = 0;  // 0 where nothing interrupts or slows the job
+  double rate = 0, slow_rate = 0, losing = 0, mttf = INFINITY, restart = 0, keep = 1, tau = 0, stretch = 1, delta = 0, persist = 0;
+  double blocking_s = 0;
+  double weibull_events = 0, weibull_shape = 0, weibull_needed_s = 0, weibull_p = 0;
+};
+
 // The simulation steps through every interruption of every replica. A failure rate far beyond any
 // real fleet's (rate_scale 1e4 on a 16k-GPU job) would keep it busy for hours and, with a fixed
 // amount of work, for ever: the expected count is checked first against a budget of about a minute
 // of simulation. The wall time is Daly's with free checkpoints, a lower bound, so the check never
 // refuses a job the simulation could finish within the budget.
-void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where) {
-  auto g4 = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return std::string(buf);
-  };
-  // Replicas are kept in memory (about 500 bytes each, with their per-cause times): 1e6 is 0.5 GB
-  // and a confidence interval 30x narrower than at the default 1,000. Before 2026-12-03 a
-  // failure-free job (rate_scale 1e-9) took any count, and 5e6 ended in std::bad_alloc.
-  if (c.sim.replicas > kMaxReplicas || c.sim.search_replicas > kMaxReplicas)
-    throw Error(where, (c.sim.replicas > kMaxReplicas ? "simulation.replicas " + std::to_string(c.sim.replicas)
-                                                       : "simulation.search_replicas " + std::to_string(c.sim.search_replicas)) +
-                           " is beyond the " + std::to_string(kMaxReplicas) + " replicas the simulation holds in memory",
-                "at most " + std::to_string(kMaxReplicas) + " (the interval at 1,000 replicas is already about +-0.003 of ETTR)");
-  // Events simulated, at about 150 ns each (measured 2026-12-03: 5.1e7 events in 6.6 s on one
-  // core): 2e8 is about half a minute of the main batch and searches.
-  constexpr double kMaxEvents = 2e8;
+EventEstimate estimate_events(const GoodputConfig& c) {
   const double rate = c.interruption_rate_per_s();
   double slow_rate = 0;
   for (const auto& p : c.processes)
     if (p.kind == EventKind::FailSlow) slow_rate += c.process_rate_per_s(p);
-  if (!(rate > 0) && !(slow_rate > 0)) return;
+  EventEstimate e;
+  e.rate = rate;
+  e.slow_rate = slow_rate;
+  if (!(rate > 0) && !(slow_rate > 0)) return e;
   // Daly's wall time counts the work-losing interruptions only (mean_restart_s is theirs); graceful
   // preemptions lose no work and stretch the wall time by their own cost. Before 2026-12-02 they
   // were taken as Daly failures: a preemption-only job at a long interval was refused with 3e109
@@ -594,12 +594,51 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
     }
     if (weibull_events > per_replica) per_replica = weibull_events;
   }
+  e.per_replica = per_replica;
+  e.losing = losing;
+  e.mttf = mttf;
+  e.restart = restart;
+  e.keep = keep;
+  e.tau = tau;
+  e.stretch = stretch;
+  e.delta = delta;
+  e.persist = persist;
+  e.blocking_s = sched.blocking_s;
+  e.weibull_events = weibull_events;
+  e.weibull_shape = weibull_shape;
+  e.weibull_needed_s = weibull_needed_s;
+  e.weibull_p = weibull_p;
+  return e;
+}
+}  // namespace
+
+double expected_events_per_replica(const GoodputConfig& c) { return estimate_events(c).per_replica; }
+
+void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where) {
+  auto g4 = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return std::string(buf);
+  };
+  // Replicas are kept in memory (about 500 bytes each, with their per-cause times): 1e6 is 0.5 GB
+  // and a confidence interval 30x narrower than at the default 1,000. Before 2026-12-03 a
+  // failure-free job (rate_scale 1e-9) took any count, and 5e6 ended in std::bad_alloc.
+  if (c.sim.replicas > kMaxReplicas || c.sim.search_replicas > kMaxReplicas)
+    throw Error(where, (c.sim.replicas > kMaxReplicas ? "simulation.replicas " + std::to_string(c.sim.replicas)
+                                                       : "simulation.search_replicas " + std::to_string(c.sim.search_replicas)) +
+                           " is beyond the " + std::to_string(kMaxReplicas) + " replicas the simulation holds in memory",
+                "at most " + std::to_string(kMaxReplicas) + " (the interval at 1,000 replicas is already about +-0.003 of ETTR)");
+  const EventEstimate e = estimate_events(c);
+  const double rate = e.rate, slow_rate = e.slow_rate, per_replica = e.per_replica, losing = e.losing, mttf = e.mttf, restart = e.restart;
+  const double keep = e.keep, tau = e.tau, stretch = e.stretch, delta = e.delta, persist = e.persist;
+  const double weibull_events = e.weibull_events, weibull_shape = e.weibull_shape, weibull_needed_s = e.weibull_needed_s, weibull_p = e.weibull_p;
+  if (!(rate > 0) && !(slow_rate > 0)) return;
   // Replicas simulated: the main batch, then (with the search) about 19 evaluations of the interval
   // sweep and the strategies. A target ETTR's knobs add up to 75 more, fewer when a knob cannot
   // reach the target (one evaluation): they are left out of the count.
-  const double searches = c.sim.search ? double(std::min(c.sim.search_replicas, c.sim.replicas)) * 19.0 : 0.0;
+  const double searches = c.sim.search ? double(std::min(c.sim.search_replicas, c.sim.replicas)) * kBudgetedSearchEvaluations : 0.0;
   const double replicas = double(c.sim.replicas) + searches;
-  if (per_replica * replicas <= kMaxEvents) return;
+  if (per_replica * replicas <= kMaxSimulatedEvents) return;
   // Daly's ETTR is the same for any length of work: the interval over its expected wall time.
   const double t_s = tau * stretch;
   const double ettr = std::max(0.0, keep) * (losing > 0 ? tau / daly_expected_wall_s(t_s, t_s, delta, restart + persist, 1.0 / losing)
@@ -621,7 +660,7 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
     hint = "a restart takes " + g4(restart) + " s, beyond the " + g4(mttf) + " s between interruptions: the job would spend most of its time "
            "restarting; a faster recovery (recovery.*: detection, replacement, restart, warm-up) or fewer failures. Else l";
   else if (long_checkpoint)
-    hint = "a checkpoint takes " + g4(delta + persist) + " s (blocking " + g4(sched.blocking_s) + " s, persist at risk " + g4(persist) +
+    hint = "a checkpoint takes " + g4(delta + persist) + " s (blocking " + g4(e.blocking_s) + " s, persist at risk " + g4(persist) +
            " s), beyond the " + g4(1.0 / losing) + " s between work-losing interruptions: few checkpoints ever complete; a faster checkpoint "
            "(storage bandwidth, strategy) or fewer failures. Else l";
   else if (long_interval)
@@ -634,7 +673,7 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
               "the job is interrupted every " + g4(mttf) + " s on average" + (slow_rate > 0 ? " (and slowed every " + g4(1.0 / slow_rate) + " s)" : "") +
                   " and a restart takes " + g4(restart) + " s: about " +
                   (std::isfinite(per_replica) ? g4(per_replica) : std::string("unboundedly many")) + " events per replica x " + g4(replicas) +
-                  " replicas" + (c.sim.search ? " (with the searches)" : "") + ", beyond the simulation's budget of " + g4(kMaxEvents) + " (Daly's model puts ETTR at " +
+                  " replicas" + (c.sim.search ? " (with the searches)" : "") + ", beyond the simulation's budget of " + g4(kMaxSimulatedEvents) + " (Daly's model puts ETTR at " +
                   g4(ettr) + ")",
               hint + "ower simulation.replicas (or search_replicas, or search: false), failures.rate_scale, or the job's length "
                      "(job.duration_days, job.tokens, job.steps, job.work_s)");
@@ -761,7 +800,16 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
                  std::to_string(j.dp * j.nodes_per_replica) + " nodes, but the job has " + std::to_string(j.nodes()) + " (" +
                  std::to_string(j.num_gpus) + " GPUs / " + std::to_string(j.gpus_per_node) + " per node)",
              "the replicas must tile the job's nodes");
-  if (job.has("tokens_per_step")) j.tokens_per_step = positive(job, "tokens_per_step");
+  if (job.has("tokens_per_step")) {
+    const double v = positive(job, "tokens_per_step");
+    // The scenario's step time is that of its own batch: another token count at that step time
+    // was another token rate, taken without a word (--set job.tokens_per_step=1000 beside a
+    // scenario; before 2026-12-05 review), where num_gpus and dp are refused.
+    if (train && std::fabs(v - j.tokens_per_step) > 1e-9 * j.tokens_per_step)
+      job.fail("tokens_per_step", "tokens_per_step " + format_double(v) + " differs from the training scenario's " + format_double(j.tokens_per_step),
+               "leave job.tokens_per_step out (the scenario gives it: global_batch x seq_len), or change the scenario's batch");
+    j.tokens_per_step = v;
+  }
   if (job.has("step_time_s")) {
     j.step_time_s = positive(job, "step_time_s", &j.step_time_source);
     if (j.step_time_source.empty()) j.step_time_source = "given";
@@ -976,6 +1024,18 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   CheckpointEnv& env = ck.env;
   env.nodes = j.nodes();
   env.nodes_per_replica = j.nodes_per_replica;
+  // In-memory copies go to other nodes of the job, one each: at most nodes - 1 of them (a 1-node
+  // job keeps its one copy in its own host memory). The strategy reads its options before the
+  // node count is known, so the count is checked here: before 2026-12-05 copies 100 on 4 nodes
+  // was taken without a word, charged 100 peer copies' persist (49 s against 1.5 s at 3) and
+  // survived 3 lost nodes (review).
+  if (ck.strategy == "in-memory" && cm.has("copies")) {
+    const int64_t copies = cm.i64("copies"), peers = std::max<int64_t>(1, env.nodes - 1);
+    if (copies > peers)
+      cm.fail("copies", "is " + std::to_string(copies) + ": more peer copies than the " + std::to_string(peers) + " other node(s) of the job's " +
+                            std::to_string(env.nodes) + " can hold (one copy per peer node)",
+              "1 to " + std::to_string(peers));
+  }
   // Size: explicit bytes, or parameters x bytes per parameter, sharded by the plan.
   double params = train ? train->params : 0;
   if (cm.has("params")) params = positive(cm, "params");
@@ -1037,6 +1097,22 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
     // keeps the plan's split: before 2026-12-04 the 405B shard stayed with an 8B checkpoint).
     const double plan_total = train->params * train->checkpoint_bytes_per_param;
     env.per_gpu_bytes = train->per_gpu_state_bytes * (plan_total > 0 ? env.total_bytes / plan_total : 1.0);
+    // A size given beside the scenario is a deliberate override (a checkpoint of part of the
+    // state, another optimizer): kept, and said, as it changes what the scenario's plan would
+    // write (before 2026-12-05 checkpoint.params 7e9 on a 70B plan was taken without a word; review).
+    if (plan_total > 0 && std::fabs(env.total_bytes - plan_total) > 1e-9 * plan_total) {
+      std::string keys;
+      for (const char* k : {"params", "bytes_per_param", "bytes"})
+        if (cm.has(k)) keys += (keys.empty() ? "checkpoint." : ", checkpoint.") + std::string(k);
+      auto g4 = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+        return std::string(buf);
+      };
+      c.notes.push_back("checkpoint size " + g4(env.total_bytes) + " bytes from " + keys + ", in place of the training scenario's " +
+                        g4(plan_total) + " (" + g4(train->params) + " parameters x " + g4(train->checkpoint_bytes_per_param) +
+                        " bytes): the plan's per-GPU shard is scaled with it; the job, step time and tokens per step stay the scenario's");
+    }
   } else {
     env.per_gpu_bytes = env.total_bytes / double(std::max<int64_t>(1, j.num_gpus));
     env.per_node_bytes = env.per_gpu_bytes * double(std::min(j.gpus_per_node, std::max<int64_t>(1, j.num_gpus)));

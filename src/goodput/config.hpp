@@ -166,7 +166,17 @@ struct GoodputConfig {
 // exceed the simulation's budget (docs/goodput.md, Engine).
 // Replicas are held in memory (about 500 bytes each): more than this is refused.
 inline constexpr int64_t kMaxReplicas = 1000000;
+// Events simulated, at about 150 ns each (measured 2026-12-03: 5.1e7 events in 6.6 s on one
+// core): 2e8 is about half a minute of the main batch and searches.
+inline constexpr double kMaxSimulatedEvents = 2e8;
+// The search evaluations the budget reserves beside the main batch (the interval sweep and the
+// strategies, search_replicas each): each evaluation of a search is held to its share,
+// kMaxSimulatedEvents / kBudgetedSearchEvaluations.
+inline constexpr double kBudgetedSearchEvaluations = 19;
 void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where);
+// The expected events (interruptions, fail-slow episodes) of one replica of c: the count
+// check_simulation_budget holds to the budget, a lower bound of the simulation's.
+double expected_events_per_replica(const GoodputConfig& c);
 
 // Load from a YAML file (path as given, or relative to data/). `overrides` are dotted key=value
 // pairs applied to the YAML before reading (`--set checkpoint.interval_s=1800`). With

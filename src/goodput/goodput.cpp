@@ -83,13 +83,14 @@ std::optional<std::pair<double, double>> solve_monotone(F f, double lo, double h
                                                         double target, int iters) {
   const double best_x = increasing ? hi : lo, far_x = increasing ? lo : hi;
   const double fb = f(best_x);
-  if (fb < target) return std::nullopt;
+  // An evaluation over the simulation budget is NaN (run_goodput): it misses the target.
+  if (!(fb >= target)) return std::nullopt;
   // x at fraction u of the way from the far end to the best end.
   auto at = [&](double u) { return log_scale ? far_x * std::pow(best_x / far_x, u) : far_x + (best_x - far_x) * u; };
   double good_u = 1, good_f = fb, bad_u = 0;
   for (const double u : {1.0 / 8, 1.0 / 64}) {
     const double fm = f(at(u));
-    if (fm < target) {
+    if (!(fm >= target)) {
       bad_u = u;
       break;
     }
@@ -593,7 +594,28 @@ Result run_goodput(const GoodputConfig& c) {
   // ---- searches on the simulation (common random numbers: same seed, same replicas)
   if (c.sim.search) {
     const int64_t sn = std::min(c.sim.search_replicas, n);
-    auto eval = [&](const GoodputConfig& cc) { return simulated_mean_ettr(cc, sn); };
+    // Every evaluation is priced before it runs, by the count the input's budget check takes
+    // (check_simulation_budget), against the share of the budget it reserves for one search
+    // evaluation. Only the configured interval had been priced: the sweep's 4x point of a Weibull
+    // job (shape 5, 1 h MTBF) needed 9e11 events per replica and the run hung, where --no-search
+    // ended in 0.05 s (review of 2026-12-05). A point beyond its share is not simulated: its ETTR
+    // is NaN (a knob's search takes it as missing the target), and a note names it.
+    const double eval_budget = kMaxSimulatedEvents / kBudgetedSearchEvaluations;
+    struct Skipped {
+      std::vector<std::string> points;
+      double max_events = 0;
+    };
+    std::vector<std::pair<std::string, Skipped>> skipped;  // by search, in the order met
+    auto eval = [&](const GoodputConfig& cc, const std::string& search, const std::string& point) {
+      const double events = expected_events_per_replica(cc);
+      if (events * double(sn) <= eval_budget) return simulated_mean_ettr(cc, sn);
+      auto it = std::find_if(skipped.begin(), skipped.end(), [&](const auto& s) { return s.first == search; });
+      if (it == skipped.end()) it = skipped.insert(skipped.end(), {search, Skipped{}});
+      it->second.points.push_back(point);
+      it->second.max_events = std::max(it->second.max_events, events);
+      return std::nan("");
+    };
+    auto at_interval = [](const GoodputConfig& cc) { return "interval " + fmt(cc.checkpoint.interval_s, "s"); };
     // Interval sweep around the Daly optimum of the configured strategy.
     GoodputConfig base = c;
     base.checkpoint.interval_rule.clear();
@@ -622,7 +644,7 @@ Result run_goodput(const GoodputConfig& c) {
       if (!pts.empty() && std::fabs(tau - pts.back().first) < 1e-9 * tau) continue;
       GoodputConfig cc = base;
       cc.checkpoint.interval_s = tau;
-      const double e = eval(cc);
+      const double e = eval(cc, "ettr_vs_interval", at_interval(cc));
       pts.push_back({tau, e});
       t.add_row({tau, e, daly_at(tau)});
       if (e > best_e) {
@@ -642,12 +664,18 @@ Result run_goodput(const GoodputConfig& c) {
         const double xv = std::clamp(-B / (2 * A), x0, x2);
         GoodputConfig cc = base;
         cc.checkpoint.interval_s = whole_steps(std::exp(xv));
-        const double e = eval(cc);
+        const double e = eval(cc, "optimal_interval_sim_s (refinement)", at_interval(cc));
         if (e > best_e) {
           best_e = e;
           best_tau = cc.checkpoint.interval_s;
         }
       }
+    }
+    // No point simulated (all over the budget): no simulated optimum (the configured interval and
+    // an ETTR of -1 would have read as one).
+    if (!(best_e >= 0)) {
+      best_tau = std::nan("");
+      best_e = std::nan("");
     }
     res.set("optimal_interval_sim_s", best_tau);
     res.set("ettr_at_optimal_interval_sim_fraction", best_e);
@@ -695,7 +723,7 @@ Result run_goodput(const GoodputConfig& c) {
         resolve_interval(cc);
         tau = cc.checkpoint.interval_s;
         blk = cc.checkpoint.impl->schedule(cc.checkpoint.env).blocking_s;
-        e = eval(cc);
+        e = eval(cc, "strategies", name + " at " + at_interval(cc));
       } catch (const Error& err) {
         res.notes.push_back("strategy " + name + ": " + err.message());
       }
@@ -741,7 +769,7 @@ Result run_goodput(const GoodputConfig& c) {
       // The other way round, the headline misses the target by less than the search's replicas
       // can tell (they meet it): solving from there would answer "fewer spares" for a target the
       // headline misses. Called within noise, not solved.
-      const double sub = cur < target ? eval(c) : cur;
+      const double sub = cur < target ? eval(c, "knobs", "the configured job") : cur;
       const bool settled = cur >= target || sub >= target;
       const std::string met_text = cur >= target ? "already met" : "within noise (the search's replicas meet it, the headline misses it)";
       // value(x): the knob's value at the solution x (a multiplier, or the value itself).
@@ -771,7 +799,7 @@ Result run_goodput(const GoodputConfig& c) {
             if (std::fabs(std::log(mid / lo)) < 1e-3 || std::fabs(std::log(hi / mid)) < 1e-3) break;
             GoodputConfig cc = base;
             cc.checkpoint.interval_s = mid;
-            const double e = eval(cc);
+            const double e = eval(cc, "knob checkpoint_interval_s", at_interval(cc));
             if (e >= target) {
               hi = mid;
               e_hi = e;
@@ -806,7 +834,7 @@ Result run_goodput(const GoodputConfig& c) {
           }
           try {
             resolve_interval(cc);
-            const double e = eval(cc);
+            const double e = eval(cc, "knob checkpoint_strategy", name + " at " + at_interval(cc));
             if (e > knob_best_e) {
               knob_best_e = e;
               knob_best = name;
@@ -840,7 +868,7 @@ Result run_goodput(const GoodputConfig& c) {
           cc.checkpoint.env.d2h_bytes_per_s *= k;
           if (cc.checkpoint.env.snapshot_s_override >= 0) cc.checkpoint.env.snapshot_s_override /= k;
           resolve_interval(cc);
-          return eval(cc);
+          return eval(cc, "knob storage_write_bytes_per_s", "x" + fmt(k) + " at " + at_interval(cc));
         };
         // Every bandwidth of the write path scales together (a faster storage tier with the node
         // links to feed it); the needed value names all three, so that applying it reaches the
@@ -866,7 +894,7 @@ Result run_goodput(const GoodputConfig& c) {
           GoodputConfig cc = c;
           cc.checkpoint.env.remote_write_s_override *= k;
           resolve_interval(cc);
-          return eval(cc);
+          return eval(cc, "knob checkpoint_write_s", "x" + fmt(k) + " at " + at_interval(cc));
         };
         const double w = c.checkpoint.env.remote_write_s();
         add("checkpoint_write_s", fmt(w), w, settled ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, target, iters),
@@ -878,7 +906,7 @@ Result run_goodput(const GoodputConfig& c) {
           GoodputConfig cc = c;
           scale_restart(cc, k);
           resolve_interval(cc);
-          return eval(cc);
+          return eval(cc, "knob mean_restart_s", "x" + fmt(k) + " at " + at_interval(cc));
         };
         add("mean_restart_s", fmt(restart), restart, settled ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
             [&](double k) {
@@ -902,7 +930,7 @@ Result run_goodput(const GoodputConfig& c) {
           GoodputConfig cc = c;
           cc.recovery.spares_count = int64_t(std::llround(k));
           if (cc.recovery.replacement == "requeue") cc.recovery.replacement = "hot-spare";
-          return eval(cc);
+          return eval(cc, "knob spares_count", std::to_string(cc.recovery.spares_count) + " spares");
         };
         std::optional<std::pair<double, double>> sol;
         if (!settled) {
@@ -939,7 +967,7 @@ Result run_goodput(const GoodputConfig& c) {
           GoodputConfig cc = c;
           cc.failure_rate_scale *= k;
           resolve_interval(cc);
-          return eval(cc);
+          return eval(cc, "knob failure_rate_scale", "x" + fmt(k) + " at " + at_interval(cc));
         };
         add("failure_rate_scale", fmt(c.failure_rate_scale), c.failure_rate_scale,
             settled ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, target, iters), [&](double k) { return fmt(c.failure_rate_scale * k); },
@@ -952,6 +980,18 @@ Result run_goodput(const GoodputConfig& c) {
         res.notes.push_back("the knobs are solved with " + std::to_string(sn) + " replicas (simulation.search_replicas) against the headline's " +
                             std::to_string(n) + ": re-run at the headline's count a knob's value can miss the target by about the ETTR's "
                             "95% half-width (" + fmt((se.ci_high - se.ci_low) / 2) + "); aim that much above the target, or raise search_replicas");
+    }
+    for (const auto& [search, sk] : skipped) {
+      std::string list;
+      for (size_t i = 0; i < sk.points.size() && i < 4; ++i) list += (i ? ", " : "") + sk.points[i];
+      if (sk.points.size() > 4) list += ", ...";
+      const bool knob = search.rfind("knob", 0) == 0;
+      res.notes.push_back(search + ": " + std::to_string(sk.points.size()) + " evaluation(s) over the simulation budget not simulated (" + list +
+                          "): about " + (std::isfinite(sk.max_events) ? fmt(sk.max_events) : std::string("unboundedly many")) +
+                          " events per replica x " + std::to_string(sn) + " replicas, beyond the " + fmt(eval_budget) +
+                          " events of one search evaluation (the budget of " + fmt(kMaxSimulatedEvents) + " over " +
+                          fmt(kBudgetedSearchEvaluations) + " evaluations); " +
+                          (knob ? std::string("taken as missing the target") : std::string("their ETTR is NaN")));
     }
   }
   for (const auto& note : c.notes) res.notes.push_back(note);

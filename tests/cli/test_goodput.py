@@ -15,8 +15,8 @@ BIN = os.environ.get("SEXTANT_BIN", "build/sextant")
 EXAMPLE = "examples/goodput-llama3-405b-16k.yaml"  # resolved against the data folder
 
 
-def run(*args, check=True):
-    p = subprocess.run([BIN, "goodput", *args], capture_output=True, text=True, timeout=300)
+def run(*args, check=True, timeout=300):
+    p = subprocess.run([BIN, "goodput", *args], capture_output=True, text=True, timeout=timeout)
     if check and p.returncode != 0:
         raise AssertionError(f"exit {p.returncode}: {p.stderr}")
     return p
@@ -64,6 +64,33 @@ class GoodputCli(unittest.TestCase):
         p = run(EXAMPLE, "--replicas", "5000000", "--no-search", "-q", check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("beyond the 1000000 replicas the simulation holds in memory", p.stderr)
+
+    def test_a_search_point_beyond_the_budget_is_skipped_and_named(self):
+        # Review of 2026-12-05: the budget priced the configured interval only. With a 1 h MTBF of
+        # shape 5 the sweep's 4x point (6,791 s, about 9.2e11 events per replica) hung a job that
+        # --no-search finished in 0.05 s, even at 2 replicas. Each search evaluation is priced now:
+        # that point is not simulated (its ETTR null) and a note names it.
+        path = self.write(
+            "name: wb\n"
+            "job: {num_gpus: 64, gpus_per_node: 8, dp: 8, nodes_per_replica: 1, step_time_s: 1, tokens_per_step: 1.0e6, work_days: 2}\n"
+            "failures:\n  processes:\n"
+            "    - {name: c, component: software, kind: interrupt, mtbf_hours: 1, distribution: weibull, shape: 5}\n"
+            "recovery: {detection_s: 10, restart_s: 10, rendezvous_base_s: 0, warmup_s: 0}\n"
+            "checkpoint: {strategy: sync-remote, interval_minutes: 10, write_s: 600, read_s: 10}\n"
+            "simulation: {replicas: 200, search_replicas: 50}\n")
+        for extra in ([], ["--replicas", "2", "--search-replicas", "2"]):
+            doc = json.loads(run(path, "--json", "-", *extra, timeout=60).stdout)
+            sweep = doc["tables"]["ettr_vs_interval"]["columns"]
+            skipped = [e for tau, e in zip(sweep["interval_s"], sweep["ettr_fraction"]) if tau > 6000]
+            self.assertEqual(skipped, [None], (extra, sweep))
+            self.assertTrue(all(e is not None for tau, e in zip(sweep["interval_s"], sweep["ettr_fraction"]) if tau < 3000), sweep)
+            note = [n for n in doc["notes"] if n.startswith("ettr_vs_interval: ")]
+            self.assertEqual(len(note), 1, doc["notes"])
+            self.assertIn("over the simulation budget not simulated (interval 6791 s)", note[0])
+        # The same interval as the configured one is refused by the input's own check.
+        p = run(path, "--no-search", "--set", "checkpoint.interval_minutes=113.18", "-q", check=False, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("events per replica", p.stderr)
 
     def test_inputs_that_were_silently_dropped_or_ignored_are_refused(self):
         base = ("job: {num_gpus: 1024, work_days: 10}\n"

@@ -65,6 +65,31 @@ TEST(Training, CheckpointSizeOverrideScalesTheShard) {
   }
 }
 
+// Review of 2026-12-05: is a token count other than the scenario's refused, as its GPU count is,
+// and is a checkpoint size given beside it said? (--set job.tokens_per_step=1000 and
+// checkpoint.params=7e9 replaced the scenario's values without a word.)
+TEST(Training, AnotherTokenCountIsRefusedAndAnotherCheckpointSizeIsSaid) {
+  const std::string ckpt = "checkpoint: {strategy: sync-remote, storage_write_bytes_per_s: 1.0e11, interval_s: 600}\n";
+  const std::string base = "training: " + kScenario + "\njob: {steps: 100}\nfailures: {preset: meta-rsc1}\n" + ckpt;
+  try {
+    parse_goodput(base, "t.yaml", {{"job.tokens_per_step", "1000"}});
+    FAIL() << "tokens_per_step 1000 accepted beside the scenario's";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("job.tokens_per_step"), std::string::npos) << w;
+    EXPECT_NE(w.find("differs from the training scenario's 8388608"), std::string::npos) << w;
+  }
+  EXPECT_DOUBLE_EQ(parse_goodput(base, "t.yaml", {{"job.tokens_per_step", "8388608"}}).job.tokens_per_step, 1024.0 * 8192.0);
+  auto size_note = [](const GoodputConfig& c) {
+    for (const auto& n : c.notes)
+      if (n.rfind("checkpoint size ", 0) == 0) return n;
+    return std::string();
+  };
+  EXPECT_EQ(size_note(parse_goodput(base, "t.yaml")), "");
+  const std::string n = size_note(parse_goodput(base, "t.yaml", {{"checkpoint.params", "7e9"}}));
+  EXPECT_NE(n.find("9.8e+10 bytes from checkpoint.params, in place of the training scenario's"), std::string::npos) << n;
+}
+
 TEST(Training, StepTimeFromEstimateAndJobFromTheScenario) {
   const std::string y = "training: " + kScenario +
                         "\njob: {steps: 1000}\nfailures: {preset: meta-rsc1}\n"

@@ -24,11 +24,15 @@ class InMemory final : public CheckpointStrategy {
   CheckpointSchedule schedule(const CheckpointEnv& env) const override {
     CheckpointSchedule s;
     s.blocking_s = std::max(env.snapshot_s(), 1e-3);
+    // One copy per other node at most: a given count beyond that is refused where the node count
+    // is known (config.cpp); the default of 2 (the strategies table's, on a 2-node job) is held
+    // to the peers there are, not charged for a copy no node holds (before 2026-12-05 review).
+    const int64_t copies = std::min(copies_, std::max<int64_t>(1, env.nodes - 1));
     // The copies are on other nodes of the job: a failure that takes every node of the job takes
     // every copy, whatever the placement (before 2026-12-03 a 1-node job restored from "peer"
     // memory after losing its only node).
-    s.levels.push_back({"peer-memory", env.peer_copy_s(copies_), 1, env.peer_read_s(),
-                        std::min(cross_domain_ ? kAlways : copies_, std::max<int64_t>(0, env.nodes - 1))});
+    s.levels.push_back({"peer-memory", env.peer_copy_s(copies), 1, env.peer_read_s(),
+                        std::min(cross_domain_ ? kAlways : copies, std::max<int64_t>(0, env.nodes - 1))});
     s.levels.push_back({"remote", env.remote_write_s(), remote_every_, env.remote_read_s(), kAlways});
     return s;
   }
