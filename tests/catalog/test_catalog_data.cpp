@@ -207,6 +207,8 @@ TEST(CatalogData, AppleSiliconMatchesTheInferenceReadme) {
     // cores x 128 lanes x 2 FLOP x 1.278 GHz (M1) / 1.398 GHz (M2): the README's derivation.
     const double ghz = std::string(r.id).rfind("apple-m1", 0) == 0 ? 1.278 : 1.398;
     EXPECT_NEAR(a.peak(DType::FP32) / 1e12, r.cores * 128 * 2 * ghz / 1000, 0.01) << r.id;
+    // A derived value is estimated, with its basis (they were shown as sourced; 2026-12-05 review).
+    EXPECT_NE(a.peak_flops.at(DType::FP32).estimated.find("GPU cores x 128 FP32 lanes"), std::string::npos) << r.id;
   }
 }
 
