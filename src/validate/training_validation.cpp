@@ -36,7 +36,7 @@ double target_step_time_of(const CsvTable& t, size_t row) {
 static const std::vector<std::string> kOptional = {
     "num_experts", "moe_topk", "moe_ffn_hidden", "shared_experts", "dense_layers", "gpus_per_node", "tp_comm_overlap",
     "overlap_grad_reduce", "overlap_param_gather", "ep_comm_overlap", "framework", "head_dim", "fp8_recipe", "moe_dispatcher",
-    "known_issue"};
+    "known_issue", "qk_norm"};
 // A text cell as every other cell is read: without the blanks around it (a padded id or source
 // had made a second row of the same id, and a third group of one source that leave-one-source-out
 // then held out alone; review of 2026-12-05).
@@ -138,6 +138,15 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
                   valid_choices_hint(v, valid));
     return v;
   };
+  // Optional true/false columns: empty or absent leaves the default.
+  auto flag = [&](const char* col, bool& field) {
+    if (!t.has(col)) return;
+    const std::string v = trimmed(col);
+    if (v.empty()) return;
+    if (v != "true" && v != "false")
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a boolean", "valid: true, false, or empty (not stated)");
+    field = v == "true";
+  };
   Scenario s;
   s.file = t.file();
   s.name = trimmed("id");
@@ -179,6 +188,11 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     x.dense_layers = int_col("dense_layers", 0, 0);
     m.moe = x;
   }
+  // Optional `qk_norm` column: RMSNorm on each head's query and key (Qwen3, OLMo 2), with its
+  // kernels, saved inputs and replicated weights (docs/models.md). Without it the Qwen3 rows had
+  // run a model without QK-norm, unlike the catalog's (2026-12-05 review: 1.8 GB and 0.9% of the
+  // step apart on the MBS-5225 row).
+  flag("qk_norm", m.qk_norm);
   at_row(t, r, [&] { m.validate(where); });
 
   const std::string sys = trimmed("system");
@@ -260,16 +274,8 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   tr.dropout = dropout_default(s.model, s.framework.empty() ? nullptr : &cat.framework(s.framework));
   const std::string rc = choice_col("recompute", {"none", "selective", "full"});
   tr.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
-  // Optional overlap columns (true/false; empty or absent: the scenario defaults, i.e. DP gradient
+  // Optional overlap columns (flag above; empty or absent: the scenario defaults, i.e. DP gradient
   // reduction and parameter gathering overlapped, TP communication not).
-  auto flag = [&](const char* col, bool& field) {
-    if (!t.has(col)) return;
-    const std::string v = trimmed(col);
-    if (v.empty()) return;
-    if (v != "true" && v != "false")
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a boolean", "valid: true, false, or empty (not stated)");
-    field = v == "true";
-  };
   flag("tp_comm_overlap", p.tp_comm_overlap);
   flag("overlap_grad_reduce", p.overlap_grad_reduce);
   flag("overlap_param_gather", p.overlap_param_gather);

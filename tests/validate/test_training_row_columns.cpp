@@ -67,6 +67,36 @@ TEST(TrainingRowColumns, StatedValuesReachThePlanAndChangeThePrediction) {
   EXPECT_GT(estimate_step(ir::lower(cs)).step_time_s, estimate_step(ir::lower(scenario(row("128", "", "", "fp8", "delayed")))).step_time_s);
 }
 
+// Question (2026-12-05 review): does a `qk_norm` column give the row's model QK-norm, as the
+// catalog's Qwen3 has (its kernels and saved pre-norm Q and K), and is a bad value named? The
+// harness had no such column: the Qwen3 rows ran a model without it.
+TEST(TrainingRowColumns, AQkNormColumnGivesTheModelQkNorm) {
+  auto with = [](const std::string& v) {
+    std::string text = row("128", "", "");
+    const auto nl = text.find('\n');
+    text.insert(nl, ",qk_norm");
+    text.insert(text.size() - 1, "," + v);
+    return text;
+  };
+  const Scenario none = scenario(row("128", "", "")), off = scenario(with("false")), on = scenario(with("true"));
+  EXPECT_FALSE(none.model.qk_norm);
+  EXPECT_FALSE(off.model.qk_norm);
+  EXPECT_TRUE(on.model.qk_norm);
+  EXPECT_FALSE(scenario(with("")).model.qk_norm);
+  const auto e_off = estimate_step(ir::lower(off)), e_on = estimate_step(ir::lower(on));
+  EXPECT_GT(e_on.step_time_s, e_off.step_time_s);
+  EXPECT_GT(e_on.memory.activations_bytes, e_off.memory.activations_bytes);
+  try {
+    scenario(with("yes"));
+    ADD_FAILURE() << "qk_norm 'yes' accepted";
+  } catch (const Error& err) {
+    const std::string m = err.what();
+    EXPECT_NE(m.find("rows.csv:2"), std::string::npos) << m;
+    EXPECT_NE(m.find("qk_norm"), std::string::npos) << m;
+    EXPECT_NE(m.find("true, false"), std::string::npos) << m;
+  }
+}
+
 TEST(TrainingRowColumns, BadValuesNameFileLineColumnAndChoices) {
   struct Case {
     std::string text, column, hint;
