@@ -464,7 +464,7 @@ struct Lowerer {
   // built per plan in plan search). Before 2026-12-04 every one was gemm.dgrad / gemm.wgrad, and
   // the ops table's rows of different layers' gradients could not be told apart.
   static std::pair<const char*, const char*> grad_names(const char* forward) {
-    static constexpr std::array<std::array<const char*, 3>, 14> names = {{
+    static constexpr std::array<std::array<const char*, 3>, 15> names = {{
         {"attn.qkv", "attn.qkv.dgrad", "attn.qkv.wgrad"},
         {"attn.out_proj", "attn.out_proj.dgrad", "attn.out_proj.wgrad"},
         {"attn.q_down", "attn.q_down.dgrad", "attn.q_down.wgrad"},
@@ -479,6 +479,7 @@ struct Lowerer {
         {"moe.shared_up", "moe.shared_up.dgrad", "moe.shared_up.wgrad"},
         {"moe.shared_down", "moe.shared_down.dgrad", "moe.shared_down.wgrad"},
         {"head.logits", "head.logits.dgrad", "head.logits.wgrad"},
+        {"mtp.eh_proj", "mtp.eh_proj.dgrad", "mtp.eh_proj.wgrad"},  // (gemm.dgrad / wgrad before 2026-12-05)
     }};
     for (const auto& n : names)
       if (std::strcmp(n[0], forward) == 0) return {n[1], n[2]};
@@ -747,6 +748,10 @@ struct Lowerer {
     double act = 0, remat = 0;  // saved, and rematerialised by selective recompute during the backward
     act += h * ab / div_sp;                     // norm input
     (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += h * gb / div_sp;  // QKV input (the GEMM's saved copy)
+    // MLA's query down projection casts the same input again under FP8 (each TE linear quantises
+    // its own input, as the time model casts it): a second FP8 copy (2026-12-05 review: one was
+    // counted for the two). In 16 bits both save the one norm output.
+    if (m.mla && m.mla->q_lora_rank > 0 && gb < ab) (s.train.recomputes(kRecomputeLayerNorm) ? remat : act) += h * gb / div_sp;
     if (m.mla) {
       // MLA: the latents' norms save their inputs and the up projections theirs (the latents are
       // whole on every TP rank, sequence-sharded under SP like the hidden state: the up
@@ -910,6 +915,10 @@ struct Lowerer {
         if (rc_shared) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(shared_begin), fwd.end());
         b.params += mats * h * fs / t;
         (rc_shared || rc_moe ? remat : act) += ((mats - 1) * fs * ab + fs * gb) / t;
+        // Under FP8 its fc1 saves its own FP8 copy of the layer's normed input (the local shard
+        // under SP, re-gathered in the backward), which the time model casts; in 16 bits fc1 and
+        // the router save one tensor (2026-12-05 review: the FP8 copy was not counted).
+        if (gb < ab) (rc_shared || rc_moe ? remat : act) += h * gb / div_sp;
       }
       if (rc_moe) rc.insert(rc.end(), fwd.begin() + static_cast<std::ptrdiff_t>(moe_begin), fwd.end());
       // Backward.

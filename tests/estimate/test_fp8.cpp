@@ -251,3 +251,34 @@ TEST(Fp8, SavedInputsCarryTheirScales) {
   EXPECT_NEAR(act("fp8", "delayed", true) - act("fp4", "delayed", true), T * per_token * (1 - 0.5 - 1.0 / 16), 1e-6);
   EXPECT_DOUBLE_EQ(act("fp8", "current", false), act("fp8", "delayed", false));  // one per-tensor scale
 }
+
+// Question (2026-12-05 review): is every FP8 copy the time model casts also held in memory? A
+// shared expert's fc1 quantises the layer's normed input for itself (in 16 bits it shares the
+// router's saved tensor), and MLA's query and KV down projections each quantise the same input:
+// neither second copy was counted.
+TEST(Fp8, EveryCastInputIsAlsoASavedCopy) {
+  std::deque<Scenario> keep;
+  const double T = 4096, h = 4096, fs = 2048;
+  auto moe_act = [&keep](const std::string& p, int shared) {
+    std::string y = yaml(p, "delayed", 1, true);
+    y.replace(y.find("expert_ffn_hidden: 2048}"), 24, "expert_ffn_hidden: 2048, shared_experts: " + std::to_string(shared) + "}");
+    return block(ir::lower(keep.emplace_back(parse_scenario(y, "t.yaml", *frozen()))), "moe_layer").activation_bytes;
+  };
+  // bf16: fc1's output (two halves of the SwiGLU) and fc2's input, 6 fs bytes a token.
+  EXPECT_NEAR(moe_act("bf16", 1) - moe_act("bf16", 0), T * 6 * fs, 1e-6);
+  // fp8: the same in 16 bits (4 fs) and fp8 (fs), plus fc1's own fp8 input (h).
+  EXPECT_NEAR(moe_act("fp8", 1) - moe_act("fp8", 0), T * (5 * fs + h), 1e-6);
+  // MLA: the query down projection's fp8 input beside the KV one's (h bytes a token more than one).
+  auto mla_act = [&keep](const std::string& p, int q_lora) {
+    const std::string y =
+        "model: {id: m, source: test, layers: 2, hidden: 4096, heads: 32, kv_heads: 32, ffn_hidden: 14336, vocab: 128256, mlp: swiglu, "
+        "mla: {q_lora_rank: " + std::to_string(q_lora) + ", kv_lora_rank: 512, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128}}\n"
+        "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, zero_stage: 1}\n"
+        "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: " + p + ", fp8_recipe: delayed}\n";
+    return block(ir::lower(keep.emplace_back(parse_scenario(y, "t.yaml", *frozen()))), "dense_layer").activation_bytes;
+  };
+  // A query latent of 1536 adds its norm's 16-bit input and its up projection's copy (16 bits,
+  // or fp8), and under fp8 the query down projection's own copy of the layer input (h).
+  EXPECT_NEAR(mla_act("bf16", 1536) - mla_act("bf16", 0), T * (1536 * 2 + 1536 * 2), 1e-6);
+  EXPECT_NEAR(mla_act("fp8", 1536) - mla_act("fp8", 0), T * (1536 * 2 + 1536 * 1 + h), 1e-6);
+}
