@@ -204,13 +204,44 @@ void run_trace(CalibrateArgs& a) {
   req.only = {"workload", "collectives"};
   req.options.device = a.device;
   req.options.top_kernels = 1 << 20;  // every operator shape, not only the top ones
-  const Result analysis = trace::analyze(req);
+  const trace::TraceSet set = trace::load_traces(req.inputs, req.load);
+  const Result analysis = trace::analyze_loaded(set, req);
+  // The GPU the traces name (deviceProperties), read from the traces themselves: the workload
+  // analysis names it only when it has shaped operators to place on a roofline.
+  std::string named;
+  for (const auto& t : set.ranks)
+    if (named.empty() && !t.device_names.empty()) named = t.device_names.front();
+  const std::string on = named.empty() ? std::string() : " (it ran on " + named + ")";
+  // Nothing to fit is said as such, whatever the device: a trace without Input Dims (record_shapes
+  // off), with zero-duration kernels or of collectives only had been refused as "the GPU the trace
+  // ran on is not known ('')", naming --device (2026-12-05 review).
+  int64_t gemm_rows = 0;
+  if (const Table* rt = analysis.table("roofline")) {
+    const auto& op = rt->column("op").str;
+    const auto& dims = rt->column("input_dims").str;
+    const auto& achieved = rt->column("achieved_flops_per_s").f64;
+    for (size_t i = 0; i < rt->rows(); ++i) {
+      double m = 0, n = 0, k = 0, batch = 0;
+      if (gemm_shape_of(op[i], dims[i], m, n, k, batch) && achieved[i] > 0 && std::isfinite(achieved[i])) ++gemm_rows;
+    }
+  }
+  if (gemm_rows == 0)
+    throw Error(SourceLocation{"", 0, 0, "--trace"},
+                "the trace" + std::string(a.traces.size() > 1 ? "s hold" : " holds") +
+                    " no GEMM operator (aten::mm, addmm, bmm, baddbmm, linear, matmul) with its shapes (Input Dims) and the GPU time of "
+                    "its kernels" + on + ": nothing to calibrate from",
+                "profile with torch.profiler.profile(activities=[CPU, CUDA], record_shapes=True) over steps that run the model's GEMMs");
   std::string dev = a.device;
   if (dev.empty())
-    if (const Value* v = analysis.scalar("workload_device"); v && std::holds_alternative<std::string>(*v)) dev = std::get<std::string>(*v);
-  if (dev.empty() || !cat->has_accelerator(dev))
-    throw Error(SourceLocation{"", 0, 0, "--device"}, "the GPU the trace ran on is not known ('" + dev + "')",
-                valid_choices_hint(dev, cat->accelerator_ids()));
+    if (const Value* v = analysis.scalar("workload_device"); v && std::holds_alternative<std::string>(*v) && std::get<std::string>(*v) != "(unknown)")
+      dev = std::get<std::string>(*v);
+  if (dev.empty())
+    throw Error(SourceLocation{"", 0, 0, "--device"},
+                named.empty() ? std::string("the trace names no GPU (no deviceProperties): give the catalog accelerator it ran on")
+                              : "the trace's GPU, '" + named + "' (deviceProperties), matches no catalog accelerator: give the one it ran on",
+                valid_choices_hint(named, cat->accelerator_ids()));
+  if (!cat->has_accelerator(dev))
+    throw Error(SourceLocation{"", 0, 0, "--device"}, "unknown accelerator '" + dev + "'" + on, valid_choices_hint(dev, cat->accelerator_ids()));
   const Accelerator& base = cat->accelerator(dev);
   std::string traced;
   if (const Value* v = analysis.scalar("workload_trace_device"); v && std::holds_alternative<std::string>(*v)) traced = std::get<std::string>(*v);
@@ -308,7 +339,8 @@ void run(CalibrateArgs& a) {
       if (a.opt.memory_peak_source.empty()) a.opt.memory_peak_source = "catalog " + a.peak_from + " (" + acc.name + ") memory";
       a.opt.memory_peak_option = "--peak-from";
     }
-    if (acc.memory_bytes.known) a.opt.device_memory_bytes = acc.memory_bytes.value;
+    // The rest of the entry (memory size, fp8 peak, TDP, ...) is carried from it for a GPU run.
+    a.opt.peak_from_entry = acc;
   }
   const Calibration c = [&] {
     try {

@@ -12,6 +12,7 @@
 #include "bench/calibrate/calibrate.hpp"
 #include "catalog/catalog.hpp"
 #include "core/atomic_file.hpp"
+#include "core/error.hpp"
 #include "estimate/estimate.hpp"
 
 using namespace sextant;
@@ -19,9 +20,63 @@ using namespace sextant::bench;
 namespace fs = std::filesystem;
 
 namespace {
-const Accelerator& h100() {
+const Accelerator& bundled(const std::string& id) {
   static auto cat = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
-  return cat->accelerator("h100-sxm-80gb");
+  return cat->accelerator(id);
+}
+const Accelerator& h100() { return bundled("h100-sxm-80gb"); }
+
+// The calibrated entry as the catalog loads it (from a catalog folder of its own).
+Accelerator load_entry(const Calibration& c, const std::string& id) {
+  const fs::path dir = fs::temp_directory_path() / ("sextant-test-trace-cal-" + std::to_string(getpid()) + "-" + id);
+  fs::create_directories(dir / "accelerators");
+  write_file_atomic((dir / "accelerators" / "t.yaml").string(), c.accelerator_yaml);
+  std::shared_ptr<const Catalog> cat;
+  try {
+    cat = Catalog::load(dir.string());
+  } catch (const Error& e) {
+    fs::remove_all(dir);
+    ADD_FAILURE() << e.what() << "\n" << c.accelerator_yaml;
+    throw;
+  }
+  fs::remove_all(dir);
+  return cat->accelerator(id);
+}
+
+// The table of a workload analysis that calibrate_from_trace reads.
+Table& roofline_table(Result& a) {
+  Table& rt = a.add_table("roofline");
+  for (const char* c : {"op", "input_dims", "dtype"}) rt.add_str(c);
+  rt.add_f64("achieved_flops_per_s");
+  return rt;
+}
+void add_mm(Table& rt, double m, double n, double k, const std::string& dtype, double achieved_flops_per_s) {
+  auto d = [](double x) { return std::to_string(static_cast<int64_t>(x)); };
+  rt.add_row({std::string("aten::mm"), "[[" + d(m) + ", " + d(k) + "], [" + d(k) + ", " + d(n) + "]]", dtype, achieved_flops_per_s});
+}
+
+// The per-kernel overhead estimate adds to every op on an entry.
+double overhead_s(const Accelerator& a) {
+  ir::ComputeOp op;
+  op.cls = ir::OpClass::Elementwise;
+  return compute_time(op, a).overhead_s;
+}
+// The traced rate of a GEMM call whose kernel ran the model's compute time plus the overhead.
+double traced_rate(double f, double h, double m, double n, double k, double peak, double overhead) {
+  const double flops = 2 * m * n * k;
+  return flops / (flops / (f * gemm_shape_factor(m, n, k, h) * peak) + overhead);
+}
+// estimate's time of a GEMM op (no memory term) on an entry.
+double gemm_time_s(const Accelerator& a, DType d, double m, double n, double k) {
+  ir::ComputeOp op;
+  op.cls = ir::OpClass::Gemm;
+  op.m = static_cast<int64_t>(m);
+  op.n = static_cast<int64_t>(n);
+  op.k = static_cast<int64_t>(k);
+  op.flops = 2.0 * m * n * k;
+  op.bytes = 0;
+  op.dtype = d;
+  return compute_time_s(op, a);
 }
 }  // namespace
 
@@ -50,22 +105,19 @@ TEST(CalibrateTrace, GemmShapesFromInputDims) {
 }
 
 TEST(CalibrateTrace, EntryMakesEstimateReproduceTheTracedRates) {
-  // A "trace" whose GEMMs ran at 0.62 x shape factor (h = 700) of the bf16 peak, and whose
-  // all-reduces took 20 us + busbw-limited time at 300 GB/s.
+  // A "trace" whose GEMM kernels ran the model's time at 0.62 x shape factor (h = 700) of the bf16
+  // peak plus the per-kernel overhead estimate adds to every op, and whose all-reduces took
+  // 20 us + busbw-limited time at 300 GB/s. Before 2026-12-05 the entry was fitted to the whole
+  // kernel time and estimate added its 4 us default on top (16384x768x768: 58.6 us traced, 62.6 us
+  // estimated), which this test hid by zeroing the overhead.
   const Accelerator& base = h100();
-  const double f_true = 0.62, h_true = 700, peak = base.peak(DType::BF16);
+  const double f_true = 0.62, h_true = 700, peak = base.peak(DType::BF16), overhead = overhead_s(base);
+  EXPECT_GT(overhead, 0);
   Result a;
-  Table& rt = a.add_table("roofline");
-  for (const char* c : {"op", "input_dims", "dtype"}) rt.add_str(c);
-  rt.add_f64("achieved_flops_per_s");
+  Table& rt = roofline_table(a);
   const std::vector<std::array<int, 3>> shapes = {{8192, 4096, 4096}, {8192, 11008, 4096}, {8192, 4096, 11008}, {2048, 1024, 1024},
-                                                  {512, 4096, 4096},  {8192, 128, 4096},   {16384, 8192, 8192}};
-  for (const auto& s : shapes) {
-    const double eff = f_true * gemm_shape_factor(s[0], s[1], s[2], h_true);
-    rt.add_row({std::string("aten::mm"), "[[" + std::to_string(s[0]) + ", " + std::to_string(s[2]) + "], [" + std::to_string(s[2]) + ", " +
-                                             std::to_string(s[1]) + "]]",
-                std::string("bf16"), eff * peak});
-  }
+                                                  {512, 4096, 4096},  {8192, 128, 4096},   {16384, 8192, 8192}, {16384, 768, 768}};
+  for (const auto& s : shapes) add_mm(rt, s[0], s[1], s[2], "bf16", traced_rate(f_true, h_true, s[0], s[1], s[2], peak, overhead));
   rt.add_row({std::string("aten::add"), std::string("[[8192], [8192]]"), std::string("bf16"), 1e12});  // not a GEMM: ignored
   Table& ct = a.add_table("collectives");
   ct.add_str("operation");
@@ -83,64 +135,86 @@ TEST(CalibrateTrace, EntryMakesEstimateReproduceTheTracedRates) {
   ASSERT_EQ(c.gemm.size(), 1u);
   EXPECT_NEAR(c.gemm[0].gemm_peak_fraction, f_true, 1e-4);
   EXPECT_NEAR(c.gemm[0].gemm_half_dim, h_true, 0.5);
-  EXPECT_EQ(c.gemm[0].fitted_count, 7);
+  EXPECT_EQ(c.gemm[0].fitted_count, static_cast<int64_t>(shapes.size()));
+  EXPECT_LT(c.gemm[0].fit_rms_error_fraction, 1e-4);
   ASSERT_TRUE(c.network.present);
   EXPECT_NEAR(c.network.latency_s, 20e-6, 1e-7);
   EXPECT_NEAR(c.network.bandwidth_bytes_per_s / 300e9, 1.0, 1e-3);
 
-  // The entry loads, and estimate's compute model on it reproduces each traced rate.
-  const fs::path dir = fs::temp_directory_path() / ("sextant-test-trace-cal-" + std::to_string(getpid()));
-  fs::create_directories(dir / "accelerators");
-  write_file_atomic((dir / "accelerators" / "t.yaml").string(), c.accelerator_yaml);
-  std::shared_ptr<const Catalog> cat;
-  ASSERT_NO_THROW(cat = Catalog::load(dir.string())) << c.accelerator_yaml;
-  fs::remove_all(dir);
-  Accelerator cal = cat->accelerator("h100-test-trace");
-  cal.kernel_overhead_s = Sourced{0, "test", "", true};  // compare rates, not launch costs
+  // The entry loads, and estimate's compute model on it, overhead and all, reproduces each traced rate.
+  const Accelerator cal = load_entry(c, "h100-test-trace");
+  EXPECT_NEAR(cal.kernel_overhead_s.value, overhead, 1e-12);
   for (const auto& s : shapes) {
-    ir::ComputeOp op;
-    op.cls = ir::OpClass::Gemm;
-    op.m = s[0];
-    op.n = s[1];
-    op.k = s[2];
-    op.flops = 2.0 * s[0] * s[1] * s[2];
-    op.bytes = 0;
-    op.dtype = DType::BF16;
-    const double rate = op.flops / compute_time_s(op, cal);
-    EXPECT_NEAR(rate / (f_true * gemm_shape_factor(s[0], s[1], s[2], h_true) * peak), 1.0, 1e-3) << s[0] << "x" << s[1] << "x" << s[2];
+    const double rate = 2.0 * s[0] * s[1] * s[2] / gemm_time_s(cal, DType::BF16, s[0], s[1], s[2]);
+    EXPECT_NEAR(rate / traced_rate(f_true, h_true, s[0], s[1], s[2], peak, overhead), 1.0, 1e-3) << s[0] << "x" << s[1] << "x" << s[2];
   }
 }
 
 TEST(CalibrateTrace, EntryCarriesTheBaseKernelOverheadInMicroseconds) {
-  // The catalog reads kernel_overhead_us; a base entry's overhead must survive the round trip.
+  // The catalog reads kernel_overhead_us; a base entry's overhead must survive the round trip (the
+  // traced GEMMs are fitted net of it, so it is the entry's too).
   Accelerator base = h100();
   base.kernel_overhead_s = Sourced{4.5e-6, "test", "", true};
   base.tdp_w = Sourced{500, "", "a 500 W part: no published figure", true};
   Result a;
-  Table& rt = a.add_table("roofline");
-  for (const char* c : {"op", "input_dims", "dtype"}) rt.add_str(c);
-  rt.add_f64("achieved_flops_per_s");
-  for (int d : {256, 512, 1024, 2048, 4096, 8192})
-    rt.add_row({std::string("aten::mm"), "[[" + std::to_string(d) + ", " + std::to_string(d) + "], [" + std::to_string(d) + ", " +
-                                             std::to_string(d) + "]]",
-                std::string("bf16"), 0.6 * gemm_shape_factor(d, d, d, 400) * base.peak(DType::BF16)});
+  Table& rt = roofline_table(a);
+  for (int d : {256, 512, 1024, 2048, 4096, 8192}) add_mm(rt, d, d, d, "bf16", traced_rate(0.6, 400, d, d, d, base.peak(DType::BF16), 4.5e-6));
   TraceCalibrateOptions o;
   o.id = "h100-test-overhead";
   o.trace_ref = "synthetic";
   const Calibration c = calibrate_from_trace(a, base, o);
-  const fs::path dir = fs::temp_directory_path() / ("sextant-test-trace-ovh-" + std::to_string(getpid()));
-  fs::create_directories(dir / "accelerators");
-  write_file_atomic((dir / "accelerators" / "t.yaml").string(), c.accelerator_yaml);
-  std::shared_ptr<const Catalog> cat;
-  ASSERT_NO_THROW(cat = Catalog::load(dir.string())) << c.accelerator_yaml;
-  fs::remove_all(dir);
-  const Accelerator& cal = cat->accelerator("h100-test-overhead");
+  EXPECT_NEAR(c.gemm.at(0).gemm_peak_fraction, 0.6, 1e-4);
+  const Accelerator cal = load_entry(c, "h100-test-overhead");
   EXPECT_TRUE(cal.kernel_overhead_s.known);
   EXPECT_NEAR(cal.kernel_overhead_s.value, 4.5e-6, 1e-12);
   // An estimate of the base stays an estimate, with its basis; a cited value stays cited.
   EXPECT_NE(cal.tdp_w.estimated.find("a 500 W part: no published figure"), std::string::npos) << c.accelerator_yaml;
   EXPECT_TRUE(cal.kernel_overhead_s.estimated.empty());
   EXPECT_EQ(cal.kernel_overhead_s.source.rfind("base", 0), 0u) << cal.kernel_overhead_s.source;
+}
+
+// Question: does a trace without GEMMs of the base's main dtype (an fp32-only trace on an H200)
+// leave the GEMM times of the dtypes it did not measure (bf16, fp8) as the base entry gives them?
+// Before 2026-12-05 it wrote its own half-dimension over the base's 1024, and the carried bf16
+// fraction, read under it, changed every bf16 GEMM time but 8192^3's.
+TEST(CalibrateTrace, AnFp32OnlyTraceLeavesTheBasesBf16GemmTimesUnchanged) {
+  const Accelerator& base = bundled("h200-sxm-141gb");
+  ASSERT_TRUE(base.gemm_half_dim.known);
+  const std::vector<std::array<double, 3>> shapes = {{512, 1024, 1024},   {1024, 4096, 1024}, {2048, 4096, 4096}, {4096, 8192, 4096},
+                                                     {8192, 8192, 1024},  {16384, 4096, 4096}, {8192, 1024, 4096}, {512, 8192, 4096}};
+  const std::vector<std::array<double, 3>> probes = {{16384, 768, 768}, {1024, 1024, 1024}, {512, 4096, 4096}, {4096, 128, 4096}, {8192, 8192, 8192}};
+  auto trace_of = [&](double f, double h) {
+    Result a;
+    Table& rt = roofline_table(a);
+    for (const auto& s : shapes) add_mm(rt, s[0], s[1], s[2], "fp32", traced_rate(f, h, s[0], s[1], s[2], base.peak(DType::FP32), overhead_s(base)));
+    return a;
+  };
+  TraceCalibrateOptions o;
+  o.id = "h200-fp32-trace";
+  o.trace_ref = "synthetic";
+  // fp32 GEMMs of f 0.5, h 400: their fraction under the base's half-dimension is below 1.
+  const Calibration c = calibrate_from_trace(trace_of(0.5, 400), base, o);
+  ASSERT_EQ(c.gemm.size(), 1u);
+  EXPECT_EQ(c.gemm[0].dtype, "fp32");
+  EXPECT_NEAR(c.gemm[0].gemm_half_dim, 400, 0.5);  // its own fit, reported
+  const Accelerator cal = load_entry(c, "h200-fp32-trace");
+  EXPECT_DOUBLE_EQ(cal.gemm_half_dim.value, base.gemm_half_dim.value) << c.accelerator_yaml;
+  for (DType d : {DType::BF16, DType::FP8})
+    for (const auto& s : probes)
+      EXPECT_NEAR(gemm_time_s(cal, d, s[0], s[1], s[2]) / gemm_time_s(base, d, s[0], s[1], s[2]), 1.0, 0.01)
+          << to_string(d) << " " << s[0] << "x" << s[1] << "x" << s[2];
+  bool said = false;
+  for (const auto& n : c.notes) said = said || n.find("the trace has no bf16 GEMMs: the entry keeps h200-sxm-141gb's half-dimension") == 0;
+  EXPECT_TRUE(said);
+  // fp32 GEMMs of f 0.7, h 200 fit 1.34 of the peak under the base's half-dimension: they cannot
+  // share it, the trace's is written, and a note names the dtypes whose rates that changes.
+  const Calibration c2 = calibrate_from_trace(trace_of(0.7, 200), base, o);
+  EXPECT_NEAR(c2.gemm_joint_half_dim, 200, 0.5);
+  said = false;
+  for (const auto& n : c2.notes)
+    said = said || (n.find("cannot share h200-sxm-141gb's half-dimension") != std::string::npos &&
+                    n.find("the GEMMs of bf16, fp8 (not traced") != std::string::npos);
+  EXPECT_TRUE(said) << c2.notes.size();
 }
 
 TEST(CalibrateTrace, TooFewShapesIsAClearError) {

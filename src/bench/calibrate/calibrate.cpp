@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -30,6 +31,90 @@ std::string vendor_of(const std::string& model) {
   return "unknown";
 }
 }  // namespace
+
+// An estimate stays an estimate with the base's basis (before 2026-12-03 every carried value was
+// written as `source: base`, and the base's estimated 500 W peak read as a cited one).
+std::string carried_value(const Sourced& from, double v, const std::string& source) {
+  if (!from.estimated.empty())
+    return fmt::format("{{value: {}, estimated: {}}}", num(v), q(source + " (estimated there: " + from.estimated + ")"));
+  return sourced(v, source);
+}
+
+std::string base_peak_lines(const Accelerator& base, const std::set<std::string>& written) {
+  std::string y;
+  for (const auto& [d, s] : base.peak_flops)
+    if (s.known && !written.count(to_string(d))) y += "      " + to_string(d) + ": " + carried_value(s, s.value / 1e12) + "\n";
+  return y;
+}
+
+std::string base_device_lines(const Accelerator& base, const std::set<std::string>& written) {
+  std::string y;
+  if (!base.platform.empty() && !written.count("platform")) y += "    platform: " + q(base.platform) + "\n";
+  if (base.year > 0 && !written.count("year")) y += "    year: " + std::to_string(base.year) + "\n";
+  // In the catalog's units: GiB, GB/s, MiB.
+  for (const auto& [key, v, scale] : {std::tuple<const char*, const Sourced*, double>{"memory_gib", &base.memory_bytes, 1.0 / (1024.0 * 1024 * 1024)},
+                                      {"memory_bandwidth_gb_per_s", &base.memory_bandwidth_bytes_per_s, 1e-9},
+                                      {"cache_mib", &base.cache_bytes, 1.0 / (1024.0 * 1024)},
+                                      {"compute_units", &base.compute_units, 1.0},
+                                      {"tdp_w", &base.tdp_w, 1.0},
+                                      {"idle_w", &base.idle_w, 1.0},
+                                      {"price_usd", &base.price_usd, 1.0}})
+    if (v->known && !written.count(key)) y += std::string("    ") + key + ": " + carried_value(*v, v->value * scale) + "\n";
+  if (!base.power_caps.empty() && !written.count("power_caps")) {
+    y += "    power_caps:\n";
+    for (const auto& pc : base.power_caps) {
+      y += "      - power_w: " + num(pc.power_w) + "\n";
+      if (pc.clock_mhz.known) y += "        clock_mhz: " + carried_value(pc.clock_mhz, pc.clock_mhz.value) + "\n";
+      if (pc.bf16_tflops.known) y += "        bf16_tflops: " + carried_value(pc.bf16_tflops, pc.bf16_tflops.value / 1e12) + "\n";
+    }
+  }
+  return y;
+}
+
+std::string base_fraction_lines(const Accelerator& base, const std::set<std::string>& fitted, bool rates_sustained) {
+  const double scale = rates_sustained && base.sustained_compute_fraction.known ? base.sustained_compute_fraction.value : 1.0;
+  std::string y;
+  for (const auto& [d, fr] : base.gemm_peak_fraction)
+    if (fr.known && !fitted.count(to_string(d)))
+      y += "        " + to_string(d) + ": " +
+           carried_value(fr, fr.value * scale, scale != 1.0 ? "base, x the base's sustained_compute_fraction " + num(scale) : "base") + "\n";
+  return y;
+}
+
+std::string base_efficiency_lines(const Accelerator& base, const std::set<std::string>& written) {
+  struct Carried {
+    const char* key;
+    const Sourced* value;
+    double scale;  // to the catalog's units (kernel overhead is written in us)
+  };
+  std::string y;
+  for (const Carried& cr : {Carried{"memory_bandwidth_fraction", &base.memory_bandwidth_fraction, 1.0},
+                            Carried{"attention_fraction", &base.attention_fraction, 1.0},
+                            Carried{"kernel_overhead_us", &base.kernel_overhead_s, 1e6},
+                            Carried{"comm_compute_interference", &base.comm_compute_interference, 1.0},
+                            // The tensor cores' block-scale cost rides with the base's FP8 rate (it was
+                            // dropped, and block-scaled FP8 ran at the per-tensor rate on a calibrated
+                            // H200; review of 2026-12-05).
+                            Carried{"fp8_block_scaled_gemm_fraction", &base.fp8_block_scaled_gemm_fraction, 1.0}})
+    if (cr.value->known && !written.count(cr.key)) y += std::string("      ") + cr.key + ": " + carried_value(*cr.value, cr.value->value * cr.scale) + "\n";
+  return y;
+}
+
+std::string base_half_dim_lines(const Accelerator& base) {
+  std::string y;
+  for (const auto& [key, v] : {std::pair<const char*, const Sourced*>{"gemm_half_dim", &base.gemm_half_dim},
+                               {"gemm_half_dim_m", &base.gemm_half_dim_m},
+                               {"gemm_half_dim_n", &base.gemm_half_dim_n},
+                               {"gemm_half_dim_k", &base.gemm_half_dim_k}})
+    if (v->known) y += std::string("      ") + key + ": " + carried_value(*v, v->value) + "\n";
+  return y;
+}
+
+std::string base_main_dtype(const Accelerator& base) {
+  for (DType d : {DType::BF16, DType::FP16, DType::FP32})
+    if (base.has_peak(d)) return to_string(d);
+  return "";
+}
 
 namespace {
 // Sum of squared residuals of log e against log(f x gemm_shape_factor(m, n, k, h)) with log f at
@@ -66,7 +151,7 @@ struct TimeTerms {
 };
 
 // Sum of squared residuals of log e against the model with time terms; log f searched on a grid
-// in [1e-3, 1.25] refined by golden section (the closed form of catalog_model_log_rss does not
+// in [kMinGemmPeakFraction, 1.25] refined by golden section (the closed form of catalog_model_log_rss does not
 // hold once the terms are there). Infinity when the best f exceeds 1.
 double terms_model_log_rss(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
                            const std::vector<double>& e, const GemmHalfDims& h, const TimeTerms& t, double* f_out) {
@@ -82,7 +167,7 @@ double terms_model_log_rss(const std::vector<double>& m, const std::vector<doubl
     }
     return ss;
   };
-  const double lo = std::log(1e-3), hi = std::log(1.25);
+  const double lo = std::log(kMinGemmPeakFraction), hi = std::log(1.25);
   constexpr int steps = 64;
   double best_l = lo, best = rss(lo);
   for (int i = 1; i <= steps; ++i) {
@@ -426,6 +511,20 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (dtypes.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, "the run's GEMM measurements carry no peak FLOP/s to fit efficiencies against",
                 "pass --peak-from ACCELERATOR_ID to take the peaks from the catalog");
+  // A peak given far above the published one of the --peak-from entry is a unit slip or a typo,
+  // not a clock: --peak-tflops bf16=989400 (GFLOP/s given as TFLOP/s) beside --peak-from
+  // h200-sxm-141gb had been written with an rms error of 18% and no note (2026-12-05 review). The
+  // run's own peak is no reference: it is the one --peak-tflops corrects (a CPU's, derived from the
+  // clock of the moment); a peak some thousand times too high is refused by the fit below instead.
+  for (const auto& [dt, v] : opt.peak_override_by_dtype) {
+    const auto from = opt.peak_flops_by_dtype.find(dt);
+    if (from == opt.peak_flops_by_dtype.end() || !(v > kMaxPeakOverReference * from->second)) continue;
+    throw Error(SourceLocation{"", 0, 0, "--peak-tflops"},
+                fmt::format("{}={:.6g} TFLOP/s is {:.4g} times the {} peak {:.6g} TFLOP/s ({}): more than {:g} times it", dt, v / 1e12,
+                            v / from->second, dt, from->second / 1e12, opt.peak_source, kMaxPeakOverReference),
+                "give the peak in TFLOP/s (10^12 FLOP/s), e.g. --peak-tflops " + dt + "=" + format_double(from->second / 1e12) +
+                    ", or leave --peak-tflops out to fit against --peak-from's");
+  }
   // A GEMM measured above the peak the fit divides by: the peak is wrong for this device or clock
   // (a --peak-tflops below the measured rate, a --peak-from of another part, a derived CPU peak
   // below a turbo clock). Checked on the measurements: the fit cannot report it, as it keeps its
@@ -618,12 +717,19 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     // fp64 CPU run was refused as "fp64 GEMMs fit 1.259 of the peak" with every rate below it.
     GemmHalfDims model_h = written;
     double model_f = f.gemm_peak_fraction;
-    if (!f.primary && !(f.gemm_peak_fraction > 0 && f.gemm_peak_fraction <= 1) && d.sym_f > 0 && d.sym_f <= 1) {
+    // A fraction at the floor of the search (within one step of its grid) is no fit: the best f lies
+    // below what the fit can return, so the half-dimension and overhead were bent to compensate.
+    auto at_floor = [](double fr) { return fr < kMinGemmPeakFraction * 1.12; };
+    if (!f.primary && (!(f.gemm_peak_fraction > 0 && f.gemm_peak_fraction <= 1) || at_floor(f.gemm_peak_fraction)) && d.sym_f > 0 &&
+        d.sym_f <= 1 && !at_floor(d.sym_f)) {
       f.fraction_written = false;
       c.notes.push_back(fmt::format("the {} GEMMs fit {:.3f} of the peak under the {} half-dimensions the entry carries ({:.1f} at their own "
-                                    "half-dimension {:.1f}): their shapes scale differently, so no {} fraction is written (the catalog's "
-                                    "default applies); write a separate entry from a {}-only run to model them",
-                                    dt, f.gemm_peak_fraction, primary, d.sym_f, d.sym_h, dt, dt));
+                                    "half-dimension {:.1f}): their shapes scale differently, so no {} fraction is written ({}); write a "
+                                    "separate entry from a {}-only run to model them",
+                                    dt, f.gemm_peak_fraction, primary, d.sym_f, d.sym_h, dt,
+                                    suite == "gpu" && opt.peak_from_entry ? "the --peak-from entry's is carried, if it has one"
+                                                                          : "the catalog's default applies",
+                                    dt));
       model_h = GemmHalfDims{d.sym_h, d.sym_h, d.sym_h};
       model_f = d.sym_f;
       written_terms.overhead_s = d.terms.overhead_s;
@@ -658,13 +764,28 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     f.symmetric_rms_error_fraction = std::sqrt(ss_sym / nf);
     f.role_rms_error_fraction = std::sqrt(ss_role / nf);
     if (f.held_out_count) f.held_out_rms_error_fraction = std::sqrt(f.held_out_rms_error_fraction / static_cast<double>(f.held_out_count));
+    // Name where a wrong peak came from: the option that gave it, else the run's own (a --peak-from
+    // beside a run with its own peaks is not read, and was named here before 2026-12-03).
+    const bool forced = opt.peak_override_by_dtype.count(dt) > 0;
+    const bool from_catalog = !forced && f.peak_source == opt.peak_source && opt.peak_flops_by_dtype.count(dt) > 0;
+    // Rates some thousand times below the peak: a peak far too high (a --peak-tflops bf16=1e9 had
+    // been written as fraction 0.001, rms error 4.83, exit 0; 2026-12-05 review).
+    if (at_floor(d.sym_f) || (f.fraction_written && at_floor(f.gemm_peak_fraction))) {
+      const auto best = std::max_element(pts.begin(), pts.end(), [](const GemmPoint& a, const GemmPoint& b) {
+        return a.achieved_flops_per_s < b.achieved_flops_per_s;
+      });
+      throw Error(SourceLocation{"", 0, 0, forced ? "--peak-tflops" : from_catalog ? "--peak-from" : "peak_flops_per_s"},
+                  fmt::format("the {} GEMMs fit {:.4g} of the peak {:.6g} TFLOP/s ({}), the lowest fraction the fit reaches ({:g}): their "
+                              "best measured rate, {:.4g} TFLOP/s ({:g}x{:g}x{:g}), is {:.3g} of that peak",
+                              dt, std::min(d.sym_f, f.gemm_peak_fraction), f.peak_flops_per_s / 1e12, f.peak_source, kMinGemmPeakFraction,
+                              best->achieved_flops_per_s / 1e12, best->m, best->n, best->k, best->achieved_flops_per_s / f.peak_flops_per_s),
+                  forced         ? "give the " + dt + " peak in TFLOP/s (10^12 FLOP/s), the device's datasheet figure for dense GEMMs"
+                  : from_catalog ? "give --peak-from the accelerator the run measured"
+                                 : "the run's stored peak is wrong for its GEMMs: give --peak-tflops " + dt + "=X");
+    }
     // Rates above the peak the fit divides by: the peak is wrong for this device or clock (a
     // derived CPU peak below a turbo clock, a --peak-from of another part), not the measurement.
     if (f.fraction_written && f.gemm_peak_fraction > 1) {
-      // Name where the peak came from: the option that gave it, else the run's own (a --peak-from
-      // beside a run with its own peaks is not read, and was named here before 2026-12-03).
-      const bool forced = opt.peak_override_by_dtype.count(dt) > 0;
-      const bool from_catalog = !forced && f.peak_source == opt.peak_source && opt.peak_flops_by_dtype.count(dt) > 0;
       throw Error(SourceLocation{"", 0, 0, forced ? "--peak-tflops" : from_catalog ? "--peak-from" : "peak_flops_per_s"},
                   fmt::format("the {} GEMMs fit {:.3f} of the peak {:.4g} TFLOP/s ({}): measured rates above the peak", dt, f.gemm_peak_fraction,
                               f.peak_flops_per_s / 1e12, f.peak_source),
@@ -689,8 +810,10 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     if (m.suite == "memory_bandwidth" && m.metric == "bytes_per_s") most_threads = std::max(most_threads, static_cast<int>(m.param_f64("threads")));
   double measured_max = 0;  // the fastest median of any memory-bandwidth case: a peak below it is wrong
   std::string measured_max_case;
+  // A GPU run's memory is the device's (its copies, above): a host STREAM case in the same run
+  // measured the CPU's DRAM.
   for (const auto& m : run.measurements) {
-    if (m.suite != "memory_bandwidth" || m.metric != "bytes_per_s" || m.samples.empty()) continue;
+    if (gpu_terms || m.suite != "memory_bandwidth" || m.metric != "bytes_per_s" || m.samples.empty()) continue;
     const double v = m.summary().median;
     if (v > measured_max) {
       measured_max = v;
@@ -710,15 +833,26 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     throw Error(SourceLocation{"", 0, 0, "--memory-peak-gb-per-s"},
                 "the run has no memory-bandwidth measurement to set against the peak given",
                 "run `sextant bench --suite memory_bandwidth` (with the GEMM suite) and calibrate that run, or leave the option out");
+  // A GPU's achievable rate is its device-to-device copies' (it had not been checked, and a peak
+  // below it failed in the catalog's parser, naming no option: --peak-from h100-sxm-80gb on an
+  // H200 run wrote memory_bandwidth_fraction 1.258; 2026-12-05 review).
+  if (gpu_terms && c.memory_bandwidth_bytes_per_s > measured_max) {
+    measured_max = c.memory_bandwidth_bytes_per_s;
+    measured_max_case = c.memory_case;
+  }
   // A published peak below what was measured is a wrong peak (or the wrong unit), not a fraction
   // above 1: say which option, before the entry is written.
   // Every kernel counts: a copy or add faster than the peak (it had been checked against the
   // triad only, and a peak of 12 GB/s was written beside adds of 15.4; 2026-12-06 review).
-  if (opt.memory_peak_bytes_per_s > 0 && measured_max > opt.memory_peak_bytes_per_s)
+  if (opt.memory_peak_bytes_per_s > 0 && measured_max > opt.memory_peak_bytes_per_s) {
+    const bool from_catalog = opt.memory_peak_option == "--peak-from";
     throw Error(SourceLocation{"", 0, 0, opt.memory_peak_option.empty() ? "--memory-peak-gb-per-s" : opt.memory_peak_option},
-                fmt::format("the peak memory bandwidth given, {:.4g} GB/s, is below the {:.4g} GB/s measured ({})", opt.memory_peak_bytes_per_s / 1e9,
-                            measured_max / 1e9, measured_max_case),
-                "give the device's published peak in GB/s (10^9 bytes/s), at least the measured rate");
+                fmt::format("the peak memory bandwidth given, {:.4g} GB/s{}, is below the {:.4g} GB/s measured ({})", opt.memory_peak_bytes_per_s / 1e9,
+                            opt.memory_peak_source.empty() ? std::string() : " (" + opt.memory_peak_source + ")", measured_max / 1e9,
+                            measured_max_case),
+                from_catalog ? "give --peak-from the accelerator the run measured, or its published peak with --memory-peak-gb-per-s"
+                             : "give the device's published peak in GB/s (10^9 bytes/s), at least the measured rate");
+  }
   // Network: ping-pong alpha-beta fit, all-reduce busbw at the largest size.
   std::vector<double> sizes, times;
   int64_t ar_size = 0;
@@ -787,6 +921,29 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     c.notes.push_back(fmt::format("the best STREAM case ran on {} of {} CPUs: memory_bandwidth_gb_per_s is what {} thread(s) reach, "
                                   "below what the host's memory can deliver to all of them",
                                   c.memory_threads, host_cpus, c.memory_threads));
+  // A GPU run calibrated against a catalog entry (--peak-from) refines that entry: what the run does
+  // not measure is carried from it (base_*_lines, shared with the trace calibration).
+  const Accelerator* base = suite == "gpu" && opt.peak_from_entry ? &*opt.peak_from_entry : nullptr;
+  std::set<std::string> measured_dtypes, fraction_dtypes;
+  for (const auto& f : c.gemm) {
+    measured_dtypes.insert(f.dtype);
+    if (f.fraction_written) fraction_dtypes.insert(f.dtype);
+  }
+  // The entry's half-dimensions are the run's primary dtype's; a dtype carried from the base is
+  // read under them. That is the base's model where the run measured the base's main dtype (the
+  // one the base's half-dimension stands for), and a change of its rates where it did not: said.
+  if (base) {
+    const std::string main = base_main_dtype(*base);
+    const GemmFit* pr = &c.gemm.front();
+    for (const auto& f : c.gemm)
+      if (f.primary) pr = &f;
+    const auto carried_main = main.empty() ? base->gemm_peak_fraction.end() : base->gemm_peak_fraction.find(parse_dtype(main, {}));
+    if (!measured_dtypes.count(main) && carried_main != base->gemm_peak_fraction.end() && carried_main->second.known)
+      c.notes.push_back(fmt::format("the run has no {} GEMMs: the entry's half-dimension is its {} GEMMs' ({:.1f}), under which the {} fraction "
+                                    "carried from {} (fitted there under {}) no longer gives that entry's {} rates; bench {} GEMMs too",
+                                    main, pr->dtype, pr->gemm_half_dim, main, base->id,
+                                    base->gemm_half_dim.known ? format_double(base->gemm_half_dim.value) : std::string("its default 128"), main, main));
+  }
   std::string y;
   y += "# Written by `sextant calibrate` from " + run_ref + ".\n";
   y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
@@ -806,16 +963,18 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   y += "sources:\n";
   y += "  bench-run: " + q(run_ref) + "\n";
   if (!opt.memory_peak_source.empty()) y += "  memory-peak: " + q(opt.memory_peak_source) + "\n";
+  if (base) y += "  base: " + q("catalog entry " + base->id + " (" + base->file + "), given as --peak-from: what the run does not measure") + "\n";
   y += "entries:\n";
   y += "  - id: " + q(opt.id) + "\n";
   y += "    name: " + q(name) + "\n";
-  y += "    vendor: " + q(suite == "gpu" ? "nvidia" : vendor_of(run.host.cpu.model)) + "\n";
-  y += "    kind: " + std::string(suite == "gpu" ? "gpu" : "cpu") + "\n";
+  y += "    vendor: " + q(base ? base->vendor : suite == "gpu" ? "nvidia" : vendor_of(run.host.cpu.model)) + "\n";
+  y += "    kind: " + (base ? q(base->kind) : std::string(suite == "gpu" ? "gpu" : "cpu")) + "\n";
   y += "    peak_tflops:\n";
   for (const auto& f : c.gemm) y += "      " + f.dtype + ": " + estimated(f.peak_flops_per_s / 1e12, f.peak_source) + "\n";
+  if (base) y += base_peak_lines(*base, measured_dtypes);
   if (suite == "gemm_cpu" && run.host.memory_bytes > 0)
     y += "    memory_gib: " + sourced(static_cast<double>(run.host.memory_bytes) / (1024.0 * 1024 * 1024), "bench-run") + "\n";
-  if (suite == "gpu" && opt.device_memory_bytes > 0)
+  if (suite == "gpu" && !base && opt.device_memory_bytes > 0)
     y += "    memory_gib: " + sourced(opt.device_memory_bytes / (1024.0 * 1024 * 1024), "memory_gib of the --peak-from catalog entry") + "\n";
   if (c.memory_bandwidth_bytes_per_s > 0) {
     if (opt.memory_peak_bytes_per_s > 0)
@@ -826,6 +985,11 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     else
       y += "    memory_bandwidth_gb_per_s: " +
            estimated(c.memory_bandwidth_bytes_per_s / 1e9, "no published peak given: the measured achievable bandwidth (" + c.memory_case + ")") + "\n";
+  }
+  if (base) {
+    std::set<std::string> written;
+    if (c.memory_bandwidth_bytes_per_s > 0) written.insert("memory_bandwidth_gb_per_s");
+    y += base_device_lines(*base, written);
   }
   if (suite == "gemm_cpu" && run.host.l3_bytes > 0)
     y += "    cache_mib: " + sourced(static_cast<double>(run.host.l3_bytes) / (1024.0 * 1024), "bench-run") + "\n";
@@ -857,6 +1021,9 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     if (f.fraction_written)
     y += "        " + f.dtype + ": " +
          sourced(f.gemm_peak_fraction, fmt::format("bench-run: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
+  // The GPU's GEMM rates are medians under its power cap (sustained rates, see above), so the base's
+  // fractions carried here are its sustained rates and the entry's sustained fraction is 1.
+  if (base) y += base_fraction_lines(*base, fraction_dtypes, true);
   // The half-dimensions of the entry: the primary dtype's (bf16 where fitted, else the first).
   const GemmFit* pr = &c.gemm.front();
   for (const auto& f : c.gemm)
@@ -893,6 +1060,15 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
       y += "      memory_bandwidth_fraction: " + sourced(c.memory_bandwidth_bytes_per_s / opt.memory_peak_bytes_per_s, "bench-run: " + c.memory_case) + "\n";
     else
       y += "      memory_bandwidth_fraction: " + estimated(1.0, "memory_bandwidth_gb_per_s is already the achievable figure") + "\n";
+  }
+  if (base) {
+    y += "      sustained_compute_fraction: " +
+         sourced(1.0, "bench-run: the GEMM rates fitted above are medians under the power cap, sustained rates (the base's fractions "
+                      "carried above are scaled to its sustained rates)") +
+         "\n";
+    std::set<std::string> written = {"kernel_overhead_us"};
+    if (c.memory_bandwidth_bytes_per_s > 0) written.insert("memory_bandwidth_fraction");
+    y += base_efficiency_lines(*base, written);
   }
   c.accelerator_yaml = y;
   if (c.network.present) {

@@ -31,6 +31,8 @@
 // Network: ping-pong one-way time t(s) = latency + s / bandwidth fitted by least squares over
 // sizes; achievable_fraction = largest-size all_reduce busbw / that bandwidth, at most 1.
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,7 +62,20 @@ struct CalibrateOptions {
   // (a CPU's peak derived from the clock of the moment is below its turbo clock's, and a fit above
   // it could not be calibrated at all before 2026-12-03).
   std::map<std::string, double> peak_override_by_dtype;
+  // The --peak-from catalog entry (GPU runs): what the run does not measure is carried from it as
+  // the trace calibration carries its --device entry (base_*_lines below). Before 2026-12-05 the
+  // entry kept only the measured dtypes' peaks and the memory size, and lost the fp8/fp64/int8
+  // peaks, TDP, year, SM count, sustained and fp8 block-scale fractions.
+  std::optional<Accelerator> peak_from_entry;
 };
+
+// The lowest GEMM peak fraction a fit may return (the lower end of the GPU fit's search on log f):
+// a fraction at it is a peak some thousand times what the GEMMs reach, refused (a --peak-tflops
+// bf16=1e9 had been fitted to 0.001 with an rms error of 483% and written, 2026-12-05 review).
+inline constexpr double kMinGemmPeakFraction = 1e-3;
+// A peak given with --peak-tflops more than this many times the --peak-from entry's published
+// peak of the dtype is refused as a unit slip (GFLOP/s given as TFLOP/s) or a typo.
+inline constexpr double kMaxPeakOverReference = 10;
 
 // Fit of the catalog GEMM model with one symmetric half-dimension: returns (gemm_peak_fraction,
 // gemm_half_dim). Log grid of h refined by golden section.
@@ -98,6 +113,9 @@ struct GemmPoint {
   double footprint_bytes = 0;
   double operand_traffic_s = 0;
   bool held_out = false;
+  // Trace calibration: the FLOPs of one operator call (batch included); its kernel time less the
+  // entry's per-kernel overhead is what the efficiency model is fitted to.
+  double flops_per_call = 0;
 };
 
 struct GemmFit {
@@ -165,6 +183,34 @@ void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<doubl
 
 Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt);
 
+// What a calibration that refines a catalog entry (the base: a trace's --device, a GPU run's
+// --peak-from) keeps of it: everything it does not measure, each value with the base's source, an
+// estimate staying an estimate with the base's basis. One implementation for both paths (the
+// bench path had dropped them while the trace path carried them, 2026-12-05 review). Each returns
+// lines of the catalog file for their place in the entry; `written` holds what the caller writes
+// itself (dtypes, or keys such as "memory_bandwidth_gb_per_s").
+//  - one value, in the file's units (v), as a flow map {value, source} or {value, estimated};
+std::string carried_value(const Sourced& from, double v, const std::string& source = "base");
+//  - the dtypes' peak_tflops lines (6 spaces);
+std::string base_peak_lines(const Accelerator& base, const std::set<std::string>& written);
+//  - platform, year, memory_gib, memory_bandwidth_gb_per_s, cache_mib, compute_units, tdp_w,
+//    idle_w, price_usd and power_caps (4 spaces);
+std::string base_device_lines(const Accelerator& base, const std::set<std::string>& written);
+//  - gemm_peak_fraction of the dtypes not fitted (8 spaces). The base's fractions are burst (MAMF)
+//    rates scaled down by its sustained_compute_fraction; where the new entry's rates are sustained
+//    (sustained_compute_fraction written as 1) each is written times the base's sustained fraction,
+//    so that the dtype keeps the base's rate;
+std::string base_fraction_lines(const Accelerator& base, const std::set<std::string>& fitted, bool rates_sustained);
+//  - attention_fraction, comm_compute_interference, fp8_block_scaled_gemm_fraction,
+//    memory_bandwidth_fraction and kernel_overhead_us (6 spaces);
+std::string base_efficiency_lines(const Accelerator& base, const std::set<std::string>& written);
+//  - the base's gemm_half_dim and per-role half-dimensions where known (6 spaces).
+std::string base_half_dim_lines(const Accelerator& base);
+// The dtype whose GEMMs an entry's one set of half-dimensions stands for: bf16 where the entry has a
+// bf16 peak (the dtype training and inference run in, and what the catalog's half-dimensions were
+// fitted on), else fp16, else fp32; "" where it has none of them.
+std::string base_main_dtype(const Accelerator& base);
+
 Result calibration_result(const Calibration& c, const RunRecord& run, const CalibrateOptions& opt);
 
 }  // namespace sextant::bench
@@ -186,7 +232,11 @@ namespace sextant::bench {
 //    least squares over the matched calls (reported; the bus bandwidth per size is in the table).
 // The accelerator entry written is the base catalog entry (peaks, memory) with the fitted GEMM
 // efficiency; the trace's rates are the sustained in-training rates, so
-// sustained_compute_fraction is written as 1.
+// sustained_compute_fraction is written as 1. estimate adds the entry's kernel_overhead_us to
+// every op (GEMMs included), so the model is fitted to each call's kernel time less that overhead
+// (the base's, else estimate's default, written into the entry): the entry then reproduces the
+// traced GEMM times, and the ops the trace does not measure keep their overhead. A call shorter
+// than the overhead plus its time at the peak cannot be reproduced, and is left out with a note.
 struct TraceCalibrateOptions {
   std::string id = "trace-calibrated";
   std::string name;        // default: base name + " (calibrated from trace)"

@@ -3,7 +3,9 @@
 // calibrate.hpp for the contract).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include <tuple>
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
+#include "estimate/estimate.hpp"
 
 namespace sextant::bench {
 
@@ -20,14 +23,6 @@ namespace {
 
 std::string q(const std::string& s) { return nlohmann::json(s).dump(); }
 std::string sourced(double v, const std::string& source) { return fmt::format("{{value: {}, source: {}}}", format_double(v), q(source)); }
-// A value carried over from the base entry (v: in this file's units): an estimate stays an
-// estimate with the base's basis (before 2026-12-03 every carried value was written as
-// `source: base`, and the base's estimated 500 W peak read as a cited one).
-std::string carried(const Sourced& from, double v, const std::string& source = "base") {
-  if (!from.estimated.empty())
-    return fmt::format("{{value: {}, estimated: {}}}", format_double(v), q(source + " (estimated there: " + from.estimated + ")"));
-  return sourced(v, source);
-}
 
 double prod(const std::vector<double>& v, size_t from, size_t to) {
   double p = 1;
@@ -111,6 +106,22 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   const auto& achieved = rt.column("achieved_flops_per_s").f64;
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::vector<std::string> dtypes;
+  // The per-kernel overhead estimate adds to every op on the entry: the base's, else estimate's
+  // default, read through estimate itself. The entry keeps it (written below), so the traced GEMMs
+  // are fitted net of it. Before 2026-12-05 the model was fitted to the whole kernel time and
+  // estimate added 4 us on top (a 16384x768x768 GEMM fitted at 58.6 us was estimated at 62.6);
+  // writing an overhead of 0 instead would have taken 4 us from every elementwise and norm kernel,
+  // which the trace does not measure.
+  ir::ComputeOp probe;
+  probe.cls = ir::OpClass::Elementwise;
+  const double overhead_s = compute_time(probe, base).overhead_s;
+  // A call's efficiency net of the overhead: its time at the peak over its kernel time less the
+  // overhead (above 1, or negative, where the call ran shorter than the overhead plus that time).
+  auto net_efficiency = [overhead_s](const GemmPoint& p) {
+    const double peak_s = p.flops_per_call / p.peak_flops_per_s;
+    const double kernel_s = p.flops_per_call / p.achieved_flops_per_s;
+    return kernel_s > overhead_s ? peak_s / (kernel_s - overhead_s) : std::numeric_limits<double>::infinity();
+  };
   for (size_t i = 0; i < rt.rows(); ++i) {
     GemmPoint p;
     double batch = 1;
@@ -126,6 +137,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     p.peak_flops_per_s = base.peak(dt);
     p.achieved_flops_per_s = achieved[i];
     p.efficiency_fraction = p.achieved_flops_per_s / p.peak_flops_per_s;
+    p.flops_per_call = 2 * p.m * p.n * p.k * batch;
     if (!by_dtype.count(p.dtype)) dtypes.push_back(p.dtype);
     by_dtype[p.dtype].push_back(p);
   }
@@ -155,6 +167,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     std::vector<double> m, n, k, e;
   };
   std::vector<OwnFit> own;
+  int64_t short_dropped = 0;  // calls left out for running shorter than the overhead allows
   for (const auto& dt : dtypes) {
     auto& pts = by_dtype[dt];
     // A rate above the peak is a misattributed row (kernel time given to the wrong operator), not
@@ -175,6 +188,17 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
                                     "(kernel time attributed to another operator)",
                                     above, before, dt, base.id, dt));
     }
+    // Calls shorter than the overhead plus their time at the peak: no fraction of at most 1
+    // reproduces them (the entry predicts them at that sum), so they are left out of the fit.
+    const size_t measured = pts.size();
+    pts.erase(std::remove_if(pts.begin(), pts.end(), [&](const GemmPoint& p) { return net_efficiency(p) > 1.0; }), pts.end());
+    if (const size_t short_calls = measured - pts.size(); short_calls > 0) {
+      c.notes.push_back(fmt::format("{} of the {} {} GEMM shapes ran in less than the entry's per-kernel overhead ({:.3g} us, which "
+                                    "estimate adds to every op) plus their time at the peak: left out of the fit (the entry predicts "
+                                    "them at that sum)",
+                                    short_calls, measured, dt, overhead_s * 1e6));
+      short_dropped += static_cast<int64_t>(short_calls);
+    }
     if (static_cast<int>(pts.size()) < opt.min_shapes) continue;
     OwnFit o;
     o.dtype = dt;
@@ -182,7 +206,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
       o.m.push_back(p.m);
       o.n.push_back(p.n);
       o.k.push_back(p.k);
-      o.e.push_back(p.efficiency_fraction);
+      o.e.push_back(net_efficiency(p));
     }
     std::tie(o.f, o.h) = fit_catalog_gemm_model(o.m, o.n, o.k, o.e);
     own.push_back(std::move(o));
@@ -191,7 +215,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   // squared log error over all dtypes' shapes, each dtype with its own fraction (closed form
   // given h: the geometric mean of e / shape factor). A log grid over [0.1, 1e5] refined by
   // golden section, as fit_catalog_gemm_model does for one dtype.
-  auto fraction_at = [](const OwnFit& o, double h, double* rss) {
+  auto fraction_at = [](const OwnFit& o, const GemmHalfDims& h, double* rss) {
     double sum = 0, sum2 = 0;
     for (size_t i = 0; i < o.e.size(); ++i) {
       const double r = std::log(o.e[i] / gemm_shape_factor(o.m[i], o.n[i], o.k[i], h));
@@ -207,7 +231,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
       double total = 0;
       for (const OwnFit* o : set) {
         double r = 0;
-        fraction_at(*o, h, &r);
+        fraction_at(*o, GemmHalfDims{h, h, h}, &r);
         total += r;
       }
       return total;
@@ -233,21 +257,64 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     if (joint_rss(std::exp((lo + hi) / 2)) < best) joint_h = std::exp((lo + hi) / 2);
     return joint_h;
   };
-  // A dtype whose fraction under the shared half-dimension leaves (0, 1] cannot share the
-  // entry's model (its shapes scale differently: tiny fp32 GEMMs beside large tf32 ones): it is
-  // left out, keeps the base's fraction, and the others are refitted without it. The dtype with
-  // the most shapes (bf16 on a tie) stays: its own fraction out of range is an error below.
+  // The entry's one set of half-dimensions is also the one the base's dtypes that the trace did not
+  // measure are read under (their fractions are carried). It stays the base's unless the trace has
+  // GEMMs of the base's main dtype, the one those half-dimensions stand for (bf16 on a GPU): the
+  // traced dtypes' fractions are then fitted under the base's, so that every GEMM the trace did not
+  // measure keeps the base's rate. Before 2026-12-05 an fp32-only trace wrote its own
+  // half-dimension (200) over an H200's 1024, and the carried bf16 fraction, read under it, changed
+  // every bf16 GEMM time. A traced dtype that cannot share the base's (its fraction under them
+  // leaves (0, 1]) keeps the base's fraction; where none can, the trace's half-dimension is written
+  // and a note says which of the base's dtypes it changes (the model has one for all dtypes).
+  const std::string main_dtype = base_main_dtype(base);
+  const bool covers_main =
+      main_dtype.empty() || std::any_of(own.begin(), own.end(), [&](const OwnFit& o) { return o.dtype == main_dtype; });
+  const GemmHalfDims base_h = base.gemm_half_dims(128);  // estimate's default where the base gives none
+  auto half_dims_text = [](const GemmHalfDims& h) {
+    return h.m == h.n && h.n == h.k ? fmt::format("{:.1f}", h.m) : fmt::format("{:.1f}/{:.1f}/{:.1f} (m/n/k)", h.m, h.n, h.k);
+  };
   std::vector<const OwnFit*> kept;
-  for (const auto& o : own) kept.push_back(&o);
+  bool keep_base_h = false;
+  std::string fallback_reason;  // no traced dtype can share the base's half-dimensions: why
+  std::vector<std::string> unshared;  // notes on the traced dtypes that cannot share the base's half-dimensions
+  if (!covers_main && !own.empty()) {
+    for (const auto& o : own) {
+      const double f = fraction_at(o, base_h, nullptr);
+      if (f > 0 && f <= 1) kept.push_back(&o);
+      else
+        unshared.push_back(fmt::format("{} fits {:.3f} of the peak under them ({:.3f} at its own half-dimension {:.1f})", o.dtype, f, o.f, o.h));
+    }
+    keep_base_h = !kept.empty();
+    std::string list;
+    for (const auto& u : unshared) list += (list.empty() ? "" : "; ") + u;
+    if (keep_base_h) {
+      std::string own_fits;
+      for (const OwnFit* o : kept) own_fits += fmt::format("{}{} h = {:.1f}", own_fits.empty() ? "" : ", ", o->dtype, o->h);
+      c.notes.push_back(fmt::format("the trace has no {} GEMMs: the entry keeps {}'s half-dimension {} (which {} and every other dtype carried "
+                                    "from it are read under, so their rates stay {}'s), and the traced fractions are fitted under it (their "
+                                    "own fits: {}){}",
+                                    main_dtype, base.id, half_dims_text(base_h), main_dtype, base.id, own_fits,
+                                    list.empty() ? std::string() : "; not written, the base's kept: " + list));
+    } else {
+      fallback_reason = list;  // the note is written once the trace's half-dimension is known
+    }
+  }
+  // Otherwise one half-dimension for the traced dtypes: a dtype whose fraction under the shared
+  // half-dimension leaves (0, 1] cannot share the entry's model (its shapes scale differently: tiny
+  // fp32 GEMMs beside large tf32 ones): it is left out, keeps the base's fraction, and the others
+  // are refitted without it. The dtype with the most shapes (bf16 on a tie) stays: its own fraction
+  // out of range is an error below.
+  if (!keep_base_h)
+    for (const auto& o : own) kept.push_back(&o);
   const OwnFit* primary_fit = kept.empty() ? nullptr : kept.front();
   for (const OwnFit* o : kept)
     if (o->e.size() > primary_fit->e.size() || (o->dtype == "bf16" && o->e.size() >= primary_fit->e.size())) primary_fit = o;
   double joint_h = 0;
-  while (!kept.empty()) {
+  while (!keep_base_h && !kept.empty()) {
     joint_h = joint_fit(kept);
     std::vector<const OwnFit*> next;
     for (const OwnFit* o : kept) {
-      const double f = fraction_at(*o, joint_h, nullptr);
+      const double f = fraction_at(*o, GemmHalfDims{joint_h, joint_h, joint_h}, nullptr);
       if (o == primary_fit || (f > 0 && f <= 1)) next.push_back(o);
       else
         c.notes.push_back(fmt::format("the {} GEMMs of the trace ({} shapes) fit {:.3f} of the peak under the half-dimension shared with the other dtypes, "
@@ -257,12 +324,30 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     if (next.size() == kept.size()) break;
     kept = std::move(next);
   }
-  c.gemm_joint_half_dim = joint_h;
+  const GemmHalfDims written_h = keep_base_h ? base_h : GemmHalfDims{joint_h, joint_h, joint_h};
+  c.gemm_joint_half_dim = keep_base_h ? base_h.m : joint_h;
+  // Where no traced dtype can share them, the trace's half-dimension is written, and the GEMMs of
+  // the dtypes carried from the base change with it: said, naming them and by how much.
+  if (!fallback_reason.empty() && !kept.empty()) {
+    std::string traced_list, carried_list;
+    for (const auto& o : own) traced_list += (traced_list.empty() ? "" : ", ") + o.dtype;
+    for (const auto& [d, fr] : base.gemm_peak_fraction)
+      if (fr.known && std::none_of(own.begin(), own.end(), [&](const OwnFit& o) { return o.dtype == to_string(d); }))
+        carried_list += (carried_list.empty() ? "" : ", ") + to_string(d);
+    const double ratio = gemm_shape_factor(1024, 1024, 1024, written_h) / gemm_shape_factor(1024, 1024, 1024, base_h);
+    c.notes.push_back(fmt::format("the trace has no {} GEMMs, and its {} GEMMs cannot share {}'s half-dimension {} ({}): the entry's "
+                                  "half-dimension is the trace's, {:.1f}, and the GEMMs of {} are read under it, so their rates differ "
+                                  "from {}'s except at 8192^3 (a 1024^3 GEMM's by {:.2f}x); calibrate from a trace with {} GEMMs to keep them",
+                                  main_dtype, traced_list, base.id, half_dims_text(base_h), fallback_reason, joint_h,
+                                  carried_list.empty() ? std::string("the dtypes the trace did not measure")
+                                                       : carried_list + " (not traced, their fractions carried from " + base.id + ")",
+                                  base.id, ratio, main_dtype));
+  }
   for (const OwnFit* op : kept) {
     const OwnFit& o = *op;
     auto& pts = by_dtype[o.dtype];
-    const double h = joint_h;
-    const double cf = kept.size() > 1 ? fraction_at(o, h, nullptr) : o.f;
+    const GemmHalfDims& h = written_h;
+    const double cf = keep_base_h || kept.size() > 1 ? fraction_at(o, h, nullptr) : o.f;
     GemmFit f;
     f.dtype = o.dtype;
     f.peak_flops_per_s = pts.front().peak_flops_per_s;
@@ -275,7 +360,9 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     f.gemm_half_dim = o.h;  // its own fit's (reported); the entry writes the joint one
     double ss = 0;
     for (auto& p : pts) {
-      p.predicted_efficiency_fraction = cf * gemm_shape_factor(p.m, p.n, p.k, h);
+      // The entry's whole time of the call (estimate's): its compute time plus the overhead.
+      const double peak_s = p.flops_per_call / p.peak_flops_per_s;
+      p.predicted_efficiency_fraction = peak_s / (peak_s / (cf * gemm_shape_factor(p.m, p.n, p.k, h)) + overhead_s);
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
       ss += p.error_fraction * p.error_fraction;
       ++f.fitted_count;
@@ -286,7 +373,10 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   }
   if (c.gemm.empty())
     throw Error(SourceLocation{"", 0, 0, "--trace"},
-                fmt::format("the trace has fewer than {} GEMM shapes of one dtype with a known peak on {}", opt.min_shapes, base.id),
+                fmt::format("the trace has fewer than {} GEMM shapes of one dtype with a known peak on {}{}", opt.min_shapes, base.id,
+                            short_dropped > 0 ? fmt::format(" ({} left out as shorter than the {:.3g} us per-kernel overhead plus their time "
+                                                            "at the peak)", short_dropped, overhead_s * 1e6)
+                                              : std::string()),
                 "profile with record_shapes=True, and give --device for the GPU it ran on");
 
   // Collectives: duration = latency + size x factor / busbw over the matched calls of the largest
@@ -314,8 +404,11 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     }
   }
 
-  // The catalog file: the base entry's peaks and memory with the fitted GEMM efficiency.
+  // The catalog file: the base entry with the fitted GEMM efficiency; everything the trace does
+  // not measure is the base's (base_*_lines, shared with the bench calibration's --peak-from).
   const std::string name = opt.name.empty() ? base.name + " (calibrated from trace)" : opt.name;
+  std::set<std::string> fitted;
+  for (const auto& f : c.gemm) fitted.insert(f.dtype);
   std::string y;
   y += "# Written by `sextant calibrate --trace` from " + opt.trace_ref + " on the base entry " + base.id + ".\n";
   y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
@@ -328,74 +421,46 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   y += "    name: " + q(name) + "\n";
   y += "    vendor: " + q(base.vendor) + "\n";
   y += "    kind: " + q(base.kind) + "\n";
-  if (!base.platform.empty()) y += "    platform: " + q(base.platform) + "\n";
-  if (base.year > 0) y += "    year: " + std::to_string(base.year) + "\n";
   y += "    peak_tflops:\n";
-  for (const auto& [d, s] : base.peak_flops)
-    if (s.known) y += "      " + to_string(d) + ": " + carried(s, s.value / 1e12) + "\n";
-  if (base.memory_bytes.known) y += "    memory_gib: " + carried(base.memory_bytes, base.memory_bytes.value / (1024.0 * 1024 * 1024)) + "\n";
-  if (base.memory_bandwidth_bytes_per_s.known)
-    y += "    memory_bandwidth_gb_per_s: " + carried(base.memory_bandwidth_bytes_per_s, base.memory_bandwidth_bytes_per_s.value / 1e9) + "\n";
-  // Everything the trace does not measure is the base's (power, cache, units, price, power caps).
-  for (const auto& [key, v, scale] : {std::tuple<const char*, const Sourced*, double>{"cache_mib", &base.cache_bytes, 1.0 / (1024.0 * 1024)},
-                                      {"compute_units", &base.compute_units, 1.0},
-                                      {"tdp_w", &base.tdp_w, 1.0},
-                                      {"idle_w", &base.idle_w, 1.0},
-                                      {"price_usd", &base.price_usd, 1.0}})
-    if (v->known) y += std::string("    ") + key + ": " + carried(*v, v->value * scale) + "\n";
-  if (!base.power_caps.empty()) {
-    y += "    power_caps:\n";
-    for (const auto& pc : base.power_caps) {
-      y += "      - power_w: " + format_double(pc.power_w) + "\n";
-      if (pc.clock_mhz.known) y += "        clock_mhz: " + carried(pc.clock_mhz, pc.clock_mhz.value) + "\n";
-      if (pc.bf16_tflops.known) y += "        bf16_tflops: " + carried(pc.bf16_tflops, pc.bf16_tflops.value / 1e12) + "\n";
-    }
-  }
+  y += base_peak_lines(base, {});
+  y += base_device_lines(base, {});
   y += "    efficiency:\n";
   y += "      gemm_peak_fraction:\n";
   for (const auto& f : c.gemm)
     y += "        " + f.dtype + ": " +
          sourced(f.gemm_peak_fraction, fmt::format("trace: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
-  // Dtypes the trace has no GEMMs of keep the base's fraction. The base's is a burst (MAMF)
-  // rate that its sustained_compute_fraction scales down; where this entry's sustained fraction is
-  // 1 (sustained traced rates), the carried fraction is the base's sustained rate (fraction x the
-  // base's sustained_compute_fraction), or the fp8 rate would jump by 1 / 0.88.
+  // Dtypes the trace has no GEMMs of keep the base's rate (base_fraction_lines: where this
+  // entry's sustained fraction is 1, the base's sustained rate, or the fp8 rate would jump by 1 / 0.88).
   const bool sustained_written = opt.trace_rates != "burst";
-  const double carry_scale = sustained_written && base.sustained_compute_fraction.known ? base.sustained_compute_fraction.value : 1.0;
-  for (const auto& [d, fr] : base.gemm_peak_fraction) {
-    bool fitted = false;
-    for (const auto& f : c.gemm) fitted = fitted || f.dtype == to_string(d);
-    if (!fitted && fr.known)
-      y += "        " + to_string(d) + ": " +
-           carried(fr, fr.value * carry_scale, carry_scale != 1.0 ? "base, x the base's sustained_compute_fraction " + format_double(carry_scale) : "base") + "\n";
-  }
+  y += base_fraction_lines(base, fitted, sustained_written);
   std::string fitted_dtypes;
   for (const auto& f : c.gemm) fitted_dtypes += (fitted_dtypes.empty() ? "" : ", ") + f.dtype;
-  y += "      gemm_half_dim: " +
-       sourced(c.gemm_joint_half_dim, c.gemm.size() > 1 ? "trace: joint fit over the " + fitted_dtypes + " GEMMs (one fraction each)"
-                                                         : "trace: fit of " + fitted_dtypes + " GEMMs") +
-       "\n";
+  if (keep_base_h)
+    y += base_half_dim_lines(base);  // unknown there: estimate's default, under which the fractions were fitted
+  else
+    y += "      gemm_half_dim: " +
+         sourced(c.gemm_joint_half_dim, c.gemm.size() > 1 ? "trace: joint fit over the " + fitted_dtypes + " GEMMs (one fraction each)"
+                                                           : "trace: fit of " + fitted_dtypes + " GEMMs") +
+         "\n";
   if (opt.trace_rates == "burst") {
     if (base.sustained_compute_fraction.known)
-      y += "      sustained_compute_fraction: " + carried(base.sustained_compute_fraction, base.sustained_compute_fraction.value, "base (the traced rates are burst rates, --trace-rates burst)") + "\n";
+      y += "      sustained_compute_fraction: " +
+           carried_value(base.sustained_compute_fraction, base.sustained_compute_fraction.value,
+                         "base (the traced rates are burst rates, --trace-rates burst)") +
+           "\n";
   } else {
     y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates (--trace-rates sustained)") + "\n";
   }
-  // Carried over from the base entry, in the catalog's units (kernel overhead is written in µs).
-  struct Carried {
-    const char* key;
-    const Sourced* value;
-    double scale;
-  };
-  for (const Carried& cr : {Carried{"memory_bandwidth_fraction", &base.memory_bandwidth_fraction, 1.0},
-                            Carried{"attention_fraction", &base.attention_fraction, 1.0},
-                            Carried{"kernel_overhead_us", &base.kernel_overhead_s, 1e6},
-                            Carried{"comm_compute_interference", &base.comm_compute_interference, 1.0},
-                            // The tensor cores' block-scale cost rides with the base's FP8 rate (it was
-                            // dropped, and block-scaled FP8 ran at the per-tensor rate on a calibrated
-                            // H200; review of 2026-12-05).
-                            Carried{"fp8_block_scaled_gemm_fraction", &base.fp8_block_scaled_gemm_fraction, 1.0}})
-    if (cr.value->known) y += std::string("      ") + cr.key + ": " + carried(*cr.value, cr.value->value * cr.scale) + "\n";
+  // The overhead the traced GEMMs were fitted net of (see above): the base's, or estimate's
+  // default written out, so that the entry does not depend on that default staying what it is.
+  y += "      kernel_overhead_us: " +
+       (base.kernel_overhead_s.known
+            ? carried_value(base.kernel_overhead_s, overhead_s * 1e6, "base (the traced GEMMs are fitted net of it)")
+            : fmt::format("{{value: {}, estimated: {}}}", format_double(overhead_s * 1e6),
+                          q("estimate's default per-kernel overhead (docs/models.md; the base gives none), which estimate adds to every "
+                            "op: the traced GEMMs are fitted net of it"))) +
+       "\n";
+  y += base_efficiency_lines(base, {"kernel_overhead_us"});
   c.accelerator_yaml = y;
   return c;
 }

@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""End-to-end tests of `sextant calibrate` on the H200 GPU run (tests/data/bench/h200) and on small
+generated profiler traces (review of 2026-12-05).
+
+Questions: is a --peak-tflops far above the dtype's known peak, or one that pins the fitted fraction
+at the bottom of the fit's range, refused naming the option, the dtype, the measured rate and the
+fraction? Does a GPU entry calibrated with --peak-from keep what the run did not measure (the fp8
+peak and fraction, TDP, SM count, sustained and block-scale fractions), so that an fp8 estimate runs
+on it? Is a memory peak below the GPU's measured copy rate refused naming the option that gave it?
+Does a trace with nothing to fit say so (profile with record_shapes=True), naming the GPU its
+deviceProperties give, and a GPU the catalog does not know say which one?
+"""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from test_bench import ROOT, as_json, rows, sextant, table
+
+H200_DB = os.path.join(ROOT, "tests", "data", "bench", "h200", "h200-gpu-bench.db")
+SCENARIO = os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")
+
+
+def write_trace(path, device="NVIDIA H200", shapes=((4096, 4096, 4096), (8192, 4096, 1024), (2048, 8192, 4096), (1024, 1024, 1024)),
+                record_shapes=True):
+    """A one-rank Kineto trace: one aten::mm call per shape (bf16), each launching one kernel of
+    the duration a 600 TFLOP/s GEMM takes, with the GPU named in deviceProperties."""
+    ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 990, "dur": 0}]
+    t, gpu = 1000.0, 1000.0
+    for i, (m, n, k) in enumerate(shapes, start=1):
+        args = {"External id": i}
+        if record_shapes:
+            args.update({"Input type": ["c10::BFloat16", "c10::BFloat16"], "Input Dims": [[m, k], [k, n]],
+                         "Input Strides": [[k, 1], [n, 1]], "Concrete Inputs": ["", ""]})
+        dur = 2.0 * m * n * k / 600e12 * 1e6
+        gpu = max(gpu, t + 12)
+        ev += [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": t, "dur": 20, "args": args},
+               {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": t + 5, "dur": 5,
+                "args": {"External id": i, "correlation": i, "cbid": 211}},
+               {"ph": "s", "id": i, "pid": 1, "tid": 1, "ts": t + 5, "cat": "ac2g", "name": "ac2g"},
+               {"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_cublas", "pid": 0, "tid": 7,
+                "ts": gpu, "dur": dur, "args": {"External id": i, "device": 0, "stream": 7, "correlation": i}},
+               {"ph": "f", "id": i, "pid": 0, "tid": 7, "ts": gpu, "cat": "ac2g", "name": "ac2g", "bp": "e"}]
+        gpu += dur + 2
+        t += 30
+    ev[0]["dur"] = max(gpu, t) - 990 + 10
+    doc = {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": device, "totalGlobalMem": 150109880320, "computeMajor": 9,
+                                                    "computeMinor": 0, "numSms": 132}],
+           "traceEvents": ev, "displayTimeUnit": "ms"}
+    if record_shapes:
+        doc["record_shapes"] = 1
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+class CalibrateCli(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="sextant-calibrate-cli-")
+        self.db = os.path.join(self.dir, "h200.db")
+        shutil.copy(H200_DB, self.db)  # calibrate opens it read-write
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def refused(self, *args):
+        p = sextant("calibrate", *args, check=False)
+        self.assertEqual(p.returncode, 2, p.stdout[-500:] + p.stderr)
+        return p.stderr
+
+    def test_an_absurd_peak_tflops_is_refused_naming_the_option(self):
+        # Before 2026-12-05 bf16=1e9 was fitted to the fit's floor, 0.001 (rms error 4.83, exit 0),
+        # and bf16=989400 (GFLOP/s given as TFLOP/s) written without a note.
+        for given, times in (("1e9", "1.011e+06 times"), ("989400", "1000 times")):
+            with self.subTest(given=given):
+                err = self.refused("--db", self.db, "--peak-from", "h200-sxm-141gb", "--peak-tflops", "bf16=" + given)
+                self.assertIn("key '--peak-tflops'", err)
+                self.assertIn(times + " the bf16 peak 989.4 TFLOP/s (catalog h200-sxm-141gb", err)
+        # Without a catalog peak to compare with, the fit's own floor refuses it.
+        err = self.refused("--db", self.db, "--peak-tflops", "bf16=1e9")
+        self.assertIn("key '--peak-tflops'", err)
+        self.assertIn("the bf16 GEMMs fit 0.001 of the peak 1e+09 TFLOP/s", err)
+        self.assertIn("best measured rate, 686.1 TFLOP/s", err)
+
+    def test_a_gpu_entry_keeps_what_the_run_does_not_measure(self):
+        # The entry had kept only the measured dtypes' peaks and the memory size: an fp8 estimate on
+        # it failed ("has no published fp8 peak"), and TDP, SM count and the fp8 fractions were lost.
+        cat = os.path.join(self.dir, "catalog")
+        shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+        out = os.path.join(cat, "accelerators", "h200-cal.yaml")
+        sextant("calibrate", "--db", self.db, "--peak-from", "h200-sxm-141gb", "--id", "h200-cal", "--out", out, "-q")
+        _, base = as_json("catalog", "show", "h200-sxm-141gb")
+        _, shown = as_json("catalog", "--catalog", cat, "show", "h200-cal")
+        base_fields = {f["field"]: f["value"] for f in rows(table(base, "fields"))}
+        fields = {f["field"]: f["value"] for f in rows(table(shown, "fields"))}
+        for key in ("peak_fp64", "peak_fp8", "peak_int8", "memory", "cache", "compute_units", "tdp", "fp8_block_scaled_gemm_fraction"):
+            self.assertEqual(fields.get(key), base_fields[key], key)
+        # The run's median rates are sustained ones: the entry's sustained fraction is 1, and the
+        # carried fp8 fraction is the base's sustained fp8 rate.
+        self.assertEqual(float(fields["sustained_compute_fraction"]), 1.0)
+        self.assertAlmostEqual(float(fields["gemm_peak_fraction_fp8"]),
+                               float(base_fields["gemm_peak_fraction_fp8"]) * float(base_fields["sustained_compute_fraction"]), places=5)
+        with open(out) as f:
+            self.assertIn("year: 2024", f.read())
+        p = sextant("estimate", SCENARIO, "--set", "accelerator=" + out, "--set", "training.precision=fp8", "--json", "-")
+        self.assertEqual(json.loads(p.stdout)["scalars"]["accelerator"], "h200-cal")
+
+    def test_a_memory_peak_below_the_gpu_copy_rate_names_its_option(self):
+        # The H200's copies reach 4.21 TB/s: an H100's 3.35 TB/s peak had failed in the catalog's
+        # parser ("memory_bandwidth_fraction ... got 1.2577"), naming no option.
+        err = self.refused("--db", self.db, "--peak-from", "h100-sxm-80gb")
+        self.assertIn("key '--peak-from': the peak memory bandwidth given, 3350 GB/s", err)
+        self.assertIn("below the 4213 GB/s measured (copy_d2d", err)
+        err = self.refused("--db", self.db, "--peak-from", "h200-sxm-141gb", "--memory-peak-gb-per-s", "4000")
+        self.assertIn("key '--memory-peak-gb-per-s': the peak memory bandwidth given, 4000 GB/s", err)
+
+    def test_a_trace_with_nothing_to_fit_says_why_and_names_its_gpu(self):
+        # A trace without Input Dims had been refused as "the GPU the trace ran on is not known ('')".
+        noshape = os.path.join(self.dir, "noshape.json")
+        write_trace(noshape, record_shapes=False)
+        for extra in ((), ("--device", "h200-sxm-141gb")):
+            with self.subTest(extra=extra):
+                err = self.refused("--trace", noshape, *extra)
+                self.assertIn("key '--trace'", err)
+                self.assertIn("no GEMM operator", err)
+                self.assertIn("(it ran on NVIDIA H200)", err)
+                self.assertIn("record_shapes=True", err)
+        # A GPU the catalog does not know is named (it read "not known ('(unknown)')").
+        unknown = os.path.join(self.dir, "unknown.json")
+        write_trace(unknown, device="NVIDIA Foo 9000")
+        err = self.refused("--trace", unknown)
+        self.assertIn("key '--device': the trace's GPU, 'NVIDIA Foo 9000' (deviceProperties), matches no catalog accelerator", err)
+        # The same trace on a GPU the catalog knows calibrates.
+        known = os.path.join(self.dir, "known.json")
+        write_trace(known)
+        _, r = as_json("calibrate", "--trace", known)
+        self.assertEqual(r["scalars"]["base_accelerator"], "h200-sxm-141gb")
+
+
+if __name__ == "__main__":
+    unittest.main()
