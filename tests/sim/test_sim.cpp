@@ -797,22 +797,30 @@ TEST(SimAgreement, DataParallelTrafficIsPricedPerBucketInBoth) {
   }
 }
 
+// A 16-layer model on pp 2 with model chunks (vpp 4 interleaved, 2 under DualPipeV) over dp
+// replicas, DP overlap on (the parameter gathers' as given): the chunked-bucket questions below.
+namespace {
+int chunk_vpp(const char* sched) { return std::string(sched) == "dualpipev" ? 2 : 4; }
+Scenario chunked_scenario(const char* sched, int dp, bool param_gather) {
+  const std::string model =
+      "{id: chunk-bucket-test, source: test, layers: 16, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256, mlp: swiglu}";
+  return parse_scenario(yaml(model, 2 * dp,
+                             "{tp: 1, pp: 2, vpp: " + std::to_string(chunk_vpp(sched)) + ", dp: " + std::to_string(dp) + ", schedule: " + sched +
+                                 ", zero_stage: 1, overlap: {grad_reduce: true, param_gather: " + (param_gather ? "true" : "false") + "}}",
+                             "{global_batch: " + std::to_string(8 * dp) + ", micro_batch: 1, seq_len: 1024}"),
+                        "t.yaml", *frozen());
+}
+}  // namespace
+
 // Question (review of 2026-12-05): with model chunks (interleaved 1F1B, DualPipeV), do both engines
 // count the gradient buckets per chunk, as Megatron-Core keeps a buffer per chunk? A stage of v
 // chunks issues at least v calls: with one bucket over the stage (a large DP, Megatron's 1M x dp
 // element floor) simulate issued v and estimate priced 1 (8.5% apart at 131,072 GPUs).
 TEST(SimAgreement, GradientBucketsAreCountedPerModelChunkInBoth) {
-  const std::string model =
-      "{id: chunk-bucket-test, source: test, layers: 16, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256, mlp: swiglu}";
   for (const char* sched : {"interleaved-1f1b", "dualpipev"}) {
     for (const int dp : {2, 4096}) {  // many buckets a chunk; fewer buckets than chunks
-      const int vpp = std::string(sched) == "dualpipev" ? 2 : 4;
-      const auto s = parse_scenario(
-          yaml(model, 2 * dp,
-               "{tp: 1, pp: 2, vpp: " + std::to_string(vpp) + ", dp: " + std::to_string(dp) + ", schedule: " + sched +
-                   ", zero_stage: 1, overlap: {grad_reduce: true, param_gather: false}}",
-               "{global_batch: " + std::to_string(8 * dp) + ", micro_batch: 1, seq_len: 1024}"),
-          "t.yaml", *frozen());
+      const int vpp = chunk_vpp(sched);
+      const auto s = chunked_scenario(sched, dp, false);
       const auto w = ir::lower(s);
       const auto& sw = w.step_per_stage[0];
       const auto& st = w.stages[0];
@@ -850,17 +858,10 @@ TEST(SimAgreement, GradientBucketsAreCountedPerModelChunkInBoth) {
 // for every chunk's parameters where estimate waited for the first chunk's (the 70B example at
 // 131,072 GPUs, vpp 5: 1.413 s against 1.322 s, 6.9% apart; 0.06% after).
 TEST(SimAgreement, ParameterGathersAreCutPerModelChunkInBoth) {
-  const std::string model =
-      "{id: chunk-gather-test, source: test, layers: 16, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 128256, mlp: swiglu}";
   for (const char* sched : {"interleaved-1f1b", "dualpipev"}) {
     for (const int dp : {2, 4096}) {
-      const int vpp = std::string(sched) == "dualpipev" ? 2 : 4;
-      const auto s = parse_scenario(
-          yaml(model, 2 * dp,
-               "{tp: 1, pp: 2, vpp: " + std::to_string(vpp) + ", dp: " + std::to_string(dp) + ", schedule: " + sched +
-                   ", zero_stage: 1, overlap: {grad_reduce: true, param_gather: true}}",
-               "{global_batch: " + std::to_string(8 * dp) + ", micro_batch: 1, seq_len: 1024}"),
-          "t.yaml", *frozen());
+      const int vpp = chunk_vpp(sched);
+      const auto s = chunked_scenario(sched, dp, true);
       const auto w = ir::lower(s);
       const auto& sw = w.step_per_stage[0];
       const auto& st = w.stages[0];
