@@ -603,7 +603,7 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=Non
     (with compat="hta"), per_launch, kernel_delay_us, unexplained_gap_us, critical_path_rows,
     sequence_depth, gap_threshold_us, clock_sync (False: --no-clock-sync), cache, cache_dir and
     max_inflate_bytes (None: the default gzip-bomb guard; 0: no limit)."""
-    if isinstance(paths, (str, _os.PathLike)):
+    if isinstance(paths, (str, bytes, _os.PathLike)):
         paths = [paths]
     # One name, a list of names, or the CLI's comma-separated text (a string was split into its
     # characters before 2026-12-02: "unknown analysis 't'").

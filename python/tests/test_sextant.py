@@ -901,3 +901,6 @@ def test_paths_with_a_nul_and_text_options_of_the_wrong_type(tmp_path):
     with pytest.raises(sextant.SextantError, match="^paths: expected a trace file or folder path"):
         sextant.analyze(5)
     assert len(sextant.catalog("models", catalog=catalog_dir)["tables"]["models"]["id"]) > 0
+    # A bytes path is a path, alone as in a list (it had been iterated as integers).
+    one = sextant.analyze(TRACE.encode(), only=["idle_time"])
+    assert one["tables"]["idle_time_breakdown"] == sextant.analyze([TRACE.encode()], only=["idle_time"])["tables"]["idle_time_breakdown"]

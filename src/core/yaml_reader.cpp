@@ -368,8 +368,15 @@ static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node
     if (pos != s.size()) throw std::invalid_argument(s);
     return v;
   } catch (const std::out_of_range&) {
-    // An integer beyond 64 bits had been told it is not an integer (2026-12-05 review).
-    m.fail(key, "integer " + s + " is out of range (at most " + std::to_string(std::numeric_limits<int64_t>::max()) + ")");
+    // An integer beyond 64 bits had been told it is not an integer (2026-12-05 review); stoll
+    // throws this before the trailing text is seen, so the text is checked to be all digits.
+    const size_t digits = s.find_first_not_of(" \t+-");
+    const bool integer = digits != std::string::npos && s.find_first_not_of("0123456789", digits) == std::string::npos;
+    if (!integer) m.fail(key, "expected an integer, got '" + s + "'");
+    const bool negative = s.find('-') != std::string::npos && s.find('-') < digits;
+    m.fail(key, "integer " + s + " is out of range (" +
+                    (negative ? "at least " + std::to_string(std::numeric_limits<int64_t>::min()) : "at most " + std::to_string(std::numeric_limits<int64_t>::max())) +
+                    ")");
   } catch (const std::logic_error&) {
     m.fail(key, "expected an integer, got '" + s + "'");
   }

@@ -1032,8 +1032,10 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   if (ck.strategy == "in-memory" && cm.has("copies")) {
     const int64_t copies = cm.i64("copies"), peers = std::max<int64_t>(1, env.nodes - 1);
     if (copies > peers)
-      cm.fail("copies", "is " + std::to_string(copies) + ": more peer copies than the " + std::to_string(peers) + " other node(s) of the job's " +
-                            std::to_string(env.nodes) + " can hold (one copy per peer node)",
+      cm.fail("copies",
+              env.nodes <= 1 ? "is " + std::to_string(copies) + ": a one-node job has no other node; it keeps its one copy in its own host memory"
+                             : "is " + std::to_string(copies) + ": more peer copies than the " + std::to_string(peers) + " other node(s) of the job's " +
+                                   std::to_string(env.nodes) + " can hold (one copy per peer node)",
               "1 to " + std::to_string(peers));
   }
   // Size: explicit bytes, or parameters x bytes per parameter, sharded by the plan.

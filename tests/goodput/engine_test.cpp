@@ -202,6 +202,14 @@ TEST(InMemoryCheckpoint, MoreCopiesThanPeerNodesAreRefused) {
     EXPECT_NE(w.find("1 to 3"), std::string::npos) << w;
   }
   EXPECT_THROW(job("32", ", copies: 4"), sextant::Error);
+  // One node: no peer to count (it had read "the 1 other node(s) of the job's 1").
+  try {
+    job("8", ", copies: 2");
+    FAIL() << "2 copies on 1 node accepted";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("a one-node job has no other node"), std::string::npos) << w;
+  }
   const auto three = job("32", ", copies: 3");
   const auto peer = three.checkpoint.impl->schedule(three.checkpoint.env).levels.front();
   EXPECT_DOUBLE_EQ(peer.persist_s, three.checkpoint.env.peer_copy_s(3));

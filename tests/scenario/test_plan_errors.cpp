@@ -500,7 +500,12 @@ TEST(PlanErrors, IntegersBeyondTheirFieldAreErrors) {
   EXPECT_NE(e3.find("out of range"), std::string::npos) << e3;
   // Beyond 64 bits too: it had been told "expected an integer" (2026-12-05 review).
   const auto e4 = error_of(kBase, {{"parallel.tp", "99999999999999999999"}});
-  EXPECT_NE(e4.find("integer 99999999999999999999 is out of range"), std::string::npos) << e4;
+  EXPECT_NE(e4.find("integer 99999999999999999999 is out of range (at most 9223372036854775807)"), std::string::npos) << e4;
+  // Below the range, its lower bound; digits then text, not an integer at all.
+  const auto e5 = error_of(kBase, {{"parallel.tp", "-99999999999999999999"}});
+  EXPECT_NE(e5.find("is out of range (at least -9223372036854775808)"), std::string::npos) << e5;
+  const auto e6 = error_of(kBase, {{"parallel.tp", "99999999999999999999x"}});
+  EXPECT_NE(e6.find("expected an integer, got '99999999999999999999x'"), std::string::npos) << e6;
 }
 
 // Does a precision the accelerator has no peak for name the peaks it has (not a catalog file and
