@@ -1,10 +1,9 @@
 // sextant report RESULT.json -o FILE.html: the HTML report of a saved result (any command's --json).
 // This file also installs the report writer behind every command's --report option.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cli/cli.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "report/report.hpp"
 
@@ -24,6 +23,8 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("result", a->input, "Result JSON written by any command's --json")->required();
   cmd->add_option("-o,--out", a->output, "HTML file to write")->required();
   cmd->callback([a] {
+    // An empty --out had failed at the rename, blamed on the input file (2026-12-05 review).
+    if (a->output.empty()) throw Error(SourceLocation{"", 0, 0, "--out"}, "is empty: give the HTML file's name");
     if (std::filesystem::is_directory(a->input)) throw Error(SourceLocation{a->input, 0, 0, ""}, "is a directory", "give the JSON file a command wrote with --json");
     {
       // The saved result replaced by its own report (`report r.json -o r.json` exited 0 with the
@@ -35,11 +36,9 @@ void add_report_command(CLI::App& app) {
       if (!a->output.empty() && (a->output.back() == '/' || std::filesystem::is_directory(a->output, ec)))
         throw Error(SourceLocation{a->output, 0, 0, "--out"}, "is a folder: --out takes the HTML file's name", "give a file name");
     }
-    std::ifstream in(a->input);
-    if (!in) throw Error(SourceLocation{a->input, 0, 0, ""}, "cannot read the result file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
+    // read_file: a FIFO or device is refused, not waited on (a FIFO without a writer hung the
+    // command; 2026-12-05 review).
+    const std::string text = read_file(a->input);
     nlohmann::ordered_json j;
     try {
       j = nlohmann::ordered_json::parse(text);

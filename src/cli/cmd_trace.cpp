@@ -58,6 +58,23 @@ void add_trace_command(CLI::App& app) {
     if (a->o.ranks > 1000000)
       throw sextant::Error(sextant::SourceLocation{"--ranks", 0, 0, ""}, "at most 1,000,000 ranks, got " + std::to_string(a->o.ranks));
     if (a->threads < 0) throw sextant::Error(sextant::SourceLocation{"--threads", 0, 0, ""}, "must not be negative (0: the CPUs this process may use)");
+    // Each rank's trace is built in memory before it is written: bounded, as the size of one
+    // rank (--steps 2^63 had grown until killed, and --size-mb 1e18 wrapped to one step with exit
+    // 0; 2026-12-05 review).
+    constexpr double kMaxRankMb = 65536;
+    in_range("--size-mb", a->size_mb, 0, kMaxRankMb, "at most 65,536 MB per rank");
+    if (a->o.steps > 0) {
+      trace::SynthOptions one = a->o;
+      one.steps = 1;
+      one.ranks = 1;
+      one.straggler_ranks.clear();
+      const double per_step = static_cast<double>(trace::synth_rank_json(one, 0).size());
+      const auto most = static_cast<int64_t>(kMaxRankMb * 1e6 / per_step);
+      if (static_cast<double>(a->o.steps) * per_step > kMaxRankMb * 1e6)
+        throw sextant::Error(sextant::SourceLocation{"--steps", 0, 0, ""},
+                             std::to_string(a->o.steps) + " steps of about " + format_double(per_step) + " bytes exceed 65,536 MB per rank",
+                             "at most " + std::to_string(most) + " steps with these options");
+    }
     a->o.target_bytes_per_rank = a->size_mb * 1e6;
     auto files = trace::write_synthetic_traces(a->out, a->o, a->threads);
     Result r;

@@ -17,7 +17,7 @@
 namespace sextant::cli {
 
 // The counts' value when the option is not given (0 given is an error of its own).
-inline constexpr int kUnsetCount = -1;
+inline constexpr int kUnsetCount = static_cast<int>(plan::kUnsetJobCount);
 
 struct JobArgs {
   std::string scenario, catalog_dir, model, system, precision = "bf16";

@@ -141,7 +141,32 @@ void AtomicFileSet::check_distinct(const std::string& path) const {
                   "give each output (--json, --csv, --report, --timeline, ...) its own path");
 }
 
-std::string AtomicFileSet::reserve(const std::string& path) {
+// An existing symbolic link is written through, as writing to it does: renaming the temporary over
+// it had replaced the link by a regular file and left its target as it was (2026-12-05 review).
+static std::string through_links(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  std::error_code ec;
+  const auto target = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  return ec ? path : target.string();
+}
+
+std::string AtomicFileSet::reserve(const std::string& path_in) {
+  const std::string path = through_links(path_in);
+  // A writer that creates its file by name cannot write a device, a FIFO or standard output, and
+  // renaming over one replaced it (`--report /dev/null` made /dev/null a 1 MB regular file; review
+  // of 2026-12-05): it writes a temporary in the system's temporary folder, copied to the target
+  // at commit(), as staged contents are.
+  if (is_special(path)) {
+    check_distinct(path);
+    std::error_code ec;
+    const auto dir = std::filesystem::temp_directory_path(ec);
+    std::string tmp = (ec ? std::filesystem::path("/tmp") : dir).string() + "/sextant-out." + std::to_string(::getpid()) + "." +
+                      std::to_string(g_temp_counter.fetch_add(1));
+    register_temp(tmp);
+    entries_.push_back(Entry{path, tmp, {}, true});
+    return tmp;
+  }
   check_distinct(path);
   // An output creates its folder, as --csv DIR does (`--json out/r.json` failed where `--csv out/`
   // beside it would have made out/).
@@ -157,7 +182,8 @@ std::string AtomicFileSet::reserve(const std::string& path) {
   return tmp;
 }
 
-void AtomicFileSet::stage(const std::string& path, std::string_view content) {
+void AtomicFileSet::stage(const std::string& path_in, std::string_view content) {
+  const std::string path = path_in.find('\0') == std::string::npos ? through_links(path_in) : path_in;
   if (committed_) throw Error(SourceLocation{path}, "internal: file set already committed");
   // As read_file: a NUL would cut the path short and write another file than the one named.
   if (path.find('\0') != std::string::npos)
@@ -184,13 +210,19 @@ void AtomicFileSet::stage(const std::string& path, std::string_view content) {
 
 void AtomicFileSet::commit() {
   if (committed_) return;
-  for (const auto& e : entries_)
+  for (auto& e : entries_) {
     if (e.tmp.empty()) write_special(e.path, e.content);
+    if (e.copy_to_special) {  // a reserved temporary for a device, FIFO or standard output
+      write_special(e.path, read_file(e.tmp));
+      ::unlink(e.tmp.c_str());
+      unregister_temp(e.tmp);
+    }
+  }
   {
     SignalBlock block;  // all renames happen, or (on an error) none of the remaining ones
     for (size_t i = 0; i < entries_.size(); ++i) {
       const auto& e = entries_[i];
-      if (e.tmp.empty()) continue;
+      if (e.tmp.empty() || e.copy_to_special) continue;
       struct stat st {};
       if (::stat(e.tmp.c_str(), &st) != 0)
         throw Error(SourceLocation{e.path}, "temporary output " + e.tmp + " was not written");

@@ -37,7 +37,9 @@ class AtomicFileSet {
   // and other non-regular files (/dev/null, /dev/full, a FIFO) are written at commit(), first.
   void stage(const std::string& path, std::string_view content);
   // A registered temporary name beside path for a writer that creates the file itself (it
-  // must write exactly that name); renamed over path by commit().
+  // must write exactly that name); renamed over path by commit(), or, for a special file
+  // (a device, a FIFO, standard output), a temporary elsewhere copied to it by commit().
+  // A symbolic link is written through, here and in stage().
   std::string reserve(const std::string& path);
   // Writes the special files, then renames every temporary over its target.
   void commit();
@@ -50,6 +52,7 @@ class AtomicFileSet {
     std::string path;
     std::string tmp;       // empty for special files
     std::string content;   // special files only
+    bool copy_to_special = false;  // reserved for a special file: tmp is copied to it at commit()
   };
   std::vector<Entry> entries_;
   bool committed_ = false;

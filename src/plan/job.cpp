@@ -49,9 +49,9 @@ Scenario job_scenario(const JobSpec& j, const Catalog& cat, const Overrides& set
   need(!j.model.empty(), "--model");
   need(!j.system.empty(), "--system");
   // A count given but not positive is its own error (it read "missing --num-gpus" before
-  // 2026-12-03); unset counts hold -1.
+  // 2026-12-03); unset counts hold kUnsetJobCount.
   auto positive = [&](int64_t v, const char* key) {
-    if (v == -1) need(false, key);
+    if (v == kUnsetJobCount) need(false, key);
     if (v <= 0) throw Error(SourceLocation{"command line", 0, 0, key}, "must be a positive integer", "got " + std::to_string(v));
   };
   positive(j.num_gpus, "--num-gpus");

@@ -24,10 +24,13 @@ namespace sextant::plan {
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
-// The job without a scenario file. Counts are -1 when not given (an error naming the option).
+// The job without a scenario file. Counts are kUnsetJobCount when not given (an error naming the option).
+// A count not given (a value no option accepts: -1 had been it, and `--num-gpus -1` read
+// "missing --num-gpus"; 2026-12-05 review).
+inline constexpr int64_t kUnsetJobCount = INT32_MIN;
 struct JobSpec {
   std::string model, system, precision = "bf16";
-  int64_t num_gpus = -1, global_batch = -1, seq_len = -1;
+  int64_t num_gpus = kUnsetJobCount, global_batch = kUnsetJobCount, seq_len = kUnsetJobCount;
 };
 
 // The document of such a job: model, system and training keys, one GPU and a placeholder plan

@@ -49,7 +49,10 @@ SearchOptions search_options(const SearchArgs& a, OptionStyle style) {
   if (a.max_micro_batch < 0) throw Error(SourceLocation{"--max-micro-batch", 0, 0, ""}, "must be positive (or 0: no limit)");
   if (a.max_vpp < 0) throw Error(SourceLocation{"--max-vpp", 0, 0, ""}, "must be positive (or 0: no limit)");
   if (a.headroom_gib < 0) throw Error(SourceLocation{"--headroom-gib", 0, 0, ""}, "must not be negative");
-  if (a.tie_fraction && *a.tie_fraction < 0) throw Error(SourceLocation{"--tie-fraction", 0, 0, ""}, "must not be negative");
+  // A relative margin: above 1 every plan ties (1e308 had read "tie fraction (inf%)" with all
+  // 4,482 plans tied; 2026-12-05 review).
+  if (a.tie_fraction && !(*a.tie_fraction >= 0 && *a.tie_fraction <= 1))
+    throw Error(SourceLocation{"--tie-fraction", 0, 0, ""}, "must be a fraction from 0 to 1 (0.05: within 5% of the best)");
   o.max_micro_batch = a.max_micro_batch;
   o.max_vpp = a.max_vpp;
   o.min_headroom_bytes = a.headroom_gib * 1024.0 * 1024 * 1024;

@@ -12,6 +12,8 @@ import os
 import re
 import shutil
 import subprocess
+import stat
+import threading
 import tempfile
 import unittest
 
@@ -845,6 +847,33 @@ class BadInputs(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr.decode()[:2000])
         with open(timeline) as f:
             self.assertEqual(f.read(), "OLD")
+
+    def test_review_of_2026_12_05_outputs_and_bounds(self):
+        """A report written to a FIFO keeps the FIFO; report reads no FIFO; an empty report --out,
+        a trace synth beyond one rank's memory, --num-gpus -1 and a tie fraction above 1 are
+        refused by name (a FIFO had hung, the report replaced a device by a file, --steps 2^63 grew
+        until killed, -1 read "missing --num-gpus")."""
+        fifo = os.path.join(self.tmp, "report.fifo")
+        os.mkfifo(fifo)
+        got = []
+        reader = threading.Thread(target=lambda: got.append(read_bytes(fifo)))
+        reader.start()
+        p = self.run_cli(["estimate", SCENARIO, "-q", "--report", fifo])
+        reader.join(60)
+        self.assertEqual(p.returncode, 0, p.stderr.decode()[:2000])
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+        self.assertIn(b"<html", got[0][:4096].lower())
+        self.assertEqual([n for n in os.listdir(self.tmp) if "tmp" in n], [])
+        result = os.path.join(self.tmp, "r.json")
+        self.assertEqual(self.run_cli(["estimate", SCENARIO, "-q", "--json", result]).returncode, 0)
+        self.assert_fails(["report", fifo, "-o", os.path.join(self.tmp, "r.html")], [fifo], ["not a regular file"], with_outputs=False, timeout=30)
+        self.assert_fails(["report", result, "-o", ""], ["--out"], ["empty"], with_outputs=False)
+        self.assert_fails(["trace", "synth", "--out", os.path.join(self.tmp, "t"), "--ranks", "1", "--steps", "9223372036854775807"],
+                          ["--steps"], ["65,536 MB per rank"], timeout=30)
+        self.assert_fails(["trace", "synth", "--out", os.path.join(self.tmp, "t"), "--size-mb", "1e18"], ["--size-mb"], ["at most 65,536 MB"])
+        job = ["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--global-batch", "64", "--seq-len", "4096"]
+        self.assert_fails([*job, "--num-gpus", "-1"], ["--num-gpus"], ["must be a positive integer"])
+        self.assert_fails([*job, "--num-gpus", "8", "--tie-fraction", "1e308"], ["--tie-fraction"], ["from 0 to 1"])
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 // errors or on SIGINT/SIGTERM, strict reading. Plus the range checks of core CSV integers.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/atomic_file.hpp"
@@ -55,6 +57,41 @@ TEST(AtomicFileSet, CommitReplacesEveryFile) {
   EXPECT_EQ(slurp(d.path / "a.csv"), "new a\n");
   EXPECT_EQ(slurp(d.path / "b.csv"), "new b\n");
   EXPECT_EQ(names(d.path), (std::vector<std::string>{"a.csv", "b.csv"}));
+}
+
+// Question (2026-12-05 review): does an output a writer creates by name (the HTML report) keep a
+// FIFO or a device a FIFO or device, and write through a symbolic link? Renaming its temporary
+// over the path had made /dev/null a 1 MB regular file and replaced a link by a file.
+TEST(AtomicFileSet, AReservedOutputWritesThroughFifosAndLinks) {
+  TempDir d;
+  const fs::path fifo = d.path / "out.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = slurp(fifo); });
+  {
+    AtomicFileSet s;
+    const std::string tmp = s.reserve(fifo.string());
+    EXPECT_NE(fs::path(tmp).parent_path(), d.path) << "the temporary is not written beside a FIFO";
+    std::ofstream(tmp) << "report\n";
+    s.commit();
+  }
+  reader.join();
+  EXPECT_EQ(got, "report\n");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(names(d.path), (std::vector<std::string>{"out.fifo"}));
+  // A link: the target gets the content, the link stays a link (reserved and staged alike).
+  write_file_atomic((d.path / "target.html").string(), "old\n");
+  fs::create_symlink(d.path / "target.html", d.path / "link.html");
+  {
+    AtomicFileSet s;
+    std::ofstream(s.reserve((d.path / "link.html").string())) << "new\n";
+    s.commit();
+  }
+  EXPECT_TRUE(fs::is_symlink(d.path / "link.html"));
+  EXPECT_EQ(slurp(d.path / "target.html"), "new\n");
+  write_file_atomic((d.path / "link.html").string(), "staged\n");
+  EXPECT_TRUE(fs::is_symlink(d.path / "link.html"));
+  EXPECT_EQ(slurp(d.path / "target.html"), "staged\n");
 }
 
 TEST(AtomicFileSet, UncommittedSetLeavesPreviousFilesAndNoTemporaries) {
