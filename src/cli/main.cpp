@@ -126,6 +126,49 @@ int main(int argc, char** argv) {
                      sextant::valid_choices_hint(name, longs).c_str());
         return 2;
       }
+      // A list option's empty item ("--zero 1,,2", "--schedules 1f1b,"): CLI11 drops it when it
+      // splits the value, so a typo passed silently with one item fewer (2026-12-05 fuzz review).
+      std::vector<std::pair<std::string, char>> lists;  // long name, delimiter
+      auto own_lists = [&](CLI::App* a) {
+        for (const CLI::Option* o : a->get_options())
+          if (o->get_delimiter() != '\0')
+            for (const auto& n : o->get_lnames()) lists.push_back({"--" + n, o->get_delimiter()});
+      };
+      std::function<void(CLI::App*)> lists_below = [&](CLI::App* a) {
+        for (CLI::App* sc : a->get_subcommands({})) {
+          own_lists(sc);
+          lists_below(sc);
+        }
+      };
+      for (CLI::App* a = at; a; a = a->get_parent()) own_lists(a);
+      lists_below(at);
+      for (int i = 1; i < argc; ++i) {
+        const std::string w = argv[i];
+        if (w == "--") break;
+        const std::string name = w.substr(0, w.find('='));
+        const auto it = std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.first == name; });
+        if (it == lists.end()) continue;
+        std::string value;
+        if (w.size() > name.size()) value = w.substr(name.size() + 1);
+        else if (i + 1 < argc) value = argv[i + 1];
+        else continue;
+        const char d = it->second;
+        if (value.empty() || value.find(d) == std::string::npos) continue;  // no list: the option's own checks
+        if (value.front() == d || value.back() == d || value.find(std::string(2, d)) != std::string::npos) {
+          std::fprintf(stderr, "sextant: error: %s: the list '%s' has an empty item (separate the items by single '%c', e.g. '%s')\n",
+                       name.c_str(), value.c_str(), d, [&] {
+                         std::string fixed;
+                         size_t start = 0;
+                         while (start <= value.size()) {
+                           const size_t end = std::min(value.find(d, start), value.size());
+                           if (end > start) fixed += (fixed.empty() ? "" : std::string(1, d)) + value.substr(start, end - start);
+                           start = end + 1;
+                         }
+                         return fixed;
+                       }().c_str());
+          return 2;
+        }
+      }
     }
   }
   // Under mpirun with several ranks only analyze, plan and sweep divide their work (MpiWorld);

@@ -68,6 +68,21 @@ class CliOptions(unittest.TestCase):
                 self.assertRegex(suffix, allowed, f"{cmd}: label outside the vocabulary in {line.strip()!r}")
         self.assertGreater(seen, 100)
 
+    def test_an_empty_item_of_a_list_option_is_refused_not_dropped(self):
+        # "--zero 1,,2" searched stages 1 and 2 with exit 0: CLI11 drops an empty item when it
+        # splits the list (2026-12-05 fuzz review).
+        for args, name, fixed in (
+            (["plan", SCENARIO, "--zero", "1,,2"], "--zero", "'1,2'"),
+            (["plan", SCENARIO, "--schedules=1f1b,"], "--schedules", "'1f1b'"),
+            (["plan", SCENARIO, "--recompute", ",full"], "--recompute", "'full'"),
+            (["analyze", "x.json", "--only", "overview,,kernels"], "--only", "'overview,kernels'"),
+            (["sweep", SCENARIO, "--pareto", "step_time_s,,tokens_per_joule"], "--pareto", "'step_time_s,tokens_per_joule'"),
+        ):
+            self.refused(args, name + ": the list", "has an empty item", fixed)
+        # A list without an empty item still runs.
+        p = run("plan", SCENARIO, "--zero", "1,2", "--fix", "tp=8", "--fix", "pp=4", "--top", "1", "-q")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_a_misspelt_subcommand_is_named_with_the_closest(self):
         self.refused(["estimat", SCENARIO], "'estimat' is not a subcommand of sextant", "did you mean 'estimate'?")
         self.refused(["catalog", "lst"], "'lst' is not a subcommand of sextant catalog", "did you mean 'list'?")
