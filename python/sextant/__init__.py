@@ -136,8 +136,8 @@ def _price(v):
     if v is None:
         return 0.0
     f = _number(v, "price_usd_per_gpu_hour")
-    if not f > 0:
-        raise SextantError("price_usd_per_gpu_hour: must be positive, got %r (None: the system's node price)" % (v,))
+    if not (f > 0 and f <= 1e6):
+        raise SextantError("price_usd_per_gpu_hour: must be a positive price up to 1e6 USD, got %r (None: the system's node price)" % (v,))
     return f
 
 

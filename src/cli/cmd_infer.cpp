@@ -88,7 +88,7 @@ void add_infer_command(CLI::App& app) {
   SEXTANT_DEP_FIELD(memory_gib, "--memory-gib",
                     "Device memory in GiB (Apple's and GPU vendors' GB) when it differs from the catalog's (Apple SoCs ship with several "
                     "sizes; the catalog lists one)")
-      ->check(number_check(0, true, HUGE_VAL, "a positive size in GiB (deployment.memory_gib)", "POSITIVE"));
+      ->check(number_check(0, true, infer::kMaxMemoryGib, "a positive size in GiB up to 1e9 (deployment.memory_gib)", "POSITIVE"));
   SEXTANT_DEP_FIELD(memory_utilization_fraction, "--memory-utilization",
                     "Share of device memory the engine may use, in (0, 1] (vLLM's gpu_memory_utilization; default: the engine's)")
       ->check(number_check(0, true, 1, "in (0, 1] (deployment.memory_utilization_fraction)", "(0, 1]"));

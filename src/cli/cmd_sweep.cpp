@@ -72,8 +72,11 @@ void add_sweep_command(CLI::App& app) {
     if (!(a->train_tokens > 0)) throw Error(SourceLocation{"--train-tokens", 0, 0, ""}, "must be positive");
     // Given, it must be a price: 0 had been taken as not given, the catalog's node price used instead
     // and, without one, the user told to give the option they had just given (2026-12-05 review).
-    if (price_opt->count() > 0 && !(a->price > 0))
-      throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""}, "must be positive", "leave it out to use the system's node price");
+    // Bounded at 1e6 USD a GPU-hour: 1e308 had made the job's cost per hour infinite and its
+    // tokens per USD 0 (2026-12-05 fuzz review).
+    if (price_opt->count() > 0 && !(a->price > 0 && a->price <= plan::kMaxPriceUsdPerGpuHour))
+      throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""}, "must be a positive price up to 1e6 USD, got " + format_double(a->price),
+                  "leave it out to use the system's node price");
     if (!(a->elasticity_step > 0 && a->elasticity_step < 1)) throw Error(SourceLocation{"--elasticity-step", 0, 0, ""}, "must be in (0, 1)");
     // Accepted and ignored otherwise (review of 2026-12-04).
     if (step_opt->count() > 0 && !a->elasticity)

@@ -164,8 +164,9 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     x.memory_gib = d.f64("memory_gib", 0);
     x.memory_utilization_fraction = d.f64("memory_utilization_fraction", 0);
     // 0 is the reader's "not given": written, it is refused as any other non-positive value.
-    if (d.has("memory_gib") && !(x.memory_gib > 0))
-      d.fail("memory_gib", "must be a positive size in GiB", "e.g. 32 for a machine sold as 32 GB; leave it out for the catalog's");
+    // Bounded at 1e9 GiB (an exbibyte): 1e308 GiB overflowed to an infinite byte count (2026-12-05).
+    if (d.has("memory_gib") && !(x.memory_gib > 0 && x.memory_gib <= kMaxMemoryGib))
+      d.fail("memory_gib", "must be a positive size in GiB up to 1e9", "e.g. 32 for a machine sold as 32 GB; leave it out for the catalog's");
     if (d.has("memory_utilization_fraction") && !(x.memory_utilization_fraction > 0))
       d.fail("memory_utilization_fraction", "must be in (0, 1]", "vLLM's gpu_memory_utilization, e.g. 0.9; leave it out for the engine's");
     x.max_model_len = d.i64("max_model_len", 0);

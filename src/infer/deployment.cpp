@@ -102,8 +102,8 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   d.accel = cat.accelerator(s.accelerator);
   d.data_notes = data.match_notes(d.accel, cat.accelerator_ids());
   if (s.memory_gib != 0) {
-    if (!(s.memory_gib > 0) || !std::isfinite(s.memory_gib))
-      throw Error(at("memory_gib"), "must be a positive size in GiB", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");
+    if (!(s.memory_gib > 0 && s.memory_gib <= kMaxMemoryGib))
+      throw Error(at("memory_gib"), "must be a positive size in GiB up to 1e9", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");
     // A SoC's catalog entry lists the largest memory it ships with: more is a machine that does not
     // exist (an M3 Pro with 128 GB had been costed, 2026-12-04 review). A GPU's larger memory is a
     // hypothetical part, as sweep varies it.

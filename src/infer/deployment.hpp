@@ -9,6 +9,10 @@
 
 namespace sextant::infer {
 
+// Largest device memory accepted, GiB (an exbibyte): a larger size is a typo, and 1e308 GiB had
+// overflowed to an infinite byte count.
+inline constexpr double kMaxMemoryGib = 1e9;
+
 struct DeploymentSpec {
   std::string model, accelerator, engine = "generic", system;  // system optional
   int tp = 1, pp = 1, ep = 1;

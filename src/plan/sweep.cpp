@@ -385,6 +385,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   r.set("accelerator", base.accelerator.id);
   r.set("num_gpus", int64_t{base.num_gpus});
   r.set("train_tokens", o.train_tokens);
+  if (!(o.price_usd_per_gpu_hour >= 0 && o.price_usd_per_gpu_hour <= kMaxPriceUsdPerGpuHour))
+    throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""},
+                "must be a positive price up to 1e6 USD, got " + format_double(o.price_usd_per_gpu_hour), "leave it out to use the system's node price");
   bool idle_varied = false, tdp_varied = false, limit_varied = false;
   for (size_t i = 0; i < o.vary.size(); ++i) {
     const auto& v = o.vary[i];

@@ -43,6 +43,9 @@ struct PowerPoint {
 };
 PowerPoint gpu_power(const Scenario& s, const StepEstimate& e, double power_limit_w, const PowerOptions& po);
 
+// Largest flat price accepted, USD per GPU-hour: 1e308 had made a job's cost per hour infinite.
+inline constexpr double kMaxPriceUsdPerGpuHour = 1e6;
+
 struct SweepOptions {
   std::vector<Variation> vary;
   SearchOptions search;

@@ -83,6 +83,14 @@ class CliOptions(unittest.TestCase):
         p = run("plan", SCENARIO, "--zero", "1,2", "--fix", "tp=8", "--fix", "pp=4", "--top", "1", "-q")
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_sizes_and_prices_that_would_overflow_are_refused(self):
+        # 1e308 GiB and 1e308 USD a GPU-hour had overflowed to an infinite memory and job cost
+        # (2026-12-05 fuzz review).
+        self.refused(["infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--memory-gib", "1e308"],
+                     "--memory-gib", "up to 1e9")
+        self.refused(["sweep", "examples/llama3-70b-h100-1k.yaml", "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12",
+                      "--price-usd-per-gpu-hour", "1e308"], "--price-usd-per-gpu-hour", "up to 1e6 USD")
+
     def test_a_misspelt_subcommand_is_named_with_the_closest(self):
         self.refused(["estimat", SCENARIO], "'estimat' is not a subcommand of sextant", "did you mean 'estimate'?")
         self.refused(["catalog", "lst"], "'lst' is not a subcommand of sextant catalog", "did you mean 'list'?")
