@@ -203,10 +203,16 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     j = nlohmann::json::parse(text, no_duplicates);
   } catch (const nlohmann::json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte > 0 ? e.byte - 1 : 0);
-    throw Error(SourceLocation{file, line, column}, std::string("invalid JSON at byte ") + std::to_string(e.byte) + ": " + e.what());
+    // The parser's reason without the library's "[json.exception.parse_error.101] parse error at
+    // line 2, column 1: " prefix: the place is the location's already.
+    std::string why = e.what();
+    if (const auto k = why.find(": "); k != std::string::npos && why.find("parse error") != std::string::npos) why = why.substr(k + 2);
+    throw Error(SourceLocation{file, line, column}, "invalid JSON at byte " + std::to_string(e.byte) + ": " + why);
   } catch (const nlohmann::json::exception& e) {
     // e.g. out_of_range 406, a number too large for a double ("1e999"): found by fuzz_hf_config.
-    throw Error(SourceLocation{file}, std::string("invalid JSON: ") + e.what());
+    std::string why = e.what();
+    if (const auto k = why.find("] "); k != std::string::npos) why = why.substr(k + 2);
+    throw Error(SourceLocation{file}, "invalid JSON: " + why);
   }
   if (!j.is_object()) throw Error(SourceLocation{file}, "a config.json must be a JSON object");
   // Gemma 3's multimodal config (model_type gemma3) holds the language model in text_config; the

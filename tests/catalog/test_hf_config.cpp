@@ -614,6 +614,10 @@ TEST(HfConfig, ErrorsNameTheKeysLineAndColumn) {
     FAIL() << "invalid JSON must be rejected";
   } catch (const Error& e) {
     EXPECT_EQ(e.where().line, 3);
+    // The parser's reason, without the library's exception prefix and its own place.
+    EXPECT_NE(std::string(e.what()).find("syntax error"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("json.exception"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("parse error at line"), std::string::npos) << e.what();
   }
 }
 
