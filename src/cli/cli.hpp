@@ -88,6 +88,19 @@ inline CLI::Validator unsigned_64(const char* label = "SEED") {
       label);
 }
 
+// A count from 1 (a rank of a table): CLI::PositiveNumber answered 0 with "not in range 0.000000
+// to" DBL_MAX written out in 300 digits (2026-12-05 fuzz review).
+inline CLI::Validator positive_integer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        bool digits = !text.empty() && text.size() <= 19;
+        for (const char c : text) digits = digits && c >= '0' && c <= '9';
+        if (digits && (text.size() < 19 || text <= "9223372036854775807") && text.find_first_not_of('0') != std::string::npos) return {};
+        return "must be an integer from 1 to 9223372036854775807 (2^63-1), got '" + text + "'";
+      },
+      "POSITIVE");
+}
+
 // Renders r as the user asked: the table on stdout (unless --json - or --quiet), JSON, CSVs,
 // report, and the command's extra files (path, content; e.g. simulate's --timeline). Every file
 // is staged and all are renamed into place together.

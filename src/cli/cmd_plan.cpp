@@ -66,7 +66,7 @@ void add_plan_command(CLI::App& app) {
                   "Write the scenario that runs the best plan (or the --write-rank one) to FILE: the job's own scenario, "
                   "--set overrides applied, with the plan's keys; `estimate FILE` gives the plan's step time");
   auto* write_rank = cmd->add_option("--write-rank", a->write_rank, "Which plan of the ranked table --write-scenario writes (default 1: the fastest)")
-                         ->check(CLI::PositiveNumber);
+                         ->check(positive_integer());
   auto* write_scenario = cmd->get_option("--write-scenario");
   add_output_options(*cmd, a->out);
   cmd->callback([a, write_rank, write_scenario] {

@@ -90,6 +90,9 @@ class CliOptions(unittest.TestCase):
                      "--memory-gib", "up to 1e9")
         self.refused(["sweep", "examples/llama3-70b-h100-1k.yaml", "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12",
                       "--price-usd-per-gpu-hour", "1e308"], "--price-usd-per-gpu-hour", "up to 1e6 USD")
+        # A rank from 1: 0 had been answered with DBL_MAX written out in 300 digits.
+        p = self.refused(["plan", SCENARIO, "--write-rank", "0", "--write-scenario", "x.yaml"], "--write-rank", "an integer from 1")
+        self.assertLess(len(p.stderr), 300, p.stderr)
 
     def test_a_misspelt_subcommand_is_named_with_the_closest(self):
         self.refused(["estimat", SCENARIO], "'estimat' is not a subcommand of sextant", "did you mean 'estimate'?")
