@@ -318,6 +318,45 @@ TEST(ClosedForms, SchedulesAreDeadlockFree) {
       }
 }
 
+// Question (review of 2026-12-05): is DualPipeV's memory peak that of its whole order, without
+// walking an order of every micro-batch? Its steady state repeats a period that returns to what it
+// held, so the peak of a walk of 2p + 4 micro-batches is the whole order's; before, an estimate at
+// 1e7 micro-batches walked 6e7 items (50 s, 1.4 GB) and 2^31 would have needed about 250 GB.
+TEST(ClosedForms, DualPipeVMemoryPeakIsTheWholeOrdersAtAnyMicroBatchCount) {
+  ir::ScheduleRegistry reg;
+  const auto& s = reg.get("dualpipev");
+  const std::vector<double> a = {3.0, 5.0}, w = {1.0, 2.0};
+  for (int p : {1, 2, 3, 4, 8})
+    for (int64_t m : {int64_t{2} * p, int64_t{2} * p + 3, int64_t{2} * p + 4, int64_t{2} * p + 5, int64_t{64}}) {
+      if (m < 2 * p) continue;
+      for (int r = 0; r < p; ++r) {
+        // The whole order, walked here as the schedule's own comment defines the holds.
+        double held = 0, top = 0, held_w = 0, top_w = 0;
+        for (const auto& it : s.order(r, p, 2, m)) {
+          const auto c = static_cast<size_t>(it.chunk);
+          if (it.kind == ir::ScheduleItem::Forward) {
+            top = std::max(top, held += a[c]);
+            held_w += a[c];
+          } else if (it.kind == ir::ScheduleItem::Backward) {
+            held -= a[c];
+            top_w = std::max(top_w, held_w + 7.0);
+            held_w += w[c] - a[c];
+          } else {
+            held_w -= w[c];
+          }
+          top_w = std::max(top_w, held_w);
+        }
+        EXPECT_DOUBLE_EQ(s.peak_activation_bytes(r, p, 2, m, a), top) << "p=" << p << " r=" << r << " m=" << m;
+        EXPECT_DOUBLE_EQ(s.peak_with_weight_holds(r, p, 2, m, a, w, 7.0), top_w) << "p=" << p << " r=" << r << " m=" << m;
+      }
+    }
+  // At 2^31 - 1 micro-batches the peak is the 64-micro-batch one (a whole walk would need ~250 GB).
+  for (int r = 0; r < 8; ++r) {
+    EXPECT_DOUBLE_EQ(s.peak_activation_bytes(r, 8, 2, int64_t{2147483647}, a), s.peak_activation_bytes(r, 8, 2, 64, a));
+    EXPECT_DOUBLE_EQ(s.peak_with_weight_holds(r, 8, 2, int64_t{2147483647}, a, w, 7.0), s.peak_with_weight_holds(r, 8, 2, 64, a, w, 7.0));
+  }
+}
+
 // ZB-H1 defers rank r's weight passes by r micro-batches, and a deferred pass keeps its inputs
 // (ir::weight_pass_held_bytes): in the steady state (m >= p) rank r holds p - r micro-batches'
 // activations A and r pending weight passes' inputs W, and after a backward p - r - 1 and r + 1:

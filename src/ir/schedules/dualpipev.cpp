@@ -100,11 +100,22 @@ class DualPipeV final : public PipelineSchedule {
   double inflight(int r, int p, int v, int64_t m) const override {
     return peak_activation_bytes(r, p, v, m, std::vector<double>(static_cast<size_t>(v), 1.0));
   }
+  // The micro-batches whose order is walked for a memory peak. Phase 4 repeats [F0 B1 F1 B0] with
+  // each W run at once: a period that ends holding what it began with and reaches the same peak
+  // every time, and the phases after it depend on r and p alone. So m micro-batches peak where
+  // min(m, 2p + 4) do (phase 4 then runs r + 5 >= 5 periods). Before 2026-12-05 the whole order was
+  // walked: an estimate at 1e7 micro-batches took 50 s and 1.4 GB, and 2^31 would have needed
+  // about 250 GB (review of 2026-12-05).
+  static int64_t memory_walk(int p, int64_t m) { return std::min<int64_t>(m, 2 * static_cast<int64_t>(p) + 4); }
+  double peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                                const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const override {
+    return PipelineSchedule::peak_with_weight_holds(r, p, v, memory_walk(p, m), chunk_bytes, chunk_weight_bytes, recompute_bytes);
+  }
   // A chunk-micro-batch is held from the start of its forward to the end of its backward; its W
   // keeps what the weight-gradient GEMMs read until it runs, counted by ir::peak_held_bytes.
   double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const override {
     double held = 0, top = 0;
-    for (const auto& it : order(r, p, v, m)) {
+    for (const auto& it : order(r, p, v, memory_walk(p, m))) {
       if (it.kind == ScheduleItem::Forward) top = std::max(top, held += chunk_bytes[static_cast<size_t>(it.chunk)]);
       if (it.kind == ScheduleItem::Backward) held -= chunk_bytes[static_cast<size_t>(it.chunk)];
     }
