@@ -41,6 +41,69 @@ std::string find_in_path(const std::string& name) {
   return {};
 }
 
+namespace {
+// Bytes of the well-formed UTF-8 sequence (RFC 3629: no overlong forms, surrogates or code points
+// above U+10FFFF) that starts at s[i]; 0 when none does.
+size_t utf8_sequence_bytes(const std::string& s, size_t i) {
+  const auto b = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  const unsigned char c = b(0);
+  const auto cont = [&](size_t k, unsigned char lo = 0x80, unsigned char hi = 0xBF) { return b(k) >= lo && b(k) <= hi; };
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
+  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
+  if (c >= 0xE1 && c <= 0xEF) return cont(1) && cont(2) ? 3 : 0;
+  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+}  // namespace
+
+std::string shell_quote(const std::string& word, bool first_word) {
+  const auto plain = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || std::strchr("@%+=:,./-_", c) != nullptr;
+  };
+  bool is_plain = !word.empty() && !(first_word && word.find('=') != std::string::npos);
+  bool needs_escapes = false;
+  for (size_t i = 0; i < word.size();) {
+    const auto c = static_cast<unsigned char>(word[i]);
+    const size_t n = utf8_sequence_bytes(word, i);
+    is_plain = is_plain && c != 0 && plain(c);
+    if (n == 0 || c < 0x20 || c == 0x7F) needs_escapes = true;
+    i += n == 0 ? 1 : n;
+  }
+  if (is_plain) return word;
+  std::string out;
+  if (!needs_escapes) {
+    out = "'";
+    for (char c : word) out += c == '\'' ? std::string("'\"'\"'") : std::string(1, c);
+    return out + "'";
+  }
+  out = "$'";
+  for (size_t i = 0; i < word.size();) {
+    const auto c = static_cast<unsigned char>(word[i]);
+    const size_t n = utf8_sequence_bytes(word, i);
+    if (n == 0 || c < 0x20 || c == 0x7F) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+      ++i;
+      continue;
+    }
+    if (c == '\\' || c == '\'') out += '\\';
+    out.append(word, i, n);
+    i += n;
+  }
+  return out + "'";
+}
+
+std::string shell_command_line(const std::vector<std::string>& argv) {
+  std::string out;
+  for (size_t i = 0; i < argv.size(); ++i) out += (i ? " " : "") + shell_quote(argv[i], i == 0);
+  return out;
+}
+
 std::string executable_dir() {
   std::error_code ec;
   auto p = fs::read_symlink("/proc/self/exe", ec);

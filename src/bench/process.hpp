@@ -33,4 +33,14 @@ std::string find_in_path(const std::string& name);
 // The folder of the running executable (/proc/self/exe); empty when unknown.
 std::string executable_dir();
 
+// argv as a shell command line that runs it again when pasted into bash, zsh or ksh: the name of a
+// `bench run` case. A word of letters, digits and @%+=:,./-_ stays as it is (an argv[0] with '='
+// is quoted: the shell would read it as an assignment); any other word is single-quoted, ' as
+// '"'"'; a word with control characters or bytes that are not UTF-8 is written $'...' with those
+// bytes as \xHH (a name stays valid UTF-8, and two commands differ in name when their argv
+// differ). Before 2026-12-05 the words were joined with spaces, so `sh -c 'a b' c` and
+// `sh -c 'a b c'` had one name.
+std::string shell_quote(const std::string& word, bool first_word = false);
+std::string shell_command_line(const std::vector<std::string>& argv);
+
 }  // namespace sextant::bench

@@ -53,6 +53,28 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& suite_optio
 
 std::string db_path(const BenchArgs& a) { return a.db.empty() ? default_db_path() : a.db; }
 
+// The suites' configuration of a run with these options, quick or not: `bench --list` states the
+// quick run's expected durations from it, and the run uses it.
+SuiteConfig suite_config(const BenchArgs& a, bool quick) {
+  SuiteConfig c;
+  c.quick = quick;
+  c.repetition_count = a.reps > 0 ? a.reps : 5;
+  c.warmup_count = a.warmup >= 0 ? a.warmup : 1;
+  c.threads = a.threads;
+  c.min_rep_s = a.min_rep_s > 0 ? a.min_rep_s : (quick ? 0.01 : 0.05);
+  c.timer = parse_timer(a.timer);
+  c.storage_dir = a.storage_dir;
+  c.mpi_ranks = a.mpi_ranks;
+  c.mpirun = a.mpirun;
+  c.mpi_helper = a.mpi_helper;
+  c.counters = !a.no_counters;
+  for (const auto& d : a.gemm_dtypes)  // a dtype given twice is one (it made two cases of one name)
+    if (std::find(c.gemm_dtypes.begin(), c.gemm_dtypes.end(), d) == c.gemm_dtypes.end()) c.gemm_dtypes.push_back(d);
+  c.interleave_repetitions = a.interleave;
+  c.host = detect_host();
+  return c;
+}
+
 // Stores the run; a database that cannot take it (locked past the busy timeout, a full disk) does
 // not lose the measurements: the error is returned, the caller shows the result (table, --json,
 // --csv) and then fails with it (before 2026-12-04 a locked database threw away a finished run
@@ -71,6 +93,12 @@ std::optional<Error> store(BenchArgs& a, RunRecord& run, Result& res) {
     res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
     return Error(e.where(), "the run was measured but not stored: " + e.message(),
                  "its measurements are in the output above; free the database and run again to store one");
+  } catch (const std::exception& e) {
+    // Any other failure to store takes the same path (a JSON dump's "invalid UTF-8 byte" had
+    // ended the command as an internal error, exit 3, and the run was lost; 2026-12-05 review).
+    res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
+    return Error(SourceLocation{db_path(a), 0, 0, "--db"}, "the run was measured but not stored: " + std::string(e.what()),
+                 "its measurements are in the output above; run again to store one");
   }
   return std::nullopt;
 }
@@ -95,29 +123,15 @@ void run_bench(BenchArgs& a) {
     t.add_str("suite");
     t.add_str("description");
     t.add_f64("expected_quick_s");
-    SuiteConfig c;
-    c.quick = true;
-    c.host = detect_host();
+    // The configuration `bench --quick` with these options runs (the list had used the library's
+    // default min_rep_s, 0.02 s, against --quick's 0.01: gemm_cpu listed 5.78 s and its quick
+    // run said about 4; 2026-12-05 review).
+    const SuiteConfig c = suite_config(a, true);
     for (const Suite* s : reg.all()) t.add_row({s->name(), s->description(), s->expected_duration_s(c)});
     emit(r, a.out);
     return;
   }
-  SuiteConfig c;
-  c.quick = a.quick;
-  c.repetition_count = a.reps > 0 ? a.reps : 5;
-  c.warmup_count = a.warmup >= 0 ? a.warmup : 1;
-  c.threads = a.threads;
-  c.min_rep_s = a.min_rep_s > 0 ? a.min_rep_s : (a.quick ? 0.01 : 0.05);
-  c.timer = parse_timer(a.timer);
-  c.storage_dir = a.storage_dir;
-  c.mpi_ranks = a.mpi_ranks;
-  c.mpirun = a.mpirun;
-  c.mpi_helper = a.mpi_helper;
-  c.counters = !a.no_counters;
-  for (const auto& d : a.gemm_dtypes)  // a dtype given twice is one (it made two cases of one name)
-    if (std::find(c.gemm_dtypes.begin(), c.gemm_dtypes.end(), d) == c.gemm_dtypes.end()) c.gemm_dtypes.push_back(d);
-  c.interleave_repetitions = a.interleave;
-  c.host = detect_host();
+  SuiteConfig c = suite_config(a, a.quick);
   auto suites = select_suites(reg, a.suites);
   for (const auto& [option, readers] : suite_options()) {
     if (std::find(a.given.begin(), a.given.end(), option) == a.given.end()) continue;
@@ -219,6 +233,7 @@ void run_bench(BenchArgs& a) {
   }
   if (!a.label.empty()) run.label = a.label;
   run.config["expected_duration_s"] = expected;
+  replace_invalid_utf8(run);  // shown as stored (a --storage-dir or --label that is not UTF-8)
   Result res = run_result(run, "bench", a.params);
   res.set("expected_duration_s", expected);
   {
@@ -249,8 +264,10 @@ void run_command(BenchArgs& a) {
   if (!a.no_db) ResultsDb check(db_path(a));
   const int reps = a.reps > 0 ? a.reps : 10;
   const int warmup = a.warmup >= 0 ? a.warmup : 1;
-  std::string cmdline;
-  for (const auto& s : a.command) cmdline += (cmdline.empty() ? "" : " ") + s;
+  // The case's name: the command line as a shell reads it back (joined with spaces, two argv
+  // could share a name and their histories mixed; 2026-12-05 review). A command of plain words
+  // keeps the name it had before.
+  const std::string cmdline = shell_command_line(a.command);
   RunRecord run;
   run.kind = "command";
   run.host = detect_host();
@@ -294,6 +311,7 @@ void run_command(BenchArgs& a) {
   for (auto* m : {&wall, &user, &sys, &rss}) m->set_param("exit_statuses", codes);
   run.measurements = {wall, user, sys, rss};
   run.finished_at = utc_now_iso();
+  replace_invalid_utf8(run);  // shown as stored (a --label, or an argument in config, that is not UTF-8)
   Result res = run_result(run, "bench run", a.params);
   const Summary w = wall.summary();
   res.set("wall_median_s", w.median);
@@ -313,9 +331,13 @@ void run_command(BenchArgs& a) {
   // Said beside the figures (a run whose every repetition crashed had exited 0 with no word,
   // 2026-12-04 review): with --ignore-failure the times are those of failing runs.
   if (failures > 0) {
-    std::string sigs;
+    // Each status once, compared as values (a substring search had taken 1 for part of 11 and
+    // listed 11,1,1,1 as "11"; 2026-12-05 review).
+    std::vector<int64_t> failed_codes;
     for (auto c : exit_codes)
-      if (c != 0 && sigs.find(std::to_string(c)) == std::string::npos) sigs += (sigs.empty() ? "" : ", ") + std::to_string(c);
+      if (c != 0 && std::find(failed_codes.begin(), failed_codes.end(), c) == failed_codes.end()) failed_codes.push_back(c);
+    std::string sigs;
+    for (auto c : failed_codes) sigs += (sigs.empty() ? "" : ", ") + std::to_string(c);
     res.notes.push_back(fmt::format("{} of {} measured run(s) failed (exit statuses {}; negative: killed by that signal): the times are "
                                     "those of failing runs{}",
                                     failures, reps, sigs, failures == reps ? ", every one of them" : ""));
@@ -409,6 +431,7 @@ void import_nccl(BenchArgs& a) {
   run.label = a.label.empty() ? "nccl-tests: " + label : a.label;
   run.finished_at = utc_now_iso();
   run.config = {{"files", a.files}};
+  replace_invalid_utf8(run);  // shown as stored (a log's GPU name in Latin-1)
   Result res = run_result(run, "bench import-nccl", a.params);
   store_and_emit(a, run, res);
 }

@@ -142,6 +142,38 @@ TEST(ResultsDb, EachRunKeepsTheHostAsItWasThen) {
   EXPECT_EQ(db.load_run(ib).host.sextant_version, "0.1.0");
 }
 
+TEST(ResultsDb, TextThatIsNotUtf8IsStoredAsU_FFFDInEveryColumn) {
+  // A byte that is not UTF-8 (a Latin-1 GPU name, a --label) threw in json::dump after the run
+  // was measured (2026-12-05 review). It is stored as U+FFFD, in the text columns as in the JSON
+  // ones, so the host's row and the run's host have one fingerprint.
+  TempDir t;
+  const std::string path = (t.path / "latin1.db").string();
+  ResultsDb db(path);
+  RunRecord in = make_run(1, 2, 1);
+  in.label = "lab\xff";
+  in.host.gpu = "Example GPU \xe9";
+  in.config["dir"] = "d\xe9";
+  in.notes = {"note \xfe"};
+  in.measurements[0].name = "case \xe9";
+  in.measurements[0].params.emplace_back("dir", "d\xe9");
+  const int64_t id = db.insert_run(in);
+  const RunRecord out = db.load_run(id);
+  EXPECT_EQ(out.label, "lab\xef\xbf\xbd");
+  EXPECT_EQ(out.host.gpu, "Example GPU \xef\xbf\xbd");
+  EXPECT_EQ(out.config["dir"], "d\xef\xbf\xbd");
+  EXPECT_EQ(out.notes, std::vector<std::string>{"note \xef\xbf\xbd"});
+  EXPECT_EQ(out.measurements[0].name, "case \xef\xbf\xbd");
+  EXPECT_EQ(out.measurements[0].param("dir"), "d\xef\xbf\xbd");
+  const auto runs = db.list_runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].label, out.label);
+  EXPECT_EQ(runs[0].host_fingerprint, out.host.fingerprint());
+  // What the commands show before storing (replace_invalid_utf8) is what is stored.
+  replace_invalid_utf8(in);
+  EXPECT_EQ(in.host.fingerprint(), out.host.fingerprint());
+  EXPECT_EQ(in.measurements[0].name, out.measurements[0].name);
+}
+
 TEST(ResultsDb, RefusesADatabaseFromANewerSextant) {
   TempDir t;
   const std::string path = (t.path / "new.db").string();

@@ -97,6 +97,76 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(r["scalars"]["failed_run_count"], 2)
         self.assertTrue(any(n.startswith("2 of 2 measured run(s) failed (exit statuses 3;") for n in r["notes"]), r["notes"])
 
+    def test_failed_runs_note_lists_each_exit_status(self):
+        # Statuses 11, 1, 1, 1: a substring search had taken 1 for part of "11" and said "exit
+        # statuses 11" (2026-12-05 review).
+        count = os.path.join(self.dir, "count")
+        script = f'n=$(cat {count} 2>/dev/null || echo 0); echo $((n+1)) > {count}; [ "$n" -eq 0 ] && exit 11; exit 1'
+        r = json.loads(sextant("bench", "run", "--reps", "4", "--warmup", "0", "--ignore-failure", "--no-db", "--json", "-", "--",
+                               "/bin/sh", "-c", script).stdout)
+        self.assertTrue(any(n.startswith("4 of 4 measured run(s) failed (exit statuses 11, 1;") for n in r["notes"]), r["notes"])
+
+    def test_a_command_name_is_its_argv_as_a_shell_reads_it_back(self):
+        # Joined with spaces, these two had one name, and their histories mixed (2026-12-05 review).
+        names = []
+        for tail in (["sleep 0.01; true", "0.05"], ["sleep 0.01; true 0.05"]):
+            r = json.loads(sextant("bench", "run", "--reps", "1", "--warmup", "0", "--db", self.db, "--json", "-", "--", "/bin/sh", "-c",
+                                   *tail).stdout)
+            names.append(rows(table(r, "command_wall_s"))[0]["case"])
+        self.assertEqual(names, ["/bin/sh -c 'sleep 0.01; true' 0.05", "/bin/sh -c 'sleep 0.01; true 0.05'"])
+        # A command of plain words keeps the name runs stored before had: they still compare.
+        r = json.loads(sextant("bench", "run", "--reps", "1", "--warmup", "0", "--no-db", "--json", "-", "--", "/bin/true", "-x",
+                               "a.b=c,d:e@f%g+h_i").stdout)
+        self.assertEqual(rows(table(r, "command_wall_s"))[0]["case"], "/bin/true -x a.b=c,d:e@f%g+h_i")
+        # Pasted into bash, the name gives the argv back, byte for byte: quotes, an empty word,
+        # a newline, UTF-8, and bytes that are not UTF-8 (os.fsdecode: the bytes as given).
+        argv = ["/bin/true", "it's", "", "a\nb", "back\\slash", "caf\u00e9", os.fsdecode(b"\xff\xfe"), "$HOME", "*"]
+        r = json.loads(sextant("bench", "run", "--reps", "1", "--warmup", "0", "--no-db", "--json", "-", "--", *argv).stdout)
+        name = rows(table(r, "command_wall_s"))[0]["case"]
+        back = subprocess.run(["bash", "-c", "printf '%s\\0' " + name], capture_output=True, timeout=30).stdout
+        self.assertEqual(back.split(b"\0")[:-1], [os.fsencode(a) for a in argv], name)
+
+    def test_text_that_is_not_utf8_is_stored_as_it_is_shown(self):
+        # A byte that is not UTF-8 in an argument, a --label, a --storage-dir or an imported log
+        # had thrown in the database's JSON dump after the run was measured: exit 3, run lost
+        # (2026-12-05 review). The run is stored with U+FFFD for it, as --json shows it.
+        r = json.loads(sextant("bench", "run", "--reps", "2", "--warmup", "0", "--db", self.db, "--json", "-", "--", "/bin/true",
+                               os.fsdecode(b"\xff\xfe")).stdout)
+        self.assertIn("run_id", r["scalars"])
+        self.assertEqual(rows(table(r, "command_wall_s"))[0]["case"], "/bin/true $'\\xff\\xfe'")
+        r = json.loads(sextant("bench", "run", "--reps", "2", "--warmup", "0", "--label", os.fsdecode(b"lab\xff"), "--db", self.db,
+                               "--json", "-", "--", "/bin/true").stdout)
+        self.assertEqual(r["scalars"]["label"], "lab\ufffd")
+        folder = os.path.join(self.dir, os.fsdecode(b"d\xe9"))
+        os.mkdir(folder)
+        as_json("bench", "--quick", "--suite", "storage", "--reps", "1", "--storage-dir", folder, "--db", self.db)
+        log = os.path.join(self.dir, "latin1.txt")
+        with open(os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt"), "rb") as f:
+            text = f.read()
+        self.assertIn(b"Example GPU", text)
+        with open(log, "wb") as f:
+            f.write(text.replace(b"Example GPU", b"Example GPU \xe9"))
+        _, imported = as_json("bench", "import-nccl", log, "--db", self.db)
+        self.assertIn("Example GPU \ufffd", imported["scalars"]["gpu"])
+        # Listed and shown as the commands showed them; the host's row and the run's host agree.
+        _, listed = as_json("history", "list", "--db", self.db)
+        runs = rows(table(listed, "runs"))
+        self.assertEqual(len(runs), 4)
+        self.assertEqual(runs[0]["host_fingerprint"], imported["scalars"]["host_fingerprint"])
+        self.assertEqual(runs[2]["label"], "lab\ufffd")
+        self.assertEqual(runs[3]["label"], "/bin/true $'\\xff\\xfe'")
+        _, shown = as_json("history", "show", str(runs[0]["run_id"]), "--db", self.db)
+        self.assertEqual(shown["scalars"]["host_fingerprint"], imported["scalars"]["host_fingerprint"])
+        self.assertEqual(shown["scalars"]["gpu"], imported["scalars"]["gpu"])
+
+    def test_list_states_the_expected_duration_of_the_quick_run(self):
+        # --list had used min_rep_s 0.02 s against --quick's 0.01 (gemm_cpu: 5.78 s listed, about
+        # 4 s said by the run; 2026-12-05 review).
+        _, listed = as_json("bench", "--list")
+        expected = {x["suite"]: x["expected_quick_s"] for x in rows(table(listed, "suites"))}
+        _, r = as_json("bench", "--quick", "--suite", "memory_latency", "--no-db")
+        self.assertAlmostEqual(r["scalars"]["expected_duration_s"], expected["memory_latency"], places=9)
+
     def test_a_run_the_database_cannot_take_is_shown_before_the_error(self):
         # The command itself spoils the database after the up-front check: the store fails at the
         # end. The measurements still reach the table and --json, and the exit status says so.

@@ -4,6 +4,7 @@
 #include <tuple>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -110,7 +111,47 @@ nlohmann::json params_json(const Measurement& m) {
   for (const auto& [k, v] : m.params) a.push_back({k, v});
   return a;
 }
+
+// JSON text of a column. Bytes that are not UTF-8 become U+FFFD (the strict dump threw on them
+// after the run was measured, and the run was lost; 2026-12-05 review); replace_invalid_utf8 has
+// replaced them already where a run goes through insert_run, so this is the same text.
+template <class Json>
+std::string json_text(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// s with the bytes that are not UTF-8 replaced by U+FFFD exactly as json_text writes them.
+void to_valid_utf8(std::string& s) {
+  if (std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return;
+  s = nlohmann::json::parse(json_text(nlohmann::json(s))).get<std::string>();
+}
 }  // namespace
+
+void replace_invalid_utf8(RunRecord& run) {
+  for (auto* s : {&run.kind, &run.label, &run.started_at, &run.finished_at})
+    to_valid_utf8(*s);
+  HostInfo& h = run.host;
+  for (auto* s : {&h.hostname, &h.kernel, &h.os, &h.cpu.model, &h.cpu.vendor, &h.cpu_ghz_source, &h.gpu, &h.gpu_driver, &h.sextant_version})
+    to_valid_utf8(*s);
+  for (auto& f : h.cpu.flags) to_valid_utf8(f);
+  try {
+    (void)run.config.dump();  // strict: throws only where a text is not UTF-8
+  } catch (const nlohmann::json::type_error&) {
+    run.config = nlohmann::json::parse(json_text(run.config));
+  }
+  for (auto& m : run.measurements) {
+    for (auto* s : {&m.suite, &m.name, &m.metric}) to_valid_utf8(*s);
+    for (auto& [k, v] : m.params) {
+      to_valid_utf8(k);
+      to_valid_utf8(v);
+    }
+    for (auto& c : m.counters) {
+      to_valid_utf8(c.name);
+      to_valid_utf8(c.reason);
+    }
+  }
+  for (auto& n : run.notes) to_valid_utf8(n);
+}
 
 std::string default_db_path() {
   // A relative XDG_DATA_HOME is invalid (XDG Base Directory specification: "all paths set in
@@ -338,7 +379,12 @@ void ResultsDb::migrate(int target) {
   }
 }
 
-int64_t ResultsDb::insert_run(const RunRecord& r, const std::function<void(size_t)>& after_measurement) {
+int64_t ResultsDb::insert_run(const RunRecord& in, const std::function<void(size_t)>& after_measurement) {
+  // Text columns, JSON columns and the host's fingerprint from the same valid UTF-8: a GPU name
+  // in Latin-1 had been one byte in hosts.gpu and U+FFFD in runs.host_json, so the fingerprint of
+  // the run as loaded differed from its host's row (2026-12-05 review).
+  RunRecord r = in;
+  replace_invalid_utf8(r);
   if (schema_version() < 1) throw Error(SourceLocation{path_}, "results database schema too old to write runs");
   {
     // A run holds one measurement per case (suite, name, metric): a second would make history
@@ -360,7 +406,7 @@ int64_t ResultsDb::insert_run(const RunRecord& r, const std::function<void(size_
       Stmt s(db_, "INSERT OR IGNORE INTO hosts(fingerprint, hostname, cpu_model, logical_cpus, memory_bytes, kernel, gpu, gpu_driver, info_json) VALUES(?,?,?,?,?,?,?,?,?)", path_);
       s.bind(1, fp).bind(2, r.host.hostname).bind(3, r.host.cpu.model).bind(4, int64_t{r.host.cpu.logical_cpus})
           .bind(5, r.host.memory_bytes).bind(6, r.host.kernel).bind(7, r.host.gpu).bind(8, r.host.gpu_driver)
-          .bind(9, r.host.to_json().dump());
+          .bind(9, json_text(r.host.to_json()));
       s.step();
     }
     int64_t host_id = 0;
@@ -375,13 +421,13 @@ int64_t ResultsDb::insert_run(const RunRecord& r, const std::function<void(size_
       Stmt s(db_, "INSERT INTO runs(host_id, kind, label, started_at, finished_at, sextant_version, config_json, notes_json) VALUES(?,?,?,?,?,?,?,?)", path_);
       s.bind(1, host_id).bind(2, r.kind).bind(3, r.label).bind(4, r.started_at.empty() ? utc_now_iso() : r.started_at)
           .bind(5, r.finished_at.empty() ? utc_now_iso() : r.finished_at).bind(6, r.host.sextant_version)
-          .bind(7, r.config.dump()).bind(8, nlohmann::json(r.notes).dump());
+          .bind(7, json_text(r.config)).bind(8, json_text(nlohmann::json(r.notes)));
       s.step();
       run_id = sqlite3_last_insert_rowid(db_);
     }
     if (has_run_host) {
       Stmt s(db_, "UPDATE runs SET host_json=? WHERE id=?", path_);
-      s.bind(1, r.host.to_json().dump()).bind(2, run_id);
+      s.bind(1, json_text(r.host.to_json())).bind(2, run_id);
       s.step();
     }
     Stmt ms(db_, "INSERT INTO measurements(run_id, suite, name, metric, higher_is_better, params_json, warmup_count, median) VALUES(?,?,?,?,?,?,?,?)", path_);
@@ -394,7 +440,7 @@ int64_t ResultsDb::insert_run(const RunRecord& r, const std::function<void(size_
         throw Error(SourceLocation{path_, 0, 0, m.suite + "/" + m.name}, "measurement without samples");
       ms.reset();
       ms.bind(1, run_id).bind(2, m.suite).bind(3, m.name).bind(4, m.metric).bind(5, int64_t{m.higher_is_better})
-          .bind(6, params_json(m).dump()).bind(7, m.warmup_count).bind(8, m.summary().median);
+          .bind(6, json_text(params_json(m))).bind(7, m.warmup_count).bind(8, m.summary().median);
       ms.step();
       const int64_t mid = sqlite3_last_insert_rowid(db_);
       for (size_t k = 0; k < m.samples.size(); ++k) {

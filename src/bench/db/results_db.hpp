@@ -39,6 +39,13 @@ struct RunSummary {
   int64_t measurement_count = 0;
 };
 
+// Replaces the bytes of the run's text that are not UTF-8 (a --label, a folder's name, a GPU name
+// in Latin-1 in an imported log) with U+FFFD, as the JSON columns write them, so that its text
+// columns, JSON columns and host fingerprint agree. insert_run stores a run so; the commands
+// apply it before showing a run, so what they show is what is stored (before 2026-12-05 such a
+// byte threw in json::dump after the run was measured, and the run was lost).
+void replace_invalid_utf8(RunRecord& run);
+
 // Default location: $XDG_DATA_HOME/sextant/results.db, else ~/.local/share/sextant/results.db.
 std::string default_db_path();
 
