@@ -476,6 +476,41 @@ double saturation_of(const StudySpec& s) {
   const int64_t n = std::min<int64_t>(kMaxServingRequests, std::max<int64_t>(2000, 16 * static_cast<int64_t>(one.limits.max_batch_seqs) * slots));
   return saturation_requests_per_s(one, s.workload, n) * copies;
 }
+
+// The share of a run's requests refused at arrival (too long for the cache or the context): it
+// depends on their lengths only, not on the rate, so one run gives it for every rate.
+double refused_share(const Result& r, size_t requests) {
+  const Value* rej = r.scalar("rejected_count");
+  return rej && std::holds_alternative<int64_t>(*rej) && requests > 0
+             ? static_cast<double>(std::get<int64_t>(*rej)) / static_cast<double>(requests)
+             : 0.0;
+}
+
+// The arrival rate at which the accepted requests arrive at `fraction` of the saturation
+// throughput, which counts completed requests: refused ones are no load, so the rate is divided by
+// the share accepted. workload.load_fraction and sweep.load_fractions both mean it (the sweep had
+// offered fraction x saturation: 43 requests/s at 0.8 where the run at load_fraction 0.8 offered 83
+// with 48% refused; review of 2026-12-05).
+double rate_at_load(double fraction, double saturation_per_s, double refused) {
+  return refused > 0 && refused < 1 ? fraction * saturation_per_s / (1.0 - refused) : fraction * saturation_per_s;
+}
+
+// Inference validation (data/validation/inference.csv) has dense models only, and published
+// small-batch decode of a large mixture of experts runs several times slower than the roofline:
+// said by estimate and serve of a MoE model (DeepSeek-V3 at TP8 and batch 1 read 3.05 ms a token,
+// 328 tokens/s, with no word; review of 2026-12-05). The median is `infer validate`'s of
+// 2026-12-02 (docs/inference.md, Validation); InferCli.test_moe_models_say_validation_is_dense_only
+// checks the CSV still has no MoE row.
+void moe_validation_note(const Deployment& d, std::vector<std::string>& notes) {
+  if (!d.model.moe) return;
+  notes.push_back(d.model.id + " is a mixture of experts, and the inference validation covers dense models only "
+                  "(data/validation/inference.csv: Llama-2-7B and Llama-2-70B; median error 4.2% by `sextant infer validate`). "
+                  "Published small-batch decode of a large MoE runs several times slower than this roofline: DeepSeek-V3 at TP8, "
+                  "batch 1, 128-token prompts and 256 outputs, 30.3 tokens/s (SGLang v0.4.1.post2, sgl-project/sglang PR #2643), "
+                  "and about 13 tokens/s on 8 x H200 (sgl-project/sglang issue #3196). The per-kernel latency of many small expert "
+                  "GEMMs (a few tokens per expert at a small batch) is not modelled: read small-batch decode speeds of a MoE model "
+                  "as an upper bound, not a prediction");
+}
 }  // namespace
 
 static Result run_serve_in(StudySpec s);
@@ -501,28 +536,26 @@ static Result run_serve_in(StudySpec s) {
   // A sweep always reports each rate's share of the saturation throughput, whichever way it was given.
   double cap = 0;
   if (s.load_fraction > 0 || sweep) cap = saturation_of(s);
-  if (s.load_fraction > 0) s.workload.rate_per_s = s.load_fraction * cap;
+  if (s.load_fraction > 0) s.workload.rate_per_s = rate_at_load(s.load_fraction, cap, 0.0);
   auto reqs = generate_requests(s.workload);
   Result r = simulate_serving(s.serving, reqs);
   // The saturation throughput counts completed requests: requests refused at arrival (too long
   // for the cache or the context) are no load. The rate is raised so that the accepted ones
   // arrive at load_fraction x saturation (at 1.0 the server had run at 81% with 19% refused;
   // 2026-12-04 review). The lengths do not depend on the rate: the same requests, refused alike.
-  if (s.load_fraction > 0 && !reqs.empty()) {
-    const Value* rej = r.scalar("rejected_count");
-    const double refused = rej && std::holds_alternative<int64_t>(*rej) ? static_cast<double>(std::get<int64_t>(*rej)) / static_cast<double>(reqs.size()) : 0.0;
-    if (refused > 0 && refused < 1) {
-      s.workload.rate_per_s = s.load_fraction * cap / (1.0 - refused);
-      reqs = generate_requests(s.workload);
-      r = simulate_serving(s.serving, reqs);
-      r.notes.push_back(fmt::format("{:.1f}% of the requests are refused at arrival: the arrival rate is load_fraction x saturation / "
-                                    "(1 - that share), so that the accepted requests arrive at load_fraction x saturation",
-                                    100.0 * refused));
-    }
+  const double refused = refused_share(r, reqs.size());
+  if (s.load_fraction > 0 && refused > 0 && refused < 1) {
+    s.workload.rate_per_s = rate_at_load(s.load_fraction, cap, refused);
+    reqs = generate_requests(s.workload);
+    r = simulate_serving(s.serving, reqs);
+    r.notes.push_back(fmt::format("{:.1f}% of the requests are refused at arrival: the arrival rate is load_fraction x saturation / "
+                                  "(1 - that share), so that the accepted requests arrive at load_fraction x saturation",
+                                  100.0 * refused));
   }
   for (const auto& n : weight_format_notes(s.serving.deployment)) r.notes.push_back(n);
   npu_peak_note(s.serving.deployment, CostModel(s.serving.deployment).compute_type(), r.notes);
   engine_caveat_notes(s.serving.deployment, r.notes);
+  moe_validation_note(s.serving.deployment, r.notes);
   if (const std::string note = ignored_keys_note(s.serving.deployment.model); !note.empty()) r.notes.push_back(note);
   // Lengths are clamped to [min, max]: a bound inside the distribution's tail moves the mean the
   // workload asked for (exponential, mean 256, max 511: 224), which is said.
@@ -560,17 +593,20 @@ static Result run_serve_in(StudySpec s) {
     const int64_t devices = std::get<int64_t>(*r.scalar("devices_count"));
     const Value* done = r.scalar("completed_count");
     const double completed = done && std::holds_alternative<int64_t>(*done) ? static_cast<double>(std::get<int64_t>(*done)) : 0.0;
-    const Value* rej = r.scalar("rejected_count");
-    const double accepted = rej && std::holds_alternative<int64_t>(*rej)
-                                ? 1.0 - static_cast<double>(std::get<int64_t>(*rej)) / static_cast<double>(reqs.size())
-                                : 1.0;
+    const double accepted = 1.0 - refused_share(r, reqs.size());
     if (out > 0 && completed > 0) {
       // Completions per second (the accepted arrivals, up to saturation) x output tokens per
       // completed request (per arrival before 2026-12-04, which discounted refusals twice).
-      const double served = std::min(arrivals_per_s * accepted, cap);
+      const double accepted_per_s = arrivals_per_s * accepted;
+      const double served = std::min(accepted_per_s, cap);
       r.set("steady_usd_per_million_output_tokens", devices * usd_h / 3600.0 / (served * out / completed) * 1e6);
-      if (arrivals_per_s > cap)
-        r.notes.push_back("requests arrive at " + sig4(arrivals_per_s) + "/s, above the saturation throughput " + sig4(cap) + "/s: the queue grows without bound, and the steady cost is at saturation");
+      // The accepted arrivals are the load (the saturation throughput counts completed requests):
+      // every arrival had been compared, and a run at load_fraction 0.8 with 48% refused was said to
+      // grow without bound (review of 2026-12-05).
+      if (accepted_per_s > cap)
+        r.notes.push_back("requests arrive at " + sig4(arrivals_per_s) + "/s" +
+                          (accepted < 1 ? ", the accepted ones at " + sig4(accepted_per_s) + "/s" : std::string()) +
+                          ", above the saturation throughput " + sig4(cap) + "/s: the queue grows without bound, and the steady cost is at saturation");
     }
   }
   if (cap > 0) r.set("saturation_requests_per_s", cap);
@@ -586,7 +622,12 @@ static Result run_serve_in(StudySpec s) {
     t.add_f64("output_tokens_per_s"); t.add_f64("ttft_p50_s"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p50_s");
     t.add_f64("tpot_p99_s"); t.add_f64("slo_attainment_fraction"); t.add_f64("goodput_requests_per_s");
     std::vector<double> rates = s.sweep_rates_per_s;
-    for (double f : s.sweep_load_fractions) rates.push_back(f * cap);
+    for (double f : s.sweep_load_fractions) rates.push_back(rate_at_load(f, cap, refused));
+    if (!s.sweep_load_fractions.empty() && refused > 0 && refused < 1)
+      r.notes.push_back(fmt::format("load_sweep: {:.1f}% of the requests are refused at arrival at every rate (their lengths decide it): "
+                                    "each offered rate is load_fraction x saturation / (1 - that share), as for workload.load_fraction, "
+                                    "and the load_fraction column is the accepted requests' rate over the saturation throughput",
+                                    100.0 * refused));
     ServingSpec quiet = s.serving;
     quiet.request_table = false;
     quiet.timeline_points = 1;
@@ -595,7 +636,7 @@ static Result run_serve_in(StudySpec s) {
       w.rate_per_s = rate;
       ServingSummary m;
       simulate_serving(quiet, generate_requests(w), &m);
-      t.add_row({rate, rate / cap, m.requests_per_s, m.output_tokens_per_s, m.ttft_p50_s, m.ttft_p99_s,
+      t.add_row({rate, rate * (1.0 - refused) / cap, m.requests_per_s, m.output_tokens_per_s, m.ttft_p50_s, m.ttft_p99_s,
                  m.tpot_p50_s, m.tpot_p99_s, m.slo_attainment_fraction, m.goodput_requests_per_s});
     }
   }
@@ -626,8 +667,19 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   const auto mean_lengths = mean_request_lengths(s.workload);
   const bool own_prompt = !prompt_given, own_output = !output_given;
   const int64_t prompt = prompt_given.value_or(mean_lengths.first), output = output_given.value_or(mean_lengths.second);
+  // The draft as serve builds it (resolve_serving), from the deployment as overridden here (--tp
+  // and the like are applied after the file was read): before 2026-12-05 estimate left it out, and
+  // called a 70B target with an 8B draft fitting one H100 that serve refused (review).
+  std::optional<Deployment> draft;
+  if (!s.draft_model.empty()) {
+    StudySpec c = s;
+    c.serving.deployment = make_deployment(cat, data, c.deployment);
+    resolve_serving(c, cat, data);
+    draft = c.serving.draft;
+  }
   Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
-                            s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0);
+                            s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0, draft ? &*draft : nullptr,
+                            s.serving.speculative);
   if (own_prompt || own_output) {
     const std::string what = own_prompt && own_output ? "prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths"
                              : own_prompt            ? "prompt " + std::to_string(prompt) + " tokens: the mean length"
@@ -638,7 +690,8 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
 }
 
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
-                    int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour) {
+                    int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour, const Deployment* draft,
+                    const SpeculativeSpec& speculative) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
     if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
   // Token counts far beyond any context or batch are refused: their products (batch x prompt,
@@ -671,8 +724,6 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // no workspace, so it could call a context fitting that serve then refused.
   const double mem = d.accel.memory_bytes.value;
   const double avail_frac = memory_share(d, p);
-  const double usable = mem * avail_frac;
-  const double w = cm.weight_bytes_per_device();
   // The workspace holds one pass: at most serve's default max_batch_tokens (8,192, vLLM's
   // max_num_batched_tokens), as an engine splits a larger prefill into passes (chunked prefill;
   // requests beyond a pass wait for the next). Before 2026-12-02 it was sized for all batch x
@@ -684,14 +735,21 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double kPassTokens = serving_pass_tokens > 0 ? static_cast<double>(serving_pass_tokens) : 8192.0;
   const double pass_tokens = serving_pass_tokens > 0 ? kPassTokens
                                                      : std::min(static_cast<double>(prompt) * static_cast<double>(batch), kPassTokens);
-  const double workspace = pass_tokens * d.model.hidden * d.activation.bytes() * 8;
+  // serve's accounting itself (kv_memory_budget): the weights include a draft model's, and the
+  // cache its bytes per token.
+  const KvMemoryBudget budget = kv_memory_budget(d, draft, avail_frac, pass_tokens);
+  const double usable = budget.usable_bytes;
+  const double w = budget.weight_bytes + budget.draft_weight_bytes;
+  const double workspace = budget.workspace_bytes;
   // Layers under a sliding window hold the window only, and a prefill pass also the keys of its
   // new tokens beyond the window while it runs: every sequence at its last token, plus one pass of
   // a prompt (up to pass_tokens) beyond its window (0 without a window).
   const double pass_prompt = std::min(static_cast<double>(prompt), kPassTokens);
+  // A draft's cache holds every token, as serve counts it (KvMemoryBudget).
   const double kv = cm.kv_bytes_per_device(static_cast<double>(prompt + output)) * batch +
                     std::max(0.0, cm.kv_bytes_per_device(static_cast<double>(prompt), pass_prompt) -
-                                      cm.kv_bytes_per_device(static_cast<double>(prompt)));
+                                      cm.kv_bytes_per_device(static_cast<double>(prompt))) +
+                    (draft ? budget.draft_kv_bytes_per_token * static_cast<double>(prompt + output) * static_cast<double>(batch) : 0.0);
   r.set("memory_capacity_bytes_per_device", mem);  // the device's memory (the iterations table's column of that name is bytes moved)
   r.set("memory_available_fraction", avail_frac);
   r.set("memory_usable_bytes_per_device", usable);
@@ -700,7 +758,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double recommended = p.memory_recommended_fraction.known && p.memory_recommended_fraction.value < avail_frac
                                  ? mem * p.memory_recommended_fraction.value : 0.0;
   if (recommended > 0) r.set("memory_recommended_bytes_per_device", recommended);
-  r.set("weights_bytes_per_device", w);
+  r.set("weights_bytes_per_device", w);  // with a draft's, as serve reports them
+  if (draft) r.set("draft_weights_bytes_per_device", budget.draft_weight_bytes);
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
@@ -716,6 +775,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "; a chip may ship with other sizes: give the machine's with --memory-gib (deployment.memory_gib)");
   }
   engine_caveat_notes(d, r.notes);
+  moe_validation_note(d, r.notes);
   if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
     r.notes.push_back("the activation workspace is sized for one pass of " + format_double(kPassTokens) +
                       (serving_pass_tokens > 0 ? " tokens (the study's serving.max_batch_tokens)" : " tokens (serve's default max_batch_tokens)") +
@@ -738,7 +798,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // The longest context: the one memory holds for a single sequence beside this run's workspace,
   // capped by the model's own context window where it states one (max_position_embeddings); both
   // are reported.
-  double memory_context = usable > w + workspace ? cm.kv_max_context_per_device(usable - w - workspace) : 0.0;
+  double memory_context = budget.free_bytes() > 0 ? cm.kv_max_context_per_device(budget.free_bytes(), budget.draft_kv_bytes_per_token) : 0.0;
   if (std::isinf(memory_context)) {
     // Every layer windowed: memory bounds no context once the window fits.
     memory_context = d.context_window_tokens > 0 ? static_cast<double>(d.context_window_tokens) : std::nan("");
@@ -751,32 +811,74 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Within the recommended working set (where it is below the usable memory): the context that
   // leaves the OS its recommended share.
   if (recommended > 0 && !std::isnan(memory_context)) {
-    double rec_context = recommended > w + workspace ? cm.kv_max_context_per_device(recommended - w - workspace) : 0.0;
+    double rec_context = recommended > w + workspace ? cm.kv_max_context_per_device(recommended - w - workspace, budget.draft_kv_bytes_per_token) : 0.0;
     if (std::isinf(rec_context)) rec_context = memory_context;
     r.set("max_context_tokens_by_recommended_memory", std::min(rec_context, memory_context));
   }
   // Speeds.
-  const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));
+  const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));  // the target's pass (the iterations table)
   // Under pipeline parallelism pp batches are in flight (serve's default pipeline_batches): a
   // batch holds the devices for the pipeline's period, not the pass's latency. Cost and idle
   // energy per token are charged per period (before 2026-12-04 per latency: pp 4 read 4x the
   // $/token of pp 1 where serve gives 1.8x).
   const int in_flight = d.par.pp > 1 ? d.par.pp : 1;
   auto held_s = [&](const IterationCost& c) { return in_flight > 1 ? c.pipeline_period_s(in_flight) : c.total_s; };
+  // With a draft, a decode step is serve's (Instance::start): k draft passes on the host's path,
+  // then the target's pass verifying k + 1 tokens per sequence; draws until the first rejection
+  // emit (1 - a^(k+1)) / (1 - a) tokens per sequence in expectation. The prefill adds the draft's
+  // own prefill pass. A step's busy time (for energy) is each model's larger of compute and memory.
+  const int k = draft ? speculative.draft_tokens : 0;
+  const double acc = speculative.acceptance;
+  const double per_step = !draft ? 1.0 : acc >= 1 ? k + 1.0 : (1.0 - std::pow(acc, k + 1)) / (1.0 - acc);
+  std::optional<CostModel> dcm;
+  if (draft) dcm.emplace(*draft);
+  struct Step {
+    IterationCost cost;  // the target's pass with the draft's passes added to its time and host overhead
+    double active_s = 0;
+  };
+  auto add_draft = [&](Step& st, const IterationCost& one, double times) {
+    st.cost.total_s += times * one.total_s;
+    st.cost.overhead_s += times * one.total_s;
+    st.cost.compute_s += times * one.compute_s;
+    st.cost.memory_s += times * one.memory_s;
+    st.cost.bottleneck_s = std::max(st.cost.stage_max_s, st.cost.overhead_s);
+    st.active_s += times * std::max(one.compute_s, one.memory_s);
+  };
+  auto decode_step = [&](double context) {
+    const IterationCost v = cm.iteration(cm.decode(batch, context, k + 1));
+    Step st{v, std::max(v.compute_s, v.memory_s)};
+    if (dcm) add_draft(st, dcm->iteration(dcm->decode(batch, context)), k);
+    return st;
+  };
+  Step pre_step{pre, std::max(pre.compute_s, pre.memory_s)};
+  if (dcm) add_draft(pre_step, dcm->iteration(dcm->prefill(batch, prompt)), 1);
   double dec_sum = 0, dec_held_sum = 0;
   const int n = static_cast<int>(std::min<int64_t>(output, 16));
-  for (int k = 0; k < n; ++k) {
-    const IterationCost c = cm.iteration(cm.decode(batch, prompt + (k + 0.5) * output / n - 0.5));
-    dec_sum += c.total_s;
-    dec_held_sum += held_s(c);
+  for (int j = 0; j < n; ++j) {
+    const Step c = decode_step(prompt + (j + 0.5) * output / n - 0.5);
+    dec_sum += c.cost.total_s / per_step;
+    dec_held_sum += held_s(c.cost) / per_step;
   }
   const double tpot = dec_sum / n, tpot_held = dec_held_sum / n;
-  r.set("prefill_time_s", pre.total_s);
-  r.set("prefill_tokens_per_s", static_cast<double>(prompt * batch) / pre.total_s);
+  r.set("prefill_time_s", pre_step.cost.total_s);
+  r.set("prefill_tokens_per_s", static_cast<double>(prompt * batch) / pre_step.cost.total_s);
   r.set("time_per_output_token_s", tpot);
   r.set("decode_tokens_per_s", batch / tpot);  // all sequences of the batch together
   r.set("decode_tokens_per_s_per_sequence", 1.0 / tpot);
-  r.set("request_latency_s", pre.total_s + (output - 1) * tpot);
+  r.set("request_latency_s", pre_step.cost.total_s + (output - 1) * tpot);
+  if (draft) {
+    r.set("draft_model", draft->model.id);
+    r.set("draft_tokens", static_cast<int64_t>(k));
+    r.set("acceptance_fraction", acc);
+    r.set("speculative_tokens_per_step", per_step);
+    r.notes.push_back("speculative decoding (serving.speculative): " + draft->model.id + " drafts " + std::to_string(k) +
+                      " tokens per step, each accepted with probability " + format_double(acc) + " until the first rejection, " +
+                      format_double(std::round(per_step * 1000) / 1000) + " tokens per sequence per step in expectation; a step is " +
+                      std::to_string(k) + " draft passes and one pass of " + d.model.id + " verifying " + std::to_string(k + 1) +
+                      " tokens per sequence, and time_per_output_token_s is its time over those tokens (as serve runs it). The "
+                      "prefill includes the draft's own pass, the memory fit its weights and its cache. decode_bandwidth_floor_s "
+                      "and the iterations table are the target's passes alone");
+  }
   // The time to stream, at the peak bandwidth, the bytes a decode step of this batch must read at
   // the shortest context it decodes at, the prompt: the weights it touches (a MoE step reads only
   // the experts its tokens route to) and every sequence's KV cache of the prompt. No decode step of
@@ -786,10 +888,10 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("decode_bandwidth_floor_s", weight_floor);
   if (d.par.pp > 1) {
     // pp batches of `batch` sequences in flight, one per stage (the pipeline is full).
-    const IterationCost mid = cm.iteration(cm.decode(batch, prompt + output / 2.0));
+    const Step mid = decode_step(prompt + output / 2.0);
     r.set("pipeline_stages_count", static_cast<int64_t>(d.par.pp));
-    r.set("decode_stage_max_s", mid.stage_max_s);
-    r.set("pipeline_decode_tokens_per_s", batch / mid.pipeline_period_s(d.par.pp));
+    r.set("decode_stage_max_s", mid.cost.stage_max_s);
+    r.set("pipeline_decode_tokens_per_s", batch * per_step / mid.cost.pipeline_period_s(d.par.pp));
     r.notes.push_back("pp " + std::to_string(d.par.pp) + ": energy and cost per token assume " + std::to_string(d.par.pp) +
                       " batches in flight (the pipeline full, serve's default pipeline_batches), each holding the devices for "
                       "the pipeline period, not the pass's latency");
@@ -802,16 +904,16 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Energy and cost.
   const double busy = device_power_busy(d.accel), idle = device_power_idle(d.accel, p);
   if (busy > 0) {
-    auto energy = [&](const IterationCost& c) {
-      const double util = std::min(1.0, std::max(c.compute_s, c.memory_s) / c.total_s);
+    auto energy = [&](const Step& c) {
+      const double util = std::min(1.0, c.active_s / c.cost.total_s);
       // Every device idles through the pass; the dynamic part is the work, done once by the tp
       // devices of each stage in turn (as serve charges it): not pp times over (before
       // 2026-12-03 pp 4 printed 4x the dynamic energy).
-      return d.par.devices() * idle * held_s(c) + d.par.tp * (busy - idle) * util * c.total_s;
+      return d.par.devices() * idle * held_s(c.cost) + d.par.tp * (busy - idle) * util * c.cost.total_s;
     };
-    const IterationCost mid = cm.iteration(cm.decode(batch, prompt + output / 2.0));
-    r.set("energy_per_output_token_j", energy(mid) / batch);
-    r.set("energy_per_prompt_token_j", energy(pre) / static_cast<double>(prompt * batch));
+    const Step mid = decode_step(prompt + output / 2.0);
+    r.set("energy_per_output_token_j", energy(mid) / (batch * per_step));
+    r.set("energy_per_prompt_token_j", energy(pre_step) / static_cast<double>(prompt * batch));
   } else {
     // Said, not left out silently (TPU v5p's energy scalars had just been missing; 2026-12-04 review).
     r.notes.push_back("no energy per token: " + d.accel.id + " has no board power (TDP) in the catalog");
@@ -826,7 +928,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
     const double per_s = d.par.devices() * usd / 3600.0;
-    r.set("usd_per_million_output_tokens", per_s * (held_s(pre) + (output - 1) * tpot_held) / static_cast<double>(batch * output) * 1e6);
+    r.set("usd_per_million_output_tokens", per_s * (held_s(pre_step.cost) + (output - 1) * tpot_held) / static_cast<double>(batch * output) * 1e6);
     r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);
   }
   // flops_per_device and memory_bytes_per_device: one device's, the pipeline stage with the most

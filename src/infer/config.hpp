@@ -73,12 +73,19 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 // is reserved whole (as `infer serve` does); 0: one pass of the run's prefill, at most 8,192 tokens.
 // usd_per_device_hour >= 0: the price to cost tokens at (a study's cost.usd_per_device_hour, or
 // the device's as the study resolved it); < 0: the device's from the infer data.
+// draft (not null): a speculative draft model on the same devices (a study's
+// serving.speculative), accounted as serve accounts it: its weights and its cache in the memory
+// fit (kv_memory_budget), its prefill pass in the prefill time, and a decode step of k draft passes
+// and one target pass verifying k + 1 tokens per sequence, which emits (1 - a^(k+1)) / (1 - a)
+// tokens per sequence in expectation (serve's draws until the first rejection).
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
-                    int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1);
+                    int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1,
+                    const Deployment* draft = nullptr, const SpeculativeSpec& speculative = {});
 
 // `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
 // applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when
-// given, replace them) and its serving.max_batch_tokens; a note says where the lengths came from
+// given, replace them), its serving.max_batch_tokens and its speculative draft model (built as
+// serve builds it, from the deployment as overridden); a note says where the lengths came from
 // (study_name: the file, in it).
 Result run_study_estimate(const StudySpec& s, const std::string& study_name, const Catalog& cat, const InferData& data,
                           std::optional<int64_t> prompt_tokens, std::optional<int64_t> output_tokens, int64_t batch);

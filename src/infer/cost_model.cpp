@@ -307,18 +307,20 @@ double CostModel::kv_bytes(double context, double new_tokens) const {
          ((d_.model.layers - win) * context + (win > 0 ? win * kv_window_held(context, new_tokens) : 0.0));
 }
 
-double CostModel::kv_max_context_per_device(double free_bytes) const {
+double CostModel::kv_max_context_per_device(double free_bytes, double extra_bytes_per_token) const {
   if (free_bytes <= 0) return 0;
   const int win = kv_windowed_layers_per_device();
   const int full = kv_layers_per_device() - win;
   const double lb = kv_token_layer_bytes_rank_;
-  if (win == 0) return std::floor(free_bytes / (lb * full));
+  // (extra 0 leaves every figure as it was: x + 0 is x)
+  if (win == 0) return std::floor(free_bytes / (lb * full + extra_bytes_per_token));
   const double w = d_.model.sliding_window;
-  // Up to the window every layer holds each token; past it only the full layers grow.
-  const double all_until = free_bytes / (lb * (full + win));
+  // Up to the window every layer holds each token; past it only the full layers (and the extra
+  // cache) grow.
+  const double all_until = free_bytes / (lb * (full + win) + extra_bytes_per_token);
   if (all_until < w) return std::floor(all_until);
-  if (full == 0) return INFINITY;
-  return std::floor((free_bytes - lb * win * w) / (lb * full));
+  if (full == 0 && !(extra_bytes_per_token > 0)) return INFINITY;
+  return std::floor((free_bytes - lb * win * w) / (lb * full + extra_bytes_per_token));
 }
 
 // With a window on some layers only, the layer-weighted mean of the windowed and the full count.
@@ -355,14 +357,15 @@ Batch CostModel::prefill(int64_t seqs, int64_t prompt, int64_t past) const {
   return b;
 }
 
-Batch CostModel::decode(int64_t seqs, double context) const {
+Batch CostModel::decode(int64_t seqs, double context, int tokens_per_seq) const {
   Batch b;
+  const double n = std::max(1, tokens_per_seq);
   b.decode_seqs = seqs;
-  b.decode_tokens = static_cast<double>(seqs);
+  b.decode_tokens = static_cast<double>(seqs) * n;
   // The new token attends to the context and to itself.
-  b.decode_context_tokens = static_cast<double>(seqs) * attended(context + 1);
-  b.decode_kv_read_tokens = b.decode_context_tokens;
-  b.logits_tokens = seqs;
+  b.decode_kv_read_tokens = static_cast<double>(seqs) * attended(context + 1);
+  b.decode_context_tokens = n * b.decode_kv_read_tokens;
+  b.logits_tokens = seqs * static_cast<int64_t>(n);
   return b;
 }
 
@@ -439,6 +442,8 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   // over two DGX H100, a 4,096-token prefill: 0.026 ms a send instead of 0.18 ms).
   const double p2p_bytes = msg / tp;
   const double p2p_up_s = p2p_bytes / bw_pair + d_.link.latency_s;
+  // (No scale-out fabric and a send that crosses domains: make_deployment refuses such a replica
+  // since 2026-12-05; it had been priced on the scale-up link below.)
   const double p2p_out_s = d_.link.scale_out_bandwidth_bytes_per_s > 0
                                ? p2p_bytes / d_.link.scale_out_bandwidth_bytes_per_s + d_.link.scale_out_latency_s
                                : p2p_up_s;

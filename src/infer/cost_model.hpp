@@ -187,8 +187,9 @@ class CostModel {
   double kv_bytes_per_device(double context, double new_tokens = 1) const;
   double kv_bytes(double context, double new_tokens = 1) const;
   // The longest context whose KV fits `free_bytes` on one device (+inf when every layer is windowed
-  // and the window fits).
-  double kv_max_context_per_device(double free_bytes) const;
+  // and the window fits). extra_bytes_per_token: a cache beside this one that holds every token
+  // (a speculative draft's, per device), as serve counts it.
+  double kv_max_context_per_device(double free_bytes, double extra_bytes_per_token = 0) const;
   double linear_flops_per_token() const { return 2.0 * linear_params_active_; }  // no LM head
   double head_flops_per_token() const { return 2.0 * head_params_; }
   double attention_flops_per_pair() const { return attn_flops_pair_layer_ * d_.model.layers; }
@@ -202,8 +203,10 @@ class CostModel {
   // Helpers building common batches.
   // n sequences each prefilling `prompt` new tokens after `past` cached tokens (logits of the last).
   Batch prefill(int64_t seqs, int64_t prompt, int64_t past = 0) const;
-  // n sequences each decoding one token with `context` tokens already in the cache.
-  Batch decode(int64_t seqs, double context) const;
+  // n sequences each decoding one token with `context` tokens already in the cache; with
+  // tokens_per_seq > 1, each verifying that many (a speculative step's k + 1): the context is read
+  // once per sequence, attended and given logits by every token, as serve's verify pass.
+  Batch decode(int64_t seqs, double context, int tokens_per_seq = 1) const;
   // Sum over i = 1..n of min(past + i, window): keys attended by a chunk of n new tokens.
   double attention_pairs(double past, double n) const;
 

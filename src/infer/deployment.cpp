@@ -8,6 +8,18 @@
 
 namespace sextant::infer {
 
+namespace {
+// The system whose link a replica runs on: the named one, else the first catalog system (by id)
+// holding the accelerator; null when none does (resolve_link and make_deployment's node check
+// read the same one).
+const System* replica_system(const Catalog& cat, const Accelerator& a, const std::string& system) {
+  if (!system.empty()) return &cat.system(system);
+  for (const auto& id : cat.system_ids())
+    if (cat.system(id).accelerator == a.id) return &cat.system(id);
+  return nullptr;
+}
+}  // namespace
+
 Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system,
                   std::vector<std::string>* notes) {
   const DeviceProfile p = data.device(a);
@@ -19,16 +31,9 @@ Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& 
       notes->push_back("the devices.yaml link of " + a.id + " is not used: system " + sys +
                        "'s scale-up network is (devices.yaml links apply to accelerators no catalog system holds)");
   };
-  if (!system.empty()) {
-    set_aside(system);
-    return scale_up_link(cat, cat.system(system));
-  }
-  for (const auto& id : cat.system_ids()) {
-    const auto& s = cat.system(id);
-    if (s.accelerator == a.id) {
-      set_aside(id);
-      return scale_up_link(cat, s);
-    }
+  if (const System* sys = replica_system(cat, a, system)) {
+    set_aside(sys->id);
+    return scale_up_link(cat, *sys);
   }
   Link l;
   l.bandwidth_bytes_per_s = value_or(p.link_bandwidth_bytes_per_s, 0.0);
@@ -113,6 +118,14 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
                                         " GB (its catalog memory_gib), not " + format_double(s.memory_gib),
                   "the machine's size, at most " + format_double(std::round(listed_gib * 100) / 100) +
                       " (smaller sizes are not checked against the ones sold: the catalog lists the largest), or a SoC that offers more");
+    // A GPU (or TPU, NPU) ships in the sizes its catalog entries list (an H100 SXM with 80 GB,
+    // the 94 GB NVL a part of its own): another size is a part that does not exist, costed as asked,
+    // and said (200 GiB on an H100 had run silently; review of 2026-12-05).
+    if (d.accel.kind != "soc" && std::fabs(s.memory_gib - listed_gib) > listed_gib * 1e-9)
+      d.data_notes.push_back("memory: " + d.accel.id + " costed with " + format_double(s.memory_gib) + " GiB as given (memory_gib), not the " +
+                             format_double(std::round(listed_gib * 100) / 100) +
+                             " GiB its catalog entry lists: a " + d.accel.kind + " ships in fixed sizes, so this is a hypothetical part; "
+                             "for another real size choose its catalog entry (`sextant catalog list accelerators`)");
     d.accel.memory_bytes = Sourced{s.memory_gib * 1073741824.0, "given (memory_gib)", "", true};
   }
   if (!data.has_engine(s.engine))
@@ -246,6 +259,16 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     throw Error(at("tp"), "tp " + std::to_string(s.tp) + " does not divide the " + std::to_string(d.link.domain_devices) +
                               "-device scale-up domain: with pp " + std::to_string(s.pp) + " a stage's TP group would straddle two domains",
                 "a tp that divides " + std::to_string(d.link.domain_devices));
+  // A replica beyond the scale-up domain sends between stages over the scale-out fabric: a system
+  // the catalog gives none (mosaic-h100: single-node use only) cannot hold it. Before 2026-12-05 tp 8
+  // pp 2 on it ran, its cross-node sends priced on NVLink (review).
+  if (const System* sys = replica_system(cat, d.accel, s.system);
+      sys && sys->scale_out_network.empty() && d.link.domain_devices > 0 && d.par.devices() > d.link.domain_devices)
+    throw Error(at(!s.system.empty() ? "system" : s.pp > 1 ? "pp" : "tp"),
+                "system '" + sys->id + "' has no scale-out fabric in the catalog (nodes of " + std::to_string(sys->gpus_per_node) + " " +
+                    d.accel.id + ", a scale-up domain of " + std::to_string(d.link.domain_devices) + "): tp " + std::to_string(s.tp) +
+                    " x pp " + std::to_string(s.pp) + " needs " + std::to_string(d.par.devices()) + " devices, beyond one domain",
+                "at most " + std::to_string(d.link.domain_devices) + " devices (tp x pp), or a system with a scale-out network");
   if (d.par.devices() > 1 && d.link.bandwidth_bytes_per_s <= 0) {
     // Named at what asked for a second device (the error named --system, which was never given,
     // for --tp 2 on an Apple SoC; 2026-12-04 review).

@@ -1162,18 +1162,32 @@ Result Simulation::run(ServingSummary* summary) {
 
 }  // namespace
 
+KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, double memory_available_fraction, double pass_tokens) {
+  const CostModel cm(d);
+  KvMemoryBudget b;
+  b.usable_bytes = d.accel.memory_bytes.value * memory_available_fraction;
+  b.weight_bytes = cm.weight_bytes_per_device();
+  // Activation workspace of one pass: its tokens x hidden x (a few live tensors).
+  b.workspace_bytes = pass_tokens * d.model.hidden * d.activation.bytes() * 8;
+  b.kv_bytes_per_token = cm.kv_bytes_per_token_per_device();
+  if (draft) {
+    // A draft model keeps its own cache of every token the target holds (40% more capacity had
+    // been counted for a Llama 3.1 8B draft of a 70B target).
+    const CostModel dm(*draft);
+    b.draft_weight_bytes = dm.weight_bytes_per_device();
+    b.draft_kv_bytes_per_token = dm.kv_bytes_per_token_per_device();
+    b.kv_bytes_per_token += b.draft_kv_bytes_per_token;
+  }
+  return b;
+}
+
 namespace {
 double kv_capacity_tokens_by_memory(const ServingSpec& spec, const Deployment& d) {
-  const CostModel cm(d);
-  double usable = d.accel.memory_bytes.value * spec.memory_available_fraction - cm.weight_bytes_per_device();
-  if (spec.draft) usable -= CostModel(*spec.draft).weight_bytes_per_device();
-  // Activation workspace of one pass: max_batch_tokens x hidden x (a few live tensors).
-  usable -= static_cast<double>(spec.limits.max_batch_tokens) * d.model.hidden * d.activation.bytes() * 8;
+  const KvMemoryBudget b = kv_memory_budget(d, spec.draft ? &*spec.draft : nullptr, spec.memory_available_fraction,
+                                            static_cast<double>(spec.limits.max_batch_tokens));
+  const double usable = b.free_bytes();
   if (usable <= 0) return 0;
-  // A draft model keeps its own cache of every token the target holds (40% more capacity had
-  // been counted for a Llama 3.1 8B draft of a 70B target).
-  const double per_token = cm.kv_bytes_per_token_per_device() + (spec.draft ? CostModel(*spec.draft).kv_bytes_per_token_per_device() : 0.0);
-  return usable / per_token;
+  return usable / b.kv_bytes_per_token;
 }
 }  // namespace
 

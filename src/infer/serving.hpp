@@ -90,6 +90,25 @@ Result simulate_serving(const ServingSpec& spec, const std::vector<Request>& req
 // (while requests still wait), which leaves out the burst's ramp-up and drain.
 double saturation_requests_per_s(const ServingSpec& spec, const WorkloadSpec& workload, int64_t n);
 
+// The memory of one device of an instance, as serve accounts it: the device's memory times the
+// memory share (engine and OS limits), less the target's weights, a speculative draft's weights
+// (they share the devices) and the activation workspace of one pass of pass_tokens tokens; what
+// is left holds the KV cache, at the target's and the draft's bytes per token (the draft keeps its
+// own cache of every token the target holds). `infer estimate` of a study and `infer serve` both
+// read it (before 2026-12-05 estimate left the draft out: a 70B target with an 8B draft "fitted"
+// one H100 that serve refused; review).
+struct KvMemoryBudget {
+  double usable_bytes = 0;             // memory x share
+  double weight_bytes = 0;             // the target's, per device
+  double draft_weight_bytes = 0;       // the draft's, per device (0 without one)
+  double workspace_bytes = 0;          // activations of one pass: pass_tokens x hidden x bytes x 8
+  double kv_bytes_per_token = 0;       // target's + draft's, per device, every layer holding the token
+  double draft_kv_bytes_per_token = 0; // the draft's share of it
+  // usable - weights - draft weights - workspace, in that order (< 0: no room for a cache).
+  double free_bytes() const { return usable_bytes - weight_bytes - draft_weight_bytes - workspace_bytes; }
+};
+KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, double memory_available_fraction, double pass_tokens);
+
 // KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit).
 double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d);
 

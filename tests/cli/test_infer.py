@@ -1461,5 +1461,126 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         self.assertGreater(s["mean_batch_seqs"], 1.5)
         self.assertLessEqual(s["kv_peak_fraction"], 1.0)
 
+    def test_estimate_of_a_study_accounts_its_draft_model_as_serve_does(self):
+        """A study's speculative draft shares the devices: estimate counts its weights and its cache
+        by serve's accounting, and its step in the time per output token. Before 2026-12-05 estimate
+        called Llama 3.1 70B FP8 with an 8B draft fitting one H100 (10,927 tokens, the draft's
+        weights left out) where serve refused it, and the disaggregated example's memory held
+        1,437,431 tokens by estimate, 987,136 by serve (review)."""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "spd.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, weight_format: fp8}\n"
+                         "serving: {policy: continuous, speculative: {draft_model: llama3.1-8b, draft_tokens: 4, acceptance: 0.7}}\n"
+                         "workload: {arrival: poisson, rate_per_s: 0.05, requests: 200, prompt: {dist: fixed, mean: 1000},"
+                         " output: {dist: fixed, mean: 200}}\n")
+            one = scalars(run_json("infer", "estimate", f))
+            self.assertFalse(one["fits"])
+            self.assertEqual(one["max_context_tokens"], 0)
+            p = run("infer", "serve", f, "-q", ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("leave no room for a KV cache", p.stderr)
+            # On two devices both fit: the same memory (to a KV block of 16), weights and time per token.
+            j = run_json("infer", "estimate", f, "--tp", "2")
+            e = scalars(j)
+            sv = scalars(run_json("infer", "serve", f, "--set", "deployment.tp=2"))
+            self.assertEqual(e["weights_bytes_per_device"], sv["weights_bytes_per_device"])
+            self.assertEqual(e["draft_weights_bytes_per_device"], sv["draft_weights_bytes_per_device"])
+            self.assertGreaterEqual(e["max_context_tokens_by_memory"], sv["kv_capacity_tokens_per_instance"])
+            self.assertLess(e["max_context_tokens_by_memory"], sv["kv_capacity_tokens_per_instance"] + 16)
+            self.assertAlmostEqual(e["speculative_tokens_per_step"], (1 - 0.7 ** 5) / 0.3, places=12)
+            self.assertAlmostEqual(e["time_per_output_token_s"] / sv["tpot_p50_s"], 1.0, delta=0.04)
+            self.assertAlmostEqual(e["prefill_time_s"] / sv["ttft_p50_s"], 1.0, delta=0.01)
+            self.assertTrue(any(n.startswith("speculative decoding (serving.speculative): llama3.1-8b drafts 4") for n in j["notes"]),
+                            j["notes"])
+            # Without the draft the target decodes one token a pass (13.9 ms against 8.4 ms a token).
+            plain = scalars(run_json("infer", "estimate", f, "--tp", "2", "--set", "serving={policy: continuous}"))
+            self.assertGreater(plain["time_per_output_token_s"], 1.5 * e["time_per_output_token_s"])
+            self.assertNotIn("draft_weights_bytes_per_device", plain)
+        ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")
+        e = scalars(run_json("infer", "estimate", ex))
+        sv = scalars(run_json("infer", "serve", ex, "--set", "workload.requests=300"))
+        self.assertGreaterEqual(e["max_context_tokens_by_memory"], sv["kv_capacity_tokens_per_instance"])
+        self.assertLess(e["max_context_tokens_by_memory"], sv["kv_capacity_tokens_per_instance"] + 16)
+
+    def test_a_sweeps_load_fraction_is_the_rate_workload_load_fraction_gives(self):
+        """With requests refused at arrival (max_model_len 1024 refuses 48% of the example's), a load
+        fraction is of the accepted requests in the sweep as in workload.load_fraction: the sweep's
+        0.8 offered 43 requests/s where the run at 0.8 offered 83 before 2026-12-05 (review)."""
+        ex = "data/examples/infer-llama3-8b-h100.yaml"
+        j = run_json("infer", "serve", ex, "--set", "deployment.max_model_len=1024", "--set", "workload.requests=4000",
+                     "--set", "sweep={load_fractions: [0.5, 0.8]}")
+        s = scalars(j)
+        self.assertGreater(s["rejected_count"], 1000)
+        sweep = rows(j["tables"]["load_sweep"])
+        self.assertAlmostEqual(sweep[1]["offered_requests_per_s"] / s["rate_per_s"], 1.0, places=12)
+        self.assertAlmostEqual(sweep[0]["offered_requests_per_s"] / s["rate_per_s"], 0.5 / 0.8, places=12)
+        self.assertEqual([round(r["load_fraction"], 9) for r in sweep], [0.5, 0.8])
+        self.assertTrue(any(n.startswith("load_sweep: 47.9% of the requests are refused") for n in j["notes"]), j["notes"])
+
+    def test_the_unbounded_queue_note_counts_the_accepted_arrivals(self):
+        """At load 0.8 of the accepted requests, with 48% refused, every arrival (83 per second) is
+        above the saturation throughput (54) but the accepted ones (43) are not: the note that the
+        queue grows without bound was false before 2026-12-05 (review). At load 1.5 it holds."""
+        ex = "data/examples/infer-llama3-8b-h100.yaml"
+        base = ("--set", "deployment.max_model_len=1024", "--set", "workload.requests=4000")
+        j = run_json("infer", "serve", ex, *base)
+        s = scalars(j)
+        self.assertGreater(s["rate_per_s"], s["saturation_requests_per_s"])
+        self.assertFalse(any("grows without bound" in n for n in j["notes"]), j["notes"])
+        over = run_json("infer", "serve", ex, *base, "--set", "workload.load_fraction=1.5")
+        self.assertTrue(any("the accepted ones at" in n and "grows without bound" in n for n in over["notes"]), over["notes"])
+
+    def test_a_gpu_memory_other_than_its_catalog_entrys_is_said(self):
+        """A GPU ships in fixed sizes: --memory-gib 200 on an H100 is costed as asked, with a note that
+        the part is hypothetical (it ran silently before 2026-12-05; review); its own 80 GiB is no note."""
+        args = ("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--memory-gib")
+        big = run_json(*args, "200")
+        self.assertEqual(scalars(big)["memory_capacity_bytes_per_device"], 200 * 2**30)
+        self.assertTrue(any(n.startswith("memory: h100-sxm-80gb costed with 200 GiB") and "hypothetical" in n for n in big["notes"]),
+                        big["notes"])
+        same = run_json(*args, "80")
+        self.assertFalse(any(n.startswith("memory:") for n in same["notes"]), same["notes"])
+        srv = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "deployment.memory_gib=100",
+                       "--set", "workload.requests=50")
+        self.assertTrue(any(n.startswith("memory: h100-sxm-80gb costed with 100 GiB") for n in srv["notes"]), srv["notes"])
+
+    def test_a_replica_beyond_a_single_node_system_is_refused(self):
+        """mosaic-h100 has no scale-out fabric in the catalog (single-node use): TP8 PP2 on it needs a
+        second node, and had run with its cross-node sends priced on NVLink before 2026-12-05 (review)."""
+        base = ("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb", "--system", "mosaic-h100")
+        p = run(*base, "--tp", "8", "--pp", "2", "-q", ok=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        for part in ("key '--system'", "system 'mosaic-h100' has no scale-out fabric", "nodes of 8", "needs 16 devices"):
+            self.assertIn(part, p.stderr)
+        run(*base, "--tp", "8", "-q")
+        run(*base, "--tp", "4", "--pp", "2", "-q")
+        # A system with a scale-out fabric holds it.
+        run("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb", "--system", "dgx-h100",
+            "--tp", "8", "--pp", "2", "-q")
+
+    def test_moe_models_say_validation_is_dense_only(self):
+        """Batch-1 decode of DeepSeek-V3 at TP8 reads 3 ms a token, where SGLang measured 30 and 13
+        tokens/s (PR #2643, issue #3196): the validation has no MoE row, and estimate and serve of a
+        MoE model say so, with the published figures, rather than a tuned constant (review of
+        2026-12-05). The median the note quotes is infer validate's, and the CSV still dense only."""
+        j = run_json("infer", "estimate", "--model", "deepseek-v3", "--accelerator", "h200-sxm-141gb", "--tp", "8",
+                     "--prompt", "128", "--output", "256")
+        note = [n for n in j["notes"] if "is a mixture of experts" in n]
+        self.assertEqual(len(note), 1, j["notes"])
+        for part in ("covers dense models only", "sgl-project/sglang PR #2643", "sgl-project/sglang issue #3196",
+                     "per-kernel latency of many small expert GEMMs"):
+            self.assertIn(part, note[0])
+        csv_path = os.path.join(ROOT, "data", "validation", "inference.csv")
+        v = scalars(run_json("infer", "validate", csv_path))
+        self.assertIn("median error %.1f%%" % v["median_abs_error_pct"], note[0])
+        with open(csv_path) as f:
+            self.assertEqual({r["model"] for r in csv.DictReader(f)}, {"llama-2-7b", "llama-2-70b"})
+        srv = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "deployment.model=qwen3-30b-a3b",
+                       "--set", "workload.requests=50")
+        self.assertTrue(any(n.startswith("qwen3-30b-a3b is a mixture of experts") for n in srv["notes"]), srv["notes"])
+        dense = run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb")
+        self.assertFalse(any("mixture of experts" in n for n in dense["notes"]), dense["notes"])
+
 if __name__ == "__main__":
     unittest.main()
