@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <cstdint>
 #include <set>
+#include <tuple>
 
 #include "catalog/catalog.hpp"
 
@@ -22,6 +23,21 @@ const std::vector<std::string>& hf_model_types() {
 }
 
 namespace {
+// Transformers' keys that never change a step's cost: left out of the ignored-keys note, and
+// never the "did you mean" of a missing key (they are correct keys).
+const std::set<std::string>& hf_keys_without_effect() {
+  static const std::set<std::string> k = {
+      "_name_or_path", "architectures", "attention_bias", "attention_dropout", "attn_pdrop", "auto_map", "bos_token_id",
+      "embd_pdrop", "eos_token_id", "hidden_dropout", "initializer_range", "layer_norm_eps", "layer_norm_epsilon",
+      "max_window_layers", "mlp_bias", "norm_topk_prob", "output_router_logits", "pad_token_id", "pretraining_tp",
+      "resid_pdrop", "rms_norm_eps", "rope_scaling", "rope_theta", "router_aux_loss_coef", "routed_scaling_factor",
+      "scoring_func", "topk_method", "torch_dtype", "transformers_version", "use_cache", "query_pre_attn_scalar",
+      "rope_local_base_freq", "cache_implementation", "rope_parameters",
+      "quantization_config", "ep_size", "router_jitter_noise", "summary_type", "summary_use_proj", "summary_activation",
+      "summary_proj_to_labels", "summary_first_dropout", "task_specific_params", "scale_attn_weights"};
+  return k;
+}
+
 struct Reader {
   const nlohmann::json& j;
   std::string file;
@@ -30,20 +46,34 @@ struct Reader {
   // near misses of them are errors too, though a config may leave them out or not apply them.
   std::set<std::string> may_read;
 
+  // The first required key found missing. The mapping goes on (reading 1 in its place) to learn
+  // every key the type reads, then reports it (missing_key_error): the hint names a file key the
+  // type does not read, never one of its own.
+  std::string missing;
+
   bool has(const std::string& k) const { return j.contains(k) && !j[k].is_null(); }
   // A key of the file that is plausibly k misspelt ("did you mean"), for a missing required key:
-  // num_local_expert for num_local_experts had been reported as missing without a word.
+  // num_local_expert for num_local_experts had been reported as missing without a word. Only keys
+  // the type does not recognise are candidates: before 2026-12-05 a Qwen3-MoE config with
+  // num_expert for num_experts was told "the file has 'num_experts_per_tok'", a correct key (review).
   std::string near_miss(const std::string& k) const {
     if (j.contains(k)) return "it is null; give the value";  // present but null: no near miss to name
     std::vector<std::string> keys;
     if (j.is_object())
-      for (const auto& [key, v] : j.items()) keys.push_back(key);
+      for (const auto& [key, v] : j.items())
+        if (!used.count(key) && !may_read.count(key) && !hf_keys_without_effect().count(key)) keys.push_back(key);
     const std::string m = closest_match(k, keys);
     return m.empty() ? std::string() : "the file has '" + m + "': did you mean '" + k + "'?";
   }
+  Error missing_key_error() const {
+    return Error(SourceLocation{file, 0, 0, missing}, "required key is missing for this model_type", near_miss(missing));
+  }
   int i(const std::string& k) {
     used.insert(k);
-    if (!has(k)) throw Error(SourceLocation{file, 0, 0, k}, "required key is missing for this model_type", near_miss(k));
+    if (!has(k)) {
+      if (missing.empty()) missing = k;
+      return 1;
+    }
     if (!j[k].is_number_integer()) throw Error(SourceLocation{file, 0, 0, k}, "expected an integer, got " + j[k].dump());
     // Unsigned values above INT64_MAX and anything outside int: an error, never a truncation.
     if (j[k].is_number_unsigned() && j[k].get<uint64_t>() > static_cast<uint64_t>(INT32_MAX))
@@ -158,6 +188,18 @@ std::pair<size_t, size_t> json_object_span(const std::string& text, const std::s
 }
 
 ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file, bool& wrapped);
+ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& wrapper, const std::vector<std::string>& outer_ignored);
+
+// Routed experts under any model_type's name: an MoE config.
+std::pair<std::string, int64_t> experts_in(const nlohmann::json& j) {
+  for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts"})
+    if (j.contains(k) && j[k].is_number_integer() && j[k].get<int64_t>() > 1) return {k, j[k].get<int64_t>()};
+  return {"", 0};
+}
+
+// Said in ModelConfig::source after the file, with the wrapper's model_type and ")", when the
+// language model was read from a multimodal config's text_config (ignored_keys_note reads it).
+constexpr const char* kWrapperMark = " (the language model in text_config of model_type ";
 }  // namespace
 
 // Errors name the key's line and column in the file (nlohmann's tree keeps no positions: they
@@ -217,20 +259,33 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   if (!j.is_object()) throw Error(SourceLocation{file}, "a config.json must be a JSON object");
   // Gemma 3's multimodal config (model_type gemma3) holds the language model in text_config; the
   // vision tower and its projector are not modelled, and its keys are listed as ignored.
+  // So does any multimodal wrapper whose text_config names a supported type (Mistral 3's mistral,
+  // LLaVA's llama): before 2026-12-05 only gemma3 was unwrapped, and mistral3 was refused as "an
+  // architecture whose layers no supported type has" (review).
   std::vector<std::string> outer_ignored;
+  const auto& types = hf_model_types();
+  const auto supported = [&](const nlohmann::json& t) {
+    return t.is_string() && t != "gemma3" && std::find(types.begin(), types.end(), t.get<std::string>()) != types.end();
+  };
+  std::string wrapper;  // the wrapper's model_type when the language model is read from its text_config
+  if (j.contains("model_type") && j["model_type"].is_string() && !supported(j["model_type"]) && j["model_type"] != "gemma3" &&
+      j.contains("text_config") && j["text_config"].is_object() && j["text_config"].contains("model_type") &&
+      supported(j["text_config"]["model_type"]))
+    wrapper = j["model_type"].get<std::string>();
   // Without text_config a gemma3 config has no language model to read: said at text_config (the
   // error had named vision_config's num_hidden_layers as a missing key; review of 2026-12-05).
   if (j.contains("model_type") && j["model_type"] == "gemma3" && !j.contains("text_config"))
     throw Error(json_key_location(text, file, "model_type"), "a gemma3 config holds its language model in text_config, which this file lacks",
                 "give the checkpoint's whole config.json, or write the language model's keys at the top level with model_type gemma3_text");
-  if (j.contains("model_type") && j["model_type"] == "gemma3" && j.contains("text_config")) {
+  if (j.contains("model_type") && j["model_type"] == "gemma3" && j.contains("text_config")) wrapper = "gemma3";
+  if (!wrapper.empty()) {
     if (!j["text_config"].is_object())
       throw Error(SourceLocation{file, 0, 0, "text_config"}, "expected the language model's config (an object), got " + j["text_config"].dump());
     nlohmann::json text = j["text_config"];
-    if (!text.contains("model_type")) text["model_type"] = "gemma3_text";
+    if (wrapper == "gemma3" && !text.contains("model_type")) text["model_type"] = "gemma3_text";
     // Gemma 3's language model is gemma3_text (its QK-norm and sliding windows); another type here
     // had been mapped as that type, losing both.
-    if (text["model_type"] != "gemma3_text")
+    if (wrapper == "gemma3" && text["model_type"] != "gemma3_text")
       throw Error(SourceLocation{file, 0, 0, "text_config.model_type"},
                   "a gemma3 config's language model is gemma3_text, not " + text["model_type"].dump(),
                   "set text_config.model_type to gemma3_text or leave it out");
@@ -249,13 +304,6 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   }
   Reader r{j, file, {}};
   const std::string type = r.s("model_type", "");
-  const auto& types = hf_model_types();
-  // Routed experts under any model_type's name: an MoE config.
-  const auto experts_in = [&]() -> std::pair<std::string, int64_t> {
-    for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts"})
-      if (j.contains(k) && j[k].is_number_integer() && j[k].get<int64_t>() > 1) return {k, j[k].get<int64_t>()};
-    return {"", 0};
-  };
   if (std::find(types.begin(), types.end(), type) == types.end()) {
     // The hint: the supported type its `architectures` class belongs to (Kimi K2's kimi_k2 is a
     // DeepseekV3ForCausalLM), else a near name of the same kind only. A near name had sent MoE and
@@ -270,7 +318,16 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         {"NemotronForCausalLM", "nemotron"}, {"OlmoForCausalLM", "olmo"},            {"Olmo2ForCausalLM", "olmo2"},
         {"GraniteForCausalLM", "granite"},   {"GptOssForCausalLM", "gpt_oss"}};
     std::string hint;
-    if (j.contains("architectures") && j["architectures"].is_array())
+    // A wrapper whose text_config names no model_type: the language model is there, read when its
+    // type is named (it had been refused as an architecture no type has; review of 2026-12-05).
+    if (j.contains("text_config") && j["text_config"].is_object() && !j["text_config"].contains("model_type"))
+      hint = "a multimodal config holds its language model in text_config, which names no model_type: set text_config.model_type to "
+             "its type (the language model is read from text_config; the vision tower is not modelled); supported: " + [&] {
+               std::string t;
+               for (const auto& x : types) t += (t.empty() ? "" : ", ") + x;
+               return t;
+             }();
+    if (hint.empty() && j.contains("architectures") && j["architectures"].is_array())
       for (const auto& a : j["architectures"])
         if (a.is_string())
           if (auto it = by_class.find(a.get<std::string>()); it != by_class.end()) {
@@ -305,20 +362,36 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
                return t;
              }();
     if (hint.empty()) {
-      const bool moe = !experts_in().first.empty();
+      const bool moe = !experts_in(j).first.empty();
       static const std::set<std::string> moe_types = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
       std::vector<std::string> same_kind;
       for (const auto& t : types)
         if (!moe || moe_types.count(t)) same_kind.push_back(t);
       hint = valid_choices_hint(type, same_kind);
-      if (moe) hint = "a mixture-of-experts config (" + experts_in().first + "); the supported MoE types: " + hint;
+      if (moe) hint = "a mixture-of-experts config (" + experts_in(j).first + "); the supported MoE types: " + hint;
     }
     throw Error(SourceLocation{file, 0, 0, "model_type"}, type.empty() ? "config.json has no model_type" : "unsupported model_type '" + type + "'",
                 hint);
   }
+  // A required key left out is reported once the mapping has read every key of the type (the
+  // hint's candidates); an error the placeholder value caused on the way is that key's.
+  try {
+    ModelConfig c = map_hf_keys(r, type, wrapper, outer_ignored);
+    if (r.missing.empty()) return c;
+  } catch (const Error&) {
+    if (r.missing.empty()) throw;
+  }
+  throw r.missing_key_error();
+}
+
+// The keys of a supported model_type, read into a model.
+ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& wrapper, const std::vector<std::string>& outer_ignored) {
+  const nlohmann::json& j = r.j;
+  const std::string& file = r.file;
   ModelConfig c;
   c.file = file;
   c.source = "Hugging Face config.json " + file;
+  if (!wrapper.empty()) c.source += kWrapperMark + wrapper + ")";
   c.name = r.s("_name_or_path", "");
   // Without _name_or_path (a config.json saved by hand) the id is the file's: its folder for a
   // config.json in a model snapshot ("Qwen3-235B-A22B/config.json"), else its name without
@@ -725,6 +798,43 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       else if (method == "mxfp4") c.checkpoint_weight_format = "mxfp4";
       else if (method == "modelopt" && algo.find("FP4") != std::string::npos) c.checkpoint_weight_format = "fp4";
       else if ((method == "awq" || method == "gptq") && bits == 4) c.checkpoint_weight_format = "int4";
+      // The common schemes that had been costed in bf16 with a note (review of 2026-12-05). GPTQ
+      // 8-bit: int8 weights (W8A16). llm-compressor's compressed-tensors: the weights' num_bits and
+      // type in config_groups (RedHatAI's FP8 checkpoints: 8-bit float), one scheme for all groups.
+      // bitsandbytes: load_in_8bit is int8 (LLM.int8()); load_in_4bit (NF4 or its FP4) is weight-only
+      // 4-bit dequantised to 16-bit for the product, as int4 is costed (4.16 bits a weight; NF4
+      // stores 4.13 with bnb_4bit_use_double_quant, 4.5 without: 64-weight blocks, fp32 scales).
+      else if (method == "gptq" && bits == 8) c.checkpoint_weight_format = "int8";
+      else if (method == "compressed-tensors") {
+        // (type, num_bits, group_size) of each group's weights; group_size 0 where not a number.
+        std::set<std::tuple<std::string, int, int>> schemes;
+        if (q.contains("config_groups") && q["config_groups"].is_object())
+          for (const auto& [name, g] : q["config_groups"].items()) {
+            const nlohmann::json* w = g.is_object() && g.contains("weights") && g["weights"].is_object() ? &g["weights"] : nullptr;
+            const bool ok = w && w->contains("num_bits") && (*w)["num_bits"].is_number_integer() && w->contains("type") && (*w)["type"].is_string();
+            const int group = w && w->contains("group_size") && (*w)["group_size"].is_number_integer() ? (*w)["group_size"].get<int>() : 0;
+            schemes.insert(ok ? std::tuple{(*w)["type"].get<std::string>(), (*w)["num_bits"].get<int>(), group} : std::tuple{std::string("?"), 0, 0});
+          }
+        if (schemes.size() == 1 && std::get<0>(*schemes.begin()) != "?") {
+          const auto& [wtype, wbits, group] = *schemes.begin();
+          c.checkpoint_quantization += " " + std::to_string(wbits) + "-bit " + wtype;
+          if (wtype == "float" && wbits == 8) c.checkpoint_weight_format = "fp8";
+          else if (wtype == "int" && wbits == 8) c.checkpoint_weight_format = "int8";
+          else if (wtype == "int" && wbits == 4) c.checkpoint_weight_format = "int4";
+          else if (wtype == "float" && wbits == 4 && group == 16) c.checkpoint_weight_format = "fp4";  // NVFP4: 16 values to an FP8 scale
+        }
+      } else if (method == "bitsandbytes") {
+        const auto flag = [&](const char* k) { return q.contains(k) && q[k].is_boolean() && q[k].get<bool>(); };
+        if (flag("load_in_4bit")) {
+          std::string kind = str("bnb_4bit_quant_type");
+          for (auto& ch : kind) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+          c.checkpoint_quantization += " 4-bit " + (kind.empty() ? std::string("FP4") : kind);  // BitsAndBytesConfig's default: fp4
+          c.checkpoint_weight_format = "int4";
+        } else if (flag("load_in_8bit")) {
+          c.checkpoint_quantization += " 8-bit";
+          c.checkpoint_weight_format = "int8";
+        }
+      }
       // Modules left unquantised: where the attention is among them (gpt-oss: self_attn, router,
       // embed_tokens, lm_head), only the MoE experts are quantised.
       // The list has three names: Transformers' modules_to_not_convert, ModelOpt's and
@@ -797,7 +907,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   // Routed experts in a config read as dense: an error, not an ignored key (OLMoE written as
   // olmo had read as a 0.6B dense model; review of 2026-12-05).
   if (!c.moe)
-    if (const auto [k, n] = experts_in(); !k.empty())
+    if (const auto [k, n] = experts_in(j); !k.empty())
       throw Error(SourceLocation{file, 0, 0, k}, "model_type '" + type + "' is a dense architecture, but the config has " + k + " " +
                                                      std::to_string(n) + " (routed experts)",
                   "give the model's own model_type; the supported MoE types: mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss");
@@ -849,19 +959,20 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
 
 std::string ignored_keys_note(const ModelConfig& m) {
   // Transformers' keys that never change a step's cost are left out of the note.
-  static const std::set<std::string> kNoEffect = {
-      "_name_or_path", "architectures", "attention_bias", "attention_dropout", "attn_pdrop", "auto_map", "bos_token_id",
-      "embd_pdrop", "eos_token_id", "hidden_dropout", "initializer_range", "layer_norm_eps", "layer_norm_epsilon",
-      "max_window_layers", "mlp_bias", "norm_topk_prob", "output_router_logits", "pad_token_id", "pretraining_tp",
-      "resid_pdrop", "rms_norm_eps", "rope_scaling", "rope_theta", "router_aux_loss_coef", "routed_scaling_factor",
-      "scoring_func", "topk_method", "torch_dtype", "transformers_version", "use_cache", "query_pre_attn_scalar",
-      "rope_local_base_freq", "cache_implementation", "rope_parameters",
-      "quantization_config", "ep_size", "router_jitter_noise", "summary_type", "summary_use_proj", "summary_activation",
-      "summary_proj_to_labels", "summary_first_dropout", "task_specific_params", "scale_attn_weights"};
+  const auto& kNoEffect = hf_keys_without_effect();
   std::string keys;
   for (const auto& k : m.ignored_keys)
     if (!kNoEffect.count(k)) keys += (keys.empty() ? "" : ", ") + k;
-  return keys.empty() ? std::string() : "config.json keys this model does not read (check none is a misspelt key it does read): " + keys;
+  std::string note = keys.empty() ? std::string() : "config.json keys this model does not read (check none is a misspelt key it does read): " + keys;
+  // A multimodal config: only its language model is costed (the vision tower's cost had gone
+  // unsaid, its keys listed as any other; review of 2026-12-05).
+  if (const size_t at = m.source.find(kWrapperMark); at != std::string::npos) {
+    const size_t from = at + std::strlen(kWrapperMark), to = m.source.find(')', from);
+    note = "the language model is read from text_config of this " + m.source.substr(from, to == std::string::npos ? to : to - from) +
+           " config: its vision tower and projector are not modelled, and its keys outside text_config are ignored" +
+           (note.empty() ? std::string() : "; " + note);
+  }
+  return note;
 }
 
 }  // namespace sextant

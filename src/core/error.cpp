@@ -110,9 +110,19 @@ std::vector<std::string> prefix_matches(const std::string& word, const std::vect
   std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
   return out;
 }
+// The candidate that is the word in other letter case ("Qwen2" for qwen2); empty when none.
+std::string same_ignoring_case(const std::string& word, const std::vector<std::string>& candidates) {
+  for (const auto& c : candidates)
+    if (c.size() == word.size() && starts_with_ci(c, word)) return c;
+  return {};
+}
 }  // namespace
 
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  // The word in other letter case is the intent before anything longer it begins: before
+  // 2026-12-05 the prefix rule came first, and model_type Qwen2 was pointed at qwen2_moe, Gemma at
+  // gemma2 (another model), accelerator H20 at h200-sxm-141gb (review).
+  if (auto same = same_ignoring_case(word, candidates); !same.empty()) return same;
   // An id the word begins is the likeliest intent, before any near spelling ("h100" is
   // "h100-sxm-80gb", not "b200").
   if (const auto pre = prefix_matches(word, candidates); !pre.empty()) return pre.front();
@@ -197,6 +207,9 @@ std::string valid_choices_hint(const std::string& word, const std::vector<std::s
     out += candidates[i];
   }
   if (shown < candidates.size()) out += ", ... (" + std::to_string(candidates.size()) + " in all)";
+  // The word in other letter case is the one intent (system DGX-A100 is dgx-a100, not the
+  // dgx-a100-* entries it begins; review of 2026-12-05).
+  if (const auto same = same_ignoring_case(word, candidates); !same.empty()) return out + "; did you mean '" + same + "'?";
   if (const auto pre = prefix_matches(word, candidates); pre.size() > 1) {
     out += "; did you mean '" + pre[0] + "'? (also ";
     for (size_t i = 1; i < pre.size() && i < 8; ++i) out += (i > 1 ? ", '" : "'") + pre[i] + "'";

@@ -609,6 +609,22 @@ TEST(CatalogErrors, SuggestionsKeepThePartTheWordNames) {
   EXPECT_EQ(closest_match("bf61", std::vector<std::string>{"bf16", "fp16", "fp8"}), "bf16");
 }
 
+// Does a catalog lookup in other letter case suggest the entry itself (review of 2026-12-05:
+// `--set accelerator=H20` suggested h200-sxm-141gb, `--set system=DGX-A100` dgx-a100-selene)?
+TEST(CatalogErrors, AnIdInOtherLetterCaseSuggestsItself) {
+  auto c = Catalog::load(catalog_dir());
+  auto hint_of = [](auto&& lookup) {
+    try {
+      lookup();
+    } catch (const Error& e) {
+      return e.hint();
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(hint_of([&] { (void)c->accelerator("H20"); }).find("did you mean 'h20'?"), std::string::npos);
+  EXPECT_NE(hint_of([&] { (void)c->system("DGX-A100"); }).find("did you mean 'dgx-a100'?"), std::string::npos);
+}
+
 // Provenance and shape holes of a catalog file (2026-12-02 review): a blank value took its
 // default, a misspelt citation id was kept as free text, source and estimated together dropped the
 // source, a file with only its sources loaded as nothing.

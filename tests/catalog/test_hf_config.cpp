@@ -957,3 +957,93 @@ TEST(HfConfig, HybridLayersNullKvHeadsAndRangesOfTheThirdReviewOf20261205) {
     "num_hidden_layers": 2, "intermediate_size": 64, "vocab_size": 100})");
   EXPECT_EQ(huge.where().key, "hidden_size") << huge.message();
 }
+
+// Question (review of 2026-12-05, fourth): is a model_type in other letter case pointed at itself,
+// not at a longer type it begins (Qwen2 at qwen2_moe, Gemma at gemma2: another model), and does a
+// missing key's hint name the file's misspelt key rather than a correct key of the type?
+TEST(HfConfig, HintsNameTheTypeInOtherCaseAndTheMisspeltKey) {
+  for (const auto& [written, meant] : std::vector<std::pair<std::string, std::string>>{
+           {"Qwen2", "qwen2"}, {"Qwen3", "qwen3"}, {"OLMo", "olmo"}, {"Gemma", "gemma"}}) {
+    const Error e = error_of(R"({"model_type": ")" + written + R"(", "hidden_size": 1024})");
+    EXPECT_NE(e.hint().find("did you mean '" + meant + "'?"), std::string::npos) << written << ": " << e.hint();
+  }
+  // Qwen3-30B-A3B with num_experts written num_expert: the typo is named, not num_experts_per_tok.
+  std::string q3 = read_text(test_data("qwen3-30b-a3b.config.json"));
+  q3.replace(q3.find("\"num_experts\":"), 14, "\"num_expert\":");
+  const Error e = error_of(q3);
+  EXPECT_EQ(e.where().key, "num_experts") << e.what();
+  EXPECT_EQ(e.hint(), "the file has 'num_expert': did you mean 'num_experts'?") << e.what();
+  // DeepSeek without qk_nope_head_dim: its qk_rope_head_dim, one letter away and read later by the
+  // type, is no typo to suggest.
+  std::string ds = read_text(test_data("deepseek-r1.config.json"));
+  ds.erase(ds.find("\"qk_nope_head_dim\": 128,"), std::string("\"qk_nope_head_dim\": 128,").size());
+  const Error nope = error_of(ds);
+  EXPECT_EQ(nope.where().key, "qk_nope_head_dim") << nope.what();
+  EXPECT_EQ(nope.hint().find("qk_rope_head_dim"), std::string::npos) << nope.what();
+}
+
+// Is a multimodal wrapper whose text_config names a supported type (Mistral 3's mistral, LLaVA's
+// llama) read from its text_config, as gemma3 is, with its vocabulary and tying, and a note that
+// the vision tower is not modelled? Before 2026-12-05 both were refused as architectures no
+// supported type has.
+TEST(HfConfig, AMultimodalWrapperIsReadFromItsTextConfig) {
+  const std::string mistral_text = R"({"model_type": "mistral", "hidden_size": 5120, "intermediate_size": 32768, "num_attention_heads": 32,
+    "num_hidden_layers": 40, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 131072, "max_position_embeddings": 131072,
+    "sliding_window": null})";
+  const ModelConfig m3 = parse_hf_config(R"({"architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3",
+    "text_config": )" + mistral_text + R"(, "vision_config": {"model_type": "pixtral", "hidden_size": 1024, "num_hidden_layers": 24},
+    "image_token_index": 10, "tie_word_embeddings": true, "vocab_size": 7})", "mistral3.json");
+  expect_same_structure(m3, parse_hf_config(mistral_text, "mistral.json"));
+  EXPECT_FALSE(m3.tied_embeddings);  // the language model's (MistralConfig's default), not the wrapper's
+  EXPECT_EQ(m3.vocab, 131072);
+  for (const char* k : {"vision_config", "image_token_index", "tie_word_embeddings", "vocab_size"}) EXPECT_TRUE(has(m3.ignored_keys, k)) << k;
+  const std::string note = ignored_keys_note(m3);
+  EXPECT_NE(note.find("read from text_config of this mistral3 config: its vision tower and projector are not modelled"), std::string::npos)
+      << note;
+  EXPECT_NE(note.find("vision_config"), std::string::npos) << note;
+  // LLaVA 1.5 around a llama; the wrapper's quantization_config is the language model's.
+  const std::string llama_text = R"({"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008, "num_attention_heads": 32,
+    "num_hidden_layers": 32, "vocab_size": 32064})";
+  const std::string llava_head = R"({"architectures": ["LlavaForConditionalGeneration"], "model_type": "llava", "text_config": )";
+  const ModelConfig llava = parse_hf_config(llava_head + llama_text + R"(, "vision_config": {"model_type": "clip_vision_model"},
+    "quantization_config": {"quant_method": "awq", "bits": 4}})", "llava.json");
+  expect_same_structure(llava, parse_hf_config(llama_text, "llama.json"));
+  EXPECT_EQ(llava.checkpoint_weight_format, "int4");
+  // A key missing from text_config is named there.
+  const Error missing = error_of(llava_head + R"({"model_type": "llama", "hidden_size": 4096}})");
+  EXPECT_EQ(missing.where().key, "text_config.num_hidden_layers") << missing.what();
+  // A text_config without model_type: the error says to name it there.
+  const Error untyped = error_of(llava_head + R"({"hidden_size": 4096}})");
+  EXPECT_EQ(untyped.where().key, "model_type") << untyped.what();
+  EXPECT_NE(untyped.hint().find("set text_config.model_type"), std::string::npos) << untyped.hint();
+}
+
+// Are GPTQ 8-bit, compressed-tensors (llm-compressor's FP8, INT8, W4A16, NVFP4) and bitsandbytes
+// checkpoints costed in their format? Before 2026-12-05 each was costed in bf16 with a note.
+TEST(HfConfig, QuantizationConfigOfGptq8CompressedTensorsAndBitsandbytes) {
+  const std::string base = R"({"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 8,
+    "num_hidden_layers": 4, "intermediate_size": 8192, "vocab_size": 32000, "quantization_config": )";
+  auto q = [&](const std::string& qc) { return parse_hf_config(base + qc + "}", "config.json"); };
+  const auto gptq8 = q(R"({"quant_method": "gptq", "bits": 8, "group_size": 128, "desc_act": false, "sym": true})");
+  EXPECT_EQ(gptq8.checkpoint_weight_format, "int8");
+  EXPECT_EQ(gptq8.checkpoint_quantization, "gptq 8-bit");
+  auto ct = [&](const std::string& weights) {
+    return q(R"({"quant_method": "compressed-tensors", "format": "float-quantized", "config_groups": {"group_0": {"targets": ["Linear"],
+      "weights": )" + weights + R"(}}, "ignore": ["lm_head"]})");
+  };
+  const auto fp8 = ct(R"({"num_bits": 8, "type": "float", "strategy": "channel"})");
+  EXPECT_EQ(fp8.checkpoint_weight_format, "fp8");
+  EXPECT_EQ(fp8.checkpoint_quantization, "compressed-tensors 8-bit float");
+  EXPECT_EQ(ct(R"({"num_bits": 8, "type": "int"})").checkpoint_weight_format, "int8");
+  EXPECT_EQ(ct(R"({"num_bits": 4, "type": "int", "group_size": 128})").checkpoint_weight_format, "int4");
+  EXPECT_EQ(ct(R"({"num_bits": 4, "type": "float", "group_size": 16})").checkpoint_weight_format, "fp4");
+  // Groups with different schemes are not guessed: named, and left to the note.
+  const auto mixed = q(R"({"quant_method": "compressed-tensors", "config_groups": {"a": {"weights": {"num_bits": 8, "type": "float"}},
+    "b": {"weights": {"num_bits": 4, "type": "int"}}}})");
+  EXPECT_EQ(mixed.checkpoint_weight_format, "");
+  const auto nf4 = q(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"})");
+  EXPECT_EQ(nf4.checkpoint_weight_format, "int4");
+  EXPECT_EQ(nf4.checkpoint_quantization, "bitsandbytes 4-bit NF4");
+  EXPECT_EQ(q(R"({"quant_method": "bitsandbytes", "load_in_8bit": true})").checkpoint_weight_format, "int8");
+  EXPECT_EQ(q(R"({"quant_method": "gptq", "bits": 3})").checkpoint_weight_format, "");  // no 3-bit format: left to the note
+}

@@ -239,6 +239,24 @@ TEST(YamlStrict, ASuggestionResemblesTheWord) {
   EXPECT_NE(sextant::valid_choices_hint("llama3-70b", {}).find("catalog folder empty"), std::string::npos);
 }
 
+// Is the word in other letter case the suggestion, before a longer name it begins (review of
+// 2026-12-05: model_type Qwen2 had been pointed at qwen2_moe, Gemma at gemma2, another model,
+// accelerator H20 at h200-sxm-141gb, system DGX-A100 at dgx-a100-selene)?
+TEST(YamlStrict, TheWordInOtherLetterCaseIsTheSuggestion) {
+  const std::vector<std::string> types = {"gemma", "gemma2", "olmo", "olmo2", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe"};
+  EXPECT_EQ(sextant::closest_match("Qwen2", types), "qwen2");
+  EXPECT_EQ(sextant::closest_match("Qwen3", types), "qwen3");
+  EXPECT_EQ(sextant::closest_match("OLMo", types), "olmo");
+  EXPECT_EQ(sextant::closest_match("Gemma", types), "gemma");
+  const std::string acc = sextant::valid_choices_hint("H20", {"h100-sxm-80gb", "h20", "h200-sxm-141gb"});
+  EXPECT_NE(acc.find("did you mean 'h20'?"), std::string::npos) << acc;
+  const std::string sys = sextant::valid_choices_hint("DGX-A100", {"dgx-a100", "dgx-a100-selene", "dgx-h100"});
+  EXPECT_NE(sys.find("did you mean 'dgx-a100'?"), std::string::npos) << sys;
+  EXPECT_EQ(sys.find("also"), std::string::npos) << sys;
+  // Where no candidate is the word, a longer id it begins is still the intent.
+  EXPECT_EQ(sextant::closest_match("H100", {"b200", "h100-sxm-80gb"}), "h100-sxm-80gb");
+}
+
 // Can a list entry be named by its index (failures.processes.0.shape), and is an index that is
 // not one, or beyond the list, an error naming the key?
 TEST(YamlOverride, ListEntriesAreNamedByTheirIndex) {
