@@ -4,7 +4,9 @@
 Questions: does --compat hta --csv DIR write HTA's file names and column names (so the two can be
 compared file by file); are the numbers HTA's on a bundled trace; does an unreadable file give an
 error naming the file and the byte offset; does a synthetic job with an injected straggler show
-that rank first in the straggler table?
+that rank first in the straggler table? Do collectives without Seq pair the same ProfilerStep when
+the ranks' windows are shifted, is a rank that skipped a collective named, does a what-if that
+scales waiting communication say so?
 """
 import csv
 import json
@@ -29,6 +31,47 @@ def run(*args, check=True):
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def write_allreduce_job(d, compute_us, steps=None, seq=True, skip=(), world_sizes=None):
+    """A Kineto job on one clock, one all-reduce per ProfilerStep: in step s rank r computes
+    compute_us[s][r] us, then runs the all-reduce, which ends 500 us after the last rank's compute.
+    steps[r]: the step numbers rank r's trace holds (default: all); skip: (rank, step) pairs whose
+    all-reduce the rank did not run; seq: the kernels carry Seq; world_sizes[r]: its world_size."""
+    n = len(compute_us[0])
+    ev = {r: [] for r in range(n)}
+    t = 100000
+    for s, comp in enumerate(compute_us):
+        end = t + 30 + max(comp) + 500
+        for r in range(n):
+            if steps is not None and s not in steps[r]:
+                continue
+
+            def x(cat, name, ts, dur, tid=1, **args):
+                ev[r].append({"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur, "args": args})
+            x("user_annotation", f"ProfilerStep#{s}", t, end + 10 - t)
+            x("cpu_op", "aten::mm", t + 10, 30)
+            x("cuda_runtime", "cudaLaunchKernel", t + 15, 10, correlation=3 * s + 1)
+            x("kernel", "sm90_xmma_gemm_f32f32_tn", t + 30, comp[r], tid=7, stream=7, correlation=3 * s + 1)
+            if (r, s) not in skip:
+                a = {"stream": 7, "correlation": 3 * s + 2, "Collective name": "allreduce", "In msg nelems": 1048576,
+                     "Out msg nelems": 1048576, "dtype": "Float", "Group size": n, "Process Group Name": "0"}
+                if seq:
+                    a["Seq"] = s
+                x("cuda_runtime", "cudaLaunchKernel", t + 50, 10, correlation=3 * s + 2)
+                x("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", t + 30 + comp[r], end - (t + 30 + comp[r]), tid=7, **a)
+            x("cuda_runtime", "cudaStreamSynchronize", t + 100, end + 5 - (t + 100), correlation=3 * s + 3)
+        t = end + 50
+    for r in range(n):
+        w = world_sizes[r] if world_sizes else n
+        with open(os.path.join(d, f"rank-{r}.json"), "w") as f:
+            json.dump({"traceEvents": ev[r], "distributedInfo": {"backend": "nccl", "rank": r, "world_size": w}}, f)
+
+
+def diagnostics(doc):
+    """The diagnostics table of a JSON result as {name: (severity, count, example)}."""
+    c = doc["tables"]["diagnostics"]["columns"]
+    return {n: (s, k, e) for n, s, k, e in zip(c["name"], c["severity"], c["count"], c["example"])}
 
 
 class AnalyzeCli(unittest.TestCase):
@@ -214,32 +257,120 @@ class AnalyzeCli(unittest.TestCase):
 
     def test_unequal_counts_of_unsequenced_collectives_are_warned(self):
         # Without Seq, collectives pair by their order on each rank: a rank whose profiler started
-        # one collective later was paired off by one, silently (review of 2026-12-04).
+        # one collective later was paired off by one, silently (review of 2026-12-04). With every
+        # kernel in a ProfilerStep they pair by (step, order in the step) since 2026-12-05: the
+        # rank lacking step 0's all-reduce is named, and the later steps pair as they ran.
         with tempfile.TemporaryDirectory() as d:
-            src, dst = os.path.join(d, "src"), os.path.join(d, "dst")
+            src = os.path.join(d, "src")
             run("trace", "synth", "--out", src, "--ranks", "4", "--size-mb", "1", "--quiet")
-            os.makedirs(dst)
-            for r in range(4):
-                with open(os.path.join(src, f"rank-{r}.json")) as f:
-                    doc = json.load(f)
-                out, dropped = [], False
-                for e in doc["traceEvents"]:
-                    a = e.get("args", {})
-                    a.pop("Seq", None)
-                    a.pop("Process Group Name", None)
-                    if r == 1 and not dropped and "ncclDevKernel" in e.get("name", ""):
-                        dropped = True
-                        continue
-                    out.append(e)
-                doc["traceEvents"] = out
-                with open(os.path.join(dst, f"rank-{r}.json"), "w") as f:
-                    json.dump(doc, f)
-            for extra in ([], ["--no-clock-sync"]):
-                res = json.loads(run("analyze", dst, "--only", "collectives", "--json", "-", "-q", *extra).stdout)
-                names = res["tables"]["diagnostics"]["columns"]["name"]
-                self.assertTrue(any("ran different counts" in n for n in names), names)
-                if extra:
-                    self.assertTrue(any("do not overlap in time" in n for n in names), names)
+            for steps in (True, False):
+                dst = os.path.join(d, "steps" if steps else "nosteps")
+                os.makedirs(dst)
+                for r in range(4):
+                    with open(os.path.join(src, f"rank-{r}.json")) as f:
+                        doc = json.load(f)
+                    out, dropped = [], False
+                    for e in doc["traceEvents"]:
+                        a = e.get("args", {})
+                        a.pop("Seq", None)
+                        a.pop("Process Group Name", None)
+                        if r == 1 and not dropped and "ncclDevKernel" in e.get("name", ""):
+                            dropped = True
+                            continue
+                        if not steps and e.get("name", "").startswith("ProfilerStep#"):
+                            continue
+                        out.append(e)
+                    doc["traceEvents"] = out
+                    with open(os.path.join(dst, f"rank-{r}.json"), "w") as f:
+                        json.dump(doc, f)
+                for extra in ([], ["--no-clock-sync"]):
+                    res = json.loads(run("analyze", dst, "--only", "collectives", "--json", "-", "-q", *extra).stdout)
+                    diags = res["tables"]["diagnostics"]["columns"]
+                    names = diags["name"]
+                    self.assertTrue(any("ran different counts" in n for n in names), names)
+                    self.assertEqual(any("do not overlap in time" in n for n in names), bool(extra) and not steps, (steps, names))
+                    if steps:
+                        i = [k for k, n in enumerate(names) if "did not run a collective" in n]
+                        self.assertEqual(len(i), 1, names)
+                        self.assertEqual(diags["example"][i[0]], "rank 1 did not run AllReduce sequence 0 that 3 of its 4 group members ran")
+
+    def test_a_window_shifted_by_a_step_pairs_the_same_iterations(self):
+        # Review of 2026-12-05: without Seq, rank 1 holding ProfilerStep#1-3 and the others #0-2
+        # (one clock; rank 2 computes 6 ms in step 0, everyone else 1 ms) were paired by their order
+        # in the trace: rank 1 read a clock offset of one step period (1580 us) and was named a
+        # straggler tied with rank 2, without a word.
+        compute = [[1000, 1000, 6000, 1000]] + [[1000] * 4] * 3
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, compute, steps=[{0, 1, 2}, {1, 2, 3}, {0, 1, 2}, {0, 1, 2}], seq=False)
+            doc = json.loads(run("analyze", d, "--only", "collectives,clock_skew", "--json", "-", "-q").stdout)
+            self.assertEqual(doc["tables"]["clock_skew"]["columns"]["offset_us"], [0, 0, 0, 0])
+            st = doc["tables"]["stragglers"]["columns"]
+            self.assertEqual(dict(zip(st["rank"], st["caused_wait_us"])), {0: 0, 1: 0, 2: 5000, 3: 0})
+            c = doc["tables"]["collectives"]["columns"]
+            self.assertEqual(c["ranks_count"], [3, 4, 4])  # step 3 is rank 1's alone: unmatched
+            self.assertEqual(doc["scalars"]["collectives_unmatched_count"], 1)
+            diags = diagnostics(doc)
+            partial = [v for k, v in diags.items() if "some steps are in only some ranks' traces" in k]
+            self.assertEqual(partial, [("info", 2, "process group 0, AllReduce in ProfilerStep#0: run by ranks 0, 2, 3; not in the "
+                                        "trace of rank 1")])
+            self.assertFalse([k for k in diags if "did not run" in k], diags)  # rank 1's trace does not cover step 0
+        # Where a kernel lies in no step (rank 1's last step unannotated), the order pairs different
+        # steps: said, naming the ranks and the steps.
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, compute, steps=[{0, 1, 2}, {1, 2, 3}, {0, 1, 2}, {0, 1, 2}], seq=False)
+            with open(os.path.join(d, "rank-1.json")) as f:
+                r1 = json.load(f)
+            r1["traceEvents"] = [e for e in r1["traceEvents"] if e["name"] != "ProfilerStep#3"]
+            with open(os.path.join(d, "rank-1.json"), "w") as f:
+                json.dump(r1, f)
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-", "-q").stdout)
+            cross = [v for k, v in diagnostics(doc).items() if "pairs kernels of different ProfilerStep numbers" in k]
+            self.assertEqual(cross, [("warning", 2, "process group 0, AllReduce sequence 0: ranks 0, 2, 3 in ProfilerStep#0; "
+                                      "rank 1 in ProfilerStep#1")])
+
+    def test_a_rank_that_skipped_a_collective_is_a_desync(self):
+        # Review of 2026-12-05: rank 2 did not run the all-reduce Seq 1 that ranks 0, 1 and 3 ran
+        # (Group size 4, all four traces loaded): no word, and the others' wait read as a bus
+        # bandwidth. Where rank 2's trace does not hold that step it is not blamed.
+        compute = [[1000] * 4] * 3
+        for steps, blamed in ((None, True), ([{0, 1, 2}, {0, 1, 2}, {0}, {0, 1, 2}], False)):
+            with tempfile.TemporaryDirectory() as d:
+                write_allreduce_job(d, compute, steps=steps, skip={(2, 1)})
+                doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-", "-q").stdout)
+                c = doc["tables"]["collectives"]["columns"]
+                self.assertEqual(c["ranks_count"], [4, 3, 3] if steps else [4, 3, 4])
+                desync = [v for k, v in diagnostics(doc).items() if "did not run a collective" in k]
+                if blamed:
+                    self.assertEqual(desync, [("warning", 1, "rank 2 did not run AllReduce sequence 1 of process group 0 that 3 of its 4 "
+                                               "group members ran")])
+                    self.assertIsNone(c["bus_bandwidth_bytes_per_s"][1])
+                else:
+                    self.assertEqual(desync, [])
+                    self.assertIsNotNone(c["bus_bandwidth_bytes_per_s"][1])
+
+    def test_whatif_says_when_scaled_communication_was_waiting(self):
+        # Review of 2026-12-05: ranks 0, 2 and 3 wait 5 ms a step for rank 1 at the all-reduce;
+        # comm=0.5 predicted them 42% faster, though rank 1 bounds the step, without a word.
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, [[1000, 6000, 1000, 1000]] * 3)
+            for scale, noted in (("comm=0.5", True), ("kernel:allreduce=0.5", True), ("compute=0.5", False)):
+                doc = json.loads(run("analyze", d, "--only", "whatif", "--scale", scale, "--json", "-", "-q").stdout)
+                notes = [n for n in doc["notes"] if "waiting for other ranks" in n]
+                if not noted:
+                    self.assertEqual(notes, [], scale)
+                    continue
+                self.assertEqual(len(notes), 1, (scale, doc["notes"]))
+                # 5,000 of each step's 5,500 us of all-reduce is the wait for rank 1.
+                self.assertIn(": rank 0 90.9%, rank 2 90.9%, rank 3 90.9%.", notes[0])
+                self.assertIn("predicted_us is a lower bound on the step, which the rank waited for (rank 1) bounds", notes[0])
+
+    def test_different_world_sizes_name_the_files(self):
+        # Review of 2026-12-05: the warning had an empty example.
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, [[1000, 1000]], world_sizes=[2, 4])
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-", "-q").stdout)
+            sev, _, example = diagnostics(doc)["ranks from different jobs? the traces state different world sizes"]
+            self.assertEqual((sev, example), ("warning", f"world_size 2 in {d}/rank-0.json; world_size 4 in {d}/rank-1.json"))
 
     def test_synth_traces_sit_below_the_roof_of_the_part_they_name(self):
         # "NVIDIA H100 80GB HBM3" is an H100 SXM (it tied the PCIe entry); the synthetic GEMMs

@@ -113,6 +113,7 @@ struct CollectiveOccurrence {
   std::string algo;
   bool shard_bytes = false;  // bytes is one rank's input shard (an all-gather sized from its nccl:* annotation)
   int64_t group_size = -1;   // the communicator's size where the trace records it ("Group size"); -1: unknown
+  int64_t step = -1;         // N of the ProfilerStep#N range its launching call lies in; -1: none or no launch
 };
 using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>, std::vector<CollectiveOccurrence>>;
 // A rank holds at most one occurrence of a (group, operation, sequence): a repeat (a malformed or
@@ -123,12 +124,36 @@ using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>
 // are left out (a pair's two ends still match each other): matched by
 // (group, operation, sequence) they had paired one stage's send with another's receive, made up
 // clock offsets and named the wrong straggler (2026-12-04 review). Where a kernel has no sequence
-// number, occurrences are matched by their order on each rank; ranks with unequal counts of a
-// (group, operation) are reported in stats (that order is off from the first one missing).
+// number and every rank's kernels of its (group, operation) were launched inside ProfilerStep#N
+// ranges (some N on two ranks or more), they are matched by (N, order within the step): the
+// ranks' profiled windows may be shifted by whole steps (rank 1 holding steps 1-3, the others
+// 0-2), and matched by their order across the trace they had paired different iterations, read a
+// step period as a clock offset and named an innocent rank the straggler (2026-12-05 review). The
+// sequence of such a key is the position of (N, order) among those of every rank, in step order;
+// a step some ranks' traces lack is matched among the ranks that hold it. Otherwise occurrences
+// are matched by their order on each rank; ranks with unequal counts of a (group, operation) are
+// reported in stats (that order is off from the first one missing), and so are pairs of kernels
+// of different ProfilerStep numbers.
+using CollectiveKey = std::tuple<std::string, std::string, int64_t>;
 struct MatchStats {
   int64_t point_to_point = 0;      // SendRecv kernels left out
   int64_t unequal_count_keys = 0;  // (group, operation) pairs matched by order with unequal counts per rank
   std::string unequal_example;     // the first such pair and its counts
+  // Matched by (step, order within the step): collectives of a step that some ranks of the
+  // operation have no ProfilerStep#N for (matched among those that do), and steps in which the
+  // ranks holding them ran different counts (order within the step is off from the one missing).
+  int64_t partial_step_collectives = 0;
+  std::string partial_step_example;
+  int64_t unequal_step_count_keys = 0;
+  std::string unequal_step_example;
+  // Matched by order: matched collectives whose kernels lie in different ProfilerStep numbers.
+  int64_t cross_step_collectives = 0;
+  std::string cross_step_example;
+  // Collectives that loaded members of their process group did not run though their traces cover
+  // them (they hold its ProfilerStep, or span its time where the step is unknown): a desync, the
+  // signature of a hang or a skipped collective. Per key, those ranks. Members are the ranks with
+  // any kernel of the group; checked where the "Group size" is recorded and not below them.
+  std::map<CollectiveKey, std::vector<int64_t>> absent_members;
   // Kernels whose size is unknown because their dtype (the `dtype` arg or the nccl:* annotation's
   // `Input type`) has no known element size: per dtype name, the count and the first kernel's rank
   // and operation.

@@ -1,6 +1,7 @@
 // Collectives across ranks. Each rank's NCCL/RCCL kernels (old "ncclKernel_*" and new
 // "ncclDevKernel_*" names) are matched across ranks by (process group, sequence number) when the
-// trace records them, otherwise by (operation, ordinal of that operation on the rank). For each
+// trace records them, otherwise by (operation, ProfilerStep number, ordinal in the step) where every
+// rank's kernels lie in steps, else by (operation, ordinal of that operation on the rank). For each
 // matched collective: size, duration, algorithm, bus bandwidth, start skew, end skew and the rank
 // that arrived last; then straggler ranks ranked by how often and how much they held others back.
 //
@@ -283,13 +284,60 @@ std::vector<NcclAnnotation> nccl_annotations(const RankTrace& t) {
   });
   return out;
 }
+// A rank's ProfilerStep#N ranges (the CPU-side ones: the gpu_user_annotation copy is not a
+// second step), sorted by start, in the frame's ticks, and the step numbers its trace holds.
+struct RankSteps {
+  struct Span {
+    int64_t ts, end, n;
+  };
+  std::vector<Span> spans;
+  std::set<int64_t> held;
+  // N of the step a launch at tick t lies in: the latest step started at or before it, as the
+  // iterations analysis places a launch, when t is before its end; -1 otherwise.
+  int64_t at(int64_t t) const {
+    auto it = std::upper_bound(spans.begin(), spans.end(), t, [](int64_t x, const Span& s) { return x < s.ts; });
+    if (it == spans.begin()) return -1;
+    --it;
+    return t < it->end ? it->n : -1;
+  }
+};
+
+RankSteps rank_steps(const Frame& f) {
+  RankSteps s;
+  for (const auto& c : f.cpu) {
+    if (f.trace->cat[c.event] == Category::GpuUserAnnotation) continue;
+    if (const int64_t k = profiler_step_number(f.trace->name_of(c.event)); k >= 0) {
+      s.spans.push_back(RankSteps::Span{c.ts, c.end, k});
+      s.held.insert(k);
+    }
+  }
+  std::stable_sort(s.spans.begin(), s.spans.end(), [](const RankSteps::Span& a, const RankSteps::Span& b) { return a.ts < b.ts; });
+  return s;
+}
+
+// "rank 3" or "ranks 0, 2, 3" (the first 8, then "...").
+std::string rank_list(const std::vector<int64_t>& ranks) {
+  std::string out = ranks.size() == 1 ? "rank " : "ranks ";
+  for (size_t i = 0; i < ranks.size() && i < 8; ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
+  if (ranks.size() > 8) out += ", ...";
+  return out;
+}
+
+std::string group_prefix(const std::string& pg) { return pg.empty() ? std::string() : "process group " + pg + ", "; }
 }  // namespace
 
 CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats, MatchStats* stats) {
   CollectiveMatches coll;
   // Per (group, operation) matched by order: each rank's count.
   std::map<std::pair<std::string, std::string>, std::map<int64_t, int64_t>> by_order;
-  for (const Frame& f : frames) {
+  // Kernels without a sequence number, per (group, operation), in frame then time order: matched
+  // once every rank's are known (by step where they all lie in steps).
+  std::map<std::pair<std::string, std::string>, std::vector<Occurrence>> unsequenced;
+  std::vector<RankSteps> steps;
+  steps.reserve(frames.size());
+  for (const Frame& f : frames) steps.push_back(rank_steps(f));
+  for (size_t fi = 0; fi < frames.size(); ++fi) {
+    const Frame& f = frames[fi];
     std::unordered_map<uint32_t, const CollectiveArgs*> args;
     for (const auto& c : f.trace->collectives) args[c.event] = &c;
     const std::vector<NcclAnnotation> notes = nccl_annotations(*f.trace);
@@ -311,7 +359,6 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
       return nullptr;
     };
     const int64_t base = f.trace->base_time_ns >= 0 ? f.trace->base_time_ns : 0;
-    std::map<std::pair<std::string, std::string>, int64_t> ordinal;
     for (const auto& g : f.gpu) {
       if (g.kind != KernelKind::Communication) continue;
       const std::string& n = f.name(g.name);
@@ -341,8 +388,6 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
       }
       std::string pg = a ? a->pg_name : "";
       const bool by_seq = a && a->seq >= 0;
-      int64_t seq = by_seq ? a->seq : ordinal[{pg, ki.op}]++;
-      if (!by_seq) ++by_order[{pg, ki.op}][f.rank()];
       double bytes = -1;
       const double elem_bytes = a && a->in_msg_nelems >= 0 ? dtype_bytes(a->dtype) : 0.0;
       if (elem_bytes > 0)
@@ -365,7 +410,90 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
       // The annotation records the collective's input: an all-gather's is one rank's shard.
       occ.shard_bytes = note && bytes > 0 && ki.op == "AllGather";
       if (a && a->group_size > 0) occ.group_size = a->group_size;
-      coll[{pg, ki.op, seq}].push_back(std::move(occ));
+      if (g.runtime >= 0) occ.step = steps[fi].at(f.cpu[static_cast<size_t>(g.runtime)].ts);
+      if (by_seq)
+        coll[{pg, ki.op, a->seq}].push_back(std::move(occ));
+      else
+        unsequenced[{pg, ki.op}].push_back(std::move(occ));
+    }
+  }
+  std::map<int64_t, size_t> frame_of;  // rank -> index in frames (the first of a repeated rank)
+  for (size_t i = 0; i < frames.size(); ++i) frame_of.emplace(frames[i].rank(), i);
+  for (auto& [po, occs] : unsequenced) {
+    const auto& [pg, op] = po;
+    std::map<int64_t, std::set<int64_t>> ranks_in_step;
+    bool all_in_steps = true, shared_step = false;
+    for (const auto& o : occs) {
+      if (o.step < 0) {
+        all_in_steps = false;
+        break;
+      }
+      auto& ranks = ranks_in_step[o.step];
+      ranks.insert(o.rank);
+      if (ranks.size() >= 2) shared_step = true;
+    }
+    if (all_in_steps && shared_step) {
+      // (step, order within the step on its rank), numbered in that order over every rank's.
+      std::map<std::pair<int64_t, int64_t>, int64_t> in_step;  // (rank, step) -> kernels so far
+      std::vector<std::pair<int64_t, int64_t>> at(occs.size());
+      std::map<std::pair<int64_t, int64_t>, int64_t> sequence;
+      for (size_t i = 0; i < occs.size(); ++i) {
+        at[i] = {occs[i].step, in_step[{occs[i].rank, occs[i].step}]++};
+        sequence.emplace(at[i], 0);
+      }
+      int64_t next = 0;
+      for (auto& [k, v] : sequence) v = next++;
+      std::set<int64_t> op_ranks;
+      for (size_t i = 0; i < occs.size(); ++i) {
+        op_ranks.insert(occs[i].rank);
+        coll[{pg, op, sequence[at[i]]}].push_back(std::move(occs[i]));
+      }
+      if (!stats) continue;
+      for (const auto& [n, runners] : ranks_in_step) {
+        std::vector<int64_t> lacking;
+        int64_t lo = INT64_MAX, hi = INT64_MIN, lo_rank = -1, hi_rank = -1;
+        for (const int64_t r : op_ranks) {
+          if (!steps[frame_of.at(r)].held.count(n)) {
+            lacking.push_back(r);
+            continue;
+          }
+          auto it = in_step.find({r, n});
+          const int64_t c = it == in_step.end() ? 0 : it->second;
+          if (c < lo) lo = c, lo_rank = r;
+          if (c > hi) hi = c, hi_rank = r;
+        }
+        if (!lacking.empty()) {
+          if (stats->partial_step_collectives == 0)
+            stats->partial_step_example = group_prefix(pg) + op + " in ProfilerStep#" + std::to_string(n) + ": run by " +
+                                          rank_list(std::vector<int64_t>(runners.begin(), runners.end())) + "; not in the trace of " +
+                                          rank_list(lacking);
+          stats->partial_step_collectives += hi > 0 ? hi : 0;
+        }
+        if (lo_rank >= 0 && lo != hi && stats->unequal_step_count_keys++ == 0)
+          stats->unequal_step_example = group_prefix(pg) + op + " in ProfilerStep#" + std::to_string(n) + ": rank " +
+                                        std::to_string(lo_rank) + " ran " + std::to_string(lo) + ", rank " + std::to_string(hi_rank) +
+                                        " " + std::to_string(hi);
+      }
+      continue;
+    }
+    // By order on each rank. Kernels paired from different steps are counted: the ranks' windows
+    // are shifted (where some kernel lies in no step, so steps cannot key the match).
+    std::map<int64_t, int64_t> ordinal;  // rank -> kernels so far
+    std::map<int64_t, std::map<int64_t, std::vector<int64_t>>> step_ranks;  // ordinal -> step -> ranks
+    for (auto& o : occs) {
+      const int64_t seq = ordinal[o.rank]++;
+      ++by_order[po][o.rank];
+      if (o.step >= 0) step_ranks[seq][o.step].push_back(o.rank);
+      coll[{pg, op, seq}].push_back(std::move(o));
+    }
+    if (!stats) continue;
+    for (const auto& [seq, by_step] : step_ranks) {
+      if (by_step.size() < 2) continue;
+      if (stats->cross_step_collectives++ > 0) continue;
+      std::string e = group_prefix(pg) + op + " sequence " + std::to_string(seq) + ":";
+      for (const auto& [n, ranks] : by_step) e += " " + rank_list(ranks) + " in ProfilerStep#" + std::to_string(n) + ";";
+      e.pop_back();
+      stats->cross_step_example = e;
     }
   }
   int64_t dropped = 0;
@@ -378,7 +506,56 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
     occ.erase(end, occ.end());
   }
   if (repeats) *repeats = dropped;
-  if (stats)
+  if (stats) {
+    // Members of each process group among the ranks loaded: those with any of its kernels.
+    std::map<std::string, std::set<int64_t>> members;
+    for (const auto& [key, occ] : coll)
+      for (const auto& o : occ) members[std::get<0>(key)].insert(o.rank);
+    // Each rank's span on the job's clock (baseTimeNanoseconds added), computed when first asked.
+    std::vector<std::pair<int64_t, int64_t>> span(frames.size(), {1, 0});
+    auto span_of = [&](size_t i) {
+      if (span[i].first > span[i].second) {
+        const RankTrace& t = *frames[i].trace;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (size_t e = 0; e < t.ts_ns.size(); ++e) {
+          lo = std::min(lo, t.ts_ns[e]);
+          hi = std::max(hi, t.ts_ns[e] + std::max<int64_t>(0, t.dur_ns[e]));
+        }
+        const int64_t base = t.base_time_ns >= 0 ? t.base_time_ns : 0;
+        span[i] = lo <= hi ? std::make_pair(lo + base, hi + base) : std::make_pair(int64_t{0}, int64_t{-1});
+      }
+      return span[i];
+    };
+    for (const auto& [key, occ] : coll) {
+      int64_t group = -1;
+      for (const auto& o : occ) group = std::max(group, o.group_size);
+      const auto& m = members[std::get<0>(key)];
+      if (group <= 0 || static_cast<int64_t>(occ.size()) >= group || static_cast<int64_t>(m.size()) > group) continue;
+      // The step all its kernels lie in, where they agree.
+      int64_t step = occ.front().step;
+      int64_t smin = INT64_MAX, emax = INT64_MIN;
+      for (const auto& o : occ) {
+        if (o.step != step) step = -1;
+        smin = std::min(smin, o.start_ns);
+        emax = std::max(emax, o.end_ns);
+      }
+      std::vector<int64_t> absent;
+      auto ran = occ.begin();  // occ is in rank order (sorted above): one walk beside the members'
+      for (const int64_t r : m) {
+        while (ran != occ.end() && ran->rank < r) ++ran;
+        if (ran != occ.end() && ran->rank == r) continue;
+        const size_t i = frame_of.at(r);
+        bool covers;
+        if (step >= 0 && !steps[i].spans.empty()) {
+          covers = steps[i].held.count(step) > 0;
+        } else {
+          const auto [lo, hi] = span_of(i);
+          covers = lo <= smin && emax <= hi;
+        }
+        if (covers) absent.push_back(r);
+      }
+      if (!absent.empty()) stats->absent_members.emplace(key, std::move(absent));
+    }
     for (const auto& [key, counts] : by_order) {
       int64_t lo = INT64_MAX, hi = INT64_MIN, lo_rank = -1, hi_rank = -1;
       for (const auto& [rank, n] : counts) {
@@ -391,6 +568,7 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
                                  std::to_string(lo_rank) + " ran " + std::to_string(lo) + ", rank " + std::to_string(hi_rank) + " " +
                                  std::to_string(hi);
     }
+  }
   return coll;
 }
 
@@ -415,6 +593,39 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
                               "ran different counts of them: from the first one a rank lacks, its occurrences pair with the others' "
                               "next (wrong clock offsets, sync times and stragglers)",
                               "warning", stats.unequal_example, stats.unequal_count_keys);
+  if (stats.unequal_step_count_keys > 0)
+    ctx.diagnostics.add_count("collectives: kernels without a sequence number are matched by ProfilerStep and their order within it, "
+                              "and ranks whose traces hold a step ran different counts of them in it: within that step, from the "
+                              "first one a rank lacks, its occurrences pair with the others' next (a skipped collective or a desync)",
+                              "warning", stats.unequal_step_example, stats.unequal_step_count_keys);
+  if (stats.partial_step_collectives > 0)
+    ctx.diagnostics.add_count("collectives: kernels without a sequence number are matched by ProfilerStep and their order within it; "
+                              "some steps are in only some ranks' traces (the profiled windows differ): their collectives are matched "
+                              "among the ranks that hold them",
+                              "info", stats.partial_step_example, stats.partial_step_collectives);
+  if (stats.cross_step_collectives > 0)
+    ctx.diagnostics.add_count("collectives: kernels without a sequence number are matched by their order on each rank (some lie in no "
+                              "ProfilerStep), and that order pairs kernels of different ProfilerStep numbers: the ranks' profiled "
+                              "windows are shifted, so clock offsets, sync times and stragglers compare different iterations",
+                              "warning", stats.cross_step_example, stats.cross_step_collectives);
+  if (!stats.absent_members.empty()) {
+    // A rank that did not run a collective its group ran (review of 2026-12-05: rank 2 skipping
+    // an all-reduce the other three waited 50 ms in passed without a word, and that wait read as a
+    // bus bandwidth).
+    const auto& [key, absent] = *stats.absent_members.begin();
+    const auto& occ = coll.at(key);
+    int64_t group = -1;
+    for (const auto& o : occ) group = std::max(group, o.group_size);
+    ctx.diagnostics.add_count("collectives: ranks did not run a collective that other members of their process group ran, though "
+                              "their traces cover it (they hold its ProfilerStep, or span its time): a desync, the signature of a "
+                              "hang or a skipped collective; the others' time in it is waiting, so it has no bus bandwidth",
+                              "warning",
+                              rank_list(absent) + " did not run " + std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key)) +
+                                  (std::get<0>(key).empty() ? std::string() : " of process group " + std::get<0>(key)) + " that " +
+                                  std::to_string(occ.size()) + " of " +
+                                  (absent.size() == 1 ? "its " : "their ") + std::to_string(group) + " group members ran",
+                              static_cast<int64_t>(stats.absent_members.size()));
+  }
   if (repeats > 0)
     ctx.diagnostics.add_count("collectives: a kernel repeats a (process group, operation, sequence) its rank already ran "
                               "(left out; the earliest is matched)",
@@ -484,7 +695,10 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       for (const auto& o : occ) a.add_row({row, o.rank, static_cast<double>(o.start_ns - smin) / 1000.0});
     double sync_ns = static_cast<double>(emin - smax);
     double n = static_cast<double>(occ.size());
-    double busbw = bytes > 0 && sync_ns > 0 ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), members) : std::nan("");
+    // A collective a loaded member skipped transferred nothing while the others waited for it.
+    const bool member_absent = stats.absent_members.count(key) > 0;
+    double busbw = bytes > 0 && sync_ns > 0 && !member_absent ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), members)
+                                                              : std::nan("");
     if (sync_ns < 0 && ++overlapless == 1)
       overlapless_example = (std::get<0>(key).empty() ? std::string() : "process group " + std::get<0>(key) + ", ") +
                             std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));

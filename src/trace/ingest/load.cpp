@@ -474,14 +474,20 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       for (const auto& u : set.ranks)
         if (!t.device_names.empty() && !u.device_names.empty() && t.device_names.front() != u.device_names.front()) mixed = true;
     if (mixed) set.diagnostics.add("ranks from different jobs? the traces name different GPU models", "warning", models);
-    int64_t w0 = -1;
-    bool worlds_differ = false;
+    // Each world size stated, with the first file stating it (the example had been empty; review
+    // of 2026-12-05).
+    std::map<int64_t, std::pair<std::string, int64_t>> worlds;  // world size -> first file, files
     for (const auto& t : set.ranks)
       if (t.world_size > 0) {
-        if (w0 > 0 && t.world_size != w0) worlds_differ = true;
-        w0 = t.world_size;
+        ++worlds.try_emplace(t.world_size, t.file, 0).first->second.second;
       }
-    if (worlds_differ) set.diagnostics.add("ranks from different jobs? the traces state different world sizes", "warning", "");
+    if (worlds.size() > 1) {
+      std::string example;
+      for (const auto& [w, first] : worlds)
+        example += (example.empty() ? "" : "; ") + std::string("world_size ") + std::to_string(w) + " in " + first.first +
+                   (first.second > 1 ? " and " + std::to_string(first.second - 1) + " other file" + (first.second > 2 ? "s" : "") : "");
+      set.diagnostics.add("ranks from different jobs? the traces state different world sizes", "warning", example);
+    }
   }
   // Ranks the traces' distributedInfo.world_size names but no file holds: the cross-rank analyses
   // (collectives, stragglers) then compare only the ranks read. A warning when several ranks were
