@@ -163,6 +163,7 @@ struct RankTrace {
   std::vector<ProcessGroup> process_groups;
   std::vector<std::string> device_names;
   int64_t base_time_ns = -1;      // baseTimeNanoseconds; -1 when absent
+  std::string generator;          // otherData.generator ("sextant simulate" on a simulated timeline); "" when absent
   bool float_timestamps = false;  // any ts or dur with a fraction (ns resolution)
   bool legacy_schema = false;     // capitalised 2021 categories seen
   bool has_trace_events = false;  // the document had a traceEvents array

@@ -149,6 +149,21 @@ class AnalyzeCli(unittest.TestCase):
             self.assertNotEqual(p.returncode, 0)
             self.assertIn("and 1 other file could not be read: " + bad1, p.stderr)
 
+    def test_a_simulated_timeline_is_refused_not_read_as_zeros(self):
+        # simulate's --timeline is trace JSON of modelled spans by category: read as a profile it
+        # gave one rank, no GPU rows and every table zero with exit 0 (review of 2026-12-05). With
+        # --cache the refusal holds on the cached read too.
+        scenario = os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")
+        with tempfile.TemporaryDirectory() as d:
+            tl = os.path.join(d, "timeline.json")
+            run("simulate", scenario, "--timeline", tl, "-q")
+            for extra in ([], ["--cache"], ["--cache"]):
+                p = run("analyze", tl, *extra, check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(tl, p.stderr)
+                self.assertIn("sextant simulate --timeline", p.stderr)
+                self.assertIn("Kineto", p.stderr)
+
     def test_synth_straggler_is_found(self):
         with tempfile.TemporaryDirectory() as d:
             run("trace", "synth", "--out", d, "--ranks", "4", "--steps", "4", "--layers", "8", "--straggler", "3",

@@ -131,6 +131,7 @@ std::string serialize_rank(const RankTrace& t) {
   w.pod<uint64_t>(t.device_names.size());
   for (const auto& d : t.device_names) w.str(d);
   w.pod(t.base_time_ns);
+  w.str(t.generator);
   w.pod<uint8_t>(static_cast<uint8_t>(t.float_timestamps | (t.legacy_schema << 1) | (t.has_trace_events << 2)));
   w.pod(t.raw_bytes);
   w.pod(t.file_bytes);
@@ -210,6 +211,7 @@ RankTrace deserialize_rank(const std::string& bytes, const std::string& what) {
   auto nd = r.pod<uint64_t>();
   for (uint64_t i = 0; i < nd; ++i) t.device_names.push_back(r.str());
   t.base_time_ns = r.pod<int64_t>();
+  t.generator = r.str();
   auto flags = r.pod<uint8_t>();
   t.float_timestamps = flags & 1;
   t.legacy_schema = flags & 2;

@@ -14,7 +14,7 @@
 
 namespace sextant::trace {
 
-inline constexpr uint32_t kCacheFormatVersion = 10;  // 2: memcpy/memset byte counts (transfers); 3: nccl:* shapes; 4: stream waits; 5: CRC-32 trailer; 6: event syncs among the waits; 7: string escapes that are not JSON kept as written and counted; 8: numbers with an exponent read exactly; 9: pid/tid texts and wide integers coded (id_labels); 10: [memory] samples with a negative ts dropped, a repeated traceEvents key counted
+inline constexpr uint32_t kCacheFormatVersion = 11;  // 2: memcpy/memset byte counts (transfers); 3: nccl:* shapes; 4: stream waits; 5: CRC-32 trailer; 6: event syncs among the waits; 7: string escapes that are not JSON kept as written and counted; 8: numbers with an exponent read exactly; 9: pid/tid texts and wide integers coded (id_labels); 10: [memory] samples with a negative ts dropped, a repeated traceEvents key counted; 11: otherData.generator kept
 
 std::string serialize_rank(const RankTrace& t);
 // Throws Error naming `what` when the bytes are not a serialized rank of this version.

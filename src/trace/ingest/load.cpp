@@ -399,6 +399,15 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
     return a.rank != b.rank ? a.rank < b.rank : a.file < b.file;
   });
   if (set.ranks.empty() && first_empty) std::rethrow_exception(first_empty);
+  // A timeline `sextant simulate --timeline` wrote: its spans are modelled work by category
+  // (compute, tp, dp, pp), not profiled kernels; read as a trace it gave one rank, no GPU rows and
+  // every table zero with exit 0 (review of 2026-12-05).
+  for (const auto& t : set.ranks)
+    if (t.generator == "sextant simulate")
+      throw Error(SourceLocation{t.file, 0, 0, "otherData.generator"},
+                  "is a timeline that `sextant simulate --timeline` wrote: its spans are the simulation's modelled work, not profiled "
+                  "kernels, and analyze reads PyTorch profiler (Kineto) traces",
+                  "the simulation's figures are in its own result (--json, --csv); open the timeline in Perfetto (ui.perfetto.dev) to view it");
   if (set.ranks.empty()) {
     std::string why;
     for (const auto& [kind, d] : set.diagnostics.items()) why += (why.empty() ? "" : "; ") + kind;

@@ -829,7 +829,7 @@ class Scanner {
           out_.has_trace_events = true;
           events_array();
         }
-      } else if (key == "distributedInfo" || key == "deviceProperties" || key == "baseTimeNanoseconds") {
+      } else if (key == "distributedInfo" || key == "deviceProperties" || key == "baseTimeNanoseconds" || key == "otherData") {
         std::string text;
         peek_nonws();
         step([&](const char* p, const char* e) -> const char* {
@@ -874,6 +874,8 @@ class Scanner {
           else
             out_.diagnostics.add("baseTimeNanoseconds out of range (ignored)", "warning", text.substr(0, 120));
         }
+      } else if (key == "otherData" && j.is_object()) {
+        if (j.contains("generator") && j["generator"].is_string()) out_.generator = j["generator"].get<std::string>();
       } else if (key == "deviceProperties" && j.is_array()) {
         for (const auto& d : j)
           if (d.is_object() && d.contains("name") && d["name"].is_string())
