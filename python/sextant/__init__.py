@@ -274,6 +274,10 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     ranks = _rank_list(timeline_ranks, "timeline_ranks")
     if timeline is not None and not isinstance(timeline, (str, _os.PathLike)):
         raise SextantError("timeline: expected a file path, got %r" % (timeline,))
+    # An empty path is refused, as the CLI's --timeline "" is: it had been read as no timeline, the
+    # call returning without a word and writing nothing (review of 2026-12-05).
+    if timeline is not None and _os.fspath(timeline) == "":
+        raise SextantError("timeline: an empty path: give a file name, or leave timeline out (None) for no trace")
     return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), all_ranks,
                                    contention, interference, seed, float(jitter), st, _int_in(timeline_rows, "timeline_rows", 0),
                                    ranks, _os.fspath(timeline) if timeline is not None else ""))
@@ -355,6 +359,16 @@ def _text_list(v, what, kinds=(str,)):
     return [str(x) for x in items]
 
 
+def _search_list(v, what, kinds=(str,)):
+    """A search option's list (zero, schedules, recompute): None searches every value; an empty list
+    names none and is refused, as the CLI refuses an empty --zero (it had been sent as the unset
+    option and searched everything; review of 2026-12-05)."""
+    items = _text_list(v, what, kinds)
+    if v is not None and not items:
+        raise SextantError("%s: an empty list names nothing to search; leave it out (None) to search every value" % (what,))
+    return items
+
+
 def _search_args(fix, top, threads, recompute_modules, any_framework_feature, zero, schedules, recompute, max_micro_batch,
                  max_vpp, headroom_gib, tie_fraction, no_tp_overlap, sp_only, vary_dp_overlap):
     """The search options of plan() and sweep(), checked in C++ as the CLI's flags of the same
@@ -369,8 +383,8 @@ def _search_args(fix, top, threads, recompute_modules, any_framework_feature, ze
             raise SextantError("recompute_modules: an empty list names no module set; use 'ladder', 'scenario' or a list of sets")
     return {"fix": _fix_items(fix), "top": _int_in(top, "top", 0), "threads": _int_in(threads, "threads", 0),
             "recompute_modules": sets, "any_framework_feature": _bool(any_framework_feature, "any_framework_feature"),
-            "zero": _text_list(zero, "zero", (int, str)), "schedules": _text_list(schedules, "schedules"),
-            "recompute": _text_list(recompute, "recompute"), "max_micro_batch": _int_in(max_micro_batch, "max_micro_batch", 0),
+            "zero": _search_list(zero, "zero", (int, str)), "schedules": _search_list(schedules, "schedules"),
+            "recompute": _search_list(recompute, "recompute"), "max_micro_batch": _int_in(max_micro_batch, "max_micro_batch", 0),
             "max_vpp": _int_in(max_vpp, "max_vpp", 0), "headroom_gib": _number(headroom_gib, "headroom_gib"),
             "tie_fraction": None if tie_fraction is None else _number(tie_fraction, "tie_fraction"),
             "no_tp_overlap": _bool(no_tp_overlap, "no_tp_overlap"), "sp_only": _bool(sp_only, "sp_only"),

@@ -904,3 +904,24 @@ def test_paths_with_a_nul_and_text_options_of_the_wrong_type(tmp_path):
     # A bytes path is a path, alone as in a list (it had been iterated as integers).
     one = sextant.analyze(TRACE.encode(), only=["idle_time"])
     assert one["tables"]["idle_time_breakdown"] == sextant.analyze([TRACE.encode()], only=["idle_time"])["tables"]["idle_time_breakdown"]
+
+
+def test_empty_search_lists_are_refused_and_plan_says_the_context_note():
+    """An empty zero=, schedules= or recompute= names nothing to search: plan() and sweep() had
+    searched every value, as if it were left out (the CLI refuses an empty --zero). And plan() with
+    overrides says estimate's note on a sequence beyond the model's context (review of 2026-12-05)."""
+    job = dict(model="llama3-8b", system="dgx-h100", num_gpus=8, global_batch=64, seq_len=4096)
+    for arg in ("zero", "schedules", "recompute"):
+        with pytest.raises(sextant.SextantError, match="^%s: an empty list names nothing to search" % arg):
+            sextant.plan(None, **job, **{arg: []})
+    with pytest.raises(sextant.SextantError, match="^zero: an empty list names nothing to search"):
+        sextant.sweep(SCENARIO, vary={"num_gpus": [8]}, zero=())
+    with pytest.raises(sextant.SextantError, match="^recompute_modules: an empty list names no module set"):
+        sextant.plan(None, **job, recompute_modules=[])
+    base8b = {"model": "llama3-8b", "system": "dgx-h100", "num_gpus": 8, "parallel": {"tp": 1, "pp": 1, "dp": 8, "zero_stage": 2},
+              "training": {"global_batch": 64, "micro_batch": 2, "seq_len": 4096, "precision": "bf16", "recompute": "none"}}
+    longer = {"training.seq_len": 16384}
+    note = [n for n in sextant.estimate(base8b, overrides=longer)["notes"] if "context-extension" in n]
+    assert len(note) == 1, note
+    p = sextant.plan(base8b, overrides=longer, fix={"tp": 1, "pp": 1, "mb": 1, "zero": 2, "recompute": "full"}, top=1, rerank_top=0)
+    assert note[0] in p["notes"], p["notes"]

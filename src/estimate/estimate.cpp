@@ -1313,6 +1313,16 @@ std::string bottleneck_note(const StepEstimate& e) {
   return why;
 }
 
+// A sequence beyond a rotary model's stated context (learned positions refuse it: scenario.cpp)
+// is a context-extension run; costed as given, and said (it passed without a word; review of
+// 2026-12-05). One text for estimate, plan and sweep (the latter two had dropped it).
+std::string context_extension_note(const Scenario& s) {
+  if (s.model.learned_position || s.model.max_seq_len <= 0 || s.train.seq_len <= s.model.max_seq_len) return {};
+  return "training.seq_len " + std::to_string(s.train.seq_len) + " is beyond model " + s.model.id + "'s context of " +
+         std::to_string(s.model.max_seq_len) + " tokens (max_seq_len): costed as a context-extension run (rotary "
+         "positions scaled), with attention over the whole sequence";
+}
+
 Result to_result(const StepEstimate& e, const Scenario& s) {
   Result r;
   r.command = "estimate";
@@ -1440,13 +1450,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     // model multi-head without a word).
     if (const std::string note = ignored_keys_note(s.model); !note.empty()) r.notes.push_back(note);
   }
-  // A sequence beyond a rotary model's stated context (learned positions refuse it: scenario.cpp)
-  // is a context-extension run; costed as given, and said (it passed without a word; review of
-  // 2026-12-05).
-  if (!s.model.learned_position && s.model.max_seq_len > 0 && s.train.seq_len > s.model.max_seq_len)
-    r.notes.push_back("training.seq_len " + std::to_string(s.train.seq_len) + " is beyond model " + s.model.id + "'s context of " +
-                      std::to_string(s.model.max_seq_len) + " tokens (max_seq_len): costed as a context-extension run (rotary "
-                      "positions scaled), with attention over the whole sequence");
+  if (const std::string note = context_extension_note(s); !note.empty()) r.notes.push_back(note);
   if (!e.fits)
     r.notes.push_back("does not fit: needs " + format_double(std::round(e.memory.total_bytes() / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB per GPU of " +
                       format_double(std::round(e.memory_capacity_bytes / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB");

@@ -137,6 +137,10 @@ Result to_result(const StepEstimate& e, const Scenario& s);
 // a note naming it, its compute and exposed communication, and how much of the critical rank's
 // pipeline_bubble waits on it; empty otherwise. Used by estimate's result and by plan's best plan.
 std::string bottleneck_note(const StepEstimate& e);
+// When the scenario's sequence is longer than its rotary model's stated context (max_seq_len): a
+// note that the run is costed as a context extension; empty otherwise. One text for estimate's
+// result and for plan's and sweep's (docs/plan.md).
+std::string context_extension_note(const Scenario& s);
 // Convenience: lower + estimate + per-op table + result (the CLI, reports and Python).
 Result estimate(const Scenario& s);
 

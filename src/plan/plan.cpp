@@ -118,6 +118,14 @@ Scenario stack_scenario(const Scenario& s, const StackFeatures& stack) {
   return out;
 }
 
+// Before 2026-12-05 messages printed the integer a --fix value is held as ("--fix recompute=1",
+// "sp=0") where recompute=selective or sp=false had been typed (review).
+std::string fix_value_text(const std::string& key, int v) {
+  if (key == "recompute" && v >= 0 && v <= 2) return v == 0 ? "none" : v == 1 ? "selective" : "full";
+  if (key == "sp" || key == "tp_overlap") return v != 0 ? "true" : "false";
+  return std::to_string(v);
+}
+
 // The search options that leave the plan out (--fix, --zero, --recompute, the limits, the
 // switches searched in one form), in the CLI's words; "" when none does (2026-12-05 review: "outside
 // the search space (constraints or enumeration rules)" had named none of them).
@@ -130,12 +138,12 @@ std::string search_exclusions(const Candidate& c, const SearchOptions& opt) {
                                                 {"recompute", c.recompute}, {"tp_overlap", c.tp_comm_overlap ? 1 : 0}};
   for (const auto& [k, x] : values)
     if (auto it = opt.fixed.find(k); it != opt.fixed.end() && it->second != x)
-      v.push_back("--fix " + std::string(k) + "=" + std::to_string(it->second) + " (the plan has " + k + " " + std::to_string(x) + ")");
+      v.push_back("--fix " + std::string(k) + "=" + fix_value_text(k, it->second) + " (the plan has " + k + " " + fix_value_text(k, x) + ")");
   if (!opt.fixed.count("zero") && std::find(opt.zero_stages.begin(), opt.zero_stages.end(), static_cast<int>(c.zero_stage)) == opt.zero_stages.end())
     v.push_back("--zero leaves out stage " + std::to_string(c.zero_stage));
   if (!opt.fixed.count("recompute") &&
       std::find(opt.recompute.begin(), opt.recompute.end(), static_cast<Recompute>(c.recompute)) == opt.recompute.end())
-    v.push_back(std::string("--recompute leaves out ") + (c.recompute == 0 ? "none" : c.recompute == 1 ? "selective" : "full"));
+    v.push_back("--recompute leaves out " + fix_value_text("recompute", c.recompute));
   if (opt.max_micro_batch > 0 && c.micro_batch > opt.max_micro_batch)
     v.push_back("--max-micro-batch " + std::to_string(opt.max_micro_batch) + " (the plan's is " + std::to_string(c.micro_batch) + ")");
   if (opt.max_vpp > 0 && c.vpp > opt.max_vpp)
@@ -228,7 +236,7 @@ void parse_fix(const std::string& item, SearchOptions& opt) {
                                        : key + " must be at least 1, got " + val);
   }
   if (const auto it = opt.fixed.find(key); it != opt.fixed.end() && it->second != v)
-    throw Error(where, key + " is fixed twice (" + std::to_string(it->second) + " and " + val + ")", "give each --fix key once");
+    throw Error(where, key + " is fixed twice (" + fix_value_text(key, it->second) + " and " + val + ")", "give each --fix key once");
   opt.fixed[key] = v;
 }
 
@@ -1557,6 +1565,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   }
   // A config.json's keys the model does not read, as estimate says them (review of 2026-12-04).
   if (const std::string note = ignored_keys_note(base.model); !note.empty()) r.notes.push_back(note);
+  // A sequence beyond the model's context, in estimate's words: before 2026-12-05 plan ranked such
+  // a job with no word of it (review), though every plan it ranks is a context-extension run.
+  if (const std::string note = context_extension_note(base); !note.empty()) r.notes.push_back(note);
   return r;
 }
 

@@ -221,6 +221,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
 
 // Parse "--fix" items "tp=8" into opt.fixed (Error on unknown keys or bad values).
 void parse_fix(const std::string& item, SearchOptions& opt);
+// A fixed value as it is typed, for messages: recompute none/selective/full, sp and tp_overlap
+// true/false, the others as integers.
+std::string fix_value_text(const std::string& key, int v);
 // --recompute-modules: "ladder", "scenario", or module sets joined by '+' ("core_attn+moe_act").
 void parse_module_search(const std::vector<std::string>& items, SearchOptions& opt);
 

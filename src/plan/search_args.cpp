@@ -64,16 +64,18 @@ SearchOptions search_options(const SearchArgs& a, OptionStyle style) {
   // "no valid plan" note that blames the parallel degrees.
   auto fixed = [&](const char* k) { auto it = o.fixed.find(k); return it == o.fixed.end() ? -1 : it->second; };
   if (a.no_tp_overlap && fixed("tp_overlap") == 1)
-    throw Error(SourceLocation{"--fix", 0, 0, "tp_overlap"}, nm("--fix") + " tp_overlap=1 contradicts " + nm("--no-tp-overlap"), "give one of the two");
+    throw Error(SourceLocation{"--fix", 0, 0, "tp_overlap"},
+                nm("--fix") + " tp_overlap=" + fix_value_text("tp_overlap", 1) + " contradicts " + nm("--no-tp-overlap"), "give one of the two");
   if (a.no_sp_off && fixed("sp") == 0)
-    throw Error(SourceLocation{"--fix", 0, 0, "sp"}, nm("--fix") + " sp=0 contradicts " + nm("--sp-only"), "give one of the two");
+    throw Error(SourceLocation{"--fix", 0, 0, "sp"}, nm("--fix") + " sp=" + fix_value_text("sp", 0) + " contradicts " + nm("--sp-only"),
+                "give one of the two");
   if (const int z = fixed("zero"); z >= 0 && std::find(o.zero_stages.begin(), o.zero_stages.end(), z) == o.zero_stages.end())
     throw Error(SourceLocation{"--fix", 0, 0, "zero"}, nm("--fix") + " zero=" + std::to_string(z) + " is not among the " + nm("--zero") + " stages searched",
                 "add it to " + nm("--zero") + ", or drop one of the two");
   if (const int rc = fixed("recompute"); rc >= 0 &&
       std::find(o.recompute.begin(), o.recompute.end(), static_cast<Recompute>(rc)) == o.recompute.end())
     throw Error(SourceLocation{"--fix", 0, 0, "recompute"},
-                nm("--fix") + " recompute=" + (rc == 0 ? "none" : rc == 1 ? "selective" : "full") + " is not among the " + nm("--recompute") + " modes searched",
+                nm("--fix") + " recompute=" + fix_value_text("recompute", rc) + " is not among the " + nm("--recompute") + " modes searched",
                 "add it to " + nm("--recompute") + ", or drop one of the two");
   if (const int mb = fixed("mb"); mb > 0 && a.max_micro_batch > 0 && mb > a.max_micro_batch)
     throw Error(SourceLocation{"--fix", 0, 0, "mb"},

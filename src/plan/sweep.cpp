@@ -737,13 +737,17 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                     (job_keys.empty() ? std::string() : "; the sweep varies " + job_keys),
                 "estimate the plan you meant: its error names the constraint it breaks");
   }
-  // Why a point has no plan at all (a row said "no valid plan" with no reason before 2026-12-03).
-  if (no_valid_points > 0)
+  // Why a point has no plan at all (a row said "no valid plan" with no reason before 2026-12-03):
+  // plan's refusal at that point, which names the --fix values only when given and the framework
+  // only when it restricts the search (the note had blamed both whatever applied; a --vary
+  // num_gpus=1000 with neither read as their doing; review of 2026-12-05).
+  if (no_valid_points > 0) {
+    double limit = 0;
     r.notes.push_back(std::to_string(no_valid_points) + " of " + std::to_string(grid.size()) +
-                      " point(s) have no valid plan, the first at " + point_text(first_no_valid) +
-                      ": the --fix values (or the framework's capabilities) leave none for " + base.model.id +
-                      " there (tp must divide the attention heads and the GPUs, pp the layers, ...); "
-                      "`sextant plan` with the same --fix at that point names the constraint");
+                      " point(s) have no valid plan. At the first, " + point_text(first_no_valid) + ": " +
+                      no_valid_plan_text(point_scenario(first_no_valid, limit), o.search) +
+                      "; estimating a plan at that point names the constraint it breaks");
+  }
 
   if (free_min < 1024.0 * 1024 * 1024)
     r.notes.push_back("the best plan at " + point_text(free_row) + " leaves " + format_double(std::round(free_min / 1073741824.0 * 1000) / 1000) +
@@ -958,6 +962,10 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                       "unknown; vary accelerator.price_usd to give one");
   // A config.json's keys the model does not read, as estimate says them (review of 2026-12-04).
   if (const std::string note = ignored_keys_note(base.model); !note.empty()) r.notes.push_back(note);
+  // A sequence beyond the model's context, in estimate's words (sweep had dropped it before
+  // 2026-12-05, review). No sweep parameter changes the model or the sequence (sweep_parameters),
+  // so the scenario's note holds at every point.
+  if (const std::string note = context_extension_note(base); !note.empty()) r.notes.push_back(note);
   if (!tdp_known)
     r.notes.push_back("the board power (TDP) of " + base.accelerator.id + " is not in the catalog: power_per_gpu_w and tokens_per_joule are unknown");
   // The scope of perf/W beside perf/$ (a reader had compared a GPU-only figure with a whole-node

@@ -308,7 +308,9 @@ for args, needle in [
     (["sweep", EX70, "--vary", "accelerator.memory_bytes=1:2"], "START:STOP:COUNT"),
     (["sweep", EX70, "--vary", "accelerator.memory_bandwidth_bytes_per_s=0x1p36"], "'0x1p36' is not a number"),
     # A --fix another option rules out names both (it gave the generic "no valid plan" note).
-    (["plan", EX70, "--no-tp-overlap", "--fix", "tp_overlap=true"], "contradicts --no-tp-overlap"),
+    # Named as typed, true/false (they had read tp_overlap=1 and sp=0; review of 2026-12-05).
+    (["plan", EX70, "--no-tp-overlap", "--fix", "tp_overlap=true"], "--fix tp_overlap=true contradicts --no-tp-overlap"),
+    (["plan", EX70, "--sp-only", "--fix", "sp=0"], "--fix sp=false contradicts --sp-only"),
     (["plan", EX70, "--recompute", "none", "--fix", "recompute=full"], "--fix recompute=full is not among the --recompute modes"),
     (["plan", EX70, "--zero", "1", "--fix", "zero=3"], "--fix zero=3 is not among the --zero stages"),
     (["plan", EX70, "--fix", "mb=8", "--max-micro-batch", "4"], "--fix mb=8 contradicts --max-micro-batch 4"),
@@ -338,7 +340,7 @@ for args, needle in [
     (["sweep", EX70, "--price-usd-per-gpu-hour", "5", "--vary", "system.node_price_usd_per_hour=30,100"], "overrides the varied"),
     # Review of 2026-12-05: a price of 0 had been taken as none given (the catalog's used instead),
     # a headroom above the GPU's memory searched against negative memory.
-    (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "num_gpus=1024", "--price-usd-per-gpu-hour", "0"], "must be positive"),
+    (["sweep", EX70, "--fix", "tp=8", "--fix", "pp=4", "--vary", "num_gpus=1024", "--price-usd-per-gpu-hour", "0"], "must be a positive price"),
     (["plan", EX70, "--fix", "tp=8", "--fix", "pp=4", "--headroom-gib", "100"], "leaves no memory"),
     # Without a scenario file, a --set of what the options give or the search chooses is refused by
     # name (it had been applied to a hidden one-GPU placeholder plan, 2026-12-05 review).
@@ -350,6 +352,33 @@ for args, needle in [
 ]:
     b = sx(*args)
     check(f"bad input {' '.join(args[1:])}", b.returncode != 0 and needle in b.stderr, b.stderr[:300])
+
+# Review of 2026-12-05: plan and sweep say estimate's note on a sequence beyond the model's context
+# (Llama 3 8B: 8,192 tokens), which both had dropped; a sweep point with no valid plan names --fix
+# and the framework only where they apply (the note had blamed both for num_gpus=1000 with neither);
+# an own plan outside a --fix names the values as typed (it read "--fix recompute=1").
+JOB8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--no-progress"]
+CONTEXT_NOTE = ("training.seq_len 16384 is beyond model llama3-8b's context of 8192 tokens (max_seq_len): "
+                "costed as a context-extension run")
+for cmd, extra in (("plan", ["--rerank-top", "0"]), ("sweep", ["--vary", "num_gpus=8"])):
+    q = sx(cmd, *JOB8, "--seq-len", "16384", "--fix", "tp=1", "--fix", "pp=1", "--fix", "mb=1", "--fix", "recompute=full",
+           *extra, "--json", "-")
+    check(f"{cmd}: a sequence beyond the context is noted", q.returncode == 0 and
+          any(n.startswith(CONTEXT_NOTE) for n in json.loads(q.stdout)["notes"]), q.stdout[-800:] + q.stderr[:300])
+q = sx("sweep", *JOB8, "--seq-len", "4096", "--vary", "num_gpus=8,1000", "--json", "-")
+nv = [n for n in json.loads(q.stdout)["notes"] if "have no valid plan" in n] if q.returncode == 0 else []
+check("sweep: a point without a plan gives plan's reason, no --fix named",
+      len(nv) == 1 and "the sweep point num_gpus=1000: no valid plan" in nv[0] and "--fix" not in nv[0] and "framework" not in nv[0],
+      (nv, q.stderr[:300]))
+with tempfile.TemporaryDirectory() as wd:
+    base8b = os.path.join(wd, "base8b.yaml")
+    with open(base8b, "w") as f:
+        f.write("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, dp: 8, zero_stage: 2}\n"
+                "training: {global_batch: 64, micro_batch: 2, seq_len: 4096, precision: bf16, recompute: none}\n")
+    q = sx("plan", base8b, "--fix", "tp=1", "--fix", "pp=1", "--fix", "mb=2", "--fix", "recompute=selective", "--rerank-top", "0",
+           "--no-progress", "--json", "-")
+    check("own plan outside a --fix: values as typed", q.returncode == 0 and json.loads(q.stdout)["scalars"]["own_plan_status"] ==
+          "outside the search space: --fix recompute=selective (the plan has recompute none)", q.stdout[-500:] + q.stderr[:300])
 
 # Review of 2026-12-05: --elasticity with a headroom within its step of the memory gives the memory
 # side no plan (NaN, a note), not the search's "leaves no memory" error for the whole command.
@@ -467,7 +496,8 @@ check("sweep without a valid plan anywhere is exit 2", b.returncode == 2 and "at
 b = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "48", "--seq-len", "4096",
        "--vary", "num_gpus=8,12", "--fix", "tp=8", "--threads", "1", "--no-progress", "--json", "-")
 notes = json.loads(b.stdout)["notes"] if b.returncode == 0 else []
-check("sweep names the point without a valid plan", any("the first at the sweep point num_gpus=12" in n for n in notes), str(notes)[:400] + b.stderr[-300:])
+check("sweep names the point without a valid plan", any("At the first, the sweep point num_gpus=12: the fixed tp 8 does not divide the 12 GPUs" in n
+                                                        for n in notes), str(notes)[:400] + b.stderr[-300:])
 b = sx("sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
        "--vary", "accelerator.memory_bytes=8e10,9e10", "--schedules", "1f1x", "--threads", "1", "--no-progress")
 check("sweep refuses a misspelt schedule before its grid", b.returncode == 2 and "at the sweep point" not in b.stderr and

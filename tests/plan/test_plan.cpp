@@ -2,10 +2,15 @@
 // fit, rank deterministically whatever the thread count or process split, and explain its winner?
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
 
+#include "core/error.hpp"
 #include "plan/plan.hpp"
+#include "plan/search_args.hpp"
+#include "plan/sweep.hpp"
 #include "test_catalogs.hpp"
 
 using namespace sextant;
@@ -23,6 +28,19 @@ Scenario tiny(int gpus, int global_batch) {
   Scenario s = parse_scenario(y, "tiny.yaml", *frozen());
   s.num_gpus = gpus;
   return s;
+}
+
+// The reviewer's Llama 3 8B job on one DGX H100 (its own plan tp1 pp1 dp8, ZeRO 2, mb 2, no
+// recompute), at a sequence length.
+Scenario llama8b_8(int seq_len) {
+  const std::string y =
+      "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, dp: 8, zero_stage: 2}\n"
+      "training: {global_batch: 64, micro_batch: 2, seq_len: " + std::to_string(seq_len) + ", precision: bf16, recompute: none}\n";
+  return parse_scenario(y, "base8b.yaml", *frozen());
+}
+
+bool has_note(const Result& r, const std::string& needle) {
+  return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(needle) != std::string::npos; });
 }
 
 Scenario llama70b_64() {
@@ -641,4 +659,88 @@ TEST(PlanEnumeration, IdleOverlapSwitchesAndWindowedCpAreNotEnumerated) {
     apply_candidate(t, x, o);
     EXPECT_NO_THROW(check_plan(t)) << describe(x, o, w);
   }
+}
+
+// Question (review of 2026-12-05): do plan and sweep say, in estimate's words, that a sequence
+// beyond the model's context (Llama 3 8B: 8,192 tokens) is costed as a context-extension run? Both
+// had ranked such a job with no word of it.
+TEST(PlanResult, ASequenceBeyondTheContextCarriesEstimatesNote) {
+  const Scenario s = llama8b_8(16384);
+  const std::string note = context_extension_note(s);
+  ASSERT_NE(note.find("beyond model llama3-8b's context of 8192 tokens"), std::string::npos) << note;
+  const Result e = estimate(s);
+  ASSERT_NE(std::find(e.notes.begin(), e.notes.end(), note), e.notes.end());
+  SearchOptions o;
+  for (const char* f : {"tp=1", "pp=1", "mb=1", "zero=2", "recompute=full"}) parse_fix(f, o);
+  const Estimator est;
+  const Result r = plan_result(s, o, est, search(s, o, est), true);
+  EXPECT_NE(std::find(r.notes.begin(), r.notes.end(), note), r.notes.end());
+  SweepOptions so;
+  so.search = o;
+  so.vary = {parse_variation("num_gpus=8")};
+  const Result w = sweep(s, so, est);
+  EXPECT_NE(std::find(w.notes.begin(), w.notes.end(), note), w.notes.end());
+  // Within the context: no note.
+  const Scenario in = llama8b_8(4096);
+  EXPECT_EQ(context_extension_note(in), "");
+  EXPECT_FALSE(has_note(plan_result(in, o, est, search(in, o, est), true), "context-extension"));
+}
+
+// Question (review of 2026-12-05): does a sweep point with no valid plan give plan's reason, naming
+// --fix values and the framework only where they apply? `--vary num_gpus=...,1000` with neither
+// had been put down to "the --fix values (or the framework's capabilities)".
+TEST(SweepNotes, APointWithoutAValidPlanNamesOnlyWhatApplies) {
+  const Scenario s = tiny(4, 4);
+  const Estimator est;
+  SweepOptions so;
+  so.vary = {parse_variation("num_gpus=4,1000")};
+  so.search.schedules = {"1f1b"};
+  so.search.recompute = {Recompute::None};
+  const Result w = sweep(s, so, est);
+  auto note = [](const Result& r) {
+    for (const auto& n : r.notes)
+      if (n.find("have no valid plan") != std::string::npos) return n;
+    return std::string();
+  };
+  const std::string plain = note(w);
+  EXPECT_NE(plain.find("1 of 2 point(s) have no valid plan. At the first, the sweep point num_gpus=1000: "), std::string::npos) << plain;
+  EXPECT_NE(plain.find("for 1000 GPUs (tp x pp x dp x cp = GPUs"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("--fix"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("framework"), std::string::npos) << plain;
+  // With a --fix, the note asks to check it.
+  parse_fix("tp=2", so.search);
+  const std::string fixed = note(sweep(s, so, est));
+  EXPECT_NE(fixed.find("check the --fix values"), std::string::npos) << fixed;
+}
+
+// Question (review of 2026-12-05): do messages name a fixed value as it is typed? The own plan's
+// status had read "--fix recompute=1 (the plan has recompute 0)" for --fix recompute=selective, and
+// the contradictions "--fix tp_overlap=1", "--fix sp=0" for true and false.
+TEST(PlanResult, FixedValuesAreNamedAsTyped) {
+  const Scenario s = llama8b_8(4096);
+  SearchOptions o;
+  for (const char* f : {"tp=1", "pp=1", "mb=2", "zero=2", "recompute=selective"}) parse_fix(f, o);
+  const Estimator est;
+  const Result r = plan_result(s, o, est, search(s, o, est), true);
+  EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")),
+            "outside the search space: --fix recompute=selective (the plan has recompute none)");
+  auto message = [](const SearchArgs& a, OptionStyle st = OptionStyle::Cli) {
+    try {
+      search_options(a, st);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  SearchArgs a;
+  a.fix = {"tp_overlap=1"};
+  a.no_tp_overlap = true;
+  EXPECT_NE(message(a).find("--fix tp_overlap=true contradicts --no-tp-overlap"), std::string::npos) << message(a);
+  a = {};
+  a.fix = {"sp=false"};
+  a.no_sp_off = true;
+  EXPECT_NE(message(a, OptionStyle::Python).find("fix sp=false contradicts sp_only"), std::string::npos) << message(a, OptionStyle::Python);
+  a = {};
+  a.fix = {"recompute=full", "recompute=selective"};
+  EXPECT_NE(message(a).find("recompute is fixed twice (full and selective)"), std::string::npos) << message(a);
 }
