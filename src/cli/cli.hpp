@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.hpp"
@@ -19,11 +20,19 @@ struct OutputOptions {
   std::string csv_dir;
   std::string report;  // HTML report file
   bool quiet = false;  // no table on stdout
+  // The command's own output files (simulate's --timeline): option name and the path it holds,
+  // checked with --json before the command runs (add_output_file_option).
+  std::vector<std::pair<std::string, const std::string*>> extra_files;
   // The JSON goes to standard output ('-', or /dev/stdout as the file writer takes it).
   bool json_to_stdout() const { return json == "-" || json == "/dev/stdout"; }
 };
 
 void add_output_options(CLI::App& cmd, OutputOptions& o);
+// A command's own output file option (e.g. "--timeline"), written by emit() as one of its
+// extra_files: an empty path is refused, and the path is checked as --json's is, before the
+// command runs. `path` must outlive the parse (a member of the command's argument struct).
+CLI::Option* add_output_file_option(CLI::App& cmd, OutputOptions& o, const std::string& name, std::string& path,
+                                    const std::string& description);
 
 // The whole of text as a finite number, or false ("1.3x", "nan", "1e999" are not).
 inline bool parse_finite(const std::string& text, double* v) {

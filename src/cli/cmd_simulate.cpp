@@ -79,7 +79,10 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--set", a->sets, "Override a scenario key, e.g. --set parallel.tp=4 (repeatable)");
   cmd->add_option("--straggler", a->stragglers, "RANK=FACTOR: that rank's compute takes FACTOR times as long (repeatable)");
   cmd->add_flag("--all-ranks", a->all_ranks, "Simulate every rank instead of one unit per class of equivalent ranks");
-  cmd->add_option("--timeline", a->timeline, "Write a Chrome trace-event JSON (Perfetto, chrome://tracing) to FILE");
+  // An output as --json is: refused when empty and checked before the run (an empty path had run
+  // and written nothing, exit 0; an unwritable one failed after the whole simulation; review of
+  // 2026-12-05).
+  add_output_file_option(*cmd, a->out, "--timeline", a->timeline, "Write a Chrome trace-event JSON (Perfetto, chrome://tracing) to FILE");
   auto* o_ranks = cmd->add_option("--timeline-ranks", a->timeline_ranks, "Ranks to put in the timeline, e.g. 0-7,64 (default: every class, or the first pipeline replica with --all-ranks)");
   auto* o_rows = cmd->add_option("--timeline-rows", a->timeline_rows,
                   "Rows of the result's timeline table (the report's per-rank Gantt chart; in --json, --csv and --report, not in the "

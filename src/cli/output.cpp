@@ -75,20 +75,52 @@ bool same_place(const std::string& a, const std::string& b) {
   const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec1), ec1), cb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
   return (ec1 || ec2) ? a == b : ca == cb;
 }
+// The file outputs asked for, by option: --json, --report and the command's own (--timeline).
+std::vector<std::pair<std::string, std::string>> file_outputs(const OutputOptions& o) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!o.json.empty()) out.emplace_back("--json", o.json);
+  if (!o.report.empty()) out.emplace_back("--report", o.report);
+  for (const auto& [option, path] : o.extra_files)
+    if (path && !path->empty()) out.emplace_back(option, *path);
+  return out;
+}
 void check_csv_apart(const OutputOptions& o) {
   if (o.csv_dir.empty()) return;
-  const bool json = same_place(o.csv_dir, o.json);
-  if (json || same_place(o.csv_dir, o.report))
-    throw Error(SourceLocation{o.csv_dir, 0, 0, "--csv"}, "is also the path of --" + std::string(json ? "json" : "report"),
-                "give each output its own path");
+  for (const auto& [option, path] : file_outputs(o))
+    if (same_place(o.csv_dir, path))
+      throw Error(SourceLocation{o.csv_dir, 0, 0, "--csv"}, "is also the path of " + option, "give each output its own path");
+}
+// Two file outputs at one place: one overwrote the other, or two documents ran together on
+// standard output. Found when the files were staged, after the whole run, before 2026-12-05
+// (`--timeline t.json --json t.json`); /dev/null may take any number, as there.
+void check_files_apart(const OutputOptions& o) {
+  const auto files = file_outputs(o);
+  auto to_stdout = [](const std::string& p) { return p == "-" || p == "/dev/stdout"; };
+  for (size_t i = 0; i < files.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const std::string &a = files[j].second, &b = files[i].second;
+      const bool both_stdout = to_stdout(a) && to_stdout(b);
+      const bool one_file = !to_stdout(a) && !to_stdout(b) && a != "/dev/null" && same_place(a, b);
+      if (!both_stdout && !one_file) continue;
+      throw Error(SourceLocation{b, 0, 0, files[i].first},
+                  both_stdout ? "writes to standard output, as " + files[j].first + " does" : "is also the path of " + files[j].first,
+                  "give each output its own path");
+    }
 }
 
 // Output problems that can be seen before the command runs are reported then, not after a search
 // of minutes whose result would be lost (2026-12-03 review: a missing charting library or an
 // unwritable --report folder failed plan after the whole search, writing no --json either).
+// A command's own output file (simulate's --timeline) is checked as --json is: a path that could
+// not be written failed after the whole simulation without naming the option ("cannot open for
+// writing" for /proc/sys/x.json), and one ending in '/' failed there too, leaving an empty folder
+// (review of 2026-12-05).
 void preflight_outputs(const OutputOptions& o) {
   check_csv_apart(o);
+  check_files_apart(o);
   if (!o.json.empty() && !o.json_to_stdout()) check_writable("--json", o.json, false);
+  for (const auto& [option, path] : o.extra_files)
+    if (path && !path->empty() && *path != "-" && *path != "/dev/stdout") check_writable(option, *path, false);
   if (!o.csv_dir.empty()) check_writable("--csv", o.csv_dir, true);
   if (!o.report.empty()) {
     check_writable("--report", o.report, false);
@@ -96,11 +128,19 @@ void preflight_outputs(const OutputOptions& o) {
     if (report_holder().preflight) report_holder().preflight();
   }
 }
+
+// An empty path is refused (it wrote nothing and exited 0 before 2026-12-03; --timeline before
+// 2026-12-05).
+std::string not_empty(const std::string& path) { return path.empty() ? "an empty path: give a file or folder name" : std::string(); }
 }  // namespace
 
+CLI::Option* add_output_file_option(CLI::App& cmd, OutputOptions& o, const std::string& name, std::string& path,
+                                    const std::string& description) {
+  o.extra_files.emplace_back(name, &path);
+  return cmd.add_option(name, path, description)->check(not_empty);
+}
+
 void add_output_options(CLI::App& cmd, OutputOptions& o) {
-  // An empty path is refused (it wrote nothing and exited 0 before 2026-12-03).
-  auto not_empty = [](const std::string& path) -> std::string { return path.empty() ? "an empty path: give a file or folder name" : std::string(); };
   cmd.add_option("--json", o.json, "Write the result as JSON to FILE ('-' for standard output)")->check(not_empty);
   cmd.add_option("--csv", o.csv_dir, "Write one CSV per result table (and scalars.csv, notes.csv) into DIR")
       ->check(not_empty)

@@ -361,15 +361,25 @@ Result result_from_json(const nlohmann::ordered_json& j) {
           throw bad("tables." + name, "a table needs an object of columns");
         only_keys(tj, "tables." + name, {"description", "types", "columns"});
         Table& t = r.add_table(name, text_of(tj, "description", "tables." + name + ".description"));
-        if (tj.contains("types") && !tj["types"].is_object()) throw bad("tables." + name + ".types", "must be an object of column types");
+        // Every column's type is stated (to_json writes them all): a table without "types" had
+        // been read as all f64, failing at its first text cell as "an f64 column holds
+        // \"compute\"", and a column missing from "types" was taken as f64 without a word
+        // (review of 2026-12-05).
+        const std::string types_at = "tables." + name + ".types";
+        if (!tj.contains("types")) throw bad(types_at, "missing: table '" + name + "' needs the type of each of its columns (f64, i64 or str)");
+        if (!tj["types"].is_object()) throw bad(types_at, "must be an object of column types (f64, i64 or str)");
+        for (const auto& [cname, ty] : tj["types"].items()) {
+          (void)ty;
+          if (!tj["columns"].contains(cname)) throw bad(types_at + "." + cname, "column '" + cname + "' has a type but no values: table '" + name + "' has no such column");
+        }
         size_t rows = 0;
         bool first = true;
         for (const auto& [cname, arr] : tj["columns"].items()) {
           const std::string where = "tables." + name + ".columns." + cname;
           if (!arr.is_array()) throw bad(where, "a column must be an array");
-          const std::string ty = tj.contains("types") && tj["types"].contains(cname)
-                                     ? text_of(tj["types"], cname.c_str(), "tables." + name + ".types." + cname)
-                                     : "f64";
+          if (!tj["types"].contains(cname))
+            throw bad(types_at + "." + cname, "missing: column '" + cname + "' of table '" + name + "' has no type (valid: f64, i64, str)");
+          const std::string ty = text_of(tj["types"], cname.c_str(), types_at + "." + cname);
           Column c;
           c.name = cname;
           if (ty == "i64") {

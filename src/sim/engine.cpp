@@ -89,6 +89,7 @@ struct Unit {
 
 struct Member {
   int unit;
+  int32_t ref;  // the collective in this member's own program (ActiveColl::ref is the first member's)
   CollMode mode;
   int32_t token;
   uint8_t flag;
@@ -155,6 +156,7 @@ class Engine {
       Unit& u = units_[i];
       u.spec = &specs_[i];
       u.prog = &programs_[static_cast<size_t>(specs_[i].stage)];
+      out_.units[i].comm_rows.assign(u.prog->comm_rows.size(), UnitOut::Comm{});
       u.token_done.assign(static_cast<size_t>(u.prog->tokens), 0);
       u.arrival.assign(slots, -1.0);
       u.arrow_of.assign(slots, -1);
@@ -508,7 +510,7 @@ class Engine {
       ac.first_unit = unit;
       ac.ref = is.ref;
     }
-    ac.members.push_back(Member{unit, is.mode, is.token, is.flag, is.t > now_ ? is.t : now_, is.microbatch, is.chunk, is.pass});
+    ac.members.push_back(Member{unit, is.ref, is.mode, is.token, is.flag, is.t > now_ ? is.t : now_, is.microbatch, is.chunk, is.pass});
     const auto& want = members_[static_cast<size_t>(gs.inst)];
     if (ac.members.size() < want.size()) return;
     // Every member arrived: collectives of one group start in sequence order.
@@ -628,6 +630,7 @@ class Engine {
     for (const auto& mb : ac.members) {
       Unit& u = units_[static_cast<size_t>(mb.unit)];
       out_.units[static_cast<size_t>(mb.unit)].comm_by_group_s[g] += now_ - ac.start;
+      add_comm_row(mb.unit, u.prog->colls[static_cast<size_t>(mb.ref)], now_ - ac.start);
       if (u.spec->record) {
         span(mb.unit, 1 + g, mb.arrive, now_, ci.name, kGroupNames[g], 0, ci.bytes);
         out_.spans.back().microbatch = mb.microbatch;
@@ -674,6 +677,14 @@ class Engine {
         arrive(unit, g, next);
       }
     }
+  }
+
+  // The per-op table's row of a collective or send of unit's: its time (as comm_by_group_s) and calls.
+  void add_comm_row(int unit, const CollInfo& ci, double time_s) {
+    if (ci.row < 0) return;
+    UnitOut::Comm& c = out_.units[static_cast<size_t>(unit)].comm_rows[static_cast<size_t>(ci.row)];
+    c.time_s += time_s;
+    c.calls += ci.calls;
   }
 
   void start_xfer(int src, int dst, int32_t slot, const CollInfo& ci, bool blocking) {
@@ -740,6 +751,7 @@ class Engine {
     Unit& s = units_[static_cast<size_t>(x.src)];
     Unit& d = units_[static_cast<size_t>(x.dst)];
     out_.units[static_cast<size_t>(x.src)].comm_by_group_s[static_cast<int>(ir::GroupKind::PP)] += now_ - x.start;
+    add_comm_row(x.src, *x.ci, now_ - x.start);
     if (s.spec->record) {
       span(x.src, 8, x.start, now_, "pp.send_recv", "pp", 0, x.bytes);
       out_.spans.back().microbatch = x.microbatch;

@@ -68,6 +68,13 @@ struct UnitOut {
   double exposed_by_group_s[kGroupKinds] = {};
   double comm_by_group_s[kGroupKinds] = {};
   double activation_peak_bytes = 0, peak_time_s = 0;
+  // Per StageProgram::comm_rows entry of the unit's program: the time its collectives (sends)
+  // took, counted as comm_by_group_s counts it, and the calls. Sums to comm_by_group_s per group.
+  struct Comm {
+    double time_s = 0;
+    int64_t calls = 0;
+  };
+  std::vector<Comm> comm_rows;
 };
 
 struct EngineConfig {

@@ -17,9 +17,10 @@ CollInfo describe_collective(const Collective& c, const Workload& w, const Estim
   ci.kind = c.kind;
   ci.group = c.group;
   ci.bytes = c.bytes;
+  ci.calls = std::max(1, c.calls);
   const Group& g = w.group_of(c);
   if (g.size <= 1 || c.bytes <= 0) return ci;
-  const int calls = std::max(1, c.calls);
+  const int calls = ci.calls;
   const double per_call = c.bytes / calls;
   const CollectiveChoice ch = est.collectives().best(c.kind, per_call, g, f, c.traffic);
   ci.time_s = calls * ch.time_s;
@@ -116,15 +117,35 @@ struct Builder {
     op_index[&op] = idx;
     return idx;
   }
+  // The block and pass of each collective of the stage's blocks, as estimate's op_table names
+  // them (its rows: block, pass, name, group), filled by build().
+  std::map<const Collective*, std::pair<std::string, const char*>> block_pass_of;
+  // The comm_rows entry of a collective: the simulated time of each is reported under the per-op
+  // table's row of the same block, pass, name and group (the table had shown the idle-network
+  // times beside a communication table of the simulated ones; review of 2026-12-05).
+  int32_t row_of(const std::string& block, const std::string& pass, const CollInfo& ci) {
+    for (size_t i = 0; i < prog.comm_rows.size(); ++i) {
+      const CommRow& r = prog.comm_rows[i];
+      if (r.group == ci.group && r.name == ci.name && r.pass == pass && r.block == block) return static_cast<int32_t>(i);
+    }
+    prog.comm_rows.push_back(CommRow{block, pass, ci.name, ci.group, ci.kind, ci.bytes / std::max(1, ci.calls)});
+    return static_cast<int32_t>(prog.comm_rows.size()) - 1;
+  }
   int coll_ref(const Collective& c) {
     auto it = coll_index.find(&c);
     if (it != coll_index.end()) return it->second;
-    prog.colls.push_back(describe_collective(c, w, est, f));
+    CollInfo ci = describe_collective(c, w, est, f);
+    const auto at = block_pass_of.find(&c);
+    ci.row = at != block_pass_of.end() ? row_of(at->second.first, at->second.second, ci) : row_of("step", "step", ci);
+    prog.colls.push_back(ci);
     const int idx = static_cast<int>(prog.colls.size()) - 1;
     coll_index[&c] = idx;
     return idx;
   }
-  int own_coll(const CollInfo& ci) {
+  // A collective made here (a bucket of the step's gradients or parameters: block "step"; a
+  // pipeline send: "pipeline").
+  int own_coll(CollInfo ci, const char* block) {
+    ci.row = row_of(block, block, ci);
     prog.colls.push_back(ci);
     return static_cast<int>(prog.colls.size()) - 1;
   }
@@ -304,6 +325,16 @@ struct Builder {
     for (int q = 0; q < p; ++q)
       for (int c = 0; c < v; ++c) v_shaped = v_shaped || w.stages[static_cast<size_t>(q)].chunks[static_cast<size_t>(c)].virtual_stage != c * p + q;
     prog.static_memory_bytes = stage_memory(w, r, 0.0).total_bytes();
+    {
+      static const char* const kPassName[] = {"forward", "recompute", "backward_input", "backward_weight"};  // op_table's
+      for (const auto& ch : st.chunks)
+        for (const auto& b : ch.blocks) {
+          const std::vector<Step>* passes[] = {&b.forward.get(), &b.recompute.get(), &b.backward_input.get(), &b.backward_weight.get()};
+          for (int pi = 0; pi < 4; ++pi)
+            for (const auto& step : *passes[pi])
+              if (const auto* c = std::get_if<Collective>(&step)) block_pass_of.emplace(c, std::make_pair(b.name, kPassName[pi]));
+        }
+    }
 
     // Parameters of the stage, per model chunk.
     double total_params = 0;
@@ -369,7 +400,7 @@ struct Builder {
           part.bytes = gathers[j]->bytes * chunk_fraction(ch) / count[j];
           const CollInfo ci = describe_collective(part, w, est, f);
           const int tok = prog.tokens++;
-          emit(Ins::Coll, static_cast<uint8_t>(part.group), CollMode::AsyncToken, tok, own_coll(ci), 0, 1);
+          emit(Ins::Coll, static_cast<uint8_t>(part.group), CollMode::AsyncToken, tok, own_coll(ci, "step"), 0, 1);
           tokens[j].push_back(tok);
         }
       }
@@ -398,7 +429,7 @@ struct Builder {
           cb.count = ir::chunk_buckets(st, sw, c, static_cast<size_t>(k));  // the count estimate prices (chunk_calls_of)
           Collective part = c;
           part.bytes = c.bytes * frac / cb.count;
-          cb.ref = own_coll(describe_collective(part, w, est, f));
+          cb.ref = own_coll(describe_collective(part, w, est, f), "step");
           cb.group = static_cast<uint8_t>(c.group);
           chunk_buckets[static_cast<size_t>(k)].push_back(cb);
         }
@@ -479,7 +510,7 @@ struct Builder {
     std::vector<int> p2p_ref_to(static_cast<size_t>(p), -1);
     auto p2p_ref = [&](int to) {
       int& ref = p2p_ref_to[static_cast<size_t>(to)];
-      if (ref < 0) ref = own_coll(describe_collective(pp_send(w, "pp.send_recv", st.boundary_activation_bytes, r, to), w, est, f));
+      if (ref < 0) ref = own_coll(describe_collective(pp_send(w, "pp.send_recv", st.boundary_activation_bytes, r, to), w, est, f), "pipeline");
       return ref;
     };
 

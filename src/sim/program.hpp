@@ -13,6 +13,7 @@
 //  - overlappable elsewhere: runs on the group's stream; the pass (one block repetition) waits
 //    for it at its end.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "estimate/collective.hpp"
@@ -42,6 +43,18 @@ struct CollInfo {
   double latency_s = 0;  // of which latency terms (the rest is the bandwidth part)
   double nvlink_fraction = 0, nic_fraction = 0;  // link shares at idle speed (0: link unused)
   double uplink_fraction = 0;  // share of the leaf-uplink link (0: the group stays inside one leaf)
+  int32_t calls = 1;     // NCCL calls it stands for (ir::Collective::calls; the per-op table counts calls)
+  int32_t row = -1;      // StageProgram::comm_rows entry its simulated time is reported under
+};
+
+// A row of the per-op table (estimate's op_table) that the simulated time of collectives is
+// reported under: the IR block and pass holding them ("step" for the step's gradient and
+// parameter buckets, "pipeline" for the pipeline sends), their name, group and kind.
+struct CommRow {
+  std::string block, pass, name;
+  ir::GroupKind group = ir::GroupKind::TP;
+  ir::CollKind kind = ir::CollKind::AllReduce;
+  double bytes = 0;  // of one call (the first collective reported under it)
 };
 
 struct Instr {
@@ -60,6 +73,7 @@ struct StageProgram {
   std::vector<Instr> code;
   std::vector<OpInfo> ops;
   std::vector<CollInfo> colls;
+  std::vector<CommRow> comm_rows;  // CollInfo::row
   int tokens = 0;
   double static_memory_bytes = 0;
 };

@@ -85,8 +85,20 @@ struct PathItem {  // critical path, aggregated by (category, item)
   int64_t count = 0;
 };
 
+// The simulated communication of the critical unit per row of the per-op table (estimate's
+// op_table: block, pass, name, group): what the engine measured for those collectives, or for the
+// unit's pipeline sends, as the communication table counts it (from the rendezvous of all
+// members, or the send's start, to the end), and their calls.
+struct CommOpStat {
+  std::string block, pass, name, group, kind;
+  double bytes = 0;  // of one call
+  double time_s = 0;
+  int64_t calls = 0;
+};
+
 struct SimResult {
   StepEstimate step;  // same fields and meaning as estimate's, from the simulated critical unit
+  std::vector<CommOpStat> comm_ops;  // the critical unit's (its stage's per-op table's communication rows)
   std::vector<ClassStats> units;
   int critical_unit = 0;  // index in units of the unit that ends the step (step fields are its)
   std::vector<PathItem> critical_path;
@@ -120,7 +132,8 @@ SimResult simulate(const Scenario& s, const SimOptions& o = {});
 SimResult simulate(const ir::Workload& w, const SimOptions& o = {});
 
 // The estimate schema (same scalars, tables breakdown/communication/memory/ops, the per-op table of
-// the critical unit's stage) with command "simulate", plus tables rank_classes and critical_path and scalar peak_memory_time_s; with a
+// the critical unit's stage: compute at the unit's slow-down factor, communication as simulated,
+// SimResult::comm_ops) with command "simulate", plus tables rank_classes and critical_path and scalar peak_memory_time_s; with a
 // timeline table (SimOptions::timeline_rows), table "timeline" and scalars timeline_spans_count,
 // timeline_rows_limit_count, timeline_merge_gap_s, timeline_dropped_count.
 Result to_result(const SimResult& r, const Scenario& s);

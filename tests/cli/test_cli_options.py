@@ -180,6 +180,33 @@ class CliOptions(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(d, "a", "b", "scalars.csv")))
             self.assertEqual([x for x in os.listdir(d) if x.startswith(".sextant-probe")], [])
 
+    def test_simulates_timeline_is_checked_before_the_run_as_json_is(self):
+        """--timeline is an output like --json: an unwritable path had failed after the whole
+        simulation without naming the option, a trailing '/' had left an empty folder behind, a
+        path shared with --json had been found only when the files were staged, and an empty path
+        had run to exit 0 writing nothing (review of 2026-12-05)."""
+        with tempfile.TemporaryDirectory() as d:
+            if os.path.isdir("/proc"):
+                self.refused(["simulate", SCENARIO, "--timeline", "/proc/x.json", "-q"], "--timeline", "cannot write into the folder '/proc'")
+            f = os.path.join(d, "file")
+            open(f, "w").close()
+            self.refused(["simulate", SCENARIO, "--timeline", os.path.join(f, "t.json"), "-q"], "--timeline", "is a file, not a folder")
+            os.remove(f)
+            self.refused(["simulate", SCENARIO, "--timeline", os.path.join(d, "nd_t") + "/", "-q"], "--timeline", "names a folder")
+            self.refused(["simulate", SCENARIO, "--timeline", d, "-q"], "--timeline", "names a folder")
+            x = os.path.join(d, "x.json")
+            self.refused(["simulate", SCENARIO, "--timeline", x, "--json", os.path.join(d, ".", "x.json"), "-q"],
+                         "--timeline", "is also the path of --json")
+            self.refused(["simulate", SCENARIO, "--timeline", x, "--csv", x, "-q"], "--csv", "is also the path of --timeline")
+            self.refused(["simulate", SCENARIO, "--timeline", "-", "--json", "/dev/stdout"], "--json", "standard output")
+            for extra in ([], ["--timeline-ranks", "3"]):
+                self.refused(["simulate", SCENARIO, "--timeline", "", "-q", *extra], "--timeline", "an empty path")
+            self.assertEqual(os.listdir(d), [])
+            # /dev/null takes any number of outputs, and a folder to be made is made.
+            run("simulate", SCENARIO, "--timeline", "/dev/null", "--json", "/dev/null", "-q", check=True)
+            run("simulate", SCENARIO, "--timeline", os.path.join(d, "a", "t.json"), "-q", check=True)
+            self.assertTrue(os.path.isfile(os.path.join(d, "a", "t.json")))
+
     def test_a_reused_csv_folder_keeps_no_notes_of_the_earlier_run(self):
         with tempfile.TemporaryDirectory() as d:
             run("estimate", "examples/llama3-405b-h100-16k.yaml", "--csv", d, "-q", check=True)

@@ -111,6 +111,24 @@ class SimulateTimeline(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertNotIn("--timeline-ranks picks", p.stdout + p.stderr)
 
+    def test_an_empty_timeline_path_is_refused_in_python_as_on_the_command_line(self):
+        # Review of 2026-12-05: timeline='' was read as no timeline, as --timeline "" was: the
+        # call returned without a word and wrote nothing.
+        try:
+            import sextant
+        except ImportError:
+            self.skipTest("the Python module is not built (PYTHONPATH=build/python)")
+        path = os.path.join(self.tmp, "e.yaml")
+        with open(path, "w") as f:
+            f.write("model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 4\nparallel: {tp: 1, pp: 4, zero_stage: 0}\n"
+                    "training: {global_batch: 8, micro_batch: 1, seq_len: 2048, precision: bf16}\n")
+        with self.assertRaisesRegex(sextant.SextantError, "timeline: an empty path"):
+            sextant.simulate(path, timeline="")
+        out = os.path.join(self.tmp, "py_tl.json")
+        sextant.simulate(path, timeline=out)
+        with open(out) as f:
+            self.assertIn("traceEvents", json.load(f))
+
     def test_review_of_2026_12_03(self):
         base = ("name: base\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 8\n"
                 "parallel: {tp: 1, pp: 1, zero_stage: 0, overlap: {grad_reduce: false, param_gather: false, tp_comm: false}}\n"
@@ -144,7 +162,7 @@ class SimulateTimeline(unittest.TestCase):
         # Two outputs at one place are refused; a timeline on standard output is the only output there.
         p = run("--timeline", os.path.join(self.tmp, "x.json"), "--json", os.path.join(self.tmp, "x.json"), "-q", check=False)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("two outputs of this run are written to the same file", p.stderr)
+        self.assertIn("is also the path of --json", p.stderr)  # (checked before the run since 2026-12-05)
         p = run("--timeline", "-", "--json", "-", check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("standard output", p.stderr)

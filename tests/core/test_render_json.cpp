@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/error.hpp"
 #include "core/result.hpp"
 #include "core/result_json.hpp"
 
@@ -135,6 +136,47 @@ TEST(RenderText, WideTextLinesUpAndControlsAreEscaped) {
   EXPECT_EQ(text.find("\x1b"), std::string::npos) << text;
   EXPECT_NE(text.find("note: rack\\x1b[2J red\nsecond line"), std::string::npos) << text;
   EXPECT_NE(to_json(r).dump().find("rev\xe2\x80\xaeit"), std::string::npos) << "JSON keeps the text";
+}
+
+// Does reading a saved result back require the type of every column, naming the table and the
+// column and the valid types? (2026-12-05 review: a table without "types" was read as all f64 and
+// refused at its first text cell, "an f64 column holds \"compute\"", and a column missing from
+// "types" was taken as f64 without a word.)
+TEST(ResultFromJson, EveryColumnNeedsItsType) {
+  Result r;
+  r.command = "estimate";
+  Table& t = r.add_table("breakdown");
+  t.add_str("category");
+  t.add_f64("time_s");
+  t.add_row({std::string("compute"), 1.5});
+  const nlohmann::ordered_json good = to_json(r);
+  EXPECT_EQ(render_json(result_from_json(good)), render_json(r));  // round trip
+  auto refusal = [](const nlohmann::ordered_json& j) -> std::string {
+    try {
+      (void)result_from_json(j);
+    } catch (const Error& e) {
+      return e.where().key + ": " + e.message();
+    }
+    return "(read without an error)";
+  };
+  nlohmann::ordered_json no_types = good;
+  no_types["tables"]["breakdown"].erase("types");
+  const std::string a = refusal(no_types);
+  EXPECT_NE(a.find("tables.breakdown.types: "), std::string::npos) << a;
+  EXPECT_NE(a.find("f64, i64 or str"), std::string::npos) << a;
+  EXPECT_EQ(a.find("holds"), std::string::npos) << a;
+  // A numeric column without its type: taken as f64 before, now named.
+  nlohmann::ordered_json one_missing = good;
+  one_missing["tables"]["breakdown"]["types"].erase("time_s");
+  const std::string b = refusal(one_missing);
+  EXPECT_NE(b.find("tables.breakdown.types.time_s: "), std::string::npos) << b;
+  EXPECT_NE(b.find("column 'time_s' of table 'breakdown' has no type (valid: f64, i64, str)"), std::string::npos) << b;
+  // A type for a column the table does not hold (the column deleted, its type left).
+  nlohmann::ordered_json no_column = good;
+  no_column["tables"]["breakdown"]["columns"].erase("time_s");
+  const std::string c = refusal(no_column);
+  EXPECT_NE(c.find("tables.breakdown.types.time_s: "), std::string::npos) << c;
+  EXPECT_NE(c.find("no such column"), std::string::npos) << c;
 }
 
 }  // namespace

@@ -1486,6 +1486,67 @@ TEST(SimOutput, ResultSchemaTimelineAndCriticalPath) {
   EXPECT_GT(bound, 10);
 }
 
+// Question (review of 2026-12-05): are the communication rows of a simulate result's per-op table
+// the simulation's, so that per group they sum to its communication table? They were estimate's
+// idle-network times: Llama 3 8B at tp 2 pp 4 summed pp to 0.0058 s (a transfer each way) and dp
+// to 0.0144 s beside a communication table of 0.0029 s and 0.0159 s.
+TEST(SimOutput, OpsTableCommunicationIsTheSimulatedOne) {
+  struct Case {
+    std::string model;
+    int gpus;
+    std::string parallel, training;
+    std::vector<std::pair<int64_t, double>> stragglers;
+    bool all_ranks = false;
+  };
+  const std::string t8 = "{global_batch: 32, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}";
+  const std::vector<Case> cases = {
+      {"llama3-8b", 32, "{tp: 2, pp: 4, zero_stage: 1, schedule: 1f1b, overlap: {grad_reduce: true, param_gather: true}}", t8, {}},
+      {"llama3-8b", 32, "{tp: 2, pp: 4, vpp: 2, schedule: interleaved-1f1b}", t8, {{9, 1.3}}},
+      {"llama3-8b", 16, "{tp: 2, pp: 2, zero_stage: 3, schedule: dualpipev, vpp: 2}",
+       "{global_batch: 16, micro_batch: 1, seq_len: 2048, recompute: full}", {}},
+      {"llama3-8b", 16, "{tp: 2, cp: 2, pp: 2, schedule: zb-h1}", "{global_batch: 8, micro_batch: 1, seq_len: 8192}", {}, true},
+      {"mixtral-8x7b", 16, "{tp: 2, ep: 4, pp: 2}", "{global_batch: 16, micro_batch: 1, seq_len: 1024}", {{5, 1.2}}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.model + " " + c.parallel);
+    const auto s = parse_scenario(yaml(c.model, c.gpus, c.parallel, c.training), "t.yaml", *frozen());
+    sim::SimOptions o;
+    o.stragglers = c.stragglers;
+    o.all_ranks = c.all_ranks;
+    const auto r = sim::simulate(s, o);
+    const Result res = sim::to_result(r, s);
+    const Table* ops = res.table("ops");
+    const Table* comm = res.table("communication");
+    ASSERT_NE(ops, nullptr);
+    ASSERT_NE(comm, nullptr);
+    std::map<std::string, double> from_ops;
+    for (size_t i = 0; i < ops->rows(); ++i)
+      if (!ops->column("group").str[i].empty()) {
+        from_ops[ops->column("group").str[i]] += ops->column("step_time_s").f64[i];
+        EXPECT_NEAR(ops->column("step_time_s").f64[i], ops->column("time_s").f64[i] * static_cast<double>(ops->column("count").i64[i]),
+                    1e-12 + 1e-12 * ops->column("step_time_s").f64[i]);
+      }
+    ASSERT_GT(comm->rows(), 0u);
+    for (size_t i = 0; i < comm->rows(); ++i) {
+      const std::string& g = comm->column("group").str[i];
+      const double total = comm->column("total_s").f64[i];
+      EXPECT_NEAR(from_ops[g], total, 1e-9 * total + 1e-15) << g;
+      from_ops.erase(g);
+    }
+    for (const auto& [g, t] : from_ops) EXPECT_EQ(t, 0.0) << g << " in ops, not in communication";
+  }
+  // The pipeline row counts the sends of the critical rank (stage 0 of 1F1B: one a micro-batch),
+  // each at its simulated time; estimate's counts a transfer each way.
+  const auto s = parse_scenario(yaml("llama3-8b", 32, cases[0].parallel, t8), "t.yaml", *frozen());
+  const Result res = sim::to_result(sim::simulate(s), s);
+  ASSERT_EQ(res.number("critical_stage"), 0);
+  const Table& ops = *res.table("ops");
+  for (size_t i = 0; i < ops.rows(); ++i)
+    if (ops.column("op").str[i] == "pp.send_recv") {
+      EXPECT_EQ(ops.column("count").i64[i], 8);
+    }
+}
+
 // A rank's pipeline sends of one direction run one after another (one NCCL stream), even where
 // interleaved 1F1B issues several while the link is busy: up to four forward sends to one
 // neighbour had shared a 10 Gb/s link at once before 2026-12-05.
