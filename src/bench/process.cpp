@@ -64,7 +64,10 @@ std::string shell_quote(const std::string& word, bool first_word) {
   const auto plain = [](unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || std::strchr("@%+=:,./-_", c) != nullptr;
   };
-  bool is_plain = !word.empty() && !(first_word && word.find('=') != std::string::npos);
+  // '=' first: zsh (EQUALS, on by default) expands =x to the path of command x; '%' first in
+  // argv[0]: bash reads %1 as a job (review of 2026-12-05).
+  bool is_plain = !word.empty() && !(first_word && word.find('=') != std::string::npos) && word.front() != '=' &&
+                  !(first_word && word.front() == '%');
   bool needs_escapes = false;
   for (size_t i = 0; i < word.size();) {
     const auto c = static_cast<unsigned char>(word[i]);

@@ -34,8 +34,9 @@ std::string find_in_path(const std::string& name);
 std::string executable_dir();
 
 // argv as a shell command line that runs it again when pasted into bash, zsh or ksh: the name of a
-// `bench run` case. A word of letters, digits and @%+=:,./-_ stays as it is (an argv[0] with '='
-// is quoted: the shell would read it as an assignment); any other word is single-quoted, ' as
+// `bench run` case. A word of letters, digits and @%+=:,./-_ stays as it is (quoted where a shell
+// reads it otherwise: an argv[0] with '=', an assignment; a word starting with '=', zsh's command
+// path expansion; an argv[0] starting with '%', bash's job control); any other word is single-quoted, ' as
 // '"'"'; a word with control characters or bytes that are not UTF-8 is written $'...' with those
 // bytes as \xHH (a name stays valid UTF-8, and two commands differ in name when their argv
 // differ). Before 2026-12-05 the words were joined with spaces, so `sh -c 'a b' c` and

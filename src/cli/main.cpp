@@ -102,11 +102,15 @@ int main(int argc, char** argv) {
     if (at != &app) {
       // The command's options, its parents' and its subcommands' (an option may come before the
       // subcommand word that owns it), each once.
+      // Beside them, the list options (long name, delimiter) for the empty-item check below.
       std::vector<std::string> longs;
+      std::vector<std::pair<std::string, char>> lists;
       auto add_options = [&](CLI::App* a) {
         for (const CLI::Option* o : a->get_options())
-          for (const auto& n : o->get_lnames())
+          for (const auto& n : o->get_lnames()) {
             if (std::find(longs.begin(), longs.end(), "--" + n) == longs.end()) longs.push_back("--" + n);
+            if (o->get_delimiter() != '\0') lists.push_back({"--" + n, o->get_delimiter()});
+          }
       };
       for (CLI::App* a = at; a; a = a->get_parent()) add_options(a);
       std::function<void(CLI::App*)> below = [&](CLI::App* a) {
@@ -128,20 +132,6 @@ int main(int argc, char** argv) {
       }
       // A list option's empty item ("--zero 1,,2", "--schedules 1f1b,"): CLI11 drops it when it
       // splits the value, so a typo passed silently with one item fewer (2026-12-05 fuzz review).
-      std::vector<std::pair<std::string, char>> lists;  // long name, delimiter
-      auto own_lists = [&](CLI::App* a) {
-        for (const CLI::Option* o : a->get_options())
-          if (o->get_delimiter() != '\0')
-            for (const auto& n : o->get_lnames()) lists.push_back({"--" + n, o->get_delimiter()});
-      };
-      std::function<void(CLI::App*)> lists_below = [&](CLI::App* a) {
-        for (CLI::App* sc : a->get_subcommands({})) {
-          own_lists(sc);
-          lists_below(sc);
-        }
-      };
-      for (CLI::App* a = at; a; a = a->get_parent()) own_lists(a);
-      lists_below(at);
       for (int i = 1; i < argc; ++i) {
         const std::string w = argv[i];
         if (w == "--") break;

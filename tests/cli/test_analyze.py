@@ -5,8 +5,8 @@ Questions: does --compat hta --csv DIR write HTA's file names and column names (
 compared file by file); are the numbers HTA's on a bundled trace; does an unreadable file give an
 error naming the file and the byte offset; does a synthetic job with an injected straggler show
 that rank first in the straggler table? Do collectives without Seq pair the same ProfilerStep when
-the ranks' windows are shifted, is a rank that skipped a collective named, does a what-if that
-scales waiting communication say so?
+the ranks' windows are shifted, is a rank that skipped a collective named (and only on pairings and
+clocks that can tell), does a what-if that scales waiting communication say so?
 """
 import csv
 import json
@@ -33,11 +33,13 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def write_allreduce_job(d, compute_us, steps=None, seq=True, skip=(), world_sizes=None):
+def write_allreduce_job(d, compute_us, steps=None, seq=True, skip=(), world_sizes=None, profiler_steps=True, clock_us=None):
     """A Kineto job on one clock, one all-reduce per ProfilerStep: in step s rank r computes
     compute_us[s][r] us, then runs the all-reduce, which ends 500 us after the last rank's compute.
     steps[r]: the step numbers rank r's trace holds (default: all); skip: (rank, step) pairs whose
-    all-reduce the rank did not run; seq: the kernels carry Seq; world_sizes[r]: its world_size."""
+    all-reduce the rank did not run; seq: the kernels carry Seq; world_sizes[r]: its world_size;
+    profiler_steps: the ProfilerStep#N ranges are written; clock_us[r]: how far rank r's clock runs
+    ahead (added to its timestamps)."""
     n = len(compute_us[0])
     ev = {r: [] for r in range(n)}
     t = 100000
@@ -48,8 +50,10 @@ def write_allreduce_job(d, compute_us, steps=None, seq=True, skip=(), world_size
                 continue
 
             def x(cat, name, ts, dur, tid=1, **args):
+                ts += clock_us[r] if clock_us else 0
                 ev[r].append({"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur, "args": args})
-            x("user_annotation", f"ProfilerStep#{s}", t, end + 10 - t)
+            if profiler_steps:
+                x("user_annotation", f"ProfilerStep#{s}", t, end + 10 - t)
             x("cpu_op", "aten::mm", t + 10, 30)
             x("cuda_runtime", "cudaLaunchKernel", t + 15, 10, correlation=3 * s + 1)
             x("kernel", "sm90_xmma_gemm_f32f32_tn", t + 30, comp[r], tid=7, stream=7, correlation=3 * s + 1)
@@ -362,6 +366,40 @@ class AnalyzeCli(unittest.TestCase):
                 else:
                     self.assertEqual(desync, [])
                     self.assertIsNotNone(c["bus_bandwidth_bytes_per_s"][1])
+
+    def test_a_rank_whose_trace_starts_a_step_later_is_no_desync_where_order_pairs_them(self):
+        # Review of 2026-12-05: without Seq or ProfilerSteps, collectives pair by their order on each
+        # rank; rank 1's trace lacks step 0, so it ran 2 all-reduces to the others' 3 (a warning),
+        # and rank 1 was also said not to have run sequence 2 (step 2's, which it ran as its second)
+        # and that row lost its bus bandwidth. That pairing is off: no desync is judged on it.
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, [[1000] * 4] * 3, steps=[{0, 1, 2}, {1, 2}, {0, 1, 2}, {0, 1, 2}], seq=False, profiler_steps=False)
+            doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-", "-q").stdout)
+            diags = diagnostics(doc)
+            unequal = [v for k, v in diags.items() if "ran different counts of them" in k]
+            self.assertEqual(unequal, [("warning", 1, "process group 0, AllReduce: rank 1 ran 2, rank 0 3")])
+            self.assertFalse([k for k in diags if "did not run a collective" in k], diags)
+            c = doc["tables"]["collectives"]["columns"]
+            self.assertEqual(c["ranks_count"], [4, 4, 3])
+            self.assertNotIn(None, c["bus_bandwidth_bytes_per_s"])
+
+    def test_a_rank_is_said_to_span_a_collective_on_the_corrected_clock(self):
+        # Review of 2026-12-05: with Seq and no ProfilerSteps a rank's trace covers a collective it
+        # did not run where its time span holds it. Rank 3's clock runs 2 ms ahead and its profile
+        # ends a step early: on its raw clock it spanned step 2's all-reduce and was blamed for it
+        # though clock_skew put its offset at 2000 us. On the corrected clock it is not; a rank that
+        # skipped a collective inside its span still is.
+        for steps, skip, desync in (([{0, 1, 2}] * 3 + [{0, 1}], (), []),
+                                    (None, {(3, 1)}, [("warning", 1, "rank 3 did not run AllReduce sequence 1 of process group 0 "
+                                                                 "that 3 of its 4 group members ran")])):
+            with tempfile.TemporaryDirectory() as d:
+                write_allreduce_job(d, [[1000] * 4] * 3, steps=steps, skip=skip, profiler_steps=False, clock_us=[0, 0, 0, 2000])
+                doc = json.loads(run("analyze", d, "--only", "collectives,clock_skew", "--json", "-", "-q").stdout)
+                self.assertEqual(doc["tables"]["clock_skew"]["columns"]["offset_us"], [0, 0, 0, 2000])
+                self.assertEqual([v for k, v in diagnostics(doc).items() if "did not run a collective" in k], desync)
+                c = doc["tables"]["collectives"]["columns"]
+                self.assertEqual(c["ranks_count"], [4, 4, 3] if steps else [4, 3, 4])
+                self.assertEqual([b is None for b in c["bus_bandwidth_bytes_per_s"]], [False, bool(desync), False])
 
     def test_whatif_says_when_scaled_communication_was_waiting(self):
         # Review of 2026-12-05: ranks 0, 2 and 3 wait 5 ms a step for rank 1 at the all-reduce;

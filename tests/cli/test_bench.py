@@ -125,6 +125,11 @@ class BenchCli(unittest.TestCase):
         name = rows(table(r, "command_wall_s"))[0]["case"]
         back = subprocess.run(["bash", "-c", "printf '%s\\0' " + name], capture_output=True, timeout=30).stdout
         self.assertEqual(back.split(b"\0")[:-1], [os.fsencode(a) for a in argv], name)
+        # A word starting with '=' is quoted (zsh expands =x to the path of command x), and so is
+        # an argv[0] starting with '%' (bash's job control); '=' and '%' inside a word are plain.
+        r = json.loads(sextant("bench", "run", "--reps", "1", "--warmup", "0", "--no-db", "--json", "-", "--", "/bin/true", "=x",
+                               "a=b", "%1").stdout)
+        self.assertEqual(rows(table(r, "command_wall_s"))[0]["case"], "/bin/true '=x' a=b %1")
 
     def test_text_that_is_not_utf8_is_stored_as_it_is_shown(self):
         # A byte that is not UTF-8 in an argument, a --label, a --storage-dir or an imported log

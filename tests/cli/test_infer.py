@@ -1517,6 +1517,13 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         self.assertAlmostEqual(sweep[0]["offered_requests_per_s"] / s["rate_per_s"], 0.5 / 0.8, places=12)
         self.assertEqual([round(r["load_fraction"], 9) for r in sweep], [0.5, 0.8])
         self.assertTrue(any(n.startswith("load_sweep: 47.9% of the requests are refused") for n in j["notes"]), j["notes"])
+        # A sweep of rates_per_s says what its load_fraction column is too (it had no note).
+        j = run_json("infer", "serve", ex, "--set", "deployment.max_model_len=1024", "--set", "workload.requests=400",
+                     "--set", "sweep={rates_per_s: [2, 20]}")
+        refused = [n for n in j["notes"] if n.startswith("load_sweep:") and "refused" in n]
+        self.assertEqual(len(refused), 1, j["notes"])
+        self.assertIn("the load_fraction column is the accepted requests' rate", refused[0])
+        self.assertNotIn("load_fractions", refused[0])
 
     def test_the_unbounded_queue_note_counts_the_accepted_arrivals(self):
         """At load 0.8 of the accepted requests, with 48% refused, every arrival (83 per second) is

@@ -151,9 +151,14 @@ struct MatchStats {
   std::string cross_step_example;
   // Collectives that loaded members of their process group did not run though their traces cover
   // them (they hold its ProfilerStep, or span its time where the step is unknown): a desync, the
-  // signature of a hang or a skipped collective. Per key, those ranks. Members are the ranks with
-  // any kernel of the group; checked where the "Group size" is recorded and not below them.
+  // signature of a hang or a skipped collective. Per key, those ranks; absent_example: the first,
+  // as "rank R did not run OP sequence S of process group G that k of its n group members ran".
+  // Members are the ranks with any kernel of the group; checked where the "Group size" is recorded
+  // and not below them, and not for (group, operation) pairs matched by order with unequal counts
+  // (their pairing is off: unequal_count_keys). Filled by matched_collectives only, which judges
+  // a rank's time span on the clock-corrected times (match_collectives leaves it empty).
   std::map<CollectiveKey, std::vector<int64_t>> absent_members;
+  std::string absent_example;
   // Kernels whose size is unknown because their dtype (the `dtype` arg or the nccl:* annotation's
   // `Input type`) has no known element size: per dtype name, the count and the first kernel's rank
   // and operation.
@@ -174,7 +179,8 @@ std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m
 
 // The matched collectives of the frames with each rank's times moved back by its clock offset
 // (estimate_clock_offsets) when `clock_sync`; the collectives, straggler and findings analyses
-// read the same corrected times.
+// read the same corrected times. With `stats` it also fills stats->absent_members on those times
+// (each rank's trace span moved by its own offset; raw times without clock sync).
 CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats = nullptr,
                                       MatchStats* stats = nullptr);
 

@@ -324,16 +324,24 @@ std::string rank_list(const std::vector<int64_t>& ranks) {
 }
 
 std::string group_prefix(const std::string& pg) { return pg.empty() ? std::string() : "process group " + pg + ", "; }
-}  // namespace
 
-CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats, MatchStats* stats) {
+// What the desync check (absent_members) reads beside the matches, kept from matching: each
+// frame's steps, the frame of each rank, and the (group, operation) pairs matched by order whose
+// ranks ran different counts.
+struct MatchEvidence {
+  std::vector<RankSteps> steps;
+  std::map<int64_t, size_t> frame_of;  // rank -> index in frames (the first of a repeated rank)
+  std::set<std::pair<std::string, std::string>> unequal_by_order;
+};
+
+CollectiveMatches match_all(const std::vector<Frame>& frames, int64_t* repeats, MatchStats* stats, MatchEvidence& ev) {
   CollectiveMatches coll;
   // Per (group, operation) matched by order: each rank's count.
   std::map<std::pair<std::string, std::string>, std::map<int64_t, int64_t>> by_order;
   // Kernels without a sequence number, per (group, operation), in frame then time order: matched
   // once every rank's are known (by step where they all lie in steps).
   std::map<std::pair<std::string, std::string>, std::vector<Occurrence>> unsequenced;
-  std::vector<RankSteps> steps;
+  std::vector<RankSteps>& steps = ev.steps;
   steps.reserve(frames.size());
   for (const Frame& f : frames) steps.push_back(rank_steps(f));
   for (size_t fi = 0; fi < frames.size(); ++fi) {
@@ -402,7 +410,7 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
                                                                           : nullptr;
         if (unknown) {
           auto& [count, example] = stats->unknown_dtypes[unknown->empty() ? std::string("(no dtype arg)") : *unknown];
-          if (count++ == 0) example = "rank " + std::to_string(f.rank()) + ", " + (pg.empty() ? std::string() : "process group " + pg + ", ") + ki.op;
+          if (count++ == 0) example = "rank " + std::to_string(f.rank()) + ", " + group_prefix(pg) + ki.op;
         }
       }
       Occurrence occ{f.rank(), base + f.trace->ts_ns[g.event], base + f.trace->ts_ns[g.event] + f.trace->dur_ns[g.event],
@@ -417,7 +425,7 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
         unsequenced[{pg, ki.op}].push_back(std::move(occ));
     }
   }
-  std::map<int64_t, size_t> frame_of;  // rank -> index in frames (the first of a repeated rank)
+  std::map<int64_t, size_t>& frame_of = ev.frame_of;
   for (size_t i = 0; i < frames.size(); ++i) frame_of.emplace(frames[i].rank(), i);
   for (auto& [po, occs] : unsequenced) {
     const auto& [pg, op] = po;
@@ -506,70 +514,96 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
     occ.erase(end, occ.end());
   }
   if (repeats) *repeats = dropped;
-  if (stats) {
-    // Members of each process group among the ranks loaded: those with any of its kernels.
-    std::map<std::string, std::set<int64_t>> members;
-    for (const auto& [key, occ] : coll)
-      for (const auto& o : occ) members[std::get<0>(key)].insert(o.rank);
-    // Each rank's span on the job's clock (baseTimeNanoseconds added), computed when first asked.
-    std::vector<std::pair<int64_t, int64_t>> span(frames.size(), {1, 0});
-    auto span_of = [&](size_t i) {
-      if (span[i].first > span[i].second) {
-        const RankTrace& t = *frames[i].trace;
-        int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (size_t e = 0; e < t.ts_ns.size(); ++e) {
-          lo = std::min(lo, t.ts_ns[e]);
-          hi = std::max(hi, t.ts_ns[e] + std::max<int64_t>(0, t.dur_ns[e]));
-        }
-        const int64_t base = t.base_time_ns >= 0 ? t.base_time_ns : 0;
-        span[i] = lo <= hi ? std::make_pair(lo + base, hi + base) : std::make_pair(int64_t{0}, int64_t{-1});
-      }
-      return span[i];
-    };
-    for (const auto& [key, occ] : coll) {
-      int64_t group = -1;
-      for (const auto& o : occ) group = std::max(group, o.group_size);
-      const auto& m = members[std::get<0>(key)];
-      if (group <= 0 || static_cast<int64_t>(occ.size()) >= group || static_cast<int64_t>(m.size()) > group) continue;
-      // The step all its kernels lie in, where they agree.
-      int64_t step = occ.front().step;
-      int64_t smin = INT64_MAX, emax = INT64_MIN;
-      for (const auto& o : occ) {
-        if (o.step != step) step = -1;
-        smin = std::min(smin, o.start_ns);
-        emax = std::max(emax, o.end_ns);
-      }
-      std::vector<int64_t> absent;
-      auto ran = occ.begin();  // occ is in rank order (sorted above): one walk beside the members'
-      for (const int64_t r : m) {
-        while (ran != occ.end() && ran->rank < r) ++ran;
-        if (ran != occ.end() && ran->rank == r) continue;
-        const size_t i = frame_of.at(r);
-        bool covers;
-        if (step >= 0 && !steps[i].spans.empty()) {
-          covers = steps[i].held.count(step) > 0;
-        } else {
-          const auto [lo, hi] = span_of(i);
-          covers = lo <= smin && emax <= hi;
-        }
-        if (covers) absent.push_back(r);
-      }
-      if (!absent.empty()) stats->absent_members.emplace(key, std::move(absent));
+  for (const auto& [key, counts] : by_order) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN, lo_rank = -1, hi_rank = -1;
+    for (const auto& [rank, n] : counts) {
+      if (n < lo) lo = n, lo_rank = rank;
+      if (n > hi) hi = n, hi_rank = rank;
     }
-    for (const auto& [key, counts] : by_order) {
-      int64_t lo = INT64_MAX, hi = INT64_MIN, lo_rank = -1, hi_rank = -1;
-      for (const auto& [rank, n] : counts) {
-        if (n < lo) lo = n, lo_rank = rank;
-        if (n > hi) hi = n, hi_rank = rank;
-      }
-      if (lo == hi) continue;
-      if (stats->unequal_count_keys++ == 0)
-        stats->unequal_example = (key.first.empty() ? std::string() : "process group " + key.first + ", ") + key.second + ": rank " +
-                                 std::to_string(lo_rank) + " ran " + std::to_string(lo) + ", rank " + std::to_string(hi_rank) + " " +
-                                 std::to_string(hi);
-    }
+    if (lo == hi) continue;
+    ev.unequal_by_order.insert(key);
+    if (stats && stats->unequal_count_keys++ == 0)
+      stats->unequal_example = group_prefix(key.first) + key.second + ": rank " + std::to_string(lo_rank) + " ran " +
+                               std::to_string(lo) + ", rank " + std::to_string(hi_rank) + " " + std::to_string(hi);
   }
   return coll;
+}
+
+// The desync check: loaded members of a collective's process group that did not run it though
+// their traces cover it, into stats.absent_members (the first as stats.absent_example). The
+// matches' times are on the corrected clock, and `offsets` (empty without clock sync) moves each
+// rank's own span onto it: before 2026-12-05 the time-span test compared raw clocks, and a rank
+// whose clock ran 2 ms ahead and whose profile ended a step earlier spanned, on its raw clock, a
+// collective it was never profiled at (review).
+void find_absent_members(const std::vector<Frame>& frames, const CollectiveMatches& coll, const MatchEvidence& ev,
+                         const std::map<int64_t, ClockOffset>& offsets, MatchStats& stats) {
+  // Members of each process group among the ranks loaded: those with any of its kernels.
+  std::map<std::string, std::set<int64_t>> members;
+  for (const auto& [key, occ] : coll)
+    for (const auto& o : occ) members[std::get<0>(key)].insert(o.rank);
+  // Each rank's span on the matches' clock (baseTimeNanoseconds added, its clock offset taken
+  // off), computed when first asked.
+  std::vector<std::pair<int64_t, int64_t>> span(frames.size(), {1, 0});
+  auto span_of = [&](size_t i) {
+    if (span[i].first > span[i].second) {
+      const RankTrace& t = *frames[i].trace;
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (size_t e = 0; e < t.ts_ns.size(); ++e) {
+        lo = std::min(lo, t.ts_ns[e]);
+        hi = std::max(hi, t.ts_ns[e] + std::max<int64_t>(0, t.dur_ns[e]));
+      }
+      auto off = offsets.find(frames[i].rank());
+      const int64_t shift = (t.base_time_ns >= 0 ? t.base_time_ns : 0) - (off == offsets.end() ? 0 : off->second.offset_ns);
+      span[i] = lo <= hi ? std::make_pair(lo + shift, hi + shift) : std::make_pair(int64_t{0}, int64_t{-1});
+    }
+    return span[i];
+  };
+  for (const auto& [key, occ] : coll) {
+    // Matched by order with unequal counts, the pairing is off from the first kernel a rank lacks
+    // (already a warning), so a sequence says nothing of who ran what: a rank whose trace lacks
+    // step 0 had been blamed for the last sequence, which it ran as its second (review of 2026-12-05).
+    if (ev.unequal_by_order.count({std::get<0>(key), std::get<1>(key)})) continue;
+    int64_t group = -1;
+    for (const auto& o : occ) group = std::max(group, o.group_size);
+    const auto& m = members[std::get<0>(key)];
+    if (group <= 0 || static_cast<int64_t>(occ.size()) >= group || static_cast<int64_t>(m.size()) > group) continue;
+    // The step all its kernels lie in, where they agree.
+    int64_t step = occ.front().step;
+    int64_t smin = INT64_MAX, emax = INT64_MIN;
+    for (const auto& o : occ) {
+      if (o.step != step) step = -1;
+      smin = std::min(smin, o.start_ns);
+      emax = std::max(emax, o.end_ns);
+    }
+    std::vector<int64_t> absent;
+    auto ran = occ.begin();  // occ is in rank order (match_all sorted it): one walk beside the members'
+    for (const int64_t r : m) {
+      while (ran != occ.end() && ran->rank < r) ++ran;
+      if (ran != occ.end() && ran->rank == r) continue;
+      const size_t i = ev.frame_of.at(r);
+      bool covers;
+      if (step >= 0 && !ev.steps[i].spans.empty()) {
+        covers = ev.steps[i].held.count(step) > 0;
+      } else {
+        const auto [lo, hi] = span_of(i);
+        covers = lo <= smin && emax <= hi;
+      }
+      if (covers) absent.push_back(r);
+    }
+    if (absent.empty()) continue;
+    if (stats.absent_members.empty())
+      stats.absent_example = rank_list(absent) + " did not run " + std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key)) +
+                             (std::get<0>(key).empty() ? std::string() : " of process group " + std::get<0>(key)) + " that " +
+                             std::to_string(occ.size()) + " of " + (absent.size() == 1 ? "its " : "their ") +
+                             std::to_string(group) + " group members ran";
+    stats.absent_members.emplace(key, std::move(absent));
+  }
+}
+}  // namespace
+
+CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* repeats, MatchStats* stats) {
+  MatchEvidence ev;
+  return match_all(frames, repeats, stats, ev);
 }
 
 void run_collectives(const AnalysisContext& ctx, Result& r) {
@@ -612,19 +646,10 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     // A rank that did not run a collective its group ran (review of 2026-12-05: rank 2 skipping
     // an all-reduce the other three waited 50 ms in passed without a word, and that wait read as a
     // bus bandwidth).
-    const auto& [key, absent] = *stats.absent_members.begin();
-    const auto& occ = coll.at(key);
-    int64_t group = -1;
-    for (const auto& o : occ) group = std::max(group, o.group_size);
     ctx.diagnostics.add_count("collectives: ranks did not run a collective that other members of their process group ran, though "
                               "their traces cover it (they hold its ProfilerStep, or span its time): a desync, the signature of a "
                               "hang or a skipped collective; the others' time in it is waiting, so it has no bus bandwidth",
-                              "warning",
-                              rank_list(absent) + " did not run " + std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key)) +
-                                  (std::get<0>(key).empty() ? std::string() : " of process group " + std::get<0>(key)) + " that " +
-                                  std::to_string(occ.size()) + " of " +
-                                  (absent.size() == 1 ? "its " : "their ") + std::to_string(group) + " group members ran",
-                              static_cast<int64_t>(stats.absent_members.size()));
+                              "warning", stats.absent_example, static_cast<int64_t>(stats.absent_members.size()));
   }
   if (repeats > 0)
     ctx.diagnostics.add_count("collectives: a kernel repeats a (process group, operation, sequence) its rank already ran "
@@ -700,11 +725,9 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     double busbw = bytes > 0 && sync_ns > 0 && !member_absent ? bytes / (sync_ns * 1e-9) * bus_factor(std::get<1>(key), members)
                                                               : std::nan("");
     if (sync_ns < 0 && ++overlapless == 1)
-      overlapless_example = (std::get<0>(key).empty() ? std::string() : "process group " + std::get<0>(key) + ", ") +
-                            std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));
+      overlapless_example = group_prefix(std::get<0>(key)) + std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));
     if (bytes <= 0 && ++unsized == 1)
-      unsized_example = (std::get<0>(key).empty() ? std::string() : "process group " + std::get<0>(key) + ", ") +
-                        std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));
+      unsized_example = group_prefix(std::get<0>(key)) + std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key));
     t.add_row({std::get<0>(key), std::get<1>(key), std::get<2>(key), occ.front().algo, static_cast<int64_t>(occ.size()),
                bytes > 0 ? bytes : std::nan(""), dsum / n / 1000.0, sync_ns / 1000.0, static_cast<double>(smax - smin) / 1000.0,
                static_cast<double>(emax - emin) / 1000.0, last_rank, busbw});
@@ -745,9 +768,11 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
 }
 
 CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats, MatchStats* stats) {
-  auto coll = match_collectives(frames, repeats, stats);
+  MatchEvidence ev;
+  auto coll = match_all(frames, repeats, stats, ev);
+  std::map<int64_t, ClockOffset> off;
   if (clock_sync) {
-    const auto off = estimate_clock_offsets(coll);
+    off = estimate_clock_offsets(coll);
     for (auto& [key, occ] : coll)
       for (auto& o : occ) {
         auto it = off.find(o.rank);
@@ -756,6 +781,8 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
         o.end_ns -= it->second.offset_ns;
       }
   }
+  // Here, where the offsets are known: a rank's span is judged on the clock its matches are on.
+  if (stats) find_absent_members(frames, coll, ev, off, *stats);
   return coll;
 }
 
