@@ -417,6 +417,21 @@ class AnalyzeCli(unittest.TestCase):
                 self.assertIn(": rank 0 90.9%, rank 2 90.9%, rank 3 90.9%.", notes[0])
                 self.assertIn("predicted_us is a lower bound on the step, which the rank waited for (rank 1) bounds", notes[0])
 
+    def test_the_critical_path_says_when_its_communication_was_waiting(self):
+        # Review of 2026-12-05: the paths of ranks 0, 2 and 3 read 84% "communication" that is
+        # rank 1's compute, documented only. With every rank equal there is nothing to say.
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, [[1000, 6000, 1000, 1000]] * 3)
+            doc = json.loads(run("analyze", d, "--only", "critical_path", "--json", "-", "-q").stdout)
+            notes = [n for n in doc["notes"] if n.startswith("critical_path:") and "waiting for other ranks" in n]
+            self.assertEqual(len(notes), 1, doc["notes"])
+            self.assertIn(": rank 0 90.9%, rank 2 90.9%, rank 3 90.9%.", notes[0])
+            self.assertIn("what they waited for is the work of rank 1", notes[0])
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, [[1000, 1000, 1000, 1000]] * 3)
+            doc = json.loads(run("analyze", d, "--only", "critical_path", "--json", "-", "-q").stdout)
+            self.assertFalse(any("waiting for other ranks" in n for n in doc["notes"]), doc["notes"])
+
     def test_different_world_sizes_name_the_files(self):
         # Review of 2026-12-05: the warning had an empty example.
         with tempfile.TemporaryDirectory() as d:

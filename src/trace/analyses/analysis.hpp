@@ -8,6 +8,7 @@
 // column names are HTA's CSV names; otherwise they follow Sextant's naming with units.
 #include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 #include <string>
 #include <string_view>
@@ -203,6 +204,18 @@ struct RankLateness {
   double mean_late_vs_median_us() const { return collectives ? late_sum_us / static_cast<double>(collectives) : 0.0; }
 };
 std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m);
+
+// Which of `ranks` spent at least min_share of their matched collective time waiting for other
+// ranks (RankLateness::waited_for_others_us), as the what-if and critical-path notes name them:
+// `waiting` lists "rank R 90.9%" (8 at most, then "and N more ranks"), `listed` counts them, and
+// `waited_for` names the ranks the others waited for, most wait caused first ("rank 1", "ranks 1,
+// 3, ..."). Empty `waiting` when none did.
+struct CollectiveWaits {
+  std::string waiting, waited_for;
+  int64_t listed = 0;
+  size_t late_ranks = 0;  // ranks that caused a wait
+};
+CollectiveWaits waits_at_collectives(const CollectiveMatches& m, const std::set<int64_t>& ranks, double min_share);
 
 }  // namespace sextant::trace
 

@@ -11,6 +11,7 @@
 // iteration are counted (HTA ignores ncclDevKernel names: a documented HTA limitation).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string_view>
@@ -784,6 +785,41 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
   // Here, where the offsets are known: a rank's span is judged on the clock its matches are on.
   if (stats) find_absent_members(frames, coll, ev, off, *stats);
   return coll;
+}
+
+CollectiveWaits waits_at_collectives(const CollectiveMatches& m, const std::set<int64_t>& ranks, double min_share) {
+  CollectiveWaits w;
+  const auto late = rank_lateness(m);
+  std::map<int64_t, double> collective_us;
+  for (const auto& [key, occ] : m)
+    if (occ.size() >= 2)
+      for (const auto& o : occ) collective_us[o.rank] += static_cast<double>(o.end_ns - o.start_ns) / 1000.0;
+  int64_t more = 0;
+  for (const int64_t rank : ranks) {
+    const auto l = late.find(rank);
+    const auto c = collective_us.find(rank);
+    if (l == late.end() || c == collective_us.end() || c->second <= 0) continue;
+    const double share = l->second.waited_for_others_us / c->second;
+    if (share < min_share) continue;
+    if (w.listed++ >= 8) {
+      ++more;
+      continue;
+    }
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * share);
+    w.waiting += (w.waiting.empty() ? "" : ", ") + std::string("rank ") + std::to_string(rank) + " " + pct;
+  }
+  if (w.waiting.empty()) return w;
+  if (more > 0) w.waiting += " and " + std::to_string(more) + " more ranks";
+  std::vector<std::pair<double, int64_t>> stragglers;
+  for (const auto& [rank, l] : late)
+    if (l.caused_wait_us > 0) stragglers.emplace_back(-l.caused_wait_us, rank);
+  std::sort(stragglers.begin(), stragglers.end());
+  w.late_ranks = stragglers.size();
+  w.waited_for = stragglers.size() > 1 ? "ranks " : "rank ";
+  for (size_t i = 0; i < stragglers.size() && i < 3; ++i) w.waited_for += (i ? ", " : "") + std::to_string(stragglers[i].second);
+  if (stragglers.size() > 3) w.waited_for += ", ...";
+  return w;
 }
 
 std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {

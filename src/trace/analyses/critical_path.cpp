@@ -126,6 +126,7 @@ class CriticalPathPass final : public ReplayPass {
             f.trace->name_of(f.cpu[static_cast<size_t>(ge.runtime)].event).find("GraphLaunch") != std::string::npos)
           ++graph_kernels_;
     unexplained_us_ += f.us(static_cast<int64_t>(unexpl));
+    if (by[static_cast<size_t>(Attribution::Communication)] > 0) comm_ranks_.insert(f.rank());
     sum_.add_row({f.rank(), g.step, f.us(g.measured_ticks), f.us(rr.makespan), static_cast<int64_t>(segs.size()),
                  std::string(replay::attribution_name(static_cast<Attribution>(dom))),
                  len > 0 ? static_cast<double>(by[dom]) / len : 0.0, len > 0 ? unexpl / len : 0.0});
@@ -142,10 +143,28 @@ class CriticalPathPass final : public ReplayPass {
       r_.notes.push_back("critical_path: " + std::to_string(omitted_) +
                          " shorter segments not listed (--critical-path-rows 0 lists all); the attribution totals "
                          "include them");
+    note_waits();
+  }
+
+  // A rank's path is its own: a collective it reached early counts its wait for the last rank as
+  // communication, whose cause is that rank's work. Said beside the path, as the what-if says it
+  // (review of 2026-12-05: 84% "communication" on the paths of ranks waiting for rank 1's compute,
+  // documented only).
+  void note_waits() {
+    if (comm_ranks_.empty() || ctx_.frames.size() < 2) return;
+    const CollectiveWaits w = waits_at_collectives(matched_collectives(ctx_.frames, ctx_.opt.clock_sync), comm_ranks_, 0.05);
+    if (w.waiting.empty()) return;
+    r_.notes.push_back("critical_path: part of the communication on the paths is waiting for other ranks at the collectives "
+                       "(stragglers table, waited_for_others_us; share of the rank's matched collective time): " +
+                       w.waiting + ". A rank's path counts that wait as communication, but what " +
+                       (w.listed > 1 ? "they" : "it") + " waited for is the work of " +
+                       (w.late_ranks == 0 ? std::string("the late ranks") : w.waited_for) + ": a faster transfer gains " +
+                       (w.listed > 1 ? "these ranks" : "this rank") + " less than the path's communication shows");
   }
 
  private:
   std::set<int64_t> graph_ranks_;
+  std::set<int64_t> comm_ranks_;  // ranks with communication on a path (their waits are noted)
   int64_t graph_kernels_ = 0;
   double unexplained_us_ = 0;
   struct Seg {

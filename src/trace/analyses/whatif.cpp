@@ -125,46 +125,20 @@ class WhatifPass final : public ReplayPass {
   void note_scaled_waits() {
     if (comm_scaled_ranks_.empty() || ctx_.frames.size() < 2) return;
     constexpr double kWaitShare = 0.05;
-    const CollectiveMatches m = matched_collectives(ctx_.frames, ctx_.opt.clock_sync);
-    const auto late = rank_lateness(m);
-    std::map<int64_t, double> collective_us;
-    for (const auto& [key, occ] : m)
-      if (occ.size() >= 2)
-        for (const auto& o : occ) collective_us[o.rank] += static_cast<double>(o.end_ns - o.start_ns) / 1000.0;
-    std::string waiting;
-    int64_t listed = 0, more = 0;
-    for (const int64_t rank : comm_scaled_ranks_) {
-      auto l = late.find(rank);
-      auto c = collective_us.find(rank);
-      if (l == late.end() || c == collective_us.end() || c->second <= 0) continue;
-      const double share = l->second.waited_for_others_us / c->second;
-      if (share < kWaitShare) continue;
-      if (listed++ >= 8) {
-        ++more;
-        continue;
-      }
-      char pct[32];
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * share);
-      waiting += (waiting.empty() ? "" : ", ") + std::string("rank ") + std::to_string(rank) + " " + pct;
-    }
-    if (waiting.empty()) return;
-    if (more > 0) waiting += " and " + std::to_string(more) + " more ranks";
-    // The ranks the others waited for, most wait caused first.
-    std::vector<std::pair<double, int64_t>> stragglers;
-    for (const auto& [rank, l] : late)
-      if (l.caused_wait_us > 0) stragglers.emplace_back(-l.caused_wait_us, rank);
-    std::sort(stragglers.begin(), stragglers.end());
-    std::string bound = stragglers.size() > 1 ? "ranks " : "rank ";
-    for (size_t i = 0; i < stragglers.size() && i < 3; ++i) bound += (i ? ", " : "") + std::to_string(stragglers[i].second);
-    if (stragglers.size() > 3) bound += ", ...";
+    const CollectiveWaits w = waits_at_collectives(matched_collectives(ctx_.frames, ctx_.opt.clock_sync), comm_scaled_ranks_, kWaitShare);
+    if (w.waiting.empty()) return;
+    const std::string& waiting = w.waiting;
+    const std::string& bound = w.waited_for;
+    const int64_t listed = w.listed;
+    const size_t late_ranks = w.late_ranks;
     r_.notes.push_back("whatif: part of the communication the scenario scales is waiting for other ranks at the collectives "
                        "(stragglers table, waited_for_others_us; share of the rank's matched collective time): " +
                        waiting +
                        ". The replay scales that wait with the transfer, but a wait ends when the last rank arrives: for " +
                        (listed > 1 ? "these ranks" : "this rank") + " predicted_us is a lower bound on the step, which " +
-                       (stragglers.empty() ? std::string("the late ranks bound") : "the rank" + std::string(stragglers.size() > 1 ? "s" : "") +
-                                                                                        " waited for (" + bound + ") bound" +
-                                                                                        (stragglers.size() > 1 ? "" : "s")));
+                       (late_ranks == 0 ? std::string("the late ranks bound") : "the rank" + std::string(late_ranks > 1 ? "s" : "") +
+                                                                                  " waited for (" + bound + ") bound" +
+                                                                                  (late_ranks > 1 ? "" : "s")));
   }
 
   const AnalysisContext& ctx_;
