@@ -255,6 +255,10 @@ void YamlMap::unknown_key(const YAML::Node& key_node, const std::string& meant) 
 }
 
 void YamlMap::throw_if_typo() const {
+  // A merge key is named before any other complaint about its mapping: the keys it would have
+  // merged in had read as "required key is missing" (review of 2026-12-06).
+  for (const auto& kv : node_)
+    if (kv.first.IsScalar() && kv.first.Scalar() == "<<") unknown_key(kv.first, "");
   std::vector<std::string> absent;  // asked about, not in the map
   for (const auto& k : known_keys())
     if (!node_[k].IsDefined()) absent.push_back(k);

@@ -206,6 +206,10 @@ TEST(YamlStrict, ValuesAreWhatYamlSaysTheyAre) {
   // A merge key is said to be one.
   w = what_of([&] { YamlMap::load_string("parallel:\n  <<: {tp: 8}\n", "m.yaml").map("parallel").finish(); });
   EXPECT_NE(w.find("merge keys"), std::string::npos) << w;
+  // ... also where it would have brought in a required key (it had read as that key missing).
+  w = what_of([&] { YamlMap::load_string("training:\n  <<: {seq_len: 4096}\n", "m.yaml").map("training").i64("seq_len"); });
+  EXPECT_NE(w.find("m.yaml:2:3"), std::string::npos) << w;
+  EXPECT_NE(w.find("merge keys"), std::string::npos) << w;
   // Control characters and bytes that are not UTF-8: at their line and column.
   w = what_of([] { sextant::parse_yaml_document(std::string("a: 1\nname: x\0y\n", 15), "n.yaml"); });
   EXPECT_NE(w.find("n.yaml:2:8"), std::string::npos) << w;
