@@ -94,7 +94,12 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     if (!a.platform.empty()) r.set("platform", a.platform);
     r.set("file", file_in(cat, a.file));
     Table& t = field_table(r);
-    for (const auto& [d, s] : a.peak_flops) add_sourced(t, "peak_" + to_string(d), s, "TFLOP/s", 1e12);
+    // Integer peaks are tera-operations per second (docs/catalog.md), not floating point: they had
+    // been labelled TFLOP/s before 2026-12-06 (review).
+    for (const auto& [d, s] : a.peak_flops) {
+      const std::string dtype = to_string(d);
+      add_sourced(t, "peak_" + dtype, s, dtype.rfind("int", 0) == 0 ? "TOPS" : "TFLOP/s", 1e12);
+    }
     add_sourced(t, "memory", a.memory_bytes, "GiB", 1024.0 * 1024 * 1024);
     add_sourced(t, "memory_bandwidth", a.memory_bandwidth_bytes_per_s, "GB/s", 1e9);
     add_sourced(t, "cache", a.cache_bytes, "MiB", 1024.0 * 1024);

@@ -55,6 +55,12 @@ check("llama" in p.stderr, f"valid choices not listed: {p.stderr}")
 # folder, the folder as "bundled" (the checkout's absolute paths had been printed).
 sh = subprocess.run([BIN, "catalog", "show", "h100-sxm-80gb", "--json", "-"], capture_output=True, text=True)
 check(sh.returncode == 0 and json.loads(sh.stdout)["scalars"]["file"] == "accelerators/nvidia-hopper.yaml", sh.stdout[:300] + sh.stderr)
+# Integer peaks are tera-operations per second, floating-point ones TFLOP/s (docs/catalog.md; every
+# peak had been labelled TFLOP/s before 2026-12-06).
+if sh.returncode == 0:
+    f = json.loads(sh.stdout)["tables"]["fields"]["columns"]
+    units = dict(zip(f["field"], f["unit"]))
+    check(units.get("peak_int8") == "TOPS" and units.get("peak_bf16") == "TFLOP/s", str(units))
 ls = subprocess.run([BIN, "catalog", "list", "models", "--json", "-"], capture_output=True, text=True)
 check(ls.returncode == 0 and json.loads(ls.stdout)["scalars"]["catalog_dir"] == "bundled", ls.stdout[:300] + ls.stderr)
 check(os.path.abspath(ROOT) not in sh.stdout + ls.stdout, "an absolute path of the checkout in catalog output")
