@@ -1083,13 +1083,21 @@ StepEstimate Estimator::run(const Workload& w) const {
       const double load = s.moe_rank_load();
       if (load > 0) routed_scale = 1.0 / load;
     }
+    // Without flash attention the IR's attention core runs over every key (the masked half of the
+    // score matrix too); the hardware FLOPs count attention causally, as the model FLOPs they start
+    // from do: its recompute is counted at the mean key length too (before 2026-12-06 it was
+    // counted over all keys, GPT-3 1.3B's selective recompute adding 6.6e12 FLOPs, twice its
+    // causal attention forward; review).
+    const double attention_scale = s.train.flash_attention ? 1.0 : ir::attention_keys_per_query(s) / s.train.seq_len;
     for (const auto& st : w.stages)
       for (const auto& ch : st.chunks)
         for (const auto& b : ch.blocks) {
           double f = 0;
           for (const auto& step : b.recompute)
             if (const auto* op = std::get_if<ComputeOp>(&step))
-              f += op->flops * (std::strncmp(op->name, "moe.expert_", 11) == 0 ? routed_scale : 1.0);
+              f += op->flops * (std::strncmp(op->name, "moe.expert_", 11) == 0 ? routed_scale
+                                : op->cls == OpClass::Attention                ? attention_scale
+                                                                               : 1.0);
           hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
         }
   }
@@ -1488,6 +1496,12 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       if (pl.moe_dispatcher != "alltoall") idle.push_back("parallel.moe_dispatcher (" + pl.moe_dispatcher + ", with ep 1: no all-to-all)");
       if (pl.ep_comm_overlap_stated && pl.ep_comm_overlap) idle.push_back("parallel.overlap.ep_comm (with ep 1: no all-to-all)");
     }
+    // EP overlap pairs one micro-batch's all-to-all with another's compute: with one micro-batch
+    // per step the lowering leaves it blocking (it had hidden whole without a word; 2026-12-06
+    // review).
+    if (s.model.moe && pl.ep > 1 && pl.ep_comm_overlap_stated && pl.ep_comm_overlap && s.num_microbatches() < 2)
+      idle.push_back("parallel.overlap.ep_comm (with one micro-batch per step: no other micro-batch's compute to hide the expert "
+                     "all-to-all behind, so it blocks)");
     if (pl.pp == 1 && pl.stage_rule != "even") idle.push_back("parallel.stage_rule (" + pl.stage_rule + ", without pipeline parallelism)");
     if (pl.sequence_parallel && pl.tp == 1) idle.push_back("parallel.sequence_parallel (with tp 1: no tensor-parallel group to split the sequence over)");
     if (pl.tp_comm_overlap && pl.tp == 1) idle.push_back("parallel.overlap.tp_comm (with tp 1: no tensor-parallel communication to overlap)");
@@ -1519,8 +1533,8 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     if (no_dp && pl.overlap_grad_reduce_stated)
       idle.push_back(std::string("parallel.overlap.grad_reduce (") + (pl.overlap_grad_reduce ? "true" : "false") +
                      ", with a data-parallel group of 1: no gradient reduction)");
-    if (no_dp && s.train.grad_reduce_dtype_stated)
-      idle.push_back("training.grad_reduce_dtype (" + to_string(s.train.grad_reduce_dtype) + ", with a data-parallel group of 1: no gradient reduction)");
+    // (training.grad_reduce_dtype at dp 1 is not idle: it is the gradient buffer's dtype, which the
+    // memory counts; it had been named idle there, 2026-12-06 review.)
     // (zero3_regather_for_recompute without recompute is not idle: a stack that re-gathers releases
     // the embedding and the head after each use, which the memory counts; review of 2026-12-05.)
     if (pl.grad_bucket_stated && pl.zero_stage == 3)

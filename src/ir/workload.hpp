@@ -253,6 +253,10 @@ struct Workload {
 // Lower a checked scenario into the IR. The workload refers to s, which must outlive it.
 Workload lower(const Scenario& s);
 
+// Keys each query attends on average under the causal mask ((s + 1) / 2; a sliding window
+// weighted by the share of the layers it covers): the attention length of the model FLOPs.
+double attention_keys_per_query(const Scenario& s);
+
 // Bus-bandwidth factor of a collective on n ranks (nccl-tests): AR 2(n-1)/n, AG/RS/A2A (n-1)/n.
 double bus_factor(CollKind k, int n);
 

@@ -174,7 +174,11 @@ QW = os.path.join(ROOT, "data", "examples", "qwen3-30b-a3b-h100-hybridep.yaml")
 for sets, idle in [(["training.moe_fp8_dispatch=true"], "training.moe_fp8_dispatch (with precision bf16"),
                    (["training.moe_fp8_dispatch=true", "training.precision=fp8", "parallel.ep=1"],
                     "training.moe_fp8_dispatch (without expert parallelism"),
-                   (["training.fp8_recipe=current"], "training.fp8_recipe (current, with precision bf16)")]:
+                   (["training.fp8_recipe=current"], "training.fp8_recipe (current, with precision bf16)"),
+                   # EP overlap pairs one micro-batch's all-to-all with another's compute: one
+                   # micro-batch per step (16 sequences on dp 16) has none (review of 2026-12-06).
+                   (["parallel.overlap.ep_comm=true", "training.global_batch=16"],
+                    "parallel.overlap.ep_comm (with one micro-batch per step")]:
     args = [a for kv in sets for a in ("--set", kv)]
     r = sx("estimate", QW, *args, "--json", "-")
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else [r.stderr]
@@ -261,6 +265,17 @@ for sets in (["parallel.etp=8", "parallel.overlap.ep_comm=false", "parallel.zero
     notes = json.loads(r.stdout)["notes"] if r.returncode == 0 else None
     check(f"defaults and memory-changing keys are not named idle: {sets}",
           notes is not None and not any(n.startswith("stated but without effect") for n in notes), notes or r.stderr[-300:])
+
+# training.grad_reduce_dtype at dp 1 sets the gradient buffer's dtype, which the memory counts: not
+# idle (it had been named so; review of 2026-12-06).
+mem = {}
+for d in ("bf16", "fp32"):
+    r = sx("estimate", EX, "--set", "num_gpus=32", "--set", "training.global_batch=32", "--set", "training.grad_reduce_dtype=" + d, "--json", "-")
+    out = json.loads(r.stdout) if r.returncode == 0 else None
+    mem[d] = out["scalars"]["memory_per_gpu_bytes"] if out else None
+    check(f"grad_reduce_dtype {d} at dp 1 is not named idle", out is not None and not any("training.grad_reduce_dtype" in n for n in out["notes"]),
+          out["notes"] if out else r.stderr[-300:])
+check("grad_reduce_dtype at dp 1 changes the memory", None not in mem.values() and mem["bf16"] < mem["fp32"], mem)
 
 # A catalog file of models is a model by FILE#ID, or as a whole when it holds one entry (it had been
 # "a catalog file of several models" either way; review of 2026-12-05).

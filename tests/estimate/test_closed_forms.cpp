@@ -964,6 +964,39 @@ TEST(ClosedForms, ZeroThreeGathersExpertWeightsOverTheExpertDataParallelGroup) {
   EXPECT_NEAR(diff, expect, 1e-9 * expect);
 }
 
+// Question (review of 2026-12-06): under ZeRO-3 with overlap.param_gather and overlap.grad_reduce
+// both off, does every DP and EDP collective block, the backward's parameter gathers included, as
+// the memory (no prefetched layer) has it? The backward's gathers had stayed overlappable: Llama 3
+// 8B on 16 H100 hid 0.074 s of its DP traffic with both overlaps off.
+TEST(ClosedForms, ZeroThreeWithoutGatherOverlapBlocksOnEveryGather) {
+  std::deque<Scenario> scenarios;  // a Workload refers to its Scenario: keep them alive
+  for (const char* rc : {"none", "full"}) {
+    const std::string y =
+        "model: {id: moe-test, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, vocab: 32000,"
+        " mlp: swiglu, moe: {num_experts: 16, topk: 4, expert_ffn_hidden: 1024}}\n"
+        "system: dgx-h100\nnum_gpus: 16\nparallel: {tp: 1, pp: 1, ep: 4, zero_stage: 3,"
+        " overlap: {grad_reduce: false, param_gather: false}}\n"
+        "training: {global_batch: 32, micro_batch: 2, seq_len: 4096, precision: bf16, recompute: " + std::string(rc) + "}\n";
+    const ir::Workload w = ir::lower(scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen())));
+    int backward_gathers = 0;
+    for (const auto& b : w.stages[0].chunks[0].blocks)
+      for (const auto* pass : {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight})
+        for (const auto& st : *pass)
+          if (const auto* c = std::get_if<ir::Collective>(&st); c && (c->group == ir::GroupKind::DP || c->group == ir::GroupKind::EDP)) {
+            EXPECT_FALSE(c->overlappable) << rc << " " << b.name << " " << c->name;
+            if (std::string_view(c->name).find("param_all_gather.bwd") != std::string_view::npos) ++backward_gathers;
+          }
+    EXPECT_EQ(backward_gathers, 2) << rc;  // the moe layer's dense and expert gathers
+    const StepEstimate e = estimate_step(w);
+    std::map<std::string, double> total(e.comm_by_group_s.begin(), e.comm_by_group_s.end());
+    std::map<std::string, double> exposed(e.exposed_by_group_s.begin(), e.exposed_by_group_s.end());
+    for (const char* g : {"dp", "edp"}) {
+      ASSERT_GT(total[g], 0) << rc << " " << g;
+      EXPECT_NEAR(exposed[g], total[g], 1e-9 * total[g]) << rc << " " << g;
+    }
+  }
+}
+
 // Question: does the MoE routing load set the busiest expert-parallel rank's work? Its token-expert
 // pairs are the balanced share times the load factor: training.moe_load_imbalance when dropless,
 // at most the capacity factor with token drop, exactly the capacity factor when padded to it.
@@ -2131,4 +2164,21 @@ TEST(ClosedForms, SelectiveRecomputeOfSomeLayersKeepsItsWholeSet) {
   ASSERT_GT(set, 0);
   ASSERT_GT(without, 0);
   EXPECT_EQ(ir::chunk_recompute_peak_bytes(w.stages[0].chunks[0], false), set);
+}
+
+// Question (review of 2026-12-06): without flash attention, does HFU count the recomputed
+// attention as the rest of the hardware FLOPs count attention, causally at the mean key length?
+// The kernels run over every key, and the recompute had been taken from the IR at that length:
+// selective recompute of the attention core added twice its causal forward. Here it adds the
+// model FLOPs' attention forward, flash or not.
+TEST(ClosedForms, RecomputedAttentionIsCountedCausallyInTheHardwareFlops) {
+  for (bool flash : {false, true}) {
+    const Scenario s = parse_scenario(gpt_yaml(8, true, "selective", flash), "t.yaml", *frozen());
+    ASSERT_EQ(s.train.recompute_modules, kRecomputeCoreAttn);
+    const StepEstimate e = Estimator().run(ir::lower(s));
+    const auto& m = s.model;
+    const double tokens = static_cast<double>(s.tokens_per_step());
+    const double attn_forward = tokens * 2.0 * (0.5 * (s.train.seq_len + 1)) * m.heads * 2.0 * m.head_dim * m.layers;
+    EXPECT_NEAR(e.hardware_flops - e.model_flops, attn_forward, 1e-9 * attn_forward) << "flash " << flash;
+  }
 }
