@@ -14,6 +14,7 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/catalog_results.hpp"
+#include "cli/cli.hpp"
 #include "core/atomic_file.hpp"
 #include "core/c_locale.hpp"
 #include "core/paths.hpp"
@@ -186,6 +187,11 @@ PYBIND11_MODULE(_sextant, m) {
            const std::vector<std::pair<int64_t, double>>& stragglers, int64_t timeline_rows,
            const std::vector<int64_t>& timeline_ranks, const std::string& timeline_path) {
           return run([&] {
+            // Checked before the run, as the CLI's --timeline is: a folder, or a path ending in '/',
+            // failed after the whole simulation, the latter leaving an empty folder (2026-12-06
+            // review). Standard output is written as it is.
+            if (!timeline_path.empty() && timeline_path != "-" && timeline_path != "/dev/stdout")
+              cli::check_output_path("timeline", timeline_path, false);
             auto cat = load_catalog(catalog_dir);
             const Scenario s = scenario_of(source, is_text, name, sets, *cat);
             sim::SimOptions o;
@@ -244,6 +250,10 @@ PYBIND11_MODULE(_sextant, m) {
             else if (key == "seq_len") spec.seq_len = py::cast<int64_t>(v);
           }
           return run([&] {
+            // Checked before the search, as the CLI's --write-scenario is (it failed after the
+            // search, leaving an empty folder for "dir/"; 2026-12-06 review).
+            if (!write_scenario.empty() && write_scenario != "-" && write_scenario != "/dev/stdout")
+              cli::check_output_path("write_scenario", write_scenario, false);
             auto cat = load_catalog(catalog_dir);
             Scenario s = [&] {
               if (!from_job) return search_scenario_of(source, is_text, name, sets, *cat);
@@ -286,7 +296,10 @@ PYBIND11_MODULE(_sextant, m) {
               const std::vector<std::string> header = {
                   "Written by sextant.plan(): plan " + std::to_string(write_rank) + " of " + std::to_string(out.ranking.size()) +
                       " fitting plans, estimated at " + step + " s per step.",
-                  "Plan: " + plan_words, "Job: " + (from_job ? std::string("plan() keyword arguments") : name) + "."};
+                  "Plan: " + plan_words,
+                  // As the CLI's header says (review of 2026-12-06).
+                  from_job ? std::string("Job: plan() keyword arguments.")
+                           : "Job: " + name + (sets.empty() ? std::string() : " with its overrides") + " (its comments are not carried over)."};
               const std::string yaml = plan::plan_scenario_text(job_text, job_name, sets, s, opt, out, index, *cat, est, header);
               write_file_atomic(write_scenario, yaml);
               r.notes.push_back("plan " + std::to_string(write_rank) + " (" + plan_words + ") written to " + write_scenario +
@@ -527,6 +540,11 @@ PYBIND11_MODULE(_sextant, m) {
             if (path.back() == '/' || std::filesystem::is_directory(path, ec))
               throw Error(SourceLocation{path, 0, 0, "path"}, "is a folder: report() takes the HTML file's name",
                           "give a file name, e.g. " + (path.back() == '/' ? path : path + "/") + "report.html");
+            // "-" had written the page to the process's standard output, where the CLI's --report -
+            // is refused (review of 2026-12-06).
+            if (path == "-")
+              throw Error(SourceLocation{"", 0, 0, "path"}, "report() writes an HTML file, not to standard output: give a file name");
+            cli::check_output_path("path", path, false);
           }
           nlohmann::ordered_json doc;
           try {

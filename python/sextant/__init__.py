@@ -60,8 +60,14 @@ def result_from_json(text):
         if kind == "f64" and isinstance(values, list):
             return [_NAN if v is None else v for v in values]
         return values
+    # Another schema is refused, as report() and the CLI's readers refuse it: any value had been
+    # taken (99, the string "1"), and the result then failed in report() (review of 2026-12-06).
+    version = doc.get("schema_version")
+    if type(version) is not int or version != _sextant.SCHEMA_VERSION:
+        raise SextantError("result JSON has schema_version %s, this build reads %d"
+                           % ("(none)" if "schema_version" not in doc else _json.dumps(version), _sextant.SCHEMA_VERSION))
     return {
-        "schema_version": doc.get("schema_version", _sextant.SCHEMA_VERSION),
+        "schema_version": version,
         "command": doc["command"],
         "scalars": dict(doc["scalars"]),
         "tables": {name: {c: column(v, t["types"].get(c)) for c, v in t["columns"].items()} for name, t in doc["tables"].items()},
@@ -288,6 +294,17 @@ def _rank_list(v, what):
     if v is None:
         return []
     v = _plain(v)  # a numpy scalar or array
+    out = _rank_items(v, what)
+    # An empty selection is refused, as the CLI's --timeline-ranks "" is: it had been read as no
+    # selection, every class (review of 2026-12-06).
+    if not out:
+        raise SextantError("%s: lists no rank; give ranks and ranges (e.g. [0, 1] or '0-7,64'), or leave it out (None) "
+                           "for every class" % (what,))
+    return out
+
+
+def _rank_items(v, what):
+    """_rank_list's ranks as given, before the empty selection is refused."""
     if isinstance(v, str):
         out = []
         for part in v.split(","):

@@ -925,3 +925,33 @@ def test_empty_search_lists_are_refused_and_plan_says_the_context_note():
     assert len(note) == 1, note
     p = sextant.plan(base8b, overrides=longer, fix={"tp": 1, "pp": 1, "mb": 1, "zero": 2, "recompute": "full"}, top=1, rerank_top=0)
     assert note[0] in p["notes"], p["notes"]
+
+
+def test_outputs_are_checked_before_the_run_and_empty_rank_lists_and_other_schemas_refused(tmp_path, capfd):
+    """Is a path that cannot take an output refused before the run, naming the argument, as the
+    CLI's --timeline and --write-scenario are? simulate(timeline=) and plan(write_scenario=) had run
+    first, then failed ("Is a directory", "rename failed: Not a directory"), a path ending in '/'
+    leaving an empty folder. Does report() refuse "-" as --report - is (the page had gone to standard
+    output)? Is timeline_ranks=[] refused as --timeline-ranks "" is (it had meant every class)? Does
+    result_from_json refuse another schema_version, as report() does (any value had been taken)?
+    (review of 2026-12-06)"""
+    with pytest.raises(sextant.SextantError, match="key 'timeline': '%s' names a folder: timeline takes a file name" % tmp_path):
+        sextant.simulate(SCENARIO, timeline=tmp_path)
+    with pytest.raises(sextant.SextantError, match="key 'timeline': .* names a folder"):
+        sextant.simulate(SCENARIO, timeline=str(tmp_path / "new") + "/")
+    with pytest.raises(sextant.SextantError, match="key 'write_scenario': .* names a folder: write_scenario takes a file name"):
+        sextant.plan(SCENARIO, fix={"tp": 8, "pp": 4}, top=3, threads=1, write_scenario=str(tmp_path / "new2") + "/")
+    assert os.listdir(tmp_path) == []
+    r = sextant.estimate(SCENARIO)
+    capfd.readouterr()
+    with pytest.raises(sextant.SextantError, match="^key 'path': report\\(\\) writes an HTML file, not to standard output"):
+        sextant.report(r, "-")
+    assert capfd.readouterr().out == ""
+    with pytest.raises(sextant.SextantError, match="^timeline_ranks: lists no rank"):
+        sextant.simulate(SCENARIO, timeline_ranks=[])
+    text = subprocess.run([BIN, "estimate", SCENARIO, "--json", "-"], capture_output=True, text=True, check=True).stdout
+    doc = json.loads(text)
+    for other, shown in ((99, "99"), ("1", '"1"'), (True, "true")):
+        with pytest.raises(sextant.SextantError, match="^result JSON has schema_version %s, this build reads 1$" % shown):
+            sextant.result_from_json(json.dumps(dict(doc, schema_version=other)))
+    assert sextant.result_from_json(text)["schema_version"] == 1

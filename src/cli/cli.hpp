@@ -28,6 +28,11 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& cmd, OutputOptions& o);
+// Throws Error (key `option`) when an output at `path` could not be written: a file output that
+// names a folder or ends in '/', a parent that is a file, a folder where no file can be made. Run
+// before the work, as add_output_options does for --json, --csv and --report; the Python module
+// calls it with its argument's name ("timeline", "write_scenario", "path").
+void check_output_path(const std::string& option, const std::string& path, bool is_folder);
 // A command's own output file option (e.g. "--timeline"), written by emit() as one of its
 // extra_files: an empty path is refused, and the path is checked as --json's is, before the
 // command runs. `path` must outlive the parse (a member of the command's argument struct).

@@ -22,10 +22,10 @@ struct PlanArgs {
   int64_t write_rank = 1;
 };
 
-// plan --write-scenario FILE: the scenario that runs the chosen plan (plan/job.hpp's contract),
-// written atomically; a note on the result says what was written.
-void write_plan_scenario(const PlanArgs& a, const Scenario& searched, const plan::SearchOptions& opt, const plan::SearchOutcome& out,
-                         const Catalog& cat, const Estimator& est, Result& r) {
+// plan --write-scenario FILE: the text of the scenario that runs the chosen plan (plan/job.hpp's
+// contract), written by emit() with the other outputs; a note on the result says what was written.
+std::string plan_scenario_yaml(const PlanArgs& a, const Scenario& searched, const plan::SearchOptions& opt, const plan::SearchOutcome& out,
+                               const Catalog& cat, const Estimator& est, Result& r) {
   const uint32_t index = plan::ranked_index(out, a.write_rank, "--write-rank");
   const bool from_file = !a.job.scenario.empty();
   const std::string name = from_file ? resolve_data_path(a.job.scenario) : "command line";
@@ -44,9 +44,9 @@ void write_plan_scenario(const PlanArgs& a, const Scenario& searched, const plan
                       " --global-batch " + std::to_string(a.job.global_batch) + " --seq-len " + std::to_string(a.job.seq_len) +
                       " --precision " + a.job.precision + "."};
   const std::string yaml = plan::plan_scenario_text(text, name, parse_sets(a.job.sets), searched, opt, out, index, cat, est, header);
-  write_file_atomic(a.write_scenario, yaml);
   r.notes.push_back("plan " + std::to_string(a.write_rank) + " (" + plan_words + ") written to " + a.write_scenario + ": `sextant estimate " +
                     a.write_scenario + "` gives its " + step + " s per step.");
+  return yaml;
 }
 }  // namespace
 
@@ -62,18 +62,19 @@ void add_plan_command(CLI::App& app) {
                   "Check against practice: search every job of a training.csv (data/validation/training.csv) and place its published plans");
   // (a negative value wrapped to 2^64 - 5 and re-ranked every fitting plan, before 2026-12-03)
   cmd->add_option("--rerank-top", a->rerank_top, "Re-rank the best K plans with simulate (default 10; 0: off)")->check(unsigned_64("COUNT"));
-  cmd->add_option("--write-scenario", a->write_scenario,
-                  "Write the scenario that runs the best plan (or the --write-rank one) to FILE: the job's own scenario, "
-                  "--set overrides applied, with the plan's keys; `estimate FILE` gives the plan's step time");
+  // An output as --json is: checked before the search (a folder or a path ending in '/' failed after
+  // the whole search with "rename failed: Not a directory", leaving an empty folder; review of
+  // 2026-12-06), and written with the other outputs by emit().
+  add_output_file_option(
+      *cmd, a->out, "--write-scenario", a->write_scenario,
+      "Write the scenario that runs the best plan (or the --write-rank one) to FILE: the job's own scenario, "
+      "--set overrides applied, with the plan's keys; `estimate FILE` gives the plan's step time");
   auto* write_rank = cmd->add_option("--write-rank", a->write_rank, "Which plan of the ranked table --write-scenario writes (default 1: the fastest)")
                          ->check(positive_integer());
-  auto* write_scenario = cmd->get_option("--write-scenario");
   add_output_options(*cmd, a->out);
-  cmd->callback([a, write_rank, write_scenario] {
-    // An empty path or a rank without a file to write had been accepted and nothing written
-    // (review of 2026-12-05).
-    if (write_scenario->count() > 0 && a->write_scenario.empty())
-      throw Error(SourceLocation{"--write-scenario", 0, 0, ""}, "an empty path", "give the file to write the scenario to");
+  cmd->callback([a, write_rank] {
+    // A rank without a file to write had been accepted and nothing written (review of 2026-12-05;
+    // an empty --write-scenario is refused by its option's check).
     if (write_rank->count() > 0 && a->write_scenario.empty())
       throw Error(SourceLocation{"--write-rank", 0, 0, ""}, "names the plan --write-scenario writes, and no --write-scenario is given",
                   "add --write-scenario FILE");
@@ -103,8 +104,10 @@ void add_plan_command(CLI::App& app) {
     plan::refuse_no_valid_plan(s, opt, out);
     const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
     Result r = plan::plan_result(s, opt, est, out, own, simulate, "simulate");
-    if (!a->write_scenario.empty() && world.rank() == 0) write_plan_scenario(*a, s, opt, out, *cat, est, r);
-    if (world.rank() == 0) emit(r, a->out);
+    if (world.rank() != 0) return;
+    std::vector<std::pair<std::string, std::string>> extra;
+    if (!a->write_scenario.empty()) extra.emplace_back(a->write_scenario, plan_scenario_yaml(*a, s, opt, out, *cat, est, r));
+    emit(r, a->out, extra);
   });
 }
 

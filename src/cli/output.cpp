@@ -30,12 +30,18 @@ void set_report_writer(ReportWriter w, std::function<void()> preflight) {
   report_holder().preflight = std::move(preflight);
 }
 
-namespace {
 // The folder an output will be written into, or its nearest existing ancestor (the missing ones
-// are created): an Error naming the option when that is not a writable folder.
-void check_writable(const std::string& option, const std::string& path, bool is_folder) {
+// are created): an Error naming the option when that is not a writable folder. Shared with the
+// Python module, which names its argument (review of 2026-12-06: simulate(timeline=) and
+// plan(write_scenario=) had run first and failed after the run, leaving an empty folder).
+void check_output_path(const std::string& option, const std::string& path, bool is_folder) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (path.empty()) throw Error(SourceLocation{"", 0, 0, option}, "an empty path: give a file or folder name");
+  // As the writer: a NUL would cut the path short here and the check pass for another file (a
+  // Python string may hold one).
+  if (path.find('\0') != std::string::npos)
+    throw Error(SourceLocation{path.substr(0, path.find('\0')), 0, 0, option}, "the path holds a NUL byte (\\0): no file has such a name");
   if (!is_folder) {
     // A file output that names a folder failed after the whole run ("rename failed: Is a
     // directory"), and one ending in '/' left an empty folder behind (2026-12-04 review).
@@ -66,6 +72,7 @@ void check_writable(const std::string& option, const std::string& path, bool is_
   ::unlink(probe.c_str());
 }
 
+namespace {
 // One place for --csv's folder and --json's or --report's file: the folder was created, then the
 // file could not replace it. Compared as places, not as text (`--csv res --json ./res` got by).
 bool same_place(const std::string& a, const std::string& b) {
@@ -118,12 +125,12 @@ void check_files_apart(const OutputOptions& o) {
 void preflight_outputs(const OutputOptions& o) {
   check_csv_apart(o);
   check_files_apart(o);
-  if (!o.json.empty() && !o.json_to_stdout()) check_writable("--json", o.json, false);
+  if (!o.json.empty() && !o.json_to_stdout()) check_output_path("--json", o.json, false);
   for (const auto& [option, path] : o.extra_files)
-    if (path && !path->empty() && *path != "-" && *path != "/dev/stdout") check_writable(option, *path, false);
-  if (!o.csv_dir.empty()) check_writable("--csv", o.csv_dir, true);
+    if (path && !path->empty() && *path != "-" && *path != "/dev/stdout") check_output_path(option, *path, false);
+  if (!o.csv_dir.empty()) check_output_path("--csv", o.csv_dir, true);
   if (!o.report.empty()) {
-    check_writable("--report", o.report, false);
+    check_output_path("--report", o.report, false);
     if (!report_holder().writer) throw Error("--report: this build has no report writer");
     if (report_holder().preflight) report_holder().preflight();
   }

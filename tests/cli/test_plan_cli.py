@@ -738,6 +738,17 @@ with tempfile.TemporaryDirectory() as wd:
           (b.returncode, b.stderr[-300:]))
     b = sx("plan", *SMALL, "--write-scenario", "")
     check("an empty --write-scenario is refused", b.returncode == 2 and "an empty path" in b.stderr, (b.returncode, b.stderr[-300:]))
+    # A folder, or a path ending in '/', is refused before the search, naming the option, as --json's
+    # is: it failed after the whole search ("rename failed: Not a directory"), leaving an empty
+    # folder (review of 2026-12-06). And it is one of the run's outputs: --json cannot share its path.
+    for bad in (wd, os.path.join(wd, "nd") + "/"):
+        b = sx("plan", *SMALL, "--write-scenario", bad, "-q")
+        check(f"--write-scenario {bad} is refused before the search", b.returncode == 2 and "key '--write-scenario'" in b.stderr
+              and "names a folder: --write-scenario takes a file name" in b.stderr and not os.path.exists(os.path.join(wd, "nd")),
+              (b.returncode, b.stderr[-300:]))
+    b = sx("plan", *SMALL, "--write-scenario", out, "--json", out)
+    check("--write-scenario and --json at one path refused", b.returncode == 2 and "key '--write-scenario': is also the path of --json" in b.stderr,
+          (b.returncode, b.stderr[-300:]))
     b = sx("plan", *SMALL, "--write-rank", "2")
     check("--write-rank without --write-scenario is refused", b.returncode == 2 and "no --write-scenario" in b.stderr,
           (b.returncode, b.stderr[-300:]))
