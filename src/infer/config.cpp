@@ -1,7 +1,5 @@
 #include "infer/config.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,12 +22,27 @@ namespace {
 // How far the engine's constants are from a measurement of this kind of device: said by estimate
 // and serve alike (serve had left them out; review of 2026-12-05).
 void engine_caveat_notes(const Deployment& d, std::vector<std::string>& notes) {
-  if (!d.engine.measured_on_kinds.empty() &&
-      std::find(d.engine.measured_on_kinds.begin(), d.engine.measured_on_kinds.end(), d.accel.kind) == d.engine.measured_on_kinds.end())
-    notes.push_back("engine " + d.engine.id + ": its constants were fitted on " + d.engine.measured_on_kinds.front() +
-                    " runs (data/infer/engines.yaml) and are carried over to this " + d.accel.kind +
-                    " unmeasured; its kernels differ by backend (llama.cpp on CUDA runs its matrix multiplies on tensor cores)");
-  else if (d.engine.measured_on_kinds.empty() && d.accel.kind == "gpu")
+  const auto& e = d.engine;
+  auto outside = [](const std::vector<std::string>& list, const std::string& v) {
+    return !list.empty() && std::find(list.begin(), list.end(), v) == list.end();
+  };
+  // Another vendor's device of the same kind is carried over too (measured_on_vendors): a
+  // Snapdragon SoC had taken llama.cpp's Apple Metal constants without a word (2026-12-06 review).
+  const bool other_kind = outside(e.measured_on_kinds, d.accel.kind), other_vendor = outside(e.measured_on_vendors, d.accel.vendor);
+  if (other_kind || other_vendor) {
+    auto join = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+      return s;
+    };
+    const std::string on = e.measured_on_kinds.empty() ? std::string("device") : e.measured_on_kinds.front();
+    const std::string vendors = e.measured_on_vendors.empty() ? std::string() : " of " + join(e.measured_on_vendors) + " devices";
+    notes.push_back("engine " + e.id + ": its constants were fitted on " + on + " runs" + vendors +
+                    " (data/infer/engines.yaml: measured_on_kinds, measured_on_vendors) and are carried over to this " +
+                    (d.accel.vendor.empty() ? std::string() : d.accel.vendor + " ") + d.accel.kind + " (" + d.accel.id +
+                    ") unmeasured; its kernels differ by backend (llama.cpp on CUDA runs its matrix multiplies on tensor cores, "
+                    "on an Android SoC on the CPU or through OpenCL or Vulkan, not Metal)");
+  } else if (d.engine.measured_on_kinds.empty() && d.accel.kind == "gpu")
     notes.push_back("engine " + d.engine.id + ": no measured run of it is in the validation set. The only datacenter rows "
                     "(Llama-2-70B on 2 x A100) come out with 17-27% too little time per output token (median 20%) and up to 19% "
                     "too little prompt time when the fit leaves them out (sextant infer validate, leave-one-chip-out): read "
@@ -463,6 +476,13 @@ std::string sig4(double v) {
   std::snprintf(b, sizeof b, "%.4g", v);
   return b;
 }
+// One decimal (fmt's "{:.1f}"): printf, as the infer library links no libfmt (run_estimate, which
+// `infer validate` now calls, had pulled fmt symbols into test_infer; 2026-12-06).
+std::string pct1(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.1f", v);
+  return b;
+}
 
 // Saturation throughput of the whole serving setup: one replica measured with all requests
 // waiting (a replica needs several batches of requests to saturate), times the replicas;
@@ -548,9 +568,8 @@ static Result run_serve_in(StudySpec s) {
     s.workload.rate_per_s = rate_at_load(s.load_fraction, cap, refused);
     reqs = generate_requests(s.workload);
     r = simulate_serving(s.serving, reqs);
-    r.notes.push_back(fmt::format("{:.1f}% of the requests are refused at arrival: the arrival rate is load_fraction x saturation / "
-                                  "(1 - that share), so that the accepted requests arrive at load_fraction x saturation",
-                                  100.0 * refused));
+    r.notes.push_back(pct1(100.0 * refused) + "% of the requests are refused at arrival: the arrival rate is load_fraction x saturation / "
+                                              "(1 - that share), so that the accepted requests arrive at load_fraction x saturation");
   }
   for (const auto& n : weight_format_notes(s.serving.deployment)) r.notes.push_back(n);
   npu_peak_note(s.serving.deployment, CostModel(s.serving.deployment).compute_type(), r.notes);
@@ -626,12 +645,12 @@ static Result run_serve_in(StudySpec s) {
     // Said for rates_per_s too: its load_fraction column is the accepted rate's as well (review of
     // 2026-12-05: 0.489 at 2 req/s with 27% refused read as unexplained).
     if (refused > 0 && refused < 1)
-      r.notes.push_back(fmt::format("load_sweep: {:.1f}% of the requests are refused at arrival at every rate (their lengths decide it): "
-                                    "the load_fraction column is the accepted requests' rate over the saturation throughput{}",
-                                    100.0 * refused,
-                                    s.sweep_load_fractions.empty() ? std::string()
-                                                                   : ", and each offered rate of load_fractions is load_fraction x saturation / (1 - "
-                                                                     "that share), as for workload.load_fraction"));
+      r.notes.push_back("load_sweep: " + pct1(100.0 * refused) +
+                        "% of the requests are refused at arrival at every rate (their lengths decide it): "
+                        "the load_fraction column is the accepted requests' rate over the saturation throughput" +
+                        (s.sweep_load_fractions.empty() ? std::string()
+                                                        : ", and each offered rate of load_fractions is load_fraction x saturation / (1 - "
+                                                          "that share), as for workload.load_fraction"));
     ServingSpec quiet = s.serving;
     quiet.request_table = false;
     quiet.timeline_points = 1;
@@ -856,20 +875,29 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   };
   Step pre_step{pre, std::max(pre.compute_s, pre.memory_s)};
   if (dcm) add_draft(pre_step, dcm->iteration(dcm->prefill(batch, prompt)), 1);
+  // One output token is the prefill pass's: the request has no decode step, and TPOT
+  // ((finish - first token) / (output - 1)) and every decode figure are no number (null in JSON).
+  // Before 2026-12-06 --output 1 reported a decode step the request never runs: 90.6 tokens/s,
+  // its energy and decode rows in `iterations` (review).
+  const bool decodes = output > 1;
   double dec_sum = 0, dec_held_sum = 0;
   const int n = static_cast<int>(std::min<int64_t>(output, 16));
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j < n && decodes; ++j) {
     const Step c = decode_step(prompt + (j + 0.5) * output / n - 0.5);
     dec_sum += c.cost.total_s / per_step;
     dec_held_sum += held_s(c.cost) / per_step;
   }
-  const double tpot = dec_sum / n, tpot_held = dec_held_sum / n;
+  const double tpot = decodes ? dec_sum / n : std::nan(""), tpot_held = decodes ? dec_held_sum / n : std::nan("");
   r.set("prefill_time_s", pre_step.cost.total_s);
   r.set("prefill_tokens_per_s", static_cast<double>(prompt * batch) / pre_step.cost.total_s);
   r.set("time_per_output_token_s", tpot);
   r.set("decode_tokens_per_s", batch / tpot);  // all sequences of the batch together
   r.set("decode_tokens_per_s_per_sequence", 1.0 / tpot);
-  r.set("request_latency_s", pre_step.cost.total_s + (output - 1) * tpot);
+  r.set("request_latency_s", pre_step.cost.total_s + (decodes ? (output - 1) * tpot : 0.0));
+  if (!decodes)
+    r.notes.push_back("--output 1: the one output token comes from the prefill pass, so the request has no decode step: "
+                      "time_per_output_token_s, the decode speeds and floor, energy_per_output_token_j and usd_per_million_decode_tokens "
+                      "are not numbers (null in JSON), and the iterations table has the prefill pass only");
   if (draft) {
     r.set("draft_model", draft->model.id);
     r.set("draft_tokens", static_cast<int64_t>(k));
@@ -889,13 +917,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // this request can be faster (before 2026-12-01: a one-token cache, a floor that ignored the KV).
   const double weight_floor =
       cm.iteration(cm.decode(batch, std::max<double>(1, static_cast<double>(prompt)))).memory_bytes / d.accel.memory_bandwidth_bytes_per_s.value;
-  r.set("decode_bandwidth_floor_s", weight_floor);
+  r.set("decode_bandwidth_floor_s", decodes ? weight_floor : std::nan(""));
   if (d.par.pp > 1) {
     // pp batches of `batch` sequences in flight, one per stage (the pipeline is full).
     const Step mid = decode_step(prompt + output / 2.0);
     r.set("pipeline_stages_count", static_cast<int64_t>(d.par.pp));
-    r.set("decode_stage_max_s", mid.cost.stage_max_s);
-    r.set("pipeline_decode_tokens_per_s", batch * per_step / mid.cost.pipeline_period_s(d.par.pp));
+    r.set("decode_stage_max_s", decodes ? mid.cost.stage_max_s : std::nan(""));
+    r.set("pipeline_decode_tokens_per_s", decodes ? batch * per_step / mid.cost.pipeline_period_s(d.par.pp) : std::nan(""));
     r.notes.push_back("pp " + std::to_string(d.par.pp) + ": energy and cost per token assume " + std::to_string(d.par.pp) +
                       " batches in flight (the pipeline full, serve's default pipeline_batches), each holding the devices for "
                       "the pipeline period, not the pass's latency");
@@ -916,7 +944,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       return d.par.devices() * idle * held_s(c.cost) + d.par.tp * (busy - idle) * util * c.cost.total_s;
     };
     const Step mid = decode_step(prompt + output / 2.0);
-    r.set("energy_per_output_token_j", energy(mid) / (batch * per_step));
+    r.set("energy_per_output_token_j", decodes ? energy(mid) / (batch * per_step) : std::nan(""));
     r.set("energy_per_prompt_token_j", energy(pre_step) / static_cast<double>(prompt * batch));
   } else {
     // Said, not left out silently (TPU v5p's energy scalars had just been missing; 2026-12-04 review).
@@ -932,8 +960,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
     const double per_s = d.par.devices() * usd / 3600.0;
-    r.set("usd_per_million_output_tokens", per_s * (held_s(pre_step.cost) + (output - 1) * tpot_held) / static_cast<double>(batch * output) * 1e6);
-    r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);
+    r.set("usd_per_million_output_tokens",
+          per_s * (held_s(pre_step.cost) + (decodes ? (output - 1) * tpot_held : 0.0)) / static_cast<double>(batch * output) * 1e6);
+    r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);  // (no number without a decode step)
   }
   // flops_per_device and memory_bytes_per_device: one device's, the pipeline stage with the most
   // (before 2026-12-02 the sum over the stages, pp times one device's at pp > 1).
@@ -946,6 +975,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   };
   row("prefill", prompt, pre);
   for (double f : {0.0, 0.5, 1.0}) {
+    if (!decodes) break;
     const int64_t ctx = prompt + static_cast<int64_t>(f * (output - 1));
     row("decode", ctx, cm.iteration(cm.decode(batch, static_cast<double>(ctx))));
   }
@@ -961,6 +991,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   prov("engine.overlap_fraction", d.engine.overlap_fraction, 1);
   prov("engine.iteration_overhead_us", d.engine.iteration_overhead_s, 1e6);
   prov("engine.sequence_overhead_us", d.engine.sequence_overhead_s, 1e6);
+  if (d.engine.overhead_reference_layers.known) {
+    prov("engine.overhead_reference_layers", d.engine.overhead_reference_layers, 1);
+    pv.add_row({std::string("iteration_overhead_us"),
+                value_or(d.engine.iteration_overhead_s, 0.0) * 1e6 * d.model.layers / d.engine.overhead_reference_layers.value,
+                "engine.iteration_overhead_us x " + d.model.id + "'s " + std::to_string(d.model.layers) +
+                    " layers / engine.overhead_reference_layers (the engine's fixed cost is per layer)"});
+  }
   prov("engine.memory_utilization_fraction", d.engine.memory_utilization_fraction, 1);
   prov("device.memory_available_fraction", p.memory_available_fraction, 1);
   if (recommended > 0) prov("device.memory_recommended_fraction", p.memory_recommended_fraction, 1);

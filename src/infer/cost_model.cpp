@@ -232,7 +232,15 @@ void CostModel::apply_engine() {
   attn_rate_ = a.peak(adtype_) * value_or(e.gemm_fraction, a.gemm_fraction(adtype_)) * value_or(a.attention_fraction, 1.0);
   memory_rate_ = a.memory_bandwidth_bytes_per_s.value * bwf;
   overlap_ = value_or(e.overlap_fraction, 1.0);
-  iter_overhead_s_ = value_or(e.iteration_overhead_s, 0.0);
+  // A per-layer fixed cost (overhead_reference_layers given: ggml's kernel dispatch) is scaled to
+  // the layers a pass runs. Every layer of the model, under pipeline parallelism too: the host
+  // dispatches each stage's kernels in turn and is one resource of the pass (serve's host_free),
+  // so a layer split moves no dispatch off it. Before 2026-12-06 llama.cpp's 5.1 ms fitted on
+  // 32-layer Llama-2-7B was charged to every model (review).
+  const double layer_scale = e.overhead_reference_layers.known && e.overhead_reference_layers.value > 0
+                                 ? d_.model.layers / e.overhead_reference_layers.value
+                                 : 1.0;
+  iter_overhead_s_ = value_or(e.iteration_overhead_s, 0.0) * layer_scale;
   seq_overhead_s_ = value_or(e.sequence_overhead_s, 0.0);
 }
 

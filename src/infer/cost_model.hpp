@@ -22,7 +22,8 @@
 // with memory at bandwidth x engine bandwidth fraction and compute at the peak of the compute
 // dtype (see formats.hpp) x engine GEMM fraction (x dequant fraction for block-quantised weights).
 // Latency of a pass = sum over stages + engine overhead per iteration + per sequence (host work:
-// scheduling, launch, sampling). Pipeline stages work on different passes at once: with m passes
+// scheduling, launch, sampling); the per-iteration overhead of an engine whose profile names
+// overhead_reference_layers is per layer, scaled by layers / overhead_reference_layers. Pipeline stages work on different passes at once: with m passes
 // in flight the pipeline completes min(m / latency, 1 / bottleneck) passes per second, where
 // bottleneck = max(slowest stage, host overhead) (IterationCost::pipeline_period_s).
 //

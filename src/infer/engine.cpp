@@ -1,6 +1,7 @@
 #include "infer/engine.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
@@ -73,12 +74,23 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       e.overlap_fraction = src(m, "overlap_fraction", sources);
       e.iteration_overhead_s = src(m, "iteration_overhead_us", sources, 1e-6);
       e.sequence_overhead_s = src(m, "sequence_overhead_us", sources, 1e-6);
+      e.overhead_reference_layers = src(m, "overhead_reference_layers", sources);
+      if (e.overhead_reference_layers.known &&
+          !(e.overhead_reference_layers.value >= 1 && e.overhead_reference_layers.value <= 100000 &&
+            e.overhead_reference_layers.value == std::floor(e.overhead_reference_layers.value)))
+        m.fail("overhead_reference_layers", "must be a whole number of layers >= 1, got " + format_double(e.overhead_reference_layers.value),
+               "the layers of the model iteration_overhead_us was fitted on (32 for Llama-2-7B); leave it out for a cost per pass");
       e.memory_utilization_fraction = src(m, "memory_utilization_fraction", sources);
       e.kv_block_tokens = static_cast<int>(m.i64("kv_block_tokens", 16));
       if (m.has("measured_on_kinds")) e.measured_on_kinds = m.str_list("measured_on_kinds");
       for (const auto& k : e.measured_on_kinds)
         if (k != "gpu" && k != "soc" && k != "tpu" && k != "npu" && k != "cpu")
           m.fail("measured_on_kinds", "unknown accelerator kind '" + k + "' (valid: gpu, tpu, npu, soc, cpu)");
+      if (m.has("measured_on_vendors")) e.measured_on_vendors = m.str_list("measured_on_vendors");
+      for (const auto& v : e.measured_on_vendors)
+        if (v.empty() || v.find_first_of(" :") != std::string::npos ||
+            std::any_of(v.begin(), v.end(), [](unsigned char c) { return std::isupper(c) != 0; }))
+          m.fail("measured_on_vendors", "'" + v + "' is no vendor name", "the lower-case vendor of the catalog's accelerators, e.g. apple, nvidia");
       check_rate_fraction(m, "bandwidth_fraction", e.bandwidth_fraction);
       check_rate_fraction(m, "gemm_fraction", e.gemm_fraction);
       check_fraction(m, "dequant_fraction", e.dequant_fraction);

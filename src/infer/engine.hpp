@@ -24,6 +24,13 @@ struct EngineProfile {
   Sourced dequant_fraction;          // GEMM rate multiplier when weights are block-quantised (dequantised on the fly)
   Sourced overlap_fraction;          // 1: memory and compute overlap fully (roofline max); 0: they add
   Sourced iteration_overhead_s;      // fixed cost of one forward pass (launch, sync, sampling)
+  // The layer count iteration_overhead_s was fitted on, when the engine's fixed cost is per layer
+  // (ggml dispatches a fixed number of kernels per layer): a model of L layers pays
+  // iteration_overhead_s x L / overhead_reference_layers. Unknown: the cost is per pass whatever
+  // the layers (vLLM's host scheduling with CUDA graphs). Before 2026-12-06 llama.cpp's 5.1 ms,
+  // fitted on 32-layer Llama-2-7B, capped a 12-layer GPT-3 125M at 190 tokens/s on an M3 Ultra,
+  // where its 80 MB of weights stream in 0.1 ms (review).
+  Sourced overhead_reference_layers;
   Sourced sequence_overhead_s;       // per sequence in the batch per forward pass
   // Serving properties:
   Sourced memory_utilization_fraction;  // share of the device memory the engine may use
@@ -31,6 +38,10 @@ struct EngineProfile {
   // Accelerator kinds (gpu, soc, ...) its fitted constants were measured on; empty: not fitted
   // on any. An estimate on another kind says the constants are carried over.
   std::vector<std::string> measured_on_kinds;
+  // The vendors (the catalog accelerators' `vendor`) of the devices they were measured on; empty:
+  // any. An estimate on another vendor's device of the same kind says so too: a Snapdragon SoC had
+  // taken llama.cpp's Apple Metal constants without a word (2026-12-06 review).
+  std::vector<std::string> measured_on_vendors;
   // The dtypes its matrix kernels multiply in (matmul_dtypes: {value: [...], source: ...}); empty:
   // any the device has a peak for. A format narrower than all of them is widened to the narrowest
   // (llama.cpp's Metal kernels multiply in f16/f32: an Apple SoC's int8 peak is its Neural Engine's,

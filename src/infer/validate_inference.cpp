@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "infer/config.hpp"
 #include "infer/csv.hpp"
 #include "infer/deployment.hpp"
 #include "infer/stats.hpp"
@@ -58,13 +59,13 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
             ceng = t.require("engine"), cw = t.require("weight_format"), ca = t.require("activation_format"),
             ckv = t.require("kv_format"), cb = t.require("batch"), cp = t.require("prompt_len"), cg = t.require("gen_len"),
             cm = t.require("metric"), cv = t.require("value");
-  const int csrc = t.column("source"), cnd = t.column("num_devices"), cunit = t.column("unit");
-  // Columns it does not read are accepted (params_b, confidence, notes, a user's own), but not a
+  const int csrc = t.column("source"), cnd = t.column("num_devices"), cunit = t.column("unit"), cpb = t.column("params_b");
+  // Columns it does not read are accepted (confidence, notes, a user's own), but not a
   // near miss of one it reads: a misspelt num_devices had silently costed every row on one device
   // (2026-12-05 review), as the training harness already refused.
   {
     std::vector<std::string> read = required_columns();
-    for (const char* c : {"source", "num_devices", "unit"}) read.push_back(c);
+    for (const char* c : {"source", "num_devices", "unit", "params_b"}) read.push_back(c);
     for (size_t i = 0; i < t.header.size(); ++i) {
       const std::string& h = t.header[i];
       if (h.empty() || std::find(read.begin(), read.end(), h) != read.end()) continue;
@@ -124,6 +125,15 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
     x.prompt_len = int_col(cp, "prompt_len", 0);  // 0: decode from an empty context (llama-bench tg)
     x.gen_len = int_col(cg, "gen_len", 0);  // 0: a prefill-only row
     x.target = cell_f64(t, i, cv);
+    // params_b is checked against the model's parameter count (inference_row_run_problem): a row of
+    // a 70B measurement named llama-2-7b had been scored against the 7B (2026-12-06 review).
+    if (cpb >= 0 && !text(cpb, "params_b", false).empty()) {
+      x.params_b = cell_f64(t, i, cpb);
+      if (!(x.params_b > 0))
+        throw Error(SourceLocation{csv_path, x.line, cpb + 1, "params_b"},
+                    "params_b must be the model's parameters in billions (> 0), got '" + r[static_cast<size_t>(cpb)] + "'",
+                    "e.g. 6.74 for Llama-2-7B; leave the cell empty when the source does not say");
+    }
     if (!(x.target > 0) || !std::isfinite(x.target))
       throw Error(SourceLocation{csv_path, x.line, cv + 1, "value"}, "value must be a positive measured rate or time, got '" +
                                                                          r[static_cast<size_t>(cv)] + "'");
@@ -157,7 +167,7 @@ std::vector<InferenceRow> read_inference_rows(const std::string& csv_path) {
 }
 
 namespace {
-Deployment row_deployment(const InferenceRow& row, const Catalog& cat, const InferData& data) {
+DeploymentSpec row_spec(const InferenceRow& row, const InferData& data) {
   DeploymentSpec s;
   s.model = row.model;
   s.accelerator = row.accelerator;
@@ -167,7 +177,22 @@ Deployment row_deployment(const InferenceRow& row, const Catalog& cat, const Inf
   s.activation_format = row.activation_format;
   s.kv_format = row.kv_format;
   s.engine = data.has_engine(row.engine) ? row.engine : "generic";
-  return make_deployment(cat, data, s, SourceLocation{"", row.line, 0, row.id});
+  return s;
+}
+
+Deployment row_deployment(const InferenceRow& row, const Catalog& cat, const InferData& data) {
+  const DeploymentSpec s = row_spec(row, data);
+  try {
+    return make_deployment(cat, data, s, SourceLocation{"", row.line, 0, row.id});
+  } catch (const Error& e) {
+    // The file has no pp column: the pipeline is num_devices / tp, which the error names (it had
+    // read "key 'x1.pp': pp 2 needs 2 devices" for a row of num_devices 2; 2026-12-06 review).
+    if (s.pp <= 1 || e.where().key != row.id + ".pp") throw;
+    throw Error(SourceLocation{"", row.line, 0, row.id + ".num_devices"},
+                "num_devices " + std::to_string(row.num_devices) + " with tp " + std::to_string(row.tp) + " is a pipeline of " +
+                    std::to_string(s.pp) + " stages (pp = num_devices / tp): " + e.message(),
+                e.hint());
+  }
 }
 
 double predict_cm(const InferenceRow& row, const CostModel& cm) {
@@ -197,6 +222,42 @@ double predict_inference_row(const InferenceRow& row, const Catalog& cat, const 
   Deployment d = row_deployment(row, cat, data);
   d.engine = engine;
   return predict_cm(row, CostModel(std::move(d)));
+}
+
+std::string inference_row_run_problem(const InferenceRow& row, const Catalog& cat, const InferData& data) {
+  // Before 2026-12-06 a row was scored whatever it described: 13.5 GB of fp16 weights on a 6 GiB
+  // iPhone and params_b 70 for llama-2-7b, each with an empty problem column (review).
+  const Deployment d = row_deployment(row, cat, data);
+  std::vector<std::string> out;
+  if (std::isfinite(row.params_b)) {
+    const double computed_b = static_cast<double>(d.model.params_total()) / 1e9;
+    if (std::fabs(row.params_b / computed_b - 1.0) > 0.10)
+      out.push_back("params_b " + format_double(row.params_b) + " is not " + d.model.id + "'s " +
+                    format_double(std::round(computed_b * 100) / 100) +
+                    " billion parameters (the catalog's count, more than 10% apart): the row measured another model, or params_b is wrong");
+  }
+  // The memory: estimate's own accounting (weights, the batch's KV cache, one pass's workspace,
+  // the engine's and the device's memory shares), with its note.
+  const Result est = run_estimate(row_spec(row, data), cat, data, std::max(row.prompt_len, 1), std::max(row.gen_len, 1), row.batch);
+  if (const Value* fits = est.scalar("fits_memory"); fits && std::holds_alternative<bool>(*fits) && !std::get<bool>(*fits))
+    for (const auto& n : est.notes)
+      if (n.starts_with("does not fit: weights")) out.push_back(n + " (infer estimate)");
+  std::string joined;
+  for (const auto& p : out) joined += (joined.empty() ? "" : "; ") + p;
+  return joined;
+}
+
+std::string inference_row_caveat(const InferenceRow& row, const Catalog& cat, const InferData& data) {
+  // estimate's fits_context at the row's own lengths (a llama-bench tg row has no prompt). A caveat,
+  // not a problem: an engine runs past the window when told to (vLLM's max_model_len with
+  // VLLM_ALLOW_LONG_MAX_MODEL_LEN, llama.cpp's -c with a warning), and the Splitwise rows of
+  // Llama-2-70B at 4,096 and 8,192-token prompts were measured so. Before 2026-12-06 a
+  // 100,000-token prompt on Llama-2-7B was scored at -90.8% without a word (review).
+  const Deployment d = row_deployment(row, cat, data);
+  const int64_t context = static_cast<int64_t>(row.prompt_len) + row.gen_len;
+  if (d.context_window_tokens <= 0 || context <= d.context_window_tokens) return "";
+  return "prompt_len + gen_len = " + std::to_string(context) + " tokens is beyond " + context_window_text(d) +
+         " (infer estimate: fits_context false): the run was configured past it, and the speed is scored as measured";
 }
 
 namespace {
@@ -303,10 +364,14 @@ EngineProfile fit_engine(const std::vector<InferenceRow>& rows, const Catalog& c
   if (rows.empty()) return prior;
   const auto x0 = encode(prior);
   const std::string basis = "fitted to " + std::to_string(rows.size()) + " rows of the inference validation set";
+  // The fitted constants replace the rows' engine's six and keep what it states beside them
+  // (overhead_reference_layers: its iteration overhead is per that many layers, so the refit is
+  // comparable with the catalogued value); the prior only pulls.
+  const EngineProfile& base = data.has_engine(rows.front().engine) ? data.engine(rows.front().engine) : prior;
   std::vector<CostModel> models;
   for (const auto& r : rows) models.emplace_back(row_deployment(r, cat, data));
   auto objective = [&](const std::array<double, kParams>& x) {
-    const EngineProfile e = decode_params(prior, x, basis);
+    const EngineProfile e = decode_params(base, x, basis);
     double sse = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];
@@ -321,7 +386,7 @@ EngineProfile fit_engine(const std::vector<InferenceRow>& rows, const Catalog& c
   };
   auto x = nelder_mead(objective, x0, 1.0, 1500);
   for (double step : {0.5, 0.2, 0.05}) x = nelder_mead(objective, x, step, 800);  // restarts: escape a collapsed simplex
-  EngineProfile out = decode_params(prior, x, basis);
+  EngineProfile out = decode_params(base, x, basis);
   out.id = rows.front().engine;
   return out;
 }
@@ -355,12 +420,22 @@ Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, c
 
   // Predictions with the catalogued constants; rows that cannot be predicted are reported.
   std::vector<double> pred(rows.size(), std::nan("")), lodo(rows.size(), std::nan(""));
-  std::vector<std::string> problem(rows.size());
+  std::vector<std::string> problem(rows.size()), caveat(rows.size());
+  int64_t unpredicted = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     try {
       pred[i] = predict_inference_row(rows[i], cat, data, engine_for(rows[i].engine));
     } catch (const Error& e) {
       problem[i] = e.what();
+      ++unpredicted;
+      continue;
+    }
+    // A run that cannot have happened as the row states it is predicted but not scored.
+    try {
+      problem[i] = inference_row_run_problem(rows[i], cat, data);
+      caveat[i] = inference_row_caveat(rows[i], cat, data);
+    } catch (const Error& e) {
+      problem[i] = e.what();  // (estimate refuses a batch beyond 2^24)
     }
   }
   // Leave one chip out: refit each engine's constants without the rows of that device and of its
@@ -395,13 +470,14 @@ Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, c
   Table& t = r.add_table("validation_rows", "one row per measurement: predicted vs target, signed error");
   t.add_str("id"); t.add_str("source"); t.add_str("accelerator"); t.add_str("engine"); t.add_str("metric");
   t.add_f64("predicted"); t.add_f64("target"); t.add_f64("error_pct"); t.add_f64("lodo_predicted");
-  t.add_f64("lodo_error_pct"); t.add_str("unit"); t.add_str("problem");
+  t.add_f64("lodo_error_pct"); t.add_str("unit"); t.add_str("problem"); t.add_str("caveat");
   std::vector<double> all_abs, all_lodo;
   std::map<std::string, std::vector<double>> by_src, by_src_lodo, by_dev, by_dev_lodo;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& x = rows[i];
-    const double e = err(pred[i], x.target), el = err(lodo[i], x.target);
-    t.add_row({x.id, x.source, x.accelerator, x.engine, x.metric, pred[i], x.target, e, lodo[i], el, x.unit, problem[i]});
+    // A row with a problem is not scored: no error (its prediction is shown).
+    const double e = problem[i].empty() ? err(pred[i], x.target) : std::nan(""), el = err(lodo[i], x.target);
+    t.add_row({x.id, x.source, x.accelerator, x.engine, x.metric, pred[i], x.target, e, lodo[i], el, x.unit, problem[i], caveat[i]});
     if (!problem[i].empty()) continue;
     all_abs.push_back(std::abs(e));
     all_lodo.push_back(std::abs(el));
@@ -410,10 +486,11 @@ Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, c
     by_dev[x.accelerator].push_back(std::abs(e));
     by_dev_lodo[x.accelerator].push_back(std::abs(el));
   }
-  int64_t failed = 0;
-  for (const auto& p : problem) failed += p.empty() ? 0 : 1;
+  int64_t excluded = 0;
+  for (const auto& p : problem) excluded += p.empty() ? 0 : 1;
   r.set("rows_count", static_cast<int64_t>(rows.size()));
-  r.set("rows_unpredicted_count", failed);
+  r.set("rows_unpredicted_count", unpredicted);
+  r.set("rows_excluded_count", excluded);
   r.set("median_abs_error_pct", percentile(all_abs, 0.5));
   r.set("p90_abs_error_pct", percentile(all_abs, 0.9));
   r.set("max_abs_error_pct", percentile(all_abs, 1.0));
@@ -449,7 +526,17 @@ Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, c
     row("iteration_overhead_us", &EngineProfile::iteration_overhead_s, 1e6);
     row("sequence_overhead_us", &EngineProfile::sequence_overhead_s, 1e6);
   }
-  if (failed > 0) r.notes.push_back(std::to_string(failed) + " row(s) could not be predicted; see the problem column");
+  if (unpredicted > 0) r.notes.push_back(std::to_string(unpredicted) + " row(s) could not be predicted; see the problem column");
+  if (excluded > unpredicted)
+    r.notes.push_back(std::to_string(excluded - unpredicted) +
+                      " row(s) describe a run that cannot have happened as stated (params_b not the model's, or beyond the "
+                      "device's memory by `infer estimate`): predicted, but left out of the fit and the error statistics; see the "
+                      "problem column");
+  int64_t beyond_window = 0;
+  for (const auto& c : caveat) beyond_window += c.empty() ? 0 : 1;
+  if (beyond_window > 0)
+    r.notes.push_back(std::to_string(beyond_window) + " row(s) run beyond the model's context window (an engine does so when told to): "
+                      "scored as measured; see the caveat column");
   r.notes.push_back("error_pct = (predicted - target) / target; lodo = engine constants refitted without the row's chip (its device and the binned variants of the same die, e.g. apple-m1-7c and -8c)");
   return r;
 }

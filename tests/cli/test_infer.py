@@ -833,7 +833,10 @@ class InferCli(unittest.TestCase):
         cases = [("engines.yaml", r"(iteration_overhead_us: \{value: )[0-9.]+", r"\g<1>-20000", "iteration_overhead_us", "-20000"),
                  ("engines.yaml", r"(bandwidth_fraction: \{value: )[0-9.]+", r"\g<1>0", "bandwidth_fraction", "(0, 1]"),
                  ("engines.yaml", r"(gemm_fraction: \{value: )[0-9.]+", r"\g<1>0", "gemm_fraction", "(0, 1]"),
-                 ("devices.yaml", r"(usd_per_hour: \{value: )[0-9.]+", r"\g<1>-2.5", "usd_per_hour", "-2.5")]
+                 ("devices.yaml", r"(usd_per_hour: \{value: )[0-9.]+", r"\g<1>-2.5", "usd_per_hour", "-2.5"),
+                 # (2026-12-06) a per-layer overhead fitted on no layers would divide by zero
+                 ("engines.yaml", r"(overhead_reference_layers: \{value: )[0-9.]+", r"\g<1>0", "overhead_reference_layers",
+                  "whole number of layers >= 1")]
         for name, pattern, repl, key, shown in cases:
             with tempfile.TemporaryDirectory() as d:
                 shutil.copy(os.path.join(src, "engines.yaml"), d)
@@ -1588,6 +1591,52 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         self.assertTrue(any(n.startswith("qwen3-30b-a3b is a mixture of experts") for n in srv["notes"]), srv["notes"])
         dense = run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb")
         self.assertFalse(any("mixture of experts" in n for n in dense["notes"]), dense["notes"])
+
+    def test_another_vendors_soc_says_the_engine_constants_are_carried_over(self):
+        """llama.cpp's constants come from Apple Metal runs: a Snapdragon SoC of a user catalog (kind soc,
+        like the Macs) had taken them without a note (2026-12-06 review); an Apple SoC has none."""
+        with tempfile.TemporaryDirectory() as d:
+            cat = os.path.join(d, "catalog")
+            shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+            with open(os.path.join(cat, "accelerators", "qualcomm.yaml"), "w") as f:
+                f.write("sources:\n  sd8g3: \"Qualcomm Snapdragon 8 Gen 3 product brief (2023)\"\n"
+                        "entries:\n  - id: snapdragon-8-gen-3\n    name: Qualcomm Snapdragon 8 Gen 3\n    vendor: qualcomm\n"
+                        "    kind: soc\n    platform: android\n    year: 2023\n    peak_tflops:\n"
+                        "      fp32: {value: 2.8, estimated: \"Adreno 750\"}\n      fp16: {value: 5.6, estimated: \"Adreno 750\"}\n"
+                        "    memory_gib: {value: 24, source: sd8g3}\n    memory_bandwidth_gb_per_s: {value: 76.8, source: sd8g3}\n"
+                        "    tdp_w: {value: 10, estimated: \"phone\"}\n    idle_w: unknown\n")
+            args = ("--model", "llama-2-7b", "--weights", "q4_0", "--engine", "llama.cpp")
+            sd = run_json("infer", "--catalog", cat, "estimate", "--accelerator", "snapdragon-8-gen-3", *args)["notes"]
+            note = [n for n in sd if n.startswith("engine llama.cpp: its constants were fitted on soc runs of apple devices")]
+            self.assertEqual(len(note), 1, sd)
+            self.assertIn("carried over to this qualcomm soc (snapdragon-8-gen-3)", note[0])
+            mac = run_json("infer", "--catalog", cat, "estimate", "--accelerator", "apple-m2-max-30c", *args)["notes"]
+            self.assertFalse(any("carried over" in n for n in mac), mac)
+
+    def test_a_single_output_token_has_no_decode_step(self):
+        """--output 1: the token comes from the prefill, so TPOT ((finish - first) / (output - 1)) and the
+        decode figures are no number (null), and `iterations` has no decode row; they had been reported
+        for a decode step the request never runs (2026-12-06 review)."""
+        base = ("infer", "estimate", "--model", "llama-2-7b", "--accelerator", "apple-m2-ultra-76c", "--weights", "q4_0",
+                "--engine", "llama.cpp", "--prompt", "512")
+        one = run_json(*base, "--output", "1")
+        s = scalars(one)
+        for k in ("time_per_output_token_s", "decode_tokens_per_s", "decode_tokens_per_s_per_sequence", "decode_bandwidth_floor_s",
+                  "energy_per_output_token_j"):
+            self.assertIsNone(s[k], k)
+        self.assertEqual(s["request_latency_s"], s["prefill_time_s"])
+        self.assertEqual(rows(one["tables"]["iterations"])[0]["phase"], "prefill")
+        self.assertEqual(len(rows(one["tables"]["iterations"])), 1)
+        self.assertTrue(any(n.startswith("--output 1: the one output token comes from the prefill pass") for n in one["notes"]), one["notes"])
+        two = scalars(run_json(*base, "--output", "2"))
+        self.assertGreater(two["time_per_output_token_s"], 0)
+        self.assertAlmostEqual(two["request_latency_s"], two["prefill_time_s"] + two["time_per_output_token_s"], places=12)
+        # A priced GPU under a pipeline: the cost of the output token is the prefill's, the decode ones none.
+        gpu = scalars(run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb", "--system", "dgx-h100",
+                               "--tp", "4", "--pp", "2", "--prompt", "512", "--output", "1"))
+        for k in ("decode_stage_max_s", "pipeline_decode_tokens_per_s", "usd_per_million_decode_tokens"):
+            self.assertIsNone(gpu[k], k)
+        self.assertGreater(gpu["usd_per_million_output_tokens"], 0)
 
 if __name__ == "__main__":
     unittest.main()

@@ -550,3 +550,25 @@ TEST(CostModel, UnmeasuredLinksRunAtTrainingsFractionAndTpGroupsStayInADomain) {
 TEST(CostModel, AReplicaInsideOneDomainIsNotRefusedForItsTp) {
   EXPECT_NO_THROW(make_deployment(catalog(), infer_data(), spec("llama3.1-70b", "gb200", "vllm", "bf16", 16, 1, 2)));
 }
+
+// Question: is llama.cpp's fixed cost per pass scaled to the model's layers (ggml dispatches a
+// fixed number of kernels per layer: a 12-layer GPT-3 125M pays 12/32 of the overhead fitted on
+// 32-layer Llama-2-7B, which had capped it at 190 tokens/s on an M3 Ultra; 2026-12-06 review), and
+// is the overhead of an engine without overhead_reference_layers the same for every model?
+TEST(CostModel, PerLayerEngineOverheadScalesWithTheModelsLayers) {
+  const EngineProfile& cpp = infer_data().engine("llama.cpp");
+  ASSERT_TRUE(cpp.overhead_reference_layers.known);
+  EXPECT_EQ(cpp.overhead_reference_layers.value, 32);
+  auto overhead = [](const std::string& model, const std::string& engine) {
+    const CostModel cm(deployment(model, "h100-sxm-80gb", engine, "fp16"));
+    EXPECT_EQ(cm.deployment().model.layers, model == "gpt3-125m" ? 12 : 32) << model;
+    return cm.iteration(cm.decode(1, 100)).overhead_s;  // one sequence
+  };
+  const double seq = cpp.sequence_overhead_s.value;
+  EXPECT_NEAR(overhead("gpt3-125m", "llama.cpp"), cpp.iteration_overhead_s.value * 12.0 / 32.0 + seq, 1e-12);
+  EXPECT_NEAR(overhead("llama-2-7b", "llama.cpp"), cpp.iteration_overhead_s.value + seq, 1e-12);  // the fitted model's: unchanged
+  const EngineProfile& vllm = infer_data().engine("vllm");
+  ASSERT_FALSE(vllm.overhead_reference_layers.known);
+  EXPECT_NEAR(overhead("gpt3-125m", "vllm"), vllm.iteration_overhead_s.value + vllm.sequence_overhead_s.value, 1e-12);
+  EXPECT_NEAR(overhead("llama-2-7b", "vllm"), overhead("gpt3-125m", "vllm"), 1e-12);
+}

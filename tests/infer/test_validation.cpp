@@ -129,3 +129,84 @@ TEST(Validation, LeaveOneChipOutDropsTheBinnedVariantsToo) {
   ASSERT_EQ(b.size(), 5u);
   for (const auto& [id, v] : a) EXPECT_NEAR(v / b.at(id), 1.0, 1e-9) << id;
 }
+
+namespace {
+// A one-row-per-line inference CSV in the test's temporary folder, with the shipped file's header.
+std::string write_rows(const std::string& name, const std::vector<std::string>& rows) {
+  std::ifstream in(kCsv);
+  std::string header;
+  std::getline(in, header);
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream o(path);
+  o << header << "\n";
+  for (const auto& r : rows) o << r << "\n";
+  return path;
+}
+// id,source,model,params_b,accelerator,num_devices,tp,engine,weight_format,activation_format,
+// kv_format,batch,prompt_len,gen_len,metric,value,unit,confidence,notes
+std::string tg_row(const std::string& id, const std::string& model, const std::string& params_b, const std::string& accel,
+                   const std::string& num_devices, const std::string& wfmt, const std::string& prompt) {
+  return id + ",s," + model + "," + params_b + "," + accel + "," + num_devices + ",1,llama.cpp," + wfmt + ",f32,f16,1," + prompt +
+         ",128,decode_tokens_per_s,90,tok/s,primary,";
+}
+}  // namespace
+
+// Question: is a row that cannot have been run as stated (13.5 GB of fp16 weights on a 6 GiB
+// iPhone, params_b 70 for the 6.74B llama-2-7b) reported in the problem column and left out of the
+// error statistics, a row beyond the context window scored with a caveat (the shipped Splitwise rows
+// at 8,192-token prompts were measured so), and a row of two devices without a pp column named at
+// num_devices? All had been scored, or named at a pp the file does not have (2026-12-06 review).
+TEST(Validation, RowsThatCannotHaveRunAreNotScored) {
+  const std::string path = write_rows(
+      "cannot-run.csv", {tg_row("ok", "llama-2-7b", "6.74", "apple-m2-ultra-76c", "1", "q4_0", "0"),
+                         tg_row("too-big", "llama-2-7b", "6.74", "apple-a16", "1", "f16", "0"),
+                         tg_row("other-model", "llama-2-7b", "70", "apple-m2-ultra-76c", "1", "q4_0", "0"),
+                         tg_row("long", "llama-2-7b", "6.74", "apple-m2-ultra-76c", "1", "q4_0", "100000"),
+                         tg_row("two", "llama-2-7b", "6.74", "apple-m2-ultra-76c", "2", "q4_0", "0")});
+  const Result r = infer::validate_inference_csv(path, catalog(), infer_data());
+  const Table* t = r.table("validation_rows");
+  ASSERT_NE(t, nullptr);
+  std::map<std::string, size_t> at;
+  for (size_t i = 0; i < t->rows(); ++i) at[t->column("id").str[i]] = i;
+  const auto& problem = t->column("problem").str;
+  const auto& caveat = t->column("caveat").str;
+  const auto& err = t->column("error_pct").f64;
+  EXPECT_EQ(problem[at["ok"]], "");
+  EXPECT_NE(problem[at["too-big"]].find("does not fit: weights"), std::string::npos) << problem[at["too-big"]];
+  EXPECT_NE(problem[at["other-model"]].find("params_b 70 is not llama-2-7b's 6.74 billion parameters"), std::string::npos)
+      << problem[at["other-model"]];
+  for (const char* id : {"too-big", "other-model"}) {
+    EXPECT_TRUE(std::isfinite(t->column("predicted").f64[at[id]])) << id;  // predicted, not scored
+    EXPECT_TRUE(std::isnan(err[at[id]])) << id;
+  }
+  EXPECT_EQ(problem[at["long"]], "");
+  EXPECT_NE(caveat[at["long"]].find("100128 tokens is beyond llama-2-7b's context window of 4096 tokens"), std::string::npos)
+      << caveat[at["long"]];
+  EXPECT_NE(problem[at["two"]].find("key 'two.num_devices': num_devices 2 with tp 1 is a pipeline of 2 stages"), std::string::npos)
+      << problem[at["two"]];
+  EXPECT_EQ(r.number("rows_unpredicted_count"), 1);
+  EXPECT_EQ(r.number("rows_excluded_count"), 3);
+  // The statistics are those of the two scored rows.
+  const double a = std::abs(err[at["ok"]]), b = std::abs(err[at["long"]]);
+  EXPECT_NEAR(r.number("max_abs_error_pct"), std::max(a, b), 1e-9);
+  // The shipped rows are all runs that happened: none is left out, and the four Splitwise rows at
+  // 4,096 and 8,192-token prompts carry the window caveat.
+  const Table* v = validation().table("validation_rows");
+  EXPECT_EQ(validation().number("rows_excluded_count"), 0);
+  size_t beyond = 0;
+  for (const auto& c : v->column("caveat").str) beyond += c.empty() ? 0 : 1;
+  EXPECT_EQ(beyond, 4u);
+}
+
+// Question: does the fit keep what the fitted engine states beside its six constants, so that
+// llama.cpp's refitted overhead is per its 32 reference layers as the catalogued one is (the fit
+// had started from the generic prior's profile, which has no reference layers)?
+TEST(Validation, TheRefitKeepsTheEnginesOverheadReferenceLayers) {
+  std::vector<InferenceRow> cpp;
+  for (const auto& row : read_inference_rows(kCsv))
+    if (row.engine == "llama.cpp" && cpp.size() < 4) cpp.push_back(row);
+  const EngineProfile f = fit_engine(cpp, catalog(), infer_data(), infer_data().engine("generic"));
+  EXPECT_EQ(f.id, "llama.cpp");
+  ASSERT_TRUE(f.overhead_reference_layers.known);
+  EXPECT_EQ(f.overhead_reference_layers.value, 32);
+}
