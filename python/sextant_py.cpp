@@ -321,9 +321,18 @@ PYBIND11_MODULE(_sextant, m) {
             // The scenario's errors as estimate's and plan's (--set: key 'parallel.vpp'); the
             // sweep's own, named by the argument.
             auto cat = load_catalog(catalog_dir);
+            // Every point's plan is searched, as the CLI's sweep: an override of a key the search
+            // chooses is refused, and a scenario stating its plan is told it is not kept (2026-12-06).
+            try {
+              plan::refuse_sweep_searched_sets(sets, plan::OptionStyle::Python);
+            } catch (const Error& e) {
+              rethrow_as_argument(e);
+            }
             Scenario s = search_scenario_of(source, is_text, name, sets, *cat);
            try {
             plan::SweepOptions o;
+            o.scenario_plan_stated =
+                is_text ? plan::states_plan_keys(source, name, sets) : plan::states_plan_keys(read_file(resolve_data_path(source)), resolve_data_path(source), sets);
             // The CLI's checks, named by the argument.
             if (!(price_usd_per_gpu_hour >= 0)) throw Error(SourceLocation{"", 0, 0, "price_usd_per_gpu_hour"}, "must not be negative");
             if (!(idle_fraction >= 0 && idle_fraction < 1)) throw Error(SourceLocation{"", 0, 0, "idle_fraction"}, "must be in [0, 1)");

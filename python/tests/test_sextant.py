@@ -466,6 +466,20 @@ def test_plan_and_sweep_take_the_clis_search_options(tmp_path):
                          "--no-progress", *flags)
 
 
+def test_sweep_refuses_overrides_of_searched_keys_and_notes_the_scenarios_plan_as_the_cli(tmp_path):
+    # Question (review of 2026-12-06): sweep() re-plans every point, as `sextant sweep` does; an
+    # override of a key the search chooses had been ignored without a word, and the CLI's note that
+    # the scenario's own plan is not kept was missing from Python.
+    path = tmp_path / "small.yaml"
+    path.write_text(yaml.safe_dump(small_scenario()))
+    with pytest.raises(sextant.SextantError, match="parallel.tp"):
+        sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12]}, overrides={"parallel.tp": 2}, threads=1)
+    w = sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 4e12]}, threads=1)
+    assert w == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12", "--threads", "1",
+                         "--no-progress")
+    assert any("not kept" in n for n in w["notes"]), w["notes"]
+
+
 def test_plan_without_a_scenario_and_writing_the_best_plan_as_the_cli(tmp_path):
     # Questions (new-user review of 2026-12-05): does plan() take the job as the CLI's options
     # (no scenario), and does write_scenario write what --write-scenario writes, a scenario that

@@ -4,7 +4,9 @@
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
 #include "cli/plan_common.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
 #include "plan/sweep.hpp"
 
 namespace sextant::cli {
@@ -62,8 +64,16 @@ void add_sweep_command(CLI::App& app) {
     }
     const MpiWorld world;
     auto cat = a->job.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a->job.catalog_dir);
+    // Every point's plan is searched: a --set of a key the search chooses would be ignored, so it
+    // is refused (review of 2026-12-06), and a scenario that states its plan is told it is not kept.
+    const bool from_file = !a->job.scenario.empty();
+    if (from_file) plan::refuse_sweep_searched_sets(parse_sets(a->job.sets));
     Scenario s = load_job(a->job, *cat, nullptr);
     plan::SweepOptions o;
+    if (from_file) {
+      const std::string name = resolve_data_path(a->job.scenario);
+      o.scenario_plan_stated = plan::states_plan_keys(read_file(name), name, parse_sets(a->job.sets));
+    }
     o.search = search_options(a->search);
     restrict_to_framework(s, o.search, *cat, a->search);
     for (const auto& v : a->vary) o.vary.push_back(plan::parse_variation(v));

@@ -27,7 +27,8 @@ void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan) {
 }
 
 void add_search_options(CLI::App& cmd, SearchArgs& a) {
-  cmd.add_option("--fix", a.fix, "Fix a plan dimension: tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap, e.g. --fix tp=8 (repeatable)");
+  cmd.add_option("--fix", a.fix, "Fix a plan dimension: tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap grad_reduce_overlap param_gather_overlap, "
+                 "e.g. --fix tp=8 --fix grad_reduce_overlap=false (repeatable)");
   cmd.add_option("--schedules", a.schedules, "Allowed pipeline schedules (default: 1f1b interleaved-1f1b gpipe zb-h1; add dualpipev to search it at vpp 2)")->delimiter(',');
   cmd.add_option("--recompute", a.recompute, "Recompute modes to try (default: none,selective,full)")->delimiter(',');
   cmd.add_option("--recompute-modules", a.recompute_modules,
@@ -44,7 +45,7 @@ void add_search_options(CLI::App& cmd, SearchArgs& a) {
                      "; for an MoE model the median error of the MoE validation rows in its precision class)");
   cmd.add_flag("--no-tp-overlap", a.no_tp_overlap, "Do not try TP communication overlap");
   cmd.add_flag("--sp-only", a.no_sp_off, "With tp > 1 only try sequence parallelism on");
-  cmd.add_flag("--vary-dp-overlap", a.vary_dp_overlap, "Also try gradient-reduce and parameter-gather overlap off");
+  cmd.add_flag("--vary-dp-overlap", a.vary_dp_overlap, "Also try gradient-reduce and parameter-gather overlap off (--fix grad_reduce_overlap=false holds one off)");
   cmd.add_option("--threads", a.threads, "Worker threads (default 0: the CPUs this process may use)")->check(non_negative_number());
   cmd.add_option("--top", a.top, "Rows of the ranked table (0: all fitting plans; default 20)")->check(unsigned_64("COUNT"));
   cmd.add_flag("--no-progress", a.no_progress, "Never draw the progress bar");

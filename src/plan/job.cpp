@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -29,7 +30,78 @@ std::string quoted(const std::string& v) {
   }
   return q + "\"";
 }
+
+// The keys a plan search chooses and the option that holds each one ("": none, the stage layout
+// follows the search's rule). The DP and TP overlap switches since 2026-12-06: a --set of one had
+// been ignored without a word (review).
+const std::pair<const char*, const char*> kSearchedKeys[] = {
+    {"parallel.tp", "--fix tp=N"},
+    {"parallel.pp", "--fix pp=N"},
+    {"parallel.vpp", "--fix vpp=N"},
+    {"parallel.dp", "--fix dp=N"},
+    {"parallel.cp", "--fix cp=N"},
+    {"parallel.ep", "--fix ep=N"},
+    {"parallel.etp", "--fix etp=N"},
+    {"training.micro_batch", "--fix mb=N"},
+    {"parallel.zero_stage", "--fix zero=N"},
+    {"parallel.sequence_parallel", "--fix sp=true|false"},
+    {"training.recompute", "--fix recompute=none|selective|full"},
+    {"parallel.overlap.grad_reduce", "--fix grad_reduce_overlap=true|false"},
+    {"parallel.overlap.param_gather", "--fix param_gather_overlap=true|false"},
+    {"parallel.overlap.tp_comm", "--fix tp_overlap=true|false"},
+    {"parallel.schedule", "--schedules"},
+    {"parallel.stage_layers", ""},
+    {"parallel.stage_rule", ""}};
+
+const char* searched_key_option(const std::string& key) {
+  for (const auto& [k, option] : kSearchedKeys)
+    if (key == k) return option;
+  return nullptr;
+}
+
+// An option of kSearchedKeys as `style` names it (Python: fix={'tp': ...}, schedules=[...]); on
+// the command line with the value the --set gave, where one is given (--fix tp=2).
+std::string option_text(const std::string& option, OptionStyle style, const std::string& value = {}) {
+  const bool plain = !value.empty() && value.find_first_of(" ,{}[]'\"") == std::string::npos;
+  if (style == OptionStyle::Cli && plain && option.compare(0, 6, "--fix ") == 0) return option.substr(0, option.find('=') + 1) + value;
+  if (style == OptionStyle::Cli && plain && option == "--schedules") return option + " " + value;
+  if (style == OptionStyle::Cli) return option;
+  if (option.compare(0, 6, "--fix ") == 0) return "fix={'" + option.substr(6, option.find('=') - 6) + "': ...}";
+  if (option == "--schedules") return "schedules=[...]";
+  return option;
+}
 }  // namespace
+
+void refuse_sweep_searched_sets(const Overrides& sets, OptionStyle style) {
+  const std::string set_file = style == OptionStyle::Cli ? "--set" : "--overrides";
+  for (const auto& [key, value] : sets)
+    if (const char* option = searched_key_option(key))
+      throw Error(SourceLocation{set_file, 0, 0, key},
+                  "sweep searches the plan at every point and keeps no plan of the scenario's own, so " + key + " would be ignored",
+                  *option != '\0' ? "use " + option_text(option, style, value) + " to hold it at every point"
+                                   : std::string("leave it out: the search lays stages out by its rule"));
+}
+
+bool states_plan_keys(const std::string& job_text, const std::string& job_name, const Overrides& sets) {
+  YAML::Node root = parse_yaml_document(job_text, job_name);
+  for (const auto& [k, v] : sets) apply_yaml_override(root, k, v, job_name);
+  for (const auto& entry : kSearchedKeys) {
+    const std::string path = entry.first;
+    YAML::Node n;
+    n.reset(root);  // (reset, not =: assigning a node writes into the node it refers to)
+    bool found = true;
+    for (size_t start = 0; found && start <= path.size();) {
+      const size_t dot = std::min(path.find('.', start), path.size());
+      const YAML::Node& at = n;  // read through a const node: a missing key is not created
+      const YAML::Node next = at.IsMap() ? at[path.substr(start, dot - start)] : YAML::Node();
+      found = next.IsDefined() && !next.IsNull();
+      if (found) n.reset(next);
+      start = dot + 1;
+    }
+    if (found) return true;
+  }
+  return false;
+}
 
 std::string job_scenario_text(const JobSpec& j) {
   return "name: plan\nmodel: " + quoted(j.model) + "\nsystem: " + quoted(j.system) +
@@ -75,20 +147,9 @@ Scenario job_scenario(const JobSpec& j, const Catalog& cat, const Overrides& set
       if (key == k)
         throw Error(SourceLocation{set_file, 0, 0, key}, "given by " + nm(option) + " in a job without a " + scenario_word,
                     "change " + nm(option) + " instead");
-    static const std::pair<const char*, const char*> searched[] = {
-        {"parallel.tp", "--fix tp=N"},          {"parallel.pp", "--fix pp=N"},       {"parallel.vpp", "--fix vpp=N"},
-        {"parallel.dp", "--fix dp=N"},          {"parallel.cp", "--fix cp=N"},       {"parallel.ep", "--fix ep=N"},
-        {"parallel.etp", "--fix etp=N"},        {"training.micro_batch", "--fix mb=N"}, {"parallel.zero_stage", "--fix zero=N"},
-        {"parallel.sequence_parallel", "--fix sp=0|1"}, {"training.recompute", "--fix recompute=none|selective|full"},
-        {"parallel.schedule", "--schedules"},   {"parallel.stage_layers", "a scenario file (the search lays stages out by its rule)"},
-        {"parallel.stage_rule", "a scenario file (the search lays stages out by its rule)"}};
-    for (const auto& [k, instead] : searched)
-      if (key == k) {
-        std::string use = instead;
-        if (style == OptionStyle::Python && use.compare(0, 6, "--fix ") == 0) use = "fix={'" + use.substr(6, use.find('=') - 6) + "': ...}";
-        else if (style == OptionStyle::Python && use == "--schedules") use = "schedules=[...]";
-        throw Error(SourceLocation{set_file, 0, 0, key}, "the plan search chooses " + key + " in a job without a " + scenario_word, "use " + use);
-      }
+    if (const char* option = searched_key_option(key))
+      throw Error(SourceLocation{set_file, 0, 0, key}, "the plan search chooses " + key + " in a job without a " + scenario_word,
+                  "use " + (*option != '\0' ? option_text(option, style) : "a " + scenario_word + " (the search lays stages out by its rule)"));
   }
   // Parsed over one GPU with a placeholder plan (the search ignores it), then given the GPU
   // count. An error about an option's value names the option, not the generated text.

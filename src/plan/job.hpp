@@ -42,6 +42,14 @@ std::string job_scenario_text(const JobSpec& j);
 // dimension the search chooses (use --fix).
 Scenario job_scenario(const JobSpec& j, const Catalog& cat, const Overrides& sets, OptionStyle style = OptionStyle::Cli);
 
+// `sweep` of a scenario: the plan is searched at every point and the scenario's own is not kept,
+// so a set of a key the search chooses (parallel.tp, training.micro_batch, the overlap switches,
+// ...) is an Error pointing to the --fix key that holds it (in `style`); before 2026-12-06 such a
+// --set was ignored without a word (review). `plan` keeps them: they place its own plan.
+void refuse_sweep_searched_sets(const Overrides& sets, OptionStyle style = OptionStyle::Cli);
+// Whether the job's document (its `sets` applied) states a key the plan search chooses.
+bool states_plan_keys(const std::string& job_text, const std::string& job_name, const Overrides& sets);
+
 // The scenario text that runs out.candidates[index] (see the contract above). `job_text` and
 // `job_name` are the job's document and its name (a path, or the name given to job_scenario_text's
 // text), `sets` its overrides, `searched` the scenario the search ran (after restrict_to_framework),

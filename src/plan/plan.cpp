@@ -37,9 +37,19 @@ std::vector<int> divisors(int64_t n) {
 }
 
 const std::vector<std::string>& fix_keys() {
-  static const std::vector<std::string> k = {"tp", "pp", "vpp", "dp", "cp", "ep", "etp", "mb",
-                                             "zero", "sp", "recompute", "tp_overlap"};
+  static const std::vector<std::string> k = {"tp", "pp", "vpp", "dp", "cp", "ep", "etp", "mb", "zero", "sp", "recompute",
+                                             "tp_overlap", "grad_reduce_overlap", "param_gather_overlap"};
   return k;
+}
+
+// The --fix keys whose values are switches (true/false, or 1/0).
+bool boolean_fix_key(const std::string& key) {
+  return key == "sp" || key == "tp_overlap" || key == "grad_reduce_overlap" || key == "param_gather_overlap";
+}
+
+int fixed_value(const SearchOptions& o, const char* key) {
+  auto it = o.fixed.find(key);
+  return it == o.fixed.end() ? -1 : it->second;
 }
 
 double gib(double b) { return b / (1024.0 * 1024 * 1024); }
@@ -122,7 +132,7 @@ Scenario stack_scenario(const Scenario& s, const StackFeatures& stack) {
 // "sp=0") where recompute=selective or sp=false had been typed (review).
 std::string fix_value_text(const std::string& key, int v) {
   if (key == "recompute" && v >= 0 && v <= 2) return v == 0 ? "none" : v == 1 ? "selective" : "full";
-  if (key == "sp" || key == "tp_overlap") return v != 0 ? "true" : "false";
+  if (boolean_fix_key(key)) return v != 0 ? "true" : "false";
   return std::to_string(v);
 }
 
@@ -135,7 +145,9 @@ std::string search_exclusions(const Candidate& c, const SearchOptions& opt) {
                                                 {"dp", c.dp},       {"cp", c.cp},   {"ep", c.ep},
                                                 {"etp", c.etp},     {"mb", c.micro_batch},
                                                 {"zero", c.zero_stage}, {"sp", c.sequence_parallel ? 1 : 0},
-                                                {"recompute", c.recompute}, {"tp_overlap", c.tp_comm_overlap ? 1 : 0}};
+                                                {"recompute", c.recompute}, {"tp_overlap", c.tp_comm_overlap ? 1 : 0},
+                                                {"grad_reduce_overlap", c.overlap_grad_reduce ? 1 : 0},
+                                                {"param_gather_overlap", c.overlap_param_gather ? 1 : 0}};
   for (const auto& [k, x] : values)
     if (auto it = opt.fixed.find(k); it != opt.fixed.end() && it->second != x)
       v.push_back("--fix " + std::string(k) + "=" + fix_value_text(k, it->second) + " (the plan has " + k + " " + fix_value_text(k, x) + ")");
@@ -148,8 +160,12 @@ std::string search_exclusions(const Candidate& c, const SearchOptions& opt) {
     v.push_back("--max-micro-batch " + std::to_string(opt.max_micro_batch) + " (the plan's is " + std::to_string(c.micro_batch) + ")");
   if (opt.max_vpp > 0 && c.vpp > opt.max_vpp)
     v.push_back("--max-vpp " + std::to_string(opt.max_vpp) + " (the plan's is " + std::to_string(c.vpp) + ")");
-  if (!opt.vary_overlap_dp && (!c.overlap_grad_reduce || !c.overlap_param_gather))
-    v.push_back("DP overlap turned off is searched only with --vary-dp-overlap");
+  // (a fixed overlap is named above; the fix keys search it off since 2026-12-06)
+  const bool grad_off = !c.overlap_grad_reduce && !opt.fixed.count("grad_reduce_overlap");
+  const bool gather_off = !c.overlap_param_gather && !opt.fixed.count("param_gather_overlap");
+  if (!opt.vary_overlap_dp && (grad_off || gather_off))
+    v.push_back(std::string("DP overlap turned off is searched only with --vary-dp-overlap or --fix ") +
+                (grad_off ? "grad_reduce_overlap=false" : "") + (grad_off && gather_off ? " " : "") + (gather_off ? "param_gather_overlap=false" : ""));
   if (!opt.vary_sequence_parallel && c.tp > 1 && !c.sequence_parallel) v.push_back("--sp-only leaves out sequence parallelism off");
   if (!opt.vary_tp_comm_overlap && c.tp > 1 && c.tp_comm_overlap) v.push_back("--no-tp-overlap leaves out TP communication overlap");
   std::string out;
@@ -219,7 +235,7 @@ void parse_fix(const std::string& item, SearchOptions& opt) {
     if (it != modes.end()) v = static_cast<int>(it - modes.begin());
     else if (val == "0" || val == "1" || val == "2") v = val[0] - '0';
     else throw Error(where, "'" + val + "' is not a recompute mode", valid_choices_hint(val, modes) + " (or 0, 1, 2)");
-  } else if (key == "sp" || key == "tp_overlap") {
+  } else if (boolean_fix_key(key)) {
     if (val == "true" || val == "1") v = 1;
     else if (val == "false" || val == "0") v = 0;
     else throw Error(where, "'" + val + "' is not a boolean", "valid: true, false (or 1, 0)");
@@ -549,6 +565,14 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
     return out;
   }
   const bool dense_ffn = !m.all_layers_moe();
+  // The DP-overlap variants searched, as bits (1: gradient-reduce overlap off, 2: parameter-gather
+  // overlap off): on only, both with --vary-dp-overlap, a fixed switch as fixed (before 2026-12-06
+  // overlap off was searched only with --vary-dp-overlap, so a sweep could not hold it off; review).
+  const int fix_grad = fixed_value(opt, "grad_reduce_overlap"), fix_gather = fixed_value(opt, "param_gather_overlap");
+  auto overlap_wanted = [&](int ov) {
+    auto bit_wanted = [&](bool off, int fix) { return fix >= 0 ? off == (fix == 0) : opt.vary_overlap_dp || !off; };
+    return bit_wanted((ov & 1) != 0, fix_grad) && bit_wanted((ov & 2) != 0, fix_gather);
+  };
   for (int tp : divisors(N)) {
     if (!allowed(opt, "tp", tp)) continue;
     if (tp > 1 && !st.tp) continue;
@@ -625,7 +649,8 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                       if (!contains(st.recompute, rc)) continue;
                       for (uint32_t mods : rc == Recompute::Selective ? selective : std::vector<uint32_t>{0})
                       for (int16_t layers : rc == Recompute::Full ? full_layers : std::vector<int16_t>{0})
-                      for (int ov = 0; ov < (opt.vary_overlap_dp ? 4 : 1); ++ov) {
+                      for (int ov = 0; ov < 4; ++ov) {
+                        if (!overlap_wanted(ov)) continue;
                         // Without a data-parallel group every stage is the same plan, searched as
                         // ZeRO 0 whatever --zero lists (before 2026-12-03 `--zero 1,2,3` dropped every
                         // such plan: "no valid plan" for a tp8 dp1 job).
@@ -645,13 +670,26 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                           // Overlap the stack lacks is off; under --vary-dp-overlap the variants
                           // that would turn it on are the same plan and skipped.
                           // A switch that does nothing is searched in one form, on, whatever the
-                          // stack (which lacks nothing it cannot use): the gradient overlap without
-                          // a data-parallel group, the gather overlap without one or at ZeRO 0
-                          // (--vary-dp-overlap had ranked each such plan twice, 2026-12-04 review).
+                          // stack (which lacks nothing it cannot use) or --fix: the gradient
+                          // overlap without a data-parallel group, the gather overlap without one
+                          // or at ZeRO 0 (--vary-dp-overlap had ranked each such plan twice,
+                          // 2026-12-04 review). Each variant ov that maps to one plan is searched
+                          // once: as that plan's own variant where it is wanted, else as the first
+                          // wanted one that maps to it.
                           const int idle_bits = (has_dp_group ? 0 : 3) | (z == 0 ? 2 : 0);
                           const int forced = (st.overlap_grad_reduce ? 0 : 1) | (st.overlap_param_gather ? 0 : 2);
-                          const int ovs = (ov | forced) & ~idle_bits;
-                          if (opt.vary_overlap_dp && ovs != ov) continue;
+                          auto plan_of = [&](int variant) { return (variant | forced) & ~idle_bits; };
+                          const int ovs = plan_of(ov);
+                          if (ovs != ov) {
+                            if (overlap_wanted(ovs)) continue;
+                            bool earlier = false;
+                            for (int o2 = 0; o2 < ov; ++o2) earlier = earlier || (overlap_wanted(o2) && plan_of(o2) == ovs);
+                            if (earlier) continue;
+                          }
+                          // A switch fixed on stays on: a stack that lacks it is refused by
+                          // restrict_to_framework; here it leaves no plan rather than a plan with
+                          // the overlap off.
+                          if ((fix_grad == 1 && (ovs & 1) != 0) || (fix_gather == 1 && (ovs & 2) != 0)) continue;
                           for (int sc : scheds) {
                             ++considered;
                             Candidate c;

@@ -79,7 +79,9 @@ enum class ModuleSearch {
 
 struct SearchOptions {
   // Dimensions fixed by the user: keys tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap
-  // (values as integers; recompute 0 none, 1 selective, 2 full). Unknown keys are Errors.
+  // grad_reduce_overlap param_gather_overlap (values as integers; recompute 0 none, 1 selective,
+  // 2 full; the switches 1 on, 0 off). Unknown keys are Errors. A DP overlap fixed is searched as
+  // fixed whether or not vary_overlap_dp, except where it does nothing (it then reads on).
   std::map<std::string, int> fixed;
   std::vector<std::string> schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1"};  // allowed
   std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
@@ -221,8 +223,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
 
 // Parse "--fix" items "tp=8" into opt.fixed (Error on unknown keys or bad values).
 void parse_fix(const std::string& item, SearchOptions& opt);
-// A fixed value as it is typed, for messages: recompute none/selective/full, sp and tp_overlap
-// true/false, the others as integers.
+// A fixed value as it is typed, for messages: recompute none/selective/full, the switches (sp,
+// tp_overlap, grad_reduce_overlap, param_gather_overlap) true/false, the others as integers.
 std::string fix_value_text(const std::string& key, int v);
 // --recompute-modules: "ladder", "scenario", or module sets joined by '+' ("core_attn+moe_act").
 void parse_module_search(const std::vector<std::string>& items, SearchOptions& opt);

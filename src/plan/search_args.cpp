@@ -1,6 +1,7 @@
 #include "plan/search_args.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
@@ -116,6 +117,19 @@ void restrict_to_framework(Scenario& s, SearchOptions& opt, const Catalog& cat, 
   }
   opt.stack = stack_features(cat.framework(s.framework));
   s = stack_scenario(s, opt.stack);
+  // A DP overlap fixed on (a --fix key since 2026-12-06) that the stack lacks: named with the
+  // framework, as the other contradictions are, rather than a search without a plan that has a
+  // data-parallel group.
+  const std::pair<const char*, std::pair<bool, const char*>> overlaps[] = {
+      {"grad_reduce_overlap", {opt.stack.overlap_grad_reduce, "gradient-reduce overlap"}},
+      {"param_gather_overlap", {opt.stack.overlap_param_gather, "parameter-gather overlap"}}};
+  const OptionStyle style = opt.python_names ? OptionStyle::Python : OptionStyle::Cli;
+  for (const auto& [key, offered] : overlaps)
+    if (auto it = opt.fixed.find(key); it != opt.fixed.end() && it->second == 1 && !offered.first)
+      throw Error(SourceLocation{"--fix", 0, 0, key},
+                  option_name(style, "--fix") + " " + key + "=" + fix_value_text(key, 1) + " contradicts framework " + s.framework +
+                      ", which does not offer " + offered.second + " (its catalog capabilities)",
+                  "drop the fix, or give " + (style == OptionStyle::Python ? std::string("any_framework_feature=True") : std::string("--any-framework-feature")));
 }
 
 }  // namespace sextant::plan

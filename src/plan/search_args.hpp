@@ -40,7 +40,8 @@ SearchOptions search_options(const SearchArgs& a, OptionStyle style = OptionStyl
 
 // The scenario's framework (when it names one) restricts the search to the plan features that
 // stack offers (catalog capabilities), unless a.any_framework_feature; a stack without flash
-// attention is searched with attention scores materialised (stack_scenario).
+// attention is searched with attention scores materialised (stack_scenario). A DP overlap fixed
+// on (--fix grad_reduce_overlap=true) that the stack lacks is an Error naming both.
 void restrict_to_framework(Scenario& s, SearchOptions& opt, const Catalog& cat, const SearchArgs& a);
 
 }  // namespace sextant::plan

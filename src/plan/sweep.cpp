@@ -362,6 +362,32 @@ PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o,
   return pr;
 }
 
+// The note on a scenario's own plan, which a sweep does not keep. Before 2026-12-06 a sweep of a
+// scenario with DP overlap off searched it on without a word (a NIC sweep of Llama 3 70B read
+// 8.71 to 8.61 s, the figures with overlap on, where estimate gives 8.88 s at the system's NIC;
+// review).
+// Written with the CLI's option names from Python too: a result is the same bytes from both (as
+// plan's own_plan_status), only errors name Python's arguments.
+std::string own_plan_note(const Scenario& base, const SearchOptions& opt) {
+  const Candidate own = candidate_of(base, opt);
+  const bool moe = base.model.moe.has_value();
+  std::string note = "sweep searches each point's plan: the scenario's own (" +
+                     (base.invalid_plan.empty() ? describe_own(own, opt, base) : std::string("not valid for this job")) +
+                     ") is not kept (--fix KEY=VALUE holds a dimension)";
+  // An overlap off that changes the plan (one without a data-parallel group, or the gather at
+  // ZeRO 0, reads the same with it on) and is not fixed.
+  std::string fixes;
+  auto add = [&](bool Candidate::*flag, const char* key) {
+    Candidate on = own;
+    on.*flag = true;
+    if (!(own.*flag) && !same_plan(own, on, moe) && !opt.fixed.count(key)) fixes += (fixes.empty() ? "" : " ") + std::string(key) + "=false";
+  };
+  add(&Candidate::overlap_grad_reduce, "grad_reduce_overlap");
+  add(&Candidate::overlap_param_gather, "param_gather_overlap");
+  if (!fixes.empty()) note += "; its DP overlap off is searched only with --vary-dp-overlap or --fix " + fixes;
+  return note;
+}
+
 // Outputs per input (tokens per second, joule, dollar, system tokens per joule), MFU, the clock
 // the power cap leaves and the plans that fit are better larger; times, powers and prices smaller.
 // (Only columns starting with "tokens" were maximised: the front minimised
@@ -385,6 +411,7 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   r.set("accelerator", base.accelerator.id);
   r.set("num_gpus", int64_t{base.num_gpus});
   r.set("train_tokens", o.train_tokens);
+  if (o.scenario_plan_stated) r.notes.push_back(own_plan_note(base, o.search));
   if (!(o.price_usd_per_gpu_hour >= 0 && o.price_usd_per_gpu_hour <= kMaxPriceUsdPerGpuHour))
     throw Error(SourceLocation{"--price-usd-per-gpu-hour", 0, 0, ""},
                 "must be a positive price up to 1e6 USD, got " + format_double(o.price_usd_per_gpu_hour), "leave it out to use the system's node price");

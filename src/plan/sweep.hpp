@@ -57,6 +57,9 @@ struct SweepOptions {
   std::vector<std::string> elasticity_keys;  // empty: the varied keys and the default set
   std::string pareto_x, pareto_y;         // objectives ("min:"/"max:" prefix overrides the default sense)
   int64_t max_points = 10000;             // a larger grid is refused before it starts
+  // The scenario states plan keys (job.hpp states_plan_keys): a note names its own plan, which the
+  // sweep does not keep (every point's plan is searched), and its DP overlap off where it is.
+  bool scenario_plan_stated = false;
 };
 
 Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, const Distribution& dist = {},

@@ -744,3 +744,94 @@ TEST(PlanResult, FixedValuesAreNamedAsTyped) {
   a.fix = {"recompute=full", "recompute=selective"};
   EXPECT_NE(message(a).find("recompute is fixed twice (full and selective)"), std::string::npos) << message(a);
 }
+
+// Question (review of 2026-12-06): does a --fix of a DP overlap (grad_reduce_overlap,
+// param_gather_overlap) search plans with it as fixed, off without --vary-dp-overlap too, and in
+// the canonical form (on) where the switch does nothing? Before, the enumeration searched overlap
+// on unless --vary-dp-overlap, so a sweep could not hold it off.
+TEST(PlanEnumeration, FixedDpOverlapIsSearchedAsFixed) {
+  const Scenario s = tiny(4, 4);
+  SearchOptions base;
+  base.schedules = {"1f1b"};
+  base.recompute = {Recompute::None};
+  base.zero_stages = {0, 1};
+  base.vary_tp_comm_overlap = false;
+  base.vary_sequence_parallel = false;
+  auto dp_group = [](const Candidate& c) { return c.dp * c.cp > 1; };
+  for (const char* fix : {"grad_reduce_overlap=false", "param_gather_overlap=false"}) {
+    SearchOptions o = base;
+    parse_fix(fix, o);
+    const bool grad = std::string(fix).starts_with("grad");
+    const auto c = enumerate_plans(s, o);
+    EXPECT_EQ(c.size(), 41u) << fix;  // one form of each plan (SmallCaseMatchesHandCount)
+    size_t off = 0;
+    for (const auto& x : c) {
+      const bool matters = grad ? dp_group(x) : dp_group(x) && x.zero_stage > 0;
+      EXPECT_EQ(grad ? x.overlap_grad_reduce : x.overlap_param_gather, !matters) << fix << ": " << describe(x, o, s);
+      EXPECT_TRUE(grad ? x.overlap_param_gather : x.overlap_grad_reduce) << fix << ": " << describe(x, o, s);
+      off += matters;
+    }
+    EXPECT_GT(off, 0u) << fix;
+  }
+  // Fixed on under --vary-dp-overlap: the other switch varies, the fixed one stays on.
+  SearchOptions o = base;
+  o.vary_overlap_dp = true;
+  parse_fix("grad_reduce_overlap=true", o);
+  const auto c = enumerate_plans(s, o);
+  EXPECT_EQ(c.size(), 9u + 16u + 2 * 16u);  // IdleOverlapSwitchesAndWindowedCpAreNotEnumerated less the gradient variants
+  EXPECT_TRUE(std::all_of(c.begin(), c.end(), [](const Candidate& x) { return x.overlap_grad_reduce; }));
+  EXPECT_TRUE(std::any_of(c.begin(), c.end(), [](const Candidate& x) { return !x.overlap_param_gather; }));
+  // A stack without the overlap never yields a plan with it on, nor one with it off against a fix
+  // on (restrict_to_framework refuses that pair by name).
+  o = base;
+  o.stack.framework = "no-overlap-stack";
+  o.stack.overlap_grad_reduce = false;
+  parse_fix("grad_reduce_overlap=true", o);
+  for (const auto& x : enumerate_plans(s, o)) EXPECT_FALSE(dp_group(x)) << describe(x, o, s);
+  Scenario fw = llama8b_8(4096);
+  fw.framework = "megatron-lm-2021";  // no parameter-gather overlap (no distributed optimizer)
+  SearchArgs a;
+  a.fix = {"param_gather_overlap=true"};
+  SearchOptions fo = search_options(a);
+  try {
+    restrict_to_framework(fw, fo, *test_catalogs::bundled(), a);
+    ADD_FAILURE() << "a fixed overlap the stack lacks was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--fix param_gather_overlap=true contradicts framework megatron-lm-2021"), std::string::npos) << e.what();
+  }
+  a.any_framework_feature = true;
+  fo = search_options(a);
+  EXPECT_NO_THROW(restrict_to_framework(fw, fo, *test_catalogs::bundled(), a));
+  EXPECT_EQ(fix_value_text("grad_reduce_overlap", 0), "false");
+}
+
+// Question (review of 2026-12-06): does a sweep of a scenario that states its plan say that plan
+// is not kept, and name its DP overlap off with the fix that holds it? A scenario with overlap off
+// had been swept with it on, without a word.
+TEST(SweepNotes, AScenariosOwnPlanIsSaidNotToBeKept) {
+  Scenario s = llama8b_8(4096);
+  s.plan.overlap_grad_reduce = false;
+  const Estimator est;
+  SweepOptions so;
+  for (const char* f : {"tp=1", "pp=1", "mb=2", "zero=2", "recompute=none"}) parse_fix(f, so.search);
+  so.vary = {parse_variation("num_gpus=8")};
+  auto note = [](const Result& r) {
+    for (const auto& n : r.notes)
+      if (n.find("sweep searches each point's plan") != std::string::npos) return n;
+    return std::string();
+  };
+  EXPECT_EQ(note(sweep(s, so, est)), "") << "no note unless the scenario states a plan";
+  so.scenario_plan_stated = true;
+  const Result r = sweep(s, so, est);
+  const std::string n = note(r);
+  EXPECT_NE(n.find("the scenario's own (tp1 pp1 dp8 mb2 zero2 no-grad-overlap rc:none) is not kept"), std::string::npos) << n;
+  EXPECT_NE(n.find("its DP overlap off is searched only with --vary-dp-overlap or --fix grad_reduce_overlap=false"), std::string::npos) << n;
+  EXPECT_EQ(n.find("param_gather_overlap"), std::string::npos) << n;
+  EXPECT_EQ(r.table("sweep")->column("best_plan").str[0].find("no-grad-overlap"), std::string::npos);
+  // Held off by the fix: every point's plan has it off, and the note no longer asks for it.
+  parse_fix("grad_reduce_overlap=false", so.search);
+  const Result held = sweep(s, so, est);
+  EXPECT_NE(held.table("sweep")->column("best_plan").str[0].find("no-grad-overlap"), std::string::npos);
+  EXPECT_EQ(note(held).find("DP overlap off"), std::string::npos) << note(held);
+  EXPECT_GT(held.table("sweep")->column("step_time_s").f64[0], r.table("sweep")->column("step_time_s").f64[0]);
+}

@@ -209,6 +209,59 @@ TEST(PlanJob, OptionsAreCheckedAndNamedInEachStyle) {
   EXPECT_NE(m.find("llama3-8b"), std::string::npos) << m;  // the closest catalog id
 }
 
+// Questions (review of 2026-12-06): is a --set of a DP or TP overlap switch refused in a job
+// without a scenario file, as parallel.tp is (the search had ignored it), and does sweep of a
+// scenario refuse a --set of any key the search chooses, naming the --fix that holds it? Does
+// states_plan_keys tell a scenario that states its plan from one that does not?
+TEST(PlanJob, SetsOfSearchedKeysAreRefusedWhereTheSearchWouldIgnoreThem) {
+  JobSpec j;
+  j.model = "llama3-8b";
+  j.system = "dgx-h100";
+  j.num_gpus = 16;
+  j.global_batch = 32;
+  j.seq_len = 4096;
+  auto message = [](const auto& call) {
+    try {
+      call();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([&] { job_scenario(j, *frozen(), {{"parallel.overlap.grad_reduce", "false"}}); })
+                .find("use --fix grad_reduce_overlap=true|false"),
+            std::string::npos);
+  EXPECT_NE(message([&] { job_scenario(j, *frozen(), {{"parallel.overlap.param_gather", "false"}}, OptionStyle::Python); })
+                .find("use fix={'param_gather_overlap': ...}"),
+            std::string::npos);
+  EXPECT_NE(message([&] { job_scenario(j, *frozen(), {{"parallel.overlap.tp_comm", "true"}}); }).find("use --fix tp_overlap=true|false"),
+            std::string::npos);
+  EXPECT_EQ(message([&] { job_scenario(j, *frozen(), {{"parallel.moe_dispatcher", "alltoall"}}); }), "no error");
+  // sweep of a scenario: the value typed is named in the fix.
+  const std::pair<const char*, const char*> refused[] = {{"parallel.tp", "use --fix tp=2"},
+                                                         {"training.micro_batch", "use --fix mb=2"},
+                                                         {"parallel.zero_stage", "use --fix zero=2"},
+                                                         {"training.recompute", "use --fix recompute=2"},
+                                                         {"parallel.overlap.grad_reduce", "use --fix grad_reduce_overlap=2"},
+                                                         {"parallel.schedule", "use --schedules 2"},
+                                                         {"parallel.stage_rule", "leave it out"}};
+  for (const auto& [key, hint] : refused) {
+    const std::string m = message([&] { refuse_sweep_searched_sets({{key, "2"}}); });
+    EXPECT_NE(m.find(std::string("key '") + key + "': sweep searches the plan at every point"), std::string::npos) << m;
+    EXPECT_NE(m.find(hint), std::string::npos) << m;
+  }
+  EXPECT_NE(message([&] { refuse_sweep_searched_sets({{"parallel.ep", "4"}}, OptionStyle::Python); }).find("use fix={'ep': ...}"),
+            std::string::npos);
+  EXPECT_EQ(message([&] { refuse_sweep_searched_sets({{"num_gpus", "64"}, {"training.global_batch", "64"}, {"framework", "megatron-core"}}); }),
+            "no error");
+  EXPECT_TRUE(states_plan_keys("model: llama3-8b\nparallel: {tp: 2}\n", "a.yaml", {}));
+  EXPECT_TRUE(states_plan_keys("model: llama3-8b\nparallel:\n  overlap: {grad_reduce: false}\n", "b.yaml", {}));
+  EXPECT_TRUE(states_plan_keys("model: llama3-8b\ntraining: {micro_batch: 2}\n", "c.yaml", {}));
+  EXPECT_FALSE(states_plan_keys("model: llama3-8b\nparallel: {moe_dispatcher: alltoall, overlap: {ep_comm: true}}\ntraining: {seq_len: 4096}\n",
+                                "d.yaml", {}));
+  EXPECT_TRUE(states_plan_keys("model: llama3-8b\n", "e.yaml", {{"parallel", "{tp: 2}"}}));
+}
+
 // Questions (review of 2026-12-05): are anchors' aliases left alone when the plan replaces the
 // anchored key, is a model file the job names by a relative path still found from the written
 // file, and is a context-parallel plan of a stack without flash attention written under
