@@ -47,9 +47,10 @@ const char* const kPageScript = R"JS(
       if (a >= pre[i][0]) return String(+(v / pre[i][0]).toPrecision(4)) + pre[i][1];
     return fmt(v);
   }
+  // Log axes too: their ticks had read "100,000" (2026-12-06 review).
   function siTicks(axis) {
     (Array.isArray(axis) ? axis : axis ? [axis] : []).forEach(function (ax) {
-      if (!ax || ax.type !== 'value') return;
+      if (!ax || (ax.type !== 'value' && ax.type !== 'log')) return;
       ax.axisLabel = Object.assign({}, ax.axisLabel || {});
       if (!ax.axisLabel.formatter) ax.axisLabel.formatter = tick;
     });
@@ -221,13 +222,19 @@ const char* const kPageScript = R"JS(
     thead.appendChild(hr);
     table.appendChild(thead);
     table.appendChild(tbody);
+    // The filter matches the text a cell shows (7.516e-4, n/a) and a number's stored digits
+    // (0.0007516): before 2026-12-06 (review) it matched the stored value only, so a row could not
+    // be found by what the table showed.
+    function matches(v, q) {
+      return fmt(v).toLowerCase().indexOf(q) >= 0 || (typeof v === 'number' && String(v).toLowerCase().indexOf(q) >= 0);
+    }
     function draw() {
       var q = filter.value.toLowerCase();
       var idx = [];
       for (var i = 0; i < n; i++) {
         if (q) {
           var hit = false;
-          for (var j = 0; j < cols.length && !hit; j++) hit = String(t.columns[cols[j]][i]).toLowerCase().indexOf(q) >= 0;
+          for (var j = 0; j < cols.length && !hit; j++) hit = matches(t.columns[cols[j]][i], q);
           if (!hit) continue;
         }
         idx.push(i);

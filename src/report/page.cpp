@@ -1,9 +1,10 @@
 #include "report/page.hpp"
 
 #include <algorithm>
-#include <set>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 
 #include "core/error.hpp"
 
@@ -227,6 +228,103 @@ void drop_unplaceable_on_log_axes(nlohmann::ordered_json& option) {
       }
       s["markLine"]["data"] = kept;
     }
+  }
+}
+
+namespace {
+// ECharts' tick step for a span cut in about five: 1, 2, 3, 5 or 10 times a power of ten.
+double nice_step(double span) {
+  const double e = std::pow(10.0, std::floor(std::log10(span / 5)));
+  const double f = span / 5 / e;
+  return (f < 1.5 ? 1 : f < 2.5 ? 2 : f < 4 ? 3 : f < 7 ? 5 : 10) * e;
+}
+bool is_axis_type(const nlohmann::ordered_json& option, const char* axis, const char* type) {
+  return option.contains(axis) && option[axis].is_object() && option[axis].contains("type") && option[axis]["type"] == type;
+}
+}  // namespace
+
+void fit_reference_lines(nlohmann::ordered_json& option) {
+  if (!option.contains("series") || !option["series"].is_array()) return;
+  for (auto& s : option["series"]) {
+    if (!s.is_object() || !s.contains("markLine") || !s["markLine"].is_object() || !s["markLine"].contains("data") ||
+        !s["markLine"]["data"].is_array() || s["markLine"]["data"].empty())
+      continue;
+    auto& ml = s["markLine"];
+    const bool horizontal =
+        std::all_of(ml["data"].begin(), ml["data"].end(), [](const auto& m) { return m.is_object() && m.contains("yAxis"); });
+    if (!horizontal || (ml.contains("label") && (!ml["label"].is_object() || ml["label"].contains("position")))) continue;
+    ml["label"]["position"] = "insideEndTop";
+  }
+  const bool x_is_category = is_axis_type(option, "xAxis", "category"), y_is_category = is_axis_type(option, "yAxis", "category");
+  for (const char* axis : {"xAxis", "yAxis"}) {
+    // Axes given as a list (several y axes) place markers by index: not handled, none has a marker.
+    const bool log = is_axis_type(option, axis, "log");
+    if (!log && !is_axis_type(option, axis, "value")) continue;
+    const bool is_x = axis[0] == 'x';
+    std::vector<double> marks;
+    for (const auto& s : option["series"])
+      if (s.is_object() && s.contains("markLine") && s["markLine"].is_object() && s["markLine"].contains("data") &&
+          s["markLine"]["data"].is_array())
+        for (const auto& m : s["markLine"]["data"])
+          if (m.is_object() && m.contains(axis) && m[axis].is_number() && std::isfinite(m[axis].get<double>()) &&
+              (!log || m[axis].get<double>() > 0))
+            marks.push_back(m[axis].get<double>());
+    if (marks.empty()) continue;
+    // The data's extent on this axis: element `dim` of a pair ([x, y] or {value: [x, y]}), a lone
+    // value where the other axis is the category axis, stacked lone values summed per stack.
+    const size_t dim = is_x ? 0 : 1;
+    const bool lone_here = is_x ? y_is_category : x_is_category;
+    double lo = INFINITY, hi = -INFINITY;
+    auto take = [&](double v) {
+      if (!std::isfinite(v) || (log && v <= 0)) return;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    };
+    std::map<std::string, std::vector<std::pair<double, double>>> stacks;  // stack -> per index (negative, positive) sums
+    for (const auto& s : option["series"]) {
+      if (!s.is_object() || !s.contains("data") || !s["data"].is_array()) continue;
+      const std::string stack = s.contains("stack") && s["stack"].is_string() ? s["stack"].get<std::string>() : "";
+      for (size_t i = 0; i < s["data"].size(); ++i) {
+        const auto& p = s["data"][i];
+        const auto& v = p.is_object() && p.contains("value") ? p["value"] : p;
+        if (v.is_array() && v.size() > dim && v[dim].is_number()) {
+          take(v[dim].get<double>());
+        } else if (v.is_number() && lone_here) {
+          const double x = v.get<double>();
+          if (stack.empty()) {
+            take(x);
+            continue;
+          }
+          auto& sums = stacks[stack];
+          if (sums.size() <= i) sums.resize(i + 1, {0.0, 0.0});
+          (x < 0 ? sums[i].first : sums[i].second) += x;
+          take(x < 0 ? sums[i].first : sums[i].second);
+        }
+      }
+    }
+    if (!(lo <= hi)) continue;  // nothing drawn on the axis
+    auto& ax = option[axis];
+    // ECharts starts a value axis at zero unless it scales to the data.
+    const bool from_zero = !log && !(ax.contains("scale") && ax["scale"] == true);
+    if (from_zero) {
+      lo = std::min(lo, 0.0);
+      hi = std::max(hi, 0.0);
+    }
+    if (ax.contains("min") && ax["min"].is_number()) lo = ax["min"].get<double>();
+    if (ax.contains("max") && ax["max"].is_number()) hi = ax["max"].get<double>();
+    const bool fixed_min = ax.contains("min") && !ax["min"].is_number(), fixed_max = ax.contains("max") && !ax["max"].is_number();
+    const double m_lo = *std::min_element(marks.begin(), marks.end()), m_hi = *std::max_element(marks.begin(), marks.end());
+    // Bounds a little beyond the marker, on a tick: a line on the chart's edge is hidden by the axis.
+    if (log) {
+      if (m_hi > hi && !fixed_max) ax["max"] = std::pow(10.0, std::ceil(std::log10(m_hi * 1.05)));
+      if (m_lo < lo && !fixed_min) ax["min"] = std::pow(10.0, std::floor(std::log10(m_lo / 1.05)));
+      continue;
+    }
+    const double span = std::max(hi, m_hi) - std::min(lo, m_lo);
+    if (!(span > 0)) continue;
+    const double step = nice_step(span), pad = 0.03 * span;
+    if (m_hi > hi && !fixed_max) ax["max"] = std::ceil((m_hi + pad) / step) * step;
+    if (m_lo < lo && !fixed_min) ax["min"] = std::floor((m_lo - pad) / step) * step;
   }
 }
 

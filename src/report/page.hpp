@@ -74,6 +74,15 @@ nlohmann::ordered_json json_array(const std::vector<std::string>& v);
 // one-token outputs had been drawn at log(0) with console errors), and reference lines and axis
 // bounds at such values are dropped. Charts without a log axis are returned unchanged.
 void drop_unplaceable_on_log_axes(nlohmann::ordered_json& option);
+// Widens a value or log axis so that its reference lines (markLine data {xAxis: v} / {yAxis: v})
+// lie inside it: ECharts sizes an axis to the series' data only, and a line beyond it is not drawn
+// (before 2026-12-06 (review) a configured checkpoint interval of 3 h, a required SLO attainment of
+// 90% under candidates at 93-100% and a memory capacity of 80 GiB beyond plans of 60 GiB were
+// missing from their charts). A bound is set only where a marker lies beyond the data and the
+// axis's own bounds, on a round value a little past it. The label of a horizontal line goes inside
+// the grid, above the line's end: past the end it was cut by the chart's right margin ("ttft SL").
+// Run after drop_unplaceable_on_log_axes.
+void fit_reference_lines(nlohmann::ordered_json& option);
 
 // A renderer fills a page from a Result of its command. It may assume the tables its command
 // always writes; an absent table is skipped rather than an error (older results, filtered output).

@@ -146,6 +146,7 @@ static nlohmann::ordered_json page_json(const ReportPage& p) {
   for (const auto& c : p.charts) {
     nlohmann::ordered_json option = c.option;
     drop_unplaceable_on_log_axes(option);
+    fit_reference_lines(option);
     charts.push_back({{"id", c.id},
                       {"title", c.title},
                       {"takeaway", c.takeaway},

@@ -53,7 +53,27 @@ async function main() {
             if (view && view.group) view.group.traverse((el) => { if (!el.isGroup && !el.ignore && !el.invisible) drawn += 1; });
           });
         }
+        // Each reference line (markLine {xAxis: v} / {yAxis: v}) against the grid it is drawn in:
+        // a value beyond the axis has no pixel inside the grid and is not drawn.
+        const lines = [];
+        if (inst) {
+          const rect = inst.getModel().getComponent('grid', 0) && inst.getModel().getComponent('grid', 0).coordinateSystem.getRect();
+          (inst.getOption().series || []).forEach((s) => {
+            ((s.markLine && s.markLine.data) || []).forEach((m) => {
+              ['xAxis', 'yAxis'].forEach((a) => {
+                if (typeof m[a] !== 'number' || !rect) return;
+                const px = inst.convertToPixel(a === 'xAxis' ? { xAxisIndex: 0 } : { yAxisIndex: 0 }, m[a]);
+                const inside = a === 'xAxis' ? px >= rect.x - 0.5 && px <= rect.x + rect.width + 0.5
+                                             : px >= rect.y - 0.5 && px <= rect.y + rect.height + 0.5;
+                lines.push({ axis: a, value: m[a], inside });
+              });
+            });
+          });
+        }
+        // Numbers drawn with thousands separators: an axis whose ticks skipped the SI form.
+        const grouped = svg ? [...svg.querySelectorAll('text')].map((t) => t.textContent).filter((t) => /^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) : [];
         out.push({
+          lines, grouped,
           id: fig.getAttribute('data-chart-id'),
           title: fig.querySelector('h2').textContent,
           takeaway: (fig.querySelector('.takeaway') || { textContent: '' }).textContent,
@@ -76,6 +96,22 @@ async function main() {
       th.click(); th.click();
       const vals = [...sec.querySelectorAll('tbody tr')].map((tr) => Number(tr.children[col].textContent));
       return { column: th.textContent, sorted_desc: vals.every((v, i) => i === 0 || !(v > vals[i - 1])), rows: vals.length };
+    });
+    // Filtering: each table's first cell shown in exponent form or as n/a, typed into its filter,
+    // must find its row (the filter had matched the stored value only: 2026-12-06 review).
+    r.filter = await page.evaluate(() => {
+      const out = [];
+      document.querySelectorAll('section.table').forEach((sec) => {
+        const td = [...sec.querySelectorAll('tbody td')].find((c) => /e[-+]\d|^n\/a$/.test(c.textContent));
+        if (!td) return;
+        const input = sec.querySelector('input.filter');
+        input.value = td.textContent;
+        input.dispatchEvent(new Event('input'));
+        out.push({ table: sec.getAttribute('data-table'), text: td.textContent, rows: sec.querySelectorAll('tbody tr').length });
+        input.value = '';
+        input.dispatchEvent(new Event('input'));
+      });
+      return out;
     });
     if (item.kind === 'xss') {
       // Show the tooltip of every bar of the top-kernels chart: kernel names reach the tooltip too.

@@ -82,6 +82,33 @@ class BrowserTest(unittest.TestCase):
             with self.subTest(kind=kind):
                 self.assertTrue(r["sort"]["sorted_desc"], r["sort"])
 
+    def test_reference_lines_lie_on_their_axes(self):
+        """Review of 2026-12-06: a marked line beyond the data (the required SLO attainment under the
+        infer plan's candidates, the memory capacity past the plans) was outside its axis and not drawn."""
+        seen = 0
+        for kind, r in self.results.items():
+            for c in r["charts"]:
+                for line in c["lines"]:
+                    seen += 1
+                    with self.subTest(kind=kind, chart=c["id"], line=line):
+                        self.assertTrue(line["inside"])
+        self.assertGreater(seen, 3)
+
+    def test_ticks_in_si_form_on_every_value_axis(self):
+        """Review of 2026-12-06: log axes (serve latency, roofline) printed "10,000" and "100,000"."""
+        for kind, r in self.results.items():
+            for c in r["charts"]:
+                with self.subTest(kind=kind, chart=c["id"]):
+                    self.assertEqual(c["grouped"], [])
+
+    def test_filter_finds_rows_by_the_text_shown(self):
+        """Review of 2026-12-06: the estimate's ops table showed 7.516e-4, but typing it found no row."""
+        tried = [(kind, f) for kind, r in self.results.items() for f in r["filter"]]
+        self.assertTrue(any(kind == "estimate" and "e-" in f["text"] for kind, f in tried), tried)
+        for kind, f in tried:
+            with self.subTest(kind=kind, table=f["table"], text=f["text"]):
+                self.assertGreater(f["rows"], 0)
+
     def test_roofline_and_gantt_drew_their_series(self):
         """estimate's roofline: both ceilings and at least one group of ops, every op drawn as a point;
         simulate's Gantt: a custom series per activity kind, one rect per bar, over every rank lane."""

@@ -933,3 +933,157 @@ TEST(ReportRenderers, GenericChartsDrawNoIdentifiers) {
     EXPECT_EQ(c.title.find("rank"), std::string::npos) << c.title;
   }
 }
+
+// Question (review of 2026-12-06): does an axis reach the reference lines drawn on it? ECharts
+// sizes an axis to the data alone and leaves out a line beyond it; a line within the data changes
+// nothing; stacked bars count to the top of their stack; a horizontal line's label stays inside
+// the chart (past the end it had been cut to "ttft SL" by the right margin).
+TEST(ReportPageTest, ReferenceLinesWidenTheirAxisOnlyWhenBeyondTheData) {
+  auto line = [](const char* axis, double v) {
+    return nlohmann::ordered_json{{"symbol", "none"}, {"data", {{{axis, v}}}}};
+  };
+  // Log x (pairs): a marker above the data raises the bound to the next power of ten.
+  nlohmann::ordered_json o = {{"xAxis", {{"type", "log"}}}, {"yAxis", {{"type", "value"}, {"scale", true}}}};
+  o["series"][0] = {{"type", "line"}, {"data", {{10.0, 50.0}, {1000.0, 90.0}}}, {"markLine", line("xAxis", 10803.0)}};
+  fit_reference_lines(o);
+  EXPECT_EQ(o["xAxis"]["max"], 1e5);
+  EXPECT_FALSE(o["xAxis"].contains("min"));
+  EXPECT_FALSE(o["yAxis"].contains("min"));
+  EXPECT_FALSE(o["series"][0]["markLine"].contains("label"));  // a vertical line keeps its label at the top
+  // A scaled value axis: a marker under the data lowers the minimum to a tick below it.
+  nlohmann::ordered_json s = {{"xAxis", {{"type", "value"}}}, {"yAxis", {{"type", "value"}, {"scale", true}}}};
+  s["series"][0] = {{"type", "scatter"}, {"data", {{{"name", "a"}, {"value", {5.0, 93.0}}}, {{"name", "b"}, {"value", {9.0, 100.0}}}}},
+                    {"markLine", line("yAxis", 90.0)}};
+  fit_reference_lines(s);
+  ASSERT_TRUE(s["yAxis"].contains("min"));
+  EXPECT_LE(s["yAxis"]["min"].get<double>(), 90.0 - 0.1);
+  EXPECT_GE(s["yAxis"]["min"].get<double>(), 80.0);
+  EXPECT_FALSE(s["yAxis"].contains("max"));
+  EXPECT_EQ(s["series"][0]["markLine"]["label"]["position"], "insideEndTop");
+  // An unscaled axis from zero: a capacity of 80 beyond plans of 60 at most.
+  nlohmann::ordered_json m = {{"xAxis", {{"type", "value"}}}, {"yAxis", {{"type", "value"}, {"scale", true}}}};
+  m["series"][0] = {{"type", "scatter"}, {"data", {{{"value", {20.0, 1.0}}}, {{"value", {60.0, 2.0}}}}}, {"markLine", line("xAxis", 80.0)}};
+  fit_reference_lines(m);
+  ASSERT_TRUE(m["xAxis"].contains("max"));
+  EXPECT_GT(m["xAxis"]["max"].get<double>(), 80.0);
+  EXPECT_LE(m["xAxis"]["max"].get<double>(), 100.0);
+  EXPECT_FALSE(m["xAxis"].contains("min"));
+  // Horizontal stacked bars reaching 90 with a line at 80, and an axis bound already past the line:
+  // nothing changes.
+  nlohmann::ordered_json b = {{"xAxis", {{"type", "value"}}}, {"yAxis", {{"type", "category"}, {"data", {"GPU"}}}}};
+  b["series"][0] = {{"type", "bar"}, {"stack", "mem"}, {"data", {50.0}}};
+  b["series"][1] = {{"type", "bar"}, {"stack", "mem"}, {"data", {40.0}}, {"markLine", line("xAxis", 80.0)}};
+  fit_reference_lines(b);
+  EXPECT_EQ(b.dump().find("\"max\""), std::string::npos) << b.dump();
+  nlohmann::ordered_json fixed = {{"xAxis", {{"type", "category"}}}, {"yAxis", {{"type", "value"}, {"max", 100}}}};
+  fixed["series"][0] = {{"type", "line"}, {"data", {10.0, 20.0}}, {"markLine", line("yAxis", 95.0)}};
+  fit_reference_lines(fixed);
+  EXPECT_EQ(fixed["yAxis"]["max"], 100);
+}
+
+namespace {
+// Whether every reference line of the page's chart `id` lies within the bounds its axis was given
+// (the charts below hold data on one side of their lines only, so a line outside the data needs a
+// bound past it). The page is the one render_html embeds.
+void expect_lines_within_bounds(const nlohmann::ordered_json& page, const std::string& id) {
+  bool found = false;
+  for (const auto& c : page["charts"]) {
+    if (c["id"] != id) continue;
+    found = true;
+    size_t lines = 0;
+    for (const auto& s : c["option"]["series"])
+      if (s.contains("markLine"))
+        for (const auto& m : s["markLine"]["data"])
+          for (const char* axis : {"xAxis", "yAxis"})
+            if (m.contains(axis)) {
+              ++lines;
+              const double v = m[axis].get<double>();
+              const auto& ax = c["option"][axis];
+              EXPECT_TRUE(ax.contains("max") || ax.contains("min")) << id << ": no bound for the line at " << v << " on " << ax.dump();
+              if (ax.contains("max")) {
+                EXPECT_GT(ax["max"].get<double>(), v) << id;
+              }
+              if (ax.contains("min")) {
+                EXPECT_LT(ax["min"].get<double>(), v) << id;
+              }
+            }
+    EXPECT_GT(lines, 0u) << id;
+  }
+  EXPECT_TRUE(found) << id;
+}
+}  // namespace
+
+// Question (review of 2026-12-06): does every renderer's reference line beyond its data show? A
+// configured checkpoint interval of 3 h past the simulated intervals, a required SLO attainment of
+// 90% under candidates at 93-100%, a TTFT SLO of 3 s past latencies under 1 s and a memory capacity
+// of 80 GiB past plans of at most 60 GiB had each been left out of their charts.
+TEST(ReportRenderers, ReferenceLinesBeyondTheDataAreDrawn) {
+  Result g;
+  g.command = "goodput";
+  g.set("checkpoint_interval_s", 10803.0);
+  g.set("ettr_fraction", 0.56);
+  Table& gt = g.add_table("ettr_vs_interval");
+  gt.add_f64("interval_s");
+  gt.add_f64("ettr_fraction");
+  for (double iv : {10.0, 78.0, 1000.0}) gt.add_row({iv, 0.9});
+  expect_lines_within_bounds(embedded(render_html(g, fake_lib()))["page"], "ettr-vs-interval");
+
+  Result p;
+  p.command = "infer plan";
+  p.set("required_slo_attainment_fraction", 0.9);
+  Table& ct = p.add_table("candidates");
+  for (const char* c : {"accelerator", "policy", "status"}) ct.add_str(c);
+  for (const char* c : {"tp", "replicas", "max_batch_seqs"}) ct.add_i64(c);
+  ct.add_f64("usd_per_hour");
+  ct.add_f64("slo_attainment_fraction");
+  ct.add_row({std::string("h100"), std::string("fcfs"), std::string("ok"), int64_t{2}, int64_t{2}, int64_t{64}, 10.0, 0.93});
+  ct.add_row({std::string("h100"), std::string("fcfs"), std::string("ok"), int64_t{4}, int64_t{2}, int64_t{64}, 20.0, 1.0});
+  expect_lines_within_bounds(embedded(render_html(p, fake_lib()))["page"], "plan-candidates");
+
+  Result s;
+  s.command = "infer serve";
+  s.set("slo_ttft_s", 3.0);
+  Table& rt = s.add_table("requests");
+  rt.add_f64("ttft_s");
+  rt.add_f64("tpot_s");
+  for (int i = 1; i <= 20; ++i) rt.add_row({0.01 * i, 0.3});  // TTFT at most 200 ms; TPOT has no SLO
+  expect_lines_within_bounds(embedded(render_html(s, fake_lib()))["page"], "latency-cdf");
+
+  Result pl;
+  pl.command = "plan";
+  pl.set("memory_capacity_bytes", 80.0 * 1024 * 1024 * 1024);
+  Table& t = pl.add_table("ranking");
+  t.add_i64("rank");
+  t.add_str("tie");
+  t.add_i64("tp");
+  t.add_f64("step_time_s");
+  t.add_f64("memory_per_gpu_bytes");
+  t.add_row({int64_t{1}, std::string("best"), int64_t{8}, 0.38, 55.0 * 1024 * 1024 * 1024});
+  t.add_row({int64_t{2}, std::string("-"), int64_t{4}, 0.40, 60.0 * 1024 * 1024 * 1024});
+  expect_lines_within_bounds(embedded(render_html(pl, fake_lib()))["page"], "plan-memory-vs-time");
+}
+
+// Question (review of 2026-12-06): does the ranking chart count the bars it draws? It draws the 25
+// fastest plans; `--top 40` had read "(the 40 fastest are drawn)", and a table of every fitting
+// plan (`--top 0`) did not say that only 25 were drawn.
+TEST(ReportRenderers, PlanRankingCountsTheBarsDrawn) {
+  for (const int64_t rows : {40, 60}) {
+    Result r;
+    r.command = "plan";
+    if (rows == 40) r.set("plans_fit_count", int64_t{1648});  // --top 40; without the count (--top 0) the table is every plan
+    Table& t = r.add_table("ranking");
+    t.add_i64("rank");
+    t.add_str("tie");
+    t.add_i64("tp");
+    t.add_f64("step_time_s");
+    for (int64_t i = 1; i <= rows; ++i) t.add_row({i, std::string(i == 1 ? "best" : "-"), int64_t{8}, 0.3 + 0.01 * static_cast<double>(i)});
+    const ReportPage p = build_page(r);
+    ASSERT_FALSE(p.charts.empty());
+    const Chart& c = p.charts[0];
+    ASSERT_EQ(c.id, "plan-ranking");
+    EXPECT_EQ(c.option["yAxis"]["data"].size(), 25u);
+    EXPECT_EQ(c.title, "The 25 fastest plans (step time)");
+    EXPECT_NE(c.takeaway.find(" of " + std::to_string(rows == 40 ? 1648 : rows) + " fitting plans"), std::string::npos) << c.takeaway;
+    EXPECT_NE(c.takeaway.find("(the 25 fastest are drawn)"), std::string::npos) << c.takeaway;
+  }
+}

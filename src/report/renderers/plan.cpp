@@ -58,7 +58,19 @@ void ranking(const Result& r, ReportPage& page) {
   std::reverse(other.begin(), other.end());
   Chart ch;
   ch.id = "plan-ranking";
-  ch.title = "Fastest plans (step time)";
+  // Counts of the whole search (the ranked table may be cut to --top rows).
+  size_t ties = 0;
+  for (size_t i = 0; i < t->rows(); ++i) ties += (!tie[i].empty() && tie[i] != "-" && tie[i] != "no") ? 1 : 0;
+  auto count = [&](const char* name, size_t fallback) {
+    const Value* v = r.scalar(name);
+    return v && std::holds_alternative<int64_t>(*v) ? static_cast<size_t>(std::get<int64_t>(*v)) : fallback;
+  };
+  const size_t fit = count("plans_fit_count", t->rows());
+  ties = count("plans_tied_with_best_count", ties);
+  // The title and takeaway count the bars drawn (at most 25), not the rows of the ranked table:
+  // before 2026-12-06 (review) `--top 40` read "the 40 fastest are drawn" over 25 bars, and
+  // `--top 0` (every fitting plan ranked) did not say that only 25 were drawn.
+  ch.title = fit > n ? "The " + std::to_string(n) + " fastest plans (step time)" : "Fastest plans (step time)";
   ch.value_unit = "s";
   ch.height_px = std::max(300, static_cast<int>(n) * 22 + 90);
   ch.option = base_option();
@@ -70,18 +82,9 @@ void ranking(const Result& r, ReportPage& page) {
   ch.option["yAxis"]["axisLabel"].update(nlohmann::ordered_json{{"width", 320}, {"overflow", "truncate"}});
   ch.option["series"] = {{{"type", "bar"}, {"stack", "p"}, {"name", "tied with the best (within the model's error)"}, {"data", tied}},
                          {{"type", "bar"}, {"stack", "p"}, {"name", "slower"}, {"data", other}}};
-  // Counts of the whole search (the ranked table may be cut to --top rows).
-  size_t ties = 0;
-  for (size_t i = 0; i < t->rows(); ++i) ties += (!tie[i].empty() && tie[i] != "-" && tie[i] != "no") ? 1 : 0;
-  auto count = [&](const char* name, size_t fallback) {
-    const Value* v = r.scalar(name);
-    return v && std::holds_alternative<int64_t>(*v) ? static_cast<size_t>(std::get<int64_t>(*v)) : fallback;
-  };
-  const size_t fit = count("plans_fit_count", t->rows());
-  ties = count("plans_tied_with_best_count", ties);
   ch.takeaway = "best plan " + fmt_seconds(step[0]) + " per step" +
                 (fit > 1 ? "; " + std::to_string(ties) + " of " + std::to_string(fit) + " fitting plans are within the model's error of it" +
-                               (fit > t->rows() ? " (the " + std::to_string(t->rows()) + " fastest are drawn)" : "")
+                               (fit > n ? " (the " + std::to_string(n) + " fastest are drawn)" : "")
                          : "");
   // The scenario's own plan and the realism of the best MFU belong in the headline, not only in
   // the notes (the plan report had shown neither).
