@@ -42,22 +42,28 @@ namespace {
 void check_positive(double v, const char* what) {
   if (!(v > 0) || !std::isfinite(v)) throw Error(std::string(what) + " must be a positive number, got " + format_double(v));
 }
+// A checkpoint may cost nothing (write_s: 0): its optimal interval is then 0, which the callers
+// floor at one step (CheckpointSchedule::min_interval_s). It had to be positive, and each
+// strategy raised a 0 stall to 1 ms to get past this (before 2026-12-06 review).
+void check_cost(double v) {
+  if (!(v >= 0) || !std::isfinite(v)) throw Error("checkpoint time must be a number >= 0, got " + format_double(v));
+}
 }  // namespace
 
 double young_interval_s(double checkpoint_s, double mttf) {
-  check_positive(checkpoint_s, "checkpoint time");
+  check_cost(checkpoint_s);
   check_positive(mttf, "MTTF");
   return std::sqrt(2.0 * checkpoint_s * mttf);
 }
 
 double daly_first_order_interval_s(double checkpoint_s, double mttf, double restart_s) {
-  check_positive(checkpoint_s, "checkpoint time");
+  check_cost(checkpoint_s);
   check_positive(mttf, "MTTF");
   return std::sqrt(2.0 * checkpoint_s * (mttf + std::max(0.0, restart_s)));
 }
 
 double daly_higher_order_interval_s(double checkpoint_s, double mttf) {
-  check_positive(checkpoint_s, "checkpoint time");
+  check_cost(checkpoint_s);
   check_positive(mttf, "MTTF");
   if (checkpoint_s >= 2.0 * mttf) return mttf;
   const double xi = checkpoint_s / (2.0 * mttf);
@@ -65,7 +71,7 @@ double daly_higher_order_interval_s(double checkpoint_s, double mttf) {
 }
 
 double lambert_w_interval_s(double checkpoint_s, double mttf) {
-  check_positive(checkpoint_s, "checkpoint time");
+  check_cost(checkpoint_s);
   check_positive(mttf, "MTTF");
   // Near the branch point (delta << M) 1 + W0(-e^-(x+1)) cancels: with p = sqrt(2 (1 - e^-x)) the
   // branch-point series 1 + W0 = p - p^2/3 + 11 p^3/72 - 43 p^4/540 keeps the digits (x below

@@ -9,6 +9,8 @@ namespace sextant::goodput {
 // Principal branch W0 of the Lambert W function, for x >= -1/e. Throws Error outside.
 double lambert_w0(double x);
 
+// The interval formulas take delta >= 0 (a free checkpoint gives 0: the callers floor it at one
+// step) and M > 0; they throw Error otherwise.
 // Young (1974): tau = sqrt(2 delta M).
 double young_interval_s(double checkpoint_s, double mttf_s);
 // Daly (2006) first order: tau = sqrt(2 delta (M + R)).

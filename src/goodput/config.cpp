@@ -189,6 +189,9 @@ struct Observed {
   // stay per node. Before 2026-12-04 a 4-GPU-node job took Llama 3's 8-GPU-node rates per node:
   // 16,384 GPUs on 4-GPU nodes had twice the faulty GPUs of the same GPUs on 8-GPU nodes.
   double gpus_per_node = 0;
+  // Whether the processes are a preset file's (which may have observed:); a job file's own
+  // failures.processes have no observation to turn a count into a rate.
+  bool in_preset = false;
 };
 
 // Whether a component sits on a GPU, so that its failures grow with the GPUs, not the nodes.
@@ -210,9 +213,12 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   std::string src;
   int rate_keys = 0;
   for (const auto& k : kRateKeys) rate_keys += m.has(k) ? 1 : 0;
+  // The rate keys a job file's process takes: count needs a preset's observed: block.
+  const std::string job_rates = "rate_per_1000_node_days, rate_per_node_day, rate_per_gpu_hour, rate_per_job_day, "
+                                "rate_per_domain_day (with nodes_per_domain), mtbf_hours";
   if (rate_keys != 1)
-    m.fail("", "a failure process needs exactly one rate", "one of: rate_per_1000_node_days, rate_per_node_day, "
-           "rate_per_gpu_hour, rate_per_job_day, rate_per_domain_day (with nodes_per_domain), mtbf_hours, count (with the preset's observed:)");
+    m.fail("", "a failure process needs exactly one rate",
+           "one of: " + job_rates + (obs.in_preset ? ", count (with the preset's observed:)" : " (count only in a failure preset file, with its observed:)"));
   const double day = 86400.0;
   if (m.has("rate_per_1000_node_days")) p.rate_per_node_s = positive(m, "rate_per_1000_node_days", &src) / 1000.0 / day;
   if (m.has("rate_per_node_day")) p.rate_per_node_s = positive(m, "rate_per_node_day", &src) / day;
@@ -226,6 +232,11 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
     if (!m.has("nodes_per_domain")) m.fail("nodes_per_domain", "a domain failure needs nodes_per_domain");
   }
   if (m.has("count")) {
+    // A job file has no observed: block (failures.observed is no key): before 2026-12-06 its
+    // count was told to "add observed: to the preset", a preset it did not have (review).
+    if (!obs.in_preset)
+      m.fail("count", "a count of events works only in a failure preset file, beside the preset's observed: {nodes: N, days: D}",
+             "give this process one of: " + job_rates + "; or move it to a preset file with observed: and name that file in failures.preset");
     if (obs.nodes <= 0 || obs.days <= 0)
       m.fail("count", "a count needs the observation it came from", "add observed: {nodes: N, days: D} to the preset");
     p.rate_per_node_s = positive(m, "count", &src) / (obs.nodes * obs.days * day);
@@ -354,6 +365,7 @@ std::vector<FailureProcess> parse_preset(const YamlMap& m, double gpus_per_node,
   m.str("name", "");
   if (description) *description = desc;
   Observed obs;
+  obs.in_preset = true;
   if (auto o = m.opt_map("observed")) {
     // nodes and days turn counts into rates (required by a count); gpus_per_node scales the
     // GPU-resident rates (optional).
@@ -446,10 +458,9 @@ void resolve_interval(GoodputConfig& c) {
     else if (c.checkpoint.interval_rule == "daly") tau = daly_higher_order_interval_s(delta, m);
     else tau = lambert_w_interval_s(delta, m);
   }
-  // A checkpoint cannot start before the previous one's slowest level has persisted.
-  double min_tau = 0;
-  for (const auto& l : sched.levels) min_tau = std::max(min_tau, l.persist_s / double(l.every_count));
-  c.checkpoint.interval_s = std::max({tau, min_tau, c.job.step_time_s > 0 ? c.job.step_time_s : 1e-3});
+  // At least one step, and long enough for the slowest level's persist (a free checkpoint's
+  // formulas give 0).
+  c.checkpoint.interval_s = std::max(tau, sched.min_interval_s(c.job.step_time_s));
   snap_to_steps(c);
 }
 

@@ -217,7 +217,13 @@ struct Sim {
   int sdc_proc = -1, slow_proc = -1;
   // Spares
   int64_t spares = 0;
-  std::vector<double> repair;  // FIFO of return times
+  // Nodes in repair, in order of their return (the repair time is one constant): when each is
+  // back, and whether its replacement came from the pool, which it then refills.
+  struct Repair {
+    double back_s;
+    bool refills_pool;
+  };
+  std::vector<Repair> repair;
   size_t repair_head = 0;
 
   std::vector<double> next;  // next arrival per process
@@ -370,19 +376,27 @@ struct Sim {
       if (nodes_lost > m.sched.levels[size_t(l)].survives_lost_nodes) durable[l] = -1;
   }
 
+  // A repaired node refills the pool only where a pool node took its place; one whose place a
+  // node from the cluster's queue took goes back to the cluster. The pool is then an Erlang loss
+  // system (M/G/c/c): the share of losses that requeue is Erlang-B B(spares, rate x repair time).
+  // Before 2026-12-06 every repaired node refilled the pool (up to its size), so the job kept
+  // the nodes it had been lent by the queue as spares: 10 losses a day with 1-day repairs and 5
+  // spares requeued 161 times in 100 days where Erlang-B gives 564 (review).
   void return_repaired(double t) {
-    while (repair_head < repair.size() && repair[repair_head] <= t) {
+    while (repair_head < repair.size() && repair[repair_head].back_s <= t) {
+      if (repair[repair_head].refills_pool) ++spares;
       ++repair_head;
-      spares = std::min(spares + 1, m.spares);  // only pool nodes return to the pool
     }
   }
 
-  // Replacement phase for f lost nodes at time t.
+  // Replacement phase for f lost nodes at time t. The pool replaces them all, or the job waits in
+  // the queue and the cluster replaces them all (the pool keeps its spares for the next loss).
   void replace_nodes(Plan& p, double t, int64_t f) {
     return_repaired(t);
-    for (int64_t i = 0; i < f; ++i) repair.push_back(t + m.repair_s);
+    const bool from_pool = m.replacement != 2 && spares >= f;
+    for (int64_t i = 0; i < f; ++i) repair.push_back({t + m.repair_s, from_pool});
     res.max_nodes_in_repair = std::max<int64_t>(res.max_nodes_in_repair, int64_t(repair.size() - repair_head));
-    if (m.replacement != 2 && spares >= f) {
+    if (from_pool) {
       spares -= f;
       p.add(kReplacement, m.replacement == 0 ? m.hot_spare_s : m.warm_standby_s);
     } else {

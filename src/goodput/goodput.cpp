@@ -161,7 +161,7 @@ Result run_goodput(const GoodputConfig& c) {
     if (lv.name == "peer-memory" && c.checkpoint.env.nodes <= 1)
       res.notes.push_back("peer-memory checkpoints of a 1-node job have no peer: the copies stay in the node's own host memory "
                           "and a failure that loses the node restores from remote storage");
-  const double delta = std::max(sched.blocking_s, 1e-9);
+  const double delta = sched.blocking_s;  // 0 for a free checkpoint (the intervals floor at min_interval_s)
 
   const size_t N = static_cast<size_t>(n);
   std::vector<double> ettr(N), wall(N), interrupts(N), repair(N);
@@ -380,10 +380,10 @@ Result run_goodput(const GoodputConfig& c) {
     const double tau = capped(tau_in);
     return graceful_keep * (rate > 0 ? meta_expected_ettr(rate, restart_eff, tau, delta_eff(tau)) : tau / (tau + delta_eff(tau)));
   };
-  // At least one training step between checkpoints (a checkpoint is taken at a step boundary), as
-  // the configured interval is resolved (resolve_interval): with a free checkpoint Young's formula
-  // would give milliseconds.
-  const double floor_tau = std::max({0.0, min_cycle - delta, c.job.step_time_s > 0 ? c.job.step_time_s : 0.0});
+  // At least one training step between checkpoints (a checkpoint is taken at a step boundary) and
+  // the slowest level's persist, as the configured interval is resolved (resolve_interval) and
+  // the sweep runs: with a free checkpoint (write_s: 0) Young's formula gives 0.
+  const double floor_tau = sched.min_interval_s(c.job.step_time_s);
   // Without an interrupting process (only fail-slow episodes, say) there is no MTTF: no optimal
   // interval, and the closed-form ETTR is the checkpoint cost alone (it used to stop the run with
   // "MTTF must be a positive number, got inf").
@@ -439,7 +439,7 @@ Result run_goodput(const GoodputConfig& c) {
       std::vector<LevelModel> lv(sched.levels.size());
       const double restart_no_restore = c.mean_restart_s(false);
       for (size_t l = 0; l < sched.levels.size(); ++l) {
-        lv[l].min_interval_s = sched.levels[l].persist_s;
+        lv[l].min_interval_s = std::max(sched.levels[l].persist_s, floor_tau);
         // restart without its restore (mean_restart_s counts each failure's own level's): the level's
         lv[l].restore_s = sched.levels[l].restore_s + restart_no_restore + sched.levels[l].persist_s;
       }
@@ -555,7 +555,8 @@ Result run_goodput(const GoodputConfig& c) {
   res.set("spares_sim_p99_count", repair_p99);
   // spares_p99_count is a snapshot (nodes in repair at one instant); the pool must cover the
   // most in repair at once over the whole job, which the simulation measures: a pool sized by the
-  // snapshot requeues (the 405B example: 30 spares, 1.6 requeues per job; 38 by the simulation, 0.02).
+  // snapshot requeues (the 405B example: 30 spares, 2.1 requeues per job; 38 by the simulation, 0.03;
+  // 1.7 and 0.025 before repaired nodes refilled only the pool's places, 2026-12-06).
   // Only where the pool given is smaller than that: a pool already large enough was told to be
   // sized (spares 100000, 2026-12-04 review).
   if (repair_p99 > spares_p99 && c.recovery.replacement != "requeue" && c.recovery.spares_count < repair_p99)
@@ -619,14 +620,13 @@ Result run_goodput(const GoodputConfig& c) {
     // Interval sweep around the Daly optimum of the configured strategy.
     GoodputConfig base = c;
     base.checkpoint.interval_rule.clear();
-    double min_tau = 0;
-    for (const auto& l : sched.levels) min_tau = std::max(min_tau, (l.persist_s) / double(l.every_count));
+    const double min_tau = floor_tau;
     // Checkpoints fall between steps: every interval tried is a whole number of steps.
     auto whole_steps = [&](double tau) {
       const double step = c.job.step_time_s;
       return step > 0 ? std::max(1.0, std::round(tau / step)) * step : tau;
     };
-    const double center = std::max({interrupted ? daly2 : c.checkpoint.interval_s, min_tau, c.job.step_time_s});
+    const double center = std::max(interrupted ? daly2 : c.checkpoint.interval_s, min_tau);
     Table& t = res.add_table("ettr_vs_interval", "simulated ETTR against the checkpoint interval (" + std::to_string(sn) + " replicas each)");
     t.add_f64("interval_s");
     t.add_f64("ettr_fraction");
@@ -639,7 +639,7 @@ Result run_goodput(const GoodputConfig& c) {
     // 167 days (2026-12-05 review).
     const double job_len = std::max(c.job.work_s, c.job.horizon_s);
     for (double f : factors) {
-      double tau = whole_steps(std::max({center * f, min_tau, c.job.step_time_s > 0 ? c.job.step_time_s : 1e-3}));
+      double tau = whole_steps(std::max(center * f, min_tau));
       if (job_len > 0 && tau > job_len) tau = std::max(whole_steps(job_len), min_tau);
       if (!pts.empty() && std::fabs(tau - pts.back().first) < 1e-9 * tau) continue;
       GoodputConfig cc = base;

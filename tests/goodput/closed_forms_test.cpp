@@ -28,6 +28,17 @@ TEST(Young, IsSqrtTwoDeltaM) {
   EXPECT_GT(daly_first_order_interval_s(300, 86400, 600), young_interval_s(300, 86400));
 }
 
+// Is the optimum of a free checkpoint 0 (the callers floor it at one step), and a negative cost
+// refused? The formulas had refused 0, so each strategy raised a 0 stall to 1 ms (before 2026-12-06).
+TEST(Young, AFreeCheckpointsOptimumIsZero) {
+  EXPECT_EQ(young_interval_s(0, 86400), 0.0);
+  EXPECT_EQ(daly_first_order_interval_s(0, 86400, 600), 0.0);
+  EXPECT_EQ(daly_higher_order_interval_s(0, 86400), 0.0);
+  EXPECT_EQ(lambert_w_interval_s(0, 86400), 0.0);
+  EXPECT_THROW(young_interval_s(-1, 86400), sextant::Error);
+  EXPECT_THROW(lambert_w_interval_s(NAN, 86400), sextant::Error);
+}
+
 TEST(LambertW, KnownValues) {
   EXPECT_NEAR(lambert_w0(-1.0 / M_E), -1.0, 1e-7);
   EXPECT_NEAR(lambert_w0(1.0), 0.5671432904097838, 1e-14);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "core/error.hpp"
 #include "goodput/config.hpp"
@@ -87,10 +88,46 @@ TEST(Input, AMissingRequiredNumberIsAnErrorNamingTheKey) {
   }
 }
 
+// Where does a count of events belong? In a preset file, beside its observed: block; a job file's
+// own process has no observation, and before 2026-12-06 it was told to "add observed: to the
+// preset" it did not have (failures.observed being no key of a job file; review).
+TEST(Input, ACountInAJobFileNamesThePresetFileAndTheRatesAllowedHere) {
+  try {
+    parse_goodput("job: {num_gpus: 16384, gpus_per_node: 8, duration_days: 54}\n"
+                  "failures: {processes: [{name: g, component: node, count: 10}]}\n"
+                  "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 1800}\n", "job.yaml");
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("job.yaml:2"), std::string::npos) << w;
+    EXPECT_NE(w.find("count"), std::string::npos) << w;
+    EXPECT_NE(w.find("only in a failure preset file"), std::string::npos) << w;
+    EXPECT_NE(w.find("rate_per_node_day"), std::string::npos) << w;
+    EXPECT_NE(w.find("mtbf_hours"), std::string::npos) << w;
+    EXPECT_EQ(w.find("to the preset"), std::string::npos) << w;
+  }
+  // A preset file without observed: is still told to add it.
+  const std::string path = ::testing::TempDir() + "/count-preset.yaml";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("name: counted\nprocesses:\n  - {name: g, component: node, count: 10}\n", f);
+    std::fclose(f);
+  }
+  try {
+    load_failure_preset(path);
+    FAIL() << "no error";
+  } catch (const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("add observed: {nodes: N, days: D} to the preset"), std::string::npos) << w;
+  }
+}
+
 // A fraction outside [0, 1] is refused (a min_replica_fraction of 3 silently turned elastic
-// continuation off before 2026-12-03); a synchronous save of 0 s is floored at 1 ms, as every
-// strategy's stall (it gave a Young interval of 6.6 ms).
-TEST(Input, ElasticFractionAboveOneIsRefusedAndAFreeSaveIsFloored) {
+// continuation off before 2026-12-03); a synchronous save of 0 s stalls for 0 s, and the Young
+// interval of a free save is one step (before 2026-12-06 the stall was raised to 1 ms, and with
+// 1 s steps and a 6 h MTBF the interval was 7 steps, sqrt(2 x 0.001 x 21,600) = 6.6 s; review).
+TEST(Input, ElasticFractionAboveOneIsRefusedAndAFreeSaveStaysFree) {
   const std::string y = "job: {num_gpus: 64, gpus_per_node: 8, dp: 8, nodes_per_replica: 1, duration_days: 10}\n"
                         "failures: {processes: [{name: crash, mtbf_hours: 6, node_lost: true}]}\n"
                         "checkpoint: {strategy: sync-remote, write_s: 0, read_s: 0, interval_minutes: 30}\n";
@@ -103,7 +140,18 @@ TEST(Input, ElasticFractionAboveOneIsRefusedAndAFreeSaveIsFloored) {
     EXPECT_NE(w.find("el.yaml:4"), std::string::npos) << w;
   }
   const auto c = parse_goodput(y, "g.yaml");
-  EXPECT_DOUBLE_EQ(c.checkpoint.impl->schedule(c.checkpoint.env).blocking_s, 1e-3);
+  EXPECT_EQ(c.checkpoint.impl->schedule(c.checkpoint.env).blocking_s, 0.0);
+  std::string young = y;
+  young.replace(young.find("duration_days"), 0, "step_time_s: 1, ");
+  young.replace(young.find("interval_minutes: 30"), 20, "interval: young");
+  for (const char* strategy : {"sync-remote", "async-remote", "in-memory", "multi-level", "on-failure"}) {
+    // Without a checkpoint size the device snapshot is free too (it was 1 ms under every strategy).
+    const auto f = parse_goodput(young, "g.yaml", {{"checkpoint.strategy", strategy}});
+    EXPECT_EQ(f.checkpoint.impl->schedule(f.checkpoint.env).blocking_s, 0.0) << strategy;
+    if (std::string(strategy) == "sync-remote") {
+      EXPECT_DOUBLE_EQ(f.checkpoint.interval_s, 1.0);
+    }
+  }
 }
 
 TEST(Input, UnknownStrategyListsTheValidOnes) {

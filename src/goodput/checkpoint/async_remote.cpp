@@ -3,8 +3,6 @@
 // checkpoint; the next one waits for the previous persist (the engine stretches the cycle).
 #include "goodput/checkpoint/strategy.hpp"
 
-#include <algorithm>
-
 namespace sextant::goodput {
 
 namespace {
@@ -16,7 +14,7 @@ class AsyncRemote final : public CheckpointStrategy {
   }
   CheckpointSchedule schedule(const CheckpointEnv& env) const override {
     CheckpointSchedule s;
-    s.blocking_s = std::max(env.snapshot_s(), 1e-3);
+    s.blocking_s = env.snapshot_s();
     s.levels.push_back({"remote", env.remote_write_s(), 1, env.remote_read_s(), kAlways});
     return s;
   }

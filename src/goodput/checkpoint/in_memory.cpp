@@ -23,7 +23,7 @@ class InMemory final : public CheckpointStrategy {
   }
   CheckpointSchedule schedule(const CheckpointEnv& env) const override {
     CheckpointSchedule s;
-    s.blocking_s = std::max(env.snapshot_s(), 1e-3);
+    s.blocking_s = env.snapshot_s();
     // One copy per other node at most: a given count beyond that is refused where the node count
     // is known (config.cpp); the default of 2 (the strategies table's, on a 2-node job) is held
     // to the peers there are, not charged for a copy no node holds (before 2026-12-05 review).

@@ -19,7 +19,7 @@ class MultiLevel final : public CheckpointStrategy {
   }
   CheckpointSchedule schedule(const CheckpointEnv& env) const override {
     CheckpointSchedule s;
-    s.blocking_s = std::max(env.snapshot_s(), 1e-3);
+    s.blocking_s = env.snapshot_s();
     if (nvme_)
       s.levels.push_back({"local-nvme", env.nvme_write_s(), 1, env.nvme_read_s(), 0});
     else

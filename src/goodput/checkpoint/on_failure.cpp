@@ -18,7 +18,7 @@ class OnFailure final : public CheckpointStrategy {
   }
   CheckpointSchedule schedule(const CheckpointEnv& env) const override {
     CheckpointSchedule s;
-    s.blocking_s = std::max(env.snapshot_s(), 1e-3);
+    s.blocking_s = env.snapshot_s();
     s.levels.push_back({"remote", env.remote_write_s(), 1, env.remote_read_s(), kAlways});
     s.on_failure = env.state_copies >= 2;
     s.on_failure_save_s = env.remote_write_s();

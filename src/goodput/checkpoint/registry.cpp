@@ -32,6 +32,12 @@ double CheckpointEnv::nvme_read_s() const { return div_or_inf(per_node_bytes, nv
 
 double CheckpointSchedule::final_save_s() const { return blocking_s + remote().persist_s; }
 
+double CheckpointSchedule::min_interval_s(double step_time_s) const {
+  double min_cycle = 0;
+  for (const auto& l : levels) min_cycle = std::max(min_cycle, (l.persist_s + blocking_s) / double(l.every_count));
+  return std::max(min_cycle - blocking_s, step_time_s > 0 ? step_time_s : 1e-3);
+}
+
 
 CheckpointRegistry make_checkpoint_registry() {
   CheckpointRegistry r("checkpoint strategy");

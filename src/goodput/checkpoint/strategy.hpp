@@ -9,7 +9,8 @@
 //  - schedule() is a pure function of the env and the options read at construction;
 //  - levels are ordered from fastest to most durable; the last level is remote storage and
 //    survives any failure (survives_lost_nodes = kAlways);
-//  - blocking_s > 0 (a checkpoint always stalls training at least for the device snapshot);
+//  - blocking_s >= 0, as the sizes and times give it (a write_s or snapshot_s of 0 is a free
+//    checkpoint: no strategy raises it; before 2026-12-06 each floored it at 1 ms, review);
 //  - a factory reads only its own keys from the `checkpoint` map (or takes defaults when null).
 #include <functional>
 #include <map>
@@ -66,6 +67,12 @@ struct CheckpointSchedule {
   double on_failure_save_s = 0;    // time to write it (remote)
   int64_t on_failure_survives_lost_nodes = 0;  // healthy replicas hold every shard when at most this many nodes are lost
   double final_save_s() const;     // a graceful or final checkpoint: blocking + remote persist
+  // The shortest checkpoint interval: one training step (a checkpoint falls between steps; 1 ms
+  // where the job gives no step time), and no shorter than a level needs to persist (every_count
+  // cycles of interval + blocking hold its persist and the stall: min_cycle - blocking_s). The
+  // closed forms' optima, the interval rules and the sweep floor at it: with a free checkpoint
+  // (blocking 0) Young's sqrt(2 delta M) is 0.
+  double min_interval_s(double step_time_s) const;
   const CheckpointLevel& remote() const { return levels.back(); }
 };
 

@@ -1,7 +1,5 @@
 // Synchronous checkpoint to remote storage: training stops while every rank writes its shard;
 // the checkpoint is durable when the write ends (torch.save / DCP save, Megatron dist-ckpt sync).
-#include <algorithm>
-
 #include "goodput/checkpoint/strategy.hpp"
 
 namespace sextant::goodput {
@@ -13,9 +11,10 @@ class SyncRemote final : public CheckpointStrategy {
   std::string description() const override { return "synchronous write to remote storage; stall = full write"; }
   CheckpointSchedule schedule(const CheckpointEnv& env) const override {
     CheckpointSchedule s;
-    // Floored at 1 ms as the other strategies' stalls (strategy.hpp: blocking_s > 0): a write_s of
-    // 0 gave a Young interval of 6.6 ms before 2026-12-03.
-    s.blocking_s = std::max(env.remote_write_s(), 1e-3);
+    // The write as given, 0 included: the intervals floor at one step (min_interval_s), not the
+    // stall. (It was raised to 1 ms, which printed a 0 s write beside a 0.001 s stall and a Young
+    // interval of 13 s, before 2026-12-06 review.)
+    s.blocking_s = env.remote_write_s();
     s.levels.push_back({"remote", 0.0, 1, env.remote_read_s(), kAlways});
     return s;
   }
