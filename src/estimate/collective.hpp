@@ -118,6 +118,11 @@ class CollectiveAlgorithm {
   virtual bool supports(ir::CollKind k, const ir::Group& g, const Fabric& f) const = 0;
   virtual double time_s(ir::CollKind k, double bytes, const ir::Group& g, const Fabric& f,
                         const ir::A2ATraffic& traffic = {}) const = 0;
+  // The latency terms of time_s: its time for no bytes. The rest of a call's time is its
+  // bandwidth part, the time it keeps its links busy (what concurrent traffic shares).
+  double latency_s(ir::CollKind k, const ir::Group& g, const Fabric& f, const ir::A2ATraffic& traffic = {}) const {
+    return time_s(k, 0.0, g, f, traffic);
+  }
 };
 
 struct CollectiveChoice {

@@ -106,6 +106,14 @@ double Estimator::collective_time_s(const Collective& c, const Workload& w, cons
   return c.calls * collectives_.best(c.kind, c.bytes / c.calls, w.group_of(c), f, c.traffic).time_s;
 }
 
+double Estimator::collective_wire_s(const Collective& c, const Workload& w, const Fabric& f) const {
+  const int calls = std::max(1, c.calls);
+  const ir::Group& g = w.group_of(c);
+  const CollectiveChoice ch = collectives_.best(c.kind, c.bytes / calls, g, f, c.traffic);
+  if (!ch.algorithm) return 0.0;  // a group of one, or no bytes
+  return calls * std::max(0.0, ch.time_s - ch.algorithm->latency_s(c.kind, g, f, c.traffic));
+}
+
 namespace {
 
 constexpr int kOpClasses = static_cast<int>(OpClass::Memcpy) + 1;
@@ -143,10 +151,13 @@ struct PassTime {
   // the whole backward (settle_dp_backward).
   double deferred_dp_s = 0, deferred_by_group[kGroupKinds] = {};
   double deferred_count = 0;  // those collectives per micro-batch
-  // Of deferred_dp_s: the traffic of groups that leave the scale-up domain (on the network card).
+  // Of deferred_dp_s: the traffic of groups that leave the scale-up domain (on the network card),
+  // whole: the DP stream runs it call after call, waiting through each call's latency steps.
   double deferred_nic_dp_s = 0;
   // Other collectives that leave the scale-up domain (a CP ring, expert all-to-alls, TP or a
   // pipeline across nodes), hidden or not: they share the network card with deferred_nic_dp_s.
+  // Their bandwidth part only (Estimator::collective_wire_s): a collective's latency steps leave
+  // the card to the DP traffic, as simulate's contention shares only the bandwidth part.
   double nic_comm_s = 0;
   double by_class[kOpClasses] = {};
   double comm_by_group[kGroupKinds] = {}, exposed_by_group[kGroupKinds] = {};
@@ -179,26 +190,39 @@ struct PassTime {
   }
 };
 
-// Pipeline transfers per micro-batch and direction charged to rank r: one per chunk (v), except
-// under a V-shaped layout (dualpipev), where the turn on rank p-1 is local and rank 0 holds both
-// ends of the model, so those two ranks send once each way (the count simulate runs). The
-// interleaved and single-chunk schedules keep one per chunk, the last rank's forward included
-// (their validation figures were measured so; docs/models.md).
-double chunk_transfers(const Workload& w, int r) {
+// Pipeline transfers per micro-batch charged to rank r, by direction: a send per chunk pass that
+// has a next virtual stage on another rank, as simulate issues them. A forward send per chunk but
+// the model's last; a backward send per chunk but the model's first. Single-chunk schedules: rank
+// 0 sends forward only and rank p-1 backward only. Interleaved: the last rank's last chunk sends
+// no forward and the first rank's first chunk no backward. V-shaped (dualpipev): the turn on rank
+// p-1 is local and rank 0 holds both ends of the model, so those two ranks send once each way
+// (chunk 0's forward and chunk 1's backward on rank 0; chunk 1's forward and chunk 0's backward
+// on rank p-1), the others twice.
+// Before 2026-12-06 the end ranks of 1F1B, GPipe, ZB-H1 and interleaving were charged one send
+// per chunk each way, the one to no neighbour priced as the other: Llama 2 7B at pp 8 over EFA
+// paid rank 0 16 backward sends it never makes, 0.4485 s against simulate's and an event-by-event
+// 1F1B's 0.4357 s (review).
+struct PpTransfers {
+  double forward = 0, backward = 0;
+};
+PpTransfers chunk_transfers(const Workload& w, int r) {
   const auto& chunks = w.stages[static_cast<size_t>(r)].chunks;
   const int p = static_cast<int>(w.stages.size()), v = static_cast<int>(chunks.size());
-  const bool v_shaped = v == 2 && p > 1 && w.stages[0].chunks[1].virtual_stage != p;
-  if (!v_shaped) return v;
-  return r == 0 || r == p - 1 ? 1.0 : 2.0;
+  if (p <= 1) return {};
+  const bool v_shaped = v == 2 && w.stages[0].chunks[1].virtual_stage != p;
+  if (v_shaped) {
+    const double n = r == 0 || r == p - 1 ? 1.0 : 2.0;
+    return {n, n};
+  }
+  return {static_cast<double>(v - (r == p - 1 ? 1 : 0)), static_cast<double>(v - (r == 0 ? 1 : 0))};
 }
 
 // One of rank r's pipeline sends in each direction (ir::pp_send: inside the scale-up domain or
 // across it), priced by destination. Interleaved: to r+1 and r-1 with the wrap (chunk boundaries
-// pass from the last rank to the first). Single-chunk schedules: an end rank's transfer counted
-// in the direction it has no neighbour (chunk_transfers counts one per chunk each way) is priced
-// as its only neighbour's (before the review of 2026-12-03 it was priced to the far end of the
-// pipeline). V-shaped (dualpipev): chunk 0 runs down the ranks and chunk 1 back up, so each
-// direction is the mean of the two neighbours.
+// pass from the last rank to the first). Single-chunk schedules: to r+1 forward and r-1 backward;
+// an end rank has no send in the direction it has no neighbour (chunk_transfers counts none), 0.
+// V-shaped (dualpipev): chunk 0 runs down the ranks and chunk 1 back up, so each direction is the
+// mean of the two neighbours (an end rank's only neighbour's).
 struct PpHops {
   double forward_s = 0, backward_s = 0;
 };
@@ -207,10 +231,13 @@ PpHops pp_hop_times(const Estimator& est, const Workload& w, const Fabric& f, in
   if (p <= 1) return {};
   auto t = [&](int to) { return est.collective_time_s(pp_send(w, "pp.send_recv", bytes, r, to), w, f); };
   if (w.schedule == "interleaved-1f1b") return {t((r + 1) % p), t((r + p - 1) % p)};
-  const double up = r + 1 < p ? t(r + 1) : t(r - 1), down = r > 0 ? t(r - 1) : t(r + 1);
+  const double up = r + 1 < p ? t(r + 1) : 0.0, down = r > 0 ? t(r - 1) : 0.0;
   const auto& chunks = w.stages[static_cast<size_t>(r)].chunks;
   const bool v_shaped = chunks.size() == 2 && w.stages[0].chunks[1].virtual_stage != p;
-  if (v_shaped) return {(up + down) / 2, (up + down) / 2};
+  if (v_shaped) {
+    const double both = r == 0 ? up : r == p - 1 ? down : (up + down) / 2;
+    return {both, both};
+  }
   return {up, down};
 }
 
@@ -246,7 +273,12 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
       local.add_comm(col.group, t);
       const bool dp = col.group == GroupKind::DP || col.group == GroupKind::EDP;
       const bool nic = c.w.group_of(col).domains > 1;
-      if (nic && !dp) local.nic_comm_s += t;
+      // The card is busy for the bandwidth part only. Before 2026-12-06 the whole time counted,
+      // latency included: a tp 16 all-gather across B200 nodes is 69% latency (47 of 68 us), and
+      // GPT-3 1.3B at tp 16 with ZeRO-3 and both overlaps read 0.0286 s with grad_reduce on or
+      // off, its gradient overlap cancelled (simulate: 0.0251 s and 0.0288 s; review).
+      const double wire = nic ? c.est.collective_wire_s(col, c.w, c.fabric) : 0.0;
+      if (nic && !dp) local.nic_comm_s += wire;
       if (col.overlappable && col.hides_behind_next) {
         // Only the next compute step hides it (ring attention beside its attention).
         double beside = 0;
@@ -328,11 +360,21 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
 // what was issued before it (the next unit's gather, prefetched as the unit started), and the
 // unit ends with it. It is no window for that gather (before 2026-12-04 it was: ZeRO-3 with
 // grad_reduce off read 11.7% faster than simulate, and faster than with it on).
+//
+// Blocking DP traffic at the start of a unit or within it (ZeRO-3's gathers with param_gather
+// off: the forward's, the backward's before the input-gradient pass, after a selective recompute)
+// is issued behind what the stream holds, the reduce-scatter of the unit before included, and the
+// compute waits for it. Before 2026-12-06 only a lead of the recompute pass was read so: the
+// backward's gather was taken as the unit's tail, the reduce-scatter before it hidden behind the
+// unit's compute, and ZeRO-3 with grad_reduce on and param_gather off read faster than simulate
+// (review: Llama 2 7B at tp 2, cp 4 with selective recompute 0.316 s against 0.414 s).
 struct DpUnit {
   double gather_s = 0, window_s = 0, reduce_s = 0;  // one repetition
   int count = 1;
   double lead_blocking_s = 0;  // of window_s: blocking DP traffic before the unit's compute
   double tail_blocking_s = 0;  // of window_s: blocking DP traffic after it
+  double mid_blocking_s = 0;   // of window_s: blocking DP traffic after mid_offset_s of the window
+  double mid_offset_s = 0;
 };
 // Exposed DP time of a pass of units in execution order: end of both streams less the windows.
 double dp_units_exposed_s(const std::vector<DpUnit>& units) {
@@ -347,11 +389,20 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units) {
         next_gather_end = free = free + x.gather_s;
         first = false;
       }
-      const double cs = std::max(ce, next_gather_end);
+      double cs = std::max(ce, next_gather_end);
+      // Blocking DP traffic opening the unit waits for the stream, and the compute for it.
+      if (x.lead_blocking_s > 0) cs = std::max(cs, free);
       // The next unit's gather, issued as this one starts.
       const DpUnit* nx = rep + 1 < x.count ? &x : (u + 1 < units.size() ? &units[u + 1] : nullptr);
       if (nx && nx->gather_s > 0) next_gather_end = free = std::max(free, cs + x.lead_blocking_s) + nx->gather_s;
       else next_gather_end = cs;
+      // Blocking DP traffic within the unit: issued when the compute reaches it, behind what the
+      // stream holds; the rest of the unit waits for it.
+      if (x.mid_blocking_s > 0) {
+        const double at = cs + x.mid_offset_s, start = std::max(at, free);
+        free = start + x.mid_blocking_s;
+        cs += start - at;
+      }
       if (x.tail_blocking_s > 0) {
         ce = std::max(cs + x.window_s - x.tail_blocking_s, free) + x.tail_blocking_s;
         free = ce;
@@ -377,7 +428,10 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
   // inter-domain collectives (a CP ring, expert all-to-alls) one after the other: the pass lasts
   // at least their sum, W + exposed >= D_nic + C_nic. Before 2026-12-05 each ran at the card's
   // full rate beside the other (GPT-3 1.3B on 512 A100 at cp 4 with ZeRO-3: 7.8% faster than
-  // simulate, which shares the links).
+  // simulate, which shares the links). D_nic is the DP stream's whole time, C_nic the others'
+  // bandwidth parts (PassTime::nic_comm_s): the stream loses the card only while they transfer.
+  // (A DP stream that does not fill the pass still slows the collectives it overlaps, sharing the
+  // card half and half in simulate: not modelled here, docs/simulate.md.)
   const double Dn = a.deferred_nic_dp_s + b.deferred_nic_dp_s, Cn = a.nic_comm_s + b.nic_comm_s;
   // Exposed DP time with the pass's compute stretched by `stretch_s` (spread over its windows).
   double unit_windows = 0;
@@ -457,13 +511,20 @@ struct ChunkDpUnits {
     // Blocking DP traffic other than a lead is placed after the unit's compute (its tail).
     auto tail = [](double blocking_dp, double lead) { return std::max(0.0, blocking_dp - lead); };
     f.push_back({fw.deferred_dp_s, window(fw), 0.0, count, fw.lead_blocking_dp_s, tail(fw.blocking_dp_s, fw.lead_blocking_dp_s)});
+    // The backward's blocking DP traffic before its input-gradient compute (ZeRO-3's backward
+    // gather with param_gather off) leads the unit when no recompute runs before it (no compute
+    // op in that pass), else it follows the recompute (a selective recompute of the attention core
+    // needs no weights, and the gather stays after it).
+    const bool rc_computes = rc.class_seen != 0;
+    const double lead_b = rc_computes ? rc.lead_blocking_dp_s : rc.lead_blocking_dp_s + bi.lead_blocking_dp_s;
+    const double mid_b = rc_computes ? bi.lead_blocking_dp_s : 0.0, mid_at = rc_computes ? window(rc) : 0.0;
     if (split_weight) {
-      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi), 0.0, count, rc.lead_blocking_dp_s,
-                   tail(rc.blocking_dp_s + bi.blocking_dp_s, rc.lead_blocking_dp_s)});
+      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi), 0.0, count, lead_b,
+                   tail(rc.blocking_dp_s + bi.blocking_dp_s, lead_b + mid_b), mid_b, mid_at});
       w.push_back({0.0, window(bw), bw.deferred_dp_s, count, bw.lead_blocking_dp_s, tail(bw.blocking_dp_s, bw.lead_blocking_dp_s)});
     } else {
-      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi) + window(bw), bw.deferred_dp_s, count, rc.lead_blocking_dp_s,
-                   tail(rc.blocking_dp_s + bi.blocking_dp_s + bw.blocking_dp_s, rc.lead_blocking_dp_s)});
+      b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi) + window(bw), bw.deferred_dp_s, count, lead_b,
+                   tail(rc.blocking_dp_s + bi.blocking_dp_s + bw.blocking_dp_s, lead_b + mid_b), mid_b, mid_at});
     }
   }
   void finish() {
@@ -800,27 +861,27 @@ StepEstimate Estimator::run(const Workload& w) const {
     // domain or across it, ir::pp_send).
     if (p > 1) {
       const PpHops hops = pp_hop_times(*this, w, c.fabric, r, w.stages[r].boundary_activation_bytes);
-      const double hop_f = hops.forward_s, hop_b = hops.backward_s;
-      const double n = chunk_transfers(w, r);
+      const PpTransfers n = chunk_transfers(w, r);
+      const double send_f = hops.forward_s * n.forward, send_b = hops.backward_s * n.backward;
       // Interleaved schedules overlap these transfers with the other chunks' work, except in the
       // fill and the drain (below).
-      fwd[r].blocking_comm_s += p2p_hidden ? 0.0 : hop_f * n;
-      bwd[r].blocking_comm_s += p2p_hidden ? 0.0 : hop_b * n;
-      fwd[r].add_comm(GroupKind::PP, hop_f * n);
-      bwd[r].add_comm(GroupKind::PP, hop_b * n);
-      fwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : hop_f * n);
-      bwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : hop_b * n);
+      fwd[r].blocking_comm_s += p2p_hidden ? 0.0 : send_f;
+      bwd[r].blocking_comm_s += p2p_hidden ? 0.0 : send_b;
+      fwd[r].add_comm(GroupKind::PP, send_f);
+      bwd[r].add_comm(GroupKind::PP, send_b);
+      fwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : send_f);
+      bwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : send_b);
       // Hidden transfers still go through the rank's port one after another: per micro-batch its
-      // v sends each way take (hop_f + hop_b) v, and where that is more than the rank's work per
-      // micro-batch the steady state runs at the link's pace. The excess is exposed (on a 25 Gb/s
-      // NIC at vpp 4 the step had read 0.69 s where the rank's sends alone take 1.37 s; 2026-12-04
-      // review).
+      // sends (v each way on a middle rank) take send_f + send_b, and where that is more than the
+      // rank's work per micro-batch the steady state runs at the link's pace. The excess is exposed
+      // (on a 25 Gb/s NIC at vpp 4 the step had read 0.69 s where the rank's sends alone take
+      // 1.37 s; 2026-12-04 review).
       if (p2p_hidden) {
-        const double link = (hop_f + hop_b) * n;
+        const double link = send_f + send_b;
         const double work = fwd[r].total() + bwd[r].total() + wgt[r].total();
         if (link > work) {
           const double excess = link - work;
-          const double share_f = hop_f + hop_b > 0 ? hop_f / (hop_f + hop_b) : 0.5;
+          const double share_f = send_f / link;
           fwd[r].blocking_comm_s += excess * share_f;
           bwd[r].blocking_comm_s += excess * (1 - share_f);
           fwd[r].add_exposed(GroupKind::PP, excess * share_f);
@@ -1253,18 +1314,21 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
           rows[it->second].count += per * b.count * m;
         }
     }
-  if (p > 1) {  // activations forward and gradients backward, once per chunk and micro-batch (as run())
-    // The destinations pp_hop_times prices: the wrap under interleaving, else the neighbours.
+  if (p > 1) {  // activations forward and gradients backward, per chunk and micro-batch (as run())
+    // The destinations pp_hop_times prices: the wrap under interleaving, else the neighbours (an
+    // end rank's one neighbour both ways; the direction without one has no sends).
     const int p_ranks = static_cast<int>(w.stages.size());
     const bool wrap = w.schedule == "interleaved-1f1b";
     const int up = wrap ? (pp_rank + 1) % p_ranks : (pp_rank + 1 < p_ranks ? pp_rank + 1 : pp_rank - 1);
     const int down = wrap ? (pp_rank + p_ranks - 1) % p_ranks : (pp_rank > 0 ? pp_rank - 1 : pp_rank + 1);
-    for (int to : {up, down}) {
+    const PpTransfers sends = chunk_transfers(w, pp_rank);
+    for (const auto& [to, per_mb] : {std::pair{up, sends.forward}, std::pair{down, sends.backward}}) {
+      if (!(per_mb > 0)) continue;
       OpStat r;
       r.block = "pipeline";
       r.pass = "pipeline";
       collective_row(r, pp_send(w, "pp.send_recv", stage.boundary_activation_bytes, pp_rank, to));
-      r.count = static_cast<int64_t>(chunk_transfers(w, pp_rank)) * m;
+      r.count = static_cast<int64_t>(per_mb) * m;
       // One row when both directions cost the same (both inside the domain, or both across it).
       if (!rows.empty() && rows.back().block == "pipeline" && rows.back().time_s == r.time_s) {
         rows.back().count += r.count;
@@ -1616,9 +1680,9 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
       wgt.add(cw, 1);
     }
     if (p > 1 && w.schedule != "interleaved-1f1b") {  // blocking transfers, as run() charges them
-      const double n = chunk_transfers(w, r);
+      const PpTransfers n = chunk_transfers(w, r);
       const PpHops hops = pp_hop_times(est, w, c.fabric, r, stage.boundary_activation_bytes);
-      const double tf = hops.forward_s * n, tb = hops.backward_s * n;
+      const double tf = hops.forward_s * n.forward, tb = hops.backward_s * n.backward;
       fwd.blocking_comm_s += tf;
       bwd.blocking_comm_s += tb;
       fwd.add_exposed(GroupKind::PP, tf);

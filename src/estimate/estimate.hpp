@@ -107,6 +107,9 @@ class Estimator {
   StepEstimate run(const ir::Workload& w) const;
   // Time of one collective on its group's placement (fastest applicable algorithm).
   double collective_time_s(const ir::Collective& c, const ir::Workload& w, const struct Fabric& f) const;
+  // Of collective_time_s: the bandwidth part, the time less the chosen algorithm's latency terms
+  // (CollectiveAlgorithm::latency_s, each call's): how long the collective keeps its links busy.
+  double collective_wire_s(const ir::Collective& c, const ir::Workload& w, const struct Fabric& f) const;
   const CollectiveRegistry& collectives() const { return collectives_; }
   const ir::ScheduleRegistry& schedules() const { return schedules_; }
 

@@ -33,6 +33,32 @@ const ir::Block& dense_block(const ir::Workload& w) {
     if (b.name == "dense_layer") return b;
   throw std::runtime_error("no dense layer");
 }
+
+// Four one-GPU nodes of an ideal accelerator (every rate at its peak, no kernel overhead) joined by
+// a scale-out link of `gbit` Gb/s without latency, holding a 16-layer GPT with a 128-token
+// vocabulary over pp 4 (`schedule` names the rest: "vpp: 2, schedule: interleaved-1f1b"): every
+// pipeline hop crosses the link, one transfer is 4096 x 4096 x 2 bytes, and the stages are alike
+// but for a negligible embedding and head.
+std::string pipeline_yaml(double gbit, const std::string& schedule, int gb) {
+  return std::string(
+             "model: {id: syn, source: x, layers: 16, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 128, mlp: gelu}\n"
+             "hardware:\n"
+             "  accelerators: [{id: acc, name: acc, vendor: x, kind: gpu, peak_tflops: {bf16: {value: 1000, estimated: x}}, "
+             "memory_gib: {value: 1000, estimated: x}, memory_bandwidth_gb_per_s: {value: 1.0e+9, estimated: x}, efficiency: "
+             "{gemm_peak_fraction: {bf16: {value: 1.0, estimated: x}}, sustained_compute_fraction: {value: 1.0, estimated: x}, "
+             "gemm_half_dim: {value: 0, estimated: x}, kernel_overhead_us: {value: 0, estimated: x}, memory_bandwidth_fraction: "
+             "{value: 1.0, estimated: x}, attention_fraction: {value: 1.0, estimated: x}}}]\n"
+             "  networks:\n"
+             "    - {id: up, name: up, kind: scale_up, bandwidth_gb_per_s: {value: 1.0e+9, estimated: x}, latency_us: {value: 0, estimated: x}, "
+             "achievable_fraction: {value: 1, estimated: x}}\n"
+             "    - {id: out, name: out, kind: scale_out, bandwidth_gbit_per_s: {value: ") +
+         std::to_string(gbit) +
+         ", estimated: x}, latency_us: {value: 0, estimated: x}, achievable_fraction: {value: 1, estimated: x}}\n"
+         "system: {id: sys, name: sys, accelerator: acc, gpus_per_node: 1, scale_up: {network: up, domain_gpus: 1}, "
+         "scale_out: {network: out, nics_per_node: 1}}\n"
+         "num_gpus: 4\nparallel: {tp: 1, pp: 4, " +
+         schedule + "}\ntraining: {global_batch: " + std::to_string(gb) + ", micro_batch: 1, seq_len: 4096, dropout: false}\n";
+}
 }  // namespace
 
 TEST(ClosedForms, DenseModelFlopsAreSixNTokensPlusAttention) {
@@ -995,6 +1021,70 @@ TEST(ClosedForms, ZeroThreeWithoutGatherOverlapBlocksOnEveryGather) {
       EXPECT_NEAR(exposed[g], total[g], 1e-9 * total[g]) << rc << " " << g;
     }
   }
+}
+
+// Question (review of 2026-12-06): does a collective that leaves the node keep the network card
+// busy only for its bandwidth part? Its latency steps leave the card to the DP traffic beside it,
+// as simulate's link sharing has it. GPT-3 1.3B at tp 16 over two B200 nodes: a tp all-gather is
+// mostly latency (14 scale-up steps and a scale-out one); counted whole as card time, the TP
+// traffic left ZeRO-3's reduce-scatters no room, and the gradient overlap saved nothing (0.0286 s
+// with grad_reduce on and off, where simulate gives 0.0251 s and 0.0288 s).
+TEST(ClosedForms, ACollectivesLatencyLeavesTheNetworkCardToTheGradientOverlap) {
+  std::deque<Scenario> scenarios;  // a Workload refers to its Scenario: keep them alive
+  auto lowered = [&scenarios](bool grad_reduce) {
+    const std::string y = std::string("model: gpt3-1.3b\nsystem: dgx-b200\nnum_gpus: 64\n"
+                                      "parallel: {tp: 16, pp: 1, zero_stage: 3, sequence_parallel: true, overlap: {grad_reduce: ") +
+                          (grad_reduce ? "true" : "false") +
+                          ", param_gather: true, tp_comm: false, tp_backward: true}}\n"
+                          "training: {global_batch: 4, micro_batch: 1, seq_len: 2048, precision: bf16, recompute: none}\n";
+    return ir::lower(scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen())));
+  };
+  const Estimator est;
+  const ir::Workload on = lowered(true), off = lowered(false);
+  const Fabric f = make_fabric(on.scenario());
+  // The bandwidth part of a tp all-gather: its time less the ring's latency steps.
+  const ir::Collective* gather = nullptr;
+  for (const auto& st : dense_block(on).forward)
+    if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::TP && c->kind == ir::CollKind::AllGather) gather = c;
+  ASSERT_NE(gather, nullptr);
+  const ir::Group& g = on.group_of(*gather);
+  ASSERT_EQ(g.size, 16);
+  ASSERT_EQ(g.domains, 2);
+  const double t = est.collective_time_s(*gather, on, f), latency = f.out_latency_s + 14 * f.up_latency_s;
+  EXPECT_NEAR(est.collective_wire_s(*gather, on, f), t - latency, 1e-12);
+  EXPECT_LT(t - latency, 0.5 * t);
+  // The reduce-scatters hide behind the backward's compute and the TP latency: turning the overlap
+  // on saves most of their time.
+  double reduce_s = 0;
+  for (const auto& b : off.stages[0].chunks[0].blocks)
+    for (const auto& st : b.backward_weight)
+      if (const auto* c = std::get_if<ir::Collective>(&st); c && std::string_view(c->name) == "zero3.grad_reduce_scatter")
+        reduce_s += est.collective_time_s(*c, off, f) * b.count * off.microbatches;
+  ASSERT_GT(reduce_s, 0);
+  const double t_on = est.run(on).step_time_s, t_off = est.run(off).step_time_s;
+  EXPECT_LT(t_on, t_off - 0.5 * reduce_s) << "grad_reduce on " << t_on << " s, off " << t_off << " s, reduce-scatters " << reduce_s << " s";
+}
+
+// Question (review of 2026-12-06): with overlap.param_gather off and grad_reduce on, does ZeRO-3's
+// blocking backward gather wait for the reduce-scatter issued before it on the DP stream, as in
+// simulate? Each layer's reduce-scatter then runs while the compute waits for the next layer's
+// gather, and the overlap saves next to nothing. Estimate had read the gather (the first step of
+// the input-gradient pass, without recompute) as the layer's tail, the reduce-scatter before it
+// hidden behind the layer's compute: Llama 3 8B at tp 8 over 4 H100 nodes read 0.157 s against
+// 0.192 s with the overlap off, where simulate gives the two alike.
+TEST(ClosedForms, ABlockingBackwardGatherWaitsForTheReduceScatterBeforeIt) {
+  std::deque<Scenario> scenarios;  // a Workload refers to its Scenario: keep them alive
+  auto step = [&scenarios](bool grad_reduce) {
+    const std::string y = std::string("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 32\n"
+                                      "parallel: {tp: 8, pp: 1, zero_stage: 3, sequence_parallel: true, overlap: {grad_reduce: ") +
+                          (grad_reduce ? "true" : "false") +
+                          ", param_gather: false, tp_comm: false}}\n"
+                          "training: {global_batch: 4, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+    return estimate_step(ir::lower(scenarios.emplace_back(parse_scenario(y, "t.yaml", *frozen())))).step_time_s;
+  };
+  const double on = step(true), off = step(false);
+  EXPECT_LE(on, off);
+  EXPECT_NEAR(on / off, 1.0, 0.01) << "grad_reduce on " << on << " s, off " << off << " s";
 }
 
 // Question: does the MoE routing load set the busiest expert-parallel rank's work? Its token-expert
@@ -2020,27 +2110,7 @@ TEST(ClosedForms, OnOneStageEveryScheduleIsOneFOneB) {
 // least the rank's pipeline traffic, 2 m v X. (At 25 Gb/s it had read 0.69 s against 1.37 s of
 // sends.) A fast link leaves the closed form as it was.
 TEST(ClosedForms, InterleavedTransfersCannotOutrunTheRanksPort) {
-  auto yaml = [](double gbit, int vpp, int gb) {
-    return std::string(
-               "model: {id: syn, source: x, layers: 16, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 128, mlp: gelu}\n"
-               "hardware:\n"
-               "  accelerators: [{id: acc, name: acc, vendor: x, kind: gpu, peak_tflops: {bf16: {value: 1000, estimated: x}}, "
-               "memory_gib: {value: 1000, estimated: x}, memory_bandwidth_gb_per_s: {value: 1.0e+9, estimated: x}, efficiency: "
-               "{gemm_peak_fraction: {bf16: {value: 1.0, estimated: x}}, sustained_compute_fraction: {value: 1.0, estimated: x}, "
-               "gemm_half_dim: {value: 0, estimated: x}, kernel_overhead_us: {value: 0, estimated: x}, memory_bandwidth_fraction: "
-               "{value: 1.0, estimated: x}, attention_fraction: {value: 1.0, estimated: x}}}]\n"
-               "  networks:\n"
-               "    - {id: up, name: up, kind: scale_up, bandwidth_gb_per_s: {value: 1.0e+9, estimated: x}, latency_us: {value: 0, estimated: x}, "
-               "achievable_fraction: {value: 1, estimated: x}}\n"
-               "    - {id: out, name: out, kind: scale_out, bandwidth_gbit_per_s: {value: ") +
-           std::to_string(gbit) +
-           ", estimated: x}, latency_us: {value: 0, estimated: x}, achievable_fraction: {value: 1, estimated: x}}\n"
-           "system: {id: sys, name: sys, accelerator: acc, gpus_per_node: 1, scale_up: {network: up, domain_gpus: 1}, "
-           "scale_out: {network: out, nics_per_node: 1}}\n"
-           "num_gpus: 4\nparallel: {tp: 1, pp: 4, vpp: " +
-           std::to_string(vpp) + ", schedule: interleaved-1f1b}\ntraining: {global_batch: " + std::to_string(gb) +
-           ", micro_batch: 1, seq_len: 4096, dropout: false}\n";
-  };
+  auto yaml = [](double gbit, int vpp, int gb) { return pipeline_yaml(gbit, "vpp: " + std::to_string(vpp) + ", schedule: interleaved-1f1b", gb); };
   for (const double gbit : {25.0, 1.0e6}) {
     const Scenario s = parse_scenario(yaml(gbit, 4, 16), "t.yaml", *frozen());
     const auto w = ir::lower(s);
@@ -2053,6 +2123,35 @@ TEST(ClosedForms, InterleavedTransfersCannotOutrunTheRanksPort) {
       // A fast link changes nothing: the step is compute plus the (tiny) fill and drain hops.
       EXPECT_LT(sends, 0.01 * e.step_time_s);
     }
+  }
+}
+
+// Question (review of 2026-12-06): does a 1F1B pipeline pay the sends its end stages make, and no
+// more? Rank 0 sends activations forward only and rank p-1 gradients backward only; the ranks
+// between do both. With the last stage the slowest (the closed form's exact case) and a send of s,
+// the pipeline (m - 1) t_{p-1} + sum_r t_r grows by (m - 1) s on the last rank's pace and by
+// 2 (p - 1) s, one a hop, along the first forward and the last backward. Estimate had charged the
+// end ranks a send each way too: (m - 1) 2s + 2 p s (Llama 2 7B at pp 8 over EFA read 0.4485 s
+// where simulate and an event-by-event 1F1B give 0.4357 s).
+TEST(ClosedForms, OneFOneBEndStagesPayOnlyTheSendsTheyMake) {
+  const int m = 8, p = 4;
+  std::deque<Scenario> scenarios;  // a Workload refers to its Scenario: keep them alive
+  auto lowered = [&scenarios](double gbit) {
+    const std::string yaml = pipeline_yaml(gbit, "schedule: 1f1b, stage_layers: [3, 3, 3, 7]", m);
+    return ir::lower(scenarios.emplace_back(parse_scenario(yaml, "t.yaml", *frozen())));
+  };
+  const Estimator est;
+  const ir::Workload slow = lowered(25), fast = lowered(1.0e6);
+  // A send's time on each link (no latency), and the difference the slow link makes to it.
+  const double bytes = 4096.0 * 4096 * 2, s = bytes / (25e9 / 8) - bytes / (1.0e6 * 1e9 / 8);
+  const double grown = est.run(slow).step_time_s - est.run(fast).step_time_s;
+  EXPECT_NEAR(grown, ((m - 1) + 2.0 * (p - 1)) * s, 1e-6 * grown) << "sends of " << s << " s";
+  // The per-op table counts the same sends: m on each end rank, 2 m on the others.
+  for (int r = 0; r < p; ++r) {
+    int64_t sends = 0;
+    for (const auto& row : op_table(slow, r, est))
+      if (row.block == "pipeline") sends += row.count;
+    EXPECT_EQ(sends, (r == 0 || r == p - 1 ? 1 : 2) * m) << "rank " << r;
   }
 }
 
