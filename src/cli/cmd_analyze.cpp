@@ -186,6 +186,23 @@ void add_analyze_command(CLI::App& app) {
       // the whole job and prints exactly what one process would.
       auto t0 = std::chrono::steady_clock::now();
       const auto files = trace::expand_trace_paths(req.inputs);
+      // Every process must read the same rank files: one whose inputs name other files (a relative
+      // path on another node, other options) had its share merged into the job without a word
+      // (review of 2026-12-06). Each file is compared by its path, size and first and last 64 KiB.
+      {
+        Fnv1a64 list;
+        for (const auto& f : files) list.add_text(f);
+        std::vector<InputPart> parts = {command_line_part(), {"the list of trace files (rank 0 has " +
+                                                                  std::to_string(files.size()) + ")", list.value()}};
+        for (const auto& f : files) {
+          Fnv1a64 h;
+          h.add_text(f);
+          h.add_u64(file_ends_hash(f));
+          parts.push_back({"the trace file " + f, h.value()});
+        }
+        world.require_same_inputs(parts, "give every process the same options and the same trace files: paths that hold the same files on "
+                                         "every node, such as absolute ones on a shared file system");
+      }
       std::vector<std::string> mine;
       std::vector<uint64_t> mine_idx;
       for (size_t i = 0; i < files.size(); ++i)

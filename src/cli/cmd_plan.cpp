@@ -86,6 +86,7 @@ void add_plan_command(CLI::App& app) {
     if (!a->practice.empty()) {
       const plan::SearchOptions opt = search_options(a->search);
       const Estimator est;
+      require_same_job(world, *cat, nullptr, a->practice);
       ProgressBar bar(!a->search.no_progress && world.rank() == 0);
       const Result r = plan::check_against_practice(a->practice, *cat, opt, est, bar.callback("jobs "), distribution(world));
       bar.finish();
@@ -97,6 +98,7 @@ void add_plan_command(CLI::App& app) {
     plan::SearchOptions opt = search_options(a->search);
     restrict_to_framework(s, opt, *cat, a->search);
     opt.rerank_top = a->rerank_top;
+    require_same_job(world, *cat, &s);
     const Estimator est;
     ProgressBar bar(!a->search.no_progress && world.rank() == 0);
     const plan::SearchOutcome out = plan::search(s, opt, est, distribution(world), bar.callback("plan "));

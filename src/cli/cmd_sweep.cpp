@@ -102,6 +102,7 @@ void add_sweep_command(CLI::App& app) {
       o.pareto_x = a->pareto[0];
       o.pareto_y = a->pareto[1];
     }
+    require_same_job(world, *cat, &s);
     const Estimator est;
     ProgressBar bar(!a->search.no_progress && world.rank() == 0);
     const Result r = plan::sweep(s, o, est, distribution(world), bar.callback("sweep "));

@@ -1,8 +1,14 @@
 #include "cli/mpi_world.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <fstream>
+#include <iterator>
 
 #include "core/error.hpp"
 
@@ -68,7 +74,83 @@ void check_mpi(const SextantMpiModule* m, int rc, const char* call) {
 }
 #endif
 
+constexpr std::streamoff kFileEndBytes = 64 * 1024;
+
+// The bytes [offset, offset + n) of an open file, or "" when they cannot be read.
+std::string read_span(std::ifstream& in, std::streamoff offset, std::streamoff n) {
+  std::string buf(static_cast<size_t>(n), '\0');
+  in.clear();
+  in.seekg(offset);
+  in.read(buf.data(), n);
+  buf.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return buf;
+}
+
+// The hash of a file that cannot be opened: its error, alike on every rank that meets it.
+uint64_t unreadable_hash(const std::string& path) {
+  Fnv1a64 h;
+  h.add_text("unreadable");
+  h.add_text(path);
+  h.add_text(std::strerror(errno));
+  return h.value();
+}
+
 }  // namespace
+
+void Fnv1a64::add(std::string_view bytes) {
+  for (const char c : bytes) {
+    h_ ^= static_cast<unsigned char>(c);
+    h_ *= 1099511628211ull;
+  }
+}
+
+void Fnv1a64::add_u64(uint64_t v) {
+  for (int i = 0; i < 8; ++i) {  // little-endian whatever the machine's order
+    h_ ^= (v >> (8 * i)) & 0xffu;
+    h_ *= 1099511628211ull;
+  }
+}
+
+void Fnv1a64::add_double(double v) {
+  uint64_t bits = 0;
+  static_assert(sizeof bits == sizeof v);
+  std::memcpy(&bits, &v, sizeof bits);
+  add_u64(bits);
+}
+
+void Fnv1a64::add_text(std::string_view text) {
+  add_u64(text.size());
+  add(text);
+}
+
+InputPart command_line_part() {
+  Fnv1a64 h;
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t first_end = all.find('\0');  // argv[0], the program's path, is left out
+  h.add_text(first_end == std::string::npos ? std::string_view() : std::string_view(all).substr(first_end + 1));
+  return {"the command line", h.value()};
+}
+
+uint64_t file_ends_hash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return unreadable_hash(path);
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = std::max<std::streamoff>(in.tellg(), 0);
+  Fnv1a64 h;
+  h.add_u64(static_cast<uint64_t>(size));
+  h.add_text(read_span(in, 0, std::min(size, kFileEndBytes)));
+  if (size > kFileEndBytes) h.add_text(read_span(in, std::max(size - kFileEndBytes, kFileEndBytes), std::min(size - kFileEndBytes, kFileEndBytes)));
+  return h.value();
+}
+
+uint64_t file_bytes_hash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return unreadable_hash(path);
+  Fnv1a64 h;
+  h.add_text(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+  return h.value();
+}
 
 bool MpiWorld::launched_by_mpirun() {
   const char* n = std::getenv("OMPI_COMM_WORLD_SIZE");
@@ -122,6 +204,60 @@ std::string MpiWorld::all_gather(const std::string& mine) const {
 #else
   return mine;
 #endif
+}
+
+void MpiWorld::require_same_inputs(const std::vector<InputPart>& parts, const std::string& hint) const {
+  if (size_ == 1) return;
+  std::string mine;
+  auto put = [&mine](uint64_t v) { mine.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(parts.size());
+  for (const auto& p : parts) put(p.hash);
+  const std::string all = all_gather(mine);
+  // Every rank's list of hashes, in rank order (a rank's list may be longer or shorter than rank
+  // 0's: another command line can take another path through the command).
+  std::vector<std::vector<uint64_t>> ranks;
+  size_t pos = 0;
+  auto get = [&all, &pos]() {
+    uint64_t v = 0;
+    if (all.size() - pos < sizeof v) throw Error("mpirun: damaged gather buffer");
+    std::memcpy(&v, all.data() + pos, sizeof v);
+    pos += sizeof v;
+    return v;
+  };
+  while (pos < all.size()) {
+    const uint64_t n = get();
+    if (n > (all.size() - pos) / sizeof(uint64_t)) throw Error("mpirun: damaged gather buffer");
+    auto& r = ranks.emplace_back();
+    for (uint64_t i = 0; i < n; ++i) r.push_back(get());
+  }
+  if (ranks.size() != static_cast<size_t>(size_)) throw Error("mpirun: damaged gather buffer");
+  std::vector<std::string> differing;  // for every rank that differs from rank 0: "R in WHAT"
+  for (size_t r = 1; r < ranks.size(); ++r) {
+    if (ranks[r] == ranks[0]) continue;
+    std::vector<std::string> what;
+    for (size_t i = 0; i < std::min({ranks[r].size(), ranks[0].size(), parts.size()}); ++i)
+      if (ranks[r][i] != ranks[0][i]) what.push_back(parts[i].what);
+    if (ranks[r].size() != ranks[0].size())
+      what.push_back("the number of inputs compared (" + std::to_string(ranks[r].size()) + ", rank 0 " + std::to_string(ranks[0].size()) + ")");
+    if (what.size() > 4) {  // a job of a thousand trace files names a few
+      const size_t more = what.size() - 3;
+      what.resize(3);
+      what.push_back(std::to_string(more) + " more");
+    }
+    std::string words;
+    for (size_t i = 0; i < what.size(); ++i) words += (i == 0 ? "" : i + 1 == what.size() ? " and " : ", ") + what[i];
+    differing.push_back(std::to_string(r) + " in " + words);
+  }
+  if (differing.empty()) return;
+  if (rank_ != 0) throw CLI::RuntimeError(2);  // rank 0 says why; the same text from every rank would only repeat it
+  std::string list;
+  const size_t shown = std::min<size_t>(differing.size(), 8);
+  for (size_t i = 0; i < shown; ++i) list += (i == 0 ? "rank " : "; rank ") + differing[i];
+  if (differing.size() > shown) list += "; and " + std::to_string(differing.size() - shown) + " more ranks";
+  throw Error(SourceLocation{"mpirun", 0, 0, ""},
+              "the " + std::to_string(size_) + " ranks do not read the same inputs (their shares of the work would be mixed into one result): " +
+                  "compared with rank 0, " + list,
+              hint);
 }
 
 }  // namespace sextant::cli

@@ -3,12 +3,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
 #include "core/result.hpp"
+#include "estimate/estimate.hpp"
+#include "ir/workload.hpp"
 
 namespace sextant::cli {
 
@@ -93,6 +97,64 @@ plan::Distribution distribution(const MpiWorld& world) {
     };
   }
   return d;
+}
+
+namespace {
+
+// The catalog files Catalog::load reads (each kind's folder, .yaml/.yml in any case), by their
+// names under the catalog folder and their bytes: the same catalog in another folder on another
+// node hashes alike.
+uint64_t catalog_files_hash(const std::string& dir) {
+  namespace fs = std::filesystem;
+  Fnv1a64 h;
+  for (const char* kind : {"accelerators", "networks", "systems", "models", "frameworks"}) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(fs::path(dir) / kind, ec), end; !ec && it != end; it.increment(ec)) {
+      std::string ext = it->path().extension().string();
+      for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) names.push_back(it->path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names) {
+      h.add_text(std::string(kind) + "/" + n);
+      h.add_u64(file_bytes_hash((fs::path(dir) / kind / n).string()));
+    }
+  }
+  return h.value();
+}
+
+// The job as this rank read it: the estimate of its own plan (a placeholder when the file states
+// none that is valid) and its shape. A catalog number or a model or scenario file that differs
+// changes it; an error estimating it is hashed as its text, so that every rank still compares.
+uint64_t job_hash(const Scenario& s) {
+  Fnv1a64 h;
+  h.add_u64(static_cast<uint64_t>(s.num_gpus));
+  h.add_u64(static_cast<uint64_t>(s.train.global_batch));
+  h.add_u64(static_cast<uint64_t>(s.train.seq_len));
+  try {
+    const Estimator est;
+    const StepEstimate e = est.run(ir::lower(s));
+    for (const double v : {e.step_time_s, e.memory.total_bytes(), e.model_flops, e.hardware_flops, e.compute_s, e.exposed_comm_s, e.bubble_s,
+                           e.optimizer_s, e.memory_capacity_bytes})
+      h.add_double(v);
+  } catch (const std::exception& ex) {
+    h.add_text(ex.what());
+  }
+  return h.value();
+}
+
+}  // namespace
+
+void require_same_job(const MpiWorld& world, const Catalog& cat, const Scenario* job, const std::string& practice_csv) {
+  if (world.size() == 1) return;
+  std::vector<InputPart> parts = {command_line_part(), {"the catalog files (rank 0 reads " + cat.dir() + ")", catalog_files_hash(cat.dir())}};
+  if (job) parts.push_back({"the job as read (its scenario, model and catalog numbers)", job_hash(*job)});
+  if (!practice_csv.empty()) parts.push_back({"the practice file " + practice_csv, file_bytes_hash(practice_csv)});
+  world.require_same_inputs(parts,
+                            "give every rank the same options and the same files: mpirun passes the environment only to the ranks on "
+                            "its own node, so forward the data folder with `mpirun -x SEXTANT_DATA_DIR` or name it with --catalog, and "
+                            "give paths that hold the same files on every node");
 }
 
 ProgressBar::ProgressBar(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()) {}

@@ -40,6 +40,13 @@ plan::JobSpec job_spec(const JobArgs& a);
 using plan::restrict_to_framework;
 using plan::search_options;
 plan::Distribution distribution(const MpiWorld& world);
+// Under mpirun, before the search is split: refuses (MpiWorld::require_same_inputs) ranks that do
+// not read the same job: another command line, other catalog files (each .yaml the catalog reads,
+// by its name and bytes), or another job as read (the scenario or model file, and every catalog
+// number it uses: the estimate of `job`'s own plan, its step time and memory as raw bits; nullptr
+// for plan --practice, whose CSV `practice_csv` is hashed instead). Nothing is computed in a
+// world of one.
+void require_same_job(const MpiWorld& world, const Catalog& cat, const Scenario* job, const std::string& practice_csv = {});
 
 // Progress bar with ETA on stderr: drawn only when stderr is a terminal, the run has lasted more
 // than a second and this is rank 0; erased at the end.

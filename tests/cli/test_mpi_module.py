@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Does a plain sextant run load no MPI and no BLAS library, and does sextant under mpirun open its
 MPI module (libsextant_mpi.so beside the executable) or, when the module is missing, stop with an
-error naming it rather than crash or run N copies? (cli/mpi_world.cpp, docs/architecture.md)"""
+error naming it rather than crash or run N copies? Are ranks that read different inputs (another
+catalog, scenario or trace files) refused rather than merged into one result? (cli/mpi_world.cpp,
+docs/architecture.md, docs/plan.md, docs/trace-analysis.md)"""
 import json
 import os
 import shutil
@@ -16,6 +18,10 @@ DLRM = os.path.join(ROOT, "tests", "data", "trace", "param", "dlrm_8rank")
 EX70 = os.path.join(ROOT, "examples", "llama3-70b-h100-1k.yaml")
 # -x: no leak checking in a sanitizer build's MPI ranks (Open MPI's own allocations; docs/robustness.md).
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-x", "ASAN_OPTIONS=detect_leaks=0", "-np", "2"]
+PLAN8 = ["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096"]
+# Each rank runs in its own folder, r0 or r1 under the given one: the same relative paths name
+# other files there, as on two nodes without a shared file system.
+PER_RANK_DIR = 'cd "$SEXTANT_TEST_DIR/r$OMPI_COMM_WORLD_RANK" && exec "$0" "$@"'
 
 
 def loaded_objects(binary):
@@ -102,6 +108,99 @@ class MpiModule(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout, single.stdout)
         self.assertEqual(p.stderr.count("does not divide its work across MPI ranks"), 1, p.stderr)
+
+
+@unittest.skipUnless(shutil.which("mpirun"), "mpirun not installed")
+class RanksReadTheSameInputs(unittest.TestCase):
+    """Ranks whose inputs differ (mpirun forwards no environment to other nodes without -x, and a
+    relative path names other files there) had their shares merged into one result with exit 0
+    (review of 2026-12-06): they are refused, rank 0 naming what differs, exit status 2."""
+
+    def setUp(self):
+        if not os.path.exists(MODULE):
+            self.skipTest("this sextant was built without MPI (no libsextant_mpi.so beside it)")
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def per_rank(self, args, data_dirs=None):
+        """mpirun -np 2 with rank r in folder tmp/r<r> and, given data_dirs, SEXTANT_DATA_DIR=data_dirs[r]."""
+        script = PER_RANK_DIR
+        if data_dirs:
+            script = 'if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then export SEXTANT_DATA_DIR="%s"; else export SEXTANT_DATA_DIR="%s"; fi; %s' % (
+                *data_dirs, script)
+        for r in ("r0", "r1"):
+            os.makedirs(os.path.join(self.tmp, r), exist_ok=True)
+        env = dict(os.environ, SEXTANT_TEST_DIR=self.tmp)
+        return subprocess.run([*MPIRUN, "-x", "SEXTANT_TEST_DIR", "sh", "-c", script, BIN, *args], capture_output=True, text=True,
+                              timeout=120, env=env)
+
+    def assert_refused(self, p, *what):
+        self.assertEqual(p.returncode, 2, p.stderr[-1500:])
+        self.assertEqual(p.stdout.count('"command"'), 0, "a result was printed")
+        self.assertEqual(p.stderr.count("sextant: error:"), 1, p.stderr)  # rank 0 alone says it
+        self.assertIn("the 2 ranks do not read the same inputs", p.stderr)
+        for w in what:
+            self.assertIn(w, p.stderr)
+
+    def data_copy(self, name, bf16_tflops=None):
+        """A copy of the data folder, the H100's bf16 peak changed when given."""
+        d = os.path.join(self.tmp, name)
+        shutil.copytree(os.path.join(ROOT, "data", "catalog"), os.path.join(d, "catalog"))
+        if bf16_tflops is not None:
+            f = os.path.join(d, "catalog", "accelerators", "nvidia-hopper.yaml")
+            with open(f) as fh:
+                text = fh.read()
+            changed = text.replace("bf16: {value: 989.4,", "bf16: {value: %s," % bf16_tflops, 1)
+            self.assertNotEqual(changed, text, "the H100's bf16 peak moved in the catalog")
+            with open(f, "w") as fh:
+                fh.write(changed)
+        return d
+
+    def test_plan_with_another_catalog_on_one_rank_is_refused(self):
+        p = self.per_rank([*PLAN8, "--json", "-"], data_dirs=(os.path.join(ROOT, "data"), self.data_copy("data2", 500.0)))
+        self.assert_refused(p, "rank 1 in the catalog files", "mpirun -x SEXTANT_DATA_DIR")
+
+    def test_plan_of_another_scenario_file_on_one_rank_is_refused(self):
+        with open(EX70) as f:
+            text = f.read()
+        self.assertIn("seq_len: 8192", text)
+        for r, job in (("r0", text), ("r1", text.replace("seq_len: 8192", "seq_len: 4096"))):
+            os.makedirs(os.path.join(self.tmp, r))
+            with open(os.path.join(self.tmp, r, "job.yaml"), "w") as f:
+                f.write(job)
+        for cmd in (["plan", "job.yaml", "--fix", "tp=8", "--fix", "pp=4", "--json", "-"],
+                    ["sweep", "job.yaml", "--fix", "tp=8", "--fix", "pp=4", "--vary", "num_gpus=512,1024", "--json", "-"]):
+            with self.subTest(cmd=cmd[0]):
+                self.assert_refused(self.per_rank(cmd), "rank 1 in the job as read")
+
+    def test_plan_with_the_same_catalog_in_another_folder_prints_the_single_process_bytes(self):
+        single = subprocess.run([BIN, *PLAN8, "--json", "-"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(single.returncode, 0, single.stderr)
+        p = self.per_rank([*PLAN8, "--json", "-"], data_dirs=(os.path.join(ROOT, "data"), self.data_copy("data2")))
+        self.assertEqual(p.returncode, 0, p.stderr[-1500:])
+        self.assertEqual(p.stdout, single.stdout)
+
+    def trace_folders(self, swap_on_rank1):
+        """job/rank-{0,1}.json.gz in r0 and r1; rank 1's two files swapped when asked (same names and sizes in all)."""
+        for r in ("r0", "r1"):
+            os.makedirs(os.path.join(self.tmp, r, "job"))
+            for i in (0, 1):
+                src = 1 - i if (r == "r1" and swap_on_rank1) else i
+                shutil.copy(os.path.join(DLRM, "rank-%d.json.gz" % src), os.path.join(self.tmp, r, "job", "rank-%d.json.gz" % i))
+
+    def test_analyze_of_other_trace_files_on_one_rank_is_refused(self):
+        self.trace_folders(swap_on_rank1=True)
+        p = self.per_rank(["analyze", "job", "--only", "temporal_breakdown", "--json", "-"])
+        self.assert_refused(p, "rank 1 in the trace file job/rank-0.json.gz and the trace file job/rank-1.json.gz")
+
+    def test_analyze_of_the_same_trace_files_in_other_folders_prints_the_single_process_tables(self):
+        self.trace_folders(swap_on_rank1=False)
+        args = ["analyze", "job", "--only", "temporal_breakdown", "--json", "-"]
+        single = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120, cwd=os.path.join(self.tmp, "r0"))
+        self.assertEqual(single.returncode, 0, single.stderr)
+        p = self.per_rank(args)
+        self.assertEqual(p.returncode, 0, p.stderr[-1500:])
+        self.assertEqual(json.loads(p.stdout)["tables"], json.loads(single.stdout)["tables"])  # scalars hold wall times
 
 
 if __name__ == "__main__":
