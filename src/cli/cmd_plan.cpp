@@ -44,8 +44,10 @@ std::string plan_scenario_yaml(const PlanArgs& a, const Scenario& searched, cons
                       " --global-batch " + std::to_string(a.job.global_batch) + " --seq-len " + std::to_string(a.job.seq_len) +
                       " --precision " + a.job.precision + "."};
   const std::string yaml = plan::plan_scenario_text(text, name, parse_sets(a.job.sets), searched, opt, out, index, cat, est, header);
-  r.notes.push_back("plan " + std::to_string(a.write_rank) + " (" + plan_words + ") written to " + a.write_scenario + ": `sextant estimate " +
-                    a.write_scenario + "` gives its " + step + " s per step.");
+  const bool to_stdout = a.write_scenario == "-" || a.write_scenario == "/dev/stdout";
+  r.notes.push_back("plan " + std::to_string(a.write_rank) + " (" + plan_words + ") written to " +
+                    (to_stdout ? "standard output: `sextant estimate` of it saved to a file" : a.write_scenario + ": `sextant estimate " + a.write_scenario + "`") +
+                    " gives its " + step + " s per step.");
   return yaml;
 }
 }  // namespace

@@ -196,8 +196,11 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
   for (const auto& [path, content] : extra_files) files.stage(path, content);
   files.commit();
   // The table is not printed after a JSON document on standard output, however it is spelled
-  // (`--json /dev/stdout` printed both, 2026-12-04 review).
-  if (!o.quiet && !o.json_to_stdout()) {
+  // (`--json /dev/stdout` printed both, 2026-12-04 review), nor after another file written there
+  // (`plan --write-scenario -` had been followed by the table, a YAML no reader took; 2026-12-06).
+  bool stdout_taken = o.json_to_stdout();
+  for (const auto& extra : extra_files) stdout_taken = stdout_taken || extra.first == "-" || extra.first == "/dev/stdout";
+  if (!o.quiet && !stdout_taken) {
     const std::string text = render_text(r);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

@@ -59,6 +59,36 @@ const char* searched_key_option(const std::string& key) {
   return nullptr;
 }
 
+// The searched key a --set KEY=VALUE gives: KEY itself, or one inside a mapping VALUE of a key
+// above it (`parallel.overlap={grad_reduce: false}` had got past the check of dotted keys and
+// been ignored, `parallel={tp: 4}` had met the placeholder plan; review of 2026-12-06); "" if none.
+std::string searched_set_key(const std::string& key, const std::string& value, const std::string& file) {
+  if (searched_key_option(key)) return key;
+  bool above = false;
+  for (const auto& entry : kSearchedKeys) above = above || std::string(entry.first).starts_with(key + ".");
+  if (!above) return {};
+  YAML::Node v;
+  try {
+    v = parse_yaml_document(value, file);
+  } catch (const Error&) {
+    return {};  // not YAML: the override's own parse names it
+  }
+  if (!v.IsMap()) return {};
+  for (const auto& kv : v) {
+    if (!kv.first.IsScalar()) continue;
+    std::string inner;
+    if (kv.second.IsScalar()) inner = kv.second.Scalar();
+    else {
+      YAML::Emitter e;
+      e << YAML::Flow << kv.second;
+      inner = e.c_str();
+    }
+    const std::string hit = searched_set_key(key + "." + kv.first.Scalar(), inner, file);
+    if (!hit.empty()) return hit;
+  }
+  return {};
+}
+
 // An option of kSearchedKeys as `style` names it (Python: fix={'tp': ...}, schedules=[...]); on
 // the command line with the value the --set gave, where one is given (--fix tp=2).
 std::string option_text(const std::string& option, OptionStyle style, const std::string& value = {}) {
@@ -74,12 +104,15 @@ std::string option_text(const std::string& option, OptionStyle style, const std:
 
 void refuse_sweep_searched_sets(const Overrides& sets, OptionStyle style) {
   const std::string set_file = style == OptionStyle::Cli ? "--set" : "--overrides";
-  for (const auto& [key, value] : sets)
-    if (const char* option = searched_key_option(key))
-      throw Error(SourceLocation{set_file, 0, 0, key},
-                  "sweep searches the plan at every point and keeps no plan of the scenario's own, so " + key + " would be ignored",
-                  *option != '\0' ? "use " + option_text(option, style, value) + " to hold it at every point"
-                                   : std::string("leave it out: the search lays stages out by its rule"));
+  for (const auto& [key, value] : sets) {
+    const std::string hit = searched_set_key(key, value, set_file);
+    if (hit.empty()) continue;
+    const char* option = searched_key_option(hit);
+    throw Error(SourceLocation{set_file, 0, 0, key},
+                "sweep searches the plan at every point and keeps no plan of the scenario's own, so " + hit + " would be ignored",
+                *option != '\0' ? "use " + option_text(option, style, hit == key ? value : std::string()) + " to hold it at every point"
+                                 : std::string("leave it out: the search lays stages out by its rule"));
+  }
 }
 
 bool states_plan_keys(const std::string& job_text, const std::string& job_name, const Overrides& sets) {
@@ -147,8 +180,9 @@ Scenario job_scenario(const JobSpec& j, const Catalog& cat, const Overrides& set
       if (key == k)
         throw Error(SourceLocation{set_file, 0, 0, key}, "given by " + nm(option) + " in a job without a " + scenario_word,
                     "change " + nm(option) + " instead");
-    if (const char* option = searched_key_option(key))
-      throw Error(SourceLocation{set_file, 0, 0, key}, "the plan search chooses " + key + " in a job without a " + scenario_word,
+    const std::string hit = searched_set_key(key, value, set_file);
+    if (const char* option = hit.empty() ? nullptr : searched_key_option(hit))
+      throw Error(SourceLocation{set_file, 0, 0, key}, "the plan search chooses " + hit + " in a job without a " + scenario_word,
                   "use " + (*option != '\0' ? option_text(option, style) : "a " + scenario_word + " (the search lays stages out by its rule)"));
   }
   // Parsed over one GPU with a placeholder plan (the search ignores it), then given the GPU

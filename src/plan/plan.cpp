@@ -1332,7 +1332,11 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     // Stated in the scenario, the EP overlap holds for every plan; unstated, it follows each
     // plan's schedule (on under dualpipev only), whatever the scenario's own schedule made it.
     const std::string ep = base.plan.ep_comm_overlap_stated
-                               ? std::string(base.plan.ep_comm_overlap ? "on" : "off") + ", as the scenario states it"
+                               ? std::string(base.plan.ep_comm_overlap
+                                                 // (the lowering blocks it with one micro-batch per step since 2026-12-06)
+                                                 ? "on, blocking where a plan runs one micro-batch per step"
+                                                 : "off") +
+                                     ", as the scenario states it"
                                : std::string("on under dualpipev and off under the other schedules, the default the scenario leaves it at");
     r.notes.push_back(std::string("every plan uses the scenario's MoE dispatcher (") + base.plan.moe_dispatcher + ") and EP communication overlap (" +
                       ep + "): they are not searched; compare with --set parallel.overlap.ep_comm=" +

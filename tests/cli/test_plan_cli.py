@@ -746,6 +746,13 @@ with tempfile.TemporaryDirectory() as wd:
         check(f"--write-scenario {bad} is refused before the search", b.returncode == 2 and "key '--write-scenario'" in b.stderr
               and "names a folder: --write-scenario takes a file name" in b.stderr and not os.path.exists(os.path.join(wd, "nd")),
               (b.returncode, b.stderr[-300:]))
+    # '-' writes the scenario to standard output, alone: the table had followed it there, a YAML no
+    # reader took (2026-12-06 review), and --json - beside it is refused.
+    b = sx("plan", *SMALL, "--write-scenario", "-")
+    check("--write-scenario - prints the scenario alone", b.returncode == 0 and b.stdout.startswith("# Written by `sextant plan`")
+          and "== ranking" not in b.stdout and "note:" not in b.stdout, (b.returncode, b.stdout[-300:], b.stderr[-300:]))
+    b = sx("plan", *SMALL, "--write-scenario", "-", "--json", "-")
+    check("--write-scenario - with --json - refused", b.returncode == 2 and "standard output" in b.stderr, (b.returncode, b.stderr[-300:]))
     b = sx("plan", *SMALL, "--write-scenario", out, "--json", out)
     check("--write-scenario and --json at one path refused", b.returncode == 2 and "key '--write-scenario': is also the path of --json" in b.stderr,
           (b.returncode, b.stderr[-300:]))
