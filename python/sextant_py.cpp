@@ -192,6 +192,8 @@ PYBIND11_MODULE(_sextant, m) {
             // review). Standard output is written as it is.
             if (!timeline_path.empty() && timeline_path != "-" && timeline_path != "/dev/stdout")
               cli::check_output_path("timeline", timeline_path, false);
+            // Nor the scenario file being read (it was replaced by the trace; 2026-12-06 review).
+            if (!is_text) cli::check_not_input("timeline", timeline_path, source);
             auto cat = load_catalog(catalog_dir);
             const Scenario s = scenario_of(source, is_text, name, sets, *cat);
             sim::SimOptions o;
@@ -254,6 +256,7 @@ PYBIND11_MODULE(_sextant, m) {
             // search, leaving an empty folder for "dir/"; 2026-12-06 review).
             if (!write_scenario.empty() && write_scenario != "-" && write_scenario != "/dev/stdout")
               cli::check_output_path("write_scenario", write_scenario, false);
+            if (!is_text) cli::check_not_input("write_scenario", write_scenario, source);
             auto cat = load_catalog(catalog_dir);
             Scenario s = [&] {
               if (!from_job) return search_scenario_of(source, is_text, name, sets, *cat);

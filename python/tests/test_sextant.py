@@ -193,6 +193,11 @@ def test_simulate_timeline_file_and_ranks_match_the_cli(tmp_path):
     assert py_trace.read_bytes() == cli_trace.read_bytes()
     pids = {e["pid"] for e in json.loads(py_trace.read_text())["traceEvents"] if e.get("ph") == "X"}
     assert len(pids) == 2, pids
+    # The scenario file being read is no output: it was replaced by the trace (2026-12-06 review).
+    before = small.read_bytes()
+    with pytest.raises(sextant.SextantError, match="timeline.*is also the input"):
+        sextant.simulate(str(small), timeline=str(small))
+    assert small.read_bytes() == before
 
 
 def test_goodput_matches_the_cli():

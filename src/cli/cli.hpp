@@ -33,6 +33,9 @@ void add_output_options(CLI::App& cmd, OutputOptions& o);
 // before the work, as add_output_options does for --json, --csv and --report; the Python module
 // calls it with its argument's name ("timeline", "write_scenario", "path").
 void check_output_path(const std::string& option, const std::string& path, bool is_folder);
+// Throws Error (key `option`) when the output path names the existing file `input` the command
+// reads (the CLI checks every input option itself; the Python module passes its scenario path).
+void check_not_input(const std::string& option, const std::string& output, const std::string& input);
 // A command's own output file option (e.g. "--timeline"), written by emit() as one of its
 // extra_files: an empty path is refused, and the path is checked as --json's is, before the
 // command runs. `path` must outlive the parse (a member of the command's argument struct).

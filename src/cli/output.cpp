@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <set>
 
 #include "cli/cli.hpp"
 #include "core/atomic_file.hpp"
@@ -115,6 +116,36 @@ void check_files_apart(const OutputOptions& o) {
     }
 }
 
+// An output at the place of a file the command reads: `simulate job.yaml --timeline job.yaml`
+// replaced the only copy of the scenario with the trace and exited 0 (review of 2026-12-06;
+// --json and --report did the same). Every value given to a non-output option (and the part after
+// '=' of a KEY=VALUE, as --set accelerator=FILE) that names an existing file is an input.
+void check_inputs_apart(const CLI::App& cmd, const OutputOptions& o) {
+  const auto files = file_outputs(o);
+  if (files.empty()) return;
+  std::set<std::string> output_options{"--json", "--csv", "--report"};
+  for (const auto& f : files) output_options.insert(f.first);
+  for (const CLI::Option* opt : cmd.get_options()) {
+    bool is_output = false;
+    for (const auto& name : opt->get_lnames()) is_output = is_output || output_options.count("--" + name) > 0;
+    if (is_output) continue;
+    for (const std::string& value : opt->results()) {
+      std::vector<std::string> candidates{value};
+      if (const auto eq = value.find('='); eq != std::string::npos) candidates.push_back(value.substr(eq + 1));
+      for (const std::string& input : candidates) {
+        std::error_code ec;
+        if (input.empty() || input == "-" || !std::filesystem::is_regular_file(input, ec)) continue;
+        for (const auto& [option, path] : files)
+          if (path != "-" && path != "/dev/stdout" && path != "/dev/null" && same_place(input, path))
+            throw Error(SourceLocation{path, 0, 0, option},
+                        "is also the input '" + input + "' (" + (opt->get_name().empty() ? std::string("argument") : opt->get_name()) +
+                            "): writing it would replace the file being read",
+                        "give the output another path");
+      }
+    }
+  }
+}
+
 // Output problems that can be seen before the command runs are reported then, not after a search
 // of minutes whose result would be lost (2026-12-03 review: a missing charting library or an
 // unwritable --report folder failed plan after the whole search, writing no --json either).
@@ -141,6 +172,15 @@ void preflight_outputs(const OutputOptions& o) {
 std::string not_empty(const std::string& path) { return path.empty() ? "an empty path: give a file or folder name" : std::string(); }
 }  // namespace
 
+void check_not_input(const std::string& option, const std::string& output, const std::string& input) {
+  std::error_code ec;
+  if (output.empty() || output == "-" || output == "/dev/stdout" || output == "/dev/null" || input.empty() ||
+      !std::filesystem::is_regular_file(input, ec) || !same_place(input, output))
+    return;
+  throw Error(SourceLocation{output, 0, 0, option}, "is also the input '" + input + "': writing it would replace the file being read",
+              "give the output another path");
+}
+
 CLI::Option* add_output_file_option(CLI::App& cmd, OutputOptions& o, const std::string& name, std::string& path,
                                     const std::string& description) {
   o.extra_files.emplace_back(name, &path);
@@ -166,7 +206,10 @@ void add_output_options(CLI::App& cmd, OutputOptions& o) {
         return std::string();
       });
   cmd.add_flag("-q,--quiet", o.quiet, "Do not print the result table");
-  cmd.parse_complete_callback([&o] { preflight_outputs(o); });
+  cmd.parse_complete_callback([&o, &cmd] {
+    check_inputs_apart(cmd, o);
+    preflight_outputs(o);
+  });
 }
 
 void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<std::string, std::string>>& extra_files) {

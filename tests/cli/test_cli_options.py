@@ -207,6 +207,27 @@ class CliOptions(unittest.TestCase):
             run("simulate", SCENARIO, "--timeline", os.path.join(d, "a", "t.json"), "-q", check=True)
             self.assertTrue(os.path.isfile(os.path.join(d, "a", "t.json")))
 
+    def test_is_an_output_onto_a_file_the_command_reads_refused_before_it_is_replaced(self):
+        """`simulate job.yaml --timeline job.yaml` replaced the scenario with the trace and exited 0;
+        --json and --report did the same, and so would an output onto a file given to --set
+        (review of 2026-12-06)."""
+        with tempfile.TemporaryDirectory() as d:
+            job = os.path.join(d, "job.yaml")
+            shutil.copy(SCENARIO, job)
+            with open(job, "rb") as f:
+                before = f.read()
+            self.refused(["simulate", job, "--timeline", job, "-q"], "--timeline", "is also the input", "give the output another path")
+            self.refused(["estimate", job, "--json", os.path.join(d, ".", "job.yaml"), "-q"], "--json", "is also the input")
+            self.refused(["simulate", job, "--report", job, "-q"], "--report", "is also the input")
+            acc = os.path.join(d, "acc.yaml")
+            with open(acc, "w") as f:
+                f.write("x: 1\n")
+            self.refused(["estimate", SCENARIO, "--set", "accelerator=" + acc, "--json", acc, "-q"], "--json", "is also the input")
+            with open(job, "rb") as f:
+                self.assertEqual(f.read(), before)
+            # Another path next to it is written as before.
+            run("estimate", job, "--json", os.path.join(d, "out.json"), "-q", check=True)
+
     def test_a_reused_csv_folder_keeps_no_notes_of_the_earlier_run(self):
         with tempfile.TemporaryDirectory() as d:
             run("estimate", "examples/llama3-405b-h100-16k.yaml", "--csv", d, "-q", check=True)
