@@ -397,6 +397,9 @@ struct ModelConfig {
   // FLOPs, the last stage's time and memory.
   int mtp_layers = 0;
   int max_seq_len = 0;
+  // Where a Hugging Face config's max_seq_len came from ("max_position_embeddings", a class default,
+  // or the window its rope_scaling extends it to, as vLLM derives it); empty for a catalog entry.
+  std::string max_seq_len_source;
   int sliding_window = 0;  // 0 = full attention
   // Layers that attend within the window (Gemma 2's alternate local layers, GPT-OSS's alternate
   // 128-token layers): -1 = every layer. The others attend to the whole context. The models take

@@ -1,7 +1,9 @@
 // Hugging Face config.json -> ModelConfig. Each model_type maps its own key names; keys that
-// do not change the performance model (token ids, rope scaling, dropout, ...) are listed in
+// do not change the performance model (token ids, rope theta, norm epsilons, ...) are listed in
 // ModelConfig::ignored_keys so the user sees what was not used.
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -129,6 +131,106 @@ std::string mlp_from_act(const std::string& act, bool gated, const std::string& 
   throw Error(SourceLocation{file, 0, 0, key}, "activation '" + act + "' is not supported",
               "valid: silu, swish, gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu2");
 }
+// The context window under a config's rope scaling, as vLLM derives its max_model_len
+// (vllm/config.py, _get_and_verify_max_len; patch_rope_scaling_dict in
+// vllm/transformers_utils/config.py reads the legacy key "type" as "rope_type", "su" as "longrope"
+// and "mrope" as "default"): yarn extends original_max_position_embeddings by factor; linear,
+// dynamic and default extend max_position_embeddings by it; llama3 and longrope leave
+// max_position_embeddings as it is (their configs state the extended length there), and so does
+// Gemma 3 ("already scaled"). Positions only: no FLOP and no weight changes. Transformers 5 writes
+// rope_parameters (one mapping, or one per layer type) and takes rope_scaling first where both are
+// given (convert_rope_params_to_dict). A type neither knows, a factor that is not a number above 0
+// and a yarn scaling without original_max_position_embeddings are errors, as every bad value of a
+// config (vLLM and Transformers refuse them too). Before 2026-12-06 rope_scaling was listed as
+// without effect: Qwen2.5-7B-Instruct with YaRN (32,768 x 4) read a 32,768-token window, and
+// `infer` refused a 60k-token prompt vLLM serves (review).
+void apply_rope_scaling(ModelConfig& c, Reader& r, const std::string& type) {
+  const nlohmann::json& j = r.j;
+  const std::string& file = r.file;
+  const auto stated = [&](const char* k) { return j.contains(k) && j[k].is_object() && !j[k].empty(); };
+  const char* key = stated("rope_scaling") ? "rope_scaling" : "rope_parameters";
+  if (!stated(key)) return;
+  r.used.insert(key);
+  const nlohmann::json& top = j[key];
+  // One mapping per layer type ({"full_attention": {...}, "sliding_attention": {...}}) or one.
+  std::vector<std::pair<std::string, const nlohmann::json*>> entries;
+  const bool nested = !top.contains("rope_type") && !top.contains("type") &&
+                      std::all_of(top.begin(), top.end(), [](const nlohmann::json& v) { return v.is_object(); });
+  if (nested)
+    for (const auto& el : top.items()) entries.emplace_back(std::string(key) + "." + el.key(), &el.value());
+  else
+    entries.emplace_back(key, &top);
+  static const std::vector<std::string> kTypes = {"default", "linear", "dynamic", "yarn", "longrope", "llama3", "su", "mrope"};
+  const std::string kValid = "valid rope_type: default, linear, dynamic, yarn, longrope, llama3 (legacy: su, mrope)";
+  int64_t base = c.max_seq_len;         // the length the factor extends
+  std::string base_text = c.max_seq_len_source + " " + std::to_string(c.max_seq_len);
+  double factor = 1.0;                  // vLLM: one factor for every layer type (the last entry's)
+  std::string factor_text, applied_type, kept_type;
+  for (const auto& [name, entry] : entries) {
+    const nlohmann::json& o = *entry;
+    const auto fail = [&](const std::string& msg, const std::string& hint) { throw Error(SourceLocation{file, 0, 0, key}, name + ": " + msg, hint); };
+    std::string rope_type;
+    for (const char* k : {"rope_type", "type"}) {
+      if (!o.contains(k)) continue;
+      if (!o[k].is_string()) fail(std::string(k) + " must be a string, got " + o[k].dump(), kValid);
+      if (!rope_type.empty() && rope_type != o[k].get<std::string>())
+        fail("rope_type '" + rope_type + "' and type '" + o[k].get<std::string>() + "' disagree (vLLM refuses it)", "give one of them");
+      rope_type = o[k].get<std::string>();
+    }
+    if (rope_type.empty()) fail("names no rope_type (nor the legacy type): vLLM and Transformers refuse it", kValid);
+    if (std::find(kTypes.begin(), kTypes.end(), rope_type) == kTypes.end())
+      fail("rope_type '" + rope_type + "' is not a RoPE scaling vLLM or Transformers know", valid_choices_hint(rope_type, kTypes) + "; " + kValid);
+    if (rope_type == "su") rope_type = "longrope";
+    if (rope_type == "mrope") rope_type = "default";
+    const bool needs_factor = rope_type == "linear" || rope_type == "dynamic" || rope_type == "yarn" || rope_type == "llama3";
+    if (o.contains("factor")) {
+      if (!o["factor"].is_number() || !(o["factor"].get<double>() > 0) || !std::isfinite(o["factor"].get<double>()))
+        fail("factor must be a number above 0, got " + o["factor"].dump(), "the length the RoPE is stretched by, e.g. 4.0");
+    } else if (needs_factor) {
+      fail("a " + rope_type + " scaling needs its factor (Transformers refuses it without one)", "the length the RoPE is stretched by, e.g. 4.0");
+    }
+    if (rope_type == "longrope" || rope_type == "llama3") {
+      kept_type = rope_type;
+      continue;
+    }
+    if (rope_type == "yarn") {
+      const char* k = "original_max_position_embeddings";
+      if (!o.contains(k) || !o[k].is_number_integer() || o[k].get<int64_t>() <= 0 || o[k].get<int64_t>() > INT32_MAX)
+        fail(std::string("a yarn scaling needs ") + k + ", a positive number of tokens" + (o.contains(k) ? ", got " + o[k].dump() : std::string()),
+             "vLLM extends it by factor (it refuses a yarn scaling without it)");
+      base = o[k].get<int64_t>();
+      base_text = std::string(k) + " " + std::to_string(base);
+    }
+    if (o.contains("factor")) {
+      factor = o["factor"].get<double>();
+      factor_text = o["factor"].dump();
+    }
+    // The entry that extends the window names it; a yarn entry's base stands (vLLM).
+    if (applied_type != "yarn" && (o.contains("factor") || rope_type == "yarn")) applied_type = rope_type;
+  }
+  // Gemma 3's max_position_embeddings is the scaled length already (vLLM skips every gemma3 type).
+  if (type == "gemma3_text") {
+    if (!c.max_seq_len_source.empty()) c.max_seq_len_source += " (Gemma 3's is already scaled: its " + std::string(key) + " extends nothing, as in vLLM)";
+    return;
+  }
+  if (applied_type.empty() || (applied_type != "yarn" && factor == 1.0)) {
+    if (!kept_type.empty() && !c.max_seq_len_source.empty())
+      c.max_seq_len_source += " (a " + kept_type + " " + key + " leaves it as it is, as in vLLM)";
+    return;
+  }
+  if (base <= 0) return;  // no stated length to extend: the window stays unknown
+  const double window = std::floor(static_cast<double>(base) * factor);
+  if (window > INT32_MAX || window < 1)
+    throw Error(SourceLocation{file, 0, 0, key}, "the context window it gives, " + base_text + " x factor " + factor_text + ", is out of range",
+                "a factor that extends the window to at most 2^31 - 1 tokens");
+  c.max_seq_len_source = std::string(key) + " " + applied_type + ": " + base_text + " x factor " + factor_text +
+                         ", as vLLM derives max_model_len" +
+                         (applied_type == "yarn" && r.has("max_position_embeddings")
+                              ? " (max_position_embeddings " + std::to_string(c.max_seq_len) + ")"
+                              : std::string());
+  c.max_seq_len = static_cast<int>(window);
+}
+
 // Line and column (1-based) of byte offset `at` of text.
 std::pair<int, int> line_column(const std::string& text, size_t at) {
   int line = 1, column = 1;
@@ -356,7 +458,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "qwen2_audio", "qwen2_audio_encoder"};
     if (hint.empty() && other_archs.count(type))
       hint = "'" + type + "' is a Hugging Face architecture whose layers no supported type has (a near name would build a different model): "
-             "describe it as a catalog YAML entry (docs/models.md); supported: " + [&] {
+             "describe it as a catalog YAML entry (docs/catalog.md, Models); supported: " + [&] {
                std::string t;
                for (const auto& x : types) t += (t.empty() ? "" : ", ") + x;
                return t;
@@ -434,6 +536,7 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     c.ffn_hidden = r.i("n_inner", 4 * c.hidden);
     c.vocab = r.i("vocab_size");
     c.max_seq_len = r.i("n_positions", 0);
+    if (r.has("n_positions")) c.max_seq_len_source = "n_positions";
     c.mlp = "gelu";
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", true);
@@ -452,6 +555,7 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     c.ffn_hidden = r.i("intermediate_size");
     c.vocab = r.i("vocab_size");
     c.max_seq_len = r.i("max_position_embeddings", 0);
+    if (r.has("max_position_embeddings")) c.max_seq_len_source = "max_position_embeddings";
     c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false, file, "hidden_act");
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", false);
@@ -515,6 +619,8 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
                             : type == "llama"                        ? 2048
                                                                      : 0;
     c.max_seq_len = r.i("max_position_embeddings", ctx_default);
+    if (r.has("max_position_embeddings")) c.max_seq_len_source = "max_position_embeddings";
+    else if (ctx_default > 0) c.max_seq_len_source = "the Transformers config class's default max_position_embeddings for model_type " + type;
     c.tied_embeddings = r.b("tie_word_embeddings", gemma);
     // Query and key norms are in the architecture, not the config: Qwen3(Moe)Attention,
     // Olmo2Attention (over the whole projection: the same bytes) and Gemma3Attention build them.
@@ -574,7 +680,7 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
                       "entry " + std::to_string(idx) + " is '" + kind + "': model_type " + type +
                           " builds softmax attention layers only (sliding_attention, full_attention)",
                       "a model with other layers (linear attention, state-space) is another architecture: describe it as a catalog YAML "
-                      "entry (docs/models.md)");
+                      "entry (docs/catalog.md, Models)");
         }
     }
     if (r.has("sliding_window") || window_default) {
@@ -855,8 +961,30 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
   // Dropout probabilities, under any model_type's names: a model trained without dropout (MPT,
   // BLOOM, Pythia: all 0.0) saves no masks and runs no dropout kernels; GELU models had been given
   // them whatever the config said (2026-12-04 review).
+  // A key of the type's Transformers config class left out (or null) takes the class's default, as
+  // every key: before 2026-12-06 a Pythia config, which writes neither of GPTNeoXConfig's
+  // attention_dropout and hidden_dropout (0.0), was "not stated" and given dropout as a GELU model
+  // (review). The defaults (configuration_*.py): GPT2Config resid_pdrop, embd_pdrop and attn_pdrop
+  // 0.1; GPTNeoXConfig attention_dropout and hidden_dropout 0.0; Phi3Config resid_pdrop, embd_pdrop
+  // and attention_dropout 0.0; every other supported type's class attention_dropout 0.0, its only
+  // dropout (LlamaConfig, MistralConfig, MixtralConfig, the Qwen2/Qwen3 and their MoE configs,
+  // DeepseekV2Config, DeepseekV3Config, GemmaConfig, Gemma2Config, Gemma3TextConfig, NemotronConfig,
+  // OlmoConfig, Olmo2Config, GraniteConfig, GptOssConfig). The heads' dropouts (GPT2Config's
+  // summary_first_dropout, GPTNeoXConfig's classifier_dropout) are not the language model's.
   {
+    using Defaults = std::vector<std::pair<const char*, double>>;
+    static const std::map<std::string, Defaults> class_defaults = {
+        {"gpt2", {{"resid_pdrop", 0.1}, {"embd_pdrop", 0.1}, {"attn_pdrop", 0.1}}},
+        {"gpt_neox", {{"attention_dropout", 0.0}, {"hidden_dropout", 0.0}}},
+        {"phi3", {{"resid_pdrop", 0.0}, {"embd_pdrop", 0.0}, {"attention_dropout", 0.0}}}};
+    const auto known = class_defaults.find(type);
+    const Defaults defaults = known != class_defaults.end() ? known->second : Defaults{{"attention_dropout", 0.0}};
     bool stated = false, on = false;
+    for (const auto& [k, p] : defaults)
+      if (!r.has(k)) {
+        stated = true;
+        if (p > 0) on = true;
+      }
     for (const char* k : {"attention_dropout", "hidden_dropout", "attn_pdrop", "resid_pdrop", "embd_pdrop", "emb_pdrop", "dropout",
                           "hidden_dropout_prob", "attention_probs_dropout_prob", "activation_dropout"})
       if (j.contains(k) && j[k].is_number()) {
@@ -873,10 +1001,13 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
       }
     if (stated) c.dropout = on ? 1 : 0;
   }
-  // rope_scaling changes no cost (listed as without effect) but is an object or null in every
-  // Transformers config: "yes" had passed without a word.
-  if (j.contains("rope_scaling") && !j["rope_scaling"].is_null() && !j["rope_scaling"].is_object())
-    throw Error(SourceLocation{file, 0, 0, "rope_scaling"}, "expected an object (rope_type, factor, ...) or null, got " + j["rope_scaling"].dump());
+  // rope_scaling (Transformers 5: rope_parameters) is an object or null in every Transformers
+  // config: "yes" had passed without a word. It sets the context window of a rotary model
+  // (apply_rope_scaling); GPT-2's learned positions have none to scale.
+  for (const char* k : {"rope_scaling", "rope_parameters"})
+    if (j.contains(k) && !j[k].is_null() && !j[k].is_object())
+      throw Error(SourceLocation{file, 0, 0, k}, "expected an object (rope_type, factor, ...) or null, got " + j[k].dump());
+  if (type != "gpt2") apply_rope_scaling(c, r, type);
   // A model routed in every layer has no dense FFN width (the catalog's entries say 0): Mixtral's
   // intermediate_size is its experts' width, read above.
   if (c.all_layers_moe()) c.ffn_hidden = 0;

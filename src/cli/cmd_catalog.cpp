@@ -246,6 +246,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     if (m.mtp_layers > 0) r.set("mtp_layers_count", int64_t{m.mtp_layers});
     r.set("dropout", m.dropout < 0 ? std::string("not stated (the framework's, else yes for a GELU model)") : m.dropout ? std::string("yes") : std::string("no"));
     r.set("max_seq_len", int64_t{m.max_seq_len});
+    if (!m.max_seq_len_source.empty()) r.set("max_seq_len_source", m.max_seq_len_source);  // a config.json's key, default or rope scaling
     r.set("sliding_window", int64_t{m.sliding_window});
     if (m.sliding_window > 0)
       r.set("sliding_window_layers_count", int64_t{m.sliding_window_layers < 0 ? m.layers : m.sliding_window_layers});

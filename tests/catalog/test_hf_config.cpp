@@ -106,7 +106,10 @@ TEST(HfConfig, DeepSeekV3ArchitectureGives671B) {
   EXPECT_NEAR(m.params_total() / 1e9, 671, 0.01 * 671);
   EXPECT_NEAR(m.params_active() / 1e9, 37, 0.03 * 37);
   // Routing-score details do not change the step model.
-  for (const char* k : {"rope_scaling", "scoring_func", "routed_scaling_factor"}) EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+  for (const char* k : {"scoring_func", "routed_scaling_factor"}) EXPECT_TRUE(has(m.ignored_keys, k)) << k;
+  // Its YaRN (4,096 x 40) gives the context window, which is max_position_embeddings (163,840).
+  EXPECT_FALSE(has(m.ignored_keys, "rope_scaling"));
+  EXPECT_EQ(m.max_seq_len, 163840);
   // The multi-token-prediction module does (its work on the last stage), outside the 671B / 37B.
   EXPECT_FALSE(has(m.ignored_keys, "num_nextn_predict_layers"));
   EXPECT_EQ(m.mtp_layers, 1);
@@ -177,15 +180,42 @@ TEST(HfConfig, Gpt2SmallIs124M) {
 
 // Question (review of 2026-12-04): does a config.json's dropout decide whether training saves
 // dropout masks? Any probability above 0 under a name some model_type uses says yes, all 0 says
-// no (Llama's attention_dropout 0.0), none leaves it to the framework or the GELU convention.
+// no (Llama's attention_dropout 0.0), a key left out takes its config class's default.
 TEST(HfConfig, DropoutProbabilitiesStateWhetherTrainingDropsOut) {
   EXPECT_EQ(hf("llama3-8b-instruct.config.json").dropout, 0);
   const std::string neox =
       R"({"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4, "intermediate_size": 1024,
           "vocab_size": 1000)";
-  EXPECT_EQ(parse_hf_config(neox + "}", "config.json").dropout, -1);
   EXPECT_EQ(parse_hf_config(neox + R"(, "hidden_dropout": 0.0, "attention_dropout": 0.0})", "config.json").dropout, 0);
   EXPECT_EQ(parse_hf_config(neox + R"(, "hidden_dropout": 0.0, "attention_dropout": 0.1})", "config.json").dropout, 1);
+}
+
+// Question (review of 2026-12-06): does a dropout key left out of a config take its Transformers
+// config class's default, as every other key? A Pythia (gpt_neox) config writes neither of
+// GPTNeoXConfig's attention_dropout and hidden_dropout (0.0): it had been "not stated", and so
+// trained with dropout as a GELU model. GPT2Config's three are 0.1: one written as 0 leaves dropout on.
+TEST(HfConfig, LeftOutDropoutKeysTakeTheConfigClassDefaults) {
+  // EleutherAI/pythia-12b's config.json (the reviewer's /tmp/rvE/neox).
+  const auto pythia = parse_hf_config(R"({"architectures":["GPTNeoXForCausalLM"],"bos_token_id":0,"eos_token_id":0,"hidden_act":"gelu",
+    "hidden_size":5120,"initializer_range":0.02,"intermediate_size":20480,"layer_norm_eps":1e-05,"max_position_embeddings":2048,
+    "model_type":"gpt_neox","num_attention_heads":40,"num_hidden_layers":36,"rotary_emb_base":10000,"rotary_pct":0.25,
+    "tie_word_embeddings":false,"torch_dtype":"float16","transformers_version":"4.24.0","use_cache":true,
+    "use_parallel_residual":true,"vocab_size":50688})", "neox/config.json");
+  EXPECT_EQ(pythia.mlp, "gelu");
+  EXPECT_EQ(pythia.dropout, 0);
+  EXPECT_FALSE(dropout_default(pythia, nullptr));  // the GELU convention no longer decides
+  const std::string gpt2 = R"({"model_type": "gpt2", "n_layer": 2, "n_embd": 256, "n_head": 4, "vocab_size": 1000, "n_positions": 1024)";
+  EXPECT_EQ(parse_hf_config(gpt2 + "}", "config.json").dropout, 1);                          // GPT2Config's 0.1
+  EXPECT_EQ(parse_hf_config(gpt2 + R"(, "attn_pdrop": 0.0})", "config.json").dropout, 1);    // resid and embd stay 0.1
+  EXPECT_EQ(parse_hf_config(gpt2 + R"(, "attn_pdrop": 0.0, "resid_pdrop": 0.0, "embd_pdrop": 0.0})", "config.json").dropout, 0);
+  // The others' classes: attention_dropout 0.0 (Phi3Config's resid_pdrop and embd_pdrop 0.0 too).
+  for (const char* type : {"llama", "mistral", "qwen2", "phi3", "nemotron", "olmo", "granite", "gemma"}) {
+    const auto m = parse_hf_config(std::string(R"({"model_type": ")") + type + R"(", "num_hidden_layers": 2, "hidden_size": 256,
+      "num_attention_heads": 4, "num_key_value_heads": 4, "head_dim": 64, "intermediate_size": 1024, "vocab_size": 1000})", "config.json");
+    EXPECT_EQ(m.dropout, 0) << type;
+  }
+  // A written probability still decides (null is left out).
+  EXPECT_EQ(parse_hf_config(gpt2 + R"(, "attn_pdrop": null, "resid_pdrop": 0.0, "embd_pdrop": 0.0})", "config.json").dropout, 1);
 }
 
 TEST(HfConfig, UnknownModelTypeNamesTheValidTypes) {
@@ -524,7 +554,7 @@ TEST(HfConfig, ADuplicateKeyIsAnError) {
     EXPECT_NE(std::string(e.what()).find("dup.json"), std::string::npos) << e.what();
   }
   const std::string nested = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
-    "intermediate_size": 14336, "vocab_size": 128256, "rope_scaling": {"factor": 8.0}, "quantization_config": {"factor": 1}})";
+    "intermediate_size": 14336, "vocab_size": 128256, "rope_scaling": {"rope_type": "linear", "factor": 8.0}, "quantization_config": {"factor": 1}})";
   EXPECT_EQ(parse_hf_config(nested, "ok.json").layers, 32);
 }
 
@@ -1046,4 +1076,97 @@ TEST(HfConfig, QuantizationConfigOfGptq8CompressedTensorsAndBitsandbytes) {
   EXPECT_EQ(nf4.checkpoint_quantization, "bitsandbytes 4-bit NF4");
   EXPECT_EQ(q(R"({"quant_method": "bitsandbytes", "load_in_8bit": true})").checkpoint_weight_format, "int8");
   EXPECT_EQ(q(R"({"quant_method": "gptq", "bits": 3})").checkpoint_weight_format, "");  // no 3-bit format: left to the note
+}
+
+// Question (review of 2026-12-06): does a config's rope_scaling set the context window as vLLM
+// derives its max_model_len (vllm/config.py, _get_and_verify_max_len): yarn extends
+// original_max_position_embeddings by factor, linear and dynamic extend max_position_embeddings,
+// llama3 and longrope leave it, Gemma 3's is already scaled? Qwen2.5-7B-Instruct with YaRN had read
+// 32,768 tokens, and `infer` refused a 60k prompt vLLM serves. The cost does not change.
+TEST(HfConfig, RopeScalingSetsTheContextWindowAsVllmDerivesIt) {
+  // Qwen/Qwen2.5-7B-Instruct's config.json with the YaRN block its model card adds (/tmp/rvE/q25).
+  const std::string q25 = R"({"architectures":["Qwen2ForCausalLM"],"attention_dropout":0.0,"bos_token_id":151643,"eos_token_id":151645,
+    "hidden_act":"silu","hidden_size":3584,"initializer_range":0.02,"intermediate_size":18944,"max_position_embeddings":32768,
+    "max_window_layers":28,"model_type":"qwen2","num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,
+    "rms_norm_eps":1e-06,"rope_theta":1000000.0,"sliding_window":131072,"tie_word_embeddings":false,"torch_dtype":"bfloat16",
+    "transformers_version":"4.43.1","use_cache":true,"use_sliding_window":false,"vocab_size":152064)";
+  const auto plain = parse_hf_config(q25 + "}", "q25/config.json");
+  EXPECT_EQ(plain.max_seq_len, 32768);
+  EXPECT_EQ(plain.max_seq_len_source, "max_position_embeddings");
+  const auto yarn = parse_hf_config(q25 + R"(, "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}})",
+                                    "q25/config.json");
+  EXPECT_EQ(yarn.max_seq_len, 131072);
+  EXPECT_NE(yarn.max_seq_len_source.find("rope_scaling yarn: original_max_position_embeddings 32768 x factor 4.0"), std::string::npos)
+      << yarn.max_seq_len_source;
+  EXPECT_FALSE(has(yarn.ignored_keys, "rope_scaling"));
+  // Positions only: the weights, and so the FLOPs per token, are the same.
+  EXPECT_DOUBLE_EQ(yarn.params_total(), plain.params_total());
+  EXPECT_EQ(yarn.layers, plain.layers);
+  EXPECT_EQ(yarn.sliding_window, plain.sliding_window);
+  // The modern key, and yarn's base is original_max_position_embeddings whatever max_position_embeddings says.
+  EXPECT_EQ(parse_hf_config(q25 + R"(, "rope_scaling": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 8192}})", "c.json")
+                .max_seq_len,
+            32768);
+  // linear and dynamic extend max_position_embeddings; llama3 and longrope (legacy su) leave it.
+  const std::string llama = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+    "num_hidden_layers": 2, "intermediate_size": 14336, "vocab_size": 128256, "max_position_embeddings": 4096, "rope_scaling": )";
+  const auto with = [&](const std::string& rs) { return parse_hf_config(llama + rs + "}", "c.json"); };
+  EXPECT_EQ(with(R"({"type": "linear", "factor": 2.0})").max_seq_len, 8192);
+  EXPECT_EQ(with(R"({"rope_type": "dynamic", "factor": 2.5})").max_seq_len, 10240);
+  EXPECT_EQ(with(R"({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+    "original_max_position_embeddings": 512})").max_seq_len, 4096);
+  EXPECT_EQ(with(R"({"type": "longrope", "short_factor": [1.0], "long_factor": [2.0]})").max_seq_len, 4096);
+  EXPECT_EQ(with(R"({"type": "su", "short_factor": [1.0], "long_factor": [2.0]})").max_seq_len, 4096);
+  EXPECT_EQ(with("null").max_seq_len, 4096);
+  // A left-out max_position_embeddings is the class default (LlamaConfig 2,048) before scaling.
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 2,
+    "intermediate_size": 14336, "vocab_size": 128256, "rope_scaling": {"rope_type": "linear", "factor": 4}})", "c.json").max_seq_len, 8192);
+  // GPT-NeoX is rotary too.
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4,
+    "intermediate_size": 1024, "vocab_size": 1000, "max_position_embeddings": 2048, "rope_scaling": {"type": "linear", "factor": 2.0}})",
+                            "c.json").max_seq_len,
+            4096);
+  // Gemma 3's max_position_embeddings is already the scaled length (vLLM skips gemma3 types).
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "gemma3_text", "hidden_size": 1152, "intermediate_size": 6912, "num_attention_heads": 4,
+    "num_key_value_heads": 1, "head_dim": 256, "num_hidden_layers": 26, "vocab_size": 262144, "max_position_embeddings": 32768,
+    "rope_scaling": {"rope_type": "linear", "factor": 8.0}})", "c.json").max_seq_len,
+            32768);
+  // Transformers 5's rope_parameters, one mapping or one per layer type; rope_scaling first where both are given.
+  EXPECT_EQ(parse_hf_config(q25 + R"(, "rope_parameters": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768,
+    "rope_theta": 1000000.0}})", "c.json").max_seq_len, 131072);
+  EXPECT_EQ(parse_hf_config(q25 + R"(, "rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0}})", "c.json").max_seq_len, 32768);
+  EXPECT_EQ(parse_hf_config(q25 + R"(, "rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 2.0},
+    "sliding_attention": {"rope_type": "default"}}})", "c.json").max_seq_len, 65536);
+  EXPECT_EQ(parse_hf_config(q25 + R"(, "rope_scaling": {"type": "linear", "factor": 2.0}, "rope_parameters": {"rope_type": "default"}})",
+                            "c.json").max_seq_len,
+            65536);
+  // Values neither vLLM nor Transformers accept are errors at the key, naming what is wrong.
+  const auto err = [&](const std::string& rs) { return error_of(llama + rs + "}"); };
+  const Error unknown = err(R"({"type": "yarn2", "factor": 2.0})");
+  EXPECT_EQ(unknown.where().key, "rope_scaling");
+  EXPECT_NE(unknown.message().find("yarn2"), std::string::npos) << unknown.message();
+  for (const char* t : {"linear", "dynamic", "yarn", "longrope", "llama3"}) EXPECT_NE(unknown.hint().find(t), std::string::npos) << unknown.hint();
+  for (const char* rs : {R"({"factor": 8.0})", R"({"type": "linear", "factor": 0})", R"({"type": "linear", "factor": -2})",
+                         R"({"type": "linear", "factor": "4"})", R"({"type": "linear"})", R"({"type": "yarn", "factor": 4.0})",
+                         R"({"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 0})",
+                         R"({"type": "yarn", "rope_type": "linear", "factor": 4.0})", R"({"type": 3, "factor": 2.0})",
+                         R"({"type": "linear", "factor": 1e9})"}) {
+    const Error e = err(rs);
+    EXPECT_EQ(e.where().key, "rope_scaling") << rs << ": " << e.what();
+    EXPECT_EQ(e.where().line, 2) << rs;  // placed at the key in the file
+  }
+  EXPECT_EQ(error_of(q25 + R"(, "rope_parameters": 4})").where().key, "rope_parameters");
+}
+
+// Question (review of 2026-12-06): does an architecture no supported model_type builds point to
+// where the catalog's model YAML is described (docs/catalog.md, "Models")? It named docs/models.md,
+// the estimate model's formulas.
+TEST(HfConfig, OtherArchitecturesArePointedAtTheModelYamlSchema) {
+  const Error falcon = error_of(R"({"model_type": "falcon", "hidden_size": 4544, "num_hidden_layers": 32})");
+  const Error hybrid = error_of(R"({"model_type": "qwen3", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4,
+    "intermediate_size": 1024, "vocab_size": 1000, "layer_types": ["linear_attention", "full_attention"]})");
+  for (const Error& e : {falcon, hybrid}) {
+    EXPECT_NE(e.hint().find("docs/catalog.md, Models"), std::string::npos) << e.hint();
+    EXPECT_EQ(e.hint().find("docs/models.md"), std::string::npos) << e.hint();
+  }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Question: does `sextant catalog show` accept a Hugging Face config.json as a model, map its keys
 per model_type, list the keys it ignores, and reject an unknown model_type with a clear message?"""
-import json, os, subprocess, sys
+import json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
@@ -50,6 +50,22 @@ p = show(os.path.join(DATA, "unknown-model-type.config.json"))
 check(p.returncode != 0, "unknown model_type accepted")
 check("unknown-model-type.config.json" in p.stderr and "model_type" in p.stderr, f"message: {p.stderr}")
 check("llama" in p.stderr, f"valid choices not listed: {p.stderr}")
+
+# A config's rope_scaling sets the context window as vLLM derives it, and `show` says where it came
+# from: Qwen2.5-7B-Instruct with YaRN (32,768 x 4) had shown 32,768 (review of 2026-12-06).
+with tempfile.TemporaryDirectory() as tmp:
+    q25 = {"model_type": "qwen2", "hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28,
+           "num_hidden_layers": 28, "num_key_value_heads": 4, "vocab_size": 152064, "max_position_embeddings": 32768,
+           "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}}
+    os.makedirs(os.path.join(tmp, "q25"))
+    with open(os.path.join(tmp, "q25", "config.json"), "w") as f:
+        json.dump(q25, f)
+    p = show(os.path.join(tmp, "q25", "config.json"))
+    check(p.returncode == 0, f"q25 yarn: {p.stderr}")
+    if p.returncode == 0:
+        s = json.loads(p.stdout)["scalars"]
+        check(s["max_seq_len"] == 131072, f"yarn window {s['max_seq_len']}")
+        check("rope_scaling yarn" in s.get("max_seq_len_source", ""), f"window source {s.get('max_seq_len_source')}")
 
 # The bundled catalog prints the same bytes on every machine: entry files relative to the catalog
 # folder, the folder as "bundled" (the checkout's absolute paths had been printed).
