@@ -9,6 +9,8 @@
 #include <tuple>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "bench/calibrate/calibrate.hpp"
 #include "catalog/catalog.hpp"
 #include "core/atomic_file.hpp"
@@ -235,28 +237,45 @@ TEST(CalibrateTrace, TooFewShapesIsAClearError) {
 // 500, fp64 of 20, both well below their peaks) calibrate, writing no fraction for the dtype that
 // cannot share the entry's half-dimensions? It was refused as "fp64 GEMMs fit 12.537 of the peak"
 // (before 2026-12-03).
-TEST(CalibrateBench, ADtypeThatCannotShareTheHalfDimensionIsLeftOutNotAnError) {
+namespace {
+// A gemm_cpu run (id 7) whose GEMMs run at the catalog model's rates against the run's own peak,
+// per dtype f x gemm_shape_factor at half-dimension h, over 12 shapes (m = n in 64..512, k in
+// 64, 256, 512), one sample each; cases named "DTYPE MxNxK".
+struct CpuGemms {
+  const char* dtype;
+  double f, h, peak_flops_per_s;
+};
+RunRecord cpu_gemm_run(const std::vector<CpuGemms>& dtypes) {
   RunRecord run;
   run.id = 7;
   run.started_at = "2026-01-01T00:00:00.000Z";
-  auto factor = [](double m, double n, double k, double h) {
-    double r = 1;
-    for (double x : {m, n, k}) r *= std::min(1.0, (x / (x + h)) / (8192 / (8192 + h)));
-    return r;
-  };
-  for (const auto& [dt, f, h, peak] : {std::tuple{"fp32", 0.5, 500.0, 2e11}, std::tuple{"fp64", 0.6, 20.0, 1e11}})
+  for (const auto& [dt, f, h, peak] : dtypes)
     for (double m : {64.0, 128.0, 256.0, 512.0})
       for (double k : {64.0, 256.0, 512.0}) {
         Measurement x;
         x.suite = "gemm_cpu";
-        x.name = std::string(dt) + " " + std::to_string(m) + " " + std::to_string(k);
+        x.name = fmt::format("{} {:g}x{:g}x{:g}", dt, m, m, k);
         x.metric = "flops_per_s";
         x.higher_is_better = true;
         x.params = {{"dtype", dt}, {"m", std::to_string(m)}, {"n", std::to_string(m)}, {"k", std::to_string(k)},
                     {"peak_flops_per_s", std::to_string(peak)}, {"peak_source", "test"}};
-        x.samples = {peak * f * factor(m, m, k, h)};
+        x.samples = {peak * f * gemm_shape_factor(m, m, k, GemmHalfDims{h, h, h})};
         run.measurements.push_back(x);
       }
+  return run;
+}
+Measurement& gemm_case(RunRecord& run, const std::string& name) {
+  for (auto& m : run.measurements)
+    if (m.name == name) return m;
+  throw std::runtime_error("no case " + name);
+}
+bool has_note(const Calibration& c, const std::string& text) {
+  return std::any_of(c.notes.begin(), c.notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+}  // namespace
+
+TEST(CalibrateBench, ADtypeThatCannotShareTheHalfDimensionIsLeftOutNotAnError) {
+  RunRecord run = cpu_gemm_run({{"fp32", 0.5, 500.0, 2e11}, {"fp64", 0.6, 20.0, 1e11}});
   CalibrateOptions o;
   o.id = "two-dtypes";
   Calibration cal;
@@ -271,7 +290,87 @@ TEST(CalibrateBench, ADtypeThatCannotShareTheHalfDimensionIsLeftOutNotAnError) {
   EXPECT_NEAR(f64.symmetric_peak_fraction, 0.6, 1e-3);
   EXPECT_LT(f64.fit_rms_error_fraction, 1e-3);  // its points predicted by its own fit
   EXPECT_EQ(cal.accelerator_yaml.find("        fp64: {value"), std::string::npos) << cal.accelerator_yaml;
-  bool said = false;
-  for (const auto& n : cal.notes) said = said || n.find("no fp64 fraction is written") != std::string::npos;
-  EXPECT_TRUE(said);
+  EXPECT_TRUE(has_note(cal, "no fp64 fraction is written"));
+}
+
+// Question: is a GEMM far above the run's own derived CPU peak, more than any turbo clock over the
+// clock read reaches, refused naming the run, the case and its rate against the peak? Before
+// 2026-12-06 a 256^3 GEMM at 3.3x the peak was fitted in under a note that said the fraction was
+// "held at 1": the fraction was written as 0.457 where the other shapes fit 0.345 (review).
+TEST(CalibrateBench, AGemmFarAboveTheDerivedPeakIsRefusedAsABadMeasurement) {
+  RunRecord run = cpu_gemm_run({{"fp64", 0.35, 10.0, 1e11}});
+  Measurement& bad = gemm_case(run, "fp64 256x256x256");
+  bad.samples = {3.3e11};  // 3.3x the peak
+  try {
+    calibrate_from_run(run, {});
+    FAIL() << "a GEMM at 3.3x the derived peak was calibrated";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "RUN");  // the command names the database and --run
+    EXPECT_NE(e.message().find("run 7: case gemm_cpu/fp64 256x256x256 ran at 0.33 TFLOP/s, 3.300 times the run's derived fp64 peak 0.1 TFLOP/s"),
+              std::string::npos) << e.message();
+    EXPECT_NE(e.hint().find("--peak-tflops fp64="), std::string::npos) << e.hint();
+  }
+  // Within a turbo clock's reach (kMaxGemmRateOverDerivedPeak) the same case is a note.
+  bad.samples = {0.99 * kMaxGemmRateOverDerivedPeak * 1e11};
+  EXPECT_NO_THROW(calibrate_from_run(run, {}));
+}
+
+// Question: a GEMM modestly above the run's derived peak (a turbo clock) is a note; does the note
+// say what the fit did, and does the fit hold the fraction at 1 at most? Before 2026-12-06 the note
+// said "held at 1" whatever the fit wrote (0.86 for a run with one shape at 1.04x), and the fit
+// kept the fraction below 1 by bending the half-dimension (shapes 1.3x the model at 0.9, h = 10:
+// fraction 0.99999999998 at h = 2.2, rms error 0.087, where held at 1 it fits h = 3.9, rms 0.072);
+// with every shape above the peak it was refused (review).
+TEST(CalibrateBench, AGemmAboveTheDerivedPeakWithinATurboClockIsNotedAndTheFractionHeldAtMostAt1) {
+  // One shape above the peak, the rest of f = 0.8: the fit stays below 1, and the note says so.
+  RunRecord one = cpu_gemm_run({{"fp64", 0.8, 10.0, 1e11}});
+  gemm_case(one, "fp64 512x512x512").samples = {1.04e11};
+  Calibration c;
+  ASSERT_NO_THROW(c = calibrate_from_run(one, {}));
+  ASSERT_EQ(c.gemm.size(), 1u);
+  EXPECT_LT(c.gemm[0].gemm_peak_fraction, 1);
+  EXPECT_TRUE(has_note(c, "1.040 of the run's derived peak")) << c.notes.front();
+  EXPECT_TRUE(has_note(c, fmt::format("the fitted gemm_peak_fraction, {:.4g}, is below 1 and stands", c.gemm[0].gemm_peak_fraction)))
+      << c.notes.front();
+  EXPECT_FALSE(has_note(c, "held at 1"));
+  // Every shape 1.3x the model at 0.9 (the larger ones above the peak): the fraction is held at 1 and the
+  // half-dimension fitted under it, as the note says.
+  RunRecord all = cpu_gemm_run({{"fp64", 0.9 * 1.3, 10.0, 1e11}});
+  ASSERT_NO_THROW(c = calibrate_from_run(all, {}));
+  EXPECT_EQ(c.gemm[0].gemm_peak_fraction, 1.0);
+  EXPECT_LT(c.gemm[0].fit_rms_error_fraction, 0.08);
+  EXPECT_TRUE(has_note(c, "so gemm_peak_fraction is held at 1 and the half-dimensions fitted under it")) << c.notes.front();
+  EXPECT_NE(c.accelerator_yaml.find("        fp64: {value: 1, source"), std::string::npos) << c.accelerator_yaml;
+}
+
+// Question: is a published memory peak some thousand times the measured bandwidth (MB/s given as
+// GB/s) refused naming the option, the rate measured and the peak given? --memory-peak-gb-per-s
+// 460000 had written memory_bandwidth_fraction 1.3e-5 (2026-12-06 review).
+TEST(CalibrateBench, AMemoryPeakInMegabytesPerSecondIsRefusedNamingTheOption) {
+  RunRecord run = cpu_gemm_run({{"fp64", 0.35, 10.0, 1e11}});
+  run.host.cpu.logical_cpus = 2;
+  Measurement triad;
+  triad.suite = "memory_bandwidth";
+  triad.name = "triad threads=1";
+  triad.metric = "bytes_per_s";
+  triad.higher_is_better = true;
+  triad.params = {{"kernel", "triad"}, {"threads", "1"}};
+  triad.samples = {6.1e9};
+  run.measurements.push_back(triad);
+  CalibrateOptions o;
+  o.memory_peak_bytes_per_s = 460000e9;
+  try {
+    calibrate_from_run(run, o);
+    FAIL() << "a memory peak 75,000x the measured rate was written";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "--memory-peak-gb-per-s");
+    EXPECT_NE(e.message().find("the peak memory bandwidth given, 460000 GB/s, is 7.541e+04 times the 6.1 GB/s measured"), std::string::npos)
+        << e.message();
+    EXPECT_NE(e.hint().find("--memory-peak-gb-per-s 460 if 460000 was MB/s"), std::string::npos) << e.hint();
+  }
+  // The socket's peak for a one-thread STREAM on a small VM of a large server (0.013) is a fraction.
+  o.memory_peak_bytes_per_s = 460e9;
+  Calibration c;
+  ASSERT_NO_THROW(c = calibrate_from_run(run, o));
+  EXPECT_NEAR(c.memory_bandwidth_bytes_per_s / o.memory_peak_bytes_per_s, 6.1 / 460, 1e-9);
 }

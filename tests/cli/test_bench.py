@@ -476,9 +476,12 @@ class BenchCli(unittest.TestCase):
         con.commit()
         con.close()
         out = os.path.join(self.dir, "turbo.yaml")
+        # Rates several times the derived peak are no turbo clock: refused naming the database,
+        # the run and the case (since 2026-12-06; a note had said "held at 1" at any rate).
         p = sextant("calibrate", "--db", self.db, "--id", "turbo", "--out", out, check=False)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("key 'peak_flops_per_s'", p.stderr)
+        self.assertIn(self.db + ": key '--run': run 1: case gemm_cpu/fp64 ", p.stderr)
+        self.assertIn("times the run's derived fp64 peak 0.004 TFLOP/s", p.stderr)
         self.assertIn("--peak-tflops fp64=X", p.stderr)
         # --peak-from is a GPU run's: on a CPU run it is refused (a GPU's memory bandwidth had been
         # written into the CPU entry, 2026-12-04 review).
@@ -676,9 +679,15 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("--memory-peak-gb-per-s", p.stderr)
         self.assertIn("below the", p.stderr)
-        _, r = as_json("calibrate", "--db", self.db, "--memory-peak-gb-per-s", "12345")
+        _, r = as_json("calibrate", "--db", self.db, "--memory-peak-gb-per-s", "1234")
         entry = [n for n in r["notes"] if n.startswith("catalog entry")][0]
-        self.assertIn("memory_bandwidth_gb_per_s: {value: 12345, estimated:", entry)
+        self.assertIn("memory_bandwidth_gb_per_s: {value: 1234, estimated:", entry)
+        # A peak some thousand times the measured rate is a unit slip (MB/s as GB/s), refused (it
+        # wrote memory_bandwidth_fraction 1.3e-5 before 2026-12-06).
+        p = sextant("calibrate", "--db", self.db, "--memory-peak-gb-per-s", "1234000", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("key '--memory-peak-gb-per-s': the peak memory bandwidth given, 1234000 GB/s", p.stderr)
+        self.assertIn("--memory-peak-gb-per-s 1234 if 1234000 was MB/s", p.stderr)
         # Calibration writes a new file, never edits one: over a bundled file of several entries it
         # is refused and the file is untouched (it had been replaced, and the catalog no longer
         # loaded); over its own earlier output (the same id) it recalibrates; --force replaces.

@@ -77,6 +77,27 @@ inline constexpr double kMinGemmPeakFraction = 1e-3;
 // peak of the dtype is refused as a unit slip (GFLOP/s given as TFLOP/s) or a typo.
 inline constexpr double kMaxPeakOverReference = 10;
 
+// A GEMM measured above the run's own derived CPU peak (clock x vector width x FMA pipes) ran at
+// a turbo clock above the clock read, up to this many times that peak: a VM, acpi-cpufreq or the
+// model name gives the base clock, and no current CPU's single-core turbo reaches twice its base
+// (Xeon Platinum 8480+: 3.8 / 2.0 GHz = 1.9, the largest among current server parts; EPYC 9654:
+// 3.7 / 2.4 = 1.54; EPYC 7763: 3.5 / 2.45 = 1.43), while a GEMM runs below its clock's peak (and
+// AVX-512 GEMMs at a lower clock than the single-core turbo). Such a rate is a note and the fitted
+// fraction is held at 1 at most; a rate beyond it is no clock but a bad measurement (a timer or
+// FLOP count off) or a wrong derivation (a missed FMA pipe or half the vector width is 2x),
+// refused (2026-12-06 review: a GEMM at 3.3x the peak had been fitted in under a note that said
+// "held at 1", and pulled the fraction from 0.345 to 0.457).
+inline constexpr double kMaxGemmRateOverDerivedPeak = 2.0;
+// The lowest memory_bandwidth_fraction a published peak may give. STREAM triad on every core of a
+// machine reaches 60-90% of its published peak, but a few threads, or a small VM, on a large
+// server reach far less of the socket's peak: one thread 10-15 GB/s of a two-socket 920 GB/s
+// (0.011), and this project's 2-vCPU VM 6.1 GB/s of 460 (0.013), half that on a loaded host. A
+// unit slip (MB/s given as GB/s) divides a fraction by 1000: at most 0.0009. A fraction below the
+// floor is refused naming the option (--memory-peak-gb-per-s 460000 had written
+// memory_bandwidth_fraction 1.3e-5 without a word, 2026-12-06 review); a 10x typo above it is not
+// told from a small slice of a large machine.
+inline constexpr double kMinMemoryBandwidthFraction = 0.002;
+
 // Fit of the catalog GEMM model with one symmetric half-dimension: returns (gemm_peak_fraction,
 // gemm_half_dim). Log grid of h refined by golden section.
 std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
@@ -97,6 +118,7 @@ RoleFit fit_catalog_gemm_model_roles(const std::vector<double>& m, const std::ve
 double gemm_fit_aicc(double log_rss, size_t points, int parameters);
 
 struct GemmPoint {
+  std::string case_name;  // the measurement's name (bench runs), for messages
   std::string dtype;
   double m = 0, n = 0, k = 0;
   double achieved_flops_per_s = 0, peak_flops_per_s = 0;
