@@ -516,7 +516,8 @@ static bool unprintable(char32_t cp) {
 
 // Such characters in a text cell, scalar or note would break its row across lines or rewrite the
 // screen (an ESC sequence in a process name cleared it): written as escapes (\n, \t, \xNN,
-// \uNNNN) in the readable table; JSON and CSV keep the text as it is. A note keeps its line
+// \uNNNN) in the readable table; JSON keeps the text as it is (escaped by JSON itself) and CSV writes
+// control characters other than tab and line breaks as escapes too (csv_escape). A note keeps its line
 // breaks (a catalog entry or an nccl-tests table printed under its title).
 static std::string printable(std::string s, bool keep_newlines = false) {
   auto escaped = [keep_newlines](char32_t cp) { return unprintable(cp) && !(keep_newlines && cp == '\n'); };
@@ -626,8 +627,40 @@ static std::string utf8_as_json_writes_it(const std::string& s) {
   return nlohmann::json::parse(quoted).get<std::string>();
 }
 
+// Control characters other than tab and line breaks (C0, DEL, C1) are written as the readable
+// table writes them (\xNN, \u00NN): a kernel name with a NUL byte had put a raw NUL byte into
+// top_kernels.csv, which readers of text refuse or cut the line at, and an ESC sequence would
+// rewrite a terminal that shows the file (2026-12-06 review). Tab and line breaks stay, quoted, as
+// CSV allows. The JSON writes them as its escapes.
 static std::string csv_escape(const std::string& raw) {
-  const std::string s = utf8_as_json_writes_it(raw);
+  std::string s = utf8_as_json_writes_it(raw);
+  auto control_at = [&](size_t i) -> size_t {  // the control character's length at i (0: none)
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return 1;
+    return c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+                   static_cast<unsigned char>(s[i + 1]) <= 0x9F
+               ? 2
+               : 0;
+  };
+  bool any_control = false;
+  for (size_t i = 0; i < s.size() && !any_control; ++i) any_control = control_at(i) > 0;
+  if (any_control) {
+    static const char* hex = "0123456789abcdef";
+    std::string o;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const size_t len = control_at(i);
+      if (len == 0) {
+        o += s[i];
+        continue;
+      }
+      const auto cp = len == 1 ? static_cast<unsigned char>(s[i]) : static_cast<unsigned char>(s[i + 1]);
+      o += len == 1 ? "\\x" : "\\u00";
+      o += hex[cp >> 4];
+      o += hex[cp & 15];
+      i += len - 1;
+    }
+    s.swap(o);
+  }
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string o = "\"";
   for (char c : s) {

@@ -215,6 +215,24 @@ TEST(ColumnValues, TableRendersTheStoredValues) {
   EXPECT_EQ(render_csv(back.tables.front()), render_csv(t));
 }
 
+// Question (review of 2026-12-06): does --csv write a control character in a text cell (a NUL
+// byte in a kernel name, an ESC sequence, a C1 control) as the readable table's escape rather than
+// the raw byte, keeping tab and line breaks (quoted) and the text around it?
+TEST(ColumnValues, CsvWritesControlCharactersAsEscapes) {
+  Table t("top_kernels");
+  t.add_str("name");
+  t.add_row({std::string("gemm\0bf16", 9)});
+  t.add_row({std::string("\x1b[2Jclear,\x7f")});
+  t.add_row({std::string("next\xc2\x85line \xc3\xa9")});  // U+0085 (C1), then an accented letter kept
+  t.add_row({std::string("tab\tand\nbreak")});
+  EXPECT_EQ(render_csv(t),
+            "name\n"
+            "gemm\\x00bf16\n"
+            "\"\\x1b[2Jclear,\\x7f\"\n"
+            "next\\u0085line \xc3\xa9\n"
+            "\"tab\tand\nbreak\"\n");
+}
+
 }  // namespace
 }  // namespace sextant
 

@@ -143,6 +143,20 @@ struct Workspace::Impl {
   LargeVector<uint32_t> launch_at;       // CSR over calls_by_ts: its GPU events in launch_k[launch_at[i] .. [i + 1])
   LargeVector<uint32_t> launch_k;
   LargeVector<uint32_t> unlaunched;      // gpu positions without a launching call, by ts
+  // Work launched before the iteration (carry-in), swept forward with the iterations' starts: per
+  // stream the event launched before the start that ends last, and the streams where that end is
+  // after the start (live).
+  LargeVector<uint32_t> carry_last;
+  LargeVector<uint32_t> live;
+  LargeVector<char> in_live;
+  // Per stream: its resource in the iteration's graph (-1: none yet), reset through touched_streams.
+  LargeVector<int32_t> res_of_stream;
+  LargeVector<uint32_t> touched_streams, window_streams;
+  // Device synchronisations of a thread, swept in launch order (see the sync edges): per stream
+  // the latest end launched so far and whether a later sync must look at it again.
+  LargeVector<int64_t> ds_maxend;
+  LargeVector<uint8_t> ds_flags;
+  LargeVector<uint32_t> ds_touched, ds_dirty, launch_order;
   // Per iteration.
   LargeVector<uint32_t> calls, call_tmp;
   LargeVector<int64_t> call_key, thread_keys;
@@ -160,6 +174,8 @@ struct Workspace::Impl {
   std::vector<std::vector<std::pair<int64_t, uint32_t>>> by_res;  // by_end split by resource
   LargeVector<int64_t> launch_start;
   LargeVector<std::pair<uint32_t, Edge>> sync_edges;
+  LargeVector<uint32_t> carry_events;                 // GPU events given a carry-in node (gpu_node reset)
+  LargeVector<std::pair<uint32_t, Edge>> carry_edges;  // incoming edges of the carry-in nodes
   // Fork/join of a secondary thread inside a host gap of the step's thread (see the host nodes).
   struct MainGap {
     int64_t a, b;      // absolute ticks
@@ -520,6 +536,18 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     for (uint32_t i = 0; i < C; ++i) call_node[calls_by_ts[i]] = kNone;
   }
 
+  // The carry-in sweep (below) and the per-stream indexes of the iterations.
+  w.carry_last.assign(S, kNone);
+  w.in_live.assign(S, 0);
+  w.live.clear();
+  w.res_of_stream.assign(S, -1);
+  w.ds_maxend.assign(S, INT64_MIN);
+  w.ds_flags.assign(S, 0);
+  size_t sweep_call = 0, sweep_unlaunched = 0;
+  auto launch_abs = [&](uint32_t k) {  // when a GPU event was launched (its own start without a launch)
+    return f.gpu[k].runtime >= 0 ? f.cpu[static_cast<size_t>(f.gpu[k].runtime)].ts : f.gpu[k].ts;
+  };
+
   Graph& gr = w.gr;
   for (size_t si = 0; si < steps.size(); ++si) {
     const Step& st = steps[si];
@@ -535,6 +563,31 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     gr.cycles_broken = 0;
     gr.unexplained_edge_ticks = 0;
     const int64_t w0 = st.ts;
+    // Carry-in: per stream, the event launched before this iteration that ends last, and the
+    // streams where it ends after the iteration's start (the steps are in start order, so the
+    // launches are swept once per frame).
+    {
+      auto note_launch = [&](uint32_t k) {
+        const uint32_t sr = w.stream_rank[k];
+        if (w.carry_last[sr] == kNone || f.gpu[k].end > f.gpu[w.carry_last[sr]].end) w.carry_last[sr] = k;
+        if (!w.in_live[sr]) {
+          w.in_live[sr] = 1;
+          w.live.push_back(sr);
+        }
+      };
+      for (; sweep_call < C && f.cpu[calls_by_ts[sweep_call]].ts < w0; ++sweep_call)
+        for (uint32_t a = w.launch_at[sweep_call]; a < w.launch_at[sweep_call + 1]; ++a) note_launch(w.launch_k[a]);
+      for (; sweep_unlaunched < w.unlaunched.size() && f.gpu[w.unlaunched[sweep_unlaunched]].ts < w0; ++sweep_unlaunched)
+        note_launch(w.unlaunched[sweep_unlaunched]);
+      size_t keep = 0;
+      for (const uint32_t sr : w.live) {
+        if (f.gpu[w.carry_last[sr]].end > w0) w.live[keep++] = sr;
+        else w.in_live[sr] = 0;
+      }
+      w.live.resize(keep);
+    }
+    w.touched_streams.clear();
+    w.window_streams.clear();
     // Edges are found grouped by target node in increasing node order (each node's edges right
     // after it is created; the GPU nodes' after all of them are created, in node order), so they
     // go straight into CSR form; only the sync edges of return nodes come later and are merged in
@@ -870,12 +923,15 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
 
     // GPU nodes, stream by stream (node g0 + q for gk[q]).
     const auto g0 = static_cast<uint32_t>(gr.nodes.size());
-    const auto gres0 = static_cast<int32_t>(gr.resources.size());
     {
       int32_t res = -1;
       for (size_t r = 0; r + 1 < runs.size(); ++r) {
-        gr.resources.push_back(Resource{true, w.streams[w.stream_rank[gk[runs[r]]]]});
+        const uint32_t sr = w.stream_rank[gk[runs[r]]];
+        gr.resources.push_back(Resource{true, w.streams[sr]});
         res = static_cast<int32_t>(gr.resources.size() - 1);
+        w.res_of_stream[sr] = res;
+        w.touched_streams.push_back(sr);
+        w.window_streams.push_back(sr);
         for (uint32_t q = runs[r]; q < runs[r + 1]; ++q) {
           const uint32_t k = gk[q];
           const auto& g = f.gpu[k];
@@ -912,6 +968,73 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       launch_start[q] = g.runtime >= 0 ? f.cpu[static_cast<size_t>(g.runtime)].ts - w0 : g.ts - w0;
     }
 
+    // Carry-in nodes: GPU work outside the iteration that the iteration waits for (a stream's
+    // predecessor of one of its events, an event a synchronisation awaits). Before 2026-12-06 a
+    // stream predecessor outside the iteration was a constant edge to the event's measured start,
+    // called previous_iteration whether the stream was still busy or long idle (HTA's trace_compare
+    // steps 1009/1010: 99.99% previous_iteration on a rank 99.38% idle, the predecessor an unlaunched
+    // memcpy of the next step), and a synchronisation awaiting work launched in the previous step
+    // had no edge at all (its wait was the host's, cpu_bound, and `host=0` returned it at once;
+    // review of that day). Now the events before the iteration's own on a stream, while outside it,
+    // of one kind (launched before the iteration: previous_iteration; else: unexplained, e.g. an
+    // unlaunched event of the next step) and at most the gap threshold apart, are one node held at
+    // their measured times; a gap before it binds to the event it waited for (an event of the
+    // iteration, an earlier run) as slack, or, with nothing before it in the iteration, is an
+    // unexplained constant. Returns k's node (k's own node when k is in the iteration).
+    auto& carry_edges = w.carry_edges;
+    carry_edges.clear();
+    w.carry_events.clear();
+    auto stream_resource = [&](uint32_t sr) {
+      if (w.res_of_stream[sr] < 0) {
+        gr.resources.push_back(Resource{true, w.streams[sr]});
+        w.res_of_stream[sr] = static_cast<int32_t>(gr.resources.size() - 1);
+        w.touched_streams.push_back(sr);
+      }
+      return w.res_of_stream[sr];
+    };
+    auto link_carry = [&](uint32_t to, uint32_t from) {  // carry node `to` waited for `from`
+      const int64_t s_rel = gr.nodes[to].measured_start, e_rel = gr.nodes[from].measured_start + gr.nodes[from].dur;
+      if (e_rel <= s_rel)
+        carry_edges.emplace_back(to, Edge{from, s_rel - e_rel, EdgeKind::Program, false, s_rel - e_rel > opt.unexplained_gap_ticks});
+      else carry_edges.emplace_back(to, Edge{kNone, s_rel, EdgeKind::Start, false, true});  // overlapping: unexplained
+    };
+    auto carry_of = [&](uint32_t k) -> uint32_t {
+      uint32_t result = kNone, waiting = kNone;
+      for (uint32_t cur = k;;) {
+        if (gpu_node[cur] != kNone) {  // an event of the iteration, or a run made before
+          if (waiting != kNone) link_carry(waiting, gpu_node[cur]);
+          if (result == kNone) result = gpu_node[cur];
+          break;
+        }
+        const bool before = launch_abs(cur) < w0;
+        uint32_t first = cur;
+        for (uint32_t p = w.prev_on_stream[first];
+             p != kNone && gpu_node[p] == kNone && (launch_abs(p) < w0) == before && f.gpu[p].end > w0 &&
+             f.gpu[first].ts - f.gpu[p].end <= opt.unexplained_gap_ticks;
+             p = w.prev_on_stream[first])
+          first = p;
+        const int64_t s_rel = std::max(f.gpu[first].ts, w0) - w0, e_rel = f.gpu[cur].end - w0;
+        const uint32_t m = new_node(NodeKind::Carry, before ? Attribution::PreviousIteration : Attribution::Unexplained,
+                                    stream_resource(w.stream_rank[cur]), s_rel + w0, std::max<int64_t>(0, e_rel - s_rel),
+                                    f.gpu[cur].name);
+        gr.nodes[m].gpu_kind = f.gpu[cur].kind;
+        gr.nodes[m].in_iteration = false;
+        gpu_node[cur] = m;
+        w.carry_events.push_back(cur);
+        if (result == kNone) result = m;
+        if (waiting != kNone) link_carry(waiting, m);
+        if (s_rel == 0) break;
+        const uint32_t p = w.prev_on_stream[first];
+        if (p == kNone || f.gpu[p].end <= w0) {
+          carry_edges.emplace_back(m, Edge{kNone, s_rel, EdgeKind::Start, false, true});  // nothing before it in the iteration
+          break;
+        }
+        waiting = m;
+        cur = p;
+      }
+      return result;
+    };
+
     // GPU edges.
     std::vector<uint32_t> producers;  // recorded producers of the GPU event at hand (in the window)
     // Per stream, the event ending latest so far (streams are contiguous in gk, in start order):
@@ -926,21 +1049,24 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
       const auto& g = f.gpu[k];
       const uint32_t n = g0 + q;
       const int64_t ts = g.ts - w0;
-      // Stream predecessor.
+      // Stream predecessor: an event of the iteration, or one outside it that ends after the
+      // iteration's start (a carry-in node, made below); one that ended before it left the stream
+      // idle (no predecessor).
       uint32_t pred_node = kNone;
       int64_t r_p = INT64_MIN;
-      bool pred_const = false;
+      uint32_t carry_k = kNone;
       if (w.prev_on_stream[k] != kNone) {
         const uint32_t pk = w.prev_on_stream[k];
         if (gpu_node[pk] != kNone && gr.nodes.size() > gpu_node[pk] && gr.nodes[gpu_node[pk]].kind == NodeKind::Gpu &&
             gr.nodes[gpu_node[pk]].resource == gr.nodes[n].resource && gpu_node[pk] < n) {
           pred_node = gpu_node[pk];
           r_p = gr.nodes[pred_node].measured_start + gr.nodes[pred_node].dur;
-        } else {
-          r_p = f.gpu[pk].end - w0;  // still running the previous iteration's work (or earlier)
-          pred_const = true;
+        } else if (f.gpu[pk].end > w0) {
+          carry_k = pk;
+          r_p = f.gpu[pk].end - w0;
         }
       }
+      const bool has_pred = pred_node != kNone || carry_k != kNone;
       {
         const int32_t res = gr.nodes[n].resource;
         if (res != run_res) {
@@ -948,17 +1074,18 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           run_node = kNone;
           run_end = INT64_MIN;
         }
-        if (pred_node != kNone && run_node != kNone && run_end > r_p) {
+        if (has_pred && run_node != kNone && run_end > r_p) {
           pred_node = run_node;
           r_p = run_end;
+          carry_k = kNone;
         }
         // Started while an earlier event of its stream still ran (the profiler's times overlap;
         // HTA's trace_diff test has 31 such kernels): no stream edge binds it, and no segment of
         // the path may be negative.
-        if ((pred_node != kNone || pred_const) && r_p > ts) {
+        if (has_pred && r_p > ts) {
           ++overlapping;
           pred_node = kNone;
-          pred_const = false;
+          carry_k = kNone;
           r_p = INT64_MIN;
         }
         const int64_t end_n = ts + gr.nodes[n].dur;
@@ -967,6 +1094,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           run_node = n;
         }
       }
+      if (carry_k != kNone) pred_node = carry_of(carry_k);
       // Launch.
       uint32_t call = g.runtime >= 0 ? call_node[static_cast<size_t>(g.runtime)] : kNone;
       int64_t cs = call != kNone ? gr.nodes[call].measured_start : 0;
@@ -1020,13 +1148,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         int64_t wt = ts - r_x;
         add_edge(n, Edge{cross, wt, EdgeKind::CrossStream, false, wt > slack_t});
         if (pred_node != kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
-        else if (pred_const) add_edge(n, Edge{kNone, r_p, EdgeKind::Start, false, false});
         if (call != kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
-      } else if (r_p != INT64_MIN && r_p >= r_l) {
+      } else if (pred_node != kNone && r_p >= r_l) {
         int64_t wt = ts - r_p;
-        bool unexpl = wt > slack_t;
-        if (pred_node != kNone) add_edge(n, Edge{pred_node, wt, EdgeKind::Program, false, unexpl});
-        else add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, false});
+        add_edge(n, Edge{pred_node, wt, EdgeKind::Program, false, wt > slack_t});
         if (call != kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
       } else if (call != kNone) {
         if (actual < 0) {
@@ -1041,7 +1166,6 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           add_edge(n, Edge{call, actual, EdgeKind::Launch, true, actual - median_latency > slack_t});
         }
         if (pred_node != kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
-        else if (pred_const) add_edge(n, Edge{kNone, r_p, EdgeKind::Start, false, false});
       } else {
         // Nothing in the trace explains when it started: no launching call, nothing before it on
         // its stream, no producer on another. Held at its measured start; the time before it is
@@ -1059,18 +1183,90 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
                      overlapping);
 
     // Sync edges: the GPU event a synchronising call waited for.
-    auto stream_res = [&](int64_t s) -> int32_t {  // the stream's resource, or -1 (the streams are in order)
-      auto b = gr.resources.begin() + gres0;
-      auto it = std::lower_bound(b, gr.resources.end(), s, [](const Resource& r, int64_t v) { return r.id < v; });
-      return it != gr.resources.end() && it->id == s ? static_cast<int32_t>(it - gr.resources.begin()) : -1;
+    // On stream sr (frame rank), for a call [cts, cend]: the latest-ending event launched before
+    // the call that ended by its return, of the iteration or carried in (launched before it: before
+    // 2026-12-06 only the iteration's events were searched, and a cudaDeviceSynchronize at the start
+    // of a step that waited 150 us for the previous step's kernel was 150 us of cpu_bound time that
+    // `host=0` removed; review of that day). Each stream is searched on its own (by_res), however
+    // many events other streams ran meanwhile: the search over every stream's events had stopped 256
+    // events back, and a sync behind 316 short kernels of another stream lost its NCCL kernel (a
+    // what-if 10-20% low; 2026-12-04 review).
+    auto awaited_on = [&](uint32_t sr, int64_t cts, int64_t cend, int64_t& end) -> uint32_t {
+      uint32_t node = kNone;
+      end = INT64_MIN;
+      const int32_t r = w.res_of_stream[sr];
+      if (r >= 0 && static_cast<size_t>(r) < by_res.size()) {
+        const auto& list = by_res[static_cast<size_t>(r)];
+        auto it = std::upper_bound(list.begin(), list.end(), std::make_pair(cend, UINT32_MAX));
+        while (it != list.begin()) {
+          --it;
+          if (launch_start[it->second] >= cts) continue;  // launched after the call: not awaited
+          node = g0 + it->second;
+          end = it->first;
+          break;
+        }
+      }
+      if (const uint32_t ck = w.carry_last[sr]; ck != kNone) {
+        const int64_t ce = f.gpu[ck].end - w0;
+        if (ce > 0 && ce <= cend && (node == kNone || ce > end)) {
+          node = carry_of(ck);
+          end = ce;
+        }
+      }
+      return node;
     };
-    std::vector<uint32_t> also_awaited;  // a device sync's other streams' last events (few streams: a list)
+    // A device (context) synchronisation waits for every stream: besides the event that ended
+    // last, the last event launched before the call on each other stream binds it too (a what-if
+    // that shortens the former must not let the call return before the latter; before 2026-12-03
+    // only the last-ending event was an edge: --scale comm=0 could return a cudaDeviceSynchronize
+    // before the GEMMs it waited for). A thread's device syncs sweep the iteration's launches in
+    // launch order, and each looks only at the streams that launched since the thread's previous
+    // one (or still had work that ended after its return): that one's edges hold the others, as it
+    // returns before this one starts. Before 2026-12-06 each sync had an edge from every stream, and
+    // 5,000 syncs behind 5,000 streams took 4.8 s and 555 MB (review of that day).
+    auto& launch_order = w.launch_order;  // the iteration's GPU events by launch (made at its first device sync)
+    bool launch_order_made = false;
+    int32_t sweep_thread = -1;  // the thread whose device syncs the sweep is at
+    size_t sweep_next = 0;
+    auto sweep_mark = [&](uint32_t sr, int64_t end) {  // stream sr launched work ending at end (relative)
+      uint8_t& fl = w.ds_flags[sr];
+      if (!(fl & 1)) {
+        fl |= 1;
+        w.ds_touched.push_back(sr);
+        w.ds_maxend[sr] = end;
+      } else {
+        w.ds_maxend[sr] = std::max(w.ds_maxend[sr], end);
+      }
+      if (!(fl & 2)) {
+        fl |= 2;
+        w.ds_dirty.push_back(sr);
+      }
+    };
+    auto sweep_reset = [&] {
+      for (const uint32_t sr : w.ds_touched) {
+        w.ds_flags[sr] = 0;
+        w.ds_maxend[sr] = INT64_MIN;
+      }
+      w.ds_touched.clear();
+      w.ds_dirty.clear();
+    };
+    std::vector<uint32_t> also_awaited;  // a device sync's other streams' last events
     for (const auto& ps : pending) {
       const CpuEvent& c = f.cpu[ps.cpu];
       const int64_t cts = c.ts - w0, cend = c.end - w0;
       uint32_t awaited = kNone;
       also_awaited.clear();
       int64_t aw_end = INT64_MIN;
+      auto consider = [&](uint32_t xn, int64_t xe) {  // the latest-ending one binds first
+        if (xn == kNone) return;
+        if (awaited == kNone || xe > aw_end) {
+          if (awaited != kNone) also_awaited.push_back(awaited);
+          awaited = xn;
+          aw_end = xe;
+        } else {
+          also_awaited.push_back(xn);
+        }
+      };
       if (ps.type == CallType::SyncMemcpy) {
         int64_t own = own_wait(ps.cpu);
         if (own >= 0 && gpu_node[static_cast<size_t>(own)] != kNone) {
@@ -1081,51 +1277,68 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
                  ev != kNone) {
         // The recorded event: the call returns when the work recorded before it ends, whatever
         // else runs (it had waited for the last GPU event to end: a 3x slower NCCL kernel on
-        // another stream delayed a sync that never waited for it).
-        if (gpu_node[ev] != kNone) {
-          awaited = gpu_node[ev];
-          aw_end = gr.nodes[awaited].measured_start + gr.nodes[awaited].dur;
-          if (aw_end > cend) awaited = kNone;  // not consistent with the call's return: ignored
+        // another stream delayed a sync that never waited for it). Outside the iteration: carried in.
+        const int64_t ev_end = gpu_node[ev] != kNone ? gr.nodes[gpu_node[ev]].measured_start + gr.nodes[gpu_node[ev]].dur
+                                                     : f.gpu[ev].end - w0;
+        if ((gpu_node[ev] != kNone || ev_end > 0) && ev_end <= cend) {  // else not consistent with the call's return: ignored
+          awaited = carry_of(ev);
+          aw_end = ev_end;
         }
+      } else if (ps.type == CallType::DeviceSync) {
+        if (!launch_order_made) {
+          launch_order.clear();
+          for (uint32_t q = lo; q < hi; ++q)
+            launch_order.insert(launch_order.end(), w.launch_k.begin() + w.launch_at[q], w.launch_k.begin() + w.launch_at[q + 1]);
+          const auto launched = static_cast<std::ptrdiff_t>(launch_order.size());
+          for (auto it = std::lower_bound(w.unlaunched.begin(), w.unlaunched.end(), st.ts,
+                                          [&](uint32_t k, int64_t v) { return f.gpu[k].ts < v; });
+               it != w.unlaunched.end() && f.gpu[*it].ts < st.end; ++it)
+            launch_order.push_back(*it);
+          std::inplace_merge(launch_order.begin(), launch_order.begin() + launched, launch_order.end(),
+                             [&](uint32_t a, uint32_t b) { return launch_abs(a) < launch_abs(b); });
+          launch_order_made = true;
+        }
+        const int32_t thread = gr.nodes[ps.ret].resource;
+        if (thread != sweep_thread) {
+          sweep_reset();
+          sweep_thread = thread;
+          sweep_next = 0;
+          for (const uint32_t sr : w.live) sweep_mark(sr, f.gpu[w.carry_last[sr]].end - w0);
+        }
+        for (; sweep_next < launch_order.size() && launch_abs(launch_order[sweep_next]) - w0 < cts; ++sweep_next) {
+          const uint32_t k = launch_order[sweep_next];
+          sweep_mark(w.stream_rank[k], f.gpu[k].end - w0);
+        }
+        std::sort(w.ds_dirty.begin(), w.ds_dirty.end());  // streams in order, as their edges were before
+        size_t keep = 0;
+        for (const uint32_t sr : w.ds_dirty) {
+          int64_t xe = 0;
+          const uint32_t xn = awaited_on(sr, cts, cend, xe);
+          consider(xn, xe);
+          if (w.ds_maxend[sr] <= cend) w.ds_flags[sr] &= static_cast<uint8_t>(~2u);
+          else w.ds_dirty[keep++] = sr;  // work launched before the call that ended after it: looked at again
+        }
+        w.ds_dirty.resize(keep);
       } else {
-        int32_t only_res = -1;
-        if (ps.type == CallType::StreamSync) {
-          int64_t s = stream_of_sync(t.correlation[c.event]);
-          if (s != -1) {
-            const int32_t r = stream_res(s);
-            only_res = r < 0 ? -2 : r;
+        // cudaStreamSynchronize on its recorded stream; without one (or an event sync without its
+        // recorded event), the event that ended last on any stream.
+        const int64_t s = ps.type == CallType::StreamSync ? stream_of_sync(t.correlation[c.event]) : -1;
+        if (s != -1) {
+          const auto it = std::lower_bound(w.streams.begin(), w.streams.end(), s);
+          if (it != w.streams.end() && *it == s) {
+            int64_t xe = 0;
+            const uint32_t xn = awaited_on(static_cast<uint32_t>(it - w.streams.begin()), cts, cend, xe);
+            consider(xn, xe);
           }
-        }
-        if (only_res != -2) {
-          // A device (context) synchronisation waits for every stream: besides the event that
-          // ended last, the last event launched before the call on each other stream binds it
-          // too (a what-if that shortens the former must not let the call return before the
-          // latter). Before 2026-12-03 only the last-ending event was an edge: --scale comm=0
-          // could return a cudaDeviceSynchronize before the GEMMs it waited for.
-          // Searched stream by stream (by_res): the search over every stream's events had stopped
-          // 256 events back, and a sync behind 316 short kernels of another stream lost its
-          // NCCL kernel (a what-if 10-20% low; 2026-12-04 review).
-          const bool every_stream = ps.type == CallType::DeviceSync;
-          for (size_t r = 0; r < by_res.size(); ++r) {
-            if (only_res >= 0 && static_cast<int32_t>(r) != only_res) continue;
-            const auto& list = by_res[r];
-            auto it = std::upper_bound(list.begin(), list.end(), std::make_pair(cend, UINT32_MAX));
-            while (it != list.begin()) {
-              --it;
-              if (launch_start[it->second] >= cts) continue;  // launched after the call: not awaited
-              const uint32_t xn = g0 + it->second;
-              if (awaited == kNone || it->first > aw_end) {
-                if (awaited != kNone) also_awaited.push_back(awaited);
-                awaited = xn;
-                aw_end = it->first;
-              } else {
-                also_awaited.push_back(xn);
-              }
-              break;
+        } else {
+          for (const auto* list : {&w.window_streams, &w.live})
+            for (const uint32_t sr : *list) {
+              int64_t xe = 0;
+              const uint32_t xn = awaited_on(sr, cts, cend, xe);
+              consider(xn, xe);
             }
-          }
-          if (!every_stream) also_awaited.clear();
         }
+        also_awaited.clear();
       }
       if (awaited != kNone) {
         sync_edges.emplace_back(ps.ret, Edge{awaited, 0, EdgeKind::Sync, false, false});
@@ -1135,6 +1348,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         gr.nodes[ps.ret].measured_start = std::max(cts, aw_end);
       }
     }
+    sweep_reset();
+    // The carry-in nodes' edges, by node (they were made after the GPU nodes, in order).
+    std::stable_sort(carry_edges.begin(), carry_edges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [to, e] : carry_edges) add_edge(to, e);
 
     // Straddling joins: from the start of the call's last node (a sync return starts when the GPU
     // work it waited for ended) to the gap's end; from the call's start when that is later.
@@ -1268,6 +1485,8 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
 
     for (uint32_t cp : touched_calls) call_node[cp] = kNone;
     for (uint32_t k : gk) gpu_node[k] = kNone;
+    for (uint32_t k : w.carry_events) gpu_node[k] = kNone;
+    for (uint32_t sr : w.touched_streams) w.res_of_stream[sr] = -1;
     visit(gr);
   }
 }
@@ -1416,7 +1635,7 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
         w = std::llround(static_cast<double>(w) * launch_factor);
       }
       if (opt.drop_gpu_gaps && w > 0 && (e.kind == EdgeKind::Program || e.kind == EdgeKind::CrossStream) &&
-          nd.kind == NodeKind::Gpu)
+          (nd.kind == NodeKind::Gpu || nd.kind == NodeKind::Carry))
         w = 0;
       int64_t ready;
       if (e.from == Edge::kNone) {
@@ -1515,7 +1734,7 @@ void critical_path(const Graph& g, const ReplayResult& r, Path& path) {
         switch (e.kind) {
           case EdgeKind::Launch: p.attr = Attribution::LaunchOverhead; break;
           case EdgeKind::Start:
-            p.attr = nd.kind == NodeKind::Gpu ? Attribution::PreviousIteration : Attribution::CpuBound;
+            p.attr = nd.kind == NodeKind::Gpu || nd.kind == NodeKind::Carry ? Attribution::PreviousIteration : Attribution::CpuBound;
             break;
           case EdgeKind::Sync: p.attr = Attribution::CpuBound; break;
           case EdgeKind::Program:

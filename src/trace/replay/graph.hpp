@@ -10,7 +10,10 @@
 //    for the GPU (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, a memcpy
 //    that returns after its copy) is split into an "enter" node and a "return" node whose start
 //    waits for the GPU work it synchronises with;
-//  - GPU events (kernels, memcpy, memset), one chain per stream.
+//  - GPU events (kernels, memcpy, memset), one chain per stream;
+//  - carry-in: GPU work outside the iteration that it waits for (a stream still running work
+//    launched before the iteration, a synchronisation awaiting it), one node per contiguous run
+//    of such events on a stream, held at its measured times (no scale applies to it).
 // Edges (ready time = predecessor's finish + weight, or its start + weight for launch edges):
 //  - program order on a thread and on a stream;
 //  - launch: call start -> GPU event start (correlation id);
@@ -18,7 +21,7 @@
 //  - cross-stream: inferred where a GPU event waits on no edge above but starts right after an
 //    event on another stream ends (cudaStreamWaitEvent / event dependencies);
 //  - start: a constant offset from the iteration start (the first call of a secondary thread,
-//    a stream still busy with the previous iteration's work);
+//    a GPU event or carry-in run that nothing in the trace explains the start of);
 //  - fork/join: a burst of a secondary thread's calls inside a host gap of the step's thread
 //    (PyTorch's autograd thread running the backward pass while the step's thread waits in
 //    loss.backward()) starts after the node before the gap and ends before the gap's remainder.
@@ -70,7 +73,9 @@ struct LargeArrayAllocator {
 template <class T>
 using LargeVector = std::vector<T, LargeArrayAllocator<T>>;
 
-enum class NodeKind : uint8_t { HostGap, HostCall, SyncEnter, SyncReturn, Gpu };
+// Carry: GPU work outside the iteration that the iteration waits for, held at its measured
+// times (attributed previous_iteration when launched before the iteration, else unexplained).
+enum class NodeKind : uint8_t { HostGap, HostCall, SyncEnter, SyncReturn, Gpu, Carry };
 enum class EdgeKind : uint8_t { Program, Launch, Sync, CrossStream, Start };
 
 // What a piece of the critical path is attributed to.
