@@ -396,8 +396,9 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     // Each list entry is checked here, at its key: an unknown accelerator, tp 0 or a bad policy had
     // become a candidate row whose status held the error, without the file (2026-12-03 review).
     if (v->has("accelerators")) p.accelerators = v->str_list("accelerators");
+    // A catalog id or an accelerator file, as deployment.accelerator (2026-12-06 review).
     for (const auto& a : p.accelerators)
-      if (!cat.has_accelerator(a)) v->fail("accelerators", "unknown accelerator '" + a + "'", valid_choices_hint(a, cat.accelerator_ids()));
+      if (!cat.has_accelerator(a)) load_accelerator_ref(cat, a, v->loc("accelerators"));
     p.tp = int_list<int>(*v, "tp", p.tp);
     for (int x : p.tp)
       if (x < 1) v->fail("tp", "entries must be >= 1, got " + std::to_string(x));
@@ -484,6 +485,32 @@ std::string pct1(double v) {
   return b;
 }
 
+// Scheduler slots of one replica: pipeline_batches (default pp) under pipeline parallelism.
+int slots_of(const ServingSpec& sv) {
+  return sv.deployment.par.pp > 1 ? (sv.pipeline_batches > 0 ? sv.pipeline_batches : sv.deployment.par.pp) : 1;
+}
+
+// Requests of the burst that measures the saturation throughput: sixteen full batches, so that the
+// steady window outweighs the first batch's synchronised start.
+int64_t saturation_burst_requests(const ServingSpec& sv) {
+  return std::min<int64_t>(kMaxServingRequests, std::max<int64_t>(2000, 16 * static_cast<int64_t>(sv.limits.max_batch_seqs) * slots_of(sv)));
+}
+
+// Forward passes that burst takes, estimated from the workload's mean lengths: its decode tokens
+// over the sequences a replica runs at once (max_batch_seqs per slot, or the mean requests its KV
+// cache holds whole, if fewer), plus its prompt tokens over max_batch_tokens. An estimate of its
+// cost, not of its result.
+double saturation_burst_passes(const StudySpec& s) {
+  const ServingSpec& sv = s.serving;
+  const double prompt = s.workload.prompt.mean + s.workload.prefix_share_fraction * s.workload.prefix_tokens, output = s.workload.output.mean;
+  const int slots = slots_of(sv);
+  const double held = std::floor(kv_capacity_tokens(sv, sv.deployment) / slots / (prompt + output));
+  const int instances = sv.disaggregation ? sv.disaggregation->decode_instances : 1;
+  const double running = instances * slots * std::clamp(held, 1.0, static_cast<double>(sv.limits.max_batch_seqs));
+  const double n = static_cast<double>(saturation_burst_requests(sv));
+  return n * output / running + n * prompt / static_cast<double>(sv.limits.max_batch_tokens);
+}
+
 // Saturation throughput of the whole serving setup: one replica measured with all requests
 // waiting (a replica needs several batches of requests to saturate), times the replicas;
 // disaggregated pools are measured whole.
@@ -491,11 +518,15 @@ double saturation_of(const StudySpec& s) {
   ServingSpec one = s.serving;
   const int copies = one.disaggregation ? 1 : one.replicas;
   if (!one.disaggregation) one.replicas = 1;
-  const int slots = one.deployment.par.pp > 1 ? (one.pipeline_batches > 0 ? one.pipeline_batches : one.deployment.par.pp) : 1;
-  // Sixteen full batches: the steady window then outweighs the first batch's synchronised start.
-  const int64_t n = std::min<int64_t>(kMaxServingRequests, std::max<int64_t>(2000, 16 * static_cast<int64_t>(one.limits.max_batch_seqs) * slots));
-  return saturation_requests_per_s(one, s.workload, n) * copies;
+  return saturation_requests_per_s(one, s.workload, saturation_burst_requests(one)) * copies;
 }
+
+// The steady cost alone does not justify a burst of more than this many estimated passes and
+// this many times the run's own (2,000 requests of 41,000 tokens, KV-bound at 11 sequences, took
+// 9 s for a 2-request run of 0.5 s; GPT-OSS-120B at 90,000 output tokens over a minute; review of
+// 2026-12-06). One million passes take about 1.5 s on one core of the build machine.
+constexpr double kSteadyBurstMinPasses = 1e6;
+constexpr double kSteadyBurstRunMultiple = 16;
 
 // The share of a run's requests refused at arrival (too long for the cache or the context): it
 // depends on their lengths only, not on the rate, so one run gives it for every rate.
@@ -602,9 +633,27 @@ static Result run_serve_in(StudySpec s) {
   // throughput: the arrival rate (the generator's) x output tokens per arrival (refused requests
   // give none), per device-hour. Not for a trace: the saturation
   // throughput is measured on generated lengths.
+  // The saturation throughput is measured for it when the run has not measured it already
+  // (load_fraction, sweep), unless that burst would dwarf the run itself: then the figure is left
+  // out with a note, rather than a 2-request run simulating thousands of long requests.
   const double usd_h = s.serving.usd_per_device_hour;
-  if (usd_h > 0 && s.workload.arrival != "trace" && reqs.size() >= 2 && reqs.back().arrival_s > reqs.front().arrival_s) {
-    if (cap <= 0) cap = saturation_of(s);
+  bool steady = usd_h > 0 && s.workload.arrival != "trace" && reqs.size() >= 2 && reqs.back().arrival_s > reqs.front().arrival_s;
+  if (steady && cap <= 0) {
+    const double burst = saturation_burst_passes(s);
+    const Value* it = r.scalar("iterations_count");
+    const double run_passes = it && std::holds_alternative<int64_t>(*it) ? static_cast<double>(std::get<int64_t>(*it)) : 0.0;
+    if (burst > std::max(kSteadyBurstMinPasses, kSteadyBurstRunMultiple * run_passes)) {
+      steady = false;
+      r.notes.push_back("steady_usd_per_million_output_tokens is left out: it needs the saturation throughput, measured by a burst of " +
+                        std::to_string(saturation_burst_requests(s.serving)) + " requests of this workload's lengths, about " +
+                        sig4(burst) + " forward passes against this run's " + sig4(run_passes) +
+                        "; usd_per_million_output_tokens is the run's own, ramp-up and drain included. workload.load_fraction or a "
+                        "sweep measures the saturation throughput whatever the burst costs");
+    } else {
+      cap = saturation_of(s);
+    }
+  }
+  if (steady) {
     const double arrivals_per_s = s.workload.rate_per_s > 0 ? s.workload.rate_per_s  // the generator's rate, exact
                                                               : static_cast<double>(reqs.size() - 1) / (reqs.back().arrival_s - reqs.front().arrival_s);
     const double dur = std::get<double>(*r.scalar("duration_s"));
@@ -766,13 +815,19 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double workspace = budget.workspace_bytes;
   // Layers under a sliding window hold the window only, and a prefill pass also the keys of its
   // new tokens beyond the window while it runs: every sequence at its last token, plus one pass of
-  // a prompt (up to pass_tokens) beyond its window (0 without a window).
-  const double pass_prompt = std::min(static_cast<double>(prompt), kPassTokens);
-  // A draft's cache holds every token, as serve counts it (KvMemoryBudget).
-  const double kv = cm.kv_bytes_per_device(static_cast<double>(prompt + output)) * batch +
-                    std::max(0.0, cm.kv_bytes_per_device(static_cast<double>(prompt), pass_prompt) -
-                                      cm.kv_bytes_per_device(static_cast<double>(prompt))) +
-                    (draft ? budget.draft_kv_bytes_per_token * static_cast<double>(prompt + output) * static_cast<double>(batch) : 0.0);
+  // a prompt (up to pass_tokens) beyond its window (0 without a window). A draft's cache holds
+  // every token, as serve counts it (KvMemoryBudget).
+  // `seqs` sequences of `context` tokens each, whose prompt is this run's (or the context, when
+  // shorter): fits_memory and max_context_tokens_by_memory both read it, so the longest context
+  // reported is the longest that fits (before 2026-12-06 the maximum left the prompt's pass out:
+  // GPT-OSS-120B on 72 GiB reported 109,257 tokens, and 101,067 did not fit; review).
+  auto kv_bytes_at = [&](double context, double seqs) {
+    const double pr = std::min(static_cast<double>(prompt), context);
+    const double pass_prompt = std::min(pr, kPassTokens);
+    return cm.kv_bytes_per_device(context) * seqs + std::max(0.0, cm.kv_bytes_per_device(pr, pass_prompt) - cm.kv_bytes_per_device(pr)) +
+           (draft ? budget.draft_kv_bytes_per_token * context * seqs : 0.0);
+  };
+  const double kv = kv_bytes_at(static_cast<double>(prompt + output), static_cast<double>(batch));
   r.set("memory_capacity_bytes_per_device", mem);  // the device's memory (the iterations table's column of that name is bytes moved)
   r.set("memory_available_fraction", avail_frac);
   r.set("memory_usable_bytes_per_device", usable);
@@ -820,8 +875,22 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "prompt + output of " + std::to_string(prompt + output) + " tokens against one");
   // The longest context: the one memory holds for a single sequence beside this run's workspace,
   // capped by the model's own context window where it states one (max_position_embeddings); both
-  // are reported.
-  double memory_context = budget.free_bytes() > 0 ? cm.kv_max_context_per_device(budget.free_bytes(), budget.draft_kv_bytes_per_token) : 0.0;
+  // are reported. The largest whole context C with weights + kv_bytes_at(C, 1) + workspace within
+  // `limit`, fits_memory's own test (kv_bytes_at grows with C), by bisection; +inf when every layer
+  // is windowed and no context is too long.
+  auto longest_context = [&](double limit) {
+    auto fits_at = [&](double c) { return w + kv_bytes_at(c, 1.0) + workspace <= limit; };
+    constexpr double kUnbounded = 4503599627370496.0;  // 2^52: every whole number below is a double
+    if (!fits_at(0.0)) return 0.0;
+    if (fits_at(kUnbounded)) return static_cast<double>(INFINITY);
+    double lo = 0, hi = kUnbounded;  // fits_at(lo), !fits_at(hi)
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      (fits_at(mid) ? lo : hi) = mid;
+    }
+    return lo;
+  };
+  double memory_context = budget.free_bytes() > 0 ? longest_context(usable) : 0.0;
   if (std::isinf(memory_context)) {
     // Every layer windowed: memory bounds no context once the window fits.
     memory_context = d.context_window_tokens > 0 ? static_cast<double>(d.context_window_tokens) : std::nan("");
@@ -834,7 +903,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Within the recommended working set (where it is below the usable memory): the context that
   // leaves the OS its recommended share.
   if (recommended > 0 && !std::isnan(memory_context)) {
-    double rec_context = recommended > w + workspace ? cm.kv_max_context_per_device(recommended - w - workspace, budget.draft_kv_bytes_per_token) : 0.0;
+    double rec_context = recommended > w + workspace ? longest_context(recommended) : 0.0;
     if (std::isinf(rec_context)) rec_context = memory_context;
     r.set("max_context_tokens_by_recommended_memory", std::min(rec_context, memory_context));
   }

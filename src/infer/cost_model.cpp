@@ -46,12 +46,37 @@ void Deployment::check() const {
   SourceLocation w{"", 0, 0, "parallel"};
   const auto& p = par;
   if (p.tp < 1 || p.pp < 1 || p.ep < 1) throw Error(w, "tp, pp and ep must be >= 1");
+  // Each TP rank holds an equal slice of the FFN's columns (vLLM's ColumnParallelLinear and
+  // FusedMoE assert that the width divides): the dense FFN's over tp, a routed expert's over the
+  // tp / ep ranks that share it, the shared experts' (one MLP of shared x expert width) over tp.
+  // Before 2026-12-06 only the heads were checked: Qwen2-1.5B (8,960 wide) ran at tp 6, and
+  // Qwen2.5-7B's errors offered tp 28, which does not divide its 18,944 (review).
+  const bool dense_ffn = !model.all_layers_moe() && model.ffn_hidden > 0;
+  // The first FFN whose width `t` ranks do not split evenly: {width, what, ranks}; width 0: none.
+  struct Uneven {
+    int64_t width = 0;
+    std::string what;
+    int ranks = 0;
+  };
+  auto uneven_ffn = [&](int t) -> Uneven {
+    if (dense_ffn && model.ffn_hidden % t != 0) return {model.ffn_hidden, "FFN (intermediate_size)", t};
+    if (!model.moe || model.moe->expert_ffn_hidden <= 0) return {};
+    const int expert_ranks = t % p.ep == 0 ? t / p.ep : t;
+    if (model.moe->expert_ffn_hidden % expert_ranks != 0)
+      return {model.moe->expert_ffn_hidden, "routed expert FFN (moe_intermediate_size)", expert_ranks};
+    const int64_t shared = static_cast<int64_t>(model.moe->shared_experts) * model.moe->expert_ffn_hidden;
+    if (shared % t != 0) return {shared, "shared-expert FFN", t};
+    return {};
+  };
+  auto ffn_divides = [&](int t) { return uneven_ffn(t).width == 0; };
   // The valid tensor-parallel degrees, for the messages: the divisors of the heads that divide the
-  // KV heads or are a multiple of them (the errors had named no valid value; review of 2026-12-05).
+  // KV heads or are a multiple of them, and whose FFN slices are whole (the errors had named no
+  // valid value; review of 2026-12-05).
   auto valid_tp = [&] {
     std::string out;
     for (int t = 1; t <= model.heads && t <= 1024; ++t)
-      if (model.heads % t == 0 && (model.mla || model.kv_heads <= 0 || model.kv_heads % t == 0 || t % model.kv_heads == 0))
+      if (model.heads % t == 0 && (model.mla || model.kv_heads <= 0 || model.kv_heads % t == 0 || t % model.kv_heads == 0) &&
+          ffn_divides(t))
         out += (out.empty() ? "valid: " : ", ") + std::to_string(t);
     return out;
   };
@@ -64,6 +89,13 @@ void Deployment::check() const {
   if (!model.mla && model.kv_heads > 0 && model.kv_heads % p.tp != 0 && p.tp % model.kv_heads != 0)
     throw Error(SourceLocation{"", 0, 0, "parallel.tp"}, "tp=" + std::to_string(p.tp) + " neither divides the " +
                 std::to_string(model.kv_heads) + " KV heads of " + model.id + " nor is a multiple of them (KV heads are split or replicated over TP)", valid_tp());
+  if (p.tp % p.ep == 0)
+    if (const Uneven u = uneven_ffn(p.tp); u.width > 0)
+      throw Error(SourceLocation{"", 0, 0, "parallel.tp"},
+                  "tp=" + std::to_string(p.tp) + " does not split the " + std::to_string(u.width) + "-wide " + u.what + " of " + model.id +
+                      " into whole slices over " + std::to_string(u.ranks) + " ranks" + (u.ranks != p.tp ? " (tp / ep)" : "") +
+                      " (vLLM's column-parallel linear layers and fused MoE assert that it divides)",
+                  valid_tp());
   if (p.pp > model.layers)
     throw Error(SourceLocation{"", 0, 0, "parallel.pp"}, "pp=" + std::to_string(p.pp) + " exceeds the layers of " + model.id);
   if (kv_share_layers < 1 || kv_share_layers > model.layers)

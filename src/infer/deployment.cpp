@@ -102,9 +102,10 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     return w;
   };
   d.model = load_model_ref(cat, s.model, at("model"));
-  if (!cat.has_accelerator(s.accelerator))
-    throw Error(at("accelerator"), "unknown accelerator '" + s.accelerator + "'", valid_choices_hint(s.accelerator, cat.accelerator_ids()));
-  d.accel = cat.accelerator(s.accelerator);
+  // A catalog id, or an accelerator catalog file (FILE or FILE#ID, read beside the study, then
+  // from the working directory), as a training scenario's accelerator: a hypothetical part ran in
+  // training and was an "unknown accelerator" here before 2026-12-06 (review).
+  d.accel = load_accelerator_ref(cat, s.accelerator, at("accelerator"));
   d.data_notes = data.match_notes(d.accel, cat.accelerator_ids());
   if (s.memory_gib != 0) {
     if (!(s.memory_gib > 0 && s.memory_gib <= kMaxMemoryGib))
@@ -114,7 +115,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     // hypothetical part, as sweep varies it.
     const double listed_gib = d.accel.memory_bytes.value / 1073741824.0;
     if (d.accel.kind == "soc" && s.memory_gib > listed_gib * (1 + 1e-9))
-      throw Error(at("memory_gib"), s.accelerator + " ships with at most " + format_double(std::round(listed_gib * 100) / 100) +
+      throw Error(at("memory_gib"), d.accel.id + " ships with at most " + format_double(std::round(listed_gib * 100) / 100) +
                                         " GB (its catalog memory_gib), not " + format_double(s.memory_gib),
                   "the machine's size, at most " + format_double(std::round(listed_gib * 100) / 100) +
                       " (smaller sizes are not checked against the ones sold: the catalog lists the largest), or a SoC that offers more");
@@ -236,7 +237,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
                     "one of " + listed(d.engine.weight_formats));
   if (!d.engine.kv_formats.empty() &&
       std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())
-    throw Error(at("kv_format"), "engine " + d.engine.id + " has no " + d.kv.name + " KV cache (" + d.engine.formats_source + ")",
+    throw Error(at("kv_format"), "engine " + d.engine.id + " has no " + d.kv.name + " KV cache (" + d.engine.kv_formats_source + ")",
                 "one of " + listed(d.engine.kv_formats));
   if (!s.system.empty() && !cat.has_system(s.system))
     throw Error(at("system"), "unknown system '" + s.system + "'", valid_choices_hint(s.system, cat.system_ids()));

@@ -119,13 +119,14 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
         const std::string src_id = lm->str("source", ""), basis = lm->str("estimated", "");
         check_citation_word(*lm, "source", src_id, sources);
         if (src_id.empty() == basis.empty()) lm->fail("value", "needs its provenance: source: ID or estimated: \"basis\" (one of the two)");
-        source = src_id.empty() ? "estimated: " + basis : src_id;
+        // A source id is given with its text, as src() gives a number's: the refusal cites it.
+        const auto cited = sources.find(src_id);
+        source = src_id.empty() ? "estimated: " + basis : cited != sources.end() ? cited->first + ": " + cited->second : src_id;
         lm->finish();
       };
-      std::string kv_source;
       sourced_list("weight_formats", e.weight_formats, e.formats_source);
-      sourced_list("kv_formats", e.kv_formats, kv_source);
-      if (e.formats_source.empty()) e.formats_source = kv_source;
+      sourced_list("kv_formats", e.kv_formats, e.kv_formats_source);
+      if (e.formats_source.empty()) e.formats_source = e.kv_formats_source;
       sourced_list("runs_on_kinds", e.runs_on_kinds, e.runs_on_source);
       for (const auto& k : e.runs_on_kinds)
         if (k != "gpu" && k != "soc" && k != "tpu" && k != "npu" && k != "cpu")

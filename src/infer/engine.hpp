@@ -53,7 +53,9 @@ struct EngineProfile {
   // outside them is an error naming the valid ones (llama.cpp had been costed in NVFP4 and an fp8
   // cache, vLLM on an Apple GPU it does not run on; 2026-12-04 review).
   std::vector<std::string> weight_formats, kv_formats, runs_on_kinds;
-  std::string formats_source, runs_on_source;
+  // kv_formats_source: the KV list's own (an engine listing both had cited its weight list's
+  // source for a refused cache; 2026-12-06 review).
+  std::string formats_source, kv_formats_source, runs_on_source;
   std::map<std::string, std::string> sources;
   std::string file;
 };

@@ -243,6 +243,7 @@ class Simulation {
   int64_t rejected = 0, longest_rejected = 0;  // requests refused at arrival (longer than the KV cache)
   int64_t rejected_window = 0;                 // of which beyond the model's context window
   int64_t rejected_pass = 0;                   // of which only the policy's largest pass (a recompute) is too big
+  int64_t shortest_rejected_pass = 0;          // the shortest of those (its last token's context), 0: none
   // Admitted prompts longer than max_batch_tokens, which a policy that never splits a prompt
   // prefills whole in one pass (vLLM refuses max_num_batched_tokens < max_model_len without
   // chunked prefill); said in a note, with the longest.
@@ -271,6 +272,14 @@ class Simulation {
   int64_t completed_ = 0;
   Instance& least_loaded(Role r);
 };
+
+// Why a policy's largest pass can need more of a windowed cache than the last token does: the
+// note on such refusals and the error when every request is one say it alike.
+static std::string largest_pass_text(const std::string& policy) {
+  return "with a sliding window a pass holds the window plus every token it writes, and a preempted request re-prefills "
+         "prompt + output - 1 tokens" +
+         std::string(policy == "chunked-prefill" ? " in chunks of max_batch_tokens" : " in one pass; chunked-prefill bounds the pass by max_batch_tokens");
+}
 
 // Who holds a request's KV cache, for the messages: an instance, or one of its pipeline batches.
 static std::string holder_text(int slots) {
@@ -815,6 +824,8 @@ Result Simulation::run(ServingSummary* summary) {
       rejected_window += beyond_window;
       rejected_pass += !beyond_window && !over_steady;
       if (!beyond_window && over_steady) longest_rejected = std::max<int64_t>(longest_rejected, final_kv);
+      if (!beyond_window && !over_steady)
+        shortest_rejected_pass = shortest_rejected_pass == 0 ? final_kv : std::min<int64_t>(shortest_rejected_pass, final_kv);
     } else if (sp.policy != "chunked-prefill" && q.prompt > sp.limits.max_batch_tokens) {
       ++over_budget;
       longest_over_budget = std::max<int64_t>(longest_over_budget, q.prompt);
@@ -829,6 +840,21 @@ Result Simulation::run(ServingSummary* summary) {
                 " longer than " + context_window_text(sp.deployment) + ", " + std::to_string(rejected - rejected_window) + " needing more KV tokens than " + holder + " (" +
                 std::to_string(longest_fit) + ")",
                 "shorter prompts or outputs, more memory per instance, or a model with a longer window");
+  // Refusals of the largest pass's kind are said as such: the requests fit the cache at their last
+  // token, and "needs more KV tokens than one instance holds (109232)" had been said of 101,041-token
+  // GPT-OSS requests refused for their recompute pass (2026-12-06 review).
+  if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()) && rejected_pass > 0)
+    throw Error(SourceLocation{"", 0, 0, "workload"},
+                "every request is refused: " +
+                    (rejected_pass < rejected ? std::to_string(rejected - rejected_pass) + " need more KV tokens than " + holder + " (" +
+                                                    std::to_string(longest_fit) + "), and " + std::to_string(rejected_pass)
+                                              : std::string("each")) +
+                    " fit" + (rejected_pass < rejected ? "" : "s") + " the " + std::to_string(longest_fit) + " tokens " + holder +
+                    " at the last token but not in the " + sp.policy + " policy's largest pass (the shortest such request, " +
+                    std::to_string(shortest_rejected_pass) + " tokens of context): " + largest_pass_text(sp.policy),
+                "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format)" +
+                    std::string(sp.policy == "chunked-prefill" ? ", or a smaller serving.max_batch_tokens (the chunk of a pass)"
+                                                               : ", or serving.policy chunked-prefill (its passes are bounded by max_batch_tokens)"));
   if (!reqs_.empty() && rejected == static_cast<int64_t>(reqs_.size()))
     throw Error(SourceLocation{"", 0, 0, "workload"}, "every request needs more KV tokens than " + holder + " (" +
                 std::to_string(longest_fit) + "; the shortest request needs more)",
@@ -1044,9 +1070,8 @@ Result Simulation::run(ServingSummary* summary) {
                       "request beyond max_model_len, and counted as SLO misses");
   if (rejected_pass > 0)
     r.notes.push_back(std::to_string(rejected_pass) + " request(s) fit the KV cache while decoding but not in the " + sp.policy +
-                      " policy's largest pass: with a sliding window a pass holds the window plus every token it writes, and a "
-                      "preempted request re-prefills prompt + output - 1 tokens in one pass; refused at arrival (it could not "
-                      "be re-run) and counted as SLO misses; chunked-prefill bounds the pass by max_batch_tokens");
+                      " policy's largest pass: " + largest_pass_text(sp.policy) + "; refused at arrival (it could not "
+                      "be re-run) and counted as SLO misses");
   if (rejected > rejected_window + rejected_pass)
     r.notes.push_back(std::to_string(rejected - rejected_window - rejected_pass) + " request(s) need more KV tokens than " + holder_text(slots_) + " (the longest " +
                       std::to_string(longest_rejected) + " > " + std::to_string(longest_fit) +

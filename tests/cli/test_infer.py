@@ -157,6 +157,15 @@ class InferCli(unittest.TestCase):
             self.assertIn("key '%s'" % key, p.stderr)
         s = scalars(run_json(*base, "--engine", "llama.cpp", "--weights", "q4_0"))
         self.assertEqual(s["kv_format"], "fp16")
+        # vLLM's caches are the model's dtype or fp8 (--kv-cache-dtype auto, fp8, fp8_e4m3,
+        # fp8_e5m2 in v0.6): an int8, fp4 or q4_0 cache had been costed on it (2026-12-06 review).
+        gpu = ("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm")
+        for kv in ("q4_0", "fp4", "int8"):
+            p = run(*gpu, "--kv", kv, ok=False)
+            self.assertEqual(p.returncode, 2, kv)
+            self.assertIn("key '--kv': engine vllm has no %s KV cache (vllm-kv-cache-dtype: vLLM v0.6" % kv, p.stderr)
+            self.assertIn("(one of fp32, fp16, bf16, fp8)", p.stderr)
+        self.assertEqual(scalars(run_json(*gpu, "--kv", "fp8"))["kv_format"], "fp8")
         # A llama.cpp file type (a per-tensor mix of block types) or a mixed: format is no cache
         # type of any engine: refused with the engine left out too (costed at 4.804 bits before
         # 2026-12-05).
@@ -1441,14 +1450,109 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         """GPT-OSS-120B keeps a 128-token window on 18 of its 36 layers, and vLLM's hybrid KV cache
         manager stores only the window there: every sequence at its last token holds 18 x 9,216 +
         18 x 128 layer-tokens, plus one prompt's pass of 8,192 keys beyond its window. The cache was
-        sized for 36 x 9,216 before 2026-12-02."""
+        sized for 36 x 9,216 before 2026-12-02. The longest context holds that pass too (it was
+        left out before 2026-12-06: 8,064 tokens more than fit)."""
         s = scalars(run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "h200-sxm-141gb", "--weights", "fp4",
                              "--batch", "4", "--prompt", "8192", "--output", "1024"))
         lb = s["kv_bytes_per_token_per_layer"]  # tp 1: one device holds every layer
         self.assertEqual(lb, 2 * 8 * 64 * 2)
         self.assertAlmostEqual(s["kv_bytes_per_device"], lb * (4 * (18 * 9216 + 18 * 128) + 18 * (8192 - 128)), delta=1)
         free = s["memory_usable_bytes_per_device"] - s["weights_bytes_per_device"] - s["activation_workspace_bytes_per_device"]
-        self.assertEqual(s["max_context_tokens_by_memory"], math.floor((free - lb * 18 * 128) / (lb * 18)))
+        self.assertEqual(s["max_context_tokens_by_memory"], math.floor((free - lb * 18 * 128 - lb * 18 * (8192 - 128)) / (lb * 18)))
+
+    def test_the_longest_context_by_memory_fits_and_one_token_more_does_not(self):
+        """max_context_tokens_by_memory is the longest context fits_memory accepts: before
+        2026-12-06 it left out the keys a prompt's pass holds beyond a sliding window, and GPT-OSS-120B
+        on 72 GiB with a 100,000-token prompt reported 109,257 tokens where 101,067 did not fit
+        (review). A dense model has no such term: the same holds."""
+        for model, extra in (("gpt-oss-120b", ("--memory-gib", "72")), ("llama3.1-8b", ())):
+            with self.subTest(model):
+                args = ("infer", "estimate", "--model", model, "--accelerator", "h100-sxm-80gb", *extra, "--prompt", "100000")
+                longest = int(scalars(run_json(*args, "--output", "1"))["max_context_tokens_by_memory"])
+                self.assertGreater(longest, 100001)
+                at = scalars(run_json(*args, "--output", str(longest - 100000)))
+                self.assertTrue(at["fits_memory"], longest)
+                self.assertEqual(at["max_context_tokens_by_memory"], longest)
+                self.assertFalse(scalars(run_json(*args, "--output", str(longest - 100000 + 1)))["fits_memory"], longest)
+
+    def test_an_accelerator_file_is_an_accelerator_as_in_training(self):
+        """A hypothetical part in an accelerator catalog file (what `sextant calibrate --out` writes)
+        runs in training by its path; infer had said "unknown accelerator 'xpu.yaml'" for
+        --accelerator, deployment.accelerator and plan.accelerators (review of 2026-12-06). A
+        relative path is read beside the study."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "xpu.yaml"), "w") as fh:
+                fh.write("entries:\n  - id: my-xpu\n    name: Hypothetical XPU\n    vendor: acme\n    kind: gpu\n    year: 2027\n"
+                         "    peak_tflops:\n      bf16: {value: 2000, estimated: \"design target\"}\n"
+                         "    memory_gib: {value: 192, estimated: \"design target\"}\n"
+                         "    memory_bandwidth_gb_per_s: {value: 6000, estimated: \"design target\"}\n"
+                         "    tdp_w: {value: 1000, estimated: \"design target\"}\n")
+            e = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", os.path.join(d, "xpu.yaml")))
+            self.assertEqual(e["accelerator"], "my-xpu")
+            self.assertEqual(e["memory_capacity_bytes_per_device"], 192 * 2**30)
+            h100 = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb"))
+            self.assertLess(e["time_per_output_token_s"], h100["time_per_output_token_s"])  # 6 TB/s against 3.35
+            f = os.path.join(d, "s.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: xpu.yaml, engine: vllm}\n"
+                         "workload: {arrival: poisson, rate_per_s: 2, requests: 20, prompt: {dist: fixed, mean: 500},"
+                         " output: {dist: fixed, mean: 50}}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n"
+                         "plan: {accelerators: [xpu.yaml, h100-sxm-80gb], tp: [1], max_batch_seqs: [64], requests: 50}\n")
+            sv = scalars(run_json("infer", "serve", f))
+            self.assertEqual(sv["accelerator"], "my-xpu")
+            self.assertEqual(sv["completed_count"], 20)
+            pl = run_json("infer", "plan", f)
+            accels = rows(pl["tables"]["candidates"])
+            self.assertEqual([r["accelerator"] for r in accels], ["xpu.yaml", "h100-sxm-80gb"])
+            self.assertEqual(accels[0]["status"], "ok", accels[0])
+            p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", os.path.join(d, "nope.yaml"), ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("accelerator file", p.stderr)
+
+    def test_a_refusal_for_the_largest_pass_says_so(self):
+        """GPT-OSS-120B requests of 101,041 tokens fit the 109,232 tokens of cache at their last
+        token, but not in chunked prefill's largest pass (a recompute's chunk holds 8,191 keys
+        beyond the window on every windowed layer): serve said they "need more KV tokens than one
+        instance holds (109232; the shortest request needs more)" before 2026-12-06 (review)."""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "oss.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: gpt-oss-120b, accelerator: h100-sxm-80gb, engine: vllm, memory_gib: 72}\n"
+                         "serving: {policy: chunked-prefill, max_batch_seqs: 16, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: poisson, rate_per_s: 0.01, requests: 2, prompt: {dist: fixed, mean: 100000},"
+                         " output: {dist: fixed, mean: 1042}}\n")
+            p = run("infer", "serve", f, "-q", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("each fits the 109232 tokens one instance holds at the last token but not in the chunked-prefill "
+                          "policy's largest pass (the shortest such request, 101041 tokens of context)", p.stderr)
+            self.assertNotIn("the shortest request needs more", p.stderr)
+            self.assertIn("a smaller serving.max_batch_tokens", p.stderr)
+
+    def test_a_steady_cost_burst_far_beyond_the_run_is_left_out_with_a_note(self):
+        """The steady cost needs the saturation throughput, measured by a burst of at least 2,000
+        requests: for 2 requests of 41,000 tokens that burst (about 7.3 million passes, KV-bound at
+        11 sequences) took 9 s where the run took 0.5 s (review of 2026-12-06). It is left out with
+        a note; a run that measures the saturation throughput anyway (load_fraction) keeps it."""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "long.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: continuous, max_batch_seqs: 64, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: poisson, rate_per_s: 0.001, requests: 2, prompt: {dist: fixed, mean: 1000},"
+                         " output: {dist: fixed, mean: 40000}, seed: 3}\n")
+            j = run_json("infer", "serve", f)
+            s = scalars(j)
+            self.assertGreater(s["usd_per_million_output_tokens"], 0)
+            self.assertNotIn("steady_usd_per_million_output_tokens", s)
+            self.assertNotIn("saturation_requests_per_s", s)
+            note = [n for n in j["notes"] if n.startswith("steady_usd_per_million_output_tokens is left out")]
+            self.assertEqual(len(note), 1, j["notes"])
+            self.assertIn("a burst of 2000 requests", note[0])
+            self.assertIn("against this run's 8e+04", note[0])
+        # A short output: the burst is cheap, and the figure is there.
+        s = scalars(run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=50",
+                             "--set", "workload.rate_per_s=5", "--set", "serving.request_table=false"))
+        self.assertIn("steady_usd_per_million_output_tokens", s)
 
     def test_windowed_layers_free_their_blocks_in_serve(self):
         """A 20,000-token cache holds one 16,064-token GPT-OSS-120B context on every layer (0.8 of

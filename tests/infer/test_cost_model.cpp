@@ -572,3 +572,38 @@ TEST(CostModel, PerLayerEngineOverheadScalesWithTheModelsLayers) {
   EXPECT_NEAR(overhead("gpt3-125m", "vllm"), vllm.iteration_overhead_s.value + vllm.sequence_overhead_s.value, 1e-12);
   EXPECT_NEAR(overhead("llama-2-7b", "vllm"), overhead("gpt3-125m", "vllm"), 1e-12);
 }
+
+// Question (review of 2026-12-06): is a tp that does not split the FFN into whole column slices
+// refused, with the valid degrees counting the FFN too? vLLM's ColumnParallelLinear and FusedMoE
+// assert it; Qwen2-1.5B's 8,960-wide FFN had run at tp 6, and the valid list had offered tp 28
+// for Qwen2.5-7B's 18,944.
+TEST(CostModel, TensorParallelMustSplitTheFfnIntoWholeSlices) {
+  auto refusal = [](const Deployment& d) {
+    try {
+      d.check();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // A dense FFN: 14,330 columns split 2 ways, not 4 (the heads and KV heads allow 1, 2, 4, 8).
+  Deployment dense = deployment("llama3-8b", "h100-sxm-80gb", "vllm", "bf16", 4);
+  dense.model.ffn_hidden = 14330;
+  const std::string msg = refusal(dense);
+  EXPECT_NE(msg.find("14330-wide FFN"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("valid: 1, 2)"), std::string::npos) << msg;
+  dense.par.tp = 2;
+  EXPECT_EQ(refusal(dense), "");
+  // A routed expert is split over the tp / ep ranks that share it: 14,340 columns split 4 ways,
+  // not 8, so tp 8 needs ep 2.
+  Deployment moe = deployment("mixtral-8x7b", "h100-sxm-80gb", "vllm", "bf16", 8, 2);
+  moe.model.moe->expert_ffn_hidden = 14340;
+  EXPECT_EQ(refusal(moe), "");
+  moe.par.ep = 1;
+  EXPECT_NE(refusal(moe).find("14340-wide routed expert FFN"), std::string::npos) << refusal(moe);
+  // Shared experts run as one MLP of shared x expert width over all tp ranks.
+  moe.model.moe->shared_experts = 1;
+  moe.par.ep = 8;
+  moe.model.moe->expert_ffn_hidden = 14332;  // one rank per routed expert, but a shared one is split 8 ways
+  EXPECT_NE(refusal(moe).find("14332-wide shared-expert FFN"), std::string::npos) << refusal(moe);
+}
