@@ -195,10 +195,15 @@ void apply_rope_scaling(ModelConfig& c, Reader& r, const std::string& type) {
     }
     if (rope_type == "yarn") {
       const char* k = "original_max_position_embeddings";
-      if (!o.contains(k) || !o[k].is_number_integer() || o[k].get<int64_t>() <= 0 || o[k].get<int64_t>() > INT32_MAX)
-        fail(std::string("a yarn scaling needs ") + k + ", a positive number of tokens" + (o.contains(k) ? ", got " + o[k].dump() : std::string()),
+      // A whole number written as a float (4096.0) is a length: vLLM takes int(original x factor)
+      // and Transformers does not check the key's type (it was refused; 2026-12-06 review).
+      const bool whole = o.contains(k) && o[k].is_number() && std::isfinite(o[k].get<double>()) &&
+                         o[k].get<double>() == std::floor(o[k].get<double>()) && o[k].get<double>() > 0 &&
+                         o[k].get<double>() <= static_cast<double>(INT32_MAX);
+      if (!whole)
+        fail(std::string("a yarn scaling needs ") + k + ", a positive whole number of tokens" + (o.contains(k) ? ", got " + o[k].dump() : std::string()),
              "vLLM extends it by factor (it refuses a yarn scaling without it)");
-      base = o[k].get<int64_t>();
+      base = static_cast<int64_t>(o[k].get<double>());
       base_text = std::string(k) + " " + std::to_string(base);
     }
     if (o.contains("factor")) {

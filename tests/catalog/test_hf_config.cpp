@@ -1118,6 +1118,10 @@ TEST(HfConfig, RopeScalingSetsTheContextWindowAsVllmDerivesIt) {
   EXPECT_EQ(with(R"({"type": "longrope", "short_factor": [1.0], "long_factor": [2.0]})").max_seq_len, 4096);
   EXPECT_EQ(with(R"({"type": "su", "short_factor": [1.0], "long_factor": [2.0]})").max_seq_len, 4096);
   EXPECT_EQ(with("null").max_seq_len, 4096);
+  // A whole original length written as a float is a length (vLLM: int(original x factor)); a
+  // fractional one is not (4096.0 was refused before 2026-12-06).
+  EXPECT_EQ(with(R"({"type": "yarn", "factor": 4, "original_max_position_embeddings": 4096.0})").max_seq_len, 16384);
+  EXPECT_EQ(error_of(llama + R"({"type": "yarn", "factor": 4, "original_max_position_embeddings": 4096.5}})").where().key, "rope_scaling");
   // A left-out max_position_embeddings is the class default (LlamaConfig 2,048) before scaling.
   EXPECT_EQ(parse_hf_config(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 2,
     "intermediate_size": 14336, "vocab_size": 128256, "rope_scaling": {"rope_type": "linear", "factor": 4}})", "c.json").max_seq_len, 8192);
