@@ -1098,7 +1098,10 @@ StepEstimate Estimator::run(const Workload& w) const {
       for (const auto& col : *list) {
         const double t = issued_s(col, list);
         if (!col.overlappable) crit.add_exposed(col.group, t);
-        else if (overlapped_total > 0) crit.add_exposed(col.group, overlapped_exposed * t / overlapped_total);
+        // The share first, then the product: exposed * t overflowed to inf where both were near
+        // 1e302 (a NIC of 1e-300 Gbit/s), an infinite exposed dp beside a finite step (review of
+        // 2026-12-06).
+        else if (overlapped_total > 0) crit.add_exposed(col.group, overlapped_exposed * (t / overlapped_total));
       }
   }
   // Interleaving's fill and drain chain (fill_drain_p2p_s) is exposed on this rank but made of
@@ -1395,7 +1398,49 @@ std::string context_extension_note(const Scenario& s) {
          "positions scaled), with attention over the whole sequence";
 }
 
+namespace {
+// Every time of a result is finite, as the step's is (Estimator::run refuses a rank whose end is
+// not): before 2026-12-06 estimate printed an exposed dp of inf beside a finite step time of
+// 1.6e302 s, and JSON wrote null (review). The error names the term and the inputs that rate it.
+void check_times_finite(const StepEstimate& e, const Scenario& s) {
+  auto inputs_of_group = [&](const std::string& group) {
+    std::string nets = "scale-up network " + s.system.scale_up_network;
+    if (!s.system.scale_out_network.empty())
+      nets += ", scale-out network " + s.system.scale_out_network + " and nic_bandwidth_gbit_per_s";
+    return "the " + group + " group's collectives run over system " + s.system.id + "'s " + nets +
+           ": a bandwidth or achievable_fraction there is far outside real hardware (near 0)";
+  };
+  const std::string compute_inputs = "accelerator " + s.accelerator.id +
+                                     "'s peak_flops or memory_bandwidth is far outside real hardware (near 0)";
+  auto check = [&](double t, const std::string& term, const std::string& hint) {
+    if (std::isfinite(t)) return;
+    throw Error(SourceLocation{s.file, 0, 0, ""},
+                term + " is not finite (" + format_double(t) + ") beside a step time of " + format_double(e.step_time_s) + " s",
+                hint);
+  };
+  check(e.step_time_s, "the step time", "a rate of the accelerator, network or system is far outside real hardware (a bandwidth or peak near 0)");
+  for (const auto& [k, v] : e.compute_by_class_s) check(v, "the breakdown's compute " + k + " time", compute_inputs);
+  for (const auto& [k, v] : e.exposed_by_group_s) check(v, "the breakdown's exposed_comm " + k + " time", inputs_of_group(k));
+  for (const auto& [k, v] : e.comm_by_group_s) check(v, "the communication table's " + k + " total time", inputs_of_group(k));
+  check(e.compute_s, "the critical rank's compute time", compute_inputs);
+  const std::string any = "a rate of the accelerator, network or system is far outside real hardware (a bandwidth or peak near 0)";
+  check(e.exposed_comm_s, "the critical rank's exposed communication time", any);
+  check(e.total_comm_s, "the critical rank's communication time", any);
+  check(e.bubble_s, "the breakdown's pipeline bubble", any);
+  check(e.optimizer_s, "the breakdown's optimizer time", compute_inputs);
+  for (const auto& x : e.stages)
+    for (const double t : {x.forward_s, x.backward_s, x.busy_s, x.compute_s, x.exposed_comm_s})
+      check(t, "pipeline rank " + std::to_string(x.stage) + "'s time in the stages table", any);
+  for (const auto& o : e.ops) {
+    const std::string hint = o.group.empty() ? compute_inputs : inputs_of_group(o.group);
+    check(o.time_s, "op " + o.name + "'s time", hint);
+    check(o.time_s * static_cast<double>(o.count), "op " + o.name + "'s time per step", hint);
+  }
+}
+}  // namespace
+
 Result to_result(const StepEstimate& e, const Scenario& s) {
+  check_times_finite(e, s);
   Result r;
   r.command = "estimate";
   r.set("scenario", s.name);

@@ -46,6 +46,8 @@ static std::string cell_text(const CsvTable& t, size_t row, const char* col) {
   return a == std::string::npos ? std::string() : raw.substr(a, b - a + 1);
 }
 
+// Descriptive: not read by the model. target_tokens_per_s_per_gpu is still checked to be a
+// positive number (scenario_from_training_row), the others are free text.
 static const std::vector<std::string> kDescriptive = {"target_tokens_per_s_per_gpu", "derivation", "confidence", "notes"};
 
 void check_training_columns(const CsvTable& t) {
@@ -187,6 +189,17 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     x.shared_experts = int_col("shared_experts", 0, 0);
     x.dense_layers = int_col("dense_layers", 0, 0);
     m.moe = x;
+  } else {
+    // A dense row's MoE columns are empty (data/validation/README.md): before 2026-12-06 they were
+    // never read, so a row with a top-k or an expert width but no num_experts (a shifted cell, a
+    // lost expert count) ran as a dense model without a word, whatever the cell held (review).
+    for (const char* col : {"moe_topk", "moe_ffn_hidden", "shared_experts", "dense_layers"})
+      if (t.has(col) && !trimmed(col).empty())
+        throw Error(SourceLocation{t.file(), t.line_of(r), 0, col},
+                    std::string(col) + " is '" + trimmed(col) + "' but " +
+                        (t.has("num_experts") ? "num_experts is empty" : "the file has no num_experts column") +
+                        ": the row is a dense model, whose MoE columns are empty",
+                    "give num_experts for an MoE model, or leave moe_topk, moe_ffn_hidden, shared_experts and dense_layers empty");
   }
   // Optional `qk_norm` column: RMSNorm on each head's query and key (Qwen3, OLMo 2), with its
   // kernels, saved inputs and replicated weights (docs/models.md). Without it the Qwen3 rows had
@@ -194,6 +207,16 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   // step apart on the MBS-5225 row).
   flag("qk_norm", m.qk_norm);
   at_row(t, r, [&] { m.validate(where); });
+  // The descriptive throughput is not read by the model, but it is a number of the row: before
+  // 2026-12-06 it was never parsed, and 'abc', nan or -1 passed (review). Empty: not stated.
+  if (t.has("target_tokens_per_s_per_gpu") && !trimmed("target_tokens_per_s_per_gpu").empty()) {
+    const double tps = t.f64(r, "target_tokens_per_s_per_gpu");  // refuses text, nan and inf, naming the cell
+    if (!(tps > 0))
+      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "target_tokens_per_s_per_gpu"},
+                  "target_tokens_per_s_per_gpu must be a positive number of tokens per second per GPU, got '" +
+                      trimmed("target_tokens_per_s_per_gpu") + "'",
+                  "global_batch*seq_len/(target_step_time_s*num_gpus), or leave the cell empty");
+  }
 
   const std::string sys = trimmed("system");
   if (!cat.has_system(sys))

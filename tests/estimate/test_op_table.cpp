@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -219,5 +220,60 @@ TEST(OpTable, GradientGemmsAreNamedAfterTheirForwardGemm) {
     }
     ASSERT_FALSE(grads.empty());
     EXPECT_EQ(grads, forward);  // each forward GEMM has its gradients, and each gradient a forward GEMM
+  }
+}
+
+// Question (review of 2026-12-06): with a rate far outside real hardware (a NIC of 1e-300
+// Gbit/s), is every time of estimate's result finite and does the breakdown still sum to the
+// step? The exposed dp share was computed as exposed * t / total, whose product overflowed: the
+// breakdown printed an exposed dp of inf beside a step of 1.6e302 s, and JSON wrote null.
+TEST(OpTable, ATinyNicBandwidthLeavesEveryTimeFiniteAndTheBreakdownSummingToTheStep) {
+  Scenario s = golden("data/examples/llama3-70b-h100.yaml");
+  s.system.nic_bandwidth_bytes_per_s = Sourced{1e-300 * 1e9 / 8, "test", "", true};
+  const Result r = estimate(s);
+  const double step = r.number("step_time_s");
+  ASSERT_TRUE(std::isfinite(step));
+  double sum = 0;
+  for (const char* name : {"breakdown", "communication"}) {
+    const Table* t = r.table(name);
+    ASSERT_NE(t, nullptr) << name;
+    for (const auto& col : t->columns()) {
+      if (col.type != Column::Type::F64) continue;
+      for (size_t i = 0; i < col.size(); ++i) {
+        EXPECT_TRUE(std::isfinite(col.f64[i])) << name << "." << col.name << " row " << i;
+      }
+    }
+  }
+  const Table* b = r.table("breakdown");
+  for (size_t i = 0; i < b->rows(); ++i) sum += b->column("time_s").f64[i];
+  EXPECT_NEAR(sum / step, 1.0, 1e-9);
+}
+
+// Question (review of 2026-12-06): does the result assembly refuse a time that is not finite,
+// naming the breakdown term and the inputs that rate it, rather than print inf beside a finite
+// step time (sweep refuses a step that is not finite; estimate printed it)?
+TEST(OpTable, AResultWithAnInfiniteTimeIsRefusedNamingTheTerm) {
+  const Scenario s = golden("data/examples/llama3-70b-h100.yaml");
+  StepEstimate e = Estimator().run(ir::lower(s));
+  EXPECT_NO_THROW(to_result(e, s));
+  ASSERT_FALSE(e.exposed_by_group_s.empty());
+  for (auto& [group, t] : e.exposed_by_group_s)
+    if (group == "dp") t = std::numeric_limits<double>::infinity();
+  try {
+    to_result(e, s);
+    ADD_FAILURE() << "an exposed dp of inf accepted";
+  } catch (const Error& err) {
+    const std::string what = err.what();
+    EXPECT_NE(what.find("exposed_comm dp"), std::string::npos) << what;
+    EXPECT_NE(what.find("not finite"), std::string::npos) << what;
+    EXPECT_NE(what.find("nic_bandwidth_gbit_per_s"), std::string::npos) << what;
+  }
+  StepEstimate c = Estimator().run(ir::lower(s));
+  c.compute_by_class_s.front().second = std::nan("");
+  try {
+    to_result(c, s);
+    ADD_FAILURE() << "a compute time of nan accepted";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("accelerator " + s.accelerator.id), std::string::npos) << err.what();
   }
 }

@@ -274,3 +274,44 @@ TEST(TrainingRowColumns, KnownIssueRowsAreCountedButNotFitted) {
   EXPECT_EQ(rows->column("known_issue").str[1], kUrl);
   EXPECT_EQ(rows->column("known_issue").str[0], "");
 }
+
+// Question (review of 2026-12-06): is a dense row's MoE cell, or a throughput that is no positive
+// number, refused with the file, line and column? The MoE columns of a row without num_experts,
+// and target_tokens_per_s_per_gpu, were never read: moe_topk=abc on a dense row, or a throughput
+// of nan, ran as if the cell were empty.
+TEST(TrainingRowColumns, DenseRowsMoeCellsAndABadThroughputAreRefused) {
+  const std::string header = std::string(kIssueHeader).insert(std::string(kIssueHeader).size() - 1, ",target_tokens_per_s_per_gpu");
+  // dense_row's cells: ...,mlp,num_experts,moe_topk,moe_ffn_hidden,shared_experts,dense_layers,accelerator,...
+  auto dense = [&](const std::string& moe_cells, const std::string& tps) {
+    std::string line = dense_row("R1", 1.0, "");
+    line.replace(line.find(",gelu,,,,,,"), 11, ",gelu," + moe_cells + ",");
+    line.insert(line.size() - 1, "," + tps);
+    return header + line;
+  };
+  EXPECT_NO_THROW(scenario(dense(",,,,", "")));
+  EXPECT_NO_THROW(scenario(dense(",,,,", "9287.93")));
+  struct Case {
+    std::string moe_cells, tps, column, says;
+  } cases[] = {
+      {",abc,,,", "", "moe_topk", "num_experts is empty"},
+      {",8,,,", "", "moe_topk", "num_experts is empty"},
+      {",,768,,", "", "moe_ffn_hidden", "num_experts is empty"},
+      {",,,0,", "", "shared_experts", "num_experts is empty"},
+      {",,,,1", "", "dense_layers", "num_experts is empty"},
+      {",,,,", "abc", "target_tokens_per_s_per_gpu", "finite decimal number"},
+      {",,,,", "nan", "target_tokens_per_s_per_gpu", "finite decimal number"},
+      {",,,,", "-1", "target_tokens_per_s_per_gpu", "positive number"},
+      {",,,,", "0", "target_tokens_per_s_per_gpu", "positive number"},
+  };
+  for (const auto& c : cases) {
+    try {
+      scenario(dense(c.moe_cells, c.tps));
+      ADD_FAILURE() << c.column << " '" << c.moe_cells << c.tps << "' accepted";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.where().key, c.column) << what;
+      EXPECT_NE(what.find("rows.csv:2"), std::string::npos) << what;
+      EXPECT_NE(what.find(c.says), std::string::npos) << what;
+    }
+  }
+}
