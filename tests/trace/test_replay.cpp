@@ -8,6 +8,7 @@
 // faster GPU shorten the wait?
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <tuple>
@@ -841,4 +842,110 @@ TEST(Replay, DeviceSyncsBehindManyStreamsStayLinear) {
   EXPECT_DOUBLE_EQ(w->column("replay_us").f64[0], 10.0 * kCycles - 4);
   EXPECT_DOUBLE_EQ(w->column("predicted_us").f64[0], 13.0 * kCycles - 4);
   EXPECT_LT(w->column("edges_count").i64[0], 10 * kCycles);
+}
+
+namespace {
+// ProfilerStep#2 [1100, 1300): the previous step launched an NCCL kernel on stream 20 [1040, 1250)
+// and recorded an event after it (correlation 3); the step's cudaStreamWaitEvent (correlation 4)
+// makes stream 7 wait for it, then gemm_b, launched at 1200, runs on stream 7 [1250, 1290);
+// cudaDeviceSynchronize [1210, 1291).
+TraceSet wait_on_previous_step_set() {
+  return one_rank({ev("user_annotation", "ProfilerStep#2", 1, 1100, 200, -1, -1),
+                   ev("cuda_runtime", "cudaLaunchKernel", 1, 1030, 4, -1, 2),
+                   ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 20, 1040, 210, 20, 2),
+                   ev("cuda_runtime", "cudaEventRecord", 1, 1040, 2, -1, 3),
+                   ev("cuda_runtime", "cudaStreamWaitEvent", 1, 1105, 2, -1, 4),
+                   ev_args("cuda_sync", "Stream Wait Event", 7, 1105, 0,
+                           "\"stream\": 7, \"correlation\": 4, \"wait_on_stream\": 20, \"wait_on_cuda_event_record_corr_id\": 3"),
+                   ev("cuda_runtime", "cudaLaunchKernel", 1, 1200, 4, -1, 5),
+                   ev("kernel", "gemm_b", 7, 1250, 40, 7, 5),
+                   ev("cuda_runtime", "cudaDeviceSynchronize", 1, 1210, 81, -1, 6)},
+                  "wait_prev.json");
+}
+}  // namespace
+
+// Question (review of 2026-12-06): does a recorded cross-stream wait on a kernel the previous step
+// launched hold the consumer back? The path is the NCCL kernel's 150 us in the step
+// (previous_iteration), gemm_b's 40 and the sync's 10; `host=0` keeps gemm_b behind the NCCL
+// kernel: 190 us. Before the fix the producer, outside the iteration, was dropped: 40 us of
+// unexplained launch latency before gemm_b, and `host=0` predicted 150 us.
+TEST(Replay, ARecordedWaitOnThePreviousStepsKernelHoldsItsConsumer) {
+  const TraceSet set = wait_on_previous_step_set();
+  Result r = run(set, {});
+  EXPECT_DOUBLE_EQ(attribution_us(r, "previous_iteration"), 150.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "unexplained"), 0.0);
+  EXPECT_DOUBLE_EQ(attribution_us(r, "compute"), 40.0);
+  double replay = 0;
+  EXPECT_DOUBLE_EQ(predicted_us(set, "host=0", &replay), 190.0);
+  EXPECT_DOUBLE_EQ(replay, 200.0);
+}
+
+// Question (review of 2026-12-06): when a recorded wait awaits an event inside a carry-in run made
+// for a later event of its stream, does the run split at it instead of two nodes overlapping?
+// Stream 20 ran the previous step's ncclKernel_a [1040, 1150) (recorded after it) and ncclKernel_b
+// [1150, 1250), then the step's k_d [1250, 1270), whose predecessor makes one run of both; gemm_c
+// on stream 30 waits for ncclKernel_a and runs [1150, 1290). The carry-in runs hold 2 events, not
+// 3, and end at 50 and 150 us without overlapping; the replay is exact, and with `host=0` gemm_c
+// still starts at 50 us: 190 us (180 before the fix).
+TEST(Replay, ARecordedWaitInsideACarryInRunSplitsIt) {
+  const TraceSet set = one_rank(
+      {ev("user_annotation", "ProfilerStep#2", 1, 1100, 300, -1, -1), ev("cuda_runtime", "cudaLaunchKernel", 1, 1030, 4, -1, 2),
+       ev("kernel", "ncclKernel_a", 20, 1040, 110, 20, 2), ev("cuda_runtime", "cudaEventRecord", 1, 1036, 2, -1, 3),
+       ev("cuda_runtime", "cudaLaunchKernel", 1, 1040, 4, -1, 4), ev("cuda_runtime", "cudaStreamWaitEvent", 1, 1105, 2, -1, 5),
+       ev_args("cuda_sync", "Stream Wait Event", 30, 1105, 0,
+               "\"stream\": 30, \"correlation\": 5, \"wait_on_stream\": 20, \"wait_on_cuda_event_record_corr_id\": 3"),
+       ev("cuda_runtime", "cudaLaunchKernel", 1, 1110, 4, -1, 6), ev("kernel", "gemm_c", 30, 1150, 140, 30, 6),
+       ev("kernel", "ncclKernel_b", 20, 1150, 100, 20, 4), ev("cuda_runtime", "cudaLaunchKernel", 1, 1120, 4, -1, 7),
+       ev("kernel", "k_d", 20, 1250, 20, 20, 7), ev("cuda_runtime", "cudaDeviceSynchronize", 1, 1130, 165, -1, 8)},
+      "split.json");
+  const Frame f = build_frame(set.ranks[0], false);
+  Diagnostics diag;
+  replay::BuildOptions bo;
+  bo.unexplained_gap_ticks = std::llround(10.0 / f.us_per_tick);
+  const auto graphs = replay::build_iteration_graphs(f, bo, diag);
+  ASSERT_EQ(graphs.size(), 1u);
+  const replay::Graph& g = graphs[0];
+  std::vector<std::pair<double, double>> runs;  // (start, end) us
+  int64_t events = 0;
+  for (const auto& cr : g.carry_runs) {
+    const replay::Node& nd = g.nodes[cr.node];
+    runs.emplace_back(f.us(nd.measured_start), f.us(nd.measured_start + nd.dur));
+    events += cr.events;
+  }
+  std::sort(runs.begin(), runs.end());
+  EXPECT_EQ(events, 2);
+  const std::vector<std::pair<double, double>> want = {{0, 50}, {50, 150}};
+  EXPECT_EQ(runs, want);
+  EXPECT_EQ(replay::replay(g, f, {}).makespan, g.measured_ticks);
+  double replay = 0;
+  EXPECT_DOUBLE_EQ(predicted_us(set, "host=0", &replay), 190.0);
+  EXPECT_DOUBLE_EQ(replay, 300.0);
+}
+
+// Question (review of 2026-12-06): does a carry-in segment of the path count every event of its run
+// and name the longest? ProfilerStep#2 [1100, 1400) starts while stream 7 runs the previous step's
+// ampere_sgemm [1020, 1290) (190 us of it in the step), relu [1290, 1300) and softmax [1300, 1305);
+// the step's cudaDeviceSynchronize waits for them. Before the fix the 205 us segment read
+// "events_count 1, softmax_kernel" (the run's last event).
+TEST(Replay, ACarryInSegmentCountsItsEventsAndNamesTheLongest) {
+  const TraceSet set = one_rank(
+      {ev("user_annotation", "ProfilerStep#2", 1, 1100, 300, -1, -1), ev("cuda_runtime", "cudaLaunchKernel", 1, 1010, 4, -1, 1),
+       ev("kernel", "ampere_sgemm_128x64_nn", 7, 1020, 270, 7, 1), ev("cuda_runtime", "cudaLaunchKernel", 1, 1020, 4, -1, 2),
+       ev("kernel", "relu_kernel", 7, 1290, 10, 7, 2), ev("cuda_runtime", "cudaLaunchKernel", 1, 1030, 4, -1, 3),
+       ev("kernel", "softmax_kernel", 7, 1300, 5, 7, 3), ev("cuda_runtime", "cudaDeviceSynchronize", 1, 1105, 201, -1, 4),
+       ev("cuda_runtime", "cudaLaunchKernel", 1, 1310, 4, -1, 5), ev("kernel", "relu2", 7, 1320, 20, 7, 5),
+       ev("cuda_runtime", "cudaDeviceSynchronize", 1, 1325, 16, -1, 6)},
+      "carry_run.json");
+  Result r = run(set, {});
+  const Table* s = r.table("critical_path");
+  ASSERT_NE(s, nullptr);
+  size_t found = 0;
+  for (size_t i = 0; i < s->rows(); ++i) {
+    if (s->column("attribution").str[i] != "previous_iteration") continue;
+    ++found;
+    EXPECT_DOUBLE_EQ(s->column("duration_us").f64[i], 205.0);
+    EXPECT_EQ(s->column("events_count").i64[i], 3);
+    EXPECT_EQ(s->column("longest_event").str[i], "ampere_sgemm_128x64_nn");
+  }
+  EXPECT_EQ(found, 1u);
 }

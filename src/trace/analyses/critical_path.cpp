@@ -85,10 +85,19 @@ class CriticalPathPass final : public ReplayPass {
       Seg& s = segs.back();
       s.ticks += p.ticks;
       if (p.node != UINT32_MAX) {
-        ++s.count;
-        if (p.ticks > s.longest_ticks && g.nodes[p.node].name != UINT32_MAX) {
-          s.longest = g.nodes[p.node].name;
-          s.longest_ticks = p.ticks;
+        // A carry-in node stands for a run of GPU events: all of them count, and its longest
+        // event competes (before 2026-12-06 a run was one event named after its last; review).
+        int64_t events = 1, ticks = p.ticks;
+        uint32_t name = g.nodes[p.node].name;
+        if (const replay::CarryRun* cr = g.carry_run(p.node)) {
+          events = cr->events;
+          ticks = cr->longest_ticks;
+          name = cr->longest_name;
+        }
+        s.count += events;
+        if (ticks > s.longest_ticks && name != UINT32_MAX) {
+          s.longest = name;
+          s.longest_ticks = ticks;
         }
       }
     }

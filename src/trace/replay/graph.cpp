@@ -174,7 +174,9 @@ struct Workspace::Impl {
   std::vector<std::vector<std::pair<int64_t, uint32_t>>> by_res;  // by_end split by resource
   LargeVector<int64_t> launch_start;
   LargeVector<std::pair<uint32_t, Edge>> sync_edges;
-  LargeVector<uint32_t> carry_events;                 // GPU events given a carry-in node (gpu_node reset)
+  LargeVector<uint32_t> carry_events;                 // GPU events in a carry-in run (gpu_node, carry_cover reset)
+  LargeVector<uint32_t> carry_cover;                  // per GPU event: the carry-in node whose run holds it (kNone: none)
+  LargeVector<std::pair<uint32_t, uint32_t>> carry_span;  // per carry-in run (as Graph::carry_runs): first, last event
   LargeVector<std::pair<uint32_t, Edge>> carry_edges;  // incoming edges of the carry-in nodes
   // Fork/join of a secondary thread inside a host gap of the step's thread (see the host nodes).
   struct MainGap {
@@ -541,6 +543,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   w.in_live.assign(S, 0);
   w.live.clear();
   w.res_of_stream.assign(S, -1);
+  w.carry_cover.assign(G, kNone);
   w.ds_maxend.assign(S, INT64_MIN);
   w.ds_flags.assign(S, 0);
   size_t sweep_call = 0, sweep_unlaunched = 0;
@@ -562,6 +565,8 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     gr.order.clear();
     gr.cycles_broken = 0;
     gr.unexplained_edge_ticks = 0;
+    gr.carry_runs.clear();
+    w.carry_span.clear();
     const int64_t w0 = st.ts;
     // Carry-in: per stream, the event launched before this iteration that ends last, and the
     // streams where it ends after the iteration's start (the steps are in start order, so the
@@ -969,7 +974,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     }
 
     // Carry-in nodes: GPU work outside the iteration that the iteration waits for (a stream's
-    // predecessor of one of its events, an event a synchronisation awaits). Before 2026-12-06 a
+    // predecessor of one of its events, an event a synchronisation or a recorded wait awaits). Before 2026-12-06 a
     // stream predecessor outside the iteration was a constant edge to the event's measured start,
     // called previous_iteration whether the stream was still busy or long idle (HTA's trace_compare
     // steps 1009/1010: 99.99% previous_iteration on a rank 99.38% idle, the predecessor an unlaunched
@@ -998,9 +1003,72 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         carry_edges.emplace_back(to, Edge{from, s_rel - e_rel, EdgeKind::Program, false, s_rel - e_rel > opt.unexplained_gap_ticks});
       else carry_edges.emplace_back(to, Edge{kNone, s_rel, EdgeKind::Start, false, true});  // overlapping: unexplained
     };
+    // The first carry-in node (they follow the GPU nodes); a run's events, from its last back to
+    // its first, give the node its count and its longest event.
+    const auto c0 = static_cast<uint32_t>(g0 + gk.size());
+    auto describe_run = [&](uint32_t m) {
+      const auto [first, last] = w.carry_span[m - c0];
+      CarryRun& cr = gr.carry_runs[m - c0];
+      cr.events = 0;
+      cr.longest_ticks = -1;
+      for (uint32_t e = last;; e = w.prev_on_stream[e]) {
+        ++cr.events;
+        if (w.carry_cover[e] == kNone) w.carry_events.push_back(e);
+        w.carry_cover[e] = m;
+        const int64_t in_iteration = std::max<int64_t>(0, f.gpu[e].end - std::max(f.gpu[e].ts, w0));
+        if (in_iteration >= cr.longest_ticks) {  // ties: the earliest
+          cr.longest_ticks = in_iteration;
+          cr.longest_name = f.gpu[e].name;
+          gr.nodes[m].gpu_kind = f.gpu[e].kind;
+        }
+        if (e == first) break;
+      }
+      gr.nodes[m].name = cr.longest_name;
+    };
+    auto new_run = [&](uint32_t first, uint32_t last, Attribution attr, int32_t res) {
+      const int64_t s_rel = std::max(f.gpu[first].ts, w0) - w0, e_rel = f.gpu[last].end - w0;
+      const uint32_t m = new_node(NodeKind::Carry, attr, res, s_rel + w0, std::max<int64_t>(0, e_rel - s_rel), UINT32_MAX);
+      gr.nodes[m].in_iteration = false;
+      gr.carry_runs.push_back(CarryRun{m, 0, UINT32_MAX, 0});
+      w.carry_span.emplace_back(first, last);
+      gpu_node[last] = m;
+      describe_run(m);
+      return m;
+    };
+    // k is inside the run of node m2, not its last event (another wait awaited a later one): the
+    // run splits after k, the part up to k a node of its own that takes m2's incoming edges and
+    // that m2 now waits for (before 2026-12-06 a second node of the same events overlapped it; review).
+    auto split_run = [&](uint32_t m2, uint32_t k) {
+      const auto [first, last] = w.carry_span[m2 - c0];
+      uint32_t next = last;
+      while (w.prev_on_stream[next] != k && w.prev_on_stream[next] != kNone) next = w.prev_on_stream[next];
+      const uint32_t m = new_run(first, k, gr.nodes[m2].attr, gr.nodes[m2].resource);
+      Node& later = gr.nodes[m2];
+      const int64_t end_rel = later.measured_start + later.dur;
+      later.measured_start = std::max(f.gpu[next].ts, w0) - w0;
+      later.dur = std::max<int64_t>(0, end_rel - later.measured_start);
+      w.carry_span[m2 - c0].first = next;
+      describe_run(m2);
+      for (auto& ce : carry_edges)
+        if (ce.first == m2) ce.first = m;
+      // The gap inside the run (at most the gap threshold, the run's own time), or, where the
+      // profiler's times overlap, from the earlier part's start (f.gpu is in start order): the
+      // measured times either way.
+      const Node& earlier = gr.nodes[m];
+      const int64_t gap = later.measured_start - (earlier.measured_start + earlier.dur);
+      if (gap >= 0) carry_edges.emplace_back(m2, Edge{m, gap, EdgeKind::Program, false, false});
+      else carry_edges.emplace_back(m2, Edge{m, later.measured_start - earlier.measured_start, EdgeKind::Program, true, false});
+      return m;
+    };
     auto carry_of = [&](uint32_t k) -> uint32_t {
       uint32_t result = kNone, waiting = kNone;
       for (uint32_t cur = k;;) {
+        if (gpu_node[cur] == kNone && w.carry_cover[cur] != kNone) {
+          const uint32_t m = split_run(w.carry_cover[cur], cur);
+          if (waiting != kNone) link_carry(waiting, m);
+          if (result == kNone) result = m;
+          break;
+        }
         if (gpu_node[cur] != kNone) {  // an event of the iteration, or a run made before
           if (waiting != kNone) link_carry(waiting, gpu_node[cur]);
           if (result == kNone) result = gpu_node[cur];
@@ -1009,18 +1077,13 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         const bool before = launch_abs(cur) < w0;
         uint32_t first = cur;
         for (uint32_t p = w.prev_on_stream[first];
-             p != kNone && gpu_node[p] == kNone && (launch_abs(p) < w0) == before && f.gpu[p].end > w0 &&
-             f.gpu[first].ts - f.gpu[p].end <= opt.unexplained_gap_ticks;
+             p != kNone && gpu_node[p] == kNone && w.carry_cover[p] == kNone && (launch_abs(p) < w0) == before &&
+             f.gpu[p].end > w0 && f.gpu[first].ts - f.gpu[p].end <= opt.unexplained_gap_ticks;
              p = w.prev_on_stream[first])
           first = p;
-        const int64_t s_rel = std::max(f.gpu[first].ts, w0) - w0, e_rel = f.gpu[cur].end - w0;
-        const uint32_t m = new_node(NodeKind::Carry, before ? Attribution::PreviousIteration : Attribution::Unexplained,
-                                    stream_resource(w.stream_rank[cur]), s_rel + w0, std::max<int64_t>(0, e_rel - s_rel),
-                                    f.gpu[cur].name);
-        gr.nodes[m].gpu_kind = f.gpu[cur].kind;
-        gr.nodes[m].in_iteration = false;
-        gpu_node[cur] = m;
-        w.carry_events.push_back(cur);
+        const uint32_t m = new_run(first, cur, before ? Attribution::PreviousIteration : Attribution::Unexplained,
+                                   stream_resource(w.stream_rank[cur]));
+        const int64_t s_rel = gr.nodes[m].measured_start;
         if (result == kNone) result = m;
         if (waiting != kNone) link_carry(waiting, m);
         if (s_rel == 0) break;
@@ -1116,10 +1179,21 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         auto range = std::equal_range(waits.begin(), waits.end(), std::make_pair(k, 0u),
                                       [](const std::pair<uint32_t, uint32_t>& a, const std::pair<uint32_t, uint32_t>& b) { return a.first < b.first; });
         for (auto it = range.first; it != range.second; ++it) {
-          const uint32_t ak = it->second, xn = gpu_node[ak];
-          if (xn == kNone || xn < g0 || xn - g0 >= gk.size() || gk[xn - g0] != ak || xn == n) continue;
-          const int64_t end = gr.nodes[xn].measured_start + gr.nodes[xn].dur;
+          const uint32_t ak = it->second;
+          uint32_t xn = gpu_node[ak];
+          const bool in_window = xn != kNone && xn >= g0 && xn - g0 < gk.size() && gk[xn - g0] == ak;
+          const int64_t end = in_window ? gr.nodes[xn].measured_start + gr.nodes[xn].dur : f.gpu[ak].end - w0;
           if (end > ts + opt.cross_stream_min_gap_ticks) continue;
+          if (!in_window) {
+            // Launched outside the iteration (an NCCL kernel of the previous step that this
+            // step's GEMM waits for): a carry-in node, when it ran into the iteration (one that
+            // ended before it holds nothing back). Before 2026-12-06 such a producer was dropped:
+            // its wait was unexplained slack and `host=0` started the consumer before it ended
+            // (review of that day).
+            if (end <= 0) continue;
+            xn = carry_of(ak);
+          }
+          if (xn == n) continue;
           producers.push_back(xn);
           if ((base == INT64_MIN || end > base) && (cross == kNone || end > r_x)) {
             cross = xn;
@@ -1485,7 +1559,7 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
 
     for (uint32_t cp : touched_calls) call_node[cp] = kNone;
     for (uint32_t k : gk) gpu_node[k] = kNone;
-    for (uint32_t k : w.carry_events) gpu_node[k] = kNone;
+    for (uint32_t k : w.carry_events) gpu_node[k] = w.carry_cover[k] = kNone;
     for (uint32_t sr : w.touched_streams) w.res_of_stream[sr] = -1;
     visit(gr);
   }
@@ -1547,6 +1621,13 @@ Scale parse_scale(const std::string& spec) {
     throw Error(where, "unknown class '" + cls + "'", valid_choices_hint(cls, kinds));
   }
   return s;
+}
+
+const CarryRun* Graph::carry_run(uint32_t node) const {
+  if (node >= nodes.size() || nodes[node].kind != NodeKind::Carry) return nullptr;
+  const auto it = std::lower_bound(carry_runs.begin(), carry_runs.end(), node,
+                                   [](const CarryRun& c, uint32_t n) { return c.node < n; });
+  return it != carry_runs.end() && it->node == node ? &*it : nullptr;
 }
 
 int64_t unexplained_part(const Graph& g, const Edge& e) {

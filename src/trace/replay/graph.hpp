@@ -12,8 +12,9 @@
 //    waits for the GPU work it synchronises with;
 //  - GPU events (kernels, memcpy, memset), one chain per stream;
 //  - carry-in: GPU work outside the iteration that it waits for (a stream still running work
-//    launched before the iteration, a synchronisation awaiting it), one node per contiguous run
-//    of such events on a stream, held at its measured times (no scale applies to it).
+//    launched before the iteration, a synchronisation or a recorded cross-stream wait awaiting
+//    it), one node per contiguous run of such events on a stream (CarryRun), held at its measured
+//    times (no scale applies to it).
 // Edges (ready time = predecessor's finish + weight, or its start + weight for launch edges):
 //  - program order on a thread and on a stream;
 //  - launch: call start -> GPU event start (correlation id);
@@ -126,6 +127,17 @@ struct Resource {
   int64_t id = 0;  // stream, or thread id
 };
 
+// What a carry-in node stands for: a run of GPU events on one stream, of which the path reports
+// the number and the longest (before 2026-12-06 a run counted as one event named after its last:
+// a 205 us run of a 190 us GEMM, a relu and a softmax read "events_count 1, softmax_kernel";
+// review of that day). The node's name is the longest event's too.
+struct CarryRun {
+  uint32_t node = UINT32_MAX;
+  uint32_t events = 0;                 // GPU events of the run
+  uint32_t longest_name = UINT32_MAX;  // string id of the longest of them
+  int64_t longest_ticks = 0;           // its time inside the iteration (ticks)
+};
+
 struct Graph {
   int64_t step = -1;              // ProfilerStep number; -1 for a whole trace without steps
   int64_t window_start = 0;       // absolute ticks of the iteration start
@@ -138,6 +150,9 @@ struct Graph {
   LargeVector<uint32_t> order;    // a topological order of the nodes
   int64_t cycles_broken = 0;      // edges ignored because the data formed a cycle
   int64_t unexplained_edge_ticks = 0;  // total slack on unexplained edges (on the path or not)
+  std::vector<CarryRun> carry_runs;    // one per carry-in node, by node
+  // The run of a carry-in node (nullptr for any other node).
+  const CarryRun* carry_run(uint32_t node) const;
 };
 
 // The unexplained part of an edge's measured weight: none unless the edge is flagged unexplained;
