@@ -29,6 +29,25 @@ std::string to_string(EventKind k) {
   return "?";
 }
 
+const std::vector<std::string>& failure_components() {
+  // The bundled presets' components (gpu, hbm, nic, link, switch, host, psu, rack, node, software,
+  // user, operations), the scheduler's preemptions, network and storage for the rest, and other
+  // for a hardware part none of them names.
+  static const std::vector<std::string> kComponents = {"gpu",  "hbm",      "nic",  "link",       "switch",    "network",
+                                                       "host", "node",     "psu",  "rack",       "storage",   "software",
+                                                       "user", "operations", "scheduler", "other"};
+  return kComponents;
+}
+
+bool gpu_resident_component(const std::string& component) { return component == "gpu" || component == "hbm"; }
+
+bool component_keeps_node(const std::string& component) { return component == "software" || component == "user"; }
+
+std::string default_component(const std::string& process_name) {
+  const auto& all = failure_components();
+  return std::find(all.begin(), all.end(), process_name) != all.end() ? process_name : "other";
+}
+
 double RecoveryConfig::rendezvous_s(int64_t nodes) const {
   const double n = double(std::max<int64_t>(1, nodes));
   return rendezvous_base_s + rendezvous_per_node_s * n + rendezvous_log2_s * std::log2(n);
@@ -135,19 +154,22 @@ double GoodputConfig::restart_s_of(const FailureProcess& p, const CheckpointSche
 // ------------------------------------------------------------------------------- helpers
 namespace {
 
-// A number written plainly or as {value: X, source: S} / {value: X, estimated: B}.
+// A number written plainly or as {value: X, source: S} / {value: X, estimated: B}: the mapping is
+// read as the catalog reads its numbers (YamlMap::sourced), one of source and estimated. Before
+// 2026-12-06 both were taken and estimated dropped, and a bare {value: X} was taken without any
+// (review).
 double number(const YamlMap& m, const std::string& key, std::string* source = nullptr) {
   // A missing key is f64's "required" error at the mapping's line (raw() of a missing key is an
   // invalid node, whose IsMap() had thrown yaml-cpp's "invalid node" as an internal error).
   if (!m.has(key)) return m.f64(key);
   YAML::Node n = m.raw(key);
   if (n.IsMap()) {
-    YamlMap s(n, m.file(), m.key_path(key));
-    const double v = s.f64("value");
-    const std::string src = s.str("source", ""), est = s.str("estimated", "");
-    if (source) *source = !src.empty() ? src : (!est.empty() ? "estimated: " + est : "");
-    s.finish();
-    return v;
+    // (Worded here: a plain number is allowed in a goodput input, unlike a catalog's.)
+    if (!n["source"] && !n["estimated"])
+      m.fail(key, "a {value: X} number needs its provenance", "add source: ID or estimated: \"basis\", or write the number alone");
+    const Sourced s = m.sourced(key);
+    if (source) *source = !s.source.empty() ? s.source : "estimated: " + s.estimated;
+    return s.value;
   }
   return m.f64(key);
 }
@@ -194,9 +216,6 @@ struct Observed {
   bool in_preset = false;
 };
 
-// Whether a component sits on a GPU, so that its failures grow with the GPUs, not the nodes.
-bool gpu_resident(const std::string& component) { return component == "gpu" || component == "hbm"; }
-
 const std::vector<std::string> kRateKeys = {"rate_per_1000_node_days", "rate_per_node_day", "rate_per_gpu_hour",
                                             "rate_per_job_day", "rate_per_domain_day", "mtbf_hours", "count"};
 
@@ -204,7 +223,18 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
                              const DistributionRegistry& dists, double gpus_per_node) {
   FailureProcess p;
   p.name = m.str("name");
-  p.component = m.str("component", p.name);
+  // A closed set (failure_components): a misspelt `sofware` had read as hardware, a node lost at
+  // every crash, with exit 0 (2026-12-06 review). A process that names none takes its name where
+  // that is a component (name: gpu), else other; before, any name was taken as the component.
+  p.component = m.str("component", default_component(p.name));
+  if (m.has("component")) {
+    const auto& all = failure_components();
+    if (std::find(all.begin(), all.end(), p.component) == all.end())
+      m.fail("component",
+             "unknown failure component '" + p.component + "' (gpu and hbm rates of a preset scale with the GPUs per node; software "
+             "and user crashes keep their nodes; the others lose them by default)",
+             valid_choices_hint(p.component, all));
+  }
   const std::string kind = m.choice("kind", {"interrupt", "sdc", "fail-slow", "preemption"}, "interrupt");
   p.kind = kind == "interrupt" ? EventKind::Interrupt
            : kind == "sdc"     ? EventKind::Sdc
@@ -243,7 +273,7 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
   }
   // A per-node rate of a GPU-resident component, observed on nodes of another size (not a rate
   // per GPU-hour, which counts the job's GPUs already).
-  if (obs.gpus_per_node > 0 && gpu_resident(p.component) && p.rate_per_node_s > 0 && !m.has("rate_per_gpu_hour")) {
+  if (obs.gpus_per_node > 0 && gpu_resident_component(p.component) && p.rate_per_node_s > 0 && !m.has("rate_per_gpu_hour")) {
     p.gpu_rate_scale = gpus_per_node / obs.gpus_per_node;
     p.rate_per_node_s *= p.gpu_rate_scale;
   }
@@ -265,7 +295,7 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
     // Validate through the factory (it reads `shape`).
     dists.create("weibull", m.loc("shape"), 1.0, &m);
   }
-  p.node_lost = m.boolean("node_lost", p.kind == EventKind::Interrupt && p.component != "software" && p.component != "user");
+  p.node_lost = m.boolean("node_lost", p.kind == EventKind::Interrupt && !component_keeps_node(p.component));
   p.detection_s = m.has("detection_s") ? nonneg(m, "detection_s", 0) : -1;
   // Only a crash waits for a watchdog: a preemption is announced, an SDC has its own
   // detection_latency_s, a slow node keeps running. It was accepted and ignored on them.
@@ -704,7 +734,22 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   bool strategy_set = false;
   if (n["checkpoint"].IsMap() && n["checkpoint"]["strategy"].IsScalar()) file_strategy = n["checkpoint"]["strategy"].Scalar();
   for (const auto& [k, v] : overrides) strategy_set |= k == "checkpoint.strategy";
-  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v, name);
+  for (const auto& [k, v] : overrides) {
+    // An entry of failures.processes named by its index where the file lists none (its processes
+    // are a preset's): the override had made a mapping of the missing list and read "expected a
+    // list" (2026-12-06 review). A preset's process is changed by listing one of its name.
+    const bool indexed = k.rfind("failures.processes.", 0) == 0 || k.rfind("failures.processes[", 0) == 0;
+    if (indexed && !(n["failures"].IsMap() && n["failures"]["processes"].IsSequence())) {
+      const bool preset = n["failures"].IsMap() && n["failures"]["preset"].IsScalar();
+      throw Error(SourceLocation{name + " (--set)", 0, 0, k},
+                  "the file has no failures.processes list to index" +
+                      (preset ? ": its failure processes are preset " + n["failures"]["preset"].Scalar() + "'s" : std::string()),
+                  "list a process under failures.processes (one named as a preset's replaces it), e.g. --set "
+                  "'failures.processes=[{name: NAME, component: gpu, rate_per_1000_node_days: 1.5, distribution: weibull, shape: 3}]'; "
+                  "failures.remove drops a preset's process, failures.rate_scale scales them all");
+    }
+    apply_yaml_override(n, k, v, name);
+  }
   std::vector<std::string> left_out;
   if (strategy_set && n["checkpoint"].IsMap() && n["checkpoint"]["strategy"].IsScalar() &&
       n["checkpoint"]["strategy"].Scalar() != file_strategy) {
@@ -1156,6 +1201,51 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   if (env.remote_read_s_override < 0 && env.storage_read_bytes_per_s <= 0 && env.total_bytes > 0)
     cm.fail("storage_read_bytes_per_s", "the remote storage read bandwidth is needed", "or read_s");
   if (env.remote_read_s_override < 0 && env.total_bytes <= 0) env.remote_read_s_override = env.remote_write_s_override;
+  // A bandwidth so small that the checkpoint takes no finite time is named with its line, as the
+  // schedule reads it: before 2026-12-06 the error came at `checkpoint` with no line and listed
+  // four bandwidths, not the one at fault (review). The bandwidth that takes longest for its bytes
+  // is named; it is the one at fault unless the size itself overflows.
+  if (!std::isfinite(env.total_bytes))
+    cm.fail(cm.has("bytes") ? "bytes" : cm.has("params") ? "params" : "bytes_per_param", "the checkpoint size overflows a double",
+            "a checkpoint of at most about 1e15 bytes");
+  {
+    const auto sched = ck.impl->schedule(env);
+    bool finite = std::isfinite(sched.blocking_s) && sched.blocking_s >= 0;
+    for (const auto& l : sched.levels) finite = finite && std::isfinite(l.persist_s) && std::isfinite(l.restore_s);
+    if (!finite) {
+      struct Rate {
+        const char* key;
+        const char* what;
+        double bytes;  // what one copy at this bandwidth moves
+        double bytes_per_s;
+        bool used;
+      };
+      const Rate rates[] = {
+          {"storage_write_bytes_per_s", "all of", env.total_bytes, env.storage_write_bytes_per_s, env.remote_write_s_override < 0},
+          {"storage_read_bytes_per_s", "all of", env.total_bytes, env.storage_read_bytes_per_s, env.remote_read_s_override < 0},
+          {"node_storage_bytes_per_s", "a node's share of", env.per_node_bytes, env.node_storage_bytes_per_s, env.node_storage_bytes_per_s > 0},
+          {"d2h_bytes_per_s", "a GPU's shard of", env.per_gpu_bytes, env.d2h_bytes_per_s, env.snapshot_s_override < 0},
+          {"peer_bytes_per_s", "a node's share of", env.per_node_bytes, env.peer_bytes_per_s, true},
+          {"nvme_write_bytes_per_s", "a node's share of", env.per_node_bytes, env.nvme_write_bytes_per_s, true},
+          {"nvme_read_bytes_per_s", "a node's share of", env.per_node_bytes, env.nvme_read_bytes_per_s, true},
+      };
+      const Rate* worst = nullptr;
+      double worst_s = -1;
+      for (const auto& r : rates) {
+        if (!r.used || !cm.has(r.key) || !(r.bytes > 0)) continue;
+        const double t = r.bytes / r.bytes_per_s;
+        if (!(t <= worst_s)) {
+          worst = &r;
+          worst_s = t;
+        }
+      }
+      if (worst)
+        cm.fail(worst->key,
+                "is " + format_double(worst->bytes_per_s) + " bytes per second: moving " + worst->what + " the checkpoint, " +
+                    format_double(worst->bytes) + " bytes, at it takes no finite time",
+                "a bandwidth in bytes per second, e.g. 2.0e12 for storage, 25.0e9 for a device-to-host copy");
+    }
+  }
   // Interval
   {
     std::string given;

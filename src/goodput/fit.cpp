@@ -391,6 +391,11 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
                     "category '" + cat + "' has component '" + a.component + "' on line " + std::to_string(a.component_line) + " and '" + v +
                         "' here: a category is one failure process",
                     "give each category one component, or split it into two categories");
+      // The closed set a preset's component is read against (config.hpp): the fitted preset had
+      // been written with any text, and `sofware` read as hardware (2026-12-06 review).
+      const auto& all = failure_components();
+      if (std::find(all.begin(), all.end(), v) == all.end())
+        throw Error(SourceLocation{name, lineno, 1, "component"}, "unknown failure component '" + v + "'", valid_choices_hint(v, all));
       if (a.component.empty()) a.component_line = lineno;
       a.component = v;
     }
@@ -417,9 +422,12 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     FittedProcess fp;
     fp.count = int64_t(a.t.size());
     fp.process.name = cat;
-    fp.process.component = a.component.empty() ? cat : a.component;
+    // Without a component column a category is its own component where it names one (gpu), else
+    // other (the category itself had been written as the component, which failure_components()
+    // now refuses where it names none, 2026-12-06).
+    fp.process.component = a.component.empty() ? default_component(cat) : a.component;
     fp.process.rate_per_node_s = double(fp.count) / (nodes * days * 86400.0);
-    fp.process.node_lost = a.node_lost < 0 ? (fp.process.component != "software" && fp.process.component != "user") : a.node_lost == 1;
+    fp.process.node_lost = a.node_lost < 0 ? !component_keeps_node(fp.process.component) : a.node_lost == 1;
     fp.mean_interarrival_s = days * 86400.0 / double(fp.count);
     std::vector<double> gaps;
     for (size_t i = 1; i < a.t.size(); ++i)

@@ -1,8 +1,12 @@
 // Reading goodput inputs and failure presets: rates with their provenance, strict keys.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "core/error.hpp"
 #include "goodput/config.hpp"
@@ -258,4 +262,108 @@ TEST(Input, AnUnknownJobKeyIsNamedBeforeTheMissingGpuCount) {
     const std::string w = e.what();
     EXPECT_NE(w.find("key 'job.scenario': unknown key"), std::string::npos) << w;
   }
+}
+
+namespace {
+// The error a goodput input gives, or "(no error)"; its location through *where.
+std::string goodput_error(const std::string& yaml, const std::vector<std::pair<std::string, std::string>>& sets = {},
+                     sextant::SourceLocation* where = nullptr) {
+  try {
+    parse_goodput(yaml, "g.yaml", sets);
+  } catch (const sextant::Error& e) {
+    if (where) *where = e.where();
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const std::string kJob = "job: {num_gpus: 64, gpus_per_node: 8, step_time_s: 5, duration_days: 1}\n";
+const std::string kCheckpoint = "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_s: 1800}\n";
+}  // namespace
+
+// Is a misspelt component refused at its line with the nearest one, where it had read as hardware
+// (`sofware`: a node lost at every crash, exit 0; 2026-12-06 review)? A process that names no
+// component takes its name where that is one, else other.
+TEST(Input, AMisspeltFailureComponentIsRefusedWithTheNearestOne) {
+  const std::string procs = "failures:\n  processes:\n    - {name: sw, component: %s, rate_per_job_day: 1}\n";
+  auto with = [&](const std::string& component) {
+    std::string p = procs;
+    p.replace(p.find("%s"), 2, component);
+    return kJob + p + kCheckpoint;
+  };
+  const auto ok = parse_goodput(with("software"), "g.yaml");
+  EXPECT_FALSE(ok.processes.at(0).node_lost);
+  sextant::SourceLocation at;
+  const std::string w = goodput_error(with("sofware"), {}, &at);
+  EXPECT_EQ(at.key, "failures.processes[0].component") << w;
+  EXPECT_EQ(at.line, 4) << w;
+  EXPECT_NE(w.find("did you mean 'software'?"), std::string::npos) << w;
+  EXPECT_NE(w.find("valid: gpu, hbm"), std::string::npos) << w;
+  const auto unnamed = parse_goodput(kJob + "failures: {processes: [{name: software, rate_per_job_day: 1}, {name: sw, rate_per_job_day: 1}]}\n" +
+                                         kCheckpoint, "g.yaml");
+  EXPECT_EQ(unnamed.processes.at(0).component, "software");
+  EXPECT_FALSE(unnamed.processes.at(0).node_lost);
+  EXPECT_EQ(unnamed.processes.at(1).component, "other");
+  EXPECT_TRUE(unnamed.processes.at(1).node_lost);
+  // Every bundled preset's components are of the set.
+  const auto& all = failure_components();
+  for (const auto& n : failure_preset_names())
+    for (const auto& p : load_failure_preset(n))
+      EXPECT_NE(std::find(all.begin(), all.end(), p.component), all.end()) << n << ": " << p.name << " " << p.component;
+}
+
+// Is a checkpoint bandwidth too small for any finite time named with its key and line, not at
+// `checkpoint` with four bandwidths listed (2026-12-06 review)?
+TEST(Input, ACheckpointBandwidthTooSmallIsNamedAtItsKey) {
+  const std::string ck = "checkpoint:\n  strategy: async-remote\n  interval_s: 1800\n  bytes: 1.0e12\n"
+                         "  storage_write_bytes_per_s: %w\n  d2h_bytes_per_s: %d\n";
+  auto with = [&](const std::string& write, const std::string& d2h) {
+    std::string c = ck;
+    c.replace(c.find("%w"), 2, write);
+    c.replace(c.find("%d"), 2, d2h);
+    return kJob + "failures: {preset: meta-rsc1}\n" + c;
+  };
+  EXPECT_EQ(goodput_error(with("1.0e11", "25.0e9")), "(no error)");
+  for (const auto& [write, d2h, key, line] : {std::tuple<const char*, const char*, const char*, int>{"1.0e-300", "25.0e9", "storage_write_bytes_per_s", 7},
+                                              {"1.0e11", "1.0e-300", "d2h_bytes_per_s", 8}}) {
+    sextant::SourceLocation at;
+    const std::string w = goodput_error(with(write, d2h), {}, &at);
+    EXPECT_EQ(at.key, std::string("checkpoint.") + key) << w;
+    EXPECT_EQ(at.line, line) << w;
+    EXPECT_NE(w.find("takes no finite time"), std::string::npos) << w;
+  }
+}
+
+// Is a {value} number refused with both source and estimated (estimated was dropped) or with
+// neither, as the catalog refuses them (2026-12-06 review)? One of them, or a plain number, is read.
+TEST(Input, AValueMappingNeedsExactlyOneOfSourceAndEstimated) {
+  auto with = [&](const std::string& step) {
+    return "job: {num_gpus: 64, gpus_per_node: 8, step_time_s: " + step + ", duration_days: 1}\nfailures: {preset: meta-rsc1}\n" + kCheckpoint;
+  };
+  EXPECT_EQ(parse_goodput(with("6.5"), "g.yaml").job.step_time_s, 6.5);
+  EXPECT_EQ(parse_goodput(with("{value: 6.5, source: measured}"), "g.yaml").job.step_time_source, "measured");
+  EXPECT_EQ(parse_goodput(with("{value: 6.5, estimated: guess}"), "g.yaml").job.step_time_source, "estimated: guess");
+  sextant::SourceLocation at;
+  std::string w = goodput_error(with("{value: 6.5, source: measured, estimated: guess}"), {}, &at);
+  EXPECT_EQ(at.key, "job.step_time_s.estimated") << w;
+  EXPECT_NE(w.find("either sourced or estimated, not both"), std::string::npos) << w;
+  w = goodput_error(with("{value: 6.5}"), {}, &at);
+  EXPECT_EQ(at.key, "job.step_time_s") << w;
+  EXPECT_EQ(at.line, 1) << w;
+  EXPECT_NE(w.find("needs its provenance"), std::string::npos) << w;
+}
+
+// Does an index into failures.processes, where the file has a preset and no list, say so and how
+// a preset's process is changed (it read "expected a list"; 2026-12-06 review)? With a list it sets.
+TEST(Input, AnIndexIntoProcessesTheFileDoesNotListSaysWhereTheyCome) {
+  const std::string preset = kJob + "failures: {preset: generic}\n" + kCheckpoint;
+  sextant::SourceLocation at;
+  const std::string w = goodput_error(preset, {{"failures.processes.0.shape", "3"}}, &at);
+  EXPECT_EQ(at.file, "g.yaml (--set)") << w;
+  EXPECT_EQ(at.key, "failures.processes.0.shape") << w;
+  EXPECT_NE(w.find("no failures.processes list to index: its failure processes are preset generic's"), std::string::npos) << w;
+  EXPECT_NE(w.find("replaces it"), std::string::npos) << w;
+  const auto listed = parse_goodput(kJob + "failures: {processes: [{name: gpu, rate_per_job_day: 1, distribution: weibull, shape: 0.7}]}\n" + kCheckpoint,
+                                    "g.yaml", {{"failures.processes.0.shape", "3"}});
+  EXPECT_EQ(listed.processes.at(0).weibull_shape, 3);
 }

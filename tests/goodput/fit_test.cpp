@@ -131,6 +131,39 @@ TEST(Fit, ACategoryWithTwoComponentsIsAnError) {
   EXPECT_NO_THROW(fit_incidents("time_h,category,component,node_lost\n1,xid,gpu,false\n3,xid,,\n", "inc.csv", 10, 10));
 }
 
+// Is a CSV component outside the set a preset is read against refused at its line (2026-12-06
+// review), and does a category without one write a preset that loads (its name where that is a
+// component, else other; the category itself had been written as the component)?
+TEST(Fit, AComponentOutsideTheSetIsAnErrorAndAFittedPresetLoads) {
+  try {
+    fit_incidents("time_h,category,component\n1,xid,gpu\n2,bug,sofware\n", "inc.csv", 10, 10);
+    FAIL();
+  } catch (const sextant::Error& e) {
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.where().key, "component");
+    EXPECT_NE(e.hint().find("did you mean 'software'?"), std::string::npos) << e.hint();
+  }
+  const auto f = fit_incidents("time_h,category\n1,xid 79\n2,software\n", "inc.csv", 10, 10);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].process.component, "other");
+  EXPECT_TRUE(f[0].process.node_lost);
+  EXPECT_EQ(f[1].process.component, "software");
+  EXPECT_FALSE(f[1].process.node_lost);
+  const std::string path = ::testing::TempDir() + "fitted_components.yaml";
+  {
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    ASSERT_NE(out, nullptr);
+    const std::string y = fitted_preset_yaml(f, "fitted", 10, 10, "inc.csv");
+    std::fwrite(y.data(), 1, y.size(), out);
+    std::fclose(out);
+  }
+  const auto loaded = load_failure_preset(path);
+  std::remove(path.c_str());
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_EQ(loaded[0].component, "other");
+  EXPECT_EQ(loaded[1].component, "software");
+}
+
 // Exponential incidents: the fitted shape is near 1, its 95% interval contains 1, and the
 // likelihood-ratio test finds no evidence against the exponential, which is kept (a Weibull of
 // shape 0.93 had been written from every category with 10 or more incidents).
