@@ -511,6 +511,52 @@ double saturation_burst_passes(const StudySpec& s) {
   return n * output / running + n * prompt / static_cast<double>(sv.limits.max_batch_tokens);
 }
 
+// A ceiling on the saturation throughput of the whole setup, in requests per second, from the cost
+// of its passes alone, for when the burst that measures it is left out: a request needs its
+// prompt's prefill, in passes of up to max_batch_tokens and max_batch_seqs (short prompts batched
+// into one pass, a longer one whole, which costs no more than its chunks), and output - 1 decode
+// tokens from passes of as many sequences as max_batch_seqs and the KV cache allow at the mean
+// context (prompt + output / 2, every sequence halfway), a speculative step emitting its expected
+// tokens. A pass takes at least its prefill part's time and its decode part's, so an instance
+// serves at most one request per the larger of the two (a disaggregated pool per its own); under
+// pipeline parallelism a pass holds the devices for the pipeline's period. Queueing, preemption
+// and the ramp-up are left out, so the simulated server is slower: with fixed lengths the burst
+// measured from 1% below it to 2.4 times below it on the examples, GPT-OSS-120B and their policies
+// (2026-12-06). Lengths drawn from a distribution are taken at the run's mean (`prompt` including
+// a shared prefix, of which `prefill` leaves out what prefix caching serves), and the burst's own
+// draw measured up to 21% above it there.
+double saturation_ceiling_per_s(const StudySpec& s, double prompt, double prefill, double output) {
+  const ServingSpec& sv = s.serving;
+  const CostModel cm(sv.deployment);
+  const int slots = slots_of(sv);
+  auto period = [&](const IterationCost& c) { return slots > 1 ? c.pipeline_period_s(slots) : c.total_s; };
+  const double mbt = static_cast<double>(sv.limits.max_batch_tokens);
+  const int64_t chunk = std::max<int64_t>(1, std::llround(prefill));
+  const int64_t per_pass = std::clamp<int64_t>(static_cast<int64_t>(std::floor(mbt / static_cast<double>(chunk))), 1, sv.limits.max_batch_seqs);
+  const double prefill_s = period(cm.iteration(cm.prefill(per_pass, chunk))) / static_cast<double>(per_pass);
+  double decode_s = 0;
+  if (output > 1) {
+    const double context = prompt + output / 2;
+    const KvCacheLayout L = kv_cache_layout(cm, nullptr, kv_capacity_tokens(sv, sv.deployment), slots);
+    const int64_t seq_units = std::max<int64_t>(1, L.units.units(std::llround(context), 0, 1, L.block_tokens));
+    const int64_t running = std::clamp<int64_t>(L.pool_units / seq_units, 1, sv.limits.max_batch_seqs);
+    // With a draft, serve's step (Instance::start): k draft passes, then the target verifying k + 1
+    // tokens per sequence, which emits (1 - a^(k+1)) / (1 - a) of them in expectation.
+    const int k = sv.draft ? sv.speculative.draft_tokens : 0;
+    const double a = sv.speculative.acceptance;
+    const double per_step = !sv.draft ? 1.0 : a >= 1 ? k + 1.0 : (1.0 - std::pow(a, k + 1)) / (1.0 - a);
+    double step_s = period(cm.iteration(cm.decode(running, context, k + 1)));
+    if (sv.draft) step_s += k * CostModel(*sv.draft).iteration(CostModel(*sv.draft).decode(running, context)).total_s;
+    decode_s = (output - 1) * step_s / (static_cast<double>(running) * per_step);
+  }
+  if (sv.disaggregation) {
+    const double pre = prefill_s > 0 ? sv.disaggregation->prefill_instances / prefill_s : INFINITY;
+    const double dec = decode_s > 0 ? sv.disaggregation->decode_instances / decode_s : INFINITY;
+    return std::min(pre, dec);
+  }
+  return sv.replicas / std::max(prefill_s, decode_s);
+}
+
 // Saturation throughput of the whole serving setup: one replica measured with all requests
 // waiting (a replica needs several batches of requests to saturate), times the replicas;
 // disaggregated pools are measured whole.
@@ -644,11 +690,31 @@ static Result run_serve_in(StudySpec s) {
     const double run_passes = it && std::holds_alternative<int64_t>(*it) ? static_cast<double>(std::get<int64_t>(*it)) : 0.0;
     if (burst > std::max(kSteadyBurstMinPasses, kSteadyBurstRunMultiple * run_passes)) {
       steady = false;
+      // The overload check stays, against a ceiling on the saturation throughput from the
+      // passes' cost (saturation_ceiling_per_s): it had gone with the burst, and 2 requests/s of
+      // 30,000 output tokens on the disaggregated 70B example, 26 times its saturation throughput,
+      // ran with no word of the queue (2026-12-06 review).
+      double prompt = 0, prefill = 0, output = 0;
+      for (const auto& q : reqs) {
+        prompt += q.prompt_tokens;
+        prefill += q.prompt_tokens - (s.serving.prefix_caching && q.prefix_group >= 0 ? q.prefix_tokens : 0);
+        output += q.output_tokens;
+      }
+      const double n = static_cast<double>(reqs.size());
+      const double bound = saturation_ceiling_per_s(s, prompt / n, prefill / n, output / n);
+      const double accepted = 1.0 - refused_share(r, reqs.size()), accepted_per_s = s.workload.rate_per_s * accepted;
       r.notes.push_back("steady_usd_per_million_output_tokens is left out: it needs the saturation throughput, measured by a burst of " +
                         std::to_string(saturation_burst_requests(s.serving)) + " requests of this workload's lengths, about " +
                         sig4(burst) + " forward passes against this run's " + sig4(run_passes) +
                         "; usd_per_million_output_tokens is the run's own, ramp-up and drain included. workload.load_fraction or a "
-                        "sweep measures the saturation throughput whatever the burst costs");
+                        "sweep measures the saturation throughput whatever the burst costs. Overload is checked against " +
+                        sig4(bound) + " requests/s instead, a ceiling on the saturation throughput from the passes' cost at full "
+                        "batches and the run's mean lengths: a rate below it may still overload the server");
+      if (accepted_per_s > bound)
+        r.notes.push_back("requests arrive at " + sig4(s.workload.rate_per_s) + "/s" +
+                          (accepted < 1 ? ", the accepted ones at " + sig4(accepted_per_s) + "/s" : std::string()) +
+                          ", above " + sig4(bound) + "/s, a ceiling on the saturation throughput (the passes' cost at full batches "
+                          "and the run's mean lengths; the burst that measures it is left out): the queue grows without bound");
     } else {
       cap = saturation_of(s);
     }
@@ -751,7 +817,7 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   }
   Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
                             s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0, draft ? &*draft : nullptr,
-                            s.serving.speculative);
+                            s.serving.speculative, s.serving.policy);
   if (own_prompt || own_output) {
     const std::string what = own_prompt && own_output ? "prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths"
                              : own_prompt            ? "prompt " + std::to_string(prompt) + " tokens: the mean length"
@@ -763,7 +829,7 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
 
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour, const Deployment* draft,
-                    const SpeculativeSpec& speculative) {
+                    const SpeculativeSpec& speculative, const std::string& serving_policy) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
     if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
   // Token counts far beyond any context or batch are refused: their products (batch x prompt,
@@ -813,21 +879,39 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double usable = budget.usable_bytes;
   const double w = budget.weight_bytes + budget.draft_weight_bytes;
   const double workspace = budget.workspace_bytes;
-  // Layers under a sliding window hold the window only, and a prefill pass also the keys of its
-  // new tokens beyond the window while it runs: every sequence at its last token, plus one pass of
-  // a prompt (up to pass_tokens) beyond its window (0 without a window). A draft's cache holds
-  // every token, as serve counts it (KvMemoryBudget).
-  // `seqs` sequences of `context` tokens each, whose prompt is this run's (or the context, when
-  // shorter): fits_memory and max_context_tokens_by_memory both read it, so the longest context
-  // reported is the longest that fits (before 2026-12-06 the maximum left the prompt's pass out:
-  // GPT-OSS-120B on 72 GiB reported 109,257 tokens, and 101,067 did not fit; review).
-  auto kv_bytes_at = [&](double context, double seqs) {
-    const double pr = std::min(static_cast<double>(prompt), context);
-    const double pass_prompt = std::min(pr, kPassTokens);
-    return cm.kv_bytes_per_device(context) * seqs + std::max(0.0, cm.kv_bytes_per_device(pr, pass_prompt) - cm.kv_bytes_per_device(pr)) +
-           (draft ? budget.draft_kv_bytes_per_token * context * seqs : 0.0);
+  std::optional<CostModel> dcm;
+  if (draft) dcm.emplace(*draft);
+  // The KV cache as serve lays it out (kv_cache_layout): whole blocks of the engine's
+  // kv_block_tokens, with a sliding window one layer's blocks, a windowed layer holding the blocks
+  // its window spans. A request fits when, alone, its last token (prompt + output - 1 tokens of KV:
+  // the last token's is never written) and its largest pass fit the units: the prompt's pass and
+  // the policy's largest (BatchingPolicy::largest_pass: a preempted request's recompute), with a
+  // window the window plus every token the pass writes. The policy is the study's, else chunked
+  // prefill (vLLM V1's default) in passes of pass_tokens. Before 2026-12-06 estimate counted bytes
+  // continuously and a pass of at most max_batch_tokens whatever the policy: it called GPT-OSS-120B
+  // requests of 101,042 tokens fitting that serve refused in blocks, and a 60,100-token request
+  // under the continuous policy (a whole-prompt pass) fitting where serve refused every one
+  // (review).
+  BatchLimits pass_limits;
+  pass_limits.max_batch_tokens = static_cast<int64_t>(kPassTokens);
+  const std::unique_ptr<BatchingPolicy> policy =
+      make_policy_registry().create(serving_policy.empty() ? "chunked-prefill" : serving_policy, SourceLocation{"", 0, 0, "serving.policy"});
+  auto layout_with = [&](double free_bytes) {
+    return kv_cache_layout(cm, dcm ? &*dcm : nullptr, std::max(0.0, free_bytes) / budget.kv_bytes_per_token, 1);
   };
-  const double kv = kv_bytes_at(static_cast<double>(prompt + output), static_cast<double>(batch));
+  const KvCacheLayout layout = layout_with(budget.free_bytes());
+  // Units `seqs` sequences of `context` tokens (prompt + output) hold, whose prompt is this run's
+  // (or context - 1, when shorter): every one at its last token, or one in its largest pass and the
+  // others at their last token. Serve's arrival check at seqs = 1.
+  auto units_at = [&](const KvCacheLayout& L, int64_t context, double seqs) {
+    const int64_t pr = std::clamp<int64_t>(prompt, 1, std::max<int64_t>(1, context - 1));
+    const int64_t out = std::max<int64_t>(1, context - pr);
+    const double last = static_cast<double>(L.last_token_units(pr, out));
+    const double pass = static_cast<double>(L.pass_units(pr, policy->largest_pass(pr, out, pass_limits)));
+    return std::max(seqs * last, (seqs - 1) * last + pass);
+  };
+  const double kv_units = units_at(layout, prompt + output, static_cast<double>(batch));
+  const double kv = kv_units * layout.unit_bytes_per_device;
   r.set("memory_capacity_bytes_per_device", mem);  // the device's memory (the iterations table's column of that name is bytes moved)
   r.set("memory_available_fraction", avail_frac);
   r.set("memory_usable_bytes_per_device", usable);
@@ -865,7 +949,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                                               " GB"
                                             : std::string()));
   // A context beyond the model's window (max_position_embeddings) does not fit whatever the memory.
-  const bool fits_memory = w + kv + workspace <= usable;
+  const bool fits_memory = layout.blocks > 0 && kv_units <= static_cast<double>(layout.pool_units);
   const bool fits_context = d.context_window_tokens <= 0 || prompt + output <= d.context_window_tokens;
   r.set("fits_memory", fits_memory);
   r.set("fits_context", fits_context);
@@ -875,22 +959,37 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "prompt + output of " + std::to_string(prompt + output) + " tokens against one");
   // The longest context: the one memory holds for a single sequence beside this run's workspace,
   // capped by the model's own context window where it states one (max_position_embeddings); both
-  // are reported. The largest whole context C with weights + kv_bytes_at(C, 1) + workspace within
-  // `limit`, fits_memory's own test (kv_bytes_at grows with C), by bisection; +inf when every layer
-  // is windowed and no context is too long.
-  auto longest_context = [&](double limit) {
-    auto fits_at = [&](double c) { return w + kv_bytes_at(c, 1.0) + workspace <= limit; };
-    constexpr double kUnbounded = 4503599627370496.0;  // 2^52: every whole number below is a double
-    if (!fits_at(0.0)) return 0.0;
+  // are reported. The largest context C such that a sequence of every length up to C fits
+  // (units_at: fits_memory's own test), so that one token more does not; +inf when every layer is
+  // windowed and no context is too long. Under a window the units are not monotone in C (the blocks
+  // a window spans alternate between two counts: GPT-OSS-120B on 72 GiB with a 100,000-token prompt
+  // fits 101,041 tokens, not 101,042 to 101,050, and 101,056 again), so the bisection's boundary is
+  // checked downwards over the span in which the alternation can outweigh the growth of the full
+  // layers' blocks.
+  auto longest_context = [&](double free_bytes) {
+    const KvCacheLayout L = layout_with(free_bytes);
+    auto fits_at = [&](int64_t c) { return L.blocks > 0 && units_at(L, c, 1.0) <= static_cast<double>(L.pool_units); };
+    constexpr int64_t kUnbounded = int64_t{1} << 52;
+    if (!fits_at(1)) return 0.0;
     if (fits_at(kUnbounded)) return static_cast<double>(INFINITY);
-    double lo = 0, hi = kUnbounded;  // fits_at(lo), !fits_at(hi)
+    int64_t lo = 1, hi = kUnbounded;  // fits_at(lo), !fits_at(hi)
     while (hi - lo > 1) {
-      const double mid = std::floor((lo + hi) / 2);
+      const int64_t mid = lo + (hi - lo) / 2;
       (fits_at(mid) ? lo : hi) = mid;
     }
-    return lo;
+    const int64_t span = L.block_tokens * std::min<int64_t>(int64_t{1} << 16, 2 + 2 * L.units.window_units / std::max(1, L.units.full_units));
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (int64_t c = std::max<int64_t>(1, lo - span); c <= lo; ++c)
+        if (!fits_at(c)) {
+          lo = c - 1;
+          moved = true;
+          break;
+        }
+    }
+    return static_cast<double>(lo);
   };
-  double memory_context = budget.free_bytes() > 0 ? longest_context(usable) : 0.0;
+  double memory_context = budget.free_bytes() > 0 ? longest_context(budget.free_bytes()) : 0.0;
   if (std::isinf(memory_context)) {
     // Every layer windowed: memory bounds no context once the window fits.
     memory_context = d.context_window_tokens > 0 ? static_cast<double>(d.context_window_tokens) : std::nan("");
@@ -903,7 +1002,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Within the recommended working set (where it is below the usable memory): the context that
   // leaves the OS its recommended share.
   if (recommended > 0 && !std::isnan(memory_context)) {
-    double rec_context = recommended > w + workspace ? longest_context(recommended) : 0.0;
+    double rec_context = recommended > w + workspace ? longest_context(recommended - w - workspace) : 0.0;
     if (std::isinf(rec_context)) rec_context = memory_context;
     r.set("max_context_tokens_by_recommended_memory", std::min(rec_context, memory_context));
   }
@@ -922,8 +1021,6 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const int k = draft ? speculative.draft_tokens : 0;
   const double acc = speculative.acceptance;
   const double per_step = !draft ? 1.0 : acc >= 1 ? k + 1.0 : (1.0 - std::pow(acc, k + 1)) / (1.0 - acc);
-  std::optional<CostModel> dcm;
-  if (draft) dcm.emplace(*draft);
   struct Step {
     IterationCost cost;  // the target's pass with the draft's passes added to its time and host overhead
     double active_s = 0;

@@ -78,9 +78,13 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 // fit (kv_memory_budget), its prefill pass in the prefill time, and a decode step of k draft passes
 // and one target pass verifying k + 1 tokens per sequence, which emits (1 - a^(k+1)) / (1 - a)
 // tokens per sequence in expectation (serve's draws until the first rejection).
+// serving_policy: a study's serving.policy, whose largest pass (BatchingPolicy::largest_pass) the
+// memory fit holds as serve's arrival check does; empty: chunked-prefill, in passes of
+// serving_pass_tokens (8,192 when 0).
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
                     int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1,
-                    const Deployment* draft = nullptr, const SpeculativeSpec& speculative = {});
+                    const Deployment* draft = nullptr, const SpeculativeSpec& speculative = {},
+                    const std::string& serving_policy = "");
 
 // `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
 // applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when

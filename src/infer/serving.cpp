@@ -96,26 +96,7 @@ struct BlockPool {
   int64_t used() const { return total - free; }
 };
 
-// What a pool's unit holds. Without a sliding window a unit is a block of every layer (and the
-// draft's cache). With one, a unit is one layer's block: a sequence holds `full_units` of them per
-// block of its context (the layers keeping every token, the draft's cache as whole layers rounded
-// up) and `window_units` per block its window spans (vLLM's hybrid KV cache manager frees a
-// windowed layer's blocks once the window has passed them).
-struct KvUnits {
-  int32_t full_units = 1, window_units = 0, window = 0;
-  int32_t per_block() const { return full_units + window_units; }  // units of a block every layer holds
-  // Units for `tokens` of context of which `shared` sit in a cached prefix (its full layers'
-  // blocks; windowed layers keep their own), the last `new_tokens` written by the pass in flight.
-  int32_t units(int32_t tokens, int32_t shared, int32_t new_tokens, int32_t block) const {
-    const int32_t priv = std::max(0, tokens - shared);
-    int32_t n = full_units * ((priv + block - 1) / block);
-    if (window_units > 0 && tokens > 0) {
-      const int32_t held = std::min(tokens, window - 1 + std::max(1, new_tokens));
-      n += window_units * ((tokens - 1) / block - (tokens - held) / block + 1);
-    }
-    return n;
-  }
-};
+// What a pool's unit holds: KvUnits (serving.hpp).
 
 // The pipeline stages of one replica with pp > 1: the time each stage (and the host, which
 // schedules, launches and samples one pass at a time) is next free. Passes enter in start order
@@ -191,7 +172,7 @@ class Instance final : public SchedulerContext {
   Seq& seq(int32_t s);
   const Seq& seq(int32_t s) const;
   int32_t room_blocks_for(const Seq& q, int32_t tokens, int32_t new_tokens) const {
-    return units_.units(tokens, q.shared_prefix, new_tokens, block_);
+    return static_cast<int32_t>(units_.units(tokens, q.shared_prefix, new_tokens, block_));
   }
   bool allocate(Seq& q, int32_t target_tokens);
   void release(Seq& q);
@@ -274,11 +255,17 @@ class Simulation {
 };
 
 // Why a policy's largest pass can need more of a windowed cache than the last token does: the
-// note on such refusals and the error when every request is one say it alike.
-static std::string largest_pass_text(const std::string& policy) {
-  return "with a sliding window a pass holds the window plus every token it writes, and a preempted request re-prefills "
-         "prompt + output - 1 tokens" +
-         std::string(policy == "chunked-prefill" ? " in chunks of max_batch_tokens" : " in one pass; chunked-prefill bounds the pass by max_batch_tokens");
+// note on such refusals and the error when every request is one say it alike. The pass is the
+// prompt's own as well as a preempted request's recompute: before 2026-12-06 only the recompute was
+// named, and a refusal for the prompt's pass was called a cache too small (review).
+static std::string largest_pass_text(const std::string& policy, int64_t max_batch_tokens) {
+  const std::string lead = "with a sliding window a pass holds the window plus every token it writes: ";
+  if (policy == "chunked-prefill")
+    return lead + "a chunk of max_batch_tokens (" + std::to_string(max_batch_tokens) +
+           ") of the prompt, or of a preempted request's re-prefill of prompt + output - 1 tokens, written at nearly the whole context";
+  return lead + "the " + policy + " policy prefills a prompt whole in one pass" +
+         (policy == "static" ? std::string() : ", and re-prefills a preempted request's prompt + output - 1 tokens in one pass") +
+         "; chunked-prefill bounds the pass by max_batch_tokens";
 }
 
 // Who holds a request's KV cache, for the messages: an instance, or one of its pipeline batches.
@@ -692,30 +679,16 @@ Result Simulation::run(ServingSummary* summary) {
   const CostModel& cm = *models_.front();
   const double cap_tokens = kv_capacity_tokens(sp, sp.deployment);
   const int bt = sp.deployment.engine.kv_block_tokens;
-  const int64_t blocks = static_cast<int64_t>(cap_tokens / bt);  // blocks of every layer
-  // With a sliding window the pool counts one layer's blocks (KvUnits).
-  KvUnits units;
-  if (const int win = cm.kv_windowed_layers_per_device(); win > 0) {
-    const double layer_bytes = cm.kv_bytes_per_token_per_device() / cm.kv_layers_per_device();  // one layer, one token
-    const double draft_bytes = draft ? draft->kv_bytes_per_token_per_device() : 0.0;
-    units.full_units = cm.kv_layers_per_device() - win + static_cast<int32_t>(std::ceil(draft_bytes / layer_bytes - 1e-9));
-    units.window_units = win;
-    units.window = sp.deployment.model.sliding_window;
-  }
-  const int64_t replica_units = units.window_units > 0 ? static_cast<int64_t>(cap_tokens / bt * units.per_block()) : blocks;
-  // Each scheduler slot of a pipelined replica holds its share of the blocks (BlockPool).
+  // Each scheduler slot of a pipelined replica holds its share of the blocks (BlockPool); with a
+  // sliding window the pool counts one layer's blocks (KvUnits).
   const int pp = sp.deployment.par.pp;
   if (sp.pipeline_batches < 0) throw Error(SourceLocation{"", 0, 0, "pipeline_batches"}, "pipeline_batches must be >= 0 (0: pp)");
   const int slots = pp > 1 ? (sp.pipeline_batches > 0 ? sp.pipeline_batches : pp) : 1;
-  const int64_t pool_units = replica_units / slots;
-  const int64_t slot_blocks = blocks / slots;
+  const KvCacheLayout layout = kv_cache_layout(cm, draft, cap_tokens, slots);
+  const KvUnits units = layout.units;
+  const int64_t blocks = layout.blocks, pool_units = layout.pool_units, slot_blocks = layout.slot_blocks;
   // The longest context one slot holds for a single sequence (in whole blocks).
-  int64_t longest_fit = slot_blocks * bt;
-  if (units.window_units > 0) {
-    const int64_t window_blocks = static_cast<int64_t>(units.window_units) * ((units.window - 1) / bt + 2);
-    longest_fit = units.full_units == 0 ? (pool_units >= window_blocks ? std::numeric_limits<int32_t>::max() : 0)
-                                        : std::max<int64_t>(0, (pool_units - window_blocks) / units.full_units) * bt;
-  }
+  const int64_t longest_fit = layout.longest_fit_tokens();
   if (blocks <= 0) {
     // The draft's weights share the devices: name it when it is what leaves no room (the target
     // alone had been blamed before 2026-12-03).
@@ -801,8 +774,6 @@ Result Simulation::run(ServingSummary* summary) {
     const bool beyond_window = window > 0 && q.prompt + q.output > window;
     // Whole blocks: a request within a block of the capacity fits no pool (62 blocks of 16 hold
     // 992 of 1,000 tokens; it was admitted and the run ended with 'cannot schedule').
-    // With a window, the cache peaks at the end of the prompt's pass (whole, or a chunk) or at the
-    // last token.
     // With a window, the cache peaks at the end of the policy's largest pass (the prompt's, whole or
     // a chunk, or a preempted request's recompute: BatchingPolicy::largest_pass) or at the last
     // token. The recompute was not counted: a continuous-batching request preempted at 27,300
@@ -810,13 +781,14 @@ Result Simulation::run(ServingSummary* summary) {
     // The cache ends at prompt + output - 1 tokens: the last token's KV is never written, no pass
     // consuming it (prompt + output had refused a request that fits by one token; 2026-12-04
     // review).
+    // The last token's need is the cache's size; a pass's beyond it (the prompt's, or a recompute)
+    // is the policy's doing, said as such: the prompt's pass had been counted with the last token,
+    // and GPT-OSS-120B requests of 101,500 tokens were said to need "more KV tokens than one
+    // instance holds (109232)" where a smaller max_batch_tokens runs them (2026-12-06 review).
     const BatchingPolicy::Pass largest = arrival_policy->largest_pass(q.prompt, q.output, sp.limits);
     const int64_t final_kv = q.prompt + q.output - 1;
-    const bool over_steady = units.window_units > 0
-                                 ? std::max(units.units(q.prompt, 0, std::min(q.prompt, largest.new_tokens), bt),
-                                            units.units(final_kv, 0, 1, bt)) > pool_units
-                                 : final_kv > slot_blocks * bt;
-    const bool over_pass = units.window_units > 0 && units.units(largest.context_tokens, 0, largest.new_tokens, bt) > pool_units;
+    const bool over_steady = layout.last_token_units(q.prompt, q.output) > pool_units;
+    const bool over_pass = !over_steady && layout.pass_units(q.prompt, largest) > pool_units;
     const bool over_pool = over_steady || over_pass;
     if (over_pool || beyond_window) {
       q.rejected = true;
@@ -851,7 +823,7 @@ Result Simulation::run(ServingSummary* summary) {
                                               : std::string("each")) +
                     " fit" + (rejected_pass < rejected ? "" : "s") + " the " + std::to_string(longest_fit) + " tokens " + holder +
                     " at the last token but not in the " + sp.policy + " policy's largest pass (the shortest such request, " +
-                    std::to_string(shortest_rejected_pass) + " tokens of context): " + largest_pass_text(sp.policy),
+                    std::to_string(shortest_rejected_pass) + " tokens of context): " + largest_pass_text(sp.policy, sp.limits.max_batch_tokens),
                 "shorter prompts or outputs, more memory per instance (tp, a smaller weight or KV format)" +
                     std::string(sp.policy == "chunked-prefill" ? ", or a smaller serving.max_batch_tokens (the chunk of a pass)"
                                                                : ", or serving.policy chunked-prefill (its passes are bounded by max_batch_tokens)"));
@@ -1070,8 +1042,9 @@ Result Simulation::run(ServingSummary* summary) {
                       "request beyond max_model_len, and counted as SLO misses");
   if (rejected_pass > 0)
     r.notes.push_back(std::to_string(rejected_pass) + " request(s) fit the KV cache while decoding but not in the " + sp.policy +
-                      " policy's largest pass: " + largest_pass_text(sp.policy) + "; refused at arrival (it could not "
-                      "be re-run) and counted as SLO misses");
+                      " policy's largest pass: " + largest_pass_text(sp.policy, sp.limits.max_batch_tokens) +
+                      "; refused at arrival (it could not be run, or re-run after a preemption) and counted as SLO misses" +
+                      (sp.policy == "chunked-prefill" ? "; a smaller serving.max_batch_tokens shrinks the pass" : ""));
   if (rejected > rejected_window + rejected_pass)
     r.notes.push_back(std::to_string(rejected - rejected_window - rejected_pass) + " request(s) need more KV tokens than " + holder_text(slots_) + " (the longest " +
                       std::to_string(longest_rejected) + " > " + std::to_string(longest_fit) +
@@ -1186,6 +1159,41 @@ Result Simulation::run(ServingSummary* summary) {
 }
 
 }  // namespace
+
+KvCacheLayout kv_cache_layout(const CostModel& cm, const CostModel* draft, double capacity_tokens, int slots) {
+  KvCacheLayout L;
+  const int bt = cm.deployment().engine.kv_block_tokens;
+  L.block_tokens = bt;
+  L.blocks = static_cast<int64_t>(capacity_tokens / bt);  // blocks of every layer
+  const double draft_bytes = draft ? draft->kv_bytes_per_token_per_device() : 0.0;
+  if (const int win = cm.kv_windowed_layers_per_device(); win > 0) {
+    const double layer_bytes = cm.kv_bytes_per_token_per_device() / cm.kv_layers_per_device();  // one layer, one token
+    L.units.full_units = cm.kv_layers_per_device() - win + static_cast<int32_t>(std::ceil(draft_bytes / layer_bytes - 1e-9));
+    L.units.window_units = win;
+    L.units.window = cm.deployment().model.sliding_window;
+  }
+  const int64_t replica_units = L.units.window_units > 0 ? static_cast<int64_t>(capacity_tokens / bt * L.units.per_block()) : L.blocks;
+  L.pool_units = replica_units / std::max(1, slots);
+  L.slot_blocks = L.blocks / std::max(1, slots);
+  L.unit_bytes_per_device = bt * (cm.kv_bytes_per_token_per_device() + draft_bytes) / L.units.per_block();
+  return L;
+}
+
+int64_t KvCacheLayout::last_token_units(int64_t prompt, int64_t output) const {
+  return units.units(prompt + output - 1, 0, 1, block_tokens);
+}
+
+int64_t KvCacheLayout::pass_units(int64_t prompt, const BatchingPolicy::Pass& largest) const {
+  return std::max(units.units(prompt, 0, std::min<int64_t>(prompt, largest.new_tokens), block_tokens),
+                  units.units(largest.context_tokens, 0, largest.new_tokens, block_tokens));
+}
+
+int64_t KvCacheLayout::longest_fit_tokens() const {
+  if (units.window_units == 0) return slot_blocks * block_tokens;
+  const int64_t window_blocks = static_cast<int64_t>(units.window_units) * ((units.window - 1) / block_tokens + 2);
+  return units.full_units == 0 ? (pool_units >= window_blocks ? std::numeric_limits<int32_t>::max() : 0)
+                               : std::max<int64_t>(0, (pool_units - window_blocks) / units.full_units) * block_tokens;
+}
 
 KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, double memory_available_fraction, double pass_tokens) {
   const CostModel cm(d);

@@ -19,6 +19,7 @@
 // both within the SLO) and goodput (requests per second meeting it); KV memory over time;
 // energy from the device power model (idle + (TDP - idle) x utilisation of each pass) and cost.
 // Deterministic: identical inputs give identical results.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,5 +112,54 @@ KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, do
 
 // KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit).
 double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d);
+
+// What a unit of serve's paged KV pool holds. Without a sliding window a unit is a block of every
+// layer (and the draft's cache). With one, a unit is one layer's block: a sequence holds
+// `full_units` of them per block of its context (the layers keeping every token, the draft's cache
+// as whole layers rounded up) and `window_units` per block its window spans (vLLM's hybrid KV cache
+// manager frees a windowed layer's blocks once the window has passed them).
+struct KvUnits {
+  int32_t full_units = 1, window_units = 0, window = 0;
+  int32_t per_block() const { return full_units + window_units; }  // units of a block every layer holds
+  // Units for `tokens` of context of which `shared` sit in a cached prefix (its full layers'
+  // blocks; windowed layers keep their own), the last `new_tokens` written by the pass in flight.
+  // Not monotone in `tokens` under a window: the blocks a window spans alternate between two
+  // counts as its edge crosses block boundaries.
+  int64_t units(int64_t tokens, int64_t shared, int64_t new_tokens, int64_t block) const {
+    const int64_t priv = std::max<int64_t>(0, tokens - shared);
+    int64_t n = full_units * ((priv + block - 1) / block);
+    if (window_units > 0 && tokens > 0) {
+      const int64_t held = std::min<int64_t>(tokens, window - 1 + std::max<int64_t>(1, new_tokens));
+      n += window_units * ((tokens - 1) / block - (tokens - held) / block + 1);
+    }
+    return n;
+  }
+};
+
+// Serve's paged KV cache of one scheduler slot, from an instance's capacity in every-layer tokens
+// (kv_capacity_tokens): whole blocks of the engine's kv_block_tokens, counted in KvUnits, split
+// evenly between `slots` scheduler slots (pipeline batches). `infer serve` refuses a request at
+// arrival, and `infer estimate` calls a context too long, by the same units (estimate had counted
+// bytes continuously before 2026-12-06, and called GPT-OSS-120B requests of 101,042 tokens fitting
+// that serve refused; review).
+struct KvCacheLayout {
+  int block_tokens = 16;
+  KvUnits units;
+  int64_t blocks = 0;       // every-layer blocks of an instance
+  int64_t pool_units = 0;   // units of one slot
+  int64_t slot_blocks = 0;  // every-layer blocks of one slot
+  double unit_bytes_per_device = 0;  // bytes of KV one unit stands for on one device (the draft's share included)
+  // Units a request of `prompt` + `output` tokens holds alone at its last token: prompt + output - 1
+  // tokens of KV (the last token's is never written, no pass consuming it).
+  int64_t last_token_units(int64_t prompt, int64_t output) const;
+  // Units it holds at the end of its largest pass: its prompt's (whole, or a chunk of at most
+  // largest.new_tokens) or the policy's largest (BatchingPolicy::largest_pass, a recompute). Beyond
+  // last_token_units only with a sliding window, where a pass holds the window plus its new tokens.
+  int64_t pass_units(int64_t prompt, const BatchingPolicy::Pass& largest) const;
+  // The longest KV context one slot holds for a single sequence (whole blocks; with a window, at
+  // the most blocks the window can span).
+  int64_t longest_fit_tokens() const;
+};
+KvCacheLayout kv_cache_layout(const CostModel& cm, const CostModel* draft, double capacity_tokens, int slots);
 
 }  // namespace sextant::infer

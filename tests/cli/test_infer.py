@@ -38,6 +38,26 @@ def scalars(j):
     return s if isinstance(s, dict) else {k: v for k, v in s}
 
 
+def gpt_oss_study(d, policy="chunked-prefill", prompt=100000, output=1042):
+    """A study of two GPT-OSS-120B requests on a 72 GiB H100 (half its layers hold a 128-token
+    window), written in directory d; returns its path."""
+    f = os.path.join(d, "oss-%s.yaml" % policy)
+    with open(f, "w") as fh:
+        fh.write("deployment: {model: gpt-oss-120b, accelerator: h100-sxm-80gb, engine: vllm, memory_gib: 72}\n"
+                 "serving: {policy: %s, max_batch_seqs: 16, max_batch_tokens: 8192}\n"
+                 "workload: {arrival: poisson, rate_per_s: 0.01, requests: 2, prompt: {dist: fixed, mean: %d},"
+                 " output: {dist: fixed, mean: %d}}\n" % (policy, prompt, output))
+    return f
+
+
+def windowed_units(tokens, new_tokens, full=18, win=18, window=128, block=16):
+    """Units (one layer's 16-token block) serve's pool gives `tokens` of context whose last
+    `new_tokens` the pass in flight writes: every full layer's blocks, and the blocks each windowed
+    layer's window spans (KvUnits::units; GPT-OSS-120B by default)."""
+    held = min(tokens, window - 1 + max(1, new_tokens))
+    return full * -(-tokens // block) + win * ((tokens - 1) // block - (tokens - held) // block + 1)
+
+
 class InferCli(unittest.TestCase):
     def test_a_devices_entry_that_never_applies_is_said_by_every_command(self):
         """A devices.yaml entry whose id is no catalog accelerator but close to the run's (which has
@@ -365,7 +385,8 @@ class InferCli(unittest.TestCase):
         """estimate's memory for a context is serve's KV capacity when the two have the same
         largest pass (estimate's prefill of 512 tokens, serve's max_batch_tokens 512): estimate
         took the device's memory share alone and no workspace before, and said 962 tokens fit on an
-        A17 Pro where serve held 834."""
+        A17 Pro where serve held 834. The longest context is one token more than the cache holds, as
+        serve admits it: the last token's KV is never written (2026-12-06)."""
         for accel in ("apple-m2-max-30c", "apple-a17-pro"):
             with self.subTest(accel):
                 e = scalars(run_json("infer", "estimate", "--model", "llama-2-7b", "--accelerator", accel, "--engine",
@@ -375,7 +396,7 @@ class InferCli(unittest.TestCase):
                                       "deployment.accelerator=" + accel, "--set", "workload.requests=5", "--set",
                                       "workload.prompt={dist: lognormal, mean: 150, cv: 0.6, max: 200}", "--set",
                                       "workload.output={dist: lognormal, mean: 40, cv: 0.6, max: 50}"))
-                self.assertEqual(e["max_context_tokens_by_memory"], math.floor(sv["kv_capacity_tokens_per_instance"]))
+                self.assertEqual(e["max_context_tokens_by_memory"], math.floor(sv["kv_capacity_tokens_per_instance"]) + 1)
 
     def test_estimate_sizes_the_workspace_for_one_pass(self):
         """40 prompts of 8,192 tokens of Llama 3.1 8B fit an H100 (16 GB of weights, 44 GB of KV): the
@@ -678,7 +699,8 @@ class InferCli(unittest.TestCase):
         f16 = run_json(*args[:-10], "--weights", "fp16", "--activations", "fp32", "--kv", "fp16", "--prompt", "512", "--output", "128")
         self.assertFalse(f16["scalars"]["fits"])
         # serve sizes the same cache and says the same (it had said nothing, 2026-12-05 review); the
-        # capacity that keeps within the recommendation is estimate's context within it.
+        # capacity that keeps within the recommendation is estimate's context within it, less the last
+        # token, whose KV is never written.
         with tempfile.TemporaryDirectory() as d:
             study = os.path.join(d, "mac8.yaml")
             for fmt, within in (("q8_0", None), ("q4_0", q4["scalars"]["max_context_tokens_by_recommended_memory"])):
@@ -695,7 +717,7 @@ class InferCli(unittest.TestCase):
                 if within is None:
                     self.assertIn("the weights and the workspace alone reach beyond it", note[0])
                 else:
-                    self.assertIn("serving.kv_capacity_tokens: %d keeps within it" % within, note[0])
+                    self.assertIn("serving.kv_capacity_tokens: %d keeps within it" % (within - 1), note[0])
 
     def test_serve_example(self):
         j = run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=800")
@@ -1456,9 +1478,13 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
                              "--batch", "4", "--prompt", "8192", "--output", "1024"))
         lb = s["kv_bytes_per_token_per_layer"]  # tp 1: one device holds every layer
         self.assertEqual(lb, 2 * 8 * 64 * 2)
-        self.assertAlmostEqual(s["kv_bytes_per_device"], lb * (4 * (18 * 9216 + 18 * 128) + 18 * (8192 - 128)), delta=1)
-        free = s["memory_usable_bytes_per_device"] - s["weights_bytes_per_device"] - s["activation_workspace_bytes_per_device"]
-        self.assertEqual(s["max_context_tokens_by_memory"], math.floor((free - lb * 18 * 128 - lb * 18 * (8192 - 128)) / (lb * 18)))
+        # In serve's blocks (since 2026-12-06): three sequences at their last token (9,215 tokens of
+        # KV) and one in its largest pass, a chunk of 8,192 at the whole context (chunked prefill).
+        last = windowed_units(9215, 1)
+        self.assertEqual(last, 18 * 576 + 18 * 9)
+        largest = max(windowed_units(8192, 8192), windowed_units(9215, 8192))
+        self.assertAlmostEqual(s["kv_bytes_per_device"], 16 * lb * max(4 * last, 3 * last + largest), delta=1)
+        self.assertLess(s["kv_bytes_per_device"], lb * 36 * 4 * 9216)
 
     def test_the_longest_context_by_memory_fits_and_one_token_more_does_not(self):
         """max_context_tokens_by_memory is the longest context fits_memory accepts: before
@@ -1515,18 +1541,79 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         beyond the window on every windowed layer): serve said they "need more KV tokens than one
         instance holds (109232; the shortest request needs more)" before 2026-12-06 (review)."""
         with tempfile.TemporaryDirectory() as d:
-            f = os.path.join(d, "oss.yaml")
-            with open(f, "w") as fh:
-                fh.write("deployment: {model: gpt-oss-120b, accelerator: h100-sxm-80gb, engine: vllm, memory_gib: 72}\n"
-                         "serving: {policy: chunked-prefill, max_batch_seqs: 16, max_batch_tokens: 8192}\n"
-                         "workload: {arrival: poisson, rate_per_s: 0.01, requests: 2, prompt: {dist: fixed, mean: 100000},"
-                         " output: {dist: fixed, mean: 1042}}\n")
-            p = run("infer", "serve", f, "-q", ok=False)
+            p = run("infer", "serve", gpt_oss_study(d), "-q", ok=False)
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("each fits the 109232 tokens one instance holds at the last token but not in the chunked-prefill "
                           "policy's largest pass (the shortest such request, 101041 tokens of context)", p.stderr)
             self.assertNotIn("the shortest request needs more", p.stderr)
             self.assertIn("a smaller serving.max_batch_tokens", p.stderr)
+
+    def test_a_refusal_for_the_prompts_own_pass_is_a_pass_refusal(self):
+        """A 101,500-token GPT-OSS-120B prompt fits the cache at its last token, but not in its
+        own 8,192-token chunk, which holds 8,191 keys beyond the window on every windowed layer: a
+        smaller max_batch_tokens runs it. Before 2026-12-06 serve counted the prompt's pass with the
+        last token and said every request "needs more KV tokens than one instance holds (109232;
+        the shortest request needs more)", hinting at a smaller model; of uniform prompts, some were
+        said to need more than 109,232 tokens with 103,214; under the continuous policy (the prompt
+        prefilled whole) 60,100-token requests were said so too (review)."""
+        with tempfile.TemporaryDirectory() as d:
+            f = gpt_oss_study(d, prompt=101500, output=1)
+            p = run("infer", "serve", f, "-q", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("each fits the 109232 tokens one instance holds at the last token but not in the chunked-prefill "
+                          "policy's largest pass (the shortest such request, 101500 tokens of context)", p.stderr)
+            self.assertIn("a chunk of max_batch_tokens (8192) of the prompt", p.stderr)
+            self.assertIn("a smaller serving.max_batch_tokens", p.stderr)
+            self.assertNotIn("needs more KV tokens", p.stderr)
+            self.assertNotIn("a smaller model", p.stderr)
+            self.assertEqual(scalars(run_json("infer", "serve", f, "--set", "serving.max_batch_tokens=2048"))["completed_count"], 2)
+            j = run_json("infer", "serve", f, "--set", "workload.requests=20",
+                         "--set", "workload.prompt={dist: uniform, min: 95000, max: 104000}")
+            self.assertGreater(scalars(j)["rejected_count"], 0)
+            self.assertTrue(any(n.startswith("%d request(s) fit the KV cache while decoding but not in the chunked-prefill policy's "
+                                             "largest pass" % scalars(j)["rejected_count"]) for n in j["notes"]), j["notes"])
+            self.assertFalse(any("need more KV tokens" in n for n in j["notes"]), j["notes"])
+            p = run("infer", "serve", gpt_oss_study(d, "continuous", 60000, 100), "-q", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("not in the continuous policy's largest pass", p.stderr)
+            self.assertIn("the continuous policy prefills a prompt whole in one pass", p.stderr)
+            self.assertIn("serving.policy chunked-prefill", p.stderr)
+            self.assertNotIn("needs more KV tokens", p.stderr)
+
+    def test_estimate_fits_what_serve_admits_at_the_boundary(self):
+        """estimate's memory fit is serve's arrival check, in serve's 16-token blocks, a windowed
+        layer holding the blocks its window spans, and under the study's policy's largest pass.
+        Before 2026-12-06 estimate counted bytes continuously and a pass of max_batch_tokens
+        whatever the policy: it said GPT-OSS-120B requests of 101,042 to 101,066 tokens fit where
+        serve refused them, and, under the continuous policy (a whole-prompt pass), 60,100 tokens
+        fit where serve refused every request (review). The blocks a window spans alternate, so
+        101,056 fits again: the longest context is the one below which every length fits."""
+        def admitted(f, prompt, output):
+            p = run("infer", "serve", f, "-q", "--set", "workload.prompt={dist: fixed, mean: %d}" % prompt,
+                    "--set", "workload.output={dist: fixed, mean: %d}" % output, ok=False)
+            self.assertIn(p.returncode, (0, 2), p.stderr)
+            return p.returncode == 0
+
+        def fits(f, prompt, output):
+            return scalars(run_json("infer", "estimate", f, "--prompt", str(prompt), "--output", str(output)))["fits_memory"]
+
+        with tempfile.TemporaryDirectory() as d:
+            chunked = gpt_oss_study(d)
+            longest = scalars(run_json("infer", "estimate", chunked))["max_context_tokens_by_memory"]
+            self.assertEqual(longest, 101041)
+            for output in (1040, 1041, 1042, 1050, 1056, 1057, 1058):
+                with self.subTest(policy="chunked-prefill", output=output):
+                    self.assertEqual(fits(chunked, 100000, output), admitted(chunked, 100000, output))
+            self.assertTrue(fits(chunked, 100000, 1056))
+            whole = gpt_oss_study(d, "continuous", 60000, 100)
+            e = scalars(run_json("infer", "estimate", whole))
+            self.assertFalse(e["fits_memory"])
+            longest = int(e["max_context_tokens_by_memory"])
+            self.assertLess(longest, 60100)
+            for prompt, output in ((longest - 1, 1), (longest, 1), (30000, longest - 30000), (30000, longest - 30000 + 1)):
+                with self.subTest(policy="continuous", prompt=prompt, output=output):
+                    self.assertEqual(fits(whole, prompt, output), admitted(whole, prompt, output))
+                    self.assertEqual(fits(whole, prompt, output), prompt + output <= longest)
 
     def test_a_steady_cost_burst_far_beyond_the_run_is_left_out_with_a_note(self):
         """The steady cost needs the saturation throughput, measured by a burst of at least 2,000
@@ -1553,6 +1640,29 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         s = scalars(run_json("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=50",
                              "--set", "workload.rate_per_s=5", "--set", "serving.request_table=false"))
         self.assertIn("steady_usd_per_million_output_tokens", s)
+
+    def test_an_overload_is_said_when_the_saturation_burst_is_left_out(self):
+        """2 requests/s of 30,000 output tokens on the disaggregated 70B example arrive at 26 times
+        its saturation throughput (0.076/s, measured with load_fraction). The burst that measures it
+        is left out for such a run, and the note that the queue grows without bound had gone with
+        it (review of 2026-12-06): a ceiling on the saturation throughput from the passes' cost
+        keeps the check, and the note on the burst says what it is."""
+        ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")
+        args = ("--set", "workload.requests=20", "--set", "workload.output={dist: fixed, mean: 30000}",
+                "--set", "workload.prompt={dist: fixed, mean: 1000}")
+        j = run_json("infer", "serve", ex, *args)
+        self.assertNotIn("steady_usd_per_million_output_tokens", scalars(j))
+        skip = [n for n in j["notes"] if n.startswith("steady_usd_per_million_output_tokens is left out")]
+        self.assertEqual(len(skip), 1, j["notes"])
+        self.assertIn("Overload is checked against", skip[0])
+        over = [n for n in j["notes"] if n.startswith("requests arrive at 2/s, above")]
+        self.assertEqual(len(over), 1, j["notes"])
+        self.assertIn("the queue grows without bound", over[0])
+        ceiling = float(over[0].split("above ")[1].split("/s")[0])
+        self.assertLess(ceiling, 0.2)
+        # Below the ceiling, no overload is said.
+        j = run_json("infer", "serve", ex, *args, "--set", "workload.rate_per_s=0.02")
+        self.assertEqual([n for n in j["notes"] if n.startswith("requests arrive at")], [])
 
     def test_windowed_layers_free_their_blocks_in_serve(self):
         """A 20,000-token cache holds one 16,064-token GPT-OSS-120B context on every layer (0.8 of

@@ -13,9 +13,9 @@ class ChunkedPrefill final : public BatchingPolicy {
   std::string name() const override { return "chunked-prefill"; }
   std::string description() const override { return "Sarathi-style: decodes first, prompt chunks fill the token budget"; }
   // Prompts (and a preempted request's recompute) run in chunks of at most max_batch_tokens.
-  Pass largest_pass(int32_t prompt, int32_t output, const BatchLimits& lim) const override {
-    const int32_t context = prompt + output - 1;
-    return {context, static_cast<int32_t>(std::min<int64_t>(context, lim.max_batch_tokens))};
+  Pass largest_pass(int64_t prompt, int64_t output, const BatchLimits& lim) const override {
+    const int64_t context = prompt + output - 1;
+    return {context, std::min<int64_t>(context, lim.max_batch_tokens)};
   }
   void schedule(SchedulerContext& ctx, std::vector<WorkItem>& out) override {
     const auto& lim = ctx.limits();

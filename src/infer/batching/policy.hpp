@@ -76,11 +76,12 @@ class BatchingPolicy {
   // the new tokens it writes. The simulator refuses at arrival a request whose largest pass cannot
   // fit an empty KV cache (with a sliding window a pass holds its window plus its new tokens), so
   // an admitted request can always be served. Default (whole prompts, recompute preemption): a
-  // preempted request re-prefills prompt + output - 1 tokens in one pass.
+  // preempted request re-prefills prompt + output - 1 tokens in one pass. In 64 bits: `infer
+  // estimate` asks it of contexts beyond a simulated request's (2026-12-06).
   struct Pass {
-    int32_t context_tokens = 0, new_tokens = 0;
+    int64_t context_tokens = 0, new_tokens = 0;
   };
-  virtual Pass largest_pass(int32_t prompt, int32_t output, const BatchLimits& lim) const {
+  virtual Pass largest_pass(int64_t prompt, int64_t output, const BatchLimits& lim) const {
     (void)lim;
     return {prompt + output - 1, prompt + output - 1};
   }

@@ -12,7 +12,7 @@ class StaticBatching final : public BatchingPolicy {
   std::string name() const override { return "static"; }
   std::string description() const override { return "request-level batches: admit when idle, run until all finish"; }
   // A static batch is never preempted: its largest pass is the prompt's.
-  Pass largest_pass(int32_t prompt, int32_t output, const BatchLimits& lim) const override {
+  Pass largest_pass(int64_t prompt, int64_t output, const BatchLimits& lim) const override {
     (void)output;
     (void)lim;
     return {prompt, prompt};
