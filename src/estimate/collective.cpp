@@ -1,6 +1,7 @@
 #include "estimate/collective.hpp"
 
 #include <limits>
+#include <numeric>
 
 #include "core/error.hpp"
 
@@ -42,6 +43,97 @@ Fabric make_fabric(const Scenario& s) {
     f.out_latency_s = f.up_latency_s;
   }
   return f;
+}
+
+std::vector<std::string> fabric_settings_without_effect(const Scenario& s) {
+  std::vector<std::string> idle;
+  if (s.scale_out && s.scale_out->in_network_reduction_fraction.known)
+    idle.push_back("in_network_reduction_fraction of scale_out network " + s.scale_out->id +
+                   " (in-network reduction, SHARP, is modelled only inside a scale-up domain, as NVLS: collectives across "
+                   "domains run as rings or trees)");
+  return idle;
+}
+
+Fabric::LeafShare Fabric::spanning_leaf_share(const ir::Group& g) const {
+  LeafShare s;
+  s.domains = g.domains;
+  s.members = g.size;
+  const int64_t D = std::max(1, gpus_per_domain), B = static_cast<int64_t>(std::max(1, domains_per_leaf)) * D;
+  const int64_t n = g.size, st = std::max(1, g.stride), L = st * n, c = (n - 1) * st;  // c: last member - first
+  if (world_gpus > 0 && world_gpus <= B) return s;  // every rank on the first leaf
+  if (st >= B) {  // consecutive members a leaf or more apart: one member (and domain) a leaf
+    s.crosses = true;
+    s.domains = 1;
+    s.members = 1;
+    return s;
+  }
+  // Instances start at offsets o = i + j L (i < len: the instance must fit the world, which the
+  // pipeline-ends group's offsets below its stride do not all do; j < instances_j), x = o mod B
+  // into their first leaf; their layout on the leaves repeats every B / gcd(L, B) values of j.
+  const int64_t len = world_gpus > 0 ? std::min(st, world_gpus - c) : st;
+  if (len <= 0) return s;
+  const int64_t instances_j = world_gpus > 0 ? std::max<int64_t>(1, world_gpus / L) : 1;
+  const int64_t G = std::gcd(L, B), period = B / G;
+  // An instance starting x into its first leaf leaves it when x + c >= B; the first leaf then
+  // holds ceil((B - x) / st) of its members and B/D - x/D of its domains (st < D: each domain
+  // from x's on holds one; st >= D: one member a domain), the last, where the last member sits
+  // y = (x + c) mod B into it, floor(y / st) + 1 members and y/D + 1 domains. The largest x and
+  // the smallest y are the worst (O(1) per run of offsets: this runs for every collective of
+  // every plan the search estimates).
+  int64_t fewest_members = n + 1, fewest_domains = n + 1, widest_x = -1;
+  auto ends = [&](int64_t x_max, int64_t y_min) {
+    const int64_t m0 = (B - x_max + st - 1) / st, m1 = y_min / st + 1;
+    fewest_members = std::min({fewest_members, m0, m1});
+    fewest_domains = std::min(fewest_domains, st >= D ? std::min(m0, m1) : std::min(B / D - x_max / D, y_min / D + 1));
+    widest_x = std::max(widest_x, x_max);
+  };
+  auto run = [&](int64_t a, int64_t b) {  // offsets [a, b) into the leaf, 0 <= a < b <= B
+    a = std::max(a, B - c);
+    if (a >= b) return;
+    const int64_t t = (a + c) % B;  // y of the first; a multiple of B within the run gives y = 0
+    ends(b - 1, t + (b - a) > B ? 0 : t);
+  };
+  if (instances_j >= period) {
+    // Every j: the offsets x with x mod G < w, the largest B - G + w - 1; the smallest y of those
+    // leaving their leaf is the smallest y >= 0 with (y - c) mod G < w (B is a multiple of G).
+    const int64_t w = std::min(len, G), x_max = B - G + w - 1;
+    if (x_max + c >= B) ends(x_max, c % G + w > G ? 0 : c % G);
+  } else {
+    for (int64_t j = 0; j < instances_j; ++j) {
+      const int64_t a = (j * L) % B;
+      run(a, std::min(B, a + len));
+      if (a + len > B) run(0, a + len - B);
+    }
+  }
+  if (widest_x < 0) return s;  // no instance leaves its leaf
+  // The leaves between an instance's first and last hold floor(B / st) or one more members
+  // (their domains all of the leaf's when st < D: never the fewest); they matter only when every
+  // end leaf holds one more. Then each instance is walked (bounded: far beyond real layouts the
+  // floor is taken).
+  const int64_t floor_members = B / st;
+  if (fewest_members > floor_members && widest_x + c >= 2 * B) {
+    const int64_t js = std::min(instances_j, period);
+    if (js * len > 200000) {
+      fewest_members = floor_members;
+      if (st >= D) fewest_domains = std::min(fewest_domains, floor_members);
+    } else {
+      const int64_t leaf_period = st / std::gcd(B, st);  // middle leaves repeat every this many
+      for (int64_t j = 0; j < js; ++j)
+        for (int64_t i = 0; i < len; ++i) {
+          const int64_t x = (j * L + i) % B, last = (x + c) / B;
+          auto first = [&](int64_t l) { return (l * B - x + st - 1) / st; };  // first member on leaf l >= 1
+          for (int64_t l = 1; l < last && l <= leaf_period; ++l) {
+            const int64_t m = first(l + 1) - first(l);
+            fewest_members = std::min(fewest_members, m);
+            if (st >= D) fewest_domains = std::min(fewest_domains, m);
+          }
+        }
+    }
+  }
+  s.crosses = true;
+  s.domains = static_cast<int>(fewest_domains);
+  s.members = static_cast<int>(fewest_members);
+  return s;
 }
 
 CollectiveRegistry::CollectiveRegistry() : InstanceRegistry("algorithm", "collective algorithm") {

@@ -69,25 +69,39 @@ struct Fabric {
   // leaf size, every inter-domain hop is taken to leave its leaf (domains_per_leaf = 1).
   int domains_per_leaf = 1;
   double oversubscription = 1;
-  // Scale-up domains of group g inside one leaf (g.domains when the group fits one leaf);
-  // groups are placed by rank with consecutive domains `stride / gpus_per_domain` apart.
-  int leaf_domains(const ir::Group& g) const {
-    if (g.domains <= 1) return g.domains;
-    const int64_t ds = std::max(1, g.stride / std::max(1, gpus_per_domain));  // domain distance of consecutive members' domains
-    if (ds * g.domains <= domains_per_leaf) return g.domains;
-    if (ds >= domains_per_leaf) return 1;
-    return static_cast<int>(domains_per_leaf / ds);
+  // How group g lies on the leaves (ranks [l B, (l + 1) B), B = domains_per_leaf x gpus_per_domain)
+  // over all its instances (offsets i + j stride size, i < stride, j < world_gpus / (stride size);
+  // world_gpus 0: j = 0 only), as ir::place does for scale-up domains: whether some instance spans
+  // leaves, and of the instances that do, the fewest of one instance's domains, and of its
+  // members, that one leaf holds (they alone carry its traffic onto the uplinks). The slowest
+  // instance sets the step. Before 2026-12-06 every instance was taken to start at a leaf boundary
+  // (review): with 4-node leaves, stage 1 of tp 8 pp 2 dp 3 (nodes 3-5) spans two leaves and paid
+  // nothing at oversubscription 8, and dp 5 over 4 + 1 nodes was charged as 4 nodes a leaf, not 1.
+  // Not crossing: {false, g.domains, g.size}.
+  struct LeafShare {
+    bool crosses = false;
+    int domains = 1;
+    int members = 1;
+  };
+  LeafShare leaf_share(const ir::Group& g) const {
+    if (g.size <= 1 || g.domains <= 1) return {false, g.domains, g.size};  // one domain: one leaf
+    return spanning_leaf_share(g);
   }
-  bool crosses_leaves(const ir::Group& g) const { return g.domains > 1 && leaf_domains(g) < g.domains; }
+  LeafShare spanning_leaf_share(const ir::Group& g) const;  // leaf_share of a group over domains
+  // Scale-up domains of group g inside one leaf: the fewest of a crossing instance (g.domains
+  // when every instance fits one leaf).
+  int leaf_domains(const ir::Group& g) const { return leaf_share(g).domains; }
+  bool crosses_leaves(const ir::Group& g) const { return leaf_share(g).crosses; }
   // Leaf-uplink time of a ring-like collective (ring, tree, pipeline send) relative to its
-  // inter-domain NIC time: of the group's hops inside a leaf, one in leaf_domains(g) leaves it
-  // (ranks are ordered by leaf), and the members of the leaf bring leaf_domains(g) shares of
-  // uplink capacity, so the uplink needs oversubscription / leaf_domains(g) of the NIC time.
-  // 0 when the group stays inside one leaf. The bandwidth term is limited by the uplinks when
-  // this exceeds 1.
+  // inter-domain NIC time: of an instance's hops inside a leaf holding m of its domains, one
+  // leaves it (ranks are ordered by leaf), and those m domains bring m shares of uplink capacity,
+  // so the uplink needs oversubscription / m of the NIC time, m the fewest (leaf_share).
+  // 0 when no instance leaves its leaf. The bandwidth term is limited by the uplinks when this
+  // exceeds 1.
   double ring_uplink_ratio(const ir::Group& g) const {
-    if (oversubscription <= 1 || !crosses_leaves(g)) return 0;
-    return oversubscription / leaf_domains(g);
+    if (oversubscription <= 1) return 0;
+    const LeafShare s = leaf_share(g);
+    return s.crosses ? oversubscription / s.domains : 0.0;
   }
   // A pipeline send (its hop known, ir::pp_send): the uplink share only when the hop leaves its
   // leaf for some replica; a send between two domains of one leaf stays off the uplinks (every
@@ -100,16 +114,23 @@ struct Fabric {
     return ir::hop_crosses_blocks(leaf_block, g.stride, g.size, world_gpus, tr.hop_from, tr.hop_to) ? ring : 0.0;
   }
   // All-to-all: the fraction (n - m) / n of each member's traffic addressed outside its leaf
-  // (m = members of the group in one leaf) crosses the uplinks at out_busbw / oversubscription
-  // per GPU. Returns that fraction times the oversubscription (0 inside one leaf): uplink time =
-  // bytes * all_to_all_uplink_weight(g) / out_busbw.
+  // (m = members of the group in one leaf, the fewest of a crossing instance: leaf_share) crosses
+  // the uplinks at out_busbw / oversubscription per GPU. Returns that fraction times the
+  // oversubscription (0 inside one leaf): uplink time = bytes * all_to_all_uplink_weight(g) / out_busbw.
   double all_to_all_uplink_weight(const ir::Group& g) const {
-    if (oversubscription <= 1 || !crosses_leaves(g)) return 0;
-    const double n = g.size, m = static_cast<double>(leaf_domains(g)) * g.per_domain;
+    if (oversubscription <= 1) return 0;
+    const LeafShare s = leaf_share(g);
+    if (!s.crosses) return 0;
+    const double n = g.size, m = s.members;
     return (n - m) / n * oversubscription;
   }
 };
 Fabric make_fabric(const Scenario& s);
+// Fabric settings a scenario states that make_fabric does not read, for the note "stated but
+// without effect" (estimate's notes): in-network reduction on the scale-out network (SHARP),
+// which NCCL reaches through its CollNet plugin; only a scale-up network's (NVLS) is modelled.
+// It had been accepted and ignored without a word (review of 2026-12-06).
+std::vector<std::string> fabric_settings_without_effect(const Scenario& s);
 
 class CollectiveAlgorithm {
  public:

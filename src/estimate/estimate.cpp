@@ -1626,6 +1626,7 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
     if (!pl.idle_pipeline.empty())
       idle.push_back(std::string("parallel.schedule / vpp") + (pl.idle_pipeline.find("stage_layers") != std::string::npos ? " / stage_layers" : "") + " (" +
                      pl.idle_pipeline + ", without pipeline parallelism)");
+    for (auto& x : fabric_settings_without_effect(s)) idle.push_back(std::move(x));
     for (const auto& h : s.unused_inline_hardware)
       idle.push_back("hardware: " + h + (h.rfind("network", 0) == 0 ? " (nothing refers to it: name it in an inline system's scale_up or scale_out)"
                                                                      : " (nothing refers to it: name it with accelerator:, or from an inline system)"));

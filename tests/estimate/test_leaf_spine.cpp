@@ -3,6 +3,8 @@
 // and does a system with oversubscription 1 or no known leaf size keep every result unchanged?
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
 
 #include "estimate/collective.hpp"
@@ -188,4 +190,165 @@ TEST(LeafSpine, ARingWithOneMemberADomainIgnoresTheScaleUpLinks) {
   two.per_domain = 2;
   two.domains = g.size / 2;
   EXPECT_DOUBLE_EQ(ring_busbw(two, f), f.up_busbw(2));
+}
+
+// Question (review of 2026-12-06): is a ring charged for the uplinks when an instance of its group
+// straddles a leaf boundary it does not start at? tp 8 pp 2 dp 3 on 4-node leaves: stage 0's ring
+// is nodes 0-2 (leaf 0), stage 1's nodes 3-5, node 3 alone on leaf 0; that leaf's one domain
+// carries the ring onto the uplinks, which need 8 / 1 of the NIC time at 8:1. The slowest instance
+// sets the step. Every instance had been taken to start at a leaf boundary: nodes 0-2, no charge.
+TEST(LeafSpine, ARingStraddlingALeafBoundaryPaysTheUplinksOfItsPartialLeaf) {
+  const auto s = scenario(leaf(4, 8), 48, "{tp: 8, pp: 2}");
+  const auto w = ir::lower(s);
+  const Fabric f = make_fabric(s);
+  const auto& g = w.group(ir::GroupKind::DP);
+  ASSERT_EQ(g.size, 3);
+  ASSERT_EQ(g.domains, 3);
+  EXPECT_TRUE(f.crosses_leaves(g));
+  EXPECT_EQ(f.leaf_domains(g), 1);
+  EXPECT_DOUBLE_EQ(f.ring_uplink_ratio(g), 8.0);
+  const double bytes = 1e9, n = g.size;
+  const double ring = bytes * 2 * (n - 1) / n / (f.out_busbw_bytes_per_s / 8) + 2 * (n - 1) * f.out_latency_s;
+  EXPECT_NEAR(Estimator{}.collectives().get("ring").time_s(ir::CollKind::AllReduce, bytes, g, f), ring, 1e-12 * ring);
+  // The whole step pays it: the same plan on non-blocking uplinks is faster.
+  EXPECT_GT(estimate_step(w).step_time_s,
+            estimate_step(ir::lower(scenario(leaf(4, 1), 48, "{tp: 8, pp: 2}"))).step_time_s * 1.05);
+  // Two full leaves (tp 8 pp 2 dp 4 on 64 GPUs): each stage's ring on a leaf of its own, no charge.
+  const auto s64 = scenario(leaf(4, 8), 64, "{tp: 8, pp: 2}");
+  EXPECT_FALSE(make_fabric(s64).crosses_leaves(ir::lower(s64).group(ir::GroupKind::DP)));
+}
+
+// Question (review of 2026-12-06): does a group over 4 + 1 nodes (dp 5 on 4-node leaves) pay for
+// the partial leaf? Its one node carries the ring's hop out of and into that leaf alone: m = 1,
+// the uplinks need 8 / 1 of the NIC time (it had been 8 / 4, as if every leaf held 4); an
+// all-to-all over the same nodes sends (5 - 1) / 5 of that node's traffic up, weight 6.4.
+TEST(LeafSpine, AGroupOverFourAndOneNodesPaysForTheOneNodeLeaf) {
+  const auto s = scenario(leaf(4, 8), 40, "{tp: 8, pp: 1}");
+  const auto w = ir::lower(s);
+  const Fabric f = make_fabric(s);
+  const auto& g = w.group(ir::GroupKind::DP);
+  ASSERT_EQ(g.size, 5);
+  EXPECT_EQ(f.leaf_domains(g), 1);
+  EXPECT_EQ(f.leaf_share(g).members, 1);
+  const double bytes = 1e9, n = g.size;
+  const double ring = bytes * 2 * (n - 1) / n / (f.out_busbw_bytes_per_s / 8) + 2 * (n - 1) * f.out_latency_s;
+  EXPECT_NEAR(collective_s(s, ir::GroupKind::DP, ir::CollKind::AllReduce, bytes), ring, 1e-12 * ring);
+  EXPECT_DOUBLE_EQ(f.all_to_all_uplink_weight(g), (n - 1) / n * 8);
+  // A non-blocking fabric leaves it at the NIC share: an eighth of the bandwidth term.
+  const double lat = 2 * (n - 1) * f.out_latency_s;
+  const double flat = collective_s(scenario(leaf(4, 1), 40, "{tp: 8, pp: 1}"), ir::GroupKind::DP, ir::CollKind::AllReduce, bytes);
+  EXPECT_NEAR((ring - lat) / (flat - lat), 8.0, 1e-9);
+}
+
+// Instances at every offset: a DP ring of tp 4 (stride 4, two members a node) over 3 nodes of
+// 2-node leaves, given directly. Offsets i < 4 all start on node 0, so nodes 0-1 and node 2:
+// the leaf with one domain (two members) sets m; a tp 8 pp 3 ring of 2 nodes per stage on
+// 3-node leaves has stage 1 on nodes 2-3, one node a leaf.
+TEST(LeafSpine, LeafShareTakesTheFewestOverEveryInstance) {
+  Fabric f;
+  f.gpus_per_domain = 8;
+  f.domains_per_leaf = 2;
+  f.oversubscription = 4;
+  f.world_gpus = 24;
+  const ir::Group dp{ir::GroupKind::DP, 6, 4, 2, 3};
+  const auto sh = f.leaf_share(dp);
+  EXPECT_TRUE(sh.crosses);
+  EXPECT_EQ(sh.domains, 1);
+  EXPECT_EQ(sh.members, 2);
+  f.domains_per_leaf = 3;
+  f.world_gpus = 48;
+  const ir::Group dp2{ir::GroupKind::DP, 2, 8, 1, 2};  // stages 0, 1, 2 on nodes 0-1, 2-3, 4-5
+  EXPECT_EQ(f.leaf_domains(dp2), 1);
+  EXPECT_DOUBLE_EQ(f.ring_uplink_ratio(dp2), 4.0);
+  f.world_gpus = 16;  // one stage: nodes 0-1 on one leaf
+  EXPECT_FALSE(f.crosses_leaves(dp2));
+  EXPECT_EQ(f.ring_uplink_ratio(dp2), 0.0);
+}
+
+// Question (review of 2026-12-06): does Fabric::leaf_share, which takes the worst instance in
+// closed form, agree with counting every instance's members and domains leaf by leaf? Over
+// domains of 4, 6 and 8, leaves of 1 to 5 domains, strides and sizes of every kind, whole
+// worlds and a world smaller than one stride x size (the pipeline-ends group).
+TEST(LeafSpine, LeafShareAgreesWithCountingEveryInstance) {
+  int crossing = 0;
+  for (int D : {4, 6, 8})
+    for (int dpl = 1; dpl <= 5; ++dpl)
+      for (int st = 1; st <= 3 * D * dpl + 1; st += (st < 2 * D ? 1 : 7))
+        for (int n = 2; n <= 9; ++n)
+          for (int64_t worlds : {1, 2, 3, 7, 0}) {
+            const int64_t L = static_cast<int64_t>(st) * n;
+            // worlds 0: one instance per offset below the stride, some not fitting (L - st / 2 ranks)
+            const int64_t world = worlds > 0 ? L * worlds : L - st / 2;
+            Fabric f;
+            f.gpus_per_domain = D;
+            f.domains_per_leaf = dpl;
+            f.world_gpus = world;
+            const int64_t B = static_cast<int64_t>(D) * dpl;
+            ir::Group g{ir::GroupKind::DP, n, st, 1, 2};  // per_domain/domains: only domains > 1 is read
+            bool crosses = false;
+            int64_t fewest_m = n + 1, fewest_d = n + 1;
+            for (int64_t o0 = 0; o0 < std::max(L, world); o0 += L)
+              for (int64_t i = 0; i < st; ++i) {
+                const int64_t o = o0 + i;
+                if (o + static_cast<int64_t>(n - 1) * st >= world) continue;  // not in the world
+                std::vector<std::set<int64_t>> per_leaf_domains;
+                std::vector<int64_t> per_leaf_members;
+                std::set<int64_t> leaves;
+                for (int r = 0; r < n; ++r) leaves.insert((o + static_cast<int64_t>(r) * st) / B);
+                if (leaves.size() < 2) continue;
+                crosses = true;
+                for (int64_t leaf : leaves) {
+                  std::set<int64_t> doms;
+                  int64_t members = 0;
+                  for (int r = 0; r < n; ++r) {
+                    const int64_t rank = o + static_cast<int64_t>(r) * st;
+                    if (rank / B != leaf) continue;
+                    ++members;
+                    doms.insert(rank / D);
+                  }
+                  fewest_m = std::min(fewest_m, members);
+                  fewest_d = std::min<int64_t>(fewest_d, static_cast<int64_t>(doms.size()));
+                }
+              }
+            const auto sh = f.leaf_share(g);
+            const std::string at = "D " + std::to_string(D) + " leaf " + std::to_string(dpl) + " stride " +
+                                   std::to_string(st) + " n " + std::to_string(n) + " world " + std::to_string(world);
+            ASSERT_EQ(sh.crosses, crosses) << at;
+            if (!crosses) continue;
+            ++crossing;
+            ASSERT_EQ(sh.members, fewest_m) << at;
+            ASSERT_EQ(sh.domains, fewest_d) << at;
+          }
+  EXPECT_GT(crossing, 1000);
+}
+
+// Question (review of 2026-12-06): is in-network reduction stated on a scale-out network (SHARP)
+// said to be without effect, since only a scale-up network's (NVLS) is modelled? It had been
+// accepted and ignored without a word: the step is that of the same network without it.
+TEST(LeafSpine, InNetworkReductionOnAScaleOutNetworkIsNotedAsWithoutEffect) {
+  auto sharp = [](const std::string& reduction) {
+    const std::string y =
+        "model: llama3-8b\nhardware:\n  networks:\n    - id: ib-ndr-sharp\n      name: NDR with SHARP\n"
+        "      kind: scale_out\n      bandwidth_gbit_per_s: {value: 400, estimated: test}\n"
+        "      latency_us: {value: 5, estimated: test}\n      achievable_fraction: {value: 0.94, estimated: test}\n" +
+        reduction +
+        "system: {id: test-sharp, name: Test SHARP, accelerator: h100-sxm-80gb, gpus_per_node: 8, "
+        "scale_up: {network: nvlink4, domain_gpus: 8}, scale_out: {network: ib-ndr-sharp, nics_per_node: 8, topology: fat-tree, "
+        "oversubscription: 1}}\nnum_gpus: 64\nparallel: {tp: 8, pp: 1}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+    return parse_scenario(y, "t.yaml", *frozen());
+  };
+  const Scenario with = sharp(
+      "      in_network_reduction_fraction: {value: 2.0, estimated: test}\n"
+      "      in_network_reduction_measured_gpus: {value: 16, estimated: test}\n");
+  const Scenario without = sharp("      in_network_reduction_fraction: unknown\n");
+  EXPECT_EQ(estimate_step(ir::lower(with)).step_time_s, estimate_step(ir::lower(without)).step_time_s);
+  auto noted = [](const Scenario& s) {
+    for (const auto& n : estimate(s).notes)
+      if (n.rfind("stated but without effect in this scenario: ", 0) == 0 &&
+          n.find("in_network_reduction_fraction of scale_out network ib-ndr-sharp") != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(noted(with));
+  EXPECT_FALSE(noted(without));
 }

@@ -240,3 +240,43 @@ TEST(SimLeafSpine, RanksOfOneLeafShareOneUplink) {
   // Neighbour busy too: 3 x 0.5 = 1.5 of the link; all three at 2/3 until they end together.
   EXPECT_NEAR(run(true, true), 1.5, 1e-12);
 }
+
+// Question (review of 2026-12-06): do simulate and estimate both charge the uplinks to rings whose
+// instances do not start at a leaf boundary, with the closed form? On 4-node leaves at 8:1:
+// tp 8 pp 2 dp 3 (stage 1's ring on nodes 3-5 straddles leaves 0 and 1) and tp 8 dp 5 (4 + 1
+// nodes). The leaf with one of the ring's domains sets the bus bandwidth: NIC share / 8. Both
+// had been charged nothing (the first) and 8 / 4 (the second).
+TEST(SimLeafSpine, RingsStraddlingALeafBoundaryTakeTheUplinkClosedFormInBoth) {
+  struct Plan {
+    int gpus;
+    std::string parallel;
+  } plans[] = {{48, "{tp: 8, pp: 2}"}, {40, "{tp: 8, pp: 1}"}};
+  for (const auto& p : plans) {
+    const auto s = scenario(leaf(4, 8), p.gpus, with_overlap_off(p.parallel));
+    const auto w = ir::lower(s);
+    const Fabric f = make_fabric(s);
+    const auto& g = w.group(ir::GroupKind::DP);
+    ASSERT_EQ(f.leaf_domains(g), 1) << p.parallel;
+    const double bytes = 1e9, n = g.size;
+    const auto ci = describe(s, w, ir::GroupKind::DP, bytes);
+    EXPECT_DOUBLE_EQ(ci.uplink_fraction, 1.0) << p.parallel;
+    EXPECT_DOUBLE_EQ(ci.nic_fraction, 1.0 / 8) << p.parallel;
+    const double bw = bytes * 2 * (n - 1) / n / (f.out_busbw_bytes_per_s / 8);
+    EXPECT_NEAR(ci.time_s - ci.latency_s, bw, 1e-9 * bw) << p.parallel;
+    EXPECT_NEAR(run_concurrently({ci}, true).end_s, ci.time_s, 1e-12 * ci.time_s) << p.parallel;
+    ir::Collective c;
+    c.kind = ir::CollKind::AllReduce;
+    c.group = ir::GroupKind::DP;
+    c.bytes = bytes;
+    EXPECT_NEAR(Estimator{}.collective_time_s(c, w, f), ci.time_s, 1e-12 * ci.time_s) << p.parallel;
+    // Whole steps without contention: simulate agrees with estimate, and both pay for the uplinks.
+    sim::SimOptions o = no_overlap_plain_compute();
+    o.contention = false;
+    const double est = estimate_step(w).step_time_s, simulated = sim::simulate(w, o).step.step_time_s;
+    EXPECT_NEAR(simulated / est, 1.0, 0.02) << p.parallel;
+    const auto flat_s = scenario(leaf(4, 1), p.gpus, with_overlap_off(p.parallel));
+    const auto flat = ir::lower(flat_s);
+    EXPECT_GT(est, estimate_step(flat).step_time_s * 1.05) << p.parallel;
+    EXPECT_GT(simulated, sim::simulate(flat, o).step.step_time_s * 1.05) << p.parallel;
+  }
+}
