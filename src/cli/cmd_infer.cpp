@@ -29,6 +29,17 @@ bool est_option_missing(const Fields& fields, const std::string& name) {
     if (f.opt->get_name() == name) return f.opt->count() == 0;
   return false;
 }
+
+// A number format given on the command line: "" is the deployment's "not given", so `--kv ""`
+// had silently meant the default (2026-12-06 review).
+CLI::Validator non_empty_format() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (!text.empty()) return {};
+        return "is empty: give a format (" + valid_choices_hint("", infer::format_names()) + "), or leave the option out for the default";
+      },
+      "");
+}
 }  // namespace
 
 void add_infer_command(CLI::App& app) {
@@ -76,10 +87,13 @@ void add_infer_command(CLI::App& app) {
   SEXTANT_DEP_FIELD(ep, "--ep", "Expert-parallel degree, divides tp (default 1)");
   SEXTANT_DEP_FIELD(weight_format, "--weights",
                     "Weight format: fp16 bf16 fp8 fp4 int8 int4 q8_0 q4_0 q4_k ... or mixed:A:B:F (default: the checkpoint's, from a "
-                    "config.json's quantization_config, else bf16)");
+                    "config.json's quantization_config, else bf16)")
+      ->check(non_empty_format());
   SEXTANT_DEP_FIELD(activation_format, "--activations",
-                    "Activation format (default bf16; fp8 for an FP8 checkpoint on an accelerator with FP8 tensor cores)");
-  SEXTANT_DEP_FIELD(kv_format, "--kv", "KV-cache format (default: the activation format when 16-bit, else bf16, as vLLM's kv_cache_dtype auto)");
+                    "Activation format (default bf16; fp8 for an FP8 checkpoint on an accelerator with FP8 tensor cores)")
+      ->check(non_empty_format());
+  SEXTANT_DEP_FIELD(kv_format, "--kv", "KV-cache format (default: the activation format when 16-bit, else bf16, as vLLM's kv_cache_dtype auto)")
+      ->check(non_empty_format());
   SEXTANT_DEP_FIELD(kv_share_layers, "--kv-share-layers", "Layers sharing one KV cache, cross-layer KV sharing (default 1)");
   SEXTANT_DEP_FIELD(expert_load_factor, "--expert-load-factor",
                     "MoE under EP: busiest rank's routed tokens over the mean, >= 1 (default 0: the catalog's capacity_factor, else uniform "

@@ -186,6 +186,13 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     x.expert_load_factor = d.f64("expert_load_factor", 0);
     if (!(x.expert_load_factor == 0 || x.expert_load_factor >= 1))
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
+    // "" is make_deployment's "not given": written, it had silently meant the default (2026-12-06
+    // review), so an empty format is refused as an unknown one is.
+    if (d.has("system") && d.str("system", "").empty())
+      d.fail("system", "unknown system ''", "give a catalog system id or a system YAML file, or leave system out for the accelerator alone");
+    for (const char* k : {"weight_format", "activation_format", "kv_format"})
+      if (d.has(k) && d.str(k, "").empty())
+        d.fail(k, "unknown number format ''", valid_choices_hint("", format_names()) + "; or leave " + k + " out for the default");
     x.weight_format = d.str("weight_format", "");  // "": the checkpoint's (quantization_config), else bf16
     x.activation_format = d.str("activation_format", "");  // "": make_deployment's default
     x.kv_format = d.str("kv_format", "");  // "": make_deployment's default
@@ -227,6 +234,11 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     if (auto sp = v->opt_map("speculative")) {
       s.draft_model = sp->str("draft_model");
       s.draft_model_at = sp->loc("draft_model");
+      // An empty name had turned speculative decoding off, its draft_tokens and acceptance checked
+      // and ignored (2026-12-06 review); an empty engine is refused alike.
+      if (s.draft_model.empty())
+        sp->fail("draft_model", "unknown model ''", "give the draft model's name (catalog id, YAML or config.json), "
+                                                    "or remove serving.speculative to serve without speculative decoding");
       sv.speculative.draft_tokens = sp->i32("draft_tokens", 4);
       sv.speculative.acceptance = sp->f64("acceptance", 0.7);
       if (sv.speculative.draft_tokens < 1) sp->fail("draft_tokens", "must be >= 1");
@@ -303,7 +315,11 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
                          ": " + k + " is not used with trace arrivals",
                   "remove it, or use arrival: poisson or gamma");
     w.cv = v->f64("cv", 1);
-    if (!(w.cv > 0)) v->fail("cv", "the inter-arrival coefficient of variation must be > 0 (1: Poisson)");
+    // 0 (below kDeterministicArrivalCv) is the deterministic limit, evenly spaced arrivals; the cap
+    // keeps shape 1/cv^2 where the gamma sampler still draws the distribution (arrival.hpp).
+    if (!(w.cv >= 0 && w.cv <= kMaxArrivalCv))
+      v->fail("cv", "the inter-arrival coefficient of variation must be from 0 to " + format_double(kMaxArrivalCv) + ", got " + format_double(w.cv),
+              "1: Poisson; 0: evenly spaced arrivals; above 1 burstier");
     w.trace_file = v->str("trace_file", "");
     // Beside the study first, then the working directory (the working directory came first
     // before 2026-12-03: the same study read another trace from another directory).

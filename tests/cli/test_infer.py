@@ -1852,5 +1852,38 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             self.assertIsNone(gpu[k], k)
         self.assertGreater(gpu["usd_per_million_output_tokens"], 0)
 
+    def test_a_vanishing_gamma_cv_serves_evenly_spaced_arrivals(self):
+        """A gamma cv whose 1/cv^2 overflows is the deterministic limit: every request is served, where
+        NaN gaps had served none with exit 0 (2026-12-06 review); cv 0 is the same limit, and a cv
+        beyond the sampler's range is refused at workload.cv."""
+        dis = "data/examples/infer-llama3-70b-disagg.yaml"
+        for cv in ("1e-300", "0"):
+            s = scalars(run_json("infer", "serve", dis, "--set", "workload.requests=200", "--set", "workload.cv=" + cv, "-q"))
+            self.assertEqual(s["completed_count"], 200, cv)
+            self.assertIsNotNone(s["ttft_p50_s"], cv)
+        p = run("infer", "serve", dis, "--set", "workload.cv=1e200", ok=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("key 'workload.cv'", p.stderr)
+        self.assertIn("from 0 to 100", p.stderr)
+
+    def test_an_empty_draft_model_or_format_is_refused_not_the_default(self):
+        """An empty draft_model had turned speculative decoding off, and an empty weight, activation or
+        KV format had meant the default (2026-12-06 review): each is refused at its key or option,
+        with the valid values, as an empty engine is."""
+        dis = "data/examples/infer-llama3-70b-disagg.yaml"
+        for key in ("serving.speculative.draft_model", "deployment.weight_format", "deployment.activation_format",
+                    "deployment.kv_format", "deployment.system"):
+            p = run("infer", "serve", dis, "--set", key + '=""', ok=False)
+            self.assertEqual(p.returncode, 2, (key, p.stderr))
+            self.assertIn(dis + " (--set): key '" + key + "'", p.stderr)
+            self.assertIn("''", p.stderr)
+        self.assertIn("draft model's name", run("infer", "serve", dis, "--set", 'serving.speculative.draft_model=""', ok=False).stderr)
+        for opt in ("--weights", "--activations", "--kv"):
+            for study in ([], [dis]):
+                p = run("infer", "estimate", *study, "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", opt, "", ok=False)
+                self.assertEqual(p.returncode, 2, (opt, p.stderr))
+                self.assertIn(opt + ": is empty", p.stderr)
+                self.assertIn("bf16", p.stderr)
+
 if __name__ == "__main__":
     unittest.main()

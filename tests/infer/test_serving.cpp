@@ -222,6 +222,47 @@ TEST(Serving, ArrivalProcesses) {
   EXPECT_THROW(generate_requests(w), Error);
 }
 
+// Question: does a gamma cv too small for 1/cv^2 give evenly spaced arrivals, every request
+// served, where its NaN gaps had served none (2026-12-06 review)?
+TEST(Serving, GammaArrivalsOfAVanishingCvAreEvenlySpaced) {
+  WorkloadSpec w = work(4, 100);
+  w.arrival = "gamma";
+  for (double cv : {1e-300, 1e-7, 0.0}) {
+    w.cv = cv;
+    const auto reqs = generate_requests(w);
+    ASSERT_EQ(reqs.size(), 100u);
+    for (size_t i = 0; i < reqs.size(); ++i) EXPECT_NEAR(reqs[i].arrival_s, 0.25 * static_cast<double>(i + 1), 1e-9) << cv;
+    ServingSummary sum;
+    simulate_serving(spec_8b(), reqs, &sum);
+    EXPECT_EQ(sum.completed, 100) << cv;
+  }
+  // Just above the deterministic limit the sampler still draws: gaps spread by about cv.
+  w.cv = 1e-5;
+  const auto reqs = generate_requests(w);
+  EXPECT_NE(reqs[0].arrival_s, 0.25);
+  EXPECT_NEAR(reqs[0].arrival_s, 0.25, 0.25 * 1e-4);
+  w.cv = kMaxArrivalCv * 2;
+  EXPECT_THROW(generate_requests(w), Error);
+}
+
+// Question: are lognormal lengths of a cv whose square overflows lengths within [min, max], not
+// NaN cast to an integer (2026-12-06 review)?
+TEST(Serving, LognormalLengthsOfAHugeCvStayInTheirRange) {
+  WorkloadSpec w = work(4, 200, "lognormal");
+  w.prompt.cv = 1e200;
+  for (const auto& r : generate_requests(w)) {
+    EXPECT_GE(r.prompt_tokens, 1);
+    EXPECT_LE(r.prompt_tokens, 8192);
+  }
+}
+
+// Question: is an arrival time a double cannot hold an error rather than a request the
+// simulation skips (2026-12-06 review)?
+TEST(Serving, ArrivalTimesThatAreNotFiniteAreAnError) {
+  // 1/rate overflows: every Poisson gap is infinite.
+  EXPECT_THROW(generate_requests(work(1e-320, 10)), Error);
+}
+
 // Question: does a model that does not fit say so?
 TEST(Serving, ModelThatDoesNotFitIsAnError) {
   ServingSpec s;

@@ -10,7 +10,10 @@ namespace {
 class Lognormal final : public LengthDistribution {
  public:
   int32_t draw(const LengthSpec& s, RandomStream& rng) const override {
-    const double s2 = std::log(1 + s.cv * s.cv);
+    // A cv above 1.3e154 overflowed cv^2 to inf, and the lengths were NaN cast to int (2026-12-06
+    // review): there ln(1 + cv^2) is 2 ln(cv) to the last bit.
+    const double cv2 = s.cv * s.cv;
+    const double s2 = std::isfinite(cv2) ? std::log(1 + cv2) : 2 * std::log(s.cv);
     const double x = std::round(rng.lognormal(std::log(s.mean) - s2 / 2, std::sqrt(s2)));
     return static_cast<int32_t>(std::clamp<double>(x, std::max(1, s.min), s.max));
   }

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/result.hpp"
 #include "infer/arrivals/arrival.hpp"
 
 namespace sextant::infer {
@@ -46,6 +47,18 @@ std::vector<Request> generate_requests(const WorkloadSpec& spec) {
   if (spec.arrival != "trace" && spec.requests <= 0)
     throw Error(SourceLocation{"", 0, 0, "workload.requests"}, "number of requests must be positive");
   auto reqs = make_arrival_registry().create(spec.arrival, SourceLocation{"", 0, 0, "workload.arrival"})->generate(spec);
+  // The serving simulation skips a request whose arrival time is not a number: NaN gaps (gamma
+  // arrivals of cv 1e-300) had served nothing and reported success (2026-12-06 review). Any
+  // arrival time that is not finite, or before the previous one, is an error, never a request lost.
+  for (size_t i = 0; i < reqs.size(); ++i)
+    if (!std::isfinite(reqs[i].arrival_s) || reqs[i].arrival_s < 0 || (i > 0 && !(reqs[i].arrival_s >= reqs[i - 1].arrival_s)))
+      throw Error(SourceLocation{"", 0, 0, spec.arrival == "trace" ? "workload.trace_file" : "workload.rate_per_s"},
+                  "request " + std::to_string(i + 1) + " of the " + spec.arrival + " arrivals arrives at " + format_double(reqs[i].arrival_s) +
+                      " s: arrival times must be finite, from 0 and in order",
+                  spec.arrival == "trace" ? "check the trace's arrival_s column"
+                                          : "the rate " + format_double(spec.rate_per_s) + "/s" +
+                                                (spec.arrival == "gamma" ? " and cv " + format_double(spec.cv) : std::string()) +
+                                                " give gaps a double cannot hold; use ordinary values");
   return reqs;
 }
 
