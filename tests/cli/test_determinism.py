@@ -66,7 +66,7 @@ class Determinism(unittest.TestCase):
             for i in range(30):
                 # one component and one node_lost per category (rows that disagree are refused)
                 cat = ['gpu', 'network', 'host'][i % 3]
-                f.write(f"{(i * 37.3) % 700:.2f},{cat},x,{str(cat != 'host').lower()}\n")
+                f.write(f"{(i * 37.3) % 700:.2f},{cat},{cat},{str(cat != 'host').lower()}\n")
 
     @classmethod
     def tearDownClass(cls):
