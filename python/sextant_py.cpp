@@ -566,7 +566,7 @@ PYBIND11_MODULE(_sextant, m) {
             throw Error(SourceLocation{"", 0, 0, "result"}, std::string("the result is not JSON: ") + e.what(),
                         "give a result dict or the text of --json (null, not NaN)");
           }
-          report::write_report(result_from_json(doc), path);
+          report::write_report(report::result_of_document(doc), path);
         },
         py::arg("result_json"), py::arg("path"));
 }

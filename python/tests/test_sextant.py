@@ -975,3 +975,15 @@ def test_outputs_are_checked_before_the_run_and_empty_rank_lists_and_other_schem
         with pytest.raises(sextant.SextantError, match="^result JSON has schema_version %s, this build reads 1$" % shown):
             sextant.result_from_json(json.dumps(dict(doc, schema_version=other)))
     assert sextant.result_from_json(text)["schema_version"] == 1
+
+
+def test_report_of_json_text_that_is_not_a_result_is_refused(tmp_path):
+    """JSON text without a result's command, scalars and tables is not a Sextant result: report()
+    refuses it as `sextant report` does (before 2026-12-06 it wrote an empty page)."""
+    out = tmp_path / "o.html"
+    with pytest.raises(sextant.SextantError, match="key 'command'"):
+        sextant.report('{"schema_version":1}', out)
+    assert not out.exists()
+    text = json.dumps(sextant._to_json_doc(sextant.estimate(SCENARIO)))
+    sextant.report(text, out)
+    assert out.stat().st_size > 0

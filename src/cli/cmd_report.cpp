@@ -64,7 +64,7 @@ void add_report_command(CLI::App& app) {
     }
     Result res;
     try {
-      res = result_from_json(j);
+      res = report::result_of_document(j);  // strict, and the keys every result has (command, scalars, tables)
     } catch (const Error& e) {
       // Name the file: result_from_json knows the place in the document, not the document.
       throw Error(SourceLocation{a->input, 0, 0, e.where().key}, e.message(), e.hint());

@@ -599,6 +599,21 @@ double refused_share(const Result& r, size_t requests) {
              : 0.0;
 }
 
+// The offered rate of trace arrivals: (n - 1) / (last - first arrival), the inverse of the mean
+// gap between arrivals (the rate a Poisson process of those gaps would have); NaN (null: unknown)
+// when fewer than two requests arrive or all at one instant. A trace has no workload.rate_per_s,
+// and its 0 had been reported as the offered rate beside a throughput of 0.59 requests/s
+// (2026-12-06 review).
+double trace_rate_per_s(const std::vector<Request>& reqs) {
+  if (reqs.size() < 2) return std::nan("");
+  double first = reqs.front().arrival_s, last = first;
+  for (const Request& q : reqs) {
+    first = std::min(first, q.arrival_s);
+    last = std::max(last, q.arrival_s);
+  }
+  return last > first ? static_cast<double>(reqs.size() - 1) / (last - first) : std::nan("");
+}
+
 // The arrival rate at which the accepted requests arrive at `fraction` of the saturation
 // throughput, which counts completed requests: refused ones are no load, so the rate is divided by
 // the share accepted. workload.load_fraction and sweep.load_fractions both mean it (the sweep had
@@ -688,7 +703,7 @@ static Result run_serve_in(StudySpec s) {
     check(s.workload.output, false, "output");
   }
   r.set("arrival", s.workload.arrival);
-  r.set("rate_per_s", s.workload.rate_per_s);
+  r.set("rate_per_s", s.workload.arrival == "trace" ? trace_rate_per_s(reqs) : s.workload.rate_per_s);
   if (s.load_fraction > 0) r.set("load_fraction", s.load_fraction);
   // Steady-state cost: the run's $/Mtok is over the whole run, ramp-up and drain included, so a
   // short run reads high. At steady state the server completes what arrives, up to its saturation
@@ -1354,7 +1369,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
               best = {unpriced, key, rep * per_replica, att, per_mtok, row};
           }
         }
-  r.set("rate_per_s", w.rate_per_s);
+  r.set("rate_per_s", w.arrival == "trace" ? trace_rate_per_s(reqs) : w.rate_per_s);  // a trace's as serve reports it
   r.set("slo_ttft_s", s.serving.slo.ttft_s);
   r.set("slo_tpot_s", s.serving.slo.tpot_s);
   r.set("required_slo_attainment_fraction", P.slo_attainment_fraction);

@@ -208,6 +208,20 @@ std::string render_html(const Result& r, const ReportOptions& o) {
   return h;
 }
 
+Result result_of_document(const nlohmann::ordered_json& doc) {
+  Result r = result_from_json(doc);  // the document's shape, schema version and every value's type
+  // result_from_json takes a missing key as empty: {"schema_version": 1} and a result without its
+  // command had made an empty page, exit 0 (2026-12-06 review).
+  for (const char* key : {"command", "scalars", "tables"})
+    if (!doc.contains(key))
+      throw Error(SourceLocation{"", 0, 0, key},
+                  std::string("malformed result JSON: missing: a Sextant result has ") +
+                      (std::string(key) == "command" ? "the command that wrote it" : std::string("its ") + key) +
+                      " (command, scalars and tables, as --json writes them)",
+                  "give the JSON file a command wrote with --json");
+  return r;
+}
+
 void write_report(const Result& r, const std::string& path, const ReportOptions& o) {
   write_file_atomic(path, render_html(r, o));
 }

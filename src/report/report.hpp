@@ -27,6 +27,12 @@ std::string chart_library_path();
 // The page the registered renderer (or the generic one) makes for r.
 ReportPage build_page(const Result& r);
 
+// The Result a saved document holds, for a report of it (`sextant report`):
+// result_from_json's strict reading, and the keys every result has, as --json writes them:
+// `command` (text), `scalars` and `tables` (objects; `notes` may be left out). A missing one is an
+// Error naming the key, whose file the caller adds.
+Result result_of_document(const nlohmann::ordered_json& doc);
+
 // Complete HTML of the report of r. Deterministic: same Result and library, same bytes.
 std::string render_html(const Result& r, const ReportOptions& o = {});
 

@@ -289,6 +289,32 @@ class InferCli(unittest.TestCase):
         s = scalars(run_json("infer", "serve", study, "--set", "serving.kv_capacity_tokens=50000"))
         self.assertEqual(s["kv_capacity_tokens_per_instance"], 50000)
 
+    def test_a_trace_offers_its_mean_arrival_rate(self):
+        """Question (review of 2026-12-06): what offered rate does a trace report? Its mean arrival
+        rate, (n - 1) / (last - first arrival), in serve's JSON, CSV and text and plan's JSON, and
+        null ("-" in the text) for a single arrival: the missing workload.rate_per_s had been
+        reported as 0 requests/s offered beside a throughput of 0.59 requests/s."""
+        with tempfile.TemporaryDirectory() as d:
+            for name, arrivals in (("four", (0.0, 1.0, 2.5, 4.0)), ("one", (3.0,))):
+                with open(os.path.join(d, name + ".csv"), "w") as f:
+                    f.write("arrival_s,prompt_tokens,output_tokens\n" + "".join("%g,300,50\n" % a for a in arrivals))
+                with open(os.path.join(d, name + ".yaml"), "w") as f:
+                    f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                            "serving: {policy: continuous}\nworkload: {arrival: trace, trace_file: %s.csv}\n"
+                            "slo: {ttft_s: 1.0, tpot_s: 0.05}\nplan: {max_devices: 1}\n" % name)
+            four, one = os.path.join(d, "four.yaml"), os.path.join(d, "one.yaml")
+            s = scalars(run_json("infer", "serve", four))
+            self.assertAlmostEqual(s["rate_per_s"], 3 / 4.0, places=12)
+            self.assertGreater(s["throughput_requests_per_s"], 0)
+            self.assertAlmostEqual(scalars(run_json("infer", "plan", four))["rate_per_s"], 3 / 4.0, places=12)
+            csv_dir = os.path.join(d, "csv")
+            run("infer", "serve", four, "--csv", csv_dir, "-q")
+            with open(os.path.join(csv_dir, "scalars.csv")) as f:
+                self.assertIn("rate_per_s,0.75\n", f.read())
+            self.assertIsNone(scalars(run_json("infer", "serve", one))["rate_per_s"])
+            text = run("infer", "serve", one).stdout
+            self.assertRegex(text, r"\nrate_per_s +-\n")
+
     def test_a_trace_named_in_a_study_is_read_beside_it_first(self):
         """Question (review of 2026-12-03): does the same study read the same request trace from
         any directory? workload.trace_file is read beside the study before the working directory

@@ -225,6 +225,50 @@ class ReportCli(unittest.TestCase):
                 for t in pg["takeaways"]:
                     self.assertTrue(t.strip(), kind)
 
+    def test_inference_headlines_say_the_fit_and_the_refusals(self):
+        """Question (review of 2026-12-06): does the headline of `infer estimate` say that a
+        deployment does not fit (16 GB of weights on a phone with 4.3 GB usable), and the one of
+        `infer serve` the requests it refused (36 of 200)? Both had been in the JSON and a note only."""
+        with tempfile.TemporaryDirectory() as d:
+            est, srv = os.path.join(d, "est.html"), os.path.join(d, "srv.html")
+            fx.run("infer", "estimate", "--model", "llama3-8b", "--accelerator", "apple-a17-pro", "--weights", "fp16",
+                   "--engine", "llama.cpp", "--report", est, "-q")
+            fx.run("infer", "serve", "data/examples/infer-on-device.yaml", "--set", "deployment.accelerator=apple-a17-pro",
+                   "--report", srv, "-q")
+            with open(est, encoding="utf-8") as f:
+                headline = fx.embedded_data(f.read())["page"]["takeaways"]
+            self.assertRegex(headline[0], r"^does not fit in memory: needs 15\.\d GiB per device, 4\.00 GiB usable \(weights ")
+            with open(srv, encoding="utf-8") as f:
+                headline = fx.embedded_data(f.read())["page"]["takeaways"]
+            self.assertTrue(any(t.startswith("36 of 200 requests (18%) refused at arrival") for t in headline), headline)
+
+    def test_a_document_without_a_results_keys_is_refused(self):
+        """Question (review of 2026-12-06): is a JSON document that is not a Sextant result refused,
+        naming the file and the missing key? {"schema_version": 1} and a result without its command
+        had made an empty page, exit 0. Notes may be left out."""
+        import json
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            fx.run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--json", j, "-q")
+            with open(j) as f:
+                doc = json.load(f)
+            cases = [("min.json", {"schema_version": 1}, "command")]
+            for key in ("command", "scalars", "tables"):
+                cases.append(("no_%s.json" % key, {k: v for k, v in doc.items() if k != key}, key))
+            for name, body, key in cases:
+                path = os.path.join(d, name)
+                with open(path, "w") as f:
+                    json.dump(body, f)
+                out = os.path.join(d, name + ".html")
+                p = fx.run("report", path, "-o", out, check=False)
+                self.assertEqual(p.returncode, 2, name + ": " + p.stderr)
+                self.assertIn("%s: key '%s': malformed result JSON: missing" % (name, key), p.stderr)
+                self.assertFalse(os.path.exists(out), name)
+            path = os.path.join(d, "no_notes.json")
+            with open(path, "w") as f:
+                json.dump({k: v for k, v in doc.items() if k != "notes"}, f)
+            fx.run("report", path, "-o", os.path.join(d, "no_notes.html"))
+
     def test_missing_library_is_a_clear_error(self):
         env = dict(os.environ, SEXTANT_ECHARTS_JS="/nonexistent/echarts.min.js")
         with tempfile.TemporaryDirectory() as d:

@@ -1087,3 +1087,85 @@ TEST(ReportRenderers, PlanRankingCountsTheBarsDrawn) {
     EXPECT_NE(c.takeaway.find("(the 25 fastest are drawn)"), std::string::npos) << c.takeaway;
   }
 }
+
+// Question (review of 2026-12-06): does the headline of an inference estimate say whether the
+// deployment fits, with the memory a device needs against the memory usable? A 16 GB model on a
+// phone with 4.3 GB usable had read as its prefill and decode bounds only, its fits: false left to
+// the JSON and a note.
+TEST(ReportRenderers, InferEstimateHeadlineSaysWhetherItFits) {
+  const double gib = 1024.0 * 1024 * 1024;
+  auto estimate_of = [&](double weights_gib, bool fits_memory, bool fits_context) {
+    Result r;
+    r.command = "infer estimate";
+    r.set("memory_usable_bytes_per_device", 4.0 * gib);
+    r.set("weights_bytes_per_device", weights_gib * gib);
+    r.set("kv_bytes_per_device", 0.5 * gib);
+    r.set("activation_workspace_bytes_per_device", 0.25 * gib);
+    r.set("fits_memory", fits_memory);
+    r.set("fits_context", fits_context);
+    r.set("fits", fits_memory && fits_context);
+    r.set("max_context_tokens", 8192.0);
+    return build_page(r).takeaways;
+  };
+  const auto no = estimate_of(15.0, false, true);
+  ASSERT_FALSE(no.empty());
+  EXPECT_EQ(no[0], "does not fit in memory: needs 15.8 GiB per device, 4.00 GiB usable (weights 15.0 GiB, KV cache 512 MiB, "
+                   "activation workspace 256 MiB)");
+  const auto yes = estimate_of(2.0, true, true);
+  ASSERT_FALSE(yes.empty());
+  EXPECT_EQ(yes[0], "memory 2.75 GiB per device of 4.00 GiB usable (weights 2.00 GiB, KV cache 512 MiB, activation workspace 256 MiB)");
+  const auto window = estimate_of(2.0, true, false);
+  ASSERT_FALSE(window.empty());
+  EXPECT_NE(window[0].find("; does not fit the model's context window: the prompt + output is beyond it (at most 8192 tokens)"),
+            std::string::npos)
+      << window[0];
+}
+
+// Question (review of 2026-12-06): does the headline of a serving run say the requests it refused,
+// and never an offered rate of 0 beside a throughput? 36 of 200 refused had been in a note only, and
+// a trace (no workload.rate_per_s) read "73.8 output tokens/s at 0 requests/s offered".
+TEST(ReportRenderers, InferServeHeadlineSaysRefusalsAndOnlyAStatedOfferedRate) {
+  auto serve_of = [](double rate_per_s) {
+    Result r;
+    r.command = "infer serve";
+    r.set("requests_count", int64_t{200});
+    r.set("rejected_count", int64_t{36});
+    r.set("output_tokens_per_s", 73.8);
+    r.set("arrival", std::string("trace"));
+    r.set("rate_per_s", rate_per_s);
+    return build_page(r).takeaways;
+  };
+  const auto unknown = serve_of(std::nan(""));  // a trace of one arrival: null
+  ASSERT_EQ(unknown.size(), 2u);
+  EXPECT_EQ(unknown[0], "73.8 output tokens/s");
+  EXPECT_EQ(unknown[1], "36 of 200 requests (18%) refused at arrival, as an engine refuses a request it cannot hold (the notes say "
+                        "why); they count as SLO misses");
+  EXPECT_EQ(serve_of(0.0)[0], "73.8 output tokens/s");
+  EXPECT_EQ(serve_of(0.75)[0], "73.8 output tokens/s at 0.75 requests/s offered (the trace's mean arrival rate)");
+}
+
+// Question (review of 2026-12-06): is a document without the keys every result has refused, naming
+// the key? {"schema_version": 1} and a result without its command had made an empty page, exit 0.
+// `notes` may be left out.
+TEST(ReportInput, ADocumentWithoutAResultsKeysIsAnErrorNamingTheKey) {
+  const auto j = to_json(trace_result_with("k"));
+  auto error_of = [](const nlohmann::ordered_json& doc) -> std::string {
+    try {
+      result_of_document(doc);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return {};
+  };
+  EXPECT_EQ(error_of(j), "");
+  for (const char* key : {"command", "scalars", "tables"}) {
+    auto doc = j;
+    doc.erase(key);
+    const std::string e = error_of(doc);
+    EXPECT_NE(e.find("key '" + std::string(key) + "': malformed result JSON: missing"), std::string::npos) << e;
+  }
+  auto no_notes = j;
+  no_notes.erase("notes");
+  EXPECT_EQ(error_of(no_notes), "");
+  EXPECT_NE(error_of(nlohmann::ordered_json{{"schema_version", 1}}).find("key 'command'"), std::string::npos);
+}

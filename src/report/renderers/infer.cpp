@@ -331,6 +331,52 @@ void candidates(const Result& r, ReportPage& page) {
   page.charts.push_back(std::move(ch));
 }
 
+// Whether scalar k is the boolean false.
+bool is_false(const Result& r, const char* k) {
+  const Value* v = r.scalar(k);
+  return v && std::get_if<bool>(v) && !std::get<bool>(*v);
+}
+
+// The fit of an estimate, first in the headline: the memory one device holds (weights, KV cache,
+// activation workspace) against the usable memory, and whether the deployment fits. Before
+// 2026-12-06 (review) the headline spoke of prefill and decode only, and a deployment of 16 GB of
+// weights on a 4.3 GB device read as if it ran (its JSON said fits: false, and a note why).
+void fit(const Result& r, ReportPage& page) {
+  const char* parts[] = {"weights_bytes_per_device", "kv_bytes_per_device", "activation_workspace_bytes_per_device"};
+  std::string line;
+  if (finite_scalar(r, "memory_usable_bytes_per_device") &&
+      std::all_of(std::begin(parts), std::end(parts), [&](const char* k) { return finite_scalar(r, k); })) {
+    double used = 0;
+    for (const char* k : parts) used += r.number(k);
+    const std::string usable = fmt_bytes(r.number("memory_usable_bytes_per_device"));
+    const std::string split = " (weights " + fmt_bytes(r.number(parts[0])) + ", KV cache " + fmt_bytes(r.number(parts[1])) +
+                              ", activation workspace " + fmt_bytes(r.number(parts[2])) + ")";
+    line = is_false(r, "fits_memory") ? "does not fit in memory: needs " + fmt_bytes(used) + " per device, " + usable + " usable" + split
+                                      : "memory " + fmt_bytes(used) + " per device of " + usable + " usable" + split;
+  } else if (is_false(r, "fits_memory")) {
+    line = "does not fit in memory";
+  }
+  if (is_false(r, "fits_context")) {
+    std::string ctx = "does not fit the model's context window: the prompt + output is beyond it";
+    if (finite_scalar(r, "max_context_tokens")) ctx += " (at most " + fmt_count(r.number("max_context_tokens")) + " tokens)";
+    line = line.empty() ? ctx : line + "; " + ctx;
+  }
+  if (!line.empty()) page.takeaways.push_back(line);
+}
+
+// Requests refused at arrival (beyond an instance's KV cache, a pass or the model's context window),
+// said in the headline: 36 of 200 refused had been in a note only (2026-12-06 review).
+void refusals(const Result& r, ReportPage& page) {
+  if (!finite_scalar(r, "rejected_count") || !(r.number("rejected_count") > 0)) return;
+  std::string line = fmt_count(r.number("rejected_count"));
+  if (finite_scalar(r, "requests_count") && r.number("requests_count") > 0)
+    line += " of " + fmt_count(r.number("requests_count")) + " requests (" + fmt_pct(r.number("rejected_count") / r.number("requests_count")) + ")";
+  else
+    line += " requests";
+  page.takeaways.push_back(line + " refused at arrival, as an engine refuses a request it cannot hold (the notes say why); they count as "
+                                  "SLO misses");
+}
+
 std::string scalar_text(const Result& r, const char* k) {
   const Value* v = r.scalar(k);
   if (!v) return {};
@@ -346,17 +392,27 @@ void render_infer(const Result& r, ReportPage& page) {
     if (v.empty()) continue;
     sub += (sub.empty() ? "" : " · ") + v;
   }
-  if (sub.empty() && r.scalar("rate_per_s")) {  // infer plan: the demand and the SLO it was planned for
+  if (sub.empty() && finite_scalar(r, "rate_per_s")) {  // infer plan: the demand and the SLO it was planned for
     sub = fmt_num(r.number("rate_per_s")) + " requests/s";
     if (r.scalar("slo_ttft_s")) sub += " · TTFT SLO " + fmt_seconds(r.number("slo_ttft_s"));
     if (r.scalar("slo_tpot_s")) sub += " · TPOT SLO " + fmt_seconds(r.number("slo_tpot_s"));
     if (r.scalar("required_slo_attainment_fraction")) sub += " · " + fmt_pct(r.number("required_slo_attainment_fraction")) + " attainment";
   }
   page.subtitle = sub;
-  if (r.scalar("output_tokens_per_s"))
-    page.takeaways.push_back(fmt_num(r.number("output_tokens_per_s")) + " output tokens/s at " +
-                             fmt_num(r.scalar("rate_per_s") ? r.number("rate_per_s") : 0) + " requests/s offered" +
-                             (r.scalar("load_fraction") ? " (" + fmt_pct(r.number("load_fraction")) + " of capacity)" : ""));
+  // The offered rate only where the result states one: a trace's is its mean arrival rate, null
+  // for fewer than two arrivals (before 2026-12-06 (review) a trace read "73.8 output tokens/s at 0
+  // requests/s offered", a missing rate taken as 0).
+  if (r.scalar("output_tokens_per_s")) {
+    std::string line = fmt_num(r.number("output_tokens_per_s")) + " output tokens/s";
+    if (finite_scalar(r, "rate_per_s") && r.number("rate_per_s") > 0) {
+      line += " at " + fmt_num(r.number("rate_per_s")) + " requests/s offered";
+      if (scalar_text(r, "arrival") == "trace") line += " (the trace's mean arrival rate)";
+    }
+    if (finite_scalar(r, "load_fraction")) line += " (" + fmt_pct(r.number("load_fraction")) + " of capacity)";
+    page.takeaways.push_back(line);
+  }
+  refusals(r, page);
+  fit(r, page);
   latency(r, page);
   latency_cdf(r, page);
   load_sweep(r, page);
