@@ -26,6 +26,24 @@ struct GoodputArgs {
   OutputOptions out;
 };
 
+// A count option: an integer in [lo, hi] written in decimal digits. The number checks took 1e3 or
+// 2.5 as numbers in range and left CLI11's conversion to refuse them with neither range nor rule
+// ("Could not convert: --replicas = 1e3"), and a count beyond int64 was clamped to
+// 9223372036854775807 and echoed so (2026-12-06 review).
+CLI::Validator count_check(int64_t lo, int64_t hi, const std::string& rule, const std::string& label) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        bool digits = !text.empty() && text.size() <= 19;
+        for (const char ch : text) digits = digits && ch >= '0' && ch <= '9';
+        if (digits && (text.size() < 19 || text <= "9223372036854775807")) {
+          const int64_t v = std::stoll(text);
+          if (v >= lo && v <= hi) return {};
+        }
+        return "must be " + rule + ", got '" + text + "'";
+      },
+      label);
+}
+
 Result list_presets() {
   Result r;
   r.command = "goodput presets";
@@ -129,14 +147,18 @@ void add_goodput_command(CLI::App& app) {
   auto* o_file = cmd->add_option("file", args->file, "Goodput input YAML (path, or relative to the data folder, e.g. examples/goodput-llama3-405b-16k.yaml)");
   // Given options are applied by whether they were given (count), never by a sentinel value: a
   // --replicas 0 or --seed -1 used to be ignored silently.
-  auto* o_replicas = cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas, at least 2 (overrides simulation.replicas)")
-                         ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", ">= 2"));
+  // Replica counts up to the most the simulation holds in memory (a larger one had passed here and
+  // been refused by the budget check, named at the option; 2026-12-06 review).
+  const std::string replicas_rule = "an integer from 2 to " + std::to_string(goodput::kMaxReplicas) + ", the most the simulation holds in memory";
+  const std::string replicas_label = "[2, " + std::to_string(goodput::kMaxReplicas) + "]";
+  auto* o_replicas = cmd->add_option("--replicas", args->replicas, "Monte Carlo replicas, 2 to 1000000 (overrides simulation.replicas)")
+                         ->check(count_check(2, goodput::kMaxReplicas, replicas_rule, replicas_label));
   auto* o_seed = cmd->add_option("--seed", args->seed, "Random seed, 0 to 2^63-1 (overrides simulation.seed)")->check(unsigned_64());
-  auto* o_threads = cmd->add_option("--threads", args->threads, "Worker threads (0: the CPUs this process may use, affinity and cgroup quota; results do not depend on it)")->check(number_check(0, false, 4096, "from 0 (all cores) to 4096, as simulation.threads", "[0, 4096]"));
+  auto* o_threads = cmd->add_option("--threads", args->threads, "Worker threads (0: the CPUs this process may use, affinity and cgroup quota; results do not depend on it)")->check(count_check(0, 4096, "an integer from 0 (all cores) to 4096, as simulation.threads", "[0, 4096]"));
   auto* o_target = cmd->add_option("--target-ettr", args->target_ettr, "Solve each knob for this ETTR, in [0, 1); 0 solves none (overrides simulation.target_ettr)")
                        ->check(number_check(0, false, 1, "a fraction in [0, 1)", "[0, 1)"));
-  auto* o_search = cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving (>= 2)")
-                       ->check(number_check(2, false, HUGE_VAL, "an integer >= 2", ">= 2"));
+  auto* o_search = cmd->add_option("--search-replicas", args->search_replicas, "Replicas per evaluation in the interval search and knob solving, 2 to 1000000")
+                       ->check(count_check(2, goodput::kMaxReplicas, replicas_rule, replicas_label));
   auto* o_no_search = cmd->add_flag("--no-search", args->no_search, "Skip the interval search, strategy comparison and knob solving");
   o_search->excludes(o_no_search);  // (the searches it sizes do not run: it was ignored, exit 0)
   auto* o_list = cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");
@@ -183,12 +205,8 @@ void add_goodput_command(CLI::App& app) {
                   "add --set simulation.search=true, or leave --search-replicas out");
     if (o_search->count()) c.sim.search_replicas = args->search_replicas;
     if (args->no_search) c.sim.search = false;
-    // A replica count over the limit is named where it was given: the option, not the file's
-    // simulation key (it was, whatever the file said; 2026-12-04 review).
-    SourceLocation budget_at = c.simulation_loc;
-    if (o_replicas->count() && c.sim.replicas > goodput::kMaxReplicas) budget_at = SourceLocation{"", 0, 0, "--replicas"};
-    else if (o_search->count() && c.sim.search_replicas > goodput::kMaxReplicas) budget_at = SourceLocation{"", 0, 0, "--search-replicas"};
-    goodput::check_simulation_budget(c, budget_at);
+    // (A replica count over the limit given as an option is refused by its own check, count_check.)
+    goodput::check_simulation_budget(c, c.simulation_loc);
     emit(goodput::run_goodput(c), args->out);
   });
 }

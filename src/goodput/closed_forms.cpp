@@ -202,4 +202,67 @@ int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantil
   return static_cast<int64_t>(pmf.size()) - 1;
 }
 
+std::vector<double> spare_pool_requeue_share(const std::vector<LossGroup>& groups, int64_t spares) {
+  std::vector<double> share(groups.size(), 0.0);
+  double mean = 0, var = 0;
+  int64_t largest = 0;
+  for (const LossGroup& g : groups) {
+    if (!(g.mean_events >= 0) || g.nodes_per_event < 1)
+      throw Error("spare_pool_requeue_share: need a mean >= 0 and nodes_per_event >= 1");
+    mean += double(g.nodes_per_event) * g.mean_events;
+    var += double(g.nodes_per_event) * double(g.nodes_per_event) * g.mean_events;
+    largest = std::max(largest, g.nodes_per_event);
+  }
+  for (size_t k = 0; k < groups.size(); ++k)
+    if (groups[k].nodes_per_event > spares) share[k] = 1.0;
+  // Beyond the occupancy's mean + 40 standard deviations (and the largest event) no event finds
+  // the pool short: every share is 0 (1 where an event is larger than the pool, above).
+  const double reach = mean + 40.0 * std::sqrt(var) + 50.0;
+  if (double(spares) > reach + double(largest)) return share;
+  // The occupancy depends on the events' sizes and each size's load only: the recursion runs over
+  // the distinct sizes (a preset's twenty single-node processes are one class).
+  std::vector<LossGroup> sizes;
+  for (const LossGroup& g : groups) {
+    auto it = std::find_if(sizes.begin(), sizes.end(), [&](const LossGroup& s) { return s.nodes_per_event == g.nodes_per_event; });
+    if (it == sizes.end()) sizes.push_back(g);
+    else it->mean_events += g.mean_events;
+  }
+  const double work = double(spares + 1) * double(sizes.size());
+  if (work > 1e8 || !(reach < 1e15)) {
+    // Thousands of nodes in repair: the compound Poisson sum is normal, with a continuity correction.
+    const double sd = std::sqrt(var);
+    auto cdf = [&](double x) { return sd > 0 ? 0.5 * std::erfc(-(x + 0.5 - mean) / (sd * std::sqrt(2.0))) : (x >= mean ? 1.0 : 0.0); };
+    const double all = cdf(double(spares));
+    for (size_t k = 0; k < groups.size(); ++k)
+      if (groups[k].nodes_per_event <= spares)  // (a pool far below the load, all 0 here, is always short)
+        share[k] = all > 0 ? std::clamp((all - cdf(double(spares - groups[k].nodes_per_event))) / all, 0.0, 1.0) : 1.0;
+    return share;
+  }
+  // Kaufman-Roberts: j q(j) = sum_k a_k n_k q(j - n_k), q(0) = 1, rescaled as it grows (its sum
+  // is about e^mean).
+  const size_t S = size_t(spares);
+  std::vector<double> q(S + 1, 0.0);
+  q[0] = 1.0;
+  for (size_t j = 1; j <= S; ++j) {
+    double v = 0;
+    for (const LossGroup& g : sizes) {
+      const size_t n = size_t(g.nodes_per_event);
+      if (n <= j) v += g.mean_events * double(n) * q[j - n];
+    }
+    q[j] = v / double(j);
+    if (q[j] > 1e250)
+      for (size_t i = 0; i <= j; ++i) q[i] *= 1e-250;
+  }
+  double total = 0;
+  for (double v : q) total += v;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const int64_t n = groups[k].nodes_per_event;
+    if (n > spares) continue;
+    double blocked = 0;
+    for (size_t j = size_t(spares - n + 1); j <= S; ++j) blocked += q[j];
+    share[k] = total > 0 ? blocked / total : 0.0;
+  }
+  return share;
+}
+
 }  // namespace sextant::goodput

@@ -69,4 +69,14 @@ struct LossGroup {
 // sum (mean + z sd). Throws Error where the mean is beyond 1e15 nodes or not finite.
 int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantile);
 
+// The spare pool as a multi-rate Erlang loss system (Kaufman 1981, Roberts; M/G/c/c with events
+// of several sizes): an event of group k takes nodes_per_event spares when the pool holds that
+// many, else it requeues (and its nodes, repaired, go back to the cluster, not the pool). The
+// occupancy is the groups' compound Poisson sum truncated at `spares`, whatever the repair-time
+// distribution; returns, per group, the steady-state share of its events that requeue:
+// P(occupancy > spares - nodes_per_event). One group of single-node events is Erlang-B
+// B(spares, mean_events). A group larger than the pool always requeues (1). Exact (the
+// Kaufman-Roberts recursion) up to 1e8 multiply-adds, else the normal approximation of the sum.
+std::vector<double> spare_pool_requeue_share(const std::vector<LossGroup>& groups, int64_t spares);
+
 }  // namespace sextant::goodput

@@ -120,12 +120,48 @@ size_t GoodputConfig::restore_level(const FailureProcess& p, const CheckpointSch
   return l;
 }
 
+double GoodputConfig::requeue_share(const FailureProcess& p) const {
+  if (recovery.replacement == "requeue") return 1.0;
+  // Every loss that takes spares: the node-losing interrupts, and the evictions of slow nodes
+  // (an episode longer than fail_slow_evict_after_s, exponential durations), each holding its
+  // nodes for the repair time. p's own class is added with no load: the share depends on its size.
+  std::vector<LossGroup> groups;
+  for (const auto& q : processes) {
+    if (q.kind == EventKind::Interrupt && q.node_lost)
+      groups.push_back({process_rate_per_s(q) * recovery.repair_s, std::max<int64_t>(1, nodes_lost(q))});
+    const double a = recovery.fail_slow_evict_after_s;
+    if (q.kind == EventKind::FailSlow && a > 0 && q.slow_duration_s > 0)
+      groups.push_back({process_rate_per_s(q) * std::exp(-a / q.slow_duration_s) * recovery.repair_s, 1});
+  }
+  groups.push_back({0.0, std::max<int64_t>(1, nodes_lost(p))});
+  return spare_pool_requeue_share(groups, recovery.spares_count).back();
+}
+
+double GoodputConfig::fail_slow_progress() const {
+  // Fail-slow episodes stretch the wall time: slow a share f = d / (1/r + d) of the time (arrivals
+  // during an episode are absorbed), progressing at 1/s there. An eviction after a cap a ends an
+  // episode at min(X, a), of mean d (1 - e^{-a/d}) for an exponential X.
+  double progress = 1.0;
+  for (const auto& p : processes) {
+    if (p.kind != EventKind::FailSlow) continue;
+    const double r = process_rate_per_s(p);
+    double d = p.slow_duration_s;
+    const double a = recovery.fail_slow_evict_after_s;
+    if (a > 0 && d > 0) d *= 1.0 - std::exp(-a / d);
+    const double f = r > 0 && d > 0 ? d / (1.0 / r + d) : 0.0;
+    const double s = std::max(1.0, p.slowdown_factor);
+    progress *= (1.0 - f) + f / s;
+  }
+  return progress;
+}
+
 double GoodputConfig::mean_restart_s(bool with_restore) const {
   // Rate-weighted mean of the recovery timeline of unplanned interruptions, restoring from the
-  // level that survives each. A node loss takes a spare when the pool holds enough for it
-  // (whether an earlier loss emptied it is the simulation's business: queueing); a pool smaller
-  // than the loss, or replacement requeue, waits requeue_s every time (before 2026-12-04 spares
-  // 0 was costed as a hot spare: Daly 0.906 against a simulated 0.692).
+  // level that survives each. A node loss requeues with the pool's steady-state share
+  // (requeue_share: Erlang-B for single-node losses), else takes a spare (before 2026-12-04
+  // spares 0 was costed as a hot spare: Daly 0.906 against a simulated 0.692; until 2026-12-06 a
+  // pool of at least the loss's nodes was costed as never empty: one spare against 19 nodes in
+  // repair read Daly 0.906 where the simulation requeues 332 times, 0.702; review).
   double wsum = 0, tsum = 0;
   const auto sched = checkpoint.impl->schedule(checkpoint.env);
   for (const auto& p : processes) {
@@ -144,9 +180,9 @@ double GoodputConfig::restart_s_of(const FailureProcess& p, const CheckpointSche
   if (p.kind == EventKind::Interrupt) t += p.detection_s >= 0 ? p.detection_s : recovery.detection_s;
   if (p.kind == EventKind::Interrupt && p.node_lost) {
     t += recovery.eviction_s;
-    if (recovery.replacement == "requeue" || recovery.spares_count < nodes_lost(p)) t += recovery.requeue_s;
-    else if (recovery.replacement == "hot-spare") t += recovery.hot_spare_s;
-    else t += recovery.warm_standby_s;
+    const double requeue = requeue_share(p);
+    t += requeue * recovery.requeue_s +
+         (1.0 - requeue) * (recovery.replacement == "warm-standby" ? recovery.warm_standby_s : recovery.hot_spare_s);
   }
   return t;
 }
@@ -561,20 +597,7 @@ EventEstimate estimate_events(const GoodputConfig& c) {
     }
     persist = wsum > 0 ? psum / wsum : 0.0;
   }
-  // Fail-slow episodes stretch the wall time: slow a share f = d / (1/r + d) of the time (arrivals
-  // during an episode are absorbed), progressing at 1/s there. An eviction after a cap a ends an
-  // episode at min(X, a), of mean d (1 - e^{-a/d}) for an exponential X.
-  double progress = 1.0;
-  for (const auto& p : c.processes) {
-    if (p.kind != EventKind::FailSlow) continue;
-    const double r = c.process_rate_per_s(p);
-    double d = p.slow_duration_s;
-    const double a = c.recovery.fail_slow_evict_after_s;
-    if (a > 0 && d > 0) d *= 1.0 - std::exp(-a / d);
-    const double f = r > 0 && d > 0 ? d / (1.0 / r + d) : 0.0;
-    const double s = std::max(1.0, p.slowdown_factor);
-    progress *= (1.0 - f) + f / s;
-  }
+  const double progress = c.fail_slow_progress();
   // Slow episodes taken at their mean: the work and each interval's compute take 1/progress as
   // long, so an interval stretched beyond the time between failures never checkpoints (slowdown
   // 1000 with a crash a day and a 1 h interval ran for ever).

@@ -170,6 +170,14 @@ struct GoodputConfig {
   // restores from remote in 108 s). `with_restore` false leaves the restore out (the multi-level
   // closed form adds each level's own).
   double mean_restart_s(bool with_restore = true) const;
+  // The steady-state share of p's node losses that find the spare pool short and requeue: the
+  // pool is a multi-rate Erlang loss system (spare_pool_requeue_share) loaded by every loss that
+  // takes spares (node-losing interrupts, evictions of slow nodes), each for the repair time; 1
+  // under replacement: requeue or where p loses more nodes than the pool holds.
+  double requeue_share(const FailureProcess& p) const;
+  // The share of full speed the fail-slow episodes leave, at their mean rates and durations
+  // (capped at fail_slow_evict_after_s): 1 without them. The closed forms leave them out.
+  double fail_slow_progress() const;
   // The recovery timeline of one unplanned interruption of process p (mean_restart_s's term).
   double restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore = true) const;
 };

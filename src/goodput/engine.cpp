@@ -160,6 +160,33 @@ struct Sim {
   double durable[kMaxLevels];
   double pend_W[kMaxLevels], pend_t[kMaxLevels];
   int64_t ckpt_count = 0;  // checkpoints taken so far (multi-level numbering)
+  // The periodic checkpoints of the current line of progress, one run per period: indices
+  // n0 + 1 .. n0 + jb at progress W0 + j tau. A restore takes the index of the state it restores
+  // (checkpoints_up_to), as a framework saving at step % interval restores the step: before
+  // 2026-12-06 the count went on through the checkpoints a rollback discarded, so after restoring
+  // remote checkpoint 10 with 11-14 lost the next remote save (every 10th) came 6 intervals later
+  // (in-memory every 1,800 s with remote_every 10 read 0.651 under preemptions where remote saves
+  // every 18,000 s give 0.614; review).
+  struct CheckpointRun {
+    double W0, tau;
+    int64_t n0, jb;
+  };
+  std::vector<CheckpointRun> runs;
+
+  // The number of periodic checkpoints at or before progress W on the current line, dropping
+  // those after it (rolled back).
+  int64_t checkpoints_up_to(double W) {
+    while (!runs.empty()) {
+      CheckpointRun& r = runs.back();
+      const double k = std::floor((W - r.W0) / r.tau + 1e-9);
+      if (k >= 1) {
+        r.jb = int64_t(std::min(k, double(r.jb)));
+        return r.n0 + r.jb;
+      }
+      runs.pop_back();
+    }
+    return 0;
+  }
 
   bool up = true;
   double carry_until = -kInf;  // end of an aborted plan's wait (abort_plan)
@@ -341,6 +368,7 @@ struct Sim {
       }
     }
     ckpt_count = per.n0 + jb;
+    if (jb > 0) runs.push_back({per.W0, per.tau, per.n0, jb});
     return P;
   }
 
@@ -738,7 +766,9 @@ struct Sim {
           slow_end = slow_evict = kInf;
         }
         double left = m.tau_s;
-        int64_t n0 = ckpt_count;
+        // After a rollback the count follows the restored state (checkpoints_up_to); a
+        // continuation rolled nothing back but the interrupted step.
+        int64_t n0 = plan.continues_cycle ? ckpt_count : checkpoints_up_to(plan.resume_W);
         if (plan.continues_cycle) {
           // The compute since the newest checkpoint counts towards the interval. A save dropped
           // here did not happen: the next checkpoint takes its number (its level, under a

@@ -176,3 +176,39 @@ TEST(Spares, NodesInRepairArePoissonPerFailureClass) {
   EXPECT_LT(cdf(k - 1), 0.99);
 }
 
+// Question (review of 2026-12-06): what share of node losses finds the spare pool short? The pool
+// is a multi-rate Erlang loss system: single-node losses requeue with Erlang-B B(spares, a), and
+// classes of several sizes follow the Kaufman-Roberts occupancy (the compound Poisson sum of the
+// classes, truncated at the pool).
+TEST(Spares, SparePoolRequeueShareIsTheMultiRateErlangLoss) {
+  auto erlang_b = [](int64_t spares, double a) {
+    double b = 1;  // B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1))
+    for (int64_t k = 1; k <= spares; ++k) b = a * b / (double(k) + a * b);
+    return b;
+  };
+  for (const int64_t spares : {1, 4, 16, 32})
+    EXPECT_NEAR(spare_pool_requeue_share({{19.4, 1}}, spares)[0], erlang_b(spares, 19.4), 1e-12) << spares;
+  // An event larger than the pool always requeues; no load, none does; a pool far beyond the load never.
+  EXPECT_EQ(spare_pool_requeue_share({{2.0, 1}, {0.1, 8}}, 4)[1], 1.0);
+  EXPECT_EQ(spare_pool_requeue_share({{0.0, 1}}, 4)[0], 0.0);
+  EXPECT_EQ(spare_pool_requeue_share({{2.0, 1}}, 100000)[0], 0.0);
+  // Two classes (1 and 4 nodes) against the product form summed directly: P(i + 4 j in (S - n, S]) / P(i + 4 j <= S).
+  const double a = 3.0, b = 0.5;
+  const int64_t S = 12;
+  const auto share = spare_pool_requeue_share({{a, 1}, {b, 4}}, S);
+  auto pois = [](double m, int64_t j) { return std::exp(double(j) * std::log(m) - m - std::lgamma(double(j) + 1.0)); };
+  for (const int64_t n : {int64_t{1}, int64_t{4}}) {
+    double all = 0, blocked = 0;
+    for (int64_t i = 0; i <= S; ++i)
+      for (int64_t j = 0; i + 4 * j <= S; ++j) {
+        all += pois(a, i) * pois(b, j);
+        if (i + 4 * j > S - n) blocked += pois(a, i) * pois(b, j);
+      }
+    EXPECT_NEAR(share[n == 1 ? 0 : 1], blocked / all, 1e-12) << n;
+  }
+  // A pool of 1e8 at a load of 1e8 (the normal approximation): B ~ sqrt(2 / (pi a)).
+  EXPECT_NEAR(spare_pool_requeue_share({{1e8, 1}}, 100000000)[0] / std::sqrt(2 / (std::acos(-1.0) * 1e8)), 1.0, 0.05);
+  // A pool far below the load, exactly and by the normal approximation: always short.
+  EXPECT_NEAR(spare_pool_requeue_share({{1e9, 1}}, 10)[0], 1.0, 1e-6);
+  EXPECT_EQ(spare_pool_requeue_share({{1e12, 1}}, 200000000)[0], 1.0);
+}
