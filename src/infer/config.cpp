@@ -122,6 +122,11 @@ double device_power_idle(const Accelerator& a, const DeviceProfile& p) {
 double memory_share(const Deployment& d, const DeviceProfile& p) {
   return std::min(value_or(d.engine.memory_utilization_fraction, 0.9), value_or(p.memory_available_fraction, 1.0));
 }
+// price_source of a study's cost.usd_per_device_hour: per device, where it was given.
+std::string stated_price_source(double usd, const SourceLocation& at) {
+  return "given: " + format_double(usd) + " USD per device-hour, per device (cost.usd_per_device_hour, " +
+         (at.file.empty() ? std::string("the study") : at.file) + (at.line > 0 ? ":" + std::to_string(at.line) : std::string()) + ")";
+}
 }  // namespace
 
 StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data) {
@@ -367,7 +372,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
   // A given power or price must be one: a negative value had been dropped silently for the
   // catalog's (2026-12-03 review); an idle power above the busy one is refused below.
   double busy_w = -1, idle_w = -1, usd = -1;
-  std::optional<SourceLocation> idle_at;
+  std::optional<SourceLocation> idle_at, usd_at;
   if (auto v = m.opt_map("power")) {
     if (v->has("busy_w") && !(v->f64("busy_w") > 0 && std::isfinite(v->f64("busy_w"))))
       v->fail("busy_w", "must be a power in W > 0 (leave the key out for the accelerator's TDP)");
@@ -382,6 +387,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     if (v->has("usd_per_device_hour") && !(v->f64("usd_per_device_hour") >= 0 && std::isfinite(v->f64("usd_per_device_hour"))))
       v->fail("usd_per_device_hour", "must be a price in USD >= 0 (leave the key out for the catalog's)");
     usd = v->f64("usd_per_device_hour", -1);
+    if (v->has("usd_per_device_hour")) usd_at = v->loc("usd_per_device_hour");
     v->finish();
   }
   if (auto v = m.opt_map("sweep")) {
@@ -443,9 +449,13 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
   resolve_serving(s, cat, data);
   if (busy_w >= 0) sv.busy_power_w = busy_w;
   if (idle_w >= 0) sv.idle_power_w = idle_w;
+  // A stated price is per device, whatever the system's node price (as sweep's flat
+  // --price-usd-per-gpu-hour is per GPU).
   if (usd >= 0) {
     sv.usd_per_device_hour = usd;
     sv.usd_per_device_hour_stated = true;
+    sv.price_node_devices = 0;
+    sv.price_source = stated_price_source(usd, usd_at ? *usd_at : SourceLocation{path, 0, 0, "cost.usd_per_device_hour"});
   }
   if (sv.idle_power_w > sv.busy_power_w && (busy_w >= 0 || idle_w >= 0))
     throw Error(idle_at ? *idle_at : SourceLocation{path, 0, 0, "power.busy_w"},
@@ -465,7 +475,10 @@ void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data) {
                                        ? p.memory_recommended_fraction.value : 0.0;
   sv.busy_power_w = device_power_busy(d.accel);
   sv.idle_power_w = device_power_idle(d.accel, p);
-  sv.usd_per_device_hour = value_or(p.usd_per_hour, 0.0);
+  sv.usd_per_device_hour = value_or(d.price.usd_per_device_hour, 0.0);
+  sv.usd_per_device_hour_stated = false;
+  sv.price_node_devices = d.price.node_devices;
+  sv.price_source = d.price.source;
   sv.draft.reset();
   if (!s.draft_model.empty()) {
     DeploymentSpec ds = s.deployment;
@@ -755,7 +768,8 @@ static Result run_serve_in(StudySpec s) {
                                                               : static_cast<double>(reqs.size() - 1) / (reqs.back().arrival_s - reqs.front().arrival_s);
     const double dur = std::get<double>(*r.scalar("duration_s"));
     const double out = std::get<double>(*r.scalar("output_tokens_per_s")) * dur;
-    const int64_t devices = std::get<int64_t>(*r.scalar("devices_count"));
+    // The devices paid for (whole nodes under a system's node price), as the run's own cost.
+    const int64_t devices = billed_devices(std::get<int64_t>(*r.scalar("devices_count")), s.serving.price_node_devices);
     const Value* done = r.scalar("completed_count");
     const double completed = done && std::holds_alternative<int64_t>(*done) ? static_cast<double>(std::get<int64_t>(*done)) : 0.0;
     const double accepted = 1.0 - refused_share(r, reqs.size());
@@ -810,7 +824,7 @@ static Result run_serve_in(StudySpec s) {
     }
   }
   r.notes.push_back("power: busy " + format_double(s.serving.busy_power_w) + " W, idle " + format_double(s.serving.idle_power_w) +
-                    " W per device; price " + format_double(s.serving.usd_per_device_hour) + " USD per device-hour (0: unknown)");
+                    " W per device; price " + format_double(s.serving.usd_per_device_hour) + " USD per device-hour (0: unknown; price_source says where it came from)");
   return r;
 }
 
@@ -855,6 +869,8 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
                                                      : "output " + std::to_string(output) + " tokens: the mean length";
     res.notes.push_back(what + " of " + study_name + "'s workload (--prompt and --output, Python prompt= and output=, override them)");
   }
+  // A stated price names where it was given, as serve's price_source does.
+  if (s.serving.usd_per_device_hour_stated && !s.serving.price_source.empty()) res.set("price_source", s.serving.price_source);
   return res;
 }
 
@@ -1149,17 +1165,40 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   }
   // A study's stated price (cost.usd_per_device_hour) is the one serve charges: estimate of the
   // file charges it too (it read the device's only; review of 2026-12-05).
-  const double usd = usd_per_device_hour >= 0 ? usd_per_device_hour : value_or(p.usd_per_hour, 0.0);
+  // Otherwise the named system's node price per device, rented in whole nodes as serve and sweep
+  // rent them, or devices.yaml's per device (DevicePrice; before 2026-12-06 devices.yaml's alone,
+  // review).
+  const bool stated = usd_per_device_hour >= 0;
+  const double usd = stated ? usd_per_device_hour : value_or(d.price.usd_per_device_hour, 0.0);
+  const int node_devices = stated ? 0 : d.price.node_devices;
+  r.set("price_source", stated ? "given: " + format_double(usd) + " USD per device-hour, per device (the study's cost.usd_per_device_hour)"
+                               : d.price.source);
   if (!(usd > 0))
     r.notes.push_back("no cost per token: " + d.accel.id + " has no device-hour price (data/infer/devices.yaml usd_per_hour, or the "
-                      "catalog's); give one in a study's cost.usd_per_device_hour (`infer estimate STUDY` or `infer serve STUDY --set cost.usd_per_device_hour=2`)");
+                      "node price of a system named with --system or deployment.system); give one in a study's cost.usd_per_device_hour "
+                      "(`infer estimate STUDY` or `infer serve STUDY --set cost.usd_per_device_hour=2`)");
   if (usd > 0) {
+    const int64_t billed = billed_devices(d.par.devices(), node_devices);
+    r.set("usd_per_device_hour", usd);
+    r.set("billed_devices_count", billed);
+    r.set("usd_per_hour", static_cast<double>(billed) * usd);
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
-    const double per_s = d.par.devices() * usd / 3600.0;
-    r.set("usd_per_million_output_tokens",
-          per_s * (held_s(pre_step.cost) + (decodes ? (output - 1) * tpot_held : 0.0)) / static_cast<double>(batch * output) * 1e6);
+    const double per_s = static_cast<double>(billed) * usd / 3600.0;
+    const double per_mtok = per_s * (held_s(pre_step.cost) + (decodes ? (output - 1) * tpot_held : 0.0)) / static_cast<double>(batch * output) * 1e6;
+    r.set("usd_per_million_output_tokens", per_mtok);
     r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);  // (no number without a decode step)
+    if (billed > d.par.devices()) {
+      // Replicas that fit the nodes paid for share them (4 of TP2 on an 8-device node).
+      const int64_t sharing = billed / d.par.devices();
+      r.notes.push_back("the replica's " + std::to_string(d.par.devices()) + " device(s) are billed as " + std::to_string(billed / node_devices) +
+                        " whole node(s) of " + std::to_string(node_devices) + " (nodes are rented whole, as serve and sweep rent them): "
+                        "the costs per token are those of " + std::to_string(billed) + " devices" +
+                        (sharing >= 2 ? "; " + std::to_string(sharing) + " such replicas share them at " +
+                                            format_double(std::round(per_mtok / static_cast<double>(sharing) * 1e4) / 1e4) +
+                                            " USD per million output tokens each (infer serve with serving.replicas " + std::to_string(sharing) + ")"
+                                      : std::string()));
+    }
   }
   // flops_per_device and memory_bytes_per_device: one device's, the pipeline stage with the most
   // (before 2026-12-02 the sum over the stages, pp times one device's at pp > 1).
@@ -1202,10 +1241,11 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
               std::string("the smaller of engine.memory_utilization_fraction (0.9 when unknown) and "
                           "device.memory_available_fraction (1 when unknown)")});
   prov("device.tdp_w", d.accel.tdp_w, 1);
-  if (usd_per_device_hour >= 0 && !(p.usd_per_hour.known && p.usd_per_hour.value == usd_per_device_hour))
+  // A stated price is the one charged, per device, even where it equals the catalog's.
+  if (stated)
     prov("device.usd_per_hour", Sourced{usd_per_device_hour, "given (the study's cost.usd_per_device_hour)", "", true}, 1);
   else
-    prov("device.usd_per_hour", p.usd_per_hour, 1);
+    prov("device.usd_per_hour", d.price.usd_per_device_hour, 1);
   auto gb = [](double b) { return format_double(std::round(b / 1e7) / 100); };
   if (fits_memory && recommended > 0 && w + kv + workspace > recommended)
     r.notes.push_back("beyond the recommended working set: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " +
@@ -1258,6 +1298,9 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     std::vector<Value> row;
   } best;
   bool simulated_any = false;  // some candidate was simulated (the note on none found says which failure it was)
+  // Where each accelerator's price came from (its system's node price, devices.yaml or the study),
+  // said once per accelerator: usd_per_hour had no source.
+  std::vector<std::pair<std::string, std::string>> price_sources;
   for (const auto& acc : accels)
     for (int tp : P.tp)
       for (const auto& pol : policies)
@@ -1283,9 +1326,14 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             resolve_serving(c, cat, data);
             if (own) {
               c.serving.usd_per_device_hour = s.serving.usd_per_device_hour;
+              c.serving.usd_per_device_hour_stated = s.serving.usd_per_device_hour_stated;
+              c.serving.price_node_devices = s.serving.price_node_devices;
+              c.serving.price_source = s.serving.price_source;
               c.serving.busy_power_w = s.serving.busy_power_w;
               c.serving.idle_power_w = s.serving.idle_power_w;
             }
+            if (std::none_of(price_sources.begin(), price_sources.end(), [&](const auto& x) { return x.first == acc; }))
+              price_sources.emplace_back(acc, c.serving.price_source);
             // Each pipeline batch in flight holds its share of the cache (serving.cpp, BlockPool).
             const int pp = c.serving.deployment.par.pp;
             const int slots = pp > 1 ? (c.serving.pipeline_batches > 0 ? c.serving.pipeline_batches : pp) : 1;
@@ -1339,7 +1387,10 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           if (tried == 0 && status.empty()) {
             // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
             t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
-                       std::nan(""), c.serving.usd_per_device_hour > 0 ? c.serving.usd_per_device_hour * needed * per_replica : std::nan(""),
+                       std::nan(""),
+                       c.serving.usd_per_device_hour > 0
+                           ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed * per_replica, c.serving.price_node_devices))
+                           : std::nan(""),
                        std::nan(""),
                        "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
                            std::to_string(P.max_devices)});
@@ -1347,7 +1398,10 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           }
           rep = std::max(tried, 1);
           const bool priced = c.serving.usd_per_device_hour > 0;
-          const double usd_h = priced ? c.serving.usd_per_device_hour * rep * per_replica : std::nan("");
+          // Whole nodes under a system's node price, as serve bills them.
+          const double usd_h =
+              priced ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(int64_t{rep} * per_replica, c.serving.price_node_devices))
+                     : std::nan("");
           if (!ok && status.empty()) status = "SLO not met within max_devices";
           const bool measured = tried > 0;
           std::vector<Value> row = {acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
@@ -1369,6 +1423,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
               best = {unpriced, key, rep * per_replica, att, per_mtok, row};
           }
         }
+  for (const auto& [acc, source] : price_sources) r.notes.push_back("price of " + acc + ": " + source);
   r.set("rate_per_s", w.arrival == "trace" ? trace_rate_per_s(reqs) : w.rate_per_s);  // a trace's as serve reports it
   r.set("slo_ttft_s", s.serving.slo.ttft_s);
   r.set("slo_tpot_s", s.serving.slo.tpot_s);

@@ -72,6 +72,23 @@ struct Link {  // scale-up link between the devices of a replica, per device, on
   double scale_out_latency_s = 0;
 };
 
+// What a device-hour of a deployment costs and how its devices are rented (resolve_price,
+// deployment.cpp): a named system's catalog node price over its devices per node, rented in whole
+// nodes as `sweep` rents them; else the device profile's price (data/infer/devices.yaml), per
+// device. Before 2026-12-06 infer read the devices.yaml estimate only: an H100 of aws-p5-efa cost
+// 2.5 USD/h where sweep charged the catalog's sourced 55.04 USD/h per 8-GPU node (review).
+struct DevicePrice {
+  Sourced usd_per_device_hour;  // unknown: no cost figures
+  int node_devices = 0;         // > 0: rented in whole nodes of this many devices
+  std::string source;           // where the price came from (a result's price_source)
+};
+
+// The devices paid for when `devices` are used: whole nodes of node_devices (> 0), or the devices
+// themselves (0).
+inline int64_t billed_devices(int64_t devices, int node_devices) {
+  return node_devices > 0 ? (devices + node_devices - 1) / node_devices * node_devices : devices;
+}
+
 struct Deployment {
   ModelConfig model;
   Accelerator accel;
@@ -92,6 +109,7 @@ struct Deployment {
   // 16-bit format it runs in); empty otherwise.
   std::string activation_fallback_from;
   Link link;
+  DevicePrice price;  // the catalog's or devices.yaml's; a study's cost.usd_per_device_hour replaces it
   // Cross-layer KV sharing: groups of this many consecutive layers share one KV cache (as in
   // cross-layer attention and Apple's on-device models); 1 = every layer has its own.
   int kv_share_layers = 1;

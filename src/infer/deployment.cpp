@@ -41,6 +41,36 @@ Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& 
   return l;
 }
 
+DevicePrice resolve_price(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system) {
+  DevicePrice out;
+  // A citation as sweep's price_source gives it: the source, or the basis of an estimate.
+  auto cite = [](const Sourced& v) { return !v.source.empty() ? v.source : !v.estimated.empty() ? "estimated: " + v.estimated : std::string("no source"); };
+  std::string unpriced_system;
+  if (!system.empty() && cat.has_system(system)) {
+    const System& sys = cat.system(system);
+    const Sourced& node = sys.node_price_usd_per_hour;
+    if (node.known && node.value > 0 && sys.gpus_per_node > 0) {
+      // make_deployment refuses a system of another accelerator: the node price is for these devices.
+      const double per_device = node.value / sys.gpus_per_node;
+      out.usd_per_device_hour = Sourced{per_device, "catalog " + sys.id + " node price " + format_double(node.value) + " USD/h / " +
+                                                        std::to_string(sys.gpus_per_node) + " devices per node (" + cite(node) + ")",
+                                        "", true};
+      out.node_devices = sys.gpus_per_node;
+      out.source = "catalog " + sys.id + " node price " + format_double(node.value) + " USD/h, " + format_double(per_device) +
+                   " USD per device-hour, whole nodes of " + std::to_string(sys.gpus_per_node) + " (" + cite(node) + ")";
+      return out;
+    }
+    unpriced_system = "system " + sys.id + " has no node price in the catalog: ";
+  }
+  const DeviceProfile p = data.device(a);
+  out.usd_per_device_hour = p.usd_per_hour;
+  out.source = p.usd_per_hour.known && p.usd_per_hour.value > 0
+                   ? unpriced_system + p.file + " usd_per_hour of " + a.id + ": " + format_double(p.usd_per_hour.value) +
+                         " USD per device-hour, per device (" + cite(p.usd_per_hour) + ")"
+                   : unpriced_system + "unknown: " + a.id + " has no usd_per_hour in " + (p.file.empty() ? std::string("devices.yaml") : p.file);
+  return out;
+}
+
 std::string context_window_text(const Deployment& d) {
   if (d.context_window_tokens > 0 && d.context_window_tokens != d.model.max_seq_len)
     return "the max_model_len of " + std::to_string(d.context_window_tokens) + " tokens";
@@ -245,6 +275,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     throw Error(at("system"), "system '" + s.system + "' holds " + cat.system(s.system).accelerator + ", not " + d.accel.id,
                 "leave the system out (the link of " + d.accel.id + "'s own system is used) or name one that holds it");
   d.link = resolve_link(cat, data, d.accel, s.system, &d.data_notes);
+  d.price = resolve_price(cat, data, d.accel, s.system);
   // Tensor (and expert) parallelism is modelled on the scale-up link: a TP group larger than the
   // domain it joins would run over the network, which this model does not describe.
   if (d.link.domain_devices > 0 && s.tp > d.link.domain_devices)

@@ -47,6 +47,13 @@ struct DeploymentSpec {
 Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system,
                   std::vector<std::string>* notes = nullptr);
 
+// The price of a device-hour of accelerator a (DevicePrice): the named system's catalog node price
+// over its devices per node, rented in whole nodes (as `sweep` rents them), when the catalog has one
+// above 0; else the device profile's usd_per_hour (data/infer/devices.yaml), per device. Without a
+// named system the device profile's stays: the system whose link a replica runs on by default is
+// a guess, not a rental.
+DevicePrice resolve_price(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system);
+
 // "the max_model_len of N tokens" when it shortens the model's window, else "MODEL's context
 // window of N tokens", for messages about requests beyond it.
 std::string context_window_text(const Deployment& d);

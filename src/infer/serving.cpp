@@ -1103,8 +1103,21 @@ Result Simulation::run(ServingSummary* summary) {
     r.set("energy_j", energy);
     r.set("energy_per_output_token_j", energy / out_tokens);
   }
+  // The devices paid for: whole nodes under a system's node price, as sweep rents them (6 devices
+  // of 8-device nodes pay for 8), else the devices used.
+  const int64_t billed = billed_devices(devices, sp.price_node_devices);
+  if (!sp.price_source.empty()) r.set("price_source", sp.price_source);
+  if (sp.usd_per_device_hour > 0) {
+    r.set("usd_per_device_hour", sp.usd_per_device_hour);
+    r.set("billed_devices_count", billed);
+    r.set("usd_per_hour", static_cast<double>(billed) * sp.usd_per_device_hour);
+    if (billed > devices)
+      r.notes.push_back("the deployment's " + std::to_string(devices) + " device(s) are billed as " + std::to_string(billed / sp.price_node_devices) +
+                        " whole node(s) of " + std::to_string(sp.price_node_devices) + " (" + std::to_string(billed) +
+                        " devices; nodes are rented whole, as sweep rents them): more instances would fill them at no extra cost");
+  }
   if (sp.usd_per_device_hour > 0 && out_tokens > 0) {
-    const double usd = devices * sp.usd_per_device_hour * dur / 3600.0;
+    const double usd = static_cast<double>(billed) * sp.usd_per_device_hour * dur / 3600.0;
     r.set("usd_per_million_output_tokens", usd / out_tokens * 1e6);
     r.set("usd_per_million_total_tokens", usd / (out_tokens + in_tokens) * 1e6);
   }

@@ -68,6 +68,10 @@ struct ServingSpec {
   double idle_power_w = 0, busy_power_w = 0;  // per device; 0 busy power: no energy figures
   double usd_per_device_hour = 0;      // 0: no cost figures
   bool usd_per_device_hour_stated = false;  // the study's cost.usd_per_device_hour, not the device's
+  // > 0: devices are rented in whole nodes of this many (a named system's catalog node price,
+  // DevicePrice): the deployment pays for its devices rounded up to whole nodes. 0: per device.
+  int price_node_devices = 0;
+  std::string price_source;            // where usd_per_device_hour came from (the result's price_source)
   int timeline_points = 200;
   bool request_table = true;           // the per-request table "requests" in the Result
   uint64_t seed = 1;                   // speculative acceptance draws

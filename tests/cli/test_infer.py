@@ -1460,6 +1460,71 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         self.assertAlmostEqual(sc["best_usd_per_hour"], 100 * sc["best_devices_count"], places=6)
         self.assertEqual(sc["best_pp"], 1)
 
+    def test_a_named_systems_node_price_prices_estimate_serve_and_plan(self):
+        """Question (review of 2026-12-06): do infer estimate, serve and plan on aws-p5-efa charge the
+        catalog's sourced node price over its 8 GPUs (6.88 USD per device-hour), rent whole nodes as
+        sweep does, and say where the price came from? They had charged devices.yaml's unsourced
+        2.5 USD/h per device, and nothing under src/infer read the node price."""
+        shown = run_json("catalog", "show", "aws-p5-efa")
+        node = float(next(r["value"] for r in rows(shown["tables"]["fields"]) if r["field"] == "node_price"))
+        per_node = scalars(shown)["gpus_per_node"]
+        per_device = node / per_node
+        self.assertAlmostEqual(per_device, 6.88, places=6)
+        base = ("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--prompt", "512", "--output", "256",
+                "--batch", "8")
+        own = scalars(run_json(*base))  # no system: devices.yaml's price, per device, its source said
+        self.assertIn("devices.yaml usd_per_hour of h100-sxm-80gb", own["price_source"])
+        self.assertIn("per device", own["price_source"])
+        self.assertEqual(own["billed_devices_count"], 1)
+        p5 = run_json(*base, "--system", "aws-p5-efa")
+        e = scalars(p5)
+        self.assertAlmostEqual(e["usd_per_device_hour"], per_device, places=9)
+        self.assertIn("catalog aws-p5-efa node price", e["price_source"])
+        self.assertIn("whole nodes", e["price_source"])
+        prov = {r["constant"]: r for r in rows(p5["tables"]["provenance"])}
+        self.assertAlmostEqual(prov["device.usd_per_hour"]["value"], per_device, places=9)
+        self.assertIn("aws-p5-efa", prov["device.usd_per_hour"]["provenance"])
+        # One device of an 8-device node pays for the node; the speeds are the same (no link at tp 1).
+        self.assertEqual(e["billed_devices_count"], per_node)
+        self.assertAlmostEqual(e["usd_per_hour"], node, places=9)
+        self.assertEqual(e["time_per_output_token_s"], own["time_per_output_token_s"])
+        ratio = per_node * per_device / own["usd_per_device_hour"]
+        self.assertAlmostEqual(e["usd_per_million_output_tokens"] / own["usd_per_million_output_tokens"], ratio, places=6)
+        shared = [n for n in p5["notes"] if "billed as 1 whole node(s) of 8" in n]
+        self.assertEqual(len(shared), 1, p5["notes"])
+        self.assertIn("8 such replicas share them", shared[0])
+        # A full node (tp 8) pays for its own 8 devices.
+        t8 = scalars(run_json(*base, "--system", "aws-p5-efa", "--tp", "8"))
+        self.assertEqual(t8["billed_devices_count"], 8)
+        self.assertAlmostEqual(t8["usd_per_hour"], node, places=9)
+        # serve: the same price and whole-node bill; a study's stated price still wins, per device.
+        ex = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
+        runs = ("--set", "workload.requests=300")
+        s_own = scalars(run_json("infer", "serve", ex, *runs))
+        s_p5 = scalars(run_json("infer", "serve", ex, *runs, "--set", "deployment.system=aws-p5-efa"))
+        self.assertAlmostEqual(s_p5["usd_per_device_hour"], per_device, places=9)
+        self.assertIn("catalog aws-p5-efa node price", s_p5["price_source"])
+        self.assertEqual(s_p5["billed_devices_count"], per_node)
+        self.assertEqual(s_p5["output_tokens_per_s"], s_own["output_tokens_per_s"])
+        for key in ("usd_per_million_output_tokens", "steady_usd_per_million_output_tokens"):
+            self.assertAlmostEqual(s_p5[key] / s_own[key], ratio, places=6)
+        given = scalars(run_json("infer", "serve", ex, *runs, "--set", "deployment.system=aws-p5-efa",
+                                 "--set", "cost.usd_per_device_hour=6.88"))
+        self.assertEqual(given["billed_devices_count"], 1)
+        self.assertIn("cost.usd_per_device_hour", given["price_source"])
+        self.assertAlmostEqual(given["usd_per_million_output_tokens"] / s_own["usd_per_million_output_tokens"],
+                               6.88 / own["usd_per_device_hour"], places=6)
+        est_given = scalars(run_json("infer", "estimate", ex, "--set", "deployment.system=aws-p5-efa", "--set", "cost.usd_per_device_hour=6.88"))
+        self.assertEqual(est_given["billed_devices_count"], 1)
+        self.assertIn("cost.usd_per_device_hour", est_given["price_source"])
+        # plan: the study's own accelerator on its system pays whole nodes, and the note says so.
+        j = run_json("infer", "plan", os.path.join("data", "examples", "infer-plan-llama3-70b.yaml"),
+                     "--set", "deployment.system=aws-p5-efa", "--set", "plan.accelerators=[h100-sxm-80gb]",
+                     "--set", "plan.max_batch_seqs=[128]", "--set", "plan.tp=[4]", "--set", "plan.requests=300")
+        sc = scalars(j)
+        self.assertAlmostEqual(sc["best_usd_per_hour"], node * math.ceil(sc["best_devices_count"] / per_node), places=6)
+        self.assertTrue(any(n.startswith("price of h100-sxm-80gb: catalog aws-p5-efa node price") for n in j["notes"]), j["notes"])
+
     def test_a_draft_model_keeps_its_own_kv_cache(self):
         ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")
         base = ("--set", "workload.requests=300")

@@ -607,3 +607,37 @@ TEST(CostModel, TensorParallelMustSplitTheFfnIntoWholeSlices) {
   moe.model.moe->expert_ffn_hidden = 14332;  // one rank per routed expert, but a shared one is split 8 ways
   EXPECT_NE(refusal(moe).find("14332-wide shared-expert FFN"), std::string::npos) << refusal(moe);
 }
+
+// Question (review of 2026-12-06): is a deployment on a named system priced at the catalog's node
+// price over its devices per node, rented in whole nodes, with the source said, and one without a
+// system at devices.yaml's price per device? aws-p5-efa's H100 had cost devices.yaml's unsourced
+// 2.5 USD/h where sweep charged the catalog's 55.04 USD/h per 8-GPU node.
+TEST(CostModel, ANamedSystemsNodePriceIsThePricePerDeviceInWholeNodes) {
+  const Catalog& cat = catalog();
+  const System& p5 = cat.system("aws-p5-efa");
+  ASSERT_TRUE(p5.node_price_usd_per_hour.known);
+  DeploymentSpec s = spec("llama3.1-8b", "h100-sxm-80gb");
+  s.system = "aws-p5-efa";
+  const Deployment d = make_deployment(cat, infer_data(), s);
+  EXPECT_DOUBLE_EQ(d.price.usd_per_device_hour.value, p5.node_price_usd_per_hour.value / p5.gpus_per_node);
+  EXPECT_EQ(d.price.node_devices, p5.gpus_per_node);
+  EXPECT_NE(d.price.source.find("catalog aws-p5-efa node price"), std::string::npos) << d.price.source;
+  EXPECT_NE(d.price.source.find(p5.node_price_usd_per_hour.source), std::string::npos) << d.price.source;
+  EXPECT_EQ(billed_devices(1, d.price.node_devices), 8);
+  EXPECT_EQ(billed_devices(12, d.price.node_devices), 16);
+  EXPECT_EQ(billed_devices(3, 0), 3);
+  // Without a system: devices.yaml's, per device, and said so.
+  const Deployment own = deployment("llama3.1-8b", "h100-sxm-80gb");
+  const DeviceProfile prof = infer_data().device(own.accel);
+  ASSERT_TRUE(prof.usd_per_hour.known);
+  EXPECT_DOUBLE_EQ(own.price.usd_per_device_hour.value, prof.usd_per_hour.value);
+  EXPECT_EQ(own.price.node_devices, 0);
+  EXPECT_NE(own.price.source.find("devices.yaml usd_per_hour of h100-sxm-80gb"), std::string::npos) << own.price.source;
+  // A system without a node price keeps devices.yaml's, and says the system has none.
+  s.system = "mosaic-h100";
+  ASSERT_FALSE(cat.system("mosaic-h100").node_price_usd_per_hour.known);
+  const Deployment mosaic = make_deployment(cat, infer_data(), s);
+  EXPECT_DOUBLE_EQ(mosaic.price.usd_per_device_hour.value, prof.usd_per_hour.value);
+  EXPECT_EQ(mosaic.price.node_devices, 0);
+  EXPECT_NE(mosaic.price.source.find("system mosaic-h100 has no node price"), std::string::npos) << mosaic.price.source;
+}

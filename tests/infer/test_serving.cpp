@@ -583,3 +583,24 @@ TEST(Serving, SpeculativeDecodePassesKeepTheTokenBudget) {
   EXPECT_LE(sum.mean_batch_seqs, 51.0);
   EXPECT_GT(sum.mean_batch_seqs, 40.0);  // the budget is used, not left idle
 }
+
+// Question (review of 2026-12-06): does serve bill devices in whole nodes under a system's node
+// price (one device of an 8-device node pays for 8, as sweep rents nodes), and per device under a
+// device price?
+TEST(Serving, ANodePriceBillsWholeNodes) {
+  ServingSpec per_device = spec_8b();
+  ServingSpec whole = spec_8b();
+  whole.price_node_devices = 8;
+  whole.price_source = "test node";
+  const auto reqs = generate_requests(work(2, 50));
+  const Result a = simulate_serving(per_device, reqs), b = simulate_serving(whole, reqs);
+  EXPECT_EQ(std::get<int64_t>(*a.scalar("billed_devices_count")), 1);
+  EXPECT_EQ(std::get<int64_t>(*b.scalar("billed_devices_count")), 8);
+  EXPECT_DOUBLE_EQ(b.number("usd_per_hour"), 8 * 2.5);
+  EXPECT_NEAR(b.number("usd_per_million_output_tokens"), 8 * a.number("usd_per_million_output_tokens"), 1e-9);
+  EXPECT_EQ(std::get<std::string>(*b.scalar("price_source")), "test node");
+  // Eight replicas fill the node: the same bill as one.
+  whole.replicas = 8;
+  const Result c = simulate_serving(whole, reqs);
+  EXPECT_EQ(std::get<int64_t>(*c.scalar("billed_devices_count")), 8);
+}
