@@ -59,6 +59,18 @@ bool allowed(const SearchOptions& o, const char* key, int v) {
   return it == o.fixed.end() || it->second == v;
 }
 
+// A fixed switch or degree that does nothing at a plan's tp and pp: SP and TP overlap without
+// TP, vpp without a pipeline. Such a fix reads on, the plan in its canonical form (SP and TP
+// overlap off, vpp 1), as estimate reads the same settings and as a fixed ZeRO stage reads
+// without a data-parallel group. Before 2026-12-06 `--fix tp=1 --fix sp=true`, `tp_overlap=true`
+// at tp 1 and `--fix pp=1 --fix vpp=2` were "no valid plan" and a bare `--fix sp=true` dropped
+// every tp 1 plan without a word (review).
+bool idle_fix(const std::string& key, int tp, int pp) {
+  return ((key == "sp" || key == "tp_overlap") && tp == 1) || (key == "vpp" && pp == 1);
+}
+
+bool allowed_at(const SearchOptions& o, const char* key, int v, int tp, int pp) { return idle_fix(key, tp, pp) || allowed(o, key, v); }
+
 int schedule_index(const SearchOptions& o, const std::string& name) {
   for (size_t i = 0; i < o.schedules.size(); ++i)
     if (o.schedules[i] == name) return static_cast<int>(i);
@@ -149,7 +161,7 @@ std::string search_exclusions(const Candidate& c, const SearchOptions& opt) {
                                                 {"grad_reduce_overlap", c.overlap_grad_reduce ? 1 : 0},
                                                 {"param_gather_overlap", c.overlap_param_gather ? 1 : 0}};
   for (const auto& [k, x] : values)
-    if (auto it = opt.fixed.find(k); it != opt.fixed.end() && it->second != x)
+    if (auto it = opt.fixed.find(k); it != opt.fixed.end() && it->second != x && !idle_fix(k, c.tp, c.pp))
       v.push_back("--fix " + std::string(k) + "=" + fix_value_text(k, it->second) + " (the plan has " + k + " " + fix_value_text(k, x) + ")");
   if (!opt.fixed.count("zero") && std::find(opt.zero_stages.begin(), opt.zero_stages.end(), static_cast<int>(c.zero_stage)) == opt.zero_stages.end())
     v.push_back("--zero leaves out stage " + std::to_string(c.zero_stage));
@@ -611,7 +623,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
             if (ep > 1 && (static_cast<int64_t>(dp) * tp * cp / etp) % ep != 0) continue;
             const int max_v = pp == 1 ? 1 : (opt.max_vpp > 0 ? std::min(opt.max_vpp, L / pp) : L / pp);
             for (int vpp = 1; vpp <= max_v; ++vpp) {
-              if (!allowed(opt, "vpp", vpp)) continue;
+              if (!allowed_at(opt, "vpp", vpp, tp, pp)) continue;
               if (layout_for(L, pp * vpp, vpp) == Layout::None) continue;
               if (vpp > 1 && inter < 0 && !(vpp == 2 && dualv >= 0)) continue;
               for (int mb : divisors(gb / dp)) {
@@ -636,11 +648,11 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                 const int64_t edp = ep > 1 || m.moe ? std::max<int64_t>(1, static_cast<int64_t>(tp) * cp * dp / (static_cast<int64_t>(ep) * etp)) : 1;
                 const bool has_dp_group = static_cast<int64_t>(dp) * cp > 1 || edp > 1;
                 for (bool sp : sps) {
-                  if (!allowed(opt, "sp", sp)) continue;
+                  if (!allowed_at(opt, "sp", sp, tp, pp)) continue;
                   if (sp && tp > 1 && (seq % cp != 0 || (seq / cp) % tp != 0)) continue;  // (scenario check_plan)
                   if (!sp && tp > 1 && (ep > 1 || m.moe)) continue;  // Megatron-Core: MoE with TP needs SP (scenario check_plan)
                   for (bool tpo : tpos) {
-                    if (!allowed(opt, "tp_overlap", tpo)) continue;
+                    if (!allowed_at(opt, "tp_overlap", tpo, tp, pp)) continue;
                     // TP communication overlap (userbuffers) needs sequence parallelism and a TP
                     // group inside one scale-up domain (it exchanges through NVLink peer memory).
                     if (tpo && (!sp || tp > base.system.scale_up_domain)) continue;
@@ -1224,6 +1236,17 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
   if (why.empty() && m.moe && tpf > 1)
     if (auto it = opt.fixed.find("sp"); it != opt.fixed.end() && it->second == 0)
       why = fix + "sp=false with tp " + std::to_string(tpf) + ": an MoE model needs sequence parallelism when tp > 1 (Megatron-Core)";
+  // TP overlap fixed on with SP fixed off: Megatron-Core's rule, in estimate's words (scenario
+  // check_plan), where before 2026-12-06 the generic list named no rule (review). At tp 1 neither
+  // does anything (idle_fix), so the error comes only where no tp 1 plan is left either.
+  if (why.empty() && fixed_value(opt, "tp_overlap") == 1 && fixed_value(opt, "sp") == 0)
+    why = fix + "tp_overlap=true with sp=false: TP communication overlap needs sequence parallelism (it overlaps SP's all-gathers and "
+                "reduce-scatters) when tp > 1" +
+          std::string(tpf > 1 ? ", and tp is fixed at " + std::to_string(tpf) : ", and the other constraints leave no tp 1 plan, where neither does anything");
+  // TP overlap exchanges through NVLink peer memory: the TP group stays inside a scale-up domain.
+  if (why.empty() && fixed_value(opt, "tp_overlap") == 1 && tpf > base.system.scale_up_domain)
+    why = fix + "tp_overlap=true with tp " + std::to_string(tpf) + ": TP communication overlap needs the TP group inside one scale-up domain (" +
+          std::to_string(base.system.scale_up_domain) + " GPUs on " + base.system.id + ")";
   if (why.empty()) {
     int64_t prod = 1;
     std::string keys;
@@ -1581,6 +1604,24 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     if (canonical)
       r.notes.push_back("--fix zero=" + std::to_string(fz->second) +
                         ": plans without a data-parallel group are listed as ZeRO 0, which every stage is for them (nothing to shard over)");
+  }
+  // A fixed SP, TP overlap or vpp that does nothing for some ranked plans (idle_fix): said, as the
+  // ZeRO stage is, so that a tp 1 plan under `--fix sp=true` does not read as the fix ignored.
+  {
+    const std::string fix = opt.python_names ? "fix " : "--fix ";
+    const struct {
+      const char* key;
+      const char* where;
+    } idle[] = {{"sp", "plans without tensor parallelism (tp 1) are listed without sequence parallelism, which does nothing there (no TP group to split the sequence over)"},
+                {"tp_overlap", "plans without tensor parallelism (tp 1) are listed without TP communication overlap, which does nothing there (no TP communication to overlap)"},
+                {"vpp", "plans without a pipeline (pp 1) are listed as vpp 1: there every vpp is the same plan (one stage holds every layer)"}};
+    for (const auto& [key, where] : idle) {
+      const int v = fixed_value(opt, key);
+      if (v < 0 || (std::string(key) == "vpp" ? v == 1 : v == 0)) continue;  // the canonical form itself
+      bool shown = false;
+      for (uint32_t k : out.ranking) shown = shown || idle_fix(key, out.candidates[k].tp, out.candidates[k].pp);
+      if (shown) r.notes.push_back(fix + key + "=" + fix_value_text(key, v) + ": " + where);
+    }
   }
   if (out.ranking.empty() && out.valid == 0)
     r.notes.push_back(no_valid_plan_text(base, opt));

@@ -715,6 +715,32 @@ check("fixed ep on a dense model named", fx.returncode == 2 and "llama3-8b is a 
 fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
         "-q", "--fix", "etp=2", "--fix", "tp=2")
 check("fixed etp on a dense model named", fx.returncode == 2 and "--fix etp=2: llama3-8b is a dense model" in fx.stderr, fx.stderr)
+# A fixed SP or TP overlap at tp 1, or vpp at pp 1, does nothing there: the plan reads on in its
+# canonical form with a note, as estimate reads it and as --fix zero=1 at dp 1 does (review of
+# 2026-12-06: each had been "no valid plan", and a bare --fix sp=true had dropped every tp 1 plan
+# without a word). TP overlap on with SP off where tp > 1 names Megatron's rule, as estimate does.
+J8K = [*JOB8, "--seq-len", "8192", "--threads", "2", "-q", "--rerank-top", "0"]
+for fixes, note in [(["tp=1", "sp=true"], "--fix sp=true: plans without tensor parallelism (tp 1) are listed without sequence parallelism"),
+                    (["tp=1", "tp_overlap=true"], "--fix tp_overlap=true: plans without tensor parallelism (tp 1) are listed without TP"),
+                    (["pp=1", "vpp=2"], "--fix vpp=2: plans without a pipeline (pp 1) are listed as vpp 1"),
+                    (["tp_overlap=true", "sp=false"], "--fix tp_overlap=true: plans without tensor parallelism (tp 1)"),
+                    (["sp=true"], "--fix sp=true: plans without tensor parallelism (tp 1)")]:
+    fx = sx("plan", *J8K, *[a for f in fixes for a in ("--fix", f)], "--json", "-")
+    fj = json.loads(fx.stdout) if fx.returncode == 0 else {"scalars": {}, "notes": [], "tables": {}}
+    cols = fj["tables"].get("ranking", {}).get("columns", {"tp": [], "pp": []})
+    check("fixed " + " ".join(fixes) + " reads on where it does nothing", fx.returncode == 0 and
+          fj["scalars"].get("best_plan", "").startswith("tp1 pp1 dp8") and any(n.startswith(note) for n in fj["notes"]),
+          (fx.returncode, fx.stderr[-400:], fj["scalars"].get("best_plan"), fj["notes"]))
+    idle_plans = [(t, p) for t, p in zip(cols["tp"], cols["pp"]) if (t == 1 if "pp=1" not in fixes else p == 1)]
+    check("fixed " + " ".join(fixes) + ": plans where it does nothing ranked", len(idle_plans) > 0, cols)
+fx = sx("plan", *J8K, "--fix", "tp=2", "--fix", "tp_overlap=true", "--fix", "sp=false")
+check("fixed tp_overlap=true with sp=false at tp 2 names the rule", fx.returncode == 2 and
+      "--fix tp_overlap=true with sp=false: TP communication overlap needs sequence parallelism" in fx.stderr, fx.stderr)
+fx = sx("plan", "--model", "gpt3-175b", "--system", "dgx-h100", "--num-gpus", "32", "--global-batch", "64", "--seq-len", "2048",
+        "-q", "--rerank-top", "0", "--fix", "tp=16", "--fix", "tp_overlap=true")
+check("fixed tp_overlap=true beyond the scale-up domain names it", fx.returncode == 2 and
+      "--fix tp_overlap=true with tp 16: TP communication overlap needs the TP group inside one scale-up domain (8 GPUs on dgx-h100)"
+      in fx.stderr, fx.stderr)
 
 # --write-scenario writes the scenario that runs the chosen plan: `estimate` of it names the plan
 # and gives its step time (the new user translated the plan text by hand before 2026-12-05).

@@ -805,6 +805,58 @@ TEST(PlanEnumeration, FixedDpOverlapIsSearchedAsFixed) {
   EXPECT_EQ(fix_value_text("grad_reduce_overlap", 0), "false");
 }
 
+// Question (review of 2026-12-06): does a fixed SP or TP overlap read on at tp 1, and a fixed vpp
+// at pp 1, in the plan's canonical form (as estimate reads those settings and --fix zero reads
+// without a data-parallel group), and does TP overlap fixed on with SP off name Megatron's rule
+// where no plan is left? `--fix tp=1 --fix sp=true` and `--fix pp=1 --fix vpp=2` had left no plan,
+// and a bare `--fix sp=true` had dropped every tp 1 plan.
+TEST(PlanEnumeration, FixedSpTpOverlapAndVppReadOnWhereTheyDoNothing) {
+  const Scenario s = tiny(4, 4);
+  SearchOptions base;
+  base.schedules = {"1f1b", "interleaved-1f1b"};
+  base.recompute = {Recompute::None};
+  base.zero_stages = {0, 1};
+  const auto all = enumerate_plans(s, base);
+  auto count = [](const std::vector<Candidate>& c, auto pred) { return static_cast<size_t>(std::count_if(c.begin(), c.end(), pred)); };
+  const size_t tp1 = count(all, [](const Candidate& x) { return x.tp == 1; });
+  const size_t pp1 = count(all, [](const Candidate& x) { return x.pp == 1; });
+  ASSERT_GT(tp1, 0u);
+  ASSERT_GT(pp1, 0u);
+  for (const char* fix : {"sp=true", "tp_overlap=true"}) {
+    SearchOptions o = base;
+    parse_fix(fix, o);
+    const bool sp = std::string(fix).starts_with("sp");
+    const auto c = enumerate_plans(s, o);
+    // Every tp 1 plan, in its canonical form (the switch off), and the tp > 1 plans with it on.
+    EXPECT_EQ(count(c, [](const Candidate& x) { return x.tp == 1; }), tp1) << fix;
+    EXPECT_EQ(count(c, [](const Candidate& x) { return x.tp > 1; }),
+              count(all, [&](const Candidate& x) { return x.tp > 1 && (sp ? x.sequence_parallel : x.tp_comm_overlap); }))
+        << fix;
+    for (const auto& x : c) EXPECT_EQ(sp ? x.sequence_parallel : x.tp_comm_overlap, x.tp > 1) << fix << ": " << describe(x, o, s);
+    parse_fix("tp=1", o);
+    EXPECT_EQ(enumerate_plans(s, o).size(), tp1) << fix << " with tp=1";
+  }
+  SearchOptions o = base;
+  parse_fix("vpp=2", o);
+  const auto c = enumerate_plans(s, o);
+  EXPECT_EQ(count(c, [](const Candidate& x) { return x.pp == 1; }), pp1);
+  EXPECT_EQ(count(c, [](const Candidate& x) { return x.pp > 1; }), count(all, [](const Candidate& x) { return x.pp > 1 && x.vpp == 2; }));
+  for (const auto& x : c) EXPECT_EQ(x.vpp, x.pp > 1 ? 2 : 1) << describe(x, o, s);
+  parse_fix("pp=1", o);
+  EXPECT_EQ(enumerate_plans(s, o).size(), pp1);
+  // TP overlap on with SP off: only tp 1 plans, where neither does anything; with tp fixed above 1,
+  // none, and the error names the rule as estimate does.
+  o = base;
+  parse_fix("tp_overlap=true", o);
+  parse_fix("sp=false", o);
+  EXPECT_EQ(enumerate_plans(s, o).size(), tp1);
+  parse_fix("tp=2", o);
+  EXPECT_TRUE(enumerate_plans(s, o).empty());
+  EXPECT_NE(no_valid_plan_text(s, o).find("--fix tp_overlap=true with sp=false: TP communication overlap needs sequence parallelism"),
+            std::string::npos)
+      << no_valid_plan_text(s, o);
+}
+
 // Question (review of 2026-12-06): does a sweep of a scenario that states its plan say that plan
 // is not kept, and name its DP overlap off with the fix that holds it? A scenario with overlap off
 // had been swept with it on, without a word.
