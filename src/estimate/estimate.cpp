@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -106,6 +108,12 @@ double Estimator::collective_time_s(const Collective& c, const Workload& w, cons
   return c.calls * collectives_.best(c.kind, c.bytes / c.calls, w.group_of(c), f, c.traffic).time_s;
 }
 
+double nic_sharing_stretch_s(double wire_s, std::span<const double> backlogs_s) {
+  double stretch = 0;
+  for (const double b : backlogs_s) stretch += std::clamp(b, 0.0, std::max(0.0, wire_s));
+  return stretch;
+}
+
 double Estimator::collective_wire_s(const Collective& c, const Workload& w, const Fabric& f) const {
   const int calls = std::max(1, c.calls);
   const ir::Group& g = w.group_of(c);
@@ -154,11 +162,25 @@ struct PassTime {
   // Of deferred_dp_s: the traffic of groups that leave the scale-up domain (on the network card),
   // whole: the DP stream runs it call after call, waiting through each call's latency steps.
   double deferred_nic_dp_s = 0;
+  // Of deferred_nic_dp_s: the DP and the EDP group's bandwidth parts, the card time they take
+  // (their latency steps leave the card free).
+  double deferred_nic_wire_s[2] = {};
   // Other collectives that leave the scale-up domain (a CP ring, expert all-to-alls, TP or a
   // pipeline across nodes), hidden or not: they share the network card with deferred_nic_dp_s.
   // Their bandwidth part only (Estimator::collective_wire_s): a collective's latency steps leave
   // the card to the DP traffic, as simulate's contention shares only the bandwidth part.
   double nic_comm_s = 0;
+  // Of nic_comm_s: the blocking collectives' (on the critical path; the share of the card's
+  // sharing stretch, settle_dp, each pass is charged).
+  double nic_blocking_s = 0;
+  // Those blocking collectives in pass order, one block's pass only (eval_steps; add() leaves them
+  // out): where each starts in the pass (the compute and blocking communication before it), its
+  // bandwidth part and its group. The DP traffic in flight when one starts shares the card with
+  // it (settle_dp). More than kMaxNicEvents in a pass: the last one carries the rest.
+  static constexpr int kMaxNicEvents = 8;
+  int nic_events = 0;
+  double nic_event_at_s[kMaxNicEvents] = {}, nic_event_wire_s[kMaxNicEvents] = {};
+  uint8_t nic_event_group[kMaxNicEvents] = {};  // GroupKind
   double by_class[kOpClasses] = {};
   double comm_by_group[kGroupKinds] = {}, exposed_by_group[kGroupKinds] = {};
   // Which entries occurred (a breakdown row is shown for every class or group that occurs, even at 0 s).
@@ -177,7 +199,9 @@ struct PassTime {
     deferred_dp_s += times * o.deferred_dp_s;
     deferred_count += times * o.deferred_count;
     deferred_nic_dp_s += times * o.deferred_nic_dp_s;
+    for (int i = 0; i < 2; ++i) deferred_nic_wire_s[i] += times * o.deferred_nic_wire_s[i];
     nic_comm_s += times * o.nic_comm_s;
+    nic_blocking_s += times * o.nic_blocking_s;
     for (int i = 0; i < kGroupKinds; ++i) deferred_by_group[i] += times * o.deferred_by_group[i];
     for (int i = 0; i < kOpClasses; ++i) by_class[i] += times * o.by_class[i];
     for (int i = 0; i < kGroupKinds; ++i) {
@@ -301,13 +325,27 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
         // the same stream, prefetched a layer ahead: settled per micro-batch over the whole pass
         // (settle_dp), not against this layer's own GEMMs alone.
         local.deferred_dp_s += t;
-        if (nic) local.deferred_nic_dp_s += t;
+        if (nic) {
+          local.deferred_nic_dp_s += t;
+          local.deferred_nic_wire_s[col.group == GroupKind::EDP ? 1 : 0] += wire;
+        }
         local.deferred_by_group[static_cast<int>(col.group)] += t;
         local.deferred_count = 1;  // one unit per block execution (its gathers or reduce-scatters together)
       } else if (col.overlappable) {
         local.overlap_comm_s += t;
         overlapped_by_group[static_cast<int>(col.group)] += t;
       } else {
+        if (nic && !dp) {
+          local.nic_blocking_s += wire;
+          if (local.nic_events < PassTime::kMaxNicEvents) {
+            const int k = local.nic_events++;
+            local.nic_event_at_s[k] = local.compute_s + local.blocking_comm_s;
+            local.nic_event_wire_s[k] = wire;
+            local.nic_event_group[k] = static_cast<uint8_t>(col.group);
+          } else {
+            local.nic_event_wire_s[PassTime::kMaxNicEvents - 1] += wire;
+          }
+        }
         local.blocking_comm_s += t;
         local.add_exposed(col.group, t);
         if (dp) {
@@ -368,6 +406,21 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
 // backward's gather was taken as the unit's tail, the reduce-scatter before it hidden behind the
 // unit's compute, and ZeRO-3 with grad_reduce on and param_gather off read faster than simulate
 // (review: Llama 2 7B at tp 2, cp 4 with selective recompute 0.316 s against 0.414 s).
+//
+// Blocking collectives on the network card within a unit (an expert all-to-all, a TP collective
+// across nodes: NicEvent) share it with the DP traffic in flight when they start. simulate runs
+// the DP and EDP collectives each on its group's stream, beside each other and the blocking one,
+// and shares the card max-min fairly (sim::Network, all three bound by the card): a blocking
+// collective of bandwidth part c that starts while the streams hold b_DP and b_EDP of card time
+// ends sum_g min(b_g, c) late (nic_sharing_stretch_s), and the DP traffic min(c, max_g b_g) late.
+// Before 2026-12-06 only a saturated card was charged (settle_dp's D_nic + C_nic bound): a
+// layer's gradient reduce-scatters, issued as its backward ends, run beside the next layer's
+// first all-to-all, and Qwen3-30B-A3B at ep 16 over 32 H100 with ZeRO-3 read 2.486 s where
+// simulate reads 2.840 s (review).
+struct NicEvent {
+  double at_s = 0, wire_s = 0;  // start in the unit's window (compute before it), bandwidth part
+  GroupKind group = GroupKind::EP;
+};
 struct DpUnit {
   double gather_s = 0, window_s = 0, reduce_s = 0;  // one repetition
   int count = 1;
@@ -375,9 +428,33 @@ struct DpUnit {
   double tail_blocking_s = 0;  // of window_s: blocking DP traffic after it
   double mid_blocking_s = 0;   // of window_s: blocking DP traffic after mid_offset_s of the window
   double mid_offset_s = 0;
+  // The unit's blocking collectives on the card (ChunkDpUnits::events[nic_first, + nic_count)),
+  // the card time of one repetition's DP traffic by group (DP, EDP), and the rest of its time
+  // (latency steps, traffic inside the domain). The traffic in flight at a unit's collective is
+  // a unit's worth, its neighbours' as much as its own (the reduce-scatter of the unit before, the
+  // next one's gathers): its mix is taken as the unit's.
+  int nic_first = 0, nic_count = 0;
+  double nic_wire_s[2] = {0.0, 0.0};
+  double off_card_s = 0;
 };
+
+// The card time still queued on the DP streams (card_s), by group: the DP and the EDP stream run
+// side by side and drain at one rate until the one with less work (of a unit's mix own_s) is done.
+// dp_units_exposed_s times the two as one queue (free); of what it holds, the latency steps and
+// the traffic inside the domain (a unit's off_card_s) take no card time.
+void split_card_backlog(double card_s, const double own_s[2], double out_s[2]) {
+  const int big = own_s[1] > own_s[0] ? 1 : 0;
+  const double diff = own_s[big] - own_s[1 - big];
+  const double small = card_s > diff ? (card_s - diff) / 2 : 0.0;
+  out_s[1 - big] = small;
+  out_s[big] = card_s - small;
+}
 // Exposed DP time of a pass of units in execution order: end of both streams less the windows.
-double dp_units_exposed_s(const std::vector<DpUnit>& units) {
+// With `events`: the units' card events, their offsets scaled by offset_scale (the windows'
+// stretch); the stretch they take (nic_sharing_stretch_s) is part of the result and, per group
+// of the blocking collectives, added to stretch_by_group.
+double dp_units_exposed_s(const std::vector<DpUnit>& units, const NicEvent* events = nullptr, double offset_scale = 1.0,
+                          double* stretch_by_group = nullptr) {
   double free = 0, ce = 0, windows = 0;
   // The first gather goes out at the pass's start; each later one when the unit before it starts.
   bool first = true;
@@ -398,11 +475,32 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units) {
       else next_gather_end = cs;
       // Blocking DP traffic within the unit: issued when the compute reaches it, behind what the
       // stream holds; the rest of the unit waits for it.
-      if (x.mid_blocking_s > 0) {
+      bool mid_due = x.mid_blocking_s > 0;
+      auto mid = [&] {
         const double at = cs + x.mid_offset_s, start = std::max(at, free);
         free = start + x.mid_blocking_s;
         cs += start - at;
+        mid_due = false;
+      };
+      // The unit's blocking collectives on the card, in order, each beside the DP traffic then in
+      // flight: the rest of the unit moves by its stretch, the DP stream by its own.
+      for (int k = 0; events && k < x.nic_count; ++k) {
+        const NicEvent& ev = events[x.nic_first + k];
+        const double off = ev.at_s * offset_scale;
+        if (mid_due && off >= x.mid_offset_s) mid();
+        const double at = cs + off, backlog = std::max(0.0, free - at - x.off_card_s);
+        if (!(backlog > 0) || !(x.nic_wire_s[0] + x.nic_wire_s[1] > 0)) continue;
+        double b[2];
+        split_card_backlog(backlog, x.nic_wire_s, b);
+        const double stretch = nic_sharing_stretch_s(ev.wire_s, b);
+        if (!(stretch > 0)) continue;
+        const double dp_delay = std::min(ev.wire_s, std::max(b[0], b[1]));
+        cs += stretch;
+        if (next_gather_end > at) next_gather_end += dp_delay;
+        free += dp_delay;
+        if (stretch_by_group) stretch_by_group[static_cast<int>(ev.group)] += stretch;
       }
+      if (mid_due) mid();
       if (x.tail_blocking_s > 0) {
         ce = std::max(cs + x.window_s - x.tail_blocking_s, free) + x.tail_blocking_s;
         free = ce;
@@ -416,7 +514,7 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units) {
   return std::max(0.0, std::max(ce, free) - windows);
 }
 
-void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>* units = nullptr) {
+void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>* units = nullptr, const NicEvent* events = nullptr) {
   const double D = a.deferred_dp_s + b.deferred_dp_s;
   if (!(D > 0)) return;
   // The per-layer units: one per block execution that has such traffic (units_of_backward).
@@ -430,27 +528,37 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
   // full rate beside the other (GPT-3 1.3B on 512 A100 at cp 4 with ZeRO-3: 7.8% faster than
   // simulate, which shares the links). D_nic is the DP stream's whole time, C_nic the others'
   // bandwidth parts (PassTime::nic_comm_s): the stream loses the card only while they transfer.
-  // (A DP stream that does not fill the pass still slows the collectives it overlaps, sharing the
-  // card half and half in simulate: not modelled here, docs/simulate.md.)
+  // A DP stream that does not fill the pass still slows the blocking collectives it overlaps
+  // (NicEvent, dp_units_exposed_s): their stretch lengthens the pass, and counts toward the bound.
   const double Dn = a.deferred_nic_dp_s + b.deferred_nic_dp_s, Cn = a.nic_comm_s + b.nic_comm_s;
   // Exposed DP time with the pass's compute stretched by `stretch_s` (spread over its windows).
   double unit_windows = 0;
   if (units)
     for (const DpUnit& x : *units) unit_windows += x.window_s * x.count;
+  // The blocking collectives' stretch on the shared card (NicEvent), per group, as exposed_with
+  // last found it.
+  double nic_stretch[kGroupKinds] = {}, nic_stretch_s = 0;
   auto exposed_with = [&](double stretch_s) {
     double e;
+    std::fill(std::begin(nic_stretch), std::end(nic_stretch), 0.0);
     if (units && !units->empty()) {
-      if (stretch_s > 0 && unit_windows > 0) {
+      const double scale = stretch_s > 0 && unit_windows > 0 ? 1.0 + stretch_s / unit_windows : 1.0;
+      double total;
+      if (scale > 1.0) {
         std::vector<DpUnit> stretched = *units;
-        for (DpUnit& x : stretched) x.window_s *= 1.0 + stretch_s / unit_windows;
-        e = std::min(D, dp_units_exposed_s(stretched));
+        for (DpUnit& x : stretched) x.window_s *= scale;
+        total = dp_units_exposed_s(stretched, events, scale, nic_stretch);
       } else {
-        e = std::min(D, dp_units_exposed_s(*units));
+        total = dp_units_exposed_s(*units, events, 1.0, nic_stretch);
       }
+      nic_stretch_s = 0;
+      for (const double x : nic_stretch) nic_stretch_s += x;
+      e = std::min(D, std::max(0.0, total - nic_stretch_s));
     } else {
+      nic_stretch_s = 0;
       e = std::max(D / n, D - (W + stretch_s) * (n - 1) / n);
     }
-    if (Dn > 0 && Cn > 0) e = std::min(D, std::max(e, Dn + Cn - W - stretch_s));
+    if (Dn > 0 && Cn > 0) e = std::min(D, std::max(e, Dn + Cn - W - stretch_s - nic_stretch_s));
     return e;
   };
   double exposed = exposed_with(0);
@@ -467,7 +575,17 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
   // pass, it hides there (the exposure is taken again with the windows stretched by the slow-down),
   // as in eval_steps and simulate's engine. It had been added on top: with interference 0.2,
   // Llama 3 8B at cp 8 with ZeRO-3 read 7.8% slower than simulate (review of 2026-12-05).
-  if (slow > 0 && exposed > 0) exposed = std::min(exposed, exposed_with(slow));
+  if (slow > 0 && (exposed > 0 || nic_stretch_s > 0)) {
+    double first[kGroupKinds];
+    std::copy(std::begin(nic_stretch), std::end(nic_stretch), first);
+    const double first_s = nic_stretch_s, again = exposed_with(slow);
+    if (again + nic_stretch_s < exposed + first_s) {
+      exposed = again;
+    } else {  // keep the first reading
+      std::copy(std::begin(first), std::end(first), nic_stretch);
+      nic_stretch_s = first_s;
+    }
+  }
   PassTime& wgt = b;
   PassTime& bwd = a;
   // The exposure is shared by the two passes in proportion to the traffic each issues: the
@@ -486,15 +604,31 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
   }
   bwd.blocking_comm_s += exposed * to_bwd;
   wgt.blocking_comm_s += exposed * (1.0 - to_bwd);
+  // The blocking collectives' stretch on the shared card, in the passes that issue them (by their
+  // bandwidth parts there) and under their groups.
+  if (nic_stretch_s > 0) {
+    const double nic_b = bwd.nic_blocking_s + wgt.nic_blocking_s;
+    const double to_bwd_nic = nic_b > 0 ? bwd.nic_blocking_s / nic_b : 0.0;
+    for (int g = 0; g < kGroupKinds; ++g) {
+      const double x = nic_stretch[g];
+      if (!(x > 0)) continue;
+      for (auto [pt, share] : {std::pair<PassTime*, double>{&bwd, to_bwd_nic}, {&wgt, 1.0 - to_bwd_nic}}) {
+        if (!(share > 0)) continue;
+        pt->blocking_comm_s += x * share;
+        pt->add_exposed(static_cast<GroupKind>(g), x * share);
+        pt->add_comm(static_cast<GroupKind>(g), x * share);
+      }
+    }
+  }
   wgt.compute_s += slow;
   wgt.interference_s += slow;
   bwd.deferred_dp_s = wgt.deferred_dp_s = 0;
   bwd.deferred_nic_dp_s = wgt.deferred_nic_dp_s = 0;
   bwd.deferred_count = wgt.deferred_count = 0;
 }
-void settle_dp(const Ctx& c, PassTime& fwd, const std::vector<DpUnit>* units = nullptr) {
+void settle_dp(const Ctx& c, PassTime& fwd, const std::vector<DpUnit>* units = nullptr, const NicEvent* events = nullptr) {
   PassTime none;
-  settle_dp(c, none, fwd, units);
+  settle_dp(c, none, fwd, units, events);
 }
 
 // A chunk's backward: schedules that run the weight pass apart (ZB-H1, DualPipeV) issue its
@@ -506,11 +640,34 @@ void settle_dp(const Ctx& c, PassTime& fwd, const std::vector<DpUnit>* units = n
 // passes' lists reversed by finish()).
 struct ChunkDpUnits {
   std::vector<DpUnit> f, b, w;
+  // The units' blocking collectives on the card (DpUnit::nic_first).
+  std::vector<NicEvent> events;
+  // Appends the events of `passes` (run one after another in the unit) to unit u.
+  void add_events(DpUnit& u, std::initializer_list<const PassTime*> passes) {
+    u.nic_first = static_cast<int>(events.size());
+    double at = 0;
+    for (const PassTime* x : passes) {
+      for (int k = 0; k < x->nic_events; ++k)
+        events.push_back({at + x->nic_event_at_s[k], x->nic_event_wire_s[k], static_cast<GroupKind>(x->nic_event_group[k])});
+      at += x->compute_s + x->blocking_comm_s;
+    }
+    u.nic_count = static_cast<int>(events.size()) - u.nic_first;
+  }
+  static void add_traffic(DpUnit& u, std::initializer_list<const PassTime*> passes) {
+    double all = 0;
+    for (const PassTime* x : passes) {
+      for (int g = 0; g < 2; ++g) u.nic_wire_s[g] += x->deferred_nic_wire_s[g];
+      all += x->deferred_dp_s;
+    }
+    u.off_card_s = std::max(0.0, all - u.nic_wire_s[0] - u.nic_wire_s[1]);
+  }
   void add(const PassTime& fw, const PassTime& rc, const PassTime& bi, const PassTime& bw, int count, bool split_weight) {
     auto window = [](const PassTime& x) { return x.compute_s + x.blocking_comm_s; };
     // Blocking DP traffic other than a lead is placed after the unit's compute (its tail).
     auto tail = [](double blocking_dp, double lead) { return std::max(0.0, blocking_dp - lead); };
     f.push_back({fw.deferred_dp_s, window(fw), 0.0, count, fw.lead_blocking_dp_s, tail(fw.blocking_dp_s, fw.lead_blocking_dp_s)});
+    add_events(f.back(), {&fw});
+    add_traffic(f.back(), {&fw});
     // The backward's blocking DP traffic before its input-gradient compute (ZeRO-3's backward
     // gather with param_gather off) leads the unit when no recompute runs before it (no compute
     // op in that pass), else it follows the recompute (a selective recompute of the attention core
@@ -521,10 +678,16 @@ struct ChunkDpUnits {
     if (split_weight) {
       b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi), 0.0, count, lead_b,
                    tail(rc.blocking_dp_s + bi.blocking_dp_s, lead_b + mid_b), mid_b, mid_at});
+      add_events(b.back(), {&rc, &bi});
+      add_traffic(b.back(), {&rc, &bi});
       w.push_back({0.0, window(bw), bw.deferred_dp_s, count, bw.lead_blocking_dp_s, tail(bw.blocking_dp_s, bw.lead_blocking_dp_s)});
+      add_events(w.back(), {&bw});
+      add_traffic(w.back(), {&bw});
     } else {
       b.push_back({rc.deferred_dp_s + bi.deferred_dp_s, window(rc) + window(bi) + window(bw), bw.deferred_dp_s, count, lead_b,
                    tail(rc.blocking_dp_s + bi.blocking_dp_s + bw.blocking_dp_s, lead_b + mid_b), mid_b, mid_at});
+      add_events(b.back(), {&rc, &bi, &bw});
+      add_traffic(b.back(), {&rc, &bi, &bw});
     }
   }
   void finish() {
@@ -535,17 +698,19 @@ struct ChunkDpUnits {
     f.clear();
     b.clear();
     w.clear();
+    events.clear();
   }
 };
 
 void settle_backward_dp(const Ctx& c, PassTime& bwd, PassTime& wgt, bool split_weight, const ChunkDpUnits* units = nullptr) {
+  const NicEvent* events = units ? units->events.data() : nullptr;
   if (!split_weight) {
-    settle_dp(c, bwd, wgt, units ? &units->b : nullptr);
+    settle_dp(c, bwd, wgt, units ? &units->b : nullptr, events);
     return;
   }
   bwd.deferred_count = wgt.deferred_count;
-  settle_dp(c, bwd, units ? &units->b : nullptr);
-  settle_dp(c, wgt, units ? &units->w : nullptr);
+  settle_dp(c, bwd, units ? &units->b : nullptr, events);
+  settle_dp(c, wgt, units ? &units->w : nullptr, events);
 }
 
 // Unit times of one block's passes, cached per template (Block::template_id) within a run.
@@ -713,7 +878,7 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   const bool fp32_weights = full_precision(s.train.precision);
   const double wbytes = fp32_weights ? 4.0 : 2.0;
   const double gbytes = dtype_bytes(s.train.grad_reduce_dtype);
-  const double obytes = (s.train.optimizer == "adam" ? 8.0 : 4.0) + (fp32_weights ? 0.0 : 4.0);
+  const double obytes = s.train.optimizer_moment_bytes() + (fp32_weights ? 0.0 : 4.0);
   mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
   mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
   // ZeRO-2 with step sync: the gradients accumulate unsharded, in the reduction dtype, until the
@@ -847,7 +1012,7 @@ StepEstimate Estimator::run(const Workload& w) const {
         cw.add(bt.backward_weight, b.count);
       }
       units.finish();
-      settle_dp(c, cf, &units.f);
+      settle_dp(c, cf, &units.f, units.events.data());
       settle_backward_dp(c, cb, cw, split_weight, &units);
       fwd[r].add(cf, 1);
       bwd[r].add(cb, 1);
@@ -1259,6 +1424,44 @@ StepEstimate estimate_step(const Workload& w) {
   return est.run(w);
 }
 
+namespace {
+// Rank r's passes per micro-batch, each chunk's settled as run() settles them (settle_dp), for
+// the tables (not on plan search's path); and what settle_dp added to each group's communication,
+// the stretch of the blocking collectives on a card shared with DP traffic (it adds nothing else
+// there).
+struct RankPasses {
+  PassTime fwd, bwd, wgt;
+  double nic_stretch_by_group[kGroupKinds] = {};
+};
+RankPasses settled_rank_passes(const Ctx& c, int r, bool split_weight) {
+  RankPasses out;
+  for (const auto& ch : c.w.stages[static_cast<size_t>(r)].chunks) {
+    PassTime cf, cb, cw;
+    ChunkDpUnits units;
+    for (const auto& b : ch.blocks) {
+      const PassTime fw = eval_steps(c, b.forward);
+      PassTime rc = eval_steps(c, b.recompute), bi = eval_steps(c, b.backward_input), bw = eval_steps(c, b.backward_weight);
+      units_of_backward(rc, bi, bw);
+      units.add(fw, rc, bi, bw, b.count, split_weight);
+      cf.add(fw, b.count);
+      cb.add(rc, b.count);
+      cb.add(bi, b.count);
+      cw.add(bw, b.count);
+    }
+    units.finish();
+    double before[kGroupKinds];
+    for (int g = 0; g < kGroupKinds; ++g) before[g] = cf.comm_by_group[g] + cb.comm_by_group[g] + cw.comm_by_group[g];
+    settle_dp(c, cf, &units.f, units.events.data());
+    settle_backward_dp(c, cb, cw, split_weight, &units);
+    for (int g = 0; g < kGroupKinds; ++g) out.nic_stretch_by_group[g] += cf.comm_by_group[g] + cb.comm_by_group[g] + cw.comm_by_group[g] - before[g];
+    out.fwd.add(cf, 1);
+    out.bwd.add(cb, 1);
+    out.wgt.add(cw, 1);
+  }
+  return out;
+}
+}  // namespace
+
 std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& est) {
   const Scenario& s = w.scenario();
   const Accelerator& acc = s.accelerator;
@@ -1292,6 +1495,11 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
   };
   static const char* const kPassName[] = {"forward", "recompute", "backward_input", "backward_weight"};
   const auto& stage = w.stages[static_cast<size_t>(pp_rank)];
+  // The blocking collectives that leave the scale-up domain take longer beside the DP traffic on
+  // the card (settle_dp): their rows carry run()'s stretch, shared by their bandwidth parts per
+  // step (before 2026-12-06 run() charged none, review).
+  std::map<size_t, std::pair<GroupKind, double>> nic_wire_of_row;  // row: its group, its bandwidth parts
+  double nic_wire_of_group[kGroupKinds] = {};
   int unique = 0;
   for (const auto& ch : stage.chunks)
     for (const auto& b : ch.blocks) {
@@ -1315,6 +1523,14 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
             per = std::max(1, col->calls);
           }
           rows[it->second].count += per * b.count * m;
+          if (const auto* col = std::get_if<Collective>(&st);
+              col && !col->overlappable && col->group != GroupKind::DP && col->group != GroupKind::EDP && w.group_of(*col).domains > 1) {
+            const double wire = est.collective_wire_s(*col, w, fabric) * static_cast<double>(b.count * m);
+            auto& [group, row_wire] = nic_wire_of_row[it->second];
+            group = col->group;
+            row_wire += wire;
+            nic_wire_of_group[static_cast<int>(col->group)] += wire;
+          }
         }
     }
   if (p > 1) {  // activations forward and gradients backward, per chunk and micro-batch (as run())
@@ -1338,6 +1554,17 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
         continue;
       }
       rows.push_back(std::move(r));
+    }
+  }
+  if (!nic_wire_of_row.empty()) {
+    const Ctx c{est, w, acc, fabric, known_or(acc.comm_compute_interference, 0.0)};
+    const RankPasses rp = settled_rank_passes(c, pp_rank, est.schedules().get(w.schedule).splits_weight_gradient());
+    for (const auto& [row, group_wire] : nic_wire_of_row) {
+      OpStat& r = rows[row];
+      const int g = static_cast<int>(group_wire.first);
+      const double wire = group_wire.second;
+      const double stretch = static_cast<double>(m) * rp.nic_stretch_by_group[g];
+      if (stretch > 0 && nic_wire_of_group[g] > 0 && r.count > 0) r.time_s += stretch * wire / nic_wire_of_group[g] / static_cast<double>(r.count);
     }
   }
   const auto& sw = w.step_per_stage[static_cast<size_t>(pp_rank)];
@@ -1699,31 +1926,17 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
   for (int r = 0; r < p; ++r) {
     StageStat st;
     st.stage = r;
-    PassTime fwd, bwd, wgt;
+    RankPasses rp = settled_rank_passes(c, r, split_weight);
+    PassTime &fwd = rp.fwd, &bwd = rp.bwd, &wgt = rp.wgt;
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
     double recompute_peak = 0;
     const auto& stage = w.stages[static_cast<size_t>(r)];
     for (size_t ci = 0; ci < stage.chunks.size(); ++ci) {
-      PassTime cf, cb, cw;  // settled per chunk pass, as run() does
-      ChunkDpUnits units;
       for (const auto& b : stage.chunks[ci].blocks) {
         if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) st.layers += b.count;
-        cf.add(eval_steps(c, b.forward), b.count);
-        PassTime rc = eval_steps(c, b.recompute), bi = eval_steps(c, b.backward_input), bw = eval_steps(c, b.backward_weight);
-        units_of_backward(rc, bi, bw);
-        units.add(eval_steps(c, b.forward), rc, bi, bw, b.count, split_weight);
-        cb.add(rc, b.count);
-        cb.add(bi, b.count);
-        cw.add(bw, b.count);
         chunk_act[ci] += b.activation_bytes * b.count;
       }
       recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(stage.chunks[ci], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block));
-      units.finish();
-      settle_dp(c, cf, &units.f);
-      settle_backward_dp(c, cb, cw, split_weight, &units);
-      fwd.add(cf, 1);
-      bwd.add(cb, 1);
-      wgt.add(cw, 1);
     }
     if (p > 1 && w.schedule != "interleaved-1f1b") {  // blocking transfers, as run() charges them
       const PpTransfers n = chunk_transfers(w, r);

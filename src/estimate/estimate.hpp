@@ -3,6 +3,7 @@
 // utilisation. Microseconds per plan (used by plan search). See docs/models.md.
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,14 @@ class Estimator {
 };
 
 StepEstimate estimate_step(const ir::Workload& w);
+
+// How much longer a blocking collective of bandwidth part wire_s takes on a network card that it
+// shares with streams holding backlogs_s of card time when it starts (the DP and the EDP group's
+// overlapped collectives, each on its own stream): sum_i min(backlogs_s[i], wire_s). simulate's
+// links share max-min fairly, so flows that start together on one card progress at one rate: a
+// stream with less work than the collective slows it by its own work, one with more by the
+// collective's (docs/models.md, Network card shared with DP traffic).
+double nic_sharing_stretch_s(double wire_s, std::span<const double> backlogs_s);
 
 // The per-op table of pipeline rank pp_rank (one row per op template: the steps of every distinct
 // block template, the pipeline transfers and the once-per-step work), with the same compute and

@@ -1463,10 +1463,12 @@ Workload lower(const Scenario& s) {
       c.pipeline_ends = true;
       sw.grad_sync.push_back(c);
     }
-    // Optimizer: Adam reads fp32 master, grad, m, v and writes master, m, v and the 16-bit copy.
+    // Optimizer: Adam reads fp32 master, grad, m, v and writes master, m, v and the 16-bit copy;
+    // the moments in training.optimizer_moments' precision (fp32 had been taken always).
     const double shard_dense = p.zero_stage >= 1 ? dense_params / w.group(GroupKind::DP).size : dense_params;
     const double shard_expert = p.zero_stage >= 1 ? st.expert_params / std::max(1, w.group(GroupKind::EDP).size) : st.expert_params;
-    const double bytes_per_param = s.train.optimizer == "adam" ? 16.0 + 14.0 : 8.0 + 6.0;
+    const double moments = s.train.optimizer == "adam" ? s.train.optimizer_moment_bytes() : 0.0;
+    const double bytes_per_param = (8.0 + moments) + (6.0 + moments);
     sw.optimizer.push_back(Lowerer::mem("optimizer.step", OpClass::Optimizer, (shard_dense + shard_expert) * bytes_per_param,
                                         (shard_dense + shard_expert) * 12.0));
     w.step_per_stage.push_back(std::move(sw));

@@ -880,7 +880,8 @@ double MemoryModel::bytes(const Candidate& c) const {
   // As stage_memory (estimate.cpp): fp32/tf32 weights are their own master copy.
   const bool fp32_weights = full_precision(s.train.precision);
   const double wbytes = fp32_weights ? 4.0 : 2.0, gbytes = dtype_bytes(s.train.grad_reduce_dtype);
-  const double obytes = (s.train.optimizer == "adam" ? 8.0 : 4.0) + (fp32_weights ? 0.0 : 4.0);
+  // The moments in training.optimizer_moments (bf16 as DeepSeek-V3 keeps them; 2026-12-06).
+  const double obytes = s.train.optimizer_moment_bytes() + (fp32_weights ? 0.0 : 4.0);
   double worst = 0;
   for (int r = 0; r < p; ++r) {
     const StageMem& st = it->second[static_cast<size_t>(r)];

@@ -309,6 +309,7 @@ static TrainingConfig parse_training(const YamlMap& m, const Framework* fw, bool
     m.fail("recompute_num_layers", t.recompute_block ? "must be >= 0 (layers recomputed per model chunk)"
                                                      : "must be >= 1 (layers per recomputed group)");
   t.optimizer = m.choice("optimizer", {"adam", "sgd"}, "adam");
+  t.optimizer_moments = parse_dtype(m.choice("optimizer_moments", {"fp32", "bf16"}, "fp32"), m.loc("optimizer_moments"));
   t.flash_attention = m.boolean("flash_attention", fw ? framework_has_flash_attention(*fw) : true);
   t.dropout = m.boolean("dropout", dropout_default);
   const double fw_attention = fw && fw->attention_peak_fraction.known ? fw->attention_peak_fraction.value : 0.0;

@@ -123,6 +123,14 @@ struct TrainingConfig {
   bool recompute_block = false;    // recompute_method: block (false: uniform)
   int recompute_num_layers = 1;    // uniform: layers per group; block: layers recomputed per chunk
   std::string optimizer = "adam";  // adam | sgd
+  // Precision of the optimizer's moments (training.optimizer_moments): fp32, or bf16 as
+  // DeepSeek-V3 keeps AdamW's (arXiv:2412.19437, Sec. 3.3.3), beside fp32 master weights either
+  // way. Before 2026-12-06 they were fp32 always (12 bytes a parameter with the master, 8 with
+  // bf16 moments; review).
+  DType optimizer_moments = DType::FP32;
+  // Bytes a parameter of the optimizer's moments: Adam's two, SGD's momentum buffer. stage_memory
+  // (estimate and simulate) and the optimizer step's traffic (ir::lower) read it.
+  double optimizer_moment_bytes() const { return (optimizer == "adam" ? 2.0 : 1.0) * dtype_bytes(optimizer_moments); }
   bool flash_attention = true;     // attention without materialised scores (FlashAttention)
   // Attention-probability and hidden dropout: 1-byte masks saved per element and their kernels.
   // Default (dropout_default): the model's statement, else the framework's, else yes for a GELU

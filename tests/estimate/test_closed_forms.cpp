@@ -792,6 +792,33 @@ TEST(ClosedForms, MixedPrecisionAdamBytesPerParameter) {
   EXPECT_NEAR(e3.memory.optimizer_bytes / w3.stages[0].params, 12.0 / 8, 1e-9);
 }
 
+// Question (review of 2026-12-06): with training.optimizer_moments: bf16 (DeepSeek-V3 keeps
+// AdamW's moments in BF16 beside FP32 master weights, Sec. 3.3.3), does a parameter hold 8 bytes of
+// optimizer state where FP32 moments hold 12, and does the optimizer step move the moments at
+// 2 bytes? Before 2026-12-06 the moments were FP32 always.
+TEST(ClosedForms, Bf16AdamMomentsHoldEightBytesAParameterBesideTheFp32Master) {
+  const auto s32 = parse_scenario(gpt_yaml(8, true, "none"), "t.yaml", *frozen(), {{"training.precision", "bf16"}});
+  const auto s16 = parse_scenario(gpt_yaml(8, true, "none"), "t.yaml", *frozen(),
+                                  {{"training.precision", "bf16"}, {"training.optimizer_moments", "bf16"}});
+  EXPECT_EQ(s32.train.optimizer_moments, DType::FP32);  // the default
+  EXPECT_EQ(s16.train.optimizer_moments, DType::BF16);
+  const auto w32 = ir::lower(s32), w16 = ir::lower(s16);
+  const double params = w16.stages[0].params;
+  const auto e32 = estimate_step(w32), e16 = estimate_step(w16);
+  EXPECT_NEAR(e32.memory.optimizer_bytes / params, 12.0, 1e-9);
+  EXPECT_NEAR(e16.memory.optimizer_bytes / params, 8.0, 1e-9);  // 4 (master) + 2 + 2 (moments)
+  // Weights 2 + fp32 gradients 4 + 8: 14 bytes a parameter.
+  EXPECT_NEAR((e16.memory.weights_bytes + e16.memory.gradients_bytes + e16.memory.optimizer_bytes) / params, 14.0, 1e-9);
+  // The step reads master, gradient and both moments and writes master, moments and the 16-bit
+  // copy: 16 + 14 bytes a parameter with FP32 moments, 12 + 10 with BF16 ones.
+  ASSERT_EQ(w16.step.optimizer.size(), 1u);
+  EXPECT_NEAR(w16.step.optimizer[0].bytes / w32.step.optimizer[0].bytes, 22.0 / 30.0, 1e-12);
+  // SGD's momentum buffer in BF16: 2 bytes beside the master.
+  const auto sgd = parse_scenario(gpt_yaml(8, true, "none"), "t.yaml", *frozen(),
+                                  {{"training.precision", "bf16"}, {"training.optimizer", "sgd"}, {"training.optimizer_moments", "bf16"}});
+  EXPECT_NEAR(estimate_step(ir::lower(sgd)).memory.optimizer_bytes / params, 6.0, 1e-9);
+}
+
 TEST(ClosedForms, EstimateIsDeterministicAndPositive) {
   const auto s = parse_scenario(gpt_yaml(8, true, "selective", true, 2, 2), "t.yaml", *frozen());
   const auto a = to_json(estimate(s)).dump();

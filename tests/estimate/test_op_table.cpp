@@ -30,47 +30,75 @@ const char* const kScenarios[] = {"data/examples/llama3-70b-h100.yaml", "tests/g
                                   "tests/golden/scenarios/mixtral-8x7b-h100-ep8.yaml"};
 
 bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)) + 1e-15; }
+
+// The critical rank's table against the step model: compute by class, communication by group,
+// the optimizer; rows in descending order of time per step. The rows' time per step by group.
+std::map<std::string, double> expect_table_sums(const Scenario& s) {
+  const ir::Workload w = ir::lower(s);
+  const Estimator est;
+  const StepEstimate e = est.run(w);
+  const auto ops = op_table(w, e.critical_stage, est);
+  EXPECT_FALSE(ops.empty());
+  std::map<std::string, double> by_class, by_group;
+  double optimizer = 0;
+  for (const auto& o : ops) {
+    EXPECT_GT(o.count, 0) << o.name;
+    EXPECT_GE(o.time_s, 0) << o.name;
+    const double t = o.time_s * static_cast<double>(o.count);
+    if (o.bound == "comm") {
+      EXPECT_FALSE(o.group.empty()) << o.name;
+      by_group[o.group] += t;
+    } else if (o.pass == "step") {
+      optimizer += t;
+    } else {
+      by_class[o.op_class] += t;
+    }
+  }
+  EXPECT_EQ(by_class.size(), e.compute_by_class_s.size());
+  for (const auto& [cls, t] : e.compute_by_class_s) {
+    SCOPED_TRACE(cls);
+    EXPECT_TRUE(close(by_class[cls], t)) << by_class[cls] << " vs " << t;
+  }
+  EXPECT_EQ(by_group.size(), e.comm_by_group_s.size());
+  for (const auto& [g, t] : e.comm_by_group_s) {
+    SCOPED_TRACE(g);
+    EXPECT_TRUE(close(by_group[g], t)) << by_group[g] << " vs " << t;
+  }
+  EXPECT_TRUE(close(optimizer, e.optimizer_s)) << optimizer << " vs " << e.optimizer_s;
+  // Rows come in descending order of time per step.
+  for (size_t i = 1; i < ops.size(); ++i)
+    EXPECT_GE(ops[i - 1].time_s * ops[i - 1].count, ops[i].time_s * ops[i].count);
+  return by_group;
+}
 }  // namespace
 
 TEST(OpTable, SumsToTheStepModelsComputeByClassAndCommunicationByGroup) {
   for (const char* path : kScenarios) {
     SCOPED_TRACE(path);
-    const Scenario s = golden(path);
-    const ir::Workload w = ir::lower(s);
-    const Estimator est;
-    const StepEstimate e = est.run(w);
-    const auto ops = op_table(w, e.critical_stage, est);
-    ASSERT_FALSE(ops.empty());
-    std::map<std::string, double> by_class, by_group;
-    double optimizer = 0;
-    for (const auto& o : ops) {
-      EXPECT_GT(o.count, 0) << o.name;
-      EXPECT_GE(o.time_s, 0) << o.name;
-      const double t = o.time_s * static_cast<double>(o.count);
-      if (o.bound == "comm") {
-        EXPECT_FALSE(o.group.empty()) << o.name;
-        by_group[o.group] += t;
-      } else if (o.pass == "step") {
-        optimizer += t;
-      } else {
-        by_class[o.op_class] += t;
-      }
-    }
-    ASSERT_EQ(by_class.size(), e.compute_by_class_s.size());
-    for (const auto& [cls, t] : e.compute_by_class_s) {
-      SCOPED_TRACE(cls);
-      EXPECT_TRUE(close(by_class[cls], t)) << by_class[cls] << " vs " << t;
-    }
-    ASSERT_EQ(by_group.size(), e.comm_by_group_s.size());
-    for (const auto& [g, t] : e.comm_by_group_s) {
-      SCOPED_TRACE(g);
-      EXPECT_TRUE(close(by_group[g], t)) << by_group[g] << " vs " << t;
-    }
-    EXPECT_TRUE(close(optimizer, e.optimizer_s)) << optimizer << " vs " << e.optimizer_s;
-    // Rows come in descending order of time per step.
-    for (size_t i = 1; i < ops.size(); ++i)
-      EXPECT_GE(ops[i - 1].time_s * ops[i - 1].count, ops[i].time_s * ops[i].count);
+    expect_table_sums(golden(path));
   }
+}
+
+// Question (review of 2026-12-06): where an expert all-to-all that leaves the node takes longer
+// beside the ZeRO-3 traffic on the network card (settle_dp), do its rows carry that time, so that
+// the table still sums to the communication by group? Before 2026-12-06 the step model charged no
+// such stretch (2.486 s against simulate's 2.840 s here); with it the rows had kept the
+// idle-network time.
+TEST(OpTable, AllToAllRowsCarryTheirStretchOnANetworkCardSharedWithZeroTraffic) {
+  const Scenario s = parse_scenario(
+      "model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 32\nparallel: {tp: 1, pp: 1, ep: 16, zero_stage: 3}\n"
+      "training: {global_batch: 128, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n",
+      "t.yaml", *frozen());
+  const auto by_group = expect_table_sums(s);
+  const ir::Workload w = ir::lower(s);
+  double idle_ep = 0;  // the all-to-alls at their idle-network times, per step
+  for (const auto& b : w.stages[0].chunks[0].blocks)
+    for (const auto* pass : {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight})
+      for (const auto& st : *pass)
+        if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::EP)
+          idle_ep += Estimator{}.collective_time_s(*c, w, make_fabric(s)) * static_cast<double>(b.count * w.microbatches);
+  ASSERT_GT(idle_ep, 0);
+  EXPECT_GT(by_group.at("ep"), 1.2 * idle_ep) << "ep rows " << by_group.at("ep") << " s, idle " << idle_ep << " s";
 }
 
 TEST(OpTable, BoundIsTheLargestTermOfTheComputeModel) {

@@ -281,6 +281,29 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorInFullPrecision) {
   }
 }
 
+// Question (2026-12-06): with the Adam moments in bf16 (training.optimizer_moments, as DeepSeek-V3
+// keeps them), does the search's memory model still equal the estimator's? It had kept fp32
+// moments, overstating memory and pruning plans that fit.
+TEST(PlanPruning, MemoryModelEqualsEstimatorWithBf16Moments) {
+  for (const char* z : {"0", "1", "3"}) {
+    const std::string y = std::string("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1, zero_stage: ") + z +
+                          "}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16, optimizer_moments: bf16}\n";
+    const Scenario s = parse_scenario(y, "l8.yaml", *frozen());
+    SearchOptions o;
+    o.vary_tp_comm_overlap = false;
+    const Estimator est;
+    const auto c = enumerate_plans(s, o);
+    ASSERT_FALSE(c.empty());
+    MemoryModel mem(s, o, est);
+    mem.prepare(c);
+    Scenario t = s;
+    for (size_t i = 0; i < c.size(); i += 3) {
+      apply_candidate(t, c[i], o);
+      EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << z << " " << describe(c[i], o, s);
+    }
+  }
+}
+
 // Question (review of 2026-12-05): with a cap on ZeRO-3's gathered parameters (DeepSpeed's
 // stage3_max_live_parameters), dense and MoE, does the search's memory model still equal the
 // estimator's, so that it prunes what the estimator would call too large and nothing else?

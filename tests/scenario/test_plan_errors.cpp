@@ -460,6 +460,17 @@ TEST(PlanErrors, BadZeroThreeGatherNamesTheChoices) {
   EXPECT_NE(e.find("tensor"), std::string::npos) << e;
 }
 
+// Question (review of 2026-12-06): is training.optimizer_moments a strict choice whose error names
+// the file, the line, the key and the valid precisions?
+TEST(PlanErrors, OptimizerMomentsNamesItsChoices) {
+  EXPECT_EQ(parse_scenario(kBase, "plan.yaml", *frozen()).train.optimizer_moments, DType::FP32);
+  const std::string yaml = std::string(kBase).replace(std::string(kBase).find("seq_len: 4096}"), 14, "seq_len: 4096, optimizer_moments: fp16}");
+  const auto e = error_of(yaml);
+  EXPECT_NE(e.find("plan.yaml:5:"), std::string::npos) << e;
+  EXPECT_NE(e.find("training.optimizer_moments"), std::string::npos) << e;
+  EXPECT_NE(e.find("fp32, bf16"), std::string::npos) << e;
+}
+
 // Does an override that goes wrong say "(--set)" and never the position of the value's text in
 // its own one-line document (FILE:1:1)? Is an empty value an error rather than a silent reset to
 // the default (an unset shell variable in `--set parallel.tp=$TP`)?
