@@ -685,6 +685,15 @@ def report(result, path):
         except ValueError as e:
             raise SextantError("report: the result is not JSON (%s); give a result dict or the text of --json" % e) from None
     else:
+        # A dict without a result's command, scalars or tables is refused as its JSON text is
+        # (sextant report): the conversion filled command "" and scalars {}, and {'tables': {}}
+        # made an empty page (2026-12-06 review). Every function's result carries the three.
+        if isinstance(result, dict):
+            for key in ("command", "scalars", "tables"):
+                if key not in result:
+                    raise SextantError("report: key %r: the result dict has no %s; a Sextant result has its command, "
+                                       "scalars and tables (as every sextant function returns them and --json writes "
+                                       "them)" % (key, key))
         if not isinstance(result, dict) or not isinstance(result.get("tables"), dict) or not all(
                 isinstance(c, dict) for c in result["tables"].values()):
             raise SextantError("report: expected a result dict (command, scalars, tables of columns) or the text of "

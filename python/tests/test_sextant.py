@@ -987,3 +987,29 @@ def test_report_of_json_text_that_is_not_a_result_is_refused(tmp_path):
     text = json.dumps(sextant._to_json_doc(sextant.estimate(SCENARIO)))
     sextant.report(text, out)
     assert out.stat().st_size > 0
+
+
+def test_report_of_a_dict_without_a_results_keys_is_refused(tmp_path):
+    """Question (review of 2026-12-06): is a dict without a result's command, scalars or tables
+    refused as its JSON text is, naming the missing key? The conversion filled command "" and scalars
+    {}, and report({'tables': {}}, path) wrote an empty page. The result of every function carries
+    the three and still reports."""
+    out = tmp_path / "o.html"
+    full = {"command": "m", "scalars": {}, "tables": {}}
+    for key in ("command", "scalars", "tables"):
+        with pytest.raises(sextant.SextantError, match="^report: key '%s': the result dict has no %s" % (key, key)):
+            sextant.report({k: v for k, v in full.items() if k != key}, out)
+    with pytest.raises(sextant.SextantError, match="key 'command'"):
+        sextant.report({"tables": {}}, out)
+    assert not out.exists()
+    small = small_scenario()
+    results = [sextant.estimate(small), sextant.simulate(small, timeline_rows=0),
+               sextant.plan(small, fix={"tp": 2, "pp": 2}, top=2, threads=1),
+               sextant.sweep(small, vary={"accelerator.memory_bytes": [80e9, 96e9]}),
+               sextant.goodput(GOODPUT, replicas=4, seed=3, search=False),
+               sextant.infer(model="llama3.1-8b", accelerator="h100-sxm-80gb", prompt=512, output=128),
+               sextant.analyze(TRACE, top=2), sextant.catalog("accelerators")]
+    for i, r in enumerate(results):
+        page = tmp_path / ("r%d.html" % i)
+        sextant.report(r, page)
+        assert page.stat().st_size > 0, r["command"]

@@ -768,8 +768,10 @@ static Result run_serve_in(StudySpec s) {
                                                               : static_cast<double>(reqs.size() - 1) / (reqs.back().arrival_s - reqs.front().arrival_s);
     const double dur = std::get<double>(*r.scalar("duration_s"));
     const double out = std::get<double>(*r.scalar("output_tokens_per_s")) * dur;
-    // The devices paid for (whole nodes under a system's node price), as the run's own cost.
-    const int64_t devices = billed_devices(std::get<int64_t>(*r.scalar("devices_count")), s.serving.price_node_devices);
+    // The devices paid for (the whole nodes its instances are placed on under a system's node
+    // price, billed_nodes), as the run's own cost.
+    const int64_t devices = billed_devices(std::get<int64_t>(*r.scalar("instances_count")), s.serving.deployment.par.devices(),
+                                           s.serving.price_node_devices);
     const Value* done = r.scalar("completed_count");
     const double completed = done && std::holds_alternative<int64_t>(*done) ? static_cast<double>(std::get<int64_t>(*done)) : 0.0;
     const double accepted = 1.0 - refused_share(r, reqs.size());
@@ -1001,6 +1003,11 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("fits_memory", fits_memory);
   r.set("fits_context", fits_context);
   r.set("fits", fits_memory && fits_context);
+  // The window fits_context checks (the model's max_position_embeddings, or the study's
+  // max_model_len), for the report's headline: it had printed max_context_tokens, memory's limit
+  // capped by the window, as the window ("at most 0 tokens" for a 131,072-token window; 2026-12-06
+  // review).
+  if (d.context_window_tokens > 0) r.set("context_window_tokens", static_cast<int64_t>(d.context_window_tokens));
   if (d.context_window_tokens <= 0)
     r.notes.push_back(d.model.id + " states no context window (max_position_embeddings): fits_context does not check the "
                       "prompt + output of " + std::to_string(prompt + output) + " tokens against one");
@@ -1178,7 +1185,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "node price of a system named with --system or deployment.system); give one in a study's cost.usd_per_device_hour "
                       "(`infer estimate STUDY` or `infer serve STUDY --set cost.usd_per_device_hour=2`)");
   if (usd > 0) {
-    const int64_t billed = billed_devices(d.par.devices(), node_devices);
+    const int64_t billed = billed_devices(1, d.par.devices(), node_devices);
     r.set("usd_per_device_hour", usd);
     r.set("billed_devices_count", billed);
     r.set("usd_per_hour", static_cast<double>(billed) * usd);
@@ -1189,8 +1196,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     r.set("usd_per_million_output_tokens", per_mtok);
     r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);  // (no number without a decode step)
     if (billed > d.par.devices()) {
-      // Replicas that fit the nodes paid for share them (4 of TP2 on an 8-device node).
-      const int64_t sharing = billed / d.par.devices();
+      // Replicas that fit the nodes paid for share them (4 of TP2 on an 8-device node; one TP6
+      // alone, none straddling two nodes: billed_nodes, as serve places them).
+      const int64_t sharing = 1 + spare_instances(1, d.par.devices(), node_devices);
       r.notes.push_back("the replica's " + std::to_string(d.par.devices()) + " device(s) are billed as " + std::to_string(billed / node_devices) +
                         " whole node(s) of " + std::to_string(node_devices) + " (nodes are rented whole, as serve and sweep rent them): "
                         "the costs per token are those of " + std::to_string(billed) + " devices" +
@@ -1389,7 +1397,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
                        std::nan(""),
                        c.serving.usd_per_device_hour > 0
-                           ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed * per_replica, c.serving.price_node_devices))
+                           ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed, per_replica, c.serving.price_node_devices))
                            : std::nan(""),
                        std::nan(""),
                        "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
@@ -1400,7 +1408,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           const bool priced = c.serving.usd_per_device_hour > 0;
           // Whole nodes under a system's node price, as serve bills them.
           const double usd_h =
-              priced ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(int64_t{rep} * per_replica, c.serving.price_node_devices))
+              priced ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(rep, per_replica, c.serving.price_node_devices))
                      : std::nan("");
           if (!ok && status.empty()) status = "SLO not met within max_devices";
           const bool measured = tried > 0;

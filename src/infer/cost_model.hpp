@@ -83,10 +83,35 @@ struct DevicePrice {
   std::string source;           // where the price came from (a result's price_source)
 };
 
-// The devices paid for when `devices` are used: whole nodes of node_devices (> 0), or the devices
-// themselves (0).
-inline int64_t billed_devices(int64_t devices, int node_devices) {
-  return node_devices > 0 ? (devices + node_devices - 1) / node_devices * node_devices : devices;
+// The whole nodes of node_devices (> 0) that `instances` engine instances (replicas, or a
+// disaggregated deployment's prefill and decode instances together) of instance_devices each are
+// placed on. An instance that fits a node lies inside one (Sextant refuses a TP group straddling
+// nodes): floor(node / instance) of them share a node. One larger than a node takes
+// ceil(instance / node) nodes of its own. Prefill and decode instances share nodes as colocated
+// replicas do (vLLM's disaggregated-prefill example runs a prefill and a decode instance on two
+// GPUs of one machine; the KV link between them is the study's disaggregation.link_gb_per_s, not
+// derived from placement).
+// Before 2026-12-06 the devices of all instances were rounded up together: 4 TP6 replicas on
+// 8-GPU nodes billed 3 nodes where they need 4 (review).
+inline int64_t billed_nodes(int64_t instances, int64_t instance_devices, int node_devices) {
+  if (node_devices <= 0 || instances <= 0 || instance_devices <= 0) return 0;
+  const int64_t per_node = node_devices / instance_devices;
+  if (per_node >= 1) return (instances + per_node - 1) / per_node;
+  return instances * ((instance_devices + node_devices - 1) / node_devices);
+}
+
+// The devices paid for: those of billed_nodes under a node price (node_devices > 0), else the
+// instances' own devices (0: priced per device).
+inline int64_t billed_devices(int64_t instances, int64_t instance_devices, int node_devices) {
+  return node_devices > 0 ? billed_nodes(instances, instance_devices, node_devices) * node_devices : instances * instance_devices;
+}
+
+// How many more instances the billed nodes hold at no extra cost: the free places of whole
+// instances in them (0 for an instance larger than a node, whose nodes are its own).
+inline int64_t spare_instances(int64_t instances, int64_t instance_devices, int node_devices) {
+  if (node_devices <= 0 || instance_devices <= 0) return 0;
+  const int64_t per_node = node_devices / instance_devices;
+  return per_node >= 1 ? billed_nodes(instances, instance_devices, node_devices) * per_node - instances : 0;
 }
 
 struct Deployment {

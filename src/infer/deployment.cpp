@@ -2,8 +2,10 @@
 
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 
 #include "core/error.hpp"
+#include "core/paths.hpp"
 #include "core/result.hpp"
 
 namespace sextant::infer {
@@ -17,6 +19,21 @@ const System* replica_system(const Catalog& cat, const Accelerator& a, const std
   for (const auto& id : cat.system_ids())
     if (cat.system(id).accelerator == a.id) return &cat.system(id);
   return nullptr;
+}
+
+// A data file as the notes name it: one in Sextant's data folder relative to it ("data/infer/devices.yaml",
+// the same on every install), another as given (a user's --infer-data folder). price_source had
+// held the absolute path of the install (/work/main/data/infer/devices.yaml), so the JSON and CSV
+// of the same run differed per machine (2026-12-06 review).
+std::string shown_data_file(const std::string& file) {
+  try {
+    std::error_code ec;
+    const std::filesystem::path rel = std::filesystem::relative(std::filesystem::path(file), std::filesystem::path(data_dir()), ec);
+    if (ec || rel.empty() || rel.native().rfind("..", 0) == 0) return file;
+    return "data/" + rel.generic_string();
+  } catch (const Error&) {  // no data folder found: the file is the user's
+    return file;
+  }
 }
 }  // namespace
 
@@ -65,9 +82,10 @@ DevicePrice resolve_price(const Catalog& cat, const InferData& data, const Accel
   const DeviceProfile p = data.device(a);
   out.usd_per_device_hour = p.usd_per_hour;
   out.source = p.usd_per_hour.known && p.usd_per_hour.value > 0
-                   ? unpriced_system + p.file + " usd_per_hour of " + a.id + ": " + format_double(p.usd_per_hour.value) +
+                   ? unpriced_system + shown_data_file(p.file) + " usd_per_hour of " + a.id + ": " + format_double(p.usd_per_hour.value) +
                          " USD per device-hour, per device (" + cite(p.usd_per_hour) + ")"
-                   : unpriced_system + "unknown: " + a.id + " has no usd_per_hour in " + (p.file.empty() ? std::string("devices.yaml") : p.file);
+                   : unpriced_system + "unknown: " + a.id + " has no usd_per_hour in " +
+                         (p.file.empty() ? std::string("devices.yaml") : shown_data_file(p.file));
   return out;
 }
 

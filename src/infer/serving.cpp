@@ -1103,18 +1103,29 @@ Result Simulation::run(ServingSummary* summary) {
     r.set("energy_j", energy);
     r.set("energy_per_output_token_j", energy / out_tokens);
   }
-  // The devices paid for: whole nodes under a system's node price, as sweep rents them (6 devices
-  // of 8-device nodes pay for 8), else the devices used.
-  const int64_t billed = billed_devices(devices, sp.price_node_devices);
+  // The devices paid for: the whole nodes the instances are placed on under a system's node price,
+  // as sweep rents them (billed_nodes: each instance inside one node, 4 TP6 instances on 8-device
+  // nodes on 4 of them), else the devices used. Before 2026-12-06 the instances' devices were
+  // rounded up together (24 devices, 3 nodes, for those 4) and the note promised room for "more
+  // instances" where 2 devices were left (review).
+  const int64_t billed = billed_devices(replicas_, per_inst, sp.price_node_devices);
   if (!sp.price_source.empty()) r.set("price_source", sp.price_source);
   if (sp.usd_per_device_hour > 0) {
     r.set("usd_per_device_hour", sp.usd_per_device_hour);
     r.set("billed_devices_count", billed);
     r.set("usd_per_hour", static_cast<double>(billed) * sp.usd_per_device_hour);
-    if (billed > devices)
-      r.notes.push_back("the deployment's " + std::to_string(devices) + " device(s) are billed as " + std::to_string(billed / sp.price_node_devices) +
-                        " whole node(s) of " + std::to_string(sp.price_node_devices) + " (" + std::to_string(billed) +
-                        " devices; nodes are rented whole, as sweep rents them): more instances would fill them at no extra cost");
+    if (billed > devices) {
+      const int64_t nodes = billed / sp.price_node_devices, spare = spare_instances(replicas_, per_inst, sp.price_node_devices);
+      const std::string placed = per_inst <= sp.price_node_devices
+                                     ? std::to_string(sp.price_node_devices / per_inst) + " instance(s) per node, none straddling two"
+                                     : "each instance on " + std::to_string(billed_nodes(1, per_inst, sp.price_node_devices)) + " node(s) of its own";
+      r.notes.push_back("the deployment's " + std::to_string(devices) + " device(s) (" + std::to_string(replicas_) + " instance(s) of " +
+                        std::to_string(per_inst) + ") are billed as " + std::to_string(nodes) + " whole node(s) of " +
+                        std::to_string(sp.price_node_devices) + " (" + std::to_string(billed) + " devices; nodes are rented whole, as sweep "
+                        "rents them, " + placed + ")" +
+                        (spare > 0 ? ": " + std::to_string(spare) + " more instance(s) would fit them at no extra cost"
+                                   : ": no more instance fits them"));
+    }
   }
   if (sp.usd_per_device_hour > 0 && out_tokens > 0) {
     const double usd = static_cast<double>(billed) * sp.usd_per_device_hour * dur / 3600.0;

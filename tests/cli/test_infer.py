@@ -1474,6 +1474,8 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
                 "--batch", "8")
         own = scalars(run_json(*base))  # no system: devices.yaml's price, per device, its source said
         self.assertIn("devices.yaml usd_per_hour of h100-sxm-80gb", own["price_source"])
+        # The bundled file as the notes name it, the same on every install (the absolute path before 2026-12-06).
+        self.assertTrue(own["price_source"].startswith("data/infer/devices.yaml usd_per_hour of"), own["price_source"])
         self.assertIn("per device", own["price_source"])
         self.assertEqual(own["billed_devices_count"], 1)
         p5 = run_json(*base, "--system", "aws-p5-efa")
@@ -1524,6 +1526,41 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         sc = scalars(j)
         self.assertAlmostEqual(sc["best_usd_per_hour"], node * math.ceil(sc["best_devices_count"] / per_node), places=6)
         self.assertTrue(any(n.startswith("price of h100-sxm-80gb: catalog aws-p5-efa node price") for n in j["notes"]), j["notes"])
+
+    def test_whole_nodes_are_billed_where_the_instances_lie(self):
+        """Question (review of 2026-12-06): do serve, its steady cost, estimate and plan bill the whole
+        nodes the replicas lie on, each inside one node? 4 TP6 replicas of GPT-3 175B on aws-p5-efa
+        had billed 3 nodes (165.12 USD/h, their 24 devices rounded up together) where they need 4
+        (220.16), 8 TP3 replicas 3 where 2 share a node, serve 41.28 USD/h per replica where estimate
+        billed a node (55.04), and the note promised room for "more instances" with 2 devices left."""
+        study = ("deployment: {model: gpt3-175b, accelerator: h100-sxm-80gb, engine: vllm, system: aws-p5-efa, tp: 6, "
+                 "weight_format: fp8}\nserving: {policy: continuous, replicas: 4}\n"
+                 "workload: {arrival: poisson, rate_per_s: 2, requests: 100, prompt: {dist: fixed, mean: 512}, "
+                 "output: {dist: fixed, mean: 64}}\nslo: {ttft_s: 2.0, tpot_s: 0.1}\n"
+                 "plan: {accelerators: [h100-sxm-80gb], tp: [6], max_batch_seqs: [64], max_devices: 48, requests: 200}\n")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "g6.yaml")
+            with open(path, "w") as f:
+                f.write(study)
+            j = run_json("infer", "serve", path)
+            s = scalars(j)
+            self.assertEqual(s["billed_devices_count"], 32)
+            self.assertAlmostEqual(s["usd_per_hour"], 4 * 55.04, places=9)
+            note = [n for n in j["notes"] if "whole node(s)" in n]
+            self.assertEqual(len(note), 1, j["notes"])
+            self.assertIn("(4 instance(s) of 6) are billed as 4 whole node(s) of 8", note[0])
+            self.assertIn(": no more instance fits them", note[0])
+            # The steady cost bills the same nodes: 2 requests/s (below saturation) of 64 output tokens.
+            self.assertLess(s["rate_per_s"], s["saturation_requests_per_s"])
+            self.assertAlmostEqual(s["steady_usd_per_million_output_tokens"], 4 * 55.04 / 3600 / (2 * 64) * 1e6, places=6)
+            tp3 = scalars(run_json("infer", "serve", path, "--set", "deployment.tp=3", "--set", "serving.replicas=7"))
+            self.assertEqual(tp3["billed_devices_count"], 32)
+            e = scalars(run_json("infer", "estimate", path))
+            self.assertAlmostEqual(s["usd_per_hour"] / 4, e["usd_per_hour"], places=9)
+            p = scalars(run_json("infer", "plan", path, "--set", "workload.rate_per_s=40"))
+            self.assertEqual(p["best_tp"], 6)
+            self.assertAlmostEqual(p["best_usd_per_hour"], p["best_replicas"] * 55.04, places=9)
+            self.assertGreaterEqual(p["best_replicas"], 4)
 
     def test_a_draft_model_keeps_its_own_kv_cache(self):
         ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")

@@ -242,6 +242,22 @@ class ReportCli(unittest.TestCase):
                 headline = fx.embedded_data(f.read())["page"]["takeaways"]
             self.assertTrue(any(t.startswith("36 of 200 requests (18%) refused at arrival") for t in headline), headline)
 
+    def test_an_estimate_beyond_the_context_window_gives_the_window(self):
+        """Question (review of 2026-12-06): does the headline of an estimate whose prompt + output is
+        beyond the model's window give the window (131,072 tokens for Llama 3.1 70B), not
+        max_context_tokens (memory's limit capped by it)? A 200,000-token prompt on one H100 had read
+        "(at most 0 tokens)"."""
+        with tempfile.TemporaryDirectory() as d:
+            est = os.path.join(d, "est.html")
+            fx.run("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb", "--prompt", "200000",
+                   "--output", "100", "--report", est, "-q")
+            with open(est, encoding="utf-8") as f:
+                doc = fx.embedded_data(f.read())
+            self.assertEqual(doc["result"]["scalars"]["context_window_tokens"], 131072)
+            headline = doc["page"]["takeaways"][0]
+            self.assertIn("does not fit the model's context window: the prompt + output is beyond its 131072 tokens", headline)
+            self.assertNotIn("at most", headline)
+
     def test_a_document_without_a_results_keys_is_refused(self):
         """Question (review of 2026-12-06): is a JSON document that is not a Sextant result refused,
         naming the file and the missing key? {"schema_version": 1} and a result without its command

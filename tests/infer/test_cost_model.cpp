@@ -623,9 +623,9 @@ TEST(CostModel, ANamedSystemsNodePriceIsThePricePerDeviceInWholeNodes) {
   EXPECT_EQ(d.price.node_devices, p5.gpus_per_node);
   EXPECT_NE(d.price.source.find("catalog aws-p5-efa node price"), std::string::npos) << d.price.source;
   EXPECT_NE(d.price.source.find(p5.node_price_usd_per_hour.source), std::string::npos) << d.price.source;
-  EXPECT_EQ(billed_devices(1, d.price.node_devices), 8);
-  EXPECT_EQ(billed_devices(12, d.price.node_devices), 16);
-  EXPECT_EQ(billed_devices(3, 0), 3);
+  EXPECT_EQ(billed_devices(1, 1, d.price.node_devices), 8);
+  EXPECT_EQ(billed_devices(1, 12, d.price.node_devices), 16);
+  EXPECT_EQ(billed_devices(3, 1, 0), 3);
   // Without a system: devices.yaml's, per device, and said so.
   const Deployment own = deployment("llama3.1-8b", "h100-sxm-80gb");
   const DeviceProfile prof = infer_data().device(own.accel);
@@ -640,4 +640,36 @@ TEST(CostModel, ANamedSystemsNodePriceIsThePricePerDeviceInWholeNodes) {
   EXPECT_DOUBLE_EQ(mosaic.price.usd_per_device_hour.value, prof.usd_per_hour.value);
   EXPECT_EQ(mosaic.price.node_devices, 0);
   EXPECT_NE(mosaic.price.source.find("system mosaic-h100 has no node price"), std::string::npos) << mosaic.price.source;
+}
+
+// Question (review of 2026-12-06): are whole nodes billed for where the instances lie, each inside
+// one node (Sextant refuses a TP group straddling nodes), not for their devices rounded up
+// together? 4 TP6 replicas on 8-GPU nodes had billed 24 devices (3 nodes) where they need 4 nodes,
+// and 8 TP3 replicas 24 where 2 share a node (4 nodes).
+TEST(CostModel, WholeNodesAreBilledForWhereTheInstancesLie) {
+  EXPECT_EQ(billed_nodes(4, 6, 8), 4);
+  EXPECT_EQ(billed_devices(4, 6, 8), 32);
+  EXPECT_EQ(billed_nodes(8, 3, 8), 4);
+  EXPECT_EQ(billed_devices(8, 3, 8), 32);
+  EXPECT_EQ(spare_instances(4, 6, 8), 0);  // 2 devices left per node: no room for another
+  EXPECT_EQ(spare_instances(7, 3, 8), 1);  // the fourth node has room for a second TP3
+  // Instances that fill nodes exactly: the devices themselves.
+  EXPECT_EQ(billed_devices(8, 1, 8), 8);
+  EXPECT_EQ(billed_devices(3, 4, 8), 16);
+  EXPECT_EQ(spare_instances(3, 4, 8), 1);
+  // An instance larger than a node takes whole nodes of its own: tp 4 x pp 3 takes 2 nodes each.
+  EXPECT_EQ(billed_nodes(2, 12, 8), 4);
+  EXPECT_EQ(spare_instances(2, 12, 8), 0);
+  EXPECT_EQ(billed_nodes(3, 16, 8), 6);
+  // Per device without a node price.
+  EXPECT_EQ(billed_devices(4, 6, 0), 24);
+  EXPECT_EQ(spare_instances(4, 6, 0), 0);
+}
+
+// Question (review of 2026-12-06): does a price from the bundled devices.yaml name the file as the
+// notes do, relative to the data folder? price_source had held the install's absolute path
+// (/work/main/data/infer/devices.yaml), so the same run's JSON and CSV differed per machine.
+TEST(CostModel, ADevicesYamlPriceNamesTheFileRelativeToTheDataFolder) {
+  const Deployment own = deployment("llama3.1-8b", "h100-sxm-80gb");
+  EXPECT_EQ(own.price.source.rfind("data/infer/devices.yaml usd_per_hour of h100-sxm-80gb: ", 0), 0u) << own.price.source;
 }

@@ -604,3 +604,36 @@ TEST(Serving, ANodePriceBillsWholeNodes) {
   const Result c = simulate_serving(whole, reqs);
   EXPECT_EQ(std::get<int64_t>(*c.scalar("billed_devices_count")), 8);
 }
+
+// Question (review of 2026-12-06): does serve bill the whole nodes its instances lie on, each
+// inside one node, and say how many more would fit them? 4 TP6 replicas of GPT-3 175B on 8-GPU
+// nodes had billed 3 nodes (their 24 devices rounded up together) where they need 4, 8 TP3
+// replicas 3 where 2 share a node (4), and the note promised "more instances" with 2 devices left.
+TEST(Serving, WholeNodesAreBilledForWhereTheInstancesLie) {
+  const auto reqs = generate_requests(work(1, 20));
+  auto run = [&](int tp, int replicas, bool disaggregated) {
+    ServingSpec s = spec_8b();
+    s.deployment = deployment("gpt3-175b", "h100-sxm-80gb", "vllm", "fp8", tp);
+    s.price_node_devices = 8;
+    s.replicas = replicas;
+    if (disaggregated) s.disaggregation = DisaggregationSpec{replicas / 2, replicas - replicas / 2, {}};
+    return simulate_serving(s, reqs);
+  };
+  auto note = [](const Result& r) {
+    for (const auto& n : r.notes)
+      if (n.find("whole node(s)") != std::string::npos) return n;
+    return std::string();
+  };
+  const Result tp6 = run(6, 4, false);
+  EXPECT_EQ(std::get<int64_t>(*tp6.scalar("billed_devices_count")), 32);
+  EXPECT_DOUBLE_EQ(tp6.number("usd_per_hour"), 32 * 2.5);
+  EXPECT_NE(note(tp6).find("billed as 4 whole node(s) of 8"), std::string::npos) << note(tp6);
+  EXPECT_NE(note(tp6).find(": no more instance fits them"), std::string::npos) << note(tp6);
+  const Result tp3 = run(3, 7, false);
+  EXPECT_EQ(std::get<int64_t>(*tp3.scalar("billed_devices_count")), 32);
+  EXPECT_NE(note(tp3).find("2 instance(s) per node"), std::string::npos) << note(tp3);
+  EXPECT_NE(note(tp3).find(": 1 more instance(s) would fit them at no extra cost"), std::string::npos) << note(tp3);
+  // Prefill and decode instances share nodes as colocated replicas do: 1 + 1 TP3 on one node.
+  const Result pd = run(3, 2, true);
+  EXPECT_EQ(std::get<int64_t>(*pd.scalar("billed_devices_count")), 8);
+}

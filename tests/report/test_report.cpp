@@ -1116,9 +1116,23 @@ TEST(ReportRenderers, InferEstimateHeadlineSaysWhetherItFits) {
   EXPECT_EQ(yes[0], "memory 2.75 GiB per device of 4.00 GiB usable (weights 2.00 GiB, KV cache 512 MiB, activation workspace 256 MiB)");
   const auto window = estimate_of(2.0, true, false);
   ASSERT_FALSE(window.empty());
-  EXPECT_NE(window[0].find("; does not fit the model's context window: the prompt + output is beyond it (at most 8192 tokens)"),
-            std::string::npos)
-      << window[0];
+  EXPECT_NE(window[0].find("; does not fit the model's context window: the prompt + output is beyond it"), std::string::npos) << window[0];
+}
+
+// Question (review of 2026-12-06): does the headline of an estimate beyond the context window give
+// the window, not max_context_tokens (memory's limit capped by the window)? A 200,000-token prompt
+// of Llama 3.1 70B on one H100 had read "(at most 0 tokens)" where its window is 131,072.
+TEST(ReportRenderers, InferEstimateHeadlineGivesTheContextWindow) {
+  Result r;
+  r.command = "infer estimate";
+  r.set("fits_memory", false);
+  r.set("fits_context", false);
+  r.set("fits", false);
+  r.set("max_context_tokens", 0.0);
+  r.set("context_window_tokens", int64_t{131072});
+  const auto lines = build_page(r).takeaways;
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "does not fit in memory; does not fit the model's context window: the prompt + output is beyond its 131072 tokens");
 }
 
 // Question (review of 2026-12-06): does the headline of a serving run say the requests it refused,

@@ -356,9 +356,12 @@ void fit(const Result& r, ReportPage& page) {
   } else if (is_false(r, "fits_memory")) {
     line = "does not fit in memory";
   }
+  // The window itself (context_window_tokens): max_context_tokens is memory's limit capped by it,
+  // and had been printed as the window ("at most 0 tokens" where Llama 3.1 70B's is 131,072 and the
+  // memory held none; 2026-12-06 review).
   if (is_false(r, "fits_context")) {
-    std::string ctx = "does not fit the model's context window: the prompt + output is beyond it";
-    if (finite_scalar(r, "max_context_tokens")) ctx += " (at most " + fmt_count(r.number("max_context_tokens")) + " tokens)";
+    std::string ctx = "does not fit the model's context window: the prompt + output is beyond ";
+    ctx += finite_scalar(r, "context_window_tokens") ? "its " + fmt_count(r.number("context_window_tokens")) + " tokens" : std::string("it");
     line = line.empty() ? ctx : line + "; " + ctx;
   }
   if (!line.empty()) page.takeaways.push_back(line);
