@@ -1,6 +1,7 @@
 #pragma once
 // Closed-form checkpoint/restart models, computed beside the simulation (docs/goodput.md).
 // All times in seconds; rates in events per second. Every formula names its source.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -71,12 +72,20 @@ int64_t nodes_lost_quantile(const std::vector<LossGroup>& groups, double quantil
 
 // The spare pool as a multi-rate Erlang loss system (Kaufman 1981, Roberts; M/G/c/c with events
 // of several sizes): an event of group k takes nodes_per_event spares when the pool holds that
-// many, else it requeues (and its nodes, repaired, go back to the cluster, not the pool). The
-// occupancy is the groups' compound Poisson sum truncated at `spares`, whatever the repair-time
-// distribution; returns, per group, the steady-state share of its events that requeue:
-// P(occupancy > spares - nodes_per_event). One group of single-node events is Erlang-B
-// B(spares, mean_events). A group larger than the pool always requeues (1). Exact (the
-// Kaufman-Roberts recursion) up to 1e8 multiply-adds, else the normal approximation of the sum.
-std::vector<double> spare_pool_requeue_share(const std::vector<LossGroup>& groups, int64_t spares);
+// many, else it requeues (and its nodes, repaired, go back to the cluster, not the pool). In the
+// steady state the occupancy is the groups' compound Poisson sum truncated at `spares`, whatever
+// the repair-time distribution, and an event of group k requeues with probability
+// P(occupancy > spares - nodes_per_event); one group of single-node events is Erlang-B
+// B(spares, mean_events). A group larger than the pool always requeues (1).
+// The pool starts full: returned, per group, is the share of its events that requeue over a job
+// of `wall_per_repair` repair times (mean_events is rate x the repair time), the time average of
+// the untruncated tail P(X(u) > spares - n) while u < 1 repair time has passed (no node is back
+// yet; X(u) the losses so far) and of the steady state after; infinite, the steady state alone.
+// Exact (the Kaufman-Roberts recursion, memory of the largest event's size) up to
+// `exact_work_limit` multiply-adds; beyond it the steady state by the saddlepoint at the pool's
+// size and the ramp by the normal approximation (docs/goodput.md, Spare pool). Throws Error for
+// a negative pool, a non-positive wall time or a load that is negative or not finite.
+std::vector<double> spare_pool_requeue_share(const std::vector<LossGroup>& groups, int64_t spares,
+                                             double wall_per_repair = INFINITY, double exact_work_limit = 1e8);
 
 }  // namespace sextant::goodput

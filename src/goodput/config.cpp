@@ -120,11 +120,11 @@ size_t GoodputConfig::restore_level(const FailureProcess& p, const CheckpointSch
   return l;
 }
 
-double GoodputConfig::requeue_share(const FailureProcess& p) const {
-  if (recovery.replacement == "requeue") return 1.0;
+std::vector<LossGroup> GoodputConfig::spare_pool_loads() const {
   // Every loss that takes spares: the node-losing interrupts, and the evictions of slow nodes
   // (an episode longer than fail_slow_evict_after_s, exponential durations), each holding its
-  // nodes for the repair time. p's own class is added with no load: the share depends on its size.
+  // nodes for the repair time. (Before 2026-12-06 the spare-pool note's nodes in repair left the
+  // evictions out, where the share it gave counted them; review.)
   std::vector<LossGroup> groups;
   for (const auto& q : processes) {
     if (q.kind == EventKind::Interrupt && q.node_lost)
@@ -133,8 +133,54 @@ double GoodputConfig::requeue_share(const FailureProcess& p) const {
     if (q.kind == EventKind::FailSlow && a > 0 && q.slow_duration_s > 0)
       groups.push_back({process_rate_per_s(q) * std::exp(-a / q.slow_duration_s) * recovery.repair_s, 1});
   }
+  return groups;
+}
+
+double GoodputConfig::closed_form_wall_s() const {
+  if (job.horizon_s > 0) return job.horizon_s;
+  const double progress = fail_slow_progress();
+  return progress > 0 && job.work_s > 0 ? job.work_s / progress : INFINITY;
+}
+
+namespace {
+// The job's wall time in repair times (infinite without repairs: the pool is then never short).
+double wall_per_repair(const GoodputConfig& c) {
+  const double w = c.closed_form_wall_s();
+  return c.recovery.repair_s > 0 && w > 0 ? w / c.recovery.repair_s : INFINITY;
+}
+}  // namespace
+
+double GoodputConfig::requeue_share(const FailureProcess& p) const {
+  if (recovery.replacement == "requeue") return 1.0;
+  // p's own class is added with no load: the share depends on its size.
+  std::vector<LossGroup> groups = spare_pool_loads();
   groups.push_back({0.0, std::max<int64_t>(1, nodes_lost(p))});
-  return spare_pool_requeue_share(groups, recovery.spares_count).back();
+  return spare_pool_requeue_share(groups, recovery.spares_count, wall_per_repair(*this)).back();
+}
+
+std::vector<double> GoodputConfig::requeue_shares() const {
+  std::vector<double> share(processes.size(), 0.0);
+  if (recovery.replacement == "requeue") {
+    share.assign(processes.size(), 1.0);
+    return share;
+  }
+  // Each process's size as a class of no load beside the pool's load, all in one pass.
+  std::vector<LossGroup> groups = spare_pool_loads();
+  const size_t loads = groups.size();
+  for (const auto& p : processes) groups.push_back({0.0, std::max<int64_t>(1, nodes_lost(p))});
+  const auto all = spare_pool_requeue_share(groups, recovery.spares_count, wall_per_repair(*this));
+  for (size_t k = 0; k < processes.size(); ++k) share[k] = all[loads + k];
+  return share;
+}
+
+double GoodputConfig::nodes_in_repair_mean() const {
+  // Poisson(rate x min(t, D)) losses in repair at t: its mean averaged over t in [0, W], in
+  // repair times x = W / D: x / 2 where x <= 1, else 1 - 1 / (2 x).
+  const double x = wall_per_repair(*this);
+  const double share = x <= 1 ? x / 2 : 1 - 1 / (2 * x);
+  double nodes = 0;
+  for (const LossGroup& g : spare_pool_loads()) nodes += g.mean_events * double(g.nodes_per_event);
+  return nodes * share;
 }
 
 double GoodputConfig::fail_slow_progress() const {
@@ -157,30 +203,33 @@ double GoodputConfig::fail_slow_progress() const {
 
 double GoodputConfig::mean_restart_s(bool with_restore) const {
   // Rate-weighted mean of the recovery timeline of unplanned interruptions, restoring from the
-  // level that survives each. A node loss requeues with the pool's steady-state share
-  // (requeue_share: Erlang-B for single-node losses), else takes a spare (before 2026-12-04
-  // spares 0 was costed as a hot spare: Daly 0.906 against a simulated 0.692; until 2026-12-06 a
-  // pool of at least the loss's nodes was costed as never empty: one spare against 19 nodes in
-  // repair read Daly 0.906 where the simulation requeues 332 times, 0.702; review).
+  // level that survives each. A node loss requeues with the pool's share over the job
+  // (requeue_shares: Erlang-B for single-node losses in the steady state), else takes a spare
+  // (before 2026-12-04 spares 0 was costed as a hot spare: Daly 0.906 against a simulated 0.692;
+  // until 2026-12-06 a pool of at least the loss's nodes was costed as never empty: one spare
+  // against 19 nodes in repair read Daly 0.906 where the simulation requeues 332 times, 0.702;
+  // review).
   double wsum = 0, tsum = 0;
   const auto sched = checkpoint.impl->schedule(checkpoint.env);
-  for (const auto& p : processes) {
+  const std::vector<double> requeue = requeue_shares();
+  for (size_t k = 0; k < processes.size(); ++k) {
+    const auto& p = processes[k];
     if (p.kind == EventKind::FailSlow || graceful(p)) continue;
     const double w = process_rate_per_s(p);
     wsum += w;
-    tsum += w * restart_s_of(p, sched, with_restore);
+    tsum += w * restart_s_of(p, sched, with_restore, requeue[k]);
   }
   return wsum > 0 ? tsum / wsum : recovery.restart_s + recovery.rendezvous_s(job.nodes()) + recovery.warmup_s;
 }
 
-double GoodputConfig::restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore) const {
+double GoodputConfig::restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore, double requeue) const {
   double t = recovery.restart_s + recovery.rendezvous_s(job.nodes()) + recovery.warmup_s;
   if (with_restore && !sched.levels.empty()) t += sched.levels[restore_level(p, sched)].restore_s;
   if (p.kind == EventKind::Preemption) t += p.downtime_s;
   if (p.kind == EventKind::Interrupt) t += p.detection_s >= 0 ? p.detection_s : recovery.detection_s;
   if (p.kind == EventKind::Interrupt && p.node_lost) {
     t += recovery.eviction_s;
-    const double requeue = requeue_share(p);
+    if (requeue < 0) requeue = requeue_share(p);
     t += requeue * recovery.requeue_s +
          (1.0 - requeue) * (recovery.replacement == "warm-standby" ? recovery.warm_standby_s : recovery.hot_spare_s);
   }

@@ -10,6 +10,7 @@
 
 #include "core/yaml_reader.hpp"
 #include "goodput/checkpoint/strategy.hpp"
+#include "goodput/closed_forms.hpp"
 #include "goodput/failures/distribution.hpp"
 
 namespace sextant::goodput {
@@ -170,16 +171,28 @@ struct GoodputConfig {
   // restores from remote in 108 s). `with_restore` false leaves the restore out (the multi-level
   // closed form adds each level's own).
   double mean_restart_s(bool with_restore = true) const;
-  // The steady-state share of p's node losses that find the spare pool short and requeue: the
-  // pool is a multi-rate Erlang loss system (spare_pool_requeue_share) loaded by every loss that
-  // takes spares (node-losing interrupts, evictions of slow nodes), each for the repair time; 1
-  // under replacement: requeue or where p loses more nodes than the pool holds.
+  // The spare pool's load: every loss that takes spares (node-losing interrupts, evictions of
+  // slow nodes), each a class of its size with mean_events = its rate x repair_s. The one load of
+  // requeue_share and nodes_in_repair_mean.
+  std::vector<LossGroup> spare_pool_loads() const;
+  // The job's wall time as the closed forms take it for the pool: the horizon, or the work at the
+  // fail-slow episodes' mean progress for a job run to completion (a lower bound of its wall).
+  double closed_form_wall_s() const;
+  // The share of p's node losses that find the spare pool short and requeue, over a job of
+  // closed_form_wall_s starting with a full pool: the multi-rate Erlang loss system
+  // (spare_pool_requeue_share) loaded by spare_pool_loads; 1 under replacement: requeue or where
+  // p loses more nodes than the pool holds. requeue_shares: one per process, in one pass.
   double requeue_share(const FailureProcess& p) const;
+  std::vector<double> requeue_shares() const;
+  // The nodes in repair on average over the job (closed_form_wall_s), the pool's load growing
+  // from none at the start to spare_pool_loads' after a repair time.
+  double nodes_in_repair_mean() const;
   // The share of full speed the fail-slow episodes leave, at their mean rates and durations
   // (capped at fail_slow_evict_after_s): 1 without them. The closed forms leave them out.
   double fail_slow_progress() const;
-  // The recovery timeline of one unplanned interruption of process p (mean_restart_s's term).
-  double restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore = true) const;
+  // The recovery timeline of one unplanned interruption of process p (mean_restart_s's term);
+  // `requeue` the share of its node losses that requeue (requeue_share(p) where negative).
+  double restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore = true, double requeue = -1) const;
 };
 
 // Throws Error (at `where`) when the expected interruptions over every replica, searches included,

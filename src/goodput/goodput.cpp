@@ -514,49 +514,64 @@ Result run_goodput(const GoodputConfig& c) {
                           "Weibull gaps, and its ettr_fraction and optimal_interval_sim_s apply");
   }
   // What else the closed forms leave out, said with its size (2026-12-06 review: none of it was,
-  // and one spare against 19 nodes in repair read Daly 0.906 beside a simulated 0.702).
-  if (rate > 0) {
+  // and one spare against 19 nodes in repair read Daly 0.906 beside a simulated 0.702). Each note
+  // stands on its own cause: fail-slow episodes alone lose no work (rate 0), and their note had
+  // been left out with the others (simulated 0.862, Daly 0.984, unsaid; review of 2026-12-06).
+  {
     auto g3 = [](double v) {  // a share or rate to 3 significant digits
       char b[32];
       std::snprintf(b, sizeof b, "%.3g", v);
       return std::string(b);
     };
-    // The spare pool's queue enters the closed forms' restart at its steady-state share
-    // (GoodputConfig::requeue_share); said where it matters, as the simulation's start differs.
-    double lost_rate = 0, requeued_rate = 0, in_repair = 0;
-    for (const auto& p : c.processes)
-      if (p.kind == EventKind::Interrupt && p.node_lost) {
-        const double r = c.process_rate_per_s(p);
-        lost_rate += r;
-        requeued_rate += r * c.requeue_share(p);
-        in_repair += r * double(c.nodes_lost(p)) * c.recovery.repair_s;
-      }
-    if (c.recovery.replacement != "requeue" && lost_rate > 0 && requeued_rate >= 0.01 * lost_rate)
-      res.notes.push_back("spare pool: in the steady state " + g3(100.0 * requeued_rate / lost_rate) +
-                          "% of node losses find the " + std::to_string(c.recovery.spares_count) + " spare(s) short (" +
-                          g3(in_repair) + " nodes in repair on average; Erlang's loss formula) and wait recovery.requeue_s: the "
-                          "closed forms' restart (mean_restart_s) charges them that share; the simulation counts them "
-                          "(requeues_mean_count), fewer in a job's first repair time, which starts with a full pool");
-    // An SDC costs the work done while it went undetected on top of a restart and half an
-    // interval: about rate x latency of the wall time (an SDC a day found after 3,600 s: Daly
-    // 0.956, simulated 0.918).
-    double sdc_rate = 0, sdc_latency_share = 0;
-    for (const auto& p : c.processes)
-      if (p.kind == EventKind::Sdc && p.sdc_detection_latency_s > 0) {
-        sdc_rate += c.process_rate_per_s(p);
-        sdc_latency_share += c.process_rate_per_s(p) * p.sdc_detection_latency_s;
-      }
-    if (sdc_rate > 0)
-      res.notes.push_back("silent data corruption (" + g3(sdc_rate * 86400.0) + " per day, detected after a mean " +
-                          fmt(sdc_latency_share / sdc_rate, "s") + "): the closed forms (daly_expected_ettr_fraction, "
-                          "meta_expected_ettr_fraction, the Young/Daly intervals) charge each a restart and half an interval; the "
-                          "simulation also rolls back the work done before it was found, about " +
-                          g3(std::min(1.0, sdc_latency_share)) + " of the wall time (rate x latency) more: the closed forms read that "
-                          "much high");
-    const double slow_progress = c.fail_slow_progress();
     double slow_rate = 0;
     for (const auto& p : c.processes)
       if (p.kind == EventKind::FailSlow) slow_rate += c.process_rate_per_s(p);
+    // The spare pool's queue enters the closed forms' restart at its share over the job, the
+    // pool starting full (GoodputConfig::requeue_shares); said where it matters.
+    const std::vector<double> requeue = c.requeue_shares();
+    double lost_rate = 0, requeued_rate = 0;
+    for (size_t k = 0; k < c.processes.size(); ++k) {
+      const auto& p = c.processes[k];
+      if (p.kind == EventKind::Interrupt && p.node_lost) {
+        const double r = c.process_rate_per_s(p);
+        lost_rate += r;
+        requeued_rate += r * requeue[k];
+      }
+    }
+    if (c.recovery.replacement != "requeue" && lost_rate > 0 && requeued_rate >= 0.01 * lost_rate)
+      res.notes.push_back("spare pool: over the job " + g3(100.0 * requeued_rate / lost_rate) + "% of node losses find the " +
+                          std::to_string(c.recovery.spares_count) + " spare(s) short (" + g3(c.nodes_in_repair_mean()) +
+                          " nodes in repair on average over the job" +
+                          (c.recovery.fail_slow_evict_after_s > 0 && slow_rate > 0 ? ", slow-node evictions included" : "") +
+                          ", the pool full at its start; Erlang's loss formula after a repair time) and wait recovery.requeue_s: "
+                          "the closed forms' restart (mean_restart_s) charges them that share; the simulation counts them "
+                          "(requeues_mean_count)");
+    // An SDC costs the work done while it went undetected on top of a restart and half an
+    // interval. The engine holds one pending at a time and draws none while the job is down, so
+    // with r SDCs per second arriving while it runs (a share u = 1 / (1 + rate x restart) of the
+    // time) and exponential latencies of mean L, a corruption is pending (its work later rolled
+    // back) a share r u L / (1 + r u L) of the wall time, and the closed-form ETTRs read high by
+    // that factor. The note's first form (2026-12-06) gave r L, capped at 1: 1.0 at 12 a day
+    // found after 7,200 s, where the simulation gives 0.361 and Daly 0.699 x (1 - 0.487) = 0.358
+    // (review of 2026-12-06).
+    double sdc_rate = 0, sdc_latency = 0;
+    for (const auto& p : c.processes)
+      if (p.kind == EventKind::Sdc && p.sdc_detection_latency_s > 0) {
+        sdc_rate += c.process_rate_per_s(p);
+        sdc_latency += c.process_rate_per_s(p) * p.sdc_detection_latency_s;
+      }
+    if (sdc_rate > 0) {
+      sdc_latency /= sdc_rate;
+      const double running = 1.0 / (1.0 + rate * restart);
+      const double rl = sdc_rate * running * sdc_latency;
+      res.notes.push_back("silent data corruption (" + g3(sdc_rate * 86400.0) + " per day, detected after a mean " +
+                          fmt(sdc_latency, "s") + "): the closed forms (daly_expected_ettr_fraction, "
+                          "meta_expected_ettr_fraction, the Young/Daly intervals) charge each a restart and half an interval; the "
+                          "simulation also rolls back the work done before it was found: a corruption is pending, one at a time, "
+                          "about " + g3(rl / (1.0 + rl)) + " of the wall time (r u L / (1 + r u L), u = 1 / (1 + rate x "
+                          "mean_restart_s) the share of time running), by which share the closed-form ETTRs read high");
+    }
+    const double slow_progress = c.fail_slow_progress();
     if (slow_rate > 0 && slow_progress < 1.0)
       res.notes.push_back("fail-slow episodes (" + g3(slow_rate * 86400.0) + " per day): the closed forms leave them out; at their mean "
                           "rates, durations and slowdowns they slow the training by about " + g3(100.0 * (1.0 - slow_progress)) +
