@@ -910,7 +910,19 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
   c->dir_ = dir;
   load_kind(fs::path(dir) / "accelerators", c->accelerators_, parse_accelerator);
   load_kind(fs::path(dir) / "networks", c->networks_, parse_network);
-  load_kind(fs::path(dir) / "systems", c->systems_, parse_system);
+  // A system's node power is checked against its boards where it is read, so that the error names
+  // its file, line and column as every other catalog range error does (before 2026-12-06, review,
+  // the cross-reference pass below checked it and named no line). A system whose accelerator is
+  // unknown is refused by that pass.
+  load_kind(fs::path(dir) / "systems", c->systems_, [&c](const YamlMap& m, const std::map<std::string, std::string>& sources) {
+    System s = parse_system(m, sources);
+    if (const auto a = c->accelerators_.find(s.accelerator); a != c->accelerators_.end()) {
+      SourceLocation where = m.loc("node_power_w");
+      where.key = s.id + ".node_power_w";
+      check_node_power(s, a->second, where);
+    }
+    return s;
+  });
   load_kind(fs::path(dir) / "models", c->models_,
             [](const YamlMap& m, const std::map<std::string, std::string>&) { return parse_model(m); });
   load_kind(fs::path(dir) / "frameworks", c->frameworks_, parse_framework);
@@ -948,7 +960,6 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
                   valid_choices_hint(s.scale_out_network, c->network_ids()));
     check_system_networks(s, c->networks_.at(s.scale_up_network),
                           s.scale_out_network.empty() ? nullptr : &c->networks_.at(s.scale_out_network), w);
-    check_node_power(s, c->accelerators_.at(s.accelerator), SourceLocation{s.file, 0, 0, id + ".node_power_w"});
   }
   return c;
 }

@@ -315,15 +315,17 @@ TEST(CatalogData, PartsWithoutTheirOwnFitCarryTheirReferencesFit) {
   EXPECT_GE(carried, 12);
   // Every data-center accelerator (GPU, TPU, NPU of any vendor) is fitted or carries a fit: a
   // TPU, Gaudi or Trainium at the uncalibrated 1.0 had read 0.56 MFU beside a fitted H100's 0.40
-  // in a sweep across accelerators (before 2026-12-05).
+  // in a sweep across accelerators (before 2026-12-05). No part is exempt: before 2026-12-06
+  // (review) the MI250X was skipped here without a reason and ran uncalibrated, Llama-3-8B at 0.667
+  // MFU beside the MI300X's 0.319; it now carries the A100 SXM 80GB's fit, its 2021 contemporary.
   int datacenter = 0;
   for (const auto& id : c->accelerator_ids()) {
     const auto& a = c->accelerator(id);
-    if (a.kind == "soc" || a.kind == "cpu" || id == "mi250x") continue;
+    if (a.kind == "soc" || a.kind == "cpu") continue;
     ++datacenter;
     EXPECT_TRUE(a.sustained_compute_fraction.known) << id << " has no sustained_compute_fraction (fit or carried)";
   }
-  EXPECT_GE(datacenter, 27);
+  EXPECT_GE(datacenter, 28);
   // Identical silicon compares as identical: the same step for the same GEMM shape.
   const auto& h100 = c->accelerator("h100-sxm-80gb");
   for (const char* same_die : {"h800-sxm-80gb", "h200-sxm-141gb"}) {

@@ -423,7 +423,11 @@ TEST(CatalogErrors, NodePowerIsSourcedAndCoversItsBoards) {
   {
     const auto [c, what] = with("    node_power_w: {value: 5000, source: ds}\n");
     EXPECT_FALSE(c);
-    EXPECT_NE(what.find("key 'box.node_power_w': node power 5000 W is below its 8 x 700 W of test-gpu boards"), std::string::npos) << what;
+    // Named at its line and column, as every other range error (before 2026-12-06, review, it read
+    // "key 'box.node_power_w': ..." with no line).
+    EXPECT_NE(what.find("systems/s.yaml:9:19: key 'box.node_power_w': node power 5000 W is below its 8 x 700 W of test-gpu boards"),
+              std::string::npos)
+        << what;
   }
 }
 
