@@ -265,6 +265,63 @@ PpHops pp_hop_times(const Estimator& est, const Workload& w, const Fabric& f, in
   return {up, down};
 }
 
+// Rank r's pipeline transfers per micro-batch, charged to its settled passes: one function for
+// run() and stage_table(), whose copy had skipped interleaved ranks and so left their link excess
+// out of the stages table (2026-12-06 review). Forward sends go to the next rank, backward ones to
+// the previous (each inside the scale-up domain or across it, ir::pp_send).
+void charge_pp_transfers(const Estimator& est, const Workload& w, const Fabric& f, int r, PassTime& fwd, PassTime& bwd, const PassTime& wgt) {
+  if (w.stages.size() <= 1) return;
+  const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work
+  const PpHops hops = pp_hop_times(est, w, f, r, w.stages[static_cast<size_t>(r)].boundary_activation_bytes);
+  const PpTransfers n = chunk_transfers(w, r);
+  const double send_f = hops.forward_s * n.forward, send_b = hops.backward_s * n.backward;
+  // Interleaved schedules overlap these transfers with the other chunks' work, except in the
+  // fill and the drain (fill_drain_p2p_s).
+  fwd.blocking_comm_s += p2p_hidden ? 0.0 : send_f;
+  bwd.blocking_comm_s += p2p_hidden ? 0.0 : send_b;
+  fwd.add_comm(GroupKind::PP, send_f);
+  bwd.add_comm(GroupKind::PP, send_b);
+  fwd.add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : send_f);
+  bwd.add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : send_b);
+  // Hidden transfers still go through the rank's port one after another: per micro-batch its
+  // sends (v each way on a middle rank) take send_f + send_b, and where that is more than the
+  // rank's work per micro-batch the steady state runs at the link's pace. The excess is exposed
+  // (on a 25 Gb/s NIC at vpp 4 the step had read 0.69 s where the rank's sends alone take
+  // 1.37 s; 2026-12-04 review).
+  if (p2p_hidden) {
+    const double link = send_f + send_b;
+    const double work = fwd.total() + bwd.total() + wgt.total();
+    if (link > work) {
+      const double excess = link - work;
+      const double share_f = send_f / link;
+      fwd.blocking_comm_s += excess * share_f;
+      bwd.blocking_comm_s += excess * (1 - share_f);
+      fwd.add_exposed(GroupKind::PP, excess * share_f);
+      bwd.add_exposed(GroupKind::PP, excess * (1 - share_f));
+    }
+  }
+}
+
+// Interleaved 1F1B hides the transfers behind other chunks' passes in the steady state, but
+// not on the path of the first micro-batch's forward through all p*v virtual stages (the
+// warm-up: rank 0 starts chunk c+1 of a group of p micro-batches just as chunk c of its first
+// one returns from rank p-1) nor of the last one's backward (the drain): 2 (p v - 1) hops, once
+// per step, on every rank's path. Each hop along the chain at its own price: virtual stage k sits
+// on rank k mod p, and a hop may stay inside a scale-up domain or leave it (before 2026-12-03
+// every hop was priced as the slowest rank's send: 2.8% high at pp 8, vpp 3, tp 2 on 8-GPU nodes).
+// 0 for the other schedules, whose transfers block each pass (charge_pp_transfers).
+double interleaved_fill_drain_s(const Estimator& est, const Workload& w, const Fabric& f) {
+  const int p = static_cast<int>(w.stages.size());
+  if (w.schedule != "interleaved-1f1b" || p <= 1) return 0.0;
+  const int v = static_cast<int>(w.stages[0].chunks.size());
+  double t = 0;
+  for (int k = 0; k + 1 < p * v; ++k) {
+    const int from = k % p, to = (k + 1) % p;
+    t += 2.0 * est.collective_time_s(pp_send(w, "pp.send_recv", w.stages[static_cast<size_t>(from)].boundary_activation_bytes, from, to), w, f);
+  }
+  return t;
+}
+
 struct Ctx {
   const Estimator& est;
   const Workload& w;
@@ -987,7 +1044,6 @@ StepEstimate Estimator::run(const Workload& w) const {
       for (const auto& ch : st.chunks) nblocks += ch.blocks.size();
     shares.reserve(nblocks);
   }
-  const bool p2p_hidden = w.schedule == "interleaved-1f1b";  // overlaps transfers with other chunks' work (w.schedule names sched)
   ChunkDpUnits units;  // one chunk's at a time; its capacity reused (the plan search's hot path)
   for (int r = 0; r < p; ++r) {
     // Each chunk's pass settles its own DP traffic (settle_dp): under interleaving and DualPipeV a
@@ -1022,38 +1078,7 @@ StepEstimate Estimator::run(const Workload& w) const {
       times.chunk_weight_s.push_back(cw.total());
     }
     // Pipeline point-to-point: activations forward and gradients backward, once per chunk.
-    // Forward sends go to the next rank, backward ones to the previous (each inside the scale-up
-    // domain or across it, ir::pp_send).
-    if (p > 1) {
-      const PpHops hops = pp_hop_times(*this, w, c.fabric, r, w.stages[r].boundary_activation_bytes);
-      const PpTransfers n = chunk_transfers(w, r);
-      const double send_f = hops.forward_s * n.forward, send_b = hops.backward_s * n.backward;
-      // Interleaved schedules overlap these transfers with the other chunks' work, except in the
-      // fill and the drain (below).
-      fwd[r].blocking_comm_s += p2p_hidden ? 0.0 : send_f;
-      bwd[r].blocking_comm_s += p2p_hidden ? 0.0 : send_b;
-      fwd[r].add_comm(GroupKind::PP, send_f);
-      bwd[r].add_comm(GroupKind::PP, send_b);
-      fwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : send_f);
-      bwd[r].add_exposed(GroupKind::PP, p2p_hidden ? 0.0 : send_b);
-      // Hidden transfers still go through the rank's port one after another: per micro-batch its
-      // sends (v each way on a middle rank) take send_f + send_b, and where that is more than the
-      // rank's work per micro-batch the steady state runs at the link's pace. The excess is exposed
-      // (on a 25 Gb/s NIC at vpp 4 the step had read 0.69 s where the rank's sends alone take
-      // 1.37 s; 2026-12-04 review).
-      if (p2p_hidden) {
-        const double link = send_f + send_b;
-        const double work = fwd[r].total() + bwd[r].total() + wgt[r].total();
-        if (link > work) {
-          const double excess = link - work;
-          const double share_f = send_f / link;
-          fwd[r].blocking_comm_s += excess * share_f;
-          bwd[r].blocking_comm_s += excess * (1 - share_f);
-          fwd[r].add_exposed(GroupKind::PP, excess * share_f);
-          bwd[r].add_exposed(GroupKind::PP, excess * (1 - share_f));
-        }
-      }
-    }
+    charge_pp_transfers(*this, w, c.fabric, r, fwd[r], bwd[r], wgt[r]);
     times.forward_s.push_back(fwd[r].total());
     times.backward_s.push_back(bwd[r].total() + wgt[r].total());
     times.weight_s.push_back(wgt[r].total());
@@ -1074,19 +1099,8 @@ StepEstimate Estimator::run(const Workload& w) const {
       }
     }
   }
-  // Interleaved 1F1B hides the transfers behind other chunks' passes in the steady state, but
-  // not on the path of the first micro-batch's forward through all p*v virtual stages (the
-  // warm-up: rank 0 starts chunk c+1 of a group of p micro-batches just as chunk c of its first
-  // one returns from rank p-1) nor of the last one's backward (the drain): 2 (p v - 1) hops.
-  // Each hop along the chain at its own price: virtual stage k sits on rank k mod p, and a hop
-  // may stay inside a scale-up domain or leave it (before 2026-12-03 every hop was priced as the
-  // slowest rank's send: 2.8% high at pp 8, vpp 3, tp 2 on 8-GPU nodes).
-  double fill_drain_p2p_s = 0;
-  if (p2p_hidden && p > 1)
-    for (int k = 0; k + 1 < p * v; ++k) {
-      const int from = k % p, to = (k + 1) % p;
-      fill_drain_p2p_s += 2.0 * collective_time_s(pp_send(w, "pp.send_recv", w.stages[from].boundary_activation_bytes, from, to), w, c.fabric);
-    }
+  // Interleaving's fill and drain, exposed on every rank's path (interleaved_fill_drain_s).
+  const double fill_drain_p2p_s = interleaved_fill_drain_s(*this, w, c.fabric);
   // Once-per-step work on each rank; the step ends when the slowest rank ends. A rank r
   // finishes its last backward (r) backward-times before rank 0 (1F1B drain order), or as timing
   // the order says where the schedule's drain differs (zb-h1, dualpipev). Where the order is
@@ -1922,6 +1936,7 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
   const int64_t m = w.microbatches;
   const auto& sched = est.schedules().get(w.schedule);
   const bool split_weight = sched.splits_weight_gradient();
+  const double fill_drain_s = interleaved_fill_drain_s(est, w, c.fabric);
   std::vector<StageStat> rows;
   for (int r = 0; r < p; ++r) {
     StageStat st;
@@ -1938,26 +1953,24 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
       }
       recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(stage.chunks[ci], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block));
     }
-    if (p > 1 && w.schedule != "interleaved-1f1b") {  // blocking transfers, as run() charges them
-      const PpTransfers n = chunk_transfers(w, r);
-      const PpHops hops = pp_hop_times(est, w, c.fabric, r, stage.boundary_activation_bytes);
-      const double tf = hops.forward_s * n.forward, tb = hops.backward_s * n.backward;
-      fwd.blocking_comm_s += tf;
-      bwd.blocking_comm_s += tb;
-      fwd.add_exposed(GroupKind::PP, tf);
-      bwd.add_exposed(GroupKind::PP, tb);
-    }
+    // The pipeline transfers as run() charges them (before 2026-12-06 interleaved ranks were
+    // skipped here: their link excess and their fill and drain were in the breakdown, not in the
+    // rows; review).
+    charge_pp_transfers(est, w, c.fabric, r, fwd, bwd, wgt);
     st.forward_s = fwd.total();
     st.backward_s = bwd.total() + wgt.total();  // as run() gives the schedule
-    st.busy_s = static_cast<double>(m) * (st.forward_s + st.backward_s);
     const double mf = static_cast<double>(m);
+    // Interleaving's fill and drain is once per step, not per micro-batch, and on every rank's
+    // path: run() adds it to the pipeline and to every rank's exposed time (0 for the others).
+    st.busy_s = mf * (st.forward_s + st.backward_s) + fill_drain_s;
     st.compute_s = mf * (fwd.compute_s + bwd.compute_s + wgt.compute_s);
-    st.exposed_comm_s = mf * (fwd.exposed_comm() + bwd.exposed_comm() + wgt.exposed_comm());
+    st.exposed_comm_s = mf * (fwd.exposed_comm() + bwd.exposed_comm() + wgt.exposed_comm()) + fill_drain_s;
     // The group with the most exposed time: each pass's exposed overlappable time is split over
-    // the groups as they show it (exposed_by_group).
+    // the groups as they show it (exposed_by_group), per step.
     double top = 0;
     for (int g = 0; g < kGroupKinds; ++g) {
-      const double x = fwd.exposed_by_group[g] + bwd.exposed_by_group[g] + wgt.exposed_by_group[g];
+      const double x = mf * (fwd.exposed_by_group[g] + bwd.exposed_by_group[g] + wgt.exposed_by_group[g]) +
+                       (g == static_cast<int>(GroupKind::PP) ? fill_drain_s : 0.0);
       if (x > top * (1 + 1e-12) && x > 0) {
         top = x;
         st.top_exposed_group = to_string(static_cast<GroupKind>(g));

@@ -45,7 +45,7 @@ struct StageStat {
   int stage = 0;
   int64_t layers = 0;
   double forward_s = 0, backward_s = 0;  // per micro-batch, all chunks of the rank
-  double busy_s = 0;                     // per step: micro-batches x (forward + backward)
+  double busy_s = 0;                     // per step: micro-batches x (forward + backward), and interleaving's fill and drain
   double compute_s = 0;                  // per step: the compute of busy_s
   double exposed_comm_s = 0;             // per step: the communication of busy_s not hidden by compute
   std::string top_exposed_group;         // the group with the most exposed time ("" when none)

@@ -914,11 +914,31 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("vpp", "dualpipev holds two model chunks per rank (a V), so vpp must be 2, got " + std::to_string(p.vpp),
          "set parallel.vpp: 2 or leave it out");
   const int64_t most_stages = m.layers + (p.stage_layers.empty() ? 0 : 2);
-  if (static_cast<int64_t>(p.pp) * p.vpp > most_stages)
-    fail("pp", "pp*vpp = " + std::to_string(static_cast<int64_t>(p.pp) * p.vpp) + " exceeds the " + std::to_string(m.layers) + " layers" +
-                   (p.stage_layers.empty() ? std::string() : " and the two ends"),
-         p.stage_layers.empty() ? "each pipeline stage (and each virtual stage) holds at least one layer: pp*vpp <= " + std::to_string(m.layers)
-                                : "each virtual stage holds at least one layer, the first and the last aside: pp*vpp <= " + std::to_string(most_stages));
+  // The vpp values that lay this pp's virtual stages out under the stage rule (with stated
+  // sizes, any up to the bound: the list of sizes follows pp*vpp). The interleaved schedule takes
+  // vpp 2 or more (vpp 1 had been offered, then refused).
+  auto vpp_values = [&] {
+    std::string vs;
+    const int from = p.schedule == "interleaved-1f1b" ? 2 : 1;
+    for (int v = from; v <= most_stages / p.pp && v <= 64; ++v) {
+      const int64_t n = static_cast<int64_t>(p.pp) * v;
+      const bool fits = !p.stage_layers.empty() || (p.stage_rule == "fewer-first-last" ? (m.layers + 2) % n == 0 : m.layers % n == 0);
+      if (fits) vs += (vs.empty() ? "" : ", ") + std::to_string(v);
+    }
+    return "with pp = " + std::to_string(p.pp) + ", parallel.vpp among " + (vs.empty() ? std::string("none") : vs);
+  };
+  // Where pp alone fits, the vpp is what overflows: its key is named, with the values that fit (a
+  // --set parallel.vpp=9 over pp 4 and 32 layers had been pointed at the file's valid pp line;
+  // 2026-12-06 review). DualPipeV's vpp is 2 whatever the layers: there pp is the cause.
+  const int64_t stages_wanted = static_cast<int64_t>(p.pp) * p.vpp;
+  if (stages_wanted > most_stages) {
+    const bool vpp_cause = p.vpp > 1 && p.schedule != "dualpipev" && p.pp <= most_stages;
+    fail(vpp_cause ? "vpp" : "pp", "pp*vpp = " + std::to_string(stages_wanted) + " exceeds the " + std::to_string(m.layers) + " layers" +
+                                       (p.stage_layers.empty() ? std::string() : " and the two ends"),
+         (p.stage_layers.empty() ? "each pipeline stage (and each virtual stage) holds at least one layer: pp*vpp <= " + std::to_string(m.layers)
+                                 : "each virtual stage holds at least one layer, the first and the last aside: pp*vpp <= " + std::to_string(most_stages)) +
+             (vpp_cause ? "; " + vpp_values() : std::string()));
+  }
   const int nstages = p.pp * p.vpp;
   if (!p.stage_layers.empty()) {
     check_stage_layers(p.stage_layers, nstages, m.layers, where_in);
@@ -932,15 +952,7 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
              // Only the remedies that work for this model (fewer-first-last had been suggested where
              // it fails too, 2026-12-03 review): the vpp values that divide, then the rule, then a list.
              std::string h;
-             if (p.schedule != "dualpipev" && m.layers % p.pp == 0) {
-               std::string vs;
-               // The interleaved schedule takes vpp 2 or more (vpp 1 had been offered, then refused).
-               const int from = p.schedule == "interleaved-1f1b" ? 2 : 1;
-               for (int v = from; v <= m.layers / p.pp && v <= 64; ++v)
-                 if (m.layers % (p.pp * v) == 0) vs += (vs.empty() ? "" : ", ") + std::to_string(v);
-               if (vs.empty()) vs = "none";
-               h = "with pp = " + std::to_string(p.pp) + ", parallel.vpp among " + vs;
-             }
+             if (p.schedule != "dualpipev" && m.layers % p.pp == 0) h = vpp_values();
              if ((m.layers + 2) % nstages == 0) h += (h.empty() ? "" : "; or ") + std::string("stage_rule: fewer-first-last");
              return h + (h.empty() ? "" : "; or ") + "parallel.stage_layers (a list of pp*vpp layer counts summing to " +
                     std::to_string(m.layers) + ")";

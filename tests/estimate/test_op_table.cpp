@@ -219,6 +219,58 @@ TEST(StageTable, RowsRebuildThePipelineTheStepModelCharges) {
   EXPECT_GE(one_f_one_b, 1);
 }
 
+// Question (2026-12-06 review): does each rank's row carry the pipeline exposure the breakdown
+// charges to it, under interleaving too? Its fill and drain (2 (p v - 1) transfers, once per step)
+// had been in the breakdown's exposed pp and not in the rows, which showed a rank with 25% of its
+// step in exposed PP transfers as idle, exposed 0, group none. On the critical rank the row's
+// exposed time is the breakdown's less the once-per-step gradient sync and gathers; over a 10 Gb/s
+// pipeline it is all PP.
+TEST(StageTable, EachRowCarriesThePipelineExposureTheBreakdownCharges) {
+  const std::string slow_pipe =
+      "model: llama3-8b\n"
+      "system:\n  id: fastbox\n  name: fast box\n  description: test system\n  accelerator: h100-sxm-80gb\n  gpus_per_node: 1\n"
+      "  scale_up: {network: fastlink, domain_gpus: 1}\n"
+      "  scale_out: {network: fastnic, nics_per_node: 1, nic_bandwidth_gbit_per_s: {value: 10, estimated: test}, "
+      "topology: rail-optimized-fat-tree, oversubscription: 1}\n"
+      "hardware:\n  networks:\n"
+      "    - {id: fastlink, name: fast link, kind: scale_up, bandwidth_gb_per_s: {value: 1.0e9, estimated: test}, "
+      "latency_us: {value: 0, estimated: test}, achievable_fraction: {value: 1.0, estimated: test}}\n"
+      "    - {id: fastnic, name: fast nic, kind: scale_out, bandwidth_gbit_per_s: {value: 10, estimated: test}, "
+      "latency_us: {value: 0, estimated: test}, achievable_fraction: {value: 1.0, estimated: test}}\n"
+      "num_gpus: 4\nparallel: {tp: 1, pp: 4, vpp: 2, zero_stage: 0}\n"
+      "training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+  std::vector<std::pair<std::string, Scenario>> cases;
+  cases.emplace_back("10 Gb/s pipeline, vpp 2", parse_scenario(slow_pipe, "ppslow.yaml", *frozen()));
+  for (const char* name : kScenarios) cases.emplace_back(name, golden(name));
+  int interleaved = 0;
+  for (const auto& [name, s] : cases) {
+    if (s.plan.pp < 2) continue;
+    SCOPED_TRACE(name);
+    const ir::Workload w = ir::lower(s);
+    const Estimator est;
+    const StepEstimate e = est.run(w);
+    const auto rows = stage_table(w, est);
+    ASSERT_EQ(rows.size(), static_cast<size_t>(s.plan.pp));
+    const StageStat& crit = rows[static_cast<size_t>(e.critical_stage)];
+    EXPECT_TRUE(close(crit.exposed_comm_s, e.exposed_comm_s - e.grad_sync_exposed_s)) << crit.exposed_comm_s << " vs " << e.exposed_comm_s - e.grad_sync_exposed_s;
+    for (const auto& r : rows) {
+      EXPECT_LE(r.busy_s, e.step_time_s * (1 + 1e-9)) << "stage " << r.stage;
+      EXPECT_LE(r.exposed_comm_s, r.busy_s * (1 + 1e-9)) << "stage " << r.stage;
+    }
+    if (w.schedule == "interleaved-1f1b") ++interleaved;
+    if (name.starts_with("10 Gb/s")) {
+      double pp = 0;
+      for (const auto& [g, t] : e.exposed_by_group_s)
+        if (g == "pp") pp = t;
+      ASSERT_GT(pp, 0.1 * e.step_time_s);  // the fill and drain: 14 transfers of 27 ms
+      EXPECT_TRUE(close(crit.exposed_comm_s, pp)) << crit.exposed_comm_s << " vs " << pp;
+      EXPECT_TRUE(close(crit.busy_s, crit.compute_s + crit.exposed_comm_s)) << crit.busy_s;
+      for (const auto& r : rows) EXPECT_EQ(r.top_exposed_group, "pp") << "stage " << r.stage;
+    }
+  }
+  EXPECT_GE(interleaved, 2);  // the slow pipeline and the 70B example (vpp 5)
+}
+
 // Question (review of 2026-12-04): can a reader tell which GEMM each gradient row of the ops table
 // belongs to? Every input- and weight-gradient GEMM is named after its forward GEMM
 // (mlp.up.wgrad), in dense, MoE (routed, shared, router) and MLA models with TP and SP; before,

@@ -293,6 +293,26 @@ TEST(PlanErrors, StagesMustDivideLayersOrBeGiven) {
   EXPECT_NE(e.find("key 'parallel.pp'"), std::string::npos) << e;
 }
 
+// Question (2026-12-06 review): when pp fits the layers and pp*vpp does not, is vpp named, on its
+// own line or as --set, with the vpp values that fit? (The pp line had been named, without them.)
+TEST(PlanErrors, AVppBeyondTheLayersIsNamedWithTheValuesThatFit) {
+  // llama3-70b: 80 layers; pp 2 x vpp 41 = 82.
+  const auto e = error_of(kBase, {{"parallel.vpp", "41"}, {"parallel.schedule", "interleaved-1f1b"}});
+  EXPECT_NE(e.find("plan.yaml (--set): key 'parallel.vpp': pp*vpp = 82 exceeds the 80 layers"), std::string::npos) << e;
+  EXPECT_NE(e.find("with pp = 2, parallel.vpp among 2, 4, 5, 8, 10, 20, 40"), std::string::npos) << e;
+  // Stated in the file: its line (the seventh).
+  const std::string file = "model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 64\nparallel:\n  tp: 8\n  pp: 2\n  vpp: 64\n  sequence_parallel: true\n"
+                           "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+  const auto f = error_of(file);
+  EXPECT_NE(f.find("plan.yaml:7:"), std::string::npos) << f;
+  EXPECT_NE(f.find("key 'parallel.vpp': pp*vpp = 128 exceeds the 80 layers"), std::string::npos) << f;
+  // Where pp alone overflows, pp is the cause.
+  const auto g = error_of(kBase, {{"parallel.pp", "100"}, {"parallel.vpp", "2"}, {"parallel.schedule", "interleaved-1f1b"},
+                                  {"num_gpus", "800"}, {"training.global_batch", "800"}});
+  EXPECT_NE(g.find("key 'parallel.pp': pp*vpp = 200 exceeds the 80 layers"), std::string::npos) << g;
+  EXPECT_EQ(g.find("parallel.vpp among"), std::string::npos) << g;
+}
+
 // Question (review of 2026-12-03): may a virtual stage hold no layer? The first or last may (the
 // embedding or the loss head alone, Megatron-Core's "E|t*4|..." layouts); one in between may not.
 TEST(PlanErrors, OnlyAnEndStageMayHoldNoLayer) {
