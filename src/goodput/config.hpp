@@ -187,6 +187,13 @@ struct GoodputConfig {
   // The nodes in repair on average over the job (closed_form_wall_s), the pool's load growing
   // from none at the start to spare_pool_loads' after a repair time.
   double nodes_in_repair_mean() const;
+  // Slow-node evictions (recovery.fail_slow_evict_after_s) per second of running: each fail-slow
+  // episode outlasting the cap, episodes starting only while the job runs at full speed. Each is a
+  // graceful interruption (no work lost) costing eviction_cost_s: the final save, the eviction,
+  // a spare or a requeue at the pool's share, the restart, the remote restore and the warm-up.
+  // The closed forms multiply their ETTR by 1 / (1 + rate x cost). 0 without evictions.
+  double eviction_rate_per_s() const;
+  double eviction_cost_s() const;
   // The share of full speed the fail-slow episodes leave, at their mean rates and durations
   // (capped at fail_slow_evict_after_s): 1 without them. The closed forms leave them out.
   double fail_slow_progress() const;

@@ -149,7 +149,13 @@ Result run_goodput(const GoodputConfig& c) {
   const double mttf = rate > 0 ? 1.0 / rate : INFINITY;
   const double restart = c.mean_restart_s();
   const double graceful_rate = c.graceful_rate_per_s(), graceful_cost = c.graceful_cost_s();
-  const double graceful_keep = std::max(0.0, 1.0 - graceful_rate * graceful_cost);
+  // Slow-node evictions are graceful too (saved at the eviction), but arrive per second of
+  // running and stop while one recovers: a share rate x cost / (1 + rate x cost) of the time
+  // (1 - rate x cost had gone negative where their requeues take most of the wall). Charged
+  // since 2026-12-06 (review: 20 episodes a day evicted after 600 s, 5 spares, read Daly 0.929
+  // beside a simulated 0.613).
+  const double evict_rate = c.eviction_rate_per_s(), evict_cost = evict_rate > 0 ? c.eviction_cost_s() : 0.0;
+  const double graceful_keep = std::max(0.0, 1.0 - graceful_rate * graceful_cost) / (1.0 + evict_rate * evict_cost);
   // Checkpoint-on-failure needs a second copy of every optimizer-state shard; without one it runs
   // as its fallback, periodic async remote checkpoints (it was the same as async-remote, unsaid).
   if (c.checkpoint.env.state_copies < 2 && (c.checkpoint.strategy == "on-failure" || (c.sim.search && c.checkpoint.env.total_bytes > 0)))
@@ -392,7 +398,8 @@ Result run_goodput(const GoodputConfig& c) {
     res.notes.push_back(std::string("no process loses work (job MTTF unbounded, job_mttf_s not a number") +
                         (graceful_rate > 0 ? ", graceful preemptions checkpoint at their notice" : "") +
                         "): the optimal-interval formulas do not apply (NaN), and the closed-form ETTR is the checkpoint cost alone" +
-                        (graceful_rate > 0 ? " and the preemptions' save, downtime and restart" : ""));
+                        (graceful_rate > 0 ? " and the preemptions' save, downtime and restart" : "") +
+                        (evict_rate > 0 ? " and the slow-node evictions' save, replacement and restart" : ""));
   else if (graceful_rate > 0)
     res.notes.push_back("graceful preemptions (notice >= the final save) lose no work: the closed forms take the other interruptions as "
                         "failures (MTTF " + fmt(mttf, "s") + ") and charge each preemption its save, downtime and restart (" +
@@ -544,7 +551,9 @@ Result run_goodput(const GoodputConfig& c) {
                           " nodes in repair on average over the job" +
                           (c.recovery.fail_slow_evict_after_s > 0 && slow_rate > 0 ? ", slow-node evictions included" : "") +
                           ", the pool full at its start; Erlang's loss formula after a repair time) and wait recovery.requeue_s: "
-                          "the closed forms' restart (mean_restart_s) charges them that share; the simulation counts them "
+                          "the closed forms' restart (mean_restart_s" +
+                          (c.eviction_rate_per_s() > 0 ? std::string(", and each slow-node eviction's cost") : std::string()) +
+                          ") charges them that share; the simulation counts them "
                           "(requeues_mean_count)");
     // An SDC costs the work done while it went undetected on top of a restart and half an
     // interval. The engine holds one pending at a time and draws none while the job is down, so
@@ -571,13 +580,18 @@ Result run_goodput(const GoodputConfig& c) {
                           "about " + g3(rl / (1.0 + rl)) + " of the wall time (r u L / (1 + r u L), u = 1 / (1 + rate x "
                           "mean_restart_s) the share of time running), by which share the closed-form ETTRs read high");
     }
+    // The evictions are charged in the closed forms (graceful_keep), their size said; before
+    // 2026-12-06 the note said "the evictions' restarts besides" without one (review).
     const double slow_progress = c.fail_slow_progress();
     if (slow_rate > 0 && slow_progress < 1.0)
-      res.notes.push_back("fail-slow episodes (" + g3(slow_rate * 86400.0) + " per day): the closed forms leave them out; at their mean "
-                          "rates, durations and slowdowns they slow the training by about " + g3(100.0 * (1.0 - slow_progress)) +
+      res.notes.push_back("fail-slow episodes (" + g3(slow_rate * 86400.0) + " per day): the closed forms leave their slowdown out; at "
+                          "their mean rates, durations and slowdowns they slow the training by about " + g3(100.0 * (1.0 - slow_progress)) +
                           "% (degraded in lost_time_by_cause), by which the closed-form ETTRs read high" +
-                          (c.recovery.fail_slow_evict_after_s > 0 ? ", the evictions' restarts (recovery.fail_slow_evict_after_s) besides"
-                                                                  : std::string()));
+                          (evict_rate > 0 ? "; the closed forms charge the slow-node evictions (recovery.fail_slow_evict_after_s; " +
+                                                g3(evict_rate * 86400.0) + " per day of running, each " + fmt(evict_cost, "s") +
+                                                ": save, eviction, a spare or a requeue at the pool's share, restart), about " +
+                                                g3(evict_rate * evict_cost / (1.0 + evict_rate * evict_cost)) + " of the wall time"
+                                          : std::string()));
   }
   // Nor do they know an elastic job, which continues past a node-losing crash on fewer replicas
   // instead of rolling back (the 405B example: Daly 0.90 at a 250 s interval where the simulation
@@ -606,10 +620,14 @@ Result run_goodput(const GoodputConfig& c) {
   // repair for a 2,048-node job with 1,000-day repairs (2026-12-05 review).
   const double occupancy_window_s = std::min(c.recovery.repair_s, sw.mean > 0 ? sw.mean : c.recovery.repair_s);
   const int64_t spares_p99 = [&] {
-    std::vector<LossGroup> groups;
-    for (const auto& p : c.processes)
-      if (p.kind == EventKind::Interrupt && p.node_lost)
-        groups.push_back({c.process_rate_per_s(p) * occupancy_window_s, c.nodes_lost(p)});
+    // The pool's one load (GoodputConfig::spare_pool_loads: slow-node evictions with the
+    // node-losing interrupts), its means taken over the occupancy window. Before 2026-12-06 only
+    // the interrupts were counted: with 20 fail-slow episodes a day evicted after 600 s, 64 nodes
+    // read a P99 of 4 where the pool note gave 19.2 nodes in repair on average and the simulation
+    // 19 (review of 2026-12-06).
+    std::vector<LossGroup> groups = c.spare_pool_loads();
+    const double window_per_repair = c.recovery.repair_s > 0 ? occupancy_window_s / c.recovery.repair_s : 0.0;
+    for (LossGroup& g : groups) g.mean_events *= window_per_repair;
     try {
       return nodes_lost_quantile(groups, 0.99);
     } catch (const Error& e) {
