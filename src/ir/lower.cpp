@@ -1464,10 +1464,12 @@ Workload lower(const Scenario& s) {
       sw.grad_sync.push_back(c);
     }
     // Optimizer: Adam reads fp32 master, grad, m, v and writes master, m, v and the 16-bit copy;
-    // the moments in training.optimizer_moments' precision (fp32 had been taken always).
+    // the moments in training.optimizer_moments' precision (fp32 had been taken always). SGD with
+    // momentum reads and writes its momentum buffer as Adam its moments: before 2026-12-06 the
+    // buffer was in its memory but not in the step's traffic (8 + 6 bytes a parameter; review).
     const double shard_dense = p.zero_stage >= 1 ? dense_params / w.group(GroupKind::DP).size : dense_params;
     const double shard_expert = p.zero_stage >= 1 ? st.expert_params / std::max(1, w.group(GroupKind::EDP).size) : st.expert_params;
-    const double moments = s.train.optimizer == "adam" ? s.train.optimizer_moment_bytes() : 0.0;
+    const double moments = s.train.optimizer_moment_bytes();
     const double bytes_per_param = (8.0 + moments) + (6.0 + moments);
     sw.optimizer.push_back(Lowerer::mem("optimizer.step", OpClass::Optimizer, (shard_dense + shard_expert) * bytes_per_param,
                                         (shard_dense + shard_expert) * 12.0));

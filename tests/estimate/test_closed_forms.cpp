@@ -819,6 +819,25 @@ TEST(ClosedForms, Bf16AdamMomentsHoldEightBytesAParameterBesideTheFp32Master) {
   EXPECT_NEAR(estimate_step(ir::lower(sgd)).memory.optimizer_bytes / params, 6.0, 1e-9);
 }
 
+// Question (review of 2026-12-06): does SGD's optimizer step read and write its momentum buffer,
+// in training.optimizer_moments' precision? Before 2026-12-06 the buffer was in SGD's memory but
+// not in the step's traffic: 8 + 6 bytes a parameter whatever its precision.
+TEST(ClosedForms, SgdStepReadsAndWritesItsMomentumBufferInItsPrecision) {
+  const auto sgd = [](const char* moments) {
+    return ir::lower(parse_scenario(gpt_yaml(8, true, "none"), "t.yaml", *frozen(),
+                                    {{"training.precision", "bf16"}, {"training.optimizer", "sgd"}, {"training.optimizer_moments", moments}}));
+  };
+  const auto w32 = sgd("fp32"), w16 = sgd("bf16");
+  ASSERT_EQ(w32.step.optimizer.size(), 1u);
+  ASSERT_EQ(w16.step.optimizer.size(), 1u);
+  // Master, gradient and momentum read, master, momentum and the 16-bit copy written: (8 + 4) +
+  // (6 + 4) bytes a parameter with an FP32 buffer, (8 + 2) + (6 + 2) with a BF16 one.
+  EXPECT_NEAR(w16.step.optimizer[0].bytes / w32.step.optimizer[0].bytes, 18.0 / 22.0, 1e-12);
+  // The same shard as Adam's step, whose FP32 moments move 16 + 14 bytes a parameter.
+  const auto adam = ir::lower(parse_scenario(gpt_yaml(8, true, "none"), "t.yaml", *frozen(), {{"training.precision", "bf16"}}));
+  EXPECT_NEAR(w32.step.optimizer[0].bytes / adam.step.optimizer[0].bytes, 22.0 / 30.0, 1e-12);
+}
+
 TEST(ClosedForms, EstimateIsDeterministicAndPositive) {
   const auto s = parse_scenario(gpt_yaml(8, true, "selective", true, 2, 2), "t.yaml", *frozen());
   const auto a = to_json(estimate(s)).dump();
