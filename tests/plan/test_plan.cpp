@@ -258,50 +258,41 @@ TEST(PlanEnumeration, ExpertTensorParallelAtEpOneAndDenseOwnPlans) {
   EXPECT_EQ(hits, 1u) << describe(own_dense, d, dense);
 }
 
+// The search's memory model of every `step`-th plan of scenario y against the estimator's.
+static void expect_memory_model_equals_estimator(const std::string& y, size_t step) {
+  const Scenario s = parse_scenario(y, "l8.yaml", *frozen());
+  SearchOptions o;
+  o.vary_tp_comm_overlap = false;
+  const Estimator est;
+  const auto c = enumerate_plans(s, o);
+  ASSERT_FALSE(c.empty());
+  MemoryModel mem(s, o, est);
+  mem.prepare(c);
+  Scenario t = s;
+  for (size_t i = 0; i < c.size(); i += step) {
+    apply_candidate(t, c[i], o);
+    EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << y << describe(c[i], o, s);
+  }
+}
+
 // Question: does the search's memory model follow the estimator for fp32/tf32 training, where
 // the fp32 weights are their own master copy (4 + 8 bytes of Adam state, not 2 + 12)? The search
 // had taken 16-bit weights, pruning plans that fit and ranking plans that did not.
 TEST(PlanPruning, MemoryModelEqualsEstimatorInFullPrecision) {
-  for (const char* prec : {"tf32", "fp32"}) {
-    const std::string y = std::string("model: llama3-8b\nsystem: dgx-a100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1}\n") +
-                          "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: " + prec + "}\n";
-    const Scenario s = parse_scenario(y, "l8.yaml", *frozen());
-    SearchOptions o;
-    o.vary_tp_comm_overlap = false;
-    const Estimator est;
-    const auto c = enumerate_plans(s, o);
-    ASSERT_FALSE(c.empty());
-    MemoryModel mem(s, o, est);
-    mem.prepare(c);
-    Scenario t = s;
-    for (size_t i = 0; i < c.size(); i += 5) {
-      apply_candidate(t, c[i], o);
-      EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << prec << " " << describe(c[i], o, s);
-    }
-  }
+  for (const char* prec : {"tf32", "fp32"})
+    expect_memory_model_equals_estimator(std::string("model: llama3-8b\nsystem: dgx-a100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1}\n") +
+                                             "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: " + prec + "}\n",
+                                         5);
 }
 
 // Question (2026-12-06): with the Adam moments in bf16 (training.optimizer_moments, as DeepSeek-V3
 // keeps them), does the search's memory model still equal the estimator's? It had kept fp32
 // moments, overstating memory and pruning plans that fit.
 TEST(PlanPruning, MemoryModelEqualsEstimatorWithBf16Moments) {
-  for (const char* z : {"0", "1", "3"}) {
-    const std::string y = std::string("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1, zero_stage: ") + z +
-                          "}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16, optimizer_moments: bf16}\n";
-    const Scenario s = parse_scenario(y, "l8.yaml", *frozen());
-    SearchOptions o;
-    o.vary_tp_comm_overlap = false;
-    const Estimator est;
-    const auto c = enumerate_plans(s, o);
-    ASSERT_FALSE(c.empty());
-    MemoryModel mem(s, o, est);
-    mem.prepare(c);
-    Scenario t = s;
-    for (size_t i = 0; i < c.size(); i += 3) {
-      apply_candidate(t, c[i], o);
-      EXPECT_NEAR(mem.bytes(c[i]) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << z << " " << describe(c[i], o, s);
-    }
-  }
+  for (const char* z : {"0", "1", "3"})
+    expect_memory_model_equals_estimator(std::string("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 2, pp: 1, zero_stage: ") + z +
+                                             "}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16, optimizer_moments: bf16}\n",
+                                         3);
 }
 
 // Question (review of 2026-12-05): with a cap on ZeRO-3's gathered parameters (DeepSpeed's
