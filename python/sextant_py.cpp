@@ -459,7 +459,7 @@ PYBIND11_MODULE(_sextant, m) {
   m.def("analyze",
         [](const std::vector<std::string>& paths, const std::string& compat, const std::vector<std::string>& only,
            int top, int threads, const std::string& device, const std::string& catalog_dir, const std::vector<std::string>& scales,
-           const std::vector<std::string>& drop_gaps, int stragglers, bool per_launch, int64_t kernel_delay_us,
+           const std::vector<std::string>& drop_gaps, int stragglers, bool per_launch, double kernel_delay_us,
            double unexplained_gap_us, int critical_path_rows, int64_t sequence_depth, double gap_threshold_us, bool clock_sync,
            bool cache, const std::string& cache_dir, int64_t max_inflate_bytes) {
           return run([&] {
@@ -498,6 +498,8 @@ PYBIND11_MODULE(_sextant, m) {
             if (!(unexplained_gap_us >= 0))
               throw Error(SourceLocation{"", 0, 0, "unexplained_gap_us"}, "must be a finite number >= 0");
             if (!(gap_threshold_us >= 0)) throw Error(SourceLocation{"", 0, 0, "gap_threshold_us"}, "must be a finite number >= 0");
+            // A real number of microseconds, as the CLI's --kernel-delay-us (2026-12-06 review: 2.5 was refused).
+            if (!(kernel_delay_us >= 0)) throw Error(SourceLocation{"", 0, 0, "kernel_delay_us"}, "must be a finite number >= 0");
             if (max_inflate_bytes < trace::kDefaultInflateLimit)
               throw Error(SourceLocation{"", 0, 0, "max_inflate_bytes"}, "must be >= 0 (0: no limit), or None for the default rule");
             req.load.scan.max_inflate_bytes = max_inflate_bytes;

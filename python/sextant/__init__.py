@@ -659,7 +659,7 @@ def analyze(paths, *, compat="sextant", only=None, top=10, threads=0, device=Non
                                   _int_in(threads, "threads", 0), "" if device is None else str(device),
                                   _path(catalog, "catalog"), scales, gaps,
                                   -1 if stragglers is None else _int_in(stragglers, "stragglers", 1),
-                                  _bool(per_launch, "per_launch"), _int_in(kernel_delay_us, "kernel_delay_us", 0),
+                                  _bool(per_launch, "per_launch"), _number(kernel_delay_us, "kernel_delay_us"),
                                   _number(unexplained_gap_us, "unexplained_gap_us"), _int_in(critical_path_rows, "critical_path_rows", 0),
                                   _int_in(sequence_depth, "sequence_depth", 0), _number(gap_threshold_us, "gap_threshold_us"),
                                   _bool(clock_sync, "clock_sync"), _bool(cache, "cache"), _path(cache_dir, "cache_dir"),

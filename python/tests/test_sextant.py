@@ -273,13 +273,18 @@ def test_analyze_takes_the_clis_options():
                      (dict(scale="compute"), "expected CLASS=FACTOR"),
                      # the CLI's bounds (negative thresholds had changed the path through Python only, 2026-12-05)
                      (dict(unexplained_gap_us=-1), "unexplained_gap_us.*>= 0"), (dict(gap_threshold_us=-1), "gap_threshold_us.*>= 0"),
-                     (dict(max_inflate_bytes=-5), "max_inflate_bytes")):
+                     (dict(kernel_delay_us=-1), "kernel_delay_us.*>= 0"), (dict(max_inflate_bytes=-5), "max_inflate_bytes")):
         with pytest.raises(sextant.SextantError, match=text):
             sextant.analyze(h200, **kw)
     # --max-inflate-bytes as the CLI's: a limit below the inflated size refuses the file.
     with pytest.raises(sextant.SextantError, match="(?i)inflat|decompress"):
         sextant.analyze(h200, max_inflate_bytes=1000)
     assert without_timing(sextant.analyze(h200, max_inflate_bytes=0)) == without_timing(sextant.analyze(h200))
+    # A fractional kernel-delay cutoff, as the CLI's --kernel-delay-us 2.5 (it was refused as not an
+    # integer through Python, 2026-12-06 review): the same result as the CLI's.
+    d = sextant.analyze(h200, kernel_delay_us=2.5)
+    assert without_timing(d) == without_timing(cli_json("analyze", h200, "--kernel-delay-us", "2.5"))
+    assert without_timing(d) != without_timing(sextant.analyze(h200))
     # A misspelt argument is named with the nearest one, not called a wrong type (2026-12-05).
     with pytest.raises(sextant.SextantError, match="unknown argument 'tpo'.*did you mean top="):
         sextant.analyze(h200, tpo=3)

@@ -2,6 +2,8 @@
 #include <memory>
 
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #ifdef __GLIBC__
@@ -31,7 +33,9 @@ struct AnalyzeArgs {
   int threads = 0;
   bool per_launch = false;
   bool diff = false;
-  int64_t kernel_delay_us = 30;
+  // A real number of microseconds: HTA's kernel-delay cutoff is a plain Python number, and 2.5 had
+  // been refused as "Could not convert" while -5 was told "must be a number >= 0" (2026-12-06 review).
+  double kernel_delay_us = 30;
   int64_t max_inflate_bytes = trace::kDefaultInflateLimit;
   int stragglers = 2;
   std::string catalog_dir;
@@ -48,6 +52,25 @@ struct AnalyzeArgs {
   std::string cache_dir;
   OutputOptions out;
 };
+
+// A count option (threads, rows, ranks, bytes, a depth): an integer from lo to hi written in decimal
+// digits. The number checks took 2.5 or 1e3 as numbers in range and left CLI11's conversion to refuse
+// them without naming a rule ("Could not convert: --top = 2.5", 2026-12-06 review). hi is the most
+// the option's type holds.
+CLI::Validator count_check(int64_t lo, int64_t hi, const std::string& label) {
+  const std::string rule = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        bool digits = !text.empty() && text.size() <= 19;
+        for (const char ch : text) digits = digits && ch >= '0' && ch <= '9';
+        if (digits && (text.size() < 19 || text <= "9223372036854775807")) {
+          const int64_t v = std::stoll(text);
+          if (v >= lo && v <= hi) return {};
+        }
+        return "must be " + rule + ", got '" + text + "'";
+      },
+      label);
+}
 }  // namespace
 
 void add_analyze_command(CLI::App& app) {
@@ -66,19 +89,19 @@ void add_analyze_command(CLI::App& app) {
                   "idle_time, launch_stats, queue_length, collectives, iterations, memory_timeline, critical_path, whatif, "
                   "findings, workload, memcpy_bandwidth, kernel_sequences, user_annotations, clock_skew")
       ->delimiter(',');
-  cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default 0: the CPUs this process may use)")->check(non_negative_number());
+  cmd->add_option("--threads", a->threads, "Threads for reading ranks in parallel (default 0: the CPUs this process may use)")->check(count_check(0, INT_MAX, "NONNEGATIVE"));
   cmd->add_flag("--diff", a->diff,
                 "Compare two traces (or two directories): kernels and operators added, removed, slower, faster");
   cmd->add_flag("--per-launch", a->per_launch, "Also list every kernel launch (always on with --compat hta)");
-  cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this are kernel waits (default 30)")
-      ->check(non_negative_number());
-  auto* o_stragglers = cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)")->check(positive_number());
+  cmd->add_option("--kernel-delay-us", a->kernel_delay_us, "Idle gaps shorter than this many microseconds (a real number, e.g. 2.5) are kernel waits (default 30)")
+      ->check(finite_non_negative());
+  auto* o_stragglers = cmd->add_option("--stragglers", a->stragglers, "Straggler candidates reported with --compat hta (default 2)")->check(count_check(1, INT_MAX, "POSITIVE"));
   CLI::Option* o_top = cmd->add_option("--top", a->top, "Top kernels listed (default 10; with --diff, rows per table, default 50)")
-                           ->check(positive_number());
+                           ->check(count_check(1, INT_MAX, "POSITIVE"));
   cmd->add_option("--max-inflate-bytes", a->max_inflate_bytes,
                   "Decompression limit per .gz file in bytes (gzip-bomb guard; 0: no limit; default: the larger of "
                   "1 GiB and 100x the compressed size)")
-      ->check(non_negative_number());
+      ->check(count_check(0, INT64_MAX, "NONNEGATIVE"));
   cmd->add_option("--scale", a->scales,
                   "What-if replay: scale a class of work (repeatable): comm=F, compute=F, memcpy=F, gpu=F, host=F, "
                   "launch=F, 'kernel:REGEX=F' (GPU events whose name matches REGEX, case-insensitive)");
@@ -89,10 +112,10 @@ void add_analyze_command(CLI::App& app) {
       ->check(finite_non_negative());
   cmd->add_option("--critical-path-rows", a->critical_path_rows,
                   "Longest critical-path segments listed per iteration (default 40, 0: all)")
-      ->check(non_negative_number());
+      ->check(count_check(0, INT_MAX, "NONNEGATIVE"));
   cmd->add_option("--sequence-depth", a->sequence_depth,
                   "Kernel sequences: nesting depth of the cpu_op whose launches form a sequence (default 0: top level)")
-      ->check(non_negative_number());
+      ->check(count_check(0, INT64_MAX, "NONNEGATIVE"));
   cmd->add_option("--gap-threshold-us", a->gap_threshold_us, "Findings: GPU idle gaps longer than this (default 100)")
       ->check(finite_non_negative());
   cmd->add_flag("--cache", a->cache,

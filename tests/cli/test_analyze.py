@@ -973,6 +973,38 @@ class AnalyzeCli(unittest.TestCase):
         i = dg["name"].index("complete event without numeric ts")
         self.assertTrue(dg["example"][i].startswith(b + ": "), dg["example"][i])
 
+    def test_a_fractional_kernel_delay_is_a_threshold_and_a_bad_count_names_the_option_and_range(self):
+        """Review of 2026-12-06: --kernel-delay-us 2.5 (HTA's cutoff is any Python number) was refused
+        with "Could not convert: --kernel-delay-us = 2.5" while -5 was told "must be a number >= 0";
+        the count options refused 2.5 or 1e3 the same way, naming no rule."""
+        # k2 starts 2 us after k1 ends and was launched before: a kernel wait under a 2.5 us threshold,
+        # not under 2 (nor under 2.5 cut or rounded to an integer).
+        ev = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 50, "dur": 5, "args": {"correlation": 1}},
+              {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 60, "dur": 5, "args": {"correlation": 2}},
+              {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 100, "dur": 10, "args": {"stream": 7, "correlation": 1}},
+              {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 112, "dur": 10, "args": {"stream": 7, "correlation": 2}}]
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "rank-0.json", ev)
+            for compat in ("sextant", "hta"):
+                for delay, category in (("2.5", "kernel_wait"), ("2", "other"), ("1e3", "kernel_wait")):
+                    doc = json.loads(run("analyze", path, "--compat", compat, "--only", "idle_time", "--kernel-delay-us", delay,
+                                         "--json", "-").stdout)
+                    c = doc["tables"]["idle_time_breakdown"]["columns"]
+                    rows = dict(zip(c["idle_category"], c["idle_time" if compat == "hta" else "idle_time_us"]))
+                    self.assertEqual(rows.get(category), 2.0, (compat, delay, rows))
+            for option, value, rule in (("--kernel-delay-us", "-5", "a finite number >= 0"),
+                                        ("--kernel-delay-us", "nan", "a finite number >= 0"),
+                                        ("--top", "2.5", "an integer from 1 to 2147483647"),
+                                        ("--stragglers", "2.5", "an integer from 1 to 2147483647"),
+                                        ("--threads", "1e3", "an integer from 0 to 2147483647"),
+                                        ("--critical-path-rows", "2.5", "an integer from 0 to 2147483647"),
+                                        ("--sequence-depth", "0.5", "an integer from 0 to 9223372036854775807"),
+                                        ("--max-inflate-bytes", "1e9", "an integer from 0 to 9223372036854775807")):
+                p = run("analyze", path, option, value, "-q", check=False)
+                self.assertEqual(p.returncode, 2, (option, value, p.stderr))
+                self.assertIn(f"{option}: must be {rule}, got '{value}'", p.stderr)
+                self.assertNotIn("Could not convert", p.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

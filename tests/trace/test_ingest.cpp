@@ -977,3 +977,54 @@ TEST(Ingest, ARankBeyondTheWorldSizeIsReported) {
   ASSERT_NE(it, d.end());
   EXPECT_NE(it->second.example.find("rank 9 (rank-9.json)"), std::string::npos) << it->second.example;
 }
+
+// Are rank files with the same content said to be copies of one trace? (2026-12-06 review: a trace
+// without distributedInfo copied to rank-0.json and rank-1.json read as a perfectly synchronised
+// 2-rank job, every skew 0, without a word.) Copies and links to one file are still a job of ranks,
+// with one warning per copy naming both files; files of one size that differ in their first or
+// last 64 KiB, and a real job, are not warned.
+TEST(Ingest, RankFilesWithIdenticalContentAreWarnedAsCopies) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "sextant_ingest_copies";
+  fs::remove_all(dir);
+  // About 180 KB: the first and the last 64 KiB are apart. `first` and `last` name the first and
+  // the last kernel (one character each, so that every variant has the same size).
+  auto body = [](char first, char last) {
+    std::string s = R"({"traceEvents": [)";
+    for (int i = 0; i < 2000; ++i)
+      s += std::string(i ? "," : "") + R"({"ph": "X", "cat": "kernel", "name": ")" + (i == 0 ? first : i == 1999 ? last : 'k') +
+           R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(100000 + 100 * i) + R"(, "dur": 50, "args": {"stream": 7}})";
+    return s + "]}";
+  };
+  auto write = [](const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p.string(), std::ios::binary) << text;
+    return p.string();
+  };
+  auto copies = [](const TraceSet& s) -> const Diagnostic* {
+    for (const auto& [k, d] : s.diagnostics.items())
+      if (k.find("identical content") != std::string::npos) return &d;
+    return nullptr;
+  };
+  const std::string a = write(dir / "copies" / "rank-0.json", body('k', 'k'));
+  const std::string b = write(dir / "copies" / "rank-1.json", body('k', 'k'));
+  fs::create_symlink(a, dir / "copies" / "rank-2.json");
+  const TraceSet job = load_traces({(dir / "copies").string()});
+  ASSERT_EQ(job.ranks.size(), 3u);  // still read as three ranks
+  const Diagnostic* d = copies(job);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->severity, "warning");
+  EXPECT_EQ(d->count, 2);  // rank-1.json and the link rank-2.json, each a copy of rank-0.json
+  EXPECT_NE(d->example.find(a + " and " + b), std::string::npos) << d->example;
+  // One size, other first or last kernels: not copies.
+  write(dir / "distinct" / "rank-0.json", body('k', 'k'));
+  write(dir / "distinct" / "rank-1.json", body('j', 'k'));
+  write(dir / "distinct" / "rank-2.json", body('k', 'j'));
+  const TraceSet distinct = load_traces({(dir / "distinct").string()});
+  ASSERT_EQ(distinct.ranks.size(), 3u);
+  EXPECT_EQ(copies(distinct), nullptr);
+  const TraceSet dlrm = load_traces({std::string(SEXTANT_SOURCE_DIR) + "/tests/data/trace/param/dlrm_8rank"});
+  ASSERT_EQ(dlrm.ranks.size(), 8u);
+  EXPECT_EQ(copies(dlrm), nullptr);
+  fs::remove_all(dir);
+}

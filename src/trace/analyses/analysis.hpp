@@ -22,7 +22,7 @@ namespace sextant::trace {
 
 struct AnalyzeOptions {
   bool hta = false;                         // --compat hta
-  int64_t consecutive_kernel_delay_us = 30; // idle-time: kernel-wait threshold
+  double consecutive_kernel_delay_us = 30;  // idle-time: kernel-wait threshold (a fraction of a µs allowed, as HTA's)
   double duration_ratio = 0.8;              // kernel breakdown: "others" threshold
   int num_kernels = 10;                     // kernel breakdown: named kernels kept per type
   int64_t runtime_cutoff_us = 50;           // launch stats: long runtime calls

@@ -45,8 +45,7 @@ void run_idle_time_breakdown(const AnalysisContext& ctx, Result& r) {
     }
     if (ctx.opt.hta)
       std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return first_in_file[a] < first_in_file[b]; });
-    const double delay = ctx.opt.hta ? static_cast<double>(ctx.opt.consecutive_kernel_delay_us)
-                                     : static_cast<double>(ctx.opt.consecutive_kernel_delay_us) * 1000.0;
+    const double delay = ctx.opt.hta ? ctx.opt.consecutive_kernel_delay_us : ctx.opt.consecutive_kernel_delay_us * 1000.0;
     for (int64_t st : order) {
       auto& ks = by_stream[st];  // sorted by ts (stable)
       if (ctx.opt.hta) {

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include <zlib.h>
+
 #include "core/error.hpp"
 #include "core/threads.hpp"
 #include "trace/ingest/byte_source.hpp"
@@ -50,6 +52,29 @@ bool within_inflate_limit(const std::string& path, uint64_t raw_bytes, int64_t m
     limit = std::max(kInflateFloorBytes, ec ? 0 : compressed * kInflateRatio);
   }
   return raw_bytes <= limit;
+}
+
+// A cheap identity of a file's content: the CRC-32 of its first and of its last 64 KiB (the last
+// ones that the first do not hold), as the mpirun input check compares files without reading a
+// trace of gigabytes whole. false when the file cannot be read.
+constexpr uint64_t kEndBytes = 64 * 1024;
+bool file_ends_crc(const std::string& path, uint64_t size, uint64_t& crc) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  std::vector<unsigned char> buf(static_cast<size_t>(std::min(size, kEndBytes)));
+  auto span_crc = [&](uint64_t at, size_t n, uLong& c) {
+    c = crc32(0L, Z_NULL, 0);
+    if (n == 0) return true;
+    if (std::fseek(f, static_cast<long>(at), SEEK_SET) != 0 || std::fread(buf.data(), 1, n, f) != n) return false;
+    c = crc32(c, buf.data(), static_cast<uInt>(n));
+    return true;
+  };
+  uLong head = 0, tail = 0;
+  const uint64_t tail_at = std::max(kEndBytes, size > kEndBytes ? size - kEndBytes : 0);
+  const bool ok = span_crc(0, buf.size(), head) && span_crc(tail_at, static_cast<size_t>(size > tail_at ? size - tail_at : 0), tail);
+  std::fclose(f);
+  crc = (static_cast<uint64_t>(head) << 32) | static_cast<uint64_t>(tail);
+  return ok;
 }
 }  // namespace
 
@@ -432,6 +457,35 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
                       ") and " + b.file + " (" + b.rank_source + ")",
                   "analyze one of them, or put each job's traces in its own directory");
     set.diagnostics.add("two files claim the same rank", "warning", "rank " + std::to_string(b.rank) + ": " + b.file);
+  }
+  // Ranks whose files hold the same bytes: two ranks of a job never write the same trace, so these
+  // are copies of one (a copy without distributedInfo gets a rank of its own from its name or
+  // order). A job of copies stays allowed (links to one file are a way to build a test job), but
+  // it had been analysed as a perfectly synchronised job without a word (every skew 0; 2026-12-06
+  // review). Same size and same first and last 64 KiB, read only for files whose size another
+  // file shares; one count per copy, the example naming it and the rank's file it repeats.
+  if (set.ranks.size() > 1) {
+    std::vector<uint64_t> sizes(set.ranks.size(), UINT64_MAX);
+    std::map<uint64_t, int> files_of_size;
+    for (size_t i = 0; i < set.ranks.size(); ++i) {
+      std::error_code ec;
+      const uint64_t n = fs::file_size(set.ranks[i].file, ec);
+      if (ec) continue;
+      sizes[i] = n;
+      ++files_of_size[n];
+    }
+    std::map<std::pair<uint64_t, uint64_t>, size_t> first_with;  // (size, CRCs of the ends) -> rank index
+    for (size_t i = 0; i < set.ranks.size(); ++i) {
+      uint64_t crc = 0;
+      if (sizes[i] == UINT64_MAX || files_of_size[sizes[i]] < 2 || !file_ends_crc(set.ranks[i].file, sizes[i], crc)) continue;
+      auto [it, fresh] = first_with.emplace(std::make_pair(sizes[i], crc), i);
+      if (fresh) continue;
+      const RankTrace& a = set.ranks[it->second];
+      const RankTrace& b = set.ranks[i];
+      set.diagnostics.add("rank files with identical content (copies of one trace?): cross-rank analyses compare a trace with itself",
+                          "warning", a.file + " and " + b.file + " (ranks " + std::to_string(a.rank) + " and " +
+                                         std::to_string(b.rank) + ": same size and first and last 64 KiB)");
+    }
   }
   // Ranks that look like different jobs: traces of one job overlap in time (the ranks profile the
   // same steps), so a rank whose events lie more than an hour from every other rank's, a world
