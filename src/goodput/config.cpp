@@ -120,11 +120,39 @@ size_t GoodputConfig::restore_level(const FailureProcess& p, const CheckpointSch
   return l;
 }
 
-std::vector<LossGroup> GoodputConfig::spare_pool_loads() const {
-  // Every loss that takes spares: the node-losing interrupts, and the evictions of slow nodes
-  // (an episode longer than fail_slow_evict_after_s, exponential durations), each holding its
-  // nodes for the repair time. (Before 2026-12-06 the spare-pool note's nodes in repair left the
-  // evictions out, where the share it gave counted them; review.)
+namespace {
+// Slow-node evictions of fail-slow process q per second of running: an episode of exponential
+// duration d outlasts the cap a with probability e^{-a/d}. The engine starts one only while the
+// job is up at full speed (one arriving during another is absorbed, as fail_slow_progress takes
+// it): per second of running they start at r / (1 + r d'), d' the mean episode capped at a,
+// d (1 - e^{-a/d}). 0 without evictions or for another kind of process.
+double evictions_per_running_s(const GoodputConfig& c, const FailureProcess& q) {
+  const double a = c.recovery.fail_slow_evict_after_s;
+  if (!(a > 0) || q.kind != EventKind::FailSlow || !(q.slow_duration_s > 0)) return 0.0;
+  const double r = c.process_rate_per_s(q), d = q.slow_duration_s;
+  const double capped = d * -std::expm1(-a / d);
+  return r * std::exp(-a / d) / (1.0 + r * capped);
+}
+}  // namespace
+
+std::vector<LossGroup> GoodputConfig::spare_pool_loads(double running_fraction) const {
+  // Every loss that takes spares: the node-losing interrupts over the wall time, and the
+  // evictions of slow nodes while the job runs, each holding its nodes for the repair time.
+  // (Before 2026-12-06 the spare-pool note's nodes in repair left the evictions out, where the
+  // share it gave counted them; and until later that day the evictions loaded the pool at their
+  // rate as if the job always ran at full speed, where a job short of spares queues for a third
+  // of its wall time; review.)
+  std::vector<LossGroup> groups;
+  for (const auto& q : processes) {
+    if (q.kind == EventKind::Interrupt && q.node_lost)
+      groups.push_back({process_rate_per_s(q) * recovery.repair_s, std::max<int64_t>(1, nodes_lost(q))});
+    const double e = evictions_per_running_s(*this, q);
+    if (e > 0) groups.push_back({e * running_fraction * recovery.repair_s, 1});
+  }
+  return groups;
+}
+
+std::vector<LossGroup> GoodputConfig::spare_pool_loads_at_full_speed() const {
   std::vector<LossGroup> groups;
   for (const auto& q : processes) {
     if (q.kind == EventKind::Interrupt && q.node_lost)
@@ -153,24 +181,68 @@ double wall_per_repair(const GoodputConfig& c) {
 double GoodputConfig::requeue_share(const FailureProcess& p) const {
   if (recovery.replacement == "requeue") return 1.0;
   // p's own class is added with no load: the share depends on its size.
-  std::vector<LossGroup> groups = spare_pool_loads();
+  std::vector<LossGroup> groups = spare_pool_loads(pool_running_fraction());
   groups.push_back({0.0, std::max<int64_t>(1, nodes_lost(p))});
   return spare_pool_requeue_share(groups, recovery.spares_count, wall_per_repair(*this)).back();
 }
 
-std::vector<double> GoodputConfig::requeue_shares() const {
+std::vector<double> GoodputConfig::requeue_shares() const { return requeue_shares(pool_running_fraction()); }
+
+std::vector<double> GoodputConfig::requeue_shares(double running_fraction) const {
   std::vector<double> share(processes.size(), 0.0);
   if (recovery.replacement == "requeue") {
     share.assign(processes.size(), 1.0);
     return share;
   }
   // Each process's size as a class of no load beside the pool's load, all in one pass.
-  std::vector<LossGroup> groups = spare_pool_loads();
+  std::vector<LossGroup> groups = spare_pool_loads(running_fraction);
   const size_t loads = groups.size();
   for (const auto& p : processes) groups.push_back({0.0, std::max<int64_t>(1, nodes_lost(p))});
   const auto all = spare_pool_requeue_share(groups, recovery.spares_count, wall_per_repair(*this));
   for (size_t k = 0; k < processes.size(); ++k) share[k] = all[loads + k];
   return share;
+}
+
+double GoodputConfig::implied_running_fraction(double running_fraction) const {
+  const auto sched = checkpoint.impl->schedule(checkpoint.env);
+  const std::vector<double> share = requeue_shares(running_fraction);
+  double down = graceful_rate_per_s() * graceful_cost_s();  // per second of wall time
+  double evict_requeue = -1;
+  for (size_t k = 0; k < processes.size(); ++k) {
+    const auto& p = processes[k];
+    if (p.kind == EventKind::FailSlow) {
+      if (evict_requeue < 0) evict_requeue = share[k];  // eviction_cost_s's share: the first fail-slow process's
+      continue;
+    }
+    if (graceful(p)) continue;
+    down += process_rate_per_s(p) * restart_s_of(p, sched, true, share[k]);
+  }
+  const double evict = eviction_rate_per_s();  // per second of running
+  const double evict_down = evict > 0 ? evict * eviction_cost_s(std::max(0.0, evict_requeue)) : 0.0;
+  return std::max(0.0, 1.0 - down) / (1.0 + evict_down);
+}
+
+double GoodputConfig::running_fraction() const {
+  // implied(u) falls as u grows where a requeue costs more than a spare (more evictions, a
+  // larger share, longer recoveries), rises where it costs less: monotone either way, so the
+  // fixed point lies between implied(0) and implied(1), and h(u) = u - implied(u) is <= 0 at the
+  // lower end and >= 0 at the upper. Bisection keeps that bracket: bounded (64 halvings at most;
+  // about 20 at the tolerance) and deterministic, where iterating u <- implied(u) may oscillate.
+  const double g0 = implied_running_fraction(0.0), g1 = implied_running_fraction(1.0);
+  double lo = std::min(g0, g1), hi = std::max(g0, g1);
+  if (hi - lo <= kRunningFractionTolerance) return g1;  // |u - implied(u)| <= hi - lo for u in the bracket
+  for (int i = 0; i < 64; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const double h = mid - implied_running_fraction(mid);
+    if (std::abs(h) <= kRunningFractionTolerance) return mid;
+    (h < 0 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+double GoodputConfig::pool_running_fraction() const {
+  if (recovery.replacement == "requeue" || !(eviction_rate_per_s() > 0)) return 1.0;
+  return running_fraction();
 }
 
 double GoodputConfig::nodes_in_repair_mean() const {
@@ -179,7 +251,7 @@ double GoodputConfig::nodes_in_repair_mean() const {
   const double x = wall_per_repair(*this);
   const double share = x <= 1 ? x / 2 : 1 - 1 / (2 * x);
   double nodes = 0;
-  for (const LossGroup& g : spare_pool_loads()) nodes += g.mean_events * double(g.nodes_per_event);
+  for (const LossGroup& g : spare_pool_loads(pool_running_fraction())) nodes += g.mean_events * double(g.nodes_per_event);
   return nodes * share;
 }
 
@@ -202,33 +274,26 @@ double GoodputConfig::fail_slow_progress() const {
 }
 
 double GoodputConfig::eviction_rate_per_s() const {
-  // An episode of exponential duration d outlasts the cap a with probability e^{-a/d}. The engine
-  // starts one only while the job is up at full speed (one arriving during another is absorbed,
-  // as fail_slow_progress takes it): per second of running they start at r / (1 + r d'), d' the
-  // mean episode capped at a, d (1 - e^{-a/d}).
-  const double a = recovery.fail_slow_evict_after_s;
-  if (!(a > 0)) return 0.0;
+  // Per second of running, summed over the fail-slow processes (evictions_per_running_s).
   double r_evict = 0;
-  for (const auto& p : processes) {
-    if (p.kind != EventKind::FailSlow || !(p.slow_duration_s > 0)) continue;
-    const double r = process_rate_per_s(p), d = p.slow_duration_s;
-    const double capped = d * -std::expm1(-a / d);
-    r_evict += r * std::exp(-a / d) / (1.0 + r * capped);
-  }
+  for (const auto& p : processes) r_evict += evictions_per_running_s(*this, p);
   return r_evict;
 }
 
 double GoodputConfig::eviction_cost_s() const {
+  const auto it = std::find_if(processes.begin(), processes.end(),
+                               [](const FailureProcess& p) { return p.kind == EventKind::FailSlow; });
+  if (it == processes.end()) return 0.0;
+  return eviction_cost_s(requeue_share(*it));  // a fail-slow process loses no node: a one-node class
+}
+
+double GoodputConfig::eviction_cost_s(double requeue) const {
   // The engine's eviction (engine.cpp, slow_evict): save at the eviction (no work lost), evict,
   // take one spare or requeue (a one-node loss's share of the pool), restart from the remote
   // checkpoint just written. Before 2026-12-06 the closed forms left evictions out: 20 episodes
   // a day evicted after 600 s with 5 spares read Daly 0.929 beside a simulated 0.613, 0.285 of
   // the wall time queueing for nodes (review).
-  const auto it = std::find_if(processes.begin(), processes.end(),
-                               [](const FailureProcess& p) { return p.kind == EventKind::FailSlow; });
-  if (it == processes.end()) return 0.0;
   const auto sched = checkpoint.impl->schedule(checkpoint.env);
-  const double requeue = requeue_share(*it);  // a fail-slow process loses no node: a one-node class
   return sched.final_save_s() + recovery.eviction_s + requeue * recovery.requeue_s +
          (1.0 - requeue) * (recovery.replacement == "warm-standby" ? recovery.warm_standby_s : recovery.hot_spare_s) +
          recovery.restart_s + recovery.rendezvous_s(job.nodes()) + sched.remote().restore_s + recovery.warmup_s;

@@ -171,10 +171,33 @@ struct GoodputConfig {
   // restores from remote in 108 s). `with_restore` false leaves the restore out (the multi-level
   // closed form adds each level's own).
   double mean_restart_s(bool with_restore = true) const;
-  // The spare pool's load: every loss that takes spares (node-losing interrupts, evictions of
-  // slow nodes), each a class of its size with mean_events = its rate x repair_s. The one load of
-  // requeue_share and nodes_in_repair_mean.
-  std::vector<LossGroup> spare_pool_loads() const;
+  // The spare pool's load: every loss that takes spares, each a class of its size with
+  // mean_events = its rate per second of wall time x repair_s. Node-losing interrupts arrive over
+  // the whole wall time (the engine draws them while the job is down too); slow-node evictions
+  // only while it runs, at eviction_rate_per_s's rate per second of running times
+  // running_fraction. The one load of requeue_share(s) and nodes_in_repair_mean, which take it
+  // at pool_running_fraction().
+  std::vector<LossGroup> spare_pool_loads(double running_fraction) const;
+  // The load were the job up at full speed all the time (evictions at r e^{-a/d} per second of
+  // wall time): an upper bound, which spares_p99_count sizes the pool with.
+  std::vector<LossGroup> spare_pool_loads_at_full_speed() const;
+  // The share of the wall time the job runs (neither recovering nor queueing for nodes), the
+  // closed forms' view: u = max(0, 1 - lambda_g D_g - sum_k lambda_k R_k) / (1 + lambda_e D_e),
+  // graceful preemptions and work-losing failures at their rates per second of wall time (the
+  // engine draws them while the job is down too), each down for its recovery (restart_s_of, a
+  // node loss requeueing at the pool's share), and slow-node evictions per second of running,
+  // each down for eviction_cost_s. The shares depend on the pool's load, which depends on u
+  // through the evictions: implied_running_fraction(u) is the u that the shares at load
+  // spare_pool_loads(u) give, and running_fraction() its fixed point, u = implied(u), found by
+  // bisection (implied is monotone in u, so the fixed point lies between implied(0) and
+  // implied(1)) to within kRunningFractionTolerance, in at most 64 halvings. Before 2026-12-06
+  // the pool took the evictions at their rate as if the job always ran (review: 5 spares, a job
+  // queueing 0.29 of its wall time, a share of 0.76 where the simulation requeues 0.60).
+  double running_fraction() const;
+  double implied_running_fraction(double running_fraction) const;
+  // The running fraction the pool's load takes: running_fraction() where slow-node evictions load
+  // a pool that may run short, else 1 (the load does not depend on it; nothing is solved).
+  double pool_running_fraction() const;
   // The job's wall time as the closed forms take it for the pool: the horizon, or the work at the
   // fail-slow episodes' mean progress for a job run to completion (a lower bound of its wall).
   double closed_form_wall_s() const;
@@ -182,8 +205,10 @@ struct GoodputConfig {
   // closed_form_wall_s starting with a full pool: the multi-rate Erlang loss system
   // (spare_pool_requeue_share) loaded by spare_pool_loads; 1 under replacement: requeue or where
   // p loses more nodes than the pool holds. requeue_shares: one per process, in one pass.
+  // The shares at pool_running_fraction(); requeue_shares(u) at the load spare_pool_loads(u).
   double requeue_share(const FailureProcess& p) const;
   std::vector<double> requeue_shares() const;
+  std::vector<double> requeue_shares(double running_fraction) const;
   // The nodes in repair on average over the job (closed_form_wall_s), the pool's load growing
   // from none at the start to spare_pool_loads' after a repair time.
   double nodes_in_repair_mean() const;
@@ -194,6 +219,8 @@ struct GoodputConfig {
   // The closed forms multiply their ETTR by 1 / (1 + rate x cost). 0 without evictions.
   double eviction_rate_per_s() const;
   double eviction_cost_s() const;
+  // An eviction's cost where a share `requeue` of them find the pool short.
+  double eviction_cost_s(double requeue) const;
   // The share of full speed the fail-slow episodes leave, at their mean rates and durations
   // (capped at fail_slow_evict_after_s): 1 without them. The closed forms leave them out.
   double fail_slow_progress() const;
@@ -201,6 +228,9 @@ struct GoodputConfig {
   // `requeue` the share of its node losses that requeue (requeue_share(p) where negative).
   double restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore = true, double requeue = -1) const;
 };
+
+// How close running_fraction() brings u to implied_running_fraction(u): |u - implied(u)| <= this.
+inline constexpr double kRunningFractionTolerance = 1e-6;
 
 // Throws Error (at `where`) when the expected interruptions over every replica, searches included,
 // exceed the simulation's budget (docs/goodput.md, Engine).

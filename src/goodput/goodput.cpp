@@ -549,7 +549,9 @@ Result run_goodput(const GoodputConfig& c) {
       res.notes.push_back("spare pool: over the job " + g3(100.0 * requeued_rate / lost_rate) + "% of node losses find the " +
                           std::to_string(c.recovery.spares_count) + " spare(s) short (" + g3(c.nodes_in_repair_mean()) +
                           " nodes in repair on average over the job" +
-                          (c.recovery.fail_slow_evict_after_s > 0 && slow_rate > 0 ? ", slow-node evictions included" : "") +
+                          (c.recovery.fail_slow_evict_after_s > 0 && slow_rate > 0
+                               ? ", slow-node evictions included, arriving while the job runs (" + g3(c.running_fraction()) + " of the time)"
+                               : "") +
                           ", the pool full at its start; Erlang's loss formula after a repair time) and wait recovery.requeue_s: "
                           "the closed forms' restart (mean_restart_s" +
                           (c.eviction_rate_per_s() > 0 ? std::string(", and each slow-node eviction's cost") : std::string()) +
@@ -620,12 +622,14 @@ Result run_goodput(const GoodputConfig& c) {
   // repair for a 2,048-node job with 1,000-day repairs (2026-12-05 review).
   const double occupancy_window_s = std::min(c.recovery.repair_s, sw.mean > 0 ? sw.mean : c.recovery.repair_s);
   const int64_t spares_p99 = [&] {
-    // The pool's one load (GoodputConfig::spare_pool_loads: slow-node evictions with the
-    // node-losing interrupts), its means taken over the occupancy window. Before 2026-12-06 only
+    // The pool's load (slow-node evictions with the node-losing interrupts), its means taken over
+    // the occupancy window. Before 2026-12-06 only
     // the interrupts were counted: with 20 fail-slow episodes a day evicted after 600 s, 64 nodes
     // read a P99 of 4 where the pool note gave 19.2 nodes in repair on average and the simulation
-    // 19 (review of 2026-12-06).
-    std::vector<LossGroup> groups = c.spare_pool_loads();
+    // 19 (review of 2026-12-06). The evictions at their rate as if the job always ran at full
+    // speed (spare_pool_loads_at_full_speed), not at the running fraction the requeue share takes:
+    // an upper bound for sizing, as the pool must also cover the most in repair over the job.
+    std::vector<LossGroup> groups = c.spare_pool_loads_at_full_speed();
     const double window_per_repair = c.recovery.repair_s > 0 ? occupancy_window_s / c.recovery.repair_s : 0.0;
     for (LossGroup& g : groups) g.mean_events *= window_per_repair;
     try {
