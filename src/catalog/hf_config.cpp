@@ -18,7 +18,7 @@ namespace sextant {
 
 const std::vector<std::string>& hf_model_types() {
   static const std::vector<std::string> t = {
-      "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2",
+      "llama", "mistral", "mixtral", "qwen", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2",
       "deepseek_v3", "gpt2", "gpt_neox", "gemma", "gemma2", "gemma3", "gemma3_text", "phi3", "nemotron", "olmo", "olmo2", "granite",
       "gpt_oss"};
   return t;
@@ -88,6 +88,19 @@ struct Reader {
     used.insert(k);
     if (!has(k)) return dflt;
     return i(k);
+  }
+  // Size keys a config left out that took the class default (e.g. "num_hidden_layers 32"),
+  // said in the model's source and the results' note (size_or_default).
+  std::vector<std::string> defaulted;
+  // A size key (layers, widths, heads, vocabulary) with its Transformers config class's default,
+  // as Transformers builds the model from a config that leaves the key out; 0: the class has no
+  // default and the key is required. A null value is no value (Transformers' model could not be
+  // built from it) and stays a missing key.
+  int size_or_default(const std::string& k, int dflt) {
+    if (dflt <= 0 || j.contains(k)) return i(k);
+    used.insert(k);
+    defaulted.push_back(k + " " + std::to_string(dflt));
+    return dflt;
   }
   std::string s(const std::string& k, const std::string& dflt) {
     used.insert(k);
@@ -307,6 +320,49 @@ std::pair<std::string, int64_t> experts_in(const nlohmann::json& j) {
 // Said in ModelConfig::source after the file, with the wrapper's model_type and ")", when the
 // language model was read from a multimodal config's text_config (ignored_keys_note reads it).
 constexpr const char* kWrapperMark = " (the language model in text_config of model_type ";
+// Said in ModelConfig::source after that, with "CLASS: key value, key value)", when size keys
+// left out took the class defaults (ignored_keys_note reads it, catalog show prints the source).
+constexpr const char* kDefaultsMark = " (keys it leaves out take the defaults of Transformers' ";
+
+// The size keys' defaults of each supported type's Transformers config class
+// (src/transformers/models/<type>/configuration_<type>.py), taken where a config leaves a key
+// out, as Transformers builds the model. Before 2026-12-06 only some were (intermediate_size of
+// five types, Gemma's heads, Gemma 3's vocabulary) and num_hidden_layers, hidden_size and
+// num_attention_heads were required: llava-hf/llava-1.5-7b-hf, whose text_config writes none of
+// them (LlamaConfig's 7B: 32, 4096, 32), was refused (review). Transformers' classes default
+// every one; 0 is a key without a default (required). GPT2Config's n_inner is None (4 x n_embd,
+// read as such); QWenConfig is the checkpoint's own code (trust_remote_code), whose defaults
+// changed between its releases: Qwen-1 takes none (every size key required).
+struct ClassSizes {
+  const char* config_class;
+  int layers, hidden, heads, ffn_hidden, vocab;
+};
+const ClassSizes& class_sizes(const std::string& type) {
+  static const std::map<std::string, ClassSizes> sizes = {
+      {"llama", {"LlamaConfig", 32, 4096, 32, 11008, 32000}},
+      {"mistral", {"MistralConfig", 32, 4096, 32, 14336, 32000}},
+      {"mixtral", {"MixtralConfig", 32, 4096, 32, 14336, 32000}},
+      {"qwen2", {"Qwen2Config", 32, 4096, 32, 22016, 151936}},
+      {"qwen2_moe", {"Qwen2MoeConfig", 24, 2048, 16, 5632, 151936}},
+      {"qwen3", {"Qwen3Config", 32, 4096, 32, 22016, 151936}},
+      {"qwen3_moe", {"Qwen3MoeConfig", 24, 2048, 32, 6144, 151936}},
+      {"deepseek_v2", {"DeepseekV2Config", 32, 4096, 32, 11008, 32000}},
+      {"deepseek_v3", {"DeepseekV3Config", 61, 7168, 128, 18432, 129280}},
+      {"gpt2", {"GPT2Config", 12, 768, 12, 0, 50257}},
+      {"gpt_neox", {"GPTNeoXConfig", 44, 6144, 64, 24576, 50432}},
+      {"gemma", {"GemmaConfig", 28, 3072, 16, 24576, 256000}},
+      {"gemma2", {"Gemma2Config", 26, 2304, 8, 9216, 256000}},
+      {"gemma3_text", {"Gemma3TextConfig", 26, 2304, 8, 9216, 262208}},
+      {"phi3", {"Phi3Config", 32, 3072, 32, 8192, 32064}},
+      {"nemotron", {"NemotronConfig", 32, 6144, 48, 24576, 256000}},
+      {"olmo", {"OlmoConfig", 32, 4096, 32, 11008, 50304}},
+      {"olmo2", {"Olmo2Config", 32, 4096, 32, 11008, 50304}},
+      {"granite", {"GraniteConfig", 32, 4096, 32, 11008, 32000}},
+      {"gpt_oss", {"GptOssConfig", 36, 2880, 64, 2880, 201088}}};
+  static const ClassSizes none{"", 0, 0, 0, 0, 0};
+  const auto it = sizes.find(type);
+  return it == sizes.end() ? none : it->second;
+}
 }  // namespace
 
 // Errors name the key's line and column in the file (nlohmann's tree keeps no positions: they
@@ -423,7 +479,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         {"GPT2LMHeadModel", "gpt2"},         {"GPTNeoXForCausalLM", "gpt_neox"},     {"GemmaForCausalLM", "gemma"},
         {"Gemma2ForCausalLM", "gemma2"},     {"Gemma3ForCausalLM", "gemma3_text"},   {"Phi3ForCausalLM", "phi3"},
         {"NemotronForCausalLM", "nemotron"}, {"OlmoForCausalLM", "olmo"},            {"Olmo2ForCausalLM", "olmo2"},
-        {"GraniteForCausalLM", "granite"},   {"GptOssForCausalLM", "gpt_oss"}};
+        {"GraniteForCausalLM", "granite"},   {"GptOssForCausalLM", "gpt_oss"},      {"QWenLMHeadModel", "qwen"}};
     std::string hint;
     // A wrapper whose text_config names no model_type: the language model is there, read when its
     // type is named (it had been refused as an architecture no type has; review of 2026-12-05).
@@ -460,10 +516,17 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
         // Qwen3.5's hybrid Gated DeltaNet layers (layer_types "linear_attention") and Qwen2-Audio's
         // encoder: they had been pointed at qwen3 / qwen3_moe / qwen2_moe, and the hint followed
         // built 40 softmax layers of a model that has 10 (review of 2026-12-05).
-        "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "qwen2_audio", "qwen2_audio_encoder"};
+        "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "qwen2_audio", "qwen2_audio_encoder",
+        // DeepSeek-MoE (DeepseekForCausalLM): multi-head attention, where deepseek_v2/v3 have
+        // latent attention (MLA); it had been pointed at deepseek_v2 (review of 2026-12-06).
+        "deepseek"};
+    // Why, where a near supported name is another architecture.
+    static const std::map<std::string, std::string> why = {
+        {"deepseek", "DeepSeek-MoE's attention is multi-head, where deepseek_v2 and deepseek_v3 have latent attention (MLA)"}};
     if (hint.empty() && other_archs.count(type))
-      hint = "'" + type + "' is a Hugging Face architecture whose layers no supported type has (a near name would build a different model): "
-             "describe it as a catalog YAML entry (docs/catalog.md, Models); supported: " + [&] {
+      hint = "'" + type + "' is a Hugging Face architecture whose layers no supported type has" +
+             (why.count(type) ? ": " + why.at(type) + "; " : std::string(" (")) + "a near name would build a different model" +
+             (why.count(type) ? "" : ")") + ": describe it as a catalog YAML entry (docs/catalog.md, Models); supported: " + [&] {
                std::string t;
                for (const auto& x : types) t += (t.empty() ? "" : ", ") + x;
                return t;
@@ -475,6 +538,9 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       for (const auto& t : types)
         if (!moe || moe_types.count(t)) same_kind.push_back(t);
       hint = valid_choices_hint(type, same_kind);
+      // valid_choices_hint begins "valid: ", which the MoE sentence says already ("the supported
+      // MoE types: valid: mixtral, ..." before 2026-12-06, review).
+      if (moe && hint.rfind("valid: ", 0) == 0) hint.erase(0, 7);
       if (moe) hint = "a mixture-of-experts config (" + experts_in(j).first + "); the supported MoE types: " + hint;
     }
     throw Error(SourceLocation{file, 0, 0, "model_type"}, type.empty() ? "config.json has no model_type" : "unsupported model_type '" + type + "'",
@@ -532,16 +598,18 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     c.name = c.id;  // shown by catalog show and the results (it was empty)
   }
   r.used.insert("architectures");
+  const ClassSizes& sizes = class_sizes(type);
 
   if (type == "gpt2") {
-    c.layers = r.i("n_layer");
-    c.hidden = r.i("n_embd");
-    c.heads = r.i("n_head");
+    c.layers = r.size_or_default("n_layer", sizes.layers);
+    c.hidden = r.size_or_default("n_embd", sizes.hidden);
+    c.heads = r.size_or_default("n_head", sizes.heads);
     c.kv_heads = c.heads;
     c.ffn_hidden = r.i("n_inner", 4 * c.hidden);
-    c.vocab = r.i("vocab_size");
-    c.max_seq_len = r.i("n_positions", 0);
-    if (r.has("n_positions")) c.max_seq_len_source = "n_positions";
+    c.vocab = r.size_or_default("vocab_size", sizes.vocab);
+    // GPT2Config's 1024 where it is left out: the learned position table's length (its size).
+    c.max_seq_len = r.size_or_default("n_positions", 1024);
+    c.max_seq_len_source = r.has("n_positions") ? "n_positions" : "the Transformers config class's default n_positions for model_type gpt2";
     c.mlp = "gelu";
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", true);
@@ -553,27 +621,73 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     static const std::set<std::string> gelus = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "gelu_python", "gelu_accurate"};
     if (!gelus.count(act)) c.mlp = mlp_from_act(act, false, file, "activation_function");
   } else if (type == "gpt_neox") {
-    c.layers = r.i("num_hidden_layers");
-    c.hidden = r.i("hidden_size");
-    c.heads = r.i("num_attention_heads");
+    c.layers = r.size_or_default("num_hidden_layers", sizes.layers);
+    c.hidden = r.size_or_default("hidden_size", sizes.hidden);
+    c.heads = r.size_or_default("num_attention_heads", sizes.heads);
     c.kv_heads = c.heads;
-    c.ffn_hidden = r.i("intermediate_size");
-    c.vocab = r.i("vocab_size");
+    c.ffn_hidden = r.size_or_default("intermediate_size", sizes.ffn_hidden);
+    c.vocab = r.size_or_default("vocab_size", sizes.vocab);
     c.max_seq_len = r.i("max_position_embeddings", 0);
     if (r.has("max_position_embeddings")) c.max_seq_len_source = "max_position_embeddings";
     c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false, file, "hidden_act");
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", false);
-  } else {
-    // The llama family layout, shared by most decoder-only models.
+  } else if (type == "qwen") {
+    // Qwen-1 (QWenLMHeadModel, the checkpoint's own modeling_qwen.py): multi-head attention whose
+    // c_attn projects 3 x kv_channels x heads (kv_channels the head width), RMSNorm, and QWenMLP,
+    // a SwiGLU whose w1, w2 and c_proj are intermediate_size // 2 wide. Before 2026-12-06 'qwen'
+    // was pointed at qwen2, which read intermediate_size as the width: Qwen-7B as 12.05B, not
+    // 7.72B (review). Biases are not counted (c_attn's; no_bias drops the others). QWenConfig's
+    // defaults changed between its releases: every size is required.
     c.layers = r.i("num_hidden_layers");
     c.hidden = r.i("hidden_size");
-    // Transformers' defaults where a key is left out: Gemma2Config and Gemma3TextConfig 8 heads and
-    // 4 KV heads (google/gemma-3-4b-it's text_config writes neither: it was refused, then read as
-    // multi-head, twice the cache), MistralConfig and MixtralConfig 8 KV heads (a trimmed config
-    // had read 32: four times the cache), the others multi-head.
+    c.heads = r.i("num_attention_heads");
+    c.kv_heads = c.heads;
+    c.head_dim = r.i("kv_channels");
+    // QWenAttention splits c_attn's output at hidden_size and c_proj maps hidden_size back: any
+    // other projection width builds no working model.
+    if (r.missing.empty() && static_cast<int64_t>(c.head_dim) * c.heads != c.hidden)
+      throw Error(SourceLocation{file, 0, 0, "kv_channels"},
+                  "kv_channels " + std::to_string(c.head_dim) + " x num_attention_heads " + std::to_string(c.heads) +
+                      " is not hidden_size " + std::to_string(c.hidden),
+                  "QWenAttention splits its query, key and value at hidden_size: kv_channels is hidden_size / num_attention_heads");
+    const int width = r.i("intermediate_size");
+    if (r.missing.empty() && (width <= 0 || width % 2 != 0))
+      throw Error(SourceLocation{file, 0, 0, "intermediate_size"},
+                  "must be a positive even number (QWenMLP's SwiGLU is intermediate_size / 2 wide), got " + std::to_string(width));
+    c.ffn_hidden = width / 2;
+    c.vocab = r.i("vocab_size");
+    c.mlp = "swiglu";
+    c.norm = "rmsnorm";
+    c.tied_embeddings = r.b("tie_word_embeddings", false);
+    r.used.insert("no_bias");
+    // vLLM's max_model_len is the least of the length keys it reads (_get_and_verify_max_len:
+    // max_position_embeddings, seq_length, ...): Qwen-7B's 32,768 and 8,192 give 8,192. Its
+    // dynamic NTK and log-n scaling (use_dynamic_ntk, use_logn_attn) stretch it in its own code
+    // only, and are listed as ignored.
+    const int positions = r.i("max_position_embeddings", 0), seq = r.i("seq_length", 0);
+    for (const auto& [k, v] : {std::pair<const char*, int>{"seq_length", seq}, {"max_position_embeddings", positions}})
+      if (r.has(k) && v <= 0) throw Error(SourceLocation{file, 0, 0, k}, "must be a positive number of tokens, got " + std::to_string(v));
+    if (seq > 0 && (positions <= 0 || seq <= positions)) {
+      c.max_seq_len = seq;
+      c.max_seq_len_source = r.has("max_position_embeddings")
+                                 ? "seq_length (the lesser of it and max_position_embeddings, as vLLM derives max_model_len)"
+                                 : "seq_length";
+    } else if (r.has("max_position_embeddings")) {
+      c.max_seq_len = positions;
+      c.max_seq_len_source = "max_position_embeddings";
+    }
+  } else {
+    // The llama family layout, shared by most decoder-only models. The sizes left out take the
+    // class's defaults (class_sizes).
+    c.layers = r.size_or_default("num_hidden_layers", sizes.layers);
+    c.hidden = r.size_or_default("hidden_size", sizes.hidden);
+    // Transformers' defaults where a key is left out: Gemma2Config and Gemma3TextConfig 8 heads
+    // (class_sizes) and 4 KV heads (google/gemma-3-4b-it's text_config writes neither: it was
+    // refused, then read as multi-head, twice the cache), MistralConfig and MixtralConfig 8 KV
+    // heads (a trimmed config had read 32: four times the cache), the others multi-head.
     const bool gemma_gqa = type == "gemma2" || type == "gemma3_text";
-    c.heads = gemma_gqa ? r.i("num_attention_heads", 8) : r.i("num_attention_heads");
+    c.heads = r.size_or_default("num_attention_heads", sizes.heads);
     // GptOssConfig 8 and Qwen3MoeConfig 4 KV heads (they had read as multi-head: 8x and 8x the
     // cache; review of 2026-12-05).
     // Qwen2Config and Qwen3Config 32, Qwen2MoeConfig 16 (a Qwen2.5-72B config without the key had
@@ -602,17 +716,17 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     if (r.has("head_dim") && c.head_dim <= 0)
       throw Error(SourceLocation{file, 0, 0, "head_dim"}, "must be a positive number of channels per head, got " + std::to_string(c.head_dim),
                   "or leave it out (hidden_size / num_attention_heads)");
-    // Transformers' defaults: LlamaConfig 11008, MistralConfig and MixtralConfig 14336,
-    // Qwen2Config and Qwen3Config 22016, Gemma2Config and Gemma3TextConfig 9216 (a config that left
-    // it out was refused at an internal key, 2026-12-04 review); the others require it.
-    const int ffn_default = type == "llama"                         ? 11008
-                            : type == "mistral" || type == "mixtral" ? 14336
-                            : type == "qwen2" || type == "qwen3"     ? 22016
-                            : gemma_gqa                              ? 9216
-                                                                     : 0;
-    c.ffn_hidden = r.i("intermediate_size", ffn_default);
-    // Gemma 3's published configs leave vocab_size to Gemma3TextConfig's default, 262,208.
-    c.vocab = type == "gemma3_text" ? r.i("vocab_size", 262208) : r.i("vocab_size");
+    // The class's default where it is left out (a config that left it out had been refused at an
+    // internal key, 2026-12-04 review). Gemma 3's published configs leave vocab_size to
+    // Gemma3TextConfig's default, 262,208.
+    c.ffn_hidden = r.size_or_default("intermediate_size", sizes.ffn_hidden);
+    c.vocab = r.size_or_default("vocab_size", sizes.vocab);
+    // Where a size took its default, the KV heads and head width the class gave go with it in the
+    // note (the LLaVA 1.5 text_config's 32 KV heads: multi-head).
+    if (!r.defaulted.empty()) {
+      if (!j.contains("num_key_value_heads")) r.defaulted.push_back("num_key_value_heads " + std::to_string(c.kv_heads));
+      if (!j.contains("head_dim") && c.head_dim > 0) r.defaulted.push_back("head_dim " + std::to_string(c.head_dim));
+    }
     // Transformers' defaults where it is left out: Gemma3TextConfig 131,072 (google/gemma-3-*'s
     // text_config writes none: the context limit was lost and a 250k-token prompt "fit", 2026-12-04
     // review), GemmaConfig and Gemma2Config 8,192, MistralConfig and MixtralConfig 4096 x 32,
@@ -876,6 +990,14 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
       c.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
     }
   }
+  // The sizes that took the class's defaults, said where the model is shown and in the results'
+  // note (ignored_keys_note): the config is read as Transformers builds it, and a user sees which
+  // numbers were not the file's.
+  if (!r.defaulted.empty()) {
+    std::string list;
+    for (const auto& d : r.defaulted) list += (list.empty() ? "" : ", ") + d;
+    c.source += std::string(kDefaultsMark) + sizes.config_class + ": " + list + ")";
+  }
   // Transformers' default head_dim is hidden / heads; where that is not whole, the config must
   // state it, as a YAML entry must (8100 / 64 was floored to 126).
   if (c.head_dim == 0 && c.heads > 0) {
@@ -976,12 +1098,15 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
   // DeepseekV2Config, DeepseekV3Config, GemmaConfig, Gemma2Config, Gemma3TextConfig, NemotronConfig,
   // OlmoConfig, Olmo2Config, GraniteConfig, GptOssConfig). The heads' dropouts (GPT2Config's
   // summary_first_dropout, GPTNeoXConfig's classifier_dropout) are not the language model's.
+  // Qwen-1's QWenConfig (the checkpoint's code) names its own: attn_dropout_prob and
+  // emb_dropout_prob, 0.0 in every release.
   {
     using Defaults = std::vector<std::pair<const char*, double>>;
     static const std::map<std::string, Defaults> class_defaults = {
         {"gpt2", {{"resid_pdrop", 0.1}, {"embd_pdrop", 0.1}, {"attn_pdrop", 0.1}}},
         {"gpt_neox", {{"attention_dropout", 0.0}, {"hidden_dropout", 0.0}}},
-        {"phi3", {{"resid_pdrop", 0.0}, {"embd_pdrop", 0.0}, {"attention_dropout", 0.0}}}};
+        {"phi3", {{"resid_pdrop", 0.0}, {"embd_pdrop", 0.0}, {"attention_dropout", 0.0}}},
+        {"qwen", {{"attn_dropout_prob", 0.0}, {"emb_dropout_prob", 0.0}}}};
     const auto known = class_defaults.find(type);
     const Defaults defaults = known != class_defaults.end() ? known->second : Defaults{{"attention_dropout", 0.0}};
     bool stated = false, on = false;
@@ -990,8 +1115,10 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
         stated = true;
         if (p > 0) on = true;
       }
-    for (const char* k : {"attention_dropout", "hidden_dropout", "attn_pdrop", "resid_pdrop", "embd_pdrop", "emb_pdrop", "dropout",
-                          "hidden_dropout_prob", "attention_probs_dropout_prob", "activation_dropout"})
+    std::vector<const char*> keys = {"attention_dropout", "hidden_dropout", "attn_pdrop", "resid_pdrop", "embd_pdrop", "emb_pdrop", "dropout",
+                                     "hidden_dropout_prob", "attention_probs_dropout_prob", "activation_dropout"};
+    if (type == "qwen") keys.insert(keys.end(), {"attn_dropout_prob", "emb_dropout_prob"});
+    for (const char* k : keys)
       if (j.contains(k) && j[k].is_number()) {
         r.used.insert(k);
         stated = true;
@@ -1100,6 +1227,17 @@ std::string ignored_keys_note(const ModelConfig& m) {
   for (const auto& k : m.ignored_keys)
     if (!kNoEffect.count(k)) keys += (keys.empty() ? "" : ", ") + k;
   std::string note = keys.empty() ? std::string() : "config.json keys this model does not read (check none is a misspelt key it does read): " + keys;
+  const bool wrapped = m.source.find(kWrapperMark) != std::string::npos;
+  // Sizes the config left out, read as the class's defaults (map_hf_keys): said before the unread
+  // keys, which stay the note's end.
+  if (const size_t at = m.source.find(kDefaultsMark); at != std::string::npos) {
+    const size_t from = at + std::strlen(kDefaultsMark), to = m.source.find(')', from);
+    const std::string text = m.source.substr(from, to == std::string::npos ? to : to - from);  // "CLASS: key value, ..."
+    const size_t colon = text.find(": ");
+    note = std::string("the sizes ") + (wrapped ? "text_config" : "config.json") + " leaves out take the defaults of Transformers' " +
+           text.substr(0, colon) + ", as Transformers builds the model (check they are this model's)" +
+           (colon == std::string::npos ? std::string() : text.substr(colon)) + (note.empty() ? std::string() : "; " + note);
+  }
   // A multimodal config: only its language model is costed (the vision tower's cost had gone
   // unsaid, its keys listed as any other; review of 2026-12-05).
   if (const size_t at = m.source.find(kWrapperMark); at != std::string::npos) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 #include <unistd.h>
 
 #include "catalog/catalog.hpp"
@@ -749,16 +750,17 @@ TEST(HfConfig, Gemma3MultimodalDefaultsQuantizationAndErrorPlaces) {
   EXPECT_EQ(quant.checkpoint_weight_format, "fp8");
   EXPECT_EQ(plain.checkpoint_weight_format, "");
   EXPECT_EQ(std::find(quant.ignored_keys.begin(), quant.ignored_keys.end(), "quantization_config"), quant.ignored_keys.end());
-  // hidden_size left out of text_config: named text_config.hidden_size at text_config's line (4),
-  // not at vision_config's hidden_size (line 11).
-  std::string no_hidden = head + text_config + ",\n  " + vision + "\n}\n";
-  no_hidden.erase(no_hidden.find("\"hidden_size\": 2560,"), std::string("\"hidden_size\": 2560,").size());
+  // hidden_size null in text_config: named text_config.hidden_size at its own line (5), not at
+  // vision_config's hidden_size (line 11). (Left out, it takes Gemma3TextConfig's 2304 since
+  // 2026-12-06: ClassDefaultsFillLeftOutSizes.)
+  std::string null_hidden = head + text_config + ",\n  " + vision + "\n}\n";
+  null_hidden.replace(null_hidden.find("\"hidden_size\": 2560,"), std::string("\"hidden_size\": 2560,").size(), "\"hidden_size\": null,");
   try {
-    (void)parse_hf_config(no_hidden, "nh.json");
-    FAIL() << "a language model without hidden_size was accepted";
+    (void)parse_hf_config(null_hidden, "nh.json");
+    FAIL() << "a language model with a null hidden_size was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.where().key, "text_config.hidden_size") << e.what();
-    EXPECT_EQ(e.where().line, 4) << e.what();
+    EXPECT_EQ(e.where().line, 5) << e.what();
   }
   // sliding_window_pattern 1: every layer global, full attention (it was refused).
   std::string pattern1 = head + text_config + "\n}\n";
@@ -1039,9 +1041,10 @@ TEST(HfConfig, AMultimodalWrapperIsReadFromItsTextConfig) {
     "quantization_config": {"quant_method": "awq", "bits": 4}})", "llava.json");
   expect_same_structure(llava, parse_hf_config(llama_text, "llama.json"));
   EXPECT_EQ(llava.checkpoint_weight_format, "int4");
-  // A key missing from text_config is named there.
-  const Error missing = error_of(llava_head + R"({"model_type": "llama", "hidden_size": 4096}})");
-  EXPECT_EQ(missing.where().key, "text_config.num_hidden_layers") << missing.what();
+  // A required key missing from text_config is named there (a size left out takes its class's
+  // default since 2026-12-06; Mixtral's routed experts are required).
+  const Error missing = error_of(llava_head + R"({"model_type": "mixtral", "hidden_size": 4096}})");
+  EXPECT_EQ(missing.where().key, "text_config.num_local_experts") << missing.what();
   // A text_config without model_type: the error says to name it there.
   const Error untyped = error_of(llava_head + R"({"hidden_size": 4096}})");
   EXPECT_EQ(untyped.where().key, "model_type") << untyped.what();
@@ -1173,4 +1176,95 @@ TEST(HfConfig, OtherArchitecturesArePointedAtTheModelYamlSchema) {
     EXPECT_NE(e.hint().find("docs/catalog.md, Models"), std::string::npos) << e.hint();
     EXPECT_EQ(e.hint().find("docs/models.md"), std::string::npos) << e.hint();
   }
+}
+
+// Question (review of 2026-12-06): is llava-hf/llava-1.5-7b-hf's published config read as
+// Transformers builds it? Its text_config writes no layers, width, heads or MLP width, which
+// LlamaConfig defaults to its 7B (32, 4096, 32, 11008, multi-head): it was refused for a missing
+// num_hidden_layers. Does the note name the keys that took defaults, does every supported type's
+// class fill the sizes, and does a null size stay an error?
+TEST(HfConfig, ClassDefaultsFillLeftOutSizes) {
+  const ModelConfig llava = hf("llava-1.5-7b-hf.config.json");
+  EXPECT_EQ(llava.layers, 32);
+  EXPECT_EQ(llava.hidden, 4096);
+  EXPECT_EQ(llava.heads, 32);
+  EXPECT_EQ(llava.kv_heads, 32);
+  EXPECT_EQ(llava.ffn_hidden, 11008);
+  EXPECT_EQ(llava.vocab, 32064);  // the file's
+  // Vicuna-7B: 32 x (4 x 4096^2 + 3 x 4096 x 11008) + 2 x 32064 x 4096 = 6.74e9.
+  EXPECT_NEAR(llava.params_total(), 6.74e9, 0.005 * 6.74e9);
+  const std::string note = ignored_keys_note(llava);
+  EXPECT_NE(note.find("the sizes text_config leaves out take the defaults of Transformers' LlamaConfig"), std::string::npos) << note;
+  for (const char* k : {"num_hidden_layers 32", "hidden_size 4096", "num_attention_heads 32", "intermediate_size 11008",
+                        "num_key_value_heads 32"})
+    EXPECT_NE(note.find(k), std::string::npos) << k << " not in: " << note;
+  EXPECT_EQ(note.find("vocab_size 32000"), std::string::npos) << note;  // written: not a default
+  EXPECT_NE(note.find("vision tower and projector are not modelled"), std::string::npos) << note;
+  EXPECT_NE(llava.source.find("LlamaConfig: num_hidden_layers 32"), std::string::npos) << llava.source;  // catalog show's source
+  // A config that writes every size has no such note.
+  EXPECT_EQ(ignored_keys_note(hf("llama3-8b-instruct.config.json")).find("leaves out"), std::string::npos);
+  // Every supported class defaults the sizes: the type alone builds its class's default model.
+  for (const auto& [type, layers, hidden] : std::vector<std::tuple<std::string, int, int>>{
+           {"llama", 32, 4096}, {"mistral", 32, 4096}, {"qwen2_moe", 24, 2048}, {"deepseek_v3", 61, 7168}, {"gpt2", 12, 768},
+           {"gpt_neox", 44, 6144}, {"gemma", 28, 3072}, {"phi3", 32, 3072}, {"nemotron", 32, 6144}, {"olmo2", 32, 4096},
+           {"granite", 32, 4096}}) {
+    std::string cfg = R"({"model_type": ")" + type + R"(")";
+    if (type == "qwen2_moe") cfg += R"(, "num_experts": 60, "num_experts_per_tok": 4, "moe_intermediate_size": 1408)";
+    if (type == "deepseek_v3")
+      cfg += R"(, "n_routed_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048, "kv_lora_rank": 512,
+        "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128)";
+    const ModelConfig m = parse_hf_config(cfg + "}", "c.json");
+    EXPECT_EQ(m.layers, layers) << type;
+    EXPECT_EQ(m.hidden, hidden) << type;
+  }
+  // GPT2Config's 124M (n_inner: 4 x n_embd; 1,024 learned positions).
+  EXPECT_NEAR(parse_hf_config(R"({"model_type": "gpt2"})", "c.json").params_total() / 1e9, 0.124, 0.002);
+  // A null size is no value (Transformers would build nothing from it): still an error.
+  EXPECT_EQ(error_of(R"({"model_type": "llama", "hidden_size": null})").where().key, "hidden_size");
+  // A misspelt size is not left to the default silently.
+  EXPECT_EQ(error_of(R"({"model_type": "llama", "num_hidden_layer": 80})").where().key, "num_hidden_layer");
+}
+
+// Question (review of 2026-12-06): is Qwen-1 (model_type qwen, QWenLMHeadModel) read with its own
+// layout? It was pointed at qwen2 ("did you mean 'qwen2'?"), which reads intermediate_size as the
+// MLP width: Qwen-7B read 12.05B, not 7.72B (QWenMLP is intermediate_size / 2 wide). Are
+// DeepSeek-MoE (deepseek) refused without a near name, and an unsupported MoE type's hint said
+// once ("the supported MoE types: valid: ..." before)?
+TEST(HfConfig, QwenOneDeepSeekMoeAndTheMoeHint) {
+  const ModelConfig q = hf("qwen-7b.config.json");
+  EXPECT_EQ(q.layers, 32);
+  EXPECT_EQ(q.heads, 32);
+  EXPECT_EQ(q.kv_heads, 32);
+  EXPECT_EQ(q.head_dim, 128);  // kv_channels
+  EXPECT_EQ(q.ffn_hidden, 11008);
+  EXPECT_EQ(q.mlp, "swiglu");
+  EXPECT_FALSE(q.tied_embeddings);
+  // 32 x (4 x 4096^2 + 3 x 4096 x 11008) + 2 x 151936 x 4096 = 7.72e9.
+  EXPECT_NEAR(q.params_total(), 7.72e9, 0.005 * 7.72e9);
+  EXPECT_EQ(q.max_seq_len, 8192);  // vLLM: the lesser of seq_length 8192 and max_position_embeddings 32768
+  EXPECT_EQ(q.dropout, 0);         // attn_dropout_prob, emb_dropout_prob 0.0
+  EXPECT_FALSE(has(q.ignored_keys, "kv_channels"));
+  EXPECT_FALSE(has(q.ignored_keys, "seq_length"));
+  // QWenConfig's defaults are not Transformers': a size left out stays required.
+  std::string no_kv = read_text(test_data("qwen-7b.config.json"));
+  no_kv.erase(no_kv.find("\"kv_channels\": 128,"), std::string("\"kv_channels\": 128,").size());
+  EXPECT_EQ(error_of(no_kv).where().key, "kv_channels");
+  const std::string base = R"({"model_type": "qwen", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 2,
+    "vocab_size": 151936, )";
+  EXPECT_EQ(error_of(base + R"("kv_channels": 128, "intermediate_size": 22015})").where().key, "intermediate_size");
+  EXPECT_EQ(error_of(base + R"("kv_channels": 64, "intermediate_size": 22016})").where().key, "kv_channels");
+  // The class in architectures names the type.
+  const Error cls = error_of(R"({"model_type": "qwen-1", "architectures": ["QWenLMHeadModel"]})");
+  EXPECT_NE(cls.hint().find("set model_type to qwen"), std::string::npos) << cls.hint();
+  // DeepSeek-MoE 16B: multi-head attention, not deepseek_v2's MLA; no near name.
+  const Error ds = error_of(R"({"model_type": "deepseek", "architectures": ["DeepseekForCausalLM"], "hidden_size": 2048,
+    "num_hidden_layers": 28, "num_attention_heads": 16, "n_routed_experts": 64, "n_shared_experts": 2, "num_experts_per_tok": 6,
+    "moe_intermediate_size": 1408, "first_k_dense_replace": 1})");
+  EXPECT_EQ(ds.hint().find("did you mean"), std::string::npos) << ds.hint();
+  EXPECT_NE(ds.hint().find("multi-head"), std::string::npos) << ds.hint();
+  EXPECT_NE(ds.hint().find("supported: llama"), std::string::npos) << ds.hint();
+  // OLMoE: the MoE types listed once, without "valid:" after "types:".
+  const Error olmoe = error_of(R"({"model_type": "olmoe", "num_experts": 64, "num_experts_per_tok": 8})");
+  EXPECT_NE(olmoe.hint().find("the supported MoE types: mixtral, qwen2_moe"), std::string::npos) << olmoe.hint();
+  EXPECT_EQ(olmoe.hint().find("valid:"), std::string::npos) << olmoe.hint();
 }
