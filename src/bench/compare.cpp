@@ -284,6 +284,35 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         throw Error(SourceLocation{"", 0, 0, flag}, "neither run has " + std::string(field == 0 ? "suite" : "metric") + " '" + w + "'",
                     valid_choices_hint(w, present));
   }
+  // Each value present, but no case has both a wanted suite and a wanted metric (`--suite gemm_cpu
+  // --metric latency_s`): say so, with what each names. Before 2026-12-06 this read "no case of
+  // run B matches one of run A (0 only in A, 0 only in B)... compare two runs of the same suites",
+  // of two runs of the same suites (review).
+  if (!opt.suites.empty() && !opt.metrics.empty()) {
+    auto in = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+    std::vector<std::string> metrics_of_suites, suites_of_metrics;
+    bool any = false;
+    for (const RunRecord* r : {&a, &b})
+      for (const auto& m : r->measurements) {
+        const bool suite_wanted = in(opt.suites, m.suite), metric_wanted = in(opt.metrics, m.metric);
+        any = any || (suite_wanted && metric_wanted);
+        if (suite_wanted && !in(metrics_of_suites, m.metric)) metrics_of_suites.push_back(m.metric);
+        if (metric_wanted && !in(suites_of_metrics, m.suite)) suites_of_metrics.push_back(m.suite);
+      }
+    if (!any) {
+      auto joined = [](std::vector<std::string> v) {
+        std::sort(v.begin(), v.end());
+        std::string out;
+        for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+        return out;
+      };
+      throw Error(SourceLocation{"", 0, 0, "--metric"},
+                  "--suite " + joined(opt.suites) + " and --metric " + joined(opt.metrics) + " select no case of run " +
+                      std::to_string(a.id) + " or run " + std::to_string(b.id) + ": each is present, never together",
+                  "metrics of --suite " + joined(opt.suites) + ": " + joined(metrics_of_suites) + "; suites with --metric " +
+                      joined(opt.metrics) + ": " + joined(suites_of_metrics));
+    }
+  }
   Comparison c;
   c.same_host = a.host.fingerprint() == b.host.fingerprint();
   // One command on each side: its cases match by metric, whatever the command line or label.
@@ -364,11 +393,17 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
       }
     }
     bool testable = cc.count_a >= 2 && cc.count_b >= 2;
+    // Fewer than two repetitions a side: no test runs, p is 1 and nothing below it can be reached
+    // (before 2026-12-06 min_p_value read 0 there, as if any significance were within reach; review).
+    cc.min_p_value = 1;
     if (testable) {
       if (opt.test == "welch") {
         const Welch w = welch_t_test(ma.samples, mb.samples);
         cc.p_value = w.p_two_sided;
         cc.method = "welch";
+        // Welch's t grows without bound as the two sides move apart: with two repetitions a side
+        // any p is reachable.
+        cc.min_p_value = 0;
         // No scatter on either side: the t statistic is infinite and p = 0 whatever the counts
         // (two repetitions a side read a regression at p = 0 where Mann-Whitney gives 0.33;
         // 2026-12-06 review). Without a variance the test has nothing to weigh the change against.
@@ -377,12 +412,14 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         const MannWhitney u = mann_whitney_u(ma.samples, mb.samples);
         cc.p_value = u.p_two_sided;
         cc.method = u.method;
-        if (u.method == "exact") {
+        {
           // The smallest p these samples' values can give: the test on the most extreme split
           // of the pooled values, A lowest or A
           // highest: with ties and unequal counts the two differ (before 2026-12-02 only A
           // lowest was tried, and {6 x 0.01, 4 x 0.012} read "cannot go below p = 0.076" where
-          // its own p was 0.0048).
+          // its own p was 0.0048). A split has the pooled values, hence their ties and counts, so
+          // it takes the case's own path: exact, or the normal approximation beyond 100 samples
+          // (whose smallest p min_p_value was not, reading 0 until 2026-12-06; review).
           std::vector<double> pooled = ma.samples;
           pooled.insert(pooled.end(), mb.samples.begin(), mb.samples.end());
           std::sort(pooled.begin(), pooled.end());

@@ -55,7 +55,11 @@ struct CaseComparison {
   double change_fraction = 0;  // median_b / median_a - 1 (+-inf from a median of 0)
   double spread_a = 0, spread_b = 0;  // within-run spread: IQR / |median| of each side
   double p_value = 1;          // adjusted when a correction is applied
-  double min_p_value = 0;      // the smallest p the test can give with these counts (exact Mann-Whitney: 2 / C(na + nb, na))
+  // The smallest p the test can give with these counts and ties: Mann-Whitney's p on the most
+  // extreme splits of the pooled values (exact, without ties: 2 / C(na + nb, na); beyond 100
+  // samples under the normal approximation), Welch 0 (its t is unbounded), 1 with fewer than two
+  // repetitions a side (no test runs).
+  double min_p_value = 1;
   std::string parameter_changes;  // "threads 2 -> 1; ..." (empty when like for like)
   std::string method;          // exact | normal | welch
   std::string direction;       // worse | better | same: from the medians, or the means where the medians are equal

@@ -80,6 +80,8 @@ std::unique_ptr<Suite> make_gemm_cpu_suite();
 void release_blas_worker_threads();
 std::unique_ptr<Suite> make_memory_bandwidth_suite();
 std::unique_ptr<Suite> make_memory_latency_suite();
+// The working sets (bytes, ascending) memory_latency sweeps with this configuration.
+std::vector<size_t> memory_latency_working_sets(const SuiteConfig& config);
 std::unique_ptr<Suite> make_cache_bandwidth_suite();
 std::unique_ptr<Suite> make_storage_suite();
 std::unique_ptr<Suite> make_mpi_suite();

@@ -24,6 +24,16 @@ Timer parse_timer(const std::string& name) {
   throw Error(SourceLocation{"", 0, 0, "--timer"}, "unknown timer '" + name + "'", valid_choices_hint(name, {"wall", "cpu"}));
 }
 
+double expected_time_repeated_s(double call_s, int warmup, int reps, double min_rep_s) {
+  // A call shorter than min_rep_s: the sizing grows the loop by 1.2x its shortfall and at least
+  // 2x, so a repetition is about ceil(1.2 min_rep_s / call_s) calls (2 calls of 9 ms against
+  // 10 ms), and the sizing batches before it add up to less than two such repetitions.
+  const double call = std::max(call_s, 0.0);
+  const double rep = call >= min_rep_s ? call : call > 0 ? call * std::ceil(1.2 * min_rep_s / call) : min_rep_s;
+  const double sizing = call >= min_rep_s ? call : 2 * rep;
+  return call + sizing + static_cast<double>(warmups_run(warmup) + std::max(reps, 0)) * rep;
+}
+
 int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner, Timer timer) {
   return warm_up_and_size(body, warmup, min_rep_s, max_inner, Clock([timer] { return timer_now_s(timer); }));
 }

@@ -41,6 +41,16 @@ Timed time_repeated(const std::function<void()>& body, int warmup, int reps, dou
 // did the same work; review of 2026-12-05).
 inline int warmups_run(int warmup) { return warmup > 1 ? warmup : 1; }
 
+// Expected seconds that time_repeated spends on a body one call of which lasts call_s: the cold
+// call, the sizing (one call where a call outlasts min_rep_s, else batches adding up to less than
+// two repetitions), the warm-ups that run and the timed repetitions, each one call or the whole
+// calls that fill min_rep_s (max_inner not reached). For the suites' expected durations: a call longer than min_rep_s makes a repetition of
+// one call, and every size runs at least warmups_run(warmup) + reps + 2 of them. Before
+// 2026-12-06 the suites counted a repetition as min_rep_s whatever their call lasted, and
+// memory_latency, whose call at 512 MiB is a lap of its cycle (seconds), said "about 8 s" and
+// took 125 s (review).
+double expected_time_repeated_s(double call_s, int warmup, int reps, double min_rep_s);
+
 // The two halves of time_repeated, for suites that interleave the repetitions of several cases:
 // warm-up and inner-loop sizing (returns the inner count), and one timed repetition (seconds).
 int64_t warm_up_and_size(const std::function<void()>& body, int warmup, double min_rep_s, int64_t max_inner, Timer timer);

@@ -2,6 +2,7 @@
 // tiny changes, and respect the metric's direction?
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "bench/compare.hpp"
@@ -125,6 +126,38 @@ TEST(Compare, MetricFilterRestrictsTheCases) {
   EXPECT_EQ(c.cases[0].metric, "latency_s");
   EXPECT_EQ(c.regression_count, 0);  // the halved bandwidth is filtered out
   EXPECT_EQ(compare_runs(a, b, {}).regression_count, 1);
+}
+
+// Review of 2026-12-06: --suite and --metric values that each exist but never in one case (gemm_cpu
+// has no latency_s) read "no case of run B matches one of run A (0 only in A, 0 only in B)...
+// compare two runs of the same suites" of two runs of the same suites. Does the error name the
+// two filters, their values and what each of them has?
+TEST(Compare, FiltersThatSelectNoCaseSayWhichAndWhatTheyHave) {
+  auto a = run_with("flops_per_s", true, 100, 1, 5, 1);
+  auto b = run_with("flops_per_s", true, 100, 1, 5, 2);
+  a.measurements[0].suite = b.measurements[0].suite = "gemm_cpu";
+  for (RunRecord* r : {&a, &b}) {
+    r->measurements.push_back(run_with("latency_s", false, 1e-7, 1e-9, 5, 3).measurements[0]);
+    r->measurements.back().suite = "memory_latency";
+  }
+  a.id = 1;
+  b.id = 3;
+  CompareOptions o;
+  o.suites = {"gemm_cpu"};
+  o.metrics = {"latency_s"};
+  try {
+    compare_runs(a, b, o);
+    ADD_FAILURE() << "filters that select no case must be an error";
+  } catch (const sextant::Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.where().key, "--metric");
+    EXPECT_NE(what.find("--suite gemm_cpu and --metric latency_s select no case of run 1 or run 3"), std::string::npos) << what;
+    EXPECT_NE(what.find("metrics of --suite gemm_cpu: flops_per_s"), std::string::npos) << what;
+    EXPECT_NE(what.find("suites with --metric latency_s: memory_latency"), std::string::npos) << what;
+    EXPECT_EQ(what.find("compare two runs of the same suites"), std::string::npos) << what;
+  }
+  o.suites = {"memory_latency"};
+  EXPECT_EQ(compare_runs(a, b, o).cases.size(), 1u);  // a pair that meets compares
 }
 
 // Is a configuration change kept apart from a regression? Run 1 with 2 threads against run 2 with
@@ -252,6 +285,37 @@ TEST(Compare, ATestThatCannotReachAlphaIsUnderpoweredAndFailsTheGateWhenWorse) {
   c = compare_runs(run_with("wall_s", false, 0.05, 1e-4, 4, 25), run_with("wall_s", false, 0.2, 1e-4, 4, 26), {});
   EXPECT_EQ(c.cases[0].verdict, "regression");
   EXPECT_EQ(c.unchecked_count, 0);
+}
+
+// Review of 2026-12-06: min_p_value was set on the exact Mann-Whitney path only, and read 0 (as if
+// any significance were reachable) for one repetition a side, beyond 100 samples and under Welch.
+// Is it the smallest p each path can give?
+TEST(Compare, TheSmallestReachablePIsStatedForEveryTest) {
+  // One repetition a side: untestable, p 1, and nothing below 1 reachable.
+  auto c = compare_runs(run_with("wall_s", false, 1, 0.01, 1, 41), run_with("wall_s", false, 2, 0.01, 1, 42), {});
+  EXPECT_EQ(c.cases[0].verdict, "untestable");
+  EXPECT_EQ(c.cases[0].p_value, 1);
+  EXPECT_EQ(c.cases[0].min_p_value, 1);
+  // 60 a side, no ties: the normal approximation; its most extreme split (every A below every B)
+  // has z = (1800 - 0.5) / sqrt(60 x 60 x 121 / 12): p = 2.9e-21, not 0.
+  c = compare_runs(run_with("wall_s", false, 1, 0.01, 60, 43), run_with("wall_s", false, 1, 0.01, 60, 44), {});
+  EXPECT_EQ(c.cases[0].method, "normal");
+  const double z = 1799.5 / std::sqrt(60.0 * 60 * 121 / 12);
+  EXPECT_NEAR(c.cases[0].min_p_value / std::erfc(z / std::sqrt(2.0)), 1, 1e-6);
+  EXPECT_EQ(c.cases[0].verdict, "unchanged");
+  // 60 equal values a side: no split can differ; p cannot go below 1 (underpowered, nothing to fail).
+  c = compare_runs(run_with("wall_s", false, 1, 0, 60, 45), run_with("wall_s", false, 1, 0, 60, 46), {});
+  EXPECT_EQ(c.cases[0].method, "normal");
+  EXPECT_EQ(c.cases[0].min_p_value, 1);
+  EXPECT_EQ(c.cases[0].verdict, "underpowered");
+  EXPECT_EQ(c.unchecked_failure_count, 0);
+  // Welch's t is unbounded: with two repetitions a side any p is reachable.
+  CompareOptions w;
+  w.test = "welch";
+  c = compare_runs(run_with("wall_s", false, 1, 0.01, 3, 47), run_with("wall_s", false, 1, 0.01, 3, 48), w);
+  EXPECT_EQ(c.cases[0].min_p_value, 0);
+  c = compare_runs(run_with("wall_s", false, 1, 0.01, 1, 47), run_with("wall_s", false, 1, 0.01, 3, 48), w);
+  EXPECT_EQ(c.cases[0].min_p_value, 1);
 }
 
 TEST(Compare, EqualMediansTakeTheirDirectionFromTheMeans) {

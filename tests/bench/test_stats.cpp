@@ -195,6 +195,29 @@ TEST(Timing, TheLoopStopsGrowingAtMaxInner) {
   for (double r : t.rep_s) EXPECT_NEAR(r, 4096e-9, 1e-15);
 }
 
+// Question (review of 2026-12-06): does the expected time of time_repeated, which the suites'
+// expected durations add up, follow what it runs, whether a call is far shorter than min_rep_s
+// or far longer? A lap of memory_latency's cycle at 512 MiB lasts seconds, and each size runs it
+// at least 8 times: the estimate had counted min_rep_s a repetition ("about 8 s" for 125 s). A
+// short call's repetition lasts from min_rep_s to twice that, by where the sizing's growth lands:
+// within a factor of 2 then; a call longer than min_rep_s, every call counted.
+TEST(Timing, TheExpectedTimeFollowsEveryCallTheDriverMakes) {
+  const double min_rep_s = 0.01;
+  for (double call_s : {1.3e-7, 1.1e-4, 5e-3, 9e-3, 0.02, 2.0})
+    for (int warmup : {0, 1, 3})
+      for (int reps : {1, 5}) {
+        SimClock sim;
+        auto body = [&] { sim.t_s += call_s; };
+        time_repeated(body, warmup, reps, min_rep_s, 1 << 20, sim.clock());
+        const double expected = expected_time_repeated_s(call_s, warmup, reps, min_rep_s);
+        const double floor = call_s > min_rep_s ? 1 - 1e-9 : 0.5;
+        EXPECT_GE(expected, floor * sim.t_s) << call_s << " s a call, warmup " << warmup << ", reps " << reps;
+        EXPECT_LE(expected, 2 * sim.t_s) << call_s << " s a call, warmup " << warmup << ", reps " << reps;
+      }
+  // A call longer than min_rep_s: cold, sizing, one warm-up and 5 repetitions of one call each.
+  EXPECT_DOUBLE_EQ(expected_time_repeated_s(2.0, 1, 5, 0.05), 16.0);
+}
+
 // Question: is the Student t cut-off the one that leaves the normal's tail? Closed form for 1
 // degree of freedom (Cauchy: P(|T| > c) = 1 - 2 atan(c) / pi) and published t tables.
 TEST(Stats, StudentTCutoffLeavesTheNormalsTail) {

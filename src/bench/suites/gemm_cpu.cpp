@@ -135,9 +135,25 @@ class GemmCpuSuite : public Suite {
   std::string description() const override {
     return "CPU GEMM through BLAS (fp32, fp64, bf16 where the CPU has it): achieved FLOP/s vs peak";
   }
+  // Per case: filling the operands (10 ns an element), then the calls of time_repeated, each
+  // 2mnk FLOP at a quarter of the derived peak (OpenBLAS reaches 0.7-0.9 of it on large shapes of
+  // a quiet host, and 0.07-0.12 on the loaded 2-core VM of the 2026-12-06 review), 5 GFLOP/s a
+  // thread where the peak is unknown. A full run's largest calls (4096 x 4096 x 512, 2048^3:
+  // 17 GFLOP) outlast min_rep_s, and every case runs at least 8 of them with the default counts:
+  // before 2026-12-06 a fixed 0.5 s a case stood for them (review).
   double expected_duration_s(const SuiteConfig& c) const override {
-    const double per_case = (c.warmup_count + c.repetition_count) * c.min_rep_s + (c.quick ? 0.05 : 0.5);
-    return per_case * static_cast<double>(gemm_shapes(c.quick).size() * dtypes(c).size());
+    const int threads = c.effective_threads();
+    double s = 0;
+    for (const auto& dt : dtypes(c)) {
+      const double peak = c.host.peak_flops(dt, threads);
+      const double rate = peak > 0 ? 0.25 * peak : 5e9 * threads;
+      for (const Shape& sh : gemm_shapes(c.quick)) {
+        const double flops = 2.0 * static_cast<double>(sh.m) * static_cast<double>(sh.n) * static_cast<double>(sh.k);
+        const double elements = static_cast<double>(sh.m * sh.k + sh.k * sh.n + sh.m * sh.n);
+        s += elements * 10e-9 + expected_time_repeated_s(flops / rate, c.warmup_count, c.repetition_count, c.min_rep_s);
+      }
+    }
+    return s;
   }
 
   std::vector<std::string> dtypes(const SuiteConfig& c) const {

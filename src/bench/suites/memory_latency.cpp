@@ -28,6 +28,32 @@ std::vector<size_t> working_sets(const SuiteConfig& c) {
   return v;
 }
 
+// Dependent loads per call: at least a lap of the cycle, so every line is visited once a call.
+size_t steps_per_call(size_t bytes, bool quick) { return std::max<size_t>(bytes / kLine, quick ? 100000 : 1000000); }
+
+// Seconds one dependent load of a working set of `bytes` is expected to take: for the expected
+// duration only, never a measurement. A conservative assumption per level, on the host's cache
+// sizes where sysfs lists them (else a 1 MiB L2 and a 32 MiB last-level cache, as the other
+// suites assume):
+//  - within L2: 10 ns (L1 1-2 ns, L2 4-5 ns on current x86 and Arm servers; 9.6 ns at 1 MiB on
+//    the 2-core EPYC VM of the 2026-12-06 review);
+//  - within the last-level cache: 40 ns (a server's mesh or chiplet L3: 15-40 ns);
+//  - beyond it: 100 ns, DRAM's random-access latency (80-130 ns on servers);
+//  - plus a page walk per load beyond 6 MiB, the reach of a 1536-entry second-level TLB in 4 KiB
+//    pages (the smallest common one), past which nearly every load misses the TLB: 100 ns within
+//    the last-level cache (the page tables cached, walked in two dimensions under a VM's nested
+//    paging: 147 ns at 8 MiB on that VM) and 200 ns beyond it (the page-table entries come from
+//    DRAM too: the review's full run, 52 s of CPU, comes to about 300 ns a load beyond the cache).
+double expected_load_s(size_t bytes, const HostInfo& host) {
+  const double l2 = host.l2_bytes > 0 ? static_cast<double>(host.l2_bytes) : double(1u << 20);
+  const double llc = host.l3_bytes > 0 ? static_cast<double>(host.l3_bytes) : double(32u << 20);
+  const double b = static_cast<double>(bytes);
+  const bool tlb_miss = b > double(6u << 20);
+  if (b <= l2) return 10e-9 + (tlb_miss ? 100e-9 : 0);
+  if (b <= llc) return 40e-9 + (tlb_miss ? 100e-9 : 0);
+  return 100e-9 + (tlb_miss ? 200e-9 : 0);
+}
+
 struct alignas(kLine) Node {
   Node* next;
   char pad[kLine - sizeof(Node*)];
@@ -39,8 +65,21 @@ class MemoryLatencySuite : public Suite {
   std::string description() const override {
     return "pointer-chase load latency over working sets from L1 to beyond the last-level cache (DRAM; --quick stops at 64 MiB)";
   }
+  // Per working set: the cycle's set-up (first touch of the lines and of the permutation, and
+  // Sattolo's random swaps, a load each from a permutation of 8 bytes a line), then the calls of
+  // time_repeated, each steps_per_call dependent loads long: beyond the last-level cache a call
+  // outlasts min_rep_s by far (8.4 million loads at 512 MiB), and each size runs at least 8 calls
+  // with the default counts.
   double expected_duration_s(const SuiteConfig& c) const override {
-    return static_cast<double>(working_sets(c).size()) * ((c.warmup_count + c.repetition_count + 2) * c.min_rep_s + 0.1);
+    double s = 0;
+    for (size_t bytes : working_sets(c)) {
+      const size_t n = bytes / kLine;
+      const double setup_s = static_cast<double>(bytes + n * sizeof(size_t)) / 2e9 +
+                             static_cast<double>(n) * expected_load_s(n * sizeof(size_t), c.host);
+      const double call_s = static_cast<double>(steps_per_call(bytes, c.quick)) * expected_load_s(bytes, c.host);
+      s += setup_s + expected_time_repeated_s(call_s, c.warmup_count, c.repetition_count, c.min_rep_s);
+    }
+    return s;
   }
 
   SuiteOutput run(const SuiteConfig& c) const override {
@@ -61,7 +100,7 @@ class MemoryLatencySuite : public Suite {
       RandomStream rs(7, bytes);
       for (size_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[rs.below(i)]);
       for (size_t i = 0; i < n; ++i) nodes[i].next = &nodes[perm[i]];
-      const size_t steps = std::max<size_t>(n, c.quick ? 100000 : 1000000);
+      const size_t steps = steps_per_call(bytes, c.quick);
       Node* p = &nodes[0];
       auto body = [&] {
         Node* q = p;
@@ -95,5 +134,7 @@ class MemoryLatencySuite : public Suite {
 }  // namespace
 
 std::unique_ptr<Suite> make_memory_latency_suite() { return std::make_unique<MemoryLatencySuite>(); }
+
+std::vector<size_t> memory_latency_working_sets(const SuiteConfig& config) { return working_sets(config); }
 
 }  // namespace sextant::bench
