@@ -384,8 +384,13 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     v->finish();
   }
   if (auto v = m.opt_map("cost")) {
-    if (v->has("usd_per_device_hour") && !(v->f64("usd_per_device_hour") >= 0 && std::isfinite(v->f64("usd_per_device_hour"))))
-      v->fail("usd_per_device_hour", "must be a price in USD >= 0 (leave the key out for the catalog's)");
+    // A price of 0 is refused as sweep's --price-usd-per-gpu-hour 0 is: every cost figure reads a
+    // price of 0 as none. Before 2026-12-06 it was accepted, said as "given: 0 USD per device-hour"
+    // and then left out: no $ figures, the candidates ranked after priced ones, and estimate's note
+    // asked for a price (review).
+    if (v->has("usd_per_device_hour") && !(v->f64("usd_per_device_hour") > 0 && std::isfinite(v->f64("usd_per_device_hour"))))
+      v->fail("usd_per_device_hour", "must be a price in USD per device-hour > 0, got " + format_double(v->f64("usd_per_device_hour")),
+              "leave the key out for the system's node price or devices.yaml's usd_per_hour");
     usd = v->f64("usd_per_device_hour", -1);
     if (v->has("usd_per_device_hour")) usd_at = v->loc("usd_per_device_hour");
     v->finish();
@@ -771,7 +776,7 @@ static Result run_serve_in(StudySpec s) {
     // The devices paid for (the whole nodes its instances are placed on under a system's node
     // price, billed_nodes), as the run's own cost.
     const int64_t devices = billed_devices(std::get<int64_t>(*r.scalar("instances_count")), s.serving.deployment.par.devices(),
-                                           s.serving.price_node_devices);
+                                           s.serving.price_node_devices, s.serving.deployment.par.pp);
     const Value* done = r.scalar("completed_count");
     const double completed = done && std::holds_alternative<int64_t>(*done) ? static_cast<double>(std::get<int64_t>(*done)) : 0.0;
     const double accepted = 1.0 - refused_share(r, reqs.size());
@@ -1175,7 +1180,12 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Otherwise the named system's node price per device, rented in whole nodes as serve and sweep
   // rent them, or devices.yaml's per device (DevicePrice; before 2026-12-06 devices.yaml's alone,
   // review).
-  const bool stated = usd_per_device_hour >= 0;
+  // A stated price of 0 is refused where a study states it (load_study); a caller's is too, not
+  // said as "given: 0" and then read as no price (review of 2026-12-06).
+  if (usd_per_device_hour == 0)
+    throw Error(SourceLocation{"", 0, 0, "cost.usd_per_device_hour"}, "must be a price in USD per device-hour > 0, got 0",
+                "leave it out (< 0) for the system's node price or devices.yaml's usd_per_hour");
+  const bool stated = usd_per_device_hour > 0;
   const double usd = stated ? usd_per_device_hour : value_or(d.price.usd_per_device_hour, 0.0);
   const int node_devices = stated ? 0 : d.price.node_devices;
   r.set("price_source", stated ? "given: " + format_double(usd) + " USD per device-hour, per device (the study's cost.usd_per_device_hour)"
@@ -1185,7 +1195,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "node price of a system named with --system or deployment.system); give one in a study's cost.usd_per_device_hour "
                       "(`infer estimate STUDY` or `infer serve STUDY --set cost.usd_per_device_hour=2`)");
   if (usd > 0) {
-    const int64_t billed = billed_devices(1, d.par.devices(), node_devices);
+    const int64_t billed = billed_devices(1, d.par.devices(), node_devices, d.par.pp);
     r.set("usd_per_device_hour", usd);
     r.set("billed_devices_count", billed);
     r.set("usd_per_hour", static_cast<double>(billed) * usd);
@@ -1198,7 +1208,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     if (billed > d.par.devices()) {
       // Replicas that fit the nodes paid for share them (4 of TP2 on an 8-device node; one TP6
       // alone, none straddling two nodes: billed_nodes, as serve places them).
-      const int64_t sharing = 1 + spare_instances(1, d.par.devices(), node_devices);
+      const int64_t sharing = 1 + spare_instances(1, d.par.devices(), node_devices, d.par.pp);
       r.notes.push_back("the replica's " + std::to_string(d.par.devices()) + " device(s) are billed as " + std::to_string(billed / node_devices) +
                         " whole node(s) of " + std::to_string(node_devices) + " (nodes are rented whole, as serve and sweep rent them): "
                         "the costs per token are those of " + std::to_string(billed) + " devices" +
@@ -1397,7 +1407,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
                        std::nan(""),
                        c.serving.usd_per_device_hour > 0
-                           ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed, per_replica, c.serving.price_node_devices))
+                           ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed, per_replica, c.serving.price_node_devices, c.serving.deployment.par.pp))
                            : std::nan(""),
                        std::nan(""),
                        "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
@@ -1408,7 +1418,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           const bool priced = c.serving.usd_per_device_hour > 0;
           // Whole nodes under a system's node price, as serve bills them.
           const double usd_h =
-              priced ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(rep, per_replica, c.serving.price_node_devices))
+              priced ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(rep, per_replica, c.serving.price_node_devices, c.serving.deployment.par.pp))
                      : std::nan("");
           if (!ok && status.empty()) status = "SLO not met within max_devices";
           const bool measured = tried > 0;

@@ -71,8 +71,9 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 
 // serving_pass_tokens > 0: a study's serving.max_batch_tokens, for which the activation workspace
 // is reserved whole (as `infer serve` does); 0: one pass of the run's prefill, at most 8,192 tokens.
-// usd_per_device_hour >= 0: the price to cost tokens at (a study's cost.usd_per_device_hour, or
-// the device's as the study resolved it); < 0: the device's from the infer data.
+// usd_per_device_hour > 0: the price to cost tokens at (a study's cost.usd_per_device_hour, or
+// the device's as the study resolved it); < 0: the device's from the infer data; 0: an Error (a
+// price of 0 would be no price, as everywhere in infer).
 // draft (not null): a speculative draft model on the same devices (a study's
 // serving.speculative), accounted as serve accounts it: its weights and its cache in the memory
 // fit (kv_memory_budget), its prefill pass in the prefill time, and a decode step of k draft passes

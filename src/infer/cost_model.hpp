@@ -84,34 +84,40 @@ struct DevicePrice {
 };
 
 // The whole nodes of node_devices (> 0) that `instances` engine instances (replicas, or a
-// disaggregated deployment's prefill and decode instances together) of instance_devices each are
-// placed on. An instance that fits a node lies inside one (Sextant refuses a TP group straddling
-// nodes): floor(node / instance) of them share a node. One larger than a node takes
-// ceil(instance / node) nodes of its own. Prefill and decode instances share nodes as colocated
-// replicas do (vLLM's disaggregated-prefill example runs a prefill and a decode instance on two
-// GPUs of one machine; the KV link between them is the study's disaggregation.link_gb_per_s, not
-// derived from placement).
+// disaggregated deployment's prefill and decode instances together) of instance_devices each, in
+// `stages` pipeline stages, are placed on. What must lie inside one node is a stage's TP group
+// (instance_devices / stages devices; expert parallelism spreads over that group, ep dividing
+// tp): Sextant refuses a TP group straddling nodes, while pipeline stages send to each other over
+// the scale-out fabric by design. A group that fits a node lies inside one, floor(node / group)
+// groups, of any instances, sharing a node; one larger than a node takes ceil(group / node) nodes
+// of its own. At stages = 1 the group is the instance. Prefill and decode instances share nodes as
+// colocated replicas do (vLLM's disaggregated-prefill example runs a prefill and a decode instance
+// on two GPUs of one machine; the KV link between them is the study's
+// disaggregation.link_gb_per_s, not derived from placement).
 // Before 2026-12-06 the devices of all instances were rounded up together: 4 TP6 replicas on
-// 8-GPU nodes billed 3 nodes where they need 4 (review).
-inline int64_t billed_nodes(int64_t instances, int64_t instance_devices, int node_devices) {
-  if (node_devices <= 0 || instances <= 0 || instance_devices <= 0) return 0;
-  const int64_t per_node = node_devices / instance_devices;
-  if (per_node >= 1) return (instances + per_node - 1) / per_node;
-  return instances * ((instance_devices + node_devices - 1) / node_devices);
+// 8-GPU nodes billed 3 nodes where they need 4 (review). Then whole instances were packed: 4
+// replicas of TP2 x PP3 (6 devices) billed a node each, 4 nodes where their 12 TP2 groups fill 3
+// (review).
+inline int64_t billed_nodes(int64_t instances, int64_t instance_devices, int node_devices, int stages = 1) {
+  if (node_devices <= 0 || instances <= 0 || instance_devices <= 0 || stages <= 0) return 0;
+  const int64_t groups = instances * stages, group_devices = std::max<int64_t>(1, instance_devices / stages);
+  const int64_t per_node = node_devices / group_devices;
+  if (per_node >= 1) return (groups + per_node - 1) / per_node;
+  return groups * ((group_devices + node_devices - 1) / node_devices);
 }
 
 // The devices paid for: those of billed_nodes under a node price (node_devices > 0), else the
 // instances' own devices (0: priced per device).
-inline int64_t billed_devices(int64_t instances, int64_t instance_devices, int node_devices) {
-  return node_devices > 0 ? billed_nodes(instances, instance_devices, node_devices) * node_devices : instances * instance_devices;
+inline int64_t billed_devices(int64_t instances, int64_t instance_devices, int node_devices, int stages = 1) {
+  return node_devices > 0 ? billed_nodes(instances, instance_devices, node_devices, stages) * node_devices : instances * instance_devices;
 }
 
-// How many more instances the billed nodes hold at no extra cost: the free places of whole
-// instances in them (0 for an instance larger than a node, whose nodes are its own).
-inline int64_t spare_instances(int64_t instances, int64_t instance_devices, int node_devices) {
-  if (node_devices <= 0 || instance_devices <= 0) return 0;
-  const int64_t per_node = node_devices / instance_devices;
-  return per_node >= 1 ? billed_nodes(instances, instance_devices, node_devices) * per_node - instances : 0;
+// How many more instances the billed nodes hold at no extra cost: the free places of stage groups
+// in them over the stages of an instance (0 for a group larger than a node, whose nodes are its own).
+inline int64_t spare_instances(int64_t instances, int64_t instance_devices, int node_devices, int stages = 1) {
+  if (node_devices <= 0 || instance_devices <= 0 || stages <= 0) return 0;
+  const int64_t per_node = node_devices / std::max<int64_t>(1, instance_devices / stages);
+  return per_node >= 1 ? (billed_nodes(instances, instance_devices, node_devices, stages) * per_node - instances * stages) / stages : 0;
 }
 
 struct Deployment {

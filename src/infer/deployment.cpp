@@ -66,6 +66,14 @@ DevicePrice resolve_price(const Catalog& cat, const InferData& data, const Accel
   if (!system.empty() && cat.has_system(system)) {
     const System& sys = cat.system(system);
     const Sourced& node = sys.node_price_usd_per_hour;
+    // A node price of 0 is no price to cost tokens at, as a study's cost.usd_per_device_hour of 0
+    // is refused. Before 2026-12-06 it fell through to devices.yaml's estimate, said as "no node
+    // price in the catalog" (review).
+    if (node.known && node.value == 0)
+      throw Error(SourceLocation{sys.file, 0, 0, sys.id + ".node_price_usd_per_hour"},
+                  "system '" + sys.id + "' has a node price of 0 USD/h: infer needs a price > 0 to cost tokens at",
+                  "a price > 0, or node_price_usd_per_hour: unknown for a price not known (devices.yaml's usd_per_hour is "
+                  "then used, or the study's cost.usd_per_device_hour)");
     if (node.known && node.value > 0 && sys.gpus_per_node > 0) {
       // make_deployment refuses a system of another accelerator: the node price is for these devices.
       const double per_device = node.value / sys.gpus_per_node;

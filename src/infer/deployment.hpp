@@ -49,7 +49,8 @@ Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& 
 
 // The price of a device-hour of accelerator a (DevicePrice): the named system's catalog node price
 // over its devices per node, rented in whole nodes (as `sweep` rents them), when the catalog has one
-// above 0; else the device profile's usd_per_hour (data/infer/devices.yaml), per device. Without a
+// (a node price of 0 is an Error: no price to cost tokens at); else the device profile's
+// usd_per_hour (data/infer/devices.yaml), per device. Without a
 // named system the device profile's stays: the system whose link a replica runs on by default is
 // a guess, not a rental.
 DevicePrice resolve_price(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system);

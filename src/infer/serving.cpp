@@ -1103,26 +1103,30 @@ Result Simulation::run(ServingSummary* summary) {
     r.set("energy_j", energy);
     r.set("energy_per_output_token_j", energy / out_tokens);
   }
-  // The devices paid for: the whole nodes the instances are placed on under a system's node price,
-  // as sweep rents them (billed_nodes: each instance inside one node, 4 TP6 instances on 8-device
-  // nodes on 4 of them), else the devices used. Before 2026-12-06 the instances' devices were
-  // rounded up together (24 devices, 3 nodes, for those 4) and the note promised room for "more
-  // instances" where 2 devices were left (review).
-  const int64_t billed = billed_devices(replicas_, per_inst, sp.price_node_devices);
+  // The devices paid for: the whole nodes the instances are placed on under a system's node price
+  // (billed_nodes: each pipeline stage's TP group inside one node, 4 TP6 instances on 8-device
+  // nodes on 4 of them, 4 TP2 x PP3 instances on 3), else the devices used. Before 2026-12-06 the
+  // instances' devices were rounded up together (24 devices, 3 nodes, for those 4 TP6) and the
+  // note promised room for "more instances" where 2 devices were left; then whole instances were
+  // packed, a node each for the 4 TP2 x PP3 (review).
+  const int group = d.par.tp;  // what must lie inside one node: a pipeline stage's TP group
+  const int64_t billed = billed_devices(replicas_, per_inst, sp.price_node_devices, pp);
   if (!sp.price_source.empty()) r.set("price_source", sp.price_source);
   if (sp.usd_per_device_hour > 0) {
     r.set("usd_per_device_hour", sp.usd_per_device_hour);
     r.set("billed_devices_count", billed);
     r.set("usd_per_hour", static_cast<double>(billed) * sp.usd_per_device_hour);
     if (billed > devices) {
-      const int64_t nodes = billed / sp.price_node_devices, spare = spare_instances(replicas_, per_inst, sp.price_node_devices);
-      const std::string placed = per_inst <= sp.price_node_devices
-                                     ? std::to_string(sp.price_node_devices / per_inst) + " instance(s) per node, none straddling two"
-                                     : "each instance on " + std::to_string(billed_nodes(1, per_inst, sp.price_node_devices)) + " node(s) of its own";
+      const int64_t nodes = billed / sp.price_node_devices, spare = spare_instances(replicas_, per_inst, sp.price_node_devices, pp);
+      const std::string unit = pp > 1 ? "stage group(s) of tp " + std::to_string(group) : "instance(s)";
+      const std::string placed = group <= sp.price_node_devices
+                                     ? std::to_string(sp.price_node_devices / group) + " " + unit + " per node, none straddling two"
+                                     : "each " + std::string(pp > 1 ? "stage group" : "instance") + " on " +
+                                           std::to_string(billed_nodes(1, group, sp.price_node_devices)) + " node(s) of its own";
       r.notes.push_back("the deployment's " + std::to_string(devices) + " device(s) (" + std::to_string(replicas_) + " instance(s) of " +
-                        std::to_string(per_inst) + ") are billed as " + std::to_string(nodes) + " whole node(s) of " +
-                        std::to_string(sp.price_node_devices) + " (" + std::to_string(billed) + " devices; nodes are rented whole, as sweep "
-                        "rents them, " + placed + ")" +
+                        std::to_string(per_inst) + (pp > 1 ? ", " + std::to_string(pp) + " pipeline stages of tp " + std::to_string(group) : "") +
+                        ") are billed as " + std::to_string(nodes) + " whole node(s) of " + std::to_string(sp.price_node_devices) + " (" +
+                        std::to_string(billed) + " devices; nodes are rented whole, as sweep rents them; " + placed + ")" +
                         (spare > 0 ? ": " + std::to_string(spare) + " more instance(s) would fit them at no extra cost"
                                    : ": no more instance fits them"));
     }

@@ -628,9 +628,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     cy = parse_obj(o.pareto_y, my);
     if (cx == cy)
       throw Error(SourceLocation{"--pareto", 0, 0, cy}, "the two objectives are the same column", "give two different columns, e.g. step_time_s,tokens_per_joule");
-    // The report's chart reads its axes from these.
+    // The report's chart reads its axes from these, and its text their senses: before 2026-12-06
+    // the scalars named the bare columns, so a front given as min:tokens_per_s,max:step_time_s
+    // read as "the Pareto front of tokens_per_s and step_time_s", a dominated-looking one (review).
     r.set("pareto_x", cx);
     r.set("pareto_y", cy);
+    r.set("pareto_x_direction", std::string(mx ? "max" : "min"));
+    r.set("pareto_y_direction", std::string(my ? "max" : "min"));
   }
   // "the sweep point k=v, ..." or, without --vary, "the design point" (the messages read "the best
   // plan at  leaves ..." before 2026-12-03).
@@ -817,7 +821,9 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     const std::vector<double> X = values(cx), Y = values(cy);
     auto better_eq = [](double a, double b, bool max) { return max ? a >= b : a <= b; };
     auto better = [](double a, double b, bool max) { return max ? a > b : a < b; };
-    Table& pf = r.add_table("pareto", "points of the sweep not dominated in (" + o.pareto_x + ", " + o.pareto_y + ")");
+    // The senses as applied, given or by default ("min:step_time_s, max:tokens_per_joule").
+    Table& pf = r.add_table("pareto", "points of the sweep not dominated in (" + std::string(mx ? "max:" : "min:") + cx + ", " +
+                                          (my ? "max:" : "min:") + cy + ")");
     // An objective that is a varied key is already among the key columns.
     auto varied = [&](const std::string& c) {
       return std::any_of(o.vary.begin(), o.vary.end(), [&](const Variation& v) { return v.key == c; });

@@ -759,7 +759,7 @@ class BadInputs(unittest.TestCase):
             ("power.busy_w=-300", ["power.busy_w"], ["> 0"]),
             ("power.idle_w=-1", ["power.idle_w"], [">= 0"]),
             ("power.idle_w=900", ["power.idle_w"], ["above the busy power of 700 w"]),
-            ("cost.usd_per_device_hour=-2", ["cost.usd_per_device_hour"], [">= 0"]),
+            ("cost.usd_per_device_hour=-2", ["cost.usd_per_device_hour"], ["> 0"]),
             ("serving.kv_capacity_tokens=-5", ["serving.kv_capacity_tokens"], [">= 0"]),
             # Sizes far beyond practice are typos: refused, not hours of simulation or an allocation
             # failure (exit 3, std::bad_alloc, before 2026-12-03).

@@ -1562,6 +1562,75 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             self.assertAlmostEqual(p["best_usd_per_hour"], p["best_replicas"] * 55.04, places=9)
             self.assertGreaterEqual(p["best_replicas"], 4)
 
+    def test_pipeline_replicas_are_billed_for_the_nodes_their_stage_groups_fill(self):
+        """Question (review of 2026-12-06): are pipeline-parallel replicas billed for the nodes their
+        stages' TP groups fill, a TP group never straddling two, rather than a node of their own
+        each? 4 replicas of Llama 3.1 8B at TP2 x PP3 on aws-p5-efa had billed 32 devices (220.16
+        USD/h) where their 12 TP2 groups fill 3 nodes (165.12); pp 1 bills as before."""
+        study = ("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, system: aws-p5-efa, engine: vllm, tp: 2, pp: 3}\n"
+                 "serving: {replicas: 4}\n"
+                 "workload: {arrival: poisson, rate_per_s: 2, requests: 100, seed: 1, prompt: {dist: exponential, mean: 512, max: 2048}, "
+                 "output: {dist: exponential, mean: 128, max: 1024}}\n")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "pp3.yaml")
+            with open(path, "w") as f:
+                f.write(study)
+            s = scalars(run_json("infer", "serve", path))
+            self.assertEqual(s["devices_count"], 24)
+            self.assertEqual(s["billed_devices_count"], 24)
+            self.assertAlmostEqual(s["usd_per_hour"], 3 * 55.04, places=9)
+            j = run_json("infer", "serve", path, "--set", "serving.replicas=3")
+            note = [n for n in j["notes"] if "whole node(s)" in n]
+            self.assertEqual(len(note), 1, j["notes"])
+            self.assertIn("(3 instance(s) of 6, 3 pipeline stages of tp 2) are billed as 3 whole node(s) of 8", note[0])
+            self.assertIn("4 stage group(s) of tp 2 per node", note[0])
+            self.assertIn(": 1 more instance(s) would fit them at no extra cost", note[0])
+            # One replica alone still pays the node it lies on.
+            self.assertEqual(scalars(run_json("infer", "estimate", path))["billed_devices_count"], 8)
+            # pp 1: whole instances, as before (4 TP2 replicas fill one node).
+            self.assertEqual(scalars(run_json("infer", "serve", path, "--set", "deployment.pp=1"))["billed_devices_count"], 8)
+
+    def test_a_price_of_zero_is_refused_where_infer_takes_one(self):
+        """Question (review of 2026-12-06): is a price of 0 refused, naming its file, line and key and
+        the valid range, as sweep refuses --price-usd-per-gpu-hour 0? cost.usd_per_device_hour: 0 was
+        accepted, said as "given: 0 USD per device-hour" and then read as no price: no $ figures, the
+        study's H100s ranked after a priced A100 by plan, and estimate asking for a price. A catalog
+        node price of 0 fell through to devices.yaml's, said as "no node price in the catalog"."""
+        ex = os.path.join(ROOT, "data", "examples", "infer-llama3-8b-h100.yaml")
+        for cmd in ("estimate", "serve", "plan"):
+            p = run("infer", cmd, ex, "--set", "cost.usd_per_device_hour=0", ok=False)
+            self.assertEqual(p.returncode, 2, (cmd, p.stderr))
+            self.assertIn(ex, p.stderr)
+            self.assertIn("cost.usd_per_device_hour", p.stderr)
+            self.assertIn("> 0, got 0", p.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            base = ("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                    "workload: {arrival: poisson, rate_per_s: 1, requests: 20, prompt: {dist: fixed, mean: 512}, "
+                    "output: {dist: fixed, mean: 64}}\n")
+            path, unpriced = os.path.join(d, "free.yaml"), os.path.join(d, "unpriced.yaml")
+            with open(path, "w") as f:
+                f.write(base + "cost:\n  usd_per_device_hour: 0\n")
+            with open(unpriced, "w") as f:
+                f.write(base)
+            p = run("infer", "serve", path, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(path + ":4:", p.stderr)
+            self.assertIn("cost.usd_per_device_hour", p.stderr)
+            self.assertIn("> 0", p.stderr)
+            # A named system's catalog node price of 0, in a catalog of one's own.
+            cat = os.path.join(d, "catalog")
+            shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+            systems = os.path.join(cat, "systems", "clusters.yaml")
+            text = open(systems).read()
+            price = "node_price_usd_per_hour: {value: 55.04, source: aws-price-2026}"
+            self.assertEqual(text.count(price), 1)
+            open(systems, "w").write(text.replace(price, "node_price_usd_per_hour: {value: 0, source: aws-price-2026}"))
+            p = run("infer", "serve", unpriced, "--catalog", cat, "--set", "deployment.system=aws-p5-efa", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(systems, p.stderr)
+            self.assertIn("aws-p5-efa.node_price_usd_per_hour", p.stderr)
+            self.assertIn("price > 0", p.stderr)
+
     def test_a_draft_model_keeps_its_own_kv_cache(self):
         ex = os.path.join("data", "examples", "infer-llama3-70b-disagg.yaml")
         base = ("--set", "workload.requests=300")

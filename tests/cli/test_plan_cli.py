@@ -552,6 +552,18 @@ check("sweep says the accelerator is outside the validated range", any("no valid
 check("sweep records its Pareto axes", json.loads(sx("sweep", *J8, "--vary", "accelerator.power_limit_w=400,700", "--pareto",
                                                      "accelerator.power_limit_w,tokens_per_joule", "--json", "-").stdout)
       ["scalars"].get("pareto_x") == "accelerator.power_limit_w", "")
+# Review of 2026-12-06: the result and the report say each objective's sense, given or by default
+# (the scalars named the bare columns, and the report a "Pareto front of tokens_per_s and
+# step_time_s" for min:tokens_per_s,max:step_time_s, a dominated-looking front).
+with tempfile.TemporaryDirectory() as d:
+    html = os.path.join(d, "r.html")
+    pd = sx("sweep", *J8, "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,3e12", "--pareto", "min:tokens_per_s,max:step_time_s",
+            "--report", html, "--json", "-")
+    ps = json.loads(pd.stdout)["scalars"] if pd.returncode == 0 else {}
+    check("sweep records its Pareto senses", (ps.get("pareto_x"), ps.get("pareto_x_direction"), ps.get("pareto_y"), ps.get("pareto_y_direction"))
+          == ("tokens_per_s", "min", "step_time_s", "max"), (ps, pd.stderr[-300:]))
+    page = open(html).read() if os.path.exists(html) else ""
+    check("the report says the Pareto senses", "Pareto front of tokens_per_s (minimised) and step_time_s (maximised)" in page, pd.stderr[-300:])
 
 # Review of 2026-12-03: a scenario's own stage_layers are its plan (the search's own layout had
 # been reported in its place); a value repeated in --zero is searched once; a negative --max-vpp

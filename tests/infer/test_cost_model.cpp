@@ -657,13 +657,35 @@ TEST(CostModel, WholeNodesAreBilledForWhereTheInstancesLie) {
   EXPECT_EQ(billed_devices(8, 1, 8), 8);
   EXPECT_EQ(billed_devices(3, 4, 8), 16);
   EXPECT_EQ(spare_instances(3, 4, 8), 1);
-  // An instance larger than a node takes whole nodes of its own: tp 4 x pp 3 takes 2 nodes each.
+  // A group larger than a node (a 12- or 16-device one) takes whole nodes of its own.
   EXPECT_EQ(billed_nodes(2, 12, 8), 4);
   EXPECT_EQ(spare_instances(2, 12, 8), 0);
   EXPECT_EQ(billed_nodes(3, 16, 8), 6);
   // Per device without a node price.
   EXPECT_EQ(billed_devices(4, 6, 0), 24);
   EXPECT_EQ(spare_instances(4, 6, 0), 0);
+}
+
+// Question (review of 2026-12-06): is what must lie inside one node a pipeline stage's TP group,
+// not the whole instance? Pipeline stages cross nodes by design: 4 replicas of TP2 x PP3 on 8-GPU
+// nodes had billed 4 nodes (a 6-device instance each) where their 12 TP2 groups fill 3.
+TEST(CostModel, APipelineStagesTPGroupIsWhatMustLieInsideANode) {
+  EXPECT_EQ(billed_nodes(4, 6, 8, 3), 3);
+  EXPECT_EQ(billed_devices(4, 6, 8, 3), 24);
+  EXPECT_EQ(spare_instances(4, 6, 8, 3), 0);
+  EXPECT_EQ(spare_instances(3, 6, 8, 3), 1);  // 9 groups on 3 nodes: 3 places left, one more instance
+  EXPECT_EQ(billed_nodes(1, 6, 8, 3), 1);      // one replica still pays a whole node
+  // tp 4 x pp 3: six TP4 groups, two per node (whole instances had taken 2 nodes each).
+  EXPECT_EQ(billed_nodes(2, 12, 8, 3), 3);
+  // A stage group that does not divide the node leaves its rest idle: TP3 x PP2 replicas, two
+  // groups per 8-GPU node, as 4 TP6 replicas take 4 nodes at pp 1.
+  EXPECT_EQ(billed_nodes(4, 6, 8, 2), 4);
+  EXPECT_EQ(billed_nodes(4, 6, 8), 4);
+  // A group larger than a node: nodes of its own for each stage.
+  EXPECT_EQ(billed_nodes(1, 32, 8, 2), 4);
+  EXPECT_EQ(spare_instances(1, 32, 8, 2), 0);
+  // Per device without a node price, whatever the stages.
+  EXPECT_EQ(billed_devices(4, 6, 0, 3), 24);
 }
 
 // Question (review of 2026-12-06): does a price from the bundled devices.yaml name the file as the

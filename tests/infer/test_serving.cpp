@@ -637,3 +637,29 @@ TEST(Serving, WholeNodesAreBilledForWhereTheInstancesLie) {
   const Result pd = run(3, 2, true);
   EXPECT_EQ(std::get<int64_t>(*pd.scalar("billed_devices_count")), 8);
 }
+
+// Question (review of 2026-12-06): are pipeline-parallel replicas billed for the nodes their stage
+// groups fill, not a node of their own each? 4 replicas of Llama 3.1 8B at TP2 x PP3 on 8-GPU nodes
+// had billed 32 devices (4 nodes) where their 12 TP2 groups fill 3; the note now says the unit.
+TEST(Serving, PipelineReplicasAreBilledForTheNodesTheirStageGroupsFill) {
+  const auto reqs = generate_requests(work(1, 20));
+  auto run = [&](int replicas) {
+    ServingSpec s = spec_8b();
+    s.deployment = make_deployment(catalog(), infer_data(), fixtures::spec("llama3.1-8b", "h100-sxm-80gb", "vllm", "bf16", 2, 1, 3));
+    s.price_node_devices = 8;
+    s.replicas = replicas;
+    return simulate_serving(s, reqs);
+  };
+  const Result four = run(4);
+  EXPECT_EQ(std::get<int64_t>(*four.scalar("devices_count")), 24);
+  EXPECT_EQ(std::get<int64_t>(*four.scalar("billed_devices_count")), 24);
+  EXPECT_DOUBLE_EQ(four.number("usd_per_hour"), 24 * 2.5);
+  const Result three = run(3);  // 9 groups: 3 nodes, room for a fourth instance
+  EXPECT_EQ(std::get<int64_t>(*three.scalar("billed_devices_count")), 24);
+  std::string note;
+  for (const auto& n : three.notes)
+    if (n.find("whole node(s)") != std::string::npos) note = n;
+  EXPECT_NE(note.find("3 pipeline stages of tp 2"), std::string::npos) << note;
+  EXPECT_NE(note.find("4 stage group(s) of tp 2 per node"), std::string::npos) << note;
+  EXPECT_NE(note.find(": 1 more instance(s) would fit them at no extra cost"), std::string::npos) << note;
+}

@@ -700,6 +700,40 @@ TEST(PlanResult, ASequenceBeyondTheContextCarriesEstimatesNote) {
   EXPECT_FALSE(has_note(plan_result(in, o, est, search(in, o, est), true), "context-extension"));
 }
 
+// Question (review of 2026-12-06): does the result say in which sense each Pareto objective was
+// taken, given (min:/max:) or by default? The scalars had named the bare columns, so a front of
+// min:tokens_per_s and max:step_time_s read as a dominated-looking one of the two.
+TEST(SweepPareto, TheResultSaysEachObjectivesSense) {
+  const Scenario s = tiny(4, 4);
+  const Estimator est;
+  SweepOptions so;
+  so.vary = {parse_variation("accelerator.memory_bandwidth_bytes_per_s=2e12,3e12")};
+  so.search.schedules = {"1f1b"};
+  so.search.recompute = {Recompute::None};
+  auto text = [](const Result& r, const char* k) {
+    const Value* v = r.scalar(k);
+    return v && std::holds_alternative<std::string>(*v) ? std::get<std::string>(*v) : std::string("(none)");
+  };
+  so.pareto_x = "min:tokens_per_s";
+  so.pareto_y = "max:step_time_s";
+  const Result given = sweep(s, so, est);
+  EXPECT_EQ(text(given, "pareto_x"), "tokens_per_s");
+  EXPECT_EQ(text(given, "pareto_x_direction"), "min");
+  EXPECT_EQ(text(given, "pareto_y"), "step_time_s");
+  EXPECT_EQ(text(given, "pareto_y_direction"), "max");
+  ASSERT_NE(given.table("pareto"), nullptr);
+  EXPECT_NE(given.table("pareto")->description().find("(min:tokens_per_s, max:step_time_s)"), std::string::npos)
+      << given.table("pareto")->description();
+  // By default: times minimised, tokens maximised, and said so.
+  so.pareto_x = "step_time_s";
+  so.pareto_y = "tokens_per_s";
+  const Result plain = sweep(s, so, est);
+  EXPECT_EQ(text(plain, "pareto_x_direction"), "min");
+  EXPECT_EQ(text(plain, "pareto_y_direction"), "max");
+  EXPECT_NE(plain.table("pareto")->description().find("(min:step_time_s, max:tokens_per_s)"), std::string::npos)
+      << plain.table("pareto")->description();
+}
+
 // Question (review of 2026-12-05): does a sweep point with no valid plan give plan's reason, naming
 // --fix values and the framework only where they apply? `--vary num_gpus=...,1000` with neither
 // had been put down to "the --fix values (or the framework's capabilities)".

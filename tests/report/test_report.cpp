@@ -525,6 +525,23 @@ TEST(ReportRenderers, SweepParetoFrontAndTornado) {
   EXPECT_EQ(by_id["pareto"]->option["series"][0]["data"].size(), 4u);
   EXPECT_EQ(by_id["pareto"]->takeaway, "3 of 4 grid points are on the Pareto front of step_time_s and tokens_per_usd");
   {
+    // Question (review of 2026-12-06): does the takeaway say each objective's sense, as the sweep
+    // records it? A front of min:tokens_per_s and max:step_time_s had read as one of
+    // "tokens_per_s and step_time_s", dominated-looking. (A result without the senses, as above,
+    // written before, says none.)
+    Result d = r;
+    d.set("pareto_x", std::string("step_time_s"));
+    d.set("pareto_y", std::string("tokens_per_usd"));
+    d.set("pareto_x_direction", std::string("max"));
+    d.set("pareto_y_direction", std::string("min"));
+    const ReportPage dp = build_page(d);
+    const Chart* ch = nullptr;
+    for (const auto& c : dp.charts)
+      if (c.id == "pareto") ch = &c;
+    ASSERT_NE(ch, nullptr);
+    EXPECT_EQ(ch->takeaway, "3 of 4 grid points are on the Pareto front of step_time_s (maximised) and tokens_per_usd (minimised)");
+  }
+  {
     // An objective that is a varied key (the sweep's pareto_x/pareto_y name both): the chart
     // plots num_gpus against tokens_per_usd, not tokens_per_usd against itself, and the points'
     // labels give the GPU count in full.

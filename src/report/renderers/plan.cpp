@@ -255,8 +255,15 @@ void pareto(const Result& r, ReportPage& page) {
   ch.option["yAxis"]["scale"] = true;
   ch.option["series"] = {{{"type", "scatter"}, {"name", "grid points"}, {"symbolSize", 7}, {"data", all}},
                          {{"type", "line"}, {"name", "Pareto front"}, {"symbolSize", 9}, {"data", front}}};
+  // Each objective with its sense (the sweep's pareto_x_direction / pareto_y_direction): a front
+  // of min:tokens_per_s and max:step_time_s had read as one of "tokens_per_s and step_time_s",
+  // dominated-looking (review of 2026-12-06). A result written before has no sense to say.
+  auto sensed = [&](const std::string& c, const char* key) {
+    const std::string dir = text_scalar(r, key);
+    return dir == "min" ? c + " (minimised)" : dir == "max" ? c + " (maximised)" : c;
+  };
   ch.takeaway = std::to_string(pf->rows()) + " of " + std::to_string(sw->rows()) + " grid points are on the Pareto front of " +
-                cx + " and " + cy;
+                sensed(cx, "pareto_x_direction") + " and " + sensed(cy, "pareto_y_direction");
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 }
