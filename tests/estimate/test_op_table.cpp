@@ -101,6 +101,27 @@ TEST(OpTable, AllToAllRowsCarryTheirStretchOnANetworkCardSharedWithZeroTraffic) 
   EXPECT_GT(by_group.at("ep"), 1.2 * idle_ep) << "ep rows " << by_group.at("ep") << " s, idle " << idle_ep << " s";
 }
 
+// Question (2026-12-06): with DDP or ZeRO-1 the gradient buckets and the parameter gathers go out
+// once a step, beside the last backward's and the first forward's all-to-alls (step_card_stretch):
+// do the all-to-all rows carry that stretch too, so that the rows still sum to the breakdown?
+TEST(OpTable, AllToAllRowsCarryTheOncePerStepTrafficsStretch) {
+  for (const int zero : {0, 1}) {
+    const Scenario s = parse_scenario("model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 32\nparallel: {tp: 1, pp: 1, ep: 16, zero_stage: " +
+                                          std::to_string(zero) + ", overlap: {grad_reduce: true, param_gather: true}}\n"
+                                          "training: {global_batch: 128, micro_batch: 1, seq_len: 1024, precision: bf16, recompute: none}\n",
+                                      "t.yaml", *frozen());
+    const auto by_group = expect_table_sums(s);
+    const ir::Workload w = ir::lower(s);
+    double idle_ep = 0;
+    for (const auto& b : w.stages[0].chunks[0].blocks)
+      for (const auto* pass : {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight})
+        for (const auto& st : *pass)
+          if (const auto* c = std::get_if<ir::Collective>(&st); c && c->group == ir::GroupKind::EP)
+            idle_ep += Estimator{}.collective_time_s(*c, w, make_fabric(s)) * static_cast<double>(b.count * w.microbatches);
+    EXPECT_GT(by_group.at("ep"), 1.02 * idle_ep) << "zero " << zero << ": ep rows " << by_group.at("ep") << " s, idle " << idle_ep << " s";
+  }
+}
+
 TEST(OpTable, BoundIsTheLargestTermOfTheComputeModel) {
   const Scenario s = golden(kScenarios[0]);
   const ir::Workload w = ir::lower(s);
