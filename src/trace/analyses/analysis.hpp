@@ -169,12 +169,18 @@ CollectiveMatches match_collectives(const std::vector<Frame>& frames, int64_t* r
 
 // Per-rank clock offsets from the ends of matched collectives (clock_skew.cpp): a collective ends
 // at nearly the same instant on all its ranks, so a rank whose ends are consistently late has a
-// clock that runs ahead. Offsets are relative to the lowest rank; corrected time = t - offset.
+// clock that runs ahead. Offsets are relative to the lowest rank of the ranks joined by collectives
+// (ClockOffset::clock_group); corrected time = t - offset. Ranks without a collective matched on
+// another rank have no entry.
 struct ClockOffset {
   int64_t offset_ns = 0;
   int64_t collectives = 0;           // collectives the estimate used
   double residual_end_skew_ns = 0;   // median |corrected end - collective's median end|
   double raw_end_skew_ns = 0;        // the same before correction
+  // The lowest rank of the ranks joined to this one by collectives (directly or through others):
+  // the rank its offset is relative to. Ranks of two such groups share no collective, so their
+  // clocks cannot be compared.
+  int64_t clock_group = -1;
 };
 std::map<int64_t, ClockOffset> estimate_clock_offsets(const CollectiveMatches& m);
 

@@ -16,7 +16,9 @@
 // CPU and GPU span, as a host wait can lie outside the GPU's): high >= 10%, medium >= 3%, else low.
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 #include "trace/analyses/analysis.hpp"
@@ -26,6 +28,16 @@ namespace sextant::trace {
 namespace {
 using Iv = Intervals;
 bool contains(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
+// Operators whose host sync is a read of a tensor's value on the host (.item(), bool(), nonzero,
+// boolean masks, .cpu(), .to("cpu"), .tolist() through them), matched by the whole name. Before
+// 2026-12-06 (review) a part of the name was enough and "to" was one: every sync with no operator
+// ("... in (no operator)"), in autograd::... or in aten::topk was told to stop reading tensor values.
+bool reads_tensor_on_host(const std::string& op) {
+  static constexpr std::string_view kOps[] = {"aten::item",    "aten::_local_scalar_dense", "aten::is_nonzero",
+                                              "aten::nonzero", "aten::nonzero_static",      "aten::masked_select",
+                                              "aten::to",      "aten::_to_copy",            "aten::copy_"};
+  return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
+}
 bool is_sync_call(const std::string& n) {
   return contains(n, "DeviceSynchronize") || contains(n, "StreamSynchronize") || contains(n, "EventSynchronize") ||
          contains(n, "CtxSynchronize");
@@ -242,6 +254,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
     {
       struct Agg {
         int64_t count = 0, ticks = 0;
+        bool reads_tensor = false;  // the enclosing operator reads a tensor's value on the host
       };
       std::map<std::string, Agg> by_parent;
       // Innermost enclosing CPU op per sync call: scan ops on the same thread (one pass, small sets).
@@ -282,9 +295,9 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
         }
         const int64_t div = f.hta ? 1000 : 1;
         for (size_t s = 0; s < syncs.size(); ++s) {
-          std::string key = t.strings.str(t.name[syncs[s]]) + " in " +
-                            (parent[s] == UINT32_MAX ? std::string("(no operator)") : t.strings.str(parent[s]));
-          auto& ag = by_parent[key];
+          const std::string op = parent[s] == UINT32_MAX ? std::string("(no operator)") : t.strings.str(parent[s]);
+          auto& ag = by_parent[t.strings.str(t.name[syncs[s]]) + " in " + op];
+          ag.reads_tensor = parent[s] != UINT32_MAX && reads_tensor_on_host(op);
           ++ag.count;
           ag.ticks += t.dur_ns[syncs[s]] / div;
         }
@@ -292,9 +305,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
           const double us = f.us(ag.ticks);
           std::string advice =
               "Each call blocks the CPU until the GPU drains, so nothing is queued behind it. ";
-          if (contains(key, "item") || contains(key, "local_scalar") || contains(key, "nonzero") ||
-              contains(key, "masked_select") || contains(key, "tolist") || contains(key, "to") ||
-              contains(key, "copy_"))
+          if (ag.reads_tensor)
             advice += "Reading a tensor value on the host (.item(), .tolist(), nonzero, boolean masks, .cpu()) "
                       "forces it: keep the value on the GPU, accumulate metrics as tensors and read them once "
                       "per N steps.";
