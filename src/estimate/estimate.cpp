@@ -1013,23 +1013,54 @@ double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, doubl
   }
   return stretch;
 }
+// A rank's once-per-step DP traffic of one list (gradient reductions or parameter gathers) as
+// issued: the overlapped collectives of the DP and the EDP group run side by side, each on its
+// group's stream (Megatron-Core's expert-parallel bucket groups reduce on their own communicator,
+// as simulate runs them), sharing only the network card: together max(t_DP, t_EDP, card_DP +
+// card_EDP). The others (after the backward, or with the overlap off) one after another, in
+// `serial_s`. Before 2026-12-06 the overlapped ones were summed too (review: ZeRO-1 with EP across
+// nodes at one micro-batch exposed 16 ms of dense DP traffic where simulate exposes 2 ms).
+double step_traffic_s(const Ctx& c, const StepWork& sw, const Stage& st, const std::vector<Collective>& list, bool grad, double* serial_s = nullptr) {
+  const ParallelPlan& plan = c.w.scenario().plan;
+  const bool overlap = grad ? plan.overlap_grad_reduce : plan.overlap_param_gather;
+  double t[2] = {0.0, 0.0}, card = 0, serial = 0;
+  for (const auto& col : list) {
+    const Collective issued = as_issued(col, sw, st, plan, grad);
+    const double x = c.est.collective_time_s(issued, c.w, c.fabric);
+    if (!overlap || !col.overlappable || (col.group != GroupKind::DP && col.group != GroupKind::EDP)) {
+      serial += x;
+      continue;
+    }
+    t[col.group == GroupKind::EDP ? 1 : 0] += x;
+    if (c.w.group_of(col).domains > 1) card += c.est.collective_wire_s(issued, c.w, c.fabric);
+  }
+  if (serial_s) *serial_s = serial;
+  return std::max({t[0], t[1], card});
+}
+
 // Each pipeline rank's stretch per step (rank_s) and, of it, each group's (by_group, kGroupKinds a
 // rank): the first micro-batch's forward of chunk 0 beside the gathers still in flight (issued at
 // the step's start, drained meanwhile by the forwards of the ranks before it), and each chunk's last
 // backward beside the buckets it releases (block by block, by parameters: dense ones on the DP
 // stream, expert ones on the EDP stream). Schedules that split the weight gradient off are left
-// out (their buckets go out over the deferred weight passes). sync_gain_s: a rank's backward
-// stretch less the buckets' own delay, which the buckets gain on the backward's end (two streams
-// beside a collective lengthen it by twice what each waits). Returns false where no rank has such
-// traffic on the card.
-bool step_card_stretch(const Ctx& c, bool split_weight, std::vector<double>& rank_s, std::vector<double>& by_group,
-                       std::vector<double>* sync_gain_s = nullptr) {
+// out for their buckets (they go out over the deferred weight passes), not for their gathers.
+// sync_gain_s and gather_gain_s: a rank's backward (first forward) stretch less the buckets'
+// (gathers') own delay, which they gain on the pass's end (two streams beside a collective
+// lengthen it by twice what each waits; before 2026-12-06 the gathers gained none, review:
+// ZeRO-1 at one micro-batch of 256 tokens read 6.6% above simulate). Returns false where no rank
+// has such traffic on the card. block_times(b): a block's pass times (run()'s cache).
+struct CardStretch {
+  std::vector<double> rank_s, by_group, sync_gain_s, gather_gain_s;  // by_group: kGroupKinds a rank
+};
+template <class BlockTimesOf>
+bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_times, CardStretch& out) {
   const Workload& w = c.w;
   const Scenario& s = w.scenario();
   const int p = s.plan.pp;
-  rank_s.assign(static_cast<size_t>(p), 0.0);
-  if (sync_gain_s) sync_gain_s->assign(static_cast<size_t>(p), 0.0);
-  by_group.assign(static_cast<size_t>(p) * kGroupKinds, 0.0);
+  out.rank_s.assign(static_cast<size_t>(p), 0.0);
+  out.sync_gain_s.assign(static_cast<size_t>(p), 0.0);
+  out.gather_gain_s.assign(static_cast<size_t>(p), 0.0);
+  out.by_group.assign(static_cast<size_t>(p) * kGroupKinds, 0.0);
   std::vector<std::array<double, 2>> gather(static_cast<size_t>(p)), sync(static_cast<size_t>(p));
   bool any = false;
   for (int r = 0; r < p; ++r) {
@@ -1061,24 +1092,24 @@ bool step_card_stretch(const Ctx& c, bool split_weight, std::vector<double>& ran
         params[0] += (b.params - b.expert_params) * b.count;
         params[1] += b.expert_params * b.count;
       }
-    double* groups = by_group.data() + static_cast<size_t>(r) * kGroupKinds;
+    double* groups = out.by_group.data() + static_cast<size_t>(r) * kGroupKinds;
     double first_forward_s = 0;
     for (size_t ci = 0; ci < stage.chunks.size(); ++ci) {
       const auto& ch = stage.chunks[ci];
       units.clear();
       for (const auto& b : ch.blocks) {
-        const PassTime fw = eval_steps(c, b.forward);
-        PassTime rc = eval_steps(c, b.recompute), bi = eval_steps(c, b.backward_input), bw = eval_steps(c, b.backward_weight);
-        units_of_backward(rc, bi, bw);
-        units.add(fw, rc, bi, bw, b.count, split_weight);
+        const BlockTimes& bt = block_times(b);
+        units.add(bt.forward, bt.recompute, bt.backward_input, bt.backward_weight, b.count, split_weight);
       }
       units.finish();
       if (ci == 0) {
         for (const DpUnit& x : units.f) first_forward_s += x.window_s * x.count;
         if (G[0] + G[1] > 0) {
-          double backlog[2] = {G[0], G[1]};
+          double backlog[2] = {G[0], G[1]}, delay = 0;
           drain_card(backlog, wait);
-          rank_s[static_cast<size_t>(r)] += walk_card(units.f, units.events.data(), backlog, nullptr, groups);
+          const double stretch = walk_card(units.f, units.events.data(), backlog, nullptr, groups, &delay);
+          out.rank_s[static_cast<size_t>(r)] += stretch;
+          out.gather_gain_s[static_cast<size_t>(r)] += std::max(0.0, stretch - delay);
         }
       }
       if (S[0] + S[1] > 0) {
@@ -1092,8 +1123,8 @@ bool step_card_stretch(const Ctx& c, bool split_weight, std::vector<double>& ran
         }
         double backlog[2] = {0.0, 0.0}, delay = 0;
         const double stretch = walk_card(units.b, units.events.data(), backlog, &arrive, groups, &delay);
-        rank_s[static_cast<size_t>(r)] += stretch;
-        if (sync_gain_s) (*sync_gain_s)[static_cast<size_t>(r)] += std::max(0.0, stretch - delay);
+        out.rank_s[static_cast<size_t>(r)] += stretch;
+        out.sync_gain_s[static_cast<size_t>(r)] += std::max(0.0, stretch - delay);
       }
     }
     wait += first_forward_s;
@@ -1311,8 +1342,8 @@ StepEstimate Estimator::run(const Workload& w) const {
     order_gather_late = 0;
     for (int r = 0; r < p; ++r) {
       const auto& sw = w.step_per_stage[r];
-      double gather = 0;
-      for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, false), w, c.fabric);
+      double gather_serial = 0;
+      const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
       if (!(gather > 0)) continue;
       ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, 0, std::max(1, sw.grad_buckets));
       double need[kMaxLeadChunks];
@@ -1331,13 +1362,14 @@ StepEstimate Estimator::run(const Workload& w) const {
   }
   // The once-per-step DP traffic's stretch of the blocking collectives on the card
   // (step_card_stretch), where a rank has both.
-  std::vector<double> card_stretch_s, card_stretch_by_group, card_sync_gain_s;
+  CardStretch card_stretch;
   {
     bool blocking_on_card = false;
     for (int r = 0; r < p; ++r) blocking_on_card = blocking_on_card || fwd[r].nic_blocking_s + bwd[r].nic_blocking_s + wgt[r].nic_blocking_s > 0;
-    if (!blocking_on_card || !step_card_stretch(c, split_weight, card_stretch_s, card_stretch_by_group, &card_sync_gain_s)) {
-      card_stretch_s.assign(static_cast<size_t>(p), 0.0);
-      card_sync_gain_s.assign(static_cast<size_t>(p), 0.0);
+    if (!blocking_on_card || !step_card_stretch(c, split_weight, block_times, card_stretch)) {
+      card_stretch.rank_s.assign(static_cast<size_t>(p), 0.0);
+      card_stretch.sync_gain_s.assign(static_cast<size_t>(p), 0.0);
+      card_stretch.gather_gain_s.assign(static_cast<size_t>(p), 0.0);
     }
   }
   double crit_card = 0;
@@ -1346,8 +1378,17 @@ StepEstimate Estimator::run(const Workload& w) const {
     // Bucketed gradient reductions overlap the backward (with overlap_grad_reduce); the others
     // (the tied embedding's all-reduce between the first and last stage, which Megatron runs
     // after the backward, in finalize_model_grads) are exposed whole.
+    // Overlappable ones side by side by group (step_traffic_s).
     double sync = 0, sync_after = 0;
-    for (const auto& col : sw.grad_sync) (col.overlappable ? sync : sync_after) += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, true), w, c.fabric);
+    for (const auto& col : sw.grad_sync)
+      if (!col.overlappable) sync_after += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, true), w, c.fabric);
+    {
+      std::vector<Collective> overlappable;
+      for (const auto& col : sw.grad_sync)
+        if (col.overlappable) overlappable.push_back(col);
+      double serial = 0;
+      sync = step_traffic_s(c, sw, w.stages[r], overlappable, true, &serial) + serial;
+    }
     const int nb = std::max(1, sw.grad_buckets);
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
     ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
@@ -1364,13 +1405,15 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double grad_window_s = split_weight ? times.weight_s[r] : times.backward_s[r];
     if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, grad_window_s / v);
     // The backward stretched beside the buckets leaves them that much more of it (step_card_stretch).
-    sync_exposed = std::max(0.0, sync_exposed - card_sync_gain_s[static_cast<size_t>(r)]);
+    sync_exposed = std::max(0.0, sync_exposed - card_stretch.sync_gain_s[static_cast<size_t>(r)]);
     sync_exposed += sync_after;
-    double gather = 0;
-    for (const auto& col : sw.param_gather) gather += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, false), w, c.fabric);
+    double gather_serial = 0;
+    const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
     double gather_exposed = gather;
     if (order_gather_late >= 0) gather_exposed = order_gather_late;
     else if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.forward_s[r] / v);
+    // The first forward stretched beside the gathers leaves them that much more of it.
+    gather_exposed = std::max(0.0, gather_exposed - card_stretch.gather_gain_s[static_cast<size_t>(r)]);
     double opt = 0;
     for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
     double slack = 0;
@@ -1398,7 +1441,7 @@ StepEstimate Estimator::run(const Workload& w) const {
                                                         : 0.0;
     const double dp_free = stage_compute > 0 ? std::clamp(1.0 - stage_slowed_wall / stage_compute, 0.0, 1.0) : 0.0;
     const double dp_slow = ((sync - (sync_exposed - sync_after)) + std::max(0.0, gather - gather_exposed)) * c.slow_per_hidden_s() * dp_free;
-    const double card = card_stretch_s[static_cast<size_t>(r)];
+    const double card = card_stretch.rank_s[static_cast<size_t>(r)];
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow + card;
     // A hardware value far outside real hardware (a bandwidth or peak of 1e-307) makes times
     // infinite and their differences NaN, which max() had dropped: a step of 0 s and an MFU of
@@ -1449,7 +1492,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   if (fill_drain_p2p_s > 0) crit.add_exposed(GroupKind::PP, fill_drain_p2p_s);
   if (crit_card > 0)
     for (int g = 0; g < kGroupKinds; ++g)
-      if (const double x = card_stretch_by_group[static_cast<size_t>(r) * kGroupKinds + g]; x > 0) {
+      if (const double x = card_stretch.by_group[static_cast<size_t>(r) * kGroupKinds + g]; x > 0) {
         crit.add_comm(static_cast<GroupKind>(g), x);
         crit.add_exposed(static_cast<GroupKind>(g), x);
       }
@@ -1779,14 +1822,20 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
     const bool split_weight = est.schedules().get(w.schedule).splits_weight_gradient();
     const RankPasses rp = settled_rank_passes(c, pp_rank, split_weight);
     // And the once-per-step DP traffic's stretch, as run() charges it (step_card_stretch).
-    std::vector<double> card_s, card_by_group;
-    const bool card = step_card_stretch(c, split_weight, card_s, card_by_group);
+    BlockTimes scratch;
+    auto block_times = [&](const ir::Block& b) -> const BlockTimes& {
+      scratch = BlockTimes{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input), eval_steps(c, b.backward_weight)};
+      units_of_backward(scratch.recompute, scratch.backward_input, scratch.backward_weight);
+      return scratch;
+    };
+    CardStretch card_stretch;
+    const bool card = step_card_stretch(c, split_weight, block_times, card_stretch);
     for (const auto& [row, group_wire] : nic_wire_of_row) {
       OpStat& r = rows[row];
       const int g = static_cast<int>(group_wire.first);
       const double wire = group_wire.second;
       const double stretch = static_cast<double>(m) * rp.nic_stretch_by_group[g] +
-                             (card ? card_by_group[static_cast<size_t>(pp_rank) * kGroupKinds + static_cast<size_t>(g)] : 0.0);
+                             (card ? card_stretch.by_group[static_cast<size_t>(pp_rank) * kGroupKinds + static_cast<size_t>(g)] : 0.0);
       if (stretch > 0 && nic_wire_of_group[g] > 0 && r.count > 0) r.time_s += stretch * wire / nic_wire_of_group[g] / static_cast<double>(r.count);
     }
   }
