@@ -386,6 +386,40 @@ double nonneg(const YamlMap& m, const std::string& key, double dflt) {
   return v;
 }
 
+// A count (of nodes, GPUs, events, tokens, parameters) read as a number, plain or {value: X,
+// source: S}: a whole one, at least `least`. Before 2026-12-06 a preset's observed: {gpus_per_node:
+// 2.5} was taken as given and moved the llama3-54day job's ETTR from 0.9053 to 0.6426, as were a
+// fractional observed.nodes and a process's count (review). The counts read as integers (num_gpus,
+// spares, copies, replicas) refuse a fraction as "expected an integer" already.
+double whole_number(const YamlMap& m, const std::string& key, double least, const std::string& what, std::string* source = nullptr) {
+  const double v = number(m, key, source);
+  if (!std::isfinite(v) || v != std::floor(v) || v < least)
+    m.fail(key, what + " is a whole number >= " + format_double(least), "got " + format_double(v));
+  return v;
+}
+
+// The same, optional: absent, dflt (the key is registered as known, as nonneg does).
+double whole_number_or(const YamlMap& m, const std::string& key, double dflt, double least, const std::string& what) {
+  m.reject_blank(key);
+  if (!m.has(key)) {
+    m.raw(key);
+    return dflt;
+  }
+  return whole_number(m, key, least, what);
+}
+
+// A mapping's keys checked against all of its valid ones before anything is read from it: a
+// misspelt key (`trainng:`, `Training:`, `observde:`) is named at its line with the nearest valid
+// key, where a check that rests on the key it was meant to be had failed first and blamed another
+// (before 2026-12-06 `trainng:` read "key 'job.num_gpus': the job needs num_gpus (or a training:
+// scenario)", and a preset's `observde:` "key 'processes[0].count': a count needs the observation
+// it came from"; review). A near miss of an absent key was named only by a failure of its own
+// mapping. Every valid key is marked known, so the mapping's later finish() adds nothing.
+void check_keys_first(const YamlMap& m, std::initializer_list<const char*> valid) {
+  for (const char* k : valid) m.raw(k);
+  m.finish();
+}
+
 struct Observed {
   double nodes = 0, days = 0;
   // GPUs per node of the fleet a preset's per-node rates were observed on (0: not stated). The
@@ -452,7 +486,7 @@ FailureProcess parse_process(const YamlMap& m, const Observed& obs, const std::m
              "give this process one of: " + job_rates + "; or move it to a preset file with observed: and name that file in failures.preset");
     if (obs.nodes <= 0 || obs.days <= 0)
       m.fail("count", "a count needs the observation it came from", "add observed: {nodes: N, days: D} to the preset");
-    p.rate_per_node_s = positive(m, "count", &src) / (obs.nodes * obs.days * day);
+    p.rate_per_node_s = whole_number(m, "count", 1, "a count of events", &src) / (obs.nodes * obs.days * day);
   }
   // A per-node rate of a GPU-resident component, observed on nodes of another size (not a rate
   // per GPU-hour, which counts the job's GPUs already).
@@ -571,6 +605,7 @@ std::string preset_path(const std::string& name_or_path) {
 }
 
 std::vector<FailureProcess> parse_preset(const YamlMap& m, double gpus_per_node, std::string* description) {
+  check_keys_first(m, {"name", "description", "sources", "observed", "processes"});
   std::map<std::string, std::string> sources;
   if (auto s = m.opt_map("sources"))
     for (const auto& k : s->keys()) sources[k] = s->str(k);
@@ -582,12 +617,11 @@ std::vector<FailureProcess> parse_preset(const YamlMap& m, double gpus_per_node,
   if (auto o = m.opt_map("observed")) {
     // nodes and days turn counts into rates (required by a count); gpus_per_node scales the
     // GPU-resident rates (optional).
-    obs.nodes = o->f64("nodes", 0);
+    // Nodes and GPUs per node are whole (whole_number); the days may be a fraction.
+    obs.nodes = whole_number_or(*o, "nodes", 0, 1, "a count of nodes");
     obs.days = o->f64("days", 0);
-    obs.gpus_per_node = o->f64("gpus_per_node", 0);
-    if (o->has("nodes") && !(obs.nodes > 0)) o->fail("nodes", "must be > 0");
+    obs.gpus_per_node = whole_number_or(*o, "gpus_per_node", 0, 1, "a count of GPUs per node");
     if (o->has("days") && !(obs.days > 0)) o->fail("days", "must be > 0");
-    if (o->has("gpus_per_node") && !(obs.gpus_per_node >= 1)) o->fail("gpus_per_node", "must be >= 1");
     check_citation_word(*o, "source", o->str("source", ""), sources);
     o->str("note", "");
     o->finish();
@@ -948,6 +982,7 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
     }
   }
   YamlMap root(n, name);
+  check_keys_first(root, {"name", "description", "training", "job", "failures", "recovery", "checkpoint", "elastic", "simulation"});
   GoodputConfig c;
   c.file = name;
   c.notes.insert(c.notes.end(), left_out.begin(), left_out.end());
@@ -970,6 +1005,11 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
     }
   }
   YamlMap job = root.map("job");
+  // The job's keys are checked first: a missing num_gpus, step time or length may be a misspelt key
+  // (`job: {scenario: FILE}` where the top-level `training:` was meant had read as a missing
+  // num_gpus; 2026-12-04 review), and so may a value compared with the scenario's.
+  check_keys_first(job, {"num_gpus", "gpus_per_node", "dp", "nodes_per_replica", "tokens_per_step", "step_time_s", "tokens", "steps",
+                         "work_s", "work_days", "duration_days", "duration_s"});
   JobConfig& j = c.job;
   if (train) {
     j.num_gpus = train->num_gpus;
@@ -999,16 +1039,7 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
     field = v;
   };
   shape_key("gpus_per_node", j.gpus_per_node);
-  if (j.num_gpus <= 0) {
-    // A key the job does not have is named first (`job: {scenario: FILE}` where the top-level
-    // `training:` was meant had read as a missing num_gpus; 2026-12-04 review): the job's keys are
-    // marked known and the mapping checked before the missing key is reported.
-    for (const char* k : {"num_gpus", "gpus_per_node", "dp", "nodes_per_replica", "tokens_per_step", "step_time_s", "tokens", "steps",
-                          "work_s", "work_days", "duration_days", "duration_s"})
-      job.raw(k);
-    job.finish();
-    job.fail("num_gpus", "the job needs num_gpus (or a training: scenario)");
-  }
+  if (j.num_gpus <= 0) job.fail("num_gpus", "the job needs num_gpus (or a training: scenario)");
   if (j.gpus_per_node <= 0) job.fail("gpus_per_node", "must be >= 1");
   shape_key("dp", j.dp);
   shape_key("nodes_per_replica", j.nodes_per_replica);
@@ -1027,7 +1058,7 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
                  std::to_string(j.num_gpus) + " GPUs / " + std::to_string(j.gpus_per_node) + " per node)",
              "the replicas must tile the job's nodes");
   if (job.has("tokens_per_step")) {
-    const double v = positive(job, "tokens_per_step");
+    const double v = whole_number(job, "tokens_per_step", 1, "a token count");
     // The scenario's step time is that of its own batch: another token count at that step time
     // was another token rate, taken without a word (--set job.tokens_per_step=1000 beside a
     // scenario; before 2026-12-05 review), where num_gpus and dp are refused.
@@ -1072,7 +1103,7 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   one_of(job, {"work_days", "work_s"}, "job.work_days=30");
   const bool has_work = job.has("tokens") || job.has("steps") || job.has("work_s") || job.has("work_days");
   const bool has_horizon = job.has("duration_days") || job.has("duration_s");
-  if (job.has("tokens")) j.tokens = positive(job, "tokens");
+  if (job.has("tokens")) j.tokens = whole_number(job, "tokens", 1, "a token count");
   if (has_horizon) {
     j.horizon_s = job.has("duration_days") ? positive(job, "duration_days") * 86400.0 : positive(job, "duration_s");
     // Named at the work key given (and the duration key beside it): the message had named
@@ -1121,6 +1152,8 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   // ---- failures
   const double job_gpus_per_node = static_cast<double>(j.num_gpus) / static_cast<double>(j.nodes());
   YamlMap fm = root.map("failures");
+  // (A key of no near miss, `preset_file:`, had read "no failure processes".)
+  check_keys_first(fm, {"preset", "processes", "rate_scale", "remove"});
   if (fm.has("preset")) {
     c.preset = fm.str("preset");
     std::string path;
@@ -1266,7 +1299,7 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   }
   // Size: explicit bytes, or parameters x bytes per parameter, sharded by the plan.
   double params = train ? train->params : 0;
-  if (cm.has("params")) params = positive(cm, "params");
+  if (cm.has("params")) params = whole_number(cm, "params", 1, "a parameter count");
   ck.bytes_per_param = train ? train->checkpoint_bytes_per_param : 14.0;
   if (cm.has("bytes_per_param")) ck.bytes_per_param = positive(cm, "bytes_per_param");
   if (cm.has("bytes")) {
