@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -77,6 +78,26 @@ inline CLI::Validator non_empty_path() {
         return "is empty: give a path (leave the option out for the default)";
       },
       "");
+}
+// A count option: an integer in [lo, hi] written in decimal digits (hi: the most the option's type
+// holds, or its own limit). The number checks took 1e3 or 2.5 as numbers in range and left CLI11's
+// conversion to refuse them with neither range nor rule ("Could not convert: --top = 2.5"), and a
+// count beyond int64 was clamped to 9223372036854775807 and echoed so (2026-12-06 review).
+inline CLI::Validator count_check(int64_t lo, int64_t hi, const std::string& rule, const std::string& label) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        bool digits = !text.empty() && text.size() <= 19;
+        for (const char ch : text) digits = digits && ch >= '0' && ch <= '9';
+        if (digits && (text.size() < 19 || text <= "9223372036854775807")) {
+          const int64_t v = std::stoll(text);
+          if (v >= lo && v <= hi) return {};
+        }
+        return "must be " + rule + ", got '" + text + "'";
+      },
+      label);
+}
+inline CLI::Validator count_check(int64_t lo, int64_t hi, const std::string& label) {
+  return count_check(lo, hi, "an integer from " + std::to_string(lo) + " to " + std::to_string(hi), label);
 }
 inline CLI::Validator finite_non_negative() { return number_check(0, false, HUGE_VAL, "a finite number >= 0", "NONNEGATIVE"); }
 inline CLI::Validator non_negative_number() { return number_check(0, false, HUGE_VAL, "a number >= 0", "NONNEGATIVE"); }

@@ -53,24 +53,6 @@ struct AnalyzeArgs {
   OutputOptions out;
 };
 
-// A count option (threads, rows, ranks, bytes, a depth): an integer from lo to hi written in decimal
-// digits. The number checks took 2.5 or 1e3 as numbers in range and left CLI11's conversion to refuse
-// them without naming a rule ("Could not convert: --top = 2.5", 2026-12-06 review). hi is the most
-// the option's type holds.
-CLI::Validator count_check(int64_t lo, int64_t hi, const std::string& label) {
-  const std::string rule = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-  return CLI::Validator(
-      [=](std::string& text) -> std::string {
-        bool digits = !text.empty() && text.size() <= 19;
-        for (const char ch : text) digits = digits && ch >= '0' && ch <= '9';
-        if (digits && (text.size() < 19 || text <= "9223372036854775807")) {
-          const int64_t v = std::stoll(text);
-          if (v >= lo && v <= hi) return {};
-        }
-        return "must be " + rule + ", got '" + text + "'";
-      },
-      label);
-}
 }  // namespace
 
 void add_analyze_command(CLI::App& app) {

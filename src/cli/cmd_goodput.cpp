@@ -26,23 +26,6 @@ struct GoodputArgs {
   OutputOptions out;
 };
 
-// A count option: an integer in [lo, hi] written in decimal digits. The number checks took 1e3 or
-// 2.5 as numbers in range and left CLI11's conversion to refuse them with neither range nor rule
-// ("Could not convert: --replicas = 1e3"), and a count beyond int64 was clamped to
-// 9223372036854775807 and echoed so (2026-12-06 review).
-CLI::Validator count_check(int64_t lo, int64_t hi, const std::string& rule, const std::string& label) {
-  return CLI::Validator(
-      [=](std::string& text) -> std::string {
-        bool digits = !text.empty() && text.size() <= 19;
-        for (const char ch : text) digits = digits && ch >= '0' && ch <= '9';
-        if (digits && (text.size() < 19 || text <= "9223372036854775807")) {
-          const int64_t v = std::stoll(text);
-          if (v >= lo && v <= hi) return {};
-        }
-        return "must be " + rule + ", got '" + text + "'";
-      },
-      label);
-}
 
 Result list_presets() {
   Result r;
