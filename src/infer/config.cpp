@@ -520,9 +520,7 @@ std::string pct1(double v) {
 }
 
 // Scheduler slots of one replica: pipeline_batches (default pp) under pipeline parallelism.
-int slots_of(const ServingSpec& sv) {
-  return sv.deployment.par.pp > 1 ? (sv.pipeline_batches > 0 ? sv.pipeline_batches : sv.deployment.par.pp) : 1;
-}
+int slots_of(const ServingSpec& sv) { return pipeline_slots(sv.deployment.par.pp, sv.pipeline_batches); }
 
 // Requests of the burst that measures the saturation throughput: sixteen full batches, so that the
 // steady window outweighs the first batch's synchronised start.
@@ -869,7 +867,7 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   }
   Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
                             s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0, draft ? &*draft : nullptr,
-                            s.serving.speculative, s.serving.policy);
+                            s.serving.speculative, s.serving.policy, s.serving.pipeline_batches);
   if (own_prompt || own_output) {
     const std::string what = own_prompt && own_output ? "prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths"
                              : own_prompt            ? "prompt " + std::to_string(prompt) + " tokens: the mean length"
@@ -883,7 +881,10 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
 
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour, const Deployment* draft,
-                    const SpeculativeSpec& speculative, const std::string& serving_policy) {
+                    const SpeculativeSpec& speculative, const std::string& serving_policy, int pipeline_batches) {
+  if (pipeline_batches < 0)
+    throw Error(SourceLocation{"", 0, 0, "serving.pipeline_batches"}, "must be >= 0, got " + std::to_string(pipeline_batches),
+                "0 for serve's default (one batch in flight per pipeline stage)");
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
     if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
   // Token counts far beyond any context or batch are refused: their products (batch x prompt,
@@ -950,8 +951,14 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   pass_limits.max_batch_tokens = static_cast<int64_t>(kPassTokens);
   const std::unique_ptr<BatchingPolicy> policy =
       make_policy_registry().create(serving_policy.empty() ? "chunked-prefill" : serving_policy, SourceLocation{"", 0, 0, "serving.policy"});
+  // Under pipeline parallelism each of serve's scheduler slots (pipeline batches in flight: the
+  // study's serving.pipeline_batches, else pp) holds 1/slots of the cache, and a request must fit
+  // one slot: the layout is serve's, slots and all. Before 2026-12-06 estimate laid it out as one
+  // slot and called a 110,000-token request of Llama 3.1 8B fitting a pp 2 replica (the longest
+  // context 193,665 tokens) that serve refused, each batch holding 96,832 (review).
+  const int slots = pipeline_slots(d.par.pp, pipeline_batches);
   auto layout_with = [&](double free_bytes) {
-    return kv_cache_layout(cm, dcm ? &*dcm : nullptr, std::max(0.0, free_bytes) / budget.kv_bytes_per_token, 1);
+    return kv_cache_layout(cm, dcm ? &*dcm : nullptr, std::max(0.0, free_bytes) / budget.kv_bytes_per_token, slots);
   };
   const KvCacheLayout layout = layout_with(budget.free_bytes());
   // Units `seqs` sequences of `context` tokens (prompt + output) hold, whose prompt is this run's
@@ -992,19 +999,15 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   }
   engine_caveat_notes(d, r.notes);
   moe_validation_note(d, r.notes);
-  if (static_cast<double>(prompt) * static_cast<double>(batch) > kPassTokens)
-    r.notes.push_back("the activation workspace is sized for one pass of " + format_double(kPassTokens) +
-                      (serving_pass_tokens > 0 ? " tokens (the study's serving.max_batch_tokens)" : " tokens (serve's default max_batch_tokens)") +
-                      ": the prefill of " +
-                      std::to_string(batch * prompt) + " tokens runs in several passes, its time is the same work" +
-                      (prompt > kPassTokens ? "; a " + std::to_string(prompt) + "-token prompt fits such passes only with chunked prefill (vLLM V1's "
-                                              "default); an engine without it needs the whole prompt's workspace, " +
-                                              format_double(std::round(static_cast<double>(prompt) * d.model.hidden * d.activation.bytes() * 8 / 1e8) / 10) +
-                                              " GB"
-                                            : std::string()));
   // A context beyond the model's window (max_position_embeddings) does not fit whatever the memory.
   const bool fits_memory = layout.blocks > 0 && kv_units <= static_cast<double>(layout.pool_units);
   const bool fits_context = d.context_window_tokens <= 0 || prompt + output <= d.context_window_tokens;
+  if (slots > 1)
+    r.notes.push_back("pipeline parallelism: each of the " + std::to_string(slots) + " batches in flight (" +
+                      (pipeline_batches > 0 ? std::string("the study's serving.pipeline_batches") : std::string("serve's default pipeline_batches, pp")) +
+                      ") holds 1/" + std::to_string(slots) + " of the replica's KV cache (" +
+                      std::to_string(layout.slot_blocks * layout.block_tokens) +
+                      " tokens), as serve splits it: fits_memory and max_context_tokens are one batch's, the longest request serve admits");
   r.set("fits_memory", fits_memory);
   r.set("fits_context", fits_context);
   r.set("fits", fits_memory && fits_context);
@@ -1066,23 +1069,24 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     r.set("max_context_tokens_by_recommended_memory", std::min(rec_context, memory_context));
   }
   // Speeds.
-  const IterationCost pre = cm.iteration(cm.prefill(batch, prompt));  // the target's pass (the iterations table)
-  // Under pipeline parallelism pp batches are in flight (serve's default pipeline_batches): a
-  // batch holds the devices for the pipeline's period, not the pass's latency. Cost and idle
-  // energy per token are charged per period (before 2026-12-04 per latency: pp 4 read 4x the
-  // $/token of pp 1 where serve gives 1.8x).
-  const int in_flight = d.par.pp > 1 ? d.par.pp : 1;
+  // Under pipeline parallelism the slots' batches are in flight (the study's
+  // serving.pipeline_batches, else serve's default, pp): a batch holds the devices for the
+  // pipeline's period, not the pass's latency. Cost and idle energy per token are charged per
+  // period (before 2026-12-04 per latency: pp 4 read 4x the $/token of pp 1 where serve gives 1.8x).
+  const int in_flight = slots;
   auto held_s = [&](const IterationCost& c) { return in_flight > 1 ? c.pipeline_period_s(in_flight) : c.total_s; };
   // With a draft, a decode step is serve's (Instance::start): k draft passes on the host's path,
   // then the target's pass verifying k + 1 tokens per sequence; draws until the first rejection
-  // emit (1 - a^(k+1)) / (1 - a) tokens per sequence in expectation. The prefill adds the draft's
-  // own prefill pass. A step's busy time (for energy) is each model's larger of compute and memory.
+  // emit (1 - a^(k+1)) / (1 - a) tokens per sequence in expectation. Each prefill pass adds the
+  // draft's own prefill pass of its chunks. A step's busy time (for energy) is each model's larger
+  // of compute and memory, at most the step's time.
   const int k = draft ? speculative.draft_tokens : 0;
   const double acc = speculative.acceptance;
   const double per_step = !draft ? 1.0 : acc >= 1 ? k + 1.0 : (1.0 - std::pow(acc, k + 1)) / (1.0 - acc);
   struct Step {
     IterationCost cost;  // the target's pass with the draft's passes added to its time and host overhead
     double active_s = 0;
+    double held_s = 0;   // the devices' time it holds: its period with passes in flight, else its time
   };
   auto add_draft = [&](Step& st, const IterationCost& one, double times) {
     st.cost.total_s += times * one.total_s;
@@ -1096,10 +1100,70 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     const IterationCost v = cm.iteration(cm.decode(batch, context, k + 1));
     Step st{v, std::max(v.compute_s, v.memory_s)};
     if (dcm) add_draft(st, dcm->iteration(dcm->decode(batch, context)), k);
+    st.held_s = held_s(st.cost);
     return st;
   };
-  Step pre_step{pre, std::max(pre.compute_s, pre.memory_s)};
-  if (dcm) add_draft(pre_step, dcm->iteration(dcm->prefill(batch, prompt)), 1);
+  // The prefill in serve's passes (for_each_prefill_pass): under chunked prefill ceil(batch x
+  // prompt / max_batch_tokens) of them, each paying the engine's per-pass overhead, a read of the
+  // weights and its TP exchanges, its chunks attending to the keys their sequences already cached
+  // (CostModel::add_prefill_chunk, serve's own); under the other policies whole prompts, as many a
+  // pass as max_batch_tokens holds. Before 2026-12-06 estimate priced one pass of every prompt
+  // token, "the same work": at max_batch_tokens 512 serve's TTFT of one 2,000-token prompt of
+  // Llama 3.1 70B was 18% above estimate's prefill_time_s (review). `pre` sums the target's passes
+  // (the iterations table); pre_step adds the draft's.
+  IterationCost pre;
+  Step pre_step;
+  double largest_pass_tokens = 0;
+  auto add_cost = [](IterationCost& into, const IterationCost& c, double times) {
+    into.total_s += times * c.total_s;
+    into.compute_s += times * c.compute_s;
+    into.memory_s += times * c.memory_s;
+    into.comm_s += times * c.comm_s;
+    into.overhead_s += times * c.overhead_s;
+    into.stage_max_s += times * c.stage_max_s;
+    into.bottleneck_s += times * c.bottleneck_s;
+    into.flops += times * c.flops;
+    into.memory_bytes += times * c.memory_bytes;
+    into.comm_bytes += times * c.comm_bytes;
+    into.flops_device_max += times * c.flops_device_max;
+    into.memory_bytes_device_max += times * c.memory_bytes_device_max;
+    into.expert_load_factor = std::max(into.expert_load_factor, c.expert_load_factor);
+  };
+  const bool chunked = serving_policy.empty() || serving_policy == "chunked-prefill";
+  const int64_t prefill_passes =
+      for_each_prefill_pass(cm, batch, prompt, static_cast<int64_t>(kPassTokens), chunked, [&](const Batch& b, double count) {
+        const IterationCost one = cm.iteration(b);
+        Step st{one, std::max(one.compute_s, one.memory_s)};
+        if (dcm) add_draft(st, dcm->iteration(draft_prefill_batch(b)), 1);
+        add_cost(pre, one, count);
+        add_cost(pre_step.cost, st.cost, count);
+        pre_step.active_s += count * std::min(st.active_s, st.cost.total_s);
+        pre_step.held_s += count * held_s(st.cost);
+        largest_pass_tokens = std::max(largest_pass_tokens, b.tokens());
+      });
+  r.set("prefill_passes_count", prefill_passes);
+  if (prefill_passes > 1 || static_cast<double>(prompt) > kPassTokens) {
+    const std::string whole_gb =
+        format_double(std::round(static_cast<double>(prompt) * d.model.hidden * d.activation.bytes() * 8 / 1e8) / 10) + " GB";
+    const std::string budget_text = format_double(kPassTokens) + " tokens (" +
+                                    (serving_pass_tokens > 0 ? "the study's serving.max_batch_tokens" : "serve's default max_batch_tokens") + ")";
+    const std::string head = "the prefill of " + std::to_string(batch * prompt) + " tokens runs in " + std::to_string(prefill_passes) +
+                             (prefill_passes > 1 ? " passes" : " pass");
+    if (chunked)
+      r.notes.push_back(head + " of at most " + budget_text +
+                        ", chunked prefill's (vLLM V1's default) as serve runs them: prefill_time_s is their sum, each pass paying the "
+                        "engine's per-pass overhead, a read of the weights and its TP exchanges, and its chunk attending to the tokens "
+                        "its sequence already cached; the activation workspace holds one pass" +
+                        (static_cast<double>(prompt) > kPassTokens ? "; an engine without chunked prefill needs the whole prompt's workspace, " + whole_gb
+                                                                   : std::string()));
+    else
+      r.notes.push_back(head + ": the " + serving_policy + " policy prefills whole prompts, as many a pass as " + budget_text +
+                        " hold, at least one" +
+                        (static_cast<double>(prompt) > kPassTokens
+                             ? "; a " + std::to_string(prompt) + "-token prompt runs whole in one pass beyond them, needing " + whole_gb +
+                                   " of workspace where one pass's is reserved (serving.policy chunked-prefill splits it)"
+                             : std::string()));
+  }
   // One output token is the prefill pass's: the request has no decode step, and TPOT
   // ((finish - first token) / (output - 1)) and every decode figure are no number (null in JSON).
   // Before 2026-12-06 --output 1 reported a decode step the request never runs: 90.6 tokens/s,
@@ -1110,7 +1174,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   for (int j = 0; j < n && decodes; ++j) {
     const Step c = decode_step(prompt + (j + 0.5) * output / n - 0.5);
     dec_sum += c.cost.total_s / per_step;
-    dec_held_sum += held_s(c.cost) / per_step;
+    dec_held_sum += c.held_s / per_step;
   }
   const double tpot = decodes ? dec_sum / n : std::nan(""), tpot_held = decodes ? dec_held_sum / n : std::nan("");
   r.set("prefill_time_s", pre_step.cost.total_s);
@@ -1144,18 +1208,21 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       cm.iteration(cm.decode(batch, std::max<double>(1, static_cast<double>(prompt)))).memory_bytes / d.accel.memory_bandwidth_bytes_per_s.value;
   r.set("decode_bandwidth_floor_s", decodes ? weight_floor : std::nan(""));
   if (d.par.pp > 1) {
-    // pp batches of `batch` sequences in flight, one per stage (the pipeline is full).
+    // The slots' batches of `batch` sequences in flight (pp of them by default: the pipeline full).
     const Step mid = decode_step(prompt + output / 2.0);
     r.set("pipeline_stages_count", static_cast<int64_t>(d.par.pp));
+    r.set("pipeline_batches_count", static_cast<int64_t>(slots));
     r.set("decode_stage_max_s", decodes ? mid.cost.stage_max_s : std::nan(""));
-    r.set("pipeline_decode_tokens_per_s", decodes ? batch * per_step / mid.cost.pipeline_period_s(d.par.pp) : std::nan(""));
-    r.notes.push_back("pp " + std::to_string(d.par.pp) + ": energy and cost per token assume " + std::to_string(d.par.pp) +
-                      " batches in flight (the pipeline full, serve's default pipeline_batches), each holding the devices for "
-                      "the pipeline period, not the pass's latency");
+    r.set("pipeline_decode_tokens_per_s", decodes ? batch * per_step / mid.cost.pipeline_period_s(slots) : std::nan(""));
+    r.notes.push_back("pp " + std::to_string(d.par.pp) + ": energy and cost per token assume " + std::to_string(slots) +
+                      " batch(es) in flight (" +
+                      (pipeline_batches > 0 ? std::string("the study's serving.pipeline_batches")
+                                            : std::string("the pipeline full, serve's default pipeline_batches")) +
+                      "), each holding the devices for the pipeline period, not the pass's latency");
   }
   if (!cm.expert_load_source().empty()) {
     r.set("expert_load_factor_decode", cm.expert_load_factor(static_cast<double>(batch)));
-    r.set("expert_load_factor_prefill", cm.expert_load_factor(static_cast<double>(prompt * batch)));
+    r.set("expert_load_factor_prefill", cm.expert_load_factor(largest_pass_tokens));  // the largest prefill pass's
     r.set("expert_load_source", cm.expert_load_source());
   }
   // Energy and cost.
@@ -1166,7 +1233,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       // Every device idles through the pass; the dynamic part is the work, done once by the tp
       // devices of each stage in turn (as serve charges it): not pp times over (before
       // 2026-12-03 pp 4 printed 4x the dynamic energy).
-      return d.par.devices() * idle * held_s(c.cost) + d.par.tp * (busy - idle) * util * c.cost.total_s;
+      return d.par.devices() * idle * c.held_s + d.par.tp * (busy - idle) * util * c.cost.total_s;
     };
     const Step mid = decode_step(prompt + output / 2.0);
     r.set("energy_per_output_token_j", decodes ? energy(mid) / (batch * per_step) : std::nan(""));
@@ -1202,7 +1269,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
     const double per_s = static_cast<double>(billed) * usd / 3600.0;
-    const double per_mtok = per_s * (held_s(pre_step.cost) + (decodes ? (output - 1) * tpot_held : 0.0)) / static_cast<double>(batch * output) * 1e6;
+    const double per_mtok = per_s * (pre_step.held_s + (decodes ? (output - 1) * tpot_held : 0.0)) / static_cast<double>(batch * output) * 1e6;
     r.set("usd_per_million_output_tokens", per_mtok);
     r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);  // (no number without a decode step)
     if (billed > d.par.devices()) {
@@ -1220,8 +1287,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   }
   // flops_per_device and memory_bytes_per_device: one device's, the pipeline stage with the most
   // (before 2026-12-02 the sum over the stages, pp times one device's at pp > 1).
-  Table& t = r.add_table("iterations", "cost breakdown of one prefill pass and of decode steps at growing context "
-                                       "(times: the pass through every stage; per device: the busiest stage's device)");
+  Table& t = r.add_table("iterations", "cost breakdown of the prefill (its passes summed: prefill_passes_count) and of decode steps "
+                                       "at growing context (times: the pass through every stage; per device: the busiest stage's device)");
   t.add_str("phase"); t.add_i64("context_tokens"); t.add_f64("total_s"); t.add_f64("compute_s"); t.add_f64("memory_s");
   t.add_f64("comm_s"); t.add_f64("overhead_s"); t.add_f64("stage_max_s"); t.add_f64("flops_per_device"); t.add_f64("memory_bytes_per_device");
   auto row = [&](const std::string& ph, int64_t ctx, const IterationCost& c) {
@@ -1271,7 +1338,15 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       " of memory: Metal's recommendedMaxWorkingSetSize, data/infer/devices.yaml): the engine warns and allocates (8 GB M1 Macs run Llama-2-7B Q8_0 so, at 83% of their memory bandwidth); " +
                       gb(mem - (w + kv + workspace)) + " GB of the " + gb(mem) +
                       " GB are left to the OS and other applications, which page if they need more");
-  if (!fits_memory)
+  // Under pipeline batches the limit can be one batch's share of the cache, not the device's
+  // memory: the sum is then below the usable memory, and is not said to exceed it.
+  const double slot_kv = static_cast<double>(layout.pool_units) * layout.unit_bytes_per_device;
+  if (!fits_memory && slots > 1 && w + workspace + kv <= usable)
+    r.notes.push_back("does not fit: KV " + gb(kv) + " GB > " + gb(slot_kv) + " GB per device, the share of one of the " +
+                      std::to_string(slots) + " pipeline batches (1/" + std::to_string(slots) + " of the " +
+                      gb(usable - w - workspace) + " GB that weights " + gb(w) + " GB and activation workspace " + gb(workspace) +
+                      " GB leave of usable " + gb(usable) + " GB); serving.pipeline_batches: 1 gives one batch the whole cache");
+  else if (!fits_memory)
     r.notes.push_back("does not fit: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " + gb(workspace) +
                       " GB > usable " + gb(usable) + " GB per device");
   if (!fits_context)
@@ -1354,7 +1429,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
               price_sources.emplace_back(acc, c.serving.price_source);
             // Each pipeline batch in flight holds its share of the cache (serving.cpp, BlockPool).
             const int pp = c.serving.deployment.par.pp;
-            const int slots = pp > 1 ? (c.serving.pipeline_batches > 0 ? c.serving.pipeline_batches : pp) : 1;
+            const int slots = pipeline_slots(pp, c.serving.pipeline_batches);
             // With the figures (it had said "does not fit" alone; review of 2026-12-05).
             const int64_t holds = kv_capacity_tokens(c.serving, c.serving.deployment) / slots;
             if (holds <= 0) {

@@ -80,12 +80,17 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 // and one target pass verifying k + 1 tokens per sequence, which emits (1 - a^(k+1)) / (1 - a)
 // tokens per sequence in expectation (serve's draws until the first rejection).
 // serving_policy: a study's serving.policy, whose largest pass (BatchingPolicy::largest_pass) the
-// memory fit holds as serve's arrival check does; empty: chunked-prefill, in passes of
-// serving_pass_tokens (8,192 when 0).
+// memory fit holds as serve's arrival check does, and whose passes the prefill is priced in
+// (for_each_prefill_pass: chunks of serving_pass_tokens under chunked prefill, else whole
+// prompts); empty: chunked-prefill, in passes of serving_pass_tokens (8,192 when 0).
+// pipeline_batches: a study's serving.pipeline_batches; 0: serve's default (pp). Under pp > 1 the
+// KV cache is split between that many scheduler slots as serve splits it (pipeline_slots,
+// kv_cache_layout): fits_memory and max_context_tokens are one slot's, and cost and energy per
+// token are charged per pipeline period with that many batches in flight.
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
                     int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1,
                     const Deployment* draft = nullptr, const SpeculativeSpec& speculative = {},
-                    const std::string& serving_policy = "");
+                    const std::string& serving_policy = "", int pipeline_batches = 0);
 
 // `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
 // applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when

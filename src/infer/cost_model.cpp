@@ -389,12 +389,18 @@ double CostModel::attention_pairs(double past, double n) const {
 
 Batch CostModel::prefill(int64_t seqs, int64_t prompt, int64_t past) const {
   Batch b;
-  b.prefill_seqs = seqs;
-  b.prefill_tokens = static_cast<double>(seqs) * prompt;
-  b.prefill_attention_pairs = seqs * attention_pairs(static_cast<double>(past), static_cast<double>(prompt));
-  b.prefill_past_tokens = static_cast<double>(seqs) * attended(static_cast<double>(past));
-  b.logits_tokens = seqs;
+  add_prefill_chunk(b, static_cast<double>(past), static_cast<double>(prompt), true, seqs);
   return b;
+}
+
+void CostModel::add_prefill_chunk(Batch& b, double past, double new_tokens, bool completes, int64_t seqs) const {
+  if (seqs <= 0) return;
+  const double n = static_cast<double>(seqs);
+  b.prefill_seqs += seqs;
+  b.prefill_tokens += n * new_tokens;
+  b.prefill_attention_pairs += n * attention_pairs(past, new_tokens);
+  b.prefill_past_tokens += n * attended(past);
+  if (completes) b.logits_tokens += seqs;
 }
 
 Batch CostModel::decode(int64_t seqs, double context, int tokens_per_seq) const {

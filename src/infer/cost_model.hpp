@@ -253,6 +253,13 @@ class CostModel {
   // Helpers building common batches.
   // n sequences each prefilling `prompt` new tokens after `past` cached tokens (logits of the last).
   Batch prefill(int64_t seqs, int64_t prompt, int64_t past = 0) const;
+  // Adds to b `seqs` prompt chunks of `new_tokens` each, of sequences holding `past` tokens in the
+  // cache: every new token attends to the cached keys and to the chunk's own before it, the cache is
+  // read once per chunk, and the chunk that completes the prompt computes its last token's logits.
+  // Serve's prefill work item (Instance::start) and `infer estimate`'s prefill passes are both built
+  // by it, so that the two price a chunk alike (2026-12-06 review: estimate had priced a chunked
+  // prompt as one pass).
+  void add_prefill_chunk(Batch& b, double past, double new_tokens, bool completes, int64_t seqs = 1) const;
   // n sequences each decoding one token with `context` tokens already in the cache; with
   // tokens_per_seq > 1, each verifying that many (a speculative step's k + 1): the context is read
   // once per sequence, attended and given logits by every token, as serve's verify pass.

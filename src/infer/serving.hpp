@@ -18,8 +18,13 @@
 // contributes a values of gap / a), end-to-end latency; throughput; SLO attainment (TTFT and TPOT
 // both within the SLO) and goodput (requests per second meeting it); KV memory over time;
 // energy from the device power model (idle + (TDP - idle) x utilisation of each pass) and cost.
+// The per-second figures, energy and cost are over one window (duration_s): from the first arrival
+// over n mean arrival gaps (n (last - first arrival) / (n - 1): a trace's offered rate is one over
+// that gap), or to the last completion when later (makespan_s), so that throughput never exceeds
+// the offered rate.
 // Deterministic: identical inputs give identical results.
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,7 +84,7 @@ struct ServingSpec {
 
 struct ServingSummary {  // the headline numbers, also in the Result
   int64_t completed = 0, preemptions = 0, iterations = 0;
-  double duration_s = 0, output_tokens_per_s = 0, requests_per_s = 0;
+  double duration_s = 0, output_tokens_per_s = 0, requests_per_s = 0;  // duration_s: the measurement window
   double ttft_p50_s = 0, ttft_p99_s = 0, tpot_p50_s = 0, tpot_p99_s = 0, e2e_p50_s = 0, itl_p50_s = 0, itl_p99_s = 0;
   double slo_attainment_fraction = 0, goodput_requests_per_s = 0;
   double kv_capacity_tokens = 0, kv_peak_fraction = 0, mean_batch_seqs = 0;
@@ -165,5 +170,28 @@ struct KvCacheLayout {
   int64_t longest_fit_tokens() const;
 };
 KvCacheLayout kv_cache_layout(const CostModel& cm, const CostModel* draft, double capacity_tokens, int slots);
+
+// Scheduler slots (pipeline batches in flight) of one replica: serving.pipeline_batches when
+// given (> 0), else pp, under pipeline parallelism; 1 at pp 1. Each slot holds 1/slots of the
+// replica's KV cache (kv_cache_layout). `infer serve`, `infer estimate` and `infer plan` read it
+// (estimate had laid the cache out as one slot: it called a 110,000-token request fitting a pp 2
+// replica whose pipeline batches hold 96,832 tokens each, which serve refused; 2026-12-06 review).
+int pipeline_slots(int pp, int pipeline_batches);
+
+// A speculative draft model's own prefill pass beside a target's pass: the pass's prompt chunks,
+// without logits (serve's Instance::start and estimate's prefill build it alike).
+Batch draft_prefill_batch(const Batch& target);
+
+// The prefill passes serve runs for `seqs` prompts of `prompt` tokens that arrive together at an
+// idle instance with a cold cache, in passes of at most max_batch_tokens new tokens. Chunked
+// (ChunkedPrefill::schedule): each pass takes the next max_batch_tokens prompt tokens in arrival
+// order, a chunk attending to the keys its sequence already holds (CostModel::add_prefill_chunk);
+// otherwise (Continuous, StaticBatching) whole prompts, as many as max_batch_tokens holds and at
+// least one. Left out: max_batch_seqs, and the decodes of prompts already prefilled that chunked
+// prefill runs in the same passes (none with one prompt). Calls f(pass, count) for `count`
+// identical passes, in order; beyond 65,536 passes, 65,536 evenly spaced ones stand for the rest
+// (count: the passes each stands for). Returns the number of passes.
+int64_t for_each_prefill_pass(const CostModel& cm, int64_t seqs, int64_t prompt, int64_t max_batch_tokens, bool chunked,
+                              const std::function<void(const Batch&, double)>& f);
 
 }  // namespace sextant::infer

@@ -50,6 +50,20 @@ def gpt_oss_study(d, policy="chunked-prefill", prompt=100000, output=1042):
     return f
 
 
+def serve_admits(test, f, prompt, output, *sets):
+    """Whether `infer serve` of study f runs its requests at fixed lengths (exit 0) or refuses every
+    one (exit 2, too long for the cache)."""
+    p = run("infer", "serve", f, "-q", "--set", "workload.prompt={dist: fixed, mean: %d}" % prompt,
+            "--set", "workload.output={dist: fixed, mean: %d}" % output, *sets, ok=False)
+    test.assertIn(p.returncode, (0, 2), p.stderr)
+    return p.returncode == 0
+
+
+def estimate_fits(f, prompt, output, *sets):
+    """`infer estimate` of study f's fits_memory at these lengths."""
+    return scalars(run_json("infer", "estimate", f, "--prompt", str(prompt), "--output", str(output), *sets))["fits_memory"]
+
+
 def windowed_units(tokens, new_tokens, full=18, win=18, window=128, block=16):
     """Units (one layer's 16-token block) serve's pool gives `tokens` of context whose last
     `new_tokens` the pass in flight writes: every full layer's blocks, and the blocks each windowed
@@ -1785,23 +1799,14 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         serve refused them, and, under the continuous policy (a whole-prompt pass), 60,100 tokens
         fit where serve refused every request (review). The blocks a window spans alternate, so
         101,056 fits again: the longest context is the one below which every length fits."""
-        def admitted(f, prompt, output):
-            p = run("infer", "serve", f, "-q", "--set", "workload.prompt={dist: fixed, mean: %d}" % prompt,
-                    "--set", "workload.output={dist: fixed, mean: %d}" % output, ok=False)
-            self.assertIn(p.returncode, (0, 2), p.stderr)
-            return p.returncode == 0
-
-        def fits(f, prompt, output):
-            return scalars(run_json("infer", "estimate", f, "--prompt", str(prompt), "--output", str(output)))["fits_memory"]
-
         with tempfile.TemporaryDirectory() as d:
             chunked = gpt_oss_study(d)
             longest = scalars(run_json("infer", "estimate", chunked))["max_context_tokens_by_memory"]
             self.assertEqual(longest, 101041)
             for output in (1040, 1041, 1042, 1050, 1056, 1057, 1058):
                 with self.subTest(policy="chunked-prefill", output=output):
-                    self.assertEqual(fits(chunked, 100000, output), admitted(chunked, 100000, output))
-            self.assertTrue(fits(chunked, 100000, 1056))
+                    self.assertEqual(estimate_fits(chunked, 100000, output), serve_admits(self, chunked, 100000, output))
+            self.assertTrue(estimate_fits(chunked, 100000, 1056))
             whole = gpt_oss_study(d, "continuous", 60000, 100)
             e = scalars(run_json("infer", "estimate", whole))
             self.assertFalse(e["fits_memory"])
@@ -1809,8 +1814,111 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             self.assertLess(longest, 60100)
             for prompt, output in ((longest - 1, 1), (longest, 1), (30000, longest - 30000), (30000, longest - 30000 + 1)):
                 with self.subTest(policy="continuous", prompt=prompt, output=output):
-                    self.assertEqual(fits(whole, prompt, output), admitted(whole, prompt, output))
-                    self.assertEqual(fits(whole, prompt, output), prompt + output <= longest)
+                    self.assertEqual(estimate_fits(whole, prompt, output), serve_admits(self, whole, prompt, output))
+                    self.assertEqual(estimate_fits(whole, prompt, output), prompt + output <= longest)
+
+    def test_estimate_splits_the_kv_cache_between_pipeline_batches_as_serve_does(self):
+        """Question (review of 2026-12-06): under pipeline parallelism, does estimate call a request
+        fitting that serve refuses? No: each of serve's pipeline batches (serving.pipeline_batches,
+        default pp) holds its share of the KV cache, and estimate lays the cache out alike. At pp 2
+        on 22 GiB, a 111,000-token request of Llama 3.1 8B had fitted estimate (longest context
+        193,665) where serve refused it, each batch holding 96,832 tokens."""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "pp2.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, pp: 2, memory_gib: 22}\n"
+                         "serving: {policy: chunked-prefill, max_batch_seqs: 64, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: gamma, cv: 0, rate_per_s: 0.01, requests: 2, prompt: {dist: fixed, mean: 110000},"
+                         " output: {dist: fixed, mean: 1000}}\n")
+            j = run_json("infer", "estimate", f)
+            e = scalars(j)
+            self.assertFalse(e["fits_memory"])
+            # The share is the limit, not the device's memory, and is said so.
+            self.assertTrue(any(n.startswith("does not fit: KV 7.28 GB > 6.35 GB per device, the share of one of the 2 pipeline batches")
+                                for n in j["notes"]), j["notes"])
+            # One batch's 96,832 tokens of KV, and the last token's KV is never written.
+            self.assertEqual(e["max_context_tokens_by_memory"], 96833)
+            self.assertEqual(e["pipeline_batches_count"], 2)
+            p = run("infer", "serve", f, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("2 pipeline batches holds (each has 1/2 of its KV cache) (96832;", p.stderr)
+            for prompt in (95833, 95834):
+                with self.subTest(prompt=prompt):
+                    self.assertEqual(estimate_fits(f, prompt, 1000), serve_admits(self, f, prompt, 1000))
+            self.assertTrue(estimate_fits(f, 95833, 1000))
+            # One batch in flight holds the whole cache: both admit the request.
+            one = ("--set", "serving.pipeline_batches=1")
+            e1 = scalars(run_json("infer", "estimate", f, *one))
+            self.assertTrue(e1["fits_memory"])
+            self.assertEqual(e1["max_context_tokens_by_memory"], 193665)
+            self.assertTrue(serve_admits(self, f, 110000, 1000, *one))
+            # The options' form takes serve's default, pp batches.
+            flags = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm",
+                                     "--pp", "2", "--memory-gib", "22", "--prompt", "110000", "--output", "1000"))
+            self.assertFalse(flags["fits_memory"])
+            self.assertEqual(flags["max_context_tokens_by_memory"], 96833)
+
+    def test_estimates_prefill_is_serves_ttft_of_a_lone_request(self):
+        """Question (review of 2026-12-06): is estimate's prefill time the TTFT serve gives a request
+        alone, however the prompt is chunked? Yes: both price serve's passes, under chunked prefill
+        ceil(prompt / max_batch_tokens) of them, each with its per-pass overhead, weight read and TP
+        exchanges, its chunk attending to the tokens already cached (with a draft model, its own
+        prefill pass each; at pp 2 every stage in turn). Estimate had priced one pass: at
+        max_batch_tokens 512 serve's TTFT was 18% above it."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "one.csv"), "w") as fh:
+                fh.write("arrival_s,prompt_tokens,output_tokens\n0,5000,20\n")
+            studies = {
+                "8b": "deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n",
+                "70b-fp8-tp4-pp2-draft": "deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, tp: 4, pp: 2,"
+                                         " weight_format: fp8, activation_format: fp8, kv_format: fp8}\n",
+            }
+            for name, dep in studies.items():
+                f = os.path.join(d, name + ".yaml")
+                with open(f, "w") as fh:
+                    fh.write(dep + "serving: {policy: chunked-prefill, max_batch_seqs: 128, max_batch_tokens: 4096%s}\n"
+                             "workload: {arrival: trace, trace_file: one.csv}\n"
+                             % (", speculative: {draft_model: llama3.1-8b}" if "draft" in name else ""))
+                times = {}
+                for policy, chunk in (("chunked-prefill", 512), ("chunked-prefill", 2048), ("chunked-prefill", 8192), ("continuous", 512)):
+                    with self.subTest(study=name, policy=policy, chunk=chunk):
+                        sets = ("--set", "serving.max_batch_tokens=%d" % chunk, "--set", "serving.policy=" + policy)
+                        e = scalars(run_json("infer", "estimate", f, *sets))
+                        ttft = scalars(run_json("infer", "serve", f, *sets))["ttft_p50_s"]
+                        self.assertEqual(e["prefill_passes_count"], -(-5000 // chunk) if policy == "chunked-prefill" else 1)
+                        self.assertAlmostEqual(e["prefill_time_s"] / ttft, 1.0, delta=1e-9)
+                        times[(policy, chunk)] = e["prefill_time_s"]
+                self.assertGreater(times[("chunked-prefill", 512)], times[("chunked-prefill", 8192)])
+
+    def test_a_low_load_run_serves_its_offered_rate_at_the_steady_cost(self):
+        """Question (review of 2026-12-06): can throughput or goodput exceed the offered rate? No:
+        they count completions over n mean arrival gaps from the first arrival (the offered rate's
+        (n - 1) / (last - first) counts n - 1 gaps), or to the last completion when later, and so
+        do the run's cost and energy. Ten requests 10 s apart had read 0.1093 requests/s against an
+        offered 0.1, and the run's cost per token 8% below the steady figure. At a low load of
+        evenly spaced arrivals the two costs agree to rounding (1e-9)."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "ten.csv"), "w") as fh:
+                fh.write("arrival_s,prompt_tokens,output_tokens\n" + "".join("%d,1024,256\n" % (10 * i) for i in range(10)))
+            dep = ("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                   "serving: {policy: continuous, max_batch_seqs: 256, max_batch_tokens: 8192}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+            trace, even = os.path.join(d, "trace.yaml"), os.path.join(d, "even.yaml")
+            with open(trace, "w") as fh:
+                fh.write(dep + "workload: {arrival: trace, trace_file: ten.csv}\n")
+            with open(even, "w") as fh:
+                fh.write(dep + "workload: {arrival: gamma, cv: 0, rate_per_s: 0.1, requests: 20, prompt: {dist: fixed, mean: 1024},"
+                               " output: {dist: fixed, mean: 256}}\n")
+            s = scalars(run_json("infer", "serve", trace))
+            self.assertEqual(s["completed_count"], 10)
+            self.assertAlmostEqual(s["rate_per_s"], 0.1, places=12)
+            for key in ("throughput_requests_per_s", "goodput_requests_per_s"):
+                self.assertLessEqual(s[key], s["rate_per_s"] * (1 + 1e-12), key)
+                self.assertAlmostEqual(s[key] / s["rate_per_s"], 1.0, delta=0.01, msg=key)
+            self.assertAlmostEqual(s["duration_s"], 100.0, places=9)
+            self.assertLess(s["makespan_s"], 92)
+            g = scalars(run_json("infer", "serve", even))
+            self.assertAlmostEqual(g["throughput_requests_per_s"], 0.1, places=9)
+            self.assertAlmostEqual(g["usd_per_million_output_tokens"] / g["steady_usd_per_million_output_tokens"], 1.0, delta=1e-9)
 
     def test_a_steady_cost_burst_far_beyond_the_run_is_left_out_with_a_note(self):
         """The steady cost needs the saturation throughput, measured by a burst of at least 2,000
