@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "cli/cli.hpp"
@@ -252,11 +253,25 @@ void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<s
 
 std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets, const std::string& example) {
   std::vector<std::pair<std::string, std::string>> out;
+  // A key given twice is refused, as a key twice in a file and a repeated --fix are: the last had
+  // won silently (review of 2026-12-06). Keys are compared as the override reads them
+  // (processes[0].shape is processes.0.shape).
+  std::map<std::string, size_t> seen;  // key, list indices as .N -> its entry in out
   for (const auto& s : sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
       throw Error(SourceLocation{"--set", 0, 0, s}, "expected KEY=VALUE, e.g. --set " + example);
-    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+    const std::string key = s.substr(0, eq), value = s.substr(eq + 1);
+    std::string same;
+    for (const char c : key)
+      if (c == '[') same += '.';
+      else if (c != ']') same += c;
+    if (const auto [it, fresh] = seen.emplace(same, out.size()); !fresh)
+      throw Error(SourceLocation{"--set", 0, 0, key},
+                  "is given twice: '" + out[it->second].second + "'" + (out[it->second].first == key ? "" : " (as " + out[it->second].first + ")") +
+                      ", then '" + value + "'",
+                  "give each key once");
+    out.emplace_back(key, value);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <vector>
@@ -336,8 +337,9 @@ static void check_tag(const YamlMap& m, const std::string& key, const YAML::Node
   if (t.compare(0, core.size(), core) != 0)
     m.fail(key, "the tag '" + t + "' is not one Sextant reads", "write the value without a tag");
   const std::string kind = t.substr(core.size());
-  if (kind != want && !(std::string(want) == "float" && kind == "int"))
-    m.fail(key, "is tagged !!" + kind + " where " + (std::string(want) == "int" ? "an integer" : std::string(want) == "float" ? "a number" : "true or false") +
+  const std::string w = want;
+  if (kind != w && !(w == "float" && kind == "int"))
+    m.fail(key, "is tagged !!" + kind + " where " + (w == "int" ? "an integer" : w == "float" ? "a number" : w == "str" ? "a string" : "true or false") +
                     " is expected",
            "write the value without a tag");
 }
@@ -350,12 +352,28 @@ static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node&
   // A decimal number as YAML writes one: strtod also reads hexadecimal ("0x10" was 16 where an
   // integer key refuses 0x8; 2026-12-05 review).
   if (s.find_first_of("xXpP") != std::string::npos) m.fail(key, "expected a decimal number, got '" + s + "'");
+  // YAML's own spellings of infinity and NaN (.inf, -.Inf, .NaN) are numbers, as `nan` and `inf`
+  // are to strtod: not finite, said alike (`.nan` had read "expected a number"; 2026-12-06 review).
+  {
+    std::string word = s;
+    if (!word.empty() && (word[0] == '+' || word[0] == '-')) word.erase(0, 1);
+    for (const char* w : {".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"})
+      if (word == w) m.fail(key, "expected a finite number, got '" + s + "'");
+  }
   try {
     size_t pos = 0;
     double v = std::stod(s, &pos);
     if (pos != s.size()) throw std::invalid_argument(s);
     if (!std::isfinite(v)) m.fail(key, "expected a finite number, got '" + s + "'");
     return v;
+  } catch (const std::out_of_range&) {
+    // A number beyond a double's range, either way: 1e400 or 1e-400 (the latter is a valid YAML
+    // float that underflows; both had read "expected a number"; 2026-12-06 review).
+    const double v = std::strtod(s.c_str(), nullptr);
+    if (std::isinf(v))
+      m.fail(key, "the number " + s + " is beyond a double's range (magnitudes up to about 1.8e308)", "give a value in the range of real inputs");
+    m.fail(key, "the number " + s + " is too close to zero for a double (nonzero magnitudes from about 2.2e-308)",
+           "write 0, or a value in the range of real inputs");
   } catch (const std::logic_error&) {
     m.fail(key, "expected a number, got '" + s + "'");
   }
@@ -432,9 +450,12 @@ bool YamlMap::boolean(const std::string& key, bool dflt) const {
   reject_blank(key);
   return has(key) ? to_bool(*this, key, node_[key]) : dflt;
 }
+// A string key's tag is checked as a number's is: `model: !!int llama3-70b` and `precision:
+// !!float bf16` were read as the strings (review of 2026-12-06).
 std::string YamlMap::str(const std::string& key) const {
   auto n = node_for(key);
   if (!n.IsScalar()) fail(key, "expected a string");
+  check_tag(*this, key, n, "str");
   return n.Scalar();
 }
 std::string YamlMap::str(const std::string& key, const std::string& dflt) const {
@@ -442,6 +463,7 @@ std::string YamlMap::str(const std::string& key, const std::string& dflt) const 
   reject_blank(key);
   if (!has(key)) return dflt;
   if (!node_[key].IsScalar()) fail(key, "expected a string");
+  check_tag(*this, key, node_[key], "str");
   return node_[key].Scalar();
 }
 std::string YamlMap::choice(const std::string& key, const std::vector<std::string>& valid) const {
@@ -463,10 +485,14 @@ std::vector<std::string> YamlMap::str_list(const std::string& key) const {
   std::vector<std::string> out;
   if (!has(key)) return out;
   auto n = node_[key];
-  if (n.IsScalar()) return {n.Scalar()};
+  if (n.IsScalar()) {
+    check_tag(*this, key, n, "str");
+    return {n.Scalar()};
+  }
   if (!n.IsSequence()) fail(key, "expected a list of strings");
   for (const auto& e : n) {
     if (!e.IsScalar()) fail(key, "expected a list of strings");
+    check_tag(*this, key, e, "str");
     out.push_back(e.Scalar());
   }
   return out;
@@ -696,7 +722,15 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   const std::string trimmed = first == std::string::npos ? std::string() : value.substr(first, value.find_last_not_of(" \t") - first + 1);
   // The checks a file's text gets: no control characters or invalid UTF-8, one document (a
   // '---' in a value had dropped what followed it; 2026-12-04 review).
-  reject_bad_bytes(value, "--set " + key);
+  // Located as the other errors of a malformed override are, `--set: key 'K'`, with the place in
+  // the value (it read "--set K:1:3:", a file and line that do not exist; 2026-12-06 review).
+  try {
+    reject_bad_bytes(value, "--set");
+  } catch (const Error& e) {
+    const SourceLocation& at = e.where();
+    throw Error(SourceLocation{"--set", 0, 0, key},
+                e.message() + " at line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + " of the value", e.hint());
+  }
   try {
     std::vector<YAML::Node> docs = YAML::LoadAll(value);
     if (docs.size() > 1)

@@ -419,7 +419,14 @@ static Scenario parse_root_keys(const YamlMap& root, const Catalog& cat, bool fo
   if (s.name.find_first_not_of(" \t") == std::string::npos) root.fail("name", "is empty", "leave it out to use the file's name");
   // model: catalog id, file path or inline mapping
   if (root.has("model") && root.raw("model").IsMap()) {
-    s.model = parse_model(root.map("model"));
+    const YamlMap inline_model = root.map("model");
+    s.model = parse_model(inline_model);
+    // As for inline hardware: an inline model with a catalog id ran with the inline figures under
+    // the catalog model's name (layers 40 as "llama3-70b": 4.5 s where the model takes 8.6 s;
+    // review of 2026-12-06).
+    if (cat.has_model(s.model.id))
+      inline_model.fail("id", "model '" + s.model.id + "' is already in the catalog; an inline entry needs an id of its own",
+                        "name it, e.g., '" + s.model.id + "-custom', or write model: " + s.model.id + " for the catalog's");
   } else {
     s.model = load_model_ref(cat, root.str("model"), root.loc("model"));
   }
@@ -453,7 +460,12 @@ static Scenario parse_root_keys(const YamlMap& root, const Catalog& cat, bool fo
   const bool inline_system = root.has("system") && root.raw("system").IsMap();
   auto system_loc = [&](const std::string& sub) { return inline_system ? root.locate("system." + sub) : root.loc("system"); };
   if (inline_system) {
-    s.system = parse_system(root.map("system"), {});
+    const YamlMap inline_sys = root.map("system");
+    s.system = parse_system(inline_sys, {});
+    // (an inline dgx-h100 with another network read as the catalog's system; review of 2026-12-06)
+    if (cat.has_system(s.system.id))
+      inline_sys.fail("id", "system '" + s.system.id + "' is already in the catalog; an inline entry needs an id of its own",
+                      "name it, e.g., '" + s.system.id + "-custom', or write system: " + s.system.id + " for the catalog's");
   } else {
     const auto id = root.str("system");
     if (!local.has_system(id))

@@ -807,8 +807,8 @@ class BadInputs(unittest.TestCase):
             (["simulate", SCENARIO, "--timeline-ranks", "0-200000"], ["--timeline-ranks"], ["at most 100000"]),
             # Out of the job without --timeline or --json too (it was accepted silently).
             (["simulate", SCENARIO, "--timeline-ranks", "5000"], ["--timeline-ranks"], ["outside the job"]),
-            (["analyze", SCENARIO, "--top", "0"], ["--top"], ["number > 0"]),
-            (["analyze", SCENARIO, "--stragglers", "0"], ["--stragglers"], ["number > 0"]),
+            (["analyze", SCENARIO, "--top", "0"], ["--top"], ["integer from 1 to"]),
+            (["analyze", SCENARIO, "--stragglers", "0"], ["--stragglers"], ["integer from 1 to"]),
             (["simulate"], ["scenario"], ["required"]),
             # Option values are not pasted into YAML (a comma or brace was read as YAML before
             # 2026-12-03), and the error names the option; a negative count is not "missing".
@@ -827,6 +827,32 @@ class BadInputs(unittest.TestCase):
         for opt in ("--json", "--csv", "--report"):
             with self.subTest(opt=opt):
                 self.assert_fails(["estimate", SCENARIO, opt, ""], [opt], ["empty path"], with_outputs=False)
+
+    def test_a_set_key_given_twice_is_refused(self):
+        """A key given twice by --set is refused by every command that takes --set, naming the key
+        and both values, as a key twice in a file and a repeated --fix are: the last had won
+        silently (review of 2026-12-06). processes[0] is processes.0."""
+        study = os.path.join(DATA, "examples", "infer-llama3-8b-h100.yaml")
+        twice = ["--set", "training.seq_len=4096", "--set", "training.seq_len=2048"]
+        seq = ["--set: key 'training.seq_len'"]
+        said = ["is given twice: '4096', then '2048'", "give each key once"]
+        cases = [
+            (["estimate", SCENARIO, *twice], seq, said),
+            (["simulate", SCENARIO, *twice], seq, said),
+            (["plan", SCENARIO, *twice], seq, said),
+            (["sweep", SCENARIO, "--vary", "parallel.tp=4,8", *twice], seq, said),
+            (["sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64", "--seq-len", "4096", *twice],
+             seq, said),
+            (["goodput", GOODPUT, "--set", "failures.processes[0].shape=3", "--set", "failures.processes.0.shape=2"],
+             ["--set: key 'failures.processes.0.shape'"], ["is given twice: '3' (as failures.processes[0].shape), then '2'"]),
+            (["infer", "serve", study, "--set", "deployment.tp=1", "--set", "deployment.tp=2"], ["--set: key 'deployment.tp'"],
+             ["is given twice: '1', then '2'"]),
+            (["infer", "estimate", study, "--set", "deployment.tp=1", "--set", "deployment.tp=2"], ["--set: key 'deployment.tp'"],
+             ["is given twice: '1', then '2'"]),
+        ]
+        for args, names, what in cases:
+            with self.subTest(args=args):
+                self.assert_fails(args, names, what)
 
     def test_simulation_budget_names_the_line_of_the_batch(self):
         y = os.path.join(self.tmp, "big.yaml")

@@ -394,3 +394,38 @@ TEST(YamlDocument, AStringTaggedNumberIsAString) {
   EXPECT_NE(what.find("expected an integer, got the quoted string \"8\""), std::string::npos) << what;
   EXPECT_EQ(m.i64("pp"), 8);
 }
+
+// Review of 2026-12-06: a string or a choice checks its tag as a number does (`model: !!int x`
+// had been read as the string), and YAML's own non-finite spellings and a number beyond a double
+// are said to be what they are (`.nan` and `1e-400` had read "expected a number").
+TEST(YamlStrict, StringTagsAndNumbersBeyondADoubleAreNamed) {
+  const YamlMap m = YamlMap::load_string(
+      "model: !!int llama3-70b\nprecision: !!float bf16\nmods: [core_attn, !!bool mlp]\nname: !!str 8\nplain: 8\n"
+      "a: .nan\nb: -.Inf\nc: 1e-400\nd: 1e400\ne: nan\n",
+      "t.yaml");
+  auto w = what_of([&] { (void)m.str("model"); });
+  EXPECT_NE(w.find("t.yaml:1:8: key 'model': is tagged !!int where a string is expected"), std::string::npos) << w;
+  w = what_of([&] { (void)m.choice("precision", {"bf16", "fp8"}, "bf16"); });
+  EXPECT_NE(w.find("t.yaml:2:12: key 'precision': is tagged !!float where a string is expected"), std::string::npos) << w;
+  w = what_of([&] { (void)m.str_list("mods"); });
+  EXPECT_NE(w.find("key 'mods': is tagged !!bool where a string is expected"), std::string::npos) << w;
+  EXPECT_EQ(m.str("name"), "8");   // a string tag is a string
+  EXPECT_EQ(m.str("plain"), "8");  // an untagged scalar is read as the key's type
+  for (const char* key : {"a", "b", "e"}) {
+    w = what_of([&] { (void)m.f64(key); });
+    EXPECT_NE(w.find("expected a finite number"), std::string::npos) << key << ": " << w;
+  }
+  w = what_of([&] { (void)m.f64("c"); });
+  EXPECT_NE(w.find("t.yaml:8:4: key 'c': the number 1e-400 is too close to zero for a double"), std::string::npos) << w;
+  w = what_of([&] { (void)m.f64("d"); });
+  EXPECT_NE(w.find("t.yaml:9:4: key 'd': the number 1e400 is beyond a double's range"), std::string::npos) << w;
+}
+
+// Review of 2026-12-06: a control character in a --set value is an error of the override itself,
+// located as the others are (`--set: key 'name'`, the place in the value said); it had read
+// "--set name:1:3:", a file and line that do not exist.
+TEST(YamlOverride, AControlCharacterInAValueIsLocatedAtTheSet) {
+  YAML::Node root = YAML::Load("name: a\n");
+  const auto w = what_of([&] { apply_yaml_override(root, "name", "ab\x01" "c", "job.yaml"); });
+  EXPECT_EQ(w.rfind("--set: key 'name': control character U+0001 in the text at line 1, column 3 of the value", 0), 0u) << w;
+}

@@ -1015,3 +1015,41 @@ TEST(PlanErrors, TaggedValuesAreWhatTheirTagSays) {
   EXPECT_NE(x.find("the tag '!foo' is not one Sextant reads"), std::string::npos) << x;
   EXPECT_EQ(error_of(kBase, {{"training.seq_len", "!!int 4096"}}), "(no error)");
 }
+
+// Review of 2026-12-06: string and choice keys check their tag too: `model: !!int llama3-70b` and
+// `precision: !!float bf16` had been read as the strings. A string tag stays a string.
+TEST(PlanErrors, TaggedStringsAreWhatTheirTagSays) {
+  std::string tagged = kBase;
+  tagged.replace(tagged.find("model: llama3-70b"), 17, "model: !!int llama3-70b");
+  auto e = error_of(tagged);
+  EXPECT_NE(e.find("plan.yaml:1:8: key 'model': is tagged !!int where a string is expected"), std::string::npos) << e;
+  e = error_of(kBase, {{"training.precision", "!!float bf16"}});
+  EXPECT_NE(e.find("plan.yaml (--set): key 'training.precision': is tagged !!float where a string is expected"), std::string::npos) << e;
+  EXPECT_EQ(error_of(kBase, {{"training.precision", "!!str bf16"}}), "(no error)");
+}
+
+// Review of 2026-12-06: an inline model or system may not take a catalog id, as inline hardware
+// may not: `model: {id: llama3-70b, ..., layers: 40}` ran as "model llama3-70b" with a step of
+// 4.5 s (the catalog model's is 8.6 s), and an inline dgx-h100 with another network read as the
+// catalog's system.
+TEST(PlanErrors, AnInlineModelOrSystemNeedsAnIdOfItsOwn) {
+  std::string model = kBase;
+  model.replace(model.find("model: llama3-70b\n"), 18,
+                "model:\n  id: llama3-70b\n  source: test\n  layers: 40\n  hidden: 8192\n  heads: 64\n  kv_heads: 8\n"
+                "  ffn_hidden: 28672\n  vocab: 128256\n");
+  auto e = error_of(model);
+  EXPECT_NE(e.find("plan.yaml:2:7: key 'model.id': model 'llama3-70b' is already in the catalog; an inline entry needs an id of its own"),
+            std::string::npos) << e;
+  EXPECT_NE(e.find("llama3-70b-custom"), std::string::npos) << e;
+  std::string own = model;
+  own.replace(own.find("id: llama3-70b"), 14, "id: llama3-70b-40l");
+  EXPECT_EQ(error_of(own), "(no error)");
+  std::string sys = kBase;
+  sys.replace(sys.find("system: dgx-h100\n"), 17,
+              "system: {id: dgx-h100, name: x, accelerator: h100-sxm-80gb, gpus_per_node: 8, scale_up: {network: nvlink4},\n"
+              "  scale_out: {network: roce-400g}}\n");
+  e = error_of(sys);
+  EXPECT_NE(e.find("plan.yaml:2:14: key 'system.id': system 'dgx-h100' is already in the catalog; an inline entry needs an id of its own"),
+            std::string::npos) << e;
+  EXPECT_NE(e.find("dgx-h100-custom"), std::string::npos) << e;
+}
