@@ -103,13 +103,32 @@ LengthSpec read_length(const YamlMap& m, LengthSpec d) {
   return d;
 }
 
+// A list of the plan section: every combination of its entries is a candidate, so an empty one
+// plans nothing. Before 2026-12-06 `accelerators: []` and `policies: []` silently planned the
+// study's own accelerator and policy while `tp: []` and `max_batch_seqs: []` were refused (review):
+// each is refused alike, naming what the list holds and what leaving the key out gives.
+void reject_empty_plan_list(const YamlMap& m, const std::string& key, bool empty, const std::string& holds, const std::string& absent) {
+  if (empty)
+    m.fail(key, "must not be empty: an empty list plans no candidate",
+           "give one or more " + holds + ", or leave " + key + " out for " + absent);
+}
+
 template <class T>
-std::vector<T> int_list(const YamlMap& m, const std::string& key, std::vector<T> d) {
+std::vector<T> int_list(const YamlMap& m, const std::string& key, std::vector<T> d, const std::string& holds) {
   m.reject_blank(key);
   if (!m.has(key)) return d;
   std::vector<T> out;
   for (auto v : m.i64_list(key)) out.push_back(static_cast<T>(v));
-  if (out.empty()) m.fail(key, "must not be empty");
+  std::string absent;
+  for (const T& x : d) absent += (absent.empty() ? "[" : ", ") + std::to_string(x);
+  reject_empty_plan_list(m, key, out.empty(), holds, absent + "]");
+  return out;
+}
+std::vector<std::string> plan_str_list(const YamlMap& m, const std::string& key, std::vector<std::string> d, const std::string& holds,
+                                       const std::string& absent) {
+  if (!m.has(key)) return d;
+  std::vector<std::string> out = m.str_list(key);
+  reject_empty_plan_list(m, key, out.empty(), holds, absent);
   return out;
 }
 
@@ -422,19 +441,23 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     auto& p = s.plan;
     // Each list entry is checked here, at its key: an unknown accelerator, tp 0 or a bad policy had
     // become a candidate row whose status held the error, without the file (2026-12-03 review).
-    if (v->has("accelerators")) p.accelerators = v->str_list("accelerators");
+    p.accelerators = plan_str_list(*v, "accelerators", p.accelerators, "catalog accelerator ids or accelerator files, e.g. [h100-sxm-80gb, h200-sxm-141gb]",
+                              "the deployment's accelerator");
     // A catalog id or an accelerator file, as deployment.accelerator (2026-12-06 review).
     for (const auto& a : p.accelerators)
       if (!cat.has_accelerator(a)) load_accelerator_ref(cat, a, v->loc("accelerators"));
-    p.tp = int_list<int>(*v, "tp", p.tp);
+    p.tp = int_list<int>(*v, "tp", p.tp, "tensor-parallel sizes >= 1, e.g. [2, 4, 8]");
     for (int x : p.tp)
       if (x < 1) v->fail("tp", "entries must be >= 1, got " + std::to_string(x));
-    p.max_batch_seqs = int_list<int>(*v, "max_batch_seqs", p.max_batch_seqs);
+    p.max_batch_seqs = int_list<int>(*v, "max_batch_seqs", p.max_batch_seqs,
+                                     "batch sizes from 1 to " + std::to_string(kMaxBatchSeqs) + ", e.g. [128, 256]");
     for (int x : p.max_batch_seqs)
       if (x < 1 || x > kMaxBatchSeqs) v->fail("max_batch_seqs", "entries must be from 1 to " + std::to_string(kMaxBatchSeqs) + ", got " + std::to_string(x));
-    if (v->has("policies")) p.policies = v->str_list("policies");
     {
       const auto names = make_policy_registry().names();
+      std::string valid;
+      for (const auto& x : names) valid += (valid.empty() ? "" : ", ") + x;
+      p.policies = plan_str_list(*v, "policies", p.policies, "batching policies among " + valid, "the study's serving.policy");
       for (const auto& x : p.policies)
         if (std::find(names.begin(), names.end(), x) == names.end())
           v->fail("policies", "unknown batching policy '" + x + "'", valid_choices_hint(x, names));

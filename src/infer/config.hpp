@@ -24,10 +24,10 @@
 namespace sextant::infer {
 
 struct PlanSpace {
-  std::vector<std::string> accelerators;  // empty: the deployment's
+  std::vector<std::string> accelerators;  // empty (key left out): the deployment's; an empty list written is refused
   std::vector<int> tp = {1, 2, 4, 8};
   std::vector<int> max_batch_seqs = {64, 256};
-  std::vector<std::string> policies;       // empty: the serving policy
+  std::vector<std::string> policies;       // empty (key left out): the serving policy; likewise
   int max_devices = 64;
   double slo_attainment_fraction = 0.9;    // required share of requests meeting the SLO
   int64_t requests = 2000;                 // simulated per candidate

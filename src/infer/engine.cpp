@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/paths.hpp"
 #include "core/result.hpp"
+#include "infer/formats.hpp"
 
 namespace sextant::infer {
 namespace fs = std::filesystem;
@@ -51,6 +52,46 @@ void check_not_negative(const YamlMap& m, const std::string& key, const Sourced&
 }
 void check_positive(const YamlMap& m, const std::string& key, const Sourced& s, const std::string& unit, double scale = 1) {
   if (s.known && !(s.value > 0 && std::isfinite(s.value))) m.fail(key, "must be a " + unit + " > 0, got " + format_double(s.value / scale));
+}
+
+// The entries of an engine's weight_formats and kv_formats (lm: the list's {value: [...]} map) are
+// compared verbatim with a deployment's canonical format names: before 2026-12-06 a misspelt one
+// (fp88, q4_00, 2.5, true) was accepted, matched nothing, and was listed among the valid formats
+// when a correct one was refused (review). Each is named at its own line, with the valid names.
+enum class FormatList { none, weight, kv };
+void check_format_list(const YamlMap& lm, const std::vector<std::string>& names, FormatList list) {
+  if (list == FormatList::none) return;
+  const bool kv = list == FormatList::kv;
+  const auto& valid = kv ? kv_format_names() : stored_weight_format_names();
+  const YAML::Node n = lm.raw("value");
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string& x = names[i];
+    if (std::find(valid.begin(), valid.end(), x) != valid.end()) continue;
+    const YAML::Mark mark = (n.IsSequence() ? n[i] : n).Mark();
+    const SourceLocation at{lm.file(), mark.line + 1, mark.column + 1, lm.key_path("value") + "." + std::to_string(i)};
+    std::string why = std::string("unknown ") + (kv ? "KV-cache" : "weight") + " format '" + x + "'", meant = x;
+    // A format the reader knows, but not as this list's entry, says why.
+    NumberFormat f;
+    bool known = true;
+    try {
+      f = parse_format(x);
+    } catch (const Error&) {
+      known = false;
+    }
+    if (known && f.name != x) {
+      why = "'" + x + "' is written '" + f.name + "' in a format list (the deployment's format is compared by its canonical name)";
+      meant = f.name;
+    } else if (known && !f.gguf_base.empty()) {
+      why = "'" + x + "' is a llama.cpp file type (a mix of block types), which an engine runs where it runs its base block type '" +
+            f.gguf_base + "': list that";
+      meant = f.gguf_base;
+    } else if (known && f.name.rfind("mixed:", 0) == 0) {
+      why = "'" + x + "' is a mix, which an engine runs where it runs both its parts: list those";
+    } else if (known && kv) {
+      why = "'" + x + "' is a weight format no engine keeps a KV cache in";
+    }
+    throw Error(at, why, valid_choices_hint(meant, valid));
+  }
 }
 }  // namespace
 
@@ -111,11 +152,12 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
         md->finish();
       }
       // Lists with their provenance: {value: [...], source: ID | estimated: "basis"}.
-      auto sourced_list = [&](const char* key, std::vector<std::string>& out, std::string& source) {
+      auto sourced_list = [&](const char* key, std::vector<std::string>& out, std::string& source, FormatList formats) {
         auto lm = m.opt_map(key);
         if (!lm) return;
         out = lm->str_list("value");
         if (out.empty()) lm->fail("value", "lists nothing", std::string("leave ") + key + " out: any");
+        check_format_list(*lm, out, formats);
         const std::string src_id = lm->str("source", ""), basis = lm->str("estimated", "");
         check_citation_word(*lm, "source", src_id, sources);
         if (src_id.empty() == basis.empty()) lm->fail("value", "needs its provenance: source: ID or estimated: \"basis\" (one of the two)");
@@ -124,10 +166,10 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
         source = src_id.empty() ? "estimated: " + basis : cited != sources.end() ? cited->first + ": " + cited->second : src_id;
         lm->finish();
       };
-      sourced_list("weight_formats", e.weight_formats, e.formats_source);
-      sourced_list("kv_formats", e.kv_formats, e.kv_formats_source);
+      sourced_list("weight_formats", e.weight_formats, e.formats_source, FormatList::weight);
+      sourced_list("kv_formats", e.kv_formats, e.kv_formats_source, FormatList::kv);
       if (e.formats_source.empty()) e.formats_source = e.kv_formats_source;
-      sourced_list("runs_on_kinds", e.runs_on_kinds, e.runs_on_source);
+      sourced_list("runs_on_kinds", e.runs_on_kinds, e.runs_on_source, FormatList::none);
       for (const auto& k : e.runs_on_kinds)
         if (k != "gpu" && k != "soc" && k != "tpu" && k != "npu" && k != "cpu")
           m.fail("runs_on_kinds", "unknown accelerator kind '" + k + "' (valid: gpu, tpu, npu, soc, cpu)");

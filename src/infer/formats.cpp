@@ -75,6 +75,25 @@ const std::vector<std::string>& format_names() {
   return n;
 }
 
+const std::vector<std::string>& stored_weight_format_names() {
+  static const std::vector<std::string> n = [] {
+    std::vector<std::string> v;
+    for (const auto& r : kFormats)
+      if (!*r.base) v.push_back(r.name);
+    return v;
+  }();
+  return n;
+}
+
+// The cache types engines offer (llama.cpp's --cache-type-k/v: f32, f16, bf16, q8_0, q4_0, q4_1,
+// q5_0, q5_1; vLLM's fp8; NVFP4 and int8 caches of TensorRT-LLM); the K-quants and weight-only
+// int4/mxfp4 are weight formats no engine caches in (--kv q2_k was costed on the generic engine,
+// 2026-12-05 review).
+const std::vector<std::string>& kv_format_names() {
+  static const std::vector<std::string> n = {"fp32", "fp16", "bf16", "fp8", "int8", "fp4", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1"};
+  return n;
+}
+
 namespace {
 NumberFormat parse(const std::string& name_in, const SourceLocation& where, bool file_types);
 bool gguf_format(const NumberFormat& f);
@@ -146,11 +165,7 @@ NumberFormat parse_kv_format(const std::string& name, const SourceLocation& wher
   if (!f.gguf_base.empty() || f.name.rfind("mixed:", 0) == 0)
     throw Error(where, "'" + name + "' is a mix of weight formats across tensors, not a KV-cache format",
                 "a single format: fp32, fp16, bf16, fp8, int8, fp4, q8_0, q4_0, q4_1, q5_0, q5_1 (the engine's kv_formats, data/infer/engines.yaml)");
-  // The cache types engines offer (llama.cpp's --cache-type-k/v: f32, f16, bf16, q8_0, q4_0, q4_1,
-  // q5_0, q5_1; vLLM's fp8; NVFP4 and int8 caches of TensorRT-LLM); the K-quants and weight-only
-  // int4/mxfp4 are weight formats no engine caches in (--kv q2_k was costed on the generic engine,
-  // 2026-12-05 review).
-  static const std::vector<std::string> cache = {"fp32", "fp16", "bf16", "fp8", "int8", "fp4", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1"};
+  const auto& cache = kv_format_names();
   if (std::find(cache.begin(), cache.end(), f.name) == cache.end())
     throw Error(where, "'" + name + "' is a weight format no engine keeps a KV cache in",
                 "a cache format: fp32, fp16, bf16, fp8, int8, fp4, q8_0, q4_0, q4_1, q5_0, q5_1 (the engine's kv_formats, data/infer/engines.yaml)");

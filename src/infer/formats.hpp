@@ -50,6 +50,11 @@ NumberFormat output_format(const NumberFormat& weight);
 
 // Every named format (mixed ones are parsed, not listed).
 const std::vector<std::string>& format_names();
+// The names NumberFormat::stored holds, so the names an engine's weight_formats may list: every
+// named format but llama.cpp's file types, which run where their base block type does.
+const std::vector<std::string>& stored_weight_format_names();
+// The KV-cache formats parse_kv_format takes, so the names an engine's kv_formats may list.
+const std::vector<std::string>& kv_format_names();
 // Parses a name (case-insensitive; "f16" = "fp16", "f32" = "fp32"); throws Error naming `where`.
 NumberFormat parse_format(const std::string& name, const SourceLocation& where = {});
 // A weight format as a user names it: parse_format, except that llama-quantize's names of its

@@ -421,6 +421,34 @@ class InferCli(unittest.TestCase):
                 self.assertIn(want, p.stderr)
                 self.assertIn(key, p.stderr)
 
+    def test_every_plan_list_refuses_an_empty_list(self):
+        """An empty list of the plan section plans no candidate: before 2026-12-06 accelerators: []
+        and policies: [] exited 0 and planned the study's own accelerator and policy while tp: []
+        and max_batch_seqs: [] were refused (review). Each is refused alike, in the file or by
+        --set, naming the place, the key, what the list holds and what leaving it out gives."""
+        plan = "data/examples/infer-plan-llama3-70b.yaml"
+        holds = {"accelerators": ("catalog accelerator ids", "the deployment's accelerator"),
+                 "tp": ("tensor-parallel sizes >= 1", "[1, 2, 4, 8]"),
+                 "max_batch_seqs": ("batch sizes from 1 to 65536", "[64, 256]"),
+                 "policies": ("batching policies among chunked-prefill, continuous, static", "the study's serving.policy")}
+        for key, (what, absent) in holds.items():
+            p = run("infer", "plan", plan, "--set", f"plan.{key}=[]", ok=False)
+            self.assertEqual(p.returncode, 2, (key, p.stdout[-300:]))
+            self.assertIn(f"{plan} (--set): key 'plan.{key}': must not be empty", p.stderr)
+            self.assertIn(f"give one or more {what}", p.stderr)
+            self.assertIn(f"leave {key} out for {absent}", p.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(ROOT, plan)) as f:
+                text = f.read()
+            y = os.path.join(d, "plan.yaml")
+            with open(y, "w") as f:
+                f.write(text.replace("  accelerators: [h100-sxm-80gb, a100-sxm-80gb, h200-sxm-141gb]", "  accelerators: []"))
+            line = 1 + text.splitlines().index("  accelerators: [h100-sxm-80gb, a100-sxm-80gb, h200-sxm-141gb]")
+            p = run("infer", "plan", y, ok=False)
+            self.assertEqual(p.returncode, 2, p.stdout[-300:])
+            self.assertIn(f"{y}:{line}:", p.stderr)
+            self.assertIn("key 'plan.accelerators': must not be empty", p.stderr)
+
     def test_estimate_and_serve_agree_on_what_fits(self):
         """estimate's memory for a context is serve's KV capacity when the two have the same
         largest pass (estimate's prefill of 512 tokens, serve's max_batch_tokens 512): estimate

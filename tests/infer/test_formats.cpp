@@ -1,8 +1,10 @@
 // Number formats: real bytes per element and compute paths.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "common.hpp"
 #include "infer/cost_model.hpp"
@@ -184,4 +186,63 @@ TEST(Formats, GgufFileTypesWeighTheirFiles) {
   EXPECT_EQ(embedding_format(parse_format("q4_k_m")).name, "q4_k");
   EXPECT_EQ(output_format(parse_format("q4_k_m")).name, "q6_k");
   EXPECT_GT(parse_format("q4_k_m").bits_per_element, parse_format("q4_k").bits_per_element * 1.06);
+}
+
+// Question: is a name in an engine's weight_formats or kv_formats that no deployment format can
+// be refused at its own line, with the valid names? Before 2026-12-06 vllm's kv_formats took fp88,
+// 2.5 or true and llama.cpp's weight_formats q4_00 without a word, and the refusal of a correct
+// format then listed the typo as a valid one (review). The bundled file's lists are all valid.
+TEST(Formats, AnEngineFormatListNamesOnlyKnownFormats) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "sextant_engine_format_lists";
+  fs::create_directories(dir);
+  std::string bundled;
+  {
+    std::ifstream in(std::string(SEXTANT_SOURCE_DIR) + "/data/infer/engines.yaml");
+    bundled.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // The bundled file with `from` replaced by `to` once, in engines.yaml of a folder of its own.
+  auto load_with = [&](const std::string& from, const std::string& to) {
+    std::string text = bundled;
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    std::ofstream((dir / "engines.yaml").string()) << text;
+    return InferData::load(dir.string());
+  };
+  const std::string kv_vllm = "kv_formats: {value: [fp32, fp16, bf16, fp8]", weights_cpp = "weight_formats: {value: [fp32, fp16, q8_0, q4_0,";
+  const int kv_line = 1 + static_cast<int>(std::count(bundled.begin(), bundled.begin() + static_cast<std::ptrdiff_t>(bundled.find(kv_vllm)), '\n'));
+  EXPECT_NO_THROW(load_with(kv_vllm, kv_vllm));
+  struct Case {
+    std::string from, to, key, message, suggestion;
+  };
+  const Case cases[] = {
+      {kv_vllm, "kv_formats: {value: [fp32, fp16, bf16, fp88]", "kv_formats.value.3", "unknown KV-cache format 'fp88'", "did you mean 'fp8'?"},
+      {kv_vllm, "kv_formats: {value: [fp32, fp16, bf16, 2.5]", "kv_formats.value.3", "unknown KV-cache format '2.5'", ""},
+      {kv_vllm, "kv_formats: {value: [true, fp16, bf16, fp8]", "kv_formats.value.0", "unknown KV-cache format 'true'", ""},
+      {kv_vllm, "kv_formats: {value: [fp32, fp16, bf16, q4_k]", "kv_formats.value.3", "weight format no engine keeps a KV cache in", ""},
+      {weights_cpp, "weight_formats: {value: [fp32, fp16, q8_0, q4_00,", "weight_formats.value.3", "unknown weight format 'q4_00'",
+       "did you mean 'q4_0'?"},
+      {weights_cpp, "weight_formats: {value: [fp32, f16, q8_0, q4_0,", "weight_formats.value.1", "'f16' is written 'fp16'", "did you mean 'fp16'?"},
+      {weights_cpp, "weight_formats: {value: [fp32, fp16, q8_0, q4_k_m,", "weight_formats.value.3", "base block type 'q4_k'", "did you mean 'q4_k'?"},
+  };
+  for (const auto& c : cases) {
+    try {
+      load_with(c.from, c.to);
+      ADD_FAILURE() << c.to << " was accepted";
+    } catch (const sextant::Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("engines.yaml:"), std::string::npos) << what;
+      EXPECT_NE(what.find(c.key), std::string::npos) << what;
+      EXPECT_NE(what.find(c.message), std::string::npos) << what;
+      EXPECT_NE(what.find("valid: fp32, fp16, bf16"), std::string::npos) << what;
+      if (!c.suggestion.empty()) {
+        EXPECT_NE(what.find(c.suggestion), std::string::npos) << what;
+      }
+      if (c.from == kv_vllm) {
+        EXPECT_NE(what.find("engines.yaml:" + std::to_string(kv_line) + ":"), std::string::npos) << what;
+      }
+    }
+  }
+  fs::remove_all(dir);
 }
