@@ -21,6 +21,17 @@ entries:
     memory_gib: {value: 80, source: ds}
     memory_bandwidth_gb_per_s: {value: 2000, source: ds}
 )";
+// A scale-up link and a scale-out fabric for test systems.
+const char* kLinkAndFabric = R"(entries:
+  - id: link
+    name: Link
+    kind: scale_up
+    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
+  - id: fabric
+    name: Fabric
+    kind: scale_out
+    bandwidth_gbit_per_s: {value: 400, estimated: "test port of 400 Gb/s"}
+)";
 
 std::string load_error(const TempDir& d) {
   try {
@@ -325,16 +336,7 @@ TEST(CatalogErrors, LeafNodesAndOversubscriptionAreCheckedAndSourced) {
   auto system_with = [](const std::string& scale_out) {
     TempDir d("leaf");
     d.write("accelerators/a.yaml", kGoodAccelerator);
-    d.write("networks/n.yaml", R"(entries:
-  - id: link
-    name: Link
-    kind: scale_up
-    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
-  - id: fabric
-    name: Fabric
-    kind: scale_out
-    bandwidth_gbit_per_s: {value: 400, estimated: "test port of 400 Gb/s"}
-)");
+    d.write("networks/n.yaml", kLinkAndFabric);
     d.write("systems/s.yaml", "sources:\n  ra: \"a reference architecture\"\nentries:\n  - id: box\n    name: Box\n"
                               "    accelerator: test-gpu\n    gpus_per_node: 8\n    scale_up: {network: link}\n"
                               "    scale_out: {network: fabric, " + scale_out + "}\n");
@@ -689,16 +691,7 @@ TEST(CatalogErrors, ProvenanceAndBlankValuesAreStrict) {
 // referring key and its line, with the closest id? It had named the system's id as the key and no
 // line ("nvidia-dgx.yaml: key 'dgx-h100': system refers to unknown accelerator").
 TEST(CatalogErrors, SystemReferencesNameTheirKeyAndLine) {
-  const std::string nets = R"(entries:
-  - id: link
-    name: Link
-    kind: scale_up
-    bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
-  - id: fabric
-    name: Fabric
-    kind: scale_out
-    bandwidth_gbit_per_s: {value: 400, estimated: "test fabric of 400 Gb/s"}
-)";
+  const std::string nets = kLinkAndFabric;
   const std::string sys = R"(entries:
   - id: box
     name: Box
