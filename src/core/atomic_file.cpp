@@ -234,6 +234,14 @@ void AtomicFileSet::commit() {
     }
     committed_ = true;
   }
+  // After the new set is in place; a file that cannot be removed stays (the new set's index, a
+  // --csv folder's tables.csv, no longer names it), so the run still succeeds.
+  for (const auto& p : removals_) ::unlink(p.c_str());
+}
+
+void AtomicFileSet::remove_at_commit(const std::string& path) {
+  if (committed_) throw Error(SourceLocation{path}, "internal: file set already committed");
+  removals_.push_back(path);
 }
 
 void write_file_atomic(const std::string& path, std::string_view content) {

@@ -41,7 +41,11 @@ class AtomicFileSet {
   // (a device, a FIFO, standard output), a temporary elsewhere copied to it by commit().
   // A symbolic link is written through, here and in stage().
   std::string reserve(const std::string& path);
-  // Writes the special files, then renames every temporary over its target.
+  // Unlinks path at commit(), after the renames (a missing or unremovable file is no error): a file an earlier
+  // run of the same output wrote that the new set no longer has (a --csv folder's table).
+  void remove_at_commit(const std::string& path);
+  // Writes the special files, then renames every temporary over its target, then removes the
+  // files named by remove_at_commit().
   void commit();
 
  private:
@@ -55,6 +59,7 @@ class AtomicFileSet {
     bool copy_to_special = false;  // reserved for a special file: tmp is copied to it at commit()
   };
   std::vector<Entry> entries_;
+  std::vector<std::string> removals_;
   bool committed_ = false;
 };
 

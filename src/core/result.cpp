@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -681,6 +683,37 @@ std::string render_csv(const Table& t) {
   return out;
 }
 
+// The table files an earlier run's tables.csv names: plain CSV names in the folder itself (no
+// '/', no leading '.', ending in .csv, not the index, scalars or notes). An unreadable or foreign
+// index names none.
+static std::vector<std::string> earlier_index_files(const std::string& index) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(index, ec)) return out;
+  std::string text;
+  try {
+    text = read_file(index);
+  } catch (const Error&) {
+    return out;
+  }
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != "table,file,rows,columns") return out;
+  while (std::getline(in, line)) {
+    // Names are [a-z0-9_] (no quoting), so the second field is between the first two commas.
+    const size_t a = line.find(',');
+    const size_t b = a == std::string::npos ? a : line.find(',', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string file = line.substr(a + 1, b - a - 1);
+    if (file.size() <= 4 || file.compare(file.size() - 4, 4, ".csv") != 0 || file.find('/') != std::string::npos ||
+        file.find('"') != std::string::npos || file[0] == '.' || file == "tables.csv" || file == "scalars.csv" ||
+        file == "notes.csv")
+      continue;
+    out.push_back(file);
+  }
+  return out;
+}
+
 void write_csv_dir(const Result& r, const std::string& dir) {
   AtomicFileSet set;
   stage_csv_dir(r, dir, set);
@@ -713,6 +746,23 @@ void stage_csv_dir(const Result& r, const std::string& dir, AtomicFileSet& set) 
     std::string s = "note\n";
     for (const auto& n : r.notes) s += csv_escape(n) + "\n";
     files.emplace_back(dir + "/notes.csv", s);
+  }
+  // tables.csv indexes the folder's tables (their file, rows and columns). A later run into the
+  // same folder removes the tables of the earlier run's index that it does not write itself:
+  // before 2026-12-06 (review) `analyze --csv out` after `estimate --csv out` left estimate's
+  // breakdown.csv beside analyze's tables, read as if the same run had written it. Files no
+  // index names (the user's own) are never touched.
+  {
+    std::string s = "table,file,rows,columns\n";
+    for (const auto& t : r.tables)
+      s += csv_escape(t.name()) + "," + csv_escape(t.name() + ".csv") + "," + std::to_string(t.rows()) + "," +
+           std::to_string(t.columns().size()) + "\n";
+    const std::string index = dir + "/tables.csv";
+    std::set<std::string> written;
+    for (const auto& f : files) written.insert(f.first);
+    for (const auto& stale : earlier_index_files(index))
+      if (!written.count(dir + "/" + stale)) set.remove_at_commit(dir + "/" + stale);
+    files.emplace_back(index, s);
   }
   for (const auto& [p, content] : files) set.stage(p, content);
 }

@@ -239,6 +239,22 @@ class CliOptions(unittest.TestCase):
                 with open(os.path.join(d, "notes.csv")) as f, open(os.path.join(fresh, "notes.csv")) as g:
                     self.assertEqual(f.read(), g.read())
 
+    def test_a_reused_csv_folder_keeps_no_tables_of_the_earlier_run_but_keeps_the_users_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            run("estimate", SCENARIO, "--csv", d, "-q", check=True)
+            self.assertTrue(os.path.exists(os.path.join(d, "breakdown.csv")))
+            with open(os.path.join(d, "mine.csv"), "w") as f:
+                f.write("a\n1\n")
+            run("goodput", "data/examples/goodput-llama3-405b-16k.yaml", "--no-search", "--csv", d, "-q", check=True)
+            with open(os.path.join(d, "tables.csv")) as f:
+                index = [line.split(",")[1] for line in f.read().splitlines()[1:]]
+            self.assertTrue(index)
+            left = sorted(n for n in os.listdir(d) if n not in ("scalars.csv", "notes.csv", "tables.csv", "mine.csv"))
+            self.assertEqual(left, sorted(index))
+            self.assertFalse(os.path.exists(os.path.join(d, "breakdown.csv")))
+            with open(os.path.join(d, "mine.csv")) as f:
+                self.assertEqual(f.read(), "a\n1\n")
+
     def test_a_data_folder_without_a_catalog_is_an_error(self):
         env = dict(os.environ, SEXTANT_DATA_DIR="/nonexistent/sextant-data")
         self.refused(["estimate", SCENARIO, "-q"], "SEXTANT_DATA_DIR", "not a Sextant data folder", env=env)

@@ -82,7 +82,7 @@ check("override exit", r2.returncode == 0, r2.stderr)
 check("override plan", "tp4 pp8" in json.loads(r2.stdout)["scalars"]["plan"], r2.stdout[:200])
 with tempfile.TemporaryDirectory() as d:
     r3 = sx("estimate", EX, "--csv", d, "-q")
-    check("csv files", sorted(os.listdir(d)) == ["breakdown.csv", "communication.csv", "memory.csv", "notes.csv", "ops.csv", "scalars.csv", "stages.csv"], os.listdir(d))
+    check("csv files", sorted(os.listdir(d)) == ["breakdown.csv", "communication.csv", "memory.csv", "notes.csv", "ops.csv", "scalars.csv", "stages.csv", "tables.csv"], os.listdir(d))
 
 # validate writes validation_rows.csv with the required columns.
 with tempfile.TemporaryDirectory() as d:
