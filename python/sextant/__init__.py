@@ -768,6 +768,13 @@ def _typed_errors(fn):
                                    % (fn.__name__, bad[0], bad[1])) from None
             raise SextantError("sextant.%s: an argument has the wrong type (%s); see help(sextant.%s)"
                                % (fn.__name__, first, fn.__name__)) from None
+        except ValueError as e:
+            # Not a SextantError (caught above): a value whose truth or comparison raises, as a
+            # numpy array's does where one value is expected (`write_rank=np.array([1, 2])`
+            # escaped as numpy's "truth value of an array ... is ambiguous", 2026-12-06 review).
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise SextantError("sextant.%s: an argument has the wrong type (%s); see help(sextant.%s)"
+                               % (fn.__name__, first, fn.__name__)) from None
     return wrapper
 
 

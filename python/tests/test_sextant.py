@@ -932,6 +932,16 @@ def test_paths_with_a_nul_and_text_options_of_the_wrong_type(tmp_path):
     assert one["tables"]["idle_time_breakdown"] == sextant.analyze([TRACE.encode()], only=["idle_time"])["tables"]["idle_time_breakdown"]
 
 
+def test_an_array_where_one_value_is_expected_is_a_sextant_error():
+    """A numpy array where one value is expected: its truth value raises numpy's ValueError, which
+    had escaped `except sextant.SextantError` (review of 2026-12-06)."""
+    import numpy
+    with pytest.raises(sextant.SextantError, match="^sextant.catalog: an argument has the wrong type"):
+        sextant.catalog(numpy.array(["models", "systems"]))
+    with pytest.raises(sextant.SextantError, match="^sextant.plan: an argument has the wrong type"):
+        sextant.plan(SCENARIO, write_rank=numpy.array([1, 2]))
+
+
 def test_empty_search_lists_are_refused_and_plan_says_the_context_note():
     """An empty zero=, schedules= or recompute= names nothing to search: plan() and sweep() had
     searched every value, as if it were left out (the CLI refuses an empty --zero). And plan() with
