@@ -135,6 +135,22 @@ void check_id_free(const std::string& path, const char* option, const std::strin
   }
 }
 
+// An id the catalog already has is not free either, wherever the file goes: `estimate --set
+// accelerator=FILE` then ran the calibrated figures under the catalog entry's id and name (an entry
+// written to o2/h.yaml as h100-sxm-80gb, 2026-12-06 review). Recalibrating into the file that holds
+// the id (an earlier calibration in the catalog folder) is no clash; check_new_file decides that.
+// `option` is the option that gives the id (--id, --network-id).
+void check_id_not_in_catalog(const Catalog& cat, bool accelerator, const std::string& id, const std::string& path, const char* option) {
+  if (accelerator ? !cat.has_accelerator(id) : !cat.has_network(id)) return;
+  const std::string& file = accelerator ? cat.accelerator(id).file : cat.network(id).file;
+  std::error_code ec;
+  if (!path.empty() && std::filesystem::equivalent(file, path, ec)) return;
+  throw Error(SourceLocation{"", 0, 0, option},
+              "the id '" + id + "' is the catalog's " + (accelerator ? "accelerator" : "network") + " (" + file +
+                  "): a calibrated entry of that id would be read as that entry, under its name, with other figures",
+              "give the new entry an id of its own, e.g. " + std::string(option) + " " + id + "-calibrated");
+}
+
 // A catalog folder reads its accelerators from accelerators/ and its networks from networks/: an
 // entry written into the folder of another kind stops the whole catalog loading (a calibrated CPU
 // under networks/ had been written, and `estimate --catalog` then failed at its kind; 2026-12-06
@@ -249,6 +265,7 @@ void run_trace(CalibrateArgs& a) {
   check_kind_folder(a.out, "--out", "accelerators");
   check_new_file(a.out, "--out", a.trace_opt.id, a.force);
   check_id_free(a.out, "--out", a.trace_opt.id);
+  check_id_not_in_catalog(*cat, true, a.trace_opt.id, a.out, "--id");
   a.trace_opt.name = a.opt.name;
   for (const auto& t : a.traces) a.trace_opt.trace_ref += (a.trace_opt.trace_ref.empty() ? "" : ", ") + t;
   const Calibration c = calibrate_from_trace(analysis, base, a.trace_opt);
@@ -294,6 +311,19 @@ void run(CalibrateArgs& a) {
   check_new_file(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id, a.force);
   check_id_free(a.out, "--out", a.opt.id);
   check_id_free(a.network_out, "--network-out", a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id);
+  // The catalog --peak-from reads (--catalog, else the bundled one), read once. Without --peak-from
+  // only the ids are looked up in it, and a bundled catalog that cannot be read has none to clash with.
+  std::shared_ptr<const Catalog> cat;
+  try {
+    cat = a.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a.catalog_dir);
+  } catch (const Error&) {
+    if (!a.peak_from.empty()) throw;
+  }
+  if (cat) {
+    check_id_not_in_catalog(*cat, true, a.opt.id, a.out, "--id");
+    if (!a.network_out.empty())
+      check_id_not_in_catalog(*cat, false, a.opt.network_id.empty() ? a.opt.id + "-mpi" : a.opt.network_id, a.network_out, "--network-id");
+  }
   const std::string db_path = a.db.empty() ? default_db_path() : a.db;
   ResultsDb db = ResultsDb::open_existing(db_path);
   // A run reference is calibrate's --run (the history commands' RUN argument had been named,
@@ -325,7 +355,6 @@ void run(CalibrateArgs& a) {
     a.opt.peak_override_by_dtype[dt] = v * 1e12;
   }
   if (!a.peak_from.empty()) {
-    auto cat = a.catalog_dir.empty() ? Catalog::load_default() : Catalog::load(a.catalog_dir);
     if (!cat->has_accelerator(a.peak_from))
       throw Error(SourceLocation{"", 0, 0, "--peak-from"}, "unknown accelerator '" + a.peak_from + "'",
                   valid_choices_hint(a.peak_from, cat->accelerator_ids()));
@@ -385,7 +414,7 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--run", a->run, "Bench run to calibrate from (id, latest, latest~N; default latest)");
   cmd->add_option("--out", a->out, "Write the accelerator catalog file here (e.g. data/catalog/accelerators/myhost.yaml)");
   cmd->add_option("--network-out", a->network_out, "Write a network catalog file from the MPI suite here");
-  cmd->add_option("--peak-from", a->peak_from, "Catalog accelerator whose peaks to use where the run has none (GPU runs)");
+  cmd->add_option("--peak-from", a->peak_from, "Catalog accelerator of the GPU the run measured, whose peaks and unmeasured figures the entry takes (GPU runs)");
   cmd->add_option("--peak-tflops", a->peak_tflops,
                   "Peak TFLOP/s of a dtype, DTYPE=X (repeatable): replaces the run's own peak, e.g. a CPU's at its sustained (turbo) clock");
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder for --peak-from (default: the bundled one)");

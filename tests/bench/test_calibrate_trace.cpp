@@ -57,6 +57,26 @@ void add_mm(Table& rt, double m, double n, double k, const std::string& dtype, d
   rt.add_row({std::string("aten::mm"), "[[" + d(m) + ", " + d(k) + "], [" + d(k) + ", " + d(n) + "]]", dtype, achieved_flops_per_s});
 }
 
+// The table of a collectives analysis that calibrate_from_trace reads, with analyze's columns:
+// ranks_count is the traces matched, the bus bandwidth analyze's at the communicator's size.
+Table& collectives_table(Result& a) {
+  Table& ct = a.add_table("collectives");
+  ct.add_str("process_group");
+  ct.add_str("operation");
+  ct.add_i64("ranks_count");
+  ct.add_f64("size_bytes");
+  ct.add_f64("sync_duration_us");
+  ct.add_f64("bus_bandwidth_bytes_per_s");
+  return ct;
+}
+// One all-reduce of a communicator of `group` ranks (two traces loaded) that took latency + bus
+// bytes at busbw.
+void add_all_reduce(Table& ct, const std::string& process_group, int group, double size_bytes, double latency_s, double busbw) {
+  const double factor = 2.0 * (group - 1) / group;
+  const double t = latency_s + size_bytes * factor / busbw;
+  ct.add_row({process_group, std::string("AllReduce"), int64_t{2}, size_bytes, t * 1e6, size_bytes * factor / t});
+}
+
 // The per-kernel overhead estimate adds to every op on an entry.
 double overhead_s(const Accelerator& a) {
   ir::ComputeOp op;
@@ -121,15 +141,8 @@ TEST(CalibrateTrace, EntryMakesEstimateReproduceTheTracedRates) {
                                                   {512, 4096, 4096},  {8192, 128, 4096},   {16384, 8192, 8192}, {16384, 768, 768}};
   for (const auto& s : shapes) add_mm(rt, s[0], s[1], s[2], "bf16", traced_rate(f_true, h_true, s[0], s[1], s[2], peak, overhead));
   rt.add_row({std::string("aten::add"), std::string("[[8192], [8192]]"), std::string("bf16"), 1e12});  // not a GEMM: ignored
-  Table& ct = a.add_table("collectives");
-  ct.add_str("operation");
-  ct.add_i64("ranks_count");
-  ct.add_f64("size_bytes");
-  ct.add_f64("sync_duration_us");
-  for (double size : {1e6, 8e6, 64e6, 256e6}) {
-    const double t = 20e-6 + size * 2 * 7 / 8 / 300e9;
-    ct.add_row({std::string("allreduce"), int64_t{8}, size, t * 1e6});
-  }
+  Table& ct = collectives_table(a);
+  for (double size : {1e6, 8e6, 64e6, 256e6}) add_all_reduce(ct, "0", 8, size, 20e-6, 300e9);
   TraceCalibrateOptions o;
   o.id = "h100-test-trace";
   o.trace_ref = "synthetic";
@@ -150,6 +163,57 @@ TEST(CalibrateTrace, EntryMakesEstimateReproduceTheTracedRates) {
     const double rate = 2.0 * s[0] * s[1] * s[2] / gemm_time_s(cal, DType::BF16, s[0], s[1], s[2]);
     EXPECT_NEAR(rate / traced_rate(f_true, h_true, s[0], s[1], s[2], peak, overhead), 1.0, 1e-3) << s[0] << "x" << s[1] << "x" << s[2];
   }
+}
+
+// Question: is the collectives' bus bandwidth the communicator's, whatever number of its ranks'
+// traces is loaded? Before 2026-12-06 (review) the bus factor was taken from the traces matched:
+// two traces of a group of 8 all-reducing at 300 GB/s (factor 1.75) were fitted at factor 1, 171 GB/s.
+TEST(CalibrateTrace, CollectiveBusBandwidthIsTheCommunicatorsNotTheTracesLoaded) {
+  Result a;
+  Table& rt = roofline_table(a);
+  const double peak = h100().peak(DType::BF16), overhead = overhead_s(h100());
+  for (double m : {1024.0, 2048.0, 4096.0, 8192.0}) add_mm(rt, m, 4096, 4096, "bf16", traced_rate(0.6, 500, m, 4096, 4096, peak, overhead));
+  Table& ct = collectives_table(a);
+  for (double size : {1e6, 8e6, 64e6, 256e6, 1e9}) add_all_reduce(ct, "0", 8, size, 20e-6, 300e9);
+  TraceCalibrateOptions o;
+  o.id = "h100-coll";
+  const Calibration c = calibrate_from_trace(a, h100(), o);
+  ASSERT_TRUE(c.network.present);
+  EXPECT_NEAR(c.network.bandwidth_bytes_per_s / 300e9, 1.0, 1e-6);
+  EXPECT_NEAR(c.network.latency_s, 20e-6, 1e-9);
+  EXPECT_DOUBLE_EQ(c.collective_bus_factor, 1.75);
+  const Result r = trace_calibration_result(c, h100(), o);
+  EXPECT_NEAR(std::get<double>(*r.scalar("collective_busbw_bytes_per_s")) / 300e9, 1.0, 1e-6);
+}
+
+// Question: are communicators of different sizes, whose rates differ (a group of 8 on NVLink at
+// 300 GB/s, pairs across nodes at 40 GB/s), fitted apart rather than pooled into one fit of their
+// operation (as before 2026-12-06, review), with the scalars the kind of the most calls and a note?
+TEST(CalibrateTrace, CommunicatorsOfDifferentSizesAreFittedApart) {
+  Result a;
+  Table& rt = roofline_table(a);
+  const double peak = h100().peak(DType::BF16), overhead = overhead_s(h100());
+  for (double m : {1024.0, 2048.0, 4096.0, 8192.0}) add_mm(rt, m, 4096, 4096, "bf16", traced_rate(0.6, 500, m, 4096, 4096, peak, overhead));
+  Table& ct = collectives_table(a);
+  for (double size : {1e6, 8e6, 64e6, 256e6, 1e9}) add_all_reduce(ct, "tp", 8, size, 20e-6, 300e9);
+  for (double size : {1e6, 64e6, 1e9}) add_all_reduce(ct, "dp", 2, size, 50e-6, 40e9);
+  TraceCalibrateOptions o;
+  o.id = "h100-coll";
+  const Calibration c = calibrate_from_trace(a, h100(), o);
+  ASSERT_EQ(c.collective_fits.size(), 2u);
+  EXPECT_NEAR(c.network.bandwidth_bytes_per_s / 300e9, 1.0, 1e-6);
+  EXPECT_EQ(c.network.points, 5);
+  for (const auto& f : c.collective_fits) {
+    ASSERT_EQ(f.process_groups.size(), 1u);
+    EXPECT_NEAR(f.fit.bandwidth_bytes_per_s / (f.process_groups[0] == "tp" ? 300e9 : 40e9), 1.0, 1e-6) << f.process_groups[0];
+    EXPECT_LT(f.fit.fit_rms_error_fraction, 1e-6);
+  }
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+    return n.find("the collectives fit 2 (operation, communicator size) kinds apart, at 40 to 300 GB/s") != std::string::npos;
+  }));
+  const Result r = trace_calibration_result(c, h100(), o);
+  ASSERT_NE(r.table("collective_fits"), nullptr);
+  EXPECT_EQ(r.table("collective_fits")->rows(), 2u);
 }
 
 TEST(CalibrateTrace, EntryCarriesTheBaseKernelOverheadInMicroseconds) {
@@ -179,18 +243,23 @@ TEST(CalibrateTrace, EntryCarriesTheBaseKernelOverheadInMicroseconds) {
 // leave the GEMM times of the dtypes it did not measure (bf16, fp8) as the base entry gives them?
 // Before 2026-12-05 it wrote its own half-dimension over the base's 1024, and the carried bf16
 // fraction, read under it, changed every bf16 GEMM time but 8192^3's.
+namespace {
+// A trace of fp32 GEMMs only (8 shapes) at f x the shape factor of half-dimension h on an entry.
+Result fp32_trace(const Accelerator& base, double f, double h) {
+  const std::vector<std::array<double, 3>> shapes = {{512, 1024, 1024},   {1024, 4096, 1024}, {2048, 4096, 4096}, {4096, 8192, 4096},
+                                                     {8192, 8192, 1024},  {16384, 4096, 4096}, {8192, 1024, 4096}, {512, 8192, 4096}};
+  Result a;
+  Table& rt = roofline_table(a);
+  for (const auto& s : shapes) add_mm(rt, s[0], s[1], s[2], "fp32", traced_rate(f, h, s[0], s[1], s[2], base.peak(DType::FP32), overhead_s(base)));
+  return a;
+}
+}  // namespace
+
 TEST(CalibrateTrace, AnFp32OnlyTraceLeavesTheBasesBf16GemmTimesUnchanged) {
   const Accelerator& base = bundled("h200-sxm-141gb");
   ASSERT_TRUE(base.gemm_half_dim.known);
-  const std::vector<std::array<double, 3>> shapes = {{512, 1024, 1024},   {1024, 4096, 1024}, {2048, 4096, 4096}, {4096, 8192, 4096},
-                                                     {8192, 8192, 1024},  {16384, 4096, 4096}, {8192, 1024, 4096}, {512, 8192, 4096}};
   const std::vector<std::array<double, 3>> probes = {{16384, 768, 768}, {1024, 1024, 1024}, {512, 4096, 4096}, {4096, 128, 4096}, {8192, 8192, 8192}};
-  auto trace_of = [&](double f, double h) {
-    Result a;
-    Table& rt = roofline_table(a);
-    for (const auto& s : shapes) add_mm(rt, s[0], s[1], s[2], "fp32", traced_rate(f, h, s[0], s[1], s[2], base.peak(DType::FP32), overhead_s(base)));
-    return a;
-  };
+  auto trace_of = [&](double f, double h) { return fp32_trace(base, f, h); };
   TraceCalibrateOptions o;
   o.id = "h200-fp32-trace";
   o.trace_ref = "synthetic";
@@ -198,7 +267,7 @@ TEST(CalibrateTrace, AnFp32OnlyTraceLeavesTheBasesBf16GemmTimesUnchanged) {
   const Calibration c = calibrate_from_trace(trace_of(0.5, 400), base, o);
   ASSERT_EQ(c.gemm.size(), 1u);
   EXPECT_EQ(c.gemm[0].dtype, "fp32");
-  EXPECT_NEAR(c.gemm[0].gemm_half_dim, 400, 0.5);  // its own fit, reported
+  EXPECT_NEAR(c.gemm[0].own_half_dim, 400, 0.5);  // its own fit, reported apart
   const Accelerator cal = load_entry(c, "h200-fp32-trace");
   EXPECT_DOUBLE_EQ(cal.gemm_half_dim.value, base.gemm_half_dim.value) << c.accelerator_yaml;
   for (DType d : {DType::BF16, DType::FP8})
@@ -217,6 +286,28 @@ TEST(CalibrateTrace, AnFp32OnlyTraceLeavesTheBasesBf16GemmTimesUnchanged) {
     said = said || (n.find("cannot share h200-sxm-141gb's half-dimension") != std::string::npos &&
                     n.find("the GEMMs of bf16, fp8 (not traced") != std::string::npos);
   EXPECT_TRUE(said) << c2.notes.size();
+}
+
+// Question: do the result's gemm_peak_fraction_<dtype> and gemm_half_dim_<dtype> describe the
+// model the entry is written with? Before 2026-12-06 (review) the fraction was the one under the
+// written half-dimension (the H200's 1024, kept for an fp32-only trace) and the half-dimension the
+// dtype's own fit's (400): a pair that predicts no traced GEMM, and the written one went unreported.
+TEST(CalibrateTrace, TheResultReportsTheHalfDimensionTheEntryIsWrittenWith) {
+  const Accelerator& base = bundled("h200-sxm-141gb");
+  TraceCalibrateOptions o;
+  o.id = "h200-fp32-trace";
+  const Calibration c = calibrate_from_trace(fp32_trace(base, 0.5, 400), base, o);
+  const Accelerator cal = load_entry(c, "h200-fp32-trace");
+  const Result r = trace_calibration_result(c, base, o);
+  auto scalar = [&](const std::string& name) {
+    const Value* v = r.scalar(name);
+    EXPECT_NE(v, nullptr) << name;
+    return v ? std::get<double>(*v) : std::nan("");
+  };
+  EXPECT_DOUBLE_EQ(scalar("gemm_half_dim_fp32"), cal.gemm_half_dim.value);
+  EXPECT_DOUBLE_EQ(scalar("gemm_peak_fraction_fp32"), cal.gemm_peak_fraction.at(DType::FP32).value);
+  EXPECT_NEAR(scalar("own_fit_half_dim_fp32"), 400, 0.5);
+  EXPECT_NEAR(scalar("own_fit_peak_fraction_fp32"), 0.5, 1e-3);
 }
 
 TEST(CalibrateTrace, TooFewShapesIsAClearError) {

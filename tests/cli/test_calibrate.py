@@ -9,6 +9,10 @@ peak and fraction, TDP, SM count, sustained and block-scale fractions), so that 
 on it? Is a memory peak below the GPU's measured copy rate refused naming the option that gave it?
 Does a trace with nothing to fit say so (profile with record_shapes=True), naming the GPU its
 deviceProperties give, and a GPU the catalog does not know say which one?
+Review of 2026-12-06: is a trace's collective bus bandwidth its communicator's ("Group size"), not
+the number of rank traces loaded? Is a --peak-from entry of another GPU than the run's refused? Is
+an id the catalog already has refused? Does a measured dtype's peak keep the --peak-from entry's
+source?
 """
 import json
 import os
@@ -23,9 +27,11 @@ SCENARIO = os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")
 
 
 def write_trace(path, device="NVIDIA H200", shapes=((4096, 4096, 4096), (8192, 4096, 1024), (2048, 8192, 4096), (1024, 1024, 1024)),
-                record_shapes=True):
+                record_shapes=True, rank=None, group_size=None):
     """A one-rank Kineto trace: one aten::mm call per shape (bf16), each launching one kernel of
-    the duration a 600 TFLOP/s GEMM takes, with the GPU named in deviceProperties."""
+    the duration a 600 TFLOP/s GEMM takes, with the GPU named in deviceProperties. With a rank and a
+    group size, the trace is that rank's and also holds bf16 NCCL all-reduces of 1 MiB to 1 GiB in
+    process group "0" of that size, each taking 20 us + size x 2(n-1)/n at 300 GB/s bus bandwidth."""
     ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 990, "dur": 0}]
     t, gpu = 1000.0, 1000.0
     for i, (m, n, k) in enumerate(shapes, start=1):
@@ -44,10 +50,21 @@ def write_trace(path, device="NVIDIA H200", shapes=((4096, 4096, 4096), (8192, 4
                {"ph": "f", "id": i, "pid": 0, "tid": 7, "ts": gpu, "cat": "ac2g", "name": "ac2g", "bp": "e"}]
         gpu += dur + 2
         t += 30
+    if group_size:
+        for seq, size in enumerate(2 ** p for p in range(20, 31)):
+            dur = (20e-6 + size * 2 * (group_size - 1) / group_size / 300e9) * 1e6
+            gpu += 10
+            ev.append({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "pid": 0, "tid": 20, "ts": gpu,
+                       "dur": dur, "args": {"device": 0, "stream": 20, "In msg nelems": size // 2, "Out msg nelems": size // 2,
+                                            "dtype": "BFloat16", "Group size": group_size, "Process Group Name": "0", "Seq": seq}})
+            gpu += dur
     ev[0]["dur"] = max(gpu, t) - 990 + 10
     doc = {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": device, "totalGlobalMem": 150109880320, "computeMajor": 9,
                                                     "computeMinor": 0, "numSms": 132}],
            "traceEvents": ev, "displayTimeUnit": "ms"}
+    if rank is not None:
+        doc["distributedInfo"] = {"rank": rank, "world_size": group_size, "backend": "nccl"}
+        doc["baseTimeNanoseconds"] = 1700000000000000000
     if record_shapes:
         doc["record_shapes"] = 1
     with open(path, "w") as f:
@@ -107,8 +124,17 @@ class CalibrateCli(unittest.TestCase):
 
     def test_a_memory_peak_below_the_gpu_copy_rate_names_its_option(self):
         # The H200's copies reach 4.21 TB/s: an H100's 3.35 TB/s peak had failed in the catalog's
-        # parser ("memory_bandwidth_fraction ... got 1.2577"), naming no option.
-        err = self.refused("--db", self.db, "--peak-from", "h100-sxm-80gb")
+        # parser ("memory_bandwidth_fraction ... got 1.2577"), naming no option. (An H100 entry is
+        # now refused as another GPU: an H200 entry of an H100's bandwidth stands in for a slip.)
+        cat = os.path.join(self.dir, "catalog")
+        shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+        hopper = os.path.join(cat, "accelerators", "nvidia-hopper.yaml")
+        with open(hopper) as f:
+            text = f.read()
+        with open(hopper, "w") as f:
+            f.write(text.replace("memory_bandwidth_gb_per_s: {value: 4800, source: h200-ds}",
+                                 "memory_bandwidth_gb_per_s: {value: 3350, source: h200-ds}"))
+        err = self.refused("--db", self.db, "--peak-from", "h200-sxm-141gb", "--catalog", cat)
         self.assertIn("key '--peak-from': the peak memory bandwidth given, 3350 GB/s", err)
         self.assertIn("below the 4213 GB/s measured (copy_d2d", err)
         err = self.refused("--db", self.db, "--peak-from", "h200-sxm-141gb", "--memory-peak-gb-per-s", "4000")
@@ -135,6 +161,61 @@ class CalibrateCli(unittest.TestCase):
         write_trace(known)
         _, r = as_json("calibrate", "--trace", known)
         self.assertEqual(r["scalars"]["base_accelerator"], "h200-sxm-141gb")
+
+    def test_a_peak_from_entry_of_another_gpu_is_refused(self):
+        # An H200 run with --peak-from mi300x had been written as "NVIDIA H200 (calibrated)" with
+        # vendor amd, 192 GiB and the MI300X's peaks, exit 0; an H100 PCIe is another part too.
+        out = os.path.join(self.dir, "x.yaml")
+        for other, name in (("mi300x", "AMD Instinct MI300X"), ("h100-pcie-80gb", "NVIDIA H100 PCIe 80GB")):
+            with self.subTest(peak_from=other):
+                err = self.refused("--db", self.db, "--id", "x", "--peak-from", other, "--out", out)
+                self.assertIn(f"key '--peak-from': run 1 measured 'NVIDIA H200', and --peak-from {other} is another GPU ({name})", err)
+                self.assertFalse(os.path.exists(out))
+
+    def test_a_measured_dtypes_peak_keeps_the_peak_from_entrys_source(self):
+        # The peaks of the dtypes the run measured were written as `estimated:`, though the
+        # --peak-from entry cites its datasheet for them, as it does for the dtypes carried.
+        out = os.path.join(self.dir, "h200-cal.yaml")
+        sextant("calibrate", "--db", self.db, "--peak-from", "h200-sxm-141gb", "--id", "h200-cal", "--out", out, "-q")
+        with open(out) as f:
+            text = f.read()
+        peaks = text[text.index("    peak_tflops:\n"):text.index("    year:")]
+        for line in ('      bf16: {value: 989.4, source: "base"}', '      fp32: {value: 67, source: "base"}',
+                     '      fp8: {value: 1978.9, source: "base"}'):
+            self.assertIn(line, peaks)
+        self.assertNotIn("estimated", peaks)
+
+    def test_an_id_the_catalog_has_is_refused(self):
+        # `calibrate --trace ... --id h100-sxm-80gb --out o2/h.yaml` had written the entry, and
+        # `estimate --set accelerator=o2/h.yaml` then ran its figures under the catalog's entry.
+        trace = os.path.join(self.dir, "known.json")
+        write_trace(trace)
+        out = os.path.join(self.dir, "o2", "h.yaml")
+        os.makedirs(os.path.dirname(out))
+        err = self.refused("--trace", trace, "--id", "h100-sxm-80gb", "--out", out)
+        self.assertIn("key '--id': the id 'h100-sxm-80gb' is the catalog's accelerator (", err)
+        self.assertIn("e.g. --id h100-sxm-80gb-calibrated", err)
+        self.assertFalse(os.path.exists(out))
+        err = self.refused("--db", self.db, "--peak-from", "h200-sxm-141gb", "--id", "h200-sxm-141gb", "--out", out)
+        self.assertIn("key '--id': the id 'h200-sxm-141gb' is the catalog's accelerator", err)
+        err = self.refused("--db", self.db, "--peak-from", "h200-sxm-141gb", "--id", "h200-new", "--out", out,
+                           "--network-out", os.path.join(self.dir, "n.yaml"), "--network-id", "roce-400g")
+        self.assertIn("key '--network-id': the id 'roce-400g' is the catalog's network", err)
+        self.assertFalse(os.path.exists(out))
+
+    def test_collective_bus_bandwidth_is_the_communicators_not_the_traces_loaded(self):
+        # Two rank traces of a group of 8 all-reducing at 300 GB/s bus bandwidth had been fitted at
+        # 171 GB/s: the bus factor was taken from the 2 traces loaded, not the "Group size" of 8.
+        for group, factor in ((8, 1.75), (2, 1.0)):
+            with self.subTest(group=group):
+                folder = os.path.join(self.dir, f"group{group}")
+                os.makedirs(folder)
+                for rank in range(2):
+                    write_trace(os.path.join(folder, f"rank{rank}.json"), rank=rank, group_size=group)
+                _, r = as_json("calibrate", "--trace", folder)
+                self.assertAlmostEqual(r["scalars"]["collective_busbw_bytes_per_s"] / 300e9, 1.0, places=4)
+                self.assertAlmostEqual(r["scalars"]["collective_bus_factor"], factor)
+                self.assertEqual(r["scalars"]["collective_points_count"], 11)
 
 
 if __name__ == "__main__":

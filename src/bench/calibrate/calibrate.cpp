@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -22,6 +23,41 @@ std::string num(double v) { return format_double(v); }
 
 std::string sourced(double v, const std::string& source) { return fmt::format("{{value: {}, source: {}}}", num(v), q(source)); }
 std::string estimated(double v, const std::string& basis) { return fmt::format("{{value: {}, estimated: {}}}", num(v), q(basis)); }
+
+// Lower-case runs of letters and digits of a name ("NVIDIA H100 80GB HBM3": nvidia, h100, 80gb, hbm3).
+std::set<std::string> name_tokens(const std::string& s) {
+  std::set<std::string> out;
+  std::string cur;
+  for (char ch : s + " ") {
+    if (std::isalnum(static_cast<unsigned char>(ch))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    } else if (!cur.empty()) {
+      out.insert(cur);
+      cur.clear();
+    }
+  }
+  return out;
+}
+
+// Whether a catalog accelerator can be the GPU a device name (CUDA's, as a trace's deviceProperties
+// give it) names, by the rule the trace analysis matches deviceProperties names with
+// (trace/analyses/workload.cpp match_device): the name's model token (letters and digits, at most
+// 6 characters, not a memory size: "h200") is among the entry's name and id tokens, and neither
+// states a form factor (pcie, nvl) the other does not.
+bool device_name_fits(const Accelerator& a, const std::string& device_name) {
+  const auto dt = name_tokens(device_name);
+  std::string model;
+  for (const auto& t : dt)
+    if (model.empty() && std::any_of(t.begin(), t.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; }) &&
+        std::any_of(t.begin(), t.end(), [](unsigned char ch) { return std::isalpha(ch) != 0; }) && t.size() <= 6 &&
+        t.find("gb") == std::string::npos)
+      model = t;
+  const auto ct = name_tokens(a.name + " " + a.id);
+  if (model.empty() || !ct.count(model)) return false;
+  for (const char* form : {"pcie", "nvl"})
+    if (ct.count(form) != dt.count(form)) return false;
+  return true;
+}
 
 std::string vendor_of(const std::string& model) {
   std::string l = model;
@@ -446,6 +482,26 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
                 fmt::format("run {}'s GEMMs fitted here are the CPU's (gemm_cpu): they carry the host's own peaks, and a catalog device's do not apply", run.id),
                 has_gpu ? "the run also measured the GPU: add --suite gpu to calibrate the GPU from it with --peak-from"
                         : "leave --peak-from out; to correct a CPU peak give --peak-tflops DTYPE=X, and the memory peak with --memory-peak-gb-per-s");
+  }
+  // The --peak-from entry must be the GPU the run measured: the entry is written under the run's
+  // device name with that entry's vendor, memory, peaks and carried fractions, and its fractions
+  // are of those peaks. Before 2026-12-06 (review) an H200 run with --peak-from mi300x was written
+  // as "NVIDIA H200 (calibrated)", vendor amd, 192 GiB, with MI300X peaks, exit 0.
+  if (suite == "gpu" && opt.peak_from_entry) {
+    std::string device;
+    for (const auto& m : run.measurements)
+      if (m.suite == "gpu" && m.has_param("device")) {
+        device = m.param("device");
+        break;
+      }
+    const Accelerator& e = *opt.peak_from_entry;
+    if (!device.empty() && !device_name_fits(e, device))
+      throw Error(SourceLocation{"", 0, 0, "--peak-from"},
+                  fmt::format("run {} measured '{}', and --peak-from {} is another GPU ({}): the entry would carry its vendor, memory and "
+                              "peaks under the run's name",
+                              run.id, device, e.id, e.name),
+                  "give --peak-from the catalog accelerator of '" + device + "' (`sextant catalog list`); for a GPU the catalog does not "
+                  "have, leave --peak-from out and give its peaks with --peak-tflops DTYPE=X and --memory-peak-gb-per-s");
   }
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::map<std::string, std::string> peak_source;
@@ -1030,7 +1086,17 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   y += "    vendor: " + q(base ? base->vendor : suite == "gpu" ? "nvidia" : vendor_of(run.host.cpu.model)) + "\n";
   y += "    kind: " + (base ? q(base->kind) : std::string(suite == "gpu" ? "gpu" : "cpu")) + "\n";
   y += "    peak_tflops:\n";
-  for (const auto& f : c.gemm) y += "      " + f.dtype + ": " + estimated(f.peak_flops_per_s / 1e12, f.peak_source) + "\n";
+  // A fitted dtype's peak taken from the --peak-from entry keeps that entry's source (its datasheet),
+  // as the dtypes carried from it do: it had been written as `estimated:` (2026-12-06 review).
+  for (const auto& f : c.gemm) {
+    const Sourced* from_base = nullptr;
+    if (base && !opt.peak_override_by_dtype.count(f.dtype) && f.peak_source == opt.peak_source)
+      if (const auto it = base->peak_flops.find(parse_dtype(f.dtype, {}));
+          it != base->peak_flops.end() && it->second.known && it->second.value == f.peak_flops_per_s)
+        from_base = &it->second;
+    y += "      " + f.dtype + ": " +
+         (from_base ? carried_value(*from_base, f.peak_flops_per_s / 1e12) : estimated(f.peak_flops_per_s / 1e12, f.peak_source)) + "\n";
+  }
   if (base) y += base_peak_lines(*base, measured_dtypes);
   if (suite == "gemm_cpu" && run.host.memory_bytes > 0)
     y += "    memory_gib: " + sourced(static_cast<double>(run.host.memory_bytes) / (1024.0 * 1024 * 1024), "bench-run") + "\n";

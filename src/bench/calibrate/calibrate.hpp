@@ -162,6 +162,10 @@ struct GemmFit {
   double held_out_max_error_fraction = 0;  // |predicted/measured - 1| of the written model over held-out shapes
   double held_out_rms_error_fraction = 0;
   double overhead_s = 0;  // GPU runs: this dtype's own fit of the per-kernel overhead (the entry's is Calibration::kernel_overhead_s)
+  // Trace calibration: the dtype's own symmetric fit. gemm_half_dim (half_dim_m/_n/_k where the
+  // base's per-role values are kept, roles_written) is then the entry's, the one gemm_peak_fraction
+  // is fitted under.
+  double own_peak_fraction = 0, own_half_dim = 0;
 };
 
 struct NetworkFit {
@@ -171,6 +175,15 @@ struct NetworkFit {
   double all_reduce_to_pingpong_ratio = 0;  // before the cap of achievable_fraction at 1
   int64_t ranks = 0, points = 0;
   double fit_rms_error_fraction = 0;
+};
+
+// Trace calibration: the collectives of one operation and bus factor (the factor is set by the
+// communicator's size, so one fit per size of communicator), with the process groups they ran in.
+struct CollectiveFit {
+  std::string operation;
+  double bus_factor = 0;  // busbw / algbw (nccl-tests: 2(n-1)/n for an all-reduce of n ranks)
+  std::vector<std::string> process_groups;
+  NetworkFit fit;
 };
 
 struct Calibration {
@@ -193,6 +206,11 @@ struct Calibration {
   // host's logical CPUs the entry describes that many, not the host (compute_units, name, notes).
   int64_t gemm_threads = 0, memory_threads = 0;
   double gemm_joint_half_dim = 0;  // trace calibration: the one half-dimension fitted over every dtype
+  // Trace calibration: every collective fit; `network` is the one with the most calls, of this
+  // operation and bus factor.
+  std::vector<CollectiveFit> collective_fits;
+  std::string collective_operation;
+  double collective_bus_factor = 0;
   std::vector<std::string> notes;  // what a user must know about the entry
   std::string accelerator_yaml;  // a complete catalog file
   std::string network_yaml;      // empty when the run has no communication measurements
@@ -250,8 +268,10 @@ namespace sextant::bench {
 //  - GEMM points: aten::mm, addmm, bmm, baddbmm, linear and matmul shapes (m, n, k from the Input
 //    Dims, batch folded into the count), efficiency = achieved FLOP/s / the device's peak for the
 //    dtype; fitted per dtype with fit_catalog_gemm_model (at least 3 shapes);
-//  - a network fit per collective operation kind: duration = latency + size x factor / busbw by
-//    least squares over the matched calls (reported; the bus bandwidth per size is in the table).
+//  - a network fit per collective operation and bus factor (set by the communicator's size):
+//    duration = latency + size x factor / busbw by least squares over the matched calls, the
+//    factor analyze's (the bus bandwidth of each call in its table times the call's duration)
+//    (reported; the one of the most calls as scalars, every one in table collective_fits).
 // The accelerator entry written is the base catalog entry (peaks, memory) with the fitted GEMM
 // efficiency; the trace's rates are the sustained in-training rates, so
 // sustained_compute_fraction is written as 1. estimate adds the entry's kernel_overhead_us to

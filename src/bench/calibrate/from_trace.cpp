@@ -36,19 +36,6 @@ const Table& need_table(const Result& r, const std::string& name, const std::str
   return *t;
 }
 
-// Bus-bandwidth factor of a NCCL operation name (nccl-tests convention, as ir::bus_factor).
-double bus_factor_of(const std::string& op, double n) {
-  std::string s = op;
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (n <= 1) return 0;
-  if (s.find("allreduce") != std::string::npos || s.find("all_reduce") != std::string::npos) return 2 * (n - 1) / n;
-  if (s.find("allgather") != std::string::npos || s.find("all_gather") != std::string::npos ||
-      s.find("reducescatter") != std::string::npos || s.find("reduce_scatter") != std::string::npos ||
-      s.find("alltoall") != std::string::npos || s.find("all_to_all") != std::string::npos)
-    return (n - 1) / n;
-  return 1;
-}
-
 }  // namespace
 
 bool gemm_shape_of(const std::string& op, const std::string& input_dims_json, double& m, double& n, double& k, double& batch) {
@@ -357,7 +344,17 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
                   fmt::format("the {} GEMMs of the trace fit a peak fraction of {:.3f}, outside (0, 1]: not written", o.dtype, cf),
                   "check the device (--device) and the trace's GEMM attribution (analyze --only workload)");
     f.gemm_peak_fraction = cf;
-    f.gemm_half_dim = o.h;  // its own fit's (reported); the entry writes the joint one
+    // The half-dimensions the entry is written with, under which cf is this dtype's fraction; the
+    // dtype's own fit (fraction and half-dimension) is kept apart. Before 2026-12-06 (review) the
+    // result paired the joint fraction with the dtype's own half-dimension, and the written one was
+    // never reported.
+    f.gemm_half_dim = h.m;
+    f.half_dim_m = h.m;
+    f.half_dim_n = h.n;
+    f.half_dim_k = h.k;
+    f.roles_written = !(h.m == h.n && h.n == h.k);
+    f.own_peak_fraction = o.f;
+    f.own_half_dim = o.h;
     double ss = 0;
     for (auto& p : pts) {
       // The entry's whole time of the call (estimate's): its compute time plus the overhead.
@@ -379,28 +376,65 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
                                               : std::string()),
                 "profile with record_shapes=True, and give --device for the GPU it ran on");
 
-  // Collectives: duration = latency + size x factor / busbw over the matched calls of the largest
-  // operation kind (relative least squares); the per-call bus bandwidth is in the result table.
-  if (const Table* ct = analysis.table("collectives"); ct && ct->rows() >= 2) {
-    std::map<std::string, std::vector<std::pair<double, double>>> by_op;  // (size x factor, seconds)
+  // Collectives: duration = latency + bus bytes / busbw (relative least squares), one fit per
+  // operation and bus factor. A row's bus bytes (size x factor) are its bus bandwidth, as the
+  // collectives analysis computed it, times its duration: the factor is the one analyze takes
+  // from the communicator's size (the trace's "Group size"), so the two cannot disagree. Before
+  // 2026-12-06 (review) the factor was recomputed here from the number of traces loaded: two rank
+  // traces of a group of 8 all-reducing at 300 GB/s were fitted at 171 GB/s. The bus factor
+  // depends on the communicator's size (2(n-1)/n for an all-reduce), so communicators of other
+  // sizes, whose rates differ (a TP group on NVLink, a DP group across nodes), are fitted apart
+  // (they had been pooled in one fit per operation); the scalars are the fit with the most calls,
+  // table collective_fits has every one. A row without a bus bandwidth (no size, a member that
+  // skipped it, kernels that do not overlap) is left out, as analyze leaves it without one.
+  if (const Table* ct = analysis.table("collectives");
+      ct && ct->rows() >= 2 && ct->has_column("bus_bandwidth_bytes_per_s") && ct->has_column("sync_duration_us")) {
+    struct Points {
+      std::vector<double> x, t;  // bus bytes, seconds
+      std::set<std::string> groups;
+    };
+    std::map<std::pair<std::string, int64_t>, Points> by_kind;  // (operation, bus factor x 1e6) -> calls
     const auto& cop = ct->column("operation").str;
-    const auto& ranks = ct->column("ranks_count").i64;
     const auto& size = ct->column("size_bytes").f64;
     const auto& dur = ct->column("sync_duration_us").f64;
+    const auto& busbw = ct->column("bus_bandwidth_bytes_per_s").f64;
+    const StringVector* group = ct->has_column("process_group") ? &ct->column("process_group").str : nullptr;
     for (size_t i = 0; i < ct->rows(); ++i) {
-      const double fac = bus_factor_of(cop[i], static_cast<double>(ranks[i]));
-      if (fac > 0 && size[i] > 0 && dur[i] > 0) by_op[cop[i]].push_back({size[i] * fac, dur[i] * 1e-6});
+      const double t = dur[i] * 1e-6;
+      if (!(t > 0) || !(size[i] > 0) || !(busbw[i] > 0) || !std::isfinite(busbw[i]) || !std::isfinite(size[i])) continue;
+      const double bus_bytes = busbw[i] * t;
+      auto& pts = by_kind[{cop[i], std::llround(bus_bytes / size[i] * 1e6)}];
+      pts.x.push_back(bus_bytes);
+      pts.t.push_back(t);
+      if (group) pts.groups.insert((*group)[i]);
     }
-    const std::vector<std::pair<double, double>>* best = nullptr;
-    for (const auto& [name, v] : by_op)
-      if (!best || v.size() > best->size()) best = &v;
-    if (best && best->size() >= 2) {
-      std::vector<double> x, t;
-      for (const auto& [xi, ti] : *best) {
-        x.push_back(xi);
-        t.push_back(ti);
+    for (const auto& [key, pts] : by_kind) {
+      if (pts.x.size() < 2) continue;
+      CollectiveFit f;
+      f.operation = key.first;
+      f.bus_factor = static_cast<double>(key.second) / 1e6;
+      f.process_groups.assign(pts.groups.begin(), pts.groups.end());
+      fit_latency_bandwidth(pts.x, pts.t, f.fit);
+      if (f.fit.present) c.collective_fits.push_back(std::move(f));
+    }
+    const CollectiveFit* most = nullptr;
+    for (const auto& f : c.collective_fits)
+      if (!most || f.fit.points > most->fit.points) most = &f;
+    if (most) {
+      c.network = most->fit;
+      c.collective_operation = most->operation;
+      c.collective_bus_factor = most->bus_factor;
+      if (c.collective_fits.size() > 1) {
+        double lo = most->fit.bandwidth_bytes_per_s, hi = lo;
+        for (const auto& f : c.collective_fits) {
+          lo = std::min(lo, f.fit.bandwidth_bytes_per_s);
+          hi = std::max(hi, f.fit.bandwidth_bytes_per_s);
+        }
+        c.notes.push_back(fmt::format("the collectives fit {} (operation, communicator size) kinds apart, at {:.4g} to {:.4g} GB/s bus "
+                                      "bandwidth: the collective_* scalars are {} at bus factor {:.4g} ({} calls), the kind with the most "
+                                      "calls; table collective_fits has each",
+                                      c.collective_fits.size(), lo / 1e9, hi / 1e9, most->operation, most->bus_factor, most->fit.points));
       }
-      fit_latency_bandwidth(x, t, c.network);
     }
   }
 
@@ -472,16 +506,43 @@ Result trace_calibration_result(const Calibration& c, const Accelerator& base, c
   r.set("base_accelerator", base.id);
   r.set("id", opt.id);
   for (const auto& f : c.gemm) {
+    // The written entry's model: the fraction and the half-dimension(s) it is read under.
     r.set("gemm_peak_fraction_" + f.dtype, f.gemm_peak_fraction);
-    r.set("gemm_half_dim_" + f.dtype, f.gemm_half_dim);
+    if (f.roles_written) {
+      r.set("half_dim_m_" + f.dtype, f.half_dim_m);
+      r.set("half_dim_n_" + f.dtype, f.half_dim_n);
+      r.set("half_dim_k_" + f.dtype, f.half_dim_k);
+    } else {
+      r.set("gemm_half_dim_" + f.dtype, f.gemm_half_dim);
+    }
+    // The dtype's own fit, with a half-dimension of its own (not written where it differs).
+    r.set("own_fit_peak_fraction_" + f.dtype, f.own_peak_fraction);
+    r.set("own_fit_half_dim_" + f.dtype, f.own_half_dim);
     r.set("gemm_shapes_count_" + f.dtype, f.fitted_count);
     r.set("fit_rms_error_fraction_" + f.dtype, f.fit_rms_error_fraction);
   }
   if (c.network.present) {
+    r.set("collective_operation", c.collective_operation);
+    r.set("collective_bus_factor", c.collective_bus_factor);
     r.set("collective_latency_s", c.network.latency_s);
     r.set("collective_busbw_bytes_per_s", c.network.bandwidth_bytes_per_s);
     r.set("collective_points_count", c.network.points);
     r.set("collective_fit_rms_error_fraction", c.network.fit_rms_error_fraction);
+    Table& ft = r.add_table("collective_fits",
+                            "latency + bus bytes / busbw per (operation, bus factor): communicators of one size pooled, the "
+                            "collective_* scalars the one with the most calls");
+    ft.add_str("operation");
+    ft.add_f64("bus_factor");
+    ft.add_str("process_groups");
+    ft.add_i64("calls_count");
+    ft.add_f64("latency_s");
+    ft.add_f64("busbw_bytes_per_s");
+    ft.add_f64("fit_rms_error_fraction");
+    for (const auto& f : c.collective_fits) {
+      std::string groups;
+      for (const auto& g : f.process_groups) groups += (groups.empty() ? "" : ", ") + g;
+      ft.add_row({f.operation, f.bus_factor, groups, f.fit.points, f.fit.latency_s, f.fit.bandwidth_bytes_per_s, f.fit.fit_rms_error_fraction});
+    }
   }
   Table& t = r.add_table("gemm_fit", "traced vs model efficiency per GEMM shape");
   t.add_str("dtype");
