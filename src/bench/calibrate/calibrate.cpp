@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.hpp"
+#include "catalog/device_name.hpp"
 #include "core/error.hpp"
 
 namespace sextant::bench {
@@ -23,41 +24,6 @@ std::string num(double v) { return format_double(v); }
 
 std::string sourced(double v, const std::string& source) { return fmt::format("{{value: {}, source: {}}}", num(v), q(source)); }
 std::string estimated(double v, const std::string& basis) { return fmt::format("{{value: {}, estimated: {}}}", num(v), q(basis)); }
-
-// Lower-case runs of letters and digits of a name ("NVIDIA H100 80GB HBM3": nvidia, h100, 80gb, hbm3).
-std::set<std::string> name_tokens(const std::string& s) {
-  std::set<std::string> out;
-  std::string cur;
-  for (char ch : s + " ") {
-    if (std::isalnum(static_cast<unsigned char>(ch))) {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    } else if (!cur.empty()) {
-      out.insert(cur);
-      cur.clear();
-    }
-  }
-  return out;
-}
-
-// Whether a catalog accelerator can be the GPU a device name (CUDA's, as a trace's deviceProperties
-// give it) names, by the rule the trace analysis matches deviceProperties names with
-// (trace/analyses/workload.cpp match_device): the name's model token (letters and digits, at most
-// 6 characters, not a memory size: "h200") is among the entry's name and id tokens, and neither
-// states a form factor (pcie, nvl) the other does not.
-bool device_name_fits(const Accelerator& a, const std::string& device_name) {
-  const auto dt = name_tokens(device_name);
-  std::string model;
-  for (const auto& t : dt)
-    if (model.empty() && std::any_of(t.begin(), t.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; }) &&
-        std::any_of(t.begin(), t.end(), [](unsigned char ch) { return std::isalpha(ch) != 0; }) && t.size() <= 6 &&
-        t.find("gb") == std::string::npos)
-      model = t;
-  const auto ct = name_tokens(a.name + " " + a.id);
-  if (model.empty() || !ct.count(model)) return false;
-  for (const char* form : {"pcie", "nvl"})
-    if (ct.count(form) != dt.count(form)) return false;
-  return true;
-}
 
 std::string vendor_of(const std::string& model) {
   std::string l = model;

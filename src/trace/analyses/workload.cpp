@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.hpp"
+#include "catalog/device_name.hpp"
 #include "core/error.hpp"
 #include "core/paths.hpp"
 #include "trace/analyses/analysis.hpp"
@@ -133,61 +134,6 @@ Cost cost_of(const std::string& op, const std::vector<std::vector<int64_t>>& d) 
          "2·N·O·out·(C/g)·k, output size = input size assumed (stride 1, same padding)", true};
   }
   return c;
-}
-
-// Lower-case runs of letters and digits.
-std::set<std::string> name_tokens(const std::string& s) {
-  std::set<std::string> out;
-  std::string cur;
-  for (char ch : s + " ") {
-    if (std::isalnum(static_cast<unsigned char>(ch))) {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    } else if (!cur.empty()) {
-      out.insert(cur);
-      cur.clear();
-    }
-  }
-  return out;
-}
-
-// The model token of a device name ("a100" in "NVIDIA A100-SXM4-80GB"): letters and digits, at
-// most 6 characters, not a memory size. Empty when there is none (then nothing can match).
-std::string device_model_token(const std::set<std::string>& dev_tokens) {
-  for (const auto& t : dev_tokens)
-    if (std::any_of(t.begin(), t.end(), ::isdigit) && std::any_of(t.begin(), t.end(), ::isalpha) && t.size() <= 6 &&
-        t.find("gb") == std::string::npos)
-      return t;
-  return "";
-}
-
-// Catalog accelerator whose name or id shares the most tokens with a deviceProperties name (the
-// model token, e.g. "a100", must be among them). Empty when none fits.
-std::string match_device(const Catalog& cat, const std::string& dev, std::string& note) {
-  const auto dt = name_tokens(dev);
-  const std::string model = device_model_token(dt);
-  std::string best;
-  int best_score = 0, ties = 0;
-  for (const auto& id : cat.accelerator_ids()) {
-    const auto& a = cat.accelerator(id);
-    auto ct = name_tokens(a.name + " " + id);
-    if (model.empty() || !ct.count(model)) continue;
-    int score = 0;
-    for (const auto& t : dt) score += ct.count(t) ? 1 : 0;
-    // A form factor the name does not state is not this part: "NVIDIA H100 80GB HBM3" (what an
-    // H100 SXM reports) tied the PCIe entry, listed first, and the roofline took its 756 TFLOP/s
-    // (before 2026-12-03); "NVIDIA H100 PCIe" states its own.
-    for (const char* form : {"pcie", "nvl"})
-      if (ct.count(form) != dt.count(form)) score -= 2;
-    if (score > best_score) {
-      best_score = score;
-      best = id;
-      ties = 0;
-    } else if (score == best_score) {
-      ++ties;
-    }
-  }
-  if (!best.empty() && ties > 0) note = "'" + dev + "' matched " + best + " among " + std::to_string(ties + 1) + " equally good catalog entries";
-  return best;
 }
 
 }  // namespace

@@ -1,0 +1,30 @@
+#pragma once
+// Matching a device name as the runtime reports it (CUDA's deviceProperties name in a trace,
+// nvidia-smi's name in a bench run: "NVIDIA H100 80GB HBM3") to catalog accelerators. One rule
+// for the trace analysis (which entry a trace ran on) and calibrate (whether --peak-from's entry
+// can be the GPU a run measured); before 2026-12-06 calibrate held a copy of it.
+#include <set>
+#include <string>
+
+namespace sextant {
+
+class Catalog;
+struct Accelerator;
+
+// Lower-case runs of letters and digits ("NVIDIA H100 80GB HBM3": nvidia, h100, 80gb, hbm3).
+std::set<std::string> name_tokens(const std::string& s);
+
+// The model token of a device name's tokens ("a100" in "NVIDIA A100-SXM4-80GB"): letters and
+// digits, at most 6 characters, not a memory size. Empty when there is none (then nothing matches).
+std::string device_model_token(const std::set<std::string>& dev_tokens);
+
+// Whether a catalog accelerator can be the GPU device_name names: the name's model token is among
+// the entry's name and id tokens, and neither states a form factor (pcie, nvl) the other does not.
+bool device_name_fits(const Accelerator& a, const std::string& device_name);
+
+// The catalog accelerator whose name or id shares the most tokens with device_name (its model
+// token among them; a form factor only one side states costs 2). Empty when none fits; note says
+// so when several fit equally well (the first in id order is taken).
+std::string match_device(const Catalog& cat, const std::string& device_name, std::string& note);
+
+}  // namespace sextant
