@@ -453,6 +453,17 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
                                      "batch sizes from 1 to " + std::to_string(kMaxBatchSeqs) + ", e.g. [128, 256]");
     for (int x : p.max_batch_seqs)
       if (x < 1 || x > kMaxBatchSeqs) v->fail("max_batch_seqs", "entries must be from 1 to " + std::to_string(kMaxBatchSeqs) + ", got " + std::to_string(x));
+    // Every candidate runs at the study's serving.max_batch_tokens, which serve refuses below
+    // max_batch_seqs (as vLLM does): before 2026-12-06 plan simulated such a candidate and could
+    // recommend it (review). An entry written is refused here; the default list's are marked in
+    // the candidates table (run_plan).
+    if (v->has("max_batch_seqs"))
+      for (int x : p.max_batch_seqs)
+        if (x > sv.limits.max_batch_tokens)
+          v->fail("max_batch_seqs", "entry " + std::to_string(x) + " is above serving.max_batch_tokens " + std::to_string(sv.limits.max_batch_tokens) +
+                                        ": a pass of that many decoding sequences needs a token each, and serve refuses it",
+                  "entries at most " + std::to_string(sv.limits.max_batch_tokens) + ", or raise serving.max_batch_tokens (vLLM refuses "
+                  "max_num_batched_tokens below max_num_seqs)");
     {
       const auto names = make_policy_registry().names();
       std::string valid;
@@ -878,6 +889,18 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   const auto mean_lengths = mean_request_lengths(s.workload);
   const bool own_prompt = !prompt_given, own_output = !output_given;
   const int64_t prompt = prompt_given.value_or(mean_lengths.first), output = output_given.value_or(mean_lengths.second);
+  // Serve runs at most max_batch_seqs sequences in a pass, prefill or decode: a larger batch is
+  // no pass of this study. Before 2026-12-06 estimate ran --batch 16 of a study with max_batch_seqs
+  // 4 as prefill passes of 8 prompts and decode steps of 16 sequences, passes serve never runs
+  // (review); refused rather than capped, as a decode of 16 sequences 4 at a time is no step's
+  // cost. (Within it, the prefill passes hold at most max_batch_seqs prompts as serve's do.)
+  if (batch > s.serving.limits.max_batch_seqs)
+    throw Error(SourceLocation{"", 0, 0, "--batch"},
+                "is " + std::to_string(batch) + ", above the study's serving.max_batch_seqs " + std::to_string(s.serving.limits.max_batch_seqs) +
+                    " (" + study_name + "): serve never runs more sequences than that in one pass",
+                "a batch of at most " + std::to_string(s.serving.limits.max_batch_seqs) + ", or serving.max_batch_seqs raised to " +
+                    std::to_string(batch) + " (--set serving.max_batch_seqs=" + std::to_string(batch) + "; at most serving.max_batch_tokens " +
+                    std::to_string(s.serving.limits.max_batch_tokens) + ")");
   // The draft as serve builds it (resolve_serving), from the deployment as overridden here (--tp
   // and the like are applied after the file was read): before 2026-12-05 estimate left it out, and
   // called a 70B target with an 8B draft fitting one H100 that serve refused (review).
@@ -888,9 +911,21 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
     resolve_serving(c, cat, data);
     draft = c.serving.draft;
   }
-  Result res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
-                            s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0, draft ? &*draft : nullptr,
-                            s.serving.speculative, s.serving.policy, s.serving.pipeline_batches);
+  // serving.kv_capacity_tokens is serve's cache (checked as serve checks it): before 2026-12-06
+  // estimate sized the cache from the memory whatever the study gave, and called a 3,500-token
+  // request fitting (max_context_tokens_by_memory 169,526) that serve refused at 2,000 (review).
+  // Errors of the study's serving keys name its file, as serve's do (run_serve).
+  Result res;
+  try {
+    res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
+                       s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0, draft ? &*draft : nullptr,
+                       s.serving.speculative, s.serving.policy, s.serving.pipeline_batches, s.serving.kv_capacity_tokens);
+  } catch (const Error& e) {
+    if (!e.where().file.empty() || e.where().key.rfind("serving.", 0) != 0 || s.file.empty()) throw;
+    SourceLocation w = e.where();
+    w.file = s.file;
+    throw Error(w, e.message(), e.hint());
+  }
   if (own_prompt || own_output) {
     const std::string what = own_prompt && own_output ? "prompt " + std::to_string(prompt) + " and output " + std::to_string(output) + " tokens: the mean lengths"
                              : own_prompt            ? "prompt " + std::to_string(prompt) + " tokens: the mean length"
@@ -904,7 +939,8 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
 
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour, const Deployment* draft,
-                    const SpeculativeSpec& speculative, const std::string& serving_policy, int pipeline_batches) {
+                    const SpeculativeSpec& speculative, const std::string& serving_policy, int pipeline_batches,
+                    double kv_capacity_tokens_given) {
   if (pipeline_batches < 0)
     throw Error(SourceLocation{"", 0, 0, "serving.pipeline_batches"}, "must be >= 0, got " + std::to_string(pipeline_batches),
                 "0 for serve's default (one batch in flight per pipeline stage)");
@@ -983,7 +1019,13 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   auto layout_with = [&](double free_bytes) {
     return kv_cache_layout(cm, dcm ? &*dcm : nullptr, std::max(0.0, free_bytes) / budget.kv_bytes_per_token, slots);
   };
-  const KvCacheLayout layout = layout_with(budget.free_bytes());
+  // A study's serving.kv_capacity_tokens is the cache, checked against what the memory holds as
+  // serve checks it (given_kv_capacity_tokens; see run_study_estimate).
+  const bool capacity_given = kv_capacity_tokens_given > 0;
+  const double memory_capacity_tokens = std::max(0.0, budget.free_bytes()) / budget.kv_bytes_per_token;
+  const double capacity_tokens = given_kv_capacity_tokens(kv_capacity_tokens_given, memory_capacity_tokens, d);
+  const KvCacheLayout layout = capacity_given ? kv_cache_layout(cm, dcm ? &*dcm : nullptr, capacity_tokens, slots)
+                                              : layout_with(budget.free_bytes());
   // Units `seqs` sequences of `context` tokens (prompt + output) hold, whose prompt is this run's
   // (or context - 1, when shorter): every one at its last token, or one in its largest pass and the
   // others at their last token. Serve's arrival check at seqs = 1.
@@ -1009,6 +1051,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
+  // serve's figure of the same name, where the study gives the cache (serving.kv_capacity_tokens).
+  if (capacity_given) r.set("kv_capacity_tokens_per_instance", static_cast<double>(layout.blocks * layout.block_tokens));
   r.set("activation_workspace_bytes_per_device", workspace);
   for (const auto& n : weight_format_notes(d)) r.notes.push_back(n);
   npu_peak_note(d, cm.compute_type(), r.notes);
@@ -1051,9 +1095,24 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // fits 101,041 tokens, not 101,042 to 101,050, and 101,056 again), so the bisection's boundary is
   // checked downwards over the span in which the alternation can outweigh the growth of the full
   // layers' blocks.
-  auto longest_context = [&](double free_bytes) {
-    const KvCacheLayout L = layout_with(free_bytes);
-    auto fits_at = [&](int64_t c) { return L.blocks > 0 && units_at(L, c, 1.0) <= static_cast<double>(L.pool_units); };
+  // room_bytes: the memory for the workspace and the cache (usable, or recommended, less the
+  // weights); with_capacity: the cache is the study's serving.kv_capacity_tokens instead. A context
+  // shorter than the prompt has a prompt of context - 1 tokens (units_at), and without a study the
+  // workspace of that prompt's pass (batch x prompt, at most 8,192 tokens), as estimate of that
+  // prompt reserves it: before 2026-12-06 it kept the asked prompt's workspace, and an A17 Pro
+  // "held" 149 tokens of Llama-2-7B Q4_0 beside the 0.39 GB workspace of a 3,000-token prompt no
+  // request of 149 tokens reserves (review). With a study the workspace is serve's whatever the
+  // prompt.
+  auto workspace_at = [&](int64_t context) {
+    const int64_t pr = std::max<int64_t>(1, context - 1);
+    if (serving_pass_tokens > 0 || pr >= prompt) return workspace;
+    return workspace / pass_tokens * std::min(static_cast<double>(pr) * static_cast<double>(batch), kPassTokens);
+  };
+  auto longest_context = [&](double room_bytes, bool with_capacity) {
+    auto fits_at = [&](int64_t c) {
+      const KvCacheLayout L = with_capacity ? layout : layout_with(room_bytes - workspace_at(c));
+      return L.blocks > 0 && units_at(L, c, 1.0) <= static_cast<double>(L.pool_units);
+    };
     constexpr int64_t kUnbounded = int64_t{1} << 52;
     if (!fits_at(1)) return 0.0;
     if (fits_at(kUnbounded)) return static_cast<double>(INFINITY);
@@ -1062,7 +1121,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       const int64_t mid = lo + (hi - lo) / 2;
       (fits_at(mid) ? lo : hi) = mid;
     }
-    const int64_t span = L.block_tokens * std::min<int64_t>(int64_t{1} << 16, 2 + 2 * L.units.window_units / std::max(1, L.units.full_units));
+    const int64_t span = layout.block_tokens * std::min<int64_t>(int64_t{1} << 16, 2 + 2 * layout.units.window_units / std::max(1, layout.units.full_units));
     for (bool moved = true; moved;) {
       moved = false;
       for (int64_t c = std::max<int64_t>(1, lo - span); c <= lo; ++c)
@@ -1074,7 +1133,17 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     }
     return static_cast<double>(lo);
   };
-  double memory_context = budget.free_bytes() > 0 ? longest_context(budget.free_bytes()) : 0.0;
+  double memory_context = longest_context(usable - w, capacity_given);
+  // The prompt itself does not fit (with one output token): no context with it fits, and the
+  // longest request that does has a shorter prompt; said, as the figure is below the prompt.
+  if (memory_context >= 1 && memory_context <= static_cast<double>(prompt))
+    r.notes.push_back("the prompt of " + std::to_string(prompt) + " tokens does not fit, even with one output token: " +
+                      "max_context_tokens_by_memory (" + format_double(memory_context) +
+                      " tokens) is the longest request that fits, its prompt shorter" +
+                      (serving_pass_tokens > 0 ? std::string(", beside the workspace of the study's serving.max_batch_tokens")
+                                               : std::string(", each prompt beside its own pass's activation workspace (batch x prompt, at "
+                                                             "most 8,192 tokens) where this run's is the asked prompt's")) +
+                      (capacity_given ? ", in the study's serving.kv_capacity_tokens" : ""));
   if (std::isinf(memory_context)) {
     // Every layer windowed: memory bounds no context once the window fits.
     memory_context = d.context_window_tokens > 0 ? static_cast<double>(d.context_window_tokens) : std::nan("");
@@ -1087,7 +1156,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Within the recommended working set (where it is below the usable memory): the context that
   // leaves the OS its recommended share.
   if (recommended > 0 && !std::isnan(memory_context)) {
-    double rec_context = recommended > w + workspace ? longest_context(recommended - w - workspace) : 0.0;
+    double rec_context = longest_context(recommended - w, false);
     if (std::isinf(rec_context)) rec_context = memory_context;
     r.set("max_context_tokens_by_recommended_memory", std::min(rec_context, memory_context));
   }
@@ -1364,7 +1433,20 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Under pipeline batches the limit can be one batch's share of the cache, not the device's
   // memory: the sum is then below the usable memory, and is not said to exceed it.
   const double slot_kv = static_cast<double>(layout.pool_units) * layout.unit_bytes_per_device;
-  if (!fits_memory && slots > 1 && w + workspace + kv <= usable)
+  // A study's serving.kv_capacity_tokens is serve's cache, whatever more the memory holds.
+  const std::string capacity_text =
+      capacity_given ? "the study's serving.kv_capacity_tokens, " + format_double(static_cast<double>(layout.blocks * layout.block_tokens)) +
+                           " tokens per instance" +
+                           (layout.block_tokens > 1 ? " (whole blocks of " + std::to_string(layout.block_tokens) + " tokens)" : std::string()) +
+                           " as serve's kv_capacity_tokens_per_instance, where the memory holds " + format_double(std::floor(memory_capacity_tokens))
+                     : std::string();
+  if (fits_memory && capacity_given)
+    r.notes.push_back("KV cache: " + capacity_text + ": fits_memory and max_context_tokens are that cache's" +
+                      (slots > 1 ? ", each of the " + std::to_string(slots) + " pipeline batches holding 1/" + std::to_string(slots) : std::string()));
+  else if (!fits_memory && capacity_given)
+    r.notes.push_back("does not fit: KV " + gb(kv) + " GB > " + gb(slot_kv) + " GB per device, " +
+                      (slots > 1 ? "one of the " + std::to_string(slots) + " pipeline batches' share of " : std::string()) + capacity_text);
+  else if (!fits_memory && slots > 1 && w + workspace + kv <= usable)
     r.notes.push_back("does not fit: KV " + gb(kv) + " GB > " + gb(slot_kv) + " GB per device, the share of one of the " +
                       std::to_string(slots) + " pipeline batches (1/" + std::to_string(slots) + " of the " +
                       gb(usable - w - workspace) + " GB that weights " + gb(w) + " GB and activation workspace " + gb(workspace) +
@@ -1466,6 +1548,12 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           } catch (const Error& e) {
             status = e.message();
           }
+          // A default max_batch_seqs above the study's max_batch_tokens is a deployment serve
+          // refuses (an entry written is refused by load_study).
+          if (status.empty() && mbs > c.serving.limits.max_batch_tokens)
+            status = "refused: max_batch_seqs " + std::to_string(mbs) + " is above serving.max_batch_tokens " +
+                     std::to_string(c.serving.limits.max_batch_tokens) + " (a pass of that many decoding sequences needs a token each; serve "
+                     "and vLLM refuse it)";
           if (!status.empty()) {
             t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
                        std::nan(""), std::nan(""), status});

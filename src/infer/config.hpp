@@ -87,16 +87,23 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 // KV cache is split between that many scheduler slots as serve splits it (pipeline_slots,
 // kv_cache_layout): fits_memory and max_context_tokens are one slot's, and cost and energy per
 // token are charged per pipeline period with that many batches in flight.
+// kv_capacity_tokens > 0: a study's serving.kv_capacity_tokens, the KV cache of an instance in
+// tokens, checked and laid out as serve lays it out (given_kv_capacity_tokens, kv_cache_layout):
+// fits_memory and max_context_tokens are then that cache's; 0: what the memory holds.
+// max_context_tokens_by_memory is the longest context with this prompt; when the prompt itself
+// does not fit (with one output token), the longest request that fits, its prompt shorter (without
+// a study beside its own pass's workspace, batch x its prompt up to 8,192 tokens), with a note.
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
                     int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1,
                     const Deployment* draft = nullptr, const SpeculativeSpec& speculative = {},
-                    const std::string& serving_policy = "", int pipeline_batches = 0);
+                    const std::string& serving_policy = "", int pipeline_batches = 0, double kv_capacity_tokens = 0);
 
 // `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
 // applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when
-// given, replace them), its serving.max_batch_tokens and its speculative draft model (built as
-// serve builds it, from the deployment as overridden); a note says where the lengths came from
-// (study_name: the file, in it).
+// given, replace them), its serving.max_batch_tokens, serving.kv_capacity_tokens and its speculative
+// draft model (built as serve builds it, from the deployment as overridden); a note says where the
+// lengths came from (study_name: the file, in it). A batch beyond the study's
+// serving.max_batch_seqs is refused: serve never runs that many sequences in one pass.
 Result run_study_estimate(const StudySpec& s, const std::string& study_name, const Catalog& cat, const InferData& data,
                           std::optional<int64_t> prompt_tokens, std::optional<int64_t> output_tokens, int64_t batch);
 

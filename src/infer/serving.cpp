@@ -1314,22 +1314,25 @@ double kv_capacity_tokens_by_memory(const ServingSpec& spec, const Deployment& d
 }  // namespace
 
 double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d) {
-  const double by_memory = kv_capacity_tokens_by_memory(spec, d);
-  if (!(spec.kv_capacity_tokens > 0)) return by_memory;
+  return given_kv_capacity_tokens(spec.kv_capacity_tokens, kv_capacity_tokens_by_memory(spec, d), d);
+}
+
+double given_kv_capacity_tokens(double given_tokens, double by_memory_tokens, const Deployment& d) {
+  if (!(given_tokens > 0)) return by_memory_tokens;
   // A capacity given (vLLM's num_gpu_blocks_override) is checked against the memory and the block
   // size: 1e8 tokens of Llama 3.1 8B (13 TB of KV) ran on one H100, and 10 tokens blamed the
   // weights (2026-12-04 review).
   const SourceLocation key{"", 0, 0, "serving.kv_capacity_tokens"};
   const int bt = d.engine.kv_block_tokens;
-  if (spec.kv_capacity_tokens > by_memory)
-    throw Error(key, "is more than the memory holds: " + format_double(spec.kv_capacity_tokens) + " tokens where " + d.accel.id +
-                         " holds " + format_double(std::floor(std::max(0.0, by_memory))) + " beside the weights and the workspace",
+  if (given_tokens > by_memory_tokens)
+    throw Error(key, "is more than the memory holds: " + format_double(given_tokens) + " tokens where " + d.accel.id +
+                         " holds " + format_double(std::floor(std::max(0.0, by_memory_tokens))) + " beside the weights and the workspace",
                 "at most that, or 0 for what the memory holds");
-  if (spec.kv_capacity_tokens < bt)
-    throw Error(key, "is less than one KV block: " + format_double(spec.kv_capacity_tokens) + " tokens where a block of " + d.engine.id +
+  if (given_tokens < bt)
+    throw Error(key, "is less than one KV block: " + format_double(given_tokens) + " tokens where a block of " + d.engine.id +
                          " holds " + std::to_string(bt),
                 "at least " + std::to_string(bt) + ", or 0 for what the memory holds");
-  return spec.kv_capacity_tokens;
+  return given_tokens;
 }
 
 Result simulate_serving(const ServingSpec& spec, const std::vector<Request>& requests, ServingSummary* summary) {

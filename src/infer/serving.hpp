@@ -121,6 +121,12 @@ KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, do
 
 // KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit).
 double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d);
+// The capacity of a given serving.kv_capacity_tokens (> 0), checked against what the memory holds
+// (by_memory_tokens) and one KV block, or by_memory_tokens when none is given (0). `infer serve`
+// (kv_capacity_tokens) and `infer estimate` of a study both read it: estimate had sized the cache
+// from the memory whatever the study gave, and called a 3,500-token request fitting that serve
+// refused at a capacity of 2,000 tokens (2026-12-06 review).
+double given_kv_capacity_tokens(double given_tokens, double by_memory_tokens, const Deployment& d);
 
 // What a unit of serve's paged KV pool holds. Without a sliding window a unit is a block of every
 // layer (and the draft's cache). With one, a unit is one layer's block: a sequence holds

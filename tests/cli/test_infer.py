@@ -2218,5 +2218,121 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
                 self.assertIn(opt + ": is empty", p.stderr)
                 self.assertIn("bf16", p.stderr)
 
+    def test_estimate_of_a_study_holds_its_kv_capacity_as_serve_does(self):
+        """Question (review of 2026-12-06): does estimate of a study honour serving.kv_capacity_tokens
+        as serve does? Yes: the cache is the capacity given, in serve's whole blocks and checked as
+        serve checks it. Before, estimate sized the cache from the memory whatever the study gave:
+        a 3,500-token request on the on-device example at a capacity of 2,000 tokens fitted
+        (max_context_tokens_by_memory 169,526) where serve refused every request, and so did
+        Llama 3.1 8B requests of 1,280 tokens on an H100 at 1,000."""
+        ondevice = "data/examples/infer-on-device.yaml"
+        cap = ("--set", "serving.kv_capacity_tokens=2000")
+        j = run_json("infer", "estimate", ondevice, *cap, "--prompt", "3000", "--output", "500")
+        e = scalars(j)
+        self.assertFalse(e["fits"])
+        self.assertFalse(serve_admits(self, ondevice, 3000, 500, *cap))
+        self.assertTrue(any(n.startswith("does not fit: KV") and "serving.kv_capacity_tokens, 2000 tokens" in n for n in j["notes"]), j["notes"])
+        sv = scalars(run_json("infer", "serve", ondevice, *cap, "--set", "workload.requests=20"))
+        self.assertEqual(e["kv_capacity_tokens_per_instance"], sv["kv_capacity_tokens_per_instance"])
+        # The longest context is one token more than the cache (the last token's KV is never written).
+        self.assertEqual(e["max_context_tokens_by_memory"], sv["kv_capacity_tokens_per_instance"] + 1)
+        for prompt, output in ((1500, 500), (1500, 501)):
+            with self.subTest(prompt=prompt, output=output):
+                self.assertEqual(estimate_fits(ondevice, prompt, output, *cap), serve_admits(self, ondevice, prompt, output, *cap))
+        self.assertTrue(estimate_fits(ondevice, 1500, 500, *cap))
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "h100.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: continuous, max_batch_seqs: 256, max_batch_tokens: 8192, kv_capacity_tokens: 1000}\n"
+                         "workload: {arrival: gamma, cv: 0, rate_per_s: 0.1, requests: 5, prompt: {dist: fixed, mean: 1024},"
+                         " output: {dist: fixed, mean: 256}}\n")
+            e = scalars(run_json("infer", "estimate", f))
+            self.assertFalse(e["fits"])
+            self.assertEqual(e["kv_capacity_tokens_per_instance"], 992)  # whole blocks of 16
+            self.assertEqual(e["max_context_tokens_by_memory"], 993)
+            for prompt, output in ((900, 93), (900, 94)):
+                with self.subTest(prompt=prompt, output=output):
+                    self.assertEqual(estimate_fits(f, prompt, output), serve_admits(self, f, prompt, output))
+            self.assertTrue(estimate_fits(f, 900, 93))
+            # More than the memory holds is refused by both, at the study's key.
+            for cmd in ("estimate", "serve"):
+                p = run("infer", cmd, f, "--set", "serving.kv_capacity_tokens=1e9", ok=False)
+                self.assertEqual(p.returncode, 2, (cmd, p.stdout[-300:]))
+                self.assertIn(f"{f}: key 'serving.kv_capacity_tokens': is more than the memory holds: 1e+09 tokens", p.stderr)
+
+    def test_plan_never_recommends_a_batch_limit_serve_refuses(self):
+        """Question (review of 2026-12-06): can plan recommend a max_batch_seqs above the study's
+        serving.max_batch_tokens, which serve refuses (a pass of that many decoding sequences needs a
+        token each, as vLLM requires)? No: an entry written is refused at plan.max_batch_seqs, naming
+        the value and the bound, and a default entry above it is marked refused in the candidates
+        table. Before, plan simulated max_batch_seqs 1,024 at max_batch_tokens 512 and recommended it."""
+        ondevice = "data/examples/infer-on-device.yaml"
+        p = run("infer", "plan", ondevice, "--set", "workload.requests=100", "--set", "plan.max_batch_seqs=[1024]",
+                "--set", "plan.tp=[1]", ok=False)
+        self.assertEqual(p.returncode, 2, p.stdout[-300:])
+        self.assertIn(f"{ondevice} (--set): key 'plan.max_batch_seqs': entry 1024 is above serving.max_batch_tokens 512", p.stderr)
+        self.assertIn("entries at most 512", p.stderr)
+        # The default list, [64, 256], under a token budget of 100: 256 is marked, 64 planned.
+        j = run_json("infer", "plan", ondevice, "--set", "plan.requests=100", "--set", "serving.max_batch_tokens=100",
+                     "--set", "plan.tp=[1]")
+        cands = {r["max_batch_seqs"]: r for r in rows(j["tables"]["candidates"])}
+        self.assertEqual(sorted(cands), [64, 256])
+        self.assertTrue(cands[256]["status"].startswith("refused: max_batch_seqs 256 is above serving.max_batch_tokens 100"),
+                        cands[256]["status"])
+        self.assertEqual(cands[256]["replicas"], 0)
+        self.assertEqual(cands[64]["status"], "ok")
+        self.assertEqual(scalars(j)["best_max_batch_seqs"], 64)
+
+    def test_estimate_of_a_study_refuses_a_batch_beyond_its_max_batch_seqs(self):
+        """Question (review of 2026-12-06): does estimate of a study run a batch serve never runs?
+        No: serve runs at most serving.max_batch_seqs sequences in a pass, and --batch beyond it is
+        refused, naming the option, the key and the study. Before, --batch 16 of a study with
+        max_batch_seqs 4 priced prefill passes of 8 prompts and decode steps of 16 sequences."""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "mbs4.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: continuous, max_batch_seqs: 4, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: gamma, cv: 0, rate_per_s: 0.1, requests: 16, prompt: {dist: fixed, mean: 1024},"
+                         " output: {dist: fixed, mean: 256}}\n")
+            p = run("infer", "estimate", f, "--batch", "16", ok=False)
+            self.assertEqual(p.returncode, 2, p.stdout[-300:])
+            self.assertIn("key '--batch': is 16, above the study's serving.max_batch_seqs 4", p.stderr)
+            self.assertIn("--set serving.max_batch_seqs=16", p.stderr)
+            e = scalars(run_json("infer", "estimate", f, "--batch", "4"))
+            self.assertEqual(e["prefill_passes_count"], 1)
+            self.assertEqual(scalars(run_json("infer", "estimate", f, "--batch", "16", "--set", "serving.max_batch_seqs=16"))
+                             ["prefill_passes_count"], 2)
+        # Without a study no serve limit applies.
+        self.assertEqual(scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
+                                          "--batch", "16"))["prefill_passes_count"], 2)
+
+    def test_estimate_of_a_prompt_that_does_not_fit_reports_the_longest_request_that_does(self):
+        """Question (review of 2026-12-06): what is max_context_tokens_by_memory when the prompt
+        itself does not fit? The longest request that fits, its prompt shorter and beside that
+        prompt's own workspace, with a note: estimate of that request fits and one token more does
+        not. Before, Llama-2-7B Q4_0 on an A17 Pro with a 3,000-token prompt reported a context of
+        149 tokens, held beside the 3,000-token prompt's workspace, below the prompt and below what a
+        149-token request holds (719)."""
+        args = ("infer", "estimate", "--model", "llama-2-7b", "--accelerator", "apple-a17-pro", "--engine", "llama.cpp",
+                "--weights", "q4_0", "--activations", "fp32", "--kv", "fp16")
+        j = run_json(*args, "--prompt", "3000", "--output", "500")
+        e = scalars(j)
+        self.assertFalse(e["fits_memory"])
+        longest = int(e["max_context_tokens_by_memory"])
+        self.assertLess(longest, 3000)
+        self.assertTrue(any(n.startswith("the prompt of 3000 tokens does not fit, even with one output token: "
+                                         "max_context_tokens_by_memory (%d tokens) is the longest request that fits" % longest)
+                            for n in j["notes"]), j["notes"])
+        at = scalars(run_json(*args, "--prompt", str(longest - 1), "--output", "1"))
+        self.assertTrue(at["fits_memory"])
+        self.assertEqual(at["max_context_tokens_by_memory"], longest)
+        self.assertFalse(scalars(run_json(*args, "--prompt", str(longest), "--output", "1"))["fits_memory"])
+        # A prompt that fits keeps its meaning: the longest context with that prompt, no note.
+        j = run_json(*args, "--prompt", "500", "--output", "1")
+        self.assertGreater(scalars(j)["max_context_tokens_by_memory"], 500)
+        self.assertFalse(any(n.startswith("the prompt of") for n in j["notes"]), j["notes"])
+
 if __name__ == "__main__":
     unittest.main()
