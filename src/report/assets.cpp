@@ -11,6 +11,11 @@ const char* const kPageScript = R"JS(
   var MAX_ROWS = 500;
   var data = JSON.parse(document.getElementById('sextant-data').textContent);
   var result = data.result, page = data.page;
+  // Decimal text of integers a parsed number cannot show (1e15 and beyond; past 2^53 JSON.parse
+  // loses digits: a seed of 9007199254740993 read "9.007e+15", 2026-12-06 review), by scalar name
+  // and by table, column and row.
+  var exact = data.exact || { scalars: {}, tables: {} };
+  function has(o, k) { return !!o && Object.prototype.hasOwnProperty.call(o, k); }
   var root = document.getElementById('sextant-root');
 
   function el(tag, cls, text) {
@@ -35,7 +40,20 @@ const char* const kPageScript = R"JS(
     }
     return String(v);
   }
-  function withUnit(v, unit) { return unit ? fmt(v) + ' ' + unit : fmt(v); }
+  // A share below the whole (100 %, or 1 as a fraction) never reads as the whole: six significant
+  // digits had made 99.99999% "100" and 0.9999999 "1" (2026-12-06 review). It is cut, not rounded,
+  // to four decimals of a percentage, six of a fraction. One above 0 never reads 0 (fmt writes it
+  // in exponent form).
+  function fmtShare(v, whole) {
+    var s = fmt(v);
+    if (typeof v !== 'number' || !(v < whole) || Number(s) < whole) return s;
+    var digits = whole === 1 ? 1e6 : 1e4, cut = Math.floor(v * digits) / digits;
+    return cut < whole ? String(cut) : String((whole * digits - 1) / digits);
+  }
+  function fmtIn(v, unit) { return unit === '%' ? fmtShare(v, 100) : fmt(v); }
+  // A value by the name of its scalar or column: fractions (mfu_fraction) as shares of 1.
+  function fmtNamed(v, name) { return /(^|_)fraction$/.test(name) ? fmtShare(v, 1) : fmt(v); }
+  function withUnit(v, unit) { return unit ? fmtIn(v, unit) + ' ' + unit : fmt(v); }
   // Value-axis ticks in SI form (1.5e11 FLOP/s reads 150G): ECharts writes them in full with
   // thousands separators, and twelve-digit ticks were cut at the chart's edge and ran into the
   // axis name (a calibrate report's FLOP/s axis, 2026-12-04 review).
@@ -107,9 +125,11 @@ const char* const kPageScript = R"JS(
         } else if (c.kind === 'gantt' && Array.isArray(v)) {
           text = 'start ' + withUnit(v[1], c.value_unit) + ', duration ' + withUnit(v[2] - v[1], c.value_unit);
         } else if (Array.isArray(v) && Array.isArray(c.value_labels)) {
-          text = v.slice(0, c.value_labels.length).map(function (x, i) { return c.value_labels[i] + ' ' + fmt(x); }).join(', ');
+          text = v.slice(0, c.value_labels.length).map(function (x, i) {
+            return c.value_labels[i] + ' ' + fmtIn(x, /\(%\)$/.test(c.value_labels[i]) ? '%' : '');
+          }).join(', ');
         } else if (Array.isArray(v)) {
-          text = v.map(fmt).join(', ') + (c.value_unit ? ' ' + c.value_unit : '');
+          text = v.map(function (x) { return fmtIn(x, c.value_unit); }).join(', ') + (c.value_unit ? ' ' + c.value_unit : '');
         } else {
           text = withUnit(v, c.value_unit);
         }
@@ -174,7 +194,7 @@ const char* const kPageScript = R"JS(
   Object.keys(result.scalars).forEach(function (k) {
     var tr = el('tr');
     tr.appendChild(el('th', null, k));
-    tr.appendChild(el('td', 'num', fmt(result.scalars[k])));
+    tr.appendChild(el('td', 'num', has(exact.scalars, k) ? exact.scalars[k] : fmtNamed(result.scalars[k], k)));
     sb.appendChild(tr);
   });
   st.appendChild(sb);
@@ -194,6 +214,9 @@ const char* const kPageScript = R"JS(
   Object.keys(result.tables).forEach(function (name) {
     var t = result.tables[name];
     var cols = Object.keys(t.columns);
+    var big = has(exact.tables, name) ? exact.tables[name] : {};
+    // The text a cell shows: an integer's exact digits where the page carries them.
+    function shown(c, i) { return has(big[c], i) ? big[c][i] : fmtNamed(t.columns[c][i], c); }
     var n = cols.length ? t.columns[cols[0]].length : 0;
     var sec = el('section', 'table');
     sec.setAttribute('data-table', name);
@@ -225,8 +248,17 @@ const char* const kPageScript = R"JS(
     // The filter matches the text a cell shows (7.516e-4, n/a) and a number's stored digits
     // (0.0007516): before 2026-12-06 (review) it matched the stored value only, so a row could not
     // be found by what the table showed.
-    function matches(v, q) {
-      return fmt(v).toLowerCase().indexOf(q) >= 0 || (typeof v === 'number' && String(v).toLowerCase().indexOf(q) >= 0);
+    function matches(c, i, q) {
+      var v = t.columns[c][i];
+      return shown(c, i).toLowerCase().indexOf(q) >= 0 ||
+        (typeof v === 'number' && !has(big[c], i) && String(v).toLowerCase().indexOf(q) >= 0);
+    }
+    // Integers equal as doubles are ordered by their exact digits (9007199254740993 after ...992).
+    function exactOrder(c, a, b) {
+      if (typeof BigInt !== 'function' || (!has(big[c], a) && !has(big[c], b))) return 0;
+      var x = BigInt(has(big[c], a) ? big[c][a] : String(t.columns[c][a]));
+      var y = BigInt(has(big[c], b) ? big[c][b] : String(t.columns[c][b]));
+      return x < y ? -1 : x > y ? 1 : 0;
     }
     function draw() {
       var q = filter.value.toLowerCase();
@@ -234,7 +266,7 @@ const char* const kPageScript = R"JS(
       for (var i = 0; i < n; i++) {
         if (q) {
           var hit = false;
-          for (var j = 0; j < cols.length && !hit; j++) hit = matches(t.columns[cols[j]][i], q);
+          for (var j = 0; j < cols.length && !hit; j++) hit = matches(cols[j], i, q);
           if (!hit) continue;
         }
         idx.push(i);
@@ -243,14 +275,17 @@ const char* const kPageScript = R"JS(
         var v = t.columns[sortCol], numeric = t.types[sortCol] !== 'str';
         idx.sort(function (a, b) {
           var x = v[a], y = v[b];
-          if (numeric) { x = x === null ? -Infinity : x; y = y === null ? -Infinity : y; return (x - y) * sortDir || a - b; }
+          if (numeric) {
+            x = x === null ? -Infinity : x; y = y === null ? -Infinity : y;
+            return ((x - y) || (x === y ? exactOrder(sortCol, a, b) : 0)) * sortDir || a - b;
+          }
           return (x < y ? -1 : x > y ? 1 : 0) * sortDir || a - b;
         });
       }
       while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
       idx.slice(0, MAX_ROWS).forEach(function (i) {
         var tr = el('tr');
-        cols.forEach(function (c) { tr.appendChild(el('td', t.types[c] === 'str' ? 'str' : 'num', fmt(t.columns[c][i]))); });
+        cols.forEach(function (c) { tr.appendChild(el('td', t.types[c] === 'str' ? 'str' : 'num', shown(c, i))); });
         tbody.appendChild(tr);
       });
       var total = t.rows_total ? ' (of ' + t.rows_total + ' in the result; this page holds the first ' + n + ')' : '';

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -100,10 +101,23 @@ std::string fmt_pct(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
   char buf[64];
   const double p = fraction * 100;
-  if ((std::fabs(p) < 10 && p != 0) || (p > 99 && p < 100))  // "99.7%", not "100%"
-    std::snprintf(buf, sizeof buf, "%.1f%%", p);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f%%", p);
+  // A share below 100% never reads 100%, one above 0 never 0% (and a negative one never 0%):
+  // digits are added, up to three decimals, until the text is on the value's side of the bound.
+  // Before 2026-12-06 (review) 99.98% read "100.0%", a run with one request of 5,000 missing its
+  // SLO headlined as all meeting it, and 0.004% read "0.0%".
+  auto misleads = [&](int decimals) {
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, p);
+    const double shown = std::strtod(buf, nullptr);
+    return (p < 100 && shown >= 100) || (p > 0 && shown <= 0) || (p < 0 && shown >= 0);
+  };
+  int decimals = (std::fabs(p) < 10 && p != 0) || (p > 99 && p < 100) ? 1 : 0;  // "99.7%", "4.5%"
+  while (misleads(decimals) && decimals < 3) ++decimals;
+  if (misleads(decimals)) {
+    // Closer to the bound than three decimals: below it, rounded towards the value's side.
+    if (p > 99) return "99.999%";
+    return p > 0 ? "<0.001%" : ">-0.001%";
+  }
+  std::snprintf(buf, sizeof buf, "%.*f%%", decimals, p);
   return buf;
 }
 

@@ -53,7 +53,7 @@ std::string fmt_num(double v);
 // i.e. NaN, value broke the page's charts).
 bool finite_scalar(const Result& r, const std::string& name);
 std::string fmt_count(double v);      // whole numbers without decimals ("4", "148"), else fmt_num
-std::string fmt_pct(double fraction);  // "31%" (one decimal below 10%)
+std::string fmt_pct(double fraction);  // "31%" (one decimal below 10%); below 100% never "100%", above 0 never "0%"
 std::string fmt_seconds(double s);     // "9.39 s", "12.1 ms", "850 µs", "3.1 h", "2.4 d"
 std::string fmt_bytes(double b);       // "39.7 GiB", "512 MiB"
 

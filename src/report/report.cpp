@@ -93,6 +93,24 @@ uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
+// Integers whose magnitude is 1e15 or more (beyond the page script's whole-number form, and past
+// 2^53 beyond a double's digits) as decimal text: {"scalars": {name: text}, "tables": {table:
+// {column: {row: text}}}}, rows below max_rows (those the page embeds).
+nlohmann::ordered_json exact_integer_texts(const Result& r, size_t max_rows) {
+  constexpr int64_t kFull = 1000000000000000;  // 1e15
+  auto big = [](int64_t v) { return v >= kFull || v <= -kFull; };
+  nlohmann::ordered_json exact = {{"scalars", nlohmann::ordered_json::object()}, {"tables", nlohmann::ordered_json::object()}};
+  for (const auto& [name, v] : r.scalars)
+    if (const int64_t* i = std::get_if<int64_t>(&v); i && big(*i)) exact["scalars"][name] = std::to_string(*i);
+  for (const Table& t : r.tables)
+    for (const Column& c : t.columns()) {
+      if (c.type != Column::Type::I64) continue;
+      for (size_t row = 0; row < std::min(c.i64.size(), max_rows); ++row)
+        if (big(c.i64[row])) exact["tables"][t.name()][c.name][std::to_string(row)] = std::to_string(c.i64[row]);
+    }
+  return exact;
+}
+
 }  // namespace
 
 std::string chart_library_path() {
@@ -184,6 +202,12 @@ std::string render_html(const Result& r, const ReportOptions& o) {
     doc["result"]["notes"].push_back("table " + name + ": the first " + std::to_string(kMaxEmbeddedRows) + " of " + std::to_string(rows) +
                                      " rows are in this page; all rows are in the --json and --csv output");
   }
+  // The digits of integers the page script cannot show from the parsed numbers: JSON.parse makes a
+  // double of 9007199254740993 (9007199254740992) and the script writes 1e15 and beyond in exponent
+  // form. Their decimal text, by scalar name and by table, column and row, is shown instead; the
+  // embedded result stays the --json document. Before 2026-12-06 (review) a seed of
+  // 9007199254740993 read "9.007e+15".
+  doc["exact"] = exact_integer_texts(r, kMaxEmbeddedRows);
   const std::string data = json_for_script(doc);
   const std::string script = script_safe(kPageScript);
   char nonce[32];

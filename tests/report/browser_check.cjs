@@ -129,6 +129,26 @@ async function main() {
         onerror_attributes: document.querySelectorAll('[onerror]').length,
       }), EVIL);
     }
+    if (item.kind === 'numbers') {
+      // The seed in the figures and the table, the table sorted by it (ascending), and the tooltip of
+      // the share chart's first bar (99.99999%).
+      r.numbers = await page.evaluate(() => {
+        const figure = [...document.querySelectorAll('section.scalars tr')].find((tr) => tr.children[0].textContent === 'seed');
+        const sec = document.querySelector('section.table[data-table="draws"]');
+        const th = [...sec.querySelectorAll('thead th')];
+        const seedCol = th.findIndex((x) => x.textContent === 'seed');
+        th[seedCol].click();
+        const seeds = [...sec.querySelectorAll('tbody tr')].map((tr) => tr.children[seedCol].textContent);
+        const fracCol = th.findIndex((x) => x.textContent === 'met_fraction');
+        const fractions = [...sec.querySelectorAll('tbody tr')].map((tr) => tr.children[fracCol].textContent);
+        const met = [...document.querySelectorAll('section.scalars tr')].find((tr) => tr.children[0].textContent === 'met_fraction');
+        const inst = window.echarts.getInstanceByDom(document.querySelector('figure[data-chart-id="table-draws-0"] .chart-box'));
+        inst.dispatchAction({ type: 'showTip', seriesIndex: 0, dataIndex: 0 });
+        return { figure: figure && figure.children[1].textContent, met: met && met.children[1].textContent, seeds, fractions };
+      });
+      await page.waitForTimeout(300);
+      r.numbers.tip = await page.evaluate(() => [...document.querySelectorAll('.tip-value')].map((x) => x.textContent));
+    }
     const shot = path.join(shots, item.kind + '.png');
     await page.screenshot({ path: shot, fullPage: false });
     r.screenshot = shot;

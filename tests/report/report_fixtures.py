@@ -37,6 +37,17 @@ KINDS = {
 }
 
 
+BIG_SEED = 9007199254740993  # 2^53 + 1: a double holds 2^53 (…992) instead
+NUMBERS_RESULT = {
+    "schema_version": 1, "command": "numbers check",
+    "scalars": {"seed": BIG_SEED, "met_fraction": 0.9999999},
+    "tables": {"draws": {"description": "integers and shares at the edge of a double's digits",
+                         "types": {"name": "str", "seed": "i64", "met_fraction": "f64"},
+                         "columns": {"name": ["a", "b", "c"], "seed": [BIG_SEED, BIG_SEED - 1, 5],
+                                     "met_fraction": [0.9999999, 0.5, 0.25]}}},
+    "notes": []}
+
+
 def run(*args, env=None, check=True):
     p = subprocess.run([BIN, *args], capture_output=True, text=True, cwd=ROOT, env=env)
     if check and p.returncode != 0:
@@ -66,6 +77,15 @@ def write_reports(out_dir):
         path = os.path.join(out_dir, kind + ".html")
         run(*args, "--report", path, "-q")
         written[kind] = (path, charts)
+    # A saved result whose numbers a browser formats badly unless told (review of 2026-12-06): an
+    # integer past 2^53 (JSON.parse rounds it; it had read "9.007e+15") and a share just below the
+    # whole (six significant digits had made 0.9999999 "1" and 99.99999% "100").
+    numbers = os.path.join(out_dir, "numbers.json")
+    with open(numbers, "w") as f:
+        json.dump(NUMBERS_RESULT, f)
+    path = os.path.join(out_dir, "numbers.html")
+    run("report", numbers, "-o", path)
+    written["numbers"] = (path, ["table-draws-0"])
     trace = evil_trace(os.path.join(out_dir, "xss-trace"))
     path = os.path.join(out_dir, "xss.html")
     run("analyze", trace, "--report", path, "-q")

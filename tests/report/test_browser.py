@@ -131,6 +131,17 @@ class BrowserTest(unittest.TestCase):
         self.assertTrue(x["svg_text"])
         self.assertEqual(self.results["xss"]["dialogs"], [])
 
+    def test_integers_and_shares_show_their_digits(self):
+        """Review of 2026-12-06: a seed of 9007199254740993 read "9.007e+15" (and JSON.parse makes
+        ...992 of it); a share of 99.99999% read "100", a fraction of 0.9999999 "1"."""
+        n = self.results["numbers"]["numbers"]
+        seed = str(fx.BIG_SEED)
+        self.assertEqual(n["figure"], seed)
+        self.assertEqual(n["seeds"], ["5", str(fx.BIG_SEED - 1), seed])  # sorted by the exact digits
+        self.assertEqual(n["met"], "0.999999")
+        self.assertEqual(n["fractions"][n["seeds"].index(seed)], "0.999999")
+        self.assertIn("99.9999 %", n["tip"])
+
     def test_fast(self):
         print(f"browser: {len(self.results)} reports in {self.seconds:.1f} s", file=sys.stderr)
         self.assertLess(self.seconds, 180)

@@ -268,6 +268,12 @@ std::string takeaway_of(const ReportPage& p, const std::string& id) {
     if (c.id == id) return c.takeaway;
   return "(no chart)";
 }
+// The page's chart with this id, or null (a pointer into `p`: keep the page).
+const Chart* chart_of(const ReportPage& p, const std::string& id) {
+  for (const auto& c : p.charts)
+    if (c.id == id) return &c;
+  return nullptr;
+}
 }  // namespace
 
 TEST(ReportRenderers, AnalyzeIdleTakeawayNamesTheWorstRank) {
@@ -1199,4 +1205,99 @@ TEST(ReportInput, ADocumentWithoutAResultsKeysIsAnErrorNamingTheKey) {
   no_notes.erase("notes");
   EXPECT_EQ(error_of(no_notes), "");
   EXPECT_NE(error_of(nlohmann::ordered_json{{"schema_version", 1}}).find("key 'command'"), std::string::npos);
+}
+
+// Question (review of 2026-12-06): does a share below 100% never read "100%", and one above 0
+// never "0%"? 99.98% of requests meeting the SLO (one miss in 5,000) had headlined as "100.0%".
+TEST(ReportUnits, ASharePastNoBoundReadsAsTheBound) {
+  EXPECT_EQ(fmt_pct(0.9998), "99.98%");
+  EXPECT_EQ(fmt_pct(0.99999999), "99.999%");
+  EXPECT_EQ(fmt_pct(0.997), "99.7%");
+  EXPECT_EQ(fmt_pct(1.0), "100%");
+  EXPECT_EQ(fmt_pct(0.00004), "0.004%");
+  EXPECT_EQ(fmt_pct(1e-9), "<0.001%");
+  EXPECT_EQ(fmt_pct(-1e-9), ">-0.001%");
+  EXPECT_EQ(fmt_pct(0.0), "0%");
+  Result r;
+  r.command = "infer serve";
+  r.set("slo_ttft_s", 1.0);
+  r.set("ttft_p99_s", 0.143);
+  r.set("slo_attainment_fraction", 0.9998);
+  Table& t = r.add_table("latency");
+  t.add_str("metric");
+  t.add_f64("p99_s");
+  t.add_row({std::string("ttft"), 0.143});
+  EXPECT_EQ(takeaway_of(build_page(r), "latency"), "p99 TTFT 143 ms (SLO 1.00 s); 99.98% of requests meet the SLO");
+}
+
+// Question (review of 2026-12-06): does the collective-skew heatmap say that it draws the first
+// collectives only, and are its takeaway's figures over all of them? 400 of 600 were drawn without a
+// word, and the mean skew of those 400 read as the run's.
+TEST(ReportRenderers, AnalyzeSkewHeatmapSaysWhatItDrawsAndSummarisesAll) {
+  Result r = trace_result_with("k");
+  Table& c = r.add_table("collectives");
+  c.add_str("process_group");
+  c.add_str("operation");
+  c.add_i64("sequence");
+  c.add_f64("start_skew_us");
+  c.add_i64("last_rank");
+  Table& a = r.add_table("collective_arrivals");
+  a.add_i64("collective_row");
+  a.add_i64("rank");
+  a.add_f64("arrival_delay_us");
+  for (int64_t i = 0; i < 600; ++i) {
+    const double skew = i < 400 ? 1000.0 : 4000.0;  // the first 400 mean 1000 µs, all 600 mean 2000 µs
+    c.add_row({std::string("pg0"), std::string("all_reduce"), i, skew, int64_t{1}});
+    if (i < 400) {
+      a.add_row({i, int64_t{0}, 0.0});
+      a.add_row({i, int64_t{1}, skew});
+    }
+  }
+  const ReportPage page = build_page(r);
+  const Chart* ch = chart_of(page, "collective-skew");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_NE(ch->title.find("(the first 400 of 600 drawn)"), std::string::npos) << ch->title;
+  EXPECT_EQ(ch->option["xAxis"]["data"].size(), 400u);
+  EXPECT_EQ(ch->takeaway, "mean start skew 2000 µs over 600 collectives; rank 1 arrived last for 100% of the total skew; latest on "
+                          "average over the 400 drawn: rank 1 (1000 µs after the earliest)");
+}
+
+// Question (review of 2026-12-06): does the page carry the digits of integers a browser's numbers
+// cannot show? A seed of 9007199254740993 read "9.007e+15", and JSON.parse makes ...992 of it. The
+// embedded result stays the --json document; the digits travel beside it.
+TEST(ReportPageTest, IntegersBeyondADoublesDigitsTravelAsText) {
+  Result r = trace_result_with("k");
+  r.set("seed", int64_t{9007199254740993});
+  r.set("small_seed", int64_t{42});
+  Table& t = r.add_table("runs");
+  t.add_i64("run_seed");
+  t.add_row({int64_t{7}});
+  t.add_row({int64_t{-1000000000000001}});
+  const auto doc = embedded(render_html(r, fake_lib()));
+  EXPECT_EQ(doc["result"], to_json(r));
+  ASSERT_TRUE(doc.contains("exact"));
+  EXPECT_EQ(doc["exact"]["scalars"], (nlohmann::ordered_json{{"seed", "9007199254740993"}}));
+  EXPECT_EQ(doc["exact"]["tables"], (nlohmann::ordered_json{{"runs", {{"run_seed", {{"1", "-1000000000000001"}}}}}}));
+}
+
+// Question (review of 2026-12-06): are the latency CDF's shares of every request, the refused ones
+// included? 37 of 200 refused had drawn curves up to 100%, and "62% within its SLO" was of the 163
+// completed.
+TEST(ReportRenderers, InferLatencyCdfCountsRefusedRequests) {
+  Result r;
+  r.command = "infer serve";
+  r.set("requests_count", int64_t{8});
+  r.set("rejected_count", int64_t{4});
+  r.set("slo_ttft_s", 0.25);
+  Table& t = r.add_table("requests");
+  t.add_f64("ttft_s");
+  t.add_f64("tpot_s");
+  for (double ttft : {0.1, 0.2, 0.3, 0.4}) t.add_row({ttft, 0.01});
+  const ReportPage page = build_page(r);
+  const Chart* ch = chart_of(page, "latency-cdf");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_EQ(ch->option["series"][0]["data"].back()[1].get<double>(), 50.0);  // 4 of 8 requests have a TTFT
+  EXPECT_NE(ch->title.find("4 refused at arrival have no latency: the curves stop below 100%"), std::string::npos) << ch->title;
+  EXPECT_NE(ch->takeaway.find("25% within its SLO"), std::string::npos) << ch->takeaway;  // 2 of 8, not 2 of 4
+  EXPECT_NE(ch->takeaway.find("shares of all requests, 4 refused at arrival among them"), std::string::npos) << ch->takeaway;
 }
