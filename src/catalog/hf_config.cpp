@@ -40,6 +40,114 @@ const std::set<std::string>& hf_keys_without_effect() {
   return k;
 }
 
+// The model_type of a Transformers model class named in a config's `architectures`, "" for a class
+// this table does not know (a remote-code class, a multimodal wrapper's: never an error). The
+// supported types' classes are their stem and a head (LlamaForCausalLM, LlamaForSequenceClassification,
+// LlamaModel, ...: one type for every head); other architectures' causal-LM classes name their own
+// type, which no supported type builds. vLLM builds the model from this class and Transformers from
+// model_type (review of 2026-12-06).
+const std::map<std::string, std::string>& hf_class_stems() {
+  static const std::map<std::string, std::string> stems = {
+      {"Llama", "llama"},         {"Mistral", "mistral"},     {"Mixtral", "mixtral"},         {"Qwen2", "qwen2"},
+      {"Qwen2Moe", "qwen2_moe"},  {"Qwen3", "qwen3"},         {"Qwen3Moe", "qwen3_moe"},      {"DeepseekV2", "deepseek_v2"},
+      {"DeepseekV3", "deepseek_v3"}, {"GPT2", "gpt2"},        {"GPTNeoX", "gpt_neox"},        {"Gemma", "gemma"},
+      {"Gemma2", "gemma2"},       {"Phi3", "phi3"},           {"Nemotron", "nemotron"},       {"Olmo", "olmo"},
+      {"Olmo2", "olmo2"},         {"Granite", "granite"},     {"GptOss", "gpt_oss"}};
+  return stems;
+}
+std::string hf_type_of_class(const std::string& cls) {
+  const auto& stems = hf_class_stems();
+  // Gemma3Model and Gemma3ForConditionalGeneration are the multimodal gemma3: only the text classes.
+  static const std::map<std::string, std::string> whole = {
+      {"GPT2LMHeadModel", "gpt2"}, {"GPT2DoubleHeadsModel", "gpt2"}, {"Gemma3ForCausalLM", "gemma3_text"},
+      {"Gemma3TextModel", "gemma3_text"}, {"QWenLMHeadModel", "qwen"},
+      // Other architectures (hf_model_types has none of them).
+      {"FalconForCausalLM", "falcon"}, {"RWForCausalLM", "falcon"}, {"PhiForCausalLM", "phi"}, {"BloomForCausalLM", "bloom"},
+      {"MptForCausalLM", "mpt"}, {"MPTForCausalLM", "mpt"}, {"GPTJForCausalLM", "gptj"}, {"GPTNeoForCausalLM", "gpt_neo"},
+      {"GPTBigCodeForCausalLM", "gpt_bigcode"}, {"OPTForCausalLM", "opt"}, {"StableLmForCausalLM", "stablelm"},
+      {"Starcoder2ForCausalLM", "starcoder2"}, {"CohereForCausalLM", "cohere"}, {"Cohere2ForCausalLM", "cohere2"},
+      {"DbrxForCausalLM", "dbrx"}, {"JambaForCausalLM", "jamba"}, {"MambaForCausalLM", "mamba"}, {"Mamba2ForCausalLM", "mamba2"},
+      {"Qwen3NextForCausalLM", "qwen3_next"}, {"Llama4ForCausalLM", "llama4_text"}, {"OlmoeForCausalLM", "olmoe"},
+      {"Olmo3ForCausalLM", "olmo3"}, {"GraniteMoeForCausalLM", "granitemoe"}, {"GraniteMoeSharedForCausalLM", "granitemoeshared"},
+      {"GraniteMoeHybridForCausalLM", "granitemoehybrid"}, {"PhimoeForCausalLM", "phimoe"}, {"PhiMoEForCausalLM", "phimoe"},
+      {"DeepseekForCausalLM", "deepseek"}, {"DeepseekV32ForCausalLM", "deepseek_v32"}, {"Gemma3nForCausalLM", "gemma3n_text"},
+      {"GlmForCausalLM", "glm"}, {"Glm4ForCausalLM", "glm4"}, {"Glm4MoeForCausalLM", "glm4_moe"}, {"InternLM2ForCausalLM", "internlm2"},
+      {"ExaoneForCausalLM", "exaone"}, {"Exaone4ForCausalLM", "exaone4"}, {"MiniMaxForCausalLM", "minimax"},
+      {"PersimmonForCausalLM", "persimmon"}, {"RecurrentGemmaForCausalLM", "recurrent_gemma"}, {"ZambaForCausalLM", "zamba"},
+      {"Zamba2ForCausalLM", "zamba2"}, {"FalconH1ForCausalLM", "falcon_h1"}, {"FalconMambaForCausalLM", "falcon_mamba"},
+      {"BambaForCausalLM", "bamba"}, {"NemotronHForCausalLM", "nemotron_h"}, {"HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense"},
+      {"HunYuanMoEV1ForCausalLM", "hunyuan_v1_moe"}, {"Ernie4_5ForCausalLM", "ernie4_5"}, {"Ernie4_5_MoeForCausalLM", "ernie4_5_moe"},
+      {"SmolLM3ForCausalLM", "smollm3"}, {"SeedOssForCausalLM", "seed_oss"}, {"ArceeForCausalLM", "arcee"},
+      {"ApertusForCausalLM", "apertus"}, {"Dots1ForCausalLM", "dots1"}, {"BitNetForCausalLM", "bitnet"}, {"HeliumForCausalLM", "helium"},
+      {"Lfm2ForCausalLM", "lfm2"}, {"MiniCPM3ForCausalLM", "minicpm3"}};
+  if (const auto it = whole.find(cls); it != whole.end()) return it->second;
+  for (const char* head : {"ForCausalLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering", "Model"}) {
+    const size_t n = std::strlen(head);
+    if (cls.size() <= n || cls.compare(cls.size() - n, n, head) != 0) continue;
+    if (const auto it = stems.find(cls.substr(0, cls.size() - n)); it != stems.end()) return it->second;
+  }
+  return "";
+}
+
+// The causal-LM class of a supported type, for the hint of a disagreeing architectures.
+std::string hf_class_of_type(const std::string& type) {
+  static const std::map<std::string, std::string> special = {
+      {"gpt2", "GPT2LMHeadModel"}, {"gemma3_text", "Gemma3ForCausalLM"}, {"qwen", "QWenLMHeadModel"}};
+  if (const auto it = special.find(type); it != special.end()) return it->second;
+  for (const auto& [stem, t] : hf_class_stems())
+    if (t == type) return stem + "ForCausalLM";
+  return "";
+}
+
+// Keys of other architectures that change the model where they are on: a model_type that does not
+// read them builds the model without them, silently. Before 2026-12-06 they were listed as ignored
+// keys (Llama-3.1-8B with Falcon's alibi, parallel_attn, multi_query and num_kv_heads 1 read as the
+// 8-KV-head llama) or refused by accident (MLA's v_head_dim as a near miss of head_dim, and the
+// hint followed built a multi-head model; review). `owners`: the supported types that read the key
+// (the check does not apply to them); `readers`: who reads it, for the message.
+struct ForeignKey {
+  const char* key;
+  enum When { kTrue, kNotNull, kKvHeads, kQkNorm, kMultiQuery } when;
+  std::set<std::string> owners;
+  const char* readers;
+  const char* what;
+};
+const std::vector<ForeignKey>& foreign_keys() {
+  static const char* kMla = "model_type deepseek_v2 and deepseek_v3";
+  static const char* kMlaWhat = "multi-head latent attention, MLA";
+  static const std::vector<ForeignKey> k = {
+      {"kv_lora_rank", ForeignKey::kNotNull, {"deepseek_v2", "deepseek_v3"}, kMla, kMlaWhat},
+      {"q_lora_rank", ForeignKey::kNotNull, {"deepseek_v2", "deepseek_v3"}, kMla, kMlaWhat},
+      {"qk_nope_head_dim", ForeignKey::kNotNull, {"deepseek_v2", "deepseek_v3"}, kMla, kMlaWhat},
+      {"qk_rope_head_dim", ForeignKey::kNotNull, {"deepseek_v2", "deepseek_v3"}, kMla, kMlaWhat},
+      {"v_head_dim", ForeignKey::kNotNull, {"deepseek_v2", "deepseek_v3"}, kMla, kMlaWhat},
+      {"alibi", ForeignKey::kTrue, {}, "Falcon's model_type falcon", "ALiBi attention biases in place of rotary positions"},
+      {"parallel_attn", ForeignKey::kTrue, {}, "Falcon's model_type falcon", "attention and MLP in parallel from one norm"},
+      {"new_decoder_architecture", ForeignKey::kTrue, {}, "Falcon's model_type falcon", "Falcon-40B's grouped KV heads and two norms"},
+      {"multi_query", ForeignKey::kMultiQuery, {}, "model_type falcon and gpt_bigcode", "one key/value head, multi-query attention"},
+      {"num_kv_heads", ForeignKey::kKvHeads, {}, "Falcon's model_type falcon", "the number of key/value heads"},
+      {"n_head_kv", ForeignKey::kKvHeads, {}, "Falcon's earlier RefinedWeb code", "the number of key/value heads"},
+      {"use_parallel_residual", ForeignKey::kTrue, {"gpt_neox"}, "model_type gpt_neox and stablelm", "attention and MLP in parallel"},
+      {"parallel_residual", ForeignKey::kTrue, {}, "litgpt's configs (Transformers' gpt_neox and stablelm: use_parallel_residual)",
+       "attention and MLP in parallel"},
+      {"qk_layernorm", ForeignKey::kQkNorm, {}, "model_type stablelm and persimmon", "query and key norms"},
+      {"use_qk_norm", ForeignKey::kQkNorm, {}, "model_type cohere and llama4_text", "query and key norms"}};
+  return k;
+}
+
+// Keys whose owner types a missing required key's hint names: the config is likely of that type.
+const std::map<std::string, std::vector<std::string>>& keys_of_types() {
+  static const std::map<std::string, std::vector<std::string>> k = {
+      {"num_local_experts", {"mixtral", "gpt_oss"}},
+      {"num_experts", {"qwen2_moe", "qwen3_moe"}},
+      {"n_routed_experts", {"deepseek_v2", "deepseek_v3"}},
+      {"moe_intermediate_size", {"qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3"}},
+      {"kv_lora_rank", {"deepseek_v2", "deepseek_v3"}},
+      {"qk_nope_head_dim", {"deepseek_v2", "deepseek_v3"}},
+      {"kv_channels", {"qwen"}}};
+  return k;
+}
+
 struct Reader {
   const nlohmann::json& j;
   std::string file;
@@ -67,8 +175,20 @@ struct Reader {
     const std::string m = closest_match(k, keys);
     return m.empty() ? std::string() : "the file has '" + m + "': did you mean '" + k + "'?";
   }
-  Error missing_key_error() const {
-    return Error(SourceLocation{file, 0, 0, missing}, "required key is missing for this model_type", near_miss(missing));
+  // Where no near miss is written, a key of the types that read `missing`'s kind of value (Mixtral's
+  // num_local_experts under qwen2_moe's missing num_experts): the model_type is likely another's.
+  // Before 2026-12-06 the error said only that the key was missing (review).
+  Error missing_key_error(const std::string& type) const {
+    std::string hint = near_miss(missing);
+    if (hint.empty() && j.is_object())
+      for (const auto& [key, owners] : keys_of_types())
+        if (!used.count(key) && has(key) && std::find(owners.begin(), owners.end(), type) == owners.end()) {
+          std::string names;
+          for (size_t n = 0; n < owners.size(); ++n) names += (n == 0 ? "" : n + 1 == owners.size() ? " and " : ", ") + owners[n];
+          hint = "the file has '" + key + "', which model_type " + names + (owners.size() == 1 ? " reads" : " read") + ", not " + type + ": is model_type this model's?";
+          break;
+        }
+    return Error(SourceLocation{file, 0, 0, missing}, "required key is missing for this model_type", hint);
   }
   int i(const std::string& k) {
     used.insert(k);
@@ -385,7 +505,14 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
       at.key = "text_config." + key;
       throw Error(at, e.message(), e.hint());
     }
-    throw Error(json_key_location(text, file, key, duplicate ? 2 : 1), e.message(), e.hint());
+    SourceLocation at = json_key_location(text, file, key, duplicate ? 2 : 1);
+    // A required key the file does not write is placed at model_type, the key that requires it
+    // (the error had named the file alone; review of 2026-12-06).
+    if (at.line == 0 && e.message().rfind("required key is missing", 0) == 0) {
+      at = json_key_location(text, file, "model_type");
+      at.key = key;
+    }
+    throw Error(at, e.message(), e.hint());
   }
 }
 
@@ -472,14 +599,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // DeepseekV3ForCausalLM), else a near name of the same kind only. A near name had sent MoE and
     // hybrid models to dense types (olmoe -> olmo, granitemoe -> granite), which then read
     // silently wrong; an MoE config is pointed at MoE types only. Review of 2026-12-05.
-    static const std::map<std::string, std::string> by_class = {
-        {"LlamaForCausalLM", "llama"},       {"MistralForCausalLM", "mistral"},     {"MixtralForCausalLM", "mixtral"},
-        {"Qwen2ForCausalLM", "qwen2"},       {"Qwen2MoeForCausalLM", "qwen2_moe"},  {"Qwen3ForCausalLM", "qwen3"},
-        {"Qwen3MoeForCausalLM", "qwen3_moe"}, {"DeepseekV2ForCausalLM", "deepseek_v2"}, {"DeepseekV3ForCausalLM", "deepseek_v3"},
-        {"GPT2LMHeadModel", "gpt2"},         {"GPTNeoXForCausalLM", "gpt_neox"},     {"GemmaForCausalLM", "gemma"},
-        {"Gemma2ForCausalLM", "gemma2"},     {"Gemma3ForCausalLM", "gemma3_text"},   {"Phi3ForCausalLM", "phi3"},
-        {"NemotronForCausalLM", "nemotron"}, {"OlmoForCausalLM", "olmo"},            {"Olmo2ForCausalLM", "olmo2"},
-        {"GraniteForCausalLM", "granite"},   {"GptOssForCausalLM", "gpt_oss"},      {"QWenLMHeadModel", "qwen"}};
+    // (The class table, hf_type_of_class, is also the one architectures is checked with below.)
     std::string hint;
     // A wrapper whose text_config names no model_type: the language model is there, read when its
     // type is named (it had been refused as an architecture no type has; review of 2026-12-05).
@@ -493,8 +613,8 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     if (hint.empty() && j.contains("architectures") && j["architectures"].is_array())
       for (const auto& a : j["architectures"])
         if (a.is_string())
-          if (auto it = by_class.find(a.get<std::string>()); it != by_class.end()) {
-            hint = "its architectures name " + it->first + ", which is model_type " + it->second + ": set model_type to " + it->second;
+          if (const std::string t = hf_type_of_class(a.get<std::string>()); !t.empty() && std::find(types.begin(), types.end(), t) != types.end()) {
+            hint = "its architectures name " + a.get<std::string>() + ", which is model_type " + t + ": set model_type to " + t;
             break;
           }
     // Hugging Face model types of other architectures (hybrid linear attention, multimodal,
@@ -546,6 +666,32 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     throw Error(SourceLocation{file, 0, 0, "model_type"}, type.empty() ? "config.json has no model_type" : "unsupported model_type '" + type + "'",
                 hint);
   }
+  // The class vLLM builds (architectures) and the one Transformers builds (model_type) must be one
+  // model. Before 2026-12-06 architectures was not compared: Llama-3.1-8B written as mistral read
+  // with Mistral's 4096-token window on every layer, as gemma with 256-wide heads, and a Falcon-7B
+  // config written as llama as a 71-KV-head llama (review). A class the table does not know (remote
+  // code, a multimodal wrapper's) is no error, and every head of a type (LlamaForCausalLM,
+  // LlamaForSequenceClassification) is that type.
+  if (j.contains("architectures") && j["architectures"].is_array())
+    for (const auto& a : j["architectures"]) {
+      if (!a.is_string()) continue;
+      const std::string cls = a.get<std::string>(), owner = hf_type_of_class(cls);
+      if (owner.empty() || owner == type) continue;
+      // The line of architectures, said in the message: the error is placed at model_type.
+      size_t begin = 0, end = std::string::npos;
+      if (wrapped) std::tie(begin, end) = json_object_span(text, "text_config");
+      const SourceLocation at = json_key_location(text, file, "architectures", 1, begin == std::string::npos ? 0 : begin, end);
+      const bool owner_supported = std::find(types.begin(), types.end(), owner) != types.end();
+      const std::string own_class = hf_class_of_type(type);
+      throw Error(SourceLocation{file, 0, 0, "model_type"},
+                  std::string("architectures") + (at.line > 0 ? " (line " + std::to_string(at.line) + ")" : std::string()) + " names " + cls +
+                      ", which is model_type " + owner + (owner_supported ? "" : " (not a supported type)") + "; model_type says " + type +
+                      ": they are different models (Transformers builds model_type's, vLLM the architectures class)",
+                  "fix one: " +
+                      (owner_supported ? "model_type " + owner + " for " + cls
+                                       : owner + "'s layers no supported type has: describe it as a catalog YAML entry (docs/catalog.md, Models)") +
+                      ", or " + (own_class.empty() ? "the class of model_type " + type : own_class) + " in architectures for model_type " + type);
+    }
   // A required key left out is reported once the mapping has read every key of the type (the
   // hint's candidates); an error the placeholder value caused on the way is that key's.
   try {
@@ -554,7 +700,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   } catch (const Error&) {
     if (r.missing.empty()) throw;
   }
-  throw r.missing_key_error();
+  throw r.missing_key_error(type);
 }
 
 // The keys of a supported model_type, read into a model.
@@ -1143,6 +1289,31 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
   // A model routed in every layer has no dense FFN width (the catalog's entries say 0): Mixtral's
   // intermediate_size is its experts' width, read above.
   if (c.all_layers_moe()) c.ffn_hidden = 0;
+  // A key of another architecture that changes the model where it is on (foreign_keys) is refused
+  // under a type that does not read it; where it is off (false, null, the KV heads read) it is
+  // ignored as any other (Llama configs carry "pretraining_tp", "mlp_bias": false).
+  for (const ForeignKey& f : foreign_keys()) {
+    if (r.used.count(f.key) || f.owners.count(type) || !j.contains(f.key) || j[f.key].is_null()) continue;
+    const nlohmann::json& v = j[f.key];
+    const bool on = v.is_boolean() ? v.get<bool>() : v.is_number() ? v.get<double>() != 0 : !v.is_null();
+    bool changes = false;
+    switch (f.when) {
+      case ForeignKey::kTrue: changes = on; break;
+      case ForeignKey::kNotNull: changes = true; break;
+      case ForeignKey::kKvHeads: changes = !v.is_number_integer() || v.get<int64_t>() != c.kv_heads; break;
+      case ForeignKey::kQkNorm: changes = on && !c.qk_norm; break;
+      case ForeignKey::kMultiQuery: changes = on && c.kv_heads != 1; break;
+    }
+    if (!changes) continue;
+    const std::string effect = f.when == ForeignKey::kKvHeads ? " does not read it (it builds " + std::to_string(c.kv_heads) +
+                                                                    " key/value heads)"
+                                                              : " does not read it and would build the model without it";
+    throw Error(SourceLocation{file, 0, 0, f.key},
+                "is " + v.dump() + ", a key of another architecture (" + f.what + ") read by " + f.readers + ": model_type " + type + effect,
+                std::string("give the model's own model_type, or remove the key if it does not describe this model") +
+                    (f.owners.empty() ? "; an architecture no supported type has is described as a catalog YAML entry (docs/catalog.md, Models)"
+                                      : ""));
+  }
   // A key this mapping does not read is ignored, unless it is a near miss of a key it reads
   // (num_key_value_head for num_key_value_heads, first_k_dense for first_k_dense_replace): the
   // default would then replace the value the user meant, silently.

@@ -1268,3 +1268,101 @@ TEST(HfConfig, QwenOneDeepSeekMoeAndTheMoeHint) {
   EXPECT_NE(olmoe.hint().find("the supported MoE types: mixtral, qwen2_moe"), std::string::npos) << olmoe.hint();
   EXPECT_EQ(olmoe.hint().find("valid:"), std::string::npos) << olmoe.hint();
 }
+
+// Question (review of 2026-12-06): is a config whose architectures class and model_type name
+// different models refused? vLLM builds the architectures class and Transformers model_type's;
+// before 2026-12-06 architectures was not compared: Llama-3.1-8B written as mistral read with
+// Mistral's 4096-token window on every layer, a Falcon-7B config written as llama as a 71-KV-head
+// llama. Every head of one type (LlamaForSequenceClassification), a class the table does not know
+// and a multimodal wrapper's class are no error.
+TEST(HfConfig, ArchitecturesAndModelTypeMustNameOneModel) {
+  const std::string llama = read_text(test_data("llama3-8b-instruct.config.json"));
+  const auto relabel = [](std::string text, const std::string& from, const std::string& to) { return text.replace(text.find(from), from.size(), to); };
+  const Error mistral = error_of(relabel(llama, "\"model_type\": \"llama\"", "\"model_type\": \"mistral\""));
+  EXPECT_EQ(mistral.where().key, "model_type");
+  EXPECT_EQ(mistral.where().line, 15);  // the file's model_type line
+  EXPECT_NE(mistral.message().find("architectures (line 3) names LlamaForCausalLM, which is model_type llama; model_type says mistral"),
+            std::string::npos)
+      << mistral.message();
+  EXPECT_NE(mistral.hint().find("model_type llama for LlamaForCausalLM, or MistralForCausalLM in architectures"), std::string::npos)
+      << mistral.hint();
+  for (const char* to : {"gemma", "qwen2", "qwen3", "nemotron"})
+    EXPECT_EQ(error_of(relabel(llama, "\"model_type\": \"llama\"", std::string("\"model_type\": \"") + to + "\"")).where().key, "model_type") << to;
+  // A class of an architecture no supported type builds: named as such.
+  const Error falcon = error_of(relabel(llama, "\"LlamaForCausalLM\"", "\"FalconForCausalLM\""));
+  EXPECT_NE(falcon.message().find("FalconForCausalLM, which is model_type falcon (not a supported type); model_type says llama"),
+            std::string::npos)
+      << falcon.message();
+  EXPECT_NE(falcon.hint().find("docs/catalog.md, Models"), std::string::npos) << falcon.hint();
+  // MoE relabels: Mixtral as gpt_oss (64-wide heads), DeepSeek-R1 as deepseek_v2 (no noaux_tc routing).
+  const std::string mixtral = read_text(test_data("mixtral-8x7b.config.json"));
+  EXPECT_NE(error_of(relabel(mixtral, "\"model_type\": \"mixtral\"", "\"model_type\": \"gpt_oss\"")).message().find("MixtralForCausalLM"),
+            std::string::npos);
+  const std::string r1 = read_text(test_data("deepseek-r1.config.json"));
+  EXPECT_NE(error_of(relabel(r1, "\"model_type\": \"deepseek_v3\"", "\"model_type\": \"deepseek_v2\"")).message().find("model_type says deepseek_v2"),
+            std::string::npos);
+  // The same type under another head, a class the table does not know: read as before.
+  for (const char* cls : {"LlamaForSequenceClassification", "LlamaModel", "MyRemoteCodeForCausalLM"})
+    EXPECT_EQ(parse_hf_config(relabel(llama, "\"LlamaForCausalLM\"", std::string("\"") + cls + "\""), "c.json").kv_heads, 8) << cls;
+  // LLaVA: the wrapper's class is not the language model's; a text_config class is checked there.
+  EXPECT_EQ(hf("llava-1.5-7b-hf.config.json").layers, 32);
+  const std::string llava = read_text(test_data("llava-1.5-7b-hf.config.json"));
+  const Error inner = error_of(relabel(llava, "\"LlamaForCausalLM\"", "\"MistralForCausalLM\""));
+  EXPECT_EQ(inner.where().key, "text_config.model_type");
+  EXPECT_EQ(inner.where().line, 16);
+  EXPECT_NE(inner.message().find("architectures (line 12) names MistralForCausalLM"), std::string::npos) << inner.message();
+}
+
+// Question (review of 2026-12-06): does a required key left out name the line of the model_type
+// that requires it, and a key of the file that another type reads? Qwen3-MoE written as mixtral
+// without architectures had said only "key 'num_local_experts': required key is missing".
+TEST(HfConfig, AMissingKeyNamesTheTypeThatReadsTheFilesKey) {
+  std::string q = read_text(test_data("qwen3-30b-a3b.config.json"));
+  q.replace(q.find("\"model_type\": \"qwen3_moe\""), 25, "\"model_type\": \"mixtral\"");
+  q.erase(q.find("\"architectures\""), q.find("\"attention_bias\"") - q.find("\"architectures\""));
+  const Error e = error_of(q);
+  EXPECT_EQ(e.where().key, "num_local_experts");
+  EXPECT_GT(e.where().line, 0);  // model_type's line
+  EXPECT_NE(e.hint().find("model_type qwen2_moe, qwen3_moe, deepseek_v2 and deepseek_v3 read, not mixtral"), std::string::npos) << e.hint();
+  const Error m = error_of(R"({"model_type": "qwen2_moe", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 2})");
+  EXPECT_EQ(m.where().key, "num_experts");
+  EXPECT_NE(m.hint().find("the file has 'num_local_experts', which model_type mixtral and gpt_oss read, not qwen2_moe"), std::string::npos)
+      << m.hint();
+}
+
+// Question (review of 2026-12-06): are keys of another architecture that change the model refused
+// under a type that does not read them? Llama-3.1-8B with Falcon's alibi, parallel_attn,
+// multi_query, new_decoder_architecture and num_kv_heads 1 had read as the 8-KV-head llama, the keys
+// in the ignored-keys note; MLA keys under llama were refused only as a near miss of head_dim, and
+// following that hint built a multi-head model. Where they are off they stay ignored keys.
+TEST(HfConfig, KeysOfAnotherArchitectureThatChangeTheModelAreRefused) {
+  const std::string llama = read_text(test_data("llama3-8b-instruct.config.json"));
+  const auto with = [&](const std::string& extra) { return std::string(llama).insert(llama.rfind('}'), ", " + extra + "\n"); };
+  for (const char* k : {"alibi", "parallel_attn", "new_decoder_architecture", "multi_query", "use_parallel_residual", "qk_layernorm"}) {
+    const Error e = error_of(with(std::string("\"") + k + "\": true"));
+    EXPECT_EQ(e.where().key, k);
+    EXPECT_EQ(e.where().line, 28) << k;
+    EXPECT_NE(e.message().find("a key of another architecture"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("model_type llama does not read it"), std::string::npos) << e.message();
+  }
+  EXPECT_NE(error_of(with(R"("alibi": true)")).message().find("model_type falcon"), std::string::npos);
+  const Error kv = error_of(with(R"("num_kv_heads": 1)"));
+  EXPECT_NE(kv.message().find("it builds 8 key/value heads"), std::string::npos) << kv.message();
+  // Off, or the value the type reads: ignored keys, as before.
+  const ModelConfig off = parse_hf_config(with(R"("alibi": false, "multi_query": false, "num_kv_heads": 8, "parallel_attn": null)"), "c.json");
+  EXPECT_EQ(off.kv_heads, 8);
+  EXPECT_TRUE(has(off.ignored_keys, "alibi"));
+  // MLA keys name the types that read them, and the old hint's head_dim does not make them pass.
+  const Error mla = error_of(with(R"("kv_lora_rank": 512, "q_lora_rank": null, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "head_dim": 128)"));
+  EXPECT_EQ(mla.where().key, "kv_lora_rank");
+  EXPECT_NE(mla.message().find("model_type deepseek_v2 and deepseek_v3"), std::string::npos) << mla.message();
+  EXPECT_EQ(error_of(with(R"("v_head_dim": 128)")).where().key, "v_head_dim");
+  EXPECT_NE(error_of(with(R"("v_head_dim": 128)")).message().find("multi-head latent attention"), std::string::npos);
+  // The type that reads a key is not refused for it: GPT-NeoX's parallel residual, Qwen3's QK norm.
+  const ModelConfig q3 = parse_hf_config(R"({"model_type": "qwen3", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4,
+    "num_key_value_heads": 4, "intermediate_size": 1024, "vocab_size": 1000, "qk_layernorm": true})", "q3.json");
+  EXPECT_TRUE(q3.qk_norm);
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4,
+    "intermediate_size": 1024, "vocab_size": 1000, "use_parallel_residual": true})", "neox.json").layers, 2);
+}
