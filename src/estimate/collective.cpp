@@ -1,5 +1,6 @@
 #include "estimate/collective.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 
@@ -25,6 +26,9 @@ Fabric make_fabric(const Scenario& s) {
   f.up_torus_slice = static_cast<int>(std::min<int64_t>(s.system.scale_up_domain, s.num_gpus));
   f.world_gpus = s.num_gpus;
   f.nic_aggregation = s.plan.collective_nic_aggregation;
+  const auto& algos = s.plan.collective_algorithms;
+  f.allow_tree = std::find(algos.begin(), algos.end(), "tree") != algos.end();
+  f.allow_nvls = std::find(algos.begin(), algos.end(), "nvls") != algos.end();
   if (s.scale_out) {
     const auto& out = *s.scale_out;
     const double port = s.system.nic_bandwidth_bytes_per_s.known ? s.system.nic_bandwidth_bytes_per_s.value
@@ -151,6 +155,7 @@ CollectiveChoice CollectiveRegistry::best(ir::CollKind k, double bytes, const ir
   c.time_s = std::numeric_limits<double>::infinity();
   for (const auto& a : items()) {
     if (!a->supports(k, g, f)) continue;
+    if ((!f.allow_tree && a->name() == "tree") || (!f.allow_nvls && a->name() == "nvls")) continue;
     const double t = a->time_s(k, bytes, g, f, traffic);
     if (t < c.time_s) {
       c.time_s = t;

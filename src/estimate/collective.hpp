@@ -58,6 +58,9 @@ struct Fabric {
   // Inter-node traffic of a collective spread over all NICs of the node (NCCL channels), or
   // each GPU's over its own NIC only (plan.collective_nic_aggregation, from the framework).
   bool nic_aggregation = true;
+  // Algorithms best() may take besides ring (plan.collective_algorithms, NCCL_ALGO).
+  bool allow_tree = true;
+  bool allow_nvls = true;
   // Inter-domain bus bandwidth of a ring over a group with `per_domain` members per domain.
   double domain_out_busbw(int per_domain) const { return nic_aggregation ? per_domain * out_busbw_bytes_per_s : out_busbw_bytes_per_s; }
 

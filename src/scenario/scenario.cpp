@@ -253,6 +253,23 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
     if (changed) p.zero3_changed_keys += (p.zero3_changed_keys.empty() ? "" : " / ") + std::string(key);
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
   p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
+  // NCCL_ALGO's choice, by name (2026-12-06: the algorithms were chosen by name in code only, a
+  // what-if such as "NVLS off" or "ring only" had no key).
+  if (m.has("collective_algorithms")) {
+    const std::vector<std::string> valid{"ring", "tree", "nvls"};
+    p.collective_algorithms.clear();
+    for (const auto& name : m.str_list("collective_algorithms")) {
+      if (std::find(valid.begin(), valid.end(), name) == valid.end())
+        m.fail("collective_algorithms", "unknown algorithm '" + name + "'", valid_choices_hint(name, valid));
+      if (std::find(p.collective_algorithms.begin(), p.collective_algorithms.end(), name) != p.collective_algorithms.end())
+        m.fail("collective_algorithms", "names '" + name + "' twice");
+      p.collective_algorithms.push_back(name);
+    }
+    if (std::find(p.collective_algorithms.begin(), p.collective_algorithms.end(), "ring") == p.collective_algorithms.end())
+      m.fail("collective_algorithms", "leaves out ring",
+             "list ring (with tree and/or nvls): it carries every all-gather, reduce-scatter and broadcast, and the groups tree "
+             "(across nodes only) and nvls (inside one NVLink domain with in-network reduction) cannot");
+  }
   p.moe_dispatcher = m.choice("moe_dispatcher", moe_dispatcher_names(), base.moe_dispatcher);
   for (const auto& [key, v] : {std::pair<const char*, int>{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}, {"ep", p.ep},
                                {"etp", p.etp}, {"vpp", p.vpp}})

@@ -102,6 +102,11 @@ struct ParallelPlan {
   // reduce-scattered once per step: ZeRO-1's traffic and gradient memory).
   std::string zero2_grad_sync = "micro_batch";
   bool collective_nic_aggregation = true;     // inter-node collectives use all NICs of the node
+  // The collective algorithms the communication library may take (NCCL_ALGO), by their
+  // CollectiveRegistry names: ring (always: it carries every all-gather, reduce-scatter and
+  // broadcast, and the groups the others cannot), tree, nvls. The fastest of those listed that
+  // supports a collective is taken (estimate/collective.hpp).
+  std::vector<std::string> collective_algorithms = {"ring", "tree", "nvls"};
   // MoE token dispatcher (registry name, ir/moe_dispatch.hpp): alltoall (one copy per token and
   // expert, NCCL all-to-all) | deepep | hybridep (one copy per destination rank and domain).
   std::string moe_dispatcher = "alltoall";

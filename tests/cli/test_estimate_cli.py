@@ -537,5 +537,28 @@ r = sx("estimate", EX, "--set", "training.seq_len=32768", "--json", "-")
 check("a sequence beyond the model's context is noted", r.returncode == 0 and
       any("beyond model llama3-70b's context of 8192" in n for n in json.loads(r.stdout)["notes"]), r.stderr[-300:])
 
+# Can a user turn an algorithm off, as NCCL_ALGO does (2026-12-06: chosen in code only)? Plain TP
+# on one DGX H100 takes NVLS for its all-reduces; [ring] prices them on the ring, slower (ring
+# busbw 0.8 x 450 GB/s against NVLS's in-switch rate), in estimate and simulate alike; a list
+# without ring, or an unknown name, is refused at the key.
+def _tp_comm_s(cmd, algos):
+    args = [cmd, EX, "--set", "num_gpus=8", "--set", "model=llama3-8b", "--set", "parallel.tp=8",
+            "--set", "parallel.pp=1", "--set", "parallel.vpp=1", "--set", "parallel.sequence_parallel=false", "--set",
+            "training.global_batch=8", "--set", "parallel.collective_algorithms=" + algos, "--json", "-"]
+    r = sx(*args)
+    if r.returncode != 0:
+        return None, r.stderr
+    j = json.loads(r.stdout)
+    return j["scalars"]["step_time_s"], j["tables"]["communication"]["columns"]
+for cmd in ("estimate", "simulate"):
+    every, c_every = _tp_comm_s(cmd, "[ring,tree,nvls]")
+    ring, c_ring = _tp_comm_s(cmd, "[ring]")
+    check(f"{cmd}: ring only is slower than with NVLS", every is not None and ring is not None and ring > every * 1.01,
+          (every, ring, str(c_every)[:300], str(c_ring)[:300]))
+r = sx("estimate", EX, "--set", "parallel.collective_algorithms=[tree,nvls]")
+check("collective_algorithms without ring refused", r.returncode == 2 and "parallel.collective_algorithms': leaves out ring" in r.stderr, r.stderr)
+r = sx("estimate", EX, "--set", "parallel.collective_algorithms=[ring,nvl]")
+check("unknown collective algorithm refused", r.returncode == 2 and "did you mean 'nvls'" in r.stderr, r.stderr)
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
