@@ -529,7 +529,13 @@ std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOp
         set |= mod;
         add(set);
       }
-      add(base.train.recompute_modules & applicable);  // modules the model lacks recompute nothing
+      // The job's own set, where its plan recomputes selectively (a scenario names modules only
+      // then); otherwise training.recompute_modules is the default {core_attn}, which names no
+      // plan and under flash attention saves nothing over no recompute. Before 2026-12-06 it was
+      // added for every job, so a search without no recompute (--fix recompute=selective) ranked
+      // {core_attn} twins of the {layernorm} plans, slower at the same memory (review).
+      if (base.train.recompute == Recompute::Selective) add(base.train.recompute_modules & applicable);  // modules the model lacks recompute nothing
+      for (uint32_t set : opt.placed_module_sets) add(set & applicable);
       break;
     }
   }
@@ -1196,6 +1202,109 @@ std::string fixed3(double v) {
   std::snprintf(buf, sizeof buf, "%.3f", v);
   return buf;
 }
+
+std::string comma_list(const std::vector<int64_t>& v) {
+  std::string out;
+  for (int64_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+  return out;
+}
+
+// no_valid_plan_text's rules of the layer split, the batch split and the expert group: a fixed
+// pp beyond the layers, a pp x vpp with no stage layout, a dp that does not divide the batch, a
+// micro-batch that divides no data-parallel rank's share of it, an interleaved pipeline without a
+// multiple of pp micro-batches, an ep that divides no group of ranks (review of 2026-12-06:
+// `--fix pp=64` on 32 layers, dp=128 on a batch of 64, mb=3, pp=2 with vpp=64, ep=32 on 16 GPUs
+// had read as the generic list). Each is a rule enumerate_plans applies, tested against every value
+// the dimensions left free could take, so a value named here leaves no plan whatever they are.
+// Called once the fixed tp x pp x dp x cp divides the GPUs; "" when none of these is broken.
+std::string layer_and_batch_split_text(const Scenario& base, const SearchOptions& opt) {
+  const auto& m = base.model;
+  const std::string fix = opt.python_names ? "fix " : "--fix ";
+  const int64_t N = base.num_gpus, gb = base.train.global_batch;
+  const int L = m.layers;
+  auto fixed_of = [&](const char* k) { return std::max(0, fixed_value(opt, k)); };
+  const int pp = fixed_of("pp"), vpp = fixed_of("vpp"), dp = fixed_of("dp"), mb = fixed_of("mb"), ep = fixed_of("ep"), etp = fixed_of("etp");
+  // The GPUs left to one of tp, cp, pp, dp once the others' fixed degrees take theirs.
+  auto left_for = [&](const std::string& key) {
+    int64_t n = N;
+    for (const char* k : {"tp", "cp", "pp", "dp"})
+      if (k != key && fixed_of(k) > 0 && n % fixed_of(k) == 0) n /= fixed_of(k);
+    return n;
+  };
+  auto divisors_where = [](int64_t n, const std::function<bool(int64_t)>& keep) {
+    std::vector<int64_t> out;
+    for (int d : divisors(n))
+      if (keep(d)) out.push_back(d);
+    return out;
+  };
+  if (pp > L)
+    return fix + "pp=" + std::to_string(pp) + " exceeds " + m.id + "'s " + std::to_string(L) +
+           " layers: each pipeline stage holds at least one layer (valid: the divisors of the " + std::to_string(left_for("pp")) +
+           " GPUs up to " + std::to_string(L) + ", " + comma_list(divisors_where(left_for("pp"), [&](int64_t d) { return d <= L; })) + ")";
+  // The stage layout (layout_for): pp x vpp virtual stages of at least one layer each, dividing the
+  // layers, or the layers + 2 (one layer fewer on the first and last stage) when vpp > 1.
+  auto layout_ok = [&](int p, int64_t v) { return v == 1 || (v <= L / p && layout_for(L, static_cast<int>(p * v), static_cast<int>(v)) != Layout::None); };
+  if (pp > 1 && vpp > 1 && !layout_ok(pp, vpp)) {
+    std::vector<int64_t> valid;
+    for (int64_t v = 1; v <= L / pp; ++v)
+      if (layout_ok(pp, v)) valid.push_back(v);
+    return fix + "pp=" + std::to_string(pp) + " with vpp=" + std::to_string(vpp) + ": " + std::to_string(int64_t{pp} * vpp) +
+           " virtual pipeline stages (pp x vpp) for " + m.id + "'s " + std::to_string(L) +
+           " layers; each holds at least one layer, and pp x vpp divides the layers, or the layers + 2 (one layer fewer on the first "
+           "and last stage) (valid vpp at pp " + std::to_string(pp) + ": " + comma_list(valid) + ")";
+  }
+  if (dp > 0 && gb % dp != 0)
+    return fix + "dp=" + std::to_string(dp) + " does not divide the global batch of " + std::to_string(gb) +
+           " sequences: each data-parallel rank takes an equal share (valid: the common divisors of the batch and the " +
+           std::to_string(left_for("dp")) + " GPUs, " + comma_list(divisors_where(std::gcd(gb, left_for("dp")), [](int64_t) { return true; })) + ")";
+  // The data-parallel degrees possible: the fixed one, or each divisor of the GPUs left that
+  // divides the batch.
+  const std::vector<int64_t> dps = dp > 0 ? std::vector<int64_t>{dp} : divisors_where(left_for("dp"), [&](int64_t d) { return gb % d == 0; });
+  const std::string dps_text = "dp " + comma_list(dps);
+  auto mb_allowed = [&](int64_t x) { return opt.max_micro_batch <= 0 || x <= opt.max_micro_batch; };
+  if (mb > 0 && std::none_of(dps.begin(), dps.end(), [&](int64_t d) { return (gb / d) % mb == 0; })) {
+    std::vector<int64_t> valid;
+    for (int64_t d : dps)
+      for (int x : divisors(gb / d))
+        if (mb_allowed(x) && !contains(valid, int64_t{x})) valid.push_back(x);
+    std::sort(valid.begin(), valid.end());
+    return fix + "mb=" + std::to_string(mb) + " does not divide a data-parallel rank's share of the batch of " + std::to_string(gb) +
+           " sequences (" + std::to_string(gb) + " / dp, at " + dps_text + ") (valid: " + comma_list(valid) + ")";
+  }
+  // An interleaved pipeline runs a multiple of pp micro-batches a step; DualPipeV (vpp 2) at least
+  // 2 pp (enumerate_plans' schedules).
+  const bool inter = contains(opt.stack.schedules, std::string("interleaved-1f1b")) && schedule_index(opt, "interleaved-1f1b") >= 0;
+  const bool dualv = vpp == 2 && contains(opt.stack.schedules, std::string("dualpipev")) && schedule_index(opt, "dualpipev") >= 0;
+  if (pp > 1 && vpp > 1 && (inter || dualv)) {
+    std::vector<int64_t> micros;
+    for (int64_t d : dps)
+      for (int x : divisors(gb / d))
+        if ((mb == 0 || x == mb) && mb_allowed(x) && !contains(micros, gb / d / x)) micros.push_back(gb / d / x);
+    std::sort(micros.begin(), micros.end());
+    const bool any = std::any_of(micros.begin(), micros.end(), [&](int64_t k) { return (inter && k % pp == 0) || (dualv && k >= 2 * int64_t{pp}); });
+    if (!any && !micros.empty())
+      return fix + "pp=" + std::to_string(pp) + " with vpp=" + std::to_string(vpp) + ": " +
+             (inter ? "the interleaved schedule runs a multiple of pp (" + std::to_string(pp) + ") micro-batches a step" : std::string()) +
+             (inter && dualv ? ", and " : "") + (dualv ? "DualPipeV at least 2 pp (" + std::to_string(2 * pp) + ")" : std::string()) +
+             ", and the batch of " + std::to_string(gb) + " sequences / dp / mb gives " + comma_list(micros) + " (at " + dps_text +
+             (mb > 0 ? ", mb " + std::to_string(mb) : std::string()) + ")";
+  }
+  // The expert-parallel group is drawn from the dp x tp x cp ranks of a stage (divided by etp):
+  // N / pp of them, pp fixed or set by the other three, else at most N (each divides N).
+  if (m.moe && ep > 1) {
+    const bool pp_known = pp > 0 || (fixed_of("tp") > 0 && fixed_of("cp") > 0 && dp > 0);
+    const int64_t ranks = pp > 0 ? N / pp : pp_known ? int64_t{fixed_of("tp")} * fixed_of("cp") * dp : N;
+    const int64_t e = std::max(1, etp);
+    if (ranks % (int64_t{ep} * e) != 0)
+      return fix + "ep=" + std::to_string(ep) + (etp > 1 ? " with etp=" + std::to_string(etp) + ": ep x etp = " + std::to_string(ep * e) : std::string()) +
+             " does not divide the " + std::to_string(ranks) + " dp x tp x cp ranks of a pipeline stage" +
+             (pp_known ? " (the " + std::to_string(N) + " GPUs / pp " + std::to_string(N / ranks) + ")" : " (at most the " + std::to_string(N) + " GPUs, at pp 1)") +
+             ", which the expert-parallel group is drawn from (valid" + (etp > 1 ? " ep" : "") + ": the common divisors of " +
+             m.id + "'s " + std::to_string(m.moe->num_experts) + " experts and " + std::to_string(ranks / e) + ", " +
+             comma_list(divisors_where(std::gcd(int64_t{m.moe->num_experts}, ranks / e), [](int64_t) { return true; })) + ")";
+  }
+  return "";
+}
 }  // namespace
 
 std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
@@ -1260,6 +1369,7 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
       why = "the fixed " + keys + (keys.find(" x ") != std::string::npos ? " = " + std::to_string(prod) : std::string()) +
             " does not divide the " + std::to_string(base.num_gpus) + " GPUs";
   }
+  if (why.empty()) why = layer_and_batch_split_text(base, opt);
   return (why.empty() ? std::string() : why + "; ") + "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
          " GPUs (tp x pp x dp x cp = GPUs, tp divides the heads and the KV heads, ep the experts and etp x ep the ranks, pp x vpp "
          "the layers or a stage rule, micro-batch x dp divides the batch" +
@@ -1763,11 +1873,16 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
   size_t found_all = 0, within15 = 0, over13 = 0, total = 0, fits = 0;
   size_t u_found = 0, u_within15 = 0, u_over13 = 0, u_fits = 0;
   std::vector<double> ratios, u_ratios;
-  auto run_view = [&](const Scenario& s, const StackFeatures& stack) {
+  // rows: the job's rows this view places; their selective sets are searched (placed_module_sets)
+  // where the view's own row is not selective (since 2026-12-06 the search adds a job's own set
+  // only then).
+  auto run_view = [&](const Scenario& s, const StackFeatures& stack, const std::vector<const Scenario*>& rows) {
     PracticeView v;
     v.opt = opt;
     v.opt.top = 1;
     v.opt.stack = stack;
+    for (const Scenario* r : rows)
+      if (r->train.recompute == Recompute::Selective) v.opt.placed_module_sets.push_back(r->train.recompute_modules);
     v.out = search(stack_scenario(s, stack), v.opt, est, dist);
     v.best = v.out.ranking.empty() ? 0 : v.out.evals[v.out.ranking.front()].step_time_s;
     v.best_plan = v.out.ranking.empty() ? std::string("none fits") : describe(v.out.candidates[v.out.ranking.front()], v.opt, s);
@@ -1796,13 +1911,20 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
       auto [it, inserted] = first_of_stack.emplace(row.s.framework, &row);
       if (!inserted && id_of(row) < id_of(*it->second)) it->second = &row;
     }
-    const PracticeView any = run_view(unrestricted(first->s), StackFeatures{});
+    std::vector<const Scenario*> all_rows;
+    for (const auto& row : rows) all_rows.push_back(&row.s);
+    const PracticeView any = run_view(unrestricted(first->s), StackFeatures{}, all_rows);
     std::map<std::string, PracticeView> by_stack;  // one search per framework of the job's rows
     for (const auto& row : rows) {
       ++total;
       const std::string fw = row.s.framework;
       const StackFeatures stack = fw.empty() ? StackFeatures{} : stack_features(cat.framework(fw));
-      if (stack.restricted() && !by_stack.count(fw)) by_stack.emplace(fw, run_view(first_of_stack.at(fw)->s, stack));
+      if (stack.restricted() && !by_stack.count(fw)) {
+        std::vector<const Scenario*> stack_rows;
+        for (const auto& other : rows)
+          if (other.s.framework == fw) stack_rows.push_back(&other.s);
+        by_stack.emplace(fw, run_view(first_of_stack.at(fw)->s, stack, stack_rows));
+      }
       const PracticeView& v = stack.restricted() ? by_stack.at(fw) : any;
       const Candidate own = candidate_of(row.s, v.opt);
       const double pub = est.run(ir::lower(stack_scenario(row.s, stack))).step_time_s;

@@ -87,6 +87,9 @@ struct SearchOptions {
   std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
   ModuleSearch module_search = ModuleSearch::Ladder;
   std::vector<uint32_t> module_sets;   // ModuleSearch::Listed: RecomputeModule flag sets
+  // ModuleSearch::Ladder: sets searched beside the ladder, those of plans the search places
+  // (check against practice: each published selective plan's, as the job's own set is).
+  std::vector<uint32_t> placed_module_sets;
   std::vector<int> zero_stages = {0, 1, 2, 3};
   int max_micro_batch = 0;             // 0: no limit
   int max_vpp = 0;                     // 0: up to layers / pp

@@ -727,6 +727,33 @@ check("fixed ep on a dense model named", fx.returncode == 2 and "llama3-8b is a 
 fx = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
         "-q", "--fix", "etp=2", "--fix", "tp=2")
 check("fixed etp on a dense model named", fx.returncode == 2 and "--fix etp=2: llama3-8b is a dense model" in fx.stderr, fx.stderr)
+# The layer split, the batch split and the expert group name their rule and the valid values too
+# (review of 2026-12-06: each of these read as the generic list).
+L8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--global-batch", "64", "--seq-len", "4096", "--no-progress", "-q", "--rerank-top", "0"]
+QH = [os.path.join(ROOT, "data", "examples", "qwen3-30b-a3b-h100-hybridep.yaml"), "--no-progress", "-q", "--rerank-top", "0"]
+for args, want in [([*L8, "--num-gpus", "64", "--fix", "pp=64"],
+                     "--fix pp=64 exceeds llama3-8b's 32 layers: each pipeline stage holds at least one layer (valid: the divisors of the 64 GPUs up to 32, 1, 2, 4, 8, 16, 32)"),
+                    ([*L8, "--num-gpus", "128", "--fix", "dp=128"],
+                     "--fix dp=128 does not divide the global batch of 64 sequences: each data-parallel rank takes an equal share (valid: the common divisors of the batch and the 128 GPUs, 1, 2, 4, 8, 16, 32, 64)"),
+                    ([*L8, "--num-gpus", "8", "--fix", "mb=3"],
+                     "--fix mb=3 does not divide a data-parallel rank's share of the batch of 64 sequences (64 / dp, at dp 1, 2, 4, 8) (valid: 1, 2, 4, 8, 16, 32, 64)"),
+                    ([*L8, "--num-gpus", "8", "--fix", "pp=2", "--fix", "vpp=64"],
+                     "--fix pp=2 with vpp=64: 128 virtual pipeline stages (pp x vpp) for llama3-8b's 32 layers; each holds at least one layer, and pp x vpp divides the layers, or the layers + 2"),
+                    ([*L8, "--num-gpus", "8", "--fix", "pp=2", "--fix", "vpp=64"], "(valid vpp at pp 2: 1, 2, 4, 8, 16)"),
+                    ([*QH, "--fix", "ep=32"],
+                     "--fix ep=32 does not divide the 16 dp x tp x cp ranks of a pipeline stage (at most the 16 GPUs, at pp 1), which the expert-parallel group is drawn from (valid: the common divisors of qwen3-30b-a3b's 128 experts and 16, 1, 2, 4, 8, 16)"),
+                    ([*QH, "--fix", "pp=16", "--fix", "vpp=4"], "--fix pp=16 with vpp=4: 64 virtual pipeline stages (pp x vpp) for qwen3-30b-a3b's 48 layers"),
+                    ([*QH, "--fix", "pp=16", "--fix", "vpp=4"], "(valid vpp at pp 16: 1, 3)")]:
+    fx = sx("plan", *args)
+    check("fixed " + " ".join(a for a in args if "=" in a) + " names its rule", fx.returncode == 2 and want in fx.stderr, fx.stderr)
+# Under flash attention the attention core alone saves nothing over no recompute: a search without
+# no recompute ranks no {core_attn} twin of a {layernorm} plan (review of 2026-12-06: 1,159 of 2,844
+# rows had been such twins, slower at the same memory).
+fx = sx("plan", *L8, "--num-gpus", "8", "--top", "0", "--fix", "recompute=selective", "--threads", "2", "--json", "-")
+fj = json.loads(fx.stdout) if fx.returncode == 0 else {"tables": {}}
+mods = fj["tables"].get("ranking", {}).get("columns", {}).get("recompute_modules", [])
+check("selective under flash attention ranks no attention core alone", fx.returncode == 0 and mods and "core_attn" not in mods
+      and "layernorm" in mods, (fx.returncode, fx.stderr[-300:], sorted(set(mods))))
 # A fixed SP or TP overlap at tp 1, or vpp at pp 1, does nothing there: the plan reads on in its
 # canonical form with a note, as estimate reads it and as --fix zero=1 at dp 1 does (review of
 # 2026-12-06: each had been "no valid plan", and a bare --fix sp=true had dropped every tp 1 plan

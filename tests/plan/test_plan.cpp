@@ -935,3 +935,82 @@ TEST(SweepNotes, AScenariosOwnPlanIsSaidNotToBeKept) {
   EXPECT_EQ(note(held).find("DP overlap off"), std::string::npos) << note(held);
   EXPECT_GT(held.table("sweep")->column("step_time_s").f64[0], r.table("sweep")->column("step_time_s").f64[0]);
 }
+
+// Question (review of 2026-12-06): does a fixed value that breaks a rule of the layer split, the
+// batch split or the expert group name that rule and the valid values, and only where it leaves no
+// plan? `--fix pp=64` on 32 layers, dp=128 on a batch of 64, mb=3, pp=2 with vpp=64 and ep=32 on
+// 16 GPUs had read as the generic list. Over a grid of fixes on a 4-layer model, dense and MoE,
+// every rule is met, and each time it is named the enumeration is empty.
+TEST(PlanEnumeration, ImpossibleFixedSplitsNameTheirRule) {
+  const std::vector<std::string> rules = {"layers: each pipeline stage holds at least one layer",
+                                          "virtual pipeline stages (pp x vpp)",
+                                          "does not divide the global batch",
+                                          "does not divide a data-parallel rank's share of the batch",
+                                          "the interleaved schedule runs a multiple of pp",
+                                          "dp x tp x cp ranks of a pipeline stage"};
+  std::map<std::string, int> named;
+  auto check = [&](const Scenario& s, const std::vector<std::string>& fixes) {
+    SearchOptions o;
+    std::string what;
+    for (const auto& f : fixes) {
+      parse_fix(f, o);
+      what += f + " ";
+    }
+    const std::string text = no_valid_plan_text(s, o);
+    for (const auto& rule : rules)
+      if (text.find(rule) != std::string::npos) {
+        ++named[rule];
+        EXPECT_TRUE(enumerate_plans(s, o).empty()) << what << "at " << s.num_gpus << " GPUs, batch " << s.train.global_batch << ": " << text;
+      }
+  };
+  for (int gpus : {4, 8})
+    for (int gb : {4, 6, 8}) {
+      const Scenario s = tiny(gpus, gb);
+      for (int pp : {0, 2, 4, 8})
+        for (int vpp : {0, 2, 3})
+          for (int dp : {0, 2, 3, 8})
+            for (int mb : {0, 3, 4}) {
+              std::vector<std::string> fixes;
+              for (const auto& [k, v] : {std::pair<const char*, int>{"pp", pp}, {"vpp", vpp}, {"dp", dp}, {"mb", mb}})
+                if (v > 0) fixes.push_back(std::string(k) + "=" + std::to_string(v));
+              check(s, fixes);
+            }
+    }
+  const std::string moe_yaml =
+      "model: {id: tiny-moe, source: test, layers: 4, hidden: 256, heads: 4, kv_heads: 4, ffn_hidden: 1024, vocab: 1000, mlp: swiglu,"
+      " moe: {num_experts: 16, topk: 2, expert_ffn_hidden: 512}}\n"
+      "system: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, dp: 8}\ntraining: {global_batch: 8, seq_len: 64}\n";
+  const Scenario moe = parse_scenario(moe_yaml, "tiny-moe.yaml", *frozen());
+  for (int ep : {2, 8, 16})
+    for (int etp : {0, 2})
+      for (int tp : {0, 2})
+        for (int pp : {0, 2}) {
+          std::vector<std::string> fixes = {"ep=" + std::to_string(ep)};
+          for (const auto& [k, v] : {std::pair<const char*, int>{"etp", etp}, {"tp", tp}, {"pp", pp}})
+            if (v > 0) fixes.push_back(std::string(k) + "=" + std::to_string(v));
+          check(moe, fixes);
+        }
+  for (const auto& rule : rules) EXPECT_GT(named[rule], 0) << "never named: " << rule;
+
+  // The reviewer's jobs: the rule with the valid values, in Python's words from plan(fix=...).
+  Scenario s = llama8b_8(4096);
+  auto text = [&](int gpus, const std::vector<std::string>& fixes, bool python = false) {
+    s.num_gpus = gpus;
+    SearchOptions o;
+    o.python_names = python;
+    for (const auto& f : fixes) parse_fix(f, o);
+    EXPECT_TRUE(enumerate_plans(s, o).empty());
+    return no_valid_plan_text(s, o);
+  };
+  EXPECT_NE(text(64, {"pp=64"}).find("--fix pp=64 exceeds llama3-8b's 32 layers: each pipeline stage holds at least one layer "
+                                     "(valid: the divisors of the 64 GPUs up to 32, 1, 2, 4, 8, 16, 32); no valid plan"),
+            std::string::npos)
+      << text(64, {"pp=64"});
+  EXPECT_NE(text(128, {"dp=128"}, true).find("fix dp=128 does not divide the global batch of 64 sequences"), std::string::npos)
+      << text(128, {"dp=128"}, true);
+  EXPECT_NE(text(8, {"mb=3"}).find("--fix mb=3 does not divide a data-parallel rank's share of the batch of 64 sequences (64 / dp, at "
+                                   "dp 1, 2, 4, 8) (valid: 1, 2, 4, 8, 16, 32, 64)"),
+            std::string::npos)
+      << text(8, {"mb=3"});
+  EXPECT_NE(text(8, {"pp=2", "vpp=64"}).find("(valid vpp at pp 2: 1, 2, 4, 8, 16)"), std::string::npos) << text(8, {"pp=2", "vpp=64"});
+}

@@ -409,3 +409,33 @@ TEST(RecomputeModules, OwnBlockFormOffTheRungsIsRankedOnce) {
   const Result r = plan_result(s, o, est, out, true);
   EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u);
 }
+
+// Question (review of 2026-12-06): under flash attention, does a job that does not recompute
+// selectively (a command-line job, recompute none or full) leave the attention core alone off the
+// searched sets, which saves nothing over no recompute? Its default training.recompute_modules
+// ({core_attn}) had been added as "the job's own set", so a search without no recompute (`--fix
+// recompute=selective`) ranked {core_attn} twins of the {layernorm} plans, slower at the same
+// memory. A job whose own plan recomputes selectively keeps its set, as a published plan that
+// check against practice places does.
+TEST(RecomputeModules, UnderFlashAttentionTheDefaultSetOfAJobWithoutSelectiveIsNotSearched) {
+  for (Recompute rc : {Recompute::None, Recompute::Full}) {
+    Scenario s = job("llama3-8b", 8, "{tp: 1, pp: 1, dp: 8}");
+    s.train.recompute = rc;
+    ASSERT_TRUE(s.train.flash_attention);
+    ASSERT_EQ(s.train.recompute_modules, CA);
+    SearchOptions o;
+    EXPECT_EQ(selective_module_sets(s, o), (std::vector<uint32_t>{LN, LN | MLP})) << to_string(rc);
+    parse_fix("recompute=selective", o);
+    const auto plans = enumerate_plans(s, o);
+    ASSERT_FALSE(plans.empty());
+    for (const auto& c : plans) ASSERT_NE(c.recompute_modules, CA) << describe(c, o, s);
+    // A plan to be placed (practice's published selective plan) brings its set back.
+    o.placed_module_sets = {CA};
+    EXPECT_EQ(selective_module_sets(s, o), (std::vector<uint32_t>{LN, LN | MLP, CA})) << to_string(rc);
+  }
+  // The job's own selective plan, and the scores materialised, keep the attention core.
+  EXPECT_EQ(selective_module_sets(job("llama3-8b", 8, "{tp: 1, pp: 1, dp: 8}"), SearchOptions{}), (std::vector<uint32_t>{LN, LN | MLP, CA}));
+  Scenario no_flash = job("llama3-8b", 8, "{tp: 1, pp: 1, dp: 8}", ", flash_attention: false");
+  no_flash.train.recompute = Recompute::None;
+  EXPECT_EQ(selective_module_sets(no_flash, SearchOptions{}), (std::vector<uint32_t>{CA, CA | LN, CA | LN | MLP}));
+}
