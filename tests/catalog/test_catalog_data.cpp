@@ -157,6 +157,19 @@ TEST(CatalogData, EveryAcceleratorHasPeakMemoryAndBandwidth) {
 
 // The dense figures the validation README states (independently of the catalog's datasheet
 // citations): a transcription or sparse/dense mix-up shows here.
+// A format the datasheet prints is in the entry: the L40S's INT8 row (733 TOPS dense, as its FP8)
+// had been left out and W8A8 on it costed in bf16 (review of 2026-12-06); Blackwell Ultra's cut
+// INT8 rate is stated on both its parts, so W8A8 on a B300 is not costed at the bf16 rate.
+TEST(CatalogData, FormatsTheDatasheetPrintsHaveTheirPeak) {
+  auto c = cat();
+  EXPECT_NEAR(c->accelerator("l40s").peak(DType::INT8) / 1e12, 733, 0.5);
+  EXPECT_EQ(c->accelerator("l40s").peak(DType::INT8), c->accelerator("l40s").peak(DType::FP8));
+  for (const char* id : {"b300", "gb300"}) {
+    ASSERT_TRUE(c->accelerator(id).has_peak(DType::INT8)) << id;
+    EXPECT_LT(c->accelerator(id).peak(DType::INT8), 0.1 * c->accelerator(id).peak(DType::BF16)) << id;
+  }
+}
+
 TEST(CatalogData, DensePeaksMatchTheValidationReadme) {
   auto c = cat();
   struct P { const char* id; DType d; double tflops; };
