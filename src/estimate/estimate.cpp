@@ -171,17 +171,33 @@ struct PassTime {
   // Their bandwidth part only (Estimator::collective_wire_s): a collective's latency steps leave
   // the card to the DP traffic, as simulate's contention shares only the bandwidth part.
   double nic_comm_s = 0;
-  // Of nic_comm_s: the blocking collectives' (on the critical path; the share of the card's
-  // sharing stretch, settle_dp, each pass is charged).
+  // Of nic_comm_s: the collectives whose stretch on the shared card lengthens the pass (the share
+  // of the card's sharing stretch, settle_dp, each pass is charged): the blocking ones and those
+  // hidden behind the next compute step only (a CP ring's K/V sends), whose cover the stretch
+  // may outlast.
   double nic_blocking_s = 0;
-  // Those blocking collectives in pass order, one block's pass only (eval_steps; add() leaves them
-  // out): where each starts in the pass (the compute and blocking communication before it), its
-  // bandwidth part and its group. The DP traffic in flight when one starts shares the card with
-  // it (settle_dp). More than kMaxNicEvents in a pass: the last one carries the rest.
+  // Those collectives in pass order, one block's pass only (eval_steps; add() leaves them out):
+  // where each starts in the pass (the compute and blocking communication before it), its
+  // bandwidth part, its group and its slack (how long the compute beside it outlasts it: 0 for a
+  // blocking one). The DP traffic in flight when one starts shares the card with it (settle_dp).
+  // More than kMaxNicEvents in a pass: the last one carries the rest.
   static constexpr int kMaxNicEvents = 8;
   int nic_events = 0;
-  double nic_event_at_s[kMaxNicEvents] = {}, nic_event_wire_s[kMaxNicEvents] = {};
+  double nic_event_at_s[kMaxNicEvents] = {}, nic_event_wire_s[kMaxNicEvents] = {}, nic_event_slack_s[kMaxNicEvents] = {};
   uint8_t nic_event_group[kMaxNicEvents] = {};  // GroupKind
+  void add_nic_event(double wire_s, GroupKind g, double slack_s) {
+    nic_blocking_s += wire_s;
+    if (nic_events < kMaxNicEvents) {
+      const int k = nic_events++;
+      nic_event_at_s[k] = compute_s + blocking_comm_s;
+      nic_event_wire_s[k] = wire_s;
+      nic_event_slack_s[k] = slack_s;
+      nic_event_group[k] = static_cast<uint8_t>(g);
+    } else {
+      nic_event_wire_s[kMaxNicEvents - 1] += wire_s;
+      nic_event_slack_s[kMaxNicEvents - 1] += slack_s;
+    }
+  }
   double by_class[kOpClasses] = {};
   double comm_by_group[kGroupKinds] = {}, exposed_by_group[kGroupKinds] = {};
   // Which entries occurred (a breakdown row is shown for every class or group that occurs, even at 0 s).
@@ -374,6 +390,11 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
         // Beside it the op takes beside + min(t, beside (1 + I)) I / (1 + I); what outlasts that is exposed.
         const double slow = std::min(t, beside * (1.0 + c.interference)) * c.slow_per_hidden_s();
         const double exposed = std::max(0.0, t - beside - slow);
+        // On a card shared with DP traffic it takes longer (settle_dp), and the pass waits for what
+        // outlasts its cover. Before 2026-12-06 only a saturated card was charged for it: Llama 3
+        // 8B at cp 16 over two H100 nodes with ZeRO-3, whose K/V sends each take about twice their
+        // time beside the ZeRO traffic, read 2.497 s where simulate reads 3.168 s (review).
+        if (nic && !dp) local.add_nic_event(wire, col.group, std::max(0.0, beside + slow - t));
         local.compute_s += slow;
         local.interference_s += slow;
         local.blocking_comm_s += exposed;
@@ -396,17 +417,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
         local.overlap_comm_s += t;
         overlapped_by_group[static_cast<int>(col.group)] += t;
       } else {
-        if (nic && !dp) {
-          local.nic_blocking_s += wire;
-          if (local.nic_events < PassTime::kMaxNicEvents) {
-            const int k = local.nic_events++;
-            local.nic_event_at_s[k] = local.compute_s + local.blocking_comm_s;
-            local.nic_event_wire_s[k] = wire;
-            local.nic_event_group[k] = static_cast<uint8_t>(col.group);
-          } else {
-            local.nic_event_wire_s[PassTime::kMaxNicEvents - 1] += wire;
-          }
-        }
+        if (nic && !dp) local.add_nic_event(wire, col.group, 0.0);
         local.blocking_comm_s += t;
         local.add_exposed(col.group, t);
         if (dp) {
@@ -478,10 +489,17 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
 // layer's gradient reduce-scatters, issued as its backward ends, run beside the next layer's
 // first all-to-all, and Qwen3-30B-A3B at ep 16 over 32 H100 with ZeRO-3 read 2.486 s where
 // simulate reads 2.840 s (review).
+//
+// A collective hidden behind the next compute step only (a CP ring's K/V send beside its piece of
+// the attention) is stretched alike, and the pass waits for what of the stretch outlasts the
+// compute beside it (its slack); the DP traffic is delayed as by a blocking one.
 struct NicEvent {
   double at_s = 0, wire_s = 0;  // start in the unit's window (compute before it), bandwidth part
   GroupKind group = GroupKind::EP;
+  double slack_s = 0;  // how long the compute beside it outlasts it (0: blocking)
 };
+// What a stretch on the card adds to the pass: the part that outlasts the collective's cover.
+double nic_pass_delay_s(const NicEvent& ev, double stretch_s) { return std::max(0.0, stretch_s - ev.slack_s); }
 struct DpUnit {
   double gather_s = 0, window_s = 0, reduce_s = 0;  // one repetition
   int count = 1;
@@ -489,7 +507,7 @@ struct DpUnit {
   double tail_blocking_s = 0;  // of window_s: blocking DP traffic after it
   double mid_blocking_s = 0;   // of window_s: blocking DP traffic after mid_offset_s of the window
   double mid_offset_s = 0;
-  // The unit's blocking collectives on the card (ChunkDpUnits::events[nic_first, + nic_count)),
+  // The unit's timed collectives on the card (NicEvent: ChunkDpUnits::events[nic_first, + nic_count)),
   // the card time of one repetition's DP traffic by group (DP, EDP), and the rest of its time
   // (latency steps, traffic inside the domain). The traffic in flight at a unit's collective is
   // a unit's worth, its neighbours' as much as its own (the reduce-scatter of the unit before, the
@@ -543,8 +561,9 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units, const NicEvent* even
         cs += start - at;
         mid_due = false;
       };
-      // The unit's blocking collectives on the card, in order, each beside the DP traffic then in
-      // flight: the rest of the unit moves by its stretch, the DP stream by its own.
+      // The unit's timed collectives on the card (NicEvent), in order, each beside the DP traffic
+      // then in flight: the rest of the unit moves by what of its stretch outlasts its cover, the
+      // DP stream by its own delay.
       for (int k = 0; events && k < x.nic_count; ++k) {
         const NicEvent& ev = events[x.nic_first + k];
         const double off = ev.at_s * offset_scale;
@@ -556,10 +575,11 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units, const NicEvent* even
         const double stretch = nic_sharing_stretch_s(ev.wire_s, b);
         if (!(stretch > 0)) continue;
         const double dp_delay = std::min(ev.wire_s, std::max(b[0], b[1]));
-        cs += stretch;
+        const double late = nic_pass_delay_s(ev, stretch);
+        cs += late;
         if (next_gather_end > at) next_gather_end += dp_delay;
         free += dp_delay;
-        if (stretch_by_group) stretch_by_group[static_cast<int>(ev.group)] += stretch;
+        if (stretch_by_group) stretch_by_group[static_cast<int>(ev.group)] += late;
       }
       if (mid_due) mid();
       if (x.tail_blocking_s > 0) {
@@ -706,7 +726,7 @@ void settle_dp(const Ctx& c, PassTime& fwd, const std::vector<DpUnit>* units = n
 // passes' lists reversed by finish()).
 struct ChunkDpUnits {
   std::vector<DpUnit> f, b, w;
-  // The units' blocking collectives on the card (DpUnit::nic_first).
+  // The units' timed collectives on the card (NicEvent, DpUnit::nic_first).
   std::vector<NicEvent> events;
   // Appends the events of `passes` (run one after another in the unit) to unit u.
   void add_events(DpUnit& u, std::initializer_list<const PassTime*> passes) {
@@ -714,7 +734,8 @@ struct ChunkDpUnits {
     double at = 0;
     for (const PassTime* x : passes) {
       for (int k = 0; k < x->nic_events; ++k)
-        events.push_back({at + x->nic_event_at_s[k], x->nic_event_wire_s[k], static_cast<GroupKind>(x->nic_event_group[k])});
+        events.push_back({at + x->nic_event_at_s[k], x->nic_event_wire_s[k], static_cast<GroupKind>(x->nic_event_group[k]),
+                          x->nic_event_slack_s[k]});
       at += x->compute_s + x->blocking_comm_s;
     }
     u.nic_count = static_cast<int>(events.size()) - u.nic_first;
@@ -997,7 +1018,7 @@ double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, doubl
         t = std::max(t, at);
         double served[2];
         for (int g = 0; g < 2; ++g) served[g] = std::clamp(b[g], 0.0, std::max(0.0, ev.wire_s));
-        const double s = served[0] + served[1];
+        const double s = nic_pass_delay_s(ev, served[0] + served[1]);
         for (int g = 0; g < 2; ++g) b[g] -= served[g];
         if (dp_delay_s) *dp_delay_s += std::max(served[0], served[1]);  // the streams' own delay
         stretch += s;
@@ -1371,8 +1392,8 @@ StepEstimate Estimator::run(const Workload& w) const {
       order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.forward_s[r] / v));
     }
   }
-  // The once-per-step DP traffic's stretch of the blocking collectives on the card
-  // (step_card_stretch), where a rank has both.
+  // The once-per-step DP traffic's stretch of the timed collectives on the card (NicEvent,
+  // step_card_stretch), where a rank has both.
   CardStretch card_stretch;
   {
     bool blocking_on_card = false;
