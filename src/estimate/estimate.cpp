@@ -912,20 +912,21 @@ struct ChunkedOverlap {
   // gradient pass to the rank's end, in place of interleaving's c p chunk passes (p = 0 had given
   // every chunk none: DualPipeV with ZeRO-0/1 read 3-5% slow against simulate, 2026-12-04).
   const double* lead = nullptr;
-  // Gradient reduction of sync_s in all, chunk backward pass chunk_s (per micro-batch).
-  double grad_exposed_s(double sync_s, double chunk_s) const {
-    double lead_max = 0;
-    if (lead)
-      for (int c = 0; c < v; ++c) lead_max = std::max(lead_max, lead[c]);
-    const double t_end = lead ? lead_max + chunk_s : (static_cast<double>(v - 1) * p + 1) * chunk_s;
-    double prefix = 0, finish = 0;
+  // Gradient reduction of sync_s in all; chunk_s[c], chunk c's own gradient pass (per micro-batch),
+  // over which its share of the buckets is released. Times are from the rank's end. Before
+  // 2026-12-06 every chunk took the rank's mean chunk pass (review): Llama 3 70B interleaved with
+  // chunks of 35 and 5 layers on rank 0 released the 35-layer chunk's buckets over a 20-layer
+  // backward, and its reduction exposed 116 ms where simulate's was 29 ms (the step 5.8% slow).
+  double grad_exposed_s(double sync_s, const double* chunk_s) const {
+    double prefix = 0, finish = 0, after = 0;
     size_t first = 0;
     for (int c = 0; c < v; ++c) {
-      const double frac = fraction(c);
+      const double frac = fraction(c), pass_s = chunk_s[c];
       prefix += frac;
       const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
-      // chunk c's last backward
-      const double start = lead ? t_end - lead[c] - chunk_s : static_cast<double>(v - 1 - c) * p * chunk_s;
+      // chunk c's last backward: the p backwards of each chunk c-1 .. 0 follow it (interleaving)
+      const double start = -(lead ? lead[c] : after) - pass_s;
+      after += p * pass_s;
       const double share = sync_s * frac, rest = sync_s * prefix;        // chunks c, c-1, .., 0 follow
       segments(c, first, true, [&](double f0, double f1, double t0, double t1) {
         // Buckets k with f0 < k/n <= f1 go out in this block, at the time k/n is released.
@@ -934,25 +935,27 @@ struct ChunkedOverlap {
         for (const int k : {lo, hi}) {
           if (k < lo || k > hi) continue;
           const double at = f1 > f0 && t1 > t0 ? std::clamp(t0 + (static_cast<double>(k) / n - f0) / (f1 - f0) * (t1 - t0), t0, t1) : t1;
-          finish = std::max(finish, start + at * chunk_s + share * (n - k + 1) / n + rest - share);
+          finish = std::max(finish, start + at * pass_s + share * (n - k + 1) / n + rest - share);
         }
       });
       first += st.chunks[static_cast<size_t>(c)].blocks.size();
     }
-    return std::max(0.0, finish - t_end);
+    return finish;
   }
   // Where the schedule's order is timed (DualPipeV): need[c], when chunk c's first forward starts
   // on the rank from the step's start, in place of interleaving's c p chunk passes.
   const double* need_at = nullptr;
-  // Parameter gathering of gather_s in all, issued at the start, chunk forward pass chunk_s.
-  double gather_exposed_s(double gather_s, double chunk_s) const {
-    double prefix = 0, late = 0;
+  // Parameter gathering of gather_s in all, issued at the start; chunk_s[c], chunk c's own forward
+  // pass, over which its share of the parameters is needed (the mean chunk before 2026-12-06).
+  double gather_exposed_s(double gather_s, const double* chunk_s) const {
+    double prefix = 0, late = 0, before = 0;
     size_t first = 0;
     for (int c = 0; c < v; ++c) {
-      const double frac = fraction(c);
+      const double frac = fraction(c), pass_s = chunk_s[c];
       const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
-      // chunk c's first forward starts
-      const double need = need_at ? need_at[c] : static_cast<double>(c) * p * chunk_s;
+      // chunk c's first forward starts: after the p forwards of each chunk 0 .. c-1 (interleaving)
+      const double need = need_at ? need_at[c] : before;
+      before += p * pass_s;
       segments(c, first, false, [&](double f0, double f1, double t0, double t1) {
         // Buckets k with f0 <= (k-1)/n < f1 are first needed in this block.
         const int lo = static_cast<int>(std::ceil(f0 * n - 1e-9)) + 1;
@@ -960,7 +963,7 @@ struct ChunkedOverlap {
         for (const int k : {lo, hi}) {
           if (k < lo || k > hi) continue;
           const double at = f1 > f0 && t1 > t0 ? std::clamp(t0 + (static_cast<double>(k - 1) / n - f0) / (f1 - f0) * (t1 - t0), t0, t1) : t0;
-          late = std::max(late, gather_s * (prefix + frac * k / n) - need - at * chunk_s);
+          late = std::max(late, gather_s * (prefix + frac * k / n) - need - at * pass_s);
         }
       });
       prefix += frac;
@@ -1385,11 +1388,11 @@ StepEstimate Estimator::run(const Workload& w) const {
         known = known && need[cc] >= 0;
       }
       if (!known) {  // not timed: the closed form's worst case, every chunk needed at the start
-        order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.forward_s[r] / v));
+        order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.chunk_forward_s.data() + static_cast<size_t>(r) * v));
         continue;
       }
       overlap.need_at = need;
-      order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.forward_s[r] / v));
+      order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.chunk_forward_s.data() + static_cast<size_t>(r) * v));
     }
   }
   // The once-per-step DP traffic's stretch of the timed collectives on the card (NicEvent,
@@ -1434,8 +1437,10 @@ StepEstimate Estimator::run(const Workload& w) const {
     // Gradients are complete when the weight-gradient work ends: under schedules that split it
     // off (ZB-H1, DualPipeV) the reduction hides behind the deferred weight passes only, not the
     // input-gradient passes (before 2026-12-02 the whole backward: ZB-H1 at m = 2 came out 4% fast).
-    const double grad_window_s = split_weight ? times.weight_s[r] : times.backward_s[r];
-    if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, grad_window_s / v);
+    // Each chunk's own (before 2026-12-06 the rank's mean chunk, which released a heavy chunk's
+    // buckets over a light chunk's time: ChunkedOverlap::grad_exposed_s).
+    const double* chunk_grad_window_s = (split_weight ? times.chunk_weight_s : times.chunk_backward_s).data() + static_cast<size_t>(r) * v;
+    if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, chunk_grad_window_s);
     // The backward stretched beside the buckets leaves them that much more of it (step_card_stretch).
     sync_exposed = std::max(0.0, sync_exposed - card_stretch.sync_gain_s[static_cast<size_t>(r)]);
     sync_exposed += sync_after;
@@ -1443,7 +1448,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
     double gather_exposed = gather;
     if (order_gather_late >= 0) gather_exposed = order_gather_late;
-    else if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.forward_s[r] / v);
+    else if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.chunk_forward_s.data() + static_cast<size_t>(r) * v);
     // The first forward stretched beside the gathers leaves them that much more of it.
     gather_exposed = std::max(0.0, gather_exposed - card_stretch.gather_gain_s[static_cast<size_t>(r)]);
     double opt = 0;
