@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Do the figures the documentation quotes still come out of the build? A declarative table, in
+the manner of Perfetto's diff tests: each row names a doc, the text it quotes (whitespace-
+insensitive), the number in that text, the sextant command that gives it and where in the
+command's JSON result the number is. The test checks that the quote is still in the doc (so a
+doc edit that leaves this table behind fails) and that the command's value, rounded as the quote
+shows it, is the quoted number (so a model change that moves a figure fails until the doc says
+what the build gives). The 2026-12-06 review found a dozen figures in models.md, simulate.md,
+validation.md and plan.md that no longer reproduced after the day's estimate changes, and two
+docs giving the same plan different figures.
+
+Only figures whose commands take about a second are here (the fast tier); a dated historical
+figure ("before 2026-12-03 X") is not a row, as it is meant to stay when the model moves."""
+import json, os, re, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+# Where a row's number is in the result: a scalar, a table cell (the row whose key column has the
+# key), the first number a note's pattern captures, or a figure derived from the result (`then`).
+def scalar(name, then=None):
+    return ("scalar", name, then)
+
+
+def cell(table, column, key_column, key, then=None):
+    return ("cell", (table, column, key_column, key), then)
+
+
+def note(pattern, then=None):
+    return ("note", pattern, then)
+
+
+def derived(what, fn):
+    return ("derived", what, fn)
+
+
+def _row_of(j, table, column, key_column, key):
+    cols = j["tables"][table]["columns"]
+    return cols[column][cols[key_column].index(key)]
+
+
+def pick(j, sel):
+    kind, what, then = sel
+    if kind == "scalar":
+        v = j["scalars"][what]
+    elif kind == "cell":
+        v = _row_of(j, *what)
+    elif kind == "note":
+        hits = [m for n in j["notes"] for m in [re.search(what, n)] if m]
+        if not hits:
+            raise KeyError(f"no note matches {what!r}")
+        v = float(hits[0].group(1))
+    else:
+        return then(j)
+    return then(v) if then else v
+
+
+def err(row_id, then=None):  # a validation row's signed error, percent
+    return cell("validation_rows", "error_pct", "id", row_id, then)
+
+
+def pred(row_id):  # a validation row's predicted step time, s
+    return cell("validation_rows", "predicted_step_time_s", "id", row_id)
+
+
+# The commands (arguments to sextant; each runs once, with --json - -q).
+QWEN = ["data/examples/qwen3-30b-a3b-h100-hybridep.yaml"]
+QWEN32 = QWEN + ["--set", "num_gpus=32", "--set", "training.global_batch=128", "--set", "parallel.moe_dispatcher=alltoall"]
+LLAMA70_Z3 = ["data/examples/llama3-70b-h100.yaml", "--set", "num_gpus=128", "--set", "parallel.pp=1", "--set", "parallel.vpp=1",
+              "--set", "parallel.schedule=1f1b", "--set", "parallel.zero_stage=3", "--set", "training.recompute=full",
+              "--set", "training.global_batch=128"]
+MIXTRAL_GOLDEN = ["tests/golden/scenarios/mixtral-8x7b-h100-ep8.yaml", "--catalog", "tests/data/catalog-frozen"]
+QWEN_CSV = ["validate", "data/validation/training-qwen3-30b-a3b.csv"]
+TRAIN_CSV = ["validate", "data/validation/training.csv"]
+DSV3 = ["infer", "estimate", "--model", "deepseek-v3", "--accelerator", "h200-sxm-141gb", "--tp", "8"]
+GOODPUT = ["goodput", "data/examples/goodput-llama3-405b-16k.yaml"]
+MOE_NOTE = r"MoE validation rows are predicted with median \|error\| ([\d.]+)%"
+
+
+def z(stage):
+    return ["--set", f"parallel.zero_stage={stage}"]
+
+
+# (doc, quoted text, the number as quoted, command, where the value is)
+FIGURES = [
+    ("README.md", "# 26.0 s (measured 24.7 s)", "26.0", ["estimate", *QWEN], scalar("step_time_s")),
+    ("README.md", "(124 published runs;", "124", TRAIN_CSV, scalar("rows_count")),
+    ("docs/models.md", "(estimate now 11.75 s, simulate 11.75 s;", "11.75", ["estimate", *LLAMA70_Z3], scalar("step_time_s")),
+    ("docs/models.md", "(estimate now 11.75 s, simulate 11.75 s;", "11.75", ["simulate", *LLAMA70_Z3], scalar("step_time_s")),
+    ("docs/models.md", "1.463 s with its sends stretched, next item), simulate 1.463 s", "1.463",
+     ["estimate", "data/examples/llama3-70b-h100.yaml", "--set", "model=llama3-8b", "--set", "num_gpus=256", "--set", "parallel.pp=1",
+      "--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b", "--set", "parallel.cp=4", "--set", "parallel.zero_stage=3",
+      "--set", "training.global_batch=64"], scalar("step_time_s")),
+    ("docs/models.md", "simulate 10.56 s (+15%, from +27%); with the stretch below it reads 10.52 s (2026-12-06)", "10.52",
+     ["estimate", *QWEN, "--set", "num_gpus=128", "--set", "parallel.cp=4", "--set", "parallel.zero_stage=3", "--set", "training.recompute=full",
+      "--set", "training.global_batch=512", "--set", "training.seq_len=8192", "--set", "parallel.moe_dispatcher=alltoall"], scalar("step_time_s")),
+    ("docs/models.md", "(`--no-contention` 2.479 s), now 2.842 s;", "2.842", ["estimate", *QWEN32, *z(3)], scalar("step_time_s")),
+    ("docs/models.md", "with ZeRO-2 2.480 s, now 2.809 s (simulate 2.816 s)", "2.809", ["estimate", *QWEN32, *z(2)], scalar("step_time_s")),
+    ("docs/models.md", "with ZeRO-2 2.480 s, now 2.809 s (simulate 2.816 s)", "2.816", ["simulate", *QWEN32, *z(2)], scalar("step_time_s")),
+    ("docs/models.md", "with ZeRO-1 read 2.469 s against 2.544 s (now 2.552 s)", "2.552", ["estimate", *QWEN32, *z(1)], scalar("step_time_s")),
+    ("docs/models.md", "with ZeRO-1 read 2.469 s against 2.544 s (now 2.552 s)", "2.544", ["simulate", *QWEN32, *z(1)], scalar("step_time_s")),
+    ("docs/models.md", "MBS-5225-*: +5.1% without and +2.4% with EP overlap", "+5.1", QWEN_CSV, err("MBS-5225-H100-EP16")),
+    ("docs/models.md", "MBS-5225-*: +5.1% without and +2.4% with EP overlap", "+2.4", QWEN_CSV, err("MBS-5225-H100-EP16-OVERLAP")),
+    # Against the measured 24.71 s of MBS-5225-H100-EP16.
+    ("docs/models.md", "the all-to-all dispatcher would be 58% slow", "58",
+     ["estimate", *QWEN, "--set", "parallel.moe_dispatcher=alltoall"], scalar("step_time_s", lambda s: (s / 24.71 - 1) * 100)),
+    ("docs/models.md", "The Mixtral golden 5.336 s against 5.342 s (`simulate` 5.345 s)", "5.336", ["estimate", *MIXTRAL_GOLDEN], scalar("step_time_s")),
+    ("docs/models.md", "The Mixtral golden 5.336 s against 5.342 s (`simulate` 5.345 s)", "5.345", ["simulate", *MIXTRAL_GOLDEN], scalar("step_time_s")),
+    ("docs/simulate.md", "2.842 s and 2.809 s on those plans", "2.809", ["estimate", *QWEN32, *z(2)], scalar("step_time_s")),
+    ("docs/simulate.md", "that plan at ZeRO-1 2.552 s against 2.544 s", "2.552", ["estimate", *QWEN32, *z(1)], scalar("step_time_s")),
+    ("docs/validation.md", "| all rows, fitted constants | 4.05% | 14.30% | 56.0% |", "14.30", TRAIN_CSV, scalar("p90_abs_error_pct")),
+    ("docs/validation.md", "median 14.7%, from 2.3% to 64.3%", "14.7", QWEN_CSV, scalar("median_abs_error_pct")),
+    ("docs/validation.md", "The model predicts them +5.1% and +2.4%", "+5.1", QWEN_CSV, err("MBS-5225-H100-EP16")),
+    ("docs/validation.md", "predicted 9.2% fast and 6.1% slow (2026-12-06", "9.2", QWEN_CSV, err("MLM-5728-H100-FP8", abs)),
+    ("docs/validation.md", "predicted 9.2% fast and 6.1% slow (2026-12-06", "6.1", QWEN_CSV, err("MLM-5728-H100-BF16")),
+    ("docs/validation.md", "0.51 s of gain per step (3.316 - 2.810 s", "0.51", QWEN_CSV,
+     derived("BF16 less FP8 predicted step", lambda j: pick(j, pred("MLM-5728-H100-BF16")) - pick(j, pred("MLM-5728-H100-FP8")))),
+    ("docs/validation.md", "0.28 s (2.810 s predicted, 3.095 s measured)", "2.810", QWEN_CSV, pred("MLM-5728-H100-FP8")),
+    ("docs/validation.md", "(MBRIDGE-ARCHIVE-28) ran the same 25.11 software on H100 and is predicted 11.6% slow", "11.6", TRAIN_CSV,
+     err("MBRIDGE-ARCHIVE-28")),
+    ("docs/plan.md", "(13.6% over 20 rows, against 4.0% over the whole set, 2026-12-06;", "13.6", ["estimate", *QWEN], note(MOE_NOTE)),
+    ("docs/plan.md", "(13.6% over 20 rows, against 4.0% over the whole set, 2026-12-06;", "4.0", ["estimate", *QWEN],
+     note(r"against ([\d.]+)% over the whole training set")),
+    ("docs/plan.md", "in fp8 the 11 MoE rows have median 15.4%", "15.4", ["estimate", *QWEN, "--set", "training.precision=fp8"],
+     note(r"rows in 8-bit precisions \(fp8, fp4, int8\) have median \|error\| ([\d.]+)%")),
+    ("docs/plan.md", "where the model gives 2.81 s and 3.32 s", "2.81", QWEN_CSV, pred("MLM-5728-H100-FP8")),
+    ("docs/plan.md", "where the model gives 2.81 s and 3.32 s", "3.32", QWEN_CSV, pred("MLM-5728-H100-BF16")),
+    ("docs/inference.md", "H200 takes 0.168 s instead of bf16's 0.233 s", "0.168", [*DSV3, "--prompt", "8192", "--output", "1"],
+     scalar("prefill_time_s")),
+    ("docs/inference.md", "H200 takes 0.168 s instead of bf16's 0.233 s", "0.233",
+     [*DSV3, "--prompt", "8192", "--output", "1", "--activations", "bf16"], scalar("prefill_time_s")),
+    ("docs/inference.md", "gives 3.05 ms a token (328 tokens/s)", "3.05", [*DSV3, "--prompt", "128", "--output", "256"],
+     scalar("time_per_output_token_s", lambda s: s * 1e3)),
+    ("docs/inference.md", "| calibrated, all 57 rows | 4.2% | 7.4% | 13.0% |", "4.2", ["infer", "validate", "data/validation/inference.csv"],
+     scalar("median_abs_error_pct")),
+    ("docs/inference.md", "| leave-one-chip-out (2026-12-04) | 5.9% | 21.3% | 26.6% |", "21.3",
+     ["infer", "validate", "data/validation/inference.csv"], scalar("lodo_p90_abs_error_pct")),
+    # The closed forms (Young, Daly, Meta, the mean restart) do not depend on the replicas; the
+    # simulated ETTR does, so it runs with the doc's 10,000 (about a second on 2 cores).
+    ("docs/goodput.md", "the Young interval went from 72.9 s to 76.9 s and Meta's ETTR from 0.900 to 0.901", "76.9",
+     [*GOODPUT, "--replicas", "10000", "--seed", "1"], scalar("young_interval_s")),
+    ("docs/goodput.md", "(simulated 0.901; 0.9013 and 0.9014 with `--replicas 10000 --seed 1`)", "0.9014",
+     [*GOODPUT, "--replicas", "10000", "--seed", "1"], scalar("ettr_fraction")),
+    ("docs/goodput.md", "with M = 10,012 s, R = 2,518 s", "2,518",
+     [*GOODPUT, "--replicas", "20", "--set", "checkpoint.write_s=1800", "--set", "checkpoint.read_s=1800"], scalar("mean_restart_s")),
+    ("docs/goodput.md", "the simulation gives 0.224, Daly 0.197 and Meta 0.179", "0.179",
+     [*GOODPUT, "--replicas", "20", "--set", "checkpoint.write_s=1800", "--set", "checkpoint.read_s=1800"],
+     scalar("meta_expected_ettr_fraction")),
+]
+
+
+def as_quoted(value, shown):
+    """value written the way `shown` is: its decimals, its sign, its thousands separators."""
+    decimals = len(shown.split(".")[1]) if "." in shown else 0
+    spec = ("+" if shown[0] in "+-" else "") + ("," if "," in shown else "") + f".{decimals}f"
+    return format(value, spec)
+
+
+def quote_line(doc_text, quote):
+    """The 1-based line where the quote starts in the doc (whitespace-insensitive), or None."""
+    m = re.search(r"\s+".join(re.escape(w) for w in quote.split()), doc_text)
+    return doc_text[:m.start()].count("\n") + 1 if m else None
+
+
+_results = {}
+
+
+def run(args):
+    key = tuple(args)
+    if key not in _results:
+        r = subprocess.run([BIN, *args, "--json", "-", "-q"], capture_output=True, text=True, cwd=ROOT)
+        _results[key] = json.loads(r.stdout) if r.returncode == 0 else RuntimeError(f"exit {r.returncode}: {r.stderr[-400:]}")
+    return _results[key]
+
+
+docs = {}
+for doc, quote, shown, args, where in FIGURES:
+    if doc not in docs:
+        with open(os.path.join(ROOT, doc)) as f:
+            docs[doc] = f.read()
+    line = quote_line(docs[doc], quote)
+    cmd = "sextant " + " ".join(args)
+    name = f"{doc}:{line or '?'} '{shown}'"
+    if line is None:
+        check(name, False, f"the quote \"{quote}\" is no longer in {doc}: update this table's row (test_doc_figures.py) "
+              f"with the doc's new text, and re-run `{cmd}` to check its figure")
+        continue
+    if shown not in quote:
+        check(name, False, f"this table's row quotes '{shown}', which is not in \"{quote}\"")
+        continue
+    j = run(args)
+    if isinstance(j, Exception):
+        check(name, False, f"`{cmd}` failed: {j}")
+        continue
+    try:
+        value = pick(j, where)
+    except (KeyError, ValueError, IndexError) as e:
+        check(name, False, f"`{cmd}` has no {where[:2]}: {e}")
+        continue
+    got = as_quoted(value, shown)
+    check(name, got == shown,
+          f"{doc} line {line} quotes {shown} in \"{quote}\" but `{cmd}` gives {value!r} ({where[0]} {where[1]}), "
+          f"i.e. {got}: update the doc line (keeping any dated history) and this table's row together")
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
