@@ -1482,7 +1482,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     r.notes.push_back("serving.disaggregation is not planned: every candidate is colocated replicas (prefill and decode on the "
                       "same devices); compare the disaggregated deployment with `sextant infer serve` of this file");
   Table& t = r.add_table("candidates", "every deployment tried: replicas needed to meet the SLO at the request rate");
-  t.add_str("accelerator"); t.add_i64("tp"); t.add_i64("pp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
+  t.add_str("accelerator"); t.add_i64("tp"); t.add_i64("ep"); t.add_i64("pp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
   t.add_i64("devices_count"); t.add_f64("slo_attainment_fraction"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p99_s");
   t.add_f64("usd_per_hour"); t.add_f64("usd_per_million_output_tokens"); t.add_str("status");
   // Ranked by (unpriced, $/h or devices): a priced candidate before any unpriced one, the cheapest
@@ -1496,6 +1496,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     std::vector<Value> row;
   } best;
   bool simulated_any = false;  // some candidate was simulated (the note on none found says which failure it was)
+  bool ep_differs = false;     // some candidate runs another expert-parallel degree than the study's
   // Where each accelerator's price came from (its system's node price, devices.yaml or the study),
   // said once per accelerator: usd_per_hour had no source.
   std::vector<std::pair<std::string, std::string>> price_sources;
@@ -1514,6 +1515,17 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           c.deployment.accelerator = acc;
           if (!own) c.deployment.system.clear();
           c.deployment.tp = tp;
+          // Expert parallelism follows the candidate's tp: the largest degree valid at this tp
+          // (dividing tp and the experts, valid_expert_parallel) up to the study's ep. Before
+          // 2026-12-06 every candidate kept the study's ep, so at study tp 4 ep 4 the tp 1 and 2
+          // candidates were refused ("ep=4 must divide tp=1") and tp 4 at 10 USD/h was best where
+          // tp 1 at 2.5 USD/h met the SLO (review). A factor for the busiest EP rank has no rank at ep 1.
+          int ep = 1;
+          for (int e : valid_expert_parallel(s.serving.deployment.model, tp))
+            if (e <= s.deployment.ep) ep = e;
+          c.deployment.ep = ep;
+          if (ep == 1) c.deployment.expert_load_factor = 0;
+          ep_differs = ep_differs || ep != s.deployment.ep;
           c.serving.policy = pol;
           c.serving.limits.max_batch_seqs = mbs;
           c.serving.disaggregation.reset();
@@ -1555,7 +1567,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
                      std::to_string(c.serving.limits.max_batch_tokens) + " (a pass of that many decoding sequences needs a token each; serve "
                      "and vLLM refuse it)";
           if (!status.empty()) {
-            t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
+            t.add_row({acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
                        std::nan(""), std::nan(""), status});
             continue;
           }
@@ -1590,7 +1602,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           if (tried > 0) simulated_any = true;
           if (tried == 0 && status.empty()) {
             // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
-            t.add_row({acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
+            t.add_row({acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
                        std::nan(""),
                        c.serving.usd_per_device_hour > 0
                            ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed, per_replica, c.serving.price_node_devices, c.serving.deployment.par.pp))
@@ -1608,7 +1620,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
                      : std::nan("");
           if (!ok && status.empty()) status = "SLO not met within max_devices";
           const bool measured = tried > 0;
-          std::vector<Value> row = {acc, int64_t{tp}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
+          std::vector<Value> row = {acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
                                     measured ? sum.slo_attainment_fraction : std::nan(""), measured ? sum.ttft_p99_s : std::nan(""),
                                     measured ? sum.tpot_p99_s : std::nan(""), usd_h,
                                     measured && priced ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
@@ -1628,6 +1640,9 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           }
         }
   for (const auto& [acc, source] : price_sources) r.notes.push_back("price of " + acc + ": " + source);
+  if (ep_differs)
+    r.notes.push_back("deployment.ep " + std::to_string(s.deployment.ep) + ": each candidate runs the largest expert-parallel degree up to it that "
+                      "divides its tp and the experts (the ep column); for ep = tp throughout, give deployment.tp and deployment.ep the largest tp planned");
   r.set("rate_per_s", w.arrival == "trace" ? trace_rate_per_s(reqs) : w.rate_per_s);  // a trace's as serve reports it
   r.set("slo_ttft_s", s.serving.slo.ttft_s);
   r.set("slo_tpot_s", s.serving.slo.tpot_s);
@@ -1658,13 +1673,13 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     r.set("found", true);
     r.set("best_accelerator", std::get<std::string>(best.row[0]));
     r.set("best_tp", std::get<int64_t>(best.row[1]));
-    r.set("best_pp", std::get<int64_t>(best.row[2]));
-    r.set("best_policy", std::get<std::string>(best.row[3]));
-    r.set("best_max_batch_seqs", std::get<int64_t>(best.row[4]));
-    r.set("best_replicas", std::get<int64_t>(best.row[5]));
-    r.set("best_devices_count", std::get<int64_t>(best.row[6]));
-    r.set("best_slo_attainment_fraction", std::get<double>(best.row[7]));
-    r.set("best_usd_per_hour", std::get<double>(best.row[10]));
+    r.set("best_pp", std::get<int64_t>(best.row[3]));
+    r.set("best_policy", std::get<std::string>(best.row[4]));
+    r.set("best_max_batch_seqs", std::get<int64_t>(best.row[5]));
+    r.set("best_replicas", std::get<int64_t>(best.row[6]));
+    r.set("best_devices_count", std::get<int64_t>(best.row[7]));
+    r.set("best_slo_attainment_fraction", std::get<double>(best.row[8]));
+    r.set("best_usd_per_hour", std::get<double>(best.row[11]));
   }
   return r;
 }

@@ -109,6 +109,8 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
 
 // `sextant infer plan`: the cheapest deployment (accelerator, TP, replicas, batch limit, policy)
 // whose simulated SLO attainment at the workload's rate reaches plan.slo_attainment_fraction.
+// Each candidate's expert parallelism is the largest degree valid at its tp up to the study's ep
+// (valid_expert_parallel; the candidates table's ep column).
 Result run_plan(StudySpec s, const Catalog& cat, const InferData& data);
 
 }  // namespace sextant::infer

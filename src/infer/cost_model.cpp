@@ -102,14 +102,31 @@ void Deployment::check() const {
     throw Error(SourceLocation{"", 0, 0, "kv_share_layers"}, "kv_share_layers must be in 1.." + std::to_string(model.layers));
   if (!(expert_load_factor == 0 || expert_load_factor >= 1))
     throw Error(SourceLocation{"", 0, 0, "expert_load_factor"}, "expert_load_factor must be >= 1 (busiest EP rank over the mean), or 0 for the default");
+  // The ep errors name the valid degrees at this tp (they named none before 2026-12-06; review:
+  // "ep must divide the 60 experts" at tp 8 left 1, 2 and 4 to be found).
+  auto valid_ep = [&] {
+    std::string out;
+    for (int e : valid_expert_parallel(model, p.tp)) out += (out.empty() ? "valid: " : ", ") + std::to_string(e);
+    return out;
+  };
   if (p.tp % p.ep != 0)
-    throw Error(SourceLocation{"", 0, 0, "parallel.ep"}, "ep=" + std::to_string(p.ep) + " must divide tp=" + std::to_string(p.tp));
+    throw Error(SourceLocation{"", 0, 0, "parallel.ep"}, "ep=" + std::to_string(p.ep) + " must divide tp=" + std::to_string(p.tp), valid_ep());
   if (p.ep > 1 && (!model.moe || model.moe->num_experts % p.ep != 0))
     throw Error(SourceLocation{"", 0, 0, "parallel.ep"},
-                model.moe ? "ep must divide the " + std::to_string(model.moe->num_experts) + " experts"
-                          : "ep > 1 needs a mixture-of-experts model; " + model.id + " is dense");
+                model.moe ? "ep=" + std::to_string(p.ep) + " must divide the " + std::to_string(model.moe->num_experts) + " experts of " + model.id
+                          : "ep > 1 needs a mixture-of-experts model; " + model.id + " is dense",
+                valid_ep());
   if (p.devices() > 1 && link.bandwidth_bytes_per_s <= 0)
     throw Error(SourceLocation{"", 0, 0, "link"}, "a replica of several devices needs a link bandwidth");
+}
+
+std::vector<int> valid_expert_parallel(const ModelConfig& model, int tp) {
+  std::vector<int> out = {1};
+  if (model.moe)
+    for (int e = 2; e <= tp; ++e)
+      if (tp % e == 0 && model.moe->num_experts % e == 0 && (model.moe->expert_ffn_hidden <= 0 || model.moe->expert_ffn_hidden % (tp / e) == 0))
+        out.push_back(e);
+  return out;
 }
 
 CostModel::CostModel(Deployment d) : d_(std::move(d)) {
@@ -195,7 +212,31 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   dense_read_bytes_ = dense_bytes + m.hidden * wb + head_params_ * head_b;
   const int ep = d_.par.ep;
   z_ep_ = ep > 1 ? normal_quantile((ep - 0.375) / (ep + 0.25)) : 0.0;  // Blom (1958)
-  uniform_routing_ = expert_load_source() == "uniform top-k routing";
+  // Group-limited routing, as training's MoE dispatch takes it (ir::moe_grouped_hits): a token
+  // picks M of the G groups uniformly and its k experts uniformly among their M E / G. Before
+  // 2026-12-06 (review) the ranks were loaded as under unrestricted routing: DeepSeek-V3 at EP8
+  // holds one group of 32 experts a rank and a token reaches only 4 of the 8 ranks, so one
+  // decoding token's busiest rank carries 3.49x the mean (exact), priced 2.32x.
+  if (m.moe && ep > 1 && m.moe->router_groups > 1 && m.moe->router_groups_per_token >= 1 &&
+      m.moe->router_groups_per_token < m.moe->router_groups && m.moe->num_experts % m.moe->router_groups == 0) {
+    grouped_routing_ = true;
+    const double G = m.moe->router_groups, M = m.moe->router_groups_per_token, k = m.moe->topk;
+    const int group_experts = m.moe->num_experts / m.moe->router_groups, rank_experts = m.moe->num_experts / ep;
+    const double pool = M * group_experts;  // experts a token's k are drawn from
+    const double both_in_pool = pool > 1 ? k * (k - 1) / (pool * (pool - 1)) : 0.0;
+    pair_same_group_ = M / G * both_in_pool;
+    pair_two_groups_ = M * (M - 1) / (G * (G - 1)) * both_in_pool;
+    for (int r = 0; r < ep; ++r) {
+      double pairs = 0;
+      for (int g = 0; g < m.moe->router_groups; ++g) {
+        const int held = std::max(0, std::min((g + 1) * group_experts, (r + 1) * rank_experts) - std::max(g * group_experts, r * rank_experts));
+        pairs += static_cast<double>(held) * (held - 1);
+      }
+      rank_same_group_pairs_ = std::max(rank_same_group_pairs_, pairs);
+    }
+  }
+  const std::string source = expert_load_source();
+  routing_max_ = source == "uniform top-k routing" || source == "group-limited top-k routing";
   // Every expert of every MoE layer in the expert format, the rest of the linear layers in theirs.
   const double all_expert_params =
       m.moe ? static_cast<double>(m.num_moe_layers()) * (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) : 0.0;
@@ -293,16 +334,41 @@ double CostModel::expert_load_factor(double tokens) const {
   if (tokens <= 0) return 1.0;
   const double E = m.moe->num_experts, k = m.moe->topk, g = E / ep;
   const double mu = tokens * k / ep;
-  const double var = tokens * k * (1.0 / ep) * (1.0 - 1.0 / ep) * (E - k) / (E - 1);
+  const double var = grouped_routing_ ? tokens * rank_routed_variance_per_token()
+                                      : tokens * k * (1.0 / ep) * (1.0 - 1.0 / ep) * (E - k) / (E - 1);
   const double cap = ep * std::min(k, g) / k;
   return std::min(cap, 1.0 + z_ep_ * std::sqrt(var) / mu);
+}
+
+// The rank's count is a sum of its e = E/ep experts' indicators, each 1 with probability p = k/E:
+// variance e p (1 - p) plus, over ordered pairs of its experts, P(both) - p^2, with P(both) that of
+// two experts of one group or of two groups. (Unrestricted routing, one group of E: the
+// hypergeometric variance.) Experts of one group are chosen together: their pairs add variance.
+double CostModel::rank_routed_variance_per_token() const {
+  const auto& moe = *d_.model.moe;
+  const double e = static_cast<double>(moe.num_experts) / d_.par.ep, p = static_cast<double>(moe.topk) / moe.num_experts;
+  const double same = rank_same_group_pairs_, two = e * (e - 1) - same;
+  return e * p * (1 - p) + same * (pair_same_group_ - p * p) + two * (pair_two_groups_ - p * p);
+}
+
+// Touched experts of the rank after T independent tokens: expert j is untouched with probability
+// u = (1 - p)^T, two experts both untouched with (1 - 2p + P(both))^T. Variance of the rank's
+// untouched (so touched) count: e u (1 - u) plus, over ordered pairs, (1 - 2p + P(both))^T - u^2.
+double CostModel::rank_touched_variance(double tokens) const {
+  const auto& moe = *d_.model.moe;
+  const double e = static_cast<double>(moe.num_experts) / d_.par.ep, p = static_cast<double>(moe.topk) / moe.num_experts;
+  const double u = std::pow(1 - p, tokens);
+  const double same = rank_same_group_pairs_, two = e * (e - 1) - same;
+  const double var = e * u * (1 - u) + same * (std::pow(1 - 2 * p + pair_same_group_, tokens) - u * u) +
+                     two * (std::pow(1 - 2 * p + pair_two_groups_, tokens) - u * u);
+  return std::max(0.0, var);
 }
 
 std::string CostModel::expert_load_source() const {
   if (!d_.model.moe || d_.par.ep <= 1) return "";
   if (d_.expert_load_factor > 0) return "deployment";
   if (d_.model.moe->capacity_factor > 0) return "catalog capacity_factor";
-  return "uniform top-k routing";
+  return grouped_routing_ ? "group-limited top-k routing" : "uniform top-k routing";
 }
 
 // The largest pipeline stage's resident weights over its tp devices (pp 1: the whole model over tp;
@@ -434,12 +500,14 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     if (p.ep > 1) {
       load = expert_load_factor(tokens);
       // Experts touched on the busiest rank: with a given factor, that share of the mean rank's
-      // (at most all of its experts); else the expected maximum over ranks of Binomial(E/ep, hit).
+      // (at most all of its experts); else the expected maximum over ranks of Binomial(E/ep, hit),
+      // or under group-limited routing of the rank's touched count with its experts' pairs
+      // (rank_touched_variance; the mean E/ep x hit is the same: an expert is still hit with
+      // probability k/E a token, but a group's experts are hit together).
       const double g = E / p.ep, mean = g * hit;
+      const double var = grouped_routing_ ? rank_touched_variance(tokens) : g * hit * (1.0 - hit);
       if (mean > 0)
-        touched_factor = uniform_routing_
-                             ? std::min(g, mean + z_ep_ * std::sqrt(g * hit * (1.0 - hit))) / mean
-                             : std::min(g, mean * load) / mean;
+        touched_factor = routing_max_ ? std::min(g, mean + z_ep_ * std::sqrt(var)) / mean : std::min(g, mean * load) / mean;
     }
   }
   c.expert_load_factor = load;

@@ -36,7 +36,9 @@
 // it scales the routed-expert FLOPs and the all-to-all bytes, and the experts that rank reads
 // (a given factor times the mean rank's touched experts, at most all of its experts; by default
 // the expected maximum over ranks of the touched experts). Without EP (experts split over TP)
-// every rank holds a slice of every expert and the load is balanced.
+// every rank holds a slice of every expert and the load is balanced. Group-limited routing (the
+// model's moe.router_groups, DeepSeek-V3's node-limited routing) sends a token's experts to few
+// ranks: the ranks' loads vary more than under unrestricted routing (see expert_load_factor).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -146,7 +148,7 @@ struct Deployment {
   int kv_share_layers = 1;
   // MoE under EP: routed tokens of the busiest EP rank over the mean (>= 1; a capacity factor with
   // padded expert shapes is this factor). 0: the model's moe.capacity_factor when > 0, else the
-  // expected maximum of uniform top-k routing (CostModel::expert_load_factor).
+  // expected maximum of top-k routing, group-limited where the model says (CostModel::expert_load_factor).
   double expert_load_factor = 0;
   // The longest context (prompt + output) a request may have: max_model_len when given, else the
   // model's window (max_seq_len); 0 when neither is known.
@@ -205,14 +207,19 @@ class CostModel {
   std::vector<int> stage_layers() const;
   // Busiest EP rank's routed tokens over the mean for a pass of `tokens` tokens (1 without EP):
   // the deployment's expert_load_factor, else the model's capacity factor, else the expected
-  // maximum over the ep ranks of uniform top-k routing: a rank's load is a sum of per-token
-  // hypergeometric draws (k experts of E, E/ep of them on the rank), mean mu = T k / ep, variance
-  // T k (1/ep)(1 - 1/ep)(E - k)/(E - 1); factor = 1 + z_ep sigma / mu, with z_ep Blom's (1958)
-  // approximation of the expected maximum of ep standard normals, capped at the largest possible
-  // load (ep min(k, E/ep) / k).
+  // maximum over the ep ranks of top-k routing. A rank's load is a sum of T independent per-token
+  // counts of its experts among the token's k, mean mu = T k / ep. Unrestricted (uniform) routing:
+  // each count hypergeometric (k experts of E, E/ep of them on the rank), variance
+  // T k (1/ep)(1 - 1/ep)(E - k)/(E - 1). Group-limited routing (moe.router_groups G,
+  // router_groups_per_token M: a token picks M of the G equal groups uniformly, then its k experts
+  // uniformly among those groups' experts; experts held contiguously, E/ep per rank): the variance
+  // from the probability that a token routes to both of two experts of one group or of two groups
+  // (rank_routed_variance_per_token), of the rank whose experts share groups most. Factor
+  // 1 + z_ep sigma / mu, with z_ep Blom's (1958) approximation of the expected maximum of ep
+  // standard normals, capped at the largest possible load (ep min(k, E/ep) / k).
   double expert_load_factor(double tokens) const;
-  // Where the factor comes from: "deployment", "catalog capacity_factor", "uniform top-k routing"
-  // or "" without EP.
+  // Where the factor comes from: "deployment", "catalog capacity_factor", "uniform top-k routing",
+  // "group-limited top-k routing" or "" without EP.
   std::string expert_load_source() const;
   // Replaces the engine constants (cheap: the model arithmetic is kept). Used by calibration.
   void set_engine(const EngineProfile& e);
@@ -288,13 +295,29 @@ class CostModel {
     bool head = false;
   };
   std::vector<Stage> stages_;
+  // Group-limited routing (see expert_load_factor): one EP rank's count of a token's routed experts
+  // has this variance (a sum over the rank's experts and their pairs); its count of the experts
+  // that `tokens` tokens touch has rank_touched_variance.
+  double rank_routed_variance_per_token() const;
+  double rank_touched_variance(double tokens) const;
   double z_ep_ = 0;  // expected maximum of ep standard normals
-  bool uniform_routing_ = false;  // the load factor is the uniform-routing expected maximum
+  bool routing_max_ = false;  // the load factor is the expected maximum of top-k routing (no given factor)
+  bool grouped_routing_ = false;  // the model routes group-limited (moe.router_groups, router_groups_per_token < groups)
+  // Probability that one token routes to both of two given experts of one group, of two groups.
+  double pair_same_group_ = 0, pair_two_groups_ = 0;
+  // Ordered pairs of one EP rank's experts that lie in one group: the rank with the most (its
+  // load varies most); the rank's other pairs span two groups.
+  double rank_same_group_pairs_ = 0;
   double attn_flops_pair_layer_ = 0;         // prefill (and any attention over freshly projected K, V)
   double attn_flops_pair_decode_layer_ = 0;  // decode over the cache: MLA's absorbed form
   double past_upproj_flops_token_layer_ = 0;  // MLA: up-projecting a cached latent token for a prefill chunk
   double kv_token_layer_bytes_ = 0, kv_token_layer_bytes_rank_ = 0;
 };
+
+// The expert-parallel degrees Deployment::check accepts for `model` at tensor parallelism `tp`,
+// ascending: 1, and each ep > 1 that divides tp and the routed experts and whose tp / ep ranks
+// split a routed expert's FFN evenly (a dense model: 1 only).
+std::vector<int> valid_expert_parallel(const ModelConfig& model, int tp);
 
 // Achievable link of a system's scale-up network (bandwidth x achievable fraction, latency).
 Link scale_up_link(const Catalog& cat, const System& s);

@@ -2335,5 +2335,67 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         self.assertGreater(scalars(j)["max_context_tokens_by_memory"], 500)
         self.assertFalse(any(n.startswith("the prompt of") for n in j["notes"]), j["notes"])
 
+    def test_deepseek_v3s_group_limited_routing_loads_its_ep_ranks_unevenly(self):
+        """Question (review of 2026-12-06): does the busiest EP rank's load of DeepSeek-V3 follow its
+        node-limited routing (a token's 8 experts among 4 of its 8 expert groups; at EP8 one group a
+        rank, so 4 ranks a token)? Yes: the factor is the expected maximum of that routing (2.87 at
+        one decoding token; 3.49 exactly, the normal approximation's shortfall), above unrestricted
+        routing's 2.32, which it had been before."""
+        args = ("infer", "estimate", "--model", "deepseek-v3", "--accelerator", "h200-sxm-141gb", "--tp", "8",
+                "--prompt", "128", "--output", "256")
+        e = scalars(run_json(*args, "--ep", "8"))
+        self.assertEqual(e["expert_load_source"], "group-limited top-k routing")
+        self.assertAlmostEqual(e["expert_load_factor_decode"], 2.875, places=3)
+        self.assertGreater(e["expert_load_factor_prefill"], 1.16)  # 1.12 unrestricted, at the 128-token prefill
+        # The busiest rank's experts read a decode step follow it: more than at the old factor, given.
+        self.assertGreater(e["time_per_output_token_s"], scalars(run_json(*args, "--ep", "8", "--expert-load-factor", "2.32"))
+                           ["time_per_output_token_s"])
+
+    def test_plan_gives_each_candidate_the_ep_its_tp_allows(self):
+        """Question (review of 2026-12-06): does plan keep the study's ep for a candidate whose tp it
+        does not divide? No: each candidate runs the largest expert-parallel degree up to the study's
+        that divides its tp and the experts, shown in the ep column. Before, at study tp 4 ep 4 the
+        tp 1 and 2 candidates were refused ("ep=4 must divide tp=1") and tp 4 at 10 USD/h was best
+        where tp 1 at 2.5 USD/h meets the SLO."""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "plan.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: qwen3-30b-a3b, accelerator: h100-sxm-80gb, tp: 4, ep: 4}\n"
+                         "serving: {policy: continuous, max_batch_seqs: 64, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: poisson, rate_per_s: 5, requests: 200, prompt: {dist: fixed, mean: 512},"
+                         " output: {dist: fixed, mean: 64}}\n"
+                         "slo: {ttft_s: 2.0, tpot_s: 0.1}\n"
+                         "plan: {tp: [1, 2, 4, 8], max_batch_seqs: [64], max_devices: 16, requests: 200}\n")
+            j = run_json("infer", "plan", f)
+            cands = rows(j["tables"]["candidates"])
+            self.assertEqual([(r["tp"], r["ep"]) for r in cands], [(1, 1), (2, 2), (4, 4), (8, 4)])
+            self.assertEqual({r["status"] for r in cands}, {"ok"})
+            s = scalars(j)
+            self.assertEqual((s["best_tp"], s["best_usd_per_hour"]), (1, 2.5))
+            self.assertTrue(any(n.startswith("deployment.ep 4: each candidate runs the largest expert-parallel degree up to it")
+                                for n in j["notes"]), j["notes"])
+            # The study's factor for the busiest EP rank does not refuse the candidates without EP.
+            j = run_json("infer", "plan", f, "--set", "deployment.expert_load_factor=1.5", "--set", "plan.tp=[1, 4]")
+            self.assertEqual([(r["ep"], r["status"]) for r in rows(j["tables"]["candidates"])], [(1, "ok"), (4, "ok")])
+
+    def test_an_ep_error_names_the_valid_degrees(self):
+        """Question (review of 2026-12-06): does an expert-parallel degree the model or tp refuses
+        name the valid ones, as tp's errors do? Yes: those dividing tp and the experts. Before, a
+        60-expert model at tp 8 ep 8 said "ep must divide the 60 experts" alone."""
+        with tempfile.TemporaryDirectory() as d:
+            m = os.path.join(d, "qmoe.yaml")
+            with open(m, "w") as fh:
+                fh.write("entries:\n  - id: qwen15-moe\n    name: Qwen1.5-MoE-A2.7B\n    source: test\n    layers: 24\n"
+                         "    hidden: 2048\n    heads: 16\n    kv_heads: 16\n    vocab: 151936\n    mlp: swiglu\n"
+                         "    max_seq_len: 8192\n"
+                         "    moe: {num_experts: 60, topk: 4, expert_ffn_hidden: 1408, shared_experts: 4}\n")
+            args = ("infer", "estimate", "--model", m, "--accelerator", "h100-sxm-80gb")
+            p = run(*args, "--tp", "8", "--ep", "8", ok=False)
+            self.assertEqual(p.returncode, 2, p.stdout[-300:])
+            self.assertIn("key '--ep': ep=8 must divide the 60 experts of qwen15-moe (valid: 1, 2, 4)", p.stderr)
+            p = run(*args, "--tp", "4", "--ep", "8", ok=False)
+            self.assertIn("key '--ep': ep=8 must divide tp=4 (valid: 1, 2, 4)", p.stderr)
+            self.assertEqual(scalars(run_json(*args, "--tp", "8", "--ep", "4"))["devices_count"], 8)
+
 if __name__ == "__main__":
     unittest.main()
