@@ -1300,7 +1300,9 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     switch (f.when) {
       case ForeignKey::kTrue: changes = on; break;
       case ForeignKey::kNotNull: changes = true; break;
-      case ForeignKey::kKvHeads: changes = !v.is_number_integer() || v.get<int64_t>() != c.kv_heads; break;
+      // Compared as a number: 8.0 is the 8 heads the model builds (it had been refused as "8.0,
+      // ... it builds 8", 2026-12-06 review).
+      case ForeignKey::kKvHeads: changes = !v.is_number() || v.get<double>() != static_cast<double>(c.kv_heads); break;
       case ForeignKey::kQkNorm: changes = on && !c.qk_norm; break;
       case ForeignKey::kMultiQuery: changes = on && c.kv_heads != 1; break;
     }
@@ -1317,9 +1319,18 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
   // A key this mapping does not read is ignored, unless it is a near miss of a key it reads
   // (num_key_value_head for num_key_value_heads, first_k_dense for first_k_dense_replace): the
   // default would then replace the value the user meant, silently.
+  std::set<std::string> foreign_names;
+  for (const ForeignKey& f : foreign_keys()) foreign_names.insert(f.key);
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& k = it.key();
     if (r.used.count(k)) continue;
+    // Another architecture's key left off (null, false, the KV heads read) was weighed above and
+    // is ignored as docs/catalog.md says: a null v_head_dim had still been refused here as a near
+    // miss of head_dim (2026-12-06 review).
+    if (foreign_names.count(k)) {
+      c.ignored_keys.push_back(k);
+      continue;
+    }
     std::set<std::string> candidates = r.used;
     candidates.insert(r.may_read.begin(), r.may_read.end());
     // A key the mapping knows but did not apply (a window with use_sliding_window false) is

@@ -141,6 +141,10 @@ void check_id_free(const std::string& path, const char* option, const std::strin
 // the id (an earlier calibration in the catalog folder) is no clash; check_new_file decides that.
 // `option` is the option that gives the id (--id, --network-id).
 void check_id_not_in_catalog(const Catalog& cat, bool accelerator, const std::string& id, const std::string& path, const char* option) {
+  // Nothing written, nothing read as the catalog's entry: a run that only prints its result is
+  // not refused (once `calibrate --out` had installed host-calibrated, every bare `calibrate`
+  // was, with host-calibrated-calibrated suggested; 2026-12-06 review).
+  if (path.empty()) return;
   if (accelerator ? !cat.has_accelerator(id) : !cat.has_network(id)) return;
   const std::string& file = accelerator ? cat.accelerator(id).file : cat.network(id).file;
   std::error_code ec;
@@ -148,7 +152,8 @@ void check_id_not_in_catalog(const Catalog& cat, bool accelerator, const std::st
   throw Error(SourceLocation{"", 0, 0, option},
               "the id '" + id + "' is the catalog's " + (accelerator ? "accelerator" : "network") + " (" + file +
                   "): a calibrated entry of that id would be read as that entry, under its name, with other figures",
-              "give the new entry an id of its own, e.g. " + std::string(option) + " " + id + "-calibrated");
+              "give the new entry an id of its own, e.g. " + std::string(option) + " " + id +
+                  (id.size() > 11 && id.compare(id.size() - 11, 11, "-calibrated") == 0 ? "-2" : "-calibrated"));
 }
 
 // A catalog folder reads its accelerators from accelerators/ and its networks from networks/: an

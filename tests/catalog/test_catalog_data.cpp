@@ -8,6 +8,7 @@
 #include <set>
 
 #include "catalog/catalog.hpp"
+#include "catalog/device_name.hpp"
 #include "catalog_test_util.hpp"
 
 using namespace sextant;
@@ -348,4 +349,30 @@ TEST(CatalogData, PartsWithoutTheirOwnFitCarryTheirReferencesFit) {
                                      h100.gemm_half_dims(128)))
         << same_die;
   }
+}
+
+// Do the names GPUs report (nvidia-smi, CUDA's deviceProperties) find their own entries, and only
+// them? GB200/GB300 had no model token ("gb" was read as a memory size) and L40S and H100 NVL
+// were refused for a "(PCIe, ...)" in their entries' descriptive names (2026-12-06 review).
+TEST(DeviceName, ReportedNamesFindTheirOwnEntries) {
+  auto c = cat();
+  struct Case { const char* device; const char* entry; };
+  const Case cases[] = {{"NVIDIA H100 80GB HBM3", "h100-sxm-80gb"}, {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
+                        {"NVIDIA H100 NVL", "h100-nvl-94gb"},       {"NVIDIA L40S", "l40s"},
+                        {"NVIDIA GB200", "gb200"},                  {"NVIDIA GB300", "gb300"},
+                        {"NVIDIA B200", "b200"},                    {"NVIDIA H200", "h200-sxm-141gb"}};
+  for (const auto& k : cases) {
+    EXPECT_TRUE(device_name_fits(c->accelerator(k.entry), k.device)) << k.device << " / " << k.entry;
+    std::string note;
+    EXPECT_EQ(match_device(*c, k.device, note), k.entry) << k.device << " " << note;
+  }
+  // Another form factor is another part.
+  EXPECT_FALSE(device_name_fits(c->accelerator("h100-pcie-80gb"), "NVIDIA H100 80GB HBM3"));
+  EXPECT_FALSE(device_name_fits(c->accelerator("h100-sxm-80gb"), "NVIDIA H100 NVL"));
+  EXPECT_FALSE(device_name_fits(c->accelerator("h100-nvl-94gb"), "NVIDIA H100 PCIe"));
+  EXPECT_FALSE(device_name_fits(c->accelerator("l40s"), "NVIDIA H200"));
+  // A memory size is not a model token; a name with none matches nothing.
+  EXPECT_EQ(device_model_token(name_tokens("NVIDIA A100-SXM4-80GB")), "a100");
+  EXPECT_EQ(device_model_token(name_tokens("NVIDIA GB200")), "gb200");
+  EXPECT_EQ(device_model_token(name_tokens("Some 96GB accelerator")), "");
 }

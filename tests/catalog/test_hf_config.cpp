@@ -1353,6 +1353,9 @@ TEST(HfConfig, KeysOfAnotherArchitectureThatChangeTheModelAreRefused) {
   const ModelConfig off = parse_hf_config(with(R"("alibi": false, "multi_query": false, "num_kv_heads": 8, "parallel_attn": null)"), "c.json");
   EXPECT_EQ(off.kv_heads, 8);
   EXPECT_TRUE(has(off.ignored_keys, "alibi"));
+  // The KV heads compared as a number, and a null MLA key off like the others (8.0 and a null
+  // v_head_dim had been refused, 2026-12-06 review).
+  EXPECT_EQ(parse_hf_config(with(R"("num_kv_heads": 8.0, "v_head_dim": null, "kv_lora_rank": null)"), "c.json").kv_heads, 8);
   // MLA keys name the types that read them, and the old hint's head_dim does not make them pass.
   const Error mla = error_of(with(R"("kv_lora_rank": 512, "q_lora_rank": null, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "head_dim": 128)"));
   EXPECT_EQ(mla.where().key, "kv_lora_rank");
