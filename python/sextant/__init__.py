@@ -249,7 +249,7 @@ def estimate(scenario, *, overrides=None, catalog=None, **kw):
 def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, stragglers=None, seed=None, jitter=0.0,
              contention=True, interference=True, timeline_rows=5000, timeline_ranks=None, timeline=None, **kw):
     """Event-level simulation of one training step (``sextant simulate``); stragglers: {rank: factor}
-    or [(rank, factor), ...].
+    or [(rank, factor), ...], ranks integers and factors numbers (neither a bool nor text).
 
     timeline_rows: at most this many rows in the table "timeline" (per-rank spans; 0: no table), as
     ``sextant simulate --timeline-rows`` puts in its --json output. timeline_ranks: the ranks in that
@@ -262,9 +262,9 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     for item in pairs:
         try:
             r, f = item
-            st.append((_int_in(r, "stragglers: rank", 0), _number(f, "stragglers: factor of rank %r" % (r,))))
         except (TypeError, ValueError) as e:
             raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (%s)" % (item, e))
+        st.append((_rank_int(r, "stragglers: rank"), _number(f, "stragglers: factor of rank %r" % (r,))))
     all_ranks, contention, interference = (_bool(all_ranks, "all_ranks"), _bool(contention, "contention"),
                                            _bool(interference, "interference"))
     seed = -1 if seed is None else _int_in(seed, "seed", 0, 2 ** 63 - 1)  # None: the scenario's seed:
@@ -327,6 +327,17 @@ def _rank_items(v, what):
         return [_int_in(r, what, 0) for r in v]
     except TypeError:
         raise SextantError("%s: expected a rank, a list of ranks or text such as '0-7,12', got %r" % (what, v)) from None
+
+
+def _rank_int(v, what):
+    """v as a rank: an integer (Python or numpy) from 0 to 2^31-1; a bool, a float (3.0) or text
+    ("3") is refused, as a factor that is a bool or text is. Before 2026-12-06 {'3': 1.2} and
+    {3.0: 1.2} were taken while {3: '1.2'} and {True: 1.2} were refused (review)."""
+    if not isinstance(v, (bool, int, float, str)) and hasattr(v, "item") and callable(v.item):
+        v = v.item()  # a numpy scalar: numpy.int64(3) is a rank, numpy.bool_ and numpy.float64 are not
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SextantError("%s: expected an integer (not a bool, float or text), got %r" % (what, v))
+    return _int_in(v, what, 0)
 
 
 def _whole(v, what):

@@ -170,6 +170,14 @@ def test_simulate_arguments_are_checked():
         assert what in str(e.value), (kw, str(e.value))
     # Stragglers as a list of pairs are the same as the dict.
     assert sextant.simulate(small, stragglers=[(1, 1.2)]) == sextant.simulate(small, stragglers={1: 1.2})
+    # A rank is an integer (numpy's too), a factor a number: a bool, a float rank or text in either
+    # place is refused alike, naming the argument ({'3': 1.2} and {3.0: 1.2} had been taken while
+    # {3: '1.2'} and {True: 1.2} were refused, review of 2026-12-06).
+    import numpy
+    for bad in ({"3": 1.2}, {3.0: 1.2}, {True: 1.2}, {3: "1.2"}, {3: True}, [(numpy.float64(3), 1.2)], [(numpy.bool_(True), 1.2)]):
+        with pytest.raises(sextant.SextantError, match="stragglers: (rank|factor of rank)"):
+            sextant.simulate(small, stragglers=bad)
+    assert sextant.simulate(small, stragglers={numpy.int64(3): numpy.float64(1.2)}) == sextant.simulate(small, stragglers={3: 1.2})
     # timeline_ranks: one rank, a list, or the CLI's text; anything else names the argument.
     one = sextant.simulate(small, timeline_ranks=1, timeline_rows=20)
     assert one == sextant.simulate(small, timeline_ranks=[1], timeline_rows=20)

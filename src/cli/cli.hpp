@@ -79,6 +79,13 @@ inline CLI::Validator non_empty_path() {
       },
       "");
 }
+// A repeatable option of one value per use (--set a=1 --set b=2). A vector option otherwise takes
+// every argument up to the next option, so before 2026-12-06 `simulate --straggler 3=1.2 s.yaml`
+// read the scenario as a second straggler and failed "scenario is required" (review); no doc or
+// test gave several values after one flag.
+inline CLI::Option* one_value_per_use(CLI::Option* o) {
+  return o->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
 // A count option: an integer in [lo, hi] written in decimal digits (hi: the most the option's type
 // holds, or its own limit). The number checks took 1e3 or 2.5 as numbers in range and left CLI11's
 // conversion to refuse them with neither range nor rule ("Could not convert: --top = 2.5"), and a

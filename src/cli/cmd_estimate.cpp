@@ -21,7 +21,7 @@ void add_estimate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("estimate",
                                  "Closed-form model of one training step: time, breakdown, memory per GPU, MFU");
   cmd->add_option("scenario", a->scenario, "Scenario YAML (see docs/scenario.md); bundled examples under data/examples/")->required();
-  cmd->add_option("--set", a->sets, "Override a scenario key, e.g. --set parallel.tp=4 (repeatable)");
+  one_value_per_use(cmd->add_option("--set", a->sets, "Override a scenario key, e.g. --set parallel.tp=4 (repeatable)"));
   cmd->add_option("--catalog", a->catalog_dir, "Catalog folder (default: the bundled data/catalog)");
   add_output_options(*cmd, a->out);
   cmd->callback([a] {

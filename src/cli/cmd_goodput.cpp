@@ -150,7 +150,7 @@ void add_goodput_command(CLI::App& app) {
   cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)")->needs(o_fit);
   cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)")->needs(o_fit);
   cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)")->needs(o_fit);
-  auto* o_set = cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)");
+  auto* o_set = one_value_per_use(cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)"));
   // --list-presets and --fit read no input file and run no simulation: an input, a --set or a
   // simulation option beside them was dropped without a word, exit 0 (before 2026-12-04).
   for (auto* mode : {o_list, o_fit})

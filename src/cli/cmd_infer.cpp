@@ -61,7 +61,7 @@ void add_infer_command(CLI::App& app) {
   est->add_option("file", a->file,
                   "Study YAML (as infer serve's): its deployment: section, and its workload's mean prompt and output lengths; the "
                   "options below override it");
-  est->add_option("--set", a->sets, "Override a key of the study file: --set deployment.tp=2");
+  one_value_per_use(est->add_option("--set", a->sets, "Override a key of the study file: --set deployment.tp=2 (repeatable)"));
   // Options as (field, option, copy into the study's deployment): with a file, only those given
   // replace the file's.
   using Copy = void (*)(const infer::DeploymentSpec&, infer::DeploymentSpec&);
@@ -142,7 +142,7 @@ void add_infer_command(CLI::App& app) {
 
   auto* srv = cmd->add_subcommand("serve", "Discrete-event serving simulation: latency percentiles, throughput, SLO goodput, memory, energy, cost");
   srv->add_option("file", a->file, "Study YAML (see data/examples/infer-*.yaml)")->required();
-  srv->add_option("--set", a->sets, "Override a key of the file: --set workload.rate_per_s=20");
+  one_value_per_use(srv->add_option("--set", a->sets, "Override a key of the file: --set workload.rate_per_s=20 (repeatable)"));
   add_output_options(*srv, a->out);
   srv->callback([a, cat, data] {
     auto c = cat();
@@ -184,7 +184,7 @@ void add_infer_command(CLI::App& app) {
 
   auto* pl = cmd->add_subcommand("plan", "Cheapest deployment (accelerator, TP, replicas, batch limit, policy) meeting the SLO at the request rate");
   pl->add_option("file", a->file, "Study YAML with a plan: section")->required();
-  pl->add_option("--set", a->sets, "Override a key of the file");
+  one_value_per_use(pl->add_option("--set", a->sets, "Override a key of the file (repeatable)"));
   add_output_options(*pl, a->out);
   pl->callback([a, cat, data] {
     auto c = cat();

@@ -76,8 +76,9 @@ void add_simulate_command(CLI::App& app) {
                                  "Event-level simulation of one training step over the same workload as estimate: "
                                  "per-rank streams, pipeline schedule, network contention, stragglers, timeline");
   cmd->add_option("scenario", a->scenario, "Scenario YAML (see docs/scenario.md)")->required();
-  cmd->add_option("--set", a->sets, "Override a scenario key, e.g. --set parallel.tp=4 (repeatable)");
-  cmd->add_option("--straggler", a->stragglers, "RANK=FACTOR: that rank's compute takes FACTOR times as long (repeatable)");
+  one_value_per_use(cmd->add_option("--set", a->sets, "Override a scenario key, e.g. --set parallel.tp=4 (repeatable)"));
+  one_value_per_use(
+      cmd->add_option("--straggler", a->stragglers, "RANK=FACTOR: that rank's compute takes FACTOR times as long (repeatable)"));
   cmd->add_flag("--all-ranks", a->all_ranks, "Simulate every rank instead of one unit per class of equivalent ranks");
   // An output as --json is: refused when empty and checked before the run (an empty path had run
   // and written nothing, exit 0; an unwritable one failed after the whole simulation; review of

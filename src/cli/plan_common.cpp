@@ -26,7 +26,7 @@ void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan) {
   cmd.add_option("--global-batch", a.global_batch, "Sequences per optimizer step when no scenario is given");
   cmd.add_option("--seq-len", a.seq_len, "Sequence length when no scenario is given");
   cmd.add_option("--precision", a.precision, "GEMM precision when no scenario is given (bf16, fp8, ...)");
-  cmd.add_option("--set", a.sets, "Override a scenario key, e.g. --set training.seq_len=4096 (repeatable)");
+  one_value_per_use(cmd.add_option("--set", a.sets, "Override a scenario key, e.g. --set training.seq_len=4096 (repeatable)"));
   cmd.add_option("--catalog", a.catalog_dir, "Catalog folder (default: the bundled data/catalog)");
 }
 

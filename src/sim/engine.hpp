@@ -98,6 +98,13 @@ struct EngineOutput {
   int64_t events = 0;
 };
 
+// The largest slow-down factor of each unit's data-parallel replica: the units reached from it
+// through prev and next (a ring in both unit modes; a chain ending at -1 works too). O(units),
+// each replica walked once: before 2026-12-06 simulate walked prev and next "until -1" per tied
+// unit, and on the ring ran to a guard of 2^20 steps each way, which took 98% of --all-ranks
+// (40 s at 4,096 ranks, review).
+std::vector<double> replica_factors(const std::vector<UnitSpec>& units);
+
 // group_members[i]: the units of rendezvous group instance i.
 EngineOutput run_engine(const std::vector<StageProgram>& programs, const std::vector<UnitSpec>& units,
                         const std::vector<std::vector<int>>& group_members, const EngineConfig& cfg);

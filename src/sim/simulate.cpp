@@ -306,15 +306,8 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   r.events_count = eo.events;
   r.units_count = static_cast<int64_t>(units.specs.size());
 
-  // The largest slow-down factor in a unit's data-parallel replica (its pipeline chain).
-  auto replica_factor = [&](size_t i) {
-    double f = units.specs[i].factor;
-    for (int j = units.specs[i].prev, guard = 0; j >= 0 && guard < 1 << 20; j = units.specs[static_cast<size_t>(j)].prev, ++guard)
-      f = std::max(f, units.specs[static_cast<size_t>(j)].factor);
-    for (int j = units.specs[i].next, guard = 0; j >= 0 && guard < 1 << 20; j = units.specs[static_cast<size_t>(j)].next, ++guard)
-      f = std::max(f, units.specs[static_cast<size_t>(j)].factor);
-    return f;
-  };
+  // The largest slow-down factor in each unit's data-parallel replica (its pipeline chain).
+  const std::vector<double> replica_factor = replica_factors(units.specs);
   // Units, critical unit, memory. Units that end together (the DP synchronisation makes every
   // replica end at once): the one in the replica with the slowest rank, whose breakdown shows
   // why the step is that long (a normal replica's had shown a straggler's delay as exposed DP
@@ -345,7 +338,7 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
       if (uo.end_s > ce + tol) {
         crit = static_cast<int>(i);
       } else if (uo.end_s >= ce - tol && i > 0) {
-        const double fi = replica_factor(i), fc = replica_factor(static_cast<size_t>(crit));
+        const double fi = replica_factor[i], fc = replica_factor[static_cast<size_t>(crit)];
         if (fi > fc || (fi == fc && sp.factor > units.specs[static_cast<size_t>(crit)].factor)) crit = static_cast<int>(i);
       }
     }

@@ -7,7 +7,7 @@ folder at the JSON's path, an HTML report to standard output or onto a folder) r
 anything is written, and outputs that cannot be written (no charting library, a folder that is a file
 or read-only) before the command runs; does a CSV folder reused by another run keep none of the earlier run's notes;
 is a SEXTANT_DATA_DIR without a catalog an error rather than a silent fallback; does simulate read
-the scenario's seed; are negative counts and seeds refused rather than wrapped; does every
+the scenario's seed; is an input after a repeatable option (--set, --straggler) the input; are negative counts and seeds refused rather than wrapped; does every
 subcommand's --help label its values from one vocabulary (cli.hpp) and write defaults as
 "(default X)"?
 """
@@ -22,6 +22,15 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
 SCENARIO = os.path.join(ROOT, "data", "examples", "llama3-70b-h100.yaml")
+
+
+def small_scenario(folder):
+    """A 16-GPU scenario that simulates in a fraction of a second; its path."""
+    path = os.path.join(folder, "small.yaml")
+    with open(path, "w") as f:
+        f.write("model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 2, pp: 2}\n"
+                "training: {global_batch: 32, micro_batch: 1, seq_len: 2048}\n")
+    return path
 
 
 def run(*args, env=None, check=False):
@@ -262,10 +271,7 @@ class CliOptions(unittest.TestCase):
     def test_simulate_reads_the_scenarios_seed(self):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
-        small = os.path.join(tmp.name, "small.yaml")
-        with open(small, "w") as f:
-            f.write("model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 2, pp: 2}\n"
-                    "training: {global_batch: 32, micro_batch: 1, seq_len: 2048}\n")
+        small = small_scenario(tmp.name)
 
         def step(*args):
             p = run("simulate", small, "--jitter", "0.1", "--timeline-rows", "0", "--json", "-", "-q", *args, check=True)
@@ -287,6 +293,34 @@ class CliOptions(unittest.TestCase):
         self.assertIn("--jitter", p.stderr)
         p = run("simulate", small, "--no-interference", "--json", "-", "-q", check=True)
         self.assertTrue(any("--no-interference changes nothing" in n for n in json.loads(p.stdout)["notes"]))
+
+    def test_an_input_after_a_repeatable_option_is_the_input(self):
+        # --set and --straggler take one value per use: `simulate --straggler 3=1.2 s.yaml` had read
+        # the scenario as a second straggler and failed "scenario is required", and `estimate --set
+        # k=v s.yaml` likewise (review of 2026-12-06).
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        small = small_scenario(tmp.name)
+        examples = os.path.join(ROOT, "data", "examples")
+        goodput = os.path.join(examples, "goodput-llama3-405b-16k.yaml")
+        study = os.path.join(examples, "infer-llama3-8b-h100.yaml")
+        cases = [
+            (["simulate"], small, ["--straggler", "3=1.2", "--straggler", "5=1.1", "--set", "training.global_batch=64"]),
+            (["estimate"], small, ["--set", "parallel.tp=4", "--set", "parallel.pp=1"]),
+            (["plan"], small, ["--top", "2", "--set", "training.global_batch=64"]),
+            (["goodput"], goodput, ["--set", "checkpoint.interval_minutes=30"]),
+            (["infer", "estimate"], study, ["--set", "deployment.tp=2"]),
+            (["infer", "serve"], study, ["--set", "workload.requests=20"]),
+        ]
+        for cmd, path, opts in cases:
+            with self.subTest(cmd=cmd):
+                before = run(*cmd, *opts, path, "--json", "-", "-q")
+                self.assertEqual(before.returncode, 0, f"{cmd} {opts} {path}: {before.stderr}")
+                after = run(*cmd, path, *opts, "--json", "-", "-q", check=True)
+                self.assertEqual(json.loads(before.stdout)["scalars"], json.loads(after.stdout)["scalars"])
+        # Several values after one flag are not taken as overrides: the second is an argument of its own.
+        self.refused(["estimate", "--set", "parallel.tp=4", "parallel.pp=1", small, "-q"], "not expected")
+        self.refused(["simulate", "--straggler", "3=1.2", "5=1.1", small, "-q"], "not expected")
 
     def test_negative_counts_and_seeds_are_refused_not_wrapped(self):
         self.refused(["plan", SCENARIO, "--rerank-top", "-5"], "--rerank-top")

@@ -38,6 +38,15 @@ double group_time_s(const std::string& group, const std::vector<std::pair<std::s
   return 0.0;
 }
 
+// Interleaved pp 4 on one GPU per node behind a 10 Gb/s NIC: the pipeline sends are slow enough
+// to queue behind each other on a direction's send stream.
+std::string slow_nic_interleaved(int vpp) {
+  return "model: gpt3-1.3b\nsystem: {id: slow, name: slow, accelerator: h100-sxm-80gb, gpus_per_node: 1, scale_up: {network: nvlink4, "
+         "domain_gpus: 1}, scale_out: {network: ib-ndr, nics_per_node: 1, nic_bandwidth_gbit_per_s: {value: 10, estimated: test}, "
+         "topology: fat-tree, oversubscription: 1}}\nnum_gpus: 4\nparallel: {tp: 1, pp: 4, vpp: " + std::to_string(vpp) +
+         ", schedule: interleaved-1f1b}\ntraining: {global_batch: 8, micro_batch: 1, seq_len: 2048}\n";
+}
+
 sim::SimOptions plain() {
   sim::SimOptions o;
   o.contention = false;
@@ -1762,12 +1771,7 @@ TEST(SimOutput, OpsTableCommunicationIsTheSimulatedOne) {
 // interleaved 1F1B issues several while the link is busy: up to four forward sends to one
 // neighbour had shared a 10 Gb/s link at once before 2026-12-05.
 TEST(SimPipeline, SendsOfOneDirectionQueueOnOneStream) {
-  const std::string y =
-      "model: gpt3-1.3b\nsystem: {id: slow, name: slow, accelerator: h100-sxm-80gb, gpus_per_node: 1, scale_up: {network: nvlink4, "
-      "domain_gpus: 1}, scale_out: {network: ib-ndr, nics_per_node: 1, nic_bandwidth_gbit_per_s: {value: 10, estimated: test}, "
-      "topology: fat-tree, oversubscription: 1}}\nnum_gpus: 4\nparallel: {tp: 1, pp: 4, vpp: 3, schedule: interleaved-1f1b}\n"
-      "training: {global_batch: 8, micro_batch: 1, seq_len: 2048}\n";
-  const auto s = parse_scenario(y, "t.yaml", *frozen());
+  const auto s = parse_scenario(slow_nic_interleaved(3), "t.yaml", *frozen());
   sim::SimOptions o;
   o.record_timeline = true;
   const auto r = sim::simulate(s, o);
@@ -2065,4 +2069,49 @@ TEST(SimCriticalPath, AStragglersComputeIsOnThePathNotTheWaitForIt) {
   // the DP share of the path does not take the difference (it had: the others' wait for rank 3).
   EXPECT_GT(c2, 1.3 * c1);
   EXPECT_LT(d2, d1 + 0.1 * (t2 - t1));
+}
+
+// Question (review of 2026-12-06): when a pipeline send waits behind the previous send of its
+// direction, does the critical path continue from the transfer ahead (the send stream is the
+// limit), rather than book the queue wait as idle? It was wait/idle 0.039 s of a 0.65 s step here.
+TEST(SimCriticalPath, ASendQueuedBehindAnotherContinuesFromTheTransferAhead) {
+  const auto s = parse_scenario(slow_nic_interleaved(2), "t.yaml", *frozen());
+  for (const bool all : {false, true}) {
+    sim::SimOptions o;
+    o.all_ranks = all;
+    const auto r = sim::simulate(s, o);
+    double sum = 0, idle = 0, transfer = 0;
+    for (const auto& p : r.critical_path) {
+      sum += p.time_s;
+      if (p.category == "wait" && p.item == "idle") idle += p.time_s;
+      if (p.category == "pipeline_transfer") transfer += p.time_s;
+    }
+    EXPECT_NEAR(sum, r.step.step_time_s, 1e-9 * r.step.step_time_s) << all;
+    EXPECT_LT(idle, 1e-9 * r.step.step_time_s) << all;
+    EXPECT_GT(transfer, 0.3 * r.step.step_time_s) << all;
+  }
+}
+
+// Question (review of 2026-12-06): is a unit's replica factor (which picks the critical unit among
+// units that end together) the largest slow-down on its pipeline ring, a chain ending at -1 and a
+// one-stage replica included? simulate had walked prev and next "until -1" for every tied unit;
+// on the ring that ran to a 2^20-step guard both ways (98% of --all-ranks time: 40 s at 4,096
+// ranks). Speed: bench/bench_simulate.cpp's data-parallel --all-ranks case.
+TEST(SimStraggler, ReplicaFactorIsTheLargestOnItsPipelineRing) {
+  // Units 0-11: rank_units' layout of 3 replicas x pp 4 (unit r's next stage is r + 3, mod 12);
+  // 12 -> 13 -> 14: a chain; 15: a one-stage replica (its own neighbour).
+  std::vector<sim::UnitSpec> u(16);
+  for (int r = 0; r < 12; ++r) {
+    u[static_cast<size_t>(r)].next = (r + 3) % 12;
+    u[static_cast<size_t>(r)].prev = (r + 9) % 12;
+  }
+  u[12].next = 13, u[13].prev = 12, u[13].next = 14, u[14].prev = 13;
+  u[15].next = u[15].prev = 15;
+  u[7].factor = 1.5;   // replica 1: units 1, 4, 7, 10
+  u[2].factor = 0.8;   // replica 2: units 2, 5, 8, 11 (its others stay at 1)
+  u[14].factor = 2.0;  // the chain's last unit
+  u[15].factor = 1.2;
+  const std::vector<double> f = sim::replica_factors(u);
+  const std::vector<double> want = {1, 1.5, 1, 1, 1.5, 1, 1, 1.5, 1, 1, 1.5, 1, 2, 2, 2, 1.2};
+  EXPECT_EQ(f, want);
 }
