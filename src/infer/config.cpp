@@ -883,6 +883,8 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& workload) {
   return {std::max<int64_t>(1, std::llround(prompt / n)), std::max<int64_t>(1, std::llround(output / n))};
 }
 
+static void check_token_counts(int64_t prompt, int64_t output, int64_t batch);  // below, beside run_estimate
+
 Result run_study_estimate(const StudySpec& s, const std::string& study_name, const Catalog& cat, const InferData& data,
                           std::optional<int64_t> prompt_given, std::optional<int64_t> output_given, int64_t batch) {
   // The workload's mean lengths (a trace's, over its requests); given lengths override them.
@@ -894,6 +896,7 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   // 4 as prefill passes of 8 prompts and decode steps of 16 sequences, passes serve never runs
   // (review); refused rather than capped, as a decode of 16 sequences 4 at a time is no step's
   // cost. (Within it, the prefill passes hold at most max_batch_seqs prompts as serve's do.)
+  check_token_counts(prompt, output, batch);
   if (batch > s.serving.limits.max_batch_seqs)
     throw Error(SourceLocation{"", 0, 0, "--batch"},
                 "is " + std::to_string(batch) + ", above the study's serving.max_batch_seqs " + std::to_string(s.serving.limits.max_batch_seqs) +
@@ -937,6 +940,18 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   return res;
 }
 
+// Token counts: at least 1, and far beyond any context or batch refused: their products (batch x
+// prompt, prompt + output) are int64 and had wrapped to negative speeds and energies (2026-12-04
+// review). Checked before a study's limits, whose advice would name an impossible batch.
+static void check_token_counts(int64_t prompt, int64_t output, int64_t batch) {
+  for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
+    if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
+  constexpr int64_t kMaxTokens = int64_t{1} << 32, kMaxBatch = int64_t{1} << 24;
+  for (const auto& [name, v, lim] : {std::tuple<const char*, int64_t, int64_t>{"--prompt", prompt, kMaxTokens},
+                                     {"--output", output, kMaxTokens}, {"--batch", batch, kMaxBatch}})
+    if (v > lim) throw Error(SourceLocation{"", 0, 0, name}, "must be at most " + std::to_string(lim) + ", got " + std::to_string(v));
+}
+
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour, const Deployment* draft,
                     const SpeculativeSpec& speculative, const std::string& serving_policy, int pipeline_batches,
@@ -944,14 +959,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   if (pipeline_batches < 0)
     throw Error(SourceLocation{"", 0, 0, "serving.pipeline_batches"}, "must be >= 0, got " + std::to_string(pipeline_batches),
                 "0 for serve's default (one batch in flight per pipeline stage)");
-  for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
-    if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
-  // Token counts far beyond any context or batch are refused: their products (batch x prompt,
-  // prompt + output) are int64 and had wrapped to negative speeds and energies (2026-12-04 review).
-  constexpr int64_t kMaxTokens = int64_t{1} << 32, kMaxBatch = int64_t{1} << 24;
-  for (const auto& [name, v, lim] : {std::tuple<const char*, int64_t, int64_t>{"--prompt", prompt, kMaxTokens},
-                                     {"--output", output, kMaxTokens}, {"--batch", batch, kMaxBatch}})
-    if (v > lim) throw Error(SourceLocation{"", 0, 0, name}, "must be at most " + std::to_string(lim) + ", got " + std::to_string(v));
+  check_token_counts(prompt, output, batch);
   const Deployment d = make_deployment(cat, data, ds);
   const CostModel cm(d);
   const DeviceProfile p = data.device(d.accel);
