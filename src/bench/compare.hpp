@@ -18,6 +18,14 @@
 // (suite `command`) match by metric when each run holds one command, whatever the commands or
 // labels, so a command before and after a change can be compared.
 //
+// Resolution (2026-12-06 review): a `bench run` command's user_s and sys_s come from the kernel's
+// rusage, which splits a process's CPU time between user and system by whole scheduler ticks (1 to
+// 10 ms; HZ 1000 to 100): one tick charged to user in one run and to system in the other moved
+// both medians by a tick, 0 -> 4.3 ms read as an infinite regression of user_s and identical
+// commands failed the gate. A case whose medians differ by less than its metric's resolution
+// (kRusageCpuResolutionS for those two; no floor for other metrics) is `below_resolution`: no
+// verdict, and it fails no gate. Its wall_s, timed by a monotonic clock, is judged as usual.
+//
 // Multiple comparisons: `correction` holm (family-wise error) or benjamini-hochberg (false
 // discovery rate) adjusts the p-values over the testable cases before alpha; none (default)
 // tests each case at alpha, so about alpha x cases false alarms are expected among unchanged cases.
@@ -38,13 +46,27 @@ struct CompareOptions {
   // Runs of B's host made before A and B (the caller's choice; one between them may hold the
   // change itself): the medians of a case over them and A estimate
   // the drift between runs, which the test within a run does not see. With at least
-  // kMinHistoryRuns medians, a change within history_z standard deviations of the difference of
-  // two run medians (a Student t cut-off of the same tail, the deviation being estimated) is
-  // within_run_noise, not a verdict (see compare.cpp).
+  // kMinHistoryRuns earlier medians of a case and kMinDriftDof degrees of freedom in its (pooled)
+  // deviation, a change within history_z standard deviations of the difference of two run medians
+  // (a Student t cut-off of the same tail, the deviation being estimated) is within_run_noise, not
+  // a verdict (see compare.cpp).
   std::vector<const RunRecord*> history;
   double history_z = 3.0;
 };
 inline constexpr int kMinHistoryRuns = 3;
+// The drift excuses a change only where its deviation rests on at least this many degrees of
+// freedom (pooled over the cases of a suite and metric): there the Student t cut-off for z 3 is
+// 4.28, within 1.5x of the normal 3. With fewer the cut-off explodes (9.22 at 3 dof, 6.62 at 4,
+// 4.53 at 7): a `bench run` command with 3 earlier runs and a 3.7% drift passed an 18% slow-down,
+// 4.6 of its run-to-run deviations, as within_run_noise (up to +61% would have passed) (2026-12-06 review). The deviation is
+// still reported; the within-run verdict stands.
+inline constexpr int64_t kMinDriftDof = 8;
+// Two scheduler ticks at the coarsest Linux rate (HZ 100, also USER_HZ): the smallest change of a
+// median of rusage user or system time that is not the attribution of a tick (see above).
+inline constexpr double kRusageCpuResolutionS = 0.02;
+// A change equal to --min-effect within rounding counts as reaching it (0.95 x A read -4.99999...%
+// against 5%, and a 5% slow-down at p 0.008 read unchanged; 2026-12-06 review).
+inline constexpr double kMinEffectRelativeTolerance = 1e-9;
 
 struct CaseComparison {
   std::string suite, name, metric;
@@ -65,6 +87,8 @@ struct CaseComparison {
   std::string direction;       // worse | better | same: from the medians, or the means where the medians are equal
   std::string verdict;         // regression | improvement | unchanged | within_run_noise | untestable | underpowered | wrong_results | parameters_differ
                                // | exit_status_differs | at_rss_floor (a peak RSS that measured Sextant's own, not the command's)
+                               // | below_resolution (the medians differ by less than resolution)
+  double resolution = 0;       // the metric's resolution in its unit (0: none known); see kRusageCpuResolutionS
   bool unchecked_failure = false;  // untestable / underpowered and worse by at least min_effect, or wrong_results
   // Underpowered in the family only: its test can reach alpha alone but not the family's share
   // (Holm: Tarone's rule left it out; Benjamini-Hochberg: its adjusted p stays above alpha even
@@ -83,6 +107,7 @@ struct CaseComparison {
 struct Comparison {
   std::vector<CaseComparison> cases;
   int regression_count = 0, improvement_count = 0, parameters_differ_count = 0;
+  int below_resolution_count = 0;   // cases whose medians differ by less than their metric's resolution
   int unchecked_count = 0;          // untestable, underpowered or wrong_results
   int unchecked_failure_count = 0;  // of those, the ones that fail a gate (see above)
   double family_alpha = 0;          // Holm with Tarone's rule: alpha / K, the level a case had to be able to reach

@@ -3,6 +3,7 @@
 #include "bench/runner.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include "bench/timing.hpp"
@@ -114,6 +115,45 @@ Result run_result(const RunRecord& run, const std::string& command, bool with_pa
   }
   res.set("sextant_version", run.host.sextant_version);
   res.set("measurement_count", static_cast<int64_t>(run.measurements.size()));
+  // What `bench` and `bench run` print beside the tables, read back from the stored run, so that
+  // `history show` reproduces it (before 2026-12-06 these scalars were `bench run`'s only; review).
+  if (run.config.contains("expected_duration_s") && run.config["expected_duration_s"].is_number())
+    res.set("expected_duration_s", run.config["expected_duration_s"].get<double>());
+  if (run.kind == "command") {
+    auto metric = [&](const std::string& name) -> const Measurement* {
+      for (const auto& m : run.measurements)
+        if (m.suite == "command" && m.metric == name && !m.samples.empty()) return &m;
+      return nullptr;
+    };
+    if (const Measurement* wall = metric("wall_s")) {
+      const Summary w = wall->summary();
+      res.set("wall_median_s", w.median);
+      res.set("wall_mean_s", w.mean);
+      res.set("wall_stddev_s", w.stddev);
+      res.set("wall_min_s", w.min);
+      res.set("wall_max_s", w.max);
+    }
+    if (const Measurement* m = metric("user_s")) res.set("user_median_s", m->summary().median);
+    if (const Measurement* m = metric("sys_s")) res.set("sys_median_s", m->summary().median);
+    if (const Measurement* rss = metric("max_rss_bytes")) {
+      res.set("max_rss_median_bytes", rss->summary().median);
+      res.set("max_rss_floor_bytes", rss->has_param("max_rss_floor_bytes")
+                                         ? static_cast<int64_t>(std::atoll(rss->param("max_rss_floor_bytes").c_str()))
+                                         : int64_t{0});
+    }
+    // The repetitions that exited non-zero (a negative status: killed by that signal).
+    if (const Measurement* wall = metric("wall_s"); wall && wall->has_param("exit_statuses")) {
+      int64_t failed = 0;
+      const std::string& codes = wall->param("exit_statuses");
+      size_t start = 0;
+      for (size_t i = 0; i <= codes.size(); ++i)
+        if (i == codes.size() || codes[i] == ',') {
+          if (i > start && codes.substr(start, i - start) != "0") ++failed;
+          start = i + 1;
+        }
+      res.set("failed_run_count", failed);
+    }
+  }
   // Group by (suite, metric) in order of first appearance.
   std::vector<std::pair<std::string, std::string>> groups;
   for (const auto& m : run.measurements)

@@ -89,6 +89,12 @@ std::optional<Error> store(BenchArgs& a, RunRecord& run, Result& res) {
     run.id = db.insert_run(run);
     res.set("run_id", run.id);
     res.set("db", db.path());
+  } catch (const DamagedDatabase& e) {
+    // A damaged file is no lock to wait out (it had read "free the database and run again";
+    // 2026-12-06 review): say what it is and what to do.
+    res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
+    return Error(e.where(), "the run was measured but not stored: " + e.message(),
+                 "its measurements are in the output above; " + e.hint());
   } catch (const Error& e) {
     res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
     return Error(e.where(), "the run was measured but not stored: " + e.message(),
@@ -206,6 +212,9 @@ void run_bench(BenchArgs& a) {
                     "the path to sextant-mpi-bench (built beside sextant)");
     }
   }
+  // Open (and migrate) the database before a long run, so a bad --db fails fast; a damaged file
+  // too (it was found only at the store, after the measurement; 2026-12-06 review).
+  if (!a.no_db) ResultsDb(db_path(a)).require_intact();
   const double expected = expected_duration_s(suites, c);
   const bool chatty = !a.out.quiet && !a.out.json_to_stdout();
   if (chatty) std::fprintf(stderr, "sextant bench: %zu suite(s), expected duration about %.0f s\n", suites.size(), expected);
@@ -219,8 +228,6 @@ void run_bench(BenchArgs& a) {
     }
     std::fprintf(stderr, "  [%d/%zu %s %3.0f%%] %s\n", index, suites.size(), suite.c_str(), frac * 100, what.c_str());
   };
-  // Open (and migrate) the database before a long run, so a bad --db fails fast.
-  if (!a.no_db) ResultsDb check(db_path(a));
   RunRecord run = run_suites(suites, c);
   run.notes.insert(run.notes.begin(), left_out_notes.begin(), left_out_notes.end());
   if (run.measurements.empty()) {
@@ -233,16 +240,17 @@ void run_bench(BenchArgs& a) {
   }
   if (!a.label.empty()) run.label = a.label;
   run.config["expected_duration_s"] = expected;
-  replace_invalid_utf8(run);  // shown as stored (a --storage-dir or --label that is not UTF-8)
-  Result res = run_result(run, "bench", a.params);
-  res.set("expected_duration_s", expected);
   {
+    // A note of the run, stored with it (it was the printed result's only, and `history show`
+    // lacked it; 2026-12-06 review).
     SuiteConfig all = c;
     all.threads = 0;
     if (c.threads > all.effective_threads())
-      res.notes.push_back("--threads " + std::to_string(c.threads) + " is above the " + std::to_string(all.effective_threads()) +
+      run.notes.push_back("--threads " + std::to_string(c.threads) + " is above the " + std::to_string(all.effective_threads()) +
                           " CPU(s) this process may use: threads share cores, and the rates are not the host's");
   }
+  replace_invalid_utf8(run);  // shown as stored (a --storage-dir or --label that is not UTF-8)
+  Result res = run_result(run, "bench", a.params);  // expected_duration_s from run.config
   store_and_emit(a, run, res);
   // Stored and shown first: a failed suite is an error (exit 2), not the loss of the others.
   if (run.config.contains("failed_suites")) {
@@ -260,8 +268,8 @@ void run_bench(BenchArgs& a) {
 void run_command(BenchArgs& a) {
   if (a.command.empty()) throw Error(SourceLocation{"", 0, 0, "COMMAND"}, "no command given", "sextant bench run -- CMD ARGS...");
   // The database is opened (and migrated) first, as for the suites: a bad --db had failed only
-  // after every repetition had run (2026-12-04 review).
-  if (!a.no_db) ResultsDb check(db_path(a));
+  // after every repetition had run (2026-12-04 review); a damaged one too (2026-12-06 review).
+  if (!a.no_db) ResultsDb(db_path(a)).require_intact();
   const int reps = a.reps > 0 ? a.reps : 10;
   const int warmup = a.warmup >= 0 ? a.warmup : 1;
   // The case's name: the command line as a shell reads it back (joined with spaces, two argv
@@ -311,23 +319,13 @@ void run_command(BenchArgs& a) {
   for (auto* m : {&wall, &user, &sys, &rss}) m->set_param("exit_statuses", codes);
   run.measurements = {wall, user, sys, rss};
   run.finished_at = utc_now_iso();
-  replace_invalid_utf8(run);  // shown as stored (a --label, or an argument in config, that is not UTF-8)
-  Result res = run_result(run, "bench run", a.params);
-  const Summary w = wall.summary();
-  res.set("wall_median_s", w.median);
-  res.set("wall_mean_s", w.mean);
-  res.set("wall_stddev_s", w.stddev);
-  res.set("wall_min_s", w.min);
-  res.set("wall_max_s", w.max);
-  res.set("user_median_s", user.summary().median);
-  res.set("sys_median_s", sys.summary().median);
-  res.set("max_rss_median_bytes", rss.summary().median);
-  res.set("max_rss_floor_bytes", rss_floor);
+  // The caveats are notes of the run, stored with it, and the scalars (wall_*, failed_run_count)
+  // come from its measurements in run_result: `history show` prints what this printed (before
+  // 2026-12-06 both were the printed result's only; review).
   if (rss_floor > 0 && rss.summary().median <= 1.25 * static_cast<double>(rss_floor))
-    res.notes.push_back(fmt::format("max_rss is within 25% of Sextant's own peak resident set ({:.1f} MB), which Linux carries into a "
+    run.notes.push_back(fmt::format("max_rss is within 25% of Sextant's own peak resident set ({:.1f} MB), which Linux carries into a "
                                     "spawned command's ru_maxrss: the command's own peak is at most that, not measured",
                                     static_cast<double>(rss_floor) / 1e6));
-  res.set("failed_run_count", failures);
   // Said beside the figures (a run whose every repetition crashed had exited 0 with no word,
   // 2026-12-04 review): with --ignore-failure the times are those of failing runs.
   if (failures > 0) {
@@ -338,15 +336,17 @@ void run_command(BenchArgs& a) {
       if (c != 0 && std::find(failed_codes.begin(), failed_codes.end(), c) == failed_codes.end()) failed_codes.push_back(c);
     std::string sigs;
     for (auto c : failed_codes) sigs += (sigs.empty() ? "" : ", ") + std::to_string(c);
-    res.notes.push_back(fmt::format("{} of {} measured run(s) failed (exit statuses {}; negative: killed by that signal): the times are "
+    run.notes.push_back(fmt::format("{} of {} measured run(s) failed (exit statuses {}; negative: killed by that signal): the times are "
                                     "those of failing runs{}",
                                     failures, reps, sigs, failures == reps ? ", every one of them" : ""));
   }
+  replace_invalid_utf8(run);  // shown as stored (a --label, or an argument in config, that is not UTF-8)
+  Result res = run_result(run, "bench run", a.params);
   store_and_emit(a, run, res);
 }
 
 void import_nccl(BenchArgs& a) {
-  if (!a.no_db) ResultsDb check(db_path(a));  // a bad --db fails before the logs are read
+  if (!a.no_db) ResultsDb(db_path(a)).require_intact();  // a bad or damaged --db fails before the logs are read
   RunRecord run;
   run.kind = "import";
   // The host is the log's, not this machine's: a log of node01's GPUs filed under the importing

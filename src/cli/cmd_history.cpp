@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <tuple>
 
 #include "bench/compare.hpp"
 #include "bench/db/results_db.hpp"
@@ -36,7 +37,7 @@ Result list(const HistoryArgs& h) {
   // The database's own schema, not the result's (schema_version, top level): named apart since 2026-12-03.
   r.set("db_schema_version", int64_t{db.schema_version()});
   r.set("run_count", db.run_count());
-  Table& t = r.add_table("runs", "newest first");
+  Table& t = r.add_table("runs", "newest first: by start time, then run id");
   t.add_i64("run_id");
   t.add_str("started_at");
   t.add_str("kind");
@@ -75,6 +76,12 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   o.suites = h.suites;
   o.metrics = h.metrics;
   // The runs of B's host before A and B (newest first, up to --history), for the drift between runs.
+  // Before and newest by start time, then id, as `history list` and latest~N order runs (by id
+  // before 2026-12-06, which is the order runs were stored in: overlapping runs read out of order;
+  // review).
+  auto started_before = [](const std::string& started_at, int64_t id, const RunRecord& x) {
+    return std::tie(started_at, id) < std::tie(x.started_at, x.id);
+  };
   std::vector<RunRecord> earlier;
   std::vector<std::string> damaged_history;
   std::set<std::string> a_commands;
@@ -85,7 +92,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
       // Before both runs only: a run between A and B may be the change itself (a step in the
       // runs after A widened the "drift" until a 62% slow-down read within_run_noise, own
       // review of 2026-12-04).
-      if (s.id < std::min(a.id, b.id) && s.host_fingerprint == b.host.fingerprint()) {
+      if (started_before(s.started_at, s.id, a) && started_before(s.started_at, s.id, b) && s.host_fingerprint == b.host.fingerprint()) {
         // Only runs that measured one of B's cases count towards --history: ten `bench run`
         // commands after five GEMM runs had used up the default ten and turned the drift check
         // off without a word (2026-12-04 review).
@@ -135,6 +142,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   r.set("parameters_differ_count", int64_t{c.parameters_differ_count});
   r.set("unchecked_count", int64_t{c.unchecked_count});
   r.set("unchecked_failure_count", int64_t{c.unchecked_failure_count});
+  r.set("below_resolution_count", int64_t{c.below_resolution_count});
   r.set("history_run_count", static_cast<int64_t>(earlier.size()));
   {
     int64_t within = 0;
@@ -199,11 +207,20 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                       format_double(o.min_effect_fraction) + " (IQR / median): the host was not quiet, and the test counts noise within a "
                       "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
                       "trusting a verdict");
+  if (c.below_resolution_count > 0)
+    r.notes.push_back(std::to_string(c.below_resolution_count) + " case(s) changed by less than their metric's resolution: below_resolution, " +
+                      "no verdict and no gate failure (rusage user_s and sys_s: the kernel charges CPU time to user or system by whole " +
+                      "scheduler ticks of 1-10 ms, so medians closer than " + format_double(kRusageCpuResolutionS) +
+                      " s tell nothing; wall_s is timed by a monotonic clock and judged)");
   // Drift between runs: estimated from the history where the host has it, said where it has not.
   {
-    int64_t with_drift = 0, within = 0;
+    int64_t with_drift = 0, within = 0, few_dof = 0;
     for (const auto& x : c.cases) {
-      with_drift += std::isfinite(x.run_to_run_sd_log);
+      // Trusted only with kMinDriftDof degrees of freedom (2026-12-06 review: 3 of them let an 18%
+      // slow-down pass as within_run_noise).
+      const bool estimated = std::isfinite(x.run_to_run_sd_log);
+      with_drift += estimated && x.run_to_run_dof >= kMinDriftDof;
+      few_dof += estimated && x.run_to_run_dof < kMinDriftDof;
       within += x.verdict == "within_run_noise";
     }
     const int64_t tested = static_cast<int64_t>(c.cases.size());
@@ -233,11 +250,18 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
     if (with_drift < tested && h.history <= 0)
       r.notes.push_back("the drift between runs is not estimated (--history 0 turns it off): the p-values count only the noise within a run, "
                         "which two back-to-back runs of one build can exceed");
-    else if (with_drift < tested)
-      r.notes.push_back(std::to_string(tested - with_drift) + " of " + std::to_string(tested) + " case(s) have fewer than " +
-                        std::to_string(kMinHistoryRuns) + " earlier runs of this host with their parameters (--history " +
-                        std::to_string(h.history) + "): the drift between runs is not estimated for them, and their p-values count "
-                        "only the noise within a run, which two back-to-back runs of one build can exceed");
+    else if (with_drift < tested) {
+      if (tested - with_drift - few_dof > 0)
+        r.notes.push_back(std::to_string(tested - with_drift - few_dof) + " of " + std::to_string(tested) + " case(s) have fewer than " +
+                          std::to_string(kMinHistoryRuns) + " earlier runs of this host with their parameters (--history " +
+                          std::to_string(h.history) + "): the drift between runs is not estimated for them, and their p-values count "
+                          "only the noise within a run, which two back-to-back runs of one build can exceed");
+      if (few_dof > 0)
+        r.notes.push_back(std::to_string(few_dof) + " of " + std::to_string(tested) + " case(s) have a drift between runs estimated from fewer than " +
+                          std::to_string(kMinDriftDof) + " degrees of freedom (run_to_run_dof_count; earlier runs of this host, pooled over " +
+                          "the cases of a suite and metric, --history " + std::to_string(h.history) + "): too few to excuse a change " +
+                          "(the t cut-off would pass several run-to-run deviations), so their within-run verdicts stand");
+    }
   }
   if (c.unchecked_count > 0) {
     int64_t underpowered = 0, excluded = 0, untestable = 0, wrong = 0, exits = 0, floor = 0;
@@ -305,11 +329,11 @@ void add_history_command(CLI::App& app) {
     c->add_option("--db", h->db, "Results database (default: $XDG_DATA_HOME/sextant/results.db or ~/.local/share/sextant/results.db)")->check(non_empty_path());
     add_output_options(*c, h->out);
   };
-  auto* ls = cmd->add_subcommand("list", "List runs, newest first");
+  auto* ls = cmd->add_subcommand("list", "List runs, newest first (by start time, then run id)");
   ls->add_option("--limit", h->limit, "At most N runs (default: all)")->check(positive_number());
   db_opt(ls);
   auto* sh = cmd->add_subcommand("show", "Show one run: medians, spreads, counters");
-  sh->add_option("run", h->run, "Run id, latest or latest~N")->required();
+  sh->add_option("run", h->run, "Run id, latest or latest~N (latest: the run that started last; ~N: N runs before it, as history list orders them)")->required();
   sh->add_flag("--params", h->params, "Add a table of every case's parameters");
   db_opt(sh);
   auto* cp = cmd->add_subcommand("compare", "Compare run B against run A with a test over the repetitions");
@@ -319,8 +343,10 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--min-effect", h->min_effect, "Smallest relative change of the median that counts (default 0.05)");
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
   cp->add_option("--history", h->history,
-                 "Runs of B's host before A and B to read for the drift between runs (default 10; 0: none). With 3 or more holding a case, "
-                 "a change within 3 x sqrt(2) standard deviations of that drift (that of a difference of two run medians) is within_run_noise")
+                 "Runs of B's host started before A and B to read for the drift between runs (default 10; 0: none). With 3 or more "
+                 "holding a case and 8 degrees of freedom in its deviation (pooled over the cases of its suite and metric; a "
+                 "`bench run` command needs 8 earlier runs), a change within 3 x sqrt(2) standard deviations of that drift (that of a "
+                 "difference of two run medians; a Student t cut-off) is within_run_noise")
       ->check(non_negative_number());
   cp->add_option("--correction", h->correction,
                  "Multiple-comparison adjustment of the p-values over the cases: none (default), holm (family-wise error) or "

@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <vector>
 
 #include "bench/db/results_db.hpp"
 #include "core/error.hpp"
@@ -220,6 +222,79 @@ TEST(ResultsDb, ADamagedRunNamesTheDatabaseRunAndColumn) {
       EXPECT_NE(w.find("run " + std::to_string(id)), std::string::npos) << w;
     }
   }
+}
+
+// Question (review of 2026-12-06): do `history list` (newest first) and latest~N follow the runs'
+// start times? Run ids number runs as they were stored (when they finished), so of two runs that
+// overlapped the one that started first can have the higher id, and `latest` had been it.
+TEST(ResultsDb, RunsAreOrderedByStartTimeThenId) {
+  TempDir t;
+  const std::string path = (t.path / "order.db").string();
+  ResultsDb db(path);
+  RunRecord late = make_run(1, 2, 1), early = make_run(1, 2, 1), tie = make_run(1, 2, 1);
+  late.started_at = "2026-01-01T00:00:02.000Z";
+  early.started_at = "2026-01-01T00:00:01.000Z";  // started first, stored second
+  tie.started_at = late.started_at;
+  const int64_t i_late = db.insert_run(late), i_early = db.insert_run(early), i_tie = db.insert_run(tie);
+  ASSERT_LT(i_late, i_early);
+  const auto runs = db.list_runs();
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].id, i_tie);  // the same start: the higher id first
+  EXPECT_EQ(runs[1].id, i_late);
+  EXPECT_EQ(runs[2].id, i_early);
+  EXPECT_EQ(db.list_runs(1).at(0).id, i_tie);
+  EXPECT_EQ(db.resolve_run("latest"), i_tie);
+  EXPECT_EQ(db.resolve_run("latest~1"), i_late);
+  EXPECT_EQ(db.resolve_run("latest~2"), i_early);
+}
+
+// Question (review of 2026-12-06): is a damaged file found before a run is measured, and named as
+// damage, with what to do? It was found only at the store ("database disk image is malformed ...
+// free the database and run again", the advice for a locked one), and history said "SQLite:
+// database disk image is malformed" without a word on what to do.
+TEST(ResultsDb, ADamagedFileIsFoundAndNamed) {
+  TempDir t;
+  const std::string path = (t.path / "torn.db").string();
+  {
+    ResultsDb db(path);
+    for (int i = 0; i < 4; ++i) db.insert_run(make_run(6, 5, i));
+    EXPECT_EQ(db.quick_check(), "ok");
+    EXPECT_NO_THROW(db.require_intact());
+  }
+  ASSERT_FALSE(fs::exists(path + "-wal") && fs::file_size(path + "-wal") > 0);  // merged at the close
+  ASSERT_GE(fs::file_size(path), 8u * 4096);
+  {
+    // Pages 3 to 8 (4 KiB each) zeroed, as `dd if=/dev/zero bs=4096 seek=2 count=6` does.
+    FILE* f = std::fopen(path.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, 2 * 4096, SEEK_SET);
+    const std::vector<char> zeros(6 * 4096, 0);
+    ASSERT_EQ(std::fwrite(zeros.data(), 1, zeros.size(), f), zeros.size());
+    std::fclose(f);
+  }
+  auto expect_named = [&](const sextant::Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find(path), std::string::npos) << w;
+    EXPECT_NE(w.find("damaged"), std::string::npos) << w;
+    EXPECT_NE(w.find("backup"), std::string::npos) << w;
+    EXPECT_EQ(w.find("free the database"), std::string::npos) << w;
+  };
+  try {
+    ResultsDb(path).require_intact();
+    FAIL() << "a damaged file passed the check";
+  } catch (const DamagedDatabase& e) {
+    expect_named(e);
+  }
+  // Reading names it too, where the damage is read.
+  bool found = false;
+  try {
+    const ResultsDb db = ResultsDb::open_existing(path);
+    for (const auto& r : db.list_runs()) db.load_run(r.id);
+  } catch (const DamagedDatabase& e) {
+    found = true;
+    expect_named(e);
+  }
+  EXPECT_TRUE(found);
 }
 
 TEST(ResultsDb, TwoConcurrentWriterProcessesLoseNothing) {

@@ -106,6 +106,95 @@ class BenchCli(unittest.TestCase):
                                "/bin/sh", "-c", script).stdout)
         self.assertTrue(any(n.startswith("4 of 4 measured run(s) failed (exit statuses 11, 1;") for n in r["notes"]), r["notes"])
 
+    def test_history_show_prints_the_notes_and_scalars_bench_printed(self):
+        # Review of 2026-12-06: the caveats (failed repetitions, --threads above the CPUs) and
+        # bench run's scalars were the printed result's only: `history show` had notes [] and no
+        # failed_run_count or wall_* scalars.
+        r = json.loads(sextant("bench", "run", "--reps", "3", "--ignore-failure", "--db", self.db, "--json", "-", "-q", "--",
+                               "/bin/sh", "-c", "exit 3").stdout)
+        self.assertTrue(any("3 of 3 measured run(s) failed" in n for n in r["notes"]), r["notes"])
+        _, shown = as_json("history", "show", "latest", "--db", self.db)
+        self.assertEqual(shown["notes"], r["notes"])
+        for k in ("failed_run_count", "wall_median_s", "wall_mean_s", "wall_stddev_s", "wall_min_s", "wall_max_s", "user_median_s",
+                  "sys_median_s", "max_rss_median_bytes", "max_rss_floor_bytes"):
+            self.assertEqual(shown["scalars"].get(k), r["scalars"][k], k)
+        self.assertEqual(shown["scalars"]["failed_run_count"], 3)
+        threads = (os.cpu_count() or 1) + 1
+        r = json.loads(sextant("bench", "--quick", "--suite", "memory_bandwidth", "--reps", "2", "--threads", str(threads), "--db", self.db,
+                               "--json", "-", "-q").stdout)
+        self.assertTrue(any(n.startswith(f"--threads {threads} is above") for n in r["notes"]), r["notes"])
+        _, shown = as_json("history", "show", "latest", "--db", self.db)
+        self.assertEqual(shown["notes"], r["notes"])
+        self.assertEqual(shown["scalars"]["expected_duration_s"], r["scalars"]["expected_duration_s"])
+
+    def test_a_damaged_database_is_refused_before_anything_runs(self):
+        # Review of 2026-12-06: a damaged file was found only when the run was stored, after the
+        # measurement, with the advice for a locked database ("free the database and run again").
+        for _ in range(2):
+            sextant("bench", "run", "--reps", "3", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        self.assertFalse(os.path.exists(self.db + "-wal") and os.path.getsize(self.db + "-wal") > 0)
+        self.assertGreaterEqual(os.path.getsize(self.db), 8 * 4096)
+        with open(self.db, "r+b") as f:  # dd if=/dev/zero bs=4096 seek=2 count=6 conv=notrunc
+            f.seek(2 * 4096)
+            f.write(b"\0" * (6 * 4096))
+        marker = os.path.join(self.dir, "ran")
+        p = sextant("bench", "run", "--reps", "2", "--db", self.db, "--", "/bin/sh", "-c", f"touch {marker}", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertFalse(os.path.exists(marker), "the command ran before the database was checked")
+        for err in (p.stderr,
+                    sextant("bench", "--quick", "--suite", "memory_latency", "--db", self.db, check=False).stderr,
+                    sextant("history", "list", "--db", self.db, check=False).stderr,
+                    sextant("history", "show", "latest", "--db", self.db, check=False).stderr):
+            self.assertIn(self.db, err)
+            self.assertIn("damaged", err)
+            self.assertIn("backup", err)
+            self.assertNotIn("measured but not stored", err)
+            self.assertNotIn("free the database", err)
+
+    def test_latest_and_the_list_follow_start_times(self):
+        # Review of 2026-12-06: ids number runs as they were stored (when they finished); of two
+        # overlapping runs, `latest` had been the one stored last, which started first.
+        import sqlite3
+        for _ in range(2):
+            sextant("bench", "run", "--reps", "2", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        con = sqlite3.connect(self.db)
+        (first,) = con.execute("select started_at from runs where id = 1").fetchone()
+        con.execute("update runs set started_at = ? where id = 2", ("2000-01-01T00:00:00.000Z",))
+        con.commit()
+        con.close()
+        _, listed = as_json("history", "list", "--db", self.db)
+        self.assertEqual([x["run_id"] for x in rows(table(listed, "runs"))], [1, 2])
+        _, shown = as_json("history", "show", "latest", "--db", self.db)
+        self.assertEqual(shown["scalars"]["run_id"], 1)
+        self.assertEqual(shown["scalars"]["started_at"], first)
+        _, shown = as_json("history", "show", "latest~1", "--db", self.db)
+        self.assertEqual(shown["scalars"]["run_id"], 2)
+
+    def test_cpu_times_closer_than_a_tick_fail_no_gate(self):
+        # Review of 2026-12-06: identical `sleep 0.05` runs failed the gate when the kernel charged
+        # a ~4 ms tick to user in one run and to system in the other (user_s 0 -> 4.3 ms, an
+        # infinite "regression"). Stored samples of that pattern compare below_resolution, exit 0.
+        import sqlite3
+        for _ in range(2):
+            sextant("bench", "run", "--reps", "6", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        con = sqlite3.connect(self.db)
+
+        def set_samples(run, metric, values):
+            (mid,) = con.execute("select id from measurements where run_id = ? and metric = ?", (run, metric)).fetchone()
+            for rep, v in enumerate(values):
+                con.execute("update samples set value = ? where measurement_id = ? and rep = ?", (v, mid, rep))
+        set_samples(1, "user_s", [0, 0, 0, 0, 0.0047, 0])
+        set_samples(1, "sys_s", [0.0043, 0.0045, 0.0048, 0.0044, 0.0001, 0.0046])
+        set_samples(2, "user_s", [0.0043, 0.0045, 0.0041, 0.0044, 0.0046, 0.0042])
+        set_samples(2, "sys_s", [0, 0, 0, 0, 0, 0])
+        con.commit()
+        con.close()
+        p, r = as_json("history", "compare", "1", "2", "--metric", "user_s", "--metric", "sys_s", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 0, (p.stderr, r.get("notes")))
+        self.assertEqual({c["metric"]: c["verdict"] for c in rows(table(r, "cases"))}, {"user_s": "below_resolution", "sys_s": "below_resolution"})
+        self.assertEqual(r["scalars"]["below_resolution_count"], 2)
+        self.assertTrue(any("below_resolution" in n for n in r["notes"]), r["notes"])
+
     def test_a_command_name_is_its_argv_as_a_shell_reads_it_back(self):
         # Joined with spaces, these two had one name, and their histories mixed (2026-12-05 review).
         names = []

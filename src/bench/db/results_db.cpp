@@ -71,10 +71,23 @@ ALTER TABLE runs ADD COLUMN host_json TEXT;
   return m;
 }
 
+// The error of a damaged file: its name, the damage and what to do (2026-12-06 review: a damaged
+// file read "SQLite: database disk image is malformed", and bench advised freeing the database).
+DamagedDatabase damaged_file(const std::string& path, const std::string& detail) {
+  return DamagedDatabase(SourceLocation{path, 0, 0, "--db"}, "the results database file is damaged (SQLite: " + detail + ")",
+                         "restore it from a backup, or copy what is still readable into a new file (sqlite3 " + path +
+                             " .recover | sqlite3 recovered.db) and give that as --db; or give another --db");
+}
+
+// SQLite's codes for a damaged file: a malformed page or record.
+bool is_damage(int rc) { return (rc & 0xff) == SQLITE_CORRUPT; }
+
 class Stmt {
  public:
   Stmt(sqlite3* db, const std::string& sql, const std::string& path) : db_(db), path_(path) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr) != SQLITE_OK)
+    const int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr);
+    if (is_damage(rc)) throw damaged_file(path, sqlite3_errmsg(db));
+    if (rc != SQLITE_OK)
       throw Error(SourceLocation{path}, fmt::format("SQLite prepare: {} ({})", sqlite3_errmsg(db), sql.substr(0, 60)));
   }
   ~Stmt() { sqlite3_finalize(s_); }
@@ -86,6 +99,7 @@ class Stmt {
     const int rc = sqlite3_step(s_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
+    if (is_damage(rc)) throw damaged_file(path_, sqlite3_errmsg(db_));
     throw Error(SourceLocation{path_}, std::string("SQLite: ") + sqlite3_errmsg(db_));
   }
   void reset() { sqlite3_reset(s_); sqlite3_clear_bindings(s_); }
@@ -308,7 +322,12 @@ ResultsDb ResultsDb::open_existing(const std::string& path) {
     int rc = sqlite3_prepare_v2(raw, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", -1, &st, nullptr);
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) ours = sqlite3_column_int64(st, 0) == 1;
-    else if (rc != SQLITE_NOTADB) failure = sqlite3_errmsg(raw);
+    else if (is_damage(rc)) {
+      const std::string detail = sqlite3_errmsg(raw);
+      sqlite3_finalize(st);
+      sqlite3_close(raw);
+      throw damaged_file(path, detail);
+    } else if (rc != SQLITE_NOTADB) failure = sqlite3_errmsg(raw);
     sqlite3_finalize(st);
     // A runs table alone is not ours (MLflow's database has one): our schema version is set too.
     // Before 2026-12-03 such a file passed, and `history list` failed with "no such table: hosts".
@@ -337,9 +356,11 @@ ResultsDb::~ResultsDb() {
 
 void ResultsDb::exec(const std::string& sql) const {
   char* err = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+  const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
     std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
+    if (is_damage(rc)) throw damaged_file(path_, msg);
     throw Error(SourceLocation{path_}, "SQLite: " + msg);
   }
 }
@@ -471,7 +492,7 @@ std::vector<RunSummary> ResultsDb::list_runs(int64_t limit) const {
   std::vector<RunSummary> out;
   Stmt s(db_,
          "SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, h.fingerprint, h.hostname, h.cpu_model, r.sextant_version, "
-         "(SELECT COUNT(*) FROM measurements m WHERE m.run_id=r.id) FROM runs r JOIN hosts h ON h.id=r.host_id ORDER BY r.id DESC" +
+         "(SELECT COUNT(*) FROM measurements m WHERE m.run_id=r.id) FROM runs r JOIN hosts h ON h.id=r.host_id ORDER BY r.started_at DESC, r.id DESC" +
              std::string(limit > 0 ? " LIMIT " + std::to_string(limit) : ""),
          path_);
   while (s.step()) {
@@ -590,7 +611,9 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
       if (e == ref.c_str() + 7 || *e || back < 0 || errno == ERANGE)
         throw Error(SourceLocation{"", 0, 0, "RUN"}, "bad run reference '" + ref + "'", "latest~N counts back N >= 0 runs from the newest");
     }
-    Stmt s(db_, "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", path_);
+    // By start time, then id, as list_runs (by id alone before 2026-12-06: of two overlapping runs,
+    // latest was the one stored last, which started first; review).
+    Stmt s(db_, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?", path_);
     s.bind(1, back);
     if (!s.step()) {
       Stmt c(db_, "SELECT COUNT(*) FROM runs", path_);
@@ -609,6 +632,24 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
   // Beyond 64 bits strtoll clamps: "no run 9223372036854775807" named an id nobody gave (2026-12-05).
   if (errno == ERANGE) throw Error(SourceLocation{path_, 0, 0, "RUN"}, "no run '" + ref + "' in the results database (beyond any run id)");
   return id;
+}
+
+std::string ResultsDb::quick_check() const {
+  Stmt s(db_, "PRAGMA quick_check(5)", path_);
+  std::string out;
+  while (s.step()) {
+    std::string row = s.str(0);
+    std::replace(row.begin(), row.end(), '\n', ' ');
+    const std::string marker = "*** in database main *** ";  // SQLite's heading of its findings
+    if (row.rfind(marker, 0) == 0) row.erase(0, marker.size());
+    out += (out.empty() ? "" : "; ") + row;
+  }
+  return out;
+}
+
+void ResultsDb::require_intact() const {
+  const std::string found = quick_check();
+  if (found != "ok") throw damaged_file(path_, "quick_check: " + found);
 }
 
 std::string ResultsDb::integrity_check() const {

@@ -18,9 +18,21 @@
 #include "bench/host.hpp"
 #include "bench/measurement.hpp"
 
+#include "core/error.hpp"
+
 struct sqlite3;
 
 namespace sextant::bench {
+
+// A results database whose file is damaged (SQLite's "database disk image is malformed": a disk
+// fault, a copy taken mid-write, bytes overwritten). Thrown wherever it is found, naming the file,
+// the damage and what to do; `bench` looks for it (PRAGMA quick_check) before it measures. Before
+// 2026-12-06 a damaged file was found only when the run was stored, after the measurement, with
+// the advice for a locked one ("free the database and run again"; review).
+class DamagedDatabase : public Error {
+ public:
+  using Error::Error;
+};
 
 struct RunRecord {
   int64_t id = 0;
@@ -80,12 +92,21 @@ class ResultsDb {
   // transaction after measurement i was written (progress; the tests kill a writer there).
   int64_t insert_run(const RunRecord& r, const std::function<void(size_t)>& after_measurement = {});
 
-  std::vector<RunSummary> list_runs(int64_t limit = 0) const;  // newest first; 0 = all
+  // Newest first by start time (started_at), then by run id; 0 = all. Run ids number the runs in
+  // the order they were stored (a run is stored when it finishes), so runs that overlapped can
+  // start in another order (by id alone before 2026-12-06; review).
+  std::vector<RunSummary> list_runs(int64_t limit = 0) const;
   RunRecord load_run(int64_t id) const;                        // throws Error when absent
-  // "latest", "latest~N" (N runs before the latest), or a run id.
+  // "latest" (the run that started last; of runs started in the same millisecond, the higher id),
+  // "latest~N" (N runs before it, in list_runs' order), or a run id.
   int64_t resolve_run(const std::string& ref) const;
   int64_t run_count() const;
   std::string integrity_check() const;  // "ok" when consistent
+  // PRAGMA quick_check (every page and record read, indexes not cross-checked: linear in the
+  // file's size); "ok", or SQLite's first findings joined with "; ".
+  std::string quick_check() const;
+  // Throws DamagedDatabase naming the file and the damage when quick_check finds any.
+  void require_intact() const;
 
  private:
   void exec(const std::string& sql) const;
