@@ -1,9 +1,15 @@
-// sextant simulate SCENARIO [--set k=v] [--straggler R=F] [--all-ranks] [--timeline FILE.json]
+// sextant simulate SCENARIO [--set k=v] [--straggler R=F] [--all-ranks] [--timeline FILE.json[.gz]]
 //                           [--timeline-ranks LIST] [--seed S] [--jitter SIGMA] [--no-contention]
 
+#include <zlib.h>
+
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <numeric>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "catalog/catalog.hpp"
 #include "cli/cli.hpp"
@@ -68,6 +74,102 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
   }
   return out;
 }
+
+// A --timeline whose name ends in .gz is written as gzip (review of 2026-12-06: plain JSON had
+// gone under the .gz name, which gunzip, Python's gzip.open and Perfetto refused). The case of the
+// suffix does not matter; standard output ("-") is written as text.
+bool names_gzip(const std::string& path) {
+  if (path.size() < 3) return false;
+  const std::string tail = path.substr(path.size() - 3);
+  return tail[0] == '.' && std::tolower(static_cast<unsigned char>(tail[1])) == 'g' && std::tolower(static_cast<unsigned char>(tail[2])) == 'z';
+}
+
+// The bytes of a one-member gzip file holding text, at zlib level 6 as `trace synth --gzip`
+// writes (src/trace/synth.cpp). Compressed in memory, not through gzopen as synth streams its
+// files, so that the timeline is staged and renamed with --json, --csv and --report as before
+// (AtomicFileSet): a failed run leaves the previous file (review of 2026-12-06).
+std::string gzip_text(std::string_view text, const std::string& path) {
+  z_stream zs{};
+  if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16 /* gzip header and trailer */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw Error(SourceLocation{path, 0, 0, "--timeline"}, "cannot start the gzip compression (out of memory?)");
+  std::string out;
+  out.reserve(text.size() / 8 + 1024);  // Chrome trace JSON deflates about 10x
+  constexpr size_t kChunkBytes = size_t{1} << 20;
+  char buf[1 << 16];
+  size_t pos = 0;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    if (zs.avail_in == 0 && pos < text.size()) {  // avail_in is 32-bit: fed in chunks
+      const size_t n = std::min(kChunkBytes, text.size() - pos);
+      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data() + pos));
+      zs.avail_in = static_cast<uInt>(n);
+      pos += n;
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = deflate(&zs, pos == text.size() ? Z_FINISH : Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      deflateEnd(&zs);
+      throw Error(SourceLocation{path, 0, 0, "--timeline"}, "gzip compression failed");
+    }
+    out.append(buf, sizeof buf - zs.avail_out);
+  }
+  deflateEnd(&zs);
+  return out;
+}
+
+// The printed text shows at most this many rows of rank_classes: with --all-ranks (or --jitter)
+// it has one row per rank, and the 70B example printed 1,024 of them before critical_path and the
+// notes, the 405B one 16,384 (review of 2026-12-06). --json, --csv, --report and Python hold all.
+constexpr size_t kTextRankClassesFirstRows = 16;   // units 0..15
+constexpr size_t kTextRankClassesLastRows = 8;     // then the units ending last (the critical one first)
+constexpr size_t kTextRankClassesSlowedRows = 8;   // and those slowed most (--straggler, --jitter)
+constexpr size_t kTextRankClassesMaxRows = kTextRankClassesFirstRows + kTextRankClassesLastRows + kTextRankClassesSlowedRows;
+
+// rank_classes as printed: every row when there are at most kTextRankClassesMaxRows, else the
+// first units, the critical unit (critical_row) and the other units ending last, and the units
+// slowed most (slow-down factor above 1), in unit order, the header saying how many were left out.
+Table printed_rank_classes(const Table& t, int64_t critical_row) {
+  const size_t n = t.rows();
+  if (n <= kTextRankClassesMaxRows) return t;
+  std::vector<bool> keep(n, false);
+  for (size_t i = 0; i < kTextRankClassesFirstRows; ++i) keep[i] = true;
+  // Keeps the count rows not kept yet, among the eligible ones, with the highest score (ties: in unit order).
+  auto take_top = [&](auto score, auto eligible, size_t count) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < n; ++i)
+      if (!keep[i] && eligible(i)) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return score(x) > score(y); });
+    for (size_t k = 0; k < std::min(count, order.size()); ++k) keep[order[k]] = true;
+  };
+  size_t last = kTextRankClassesLastRows;
+  if (critical_row >= 0 && static_cast<size_t>(critical_row) < n && !keep[static_cast<size_t>(critical_row)]) {
+    keep[static_cast<size_t>(critical_row)] = true;
+    --last;
+  }
+  const auto& end = t.column("end_s").f64;
+  const auto& factor = t.column("slowdown_factor").f64;
+  take_top([&](size_t i) { return end[i]; }, [](size_t) { return true; }, last);
+  take_top([&](size_t i) { return factor[i]; }, [&](size_t i) { return factor[i] > 1; }, kTextRankClassesSlowedRows);
+  const size_t shown = static_cast<size_t>(std::count(keep.begin(), keep.end(), true));
+  Table out(t.name(), t.description() + "; " + std::to_string(shown) + " of " + std::to_string(n) + " rows shown (units 0-" +
+                          std::to_string(kTextRankClassesFirstRows - 1) + ", the critical unit and others ending last, those slowed most), " +
+                          std::to_string(n - shown) + " left out: --json and --csv hold every row");
+  for (const auto& c : t.columns())
+    if (c.type == Column::Type::F64) out.add_f64(c.name);
+    else if (c.type == Column::Type::I64) out.add_i64(c.name);
+    else out.add_str(c.name);
+  for (size_t i = 0; i < n; ++i) {
+    if (!keep[i]) continue;
+    std::vector<Value> row;
+    for (const auto& c : t.columns())
+      if (c.type == Column::Type::F64) row.emplace_back(c.f64[i]);
+      else if (c.type == Column::Type::I64) row.emplace_back(c.i64[i]);
+      else row.emplace_back(c.str[i]);
+    out.add_row(row);
+  }
+  return out;
+}
 }  // namespace
 
 void add_simulate_command(CLI::App& app) {
@@ -83,7 +185,7 @@ void add_simulate_command(CLI::App& app) {
   // An output as --json is: refused when empty and checked before the run (an empty path had run
   // and written nothing, exit 0; an unwritable one failed after the whole simulation; review of
   // 2026-12-05).
-  add_output_file_option(*cmd, a->out, "--timeline", a->timeline, "Write a Chrome trace-event JSON (Perfetto, chrome://tracing) to FILE");
+  add_output_file_option(*cmd, a->out, "--timeline", a->timeline, "Write a Chrome trace-event JSON (Perfetto, chrome://tracing) to FILE; gzip when FILE ends in .gz");
   auto* o_ranks = cmd->add_option("--timeline-ranks", a->timeline_ranks, "Ranks to put in the timeline, e.g. 0-7,64 (default: every class, or the first pipeline replica with --all-ranks)");
   auto* o_rows = cmd->add_option("--timeline-rows", a->timeline_rows,
                   "Rows of the result's timeline table (the report's per-rank Gantt chart; in --json, --csv and --report, not in the "
@@ -155,7 +257,8 @@ void add_simulate_command(CLI::App& app) {
     // The timeline file is one of the run's outputs: staged with --json, --csv and --report and
     // renamed with them, so a failed run leaves the previous timeline too.
     std::vector<std::pair<std::string, std::string>> extra;
-    if (!a->timeline.empty()) extra.emplace_back(a->timeline, r.timeline_json);
+    if (!a->timeline.empty())
+      extra.emplace_back(a->timeline, names_gzip(a->timeline) ? gzip_text(r.timeline_json, a->timeline) : std::move(r.timeline_json));
     Result res = sim::to_result(r, s);
     // The timeline options shape outputs that were not asked for: said, as other settings without
     // effect are (they ran silently, review of 2026-12-05).
@@ -166,17 +269,24 @@ void add_simulate_command(CLI::App& app) {
                           "written: it changes nothing here");
     plan::add_framework_note(res, s, *cat);
     add_validated_range_for(res, s, *cat, a->catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);
-    if (!res.table("timeline") || a->out.quiet || a->out.json_to_stdout()) {
+    // The printed text leaves out the timeline table and shortens rank_classes (one row per rank
+    // with --all-ranks or --jitter): the files keep both whole.
+    const Table* classes = res.table("rank_classes");
+    const bool long_classes = classes && classes->rows() > kTextRankClassesMaxRows;
+    if ((!res.table("timeline") && !long_classes) || a->out.quiet || a->out.json_to_stdout()) {
       emit(res, a->out, extra);
       return;
     }
-    // The timeline table goes to the files only: the printed text would be thousands of lines.
     OutputOptions files = a->out;
     files.quiet = true;
     emit(res, files, extra);
-    Result shown = res;
-    for (auto it = shown.tables.begin(); it != shown.tables.end();)
-      it = it->name() == "timeline" ? shown.tables.erase(it) : it + 1;
+    Result shown;
+    shown.command = res.command;
+    shown.scalars = res.scalars;
+    shown.notes = res.notes;
+    for (const auto& t : res.tables)
+      if (t.name() == "rank_classes") shown.tables.push_back(printed_rank_classes(t, r.critical_unit));
+      else if (t.name() != "timeline") shown.tables.push_back(t);
     const std::string text = render_text(shown);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

@@ -2,8 +2,9 @@
 """Questions: is the Chrome trace of `sextant simulate --timeline` valid JSON whatever the
 scenario's name holds, and does every pipeline send carry the item that produced it (micro-batch,
 chunk and pass captured when it was sent, not when it arrived) and its bytes? Does an op that
-needs a TP collective's result wait for it under TP communication overlap?"""
-import json, os, subprocess, sys, tempfile, unittest
+needs a TP collective's result wait for it under TP communication overlap? Is a timeline named
+*.gz gzip, and does the printed text keep rank_classes short when every rank is simulated?"""
+import csv, gzip, json, os, subprocess, sys, tempfile, unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
@@ -128,6 +129,57 @@ class SimulateTimeline(unittest.TestCase):
         sextant.simulate(path, timeline=out)
         with open(out) as f:
             self.assertIn("traceEvents", json.load(f))
+
+    def test_review_of_2026_12_06_gzip_timeline_and_short_rank_classes(self):
+        path = os.path.join(self.tmp, "s64.yaml")
+        with open(path, "w") as f:
+            f.write("name: s64\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 64\nparallel: {tp: 1, pp: 2, zero_stage: 0}\n"
+                    "training: {global_batch: 64, micro_batch: 1, seq_len: 2048, precision: bf16}\n")
+        # A --timeline named *.gz is gzip (plain JSON had gone under the .gz name: gunzip and
+        # gzip.open refused it), holding the same trace as the plain file; other names stay plain.
+        plain, gz, upper = (os.path.join(self.tmp, "sub", n) for n in ("t.json", "t.json.gz", "T.JSON.GZ"))
+        for out in (plain, gz, upper):
+            subprocess.run([BIN, "simulate", path, "--timeline", out, "-q"], check=True, capture_output=True)
+        with open(gz, "rb") as f:
+            self.assertEqual(f.read(2), b"\x1f\x8b")
+        with open(plain, "rb") as f:
+            text = f.read()
+        self.assertEqual(text[:1], b"{")
+        with gzip.open(gz, "rb") as f:
+            self.assertEqual(f.read(), text)
+        with gzip.open(upper, "rb") as f:
+            self.assertIn("traceEvents", json.load(f))
+        self.assertLess(os.path.getsize(gz), len(text) // 4)
+        # A failed run leaves the previous .gz file as it was (staged with the other outputs).
+        before = os.path.getmtime(gz), os.path.getsize(gz)
+        p = subprocess.run([BIN, "simulate", path, "--timeline", gz, "--set", "training.global_batch=7", "-q"], capture_output=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual((os.path.getmtime(gz), os.path.getsize(gz)), before)
+
+        # --all-ranks: one rank_classes row per rank (64). The printed text shows at most 32 (the
+        # first 16, the critical unit and others ending last, the slowed ones) and says so; the
+        # --json and --csv outputs of the same run hold all 64 (every row was printed before).
+        csv_dir = os.path.join(self.tmp, "csv")
+        args = [BIN, "simulate", path, "--all-ranks", "--straggler", "40=1.5"]
+        p = subprocess.run(args + ["--csv", csv_dir], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        section = p.stdout.split("== rank_classes")[1].split("\n\n")[0].splitlines()
+        self.assertIn("of 64 rows shown", section[0])
+        self.assertIn("--json and --csv hold every row", section[0])
+        units = [int(line.split()[0]) for line in section[2:]]
+        self.assertLessEqual(len(units), 32)
+        self.assertEqual(units[:16], list(range(16)))
+        self.assertIn(40, units)  # the straggler, which ends the step
+        self.assertEqual(units, sorted(units))
+        self.assertIn("== critical_path", p.stdout)
+        with open(os.path.join(csv_dir, "rank_classes.csv")) as f:
+            self.assertEqual(len(list(csv.DictReader(f))), 64)
+        d = json.loads(subprocess.run(args + ["--json", "-"], capture_output=True, text=True, check=True).stdout)
+        self.assertEqual(d["tables"]["rank_classes"]["columns"]["unit"], list(range(64)))
+        # The class mode's few units are printed whole.
+        p = subprocess.run([BIN, "simulate", path], capture_output=True, text=True, check=True)
+        self.assertNotIn("rows shown", p.stdout)
+        self.assertEqual(len(p.stdout.split("== rank_classes")[1].split("\n\n")[0].splitlines()), 2 + 2)
 
     def test_review_of_2026_12_03(self):
         base = ("name: base\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 8\n"
