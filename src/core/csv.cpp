@@ -66,7 +66,10 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
           quoted = false;
         }
       } else {
-        if (c == '\n') ++line;
+        // A line break inside a quoted field counts as outside one: LF, CRLF and a lone CR each
+        // one line (review of 2026-12-06: only LF was counted, and in a CR-only file every line
+        // after a multi-line field was misreported).
+        if (c == '\n' || (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) ++line;
         cur += c;
       }
       continue;

@@ -1,6 +1,7 @@
 #include "validate/training_validation.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -59,7 +60,21 @@ void check_training_columns(const CsvTable& t) {
   for (size_t i = 0; i < header.size(); ++i) {
     const std::string& h = header[i];
     if (h.empty() || std::find(known.begin(), known.end(), h) != known.end()) continue;
-    const std::string near = closest_match(h, read);
+    // A near miss is a misspelling: few edits for the length of the shorter name (one up to 7
+    // characters, two up to 11, ...; letter case aside). closest_match also takes a column that a
+    // read one contains or begins with, and `dim`, `issue`, `fp8`, `recipe` or `dispatcher`, plausible
+    // columns of one's own, had been refused as near misses of head_dim, known_issue, fp8_recipe
+    // and moe_dispatcher (review of 2026-12-06).
+    std::string near;
+    int near_d = 0;
+    for (const auto& c : read) {
+      const int d = edit_distance(h, c);
+      const int limit = std::max<int>(1, static_cast<int>(std::min(h.size(), c.size())) / 4);
+      if (d <= limit && (near.empty() || d < near_d)) {
+        near = c;
+        near_d = d;
+      }
+    }
     if (!near.empty() && std::find(header.begin(), header.end(), near) == header.end())
       throw Error(SourceLocation{t.file(), 1, static_cast<int>(i + 1), h},
                   "column '" + h + "' is not one the harness reads, and it is close to '" + near +
@@ -80,37 +95,154 @@ bool looks_like_training_csv(const std::vector<std::string>& header) { return mi
 namespace {
 // The CSV column a scenario key comes from, for errors raised by the scenario's own checks
 // (check_plan, ModelConfig::validate), which name scenario keys: `parallel.dp` is the column
-// `dp`, `moe.topk` is `moe_topk`. Keys without a column of their own (a plan product) name the
-// columns involved.
-std::string csv_column_of(const std::string& key) {
+// `dp`, `moe.topk` is `moe_topk`. Every key a column sets is listed (review of 2026-12-06: the
+// overlap keys were not, and an error of parallel.overlap.tp_comm named no column); keys the
+// harness derives have none (empty).
+const std::vector<std::pair<std::string, std::string>>& scenario_key_columns() {
   static const std::vector<std::pair<std::string, std::string>> kMap = {
-      {"moe.topk", "moe_topk"}, {"moe.num_experts", "num_experts"}, {"moe.expert_ffn_hidden", "moe_ffn_hidden"},
-      {"moe.shared_experts", "shared_experts"}, {"moe.dense_layers", "dense_layers"}, {"training.micro_batch", "micro_batch"},
-      {"training.global_batch", "global_batch"}, {"training.seq_len", "seq_len"}, {"training.precision", "precision"},
-      {"training.recompute", "recompute"}};
-  for (const auto& [k, c] : kMap)
-    if (key == k) return c;
-  for (const char* prefix : {"parallel.", "training.", "model.", "moe."})
-    if (key.rfind(prefix, 0) == 0) return key.substr(std::string(prefix).size());
-  return key;
+      {"num_gpus", "num_gpus"},
+      {"accelerator", "accelerator"},
+      {"system", "system"},
+      {"framework", "framework"},
+      {"parallel.tp", "tp"},
+      {"parallel.pp", "pp"},
+      {"parallel.dp", "dp"},
+      {"parallel.cp", "cp"},
+      {"parallel.ep", "ep"},
+      {"parallel.vpp", "vpp"},
+      {"parallel.sequence_parallel", "sequence_parallel"},
+      {"parallel.zero_stage", "zero_stage"},
+      {"parallel.overlap.tp_comm", "tp_comm_overlap"},
+      {"parallel.overlap.grad_reduce", "overlap_grad_reduce"},
+      {"parallel.overlap.param_gather", "overlap_param_gather"},
+      {"parallel.overlap.ep_comm", "ep_comm_overlap"},
+      {"parallel.moe_dispatcher", "moe_dispatcher"},
+      {"training.global_batch", "global_batch"},
+      {"training.micro_batch", "micro_batch"},
+      {"training.seq_len", "seq_len"},
+      {"training.precision", "precision"},
+      {"training.recompute", "recompute"},
+      {"training.fp8_recipe", "fp8_recipe"},
+      {"model.layers", "layers"},
+      {"model.hidden", "hidden"},
+      {"model.heads", "heads"},
+      {"model.kv_heads", "kv_heads"},
+      {"model.head_dim", "head_dim"},
+      {"model.ffn_hidden", "ffn_hidden"},
+      {"model.vocab", "vocab"},
+      {"model.mlp", "mlp"},
+      {"model.qk_norm", "qk_norm"},
+      {"moe.num_experts", "num_experts"},
+      {"moe.topk", "moe_topk"},
+      {"moe.expert_ffn_hidden", "moe_ffn_hidden"},
+      {"moe.shared_experts", "shared_experts"},
+      {"moe.dense_layers", "dense_layers"},
+      // ModelConfig::validate names its keys without the model. prefix.
+      {"layers", "layers"},
+      {"hidden", "hidden"},
+      {"heads", "heads"},
+      {"kv_heads", "kv_heads"},
+      {"head_dim", "head_dim"},
+      {"ffn_hidden", "ffn_hidden"},
+      {"vocab", "vocab"},
+      {"sequence_parallel", "sequence_parallel"},
+      // Set by the harness from other columns: no column of their own.
+      {"parallel.schedule", ""},
+      {"parallel.stage_rule", ""},
+      {"parallel.stage_layers", ""},
+      {"stage_rule", ""},
+      {"stage_layers", ""},
+      {"parallel.etp", ""},
+      {"training.flash_attention", ""},
+  };
+  return kMap;
 }
 
-// Runs a scenario check and re-raises its error at the row's line, under the CSV column.
+// What the harness derives a key without a column from, for the error's note.
+std::string derived_from(const std::string& key) {
+  if (key == "parallel.schedule" || key == "parallel.stage_rule" || key == "parallel.stage_layers" || key == "stage_rule" ||
+      key == "stage_layers")
+    return "the harness derives it from layers, pp, vpp and the micro-batch count";
+  if (key == "parallel.etp") return "the harness runs etp 1";
+  if (key == "training.flash_attention") return "the harness takes it from the framework column";
+  return "no CSV column sets it";
+}
+
+std::string csv_column_of(const std::string& key) {
+  for (const auto& [k, c] : scenario_key_columns())
+    if (key == k) return c;
+  return {};  // a key no column sets (training.moe_load_imbalance, model.mtp_layers)
+}
+
+// A scenario check's text in the CSV's terms: each scenario key with a column is the column's
+// name, and `key: value` (a scenario file's line) is `column = value` (review of 2026-12-06: the
+// remedy had read "set parallel.sequence_parallel: true, or parallel.overlap.tp_comm: false" for
+// a CSV row). Keys the harness derives are kept, with what they come from.
+std::string in_csv_terms(std::string text, std::set<std::string>* derived_keys = nullptr) {
+  auto is_key_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (!is_key_char(text[i]) || (i > 0 && is_key_char(text[i - 1]))) {
+      out += text[i++];
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && is_key_char(text[j])) ++j;
+    // A sentence's full stop is no part of the key.
+    size_t k = j;
+    while (k > i && text[k - 1] == '.') --k;
+    const std::string word = text.substr(i, k - i);
+    const auto& map = scenario_key_columns();
+    const auto hit = std::find_if(map.begin(), map.end(), [&](const auto& e) { return e.first == word; });
+    // Bare names (tp, layers) are the columns themselves; a dotted key is rewritten, and a bare
+    // column name only where it is written as a key (`sequence_parallel: false`).
+    const bool dotted = word.find('.') != std::string::npos;
+    const bool as_key = text.compare(k, 2, ": ") == 0;
+    if (hit == map.end() || (!dotted && !as_key)) {
+      out += word;
+      i = k;
+      continue;
+    }
+    if (hit->second.empty()) {
+      if (derived_keys) derived_keys->insert(word);
+      out += word;
+      i = k;
+      continue;
+    }
+    out += hit->second;
+    i = k;
+    if (as_key) {
+      out += " = ";
+      i += 2;
+    }
+  }
+  return out;
+}
+
+// Runs a scenario check and re-raises its error at the row's line, under the CSV column, with
+// its message and remedy in the CSV's terms.
 template <class F>
 void at_row(const CsvTable& t, size_t r, F&& check) {
   try {
     check();
   } catch (const Error& e) {
-    std::string col = csv_column_of(e.where().key);
-    std::string msg = e.message();
+    const std::string& key = e.where().key;
+    std::string col = csv_column_of(key);
+    std::set<std::string> derived;
+    std::string msg = in_csv_terms(e.message(), &derived);
+    std::string hint = in_csv_terms(e.hint(), &derived);
     // The plan's product has no key of its own in a scenario's derived dp; in the CSV every
     // degree is a column.
     if (col == "dp" && msg.find("tp*pp*dp*cp") != std::string::npos) col = "num_gpus";
-    if (!col.empty() && !t.has(col)) {
-      msg += " (scenario key " + e.where().key + ")";
+    if (col.empty()) {
+      // No column sets the key: the error stands on the row's line, with the key named.
+      if (!key.empty()) derived.insert(key);
+    } else if (!t.has(col)) {
+      msg += " (scenario key " + key + ", column " + col + ", which this file does not have)";
       col.clear();
     }
-    throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, msg, e.hint());
+    for (const auto& k : derived) msg += " (scenario key " + k + ": " + derived_from(k) + ")";
+    throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, msg, hint);
   }
 }
 }  // namespace
@@ -140,10 +272,20 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
                   valid_choices_hint(v, valid));
     return v;
   };
+  // A boolean cell in any letter case: pandas and spreadsheets write True/False and TRUE/FALSE,
+  // which had been refused as "'False' is not a valid sequence_parallel" (review of 2026-12-06).
+  auto lower = [](std::string v) {
+    for (auto& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return v;
+  };
+  auto lower_bool = [&](const std::string& v) {
+    const std::string lc = lower(v);
+    return lc == "true" || lc == "false" ? lc : v;
+  };
   // Optional true/false columns: empty or absent leaves the default.
   auto flag = [&](const char* col, bool& field) {
     if (!t.has(col)) return;
-    const std::string v = trimmed(col);
+    const std::string v = lower_bool(trimmed(col));
     if (v.empty()) return;
     if (v != "true" && v != "false")
       throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a boolean", "valid: true, false, or empty (not stated)");
@@ -252,18 +394,33 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   p.etp = 1;
   p.vpp = int_col("vpp", 1, 1);  // empty: 1, which the schema reads as "not stated"
   // `unknown` (data/validation/README.md) is the empty cell's policy, not an error.
-  std::string sp = trimmed("sequence_parallel") == "unknown" ? std::string() : choice_col("sequence_parallel", {"true", "false", "", "unknown"});
+  // (true, false and unknown in any letter case)
+  std::string sp = lower_bool(trimmed("sequence_parallel"));
+  if (lower(sp) == "unknown") sp.clear();
+  if (sp != "true" && sp != "false" && !sp.empty()) sp = choice_col("sequence_parallel", {"true", "false", "", "unknown"});
   p.sequence_parallel = sp == "true" || (sp != "false" && p.tp > 1);
   p.zero_stage = int_col("zero_stage", 0);
   if (p.zero_stage > 3)
     throw Error(SourceLocation{t.file(), t.line_of(r), 0, "zero_stage"}, "zero_stage must be 0, 1, 2 or 3, got '" + t.at(r, "zero_stage") + "'");
   p.schedule = p.vpp > 1 ? "interleaved-1f1b" : "1f1b";
-  if (m.layers % (p.pp * p.vpp) != 0) p.stage_rule = (m.layers + 2) % (p.pp * p.vpp) == 0 ? "fewer-first-last" : "even";
-  if (m.layers % (p.pp * p.vpp) != 0 && p.stage_rule == "even") {
-    // Uneven split stated by neither the row nor a rule: spread the remainder (documented policy).
-    p.stage_layers.assign(static_cast<size_t>(p.pp * p.vpp), m.layers / (p.pp * p.vpp));
-    for (int i = 0; i < m.layers % (p.pp * p.vpp); ++i) p.stage_layers[static_cast<size_t>(i + 1) % p.stage_layers.size()]++;
-  }
+  // The stage layout for the plan's pp*vpp virtual stages: even where they divide the layers,
+  // else fewer-first-last where pp*vpp divides layers+2, else the remainder spread (documented
+  // policy). One choice for the stated vpp and for the 1F1B fallback below (review of 2026-12-06:
+  // the fallback set fewer-first-last whenever pp did not divide the layers, and a valid row with
+  // 61 layers over pp 4 was refused, where vpp 1 ran).
+  auto lay_out_stages = [&] {
+    const int n = p.pp * p.vpp;
+    p.stage_rule = "even";
+    p.stage_layers.clear();
+    if (m.layers % n == 0) return;
+    if ((m.layers + 2) % n == 0) {
+      p.stage_rule = "fewer-first-last";
+      return;
+    }
+    p.stage_layers.assign(static_cast<size_t>(n), m.layers / n);
+    for (int i = 0; i < m.layers % n; ++i) p.stage_layers[static_cast<size_t>(i + 1) % p.stage_layers.size()]++;
+  };
+  lay_out_stages();
   // Optional `framework` column: a catalog framework id whose implementation choices the row's
   // plan takes (empty or absent: the plan defaults).
   if (t.has("framework") && !trimmed("framework").empty()) {
@@ -328,8 +485,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   if (p.vpp > 1 && s.num_microbatches() % p.pp != 0) {
     p.vpp = 1;
     p.schedule = "1f1b";
-    p.stage_layers.clear();
-    p.stage_rule = m.layers % p.pp == 0 ? "even" : "fewer-first-last";
+    lay_out_stages();
   }
   at_row(t, r, [&] { check_plan(s, where); });
   return s;
@@ -494,6 +650,10 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   }
   if (!vpp_dropped.empty())
     r.notes.push_back("vpp stated but run as 1 (the micro-batch count is not a multiple of pp, which interleaving needs): " + vpp_dropped);
+  // Leave-one-source-out starts from the catalog's constants, whatever --fit applies below: a row
+  // no other source can refit keeps the catalog's values, as its table says (review of 2026-12-06:
+  // with --fit it had kept the constants fitted to every row, its own source's included).
+  const std::vector<Scenario> scen_catalog = opt.leave_one_source_out ? scen : std::vector<Scenario>{};
   if (opt.fit) {
     const auto fitted = fit_constants(t, scen);
     Table& ft = r.add_table("fitted_constants", "accelerator constants fitted to these rows (write them to the catalog with their origin)");
@@ -557,7 +717,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     lo.add_str("refitted_constants");
     std::vector<double> held_all, refitted_all;  // every row; the rows whose constants were refitted
     for (const auto& [src, v] : by_source) {
-      const auto fitted = fit_constants(t, scen, src);
+      const auto fitted = fit_constants(t, scen_catalog, src);
       std::vector<double> errs;
       std::string desc;
       std::set<std::string> in_sample;  // accelerators of the held-out rows no other source could refit
@@ -566,7 +726,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
                 " half_dim=" + format_double(f.gemm_half_dim);
       for (size_t i = 0; i < t.rows(); ++i) {
         if (cell_text(t, i, "source") != src) continue;
-        Scenario s = scen[i];
+        Scenario s = scen_catalog[i];
         for (const auto& f : fitted)
           if (f.accelerator == s.accelerator.id) apply(s, f);
         const double target = target_step_time_of(t, i);

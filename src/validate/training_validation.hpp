@@ -8,7 +8,9 @@
 //  - sequence_parallel unknown: on when tp > 1;
 //  - the row's accelerator replaces the system's default accelerator;
 //  - optional columns tp_comm_overlap, overlap_grad_reduce, overlap_param_gather, ep_comm_overlap
-//    (true/false; empty or absent: the scenario defaults, DP overlaps on, TP and EP overlap off);
+//    (true/false in any letter case, as sequence_parallel and qk_norm; empty or absent: the
+//    scenario defaults, DP overlaps on, TP and EP overlap off);
+//  - a vpp the micro-batch count cannot interleave: 1F1B, laid out as the row with vpp 1;
 //  - optional column head_dim (empty or absent: hidden / heads);
 //  - optional column moe_dispatcher (alltoall | deepep | hybridep; empty or absent: alltoall);
 //  - optional column fp8_recipe (delayed | current | blockwise | mxfp8; empty or absent: delayed);
@@ -35,7 +37,9 @@ bool looks_like_training_csv(const std::vector<std::string>& header);
 std::vector<std::string> missing_training_columns(const std::vector<std::string>& header);
 
 // Refuses a header column that the harness does not read but that is a near miss of one it does
-// (`head_dims` for `head_dim`): the column would be ignored. Other extra columns are accepted.
+// (`head_dims` for `head_dim`): the column would be ignored. A near miss is a misspelling (at most
+// one edit per four characters of the shorter name, at least one), not a name a read column
+// contains (`dim`, `issue`). Other extra columns are accepted.
 void check_training_columns(const CsvTable& t);
 
 // The scenario a row describes.

@@ -315,3 +315,148 @@ TEST(TrainingRowColumns, DenseRowsMoeCellsAndABadThroughputAreRefused) {
     }
   }
 }
+
+// Review of 2026-12-06: six defects of the harness, each with its question.
+namespace {
+const char* kPlainHeader =
+    "id,source,model,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,mlp,num_experts,moe_topk,moe_ffn_hidden,"
+    "shared_experts,dense_layers,accelerator,system,num_gpus,gpus_per_node,tp,pp,dp,cp,ep,vpp,micro_batch,global_batch,"
+    "sequence_parallel,recompute,zero_stage,precision,target_step_time_s";
+// A dense GPT row on 8 H100s: `plan` is tp,pp,dp,cp,ep,vpp,micro_batch,global_batch; `extra` the
+// cells of extra_cols.
+std::string gpt_row(const std::string& id, int layers, const std::string& plan, const std::string& sp, double target_s,
+                    const std::string& extra = "") {
+  return id + ",S,GPT-1.3B," + std::to_string(layers) + ",2048,16,16,8192,51200,2048,gelu,,,,,,h100-sxm-80gb,dgx-h100,8,8," +
+         plan + "," + sp + ",none,1,bf16," + std::to_string(target_s) + extra + "\n";
+}
+std::string with_extra(const std::string& extra_cols) { return std::string(kPlainHeader) + extra_cols + "\n"; }
+}  // namespace
+
+// Question: does a stated vpp that the micro-batch count cannot interleave run as vpp 1, laid out
+// as the row with vpp 1 is? The fallback had set fewer-first-last whenever pp did not divide the
+// layers, and 61 layers over pp 4 (the SC'21 row with vpp 2 and 6 micro-batches) were refused.
+TEST(TrainingRowColumns, AVppFallbackLaysTheStagesOutAsVppOne) {
+  // 25 layers over pp 4: neither 25 nor 27 is a multiple of 4; 12 / (1 x 2) = 6 micro-batches.
+  const Scenario v2 = scenario(with_extra("") + gpt_row("R1", 25, "1,4,2,1,1,2,1,12", "false", 1.0));
+  const Scenario v1 = scenario(with_extra("") + gpt_row("R1", 25, "1,4,2,1,1,1,1,12", "false", 1.0));
+  EXPECT_EQ(v2.plan.vpp, 1);
+  EXPECT_EQ(v2.plan.schedule, "1f1b");
+  EXPECT_EQ(v2.plan.stage_rule, v1.plan.stage_rule);
+  EXPECT_EQ(v2.plan.stage_layers, v1.plan.stage_layers);
+  EXPECT_DOUBLE_EQ(estimate_step(ir::lower(v2)).step_time_s, estimate_step(ir::lower(v1)).step_time_s);
+  // 26 layers over pp 4: 28 is a multiple, fewer-first-last as with vpp 1.
+  const Scenario f2 = scenario(with_extra("") + gpt_row("R1", 26, "1,4,2,1,1,2,1,12", "false", 1.0));
+  EXPECT_EQ(f2.plan.stage_rule, "fewer-first-last");
+  EXPECT_EQ(f2.plan.stage_rule, scenario(with_extra("") + gpt_row("R1", 26, "1,4,2,1,1,1,1,12", "false", 1.0)).plan.stage_rule);
+}
+
+// Question: does a plan-check error name the CSV's column, with its remedy in column terms? TP
+// overlap without sequence parallelism had named "scenario key parallel.overlap.tp_comm" and
+// told to "set parallel.sequence_parallel: true, or parallel.overlap.tp_comm: false".
+TEST(TrainingRowColumns, PlanCheckErrorsSpeakInCsvColumns) {
+  try {
+    scenario(with_extra(",tp_comm_overlap") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", "false", 1.0, ",true"));
+    ADD_FAILURE() << "TP overlap without sequence parallelism accepted";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.where().key, "tp_comm_overlap") << what;
+    EXPECT_EQ(e.where().line, 2) << what;
+    EXPECT_NE(what.find("sequence_parallel = true"), std::string::npos) << what;
+    EXPECT_NE(what.find("tp_comm_overlap = false"), std::string::npos) << what;
+    EXPECT_EQ(what.find("parallel."), std::string::npos) << what;
+    EXPECT_EQ(what.find("scenario key"), std::string::npos) << what;
+  }
+  // The global batch against micro_batch x dp: the column, and no training.* key in the text.
+  try {
+    scenario(with_extra("") + gpt_row("R1", 24, "1,1,8,1,1,1,3,64", "false", 1.0));
+    ADD_FAILURE() << "global_batch 64 over micro_batch 3 x dp 8 accepted";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.where().key, "global_batch") << what;
+    EXPECT_EQ(what.find("training."), std::string::npos) << what;
+  }
+  // Every overlap key a column sets maps to that column.
+  for (const char* col : {"overlap_grad_reduce", "overlap_param_gather", "ep_comm_overlap", "tp_comm_overlap"})
+    EXPECT_NO_THROW(scenario(with_extra(std::string(",") + col) + gpt_row("R1", 24, "1,1,8,1,1,1,1,64", "false", 1.0, ",false"))) << col;
+}
+
+// Question: does --leave-one-source-out start from the catalog's constants under --fit? A source
+// whose accelerator no other source has keeps "the catalog's values", as the table says; with
+// --fit it had kept the constants fitted to its own rows (in-sample, labelled as the catalog's).
+TEST(TrainingRowColumns, LeaveOneSourceOutUnderFitUsesTheCatalogsConstants) {
+  const auto probe = CsvTable::parse(with_extra("") + gpt_row("P", 24, "1,1,8,1,1,1,4,256", "false", 1.0), "rows.csv");
+  const double predicted = estimate_step(ir::lower(scenario_from_training_row(probe, 0, *frozen()))).step_time_s;
+  // One source, two rows measured slower than the catalog predicts: the fit moves towards them.
+  const std::string text = with_extra("") + gpt_row("A", 24, "1,1,8,1,1,1,4,256", "false", 1.3 * predicted) +
+                           gpt_row("B", 24, "1,1,8,1,1,1,2,256", "false", 1.5 * predicted);
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() / ("sextant-test-loso-fit-" + std::to_string(getpid()) + ".csv");
+  std::ofstream(file) << text;
+  ValidationOptions plain, fitted;
+  plain.leave_one_source_out = fitted.leave_one_source_out = true;
+  fitted.fit = true;
+  const Result rp = validate_training_csv(file.string(), *frozen(), plain);
+  const Result rf = validate_training_csv(file.string(), *frozen(), fitted);
+  fs::remove(file);
+  const Table *lp = rp.table("leave_one_source_out"), *lf = rf.table("leave_one_source_out");
+  ASSERT_NE(lp, nullptr);
+  ASSERT_NE(lf, nullptr);
+  ASSERT_EQ(lf->column("refitted_constants").size(), 1u);
+  EXPECT_NE(lf->column("refitted_constants").str[0].find("not refitted"), std::string::npos);
+  // The catalog's error, not the in-sample fit's.
+  EXPECT_DOUBLE_EQ(lf->column("median_abs_error_pct").f64[0], lp->column("median_abs_error_pct").f64[0]);
+  EXPECT_LT(rf.number("median_abs_error_pct"), lf->column("median_abs_error_pct").f64[0] - 1.0);
+}
+
+// Question: is a plausible column of one's own (`dim`, `issue`, `fp8`, `recipe`, `dispatcher`)
+// accepted, and a misspelling of a read one still refused? A read column's name containing the
+// extra one had made it a "near miss".
+TEST(TrainingRowColumns, NearMissesAreMisspellingsNotSubstrings) {
+  const std::string extra = ",dim,issue,fp8,recipe,dispatcher,head,moe";
+  EXPECT_NO_THROW(check_training_columns(CsvTable::parse(with_extra(extra) + gpt_row("R1", 24, "1,1,8,1,1,1,4,256", "false", 1.0, ",1,2,3,4,5,6,7"), "rows.csv")));
+  for (const char* miss : {"head_dims", "frameworks", "known_isue", "fp8_recipes", "moe_dispatch", "tp_comm_overlpa", "qknorm"}) {
+    try {
+      check_training_columns(CsvTable::parse(with_extra(std::string(",") + miss) + gpt_row("R1", 24, "1,1,8,1,1,1,4,256", "false", 1.0, ",x"), "rows.csv"));
+      ADD_FAILURE() << miss << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().key, miss);
+    }
+  }
+  // A misspelt required column: refused (the header lacks the column, and names the near miss).
+  for (const auto& [right, wrong] : std::vector<std::pair<std::string, std::string>>{{"micro_batch", "micro_bach"}, {"seq_len", "seq_lenght"}}) {
+    std::string text = with_extra("") + gpt_row("R1", 24, "1,1,8,1,1,1,4,256", "false", 1.0);
+    text.replace(text.find(right), right.size(), wrong);
+    namespace fs = std::filesystem;
+    const fs::path file = fs::temp_directory_path() / ("sextant-test-near-" + wrong + "-" + std::to_string(getpid()) + ".csv");
+    std::ofstream(file) << text;
+    try {
+      validate_training_csv(file.string(), *frozen());
+      ADD_FAILURE() << wrong << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(right), std::string::npos) << e.what();
+    }
+    fs::remove(file);
+  }
+}
+
+// Question: are boolean cells read in any letter case? pandas writes True/False: "'False' is not a
+// valid sequence_parallel".
+TEST(TrainingRowColumns, BooleansInAnyLetterCase) {
+  for (const char* v : {"True", "TRUE", " true "}) {
+    const Scenario s = scenario(with_extra(",tp_comm_overlap,qk_norm") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", v, 1.0, std::string(",") + v + "," + v));
+    EXPECT_TRUE(s.plan.sequence_parallel) << v;
+    EXPECT_TRUE(s.plan.tp_comm_overlap) << v;
+    EXPECT_TRUE(s.model.qk_norm) << v;
+  }
+  for (const char* v : {"False", "FALSE"}) {
+    const Scenario s = scenario(with_extra(",overlap_grad_reduce,qk_norm") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", v, 1.0, std::string(",") + v + "," + v));
+    EXPECT_FALSE(s.plan.sequence_parallel) << v;
+    EXPECT_FALSE(s.plan.overlap_grad_reduce) << v;
+    EXPECT_FALSE(s.model.qk_norm) << v;
+  }
+  EXPECT_TRUE(scenario(with_extra("") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", "Unknown", 1.0)).plan.sequence_parallel);  // tp 2
+  for (const char* bad : {"yes", "1", "Tru"}) {
+    EXPECT_THROW(scenario(with_extra("") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", bad, 1.0)), Error) << bad;
+    EXPECT_THROW(scenario(with_extra(",qk_norm") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", "true", 1.0, std::string(",") + bad)), Error) << bad;
+  }
+}
