@@ -506,6 +506,9 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
         for k, vals in vary.items():
             vals = _plain(vals)
             vals = list(vals) if isinstance(vals, (list, tuple, range)) else [vals]
+            # An empty list had become "KEY=" and failed "'' is not a number" (2026-12-06 review).
+            if not vals:
+                raise SextantError("vary: no values given for %s, expected {%r: [V1, V2, ...]}" % (k, k))
             items.append("%s=%s" % (k, ",".join(repr(v) if isinstance(v, float) else str(v) for v in map(_plain, vals))))
     elif isinstance(vary, str):
         items = [vary]

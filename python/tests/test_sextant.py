@@ -441,6 +441,14 @@ def test_simulate_plan_sweep_match_the_cli(tmp_path):
         sextant.sweep(str(path), vary={"accelerator.peak_flops.bf16": [5e14], "accelerator.peak_flops": [2e15]})
     with pytest.raises(sextant.SextantError, match=r"pareto\['tokens_per_jule'\].*did you mean 'tokens_per_joule'"):
         sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12]}, pareto=("step_time_s", "tokens_per_jule"))
+    # A key with no values says so (it had failed "'' is not a number"; 2026-12-06 review), from the
+    # dict and from the CLI's string form alike.
+    with pytest.raises(sextant.SextantError, match=r"no values given for num_gpus") as e:
+        sextant.sweep(str(path), vary={"num_gpus": []})
+    assert "not a number" not in str(e.value)
+    with pytest.raises(sextant.SextantError, match=r"no values given for num_gpus, expected num_gpus=V1,V2") as e:
+        sextant.sweep(str(path), vary=["num_gpus="])
+    assert "not a number" not in str(e.value)
 
 
 def test_plan_and_sweep_keep_the_scenarios_framework_as_the_cli(tmp_path):

@@ -35,8 +35,10 @@ void add_sweep_command(CLI::App& app) {
   // not apply (they were accepted and ignored before 2026-12-02).
   cmd->remove_option(cmd->get_option("--top"));
   cmd->remove_option(cmd->get_option("--tie-fraction"));
-  cmd->add_option("--vary", a->vary,
-                  "KEY=V1,V2,... or KEY=START:STOP:COUNT[:log] (repeatable; the grid is their product); --list-parameters shows the keys");
+  // One value per use, as --fix and --set: `--vary num_gpus=8,16 s.yaml` had read the scenario as a
+  // second variation and failed "missing --model" (2026-12-06 review).
+  one_value_per_use(cmd->add_option("--vary", a->vary,
+                                    "KEY=V1,V2,... or KEY=START:STOP:COUNT[:log] (repeatable; the grid is their product); --list-parameters shows the keys"));
   cmd->add_flag("--list-parameters", a->list, "List the parameters that can be varied and exit");
   cmd->add_option("--train-tokens", a->train_tokens, "Tokens to train, for time_to_train_s (default 1e12)");
   CLI::Option* price_opt =
@@ -45,12 +47,20 @@ void add_sweep_command(CLI::App& app) {
       ->check(positive_number());
   cmd->add_flag("--elasticity", a->elasticity, "Elasticity of step time per parameter around the scenario's design point");
   auto* step_opt = cmd->add_option("--elasticity-step", a->elasticity_step, "Relative step of the central difference (default 0.1)");
-  cmd->add_option("--pareto", a->pareto, "Two objectives (sweep-table columns, optional min:/max: prefix), e.g. --pareto step_time_s,tokens_per_joule")
-      ->delimiter(',')
-      ->expected(2);
+  // One value, X,Y: expected(2) took the argument after X,Y too, so `--pareto X,Y s.yaml` failed
+  // "At Most 2 required but received 3" (2026-12-06 review); the count is checked in the callback.
+  auto* pareto_opt = one_value_per_use(cmd->add_option(
+                                           "--pareto", a->pareto, "Two objectives (sweep-table columns, optional min:/max: prefix), e.g. --pareto step_time_s,tokens_per_joule"))
+                         ->delimiter(',');
   cmd->add_option("--idle-fraction", a->idle_fraction, "Idle power as a fraction of TDP when the catalog has no idle_w (default 0.10, estimated)");
   add_output_options(*cmd, a->out);
-  cmd->callback([a, price_opt, step_opt] {
+  cmd->callback([a, price_opt, step_opt, pareto_opt] {
+    if (pareto_opt->count() > 0 && a->pareto.size() != 2) {
+      std::string given;
+      for (const auto& p : a->pareto) given += (given.empty() ? "" : ",") + p;
+      throw CLI::ValidationError("--pareto", "takes two objectives X,Y (e.g. step_time_s,tokens_per_joule), got " +
+                                                 std::to_string(a->pareto.size()) + ": '" + given + "'");
+    }
     if (a->list) {
       Result r;
       r.command = "sweep parameters";

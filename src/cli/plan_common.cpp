@@ -31,15 +31,21 @@ void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan) {
 }
 
 void add_search_options(CLI::App& cmd, SearchArgs& a) {
-  cmd.add_option("--fix", a.fix, "Fix a plan dimension: tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap grad_reduce_overlap param_gather_overlap, "
-                 "e.g. --fix tp=8 --fix grad_reduce_overlap=false (repeatable)");
-  cmd.add_option("--schedules", a.schedules, "Allowed pipeline schedules (default: 1f1b interleaved-1f1b gpipe zb-h1; add dualpipev to search it at vpp 2)")->delimiter(',');
-  cmd.add_option("--recompute", a.recompute, "Recompute modes to try (default: none,selective,full)")->delimiter(',');
+  // One value per use (--fix, and the comma lists --schedules, --recompute, --zero): a vector option
+  // took every argument up to the next option, so `plan --fix tp=1 s.yaml` and `sweep --zero 0,1
+  // s.yaml` read the scenario as a second value and failed "missing --model" (2026-12-06 review).
+  // A list is still one value split at its commas. --recompute-modules keeps several values per
+  // use, Megatron-Core's syntax (`--recompute-modules layernorm layernorm+mlp`, README).
+  one_value_per_use(cmd.add_option("--fix", a.fix, "Fix a plan dimension: tp pp vpp dp cp ep etp mb zero sp recompute tp_overlap grad_reduce_overlap param_gather_overlap, "
+                                   "e.g. --fix tp=8 --fix grad_reduce_overlap=false (repeatable)"));
+  one_value_per_use(cmd.add_option("--schedules", a.schedules, "Allowed pipeline schedules (default: 1f1b interleaved-1f1b gpipe zb-h1; add dualpipev to search it at vpp 2)"))
+      ->delimiter(',');
+  one_value_per_use(cmd.add_option("--recompute", a.recompute, "Recompute modes to try (default: none,selective,full)"))->delimiter(',');
   cmd.add_option("--recompute-modules", a.recompute_modules,
                  "Module sets selective recompute is searched with: 'ladder' (default: the model's modules added cheapest first, and the "
                  "scenario's set), 'scenario' (training.recompute_modules only), or sets of modules joined by '+', e.g. "
                  "core_attn core_attn+moe_act (modules: core_attn layernorm mlp moe_act shared_experts moe mla_up_proj)");
-  cmd.add_option("--zero", a.zero, "ZeRO stages to try (default: 0,1,2,3)")->delimiter(',');
+  one_value_per_use(cmd.add_option("--zero", a.zero, "ZeRO stages to try (default: 0,1,2,3)"))->delimiter(',');
   cmd.add_option("--max-micro-batch", a.max_micro_batch, "Largest micro-batch to try (default 0: no limit)");
   cmd.add_option("--max-vpp", a.max_vpp, "Largest virtual pipeline degree to try (default: layers/pp)");
   cmd.add_option("--headroom-gib", a.headroom_gib, "Memory to leave free on every GPU, GiB (default 0)");

@@ -177,7 +177,8 @@ std::string search_exclusions(const Candidate& c, const SearchOptions& opt) {
   const bool gather_off = !c.overlap_param_gather && !opt.fixed.count("param_gather_overlap");
   if (!opt.vary_overlap_dp && (grad_off || gather_off))
     v.push_back(std::string("DP overlap turned off is searched only with --vary-dp-overlap or --fix ") +
-                (grad_off ? "grad_reduce_overlap=false" : "") + (grad_off && gather_off ? " " : "") + (gather_off ? "param_gather_overlap=false" : ""));
+                (grad_off ? "grad_reduce_overlap=false" : "") + (grad_off && gather_off ? " --fix " : "") +
+                (gather_off ? "param_gather_overlap=false" : ""));  // one key per --fix (2026-12-06 review)
   if (!opt.vary_sequence_parallel && c.tp > 1 && !c.sequence_parallel) v.push_back("--sp-only leaves out sequence parallelism off");
   if (!opt.vary_tp_comm_overlap && c.tp > 1 && c.tp_comm_overlap) v.push_back("--no-tp-overlap leaves out TP communication overlap");
   std::string out;

@@ -162,6 +162,10 @@ Variation parse_variation(const std::string& text) {
   v.key = text.substr(0, eq);
   const auto& acc = accessor(v.key);
   const std::string rhs = text.substr(eq + 1);
+  // `KEY=` (Python's vary={KEY: []}) had failed "'' is not a number" (2026-12-06 review).
+  if (rhs.empty())
+    throw Error(SourceLocation{"--vary", 0, 0, v.key}, "no values given for " + v.key + ", expected " + v.key + "=V1,V2,...",
+                "or " + v.key + "=START:STOP:COUNT[:log]");
   if (rhs.find(':') != std::string::npos) {
     const auto parts = split(rhs, ':');
     if (parts.size() < 3 || parts.size() > 4 || (parts.size() == 4 && parts[3] != "log" && parts[3] != "lin"))
@@ -380,11 +384,13 @@ std::string own_plan_note(const Scenario& base, const SearchOptions& opt) {
   auto add = [&](bool Candidate::*flag, const char* key) {
     Candidate on = own;
     on.*flag = true;
-    if (!(own.*flag) && !same_plan(own, on, moe) && !opt.fixed.count(key)) fixes += (fixes.empty() ? "" : " ") + std::string(key) + "=false";
+    // One --fix per key: --fix takes one value per use since 2026-12-06 (review), so "--fix
+    // grad_reduce_overlap=false param_gather_overlap=false" would be refused as written.
+    if (!(own.*flag) && !same_plan(own, on, moe) && !opt.fixed.count(key)) fixes += (fixes.empty() ? "" : " ") + ("--fix " + std::string(key)) + "=false";
   };
   add(&Candidate::overlap_grad_reduce, "grad_reduce_overlap");
   add(&Candidate::overlap_param_gather, "param_gather_overlap");
-  if (!fixes.empty()) note += "; its DP overlap off is searched only with --vary-dp-overlap or --fix " + fixes;
+  if (!fixes.empty()) note += "; its DP overlap off is searched only with --vary-dp-overlap or " + fixes;
   return note;
 }
 

@@ -311,6 +311,12 @@ class CliOptions(unittest.TestCase):
             (["goodput"], goodput, ["--set", "checkpoint.interval_minutes=30"]),
             (["infer", "estimate"], study, ["--set", "deployment.tp=2"]),
             (["infer", "serve"], study, ["--set", "workload.requests=20"]),
+            # --fix, --vary and the comma lists had taken the scenario as a second value and failed
+            # "missing --model" (2026-12-06 review); a value with commas is still one value.
+            (["plan"], small, ["--top", "2", "--fix", "tp=2", "--fix", "pp=2"]),
+            (["plan"], small, ["--top", "2", "--zero", "0,1", "--schedules", "1f1b,gpipe", "--recompute", "none,full"]),
+            (["sweep"], small, ["--no-progress", "--fix", "tp=2", "--vary", "num_gpus=8,16"]),
+            (["sweep"], small, ["--no-progress", "--fix", "tp=2", "--vary", "num_gpus=8,16", "--pareto", "step_time_s,tokens_per_joule"]),
         ]
         for cmd, path, opts in cases:
             with self.subTest(cmd=cmd):
@@ -321,6 +327,14 @@ class CliOptions(unittest.TestCase):
         # Several values after one flag are not taken as overrides: the second is an argument of its own.
         self.refused(["estimate", "--set", "parallel.tp=4", "parallel.pp=1", small, "-q"], "not expected")
         self.refused(["simulate", "--straggler", "3=1.2", "5=1.1", small, "-q"], "not expected")
+        self.refused(["plan", "--fix", "tp=2", "pp=2", small, "-q"], "not expected")
+        self.refused(["sweep", "--vary", "num_gpus=8", "num_gpus=16", small, "-q"], "not expected")
+        # --pareto is two objectives in one value, X,Y: one or three are refused by count.
+        self.refused(["sweep", small, "--vary", "num_gpus=8,16", "--pareto", "step_time_s"], "--pareto", "takes two objectives", "got 1")
+        self.refused(["sweep", small, "--vary", "num_gpus=8,16", "--pareto", "step_time_s,tokens_per_joule,mfu_fraction"], "--pareto", "got 3")
+        # A key with nothing after '=' says no values were given (it read "'' is not a number").
+        p = self.refused(["sweep", small, "--vary", "num_gpus=", "-q"], "no values given for num_gpus, expected num_gpus=V1,V2")
+        self.assertNotIn("not a number", p.stderr)
 
     def test_negative_counts_and_seeds_are_refused_not_wrapped(self):
         self.refused(["plan", SCENARIO, "--rerank-top", "-5"], "--rerank-top")

@@ -878,10 +878,11 @@ if ej_el is not None:
 # included (a NIC sweep of Llama 3 70B read 8.71 to 8.61 s where estimate gives 8.88 s with it off),
 # and --fix had no key for it. (1) --fix grad_reduce_overlap / param_gather_overlap hold it off at
 # every point, without --vary-dp-overlap, and the point at the system's own NIC is estimate's figure.
-PLAN70 = ["--fix", "tp=8", "pp=4", "vpp=5", "dp=32", "cp=1", "mb=1", "zero=1", "sp=1", "recompute=none", "tp_overlap=0",
+# (--fix takes one value per use since 2026-12-06: one --fix per key)
+PLAN70 = [x for kv in ("tp=8", "pp=4", "vpp=5", "dp=32", "cp=1", "mb=1", "zero=1", "sp=1", "recompute=none", "tp_overlap=0") for x in ("--fix", kv)] + [
           "--schedules", "interleaved-1f1b", "--vary", "system.nic_bandwidth_bytes_per_s=25e9,50e9", "--no-progress", "--json", "-"]
 on = sx("sweep", EX70, *PLAN70)
-off = sx("sweep", EX70, *PLAN70, "--fix", "grad_reduce_overlap=false", "param_gather_overlap=false")
+off = sx("sweep", EX70, *PLAN70, "--fix", "grad_reduce_overlap=false", "--fix", "param_gather_overlap=false")
 est = sx("estimate", EX70, "--set", "parallel.overlap.grad_reduce=false", "--set", "parallel.overlap.param_gather=false", "--json", "-")
 if on.returncode == 0 and off.returncode == 0 and est.returncode == 0:
     con, coff = (json.loads(x.stdout)["tables"]["sweep"]["columns"] for x in (on, off))
@@ -925,12 +926,12 @@ with tempfile.TemporaryDirectory() as d:
         text = f.read()
     with open(ovoff, "w") as f:
         f.write(text.replace("overlap: {grad_reduce: true, param_gather: true", "overlap: {grad_reduce: false, param_gather: false"))
-    b = sx("sweep", ovoff, "--fix", "tp=8", "pp=4", "vpp=5", "mb=1", "--vary", "system.nic_bandwidth_bytes_per_s=50e9", "--no-progress", "--json", "-")
+    b = sx("sweep", ovoff, "--fix", "tp=8", "--fix", "pp=4", "--fix", "vpp=5", "--fix", "mb=1", "--vary", "system.nic_bandwidth_bytes_per_s=50e9", "--no-progress", "--json", "-")
     notes = json.loads(b.stdout)["notes"] if b.returncode == 0 else [b.stderr[-300:]]
     mine = [n for n in notes if n.startswith("sweep searches each point's plan")]
     check("sweep names the scenario's own plan it does not keep",
           len(mine) == 1 and "no-grad-overlap no-gather-overlap" in mine[0] and
-          "--vary-dp-overlap or --fix grad_reduce_overlap=false param_gather_overlap=false" in mine[0], notes)
+          "--vary-dp-overlap or --fix grad_reduce_overlap=false --fix param_gather_overlap=false" in mine[0], notes)
 b = sx("sweep", *J16, "--vary", "num_gpus=16", "--json", "-")
 check("sweep without a scenario file: no own-plan note", b.returncode == 0 and
       not any(n.startswith("sweep searches each point's plan") for n in json.loads(b.stdout)["notes"]), b.stderr[-300:])
