@@ -68,6 +68,11 @@ Result fit(const GoodputArgs& a) {
   if (a.fit_days == 0) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "--fit needs --fit-days D, the days observed");
   if (!(a.fit_nodes > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "must be a number of nodes > 0, got " + format_double(a.fit_nodes));
   if (!(a.fit_days > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "must be a number of days > 0, got " + format_double(a.fit_days));
+  // The preset written holds observed.nodes, which the preset loader reads as a whole number: a
+  // fractional count (512.5) had been fitted and written, and the preset then refused (2026-12-06
+  // review). The same rule and words here.
+  if (!std::isfinite(a.fit_nodes) || a.fit_nodes != std::floor(a.fit_nodes) || a.fit_nodes < 1)
+    throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "a count of nodes is a whole number >= 1", "got " + format_double(a.fit_nodes));
   const auto f = goodput::fit_incidents(read_file(a.fit_csv), a.fit_csv, a.fit_nodes, a.fit_days);
   Result r;
   r.command = "goodput fit";

@@ -32,6 +32,13 @@ double daly_expected_wall_s(double solve_s, double interval_s, double checkpoint
 // E[ETTR] ~= (1 - N r_f (u0 + dt/2)) / (1 + u_cp/dt), clamped at 0.
 double meta_expected_ettr(double failure_rate_per_s, double restart_s, double interval_s, double checkpoint_s);
 
+// Regularised incomplete gamma functions for a > 0, x >= 0: P(a, x) = gamma_lower(a, x) / Gamma(a)
+// and Q(a, x) = 1 - P(a, x), each computed directly where it is the small one (series below
+// x = a + 1, Lentz's continued fraction above), so a tail Q of 1e-30 keeps its digits. Used by
+// the Weibull's integrated survival (fit.cpp) and the budget's forward-recurrence tail (config.cpp).
+double regularized_gamma_p(double a, double x);
+double regularized_gamma_q(double a, double x);
+
 // Job MTTF from a per-node failure rate: 1 / (nodes * rate).
 double mttf_s(double rate_per_node_s, double nodes);
 

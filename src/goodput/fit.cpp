@@ -2,14 +2,17 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/result.hpp"
+#include "goodput/closed_forms.hpp"
 
 namespace sextant::goodput {
 
@@ -138,37 +141,6 @@ namespace {
 // other. Before 2026-12-03 ties were dropped, which removed the short gaps: Poisson incidents
 // logged in whole hours fitted shape 1.34 and rejected the exponential at p = 4e-11.
 
-// Regularised lower incomplete gamma P(a, x) (series below a + 1, continued fraction above).
-double gamma_p(double a, double x) {
-  if (x <= 0) return 0;
-  const double lg = std::lgamma(a);
-  if (x < a + 1) {
-    double sum = 1 / a, term = sum;
-    for (int n = 1; n < 1000; ++n) {
-      term *= x / (a + n);
-      sum += term;
-      if (std::fabs(term) < std::fabs(sum) * 1e-15) break;
-    }
-    return sum * std::exp(-x + a * std::log(x) - lg);
-  }
-  // Lentz's continued fraction for Q(a, x).
-  const double tiny = 1e-300;
-  double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
-  for (int i = 1; i < 1000; ++i) {
-    const double an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (std::fabs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (std::fabs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const double del = d * c;
-    h *= del;
-    if (std::fabs(del - 1) < 1e-15) break;
-  }
-  return 1 - std::exp(-x + a * std::log(x) - lg) * h;
-}
-
 struct Quantized {
   double r = 0;                          // resolution (s)
   std::vector<std::pair<int64_t, int64_t>> counts;  // (k, gaps observed as k r)
@@ -178,7 +150,7 @@ struct Quantized {
 // I(x) / lambda for the Weibull of shape k, scale lambda.
 double weibull_integrated_survival(double x, double k, double lambda) {
   if (x <= 0) return x / lambda;
-  return std::exp(std::lgamma(1 / k)) / k * gamma_p(1 / k, std::pow(x / lambda, k));
+  return std::exp(std::lgamma(1 / k)) / k * regularized_gamma_p(1 / k, std::pow(x / lambda, k));
 }
 
 double quantized_loglik(const Quantized& q, double k, double lambda) {
@@ -231,34 +203,91 @@ double quantized_profile_loglik(const Quantized& q, double k) {
   return std::max(f1, f2);
 }
 
+// The step of a decimal number as written: 10^(exponent - digits after the point), "0.133333"
+// 1e-6, "480" 1, "1.5e3" 100; 0 where the text is no plain decimal (hexadecimal: exact).
+double printed_step(const std::string& text) {
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  int decimals = 0, digits = 0;
+  bool point = false;
+  for (; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch >= '0' && ch <= '9') {
+      ++digits;
+      decimals += point ? 1 : 0;
+    } else if (ch == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (digits == 0) return 0;
+  long exponent = 0;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    try {
+      size_t used = 0;
+      exponent = std::stol(text.substr(i + 1), &used);
+      if (i + 1 + used != text.size()) return 0;
+    } catch (const std::exception&) {
+      return 0;
+    }
+  } else if (i != text.size()) {
+    return 0;
+  }
+  return std::pow(10.0, double(exponent - decimals));
+}
+
 // The resolution of the incident times when they have ties: the largest r dividing every gap,
-// the greatest common divisor of the gaps. Times are read from decimal text, so each is a whole
-// number of some decimal unit u (1 s, 0.1 s, ... 1 us; hours times 3600 too): the gaps are
-// counted in the coarsest such u and their integer GCD taken. 0 when there are no ties or the
-// times are at no decimal unit down to 1 us. Before 2026-12-05 r was tried as the smallest
-// positive gap / m, m = 1..12 only: an hourly log whose smallest positive gap was 15 h found
-// none, dropped its 16 ties and fitted shape 1.52 where it is 0.31.
-double tie_resolution(const std::vector<double>& t) {
+// the greatest common divisor of the gaps. Each time is a multiple of some unit u to within its
+// printed rounding (half its printed step, step_s; a time written to 6 decimals of an hour is
+// within 1.8 ms of the true one): u is sought among 1 h, 1 min and 1 s and their decimal
+// divisions down to 1 us, and the column's own printed step, the coarsest first, no finer than
+// the finest step printed (which every time meets). The times are then counted in u and the
+// gaps' integer GCD taken. A unit coarser than the printed step is taken only where chance
+// would rarely put every time on it (probability prod min(1, step / u) below 1e-6: a log to
+// 0.01 h lies within 18 s of whole minutes 3 times in 5). 0 when there are no ties or no such
+// unit down to 1 us. Before 2026-12-05 r was tried as the smallest positive gap / m, m = 1..12
+// only: an hourly log whose smallest positive gap was 15 h found none, dropped its 16 ties and
+// fitted shape 1.52 where it is 0.31. Until 2026-12-06 only decimal units of a second were
+// tried, each time whole to its conversion's rounding: whole minutes written as hours to 6
+// decimals (m / 60) found a resolution of 0.0036 s, fitted shape 0.95 and chose the Weibull at
+// p = 0.004, where the same incidents in seconds give 60 s, shape 1.00 and p = 0.81 (review).
+double tie_resolution(const std::vector<double>& t, const std::vector<double>& step_s) {
   bool ties = false, positive = false;
   for (size_t i = 1; i < t.size(); ++i) {
     ties = ties || t[i] <= t[i - 1];
     positive = positive || t[i] > t[i - 1];
   }
   if (!ties || !positive) return 0;
-  for (double u = 1; u >= 0.99e-6; u /= 10) {
-    bool whole = true;
-    for (double x : t) {
-      const double n = x / u;
-      // Whole to the rounding of the text's conversion (64 ulps of x, in units of u), not a
-      // fraction of the unit: a 1% tolerance had read a millisecond log whose times lay within
-      // 10 ms of whole seconds as whole seconds (review of 2026-12-05).
-      const double ax = std::fabs(x), tol = 64.0 * (std::nextafter(ax, INFINITY) - ax) / u + 1e-9;
+  double finest = INFINITY;
+  for (double s : step_s) finest = std::min(finest, s);
+  constexpr double kFinestUnit = 0.99e-6;
+  std::vector<double> units;
+  for (double base : {3600.0, 60.0, 1.0})
+    for (double u = base; u >= kFinestUnit; u /= 10) units.push_back(u);
+  if (finest >= kFinestUnit && std::isfinite(finest)) units.push_back(finest);
+  std::sort(units.begin(), units.end(), std::greater<double>());
+  for (size_t ui = 0; ui < units.size(); ++ui) {
+    const double u = units[ui];
+    if (ui > 0 && u > units[ui - 1] * (1 - 1e-9)) continue;  // the printed step is one of the units
+    if (u < finest * (1 - 1e-9)) break;                      // finer than the times are written
+    bool on_grid = true;
+    double log_chance = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      const double x = t[i], n = x / u;
+      // Within the printed rounding, plus the rounding of the text's conversion (64 ulps of x;
+      // a 1% tolerance had read a millisecond log whose times lay within 10 ms of whole seconds
+      // as whole seconds, review of 2026-12-05).
+      const double ax = std::fabs(x);
+      const double tol = (0.5 * step_s[i] * (1 + 1e-9) + 64.0 * (std::nextafter(ax, INFINITY) - ax)) / u + 1e-9;
       if (!(n < 9e15) || std::fabs(n - std::round(n)) > tol) {
-        whole = false;
+        on_grid = false;
         break;
       }
+      log_chance += std::log(std::min(1.0, step_s[i] / u));
     }
-    if (!whole) continue;
+    if (!on_grid) continue;
+    if (u > finest * (1 + 1e-9) && log_chance > std::log(1e-6)) continue;
     int64_t g = 0;
     for (size_t i = 1; i < t.size(); ++i) g = std::gcd(g, std::llround(t[i] / u) - std::llround(t[i - 1] / u));
     return g > 0 ? static_cast<double>(g) * u : 0;
@@ -353,6 +382,7 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
   // three gpu incidents became node-losing software failures, 2026-12-05 review).
   struct Acc {
     std::vector<double> t;
+    std::vector<double> step_s;  // each time's printed step (s): its rounding is half of it
     std::string component;
     int node_lost = -1;
     int64_t component_line = 0, node_lost_line = 0;
@@ -374,7 +404,11 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     } catch (const std::exception&) {
       throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "not a number: '" + tv + "'");
     }
-    if (th >= 0) t *= 3600.0;
+    double step = printed_step(tv);
+    if (th >= 0) {
+      t *= 3600.0;
+      step *= 3600.0;
+    }
     if (!std::isfinite(t) || t < 0 || t > days * 86400.0 * (1 + 1e-9))
       throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "incident time " + format_double(th >= 0 ? t / 3600.0 : t) + (th >= 0 ? " h" : " s") +
                       " is outside the observation (0 to --fit-days " + format_double(days) + " = " +
@@ -384,6 +418,7 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     if (!by.count(cat)) order.push_back(cat);
     Acc& a = by[cat];
     a.t.push_back(t);
+    a.step_s.push_back(step);
     if (cc >= 0 && !f[size_t(cc)].empty()) {
       const std::string& v = f[size_t(cc)];
       if (!a.component.empty() && a.component != v)
@@ -418,7 +453,12 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
   std::vector<FittedProcess> out;
   for (const auto& cat : order) {
     Acc& a = by[cat];
-    std::sort(a.t.begin(), a.t.end());
+    {
+      std::vector<std::pair<double, double>> ts;
+      for (size_t i = 0; i < a.t.size(); ++i) ts.emplace_back(a.t[i], a.step_s[i]);
+      std::sort(ts.begin(), ts.end());
+      for (size_t i = 0; i < ts.size(); ++i) std::tie(a.t[i], a.step_s[i]) = ts[i];
+    }
     FittedProcess fp;
     fp.count = int64_t(a.t.size());
     fp.process.name = cat;
@@ -433,7 +473,7 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
     for (size_t i = 1; i < a.t.size(); ++i)
       if (a.t[i] > a.t[i - 1]) gaps.push_back(a.t[i] - a.t[i - 1]);
     fp.tied_gaps = int64_t(a.t.size()) - 1 - int64_t(gaps.size());
-    const double r = tie_resolution(a.t);
+    const double r = tie_resolution(a.t, a.step_s);
     if (r > 0 && int64_t(a.t.size()) >= min_events_for_shape && gaps.size() >= 2) {
       // Times at a resolution, with ties: the interval-censored fit (see above).
       fp.time_resolution_s = r;

@@ -9,7 +9,8 @@
 // likelihood interval; the Weibull is chosen over the exponential (shape 1, one parameter fewer)
 // only when a likelihood-ratio test rejects the exponential at the 5% level (chi-square, 1 degree
 // of freedom). Fewer incidents, or no evidence against shape 1, give an exponential process.
-// Times with ties that share a resolution (whole hours) are fitted as interval-censored at that
+// Times with ties that share a resolution (whole hours; whole minutes in seconds or in decimal
+// hours alike: a time lies on a unit within its printed rounding) are fitted as interval-censored at that
 // resolution: dropping the ties had made Poisson incidents look regular (shape 1.34).
 #include <string>
 #include <vector>

@@ -356,11 +356,9 @@ class GoodputCli(unittest.TestCase):
         self.assertIn("not found", p.stderr)
         p = run(EXAMPLE, "--target-ettr", "1.5", check=False)
         self.assertEqual(p.returncode, 2)
-        # The example gives interval_minutes: overriding interval_s names both keys (it said "the
-        # checkpoint interval is needed, once", and --help suggested that very override).
-        p = run(EXAMPLE, "--set", "checkpoint.interval_s=1800", check=False)
-        self.assertEqual(p.returncode, 2)
-        self.assertIn("interval_s and interval_minutes", p.stderr)
+        # The example gives interval_minutes: a --set of interval_s replaces it (it said "the
+        # checkpoint interval is needed, once", then "given twice" until 2026-12-06; the interval
+        # spellings are tested in test_review_of_2026_12_06_fixes).
         self.assertIn("checkpoint.interval_minutes=30", run("--help").stdout)
         # Two spellings of one quantity name both (duration_s was called an unknown key).
         p = run(EXAMPLE, "--set", "job.duration_s=3600", check=False)
@@ -1159,6 +1157,66 @@ class GoodputCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("key 'job.num_gpus'", p.stderr)
         self.assertIn("beyond any machine", p.stderr)
+
+    def test_review_of_2026_12_06_fixes(self):
+        # A --set of one spelling of the checkpoint interval replaces the one the file gives (a
+        # --set overrides the file): the example's interval_minutes had made `--set
+        # checkpoint.interval=daly` "given twice", and no override could switch it to a rule.
+        for key, value, want_s in (("interval", "daly", None), ("interval_s", "1800", 1800), ("interval_steps", "100", None)):
+            d = json.loads(run(EXAMPLE, "--no-search", "--replicas", "2", "--set", f"checkpoint.{key}={value}", "--json", "-").stdout)
+            self.assertTrue(any(f"checkpoint.interval_minutes of the file is replaced by --set checkpoint.{key}" in n for n in d["notes"]),
+                            d["notes"])
+            if want_s:
+                self.assertAlmostEqual(d["scalars"]["checkpoint_interval_s"], want_s, delta=d["scalars"]["step_time_s"])
+            elif key == "interval":
+                self.assertAlmostEqual(d["scalars"]["checkpoint_interval_s"], d["scalars"]["daly_interval_s"],
+                                       delta=d["scalars"]["step_time_s"])
+            else:
+                self.assertEqual(d["scalars"]["checkpoint_interval_steps"], 100)
+        # Both given by --set, or both written in the file, are still given twice.
+        p = run(EXAMPLE, "--set", "checkpoint.interval=daly", "--set", "checkpoint.interval_s=600", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("the checkpoint interval is given twice: interval_s and interval", p.stderr)
+        two = self.write("job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1}\n"
+                         "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_s: 600, interval_minutes: 10}\n")
+        for sets in ([], ["--set", "checkpoint.interval=daly"], ["--set", "checkpoint.interval_s=60"]):
+            p = run(two, "--no-search", *sets, check=False)
+            self.assertEqual(p.returncode, 2, sets)
+            self.assertIn("given twice: interval_s and interval_minutes", p.stderr)
+        # --fit-nodes is a whole number of nodes, as the preset it writes is read: 512.5 had been
+        # fitted and written, and the preset refused ("a count of nodes is a whole number >= 1").
+        with tempfile.TemporaryDirectory() as d:
+            inc = os.path.join(d, "incidents.csv")
+            with open(inc, "w") as f:
+                f.write("time_h,category\n" + "".join(f"{i * 7},gpu\n" for i in range(12)))
+            out = os.path.join(d, "fitted.yaml")
+            for nodes in ("512.5", "0.5"):
+                p = run("--fit", inc, "--fit-nodes", nodes, "--fit-days", "90", "--fit-out", out, check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("--fit-nodes", p.stderr)
+                self.assertIn("a count of nodes is a whole number >= 1", p.stderr)
+                self.assertIn("got " + nodes, p.stderr)
+                self.assertFalse(os.path.exists(out))
+            run("--fit", inc, "--fit-nodes", "512", "--fit-days", "90", "--fit-out", out)
+            job = self.write(f"job: {{num_gpus: 64, work_days: 1}}\nfailures: {{preset: {out}}}\n"
+                             "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_s: 600}\n")
+            run(job, "--no-search", "--replicas", "2", "-q")
+        # Weibull failures of shape below 1 finish a job in fewer failures than Daly's Poisson count:
+        # a 1 h MTBF of shape 0.3 (or 0.75) with an 8 h interval was refused at 2.8e5 events per
+        # replica, where the simulation has about 1,500 (2.0e4) and runs in a second.
+        wb = self.write("job: {num_gpus: 64, gpus_per_node: 8, work_days: 30}\n"
+                        "failures:\n  processes:\n    - {name: crash, component: software, mtbf_hours: 1, distribution: weibull, shape: 0.3}\n"
+                        "recovery: {detection_s: 0, eviction_s: 0, restart_s: 60, rendezvous_base_s: 0, warmup_s: 0}\n"
+                        "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_minutes: 360}\n"
+                        "simulation: {replicas: 1000, seed: 1, search: false}\n")
+        for shape in ("0.3", "0.75"):
+            p = run(wb, "--set", "checkpoint.interval_minutes=480", "--set", f"failures.processes.0.shape={shape}",
+                    "--replicas", "100", "--json", "-", check=False, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertGreater(json.loads(p.stdout)["scalars"]["interruptions_mean_count"], 1000)
+            p = run(wb, "--set", "checkpoint.interval_minutes=480", "--set", f"failures.processes.0.shape={shape}",
+                    "--no-search", "-q", "--json", "-", check=False, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)  # the file's 1,000 replicas pass the budget
 
 
 if __name__ == "__main__":

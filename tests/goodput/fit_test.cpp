@@ -324,3 +324,48 @@ TEST(Fit, ResolutionIsTheSameWhereverTimeZeroIs) {
   EXPECT_DOUBLE_EQ(a[0].weibull_shape, b[0].weibull_shape);
   EXPECT_DOUBLE_EQ(c[0].weibull_shape, a[0].weibull_shape);
 }
+
+// Incidents logged at whole minutes share a 60 s grid however the column writes them: seconds,
+// or hours to 6 or 4 decimals (m / 60, each within its printed rounding of a whole minute), or
+// hours with trailing zeros trimmed. Only decimal units of a second had been tried: the 6-decimal
+// hours found 0.0036 s, fitted shape 0.95 and chose the Weibull at p = 0.004 where the seconds
+// gave 60 s, shape 1.00, p = 0.81 (2026-12-06 review). A 15-minute log is found at 900 s.
+TEST(Fit, AMinuteLogHasOneResolutionWhateverItsUnitOrDecimals) {
+  const double days = 20, nodes = 100;
+  for (uint64_t seed : {1}) {
+    sextant::RandomStream rng(seed, 7);
+    std::ostringstream sec, h6, h4, hg, q6;
+    sec << "time_s,category\n";
+    h6 << "time_h,category\n";
+    h4 << "time_h,category\n";
+    hg << "time_h,category\n";
+    q6 << "time_h,category\n";
+    char line[64];
+    for (double t = rng.exponential(1.0 / 600.0); t < days * 86400; t += rng.exponential(1.0 / 600.0)) {
+      const long minute = long(std::floor(t / 60.0));
+      sec << minute * 60 << ",gpu\n";
+      std::snprintf(line, sizeof line, "%.6f,gpu\n", double(minute) / 60.0);
+      h6 << line;
+      std::snprintf(line, sizeof line, "%.4f,gpu\n", double(minute) / 60.0);
+      h4 << line;
+      std::snprintf(line, sizeof line, "%.8g,gpu\n", double(minute) / 60.0);  // 3.75, 12.016667
+      hg << line;
+      std::snprintf(line, sizeof line, "%.6f,gpu\n", double(minute / 15) / 4.0);
+      q6 << line;
+    }
+    const auto fs = fit_incidents(sec.str(), "s.csv", nodes, days);
+    ASSERT_TRUE(fs[0].shape_fitted);
+    EXPECT_DOUBLE_EQ(fs[0].time_resolution_s, 60);
+    EXPECT_GT(fs[0].tied_gaps, 50) << seed;
+    EXPECT_FALSE(fs[0].weibull_selected) << seed << ": shape " << fs[0].weibull_shape << ", p " << fs[0].lr_p_value;
+    for (const auto& [text, name] : std::vector<std::pair<std::string, std::string>>{{h6.str(), "h6.csv"}, {h4.str(), "h4.csv"}, {hg.str(), "hg.csv"}}) {
+      const auto f = fit_incidents(text, name, nodes, days);
+      EXPECT_DOUBLE_EQ(f[0].time_resolution_s, 60) << name << " " << seed;
+      EXPECT_EQ(f[0].tied_gaps, fs[0].tied_gaps) << name;
+      EXPECT_DOUBLE_EQ(f[0].weibull_shape, fs[0].weibull_shape) << name << " " << seed;
+      EXPECT_DOUBLE_EQ(f[0].lr_p_value, fs[0].lr_p_value) << name << " " << seed;
+      EXPECT_EQ(f[0].weibull_selected, fs[0].weibull_selected) << name;
+    }
+    EXPECT_DOUBLE_EQ(fit_incidents(q6.str(), "q6.csv", nodes, days)[0].time_resolution_s, 900) << seed;
+  }
+}
