@@ -21,6 +21,7 @@ const char* verdict_colour(const std::string& v) {
   if (v == "underpowered") return "#5dade2";
   if (v == "within_run_noise") return "#a9cce3";  // a change within the host's drift between runs
   if (v == "untestable" || v == "at_rss_floor") return "#bdc3c7";
+  if (v == "below_resolution") return "#d5dbdb";  // a CPU-time change below the rusage tick (2026-12-06 review)
   return "#7f8c8d";  // unchanged
 }
 
