@@ -1130,15 +1130,26 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
       // A catalog file of models (data/catalog/models/*.yaml): its one entry, or the one FILE#ID
       // names (it was refused as "a catalog file of several models" with one entry too, and the
       // ids it named were not catalog ids; review of 2026-12-05).
+      // The file is read whole, as a catalog folder's is (review of 2026-12-06: an unknown
+      // top-level key, `sourcse:`, loaded silently, and with FILE#ID the other entries were never
+      // parsed, `layers: -5` among them): its sources, every entry validated, ids once each, and
+      // no key besides entries and sources.
+      (void)read_sources(m);
       std::string ids;
-      size_t count = 0;
-      for (const auto& e : m.map_list("entries")) {
-        ++count;
-        const std::string id = e.has("id") ? e.str("id") : std::string();
-        if (!want.empty() && id == want) return model_of_file(cat, e);
-        if (!id.empty()) ids += (ids.empty() ? "" : ", ") + id;
+      std::set<std::string> seen;
+      const std::vector<YamlMap> entries = m.map_list("entries");
+      std::optional<size_t> picked;
+      for (size_t k = 0; k < entries.size(); ++k) {
+        const YamlMap& e = entries[k];
+        const std::string id = parse_model(e).id;
+        if (!seen.insert(id).second) throw Error(e.loc("id"), "model '" + id + "' is given twice in this file", "an id may appear once in a catalog file: rename one");
+        if (!want.empty() && id == want) picked = k;
+        ids += (ids.empty() ? "" : ", ") + id;
       }
-      if (want.empty() && count == 1) return model_of_file(cat, m.map_list("entries").front());
+      m.finish();
+      if (picked) return model_of_file(cat, entries[*picked]);
+      const size_t count = entries.size();
+      if (want.empty() && count == 1) return model_of_file(cat, entries.front());
       const std::string file = p.string();
       throw Error(where, want.empty() ? "'" + file + "' is a catalog file of " + std::to_string(count) + " models, not one model"
                                       : "'" + file + "' holds no model '" + want + "'",

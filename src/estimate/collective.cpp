@@ -55,6 +55,40 @@ std::vector<std::string> fabric_settings_without_effect(const Scenario& s) {
     idle.push_back("in_network_reduction_fraction of scale_out network " + s.scale_out->id +
                    " (in-network reduction, SHARP, is modelled only inside a scale-up domain, as NVLS: collectives across "
                    "domains run as rings or trees)");
+  // Review of 2026-12-06: the plan's fabric keys changed nothing on one scale-up domain without a
+  // word. A group spans domains only where the job has more GPUs than one domain holds (ir::place
+  // puts ranks in domain order): below that no ring leaves its domain, so the NICs' aggregation
+  // is never used and a tree (across domains only) never applies; NVLS needs the scale-up
+  // network's in-switch reduction. Judged on the job, not on its groups: a note is never given
+  // where a setting can matter (tp 4 pp 8 on 1,024 H100s: 8.92 s with aggregation, 9.01 without).
+  const ParallelPlan& p = s.plan;
+  const int domain = std::max(1, s.system.scale_up_domain);
+  const bool one_domain = s.num_gpus <= domain;
+  const std::string where = s.num_gpus <= 1 ? "one GPU: no collective"
+                                             : "all " + std::to_string(s.num_gpus) + " GPUs in one scale-up domain of " +
+                                                   std::to_string(domain) + ": no collective crosses domains";
+  if (p.collective_nic_aggregation_changed && one_domain)
+    idle.push_back(std::string("parallel.collective_nic_aggregation (") + (p.collective_nic_aggregation ? "true" : "false") + ", with " +
+                   where + ", so none uses the NICs)");
+  // The algorithms the list leaves out (of ring, tree and nvls, the default): without effect when
+  // none of them could have been taken here; a list at the default is no statement to note.
+  const auto listed = [&](const char* name) {
+    return std::find(p.collective_algorithms.begin(), p.collective_algorithms.end(), name) != p.collective_algorithms.end();
+  };
+  const bool tree_can = !one_domain;
+  const bool nvls_can = s.num_gpus > 1 && s.scale_up.in_network_reduction_fraction.known && s.scale_up.in_network_reduction_fraction.value > 0;
+  const bool drops_tree = !listed("tree"), drops_nvls = !listed("nvls");
+  if ((drops_tree || drops_nvls) && !(drops_tree && tree_can) && !(drops_nvls && nvls_can)) {
+    std::string list;
+    for (const auto& a : p.collective_algorithms) list += (list.empty() ? "" : ", ") + a;
+    std::string why;
+    if (drops_tree) why = "tree runs all-reduces across scale-up domains only, with " + where;
+    if (drops_nvls)
+      why += (why.empty() ? "" : "; ") +
+             (s.num_gpus <= 1 ? std::string("nvls needs a collective, with one GPU")
+                              : "nvls needs in-switch reduction, which scale_up network " + s.scale_up.id + " has none of");
+    idle.push_back("parallel.collective_algorithms ([" + list + "]: what it leaves out could not have been taken here: " + why + ")");
+  }
   return idle;
 }
 

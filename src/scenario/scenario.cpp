@@ -14,14 +14,6 @@ namespace sextant {
 namespace fs = std::filesystem;
 
 namespace {
-// The divisors of n, in order ("1, 2, 4, 8"): the valid choices of a degree that must divide n.
-std::string divisors_text(int64_t n) {
-  std::string out;
-  for (int64_t d = 1; d <= n && d <= (int64_t{1} << 20); ++d)
-    if (n % d == 0) out += (out.empty() ? "" : ", ") + std::to_string(d);
-  return out.empty() ? "none" : out;
-}
-
 // The divisors of n that `also` accepts (the other rules a degree must keep: a cp that also
 // divides the GPUs left by tp and pp): a remedy that fails when applied is none (review of
 // 2026-12-05: "a cp that divides 4097: 1, 17, 241, 4097" of which only 1 divided the GPUs).
@@ -209,9 +201,17 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
   std::vector<int64_t> layers;
   if (!layers_replaced) layers = m.i64_list("stage_layers");
   else (void)m.raw("stage_layers");  // read, replaced by the --set rule
-  for (auto l : layers) {
+  for (size_t k = 0; k < layers.size(); ++k) {
+    const int64_t l = layers[k];
     // Beyond an int the value was truncated (4294967312 read as 16) before 2026-12-03.
-    if (l > INT32_MAX || l < INT32_MIN) m.fail("stage_layers", "entry " + std::to_string(l) + " is out of range (a layer count)");
+    // At the entry itself (parallel.stage_layers.K, its own line or "(--set)"), as a type error
+    // is: the whole list had been named (review of 2026-12-06).
+    if (l > INT32_MAX || l < INT32_MIN) {
+      const YAML::Mark mk = m.raw("stage_layers")[k].Mark();
+      const std::string key = m.key_path("stage_layers") + "." + std::to_string(k);
+      throw Error(mk.line < 0 ? SourceLocation{m.file() + " (--set)", 0, 0, key} : SourceLocation{m.file(), mk.line + 1, mk.column + 1, key},
+                  "entry " + std::to_string(l) + " is out of range (a layer count)");
+    }
     p.stage_layers.push_back(static_cast<int>(l));
   }
   p.stage_rule = m.choice("stage_rule", {"even", "fewer-first-last"}, "even");
@@ -253,6 +253,7 @@ static ParallelPlan parse_plan(const YamlMap& m, const ParallelPlan& base, bool 
     if (changed) p.zero3_changed_keys += (p.zero3_changed_keys.empty() ? "" : " / ") + std::string(key);
   p.zero2_grad_sync = m.choice("zero2_grad_sync", {"micro_batch", "step"}, base.zero2_grad_sync);
   p.collective_nic_aggregation = m.boolean("collective_nic_aggregation", base.collective_nic_aggregation);
+  p.collective_nic_aggregation_changed = p.collective_nic_aggregation != base.collective_nic_aggregation;
   // NCCL_ALGO's choice, by name (2026-12-06: the algorithms were chosen by name in code only, a
   // what-if such as "NVLS off" or "ring only" had no key).
   if (m.has("collective_algorithms")) {
@@ -411,6 +412,53 @@ static std::vector<std::string> section_keys(const std::string& section) {
 
 static void check_own_plan(Scenario& s, const YamlMap& root);
 [[noreturn]] static void rethrow_at_key_line(const Error& e, const YamlMap& root);
+
+// The node of a dotted key below root, through mappings and, by index, lists
+// (parallel.stage_layers.3); undefined where the path leads nowhere. `through_list`: a list was
+// indexed on the way. Reads keys already read (raw marks them used).
+static YAML::Node node_at(const YamlMap& root, const std::string& dotted, bool* through_list = nullptr) {
+  if (through_list) *through_list = false;
+  const auto dot = dotted.find('.');
+  const std::string head = dotted.substr(0, dot);
+  if (!root.has(head)) return YAML::Node(YAML::NodeType::Undefined);
+  YAML::Node n = root.raw(head);
+  std::string rest = dot == std::string::npos ? std::string() : dotted.substr(dot + 1);
+  while (!rest.empty()) {
+    const auto d = rest.find('.');
+    const std::string part = rest.substr(0, d);
+    rest = d == std::string::npos ? std::string() : rest.substr(d + 1);
+    // const: operator[] reads, it does not create; reset, not `=`, which would write the child
+    // into the parent's place in the document (yaml-cpp's assignment).
+    const YAML::Node here = n;
+    const bool index = here.IsSequence() && !part.empty() && part.size() < 10 && part.find_first_not_of("0123456789") == std::string::npos;
+    if (index && through_list) *through_list = true;
+    // Copy-constructed (a key the map lacks is an invalid node, which assignment and reset refuse).
+    const YAML::Node child = here.IsMap() ? here[part]
+                             : index && std::stoul(part) < here.size() ? here[std::stoul(part)]
+                                                                       : YAML::Node(YAML::NodeType::Undefined);
+    if (!child.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+    n.reset(child);
+  }
+  return n;
+}
+
+// Whether an override (--set) wrote the dotted key (a node of no position in the file).
+static bool written_by_set(const YamlMap& root, const std::string& dotted) {
+  const YAML::Node n = node_at(root, dotted);
+  return n.IsDefined() && n.Mark().line < 0;
+}
+
+// Where a dotted key is: an entry of a list (parallel.stage_layers.3) at its own line, or
+// "FILE (--set)" when an override wrote it (review of 2026-12-06: the list's line had been
+// named, without the index); any other key as root.locate finds it.
+static SourceLocation locate_key(const YamlMap& root, const std::string& dotted) {
+  bool through_list = false;
+  const YAML::Node n = node_at(root, dotted, &through_list);
+  if (!through_list || !n.IsDefined()) return root.locate(dotted);
+  const YAML::Mark mk = n.Mark();
+  if (mk.line < 0) return SourceLocation{root.file() + " (--set)", 0, 0, root.key_path(dotted)};
+  return SourceLocation{root.file(), mk.line + 1, mk.column + 1, root.key_path(dotted)};
+}
 static void check_stage_layers(const std::vector<int>& stage_layers, int64_t nstages, int64_t layers, const SourceLocation& where_in);
 
 static Scenario parse_root_keys(const YamlMap& root, const Catalog& cat, bool for_search);
@@ -602,10 +650,55 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
   // In 64 bits: tp 65536 x pp 65536 wrapped an int to 0 and divided by it (before 2026-12-03).
   const int128 inner128 = static_cast<int128>(s.plan.tp) * s.plan.pp * s.plan.cp;
   if (s.plan.dp == 0) {
-    if (inner128 > s.num_gpus)
-      throw Error(root.loc("parallel"),
-                  "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus),
-                  "the product of the parallel degrees must equal the GPU count");
+    if (inner128 > s.num_gpus) {
+      // Named by the key an override (--set) changed, with the values of it that fit: a degree
+      // set, the largest first, else num_gpus; in the file, the largest degree. The error had
+      // pointed at the file's `parallel:` line whatever the --set (review of 2026-12-06).
+      const ParallelPlan& p = s.plan;
+      const std::vector<std::pair<std::string, int>> degrees{{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}};
+      std::string key;
+      int widest = 0;
+      for (const auto& [k, v] : degrees)
+        if (written_by_set(root, "parallel." + k) && v > widest) key = k, widest = v;
+      if (key.empty() && written_by_set(root, "num_gpus")) key = "num_gpus";
+      if (key.empty())
+        for (const auto& [k, v] : degrees)
+          if (v > widest) key = k, widest = v;
+      // The GPUs left to the named degree by the other two, and the values that divide them and
+      // keep the degree's own rules (heads for tp, layers for pp, the sequence's 2*cp chunks for cp).
+      auto others = [&](const std::string& k) {
+        int128 prod = 1;
+        for (const auto& [o, v] : degrees)
+          if (o != k) prod *= v;
+        return prod;
+      };
+      std::string hint = "the product of the parallel degrees must equal the GPU count";
+      if (key == "num_gpus") {
+        hint += ": num_gpus a multiple of tp*pp*cp = " + int128_text(inner128) + ", or smaller degrees";
+      } else {
+        const int128 rest = others(key);
+        const int64_t left = rest > s.num_gpus ? 0 : static_cast<int64_t>(s.num_gpus / rest);
+        const int64_t stages_max = s.model.layers + (p.stage_layers.empty() ? 0 : 2);
+        const std::string values =
+            left == 0 ? std::string("none (the other degrees alone exceed the GPUs)")
+                      : divisors_text_where(left, [&](int64_t d) {
+                          if (s.num_gpus % (rest * d) != 0) return false;
+                          if (key == "tp")
+                            return s.model.heads % d == 0 && s.model.kv_heads % d == 0 && (s.model.all_layers_moe() || s.model.ffn_hidden % d == 0);
+                          if (key == "pp") {
+                            const int64_t n = d * p.vpp;
+                            if (!p.stage_layers.empty() || n == 1) return n <= stages_max;
+                            return p.stage_rule == "fewer-first-last" ? (s.model.layers + 2) % n == 0 && n <= s.model.layers : s.model.layers % n == 0;
+                          }
+                          return d == 1 || s.train.seq_len % (2 * d) == 0;  // cp
+                        });
+        hint += ": parallel." + key + " among " + values + " (the divisors of the " + std::to_string(left) + " GPUs left by the other degrees" +
+                (key == "tp" ? std::string(" that split the heads") : key == "pp" ? std::string(" that lay out the layers") : std::string(" that split the sequence")) +
+                "), or a larger num_gpus";
+        key = "parallel." + key;
+      }
+      throw Error(root.locate(key), "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus), hint);
+    }
     const int64_t inner = static_cast<int64_t>(inner128);
     if (s.num_gpus % inner != 0) {
       // A tp that cannot split the attention heads is the plan's fault whatever the GPU count: say
@@ -615,7 +708,13 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
                     "tp = " + std::to_string(s.plan.tp) + " does not divide the " + std::to_string(s.model.heads) + " attention heads and " +
                         std::to_string(s.model.kv_heads) + " key/value heads of " + s.model.id + " (and num_gpus " +
                         std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner) + ")",
-                    "choose parallel.tp among the common divisors of the heads: " + divisors_text(std::gcd(s.model.heads, s.model.kv_heads)));
+                    // Those that also divide the GPUs left by pp*cp (8 had been offered on 4 GPUs,
+                    // then refused as tp*pp*cp > num_gpus; review of 2026-12-06).
+                    "choose parallel.tp among the common divisors of the heads that divide the " +
+                        std::to_string(s.num_gpus / (static_cast<int64_t>(s.plan.pp) * s.plan.cp)) + " GPUs left by pp*cp: " +
+                        divisors_text_where(std::gcd(s.model.heads, s.model.kv_heads), [&](int64_t d) {
+                          return s.num_gpus % (d * s.plan.pp * s.plan.cp) == 0;
+                        }));
       throw Error(root.loc("num_gpus"),
                   "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner),
                   "choose num_gpus as a multiple of " + std::to_string(inner) + " or change the plan");
@@ -665,7 +764,7 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
   }
   const std::string section = key.substr(0, dot);
   if ((section != "parallel" && section != "training" && section != "hardware") || !root.has(section)) throw e;
-  throw Error(root.locate(key), e.message(), e.hint());
+  throw Error(locate_key(root, key), e.message(), e.hint());
 }
 
 std::optional<SourceLocation> scenario_key_location(const std::string& file, const std::string* text, const std::string& dotted,
@@ -748,17 +847,24 @@ static void check_stage_layers(const std::vector<int>& stage_layers, int64_t nst
     w.key = "parallel.stage_layers";
     throw Error(w, msg, hint);
   };
+  // An entry's fault at the entry, parallel.stage_layers.K (review of 2026-12-06: the whole list
+  // had been named, without the index).
+  auto fail_entry = [&](size_t k, const std::string& msg, const std::string& hint = {}) {
+    SourceLocation w = where_in;
+    w.key = "parallel.stage_layers." + std::to_string(k);
+    throw Error(w, msg, hint);
+  };
   if (static_cast<int64_t>(stage_layers.size()) != nstages)
     fail("has " + std::to_string(stage_layers.size()) + " entries, expected pp*vpp = " + std::to_string(nstages));
   for (size_t k = 0; k < stage_layers.size(); ++k) {
     const int l = stage_layers[k];
-    if (l < 0) fail("a stage cannot have a negative layer count");
+    if (l < 0) fail_entry(k, "a stage cannot have a negative layer count, got " + std::to_string(l));
     // An empty virtual stage is one that carries the embedding (the first) or the loss head (the
     // last) alone, as Megatron-Core's pipeline layouts allow ("E|t*4|...|L"); an empty stage in
     // between would relay activations and hold nothing (it was accepted, 2026-12-03 review).
     if (l == 0 && k != 0 && k + 1 != stage_layers.size())
-      fail("virtual stage " + std::to_string(k) + " has 0 layers",
-           "only the first and the last virtual stage may hold no transformer layer (the embedding or the loss head alone)");
+      fail_entry(k, "virtual stage " + std::to_string(k) + " has 0 layers",
+                 "only the first and the last virtual stage may hold no transformer layer (the embedding or the loss head alone)");
   }
   const int64_t sum = std::accumulate(stage_layers.begin(), stage_layers.end(), int64_t{0});
   if (sum != layers) fail("sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(layers));
@@ -780,25 +886,34 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("dp", "tp*pp*dp*cp = " + std::to_string(p.tp) + "*" + std::to_string(p.pp) + "*" + std::to_string(p.dp) + "*" +
                    std::to_string(p.cp) + " = " + int128_text(prod) + " but num_gpus = " + std::to_string(s.num_gpus),
          "the product of the parallel degrees must equal the GPU count");
-  // Each divisibility error lists the valid values (some listed none, 2026-12-05 review).
+  // Each divisibility error lists the valid values (some listed none, 2026-12-05 review), of them
+  // only those that also divide the GPUs left by pp*cp, as the cp and ep hints do (tp 8 had been
+  // offered on 4 GPUs and then refused as tp*pp*cp > num_gpus; review of 2026-12-06).
+  // (built only for an error: the search checks many plans)
+  auto tp_fits_gpus = [&](int64_t d) { return s.num_gpus % (d * p.pp * p.cp) == 0; };
+  auto tp_gpus_text = [&] {
+    return " and the " + std::to_string(s.num_gpus / std::max<int64_t>(1, static_cast<int64_t>(p.pp) * p.cp)) + " GPUs left by pp*cp";
+  };
   if (m.heads % p.tp != 0)
     fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.heads) + " attention heads",
-         "a tp that divides the heads and the " + std::to_string(m.kv_heads) + " key/value heads: " + divisors_text(std::gcd(m.heads, m.kv_heads)));
+         "a tp that divides the heads, the " + std::to_string(m.kv_heads) + " key/value heads" + tp_gpus_text() + ": " +
+             divisors_text_where(std::gcd(m.heads, m.kv_heads), tp_fits_gpus));
   // Megatron-Core splits the key/value heads (query groups) over tp: divide(num_query_groups,
   // world_size) in its attention module. tp beyond the kv heads (replicating them) had been
   // accepted (2026-12-03 review).
   if (m.kv_heads % p.tp != 0)
     fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the " + std::to_string(m.kv_heads) +
                    " key/value heads (Megatron-Core splits the query groups over tp)",
-         "a tp that divides both the " + std::to_string(m.heads) + " heads and the " + std::to_string(m.kv_heads) +
-             " key/value heads: " + divisors_text(std::gcd(m.heads, m.kv_heads)));
+         "a tp that divides the " + std::to_string(m.heads) + " heads, the " + std::to_string(m.kv_heads) +
+             " key/value heads" + tp_gpus_text() + ": " + divisors_text_where(std::gcd(m.heads, m.kv_heads), tp_fits_gpus));
   // Megatron's divide() assertions: a column-parallel FFN splits its width over tp, the experts'
   // over etp, and sequence parallelism the sequence (of each CP rank) over tp. Llama-2-13B at tp 5
   // ran with a 5529.6-wide shard truncated.
   const bool dense_ffn = !m.all_layers_moe();
   if (dense_ffn && m.ffn_hidden % p.tp != 0)
     fail("tp", "tp = " + std::to_string(p.tp) + " does not divide the FFN width " + std::to_string(m.ffn_hidden),
-         "a tp that divides it and the heads: " + divisors_text(std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn_hidden)));
+         "a tp that divides it, the heads" + tp_gpus_text() + ": " +
+             divisors_text_where(std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn_hidden), tp_fits_gpus));
   if (m.moe && m.moe->expert_ffn_hidden % (p.etp > 0 ? p.etp : p.tp) != 0) {
     // An etp is at most tp; where tp itself does not divide the width, etp is the remedy, not tp.
     const int64_t width = m.moe->expert_ffn_hidden;
@@ -987,9 +1102,27 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                     std::to_string(m.layers) + ")";
            }());
   } else if (p.stage_rule == "fewer-first-last") {
-    if ((m.layers + 2) % nstages != 0)
-      fail("stage_rule", "fewer-first-last needs pp*vpp = " + std::to_string(nstages) + " to divide layers+2 = " +
-                             std::to_string(m.layers + 2));
+    // As for the even rule (review of 2026-12-06: the file's stage_rule line had been named for a
+    // --set parallel.vpp=3, without a valid value): where pp alone fits, vpp is named, with the vpp
+    // values that fit; where the even rule fits, the rule; else pp. The hint lists each remedy
+    // that works: those vpp, stage_rule even, the pp values that fit the rule and the GPUs.
+    if ((m.layers + 2) % nstages != 0) {
+      const bool pp_fits = (m.layers + 2) % p.pp == 0;
+      const bool vpp_cause = p.vpp > 1 && p.schedule != "dualpipev" && pp_fits;
+      const bool even_fits = m.layers % nstages == 0;
+      std::string h;
+      if (p.schedule != "dualpipev" && pp_fits) h = vpp_values();
+      if (even_fits) h += (h.empty() ? "" : "; or ") + std::string("stage_rule: even");
+      std::string pps;
+      for (int64_t d = 2; d * p.vpp <= m.layers && d <= (int64_t{1} << 20); ++d)
+        if ((m.layers + 2) % (d * p.vpp) == 0 && s.num_gpus % (d * p.tp * p.cp) == 0) pps += (pps.empty() ? "" : ", ") + std::to_string(d);
+      if (!pps.empty()) h += (h.empty() ? "" : "; or ") + std::string("with vpp = ") + std::to_string(p.vpp) + ", parallel.pp among " + pps;
+      h += (h.empty() ? "" : "; or ") + std::string("parallel.stage_layers (a list of pp*vpp layer counts summing to ") + std::to_string(m.layers) + ")";
+      fail(vpp_cause ? "vpp" : even_fits ? "stage_rule" : "pp",
+           "fewer-first-last needs pp*vpp = " + std::to_string(nstages) + " to divide layers+2 = " + std::to_string(m.layers + 2) +
+               (p.schedule == "dualpipev" ? std::string(" (dualpipev: vpp 2, two chunks per rank)") : std::string()),
+           h);
+    }
   }
   if (p.schedule == "interleaved-1f1b" && p.vpp < 2)
     fail("schedule", "interleaved-1f1b needs vpp >= 2", "set parallel.vpp or use schedule 1f1b");

@@ -102,6 +102,9 @@ struct ParallelPlan {
   // reduce-scattered once per step: ZeRO-1's traffic and gradient memory).
   std::string zero2_grad_sync = "micro_batch";
   bool collective_nic_aggregation = true;     // inter-node collectives use all NICs of the node
+  // collective_nic_aggregation was stated at a value other than the framework's default (for the
+  // note "stated but without effect" where no collective crosses a scale-up domain).
+  bool collective_nic_aggregation_changed = false;
   // The collective algorithms the communication library may take (NCCL_ALGO), by their
   // CollectiveRegistry names: ring (always: it carries every all-gather, reduce-scatter and
   // broadcast, and the groups the others cannot), tree, nvls. The fastest of those listed that

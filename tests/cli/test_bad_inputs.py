@@ -901,6 +901,63 @@ class BadInputs(unittest.TestCase):
         self.assert_fails([*job, "--num-gpus", "-1"], ["--num-gpus"], ["must be a positive integer"])
         self.assert_fails([*job, "--num-gpus", "8", "--tie-fraction", "1e308"], ["--tie-fraction"], ["from 0 to 1"])
 
+    def test_review_of_2026_12_06_plan_keys_model_files_and_fabric_notes(self):
+        """A failed fewer-first-last layout and tp*pp*cp above the GPUs name the --set key with the
+        values that work; a stage_layers entry is named by its index; a model file with entries is
+        read whole; fabric keys on one scale-up domain are noted as without effect, and not where
+        they matter (review of 2026-12-06)."""
+        e405 = os.path.join(ROOT, "examples", "llama3-405b-h100-16k.yaml")
+        self.assert_fails(["estimate", e405, "--set", "parallel.vpp=3"], [e405 + " (--set): key 'parallel.vpp'"],
+                          ["fewer-first-last needs pp*vpp = 48", "with pp = 16, parallel.vpp among 2, 4"])
+        one_f1b = ["--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b"]
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.pp=16", *one_f1b, "--set", "parallel.stage_rule=fewer-first-last"],
+                          [SCENARIO + " (--set): key 'parallel.stage_rule'"], ["stage_rule: even", "parallel.pp among 2"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.pp=256", *one_f1b], [SCENARIO + " (--set): key 'parallel.pp'"],
+                          ["exceeds num_gpus = 1024", "parallel.pp among 1, 2, 4, 8, 16 ("])
+        self.assert_fails(["estimate", SCENARIO, "--set", "num_gpus=16"], [SCENARIO + " (--set): key 'num_gpus'"],
+                          ["exceeds num_gpus = 16", "a multiple of tp*pp*cp = 32"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.cp=256"], [SCENARIO + " (--set): key 'parallel.cp'"],
+                          ["parallel.cp among 1, 2, 4, 8, 16, 32 ("])
+        self.assert_fails(["estimate", SCENARIO, "--set", "model=llama3-8b", "--set", "num_gpus=4", "--set", "parallel.tp=3",
+                           "--set", "parallel.pp=1", *one_f1b, "--set", "training.global_batch=4"],
+                          ["key 'parallel.tp'"], ["the 4 GPUs left by pp*cp: 1, 2, 4)"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.stage_layers=[41,20,20,-1]", *one_f1b],
+                          [SCENARIO + " (--set): key 'parallel.stage_layers.3'"], ["negative layer count"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.stage_layers=[4294967376,0,0,-4294967296]", *one_f1b],
+                          [SCENARIO + " (--set): key 'parallel.stage_layers.0'"], ["out of range"])
+        entry = ("  - id: tiny2\n    source: test\n    layers: 12\n    hidden: 768\n    heads: 12\n    ffn_hidden: 3072\n"
+                 "    vocab: 32000\n")
+        cat = self.write("mcat.yaml", "sourcse:\n  x: \"y\"\nbogus_top: 42\nentries:\n" + entry)
+        job = "system: dgx-h100\nnum_gpus: 4\nparallel: {tp: 4}\ntraining: {global_batch: 4, seq_len: 4096}\n"
+        sc = self.write("mc.yaml", "model: mcat.yaml\n" + job)
+        self.assert_fails(["estimate", sc], [cat + ":1:1: key 'sourcse'"], ["unknown key (valid: entries, sources; did you mean 'sources'?)"])
+        cat2 = self.write("mcat2.yaml", "entries:\n" + entry + entry.replace("tiny2", "tiny3").replace("layers: 12", "layers: -5"))
+        sc2 = self.write("mc2.yaml", "model: mcat2.yaml#tiny2\n" + job)
+        self.assert_fails(["estimate", sc2], [cat2 + ":"], ["layers"])
+
+        def idle_notes(*sets):
+            p = self.run_cli(["estimate", SCENARIO, *[a for kv in sets for a in ("--set", kv)], "--json", "-"])
+            self.assertEqual(p.returncode, 0, p.stderr.decode()[-2000:])
+            j = json.loads(p.stdout)
+            return j["scalars"]["step_time_s"], " ".join(n for n in j["notes"] if n.startswith("stated but without effect"))
+        node = ["model=llama3-8b", "system=dgx-a100", "num_gpus=8", "parallel.tp=8", "parallel.pp=1", "parallel.vpp=1",
+                "parallel.schedule=1f1b", "training.global_batch=8"]
+        _, n = idle_notes(*node, "parallel.collective_nic_aggregation=false")
+        self.assertIn("parallel.collective_nic_aggregation (false, with all 8 GPUs in one scale-up domain", n)
+        _, n = idle_notes(*node, "parallel.collective_algorithms=[ring]")
+        self.assertIn("parallel.collective_algorithms ([ring]: what it leaves out could not have been taken here", n)
+        # Where they matter, no note: NVLS on one H100 node, the NICs across 1,024 GPUs.
+        h100 = [kv.replace("dgx-a100", "dgx-h100") for kv in node]
+        every, _ = idle_notes(*h100)
+        ring, n = idle_notes(*h100, "parallel.collective_algorithms=[ring]")
+        self.assertNotEqual(every, ring)
+        self.assertNotIn("collective_algorithms", n)
+        tp4pp8 = ["parallel.tp=4", "parallel.pp=8", "parallel.vpp=1", "parallel.schedule=1f1b"]
+        agg, _ = idle_notes(*tp4pp8, "parallel.collective_nic_aggregation=true")
+        no_agg, n = idle_notes(*tp4pp8, "parallel.collective_nic_aggregation=false")
+        self.assertGreater(no_agg, agg * 1.005)
+        self.assertNotIn("collective_nic_aggregation", n)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
