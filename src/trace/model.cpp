@@ -137,11 +137,41 @@ Category category_from_string(std::string_view s) {
   return Category::Other;
 }
 
+size_t utf8_floor(std::string_view s, size_t n) {
+  if (n >= s.size()) return s.size();
+  // Back over continuation bytes (10xxxxxx) to the lead byte of the character at n; at most 3.
+  size_t k = n;
+  while (k > 0 && n - k < 3 && (static_cast<unsigned char>(s[k]) & 0xC0) == 0x80) --k;
+  return (static_cast<unsigned char>(s[k]) & 0xC0) == 0x80 ? n : k;  // not UTF-8 there: the byte cut
+}
+
+std::string shorten_utf8(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return std::string(s);
+  constexpr std::string_view kEllipsis = "...";
+  if (max_bytes <= kEllipsis.size()) return std::string(s.substr(0, utf8_floor(s, max_bytes)));
+  const size_t room = max_bytes - kEllipsis.size();
+  const size_t tail_bytes = room / 3;  // a third for the tail (where), the rest for the head
+  const size_t head = utf8_floor(s, room - tail_bytes);
+  // The tail starts on a character boundary at or after size - tail_bytes.
+  size_t from = s.size() - tail_bytes;
+  while (from < s.size() && (static_cast<unsigned char>(s[from]) & 0xC0) == 0x80) ++from;
+  std::string out;
+  out.reserve(max_bytes);
+  out.append(s.substr(0, head)).append(kEllipsis).append(s.substr(from));
+  return out;
+}
+
+namespace {
+constexpr size_t kExampleMaxBytes = 200;
+}  // namespace
+
 void Diagnostics::add(const std::string& kind, const std::string& severity, const std::string& example) {
   auto& d = items_[kind];
   if (d.count == 0) {
     d.severity = severity;
-    d.example = example.size() > 200 ? example.substr(0, 200) + "..." : example;
+    // On UTF-8 boundaries, head and tail kept (review of 2026-12-06: substr(0, 200) split
+    // characters and cut off the "on rank N" the examples end with).
+    d.example = shorten_utf8(example, kExampleMaxBytes);
   }
   ++d.count;
 }
@@ -151,7 +181,7 @@ void Diagnostics::add_count(const std::string& kind, const std::string& severity
   auto& d = items_[kind];
   if (d.count == 0) {
     d.severity = severity;
-    d.example = example;
+    d.example = shorten_utf8(example, kExampleMaxBytes);
   }
   d.count += count;
 }

@@ -62,6 +62,13 @@ inline bool is_gpu_category(Category c) {
   return c == Category::Kernel || c == Category::GpuMemcpy || c == Category::GpuMemset;
 }
 
+// s cut to at most max_bytes on UTF-8 character boundaries: the head and the tail kept, joined by
+// "..." (the tail usually says where: "<event name> on rank 3"). A byte cut had split a
+// multi-byte character (invalid UTF-8 on stdout) and lost the suffix (review of 2026-12-06).
+std::string shorten_utf8(std::string_view s, size_t max_bytes);
+// The largest n' <= n at which s can be cut without splitting a UTF-8 character.
+size_t utf8_floor(std::string_view s, size_t n);
+
 // Diagnostics: recoverable oddities counted by kind, never fatal.
 struct Diagnostic {
   std::string severity;  // "info", "warning"

@@ -1005,6 +1005,68 @@ class AnalyzeCli(unittest.TestCase):
                 self.assertIn(f"{option}: must be {rule}, got '{value}'", p.stderr)
                 self.assertNotIn("Could not convert", p.stderr)
 
+    # --- review of 2026-12-06 ---
+
+    def test_a_trace_without_categories_is_refused_saying_why(self):
+        # A JAX/TensorFlow trace-viewer export (ph X, numeric ts and dur, no cat) gave every table
+        # zero and exit 0: its events are stored but none is analysable.
+        p = run("analyze", os.path.join(DATA, "odd", "jax_like.trace.json"), check=False)
+        self.assertEqual(p.returncode, 2, p.stdout[-300:])
+        self.assertIn("no usable events", p.stderr)
+        self.assertIn("without `cat`", p.stderr)
+        self.assertIn("not a PyTorch/Kineto trace", p.stderr)
+
+    def test_diagnostics_count_events_and_hours_apart_are_rounded(self):
+        with tempfile.TemporaryDirectory() as d:
+            run("trace", "synth", "--out", d, "--ranks", "4", "--steps", "6", "--straggler", "2", "--quiet")
+            doc = json.loads(run("analyze", d, "--only", "kernel_sequences", "--json", "-").stdout)
+            c = doc["tables"]["kernel_sequences_summary"]["columns"]
+            outside = sum(c["gpu_events_outside_operators_count"])
+            _, count, example = diagnostics(doc)["GPU events launched outside any cpu_op at the sequence depth"]
+            self.assertGreater(outside, 4)
+            self.assertEqual(count, outside)  # the events, not the 4 ranks that had them
+            self.assertIn("on rank 0", example)
+        with tempfile.TemporaryDirectory() as d:
+            # Rank r's clock 2 h ahead of rank r - 1's: 2 h less the job's span apart (it read "1 h").
+            run("trace", "synth", "--out", d, "--ranks", "4", "--steps", "6", "--clock-skew-us", "7.2e9", "--quiet")
+            doc = json.loads(run("analyze", d, "--only", "clock_skew", "--json", "-").stdout)
+            far = [v for k, v in diagnostics(doc).items() if "different jobs? their traces do not overlap" in k]
+            self.assertEqual(len(far), 1, list(diagnostics(doc)))
+            self.assertIn("rank 0 is 2.0 h from the nearest other rank", far[0][2])
+
+    def test_damaged_ends_of_files_are_named(self):
+        ev = {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}
+        with tempfile.TemporaryDirectory() as d:
+            def write(name, data):
+                path = os.path.join(d, name)
+                with open(path, "wb") as f:
+                    f.write(data)
+                return path
+            # A file of zeros (`truncate -s`), or one starting with NUL bytes: not "empty file".
+            for name, data, want in (("zeros.json", b"\0" * 65536, "the file is zero-filled"),
+                                     ("nulhead.json", b"\0\0\0" + b'{"traceEvents": []}', "3 NUL bytes")):
+                p = run("analyze", write(name, data), check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(want, p.stderr)
+                self.assertIn("byte offset 0", p.stderr)
+                self.assertNotIn("empty file", p.stderr)
+            # A bare array without its closing ']' (a writer that stopped), with or without a
+            # trailing comma: read, with a note; a cut inside an event is still a truncation.
+            body = "[" + ",\n".join(json.dumps(ev) for _ in range(3))
+            for tail in ("", ",", ",\n", ",]"):
+                doc = json.loads(run("analyze", write("arr.json", (body + tail).encode()), "--only", "temporal_breakdown",
+                                     "--json", "-").stdout)
+                self.assertEqual(doc["tables"]["load_summary"]["columns"]["rows_after_load"], [3], tail)
+                names = " ".join(diagnostics(doc))
+                self.assertIn("trailing comma after the last event" if tail == ",]" else "without its closing ']'", names)
+            p = run("analyze", write("cut.json", (body + ', {"ph": "X", "ts": 1').encode()), check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("unexpected end of data", p.stderr)
+            # Cut right after a top-level ',': a truncation, not "expected a key string".
+            p = run("analyze", write("comma.json", b'\n{\n  "schemaVersion": 1,\n  '), check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("unexpected end of data (truncated file?) at byte offset 27", p.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -588,3 +588,97 @@ TEST(Analyses, TextNamedStreamsOfTwoDevicesStayApart) {
       EXPECT_DOUBLE_EQ(cell(c, "gpu_kernel_breakdown_by_type", "sum_us"), 90.0) << pids[0] << " " << tid;
     }
 }
+
+// Question (review of 2026-12-06): does every diagnostics count count events (kernels, calls), the
+// table's unit, rather than the ranks or streams that reported them? The synthetic job of 4 ranks
+// had read "GPU events launched outside any cpu_op: count 4" for 48 events; two streams of 2
+// overlapping kernels each "count 2"; 6 calls without a FLOP formula on 2 ranks "count 1".
+TEST(Analyses, DiagnosticsCountEventsNotRanksOrStreams) {
+  auto diag = [](const Result& r, const std::string& part) -> std::pair<int64_t, std::string> {
+    const Table* d = r.table("diagnostics");
+    if (!d) return {0, ""};
+    for (size_t i = 0; i < d->rows(); ++i)
+      if (d->column("name").str[i].find(part) != std::string::npos)
+        return {d->column("count").i64[i], d->column("example").str[i]};
+    return {0, ""};
+  };
+  {
+    SynthOptions o;
+    o.ranks = 4;
+    o.steps = 6;
+    o.straggler_ranks = {2};
+    TraceSet set;
+    for (int64_t rk = 0; rk < o.ranks; ++rk) {
+      set.ranks.emplace_back();
+      scan_trace_text(synth_rank_json(o, rk), "rank-" + std::to_string(rk) + ".json", set.ranks.back());
+      set.ranks.back().rank = rk;
+    }
+    AnalyzeRequest req;
+    req.only = {"kernel_sequences"};
+    Result r = analyze_loaded(set, req);
+    const Table* s = r.table("kernel_sequences_summary");
+    ASSERT_NE(s, nullptr);
+    int64_t outside = 0;
+    for (size_t i = 0; i < s->rows(); ++i) outside += s->column("gpu_events_outside_operators_count").i64[i];
+    outside -= diag(r, "GPU events without a launching call").first;
+    const auto [count, example] = diag(r, "GPU events launched outside any cpu_op");
+    EXPECT_GT(outside, o.ranks);
+    EXPECT_EQ(count, outside);
+    EXPECT_NE(example.find("on rank 0"), std::string::npos) << example;
+  }
+  auto k = [](int stream, int64_t ts, int64_t dur, int corr) {
+    return "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":" + std::to_string(stream) + ",\"ts\":" +
+           std::to_string(ts) + ",\"dur\":" + std::to_string(dur) + ",\"args\":{\"stream\":" + std::to_string(stream) +
+           ",\"correlation\":" + std::to_string(corr) + "}}";
+  };
+  {
+    // Streams 7 and 9: A [0,100), then B and C inside it: 2 overlapping kernels each.
+    std::string text = "{\"traceEvents\":[";
+    int corr = 0;
+    for (int st : {7, 9})
+      for (auto [ts, dur] : {std::pair<int64_t, int64_t>{0, 100}, {50, 10}, {70, 10}, {120, 10}}) {
+        text += corr ? "," : "";
+        ++corr;
+        text += k(st, ts, dur, corr);
+      }
+    text += "]}";
+    TraceSet set;
+    set.ranks.emplace_back();
+    scan_trace_text(text, "overlap.json", set.ranks.back());
+    AnalyzeRequest req;
+    req.only = {"idle_time"};
+    Result r = analyze_loaded(set, req);
+    const auto [count, example] = diag(r, "before the previous one ended");
+    EXPECT_EQ(count, 4);
+    EXPECT_NE(example.find("stream 7: 2 kernels"), std::string::npos) << example;
+  }
+  {
+    // Two ranks, each with 3 aten::mm calls whose Input Dims fit no formula (one operand), each
+    // launching a GEMM: 6 calls.
+    TraceSet set;
+    for (int rk = 0; rk < 2; ++rk) {
+      std::string text = "{\"distributedInfo\": {\"rank\": " + std::to_string(rk) + "}, \"traceEvents\":[";
+      for (int i = 0; i < 3; ++i) {
+        const int64_t t0 = 1000 * i;
+        const int corr = i + 1;
+        text += std::string(i ? "," : "") +
+                "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(t0) +
+                ",\"dur\":100,\"args\":{\"Input Dims\": [[64, 64]], \"Input type\": [\"float\"]}}," +
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":" +
+                std::to_string(t0 + 10) + ",\"dur\":5,\"args\":{\"correlation\":" + std::to_string(corr) + "}}," +
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_sgemm_128x64_nn\",\"pid\":0,\"tid\":7,\"ts\":" +
+                std::to_string(t0 + 20) + ",\"dur\":50,\"args\":{\"stream\":7,\"correlation\":" + std::to_string(corr) + "}}";
+      }
+      text += "]}";
+      set.ranks.emplace_back();
+      scan_trace_text(text, "rank-" + std::to_string(rk) + ".json", set.ranks.back());
+    }
+    AnalyzeRequest req;
+    req.only = {"workload"};
+    Result r = analyze_loaded(set, req);
+    const auto [count, example] = diag(r, "do not fit the operator's FLOP formula");
+    EXPECT_EQ(count, 6);
+    EXPECT_NE(example.find("aten::mm"), std::string::npos) << example;
+    EXPECT_NE(example.find("on rank 0"), std::string::npos) << example;
+  }
+}

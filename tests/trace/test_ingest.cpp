@@ -1028,3 +1028,211 @@ TEST(Ingest, RankFilesWithIdenticalContentAreWarnedAsCopies) {
   EXPECT_EQ(copies(dlrm), nullptr);
   fs::remove_all(dir);
 }
+
+// --- review of 2026-12-06 ---
+
+namespace {
+// The error the scan of text gives, read in chunks of `chunk` bytes ("" when none).
+std::string scan_error(const std::string& text, size_t chunk) {
+  try {
+    scan(text, chunk);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+// The error loading a file of this text gives, read in place with two threads (every file split).
+std::string file_error(const std::string& name, const std::string& text, RankTrace* out = nullptr) {
+  const auto p = std::filesystem::temp_directory_path() / ("sextant_review_1206_" + name);
+  std::ofstream(p, std::ios::binary) << text;
+  ScanOptions o;
+  o.threads = 2;
+  o.split_min_bytes = 0;
+  std::string err;
+  try {
+    RankTrace t = load_trace_file(p.string(), o);
+    if (out) *out = std::move(t);
+  } catch (const Error& e) {
+    err = e.what();
+  }
+  std::filesystem::remove(p);
+  return err;
+}
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+const Diagnostic* find_diag(const Diagnostics& d, const std::string& part) {
+  for (const auto& [k, v] : d.items())
+    if (k.find(part) != std::string::npos) return &v;
+  return nullptr;
+}
+const std::string kEv = R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,"args":{"stream":7}})";
+}  // namespace
+
+// Question (review of 2026-12-06): is a file of NUL bytes, or one that starts with them, said to
+// be zero-filled or binary, naming the offset, rather than "empty file"; and a text that ends in
+// zeros a zero-filled tail rather than a plain truncation? A file without bytes is still empty.
+TEST(Ingest, NulBytesAreSaidNotTakenForTheEndOfTheFile) {
+  for (size_t chunk : {size_t{16}, size_t{1} << 20}) {
+    const std::string zeros = scan_error(std::string(4096, '\0'), chunk);
+    EXPECT_NE(zeros.find("zero-filled"), std::string::npos) << zeros;
+    EXPECT_NE(zeros.find("byte offset 0"), std::string::npos) << zeros;
+    EXPECT_EQ(zeros.find("empty file"), std::string::npos) << zeros;
+    const std::string head = scan_error(std::string(3, '\0') + R"({"traceEvents": []})", chunk);
+    EXPECT_NE(head.find("NUL byte"), std::string::npos) << head;
+    EXPECT_NE(head.find("binary"), std::string::npos) << head;
+    EXPECT_EQ(head.find("empty file"), std::string::npos) << head;
+    // A NUL where an element or a separator should be.
+    const std::string mid = scan_error("{\"traceEvents\": [" + kEv + ",\x01\0\0" + kEv + "]}", chunk);
+    EXPECT_NE(mid.find("expected"), std::string::npos) << mid;  // \x01 first: an ordinary syntax error
+    const std::string sep = scan_error("{\"traceEvents\": [" + kEv + std::string(1, '\0') + "]}", chunk);
+    EXPECT_NE(sep.find("NUL byte"), std::string::npos) << sep;
+    EXPECT_EQ(sep.find("unexpected end of data"), std::string::npos) << sep;
+    // Cut inside a string, then zeros to the end (a file whose tail was never written).
+    const std::string doc = kDoc;
+    const std::string tail = scan_error(doc.substr(0, doc.find("legacy_kernel") + 4) + std::string(700, '\0'), chunk);
+    EXPECT_NE(tail.find("zero-filled tail"), std::string::npos) << tail;
+    EXPECT_NE(tail.find("byte offset " + std::to_string(doc.find("legacy_kernel") + 4)), std::string::npos) << tail;
+    EXPECT_NE(scan_error("", chunk).find("empty file"), std::string::npos);
+    EXPECT_NE(scan_error("  \n", chunk).find("empty file"), std::string::npos);
+  }
+  const std::string in_place = file_error("zeros.json", std::string(1 << 16, '\0'));
+  EXPECT_NE(in_place.find("zero-filled"), std::string::npos) << in_place;
+}
+
+// Question (review of 2026-12-06): the Trace Event Format makes the closing ']' of the JSON Array
+// Format optional (a writer that crashed leaves none) and viewers take a comma after the last
+// event: are such traces read, with a note, while a cut inside an event is still a truncation and
+// the object form keeps JSON's rules?
+TEST(Ingest, ABareArrayMayLackItsClosingBracket) {
+  const std::string two = "[" + kEv + ",\n" + kEv;
+  for (size_t chunk : {size_t{16}, size_t{1} << 20}) {
+    for (const std::string& text : {two, two + "\n", two + ",", two + ",\n  "}) {
+      RankTrace t = scan(text, chunk);
+      EXPECT_EQ(t.size(), 2u) << text;
+      const Diagnostic* d = find_diag(t.diagnostics, "without its closing ']'");
+      ASSERT_NE(d, nullptr) << text;
+      EXPECT_EQ(d->severity, "info");
+      EXPECT_EQ(d->example.find("trailing comma") != std::string::npos, text.find_last_not_of(" \n") == text.rfind(',')) << d->example;
+    }
+    RankTrace c = scan(two + ",]", chunk);
+    EXPECT_EQ(c.size(), 2u);
+    EXPECT_NE(find_diag(c.diagnostics, "trailing comma after the last event"), nullptr);
+    EXPECT_EQ(find_diag(c.diagnostics, "without its closing"), nullptr);
+    // Cut inside an event, or inside a value after the last complete one: truncated.
+    EXPECT_NE(scan_error(two + ",\n{\"ph\": \"X\", \"ts\": 12", chunk).find("unexpected end of data"), std::string::npos);
+    EXPECT_NE(scan_error(two + ", 12", chunk).find("unexpected end of data"), std::string::npos);
+    // The object form: a missing ']' is a truncation, ",]" a syntax error, as before.
+    EXPECT_NE(scan_error("{\"traceEvents\": [" + kEv + ",\n" + kEv, chunk).find("unexpected end of data"), std::string::npos);
+    EXPECT_NE(scan_error("{\"traceEvents\": [" + kEv + ",]}", chunk), "");
+  }
+  // In place and split in two halves (the second half's scanner meets the end).
+  std::string many = "[";
+  for (int i = 0; i < 400; ++i) many += (i ? ",\n" : "") + kEv;
+  RankTrace t;
+  EXPECT_EQ(file_error("noclose.json", many + ",\n", &t), "");
+  EXPECT_EQ(t.size(), 400u);
+  EXPECT_NE(find_diag(t.diagnostics, "without its closing ']'"), nullptr);
+}
+
+// Question (review of 2026-12-06): is a text cut right after a top-level '{' or ',' a truncation
+// ("unexpected end of data"), as one cut anywhere else is, not "expected a key string"?
+TEST(Ingest, ACutAfterATopLevelCommaIsATruncation) {
+  for (size_t chunk : {size_t{16}, size_t{1} << 20}) {
+    for (const std::string& text : {std::string("{"), std::string("\n{\n  \"schemaVersion\": 1,\n  "),
+                                    "{\"schemaVersion\": 1, \"traceEvents\": [" + kEv + "],"}) {
+      const std::string e = scan_error(text, chunk);
+      EXPECT_NE(e.find("unexpected end of data"), std::string::npos) << e;
+      EXPECT_EQ(e.find("expected a key string"), std::string::npos) << e;
+    }
+    EXPECT_NE(scan_error("{ 5: 1}", chunk).find("expected a key string"), std::string::npos);
+  }
+}
+
+// Question (review of 2026-12-06): is a long example cut on a UTF-8 character boundary, keeping
+// its end (where: "on rank 3"), never splitting a character (invalid UTF-8 on stdout)?
+TEST(Ingest, LongDiagnosticExamplesAreCutOnCharacterBoundaries) {
+  std::string name;
+  for (int i = 0; i < 80; ++i) name += "\xC3\xA9\xE2\x82\xAC";  // "é€": 2 + 3 bytes
+  Diagnostics d;
+  d.add("k", "info", "x" + name + " dur=-1 us on rank 3");
+  const std::string& ex = d.items().at("k").example;
+  EXPECT_LE(ex.size(), 200u);
+  EXPECT_TRUE(valid_utf8(ex)) << ex;
+  EXPECT_NE(ex.find("..."), std::string::npos) << ex;
+  EXPECT_TRUE(ex.ends_with(" dur=-1 us on rank 3")) << ex;
+  EXPECT_EQ(ex.rfind("x\xC3\xA9", 0), 0u) << ex;
+  // Every cut length keeps the text valid and within the bound; short texts are kept whole.
+  const std::string s = "a" + name;
+  for (size_t n = 0; n < 40; ++n) {
+    const std::string c = shorten_utf8(s, n);
+    EXPECT_LE(c.size(), n);
+    EXPECT_TRUE(valid_utf8(c)) << n;
+  }
+  EXPECT_EQ(shorten_utf8("short", 200), "short");
+  EXPECT_EQ(utf8_floor("a\xC3\xA9", 2), 1u);
+  EXPECT_EQ(utf8_floor("a\xC3\xA9", 3), 3u);
+  d.add_count("c", "info", name, 5);
+  EXPECT_TRUE(valid_utf8(d.items().at("c").example));
+}
+
+// Question (review of 2026-12-06): is a Chrome trace whose events carry no `cat` (a JAX or
+// TensorFlow trace-viewer export) refused as holding no usable events, saying why, instead of
+// giving every table zero with exit 0; and left out of a job of Kineto traces with a warning?
+TEST(Ingest, EventsWithoutCategoryAreNoUsableEvents) {
+  const std::string jax = std::string(SEXTANT_SOURCE_DIR) + "/tests/data/trace/odd/jax_like.trace.json";
+  try {
+    load_traces({jax});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("no usable events"), std::string::npos) << m;
+    EXPECT_NE(m.find("12 of the 15 elements in traceEvents are complete events, all without `cat`"), std::string::npos) << m;
+    EXPECT_NE(m.find("not a PyTorch/Kineto trace"), std::string::npos) << m;
+  }
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "sextant_review_1206_nocat";
+  fs::remove_all(dir);
+  SynthOptions o;
+  o.ranks = 2;
+  o.steps = 2;
+  write_synthetic_traces(dir.string(), o, 1);
+  fs::copy_file(jax, dir / "jax_like.json");
+  const TraceSet set = load_traces({dir.string()});
+  EXPECT_EQ(set.ranks.size(), 2u);
+  ASSERT_EQ(set.skipped_files.size(), 1u);
+  EXPECT_NE(set.skipped_files[0].find("jax_like.json"), std::string::npos);
+  const Diagnostic* d = find_diag(set.diagnostics, "file without usable events");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->example.find("without `cat`"), std::string::npos) << d->example;
+  fs::remove_all(dir);
+}
+
+// Question (review of 2026-12-06): are the hours between ranks of different jobs rounded, not cut
+// (2 h less 50 ms had read "1 h")?
+TEST(Ingest, HoursBetweenRanksOfDifferentJobsAreNotCutDown) {
+  SynthOptions o;
+  o.ranks = 4;
+  o.steps = 6;
+  o.clock_skew_us = 7.2e9;  // rank r ahead by r x 2 h
+  std::vector<std::string> files;
+  std::vector<RankTrace> loaded;
+  for (int64_t r = 0; r < o.ranks; ++r) {
+    files.push_back("rank-" + std::to_string(r) + ".json");
+    loaded.emplace_back();
+    scan_trace_text(synth_rank_json(o, r), files.back(), loaded.back());
+  }
+  const TraceSet set = assemble_trace_set(files, std::move(loaded));
+  const Diagnostic* d = find_diag(set.diagnostics, "different jobs? their traces do not overlap");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->example.find("rank 0 is 2.0 h from the nearest other rank"), std::string::npos) << d->example;
+  EXPECT_EQ(d->example.find(" 1 h"), std::string::npos) << d->example;
+}

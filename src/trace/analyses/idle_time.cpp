@@ -91,10 +91,13 @@ void run_idle_time_breakdown(const AnalysisContext& ctx, Result& r) {
         present[cat] = true;
         intervals[cat].push_back(gap * f.us_per_tick);
       }
+      // Counted in kernels (the diagnostics' unit), the example naming the first stream and its
+      // share; it had counted streams (review of 2026-12-06).
       if (overlapping > 0)
-        ctx.diagnostics.add("idle_time: kernels starting before the previous one ended on the same stream (no gap counted)",
-                            "info", "rank " + std::to_string(f.rank()) + " stream " + std::to_string(st) + ": " +
-                                        std::to_string(overlapping) + " kernels");
+        ctx.diagnostics.add_count("idle_time: kernels starting before the previous one ended on the same stream (no gap counted)",
+                                  "info", "rank " + std::to_string(f.rank()) + " stream " + std::to_string(st) + ": " +
+                                              std::to_string(overlapping) + " kernels",
+                                  overlapping);
       double total = 0;
       double sums[3] = {0, 0, 0};
       for (int c = 0; c < 3; ++c) {

@@ -112,9 +112,10 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
         if (static_cast<int64_t>(stack.size()) == depth_wanted) chosen.push_back(i);
         stack.push_back(i);
       }
+      // Counted in operators, not ranks (review of 2026-12-06); the example names the first rank.
       if (partial)
-        ctx.diagnostics.add("cpu_op overlapping its parent without nesting (depth taken from the start)", "info",
-                            std::to_string(partial) + " on " + where);
+        ctx.diagnostics.add_count("cpu_op overlapping its parent without nesting (depth taken from the start)", "info",
+                                  std::to_string(partial) + " on " + where, partial);
     }
     ops = {};  // freed before the launches are listed
     // Launches: GPU events with their launching call on a thread, by thread and launch time.
@@ -203,9 +204,10 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
     s.add_row({f.rank(), depth_wanted, n_instances, static_cast<int64_t>(groups.size()), attributed, outside});
     // Events with no launching call in the trace are not "launched outside" an operator: they have
     // no launch at all, and are named as such (both had been one count, 2026-12-03 review).
+    // Counted in GPU events, not ranks (count 4 for 48 events on 4 ranks; review of 2026-12-06).
     if (outside > unlinked)
-      ctx.diagnostics.add("GPU events launched outside any cpu_op at the sequence depth", "info",
-                          std::to_string(outside - unlinked) + " on " + where);
+      ctx.diagnostics.add_count("GPU events launched outside any cpu_op at the sequence depth", "info",
+                                std::to_string(outside - unlinked) + " on " + where, outside - unlinked);
     if (unlinked > 0)
       ctx.diagnostics.add_count("GPU events without a launching call in the trace (not attributed to an operator)", "info", where,
                                 unlinked);

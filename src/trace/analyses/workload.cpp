@@ -175,6 +175,12 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
   };
   std::map<std::tuple<std::string, std::string, std::string>, Agg> agg;
   int64_t shapes_unparsed = 0, shapes_no_formula = 0, shapes_casts_only = 0;
+  // The first call of each kind, named with its rank (the examples had been the counts, and each
+  // diagnostic's count 1; review of 2026-12-06: the count is the calls).
+  std::string unparsed_example, no_formula_example, casts_only_example;
+  auto first_call = [](std::string& example, const Frame& f, const std::string& op, const std::string& dims) {
+    if (example.empty()) example = op + " " + dims + " on rank " + std::to_string(f.rank());
+  };
   for (const Frame& f : ctx.frames) {
     const RankTrace& t = *f.trace;
     if (t.op_shapes.empty()) continue;
@@ -251,13 +257,14 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>, Parsed> parsed;
     for (uint32_t i = 0; i < t.op_shapes.size(); ++i) {
       if (gpu_ns[i] <= 0) continue;
-      if (!computes[i]) {
-        ++shapes_casts_only;
-        continue;
-      }
       const OpShape& s = t.op_shapes[i];
       const std::string& op = t.strings.str(t.name[s.event]);
       const std::string& dims_text = t.dims_of(s);
+      if (!computes[i]) {
+        ++shapes_casts_only;
+        first_call(casts_only_example, f, op, dims_text);
+        continue;
+      }
       const std::string& types_text = t.types_of(s);
       const auto memo_key = std::make_tuple(t.name[s.event], s.dims, s.types, tf32[i]);
       if (auto hit = parsed.find(memo_key); hit != parsed.end()) {
@@ -292,12 +299,14 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
         }
       } catch (const nlohmann::json::exception&) {
         ++shapes_unparsed;
+        first_call(unparsed_example, f, op, dims_text);
         memo.fail = 1;
         continue;
       }
       Cost c = cost_of(op, dims);
       if (!c.ok) {
         ++shapes_no_formula;
+        first_call(no_formula_example, f, op, dims_text);
         memo.fail = 2;
         continue;
       }
@@ -320,13 +329,14 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       a.gpu_ns += gpu_ns[i];
     }
   }
-  if (shapes_unparsed) ctx.diagnostics.add("workload: Input Dims not parsable", "info", std::to_string(shapes_unparsed));
+  if (shapes_unparsed)
+    ctx.diagnostics.add_count("workload: Input Dims not parsable", "info", unparsed_example, shapes_unparsed);
   if (shapes_casts_only)
-    ctx.diagnostics.add("workload: operators whose kernels are only casts or copies (autocast wrappers), left off the roofline", "info",
-                        std::to_string(shapes_casts_only) + " calls");
+    ctx.diagnostics.add_count("workload: operators whose kernels are only casts or copies (autocast wrappers), left off the roofline",
+                              "info", casts_only_example, shapes_casts_only);
   if (shapes_no_formula)
-    ctx.diagnostics.add("workload: shapes that do not fit the operator's FLOP formula", "info",
-                        std::to_string(shapes_no_formula) + " calls");
+    ctx.diagnostics.add_count("workload: shapes that do not fit the operator's FLOP formula", "info", no_formula_example,
+                              shapes_no_formula);
   // --- device ---
   // The catalog is read only when there is something to place on a roofline, and a device to
   // place it on (--device, or a deviceProperties name to match): without either, no catalog entry
@@ -397,7 +407,8 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
   }
 
   std::vector<const Agg*> rows;
-  int64_t above_roof = 0;
+  int64_t above_roof = 0, above_roof_calls = 0;
+  std::string above_roof_example;
   for (const auto& [k, a] : agg) rows.push_back(&a);
   std::stable_sort(rows.begin(), rows.end(), [](const Agg* a, const Agg* b) { return a->gpu_ns > b->gpu_ns; });
   Table& rt = r.add_table("roofline",
@@ -444,14 +455,19 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
       if (frac > 1.0) {
         bound = "above_roof";
         ++above_roof;
+        above_roof_calls += a.calls;
+        if (above_roof_example.empty()) above_roof_example = a.op + " " + a.dims + " " + a.dtype;
       }
     }
     rt.add_row({a.op, a.dims, a.dtype, a.calls, static_cast<double>(a.gpu_ns) / 1000.0, a.flops, a.bytes, ai, ach_f,
                 ach_b, peak, roof, frac, bound, a.basis});
   }
+  // Counted in calls, the operators' events (review of 2026-12-06: it had been 1 whatever the rows).
   if (above_roof > 0)
-    ctx.diagnostics.add("workload: operator shapes measured above the device roof (check --device and the kernels' "
-                        "precision)", "warning", std::to_string(above_roof) + " rows, bound 'above_roof'");
+    ctx.diagnostics.add_count("workload: operator shapes measured above the device roof (check --device and the kernels' "
+                              "precision)", "warning", above_roof_example + " (" + std::to_string(above_roof) +
+                              " roofline row" + (above_roof > 1 ? "s" : "") + ", bound 'above_roof')",
+                              above_roof_calls);
   r.set("workload_shaped_ops_flops", total_flops);
   r.set("workload_shaped_ops_gpu_time_s", total_s);
   if (rows.size() > cap)

@@ -347,26 +347,56 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
   std::exception_ptr first_empty;
   for (size_t i = 0; i < files.size(); ++i) {
     if (rejected[i]) {
-      set.diagnostics.add("file unreadable or corrupt: skipped, the other files analysed", "warning",
-                          message_of(rejected[i]).substr(0, 300));
+      set.diagnostics.add("file unreadable or corrupt: skipped, the other files analysed", "warning", message_of(rejected[i]));
       set.skipped_files.push_back(files[i]);
       continue;
     }
     set.raw_bytes += loaded[i].raw_bytes;
     set.file_bytes += loaded[i].file_bytes;
-    if (loaded[i].has_trace_events && loaded[i].size() == 0) {
+    // Usable: the rows the analyses keep (build_frame's rule: a category, and not the profiler's
+    // own "Trace" span). Events without `cat` are stored but never analysed, so a trace-viewer
+    // export of JAX or TensorFlow (ph X, numeric ts and dur, no cat) had given every table zero
+    // and exit 0, with only an info diagnostic (review of 2026-12-06).
+    size_t usable_rows = 0, rows_without_cat = 0, trace_span_rows = 0;
+    for (const Category c : loaded[i].cat) {
+      if (c == Category::None) ++rows_without_cat;
+      else if (c == Category::Trace) ++trace_span_rows;
+      else ++usable_rows;
+    }
+    if (loaded[i].has_trace_events && usable_rows == 0) {
       // A traceEvents array without one usable complete event: nothing to analyse. Say why.
       std::string why;
       for (const auto& [kind, d] : loaded[i].diagnostics.items()) {
         if (d.severity == "info") continue;
         why += (why.empty() ? "" : "; ") + kind + " (" + std::to_string(d.count) + ")";
       }
-      const Error empty(SourceLocation{files[i], 0, 0, "traceEvents"},
-                        "no usable events: " + std::to_string(loaded[i].json_events) + " elements in traceEvents, " +
-                            "none a complete event (ph X) with numeric ts and dur" + (why.empty() ? "" : ": " + why));
+      const auto n_rows = static_cast<int64_t>(loaded[i].size());
+      const std::string no_cat = " without `cat` (not a PyTorch/Kineto trace: a JAX or TensorFlow trace-viewer export, or "
+                                 "another Chrome-trace writer?)";
+      std::string what = std::to_string(loaded[i].json_events) + " elements in traceEvents, none a complete event (ph X) "
+                         "with numeric ts and dur";
+      if (n_rows > 0 && trace_span_rows == 0) {
+        what = std::to_string(n_rows) + " of the " + std::to_string(loaded[i].json_events) + " elements in traceEvents " +
+               (n_rows > 1 ? "are complete events, all" : "is a complete event,") + no_cat;
+      } else if (n_rows > 0) {
+        what = std::to_string(n_rows) + " complete event" + (n_rows > 1 ? "s" : "") + " of " +
+               std::to_string(loaded[i].json_events) + " elements in traceEvents, none with a PyTorch profiler category: " +
+               (rows_without_cat > 0 ? std::to_string(rows_without_cat) + no_cat + "; " : std::string()) +
+               std::to_string(trace_span_rows) + " of cat Trace (the profiler's own span)";
+      }
+      what += why.empty() ? "" : ": " + why;
+      const Error empty(SourceLocation{files[i], 0, 0, "traceEvents"}, "no usable events: " + what,
+                        rows_without_cat > 0 ? "analyze reads PyTorch profiler (Kineto) traces, whose events carry `cat` "
+                                               "(kernel, cuda_runtime, cpu_op, ...)"
+                                             : "");
       if (files.size() == 1) throw empty;
       if (!first_empty) first_empty = std::make_exception_ptr(empty);
-      set.diagnostics.add("file without usable events: skipped, the other files analysed", "warning", std::string(empty.what()).substr(0, 300));
+      // The example: the file and the reason first (a long path must not push the reason past the cut).
+      set.diagnostics.add("file without usable events: skipped, the other files analysed", "warning",
+                          files[i] + ": " +
+                              (n_rows > 0 && rows_without_cat == n_rows
+                                   ? std::to_string(n_rows) + " complete events, all without `cat`: not a PyTorch/Kineto trace"
+                                   : what));
       set.skipped_files.push_back(files[i]);
       continue;
     }
@@ -520,9 +550,13 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
         const int64_t gap = std::max<int64_t>({0, win[j].first - win[i].second, win[i].first - win[j].second});
         nearest = std::min(nearest, gap);
       }
-      if (nearest != INT64_MAX && nearest > kHour)
-        far += (far.empty() ? "" : "; ") + std::string("rank ") + std::to_string(set.ranks[i].rank) + " is " +
-               std::to_string(nearest / kHour) + " h from the nearest other rank";
+      if (nearest != INT64_MAX && nearest > kHour) {
+        // With one decimal: the integer division had said "1 h" for 2 h less 50 ms (review of 2026-12-06).
+        char hours[32];
+        std::snprintf(hours, sizeof hours, "%.1f", static_cast<double>(nearest) / static_cast<double>(kHour));
+        far += (far.empty() ? "" : "; ") + std::string("rank ") + std::to_string(set.ranks[i].rank) + " is " + hours +
+               " h from the nearest other rank";
+      }
     }
     if (!far.empty())
       set.diagnostics.add("ranks from different jobs? their traces do not overlap in time; cross-rank analyses (clock_skew, "

@@ -33,6 +33,7 @@ constexpr int64_t kNoInt = std::numeric_limits<int64_t>::min();
 struct SyntaxError {
   const char* at;
   std::string what;
+  uint64_t offset = UINT64_MAX;  // where in the text, when `at` may have left the window (else from `at`)
 };
 
 inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -648,7 +649,7 @@ class Scanner {
     try {
       top_level();
     } catch (const SyntaxError& se) {
-      uint64_t off = base_ + static_cast<uint64_t>(se.at - data_);
+      uint64_t off = se.offset != UINT64_MAX ? se.offset : base_ + static_cast<uint64_t>(se.at - data_);
       // A gzip member damaged mid-stream inflates to garbage before its checksum fails at the end:
       // read the rest, and name the corruption where zlib finds it rather than the first byte of
       // garbage (a flipped byte in a 9 MB .json.gz had read as "expected a key in args at byte
@@ -730,7 +731,60 @@ class Scanner {
   }
 
   [[noreturn]] void truncated() {
+    // Text that ends in NUL bytes is a file whose tail was never written (a crash or a full disk
+    // leaves the file's length with zeros behind it): said so, from where the zeros start (in the
+    // window; review of 2026-12-06).
+    const char* z = lim();
+    while (z > data_ && z[-1] == '\0') --z;
+    if (z < lim())
+      throw SyntaxError{z, "the text ends in " + std::to_string(lim() - z) +
+                               " NUL bytes from here (a zero-filled tail: the file was not fully written; damaged, not JSON)"};
     throw SyntaxError{lim(), "unexpected end of data (truncated file?)"};
+  }
+
+  // Whether the scan is at the end of the text (peek_nonws returned '\0' there, not at a NUL byte).
+  bool at_end() const { return pos_ >= end_; }
+
+  // peek_nonws returned '\0': the end of the text (truncated), or a NUL byte, which no JSON text
+  // holds (a zero-filled or binary file). Both had read as the end: a file of zeros was an
+  // "empty file", a NUL inside one "unexpected end of data" (review of 2026-12-06).
+  [[noreturn]] void end_or_nul() {
+    if (at_end()) truncated();
+    nul_error();
+  }
+  // A NUL byte at cur(): the start of zeros that run to the end of the text (a zero-filled file or
+  // stretch), or a NUL among other bytes (binary data). The zeros are read on, up to 64 MiB.
+  [[noreturn]] void nul_error() {
+    const uint64_t at = base_ + pos_;
+    constexpr uint64_t kLookBytes = uint64_t{64} << 20;
+    uint64_t zeros = 0;
+    bool to_end = false, limited = false;
+    for (;;) {
+      const char* p = cur();
+      while (p < lim() && *p == '\0') ++p;
+      zeros += static_cast<uint64_t>(p - cur());
+      pos_ = static_cast<size_t>(p - data_);
+      if (p < lim()) break;
+      if (!fill()) {
+        to_end = true;
+        break;
+      }
+      if (zeros >= kLookBytes) {  // more to read: "at least"
+        limited = true;
+        break;
+      }
+    }
+    const std::string n = std::to_string(zeros);
+    if (to_end)
+      throw SyntaxError{cur(),
+                        at == 0 ? "the file is zero-filled (" + n + " NUL bytes: damaged, not JSON)"
+                                : n + " NUL bytes from here to the end of the file (a zero-filled stretch: damaged, not JSON)",
+                        at};
+    throw SyntaxError{cur(),
+                      (limited ? "at least " : "") + n + " NUL byte" + (zeros > 1 ? "s" : "") +
+                          (zeros >= 512 ? " in a row (a zero-filled stretch: damaged, not JSON)"
+                                        : " (no JSON text holds one): binary data or a damaged file, not JSON"),
+                      at};
   }
 
   // Runs f(p, e) -> new position or nullptr (needs more data), refilling until it succeeds.
@@ -761,14 +815,20 @@ class Scanner {
   void expect(char c) {
     char got = peek_nonws();
     if (got != c) {
-      if (got == '\0') truncated();
+      if (got == '\0') end_or_nul();
       throw SyntaxError{cur(), std::string("expected '") + c + "'"};
     }
     ++pos_;
   }
 
   std::string read_key() {
-    if (peek_nonws() != '"') throw SyntaxError{cur(), "expected a key string"};
+    const char c = peek_nonws();
+    if (c != '"') {
+      // The end of the text after a top-level '{' or ',' is a truncation, as expect() says (it
+      // had read "expected a key string"; review of 2026-12-06).
+      if (c == '\0') end_or_nul();
+      throw SyntaxError{cur(), "expected a key string"};
+    }
     std::string key;
     step([&](const char* p, const char* e) -> const char* {
       std::string_view sv;
@@ -798,11 +858,15 @@ class Scanner {
     if (c == '[') {
       ++pos_;
       out_.has_trace_events = true;
+      bare_array_ = true;
       events_array();
       return;
     }
     if (c != '{') {
-      if (c == '\0') throw SyntaxError{cur(), "empty file"};
+      if (c == '\0') {
+        if (at_end()) throw SyntaxError{cur(), "empty file"};
+        nul_error();  // a NUL byte is no end of the file
+      }
       throw SyntaxError{cur(), "expected a JSON object or array"};
     }
     ++pos_;
@@ -851,7 +915,7 @@ class Scanner {
         ++pos_;
         break;
       }
-      if (d == '\0') truncated();
+      if (d == '\0') end_or_nul();
       throw SyntaxError{cur(), "expected ',' or '}' in the top-level object"};
     }
   }
@@ -859,7 +923,7 @@ class Scanner {
   void metadata(const std::string& key, const std::string& text) {
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded()) {
-      out_.diagnostics.add("unparsable " + key, "warning", text.substr(0, 120));
+      out_.diagnostics.add("unparsable " + key, "warning", shorten_utf8(text, 120));
       return;
     }
     try {
@@ -872,7 +936,7 @@ class Scanner {
           if (std::isfinite(v) && v >= -9.2e18 && v <= 9.2e18)
             out_.base_time_ns = static_cast<int64_t>(std::llround(v));
           else
-            out_.diagnostics.add("baseTimeNanoseconds out of range (ignored)", "warning", text.substr(0, 120));
+            out_.diagnostics.add("baseTimeNanoseconds out of range (ignored)", "warning", shorten_utf8(text, 120));
         }
       } else if (key == "otherData" && j.is_object()) {
         if (j.contains("generator") && j["generator"].is_string()) out_.generator = j["generator"].get<std::string>();
@@ -950,6 +1014,7 @@ class Scanner {
       reader = start_worker([&] {
         try {
           Scanner s(src_, std::string_view(data_, end_), split, file_, tail);
+          s.bare_array_ = bare_array_;
           tail_end = s.events_tail();
           tail_ok = true;
         } catch (...) {  // SyntaxError, Error, bad_alloc: this scanner reads that part itself
@@ -1007,6 +1072,7 @@ class Scanner {
           stop.store(split, std::memory_order_relaxed);
           if (progress.load(std::memory_order_relaxed) < split) {  // else passed it already: reads on alone
             Scanner s(src_, std::string_view(data_, total_), split, file_, tail);
+            s.bare_array_ = bare_array_;
             tail_end = s.events_tail();
             tail_ok = true;
           }
@@ -1105,7 +1171,22 @@ class Scanner {
           released_ = pos_;
         }
       } else {
-        if (c == '\0') truncated();
+        if (c == '\0') {
+          // After a ',' (n > 0) or '[': the end of a JSON Array Format trace may come without ']'.
+          if (at_end() && bare_array_) {
+            array_without_close(n > 0);
+            return true;
+          }
+          end_or_nul();
+        }
+        if (c == ']' && n > 0 && bare_array_) {
+          // A comma after the last event ("...},]"), as a writer that appends "event," leaves:
+          // the Trace Event Format's array form is read by viewers that take it (review of 2026-12-06).
+          out_.diagnostics.add("trailing comma after the last event of a JSON Array Format trace: ignored", "info",
+                               "at byte offset " + std::to_string(base_ + pos_));
+          ++pos_;
+          return true;
+        }
         ++out_.json_events;
         out_.diagnostics.add("event is not an object", "warning",
                              "at byte offset " + std::to_string(base_ + pos_));
@@ -1120,9 +1201,28 @@ class Scanner {
         ++pos_;
         return true;
       }
-      if (d == '\0') truncated();
+      if (d == '\0') {
+        if (at_end() && bare_array_) {
+          array_without_close(false);
+          return true;
+        }
+        end_or_nul();
+      }
       throw SyntaxError{cur(), "expected ',' or ']' in traceEvents"};
     }
+  }
+
+  // The text ended after a complete element (or the ',' after one) of a bare-array trace. The
+  // Trace Event Format says the JSON Array Format's closing ']' is optional, so that the trace of
+  // a writer that stopped (a crashed process) still loads: read to the last complete event, with
+  // a note (it had been refused as truncated; review of 2026-12-06). A cut inside an event is
+  // still a truncation (the step reading the event fails first).
+  void array_without_close(bool after_comma) {
+    out_.diagnostics.add("JSON Array Format trace without its closing ']' (optional in the Trace Event Format: a writer that "
+                         "stopped?): read to the last complete event",
+                         "info",
+                         std::to_string(out_.json_events) + " elements, the text ends at byte offset " +
+                             std::to_string(base_ + pos_) + (after_comma ? " after a trailing comma" : ""));
   }
 
   // Appends the events the second scanner read (see events_array).
@@ -1717,6 +1817,7 @@ class Scanner {
   size_t pos_ = 0, end_ = 0;
   uint64_t base_ = 0;
   bool eof_ = false;
+  bool bare_array_ = false;  // the top level is a JSON Array Format trace (its ']' optional)
 };
 
 class StringSource final : public ByteSource {

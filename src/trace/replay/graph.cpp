@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cmath>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -273,7 +274,10 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
     const int64_t num = profiler_step_number(n);
     if (num >= 0) steps.push_back(Step{c.ts, c.end, num, thread_key(t, c.event)});
   }
-  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.ts < b.ts; });
+  // On the whole step (std::sort by start alone left steps of one start in an unspecified order).
+  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return std::tie(a.ts, a.end, a.n, a.tid_key) < std::tie(b.ts, b.end, b.n, b.tid_key);
+  });
   if (steps.empty()) {
     // The whole trace is one iteration: from the first call or GPU event to the last end.
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -508,7 +512,23 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   for (uint32_t k = 0; k < f.cpu.size(); ++k)
     if (is_call(f.cpu[k])) calls_by_ts.push_back(k);
   {
-    auto by_ts = [&](uint32_t a, uint32_t b) { return f.cpu[a].ts < f.cpu[b].ts; };
+    // By start, then on the whole event, never by position: calls that start at the same time
+    // (cudaPeekAtLastError of 0 us at a cudaOccupancy... call's start) had kept the file's order,
+    // which decided which one is nested in the other, and the graph of a shuffled file lost nodes
+    // (dlrm rank 0: 1286, 1285, 1283 nodes for the same events; review of 2026-12-06). The longer
+    // call first (the enclosing one, as a call stack nests), then the thread, correlation id and
+    // name; events equal in all of these are interchangeable.
+    auto by_ts = [&](uint32_t a, uint32_t b) {
+      const CpuEvent& x = f.cpu[a];
+      const CpuEvent& y = f.cpu[b];
+      if (x.ts != y.ts) return x.ts < y.ts;
+      if (x.end != y.end) return x.end > y.end;
+      const int64_t kx = thread_key(t, x.event), ky = thread_key(t, y.event);
+      if (kx != ky) return kx < ky;
+      if (t.correlation[x.event] != t.correlation[y.event]) return t.correlation[x.event] < t.correlation[y.event];
+      if (t.name[x.event] != t.name[y.event]) return t.strings.str(t.name[x.event]) < t.strings.str(t.name[y.event]);
+      return t.cat[x.event] < t.cat[y.event];
+    };
     if (!std::is_sorted(calls_by_ts.begin(), calls_by_ts.end(), by_ts))
       std::stable_sort(calls_by_ts.begin(), calls_by_ts.end(), by_ts);
   }
@@ -1602,7 +1622,7 @@ Scale parse_scale(const std::string& spec) {
     o.set_max_mem(64 << 20);
     auto re = std::make_shared<const RE2>(s.pattern, o);
     if (!re->ok())
-      throw Error(where, "invalid regular expression '" + (s.pattern.size() > 200 ? s.pattern.substr(0, 200) + "..." : s.pattern) + "': " + re->error(),
+      throw Error(where, "invalid regular expression '" + shorten_utf8(s.pattern, 203) + "': " + re->error(),
                   "RE2 syntax (https://github.com/google/re2/wiki/Syntax), case-insensitive, e.g. 'kernel:gemm|cutlass=0.8'");
     s.re = std::move(re);
   } else if (cls == "comm" || cls == "communication") {
