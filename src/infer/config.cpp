@@ -169,14 +169,32 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
                       const std::vector<std::pair<std::string, std::string>>& sets) {
   YAML::Node root = parse_yaml_document(text, path);
   for (const auto& [k, v] : sets) {
+    // `--set sweep=null` (or ~) removes the file's request-rate sweep: the one way to run a study
+    // that has one without it (2026-12-06 review: `=[]` was "must not be empty", `=null` "no value
+    // given"). Only the sweep: a null elsewhere still says "no value given".
+    if (k == "sweep") {
+      const size_t b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
+      const std::string t = b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
+      if (t == "null" || t == "~" || t == "Null" || t == "NULL") {
+        if (root.IsMap() && root["sweep"]) root.remove("sweep");
+        continue;
+      }
+    }
     // The request rate is given one way: a --set of rate_per_s or load_fraction replaces the
     // file's other one (before 2026-12-02 the file's load_fraction silently won over a --set
-    // rate_per_s). Both in the file (or both set) is an error below.
-    for (const auto& [key, other] : {std::pair<const char*, const char*>{"workload.rate_per_s", "load_fraction"},
-                                     {"workload.load_fraction", "rate_per_s"}}) {
+    // rate_per_s). Both in the file (or both set) is an error below. So do the sweep's
+    // rates_per_s and load_fractions (2026-12-06 review: `--set sweep.rates_per_s=[5]` on a file
+    // sweeping load_fractions was "give one of load_fractions or rates_per_s").
+    struct OneOf {
+      const char* key;
+      const char* section;
+      const char* other;
+    };
+    for (const OneOf& o : {OneOf{"workload.rate_per_s", "workload", "load_fraction"}, OneOf{"workload.load_fraction", "workload", "rate_per_s"},
+                           OneOf{"sweep.rates_per_s", "sweep", "load_fractions"}, OneOf{"sweep.load_fractions", "sweep", "rates_per_s"}}) {
       bool other_set = false;
-      for (const auto& [k2, v2] : sets) other_set |= k2 == std::string("workload.") + other;
-      if (k == key && !other_set && root["workload"].IsMap() && root["workload"][other]) root["workload"].remove(other);
+      for (const auto& [k2, v2] : sets) other_set |= k2 == std::string(o.section) + "." + o.other;
+      if (k == o.key && !other_set && root[o.section].IsMap() && root[o.section][o.other]) root[o.section].remove(o.other);
     }
     apply_yaml_override(root, k, v, path);
   }
@@ -360,6 +378,10 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     if (w.arrival != "trace" && (w.requests < 1 || w.requests > kMaxServingRequests))
       v->fail("requests", "requests must be from 1 to " + std::to_string(kMaxServingRequests) + ", got " + std::to_string(w.requests),
               "the serving simulation holds every request in memory");
+    // A rate whose run would span more than kMaxArrivalSpanS is refused at its key (2026-12-06 review).
+    if (w.arrival != "trace" && v->has("rate_per_s"))
+      if (const ArrivalSpanProblem sp = arrival_span_problem(w.rate_per_s, w.requests); !sp.empty())
+        v->fail("rate_per_s", "rate_per_s " + format_double(w.rate_per_s) + ": " + sp.message, sp.hint);
     if (auto p = v->opt_map("prompt")) w.prompt = read_length(*p, w.prompt);
     if (auto p = v->opt_map("output")) w.output = read_length(*p, w.output);
     if (auto p = v->opt_map("prefix")) {
@@ -433,6 +455,10 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     };
     read("load_fractions", s.sweep_load_fractions);
     read("rates_per_s", s.sweep_rates_per_s);
+    if (s.workload.arrival != "trace")
+      for (double x : s.sweep_rates_per_s)
+        if (const ArrivalSpanProblem sp = arrival_span_problem(x, s.workload.requests); !sp.empty())
+          v->fail("rates_per_s", "rates_per_s entry " + format_double(x) + ": " + sp.message, sp.hint);
     if (s.sweep_load_fractions.empty() == s.sweep_rates_per_s.empty())
       v->fail("load_fractions", "give one of load_fractions or rates_per_s");
     v->finish();
@@ -715,6 +741,15 @@ static Result run_serve_in(StudySpec s) {
   double cap = 0;
   if (s.load_fraction > 0 || sweep) cap = saturation_of(s);
   if (s.load_fraction > 0) s.workload.rate_per_s = rate_at_load(s.load_fraction, cap, 0.0);
+  // A load so small that its rate's run would span more than kMaxArrivalSpanS is refused at its key
+  // (a given rate is refused by load_study; 2026-12-06 review).
+  auto check_span = [&](double rate, const char* key, double fraction) {
+    if (const ArrivalSpanProblem sp = arrival_span_problem(rate, s.workload.requests); !sp.empty())
+      throw Error(SourceLocation{s.file, 0, 0, key}, std::string(key) + " " + format_double(fraction) + " of the saturation throughput (" +
+                                                         format_double(cap) + " requests/s): " + sp.message,
+                  "a larger load fraction, or fewer requests");
+  };
+  if (s.load_fraction > 0) check_span(s.workload.rate_per_s, "workload.load_fraction", s.load_fraction);
   auto reqs = generate_requests(s.workload);
   Result r = simulate_serving(s.serving, reqs);
   // The saturation throughput counts completed requests: requests refused at arrival (too long
@@ -840,7 +875,10 @@ static Result run_serve_in(StudySpec s) {
     t.add_f64("output_tokens_per_s"); t.add_f64("ttft_p50_s"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p50_s");
     t.add_f64("tpot_p99_s"); t.add_f64("slo_attainment_fraction"); t.add_f64("goodput_requests_per_s");
     std::vector<double> rates = s.sweep_rates_per_s;
-    for (double f : s.sweep_load_fractions) rates.push_back(rate_at_load(f, cap, refused));
+    for (double f : s.sweep_load_fractions) {
+      rates.push_back(rate_at_load(f, cap, refused));
+      check_span(rates.back(), "sweep.load_fractions", f);
+    }
     // Said for rates_per_s too: its load_fraction column is the accepted rate's as well (review of
     // 2026-12-05: 0.489 at 2 req/s with 27% refused read as unexplained).
     if (refused > 0 && refused < 1)
@@ -1244,7 +1282,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("prefill_passes_count", prefill_passes);
   if (prefill_passes > 1 || static_cast<double>(prompt) > kPassTokens) {
     const std::string whole_gb =
-        format_double(std::round(static_cast<double>(prompt) * d.model.hidden * d.activation.bytes() * 8 / 1e8) / 10) + " GB";
+        format_double(std::round(activation_workspace_bytes(d, static_cast<double>(prompt)) / 1e8) / 10) + " GB";
     const std::string budget_text = format_double(kPassTokens) + " tokens (" +
                                     (serving_pass_tokens > 0 ? "the study's serving.max_batch_tokens" : "serve's default max_batch_tokens") + ")";
     const std::string head = "the prefill of " + std::to_string(batch * prompt) + " tokens runs in " + std::to_string(prefill_passes) +
@@ -1476,9 +1514,24 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     throw Error(SourceLocation{s.file, 0, 0, "workload.rate_per_s"}, "plan needs a request rate (rate_per_s)");
   WorkloadSpec w = s.workload;
   if (w.arrival != "trace") w.requests = P.requests;
+  if (w.arrival != "trace")
+    if (const ArrivalSpanProblem sp = arrival_span_problem(w.rate_per_s, w.requests); !sp.empty())
+      throw Error(SourceLocation{s.file, 0, 0, "plan.requests"}, "plan.requests " + std::to_string(w.requests) + " at workload.rate_per_s: " + sp.message,
+                  sp.hint);
   const auto reqs = generate_requests(w);
   Result r;
   r.command = "infer plan";
+  // No slo: section: no SLO to meet, so the cheapest candidate that carries the rate wins, and
+  // the attainment columns are no number (2026-12-06 review: they read 1.0 beside bounds of 0 s).
+  // A candidate then meets it where the share of the requests it serves (refused ones miss any
+  // SLO) reaches plan.slo_attainment_fraction.
+  const bool has_slo = s.serving.slo.ttft_s > 0 || s.serving.slo.tpot_s > 0;
+  auto meets = [&](const ServingSummary& sum) {
+    return has_slo ? sum.slo_attainment_fraction : reqs.empty() ? 0.0 : static_cast<double>(sum.completed) / static_cast<double>(reqs.size());
+  };
+  if (!has_slo)
+    r.notes.push_back("no SLO (the study has no slo: ttft_s or tpot_s): a candidate meets it where it serves plan.slo_attainment_fraction "
+                      "of the requests (refused ones miss), and slo_attainment_fraction is no number; add slo: to plan for latency");
   // A devices.yaml entry that never applies, for an accelerator searched (serve and estimate say it
   // through the deployment's notes; plan had said nothing, 2026-12-05 review).
   for (const auto& acc : accels)
@@ -1604,7 +1657,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
               break;
             }
             tried = rep;
-            if (sum.slo_attainment_fraction >= P.slo_attainment_fraction) { ok = true; break; }
+            if (meets(sum) >= P.slo_attainment_fraction) { ok = true; break; }
             ++rep;
           }
           if (tried > 0) simulated_any = true;
@@ -1640,7 +1693,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
             // and cost per token, and the other order of `tp` chose the other; review of 2026-12-05).
             const int unpriced = priced ? 0 : 1;
             const double key = priced ? usd_h : rep * per_replica;
-            const double att = sum.slo_attainment_fraction, per_mtok = priced ? sum.usd_per_million_output_tokens : 0.0;
+            const double att = meets(sum), per_mtok = priced ? sum.usd_per_million_output_tokens : 0.0;
             const bool tie = unpriced == best.unpriced && std::fabs(key - best.key) <= 1e-9 * std::max(1.0, std::fabs(key));
             if (unpriced < best.unpriced || (unpriced == best.unpriced && !tie && key < best.key) ||
                 (tie && (att > best.attainment + 1e-12 || (std::fabs(att - best.attainment) <= 1e-12 && per_mtok < best.usd_per_mtok - 1e-12))))
@@ -1652,8 +1705,8 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
     r.notes.push_back("deployment.ep " + std::to_string(s.deployment.ep) + ": each candidate runs the largest expert-parallel degree up to it that "
                       "divides its tp and the experts (the ep column); for ep = tp throughout, give deployment.tp and deployment.ep the largest tp planned");
   r.set("rate_per_s", w.arrival == "trace" ? trace_rate_per_s(reqs) : w.rate_per_s);  // a trace's as serve reports it
-  r.set("slo_ttft_s", s.serving.slo.ttft_s);
-  r.set("slo_tpot_s", s.serving.slo.tpot_s);
+  r.set("slo_ttft_s", s.serving.slo.ttft_s > 0 ? s.serving.slo.ttft_s : std::nan(""));
+  r.set("slo_tpot_s", s.serving.slo.tpot_s > 0 ? s.serving.slo.tpot_s : std::nan(""));
   r.set("required_slo_attainment_fraction", P.slo_attainment_fraction);
   if (best.row.empty()) {
     r.set("found", false);

@@ -71,10 +71,13 @@ void Deployment::check() const {
   auto ffn_divides = [&](int t) { return uneven_ffn(t).width == 0; };
   // The valid tensor-parallel degrees, for the messages: the divisors of the heads that divide the
   // KV heads or are a multiple of them, and whose FFN slices are whole (the errors had named no
-  // valid value; review of 2026-12-05).
+  // valid value; review of 2026-12-05). Within the scale-up domain where it is known: tensor
+  // parallelism is modelled on the scale-up link only, and the list had offered Llama 3 8B tp 16
+  // on 8-GPU H100 nodes, which make_deployment then refused (2026-12-06 review).
   auto valid_tp = [&] {
     std::string out;
-    for (int t = 1; t <= model.heads && t <= 1024; ++t)
+    const int top = link.domain_devices > 0 ? std::min(model.heads, link.domain_devices) : model.heads;
+    for (int t = 1; t <= top && t <= 1024; ++t)
       if (model.heads % t == 0 && (model.mla || model.kv_heads <= 0 || model.kv_heads % t == 0 || t % model.kv_heads == 0) &&
           ffn_divides(t))
         out += (out.empty() ? "valid: " : ", ") + std::to_string(t);
@@ -153,63 +156,88 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   // The input embedding: its own matrix, or the head's when tied (one matrix, in the head's format).
   const double embedding_bytes = vocab_matrix * (m.tied_embeddings ? head_b : embed_b) + positions * embed_b;
   const double attn = attn_params(m);
+  // What every TP rank holds whole, beside the slices of the rest (2026-12-06 review: every weight
+  // had been divided by tp, DeepSeek-V3's decode read 1/8 of its tp-1 bytes at tp 8):
+  //  * MLA's down-projections (q_a_proj, kv_a_proj_with_mqa: vLLM's and SGLang's ReplicatedLinear),
+  //    7168 x (1536 + 576) a layer of DeepSeek-V3, 0.92 GB in fp8 on every rank;
+  //  * the K and V projections of one KV head where tp exceeds the KV heads (kv_heads divides tp,
+  //    Deployment::check; each rank holds max(kv_heads / tp, 1) heads, as its KV cache does);
+  //  * the MoE router (gate: ReplicatedLinear, unquantised), 16 bits whatever the weight format
+  //    (wider where the weights are): DeepSeek-V3's 7168 x 256 x 58 layers, 0.21 GB on every rank.
+  // attn_sharded: the attention parameters split over the ranks (the model's); attn_rank: those
+  // one rank holds whole (per rank).
+  const int tp_ranks = d_.par.tp;
+  double attn_rank = 0;
+  if (m.mla) {
+    attn_rank = static_cast<double>(m.hidden) * (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) +
+                (m.mla->q_lora_rank > 0 ? static_cast<double>(m.hidden) * m.mla->q_lora_rank : 0.0);
+  } else if (m.kv_heads > 0 && tp_ranks > m.kv_heads) {
+    attn_rank = 2.0 * m.hidden * m.head_dim;  // K and V of one KV head
+  }
+  const double attn_sharded = m.mla ? attn - attn_rank : attn - (attn_rank > 0 ? 2.0 * m.hidden * m.kv_dim() : 0.0);
+  const double router_b = std::max(wb, 2.0);
   const double norms = 2.0 * m.hidden;
-  double dense = 0, active = 0, dense_bytes = 0;
+  double active = 0;
   moe_layers_ = 0;
   head_params_ = static_cast<double>(m.vocab) * m.hidden;
   stages_.clear();
   const std::vector<int> split = stage_layers();
   int l = 0;
-  max_stage_weight_bytes_ = 0;
+  max_stage_device_weight_bytes_ = 0;
   for (size_t si = 0; si < split.size(); ++si) {
     Stage st;
     st.layers = split[si];
     st.head = si + 1 == split.size();
-    double st_dense = 0;
     // Resident weights of the stage (every expert, the embedding on the first stage, the head and
     // final norm on the last: untied, or tied with a copy there when pp > 1, as Megatron and vLLM
-    // keep it): the largest stage sets the memory per device, not the model's mean.
-    double resident = 0;  // bytes
+    // keep it): the largest stage sets the memory per device, not the model's mean. Split over the
+    // TP ranks (resident) and held whole by each (resident_rank).
+    double resident = 0, resident_rank = 0;  // bytes
     if (si == 0) resident += embedding_bytes;
     if (st.head) resident += head_params_ * head_b * (m.tied_embeddings && split.size() == 1 ? 0.0 : 1.0) + m.hidden * wb;
     for (int j = 0; j < st.layers; ++j) {
       const int layer = l + j;
-      resident += (attn + norms) * wb;
-      resident += m.is_moe_layer(layer) ? (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) * wb_expert +
-                                              static_cast<double>(m.hidden) * m.moe->num_experts * wb
-                                        : mlp_params(m, m.ffn_hidden) * wb;
+      resident += (attn_sharded + norms) * wb;
+      resident_rank += attn_rank * wb;
+      if (m.is_moe_layer(layer)) {
+        resident += (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) * wb_expert;
+        resident_rank += static_cast<double>(m.hidden) * m.moe->num_experts * router_b;
+      } else {
+        resident += mlp_params(m, m.ffn_hidden) * wb;
+      }
     }
-    max_stage_weight_bytes_ = std::max(max_stage_weight_bytes_, resident);
-    double st_dense_bytes = 0;  // the stage's weights read every iteration whatever the routing
+    max_stage_device_weight_bytes_ = std::max(max_stage_device_weight_bytes_, resident / tp_ranks + resident_rank);
+    double st_dense_bytes = 0;  // the stage's sharded weights read every iteration whatever the routing
     for (int j = 0; j < st.layers; ++j, ++l) {
-      st_dense += attn + norms;
-      st_dense_bytes += (attn + norms) * wb;
+      st_dense_bytes += (attn_sharded + norms) * wb;
+      st.rank_read_bytes += attn_rank * wb;
       st.dense_params += attn;
+      st.sharded_params += attn_sharded;
+      st.rank_params += attn_rank;
       if (m.is_moe_layer(l)) {
         ++st.moe_layers;
         const double ex = mlp_params(m, m.moe->expert_ffn_hidden);
         const double router = static_cast<double>(m.hidden) * m.moe->num_experts;
-        st_dense += m.moe->shared_experts * ex + router;
-        st_dense_bytes += m.moe->shared_experts * ex * wb_expert + router * wb;
+        st_dense_bytes += m.moe->shared_experts * ex * wb_expert;
+        st.rank_read_bytes += router * router_b;
         st.dense_params += m.moe->shared_experts * ex + router;
+        st.sharded_params += m.moe->shared_experts * ex;
+        st.rank_params += router;
         st.routed_params += m.moe->topk * ex;
       } else {
-        st_dense += mlp_params(m, m.ffn_hidden);
         st_dense_bytes += mlp_params(m, m.ffn_hidden) * wb;
         st.dense_params += mlp_params(m, m.ffn_hidden);
+        st.sharded_params += mlp_params(m, m.ffn_hidden);
       }
     }
     // Streamed per iteration: layers + LM head (tied or not, the head matrix is read once).
     st.dense_read_bytes = st_dense_bytes + (st.head ? m.hidden * wb : 0.0) + (st.head ? head_params_ * head_b : 0.0);
-    dense_bytes += st_dense_bytes;
-    dense += st_dense;
     active += st.dense_params + st.routed_params;
     moe_layers_ += st.moe_layers;
     stages_.push_back(st);
   }
   expert_bytes_ = m.moe ? mlp_params(m, m.moe->expert_ffn_hidden) * wb_expert : 0;
   linear_params_active_ = active;
-  dense_read_bytes_ = dense_bytes + m.hidden * wb + head_params_ * head_b;
   const int ep = d_.par.ep;
   z_ep_ = ep > 1 ? normal_quantile((ep - 0.375) / (ep + 0.25)) : 0.0;  // Blom (1958)
   // Group-limited routing, as training's MoE dispatch takes it (ir::moe_grouped_hits): a token
@@ -240,8 +268,10 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   // Every expert of every MoE layer in the expert format, the rest of the linear layers in theirs.
   const double all_expert_params =
       m.moe ? static_cast<double>(m.num_moe_layers()) * (m.moe->num_experts + m.moe->shared_experts) * mlp_params(m, m.moe->expert_ffn_hidden) : 0.0;
-  weight_bytes_total_ = (m.params_total() - m.params_embedding() - all_expert_params) * wb + all_expert_params * wb_expert + embedding_bytes +
-                        (m.tied_embeddings ? 0.0 : vocab_matrix * head_b);
+  // The routers in their own (16-bit) format.
+  const double all_router_params = m.moe ? static_cast<double>(m.num_moe_layers()) * m.hidden * m.moe->num_experts : 0.0;
+  weight_bytes_total_ = (m.params_total() - m.params_embedding() - all_expert_params - all_router_params) * wb + all_router_params * router_b +
+                        all_expert_params * wb_expert + embedding_bytes + (m.tied_embeddings ? 0.0 : vocab_matrix * head_b);
 
   const double kvb = d_.kv.bytes();
   const int tp = d_.par.tp;
@@ -371,12 +401,12 @@ std::string CostModel::expert_load_source() const {
   return grouped_routing_ ? "group-limited top-k routing" : "uniform top-k routing";
 }
 
-// The largest pipeline stage's resident weights over its tp devices (pp 1: the whole model over tp;
-// before 2026-12-01 the model's total over tp x pp, which undercounted the first and last stages:
-// Llama 3 8B at pp 32 holds the 1.05 GB embedding and a layer on stage 0, 3x the mean).
-double CostModel::weight_bytes_per_device() const {
-  return (d_.par.pp > 1 ? max_stage_weight_bytes_ : weight_bytes_total_) / d_.par.tp;
-}
+// The largest pipeline stage's resident weights on one of its tp devices: its sharded weights over
+// tp plus what every rank holds whole (before 2026-12-01 the model's total over tp x pp, which
+// undercounted the first and last stages: Llama 3 8B at pp 32 holds the 1.05 GB embedding and a
+// layer on stage 0, 3x the mean; before 2026-12-06 the replicated weights were divided by tp too,
+// review).
+double CostModel::weight_bytes_per_device() const { return max_stage_device_weight_bytes_; }
 
 double CostModel::kv_bytes_per_token_per_device() const {
   const int layers_stage = (d_.model.layers + d_.par.pp - 1) / d_.par.pp;
@@ -572,15 +602,18 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
   for (size_t si = 0; si < stages_.size(); ++si) {
     const Stage& st = stages_[si];
     // Memory: weights (per TP rank) + KV read and write of the stage's layers.
-    const double wbytes = (st.dense_read_bytes + st.moe_layers * touched * touched_factor * expert_bytes_) / tp;
+    const double wbytes = (st.dense_read_bytes + st.moe_layers * touched * touched_factor * expert_bytes_) / tp + st.rank_read_bytes;
     const double kv = kv_layer_rank * st.layers;
     const double mem_bytes = wbytes + kv_read_tokens * kv + tokens * kv;
     const double mem_s = mem_bytes / memory_rate_;
     // FLOPs.
-    const double lin = 2.0 * (st.dense_params + load * st.routed_params) * tokens + (st.head ? 2.0 * head_params_ * b.logits_tokens : 0.0) +
-                       past_upproj_flops_token_layer_ * b.prefill_past_tokens * st.layers;
+    // Linear FLOPs of one rank: the sharded layers' over tp, the replicated ones' (MLA's
+    // down-projections, a replicated KV head, the router) whole on every rank.
+    const double lin = (2.0 * (st.sharded_params + load * st.routed_params) * tokens + (st.head ? 2.0 * head_params_ * b.logits_tokens : 0.0) +
+                        past_upproj_flops_token_layer_ * b.prefill_past_tokens * st.layers) / tp +
+                       2.0 * st.rank_params * tokens;
     const double att = (attn_flops_pair_decode_layer_ * b.decode_context_tokens + attn_flops_pair_layer_ * b.prefill_attention_pairs) * st.layers;
-    const double comp_s = lin / tp / compute_rate_ + att / tp / attn_rate_;
+    const double comp_s = lin / compute_rate_ + att / tp / attn_rate_;
     // Communication of the stage's layers and the send to the next stage.
     double comm_s = st.layers * ar_s;
     double comm_bytes = st.layers * ar_bytes;
@@ -592,8 +625,8 @@ IterationCost CostModel::iteration(const Batch& b, std::vector<double>* stage_s)
     if (stage_s) (*stage_s)[si] = t;
     c.memory_bytes += mem_bytes;
     c.memory_s += mem_s;
-    c.flops += (lin + att) / tp;
-    c.flops_device_max = std::max(c.flops_device_max, (lin + att) / tp);
+    c.flops += lin + att / tp;
+    c.flops_device_max = std::max(c.flops_device_max, lin + att / tp);
     c.memory_bytes_device_max = std::max(c.memory_bytes_device_max, mem_bytes);
     c.compute_s += comp_s;
     c.comm_bytes += comm_bytes;

@@ -7,11 +7,13 @@
 //  * weight bytes read: every linear layer once per iteration (the input embedding is a row
 //    gather and is not streamed); MoE layers read only the experts the iteration's tokens touch,
 //    E * (1 - (1 - k/E)^T) of E routed experts for T tokens with top-k routing, plus shared experts;
+//    split over the TP ranks, except what every rank holds whole (MLA's q_a/kv_a down-projections,
+//    a KV head's K and V projections where tp exceeds the KV heads, the MoE router in 16 bits);
 //  * KV-cache bytes (divided by kv_share_layers when layers share their KV cache): decode reads the attended context of every sequence (capped at the sliding
 //    window), prefill reads its cached past once, every new token writes its K and V (GQA: 2 x
 //    kv_heads x head_dim elements per layer, KV heads split over TP and replicated when fewer
 //    than TP; MLA: kv_lora_rank + qk_rope_head_dim elements per layer, replicated over TP);
-//  * FLOPs: 2 x active linear parameters per new token, the LM head for tokens whose logits are
+//  * FLOPs: 2 x active linear parameters per new token (the replicated ones on every rank), the LM head for tokens whose logits are
 //    needed, attention 4 x heads x head_dim per (query, key) pair per layer (MLA: 2 x heads x
 //    (qk_nope + qk_rope) + 2 x heads x v_head_dim);
 //  * communication: TP all-reduce twice per layer, EP all-to-all dispatch + combine per MoE layer,
@@ -282,15 +284,17 @@ class CostModel {
   double compute_rate_ = 0, attn_rate_ = 0, memory_rate_ = 0;
   double overlap_ = 1, iter_overhead_s_ = 0, seq_overhead_s_ = 0;
   double weight_bytes_total_ = 0;
-  double max_stage_weight_bytes_ = 0;  // resident weight bytes of the largest pipeline stage
-  double dense_read_bytes_ = 0;        // weights every iteration reads (non-routed), whole model
+  double max_stage_device_weight_bytes_ = 0;  // resident weight bytes of one device of the largest pipeline stage
   double expert_bytes_ = 0;            // one routed expert of one layer
   int moe_layers_ = 0;
   double linear_params_active_ = 0, head_params_ = 0;
   struct Stage {
     int layers = 0, moe_layers = 0;
-    double dense_read_bytes = 0;   // non-routed weights read per pass (+ head and final norm on the last)
-    double dense_params = 0;       // active linear parameters outside routed experts (no head)
+    double dense_read_bytes = 0;   // non-routed weights split over TP read per pass (+ head and final norm on the last)
+    double rank_read_bytes = 0;    // weights every TP rank holds whole, read per pass by each (per rank)
+    double dense_params = 0;       // active linear parameters outside routed experts (no head), the model's
+    double sharded_params = 0;     // of those, the ones split over TP (the model's)
+    double rank_params = 0;        // linear parameters one rank applies whole (replicated; per rank)
     double routed_params = 0;      // active routed-expert parameters per token (top-k experts)
     bool head = false;
   };

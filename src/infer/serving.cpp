@@ -401,8 +401,11 @@ bool Instance::admit_front(int32_t tokens, int32_t pass_tokens) {
   }
   // Commit.
   // Once per request: a re-admission after a preempted partial prefill had been counted again
-  // (292 lookups for 200 requests, 2026-12-04 review).
-  if (prefix_caching_ && q.prefix_group >= 0 && q.generated == 0 && !q.prefix_looked_up) {
+  // (292 lookups for 200 requests, 2026-12-04 review). Only a request that carries a shared prefix
+  // the cache can hold, one KV block or more (register_prefix caches whole blocks): a trace row of
+  // prefix_tokens 0 had been counted as a miss (5 hits of 7 prefixed requests read 0.625;
+  // 2026-12-06 review).
+  if (prefix_caching_ && q.prefix_group >= 0 && q.prefix_tokens >= block_ && q.generated == 0 && !q.prefix_looked_up) {
     q.prefix_looked_up = true;
     ++sim_.prefix_lookups;
     if (p) ++sim_.prefix_hits, q.prefix_hit = true;
@@ -692,7 +695,7 @@ Result Simulation::run(ServingSummary* summary) {
       // The figures behind the verdict (the message had named none: 2026-12-03 review).
       const Deployment& d = sp.deployment;
       const double gb = 1e9, avail = d.accel.memory_bytes.value * sp.memory_available_fraction;
-      const double work = static_cast<double>(sp.limits.max_batch_tokens) * d.model.hidden * d.activation.bytes() * 8;
+      const double work = activation_workspace_bytes(d, static_cast<double>(sp.limits.max_batch_tokens));
       char figures[200];
       std::snprintf(figures, sizeof figures, " (per device: %.1f GB of weights and %.1f GB of activation workspace, %.1f GB usable of %.1f GB)",
                     cm.weight_bytes_per_device() / gb, work / gb, avail / gb, d.accel.memory_bytes.value / gb);
@@ -1040,8 +1043,13 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("itl_p90_s", itl.percentile(0.9));
   r.set("itl_p99_s", itl.percentile(0.99));
   pct("e2e", e2e);
-  // Refused requests miss the SLO.
-  const double slo_frac = completed_ + rejected > 0 ? static_cast<double>(met) / static_cast<double>(completed_ + rejected) : 0;
+  // Refused requests miss the SLO. Without a bound (no slo: section) there is no SLO to meet: the
+  // attainment and goodput are no number (NaN, null in JSON), as are the bounds not given; they
+  // had read 1.0 beside bounds of 0 s (2026-12-06 review).
+  const bool has_slo = sp.slo.ttft_s > 0 || sp.slo.tpot_s > 0;
+  const double slo_frac = !has_slo                    ? std::nan("")
+                          : completed_ + rejected > 0 ? static_cast<double>(met) / static_cast<double>(completed_ + rejected)
+                                                      : 0;
   r.set("rejected_count", rejected);
   if (rejected_window > 0)
     r.notes.push_back(std::to_string(rejected_window) + " request(s) are longer than " + context_window_text(sp.deployment) +
@@ -1065,10 +1073,13 @@ Result Simulation::run(ServingSummary* summary) {
                       "; the longest " + std::to_string(longest_over_budget) + ") were prefilled whole in one pass: the " + sp.policy +
                       " policy never splits a prompt (vLLM refuses max_num_batched_tokens below max_model_len without chunked "
                       "prefill); raise serving.max_batch_tokens or use serving.policy chunked-prefill");
-  r.set("slo_ttft_s", sp.slo.ttft_s);
-  r.set("slo_tpot_s", sp.slo.tpot_s);
+  r.set("slo_ttft_s", sp.slo.ttft_s > 0 ? sp.slo.ttft_s : std::nan(""));
+  r.set("slo_tpot_s", sp.slo.tpot_s > 0 ? sp.slo.tpot_s : std::nan(""));
   r.set("slo_attainment_fraction", slo_frac);
-  r.set("goodput_requests_per_s", dur > 0 ? met / dur : 0.0);
+  r.set("goodput_requests_per_s", !has_slo ? std::nan("") : dur > 0 ? met / dur : 0.0);
+  if (!has_slo)
+    r.notes.push_back("no SLO (the study has no slo: ttft_s or tpot_s): slo_attainment_fraction and goodput_requests_per_s are no number; "
+                      "add slo: {ttft_s: ..., tpot_s: ...} to measure them");
   r.set("preemptions_count", preemptions);
   r.set("prefix_cache_hit_fraction", prefix_lookups > 0 ? static_cast<double>(prefix_hits) / prefix_lookups : 0.0);
   int64_t iters = 0, bsum = 0;
@@ -1284,13 +1295,17 @@ int64_t KvCacheLayout::longest_fit_tokens() const {
                                : std::max<int64_t>(0, (pool_units - window_blocks) / units.full_units) * block_tokens;
 }
 
+double activation_workspace_bytes(const Deployment& d, double pass_tokens) {
+  // Its tokens x hidden x (a few live tensors), each at least 16 bits wide.
+  return pass_tokens * d.model.hidden * std::max(d.activation.bytes(), 2.0) * 8;
+}
+
 KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, double memory_available_fraction, double pass_tokens) {
   const CostModel cm(d);
   KvMemoryBudget b;
   b.usable_bytes = d.accel.memory_bytes.value * memory_available_fraction;
   b.weight_bytes = cm.weight_bytes_per_device();
-  // Activation workspace of one pass: its tokens x hidden x (a few live tensors).
-  b.workspace_bytes = pass_tokens * d.model.hidden * d.activation.bytes() * 8;
+  b.workspace_bytes = activation_workspace_bytes(d, pass_tokens);
   b.kv_bytes_per_token = cm.kv_bytes_per_token_per_device();
   if (draft) {
     // A draft model keeps its own cache of every token the target holds (40% more capacity had

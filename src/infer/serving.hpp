@@ -111,13 +111,19 @@ struct KvMemoryBudget {
   double usable_bytes = 0;             // memory x share
   double weight_bytes = 0;             // the target's, per device
   double draft_weight_bytes = 0;       // the draft's, per device (0 without one)
-  double workspace_bytes = 0;          // activations of one pass: pass_tokens x hidden x bytes x 8
+  double workspace_bytes = 0;          // activations of one pass: activation_workspace_bytes
   double kv_bytes_per_token = 0;       // target's + draft's, per device, every layer holding the token
   double draft_kv_bytes_per_token = 0; // the draft's share of it
   // usable - weights - draft weights - workspace, in that order (< 0: no room for a cache).
   double free_bytes() const { return usable_bytes - weight_bytes - draft_weight_bytes - workspace_bytes; }
 };
 KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, double memory_available_fraction, double pass_tokens);
+
+// Activation workspace of one pass of pass_tokens tokens on one device: tokens x hidden x 8 live
+// tensors of max(activation bytes, 2): FP8 (W8A8) GEMMs write bf16 outputs and the residual stream
+// stays bf16, as the communication model already sized it (before 2026-12-06 fp8 activations
+// halved the workspace while comm_s kept 16 bits; review).
+double activation_workspace_bytes(const Deployment& d, double pass_tokens);
 
 // KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit).
 double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d);

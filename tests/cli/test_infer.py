@@ -173,10 +173,11 @@ class InferCli(unittest.TestCase):
         p = run("infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "serving.max_batch_tokens=100000000", ok=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("key 'serving.max_batch_tokens': the activation workspace of 100000000 tokens", p.stderr)
-        # A tensor-parallel degree the heads refuse names the valid ones (review of 2026-12-05).
+        # A tensor-parallel degree the heads refuse names the valid ones (review of 2026-12-05), up to
+        # the 8-GPU scale-up domain (16 and 32 had been offered, then refused; review of 2026-12-06).
         p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb", "--tp", "3", ok=False)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("does not divide the 32 attention heads of llama3.1-8b (valid: 1, 2, 4, 8, 16, 32)", p.stderr)
+        self.assertIn("does not divide the 32 attention heads of llama3.1-8b (valid: 1, 2, 4, 8)", p.stderr)
 
     def test_an_engine_runs_only_its_formats_and_devices(self):
         # llama.cpp (2023) has no NVFP4, AWQ int4 or fp8 cache, and vLLM does not run on an Apple GPU;
@@ -1679,8 +1680,9 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         base = ("--set", "workload.requests=300")
         with_draft = scalars(run_json("infer", "serve", ex, *base))
         # capacity: usable bytes over the target's and the draft's bytes per token (40,960 + 16,384 per device);
-        # the FP8 checkpoints keep their embeddings and LM heads in bf16 (1.0009e6 when they were fp8)
-        self.assertAlmostEqual(with_draft["kv_capacity_tokens_per_instance"] / 1.0e6, 0.9871, delta=0.002)
+        # the FP8 checkpoints keep their embeddings and LM heads in bf16 (1.0009e6 when they were fp8);
+        # the fp8 activations' workspace is 16-bit, 4,096 x 8,192 x 8 bytes more (0.9871e6 before 2026-12-06)
+        self.assertAlmostEqual(with_draft["kv_capacity_tokens_per_instance"] / 1.0e6, 0.9825, delta=0.002)
 
     def test_deployment_errors_name_their_line_or_option(self):
         """A deployment field refused when the deployment is built names the study file's line and
@@ -2396,6 +2398,76 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             p = run(*args, "--tp", "4", "--ep", "8", ok=False)
             self.assertIn("key '--ep': ep=8 must divide tp=4 (valid: 1, 2, 4)", p.stderr)
             self.assertEqual(scalars(run_json(*args, "--tp", "8", "--ep", "4"))["devices_count"], 8)
+
+    def test_review_of_2026_12_06_serving_figures(self):
+        """The 2026-12-06 review's findings on infer: weights vLLM and SGLang replicate are held whole
+        by every TP rank; a --set of sweep.rates_per_s replaces the file's load_fractions and
+        --set sweep=null removes the sweep; the prefix-cache hit fraction counts requests with a
+        cacheable prefix only; no slo: section is no SLO (null), not bounds of 0 s met by all; fp8
+        activations keep a 16-bit workspace; a rate whose run would span beyond the clock's
+        resolution is refused at its key."""
+        # Replicated weights: DeepSeek-V3 FP8 at TP8 holds its MLA down-projections (0.92 GB) and
+        # routers (bf16, 0.21 GB) on every rank; decode had read exactly 1/8 of TP1's bytes.
+        ds = ("infer", "estimate", "--model", "deepseek-v3", "--accelerator", "h200-sxm-141gb", "--engine", "vllm",
+              "--prompt", "128", "--output", "2")
+        t1, t8 = (scalars(run_json(*ds, "--tp", tp)) for tp in ("1", "8"))
+        replicated = 61 * 7168 * (1536 + 576) + 58 * 7168 * 256 * 2
+        self.assertAlmostEqual(t8["weights_bytes_per_device"], (t1["weights_bytes_per_device"] - replicated) / 8 + replicated, delta=1e3)
+        self.assertAlmostEqual(t8["weights_bytes_per_device"] / 1e9, 85.1, delta=0.05)
+        # The sweep: one of rates_per_s and load_fractions replaces the file's other; sweep=null removes it.
+        ex = "data/examples/infer-llama3-8b-h100.yaml"
+        j = run_json("infer", "serve", ex, "--set", "sweep.rates_per_s=[5]", "--set", "workload.requests=100", "-q")
+        self.assertEqual(j["tables"]["load_sweep"]["columns"]["offered_requests_per_s"], [5.0])
+        j = run_json("infer", "serve", ex, "--set", "sweep=null", "--set", "workload.requests=100", "-q")
+        self.assertNotIn("load_sweep", j["tables"])
+        p = run("infer", "serve", ex, "--set", "sweep.rates_per_s=[5]", "--set", "sweep.load_fractions=[0.5]", "-q", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("give one of load_fractions or rates_per_s", p.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            # Prefix hits: 6 requests of group 7 (5 hit), one of group 8, one row without a prefix: 5 / 7.
+            with open(os.path.join(d, "pt.csv"), "w") as fh:
+                fh.write("arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n" +
+                         "".join("%d.0,3000,10,7,2000\n" % i for i in range(6)) + "6.0,3000,10,99,0\n7.0,3000,10,8,2000\n")
+            dep = ("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                   "serving: {policy: continuous, prefix_caching: true, max_batch_seqs: 32, max_batch_tokens: 32768}\n")
+            pt = os.path.join(d, "pt.yaml")
+            with open(pt, "w") as fh:
+                fh.write(dep + "workload: {arrival: trace, trace_file: pt.csv}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n")
+            self.assertAlmostEqual(scalars(run_json("infer", "serve", pt, "-q"))["prefix_cache_hit_fraction"], 5 / 7, places=12)
+            # No SLO: its bounds, attainment and goodput are null, with a note; so is plan's attainment.
+            ns = os.path.join(d, "ns.yaml")
+            with open(ns, "w") as fh:
+                fh.write(dep + "workload: {arrival: gamma, cv: 0, rate_per_s: 0.1, requests: 10, prompt: {dist: fixed, mean: 2048},"
+                               " output: {dist: fixed, mean: 256}}\n")
+            j = run_json("infer", "serve", ns, "-q")
+            for k in ("slo_ttft_s", "slo_tpot_s", "slo_attainment_fraction", "goodput_requests_per_s"):
+                self.assertIsNone(scalars(j)[k], k)
+            self.assertTrue(any(n.startswith("no SLO") for n in j["notes"]), j["notes"])
+            j = run_json("infer", "plan", ns, "--set", "plan.tp=[1]", "--set", "plan.max_batch_seqs=[64]", "--set", "plan.requests=50")
+            s = scalars(j)
+            self.assertTrue(s["found"])
+            self.assertIsNone(s["slo_ttft_s"])
+            self.assertIsNone(s["best_slo_attainment_fraction"])
+            self.assertEqual(rows(j["tables"]["candidates"])[0]["status"], "ok")
+            # A rate whose run spans beyond 1e9 s is refused at its key, naming the lowest valid rate;
+            # so is a load fraction giving one.
+            p = run("infer", "serve", ns, "--set", "workload.rate_per_s=1e-300", "-q", ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("key 'workload.rate_per_s': rate_per_s 1e-300", p.stderr)
+            self.assertIn("valid: a rate of at least requests / 1e+09 s = 1e-08 requests/s for 10 requests", p.stderr)
+            p = run("infer", "serve", ns, "--set", "workload.load_fraction=1e-300", "-q", ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("key 'workload.load_fraction'", p.stderr)
+            p = run("infer", "serve", ns, "--set", "sweep.rates_per_s=[1, 1e-300]", "-q", ok=False)
+            self.assertIn("key 'sweep.rates_per_s'", p.stderr)
+            self.assertEqual(scalars(run_json("infer", "serve", ns, "--set", "workload.rate_per_s=1e-8", "-q"))["completed_count"], 10)
+        # FP8 activations: the workspace stays 16-bit (it had been halved while comm_s kept 16 bits).
+        fp8 = ("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb", "--tp", "4", "--engine", "vllm",
+               "--weights", "fp8", "--kv", "fp8", "--prompt", "8192", "--output", "2")
+        a16, a8 = (scalars(run_json(*fp8, "--activations", a)) for a in ("bf16", "fp8"))
+        self.assertEqual(a8["activation_workspace_bytes_per_device"], a16["activation_workspace_bytes_per_device"])
+        self.assertEqual(a8["activation_workspace_bytes_per_device"], 8192 * 8192 * 2 * 8)
+
 
 if __name__ == "__main__":
     unittest.main()

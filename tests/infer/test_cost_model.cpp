@@ -765,3 +765,77 @@ TEST(CostModel, ADevicesYamlPriceNamesTheFileRelativeToTheDataFolder) {
   const Deployment own = deployment("llama3.1-8b", "h100-sxm-80gb");
   EXPECT_EQ(own.price.source.rfind("data/infer/devices.yaml usd_per_hour of h100-sxm-80gb: ", 0), 0u) << own.price.source;
 }
+
+// Question (review of 2026-12-06): does every TP rank hold, and read, the weights vLLM and SGLang
+// replicate? MLA's down-projections (q_a_proj, kv_a_proj_with_mqa: ReplicatedLinear), the MoE
+// router (ReplicatedLinear, unquantised: 16 bits), and a KV head's K and V projections where tp
+// exceeds the KV heads. Every weight had been divided by tp: DeepSeek-V3 FP8 decode at TP8 read
+// exactly 1/8 of its TP1 bytes (but the KV cache), and its router was stored in fp8.
+TEST(CostModel, ReplicatedWeightsAreHeldAndReadByEveryRank) {
+  const Deployment d1 = deployment("deepseek-v3", "h200-sxm-141gb", "vllm", "fp8", 1);
+  const Deployment d8 = deployment("deepseek-v3", "h200-sxm-141gb", "vllm", "fp8", 8);
+  const CostModel c1(d1), c8(d8);
+  const auto& m = d1.model;
+  ASSERT_TRUE(m.mla && m.moe);
+  // By hand: 61 layers of 7168 x (1536 + 576) in fp8 (0.92 GB), 58 routers of 7168 x 256 in bf16 (0.21 GB).
+  const double mla_down = 61.0 * 7168 * (1536 + 576) * 1.0, routers = 58.0 * 7168 * 256 * 2.0;
+  EXPECT_NEAR(mla_down / 1e9, 0.92, 0.01);
+  EXPECT_NEAR(routers / 1e9, 0.21, 0.01);
+  // The router in 16 bits whatever the weight format: the bf16 model weighs one byte more per
+  // fp8 parameter, the routers and vocabulary matrices (bf16 in both) aside.
+  const CostModel b1(deployment("deepseek-v3", "h200-sxm-141gb", "vllm", "bf16", 1));
+  EXPECT_NEAR(b1.weight_bytes() - c1.weight_bytes(), m.params_total() - m.params_embedding() - routers / 2, 1.0);
+  EXPECT_DOUBLE_EQ(c1.weight_bytes_per_device(), c1.weight_bytes());
+  const double replicated = mla_down + routers;
+  EXPECT_NEAR(c8.weight_bytes_per_device(), (c1.weight_bytes() - replicated) / 8 + replicated, 1.0);
+  // A batch-1 decode step: each rank reads the replicated weights whole, so more than 1/8 of TP1's
+  // weight bytes (the latent KV cache is replicated too, the same on every rank).
+  const Batch b = c1.decode(1, 128);
+  const double kv_bytes = (c1.kv_bytes_per_token_per_layer() * m.layers) * (b.decode_kv_read_tokens + b.decode_tokens);
+  EXPECT_NEAR(c8.iteration(b).memory_bytes - kv_bytes, (c1.iteration(b).memory_bytes - kv_bytes - replicated) / 8 + replicated,
+              1e-9 * c1.iteration(b).memory_bytes);
+  // Their FLOPs run whole on every rank too.
+  const Batch p = c1.prefill(1, 1024);
+  const double replicated_flops = 2 * (mla_down + routers / 2) * 1024;
+  EXPECT_NEAR(c8.iteration(p).flops, c1.iteration(p).flops / 8 + replicated_flops * 7 / 8, 1e-9 * c1.iteration(p).flops);
+
+  // GQA with fewer KV heads than ranks: 2 KV heads over tp 8 leave one head's K and V on each rank
+  // (kv_heads / tp = 1/4 of one had been counted), as its KV cache holds a whole head.
+  Deployment g1 = deployment("llama3-8b", "h100-sxm-80gb", "vllm", "bf16", 1), g8 = deployment("llama3-8b", "h100-sxm-80gb", "vllm", "bf16", 8);
+  g1.model.kv_heads = g8.model.kv_heads = 2;
+  const CostModel k1(g1), k8(g8);
+  const double h = g1.model.hidden, hd = g1.model.head_dim, L = g1.model.layers;
+  const double kv_proj_rank = 2 * h * hd * L * 2.0;  // one head's K and V per layer, bf16
+  EXPECT_NEAR(k8.weight_bytes_per_device(), (k1.weight_bytes() - 2 * h * 2 * hd * L * 2.0) / 8 + kv_proj_rank, 1.0);
+  EXPECT_DOUBLE_EQ(k8.kv_bytes_per_token_per_device(), 2 * hd * 2.0 * L);  // one KV head per rank, as the projections
+  // Where tp does not exceed the KV heads nothing is replicated (a dense model at tp 8, 8 KV heads).
+  const CostModel l1(deployment("llama3-8b", "h100-sxm-80gb", "vllm", "bf16", 1)), l8(deployment("llama3-8b", "h100-sxm-80gb", "vllm", "bf16", 8));
+  EXPECT_NEAR(l8.weight_bytes_per_device(), l1.weight_bytes() / 8, 1.0);
+}
+
+// Question (review of 2026-12-06): do the valid tensor-parallel degrees an error lists stay within
+// the scale-up domain, where tensor parallelism is modelled? Llama 3 8B at tp 3 on H100 had been
+// offered 16 and 32, which make_deployment then refused beyond the 8-device domain.
+TEST(CostModel, TheValidTensorParallelDegreesStayInTheScaleUpDomain) {
+  auto refusal = [](const Deployment& d) {
+    try {
+      d.check();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  Deployment h100 = deployment("llama3-8b", "h100-sxm-80gb", "vllm", "bf16", 1);
+  ASSERT_EQ(h100.link.domain_devices, 8);
+  h100.par.tp = 3;
+  const std::string msg = refusal(h100);
+  EXPECT_NE(msg.find("(valid: 1, 2, 4, 8)"), std::string::npos) << msg;
+  // On an NVL72 domain the larger degrees are valid.
+  DeploymentSpec s = spec("llama3-8b", "gb200", "vllm", "bf16", 1);
+  s.system = "gb200-nvl72";
+  Deployment nvl = make_deployment(catalog(), infer_data(), s);
+  ASSERT_EQ(nvl.link.domain_devices, 72);
+  nvl.par.tp = 3;
+  const std::string msg72 = refusal(nvl);
+  EXPECT_NE(msg72.find("(valid: 1, 2, 4, 8, 16, 32)"), std::string::npos) << msg72;
+}

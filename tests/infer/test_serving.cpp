@@ -689,3 +689,90 @@ TEST(Serving, PipelineReplicasAreBilledForTheNodesTheirStageGroupsFill) {
   EXPECT_NE(note.find("4 stage group(s) of tp 2 per node"), std::string::npos) << note;
   EXPECT_NE(note.find(": 1 more instance(s) would fit them at no extra cost"), std::string::npos) << note;
 }
+
+// Question (review of 2026-12-06): is the prefix-cache hit fraction over the requests that carry a
+// cacheable shared prefix only? Six requests of group 7 (2,000-token prefix: the first misses, five
+// hit), one of group 8 (a miss), one row of prefix_tokens 0 and one of a prefix shorter than a KV
+// block (neither can hit): 5 / 7. The prefix-0 row had been counted as a miss (0.625).
+TEST(Serving, PrefixHitFractionCountsOnlyRequestsWithACacheablePrefix) {
+  ServingSpec s = spec_8b();
+  s.prefix_caching = true;
+  s.limits.max_batch_tokens = 32768;
+  const int block = s.deployment.engine.kv_block_tokens;
+  ASSERT_GT(block, 1);
+  std::vector<Request> reqs;
+  for (int i = 0; i < 6; ++i) reqs.push_back(Request{1.0 * i, 3000, 10, 7, 2000});
+  reqs.push_back(Request{6.0, 3000, 10, 99, 0});
+  reqs.push_back(Request{7.0, 3000, 10, 8, 2000});
+  reqs.push_back(Request{8.0, 3000, 10, 5, block - 1});
+  reqs.push_back(Request{9.0, 3000, 10, 5, block - 1});
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.completed, 10);
+  EXPECT_NEAR(sum.prefix_hit_fraction, 5.0 / 7.0, 1e-12);
+}
+
+// Question (review of 2026-12-06): without an SLO, are its bounds, attainment and goodput no number
+// (NaN) rather than bounds of 0 s and an attainment of 1.0? With one bound, the other is NaN.
+TEST(Serving, NoSloIsNoNumber) {
+  ServingSpec s = spec_8b();
+  s.slo = {};
+  std::vector<Request> reqs;
+  for (int i = 0; i < 5; ++i) reqs.push_back(Request{10.0 * i, 1000, 50, -1, 0});
+  ServingSummary sum;
+  const Result r = simulate_serving(s, reqs, &sum);
+  for (const char* k : {"slo_ttft_s", "slo_tpot_s", "slo_attainment_fraction", "goodput_requests_per_s"})
+    EXPECT_TRUE(std::isnan(r.number(k))) << k;
+  EXPECT_TRUE(std::isnan(sum.slo_attainment_fraction));
+  EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) { return n.starts_with("no SLO"); }));
+  s.slo.ttft_s = 1.0;
+  const Result one = simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(one.number("slo_ttft_s"), 1.0);
+  EXPECT_TRUE(std::isnan(one.number("slo_tpot_s")));
+  EXPECT_EQ(one.number("slo_attainment_fraction"), 1.0);
+}
+
+// Question (review of 2026-12-06): is the activation workspace of fp8 activations sized in 16 bits,
+// as FP8 (W8A8) GEMMs write bf16 outputs to a bf16 residual stream (the communication already was)?
+// It had been halved.
+TEST(Serving, Fp8ActivationsKeepA16BitWorkspace) {
+  Deployment bf = deployment("llama3.1-70b", "h100-sxm-80gb", "vllm", "fp8", 4);
+  Deployment f8 = bf;
+  f8.activation = parse_format("fp8");
+  const double tokens = 8192;
+  EXPECT_DOUBLE_EQ(activation_workspace_bytes(f8, tokens), tokens * bf.model.hidden * 2.0 * 8);
+  EXPECT_DOUBLE_EQ(kv_memory_budget(f8, nullptr, 0.9, tokens).workspace_bytes, kv_memory_budget(bf, nullptr, 0.9, tokens).workspace_bytes);
+  // fp32 activations keep their 4 bytes.
+  Deployment f32 = bf;
+  f32.activation = parse_format("fp32");
+  EXPECT_DOUBLE_EQ(activation_workspace_bytes(f32, tokens), tokens * bf.model.hidden * 4.0 * 8);
+}
+
+// Question (review of 2026-12-06): is a rate whose arrivals would span more than the simulation
+// clock resolves refused, naming the valid range? At 1e-300 requests/s the event times reached
+// 1e300 s and a 44 ms TTFT read 0.
+TEST(Serving, ARateBeyondTheClocksSpanIsRefused) {
+  EXPECT_TRUE(arrival_span_problem(1e-5, 1000).empty());  // 1e8 s
+  EXPECT_TRUE(arrival_span_problem(1e-6, 1000).empty());  // 1e9 s: the limit
+  const ArrivalSpanProblem p = arrival_span_problem(1e-7, 1000);
+  EXPECT_FALSE(p.empty());
+  EXPECT_NE(p.hint.find("1e-06 requests/s for 1000 requests"), std::string::npos) << p.hint;
+  WorkloadSpec w = work(1e-300, 10, "fixed");
+  try {
+    generate_requests(w);
+    ADD_FAILURE() << "rate 1e-300 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "workload.rate_per_s");
+    EXPECT_NE(std::string(e.what()).find("1e-08 requests/s for 10 requests"), std::string::npos) << e.what();
+  }
+  // The lowest valid rate runs, and a 44 ms-class TTFT keeps its value.
+  w.rate_per_s = 1e-8;
+  w.cv = 0;
+  w.arrival = "gamma";
+  ServingSpec s = spec_8b();
+  ServingSummary sum;
+  simulate_serving(s, generate_requests(w), &sum);
+  const CostModel cm(s.deployment);
+  EXPECT_NEAR(sum.ttft_p50_s, cm.iteration(cm.prefill(1, 1024)).total_s, 1e-6);
+  EXPECT_GT(sum.tpot_p50_s, 0);
+}

@@ -84,8 +84,24 @@ class ArrivalProcess {
 FactoryRegistry<ArrivalProcess> make_arrival_registry();
 FactoryRegistry<LengthDistribution> make_length_registry();
 
+// The longest span of arrivals a run may cover, in seconds (31.7 years): the simulation clock is a
+// double of absolute seconds, whose resolution at 1e9 s is 0.12 us, fine beside a pass of tens of
+// microseconds or more. At rate_per_s 1e-300 the times reached 1e300 s and swallowed a 44 ms TTFT
+// and every TPOT (0 s; 2026-12-06 review). Generated arrivals span requests / rate_per_s on
+// average; a trace spans its first to its last arrival.
+constexpr double kMaxArrivalSpanS = 1e9;
+
+// Why `requests` generated arrivals at `rate_per_s` cannot be simulated (their expected span,
+// requests / rate_per_s, beyond kMaxArrivalSpanS), with the valid range; both empty when they can.
+struct ArrivalSpanProblem {
+  std::string message, hint;
+  bool empty() const { return message.empty(); }
+};
+ArrivalSpanProblem arrival_span_problem(double rate_per_s, int64_t requests);
+
 // Generates the requests of a spec (arrival process by name; lengths and prefixes for the
-// synthetic processes).
+// synthetic processes). Throws Error at workload.rate_per_s for arrivals beyond kMaxArrivalSpanS
+// (at workload.trace_file for a trace).
 std::vector<Request> generate_requests(const WorkloadSpec& spec);
 
 // Draws prompt/output lengths and prefix groups for n requests (used by the synthetic processes):

@@ -41,11 +41,26 @@ void fill_lengths(const WorkloadSpec& spec, std::vector<Request>& reqs) {
   }
 }
 
+ArrivalSpanProblem arrival_span_problem(double rate_per_s, int64_t requests) {
+  if (requests <= 0 || !(rate_per_s > 0)) return {};
+  const double span_s = static_cast<double>(requests) / rate_per_s;
+  if (span_s <= kMaxArrivalSpanS) return {};
+  return {"a rate of " + format_double(rate_per_s) + " requests/s spreads " + std::to_string(requests) + " requests over about " +
+              format_double(span_s) + " s, beyond the " + format_double(kMaxArrivalSpanS) +
+              " s (31.7 years) a run may span: the simulation clock would no longer resolve a pass's microseconds",
+          "valid: a rate of at least requests / " + format_double(kMaxArrivalSpanS) + " s = " +
+              format_double(static_cast<double>(requests) / kMaxArrivalSpanS) + " requests/s for " + std::to_string(requests) +
+              " requests, or fewer requests"};
+}
+
 std::vector<Request> generate_requests(const WorkloadSpec& spec) {
   if (spec.arrival != "trace" && !(spec.rate_per_s > 0))
     throw Error(SourceLocation{"", 0, 0, "workload.rate_per_s"}, "arrival rate must be positive");
   if (spec.arrival != "trace" && spec.requests <= 0)
     throw Error(SourceLocation{"", 0, 0, "workload.requests"}, "number of requests must be positive");
+  if (spec.arrival != "trace")
+    if (const ArrivalSpanProblem p = arrival_span_problem(spec.rate_per_s, spec.requests); !p.empty())
+      throw Error(SourceLocation{"", 0, 0, "workload.rate_per_s"}, p.message, p.hint);
   auto reqs = make_arrival_registry().create(spec.arrival, SourceLocation{"", 0, 0, "workload.arrival"})->generate(spec);
   // The serving simulation skips a request whose arrival time is not a number: NaN gaps (gamma
   // arrivals of cv 1e-300) had served nothing and reported success (2026-12-06 review). Any
@@ -59,6 +74,11 @@ std::vector<Request> generate_requests(const WorkloadSpec& spec) {
                                           : "the rate " + format_double(spec.rate_per_s) + "/s" +
                                                 (spec.arrival == "gamma" ? " and cv " + format_double(spec.cv) : std::string()) +
                                                 " give gaps a double cannot hold; use ordinary values");
+  if (spec.arrival == "trace" && !reqs.empty() && reqs.back().arrival_s - reqs.front().arrival_s > kMaxArrivalSpanS)
+    throw Error(SourceLocation{"", 0, 0, "workload.trace_file"},
+                "the trace's arrivals span " + format_double(reqs.back().arrival_s - reqs.front().arrival_s) + " s, beyond the " +
+                    format_double(kMaxArrivalSpanS) + " s (31.7 years) a run may span: the simulation clock would no longer resolve a pass's microseconds",
+                "check the arrival_s column's unit (seconds), or split the trace");
   return reqs;
 }
 
