@@ -408,8 +408,9 @@ void render_infer(const Result& r, ReportPage& page) {
   }
   if (sub.empty() && finite_scalar(r, "rate_per_s")) {  // infer plan: the demand and the SLO it was planned for
     sub = fmt_num(r.number("rate_per_s")) + " requests/s";
-    if (r.scalar("slo_ttft_s")) sub += " · TTFT SLO " + fmt_seconds(r.number("slo_ttft_s"));
-    if (r.scalar("slo_tpot_s")) sub += " · TPOT SLO " + fmt_seconds(r.number("slo_tpot_s"));
+    // A bound the study does not set is NaN (no SLO): left out, not "n/a" (2026-12-06 review).
+    if (finite_scalar(r, "slo_ttft_s")) sub += " · TTFT SLO " + fmt_seconds(r.number("slo_ttft_s"));
+    if (finite_scalar(r, "slo_tpot_s")) sub += " · TPOT SLO " + fmt_seconds(r.number("slo_tpot_s"));
     if (r.scalar("required_slo_attainment_fraction")) sub += " · " + fmt_pct(r.number("required_slo_attainment_fraction")) + " attainment";
   }
   page.subtitle = sub;
