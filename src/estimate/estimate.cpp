@@ -1169,6 +1169,29 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
 
 }  // namespace
 
+double lowp_gemm_weight_elements(const Block& b) {
+  double elements = 0;
+  for (const auto& step : b.forward)
+    if (const auto* op = std::get_if<ComputeOp>(&step);
+        op && op->cls == OpClass::Gemm && op->grad == ComputeOp::Grad::None && (op->dtype == DType::FP8 || op->dtype == DType::FP4))
+      elements += static_cast<double>(op->n) * static_cast<double>(op->k) * static_cast<double>(op->batch);
+  return elements;
+}
+
+double weight_cast_bytes_per_element(const Scenario& s, int zero_stage) {
+  // Review of 2026-12-06: these copies were left out wherever the parameters stay 16-bit. FP8 at
+  // ZeRO-0 (Megatron: "--fp8-param-gather only supported with distributed optimizer") held 16-bit
+  // weights alone, 14 GB short for Llama 3 8B at tp 1; NVFP4 (16-bit parameters at every stage,
+  // docs/models.md "FP8/FP4") 1.125 bytes a GEMM weight short, 2.4 GB per GPU of the 70B example.
+  const DType dt = s.train.precision;
+  if (dt == DType::FP4) return 2.0 * (0.5 + 1.0 / 16);  // NVFP4: half a byte and an E4M3 scale per 16, twice
+  if (dt != DType::FP8 || zero_stage >= 1) return 0.0;
+  // A row-wise and a transposed copy; MXFP8 and blockwise FP8 carry a scale byte per 32 elements
+  // in each, as the lowering's FP8 operands do.
+  const bool scaled = s.train.fp8_recipe == "mxfp8" || s.train.fp8_recipe == "blockwise";
+  return 2.0 * (1.0 + (scaled ? 1.0 / 32 : 0.0));
+}
+
 MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_bytes) {
   const Scenario& s = w.scenario();
   const auto& dpg = w.group(GroupKind::DP);
@@ -1185,6 +1208,17 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   const double gbytes = dtype_bytes(s.train.grad_reduce_dtype);
   const double obytes = s.train.optimizer_moment_bytes() + (fp32_weights ? 0.0 : 4.0);
   mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
+  // Transformer Engine's cast copies of the layer weights where the parameters stay 16-bit
+  // (weight_cast_bytes_per_element): of every weight the rank computes with, kept from the first
+  // micro-batch to the last (under ZeRO-3 too: the module keeps its cast workspace while its
+  // parameters are resharded; estimated).
+  if (const double cast = weight_cast_bytes_per_element(s, z); cast > 0) {
+    double lowp = 0;
+    for (const auto& ch : st.chunks)
+      for (const auto& b : ch.blocks) lowp += lowp_gemm_weight_elements(b) * b.count;
+    mb.weight_casts_bytes = lowp * cast;
+    mb.weights_bytes += mb.weight_casts_bytes;
+  }
   mb.gradients_bytes = (z >= 2 ? dense / dshard + expert / eshard : dense + expert) * gbytes;
   // ZeRO-2 with step sync: the gradients accumulate unsharded, in the reduction dtype, until the
   // step's reduce-scatter (FSDP2 without gradient sync accumulates in reduce_dtype; Llama 3
@@ -1641,6 +1675,11 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double load = s.model.moe ? s.moe_rank_load() : 1.0;
     const double expert_scale = load > 0 ? 1.0 / load : 1.0;
     const double ranks_per_stage = static_cast<double>(s.num_gpus) / p;
+    // Attention as the layers' is counted (the model FLOPs' convention, the recompute's above):
+    // causally, and its backward twice its forward. The IR's backward kernel (flash attention's
+    // 2.5x, which recomputes the scores) had been counted: 10.914 against 10.830 GFLOP a token of
+    // hardware beyond model FLOPs for DeepSeek-V3 (review of 2026-12-06).
+    const double attention_scale = s.train.flash_attention ? 1.0 : ir::attention_keys_per_query(s) / s.train.seq_len;
     for (const auto& st : w.stages)
       for (const auto& ch : st.chunks)
         for (const auto& b : ch.blocks) {
@@ -1648,8 +1687,13 @@ StepEstimate Estimator::run(const Workload& w) const {
           double f = 0;
           for (const StepList* list : {&b.forward, &b.backward_input, &b.backward_weight})
             for (const auto& step : *list)
-              if (const auto* op = std::get_if<ComputeOp>(&step))
+              if (const auto* op = std::get_if<ComputeOp>(&step)) {
+                if (op->cls == OpClass::Attention) {
+                  if (list == &b.forward) f += 3.0 * op->flops * attention_scale;  // forward and a backward of twice it
+                  continue;
+                }
                 f += op->flops * (std::strncmp(op->name, "moe.expert_", 11) == 0 ? expert_scale : 1.0);
+              }
           hw += f * b.count * static_cast<double>(m) * ranks_per_stage;
         }
   }

@@ -17,6 +17,9 @@ namespace sextant {
 struct MemoryBreakdown {
   double weights_bytes = 0, gradients_bytes = 0, optimizer_bytes = 0, activations_bytes = 0,
          comm_buffers_bytes = 0, reserve_bytes = 0;
+  // Of weights_bytes: Transformer Engine's cached low-precision copies of the layer weights where
+  // the parameters stay 16-bit (weight_cast_bytes_per_element; review of 2026-12-06).
+  double weight_casts_bytes = 0;
   double total_bytes() const {
     return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes + comm_buffers_bytes + reserve_bytes;
   }
@@ -82,6 +85,17 @@ struct StepEstimate {
 // weights, gradients and optimizer states by ZeRO stage, communication buffers and reserve
 // (docs/models.md). estimate passes the schedule's in-flight activations, simulate its peak.
 MemoryBreakdown stage_memory(const ir::Workload& w, int pp_rank, double activations_bytes);
+// Weight elements of one repetition of a block's low-precision (FP8/FP4) GEMMs: the weights
+// Transformer Engine casts (every layer GEMM; not the output head's nor the MoE router's, which
+// stay 16-bit). 0 in 16- and 32-bit training.
+double lowp_gemm_weight_elements(const ir::Block& b);
+// Bytes per such element of the cast weight copies Transformer Engine keeps from a step's first
+// micro-batch to its last (a row-wise and a column-wise/transposed copy) where the parameters are
+// not themselves held in the GEMMs' precision: FP8 without a distributed optimizer (ZeRO-0:
+// Megatron's --fp8-param-gather needs one), and NVFP4 always (its parameters stay 16-bit). 0 where
+// the parameters are FP8 (the 2 bytes of weights are then those copies) or the GEMMs 16-bit.
+// zero_stage: the plan's (the plan search passes its candidate's).
+double weight_cast_bytes_per_element(const Scenario& s, int zero_stage);
 
 // Time of one compute op on the scenario's accelerator (roofline with efficiency model):
 // time_s = max(compute_s, memory_s) + overhead_s. compute_s is 0 for ops without a FLOP rate

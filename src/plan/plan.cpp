@@ -779,6 +779,9 @@ struct StageMem {
   // The largest weight tensor (ir::largest_weight_elements) of the dense blocks, and with the
   // experts: the least a stack that releases gathered parameters after use must hold.
   double tensor_dense = 0, tensor_all = 0, tensor_expert = 0;
+  // The weight elements of its FP8/FP4 GEMMs (lowp_gemm_weight_elements), whose cast copies
+  // stage_memory holds where the parameters stay 16-bit (review of 2026-12-06).
+  double lowp_weights = 0;
   std::vector<double> chunk_act_per_mb;  // one micro-batch's saved activations per chunk
   std::vector<double> chunk_w_per_mb;    // one micro-batch's weight-pass inputs per chunk (ir::weight_pass_held_bytes)
 };
@@ -826,6 +829,7 @@ struct MemoryModel::Impl {
       for (size_t c = 0; c < st.chunks.size(); ++c)
         for (const auto& b : st.chunks[c].blocks) {
           sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;
+          sm.lowp_weights += lowp_gemm_weight_elements(b) * b.count;
           const double dense = b.params - b.expert_params;
           const double t = ir::largest_weight_elements(b);
           if (dense > 0) sm.tensor_dense = std::max(sm.tensor_dense, std::min(t, dense));
@@ -892,7 +896,9 @@ double MemoryModel::bytes(const Candidate& c) const {
   double worst = 0;
   for (int r = 0; r < p; ++r) {
     const StageMem& st = it->second[static_cast<size_t>(r)];
-    const double w = (z >= 3 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * wbytes;
+    // With the cast weight copies where the parameters stay 16-bit (stage_memory).
+    const double w = (z >= 3 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * wbytes +
+                     st.lowp_weights * weight_cast_bytes_per_element(s, z);
     // ZeRO-2 with step sync holds the full gradients until the step's reduce-scatter (estimate.cpp).
     const bool shard_grads = z >= 3 || (z == 2 && s.plan.zero2_grad_sync == "micro_batch");
     const double g = (shard_grads ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;

@@ -282,3 +282,52 @@ TEST(Fp8, EveryCastInputIsAlsoASavedCopy) {
   EXPECT_NEAR(mla_act("bf16", 1536) - mla_act("bf16", 0), T * (1536 * 2 + 1536 * 2), 1e-6);
   EXPECT_NEAR(mla_act("fp8", 1536) - mla_act("fp8", 0), T * (1536 * 2 + 1536 * 1 + h), 1e-6);
 }
+
+// Question (review of 2026-12-06): where the parameters are not themselves in the GEMMs' low
+// precision, does memory hold Transformer Engine's cached cast copies of the layer weights (a
+// row-wise and a column-wise/transposed one, from a step's first micro-batch to its last)? FP8
+// parameters need Megatron's distributed optimizer ("--fp8-param-gather only supported with
+// distributed optimizer"), so at ZeRO-0 the weights stay 16-bit and the FP8 copies, 2 bytes a GEMM
+// weight, come beside them (Llama 3 8B at tp 1 had been 14 GB short); NVFP4 parameters stay 16-bit
+// at every stage (2 x (0.5 + 1/16) bytes). The head's and the router's GEMMs stay 16-bit and have
+// none; the embedding and the norms have none.
+TEST(Fp8, CastWeightCopiesAreHeldWhereTheParametersStay16Bit) {
+  std::deque<Scenario> keep;
+  auto memory = [&keep](const std::string& p, const std::string& recipe, int tp, int zero, bool moe = false) {
+    std::string y = yaml(p, recipe, tp, moe);
+    if (p == "fp4") y.replace(y.find("dgx-h100"), 8, "dgx-b200");
+    const auto& s = keep.emplace_back(parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", std::to_string(zero)}}));
+    const auto w = ir::lower(s);
+    const MemoryBreakdown m = stage_memory(w, 0, 0.0);
+    return std::pair<MemoryBreakdown, double>{m, w.stages[0].params};
+  };
+  // One layer's GEMM weights, h = 4096, 32 query and 8 KV heads of 128, SwiGLU of 14336:
+  // QKV h x (h + 2 x 1024), the output projection h x h, fc1 h x 2f, fc2 f x h.
+  const double h = 4096, f = 14336, layers = 2;
+  const double gemm_layer = h * (h + 2 * 1024) + h * h + 3 * h * f;
+  for (const int tp : {1, 2}) {
+    const double gemm = layers * gemm_layer / tp;
+    const auto [bf16, n] = memory("bf16", "delayed", tp, 0);
+    EXPECT_EQ(bf16.weight_casts_bytes, 0.0);
+    EXPECT_NEAR(bf16.weights_bytes, 2 * n, 1e-9 * n);
+    // FP8 at ZeRO-0: 16-bit weights and the two FP8 copies.
+    const auto [z0, n0] = memory("fp8", "delayed", tp, 0);
+    EXPECT_NEAR(z0.weight_casts_bytes, 2.0 * gemm, 1e-9 * gemm) << "tp " << tp;
+    EXPECT_NEAR(z0.weights_bytes, 2 * n0 + 2.0 * gemm, 1e-9 * n0) << "tp " << tp;
+    EXPECT_NEAR(z0.total_bytes() - bf16.total_bytes(), 2.0 * gemm, 1e-9 * n0);  // nothing else moves
+    // With a scale byte per 32 elements in each copy (MXFP8, blockwise).
+    EXPECT_NEAR(memory("fp8", "blockwise", tp, 0).first.weight_casts_bytes, 2.0 * (1 + 1.0 / 32) * gemm, 1e-9 * gemm);
+    // FP8 parameters (a distributed optimizer): the 2 bytes of weights are the FP8 copies.
+    for (const int z : {1, 2, 3}) EXPECT_EQ(memory("fp8", "delayed", tp, z).first.weight_casts_bytes, 0.0) << "zero " << z;
+    // NVFP4: 16-bit parameters always, its two copies of half a byte and an E4M3 scale per 16.
+    for (const int z : {0, 1}) {
+      const auto [fp4, n4] = memory("fp4", "delayed", tp, z);
+      EXPECT_NEAR(fp4.weight_casts_bytes, 2.0 * (0.5 + 1.0 / 16) * gemm, 1e-9 * gemm) << "zero " << z;
+      EXPECT_NEAR(fp4.weights_bytes, 2 * n4 + fp4.weight_casts_bytes, 1e-9 * n4);
+    }
+  }
+  // MoE at tp 1, ep 8: this rank's 2 of 16 experts (fc1 h x 2 x 2048, fc2 2048 x h each) beside
+  // the attention; the router (h x 16) stays 16-bit and has no copy.
+  const double moe_layer = h * (h + 2 * 1024) + h * h + 2 * 3 * h * 2048;
+  EXPECT_NEAR(memory("fp8", "delayed", 1, 0, true).first.weight_casts_bytes, 2.0 * layers * moe_layer, 1e-9 * moe_layer);
+}

@@ -295,6 +295,38 @@ TEST(PlanPruning, MemoryModelEqualsEstimatorWithBf16Moments) {
                                          3);
 }
 
+// Question (review of 2026-12-06): where the parameters stay 16-bit under FP8/FP4 GEMMs (FP8 at
+// ZeRO-0, without the distributed optimizer that FP8 parameters need; NVFP4 always), the estimator
+// holds Transformer Engine's cast weight copies beside them. Does the search's memory model hold
+// them too, dense and MoE, so that it prunes no plan the estimator fits and keeps none it does not?
+TEST(PlanPruning, MemoryModelEqualsEstimatorWithCastWeightCopies) {
+  for (const char* model : {"llama3-8b", "mixtral-8x7b"})
+    for (const char* prec : {"fp8", "fp4"}) {
+      const std::string y = std::string("model: ") + model + "\nsystem: " + (std::string(prec) == "fp4" ? "dgx-b200" : "dgx-h100") +
+                            "\nnum_gpus: 16\nparallel: {tp: 2, pp: 1, zero_stage: 0}\n"
+                            "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: " + prec + "}\n";
+      const Scenario s = parse_scenario(y, "c.yaml", *frozen());
+      SearchOptions o;
+      o.vary_tp_comm_overlap = false;
+      const Estimator est;
+      const auto c = enumerate_plans(s, o);
+      ASSERT_FALSE(c.empty());
+      MemoryModel mem(s, o, est);
+      mem.prepare(c);
+      Scenario t = s;
+      int zero0 = 0, with_casts = 0;
+      for (size_t i = 0; i < c.size(); i += 3) {
+        apply_candidate(t, c[i], o);
+        const auto e = est.run(ir::lower(t));
+        zero0 += c[i].zero_stage == 0;
+        with_casts += e.memory.weight_casts_bytes > 0;
+        EXPECT_NEAR(mem.bytes(c[i]) / e.memory.total_bytes(), 1.0, 1e-9) << model << " " << prec << " " << describe(c[i], o, s);
+      }
+      EXPECT_GT(zero0, 0) << model << " " << prec;
+      EXPECT_GT(with_casts, 0) << model << " " << prec;
+    }
+}
+
 // Question (review of 2026-12-05): with a cap on ZeRO-3's gathered parameters (DeepSpeed's
 // stage3_max_live_parameters), dense and MoE, does the search's memory model still equal the
 // estimator's, so that it prunes what the estimator would call too large and nothing else?
