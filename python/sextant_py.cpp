@@ -222,7 +222,9 @@ PYBIND11_MODULE(_sextant, m) {
               }
               rethrow_as_argument(e);  // "stragglers", not "--straggler"
             }
-            if (!timeline_path.empty()) write_file_atomic(timeline_path, r.timeline_json);
+            if (!timeline_path.empty())  // gzip under a .gz name, as the CLI (2026-12-06 review)
+              write_file_atomic(timeline_path, cli::names_gzip(timeline_path) ? cli::gzip_text(r.timeline_json, timeline_path, "timeline")
+                                                                              : r.timeline_json);
             Result res = sim::to_result(r, s);
             plan::add_framework_note(res, s, *cat);
             add_validated_range_for(res, s, *cat, catalog_dir, plan::kValidatedMedianAbsErrorFraction * 100);  // as the CLI

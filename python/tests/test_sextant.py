@@ -191,6 +191,16 @@ def test_simulate_arguments_are_checked():
     assert "YAML syntax error" in str(e.value)
 
 
+def test_simulate_timeline_gz_is_gzip_as_the_cli(tmp_path):
+    # 2026-12-06 review: timeline="x.json.gz" wrote plain JSON under the .gz name.
+    import gzip
+    plain, packed = tmp_path / "t.json", tmp_path / "t.json.gz"
+    sextant.simulate(SCENARIO, timeline=str(plain))
+    sextant.simulate(SCENARIO, timeline=str(packed))
+    assert packed.read_bytes()[:2] == b"\x1f\x8b"
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+
+
 def test_simulate_timeline_file_and_ranks_match_the_cli(tmp_path):
     """timeline= writes the CLI's --timeline file and timeline_ranks= selects as --timeline-ranks."""
     small = tmp_path / "small.yaml"

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -150,6 +151,12 @@ inline CLI::Validator positive_integer() {
 // report, and the command's extra files (path, content; e.g. simulate's --timeline). Every file
 // is staged and all are renamed into place together.
 void emit(const Result& r, const OutputOptions& o, const std::vector<std::pair<std::string, std::string>>& extra_files = {});
+
+// Whether an output path names a gzip file (ends in .gz, any case), and the bytes of a one-member
+// gzip file holding `text` (zlib level 6); an error names `path` and `option`. Used for
+// `simulate --timeline FILE.json.gz` and Python's simulate(timeline=).
+bool names_gzip(const std::string& path);
+std::string gzip_text(std::string_view text, const std::string& path, const std::string& option);
 
 // Parses repeated --set key=value options into pairs; throws Error on a malformed one.
 // --set KEY=VALUE pairs; `example` is the command's own key shown when one lacks its '='.

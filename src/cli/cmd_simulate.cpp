@@ -1,7 +1,6 @@
 // sextant simulate SCENARIO [--set k=v] [--straggler R=F] [--all-ranks] [--timeline FILE.json[.gz]]
 //                           [--timeline-ranks LIST] [--seed S] [--jitter SIGMA] [--no-contention]
 
-#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -75,48 +74,6 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
   return out;
 }
 
-// A --timeline whose name ends in .gz is written as gzip (review of 2026-12-06: plain JSON had
-// gone under the .gz name, which gunzip, Python's gzip.open and Perfetto refused). The case of the
-// suffix does not matter; standard output ("-") is written as text.
-bool names_gzip(const std::string& path) {
-  if (path.size() < 3) return false;
-  const std::string tail = path.substr(path.size() - 3);
-  return tail[0] == '.' && std::tolower(static_cast<unsigned char>(tail[1])) == 'g' && std::tolower(static_cast<unsigned char>(tail[2])) == 'z';
-}
-
-// The bytes of a one-member gzip file holding text, at zlib level 6 as `trace synth --gzip`
-// writes (src/trace/synth.cpp). Compressed in memory, not through gzopen as synth streams its
-// files, so that the timeline is staged and renamed with --json, --csv and --report as before
-// (AtomicFileSet): a failed run leaves the previous file (review of 2026-12-06).
-std::string gzip_text(std::string_view text, const std::string& path) {
-  z_stream zs{};
-  if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16 /* gzip header and trailer */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw Error(SourceLocation{path, 0, 0, "--timeline"}, "cannot start the gzip compression (out of memory?)");
-  std::string out;
-  out.reserve(text.size() / 8 + 1024);  // Chrome trace JSON deflates about 10x
-  constexpr size_t kChunkBytes = size_t{1} << 20;
-  char buf[1 << 16];
-  size_t pos = 0;
-  int rc = Z_OK;
-  while (rc != Z_STREAM_END) {
-    if (zs.avail_in == 0 && pos < text.size()) {  // avail_in is 32-bit: fed in chunks
-      const size_t n = std::min(kChunkBytes, text.size() - pos);
-      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data() + pos));
-      zs.avail_in = static_cast<uInt>(n);
-      pos += n;
-    }
-    zs.next_out = reinterpret_cast<Bytef*>(buf);
-    zs.avail_out = sizeof buf;
-    rc = deflate(&zs, pos == text.size() ? Z_FINISH : Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-      deflateEnd(&zs);
-      throw Error(SourceLocation{path, 0, 0, "--timeline"}, "gzip compression failed");
-    }
-    out.append(buf, sizeof buf - zs.avail_out);
-  }
-  deflateEnd(&zs);
-  return out;
-}
 
 // The printed text shows at most this many rows of rank_classes: with --all-ranks (or --jitter)
 // it has one row per rank, and the 70B example printed 1,024 of them before critical_path and the
@@ -258,7 +215,7 @@ void add_simulate_command(CLI::App& app) {
     // renamed with them, so a failed run leaves the previous timeline too.
     std::vector<std::pair<std::string, std::string>> extra;
     if (!a->timeline.empty())
-      extra.emplace_back(a->timeline, names_gzip(a->timeline) ? gzip_text(r.timeline_json, a->timeline) : std::move(r.timeline_json));
+      extra.emplace_back(a->timeline, names_gzip(a->timeline) ? gzip_text(r.timeline_json, a->timeline, "--timeline") : std::move(r.timeline_json));
     Result res = sim::to_result(r, s);
     // The timeline options shape outputs that were not asked for: said, as other settings without
     // effect are (they ran silently, review of 2026-12-05).

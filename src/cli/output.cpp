@@ -1,4 +1,5 @@
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +16,51 @@
 #include "core/result_json.hpp"
 
 namespace sextant::cli {
+
+// A --timeline whose name ends in .gz is written as gzip (review of 2026-12-06: plain JSON had
+// gone under the .gz name, which gunzip, Python's gzip.open and Perfetto refused). The case of the
+// suffix does not matter; standard output ("-") is written as text.
+bool names_gzip(const std::string& path) {
+  if (path.size() < 3) return false;
+  const std::string tail = path.substr(path.size() - 3);
+  return tail[0] == '.' && std::tolower(static_cast<unsigned char>(tail[1])) == 'g' && std::tolower(static_cast<unsigned char>(tail[2])) == 'z';
+}
+
+// The bytes of a one-member gzip file holding text, at zlib level 6 as `trace synth --gzip`
+// writes (src/trace/synth.cpp). Shared by `simulate --timeline` and Python's simulate(timeline=) (2026-12-06
+// review: Python wrote plain JSON under a .gz name). Compressed in memory, not through gzopen as synth streams its
+// files, so that the timeline is staged and renamed with --json, --csv and --report as before
+// (AtomicFileSet): a failed run leaves the previous file (review of 2026-12-06).
+std::string gzip_text(std::string_view text, const std::string& path, const std::string& option) {
+  z_stream zs{};
+  if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16 /* gzip header and trailer */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw Error(SourceLocation{path, 0, 0, option}, "cannot start the gzip compression (out of memory?)");
+  std::string out;
+  out.reserve(text.size() / 8 + 1024);  // Chrome trace JSON deflates about 10x
+  constexpr size_t kChunkBytes = size_t{1} << 20;
+  char buf[1 << 16];
+  size_t pos = 0;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    if (zs.avail_in == 0 && pos < text.size()) {  // avail_in is 32-bit: fed in chunks
+      const size_t n = std::min(kChunkBytes, text.size() - pos);
+      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data() + pos));
+      zs.avail_in = static_cast<uInt>(n);
+      pos += n;
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = deflate(&zs, pos == text.size() ? Z_FINISH : Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      deflateEnd(&zs);
+      throw Error(SourceLocation{path, 0, 0, option}, "gzip compression failed");
+    }
+    out.append(buf, sizeof buf - zs.avail_out);
+  }
+  deflateEnd(&zs);
+  return out;
+}
+
 
 namespace {
 struct ReportHolder {
