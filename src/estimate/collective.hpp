@@ -129,10 +129,18 @@ struct Fabric {
   }
 };
 Fabric make_fabric(const Scenario& s);
-// Fabric settings a scenario states that make_fabric does not read, for the note "stated but
-// without effect" (estimate's notes): in-network reduction on the scale-out network (SHARP),
-// which NCCL reaches through its CollNet plugin; only a scale-up network's (NVLS) is modelled.
-// It had been accepted and ignored without a word (review of 2026-12-06).
+// Fabric settings a scenario states that cannot change its estimate, for the note "stated but
+// without effect" (estimate's notes), one entry per setting:
+// - in_network_reduction_fraction of the scale-out network: in-network reduction across domains
+//   (SHARP, which NCCL reaches through its CollNet plugin) is not modelled, only a scale-up
+//   network's (NVLS);
+// - parallel.collective_nic_aggregation, stated, on a job that fits one scale-up domain (or one
+//   GPU): no collective leaves its domain, so none uses the NICs;
+// - parallel.collective_algorithms, where what the list leaves out (tree, nvls) could not have
+//   been taken anyway: tree only across domains, nvls only with in-switch reduction on the
+//   scale-up network and more than one GPU. A list at the default is no statement to note.
+// Judged on the job, not on its groups: no note where a setting can matter. All had been
+// accepted and ignored without a word (review of 2026-12-06; comment updated 2026-12-06 review).
 std::vector<std::string> fabric_settings_without_effect(const Scenario& s);
 
 class CollectiveAlgorithm {

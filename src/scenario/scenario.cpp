@@ -935,6 +935,10 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (p.tp_comm_overlap && p.tp > 1 && !p.sequence_parallel)
     fail("overlap.tp_comm", "TP communication overlap needs sequence parallelism (it overlaps SP's all-gathers and reduce-scatters)",
          "set parallel.sequence_parallel: true, or parallel.overlap.tp_comm: false");
+  // A model without experts first: ep on it is the fault, whatever sequence parallelism (a dense
+  // model at tp 8 with ep 2 and SP off had been told to turn SP on, and then that it has no
+  // experts; 2026-12-06 review).
+  if (p.ep > 1 && !m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
   if (p.ep > 1 && p.tp > 1 && !p.sequence_parallel)
     fail("sequence_parallel", "expert parallelism with tp > 1 needs sequence parallelism (Megatron-Core: \"When using expert "
                               "parallelism and tensor parallelism, sequence parallelism must be used\")",
@@ -980,7 +984,6 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     fail("sequence_parallel", "sequence parallelism splits the " + std::to_string(s.train.seq_len / std::max(1, p.cp)) +
                                   " tokens of a rank's sequence over tp = " + std::to_string(p.tp) + ", which does not divide them",
          "a seq_len that is a multiple of tp x cp, or sequence_parallel: false");
-  if (p.ep > 1 && !m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
   // The experts first: an ep that does not divide them had been reported as an expert-grid
   // problem of etp, a key the file never wrote (2026-12-03 review).
   if (p.ep > 1 && m.moe && m.moe->num_experts % p.ep != 0)
@@ -1057,6 +1060,30 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   if (p.schedule == "dualpipev" && p.vpp != 2)
     fail("vpp", "dualpipev holds two model chunks per rank (a V), so vpp must be 2, got " + std::to_string(p.vpp),
          "set parallel.vpp: 2 or leave it out");
+  // Interleaving splits a pipeline rank's layers into vpp chunks that take turns with the other
+  // ranks': without a pipeline there is nothing to interleave with. A scenario file's vpp at pp 1
+  // is set aside before these checks (check_own_plan: it runs as 1F1B at vpp 1, with a note, as
+  // docs/scenario.md says); a plan built otherwise (a validation row) had run interleaved over one
+  // stage, its step time changed by a schedule that cannot run (2026-12-06 review). DualPipeV's
+  // vpp 2 is its V: its own check below names the missing pipeline.
+  if (p.pp == 1 && p.vpp > 1 && p.schedule != "dualpipev") {
+    // The pipelines that would give the vpp a meaning: pp values that divide the GPUs left by
+    // tp*cp and lay pp*vpp virtual stages out under the stage rule (or match a stated list).
+    std::string pps;
+    const int64_t left = s.num_gpus / std::max<int64_t>(1, static_cast<int64_t>(p.tp) * p.cp);
+    for (int64_t d = 2; d <= left && d * p.vpp <= m.layers + 2 && d <= (int64_t{1} << 20); ++d) {
+      if (left % d != 0) continue;
+      const int64_t n = d * p.vpp;
+      const bool lays_out = !p.stage_layers.empty() ? n == static_cast<int64_t>(p.stage_layers.size())
+                            : p.stage_rule == "fewer-first-last" ? n <= m.layers && (m.layers + 2) % n == 0
+                                                                  : m.layers % n == 0;
+      if (lays_out) pps += (pps.empty() ? "" : ", ") + std::to_string(d);
+    }
+    fail("vpp", "vpp = " + std::to_string(p.vpp) + " with pp = 1: interleaving (virtual pipeline stages) needs pipeline parallelism",
+         "parallel.vpp: 1 (no interleaving without a pipeline), or pp > 1" +
+             (pps.empty() ? std::string(" (no pp fits the GPUs and the layers with vpp = " + std::to_string(p.vpp) + ")")
+                          : " (with vpp = " + std::to_string(p.vpp) + ", parallel.pp among " + pps + ")"));
+  }
   const int64_t most_stages = m.layers + (p.stage_layers.empty() ? 0 : 2);
   // The vpp values that lay this pp's virtual stages out under the stage rule (with stated
   // sizes, any up to the bound: the list of sizes follows pp*vpp). The interleaved schedule takes

@@ -67,6 +67,44 @@ TEST(PlanErrors, MicroBatchTimesDpMustDivideGlobalBatch) {
 TEST(PlanErrors, ExpertParallelNeedsExperts) {
   const auto e = error_of(kBase, {{"parallel.ep", "2"}});
   EXPECT_NE(e.find("has no experts"), std::string::npos) << e;
+  // The fundamental fault first (2026-12-06 review): a dense model at tp 8 with ep 2 and sequence
+  // parallelism off had been told that expert parallelism needs sequence parallelism.
+  const auto e2 = error_of(kBase, {{"parallel.ep", "2"}, {"parallel.sequence_parallel", "false"}});
+  EXPECT_NE(e2.find("key 'parallel.ep': ep = 2 but model 'llama3-70b' has no experts"), std::string::npos) << e2;
+  EXPECT_EQ(e2.find("sequence parallelism"), std::string::npos) << e2;
+}
+
+// Interleaving needs a pipeline (2026-12-06 review): a plan that reaches the checks with vpp > 1
+// at pp 1 (a validation row builds its plan without the file's normalisation) had run interleaved
+// over one stage, with a step time different from vpp 1's. A file's vpp at pp 1 still runs as
+// 1F1B at vpp 1 with a note (docs/scenario.md), and DualPipeV's vpp 2 names its missing pipeline.
+TEST(PlanErrors, VppNeedsAPipeline) {
+  Scenario s = parse_scenario(kBase, "plan.yaml", *frozen(), {{"parallel.pp", "1"}, {"parallel.dp", "8"}});
+  s.plan.vpp = 2;
+  s.plan.schedule = "interleaved-1f1b";
+  try {
+    check_plan(s, SourceLocation{"rows.csv", 3, 0, ""});
+    ADD_FAILURE() << "vpp 2 at pp 1 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().key, "parallel.vpp") << e.what();
+    EXPECT_NE(e.message().find("vpp = 2 with pp = 1"), std::string::npos) << e.what();
+    EXPECT_NE(e.message().find("needs pipeline parallelism"), std::string::npos) << e.what();
+    // llama3-70b: 80 layers; 64 GPUs over tp 8 leave 8: pp 2, 4 and 8 lay 2*pp stages out evenly.
+    EXPECT_NE(e.hint().find("parallel.vpp: 1"), std::string::npos) << e.what();
+    EXPECT_NE(e.hint().find("with vpp = 2, parallel.pp among 2, 4, 8"), std::string::npos) << e.what();
+  }
+  s.plan.schedule = "dualpipev";
+  try {
+    check_plan(s, SourceLocation{"rows.csv", 3, 0, ""});
+    ADD_FAILURE() << "dualpipev at pp 1 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("dualpipev needs a pipeline"), std::string::npos) << e.what();
+  }
+  // The file's own vpp at pp 1: normalised, with a note, not refused.
+  const auto file = parse_scenario(kBase, "plan.yaml", *frozen(), {{"parallel.pp", "1"}, {"parallel.dp", "8"}, {"parallel.vpp", "2"}});
+  EXPECT_EQ(file.plan.vpp, 1);
+  EXPECT_EQ(file.plan.schedule, "1f1b");
+  EXPECT_EQ(file.plan.idle_pipeline, "interleaved-1f1b, vpp 2");
 }
 
 TEST(PlanErrors, EpMustDivideExperts) {
