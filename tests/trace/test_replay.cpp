@@ -732,6 +732,71 @@ TEST(Replay, ASlowLaunchIsMedianLaunchTimeThenUnexplainedSlack) {
   EXPECT_DOUBLE_EQ(f.us(graphs[0].unexplained_edge_ticks), 90.0);
 }
 
+// Question (review of 2026-12-06): is the time of a launch call that blocks (HTA's simple_add: a
+// 4.2 s cudaLaunchKernel whose kernel starts 8 us before it returns; amd_trace: a 6.5 ms
+// hipLaunchKernel whose kernel starts 5.5 us after) the launch's, which `launch=0` removes, rather
+// than GPU slack? Launches (10 us) at 1000, 1100, 1200 -> 50 us kernels 20 us later (the median
+// latency, 20 us); the fourth call [1300, 2300) launches a 100 us kernel at 1300 + latency;
+// cudaDeviceSynchronize from 2300 returns `tail` us after that kernel ends. The path: 30 us of
+// launch calls, 270 of host gaps, the launch edge, the kernel, the sync's tail. Only the latency
+// beyond the call's return (beyond 1000 us) can be slack: unexplained above 10 us. `launch=0`: the
+// calls start at 0, 90, 180, 270 and take nothing, the kernel starts at 270 plus that slack. Before
+// the fix the latency beyond the 20 us median was slack even inside the call: at latency 992 (the
+// kernel starting before the call returns) `launch=0` predicted 1350 us of 1400 (saving 50 of
+// 1022 us of launch_overhead on the path) and the path read 972 us unexplained.
+TEST(Replay, ABlockingLaunchCallsTimeIsLaunchTimeNotGpuSlack) {
+  struct Case {
+    int64_t latency_us, tail_us;
+    double measured_us, launch_on_path_us, unexplained_us, launch0_us, launch_half_us, drop_gpu_us;
+  };
+  // launch=0.5: calls at 0, 95, 190, 285 (5 us each but the 500 us fourth): sync enter at 785;
+  // the kernel at 285 + latency / 2 (+ the slack).
+  const std::vector<Case> cases = {
+      // Starts 8 us before the call returns: 1400 us, all of the latency the launch's.
+      {992, 8, 1400, 1022, 0, 378, 889, 1400},
+      // 5 us after it (below the 10 us threshold): still the launch's, scaled with it.
+      {1005, 5, 1410, 1035, 0, 375, 892.5, 1410},
+      // 300 us after it: those 300 us are slack, which `launch=` keeps and `--drop-gaps gpu` removes.
+      {1300, 10, 1710, 1030, 300, 680, 1195, 1410},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("latency " + std::to_string(c.latency_us));
+    std::vector<std::string> e;
+    for (int i = 0; i < 3; ++i) {
+      e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, 1000 + 100 * i, 10, -1, i + 1));
+      e.push_back(ev("kernel", ("k" + std::to_string(i)).c_str(), 7, 1020 + 100 * i, 50, 7, i + 1));
+    }
+    e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, 1300, 1000, -1, 4));
+    e.push_back(ev("kernel", "k3", 7, 1300 + c.latency_us, 100, 7, 4));
+    const int64_t sync_end = 1300 + c.latency_us + 100 + c.tail_us;
+    e.push_back(ev("cuda_runtime", "cudaDeviceSynchronize", 1, 2300, sync_end - 2300, -1, 5));
+    const TraceSet set = one_rank(e, "blocking_launch.json");
+    Result r = run(set, {});
+    const Table* w = r.table("whatif");
+    ASSERT_NE(w, nullptr);
+    EXPECT_DOUBLE_EQ(w->column("measured_us").f64[0], c.measured_us);
+    EXPECT_DOUBLE_EQ(w->column("replay_us").f64[0], c.measured_us);
+    EXPECT_DOUBLE_EQ(w->column("unexplained_on_path_us").f64[0], c.unexplained_us);
+    EXPECT_DOUBLE_EQ(attribution_us(r, "launch_overhead"), c.launch_on_path_us);
+    EXPECT_DOUBLE_EQ(attribution_us(r, "unexplained"), c.unexplained_us);
+    EXPECT_DOUBLE_EQ(attribution_us(r, "cpu_bound"), 270.0 + static_cast<double>(c.tail_us));
+    // `launch=0` removes the launch_overhead on the path, the slack stays.
+    EXPECT_DOUBLE_EQ(predicted_us(set, "launch=0"), c.launch0_us);
+    EXPECT_DOUBLE_EQ(c.measured_us - c.launch0_us, c.launch_on_path_us);
+    EXPECT_DOUBLE_EQ(predicted_us(set, "launch=0.5"), c.launch_half_us);
+    EXPECT_DOUBLE_EQ(predicted_us(set, "launch=1"), c.measured_us);
+    EXPECT_GT(predicted_us(set, "launch=2"), c.measured_us);
+    AnalyzeRequest req;
+    req.only = {"whatif"};
+    req.options.drop_gpu_gaps = true;
+    EXPECT_DOUBLE_EQ(analyze_loaded(set, req).table("whatif")->column("predicted_us").f64[0], c.drop_gpu_us);
+    // Both: neither launch time nor slack.
+    req.options.scales = {"launch=0"};
+    EXPECT_DOUBLE_EQ(analyze_loaded(set, req).table("whatif")->column("predicted_us").f64[0],
+                     c.launch0_us - c.unexplained_us);
+  }
+}
+
 namespace {
 // The notes of a result that start with prefix.
 std::vector<std::string> notes_with(const Result& r, const std::string& prefix) {

@@ -1257,7 +1257,12 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
           // length, not `previous_iteration` (below the gap threshold it had been; 2026-12-05 review).
           add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > 0});
         } else {
-          add_edge(n, Edge{call, actual, EdgeKind::Launch, true, actual - median_latency > slack_t});
+          // Unexplained only beyond the call's own return as well as the median latency: the time
+          // of a launch call that blocked (a 4.2 s cudaLaunchKernel whose kernel started 8 us
+          // before it returned) is the launch's, not GPU slack (2026-12-06 review: the excess over
+          // the median had been slack, and `launch=0` moved the call's time into it).
+          const int64_t covered = std::max(median_latency, gr.nodes[call].dur);
+          add_edge(n, Edge{call, actual, EdgeKind::Launch, true, actual - covered > slack_t});
         }
         if (pred_node != kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
       } else {
@@ -1650,10 +1655,18 @@ const CarryRun* Graph::carry_run(uint32_t node) const {
   return it != carry_runs.end() && it->node == node ? &*it : nullptr;
 }
 
+int64_t launch_call_ticks(const Graph& g, const Edge& e) {
+  if (e.kind != EdgeKind::Launch || e.from == Edge::kNone || e.from >= g.nodes.size()) return 0;
+  return std::clamp<int64_t>(g.nodes[e.from].dur, 0, std::max<int64_t>(0, e.weight));
+}
+
 int64_t unexplained_part(const Graph& g, const Edge& e) {
   if (!e.unexplained) return 0;
   if (e.kind != EdgeKind::Launch) return e.weight;
-  return e.weight - std::clamp<int64_t>(g.median_launch_latency, 0, std::max<int64_t>(0, e.weight));
+  // Beyond the call's return and the median latency (2026-12-06 review: beyond the median only,
+  // which made a blocking launch call's own time GPU slack).
+  const int64_t covered = std::max(g.median_launch_latency, launch_call_ticks(g, e));
+  return e.weight - std::clamp<int64_t>(covered, 0, std::max<int64_t>(0, e.weight));
 }
 
 ReplayResult replay(const Graph& g, const Frame& f, const ReplayOptions& opt) {
@@ -1680,34 +1693,43 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
   std::vector<std::unordered_map<uint32_t, bool>> match(has_regex ? opt.scales.size() : 0);
   r.scale_hits.assign(opt.scales.size(), 0);
   r.gpu_gaps_dropped = opt.drop_gpu_gaps;
+  auto hits = [&](size_t s, const Node& nd) {
+    const Scale& sc = opt.scales[s];
+    switch (sc.target) {
+      case Scale::Target::Communication: return nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Communication;
+      case Scale::Target::Compute: return nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Computation;
+      case Scale::Target::Memcpy: return nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Memory;
+      case Scale::Target::Gpu: return nd.kind == NodeKind::Gpu;
+      case Scale::Target::Host:
+        return nd.kind == NodeKind::HostGap || nd.kind == NodeKind::SyncReturn ||
+               (nd.kind == NodeKind::HostCall && nd.attr != Attribution::LaunchOverhead);
+      case Scale::Target::Launch: return nd.kind == NodeKind::HostCall && nd.attr == Attribution::LaunchOverhead;
+      case Scale::Target::KernelRegex:
+        if (nd.kind == NodeKind::Gpu) {
+          auto it = match[s].find(nd.name);
+          if (it == match[s].end()) it = match[s].emplace(nd.name, scale_matches(sc, f.name(nd.name))).first;
+          return it->second;
+        }
+        return false;
+    }
+    return false;
+  };
   auto factor_of = [&](const Node& nd) {
     double factor = 1.0;
     for (size_t s = 0; s < opt.scales.size(); ++s) {
-      const Scale& sc = opt.scales[s];
-      bool hit = false;
-      switch (sc.target) {
-        case Scale::Target::Communication: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Communication; break;
-        case Scale::Target::Compute: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Computation; break;
-        case Scale::Target::Memcpy: hit = nd.kind == NodeKind::Gpu && nd.gpu_kind == KernelKind::Memory; break;
-        case Scale::Target::Gpu: hit = nd.kind == NodeKind::Gpu; break;
-        case Scale::Target::Host:
-          hit = nd.kind == NodeKind::HostGap || nd.kind == NodeKind::SyncReturn ||
-                (nd.kind == NodeKind::HostCall && nd.attr != Attribution::LaunchOverhead);
-          break;
-        case Scale::Target::Launch: hit = nd.kind == NodeKind::HostCall && nd.attr == Attribution::LaunchOverhead; break;
-        case Scale::Target::KernelRegex:
-          if (nd.kind == NodeKind::Gpu) {
-            auto it = match[s].find(nd.name);
-            if (it == match[s].end()) it = match[s].emplace(nd.name, scale_matches(sc, f.name(nd.name))).first;
-            hit = it->second;
-          }
-          break;
-      }
-      if (hit) {
-        factor *= sc.factor;
+      if (hits(s, nd)) {
+        factor *= opt.scales[s].factor;
         ++r.scale_hits[s];
       }
     }
+    return factor;
+  };
+  // The factor of a launching call's node (a host node: no kernel pattern applies), without
+  // counting hits (the node counts once, when it is replayed).
+  auto call_factor = [&](const Node& nd) {
+    double factor = 1.0;
+    for (size_t s = 0; s < opt.scales.size(); ++s)
+      if (hits(s, nd)) factor *= opt.scales[s].factor;
     return factor;
   };
   // Without a broken cycle every edge comes from a node earlier in g.order; with one, edges from
@@ -1722,18 +1744,30 @@ void replay(const Graph& g, const Frame& f, const ReplayOptions& opt, ReplayResu
     for (uint32_t q = g.edge_at[n], qe = g.edge_at[n + 1]; q < qe; ++q) {
       const Edge& e = g.edges[q];
       int64_t w = e.weight;
-      if (e.kind == EdgeKind::Launch && e.unexplained) {
-        // A launch latency far above the rank's median (a kernel starting long after its launch
-        // on an idle stream): the median part is the launch's and scales with `launch`; the rest
-        // is the GPU slack the critical path calls unexplained, which `--drop-gaps gpu` removes
-        // and `launch` leaves alone (before 2026-12-05 `launch=0` removed all of it, and
-        // predicted -27% on a trace whose path had 1% of launch overhead; review of that day).
-        const int64_t excess = unexplained_part(g, e);
-        const int64_t typical = w - excess;
-        const int64_t launch = launch_factor != 1.0 ? std::llround(static_cast<double>(typical) * launch_factor) : typical;
-        w = launch + (opt.drop_gpu_gaps ? 0 : excess);
-      } else if (e.kind == EdgeKind::Launch && launch_factor != 1.0) {
-        w = std::llround(static_cast<double>(w) * launch_factor);
+      if (e.kind == EdgeKind::Launch) {
+        // A launch latency far above the rank's median and beyond the call's return (a kernel
+        // starting long after its launch on an idle stream): up to the later of the two it is the
+        // launch's; beyond it, it is the GPU slack the critical path calls unexplained,
+        // which `--drop-gaps gpu` removes and `launch` leaves alone (before 2026-12-05 `launch=0`
+        // removed all of it, and predicted -27% on a trace whose path had 1% of launch overhead;
+        // review of that day). The part the call's own duration covers scales with the call
+        // (`launch`, or `host` for a call attributed cpu_bound), the rest with `launch`: before
+        // the 2026-12-06 review the latency beyond the median was slack even inside the call, and
+        // `launch=0` kept a 4.2 s blocking cudaLaunchKernel (its kernel started 8 us before it
+        // returned) as GPU slack: 53 ms saved of 4.2 s of launch_overhead on the path.
+        const int64_t excess = e.unexplained ? unexplained_part(g, e) : 0;
+        const int64_t launch = w - excess;
+        if (scaled) {
+          const int64_t in_call = std::min(launch, launch_call_ticks(g, e));
+          const double f_call = in_call > 0 ? call_factor(g.nodes[e.from]) : launch_factor;
+          if (f_call == launch_factor) {
+            if (launch_factor != 1.0) w = std::llround(static_cast<double>(launch) * launch_factor) + excess;
+          } else {
+            w = std::llround(static_cast<double>(in_call) * f_call + static_cast<double>(launch - in_call) * launch_factor) +
+                excess;
+          }
+        }
+        if (opt.drop_gpu_gaps) w -= excess;
       }
       if (opt.drop_gpu_gaps && w > 0 && (e.kind == EdgeKind::Program || e.kind == EdgeKind::CrossStream) &&
           (nd.kind == NodeKind::Gpu || nd.kind == NodeKind::Carry))

@@ -156,12 +156,17 @@ struct Graph {
 };
 
 // The unexplained part of an edge's measured weight: none unless the edge is flagged unexplained;
-// on a launch edge its excess over the rank's median launch latency (the median part is the
-// launch's, which `launch=` scales), on any other edge all of it. The replay, the critical path
-// and Graph::unexplained_edge_ticks split an edge by this one rule (before 2026-12-05 the path
-// called a whole slow launch latency unexplained while the replay kept its median part as launch
-// time; review of that day).
+// on a launch edge its excess over the later of the rank's median launch latency and the launching
+// call's return (up to it the time is the launch's, which `launch=` scales), on any other edge all
+// of it. The replay, the critical path and Graph::unexplained_edge_ticks split an edge by this one
+// rule (before 2026-12-05 the path called a whole slow launch latency unexplained while the replay
+// kept its median part as launch time; until the 2026-12-06 review the call's return did not
+// count, and a blocking 4.2 s cudaLaunchKernel was GPU slack to `launch=0`; review of that day).
 int64_t unexplained_part(const Graph& g, const Edge& e);
+
+// The part of a launch edge's measured weight that its launching call's own duration covers (0
+// for any other edge): it scales with the call's node in the replay.
+int64_t launch_call_ticks(const Graph& g, const Edge& e);
 
 struct BuildOptions {
   int64_t unexplained_gap_ticks = 10000;  // slack above this on a GPU ordering edge is unexplained
