@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <shared_mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -471,15 +472,12 @@ std::vector<int16_t> full_recompute_rungs(const Scenario& base, const SearchOpti
   if (opt.module_search != ModuleSearch::Ladder || !opt.stack.recompute_block) return out;
   const int chunks = std::max(1, pp * vpp);
   const int n = (base.model.layers + chunks - 1) / chunks;  // layers of the largest chunk
-  // Every count of layers below the chunk's size, or kMaxRungs evenly spaced counts in a larger
-  // chunk (quarters only before 2026-12-05: a block-10 plan of Llama 3 70B on one stage, 3.7%
-  // faster than block 20 and fitting, was never tried).
-  constexpr int kMaxRungs = 24;
-  const int rungs = std::min(n - 1, kMaxRungs);
-  for (int q = 1; q <= rungs; ++q) {
-    const int N = n - 1 <= kMaxRungs ? q : (q * n + kMaxRungs) / (kMaxRungs + 1);  // ceil(q n / (kMaxRungs + 1))
-    if (N >= 1 && N < n && (out.empty() || out.back() != N + 1)) out.push_back(static_cast<int16_t>(N + 1));
-  }
+  // Every count of layers below the chunk's size. search() finds the fewest that fit by bisection
+  // on memory, which falls as N grows, and costs that one only. (Review of 2026-12-06: a chunk of
+  // more than 25 layers had 24 evenly spaced counts, ceil(q n / 25), which never held block 1
+  // there and skipped counts: Llama 3 8B on 64 GPUs at 128k ranked block 2 where block 1 fit,
+  // 0.9% faster, and an 8-GPU job block 29 where block 28 fit.)
+  for (int N = 1; N < n && N < 32766; ++N) out.push_back(static_cast<int16_t>(N + 1));
   return out;
 }
 
@@ -792,7 +790,21 @@ struct MemoryModel::Impl {
   const SearchOptions& opt;
   const Estimator& est;
   bool cp_in_key;
-  std::unordered_map<ShapeKey, std::vector<StageMem>, ShapeHash> shapes;
+  std::unordered_map<ShapeKey, std::vector<StageMem>, ShapeHash> shapes;  // prepare()'s, read-only after it
+  // The block forms of full recompute, lowered when the search first asks for one (search() runs
+  // on several threads: guarded; an element's address survives a rehash).
+  std::shared_mutex block_mu;
+  std::unordered_map<ShapeKey, std::vector<StageMem>, ShapeHash> block_forms;
+
+  const std::vector<StageMem>& block_form(const ShapeKey& k) {
+    {
+      std::shared_lock<std::shared_mutex> lk(block_mu);
+      if (auto it = block_forms.find(k); it != block_forms.end()) return it->second;
+    }
+    std::vector<StageMem> lowered = lower_shape(k);
+    std::unique_lock<std::shared_mutex> lk(block_mu);
+    return block_forms.try_emplace(k, std::move(lowered)).first->second;
+  }
 
   ShapeKey key(const Candidate& c) const {
     return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, base.model.moe ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute,
@@ -851,7 +863,7 @@ struct MemoryModel::Impl {
 };
 
 MemoryModel::MemoryModel(const Scenario& base, const SearchOptions& opt, const Estimator& est)
-    : impl_(new Impl{base, opt, est, !base.train.flash_attention, {}}) {}
+    : impl_(new Impl{base, opt, est, !base.train.flash_attention, {}, {}, {}}) {}
 MemoryModel::~MemoryModel() { delete impl_; }
 
 void MemoryModel::prepare(const std::vector<Candidate>& cands) {
@@ -859,24 +871,23 @@ void MemoryModel::prepare(const std::vector<Candidate>& cands) {
     const ShapeKey k = impl_->key(c);
     if (!impl_->shapes.count(k)) impl_->shapes.emplace(k, impl_->lower_shape(k));
   };
-  for (const auto& c : cands) {
-    add(c);
-    // The block forms search() may cost full recompute as (full_recompute_rungs).
-    if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0)
-      for (int16_t v : full_recompute_rungs(impl_->base, impl_->opt, c.pp, c.vpp)) {
-        Candidate d = c;
-        d.recompute_layers = v;
-        add(d);
-      }
-  }
+  // The block forms search() may cost full recompute as (full_recompute_rungs) are lowered when
+  // first asked for (stages()): every count of a chunk's layers, of which a bisection asks a few.
+  for (const auto& c : cands) add(c);
 }
 
 bool MemoryModel::has(const Candidate& c) const { return impl_->shapes.count(impl_->key(c)) > 0; }
 
 double MemoryModel::bytes(const Candidate& c) const {
   const auto& I = *impl_;
-  auto it = I.shapes.find(I.key(c));
-  if (it == I.shapes.end()) throw Error("plan: memory shape not prepared for " + describe(c, I.opt, I.base));
+  const std::vector<StageMem>* stages_of = nullptr;
+  if (auto it = I.shapes.find(I.key(c)); it != I.shapes.end()) {
+    stages_of = &it->second;
+  } else if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers > 0) {
+    stages_of = &impl_->block_form(I.key(c));  // a rung of full_recompute_rungs, lowered when first asked for
+  } else {
+    throw Error("plan: memory shape not prepared for " + describe(c, I.opt, I.base));
+  }
   const auto& s = I.base;
   // Same accounting as Estimator::run (estimate.cpp, "Memory of the most loaded rank").
   const double act_scale = I.cp_in_key ? c.micro_batch : static_cast<double>(c.micro_batch) / c.cp;
@@ -895,7 +906,7 @@ double MemoryModel::bytes(const Candidate& c) const {
   const double obytes = s.train.optimizer_moment_bytes() + (fp32_weights ? 0.0 : 4.0);
   double worst = 0;
   for (int r = 0; r < p; ++r) {
-    const StageMem& st = it->second[static_cast<size_t>(r)];
+    const StageMem& st = (*stages_of)[static_cast<size_t>(r)];
     // With the cast weight copies where the parameters stay 16-bit (stage_memory).
     const double w = (z >= 3 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * wbytes +
                      st.lowp_weights * weight_cast_bytes_per_element(s, z);
@@ -1001,10 +1012,35 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
           PlanEval& e = local[i - lo];
           e.index = static_cast<uint32_t>(i);
           e.memory_bytes = mem.bytes(c);
+          // Full recompute of every layer is costed as the fewest layers per chunk that fit (below),
+          // so its memory here is the least of its forms: the every-layer form or the most layers
+          // of the rungs (memory falls as N grows), whichever needs less. (Review of 2026-12-06: the
+          // every-layer form alone was weighed, which can need more than block n-1, so a plan that
+          // fits as block 31 was pruned under --headroom-gib and the "least any plan needs" note
+          // named the every-layer figure.)
+          std::vector<int16_t> rungs;
+          if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0) {
+            rungs = full_recompute_rungs(base, opt, c.pp, c.vpp);
+            if (c.recompute_layers == 0)
+              for (int16_t v : full_layers)
+                if (v > 0 && std::find(rungs.begin(), rungs.end(), v) == rungs.end()) rungs.push_back(v);
+            std::sort(rungs.begin(), rungs.end());
+            // The own block form's candidate tries only the rungs below it (more memory than its own).
+            if (c.recompute_layers > 0) rungs.erase(std::lower_bound(rungs.begin(), rungs.end(), c.recompute_layers), rungs.end());
+          }
+          if (c.recompute_layers == 0 && !rungs.empty() && e.memory_bytes > capacity * (1 + 1e-9)) {
+            Candidate d = c;
+            d.recompute_layers = rungs.back();
+            if (const double most = mem.bytes(d); most < e.memory_bytes) {
+              e.memory_bytes = most;
+              e.recompute_layers = rungs.back();  // the plan's least-memory form, as the pruned plan reads
+            }
+          }
           if (e.memory_bytes > capacity * (1 + 1e-9)) {
             e.status = 1;
             continue;
           }
+          e.recompute_layers = 0;
           // Dominated: the same plan with a subset of these recompute modules fits, and
           // recomputing more never takes less time.
           if (c.recompute == static_cast<uint8_t>(Recompute::Selective)) {
@@ -1050,24 +1086,25 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
             }
           }
           Candidate as = c;  // the plan costed for this candidate
-          if (c.recompute == static_cast<uint8_t>(Recompute::Full) && c.recompute_layers >= 0) {
-            // Fewest layers first: the rungs and, for the every-layer candidate, the scenario's
-            // own block form (enumerated, so prepared), which then stands for this plan.
-            std::vector<int16_t> rungs = full_recompute_rungs(base, opt, c.pp, c.vpp);
-            if (c.recompute_layers == 0)
-              for (int16_t v : full_layers)
-                if (v > 0 && std::find(rungs.begin(), rungs.end(), v) == rungs.end()) rungs.push_back(v);
-            std::sort(rungs.begin(), rungs.end());
-            int16_t fits = 0;
-            for (int16_t v : rungs) {
-              if (c.recompute_layers > 0 && v >= c.recompute_layers) break;
+          if (!rungs.empty()) {
+            // Fewest layers first: the rungs (every count below the chunk's size) and, for the
+            // every-layer candidate, the scenario's own block form (enumerated), which then stands
+            // for this plan. Memory falls as N grows: bisect for the fewest that fit, checking
+            // memory only, and cost that one.
+            auto fits_at = [&](size_t k) {
               Candidate d = c;
-              d.recompute_layers = v;
-              if (mem.bytes(d) <= capacity * (1 - 1e-9)) {
-                fits = v;
-                break;
-              }
+              d.recompute_layers = rungs[k];
+              return mem.bytes(d) <= capacity * (1 - 1e-9);
+            };
+            size_t lo_k = 0, hi_k = rungs.size();  // fewest fitting in [lo_k, hi_k]; hi_k: none
+            if (!fits_at(rungs.size() - 1)) lo_k = hi_k;
+            else hi_k = rungs.size() - 1;
+            while (lo_k < hi_k) {
+              const size_t mid = lo_k + (hi_k - lo_k) / 2;
+              if (fits_at(mid)) hi_k = mid;
+              else lo_k = mid + 1;
             }
+            const int16_t fits = hi_k < rungs.size() ? rungs[hi_k] : 0;
             const bool own_form = std::find(full_layers.begin(), full_layers.end(), fits) != full_layers.end();
             if (fits != 0 && (c.recompute_layers > 0 || own_form)) {
               e.status = 3;  // dominated (the own form's candidate stands for this rung)
@@ -1692,7 +1729,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     } else {
       const auto& e = out.evals[static_cast<size_t>(found)];
       if (e.status == 1) {
-        r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU"));
+        // A plan recomputing every layer is weighed by its least-memory form (search()): named.
+        r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU" +
+                                             (replaced ? " even as " + describe(out.candidates[static_cast<size_t>(found)], opt, base) : std::string())));
       } else if (e.status == 3 || (replaced && e.status == 0)) {
         r.set("own_plan_status", std::string("dominated: the same plan fits with less recompute (fewer modules or layers), which takes no more time"));
         const StepEstimate own_e = est.run(ir::lower(base));

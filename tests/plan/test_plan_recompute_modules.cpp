@@ -315,13 +315,11 @@ TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedLayerByLayer) {
   EXPECT_EQ(full_recompute_rungs(s, o, 4, 1), each_count);                                         // block 1 .. 19
   EXPECT_EQ(full_recompute_rungs(s, o, 4, 5), (std::vector<int16_t>{1 + 1, 2 + 1, 3 + 1}));  // 4 layers per chunk
   EXPECT_TRUE(full_recompute_rungs(s, o, 80, 1).empty());                                   // one layer per chunk
-  // A chunk of 80 layers: 24 evenly spaced counts, ceil(q 80 / 25).
-  const std::vector<int16_t> spaced = full_recompute_rungs(s, o, 1, 1);
-  ASSERT_EQ(spaced.size(), 24u);
-  EXPECT_EQ(spaced.front(), 4 + 1);
-  EXPECT_EQ(spaced[2], 10 + 1);
-  EXPECT_EQ(spaced.back(), 77 + 1);
-  for (size_t i = 1; i < spaced.size(); ++i) EXPECT_LE(spaced[i] - spaced[i - 1], 4);
+  // A chunk of 80 layers: every count too, 1 to 79 (24 evenly spaced counts, ceil(q 80 / 25),
+  // before the review of 2026-12-06: no block 1 to 3, and counts skipped; search() bisects).
+  const std::vector<int16_t> each = full_recompute_rungs(s, o, 1, 1);
+  ASSERT_EQ(each.size(), 79u);
+  for (size_t i = 0; i < each.size(); ++i) EXPECT_EQ(each[i], static_cast<int16_t>(i + 1 + 1));
   SearchOptions sc;
   sc.module_search = ModuleSearch::Scenario;
   EXPECT_TRUE(full_recompute_rungs(s, sc, 4, 1).empty());
@@ -371,17 +369,18 @@ TEST(RecomputeModules, FullRecomputeOfSomeLayersIsSearchedLayerByLayer) {
   EXPECT_EQ(std::get<double>(*re.scalar("own_plan_step_time_s")), with(false, 1).step_time_s);
 }
 
-// The scenario's own block form off the rungs stands for the plan when it is the fewest layers
-// that fit: recomputing every layer is then dominated, and the plan is ranked once.
-TEST(RecomputeModules, OwnBlockFormOffTheRungsIsRankedOnce) {
-  Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 2}");  // 40 layers per stage: rungs ceil(q 40 / 25), 18 then 20
+// The scenario's own block form stands for the plan when it is the fewest layers that fit:
+// recomputing every layer is then dominated, and the plan is ranked once. (Block 19 of a 40-layer
+// stage was off the rungs, ceil(q 40 / 25), before the review of 2026-12-06; every count is on them now.)
+TEST(RecomputeModules, OwnBlockFormIsRankedOnce) {
+  Scenario s = job("llama3-70b", 64, "{tp: 8, pp: 2}");  // 40 layers per stage
   s.train.recompute = Recompute::Full;
   s.train.recompute_block = true;
   s.train.recompute_num_layers = 19;
   SearchOptions o;
   {
     const auto rungs = full_recompute_rungs(s, o, 2, 1);
-    ASSERT_EQ(std::find(rungs.begin(), rungs.end(), 19 + 1), rungs.end());
+    ASSERT_NE(std::find(rungs.begin(), rungs.end(), 19 + 1), rungs.end());
     ASSERT_NE(std::find(rungs.begin(), rungs.end(), 18 + 1), rungs.end());
   }
   for (const char* f : {"tp=8", "pp=2", "vpp=1", "cp=1", "dp=4", "mb=1", "zero=1", "recompute=2"}) parse_fix(f, o);
@@ -408,6 +407,92 @@ TEST(RecomputeModules, OwnBlockFormOffTheRungsIsRankedOnce) {
   EXPECT_EQ(dominated, 1u);
   const Result r = plan_result(s, o, est, out, true);
   EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u);
+}
+
+// Question (review of 2026-12-06): is full recompute of every layer costed as the fewest layers
+// per chunk that fit, whatever that count, in a chunk of more than 25 layers too? The rungs had
+// been 24 evenly spaced counts, ceil(q n / 25): for Llama 3 8B's 32 layers on one stage no block
+// 1 and no block 14 (block 2 and block 15 were costed instead, slower).
+TEST(RecomputeModules, FullRecomputeIsCostedAsTheFewestLayersThatFitInALargeChunk) {
+  Scenario s = job("llama3-8b", 8, "{tp: 4, dp: 2}");  // 32 layers on one stage
+  s.train.micro_batch = 1;
+  SearchOptions o;
+  for (const char* f : {"tp=4", "pp=1", "cp=1", "dp=2", "mb=1", "zero=3", "sp=false", "recompute=full"}) parse_fix(f, o);
+  o.vary_tp_comm_overlap = false;
+  auto with = [&](int n) {  // block n, or every layer at n = 0
+    Scenario t = s;
+    t.plan.zero_stage = 3;
+    t.plan.sequence_parallel = false;
+    t.train.recompute = Recompute::Full;
+    t.train.recompute_block = n > 0;
+    t.train.recompute_num_layers = n > 0 ? n : 1;
+    return Estimator{}.run(ir::lower(t));
+  };
+  // The bisection's premise: memory falls as the count of recomputed layers grows.
+  std::vector<double> m(32, 0.0);
+  for (int n = 1; n < 32; ++n) m[static_cast<size_t>(n)] = with(n).memory.total_bytes();
+  for (int n = 2; n < 32; ++n) ASSERT_LE(m[static_cast<size_t>(n)], m[static_cast<size_t>(n - 1)]) << n;
+  const double capacity = s.accelerator.memory_bytes.value;
+  for (const int want : {1, 14, 23}) {
+    ASSERT_LT(m[static_cast<size_t>(want)], capacity);
+    if (want > 1) ASSERT_GT(m[static_cast<size_t>(want - 1)], m[static_cast<size_t>(want)]);
+    // Room for block `want` and not for one layer fewer (block 1: room for it, with a millionth to spare).
+    o.min_headroom_bytes = want == 1 ? capacity - m[1] * (1 + 1e-6) : capacity - (m[static_cast<size_t>(want - 1)] + m[static_cast<size_t>(want)]) / 2;
+    const Estimator est;
+    const SearchOutcome out = search(s, o, est);
+    ASSERT_EQ(out.candidates.size(), 1u);
+    ASSERT_EQ(out.evals[0].status, 0) << want;
+    EXPECT_EQ(out.candidates[0].recompute_layers, want + 1) << want;
+    EXPECT_EQ(out.evals[0].step_time_s, with(want).step_time_s) << want;
+    EXPECT_EQ(out.evals[0].memory_bytes, m[static_cast<size_t>(want)]) << want;
+  }
+}
+
+// Question (review of 2026-12-06): does --headroom-gib prune a plan with full recompute only when
+// none of its forms fits? The every-layer form needs more than block 31 on this job (76.73 GiB
+// against 75.73), and its memory alone had been weighed before the block forms were tried: under
+// 4 GiB of headroom (76 usable) the plan was pruned, and the "least any plan needs" note named
+// 76.73 GiB, every layer.
+TEST(RecomputeModules, HeadroomPrunesFullRecomputeOnlyWhereNoFormFits) {
+  Scenario s = job("llama3-8b", 8, "{tp: 4, dp: 2}");
+  s.train.micro_batch = 32;
+  SearchOptions o;
+  for (const char* f : {"tp=4", "pp=1", "cp=1", "dp=2", "mb=32", "zero=3", "sp=false", "recompute=full"}) parse_fix(f, o);
+  o.vary_tp_comm_overlap = false;
+  auto with = [&](int n) {
+    Scenario t = s;
+    t.plan.zero_stage = 3;
+    t.plan.sequence_parallel = false;
+    t.train.recompute = Recompute::Full;
+    t.train.recompute_block = n > 0;
+    t.train.recompute_num_layers = n > 0 ? n : 1;
+    return Estimator{}.run(ir::lower(t));
+  };
+  const double every = with(0).memory.total_bytes(), block31 = with(31).memory.total_bytes();
+  ASSERT_GT(every, block31);  // the case in point
+  const double capacity = s.accelerator.memory_bytes.value;
+  const Estimator est;
+  // Room for block 31 but not for every layer: ranked as block 31.
+  o.min_headroom_bytes = capacity - (every + block31) / 2;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_EQ(out.candidates.size(), 1u);
+  EXPECT_EQ(out.pruned, 0u);
+  ASSERT_EQ(out.evals[0].status, 0);
+  EXPECT_EQ(out.candidates[0].recompute_layers, 31 + 1);
+  EXPECT_EQ(out.evals[0].step_time_s, with(31).step_time_s);
+  // Room for neither: pruned, at the least any form needs (block 31's), and the note says so.
+  o.min_headroom_bytes = capacity - block31 * (1 - 1e-6);
+  const SearchOutcome none = search(s, o, est);
+  ASSERT_EQ(none.evals[0].status, 1);
+  EXPECT_EQ(none.evals[0].memory_bytes, block31);
+  EXPECT_EQ(none.candidates[0].recompute_layers, 31 + 1);
+  const Result r = plan_result(s, o, est, none, true);
+  std::string notes;
+  for (const auto& n : r.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("the least any plan needs is " + format_double(std::round(block31 / (1024.0 * 1024 * 1024) * 100) / 100) +
+                       " GiB per GPU (tp4 pp1 dp2 mb32 zero3 rc:full(block 31))"),
+            std::string::npos)
+      << notes;
 }
 
 // Question (review of 2026-12-06): under flash attention, does a job that does not recompute
