@@ -978,7 +978,7 @@ void check_simulation_budget(const GoodputConfig& c, const SourceLocation& where
   const EventEstimate e = estimate_events(c);
   const double rate = e.rate, slow_rate = e.slow_rate, per_replica = e.per_replica, losing = e.losing, mttf = e.mttf, restart = e.restart;
   const double keep = e.keep, tau = e.tau, stretch = e.stretch, delta = e.delta, persist = e.persist;
-  const double weibull_events = e.weibull_events, weibull_shape = e.weibull_shape, weibull_needed_s = e.weibull_needed_s, weibull_p = e.weibull_p;
+  const double weibull_shape = e.weibull_shape, weibull_needed_s = e.weibull_needed_s, weibull_p = e.weibull_p;
   if (!(rate > 0) && !(slow_rate > 0)) return;
   // Replicas simulated: the main batch, then (with the search) about 19 evaluations of the interval
   // sweep and the strategies. A target ETTR's knobs add up to 75 more, fewer when a knob cannot

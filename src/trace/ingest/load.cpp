@@ -394,7 +394,7 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       // The example: the file and the reason first (a long path must not push the reason past the cut).
       set.diagnostics.add("file without usable events: skipped, the other files analysed", "warning",
                           files[i] + ": " +
-                              (n_rows > 0 && rows_without_cat == n_rows
+                              (n_rows > 0 && rows_without_cat == static_cast<size_t>(n_rows)
                                    ? std::to_string(n_rows) + " complete events, all without `cat`: not a PyTorch/Kineto trace"
                                    : what));
       set.skipped_files.push_back(files[i]);
