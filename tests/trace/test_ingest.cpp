@@ -1236,3 +1236,74 @@ TEST(Ingest, HoursBetweenRanksOfDifferentJobsAreNotCutDown) {
   EXPECT_NE(d->example.find("rank 0 is 2.0 h from the nearest other rank"), std::string::npos) << d->example;
   EXPECT_EQ(d->example.find(" 1 h"), std::string::npos) << d->example;
 }
+
+// Question (review of 2026-12-06): does the note on a bare array without its ']' count every
+// element when the text is read in two halves (the second half's scanner meets the end and had
+// counted only its own half: "49919 elements" of 100000), the same as one thread says?
+TEST(Ingest, ABareArrayWithoutItsBracketCountsBothHalvesOfASplitScan) {
+  std::string many = "[";
+  for (int i = 0; i < 4000; ++i) many += (i ? ",\n" : "") + kEv;
+  for (const std::string& text : {many, many + ",\n"}) {
+    const auto p = std::filesystem::temp_directory_path() / "sextant_review_1206_noclose_split.json";
+    std::ofstream(p, std::ios::binary) << text;
+    std::vector<std::string> examples;
+    for (int threads : {1, 2}) {
+      ScanOptions o;
+      o.threads = threads;
+      o.split_min_bytes = 0;  // every file split with 2 threads
+      const RankTrace t = load_trace_file(p.string(), o);
+      EXPECT_EQ(t.size(), 4000u);
+      EXPECT_EQ(t.json_events, 4000u);
+      const Diagnostic* d = find_diag(t.diagnostics, "without its closing ']'");
+      ASSERT_NE(d, nullptr);
+      EXPECT_EQ(d->example.rfind("4000 elements, the text ends at byte offset " + std::to_string(text.size()), 0), 0u)
+          << d->example;
+      examples.push_back(d->example);
+    }
+    EXPECT_EQ(examples[0], examples[1]);
+    const RankTrace streamed = scan(text, 1 << 12);
+    const Diagnostic* s = find_diag(streamed.diagnostics, "without its closing ']'");
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->example, examples[0]);
+    std::filesystem::remove(p);
+  }
+}
+
+// Question (review of 2026-12-06): is a zero-filled tail after a complete trace (a file extended
+// or preallocated, its end never written) a warning naming the NUL bytes and where they start,
+// and are NUL bytes among other trailing bytes counted (they had read as the end of the text)?
+TEST(Ingest, NulBytesAfterTheTraceAreCountedAsTrailingText) {
+  const std::string doc = kDoc;
+  const std::string end = std::to_string(doc.size());
+  for (size_t chunk : {size_t{16}, size_t{1} << 20}) {
+    const RankTrace z = scan(doc + std::string(100, '\0'), chunk);
+    const Diagnostic* d = find_diag(z.diagnostics, "text after the top-level JSON value");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->severity, "warning");
+    EXPECT_NE(d->example.find("100 NUL bytes"), std::string::npos) << d->example;
+    EXPECT_NE(d->example.find("zero-filled tail"), std::string::npos) << d->example;
+    EXPECT_NE(d->example.find("byte offset " + end), std::string::npos) << d->example;
+    // After whitespace: the offset is the first zero's.
+    const RankTrace nl = scan(doc + "\n" + std::string(7, '\0'), chunk);
+    d = find_diag(nl.diagnostics, "text after the top-level JSON value");
+    ASSERT_NE(d, nullptr);
+    EXPECT_NE(d->example.find("7 NUL bytes"), std::string::npos) << d->example;
+    EXPECT_NE(d->example.find("byte offset " + std::to_string(doc.size() + 1)), std::string::npos) << d->example;
+    // Zeros then other bytes: all five counted.
+    const RankTrace g = scan(doc + std::string("\0\0xyz", 5), chunk);
+    d = find_diag(g.diagnostics, "text after the top-level JSON value");
+    ASSERT_NE(d, nullptr);
+    EXPECT_NE(d->example.find("5 non-whitespace bytes (2 of them NUL)"), std::string::npos) << d->example;
+    // Whitespace alone is no trailing text.
+    EXPECT_EQ(find_diag(scan(doc + " \n\t\r\n", chunk).diagnostics, "text after the top-level"), nullptr);
+  }
+  // In place (a mapped file), object and bare-array forms.
+  for (const std::string& text : {doc, "[" + kEv + "]"}) {
+    RankTrace t;
+    EXPECT_EQ(file_error("zero_tail.json", text + std::string(4096, '\0'), &t), "");
+    const Diagnostic* d = find_diag(t.diagnostics, "text after the top-level JSON value");
+    ASSERT_NE(d, nullptr);
+    EXPECT_NE(d->example.find("4096 NUL bytes"), std::string::npos) << d->example;
+    EXPECT_NE(d->example.find("byte offset " + std::to_string(text.size())), std::string::npos) << d->example;
+  }
+}

@@ -620,6 +620,7 @@ class Scanner {
     eof_ = true;
     in_place_ = true;
     may_release_ = false;
+    part_ = true;
   }
 
   Scanner(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt)
@@ -678,20 +679,33 @@ class Scanner {
     // appended, garbage) is not part of the trace and is a warning with its size, as a JSON
     // parser would refuse it (it was dropped silently before 2026-12-02). It is read to its end
     // either way, so that raw_bytes is the file's size whichever way it was read.
-    uint64_t trailing = 0;
+    // NUL bytes count too: no JSON text holds one, and a complete trace followed by zeros (a
+    // file preallocated or extended, its tail never written) had been accepted without a word
+    // (review of 2026-12-06). The example names where the first such byte is.
+    uint64_t trailing = 0, nuls = 0, first = UINT64_MAX;
     for (;;) {
       for (size_t i = pos_; i < end_; ++i) {
         const char c = data_[i];
-        trailing += !(c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\0');
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        if (first == UINT64_MAX) first = base_ + i;
+        ++trailing;
+        nuls += c == '\0';
       }
       pos_ = end_;
       if (in_place_ || !fill()) break;
     }
     out_.raw_bytes = growing_ ? total_ : base_ + end_;
-    if (trailing > 0)
+    if (trailing > 0) {
+      const std::string after = std::string(" after the trace's closing ") + (bare_array_ ? "bracket" : "brace") +
+                                ", from byte offset " + std::to_string(first);
       out_.diagnostics.add("text after the top-level JSON value: ignored", "warning",
-                           std::to_string(trailing) + " non-whitespace bytes after the trace's closing brace (a second document "
-                           "appended, or a damaged file)");
+                           nuls == trailing
+                               ? std::to_string(nuls) + (nuls == 1 ? " NUL byte" : " NUL bytes") + after +
+                                     " (a zero-filled tail: the file was extended or preallocated and not written, or damaged)"
+                               : std::to_string(trailing) + " non-whitespace bytes" +
+                                     (nuls > 0 ? " (" + std::to_string(nuls) + " of them NUL)" : std::string()) + after +
+                                     " (a second document appended, or a damaged file)");
+    }
   }
 
  private:
@@ -1009,6 +1023,7 @@ class Scanner {
     tail.reserve((end_ - split) / kMinEventBytes + 1024);
     size_t tail_end = 0;
     bool tail_ok = false;
+    NoClose tail_no_close;
     std::thread reader;
     try {
       reader = start_worker([&] {
@@ -1016,6 +1031,7 @@ class Scanner {
           Scanner s(src_, std::string_view(data_, end_), split, file_, tail);
           s.bare_array_ = bare_array_;
           tail_end = s.events_tail();
+          tail_no_close = s.no_close_;
           tail_ok = true;
         } catch (...) {  // SyntaxError, Error, bad_alloc: this scanner reads that part itself
         }
@@ -1040,6 +1056,7 @@ class Scanner {
       return;
     }
     append_part(std::move(tail));
+    if (tail_no_close.seen) note_array_without_close(tail_no_close);  // with both halves' count
     pos_ = tail_end;
   }
 
@@ -1062,6 +1079,7 @@ class Scanner {
     RankTrace tail;
     size_t tail_end = 0;
     bool tail_ok = false;
+    NoClose tail_no_close;
     std::function<void()> second = [&] {
       try {
         for (size_t r = 0; r < total_;) r = src_.wait_ready(r);  // InflateRetry: this scanner sees it too
@@ -1074,6 +1092,7 @@ class Scanner {
             Scanner s(src_, std::string_view(data_, total_), split, file_, tail);
             s.bare_array_ = bare_array_;
             tail_end = s.events_tail();
+            tail_no_close = s.no_close_;
             tail_ok = true;
           }
         }
@@ -1109,6 +1128,7 @@ class Scanner {
       return;
     }
     append_part(std::move(tail));
+    if (tail_no_close.seen) note_array_without_close(tail_no_close);  // with both halves' count
     end_ = total_;  // the second scanner saw all of it written (and `done` orders this thread after it)
     eof_ = true;
     pos_ = tail_end;
@@ -1217,12 +1237,28 @@ class Scanner {
   // a writer that stopped (a crashed process) still loads: read to the last complete event, with
   // a note (it had been refused as truncated; review of 2026-12-06). A cut inside an event is
   // still a truncation (the step reading the event fails first).
+  // Where a bare array ended without its ']' (array_without_close), recorded by a part_ scanner.
+  struct NoClose {
+    uint64_t offset = 0;
+    bool after_comma = false;
+    bool seen = false;
+  };
+  // The second scanner of a split (part_) only records where: its json_events count its half
+  // alone, and the note, written when the halves are joined, counts the whole array (it had
+  // said 49919 elements of a 100000-event file read in two halves; review of 2026-12-06).
   void array_without_close(bool after_comma) {
+    const NoClose at{base_ + pos_, after_comma, true};
+    if (part_)
+      no_close_ = at;
+    else
+      note_array_without_close(at);
+  }
+  void note_array_without_close(const NoClose& at) {
     out_.diagnostics.add("JSON Array Format trace without its closing ']' (optional in the Trace Event Format: a writer that "
                          "stopped?): read to the last complete event",
                          "info",
                          std::to_string(out_.json_events) + " elements, the text ends at byte offset " +
-                             std::to_string(base_ + pos_) + (after_comma ? " after a trailing comma" : ""));
+                             std::to_string(at.offset) + (at.after_comma ? " after a trailing comma" : ""));
   }
 
   // Appends the events the second scanner read (see events_array).
@@ -1818,6 +1854,9 @@ class Scanner {
   uint64_t base_ = 0;
   bool eof_ = false;
   bool bare_array_ = false;  // the top level is a JSON Array Format trace (its ']' optional)
+  // The second scanner of a split (events_array): its part is joined into the first's RankTrace.
+  bool part_ = false;
+  NoClose no_close_;
 };
 
 class StringSource final : public ByteSource {
