@@ -1160,9 +1160,13 @@ Result Simulation::run(ServingSummary* summary) {
     lt.add_row({std::string(name), percentile(*v, 0.5), percentile(*v, 0.9), percentile(*v, 0.95), percentile(*v, 0.99), percentile(*v, 1.0)});
   lt.add_row({std::string("itl"), itl.percentile(0.5), itl.percentile(0.9), itl.percentile(0.95), itl.percentile(0.99), itl.percentile(1.0)});
   if (sp.request_table) {
-    Table& rt = r.add_table("requests", "every completed request: arrival, lengths, latencies (tpot empty for one-token outputs), preemptions, SLO met (1) or not (0)");
+    // Without an SLO there is none to meet: the flag is no number (NaN, null in JSON), as the
+    // attainment and goodput are. It had read 1 for every request beside a null attainment
+    // (review of 2026-12-06); the column is f64 so that it can hold the NaN, 1 and 0 otherwise.
+    Table& rt = r.add_table("requests", "every completed request: arrival, lengths, latencies (tpot empty for one-token outputs), preemptions, "
+                                        "SLO met (1) or not (0), empty without an SLO");
     rt.add_i64("request"); rt.add_f64("arrival_s"); rt.add_i64("prompt_tokens"); rt.add_i64("output_tokens"); rt.add_f64("ttft_s");
-    rt.add_f64("tpot_s"); rt.add_f64("e2e_s"); rt.add_i64("preemptions_count"); rt.add_i64("meets_slo_flag");
+    rt.add_f64("tpot_s"); rt.add_f64("e2e_s"); rt.add_i64("preemptions_count"); rt.add_f64("meets_slo_flag");
     for (size_t i = 0; i < seqs.size(); ++i) {
       const Seq& q = seqs[i];
       if (q.finish < 0) continue;
@@ -1170,7 +1174,7 @@ Result Simulation::run(ServingSummary* summary) {
       const double tp = q.output > 1 ? (q.finish - q.first_token) / (q.output - 1) : std::nan("");
       const bool ok = (sp.slo.ttft_s <= 0 || ft <= sp.slo.ttft_s) && (sp.slo.tpot_s <= 0 || std::isnan(tp) || tp <= sp.slo.tpot_s);
       rt.add_row({static_cast<int64_t>(i), q.arrival, static_cast<int64_t>(q.prompt), static_cast<int64_t>(q.output), ft, tp,
-                  q.finish - q.arrival, static_cast<int64_t>(q.preemptions), static_cast<int64_t>(ok ? 1 : 0)});
+                  q.finish - q.arrival, static_cast<int64_t>(q.preemptions), !has_slo ? std::nan("") : ok ? 1.0 : 0.0});
     }
   }
   Table& mt = r.add_table("memory_timeline", "KV cache use over time, all instances: each point the maxima since the previous point");

@@ -672,32 +672,61 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
           if (o != k) prod *= v;
         return prod;
       };
+      const int64_t stages_max = s.model.layers + (p.stage_layers.empty() ? 0 : 2);
+      auto keeps_own_rule = [&](const std::string& k, int64_t d) {
+        if (k == "tp") return s.model.heads % d == 0 && s.model.kv_heads % d == 0 && (s.model.all_layers_moe() || s.model.ffn_hidden % d == 0);
+        if (k == "pp") {
+          const int64_t n = d * p.vpp;
+          if (!p.stage_layers.empty() || n == 1) return n <= stages_max;
+          return p.stage_rule == "fewer-first-last" ? (s.model.layers + 2) % n == 0 && n <= s.model.layers : s.model.layers % n == 0;
+        }
+        return d == 1 || s.train.seq_len % (2 * d) == 0;  // cp
+      };
+      // A degree other than the named one that breaks its own rule is named first, the more
+      // fundamental fault: the values listed for the named one would all fail on it (tp 32 over 8
+      // key/value heads with --set parallel.pp=64 had been answered "parallel.pp among 1, 2, 4, 8,
+      // 16", each then refused for the tp; review of 2026-12-06). tp first, then cp, then pp.
+      std::string message = "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus);
+      for (const std::string k : {"tp", "cp", "pp"}) {
+        const int v = k == "tp" ? p.tp : k == "cp" ? p.cp : p.pp;
+        if (k == key || keeps_own_rule(k, v)) continue;
+        const std::string also = " (and " + message + ")";
+        const int64_t n = static_cast<int64_t>(p.pp) * p.vpp;
+        if (k == "tp")
+          message = "tp = " + std::to_string(v) + " does not divide the " +
+                    (s.model.heads % v != 0     ? std::to_string(s.model.heads) + " attention heads of " + s.model.id
+                     : s.model.kv_heads % v != 0 ? std::to_string(s.model.kv_heads) + " key/value heads of " + s.model.id +
+                                                       " (Megatron-Core splits the query groups over tp)"
+                                                 : "FFN width " + std::to_string(s.model.ffn_hidden) + " of " + s.model.id) +
+                    also;
+        else if (k == "cp")
+          message = "seq_len " + std::to_string(s.train.seq_len) + " must be divisible by 2*cp = " + std::to_string(2 * static_cast<int64_t>(v)) +
+                    " (load-balanced ring attention splits the sequence in 2*cp chunks)" + also;
+        else if (!p.stage_layers.empty() || n > stages_max)
+          message = "pp*vpp = " + std::to_string(n) + " exceeds the " + std::to_string(s.model.layers) + " layers" +
+                    (p.stage_layers.empty() ? std::string() : " and the two ends") + also;
+        else if (p.stage_rule == "fewer-first-last")
+          message = "fewer-first-last needs pp*vpp = " + std::to_string(n) + " to divide layers+2 = " + std::to_string(s.model.layers + 2) + also;
+        else
+          message = "pp*vpp = " + std::to_string(n) + " does not divide the " + std::to_string(s.model.layers) + " layers" + also;
+        key = k;
+        break;
+      }
       std::string hint = "the product of the parallel degrees must equal the GPU count";
       if (key == "num_gpus") {
         hint += ": num_gpus a multiple of tp*pp*cp = " + int128_text(inner128) + ", or smaller degrees";
       } else {
         const int128 rest = others(key);
         const int64_t left = rest > s.num_gpus ? 0 : static_cast<int64_t>(s.num_gpus / rest);
-        const int64_t stages_max = s.model.layers + (p.stage_layers.empty() ? 0 : 2);
         const std::string values =
             left == 0 ? std::string("none (the other degrees alone exceed the GPUs)")
-                      : divisors_text_where(left, [&](int64_t d) {
-                          if (s.num_gpus % (rest * d) != 0) return false;
-                          if (key == "tp")
-                            return s.model.heads % d == 0 && s.model.kv_heads % d == 0 && (s.model.all_layers_moe() || s.model.ffn_hidden % d == 0);
-                          if (key == "pp") {
-                            const int64_t n = d * p.vpp;
-                            if (!p.stage_layers.empty() || n == 1) return n <= stages_max;
-                            return p.stage_rule == "fewer-first-last" ? (s.model.layers + 2) % n == 0 && n <= s.model.layers : s.model.layers % n == 0;
-                          }
-                          return d == 1 || s.train.seq_len % (2 * d) == 0;  // cp
-                        });
+                      : divisors_text_where(left, [&](int64_t d) { return s.num_gpus % (rest * d) == 0 && keeps_own_rule(key, d); });
         hint += ": parallel." + key + " among " + values + " (the divisors of the " + std::to_string(left) + " GPUs left by the other degrees" +
                 (key == "tp" ? std::string(" that split the heads") : key == "pp" ? std::string(" that lay out the layers") : std::string(" that split the sequence")) +
                 "), or a larger num_gpus";
         key = "parallel." + key;
       }
-      throw Error(root.locate(key), "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus), hint);
+      throw Error(root.locate(key), message, hint);
     }
     const int64_t inner = static_cast<int64_t>(inner128);
     if (s.num_gpus % inner != 0) {

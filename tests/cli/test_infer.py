@@ -2443,6 +2443,16 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             for k in ("slo_ttft_s", "slo_tpot_s", "slo_attainment_fraction", "goodput_requests_per_s"):
                 self.assertIsNone(scalars(j)[k], k)
             self.assertTrue(any(n.startswith("no SLO") for n in j["notes"]), j["notes"])
+            # Each request's flag too (it read 1 for every request; review of 2026-12-06), in the
+            # JSON and the CSV; with a bound it is 1 or 0.
+            self.assertEqual(rows(j["tables"]["requests"])[0]["request"], 0)
+            self.assertEqual([r["meets_slo_flag"] for r in rows(j["tables"]["requests"])], [None] * 10)
+            csv_dir = os.path.join(d, "nscsv")
+            run("infer", "serve", ns, "--csv", csv_dir, "-q")
+            with open(os.path.join(csv_dir, "requests.csv")) as fh:
+                self.assertEqual({r["meets_slo_flag"] for r in csv.DictReader(fh)}, {"nan"})
+            flags = [r["meets_slo_flag"] for r in rows(run_json("infer", "serve", ns, "--set", "slo.ttft_s=1e-9", "-q")["tables"]["requests"])]
+            self.assertEqual(flags, [0] * 10)
             j = run_json("infer", "plan", ns, "--set", "plan.tp=[1]", "--set", "plan.max_batch_seqs=[64]", "--set", "plan.requests=50")
             s = scalars(j)
             self.assertTrue(s["found"])

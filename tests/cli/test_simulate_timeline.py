@@ -151,10 +151,28 @@ class SimulateTimeline(unittest.TestCase):
             self.assertIn("traceEvents", json.load(f))
         self.assertLess(os.path.getsize(gz), len(text) // 4)
         # A failed run leaves the previous .gz file as it was (staged with the other outputs).
-        before = os.path.getmtime(gz), os.path.getsize(gz)
-        p = subprocess.run([BIN, "simulate", path, "--timeline", gz, "--set", "training.global_batch=7", "-q"], capture_output=True)
-        self.assertNotEqual(p.returncode, 0)
-        self.assertEqual((os.path.getmtime(gz), os.path.getsize(gz)), before)
+        # The run must fail after the simulation, when the outputs are written: a scenario error
+        # (global_batch 7) stopped it before anything was written, and a gzip written in place
+        # would have passed (review of 2026-12-06). Every output path the preflight can judge is
+        # judged before the run; /dev/full passes it (a writable device) and refuses the write
+        # (ENOSPC) at commit, where special files are written before any temporary is renamed.
+        # The failing run's trace differs (another batch), so an in-place write would show.
+        if os.path.exists("/dev/full"):
+            with open(gz, "rb") as f:
+                before = f.read(), os.path.getmtime(gz)
+            p = subprocess.run([BIN, "simulate", path, "--timeline", gz, "--set", "training.global_batch=128",
+                                "--json", "/dev/full", "-q"], capture_output=True, text=True)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("/dev/full", p.stderr)
+            self.assertIn("write failed", p.stderr)
+            with open(gz, "rb") as f:
+                self.assertEqual((f.read(), os.path.getmtime(gz)), before)
+            self.assertEqual(sorted(os.listdir(os.path.dirname(gz))), sorted(os.path.basename(n) for n in (plain, gz, upper)))
+            # The same run with a writable --json does replace it (the comparison can fail).
+            subprocess.run([BIN, "simulate", path, "--timeline", gz, "--set", "training.global_batch=128", "--json", os.devnull, "-q"],
+                           check=True, capture_output=True)
+            with open(gz, "rb") as f:
+                self.assertNotEqual(f.read(), before[0])
 
         # --all-ranks: one rank_classes row per rank (64). The printed text shows at most 32 (the
         # first 16, the critical unit and others ending last, the slowed ones) and says so; the

@@ -426,10 +426,31 @@ TEST(Serving, PerRequestTable) {
   std::vector<double> ttft = t->column("ttft_s").f64.to_vector();
   EXPECT_NEAR(percentile(ttft, 0.99), sum.ttft_p99_s, 1e-12);
   double met = 0;
-  for (int64_t f : t->column("meets_slo_flag").i64) met += static_cast<double>(f);
+  for (double f : t->column("meets_slo_flag").f64) met += f;
   EXPECT_NEAR(met / static_cast<double>(t->rows()), sum.slo_attainment_fraction, 1e-12);
   s.request_table = false;
   EXPECT_EQ(simulate_serving(s, reqs).table("requests"), nullptr);
+}
+
+// Question (review of 2026-12-06): without an SLO, is each request's flag no number, as the
+// attainment is? (It read 1 for every request beside a null attainment and goodput.)
+TEST(Serving, RequestFlagIsNoNumberWithoutAnSlo) {
+  ServingSpec s = spec_8b();
+  s.slo = {0.0, 0.0};
+  const auto reqs = generate_requests(work(8, 300));
+  ServingSummary sum;
+  const Result r = simulate_serving(s, reqs, &sum);
+  EXPECT_TRUE(std::isnan(sum.slo_attainment_fraction));
+  const Table* t = r.table("requests");
+  ASSERT_NE(t, nullptr);
+  ASSERT_GT(t->rows(), 0u);
+  const Column& flag = t->column("meets_slo_flag");
+  ASSERT_EQ(flag.type, Column::Type::F64);
+  for (double f : flag.f64) EXPECT_TRUE(std::isnan(f)) << f;
+  // With one bound the flags are 1 or 0 again.
+  s.slo.ttft_s = 1.0;
+  const Result with = simulate_serving(s, reqs);
+  for (double f : with.table("requests")->column("meets_slo_flag").f64) EXPECT_TRUE(f == 0.0 || f == 1.0) << f;
 }
 
 // Question (review of 2026-12-03): do a replica's pipeline slots share its cached prefixes? Each

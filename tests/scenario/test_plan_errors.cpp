@@ -1140,6 +1140,32 @@ TEST(PlanErrors, DegreesBeyondTheGpusNameTheKeyThatWasSet) {
   EXPECT_NE(e.find("key 'parallel.pp': tp*pp*cp = 128 exceeds num_gpus = 64"), std::string::npos) << e;
 }
 
+// Question (review of 2026-12-06): where tp*pp*cp exceeds the GPUs and another degree breaks its
+// own rule, is that degree named first? (--set parallel.tp=32 --set parallel.pp=64 had been
+// answered "parallel.pp among 1, 2, 4, 8, 16", and each of those then failed on tp 32 over the 8
+// key/value heads.)
+TEST(PlanErrors, DegreesBeyondTheGpusNameAnInvalidDegreeFirst) {
+  auto e = error_of(kBase, {{"num_gpus", "1024"}, {"parallel.tp", "32"}, {"parallel.pp", "64"}});
+  EXPECT_EQ(e.rfind("plan.yaml (--set): key 'parallel.tp': tp = 32 does not divide the 8 key/value heads of llama3-70b", 0), 0u) << e;
+  EXPECT_NE(e.find("(and tp*pp*cp = 2048 exceeds num_gpus = 1024)"), std::string::npos) << e;
+  EXPECT_NE(e.find("parallel.tp among 1, 2, 4, 8 (the divisors of the 16 GPUs left"), std::string::npos) << e;
+  EXPECT_EQ(e.find("parallel.pp among"), std::string::npos) << e;
+  // A num_gpus the --set changed, with the file's tp over the heads: tp at its own line.
+  std::string file = kBase;
+  file.replace(file.find("tp: 8"), 5, "tp: 16");
+  e = error_of(file, {{"num_gpus", "8"}});
+  EXPECT_EQ(e.rfind("plan.yaml:4:", 0), 0u) << e;
+  EXPECT_NE(e.find("key 'parallel.tp': tp = 16 does not divide the 8 key/value heads"), std::string::npos) << e;
+  EXPECT_NE(e.find("parallel.tp among 1, 2, 4 ("), std::string::npos) << e;
+  // A cp that does not split the sequence in 2*cp chunks, beside a larger pp that was set.
+  e = error_of(kBase, {{"num_gpus", "256"}, {"parallel.pp", "16"}, {"parallel.cp", "3"}});
+  EXPECT_EQ(e.rfind("plan.yaml (--set): key 'parallel.cp': seq_len 4096 must be divisible by 2*cp = 6", 0), 0u) << e;
+  EXPECT_NE(e.find("parallel.cp among 1, 2 (the divisors of the 2 GPUs left"), std::string::npos) << e;
+  // Valid other degrees: the set degree is named with its values, as before.
+  e = error_of(kBase, {{"num_gpus", "1024"}, {"parallel.tp", "8"}, {"parallel.pp", "256"}});
+  EXPECT_EQ(e.rfind("plan.yaml (--set): key 'parallel.pp': tp*pp*cp = 2048 exceeds num_gpus = 1024", 0), 0u) << e;
+}
+
 // Question (review of 2026-12-06): does a tp hint list only the values that also fit the GPU
 // count? (tp 8 had been offered on 4 GPUs, then refused as tp*pp*cp > num_gpus.)
 TEST(PlanErrors, TpHintsListOnlyValuesThatFitTheGpus) {
