@@ -1043,8 +1043,10 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   // The interval's spellings exclude each other (interval_s, interval_minutes, interval_steps, the
   // rule interval). A --set of one replaces the one the file writes, as any --set overrides the
   // file: `--set checkpoint.interval=daly` on a file of interval_minutes had been refused as "given
-  // twice", and no override could switch a file to a rule (2026-12-06 review). Two of them
-  // written in the file, or two given by --set, are still an error.
+  // twice", and no override could switch a file to a rule (2026-12-06 review). A --set of an
+  // interval key replaces every interval key the file writes, one or more: on a file of two, the
+  // "given twice" hint's own remedy (a --set of one) had failed again, naming three keys (2026-12-06
+  // review). Two given by --set are an error at "(--set)" (see the checkpoint's interval below).
   std::vector<std::string> interval_replaced;
   {
     static const char* const kIntervalKeys[] = {"interval_s", "interval_minutes", "interval_steps", "interval"};
@@ -1054,15 +1056,17 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
         if (k == std::string("checkpoint.") + ik) by_set.insert(ik);
     const YAML::Node& ck = n["checkpoint"];
     if (!by_set.empty() && ck.IsMap()) {
-      std::vector<std::string> in_file;
+      std::vector<std::string> in_file;  // the file's interval keys that no --set names
       for (auto it = ck.begin(); it != ck.end(); ++it)
         if (it->first.IsScalar())
           for (const char* ik : kIntervalKeys)
-            if (it->first.Scalar() == ik) in_file.push_back(ik);
-      if (in_file.size() == 1 && !by_set.count(in_file[0])) {
-        n["checkpoint"].remove(in_file[0]);
-        interval_replaced.push_back("checkpoint." + in_file[0] + " of the file is replaced by --set checkpoint." + *by_set.begin() +
-                                    " (the interval is given one way)");
+            if (it->first.Scalar() == ik && !by_set.count(ik)) in_file.push_back(ik);
+      for (const auto& k : in_file) n["checkpoint"].remove(k);
+      if (!in_file.empty() && by_set.size() == 1) {
+        std::string list;
+        for (const auto& k : in_file) list += (list.empty() ? "" : " and ") + std::string("checkpoint.") + k;
+        interval_replaced.push_back(list + " of the file " + (in_file.size() == 1 ? "is" : "are") + " replaced by --set checkpoint." +
+                                    *by_set.begin() + " (the interval is given one way)");
       }
     }
   }
@@ -1580,12 +1584,27 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   }
   // Interval
   {
-    std::string given;
-    for (const char* k : {"interval_s", "interval_minutes", "interval_steps", "interval"})
-      if (cm.has(k)) given += std::string(given.empty() ? "" : " and ") + k;
+    std::string given, given_by_set, second_by_set;
+    for (const char* k : {"interval_s", "interval_minutes", "interval_steps", "interval"}) {
+      if (!cm.has(k)) continue;
+      given += std::string(given.empty() ? "" : " and ") + k;
+      // Written by --set (a node of no position in the file): the file's own interval keys are
+      // gone by now (a --set of one replaces them all, above), so two here came from --set, and
+      // the error is the overrides', at "FILE (--set)"; it had named the file's checkpoint line
+      // with the hint to --set one, which they had done (2026-12-06 review).
+      if (cm.loc(k).line == 0) {
+        if (!given_by_set.empty()) second_by_set = k;
+        given_by_set += std::string(given_by_set.empty() ? "" : " and ") + k;
+      }
+    }
+    if (!second_by_set.empty())
+      cm.fail(second_by_set, "the checkpoint interval is given twice by --set: " + given_by_set,
+              "give one --set of the interval: interval_s, interval_minutes, interval_steps, or interval (young | daly | "
+              "lambert-w); it replaces the file's");
     if (given.find(" and ") != std::string::npos)
       cm.fail("", "the checkpoint interval is given twice: " + given,
-              "give one of them; a --set of one replaces the one the file gives, e.g. --set checkpoint.interval=daly");
+              "give one of them: remove the others from the file, or a --set of one replaces them all, e.g. --set "
+              "checkpoint.interval=daly");
     if (given.empty())
       cm.fail("", "the checkpoint interval is needed", "interval_s, interval_minutes, interval_steps, or interval: young | daly | lambert-w");
   }

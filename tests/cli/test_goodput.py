@@ -1173,16 +1173,39 @@ class GoodputCli(unittest.TestCase):
                                        delta=d["scalars"]["step_time_s"])
             else:
                 self.assertEqual(d["scalars"]["checkpoint_interval_steps"], 100)
-        # Both given by --set, or both written in the file, are still given twice.
-        p = run(EXAMPLE, "--set", "checkpoint.interval=daly", "--set", "checkpoint.interval_s=600", check=False)
+        # Both given by --set are given twice, the overrides' error: at "FILE (--set)", with the
+        # remedy of one --set (review of 2026-12-06: it was placed at the file's checkpoint line,
+        # :39:3, with the hint to --set one, though both came from --set).
+        p = run(EXAMPLE, "--no-search", "-q", "--set", "checkpoint.interval=daly", "--set", "checkpoint.interval_s=600", check=False)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("the checkpoint interval is given twice: interval_s and interval", p.stderr)
+        self.assertIn("goodput-llama3-405b-16k.yaml (--set)", p.stderr)
+        self.assertNotIn("goodput-llama3-405b-16k.yaml:", p.stderr)
+        self.assertIn("the checkpoint interval is given twice by --set: interval_s and interval", p.stderr)
+        self.assertIn("give one --set", p.stderr)
+        self.assertNotIn("a --set of one replaces", p.stderr)
+        # Both written in the file, with no --set, are given twice at the file, the hint offering
+        # a --set of one; and that remedy works: a --set of one replaces every interval key the
+        # file gives (review of 2026-12-06: it failed again, naming three keys).
         two = self.write("job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1}\n"
                          "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_s: 600, interval_minutes: 10}\n")
-        for sets in ([], ["--set", "checkpoint.interval=daly"], ["--set", "checkpoint.interval_s=60"]):
-            p = run(two, "--no-search", *sets, check=False)
-            self.assertEqual(p.returncode, 2, sets)
-            self.assertIn("given twice: interval_s and interval_minutes", p.stderr)
+        p = run(two, "--no-search", "-q", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(two + ":3:", p.stderr)
+        self.assertIn("given twice: interval_s and interval_minutes", p.stderr)
+        self.assertIn("a --set of one replaces them all, e.g. --set checkpoint.interval=daly", p.stderr)
+        for key, value, want_s in (("interval", "daly", None), ("interval_s", "60", 60), ("interval_minutes", "2", 120)):
+            d = json.loads(run(two, "--no-search", "--replicas", "2", "--set", f"checkpoint.{key}={value}", "--json", "-").stdout)
+            replaced = [k for k in ("interval_s", "interval_minutes") if k != key]
+            self.assertTrue(any(" and ".join("checkpoint." + k for k in replaced) + " of the file" in n and
+                                f"replaced by --set checkpoint.{key}" in n for n in d["notes"]), d["notes"])
+            if want_s:
+                self.assertEqual(d["scalars"]["checkpoint_interval_s"], want_s)
+            else:
+                self.assertAlmostEqual(d["scalars"]["checkpoint_interval_s"], d["scalars"]["daly_interval_s"], delta=1e-6)
+        p = run(two, "--no-search", "-q", "--set", "checkpoint.interval=daly", "--set", "checkpoint.interval_steps=5", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(two + " (--set)", p.stderr)
+        self.assertIn("given twice by --set: interval_steps and interval", p.stderr)
         # --fit-nodes is a whole number of nodes, as the preset it writes is read: 512.5 had been
         # fitted and written, and the preset refused ("a count of nodes is a whole number >= 1").
         with tempfile.TemporaryDirectory() as d:

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -446,5 +447,53 @@ TEST(Input, CountsAreWholeNumbers) {
     const std::string w = goodput_error(kJob + "failures: {preset: generic}\n" + kCheckpoint, {{set, "2.5"}}, &at);
     EXPECT_EQ(at.key, key) << w;
     EXPECT_TRUE(w.find("is a whole number >= 1 (got 2.5)") != std::string::npos || w.find("expected an integer, got '2.5'") != std::string::npos) << w;
+  }
+}
+
+// Review of 2026-12-06: does a --set of one interval key replace every interval key the file
+// gives (one or more), as the "given twice" hint says? A file of interval_s and interval_minutes
+// with `--set checkpoint.interval=daly` had failed again, naming three keys. Two given by --set
+// are the overrides' error, at "FILE (--set)", with a hint to give one --set (it had named the
+// file's checkpoint line, and the file-replacement remedy); two in the file alone keep that hint.
+TEST(Input, ASetOfOneIntervalKeyReplacesEveryIntervalKeyOfTheFile) {
+  const std::string two = "job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1}\n"
+                          "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_s: 600, interval_minutes: 10}\n";
+  auto error_of = [&](const std::string& y, std::vector<std::pair<std::string, std::string>> sets) -> std::optional<sextant::Error> {
+    try {
+      parse_goodput(y, "two.yaml", sets);
+    } catch (const sextant::Error& e) {
+      return e;
+    }
+    return std::nullopt;
+  };
+  // The file alone: given twice at the file's checkpoint, the hint offering a --set of one.
+  const auto file_two = error_of(two, {});
+  ASSERT_TRUE(file_two);
+  EXPECT_EQ(file_two->where().file, "two.yaml");
+  EXPECT_GT(file_two->where().line, 0);
+  EXPECT_NE(std::string(file_two->what()).find("given twice: interval_s and interval_minutes"), std::string::npos) << file_two->what();
+  EXPECT_NE(file_two->hint().find("--set of one replaces them"), std::string::npos) << file_two->hint();
+  // The hint's remedy works, whichever key the --set names (one of the file's or another).
+  const auto daly = parse_goodput(two, "two.yaml", {{"checkpoint.interval", "daly"}});
+  EXPECT_EQ(daly.checkpoint.interval_rule, "daly");
+  EXPECT_TRUE(std::any_of(daly.notes.begin(), daly.notes.end(), [](const std::string& n) {
+    return n.find("checkpoint.interval_s and checkpoint.interval_minutes of the file are replaced by --set checkpoint.interval") !=
+           std::string::npos;
+  }));
+  EXPECT_DOUBLE_EQ(parse_goodput(two, "two.yaml", {{"checkpoint.interval_s", "60"}}).checkpoint.interval_s, 60);
+  EXPECT_DOUBLE_EQ(parse_goodput(two, "two.yaml", {{"checkpoint.interval_minutes", "2"}}).checkpoint.interval_s, 120);
+  // Two by --set, on a file of one or of two: the overrides' error and remedy.
+  const std::string one = "job: {num_gpus: 64, work_days: 1}\nfailures: {preset: meta-rsc1}\n"
+                          "checkpoint: {strategy: sync-remote, write_s: 10, read_s: 10, interval_minutes: 10}\n";
+  for (const auto& y : {one, two}) {
+    const auto by_set = error_of(y, {{"checkpoint.interval", "daly"}, {"checkpoint.interval_s", "600"}});
+    ASSERT_TRUE(by_set);
+    EXPECT_EQ(by_set->where().file, "two.yaml (--set)");
+    EXPECT_EQ(by_set->where().line, 0);
+    const std::string w = by_set->what();
+    EXPECT_NE(w.find("given twice by --set: interval_s and interval"), std::string::npos) << w;
+    EXPECT_EQ(w.find("interval_minutes and"), std::string::npos) << w;  // the file's is not counted
+    EXPECT_NE(by_set->hint().find("give one --set"), std::string::npos) << by_set->hint();
+    EXPECT_EQ(by_set->hint().find("a --set of one replaces"), std::string::npos) << by_set->hint();
   }
 }
