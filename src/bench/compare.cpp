@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
@@ -588,6 +589,31 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
                 "nothing compared: all " + std::to_string(c.cases.size()) + " case(s) in common ran with different parameters (e.g. " +
                     c.cases.front().suite + "/" + c.cases.front().name + ": " + c.cases.front().parameter_changes + ")",
                 "compare two runs of one configuration (the same threads, dtype, timer, ranks)");
+  // Every case in common below its metric's resolution (with any others parameters_differ): no
+  // case was judged either, and a gate that judged nothing must not pass. Before 2026-12-06
+  // `--metric user_s` of two runs exited 0 with case_count 1, below_resolution_count 1 (review).
+  if (c.below_resolution_count > 0 && c.parameters_differ_count + c.below_resolution_count == static_cast<int>(c.cases.size())) {
+    const CaseComparison* first = nullptr;
+    for (const auto& x : c.cases)
+      if (x.verdict == "below_resolution") {
+        first = &x;
+        break;
+      }
+    auto short_number = [](double v) {  // 0.0044729999999999995 read as 0.00447
+      char text[32];
+      std::snprintf(text, sizeof text, "%.3g", v);
+      return std::string(text);
+    };
+    throw Error(SourceLocation{"", 0, 0, "compare"},
+                "nothing compared: " + std::to_string(c.below_resolution_count) + " of " + std::to_string(c.cases.size()) +
+                    " case(s) in common changed by less than their metric's resolution (below_resolution, e.g. " + first->suite + "/" +
+                    first->name + " " + first->metric + ": median " + short_number(first->median_a) + " -> " + short_number(first->median_b) +
+                    " s, resolution " + short_number(first->resolution) + " s)" +
+                    (c.parameters_differ_count > 0 ? " and " + std::to_string(c.parameters_differ_count) + " ran with different parameters" : std::string()) +
+                    ": rusage user_s and sys_s are charged by whole scheduler ticks of 1-10 ms, so CPU-time changes this small tell nothing",
+                "compare --metric wall_s (timed by a monotonic clock and judged at any size), or measure longer work (more repetitions "
+                "of the work inside each run) so that the CPU time changes by at least the resolution");
+  }
   return c;
 }
 

@@ -331,6 +331,9 @@ void run(CalibrateArgs& a) {
   }
   const std::string db_path = a.db.empty() ? default_db_path() : a.db;
   ResultsDb db = ResultsDb::open_existing(db_path);
+  // Read whole once (quick_check) and a damaged file refused as `bench` refuses it: a damaged hosts
+  // table had hidden every run, and calibrate said "no run 3 in the results database" (2026-12-06 review).
+  db.require_intact();
   // A run reference is calibrate's --run (the history commands' RUN argument had been named,
   // 2026-12-04 review), and an unusable run names the database it came from.
   auto as_run_option = [&](const Error& e) {

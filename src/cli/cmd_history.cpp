@@ -29,8 +29,18 @@ struct HistoryArgs {
 // report, not a new empty database to create (and report 0 runs from).
 std::string path_of(const HistoryArgs& h) { return h.db.empty() ? default_db_path() : h.db; }
 
-Result list(const HistoryArgs& h) {
+// Opens the database for reading and reads it whole once (PRAGMA quick_check, linear in its size),
+// refusing a damaged file as `bench` does: naming it, SQLite's findings and what to do. Before
+// 2026-12-06 a damaged hosts table made the runs' JOIN return no rows, so `history list` printed
+// run_count 3 with an empty table and `show`/`compare` said "no run" (exit 0 or a wrong error; review).
+ResultsDb open_intact(const HistoryArgs& h) {
   ResultsDb db = ResultsDb::open_existing(path_of(h));
+  db.require_intact();
+  return db;
+}
+
+Result list(const HistoryArgs& h) {
+  ResultsDb db = open_intact(h);
   Result r;
   r.command = "history list";
   r.set("db", db.path());
@@ -52,7 +62,7 @@ Result list(const HistoryArgs& h) {
 }
 
 Result show(const HistoryArgs& h) {
-  ResultsDb db = ResultsDb::open_existing(path_of(h));
+  ResultsDb db = open_intact(h);
   const RunRecord run = db.load_run(db.resolve_run(h.run));
   Result r = run_result(run, "history show", h.params);
   r.set("db", db.path());
@@ -60,7 +70,7 @@ Result show(const HistoryArgs& h) {
 }
 
 Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
-  ResultsDb db = ResultsDb::open_existing(path_of(h));
+  ResultsDb db = open_intact(h);
   const int64_t ida = db.resolve_run(h.a), idb = db.resolve_run(h.b);
   // A run against itself compares nothing: a CI gate given the same id twice always passed.
   if (ida == idb)

@@ -790,6 +790,56 @@ TEST(Compare, ACpuTimeChangeBelowTheRusageResolutionIsNoVerdict) {
   for (const auto& cc : compare_runs(other_a, other_b, {}).cases) EXPECT_EQ(cc.resolution, 0.0) << cc.metric;
 }
 
+// Question (review of 2026-12-06): does a gate that judged nothing pass? `history compare
+// --metric user_s` of two runs whose CPU times differ by less than a tick exited 0 with case_count
+// 1, below_resolution_count 1. Every case below_resolution (or, with the rest, parameters_differ)
+// is nothing compared: an error naming the resolution and pointing at wall_s.
+TEST(Compare, ACompareWhoseCasesAreAllBelowTheResolutionIsAnError) {
+  auto run = [](const std::vector<std::pair<std::string, std::vector<double>>>& metrics) {
+    RunRecord r;
+    r.host.hostname = "h";
+    for (const auto& [metric, samples] : metrics) {
+      Measurement m;
+      m.suite = "command";
+      m.name = "sleep 0.05";
+      m.metric = metric;
+      m.higher_is_better = false;
+      m.samples = samples;
+      r.measurements.push_back(m);
+    }
+    return r;
+  };
+  const std::vector<double> user_a = {0, 0, 0, 0, 0.0047, 0}, user_b = {0.0043, 0.0045, 0.0041, 0.0044, 0.0046, 0.0042};
+  const std::vector<double> sys_a = {0.0043, 0.0045, 0.0048, 0.0044, 0.0001, 0.0046}, sys_b = {0, 0, 0, 0, 0, 0};
+  auto expect_nothing_compared = [](const RunRecord& a, const RunRecord& b, const std::string& also) {
+    try {
+      compare_runs(a, b, {});
+      ADD_FAILURE() << "a comparison whose cases are all below the resolution passed";
+    } catch (const sextant::Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("nothing compared"), std::string::npos) << what;
+      EXPECT_NE(what.find("resolution"), std::string::npos) << what;
+      EXPECT_NE(what.find("--metric wall_s"), std::string::npos) << what;
+      EXPECT_NE(what.find(also), std::string::npos) << what;
+    }
+  };
+  expect_nothing_compared(run({{"user_s", user_a}}), run({{"user_s", user_b}}), "1 of 1 case(s)");
+  expect_nothing_compared(run({{"user_s", user_a}, {"sys_s", sys_a}}), run({{"user_s", user_b}, {"sys_s", sys_b}}), "2 of 2 case(s)");
+  // One below the resolution, the other with different parameters: still nothing judged.
+  auto a = run({{"user_s", user_a}}), b = run({{"user_s", user_b}});
+  auto other_a = run_with("flops_per_s", true, 100, 1, 10, 1), other_b = run_with("flops_per_s", true, 60, 1, 10, 2);
+  other_a.measurements[0].params = {{"threads", "2"}};
+  other_b.measurements[0].params = {{"threads", "1"}};
+  a.measurements.push_back(other_a.measurements[0]);
+  b.measurements.push_back(other_b.measurements[0]);
+  expect_nothing_compared(a, b, "1 ran with different parameters");
+  // With wall_s beside them the comparison judges wall_s and passes.
+  const std::vector<double> wall = {0.0541, 0.0542, 0.0540, 0.0543, 0.0541, 0.0542};
+  const auto c = compare_runs(run({{"wall_s", wall}, {"user_s", user_a}}), run({{"wall_s", wall}, {"user_s", user_b}}), {});
+  EXPECT_EQ(c.below_resolution_count, 1);
+  EXPECT_EQ(c.regression_count, 0);
+}
+
 // Question (review of 2026-12-06): is a change of exactly --min-effect large enough? B = 0.95 x A
 // sample for sample: its median change is -0.04999999999999993 in floating point, and a 5%
 // slow-down at p 0.008 read unchanged.

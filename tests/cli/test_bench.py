@@ -187,13 +187,29 @@ class BenchCli(unittest.TestCase):
         set_samples(1, "sys_s", [0.0043, 0.0045, 0.0048, 0.0044, 0.0001, 0.0046])
         set_samples(2, "user_s", [0.0043, 0.0045, 0.0041, 0.0044, 0.0046, 0.0042])
         set_samples(2, "sys_s", [0, 0, 0, 0, 0, 0])
+        # Wall times a hundredth of a percent apart (real ones could differ between the two runs;
+        # tied ones would be underpowered): wall_s is judged, unchanged.
+        wall = [0.0540, 0.0541, 0.0542, 0.0543, 0.0544, 0.0545]
+        set_samples(1, "wall_s", wall)
+        set_samples(2, "wall_s", [w + 0.000005 for w in wall])
         con.commit()
         con.close()
-        p, r = as_json("history", "compare", "1", "2", "--metric", "user_s", "--metric", "sys_s", "--db", self.db, check=False)
+        p, r = as_json("history", "compare", "1", "2", "--metric", "user_s", "--metric", "sys_s", "--metric", "wall_s", "--db", self.db,
+                       check=False)
         self.assertEqual(p.returncode, 0, (p.stderr, r.get("notes")))
-        self.assertEqual({c["metric"]: c["verdict"] for c in rows(table(r, "cases"))}, {"user_s": "below_resolution", "sys_s": "below_resolution"})
+        verdicts = {c["metric"]: c["verdict"] for c in rows(table(r, "cases"))}
+        self.assertEqual(verdicts, {"user_s": "below_resolution", "sys_s": "below_resolution", "wall_s": "unchanged"})
         self.assertEqual(r["scalars"]["below_resolution_count"], 2)
+        self.assertFalse(r["scalars"]["gate_failed"])
         self.assertTrue(any("below_resolution" in n for n in r["notes"]), r["notes"])
+        # Review of 2026-12-06: with only those metrics nothing is judged, and the gate had passed
+        # (case_count 1, below_resolution_count 1, exit 0). A comparison of nothing is an error.
+        for metrics in (("--metric", "user_s"), ("--metric", "user_s", "--metric", "sys_s")):
+            p = sextant("history", "compare", "1", "2", *metrics, "--db", self.db, check=False)
+            self.assertEqual(p.returncode, 2, (metrics, p.stdout, p.stderr))
+            self.assertIn("nothing compared", p.stderr)
+            self.assertIn("resolution", p.stderr)
+            self.assertIn("--metric wall_s", p.stderr)
 
     def test_a_command_name_is_its_argv_as_a_shell_reads_it_back(self):
         # Joined with spaces, these two had one name, and their histories mixed (2026-12-05 review).
@@ -303,6 +319,32 @@ class BenchCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2, (args, p.stderr))
             self.assertIn(f"key '{option}'", p.stderr)
             self.assertNotIn("[1/", p.stderr)  # refused before any suite ran
+
+    def test_a_damaged_hosts_table_is_refused_not_read_as_no_runs(self):
+        # Review of 2026-12-06: with the hosts table's root page damaged, the runs' JOIN on hosts
+        # returned no rows instead of an error: `history list` printed run_count 3 with an empty
+        # table (exit 0), and `history show latest` and `calibrate --db` said "no run 3".
+        import sqlite3
+        for _ in range(3):
+            sextant("bench", "run", "--reps", "3", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        self.assertFalse(os.path.exists(self.db + "-wal") and os.path.getsize(self.db + "-wal") > 0)
+        con = sqlite3.connect(self.db)
+        (root,) = con.execute("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'hosts'").fetchone()
+        (page_size,) = con.execute("PRAGMA page_size").fetchone()
+        con.close()
+        with open(self.db, "r+b") as f:  # the cell pointers of the hosts table's root (leaf) page
+            f.seek((root - 1) * page_size + 8)
+            f.write(b"\xff" * 64)
+        calibrate_out = os.path.join(self.dir, "cpu.yaml")
+        for args in (("history", "list"), ("history", "show", "latest"), ("history", "show", "1"), ("history", "compare", "1", "2"),
+                     ("calibrate", "--run", "latest", "--id", "my-cpu", "--out", calibrate_out)):
+            p = sextant(*args, "--db", self.db, check=False)
+            self.assertEqual(p.returncode, 2, (args, p.stdout, p.stderr))
+            self.assertIn(self.db, p.stderr, args)
+            self.assertIn("damaged", p.stderr, args)
+            self.assertIn("backup", p.stderr, args)
+            self.assertNotIn("no run", p.stderr, args)
+        self.assertFalse(os.path.exists(calibrate_out))
 
     def test_drift_is_estimated_from_runs_before_both(self):
         # Four quiet runs, then an 8x slow-down in the runs after A: the runs between A and B are
