@@ -435,7 +435,9 @@ TEST(RecomputeModules, FullRecomputeIsCostedAsTheFewestLayersThatFitInALargeChun
   const double capacity = s.accelerator.memory_bytes.value;
   for (const int want : {1, 14, 23}) {
     ASSERT_LT(m[static_cast<size_t>(want)], capacity);
-    if (want > 1) ASSERT_GT(m[static_cast<size_t>(want - 1)], m[static_cast<size_t>(want)]);
+    if (want > 1) {
+      ASSERT_GT(m[static_cast<size_t>(want - 1)], m[static_cast<size_t>(want)]);
+    }
     // Room for block `want` and not for one layer fewer (block 1: room for it, with a millionth to spare).
     o.min_headroom_bytes = want == 1 ? capacity - m[1] * (1 + 1e-6) : capacity - (m[static_cast<size_t>(want - 1)] + m[static_cast<size_t>(want)]) / 2;
     const Estimator est;
