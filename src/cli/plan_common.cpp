@@ -133,8 +133,13 @@ uint64_t catalog_files_hash(const std::string& dir) {
 // The job as this rank read it: the estimate of its own plan (a placeholder when the file states
 // none that is valid) and its shape. A catalog number or a model or scenario file that differs
 // changes it; an error estimating it is hashed as its text, so that every rank still compares.
+// The scenario's and the model's files are hashed as bytes too: keys that steer the search but not
+// the own plan's estimate (framework, moe_dispatcher at ep 1) had passed, and the ranks' shares of
+// two different searches were merged with exit 0 (review of 2026-12-06).
 uint64_t job_hash(const Scenario& s) {
   Fnv1a64 h;
+  for (const std::string* f : {&s.file, &s.model.file})
+    if (!f->empty()) h.add_u64(file_bytes_hash(*f));
   h.add_u64(static_cast<uint64_t>(s.num_gpus));
   h.add_u64(static_cast<uint64_t>(s.train.global_batch));
   h.add_u64(static_cast<uint64_t>(s.train.seq_len));
@@ -155,7 +160,7 @@ uint64_t job_hash(const Scenario& s) {
 void require_same_job(const MpiWorld& world, const Catalog& cat, const Scenario* job, const std::string& practice_csv) {
   if (world.size() == 1) return;
   std::vector<InputPart> parts = {command_line_part(), {"the catalog files (rank 0 reads " + cat.dir() + ")", catalog_files_hash(cat.dir())}};
-  if (job) parts.push_back({"the job as read (its scenario, model and catalog numbers)", job_hash(*job)});
+  if (job) parts.push_back({"the job as read (its scenario and model files and catalog numbers)", job_hash(*job)});
   if (!practice_csv.empty()) parts.push_back({"the practice file " + practice_csv, file_bytes_hash(practice_csv)});
   world.require_same_inputs(parts,
                             "give every rank the same options and the same files: mpirun passes the environment only to the ranks on "

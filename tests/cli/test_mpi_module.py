@@ -173,6 +173,27 @@ class RanksReadTheSameInputs(unittest.TestCase):
             with self.subTest(cmd=cmd[0]):
                 self.assert_refused(self.per_rank(cmd), "rank 1 in the job as read")
 
+    def test_scenario_files_that_differ_only_in_what_steers_the_search_are_refused(self):
+        """A framework line changes the plans searched but not the file's own plan's estimate: the
+        ranks had split two different searches and merged them (an internal 'unknown plan index'
+        error, or a plan costed under another rank's dispatcher with exit 0; review of 2026-12-06)."""
+        job = ("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1}\n"
+               "training: {global_batch: 64, micro_batch: 1, seq_len: 4096, precision: bf16}\n")
+        for r, text in (("r0", "framework: megatron-core\n" + job), ("r1", job)):
+            os.makedirs(os.path.join(self.tmp, r))
+            with open(os.path.join(self.tmp, r, "job.yaml"), "w") as f:
+                f.write(text)
+        for r in ("r0", "r1"):  # the two files' own plans estimate alike
+            e = subprocess.run([BIN, "estimate", os.path.join(self.tmp, r, "job.yaml"), "--json", "-"], capture_output=True, text=True,
+                               timeout=120)
+            self.assertEqual(e.returncode, 0, e.stderr)
+            if r == "r0":
+                first = json.loads(e.stdout)["scalars"]["step_time_s"]
+            else:
+                self.assertEqual(json.loads(e.stdout)["scalars"]["step_time_s"], first)
+        p = self.per_rank(["plan", "job.yaml", "--max-micro-batch", "1", "--json", "-"])
+        self.assert_refused(p, "rank 1 in the job as read")
+
     def test_plan_with_the_same_catalog_in_another_folder_prints_the_single_process_bytes(self):
         single = subprocess.run([BIN, *PLAN8, "--json", "-"], capture_output=True, text=True, timeout=120)
         self.assertEqual(single.returncode, 0, single.stderr)
