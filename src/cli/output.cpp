@@ -317,6 +317,15 @@ std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<st
                   "is given twice: '" + out[it->second].second + "'" + (out[it->second].first == key ? "" : " (as " + out[it->second].first + ")") +
                       ", then '" + value + "'",
                   "give each key once");
+    // A whole value after a key inside it replaces that key's value without a word (`--set
+    // parallel.tp=4 --set parallel={tp: 8, ...}` ran at tp 8; review of 2026-12-06). The other
+    // order edits the whole value given first, and stays.
+    for (const auto& [earlier, at] : seen)
+      if (earlier.size() > same.size() && earlier.compare(0, same.size(), same) == 0 && earlier[same.size()] == '.')
+        throw Error(SourceLocation{"--set", 0, 0, key},
+                    "replaces the whole of '" + key + "' after --set " + out[at].first + "=" + out[at].second +
+                        " set a key inside it, whose value would be lost",
+                    "give the whole value first and then the keys inside it, or fold " + out[at].first + " into the whole value");
     out.emplace_back(key, value);
   }
   return out;

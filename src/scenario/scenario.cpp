@@ -1023,7 +1023,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
              }));
   // The expert grid next: with etp not dividing the stage's ranks, dp*tp*cp/etp truncated and the
   // message below reported a quotient that is not one (16/3 read as 5), before 2026-12-03.
-  if (p.etp > p.tp)
+  // Only where there are experts: on a dense model etp is without effect (a note), and a file reused
+  // with --set parallel.tp had been refused for it (review of 2026-12-06).
+  if (m.moe && p.etp > p.tp)
     fail("etp", "etp = " + std::to_string(p.etp) + " must not exceed tp = " + std::to_string(p.tp),
          "an etp from 1 to " + std::to_string(p.tp) + " that divides the expert width" +
              (!m.moe || m.moe->expert_ffn_hidden % p.tp == 0 ? std::string(", or leave it unset (etp = tp)") : std::string()));

@@ -854,6 +854,22 @@ class BadInputs(unittest.TestCase):
             with self.subTest(args=args):
                 self.assert_fails(args, names, what)
 
+    def test_a_whole_value_set_after_a_key_inside_it_is_refused(self):
+        """--set parallel.tp=4 --set parallel={tp: 8, ...} ran at tp 8 and dropped the first
+        without a word (review of 2026-12-06): refused, naming both. The whole value first and
+        then a key inside it edits that value, and runs."""
+        whole = "parallel={tp: 8, pp: 4, vpp: 5, schedule: interleaved-1f1b}"
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.tp=4", "--set", whole], ["--set: key 'parallel'"],
+                          ["replaces the whole of 'parallel' after --set parallel.tp=4", "give the whole value first"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.overlap.tp_comm=true", "--set", "parallel.overlap={grad_reduce: true}"],
+                          ["--set: key 'parallel.overlap'"], ["after --set parallel.overlap.tp_comm=true"])
+        p = self.run_cli(["estimate", SCENARIO, "--set", whole, "--set", "parallel.tp=4", "--json", "-"])
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        self.assertIn("tp4", json.loads(p.stdout)["scalars"]["plan"])
+        # A key that only starts like another is no key inside it.
+        p = self.run_cli(["estimate", SCENARIO, "--set", "parallel.overlap.tp_comm=true", "--set", "parallel.overlap.tp_comm_bulk=false", "-q"])
+        self.assertNotIn(b"replaces the whole", p.stderr)
+
     def test_simulation_budget_names_the_line_of_the_batch(self):
         y = os.path.join(self.tmp, "big.yaml")
         text = open(SCENARIO).read()

@@ -122,6 +122,17 @@ TEST(PlanErrors, EpMustDivideExperts) {
   EXPECT_NE(e2.find("plan.yaml (--set): key 'parallel.ep'"), std::string::npos) << e2;
 }
 
+// etp on a dense model has no effect (a note, docs/scenario.md) so that a file reused with one key
+// changed by --set is not refused: etp 8 with --set tp=4 had been refused as "etp = 8 must not
+// exceed tp = 4 ... divides the expert width" of a model without experts (review of 2026-12-06).
+TEST(PlanErrors, EtpAboveTpOfADenseModelIsNoError) {
+  const std::string dense = "model: llama3-70b\nsystem: dgx-h100\nnum_gpus: 64\nparallel: {tp: 8, pp: 1, etp: 8}\n"
+                            "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+  const auto s = parse_scenario(dense, "plan.yaml", *frozen(), {{"parallel.tp", "4"}});
+  EXPECT_EQ(s.plan.tp, 4);
+  // An MoE model still refuses it (EtpSeedQuantisedExpertsAndTpMessages).
+}
+
 // Messages no test had read (review of 2026-12-04): etp above tp, a scenario seed below 0, a
 // checkpoint quantising the experts of a dense model, and a tp that divides neither the heads
 // nor the GPU count, named at parallel.tp (not at the parallel section's first key) with the
