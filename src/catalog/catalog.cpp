@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include "core/atomic_file.hpp"
 #include "core/paths.hpp"
@@ -746,8 +747,16 @@ double ModelConfig::params_active() const {
   double p = params_embedding();
   for (int l = 0; l < layers; ++l) {
     p += attn_params(*this) + 2.0 * hidden;
-    if (is_moe_layer(l)) p += (moe->topk + moe->shared_experts) * mlp_params(*this, moe->expert_ffn_hidden);
-    else p += mlp_params(*this, ffn_hidden);
+    if (is_moe_layer(l)) {
+      p += (moe->topk + moe->shared_experts) * mlp_params(*this, moe->expert_ffn_hidden);
+      // Every token runs the router, as params_total counts it: it had been left out here, so the
+      // active count was not the total's own terms (DeepSeek-V3 37.446B where its weights a token
+      // uses are 37.552B; review of 2026-12-06). Only printed (catalog show/list, infer): the
+      // model FLOPs count their matrices themselves.
+      p += static_cast<double>(hidden) * moe->num_experts;
+    } else {
+      p += mlp_params(*this, ffn_hidden);
+    }
   }
   return p + hidden;
 }
@@ -1060,6 +1069,96 @@ ModelConfig model_of_file(const Catalog& cat, const YamlMap& e) {
            "give the model an id of its own, e.g. '" + c.id + "-custom', or name the catalog's as model: " + c.id);
   return c;
 }
+
+// The figures in which two descriptions of a model differ, as "layers 40 (the catalog's 80)",
+// joined by "; " (empty: the same model). Compared: every value the cost models read (shape,
+// attention, MLP, MoE routing and its layers, MLA, MTP, dropout, context window, the checkpoint's
+// format); not the id, name, source, file or the ignored keys. An unstated dropout is the
+// convention's (yes for a GELU model, dropout_default without a framework), as a config.json
+// states it where a catalog entry mostly does not. (Review of 2026-12-06.)
+std::string model_figure_differences(const ModelConfig& mine, const ModelConfig& theirs) {
+  std::string out;
+  auto add = [&](const std::string& what, const std::string& a, const std::string& b) {
+    if (a == b) return;
+    out += (out.empty() ? "" : "; ") + what + " " + a + " (the catalog's " + b + ")";
+  };
+  auto num = [](double v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+  };
+  auto yes = [](bool v) { return std::string(v ? "yes" : "no"); };
+  add("layers", num(mine.layers), num(theirs.layers));
+  add("hidden", num(mine.hidden), num(theirs.hidden));
+  add("heads", num(mine.heads), num(theirs.heads));
+  add("kv_heads", num(mine.kv_heads), num(theirs.kv_heads));
+  add("head_dim", num(mine.head_dim), num(theirs.head_dim));
+  // A model routed in every layer has no dense FFN: its ffn_hidden is read nowhere.
+  if (!(mine.all_layers_moe() && theirs.all_layers_moe())) add("ffn_hidden", num(mine.ffn_hidden), num(theirs.ffn_hidden));
+  add("vocab", num(mine.vocab), num(theirs.vocab));
+  add("mlp", mine.mlp, theirs.mlp);
+  add("norm", mine.norm, theirs.norm);
+  add("tied_embeddings", yes(mine.tied_embeddings), yes(theirs.tied_embeddings));
+  add("learned_position", yes(mine.learned_position), yes(theirs.learned_position));
+  add("qk_norm", yes(mine.qk_norm), yes(theirs.qk_norm));
+  add("dropout", yes(dropout_default(mine, nullptr)), yes(dropout_default(theirs, nullptr)));
+  add("mtp_layers", num(mine.mtp_layers), num(theirs.mtp_layers));
+  add("max_seq_len", num(mine.max_seq_len), num(theirs.max_seq_len));
+  add("sliding_window", num(mine.sliding_window), num(theirs.sliding_window));
+  if (mine.sliding_window > 0 && theirs.sliding_window > 0)
+    add("windowed layers", num(mine.sliding_window_layers < 0 ? mine.layers : mine.sliding_window_layers),
+        num(theirs.sliding_window_layers < 0 ? theirs.layers : theirs.sliding_window_layers));
+  add("moe", yes(mine.moe.has_value()), yes(theirs.moe.has_value()));
+  if (mine.moe && theirs.moe) {
+    const MoEConfig &a = *mine.moe, &b = *theirs.moe;
+    add("moe.num_experts", num(a.num_experts), num(b.num_experts));
+    add("moe.topk", num(a.topk), num(b.topk));
+    add("moe.expert_ffn_hidden", num(a.expert_ffn_hidden), num(b.expert_ffn_hidden));
+    add("moe.shared_experts", num(a.shared_experts), num(b.shared_experts));
+    add("moe.capacity_factor", num(a.capacity_factor), num(b.capacity_factor));
+    add("moe.router_groups", num(a.router_groups), num(b.router_groups));
+    add("moe.router_groups_per_token", num(a.router_groups_per_token), num(b.router_groups_per_token));
+    // The routed layers, however each states them (rules or a pattern), where the depths agree.
+    if (mine.layers == theirs.layers) {
+      std::string la, lb;
+      for (int l = 0; l < mine.layers; ++l) {
+        la += mine.is_moe_layer(l) ? '1' : '0';
+        lb += theirs.is_moe_layer(l) ? '1' : '0';
+      }
+      add("routed layers (1 = MoE)", la, lb);
+    }
+  }
+  add("mla", yes(mine.mla.has_value()), yes(theirs.mla.has_value()));
+  if (mine.mla && theirs.mla) {
+    const MLAConfig &a = *mine.mla, &b = *theirs.mla;
+    add("mla.q_lora_rank", num(a.q_lora_rank), num(b.q_lora_rank));
+    add("mla.kv_lora_rank", num(a.kv_lora_rank), num(b.kv_lora_rank));
+    add("mla.qk_nope_head_dim", num(a.qk_nope_head_dim), num(b.qk_nope_head_dim));
+    add("mla.qk_rope_head_dim", num(a.qk_rope_head_dim), num(b.qk_rope_head_dim));
+    add("mla.v_head_dim", num(a.v_head_dim), num(b.v_head_dim));
+  }
+  auto fmt = [](const std::string& f) { return f.empty() ? std::string("none") : f; };
+  add("checkpoint weight format", fmt(mine.checkpoint_weight_format), fmt(theirs.checkpoint_weight_format));
+  add("checkpoint quantizes experts only", yes(mine.checkpoint_quantized_experts_only), yes(theirs.checkpoint_quantized_experts_only));
+  return out;
+}
+
+// A config.json's model whose id is a catalog model's must be that model: one with other figures
+// ran under the catalog model's name, silently (a 40-layer config saved as llama3-70b.json read a
+// step of 4.18 s as "llama3-70b", whose own is 8.25 s; review of 2026-12-06). The rule of a model
+// YAML file's entry (model_of_file), here on the figures as read, since the config's keys are not
+// the catalog's.
+ModelConfig checked_hf_model(const Catalog& cat, ModelConfig c, const SourceLocation& where) {
+  if (!cat.has_model(c.id)) return c;
+  const ModelConfig& known = cat.model(c.id);
+  const std::string diff = model_figure_differences(c, known);
+  if (diff.empty()) return c;
+  throw Error(where,
+              "config.json '" + c.file + "' gives the model the id '" + c.id + "', a catalog model's id (" + known.file +
+                  "), but its figures are not the catalog's: " + diff + "; results would carry the catalog model's name",
+              "give the config a \"_name_or_path\" of its own, or, without one, name the file (or its model folder) otherwise, e.g. '" +
+                  c.id + "-custom.json'; or name the catalog's model as model: " + c.id);
+}
 }  // namespace
 
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
@@ -1115,14 +1214,14 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
     const std::string ext = ascii_lower(p.extension().string());
     if (ext == ".json") {
       no_id("a config.json");
-      return parse_hf_config(read_file(p.string()), p.string());
+      return checked_hf_model(cat, parse_hf_config(read_file(p.string()), p.string()), where);
     }
     if (ext != ".yaml" && ext != ".yml") {
       const std::string text = read_file(p.string());
       const size_t first = text.find_first_not_of(" \t\r\n");
       if (first != std::string::npos && text[first] == '{' && text.find("\"model_type\"") != std::string::npos) {
         no_id("a config.json");
-        return parse_hf_config(text, p.string());
+        return checked_hf_model(cat, parse_hf_config(text, p.string()), where);
       }
     }
     auto m = YamlMap::load_file(p.string());

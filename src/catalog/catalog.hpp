@@ -431,7 +431,7 @@ struct ModelConfig {
   bool all_layers_moe() const;         // an MoE model without a dense FFN layer (ffn_hidden unused)
   int num_moe_layers() const;
   double params_total() const;     // all weights, embeddings included
-  double params_active() const;    // per token (MoE: top-k + shared)
+  double params_active() const;    // per token (MoE: top-k + shared experts and the router)
   double params_embedding() const; // input embedding (+ output when untied)
   void validate(const SourceLocation& where) const;  // throws on inconsistent structure
 };

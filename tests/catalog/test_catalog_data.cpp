@@ -226,6 +226,22 @@ TEST(CatalogData, AppleSiliconMatchesTheInferenceReadme) {
   }
 }
 
+// Question (review of 2026-12-06): is an Apple part's memory the largest configuration Apple sold
+// of that part, not of its family? The 30-core M2 Max had 96 GiB, which Apple sold only with the
+// 38-core GPU (the 30-core: 32 or 64 GB), so `infer --memory-gib 96` costed a machine that does
+// not exist and a 64 GB model "fitted" it.
+TEST(CatalogData, AppleMemoryIsTheLargestConfigurationOfThatPart) {
+  auto c = cat();
+  struct M { const char* id; double gib; };
+  const M rows[] = {{"apple-m2-max-30c", 64}, {"apple-m2-max-38c", 96}, {"apple-m2-pro-19c", 32}, {"apple-m2-ultra-76c", 192}};
+  for (const auto& r : rows) {
+    const auto& a = c->accelerator(r.id);
+    EXPECT_NEAR(a.memory_bytes.value / (1024.0 * 1024 * 1024), r.gib, 1e-9) << r.id;
+    EXPECT_FALSE(a.memory_bytes.source.empty()) << r.id;
+  }
+  EXPECT_NE(c->accelerator("apple-m2-max-30c").memory_bytes.source.find("30-core GPU"), std::string::npos);
+}
+
 TEST(CatalogData, EveryValidationAcceleratorAndSystemIdExists) {
   auto c = cat();
   const auto trainings = validation_files("training.csv");

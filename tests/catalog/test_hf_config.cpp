@@ -262,6 +262,61 @@ TEST(HfConfig, CatalogLoadsAConfigJsonByPath) {
   fs::remove_all(dir);
 }
 
+// Question (review of 2026-12-06): may a config.json whose id (its _name_or_path, else its file or
+// folder name) is a catalog model's id carry other figures? No: as a model YAML entry with a
+// catalog id, it is an error naming the file, the id and the figures that differ; the same figures
+// load. A 40-layer config saved as llama3-70b.json had run as "llama3-70b" at 4.18 s a step where
+// the catalog's 80-layer model takes 8.25 s.
+TEST(HfConfig, AConfigJsonWithACatalogIdMustBeThatModel) {
+  namespace fs = std::filesystem;
+  auto c = Catalog::load(catalog_dir());
+  const fs::path dir = fs::temp_directory_path() / ("sextant-hf-collide-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "llama3-70b");
+  auto llama70 = [](int layers, const std::string& extra) {
+    return R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 8192, "intermediate_size": 28672,
+      "num_attention_heads": 64, "num_key_value_heads": 8, "num_hidden_layers": )" +
+           std::to_string(layers) + R"(, "vocab_size": 128256, "max_position_embeddings": 8192, "tie_word_embeddings": false,
+      "hidden_act": "silu", "attention_dropout": 0.0)" + extra + "}";
+  };
+  auto write = [](const fs::path& f, const std::string& text) { std::ofstream(f) << text; };
+  auto error_of = [&](const fs::path& f) -> Error {
+    try {
+      (void)load_model_ref(*c, f.string(), SourceLocation{"s.yaml", 1, 8, "model"});
+    } catch (const Error& e) {
+      return e;
+    }
+    ADD_FAILURE() << "no error for " << f;
+    return Error(SourceLocation{}, "");
+  };
+  // By its file name, its folder's, and its _name_or_path.
+  write(dir / "llama3-70b.json", llama70(40, ""));
+  write(dir / "llama3-70b" / "config.json", llama70(40, ""));
+  write(dir / "named.json", llama70(40, R"(, "_name_or_path": "llama3-70b")"));
+  for (const fs::path& f : {dir / "llama3-70b.json", dir / "llama3-70b", dir / "named.json"}) {
+    const Error e = error_of(f);
+    const std::string what = e.what();
+    EXPECT_EQ(e.where().key, "model") << what;
+    EXPECT_NE(what.find("'llama3-70b', a catalog model's id"), std::string::npos) << what;
+    EXPECT_NE(what.find(fs::is_directory(f) ? (f / "config.json").string() : f.string()), std::string::npos) << what;
+    EXPECT_NE(what.find("layers 40 (the catalog's 80)"), std::string::npos) << what;
+    EXPECT_NE(e.hint().find("_name_or_path"), std::string::npos) << e.hint();
+    EXPECT_NE(e.hint().find("llama3-70b-custom.json"), std::string::npos) << e.hint();
+  }
+  // A figure besides the shape: the context window of Llama 3.1 under Llama 3's id.
+  write(dir / "llama3-70b.json", llama70(80, "").replace(llama70(80, "").find("8192, \"tie"), 4, "131072"));
+  EXPECT_NE(std::string(error_of(dir / "llama3-70b.json").what()).find("max_seq_len 131072 (the catalog's 8192)"), std::string::npos);
+  // The catalog's own figures load under its id, as the samples named after catalog ids do.
+  write(dir / "llama3-70b.json", llama70(80, ""));
+  EXPECT_EQ(load_model_ref(*c, (dir / "llama3-70b.json").string(), SourceLocation{}).layers, 80);
+  for (const char* sample : {"mixtral-8x7b.config.json", "qwen3-30b-a3b.config.json"})
+    EXPECT_NO_THROW((void)load_model_ref(*c, test_data(sample), SourceLocation{})) << sample;
+  // Another id: any figures.
+  write(dir / "llama3-70b-half.json", llama70(40, ""));
+  EXPECT_EQ(load_model_ref(*c, (dir / "llama3-70b-half.json").string(), SourceLocation{}).layers, 40);
+  fs::remove_all(dir);
+}
+
 // Fuzz regression (fuzz_hf_config, tests/data/fuzz-regressions/): a number too large for a double
 // made nlohmann::json throw out_of_range, which escaped as an internal error.
 TEST(HfConfigFuzz, NumberOverflowIsAnError) {

@@ -98,6 +98,28 @@ TEST(ModelParams, LlamaAndDeepSeekToTheFigure) {
   EXPECT_NEAR(ds.params_active() / 1e9, 37, 0.03 * 37);
 }
 
+// Question (review of 2026-12-06): are the total and active counts the same terms, the active one
+// leaving out only the experts a token is not routed to? The router (hidden x experts a MoE layer)
+// had been in the total only, though every token runs it: DeepSeek-V3 read 37.446B active, 37.552B
+// with it.
+TEST(ModelParams, ActiveCountLeavesOutOnlyTheUnroutedExperts) {
+  auto c = Catalog::load(catalog_dir());
+  int moe_models = 0;
+  for (const auto& id : c->model_ids()) {
+    const auto& m = c->model(id);
+    if (!m.moe) {
+      EXPECT_DOUBLE_EQ(m.params_active(), m.params_total()) << id;
+      continue;
+    }
+    ++moe_models;
+    const double expert = (m.gated() ? 3.0 : 2.0) * m.hidden * m.moe->expert_ffn_hidden;
+    const double unrouted = static_cast<double>(m.num_moe_layers()) * (m.moe->num_experts - m.moe->topk) * expert;
+    EXPECT_NEAR(m.params_total() - m.params_active(), unrouted, 1e-9 * m.params_total()) << id;
+  }
+  EXPECT_GE(moe_models, 5);
+  EXPECT_NEAR(c->model("deepseek-v3").params_active() / 1e9, 37.552, 0.001);
+}
+
 TEST(ModelParams, GptOssActiveCountExcludesTheInputEmbedding) {
   // The model card's 5.1B active counts the unembedding but not the input-embedding lookup.
   auto c = Catalog::load(catalog_dir());
