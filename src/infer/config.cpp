@@ -960,7 +960,8 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
   try {
     res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
                        s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0, draft ? &*draft : nullptr,
-                       s.serving.speculative, s.serving.policy, s.serving.pipeline_batches, s.serving.kv_capacity_tokens);
+                       s.serving.speculative, s.serving.policy, s.serving.pipeline_batches, s.serving.kv_capacity_tokens,
+                       s.serving.limits.max_batch_seqs);
   } catch (const Error& e) {
     if (!e.where().file.empty() || e.where().key.rfind("serving.", 0) != 0 || s.file.empty()) throw;
     SourceLocation w = e.where();
@@ -993,7 +994,7 @@ static void check_token_counts(int64_t prompt, int64_t output, int64_t batch) {
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour, const Deployment* draft,
                     const SpeculativeSpec& speculative, const std::string& serving_policy, int pipeline_batches,
-                    double kv_capacity_tokens_given) {
+                    double kv_capacity_tokens_given, int64_t serving_max_batch_seqs) {
   if (pipeline_batches < 0)
     throw Error(SourceLocation{"", 0, 0, "serving.pipeline_batches"}, "must be >= 0, got " + std::to_string(pipeline_batches),
                 "0 for serve's default (one batch in flight per pipeline stage)");
@@ -1069,8 +1070,18 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // serve checks it (given_kv_capacity_tokens; see run_study_estimate).
   const bool capacity_given = kv_capacity_tokens_given > 0;
   const double memory_capacity_tokens = std::max(0.0, budget.free_bytes()) / budget.kv_bytes_per_token;
-  const double capacity_tokens = given_kv_capacity_tokens(kv_capacity_tokens_given, memory_capacity_tokens, d);
-  const KvCacheLayout layout = capacity_given ? kv_cache_layout(cm, dcm ? &*dcm : nullptr, capacity_tokens, slots)
+  // With a study and no capacity given, the cache serve allocates (engine_kv_allocation): an engine
+  // that allocates per sequence (llama.cpp) holds the context window for each of the study's
+  // max_batch_seqs sequences per pipeline batch, not all the memory. Before 2026-12-06 serve sized
+  // it from the memory alone and warned of the recommended working set where estimate did not
+  // (review). Without a study the run's own batch is what the engine allocates (llama-bench's -c).
+  const int64_t alloc_seqs = serving_max_batch_seqs > 0 ? serving_max_batch_seqs * static_cast<int64_t>(slots) : 0;
+  const KvAllocation allocation = capacity_given ? KvAllocation{} : engine_kv_allocation(d, alloc_seqs, memory_capacity_tokens);
+  // The cache is fixed (not what the memory holds) when given or allocated per sequence.
+  const bool capacity_fixed = capacity_given || allocation.per_sequence;
+  const double capacity_tokens = capacity_given ? given_kv_capacity_tokens(kv_capacity_tokens_given, memory_capacity_tokens, d)
+                                                : allocation.tokens;
+  const KvCacheLayout layout = capacity_fixed ? kv_cache_layout(cm, dcm ? &*dcm : nullptr, capacity_tokens, slots)
                                               : layout_with(budget.free_bytes());
   // Units `seqs` sequences of `context` tokens (prompt + output) hold, whose prompt is this run's
   // (or context - 1, when shorter): every one at its last token, or one in its largest pass and the
@@ -1098,7 +1109,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
   r.set("kv_bytes_per_device", kv);
   // serve's figure of the same name, where the study gives the cache (serving.kv_capacity_tokens).
-  if (capacity_given) r.set("kv_capacity_tokens_per_instance", static_cast<double>(layout.blocks * layout.block_tokens));
+  if (capacity_fixed) r.set("kv_capacity_tokens_per_instance", static_cast<double>(layout.blocks * layout.block_tokens));
   r.set("activation_workspace_bytes_per_device", workspace);
   for (const auto& n : weight_format_notes(d)) r.notes.push_back(n);
   npu_peak_note(d, cm.compute_type(), r.notes);
@@ -1179,7 +1190,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     }
     return static_cast<double>(lo);
   };
-  double memory_context = longest_context(usable - w, capacity_given);
+  double memory_context = longest_context(usable - w, capacity_fixed);
   // The prompt itself does not fit (with one output token): no context with it fits, and the
   // longest request that does has a shorter prompt; said, as the figure is below the prompt.
   if (memory_context >= 1 && memory_context <= static_cast<double>(prompt))
@@ -1189,7 +1200,9 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       (serving_pass_tokens > 0 ? std::string(", beside the workspace of the study's serving.max_batch_tokens")
                                                : std::string(", each prompt beside its own pass's activation workspace (batch x prompt, at "
                                                              "most 8,192 tokens) where this run's is the asked prompt's")) +
-                      (capacity_given ? ", in the study's serving.kv_capacity_tokens" : ""));
+                      (capacity_given            ? ", in the study's serving.kv_capacity_tokens"
+                       : allocation.per_sequence ? ", in the cache engine " + d.engine.id + " allocates (kv_capacity_tokens_per_instance)"
+                                                 : std::string()));
   if (std::isinf(memory_context)) {
     // Every layer windowed: memory bounds no context once the window fits.
     memory_context = d.context_window_tokens > 0 ? static_cast<double>(d.context_window_tokens) : std::nan("");
@@ -1470,11 +1483,18 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   else
     prov("device.usd_per_hour", d.price.usd_per_device_hour, 1);
   auto gb = [](double b) { return format_double(std::round(b / 1e7) / 100); };
-  if (fits_memory && recommended > 0 && w + kv + workspace > recommended)
-    r.notes.push_back("beyond the recommended working set: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " +
+  // The KV the engine holds against the recommended working set: a per-sequence allocation is
+  // allocated whole (serve's kv_capacity_tokens_per_instance, as serve checks it), else this run's.
+  const double kv_held = allocation.per_sequence ? static_cast<double>(layout.blocks * layout.block_tokens) * budget.kv_bytes_per_token : kv;
+  if (fits_memory && recommended > 0 && w + kv_held + workspace > recommended)
+    r.notes.push_back("beyond the recommended working set: weights " + gb(w) + " GB + KV " + gb(kv_held) + " GB" +
+                      (allocation.per_sequence ? " (the " + format_double(static_cast<double>(layout.blocks * layout.block_tokens)) +
+                                                     " tokens engine " + d.engine.id + " allocates)"
+                                               : std::string()) +
+                      " + activation workspace " +
                       gb(workspace) + " GB > " + gb(recommended) + " GB (" + format_double(p.memory_recommended_fraction.value) +
                       " of memory: Metal's recommendedMaxWorkingSetSize, data/infer/devices.yaml): the engine warns and allocates (8 GB M1 Macs run Llama-2-7B Q8_0 so, at 83% of their memory bandwidth); " +
-                      gb(mem - (w + kv + workspace)) + " GB of the " + gb(mem) +
+                      gb(mem - (w + kv_held + workspace)) + " GB of the " + gb(mem) +
                       " GB are left to the OS and other applications, which page if they need more");
   // Under pipeline batches the limit can be one batch's share of the cache, not the device's
   // memory: the sum is then below the usable memory, and is not said to exceed it.
@@ -1486,12 +1506,20 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                            (layout.block_tokens > 1 ? " (whole blocks of " + std::to_string(layout.block_tokens) + " tokens)" : std::string()) +
                            " as serve's kv_capacity_tokens_per_instance, where the memory holds " + format_double(std::floor(memory_capacity_tokens))
                      : std::string();
+  // An engine's per-sequence allocation is said as serve says it (kv_allocation_note), and is the
+  // cache that fits or not (2026-12-06 review).
+  if (allocation.per_sequence) r.notes.push_back(kv_allocation_note(d, allocation, alloc_seqs, memory_capacity_tokens));
+  const std::string allocation_text =
+      allocation.per_sequence ? "the cache engine " + d.engine.id + " allocates for the study's " + std::to_string(alloc_seqs) + " sequences, " +
+                                    format_double(static_cast<double>(layout.blocks * layout.block_tokens)) + " tokens per instance"
+                              : std::string();
   if (fits_memory && capacity_given)
     r.notes.push_back("KV cache: " + capacity_text + ": fits_memory and max_context_tokens are that cache's" +
                       (slots > 1 ? ", each of the " + std::to_string(slots) + " pipeline batches holding 1/" + std::to_string(slots) : std::string()));
-  else if (!fits_memory && capacity_given)
+  else if (!fits_memory && (capacity_given || (allocation.per_sequence && !allocation.capped_by_memory)))
     r.notes.push_back("does not fit: KV " + gb(kv) + " GB > " + gb(slot_kv) + " GB per device, " +
-                      (slots > 1 ? "one of the " + std::to_string(slots) + " pipeline batches' share of " : std::string()) + capacity_text);
+                      (slots > 1 ? "one of the " + std::to_string(slots) + " pipeline batches' share of " : std::string()) +
+                      (capacity_given ? capacity_text : allocation_text));
   else if (!fits_memory && slots > 1 && w + workspace + kv <= usable)
     r.notes.push_back("does not fit: KV " + gb(kv) + " GB > " + gb(slot_kv) + " GB per device, the share of one of the " +
                       std::to_string(slots) + " pipeline batches (1/" + std::to_string(slots) + " of the " +

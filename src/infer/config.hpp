@@ -90,13 +90,19 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 // kv_capacity_tokens > 0: a study's serving.kv_capacity_tokens, the KV cache of an instance in
 // tokens, checked and laid out as serve lays it out (given_kv_capacity_tokens, kv_cache_layout):
 // fits_memory and max_context_tokens are then that cache's; 0: what the memory holds.
+// serving_max_batch_seqs > 0: a study's serving.max_batch_seqs; an engine that allocates its cache
+// per sequence (engine_kv_allocation: llama.cpp) then allocates serve's cache, the context window
+// for each of that many sequences per pipeline batch, and fits_memory, max_context_tokens and the
+// recommended working set are that cache's. 0 (no study): the run's own batch x (prompt + output),
+// as llama-bench sizes its context.
 // max_context_tokens_by_memory is the longest context with this prompt; when the prompt itself
 // does not fit (with one output token), the longest request that fits, its prompt shorter (without
 // a study beside its own pass's workspace, batch x its prompt up to 8,192 tokens), with a note.
 Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData& data, int64_t prompt_tokens,
                     int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1,
                     const Deployment* draft = nullptr, const SpeculativeSpec& speculative = {},
-                    const std::string& serving_policy = "", int pipeline_batches = 0, double kv_capacity_tokens = 0);
+                    const std::string& serving_policy = "", int pipeline_batches = 0, double kv_capacity_tokens = 0,
+                    int64_t serving_max_batch_seqs = 0);
 
 // `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
 // applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when

@@ -285,12 +285,22 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
                 "an engine for this device (data/infer/engines.yaml: llama.cpp on Apple SoCs), or generic");
   // A GGUF file type runs where its block types do (K-quant files came with the K-quant blocks),
   // a mixed: format where both its parts do.
+  // A format no one gave (the checkpoint's, from the model's quantization_config) is named where it
+  // came from, at the model's key, with the weight format to give: it had been refused at
+  // '--weights', which was never given (2026-12-06 review).
   if (!d.engine.weight_formats.empty())
     for (const auto& stored : d.weight.stored)
-      if (std::find(d.engine.weight_formats.begin(), d.engine.weight_formats.end(), stored) == d.engine.weight_formats.end())
-        throw Error(at("weight_format"), "engine " + d.engine.id + " has no " + (stored == d.weight.name ? stored : stored + " (in " + d.weight.name + ")") +
-                                             " weights (" + d.engine.formats_source + ")",
-                    "one of " + listed(d.engine.weight_formats));
+      if (std::find(d.engine.weight_formats.begin(), d.engine.weight_formats.end(), stored) == d.engine.weight_formats.end()) {
+        const std::string what = stored == d.weight.name ? stored : stored + " (in " + d.weight.name + ")";
+        const std::string why = "engine " + d.engine.id + " has no " + what + " weights (" + d.engine.formats_source + ")";
+        if (d.weight_format_source == "checkpoint" && s.weight_format.empty())
+          throw Error(at("model"),
+                      d.model.id + "'s checkpoint stores its weights in " + d.weight.name + " (config.json quantization_config: " +
+                          d.model.checkpoint_quantization + "), the format taken where no weight format is given, and " + why,
+                      "give the weight format to run (--weights, deployment.weight_format, Python weights=): one of " +
+                          listed(d.engine.weight_formats));
+        throw Error(at("weight_format"), why, "one of " + listed(d.engine.weight_formats));
+      }
   if (!d.engine.kv_formats.empty() &&
       std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())
     throw Error(at("kv_format"), "engine " + d.engine.id + " has no " + d.kv.name + " KV cache (" + d.engine.kv_formats_source + ")",

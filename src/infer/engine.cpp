@@ -170,6 +170,19 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       sourced_list("kv_formats", e.kv_formats, e.kv_formats_source, FormatList::kv);
       if (e.formats_source.empty()) e.formats_source = e.kv_formats_source;
       sourced_list("runs_on_kinds", e.runs_on_kinds, e.runs_on_source, FormatList::none);
+      // The KV cache's allocation (EngineProfile::kv_allocation), with its provenance.
+      if (auto km = m.opt_map("kv_allocation")) {
+        static const std::vector<std::string> kinds = {"paged", "context_per_sequence"};
+        e.kv_allocation = km->str("value");
+        if (std::find(kinds.begin(), kinds.end(), e.kv_allocation) == kinds.end())
+          km->fail("value", "unknown KV-cache allocation '" + e.kv_allocation + "'", valid_choices_hint(e.kv_allocation, kinds));
+        const std::string src_id = km->str("source", ""), basis = km->str("estimated", "");
+        check_citation_word(*km, "source", src_id, sources);
+        if (src_id.empty() == basis.empty()) km->fail("value", "needs its provenance: source: ID or estimated: \"basis\" (one of the two)");
+        const auto cited = sources.find(src_id);
+        e.kv_allocation_source = src_id.empty() ? "estimated: " + basis : cited != sources.end() ? cited->first + ": " + cited->second : src_id;
+        km->finish();
+      }
       for (const auto& k : e.runs_on_kinds)
         if (k != "gpu" && k != "soc" && k != "tpu" && k != "npu" && k != "cpu")
           m.fail("runs_on_kinds", "unknown accelerator kind '" + k + "' (valid: gpu, tpu, npu, soc, cpu)");

@@ -35,6 +35,16 @@ struct EngineProfile {
   // Serving properties:
   Sourced memory_utilization_fraction;  // share of the device memory the engine may use
   int kv_block_tokens = 16;            // paged KV-cache block size
+  // How it allocates its KV cache where serving.kv_capacity_tokens gives none (kv_allocation:
+  // {value: ..., source: ID | estimated: "basis"}): "paged" (the default) a pool of every block its
+  // memory share leaves beside the weights and the workspace (vLLM's gpu_memory_utilization, SGLang's
+  // mem_fraction_static); "context_per_sequence" the context window for each sequence it runs at
+  // once (llama-server's -c window x -np slots, each slot -c / -np), at most what the memory
+  // holds. Before 2026-12-06 (review) llama.cpp's cache was sized as a pool of the whole memory:
+  // serve warned of 169,525 tokens beyond an M2 Max's recommended working set where llama-server
+  // allocates 16,384 and estimate saw no problem.
+  std::string kv_allocation = "paged";
+  std::string kv_allocation_source;  // its provenance ("source-id: text" or "estimated: basis"); empty for the default
   // Accelerator kinds (gpu, soc, ...) its fitted constants were measured on; empty: not fitted
   // on any. An estimate on another kind says the constants are carried over.
   std::vector<std::string> measured_on_kinds;

@@ -1092,6 +1092,13 @@ Result Simulation::run(ServingSummary* summary) {
   r.set("iterations_count", iters);
   r.set("mean_batch_seqs", iters > 0 ? static_cast<double>(bsum) / iters : 0.0);
   r.set("kv_capacity_tokens_per_instance", std::floor(cap_tokens / bt) * bt);
+  // An engine that allocates per sequence says so, with what the memory holds (2026-12-06 review).
+  if (!(sp.kv_capacity_tokens > 0)) {
+    const int64_t alloc_seqs = sp.limits.max_batch_seqs * static_cast<int64_t>(slots_);
+    const double by_memory = kv_capacity_tokens_by_memory(sp, sp.deployment);
+    const std::string note = kv_allocation_note(sp.deployment, engine_kv_allocation(sp.deployment, alloc_seqs, by_memory), alloc_seqs, by_memory);
+    if (!note.empty()) r.notes.push_back(note);
+  }
   // Beyond an advisory share (a Mac's Metal recommended working set), as infer estimate says it
   // (serve had sized the cache from the whole memory and said nothing; 2026-12-05 review).
   if (sp.memory_recommended_fraction > 0) {
@@ -1333,7 +1340,42 @@ double kv_capacity_tokens_by_memory(const ServingSpec& spec, const Deployment& d
 }  // namespace
 
 double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d) {
-  return given_kv_capacity_tokens(spec.kv_capacity_tokens, kv_capacity_tokens_by_memory(spec, d), d);
+  const double by_memory = kv_capacity_tokens_by_memory(spec, d);
+  if (spec.kv_capacity_tokens > 0) return given_kv_capacity_tokens(spec.kv_capacity_tokens, by_memory, d);
+  // The engine's own allocation: a per-sequence engine sizes it for every sequence a replica runs
+  // at once, max_batch_seqs in each of its pipeline batches (2026-12-06 review).
+  const int64_t seqs = spec.limits.max_batch_seqs * static_cast<int64_t>(pipeline_slots(d.par.pp, spec.pipeline_batches));
+  return engine_kv_allocation(d, seqs, by_memory).tokens;
+}
+
+KvAllocation engine_kv_allocation(const Deployment& d, int64_t seqs, double by_memory_tokens) {
+  KvAllocation a;
+  a.tokens = by_memory_tokens;
+  if (d.engine.kv_allocation != "context_per_sequence" || d.context_window_tokens <= 0 || seqs < 1) return a;
+  a.per_sequence = true;
+  a.per_sequence_tokens = static_cast<double>(d.context_window_tokens);
+  a.asked_tokens = a.per_sequence_tokens * static_cast<double>(seqs);
+  a.capped_by_memory = a.asked_tokens > by_memory_tokens;
+  a.tokens = std::min(a.asked_tokens, std::max(0.0, by_memory_tokens));
+  return a;
+}
+
+std::string kv_allocation_note(const Deployment& d, const KvAllocation& a, int64_t seqs, double by_memory_tokens) {
+  if (!a.per_sequence) return "";
+  const std::string n = std::to_string(seqs), window = format_double(a.per_sequence_tokens);
+  // The source's id (or "estimated"), not its whole text: the engines file holds that.
+  const std::string& src = d.engine.kv_allocation_source;
+  const std::string how = "engine " + d.engine.id + " allocates the context window for each sequence it runs at once (kv_allocation " +
+                          d.engine.kv_allocation + " in data/infer/engines.yaml, " + src.substr(0, src.find(':')) + ")";
+  if (!a.capped_by_memory)
+    return "KV cache: " + how + ": " + window + " tokens for each of " + n + " sequences, " + format_double(a.tokens) +
+           " tokens per instance (llama-server -c " + format_double(a.tokens) + " -np " + n + "), where the memory holds " +
+           format_double(std::floor(std::max(0.0, by_memory_tokens))) + "; serving.kv_capacity_tokens gives another -c";
+  const double held = std::floor(std::max(0.0, a.tokens));
+  return "KV cache: " + how + ": " + window + " tokens for each of " + n + " sequences, " + format_double(a.asked_tokens) +
+         " tokens, more than the memory holds: the cache is the " + format_double(held) + " tokens it holds (-c " + format_double(held) +
+         ", " + format_double(std::floor(held / static_cast<double>(seqs))) + " tokens a slot), shared by the sequences as llama-server's "
+         "--kv-unified shares it; fewer serving.max_batch_seqs give each the whole window";
 }
 
 double given_kv_capacity_tokens(double given_tokens, double by_memory_tokens, const Deployment& d) {

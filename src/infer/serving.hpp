@@ -3,7 +3,9 @@
 // ("iterations") whose duration comes from the CostModel; before each pass a batching policy
 // (batching/policy.hpp) picks the work. Each instance has a paged KV cache (blocks of
 // engine.kv_block_tokens tokens; capacity = usable device memory - weights, divided by the KV
-// bytes per token per device), preemption with recomputation, and optional prefix caching
+// bytes per token per device, or for an engine that allocates per sequence, llama.cpp, the context
+// window for each of max_batch_seqs sequences within that: engine_kv_allocation), preemption with
+// recomputation, and optional prefix caching
 // (requests of one prefix group share the cached blocks of their common prefix; unreferenced
 // prefixes are evicted least-recently-used first).
 //
@@ -125,8 +127,29 @@ KvMemoryBudget kv_memory_budget(const Deployment& d, const Deployment* draft, do
 // halved the workspace while comm_s kept 16 bits; review).
 double activation_workspace_bytes(const Deployment& d, double pass_tokens);
 
-// KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit).
+// KV-cache capacity in tokens of one instance of the deployment (0 when weights do not fit): the
+// study's serving.kv_capacity_tokens when given (given_kv_capacity_tokens), else what the engine
+// allocates (engine_kv_allocation) for max_batch_seqs sequences in each pipeline batch.
 double kv_capacity_tokens(const ServingSpec& spec, const Deployment& d);
+
+// The KV cache an engine allocates for one instance where no capacity is given, in every-layer
+// tokens, by its kv_allocation (EngineProfile): a paged engine's pool holds what the memory holds
+// (by_memory_tokens); a context_per_sequence engine (llama.cpp) allocates the context window for
+// each of `seqs` sequences run at once (llama-server -c window x -np seqs, each slot -c / -np), at
+// most what the memory holds. A deployment with no known window takes what the memory holds.
+// `infer serve` (kv_capacity_tokens) and `infer estimate` of a study both read it (serve had sized
+// llama.cpp's cache as a pool of all the memory and warned of it beyond an M2 Max's recommended
+// working set where estimate saw none; 2026-12-06 review).
+struct KvAllocation {
+  double tokens = 0;              // the cache, per instance
+  double per_sequence_tokens = 0; // context_per_sequence: the window each sequence gets (0 otherwise)
+  double asked_tokens = 0;        // context_per_sequence: window x seqs, before the memory's cap (0 otherwise)
+  bool per_sequence = false;      // sized per sequence (context_per_sequence with a known window)
+  bool capped_by_memory = false;  // per_sequence, and window x seqs is more than the memory holds
+};
+KvAllocation engine_kv_allocation(const Deployment& d, int64_t seqs, double by_memory_tokens);
+// The note serve and estimate give of a per-sequence allocation (empty for a paged one).
+std::string kv_allocation_note(const Deployment& d, const KvAllocation& a, int64_t seqs, double by_memory_tokens);
 // The capacity of a given serving.kv_capacity_tokens (> 0), checked against what the memory holds
 // (by_memory_tokens) and one KV block, or by_memory_tokens when none is given (0). `infer serve`
 // (kv_capacity_tokens) and `infer estimate` of a study both read it: estimate had sized the cache

@@ -455,17 +455,75 @@ class InferCli(unittest.TestCase):
         largest pass (estimate's prefill of 512 tokens, serve's max_batch_tokens 512): estimate
         took the device's memory share alone and no workspace before, and said 962 tokens fit on an
         A17 Pro where serve held 834. The longest context is one token more than the cache holds, as
-        serve admits it: the last token's KV is never written (2026-12-06)."""
+        serve admits it: the last token's KV is never written (2026-12-06). llama.cpp allocates the
+        window for each of max_batch_seqs sequences (review of 2026-12-06): 64 of them ask more than
+        the memory holds, and serve's cache is then what the memory holds."""
         for accel in ("apple-m2-max-30c", "apple-a17-pro"):
             with self.subTest(accel):
                 e = scalars(run_json("infer", "estimate", "--model", "llama-2-7b", "--accelerator", accel, "--engine",
                                      "llama.cpp", "--weights", "q4_0", "--activations", "fp32", "--kv", "fp16",
                                      "--prompt", "512", "--output", "1"))
                 sv = scalars(run_json("infer", "serve", "data/examples/infer-on-device.yaml", "--set",
-                                      "deployment.accelerator=" + accel, "--set", "workload.requests=5", "--set",
+                                      "deployment.accelerator=" + accel, "--set", "serving.max_batch_seqs=64",
+                                      "--set", "workload.requests=5", "--set",
                                       "workload.prompt={dist: lognormal, mean: 150, cv: 0.6, max: 200}", "--set",
                                       "workload.output={dist: lognormal, mean: 40, cv: 0.6, max: 50}"))
                 self.assertEqual(e["max_context_tokens_by_memory"], math.floor(sv["kv_capacity_tokens_per_instance"]) + 1)
+
+    def test_llama_cpp_cache_is_the_window_for_each_sequence_in_serve_and_estimate(self):
+        """Question (review of 2026-12-06): do serve and estimate of the on-device example agree on
+        llama.cpp's KV cache and its fit? llama-server allocates -c tokens, -c / -np a slot: the
+        4,096-token window for each of the 4 sequences is 16,384 tokens. Before, serve sized a paged
+        pool of all the memory (169,525 tokens) and warned it reached beyond the recommended working
+        set, while estimate said it fitted with no warning. With more sequences than the memory
+        holds windows for, both hold what the memory holds and both warn."""
+        ex = "data/examples/infer-on-device.yaml"
+        j = run_json("infer", "estimate", ex)
+        sj = run_json("infer", "serve", ex, "--set", "workload.requests=20")
+        e, sv = scalars(j), scalars(sj)
+        self.assertEqual(sv["kv_capacity_tokens_per_instance"], 4096 * 4)
+        self.assertEqual(e["kv_capacity_tokens_per_instance"], sv["kv_capacity_tokens_per_instance"])
+        self.assertTrue(e["fits"])
+        for notes in (j["notes"], sj["notes"]):
+            self.assertFalse(any(n.startswith("beyond the recommended working set") for n in notes), notes)
+            self.assertTrue(any("4096 tokens for each of 4 sequences, 16384 tokens per instance" in n for n in notes), notes)
+        # The longest request serve admits: the cache's, one token more.
+        self.assertEqual(e["max_context_tokens_by_memory"], sv["kv_capacity_tokens_per_instance"] + 1)
+        many = ("--set", "serving.max_batch_seqs=256")
+        j = run_json("infer", "estimate", ex, *many)
+        sj = run_json("infer", "serve", ex, *many, "--set", "workload.requests=20")
+        e, sv = scalars(j), scalars(sj)
+        self.assertLess(sv["kv_capacity_tokens_per_instance"], 4096 * 256)
+        self.assertEqual(e["kv_capacity_tokens_per_instance"], sv["kv_capacity_tokens_per_instance"])
+        for notes in (j["notes"], sj["notes"]):
+            self.assertTrue(any(n.startswith("beyond the recommended working set") for n in notes), notes)
+            self.assertTrue(any("more than the memory holds" in n for n in notes), notes)
+        # vLLM keeps its paged pool: max_batch_seqs does not size it.
+        h100 = ("--set", "deployment={model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}", "--set", "workload.requests=20")
+        a = scalars(run_json("infer", "serve", ex, *h100))
+        b = scalars(run_json("infer", "serve", ex, *h100, "--set", "serving.max_batch_seqs=64"))
+        self.assertEqual(a["kv_capacity_tokens_per_instance"], b["kv_capacity_tokens_per_instance"])
+        self.assertGreater(a["kv_capacity_tokens_per_instance"], 400000)
+
+    def test_a_checkpoint_format_the_engine_lacks_says_where_it_came_from(self):
+        """Question (review of 2026-12-06): GPT-OSS-120B on llama.cpp with no --weights: its
+        checkpoint's mxfp4 (quantization_config) is a format the engine has no weights in. The error
+        had named '--weights', never given; it names the model and the checkpoint, and the formats
+        to give with --weights."""
+        p = run("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "apple-m3-ultra-80c", "--engine", "llama.cpp", ok=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn("key '--weights'", p.stderr)
+        self.assertIn("key '--model'", p.stderr)
+        self.assertIn("gpt-oss-120b's checkpoint stores its weights in mxfp4", p.stderr)
+        self.assertIn("quantization_config", p.stderr)
+        self.assertIn("--weights", p.stderr)
+        self.assertIn("q4_0", p.stderr)
+        # Given, it is refused at --weights as before; a listed format runs.
+        p = run("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "apple-m3-ultra-80c", "--engine", "llama.cpp",
+                "--weights", "mxfp4", ok=False)
+        self.assertIn("key '--weights'", p.stderr)
+        self.assertTrue(scalars(run_json("infer", "estimate", "--model", "gpt-oss-120b", "--accelerator", "apple-m3-ultra-80c",
+                                         "--engine", "llama.cpp", "--weights", "q4_0"))["fits"])
 
     def test_estimate_sizes_the_workspace_for_one_pass(self):
         """40 prompts of 8,192 tokens of Llama 3.1 8B fit an H100 (16 GB of weights, 44 GB of KV): the

@@ -246,3 +246,73 @@ TEST(Formats, AnEngineFormatListNamesOnlyKnownFormats) {
   }
   fs::remove_all(dir);
 }
+
+// Question (review of 2026-12-06): is an engine's kv_allocation one of the allocations serve
+// models, with its provenance, and refused at its own line otherwise? The bundled llama.cpp
+// allocates per sequence (llama-server's -c window x -np), vLLM a paged pool (the default).
+TEST(Formats, AnEngineKvAllocationIsKnownAndSourced) {
+  namespace fs = std::filesystem;
+  EXPECT_EQ(fixtures::infer_data().engine("llama.cpp").kv_allocation, "context_per_sequence");
+  EXPECT_EQ(fixtures::infer_data().engine("llama.cpp").kv_allocation_source.rfind("llama-server-slots: ", 0), 0u);
+  EXPECT_EQ(fixtures::infer_data().engine("vllm").kv_allocation, "paged");
+  const fs::path dir = fs::temp_directory_path() / "sextant_engine_kv_allocation";
+  fs::create_directories(dir);
+  std::string bundled;
+  {
+    std::ifstream in(std::string(SEXTANT_SOURCE_DIR) + "/data/infer/engines.yaml");
+    bundled.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string from = "kv_allocation: {value: context_per_sequence, source: llama-server-slots}";
+  ASSERT_NE(bundled.find(from), std::string::npos);
+  for (const auto& [to, message] : {std::pair<std::string, std::string>{"kv_allocation: {value: per_sequence, source: llama-server-slots}",
+                                                                        "unknown KV-cache allocation 'per_sequence'"},
+                                    {"kv_allocation: {value: context_per_sequence}", "needs its provenance"}}) {
+    std::string text = bundled;
+    text.replace(text.find(from), from.size(), to);
+    std::ofstream((dir / "engines.yaml").string()) << text;
+    try {
+      InferData::load(dir.string());
+      ADD_FAILURE() << to << " was accepted";
+    } catch (const sextant::Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("engines.yaml:"), std::string::npos) << what;
+      EXPECT_NE(what.find("kv_allocation"), std::string::npos) << what;
+      EXPECT_NE(what.find(message), std::string::npos) << what;
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// Question (review of 2026-12-06): when the checkpoint's own format (GPT-OSS's mxfp4, from its
+// quantization_config) is one the engine has no weights in, and no weight format was given, does
+// the refusal say where the format came from and which to give? It had been refused at
+// '--weights', which was never given. A format given is refused at its own key, as before.
+TEST(Formats, ACheckpointFormatTheEngineLacksIsNamedWhereItCameFrom) {
+  DeploymentSpec s = fixtures::spec("gpt-oss-120b", "apple-m3-ultra-80c", "llama.cpp", "");
+  s.activation_format = "";
+  s.given_at["model"] = SourceLocation{"command line", 0, 0, "--model"};
+  s.given_at["weight_format"] = SourceLocation{"command line", 0, 0, "--weights"};
+  try {
+    make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
+    ADD_FAILURE() << "mxfp4 on llama.cpp accepted";
+  } catch (const sextant::Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.where().key, "--model") << what;
+    EXPECT_NE(what.find("gpt-oss-120b's checkpoint stores its weights in mxfp4"), std::string::npos) << what;
+    EXPECT_NE(what.find("quantization_config"), std::string::npos) << what;
+    EXPECT_NE(what.find("engine llama.cpp has no mxfp4 weights"), std::string::npos) << what;
+    EXPECT_NE(e.hint().find("--weights"), std::string::npos) << e.hint();
+    EXPECT_NE(e.hint().find("q4_0"), std::string::npos) << e.hint();
+  }
+  s.weight_format = "mxfp4";
+  try {
+    make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
+    ADD_FAILURE() << "mxfp4 on llama.cpp accepted";
+  } catch (const sextant::Error& e) {
+    EXPECT_EQ(e.where().key, "--weights") << e.what();
+  }
+  // A listed format runs.
+  s.weight_format = "q4_0";
+  s.activation_format = "fp32";
+  EXPECT_NO_THROW(make_deployment(fixtures::catalog(), fixtures::infer_data(), s));
+}

@@ -797,3 +797,65 @@ TEST(Serving, ARateBeyondTheClocksSpanIsRefused) {
   EXPECT_NEAR(sum.ttft_p50_s, cm.iteration(cm.prefill(1, 1024)).total_s, 1e-6);
   EXPECT_GT(sum.tpot_p50_s, 0);
 }
+
+// Question (review of 2026-12-06): does serve size llama.cpp's KV cache as llama-server allocates
+// it, the context window for each of max_batch_seqs sequences (-c window x -np, each slot -c / -np),
+// not a paged pool of all the memory? Before, the on-device example's cache was 169,525 tokens of
+// an M2 Max's memory, and serve warned it reached beyond the recommended working set where
+// estimate saw no problem; llama-server allocates 4,096 x 4. A paged engine (vLLM) keeps its pool
+// of what the memory holds, and a per-sequence cache beyond the memory is what the memory holds.
+TEST(Serving, LlamaCppAllocatesTheContextWindowForEachSequence) {
+  DeploymentSpec ds = spec("llama-2-7b", "apple-m2-max-30c", "llama.cpp", "q4_0");
+  ds.activation_format = "fp32";
+  ds.memory_gib = 64;
+  ServingSpec s;
+  s.deployment = make_deployment(catalog(), infer_data(), ds);
+  ASSERT_EQ(s.deployment.engine.kv_allocation, "context_per_sequence");
+  ASSERT_EQ(s.deployment.context_window_tokens, 4096);
+  s.policy = "continuous";
+  s.limits.max_batch_seqs = 4;
+  s.limits.max_batch_tokens = 512;
+  s.memory_available_fraction = 0.9;
+  s.memory_recommended_fraction = 0.75;
+  s.slo = {3.0, 0.05};
+  EXPECT_DOUBLE_EQ(kv_capacity_tokens(s, s.deployment), 4096.0 * 4);
+  // The same deployment as a paged engine: the pool of what the memory holds, far more.
+  ServingSpec paged = s;
+  paged.deployment.engine.kv_allocation = "paged";
+  const double by_memory = kv_capacity_tokens(paged, paged.deployment);
+  EXPECT_GT(by_memory, 100000.0);
+  const KvAllocation a = engine_kv_allocation(s.deployment, 4, by_memory);
+  EXPECT_TRUE(a.per_sequence);
+  EXPECT_FALSE(a.capped_by_memory);
+  EXPECT_DOUBLE_EQ(a.tokens, 16384.0);
+  // More sequences than the memory holds windows for: what the memory holds.
+  s.limits.max_batch_seqs = 64;
+  EXPECT_DOUBLE_EQ(kv_capacity_tokens(s, s.deployment), by_memory);
+  EXPECT_TRUE(engine_kv_allocation(s.deployment, 64, by_memory).capped_by_memory);
+  s.limits.max_batch_seqs = 4;
+  // A given capacity (-c) is the cache, as before.
+  s.kv_capacity_tokens = 8000;
+  EXPECT_DOUBLE_EQ(kv_capacity_tokens(s, s.deployment), 8000.0);
+  s.kv_capacity_tokens = 0;
+  // Serve's result: the allocation, said in a note, and no warning of the recommended working set
+  // (3.8 GB of weights and 8.6 GB of KV are far within 0.75 of 64 GiB).
+  std::vector<Request> reqs(6, Request{0.0, 400, 100, -1, 0});
+  for (size_t i = 0; i < reqs.size(); ++i) reqs[i].arrival_s = 2.0 * double(i);
+  const Result r = simulate_serving(s, reqs);
+  EXPECT_DOUBLE_EQ(std::get<double>(*r.scalar("kv_capacity_tokens_per_instance")), 16384.0);
+  bool said = false;
+  for (const auto& n : r.notes) {
+    EXPECT_EQ(n.find("beyond the recommended working set"), std::string::npos) << n;
+    said = said || n.find("4096 tokens for each of 4 sequences, 16384 tokens per instance") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  // vLLM keeps its paged pool whatever max_batch_seqs.
+  ServingSpec v = spec_8b();
+  v.limits.max_batch_seqs = 4;
+  ServingSpec v256 = v;
+  v256.limits.max_batch_seqs = 256;
+  EXPECT_EQ(v.deployment.engine.kv_allocation, "paged");
+  EXPECT_DOUBLE_EQ(kv_capacity_tokens(v, v.deployment), kv_capacity_tokens(v256, v256.deployment));
+  EXPECT_GT(kv_capacity_tokens(v, v.deployment), 400000.0);
+  EXPECT_FALSE(engine_kv_allocation(v.deployment, 4, 1000.0).per_sequence);
+}
