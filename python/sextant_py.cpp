@@ -25,6 +25,7 @@
 #include "goodput/goodput.hpp"
 #include "infer/config.hpp"
 #include "infer/engine.hpp"
+#include "infer/formats.hpp"
 #include "plan/job.hpp"
 #include "plan/plan.hpp"
 #include "plan/search_args.hpp"
@@ -542,6 +543,24 @@ PYBIND11_MODULE(_sextant, m) {
           });
         },
         py::arg("kind"), py::arg("name"), py::arg("catalog_dir"));
+
+  // Overrides as the CLI's --set list: a key given twice (processes[0].x and processes.0.x are one
+  // key) is refused with the CLI's own message, by its own code (cli::parse_sets). In Python the
+  // last had won in silence (review of 2026-12-06). A key that is empty or holds '=' is not a
+  // --set key and is left to the scenario reader, which refuses it.
+  m.def(
+      "check_sets",
+      [](const Overrides& sets) {
+        std::vector<std::string> items;
+        for (const auto& [key, value] : sets)
+          if (!key.empty() && key.find('=') == std::string::npos) items.push_back(key + "=" + value);
+        cli::parse_sets(items);
+      },
+      py::arg("sets"));
+  // The number formats the CLI's --weights/--activations/--kv name, and the library's
+  // "valid: a, b; did you mean 'x'?" hint, for the package's own checks to word as the CLI does.
+  m.def("format_names", [] { return infer::format_names(); });
+  m.def("valid_choices_hint", &valid_choices_hint, py::arg("word"), py::arg("candidates"));
 
   // HTML report of a result given as its JSON text.
   m.def("report",

@@ -16,6 +16,7 @@ concurrently and give the results they give one at a time.
 """
 import json as _json
 import os as _os
+import re as _re
 
 _here = _os.path.dirname(_os.path.abspath(__file__))
 # An installed package carries the catalogs and examples in sextant/data; the build tree finds the
@@ -97,6 +98,10 @@ def _overrides(overrides, kwargs):
             sets.append((str(k), _scalar_text(v)))
         except RecursionError:
             raise SextantError("override %s: nests too deeply" % k) from None
+    # A key given twice (in overrides and as a keyword, or as parallel.tp and parallel[tp]) is
+    # refused with the CLI's --set message, by the CLI's code: the last had won in silence
+    # (review of 2026-12-06).
+    _sextant.check_sets(sets)
     return sets
 
 
@@ -293,7 +298,7 @@ def _rank_list(v, what):
     """Ranks as a list of ints: None, one rank, a list of ranks, or the CLI's text ("0-7,12")."""
     if v is None:
         return []
-    v = _plain(v)  # a numpy scalar or array
+    # (not _plain(v): it reads 3.0 as the rank 3; _rank_items takes numpy values itself)
     out = _rank_items(v, what)
     # An empty selection is refused, as the CLI's --timeline-ranks "" is: it had been read as no
     # selection, every class (review of 2026-12-06).
@@ -303,30 +308,49 @@ def _rank_list(v, what):
     return out
 
 
+# An integer as the CLI's parse_int (std::stoll over the whole text) reads one: leading blanks, a
+# sign, digits and nothing after them.
+_INT_TEXT = _re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+
+
+def _rank_text(text, what):
+    """One rank written as text, read as the CLI's --timeline-ranks reads it."""
+    if not _INT_TEXT.fullmatch(text):
+        raise SextantError("%s: '%s' is not an integer" % (what, text))
+    return _int_in(int(text), what, 0)
+
+
 def _rank_items(v, what):
-    """_rank_list's ranks as given, before the empty selection is refused."""
+    """_rank_list's ranks as given, before the empty selection is refused. Ranks are integers (a
+    Python or numpy int) or integer text, as the CLI's --timeline-ranks takes them: '1e1', '3.0',
+    '0 - 3', 3.0 and [3.0] had been read as ranks (review of 2026-12-06)."""
     if isinstance(v, str):
         out = []
-        for part in v.split(","):
-            part = part.strip()
-            if "-" in part[1:]:
-                a, b = part.split("-", 1)
-                lo, hi = _int_in(a, what, 0), _int_in(b, what, 0)
+        parts = v.split(",")
+        if parts and parts[-1] == "":
+            parts.pop()  # as the CLI's getline: "0,1," lists 0 and 1 ("," has one empty entry)
+        for part in parts:
+            if part == "":
+                raise SextantError("%s: empty entry in '%s' (ranks and ranges separated by commas, e.g. 0-7,64)" % (what, v))
+            dash = part.find("-", 1)
+            if dash >= 0:
+                lo, hi = _rank_text(part[:dash], what), _rank_text(part[dash + 1:], what)
                 if hi < lo:
                     raise SextantError("%s: bad range %r: the end is below the start" % (what, part))
                 if hi - lo >= 100000 or len(out) + hi - lo >= 100000:
                     raise SextantError("%s: bad range %r: a range lists at most 100000 ranks" % (what, part))
                 out.extend(range(lo, hi + 1))
             else:
-                out.append(_int_in(part, what, 0))
+                out.append(_rank_text(part, what))
         return out
-    # Ranks are C++ ints: 2**70 had escaped as pybind11's "incompatible function arguments".
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return [_int_in(v, what, 0)]
-    try:
-        return [_int_in(r, what, 0) for r in v]
-    except TypeError:
-        raise SextantError("%s: expected a rank, a list of ranks or text such as '0-7,12', got %r" % (what, v)) from None
+    if hasattr(v, "tolist") and callable(v.tolist) and not isinstance(v, (int, float)):
+        v = v.tolist()  # a numpy array as its list (a numpy scalar as its Python value)
+    if isinstance(v, (list, tuple, range)):
+        return [_rank_text(r, what) if isinstance(r, str) else _rank_int(r, what) for r in v]
+    if isinstance(v, (int, float)) or hasattr(v, "item"):
+        # Ranks are C++ ints: 2**70 had escaped as pybind11's "incompatible function arguments".
+        return [_rank_int(v, what)]
+    raise SextantError("%s: expected a rank, a list of ranks or text such as '0-7,12', got %r" % (what, v))
 
 
 def _rank_int(v, what):
@@ -419,6 +443,29 @@ def _search_args(fix, top, threads, recompute_modules, any_framework_feature, ze
             "vary_dp_overlap": _bool(vary_dp_overlap, "vary_dp_overlap")}
 
 
+# plan()'s job without a scenario, as the CLI's --model --system --num-gpus --global-batch --seq-len
+# (required) and --precision.
+_JOB_KEYS = ("model", "system", "num_gpus", "global_batch", "seq_len", "precision")
+
+
+# A scenario's top-level keys, as the scenario reader (src/scenario/scenario.cpp, parse_root) lists
+# them; test_sextant.py pins this list to the reader's "unknown key (valid: ...)" message.
+_SCENARIO_KEYS = ("accelerator", "framework", "hardware", "model", "name", "num_gpus", "parallel", "seed", "system",
+                  "training")
+
+
+def _refuse_unknown_job_keys(sets):
+    """An override key the job's scenario does not know is named before a job key is missed: a
+    misspelt keyword (sytem=) had been reported as the job key it meant, "missing system", without
+    a word of the misspelling (review of 2026-12-06). The message is the scenario reader's, which
+    _typed_errors completes with the closest argument (the job's keywords among them)."""
+    for key, _ in sets:
+        top = _re.split(r"[.\[]", key, 1)[0]
+        if top not in _SCENARIO_KEYS:
+            raise SextantError("command line (--set): key '%s': unknown key (%s)"
+                               % (top, _sextant.valid_choices_hint(top, list(_SCENARIO_KEYS))))
+
+
 def plan(scenario=None, *, overrides=None, catalog=None, fix=None, top=20, threads=0, rerank_top=10, recompute_modules=None,
          any_framework_feature=False, zero=None, schedules=None, recompute=None, max_micro_batch=0, max_vpp=0, headroom_gib=0,
          tie_fraction=None, no_tp_overlap=False, sp_only=False, vary_dp_overlap=False, write_scenario=None, write_rank=1, **kw):
@@ -457,6 +504,8 @@ def plan(scenario=None, *, overrides=None, catalog=None, fix=None, top=20, threa
             if k in kw:
                 job[k] = _int_in(kw.pop(k), k, 1, 2 ** 62)
         src, is_text, name = "", True, "plan()"
+        if any(k not in job for k in _JOB_KEYS[:5]):
+            _refuse_unknown_job_keys(_overrides(overrides, kw))
     else:
         src, is_text, name = _source(scenario, "scenario")
     if write_scenario is None:
@@ -598,9 +647,16 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
         if isinstance(model, _os.PathLike):
             model = _os.fspath(model)  # a config.json path
         for k, v in (("model", model), ("accelerator", accelerator), ("engine", engine), ("system", system),
-                     ("weights", weights or ""), ("activations", activations or ""), ("kv", kv or "")):
-            if not isinstance(v, str):
+                     ("weights", weights), ("activations", activations), ("kv", kv)):
+            if not isinstance(v, str) and not (v is None and k in ("weights", "activations", "kv")):
                 raise SextantError("infer: %s must be a string, got %r" % (k, v))
+        # None is a format's default; "" is refused, as the CLI's --kv "" is: it had silently meant
+        # the default, as had any false value (weights=0; review of 2026-12-06).
+        for k, v in (("weights", weights), ("activations", activations), ("kv", kv)):
+            if v == "":
+                raise SextantError("infer: %s: is empty: give a format (%s), or leave it out (None) for the default"
+                                   % (k, _sextant.valid_choices_hint("", _sextant.format_names())))
+        weights, activations, kv = weights or "", activations or "", kv or ""
         ints = {k: _int_in(v, k, 1) for k, v in (("tp", tp), ("pp", pp), ("ep", ep), ("kv_share_layers", kv_share_layers),
                                                 ("prompt", prompt), ("output", output), ("batch", batch))}
         return _done(_sextant.infer_estimate(model, accelerator, engine, system, ints["tp"], ints["pp"], ints["ep"], weights or "",
@@ -698,6 +754,15 @@ def report(result, path):
             _json.loads(text, parse_constant=no_constant)
         except ValueError as e:
             raise SextantError("report: the result is not JSON (%s); give a result dict or the text of --json" % e) from None
+    elif _json_layout(result):
+        # The document --json writes, as json.load reads it: taken as its text is. Its tables of
+        # {description, types, columns} had been read as tables of three columns ("has 4 rows where
+        # the table's other columns have 43"; review of 2026-12-06).
+        result_from_json(result)  # (a document of another shape or schema is refused as such)
+        try:
+            text = _json.dumps(result, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise SextantError("report: the result holds a value JSON cannot write (%s)" % e) from None
     else:
         # A dict without a result's command, scalars or tables is refused as its JSON text is
         # (sextant report): the conversion filled command "" and scalars {}, and {'tables': {}}
@@ -726,6 +791,15 @@ def report(result, path):
     _sextant.report(text, _os.fspath(path))
 
 
+def _json_layout(result):
+    """Whether result is a --json document as json.load gives it (each table a dict holding its
+    "columns" and "types" dicts) rather than a result dict (each table a dict of column lists)."""
+    tables = result.get("tables") if isinstance(result, dict) else None
+    return isinstance(tables, dict) and bool(tables) and all(
+        isinstance(t, dict) and isinstance(t.get("columns"), dict) and isinstance(t.get("types"), dict)
+        for t in tables.values())
+
+
 def _typed_errors(fn):
     """A wrong argument type is a SextantError naming the function, as every other bad input is
     (docs/python.md): pybind11's TypeError showed the C++ signature, and None or a number where a
@@ -749,6 +823,9 @@ def _typed_errors(fn):
             if not m or m.group(1) not in kwargs:
                 raise
             names = params
+            if fn.__name__ == "plan" and (args[0] if args else kwargs.get("scenario")) is None:
+                # Without a scenario the job's keywords are arguments too (review of 2026-12-06).
+                names = params + [k for k in _JOB_KEYS if k not in params]
             if fn.__name__ == "infer" and (args or kwargs.get("study") is not None):
                 # With a study the deployment keywords are refused (tp= had been suggested for
                 # tpp=): only these arguments apply, the study's keys go as overrides.

@@ -7,6 +7,7 @@ give the sequential results; does report() write a self-contained page?
 """
 import json
 import os
+import re
 import subprocess
 import threading
 import time
@@ -1055,3 +1056,116 @@ def test_report_of_a_dict_without_a_results_keys_is_refused(tmp_path):
         page = tmp_path / ("r%d.html" % i)
         sextant.report(r, page)
         assert page.stat().st_size > 0, r["command"]
+
+
+def test_an_override_given_twice_is_refused_as_the_clis_set(tmp_path):
+    """Question (review of 2026-12-06): is a key given twice, in overrides and as a keyword or as
+    parallel.tp and parallel[tp], refused with the CLI's --set message in every function that takes
+    overrides? The last had won in silence."""
+    assert cli_error("estimate", SCENARIO, "--set", "parallel.tp=8", "--set", "parallel.tp=4") == \
+        "--set: key 'parallel.tp': is given twice: '8', then '4' (give each key once)"
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.estimate(SCENARIO, overrides={"parallel.tp": 8}, parallel__tp=4)
+    assert str(e.value) == cli_error("estimate", SCENARIO, "--set", "parallel.tp=8", "--set", "parallel.tp=4")
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.estimate(SCENARIO, overrides={"parallel.tp": 4, "parallel[tp]": 8})
+    assert str(e.value) == cli_error("estimate", SCENARIO, "--set", "parallel.tp=4", "--set", "parallel[tp]=8")
+    assert "(as parallel.tp)" in str(e.value)
+    # A list index written both ways is one key.
+    with pytest.raises(sextant.SextantError, match=r"^--set: key 'hardware\.networks\.0\.x': is given twice: '1' "
+                                                   r"\(as hardware\.networks\[0\]\.x\), then '2' \(give each key once\)$"):
+        sextant.estimate(SCENARIO, overrides={"hardware.networks[0].x": 1, "hardware.networks.0.x": 2})
+    twice = "is given twice: '8', then '4'"
+    with pytest.raises(sextant.SextantError, match=twice):
+        sextant.simulate(SCENARIO, overrides={"parallel.tp": 8}, parallel__tp=4)
+    with pytest.raises(sextant.SextantError, match=twice):
+        sextant.plan(SCENARIO, overrides={"parallel.tp": 8}, parallel__tp=4)
+    with pytest.raises(sextant.SextantError, match=twice):
+        sextant.sweep(SCENARIO, vary={"accelerator.memory_bytes": [80e9]}, overrides={"parallel.tp": 8}, parallel__tp=4)
+    with pytest.raises(sextant.SextantError, match="is given twice: '8', then '4'"):
+        sextant.goodput(GOODPUT, overrides={"x.y": 8}, x__y=4)
+    with pytest.raises(sextant.SextantError, match="is given twice: '2', then '4'"):
+        sextant.infer(STUDY, overrides={"deployment.tp": 2}, deployment__tp=4)
+    # Keys given once still apply.
+    assert sextant.estimate(SCENARIO, overrides={"parallel.tp": 4}, training__micro_batch=1) == \
+        cli_json("estimate", SCENARIO, "--set", "parallel.tp=4", "--set", "training.micro_batch=1")
+
+
+def test_an_empty_number_format_is_refused_as_the_clis(tmp_path):
+    """Question (review of 2026-12-06): is infer(weights="") (or activations, kv) refused as the
+    CLI's --weights "" is, naming the keyword and the valid formats? It had meant the default; None
+    still does."""
+    job = dict(model="llama3.1-8b", accelerator="h100-sxm-80gb", prompt=512, output=128)
+    cli = cli_error("infer", "estimate", "--model", job["model"], "--accelerator", job["accelerator"], "--kv", "").split("\n")[0]
+    valid = cli[cli.index("(valid: "):cli.index("), or leave")]
+    for k in ("weights", "activations", "kv"):
+        with pytest.raises(sextant.SextantError) as e:
+            sextant.infer(**job, **{k: ""})
+        assert str(e.value) == "infer: %s: is empty: give a format %s), or leave it out (None) for the default" % (k, valid)
+        with pytest.raises(sextant.SextantError, match="infer: %s must be a string, got 0" % k):
+            sextant.infer(**job, **{k: 0})
+    assert sextant.infer(**job, kv=None) == sextant.infer(**job)
+
+
+def test_timeline_ranks_are_integers_as_the_clis(tmp_path):
+    """Question (review of 2026-12-06): are ranks that are not integers ('1e1', '3.0', '0 - 3', 3.0,
+    [3.0]) refused as the CLI's --timeline-ranks refuses them? They had been read as ranks. Text the
+    CLI takes (' 3', '+3', '0,1,') is taken."""
+    import numpy
+
+    assert cli_error("simulate", SCENARIO, "--timeline-ranks", "3.0") == "key '--timeline-ranks': '3.0' is not an integer"
+    for bad, msg in (("1e1", "'1e1' is not an integer"), ("3.0", "'3.0' is not an integer"), ("0 - 3", "'0 ' is not an integer"),
+                     ("0-3 ", "'3 ' is not an integer"), ("0,,1", "empty entry in '0,,1'"), ("0x3", "'0x3' is not an integer"),
+                     (3.0, "expected an integer"), ([3.0], "expected an integer"), ([True], "expected an integer"),
+                     (["3.0"], "'3.0' is not an integer"), (numpy.array([1.0]), "expected an integer"),
+                     (numpy.float64(2), "expected an integer"), ({1, 2}, "expected a rank")):
+        with pytest.raises(sextant.SextantError, match="^timeline_ranks: " + re.escape(msg)):
+            sextant.simulate(SCENARIO, timeline_ranks=bad)
+    small = small_scenario()
+    want = sextant.simulate(small, timeline_ranks=[0, 3], timeline_rows=20)
+    for good in (" 0,3", "+0,+3", "0,3,", ["0", "3"], numpy.array([0, 3]), (numpy.int64(0), 3)):
+        assert sextant.simulate(small, timeline_ranks=good, timeline_rows=20) == want, good
+    assert sextant.simulate(small, timeline_ranks="0-3", timeline_rows=20) == \
+        sextant.simulate(small, timeline_ranks=range(4), timeline_rows=20)
+
+
+def test_a_misspelt_job_keyword_of_plan_is_named(tmp_path):
+    """Question (review of 2026-12-06): does plan() without a scenario name a misspelt keyword
+    (sytem=) with the nearest argument, job keywords included, rather than report the job key it
+    meant as missing ("missing system")? Is the package's list of a scenario's keys the reader's?"""
+    job = dict(model="llama3-8b", num_gpus=8, global_batch=64, seq_len=4096)
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.plan(None, sytem="dgx-h100", **job)
+    assert "key 'sytem': unknown key" in str(e.value) and str(e.value).endswith("did you mean system=?")
+    assert "missing" not in str(e.value)
+    assert ", model, system, num_gpus, global_batch, seq_len, precision;" in str(e.value)
+    with pytest.raises(sextant.SextantError, match=r"key 'seqlen': unknown key .*did you mean seq_len=\?$"):
+        sextant.plan(None, seqlen=4096, **{k: v for k, v in job.items() if k != "seq_len"}, system="dgx-h100")
+    with pytest.raises(sextant.SextantError, match=r"key 'sytem': unknown key .*did you mean 'system'\?\)$"):
+        sextant.plan(None, overrides={"sytem": "dgx-h100"}, **job)
+    with pytest.raises(sextant.SextantError, match=r"key 'paralel': unknown key .*did you mean 'parallel'\?\)$"):
+        sextant.plan(None, paralel__tp=2, **job)
+    # Known keys still reach the job's own check.
+    with pytest.raises(sextant.SextantError, match="missing system"):
+        sextant.plan(None, training__micro_batch=2, **job)
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.estimate(SCENARIO, overrides={"zzz": 1})
+    assert "(valid: %s)" % ", ".join(sextant._SCENARIO_KEYS) in str(e.value)
+
+
+def test_report_of_the_json_document_loaded_is_the_clis_page(tmp_path):
+    """Question (review of 2026-12-06): does report() take what --json writes as json.load reads
+    it, and write the page `sextant report FILE` writes, byte for byte? Its tables of {description,
+    types, columns} had been read as columns ("has 4 rows where the table's other columns have 43")."""
+    est = tmp_path / "est.json"
+    subprocess.run([BIN, "estimate", SCENARIO, "--json", str(est), "-q"], check=True)
+    subprocess.run([BIN, "report", str(est), "-o", str(tmp_path / "cli.html")], check=True)
+    with open(est) as f:
+        sextant.report(json.load(f), tmp_path / "py.html")
+    assert (tmp_path / "py.html").read_bytes() == (tmp_path / "cli.html").read_bytes()
+    sextant.report(est.read_text(), tmp_path / "text.html")
+    assert (tmp_path / "text.html").read_bytes() == (tmp_path / "cli.html").read_bytes()
+    doc = json.loads(est.read_text())
+    with pytest.raises(sextant.SextantError, match="schema_version 99"):
+        sextant.report(dict(doc, schema_version=99), tmp_path / "x.html")
+    assert not (tmp_path / "x.html").exists()
