@@ -780,6 +780,13 @@ TEST(PlanErrors, SystemScaleOutRangesAndNetworkKinds) {
   EXPECT_NE(e.find("is a scale_out network"), std::string::npos) << e;
   e = error_of(sys + "scale_up: {network: nvlink4, domain_gpus: 3}, scale_out: {network: ib-ndr}}\n");
   EXPECT_NE(e.find("domain_gpus"), std::string::npos) << e;
+  // Part of a node (bridged pairs): no path between its domains but the NICs, which priced a
+  // one-node job's TP at the NIC rate (review of 2026-12-06). Refused, with the PCIe remedy.
+  e = error_of(sys + "scale_up: {network: nvlink4, domain_gpus: 2}, scale_out: {network: ib-ndr}}\n");
+  EXPECT_NE(e.find("a scale-up domain of 2 GPUs is not whole nodes of 8: domains within one node would reach each other only"),
+            std::string::npos) << e;
+  EXPECT_NE(e.find("pcie4-x16"), std::string::npos) << e;
+  EXPECT_EQ(error_of(sys + "scale_up: {network: pcie4-x16, domain_gpus: 8}, scale_out: {network: ib-ndr}}\n"), "(no error)");
   e = error_of(sys + "scale_up: {network: nvlink4}, scale_out: {network: ib-ndr, topology: dragonfly-typo}}\n");
   EXPECT_NE(e.find("rail-optimized-fat-tree"), std::string::npos) << e;
 }
