@@ -312,6 +312,24 @@ Result result_from_json(const nlohmann::ordered_json& j) {
     return Error(SourceLocation{"", 0, 0, where}, "malformed result JSON: " + what);
   };
   if (!j.is_object()) throw bad("", "the document is not an object of a Sextant result");
+  // The document's shape before its version: a Kineto trace or any other JSON object without one
+  // of the keys a result is known by had read "result JSON has schema_version (none), this build
+  // reads 1", as if it were a result of another version (review of 2026-12-06).
+  if (!j.contains("schema_version") && !j.contains("command") && !j.contains("tables")) {
+    std::string keys;
+    size_t listed = 0;
+    for (const auto& [k, v] : j.items()) {
+      (void)v;
+      if (listed == 5) {
+        keys += ", ...";
+        break;
+      }
+      keys += (listed++ ? ", " : "") + k;
+    }
+    throw Error(SourceLocation{}, "not a Sextant result: the document has none of the keys schema_version, command and tables " +
+                                      (keys.empty() ? std::string("(it is an empty object)") : "(its keys: " + keys + ")"),
+                "give the JSON file a command wrote with --json");
+  }
   if (!j.contains("schema_version") || !j["schema_version"].is_number_integer() || j["schema_version"].get<int64_t>() != kSchemaVersion)
     throw Error("result JSON has schema_version " +
                 (j.contains("schema_version") ? j["schema_version"].dump() : std::string("(none)")) +

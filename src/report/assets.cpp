@@ -125,8 +125,12 @@ const char* const kPageScript = R"JS(
         } else if (c.kind === 'gantt' && Array.isArray(v)) {
           text = 'start ' + withUnit(v[1], c.value_unit) + ', duration ' + withUnit(v[2] - v[1], c.value_unit);
         } else if (Array.isArray(v) && Array.isArray(c.value_labels)) {
-          text = v.slice(0, c.value_labels.length).map(function (x, i) {
-            return c.value_labels[i] + ' ' + fmtIn(x, /\(%\)$/.test(c.value_labels[i]) ? '%' : '');
+          // The last entry labelled by its series where the chart says so (its unit: 2026-12-06 review).
+          var labels = c.value_labels.slice();
+          if (c.series_value_labels && has(c.series_value_labels, p.seriesName))
+            labels[labels.length - 1] = c.series_value_labels[p.seriesName];
+          text = v.slice(0, labels.length).map(function (x, i) {
+            return labels[i] + ' ' + fmtIn(x, /\(%\)$/.test(labels[i]) ? '%' : '');
           }).join(', ');
         } else if (Array.isArray(v)) {
           text = v.map(function (x) { return fmtIn(x, c.value_unit); }).join(', ') + (c.value_unit ? ' ' + c.value_unit : '');
@@ -194,7 +198,10 @@ const char* const kPageScript = R"JS(
   Object.keys(result.scalars).forEach(function (k) {
     var tr = el('tr');
     tr.appendChild(el('th', null, k));
-    tr.appendChild(el('td', 'num', has(exact.scalars, k) ? exact.scalars[k] : fmtNamed(result.scalars[k], k)));
+    // Text scalars left-aligned and wrapped (a long node_power_source had pushed the table off the
+    // page as a right-aligned cell that does not wrap; review of 2026-12-06).
+    var text = typeof result.scalars[k] === 'string' && !has(exact.scalars, k);
+    tr.appendChild(el('td', text ? 'text' : 'num', has(exact.scalars, k) ? exact.scalars[k] : fmtNamed(result.scalars[k], k)));
     sb.appendChild(tr);
   });
   st.appendChild(sb);
@@ -326,6 +333,7 @@ section.scalars, section.table, section.notes { margin-top: 28px; }
 table.data { border-collapse: collapse; font-size: 13px; }
 table.data th, table.data td { padding: 3px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; }
 table.data td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.scalars table.data td.text { text-align: left; white-space: normal; overflow-wrap: anywhere; min-width: 16em; max-width: 48em; }
 table.data thead th { position: sticky; top: 0; background: var(--band); cursor: pointer; text-align: left; }
 table.data thead th[aria-sort=ascending]::after { content: " \25B2"; }
 table.data thead th[aria-sort=descending]::after { content: " \25BC"; }

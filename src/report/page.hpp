@@ -24,6 +24,11 @@ struct Chart {
   // Names of the entries of an array value, shown in tooltips as "name value, ..." (e.g. a scatter
   // point [x, y, size]); empty: values joined with value_unit.
   std::vector<std::string> value_labels;
+  // The label, with its unit, of the last entry of value_labels for the points of one series, by
+  // series name (a chart whose series lie on two axes: "achieved (requests/s)", "SLO attainment
+  // (%)"); a series not named keeps value_labels' own. Tooltips had read "value 1.68" with no unit
+  // (review of 2026-12-06).
+  std::map<std::string, std::string> series_value_labels;
   int height_px = 360;
   bool wide = false;  // takes the whole width of the page (timelines)
   nlohmann::ordered_json option;  // ECharts option: data, axes (with units in their names), series

@@ -173,6 +173,7 @@ static nlohmann::ordered_json page_json(const ReportPage& p) {
                       {"height_px", c.height_px},
                       {"option", option}});
     if (!c.value_labels.empty()) charts.back()["value_labels"] = c.value_labels;
+    if (!c.series_value_labels.empty()) charts.back()["series_value_labels"] = c.series_value_labels;
     if (c.wide) charts.back()["wide"] = true;
   }
   j["charts"] = charts;

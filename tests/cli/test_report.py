@@ -285,6 +285,44 @@ class ReportCli(unittest.TestCase):
                 json.dump({k: v for k, v in doc.items() if k != "notes"}, f)
             fx.run("report", path, "-o", os.path.join(d, "no_notes.html"))
 
+    def test_disaggregated_kv_takeaway_gives_the_busiest_pool(self):
+        """Question (review of 2026-12-06): does a disaggregated serve report's KV takeaway give
+        kv_peak_fraction, the busiest pool's peak the Figures table shows? It had given the peak of
+        the pools' total drawn ("3.1%" beside 0.0492)."""
+        import json
+        with tempfile.TemporaryDirectory() as d:
+            j, out = os.path.join(d, "disagg.json"), os.path.join(d, "disagg.html")
+            fx.run("infer", "serve", "data/examples/infer-llama3-70b-disagg.yaml", "--json", j, "-q")
+            fx.run("report", j, "-o", out)
+            with open(j) as f:
+                res = json.load(f)
+            with open(out) as f:
+                page = fx.embedded_data(f.read())["page"]
+            kv = next(c for c in page["charts"] if c["id"] == "kv-timeline")
+            peak = res["scalars"]["kv_peak_fraction"]
+            drawn = max(res["tables"]["memory_timeline"]["columns"]["kv_used_fraction"])
+            self.assertGreater(peak, drawn * 1.1)  # the busiest pool is fuller than the pools together
+            pct = lambda f: "%.*f%%" % (1 if f < 0.1 else 0, f * 100)  # as the report writes shares
+            self.assertTrue(kv["takeaway"].startswith("KV cache peaks at %s of capacity in the busiest pool" % pct(peak)),
+                            kv["takeaway"])
+            self.assertIn("all pools together, as drawn, peak at %s" % pct(drawn), kv["takeaway"])
+
+    def test_a_trace_is_not_a_sextant_result(self):
+        """Question (review of 2026-12-06): is a JSON document of another kind (a Kineto trace) refused
+        as not a Sextant result? It had read "result JSON has schema_version (none), this build reads 1",
+        as if it were a result of another version."""
+        with tempfile.TemporaryDirectory() as d:
+            fx.run("trace", "synth", "--out", d, "--ranks", "1", "--steps", "1", "--layers", "1", "-q")
+            trace = sorted(f for f in os.listdir(d) if f.endswith(".json"))[0]
+            out = os.path.join(d, "t.html")
+            p = fx.run("report", os.path.join(d, trace), "-o", out, check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("%s: not a Sextant result: the document has none of the keys schema_version, command and tables "
+                          "(its keys: " % trace, p.stderr)
+            self.assertIn("traceEvents", p.stderr)
+            self.assertNotIn("this build reads", p.stderr)
+            self.assertFalse(os.path.exists(out))
+
     def test_missing_library_is_a_clear_error(self):
         env = dict(os.environ, SEXTANT_ECHARTS_JS="/nonexistent/echarts.min.js")
         with tempfile.TemporaryDirectory() as d:

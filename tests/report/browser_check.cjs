@@ -113,6 +113,43 @@ async function main() {
       });
       return out;
     });
+    // The Figures table: its right edge against the page's width, and how each text scalar's cell is
+    // laid out (long texts such as node_power_source had pushed the table off-screen as right-aligned
+    // cells that do not wrap: 2026-12-06 review).
+    r.figures = await page.evaluate(() => {
+      const table = document.querySelector('section.scalars table');
+      if (!table) return null;
+      const scalars = JSON.parse(document.getElementById('sextant-data').textContent).result.scalars;
+      const text_cells = [];
+      table.querySelectorAll('tr').forEach((tr) => {
+        const td = tr.children[1];
+        if (!td || typeof scalars[tr.children[0].textContent] !== 'string') return;
+        const cs = getComputedStyle(td);
+        text_cells.push({ key: tr.children[0].textContent, length: td.textContent.length, align: cs.textAlign, white_space: cs.whiteSpace });
+      });
+      return { right: table.getBoundingClientRect().right, page_width: document.documentElement.clientWidth, text_cells };
+    });
+    if (item.kind === 'infer-serve') {
+      // The tooltip of every series of the serve charts that draw values of different units: each
+      // value is labelled with its unit (they had read "value 1.68": 2026-12-06 review).
+      r.tips = {};
+      for (const id of ['throughput-vs-load', 'kv-timeline']) {
+        const n = await page.evaluate((id) => {
+          const inst = window.echarts.getInstanceByDom(document.querySelector('figure[data-chart-id="' + id + '"] .chart-box'));
+          return inst ? inst.getModel().getSeriesCount() : 0;
+        }, id);
+        r.tips[id] = [];
+        for (let s = 0; s < n; s++) {
+          await page.evaluate(([id, s]) => {
+            const inst = window.echarts.getInstanceByDom(document.querySelector('figure[data-chart-id="' + id + '"] .chart-box'));
+            inst.dispatchAction({ type: 'showTip', seriesIndex: s, dataIndex: 0 });
+          }, [id, s]);
+          await page.waitForTimeout(150);
+          r.tips[id].push(...await page.evaluate((id) => [...document.querySelectorAll('figure[data-chart-id="' + id + '"] .tip-row')].map((row) =>
+            ({ series: row.querySelector('.tip-name').textContent, value: row.querySelector('.tip-value').textContent })), id));
+        }
+      }
+    }
     if (item.kind === 'xss') {
       // Show the tooltip of every bar of the top-kernels chart: kernel names reach the tooltip too.
       await page.evaluate(() => {

@@ -142,6 +142,36 @@ class BrowserTest(unittest.TestCase):
         self.assertEqual(n["fractions"][n["seeds"].index(seed)], "0.999999")
         self.assertIn("99.9999 %", n["tip"])
 
+    def test_figures_fit_the_page_and_wrap_their_texts(self):
+        """Review of 2026-12-06: every scalar cell was right-aligned and did not wrap, so a long text
+        (a sweep's node_power_source, a serve's price_source) pushed the Figures table off-screen."""
+        long_texts = 0
+        for kind, r in self.results.items():
+            f = r["figures"]
+            if f is None:
+                continue
+            with self.subTest(kind=kind):
+                self.assertLessEqual(f["right"], f["page_width"] + 0.5, f)
+                for c in f["text_cells"]:
+                    self.assertEqual(c["align"], "left", c)
+                    self.assertEqual(c["white_space"], "normal", c)
+                    long_texts += c["length"] > 100
+        self.assertGreater(long_texts, 0)  # the sweep and serve reports have them
+
+    def test_serve_tooltips_give_each_value_its_unit(self):
+        """Review of 2026-12-06: throughput-vs-load and kv-timeline labelled their series' values
+        "value", with no unit."""
+        tips = self.results["infer-serve"]["tips"]
+        for chart in ("throughput-vs-load", "kv-timeline"):
+            self.assertTrue(tips[chart], chart)
+            for t in tips[chart]:
+                with self.subTest(chart=chart, series=t["series"]):
+                    self.assertNotIn("value ", t["value"])
+                    labels = [part.rsplit(" ", 1)[0] for part in t["value"].split(", ")]
+                    self.assertEqual(len(labels), 2, t)
+                    for label in labels:
+                        self.assertRegex(label, r"\([^()]+\)$", t)
+
     def test_fast(self):
         print(f"browser: {len(self.results)} reports in {self.seconds:.1f} s", file=sys.stderr)
         self.assertLess(self.seconds, 180)

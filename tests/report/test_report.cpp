@@ -581,7 +581,130 @@ TEST(ReportRenderers, SweepParetoFrontAndTornado) {
   // Tornado: largest magnitude on top (last category), and the takeaway reads the elasticity.
   EXPECT_EQ(by_id["tornado"]->option["yAxis"]["data"][1], "accelerator.peak_flops");
   EXPECT_EQ(by_id["tornado"]->takeaway,
-            "step time is most sensitive to accelerator.peak_flops: +10% changes it by -6.5% with the plan held");
+            "step time is most sensitive to accelerator.peak_flops: +10% changes it by -6.5% with the plan held, -6.9% re-planned");
+}
+
+// Question (review of 2026-12-06): is a parameter ranked by the larger of its held and re-planned
+// elasticities? One whose held-plan elasticity is undefined (null: the plan held does not fit at a
+// neighbour) but whose re-planned one is large (a sweep's accelerator.memory_bytes, -0.41) had been
+// sorted at the bottom of the tornado, and the takeaway had named a smaller one.
+TEST(ReportRenderers, TornadoRanksByTheLargerOfHeldAndReplanned) {
+  Result r;
+  r.command = "sweep";
+  Table& e = r.add_table("elasticity");
+  e.add_str("parameter");
+  e.add_f64("elasticity_fixed_plan_ratio");
+  e.add_f64("elasticity_replanned_ratio");
+  e.add_row({std::string("accelerator.memory_bandwidth_bytes_per_s"), -0.03, -0.03});
+  e.add_row({std::string("accelerator.memory_bytes"), std::nan(""), -0.41});
+  e.add_row({std::string("scale_up.latency_s"), 0.0006, 0.0006});
+  e.add_row({std::string("accelerator.peak_flops"), -0.2, -0.2});
+  const ReportPage page = build_page(r);
+  const Chart* ch = chart_of(page, "tornado");
+  ASSERT_NE(ch, nullptr);
+  const auto& cats = ch->option["yAxis"]["data"];
+  ASSERT_EQ(cats.size(), 4u);
+  EXPECT_EQ(cats[3], "accelerator.memory_bytes");  // largest on top (last category)
+  EXPECT_EQ(cats[2], "accelerator.peak_flops");
+  EXPECT_EQ(cats[0], "scale_up.latency_s");
+  EXPECT_EQ(ch->takeaway, "step time is most sensitive to accelerator.memory_bytes: +10% changes it by -3.8% re-planned "
+                          "(with the plan held it is undefined)");
+}
+
+// Question (review of 2026-12-06): does the serve report's KV takeaway give the figure the Figures
+// table gives? A disaggregated deployment's timeline sums the pools (3.1% at its peak) where
+// kv_peak_fraction is the busiest pool's (0.0492): the takeaway had said "peaks at 3.1%".
+TEST(ReportRenderers, InferKvTakeawayGivesTheBusiestPool) {
+  auto page_of = [](double scalar_peak) {
+    Result r;
+    r.command = "infer serve";
+    r.set("kv_peak_fraction", scalar_peak);
+    Table& t = r.add_table("memory_timeline");
+    t.add_f64("time_s");
+    t.add_f64("kv_used_fraction");
+    t.add_i64("running_count");
+    t.add_i64("waiting_count");
+    t.add_row({0.0, 0.01, int64_t{1}, int64_t{0}});
+    t.add_row({1.0, 0.031, int64_t{4}, int64_t{11}});
+    t.add_row({2.0, 0.02, int64_t{2}, int64_t{0}});
+    return build_page(r);
+  };
+  const ReportPage disagg = page_of(0.0492);
+  const Chart* ch = chart_of(disagg, "kv-timeline");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_EQ(ch->takeaway, "KV cache peaks at 4.9% of capacity in the busiest pool (kv_peak_fraction); all pools together, as drawn, "
+                          "peak at 3.1%; at most 11 requests wait");
+  EXPECT_EQ(ch->option["series"][0]["name"], "KV used, all pools (%)");
+  const ReportPage one = page_of(0.031);  // one pool: the timeline's peak is the scalar
+  ch = chart_of(one, "kv-timeline");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_EQ(ch->takeaway, "KV cache peaks at 3.1% of capacity; at most 11 requests wait");
+}
+
+// Question (review of 2026-12-06): does every serve chart's tooltip give each series' values with
+// their unit? throughput-vs-load and kv-timeline had labelled them "value", with no unit.
+TEST(ReportRenderers, InferServeTooltipsLabelEverySeriesWithItsUnit) {
+  Result r;
+  r.command = "infer serve";
+  r.set("slo_ttft_s", 1.0);
+  Table& l = r.add_table("load_sweep");
+  for (const char* c : {"offered_requests_per_s", "throughput_requests_per_s", "goodput_requests_per_s", "slo_attainment_fraction",
+                        "ttft_p50_s", "ttft_p99_s", "tpot_p50_s", "tpot_p99_s"})
+    l.add_f64(c);
+  l.add_row({1.0, 1.0, 1.0, 1.0, 0.1, 0.2, 0.01, 0.02});
+  l.add_row({2.0, 1.8, 1.5, 0.8, 0.2, 0.4, 0.01, 0.03});
+  Table& t = r.add_table("memory_timeline");
+  t.add_f64("time_s");
+  t.add_f64("kv_used_fraction");
+  t.add_i64("running_count");
+  t.add_i64("waiting_count");
+  t.add_row({0.0, 0.01, int64_t{1}, int64_t{0}});
+  const ReportPage page = build_page(r);
+  const auto unit_of_label = [](const std::string& label) { return label.find('(') != std::string::npos && label.back() == ')'; };
+  for (const char* id : {"throughput-vs-load", "kv-timeline"}) {
+    const Chart* ch = chart_of(page, id);
+    ASSERT_NE(ch, nullptr) << id;
+    ASSERT_FALSE(ch->value_labels.empty()) << id;
+    for (const auto& s : ch->option["series"]) {
+      const std::string name = s["name"];
+      const auto it = ch->series_value_labels.find(name);
+      const std::string label = it != ch->series_value_labels.end() ? it->second : ch->value_labels.back();
+      EXPECT_TRUE(unit_of_label(label)) << id << ": series " << name << " labelled '" << label << "'";
+    }
+  }
+  EXPECT_EQ(chart_of(page, "throughput-vs-load")->series_value_labels.at("SLO attainment (%)"), "SLO attainment (%)");
+  EXPECT_EQ(chart_of(page, "kv-timeline")->series_value_labels.at("waiting"), "waiting (requests)");
+  // The labels travel in the page (the script reads them).
+  const auto j = embedded(render_html(r, fake_lib()));
+  bool found = false;
+  for (const auto& c : j["page"]["charts"])
+    if (c["id"] == "kv-timeline") found = c["series_value_labels"]["running"] == "running (requests)";
+  EXPECT_TRUE(found);
+}
+
+// Question (review of 2026-12-06): is a JSON document that is no result (a Kineto trace) refused as
+// such? It had read "result JSON has schema_version (none), this build reads 1".
+TEST(ReportInput, ADocumentOfAnotherKindIsNotASextantResult) {
+  auto error_of = [](const nlohmann::ordered_json& doc) -> std::string {
+    try {
+      result_of_document(doc);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return {};
+  };
+  const auto kineto = nlohmann::ordered_json::parse(R"({"schemaVersion": 1, "deviceProperties": [], "traceEvents": []})");
+  const std::string e = error_of(kineto);
+  EXPECT_NE(e.find("not a Sextant result: the document has none of the keys schema_version, command and tables "
+                   "(its keys: schemaVersion, deviceProperties, traceEvents)"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.find("this build reads"), std::string::npos) << e;
+  EXPECT_NE(error_of(nlohmann::ordered_json::object()).find("not a Sextant result"), std::string::npos);
+  // A result of another version is still told so.
+  auto v2 = to_json(trace_result_with("k"));
+  v2["schema_version"] = 2;
+  EXPECT_NE(error_of(v2).find("result JSON has schema_version 2, this build reads 1"), std::string::npos) << error_of(v2);
 }
 
 TEST(ReportRenderers, SimulateTimelineIsAGantt) {

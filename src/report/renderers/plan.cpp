@@ -276,7 +276,11 @@ void tornado(const Result& r, ReportPage& page) {
   const auto re = t->has_column("elasticity_replanned_ratio") ? numbers(*t, "elasticity_replanned_ratio") : fixed;
   std::vector<size_t> idx(p.size());
   std::iota(idx.begin(), idx.end(), size_t{0});
-  auto mag = [&](size_t i) { return std::isfinite(fixed[i]) ? std::fabs(fixed[i]) : 0.0; };
+  // The larger of the held and the re-planned magnitude: a parameter whose held-plan elasticity is
+  // undefined (the plan held does not fit at a neighbour) but whose re-planned one is large had
+  // been ranked last (review of 2026-12-06).
+  auto abs_or_0 = [](double v) { return std::isfinite(v) ? std::fabs(v) : 0.0; };
+  auto mag = [&](size_t i) { return std::max(abs_or_0(fixed[i]), abs_or_0(re[i])); };
   std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return mag(a) < mag(b); });  // largest on top
   std::vector<std::string> names;
   std::vector<double> f, g;
@@ -300,9 +304,16 @@ void tornado(const Result& r, ReportPage& page) {
   const size_t top = idx.back();
   // Elasticities all undefined (no finite neighbour to difference against): nothing to rank, no
   // chart of empty bars and no blank headline bullet (2026-12-04 review).
-  if (!std::isfinite(fixed[top])) return;
-  ch.takeaway = "step time is most sensitive to " + p[top] + ": +10% changes it by " +
-                fmt_pct(std::pow(1.1, fixed[top]) - 1) + " with the plan held";
+  if (!std::isfinite(fixed[top]) && !std::isfinite(re[top])) return;
+  // Both figures where both are defined and differ; the one defined otherwise, said which.
+  auto change = [](double e) { return fmt_pct(std::pow(1.1, e) - 1); };
+  ch.takeaway = "step time is most sensitive to " + p[top] + ": +10% changes it by ";
+  if (std::isfinite(fixed[top]) && std::isfinite(re[top]) && fixed[top] != re[top])
+    ch.takeaway += change(fixed[top]) + " with the plan held, " + change(re[top]) + " re-planned";
+  else if (std::isfinite(fixed[top]))
+    ch.takeaway += change(fixed[top]) + " with the plan held";
+  else
+    ch.takeaway += change(re[top]) + " re-planned (with the plan held it is undefined)";
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
 }
