@@ -9,6 +9,7 @@
 #include "bench/calibrate/calibrate.hpp"
 #include "bench/db/results_db.hpp"
 #include "catalog/catalog.hpp"
+#include "catalog/device_name.hpp"
 #include "cli/cli.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -226,6 +227,30 @@ void run_trace(CalibrateArgs& a) {
   req.options.device = a.device;
   req.options.top_kernels = 1 << 20;  // every operator shape, not only the top ones
   const trace::TraceSet set = trace::load_traces(req.inputs, req.load);
+  // Traces of different GPUs cannot make one entry: each file's GPU (the first of its
+  // deviceProperties, as the loader's "different GPU models" warning reads it) must be the same.
+  // Before 2026-12-06 (review) an H200 and an A100 trace were refused as "runs faster than
+  // a100-sxm-80gb's peak ... give --device", which no --device could mend.
+  {
+    std::vector<std::pair<std::string, std::vector<std::string>>> files_by_gpu;  // in order of first appearance
+    for (const auto& t : set.ranks) {
+      if (t.device_names.empty() || t.device_names.front().empty()) continue;
+      const std::string& gpu = t.device_names.front();
+      auto it = std::find_if(files_by_gpu.begin(), files_by_gpu.end(), [&](const auto& g) { return g.first == gpu; });
+      if (it == files_by_gpu.end()) files_by_gpu.push_back({gpu, {t.file}});
+      else it->second.push_back(t.file);
+    }
+    if (files_by_gpu.size() > 1) {
+      std::string list;
+      for (const auto& [gpu, files] : files_by_gpu)
+        list += (list.empty() ? "" : "; ") + files.front() + " ran on '" + gpu + "'" +
+                (files.size() > 1 ? " (and " + std::to_string(files.size() - 1) + " other file" + (files.size() > 2 ? "s" : "") + ")" : "");
+      throw Error(SourceLocation{"", 0, 0, "--trace"},
+                  "the traces name different GPUs in their deviceProperties: " + list +
+                      ": one calibration fits one GPU's entry, and no --device is both",
+                  "calibrate the traces of each GPU apart: one --trace set per GPU, each with its own --out");
+    }
+  }
   const Result analysis = trace::analyze_loaded(set, req);
   // The GPU the traces name (deviceProperties), read from the traces themselves: the workload
   // analysis names it only when it has shaped operators to place on a roofline.
@@ -246,9 +271,12 @@ void run_trace(CalibrateArgs& a) {
       if (gemm_shape_of(op[i], dims[i], m, n, k, batch) && achieved[i] > 0 && std::isfinite(achieved[i])) ++gemm_rows;
     }
   }
+  // The trace is named (review of 2026-12-06: the error had not said which).
+  std::string trace_list;
+  for (const auto& t : a.traces) trace_list += (trace_list.empty() ? "" : ", ") + t;
   if (gemm_rows == 0)
     throw Error(SourceLocation{"", 0, 0, "--trace"},
-                "the trace" + std::string(a.traces.size() > 1 ? "s hold" : " holds") +
+                "the trace" + std::string(a.traces.size() > 1 ? "s " + trace_list + " hold" : " " + trace_list + " holds") +
                     " no GEMM operator (aten::mm, addmm, bmm, baddbmm, linear, matmul) with its shapes (Input Dims) and the GPU time of "
                     "its kernels" + on + ": nothing to calibrate from",
                 "profile with torch.profiler.profile(activities=[CPU, CUDA], record_shapes=True) over steps that run the model's GEMMs");
@@ -266,6 +294,17 @@ void run_trace(CalibrateArgs& a) {
   const Accelerator& base = cat->accelerator(dev);
   std::string traced;
   if (const Value* v = analysis.scalar("workload_trace_device"); v && std::holds_alternative<std::string>(*v)) traced = std::get<std::string>(*v);
+  // A --device the trace's GPU name contradicts is refused, as the bench calibration refuses a
+  // --peak-from of another GPU (one rule, device_name_fits): the entry's fractions would be of that
+  // GPU's peaks, fitted to another's kernels. Before 2026-12-06 (review) an H200 trace with
+  // --device mi300x was written as an MI300X entry under a note. A name without a model token
+  // ("Graphics Device") says nothing either way, and the note below stands.
+  if (!a.device.empty() && !named.empty() && !device_model_token(name_tokens(named)).empty() && !device_name_fits(base, named))
+    throw Error(SourceLocation{"", 0, 0, "--device"},
+                "the trace ran on '" + named + "' (deviceProperties), and --device " + dev + " is another GPU (" + base.name +
+                    "): its entry would carry fractions of that GPU's peaks fitted to this one's kernels",
+                traced.empty() ? "give --device the catalog accelerator of '" + named + "' (`sextant catalog list`), or leave --device out"
+                               : "give --device " + traced + ", the catalog's match for '" + named + "', or leave --device out");
   a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
   check_kind_folder(a.out, "--out", "accelerators");
   check_new_file(a.out, "--out", a.trace_opt.id, a.force);

@@ -899,15 +899,26 @@ class BenchCli(unittest.TestCase):
 
     def test_trace_calibration_against_another_gpu_is_refused_or_said(self):
         """An H200 trace calibrated as an H100 PCIe had 30 of its 34 shapes dropped above the peak
-        in silence (review of 2026-12-04): refused, naming the device; a device whose peak the
-        shapes stay under is used, with a note that the trace names another GPU."""
+        in silence (review of 2026-12-04): refused, naming the device. Since 2026-12-06 (review) a
+        --device the trace's deviceProperties name contradicts is refused outright, whatever its
+        peak (an H100 SXM, whose peak the shapes stay under, had been used under a note); a trace
+        that names no GPU is still refused by its rates above the device's peak."""
+        import gzip
         trace = os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz")
-        p = sextant("calibrate", "--trace", trace, "--device", "h100-pcie-80gb", check=False)
+        for device in ("h100-pcie-80gb", "h100-sxm-80gb"):
+            p = sextant("calibrate", "--trace", trace, "--device", device, check=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(f"key '--device': the trace ran on 'NVIDIA H200' (deviceProperties), and --device {device} is another GPU",
+                          p.stderr)
+        with gzip.open(trace, "rt") as f:
+            doc = json.load(f)
+        doc.pop("deviceProperties", None)
+        anonymous = os.path.join(self.dir, "no-device.json")
+        with open(anonymous, "w") as f:
+            json.dump(doc, f)
+        p = sextant("calibrate", "--trace", anonymous, "--device", "h100-pcie-80gb", check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("key '--device': 30 of the trace's 34 bf16 GEMM shapes run faster than h100-pcie-80gb's bf16 peak", p.stderr)
-        _, r = as_json("calibrate", "--trace", trace, "--device", "h100-sxm-80gb")
-        self.assertTrue(any(n.startswith("--device h100-sxm-80gb is not the GPU the trace names (h200-sxm-141gb") for n in r["notes"]),
-                        r["notes"])
         _, r = as_json("calibrate", "--trace", trace)
         self.assertFalse(any("is not the GPU the trace names" in n for n in r["notes"]), r["notes"])
 

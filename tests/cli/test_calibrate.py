@@ -17,6 +17,7 @@ source?
 import json
 import os
 import shutil
+import sqlite3
 import tempfile
 import unittest
 
@@ -148,7 +149,7 @@ class CalibrateCli(unittest.TestCase):
             with self.subTest(extra=extra):
                 err = self.refused("--trace", noshape, *extra)
                 self.assertIn("key '--trace'", err)
-                self.assertIn("no GEMM operator", err)
+                self.assertIn("the trace " + noshape + " holds no GEMM operator", err)  # the file named (2026-12-06 review)
                 self.assertIn("(it ran on NVIDIA H200)", err)
                 self.assertIn("record_shapes=True", err)
         # A GPU the catalog does not know is named (it read "not known ('(unknown)')").
@@ -219,6 +220,74 @@ class CalibrateCli(unittest.TestCase):
                 self.assertAlmostEqual(r["scalars"]["collective_busbw_bytes_per_s"] / 300e9, 1.0, places=4)
                 self.assertAlmostEqual(r["scalars"]["collective_bus_factor"], factor)
                 self.assertEqual(r["scalars"]["collective_points_count"], 11)
+
+    def test_a_device_the_traces_gpu_contradicts_is_refused(self):
+        # An H200 trace with --device mi300x had been written as an MI300X entry fitted from the
+        # H200's kernels, under a note only (2026-12-06 review); the bench path's --peak-from
+        # refuses another GPU likewise.
+        trace = os.path.join(self.dir, "h200.json")
+        write_trace(trace)
+        out = os.path.join(self.dir, "x.yaml")
+        for device, name in (("mi300x", "AMD Instinct MI300X"), ("h100-sxm-80gb", "NVIDIA H100 SXM5 80GB")):
+            with self.subTest(device=device):
+                err = self.refused("--trace", trace, "--device", device, "--out", out)
+                self.assertIn(f"key '--device': the trace ran on 'NVIDIA H200' (deviceProperties), and --device {device} is another GPU ({name})",
+                              err)
+                self.assertIn("give --device h200-sxm-141gb, the catalog's match for 'NVIDIA H200'", err)
+                self.assertFalse(os.path.exists(out))
+        as_json("calibrate", "--trace", trace, "--device", "h200-sxm-141gb")
+        # The bundled H200 trace too (the review's case).
+        err = self.refused("--trace", os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz"), "--device", "mi300x")
+        self.assertIn("and --device mi300x is another GPU", err)
+
+    def test_traces_of_different_gpus_are_refused_naming_each(self):
+        # An H200 and an A100 trace had been refused as "runs faster than a100-sxm-80gb's peak ...
+        # give --device" (2026-12-06 review), which no --device mends.
+        h200, a100 = os.path.join(self.dir, "h200.json"), os.path.join(self.dir, "a100.json")
+        write_trace(h200)
+        write_trace(a100, device="NVIDIA A100-SXM4-80GB")
+        err = self.refused("--trace", h200, "--trace", a100)
+        self.assertIn("key '--trace': the traces name different GPUs in their deviceProperties: ", err)
+        self.assertIn(f"{h200} ran on 'NVIDIA H200'", err)
+        self.assertIn(f"{a100} ran on 'NVIDIA A100-SXM4-80GB'", err)
+        self.assertIn("calibrate the traces of each GPU apart", err)
+        # The review's pair, where the public traces are at hand.
+        hta = os.path.join(os.path.dirname(ROOT), "shared", "data", "traces", "hta", "negative_queue_length_values_check", "rank0.json.gz")
+        if os.path.exists(hta):
+            err = self.refused("--trace", os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_linear_trace.json.gz"), "--trace", hta)
+            self.assertIn(f"{hta} ran on 'NVIDIA A100-SXM4-80GB'", err)
+            self.assertIn("h200_linear_trace.json.gz ran on 'NVIDIA H200'", err)
+
+    def test_too_few_trace_shapes_names_those_found_and_the_trace(self):
+        # "fewer than 3 GEMM shapes" had said neither how many there were nor which (2026-12-06 review).
+        trace = os.path.join(self.dir, "two.json")
+        write_trace(trace, shapes=((4096, 4096, 4096), (8192, 4096, 1024)))
+        err = self.refused("--trace", trace)
+        self.assertIn(f"the trace {trace} has fewer than 3 GEMM shapes of one dtype with a known peak on h200-sxm-141gb: it has "
+                      "bf16: 2 distinct shape(s) (4096x4096x4096, 8192x4096x1024)", err)
+
+    def test_a_run_of_too_few_shapes_names_the_run_not_a_hold_out(self):
+        # A run of one bf16 shape, calibrated without --max-fit-*, had been told "only 1 shape(s) left
+        # to fit after the hold-out (4 needed) (loosen --max-fit-dim / --max-fit-skew)" (2026-12-06 review).
+        db = os.path.join(self.dir, "one.db")
+        shutil.copy(H200_DB, db)
+        con = sqlite3.connect(db)
+        keep = con.execute("SELECT id FROM measurements WHERE suite = 'gpu' AND metric = 'flops_per_s' AND name = 'bf16 m=8192 n=8192 k=8192'"
+                           ).fetchone()[0]
+        gone = [r[0] for r in con.execute("SELECT id FROM measurements WHERE metric = 'flops_per_s' AND id != ?", (keep,))]
+        for table_name in ("samples", "counters"):
+            con.executemany(f"DELETE FROM {table_name} WHERE measurement_id = ?", [(i,) for i in gone])
+        con.executemany("DELETE FROM measurements WHERE id = ?", [(i,) for i in gone])
+        con.commit()
+        con.close()
+        err = self.refused("--db", db, "--peak-from", "h200-sxm-141gb")
+        self.assertIn(f"{db}: key '--run': run 1 measured 1 bf16 GEMM shape(s) in suite gpu (8192x8192x8192): the model needs 4 to fit", err)
+        self.assertNotIn("max-fit", err)
+        # A hold-out given is named, with what it held out; the other option is not.
+        err = self.refused("--db", self.db, "--peak-from", "h200-sxm-141gb", "--max-fit-dim", "300")
+        self.assertIn("key '--max-fit-dim': --max-fit-dim 300 holds out ", err)
+        self.assertIn("loosen --max-fit-dim, or leave it out", err)
+        self.assertNotIn("--max-fit-skew", err)
 
 
 if __name__ == "__main__":

@@ -371,6 +371,39 @@ double gemm_fit_aicc(double log_rss, size_t points, int parameters) {
 
 void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<double>& t, NetworkFit& out) {
   if (x.size() != t.size() || x.size() < 2) return;
+  // One message size, or sizes within kMinSizeSpreadForLatency of each other: no line through
+  // the calls separates latency from bandwidth (review of 2026-12-06: jittered 64 MB all-reduces
+  // had been fitted to 235 us and 2^37 B/s). The mean effective rate, latency included, is what
+  // they measured: written as the bandwidth, and the latency as not measured (0).
+  const auto [lo_it, hi_it] = std::minmax_element(x.begin(), x.end());
+  {
+    std::vector<double> sorted = x;
+    std::sort(sorted.begin(), sorted.end());
+    out.distinct_sizes = 0;
+    for (size_t i = 0; i < sorted.size(); ++i)
+      if (i == 0 || sorted[i] > sorted[i - 1] * (1 + 1e-6)) ++out.distinct_sizes;
+  }
+  if (*hi_it < kMinSizeSpreadForLatency * *lo_it) {
+    double sum_x = 0, sum_t = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      sum_x += x[i];
+      sum_t += t[i];
+    }
+    const double bw = sum_t > 0 ? sum_x / sum_t : 0;
+    out.present = bw > 0 && std::isfinite(bw);
+    out.latency_separated = false;
+    out.latency_s = 0;
+    out.bandwidth_bytes_per_s = out.present ? bw : 0;
+    out.points = static_cast<int64_t>(x.size());
+    double ss = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double r = out.present ? (x[i] / bw) / t[i] - 1 : 0;
+      ss += r * r;
+    }
+    out.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(x.size()));
+    return;
+  }
+  out.latency_separated = true;
   // t = alpha + x * inv_bw; least squares weighted by 1/t^2 (relative residuals).
   double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (size_t i = 0; i < x.size(); ++i) {
@@ -682,11 +715,44 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
         }
       }
     // The option that held the shapes out is named (--max-fit-skew alone had been reported as
-    // --max-fit-dim, 2026-12-04 review).
-    if (d.e.size() < 4)
-      throw Error(SourceLocation{"", 0, 0, opt.max_fit_skew > 0 && !(opt.max_fit_dim > 0) ? "--max-fit-skew" : "--max-fit-dim"},
-                  fmt::format("{}: only {} shape(s) left to fit after the hold-out (4 needed)", dt, d.e.size()),
-                  "loosen --max-fit-dim / --max-fit-skew");
+    // --max-fit-dim, 2026-12-04 review), and only an option that was given: a run of too few
+    // shapes is the run's (2026-12-06 review: a run of one bf16 shape, calibrated without either
+    // option, was told to "loosen --max-fit-dim / --max-fit-skew").
+    constexpr size_t kMinFitShapes = 4;
+    if (d.e.size() < kMinFitShapes) {
+      const auto& all = by_dtype[dt];
+      auto shape_list = [](const std::vector<GemmPoint>& pts) {
+        std::string l;
+        for (const auto& p : pts) l += fmt::format("{}{:g}x{:g}x{:g}", l.empty() ? "" : ", ", p.m, p.n, p.k);
+        return l;
+      };
+      if (all.size() < kMinFitShapes)
+        throw Error(SourceLocation{"", 0, 0, "RUN"},
+                    fmt::format("run {} measured {} {} GEMM shape(s) in suite {} ({}): the model needs {} to fit", run.id, all.size(), dt,
+                                suite, shape_list(all), kMinFitShapes),
+                    fmt::format("the run was cut short or its GEMM grid reduced: bench the {} suite again, whose grid has more than {} "
+                                "shapes per dtype, and calibrate the new run",
+                                suite, kMinFitShapes));
+      int64_t by_dim = 0, by_skew = 0;
+      for (const auto& p : all) {
+        const double hi = std::max({p.m, p.n, p.k}), lo = std::min({p.m, p.n, p.k});
+        by_dim += opt.max_fit_dim > 0 && hi > opt.max_fit_dim;
+        by_skew += opt.max_fit_skew > 0 && hi / lo > opt.max_fit_skew;
+      }
+      std::string given, loosen;
+      if (opt.max_fit_dim > 0) {
+        given += fmt::format("--max-fit-dim {} holds out {}", format_double(opt.max_fit_dim), by_dim);
+        loosen += "--max-fit-dim";
+      }
+      if (opt.max_fit_skew > 0) {
+        given += fmt::format("{}--max-fit-skew {} holds out {}", given.empty() ? "" : " and ", format_double(opt.max_fit_skew), by_skew);
+        loosen += std::string(loosen.empty() ? "" : " or ") + "--max-fit-skew";
+      }
+      throw Error(SourceLocation{"", 0, 0, by_skew > by_dim ? "--max-fit-skew" : opt.max_fit_dim > 0 ? "--max-fit-dim" : "--max-fit-skew"},
+                  fmt::format("{} of run {}'s {} {} GEMM shapes, leaving {} to fit ({} needed)", given, run.id, all.size(), dt, d.e.size(),
+                              kMinFitShapes),
+                  "loosen " + loosen + (opt.max_fit_dim > 0 && opt.max_fit_skew > 0 ? ", or leave them out" : ", or leave it out"));
+    }
     if (gpu_terms) {
       // The per-kernel overhead: between 0 and the shortest measured GEMM time, on a grid refined
       // by golden section, each candidate scored by the symmetric fit it allows.
@@ -957,6 +1023,17 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   }
   if (sizes.size() >= 2) {
     fit_latency_bandwidth(sizes, times, c.network);
+    // Sizes that cannot separate latency from bandwidth (2026-12-06 review): the entry carries
+    // the mean effective rate and no measured latency, and says so.
+    if (c.network.present && !c.network.latency_separated) {
+      const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
+      c.notes.push_back(fmt::format("the run's {} ping-pong cases span {} message size(s), {} to {} bytes (less than a factor of {:g}): "
+                                    "latency and bandwidth cannot be told apart, so the network entry's bandwidth_gb_per_s is their "
+                                    "mean effective rate, {:.4g} GB/s, latency included, and its latency_us is 0, not measured; bench "
+                                    "the comm_mpi suite's full size range for both",
+                                    sizes.size(), c.network.distinct_sizes, format_double(*lo), format_double(*hi),
+                                    kMinSizeSpreadForLatency, c.network.bandwidth_bytes_per_s / 1e9));
+    }
     if (c.network.present && c.network.all_reduce_busbw_bytes_per_s > 0) {
       // A fraction of the link's bandwidth is at most 1 (the catalog refuses more). Through shared
       // memory the largest all-reduce can beat the ping-pong rate (1.07x measured on a 2-core
@@ -1171,9 +1248,23 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     n += "  - id: " + q(opt.network_id.empty() ? opt.id + "-mpi" : opt.network_id) + "\n";
     n += "    name: " + q(fmt::format("MPI between {} ranks on {} (calibrated)", c.network.ranks, run.host.hostname)) + "\n";
     n += "    kind: " + opt.network_kind + "\n";
-    n += "    bandwidth_gb_per_s: " +
-         sourced(c.network.bandwidth_bytes_per_s / 1e9, fmt::format("bench-run: ping-pong fit over {} sizes, rms error {:.3f}", c.network.points, c.network.fit_rms_error_fraction)) + "\n";
-    n += "    latency_us: " + sourced(c.network.latency_s * 1e6, "bench-run: ping-pong fit intercept") + "\n";
+    if (c.network.latency_separated) {
+      n += "    bandwidth_gb_per_s: " +
+           sourced(c.network.bandwidth_bytes_per_s / 1e9, fmt::format("bench-run: ping-pong fit over {} sizes, rms error {:.3f}", c.network.points, c.network.fit_rms_error_fraction)) + "\n";
+      n += "    latency_us: " + sourced(c.network.latency_s * 1e6, "bench-run: ping-pong fit intercept") + "\n";
+    } else {
+      // One message size (2026-12-06 review): the mean rate, and a latency that was not measured.
+      n += "    bandwidth_gb_per_s: " +
+           sourced(c.network.bandwidth_bytes_per_s / 1e9,
+                   fmt::format("bench-run: mean effective ping-pong rate over {} cases of {} size(s), latency included (sizes too close "
+                               "to separate latency from bandwidth), rms error {:.3f}",
+                               c.network.points, c.network.distinct_sizes, c.network.fit_rms_error_fraction)) +
+           "\n";
+      n += "    latency_us: " +
+           estimated(0.0, "not measured: the ping-pong sizes span less than a factor of " + format_double(kMinSizeSpreadForLatency) +
+                              ", so the latency is inside bandwidth_gb_per_s") +
+           "\n";
+    }
     if (c.network.achievable_fraction > 0)
       n += "    achievable_fraction: " +
            sourced(c.network.achievable_fraction,
@@ -1192,13 +1283,30 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
   r.set("run_id", run.id);
   r.set("id", opt.id);
   if (c.kernel_overhead_s >= 0) r.set("kernel_overhead_s", c.kernel_overhead_s);
+  // The entry's half-dimensions (the primary dtype's fits), which every written fraction is fitted
+  // under. Before 2026-12-06 (review) gemm_half_dim_<dtype> and half_dim_{m,n,k}_<dtype> were the
+  // dtype's own fits, printed beside a fraction fitted under the primary's (tf32 0.6646 beside
+  // 69.44, the file pairing it with bf16's half-dimension): they now describe what is written, as
+  // the trace calibration's do, and each dtype's own fits are own_fit_* and per_role_fit_*.
+  const GemmFit* pr = nullptr;
+  for (const auto& f : c.gemm)
+    if (f.primary) pr = &f;
+  if (!pr && !c.gemm.empty()) pr = &c.gemm.front();
   for (const auto& f : c.gemm) {
     r.set("gemm_peak_fraction_" + f.dtype, f.fraction_written ? f.gemm_peak_fraction : std::nan(""));
-    r.set("gemm_half_dim_" + f.dtype, f.gemm_half_dim);
-    r.set("half_dim_m_" + f.dtype, f.half_dim_m);
-    r.set("half_dim_n_" + f.dtype, f.half_dim_n);
-    r.set("half_dim_k_" + f.dtype, f.half_dim_k);
+    r.set("gemm_half_dim_" + f.dtype, pr->gemm_half_dim);
+    if (pr->roles_written) {
+      r.set("half_dim_m_" + f.dtype, pr->half_dim_m);
+      r.set("half_dim_n_" + f.dtype, pr->half_dim_n);
+      r.set("half_dim_k_" + f.dtype, pr->half_dim_k);
+    }
     r.set("per_role_written_" + f.dtype, f.roles_written);
+    r.set("own_fit_peak_fraction_" + f.dtype, f.symmetric_peak_fraction);
+    r.set("own_fit_half_dim_" + f.dtype, f.gemm_half_dim);
+    r.set("per_role_fit_peak_fraction_" + f.dtype, f.role_peak_fraction);
+    r.set("per_role_fit_half_dim_m_" + f.dtype, f.half_dim_m);
+    r.set("per_role_fit_half_dim_n_" + f.dtype, f.half_dim_n);
+    r.set("per_role_fit_half_dim_k_" + f.dtype, f.half_dim_k);
     r.set("fit_rms_error_fraction_" + f.dtype, f.fit_rms_error_fraction);
     r.set("symmetric_fit_rms_error_fraction_" + f.dtype, f.symmetric_rms_error_fraction);
     r.set("per_role_fit_rms_error_fraction_" + f.dtype, f.role_rms_error_fraction);
@@ -1221,7 +1329,8 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
     for (const auto& p : c.bandwidth_by_working_set) bt.add_row({static_cast<int64_t>(std::llround(p.working_set_bytes)), p.bytes_per_s});
   }
   if (c.network.present) {
-    r.set("network_latency_s", c.network.latency_s);
+    // Not measured where the sizes could not separate it (NaN: "-" and null; 2026-12-06 review).
+    r.set("network_latency_s", c.network.latency_separated ? c.network.latency_s : std::nan(""));
     r.set("network_bandwidth_bytes_per_s", c.network.bandwidth_bytes_per_s);
     r.set("all_reduce_busbw_bytes_per_s", c.network.all_reduce_busbw_bytes_per_s);
   }

@@ -29,7 +29,8 @@
 // Memory: the best multi-threaded STREAM median (triad/copy/add/scale) is the achievable
 // bandwidth; with a published peak given, memory_bandwidth_fraction = achievable / peak.
 // Network: ping-pong one-way time t(s) = latency + s / bandwidth fitted by least squares over
-// sizes; achievable_fraction = largest-size all_reduce busbw / that bandwidth, at most 1.
+// sizes (sizes spanning less than kMinSizeSpreadForLatency: their mean rate, the latency written
+// as not measured); achievable_fraction = largest-size all_reduce busbw / that bandwidth, at most 1.
 #include <map>
 #include <optional>
 #include <set>
@@ -171,6 +172,11 @@ struct GemmFit {
 struct NetworkFit {
   bool present = false;
   double latency_s = 0, bandwidth_bytes_per_s = 0;
+  // False where the sizes do not span kMinSizeSpreadForLatency (one message size, or sizes too
+  // close together): latency and bandwidth cannot be told apart, latency_s is 0 (not measured),
+  // and bandwidth_bytes_per_s is the calls' mean effective rate, latency included.
+  bool latency_separated = true;
+  int64_t distinct_sizes = 0;  // sizes differing by more than 1e-6 relative
   double all_reduce_busbw_bytes_per_s = 0, achievable_fraction = 0;
   double all_reduce_to_pingpong_ratio = 0;  // before the cap of achievable_fraction at 1
   int64_t ranks = 0, points = 0;
@@ -216,9 +222,21 @@ struct Calibration {
   std::string network_yaml;      // empty when the run has no communication measurements
 };
 
+// The smallest ratio of the largest to the smallest message size over which a latency-bandwidth
+// fit separates the two. Below it the calls cost about the same bytes, and the intercept of the
+// line through them is set by their timing noise: three jittered 64 MB all-reduces had been fitted
+// to a latency of 235 us and a bus bandwidth of 2^37 B/s, written without a word (2026-12-06
+// review). Over a factor of 2 a 5% timing noise still leaves the latency of bandwidth-bound calls
+// loose, but their line, what estimate reads, is held at both ends.
+inline constexpr double kMinSizeSpreadForLatency = 2.0;
+
 // Latency-bandwidth fit t = latency + x / bandwidth over (x_i, t_i), relative least squares
 // (weights 1/t^2), refitted through the origin when the latency or the slope would be negative.
-// Fills present, latency_s, bandwidth_bytes_per_s, points and fit_rms_error_fraction.
+// Where the sizes span less than kMinSizeSpreadForLatency (one size among them) the two are not
+// separated: latency_separated is false, latency_s 0 and bandwidth_bytes_per_s the mean effective
+// rate, sum x / sum t (the caller says so, and writes the latency as not measured).
+// Fills present, latency_s, bandwidth_bytes_per_s, latency_separated, distinct_sizes, points and
+// fit_rms_error_fraction.
 void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<double>& t, NetworkFit& out);
 
 Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt);
@@ -267,7 +285,7 @@ namespace sextant::bench {
 // `collectives`, NCCL calls matched across ranks with size and duration) are turned into
 //  - GEMM points: aten::mm, addmm, bmm, baddbmm, linear and matmul shapes (m, n, k from the Input
 //    Dims, batch folded into the count), efficiency = achieved FLOP/s / the device's peak for the
-//    dtype; fitted per dtype with fit_catalog_gemm_model (at least 3 shapes);
+//    dtype; fitted per dtype with fit_catalog_gemm_model (at least 3 distinct shapes);
 //  - a network fit per collective operation and bus factor (set by the communicator's size):
 //    duration = latency + size x factor / busbw by least squares over the matched calls, the
 //    factor analyze's (the bus bandwidth of each call in its table times the call's duration)
@@ -283,7 +301,7 @@ struct TraceCalibrateOptions {
   std::string id = "trace-calibrated";
   std::string name;        // default: base name + " (calibrated from trace)"
   std::string trace_ref;   // file names, for the sources
-  int min_shapes = 3;      // per dtype
+  int min_shapes = 3;      // distinct (m, n, k) per dtype
   // What the traced GEMM rates are: "sustained" (a training step's: sustained_compute_fraction 1)
   // or "burst" (a short benchmark's, before the power cap bites: the base's sustained fraction kept).
   std::string trace_rates = "sustained";

@@ -2,6 +2,7 @@
 // `roofline` table, collective bus bandwidth per size from the `collectives` table (see
 // calibrate.hpp for the contract).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -109,16 +110,29 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     const double kernel_s = p.flops_per_call / p.achieved_flops_per_s;
     return kernel_s > overhead_s ? peak_s / (kernel_s - overhead_s) : std::numeric_limits<double>::infinity();
   };
+  // Every GEMM shape the trace has, per dtype as traced (m, n, k in order of appearance), and the
+  // dtypes of no peak on the base: named when too few are left to fit (2026-12-06 review).
+  std::map<std::string, std::vector<std::array<double, 3>>> found_shapes;
+  std::vector<std::string> found_dtypes;
+  std::set<std::string> no_peak_dtypes;
   for (size_t i = 0; i < rt.rows(); ++i) {
     GemmPoint p;
     double batch = 1;
     if (!gemm_shape_of(op[i], dims[i], p.m, p.n, p.k, batch)) continue;
+    if (achieved[i] > 0) {
+      auto& shapes = found_shapes[dtype[i]];
+      if (shapes.empty()) found_dtypes.push_back(dtype[i]);
+      const std::array<double, 3> shape = {p.m, p.n, p.k};
+      if (std::find(shapes.begin(), shapes.end(), shape) == shapes.end()) shapes.push_back(shape);
+    }
     DType dt;
     try {
       dt = parse_dtype(dtype[i], {});
     } catch (const Error&) {
+      no_peak_dtypes.insert(dtype[i]);
       continue;  // unknown dtype: no peak to compare with
     }
+    if (!base.has_peak(dt)) no_peak_dtypes.insert(dtype[i]);
     if (!base.has_peak(dt) || !(achieved[i] > 0)) continue;
     p.dtype = dtype[i];
     p.peak_flops_per_s = base.peak(dt);
@@ -186,7 +200,11 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
                                     short_calls, measured, dt, overhead_s * 1e6));
       short_dropped += static_cast<int64_t>(short_calls);
     }
-    if (static_cast<int>(pts.size()) < opt.min_shapes) continue;
+    // Distinct shapes: one shape under two operators (aten::mm and aten::linear) is one point of
+    // the shape model (2026-12-06 review: two shapes, each twice, had been fitted as four).
+    std::set<std::array<double, 3>> distinct;
+    for (const auto& p : pts) distinct.insert({p.m, p.n, p.k});
+    if (static_cast<int>(distinct.size()) < opt.min_shapes) continue;
     OwnFit o;
     o.dtype = dt;
     for (const auto& p : pts) {
@@ -368,13 +386,40 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     f.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(f.fitted_count));
     c.gemm.push_back(f);
   }
-  if (c.gemm.empty())
+  if (c.gemm.empty()) {
+    // What the trace has, per dtype: its distinct shapes, named (up to 8), and why a dtype of
+    // enough shapes is not fitted (2026-12-06 review: the error had said neither).
+    std::string found;
+    for (const auto& dt : found_dtypes) {
+      const auto& shapes = found_shapes[dt];
+      std::string list;
+      for (size_t i = 0; i < shapes.size() && i < 8; ++i)
+        list += fmt::format("{}{:g}x{:g}x{:g}", i ? ", " : "", shapes[i][0], shapes[i][1], shapes[i][2]);
+      if (shapes.size() > 8) list += fmt::format(" and {} more", shapes.size() - 8);
+      std::string why;
+      if (no_peak_dtypes.count(dt)) {
+        why = fmt::format("; {} has no {} peak", base.id, dt);
+      } else {
+        const std::string fitted_as = by_dtype.count(dt) ? dt : dt == "fp32" && by_dtype.count("tf32") ? std::string("tf32") : dt;
+        std::set<std::array<double, 3>> left_shapes;
+        if (by_dtype.count(fitted_as))
+          for (const auto& p : by_dtype[fitted_as]) left_shapes.insert({p.m, p.n, p.k});
+        const size_t left = left_shapes.size();
+        if (left < shapes.size())
+          why = fmt::format("; {} left to fit, the others above the peak or shorter than the per-kernel overhead allows", left);
+      }
+      found += fmt::format("{}{}: {} distinct shape(s) ({}{})", found.empty() ? "" : "; ", dt, shapes.size(), list, why);
+    }
     throw Error(SourceLocation{"", 0, 0, "--trace"},
-                fmt::format("the trace has fewer than {} GEMM shapes of one dtype with a known peak on {}{}", opt.min_shapes, base.id,
+                fmt::format("{} has fewer than {} GEMM shapes of one dtype with a known peak on {}{}: it has {}",
+                            opt.trace_ref.empty() ? std::string("the trace") : "the trace " + opt.trace_ref, opt.min_shapes, base.id,
                             short_dropped > 0 ? fmt::format(" ({} left out as shorter than the {:.3g} us per-kernel overhead plus their time "
                                                             "at the peak)", short_dropped, overhead_s * 1e6)
-                                              : std::string()),
-                "profile with record_shapes=True, and give --device for the GPU it ran on");
+                                              : std::string(),
+                            found.empty() ? std::string("none") : found),
+                "profile with record_shapes=True over steps that run at least " + std::to_string(opt.min_shapes) +
+                    " GEMM shapes of one dtype, and give --device for the GPU it ran on");
+  }
 
   // Collectives: duration = latency + bus bytes / busbw (relative least squares), one fit per
   // operation and bus factor. A row's bus bytes (size x factor) are its bus bandwidth, as the
@@ -415,7 +460,19 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
       f.bus_factor = static_cast<double>(key.second) / 1e6;
       f.process_groups.assign(pts.groups.begin(), pts.groups.end());
       fit_latency_bandwidth(pts.x, pts.t, f.fit);
-      if (f.fit.present) c.collective_fits.push_back(std::move(f));
+      if (!f.fit.present) continue;
+      // Calls of one size (or sizes too close together) do not separate latency from bandwidth:
+      // the fit is their mean effective rate, and the latency is not measured (2026-12-06 review:
+      // three jittered 64 MB all-reduces had been fitted to 235 us and 2^37 B/s, unsaid).
+      if (!f.fit.latency_separated) {
+        const auto [lo, hi] = std::minmax_element(pts.x.begin(), pts.x.end());
+        c.notes.push_back(fmt::format("the {} {} calls at bus factor {:.4g} span {} message size(s), {:.4g} to {:.4g} bus bytes (less than a "
+                                      "factor of {:g}): latency and bus bandwidth cannot be told apart, so the bus bandwidth reported is "
+                                      "their mean effective rate, {:.4g} GB/s, latency included, and the latency is not measured",
+                                      f.fit.points, f.operation, f.bus_factor, f.fit.distinct_sizes, *lo, *hi, kMinSizeSpreadForLatency,
+                                      f.fit.bandwidth_bytes_per_s / 1e9));
+      }
+      c.collective_fits.push_back(std::move(f));
     }
     const CollectiveFit* most = nullptr;
     for (const auto& f : c.collective_fits)
@@ -524,13 +581,16 @@ Result trace_calibration_result(const Calibration& c, const Accelerator& base, c
   if (c.network.present) {
     r.set("collective_operation", c.collective_operation);
     r.set("collective_bus_factor", c.collective_bus_factor);
-    r.set("collective_latency_s", c.network.latency_s);
+    // NaN where the calls' sizes could not separate the latency (a note says so; 2026-12-06 review).
+    r.set("collective_latency_s", c.network.latency_separated ? c.network.latency_s : std::nan(""));
     r.set("collective_busbw_bytes_per_s", c.network.bandwidth_bytes_per_s);
     r.set("collective_points_count", c.network.points);
     r.set("collective_fit_rms_error_fraction", c.network.fit_rms_error_fraction);
     Table& ft = r.add_table("collective_fits",
-                            "latency + bus bytes / busbw per (operation, bus factor): communicators of one size pooled, the "
-                            "collective_* scalars the one with the most calls");
+                            fmt::format("latency + bus bytes / busbw per (operation, bus factor): communicators of one size pooled, the "
+                                        "collective_* scalars the one with the most calls; latency_s missing where the calls' sizes span "
+                                        "less than a factor of {:g} (busbw then their mean effective rate)",
+                                        kMinSizeSpreadForLatency));
     ft.add_str("operation");
     ft.add_f64("bus_factor");
     ft.add_str("process_groups");
@@ -541,7 +601,8 @@ Result trace_calibration_result(const Calibration& c, const Accelerator& base, c
     for (const auto& f : c.collective_fits) {
       std::string groups;
       for (const auto& g : f.process_groups) groups += (groups.empty() ? "" : ", ") + g;
-      ft.add_row({f.operation, f.bus_factor, groups, f.fit.points, f.fit.latency_s, f.fit.bandwidth_bytes_per_s, f.fit.fit_rms_error_fraction});
+      ft.add_row({f.operation, f.bus_factor, groups, f.fit.points, f.fit.latency_separated ? f.fit.latency_s : std::nan(""),
+                  f.fit.bandwidth_bytes_per_s, f.fit.fit_rms_error_fraction});
     }
   }
   Table& t = r.add_table("gemm_fit", "traced vs model efficiency per GEMM shape");
