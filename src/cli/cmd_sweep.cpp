@@ -78,15 +78,22 @@ void add_sweep_command(CLI::App& app) {
     // is refused (review of 2026-12-06), and a scenario that states its plan is told it is not kept.
     const bool from_file = !a->job.scenario.empty();
     if (from_file) plan::refuse_sweep_searched_sets(parse_sets(a->job.sets));
-    Scenario s = load_job(a->job, *cat, nullptr);
     plan::SweepOptions o;
+    for (const auto& v : a->vary) o.vary.push_back(plan::parse_variation(v));
+    // A varied num_gpus stands for --num-gpus: the job is built at its first value, and every
+    // point sets its own (review of 2026-12-06: `--vary num_gpus=4,8,12` had been refused "missing
+    // --num-gpus").
+    JobArgs job = a->job;
+    if (!from_file && job.num_gpus == kUnsetCount)
+      for (const auto& v : o.vary)
+        if (v.key == "num_gpus" && !v.values.empty()) job.num_gpus = static_cast<int>(v.values.front());
+    Scenario s = load_job(job, *cat, nullptr);
     if (from_file) {
       const std::string name = resolve_data_path(a->job.scenario);
       o.scenario_plan_stated = plan::states_plan_keys(read_file(name), name, parse_sets(a->job.sets));
     }
     o.search = search_options(a->search);
     restrict_to_framework(s, o.search, *cat, a->search);
-    for (const auto& v : a->vary) o.vary.push_back(plan::parse_variation(v));
     if (o.vary.empty() && !a->elasticity)
       throw Error(SourceLocation{"", 0, 0, "--vary"}, "nothing to sweep", "give --vary KEY=VALUES and/or --elasticity");
     if (!(a->train_tokens > 0)) throw Error(SourceLocation{"--train-tokens", 0, 0, ""}, "must be positive");

@@ -102,7 +102,45 @@ bool contains(const std::vector<T>& v, const T& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+// The layers of each of n virtual stages as the rule lays them out (Scenario::stage_layout for
+// the rule's stage_rule, or spread_layers); empty under Layout::None.
+std::vector<int> rule_layers(int L, int n, int vpp) {
+  switch (layout_for(L, n, vpp)) {
+    case Layout::Even: return std::vector<int>(static_cast<size_t>(n), L / n);
+    case Layout::FewerFirstLast: {
+      std::vector<int> v(static_cast<size_t>(n), (L + 2) / n);
+      v.front() -= 1;
+      v.back() -= 1;
+      return v;
+    }
+    case Layout::Spread: return spread_layers(L, n);
+    case Layout::None: break;
+  }
+  return {};
+}
+
 }  // namespace
+
+// Review of 2026-12-06: the scenario's own stage sizes are searched at its own pp and vpp, beside
+// the rule's layout where there is one (DeepSeek-V3's dualpipev plan, 1 + 30 x 2 + 0 over 32
+// virtual stages, had no layout under the rule and was outside every search).
+std::vector<int> own_stage_layers(const Scenario& base, int pp, int vpp) {
+  const auto& p = base.plan;
+  const int L = base.model.layers;
+  if (!base.invalid_plan.empty() || pp < 2 || p.pp != pp || p.vpp != vpp || p.stage_layers.empty()) return {};
+  const int64_t n = static_cast<int64_t>(pp) * vpp;
+  if (static_cast<int64_t>(p.stage_layers.size()) != n) return {};
+  int64_t sum = 0;
+  for (size_t k = 0; k < p.stage_layers.size(); ++k) {
+    const int l = p.stage_layers[k];
+    // As the scenario checks them: none negative, an empty one only at either end.
+    if (l < 0 || (l == 0 && k != 0 && k + 1 != p.stage_layers.size())) return {};
+    sum += l;
+  }
+  if (sum != L) return {};  // (a sweep's model is the scenario's: this holds there too)
+  if (p.stage_layers == rule_layers(L, static_cast<int>(n), vpp)) return {};  // the rule's own layout
+  return p.stage_layers;
+}
 
 StackFeatures stack_features(const Framework& f) {
   StackFeatures st;
@@ -326,6 +364,14 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
     s.train.recompute_num_layers = c.recompute_layers > 0 ? c.recompute_layers - 1 : c.recompute_layers < 0 ? -c.recompute_layers : 1;
   }
   const int n = c.pp * c.vpp, L = s.model.layers;
+  if (c.own_layout) {
+    // The scenario's own sizes, which s carries (apply_candidate's contract, plan.hpp).
+    if (static_cast<int>(p.stage_layers.size()) != n || std::accumulate(p.stage_layers.begin(), p.stage_layers.end(), 0) != L)
+      throw Error("plan: a plan laid out with the scenario's own stage_layers needs the scenario's own sizes (" + std::to_string(n) +
+                  " virtual stages of " + std::to_string(L) + " layers)");
+    p.stage_rule = "even";
+    return;
+  }
   p.stage_layers.clear();
   switch (layout_for(L, n, c.vpp)) {
     case Layout::Even: p.stage_rule = "even"; break;
@@ -362,6 +408,7 @@ Candidate candidate_of(const Scenario& s, const SearchOptions& opt) {
   c.tp_comm_overlap = p.tp_comm_overlap && p.tp > 1;
   c.overlap_grad_reduce = p.overlap_grad_reduce;
   c.overlap_param_gather = p.overlap_param_gather;
+  c.own_layout = !own_stage_layers(s, p.pp, p.vpp).empty();
   return c;
 }
 
@@ -392,6 +439,8 @@ std::string describe_impl(const Candidate& c, const SearchOptions& opt, const Sc
   // plan's text had not said it, and estimate refused the plan without it (review of 2026-12-04).
   if (layout) {
     out += *layout;
+  } else if (c.own_layout) {
+    out += stage_layout_text(base.plan.stage_layers, "even");  // the scenario's own sizes (own_stage_layers)
   } else {
     const int n = c.pp * c.vpp, L = base.model.layers;
     switch (layout_for(L, n, c.vpp)) {
@@ -458,7 +507,7 @@ bool same_plan(const Candidate& a, const Candidate& b, bool moe) {
          x.etp == y.etp && x.micro_batch == y.micro_batch && x.zero_stage == y.zero_stage && x.recompute == y.recompute &&
          x.recompute_modules == y.recompute_modules && x.recompute_layers == y.recompute_layers && (x.pp == 1 || x.schedule == y.schedule) && x.sequence_parallel == y.sequence_parallel &&
          x.tp_comm_overlap == y.tp_comm_overlap && x.overlap_grad_reduce == y.overlap_grad_reduce &&
-         x.overlap_param_gather == y.overlap_param_gather;
+         x.overlap_param_gather == y.overlap_param_gather && x.own_layout == y.own_layout;
 }
 
 int16_t full_recompute_layers(const TrainingConfig& t) {
@@ -626,10 +675,17 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
             if (m.moe && m.moe->expert_ffn_hidden % etp != 0) continue;  // (scenario check_plan)
             if (!allowed(opt, "etp", etp)) continue;
             if (ep > 1 && (static_cast<int64_t>(dp) * tp * cp / etp) % ep != 0) continue;
-            const int max_v = pp == 1 ? 1 : (opt.max_vpp > 0 ? std::min(opt.max_vpp, L / pp) : L / pp);
+            // The scenario's own vpp at its pp too, where its stated sizes leave the first or the
+            // last virtual stage empty (up to layers + 2 stages).
+            const int own_v = pp > 1 && pp == base.plan.pp && !own_stage_layers(base, pp, base.plan.vpp).empty() ? base.plan.vpp : 1;
+            const int max_v = pp == 1 ? 1 : (opt.max_vpp > 0 ? std::min(opt.max_vpp, std::max(L / pp, own_v)) : std::max(L / pp, own_v));
             for (int vpp = 1; vpp <= max_v; ++vpp) {
               if (!allowed_at(opt, "vpp", vpp, tp, pp)) continue;
-              if (layout_for(L, pp * vpp, vpp) == Layout::None) continue;
+              // The rule's layout, and the scenario's own sizes at its own pp and vpp (review of
+              // 2026-12-06): own_layout 0 the rule's, 1 the scenario's.
+              const bool rule_lays_out = vpp <= L / pp && layout_for(L, pp * vpp, vpp) != Layout::None;
+              const bool own_lays_out = !own_stage_layers(base, pp, vpp).empty();
+              if (!rule_lays_out && !own_lays_out) continue;
               if (vpp > 1 && inter < 0 && !(vpp == 2 && dualv >= 0)) continue;
               for (int mb : divisors(gb / dp)) {
                 if (!allowed(opt, "mb", mb)) continue;
@@ -707,6 +763,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                           // restrict_to_framework; here it leaves no plan rather than a plan with
                           // the overlap off.
                           if ((fix_grad == 1 && (ovs & 1) != 0) || (fix_gather == 1 && (ovs & 2) != 0)) continue;
+                          for (int lay = rule_lays_out ? 0 : 1; lay <= (own_lays_out ? 1 : 0); ++lay)
                           for (int sc : scheds) {
                             ++considered;
                             Candidate c;
@@ -730,6 +787,7 @@ std::vector<Candidate> enumerate_plans(const Scenario& base, const SearchOptions
                             c.tp_comm_overlap = tpo;
                             c.overlap_grad_reduce = (ovs & 1) == 0;
                             c.overlap_param_gather = (ovs & 2) == 0;
+                            c.own_layout = lay == 1;
                             out.push_back(c);
                           }
                         }
@@ -755,15 +813,16 @@ struct ShapeKey {
   bool sp;
   int rc, modules, layers;
   bool v_shaped;  // dualpipev: rank r holds stages r and 2p - 1 - r (rank 0 the embedding and the head)
+  bool own_layout;  // the scenario's own stage sizes (Candidate::own_layout)
   bool operator==(const ShapeKey& o) const {
     return tp == o.tp && pp == o.pp && vpp == o.vpp && cp == o.cp && ep == o.ep && etp == o.etp && sp == o.sp && rc == o.rc &&
-           modules == o.modules && layers == o.layers && v_shaped == o.v_shaped;
+           modules == o.modules && layers == o.layers && v_shaped == o.v_shaped && own_layout == o.own_layout;
   }
 };
 struct ShapeHash {
   size_t operator()(const ShapeKey& k) const {
     size_t h = 1469598103934665603ull;
-    for (int v : {k.tp, k.pp, k.vpp, k.cp, k.ep, k.etp, static_cast<int>(k.sp), k.rc, k.modules, k.layers, static_cast<int>(k.v_shaped)})
+    for (int v : {k.tp, k.pp, k.vpp, k.cp, k.ep, k.etp, static_cast<int>(k.sp), k.rc, k.modules, k.layers, static_cast<int>(k.v_shaped), static_cast<int>(k.own_layout)})
       h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
     return h;
   }
@@ -808,7 +867,7 @@ struct MemoryModel::Impl {
 
   ShapeKey key(const Candidate& c) const {
     return ShapeKey{c.tp, c.pp, c.vpp, cp_in_key ? c.cp : 1, c.ep, base.model.moe ? c.etp : 1, c.sequence_parallel && c.tp > 1, c.recompute,
-                    c.recompute_modules, c.recompute_layers, c.pp > 1 && opt.schedules[c.schedule] == "dualpipev"};
+                    c.recompute_modules, c.recompute_layers, c.pp > 1 && opt.schedules[c.schedule] == "dualpipev", c.own_layout};
   }
   std::vector<StageMem> lower_shape(const ShapeKey& k) const {
     Scenario s = base;
@@ -826,6 +885,7 @@ struct MemoryModel::Impl {
     c.recompute_layers = static_cast<int16_t>(k.layers);
     c.micro_batch = 1;
     c.schedule = 0;
+    c.own_layout = k.own_layout;
     apply_candidate(s, c, opt);
     s.plan.schedule = k.v_shaped ? "dualpipev" : "1f1b";  // the schedule places the stages (lower reads only that)
     const ir::Workload w = ir::lower(s);
@@ -952,7 +1012,7 @@ bool same_lowering(const Candidate& a, const Candidate& b, bool zero2_per_micro_
   return sched_class[static_cast<size_t>(a.schedule)] == sched_class[static_cast<size_t>(b.schedule)] && a.tp == b.tp && a.pp == b.pp && a.vpp == b.vpp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.etp == b.etp &&
          a.micro_batch == b.micro_batch && zclass(a.zero_stage) == zclass(b.zero_stage) && a.recompute == b.recompute &&
          a.recompute_modules == b.recompute_modules && a.recompute_layers == b.recompute_layers && a.sequence_parallel == b.sequence_parallel && a.tp_comm_overlap == b.tp_comm_overlap &&
-         a.overlap_grad_reduce == b.overlap_grad_reduce && a.overlap_param_gather == b.overlap_param_gather;
+         a.overlap_grad_reduce == b.overlap_grad_reduce && a.overlap_param_gather == b.overlap_param_gather && a.own_layout == b.own_layout;
 }
 }  // namespace
 
@@ -1117,6 +1177,7 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
           }
           // Candidates that lower to the same workload (same_lowering) share one lowering.
           const bool reuse = w && same_lowering(w_cand, as, base.plan.zero2_grad_sync == "micro_batch", sched_class);
+          if (as.own_layout) s.plan.stage_layers = base.plan.stage_layers;  // (apply_candidate cleared them for the rule's plans)
           apply_candidate(s, as, opt);
           if (reuse) {
             w->schedule = s.plan.schedule;
@@ -1287,15 +1348,20 @@ std::string layer_and_batch_split_text(const Scenario& base, const SearchOptions
            " GPUs up to " + std::to_string(L) + ", " + comma_list(divisors_where(left_for("pp"), [&](int64_t d) { return d <= L; })) + ")";
   // The stage layout (layout_for): pp x vpp virtual stages of at least one layer each, dividing the
   // layers, or the layers + 2 (one layer fewer on the first and last stage) when vpp > 1.
-  auto layout_ok = [&](int p, int64_t v) { return v == 1 || (v <= L / p && layout_for(L, static_cast<int>(p * v), static_cast<int>(v)) != Layout::None); };
+  // The scenario's own stage_layers lay out its own pp and vpp too (own_stage_layers; review of
+  // 2026-12-06: `--fix pp=16 --fix vpp=2` on DeepSeek-V3's own dualpipev plan was refused here).
+  auto layout_ok = [&](int p, int64_t v) {
+    return v == 1 || (v <= L / p && layout_for(L, static_cast<int>(p * v), static_cast<int>(v)) != Layout::None) ||
+           (v <= INT32_MAX && !own_stage_layers(base, p, static_cast<int>(v)).empty());
+  };
   if (pp > 1 && vpp > 1 && !layout_ok(pp, vpp)) {
     std::vector<int64_t> valid;
-    for (int64_t v = 1; v <= L / pp; ++v)
+    for (int64_t v = 1; v <= std::max<int64_t>(L / pp, pp == base.plan.pp ? base.plan.vpp : 1); ++v)
       if (layout_ok(pp, v)) valid.push_back(v);
     return fix + "pp=" + std::to_string(pp) + " with vpp=" + std::to_string(vpp) + ": " + std::to_string(int64_t{pp} * vpp) +
            " virtual pipeline stages (pp x vpp) for " + m.id + "'s " + std::to_string(L) +
            " layers; each holds at least one layer, and pp x vpp divides the layers, or the layers + 2 (one layer fewer on the first "
-           "and last stage) (valid vpp at pp " + std::to_string(pp) + ": " + comma_list(valid) + ")";
+           "and last stage), or they are the scenario's own pp and vpp with its parallel.stage_layers (valid vpp at pp " + std::to_string(pp) + ": " + comma_list(valid) + ")";
   }
   if (dp > 0 && gb % dp != 0)
     return fix + "dp=" + std::to_string(dp) + " does not divide the global batch of " + std::to_string(gb) +
@@ -1716,8 +1782,10 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       outside("outside the search space: " + excluded);
     } else if (found < 0) {
       outside("outside the search space (constraints or enumeration rules, docs/plan.md)");
-    } else if (Scenario laid = base; (apply_candidate(laid, own, opt), laid.plan.stage_layers != base.plan.stage_layers ||
-                                                                           laid.plan.stage_rule != base.plan.stage_rule)) {
+    } else if (Scenario laid = base; (apply_candidate(laid, own, opt), laid.stage_layout() != base.stage_layout())) {
+      // (Compared stage by stage since 2026-12-06 (review): stated sizes equal to the rule's are
+      // the search's plan, and sizes that differ are searched at the scenario's own pp and vpp,
+      // Candidate::own_layout, so this is left for a layout the search could not place.)
       // The search lays out each (pp, vpp) one way; a scenario's own stage_layers or stage rule is
       // another plan, estimated on its own (before 2026-12-03 the search's layout was reported as
       // the scenario's: 3.684 s where its [4, 9, 9, 8] stages take 4.054 s).
@@ -1836,7 +1904,14 @@ struct Placement {
 Placement place(const PracticeView& v, const Candidate& own, bool moe, double own_step_time_s) {
   Placement p;
   bool replaced = false;
-  const int64_t i = find_plan(v.out, own, moe, &replaced);
+  int64_t i = find_plan(v.out, own, moe, &replaced);
+  if (i < 0 && own.own_layout) {
+    // A row whose stage sizes the view's scenario (another row of the job) does not state: the
+    // plan as the rule lays it out, ranked by the row's own time below where the two differ.
+    Candidate by_rule = own;
+    by_rule.own_layout = false;
+    i = find_plan(v.out, by_rule, moe, &replaced);
+  }
   if (i < 0) return p;
   p.found = true;
   const auto& e = v.out.evals[static_cast<size_t>(i)];

@@ -46,6 +46,12 @@ struct Candidate {
   bool tp_comm_overlap = false;
   bool overlap_grad_reduce = true;
   bool overlap_param_gather = true;
+  // The pp x vpp virtual stages laid out with the scenario's own parallel.stage_layers, not the
+  // search's rule (docs/plan.md): enumerated only at the scenario's own pp and vpp, where its
+  // stage sizes differ from the rule's layout (own_stage_layers). Review of 2026-12-06: DeepSeek-V3's
+  // dualpipev plan, 61 layers on 32 virtual stages as 1 + 30 x 2 + 0, has no layout under the rule
+  // (pp x vpp divides neither the layers nor the layers + 2), so neither plan nor sweep could find it.
+  bool own_layout = false;
 };
 
 // The plan features the search may use: a software stack's capabilities (the catalog framework
@@ -146,8 +152,14 @@ struct SearchOutcome {
   int threads = 1;
 };
 
-// The scenario with the candidate's plan applied (stage layout by the rule in docs/plan.md).
+// The scenario with the candidate's plan applied (stage layout by the rule in docs/plan.md). A
+// candidate with own_layout keeps s's own parallel.stage_layers, so s must be the scenario the
+// search was given or a copy of it (an Error otherwise: sizes that do not fit c's pp x vpp).
 void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt);
+// The scenario's own stage sizes (parallel.stage_layers) where the search lays the virtual stages
+// of pp and vpp out with them (Candidate::own_layout): at the scenario's own pp and vpp, for a valid
+// plan whose sizes differ from the search's rule; empty otherwise.
+std::vector<int> own_stage_layers(const Scenario& base, int pp, int vpp);
 Candidate candidate_of(const Scenario& s, const SearchOptions& opt);  // the scenario's own plan
 // The plan in estimate's notation (plan_text): an MoE plan names the scenario's dispatcher and EP
 // overlap. describe_own also names a schedule outside opt.schedules (a scenario's own plan).

@@ -304,6 +304,47 @@ struct PointResult {
 // ratio of another (13.727 s reported at clock 0.9429 for a plan that takes 13.695 s there).
 constexpr size_t kCappedCandidates = 200;
 
+// One plan at a point (the scenario `full` holds it), at the clock the power limit leaves it
+// (0: none). best_point's costing, and the scenario's own plan's at each point (own_point).
+PointResult cost_plan(const Scenario& full, double limit_w, const SweepOptions& o, const Estimator& est) {
+  const StepEstimate ef = est.run(ir::lower(full));
+  PointResult x;
+  x.fits = true;
+  x.power = gpu_power(full, ef, limit_w, o.power);
+  x.e = ef;
+  if (x.power.capped) {
+    // At the lowered clock the plan keeps the GPUs busier (its compute takes longer), so its
+    // dynamic power at that clock, (TDP - idle) x activity x ratio^k, can exceed the limit:
+    // the clock is lowered again until the board draws the limit (a few steps; before
+    // 2026-12-02 the first clock was kept and the power printed as the limit, where the model
+    // gave 405 W under a 400 W cap). A clock from the catalog's measured power caps is the
+    // measured throughput at that limit, kept as it is.
+    double ratio = x.power.clock_ratio;
+    const double k = o.power.dynamic_power_clock_exponent;
+    const double idle = full.accelerator.idle_w.known ? full.accelerator.idle_w.value : o.power.idle_fraction_of_tdp * full.accelerator.tdp_w.value;
+    for (int it = 0;; ++it) {
+      Scenario sc = full;
+      scale_peaks(sc.accelerator, ratio);
+      x.e = est.run(ir::lower(sc));
+      const PowerPoint at = gpu_power(sc, x.e, 0, o.power);
+      const double dyn = std::max(0.0, at.busiest_board_w - idle) * std::pow(ratio, k);
+      const double dyn_mean = std::max(0.0, at.power_w - idle) * std::pow(ratio, k);
+      // A clock from published caps is the rate measured with the board at the limit: the
+      // busiest board draws the limit (the f^k model below the measured clock read 321 W under
+      // a 400 W cap), the mean board its share of it.
+      const double busiest = std::max(0.0, at.busiest_board_w - idle);
+      x.power.power_w = x.power.clock_from_caps ? idle + (limit_w - idle) * (busiest > 0 ? std::max(0.0, at.power_w - idle) / busiest : 1.0)
+                                                : std::min(limit_w, idle + dyn_mean);
+      x.power.busiest_board_w = x.power.clock_from_caps ? limit_w : std::min(limit_w, idle + dyn);
+      if (x.power.clock_from_caps || idle + dyn <= limit_w * (1 + 1e-6) || it == 8 || ratio <= 0.05) break;
+      ratio = std::clamp(ratio * std::pow(std::max(0.0, limit_w - idle) / std::max(dyn, 1e-9), 1.0 / k), 0.05, 1.0);
+    }
+    x.power.clock_ratio = ratio;
+    x.clock = ratio;
+  }
+  return x;
+}
+
 PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o, const Estimator& est, const Distribution& dist) {
   PointResult pr;
   SearchOptions so = o.search;
@@ -320,42 +361,8 @@ PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o,
     const Candidate& c = out.candidates[out.ranking[k]];
     Scenario full = s;
     apply_candidate(full, c, so);
-    const StepEstimate ef = est.run(ir::lower(full));
-    PointResult x;
-    x.fits = true;
+    PointResult x = cost_plan(full, limit_w, o, est);
     x.plan = describe(c, so, s);
-    x.power = gpu_power(full, ef, limit_w, o.power);
-    x.e = ef;
-    if (x.power.capped) {
-      // At the lowered clock the plan keeps the GPUs busier (its compute takes longer), so its
-      // dynamic power at that clock, (TDP - idle) x activity x ratio^k, can exceed the limit:
-      // the clock is lowered again until the board draws the limit (a few steps; before
-      // 2026-12-02 the first clock was kept and the power printed as the limit, where the model
-      // gave 405 W under a 400 W cap). A clock from the catalog's measured power caps is the
-      // measured throughput at that limit, kept as it is.
-      double ratio = x.power.clock_ratio;
-      const double k = o.power.dynamic_power_clock_exponent;
-      const double idle = full.accelerator.idle_w.known ? full.accelerator.idle_w.value : o.power.idle_fraction_of_tdp * full.accelerator.tdp_w.value;
-      for (int it = 0;; ++it) {
-        Scenario sc = full;
-        scale_peaks(sc.accelerator, ratio);
-        x.e = est.run(ir::lower(sc));
-        const PowerPoint at = gpu_power(sc, x.e, 0, o.power);
-        const double dyn = std::max(0.0, at.busiest_board_w - idle) * std::pow(ratio, k);
-        const double dyn_mean = std::max(0.0, at.power_w - idle) * std::pow(ratio, k);
-        // A clock from published caps is the rate measured with the board at the limit: the
-        // busiest board draws the limit (the f^k model below the measured clock read 321 W under
-        // a 400 W cap), the mean board its share of it.
-        const double busiest = std::max(0.0, at.busiest_board_w - idle);
-        x.power.power_w = x.power.clock_from_caps ? idle + (limit_w - idle) * (busiest > 0 ? std::max(0.0, at.power_w - idle) / busiest : 1.0)
-                                                  : std::min(limit_w, idle + dyn_mean);
-        x.power.busiest_board_w = x.power.clock_from_caps ? limit_w : std::min(limit_w, idle + dyn);
-        if (x.power.clock_from_caps || idle + dyn <= limit_w * (1 + 1e-6) || it == 8 || ratio <= 0.05) break;
-        ratio = std::clamp(ratio * std::pow(std::max(0.0, limit_w - idle) / std::max(dyn, 1e-9), 1.0 / k), 0.05, 1.0);
-      }
-      x.power.clock_ratio = ratio;
-      x.clock = ratio;
-    }
     if (!have || x.e.step_time_s < pr.e.step_time_s) {
       x.valid = pr.valid;
       x.fit = pr.fit;
@@ -364,6 +371,30 @@ PointResult best_point(const Scenario& s, double limit_w, const SweepOptions& o,
     }
   }
   return pr;
+}
+
+// The scenario's own plan at a point (the point's scenario s, which carries it): its step time at
+// the clock the limit leaves it, or NaN where it is not a plan of the point (a varied GPU count
+// its degrees do not divide: dp is derived from the point's GPUs) or does not fit (against the
+// capacity less --headroom-gib, as the search judges plans). Review of 2026-12-06: a sweep of
+// DeepSeek-V3's own dualpipev plan (17.93 s) reported only the search's best (27.18 s), with no
+// figure of the plan the scenario states.
+double own_point(const Scenario& s, const Scenario& base, double limit_w, const SweepOptions& o, const Estimator& est) {
+  Scenario own = s;
+  const int64_t inner = static_cast<int64_t>(own.plan.tp) * own.plan.pp * own.plan.cp;
+  if (own.num_gpus != base.num_gpus) {
+    if (inner <= 0 || own.num_gpus % inner != 0) return std::nan("");
+    own.plan.dp = static_cast<int>(own.num_gpus / inner);
+  }
+  try {
+    check_plan(own);
+    const PointResult x = cost_plan(own, limit_w, o, est);
+    const double usable = own.accelerator.memory_bytes.value - o.search.min_headroom_bytes;
+    if (!x.e.fits || x.e.memory.total_bytes() > usable) return std::nan("");
+    return x.e.step_time_s;
+  } catch (const Error&) {
+    return std::nan("");  // not a plan of this point (its batch split, its degrees)
+  }
 }
 
 // The note on a scenario's own plan, which a sweep does not keep. Before 2026-12-06 a sweep of a
@@ -378,6 +409,13 @@ std::string own_plan_note(const Scenario& base, const SearchOptions& opt) {
   std::string note = "sweep searches each point's plan: the scenario's own (" +
                      (base.invalid_plan.empty() ? describe_own(own, opt, base) : std::string("not valid for this job")) +
                      ") is not kept (--fix KEY=VALUE holds a dimension)";
+  // Its figure at every point, and the option that puts its schedule in the search (review of
+  // 2026-12-06: the note had named only --fix, which cannot add a schedule).
+  if (base.invalid_plan.empty()) {
+    note += "; its step time at each point is the column own_plan_step_time_s (empty where it does not fit)";
+    if (own.pp > 1 && own.schedule >= opt.schedules.size())
+      note += "; its schedule " + base.plan.schedule + " is searched only where --schedules lists it";
+  }
   // An overlap off that changes the plan (one without a data-parallel group, or the gather at
   // ZeRO 0, reads the same with it on) and is not fixed.
   std::string fixes;
@@ -611,6 +649,13 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   // The price tokens_per_usd divides by (whole nodes, or the flat GPU-hour price): shown, with its
   // source in price_source (it was computed and never reported; 2026-12-04 review).
   t.add_f64("job_usd_per_hour");
+  // The scenario's own plan at each point (own_point), where the scenario states a valid one: the
+  // search's best may be another plan, or not reach it (review of 2026-12-06).
+  const bool own_columns = o.scenario_plan_stated && base.invalid_plan.empty();
+  if (own_columns) {
+    t.add_f64("own_plan_step_time_s");
+    t.add_f64("own_plan_slower_than_best_fraction");
+  }
   // The Pareto objectives are checked before any point is estimated (a misspelt one was found
   // only after the whole grid had run).
   bool mx = false, my = false;
@@ -742,7 +787,14 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       // layout: a varied gpus_per_node changes the count of nodes, the host's power stays).
       const int gpn = s.system.gpus_per_node > 0 ? s.system.gpus_per_node : base.system.gpus_per_node;
       const double nodes = std::ceil(static_cast<double>(s.num_gpus) / gpn);
-      const double system_w = tdp_known && node_rest_w >= 0 ? pr.power.power_w + node_rest_w * nodes / s.num_gpus : std::nan("");
+      // The boards of those nodes the job leaves unused draw their idle power, shared alike: the
+      // nodes are charged whole, as the price is (review of 2026-12-06: a 4-GPU job on an 8-GPU
+      // node had been given the whole host's power but not its four idle boards, 4 x 70 W on a DGX H100).
+      const double idle_board_w = s.accelerator.idle_w.known ? s.accelerator.idle_w.value : o.power.idle_fraction_of_tdp * s.accelerator.tdp_w.value;
+      const double unused_slots = std::max(0.0, nodes * gpn - s.num_gpus);
+      const double system_w = tdp_known && node_rest_w >= 0
+                                  ? pr.power.power_w + (node_rest_w * nodes + idle_board_w * unused_slots) / s.num_gpus
+                                  : std::nan("");
       row.emplace_back(system_w);
       row.emplace_back(pr.e.tokens_per_s_per_gpu / system_w);
       row.emplace_back(price > 0 ? tps * 3600.0 / price : std::nan(""));
@@ -753,6 +805,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
     {
       const double price = job_usd_per_hour(s);
       row.emplace_back(price > 0 ? price : std::nan(""));
+    }
+    if (own_columns) {
+      const double own_s = own_point(s, base, limit, o, est);
+      row.emplace_back(own_s);
+      row.emplace_back(pr.fits && std::isfinite(own_s) ? own_s / pr.e.step_time_s - 1 : std::nan(""));
     }
     t.add_row(row);
     fits.push_back(pr.fits);
@@ -1015,7 +1072,8 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                       format_double(std::round(node_rest_w * 10) / 10) + " W per node, " + format_double(std::round(node_rest_w_per_gpu * 10) / 10) +
                       " W per GPU of a full node (node_power_w " + format_double(base.system.node_power_w.value) + " W less " +
                       std::to_string(base.system.gpus_per_node) + " x " + format_double(base.accelerator.tdp_w.value) +
-                      " W of boards), shared by the job's GPUs of whole nodes as the price is, an upper bound; cooling and the data centre's PUE are not counted");
+                      " W of boards), shared by the job's GPUs of whole nodes as the price is, with the idle power of the boards the job leaves unused "
+                      "in them, an upper bound; cooling and the data centre's PUE are not counted");
   else if (tdp_known)
     r.notes.push_back("power_per_gpu_w and tokens_per_joule count the GPU boards alone: host CPUs, memory, NICs, switches, fans and cooling "
                       "are left out (a DGX H100's datasheet maximum is 10.2 kW beside its 8 x 700 W of boards), while job_usd_per_hour prices "

@@ -58,7 +58,9 @@ struct SweepOptions {
   std::string pareto_x, pareto_y;         // objectives ("min:"/"max:" prefix overrides the default sense)
   int64_t max_points = 10000;             // a larger grid is refused before it starts
   // The scenario states plan keys (job.hpp states_plan_keys): a note names its own plan, which the
-  // sweep does not keep (every point's plan is searched), and its DP overlap off where it is.
+  // sweep does not keep (every point's plan is searched), and its DP overlap off where it is; the
+  // table gives its step time at each point (own_plan_step_time_s, own_plan_slower_than_best_fraction;
+  // since the review of 2026-12-06).
   bool scenario_plan_stated = false;
 };
 

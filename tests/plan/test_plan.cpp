@@ -1046,3 +1046,117 @@ TEST(PlanEnumeration, ImpossibleFixedSplitsNameTheirRule) {
       << text(8, {"mb=3"});
   EXPECT_NE(text(8, {"pp=2", "vpp=64"}).find("(valid vpp at pp 2: 1, 2, 4, 8, 16)"), std::string::npos) << text(8, {"pp=2", "vpp=64"});
 }
+
+// Question (review of 2026-12-06): is a scenario's own stage layout in the search space at its own
+// pp and vpp? DeepSeek-V3's dualpipev plan lays 61 layers on 32 virtual stages as 1 + 30 x 2 + 0,
+// which the search's rule cannot (pp x vpp divides neither the layers nor the layers + 2): plan
+// and sweep never found it (best 27.18 s where it takes 17.93 s), and `--fix pp=16 --fix vpp=2`
+// was refused "(valid vpp at pp 16: 1)". Here Llama 3 8B's 32 layers on pp 3 x vpp 2 = 6 virtual
+// stages (neither 32 nor 34 is a multiple of 6) as 5/6/6/6/6/3, and on pp 4 as 5/9/9/9 beside the
+// rule's even 8/8/8/8, which stays searched.
+namespace {
+Scenario llama8b_own_layout(const std::string& parallel) {
+  return parse_scenario("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 24\nparallel: " + parallel +
+                            "\ntraining: {global_batch: 48, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n",
+                        "own.yaml", *frozen());
+}
+}  // namespace
+
+TEST(PlanEnumeration, AScenariosOwnStageLayoutIsSearchedAtItsOwnPpAndVpp) {
+  const Scenario dv = llama8b_own_layout("{tp: 8, pp: 3, schedule: dualpipev, stage_layers: [5, 6, 6, 6, 6, 3]}");
+  SearchOptions o;
+  o.schedules = {"1f1b", "interleaved-1f1b", "dualpipev"};
+  o.vary_tp_comm_overlap = false;
+  for (const char* f : {"tp=8", "pp=3", "vpp=2", "mb=1", "recompute=none"}) parse_fix(f, o);
+  const Estimator est;
+  const auto c = enumerate_plans(dv, o);
+  ASSERT_FALSE(c.empty()) << no_valid_plan_text(dv, o);
+  MemoryModel mem(dv, o, est);
+  mem.prepare(c);
+  for (const auto& x : c) {
+    EXPECT_TRUE(x.own_layout) << describe(x, o, dv);
+    const std::string d = describe(x, o, dv);
+    EXPECT_NE(d.find(" layers 5/6/6/6/6/3"), std::string::npos) << d;
+    Scenario t = dv;  // (an own-layout candidate keeps the scenario's own sizes: apply_candidate's contract)
+    apply_candidate(t, x, o);
+    EXPECT_NO_THROW(check_plan(t)) << d;
+    EXPECT_EQ(d, plan_text(t));
+    EXPECT_NEAR(mem.bytes(x) / est.run(ir::lower(t)).memory.total_bytes(), 1.0, 1e-9) << d;
+  }
+  // The own plan is ranked with its own estimate; the search's figures are a fresh lowering's.
+  o.threads = 2;
+  const SearchOutcome out = search(dv, o, est);
+  const Result r = plan_result(dv, o, est, out, true);
+  const double own = est.run(ir::lower(dv)).step_time_s;
+  EXPECT_EQ(std::get<std::string>(*r.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r.scalar("own_plan_status"));
+  EXPECT_NEAR(std::get<double>(*r.scalar("own_plan_step_time_s")) / own, 1.0, 1e-12);
+  for (size_t i = 0; i < out.candidates.size(); ++i) {
+    if (out.evals[i].status == 1 || out.evals[i].status == 3) continue;
+    Scenario t = dv;
+    apply_candidate(t, out.candidates[i], o);
+    EXPECT_EQ(out.evals[i].step_time_s, est.run(ir::lower(t)).step_time_s) << describe(out.candidates[i], o, dv);
+  }
+  // A scenario without the sizes has no layout there: the fixed vpp is refused by its rule, which
+  // names the scenario's own stage_layers as the way in.
+  Scenario plain = dv;
+  plain.plan.stage_layers.clear();
+  EXPECT_TRUE(enumerate_plans(plain, o).empty());
+  EXPECT_NE(no_valid_plan_text(plain, o).find("the scenario's own pp and vpp with its parallel.stage_layers (valid vpp at pp 3: 1)"), std::string::npos)
+      << no_valid_plan_text(plain, o);
+  // At pp 4 the rule's even layout and the scenario's 5/9/9/9 are both searched, each its own plan.
+  const Scenario uneven = llama8b_own_layout("{tp: 2, pp: 4, stage_layers: [5, 9, 9, 9]}");
+  SearchOptions o4;
+  o4.vary_tp_comm_overlap = false;
+  for (const char* f : {"tp=2", "pp=4", "mb=1", "zero=1", "recompute=none"}) parse_fix(f, o4);
+  const auto c4 = enumerate_plans(uneven, o4);
+  const size_t own4 = static_cast<size_t>(std::count_if(c4.begin(), c4.end(), [](const Candidate& x) { return x.own_layout; }));
+  EXPECT_GT(own4, 0u);
+  const size_t vpp1 = static_cast<size_t>(std::count_if(c4.begin(), c4.end(), [](const Candidate& x) { return x.vpp == 1; }));
+  EXPECT_EQ(2 * own4, vpp1) << "each plan at pp 4, vpp 1 twice: the rule's layout and the scenario's (other vpp by the rule alone)";
+  const SearchOutcome out4 = search(uneven, o4, est);
+  const Result r4 = plan_result(uneven, o4, est, out4, true);
+  EXPECT_EQ(std::get<std::string>(*r4.scalar("own_plan_status")).rfind("ranked", 0), 0u) << std::get<std::string>(*r4.scalar("own_plan_status"));
+  EXPECT_NEAR(std::get<double>(*r4.scalar("own_plan_step_time_s")) / est.run(ir::lower(uneven)).step_time_s, 1.0, 1e-12);
+  // Sizes equal to the rule's are the rule's plan (no second copy), and at another pp the rule alone.
+  EXPECT_TRUE(own_stage_layers(llama8b_own_layout("{tp: 2, pp: 4, stage_layers: [8, 8, 8, 8]}"), 4, 1).empty());
+  EXPECT_TRUE(own_stage_layers(uneven, 2, 1).empty());
+  EXPECT_EQ(own_stage_layers(uneven, 4, 1), (std::vector<int>{5, 9, 9, 9}));
+}
+
+// Question (review of 2026-12-06): does a sweep of a scenario that states its plan give that plan's
+// step time at every point? It reported the search's best alone, and its note suggested a --fix
+// that could not hold a schedule the search leaves out. The own plan is estimated at each point
+// (its dp derived from a varied GPU count, empty where its degrees do not divide it).
+TEST(SweepOwnPlan, TheScenariosOwnPlanIsCostedAtEveryPoint) {
+  const Scenario dv = llama8b_own_layout("{tp: 8, pp: 3, schedule: dualpipev, stage_layers: [5, 6, 6, 6, 6, 3]}");
+  const Estimator est;
+  SweepOptions so;
+  for (const char* f : {"tp=8", "pp=3", "mb=1", "recompute=none"}) parse_fix(f, so.search);
+  so.search.vary_tp_comm_overlap = false;
+  so.vary = {parse_variation("num_gpus=24,32,48")};
+  EXPECT_FALSE(sweep(dv, so, est).table("sweep")->has_column("own_plan_step_time_s")) << "only where the scenario states its plan";
+  so.scenario_plan_stated = true;
+  const Result r = sweep(dv, so, est);
+  const Table& t = *r.table("sweep");
+  const auto& own = t.column("own_plan_step_time_s").f64;
+  ASSERT_EQ(own.size(), 3u);
+  EXPECT_NEAR(own[0] / est.run(ir::lower(dv)).step_time_s, 1.0, 1e-12);
+  EXPECT_TRUE(std::isnan(own[1])) << "32 GPUs: tp 8 x pp 3 does not divide them";
+  Scenario at48 = dv;
+  at48.num_gpus = 48;
+  at48.plan.dp = 2;
+  EXPECT_NEAR(own[2] / est.run(ir::lower(at48)).step_time_s, 1.0, 1e-12);
+  const auto& gap = t.column("own_plan_slower_than_best_fraction").f64;
+  EXPECT_NEAR(gap[0], own[0] / t.column("step_time_s").f64[0] - 1, 1e-12);
+  EXPECT_EQ(t.column("best_plan").str[0].find("dualpipev"), std::string::npos) << "dualpipev is not in the default --schedules";
+  bool noted = false;
+  for (const auto& n : r.notes)
+    noted = noted || (n.find("own_plan_step_time_s") != std::string::npos &&
+                      n.find("its schedule dualpipev is searched only where --schedules lists it") != std::string::npos);
+  EXPECT_TRUE(noted);
+  // Listed, the search finds it: the best at the design point is the own plan.
+  so.search.schedules = {"1f1b", "interleaved-1f1b", "gpipe", "zb-h1", "dualpipev"};
+  so.vary = {parse_variation("num_gpus=24")};
+  const Result listed = sweep(dv, so, est);
+  EXPECT_LE(listed.table("sweep")->column("step_time_s").f64[0], own[0] * (1 + 1e-12));
+}
