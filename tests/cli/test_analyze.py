@@ -945,6 +945,34 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(per_stream, {7: 40, 1000007: 8})  # device 1's stream 7 is device x 1,000,000 + 7
             self.assertEqual(j["tables"]["whatif"]["columns"]["predicted_us"], [200])
 
+    def test_gpu_streams_whose_tids_are_not_int64_integers_stay_apart(self):
+        # Review of 2026-12-06: kernels without a stream arg on tids 7.5 and 8.5 (or 2^70 and 2^71,
+        # 2^64 - 1 and 2^63) read as one stream "-2147483648" with no diagnostic; each is its own
+        # stream, under a code, counted in "pid or tid not a 32-bit integer ...".
+        P = 4242
+        for a, b in (("7.5", "8.5"), ("1e20", "2e20"), ("1180591620717411303424", "2361183241434822606848"),
+                     ("18446744073709551615", "9223372036854775808")):
+            rows = ['{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": %d, "tid": %d, "ts": 1000, "dur": 300}' % (P, P)]
+            for c, (ts, tid) in enumerate(((1010, a), (1012, b), (1100, a), (1120, b)), start=1):
+                rows.append('{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": %d, "tid": %d, "ts": %d, "dur": 2, '
+                            '"args": {"correlation": %d}}' % (P, P, ts - 8, c))
+                rows.append('{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": %s, "ts": %d, "dur": 50, "args": {"correlation": %d}}'
+                            % (tid, ts, c))
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "streams.json")
+                with open(path, "w") as f:
+                    f.write('{"traceEvents": [' + ",\n".join(rows) + "]}")
+                j = json.loads(run("analyze", path, "--only", "idle_time", "--json", "-").stdout)
+                streams = set(j["tables"]["idle_time_breakdown"]["columns"]["stream"])
+                self.assertEqual(len(streams), 2, (a, b, streams))
+                self.assertNotIn(-2147483648, streams, (a, b))
+                diags = diagnostics(j)
+                coded = [v for k, v in diags.items() if k.startswith("pid or tid not a 32-bit integer")]
+                self.assertEqual(len(coded), 1, (a, b, diags))
+                self.assertEqual(coded[0][0], "info")
+                self.assertEqual(coded[0][1], 4, (a, b))
+                self.assertTrue(coded[0][2].startswith(a + " reads as "), coded[0])
+
     def test_a_rank_file_without_events_is_left_out_of_a_job(self):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(DATA, "param", "dlrm_8rank")

@@ -387,6 +387,51 @@ TEST(Ingest, IdsThatAreNot32BitIntegersAreKeptApart) {
   }
 }
 
+// Question (review of 2026-12-06): is a pid or tid that is a JSON number but not an int64 integer
+// (7.5, 1e20, 2^63, 2^64 - 1, 2^70) kept apart under its own code, like a wide integer? Such ids
+// read as no value (INT32_MIN) without a diagnostic: two GPU streams with tids 7.5 and 8.5, or
+// 2^70 and 2^71, merged into one stream "-2147483648". The code is keyed by the number's text:
+// the same text gives the same code in any chunking, distinct texts distinct codes.
+TEST(Ingest, IdsThatAreNumbersButNotInt64IntegersAreKeptApart) {
+  const std::vector<std::string> tids = {"7.5", "8.5", "1e20", "2e20", "18446744073709551615", "9223372036854775808",
+                                         "1180591620717411303424", "2361183241434822606848", "-0.5", "7.5", "1e20",
+                                         "7.0", "100000000000000000000"};
+  std::string doc = "[";
+  for (const auto& v : tids)
+    doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": " + v + ", \"ts\": 1, \"dur\": 1},";
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 2.5, \"tid\": \"7.5\", \"ts\": 1, \"dur\": 1},";
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 1e3, \"ts\": 1, \"dur\": 1},";
+  doc += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7.5, \"tid\": 9, \"ts\": 1, \"dur\": 1}]";
+  std::vector<int32_t> first;
+  for (size_t chunk : {size_t{1} << 20, size_t{64}, size_t{29}}) {
+    RankTrace t = scan(doc, chunk);
+    ASSERT_EQ(t.size(), tids.size() + 3) << chunk;
+    for (size_t i = 0; i < tids.size(); ++i) {
+      ASSERT_TRUE(RankTrace::is_id_code(t.tid[i])) << tids[i] << " " << chunk;
+      EXPECT_EQ(t.id_text(t.tid[i]), tids[i]) << chunk;  // named as written
+      for (size_t j = 0; j < i; ++j)
+        EXPECT_EQ(t.tid[i] == t.tid[j], tids[i] == tids[j]) << tids[i] << " vs " << tids[j] << " " << chunk;
+    }
+    const size_t n = tids.size();
+    EXPECT_TRUE(RankTrace::is_id_code(t.pid[n]));
+    EXPECT_EQ(t.id_text(t.pid[n]), "2.5");
+    EXPECT_NE(t.tid[n], t.tid[0]) << chunk;  // the text "7.5" is not the number 7.5
+    EXPECT_EQ(t.id_text(t.tid[n]), "7.5");
+    EXPECT_EQ(t.id_text(t.tid[n + 1]), "1e3");  // a number with an exponent is keyed by its text too
+    EXPECT_TRUE(RankTrace::is_id_code(t.tid[n + 1]));
+    EXPECT_EQ(t.tid[n + 2], 9);  // a repeated key: its last value
+    int64_t coded = 0;
+    for (const auto& [k, d] : t.diagnostics.items())
+      if (k.find("not a 32-bit integer") != std::string::npos) coded = d.count;
+    EXPECT_EQ(coded, static_cast<int64_t>(n) + 3) << chunk;  // every numeric tid above, the pid 2.5, the text tid, 1e3
+    if (first.empty()) first = t.tid;
+    EXPECT_EQ(t.tid, first) << chunk;  // the same codes in any chunking
+    RankTrace u = deserialize_rank(serialize_rank(t), "mem");
+    EXPECT_EQ(u.tid, t.tid);
+    EXPECT_EQ(u.id_text(u.tid[2]), "1e20");
+  }
+}
+
 // Question: does -Infinity (Python's json writes it) in an integer field skip the value like
 // Infinity does? It had been parsed as a number and refused the whole file.
 TEST(Ingest, MinusInfinityInAnIntegerFieldIsSkippedNotFatal) {

@@ -511,7 +511,11 @@ struct EventScalars {
   bool has_name = false;
   Number ts, dur;
   int64_t pid = kNoInt, tid = kNoInt;
-  std::string_view pid_text, tid_text;  // a pid or tid given as a string (then pid/tid stay kNoInt)
+  // A pid or tid given as a string (pid_is_text / tid_is_text); or, when not a text, the raw JSON
+  // text of a number that is not an integer of at most 18 digits (7.5, 1e20, 2^64 - 1): pid/tid
+  // then stay kNoInt, and the number is kept apart under a code keyed by its text (2026-12-06
+  // review: such ids had read as no value, so that two GPU streams merged into one).
+  std::string_view pid_text, tid_text;
   bool pid_is_text = false, tid_is_text = false;
   int64_t stream = -1;
   bool stream_not_int = false;
@@ -1342,6 +1346,29 @@ class Scanner {
     return skip_value(p, e);
   }
 
+  // A pid or tid that is not a string (p after whitespace): an integer written in digits alone
+  // (at most 18) into out, as int_value reads it; any other JSON number (7.5, 7.0, 1e3, 1e20,
+  // 18446744073709551615) leaves out at kNoInt and its raw text in raw, by which it is coded: the
+  // same text, the same code, in any chunking, and one rule for every number with a fraction or
+  // an exponent (1e3 had read as 1000, 7.0 as no value). Anything else (Infinity, null, an
+  // object) is no value, as before. A repeated key is read as its last value. (2026-12-06
+  // review: a number that was not an int64 integer had read as no value without a diagnostic.)
+  static const char* id_number(const char* p, const char* e, int64_t& out, std::string_view& raw, bool& is_text) {
+    out = kNoInt;
+    raw = {};
+    is_text = false;
+    bool not_int = false;
+    const char* r = int_value(p, e, out, &not_int);
+    if (r && ((*p == '-' && p[1] >= '0' && p[1] <= '9') || (*p >= '0' && *p <= '9'))) {
+      const std::string_view text(p, static_cast<size_t>(r - p));
+      if (not_int || text.find_first_of(".eE") != std::string_view::npos) {
+        out = kNoInt;
+        raw = text;
+      }
+    }
+    return r;
+  }
+
   static const char* str_value(const char* p, const char* e, std::string& out, bool* bad_escape = nullptr) {
     p = skip_ws(p, e);
     if (p >= e) return nullptr;
@@ -1624,11 +1651,11 @@ class Scanner {
         case EventKey::Cat: p = event_string(p, e, ev.cat, ev.has_cat, ev.cat_storage, scratch, ev.bad_escape); break;
         case EventKey::Pid:
           p = *p == '"' ? event_string(p, e, ev.pid_text, ev.pid_is_text, ev.pid_storage, scratch, ev.bad_escape)
-                        : int_value(p, e, ev.pid);
+                        : id_number(p, e, ev.pid, ev.pid_text, ev.pid_is_text);
           break;
         case EventKey::Tid:
           p = *p == '"' ? event_string(p, e, ev.tid_text, ev.tid_is_text, ev.tid_storage, scratch, ev.bad_escape)
-                        : int_value(p, e, ev.tid);
+                        : id_number(p, e, ev.tid, ev.tid_text, ev.tid_is_text);
           break;
         case EventKey::Args: p = parse_args(p, e, ev); break;
         case EventKey::Other: p = skip_value(p, e); break;
@@ -1783,16 +1810,22 @@ class Scanner {
     // A text id repeats on every event of its thread or stream (legacy exports name every GPU
     // event's tid so): the last one's code is kept per column, and the diagnostic only counted
     // after its first example (the lookup and the strings per event had slowed loading by 60%).
+    // A number that is not an integer of at most 18 digits comes as its raw JSON text (v is then
+    // kNoInt and text not empty): it is coded by that text, under the prefix of the integers (no
+    // such text is also the decimal of an integer id), and named as written (2026-12-06 review:
+    // tids 7.5 and 8.5, or 2^64 - 1 and 2^64, had read as no value and merged into one stream).
     auto id = [&t](int64_t v, bool is_text, std::string_view text, LastId& last) -> int32_t {
-      if (!is_text && v == kNoInt) return INT32_MIN;
-      if (!is_text && v <= INT32_MAX && v >= RankTrace::kIdCodeEnd) [[likely]]
+      const bool is_number_text = !is_text && v == kNoInt && !text.empty();
+      if (!is_text && v == kNoInt && !is_number_text) return INT32_MIN;
+      if (!is_text && !is_number_text && v <= INT32_MAX && v >= RankTrace::kIdCodeEnd) [[likely]]
         return static_cast<int32_t>(v);
-      static const std::string kCoded = "pid or tid not a 32-bit integer (a text or a wide integer): kept apart under its own code";
+      static const std::string kCoded =
+          "pid or tid not a 32-bit integer (a text, a wide integer or a number with a fraction or exponent): kept apart under its own code";
       int32_t c;
       if (is_text && last.valid && last.text == text) {
         c = last.code;
       } else {
-        c = is_text ? t.id_code("s:" + std::string(text)) : t.id_of_int(v);
+        c = is_text ? t.id_code("s:" + std::string(text)) : is_number_text ? t.id_code("i:" + std::string(text)) : t.id_of_int(v);
         if (is_text) {
           last.text.assign(text);
           last.code = c;
@@ -1800,10 +1833,12 @@ class Scanner {
         }
       }
       if (c == INT32_MIN)
-        t.diagnostics.add("more distinct pid/tid texts and wide integers than codes (2^24 - 1): the rest read as no value", "warning",
-                          is_text ? std::string(text) : std::to_string(v));
+        t.diagnostics.add("more distinct pid/tid texts and wide or non-integer numbers than codes (2^24 - 1): the rest read as no value", "warning",
+                          is_text || is_number_text ? std::string(text) : std::to_string(v));
       else if (!t.diagnostics.bump(kCoded))
-        t.diagnostics.add(kCoded, "info", (is_text ? "\"" + std::string(text) + "\"" : std::to_string(v)) + " reads as " + std::to_string(c));
+        t.diagnostics.add(kCoded, "info",
+                          (is_text ? "\"" + std::string(text) + "\"" : is_number_text ? std::string(text) : std::to_string(v)) + " reads as " +
+                              std::to_string(c));
       return c;
     };
     t.pid.push_back(id(ev.pid, ev.pid_is_text, ev.pid_text, last_pid_));
