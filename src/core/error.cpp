@@ -16,10 +16,50 @@ std::string format_error(const SourceLocation& where, const std::string& message
     }
     out += ": ";
   }
-  if (!where.key.empty()) out += "key '" + where.key + "': ";
-  out += message;
-  if (!hint.empty()) out += " (" + hint + ")";
+  // The file is the user's own path, shown whole; the key, message and hint may echo a value.
+  if (!where.key.empty()) out += "key '" + abbreviate_long_values(where.key) + "': ";
+  out += abbreviate_long_values(message);
+  if (!hint.empty()) out += " (" + abbreviate_long_values(hint) + ")";
   return printable_message(out);
+}
+
+namespace {
+// The length of `text` cut to at most `n` bytes without splitting a UTF-8 sequence.
+size_t utf8_cut(std::string_view text, size_t n) {
+  if (n >= text.size()) return text.size();
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xc0) == 0x80) --n;
+  return n;
+}
+}  // namespace
+
+// An error echoes the value at fault, and a value can be any size: a run of characters without a
+// blank (a model name of 5,000,000 'x', 2026-12-06 review: the error was 5 MB) is cut to its start
+// and its length, and a text still too long (a long value with blanks in it) is cut at the end.
+std::string abbreviate_long_values(std::string_view text) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (blank(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && !blank(text[j])) ++j;
+    const std::string_view run = text.substr(i, j - i);
+    if (run.size() > kLongRunBytes) {
+      out.append(run.substr(0, utf8_cut(run, kShownRunBytes)));
+      out += "... (" + std::to_string(run.size()) + " bytes)";
+    } else {
+      out.append(run);
+    }
+    i = j;
+  }
+  if (out.size() > kMaxMessageBytes) {
+    const size_t all = text.size();
+    out.resize(utf8_cut(out, kMaxMessageBytes));
+    out += "... (" + std::to_string(all) + " bytes in all)";
+  }
+  return out;
 }
 
 // what() is a C string: a NUL from an input (a YAML "\u0000") would cut the message there,
@@ -72,8 +112,8 @@ std::string printable_message(std::string_view text) {
 Error::Error(SourceLocation where, std::string message, std::string hint)
     : std::runtime_error(format_error(where, message, hint)),
       where_(std::move(where)),
-      message_(std::move(message)),
-      hint_(std::move(hint)) {}
+      message_(abbreviate_long_values(message)),
+      hint_(abbreviate_long_values(hint)) {}
 
 // Optimal string alignment distance, case-insensitive: insertions, deletions, substitutions and
 // transpositions of two adjacent characters each count one (`modle` is one edit from `model`;
@@ -119,6 +159,12 @@ std::string same_ignoring_case(const std::string& word, const std::vector<std::s
 }  // namespace
 
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  // A word far longer than every candidate is no typo of one: skip the search, whose edit
+  // distances are word length x candidate length each (a 5 MB model name took 27 s, review of
+  // 2026-12-06).
+  size_t longest = 0;
+  for (const auto& c : candidates) longest = std::max(longest, c.size());
+  if (word.size() > 2 * longest + 8) return {};
   // The word in other letter case is the intent before anything longer it begins: before
   // 2026-12-05 the prefix rule came first, and model_type Qwen2 was pointed at qwen2_moe, Gemma at
   // gemma2 (another model), accelerator H20 at h200-sxm-141gb (review).

@@ -22,9 +22,19 @@ struct SourceLocation {
 // escaped (\u0000, \xNN), so an error message echoing an input prints as text.
 std::string printable_message(std::string_view text);
 
+// The text with every run of more than kLongRunBytes bytes without a space, tab or newline (an
+// echoed value: a 5 MB model name) cut to its first kShownRunBytes bytes and "... (N bytes)", and
+// the whole cut to kMaxMessageBytes: Error applies it to its message and hint (2026-12-06 review: a
+// 5,000,000-character value was echoed whole, 5 MB of error).
+constexpr size_t kLongRunBytes = 256;
+constexpr size_t kShownRunBytes = 80;
+constexpr size_t kMaxMessageBytes = 16384;
+std::string abbreviate_long_values(std::string_view text);
+
 class Error : public std::runtime_error {
  public:
-  explicit Error(std::string message) : std::runtime_error(printable_message(message)), message_(std::move(message)) {}
+  explicit Error(std::string message)
+      : std::runtime_error(printable_message(abbreviate_long_values(message))), message_(abbreviate_long_values(message)) {}
   Error(SourceLocation where, std::string message, std::string hint = {});
 
   const SourceLocation& where() const { return where_; }
@@ -45,7 +55,9 @@ std::string format_error(const SourceLocation& where, const std::string& message
 // Edit distance between a and b (case-insensitive), for "did you mean" suggestions.
 int edit_distance(const std::string& a, const std::string& b);
 
-// The closest candidate to `word` when it is plausibly a typo; empty otherwise.
+// The closest candidate to `word` when it is plausibly a typo; empty otherwise. None for a word
+// longer than twice the longest candidate and 8 characters (no typo is that long, and the edit
+// distances of a 5 MB word took 27 s before 2026-12-06, review).
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
 // "valid: a, b, c (did you mean 'b'?)"

@@ -270,6 +270,9 @@ void YamlMap::throw_if_typo() const {
     const std::string k = kv.first.as<std::string>();
     if (used_->count(k) || asked_->count(k)) continue;
     for (const auto& a : absent) {
+      // At least the difference of the lengths apart: a key of megabytes is no near miss, and its
+      // edit distances took seconds (review of 2026-12-06).
+      if (std::max(k.size(), a.size()) - std::min(k.size(), a.size()) > 2) continue;
       const int d = edit_distance(k, a);
       if (d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()))) unknown_key(kv.first, a);
     }

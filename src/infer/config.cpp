@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <limits>
+#include <map>
 #include <tuple>
 
 #include "core/atomic_file.hpp"
@@ -112,6 +114,36 @@ void reject_empty_plan_list(const YamlMap& m, const std::string& key, bool empty
     m.fail(key, "must not be empty: an empty list plans no candidate",
            "give one or more " + holds + ", or leave " + key + " out for " + absent);
 }
+
+// An entry given twice in a list of runs (plan.tp, plan.accelerators, plan.max_batch_seqs,
+// plan.policies, sweep.load_fractions, sweep.rates_per_s) is refused, as a key given twice in a
+// mapping is: before 2026-12-06 each copy was run and listed, `tp: [2, 2]` every tp 2 candidate
+// twice and `load_fractions: [0.5, 0.5]` two identical rows (review). The error names the second
+// entry's line (or FILE (--set)), the value and both positions (1-based) in the list.
+template <class T>
+void reject_duplicate_entries(const YamlMap& m, const std::string& key, const std::vector<T>& values,
+                              const std::function<std::string(const T&)>& text, const std::string& each) {
+  std::map<T, size_t> first;  // value -> index of its first entry
+  for (size_t j = 0; j < values.size(); ++j) {
+    const auto [it, fresh] = first.emplace(values[j], j);
+    if (fresh) continue;
+    const size_t i = it->second;
+    const YAML::Node n = m.raw(key);
+    const YAML::Mark a = n.IsSequence() && i < n.size() ? n[i].Mark() : YAML::Mark::null_mark();
+    const YAML::Mark b = n.IsSequence() && j < n.size() ? n[j].Mark() : YAML::Mark::null_mark();
+    auto at = [](const YAML::Mark& mk) { return "line " + std::to_string(mk.line + 1) + ", column " + std::to_string(mk.column + 1); };
+    const bool marked = a.line >= 0 && b.line >= 0;
+    const SourceLocation where = b.line < 0 ? SourceLocation{m.file() + " (--set)", 0, 0, m.key_path(key)}
+                                            : SourceLocation{m.file(), b.line + 1, b.column + 1, m.key_path(key)};
+    throw Error(where,
+                "duplicate entry " + text(values[j]) + ": entries " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                    " of the list are the same" + (marked ? " (at " + at(a) + " and " + at(b) + ")" : std::string()),
+                each + "; remove one");
+  }
+}
+std::string quoted(const std::string& x) { return "'" + x + "'"; }
+std::string int_text(const int& x) { return std::to_string(x); }
+constexpr const char* kPlanEntry = "each entry is a candidate, planned once";
 
 template <class T>
 std::vector<T> int_list(const YamlMap& m, const std::string& key, std::vector<T> d, const std::string& holds) {
@@ -452,6 +484,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       if (out.empty()) v->fail(key, "must not be empty");
       for (double x : out)
         if (!(x > 0) || !std::isfinite(x)) v->fail(key, "values must be finite and > 0");  // (inf ran, with null rows)
+      reject_duplicate_entries<double>(*v, key, out, [](const double& x) { return format_double(x); }, "each entry is one run of the sweep");
     };
     read("load_fractions", s.sweep_load_fractions);
     read("rates_per_s", s.sweep_rates_per_s);
@@ -472,13 +505,16 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     // A catalog id or an accelerator file, as deployment.accelerator (2026-12-06 review).
     for (const auto& a : p.accelerators)
       if (!cat.has_accelerator(a)) load_accelerator_ref(cat, a, v->loc("accelerators"));
+    reject_duplicate_entries<std::string>(*v, "accelerators", p.accelerators, quoted, kPlanEntry);
     p.tp = int_list<int>(*v, "tp", p.tp, "tensor-parallel sizes >= 1, e.g. [2, 4, 8]");
     for (int x : p.tp)
       if (x < 1) v->fail("tp", "entries must be >= 1, got " + std::to_string(x));
+    reject_duplicate_entries<int>(*v, "tp", p.tp, int_text, kPlanEntry);
     p.max_batch_seqs = int_list<int>(*v, "max_batch_seqs", p.max_batch_seqs,
                                      "batch sizes from 1 to " + std::to_string(kMaxBatchSeqs) + ", e.g. [128, 256]");
     for (int x : p.max_batch_seqs)
       if (x < 1 || x > kMaxBatchSeqs) v->fail("max_batch_seqs", "entries must be from 1 to " + std::to_string(kMaxBatchSeqs) + ", got " + std::to_string(x));
+    reject_duplicate_entries<int>(*v, "max_batch_seqs", p.max_batch_seqs, int_text, kPlanEntry);
     // Every candidate runs at the study's serving.max_batch_tokens, which serve refuses below
     // max_batch_seqs (as vLLM does): before 2026-12-06 plan simulated such a candidate and could
     // recommend it (review). An entry written is refused here; the default list's are marked in
@@ -498,6 +534,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       for (const auto& x : p.policies)
         if (std::find(names.begin(), names.end(), x) == names.end())
           v->fail("policies", "unknown batching policy '" + x + "'", valid_choices_hint(x, names));
+      reject_duplicate_entries<std::string>(*v, "policies", p.policies, quoted, kPlanEntry);
     }
     p.max_devices = v->i32("max_devices", p.max_devices);
     p.slo_attainment_fraction = v->f64("slo_attainment_fraction", p.slo_attainment_fraction);

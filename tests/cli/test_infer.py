@@ -2537,5 +2537,52 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         self.assertEqual(a8["activation_workspace_bytes_per_device"], 8192 * 8192 * 2 * 8)
 
 
+    def test_a_list_entry_given_twice_is_refused(self):
+        """An entry given twice in a list of runs had been run and listed twice (review of
+        2026-12-06): plan.tp=[2,2] listed every tp 2 candidate twice, plan.accelerators the same,
+        and sweep.load_fractions [0.5, 0.5] gave two identical load_sweep rows. Each is refused,
+        naming the place, the key, the value and the two positions, as a key given twice is."""
+        plan = "data/examples/infer-plan-llama3-70b.yaml"
+        for key, value, shown in (("plan.tp", "[2,2]", "2"), ("plan.accelerators", "[h100-sxm-80gb,h100-sxm-80gb]", "'h100-sxm-80gb'"),
+                                  ("plan.max_batch_seqs", "[128, 256, 128]", "128"),
+                                  ("plan.policies", "[continuous, continuous]", "'continuous'")):
+            p = run("infer", "plan", plan, "--set", f"{key}={value}", "--set", "plan.requests=200", ok=False)
+            self.assertEqual(p.returncode, 2, (key, p.stdout[-300:]))
+            last = 3 if value.count(",") == 2 else 2
+            self.assertIn(f"{plan} (--set): key '{key}': duplicate entry {shown}: entries 1 and {last} of the list are the same",
+                          p.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "s.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "workload: {arrival: poisson, load_fraction: 0.5, requests: 50}\n"
+                         "sweep:\n  load_fractions: [0.5, 0.8, 0.5]\n")
+            p = run("infer", "serve", f, "-q", ok=False)
+            self.assertEqual(p.returncode, 2, p.stdout[-300:])
+            self.assertIn(f"{f}:4:30: key 'sweep.load_fractions': duplicate entry 0.5: entries 1 and 3 of the list are the same "
+                          "(at line 4, column 20 and line 4, column 30)", p.stderr)
+            # Distinct entries still run, one row each.
+            j = run_json("infer", "serve", f, "-q", "--set", "sweep.load_fractions=[0.5, 0.8]")
+            sweep = [t for t in j["tables"] if t["name"] == "load_sweep"] if isinstance(j["tables"], list) else [j["tables"]["load_sweep"]]
+            self.assertEqual(len(rows(sweep[0])), 2)
+
+    def test_a_very_long_value_is_cut_in_the_error_and_not_searched(self):
+        """A value of megabytes (a model name of 5,000,000 'x') took 27 s in the closest-match search
+        and was echoed whole in the error (review of 2026-12-06): the echo is its first 80
+        characters and its length, and no suggestion is searched for."""
+        import time
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "s.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment:\n  model: " + "x" * 1000000 + "\n  accelerator: h100-sxm-80gb\n")
+            start = time.monotonic()
+            p = run("infer", "estimate", f, ok=False)
+            took_s = time.monotonic() - start
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("unknown model '" + "x" * 79 + "... (1000002 bytes)", p.stderr)
+            self.assertLess(len(p.stderr), 4000)
+            self.assertNotIn("did you mean", p.stderr)
+            self.assertLess(took_s, 10)
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,7 +2,9 @@
 // held (docs/errors.md)?
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -36,6 +38,42 @@ TEST(PrintableMessage, AppliesToEveryError) {
   EXPECT_STREQ(located.what(), "f.json:1:2: key 'k': bad 'x\\xff' (valid: a)");
   const Error bare(std::string("bare \x1b"));
   EXPECT_STREQ(bare.what(), "bare \\x1b");
+}
+
+
+// Question: is a very long echoed value cut to its start and length, and is the closest-match
+// search skipped for a word far longer than every candidate (review of 2026-12-06: a model name of
+// 5,000,000 'x' took 27 s and was echoed whole)?
+TEST(PrintableMessage, ALongValueIsCutAndNotSearched) {
+  const std::string word(2'000'000, 'x');
+  const Error e(SourceLocation{"s.yaml", 3, 8, "model"}, "unknown model '" + word + "'", "valid: a, b");
+  const std::string what = e.what();
+  EXPECT_LT(what.size(), 400u) << what.substr(0, 400);
+  EXPECT_NE(what.find("unknown model '" + std::string(79, 'x') + "... (2000002 bytes)"), std::string::npos) << what;
+  EXPECT_NE(what.find("(valid: a, b)"), std::string::npos) << what;
+  EXPECT_LT(e.message().size(), 400u);
+  // A long value with blanks in it is cut at the end.
+  std::string spaced;
+  for (int i = 0; i < 20000; ++i) spaced += "ab ";
+  const std::string cut = abbreviate_long_values(spaced);
+  EXPECT_LT(cut.size(), kMaxMessageBytes + 40);
+  EXPECT_NE(cut.find("... (60000 bytes in all)"), std::string::npos);
+  // Short text is untouched; a cut never splits a UTF-8 sequence.
+  EXPECT_EQ(abbreviate_long_values("model 'llama3-70b' (valid: a, b)"), "model 'llama3-70b' (valid: a, b)");
+  std::string accents;
+  for (int i = 0; i < 200; ++i) accents += "\xc3\xa9";
+  EXPECT_EQ(printable_message(abbreviate_long_values(accents)).find("\\x"), std::string::npos);
+
+  std::vector<std::string> ids;
+  for (int i = 0; i < 300; ++i) ids.push_back("model-" + std::to_string(i) + "-70b");
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(closest_match(word, ids), "");
+  const std::string hint = valid_choices_hint(word, ids);
+  const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(hint.find("did you mean"), std::string::npos);
+  EXPECT_LT(took_s, 1.0);
+  // Just within the bound (twice the longest candidate and 8) a typo is still found.
+  EXPECT_EQ(closest_match("modle", {"model"}), "model");
 }
 
 }  // namespace
