@@ -118,6 +118,22 @@ GemmHalfDims Accelerator::gemm_half_dims(double default_half_dim) const {
   return GemmHalfDims{role(gemm_half_dim_m), role(gemm_half_dim_n), role(gemm_half_dim_k)};
 }
 
+std::optional<std::pair<std::string, std::string>> scale_up_domain_problem(int domain_gpus, int gpus_per_node) {
+  // A domain is whole nodes (an NVL72 rack: 18 of 4, or one node). Part of a node (NVLink-bridged
+  // PCIe pairs) had been accepted, but the fabric has no path between two domains of one node other
+  // than the NICs: a one-node job's TP ran at the NIC's share of bandwidth and changed 7.9x with
+  // nics_per_node (review of 2026-12-06).
+  if (gpus_per_node <= 0 || domain_gpus % gpus_per_node == 0) return std::nullopt;
+  const std::string g = std::to_string(gpus_per_node);
+  return std::make_pair(
+      "a scale-up domain of " + std::to_string(domain_gpus) + " GPUs is not whole nodes of " + g +
+          (gpus_per_node % domain_gpus == 0 ? ": domains within one node would reach each other only through the scale-out NICs, the one "
+                                              "path between domains Sextant models"
+                                            : ""),
+      "a multiple of " + g + " (the node's GPUs on one link: for a PCIe server, scale_up: {network: pcie4-x16 or pcie5-x16, domain_gpus: " + g +
+          "}; bridged pairs are then priced at the PCIe rate)");
+}
+
 double bandwidth_at_working_set(const std::vector<WorkingSetBandwidth>& table, double bytes) {
   for (const auto& p : table)
     if (p.working_set_bytes >= bytes) return p.bytes_per_s;
@@ -566,19 +582,7 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
     m.fail("node_price_usd_per_hour", "must be a price of 0 or more (or unknown)");
   if (s.gpus_per_node <= 0) m.fail("gpus_per_node", "must be positive");
   if (s.scale_up_domain < 1) up.fail("domain_gpus", "must be positive, got " + std::to_string(s.scale_up_domain));
-  // A domain is whole nodes (an NVL72 rack: 18 of 4, or one node). Part of a node (NVLink-bridged
-  // PCIe pairs) had been accepted, but the fabric has no path between two domains of one node other
-  // than the NICs: a one-node job's TP ran at the NIC's share of bandwidth and changed 7.9x with
-  // nics_per_node (review of 2026-12-06).
-  if (s.scale_up_domain % s.gpus_per_node != 0)
-    up.fail("domain_gpus",
-            "a scale-up domain of " + std::to_string(s.scale_up_domain) + " GPUs is not whole nodes of " + std::to_string(s.gpus_per_node) +
-                (s.gpus_per_node % s.scale_up_domain == 0
-                     ? ": domains within one node would reach each other only through the scale-out NICs, the one path between domains "
-                       "Sextant models"
-                     : ""),
-            "a multiple of " + std::to_string(s.gpus_per_node) + " (the node's GPUs on one link: for a PCIe server, scale_up: {network: "
-            "pcie4-x16 or pcie5-x16, domain_gpus: " + std::to_string(s.gpus_per_node) + "}; bridged pairs are then priced at the PCIe rate)");
+  if (const auto why = scale_up_domain_problem(s.scale_up_domain, s.gpus_per_node)) up.fail("domain_gpus", why->first, why->second);
   m.finish();
   return s;
 }

@@ -119,6 +119,11 @@ inline double gemm_shape_factor(double m, double n, double k, double half_dim) {
 // The bandwidth of the memory level that holds a working set of `bytes`: the bandwidth measured at
 // the smallest tabulated working set >= bytes (the sweep's level bracket, rounded up), the last
 // row's beyond the table. The table must be non-empty with increasing working sets.
+// Why a system's scale-up domain of domain_gpus is not valid with nodes of gpus_per_node (what is
+// wrong, then what would be valid), or nothing: a domain is whole nodes. The catalog's reader and
+// sweep's --vary system.scale_up_domain both ask it.
+std::optional<std::pair<std::string, std::string>> scale_up_domain_problem(int domain_gpus, int gpus_per_node);
+
 double bandwidth_at_working_set(const std::vector<WorkingSetBandwidth>& table, double bytes);
 
 // GEMM operand footprint: every element of A (m x k), B (k x n) and C (m x n) once.

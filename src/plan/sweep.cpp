@@ -512,16 +512,11 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         r.notes.push_back(v.key + " has no effect here: the job's " + format_double(gpus) + " GPUs are inside one scale-up domain of " +
                           format_double(domain) + ", so nothing crosses the scale-out network");
     }
-    // The catalog's rule: a scale-up domain is whole nodes (an NVL72 rack: 18 of 4) or part of one.
+    // The catalog's rule (scale_up_domain_problem): a scale-up domain is whole nodes.
     if (v.key == "system.scale_up_domain")
-      for (double x : v.values) {
-        const int d = static_cast<int>(x), g = base.system.gpus_per_node;
-        if (g > 0 && d % g != 0 && g % d != 0)
-          throw Error(SourceLocation{"--vary", 0, 0, v.key},
-                      "a scale-up domain of " + std::to_string(d) + " GPUs is neither whole nodes of " + std::to_string(g) +
-                          " nor a divisor of one (" + base.system.id + ")",
-                      "divisors of " + std::to_string(g) + ", or multiples of it");
-      }
+      for (double x : v.values)
+        if (const auto why = scale_up_domain_problem(static_cast<int>(x), base.system.gpus_per_node))
+          throw Error(SourceLocation{"--vary", 0, 0, v.key}, why->first + " (" + base.system.id + ")", why->second);
   }
   // Without a board power there is no power model: power and tokens per joule are unknown (NaN).
   const bool tdp_known = base.accelerator.tdp_w.known || tdp_varied;

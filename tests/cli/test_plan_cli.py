@@ -513,7 +513,9 @@ J8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "64", "--glo
 for name, args, want in [
         ("peak_flops beside a dtype's peak", ["--vary", "accelerator.peak_flops.bf16=5e14,1e15", "--vary", "accelerator.peak_flops=2e15"],
          "cannot be varied beside it"),
-        ("a domain the catalog refuses", ["--vary", "system.scale_up_domain=3,8"], "neither whole nodes of 8"),
+        ("a domain the catalog refuses", ["--vary", "system.scale_up_domain=3,8"], "is not whole nodes of 8 (dgx-h100)"),
+        # part of a node: its domains would reach each other only through the NICs (2026-12-06 review)
+        ("a domain below the node", ["--vary", "system.scale_up_domain=4,8"], "domains within one node would reach each other only"),
         ("a power limit below idle", ["--vary", "accelerator.power_limit_w=600,60"], "at or below the idle power"),
         ("a misspelt Pareto objective", ["--vary", "accelerator.power_limit_w=600", "--pareto", "step_time_s,tokens_per_jule"],
          "did you mean 'tokens_per_joule'"),
@@ -524,10 +526,11 @@ for name, args, want in [
         ("scale-out keys without a scale-out network", ["--system", "mosaic-h100", "--num-gpus", "8", "--vary", "scale_out.latency_s=1e-6,1e-2"],
          "has no scale-out network"),
         # a domain below the node without a scale-out network left GPUs with no fabric, costed at
-        # NVLink rates (domain 1 and 8 gave the same step, before 2026-12-03)
+        # NVLink rates (domain 1 and 8 gave the same step, before 2026-12-03); since 2026-12-06 every
+        # domain below its node is refused
         ("a domain below the node without a scale-out network",
          ["--system", "mosaic-h100", "--num-gpus", "8", "--vary", "system.scale_up_domain=1,8"],
-         "holds at most 1 GPUs (one scale-up domain of its 8-GPU node)")]:
+         "a scale-up domain of 1 GPUs is not whole nodes of 8")]:
     base = J8
     if "--system" in args:  # the job's own system and GPU count replace J8's
         base = [x for i, x in enumerate(J8) if x not in ("--system", "--num-gpus") and J8[i - 1] not in ("--system", "--num-gpus")]
