@@ -1,6 +1,9 @@
 #include "core/csv.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -32,6 +35,7 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
           f = b == std::string::npos ? std::string() : f.substr(b, e - b + 1);
         }
         t.header_ = fields;
+        t.header_line_ = record_line;
         // A column named twice: which one a reader takes is arbitrary (the first was, silently).
         for (size_t a = 0; a < fields.size(); ++a)
           for (size_t b = a + 1; b < fields.size(); ++b)
@@ -113,39 +117,65 @@ size_t CsvTable::col(const std::string& name) const {
   throw Error(SourceLocation{file_, 1, 0, name}, "missing column", valid_choices_hint(name, header_));
 }
 
-static double parse_f64(const CsvTable& t, size_t row, const std::string& name, const std::string& s) {
-  // A decimal number, spaces around it allowed: std::stod alone also read hexadecimal ("0x20"
-  // as 32) and "inf"/"nan" words.
-  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  if (b != std::string::npos) {
-    const std::string v_text = s.substr(b, e - b + 1);
-    if (v_text.find_first_not_of("0123456789+-.eE") == std::string::npos) try {
-        size_t pos = 0;
-        const double v = std::stod(v_text, &pos);
-        if (pos == v_text.size() && std::isfinite(v)) return v;
-      } catch (const std::logic_error&) {
-      }
-  }
-  throw Error(SourceLocation{t.file(), t.line_of(row), 0, name}, "expected a finite decimal number, got '" + s + "'");
+std::string csv_trimmed(const std::string& text) {
+  const size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : text.substr(b, e - b + 1);
+}
+
+double csv_decimal(const std::string& text, const SourceLocation& where) {
+  // std::stod alone also reads hexadecimal ("0x20" as 32, "0x1p+2" as 4) and "inf"/"nan" words.
+  const std::string v_text = csv_trimmed(text);
+  if (!v_text.empty() && v_text.find_first_not_of("0123456789+-.eE") == std::string::npos) try {
+      size_t pos = 0;
+      const double v = std::stod(v_text, &pos);
+      if (pos == v_text.size() && std::isfinite(v)) return v;
+    } catch (const std::logic_error&) {
+    }
+  throw Error(where, "expected a finite decimal number, got '" + text + "'");
+}
+
+int64_t csv_integer(const std::string& text, const SourceLocation& where) {
+  // Integer text only (review of 2026-12-06): the training CSV had read integers through the
+  // number rule, so 24.0 and 2.4e1 were 24 layers where every other reader refused them.
+  const std::string v_text = csv_trimmed(text);
+  const size_t digits = v_text.empty() || (v_text[0] != '+' && v_text[0] != '-') ? 0 : 1;
+  if (v_text.size() <= digits || v_text.find_first_not_of("0123456789", digits) != std::string::npos)
+    throw Error(where, "expected an integer in decimal digits, got '" + text + "'");
+  errno = 0;
+  const long long v = std::strtoll(v_text.c_str(), nullptr, 10);
+  if (errno == ERANGE) throw Error(where, "integer out of range: '" + text + "'");
+  return static_cast<int64_t>(v);
+}
+
+bool csv_boolean(const std::string& text, const SourceLocation& where) {
+  std::string v = csv_trimmed(text);
+  for (auto& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (v == "true") return true;
+  if (v == "false") return false;
+  throw Error(where, "expected true or false (any letter case), got '" + text + "'");
+}
+
+SourceLocation CsvTable::where(size_t row, const std::string& name) const {
+  return SourceLocation{file_, line_of(row), static_cast<int>(col(name)) + 1, name};
 }
 
 double CsvTable::f64(size_t row, const std::string& name) const {
   const auto& s = at(row, name);
-  if (s.empty()) throw Error(SourceLocation{file_, line_of(row), 0, name}, "value is missing", "this column is required in every row");
-  return parse_f64(*this, row, name, s);
+  if (s.empty()) throw Error(where(row, name), "value is missing", "this column is required in every row");
+  return csv_decimal(s, where(row, name));
 }
 double CsvTable::f64(size_t row, const std::string& name, double dflt) const {
   const auto& s = at(row, name);
-  return s.empty() ? dflt : parse_f64(*this, row, name, s);
+  return s.empty() ? dflt : csv_decimal(s, where(row, name));
 }
 int64_t CsvTable::i64(size_t row, const std::string& name) const {
-  const double v = f64(row, name);
-  if (v != std::floor(v))
-    throw Error(SourceLocation{file_, line_of(row), 0, name}, "expected an integer, got '" + at(row, name) + "'");
-  // 2^53: beyond it a double no longer holds every integer (and beyond 2^63 the cast is undefined).
-  if (std::fabs(v) > 9007199254740992.0)
-    throw Error(SourceLocation{file_, line_of(row), 0, name}, "integer out of range: '" + at(row, name) + "'");
-  return static_cast<int64_t>(v);
+  const auto& s = at(row, name);
+  if (s.empty()) throw Error(where(row, name), "value is missing", "this column is required in every row");
+  const int64_t v = csv_integer(s, where(row, name));
+  // Beyond 2^53 no column of these tables holds a count, and the figures it feeds (doubles) no
+  // longer hold every integer.
+  if (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53)) throw Error(where(row, name), "integer out of range: '" + s + "'");
+  return v;
 }
 int64_t CsvTable::i64(size_t row, const std::string& name, int64_t dflt) const {
   return at(row, name).empty() ? dflt : i64(row, name);

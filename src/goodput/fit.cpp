@@ -6,10 +6,10 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <set>
 #include <tuple>
 #include <sstream>
 
+#include "core/csv.hpp"
 #include "core/error.hpp"
 #include "core/result.hpp"
 #include "goodput/closed_forms.hpp"
@@ -35,37 +35,6 @@ std::string yaml_quoted(const std::string& v) {
     }
   }
   return o + "\"";
-}
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cur += '"';
-        ++i;
-      } else if (ch == '"') {
-        quoted = false;
-      } else {
-        cur += ch;
-      }
-    } else if (ch == '"') {
-      quoted = true;
-    } else if (ch == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (ch != '\r') {
-      cur += ch;
-    }
-  }
-  out.push_back(cur);
-  for (auto& s : out) {
-    const auto a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-    s = a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-  }
-  return out;
 }
 }  // namespace
 
@@ -336,24 +305,20 @@ double bound_of(F&& f, double k_hat, double l_max, double drop, double bound) {
 std::vector<FittedProcess> fit_incidents(const std::string& text, const std::string& name, double nodes, double days,
                                          int64_t min_events_for_shape) {
   if (!(nodes > 0) || !(days > 0)) throw Error(SourceLocation{name}, "fitting needs the observation's node count and length (> 0)");
-  std::istringstream in(text);
-  std::string line;
-  int lineno = 0;
-  std::vector<std::string> header;
-  bool have_header = false;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (!line.empty() && line.find_first_not_of(" \t\r") != std::string::npos && line[0] != '#') {
-      have_header = true;
-      break;
-    }
+  // Read by the CSV reader every other input uses (core/csv.hpp; review of 2026-12-06): a line
+  // tokenizer of its own here had reported every error at column 1, accepted an unterminated
+  // quote, refused CR-only line endings, read 0x1000 as a number and yes/1/no/0 as booleans. It
+  // skipped lines starting with '#', which no other CSV reader does and this CSV's docs never said:
+  // such a line is now a row (or the header) like any other, and an error says where.
+  const std::string hint_header = "header: time_h,category[,component][,node_lost]";
+  {
+    const size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    if (text.find_first_not_of(" \t\r\n,", start) == std::string::npos)
+      throw Error(SourceLocation{name}, "empty incident CSV (no header row)", hint_header);
   }
-  if (!have_header)
-    throw Error(SourceLocation{name}, "empty incident CSV (no header row)", "header: time_h,category[,component][,node_lost]");
-  // A spreadsheet's UTF-8 byte-order mark is not part of the first column's name (it had read
-  // "needs columns category and time_h" of a header that has them, 2026-12-04 review).
-  if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
-  header = split_csv_line(line);
+  const CsvTable table = CsvTable::parse(text, name);
+  const std::vector<std::string>& header = table.header();
+  const int header_line = table.header_line();
   auto col = [&](const std::string& n) -> int {
     for (size_t i = 0; i < header.size(); ++i)
       if (header[i] == n) return int(i);
@@ -361,21 +326,20 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
   };
   const int ct = col("category"), th = col("time_h"), ts = col("time_s"), cc = col("component"), cn = col("node_lost");
   if (ct < 0 || (th < 0 && ts < 0))
-    throw Error(SourceLocation{name, lineno, 1}, "the incident CSV needs columns category and time_h (or time_s)",
-                "header: time_h,category[,component][,node_lost]");
+    throw Error(SourceLocation{name, header_line}, "the incident CSV needs columns category and time_h (or time_s)", hint_header);
   // Strict header: a misspelt column (node_lsot) had been ignored, and its values with it
-  // (review of 2026-12-05); two time columns would leave one unread.
+  // (review of 2026-12-05); two time columns would leave one unread. (A column named twice is
+  // refused by the reader, at its column.)
   {
     static const std::vector<std::string> known = {"category", "time_h", "time_s", "component", "node_lost"};
-    std::set<std::string> seen;
-    for (const auto& h : header) {
+    for (size_t i = 0; i < header.size(); ++i) {
+      const std::string& h = header[i];
       if (h.empty()) continue;  // a blank column (a spreadsheet's trailing comma) holds nothing
       if (std::find(known.begin(), known.end(), h) == known.end())
-        throw Error(SourceLocation{name, lineno, 1, h}, "unknown column '" + h + "'", valid_choices_hint(h, known));
-      if (!seen.insert(h).second) throw Error(SourceLocation{name, lineno, 1, h}, "column '" + h + "' appears twice");
+        throw Error(SourceLocation{name, header_line, int(i) + 1, h}, "unknown column '" + h + "'", valid_choices_hint(h, known));
     }
     if (th >= 0 && ts >= 0)
-      throw Error(SourceLocation{name, lineno, 1, "time_s"}, "both time_h and time_s are given", "give the incident times in one of them");
+      throw Error(SourceLocation{name, header_line, ts + 1, "time_s"}, "both time_h and time_s are given", "give the incident times in one of them");
   }
   // A category is one failure process: one component and one node_lost for all its rows. A row
   // that contradicts an earlier one is an error (the last row had silently decided for all:
@@ -389,40 +353,34 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
   };
   std::map<std::string, Acc> by;
   std::vector<std::string> order;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (line.empty() || line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-    const auto f = split_csv_line(line);
-    if (f.size() != header.size())
-      throw Error(SourceLocation{name, lineno, 1}, "expected " + std::to_string(header.size()) + " fields, found " + std::to_string(f.size()));
-    double t;
-    const std::string& tv = f[size_t(th >= 0 ? th : ts)];
-    try {
-      size_t used = 0;
-      t = std::stod(tv, &used);
-      if (used != tv.size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
-      throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "not a number: '" + tv + "'");
-    }
+  const int time_col = th >= 0 ? th : ts;
+  const std::string time_key = th >= 0 ? "time_h" : "time_s";
+  for (size_t r = 0; r < table.rows(); ++r) {
+    const int lineno = table.line_of(r);
+    // Cells without the blanks around them (the old tokenizer trimmed every cell).
+    auto cell = [&](int c) { return csv_trimmed(table.at(r, size_t(c))); };
+    auto at = [&](int c, const std::string& key) { return SourceLocation{name, lineno, c + 1, key}; };
+    const std::string tv = cell(time_col);
+    double t = csv_decimal(tv, at(time_col, time_key));
     double step = printed_step(tv);
     if (th >= 0) {
       t *= 3600.0;
       step *= 3600.0;
     }
     if (!std::isfinite(t) || t < 0 || t > days * 86400.0 * (1 + 1e-9))
-      throw Error(SourceLocation{name, lineno, 1, th >= 0 ? "time_h" : "time_s"}, "incident time " + format_double(th >= 0 ? t / 3600.0 : t) + (th >= 0 ? " h" : " s") +
+      throw Error(at(time_col, time_key), "incident time " + format_double(th >= 0 ? t / 3600.0 : t) + (th >= 0 ? " h" : " s") +
                       " is outside the observation (0 to --fit-days " + format_double(days) + " = " +
                       format_double(th >= 0 ? days * 24.0 : days * 86400.0) + (th >= 0 ? " h)" : " s)"));
-    const std::string cat = f[size_t(ct)];
-    if (cat.empty()) throw Error(SourceLocation{name, lineno, 1, "category"}, "empty category");
+    const std::string cat = cell(ct);
+    if (cat.empty()) throw Error(at(ct, "category"), "empty category");
     if (!by.count(cat)) order.push_back(cat);
     Acc& a = by[cat];
     a.t.push_back(t);
     a.step_s.push_back(step);
-    if (cc >= 0 && !f[size_t(cc)].empty()) {
-      const std::string& v = f[size_t(cc)];
+    if (cc >= 0 && !cell(cc).empty()) {
+      const std::string v = cell(cc);
       if (!a.component.empty() && a.component != v)
-        throw Error(SourceLocation{name, lineno, 1, "component"},
+        throw Error(at(cc, "component"),
                     "category '" + cat + "' has component '" + a.component + "' on line " + std::to_string(a.component_line) + " and '" + v +
                         "' here: a category is one failure process",
                     "give each category one component, or split it into two categories");
@@ -430,18 +388,16 @@ std::vector<FittedProcess> fit_incidents(const std::string& text, const std::str
       // been written with any text, and `sofware` read as hardware (2026-12-06 review).
       const auto& all = failure_components();
       if (std::find(all.begin(), all.end(), v) == all.end())
-        throw Error(SourceLocation{name, lineno, 1, "component"}, "unknown failure component '" + v + "'", valid_choices_hint(v, all));
+        throw Error(at(cc, "component"), "unknown failure component '" + v + "'", valid_choices_hint(v, all));
       if (a.component.empty()) a.component_line = lineno;
       a.component = v;
     }
-    if (cn >= 0 && !f[size_t(cn)].empty()) {
-      const std::string& v = f[size_t(cn)];
-      int lost;
-      if (v == "true" || v == "1" || v == "yes") lost = 1;
-      else if (v == "false" || v == "0" || v == "no") lost = 0;
-      else throw Error(SourceLocation{name, lineno, 1, "node_lost"}, "expected true or false, got '" + v + "'");
+    if (cn >= 0 && !cell(cn).empty()) {
+      // true or false in any letter case, as the training CSV's booleans (yes/1/no/0 had been
+      // read here, and refused there; review of 2026-12-06).
+      const int lost = csv_boolean(cell(cn), at(cn, "node_lost")) ? 1 : 0;
       if (a.node_lost >= 0 && a.node_lost != lost)
-        throw Error(SourceLocation{name, lineno, 1, "node_lost"},
+        throw Error(at(cn, "node_lost"),
                     "category '" + cat + "' has node_lost " + (a.node_lost ? "true" : "false") + " on line " + std::to_string(a.node_lost_line) +
                         " and " + (lost ? "true" : "false") + " here: a category is one failure process",
                     "give each category one node_lost, or split it into two categories");

@@ -21,7 +21,8 @@ struct CsvTable {
 CsvTable parse_csv(const std::string& text, const std::string& file);
 CsvTable read_csv(const std::string& path);
 
-// Strict number parsing of one cell; throws Error with file, line and column name.
+// One cell by the number rules of core/csv.hpp (decimal, finite; integers as integer text);
+// throws Error with file, line, column number and column name.
 double cell_f64(const CsvTable& t, size_t row, int col);
 int64_t cell_i64(const CsvTable& t, size_t row, int col);
 

@@ -975,5 +975,57 @@ class BadInputs(unittest.TestCase):
         self.assertNotIn("collective_nic_aggregation", n)
 
 
+    def test_review_of_2026_12_06_csv_cells_by_one_rule(self):
+        """Every CSV reader takes numbers as decimals and integers as integer text, and names the
+        cell's line and column: the incident, request-trace and inference readers had read 0x1000
+        as 4096, the incident CSV's own tokenizer put every error at column 1, took an unterminated
+        quote and yes/1 for node_lost and refused CR-only endings, and the training CSV read layers
+        24.0 as 24 with no column in its errors (review of 2026-12-06)."""
+        import csv
+        import io
+        fit = ["--fit-nodes", "100", "--fit-days", "90"]
+        for name, text, where, what in [
+            ("inc-hex", "category,time_h\ngpu,1\ngpu,0x1000\n", ":3:2: key 'time_h'", "decimal"),
+            ("inc-nan", "category,time_h\ngpu,nan\n", ":2:2: key 'time_h'", "decimal"),
+            ("inc-dup", "category,time_h,category\ngpu,1,x\n", ":1:3: key 'category'", "named twice"),
+            ("inc-yes", "time_h,category,node_lost\n1,gpu,yes\n", ":2:3: key 'node_lost'", "true or false"),
+            ("inc-unterm", "category,time_h\ngpu,\"5\ngpu,7\n", ":2", "unterminated quoted field"),
+        ]:
+            with self.subTest(name):
+                p = self.write(name + ".csv", text)
+                self.assert_fails(["goodput", "--fit", p, *fit], [p + where], [what])
+        cr = self.write("inc-cr.csv", "category,time_h\rgpu,1\rgpu,2\r")
+        r = self.run_cli(["goodput", "--fit", cr, *fit, "--json", "-"])
+        self.assertEqual(r.returncode, 0, r.stderr.decode()[:2000])
+        self.assertEqual(json.loads(r.stdout)["scalars"]["incidents_count"], 2)
+        # Request trace: an arrival of 0x10 had been 16 s.
+        t = self.write("trace-hex.csv", "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0x10,100,10\n")
+        study = self.write("trace-hex.yaml", "deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                           "serving: {policy: continuous, max_batch_seqs: 64, max_batch_tokens: 8192}\n"
+                           f"workload: {{arrival: trace, trace_file: {t}}}\nslo: {{ttft_s: 1.0, tpot_s: 0.05}}\n")
+        self.assert_fails(["infer", "serve", study], [t + ":3:1: key 'arrival_s'"], ["decimal"])
+
+        def with_cell(path, column, value):
+            with open(path) as f:
+                lines = f.read().splitlines(keepends=True)
+            cols = next(csv.reader([lines[0]]))
+            rec = next(csv.reader([lines[1]]))
+            rec[cols.index(column)] = value
+            s = io.StringIO()
+            csv.writer(s, lineterminator="\n").writerow(rec)
+            return lines[0] + s.getvalue(), cols.index(column) + 1
+        # Inference validation CSV: value 0x6C had been 108 tok/s, params_b 0x1p+2 4 B parameters.
+        for column, value in (("value", "0x6C"), ("params_b", "0x1p+2")):
+            with self.subTest(column):
+                text, c = with_cell(os.path.join(DATA, "validation", "inference.csv"), column, value)
+                p = self.write(f"inf-{column}.csv", text)
+                self.assert_fails(["validate", p], [f"{p}:2:{c}: key '{column}'"], ["decimal"])
+        # Training CSV: integer columns take integer text; errors give the column number.
+        for value in ("24.0", "2.4e1", "0x18"):
+            with self.subTest(value):
+                text, c = with_cell(TRAINING_CSV, "layers", value)
+                p = self.write("tr-layers.csv", text)
+                self.assert_fails(["validate", p], [f"{p}:2:{c}: key 'layers'"], ["expected an integer"])
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -38,3 +38,64 @@ TEST(CsvLines, LineBreaksInQuotedFieldsCountInEveryLineEnding) {
   const auto m = CsvTable::parse("id,note\na,\"1\r2\n3\r\n4\"\nb,x\n", "m.csv");
   EXPECT_EQ(m.line_of(1), 6);
 }
+
+// Question (review of 2026-12-06): are integer columns read as integer text only (24.0 and 2.4e1
+// had been 24 layers, through the number rule), numbers as decimals only, and does every cell
+// error name its column number as well as its name (`rows.csv:2: key 'num_gpus'` had none)?
+TEST(CsvCells, IntegersAreIntegerTextAndErrorsNameTheColumn) {
+  const auto t = CsvTable::parse("id,layers,x\na,24.0,1\nb,2.4e1,0x20\nc, 24 ,-1.5e3\nd,+7,\ne,99999999999999999999,1\n", "rows.csv");
+  for (size_t r : {0u, 1u}) {
+    try {
+      (void)t.i64(r, "layers");
+      ADD_FAILURE() << t.at(r, "layers") << " read as an integer";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().line, int(r) + 2);
+      EXPECT_EQ(e.where().column, 2) << e.what();
+      EXPECT_EQ(e.where().key, "layers");
+      EXPECT_NE(e.message().find("expected an integer"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(t.i64(2, "layers"), 24);  // blanks around it, as every cell
+  EXPECT_EQ(t.i64(3, "layers"), 7);
+  try {
+    (void)t.i64(4, "layers");
+    ADD_FAILURE() << "beyond int64 read";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("out of range"), std::string::npos) << e.what();
+  }
+  try {
+    (void)t.f64(1, "x");
+    ADD_FAILURE() << "0x20 read as a number";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.where().column, 3) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rows.csv:3:3"), std::string::npos) << e.what();
+  }
+  EXPECT_DOUBLE_EQ(t.f64(2, "x"), -1500.0);
+  EXPECT_DOUBLE_EQ(t.f64(3, "x", 9.0), 9.0);
+  try {
+    (void)t.f64(3, "x");
+    ADD_FAILURE() << "an empty required cell read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().column, 3) << e.what();
+  }
+}
+
+TEST(CsvCells, TheSharedRules) {
+  const SourceLocation at{"f.csv", 2, 4, "k"};
+  for (const char* bad : {"0x1000", "0x1p+2", "inf", "nan", "1e400", "1,5", "", "1e", "--1"})
+    EXPECT_THROW(csv_decimal(bad, at), Error) << bad;
+  EXPECT_DOUBLE_EQ(csv_decimal(" 1.5e1 ", at), 15.0);
+  for (const char* bad : {"24.0", "2.4e1", "0x18", "", "+", "- 1", "1 2"}) EXPECT_THROW(csv_integer(bad, at), Error) << bad;
+  EXPECT_EQ(csv_integer("-12", at), -12);
+  for (const char* yes : {"true", "True", " TRUE "}) EXPECT_TRUE(csv_boolean(yes, at)) << yes;
+  for (const char* no : {"false", "False", "FALSE"}) EXPECT_FALSE(csv_boolean(no, at)) << no;
+  for (const char* bad : {"yes", "no", "1", "0", "t", "on", ""}) {
+    try {
+      (void)csv_boolean(bad, at);
+      ADD_FAILURE() << bad << " read as a boolean";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().column, 4);
+    }
+  }
+}

@@ -369,3 +369,53 @@ TEST(Fit, AMinuteLogHasOneResolutionWhateverItsUnitOrDecimals) {
     EXPECT_DOUBLE_EQ(fit_incidents(q6.str(), "q6.csv", nodes, days)[0].time_resolution_s, 900) << seed;
   }
 }
+
+// Question (review of 2026-12-06): is the incident CSV read by the shared CSV reader and cell
+// rules? Its own line tokenizer had read 0x1000 as 4096 h, reported every error at column 1,
+// accepted an unterminated quote, refused CR-only line endings and read yes/1/no/0 as booleans.
+TEST(Fit, TheIncidentCsvIsReadByTheSharedReader) {
+  auto error_of = [](const std::string& csv) -> sextant::Error {
+    try {
+      fit_incidents(csv, "inc.csv", 100, 90);
+    } catch (const sextant::Error& e) {
+      return e;
+    }
+    ADD_FAILURE() << "accepted: " << csv;
+    return sextant::Error("accepted");
+  };
+  {
+    const auto e = error_of("category,time_h\ngpu,1\ngpu,0x1000\n");
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.where().column, 2);
+    EXPECT_EQ(e.where().key, "time_h");
+  }
+  {
+    const auto e = error_of("category,time_h\ngpu,nan\n");
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.where().column, 2) << e.what();
+  }
+  {
+    const auto e = error_of("category,time_h,category\ngpu,1,x\n");
+    EXPECT_EQ(e.where().line, 1);
+    EXPECT_EQ(e.where().column, 3) << e.what();
+  }
+  {
+    const auto e = error_of("time_h,category,node_lsot\n1,gpu,true\n");
+    EXPECT_EQ(e.where().column, 3) << e.what();
+  }
+  EXPECT_NE(std::string(error_of("category,time_h\ngpu,\"5\ngpu,7\n").what()).find("unterminated"), std::string::npos);
+  for (const char* v : {"yes", "1", "no", "0"}) {
+    const auto e = error_of(std::string("time_h,category,node_lost\n1,gpu,") + v + "\n");
+    EXPECT_EQ(e.where().key, "node_lost") << v;
+    EXPECT_EQ(e.where().column, 3) << v;
+  }
+  // CR-only line endings and any letter case of true/false are read, as in the training CSV.
+  const auto f = fit_incidents("category,time_h,node_lost\rgpu,1,False\rgpu,2,FALSE\r", "inc.csv", 100, 90);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].count, 2);
+  EXPECT_FALSE(f[0].process.node_lost);
+  // Blanks around cells are still read past, and a quoted category keeps its comma.
+  const auto g = fit_incidents("time_h, category\n 1 ,\"a, b\" \n", "inc.csv", 100, 90);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].process.name, "a, b");
+}

@@ -210,3 +210,26 @@ TEST(Validation, TheRefitKeepsTheEnginesOverheadReferenceLayers) {
   ASSERT_TRUE(f.overhead_reference_layers.known);
   EXPECT_EQ(f.overhead_reference_layers.value, 32);
 }
+
+// Question (review of 2026-12-06): do the inference validation CSV and the request trace read
+// numbers by the core reader's decimal rule? strtod had read value 0x6C as 108 tok/s and params_b
+// 0x1p+2 as 4 B parameters.
+TEST(InferCsv, HexadecimalNumbersAreRefusedAtTheirColumn) {
+  const CsvTable t = parse_csv("id,value,params_b,batch\na,0x6C,6.74,1\nb,7.92,0x1p+2,1\nc,1e400,1,0x10\nd, 7.5 ,2, 3 \n", "v.csv");
+  auto col_of = [&](size_t row, int col) {
+    try {
+      (void)cell_f64(t, row, col);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().line, int(row) + 2);
+      EXPECT_EQ(e.where().key, t.header[size_t(col)]);
+      return e.where().column;
+    }
+    return 0;
+  };
+  EXPECT_EQ(col_of(0, 1), 2);
+  EXPECT_EQ(col_of(1, 2), 3);
+  EXPECT_EQ(col_of(2, 1), 2);
+  EXPECT_THROW(cell_i64(t, 2, 3), Error);
+  EXPECT_DOUBLE_EQ(cell_f64(t, 3, 1), 7.5);
+  EXPECT_EQ(cell_i64(t, 3, 3), 3);
+}
