@@ -17,7 +17,7 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
   t.file_ = name;
   std::vector<std::string> fields;
   std::string cur;
-  bool quoted = false, field_started = false;
+  bool quoted = false, field_started = false, had_quote = false;
   int line = 1, record_line = 1;
   auto end_record = [&] {
     fields.push_back(cur);
@@ -54,6 +54,7 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
     }
     fields.clear();
     field_started = false;
+    had_quote = false;
     record_line = line;
   };
   // A UTF-8 byte-order mark (spreadsheets on Windows write one) is not part of the first column's
@@ -78,13 +79,19 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& name) {
       }
       continue;
     }
-    if (c == '"' && !field_started) {
+    // A quote opens a field after blanks too (`1.5, "xid79"`: hand-written CSVs put a space after
+    // the comma, and the cell had kept its quotes, splitting one category in two; review of
+    // 2026-12-06): the blanks before it are dropped, as blanks around a cell are.
+    if (c == '"' && (!field_started || (!had_quote && cur.find_first_not_of(" \t") == std::string::npos))) {
       quoted = true;
       field_started = true;
+      had_quote = true;
+      cur.clear();
     } else if (c == ',') {
       fields.push_back(cur);
       cur.clear();
       field_started = false;
+      had_quote = false;
     } else if (c == '\r') {
       // CRLF: the \n ends the record; a lone CR (classic Mac line endings) ends it itself.
       if (i + 1 >= text.size() || text[i + 1] != '\n') {

@@ -46,9 +46,15 @@ std::string abbreviate_long_values(std::string_view text) {
     size_t j = i;
     while (j < text.size() && !blank(text[j])) ++j;
     const std::string_view run = text.substr(i, j - i);
-    if (run.size() > kLongRunBytes) {
+    // A path is shown whole up to PATH_MAX (a deep scratch folder's missing config.json had been cut
+    // to its first 80 bytes, hiding the file; review of 2026-12-06); beyond, its head and its tail.
+    const bool path = run.find('/') != std::string_view::npos;
+    if (run.size() > (path ? kLongPathBytes : kLongRunBytes)) {
       out.append(run.substr(0, utf8_cut(run, kShownRunBytes)));
-      out += "... (" + std::to_string(run.size()) + " bytes)";
+      out += "... (" + std::to_string(run.size()) + " bytes) ...";
+      size_t tail = run.size() - kShownRunBytes;  // the last kShownRunBytes, from a character's start
+      while (tail < run.size() && (static_cast<unsigned char>(run[tail]) & 0xc0) == 0x80) ++tail;
+      out.append(run.substr(tail));
     } else {
       out.append(run);
     }

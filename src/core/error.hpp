@@ -23,11 +23,13 @@ struct SourceLocation {
 std::string printable_message(std::string_view text);
 
 // The text with every run of more than kLongRunBytes bytes without a space, tab or newline (an
-// echoed value: a 5 MB model name) cut to its first kShownRunBytes bytes and "... (N bytes)", and
+// echoed value: a 5 MB model name; kLongPathBytes for a run with a '/') cut to its first and last
+// kShownRunBytes bytes around "... (N bytes) ...", and
 // the whole cut to kMaxMessageBytes: Error applies it to its message and hint (2026-12-06 review: a
 // 5,000,000-character value was echoed whole, 5 MB of error).
 constexpr size_t kLongRunBytes = 256;
 constexpr size_t kShownRunBytes = 80;
+constexpr size_t kLongPathBytes = 4096;  // a run with a '/' (a path) is shown whole up to PATH_MAX
 constexpr size_t kMaxMessageBytes = 16384;
 std::string abbreviate_long_values(std::string_view text);
 

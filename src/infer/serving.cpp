@@ -1375,7 +1375,14 @@ std::string kv_allocation_note(const Deployment& d, const KvAllocation& a, int64
   return "KV cache: " + how + ": " + window + " tokens for each of " + n + " sequences, " + format_double(a.asked_tokens) +
          " tokens, more than the memory holds: the cache is the " + format_double(held) + " tokens it holds (-c " + format_double(held) +
          ", " + format_double(std::floor(held / static_cast<double>(seqs))) + " tokens a slot), shared by the sequences as llama-server's "
-         "--kv-unified shares it; fewer serving.max_batch_seqs give each the whole window";
+         "--kv-unified shares it" +
+         // Fewer sequences help only where the memory holds one whole window (at one sequence, or
+         // a window beyond the memory, the remedy had been offered anyway; review of 2026-12-06).
+         (seqs > 1 && by_memory_tokens >= a.per_sequence_tokens
+              ? "; " + format_double(std::floor(by_memory_tokens / a.per_sequence_tokens)) +
+                    " or fewer serving.max_batch_seqs give each the whole window"
+              : "; the memory holds less than one " + window + "-token window: a shorter context (deployment.max_model_len) or a smaller "
+                "KV format fits more of it");
 }
 
 double given_kv_capacity_tokens(double given_tokens, double by_memory_tokens, const Deployment& d) {

@@ -397,6 +397,12 @@ TEST(CalibrateTrace, LatencyIsSeparatedFromSizesSpanningAFactorOf2) {
   EXPECT_TRUE(apart.latency_separated);
   EXPECT_NEAR(apart.latency_s, 20e-6, 1e-12);
   EXPECT_NEAR(apart.bandwidth_bytes_per_s / 300e9, 1.0, 1e-9);
+  // A factor of 2 within rounding (a trace's sizes are bus bandwidth x duration: 3670015.999999999
+  // over 1835008 had dropped the latency; review of 2026-12-06).
+  NetworkFit rounded;
+  fit_latency_bandwidth({1835008.0, 3670015.999999999}, {t_of(1835008.0), t_of(3670016.0)}, rounded);
+  EXPECT_TRUE(rounded.latency_separated);
+  EXPECT_NEAR(rounded.latency_s, 20e-6, 1e-9);
 }
 
 // Question: does a bench run with two dtypes whose shapes scale differently (fp32 of half-dimension

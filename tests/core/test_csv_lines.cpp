@@ -99,3 +99,16 @@ TEST(CsvCells, TheSharedRules) {
     }
   }
 }
+
+// Review of 2026-12-06: a quoted cell after the blank of ", " kept its quotes ("xid79" and xid79
+// became two failure categories; a quoted header after a blank matched no column). A quote after
+// blanks opens the field; one after other text is that text's.
+TEST(CsvLines, AQuoteAfterBlanksOpensTheField) {
+  const auto t = CsvTable::parse("\"time_h\", \"category\"\n1.5, \"xid79\"\n3, xid79\n4,  \"a, b\" \n5, x\"y\"\n", "inc.csv");
+  ASSERT_TRUE(t.has("category"));
+  ASSERT_EQ(t.rows(), 4u);
+  EXPECT_EQ(t.at(0, "category"), "xid79");
+  EXPECT_EQ(t.at(1, "category"), " xid79");  // unquoted: its blank stays for the cell's trim
+  EXPECT_EQ(t.at(2, "category"), "a, b ");   // the comma inside the quotes is the cell's
+  EXPECT_EQ(t.at(3, "category"), " x\"y\"");
+}

@@ -78,3 +78,17 @@ TEST(PrintableMessage, ALongValueIsCutAndNotSearched) {
 
 }  // namespace
 }  // namespace sextant
+
+// Review of 2026-12-06: a path over 256 bytes (a deep scratch folder) was cut to its first 80
+// bytes, hiding the file the error is about. Paths are whole up to PATH_MAX; beyond, the cut
+// keeps the tail too.
+TEST(PrintableMessage, APathIsShownWholeAndAnOverlongRunKeepsItsTail) {
+  const std::string path = "/scratch/" + std::string(300, 'd') + "/missing/config.json";
+  const std::string shown = sextant::abbreviate_long_values("model file '" + path + "' not found");
+  EXPECT_NE(shown.find(path), std::string::npos) << shown;
+  const std::string run = std::string(1000, 'x') + "END";
+  const std::string cut = sextant::abbreviate_long_values(run);
+  EXPECT_NE(cut.find("... (1003 bytes) ..."), std::string::npos) << cut;
+  EXPECT_EQ(cut.substr(cut.size() - 3), "END");
+  EXPECT_LT(cut.size(), 200u);
+}

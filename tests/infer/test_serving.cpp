@@ -859,3 +859,24 @@ TEST(Serving, LlamaCppAllocatesTheContextWindowForEachSequence) {
   EXPECT_GT(kv_capacity_tokens(v, v.deployment), 400000.0);
   EXPECT_FALSE(engine_kv_allocation(v.deployment, 4, 1000.0).per_sequence);
 }
+
+// Review of 2026-12-06: a llama.cpp cache capped by the memory offered "fewer
+// serving.max_batch_seqs give each the whole window" at one sequence, and where the memory holds
+// less than one window, which no count can give.
+TEST(Serving, LlamaCppCapNoteOffersFewerSequencesOnlyWhereAWindowFits) {
+  DeploymentSpec ds = spec("llama-2-7b", "apple-m2-max-30c", "llama.cpp", "q4_0");
+  ds.activation_format = "fp32";
+  ds.memory_gib = 64;
+  const Deployment d = make_deployment(catalog(), infer_data(), ds);
+  ASSERT_EQ(d.context_window_tokens, 4096);
+  // 64 windows asked, 20 held: fewer sequences (5 or fewer) help.
+  const double roomy = 20 * 4096.0;
+  const std::string many = kv_allocation_note(d, engine_kv_allocation(d, 64, roomy), 64, roomy);
+  EXPECT_NE(many.find("; 20 or fewer serving.max_batch_seqs give each the whole window"), std::string::npos) << many;
+  // Less than one window held: no count helps, at one sequence or at four.
+  for (const int64_t seqs : {1, 4}) {
+    const std::string tight = kv_allocation_note(d, engine_kv_allocation(d, seqs, 770), seqs, 770);
+    EXPECT_EQ(tight.find("fewer serving.max_batch_seqs"), std::string::npos) << tight;
+    EXPECT_NE(tight.find("holds less than one 4096-token window"), std::string::npos) << tight;
+  }
+}

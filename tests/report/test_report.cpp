@@ -639,6 +639,12 @@ TEST(ReportRenderers, InferKvTakeawayGivesTheBusiestPool) {
   ch = chart_of(one, "kv-timeline");
   ASSERT_NE(ch, nullptr);
   EXPECT_EQ(ch->takeaway, "KV cache peaks at 3.1% of capacity; at most 11 requests wait");
+  // Two figures that print alike are given once (2.4% and 2.4% had been given as different; review
+  // of 2026-12-06).
+  const ReportPage alike = page_of(0.03104);
+  ch = chart_of(alike, "kv-timeline");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_EQ(ch->takeaway, "KV cache peaks at 3.1% of capacity; at most 11 requests wait");
 }
 
 // Question (review of 2026-12-06): does every serve chart's tooltip give each series' values with
