@@ -1338,7 +1338,7 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     if (r.may_read.count(k)) candidates.clear();
     for (const auto& a : candidates) {
       if (j.contains(a)) continue;
-      const int d = edit_distance(k, a);
+      const int d = edit_distance_capped(k, a, 2);
       const bool near = d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()));
       const bool truncated = k.size() >= 6 && k.size() < a.size() && a.compare(0, k.size(), k) == 0;
       if (near || truncated)

@@ -141,6 +141,12 @@ int edit_distance(const std::string& a, const std::string& b) {
   return prev[m];
 }
 
+int edit_distance_capped(const std::string& a, const std::string& b, int cap) {
+  const size_t gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  if (cap < 0 || gap > static_cast<size_t>(cap)) return cap + 1;
+  return std::min(edit_distance(a, b), cap + 1);
+}
+
 namespace {
 bool starts_with_ci(const std::string& s, const std::string& prefix) {
   if (prefix.empty() || prefix.size() > s.size()) return false;

@@ -57,6 +57,11 @@ std::string format_error(const SourceLocation& where, const std::string& message
 // Edit distance between a and b (case-insensitive), for "did you mean" suggestions.
 int edit_distance(const std::string& a, const std::string& b);
 
+// edit_distance when it can be at most `cap`, else cap + 1 without computing it: lengths more
+// than cap apart are that far at least. Near-miss checks use it so that a column or key of
+// megabytes costs nothing (its full distances took seconds; review of 2026-12-06).
+int edit_distance_capped(const std::string& a, const std::string& b, int cap);
+
 // The closest candidate to `word` when it is plausibly a typo; empty otherwise. None for a word
 // longer than twice the longest candidate and 8 characters (no typo is that long, and the edit
 // distances of a 5 MB word took 27 s before 2026-12-06, review).

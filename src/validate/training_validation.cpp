@@ -21,10 +21,16 @@ static const std::vector<std::string> kRequired = {
     "accelerator", "system", "num_gpus", "tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch",
     "sequence_parallel", "recompute", "zero_stage", "precision", "target_step_time_s"};
 
+// Where a row's value is: file, line and the column's number when the file has the column (its
+// range and choice errors had given column 0; review of 2026-12-06).
+static SourceLocation cell(const CsvTable& t, size_t row, const std::string& col) {
+  return SourceLocation{t.file(), t.line_of(row), t.has(col) ? static_cast<int>(t.col(col)) + 1 : 0, col};
+}
+
 double target_step_time_of(const CsvTable& t, size_t row) {
   const double v = t.f64(row, "target_step_time_s");
   if (!(v > 0) || !std::isfinite(v))
-    throw Error(SourceLocation{t.file(), t.line_of(row), 0, "target_step_time_s"},
+    throw Error(cell(t, row, "target_step_time_s"),
                 "target_step_time_s must be a positive number of seconds, got '" + t.at(row, "target_step_time_s") + "'");
   return v;
 }
@@ -68,8 +74,8 @@ void check_training_columns(const CsvTable& t) {
     std::string near;
     int near_d = 0;
     for (const auto& c : read) {
-      const int d = edit_distance(h, c);
       const int limit = std::max<int>(1, static_cast<int>(std::min(h.size(), c.size())) / 4);
+      const int d = edit_distance_capped(h, c, limit);
       if (d <= limit && (near.empty() || d < near_d)) {
         near = c;
         near_d = d;
@@ -242,7 +248,7 @@ void at_row(const CsvTable& t, size_t r, F&& check) {
       col.clear();
     }
     for (const auto& k : derived) msg += " (scenario key " + k + ": " + derived_from(k) + ")";
-    throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, msg, hint);
+    throw Error(cell(t, r, col), msg, hint);
   }
 }
 }  // namespace
@@ -254,7 +260,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   auto int_col = [&](const char* col, int64_t lo, std::optional<int64_t> dflt = std::nullopt) -> int {
     const int64_t v = dflt ? t.i64(r, col, *dflt) : t.i64(r, col);
     if (v < lo || v > std::numeric_limits<int>::max())
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col},
+      throw Error(cell(t, r, col),
                   std::string(col) + " must be an integer from " + std::to_string(lo) + " to " +
                       std::to_string(std::numeric_limits<int>::max()) + ", got '" + t.at(r, col) + "'");
     return static_cast<int>(v);
@@ -268,7 +274,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   auto choice_col = [&](const char* col, const std::vector<std::string>& valid) {
     const std::string v = trimmed(col);
     if (std::find(valid.begin(), valid.end(), v) == valid.end())
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a valid " + col,
+      throw Error(cell(t, r, col), "'" + v + "' is not a valid " + col,
                   valid_choices_hint(v, valid));
     return v;
   };
@@ -288,7 +294,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     const std::string v = lower_bool(trimmed(col));
     if (v.empty()) return;
     if (v != "true" && v != "false")
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, col}, "'" + v + "' is not a boolean", "valid: true, false, or empty (not stated)");
+      throw Error(cell(t, r, col), "'" + v + "' is not a boolean", "valid: true, false, or empty (not stated)");
     field = v == "true";
   };
   Scenario s;
@@ -310,7 +316,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     m.head_dim = int_col("head_dim", 1);
   } else {
     if (m.hidden % m.heads != 0)
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "hidden"},
+      throw Error(cell(t, r, "hidden"),
                   "hidden " + std::to_string(m.hidden) + " is not a multiple of heads " + std::to_string(m.heads) +
                       ", and the row gives no head_dim",
                   "state the model's head_dim (a column), or correct hidden or heads");
@@ -320,7 +326,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   m.vocab = int_col("vocab", 1);
   const std::string mlp = trimmed("mlp");
   if (mlp != "gelu" && mlp != "relu2" && mlp != "swiglu" && mlp != "geglu")
-    throw Error(SourceLocation{t.file(), t.line_of(r), 0, "mlp"}, "unknown mlp '" + mlp + "'",
+    throw Error(cell(t, r, "mlp"), "unknown mlp '" + mlp + "'",
                 valid_choices_hint(mlp, {"gelu", "relu2", "swiglu", "geglu"}));
   m.mlp = mlp;
   if (t.has("num_experts") && !trimmed("num_experts").empty()) {
@@ -337,7 +343,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     // lost expert count) ran as a dense model without a word, whatever the cell held (review).
     for (const char* col : {"moe_topk", "moe_ffn_hidden", "shared_experts", "dense_layers"})
       if (t.has(col) && !trimmed(col).empty())
-        throw Error(SourceLocation{t.file(), t.line_of(r), 0, col},
+        throw Error(cell(t, r, col),
                     std::string(col) + " is '" + trimmed(col) + "' but " +
                         (t.has("num_experts") ? "num_experts is empty" : "the file has no num_experts column") +
                         ": the row is a dense model, whose MoE columns are empty",
@@ -354,7 +360,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   if (t.has("target_tokens_per_s_per_gpu") && !trimmed("target_tokens_per_s_per_gpu").empty()) {
     const double tps = t.f64(r, "target_tokens_per_s_per_gpu");  // refuses text, nan and inf, naming the cell
     if (!(tps > 0))
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "target_tokens_per_s_per_gpu"},
+      throw Error(cell(t, r, "target_tokens_per_s_per_gpu"),
                   "target_tokens_per_s_per_gpu must be a positive number of tokens per second per GPU, got '" +
                       trimmed("target_tokens_per_s_per_gpu") + "'",
                   "global_batch*seq_len/(target_step_time_s*num_gpus), or leave the cell empty");
@@ -362,12 +368,12 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
 
   const std::string sys = trimmed("system");
   if (!cat.has_system(sys))
-    throw Error(SourceLocation{t.file(), t.line_of(r), 0, "system"}, "unknown system '" + sys + "'",
+    throw Error(cell(t, r, "system"), "unknown system '" + sys + "'",
                 valid_choices_hint(sys, cat.system_ids()));
   s.system = cat.system(sys);
   const std::string acc = trimmed("accelerator");
   if (!cat.has_accelerator(acc))
-    throw Error(SourceLocation{t.file(), t.line_of(r), 0, "accelerator"}, "unknown accelerator '" + acc + "'",
+    throw Error(cell(t, r, "accelerator"), "unknown accelerator '" + acc + "'",
                 valid_choices_hint(acc, cat.accelerator_ids()));
   s.accelerator = cat.accelerator(acc);
   s.scale_up = cat.network(s.system.scale_up_network);
@@ -378,7 +384,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   if (t.has("gpus_per_node") && !trimmed("gpus_per_node").empty()) {
     const int gpn = int_col("gpus_per_node", 1);
     if (gpn != s.system.gpus_per_node)
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "gpus_per_node"},
+      throw Error(cell(t, r, "gpus_per_node"),
                   "gpus_per_node " + std::to_string(gpn) + " is not system '" + sys + "''s " + std::to_string(s.system.gpus_per_node) +
                       " GPUs per node",
                   "name a catalog system whose nodes the run used, or leave the cell empty");
@@ -401,7 +407,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   p.sequence_parallel = sp == "true" || (sp != "false" && p.tp > 1);
   p.zero_stage = int_col("zero_stage", 0);
   if (p.zero_stage > 3)
-    throw Error(SourceLocation{t.file(), t.line_of(r), 0, "zero_stage"}, "zero_stage must be 0, 1, 2 or 3, got '" + t.at(r, "zero_stage") + "'");
+    throw Error(cell(t, r, "zero_stage"), "zero_stage must be 0, 1, 2 or 3, got '" + t.at(r, "zero_stage") + "'");
   p.schedule = p.vpp > 1 ? "interleaved-1f1b" : "1f1b";
   // The stage layout for the plan's pp*vpp virtual stages: even where they divide the layers,
   // else fewer-first-last where pp*vpp divides layers+2, else the remainder spread (documented
@@ -426,7 +432,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   if (t.has("framework") && !trimmed("framework").empty()) {
     const std::string fw = trimmed("framework");
     if (!cat.has_framework(fw))
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "framework"}, "unknown framework '" + fw + "'",
+      throw Error(cell(t, r, "framework"), "unknown framework '" + fw + "'",
                   valid_choices_hint(fw, cat.framework_ids()));
     s.framework = fw;
     apply_framework_defaults(p, cat.framework(fw));
@@ -437,7 +443,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   tr.micro_batch_given = !trimmed("micro_batch").empty();
   tr.micro_batch = int_col("micro_batch", 1, 1);
   tr.seq_len = int_col("seq_len", 1);
-  tr.precision = parse_dtype(trimmed("precision"), SourceLocation{t.file(), t.line_of(r), 0, "precision"});
+  tr.precision = parse_dtype(trimmed("precision"), cell(t, r, "precision"));
   tr.grad_reduce_dtype = tr.precision == DType::FP16 ? DType::FP16 : DType::FP32;
   if (!s.framework.empty() && !cat.framework(s.framework).grad_reduce_dtype.value.empty())
     tr.grad_reduce_dtype = parse_dtype(cat.framework(s.framework).grad_reduce_dtype.value, SourceLocation{});
@@ -467,7 +473,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     const std::string v = trimmed("fp8_recipe");
     const auto& valid = fp8_recipe_names();
     if (std::find(valid.begin(), valid.end(), v) == valid.end())
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "fp8_recipe"}, "unknown FP8 recipe '" + v + "'",
+      throw Error(cell(t, r, "fp8_recipe"), "unknown FP8 recipe '" + v + "'",
                   valid_choices_hint(v, valid));
     tr.fp8_recipe = v;
   }
@@ -477,7 +483,7 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
     const std::string d = trimmed("moe_dispatcher");
     const auto& valid = moe_dispatcher_names();
     if (std::find(valid.begin(), valid.end(), d) == valid.end())
-      throw Error(SourceLocation{t.file(), t.line_of(r), 0, "moe_dispatcher"}, "unknown MoE dispatcher '" + d + "'",
+      throw Error(cell(t, r, "moe_dispatcher"), "unknown MoE dispatcher '" + d + "'",
                   valid_choices_hint(d, valid));
     p.moe_dispatcher = d;
   }
@@ -530,7 +536,7 @@ std::string known_issue_of(const CsvTable& t, size_t row) {
   if (v.empty()) return v;
   // A citation, not a free-text excuse: the address of the publisher's own acknowledgement.
   if (v.rfind("https://", 0) != 0 || v.size() <= 8 || v.find_first_of(" \t\"") != std::string::npos)
-    throw Error(SourceLocation{t.file(), t.line_of(row), 0, "known_issue"}, "'" + v + "' is not an https address",
+    throw Error(cell(t, row, "known_issue"), "'" + v + "' is not an https address",
                 "valid: empty, or the https address of the publisher's acknowledgement that this run is slower than "
                 "its software should be (an issue or release note)");
   return v;
@@ -638,10 +644,10 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     const std::string id = cell_text(t, i, "id");
     for (const char* col : {"id", "source"})
       if (cell_text(t, i, col).empty())
-        throw Error(SourceLocation{t.file(), t.line_of(i), 0, col}, std::string("the row's ") + col + " is empty",
+        throw Error(cell(t, i, col), std::string("the row's ") + col + " is empty",
                     std::string("every row names its ") + (std::string(col) == "id" ? "run (a unique id)" : "source (the publication it comes from)"));
     if (const auto [it, fresh] = id_line.emplace(id, t.line_of(i)); !fresh)
-      throw Error(SourceLocation{t.file(), t.line_of(i), 0, "id"}, "id '" + id + "' is given twice (first at line " + std::to_string(it->second) + ")",
+      throw Error(cell(t, i, "id"), "id '" + id + "' is given twice (first at line " + std::to_string(it->second) + ")",
                   "each row is one published run: remove or rename one");
     scen.push_back(scenario_from_training_row(t, i, cat));
     // A stated vpp the micro-batch count cannot interleave runs as vpp 1 (the policy): said.

@@ -151,6 +151,8 @@ TEST(TrainingRowColumns, EmptyRequiredCellsAreErrorsNotDefaults) {
     } catch (const Error& e) {
       EXPECT_EQ(e.where().key, col) << e.what();
       EXPECT_EQ(e.where().line, 2) << e.what();
+      // and its column's number (review of 2026-12-06: range and choice errors gave none).
+      EXPECT_EQ(e.where().column, static_cast<int>(i) + 1) << e.what();
     }
   }
   // vpp stays optional: empty is 1, the schema's "not stated".
@@ -180,6 +182,8 @@ TEST(TrainingRowColumns, NearMissColumnsAndHeadDimAreErrors) {
     ADD_FAILURE() << "hidden 2300 / 32 heads accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.where().key, "hidden");
+    const auto h = CsvTable::parse(odd, "rows.csv");
+    EXPECT_EQ(e.where().column, static_cast<int>(h.col("hidden")) + 1) << e.what();
   }
   // A header with spaces after the commas reads as the same columns.
   std::string spaced = row("", "", "");
@@ -197,6 +201,7 @@ TEST(TrainingRowColumns, PlanErrorsNameTheCsvColumn) {
   } catch (const Error& e) {
     EXPECT_EQ(e.where().key, "num_gpus") << e.what();
     EXPECT_EQ(e.where().line, 2);
+    EXPECT_GT(e.where().column, 0) << e.what();
   }
   // A hexadecimal number is not a number of this file.
   std::string hex = row("", "", "");

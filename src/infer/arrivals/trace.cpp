@@ -29,7 +29,7 @@ class TraceArrivals final : public ArrivalProcess {
         for (const char* k : kRead) known = known || h == k;
         if (known) continue;
         for (const char* k : kRead) {
-          const int d = edit_distance(h, k);
+          const int d = edit_distance_capped(h, k, 2);
           if (d <= 2 && 3 * d < static_cast<int>(std::max(h.size(), std::string(k).size())))
             throw Error(SourceLocation{spec.trace_file, 1, static_cast<int>(c) + 1, h}, "unknown column '" + h + "'",
                         std::string("did you mean '") + k + "'?");
