@@ -272,8 +272,7 @@ void YamlMap::throw_if_typo() const {
     for (const auto& a : absent) {
       // At least the difference of the lengths apart: a key of megabytes is no near miss, and its
       // edit distances took seconds (review of 2026-12-06).
-      if (std::max(k.size(), a.size()) - std::min(k.size(), a.size()) > 2) continue;
-      const int d = edit_distance(k, a);
+      const int d = edit_distance_capped(k, a, 2);
       if (d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()))) unknown_key(kv.first, a);
     }
   }
@@ -689,12 +688,37 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
                   "indices run from 0");
     return idx;
   };
+  // `KEY=null` (or ~, Null, NULL) removes the key, as if the file had not written it: the reader
+  // takes its default. An empty value stays an error (an unset shell variable, `--set
+  // parallel.tp=$TP`). Before 2026-12-06 null was refused as "no value given" too, with the hint
+  // to leave the --set out, which cannot remove a key the file writes (`--set
+  // serving.disaggregation=null` on the disaggregated example; review).
+  const auto first = value.find_first_not_of(" \t");
+  const std::string trimmed = first == std::string::npos ? std::string() : value.substr(first, value.find_last_not_of(" \t") - first + 1);
+  const bool remove = trimmed == "~" || trimmed == "null" || trimmed == "Null" || trimmed == "NULL";
+  // A null for a key the file does not write is refused, as a misspelt key is: it had been a
+  // silent no-op (`--set serving.disagregation=null` served the disaggregated study as written;
+  // review of 2026-12-06). The hint names the keys written there, the nearest first.
+  auto not_written = [&](const YAML::Node& map, size_t depth) {
+    std::vector<std::string> written;
+    if (map.IsMap())
+      for (const auto& kv : map) written.push_back(kv.first.as<std::string>());
+    std::string at;
+    for (size_t j = 0; j < depth; ++j) at += (j ? "." : "") + parts[j];
+    throw Error(SourceLocation{in_file, 0, 0, key},
+                "KEY=null removes a key the file writes, and it writes no '" + parts[depth] + "'" + (at.empty() ? "" : " under '" + at + "'"),
+                written.empty() ? std::string("nothing is written there") : valid_choices_hint(parts[depth], written));
+  };
   YAML::Node cur = root;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     const bool in_list = cur.IsSequence();
     const size_t idx = in_list ? index_in(cur, parts[i]) : 0;
     YAML::Node next = in_list ? cur[idx] : cur[parts[i]];
     if (!next.IsDefined() || next.IsNull()) {
+      if (remove) {
+        if (next.IsNull() && next.IsDefined()) return;  // `prefix:` written empty: nothing under it to remove
+        not_written(cur, i);
+      }
       if (in_list) cur[idx] = YAML::Node(YAML::NodeType::Map);
       else cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
       next = in_list ? cur[idx] : cur[parts[i]];
@@ -720,9 +744,18 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
     }
     cur.reset(next);
   }
+  if (remove) {
+    // A list entry is not removed: the entries after it would move to other indices.
+    if (cur.IsSequence())
+      throw Error(SourceLocation{in_file, 0, 0, key}, "a list entry cannot be removed with null: the entries after it would change their indices",
+                  "set the whole list without it (--set " + key.substr(0, key.back() == ']' ? key.rfind('[') : key.rfind('.')) + "=[...])");
+    if (cur.IsMap()) {
+      if (!cur[parts.back()].IsDefined()) not_written(cur, parts.size() - 1);
+      cur.remove(parts.back());
+    }
+    return;
+  }
   YAML::Node v;
-  const auto first = value.find_first_not_of(" \t");
-  const std::string trimmed = first == std::string::npos ? std::string() : value.substr(first, value.find_last_not_of(" \t") - first + 1);
   // The checks a file's text gets: no control characters or invalid UTF-8, one document (a
   // '---' in a value had dropped what followed it; 2026-12-04 review).
   // Located as the other errors of a malformed override are, `--set: key 'K'`, with the place in
@@ -752,11 +785,11 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   // anchor '&x') is the text itself: it had been refused as "no value given".
   if ((!v.IsDefined() || v.IsNull()) && !trimmed.empty() && trimmed != "~" && trimmed != "null" && trimmed != "Null" && trimmed != "NULL")
     v = YAML::Node(value);
-  // An empty or null value would silently put the key back to its default (a shell variable that
-  // was never set, `--set parallel.tp=$TP`): say so instead.
+  // An empty value would silently put the key back to its default (a shell variable that was never
+  // set, `--set parallel.tp=$TP`): say so instead. (null removes the key: above.)
   if (!v.IsDefined() || v.IsNull())
     throw Error(SourceLocation{"--set", 0, 0, key}, "no value given for '" + key + "'",
-                "write KEY=VALUE; to take the default, leave the --set out");
+                "write KEY=VALUE; for the default, leave the --set out, or write KEY=null to remove a key the file writes");
   // The new value replaces the key's node, never writes into it: a value given once and used
   // again through an alias (`tp: &t 2` ... `pp: *t`) shares its node, and assigning into it had
   // changed every alias (`--set parallel.tp=4` gave tp4 pp4; 2026-12-03 review).

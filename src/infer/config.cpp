@@ -201,17 +201,13 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
                       const std::vector<std::pair<std::string, std::string>>& sets) {
   YAML::Node root = parse_yaml_document(text, path);
   for (const auto& [k, v] : sets) {
-    // `--set sweep=null` (or ~) removes the file's request-rate sweep: the one way to run a study
-    // that has one without it (2026-12-06 review: `=[]` was "must not be empty", `=null` "no value
-    // given"). Only the sweep: a null elsewhere still says "no value given".
-    if (k == "sweep") {
-      const size_t b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
-      const std::string t = b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
-      if (t == "null" || t == "~" || t == "Null" || t == "NULL") {
-        if (root.IsMap() && root["sweep"]) root.remove("sweep");
-        continue;
-      }
-    }
+    // `--set KEY=null` (or ~) removes the file's key (apply_yaml_override), `sweep=null` its
+    // request-rate sweep; a null is no rate given, and leaves the file's other rate in place.
+    // (Before 2026-12-06 the sweep alone was special-cased here, and `serving.disaggregation=null`
+    // was "no value given"; review.)
+    const size_t b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
+    const std::string t = b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
+    const bool removes = t == "null" || t == "~" || t == "Null" || t == "NULL";
     // The request rate is given one way: a --set of rate_per_s or load_fraction replaces the
     // file's other one (before 2026-12-02 the file's load_fraction silently won over a --set
     // rate_per_s). Both in the file (or both set) is an error below. So do the sweep's
@@ -226,7 +222,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
                            OneOf{"sweep.rates_per_s", "sweep", "load_fractions"}, OneOf{"sweep.load_fractions", "sweep", "rates_per_s"}}) {
       bool other_set = false;
       for (const auto& [k2, v2] : sets) other_set |= k2 == std::string(o.section) + "." + o.other;
-      if (k == o.key && !other_set && root[o.section].IsMap() && root[o.section][o.other]) root[o.section].remove(o.other);
+      if (k == o.key && !removes && !other_set && root[o.section].IsMap() && root[o.section][o.other]) root[o.section].remove(o.other);
     }
     apply_yaml_override(root, k, v, path);
   }
@@ -979,6 +975,28 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
                 "a batch of at most " + std::to_string(s.serving.limits.max_batch_seqs) + ", or serving.max_batch_seqs raised to " +
                     std::to_string(batch) + " (--set serving.max_batch_seqs=" + std::to_string(batch) + "; at most serving.max_batch_tokens " +
                     std::to_string(s.serving.limits.max_batch_tokens) + ")");
+  // Static batching admits at most the prompts one prefill pass of max_batch_tokens holds (a lone
+  // longer prompt alone; static_batching.cpp) and decodes that batch to its end: a larger --batch
+  // is never one static batch, refused as one beyond max_batch_seqs is. Before 2026-12-06 estimate
+  // prefilled 8 prompts of 2,000 tokens in 2 passes of max_batch_tokens 8,192 and decoded all 8
+  // together (TPOT 6.6 ms, 1,210 tokens/s), where serve runs them as two batches of 4 (makespan
+  // 1.91 s, 536 tokens/s; review).
+  if (s.serving.policy == "static") {
+    const int64_t mbt = s.serving.limits.max_batch_tokens;
+    const int64_t held = std::clamp<int64_t>(mbt / prompt, 1, s.serving.limits.max_batch_seqs);
+    if (batch > held) {
+      const int64_t batches = (batch + held - 1) / held;
+      const int64_t need = std::max<int64_t>(mbt, batch * prompt);
+      throw Error(SourceLocation{"", 0, 0, "--batch"},
+                  "is " + std::to_string(batch) + ", above the " + std::to_string(held) + " prompt(s) of " + std::to_string(prompt) +
+                      " tokens a static batch of " + study_name + " holds: static batching prefills a batch's prompts in one pass of " +
+                      "serving.max_batch_tokens " + std::to_string(mbt) + " (a lone longer prompt alone), so serve runs " +
+                      std::to_string(batch) + " such requests as " + std::to_string(batches) + " batches of at most " + std::to_string(held),
+                  "a batch of at most " + std::to_string(held) + ", or serving.max_batch_tokens raised to " + std::to_string(need) +
+                      " (--set serving.max_batch_tokens=" + std::to_string(need) +
+                      "), or a policy that decodes the prompts of several passes together (--set serving.policy=continuous)");
+    }
+  }
   // The draft as serve builds it (resolve_serving), from the deployment as overridden here (--tp
   // and the like are applied after the file was read): before 2026-12-05 estimate left it out, and
   // called a 70B target with an 8B draft fitting one H100 that serve refused (review).
@@ -998,7 +1016,7 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
     res = run_estimate(s.deployment, cat, data, prompt, output, batch, s.serving.limits.max_batch_tokens,
                        s.serving.usd_per_device_hour_stated ? s.serving.usd_per_device_hour : -1.0, draft ? &*draft : nullptr,
                        s.serving.speculative, s.serving.policy, s.serving.pipeline_batches, s.serving.kv_capacity_tokens,
-                       s.serving.limits.max_batch_seqs);
+                       s.serving.limits.max_batch_seqs, s.serving.disaggregation ? &*s.serving.disaggregation : nullptr);
   } catch (const Error& e) {
     if (!e.where().file.empty() || e.where().key.rfind("serving.", 0) != 0 || s.file.empty()) throw;
     SourceLocation w = e.where();
@@ -1031,7 +1049,7 @@ static void check_token_counts(int64_t prompt, int64_t output, int64_t batch) {
 Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferData& data, int64_t prompt, int64_t output,
                     int64_t batch, int64_t serving_pass_tokens, double usd_per_device_hour, const Deployment* draft,
                     const SpeculativeSpec& speculative, const std::string& serving_policy, int pipeline_batches,
-                    double kv_capacity_tokens_given, int64_t serving_max_batch_seqs) {
+                    double kv_capacity_tokens_given, int64_t serving_max_batch_seqs, const DisaggregationSpec* disaggregation) {
   if (pipeline_batches < 0)
     throw Error(SourceLocation{"", 0, 0, "serving.pipeline_batches"}, "must be >= 0, got " + std::to_string(pipeline_batches),
                 "0 for serve's default (one batch in flight per pipeline stage)");
@@ -1044,7 +1062,15 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("model", d.model.id);
   r.set("accelerator", d.accel.id);
   r.set("engine", d.engine.id);
-  r.set("devices_count", static_cast<int64_t>(d.par.devices()));
+  // A disaggregated deployment's devices are both pools', as serve counts them (review of
+  // 2026-12-06: estimate had said one instance's).
+  const int instances = disaggregation ? disaggregation->prefill_instances + disaggregation->decode_instances : 1;
+  r.set("devices_count", static_cast<int64_t>(instances) * d.par.devices());
+  if (disaggregation) {
+    r.set("prefill_instances_count", static_cast<int64_t>(disaggregation->prefill_instances));
+    r.set("decode_instances_count", static_cast<int64_t>(disaggregation->decode_instances));
+    r.set("devices_per_instance_count", static_cast<int64_t>(d.par.devices()));
+  }
   r.set("weight_format", d.weight.name);
   r.set("weight_bits_per_element", d.weight.bits_per_element);
   r.set("kv_format", d.kv.name);
@@ -1365,12 +1391,38 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
     dec_held_sum += c.held_s / per_step;
   }
   const double tpot = decodes ? dec_sum / n : std::nan(""), tpot_held = decodes ? dec_held_sum / n : std::nan("");
+  // Disaggregated: after the prefill each sequence's KV crosses the study's link to a decode
+  // instance (serve's start_handoffs: the target's KV of the prompt and the draft's, one transfer
+  // at a time on the prefill instance's link, then its latency); a request of one output token is
+  // done at its prefill and sends nothing. Serve's TTFT is the prefill's end, and the transfer
+  // lies between the first and the second token. Before 2026-12-06 estimate left it out and billed
+  // one instance (review).
+  double transfer_s = 0;
+  if (disaggregation && decodes) {
+    const double seq_bytes = cm.kv_bytes(static_cast<double>(prompt)) + (dcm ? dcm->kv_bytes(static_cast<double>(prompt)) : 0.0);
+    transfer_s = static_cast<double>(batch) * seq_bytes / disaggregation->kv_link.bandwidth_bytes_per_s + disaggregation->kv_link.latency_s;
+  }
   r.set("prefill_time_s", pre_step.cost.total_s);
   r.set("prefill_tokens_per_s", static_cast<double>(prompt * batch) / pre_step.cost.total_s);
   r.set("time_per_output_token_s", tpot);
   r.set("decode_tokens_per_s", batch / tpot);  // all sequences of the batch together
   r.set("decode_tokens_per_s_per_sequence", 1.0 / tpot);
-  r.set("request_latency_s", pre_step.cost.total_s + (decodes ? (output - 1) * tpot : 0.0));
+  if (disaggregation) r.set("kv_transfer_s", transfer_s);
+  r.set("request_latency_s", pre_step.cost.total_s + transfer_s + (decodes ? (output - 1) * tpot : 0.0));
+  if (disaggregation)
+    r.notes.push_back(
+        "disaggregated (serving.disaggregation, " + std::to_string(disaggregation->prefill_instances) + " prefill and " +
+        std::to_string(disaggregation->decode_instances) + " decode instance(s) of " + std::to_string(d.par.devices()) +
+        " device(s)): the prefill runs on a prefill instance and the decode steps on a decode instance, as serve runs them; " +
+        (decodes ? "kv_transfer_s is the batch's KV of the prompt sent over the " + format_double(disaggregation->kv_link.bandwidth_bytes_per_s / 1e9) +
+                       " GB/s link one sequence after another after the prefill, plus its " +
+                       format_double(disaggregation->kv_link.latency_s * 1e6) +
+                       " us latency, in request_latency_s (serve's TTFT is the prefill's end: the transfer lies between the first and "
+                       "the second token, in serve's TPOT of the request; serve starts a sequence's transfer as its own prefill ends, "
+                       "which overlaps the later prefill passes of a batch); "
+                 : std::string("one output token: the request ends with its prefill and sends no KV; ")) +
+        "cost and idle energy bill every instance of both pools for the request's time, as serve bills a request served alone "
+        "(under load each pool serves other requests meanwhile: infer serve of the study prices that)");
   if (!decodes)
     r.notes.push_back("--output 1: the one output token comes from the prefill pass, so the request has no decode step: "
                       "time_per_output_token_s, the decode speeds and floor, energy_per_output_token_j and usd_per_million_decode_tokens "
@@ -1421,7 +1473,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       // Every device idles through the pass; the dynamic part is the work, done once by the tp
       // devices of each stage in turn (as serve charges it): not pp times over (before
       // 2026-12-03 pp 4 printed 4x the dynamic energy).
-      return d.par.devices() * idle * c.held_s + d.par.tp * (busy - idle) * util * c.cost.total_s;
+      return instances * d.par.devices() * idle * c.held_s + d.par.tp * (busy - idle) * util * c.cost.total_s;
     };
     const Step mid = decode_step(prompt + output / 2.0);
     r.set("energy_per_output_token_j", decodes ? energy(mid) / (batch * per_step) : std::nan(""));
@@ -1450,17 +1502,23 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       "node price of a system named with --system or deployment.system); give one in a study's cost.usd_per_device_hour "
                       "(`infer estimate STUDY` or `infer serve STUDY --set cost.usd_per_device_hour=2`)");
   if (usd > 0) {
-    const int64_t billed = billed_devices(1, d.par.devices(), node_devices, d.par.pp);
+    const int64_t billed = billed_devices(instances, d.par.devices(), node_devices, d.par.pp);
     r.set("usd_per_device_hour", usd);
     r.set("billed_devices_count", billed);
     r.set("usd_per_hour", static_cast<double>(billed) * usd);
     // The request's device time: its prefill and its decode steps (as serve charges them; the
     // decode steps alone had made a 4,096-token prompt's tokens 2.2x cheaper than serve's).
     const double per_s = static_cast<double>(billed) * usd / 3600.0;
-    const double per_mtok = per_s * (pre_step.held_s + (decodes ? (output - 1) * tpot_held : 0.0)) / static_cast<double>(batch * output) * 1e6;
+    const double per_mtok =
+        per_s * (pre_step.held_s + transfer_s + (decodes ? (output - 1) * tpot_held : 0.0)) / static_cast<double>(batch * output) * 1e6;
     r.set("usd_per_million_output_tokens", per_mtok);
     r.set("usd_per_million_decode_tokens", per_s * tpot_held / batch * 1e6);  // (no number without a decode step)
-    if (billed > d.par.devices()) {
+    if (billed > static_cast<int64_t>(instances) * d.par.devices() && disaggregation) {
+      r.notes.push_back("the deployment's " + std::to_string(instances * d.par.devices()) + " device(s) (" + std::to_string(instances) +
+                        " instance(s) of both pools) are billed as " + std::to_string(billed / node_devices) + " whole node(s) of " +
+                        std::to_string(node_devices) + " (nodes are rented whole, as serve rents them): the costs per token are those of " +
+                        std::to_string(billed) + " devices");
+    } else if (billed > d.par.devices() && !disaggregation) {
       // Replicas that fit the nodes paid for share them (4 of TP2 on an 8-device node; one TP6
       // alone, none straddling two nodes: billed_nodes, as serve places them).
       const int64_t sharing = 1 + spare_instances(1, d.par.devices(), node_devices, d.par.pp);

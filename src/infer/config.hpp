@@ -95,6 +95,11 @@ std::pair<int64_t, int64_t> mean_request_lengths(const WorkloadSpec& w);
 // for each of that many sequences per pipeline batch, and fits_memory, max_context_tokens and the
 // recommended working set are that cache's. 0 (no study): the run's own batch x (prompt + output),
 // as llama-bench sizes its context.
+// disaggregation (a study's serving.disaggregation): the prefill on a prefill instance and the
+// decode on a decode instance, the batch's KV (the draft's with it) sent between them over the
+// study's link after the prefill, one sequence after another (kv_transfer_s, in
+// request_latency_s); cost and idle energy bill both pools, every instance, for the request's
+// time, as serve bills a request served alone (review of 2026-12-06: it was costed colocated).
 // max_context_tokens_by_memory is the longest context with this prompt; when the prompt itself
 // does not fit (with one output token), the longest request that fits, its prompt shorter (without
 // a study beside its own pass's workspace, batch x its prompt up to 8,192 tokens), with a note.
@@ -102,14 +107,17 @@ Result run_estimate(const DeploymentSpec& d, const Catalog& cat, const InferData
                     int64_t output_tokens, int64_t batch, int64_t serving_pass_tokens = 0, double usd_per_device_hour = -1,
                     const Deployment* draft = nullptr, const SpeculativeSpec& speculative = {},
                     const std::string& serving_policy = "", int pipeline_batches = 0, double kv_capacity_tokens = 0,
-                    int64_t serving_max_batch_seqs = 0);
+                    int64_t serving_max_batch_seqs = 0, const DisaggregationSpec* disaggregation = nullptr);
 
 // `sextant infer estimate FILE`: run_estimate of a study's deployment (as given, overrides
 // applied), at its workload's mean prompt and output lengths (prompt_tokens / output_tokens, when
 // given, replace them), its serving.max_batch_tokens, serving.kv_capacity_tokens and its speculative
 // draft model (built as serve builds it, from the deployment as overridden); a note says where the
 // lengths came from (study_name: the file, in it). A batch beyond the study's
-// serving.max_batch_seqs is refused: serve never runs that many sequences in one pass.
+// serving.max_batch_seqs is refused: serve never runs that many sequences in one pass; so is one
+// beyond the prompts a static batch holds (serving.policy static: one prefill pass of
+// max_batch_tokens). A disaggregated study (serving.disaggregation) is estimated as deployed: the
+// KV transfer in the request's latency, both pools billed (run_estimate's disaggregation).
 Result run_study_estimate(const StudySpec& s, const std::string& study_name, const Catalog& cat, const InferData& data,
                           std::optional<int64_t> prompt_tokens, std::optional<int64_t> output_tokens, int64_t batch);
 

@@ -9,8 +9,10 @@
 //    E * (1 - (1 - k/E)^T) of E routed experts for T tokens with top-k routing, plus shared experts;
 //    split over the TP ranks, except what every rank holds whole (MLA's q_a/kv_a down-projections,
 //    a KV head's K and V projections where tp exceeds the KV heads, the MoE router in 16 bits);
-//  * KV-cache bytes (divided by kv_share_layers when layers share their KV cache): decode reads the attended context of every sequence (capped at the sliding
-//    window), prefill reads its cached past once, every new token writes its K and V (GQA: 2 x
+//  * KV-cache bytes: decode reads the attended context of every sequence (capped at the sliding
+//    window) in every layer, prefill reads its cached past once per layer, every new token writes
+//    its K and V (with layers sharing their KV cache, kv_share_layers, the bytes stored and written
+//    are divided, those read are not: each layer's attention reads the shared cache again) (GQA: 2 x
 //    kv_heads x head_dim elements per layer, KV heads split over TP and replicated when fewer
 //    than TP; MLA: kv_lora_rank + qk_rope_head_dim elements per layer, replicated over TP);
 //  * FLOPs: 2 x active linear parameters per new token (the replicated ones on every rank), the LM head for tokens whose logits are
@@ -315,7 +317,10 @@ class CostModel {
   double attn_flops_pair_layer_ = 0;         // prefill (and any attention over freshly projected K, V)
   double attn_flops_pair_decode_layer_ = 0;  // decode over the cache: MLA's absorbed form
   double past_upproj_flops_token_layer_ = 0;  // MLA: up-projecting a cached latent token for a prefill chunk
-  double kv_token_layer_bytes_ = 0, kv_token_layer_bytes_rank_ = 0;
+  double kv_token_layer_bytes_ = 0, kv_token_layer_bytes_rank_ = 0;  // stored (and written): per cache
+  // Read: per attending layer, one layer's K/V on one TP rank whether or not the layer shares its
+  // cache (kv_share_layers); see the constructor (review of 2026-12-06).
+  double kv_token_layer_read_bytes_rank_ = 0;
 };
 
 // The expert-parallel degrees Deployment::check accepts for `model` at tensor parallelism `tp`,

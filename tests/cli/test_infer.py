@@ -2566,6 +2566,106 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             sweep = [t for t in j["tables"] if t["name"] == "load_sweep"] if isinstance(j["tables"], list) else [j["tables"]["load_sweep"]]
             self.assertEqual(len(rows(sweep[0])), 2)
 
+    def test_estimate_of_a_static_study_refuses_a_batch_beyond_one_static_batch(self):
+        """Question (review of 2026-12-06): does estimate of a static-batching study price a decode
+        batch static batching never runs? No: a static batch holds the prompts one prefill pass of
+        max_batch_tokens holds (a lone longer prompt alone), and --batch beyond it is refused as one
+        beyond max_batch_seqs is, naming the batch that runs. Before, 8 prompts of 2,000 tokens at
+        max_batch_tokens 8,192 were prefilled in 2 passes and decoded 8 together (1,210 tokens/s)
+        where serve runs two batches of 4 (536 tokens/s)."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "four.csv"), "w") as fh:
+                fh.write("arrival_s,prompt_tokens,output_tokens\n" + "0,2000,128\n" * 4)
+            f = os.path.join(d, "st.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "serving: {policy: static, max_batch_seqs: 8, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: trace, trace_file: four.csv}\n")
+            lengths = ("--prompt", "2000", "--output", "128")
+            p = run("infer", "estimate", f, *lengths, "--batch", "8", ok=False)
+            self.assertEqual(p.returncode, 2, p.stdout[-300:])
+            self.assertIn("key '--batch': is 8, above the 4 prompt(s) of 2000 tokens a static batch of", p.stderr)
+            self.assertIn("serve runs 8 such requests as 2 batches of at most 4", p.stderr)
+            self.assertIn("--set serving.max_batch_tokens=16000", p.stderr)
+            # The batch that runs is estimated: one prefill pass, and the request latency is serve's
+            # for the four requests arriving together.
+            e = scalars(run_json("infer", "estimate", f, *lengths, "--batch", "4"))
+            self.assertEqual(e["prefill_passes_count"], 1)
+            self.assertAlmostEqual(e["request_latency_s"] / scalars(run_json("infer", "serve", f, "-q"))["e2e_p50_s"], 1.0, delta=0.01)
+            self.assertEqual(scalars(run_json("infer", "estimate", f, *lengths, "--batch", "8", "--set", "serving.max_batch_tokens=16000"))
+                             ["prefill_passes_count"], 1)
+            # A lone prompt beyond max_batch_tokens runs alone: batch 1 is estimated, 2 refused.
+            self.assertEqual(scalars(run_json("infer", "estimate", f, "--prompt", "9000", "--output", "8", "--batch", "1"))
+                             ["prefill_passes_count"], 1)
+            p = run("infer", "estimate", f, "--prompt", "9000", "--output", "8", "--batch", "2", ok=False)
+            self.assertIn("is 2, above the 1 prompt(s) of 9000 tokens", p.stderr)
+            # Other policies keep their passes.
+            self.assertEqual(scalars(run_json("infer", "estimate", f, *lengths, "--batch", "8", "--set", "serving.policy=continuous"))
+                             ["prefill_passes_count"], 2)
+
+    def test_estimate_of_a_disaggregated_study_is_serves_lone_request(self):
+        """Question (review of 2026-12-06): does estimate of a disaggregated study cost the
+        deployment serve runs? Yes: both pools are billed (devices and billed devices of the two
+        instances), and the KV transfer over the study's link (4,000 tokens x 163,840 bytes at 50
+        GB/s, plus 20 us) is in the request's latency, so one request agrees with serve alone as a
+        colocated one does. It had been costed colocated: 4 devices, 25.47 USD/Mtok against
+        serve's 51.66."""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "dis.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, tp: 4,"
+                         " weight_format: fp8, activation_format: fp8, kv_format: fp8}\n"
+                         "serving: {policy: chunked-prefill, max_batch_seqs: 128, max_batch_tokens: 4096,"
+                         " disaggregation: {prefill_instances: 1, decode_instances: 1, link_gb_per_s: 50, link_latency_us: 20}}\n"
+                         "workload: {arrival: poisson, rate_per_s: 0.001, requests: 1, prompt: {dist: fixed, mean: 4000},"
+                         " output: {dist: fixed, mean: 100}, seed: 1}\n")
+            for sets in ((), ("--set", "serving.disaggregation=null")):
+                with self.subTest(sets=sets):
+                    e = run_json("infer", "estimate", f, *sets)
+                    es, ss = scalars(e), scalars(run_json("infer", "serve", f, "-q", *sets))
+                    for k in ("devices_count", "billed_devices_count"):
+                        self.assertEqual(es[k], ss[k], k)
+                    self.assertEqual(es["devices_count"], 8 if not sets else 4)
+                    self.assertAlmostEqual(es["request_latency_s"] / ss["e2e_p50_s"], 1.0, delta=1e-9)
+                    self.assertAlmostEqual(es["usd_per_million_output_tokens"] / ss["usd_per_million_output_tokens"], 1.0, delta=1e-9)
+                    self.assertAlmostEqual(es["prefill_time_s"] / ss["ttft_p50_s"], 1.0, delta=1e-9)
+                    if not sets:
+                        self.assertAlmostEqual(es["kv_transfer_s"], 4000 * es["kv_bytes_per_token"] / 50e9 + 20e-6, delta=1e-12)
+                        self.assertEqual(es["kv_bytes_per_token"], 163840)
+                        self.assertTrue(any(n.startswith("disaggregated (serving.disaggregation, 1 prefill and 1 decode")
+                                            for n in e["notes"]), e["notes"])
+                    else:
+                        self.assertNotIn("kv_transfer_s", es)
+            # One output token ends at the prefill: nothing is sent.
+            self.assertEqual(scalars(run_json("infer", "estimate", f, "--output", "1"))["kv_transfer_s"], 0)
+
+    def test_a_set_of_null_removes_the_files_key(self):
+        """Question (review of 2026-12-06): can --set take a key the file writes back to its default?
+        Yes: KEY=null (or ~) removes it, as if the file had not written it, for any key; an empty
+        value stays "no value given". Only sweep=null was special-cased:
+        serving.disaggregation=null on the disaggregated example read "no value given", with a hint
+        to leave the --set out that cannot remove a key the file writes."""
+        ex = "data/examples/infer-llama3-70b-disagg.yaml"
+        base = scalars(run_json("infer", "estimate", ex))
+        self.assertEqual(base["devices_count"], 8)
+        self.assertIn("draft_model", base)
+        s = scalars(run_json("infer", "estimate", ex, "--set", "serving.disaggregation=null", "--set", "serving.speculative=~",
+                             "--set", "workload.prefix=null"))
+        self.assertEqual(s["devices_count"], 4)
+        self.assertNotIn("draft_model", s)
+        self.assertNotIn("kv_transfer_s", s)
+        # The removed key takes its default (max_batch_tokens 8,192: one pass of a 5,000-token prompt).
+        self.assertEqual(scalars(run_json("infer", "estimate", ex, "--prompt", "5000", "--set", "serving.max_batch_tokens=~"))
+                         ["prefill_passes_count"], 1)
+        # A null rate is no rate: it leaves the file's other one alone (here none: asked for).
+        p = run("infer", "estimate", ex, "--set", "workload.rate_per_s=null", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("workload", p.stderr)
+        p = run("infer", "estimate", ex, "--set", "serving.disaggregation=", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no value given for 'serving.disaggregation'", p.stderr)
+        self.assertIn("KEY=null to remove a key the file writes", p.stderr)
+
     def test_a_very_long_value_is_cut_in_the_error_and_not_searched(self):
         """A value of megabytes (a model name of 5,000,000 'x') took 27 s in the closest-match search
         and was echoed whole in the error (review of 2026-12-06): the echo is its first 80

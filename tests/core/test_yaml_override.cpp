@@ -429,3 +429,41 @@ TEST(YamlOverride, AControlCharacterInAValueIsLocatedAtTheSet) {
   const auto w = what_of([&] { apply_yaml_override(root, "name", "ab\x01" "c", "job.yaml"); });
   EXPECT_EQ(w.rfind("--set: key 'name': control character U+0001 in the text at line 1, column 3 of the value", 0), 0u) << w;
 }
+
+// Question: does `--set KEY=null` (or ~) remove the key, as if the file had not written it, while
+// an empty value stays "no value given" (an unset shell variable)? Before 2026-12-06 (review)
+// null was refused too, with a hint to leave the --set out that cannot remove a key the file
+// writes (`--set serving.disaggregation=null`).
+TEST(YamlOverride, NullRemovesTheKeyAndAnEmptyValueIsRefused) {
+  YAML::Node root = YAML::Load("serving: {policy: static, disaggregation: {prefill_instances: 1}}\nsweep: {rates_per_s: [1]}\nlayers: [1, 2]\n");
+  apply_yaml_override(root, "serving.disaggregation", "null");
+  apply_yaml_override(root, "sweep", " ~ ");
+  EXPECT_FALSE(root["serving"]["disaggregation"].IsDefined());
+  EXPECT_EQ(root["serving"]["policy"].as<std::string>(), "static");  // siblings untouched
+  EXPECT_FALSE(root["sweep"].IsDefined());
+  // A key the file does not write, or under a mapping it does not write, is refused (a misspelt key
+  // had been a silent no-op; review of 2026-12-06), and no mapping is created on the way.
+  auto w0 = what_of([&] { apply_yaml_override(root, "serving.speculative", "Null", "s.yaml"); });
+  EXPECT_NE(w0.find("s.yaml (--set): key 'serving.speculative': KEY=null removes a key the file writes, and it writes no 'speculative' under 'serving'"),
+            std::string::npos) << w0;
+  EXPECT_NE(w0.find("policy"), std::string::npos) << w0;
+  w0 = what_of([&] { apply_yaml_override(root, "workload.prefix", "NULL", "s.yaml"); });
+  EXPECT_NE(w0.find("writes no 'workload'"), std::string::npos) << w0;
+  EXPECT_FALSE(root["serving"]["speculative"].IsDefined());
+  EXPECT_FALSE(root["workload"].IsDefined());
+  // A mapping written empty (`prefix:`) has nothing under it to remove: no error.
+  YAML::Node empty = YAML::Load("workload: {prefix: }\n");
+  apply_yaml_override(empty, "workload.prefix.tokens", "null");
+  EXPECT_TRUE(empty["workload"]["prefix"].IsNull());
+  // An empty value is no value; a list entry is not removed (the later ones would move).
+  auto w = what_of([&] { apply_yaml_override(root, "serving.policy", "", "s.yaml"); });
+  EXPECT_NE(w.find("no value given for 'serving.policy'"), std::string::npos) << w;
+  EXPECT_NE(w.find("KEY=null to remove a key the file writes"), std::string::npos) << w;
+  w = what_of([&] { apply_yaml_override(root, "layers[1]", "null", "s.yaml"); });
+  EXPECT_NE(w.find("s.yaml (--set): key 'layers[1]': a list entry cannot be removed with null"), std::string::npos) << w;
+  EXPECT_NE(w.find("--set layers=[...]"), std::string::npos) << w;
+  EXPECT_EQ(root["layers"].size(), 2u);
+  // The text "null" quoted in the value is a string, set as any other.
+  apply_yaml_override(root, "serving.policy", "'null'");
+  EXPECT_EQ(root["serving"]["policy"].as<std::string>(), "null");
+}

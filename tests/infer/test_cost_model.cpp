@@ -204,7 +204,9 @@ TEST(CostModel, QuantisedWeightsShortenDecode) {
   EXPECT_EQ(q4.compute_type(), DType::BF16);  // W4A16 multiplies in bf16
 }
 
-// Question: does cross-layer KV sharing divide the KV cache (and its traffic), not the attention FLOPs?
+// Question: does cross-layer KV sharing divide the KV cache stored and written, but neither the
+// KV read (every layer's attention reads the shared cache again) nor the attention FLOPs? (The
+// reads were divided too before 2026-12-06: a decode step of k = 2 read half the cache; review.)
 TEST(CostModel, CrossLayerKvSharing) {
   Deployment d = deployment("llama3.1-8b", "h100-sxm-80gb");
   const CostModel own(d);
@@ -212,8 +214,12 @@ TEST(CostModel, CrossLayerKvSharing) {
   const CostModel shared(d);
   EXPECT_DOUBLE_EQ(shared.kv_bytes_per_token(), own.kv_bytes_per_token() / 2);
   const auto a = own.iteration(own.decode(64, 4000)), b = shared.iteration(shared.decode(64, 4000));
-  EXPECT_NEAR(a.memory_bytes - b.memory_bytes, 64 * 4001 * own.kv_bytes_per_token() / 2 + 64 * own.kv_bytes_per_token() / 2, 1.0);
+  // Only the 64 new tokens' K and V written are halved.
+  EXPECT_NEAR(a.memory_bytes - b.memory_bytes, 64 * own.kv_bytes_per_token() / 2, 1.0);
   EXPECT_DOUBLE_EQ(a.flops, b.flops);
+  // A prefill chunk's read of its cached past is every layer's too.
+  const auto pa = own.iteration(own.prefill(1, 512, 4000)), pb = shared.iteration(shared.prefill(1, 512, 4000));
+  EXPECT_NEAR(pa.memory_bytes - pb.memory_bytes, 512 * own.kv_bytes_per_token() / 2, 1.0);
   // 32 layers in groups of 3: 11 caches (the last group of 2 holds a whole one), not 32/3.
   d.kv_share_layers = 3;
   const CostModel threes(d);
