@@ -192,23 +192,30 @@ nlohmann::ordered_json HostInfo::to_json() const {
 }
 
 HostInfo HostInfo::from_json(const nlohmann::json& j) {
+  // A fact absent or null is unknown: 0 or "" here, as stored since the first schema (older
+  // databases hold 0 for what a run did not know; run_result shows both as missing). A null had
+  // thrown nlohmann's type error (review of 2026-12-06).
+  auto get = [&j]<class T>(const char* key, T fallback) -> T {
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? fallback : it->template get<T>();
+  };
   HostInfo h;
-  h.hostname = j.value("hostname", "");
-  h.cpu.model = j.value("cpu_model", "");
-  h.cpu.logical_cpus = j.value("logical_cpus", 0);
-  h.cpu.physical_cores = j.value("physical_cores", 0);
-  h.cpu_ghz = j.value("cpu_ghz", 0.0);
-  h.cpu_ghz_source = j.value("cpu_ghz_source", "");
-  if (j.contains("cpu_flags")) h.cpu.flags = j["cpu_flags"].get<std::vector<std::string>>();
-  h.memory_bytes = j.value("memory_bytes", int64_t{0});
-  h.l1d_bytes = j.value("l1d_bytes", int64_t{0});
-  h.l2_bytes = j.value("l2_bytes", int64_t{0});
-  h.l3_bytes = j.value("l3_bytes", int64_t{0});
-  h.kernel = j.value("kernel", "");
-  h.os = j.value("os", "");
-  h.gpu = j.value("gpu", "");
-  h.gpu_driver = j.value("gpu_driver", "");
-  h.sextant_version = j.value("sextant_version", "");
+  h.hostname = get("hostname", std::string());
+  h.cpu.model = get("cpu_model", std::string());
+  h.cpu.logical_cpus = get("logical_cpus", 0);
+  h.cpu.physical_cores = get("physical_cores", 0);
+  h.cpu_ghz = get("cpu_ghz", 0.0);
+  h.cpu_ghz_source = get("cpu_ghz_source", std::string());
+  if (j.contains("cpu_flags") && !j["cpu_flags"].is_null()) h.cpu.flags = j["cpu_flags"].get<std::vector<std::string>>();
+  h.memory_bytes = get("memory_bytes", int64_t{0});
+  h.l1d_bytes = get("l1d_bytes", int64_t{0});
+  h.l2_bytes = get("l2_bytes", int64_t{0});
+  h.l3_bytes = get("l3_bytes", int64_t{0});
+  h.kernel = get("kernel", std::string());
+  h.os = get("os", std::string());
+  h.gpu = get("gpu", std::string());
+  h.gpu_driver = get("gpu_driver", std::string());
+  h.sextant_version = get("sextant_version", std::string());
   return h;
 }
 

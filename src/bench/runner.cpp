@@ -104,14 +104,20 @@ Result run_result(const RunRecord& run, const std::string& command, bool with_pa
   res.set("finished_at", run.finished_at);
   res.set("host_fingerprint", run.host.fingerprint());
   res.set("hostname", run.host.hostname);
-  res.set("cpu_model", run.host.cpu.model);
-  res.set("logical_cpu_count", int64_t{run.host.cpu.logical_cpus});
-  res.set("cpu_ghz", run.host.cpu_ghz);
-  res.set("memory_bytes", run.host.memory_bytes);
-  res.set("kernel", run.host.kernel);
+  // A host fact the run does not know (an imported nccl-tests log names no CPU, memory, kernel or
+  // driver) is missing, as every unknown number is (null in JSON, nan in CSV, - in the table), and
+  // an unknown text is left out, as the GPU of a host without one is. They had read as 0 CPUs,
+  // 0 GHz, 0 bytes and empty text (review of 2026-12-06). The host keeps 0 and "" for unknown, as
+  // its fingerprint and the database (shared with older Sextant versions) always have.
+  const double unknown = std::nan("");
+  if (!run.host.cpu.model.empty()) res.set("cpu_model", run.host.cpu.model);
+  res.set("logical_cpu_count", run.host.cpu.logical_cpus > 0 ? Value{int64_t{run.host.cpu.logical_cpus}} : Value{unknown});
+  res.set("cpu_ghz", run.host.cpu_ghz > 0 && std::isfinite(run.host.cpu_ghz) ? run.host.cpu_ghz : unknown);
+  res.set("memory_bytes", run.host.memory_bytes > 0 ? Value{run.host.memory_bytes} : Value{unknown});
+  if (!run.host.kernel.empty()) res.set("kernel", run.host.kernel);
   if (!run.host.gpu.empty()) {
     res.set("gpu", run.host.gpu);
-    res.set("gpu_driver", run.host.gpu_driver);
+    if (!run.host.gpu_driver.empty()) res.set("gpu_driver", run.host.gpu_driver);
   }
   res.set("sextant_version", run.host.sextant_version);
   res.set("measurement_count", static_cast<int64_t>(run.measurements.size()));

@@ -172,7 +172,8 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     // measured group size and the fabric's shape (a mesh or torus scales the bandwidth a group gets).
     add_sourced(t, "in_network_reduction_measured_gpus", n.in_network_reduction_measured_gpus, "GPUs");
     r.set("topology", n.topology);
-    if (n.torus_dims > 0) r.set("torus_dims", int64_t{n.torus_dims});
+    // A count says so in its name (review of 2026-12-06: printed as the catalog key torus_dims).
+    if (n.torus_dims > 0) r.set("torus_dims_count", int64_t{n.torus_dims});
   } else if (cat.has_framework(name)) {
     const auto& f = cat.framework(name);
     r.set("kind", std::string("framework"));

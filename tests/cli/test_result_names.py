@@ -6,7 +6,8 @@ with its unit: a unit word (`_s`, `_bytes`, `_flops`, `_w`, `_usd`, `tokens`, ..
 dimensionless kind (`_fraction`, `_percent`, `_ratio`, `_count`, `_probability`, `_factor`)
 somewhere in the name, so the CLI, the reports (which read the unit from the name) and the results
 database never have to guess. The exceptions are written down here and in the doc: identifiers and
-plan degrees (integers: `rank`, `stage`, `tp`, ...), the catalog's own structural keys as
+plan degrees (integers: `rank`, `stage`, `tp`, ...; a plan's place in a ranking, `own_plan_rank`, and a
+trace's `correlation` id), the catalog's own structural keys as
 `catalog show` echoes them (`hidden`, `layers`, ...), and per-row values whose unit is a column of
 the same row (`unit`, `parameter`, `constant`). Booleans and text carry no unit.
 
@@ -43,6 +44,10 @@ IDENTIFIERS = {
     "critical_stage", "operator_depth", "world_size", "seed", "tp", "dp", "pp", "cp", "ep", "etp",
     "vpp", "zero_stage", "micro_batch", "global_batch", "seq_len", "schema_version", "db_schema_version",
     "run_id", "run_a", "run_b", "best_tp", "best_pp",
+    # ranks are ordinals: a plan's place in plan's ranking, a published plan's in practice's
+    "own_plan_rank", "published_rank", "unrestricted_published_rank",
+    # the trace's correlation id, linking a launch to its kernel (analyze --per-launch, as HTA names it)
+    "correlation",
     # a GEMM's shape, in elements
     "m", "n", "k",
 }
@@ -71,6 +76,10 @@ COMMANDS = [
     ["validate", "data/validation/inference.csv"],
     ["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64",
      "--seq-len", "4096"],
+    # a scenario's own plan (own_plan_rank) and plan against practice on two rows (review of 2026-12-06:
+    # neither form had been run here)
+    ["plan", "data/examples/llama3-70b-h100.yaml", "--top", "3", "--rerank-top", "0", "--no-progress"],
+    ["plan", "--practice", "{tmp}/practice.csv", "--no-progress"],
     ["sweep", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64",
      "--seq-len", "4096", "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12", "--elasticity"],
     ["catalog", "list", "accelerators"],
@@ -80,8 +89,10 @@ COMMANDS = [
     ["catalog", "show", "llama3-70b"],
     ["catalog", "show", "deepseek-v3"],
     ["catalog", "show", "dgx-h100"],
+    ["catalog", "show", "tpu-ici-v5p"],
     ["analyze", "tests/data/trace/param/dlrm_8rank/", "--scale", "comm=0.5"],
     ["analyze", "tests/data/trace/hta/critical_path/cuda_event_sync/"],
+    ["analyze", "tests/data/trace/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "--per-launch"],
     ["goodput", "examples/goodput-llama3-405b-16k.yaml", "--replicas", "60", "--search-replicas", "20"],
     ["infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb"],
     ["infer", "serve", "data/examples/infer-llama3-8b-h100.yaml"],
@@ -93,6 +104,8 @@ COMMANDS = [
     ["history", "list", "--db", "{db}"],
     ["history", "show", "latest", "--params", "--db", "{db}"],
     ["history", "compare", "1", "2", "--db", "{db}"],
+    # an imported log's host, whose CPU, memory and kernel are unknown
+    ["bench", "import-nccl", "tests/data/bench/all_reduce_perf_8ranks.txt", "--no-db"],
     ["goodput", "--fit", "{tmp}/incidents.csv", "--fit-nodes", "100", "--fit-days", "30"],
     ["calibrate", "--trace", "tests/data/trace/h200/h200_linear_trace.json.gz", "--trace-rates", "burst",
      "--out", "{tmp}/h200.yaml"],
@@ -135,6 +148,10 @@ class ResultNames(unittest.TestCase):
             out = os.path.join(tmp, "r.json")
             with open(os.path.join(tmp, "incidents.csv"), "w") as f:  # goodput --fit's input
                 f.write("time_h,category\n" + "".join(f"{i * 50 + 7.5},gpu\n" for i in range(12)) + "100,network\n")
+            with open("data/validation/training.csv", newline="") as f:  # plan --practice's input: two rows
+                lines = f.read().splitlines(keepends=True)
+            with open(os.path.join(tmp, "practice.csv"), "w", newline="") as f:
+                f.write("".join(lines[:3]))
             for cmd in COMMANDS:
                 cmd = [a.format(db=os.path.join(tmp, "runs.db"), tmp=tmp) for a in cmd]
                 if "--" in cmd:
